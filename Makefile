@@ -1,0 +1,53 @@
+# Sentinel — build, test and demo. Every target installs what it needs first (idempotently),
+# so `make demo` and `make test` work on a fresh Debian 12 machine with only Swift on it.
+
+SWIFT       ?= swift
+CONFIG      ?= debug
+BIN          = .build/$(CONFIG)/sentinel
+APT_PACKAGES = libseccomp-dev libcap-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev \
+               pkg-config curl python3 python3-venv bubblewrap hyperfine time
+VENV         = .venv
+PIP_PACKAGES = jsonschema
+
+.PHONY: all deps apt-deps pip-deps build test demo bench clean
+
+all: build
+
+deps: apt-deps pip-deps
+
+# Install only the Debian packages that are absent; `apt-get update` only when one is.
+apt-deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+# Python tools the tests use (schema validation) live in a project-local venv.
+pip-deps:
+	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
+	@for p in $(PIP_PACKAGES); do \
+	  $(VENV)/bin/python -c "import importlib.metadata as m, sys; m.version(sys.argv[1])" $$p 2>/dev/null \
+	    || $(VENV)/bin/pip install -q $$p; \
+	done
+
+build: apt-deps
+	$(SWIFT) build -c $(CONFIG)
+
+test: deps
+	$(SWIFT) build --build-tests
+	SENTINEL_VENV=$(abspath $(VENV)) $(SWIFT) test --skip-build
+
+demo: deps build
+	$(BIN) doctor
+	$(BIN) sandbox run --profile minimal -- /bin/sh -c 'echo "hello from $$(hostname), uid $$(id -u)"; ls /'
+
+bench: deps
+	$(SWIFT) build -c release
+	bench/launch-overhead.sh
+
+clean:
+	rm -rf .build $(VENV)

@@ -1,0 +1,67 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+/// C targets are compiled with every warning as an error: the clone..exec window is
+/// the one place where a silent mistake becomes an escape.
+let strictC: [CSetting] = [
+    .enableWarning("all"),
+    .enableWarning("extra"),
+    .treatAllWarnings(as: .error),
+    .define("_GNU_SOURCE"),
+]
+
+let package = Package(
+    name: "Sentinel",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "sentinel", targets: ["sentinel"]),
+        .library(name: "Sandbox", targets: ["Sandbox"]),
+        .library(name: "Findings", targets: ["Findings"]),
+        .library(name: "SAST", targets: ["SAST"]),
+        .library(name: "SCA", targets: ["SCA"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // System libraries (pkg-config names; `make` installs the -dev packages first).
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
+        .systemLibrary(name: "CCap", pkgConfig: "libcap", providers: [.apt(["libcap-dev"])]),
+        .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // The clone..execve window: C only, no Swift runs in the child.
+        .target(
+            name: "CSandbox",
+            dependencies: ["CSeccomp", "CCap", "CJSONC"],
+            cSettings: strictC
+        ),
+
+        .target(name: "Support"),
+        .target(name: "Sandbox", dependencies: ["CSandbox", "Support", "Yams"]),
+        .target(name: "Findings", dependencies: ["Support"]),
+        .target(name: "SAST", dependencies: ["Findings", "Support", "Yams"]),
+        .target(name: "SCA", dependencies: ["Findings", "Support", "CSQLite", "Yams"]),
+        .target(
+            name: "SentinelCLI",
+            dependencies: [
+                "Sandbox", "Findings", "SAST", "SCA", "Support",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "sentinel", dependencies: ["SentinelCLI"]),
+
+        // A C program the escape battery runs inside the sandbox: one attempt per verb.
+        .executableTarget(name: "sentinel-probe", path: "Tests/Probe", cSettings: strictC),
+
+        .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox"]),
+        .testTarget(name: "EscapeTests", dependencies: ["Sandbox"]),
+        .testTarget(name: "FindingsTests", dependencies: ["Findings"]),
+        .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings"]),
+        .testTarget(name: "SCATests", dependencies: ["SCA", "Findings"]),
+        .testTarget(name: "CLITests", dependencies: ["SentinelCLI"]),
+    ]
+)

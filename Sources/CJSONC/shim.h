@@ -1,0 +1,2 @@
+#pragma once
+#include <json-c/json.h>

@@ -1,0 +1,3 @@
+#pragma once
+/* placeholder; the launcher API lands with issue 2 */
+int sbx_placeholder(void);

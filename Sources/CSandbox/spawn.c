@@ -1,0 +1,1 @@
+int sbx_placeholder(void) { return 0; }

@@ -1,0 +1,1 @@
+// The Findings module; see DESIGN.md §1.

@@ -1,0 +1,1 @@
+// The SAST module; see DESIGN.md §1.

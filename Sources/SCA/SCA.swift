@@ -1,0 +1,1 @@
+// The SCA module; see DESIGN.md §1.

@@ -1,0 +1,1 @@
+// The Sandbox module; see DESIGN.md §1.

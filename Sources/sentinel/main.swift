@@ -1,0 +1,3 @@
+import SentinelCLI
+
+await Sentinel.main()
