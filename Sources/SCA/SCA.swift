@@ -1,1 +1,0 @@
-// The SCA module; see DESIGN.md §1.
