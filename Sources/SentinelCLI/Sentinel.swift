@@ -5,7 +5,13 @@ public struct Sentinel: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sentinel",
         abstract: "Run untrusted work in a sandbox, scan code, and heal what breaks.",
-        subcommands: []
+        version: SentinelVersion.current,
+        subcommands: [SandboxCommand.self, DoctorCommand.self]
     )
     public init() {}
+}
+
+/// The version `sentinel --version` prints.
+public enum SentinelVersion {
+    public static let current = "0.1.0"
 }

@@ -16,7 +16,7 @@ public enum AtomicFile {
         guard fd >= 0 else {
             throw SentinelError(.io, "\(path): cannot create temporary file: \(Errno.current)")
         }
-        let temporary = String(cString: templateBytes)
+        let temporary = String(nulTerminated: templateBytes)
         var ok = false
         defer {
             if !ok { unlink(temporary) }

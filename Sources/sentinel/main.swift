@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SentinelCLI
 
-await Sentinel.main()
+exit(await SentinelMain.run(Array(CommandLine.arguments.dropFirst())))

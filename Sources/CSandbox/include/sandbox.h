@@ -1,3 +1,174 @@
+/*
+ * The clone()..execve() window of the Sentinel launcher.
+ *
+ * The parent (Swift) prepares everything: the ordered list of filesystem operations with
+ * absolute paths, uid/gid map text, the compiled seccomp program, rlimits and open cgroup
+ * files. sbx_spawn() clones the sandbox init (pid 1 of fresh user, pid, mount, net, uts,
+ * ipc and cgroup namespaces), which performs the operations using syscalls only, then
+ * forks the payload, which drops every privilege and execs. Failures travel back as
+ * {stage, errno} over a CLOEXEC pipe. No allocation happens in any child.
+ */
 #pragma once
-/* placeholder; the launcher API lands with issue 2 */
-int sbx_placeholder(void);
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/resource.h>
+#include <linux/filter.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Setup stages, in the order the child runs them; a failure names one of these. */
+enum sbx_stage {
+    SBX_STAGE_NONE = 0,
+    SBX_STAGE_SYNC,
+    SBX_STAGE_PDEATHSIG,
+    SBX_STAGE_SETSID,
+    SBX_STAGE_CGROUP_NS,
+    SBX_STAGE_HOSTNAME,
+    SBX_STAGE_LOOPBACK,
+    SBX_STAGE_PROXY_SOCKET,
+    SBX_STAGE_MOUNT_PRIVATE,
+    SBX_STAGE_MKDIR,
+    SBX_STAGE_MKFILE,
+    SBX_STAGE_SYMLINK,
+    SBX_STAGE_MOUNT,
+    SBX_STAGE_REMOUNT,
+    SBX_STAGE_PIVOT_ROOT,
+    SBX_STAGE_UMOUNT_OLD_ROOT,
+    SBX_STAGE_REMOUNT_ROOT,
+    SBX_STAGE_CHDIR,
+    SBX_STAGE_FORK,
+    SBX_STAGE_STDIO,
+    SBX_STAGE_RLIMIT,
+    SBX_STAGE_CAPBSET,
+    SBX_STAGE_AMBIENT,
+    SBX_STAGE_SETGROUPS,
+    SBX_STAGE_SETGID,
+    SBX_STAGE_SETUID,
+    SBX_STAGE_CAPSET,
+    SBX_STAGE_NO_NEW_PRIVS,
+    SBX_STAGE_CLOSE_FDS,
+    SBX_STAGE_SIGNALS,
+    SBX_STAGE_SECCOMP,
+    SBX_STAGE_EXECVE,
+    /* Parent-side stages. */
+    SBX_STAGE_PIPE,
+    SBX_STAGE_CLONE,
+    SBX_STAGE_SETGROUPS_FILE,
+    SBX_STAGE_UID_MAP,
+    SBX_STAGE_GID_MAP,
+    SBX_STAGE_CGROUP_ATTACH,
+    SBX_STAGE_RELEASE,
+    SBX_STAGE_REPORT,
+    SBX_STAGE__COUNT
+};
+
+/* The syscall name of a stage, e.g. "pivot_root", for error messages. */
+const char *sbx_stage_name(int stage);
+
+/* One filesystem operation, performed in order by the sandbox init before pivot_root. */
+enum sbx_fs_kind {
+    SBX_FS_MKDIR = 1,   /* mkdir(path, mode), EEXIST tolerated */
+    SBX_FS_MKFILE,      /* create an empty file (a bind mount point or a mask) */
+    SBX_FS_SYMLINK,     /* symlink(source, path) */
+    SBX_FS_MOUNT,       /* mount(source, path, fstype, flags, data) */
+    SBX_FS_REMOUNT_BIND /* remount the bind at path with flags, keeping the locked flags */
+};
+
+struct sbx_fs_op {
+    int kind;
+    const char *path;    /* absolute host-side path (under the new root) */
+    const char *source;  /* mount source / symlink target, may be NULL */
+    const char *fstype;  /* may be NULL */
+    unsigned long flags; /* mount flags */
+    const char *data;    /* mount data, may be NULL */
+    unsigned int mode;   /* for MKDIR / MKFILE */
+    int optional;        /* a failure with ENOENT is skipped rather than fatal */
+};
+
+struct sbx_rlimit {
+    int resource;
+    rlim_t soft;
+    rlim_t hard;
+};
+
+struct sbx_config {
+    /* The payload: argv[0] is searched in search_path (colon-separated) when it has no '/'. */
+    const char *const *argv;
+    const char *const *envp;
+    const char *search_path;
+    const char *workdir;  /* inside the new root */
+    const char *hostname;
+
+    /* Identity. Map texts are written verbatim to /proc/PID/{uid,gid}_map. */
+    const char *uid_map;
+    const char *gid_map;
+    int deny_setgroups;    /* write "deny" to /proc/PID/setgroups (required when unprivileged) */
+    uid_t uid;             /* the payload's uid and gid inside the namespace */
+    gid_t gid;
+
+    /* Root filesystem: a tmpfs is mounted on new_root first, then ops run in order. */
+    const char *new_root;
+    const char *new_root_data; /* tmpfs options for the root, e.g. "size=16m,mode=0755" */
+    const struct sbx_fs_op *fs_ops;
+    size_t fs_op_count;
+    int read_only_root;        /* remount the root tmpfs read-only after pivot_root */
+
+    const struct sbx_rlimit *rlimits;
+    size_t rlimit_count;
+
+    const struct sock_fprog *seccomp; /* NULL: no filter */
+
+    int stdin_fd, stdout_fd, stderr_fd; /* -1: /dev/null inside */
+
+    /* Opened cgroup.procs (v2) or tasks/cgroup.procs (v1) files; the parent writes the pid. */
+    const int *cgroup_procs_fds;
+    size_t cgroup_procs_count;
+
+    /* When non-zero, the init listens on 127.0.0.1:proxy_port inside the sandbox network
+       namespace and passes the listening socket back (sbx_process.proxy_fd). */
+    int proxy_port;
+};
+
+struct sbx_process {
+    pid_t pid;         /* the sandbox init, in the caller's pid namespace */
+    int status_fd;     /* readable: 4 bytes, the payload's wait status, when it ends */
+    int proxy_fd;      /* the listening socket inside the sandbox, or -1 */
+};
+
+struct sbx_failure {
+    int stage;
+    int err;           /* errno */
+    int index;         /* for fs ops: which op failed, else -1 */
+};
+
+/*
+ * Starts the sandbox. Returns 0 and fills `process` once the payload has exec'd, or -1 and
+ * fills `failure` (the sandbox is then already reaped). Thread-safe; blocks all signals in
+ * the calling thread only around clone().
+ */
+int sbx_spawn(const struct sbx_config *config, struct sbx_process *process,
+              struct sbx_failure *failure);
+
+/* Compiled seccomp programs, built in the parent (libseccomp, exported through a memfd). */
+struct sbx_filter {
+    struct sock_fprog prog;
+};
+
+/* The default deny-list. Returns 0, or -1 with a message in err. */
+int sbx_seccomp_default(struct sbx_filter *out, char *err, size_t err_len);
+
+/* An OCI/Docker seccomp JSON profile. Returns 0, or -1 with a message in err. */
+int sbx_seccomp_oci(const char *path, struct sbx_filter *out, char *err, size_t err_len);
+
+void sbx_filter_free(struct sbx_filter *filter);
+
+/* pipe2(O_CLOEXEC), which Swift's Glibc module does not export (_GNU_SOURCE only). */
+int sbx_pipe_cloexec(int fds[2]);
+
+#ifdef __cplusplus
+}
+#endif

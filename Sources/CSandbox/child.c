@@ -1,0 +1,209 @@
+/*
+ * The sandbox init (pid 1 of the new pid namespace) and the payload it forks.
+ * Only syscalls here: this process was cloned from a multithreaded Swift program, so
+ * any lock (malloc, stdio, the dynamic loader) may be held by a thread that is gone.
+ */
+#include "internal.h"
+
+#include <fcntl.h>
+#include <sched.h>
+#include <linux/close_range.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/seccomp.h>
+
+pid_t sbx_raw_fork(void) {
+    return (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
+}
+
+void sbx_child_fail(int report_fd, int stage, int index) {
+    struct sbx_report report = {.stage = stage, .err = errno, .index = index};
+    ssize_t ignored = write(report_fd, &report, sizeof report);
+    (void)ignored;
+    _exit(125);
+}
+
+static size_t string_length(const char *text) {
+    size_t length = 0;
+    while (text[length] != '\0') length++;
+    return length;
+}
+
+/* execvpe without allocation: try each directory of search_path in turn, remembering
+   EACCES so that "exists but not executable" wins over "not found". */
+static void exec_payload(const struct sbx_config *config) {
+    const char *name = config->argv[0];
+    char *const *argv = (char *const *)config->argv;
+    char *const *envp = (char *const *)config->envp;
+    if (strchr(name, '/') != NULL || config->search_path == NULL) {
+        execve(name, argv, envp);
+        return;
+    }
+    size_t name_length = string_length(name);
+    char candidate[4096];
+    int saw_eacces = 0;
+    const char *cursor = config->search_path;
+    while (1) {
+        const char *end = strchr(cursor, ':');
+        size_t dir_length = end ? (size_t)(end - cursor) : string_length(cursor);
+        if (dir_length == 0) {
+            dir_length = 1;
+            cursor = ".";
+        }
+        if (dir_length + 1 + name_length + 1 <= sizeof candidate) {
+            memcpy(candidate, cursor, dir_length);
+            candidate[dir_length] = '/';
+            memcpy(candidate + dir_length + 1, name, name_length + 1);
+            execve(candidate, argv, envp);
+            if (errno == EACCES) saw_eacces = 1;
+            else if (errno != ENOENT && errno != ENOTDIR) return;
+        }
+        if (end == NULL) break;
+        cursor = end + 1;
+    }
+    errno = saw_eacces ? EACCES : ENOENT;
+}
+
+static int setup_stdio(const struct sbx_config *config) {
+    int wanted[3] = {config->stdin_fd, config->stdout_fd, config->stderr_fd};
+    int staged[3];
+    /* Move the sources out of 0..2 first so dup2 cannot clobber one with another. */
+    for (int i = 0; i < 3; i++) {
+        if (wanted[i] < 0) {
+            staged[i] = open("/dev/null", (i == 0 ? O_RDONLY : O_WRONLY) | O_CLOEXEC);
+        } else {
+            staged[i] = fcntl(wanted[i], F_DUPFD_CLOEXEC, 10);
+        }
+        if (staged[i] < 0) return -1;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (dup2(staged[i], i) != i) return -1;
+        close(staged[i]);
+    }
+    return 0;
+}
+
+static int reset_signals(void) {
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; sig++) {
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        /* glibc refuses its internal signals; they have no handler to reset. */
+        (void)sigaction(sig, &action, NULL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    return sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+/* The payload: drop everything, in nsjail's order, then exec. */
+__attribute__((noreturn)) static void payload_main(const struct sbx_config *config, int report) {
+    if (setsid() < 0) sbx_child_fail(report, SBX_STAGE_SETSID, -1);
+    if (setup_stdio(config) != 0) sbx_child_fail(report, SBX_STAGE_STDIO, -1);
+    if (sbx_apply_rlimits(config->rlimits, config->rlimit_count) != 0) {
+        sbx_child_fail(report, SBX_STAGE_RLIMIT, -1);
+    }
+    if (sbx_drop_bounding_set() != 0) sbx_child_fail(report, SBX_STAGE_CAPBSET, -1);
+    if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0) {
+        sbx_child_fail(report, SBX_STAGE_AMBIENT, -1);
+    }
+    /* Raw syscalls: glibc's set*id wrappers broadcast to threads this process lacks. */
+    if (!config->deny_setgroups) {
+        gid_t groups[1] = {config->gid};
+        if (syscall(SYS_setgroups, 1, groups) != 0) sbx_child_fail(report, SBX_STAGE_SETGROUPS, -1);
+    }
+    if (syscall(SYS_setresgid, config->gid, config->gid, config->gid) != 0) {
+        sbx_child_fail(report, SBX_STAGE_SETGID, -1);
+    }
+    if (syscall(SYS_setresuid, config->uid, config->uid, config->uid) != 0) {
+        sbx_child_fail(report, SBX_STAGE_SETUID, -1);
+    }
+    if (sbx_clear_capabilities() != 0) sbx_child_fail(report, SBX_STAGE_CAPSET, -1);
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) {
+        sbx_child_fail(report, SBX_STAGE_NO_NEW_PRIVS, -1);
+    }
+    /* Everything above 2 closes at exec; the report pipe stays usable until then. */
+    if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) sbx_child_fail(report, SBX_STAGE_CLOSE_FDS, -1);
+    if (reset_signals() != 0) sbx_child_fail(report, SBX_STAGE_SIGNALS, -1);
+    if (config->seccomp != NULL &&
+        prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, config->seccomp, 0, 0) != 0) {
+        sbx_child_fail(report, SBX_STAGE_SECCOMP, -1);
+    }
+    exec_payload(config);
+    sbx_child_fail(report, SBX_STAGE_EXECVE, -1);
+}
+
+static void close_all_except(int keep) {
+    if (keep > 3) (void)close_range(3, (unsigned)keep - 1, 0);
+    (void)close_range((unsigned)keep + 1, ~0U, 0);
+}
+
+void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *fds) {
+    int report = fds->report_write;
+    close(fds->sync_write);
+    /* The launcher dying must take the whole sandbox with it. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
+        sbx_child_fail(report, SBX_STAGE_PDEATHSIG, -1);
+    }
+    char byte;
+    ssize_t got;
+    do {
+        got = read(fds->sync_read, &byte, 1);
+    } while (got < 0 && errno == EINTR);
+    if (got != 1) {
+        /* EOF: the parent died or gave up before releasing us. */
+        if (got == 0) errno = EPIPE;
+        sbx_child_fail(report, SBX_STAGE_SYNC, -1);
+    }
+    close(fds->sync_read);
+
+    if (setsid() < 0) sbx_child_fail(report, SBX_STAGE_SETSID, -1);
+    /* The parent has moved us into our cgroups; make them our cgroup root. */
+    if (unshare(CLONE_NEWCGROUP) != 0) sbx_child_fail(report, SBX_STAGE_CGROUP_NS, -1);
+    if (config->hostname != NULL &&
+        sethostname(config->hostname, string_length(config->hostname)) != 0) {
+        sbx_child_fail(report, SBX_STAGE_HOSTNAME, -1);
+    }
+    if (sbx_loopback_up() != 0) sbx_child_fail(report, SBX_STAGE_LOOPBACK, -1);
+    if (config->proxy_port > 0) {
+        if (sbx_proxy_listen(config->proxy_port, fds->proxy_socket) != 0) {
+            sbx_child_fail(report, SBX_STAGE_PROXY_SOCKET, -1);
+        }
+    }
+    if (fds->proxy_socket >= 0) close(fds->proxy_socket);
+
+    int stage = SBX_STAGE_NONE;
+    int index = -1;
+    if (sbx_build_root(config, &stage, &index) != 0) sbx_child_fail(report, stage, index);
+
+    pid_t payload = sbx_raw_fork();
+    if (payload < 0) sbx_child_fail(report, SBX_STAGE_FORK, -1);
+    if (payload == 0) {
+        close(fds->status_write);
+        payload_main(config, report);
+    }
+
+    /* Init keeps only the status pipe: holding the caller's pipes would delay their EOF. */
+    close_all_except(fds->status_write);
+    int status_fd = fds->status_write;
+    for (;;) {
+        int status = 0;
+        pid_t reaped = (pid_t)syscall(SYS_wait4, -1, &status, 0, NULL);
+        if (reaped < 0) {
+            if (errno == EINTR) continue;
+            _exit(125);
+        }
+        if (reaped == payload) {
+            ssize_t ignored = write(status_fd, &status, sizeof status);
+            (void)ignored;
+            /* pid 1 exiting makes the kernel kill everything left in the namespace,
+               double-forked daemons included. */
+            _exit(0);
+        }
+    }
+}

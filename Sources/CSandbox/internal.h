@@ -1,0 +1,48 @@
+/* Shared between the launcher's C files; not part of the API. */
+#pragma once
+
+#include "sandbox.h"
+
+#include <errno.h>
+#include <stdint.h>
+
+/* What a child writes to the report pipe on failure: one record, atomically. */
+struct sbx_report {
+    int32_t stage;
+    int32_t err;
+    int32_t index;
+};
+
+/* The descriptors the children use; all are CLOEXEC in the parent. */
+struct sbx_child_fds {
+    int sync_read;     /* the parent writes one byte when maps and cgroups are ready */
+    int sync_write;    /* the parent's end, closed at once in the child */
+    int report_write;  /* {stage, errno} on failure; EOF on a successful execve */
+    int status_write;  /* the payload's wait status, written by init */
+    int proxy_socket;  /* the child end of the fd-passing socketpair, or -1 */
+};
+
+/* Runs in the cloned child (pid 1 of the new pid namespace). Never returns. */
+__attribute__((noreturn)) void sbx_init_main(const struct sbx_config *config,
+                                             const struct sbx_child_fds *fds);
+
+/* Writes a failure record and exits; used by init and by the payload. */
+__attribute__((noreturn)) void sbx_child_fail(int report_fd, int stage, int index);
+
+/* ns.c */
+int sbx_loopback_up(void);
+int sbx_proxy_listen(int port, int passing_socket);
+
+/* mount.c: returns 0, or -1 with errno set and *stage / *index naming the failure. */
+int sbx_build_root(const struct sbx_config *config, int *stage, int *index);
+
+/* caps.c */
+int sbx_drop_bounding_set(void);
+int sbx_clear_capabilities(void);
+
+/* limits.c */
+int sbx_apply_rlimits(const struct sbx_rlimit *limits, size_t count);
+
+/* A raw fork: glibc's fork() runs atfork handlers that may take locks held by threads
+   that no longer exist in this child. */
+pid_t sbx_raw_fork(void);

@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Owns C copies of strings for the duration of one launch; freed together.
+final class CStringArena {
+    private var allocations: [UnsafeMutablePointer<CChar>] = []
+
+    func copy(_ text: String) -> UnsafePointer<CChar> {
+        let pointer = strdup(text)!
+        allocations.append(pointer)
+        return UnsafePointer(pointer)
+    }
+
+    func copy(_ text: String?) -> UnsafePointer<CChar>? {
+        text.map { copy($0) }
+    }
+
+    /// A NULL-terminated array of C strings (argv, envp).
+    func array(_ texts: [String]) -> UnsafeMutablePointer<UnsafePointer<CChar>?> {
+        let array = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: texts.count + 1)
+        for (index, text) in texts.enumerated() { array[index] = copy(text) }
+        array[texts.count] = nil
+        arrays.append(UnsafeMutableRawPointer(array))
+        return array
+    }
+
+    private var arrays: [UnsafeMutableRawPointer] = []
+
+    deinit {
+        for pointer in allocations { free(pointer) }
+        for pointer in arrays { pointer.deallocate() }
+    }
+}

@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Support
+import Synchronization
+
+/// Resource limits a cgroup enforces on the whole sandbox tree.
+public struct CgroupLimits: Sendable, Equatable {
+    public var memoryBytes: UInt64?
+    public var pids: Int?
+    public var cpus: Double?
+
+    public init(memoryBytes: UInt64? = nil, pids: Int? = nil, cpus: Double? = nil) {
+        self.memoryBytes = memoryBytes
+        self.pids = pids
+        self.cpus = cpus
+    }
+}
+
+public enum CgroupVersion: String, Sendable {
+    case v1, v2
+}
+
+/// One hierarchy's view: v1 (a directory per controller) or v2 (unified), chosen at run time.
+public protocol CgroupHierarchy: Sendable {
+    var version: CgroupVersion { get }
+    /// Creates a group with `limits` applied; throws naming the file on failure.
+    func create(name: String, limits: CgroupLimits) throws -> any CgroupGroup
+    /// Names of existing groups under the hierarchy that start with `prefix`.
+    func groups(withPrefix prefix: String) -> [String]
+    /// Kills whatever is left in group `name` and removes it.
+    func destroy(name: String)
+}
+
+/// A live group holding one sandbox.
+public protocol CgroupGroup: Sendable {
+    var name: String { get }
+    /// Files the launcher writes the sandbox pid into.
+    var procsFiles: [String] { get }
+    /// Whether the kernel OOM-killed a task of this group.
+    func oomKilled() -> Bool
+    func peakMemoryBytes() -> UInt64?
+    func cpuNanoseconds() -> UInt64?
+    /// Kills every task and removes the group.
+    func destroy()
+}
+
+/// Finds the hierarchy this host offers and names groups so stale ones can be found.
+public enum Cgroups {
+    /// Group names are `sentinel-<launcher pid>-<sequence>`: a group whose launcher is gone
+    /// is stale and any later run removes it.
+    public static let prefix = "sentinel-"
+    private static let sequence = Atomic<Int>(0)
+
+    public static func nextName() -> String {
+        "\(prefix)\(getpid())-\(sequence.add(1, ordering: .relaxed).newValue)"
+    }
+
+    /// v2 when the unified root has controllers, else v1 when its controllers are mounted.
+    public static func detect(root: String = "/sys/fs/cgroup") -> (any CgroupHierarchy)? {
+        if let controllers = CgroupFiles.read(root + "/cgroup.controllers"),
+           !controllers.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return CgroupV2(root: root)
+        }
+        if CgroupFiles.exists(root + "/memory/memory.limit_in_bytes") || CgroupFiles.exists(root + "/pids/pids.max") {
+            return CgroupV1(root: root)
+        }
+        return nil
+    }
+
+    /// Removes groups left by launchers that died (killed before they could clean up).
+    public static func removeStale(in hierarchy: any CgroupHierarchy) {
+        for name in hierarchy.groups(withPrefix: prefix) {
+            let fields = name.dropFirst(prefix.count).split(separator: "-")
+            guard let pidText = fields.first, let owner = pid_t(pidText) else { continue }
+            if owner == getpid() { continue }
+            if kill(owner, 0) == 0 || errno == EPERM { continue }
+            hierarchy.destroy(name: name)
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Support
+
+/// The one choke point for cgroupfs reads and writes, so errors name the file.
+enum CgroupFiles {
+    static func write(_ text: String, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw SentinelError(.sandboxSetup, "cgroup: open \(path): \(Errno.current)", errno: .current)
+        }
+        defer { close(fd) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count else {
+            throw SentinelError(.sandboxSetup, "cgroup: write \(path): \(Errno.current)", errno: .current)
+        }
+    }
+
+    static func read(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            result.append(contentsOf: buffer[..<count])
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    static func readNumber(_ path: String) -> UInt64? {
+        read(path).flatMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+
+    /// The value of `key` in a flat keyed file such as `memory.events` or `cpu.stat`.
+    static func keyed(_ path: String, _ key: String) -> UInt64? {
+        guard let text = read(path) else { return nil }
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, parts[0] == key { return UInt64(parts[1]) }
+        }
+        return nil
+    }
+
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    static func pids(in path: String) -> [pid_t] {
+        (read(path) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+    }
+
+    /// rmdir, retried briefly: a group cannot go while its last tasks are still exiting.
+    static func removeDirectory(_ path: String) {
+        for attempt in 0..<50 {
+            if rmdir(path) == 0 || errno == ENOENT { return }
+            if errno != EBUSY { return }
+            usleep(useconds_t(min(1000 * (attempt + 1), 20_000)))
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Support
+
+/// cgroup v1: one directory per controller (`memory`, `pids`, `cpu`, `cpuacct`).
+public struct CgroupV1: CgroupHierarchy {
+    public let root: String
+    public var version: CgroupVersion { .v1 }
+    static let controllers = ["memory", "pids", "cpu", "cpuacct"]
+
+    public init(root: String) {
+        self.root = root
+    }
+
+    private func available() -> [String] {
+        Self.controllers.filter { CgroupFiles.exists("\(root)/\($0)/cgroup.procs") }
+    }
+
+    public func create(name: String, limits: CgroupLimits) throws -> any CgroupGroup {
+        var created: [String] = []
+        do {
+            for controller in available() {
+                let path = "\(root)/\(controller)/\(name)"
+                guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+                    throw SentinelError(.sandboxSetup, "cgroup: mkdir \(path): \(Errno.current)", errno: .current)
+                }
+                created.append(path)
+            }
+            let memory = "\(root)/memory/\(name)"
+            if let bytes = limits.memoryBytes, created.contains(memory) {
+                try CgroupFiles.write(String(bytes), to: memory + "/memory.limit_in_bytes")
+                // Without swap accounting a limited group could page out instead of dying.
+                if CgroupFiles.exists(memory + "/memory.memsw.limit_in_bytes") {
+                    try CgroupFiles.write(String(bytes), to: memory + "/memory.memsw.limit_in_bytes")
+                }
+                if CgroupFiles.exists(memory + "/memory.swappiness") {
+                    try? CgroupFiles.write("0", to: memory + "/memory.swappiness")
+                }
+            }
+            let pids = "\(root)/pids/\(name)"
+            if let count = limits.pids, created.contains(pids) {
+                try CgroupFiles.write(String(count), to: pids + "/pids.max")
+            }
+            let cpu = "\(root)/cpu/\(name)"
+            if let cpus = limits.cpus, created.contains(cpu) {
+                let period = 100_000
+                try CgroupFiles.write(String(period), to: cpu + "/cpu.cfs_period_us")
+                try CgroupFiles.write(String(max(1000, Int(cpus * Double(period)))), to: cpu + "/cpu.cfs_quota_us")
+            }
+        } catch {
+            for path in created { CgroupFiles.removeDirectory(path) }
+            throw error
+        }
+        return Group(name: name, directories: created, root: root)
+    }
+
+    public func groups(withPrefix prefix: String) -> [String] {
+        var names = Set<String>()
+        for controller in Self.controllers {
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(controller)")) ?? []
+            names.formUnion(entries.filter { $0.hasPrefix(prefix) })
+        }
+        return names.sorted()
+    }
+
+    public func destroy(name: String) {
+        let directories = Self.controllers.map { "\(root)/\($0)/\(name)" }.filter { CgroupFiles.exists($0) }
+        Group(name: name, directories: directories, root: root).destroy()
+    }
+
+    struct Group: CgroupGroup {
+        let name: String
+        let directories: [String]
+        let root: String
+
+        var procsFiles: [String] { directories.map { $0 + "/cgroup.procs" } }
+
+        func oomKilled() -> Bool {
+            let path = "\(root)/memory/\(name)/memory.oom_control"
+            if let kills = CgroupFiles.keyed(path, "oom_kill") { return kills > 0 }
+            // Kernels before 4.13 have no oom_kill counter; a hit on the limit is the best sign.
+            return (CgroupFiles.readNumber("\(root)/memory/\(name)/memory.failcnt") ?? 0) > 0
+        }
+
+        func peakMemoryBytes() -> UInt64? {
+            CgroupFiles.readNumber("\(root)/memory/\(name)/memory.max_usage_in_bytes")
+        }
+
+        func cpuNanoseconds() -> UInt64? {
+            CgroupFiles.readNumber("\(root)/cpuacct/\(name)/cpuacct.usage")
+        }
+
+        func destroy() {
+            for _ in 0..<3 {
+                for directory in directories {
+                    for pid in CgroupFiles.pids(in: directory + "/cgroup.procs") { kill(pid, SIGKILL) }
+                }
+            }
+            for directory in directories { CgroupFiles.removeDirectory(directory) }
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Support
+
+/// cgroup v2: one unified tree; limits in `memory.max`, `pids.max`, `cpu.max`.
+public struct CgroupV2: CgroupHierarchy {
+    public let root: String
+    public var version: CgroupVersion { .v2 }
+
+    public init(root: String) {
+        self.root = root
+    }
+
+    public func create(name: String, limits: CgroupLimits) throws -> any CgroupGroup {
+        try enableControllers()
+        let path = "\(root)/\(name)"
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+            throw SentinelError(.sandboxSetup, "cgroup: mkdir \(path): \(Errno.current)", errno: .current)
+        }
+        do {
+            if let bytes = limits.memoryBytes {
+                try CgroupFiles.write(String(bytes), to: path + "/memory.max")
+                if CgroupFiles.exists(path + "/memory.swap.max") {
+                    try CgroupFiles.write("0", to: path + "/memory.swap.max")
+                }
+            }
+            if let count = limits.pids {
+                try CgroupFiles.write(String(count), to: path + "/pids.max")
+            }
+            if let cpus = limits.cpus {
+                let period = 100_000
+                try CgroupFiles.write("\(max(1000, Int(cpus * Double(period)))) \(period)", to: path + "/cpu.max")
+            }
+        } catch {
+            CgroupFiles.removeDirectory(path)
+            throw error
+        }
+        return Group(name: name, path: path)
+    }
+
+    /// Child groups get only the controllers the parent delegates in `cgroup.subtree_control`.
+    private func enableControllers() throws {
+        let available = Set((CgroupFiles.read(root + "/cgroup.controllers") ?? "").split(whereSeparator: \.isWhitespace))
+        let enabled = Set((CgroupFiles.read(root + "/cgroup.subtree_control") ?? "").split(whereSeparator: \.isWhitespace))
+        let wanted = ["memory", "pids", "cpu"].filter { available.contains(Substring($0)) && !enabled.contains(Substring($0)) }
+        guard !wanted.isEmpty else { return }
+        try CgroupFiles.write(wanted.map { "+" + $0 }.joined(separator: " "), to: root + "/cgroup.subtree_control")
+    }
+
+    public func groups(withPrefix prefix: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix(prefix) }.sorted()
+    }
+
+    public func destroy(name: String) {
+        Group(name: name, path: "\(root)/\(name)").destroy()
+    }
+
+    struct Group: CgroupGroup {
+        let name: String
+        let path: String
+
+        var procsFiles: [String] { [path + "/cgroup.procs"] }
+
+        func oomKilled() -> Bool {
+            (CgroupFiles.keyed(path + "/memory.events", "oom_kill") ?? 0) > 0
+        }
+
+        func peakMemoryBytes() -> UInt64? {
+            CgroupFiles.readNumber(path + "/memory.peak")
+        }
+
+        func cpuNanoseconds() -> UInt64? {
+            CgroupFiles.keyed(path + "/cpu.stat", "usage_usec").map { $0 * 1000 }
+        }
+
+        func destroy() {
+            // cgroup.kill (5.14+) kills the whole tree atomically; older kernels get a sweep.
+            if CgroupFiles.exists(path + "/cgroup.kill") {
+                try? CgroupFiles.write("1", to: path + "/cgroup.kill")
+            }
+            for pid in CgroupFiles.pids(in: path + "/cgroup.procs") { kill(pid, SIGKILL) }
+            CgroupFiles.removeDirectory(path)
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,49 @@
+/// One step of building the sandbox root, performed in order by the C init before
+/// `pivot_root`. Paths are host-side absolute paths under the new root.
+public enum FilesystemOp: Sendable, Equatable, CustomStringConvertible {
+    case mkdir(path: String, mode: UInt32)
+    case mkfile(path: String, mode: UInt32)
+    case symlink(target: String, path: String)
+    case mount(source: String?, path: String, fstype: String?, flags: MountFlags, data: String?, optional: Bool)
+    case remountBind(path: String, flags: MountFlags, optional: Bool)
+
+    public var description: String {
+        switch self {
+        case .mkdir(let path, let mode): return "mkdir \(path) \(String(mode, radix: 8))"
+        case .mkfile(let path, let mode): return "mkfile \(path) \(String(mode, radix: 8))"
+        case .symlink(let target, let path): return "symlink \(path) -> \(target)"
+        case .mount(let source, let path, let fstype, let flags, let data, _):
+            return "mount \(source ?? "-") \(path) \(fstype ?? "-") \(flags) \(data ?? "")"
+        case .remountBind(let path, let flags, _): return "remount \(path) \(flags)"
+        }
+    }
+
+    /// The path this step acts on.
+    public var path: String {
+        switch self {
+        case .mkdir(let path, _), .mkfile(let path, _), .symlink(_, let path), .mount(_, let path, _, _, _, _),
+            .remountBind(let path, _, _):
+            return path
+        }
+    }
+}
+
+/// `mount(2)` flags, named so plans read clearly in tests and `sandbox check`.
+public struct MountFlags: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+
+    public static let readOnly = MountFlags(rawValue: 1)  // MS_RDONLY
+    public static let noSuid = MountFlags(rawValue: 2)  // MS_NOSUID
+    public static let noDev = MountFlags(rawValue: 4)  // MS_NODEV
+    public static let noExec = MountFlags(rawValue: 8)  // MS_NOEXEC
+    public static let bind = MountFlags(rawValue: 4096)  // MS_BIND
+    public static let recursive = MountFlags(rawValue: 16384)  // MS_REC
+
+    public var description: String {
+        let names: [(MountFlags, String)] = [(.readOnly, "ro"), (.noSuid, "nosuid"), (.noDev, "nodev"),
+                                             (.noExec, "noexec"), (.bind, "bind"), (.recursive, "rec")]
+        let parts = names.filter { contains($0.0) }.map(\.1)
+        return parts.isEmpty ? "-" : parts.joined(separator: ",")
+    }
+}

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Support
+
+/// Everything the C launcher needs, computed in the parent from a profile and a request.
+/// Pure data: building one touches the host only to inspect paths (lstat), so plans are
+/// tested without privileges.
+public struct LaunchPlan: Sendable, Equatable {
+    public var argv: [String]
+    public var environment: [String]
+    public var searchPath: String
+    public var workdir: String
+    public var hostname: String
+    public var uidMap: String
+    public var gidMap: String
+    public var denySetgroups: Bool
+    public var uid: UInt32
+    public var gid: UInt32
+    public var newRoot: String
+    public var filesystem: [FilesystemOp]
+    public var rlimits: [ResourceLimit]
+
+    /// Where the workspace appears inside the sandbox.
+    public static let workspaceMountPoint = "/workspace"
+
+    /// A `setrlimit` value.
+    public struct ResourceLimit: Sendable, Equatable {
+        public var resource: Int32
+        public var soft: UInt64
+        public var hard: UInt64
+    }
+}
+
+/// What the caller asks for beyond the profile.
+public struct LaunchRequest: Sendable {
+    public var profile: Profile
+    public var command: [String]
+    /// Host directory shown at `/workspace` and used as the working directory.
+    public var workspace: String?
+    /// More host paths to bind read-only at the same place.
+    public var extraReadOnly: [String]
+    /// The caller's environment, filtered through the profile's allow-list.
+    public var callerEnvironment: [String: String]
+    /// Variables set after filtering (proxy settings, granted secrets).
+    public var extraEnvironment: [String: String]
+
+    public init(profile: Profile, command: [String], workspace: String? = nil, extraReadOnly: [String] = [],
+                callerEnvironment: [String: String] = [:], extraEnvironment: [String: String] = [:]) {
+        self.profile = profile
+        self.command = command
+        self.workspace = workspace
+        self.extraReadOnly = extraReadOnly
+        self.callerEnvironment = callerEnvironment
+        self.extraEnvironment = extraEnvironment
+    }
+}
+
+extension LaunchPlan {
+    /// Builds the plan for `request`, run by a launcher with effective ids `hostUID`/`hostGID`.
+    public static func make(_ request: LaunchRequest, newRoot: String, hostUID: UInt32 = getuid(),
+                            hostGID: UInt32 = getgid()) throws -> LaunchPlan {
+        guard let first = request.command.first, !first.isEmpty else {
+            throw SentinelError(.invalidInput, "no command given")
+        }
+        let profile = request.profile
+        var builder = RootBuilder(root: newRoot)
+        try builder.addStandardTree(profile: profile, extraReadOnly: request.extraReadOnly)
+
+        var workdir = "/tmp"
+        var identity = (uid: profile.uid, gid: profile.gid, ownerUID: UInt32(65534), ownerGID: UInt32(65534))
+        if let workspace = request.workspace {
+            var info = stat()
+            guard stat(workspace, &info) == 0 else {
+                throw SentinelError(.invalidInput, "\(workspace): workspace not found: \(Errno.current)")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                throw SentinelError(.invalidInput, "\(workspace): workspace is not a directory")
+            }
+            try builder.addWorkspace(host: workspace, mode: profile.filesystem.workspace)
+            workdir = workspaceMountPoint
+            if profile.filesystem.workspace != .ro {
+                // Writes must land as the directory's owner without any privilege inside.
+                identity.ownerUID = info.st_uid
+                identity.ownerGID = info.st_gid
+            }
+        }
+
+        let maps = IdentityMaps.make(hostUID: hostUID, hostGID: hostGID, insideUID: identity.uid,
+                                     insideGID: identity.gid, ownerUID: identity.ownerUID,
+                                     ownerGID: identity.ownerGID)
+        let environment = EnvironmentFilter.apply(profile.environment, caller: request.callerEnvironment,
+                                                  extra: request.extraEnvironment)
+        let searchPath = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
+            ?? "/usr/local/bin:/usr/bin:/bin"
+        return LaunchPlan(
+            argv: request.command, environment: environment, searchPath: searchPath, workdir: workdir,
+            hostname: profile.hostname, uidMap: maps.uidMap, gidMap: maps.gidMap, denySetgroups: maps.denySetgroups,
+            uid: maps.uid, gid: maps.gid, newRoot: newRoot, filesystem: builder.ops,
+            rlimits: resourceLimits(profile.limits))
+    }
+
+    static func resourceLimits(_ limits: Profile.Limits) -> [ResourceLimit] {
+        var result = [ResourceLimit(resource: Int32(RLIMIT_CORE.rawValue), soft: 0, hard: 0)]
+        if let size = limits.fileSizeBytes {
+            result.append(ResourceLimit(resource: Int32(RLIMIT_FSIZE.rawValue), soft: size, hard: size))
+        }
+        if let files = limits.openFiles {
+            result.append(ResourceLimit(resource: Int32(RLIMIT_NOFILE.rawValue), soft: UInt64(files),
+                                        hard: UInt64(files)))
+        }
+        return result
+    }
+}

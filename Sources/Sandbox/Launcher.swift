@@ -1,0 +1,273 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CSandbox
+import Foundation
+import Support
+
+/// A running egress proxy the launcher stops when the sandbox tree has ended.
+public protocol EgressService: AnyObject, Sendable {
+    /// Stops serving and returns every decision made.
+    func finish() -> [EgressSummary]
+}
+
+/// How to run a plan: output handling, limits, and the egress hook.
+public struct LaunchOptions: Sendable {
+    public enum Output: Sendable {
+        /// The payload shares the caller's stdin, stdout and stderr.
+        case inherit
+        /// stdin is /dev/null; stdout and stderr are captured up to `outputLimit` bytes each.
+        case capture
+    }
+
+    public var output: Output
+    public var outputLimit: UInt64
+    public var timeoutSeconds: Double?
+    public var cgroupLimits: CgroupLimits
+    public var seccomp: Profile.Seccomp
+    /// Port of the proxy listener inside the sandbox; 0 for none.
+    public var proxyPort: Int
+    /// Serves the listening socket the sandbox hands back (called with its descriptor).
+    public var startEgress: (@Sendable (Int32) throws -> any EgressService)?
+    public var cgroupRoot: String
+    /// Where to build the root; must not be an ancestor of any bound path.
+    public var newRoot: String
+    public var onWarning: @Sendable (String) -> Void
+
+    public init(output: Output = .capture, outputLimit: UInt64 = 16 << 20, timeoutSeconds: Double? = nil,
+                cgroupLimits: CgroupLimits = CgroupLimits(), seccomp: Profile.Seccomp = .default, proxyPort: Int = 0,
+                startEgress: (@Sendable (Int32) throws -> any EgressService)? = nil,
+                cgroupRoot: String = "/sys/fs/cgroup", newRoot: String = Launcher.defaultNewRoot,
+                onWarning: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.output = output
+        self.outputLimit = outputLimit
+        self.timeoutSeconds = timeoutSeconds
+        self.cgroupLimits = cgroupLimits
+        self.seccomp = seccomp
+        self.proxyPort = proxyPort
+        self.startEgress = startEgress
+        self.cgroupRoot = cgroupRoot
+        self.newRoot = newRoot
+        self.onWarning = onWarning
+    }
+
+    /// Options that enforce a profile's limits and seccomp setting.
+    public init(profile: Profile, output: Output = .capture) {
+        self.init(output: output, outputLimit: profile.limits.outputBytes ?? 16 << 20,
+                  timeoutSeconds: profile.limits.timeoutSeconds,
+                  cgroupLimits: CgroupLimits(memoryBytes: profile.limits.memoryBytes, pids: profile.limits.pids,
+                                             cpus: profile.limits.cpus),
+                  seccomp: profile.seccomp)
+    }
+}
+
+/// Runs a `LaunchPlan` through the C launcher and waits for the whole tree to end.
+public enum Launcher {
+    /// An empty directory the sandbox mounts its tmpfs root over, in its own mount namespace.
+    public static let defaultNewRoot = "/tmp/.sentinel-root"
+
+    /// Runs the plan. Throws `SandboxError` when the sandbox cannot be set up or the command
+    /// cannot be executed; every other outcome (exit, signal, timeout, OOM) is a `RunResult`.
+    public static func run(_ plan: LaunchPlan, options: LaunchOptions) throws -> RunResult {
+        let started = DispatchTime.now()
+        try prepareNewRoot(plan.newRoot)
+        let seccomp = try SeccompProgram.forProfile(options.seccomp)
+
+        var group: (any CgroupGroup)?
+        if let hierarchy = Cgroups.detect(root: options.cgroupRoot) {
+            Cgroups.removeStale(in: hierarchy)
+            group = try hierarchy.create(name: Cgroups.nextName(), limits: options.cgroupLimits)
+        } else if options.cgroupLimits != CgroupLimits() {
+            options.onWarning("cgroups unavailable: memory, pids and cpu limits are not enforced")
+        }
+        defer { group?.destroy() }
+
+        var procsFDs: [Int32] = []
+        defer { procsFDs.forEach { close($0) } }
+        for path in group?.procsFiles ?? [] {
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw SandboxError(code: .setupFailed, stage: "cgroup attach", errno: .current, detail: path)
+            }
+            procsFDs.append(fd)
+        }
+
+        var stdoutPipe: [Int32] = [-1, -1]
+        var stderrPipe: [Int32] = [-1, -1]
+        if case .capture = options.output {
+            guard sbx_pipe_cloexec(&stdoutPipe) == 0, sbx_pipe_cloexec(&stderrPipe) == 0 else {
+                throw SandboxError(code: .setupFailed, stage: "pipe2", errno: .current)
+            }
+        }
+        defer { (stdoutPipe + stderrPipe).filter { $0 >= 0 }.forEach { close($0) } }
+
+        var process = sbx_process()
+        var failure = sbx_failure()
+        let arena = CStringArena()
+        let fsOps = plan.filesystem.map { cOp($0, arena) }
+        let rlimits = plan.rlimits.map {
+            sbx_rlimit(resource: $0.resource, soft: rlim_t($0.soft), hard: rlim_t($0.hard))
+        }
+        var config = sbx_config()
+        config.argv = UnsafePointer(arena.array(plan.argv))
+        config.envp = UnsafePointer(arena.array(plan.environment))
+        config.search_path = arena.copy(plan.searchPath)
+        config.workdir = arena.copy(plan.workdir)
+        config.hostname = arena.copy(plan.hostname)
+        config.uid_map = arena.copy(plan.uidMap)
+        config.gid_map = arena.copy(plan.gidMap)
+        config.deny_setgroups = plan.denySetgroups ? 1 : 0
+        config.uid = plan.uid
+        config.gid = plan.gid
+        config.new_root = arena.copy(plan.newRoot)
+        config.new_root_data = arena.copy("mode=0755,size=16m")
+        config.read_only_root = 1
+        config.stdin_fd = options.output == .inherit ? 0 : -1
+        config.stdout_fd = options.output == .inherit ? 1 : stdoutPipe[1]
+        config.stderr_fd = options.output == .inherit ? 2 : stderrPipe[1]
+        config.proxy_port = Int32(options.proxyPort)
+
+        let spawned: Int32 = fsOps.withUnsafeBufferPointer { ops in
+            rlimits.withUnsafeBufferPointer { limits in
+                procsFDs.withUnsafeBufferPointer { procs in
+                    config.fs_ops = ops.baseAddress
+                    config.fs_op_count = ops.count
+                    config.rlimits = limits.baseAddress
+                    config.rlimit_count = limits.count
+                    config.cgroup_procs_fds = procs.baseAddress
+                    config.cgroup_procs_count = procs.count
+                    if let seccomp {
+                        return seccomp.withProgram { program in
+                            config.seccomp = program
+                            return sbx_spawn(&config, &process, &failure)
+                        }
+                    }
+                    return sbx_spawn(&config, &process, &failure)
+                }
+            }
+        }
+        withExtendedLifetime(arena) {}
+        if spawned != 0 {
+            throw setupError(failure, plan: plan)
+        }
+        for index in [1] {
+            if stdoutPipe[index] >= 0 { close(stdoutPipe[index]); stdoutPipe[index] = -1 }
+            if stderrPipe[index] >= 0 { close(stderrPipe[index]); stderrPipe[index] = -1 }
+        }
+
+        var egress: (any EgressService)?
+        if process.proxy_fd >= 0 {
+            if let start = options.startEgress {
+                do {
+                    egress = try start(process.proxy_fd)
+                } catch {
+                    kill(process.pid, SIGKILL)
+                    _ = reap(process.pid)
+                    close(process.status_fd)
+                    throw error
+                }
+            } else {
+                close(process.proxy_fd)
+            }
+        }
+
+        var waiter = Waiter(pid: process.pid, statusFD: process.status_fd,
+                            stdoutFD: stdoutPipe[0], stderrFD: stderrPipe[0], limit: options.outputLimit)
+        waiter.wait(until: options.timeoutSeconds.map { started.uptimeNanoseconds + UInt64($0 * 1e9) })
+        close(process.status_fd)
+        let usage = reap(process.pid)
+        let summaries = egress?.finish() ?? []
+
+        let wall = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
+        let cpuFromUsage = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+            + (Int(usage.ru_utime.tv_usec) + Int(usage.ru_stime.tv_usec)) / 1000
+        let cpu = group?.cpuNanoseconds().map { Int($0 / 1_000_000) } ?? cpuFromUsage
+        let peak = group?.peakMemoryBytes() ?? UInt64(max(0, usage.ru_maxrss)) * 1024
+        let oom = group?.oomKilled() ?? false
+
+        var result = RunResult(exitCode: 0, reason: .exited, wallMilliseconds: wall, cpuMilliseconds: cpu,
+                               peakMemoryBytes: peak, stdout: waiter.stdout, stderr: waiter.stderr,
+                               stdoutTruncated: waiter.stdoutTruncated, stderrTruncated: waiter.stderrTruncated,
+                               egress: summaries)
+        if waiter.timedOut {
+            result.reason = .timeout
+            result.exitCode = 124
+            result.signal = SIGKILL
+        } else if let status = waiter.payloadStatus {
+            if status & 0x7f == 0 {
+                result.exitCode = (status >> 8) & 0xff
+            } else {
+                let signal = status & 0x7f
+                result.signal = signal
+                result.reason = oom && signal == SIGKILL ? .oom : .signaled
+                result.exitCode = 128 + signal
+            }
+        } else {
+            // The init itself died without reporting: killed from outside, or by the OOM killer.
+            result.reason = oom ? .oom : .signaled
+            result.signal = SIGKILL
+            result.exitCode = 137
+        }
+        return result
+    }
+
+    private static func prepareNewRoot(_ path: String) throws {
+        if mkdir(path, 0o755) != 0 && errno != EEXIST {
+            throw SandboxError(code: .setupFailed, stage: "mkdir", errno: .current, detail: path)
+        }
+    }
+
+    private static func reap(_ pid: pid_t) -> rusage {
+        var usage = rusage()
+        var status: Int32 = 0
+        while wait4(pid, &status, __WALL, &usage) < 0 && errno == EINTR {}
+        return usage
+    }
+
+    private static func setupError(_ failure: sbx_failure, plan: LaunchPlan) -> SandboxError {
+        let stage = String(cString: sbx_stage_name(failure.stage))
+        let errno = failure.err != 0 ? Errno(rawValue: failure.err) : nil
+        if failure.stage == Int32(SBX_STAGE_EXECVE.rawValue) {
+            return SandboxError(code: .execFailed, stage: stage, errno: errno, detail: plan.argv.first)
+        }
+        var detail: String?
+        if failure.index >= 0, Int(failure.index) < plan.filesystem.count {
+            detail = plan.filesystem[Int(failure.index)].path
+        }
+        return SandboxError(code: .setupFailed, stage: stage, errno: errno, detail: detail)
+    }
+
+    private static func cOp(_ op: FilesystemOp, _ arena: CStringArena) -> sbx_fs_op {
+        var result = sbx_fs_op()
+        switch op {
+        case .mkdir(let path, let mode):
+            result.kind = Int32(SBX_FS_MKDIR.rawValue)
+            result.path = arena.copy(path)
+            result.mode = mode
+        case .mkfile(let path, let mode):
+            result.kind = Int32(SBX_FS_MKFILE.rawValue)
+            result.path = arena.copy(path)
+            result.mode = mode
+        case .symlink(let target, let path):
+            result.kind = Int32(SBX_FS_SYMLINK.rawValue)
+            result.path = arena.copy(path)
+            result.source = arena.copy(target)
+        case .mount(let source, let path, let fstype, let flags, let data, let optional):
+            result.kind = Int32(SBX_FS_MOUNT.rawValue)
+            result.path = arena.copy(path)
+            result.source = arena.copy(source)
+            result.fstype = arena.copy(fstype)
+            result.flags = flags.rawValue
+            result.data = arena.copy(data)
+            result.optional = optional ? 1 : 0
+        case .remountBind(let path, let flags, let optional):
+            result.kind = Int32(SBX_FS_REMOUNT_BIND.rawValue)
+            result.path = arena.copy(path)
+            result.flags = flags.rawValue
+            result.optional = optional ? 1 : 0
+        }
+        return result
+    }
+}
+
+extension LaunchOptions.Output: Equatable {}

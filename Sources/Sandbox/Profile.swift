@@ -1,0 +1,150 @@
+import Support
+
+/// A sandbox profile: what a task may see, reach and consume (DESIGN §4).
+public struct Profile: Sendable, Equatable {
+    /// How the workspace directory appears inside the sandbox.
+    public enum WorkspaceMode: String, Sendable, Equatable, CaseIterable {
+        /// Read-only bind.
+        case ro
+        /// Writable bind; the payload's uid maps to the directory's owner.
+        case rw
+        /// Writes go to a throwaway upper layer; the host tree never changes.
+        case overlay
+    }
+
+    public struct Filesystem: Sendable, Equatable {
+        /// Host paths bound read-only at the same place inside.
+        public var readOnly: [String]
+        /// Host paths hidden behind an empty, unreadable file or directory (secrets).
+        public var hidden: [String]
+        /// Fresh tmpfs mounts: inside path → size in bytes.
+        public var tmpfs: [String: UInt64]
+        public var workspace: WorkspaceMode
+
+        public init(readOnly: [String], hidden: [String], tmpfs: [String: UInt64], workspace: WorkspaceMode) {
+            self.readOnly = readOnly
+            self.hidden = hidden
+            self.tmpfs = tmpfs
+            self.workspace = workspace
+        }
+    }
+
+    public struct Environment: Sendable, Equatable {
+        /// Names passed through from the caller; a trailing `*` matches a prefix (`LC_*`).
+        public var allow: [String]
+        /// Fixed values, applied after the allow-list.
+        public var set: [String: String]
+
+        public init(allow: [String], set: [String: String]) {
+            self.allow = allow
+            self.set = set
+        }
+    }
+
+    public struct Network: Sendable, Equatable {
+        public enum Mode: String, Sendable, Equatable { case none, proxy }
+        public var mode: Mode
+        /// Egress allow entries (`host[:port]`, `*.domain`, CIDR), for `proxy`.
+        public var allow: [String]
+        /// Egress deny entries; deny wins.
+        public var deny: [String]
+        /// Most concurrent proxied connections, and most bytes per run (0: no limit).
+        public var maxConnections: Int
+        public var maxBytes: UInt64
+
+        public init(mode: Mode, allow: [String] = [], deny: [String] = [], maxConnections: Int = 64,
+                    maxBytes: UInt64 = 0) {
+            self.mode = mode
+            self.allow = allow
+            self.deny = deny
+            self.maxConnections = maxConnections
+            self.maxBytes = maxBytes
+        }
+    }
+
+    public enum Seccomp: Sendable, Equatable {
+        /// Sentinel's built-in deny-list.
+        case `default`
+        /// An OCI/Docker seccomp JSON file.
+        case oci(path: String)
+        /// No filter at all (only for diagnosis; `sandbox check` warns).
+        case disabled
+    }
+
+    public struct Limits: Sendable, Equatable {
+        public var memoryBytes: UInt64?
+        public var pids: Int?
+        public var cpus: Double?
+        public var timeoutSeconds: Double?
+        public var fileSizeBytes: UInt64?
+        public var openFiles: Int?
+        public var outputBytes: UInt64?
+
+        public init(memoryBytes: UInt64? = nil, pids: Int? = nil, cpus: Double? = nil,
+                    timeoutSeconds: Double? = nil, fileSizeBytes: UInt64? = nil, openFiles: Int? = nil,
+                    outputBytes: UInt64? = nil) {
+            self.memoryBytes = memoryBytes
+            self.pids = pids
+            self.cpus = cpus
+            self.timeoutSeconds = timeoutSeconds
+            self.fileSizeBytes = fileSizeBytes
+            self.openFiles = openFiles
+            self.outputBytes = outputBytes
+        }
+    }
+
+    public var name: String
+    public var description: String
+    public var filesystem: Filesystem
+    public var environment: Environment
+    public var network: Network
+    public var seccomp: Seccomp
+    public var limits: Limits
+    /// Names of secrets this profile may receive.
+    public var secrets: [String]
+    /// The payload's uid and gid inside the sandbox (default 65534, `nobody`).
+    public var uid: UInt32
+    public var gid: UInt32
+    public var hostname: String
+
+    public init(name: String, description: String = "", filesystem: Filesystem, environment: Environment,
+                network: Network, seccomp: Seccomp, limits: Limits, secrets: [String] = [],
+                uid: UInt32 = 65534, gid: UInt32 = 65534, hostname: String = "sentinel") {
+        self.name = name
+        self.description = description
+        self.filesystem = filesystem
+        self.environment = environment
+        self.network = network
+        self.seccomp = seccomp
+        self.limits = limits
+        self.secrets = secrets
+        self.uid = uid
+        self.gid = gid
+        self.hostname = hostname
+    }
+}
+
+extension Profile {
+    /// The host paths every profile shows read-only unless it says otherwise.
+    public static let defaultReadOnly = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"]
+
+    /// Secrets under the default read-only paths that no sandbox may read.
+    public static let defaultHidden = [
+        "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers", "/etc/sudoers.d",
+        "/etc/ssh", "/etc/ssl/private", "/etc/security/opasswd", "/etc/machine-id",
+    ]
+
+    /// The built-in `minimal` profile, used when no profiles directory can be found.
+    public static let minimal = Profile(
+        name: "minimal",
+        description: "No network, read-only workspace, tight limits.",
+        filesystem: Filesystem(readOnly: defaultReadOnly, hidden: defaultHidden, tmpfs: ["/tmp": 64 << 20],
+                               workspace: .ro),
+        environment: Environment(allow: ["TERM", "LANG", "LC_*", "TZ"],
+                                 set: ["PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": "/tmp"]),
+        network: Network(mode: .none),
+        seccomp: .default,
+        limits: Limits(memoryBytes: 512 << 20, pids: 128, cpus: 1, timeoutSeconds: 300,
+                       fileSizeBytes: 64 << 20, openFiles: 256, outputBytes: 16 << 20)
+    )
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Support
+import Yams
+
+/// Reads a profile from YAML or JSON and validates every field, naming the file and the
+/// key on any problem. Sections a profile leaves out take the `minimal` profile's values.
+public enum ProfileLoader {
+    /// Loads the profile file at `path`.
+    public static func load(path: String) throws -> Profile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SentinelError(.invalidInput, "\(path): cannot read profile")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw SentinelError(.invalidInput, "\(path): profile is not UTF-8 text")
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        return try parse(text, source: path, baseDirectory: directory.isEmpty ? "." : directory)
+    }
+
+    /// Parses profile text; `source` names it in errors, relative paths resolve against
+    /// `baseDirectory`.
+    public static func parse(_ text: String, source: String, baseDirectory: String = ".") throws -> Profile {
+        let document: Any?
+        do {
+            document = try Yams.load(yaml: text)
+        } catch {
+            let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "syntax error"
+            throw SentinelError(.invalidInput, "\(source): not valid YAML or JSON: \(reason)")
+        }
+        let reader = FieldReader(source: source)
+        guard let root = document as? [String: Any] else {
+            throw SentinelError(.invalidInput, "\(source): a profile must be a mapping")
+        }
+        try reader.checkKeys(root, allowed: ["name", "description", "filesystem", "env", "network", "seccomp",
+                                             "limits", "secrets", "user", "hostname"], at: "")
+        let base = Profile.minimal
+        var profile = base
+        profile.name = try reader.string(root["name"], key: "name") ?? ""
+        guard !profile.name.isEmpty else { throw SentinelError(.invalidInput, "\(source): missing key 'name'") }
+        guard profile.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
+            throw SentinelError(.invalidInput, "\(source): name '\(profile.name)' may hold only letters, digits, '-', '_' and '.'")
+        }
+        profile.description = try reader.string(root["description"], key: "description") ?? ""
+        if let value = root["filesystem"] {
+            profile.filesystem = try filesystem(value, reader: reader, base: base.filesystem)
+        }
+        if let value = root["env"] {
+            profile.environment = try environment(value, reader: reader)
+        }
+        if let value = root["network"] {
+            profile.network = try network(value, reader: reader)
+        }
+        if let value = root["seccomp"] {
+            let text = try reader.string(value, key: "seccomp") ?? "default"
+            switch text {
+            case "default": profile.seccomp = .default
+            case "disabled": profile.seccomp = .disabled
+            default:
+                let path = text.hasPrefix("/") ? text : baseDirectory + "/" + text
+                profile.seccomp = .oci(path: (path as NSString).standardizingPath)
+            }
+        }
+        if let value = root["limits"] {
+            profile.limits = try limits(value, reader: reader, base: base.limits)
+        }
+        if let value = root["secrets"] {
+            profile.secrets = try reader.stringList(value, key: "secrets")
+        }
+        if let value = root["user"] {
+            let user = try reader.mapping(value, key: "user")
+            try reader.checkKeys(user, allowed: ["uid", "gid"], at: "user")
+            profile.uid = try reader.id(user["uid"], key: "user.uid") ?? profile.uid
+            profile.gid = try reader.id(user["gid"], key: "user.gid") ?? profile.gid
+        }
+        if let value = root["hostname"] {
+            profile.hostname = try reader.string(value, key: "hostname") ?? profile.hostname
+            guard (1...64).contains(profile.hostname.utf8.count) else {
+                throw SentinelError(.invalidInput, "\(source): hostname must be 1 to 64 bytes")
+            }
+        }
+        return profile
+    }
+
+    private static func filesystem(_ value: Any, reader: FieldReader, base: Profile.Filesystem) throws
+        -> Profile.Filesystem
+    {
+        let map = try reader.mapping(value, key: "filesystem")
+        try reader.checkKeys(map, allowed: ["readOnly", "hidden", "tmpfs", "workspace"], at: "filesystem")
+        var result = base
+        if let list = map["readOnly"] {
+            result.readOnly = try reader.absolutePaths(list, key: "filesystem.readOnly")
+        }
+        if let list = map["hidden"] {
+            result.hidden = try reader.absolutePaths(list, key: "filesystem.hidden")
+        }
+        if let mounts = map["tmpfs"] {
+            let entries = try reader.mapping(mounts, key: "filesystem.tmpfs")
+            var sizes: [String: UInt64] = [:]
+            for (path, size) in entries {
+                let key = "filesystem.tmpfs.\(path)"
+                guard path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
+                    throw SentinelError(.invalidInput, "\(reader.source): \(key): must be an absolute path")
+                }
+                sizes[path] = try reader.size(size, key: key)
+            }
+            result.tmpfs = sizes
+        }
+        if let mode = map["workspace"] {
+            let text = try reader.string(mode, key: "filesystem.workspace") ?? ""
+            guard let parsed = Profile.WorkspaceMode(rawValue: text) else {
+                throw SentinelError(.invalidInput,
+                                    "\(reader.source): filesystem.workspace: '\(text)' is not one of ro, rw, overlay")
+            }
+            result.workspace = parsed
+        }
+        return result
+    }
+
+    private static func environment(_ value: Any, reader: FieldReader) throws -> Profile.Environment {
+        let map = try reader.mapping(value, key: "env")
+        try reader.checkKeys(map, allowed: ["allow", "set"], at: "env")
+        var result = Profile.minimal.environment
+        if let list = map["allow"] { result.allow = try reader.stringList(list, key: "env.allow") }
+        if let fixed = map["set"] {
+            let entries = try reader.mapping(fixed, key: "env.set")
+            var values: [String: String] = [:]
+            for (name, item) in entries {
+                guard !name.isEmpty, !name.contains("=") else {
+                    throw SentinelError(.invalidInput, "\(reader.source): env.set: bad variable name '\(name)'")
+                }
+                values[name] = try reader.scalarText(item, key: "env.set.\(name)")
+            }
+            result.set = values
+        }
+        return result
+    }
+
+    private static func network(_ value: Any, reader: FieldReader) throws -> Profile.Network {
+        if let text = value as? String {
+            guard let mode = Profile.Network.Mode(rawValue: text) else {
+                throw SentinelError(.invalidInput, "\(reader.source): network: '\(text)' is not one of none, proxy")
+            }
+            return Profile.Network(mode: mode)
+        }
+        let map = try reader.mapping(value, key: "network")
+        try reader.checkKeys(map, allowed: ["mode", "allow", "deny", "maxConnections", "maxBytes"], at: "network")
+        let modeText = try reader.string(map["mode"], key: "network.mode") ?? "proxy"
+        guard let mode = Profile.Network.Mode(rawValue: modeText) else {
+            throw SentinelError(.invalidInput, "\(reader.source): network.mode: '\(modeText)' is not one of none, proxy")
+        }
+        var result = Profile.Network(mode: mode)
+        if let list = map["allow"] { result.allow = try reader.stringList(list, key: "network.allow") }
+        if let list = map["deny"] { result.deny = try reader.stringList(list, key: "network.deny") }
+        if let count = map["maxConnections"] {
+            result.maxConnections = try reader.positiveInt(count, key: "network.maxConnections")
+        }
+        if let bytes = map["maxBytes"] { result.maxBytes = try reader.size(bytes, key: "network.maxBytes") }
+        if mode == .none, !result.allow.isEmpty {
+            throw SentinelError(.invalidInput, "\(reader.source): network.allow needs network.mode: proxy")
+        }
+        return result
+    }
+
+    private static func limits(_ value: Any, reader: FieldReader, base: Profile.Limits) throws -> Profile.Limits {
+        let map = try reader.mapping(value, key: "limits")
+        try reader.checkKeys(map, allowed: ["memory", "pids", "cpus", "timeout", "fileSize", "openFiles",
+                                            "outputBytes"], at: "limits")
+        var result = base
+        if let item = map["memory"] { result.memoryBytes = try reader.size(item, key: "limits.memory") }
+        if let item = map["pids"] { result.pids = try reader.positiveInt(item, key: "limits.pids") }
+        if let item = map["cpus"] {
+            let cpus = try reader.number(item, key: "limits.cpus")
+            guard cpus > 0, cpus <= 1024 else {
+                throw SentinelError(.invalidInput, "\(reader.source): limits.cpus: must be above 0")
+            }
+            result.cpus = cpus
+        }
+        if let item = map["timeout"] { result.timeoutSeconds = try reader.duration(item, key: "limits.timeout") }
+        if let item = map["fileSize"] { result.fileSizeBytes = try reader.size(item, key: "limits.fileSize") }
+        if let item = map["openFiles"] { result.openFiles = try reader.positiveInt(item, key: "limits.openFiles") }
+        if let item = map["outputBytes"] { result.outputBytes = try reader.size(item, key: "limits.outputBytes") }
+        return result
+    }
+}

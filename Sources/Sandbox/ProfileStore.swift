@@ -1,0 +1,81 @@
+import Foundation
+import Support
+
+/// Finds profiles by name in the profile directories, or by path.
+public struct ProfileStore: Sendable {
+    public var directories: [String]
+
+    public init(directories: [String]) {
+        self.directories = directories
+    }
+
+    /// `$SENTINEL_PROFILES` (colon-separated), the source tree the binary was built in,
+    /// then the installed locations.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ProfileStore {
+        var directories: [String] = []
+        if let configured = environment["SENTINEL_PROFILES"] {
+            directories += configured.split(separator: ":").map(String.init)
+        }
+        if let tree = sourceTreeProfiles() { directories.append(tree) }
+        directories += ["/usr/local/share/sentinel/profiles", "/usr/share/sentinel/profiles"]
+        return ProfileStore(directories: directories)
+    }
+
+    /// Walks up from the executable to the checkout holding `profiles/minimal.yaml`.
+    private static func sourceTreeProfiles() -> String? {
+        guard var directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else {
+            return nil
+        }
+        for _ in 0..<6 {
+            let candidate = directory.appendingPathComponent("profiles")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("minimal.yaml").path) {
+                return candidate.path
+            }
+            directory.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    private static let extensions = ["yaml", "yml", "json"]
+
+    /// A profile by name (`minimal`) or by path (`./my.yaml`). `minimal` always resolves,
+    /// to the built-in copy when no file defines it.
+    public func resolve(_ nameOrPath: String) throws -> Profile {
+        if nameOrPath.contains("/") || Self.extensions.contains((nameOrPath as NSString).pathExtension) {
+            guard FileManager.default.fileExists(atPath: nameOrPath) else {
+                throw SentinelError(.invalidInput, "\(nameOrPath): profile file not found")
+            }
+            return try ProfileLoader.load(path: nameOrPath)
+        }
+        if let path = path(forName: nameOrPath) {
+            return try ProfileLoader.load(path: path)
+        }
+        if nameOrPath == Profile.minimal.name { return Profile.minimal }
+        let known = list().map(\.name).joined(separator: ", ")
+        throw SentinelError(.invalidInput, "unknown profile '\(nameOrPath)' (known: \(known.isEmpty ? "minimal" : known))")
+    }
+
+    public func path(forName name: String) -> String? {
+        for directory in directories {
+            for ext in Self.extensions {
+                let path = "\(directory)/\(name).\(ext)"
+                if FileManager.default.fileExists(atPath: path) { return path }
+            }
+        }
+        return nil
+    }
+
+    /// Every profile file found, first directory wins for a name.
+    public func list() -> [(name: String, path: String)] {
+        var seen = Set<String>()
+        var result: [(name: String, path: String)] = []
+        for directory in directories {
+            let entries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+            for entry in entries where Self.extensions.contains((entry as NSString).pathExtension) {
+                let name = (entry as NSString).deletingPathExtension
+                if seen.insert(name).inserted { result.append((name, "\(directory)/\(entry)")) }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,168 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Support
+
+/// Builds the ordered filesystem operations for the sandbox root: bubblewrap's model of a
+/// tmpfs root populated with read-only binds, masks, a fresh /proc and a minimal /dev.
+struct RootBuilder {
+    let root: String
+    private(set) var ops: [FilesystemOp] = []
+    private var directories: Set<String> = ["/"]
+    private var haveEmptyFile = false
+
+    init(root: String) {
+        self.root = root
+    }
+
+    /// The empty, unreadable file bound over hidden host files.
+    private var emptyFile: String { root + "/.sentinel/empty" }
+
+    private static let deviceNodes = ["null", "zero", "full", "random", "urandom", "tty"]
+    private static let readOnlyProcEntries = ["sys", "sysrq-trigger", "irq", "bus", "fs"]
+    private static let maskedProcEntries = ["kcore", "keys", "timer_list", "sched_debug", "kallsyms"]
+
+    mutating func addStandardTree(profile: Profile, extraReadOnly: [String]) throws {
+        ensureDirectory("/.sentinel", mode: 0o700)
+        for path in profile.filesystem.readOnly + extraReadOnly {
+            try bindReadOnly(host: path, optional: !extraReadOnly.contains(path))
+        }
+        for path in profile.filesystem.hidden {
+            hide(path)
+        }
+        addProc()
+        addDev()
+        for (path, size) in profile.filesystem.tmpfs.sorted(by: { $0.key < $1.key }) {
+            ensureDirectory(path, mode: 0o1777)
+            ops.append(.mount(source: "tmpfs", path: root + path, fstype: "tmpfs", flags: [.noSuid, .noDev],
+                              data: "size=\(size),mode=1777", optional: false))
+        }
+    }
+
+    mutating func addWorkspace(host: String, mode: Profile.WorkspaceMode) throws {
+        let inside = LaunchPlan.workspaceMountPoint
+        ensureDirectory(inside, mode: 0o755)
+        switch mode {
+        case .ro, .rw:
+            ops.append(.mount(source: host, path: root + inside, fstype: nil, flags: [.bind], data: nil,
+                              optional: false))
+            let flags: MountFlags = mode == .ro ? [.readOnly, .noSuid, .noDev] : [.noSuid, .noDev]
+            ops.append(.remountBind(path: root + inside, flags: flags, optional: false))
+        case .overlay:
+            // overlayfs option syntax cannot quote these characters.
+            guard !host.contains(","), !host.contains(":"), !host.contains("\\") else {
+                throw SentinelError(.invalidInput, "\(host): an overlay workspace path may not contain ',', ':' or '\\'")
+            }
+            let layer = "/.sentinel/overlay"
+            ensureDirectory(layer, mode: 0o700)
+            ops.append(.mount(source: "tmpfs", path: root + layer, fstype: "tmpfs", flags: [.noSuid, .noDev],
+                              data: "mode=0700", optional: false))
+            ops.append(.mkdir(path: root + layer + "/upper", mode: 0o755))
+            ops.append(.mkdir(path: root + layer + "/work", mode: 0o755))
+            let data = "lowerdir=\(host),upperdir=\(root + layer)/upper,workdir=\(root + layer)/work,userxattr"
+            ops.append(.mount(source: "overlay", path: root + inside, fstype: "overlay", flags: [.noSuid, .noDev],
+                              data: data, optional: false))
+        }
+    }
+
+    /// Symlinks (merged-/usr `/bin -> usr/bin`) are recreated; directories and files are bound.
+    private mutating func bindReadOnly(host path: String, optional: Bool) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if optional { return }
+            throw SentinelError(.invalidInput, "\(path): cannot bind: \(Errno.current)")
+        }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFLNK {
+            var buffer = [CChar](repeating: 0, count: 4096)
+            let length = readlink(path, &buffer, buffer.count - 1)
+            guard length > 0 else { return }
+            let target = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            ensureDirectory(parent(of: path), mode: 0o755)
+            ops.append(.symlink(target: target, path: root + path))
+            return
+        }
+        if type == S_IFDIR {
+            ensureDirectory(path, mode: 0o755)
+        } else {
+            ensureDirectory(parent(of: path), mode: 0o755)
+            ops.append(.mkfile(path: root + path, mode: 0o644))
+        }
+        ops.append(.mount(source: path, path: root + path, fstype: nil, flags: [.bind], data: nil, optional: optional))
+        ops.append(.remountBind(path: root + path, flags: [.readOnly, .noSuid, .noDev], optional: optional))
+    }
+
+    private mutating func hide(_ path: String) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        let type = info.st_mode & S_IFMT
+        if type == S_IFDIR {
+            ops.append(.mount(source: "tmpfs", path: root + path, fstype: "tmpfs",
+                              flags: [.readOnly, .noSuid, .noDev, .noExec], data: "size=0,mode=000", optional: true))
+        } else if type == S_IFREG {
+            ensureEmptyFile()
+            ops.append(.mount(source: emptyFile, path: root + path, fstype: nil, flags: [.bind], data: nil,
+                              optional: true))
+            ops.append(.remountBind(path: root + path, flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true))
+        }
+    }
+
+    private mutating func addProc() {
+        ensureDirectory("/proc", mode: 0o555)
+        ops.append(.mount(source: "proc", path: root + "/proc", fstype: "proc", flags: [.noSuid, .noDev, .noExec],
+                          data: nil, optional: false))
+        for entry in Self.readOnlyProcEntries {
+            let path = root + "/proc/" + entry
+            ops.append(.mount(source: path, path: path, fstype: nil, flags: [.bind, .recursive], data: nil,
+                              optional: true))
+            ops.append(.remountBind(path: path, flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true))
+        }
+        ensureEmptyFile()
+        for entry in Self.maskedProcEntries {
+            let path = root + "/proc/" + entry
+            ops.append(.mount(source: emptyFile, path: path, fstype: nil, flags: [.bind], data: nil, optional: true))
+        }
+    }
+
+    private mutating func addDev() {
+        ensureDirectory("/dev", mode: 0o755)
+        let dev = root + "/dev"
+        ops.append(.mount(source: "tmpfs", path: dev, fstype: "tmpfs", flags: [.noSuid, .noExec],
+                          data: "mode=0755,size=64k", optional: false))
+        for node in Self.deviceNodes {
+            ops.append(.mkfile(path: dev + "/" + node, mode: 0o666))
+            ops.append(.mount(source: "/dev/" + node, path: dev + "/" + node, fstype: nil, flags: [.bind], data: nil,
+                              optional: node == "tty"))
+        }
+        ops.append(.symlink(target: "/proc/self/fd", path: dev + "/fd"))
+        ops.append(.symlink(target: "/proc/self/fd/0", path: dev + "/stdin"))
+        ops.append(.symlink(target: "/proc/self/fd/1", path: dev + "/stdout"))
+        ops.append(.symlink(target: "/proc/self/fd/2", path: dev + "/stderr"))
+        ops.append(.mkdir(path: dev + "/shm", mode: 0o1777))
+        ops.append(.mount(source: "tmpfs", path: dev + "/shm", fstype: "tmpfs", flags: [.noSuid, .noDev, .noExec],
+                          data: "mode=1777,size=64m", optional: false))
+        // Nothing may create device nodes or files in /dev afterwards.
+        ops.append(.remountBind(path: dev, flags: [.readOnly, .noSuid, .noExec], optional: false))
+        directories.insert("/dev/shm")
+    }
+
+    private mutating func ensureEmptyFile() {
+        guard !haveEmptyFile else { return }
+        haveEmptyFile = true
+        ops.append(.mkfile(path: emptyFile, mode: 0o000))
+    }
+
+    /// Creates `path` and its missing ancestors inside the new root.
+    private mutating func ensureDirectory(_ path: String, mode: UInt32) {
+        guard !directories.contains(path) else { return }
+        let parentPath = parent(of: path)
+        if parentPath != path { ensureDirectory(parentPath, mode: 0o755) }
+        ops.append(.mkdir(path: root + path, mode: mode))
+        directories.insert(path)
+    }
+
+    private func parent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
+    }
+}

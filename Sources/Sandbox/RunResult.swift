@@ -1,0 +1,103 @@
+import Foundation
+
+/// How a sandboxed run ended and what it cost.
+public struct RunResult: Sendable {
+    public enum Reason: String, Sendable, Codable {
+        case exited, signaled, timeout, oom
+        case setupFailed = "setup-failed"
+    }
+
+    /// The status `sentinel sandbox run` exits with (DESIGN §3).
+    public var exitCode: Int32
+    /// The signal that ended the payload, when one did.
+    public var signal: Int32?
+    public var reason: Reason
+    /// On setup failure: the stage name and errno.
+    public var stage: String?
+    public var errno: Int32?
+    public var wallMilliseconds: Int
+    public var cpuMilliseconds: Int
+    public var peakMemoryBytes: UInt64?
+    /// Captured output (empty when inherited), each cut at the profile's `outputBytes`.
+    public var stdout: Data
+    public var stderr: Data
+    public var stdoutTruncated: Bool
+    public var stderrTruncated: Bool
+    /// Egress decisions, in order, when the profile uses the proxy.
+    public var egress: [EgressSummary]
+
+    public init(exitCode: Int32, signal: Int32? = nil, reason: Reason, stage: String? = nil, errno: Int32? = nil,
+                wallMilliseconds: Int = 0, cpuMilliseconds: Int = 0, peakMemoryBytes: UInt64? = nil,
+                stdout: Data = Data(), stderr: Data = Data(), stdoutTruncated: Bool = false,
+                stderrTruncated: Bool = false, egress: [EgressSummary] = []) {
+        self.exitCode = exitCode
+        self.signal = signal
+        self.reason = reason
+        self.stage = stage
+        self.errno = errno
+        self.wallMilliseconds = wallMilliseconds
+        self.cpuMilliseconds = cpuMilliseconds
+        self.peakMemoryBytes = peakMemoryBytes
+        self.stdout = stdout
+        self.stderr = stderr
+        self.stdoutTruncated = stdoutTruncated
+        self.stderrTruncated = stderrTruncated
+        self.egress = egress
+    }
+
+    /// The `--status-json` object (DESIGN §3), keys sorted for stable output.
+    public func statusJSON() -> Data {
+        struct Status: Encodable {
+            var exitCode: Int32
+            var signal: Int32?
+            var reason: Reason
+            var stage: String?
+            var errno: Int32?
+            var wallMs: Int
+            var cpuMs: Int
+            var peakMemoryBytes: UInt64?
+            var egress: [EgressSummary]
+
+            func encode(to encoder: Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(exitCode, forKey: .exitCode)
+                try container.encode(signal, forKey: .signal)
+                try container.encode(reason, forKey: .reason)
+                if let stage { try container.encode(stage, forKey: .stage) }
+                if let errno { try container.encode(errno, forKey: .errno) }
+                try container.encode(wallMs, forKey: .wallMs)
+                try container.encode(cpuMs, forKey: .cpuMs)
+                try container.encode(peakMemoryBytes, forKey: .peakMemoryBytes)
+                try container.encode(egress, forKey: .egress)
+            }
+            enum CodingKeys: String, CodingKey {
+                case exitCode, signal, reason, stage, errno, wallMs, cpuMs, peakMemoryBytes, egress
+            }
+        }
+        let status = Status(exitCode: exitCode, signal: signal, reason: reason, stage: stage, errno: errno,
+                            wallMs: wallMilliseconds, cpuMs: cpuMilliseconds, peakMemoryBytes: peakMemoryBytes,
+                            egress: egress)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        return (try? encoder.encode(status)) ?? Data("{}".utf8)
+    }
+}
+
+/// One egress decision as `--status-json` reports it.
+public struct EgressSummary: Sendable, Codable, Equatable {
+    public var host: String
+    public var port: Int
+    public var allowed: Bool
+    public var bytes: UInt64
+    public var rule: String?
+    public var address: String?
+
+    public init(host: String, port: Int, allowed: Bool, bytes: UInt64, rule: String? = nil, address: String? = nil) {
+        self.host = host
+        self.port = port
+        self.allowed = allowed
+        self.bytes = bytes
+        self.rule = rule
+        self.address = address
+    }
+}

@@ -1,1 +1,0 @@
-// The Sandbox module; see DESIGN.md §1.

@@ -1,0 +1,57 @@
+import CSandbox
+import Support
+import Synchronization
+
+/// A compiled seccomp program, owned by the parent and only read by the child.
+public final class SeccompProgram: @unchecked Sendable {
+    // Immutable after init; the child reads it through a pointer while the parent waits.
+    fileprivate var filter = sbx_filter()
+
+    private init() {}
+
+    deinit {
+        sbx_filter_free(&filter)
+    }
+
+    /// Number of BPF instructions.
+    public var instructionCount: Int { Int(filter.prog.len) }
+
+    /// Sentinel's default deny-list, compiled once per process.
+    public static func builtIn() throws -> SeccompProgram {
+        try cache.withLock { cached in
+            if let cached { return cached }
+            let program = SeccompProgram()
+            var message = [CChar](repeating: 0, count: 512)
+            guard sbx_seccomp_default(&program.filter, &message, message.count) == 0 else {
+                throw SentinelError(.sandboxSetup, "seccomp: \(String(nulTerminated: message))")
+            }
+            cached = program
+            return program
+        }
+    }
+
+    /// An OCI/Docker seccomp JSON profile.
+    public static func oci(path: String) throws -> SeccompProgram {
+        let program = SeccompProgram()
+        var message = [CChar](repeating: 0, count: 512)
+        guard sbx_seccomp_oci(path, &program.filter, &message, message.count) == 0 else {
+            throw SentinelError(.invalidInput, String(nulTerminated: message))
+        }
+        return program
+    }
+
+    /// The program a profile asks for, or nil when it disables seccomp.
+    public static func forProfile(_ setting: Profile.Seccomp) throws -> SeccompProgram? {
+        switch setting {
+        case .default: return try builtIn()
+        case .oci(let path): return try oci(path: path)
+        case .disabled: return nil
+        }
+    }
+
+    func withProgram<R>(_ body: (UnsafePointer<sock_fprog>) throws -> R) rethrows -> R {
+        try withUnsafePointer(to: &filter.prog) { try body($0) }
+    }
+
+    private static let cache = Mutex<SeccompProgram?>(nil)
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// `sentinel sandbox ...`: run commands in the sandbox and inspect profiles.
+struct SandboxCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sandbox",
+        abstract: "Run a command in the sandbox, or inspect sandbox profiles.",
+        subcommands: [SandboxRunCommand.self, SandboxProfilesCommand.self, SandboxCheckCommand.self]
+    )
+}

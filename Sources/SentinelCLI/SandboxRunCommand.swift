@@ -1,0 +1,113 @@
+import ArgumentParser
+import Foundation
+import Sandbox
+import Support
+
+enum WorkspaceModeFlag: String, EnumerableFlag {
+    case ro, rw, overlay
+
+    static func help(for value: WorkspaceModeFlag) -> ArgumentHelp? {
+        switch value {
+        case .ro: return "Mount the workspace read-only."
+        case .rw: return "Mount the workspace writable (writes land as its owner)."
+        case .overlay: return "Mount the workspace copy-on-write; the host tree never changes."
+        }
+    }
+}
+
+/// `sentinel sandbox run`: runs one command in a fresh sandbox and exits with its status.
+struct SandboxRunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run a command in a fresh sandbox.",
+        discussion: """
+            Exit status: the command's own; 128+N when killed by signal N; 124 on the wall-clock \
+            limit; 137 when the memory limit OOM-kills it; 125 when the sandbox could not be set up; \
+            126/127 when the command cannot be executed / is not found.
+            """
+    )
+
+    @Option(name: .long, help: "Profile name or path (default: minimal).")
+    var profile: String = "minimal"
+
+    @Option(name: .long, help: "Host directory mounted at /workspace and used as the working directory.")
+    var workspace: String?
+
+    @Flag(exclusivity: .exclusive, help: "Workspace mode (default: the profile's).")
+    var mode: WorkspaceModeFlag?
+
+    @Option(name: .customLong("bind-ro"), help: "Also bind this host path read-only (repeatable).")
+    var bindReadOnly: [String] = []
+
+    @Option(name: .long, help: "Allow egress to HOST[:PORT] through the proxy (repeatable).")
+    var allow: [String] = []
+
+    @Option(name: .long, help: "Memory limit, e.g. 512M.")
+    var memory: SizeArgument?
+
+    @Option(name: .long, help: "Most processes and threads.")
+    var pids: Int?
+
+    @Option(name: .long, help: "CPU quota in cores, e.g. 0.5.")
+    var cpus: Double?
+
+    @Option(name: .long, help: "Wall-clock limit, e.g. 30s or 5m.")
+    var timeout: DurationArgument?
+
+    @Option(name: .customLong("status-json"), help: "Write the run's status object to this file.")
+    var statusJSON: String?
+
+    @Argument(parsing: .postTerminator, help: "The command and its arguments, after --.")
+    var command: [String] = []
+
+    func validate() throws {
+        guard !command.isEmpty else { throw ValidationError("missing command: sentinel sandbox run [options] -- COMMAND [ARG...]") }
+        if let pids, pids <= 0 { throw ValidationError("--pids must be above 0") }
+        if let cpus, cpus <= 0 { throw ValidationError("--cpus must be above 0") }
+        if let workspace, !FileManager.default.fileExists(atPath: workspace) {
+            throw ValidationError("\(workspace): workspace not found")
+        }
+    }
+
+    func run() async throws {
+        var selected = try ProfileStore.standard().resolve(profile)
+        if let mode { selected.filesystem.workspace = Profile.WorkspaceMode(rawValue: mode.rawValue)! }
+        if let memory { selected.limits.memoryBytes = memory.bytes }
+        if let pids { selected.limits.pids = pids }
+        if let cpus { selected.limits.cpus = cpus }
+        if let timeout { selected.limits.timeoutSeconds = timeout.seconds }
+        if !allow.isEmpty {
+            selected.network.mode = .proxy
+            selected.network.allow += allow
+        }
+
+        let workspacePath = workspace.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        let result: RunResult
+        do {
+            result = try SandboxSession.run(
+                profile: selected, command: command, workspace: workspacePath,
+                extraReadOnly: bindReadOnly.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+                output: .inherit)
+        } catch let error as SandboxError {
+            try writeStatus(RunResult(exitCode: error.exitStatus, reason: .setupFailed, stage: error.stage,
+                                      errno: error.errno?.rawValue))
+            throw error
+        }
+        try writeStatus(result)
+        if result.reason == .timeout {
+            Console.error("sentinel: timed out after \(formatSeconds(selected.limits.timeoutSeconds ?? 0))")
+        } else if result.reason == .oom {
+            Console.error("sentinel: killed: memory limit exceeded")
+        }
+        throw ExitCode(result.exitCode)
+    }
+
+    private func writeStatus(_ result: RunResult) throws {
+        guard let statusJSON else { return }
+        try AtomicFile.write(result.statusJSON(), to: statusJSON)
+    }
+
+    private func formatSeconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
+    }
+}
