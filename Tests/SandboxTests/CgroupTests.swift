@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+@testable import Sandbox
+
+/// v2 against a fake cgroupfs directory (this host's v2 mount has no controllers).
+@Suite struct CgroupV2FakeTests {
+    private func fakeRoot() -> TemporaryDirectory {
+        let directory = TemporaryDirectory("fake-cgroup2")
+        directory.write("cgroup.controllers", "cpuset cpu io memory hugetlb pids rdma misc\n")
+        directory.write("cgroup.subtree_control", "")
+        return directory
+    }
+
+    @Test func detectsV2WhenTheUnifiedRootHasControllers() {
+        let root = fakeRoot()
+        #expect(Cgroups.detect(root: root.path)?.version == .v2)
+        let empty = TemporaryDirectory("fake-empty")
+        #expect(Cgroups.detect(root: empty.path) == nil)
+    }
+
+    @Test func createWritesTheLimitsAndDelegatesControllers() throws {
+        let root = fakeRoot()
+        let hierarchy = CgroupV2(root: root.path)
+        let group = try hierarchy.create(name: "sentinel-1-1",
+                                         limits: CgroupLimits(memoryBytes: 64 << 20, pids: 32, cpus: 0.5))
+        let read = { (file: String) in
+            (try? String(contentsOfFile: "\(root.path)/sentinel-1-1/\(file)", encoding: .utf8)) ?? "<missing>"
+        }
+        #expect(read("memory.max") == "67108864")
+        #expect(read("pids.max") == "32")
+        #expect(read("cpu.max") == "50000 100000")
+        let subtree = try String(contentsOfFile: root.path + "/cgroup.subtree_control", encoding: .utf8)
+        #expect(subtree == "+memory +pids +cpu")
+        #expect(group.procsFiles == ["\(root.path)/sentinel-1-1/cgroup.procs"])
+    }
+
+    @Test func readsOOMPeakAndCPUFromTheKernelFiles() throws {
+        let root = fakeRoot()
+        let group = try CgroupV2(root: root.path).create(name: "sentinel-2-1", limits: CgroupLimits())
+        let directory = TemporaryDirectory.at(root.path + "/sentinel-2-1")
+        #expect(group.oomKilled() == false)
+        directory.write("memory.events", "low 0\nhigh 0\nmax 12\noom 1\noom_kill 1\noom_group_kill 0\n")
+        directory.write("memory.peak", "123456789\n")
+        directory.write("cpu.stat", "usage_usec 2500\nuser_usec 2000\nsystem_usec 500\n")
+        #expect(group.oomKilled())
+        #expect(group.peakMemoryBytes() == 123_456_789)
+        #expect(group.cpuNanoseconds() == 2_500_000)
+    }
+
+    @Test func destroyUsesCgroupKill() throws {
+        let root = fakeRoot()
+        let group = try CgroupV2(root: root.path).create(name: "sentinel-3-1", limits: CgroupLimits())
+        TemporaryDirectory.at(root.path + "/sentinel-3-1").write("cgroup.kill", "0")
+        group.destroy()
+        let kill = try String(contentsOfFile: root.path + "/sentinel-3-1/cgroup.kill", encoding: .utf8)
+        #expect(kill == "1")
+    }
+}
+
+/// v1 for real on this host.
+@Suite(.serialized, .enabled(if: Host.isRoot && Host.cgroupV1, "needs root and cgroup v1 controllers"))
+struct CgroupV1Tests {
+    @Test func createsLimitsAndRemovesTheGroup() throws {
+        let hierarchy = try #require(Cgroups.detect() as? CgroupV1)
+        let name = Cgroups.nextName()
+        let group = try hierarchy.create(name: name, limits: CgroupLimits(memoryBytes: 64 << 20, pids: 16, cpus: 0.25))
+        let read = { (path: String) in
+            (try? String(contentsOfFile: "/sys/fs/cgroup/\(path)", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(read("memory/\(name)/memory.limit_in_bytes") == "67108864")
+        #expect(read("pids/\(name)/pids.max") == "16")
+        #expect(read("cpu/\(name)/cpu.cfs_quota_us") == "25000")
+        #expect(group.oomKilled() == false)
+        group.destroy()
+        #expect(!FileManager.default.fileExists(atPath: "/sys/fs/cgroup/memory/\(name)"))
+        #expect(!FileManager.default.fileExists(atPath: "/sys/fs/cgroup/pids/\(name)"))
+    }
+
+    @Test func staleGroupsOfDeadLaunchersAreRemoved() throws {
+        let hierarchy = try #require(Cgroups.detect())
+        // A pid that cannot be alive: above pid_max.
+        let stale = "sentinel-99999999-1"
+        _ = try hierarchy.create(name: stale, limits: CgroupLimits(pids: 4))
+        let mine = Cgroups.nextName()
+        let live = try hierarchy.create(name: mine, limits: CgroupLimits(pids: 4))
+        Cgroups.removeStale(in: hierarchy)
+        #expect(!hierarchy.groups(withPrefix: Cgroups.prefix).contains(stale))
+        #expect(hierarchy.groups(withPrefix: Cgroups.prefix).contains(mine))
+        live.destroy()
+    }
+}
+
+extension TemporaryDirectory {
+    /// Writes into an existing directory without taking ownership of it.
+    static func at(_ path: String) -> DirectoryWriter { DirectoryWriter(path: path) }
+}
+
+struct DirectoryWriter {
+    let path: String
+    func write(_ name: String, _ text: String) {
+        _ = FileManager.default.createFile(atPath: path + "/" + name, contents: Data(text.utf8))
+    }
+}

@@ -1,0 +1,208 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Support
+import Testing
+@testable import Sandbox
+
+/// Runs `command` in a sandbox built from `profile`, capturing its output.
+func runSandboxed(_ command: [String], profile: Profile = .minimal, workspace: String? = nil,
+                  limits: CgroupLimits? = nil, timeout: Double? = nil, outputLimit: UInt64? = nil,
+                  environment: [String: String] = [:]) throws -> RunResult {
+    let plan = try LaunchPlan.make(LaunchRequest(profile: profile, command: command, workspace: workspace,
+                                                 callerEnvironment: environment),
+                                   newRoot: Launcher.defaultNewRoot)
+    var options = LaunchOptions(profile: profile, output: .capture)
+    if let limits { options.cgroupLimits = limits }
+    if let timeout { options.timeoutSeconds = timeout }
+    if let outputLimit { options.outputLimit = outputLimit }
+    return try Launcher.run(plan, options: options)
+}
+
+extension RunResult {
+    var out: String { String(decoding: stdout, as: UTF8.self) }
+    var err: String { String(decoding: stderr, as: UTF8.self) }
+}
+
+@Suite(.enabled(if: Host.canSandbox, "needs root and user namespaces"))
+struct LauncherTests {
+    @Test func runsACommandAndCapturesItsOutput() throws {
+        let result = try runSandboxed(["/bin/sh", "-c", "echo out; echo err >&2; exit 3"])
+        #expect(result.out == "out\n")
+        #expect(result.err == "err\n")
+        #expect(result.exitCode == 3)
+        #expect(result.reason == .exited)
+        #expect(result.wallMilliseconds >= 0)
+    }
+
+    @Test func searchesPathInsideTheSandbox() throws {
+        let result = try runSandboxed(["echo", "found"])
+        #expect(result.out == "found\n")
+    }
+
+    @Test func payloadIsUnprivilegedInFreshNamespaces() throws {
+        let result = try runSandboxed(["/bin/sh", "-c",
+            "id -u; id -g; id -G; hostname; echo $$; grep -E '^(CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' /proc/self/status"])
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 10, "\(result.out) \(result.err)")
+        guard lines.count == 10 else { return }
+        #expect(lines[0] == "65534")
+        #expect(lines[1] == "65534")
+        #expect(lines[2] == "65534", "supplementary groups are shed")
+        #expect(lines[3] == "sentinel")
+        #expect(Int(lines[4]).map { $0 < 10 } == true, "pid namespace: the shell is one of the first pids")
+        #expect(lines[5].hasSuffix("0000000000000000"))
+        #expect(lines[6].hasSuffix("0000000000000000"))
+        #expect(lines[7].hasSuffix("0000000000000000"))
+        #expect(lines[8].hasSuffix("1"))
+        #expect(lines[9].hasSuffix("2"))
+    }
+
+    @Test func onlyLoopbackExistsAndItIsUp() throws {
+        let result = try runSandboxed(["/bin/sh", "-c", "cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d ' '"])
+        #expect(result.out == "lo\n")
+    }
+
+    @Test func signalDeathMapsTo128PlusN() throws {
+        let result = try runSandboxed(["/bin/sh", "-c", "kill -TERM $$"])
+        #expect(result.reason == .signaled)
+        #expect(result.signal == SIGTERM)
+        #expect(result.exitCode == 128 + SIGTERM)
+    }
+
+    @Test func wallClockLimitKillsTheTree() throws {
+        let started = Date()
+        let result = try runSandboxed(["/bin/sh", "-c", "sleep 30 & sleep 30"], timeout: 0.5)
+        #expect(result.reason == .timeout)
+        #expect(result.exitCode == 124)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test func memoryLimitIsReportedAsOOM() throws {
+        let result = try runSandboxed(["/usr/bin/python3", "-c", "b = bytearray(256 << 20); print(len(b))"],
+                                      limits: CgroupLimits(memoryBytes: 48 << 20, pids: 16))
+        #expect(result.reason == .oom)
+        #expect(result.exitCode == 137)
+        #expect((result.peakMemoryBytes ?? 0) > 16 << 20)
+    }
+
+    @Test func pidsLimitRefusesForks() throws {
+        let result = try runSandboxed(["/bin/sh", "-c",
+            "i=0; while [ $i -lt 40 ]; do sleep 5 & i=$((i+1)); done 2>/dev/null; echo started"],
+            limits: CgroupLimits(pids: 8), timeout: 10)
+        #expect(result.err.contains("fork") || result.err.contains("Resource temporarily unavailable") || result.exitCode != 0,
+                "\(result.out) \(result.err)")
+    }
+
+    @Test func outputIsCutAtTheLimit() throws {
+        let result = try runSandboxed(["/bin/sh", "-c", "head -c 100000 /dev/zero"], outputLimit: 1000)
+        #expect(result.stdout.count == 1000)
+        #expect(result.stdoutTruncated)
+        #expect(result.exitCode == 0)
+    }
+
+    @Test func stdinIsEmpty() throws {
+        let result = try runSandboxed(["/bin/sh", "-c", "wc -c"])
+        #expect(result.out.trimmingCharacters(in: .whitespaces) == "0\n")
+    }
+
+    @Test func missingCommandIsAnExecFailureNamingExecve() {
+        do {
+            _ = try runSandboxed(["no-such-command-anywhere"])
+            Issue.record("ran a missing command")
+        } catch let error as SandboxError {
+            #expect(error.code == .execFailed)
+            #expect(error.stage == "execve")
+            #expect(error.errno?.rawValue == ENOENT)
+            #expect(error.exitStatus == 127)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func setupFailureNamesTheStageAndErrno() {
+        var profile = Profile.minimal
+        profile.filesystem.readOnly.append("/definitely/not/here")
+        // Profile paths are optional; a path given by the caller is not. Use a plan whose
+        // op fails in the child instead: mount a file over a directory.
+        var plan = try? LaunchPlan.make(LaunchRequest(profile: .minimal, command: ["/bin/true"]),
+                                        newRoot: Launcher.defaultNewRoot)
+        plan?.filesystem.append(.mount(source: "/etc/hostname", path: Launcher.defaultNewRoot + "/usr",
+                                       fstype: nil, flags: [.bind], data: nil, optional: false))
+        guard let plan else { Issue.record("no plan"); return }
+        do {
+            _ = try Launcher.run(plan, options: LaunchOptions(profile: .minimal))
+            Issue.record("setup succeeded")
+        } catch let error as SandboxError {
+            #expect(error.code == .setupFailed)
+            #expect(error.stage == "mount")
+            #expect(error.errno?.rawValue == ENOTDIR)
+            #expect(error.detail == Launcher.defaultNewRoot + "/usr")
+            #expect(error.description == "sandbox setup failed at mount (\(Launcher.defaultNewRoot)/usr): Not a directory")
+            #expect(error.exitStatus == 125)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func workspaceModesBehave() throws {
+        let workspace = TemporaryDirectory()
+        workspace.write("input.txt", "data\n")
+        var profile = Profile.minimal
+        let ro = try runSandboxed(["/bin/sh", "-c", "cat input.txt; echo x > new.txt"], profile: profile,
+                                  workspace: workspace.path)
+        #expect(ro.out == "data\n")
+        #expect(ro.err.contains("Read-only file system"))
+
+        profile.filesystem.workspace = .overlay
+        let overlay = try runSandboxed(["/bin/sh", "-c", "echo changed > input.txt; echo x > new.txt; cat input.txt"],
+                                       profile: profile, workspace: workspace.path)
+        #expect(overlay.out == "changed\n", "\(overlay.err)")
+        #expect(try String(contentsOfFile: workspace.path + "/input.txt", encoding: .utf8) == "data\n")
+        #expect(!FileManager.default.fileExists(atPath: workspace.path + "/new.txt"))
+
+        profile.filesystem.workspace = .rw
+        chown(workspace.path, 1234, 1234)
+        let rw = try runSandboxed(["/bin/sh", "-c", "echo x > new.txt"], profile: profile, workspace: workspace.path)
+        #expect(rw.exitCode == 0, "\(rw.err)")
+        var info = stat()
+        #expect(stat(workspace.path + "/new.txt", &info) == 0)
+        #expect(info.st_uid == 1234, "files written keep the workspace owner")
+    }
+
+    @Test func dockerDefaultSeccompProfileRunsAShell() throws {
+        let path = Paths.corpora + "/seccomp/docker-default.json"
+        try #require(FileManager.default.fileExists(atPath: path), "corpus missing")
+        var profile = Profile.minimal
+        profile.seccomp = .oci(path: path)
+        let result = try runSandboxed(["/bin/sh", "-c", "echo shell; grep ^Seccomp: /proc/self/status"], profile: profile)
+        #expect(result.out == "shell\nSeccomp:\t2\n")
+        #expect(result.exitCode == 0)
+    }
+
+    @Test func badOCIProfilesAreClearErrors() throws {
+        let directory = TemporaryDirectory()
+        directory.write("bad.json", "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_MAYBE\"}]}")
+        directory.write("broken.json", "{not json")
+        #expect(throws: SentinelError.self) { try SeccompProgram.oci(path: directory.path + "/bad.json") }
+        #expect(throws: SentinelError.self) { try SeccompProgram.oci(path: directory.path + "/broken.json") }
+        #expect(throws: SentinelError.self) { try SeccompProgram.oci(path: directory.path + "/missing.json") }
+    }
+
+    @Test func concurrentRunsLeaveNoCgroupsBehind() async throws {
+        let before = Set(Cgroups.detect()?.groups(withPrefix: Cgroups.prefix + "\(getpid())-") ?? [])
+        try await withThrowingTaskGroup(of: Int32.self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    try runSandboxed(["/bin/sh", "-c", "exit \(index % 5)"]).exitCode
+                }
+            }
+            var codes: [Int32] = []
+            for try await code in group { codes.append(code) }
+            #expect(codes.sorted() == (0..<20).map { Int32($0 % 5) }.sorted())
+        }
+        let after = Set(Cgroups.detect()?.groups(withPrefix: Cgroups.prefix + "\(getpid())-") ?? [])
+        #expect(after.subtracting(before).isEmpty)
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Support
+import Testing
+@testable import Sandbox
+
+@Suite struct ProfileLoaderTests {
+    @Test(arguments: ["minimal", "scan-bandit", "scan-semgrep", "fix-verify"])
+    func shippedProfilesLoad(name: String) throws {
+        let profile = try ProfileLoader.load(path: "\(Paths.profiles)/\(name).yaml")
+        #expect(profile.name == name)
+        #expect(!profile.description.isEmpty)
+        #expect(profile.filesystem.readOnly.contains("/usr"))
+        #expect(profile.filesystem.hidden.contains("/etc/shadow"))
+        #expect(profile.seccomp == .default)
+        #expect(profile.limits.memoryBytes != nil && profile.limits.pids != nil && profile.limits.timeoutSeconds != nil)
+        #expect(profile.environment.set["PATH"] != nil)
+    }
+
+    @Test func shippedProfilesHaveTheIssuedShape() throws {
+        let minimal = try ProfileLoader.load(path: "\(Paths.profiles)/minimal.yaml")
+        #expect(minimal.network.mode == .none)
+        #expect(minimal.filesystem.workspace == .ro)
+        #expect(minimal.limits.memoryBytes == 512 << 20)
+        #expect(minimal.limits.timeoutSeconds == 300)
+        #expect(minimal.filesystem.tmpfs == ["/tmp": 64 << 20])
+        let fixVerify = try ProfileLoader.load(path: "\(Paths.profiles)/fix-verify.yaml")
+        #expect(fixVerify.filesystem.workspace == .overlay)
+        #expect(fixVerify.network.mode == .none)
+        let semgrep = try ProfileLoader.load(path: "\(Paths.profiles)/scan-semgrep.yaml")
+        #expect(semgrep.network.mode == .proxy)
+        #expect(semgrep.network.allow.isEmpty)
+    }
+
+    @Test func builtInMinimalMatchesTheShippedFile() throws {
+        let shipped = try ProfileLoader.load(path: "\(Paths.profiles)/minimal.yaml")
+        var builtIn = Profile.minimal
+        builtIn.description = shipped.description
+        #expect(shipped == builtIn)
+    }
+
+    @Test func jsonProfilesLoad() throws {
+        let json = """
+            {"name": "j", "network": {"mode": "proxy", "allow": ["example.com:443"]},
+             "limits": {"memory": "1G", "pids": 10, "cpus": 0.5, "timeout": "90s"},
+             "filesystem": {"workspace": "rw", "tmpfs": {"/tmp": "8M"}}}
+            """
+        let profile = try ProfileLoader.parse(json, source: "j.json")
+        #expect(profile.network == Profile.Network(mode: .proxy, allow: ["example.com:443"]))
+        #expect(profile.limits.memoryBytes == 1 << 30)
+        #expect(profile.limits.pids == 10)
+        #expect(profile.limits.cpus == 0.5)
+        #expect(profile.limits.timeoutSeconds == 90)
+        #expect(profile.filesystem.workspace == .rw)
+        #expect(profile.filesystem.tmpfs == ["/tmp": 8 << 20])
+    }
+
+    @Test func relativeSeccompPathResolvesAgainstTheProfile() throws {
+        let profile = try ProfileLoader.parse("name: x\nseccomp: policies/a.json\n", source: "p.yaml",
+                                              baseDirectory: "/etc/sentinel")
+        #expect(profile.seccomp == .oci(path: "/etc/sentinel/policies/a.json"))
+    }
+
+    @Test(arguments: [
+        ("name: x\nbogus: 1\n", "unknown key 'bogus'"),
+        ("name: x\nfilesystem: {readonly: [/usr]}\n", "unknown key 'filesystem.readonly'"),
+        ("name: x\nlimits: {memroy: 1G}\n", "unknown key 'limits.memroy'"),
+        ("name: x\nnetwork: {mode: proxy, allwo: []}\n", "unknown key 'network.allwo'"),
+        ("description: no name\n", "missing key 'name'"),
+        ("name: x\nlimits: {memory: lots}\n", "limits.memory: 'lots' is not a size"),
+        ("name: x\nlimits: {pids: 0}\n", "limits.pids: must be above 0"),
+        ("name: x\nlimits: {timeout: forever}\n", "limits.timeout: 'forever' is not a duration"),
+        ("name: x\nlimits: {cpus: -1}\n", "limits.cpus: must be above 0"),
+        ("name: x\nfilesystem: {workspace: writable}\n", "'writable' is not one of ro, rw, overlay"),
+        ("name: x\nfilesystem: {readOnly: [usr]}\n", "filesystem.readOnly[0]: 'usr' must be an absolute path"),
+        ("name: x\nfilesystem: {readOnly: [/usr/../root]}\n", "must be an absolute path without '..'"),
+        ("name: x\nnetwork: sometimes\n", "network: 'sometimes' is not one of none, proxy"),
+        ("name: x\nnetwork: {mode: none, allow: [a.com]}\n", "network.allow needs network.mode: proxy"),
+        ("name: x\nenv: {allow: TERM}\n", "env.allow: must be a list"),
+        ("name: 'a b'\n", "may hold only letters"),
+        ("- just\n- a list\n", "a profile must be a mapping"),
+        ("name: [unclosed\n", "not valid YAML or JSON"),
+    ])
+    func rejectsBadProfilesNamingTheProblem(text: String, expected: String) {
+        do {
+            _ = try ProfileLoader.parse(text, source: "bad.yaml")
+            Issue.record("accepted: \(text)")
+        } catch let error as SentinelError {
+            #expect(error.code == .invalidInput)
+            #expect(error.message.hasPrefix("bad.yaml: "))
+            #expect(error.message.contains(expected), "\(error.message)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func storeResolvesNamesPathsAndUnknowns() throws {
+        let store = ProfileStore(directories: [Paths.profiles])
+        #expect(try store.resolve("fix-verify").name == "fix-verify")
+        #expect(try store.resolve(Paths.profiles + "/scan-bandit.yaml").name == "scan-bandit")
+        #expect(store.list().map(\.name) == ["fix-verify", "minimal", "scan-bandit", "scan-semgrep"])
+        #expect(throws: SentinelError.self) { try store.resolve("no-such-profile") }
+        // The built-in copy keeps `minimal` working without a profiles directory.
+        #expect(try ProfileStore(directories: []).resolve("minimal") == Profile.minimal)
+    }
+}
