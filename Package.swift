@@ -56,6 +56,9 @@ let package = Package(
         // A C program the escape battery runs inside the sandbox: one attempt per verb.
         .executableTarget(name: "sentinel-probe", path: "Tests/Probe", cSettings: strictC),
 
+        // Benchmarks' helpers (bench/*.sh drive them); not shipped.
+        .executableTarget(name: "sentinel-bench", dependencies: ["Sandbox"], path: "bench/Sources/sentinel-bench"),
+
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox"]),
         .testTarget(name: "EscapeTests", dependencies: ["Sandbox"]),

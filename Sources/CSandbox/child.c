@@ -138,6 +138,19 @@ __attribute__((noreturn)) static void payload_main(const struct sbx_config *conf
     sbx_child_fail(report, SBX_STAGE_EXECVE, -1);
 }
 
+/* Blocks until the parent writes one byte; EOF means it died or gave up. */
+static void wait_for_parent(int sync_read, int report) {
+    char byte;
+    ssize_t got;
+    do {
+        got = read(sync_read, &byte, 1);
+    } while (got < 0 && errno == EINTR);
+    if (got != 1) {
+        if (got == 0) errno = EPIPE;
+        sbx_child_fail(report, SBX_STAGE_SYNC, -1);
+    }
+}
+
 static void close_all_except(int keep) {
     if (keep > 3) (void)close_range(3, (unsigned)keep - 1, 0);
     (void)close_range((unsigned)keep + 1, ~0U, 0);
@@ -150,21 +163,8 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
         sbx_child_fail(report, SBX_STAGE_PDEATHSIG, -1);
     }
-    char byte;
-    ssize_t got;
-    do {
-        got = read(fds->sync_read, &byte, 1);
-    } while (got < 0 && errno == EINTR);
-    if (got != 1) {
-        /* EOF: the parent died or gave up before releasing us. */
-        if (got == 0) errno = EPIPE;
-        sbx_child_fail(report, SBX_STAGE_SYNC, -1);
-    }
-    close(fds->sync_read);
-
+    wait_for_parent(fds->sync_read, report);
     if (setsid() < 0) sbx_child_fail(report, SBX_STAGE_SETSID, -1);
-    /* The parent has moved us into our cgroups; make them our cgroup root. */
-    if (unshare(CLONE_NEWCGROUP) != 0) sbx_child_fail(report, SBX_STAGE_CGROUP_NS, -1);
     if (config->hostname != NULL &&
         sethostname(config->hostname, string_length(config->hostname)) != 0) {
         sbx_child_fail(report, SBX_STAGE_HOSTNAME, -1);
@@ -180,6 +180,15 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
     int stage = SBX_STAGE_NONE;
     int index = -1;
     if (sbx_build_root(config, &stage, &index) != 0) sbx_child_fail(report, stage, index);
+
+    /* The parent has now moved us into our cgroups; make them our cgroup root, so the
+       payload and everything it forks start there. */
+    wait_for_parent(fds->sync_read, report);
+    close(fds->sync_read);
+    if (unshare(CLONE_NEWCGROUP) != 0) sbx_child_fail(report, SBX_STAGE_CGROUP_NS, -1);
+    /* Not dumpable: a payload sharing our uid (rw workspace owned by root) must not be
+       able to open /proc/1/mem or ptrace the init. */
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) sbx_child_fail(report, SBX_STAGE_DUMPABLE, -1);
 
     pid_t payload = sbx_raw_fork();
     if (payload < 0) sbx_child_fail(report, SBX_STAGE_FORK, -1);

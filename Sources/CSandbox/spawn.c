@@ -38,11 +38,11 @@ static int write_proc_file(pid_t pid, const char *name, const char *text) {
     return 0;
 }
 
-static int attach_cgroups(const struct sbx_config *config, pid_t pid) {
+static int attach_cgroups(pid_t pid, const int *fds, size_t count) {
     char text[32];
     int length = snprintf(text, sizeof text, "%d\n", (int)pid);
-    for (size_t i = 0; i < config->cgroup_procs_count; i++) {
-        if (pwrite(config->cgroup_procs_fds[i], text, (size_t)length, 0) != length) return -1;
+    for (size_t i = 0; i < count; i++) {
+        if (pwrite(fds[i], text, (size_t)length, 0) != length) return -1;
     }
     return 0;
 }
@@ -82,24 +82,46 @@ static void reap(pid_t pid) {
     }
 }
 
-int sbx_spawn(const struct sbx_config *config, struct sbx_process *process,
-              struct sbx_failure *failure) {
+void sbx_spawn_abort(struct sbx_launch *launch) {
+    if (launch->pid > 0) {
+        kill(launch->pid, SIGKILL);
+        reap(launch->pid);
+        launch->pid = -1;
+    }
+    close_if_open(&launch->sync_write);
+    close_if_open(&launch->report_read);
+    close_if_open(&launch->status_read);
+    close_if_open(&launch->proxy_read);
+}
+
+static int fail_launch(struct sbx_launch *launch, struct sbx_failure *failure, int stage, int err) {
+    failure->stage = stage;
+    failure->err = err;
+    sbx_spawn_abort(launch);
+    return -1;
+}
+
+int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
+                    struct sbx_failure *failure) {
     int sync_pipe[2] = {-1, -1}, report_pipe[2] = {-1, -1}, status_pipe[2] = {-1, -1};
     int proxy_pair[2] = {-1, -1};
     failure->stage = SBX_STAGE_NONE;
     failure->err = 0;
     failure->index = -1;
-    process->pid = -1;
-    process->status_fd = -1;
-    process->proxy_fd = -1;
+    launch->pid = -1;
+    launch->sync_write = launch->report_read = launch->status_read = launch->proxy_read = -1;
 
     if (pipe2(sync_pipe, O_CLOEXEC) != 0 || pipe2(report_pipe, O_CLOEXEC) != 0 ||
         pipe2(status_pipe, O_CLOEXEC) != 0 ||
         (config->proxy_port > 0 &&
          socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, proxy_pair) != 0)) {
+        int err = errno;
+        int all[] = {sync_pipe[0], sync_pipe[1], report_pipe[0], report_pipe[1],
+                     status_pipe[0], status_pipe[1], proxy_pair[0], proxy_pair[1]};
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) close_if_open(&all[i]);
         failure->stage = SBX_STAGE_PIPE;
-        failure->err = errno;
-        goto fail_closed;
+        failure->err = err;
+        return -1;
     }
 
     /* Block every signal around clone so that the child cannot run a Swift handler
@@ -127,85 +149,84 @@ int sbx_spawn(const struct sbx_config *config, struct sbx_process *process,
     close_if_open(&report_pipe[1]);
     close_if_open(&status_pipe[1]);
     close_if_open(&proxy_pair[1]);
-    if (pid < 0) {
-        failure->stage = SBX_STAGE_CLONE;
-        failure->err = clone_errno;
-        goto fail_closed;
-    }
+    launch->sync_write = sync_pipe[1];
+    launch->report_read = report_pipe[0];
+    launch->status_read = status_pipe[0];
+    launch->proxy_read = proxy_pair[0];
+    if (pid < 0) return fail_launch(launch, failure, SBX_STAGE_CLONE, clone_errno);
+    launch->pid = pid;
 
     if (config->deny_setgroups && write_proc_file(pid, "setgroups", "deny") != 0) {
-        failure->stage = SBX_STAGE_SETGROUPS_FILE;
-        goto fail_running;
+        return fail_launch(launch, failure, SBX_STAGE_SETGROUPS_FILE, errno);
     }
     if (write_proc_file(pid, "uid_map", config->uid_map) != 0) {
-        failure->stage = SBX_STAGE_UID_MAP;
-        goto fail_running;
+        return fail_launch(launch, failure, SBX_STAGE_UID_MAP, errno);
     }
     if (write_proc_file(pid, "gid_map", config->gid_map) != 0) {
-        failure->stage = SBX_STAGE_GID_MAP;
-        goto fail_running;
+        return fail_launch(launch, failure, SBX_STAGE_GID_MAP, errno);
     }
-    if (attach_cgroups(config, pid) != 0) {
-        failure->stage = SBX_STAGE_CGROUP_ATTACH;
-        goto fail_running;
+    /* First release: the init builds its root while the parent prepares cgroups. */
+    if (write(launch->sync_write, "1", 1) != 1) {
+        return fail_launch(launch, failure, SBX_STAGE_RELEASE, errno);
     }
-    if (write(sync_pipe[1], "x", 1) != 1) {
-        failure->stage = SBX_STAGE_RELEASE;
-        goto fail_running;
+    return 0;
+}
+
+int sbx_spawn_finish(struct sbx_launch *launch, const int *cgroup_procs_fds, size_t count,
+                     struct sbx_process *process, struct sbx_failure *failure) {
+    process->pid = -1;
+    process->status_fd = -1;
+    process->proxy_fd = -1;
+    failure->stage = SBX_STAGE_NONE;
+    failure->err = 0;
+    failure->index = -1;
+    /* A v1 attach costs an RCU grace period per controller: it overlaps the init's
+       mount work. The payload forks only after the second release, inside every group. */
+    if (attach_cgroups(launch->pid, cgroup_procs_fds, count) != 0) {
+        return fail_launch(launch, failure, SBX_STAGE_CGROUP_ATTACH, errno);
     }
-    close_if_open(&sync_pipe[1]);
+    if (write(launch->sync_write, "2", 1) != 1) {
+        return fail_launch(launch, failure, SBX_STAGE_RELEASE, errno);
+    }
+    close_if_open(&launch->sync_write);
 
     /* EOF on the report pipe means the payload's execve succeeded (it is CLOEXEC) and
        init closed its copy; a record means a stage failed. */
     struct sbx_report report;
     ssize_t got;
     do {
-        got = read(report_pipe[0], &report, sizeof report);
+        got = read(launch->report_read, &report, sizeof report);
     } while (got < 0 && errno == EINTR);
-    close_if_open(&report_pipe[0]);
+    int read_errno = errno;
+    close_if_open(&launch->report_read);
     if (got != 0) {
+        int stage = SBX_STAGE_REPORT, err = got < 0 ? read_errno : EPROTO;
         if (got == (ssize_t)sizeof report) {
-            failure->stage = report.stage;
-            failure->err = report.err;
+            stage = report.stage;
+            err = report.err;
             failure->index = report.index;
-        } else {
-            failure->stage = SBX_STAGE_REPORT;
-            failure->err = got < 0 ? errno : EPROTO;
         }
-        kill(pid, SIGKILL);
-        reap(pid);
-        goto fail_closed;
+        return fail_launch(launch, failure, stage, err);
     }
 
-    if (proxy_pair[0] >= 0) {
-        process->proxy_fd = receive_fd(proxy_pair[0]);
-        close_if_open(&proxy_pair[0]);
-        if (process->proxy_fd < 0) {
-            failure->stage = SBX_STAGE_PROXY_SOCKET;
-            failure->err = errno;
-            kill(pid, SIGKILL);
-            reap(pid);
-            goto fail_closed;
-        }
+    if (launch->proxy_read >= 0) {
+        process->proxy_fd = receive_fd(launch->proxy_read);
+        if (process->proxy_fd < 0) return fail_launch(launch, failure, SBX_STAGE_PROXY_SOCKET, errno);
+        close_if_open(&launch->proxy_read);
     }
-    process->pid = pid;
-    process->status_fd = status_pipe[0];
+    process->pid = launch->pid;
+    process->status_fd = launch->status_read;
+    launch->pid = -1;
+    launch->status_read = -1;
     return 0;
+}
 
-fail_running:
-    failure->err = errno;
-    kill(pid, SIGKILL);
-    reap(pid);
-fail_closed:
-    close_if_open(&sync_pipe[0]);
-    close_if_open(&sync_pipe[1]);
-    close_if_open(&report_pipe[0]);
-    close_if_open(&report_pipe[1]);
-    close_if_open(&status_pipe[0]);
-    close_if_open(&status_pipe[1]);
-    close_if_open(&proxy_pair[0]);
-    close_if_open(&proxy_pair[1]);
-    return -1;
+int sbx_spawn(const struct sbx_config *config, struct sbx_process *process,
+              struct sbx_failure *failure) {
+    struct sbx_launch launch;
+    if (sbx_spawn_begin(config, &launch, failure) != 0) return -1;
+    return sbx_spawn_finish(&launch, config->cgroup_procs_fds, config->cgroup_procs_count, process,
+                            failure);
 }
 
 int sbx_pipe_cloexec(int fds[2]) {

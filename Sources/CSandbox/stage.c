@@ -19,6 +19,7 @@ static const char *const stage_names[SBX_STAGE__COUNT] = {
     [SBX_STAGE_UMOUNT_OLD_ROOT] = "umount2(old root)",
     [SBX_STAGE_REMOUNT_ROOT] = "remount root read-only",
     [SBX_STAGE_CHDIR] = "chdir",
+    [SBX_STAGE_DUMPABLE] = "prctl(PR_SET_DUMPABLE)",
     [SBX_STAGE_FORK] = "fork",
     [SBX_STAGE_STDIO] = "dup2(stdio)",
     [SBX_STAGE_RLIMIT] = "setrlimit",

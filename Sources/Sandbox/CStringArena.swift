@@ -25,6 +25,14 @@ final class CStringArena {
         return array
     }
 
+    /// A C copy of `values`, valid while the arena lives.
+    func buffer<T>(_ values: [T]) -> UnsafeMutablePointer<T> {
+        let pointer = UnsafeMutablePointer<T>.allocate(capacity: max(1, values.count))
+        if !values.isEmpty { pointer.initialize(from: values, count: values.count) }
+        arrays.append(UnsafeMutableRawPointer(pointer))
+        return pointer
+    }
+
     private var arrays: [UnsafeMutableRawPointer] = []
 
     deinit {

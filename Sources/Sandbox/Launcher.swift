@@ -73,25 +73,6 @@ public enum Launcher {
         try prepareNewRoot(plan.newRoot)
         let seccomp = try SeccompProgram.forProfile(options.seccomp)
 
-        var group: (any CgroupGroup)?
-        if let hierarchy = Cgroups.detect(root: options.cgroupRoot) {
-            Cgroups.removeStale(in: hierarchy)
-            group = try hierarchy.create(name: Cgroups.nextName(), limits: options.cgroupLimits)
-        } else if options.cgroupLimits != CgroupLimits() {
-            options.onWarning("cgroups unavailable: memory, pids and cpu limits are not enforced")
-        }
-        defer { group?.destroy() }
-
-        var procsFDs: [Int32] = []
-        defer { procsFDs.forEach { close($0) } }
-        for path in group?.procsFiles ?? [] {
-            let fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                throw SandboxError(code: .setupFailed, stage: "cgroup attach", errno: .current, detail: path)
-            }
-            procsFDs.append(fd)
-        }
-
         var stdoutPipe: [Int32] = [-1, -1]
         var stderrPipe: [Int32] = [-1, -1]
         if case .capture = options.output {
@@ -101,13 +82,8 @@ public enum Launcher {
         }
         defer { (stdoutPipe + stderrPipe).filter { $0 >= 0 }.forEach { close($0) } }
 
-        var process = sbx_process()
-        var failure = sbx_failure()
+        // Everything the child reads lives in the arena until the launch has exec'd.
         let arena = CStringArena()
-        let fsOps = plan.filesystem.map { cOp($0, arena) }
-        let rlimits = plan.rlimits.map {
-            sbx_rlimit(resource: $0.resource, soft: rlim_t($0.soft), hard: rlim_t($0.hard))
-        }
         var config = sbx_config()
         config.argv = UnsafePointer(arena.array(plan.argv))
         config.envp = UnsafePointer(arena.array(plan.environment))
@@ -122,32 +98,55 @@ public enum Launcher {
         config.new_root = arena.copy(plan.newRoot)
         config.new_root_data = arena.copy("mode=0755,size=16m")
         config.read_only_root = 1
+        config.fs_ops = UnsafePointer(arena.buffer(plan.filesystem.map { cOp($0, arena) }))
+        config.fs_op_count = plan.filesystem.count
+        config.rlimits = UnsafePointer(arena.buffer(plan.rlimits.map {
+            sbx_rlimit(resource: $0.resource, soft: rlim_t($0.soft), hard: rlim_t($0.hard))
+        }))
+        config.rlimit_count = plan.rlimits.count
+        config.seccomp = seccomp?.pointer
         config.stdin_fd = options.output == .inherit ? 0 : -1
         config.stdout_fd = options.output == .inherit ? 1 : stdoutPipe[1]
         config.stderr_fd = options.output == .inherit ? 2 : stderrPipe[1]
         config.proxy_port = Int32(options.proxyPort)
+        let configPointer = arena.buffer([config])
 
-        let spawned: Int32 = fsOps.withUnsafeBufferPointer { ops in
-            rlimits.withUnsafeBufferPointer { limits in
-                procsFDs.withUnsafeBufferPointer { procs in
-                    config.fs_ops = ops.baseAddress
-                    config.fs_op_count = ops.count
-                    config.rlimits = limits.baseAddress
-                    config.rlimit_count = limits.count
-                    config.cgroup_procs_fds = procs.baseAddress
-                    config.cgroup_procs_count = procs.count
-                    if let seccomp {
-                        return seccomp.withProgram { program in
-                            config.seccomp = program
-                            return sbx_spawn(&config, &process, &failure)
-                        }
-                    }
-                    return sbx_spawn(&config, &process, &failure)
-                }
-            }
+        var launch = sbx_launch()
+        var failure = sbx_failure()
+        guard sbx_spawn_begin(configPointer, &launch, &failure) == 0 else {
+            throw setupError(failure, plan: plan)
         }
-        withExtendedLifetime(arena) {}
-        if spawned != 0 {
+        // The init is building its root now; prepare the cgroups meanwhile.
+        var group: (any CgroupGroup)?
+        var procsFDs: [Int32] = []
+        defer { procsFDs.forEach { close($0) } }
+        do {
+            if let hierarchy = Cgroups.detect(root: options.cgroupRoot) {
+                Cgroups.removeStale(in: hierarchy)
+                group = try hierarchy.create(name: Cgroups.nextName(), limits: options.cgroupLimits)
+            } else if options.cgroupLimits != CgroupLimits() {
+                options.onWarning("cgroups unavailable: memory, pids and cpu limits are not enforced")
+            }
+            for path in group?.procsFiles ?? [] {
+                let fd = open(path, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else {
+                    throw SandboxError(code: .setupFailed, stage: "cgroup attach", errno: .current, detail: path)
+                }
+                procsFDs.append(fd)
+            }
+        } catch {
+            sbx_spawn_abort(&launch)
+            group?.destroy()
+            throw error
+        }
+        defer { group?.destroy() }
+
+        var process = sbx_process()
+        let finished = procsFDs.withUnsafeBufferPointer { procs in
+            sbx_spawn_finish(&launch, procs.baseAddress, procs.count, &process, &failure)
+        }
+        withExtendedLifetime((arena, seccomp)) {}
+        if finished != 0 {
             throw setupError(failure, plan: plan)
         }
         for index in [1] {

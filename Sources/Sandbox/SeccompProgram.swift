@@ -5,16 +5,21 @@ import Synchronization
 /// A compiled seccomp program, owned by the parent and only read by the child.
 public final class SeccompProgram: @unchecked Sendable {
     // Immutable after init; the child reads it through a pointer while the parent waits.
-    fileprivate var filter = sbx_filter()
+    private let filterStorage: UnsafeMutablePointer<sbx_filter>
+    fileprivate var filter: UnsafeMutablePointer<sbx_filter> { filterStorage }
 
-    private init() {}
+    private init() {
+        filterStorage = .allocate(capacity: 1)
+        filterStorage.initialize(to: sbx_filter())
+    }
 
     deinit {
-        sbx_filter_free(&filter)
+        sbx_filter_free(filterStorage)
+        filterStorage.deallocate()
     }
 
     /// Number of BPF instructions.
-    public var instructionCount: Int { Int(filter.prog.len) }
+    public var instructionCount: Int { Int(filterStorage.pointee.prog.len) }
 
     /// Sentinel's default deny-list, compiled once per process.
     public static func builtIn() throws -> SeccompProgram {
@@ -22,7 +27,7 @@ public final class SeccompProgram: @unchecked Sendable {
             if let cached { return cached }
             let program = SeccompProgram()
             var message = [CChar](repeating: 0, count: 512)
-            guard sbx_seccomp_default(&program.filter, &message, message.count) == 0 else {
+            guard sbx_seccomp_default(program.filter, &message, message.count) == 0 else {
                 throw SentinelError(.sandboxSetup, "seccomp: \(String(nulTerminated: message))")
             }
             cached = program
@@ -34,7 +39,7 @@ public final class SeccompProgram: @unchecked Sendable {
     public static func oci(path: String) throws -> SeccompProgram {
         let program = SeccompProgram()
         var message = [CChar](repeating: 0, count: 512)
-        guard sbx_seccomp_oci(path, &program.filter, &message, message.count) == 0 else {
+        guard sbx_seccomp_oci(path, program.filter, &message, message.count) == 0 else {
             throw SentinelError(.invalidInput, String(nulTerminated: message))
         }
         return program
@@ -49,8 +54,9 @@ public final class SeccompProgram: @unchecked Sendable {
         }
     }
 
-    func withProgram<R>(_ body: (UnsafePointer<sock_fprog>) throws -> R) rethrows -> R {
-        try withUnsafePointer(to: &filter.prog) { try body($0) }
+    /// A stable pointer to the program, valid while this object lives.
+    var pointer: UnsafePointer<sock_fprog> {
+        UnsafeRawPointer(filterStorage).assumingMemoryBound(to: sock_fprog.self)
     }
 
     private static let cache = Mutex<SeccompProgram?>(nil)

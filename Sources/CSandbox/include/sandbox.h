@@ -40,6 +40,7 @@ enum sbx_stage {
     SBX_STAGE_UMOUNT_OLD_ROOT,
     SBX_STAGE_REMOUNT_ROOT,
     SBX_STAGE_CHDIR,
+    SBX_STAGE_DUMPABLE,
     SBX_STAGE_FORK,
     SBX_STAGE_STDIO,
     SBX_STAGE_RLIMIT,
@@ -148,10 +149,34 @@ struct sbx_failure {
 /*
  * Starts the sandbox. Returns 0 and fills `process` once the payload has exec'd, or -1 and
  * fills `failure` (the sandbox is then already reaped). Thread-safe; blocks all signals in
- * the calling thread only around clone().
+ * the calling thread only around clone(). Equivalent to sbx_spawn_begin, then
+ * sbx_spawn_finish with the config's cgroup files.
  */
 int sbx_spawn(const struct sbx_config *config, struct sbx_process *process,
               struct sbx_failure *failure);
+
+/* A launch between its two phases: the init is building its root while the parent
+   prepares cgroups. */
+struct sbx_launch {
+    pid_t pid;
+    int sync_write;
+    int report_read;
+    int status_read;
+    int proxy_read; /* the parent end of the fd-passing socketpair, or -1 */
+};
+
+/* Phase one: clone, write the id maps, let the init build its root. The config must stay
+   valid until sbx_spawn_finish or sbx_spawn_abort returns. */
+int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
+                    struct sbx_failure *failure);
+
+/* Phase two: attach the cgroups (pid written to each file), let the init fork the payload,
+   and wait for its execve. On failure the sandbox is killed and reaped. */
+int sbx_spawn_finish(struct sbx_launch *launch, const int *cgroup_procs_fds, size_t count,
+                     struct sbx_process *process, struct sbx_failure *failure);
+
+/* Kills and reaps a begun launch; closes its descriptors. */
+void sbx_spawn_abort(struct sbx_launch *launch);
 
 /* Compiled seccomp programs, built in the parent (libseccomp, exported through a memfd). */
 struct sbx_filter {

@@ -9,18 +9,24 @@ public struct CgroupV1: CgroupHierarchy {
     public var version: CgroupVersion { .v1 }
     static let controllers = ["memory", "pids", "cpu", "cpuacct"]
 
-    public init(root: String) {
-        self.root = root
+    /// Every attach costs an RCU grace period per controller, so a group joins only the
+    /// controllers it needs: memory always (OOM and peak), pids and cpu when limited.
+    /// CPU time comes from the init's rusage, which includes every reaped descendant.
+    private func needed(for limits: CgroupLimits) -> [String] {
+        var names = ["memory"]
+        if limits.pids != nil { names.append("pids") }
+        if limits.cpus != nil { names.append("cpu") }
+        return names.filter { CgroupFiles.exists("\(root)/\($0)/cgroup.procs") }
     }
 
-    private func available() -> [String] {
-        Self.controllers.filter { CgroupFiles.exists("\(root)/\($0)/cgroup.procs") }
+    public init(root: String) {
+        self.root = root
     }
 
     public func create(name: String, limits: CgroupLimits) throws -> any CgroupGroup {
         var created: [String] = []
         do {
-            for controller in available() {
+            for controller in needed(for: limits) {
                 let path = "\(root)/\(controller)/\(name)"
                 guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
                     throw SentinelError(.sandboxSetup, "cgroup: mkdir \(path): \(Errno.current)", errno: .current)
@@ -92,10 +98,12 @@ public struct CgroupV1: CgroupHierarchy {
         }
 
         func destroy() {
+            // Normally empty already: the pid namespace died with its init. Sweep only
+            // what is left (a launcher killed mid-run leaves live tasks behind).
             for _ in 0..<3 {
-                for directory in directories {
-                    for pid in CgroupFiles.pids(in: directory + "/cgroup.procs") { kill(pid, SIGKILL) }
-                }
+                let left = directories.flatMap { CgroupFiles.pids(in: $0 + "/cgroup.procs") }
+                if left.isEmpty { break }
+                for pid in left { kill(pid, SIGKILL) }
             }
             for directory in directories { CgroupFiles.removeDirectory(directory) }
         }

@@ -76,10 +76,13 @@ public struct CgroupV2: CgroupHierarchy {
 
         func destroy() {
             // cgroup.kill (5.14+) kills the whole tree atomically; older kernels get a sweep.
-            if CgroupFiles.exists(path + "/cgroup.kill") {
-                try? CgroupFiles.write("1", to: path + "/cgroup.kill")
+            let left = CgroupFiles.pids(in: path + "/cgroup.procs")
+            if !left.isEmpty || !CgroupFiles.exists(path + "/cgroup.procs") {
+                if CgroupFiles.exists(path + "/cgroup.kill") {
+                    try? CgroupFiles.write("1", to: path + "/cgroup.kill")
+                }
+                for pid in left { kill(pid, SIGKILL) }
             }
-            for pid in CgroupFiles.pids(in: path + "/cgroup.procs") { kill(pid, SIGKILL) }
             CgroupFiles.removeDirectory(path)
         }
     }
