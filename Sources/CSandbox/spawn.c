@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -76,6 +77,42 @@ static int receive_fd(int socket_fd) {
     return fd;
 }
 
+/* Writes one release byte. SIGPIPE is blocked for the write and any resulting pending
+   SIGPIPE consumed: a child that already failed must not kill the launcher. */
+static int release_child(int fd, char byte) {
+    sigset_t pipe_only, previous;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, &previous);
+    ssize_t written;
+    do {
+        written = write(fd, &byte, 1);
+    } while (written < 0 && errno == EINTR);
+    int saved = errno;
+    if (written < 0 && saved == EPIPE) {
+        struct timespec zero = {0, 0};
+        while (sigtimedwait(&pipe_only, NULL, &zero) < 0 && errno == EINTR) {
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    errno = saved;
+    return written == 1 ? 0 : -1;
+}
+
+/* After a failed release, the child's own report says what went wrong first. */
+static int child_report(int report_fd, struct sbx_failure *failure) {
+    struct sbx_report report;
+    ssize_t got;
+    do {
+        got = read(report_fd, &report, sizeof report);
+    } while (got < 0 && errno == EINTR);
+    if (got != (ssize_t)sizeof report) return 0;
+    failure->stage = report.stage;
+    failure->err = report.err;
+    failure->index = report.index;
+    return 1;
+}
+
 static void reap(pid_t pid) {
     int status;
     while (waitpid(pid, &status, __WALL) < 0 && errno == EINTR) {
@@ -99,6 +136,15 @@ static int fail_launch(struct sbx_launch *launch, struct sbx_failure *failure, i
     failure->err = err;
     sbx_spawn_abort(launch);
     return -1;
+}
+
+/* A release that failed because the child is gone reports the child's failure instead. */
+static int fail_release(struct sbx_launch *launch, struct sbx_failure *failure, int err) {
+    if (launch->report_read >= 0 && child_report(launch->report_read, failure)) {
+        sbx_spawn_abort(launch);
+        return -1;
+    }
+    return fail_launch(launch, failure, SBX_STAGE_RELEASE, err);
 }
 
 int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
@@ -166,9 +212,7 @@ int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
         return fail_launch(launch, failure, SBX_STAGE_GID_MAP, errno);
     }
     /* First release: the init builds its root while the parent prepares cgroups. */
-    if (write(launch->sync_write, "1", 1) != 1) {
-        return fail_launch(launch, failure, SBX_STAGE_RELEASE, errno);
-    }
+    if (release_child(launch->sync_write, '1') != 0) return fail_release(launch, failure, errno);
     return 0;
 }
 
@@ -185,9 +229,7 @@ int sbx_spawn_finish(struct sbx_launch *launch, const int *cgroup_procs_fds, siz
     if (attach_cgroups(launch->pid, cgroup_procs_fds, count) != 0) {
         return fail_launch(launch, failure, SBX_STAGE_CGROUP_ATTACH, errno);
     }
-    if (write(launch->sync_write, "2", 1) != 1) {
-        return fail_launch(launch, failure, SBX_STAGE_RELEASE, errno);
-    }
+    if (release_child(launch->sync_write, '2') != 0) return fail_release(launch, failure, errno);
     close_if_open(&launch->sync_write);
 
     /* EOF on the report pipe means the payload's execve succeeded (it is CLOEXEC) and

@@ -42,8 +42,14 @@ public enum SentinelMain {
             Console.error("sentinel: \(error.message)")
             return 2
         } catch {
-            Console.error("sentinel: \(error)")
-            return 1
+            // ArgumentParser's own outcomes thrown from run(): help, version, usage.
+            let code = Sentinel.exitCode(for: error)
+            if code == .success {
+                Console.out(Sentinel.fullMessage(for: error))
+                return 0
+            }
+            Console.error(Sentinel.fullMessage(for: error))
+            return code == .validationFailure ? 2 : code.rawValue
         }
     }
 }

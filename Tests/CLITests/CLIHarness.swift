@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// Runs the built `sentinel` binary end to end, as a user would.
+enum CLI {
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// The binary next to the test bundle (same build configuration).
+    static let binary: String = {
+        let candidates = [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("sentinel").path,
+                          packageRoot + "/.build/debug/sentinel"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+    }()
+
+    static let canSandbox: Bool = {
+        let text = (try? String(contentsOfFile: "/proc/sys/user/max_user_namespaces", encoding: .utf8)) ?? "0"
+        return getuid() == 0 && (Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs `sentinel ARGS`, killing it after `timeout` seconds so a hang fails the test.
+    static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: Double = 60,
+                    directory: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        // Read concurrently so a full pipe cannot stall the child.
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        group.wait()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+
+@Suite struct HelpAndUsageTests {
+    @Test func helpListsTheSubcommands() throws {
+        let result = try CLI.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("sandbox"))
+        #expect(result.stdout.contains("doctor"))
+    }
+
+    @Test func sandboxRunWithoutCommandIsAUsageError() throws {
+        let result = try CLI.run(["sandbox", "run"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("missing command"))
+    }
+
+    @Test func badSizeIsAUsageError() throws {
+        let result = try CLI.run(["sandbox", "run", "--memory", "lots", "--", "true"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("'lots' is invalid for '--memory"))
+    }
+
+    @Test func unknownProfileIsNamed() throws {
+        let result = try CLI.run(["sandbox", "run", "--profile", "nope", "--", "true"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("unknown profile 'nope'"))
+    }
+
+    @Test func profilesListsTheShippedProfiles() throws {
+        let result = try CLI.run(["sandbox", "profiles"])
+        #expect(result.status == 0)
+        for name in ["minimal", "scan-bandit", "scan-semgrep", "fix-verify"] {
+            #expect(result.stdout.contains(name))
+        }
+    }
+
+    @Test func checkReportsTheBadKeyWithExitTwo() throws {
+        let directory = NSTemporaryDirectory() + "sentinel-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/bad.yaml"
+        try "name: bad\nfilesystem:\n  readonly: [/usr]\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["sandbox", "check", path])
+        #expect(result.status == 2)
+        #expect(result.stderr == "sentinel: \(path): unknown key 'filesystem.readonly'\n")
+    }
+
+    @Test func checkDescribesAGoodProfile() throws {
+        let result = try CLI.run(["sandbox", "check", "minimal"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("profile minimal: ok"))
+        #expect(result.stdout.contains("default deny-list"))
+    }
+}
+
+@Suite(.enabled(if: CLI.canSandbox, "needs root and user namespaces"))
+struct SandboxRunCLITests {
+    private func statusFile() -> String { NSTemporaryDirectory() + "sentinel-status-\(UUID().uuidString).json" }
+
+    private func status(_ path: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+    }
+
+    @Test func passesTheCommandsStatusAndOutputThrough() throws {
+        let result = try CLI.run(["sandbox", "run", "--", "/bin/sh", "-c", "echo hello; exit 3"])
+        #expect(result.status == 3)
+        #expect(result.stdout == "hello\n")
+    }
+
+    @Test func timeoutExits124AndSaysSo() throws {
+        let path = statusFile()
+        defer { unlink(path) }
+        let result = try CLI.run(["sandbox", "run", "--timeout", "1", "--status-json", path, "--", "sleep", "20"])
+        #expect(result.status == 124)
+        #expect(result.stderr.contains("timed out after 1s"))
+        let json = try status(path)
+        #expect(json["reason"] as? String == "timeout")
+        #expect(json["exitCode"] as? Int == 124)
+        #expect((json["wallMs"] as? Int ?? 0) >= 1000)
+        #expect(json["egress"] as? [Any] != nil)
+    }
+
+    @Test func oomExits137() throws {
+        let path = statusFile()
+        defer { unlink(path) }
+        let result = try CLI.run(["sandbox", "run", "--memory", "48M", "--status-json", path, "--",
+                                  "python3", "-c", "b = bytearray(256 << 20)"])
+        #expect(result.status == 137)
+        #expect(try status(path)["reason"] as? String == "oom")
+        #expect((try status(path)["peakMemoryBytes"] as? Int ?? 0) > 0)
+    }
+
+    @Test func signalExitsWith128PlusN() throws {
+        let result = try CLI.run(["sandbox", "run", "--", "/bin/sh", "-c", "kill -KILL $$"])
+        #expect(result.status == 137)
+    }
+
+    @Test func missingCommandExits127() throws {
+        let result = try CLI.run(["sandbox", "run", "--", "no-such-tool"])
+        #expect(result.status == 127)
+        #expect(result.stderr.contains("No such file or directory"))
+    }
+
+    @Test func setupFailureExits125NamingTheStage() throws {
+        let directory = NSTemporaryDirectory() + "sentinel-cli-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A tmpfs under /proc cannot be created: proc does not allow new directories.
+        try "name: broken\nfilesystem:\n  tmpfs:\n    /proc/sentinel-test: 1M\n"
+            .write(toFile: directory + "/broken.yaml", atomically: true, encoding: .utf8)
+        let path = directory + "/status.json"
+        let result = try CLI.run(["sandbox", "run", "--profile", directory + "/broken.yaml", "--status-json", path,
+                                  "--", "true"])
+        #expect(result.status == 125)
+        #expect(result.stderr.hasPrefix("sentinel: sandbox setup failed at mkdir (/"))
+        let json = try status(path)
+        #expect(json["reason"] as? String == "setup-failed")
+        #expect(json["stage"] as? String == "mkdir")
+        #expect(json["errno"] as? Int != nil)
+    }
+
+    @Test func workspaceIsTheWorkingDirectory() throws {
+        let directory = NSTemporaryDirectory() + "sentinel-ws-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "x".write(toFile: directory + "/marker", atomically: true, encoding: .utf8)
+        let result = try CLI.run(["sandbox", "run", "--workspace", directory, "--", "/bin/sh", "-c", "pwd; ls"])
+        #expect(result.stdout == "/workspace\nmarker\n")
+    }
+
+    @Test func doctorRunsASandbox() throws {
+        let result = try CLI.run(["doctor"])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("ok    sandbox"))
+        #expect(result.stdout.contains("cgroups"))
+    }
+}
