@@ -99,9 +99,10 @@ int v_mknod(int argc, char **argv) {
 }
 
 int v_chmod_setuid(int argc, char **argv) {
-    (void)argc;
-    char path[64];
-    snprintf(path, sizeof path, "./.sentinel-suid-%ld", (long)getpid());
+    /* With NAME the file is kept, so the host side can check who owns a setuid file it sees. */
+    char path[256];
+    if (argc > 1) snprintf(path, sizeof path, "%s", argv[1]);
+    else snprintf(path, sizeof path, "./.sentinel-suid-%ld", (long)getpid());
     int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0700);
     if (fd < 0) return denied(argv[0], errno);
     close(fd);
@@ -109,12 +110,12 @@ int v_chmod_setuid(int argc, char **argv) {
     int err = errno;
     struct stat st;
     int kept = rc == 0 && stat(path, &st) == 0 && (st.st_mode & S_ISUID) != 0;
-    uid_t owner = kept ? st.st_uid : 0;
-    unlink(path);
+    unsigned owner = kept ? (unsigned)st.st_uid : 0;
+    if (argc <= 1) unlink(path);
     if (rc != 0) return denied(argv[0], err);
     if (!kept) return denied(argv[0], EPERM);
-    /* Owner-set setuid bits are legal; they matter only when the owner is root. */
-    if (owner != 0) return info(argv[0], "setuid-bit=1 owner=%u", (unsigned)owner);
+    /* Owners may set the bit on their own files; it matters when the owner is root. */
+    if (owner != 0) return info(argv[0], "setuid-bit=1 owner=%u path=%s", owner, path);
     return escaped(argv[0], "setuid-root-file=%s", path);
 }
 

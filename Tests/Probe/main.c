@@ -16,7 +16,7 @@ static const struct probe_verb verbs[] = {
     {"hardlink", "SRC DST", 2, 0, v_hardlink},
     {"rename", "SRC DST", 2, 0, v_rename},
     {"mknod", "", 0, 0, v_mknod},
-    {"chmod-setuid", "", 0, 0, v_chmod_setuid},
+    {"chmod-setuid", "[NAME]", 0, 0, v_chmod_setuid},
     {"chroot", "[DIR]", 0, 0, v_chroot},
     {"open-by-handle-at", "[PATH]", 0, 0, v_open_by_handle_at},
     {"dev-access", "[PATH...]", 0, 0, v_dev_access},
