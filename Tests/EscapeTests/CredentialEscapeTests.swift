@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+extension EscapeBattery {
+    /// Identity and inheritance: no capabilities, no way back to root, nothing leaked in.
+    @Suite struct Credentials {
+        static let attempts: [Attempt] = [
+            Attempt("setuid0", denied: "EPERM"),
+            Attempt("setgid0", denied: "EPERM"),
+            Attempt("setgroups", denied: "EPERM"),
+            Attempt("capset", denied: "EPERM"),
+            Attempt("securebits", denied: "EPERM"),
+            Attempt("rlimit-raise", denied: "EPERM"),
+            Attempt("nice", denied: "EACCES", "EPERM"),
+        ]
+
+        @Test("privilege attempt denied", arguments: attempts)
+        func denied(attempt: Attempt) throws {
+            try SandboxHarness.with { harness in
+                expectDenied(try harness.probe(attempt.arguments, flags: attempt.flags), attempt)
+            }
+        }
+
+        @Test func capabilitiesAreGoneAndTheFilterIsOn() throws {
+            try SandboxHarness.with { harness in
+                let run = try harness.probe(["caps"])
+                let fields = try #require(run.output?.fields, "\(run.summary)")
+                for set in ["CapEff", "CapPrm", "CapInh", "CapBnd", "CapAmb"] {
+                    #expect(fields[set] == "0000000000000000", "\(set): \(run.summary)")
+                }
+                #expect(fields["NoNewPrivs"] == "1", "\(run.summary)")
+                #expect(fields["Seccomp"] == "2", "\(run.summary)")
+            }
+        }
+
+        @Test func runsAsTheUnprivilegedUid() throws {
+            try SandboxHarness.with { harness in
+                let run = try harness.probe(["euid"])
+                #expect(run.output?.fields["euid"] == "65534", "\(run.summary)")
+                #expect(run.output?.fields["uid"] == "65534", "\(run.summary)")
+            }
+        }
+
+        @Test func secretsInTheCallersEnvironmentAreNotVisible() throws {
+            var environment = ProcessInfo.processInfo.environment
+            environment["AWS_SECRET_ACCESS_KEY"] = "escape-test-aws-secret"
+            environment["GITHUB_TOKEN"] = "escape-test-github-token"
+            try SandboxHarness.with { harness in
+                let run = try harness.probe(
+                    ["env-secret", "AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN"], environment: environment)
+                expectDenied(run, Attempt("env-secret", denied: "ENOENT"))
+                let names = try harness.probe(["env"], environment: environment)
+                #expect(names.output?.kind == .info, "\(names.summary)")
+                #expect(!(names.output?.detail.contains("TOKEN") ?? true), "\(names.summary)")
+            }
+        }
+
+        /// fd 7 is open in the launcher (its shell opened it); the command must not inherit it.
+        @Test func inheritedDescriptorsAreClosed() throws {
+            try SandboxHarness.with { harness in
+                let run = try harness.command([SandboxHarness.probeInside, "fds"], viaShellHoldingFD7: true)
+                #expect(run.output == ProbeOutput("INFO fds open=none"), "\(run.summary)")
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// The escape battery: each attempt is `sentinel-probe` run inside `sentinel sandbox run` with
+/// the default profile, and each asserts the specific denial, not merely a failure.
+/// Serialized: the resource attempts (fork and memory bombs) must not overlap other runs.
+@Suite(
+    .serialized,
+    .enabled(if: BatteryGate.enabled, "the sandbox needs root and user namespaces on this host")
+)
+struct EscapeBattery {
+    /// Seccomp (or missing capabilities) must refuse these with EPERM.
+    static let filtered: [Attempt] = [
+        "mount", "mount-proc", "mount-cgroup", "remount-rw", "umount", "pivot-root", "fsopen", "open-tree",
+        "unshare-userns", "unshare-netns", "unshare-mntns", "clone-newns", "setns-via-pidfd",
+        "ptrace-sibling", "ptrace-traceme", "process-vm-readv",
+        "bpf", "perf-event-open", "userfaultfd", "keyctl", "add-key", "request-key", "io-uring-setup",
+        "init-module", "finit-module", "kexec-load", "kexec-file-load",
+        "open-by-handle-at", "reboot", "swapon", "acct", "personality", "tiocsti", "tioclinux",
+        "chroot", "sethostname", "setdomainname", "syslog", "clock-settime", "iopl",
+    ].map { Attempt($0, denied: "EPERM") }
+
+    @Test("syscall filter denies with EPERM", arguments: filtered)
+    func filteredSyscall(attempt: Attempt) throws {
+        try SandboxHarness.with { harness in
+            let run = try harness.probe(attempt.arguments, flags: attempt.flags)
+            expectDenied(run, attempt)
+        }
+    }
+
+    /// clone3 cannot have its flags inspected by seccomp, so it must look absent (ENOSYS) and
+    /// make libc fall back to clone, whose flags the filter can check.
+    @Test(arguments: [Attempt("clone3", denied: "ENOSYS"), Attempt("clone3-newuser", denied: "ENOSYS")])
+    func clone3LooksAbsent(attempt: Attempt) throws {
+        try SandboxHarness.with { harness in
+            expectDenied(try harness.probe(attempt.arguments), attempt)
+        }
+    }
+
+    /// Other syscall ABIs on x86_64 (ia32 `int 0x80`, x32 numbers) kill the process.
+    @Test(arguments: [Attempt("int80", denied: "SIGSYS"), Attempt("x32", denied: "SIGSYS")])
+    func foreignSyscallABIsAreKilled(attempt: Attempt) throws {
+        try SandboxHarness.with { harness in
+            expectDenied(try harness.probe(attempt.arguments), attempt)
+        }
+    }
+
+    /// A positive control: the harness really runs the probe, so DENIED lines mean something.
+    @Test func probeRunsAndCanWriteAnRwWorkspace() throws {
+        try SandboxHarness.with { harness in
+            let run = try harness.probe(["write-workspace"], flags: ["--rw"])
+            #expect(run.output?.kind == .escaped, "\(run.summary)")
+            #expect(run.result.status == 1, "\(run.summary)")
+        }
+    }
+}
+
+/// Asserts `run` printed `DENIED <verb> <one of attempt.expected>` and exited 0.
+func expectDenied(_ run: SandboxRun, _ attempt: Attempt, sourceLocation: SourceLocation = #_sourceLocation) {
+    let verb = attempt.arguments.first ?? ""
+    #expect(run.output?.kind == .denied, "expected DENIED \(verb): \(run.summary)", sourceLocation: sourceLocation)
+    #expect(run.output?.verb == verb, "\(run.summary)", sourceLocation: sourceLocation)
+    #expect(
+        attempt.expected.contains(run.output?.denial ?? "-"),
+        "expected DENIED \(verb) \(attempt.expected.sorted().joined(separator: "|")): \(run.summary)",
+        sourceLocation: sourceLocation)
+    #expect(run.result.status == 0 && !run.result.timedOut, "\(run.summary)", sourceLocation: sourceLocation)
+}

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+extension EscapeBattery {
+    /// The default profile has no network: own namespace, loopback only, no privileged families.
+    @Suite struct Network {
+        static let families: [Attempt] = [
+            Attempt("raw-socket", denied: "EPERM"),
+            Attempt("packet-socket", denied: "EAFNOSUPPORT"),
+            Attempt("netlink-socket", denied: "EAFNOSUPPORT"),
+            Attempt("vsock-socket", denied: "EAFNOSUPPORT"),
+            Attempt("connect-tcp", "1.1.1.1", "53", denied: "ENETUNREACH", "EHOSTUNREACH"),
+            Attempt("connect-tcp", "10.0.2.2", "80", denied: "ENETUNREACH", "EHOSTUNREACH"),
+        ]
+
+        @Test("socket attempt denied", arguments: families)
+        func denied(attempt: Attempt) throws {
+            try SandboxHarness.with { harness in
+                expectDenied(try harness.probe(attempt.arguments, flags: attempt.flags), attempt)
+            }
+        }
+
+        /// 127.0.0.1 inside is the sandbox's own loopback: the host listener is never reached.
+        @Test func hostLoopbackTcpIsUnreachable() throws {
+            let listener = try HostSocket.tcpListener()
+            defer { listener.close() }
+            try SandboxHarness.with { harness in
+                let run = try harness.probe(["connect-tcp", "127.0.0.1", String(listener.port)])
+                expectDenied(run, Attempt("connect-tcp", denied: "ECONNREFUSED"))
+                #expect(!listener.receivedSomething(within: 0.2), "the host listener got a connection")
+            }
+        }
+
+        @Test func hostLoopbackUdpReceivesNothing() throws {
+            let receiver = try HostSocket.udpReceiver()
+            defer { receiver.close() }
+            try SandboxHarness.with { harness in
+                let run = try harness.probe(["udp-send", "127.0.0.1", String(receiver.port)])
+                expectDenied(run, Attempt("udp-send", denied: "ECONNREFUSED", "ENETUNREACH"))
+                #expect(!receiver.receivedSomething(within: 0.5), "the host UDP socket received a datagram")
+            }
+        }
+
+        /// Abstract Unix sockets belong to the network namespace (the X11/D-Bus escape route).
+        @Test func hostAbstractSocketIsUnreachable() throws {
+            let name = "sentinel-escape-\(getpid())"
+            let listener = try HostSocket.abstractListener(name: name)
+            defer { listener.close() }
+            try SandboxHarness.with { harness in
+                expectDenied(try harness.probe(["connect-abstract", name]),
+                             Attempt("connect-abstract", denied: "ECONNREFUSED"))
+                #expect(!listener.receivedSomething(within: 0.2))
+            }
+        }
+
+        @Test func hostUnixSocketPathIsNotThere() throws {
+            let dir = try TemporaryDirectory(prefix: "sentinel-escape-sock")
+            defer { dir.remove() }
+            let listener = try HostSocket.unixListener(path: dir.path + "/s")
+            defer { listener.close() }
+            try SandboxHarness.with { harness in
+                expectDenied(try harness.probe(["connect-unix", dir.path + "/s"]),
+                             Attempt("connect-unix", denied: "ENOENT"))
+            }
+        }
+
+        /// Name resolution fails, and fails fast (no resolver to wait for).
+        @Test func dnsFailsFast() throws {
+            try SandboxHarness.with { harness in
+                let run = try harness.probe(["dns", "example.com"], timeout: 20)
+                #expect(run.output?.kind == .denied, "\(run.summary)")
+                #expect(run.result.wallSeconds < 2.5, "\(run.summary)")
+                if let ms = Self.reportedMilliseconds(run.result.stderr) {
+                    #expect(ms < 2000, "\(run.summary)")
+                }
+            }
+        }
+
+        @Test func onlyLoopbackExists() throws {
+            try SandboxHarness.with { harness in
+                let run = try harness.probe(["ifaces"])
+                #expect(run.output == ProbeOutput("INFO ifaces count=1 names=lo"), "\(run.summary)")
+            }
+        }
+
+        /// The probe's stderr says `dns: EAI_... after N ms`.
+        static func reportedMilliseconds(_ stderr: String) -> Int? {
+            guard let range = stderr.range(of: " after ") else { return nil }
+            return Int(stderr[range.upperBound...].prefix { $0.isNumber })
+        }
+    }
+}

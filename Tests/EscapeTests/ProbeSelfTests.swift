@@ -1,0 +1,282 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// One probe invocation, named by its command line in test output.
+struct ProbeCall: Sendable, CustomTestStringConvertible {
+    let arguments: [String]
+    init(_ arguments: String...) { self.arguments = arguments }
+    var testDescription: String { arguments.joined(separator: " ") }
+}
+
+/// Runs the probe directly on the host (no sandbox).
+func runProbeOnHost(
+    _ arguments: [String], environment: [String: String]? = nil, in directory: String? = nil
+) throws -> (CommandResult, ProbeOutput?) {
+    let result = try CommandRunner.run(
+        PackagePaths.probe, arguments, environment: environment, currentDirectory: directory, timeout: 20)
+    return (result, ProbeOutput(result.stdout))
+}
+
+/// Proves the attempts are real: unconfined root on the host must get through every one of
+/// them, or a battery of DENIED lines would prove nothing. Only verbs that leave the host as
+/// it was are run here; the others must refuse to run outside a user namespace.
+@Suite(.enabled(if: Host.isRoot, "the attempts need root's privileges to succeed unconfined"))
+struct ProbeSelfTests {
+    static let hostEscapes: [ProbeCall] = [
+        ProbeCall("write-outside"),
+        ProbeCall("read-file", "/etc/shadow"),
+        ProbeCall("mknod"),
+        ProbeCall("chroot", "/tmp"),
+        ProbeCall("open-by-handle-at"),
+        ProbeCall("dev-access", "/dev/null"),
+        ProbeCall("sys-access"),
+        ProbeCall("fsopen"),
+        ProbeCall("open-tree"),
+        ProbeCall("unshare-userns"),
+        ProbeCall("unshare-netns"),
+        ProbeCall("unshare-mntns"),
+        ProbeCall("clone3"),
+        ProbeCall("clone3-newuser"),
+        ProbeCall("clone-newns"),
+        ProbeCall("bpf"),
+        ProbeCall("perf-event-open"),
+        ProbeCall("userfaultfd"),
+        ProbeCall("keyctl"),
+        ProbeCall("add-key"),
+        ProbeCall("request-key"),
+        ProbeCall("io-uring-setup"),
+        ProbeCall("personality"),
+        ProbeCall("syslog"),
+        ProbeCall("int80"),
+        ProbeCall("setuid0"),
+        ProbeCall("setgid0"),
+        ProbeCall("setgroups"),
+        ProbeCall("capset"),
+        ProbeCall("securebits"),
+        ProbeCall("ptrace-sibling"),
+        ProbeCall("ptrace-traceme"),
+        ProbeCall("process-vm-readv"),
+        ProbeCall("raw-socket"),
+        ProbeCall("packet-socket"),
+        ProbeCall("netlink-socket"),
+        ProbeCall("nice"),
+        ProbeCall("dns", "localhost"),
+    ]
+
+    @Test("unconfined root gets through", arguments: hostEscapes)
+    func escapesOnHost(call: ProbeCall) throws {
+        let scratch = try TemporaryDirectory(prefix: "sentinel-probe-host")
+        defer { scratch.remove() }
+        let (result, output) = try runProbeOnHost(call.arguments, in: scratch.path)
+        #expect(output?.kind == .escaped, "\(result.summary)")
+        #expect(output?.verb == call.arguments[0])
+        #expect(result.status == 1 && !result.signaled, "\(result.summary)")
+    }
+
+    @Test(.enabled(if: Host.hasVsock, "AF_VSOCK is a module this kernel may lack"))
+    func vsockSocketOnHost() throws {
+        let (result, output) = try runProbeOnHost(["vsock-socket"])
+        #expect(output?.kind == .escaped, "\(result.summary)")
+    }
+
+    /// Verbs that change the host (or exhaust it) refuse to run in the initial user namespace,
+    /// so a launcher that silently failed to confine cannot reboot or fill the test machine.
+    static let sandboxOnly: [ProbeCall] = [
+        ProbeCall("mount"), ProbeCall("mount-proc"), ProbeCall("mount-cgroup"), ProbeCall("remount-rw"),
+        ProbeCall("umount"), ProbeCall("pivot-root"), ProbeCall("init-module"), ProbeCall("finit-module"),
+        ProbeCall("kexec-load"), ProbeCall("kexec-file-load"), ProbeCall("reboot"), ProbeCall("swapon"),
+        ProbeCall("acct"), ProbeCall("sethostname"), ProbeCall("setdomainname"), ProbeCall("clock-settime"),
+        ProbeCall("iopl"), ProbeCall("tiocsti"), ProbeCall("tioclinux"), ProbeCall("proc-sys-write"),
+        ProbeCall("sysrq-trigger"), ProbeCall("kill-init"), ProbeCall("fork-bomb"),
+        ProbeCall("memory-bomb", "64"), ProbeCall("disk-fill", "/tmp"), ProbeCall("spin"),
+        ProbeCall("daemon", "/tmp/sentinel-probe-never-written"),
+    ]
+
+    @Test("host-changing verbs refuse outside a sandbox", arguments: sandboxOnly)
+    func refusesOnHost(call: ProbeCall) throws {
+        let (result, output) = try runProbeOnHost(call.arguments)
+        #expect(output == ProbeOutput("REFUSED \(call.arguments[0]) initial-user-namespace"), "\(result.summary)")
+        #expect(result.status == 3, "\(result.summary)")
+    }
+
+    @Test func capsShowRootPrivileges() throws {
+        let (result, output) = try runProbeOnHost(["caps"])
+        let fields = try #require(output?.fields, "\(result.summary)")
+        #expect(output?.kind == .info)
+        #expect(fields["CapEff"].flatMap { UInt64($0, radix: 16) } ?? 0 != 0, "\(result.summary)")
+        #expect(fields["CapBnd"].flatMap { UInt64($0, radix: 16) } ?? 0 != 0)
+        #expect(fields["NoNewPrivs"] == "0")
+        #expect(fields["Seccomp"] == "0")
+    }
+
+    @Test func euidIsRoot() throws {
+        let (result, output) = try runProbeOnHost(["euid"])
+        #expect(output?.kind == .info)
+        #expect(output?.fields["euid"] == "0", "\(result.summary)")
+        #expect(output?.fields["uid"] == "0")
+    }
+
+    @Test func envSecretVisibleWhenSetAndNotOtherwise() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["AWS_SECRET_ACCESS_KEY"] = "probe-test-secret"
+        environment["GITHUB_TOKEN"] = nil
+        let (_, seen) = try runProbeOnHost(
+            ["env-secret", "AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN"], environment: environment)
+        #expect(seen == ProbeOutput("ESCAPED env-secret visible=AWS_SECRET_ACCESS_KEY"))
+        environment["AWS_SECRET_ACCESS_KEY"] = nil
+        let (_, unseen) = try runProbeOnHost(
+            ["env-secret", "AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN"], environment: environment)
+        #expect(unseen == ProbeOutput("DENIED env-secret ENOENT"))
+    }
+
+    @Test func connectTcpReachesAHostListener() throws {
+        let listener = try HostSocket.tcpListener()
+        defer { listener.close() }
+        let (result, output) = try runProbeOnHost(["connect-tcp", "127.0.0.1", String(listener.port)])
+        #expect(output?.kind == .escaped, "\(result.summary)")
+        #expect(listener.receivedSomething(within: 1))
+    }
+
+    @Test func connectTcpToAClosedPortIsRefused() throws {
+        // Bind then close: the port is known to be free, nothing listens on it.
+        let listener = try HostSocket.tcpListener()
+        let port = listener.port
+        listener.close()
+        let (result, output) = try runProbeOnHost(["connect-tcp", "127.0.0.1", String(port)])
+        #expect(output?.denial == "ECONNREFUSED", "\(result.summary)")
+    }
+
+    @Test func udpSendReachesAHostReceiver() throws {
+        let receiver = try HostSocket.udpReceiver()
+        defer { receiver.close() }
+        let (result, output) = try runProbeOnHost(["udp-send", "127.0.0.1", String(receiver.port)])
+        #expect(output == ProbeOutput("ESCAPED udp-send sent=14"), "\(result.summary)")
+        #expect(receiver.receivedSomething(within: 1))
+    }
+
+    @Test func connectAbstractReachesAHostListener() throws {
+        let name = "sentinel-probe-selftest-\(getpid())"
+        let listener = try HostSocket.abstractListener(name: name)
+        defer { listener.close() }
+        let (result, output) = try runProbeOnHost(["connect-abstract", name])
+        #expect(output == ProbeOutput("ESCAPED connect-abstract connected=@\(name)"), "\(result.summary)")
+    }
+
+    @Test func connectUnixReachesAHostSocket() throws {
+        let scratch = try TemporaryDirectory(prefix: "sentinel-probe-unix")
+        defer { scratch.remove() }
+        let listener = try HostSocket.unixListener(path: scratch.path + "/s")
+        defer { listener.close() }
+        let (result, output) = try runProbeOnHost(["connect-unix", scratch.path + "/s"])
+        #expect(output?.kind == .escaped, "\(result.summary)")
+    }
+
+    /// A sibling process to join, signal and count: a `sleep` the test starts and ends.
+    private func withSleeper(_ body: (Int32) throws -> Void) throws {
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["30"]
+        try sleeper.run()
+        defer {
+            sleeper.terminate()
+            sleeper.waitUntilExit()
+        }
+        try body(sleeper.processIdentifier)
+    }
+
+    @Test func setnsJoinsASiblingsNamespace() throws {
+        try withSleeper { pid in
+            let (result, output) = try runProbeOnHost(["setns", "/proc/\(pid)/ns/net"])
+            #expect(output?.kind == .escaped, "\(result.summary)")
+            let (viaPidfd, pidfdOutput) = try runProbeOnHost(["setns-via-pidfd", String(pid)])
+            #expect(pidfdOutput?.kind == .escaped, "\(viaPidfd.summary)")
+        }
+    }
+
+    @Test func killPidSignalsASiblingAndNotAMissingPid() throws {
+        try withSleeper { pid in
+            let (result, output) = try runProbeOnHost(["kill-pid", String(pid)])
+            #expect(output == ProbeOutput("ESCAPED kill-pid signalable=\(pid)"), "\(result.summary)")
+        }
+        // Above the largest pid_max the kernel allows, so no such process can exist.
+        let (_, missing) = try runProbeOnHost(["kill-pid", "1073741824"])
+        #expect(missing == ProbeOutput("DENIED kill-pid ESRCH"))
+    }
+
+    @Test func psSeesTheHostsProcesses() throws {
+        let (result, output) = try runProbeOnHost(["ps"])
+        let count = try #require(output?.fields["pids"].flatMap { Int($0) }, "\(result.summary)")
+        #expect(count >= 5)
+    }
+
+    @Test func nsIdsAreOurOwn() throws {
+        let (result, output) = try runProbeOnHost(["ns-ids"])
+        for kind in ["user", "pid", "net", "mnt", "uts", "ipc", "cgroup"] {
+            #expect(output?.fields[kind] == Host.namespaceID(kind), "\(kind): \(result.summary)")
+        }
+    }
+
+    @Test func ifacesListsLoopback() throws {
+        let (result, output) = try runProbeOnHost(["ifaces"])
+        let names = output?.fields["names"]?.split(separator: ",").map(String.init) ?? []
+        #expect(names.contains("lo"), "\(result.summary)")
+    }
+
+    @Test func fdsSeesAnInheritedDescriptor() throws {
+        let (result, output) = try CommandRunner.run(
+            "/bin/sh", ["-c", "exec 7</etc/hostname; exec \"$0\" fds", PackagePaths.probe], timeout: 20
+        ).withOutput()
+        #expect(output?.kind == .escaped, "\(result.summary)")
+        #expect(output?.detail.contains("7:/etc/hostname") == true, "\(result.summary)")
+    }
+
+    @Test func symlinkAndHardlinkReachTheirTargets() throws {
+        let scratch = try TemporaryDirectory(prefix: "sentinel-probe-links")
+        defer { scratch.remove() }
+        let secret = scratch.path + "/secret"
+        try "s3cr3t\n".write(toFile: secret, atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/link", withDestinationPath: secret)
+        let (symlinkRun, followed) = try runProbeOnHost(["follow-symlink", scratch.path + "/link"])
+        #expect(followed?.kind == .escaped, "\(symlinkRun.summary)")
+        let (hardlinkRun, linked) = try runProbeOnHost(["hardlink", secret, scratch.path + "/hard"])
+        #expect(linked?.kind == .escaped, "\(hardlinkRun.summary)")
+        // A regular file is not a symlink: the verb says so instead of pretending.
+        let (notLink, _) = try runProbeOnHost(["follow-symlink", secret])
+        #expect(notLink.status == 2)
+    }
+
+    @Test func chmodSetuidOnARootOwnedFile() throws {
+        let scratch = try TemporaryDirectory(prefix: "sentinel-probe-suid")
+        defer { scratch.remove() }
+        let (result, output) = try runProbeOnHost(["chmod-setuid"], in: scratch.path)
+        #expect(output?.kind == .escaped, "\(result.summary)")
+    }
+
+    @Test func writeWorkspaceWritesTheWorkingDirectory() throws {
+        let scratch = try TemporaryDirectory(prefix: "sentinel-probe-ws")
+        defer { scratch.remove() }
+        let (result, output) = try runProbeOnHost(["write-workspace"], in: scratch.path)
+        #expect(output?.kind == .escaped, "\(result.summary)")
+        // The probe cleans up after itself.
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: scratch.path))?.isEmpty == true)
+    }
+
+    @Test(arguments: [
+        ProbeCall(), ProbeCall("no-such-verb"), ProbeCall("read-file"), ProbeCall("kill-pid", "abc"),
+        ProbeCall("connect-tcp", "not-an-address", "80"), ProbeCall("memory-bomb"),
+    ])
+    func usageErrorsExitTwo(call: ProbeCall) throws {
+        let (result, output) = try runProbeOnHost(call.arguments)
+        #expect(result.status == 2, "\(result.summary)")
+        #expect(output == nil)
+        #expect(!result.stderr.isEmpty)
+    }
+}
+
+extension CommandResult {
+    /// Pairs a result with its parsed verdict line.
+    func withOutput() -> (CommandResult, ProbeOutput?) { (self, ProbeOutput(stdout)) }
+}
