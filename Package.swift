@@ -54,7 +54,11 @@ let package = Package(
         .executableTarget(name: "sentinel", dependencies: ["SentinelCLI"]),
 
         // A C program the escape battery runs inside the sandbox: one attempt per verb.
-        .executableTarget(name: "sentinel-probe", path: "Tests/Probe", cSettings: strictC),
+        // Linked without the shared Swift runtime: the sandbox shows only the host's /usr and /lib.
+        .executableTarget(
+            name: "sentinel-probe", path: "Tests/Probe", cSettings: strictC,
+            linkerSettings: [.unsafeFlags(["-static-stdlib"])]
+        ),
 
         // Benchmarks' helpers (bench/*.sh drive them); not shipped.
         .executableTarget(name: "sentinel-bench", dependencies: ["Sandbox"], path: "bench/Sources/sentinel-bench"),

@@ -53,11 +53,50 @@ static int add_socket_rules(scmp_filter_ctx ctx) {
                                SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)domain, 0));
     }
     rc |= seccomp_rule_add(ctx, afnosupport, SCMP_SYS(socket), 1, SCMP_A0(SCMP_CMP_GE, 11, 0));
-    /* Raw and packet sockets on the allowed families. */
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
-                           SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_RAW));
-    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 1,
-                           SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_PACKET));
+    /* Raw and packet sockets on the families that remain (the others already answered
+       EAFNOSUPPORT above; libseccomp would let the lower errno win if both matched). */
+    const int inet_families[] = {AF_INET, AF_INET6};
+    const int raw_types[] = {SOCK_RAW, SOCK_PACKET};
+    for (size_t f = 0; f < 2; f++) {
+        for (size_t t = 0; t < 2; t++) {
+            rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(socket), 2,
+                                   SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)inet_families[f], 0),
+                                   SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, (scmp_datum_t)raw_types[t]));
+        }
+    }
+    return rc;
+}
+
+/* No setuid or setgid bits on files: a payload whose uid maps to the owner of a writable
+   workspace could otherwise leave a setuid binary on the host (nosuid protects only the
+   sandbox's own mounts). Covers chmod and file creation modes. */
+static int add_setid_rules(scmp_filter_ctx ctx) {
+    static const struct {
+        const char *name;
+        unsigned mode_arg;
+    } mode_calls[] = {
+        {"chmod", 1}, {"fchmod", 1}, {"fchmodat", 2}, {"fchmodat2", 2},
+        {"open", 2}, {"openat", 3}, {"creat", 1}, {"mknod", 1}, {"mknodat", 2},
+    };
+    const scmp_datum_t bits[] = {S_ISUID, S_ISGID};
+    int rc = 0;
+    for (size_t i = 0; i < sizeof mode_calls / sizeof mode_calls[0]; i++) {
+        int nr = seccomp_syscall_resolve_name(mode_calls[i].name);
+#ifdef __x86_64__
+        if (nr == __NR_SCMP_ERROR && strcmp(mode_calls[i].name, "fchmodat2") == 0) nr = 452;
+#endif
+        if (nr == __NR_SCMP_ERROR) continue;
+        for (size_t b = 0; b < 2; b++) {
+            struct scmp_arg_cmp cmp = {mode_calls[i].mode_arg, SCMP_CMP_MASKED_EQ, bits[b], bits[b]};
+            rc |= seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, &cmp);
+        }
+    }
+    /* openat2 hides its mode in a struct the filter cannot read; callers fall back to openat. */
+    int openat2 = seccomp_syscall_resolve_name("openat2");
+#ifdef __x86_64__
+    if (openat2 == __NR_SCMP_ERROR) openat2 = 437;
+#endif
+    if (openat2 != __NR_SCMP_ERROR) rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), openat2, 0);
     return rc;
 }
 
@@ -93,6 +132,7 @@ static int build_default(scmp_filter_ctx ctx, char *err, size_t err_len) {
                                        bad_personality_bits[i]));
     }
     rc |= add_socket_rules(ctx);
+    rc |= add_setid_rules(ctx);
     if (rc != 0) {
         snprintf(err, err_len, "seccomp conditional rules: %s", strerror(-rc));
         return -1;
