@@ -223,6 +223,13 @@ public struct HTMLRenderer: ReportRenderer {
               rows.forEach(function (row) { body.appendChild(row); });
             });
           });
+          // A link such as report.html#severity=high&tool=bandit&q=sql opens pre-filtered.
+          location.hash.replace(/^#/, "").split("&").forEach(function (pair) {
+            var kv = pair.split("="), value = decodeURIComponent(kv[1] || "");
+            if (kv[0] === "severity") { sev.value = value; }
+            if (kv[0] === "tool") { tool.value = value; }
+            if (kv[0] === "q") { text.value = value; }
+          });
           [sev, tool].forEach(function (el) { el.addEventListener("change", apply); });
           text.addEventListener("input", apply);
           apply();
