@@ -54,4 +54,30 @@ public struct Finding: Sendable, Codable, Hashable {
 
     /// `CWE-89` style names of `cwe`.
     public var cweTags: [String] { cwe.map { "CWE-\($0)" } }
+
+    private enum CodingKeys: String, CodingKey {
+        case ruleId, tool, severity, confidence, message, location, cwe, fingerprint, fix, evidence, snippet
+        case enclosingScope, properties, references
+    }
+
+    /// Decodes leniently: only `ruleId`, `severity`, `message` and `location` are required, so
+    /// findings written by hand or by older versions load; a missing fingerprint is computed.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            ruleId: try c.decode(String.self, forKey: .ruleId),
+            tool: try c.decodeIfPresent(String.self, forKey: .tool) ?? "sentinel",
+            severity: try c.decode(Severity.self, forKey: .severity),
+            confidence: try c.decodeIfPresent(Confidence.self, forKey: .confidence) ?? .medium,
+            message: try c.decode(String.self, forKey: .message),
+            location: try c.decode(Location.self, forKey: .location),
+            cwe: try c.decodeIfPresent([Int].self, forKey: .cwe) ?? [],
+            fingerprint: try c.decodeIfPresent(String.self, forKey: .fingerprint),
+            fix: try c.decodeIfPresent(Fix.self, forKey: .fix),
+            evidence: try c.decodeIfPresent(String.self, forKey: .evidence),
+            snippet: try c.decodeIfPresent(String.self, forKey: .snippet),
+            enclosingScope: try c.decodeIfPresent(String.self, forKey: .enclosingScope),
+            properties: try c.decodeIfPresent([String: String].self, forKey: .properties) ?? [:],
+            references: try c.decodeIfPresent([String].self, forKey: .references) ?? [])
+    }
 }

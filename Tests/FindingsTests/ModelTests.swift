@@ -52,6 +52,18 @@ import Testing
         #expect(decoded == findings)
     }
 
+    @Test func decodesMinimalJSONWithDefaults() throws {
+        let json = #"{"ruleId": "r", "severity": "low", "message": "m", "location": {"file": "a.py", "startLine": 2}}"#
+        let finding = try JSONDecoder().decode(Finding.self, from: Data(json.utf8))
+        #expect(finding.tool == "sentinel")
+        #expect(finding.confidence == .medium)
+        #expect(finding.cwe.isEmpty && finding.properties.isEmpty && finding.references.isEmpty)
+        #expect(finding.fingerprint == Finding(ruleId: "r", severity: .low, message: "m", location: Location(file: "a.py", startLine: 2)).fingerprint)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Finding.self, from: Data(#"{"ruleId": "r", "message": "m", "location": {}}"#.utf8))
+        }
+    }
+
     @Test func locationDisplay() {
         #expect(Location(file: "a/b.py", startLine: 3, startColumn: 7).displayString == "a/b.py:3:7")
         #expect(Location(file: "req.txt").displayString == "req.txt")
