@@ -96,7 +96,8 @@ public struct Baseline: Sendable, Codable, Hashable {
             throw SentinelError(.invalidInput, "\(path): not a Sentinel baseline: format is '\(baseline.format)', expected '\(formatName)'")
         }
         guard baseline.version == currentVersion else {
-            throw SentinelError(.invalidInput, "\(path): unsupported baseline version \(baseline.version) (this build reads \(currentVersion))")
+            throw SentinelError(
+                .invalidInput, "\(path): unsupported baseline version \(baseline.version) (this build reads \(currentVersion))")
         }
         return baseline
     }

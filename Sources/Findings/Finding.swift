@@ -48,8 +48,11 @@ public struct Finding: Sendable, Codable, Hashable {
         self.enclosingScope = enclosingScope
         self.properties = properties
         self.references = references
-        self.fingerprint = fingerprint ?? Fingerprint.compute(for: ruleId, location: location,
-                                                              snippet: snippet, enclosingScope: enclosingScope)
+        self.fingerprint =
+            fingerprint
+            ?? Fingerprint.compute(
+                for: ruleId, location: location,
+                snippet: snippet, enclosingScope: enclosingScope)
     }
 
     /// `CWE-89` style names of `cwe`.

@@ -95,7 +95,7 @@ public enum Fingerprint {
     public static func normalize(_ code: some StringProtocol, style: CommentStyle) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(code.utf8.count)
-        var quote: UInt8? = nil       // the open quote character, inside a string literal
+        var quote: UInt8? = nil  // the open quote character, inside a string literal
         var escaped = false
         var inComment = false
         var pendingSpace = false

@@ -12,8 +12,10 @@ public struct FindingsPipeline: Sendable {
     /// `--since REV`: only findings on these lines are kept.
     public var changedLines: ChangedLines?
 
-    public init(gate: Gate = Gate(), baseline: Baseline? = nil, severityOverrides: [String: Severity] = [:],
-                changedLines: ChangedLines? = nil) {
+    public init(
+        gate: Gate = Gate(), baseline: Baseline? = nil, severityOverrides: [String: Severity] = [:],
+        changedLines: ChangedLines? = nil
+    ) {
         self.gate = gate
         self.baseline = baseline
         self.severityOverrides = severityOverrides

@@ -21,8 +21,10 @@ public struct ToolRun: Sendable, Codable, Hashable {
     /// Wall time the tool took, in seconds.
     public var durationSeconds: Double?
 
-    public init(name: String, version: String? = nil, informationURI: String? = nil, status: Status = .succeeded,
-                message: String? = nil, durationSeconds: Double? = nil) {
+    public init(
+        name: String, version: String? = nil, informationURI: String? = nil, status: Status = .succeeded,
+        message: String? = nil, durationSeconds: Double? = nil
+    ) {
         self.name = name
         self.version = version
         self.informationURI = informationURI

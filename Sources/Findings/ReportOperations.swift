@@ -52,12 +52,16 @@ extension Array where Element == Finding {
         var dropped = Set<Int>()
         for indices in byKey.values where indices.count > 1 {
             // Best first, so each finding is folded into the strongest overlapping one.
-            let ranked = indices.sorted { Self.preferred(self[$0], over: self[$1]) || (!Self.preferred(self[$1], over: self[$0]) && $0 < $1) }
+            let ranked = indices.sorted {
+                Self.preferred(self[$0], over: self[$1]) || (!Self.preferred(self[$1], over: self[$0]) && $0 < $1)
+            }
             for (position, loser) in ranked.enumerated() where position > 0 {
-                guard let winner = ranked[..<position].first(where: { candidate in
-                    !dropped.contains(candidate) && self[candidate].tool != self[loser].tool
-                        && !Set(self[candidate].cwe).isDisjoint(with: self[loser].cwe)
-                }) else { continue }
+                guard
+                    let winner = ranked[..<position].first(where: { candidate in
+                        !dropped.contains(candidate) && self[candidate].tool != self[loser].tool
+                            && !Set(self[candidate].cwe).isDisjoint(with: self[loser].cwe)
+                    })
+                else { continue }
                 dropped.insert(loser)
                 Self.note(self[loser], on: &result[winner])
             }

@@ -125,15 +125,17 @@ public enum Suppressions {
         let firstCode = bytes.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? bytes.count
         if let (start, body) = findComment(marker: "sentinel:", in: bytes) {
             if let directive = parseSentinel(body) {
-                result.append(SuppressionDirective(
-                    kind: .sentinel, ruleIds: directive.ids, reason: directive.reason, line: number,
-                    column: column(of: start, in: bytes), standsAlone: start == firstCode))
+                result.append(
+                    SuppressionDirective(
+                        kind: .sentinel, ruleIds: directive.ids, reason: directive.reason, line: number,
+                        column: column(of: start, in: bytes), standsAlone: start == firstCode))
             }
         }
         if let (start, body) = findComment(marker: "nosec", in: bytes), !isWordByte(body.first) {
-            result.append(SuppressionDirective(
-                kind: .nosec, ruleIds: parseNosecIds(body), reason: nil, line: number,
-                column: column(of: start, in: bytes), standsAlone: start == firstCode))
+            result.append(
+                SuppressionDirective(
+                    kind: .nosec, ruleIds: parseNosecIds(body), reason: nil, line: number,
+                    column: column(of: start, in: bytes), standsAlone: start == firstCode))
         }
         return result
     }

@@ -151,18 +151,27 @@ public struct SHA256: Sendable {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for i in 0..<16 {
                 let p = block + i * 4
-                w[i] = UInt32(p.load(as: UInt8.self)) << 24
+                w[i] =
+                    UInt32(p.load(as: UInt8.self)) << 24
                     | UInt32(p.load(fromByteOffset: 1, as: UInt8.self)) << 16
                     | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 8
                     | UInt32(p.load(fromByteOffset: 3, as: UInt8.self))
             }
             for i in 16..<64 {
-                let x = w[i - 15], y = w[i - 2]
+                let x = w[i - 15]
+                let y = w[i - 2]
                 let s0 = SHA256.rotr(x, 7) ^ SHA256.rotr(x, 18) ^ (x >> 3)
                 let s1 = SHA256.rotr(y, 17) ^ SHA256.rotr(y, 19) ^ (y >> 10)
                 w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
             }
-            var a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7
+            var a = h0
+            var b = h1
+            var c = h2
+            var d = h3
+            var e = h4
+            var f = h5
+            var g = h6
+            var h = h7
             SHA256.k.withUnsafeBufferPointer { k in
                 for i in 0..<64 {
                     let s1 = SHA256.rotr(e, 6) ^ SHA256.rotr(e, 11) ^ SHA256.rotr(e, 25)
@@ -171,12 +180,24 @@ public struct SHA256: Sendable {
                     let s0 = SHA256.rotr(a, 2) ^ SHA256.rotr(a, 13) ^ SHA256.rotr(a, 22)
                     let maj = (a & b) ^ (a & c) ^ (b & c)
                     let t2 = s0 &+ maj
-                    h = g; g = f; f = e; e = d &+ t1
-                    d = c; c = b; b = a; a = t1 &+ t2
+                    h = g
+                    g = f
+                    f = e
+                    e = d &+ t1
+                    d = c
+                    c = b
+                    b = a
+                    a = t1 &+ t2
                 }
             }
-            h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d
-            h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
+            h0 &+= a
+            h1 &+= b
+            h2 &+= c
+            h3 &+= d
+            h4 &+= e
+            h5 &+= f
+            h6 &+= g
+            h7 &+= h
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+
 @testable import Findings
 
 @Suite struct BaselineTests {
@@ -44,7 +45,10 @@ import Testing
         (#"{"format": "sentinel-baseline", "version": 1}"#, "not a Sentinel baseline: missing key 'entries'"),
         (#"{"format": "other", "version": 1, "entries": []}"#, "not a Sentinel baseline: format is 'other'"),
         (#"{"format": "sentinel-baseline", "version": 7, "entries": []}"#, "unsupported baseline version 7"),
-        (#"{"format": "sentinel-baseline", "version": 1, "entries": [{"ruleId": "x"}]}"#, "not a Sentinel baseline: missing key 'fingerprint'"),
+        (
+            #"{"format": "sentinel-baseline", "version": 1, "entries": [{"ruleId": "x"}]}"#,
+            "not a Sentinel baseline: missing key 'fingerprint'"
+        ),
         (#"[1, 2]"#, "not a Sentinel baseline: expected"),
     ])
     func badFilesGiveOneLineErrors(content: String, expected: String) throws {

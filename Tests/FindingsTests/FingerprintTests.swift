@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Findings
 
 @Suite struct FingerprintTests {
@@ -12,10 +13,11 @@ import Testing
                 scope = String(trimmed.dropFirst(4).prefix { $0 != "(" })
             }
             if line.contains("eval(") {
-                findings.append(Finding(
-                    ruleId: "python.eval", severity: .high, message: "eval of untrusted data",
-                    location: Location(file: file, startLine: index + 1, startColumn: 5),
-                    snippet: String(line), enclosingScope: scope))
+                findings.append(
+                    Finding(
+                        ruleId: "python.eval", severity: .high, message: "eval of untrusted data",
+                        location: Location(file: file, startLine: index + 1, startColumn: 5),
+                        snippet: String(line), enclosingScope: scope))
             }
         }
         return Fingerprint.assignOccurrences(findings)
@@ -55,8 +57,9 @@ import Testing
         #expect(base != Fingerprint.compute(ruleId: "r", file: "b.py", normalizedCode: "eval(x)", enclosingScope: "f"))
         #expect(base == Fingerprint.compute(ruleId: "r", file: "a.py", normalizedCode: "eval(x)", enclosingScope: "f"))
         // Field boundaries are part of the hash.
-        #expect(Fingerprint.compute(ruleId: "ab", file: "c", normalizedCode: "", enclosingScope: nil)
-            != Fingerprint.compute(ruleId: "a", file: "bc", normalizedCode: "", enclosingScope: nil))
+        #expect(
+            Fingerprint.compute(ruleId: "ab", file: "c", normalizedCode: "", enclosingScope: nil)
+                != Fingerprint.compute(ruleId: "a", file: "bc", normalizedCode: "", enclosingScope: nil))
     }
 
     @Test func repeatsInOneFileGetDistinctStableFingerprints() {
@@ -86,19 +89,24 @@ import Testing
         #expect(Fingerprint.normalize(input, style: style) == expected)
     }
 
-    @Test(arguments: [("a/b.py", Fingerprint.CommentStyle.hash), ("x.js", .slashes), ("Dockerfile", .hash),
-                      ("README", .none), ("c/main.C", .slashes), ("conf.yaml", .hash)])
+    @Test(arguments: [
+        ("a/b.py", Fingerprint.CommentStyle.hash), ("x.js", .slashes), ("Dockerfile", .hash),
+        ("README", .none), ("c/main.C", .slashes), ("conf.yaml", .hash),
+    ])
     func commentStyleFromPath(path: String, style: Fingerprint.CommentStyle) {
         #expect(Fingerprint.CommentStyle(forPath: path) == style)
     }
 
     @Test func webFindingsIgnoreQueryValues() {
-        let a = Finding(ruleId: "dast.xss", severity: .high, message: "m",
-                        location: Location(url: "http://h/s?q=1", method: "GET", parameter: "q"))
-        let b = Finding(ruleId: "dast.xss", severity: .high, message: "m",
-                        location: Location(url: "http://h/s?q=2", method: "GET", parameter: "q"))
-        let c = Finding(ruleId: "dast.xss", severity: .high, message: "m",
-                        location: Location(url: "http://h/s?q=2", method: "GET", parameter: "r"))
+        let a = Finding(
+            ruleId: "dast.xss", severity: .high, message: "m",
+            location: Location(url: "http://h/s?q=1", method: "GET", parameter: "q"))
+        let b = Finding(
+            ruleId: "dast.xss", severity: .high, message: "m",
+            location: Location(url: "http://h/s?q=2", method: "GET", parameter: "q"))
+        let c = Finding(
+            ruleId: "dast.xss", severity: .high, message: "m",
+            location: Location(url: "http://h/s?q=2", method: "GET", parameter: "r"))
         #expect(a.fingerprint == b.fingerprint)
         #expect(a.fingerprint != c.fingerprint)
     }

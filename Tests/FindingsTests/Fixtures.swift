@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Findings
 
 /// Shared sample data and environment probes for the Findings tests.
@@ -29,11 +30,13 @@ enum Fixtures {
         .first { FileManager.default.isExecutableFile(atPath: $0) }
 
     /// Runs a program, returning its status and stdout/stderr.
-    static func run(_ program: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ program: String, _ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String)
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         let input = Pipe()
@@ -86,9 +89,11 @@ enum Fixtures {
         Finding(
             ruleId: "python.weak-hash", severity: .medium, confidence: .high, message: "MD5 is a weak hash",
             location: Location(file: "app/crypto.py", startLine: 3, startColumn: 7), cwe: [327],
-            fix: Fix(description: "Use SHA-256", replacements: [
-                Fix.Replacement(startLine: 3, startColumn: 7, endLine: 3, endColumn: 18, text: "hashlib.sha256"),
-            ]),
+            fix: Fix(
+                description: "Use SHA-256",
+                replacements: [
+                    Fix.Replacement(startLine: 3, startColumn: 7, endLine: 3, endColumn: 18, text: "hashlib.sha256")
+                ]),
             snippet: "h = hashlib.md5(data)")
     }
 
@@ -117,7 +122,7 @@ enum Fixtures {
                     id: "python.sqli", name: "SQL injection", shortDescription: "User input reaches a SQL query.",
                     fullDescription: "Data from an HTTP request flows into a SQL statement without parameters.",
                     help: "Use parameterised queries.", helpURI: "https://cwe.mitre.org/data/definitions/89.html",
-                    defaultSeverity: .high, cwe: [89], tags: ["injection"]),
+                    defaultSeverity: .high, cwe: [89], tags: ["injection"])
             ],
             tools: [
                 ToolRun(name: "sentinel", version: "0.1.0", status: .succeeded),

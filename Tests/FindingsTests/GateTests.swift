@@ -1,5 +1,6 @@
 import Support
 import Testing
+
 @testable import Findings
 
 @Suite struct GateTests {

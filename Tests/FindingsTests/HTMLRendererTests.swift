@@ -1,16 +1,18 @@
 import Foundation
 import Support
 import Testing
+
 @testable import Findings
 
 @Suite(.serialized) struct HTMLRendererTests {
     static func hostileReport() -> Report {
         var report = Fixtures.sampleReport()
-        report.findings.append(Finding(
-            ruleId: "python.xss\"><img src=x onerror=alert(1)>", tool: "sentinel", severity: .high,
-            message: "Message with <script>alert('pwned')</script> and \"quotes\" & 'apostrophes'",
-            location: Location(file: "tpl/<evil>.py", startLine: 7, startColumn: 2),
-            cwe: [79], snippet: "return '<b>' + name + '</b>'"))
+        report.findings.append(
+            Finding(
+                ruleId: "python.xss\"><img src=x onerror=alert(1)>", tool: "sentinel", severity: .high,
+                message: "Message with <script>alert('pwned')</script> and \"quotes\" & 'apostrophes'",
+                location: Location(file: "tpl/<evil>.py", startLine: 7, startColumn: 2),
+                cwe: [79], snippet: "return '<b>' + name + '</b>'"))
         return report
     }
 
@@ -24,11 +26,16 @@ import Testing
         #expect(Self.count("<tr class=\"finding\"", in: html) == 5)
         #expect(html.contains("<div class=\"card sev-high\" data-severity=\"high\"><span class=\"count\">2</span> high</div>"))
         #expect(html.contains("<div class=\"card sev-critical\" data-severity=\"critical\"><span class=\"count\">1</span> critical</div>"))
-        #expect(html.contains("<tr data-tool=\"bandit\"><td>bandit</td><td>1.7.9</td><td class=\"status-succeeded\">succeeded</td><td class=\"num\">1</td></tr>"))
+        #expect(
+            html.contains(
+                "<tr data-tool=\"bandit\"><td>bandit</td><td>1.7.9</td><td class=\"status-succeeded\">succeeded</td><td class=\"num\">1</td></tr>"
+            ))
         #expect(html.contains("<td class=\"status-skipped\">skipped: not installed</td>"))
         #expect(html.contains("<option value=\"semgrep\">semgrep</option>"))
         #expect(html.contains("<th data-key=\"sev\" data-type=\"num\""))
-        #expect(html.contains("<pre class=\"snippet\" data-start=\"12\"><code>cursor.execute(&quot;SELECT * FROM t WHERE id=&quot; + q)</code></pre>"))
+        #expect(
+            html.contains(
+                "<pre class=\"snippet\" data-start=\"12\"><code>cursor.execute(&quot;SELECT * FROM t WHERE id=&quot; + q)</code></pre>"))
         #expect(html.contains("<li class=\"notice-warning\"><code>app/broken.py</code>: cannot parse: unexpected indent at 3:1</li>"))
         #expect(html.contains("42 files scanned"))
         // Rows are ordered most severe first.
@@ -51,7 +58,9 @@ import Testing
         let html = HTMLRenderer().render(Self.hostileReport())
         #expect(Self.count("<script", in: html) == 1, "only the report's own script")
         #expect(!html.contains("<img"))
-        #expect(html.contains("Message with &lt;script&gt;alert(&#39;pwned&#39;)&lt;/script&gt; and &quot;quotes&quot; &amp; &#39;apostrophes&#39;"))
+        #expect(
+            html.contains(
+                "Message with &lt;script&gt;alert(&#39;pwned&#39;)&lt;/script&gt; and &quot;quotes&quot; &amp; &#39;apostrophes&#39;"))
         #expect(html.contains("data-rule=\"python.xss&quot;&gt;&lt;img src=x onerror=alert(1)&gt;\""))
         #expect(html.contains("tpl/&lt;evil&gt;.py:7:2"))
         #expect(HTMLRenderer.escape("a<b>&\"'") == "a&lt;b&gt;&amp;&quot;&#39;")
@@ -73,10 +82,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/report.html"
         try AtomicFile.write(html, to: path)
-        let result = try Fixtures.run("/usr/bin/timeout", [
-            "60", chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-            "--user-data-dir=\(directory)/profile", "--dump-dom", "file://\(path)\(fragment)",
-        ])
+        let result = try Fixtures.run(
+            "/usr/bin/timeout",
+            [
+                "60", chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--user-data-dir=\(directory)/profile", "--dump-dom", "file://\(path)\(fragment)",
+            ])
         #expect(result.status == 0, "chromium: \(result.stderr.suffix(500))")
         return result.stdout
     }

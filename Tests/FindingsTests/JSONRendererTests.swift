@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Findings
 
 @Suite struct JSONRendererTests {
@@ -45,7 +46,8 @@ import Testing
         let findingsAt = a.range(of: "\"findings\"")?.lowerBound
         let summaryAt = a.range(of: "\"summary\"")?.lowerBound
         #expect(findingsAt != nil && summaryAt != nil && findingsAt! < summaryAt!)
-        let cwe = a.range(of: "\"cwe\"")?.lowerBound, ruleId = a.range(of: "\"ruleId\"")?.lowerBound
+        let cwe = a.range(of: "\"cwe\"")?.lowerBound
+        let ruleId = a.range(of: "\"ruleId\"")?.lowerBound
         #expect(cwe != nil && ruleId != nil && cwe! < ruleId!)
         #expect(a.contains("\n  "), "pretty-printed")
     }

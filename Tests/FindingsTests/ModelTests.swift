@@ -1,11 +1,14 @@
 import Foundation
 import Support
 import Testing
+
 @testable import Findings
 
 @Suite struct SeverityTests {
-    @Test(arguments: [("info", Severity.info), ("LOW", .low), (" Medium ", .medium), ("high", .high),
-                      ("critical", .critical), ("moderate", .medium), ("error", .high), ("warning", .medium)])
+    @Test(arguments: [
+        ("info", Severity.info), ("LOW", .low), (" Medium ", .medium), ("high", .high),
+        ("critical", .critical), ("moderate", .medium), ("error", .high), ("warning", .medium),
+    ])
     func parses(text: String, expected: Severity) throws {
         #expect(try Severity(parsing: text) == expected)
     }
@@ -58,7 +61,9 @@ import Testing
         #expect(finding.tool == "sentinel")
         #expect(finding.confidence == .medium)
         #expect(finding.cwe.isEmpty && finding.properties.isEmpty && finding.references.isEmpty)
-        #expect(finding.fingerprint == Finding(ruleId: "r", severity: .low, message: "m", location: Location(file: "a.py", startLine: 2)).fingerprint)
+        #expect(
+            finding.fingerprint
+                == Finding(ruleId: "r", severity: .low, message: "m", location: Location(file: "a.py", startLine: 2)).fingerprint)
         #expect(throws: DecodingError.self) {
             try JSONDecoder().decode(Finding.self, from: Data(#"{"ruleId": "r", "message": "m", "location": {}}"#.utf8))
         }

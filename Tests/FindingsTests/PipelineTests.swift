@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Findings
 
 @Suite struct PipelineTests {
@@ -11,17 +12,20 @@ import Testing
     ]
 
     static func finding(_ rule: String, line: Int, severity: Severity = .high, tool: String = "sentinel", cwe: [Int] = []) -> Finding {
-        Finding(ruleId: rule, tool: tool, severity: severity, message: rule, location: Location(file: "app.py", startLine: line, startColumn: 1),
-                cwe: cwe, snippet: String(source[line - 1]))
+        Finding(
+            ruleId: rule, tool: tool, severity: severity, message: rule,
+            location: Location(file: "app.py", startLine: line, startColumn: 1),
+            cwe: cwe, snippet: String(source[line - 1]))
     }
 
     static var scanned: Report {
-        Report(findings: [
-            finding("python.cmdi", line: 2),
-            finding("python.eval", line: 3, cwe: [95]),
-            finding("bandit.B307", line: 3, severity: .medium, tool: "bandit", cwe: [95]),
-            finding("python.exec", line: 4),
-        ], filesScanned: 1)
+        Report(
+            findings: [
+                finding("python.cmdi", line: 2),
+                finding("python.eval", line: 3, cwe: [95]),
+                finding("bandit.B307", line: 3, severity: .medium, tool: "bandit", cwe: [95]),
+                finding("python.exec", line: 4),
+            ], filesScanned: 1)
     }
 
     @Test func suppressesDedupesAndGates() {
@@ -56,8 +60,10 @@ import Testing
             copy.location.endLine = copy.location.startLine
             return copy
         }
-        next.findings.append(Finding(ruleId: "python.pickle", severity: .high, message: "pickle",
-                                     location: Location(file: "app.py", startLine: 7), snippet: "pickle.loads(blob)"))
+        next.findings.append(
+            Finding(
+                ruleId: "python.pickle", severity: .high, message: "pickle",
+                location: Location(file: "app.py", startLine: 7), snippet: "pickle.loads(blob)"))
         let pipeline = FindingsPipeline(baseline: try Baseline.load(path))
         let (report, status) = pipeline.process(next, sources: { _ in shifted })
         #expect(report.findings.map(\.ruleId) == ["python.pickle"])

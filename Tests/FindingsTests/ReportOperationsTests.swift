@@ -1,11 +1,15 @@
 import Testing
+
 @testable import Findings
 
 @Suite struct ReportOperationsTests {
-    static func finding(_ rule: String, tool: String, line: Int, cwe: [Int], confidence: Confidence,
-                        severity: Severity = .high, file: String = "a.py") -> Finding {
-        Finding(ruleId: rule, tool: tool, severity: severity, confidence: confidence, message: rule,
-                location: Location(file: file, startLine: line, startColumn: 1), cwe: cwe)
+    static func finding(
+        _ rule: String, tool: String, line: Int, cwe: [Int], confidence: Confidence,
+        severity: Severity = .high, file: String = "a.py"
+    ) -> Finding {
+        Finding(
+            ruleId: rule, tool: tool, severity: severity, confidence: confidence, message: rule,
+            location: Location(file: file, startLine: line, startColumn: 1), cwe: cwe)
     }
 
     @Test func mergesSameLineAndCWEAcrossTools() {
@@ -44,11 +48,16 @@ import Testing
         let findings = Fixtures.sampleReport().findings
         let sorted = findings.sortedForReport()
         #expect(findings.reversed().sortedForReport() == sorted)
-        #expect(sorted.map(\.location.artifact) == ["app/crypto.py", "app/db.py", "app/run.py", "requirements.txt",
-                                                    "http://127.0.0.1:8080/search?q=%3Cscript%3E"])
-        let sameFile = [Self.finding("b", tool: "t", line: 9, cwe: [], confidence: .low),
-                        Self.finding("a", tool: "t", line: 9, cwe: [], confidence: .low),
-                        Self.finding("z", tool: "t", line: 2, cwe: [], confidence: .low)]
+        #expect(
+            sorted.map(\.location.artifact) == [
+                "app/crypto.py", "app/db.py", "app/run.py", "requirements.txt",
+                "http://127.0.0.1:8080/search?q=%3Cscript%3E",
+            ])
+        let sameFile = [
+            Self.finding("b", tool: "t", line: 9, cwe: [], confidence: .low),
+            Self.finding("a", tool: "t", line: 9, cwe: [], confidence: .low),
+            Self.finding("z", tool: "t", line: 2, cwe: [], confidence: .low),
+        ]
         #expect(sameFile.sortedForReport().map(\.ruleId) == ["z", "a", "b"])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Findings
 
 @Suite struct SARIFRendererTests {
@@ -42,8 +43,9 @@ import Testing
         let sqli = rules[0]
         #expect(sqli["name"] as? String == "SQL injection")
         #expect((sqli["shortDescription"] as? [String: Any])?["text"] as? String == "User input reaches a SQL query.")
-        #expect((sqli["fullDescription"] as? [String: Any])?["text"] as? String
-            == "Data from an HTTP request flows into a SQL statement without parameters.")
+        #expect(
+            (sqli["fullDescription"] as? [String: Any])?["text"] as? String
+                == "Data from an HTTP request flows into a SQL statement without parameters.")
         #expect((sqli["help"] as? [String: Any])?["text"] as? String == "Use parameterised queries.")
         #expect(((sqli["help"] as? [String: Any])?["markdown"] as? String)?.contains("[CWE-89](") == true)
         #expect(sqli["helpUri"] as? String == "https://cwe.mitre.org/data/definitions/89.html")
@@ -64,7 +66,8 @@ import Testing
         #expect(base?["uri"] as? String == "file:///src/my%20app/")
         let results = try #require(sentinel["results"] as? [[String: Any]])
         #expect(results.count == 2)
-        let weak = results[0], sqli = results[1]
+        let weak = results[0]
+        let sqli = results[1]
         #expect(sqli["ruleId"] as? String == "python.sqli")
         #expect(sqli["ruleIndex"] as? Int == 0)
         #expect(weak["ruleIndex"] as? Int == 1)
@@ -114,7 +117,9 @@ import Testing
         #expect(result["level"] as? String == "error")
     }
 
-    @Test(arguments: [("a b/c.py", "a%20b/c.py"), ("dir/ü.py", "dir/%C3%BC.py"), ("x#y?.py", "x%23y%3F.py"), ("plain/p-1_2.~py", "plain/p-1_2.~py")])
+    @Test(arguments: [
+        ("a b/c.py", "a%20b/c.py"), ("dir/ü.py", "dir/%C3%BC.py"), ("x#y?.py", "x%23y%3F.py"), ("plain/p-1_2.~py", "plain/p-1_2.~py"),
+    ])
     func pathsArePercentEncoded(path: String, uri: String) {
         #expect(SARIFRenderer.percentEncode(path) == uri)
     }
@@ -147,25 +152,34 @@ import Testing
     static func manyFindings() -> Report {
         let severities = Severity.allCases
         let findings = (0..<300).map { i in
-            Finding(ruleId: "rule.\(i % 17)", tool: ["sentinel", "bandit", "semgrep"][i % 3], severity: severities[i % 5],
-                    confidence: Confidence.allCases[i % 3], message: "finding \(i)",
-                    location: Location(file: "pkg/mod\(i % 23).py", startLine: i + 1, startColumn: (i % 7) + 1,
-                                       endLine: i + 2, endColumn: 3),
-                    cwe: i % 4 == 0 ? [] : [20 + i % 5], snippet: i % 2 == 0 ? "call(\(i))" : nil, enclosingScope: "f\(i % 5)")
+            Finding(
+                ruleId: "rule.\(i % 17)", tool: ["sentinel", "bandit", "semgrep"][i % 3], severity: severities[i % 5],
+                confidence: Confidence.allCases[i % 3], message: "finding \(i)",
+                location: Location(
+                    file: "pkg/mod\(i % 23).py", startLine: i + 1, startColumn: (i % 7) + 1,
+                    endLine: i + 2, endColumn: 3),
+                cwe: i % 4 == 0 ? [] : [20 + i % 5], snippet: i % 2 == 0 ? "call(\(i))" : nil, enclosingScope: "f\(i % 5)")
         }
-        return Report(findings: findings, tools: [ToolRun(name: "bandit", status: .failed, message: "exit status 2")],
-                      filesScanned: 23, durationSeconds: 3)
+        return Report(
+            findings: findings, tools: [ToolRun(name: "bandit", status: .failed, message: "exit status 2")],
+            filesScanned: 23, durationSeconds: 3)
     }
 
     static func specialCharacters() -> Report {
         let finding = Finding(
-            ruleId: "python.xss", severity: .high, message: "Ünïcödé \"quoted\" <script>alert('x')</script> \\ back\nslash\ttab \u{1} 日本語 🚀",
+            ruleId: "python.xss", severity: .high,
+            message: "Ünïcödé \"quoted\" <script>alert('x')</script> \\ back\nslash\ttab \u{1} 日本語 🚀",
             location: Location(file: "src/dír with space/ファイル#1.py", startLine: 1, startColumn: 1),
             cwe: [79], evidence: "\u{0}nul and \u{7f}del", snippet: "print(f\"{x}\")  # ünï",
             properties: ["note": "a \"b\" <c>"], references: ["https://example.com/a b"])
-        return Report(findings: [finding], rules: [RuleDescriptor(id: "python.xss", name: "XSS <b>", shortDescription: "“smart” quotes",
-                                                                  helpMarkdown: "**bold** `code`", defaultSeverity: .high, cwe: [79])],
-                      notices: [Notice(level: .info, message: "ℹ︎ note", file: "weird\"file.py")])
+        return Report(
+            findings: [finding],
+            rules: [
+                RuleDescriptor(
+                    id: "python.xss", name: "XSS <b>", shortDescription: "“smart” quotes",
+                    helpMarkdown: "**bold** `code`", defaultSeverity: .high, cwe: [79])
+            ],
+            notices: [Notice(level: .info, message: "ℹ︎ note", file: "weird\"file.py")])
     }
 
     /// Named so that test logs show the name, not the whole report.
@@ -177,8 +191,9 @@ import Testing
     static let fixOnly = Report(findings: [Fixtures.weakHash()], rules: [], tools: [ToolRun(name: "sentinel", version: "0.1")])
     static let dastOnly = Report(findings: [Fixtures.reflectedXSS()], tools: [ToolRun(name: "dast", version: "1")])
 
-    @Test(.enabled(if: validatorAvailable, "needs python with jsonschema (make test creates .venv) and the SARIF schema corpus"),
-          arguments: ["empty", "sample", "many findings", "dast", "fixes", "unicode and special characters"])
+    @Test(
+        .enabled(if: validatorAvailable, "needs python with jsonschema (make test creates .venv) and the SARIF schema corpus"),
+        arguments: ["empty", "sample", "many findings", "dast", "fixes", "unicode and special characters"])
     func validatesAgainstSchema(name: String) throws {
         let report = try #require(Self.reports[name])
         for root in [nil, "/work/project"] as [String?] {
@@ -189,9 +204,12 @@ import Testing
     }
 
     /// The validator must be able to say no, or the test above proves nothing.
-    @Test(.enabled(if: validatorAvailable, "needs python with jsonschema and the SARIF schema corpus"),
-          arguments: [("\"version\": \"2.1.0\"", "\"version\": \"2.0\""), ("\"startLine\": 12", "\"startLine\": 0"),
-                      ("\"level\": \"error\"", "\"level\": \"fatal\"")])
+    @Test(
+        .enabled(if: validatorAvailable, "needs python with jsonschema and the SARIF schema corpus"),
+        arguments: [
+            ("\"version\": \"2.1.0\"", "\"version\": \"2.0\""), ("\"startLine\": 12", "\"startLine\": 0"),
+            ("\"level\": \"error\"", "\"level\": \"fatal\""),
+        ])
     func validatorRejectsBrokenSARIF(original: String, broken: String) throws {
         let sarif = SARIFRenderer().render(Fixtures.sampleReport())
         #expect(sarif.contains(original))

@@ -1,10 +1,12 @@
 import Testing
+
 @testable import Findings
 
 @Suite struct SuppressionTests {
     static func finding(_ rule: String, line: Int, file: String = "app.py", tool: String = "sentinel", endLine: Int? = nil) -> Finding {
-        Finding(ruleId: rule, tool: tool, severity: .high, message: "m",
-                location: Location(file: file, startLine: line, startColumn: 1, endLine: endLine))
+        Finding(
+            ruleId: rule, tool: tool, severity: .high, message: "m",
+            location: Location(file: file, startLine: line, startColumn: 1, endLine: endLine))
     }
 
     static func apply(_ findings: [Finding], _ source: String, file: String = "app.py") -> SuppressionResult {
@@ -30,8 +32,10 @@ import Testing
 
     @Test func severalIdsAndBareIgnore() {
         let source = "a()  # sentinel: ignore[r1, r2] both fine\nb()  # sentinel: ignore -- generated code\n"
-        let findings = [Self.finding("r1", line: 1), Self.finding("r2", line: 1), Self.finding("r3", line: 1),
-                        Self.finding("r9", line: 2)]
+        let findings = [
+            Self.finding("r1", line: 1), Self.finding("r2", line: 1), Self.finding("r3", line: 1),
+            Self.finding("r9", line: 2),
+        ]
         let result = Self.apply(findings, source)
         #expect(Set(result.suppressed.map(\.ruleId)) == ["r1", "r2", "r9"])
         #expect(result.kept.map(\.ruleId) == ["r3"])
@@ -98,7 +102,9 @@ import Testing
     }
 
     @Test func unreadableSourceKeepsEverything() {
-        let findings = [Self.finding("r1", line: 1), Finding(ruleId: "w", severity: .low, message: "m", location: Location(url: "http://x/"))]
+        let findings = [
+            Self.finding("r1", line: 1), Finding(ruleId: "w", severity: .low, message: "m", location: Location(url: "http://x/")),
+        ]
         let result = Suppressions.apply(to: findings, sources: { _ in nil })
         #expect(result.kept == findings)
         #expect(result.suppressed.isEmpty && result.extraFindings.isEmpty)
@@ -107,8 +113,12 @@ import Testing
     @Test func readsEachFileOnce() {
         nonisolated(unsafe) var reads = 0
         let lines: [Substring] = ["a()  # sentinel: ignore[r1] fine", "b()"]
-        _ = Suppressions.apply(to: [Self.finding("r1", line: 1), Self.finding("r2", line: 2), Self.finding("r3", line: 1)],
-                               sources: { _ in reads += 1; return lines })
+        _ = Suppressions.apply(
+            to: [Self.finding("r1", line: 1), Self.finding("r2", line: 2), Self.finding("r3", line: 1)],
+            sources: { _ in
+                reads += 1
+                return lines
+            })
         #expect(reads == 1)
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import Findings
 
 @Suite struct TextRendererTests {
@@ -8,13 +9,20 @@ import Testing
         #expect(lines.first == "app/crypto.py:3:7: medium: [python.weak-hash] MD5 is a weak hash")
         #expect(lines.contains("app/db.py:12:5: high: [python.sqli] SQL query built from request.args reaches cursor.execute"))
         #expect(lines.contains("app/run.py:30:1: high: [bandit.B602] subprocess call with shell=True identified"))
-        #expect(lines.contains("requirements.txt:4: low: [osv.GHSA-xxxx-yyyy-zzzz] requests 2.19.0 is affected by GHSA-xxxx-yyyy-zzzz; fixed in 2.20.0"))
-        #expect(lines.contains("GET http://127.0.0.1:8080/search?q=%3Cscript%3E [q]: critical: [dast.reflected-xss] Parameter q is reflected without encoding"))
+        #expect(
+            lines.contains(
+                "requirements.txt:4: low: [osv.GHSA-xxxx-yyyy-zzzz] requests 2.19.0 is affected by GHSA-xxxx-yyyy-zzzz; fixed in 2.20.0"))
+        #expect(
+            lines.contains(
+                "GET http://127.0.0.1:8080/search?q=%3Cscript%3E [q]: critical: [dast.reflected-xss] Parameter q is reflected without encoding"
+            ))
         // A blank line separates files.
         #expect(lines[1] == "")
         #expect(lines.contains("note: semgrep skipped: not installed"))
         #expect(lines.contains("app/broken.py: warning: cannot parse: unexpected indent at 3:1"))
-        #expect(lines.dropLast().last == "5 findings: 1 critical, 2 high, 1 medium, 1 low (42 files scanned in 1.23 s); 2 suppressed, 1 in baseline")
+        #expect(
+            lines.dropLast().last
+                == "5 findings: 1 critical, 2 high, 1 medium, 1 low (42 files scanned in 1.23 s); 2 suppressed, 1 in baseline")
         #expect(!text.contains("\u{1B}["), "no colour unless asked")
         #expect(text.hasSuffix("\n"))
     }

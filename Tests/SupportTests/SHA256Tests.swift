@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Support
 
 @Suite struct SHA256Tests {
@@ -7,10 +8,14 @@ import Testing
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
-        ("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
-         "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        ),
+        (
+            "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+            "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+        ),
     ])
     func nistVectors(message: String, digest: String) {
         #expect(SHA256.hex(message) == digest)
@@ -51,8 +56,9 @@ import Testing
     static let sha256sum = "/usr/bin/sha256sum"
 
     /// Lengths around the padding edge (55/56/64 bytes) and a large buffer, compared with coreutils.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: sha256sum), "needs coreutils sha256sum"),
-          arguments: [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 4096, 1_048_583])
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: sha256sum), "needs coreutils sha256sum"),
+        arguments: [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 4096, 1_048_583])
     func matchesSha256sum(length: Int) throws {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }

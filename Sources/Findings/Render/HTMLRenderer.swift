@@ -49,15 +49,18 @@ public struct HTMLRenderer: ReportRenderer {
         let counts = findings.countsBySeverity()
         var html = "<section id=\"summary\">\n<div class=\"cards\">\n"
         for severity in Severity.allCases.reversed() {
-            html += "<div class=\"card sev-\(severity.rawValue)\" data-severity=\"\(severity.rawValue)\">"
+            html +=
+                "<div class=\"card sev-\(severity.rawValue)\" data-severity=\"\(severity.rawValue)\">"
                 + "<span class=\"count\">\(counts[severity] ?? 0)</span> \(severity.rawValue)</div>\n"
         }
-        html += "</div>\n<table id=\"by-tool\"><thead><tr><th>Tool</th><th>Version</th><th>Status</th><th>Findings</th></tr></thead><tbody>\n"
+        html +=
+            "</div>\n<table id=\"by-tool\"><thead><tr><th>Tool</th><th>Version</th><th>Status</th><th>Findings</th></tr></thead><tbody>\n"
         let byTool = findings.countsByTool()
         for name in report.toolNames {
             let run = report.tools.first { $0.name == name }
             let status = run.map { $0.status.rawValue + ($0.message.map { ": " + $0 } ?? "") } ?? "succeeded"
-            html += "<tr data-tool=\"\(escape(name))\"><td>\(escape(name))</td><td>\(escape(run?.version ?? ""))</td>"
+            html +=
+                "<tr data-tool=\"\(escape(name))\"><td>\(escape(name))</td><td>\(escape(run?.version ?? ""))</td>"
                 + "<td class=\"status-\(escape(run?.status.rawValue ?? "succeeded"))\">\(escape(status))</td>"
                 + "<td class=\"num\">\(byTool[name] ?? 0)</td></tr>\n"
         }
@@ -90,13 +93,15 @@ public struct HTMLRenderer: ReportRenderer {
             """
         for finding in findings {
             let location = finding.location
-            html += "<tr class=\"finding\" data-severity=\"\(finding.severity.rawValue)\" data-sev=\"\(finding.severity.rank)\""
+            html +=
+                "<tr class=\"finding\" data-severity=\"\(finding.severity.rawValue)\" data-sev=\"\(finding.severity.rank)\""
                 + " data-tool=\"\(escape(finding.tool))\" data-rule=\"\(escape(finding.ruleId))\""
                 + " data-loc=\"\(escape(location.artifact))\" data-line=\"\(location.startLine ?? 0)\""
                 + " data-conf=\"\(finding.confidence.rank)\" data-fingerprint=\"\(escape(finding.fingerprint))\">"
             html += "<td><span class=\"badge sev-\(finding.severity.rawValue)\">\(finding.severity.rawValue)</span></td>"
             html += "<td>\(escape(finding.tool))</td><td class=\"rule\">\(escape(finding.ruleId))</td>"
-            html += "<td class=\"loc\">\(escape(location.displayString))</td><td class=\"num\">\(location.startLine.map(String.init) ?? "")</td>"
+            html +=
+                "<td class=\"loc\">\(escape(location.displayString))</td><td class=\"num\">\(location.startLine.map(String.init) ?? "")</td>"
             html += "<td>\(finding.confidence.rawValue)</td><td class=\"message\">\(escape(finding.message))"
             html += details(finding)
             html += "</td></tr>\n"

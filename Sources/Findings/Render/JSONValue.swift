@@ -27,7 +27,10 @@ enum JSONValue: Sendable, Hashable {
             out += Array((value.isFinite ? String(value) : "null").utf8)
         case .string(let value): JSONValue.writeString(value, into: &out)
         case .array(let items):
-            guard !items.isEmpty else { out += Array("[]".utf8); return }
+            guard !items.isEmpty else {
+                out += Array("[]".utf8)
+                return
+            }
             out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
                 out += index == 0 ? [UInt8(ascii: "\n")] : Array(",\n".utf8)
@@ -38,7 +41,10 @@ enum JSONValue: Sendable, Hashable {
             JSONValue.pad(&out, indent)
             out.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { out += Array("{}".utf8); return }
+            guard !members.isEmpty else {
+                out += Array("{}".utf8)
+                return
+            }
             out.append(UInt8(ascii: "{"))
             for (index, key) in members.keys.sorted().enumerated() {
                 out += index == 0 ? [UInt8(ascii: "\n")] : Array(",\n".utf8)

@@ -59,10 +59,11 @@ public struct SARIFRenderer: ReportRenderer {
             var invocation: [String: JSONValue] = ["executionSuccessful": .bool(toolRun?.status != .failed)]
             var notifications = notices.map(SARIFRenderer.notification)
             if let toolRun, toolRun.status != .succeeded {
-                notifications.insert([
-                    "level": .string(toolRun.status == .failed ? "error" : "note"),
-                    "message": ["text": .string("\(name) \(toolRun.status.rawValue)" + (toolRun.message.map { ": " + $0 } ?? ""))],
-                ], at: 0)
+                notifications.insert(
+                    [
+                        "level": .string(toolRun.status == .failed ? "error" : "note"),
+                        "message": ["text": .string("\(name) \(toolRun.status.rawValue)" + (toolRun.message.map { ": " + $0 } ?? ""))],
+                    ], at: 0)
             }
             if !notifications.isEmpty { invocation["toolExecutionNotifications"] = .array(notifications) }
             if let toolRun { invocation["properties"] = ["status": .string(toolRun.status.rawValue)] }
@@ -208,8 +209,8 @@ public struct SARIFRenderer: ReportRenderer {
         var order: [String] = []
         for replacement in fix.replacements {
             guard let file = replacement.file ?? defaultFile,
-                  replacement.startLine >= 1, replacement.startColumn >= 1,
-                  replacement.endLine >= replacement.startLine, replacement.endColumn >= 1
+                replacement.startLine >= 1, replacement.startColumn >= 1,
+                replacement.endLine >= replacement.startLine, replacement.endColumn >= 1
             else { continue }
             if byFile[file] == nil { order.append(file) }
             byFile[file, default: []].append(replacement)
@@ -236,7 +237,8 @@ public struct SARIFRenderer: ReportRenderer {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         for byte in text.utf8 {
-            let unreserved = (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x41 && byte <= 0x5a)
+            let unreserved =
+                (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x41 && byte <= 0x5a)
                 || (byte >= 0x30 && byte <= 0x39) || byte == 0x2d || byte == 0x2e || byte == 0x5f || byte == 0x7e
                 || byte == 0x2f  // '/' separates path segments
             let urlSyntax = keepURLSyntax && Array(":?#[]@!$&'()*+,;=%".utf8).contains(byte)
