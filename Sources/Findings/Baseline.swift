@@ -37,23 +37,35 @@ public struct Baseline: Sendable, Codable, Hashable {
         version = Baseline.currentVersion
         let unique = Set(findings.map { Entry(fingerprint: $0.fingerprint, ruleId: $0.ruleId, file: $0.location.file ?? $0.location.url) })
         entries = unique.sorted()
+        fingerprints = Set(entries.map(\.fingerprint))
     }
 
-    /// The accepted fingerprints.
-    public var fingerprints: Set<String> { Set(entries.map(\.fingerprint)) }
+    /// The accepted fingerprints, indexed once so that filtering is linear in the findings.
+    public private(set) var fingerprints: Set<String> = []
+
+    private enum CodingKeys: String, CodingKey {
+        case format, version, entries
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        version = try container.decode(Int.self, forKey: .version)
+        entries = try container.decode([Entry].self, forKey: .entries)
+        fingerprints = Set(entries.map(\.fingerprint))
+    }
 
     /// Whether `finding` is accepted.
     public func contains(_ finding: Finding) -> Bool {
-        entries.contains { $0.fingerprint == finding.fingerprint }
+        fingerprints.contains(finding.fingerprint)
     }
 
     /// Splits `findings` into those not in the baseline (`new`) and those in it (`known`).
     public func filter(_ findings: [Finding]) -> (new: [Finding], known: [Finding]) {
-        let accepted = fingerprints
         var new: [Finding] = []
         var known: [Finding] = []
         for finding in findings {
-            if accepted.contains(finding.fingerprint) { known.append(finding) } else { new.append(finding) }
+            if fingerprints.contains(finding.fingerprint) { known.append(finding) } else { new.append(finding) }
         }
         return (new, known)
     }

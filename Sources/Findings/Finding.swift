@@ -28,7 +28,8 @@ public struct Finding: Sendable, Codable, Hashable {
     public var references: [String]
 
     /// Creates a finding. When `fingerprint` is `nil` it is computed from the rule id, the file,
-    /// the normalised `snippet` and `enclosingScope` (see `Fingerprint.compute`).
+    /// the normalised `snippet` (or the message when there is no snippet) and `enclosingScope`
+    /// (see `Fingerprint.compute`).
     public init(
         ruleId: String, tool: String = "sentinel", severity: Severity, confidence: Confidence = .medium,
         message: String, location: Location, cwe: [Int] = [], fingerprint: String? = nil,
@@ -52,7 +53,7 @@ public struct Finding: Sendable, Codable, Hashable {
             fingerprint
             ?? Fingerprint.compute(
                 for: ruleId, location: location,
-                snippet: snippet, enclosingScope: enclosingScope)
+                snippet: snippet, enclosingScope: enclosingScope, message: message)
     }
 
     /// `CWE-89` style names of `cwe`.

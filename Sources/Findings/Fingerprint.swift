@@ -32,14 +32,16 @@ public enum Fingerprint {
 
     /// The fingerprint a `Finding` gets by default: the snippet when there is one, else the message
     /// (lockfile and tool findings without code); web findings use method, URL path and parameter.
-    public static func compute(for ruleId: String, location: Location, snippet: String?, enclosingScope: String?) -> String {
+    public static func compute(
+        for ruleId: String, location: Location, snippet: String?, enclosingScope: String?, message: String? = nil
+    ) -> String {
         if location.isWeb, let url = location.url {
             let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
             let code = [location.method ?? "", location.parameter ?? ""].joined(separator: " ")
             return compute(ruleId: ruleId, file: path, normalizedCode: code, enclosingScope: enclosingScope)
         }
         let file = location.file ?? ""
-        let code = snippet.map { normalize($0, style: CommentStyle(forPath: file)) } ?? ""
+        let code = snippet.map { normalize($0, style: CommentStyle(forPath: file)) } ?? normalize(message ?? "", style: .none)
         return compute(ruleId: ruleId, file: file, normalizedCode: code, enclosingScope: enclosingScope)
     }
 

@@ -5,7 +5,8 @@ public struct Location: Sendable, Codable, Hashable {
     public var file: String?
     /// First line of the region, 1-based.
     public var startLine: Int?
-    /// First column of the region, 1-based, counted in characters.
+    /// First column of the region, 1-based, counted in Unicode code points (SARIF's
+    /// `unicodeCodePoints`); `SourceColumn.column(utf8Offset:in:)` converts from a byte offset.
     public var startColumn: Int?
     /// Last line of the region (inclusive).
     public var endLine: Int?

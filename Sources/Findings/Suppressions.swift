@@ -208,8 +208,7 @@ public enum Suppressions {
     }
 
     private static func column(of index: Int, in bytes: [UInt8]) -> Int {
-        // Columns count characters, not bytes.
-        String(decoding: bytes[..<index], as: UTF8.self).count + 1
+        SourceColumn.column(utf8Offset: index, in: bytes)
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }

@@ -21,6 +21,17 @@ import Testing
         #expect(baseline.contains(Fixtures.sqlInjection(line: 99)))
     }
 
+    @Test func loadedBaselineIndexesFingerprints() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/baseline.json"
+        try Baseline.write([Fixtures.weakHash()], to: path)
+        let loaded = try Baseline.load(path)
+        #expect(loaded.fingerprints == [Fixtures.weakHash().fingerprint])
+        #expect(loaded == Baseline(findings: [Fixtures.weakHash()]))
+        #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains("fingerprints"), "the index is not written")
+    }
+
     @Test func fileIsReadableAndStable() throws {
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -97,6 +97,23 @@ import Testing
         #expect(Fingerprint.CommentStyle(forPath: path) == style)
     }
 
+    @Test func withoutSnippetTheMessageDistinguishes() {
+        let a = Finding(
+            ruleId: "osv.X", severity: .high, message: "requests 2.19.0 is vulnerable", location: Location(file: "requirements.txt"))
+        let b = Finding(
+            ruleId: "osv.X", severity: .high, message: "urllib3 1.0 is vulnerable", location: Location(file: "requirements.txt"))
+        let a2 = Finding(
+            ruleId: "osv.X", severity: .high, message: "requests 2.19.0  is vulnerable",
+            location: Location(file: "requirements.txt", startLine: 9))
+        #expect(a.fingerprint != b.fingerprint)
+        #expect(a.fingerprint == a2.fingerprint, "whitespace and line do not matter")
+    }
+
+    @Test(arguments: [("abc", 0, 1), ("abc", 2, 3), ("é = x", 2, 2), ("é = x", 3, 3), ("日本 = 1", 7, 4), ("ab", 10, 3)])
+    func codePointColumns(line: String, offset: Int, column: Int) {
+        #expect(SourceColumn.column(utf8Offset: offset, in: Array(line.utf8)) == column)
+    }
+
     @Test func webFindingsIgnoreQueryValues() {
         let a = Finding(
             ruleId: "dast.xss", severity: .high, message: "m",

@@ -64,6 +64,7 @@ import Testing
         #expect(html.contains("data-rule=\"python.xss&quot;&gt;&lt;img src=x onerror=alert(1)&gt;\""))
         #expect(html.contains("tpl/&lt;evil&gt;.py:7:2"))
         #expect(HTMLRenderer.escape("a<b>&\"'") == "a&lt;b&gt;&amp;&quot;&#39;")
+        #expect(HTMLRenderer.escape("if admin\u{202E}\u{2066}") == "if admin[U+202E][U+2066]")
     }
 
     @Test func scriptHashInPolicyMatchesTheScript() {

@@ -53,6 +53,13 @@ import Testing
         #expect(text.contains("bad\\u{1b}[2J next"))
     }
 
+    @Test func bidiControlsAreShownNotApplied() {
+        let trojan = Finding(ruleId: "r", severity: .high, message: "access\u{202E} level", location: Location(file: "a.py", startLine: 1))
+        let text = TextRenderer().render(Report(findings: [trojan]))
+        #expect(!text.unicodeScalars.contains("\u{202E}"))
+        #expect(text.contains("access\\u{202e} level"))
+    }
+
     @Test func snippetsWhenAsked() {
         let text = TextRenderer(showSnippets: true).render(Report(findings: [Fixtures.weakHash()]))
         #expect(text.contains("\n    | h = hashlib.md5(data)\n"))

@@ -153,7 +153,8 @@ public struct HTMLRenderer: ReportRenderer {
         HTMLRenderer.escape(text)
     }
 
-    /// Escapes `& < > " '` so any string is safe as element text or a quoted attribute value.
+    /// Escapes `& < > " '` so any string is safe as element text or a quoted attribute value;
+    /// bidirectional control characters are shown as `[U+202E]`.
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
@@ -164,6 +165,9 @@ public struct HTMLRenderer: ReportRenderer {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
+            case "\u{200E}", "\u{200F}", "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}":
+                // Bidi controls would reorder the displayed code ("Trojan Source"); show them.
+                out += "[U+\(String(scalar.value, radix: 16, uppercase: true))]"
             default: out.unicodeScalars.append(scalar)
             }
         }
