@@ -23,11 +23,14 @@ public struct RuleDescriptor: Sendable, Codable, Hashable {
     public var cwe: [Int]
     /// Free-form tags (`injection`, `crypto`); `security` and `CWE-n` are added by SARIF output.
     public var tags: [String]
+    /// How often the rule's findings are real (SARIF/GitHub `precision`); `nil` when unknown.
+    public var precision: Confidence?
 
     public init(
         id: String, tool: String = "sentinel", name: String? = nil, shortDescription: String,
         fullDescription: String? = nil, help: String? = nil, helpMarkdown: String? = nil,
-        helpURI: String? = nil, defaultSeverity: Severity, cwe: [Int] = [], tags: [String] = []
+        helpURI: String? = nil, defaultSeverity: Severity, cwe: [Int] = [], tags: [String] = [],
+        precision: Confidence? = nil
     ) {
         self.id = id
         self.tool = tool
@@ -40,5 +43,6 @@ public struct RuleDescriptor: Sendable, Codable, Hashable {
         self.defaultSeverity = defaultSeverity
         self.cwe = cwe
         self.tags = tags
+        self.precision = precision
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 
 @testable import Findings
@@ -56,5 +57,28 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(JSONRenderer().render(Report()).utf8)) as? [String: Any]
         #expect((object?["findings"] as? [Any])?.isEmpty == true)
         #expect((object?["summary"] as? [String: Any])?["total"] as? Int == 0)
+    }
+}
+
+@Suite struct OutputFormatTests {
+    @Test(arguments: [("text", OutputFormat.text), ("JSON", .json), ("sarif", .sarif), ("html", .html)])
+    func parses(text: String, format: OutputFormat) throws {
+        #expect(try OutputFormat(parsing: text) == format)
+    }
+
+    @Test func rejectsUnknown() {
+        #expect {
+            try OutputFormat(parsing: "xml")
+        } throws: { error in
+            (error as? SentinelError)?.message == "--format: unknown format 'xml' (expected text, json, sarif or html)"
+        }
+    }
+
+    @Test func renderersMatchTheFormat() {
+        let report = Report(findings: [Fixtures.sqlInjection()])
+        #expect(OutputFormat.text.renderer().render(report).hasPrefix("app/db.py:12:5: high:"))
+        #expect(OutputFormat.json.renderer().render(report).hasPrefix("{"))
+        #expect(OutputFormat.sarif.renderer(sourceRoot: "/r").render(report).contains("\"uri\": \"file:///r/\""))
+        #expect(OutputFormat.html.renderer().render(report).hasPrefix("<!DOCTYPE html>"))
     }
 }

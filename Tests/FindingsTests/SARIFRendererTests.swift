@@ -57,6 +57,8 @@ import Testing
         let weak = rules[1]
         #expect((weak["properties"] as? [String: Any])?["tags"] as? [String] == ["security", "CWE-327"])
         #expect((weak["defaultConfiguration"] as? [String: Any])?["level"] as? String == "warning")
+        #expect((weak["properties"] as? [String: Any])?["precision"] as? String == "high", "from the findings' confidence")
+        #expect(properties["precision"] == nil, "unknown for a descriptor without one")
     }
 
     @Test func resultsHaveLevelsLocationsFingerprintsAndFixes() throws {

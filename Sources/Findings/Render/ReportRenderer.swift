@@ -18,12 +18,13 @@ public enum OutputFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         self = format
     }
 
-    /// The renderer for this format; `color` applies to text only (the caller checks isatty).
-    public func renderer(color: Bool = false) -> any ReportRenderer {
+    /// The renderer for this format; `color` applies to text only (the caller checks isatty),
+    /// `sourceRoot` (absolute scan root) to SARIF only.
+    public func renderer(color: Bool = false, sourceRoot: String? = nil) -> any ReportRenderer {
         switch self {
         case .text: TextRenderer(color: color)
         case .json: JSONRenderer()
-        case .sarif: SARIFRenderer()
+        case .sarif: SARIFRenderer(sourceRoot: sourceRoot)
         case .html: HTMLRenderer()
         }
     }

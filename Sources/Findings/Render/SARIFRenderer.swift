@@ -100,7 +100,7 @@ public struct SARIFRenderer: ReportRenderer {
                 byId[finding.ruleId] = RuleDescriptor(
                     id: finding.ruleId, tool: tool, name: finding.ruleId, shortDescription: finding.message,
                     defaultSeverity: same.map(\.severity).max() ?? finding.severity,
-                    cwe: Array(Set(same.flatMap(\.cwe))).sorted())
+                    cwe: Array(Set(same.flatMap(\.cwe))).sorted(), precision: same.map(\.confidence).max())
             }
         }
         return byId.values.sorted { $0.id < $1.id }
@@ -125,6 +125,7 @@ public struct SARIFRenderer: ReportRenderer {
         for tag in rule.tags + rule.cwe.map({ "CWE-\($0)" }) where !tags.contains(tag) { tags.append(tag) }
         var properties: [String: JSONValue] = ["tags": .array(tags.map { .string($0) })]
         properties.set("security-severity", rule.defaultSeverity.securitySeverity)
+        properties.set("precision", rule.precision?.rawValue)
         if !rule.cwe.isEmpty { properties["cwe"] = .array(rule.cwe.map { .int($0) }) }
         object["properties"] = .object(properties)
         return .object(object)
