@@ -119,6 +119,29 @@ import Testing
         #expect(result["level"] as? String == "error")
     }
 
+    @Test func failedToolsAndNoticesBecomeInvocations() throws {
+        let log = try Self.parse(Self.manyFindings())
+        let bandit = try #require(Self.run(log, tool: "bandit"))
+        let invocation = try #require((bandit["invocations"] as? [[String: Any]])?.first)
+        #expect(invocation["executionSuccessful"] as? Bool == false)
+        let note = (invocation["toolExecutionNotifications"] as? [[String: Any]])?.first
+        #expect(note?["level"] as? String == "error")
+        #expect((note?["message"] as? [String: Any])?["text"] as? String == "bandit failed: exit status 2")
+
+        let sample = try Self.parse(Fixtures.sampleReport())
+        let sentinel = try #require(Self.run(sample, tool: "sentinel"))
+        let notices = ((sentinel["invocations"] as? [[String: Any]])?.first)?["toolExecutionNotifications"] as? [[String: Any]]
+        #expect(notices?.count == 1)
+        #expect(notices?.first?["level"] as? String == "warning")
+    }
+
+    @Test func outputIsDeterministic() {
+        var shuffled = Fixtures.sampleReport()
+        shuffled.findings.reverse()
+        shuffled.tools.reverse()
+        #expect(SARIFRenderer().render(shuffled) == SARIFRenderer().render(Fixtures.sampleReport()))
+    }
+
     @Test(arguments: [
         ("a b/c.py", "a%20b/c.py"), ("dir/ü.py", "dir/%C3%BC.py"), ("x#y?.py", "x%23y%3F.py"), ("plain/p-1_2.~py", "plain/p-1_2.~py"),
     ])

@@ -2,8 +2,8 @@
 /// help text, CWE tags and `security-severity`, results with `partialFingerprints`, regions,
 /// snippets and fixes. Web (DAST) results use the URL as the artifact and carry a `webRequest`.
 public struct SARIFRenderer: ReportRenderer {
-    /// The schema URI written to `$schema`.
-    public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+    /// The schema URI written to `$schema`: the OASIS errata-01 schema's own id.
+    public static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
     /// The key under `partialFingerprints`.
     public static let fingerprintKey = "sentinelFingerprint/v1"
     /// The base id relative artifact URIs are resolved against.
