@@ -43,13 +43,17 @@ public struct ChangedLines: Sendable, Hashable {
         findings.filter(contains)
     }
 
+    /// Larger line numbers or hunks than this are treated as corrupt.
+    static let limit = 10_000_000
+
     /// `@@ -a,b +c,d @@` → (c, d); d defaults to 1.
     static func newRange(_ header: Substring) -> (Int, Int)? {
         guard let plus = header.split(separator: " ").first(where: { $0.hasPrefix("+") }) else { return nil }
         let parts = plus.dropFirst().split(separator: ",", omittingEmptySubsequences: false)
         guard let start = parts.first.flatMap({ Int($0) }) else { return nil }
         let count = parts.count > 1 ? Int(parts[1]) : 1
-        guard let count, start >= 0, count >= 0 else { return nil }
+        // Bounds keep a hostile or corrupt diff from overflowing or allocating without limit.
+        guard let count, (0...limit).contains(start), (0...limit).contains(count) else { return nil }
         return (start, count)
     }
 

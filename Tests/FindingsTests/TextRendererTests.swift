@@ -41,6 +41,13 @@ import Testing
         #expect(text.contains("\u{1B}[1;31mhigh\u{1B}[0m"))
     }
 
+    @Test(arguments: [Double.nan, .infinity, -1, 1e300])
+    func absurdDurationsDoNotCrash(seconds: Double) {
+        #expect(TextRenderer().render(Report(durationSeconds: seconds)).contains("? s"))
+        #expect(HTMLRenderer().render(Report(durationSeconds: seconds)).contains("? s"))
+        #expect(JSONRenderer().render(Report(durationSeconds: seconds)).contains("\"durationSeconds\""))
+    }
+
     @Test func emptyReport() {
         #expect(TextRenderer().render(Report(filesScanned: 1, durationSeconds: 0.5)) == "No findings (1 file scanned in 0.50 s)\n")
     }

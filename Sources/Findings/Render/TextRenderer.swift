@@ -103,7 +103,7 @@ public struct TextRenderer: ReportRenderer {
     }
 
     static func formatSeconds(_ seconds: Double) -> String {
-        guard seconds.isFinite, seconds >= 0 else { return "? s" }
+        guard seconds.isFinite, seconds >= 0, seconds < 1e12 else { return "? s" }
         let hundredths = (seconds * 100).rounded()
         let whole = Int(hundredths / 100)
         let fraction = Int(hundredths.truncatingRemainder(dividingBy: 100))
