@@ -40,6 +40,25 @@ public struct Location: Sendable, Codable, Hashable {
         self.parameter = parameter
     }
 
+    /// `path` as findings store it: relative to `root`, `/`-separated, without `./` or empty
+    /// segments. Tools report `./app/x.py`, `/workspace/app/x.py` or `app//x.py` for the same file;
+    /// fingerprints and baselines need one spelling. Paths outside `root` keep their (cleaned) form.
+    public static func relativePath(_ path: String, root: String? = nil) -> String {
+        func segments(_ text: String) -> [Substring] {
+            text.split(separator: "/").filter { $0 != "." }
+        }
+        var parts = segments(path)
+        let absolute = path.hasPrefix("/")
+        if let root, absolute == root.hasPrefix("/") {
+            let rootParts = segments(root)
+            if parts.starts(with: rootParts) {
+                parts.removeFirst(rootParts.count)
+                return parts.isEmpty ? "." : parts.joined(separator: "/")
+            }
+        }
+        return (absolute ? "/" : "") + parts.joined(separator: "/")
+    }
+
     /// True for DAST locations, which have a URL instead of a file.
     public var isWeb: Bool { file == nil && url != nil }
 

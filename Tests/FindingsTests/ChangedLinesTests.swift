@@ -53,7 +53,9 @@ import Testing
         #expect(changed.filter([spanning, otherFile, wholeFile, web]) == [spanning, wholeFile, web])
     }
 
-    @Test(arguments: ["@@ -1 +99999999999999999999 @@", "@@ -1 +9223372036854775807,9 @@", "@@ -1 +1,99999999999 @@", "@@ garbage @@", "@@ -1 +x,2 @@"])
+    @Test(arguments: [
+        "@@ -1 +99999999999999999999 @@", "@@ -1 +9223372036854775807,9 @@", "@@ -1 +1,99999999999 @@", "@@ garbage @@", "@@ -1 +x,2 @@",
+    ])
     func corruptHunksAreIgnored(header: String) {
         let changed = ChangedLines(unifiedDiff: "+++ b/a.py\n\(header)\n")
         #expect(changed.lines["a.py"] == [])

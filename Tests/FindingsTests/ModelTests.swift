@@ -78,6 +78,17 @@ import Testing
         #expect(Location(file: "x.py", startLine: 4, endLine: 6).lineRange == 4...6)
     }
 
+    @Test(
+        arguments: [
+            ("./app/x.py", nil, "app/x.py"), ("app//x.py", nil, "app/x.py"), ("/workspace/app/x.py", "/workspace", "app/x.py"),
+            ("/workspace/app/x.py", "/workspace/", "app/x.py"), ("/other/x.py", "/workspace", "/other/x.py"),
+            ("app/x.py", "/workspace", "app/x.py"), ("./x.py", ".", "x.py"), ("/workspace", "/workspace", "."),
+            ("/workspacex/a.py", "/workspace", "/workspacex/a.py"),
+        ] as [(String, String?, String)])
+    func relativePaths(path: String, root: String?, expected: String) {
+        #expect(Location.relativePath(path, root: root) == expected)
+    }
+
     @Test func defaultFingerprintIsComputed() {
         let finding = Fixtures.sqlInjection()
         #expect(finding.fingerprint.count == 64)
