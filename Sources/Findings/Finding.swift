@@ -1,0 +1,87 @@
+/// One problem a scanner reports (DESIGN §4 "Finding"). Scanners construct these; the pipeline
+/// (suppressions, baseline, dedupe, gate) and the renderers consume them.
+public struct Finding: Sendable, Codable, Hashable {
+    /// The rule that fired (`python.sqli`, `bandit.B602`, `semgrep.<id>`, `osv.GHSA-...`).
+    public var ruleId: String
+    /// The tool that produced it (`sentinel`, `bandit`, `semgrep`, `osv`, `zap`, ...).
+    public var tool: String
+    public var severity: Severity
+    public var confidence: Confidence
+    /// One human sentence; may name the tainted source or the vulnerable package.
+    public var message: String
+    public var location: Location
+    /// CWE ids as integers (`89` for CWE-89).
+    public var cwe: [Int]
+    /// Stable identity across unrelated edits; see `Fingerprint`.
+    public var fingerprint: String
+    /// The suggested fix, when the rule has one.
+    public var fix: Fix?
+    /// Why the tool believes it: a taint path, an HTTP response excerpt, a matched version range.
+    public var evidence: String?
+    /// The matched source lines, verbatim (secrets already redacted by the scanner).
+    public var snippet: String?
+    /// The function or class the match is in (`Views.login`), when known; part of the fingerprint.
+    public var enclosingScope: String?
+    /// Tool-specific extras: aliases, fixed versions, the other tools that reported it.
+    public var properties: [String: String]
+    /// Links to advisories or documentation.
+    public var references: [String]
+
+    /// Creates a finding. When `fingerprint` is `nil` it is computed from the rule id, the file,
+    /// the normalised `snippet` (or the message when there is no snippet) and `enclosingScope`
+    /// (see `Fingerprint.compute`).
+    public init(
+        ruleId: String, tool: String = "sentinel", severity: Severity, confidence: Confidence = .medium,
+        message: String, location: Location, cwe: [Int] = [], fingerprint: String? = nil,
+        fix: Fix? = nil, evidence: String? = nil, snippet: String? = nil, enclosingScope: String? = nil,
+        properties: [String: String] = [:], references: [String] = []
+    ) {
+        self.ruleId = ruleId
+        self.tool = tool
+        self.severity = severity
+        self.confidence = confidence
+        self.message = message
+        self.location = location
+        self.cwe = cwe
+        self.fix = fix
+        self.evidence = evidence
+        self.snippet = snippet
+        self.enclosingScope = enclosingScope
+        self.properties = properties
+        self.references = references
+        self.fingerprint =
+            fingerprint
+            ?? Fingerprint.compute(
+                for: ruleId, location: location,
+                snippet: snippet, enclosingScope: enclosingScope, message: message)
+    }
+
+    /// `CWE-89` style names of `cwe`.
+    public var cweTags: [String] { cwe.map { "CWE-\($0)" } }
+
+    private enum CodingKeys: String, CodingKey {
+        case ruleId, tool, severity, confidence, message, location, cwe, fingerprint, fix, evidence, snippet
+        case enclosingScope, properties, references
+    }
+
+    /// Decodes leniently: only `ruleId`, `severity`, `message` and `location` are required, so
+    /// findings written by hand or by older versions load; a missing fingerprint is computed.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            ruleId: try c.decode(String.self, forKey: .ruleId),
+            tool: try c.decodeIfPresent(String.self, forKey: .tool) ?? "sentinel",
+            severity: try c.decode(Severity.self, forKey: .severity),
+            confidence: try c.decodeIfPresent(Confidence.self, forKey: .confidence) ?? .medium,
+            message: try c.decode(String.self, forKey: .message),
+            location: try c.decode(Location.self, forKey: .location),
+            cwe: try c.decodeIfPresent([Int].self, forKey: .cwe) ?? [],
+            fingerprint: try c.decodeIfPresent(String.self, forKey: .fingerprint),
+            fix: try c.decodeIfPresent(Fix.self, forKey: .fix),
+            evidence: try c.decodeIfPresent(String.self, forKey: .evidence),
+            snippet: try c.decodeIfPresent(String.self, forKey: .snippet),
+            enclosingScope: try c.decodeIfPresent(String.self, forKey: .enclosingScope),
+            properties: try c.decodeIfPresent([String: String].self, forKey: .properties) ?? [:],
+            references: try c.decodeIfPresent([String].self, forKey: .references) ?? [])
+    }
+}

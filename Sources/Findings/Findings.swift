@@ -1,1 +1,0 @@
-// The Findings module; see DESIGN.md §1.

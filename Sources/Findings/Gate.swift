@@ -1,0 +1,54 @@
+import Foundation
+import Support
+
+/// The exit statuses of `sentinel scan` (DESIGN §3).
+public enum ScanExitStatus: Int32, Sendable {
+    /// Nothing at or above the threshold.
+    case clean = 0
+    /// Findings at or above the threshold.
+    case findings = 1
+    /// Bad usage, config or input.
+    case usage = 2
+    /// A scanner failed, so the absence of findings proves nothing.
+    case scannerFailed = 3
+}
+
+/// Decides the exit status from the findings and `--fail-on`.
+public struct Gate: Sendable, Hashable {
+    /// The lowest severity that fails the scan; `nil` (`--fail-on none`) never fails on findings.
+    public var failOn: Severity?
+
+    /// The default threshold, `high`.
+    public static let defaultThreshold: Severity = .high
+
+    public init(failOn: Severity? = Gate.defaultThreshold) {
+        self.failOn = failOn
+    }
+
+    /// Parses a `--fail-on` value: a severity name or `none`.
+    public init(parsing text: String) throws {
+        if text.trimmingCharacters(in: .whitespaces).lowercased() == "none" {
+            self.failOn = nil
+        } else {
+            self.failOn = try Severity(parsing: text, context: "--fail-on")
+        }
+    }
+
+    /// The findings at or above the threshold.
+    public func failing(_ findings: [Finding]) -> [Finding] {
+        guard let failOn else { return [] }
+        return findings.filter { $0.severity >= failOn }
+    }
+
+    /// 3 when a scanner failed (its silence proves nothing, so it outranks findings), else 1 when
+    /// any finding is at or above the threshold, else 0.
+    public func exitStatus(for findings: [Finding], scannerFailed: Bool = false) -> ScanExitStatus {
+        if scannerFailed { return .scannerFailed }
+        return failing(findings).isEmpty ? .clean : .findings
+    }
+
+    /// The status for a finished report; a `failed` tool counts as a scanner failure.
+    public func exitStatus(for report: Report) -> ScanExitStatus {
+        exitStatus(for: report.findings, scannerFailed: report.anyToolFailed)
+    }
+}

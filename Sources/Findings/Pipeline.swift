@@ -1,0 +1,53 @@
+/// The steps between the scanners and the renderers (DESIGN §2), in one place so that every
+/// caller applies them in the same order:
+/// severity overrides → occurrence fingerprints → suppressions → cross-tool de-duplication →
+/// `--since` filter → baseline → report order → gate.
+public struct FindingsPipeline: Sendable {
+    /// `--fail-on`.
+    public var gate: Gate
+    /// `--baseline`: accepted findings are hidden and counted.
+    public var baseline: Baseline?
+    /// Per-rule severities from the config (rule id → severity).
+    public var severityOverrides: [String: Severity]
+    /// `--since REV`: only findings on these lines are kept.
+    public var changedLines: ChangedLines?
+
+    public init(
+        gate: Gate = Gate(), baseline: Baseline? = nil, severityOverrides: [String: Severity] = [:],
+        changedLines: ChangedLines? = nil
+    ) {
+        self.gate = gate
+        self.baseline = baseline
+        self.severityOverrides = severityOverrides
+        self.changedLines = changedLines
+    }
+
+    /// Runs the steps on `report` (its findings as the scanners produced them). `sources` returns a
+    /// file's lines for the suppression check. Returns the final report and the exit status.
+    public func process(_ report: Report, sources: (String) -> [Substring]?) -> (report: Report, exitStatus: ScanExitStatus) {
+        var result = report
+        var findings = report.findings.map { finding -> Finding in
+            guard let severity = severityOverrides[finding.ruleId] else { return finding }
+            var copy = finding
+            copy.severity = severity
+            return copy
+        }
+        findings = Fingerprint.assignOccurrences(findings)
+
+        let suppression = Suppressions.apply(to: findings, sources: sources)
+        findings = (suppression.kept + suppression.extraFindings).deduplicated()
+        result.suppressedCount += suppression.suppressed.count
+        if !suppression.extraFindings.isEmpty, !result.rules.contains(where: { $0.id == Suppressions.missingReasonRuleId }) {
+            result.rules.append(Suppressions.missingReasonRule)
+        }
+
+        if let changedLines { findings = changedLines.filter(findings) }
+        if let baseline {
+            let (new, known) = baseline.filter(findings)
+            findings = new
+            result.baselinedCount += known.count
+        }
+        result.findings = findings.sortedForReport()
+        return (result, gate.exitStatus(for: result))
+    }
+}

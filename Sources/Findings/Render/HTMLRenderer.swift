@@ -1,0 +1,248 @@
+import Foundation
+import Support
+
+/// One self-contained HTML page: summary counts by severity and tool, a findings table that sorts
+/// when a header is clicked and filters by severity, tool and text, code snippets, notices.
+/// No external resources; every value is HTML-escaped, and a Content-Security-Policy allows only
+/// the page's own style and (by hash) its own script, so injected markup could not run anyway.
+public struct HTMLRenderer: ReportRenderer {
+    /// The page title.
+    public var title: String
+
+    public init(title: String = "Sentinel report") {
+        self.title = title
+    }
+
+    public func render(_ report: Report) -> String {
+        let findings = report.findings.sorted { a, b in
+            a.severity != b.severity ? a.severity > b.severity : Finding.reportOrder(a, b)
+        }
+        let scriptHash = Data(SHA256.hash(HTMLRenderer.script)).base64EncodedString()
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-\(scriptHash)'">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(escape(title))</title>
+            <style>\(HTMLRenderer.style)</style>
+            </head>
+            <body>
+            <header><h1>\(escape(title))</h1>
+            <p class="meta">\(findings.count) finding\(findings.count == 1 ? "" : "s") · \(report.filesScanned) files scanned · \(TextRenderer.formatSeconds(report.durationSeconds))\
+            \(report.suppressedCount > 0 ? " · \(report.suppressedCount) suppressed" : "")\
+            \(report.baselinedCount > 0 ? " · \(report.baselinedCount) in baseline" : "")</p></header>
+
+            """
+        html += summary(report, findings: findings)
+        html += controls(report, findings: findings)
+        html += table(findings)
+        html += notices(report)
+        html += "<script>\(HTMLRenderer.script)</script>\n</body>\n</html>\n"
+        return html
+    }
+
+    // MARK: - Sections
+
+    private func summary(_ report: Report, findings: [Finding]) -> String {
+        let counts = findings.countsBySeverity()
+        var html = "<section id=\"summary\">\n<div class=\"cards\">\n"
+        for severity in Severity.allCases.reversed() {
+            html +=
+                "<div class=\"card sev-\(severity.rawValue)\" data-severity=\"\(severity.rawValue)\">"
+                + "<span class=\"count\">\(counts[severity] ?? 0)</span> \(severity.rawValue)</div>\n"
+        }
+        html +=
+            "</div>\n<table id=\"by-tool\"><thead><tr><th>Tool</th><th>Version</th><th>Status</th><th>Findings</th></tr></thead><tbody>\n"
+        let byTool = findings.countsByTool()
+        for name in report.toolNames {
+            let run = report.tools.first { $0.name == name }
+            let status = run.map { $0.status.rawValue + ($0.message.map { ": " + $0 } ?? "") } ?? "succeeded"
+            html +=
+                "<tr data-tool=\"\(escape(name))\"><td>\(escape(name))</td><td>\(escape(run?.version ?? ""))</td>"
+                + "<td class=\"status-\(escape(run?.status.rawValue ?? "succeeded"))\">\(escape(status))</td>"
+                + "<td class=\"num\">\(byTool[name] ?? 0)</td></tr>\n"
+        }
+        html += "</tbody></table>\n</section>\n"
+        return html
+    }
+
+    private func controls(_ report: Report, findings: [Finding]) -> String {
+        var html = "<section id=\"controls\">\n<label>Severity <select id=\"filter-severity\"><option value=\"\">all</option>"
+        for severity in Severity.allCases.reversed() {
+            html += "<option value=\"\(severity.rawValue)\">\(severity.rawValue)</option>"
+        }
+        html += "</select></label>\n<label>Tool <select id=\"filter-tool\"><option value=\"\">all</option>"
+        for name in report.toolNames {
+            html += "<option value=\"\(escape(name))\">\(escape(name))</option>"
+        }
+        html += "</select></label>\n<label>Text <input id=\"filter-text\" type=\"search\" placeholder=\"rule, file, message\"></label>\n"
+        html += "<span id=\"shown\">\(findings.count) of \(findings.count)</span>\n</section>\n"
+        return html
+    }
+
+    private func table(_ findings: [Finding]) -> String {
+        var html = """
+            <table id="findings">
+            <thead><tr><th data-key="sev" data-type="num" title="Sort">Severity</th><th data-key="tool">Tool</th>\
+            <th data-key="rule">Rule</th><th data-key="loc">Location</th><th data-key="line" data-type="num">Line</th>\
+            <th data-key="conf" data-type="num">Confidence</th><th>Message</th></tr></thead>
+            <tbody>
+
+            """
+        for finding in findings {
+            let location = finding.location
+            html +=
+                "<tr class=\"finding\" data-severity=\"\(finding.severity.rawValue)\" data-sev=\"\(finding.severity.rank)\""
+                + " data-tool=\"\(escape(finding.tool))\" data-rule=\"\(escape(finding.ruleId))\""
+                + " data-loc=\"\(escape(location.artifact))\" data-line=\"\(location.startLine ?? 0)\""
+                + " data-conf=\"\(finding.confidence.rank)\" data-fingerprint=\"\(escape(finding.fingerprint))\">"
+            html += "<td><span class=\"badge sev-\(finding.severity.rawValue)\">\(finding.severity.rawValue)</span></td>"
+            html += "<td>\(escape(finding.tool))</td><td class=\"rule\">\(escape(finding.ruleId))</td>"
+            html +=
+                "<td class=\"loc\">\(escape(location.displayString))</td><td class=\"num\">\(location.startLine.map(String.init) ?? "")</td>"
+            html += "<td>\(finding.confidence.rawValue)</td><td class=\"message\">\(escape(finding.message))"
+            html += details(finding)
+            html += "</td></tr>\n"
+        }
+        html += "</tbody>\n</table>\n"
+        if findings.isEmpty { html += "<p id=\"empty\">No findings.</p>\n" }
+        return html
+    }
+
+    /// Snippet, CWE, evidence, fix and references under the message.
+    private func details(_ finding: Finding) -> String {
+        var html = ""
+        if !finding.cwe.isEmpty {
+            html += "<div class=\"cwe\">" + finding.cwe.map { "CWE-\($0)" }.joined(separator: ", ") + "</div>"
+        }
+        if let snippet = finding.snippet, !snippet.isEmpty {
+            let start = finding.location.startLine.map { " data-start=\"\($0)\"" } ?? ""
+            html += "<pre class=\"snippet\"\(start)><code>\(escape(snippet))</code></pre>"
+        }
+        if let evidence = finding.evidence, !evidence.isEmpty {
+            html += "<details class=\"evidence\"><summary>Evidence</summary><pre>\(escape(evidence))</pre></details>"
+        }
+        if let fix = finding.fix {
+            html += "<details class=\"fix\"><summary>Fix: \(escape(fix.description))</summary>"
+            for replacement in fix.replacements {
+                html += "<pre>\(escape(replacement.text))</pre>"
+            }
+            html += "</details>"
+        }
+        if !finding.references.isEmpty {
+            // Links are shown as text: a report must not make the reader's browser fetch anything.
+            html += "<div class=\"refs\">" + finding.references.map { "<code>\(escape($0))</code>" }.joined(separator: " ") + "</div>"
+        }
+        return html
+    }
+
+    private func notices(_ report: Report) -> String {
+        guard !report.notices.isEmpty else { return "" }
+        var html = "<section id=\"notices\"><h2>Notices</h2><ul>\n"
+        for notice in report.notices {
+            let file = notice.file.map { "<code>\(escape($0))</code>: " } ?? ""
+            html += "<li class=\"notice-\(notice.level.rawValue)\">\(file)\(escape(notice.message))</li>\n"
+        }
+        return html + "</ul></section>\n"
+    }
+
+    /// Escapes the five characters that matter in HTML text and quoted attributes.
+    public func escape(_ text: String) -> String {
+        HTMLRenderer.escape(text)
+    }
+
+    /// Escapes `& < > " '` so any string is safe as element text or a quoted attribute value;
+    /// bidirectional control characters are shown as `[U+202E]`.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\u{200E}", "\u{200F}", "\u{202A}"..."\u{202E}", "\u{2066}"..."\u{2069}":
+                // Bidi controls would reorder the displayed code ("Trojan Source"); show them.
+                out += "[U+\(String(scalar.value, radix: 16, uppercase: true))]"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    // MARK: - Assets (static: no report data ever goes into the script, so its hash is fixed)
+
+    static let style = """
+        body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1d2433;background:#fafbfc}
+        h1{margin:0 0 .2em}.meta{color:#5a6270;margin:0 0 1em}
+        .cards{display:flex;gap:.6em;flex-wrap:wrap;margin-bottom:1em}
+        .card{padding:.5em 1em;border-radius:6px;background:#fff;border:1px solid #d8dde3;min-width:6em}
+        .card .count{font-size:1.6em;font-weight:600;display:block}
+        table{border-collapse:collapse;width:100%;background:#fff;margin-bottom:1em}
+        th,td{border:1px solid #d8dde3;padding:.35em .5em;text-align:left;vertical-align:top}
+        th[data-key]{cursor:pointer;user-select:none;background:#eef1f5}
+        th.asc::after{content:" \\25B2"}th.desc::after{content:" \\25BC"}
+        #by-tool{width:auto}.num{text-align:right}
+        .badge{padding:.1em .5em;border-radius:4px;color:#fff;font-weight:600}
+        .sev-critical .count,.badge.sev-critical{background:#7b1fa2}.sev-high .count,.badge.sev-high{background:#c62828}
+        .sev-medium .count,.badge.sev-medium{background:#ef6c00}.sev-low .count,.badge.sev-low{background:#1565c0}
+        .sev-info .count,.badge.sev-info{background:#607d8b}.card .count{color:#fff;padding:0 .3em;border-radius:4px}
+        pre{background:#f3f5f8;padding:.4em;overflow-x:auto;margin:.3em 0}
+        .cwe{color:#5a6270;font-size:.9em}.rule,.loc{font-family:ui-monospace,monospace;font-size:.9em}
+        #controls{display:flex;gap:1em;align-items:center;margin-bottom:.6em}
+        .status-failed{color:#c62828;font-weight:600}.status-skipped{color:#5a6270}
+        tr.hidden{display:none}
+        """
+
+    static let script = """
+        (function () {
+          var table = document.getElementById("findings");
+          var body = table.tBodies[0];
+          var rows = Array.prototype.slice.call(body.rows);
+          var sev = document.getElementById("filter-severity");
+          var tool = document.getElementById("filter-tool");
+          var text = document.getElementById("filter-text");
+          var shown = document.getElementById("shown");
+          function apply() {
+            var s = sev.value, t = tool.value, q = text.value.toLowerCase(), n = 0;
+            rows.forEach(function (row) {
+              var ok = (!s || row.dataset.severity === s) && (!t || row.dataset.tool === t) &&
+                (!q || row.textContent.toLowerCase().indexOf(q) >= 0);
+              row.classList.toggle("hidden", !ok);
+              if (ok) { n++; }
+            });
+            shown.textContent = n + " of " + rows.length;
+          }
+          Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
+            if (!th.dataset.key) { return; }
+            th.addEventListener("click", function () {
+              var key = th.dataset.key, numeric = th.dataset.type === "num";
+              var dir = th.classList.contains("desc") ? 1 : (th.classList.contains("asc") ? -1 : (numeric ? -1 : 1));
+              Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.classList.remove("asc", "desc"); });
+              th.classList.add(dir === 1 ? "asc" : "desc");
+              rows.sort(function (a, b) {
+                var x = a.dataset[key], y = b.dataset[key];
+                var c = numeric ? (Number(x) - Number(y)) : x.localeCompare(y);
+                return c * dir;
+              });
+              rows.forEach(function (row) { body.appendChild(row); });
+            });
+          });
+          // A link such as report.html#severity=high&tool=bandit&q=sql opens pre-filtered.
+          location.hash.replace(/^#/, "").split("&").forEach(function (pair) {
+            var kv = pair.split("="), value = decodeURIComponent(kv[1] || "");
+            if (kv[0] === "severity") { sev.value = value; }
+            if (kv[0] === "tool") { tool.value = value; }
+            if (kv[0] === "q") { text.value = value; }
+          });
+          [sev, tool].forEach(function (el) { el.addEventListener("change", apply); });
+          text.addEventListener("input", apply);
+          apply();
+          document.body.dataset.ready = "true";
+        })();
+        """
+}

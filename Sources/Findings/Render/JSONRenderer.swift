@@ -1,0 +1,61 @@
+import Foundation
+
+/// The JSON format of DESIGN §4: `{"findings": [...], "summary": {...}}`, keys sorted and
+/// pretty-printed so that two runs over the same tree diff cleanly. Findings use `Finding`'s
+/// `Codable` form, so the output decodes back into `[Finding]`.
+public struct JSONRenderer: ReportRenderer {
+    /// The `summary` object.
+    public struct Summary: Sendable, Codable, Hashable {
+        /// Total findings reported (after suppressions, baseline and de-duplication).
+        public var total: Int
+        /// Counts for every severity name, zeros included.
+        public var bySeverity: [String: Int]
+        /// Counts per tool name that reported findings.
+        public var byTool: [String: Int]
+        public var filesScanned: Int
+        public var durationSeconds: Double
+        public var suppressed: Int
+        public var baselined: Int
+        public var tools: [ToolRun]
+        public var notices: [Notice]
+    }
+
+    /// The whole document.
+    public struct Document: Sendable, Codable, Hashable {
+        public var findings: [Finding]
+        public var summary: Summary
+    }
+
+    public init() {}
+
+    /// The document `render` prints, for callers that want the values.
+    public func document(_ report: Report) -> Document {
+        let findings = report.findings.sortedForReport()
+        let bySeverity = findings.countsBySeverity()
+        let summary = Summary(
+            total: findings.count,
+            bySeverity: Dictionary(uniqueKeysWithValues: bySeverity.map { ($0.key.rawValue, $0.value) }),
+            byTool: findings.countsByTool(),
+            filesScanned: report.filesScanned,
+            durationSeconds: report.durationSeconds.isFinite ? (report.durationSeconds * 1000).rounded() / 1000 : 0,
+            suppressed: report.suppressedCount,
+            baselined: report.baselinedCount,
+            tools: report.tools.sorted { $0.name < $1.name },
+            notices: report.notices)
+        return Document(findings: findings, summary: summary)
+    }
+
+    public func render(_ report: Report) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Non-finite numbers are the only thing JSONEncoder rejects here; spell them rather than fail.
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
+        do {
+            let data = try encoder.encode(document(report))
+            return String(decoding: data, as: UTF8.self) + "\n"
+        } catch {
+            return JSONValue.object(["error": .string("cannot encode report: \(error)")]).rendered()
+        }
+    }
+}

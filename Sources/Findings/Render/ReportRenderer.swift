@@ -1,0 +1,33 @@
+import Support
+
+/// Turns a report into one output format. Renderers are pure: same report, same bytes.
+public protocol ReportRenderer: Sendable {
+    /// The whole document, ending in a newline.
+    func render(_ report: Report) -> String
+}
+
+/// The `--format` values of `sentinel scan`.
+public enum OutputFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+    case text, json, sarif, html
+
+    /// Parses a `--format` value.
+    public init(parsing text: String) throws {
+        guard let format = OutputFormat(rawValue: text.lowercased()) else {
+            throw SentinelError(.invalidInput, "--format: unknown format '\(text)' (expected text, json, sarif or html)")
+        }
+        self = format
+    }
+
+    /// The renderer for this format; `color` applies to text only (the caller checks isatty),
+    /// `sourceRoot` (absolute scan root) to SARIF only.
+    public func renderer(color: Bool = false, sourceRoot: String? = nil) -> any ReportRenderer {
+        switch self {
+        case .text: TextRenderer(color: color)
+        case .json: JSONRenderer()
+        case .sarif: SARIFRenderer(sourceRoot: sourceRoot)
+        case .html: HTMLRenderer()
+        }
+    }
+
+    public var description: String { rawValue }
+}

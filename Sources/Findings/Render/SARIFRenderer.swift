@@ -1,0 +1,254 @@
+/// SARIF 2.1.0 for GitHub code scanning and other SARIF viewers: one `run` per tool, rules with
+/// help text, CWE tags and `security-severity`, results with `partialFingerprints`, regions,
+/// snippets and fixes. Web (DAST) results use the URL as the artifact and carry a `webRequest`.
+public struct SARIFRenderer: ReportRenderer {
+    /// The schema URI written to `$schema`: the OASIS errata-01 schema's own id.
+    public static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+    /// The key under `partialFingerprints`.
+    public static let fingerprintKey = "sentinelFingerprint/v1"
+    /// The base id relative artifact URIs are resolved against.
+    public static let sourceRootId = "%SRCROOT%"
+
+    /// Absolute path of the scan root; when set it becomes `originalUriBaseIds["%SRCROOT%"]`.
+    public var sourceRoot: String?
+
+    public init(sourceRoot: String? = nil) {
+        self.sourceRoot = sourceRoot
+    }
+
+    public func render(_ report: Report) -> String {
+        let findings = report.findings.sortedForReport()
+        var toolNames = report.toolNames
+        if toolNames.isEmpty { toolNames = ["sentinel"] }  // an empty scan still says who ran
+        let runs = toolNames.map { name in
+            run(tool: name, report: report, findings: findings.filter { $0.tool == name })
+        }
+        let log: JSONValue = [
+            "$schema": .string(SARIFRenderer.schemaURI),
+            "version": "2.1.0",
+            "runs": .array(runs),
+        ]
+        return log.rendered()
+    }
+
+    // MARK: - Runs
+
+    private func run(tool name: String, report: Report, findings: [Finding]) -> JSONValue {
+        let toolRun = report.tools.first { $0.name == name }
+        let rules = SARIFRenderer.rules(for: name, report: report, findings: findings)
+        let ruleIndex = Dictionary(rules.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
+
+        var driver: [String: JSONValue] = ["name": .string(name), "rules": .array(rules.map(SARIFRenderer.rule))]
+        driver.set("version", toolRun?.version)
+        driver.set("informationUri", toolRun?.informationURI)
+
+        var run: [String: JSONValue] = [
+            "tool": ["driver": .object(driver)],
+            "results": .array(findings.map { result($0, ruleIndex: ruleIndex[$0.ruleId]) }),
+            "columnKind": "unicodeCodePoints",
+        ]
+        if let sourceRoot {
+            let uri = "file://" + SARIFRenderer.percentEncode(sourceRoot.hasSuffix("/") ? sourceRoot : sourceRoot + "/")
+            run["originalUriBaseIds"] = [SARIFRenderer.sourceRootId: ["uri": .string(uri)]]
+        }
+        // Notices without a tool belong to the native run (or the first run when sentinel is absent).
+        let firstName = report.toolNames.first ?? "sentinel"
+        let owner = report.toolNames.contains("sentinel") ? "sentinel" : firstName
+        let notices = report.notices.filter { ($0.tool ?? owner) == name }
+        if toolRun != nil || !notices.isEmpty {
+            var invocation: [String: JSONValue] = ["executionSuccessful": .bool(toolRun?.status != .failed)]
+            var notifications = notices.map(SARIFRenderer.notification)
+            if let toolRun, toolRun.status != .succeeded {
+                notifications.insert(
+                    [
+                        "level": .string(toolRun.status == .failed ? "error" : "note"),
+                        "message": ["text": .string("\(name) \(toolRun.status.rawValue)" + (toolRun.message.map { ": " + $0 } ?? ""))],
+                    ], at: 0)
+            }
+            if !notifications.isEmpty { invocation["toolExecutionNotifications"] = .array(notifications) }
+            if let toolRun { invocation["properties"] = ["status": .string(toolRun.status.rawValue)] }
+            run["invocations"] = [.object(invocation)]
+        }
+        return .object(run)
+    }
+
+    private static func notification(_ notice: Notice) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "level": .string(notice.level == .info ? "note" : notice.level.rawValue),
+            "message": ["text": .string(notice.message)],
+        ]
+        if let file = notice.file {
+            object["locations"] = [["physicalLocation": ["artifactLocation": artifactLocation(file)]]]
+        }
+        return .object(object)
+    }
+
+    // MARK: - Rules
+
+    /// The rules a run declares: descriptors owned by the tool plus every rule its findings use
+    /// (synthesised from the findings when the report has no descriptor), sorted by id.
+    static func rules(for tool: String, report: Report, findings: [Finding]) -> [RuleDescriptor] {
+        var byId: [String: RuleDescriptor] = [:]
+        for rule in report.rules where rule.tool == tool { byId[rule.id] = rule }
+        for finding in findings where byId[finding.ruleId] == nil {
+            if let known = report.rule(finding.ruleId) {
+                byId[finding.ruleId] = known
+            } else if finding.ruleId == Suppressions.missingReasonRuleId {
+                byId[finding.ruleId] = Suppressions.missingReasonRule
+            } else {
+                let same = findings.filter { $0.ruleId == finding.ruleId }
+                byId[finding.ruleId] = RuleDescriptor(
+                    id: finding.ruleId, tool: tool, name: finding.ruleId, shortDescription: finding.message,
+                    defaultSeverity: same.map(\.severity).max() ?? finding.severity,
+                    cwe: Array(Set(same.flatMap(\.cwe))).sorted(), precision: same.map(\.confidence).max())
+            }
+        }
+        return byId.values.sorted { $0.id < $1.id }
+    }
+
+    private static func rule(_ rule: RuleDescriptor) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "id": .string(rule.id),
+            "name": .string(rule.name ?? rule.id),
+            "shortDescription": ["text": .string(rule.shortDescription)],
+            "fullDescription": ["text": .string(rule.fullDescription ?? rule.shortDescription)],
+            "defaultConfiguration": ["level": .string(rule.defaultSeverity.sarifLevel)],
+        ]
+        let helpText = rule.help ?? rule.fullDescription ?? rule.shortDescription
+        var help: [String: JSONValue] = ["text": .string(helpText)]
+        help["markdown"] = .string(rule.helpMarkdown ?? markdownHelp(rule, text: helpText))
+        object["help"] = .object(help)
+        object.set("helpUri", rule.helpURI ?? rule.cwe.first.map { "https://cwe.mitre.org/data/definitions/\($0).html" })
+
+        var tags: [String] = []
+        if !rule.tags.contains("maintainability") { tags.append("security") }
+        for tag in rule.tags + rule.cwe.map({ "CWE-\($0)" }) where !tags.contains(tag) { tags.append(tag) }
+        var properties: [String: JSONValue] = ["tags": .array(tags.map { .string($0) })]
+        properties.set("security-severity", rule.defaultSeverity.securitySeverity)
+        properties.set("precision", rule.precision?.rawValue)
+        if !rule.cwe.isEmpty { properties["cwe"] = .array(rule.cwe.map { .int($0) }) }
+        object["properties"] = .object(properties)
+        return .object(object)
+    }
+
+    private static func markdownHelp(_ rule: RuleDescriptor, text: String) -> String {
+        var markdown = "**\(rule.name ?? rule.id)**\n\n\(text)"
+        if !rule.cwe.isEmpty {
+            let links = rule.cwe.map { "[CWE-\($0)](https://cwe.mitre.org/data/definitions/\($0).html)" }
+            markdown += "\n\nSee " + links.joined(separator: ", ") + "."
+        }
+        return markdown
+    }
+
+    // MARK: - Results
+
+    private func result(_ finding: Finding, ruleIndex: Int?) -> JSONValue {
+        var object: [String: JSONValue] = [
+            "ruleId": .string(finding.ruleId),
+            "level": .string(finding.severity.sarifLevel),
+            "message": ["text": .string(finding.message)],
+            "partialFingerprints": [SARIFRenderer.fingerprintKey: .string(finding.fingerprint)],
+        ]
+        object.set("ruleIndex", ruleIndex)
+        object["locations"] = [.object(["physicalLocation": SARIFRenderer.physicalLocation(finding)])]
+
+        var properties: [String: JSONValue] = [
+            "severity": .string(finding.severity.rawValue),
+            "confidence": .string(finding.confidence.rawValue),
+        ]
+        if !finding.cwe.isEmpty { properties["cwe"] = .array(finding.cweTags.map { .string($0) }) }
+        properties.set("evidence", finding.evidence)
+        properties.set("enclosingScope", finding.enclosingScope)
+        if !finding.references.isEmpty { properties["references"] = .array(finding.references.map { .string($0) }) }
+        for (key, value) in finding.properties where properties[key] == nil { properties[key] = .string(value) }
+
+        let location = finding.location
+        if location.isWeb {
+            var request: [String: JSONValue] = [:]
+            request.set("target", location.url)
+            request.set("method", location.method)
+            object["webRequest"] = .object(request)
+            properties.set("url", location.url)
+            properties.set("method", location.method)
+            properties.set("parameter", location.parameter)
+        }
+        if let fix = finding.fix {
+            if let sarifFix = SARIFRenderer.fix(fix, defaultFile: location.file) {
+                object["fixes"] = [sarifFix]
+            }
+            properties["fixDescription"] = .string(fix.description)
+        }
+        object["properties"] = .object(properties)
+        return .object(object)
+    }
+
+    private static func physicalLocation(_ finding: Finding) -> JSONValue {
+        let location = finding.location
+        if location.isWeb, let url = location.url {
+            return ["artifactLocation": ["uri": .string(percentEncode(url, keepURLSyntax: true))]]
+        }
+        var physical: [String: JSONValue] = ["artifactLocation": artifactLocation(location.file ?? "")]
+        if let startLine = location.startLine, startLine >= 1 {
+            var region: [String: JSONValue] = ["startLine": .int(startLine)]
+            if let column = location.startColumn, column >= 1 { region["startColumn"] = .int(column) }
+            if let endLine = location.endLine, endLine >= startLine { region["endLine"] = .int(endLine) }
+            if let column = location.endColumn, column >= 1 { region["endColumn"] = .int(column) }
+            if let snippet = finding.snippet { region["snippet"] = ["text": .string(snippet)] }
+            physical["region"] = .object(region)
+        }
+        return .object(physical)
+    }
+
+    private static func artifactLocation(_ file: String) -> JSONValue {
+        ["uri": .string(percentEncode(file)), "uriBaseId": .string(sourceRootId)]
+    }
+
+    /// A SARIF fix needs at least one change with at least one replacement; advice-only fixes
+    /// return nil (their description goes to `properties.fixDescription`).
+    private static func fix(_ fix: Fix, defaultFile: String?) -> JSONValue? {
+        var byFile: [String: [Fix.Replacement]] = [:]
+        var order: [String] = []
+        for replacement in fix.replacements {
+            guard let file = replacement.file ?? defaultFile,
+                replacement.startLine >= 1, replacement.startColumn >= 1,
+                replacement.endLine >= replacement.startLine, replacement.endColumn >= 1
+            else { continue }
+            if byFile[file] == nil { order.append(file) }
+            byFile[file, default: []].append(replacement)
+        }
+        guard !order.isEmpty else { return nil }
+        let changes: [JSONValue] = order.map { file in
+            let replacements: [JSONValue] = (byFile[file] ?? []).map { r in
+                [
+                    "deletedRegion": [
+                        "startLine": .int(r.startLine), "startColumn": .int(r.startColumn),
+                        "endLine": .int(r.endLine), "endColumn": .int(r.endColumn),
+                    ],
+                    "insertedContent": ["text": .string(r.text)],
+                ]
+            }
+            return ["artifactLocation": artifactLocation(file), "replacements": .array(replacements)]
+        }
+        return ["description": ["text": .string(fix.description)], "artifactChanges": .array(changes)]
+    }
+
+    /// RFC 3986 percent-encoding of a path (or, with `keepURLSyntax`, of a URL: reserved
+    /// characters stay, only spaces, controls, non-ASCII and a few unsafe ones are encoded).
+    static func percentEncode(_ text: String, keepURLSyntax: Bool = false) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in text.utf8 {
+            let unreserved =
+                (byte >= 0x61 && byte <= 0x7a) || (byte >= 0x41 && byte <= 0x5a)
+                || (byte >= 0x30 && byte <= 0x39) || byte == 0x2d || byte == 0x2e || byte == 0x5f || byte == 0x7e
+                || byte == 0x2f  // '/' separates path segments
+            let urlSyntax = keepURLSyntax && Array(":?#[]@!$&'()*+,;=%".utf8).contains(byte)
+            if unreserved || urlSyntax {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0f)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

@@ -1,0 +1,112 @@
+/// Compiler-style diagnostics, one per line (`path:line:col: high: [RULE] message`), grouped by
+/// file with a blank line between files, then notices and a summary line of counts by severity.
+public struct TextRenderer: ReportRenderer {
+    /// Whether to colour severities with ANSI escapes; the caller decides (stdout is a TTY).
+    public var color: Bool
+    /// Whether to print the matched source lines under each finding.
+    public var showSnippets: Bool
+
+    public init(color: Bool = false, showSnippets: Bool = false) {
+        self.color = color
+        self.showSnippets = showSnippets
+    }
+
+    public func render(_ report: Report) -> String {
+        var lines: [String] = []
+        var currentArtifact: String? = nil
+        for finding in report.findings.sortedForReport() {
+            let artifact = finding.location.artifact
+            if let currentArtifact, currentArtifact != artifact { lines.append("") }
+            currentArtifact = artifact
+            lines.append(diagnostic(finding))
+            if showSnippets, let snippet = finding.snippet {
+                for line in snippet.split(separator: "\n", omittingEmptySubsequences: false) {
+                    lines.append("    | " + TextRenderer.sanitize(line))
+                }
+            }
+        }
+        if !report.findings.isEmpty { lines.append("") }
+        for tool in report.tools.sorted(by: { $0.name < $1.name }) where tool.status != .succeeded {
+            let verb = tool.status == .failed ? "failed" : "skipped"
+            let label = tool.status == .failed ? paint("error", "1;31") : paint("note", "36")
+            lines.append("\(label): \(tool.name) \(verb)" + (tool.message.map { ": " + TextRenderer.sanitize($0) } ?? ""))
+        }
+        for notice in report.notices {
+            let prefix = notice.file.map { TextRenderer.sanitize($0) + ": " } ?? ""
+            let label = notice.level == .info ? "note" : notice.level.rawValue
+            lines.append("\(prefix)\(label): \(TextRenderer.sanitize(notice.message))")
+        }
+        lines.append(summary(report))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One finding as `location: severity: [rule] message`.
+    public func diagnostic(_ finding: Finding) -> String {
+        let severity = paint(finding.severity.rawValue, TextRenderer.colorCode(finding.severity))
+        return "\(TextRenderer.sanitize(finding.location.displayString)): \(severity): "
+            + "[\(TextRenderer.sanitize(finding.ruleId))] \(TextRenderer.sanitize(finding.message))"
+    }
+
+    /// `3 findings: 1 critical, 1 high, 1 low (12 files scanned in 0.42 s)`, plus hidden counts.
+    public func summary(_ report: Report) -> String {
+        let counts = report.findings.countsBySeverity()
+        let total = report.findings.count
+        var text: String
+        if total == 0 {
+            text = "No findings"
+        } else {
+            let parts = Severity.allCases.reversed().compactMap { severity -> String? in
+                guard let count = counts[severity], count > 0 else { return nil }
+                return paint("\(count) \(severity.rawValue)", TextRenderer.colorCode(severity))
+            }
+            text = "\(total) finding\(total == 1 ? "" : "s"): " + parts.joined(separator: ", ")
+        }
+        let files = report.filesScanned == 1 ? "1 file" : "\(report.filesScanned) files"
+        text += " (\(files) scanned in \(TextRenderer.formatSeconds(report.durationSeconds)))"
+        var hidden: [String] = []
+        if report.suppressedCount > 0 { hidden.append("\(report.suppressedCount) suppressed") }
+        if report.baselinedCount > 0 { hidden.append("\(report.baselinedCount) in baseline") }
+        if !hidden.isEmpty { text += "; " + hidden.joined(separator: ", ") }
+        return text
+    }
+
+    private func paint(_ text: String, _ code: String) -> String {
+        color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+    }
+
+    static func colorCode(_ severity: Severity) -> String {
+        switch severity {
+        case .critical: "1;35"
+        case .high: "1;31"
+        case .medium: "33"
+        case .low: "34"
+        case .info: "2"
+        }
+    }
+
+    /// Tool output is untrusted: control characters (ANSI escapes included) would let a scanned
+    /// file repaint the terminal, so they are shown as `\u{..}` and newlines as spaces.
+    static func sanitize(_ text: some StringProtocol) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0a, 0x0d: out.append(" ")
+            case 0x09: out.append("\t")
+            case 0..<0x20, 0x7f...0x9f, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                // Bidi controls too: "Trojan Source" text must not reorder what the reader sees.
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func formatSeconds(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds >= 0, seconds < 1e12 else { return "? s" }
+        let hundredths = (seconds * 100).rounded()
+        let whole = Int(hundredths / 100)
+        let fraction = Int(hundredths.truncatingRemainder(dividingBy: 100))
+        return "\(whole).\(fraction < 10 ? "0" : "")\(fraction) s"
+    }
+}

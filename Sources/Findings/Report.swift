@@ -1,0 +1,87 @@
+/// A tool that took part in a scan, and how it went.
+public struct ToolRun: Sendable, Codable, Hashable {
+    /// Whether the tool produced results.
+    public enum Status: String, Sendable, Codable, Hashable {
+        /// Ran and its output was read.
+        case succeeded
+        /// Ran but failed (non-zero exit, unreadable output, timeout): the scan exits 3.
+        case failed
+        /// Not run (not installed, not applicable); reported as a notice only.
+        case skipped
+    }
+
+    /// The tool's name as findings carry it in `tool` (`sentinel`, `bandit`).
+    public var name: String
+    public var version: String?
+    /// The tool's home page (SARIF `informationUri`).
+    public var informationURI: String?
+    public var status: Status
+    /// Why it failed or was skipped.
+    public var message: String?
+    /// Wall time the tool took, in seconds.
+    public var durationSeconds: Double?
+
+    public init(
+        name: String, version: String? = nil, informationURI: String? = nil, status: Status = .succeeded,
+        message: String? = nil, durationSeconds: Double? = nil
+    ) {
+        self.name = name
+        self.version = version
+        self.informationURI = informationURI
+        self.status = status
+        self.message = message
+        self.durationSeconds = durationSeconds
+    }
+}
+
+/// Something the user should know that is not a finding: a file that failed to parse, a tool
+/// that was skipped. Never affects the exit status.
+public struct Notice: Sendable, Codable, Hashable {
+    /// How loud the notice is.
+    public enum Level: String, Sendable, Codable, Hashable {
+        case info, warning, error
+    }
+
+    public var level: Level
+    public var message: String
+    /// The file concerned, relative to the scan root, when there is one.
+    public var file: String?
+    /// The tool that raised it.
+    public var tool: String?
+
+    public init(level: Level = .warning, message: String, file: String? = nil, tool: String? = nil) {
+        self.level = level
+        self.message = message
+        self.file = file
+        self.tool = tool
+    }
+}
+
+/// Everything one scan produced: what renderers print and the gate judges.
+public struct Report: Sendable, Codable, Hashable {
+    public var findings: [Finding]
+    /// Metadata for the rules findings refer to; rules without a descriptor get a minimal one in SARIF.
+    public var rules: [RuleDescriptor]
+    public var tools: [ToolRun]
+    public var notices: [Notice]
+    public var filesScanned: Int
+    public var durationSeconds: Double
+    /// Findings hidden by in-source suppressions (counted in summaries, not listed).
+    public var suppressedCount: Int
+    /// Findings hidden because the baseline lists them.
+    public var baselinedCount: Int
+
+    public init(
+        findings: [Finding] = [], rules: [RuleDescriptor] = [], tools: [ToolRun] = [], notices: [Notice] = [],
+        filesScanned: Int = 0, durationSeconds: Double = 0, suppressedCount: Int = 0, baselinedCount: Int = 0
+    ) {
+        self.findings = findings
+        self.rules = rules
+        self.tools = tools
+        self.notices = notices
+        self.filesScanned = filesScanned
+        self.durationSeconds = durationSeconds
+        self.suppressedCount = suppressedCount
+        self.baselinedCount = baselinedCount
+    }
+}

@@ -1,0 +1,54 @@
+import Support
+import Testing
+
+@testable import Findings
+
+@Suite struct GateTests {
+    static func findings(_ severities: [Severity]) -> [Finding] {
+        severities.enumerated().map { index, severity in
+            Finding(ruleId: "r\(index)", severity: severity, message: "m", location: Location(file: "f.py", startLine: index + 1))
+        }
+    }
+
+    @Test(arguments: [
+        (Severity?.some(.high), [Severity](), ScanExitStatus.clean),
+        (.some(.high), [.low, .medium], .clean),
+        (.some(.high), [.low, .high], .findings),
+        (.some(.high), [.critical], .findings),
+        (.some(.low), [.low], .findings),
+        (.some(.info), [.info], .findings),
+        (.some(.critical), [.high], .clean),
+        (nil, [.critical, .critical], .clean),
+    ])
+    func exitStatus(failOn: Severity?, severities: [Severity], expected: ScanExitStatus) {
+        #expect(Gate(failOn: failOn).exitStatus(for: Self.findings(severities)) == expected)
+    }
+
+    @Test func scannerFailureIsThreeEvenWithFindings() {
+        let gate = Gate()
+        #expect(gate.exitStatus(for: Self.findings([.critical]), scannerFailed: true) == .scannerFailed)
+        #expect(gate.exitStatus(for: [], scannerFailed: true).rawValue == 3)
+        var report = Report(findings: Self.findings([.low]), tools: [ToolRun(name: "bandit", status: .failed, message: "exit 2")])
+        #expect(gate.exitStatus(for: report) == .scannerFailed)
+        report.tools[0].status = .skipped
+        #expect(gate.exitStatus(for: report) == .clean, "a skipped tool is a notice, not a failure")
+    }
+
+    @Test func defaultIsHigh() {
+        #expect(Gate().failOn == .high)
+        #expect(Gate().failing(Self.findings([.medium, .high, .critical])).count == 2)
+    }
+
+    @Test(arguments: [("none", Severity?.none), ("NONE", nil), ("medium", .some(.medium)), ("critical", .some(.critical))])
+    func parsesFailOn(text: String, expected: Severity?) throws {
+        #expect(try Gate(parsing: text).failOn == expected)
+    }
+
+    @Test func badFailOnNamesTheFlag() {
+        #expect {
+            try Gate(parsing: "sever")
+        } throws: { error in
+            (error as? SentinelError)?.message.hasPrefix("--fail-on: unknown severity 'sever'") == true
+        }
+    }
+}

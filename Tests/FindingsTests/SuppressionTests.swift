@@ -1,0 +1,124 @@
+import Testing
+
+@testable import Findings
+
+@Suite struct SuppressionTests {
+    static func finding(_ rule: String, line: Int, file: String = "app.py", tool: String = "sentinel", endLine: Int? = nil) -> Finding {
+        Finding(
+            ruleId: rule, tool: tool, severity: .high, message: "m",
+            location: Location(file: file, startLine: line, startColumn: 1, endLine: endLine))
+    }
+
+    static func apply(_ findings: [Finding], _ source: String, file: String = "app.py") -> SuppressionResult {
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        return Suppressions.apply(to: findings, sources: { $0 == file ? lines : nil })
+    }
+
+    @Test func sameLineWithReason() {
+        let source = "x = 1\nos.system(cmd)  # sentinel: ignore[python.cmdi] cmd is a constant\n"
+        let result = Self.apply([Self.finding("python.cmdi", line: 2), Self.finding("python.other", line: 2)], source)
+        #expect(result.suppressed.map(\.ruleId) == ["python.cmdi"])
+        #expect(result.kept.map(\.ruleId) == ["python.other"])
+        #expect(result.extraFindings.isEmpty)
+        #expect(result.suppressed.first?.properties["suppressionReason"] == "cmd is a constant")
+    }
+
+    @Test func lineAboveOnlyWhenTheCommentStandsAlone() {
+        let source = "# sentinel: ignore[r1] reviewed\nbad()\nok()  # sentinel: ignore[r1] reviewed\nbad()\n"
+        let result = Self.apply([Self.finding("r1", line: 2), Self.finding("r1", line: 4)], source)
+        #expect(result.suppressed.map(\.location.startLine) == [2])
+        #expect(result.kept.map(\.location.startLine) == [4])
+    }
+
+    @Test func severalIdsAndBareIgnore() {
+        let source = "a()  # sentinel: ignore[r1, r2] both fine\nb()  # sentinel: ignore -- generated code\n"
+        let findings = [
+            Self.finding("r1", line: 1), Self.finding("r2", line: 1), Self.finding("r3", line: 1),
+            Self.finding("r9", line: 2),
+        ]
+        let result = Self.apply(findings, source)
+        #expect(Set(result.suppressed.map(\.ruleId)) == ["r1", "r2", "r9"])
+        #expect(result.kept.map(\.ruleId) == ["r3"])
+        #expect(result.suppressed.last?.properties["suppressionReason"] == "generated code")
+    }
+
+    @Test func slashCommentsAndWildcards() {
+        let source = "eval(x); // sentinel: ignore[js.*] sandboxed\n"
+        let result = Self.apply([Self.finding("js.eval", line: 1, file: "a.js")], source, file: "a.js")
+        #expect(result.suppressed.count == 1)
+    }
+
+    @Test func missingReasonIsReportedAsLow() {
+        let source = "x()\n    y()  # sentinel: ignore[r1]\n"
+        let result = Self.apply([Self.finding("r1", line: 2)], source)
+        #expect(result.suppressed.count == 1, "a reasonless suppression still suppresses")
+        #expect(result.extraFindings.count == 1)
+        let extra = result.extraFindings.first
+        #expect(extra?.ruleId == Suppressions.missingReasonRuleId)
+        #expect(extra?.severity == .low)
+        #expect(extra?.location.file == "app.py")
+        #expect(extra?.location.startLine == 2)
+        #expect(extra?.location.startColumn == 10)
+    }
+
+    @Test func multiLineFindingIsCoveredByACommentOnAnyOfItsLines() {
+        let source = "call(a,\n     b)  # sentinel: ignore[r1] ok\n"
+        let result = Self.apply([Self.finding("r1", line: 1, endLine: 2)], source)
+        #expect(result.suppressed.count == 1)
+    }
+
+    @Test func nosecOnlyForBandit() {
+        let source = "subprocess.call(c, shell=True)  # nosec\n"
+        let result = Self.apply([Self.finding("bandit.B602", line: 1, tool: "bandit"), Self.finding("python.cmdi", line: 1)], source)
+        #expect(result.suppressed.map(\.ruleId) == ["bandit.B602"])
+        #expect(result.kept.map(\.ruleId) == ["python.cmdi"])
+        #expect(result.extraFindings.isEmpty, "nosec needs no reason")
+    }
+
+    @Test(arguments: [
+        ("# nosec B602, B607", true, true, false),
+        ("# nosec B602,B607", true, true, false),
+        ("# nosec: B607", false, true, false),
+        ("#nosec", true, true, true),
+        ("# nosecurity", false, false, false),
+    ])
+    func nosecWithIds(comment: String, b602: Bool, b607: Bool, b101: Bool) {
+        let source = "call()  " + comment + "\n"
+        let findings = ["bandit.B602", "bandit.B607", "bandit.B101"].map { Self.finding($0, line: 1, tool: "bandit") }
+        let suppressed = Set(Self.apply(findings, source).suppressed.map(\.ruleId))
+        #expect(suppressed.contains("bandit.B602") == b602)
+        #expect(suppressed.contains("bandit.B607") == b607)
+        #expect(suppressed.contains("bandit.B101") == b101)
+    }
+
+    @Test func nosecDoesNotApplyToTheNextLine() {
+        let result = Self.apply([Self.finding("bandit.B101", line: 2, tool: "bandit")], "# nosec\nassert x\n")
+        #expect(result.kept.count == 1)
+    }
+
+    @Test(arguments: ["# sentinel: ignored[r1] x", "# sentinelx: ignore[r1] x", "x = 'sentinel: ignore'", "# sentinel: ignore[r1 unclosed"])
+    func notDirectives(line: String) {
+        #expect(Suppressions.parse(line: line).filter { $0.kind == .sentinel }.isEmpty)
+    }
+
+    @Test func unreadableSourceKeepsEverything() {
+        let findings = [
+            Self.finding("r1", line: 1), Finding(ruleId: "w", severity: .low, message: "m", location: Location(url: "http://x/")),
+        ]
+        let result = Suppressions.apply(to: findings, sources: { _ in nil })
+        #expect(result.kept == findings)
+        #expect(result.suppressed.isEmpty && result.extraFindings.isEmpty)
+    }
+
+    @Test func readsEachFileOnce() {
+        nonisolated(unsafe) var reads = 0
+        let lines: [Substring] = ["a()  # sentinel: ignore[r1] fine", "b()"]
+        _ = Suppressions.apply(
+            to: [Self.finding("r1", line: 1), Self.finding("r2", line: 2), Self.finding("r3", line: 1)],
+            sources: { _ in
+                reads += 1
+                return lines
+            })
+        #expect(reads == 1)
+    }
+}

@@ -1,0 +1,74 @@
+import Testing
+
+@testable import Findings
+
+@Suite struct TextRendererTests {
+    @Test func diagnosticsGroupedByFileAndSummary() {
+        let text = TextRenderer().render(Fixtures.sampleReport())
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "app/crypto.py:3:7: medium: [python.weak-hash] MD5 is a weak hash")
+        #expect(lines.contains("app/db.py:12:5: high: [python.sqli] SQL query built from request.args reaches cursor.execute"))
+        #expect(lines.contains("app/run.py:30:1: high: [bandit.B602] subprocess call with shell=True identified"))
+        #expect(
+            lines.contains(
+                "requirements.txt:4: low: [osv.GHSA-xxxx-yyyy-zzzz] requests 2.19.0 is affected by GHSA-xxxx-yyyy-zzzz; fixed in 2.20.0"))
+        #expect(
+            lines.contains(
+                "GET http://127.0.0.1:8080/search?q=%3Cscript%3E [q]: critical: [dast.reflected-xss] Parameter q is reflected without encoding"
+            ))
+        // A blank line separates files.
+        #expect(lines[1] == "")
+        #expect(lines.contains("note: semgrep skipped: not installed"))
+        #expect(lines.contains("app/broken.py: warning: cannot parse: unexpected indent at 3:1"))
+        #expect(
+            lines.dropLast().last
+                == "5 findings: 1 critical, 2 high, 1 medium, 1 low (42 files scanned in 1.23 s); 2 suppressed, 1 in baseline")
+        #expect(!text.contains("\u{1B}["), "no colour unless asked")
+        #expect(text.hasSuffix("\n"))
+    }
+
+    @Test func sortedByLineWithinFile() {
+        let findings = [30, 4, 12].map { line in
+            Finding(ruleId: "r", severity: .low, message: "m\(line)", location: Location(file: "f.py", startLine: line, startColumn: 1))
+        }
+        let text = TextRenderer().render(Report(findings: findings))
+        let firstLines = text.split(separator: "\n").prefix(3).map(String.init)
+        #expect(firstLines == ["f.py:4:1: low: [r] m4", "f.py:12:1: low: [r] m12", "f.py:30:1: low: [r] m30"])
+    }
+
+    @Test func colourOnlyWhenAsked() {
+        let text = TextRenderer(color: true).render(Report(findings: [Fixtures.sqlInjection()]))
+        #expect(text.contains("\u{1B}[1;31mhigh\u{1B}[0m"))
+    }
+
+    @Test(arguments: [Double.nan, .infinity, -1, 1e300])
+    func absurdDurationsDoNotCrash(seconds: Double) {
+        #expect(TextRenderer().render(Report(durationSeconds: seconds)).contains("? s"))
+        #expect(HTMLRenderer().render(Report(durationSeconds: seconds)).contains("? s"))
+        #expect(JSONRenderer().render(Report(durationSeconds: seconds)).contains("\"durationSeconds\""))
+    }
+
+    @Test func emptyReport() {
+        #expect(TextRenderer().render(Report(filesScanned: 1, durationSeconds: 0.5)) == "No findings (1 file scanned in 0.50 s)\n")
+    }
+
+    @Test func controlCharactersFromToolsAreNeutralised() {
+        let evil = Finding(ruleId: "r", severity: .high, message: "bad\u{1B}[2J\nnext", location: Location(file: "x\u{7}.py", startLine: 1))
+        let text = TextRenderer().render(Report(findings: [evil]))
+        #expect(!text.contains("\u{1B}"))
+        #expect(!text.contains("\u{7}"))
+        #expect(text.contains("bad\\u{1b}[2J next"))
+    }
+
+    @Test func bidiControlsAreShownNotApplied() {
+        let trojan = Finding(ruleId: "r", severity: .high, message: "access\u{202E} level", location: Location(file: "a.py", startLine: 1))
+        let text = TextRenderer().render(Report(findings: [trojan]))
+        #expect(!text.unicodeScalars.contains("\u{202E}"))
+        #expect(text.contains("access\\u{202e} level"))
+    }
+
+    @Test func snippetsWhenAsked() {
+        let text = TextRenderer(showSnippets: true).render(Report(findings: [Fixtures.weakHash()]))
+        #expect(text.contains("\n    | h = hashlib.md5(data)\n"))
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import Support
+
+@Suite struct SHA256Tests {
+    /// FIPS 180-4 / NIST CAVP example messages.
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        ),
+        (
+            "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+            "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+        ),
+    ])
+    func nistVectors(message: String, digest: String) {
+        #expect(SHA256.hex(message) == digest)
+        #expect(SHA256.hex(Array(message.utf8)) == digest)
+    }
+
+    @Test func oneMillionA() {
+        let message = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+        #expect(SHA256.hex(message) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// Chunk boundaries must not matter: feed the same bytes in pieces of every awkward size.
+    @Test(arguments: [1, 3, 55, 56, 63, 64, 65, 127, 1000])
+    func incrementalMatchesOneShot(chunk: Int) {
+        let message = (0..<3001).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        var hasher = SHA256()
+        var start = 0
+        while start < message.count {
+            let end = min(start + chunk, message.count)
+            hasher.update(message[start..<end])
+            start = end
+        }
+        #expect(hasher.finalize() == SHA256.hash(message))
+    }
+
+    @Test func digestIs32Bytes() {
+        #expect(SHA256.hash([1, 2, 3]).count == 32)
+        #expect(SHA256.hexString([0x00, 0x0f, 0xab]) == "000fab")
+    }
+
+    /// A non-contiguous sequence takes the copying path and must agree.
+    @Test func nonContiguousSequence() {
+        var hasher = SHA256()
+        hasher.update((0..<200).lazy.map { UInt8($0) })
+        #expect(hasher.finalize() == SHA256.hash((0..<200).map { UInt8($0) }))
+    }
+
+    static let sha256sum = "/usr/bin/sha256sum"
+
+    /// Lengths around the padding edge (55/56/64 bytes) and a large buffer, compared with coreutils.
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: sha256sum), "needs coreutils sha256sum"),
+        arguments: [0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 4096, 1_048_583])
+    func matchesSha256sum(length: Int) throws {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let path = NSTemporaryDirectory() + "sha256-\(UUID().uuidString)"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.sha256sum)
+        process.arguments = [path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let expected = String(decoding: output, as: UTF8.self).split(separator: " ").first.map(String.init)
+        #expect(process.terminationStatus == 0)
+        #expect(SHA256.hex(bytes) == expected)
+    }
+
+    /// Fast enough for fingerprints and the audit chain: 8 MiB within a generous debug-build bound.
+    @Test func throughputIsReasonable() {
+        let bytes = [UInt8](repeating: 0x5a, count: 8 << 20)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure { _ = SHA256.hash(bytes) }
+        #expect(elapsed < .seconds(20), "hashing 8 MiB took \(elapsed)")
+    }
+}
