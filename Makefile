@@ -5,7 +5,7 @@ SWIFT       ?= swift
 CONFIG      ?= debug
 BIN          = .build/$(CONFIG)/sentinel
 APT_PACKAGES = libseccomp-dev libcap-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev \
-               pkg-config curl python3 python3-venv bubblewrap hyperfine time
+               pkg-config curl python3 python3-venv bubblewrap hyperfine time chromium
 VENV         = .venv
 PIP_PACKAGES = jsonschema
 

@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox"]),
         .testTarget(name: "EscapeTests", dependencies: ["Sandbox"]),
-        .testTarget(name: "FindingsTests", dependencies: ["Findings"]),
+        .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings"]),
         .testTarget(name: "CLITests", dependencies: ["SentinelCLI"]),
