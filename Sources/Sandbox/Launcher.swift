@@ -33,6 +33,8 @@ public struct LaunchOptions: Sendable {
     /// Where to build the root; must not be an ancestor of any bound path.
     public var newRoot: String
     public var onWarning: @Sendable (String) -> Void
+    /// Stops the run from another thread.
+    public var handle: LaunchHandle?
 
     public init(output: Output = .capture, outputLimit: UInt64 = 16 << 20, timeoutSeconds: Double? = nil,
                 cgroupLimits: CgroupLimits = CgroupLimits(), seccomp: Profile.Seccomp = .default, proxyPort: Int = 0,
@@ -154,6 +156,9 @@ public enum Launcher {
             if stderrPipe[index] >= 0 { close(stderrPipe[index]); stderrPipe[index] = -1 }
         }
 
+        options.handle?.started(process.pid)
+        defer { options.handle?.ended() }
+
         var egress: (any EgressService)?
         if process.proxy_fd >= 0 {
             if let start = options.startEgress {
@@ -188,7 +193,11 @@ public enum Launcher {
                                peakMemoryBytes: peak, stdout: waiter.stdout, stderr: waiter.stderr,
                                stdoutTruncated: waiter.stdoutTruncated, stderrTruncated: waiter.stderrTruncated,
                                egress: summaries)
-        if waiter.timedOut {
+        if let requested = options.handle?.requestedSignal, !waiter.timedOut, waiter.payloadStatus == nil {
+            result.reason = .signaled
+            result.signal = requested
+            result.exitCode = 128 + requested
+        } else if waiter.timedOut {
             result.reason = .timeout
             result.exitCode = 124
             result.signal = SIGKILL

@@ -82,12 +82,16 @@ struct SandboxRunCommand: AsyncParsableCommand {
         }
 
         let workspacePath = workspace.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        // Ctrl-C, SIGTERM and SIGHUP stop the sandbox and still clean up its cgroups.
+        let handle = LaunchHandle()
+        let forwarding = SignalForwarding(signals: [SIGINT, SIGTERM, SIGHUP]) { handle.terminate(signal: $0) }
+        defer { forwarding.cancel() }
         let result: RunResult
         do {
             result = try SandboxSession.run(
                 profile: selected, command: command, workspace: workspacePath,
                 extraReadOnly: bindReadOnly.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                output: .inherit)
+                output: .inherit, handle: handle)
         } catch let error as SandboxError {
             try writeStatus(RunResult(exitCode: error.exitStatus, reason: .setupFailed, stage: error.stage,
                                       errno: error.errno?.rawValue))

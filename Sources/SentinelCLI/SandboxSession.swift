@@ -6,12 +6,13 @@ import Support
 /// `doctor` and the scanners' adapters.
 enum SandboxSession {
     static func run(profile: Profile, command: [String], workspace: String?, extraReadOnly: [String] = [],
-                    output: LaunchOptions.Output) throws -> RunResult {
+                    output: LaunchOptions.Output, handle: LaunchHandle? = nil) throws -> RunResult {
         let request = LaunchRequest(profile: profile, command: command, workspace: workspace,
                                     extraReadOnly: extraReadOnly,
                                     callerEnvironment: ProcessInfo.processInfo.environment)
         var options = LaunchOptions(profile: profile, output: output)
         options.onWarning = { Console.error("sentinel: warning: \($0)") }
+        options.handle = handle
         if profile.network.mode == .proxy {
             throw SentinelError(.unsupported, "network mode 'proxy' is not available yet")
         }

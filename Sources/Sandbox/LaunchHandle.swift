@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+
+/// Lets another thread stop a running sandbox, e.g. a CLI forwarding Ctrl-C: the init is
+/// killed, which takes the whole tree down, and the run reports the requested signal.
+public final class LaunchHandle: Sendable {
+    private let pid = Atomic<Int32>(0)
+    private let requested = Atomic<Int32>(0)
+
+    public init() {}
+
+    /// Stops the sandbox (now, or as soon as it has started) and records `signal` as the cause.
+    public func terminate(signal: Int32) {
+        requested.store(signal, ordering: .sequentiallyConsistent)
+        let current = pid.load(ordering: .sequentiallyConsistent)
+        if current > 0 { kill(current, SIGKILL) }
+    }
+
+    /// The signal a caller asked to stop with, if any.
+    public var requestedSignal: Int32? {
+        let value = requested.load(ordering: .sequentiallyConsistent)
+        return value == 0 ? nil : value
+    }
+
+    func started(_ process: pid_t) {
+        pid.store(process, ordering: .sequentiallyConsistent)
+        if requestedSignal != nil { kill(process, SIGKILL) }
+    }
+
+    func ended() {
+        pid.store(0, ordering: .sequentiallyConsistent)
+    }
+}
