@@ -9,7 +9,7 @@ APT_PACKAGES = libseccomp-dev libcap-dev libjson-c-dev libcurl4-openssl-dev libs
 VENV         = .venv
 PIP_PACKAGES = jsonschema
 
-.PHONY: all deps apt-deps pip-deps build test demo bench clean
+.PHONY: all deps apt-deps pip-deps build release test demo bench clean
 
 all: build
 
@@ -45,8 +45,12 @@ demo: deps build
 	$(BIN) doctor
 	$(BIN) sandbox run --profile minimal -- /bin/sh -c 'echo "hello from $$(hostname), uid $$(id -u)"; ls /'
 
+# The installed binary: Swift runtime linked statically (faster start, no runtime needed).
+release: apt-deps
+	$(SWIFT) build -c release --scratch-path .build-release-static -Xswiftc -static-stdlib --product sentinel
+	@echo ".build-release-static/release/sentinel"
+
 bench: deps
-	$(SWIFT) build -c release
 	bench/launch-overhead.sh
 
 clean:

@@ -6,10 +6,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift build -c release --product sentinel >/dev/null
-swift build -c release --product sentinel-bench >/dev/null
-SENTINEL=.build/release/sentinel
-BENCH=.build/release/sentinel-bench
+# The shipped binary links the Swift runtime statically (see Makefile `release`): a CLI that
+# starts in a sandbox per scanner run should not pay for loading the runtime's shared objects.
+SCRATCH=.build-release-static
+swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib --product sentinel >/dev/null
+swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib --product sentinel-bench >/dev/null
+SENTINEL=$SCRATCH/release/sentinel
+BENCH=$SCRATCH/release/sentinel-bench
 BWRAP=(bwrap --ro-bind / / --unshare-all --die-with-parent --cap-drop ALL /bin/true)
 RUNS=${RUNS:-200}
 out=bench/out
