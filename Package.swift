@@ -44,10 +44,12 @@ let package = Package(
         .target(name: "Findings", dependencies: ["Support"]),
         .target(name: "SAST", dependencies: ["Findings", "Support", "Yams"]),
         .target(name: "SCA", dependencies: ["Findings", "Support", "CSQLite", "Yams"]),
+        // Orchestrates scanners (native, adapters in the sandbox) into one report.
+        .target(name: "Scan", dependencies: ["Findings", "Sandbox", "SAST", "SCA", "Support", "Yams"]),
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Sandbox", "Findings", "SAST", "SCA", "Support",
+                "Sandbox", "Findings", "SAST", "SCA", "Scan", "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,6 +71,7 @@ let package = Package(
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings"]),
+        .testTarget(name: "ScanTests", dependencies: ["Scan", "Findings", "Support"]),
         .testTarget(name: "CLITests", dependencies: ["SentinelCLI"]),
     ]
 )

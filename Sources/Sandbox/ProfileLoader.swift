@@ -27,7 +27,7 @@ public enum ProfileLoader {
             let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "syntax error"
             throw SentinelError(.invalidInput, "\(source): not valid YAML or JSON: \(reason)")
         }
-        let reader = FieldReader(source: source)
+        let reader = DocumentReader(source: source)
         guard let root = document as? [String: Any] else {
             throw SentinelError(.invalidInput, "\(source): a profile must be a mapping")
         }
@@ -81,7 +81,7 @@ public enum ProfileLoader {
         return profile
     }
 
-    private static func filesystem(_ value: Any, reader: FieldReader, base: Profile.Filesystem) throws
+    private static func filesystem(_ value: Any, reader: DocumentReader, base: Profile.Filesystem) throws
         -> Profile.Filesystem
     {
         let map = try reader.mapping(value, key: "filesystem")
@@ -116,7 +116,7 @@ public enum ProfileLoader {
         return result
     }
 
-    private static func environment(_ value: Any, reader: FieldReader) throws -> Profile.Environment {
+    private static func environment(_ value: Any, reader: DocumentReader) throws -> Profile.Environment {
         let map = try reader.mapping(value, key: "env")
         try reader.checkKeys(map, allowed: ["allow", "set"], at: "env")
         var result = Profile.minimal.environment
@@ -135,7 +135,7 @@ public enum ProfileLoader {
         return result
     }
 
-    private static func network(_ value: Any, reader: FieldReader) throws -> Profile.Network {
+    private static func network(_ value: Any, reader: DocumentReader) throws -> Profile.Network {
         if let text = value as? String {
             guard let mode = Profile.Network.Mode(rawValue: text) else {
                 throw SentinelError(.invalidInput, "\(reader.source): network: '\(text)' is not one of none, proxy")
@@ -161,7 +161,7 @@ public enum ProfileLoader {
         return result
     }
 
-    private static func limits(_ value: Any, reader: FieldReader, base: Profile.Limits) throws -> Profile.Limits {
+    private static func limits(_ value: Any, reader: DocumentReader, base: Profile.Limits) throws -> Profile.Limits {
         let map = try reader.mapping(value, key: "limits")
         try reader.checkKeys(map, allowed: ["memory", "pids", "cpus", "timeout", "fileSize", "openFiles",
                                             "outputBytes"], at: "limits")

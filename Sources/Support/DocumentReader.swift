@@ -1,21 +1,25 @@
-import Support
+/// Typed access to a parsed YAML/JSON document (as `Yams.load` or `JSONSerialization`
+/// return it), with errors naming the file and the key. Every loader of user files uses it,
+/// so every bad-input message has the same shape: `FILE: KEY: problem`.
+public struct DocumentReader: Sendable {
+    public let source: String
 
-/// Typed access to a parsed YAML/JSON document, with errors naming the file and the key.
-struct FieldReader {
-    let source: String
+    public init(source: String) {
+        self.source = source
+    }
 
-    private func fail(_ key: String, _ problem: String) -> SentinelError {
+    public func fail(_ key: String, _ problem: String) -> SentinelError {
         SentinelError(.invalidInput, "\(source): \(key): \(problem)")
     }
 
-    func checkKeys(_ map: [String: Any], allowed: Set<String>, at path: String) throws {
+    public func checkKeys(_ map: [String: Any], allowed: Set<String>, at path: String) throws {
         for key in map.keys.sorted() where !allowed.contains(key) {
             let full = path.isEmpty ? key : "\(path).\(key)"
             throw SentinelError(.invalidInput, "\(source): unknown key '\(full)'")
         }
     }
 
-    func mapping(_ value: Any, key: String) throws -> [String: Any] {
+    public func mapping(_ value: Any, key: String) throws -> [String: Any] {
         if let map = value as? [String: Any] { return map }
         if let map = value as? [AnyHashable: Any] {
             var result: [String: Any] = [:]
@@ -28,14 +32,14 @@ struct FieldReader {
         throw fail(key, "must be a mapping")
     }
 
-    func string(_ value: Any?, key: String) throws -> String? {
+    public func string(_ value: Any?, key: String) throws -> String? {
         guard let value else { return nil }
         guard let text = value as? String else { throw fail(key, "must be a string") }
         return text
     }
 
     /// A scalar rendered as text (env values may be written as numbers or booleans).
-    func scalarText(_ value: Any, key: String) throws -> String {
+    public func scalarText(_ value: Any, key: String) throws -> String {
         switch value {
         case let text as String: return text
         case let number as Int: return String(number)
@@ -45,7 +49,7 @@ struct FieldReader {
         }
     }
 
-    func stringList(_ value: Any, key: String) throws -> [String] {
+    public func stringList(_ value: Any, key: String) throws -> [String] {
         guard let list = value as? [Any] else { throw fail(key, "must be a list") }
         return try list.enumerated().map { index, item in
             guard let text = item as? String, !text.isEmpty else {
@@ -55,7 +59,7 @@ struct FieldReader {
         }
     }
 
-    func absolutePaths(_ value: Any, key: String) throws -> [String] {
+    public func absolutePaths(_ value: Any, key: String) throws -> [String] {
         let paths = try stringList(value, key: key)
         for (index, path) in paths.enumerated() {
             guard path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
@@ -65,7 +69,7 @@ struct FieldReader {
         return paths
     }
 
-    func number(_ value: Any, key: String) throws -> Double {
+    public func number(_ value: Any, key: String) throws -> Double {
         switch value {
         case let number as Int: return Double(number)
         case let number as Double: return number
@@ -76,13 +80,13 @@ struct FieldReader {
         }
     }
 
-    func positiveInt(_ value: Any, key: String) throws -> Int {
+    public func positiveInt(_ value: Any, key: String) throws -> Int {
         guard let number = value as? Int else { throw fail(key, "must be an integer") }
         guard number > 0 else { throw fail(key, "must be above 0") }
         return number
     }
 
-    func id(_ value: Any?, key: String) throws -> UInt32? {
+    public func id(_ value: Any?, key: String) throws -> UInt32? {
         guard let value else { return nil }
         guard let number = value as? Int, number >= 0, number < 4_294_967_295 else {
             throw fail(key, "must be an integer id")
@@ -90,13 +94,13 @@ struct FieldReader {
         return UInt32(number)
     }
 
-    func size(_ value: Any, key: String) throws -> UInt64 {
+    public func size(_ value: Any, key: String) throws -> UInt64 {
         if let number = value as? Int, number >= 0 { return UInt64(number) }
         if let text = value as? String, let bytes = Quantity.bytes(text) { return bytes }
         throw fail(key, "'\(value)' is not a size (e.g. 512M, 1G)")
     }
 
-    func duration(_ value: Any, key: String) throws -> Double {
+    public func duration(_ value: Any, key: String) throws -> Double {
         if let number = value as? Int, number > 0 { return Double(number) }
         if let number = value as? Double, number > 0 { return number }
         if let text = value as? String, let seconds = Quantity.seconds(text), seconds > 0 { return seconds }

@@ -1,0 +1,60 @@
+import Foundation
+import Sandbox
+import Support
+
+/// Progress a scan reports (the CLI shows it on a TTY).
+public enum ScanProgress: Sendable {
+    case started(tool: String, files: Int)
+    case file(tool: String, index: Int, total: Int, path: String)
+    case finished(tool: String, findings: Int)
+}
+
+/// What scanners may use beyond the target: the sandbox for external tools, settings, progress.
+public struct ScanContext: Sendable {
+    public var sandbox: SandboxRunner
+    /// Rule directories for the native engine.
+    public var ruleDirectories: [String]
+    /// Where `sentinel db` keeps the OSV database.
+    public var databasePath: String
+    /// Where external tools (bandit, semgrep) are installed: `<dir>/bin/<tool>`.
+    public var toolsDirectory: String
+    public var progress: @Sendable (ScanProgress) -> Void
+
+    public init(sandbox: SandboxRunner = SandboxRunner(), ruleDirectories: [String] = [], databasePath: String = "",
+                toolsDirectory: String = ScanContext.defaultToolsDirectory,
+                progress: @escaping @Sendable (ScanProgress) -> Void = { _ in }) {
+        self.sandbox = sandbox
+        self.ruleDirectories = ruleDirectories
+        self.databasePath = databasePath
+        self.toolsDirectory = toolsDirectory
+        self.progress = progress
+    }
+
+    /// `$SENTINEL_TOOLS` or `/opt/sentinel-tools/venv` (what `make tools` installs).
+    public static var defaultToolsDirectory: String {
+        ProcessInfo.processInfo.environment["SENTINEL_TOOLS"] ?? "/opt/sentinel-tools/venv"
+    }
+}
+
+/// Runs external tools inside the sandbox with a named profile, capturing their output.
+public struct SandboxRunner: Sendable {
+    public var profiles: ProfileStore
+
+    public init(profiles: ProfileStore = .standard()) {
+        self.profiles = profiles
+    }
+
+    /// Runs `command` with `profile` over `workspace` (mounted at /workspace), binding
+    /// `extraReadOnly` host paths; output is captured.
+    public func run(profile name: String, command: [String], workspace: String, extraReadOnly: [String] = [],
+                    environment: [String: String] = [:], timeout: Double? = nil) throws -> RunResult {
+        let profile = try profiles.resolve(name)
+        var options = LaunchOptions(profile: profile, output: .capture)
+        if let timeout { options.timeoutSeconds = timeout }
+        let request = LaunchRequest(profile: profile, command: command, workspace: workspace,
+                                    extraReadOnly: extraReadOnly, callerEnvironment: [:],
+                                    extraEnvironment: environment)
+        let plan = try LaunchPlan.make(request, newRoot: options.newRoot)
+        return try Launcher.run(plan, options: options)
+    }
+}

@@ -1,0 +1,67 @@
+import Findings
+import Support
+
+/// What a scanner looks for.
+public enum ScannerKind: String, Sendable, CaseIterable, Codable {
+    case sast, secrets, sca, dast
+}
+
+/// The tree being scanned: an absolute root and the files selected by the config's
+/// include/exclude globs, relative to the root.
+public struct ScanTarget: Sendable {
+    public let root: String
+    public let files: [String]
+
+    public init(root: String, files: [String]) {
+        self.root = root
+        self.files = files
+    }
+
+    public func absolute(_ relative: String) -> String {
+        root.hasSuffix("/") ? root + relative : root + "/" + relative
+    }
+
+    /// Selected files with one of these extensions (without the dot).
+    public func files(withExtensions extensions: Set<String>) -> [String] {
+        files.filter { file in
+            guard let dot = file.lastIndex(of: "."), file[dot...].contains("/") == false else { return false }
+            return extensions.contains(String(file[file.index(after: dot)...]))
+        }
+    }
+}
+
+/// What one scanner produced.
+public struct ScannerOutput: Sendable {
+    public var findings: [Finding]
+    public var rules: [RuleDescriptor]
+    public var tool: ToolRun
+    public var notices: [Notice]
+
+    public init(findings: [Finding] = [], rules: [RuleDescriptor] = [], tool: ToolRun, notices: [Notice] = []) {
+        self.findings = findings
+        self.rules = rules
+        self.tool = tool
+        self.notices = notices
+    }
+}
+
+/// One source of findings: the native engine, the secrets detector, SCA, or an adapter
+/// around an external tool (which always runs inside the sandbox).
+public protocol Scanner: Sendable {
+    /// The name `--tools` selects it by (`native`, `secrets`, `osv`, `bandit`, `semgrep`).
+    var name: String { get }
+    var kind: ScannerKind { get }
+    /// Whether the default tool set runs it (external tools are opt-in when missing).
+    var isDefault: Bool { get }
+    /// Whether there is anything for it in the target (e.g. Python files, lockfiles).
+    func applies(to target: ScanTarget) -> Bool
+    /// Whether the tool can run here; nil when it can, else why not (e.g. "bandit is not installed").
+    func unavailableReason(context: ScanContext) -> String?
+    /// Scans. Throws `SentinelError(.toolFailed, ...)` when the tool fails.
+    func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput
+}
+
+extension Scanner {
+    public var isDefault: Bool { true }
+    public func unavailableReason(context: ScanContext) -> String? { nil }
+}
