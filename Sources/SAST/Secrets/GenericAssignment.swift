@@ -1,0 +1,65 @@
+/// `password = "s3cr3t-V4lue"`, `"api_key": "..."`, `DB_PASSWORD: '...'`: a name that says
+/// secret, an assignment, and a quoted literal that looks random (long enough, high entropy,
+/// not a placeholder).
+enum GenericAssignment {
+    static let keywords = ["password", "passwd", "pwd", "secret", "api_key", "apikey", "api-key", "access_key",
+                           "auth_token", "access_token", "private_key", "client_secret", "token"].map { Array($0.utf8) }
+    static let placeholders = ["${", "{{", "<", "%(", "xxx", "changeme", "change_me", "example", "dummy", "placeholder",
+                               "your_", "your-", "****", "redacted", "todo", "fixme", "secret", "password"]
+
+    /// Byte ranges of the secret values (inside the quotes).
+    static func secretValues(in line: ArraySlice<UInt8>) -> [Range<Int>] {
+        let lower = line.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
+        var result: [Range<Int>] = []
+        for keyword in keywords {
+            var searchFrom = 0
+            while let found = lower[searchFrom...].firstRange(of: keyword) {
+                searchFrom = found.upperBound
+                if let value = valueAfter(keywordEnd: found.upperBound, in: lower), isSecretLike(line, value) {
+                    let absolute = (line.startIndex + value.lowerBound)..<(line.startIndex + value.upperBound)
+                    if !result.contains(where: { $0.overlaps(absolute) }) { result.append(absolute) }
+                }
+            }
+        }
+        return result
+    }
+
+    /// After the keyword: the rest of an identifier, an optional closing quote, `=`/`:`/`:=`/`=>`,
+    /// then a quoted literal. Returns the literal's content range (indices into `bytes`).
+    private static func valueAfter(keywordEnd: Int, in bytes: [UInt8]) -> Range<Int>? {
+        var index = keywordEnd
+        while index < bytes.count, ByteSet.word.contains(bytes[index]) || bytes[index] == UInt8(ascii: "-") { index += 1 }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") { index += 1 }
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+        guard index < bytes.count else { return nil }
+        if bytes[index] == UInt8(ascii: ":") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "=") { index += 1 }
+        } else if bytes[index] == UInt8(ascii: "=") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "=") { return nil }  // a comparison
+            if index < bytes.count, bytes[index] == UInt8(ascii: ">") { index += 1 }
+        } else {
+            return nil
+        }
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
+            return nil
+        }
+        let quote = bytes[index]
+        let start = index + 1
+        guard let end = bytes[start...].firstIndex(of: quote) else { return nil }
+        return start..<end
+    }
+
+    private static func isSecretLike(_ line: ArraySlice<UInt8>, _ value: Range<Int>) -> Bool {
+        let bytes = line[(line.startIndex + value.lowerBound)..<(line.startIndex + value.upperBound)]
+        guard bytes.count >= 8, bytes.count <= 200, !bytes.contains(UInt8(ascii: " ")) else { return false }
+        let text = String(decoding: bytes, as: UTF8.self).lowercased()
+        if placeholders.contains(where: { text.contains($0) }) { return false }
+        // Words and simple patterns are not keys; mixed classes and high entropy are.
+        let classes = [ByteSet.upper, ByteSet.digits, ByteSet([UInt8(ascii: "a")...UInt8(ascii: "z")])]
+            .filter { set in bytes.contains(where: set.contains) }.count
+        return shannonEntropy(bytes) >= 3.0 && classes >= 2
+    }
+}

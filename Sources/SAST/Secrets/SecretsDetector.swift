@@ -1,0 +1,104 @@
+import Findings
+
+/// Finds credentials in any text file: provider tokens by their exact shapes, private key
+/// blocks, and `password = "..."`-style assignments whose value looks random. Every secret
+/// is redacted in the finding's message, snippet and evidence.
+public struct SecretsDetector: Sendable {
+    public init() {}
+
+    static let tokens: [TokenPattern] = [
+        TokenPattern("secrets.aws-access-key-id", "AWS access key ID", prefixes: ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
+                     body: .upperAlphanumeric, length: 16...17),
+        TokenPattern("secrets.github-token", "GitHub token", prefixes: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+                     body: .alphanumeric, length: 36...255),
+        TokenPattern("secrets.github-token", "GitHub fine-grained token", prefixes: ["github_pat_"], body: .word,
+                     length: 60...255),
+        TokenPattern("secrets.slack-token", "Slack token", prefixes: ["xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"],
+                     body: ByteSet([UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                                    UInt8(ascii: "0")...UInt8(ascii: "9")], "-"), length: 20...255),
+        TokenPattern("secrets.slack-webhook", "Slack webhook URL", prefixes: ["https://hooks.slack.com/services/T"],
+                     body: ByteSet([UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                                    UInt8(ascii: "0")...UInt8(ascii: "9")], "/"), length: 20...200,
+                     boundaryBefore: false),
+        TokenPattern("secrets.google-api-key", "Google API key", prefixes: ["AIza"], body: .urlSafe, length: 35...35),
+        TokenPattern("secrets.stripe-live-key", "Stripe live secret key", prefixes: ["sk_live_", "rk_live_"],
+                     body: .alphanumeric, length: 24...99),
+        TokenPattern("secrets.gitlab-token", "GitLab personal access token", prefixes: ["glpat-"], body: .urlSafe,
+                     length: 20...20),
+        TokenPattern("secrets.npm-token", "npm access token", prefixes: ["npm_"], body: .alphanumeric, length: 36...36),
+        TokenPattern("secrets.pypi-token", "PyPI upload token", prefixes: ["pypi-AgEIcHlwaS5vcmc"], body: .urlSafe,
+                     length: 50...300),
+    ]
+
+    static let privateKeyMarker = Array("-----BEGIN ".utf8)
+
+    /// Findings for one file's bytes; binary files (a NUL in the first 8 KiB) yield none.
+    public func scan(file: String, bytes: [UInt8]) -> [Finding] {
+        if bytes.prefix(8192).contains(0) { return [] }
+        var findings: [Finding] = []
+        var lineNumber = 0
+        var start = 0
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            lineNumber += 1
+            let line = bytes[start..<end]
+            if !line.isEmpty { findings += scan(line: line, number: lineNumber, file: file) }
+            start = end + 1
+        }
+        return findings
+    }
+
+    private func scan(line: ArraySlice<UInt8>, number: Int, file: String) -> [Finding] {
+        var hits: [(rule: String, title: String, range: Range<Int>, severity: Severity, confidence: Confidence)] = []
+        for pattern in Self.tokens {
+            for range in pattern.matches(in: line) {
+                hits.append((pattern.ruleID, pattern.title, range, .high, .high))
+            }
+        }
+        if let range = privateKeyHeader(in: line) {
+            hits.append(("secrets.private-key", "private key", range, .critical, .high))
+        }
+        for range in GenericAssignment.secretValues(in: line)
+        where !hits.contains(where: { $0.range.overlaps(range) }) {
+            hits.append(("secrets.generic-password", "hard-coded secret", range, .medium, .medium))
+        }
+        guard !hits.isEmpty else { return [] }
+        let redactedLine = Redaction.redact(line: line, ranges: hits.map(\.range))
+        return hits.map { hit in
+            let secret = String(decoding: line[hit.range], as: UTF8.self)
+            let column = line[line.startIndex..<hit.range.lowerBound].count + 1
+            let location = Location(file: file, startLine: number, startColumn: column, endLine: number,
+                                    endColumn: column + hit.range.count)
+            return Finding(ruleId: hit.rule, tool: "secrets", severity: hit.severity, confidence: hit.confidence,
+                           message: "\(hit.title) committed in source: \(Redaction.redact(secret))",
+                           location: location, cwe: [798], evidence: Redaction.redact(secret),
+                           snippet: redactedLine.trimmingCharacters(in: .whitespaces))
+        }
+    }
+
+    /// `-----BEGIN [RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP ]PRIVATE KEY[ BLOCK]-----`.
+    private func privateKeyHeader(in line: ArraySlice<UInt8>) -> Range<Int>? {
+        guard let start = line.firstRange(of: Self.privateKeyMarker)?.lowerBound else { return nil }
+        let rest = String(decoding: line[start...], as: UTF8.self)
+        guard let close = rest.dropFirst(11).range(of: "-----") else { return nil }
+        let label = rest.dropFirst(11)[..<close.lowerBound]
+        guard label.hasSuffix("PRIVATE KEY") || label.hasSuffix("PRIVATE KEY BLOCK") else { return nil }
+        return start..<(start + 11 + label.utf8.count + 5)
+    }
+
+    /// Rule descriptors for SARIF.
+    public static var descriptors: [RuleDescriptor] {
+        var seen = Set<String>()
+        var rules: [RuleDescriptor] = []
+        let all = tokens.map { ($0.ruleID, $0.title, Severity.high) }
+            + [("secrets.private-key", "private key", .critical), ("secrets.generic-password", "hard-coded secret", .medium)]
+        for (id, title, severity) in all where seen.insert(id).inserted {
+            rules.append(RuleDescriptor(id: id, tool: "secrets", name: id, shortDescription: "\(title) in source",
+                                        fullDescription: "A \(title) is committed in the repository. Revoke it, rotate it, and load it from the environment or a secret store instead.",
+                                        defaultSeverity: severity, cwe: [798], tags: ["security", "secrets"]))
+        }
+        return rules
+    }
+}
+
+import Foundation

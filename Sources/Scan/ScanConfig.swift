@@ -1,0 +1,100 @@
+import Findings
+import Foundation
+import Support
+import Yams
+
+/// `.sentinel.yml` at the scanned root (or `--config FILE`): which scanners and tools run,
+/// which files, per-rule severities, the gate, extra rule directories.
+public struct ScanConfig: Sendable, Equatable {
+    /// Scanners to run; nil means every one that applies.
+    public var scanners: [ScannerKind]?
+    /// Tools to run (`native`, `secrets`, `osv`, `bandit`, `semgrep`); nil means the default set.
+    public var tools: [String]?
+    public var include: [String]
+    public var exclude: [String]
+    /// Rule id → severity.
+    public var severity: [String: Severity]
+    /// `failOn`: nil (`none`), or the threshold.
+    public var failOn: Severity??
+    /// Extra native rule directories, absolute.
+    public var ruleDirectories: [String]
+    /// Semgrep configs (files or directories), absolute.
+    public var semgrepConfigs: [String]
+
+    public init(scanners: [ScannerKind]? = nil, tools: [String]? = nil, include: [String] = [], exclude: [String] = [],
+                severity: [String: Severity] = [:], failOn: Severity?? = .none, ruleDirectories: [String] = [],
+                semgrepConfigs: [String] = []) {
+        self.scanners = scanners
+        self.tools = tools
+        self.include = include
+        self.exclude = exclude
+        self.severity = severity
+        self.failOn = failOn
+        self.ruleDirectories = ruleDirectories
+        self.semgrepConfigs = semgrepConfigs
+    }
+
+    public static let fileName = ".sentinel.yml"
+    static let keys: Set<String> = ["scanners", "tools", "include", "exclude", "severity", "failOn", "rules", "semgrep"]
+
+    /// Loads `path`; relative directories in it resolve against the file's directory.
+    public static func load(path: String) throws -> ScanConfig {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SentinelError(.invalidInput, "\(path): cannot read config")
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        return try parse(String(decoding: data, as: UTF8.self), source: path,
+                         baseDirectory: directory.isEmpty ? "." : directory)
+    }
+
+    public static func parse(_ text: String, source: String, baseDirectory: String) throws -> ScanConfig {
+        let document: Any?
+        do {
+            document = try Yams.load(yaml: text)
+        } catch {
+            let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "syntax error"
+            throw SentinelError(.invalidInput, "\(source): not valid YAML: \(reason)")
+        }
+        guard let document else { return ScanConfig() }
+        let reader = DocumentReader(source: source)
+        let root = try reader.mapping(document, key: "config")
+        try reader.checkKeys(root, allowed: keys, at: "")
+        var config = ScanConfig()
+        if let value = root["scanners"] {
+            config.scanners = try reader.stringList(value, key: "scanners").enumerated().map { index, name in
+                guard let kind = ScannerKind(rawValue: name) else {
+                    throw reader.fail("scanners[\(index)]", "'\(name)' is not one of sast, secrets, sca, dast")
+                }
+                return kind
+            }
+        }
+        if let value = root["tools"] { config.tools = try reader.stringList(value, key: "tools") }
+        if let value = root["include"] { config.include = try reader.stringList(value, key: "include") }
+        if let value = root["exclude"] { config.exclude = try reader.stringList(value, key: "exclude") }
+        if let value = root["severity"] {
+            for (rule, level) in try reader.mapping(value, key: "severity") {
+                let text = try reader.string(level, key: "severity.\(rule)") ?? ""
+                config.severity[rule] = try Severity(parsing: text, context: "\(source): severity.\(rule)")
+            }
+        }
+        if let value = root["failOn"] {
+            let text = try reader.scalarText(value, key: "failOn")
+            guard let gate = try? Gate(parsing: text) else {
+                throw reader.fail("failOn", "'\(text)' is not one of none, info, low, medium, high, critical")
+            }
+            config.failOn = .some(gate.failOn)
+        }
+        let resolve = { (path: String) in
+            path.hasPrefix("/") ? path : ((baseDirectory + "/" + path) as NSString).standardizingPath
+        }
+        if let value = root["rules"] { config.ruleDirectories = try reader.stringList(value, key: "rules").map(resolve) }
+        if let value = root["semgrep"] {
+            let map = try reader.mapping(value, key: "semgrep")
+            try reader.checkKeys(map, allowed: ["config"], at: "semgrep")
+            if let configs = map["config"] {
+                config.semgrepConfigs = try reader.stringList(configs, key: "semgrep.config").map(resolve)
+            }
+        }
+        return config
+    }
+}

@@ -1,0 +1,148 @@
+import Dispatch
+import Findings
+import Foundation
+import Support
+import Synchronization
+
+/// One scan as the CLI (or a test) asks for it.
+public struct ScanRequest: Sendable {
+    public var root: String
+    /// `--sast/--sca/--secrets/--dast`; nil means the config's list, else every kind that applies.
+    public var kinds: [ScannerKind]?
+    /// `--tools`; nil means the config's list, else the default set.
+    public var tools: [String]?
+    public var config: ScanConfig
+    public var gate: Gate
+    public var baseline: Baseline?
+    public var changedLines: ChangedLines?
+
+    public init(root: String, kinds: [ScannerKind]? = nil, tools: [String]? = nil, config: ScanConfig = ScanConfig(),
+                gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil) {
+        self.root = root
+        self.kinds = kinds
+        self.tools = tools
+        self.config = config
+        self.gate = gate
+        self.baseline = baseline
+        self.changedLines = changedLines
+    }
+}
+
+/// The finished scan: the report to render and the exit status (DESIGN §3: 0, 1, 3).
+public struct ScanOutcome: Sendable {
+    public var report: Report
+    public var exitStatus: ScanExitStatus
+}
+
+/// Selects the scanners a request asks for, runs them (in parallel), and passes their
+/// findings through the pipeline: overrides, suppressions, dedupe, `--since`, baseline, gate.
+public struct ScanRunner: Sendable {
+    public let scanners: [any Scanner]
+
+    public init(scanners: [any Scanner]) {
+        self.scanners = scanners
+    }
+
+    /// The kinds a scan runs when nothing narrows it.
+    public static let defaultKinds: [ScannerKind] = [.sast, .secrets, .sca]
+
+    public func run(_ request: ScanRequest, context: ScanContext) throws -> ScanOutcome {
+        let started = DispatchTime.now()
+        let walker = FileWalker(include: request.config.include.map(Glob.init),
+                                exclude: request.config.exclude.map(Glob.init))
+        let target = ScanTarget(root: request.root, files: walker.files(under: request.root))
+        let plan = try select(request)
+
+        var tools: [ToolRun] = []
+        var notices: [Notice] = []
+        var runnable: [any Scanner] = []
+        for (scanner, explicit) in plan {
+            guard scanner.applies(to: target) else { continue }
+            if let reason = scanner.unavailableReason(context: context) {
+                if explicit {
+                    tools.append(ToolRun(name: scanner.name, status: .failed, message: reason))
+                    notices.append(Notice(level: .error, message: reason, tool: scanner.name))
+                } else {
+                    tools.append(ToolRun(name: scanner.name, status: .skipped, message: reason))
+                    notices.append(Notice(level: .info, message: "\(reason); skipped", tool: scanner.name))
+                }
+                continue
+            }
+            runnable.append(scanner)
+        }
+
+        let outputs = Self.runConcurrently(runnable, target: target, context: context)
+        var report = Report(findings: [], rules: [], tools: tools, notices: notices, filesScanned: target.files.count)
+        for output in outputs {
+            report.findings += output.findings
+            report.rules += output.rules
+            report.tools.append(output.tool)
+            report.notices += output.notices
+        }
+        report.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+
+        let pipeline = FindingsPipeline(gate: request.gate, baseline: request.baseline,
+                                        severityOverrides: request.config.severity,
+                                        changedLines: request.changedLines)
+        let sources = SourceCache(root: request.root)
+        let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })
+        return ScanOutcome(report: final, exitStatus: status)
+    }
+
+    /// The scanners to run, each marked whether the user named it (`--tools`/config).
+    func select(_ request: ScanRequest) throws -> [(any Scanner, Bool)] {
+        let kinds = request.kinds ?? request.config.scanners ?? Self.defaultKinds
+        if let named = request.tools ?? request.config.tools {
+            let known = Set(scanners.map(\.name))
+            for name in named where !known.contains(name) {
+                throw SentinelError(.invalidInput,
+                                    "unknown tool '\(name)' (known: \(scanners.map(\.name).joined(separator: ", ")))")
+            }
+            return scanners.filter { named.contains($0.name) && kinds.contains($0.kind) }.map { ($0, true) }
+        }
+        return scanners.filter { $0.isDefault && kinds.contains($0.kind) }.map { ($0, false) }
+    }
+
+    /// Each scanner on its own thread; a failure becomes a failed `ToolRun` and a notice.
+    static func runConcurrently(_ scanners: [any Scanner], target: ScanTarget, context: ScanContext) -> [ScannerOutput] {
+        let results = Mutex<[Int: ScannerOutput]>([:])
+        DispatchQueue.concurrentPerform(iterations: scanners.count) { index in
+            let scanner = scanners[index]
+            let started = DispatchTime.now()
+            context.progress(.started(tool: scanner.name, files: target.files.count))
+            var output: ScannerOutput
+            do {
+                output = try scanner.scan(target, context: context)
+            } catch {
+                let message = (error as? SentinelError)?.message ?? "\(error)"
+                output = ScannerOutput(tool: ToolRun(name: scanner.name, status: .failed, message: message),
+                                       notices: [Notice(level: .error, message: message, tool: scanner.name)])
+            }
+            output.tool.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+            context.progress(.finished(tool: scanner.name, findings: output.findings.count))
+            results.withLock { $0[index] = output }
+        }
+        let collected = results.withLock { $0 }
+        return (0..<scanners.count).compactMap { collected[$0] }
+    }
+}
+
+/// Reads each source file once, for suppression comments.
+final class SourceCache: Sendable {
+    private let root: String
+    private let cache = Mutex<[String: [Substring]]>([:])
+
+    init(root: String) {
+        self.root = root
+    }
+
+    func lines(of file: String) -> [Substring]? {
+        if let cached = cache.withLock({ $0[file] }) { return cached }
+        let path = file.hasPrefix("/") ? file : root + "/" + file
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        cache.withLock { $0[file] = lines }
+        return lines
+    }
+}

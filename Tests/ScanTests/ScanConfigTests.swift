@@ -1,0 +1,53 @@
+import Findings
+import Support
+import Testing
+@testable import Scan
+
+@Suite struct ScanConfigTests {
+    @Test func parsesEveryKey() throws {
+        let config = try ScanConfig.parse("""
+            scanners: [sast, secrets]
+            tools: [native, bandit]
+            include: ["src/**"]
+            exclude: ["tests/**"]
+            severity: {python.assert-used: info}
+            failOn: medium
+            rules: [extra-rules]
+            semgrep: {config: [semgrep.yml]}
+            """, source: "/repo/.sentinel.yml", baseDirectory: "/repo")
+        #expect(config.scanners == [.sast, .secrets])
+        #expect(config.tools == ["native", "bandit"])
+        #expect(config.include == ["src/**"])
+        #expect(config.exclude == ["tests/**"])
+        #expect(config.severity == ["python.assert-used": .info])
+        #expect(config.failOn == .some(.medium))
+        #expect(config.ruleDirectories == ["/repo/extra-rules"])
+        #expect(config.semgrepConfigs == ["/repo/semgrep.yml"])
+    }
+
+    @Test func failOnNoneDisablesTheGate() throws {
+        let config = try ScanConfig.parse("failOn: none\n", source: "c.yml", baseDirectory: "/")
+        #expect(config.failOn == .some(nil))
+    }
+
+    @Test(arguments: [
+        ("scaners: [sast]\n", "c.yml: unknown key 'scaners'"),
+        ("scanners: [sats]\n", "c.yml: scanners[0]: 'sats' is not one of sast, secrets, sca, dast"),
+        ("severity: {r: huge}\n", "unknown severity 'huge'"),
+        ("failOn: sometimes\n", "c.yml: failOn: 'sometimes' is not one of"),
+        ("include: src\n", "c.yml: include: must be a list"),
+        ("semgrep: {rules: x}\n", "c.yml: unknown key 'semgrep.rules'"),
+        ("[broken\n", "c.yml: not valid YAML"),
+    ])
+    func badConfigsNameTheKey(text: String, expected: String) {
+        do {
+            _ = try ScanConfig.parse(text, source: "c.yml", baseDirectory: "/")
+            Issue.record("accepted \(text)")
+        } catch let error as SentinelError {
+            #expect(error.code == .invalidInput)
+            #expect(error.message.contains(expected), "\(error.message)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Findings
+import Foundation
+import Support
+import Testing
+@testable import Scan
+
+/// A scanner with a scripted outcome.
+private struct FakeScanner: Scan.Scanner {
+    var name: String
+    var kind: ScannerKind = .sast
+    var isDefault = true
+    var unavailable: String?
+    var failure: String?
+    var findings: [Finding] = []
+
+    func applies(to target: ScanTarget) -> Bool { true }
+    func unavailableReason(context: ScanContext) -> String? { unavailable }
+    func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
+        if let failure { throw SentinelError(.toolFailed, failure) }
+        return ScannerOutput(findings: findings, tool: ToolRun(name: name))
+    }
+}
+
+private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Finding {
+    Finding(ruleId: rule, severity: severity, message: "m", location: Location(file: "a.py", startLine: line),
+            snippet: "code\(line)")
+}
+
+@Suite struct ScanRunnerTests {
+    let root: String = {
+        let path = NSTemporaryDirectory() + "sentinel-scan-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: path + "/a.py", contents: Data("code1\ncode2\n".utf8))
+        return path
+    }()
+
+    @Test func gateDecidesTheExitStatus() throws {
+        let runner = ScanRunner(scanners: [FakeScanner(name: "native", findings: [finding("r1", .medium)])])
+        #expect(try runner.run(ScanRequest(root: root), context: ScanContext()).exitStatus == .clean)
+        let strict = ScanRequest(root: root, gate: Gate(failOn: .medium))
+        #expect(try runner.run(strict, context: ScanContext()).exitStatus == .findings)
+        let none = ScanRequest(root: root, gate: Gate(failOn: nil))
+        #expect(try runner.run(none, context: ScanContext()).report.findings.count == 1)
+    }
+
+    @Test func aFailingScannerExitsThreeAndSaysWhy() throws {
+        let runner = ScanRunner(scanners: [FakeScanner(name: "bandit", failure: "bandit failed: boom"),
+                                           FakeScanner(name: "native", findings: [finding("r", .high)])])
+        let outcome = try runner.run(ScanRequest(root: root), context: ScanContext())
+        #expect(outcome.exitStatus == .scannerFailed)
+        #expect(outcome.report.tools.first { $0.name == "bandit" }?.status == .failed)
+        #expect(outcome.report.notices.contains { $0.message == "bandit failed: boom" })
+        #expect(outcome.report.findings.count == 1)
+    }
+
+    @Test func aMissingToolIsSkippedByDefaultButFailsWhenNamed() throws {
+        let scanners: [any Scan.Scanner] = [FakeScanner(name: "bandit", unavailable: "bandit is not installed"),
+                                       FakeScanner(name: "native")]
+        let runner = ScanRunner(scanners: scanners)
+        let defaults = try runner.run(ScanRequest(root: root), context: ScanContext())
+        #expect(defaults.exitStatus == .clean)
+        #expect(defaults.report.tools.first { $0.name == "bandit" }?.status == .skipped)
+        let named = try runner.run(ScanRequest(root: root, tools: ["bandit"]), context: ScanContext())
+        #expect(named.exitStatus == .scannerFailed)
+    }
+
+    @Test func unknownToolIsAnInputError() {
+        let runner = ScanRunner(scanners: [FakeScanner(name: "native")])
+        #expect(throws: SentinelError.self) { try runner.run(ScanRequest(root: root, tools: ["nope"]), context: ScanContext()) }
+    }
+
+    @Test func kindsNarrowTheScanners() throws {
+        let runner = ScanRunner(scanners: [FakeScanner(name: "native", findings: [finding("a", .high)]),
+                                           FakeScanner(name: "secrets", kind: .secrets, findings: [finding("b", .high, line: 2)])])
+        let outcome = try runner.run(ScanRequest(root: root, kinds: [.secrets]), context: ScanContext())
+        #expect(outcome.report.findings.map(\.ruleId) == ["b"])
+    }
+
+    @Test func baselineHidesKnownFindings() throws {
+        let known = finding("r1", .high)
+        let new = finding("r2", .high, line: 2)
+        let runner = ScanRunner(scanners: [FakeScanner(name: "native", findings: [known, new])])
+        let baselinePath = root + "/baseline.json"
+        try Baseline.write([known], to: baselinePath)
+        let request = ScanRequest(root: root, baseline: try Baseline.load(baselinePath))
+        let outcome = try runner.run(request, context: ScanContext())
+        #expect(outcome.report.findings.map(\.ruleId) == ["r2"])
+        #expect(outcome.report.baselinedCount == 1)
+    }
+
+    @Test func configSeverityOverridesApply() throws {
+        let runner = ScanRunner(scanners: [FakeScanner(name: "native", findings: [finding("r1", .high)])])
+        let request = ScanRequest(root: root, config: ScanConfig(severity: ["r1": .low]))
+        let outcome = try runner.run(request, context: ScanContext())
+        #expect(outcome.report.findings.first?.severity == .low)
+        #expect(outcome.exitStatus == .clean)
+    }
+}
