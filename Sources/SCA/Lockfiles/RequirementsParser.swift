@@ -1,0 +1,256 @@
+import Foundation
+
+/// pip requirements files: `==`/`===` pins with extras, markers and `--hash` options, `-r`
+/// includes (relative to the including file, cycles reported), `-c` constraints that pin
+/// otherwise unpinned names, and notices for unpinned, URL, VCS and editable lines.
+public struct RequirementsParser: LockfileParser {
+    public static let format = "requirements.txt"
+    public static let fileNames: [String] = []
+    public static let patterns = ["requirements*.txt", "*-requirements.txt", "*_requirements.txt", "requirements*.in"]
+
+    /// Reads an included file given its path as the parser names it (`dir/base.txt`).
+    public typealias Loader = @Sendable (String) throws -> [UInt8]
+
+    private let loader: Loader
+
+    /// `root` is the directory file names are relative to (the scan root); nil means the
+    /// current directory.
+    public init(root: String? = nil) {
+        self.loader = { path in
+            let full = root.map { ($0 as NSString).appendingPathComponent(path) } ?? path
+            guard let data = FileManager.default.contents(atPath: full) else {
+                throw malformed(path, 0, "cannot read file")
+            }
+            return [UInt8](data)
+        }
+    }
+
+    /// A parser that reads includes through `loader`, for tests and in-memory use.
+    public init(loader: @escaping Loader) {
+        self.loader = loader
+    }
+
+    public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
+        var state = State()
+        state.active = [file]
+        state.visited = [file]
+        parseFile(bytes, file: file, asConstraints: false, into: &state)
+        applyConstraints(&state)
+        return LockfileResult(file: file, format: Self.format, dependencies: deduplicated(state.dependencies),
+                              problems: state.problems)
+    }
+
+    private struct Pin {
+        let version: String
+        let file: String
+        let line: Int
+    }
+
+    private struct State {
+        var dependencies: [Dependency] = []
+        var problems: [LockfileProblem] = []
+        var constraints: [String: Pin] = [:]
+        /// Files being read, outermost first: an include of one of these is a cycle.
+        var active: [String] = []
+        var visited: Set<String> = []
+    }
+
+    private static let maxIncludeDepth = 32
+
+    private func parseFile(_ bytes: [UInt8], file: String, asConstraints: Bool, into state: inout State) {
+        let reportsUnpinned = !file.hasSuffix(".in")
+        for logical in Self.logicalLines(bytes) {
+            let text = logical.bytes
+            if text.isEmpty { continue }
+            if text.first == UInt8(ascii: "-") {
+                option(text, line: logical.number, file: file, asConstraints: asConstraints, into: &state)
+                continue
+            }
+            guard let requirement = Requirement(text) else {
+                let shown = String(decoding: text, as: UTF8.self)
+                if Requirement.isDirectReference(text) {
+                    state.problems.append(.init(.info, file: file, line: logical.number,
+                                                "direct reference not matched against advisories: \(shown)"))
+                } else {
+                    state.problems.append(.init(.warning, file: file, line: logical.number, "line not understood: \(shown)"))
+                }
+                continue
+            }
+            if let url = requirement.url {
+                state.problems.append(.init(.info, file: file, line: logical.number,
+                                            "\(requirement.name) comes from a direct reference (\(url)), not matched against advisories"))
+                continue
+            }
+            if asConstraints {
+                if let pin = requirement.pin {
+                    let key = Self.normalized(requirement.name)
+                    if state.constraints[key] == nil {
+                        state.constraints[key] = Pin(version: pin, file: file, line: logical.number)
+                    }
+                }
+                continue
+            }
+            if requirement.pin == nil, !reportsUnpinned { continue }
+            var notes: [String: String] = [:]
+            if !requirement.extras.isEmpty { notes["extras"] = requirement.extras }
+            if !requirement.markers.isEmpty { notes["markers"] = requirement.markers }
+            if !requirement.hashes.isEmpty { notes["hashes"] = requirement.hashes.joined(separator: ",") }
+            if requirement.pin == nil { notes["specifier"] = requirement.specifier }
+            state.dependencies.append(Dependency(ecosystem: .pypi, name: requirement.name, version: requirement.pin,
+                                                 file: file, line: logical.number, notes: notes))
+        }
+    }
+
+    private func option(_ text: ArraySlice<UInt8>, line: Int, file: String, asConstraints: Bool, into state: inout State) {
+        let words = String(decoding: text, as: UTF8.self)
+        let (flag, argument) = Self.splitOption(words)
+        switch flag {
+        case "-r", "--requirement", "-c", "--constraint":
+            guard let argument, !argument.isEmpty else {
+                state.problems.append(.init(.warning, file: file, line: line, "\(flag) needs a file name"))
+                return
+            }
+            include(argument, constraints: asConstraints || flag == "-c" || flag == "--constraint",
+                    line: line, file: file, into: &state)
+        case "-e", "--editable":
+            state.problems.append(.init(.info, file: file, line: line,
+                                        "editable requirement not matched against advisories: \(argument ?? "")"))
+        case "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "--no-index",
+            "--pre", "--prefer-binary", "--require-hashes", "--only-binary", "--no-binary", "--use-feature":
+            break
+        default:
+            state.problems.append(.init(.warning, file: file, line: line, "unknown option ignored: \(flag)"))
+        }
+    }
+
+    private func include(_ target: String, constraints: Bool, line: Int, file: String, into state: inout State) {
+        if target.contains("://") {
+            state.problems.append(.init(.info, file: file, line: line, "remote include not followed: \(target)"))
+            return
+        }
+        let path = Self.resolve(target, relativeTo: file)
+        if state.active.contains(path) {
+            let cycle = (state.active.drop { $0 != path } + [path]).joined(separator: " -> ")
+            state.problems.append(.init(.warning, file: file, line: line, "include cycle: \(cycle)"))
+            return
+        }
+        guard state.active.count < Self.maxIncludeDepth else {
+            state.problems.append(.init(.warning, file: file, line: line, "includes nested too deeply at \(path)"))
+            return
+        }
+        // A file reached twice by different routes is read once.
+        guard state.visited.insert(path).inserted else { return }
+        let bytes: [UInt8]
+        do {
+            bytes = try loader(path)
+        } catch {
+            state.problems.append(.init(.warning, file: file, line: line, "cannot read included file \(path)"))
+            return
+        }
+        state.active.append(path)
+        parseFile(bytes, file: path, asConstraints: constraints, into: &state)
+        state.active.removeLast()
+    }
+
+    /// Pins unpinned requirements from the constraint files, as pip would install them.
+    private func applyConstraints(_ state: inout State) {
+        for index in state.dependencies.indices where state.dependencies[index].version == nil {
+            guard let pin = state.constraints[Self.normalized(state.dependencies[index].name)] else { continue }
+            state.dependencies[index].version = pin.version
+            state.dependencies[index].notes["constraint"] = "\(pin.file):\(pin.line)"
+        }
+        for dependency in state.dependencies where dependency.version == nil {
+            let specifier = dependency.notes["specifier"].map { $0.isEmpty ? "" : " (\($0))" } ?? ""
+            state.problems.append(.init(.info, file: dependency.file, line: dependency.line,
+                                        "not pinned: \(dependency.name)\(specifier)"))
+        }
+        state.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
+    }
+
+    /// PEP 503 normalisation, used only to match constraints to requirements.
+    static func normalized(_ name: String) -> String {
+        var out = ""
+        var lastWasSeparator = false
+        for c in name.lowercased() {
+            if c == "-" || c == "_" || c == "." {
+                if !lastWasSeparator { out.append("-") }
+                lastWasSeparator = true
+            } else {
+                out.append(c)
+                lastWasSeparator = false
+            }
+        }
+        return out
+    }
+
+    /// `-r file`, `-rfile`, `--requirement=file`, `--requirement file`.
+    static func splitOption(_ words: String) -> (String, String?) {
+        let trimmed = words.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("--") {
+            if let eq = trimmed.firstIndex(of: "="), !trimmed[..<eq].contains(" ") {
+                return (String(trimmed[..<eq]), String(trimmed[trimmed.index(after: eq)...]).trimmingCharacters(in: .whitespaces))
+            }
+            if let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) {
+                return (String(trimmed[..<space]), String(trimmed[space...]).trimmingCharacters(in: .whitespaces))
+            }
+            return (trimmed, nil)
+        }
+        let flag = String(trimmed.prefix(2))
+        let rest = String(trimmed.dropFirst(2)).trimmingCharacters(in: .whitespaces)
+        return (flag, rest.isEmpty ? nil : rest)
+    }
+
+    /// Joins `target` to the directory of `file` and folds `.` and `..` segments.
+    static func resolve(_ target: String, relativeTo file: String) -> String {
+        let joined: String
+        if target.hasPrefix("/") {
+            joined = target
+        } else {
+            let directory = (file as NSString).deletingLastPathComponent
+            joined = directory.isEmpty ? target : directory + "/" + target
+        }
+        var parts: [Substring] = []
+        for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            parts.append(part)
+        }
+        return (joined.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
+    }
+
+    /// Physical lines joined at trailing backslashes, comments removed, each numbered by its
+    /// first physical line.
+    static func logicalLines(_ bytes: [UInt8]) -> [TextLines.Line] {
+        var out: [TextLines.Line] = []
+        var pending: [UInt8] = []
+        var pendingLine = 0
+        var continuing = false
+        for line in TextLines(bytes).lines {
+            var content = line.bytes
+            if !continuing { pendingLine = line.number; pending.removeAll(keepingCapacity: true) }
+            let isComment = content.trimmed.first == UInt8(ascii: "#")
+            if !isComment, let last = content.last, last == UInt8(ascii: "\\") {
+                content = content.dropLast()
+                pending.append(contentsOf: stripComment(content))
+                continuing = true
+                continue
+            }
+            pending.append(contentsOf: stripComment(content))
+            continuing = false
+            out.append(TextLines.Line(number: pendingLine, bytes: ArraySlice(pending).trimmed))
+        }
+        if continuing { out.append(TextLines.Line(number: pendingLine, bytes: ArraySlice(pending).trimmed)) }
+        return out
+    }
+
+    /// pip's rule: `#` at the start or after whitespace begins a comment (so URL fragments stay).
+    static func stripComment(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var previous: UInt8 = 0x20
+        for index in line.indices {
+            let byte = line[index]
+            if byte == UInt8(ascii: "#"), previous == 0x20 || previous == 0x09 { return line[line.startIndex..<index] }
+            previous = byte
+        }
+        return line
+    }
+}
