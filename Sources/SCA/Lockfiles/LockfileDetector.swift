@@ -1,0 +1,112 @@
+import Foundation
+import Support
+
+/// Finds lockfiles and manifests under a directory by name and parses each one. A malformed
+/// file becomes an `error` problem and the walk goes on; the caller fails only when nothing
+/// could be read (`readableCount == 0` with `files` non-empty).
+public struct LockfileDetector: Sendable {
+    /// Directories never entered: VCS data, installed packages, build output.
+    public static let skippedDirectories: Set<String> = [".git", "node_modules", ".venv", "venv", "vendor", "target", ".build", "__pycache__", ".hg", ".svn"]
+
+    /// What a scan of a directory found.
+    public struct Scan: Sendable {
+        /// One result per file that parsed, in path order.
+        public var results: [LockfileResult] = []
+        /// Files that could not be read or parsed, with the parser's one-line message.
+        public var errors: [LockfileProblem] = []
+        /// Every recognised file, relative to the root, in path order.
+        public var files: [String] = []
+
+        /// All dependencies of all readable files.
+        public var dependencies: [Dependency] { results.flatMap(\.dependencies) }
+    }
+
+    public let root: String
+
+    public init(root: String) {
+        self.root = root
+    }
+
+    /// The parsers in the order files are tried; the first whose names match reads the file.
+    public func parsers() -> [any LockfileParser] {
+        [
+            RequirementsParser(root: root), PipfileLockParser(), PoetryLockParser(), UVLockParser(), PDMLockParser(),
+            CargoLockParser(), GoModParser(), GoSumParser(), PackageLockParser(), YarnLockParser(), PnpmLockParser(),
+            GemfileLockParser(), ComposerLockParser(), PackageResolvedParser(),
+        ]
+    }
+
+    /// The parser for a file name, if any.
+    public func parser(forFileName name: String) -> (any LockfileParser)? {
+        parsers().first { type(of: $0).matches(fileName: name) }
+    }
+
+    /// Walks `root` and parses every recognised file. Throws only if `root` cannot be listed.
+    public func scan() throws -> Scan {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+            throw SentinelError(.io, "\(root): no such file or directory")
+        }
+        var scan = Scan()
+        if !isDirectory.boolValue {
+            // A single file names itself; its directory becomes the base for includes.
+            let directory = (root as NSString).deletingLastPathComponent
+            let name = (root as NSString).lastPathComponent
+            let detector = LockfileDetector(root: directory.isEmpty ? "." : directory)
+            if detector.parser(forFileName: name) != nil { scan.files = [name] }
+            detector.read(scan.files, into: &scan)
+            return scan
+        }
+        scan.files = walk().sorted()
+        read(scan.files, into: &scan)
+        return scan
+    }
+
+    private func read(_ files: [String], into scan: inout Scan) {
+        for relative in files {
+            guard let parser = parser(forFileName: (relative as NSString).lastPathComponent) else { continue }
+            let full = (root as NSString).appendingPathComponent(relative)
+            guard let data = FileManager.default.contents(atPath: full) else {
+                scan.errors.append(.init(.error, file: relative, line: 0, "\(relative): cannot read file"))
+                continue
+            }
+            do {
+                scan.results.append(try parser.parse([UInt8](data), file: relative))
+            } catch let error as SentinelError {
+                scan.errors.append(.init(.error, file: relative, line: Self.line(in: error.message), error.message))
+            } catch {
+                scan.errors.append(.init(.error, file: relative, line: 0, "\(relative): \(error)"))
+            }
+        }
+    }
+
+    /// Relative paths of recognised files; symbolic links to directories are not followed.
+    private func walk() -> [String] {
+        var found: [String] = []
+        var pending = [""]
+        let manager = FileManager.default
+        while let relative = pending.popLast() {
+            let full = relative.isEmpty ? root : (root as NSString).appendingPathComponent(relative)
+            guard let names = try? manager.contentsOfDirectory(atPath: full) else { continue }
+            for name in names {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                let childFull = (full as NSString).appendingPathComponent(name)
+                guard let attributes = try? manager.attributesOfItem(atPath: childFull),
+                      let type = attributes[.type] as? FileAttributeType else { continue }
+                if type == .typeDirectory {
+                    if !Self.skippedDirectories.contains(name) { pending.append(child) }
+                } else if type == .typeRegular, parser(forFileName: name) != nil {
+                    found.append(child)
+                }
+            }
+        }
+        return found
+    }
+
+    /// The LINE of a `FILE:LINE: message` error, 0 when absent.
+    static func line(in message: String) -> Int {
+        let parts = message.split(separator: ":", maxSplits: 2)
+        guard parts.count >= 2 else { return 0 }
+        return Int(parts[1]) ?? 0
+    }
+}

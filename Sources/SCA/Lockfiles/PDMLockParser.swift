@@ -1,0 +1,35 @@
+/// `pdm.lock`: `[[package]]` with `dependencies` as PEP 508 strings. Direct dependencies are
+/// those no locked package depends on (pyproject.toml is not read).
+public struct PDMLockParser: LockfileParser {
+    public static let format = "pdm.lock"
+    public static let fileNames = ["pdm.lock"]
+
+    public init() {}
+
+    public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
+        let root = try PositionedTOML.parse(bytes, file: file)
+        var result = LockfileResult(file: file, format: Self.format)
+        var graph = DependencyGraph()
+        var wanted: [[String]] = []
+        var index: [String: Int] = [:]
+        for table in try TOMLPackages.tables(in: root, file: file) {
+            let (name, version, line) = try TOMLPackages.identity(of: table, file: file)
+            var notes: [String: String] = [:]
+            if case .array(let groups)? = table["groups"] { notes["groups"] = groups.compactMap(\.string).joined(separator: ",") }
+            if case .array(let extras)? = table["extras"] { notes["extras"] = extras.compactMap(\.string).joined(separator: ",") }
+            result.dependencies.append(Dependency(ecosystem: .pypi, name: name, version: version, file: file, line: line, notes: notes))
+            let node = graph.addNode(name)
+            index[RequirementsParser.normalized(name)] = index[RequirementsParser.normalized(name)] ?? node
+            wanted.append(table.array("dependencies").compactMap { value in
+                value.string.flatMap { Requirement(ArraySlice($0.utf8)) }.map { RequirementsParser.normalized($0.name) }
+            })
+        }
+        for (from, names) in wanted.enumerated() {
+            for name in names { if let to = index[name] { graph.addEdge(from: from, to: to) } }
+        }
+        let paths = graph.paths(from: graph.unreferenced)
+        for i in result.dependencies.indices { result.dependencies[i].apply(path: paths[i]) }
+        result.dependencies = deduplicated(result.dependencies)
+        return result
+    }
+}

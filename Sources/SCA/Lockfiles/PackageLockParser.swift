@@ -1,0 +1,139 @@
+import Foundation
+
+/// npm's `package-lock.json` (and `npm-shrinkwrap.json`): v1 nests `dependencies`; v2/v3 key
+/// `packages` by install location (`node_modules/a/node_modules/b`). Each package's
+/// requirements are resolved the way Node does (nearest `node_modules` upwards), which gives
+/// the path from a direct dependency. Links, workspaces and the root are not reported.
+public struct PackageLockParser: LockfileParser {
+    public static let format = "package-lock.json"
+    public static let fileNames = ["package-lock.json", "npm-shrinkwrap.json"]
+
+    public init() {}
+
+    /// One installed package: where it sits, and which names it asks for.
+    private struct Installed {
+        let location: String
+        let wants: [String]
+    }
+
+    public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
+        let root = try PositionedJSON.parse(bytes, file: file)
+        guard case .object = root.value else { throw malformed(file, root.line, "expected a JSON object at the top level") }
+        var result = LockfileResult(file: file, format: Self.format)
+        var installed: [Installed] = []
+        var projectRoots: [Installed] = []
+        if let packages = root["packages"] {
+            guard case .object(let members) = packages.value else { throw malformed(file, packages.line, "\"packages\" must be an object") }
+            try readPackages(members, file: file, into: &result, installed: &installed, projects: &projectRoots)
+        } else if let dependencies = root["dependencies"] {
+            guard case .object(let members) = dependencies.value else {
+                throw malformed(file, dependencies.line, "\"dependencies\" must be an object")
+            }
+            try readNested(members, parent: "", depth: 0, file: file, into: &result, installed: &installed)
+        } else if root["lockfileVersion"] == nil {
+            throw malformed(file, root.line, "not a package-lock: no \"lockfileVersion\", \"packages\" or \"dependencies\"")
+        }
+        link(&result, installed: installed, projects: projectRoots)
+        result.dependencies = deduplicated(result.dependencies)
+        return result
+    }
+
+    private func readPackages(_ members: [JSONMember], file: String, into result: inout LockfileResult,
+                              installed: inout [Installed], projects: inout [Installed]) throws {
+        for member in members {
+            let entry = member.value
+            guard case .object = entry.value else { throw malformed(file, member.line, "package \"\(member.key)\" must be an object") }
+            let wants = Self.wants(entry, includeDev: !member.key.contains("node_modules/"))
+            guard let slash = member.key.range(of: "node_modules/", options: .backwards) else {
+                // The root ("") and workspace folders: their requirements are the direct ones.
+                projects.append(Installed(location: member.key, wants: wants))
+                continue
+            }
+            if entry["link"]?.bool == true { continue }
+            let name = entry["name"]?.string ?? String(member.key[slash.upperBound...])
+            guard let version = entry["version"]?.string else {
+                result.problems.append(.init(.warning, file: file, line: member.line, "\(name) has no version, skipped"))
+                continue
+            }
+            result.dependencies.append(Dependency(ecosystem: .npm, name: name, version: version, file: file,
+                                                  line: member.line, notes: Self.flags(entry)))
+            installed.append(Installed(location: member.key, wants: wants))
+        }
+    }
+
+    private func readNested(_ members: [JSONMember], parent: String, depth: Int, file: String,
+                            into result: inout LockfileResult, installed: inout [Installed]) throws {
+        for member in members {
+            let entry = member.value
+            guard case .object = entry.value else { throw malformed(file, member.line, "dependency \"\(member.key)\" must be an object") }
+            let location = (parent.isEmpty ? "" : parent + "/") + "node_modules/" + member.key
+            guard let version = entry["version"]?.string else {
+                throw malformed(file, member.line, "dependency \"\(member.key)\" has no \"version\"")
+            }
+            if version.contains(":") || version.contains("/") {
+                result.problems.append(.init(.info, file: file, line: member.line,
+                                             "\(member.key) comes from \(version), not matched against advisories"))
+            } else {
+                result.dependencies.append(Dependency(ecosystem: .npm, name: member.key, version: version, file: file,
+                                                      line: member.line, notes: Self.flags(entry)))
+                installed.append(Installed(location: location, wants: (entry["requires"]?.members ?? []).map(\.key)))
+            }
+            if let nested = entry["dependencies"] {
+                try readNested(nested.members, parent: location, depth: depth + 1, file: file, into: &result, installed: &installed)
+            }
+        }
+    }
+
+    /// Resolves every requirement to an installed location and sets direct flags and paths.
+    private func link(_ result: inout LockfileResult, installed: [Installed], projects: [Installed]) {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(installed.count)
+        for (i, package) in installed.enumerated() { index[package.location] = i }
+        var graph = DependencyGraph()
+        for dependency in result.dependencies { _ = graph.addNode(dependency.name) }
+        for (i, package) in installed.enumerated() {
+            for name in package.wants {
+                if let to = Self.resolve(name, from: package.location, in: index) { graph.addEdge(from: i, to: to) }
+            }
+        }
+        var direct: [Int] = []
+        if projects.isEmpty {
+            // v1 does not record the project's own requirements: nothing requires a direct one.
+            direct = graph.unreferenced.filter { !installed[$0].location.dropFirst("node_modules/".count).contains("/node_modules/") }
+        } else {
+            for project in projects {
+                direct += project.wants.compactMap { Self.resolve($0, from: project.location, in: index) }
+            }
+        }
+        let paths = graph.paths(from: direct)
+        for i in result.dependencies.indices { result.dependencies[i].apply(path: paths[i]) }
+    }
+
+    /// Node's lookup: `L/node_modules/N`, then the same from each enclosing package, then the top.
+    static func resolve(_ name: String, from location: String, in index: [String: Int]) -> Int? {
+        var scope = Substring(location)
+        while true {
+            let candidate = scope.isEmpty ? "node_modules/" + name : scope + "/node_modules/" + name
+            if let found = index[candidate] { return found }
+            if scope.isEmpty { return nil }
+            if let range = scope.range(of: "/node_modules/", options: .backwards) {
+                scope = scope[..<range.lowerBound]
+            } else {
+                scope = ""
+            }
+        }
+    }
+
+    /// Names a package requires; dev dependencies only count for the project itself.
+    static func wants(_ entry: JSONNode, includeDev: Bool) -> [String] {
+        var keys = ["dependencies", "optionalDependencies", "peerDependencies"]
+        if includeDev { keys.append("devDependencies") }
+        return keys.flatMap { (entry[$0]?.members ?? []).map(\.key) }
+    }
+
+    static func flags(_ entry: JSONNode) -> [String: String] {
+        var notes: [String: String] = [:]
+        for flag in ["dev", "optional", "peer", "devOptional"] where entry[flag]?.bool == true { notes[flag] = "true" }
+        return notes
+    }
+}
