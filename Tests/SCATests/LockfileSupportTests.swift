@@ -88,3 +88,16 @@ let allFixtures: [(String, any LockfileParser)] = [
         }
     }
 }
+
+/// Runs `body` and returns the message of the `SentinelError` it throws, or nil.
+func thrownMessage(_ body: () throws -> Void) -> String? {
+    do {
+        try body()
+        return nil
+    } catch let error as SentinelError {
+        #expect(error.code == .invalidInput)
+        return error.message
+    } catch {
+        return "unexpected error \(error)"
+    }
+}
