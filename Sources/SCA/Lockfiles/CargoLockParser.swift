@@ -53,7 +53,8 @@ public struct CargoLockParser: LockfileParser {
                 }
             }
         }
-        let direct = local.flatMap { graph.edges[$0] }.filter { !local.contains($0) }
+        // A lockfile without workspace members (hand-made, vendored) falls back to roots of the graph.
+        let direct = local.isEmpty ? graph.unreferenced : local.flatMap { graph.edges[$0] }.filter { !local.contains($0) }
         let paths = graph.paths(from: direct)
         for (node, index) in reportedIndex { result.dependencies[index].apply(path: paths[node]) }
         result.dependencies = deduplicated(result.dependencies)

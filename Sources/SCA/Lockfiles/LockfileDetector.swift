@@ -38,7 +38,11 @@ public struct LockfileDetector: Sendable {
 
     /// The parser for a file name, if any.
     public func parser(forFileName name: String) -> (any LockfileParser)? {
-        parsers().first { type(of: $0).matches(fileName: name) }
+        Self.parser(forFileName: name, in: parsers())
+    }
+
+    private static func parser(forFileName name: String, in parsers: [any LockfileParser]) -> (any LockfileParser)? {
+        parsers.first { type(of: $0).matches(fileName: name) }
     }
 
     /// Walks `root` and parses every recognised file. Throws only if `root` cannot be listed.
@@ -63,8 +67,9 @@ public struct LockfileDetector: Sendable {
     }
 
     private func read(_ files: [String], into scan: inout Scan) {
+        let parsers = parsers()
         for relative in files {
-            guard let parser = parser(forFileName: (relative as NSString).lastPathComponent) else { continue }
+            guard let parser = Self.parser(forFileName: (relative as NSString).lastPathComponent, in: parsers) else { continue }
             let full = (root as NSString).appendingPathComponent(relative)
             guard let data = FileManager.default.contents(atPath: full) else {
                 scan.errors.append(.init(.error, file: relative, line: 0, "\(relative): cannot read file"))
@@ -73,7 +78,11 @@ public struct LockfileDetector: Sendable {
             do {
                 scan.results.append(try parser.parse([UInt8](data), file: relative))
             } catch let error as SentinelError {
-                scan.errors.append(.init(.error, file: relative, line: Self.line(in: error.message), error.message))
+                // The problem carries file and line itself; keep only the "what" of the message.
+                let line = Self.line(in: error.message)
+                let prefix = "\(relative):\(line): "
+                let what = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
+                scan.errors.append(.init(.error, file: relative, line: line, what))
             } catch {
                 scan.errors.append(.init(.error, file: relative, line: 0, "\(relative): \(error)"))
             }
@@ -84,6 +93,7 @@ public struct LockfileDetector: Sendable {
     private func walk() -> [String] {
         var found: [String] = []
         var pending = [""]
+        let parsers = parsers()
         let manager = FileManager.default
         while let relative = pending.popLast() {
             let full = relative.isEmpty ? root : (root as NSString).appendingPathComponent(relative)
@@ -95,7 +105,7 @@ public struct LockfileDetector: Sendable {
                       let type = attributes[.type] as? FileAttributeType else { continue }
                 if type == .typeDirectory {
                     if !Self.skippedDirectories.contains(name) { pending.append(child) }
-                } else if type == .typeRegular, parser(forFileName: name) != nil {
+                } else if type == .typeRegular, Self.parser(forFileName: name, in: parsers) != nil {
                     found.append(child)
                 }
             }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// npm's `package-lock.json` (and `npm-shrinkwrap.json`): v1 nests `dependencies`; v2/v3 key
 /// `packages` by install location (`node_modules/a/node_modules/b`). Each package's
 /// requirements are resolved the way Node does (nearest `node_modules` upwards), which gives
@@ -43,21 +41,21 @@ public struct PackageLockParser: LockfileParser {
         for member in members {
             let entry = member.value
             guard case .object = entry.value else { throw malformed(file, member.line, "package \"\(member.key)\" must be an object") }
-            let wants = Self.wants(entry, includeDev: !member.key.contains("node_modules/"))
-            guard let slash = member.key.range(of: "node_modules/", options: .backwards) else {
+            guard let nameStart = Self.afterLastNodeModules(member.key) else {
                 // The root ("") and workspace folders: their requirements are the direct ones.
-                projects.append(Installed(location: member.key, wants: wants))
+                projects.append(Installed(location: member.key, wants: Self.fields(entry, includeDev: true).wants))
                 continue
             }
-            if entry["link"]?.bool == true { continue }
-            let name = entry["name"]?.string ?? String(member.key[slash.upperBound...])
-            guard let version = entry["version"]?.string else {
+            let fields = Self.fields(entry, includeDev: false)
+            if fields.link { continue }
+            let name = fields.name ?? String(member.key[nameStart...])
+            guard let version = fields.version else {
                 result.problems.append(.init(.warning, file: file, line: member.line, "\(name) has no version, skipped"))
                 continue
             }
             result.dependencies.append(Dependency(ecosystem: .npm, name: name, version: version, file: file,
-                                                  line: member.line, notes: Self.flags(entry)))
-            installed.append(Installed(location: member.key, wants: wants))
+                                                  line: member.line, notes: fields.notes))
+            installed.append(Installed(location: member.key, wants: fields.wants))
         }
     }
 
@@ -74,9 +72,10 @@ public struct PackageLockParser: LockfileParser {
                 result.problems.append(.init(.info, file: file, line: member.line,
                                              "\(member.key) comes from \(version), not matched against advisories"))
             } else {
+                let fields = Self.fields(entry, includeDev: false)
                 result.dependencies.append(Dependency(ecosystem: .npm, name: member.key, version: version, file: file,
-                                                      line: member.line, notes: Self.flags(entry)))
-                installed.append(Installed(location: location, wants: (entry["requires"]?.members ?? []).map(\.key)))
+                                                      line: member.line, notes: fields.notes))
+                installed.append(Installed(location: location, wants: fields.requires))
             }
             if let nested = entry["dependencies"] {
                 try readNested(nested.members, parent: location, depth: depth + 1, file: file, into: &result, installed: &installed)
@@ -116,24 +115,77 @@ public struct PackageLockParser: LockfileParser {
             let candidate = scope.isEmpty ? "node_modules/" + name : scope + "/node_modules/" + name
             if let found = index[candidate] { return found }
             if scope.isEmpty { return nil }
-            if let range = scope.range(of: "/node_modules/", options: .backwards) {
-                scope = scope[..<range.lowerBound]
-            } else {
-                scope = ""
-            }
+            scope = enclosingScope(scope)
         }
     }
 
-    /// Names a package requires; dev dependencies only count for the project itself.
-    static func wants(_ entry: JSONNode, includeDev: Bool) -> [String] {
-        var keys = ["dependencies", "optionalDependencies", "peerDependencies"]
-        if includeDev { keys.append("devDependencies") }
-        return keys.flatMap { (entry[$0]?.members ?? []).map(\.key) }
+    /// `a/node_modules/b/node_modules/c` → `a/node_modules/b`; `node_modules/c` → ``.
+    static func enclosingScope(_ scope: Substring) -> Substring {
+        let marker = Array("/node_modules/".utf8)
+        let utf8 = scope.utf8
+        let found: Int? = utf8.withContiguousStorageIfAvailable { b -> Int? in
+            var i = b.count - marker.count
+            while i >= 0 {
+                var k = 0
+                while k < marker.count, b[i + k] == marker[k] { k += 1 }
+                if k == marker.count { return i }
+                i -= 1
+            }
+            return nil
+        } ?? nil
+        guard let found else { return "" }
+        return Substring(scope.utf8.prefix(found))
     }
 
-    static func flags(_ entry: JSONNode) -> [String: String] {
+    /// The index just after the last `node_modules/` of a location key, nil for non-installs.
+    static func afterLastNodeModules(_ key: String) -> String.Index? {
+        let marker = Array("node_modules/".utf8)
+        let offset: Int? = key.utf8.withContiguousStorageIfAvailable { b -> Int? in
+            var i = b.count - marker.count
+            while i >= 0 {
+                if i == 0 || b[i - 1] == UInt8(ascii: "/") {
+                    var k = 0
+                    while k < marker.count, b[i + k] == marker[k] { k += 1 }
+                    if k == marker.count { return i + marker.count }
+                }
+                i -= 1
+            }
+            return nil
+        } ?? nil
+        return offset.map { key.utf8.index(key.utf8.startIndex, offsetBy: $0) }
+    }
+
+    /// What one pass over a package object yields; one pass because lockfiles are large.
+    struct Fields {
+        var name: String?
+        var version: String?
+        var link = false
+        /// Names from dependencies, optional, peer (and dev, for projects) sections (v2/v3).
+        var wants: [String] = []
+        /// Names from v1's `requires`.
+        var requires: [String] = []
         var notes: [String: String] = [:]
-        for flag in ["dev", "optional", "peer", "devOptional"] where entry[flag]?.bool == true { notes[flag] = "true" }
-        return notes
+    }
+
+    /// Names a package requires (dev dependencies only count for the project itself) and flags.
+    static func fields(_ entry: JSONNode, includeDev: Bool) -> Fields {
+        var fields = Fields()
+        for member in entry.members {
+            switch member.key {
+            case "name": fields.name = member.value.string
+            case "version": fields.version = member.value.string
+            case "link": fields.link = member.value.bool == true
+            case "dependencies", "optionalDependencies", "peerDependencies":
+                for wanted in member.value.members { fields.wants.append(wanted.key) }
+            case "devDependencies":
+                if includeDev { for wanted in member.value.members { fields.wants.append(wanted.key) } }
+            case "requires":
+                for wanted in member.value.members { fields.requires.append(wanted.key) }
+            case "dev", "optional", "peer", "devOptional":
+                if member.value.bool == true { fields.notes[member.key] = "true" }
+            default: break
+            }
+        }
+        return fields
     }
 }

@@ -1,8 +1,11 @@
 /// One PEP 508 requirement as written in requirements files and pdm/uv metadata:
 /// `name[extras] specifiers ; markers` plus pip's per-line `--hash` options.
+///
+/// Parsed with integer indices over a byte buffer: requirements files can have tens of
+/// thousands of lines and this runs once per line, also in debug builds.
 struct Requirement {
     var name = ""
-    /// Comma-separated extras, as written.
+    /// Comma-separated extras, as written without spaces.
     var extras = ""
     /// The specifier set without spaces (`>=1.0,<2`), empty when there is none.
     var specifier = ""
@@ -14,101 +17,156 @@ struct Requirement {
     var url: String?
 
     init?(_ text: ArraySlice<UInt8>) {
-        var body = text.trimmed
-        // Per-requirement options start at the first " --".
-        var optionStart: Int?
-        var index = body.startIndex
-        while index + 2 < body.endIndex {
-            if body[index] == 0x20 || body[index] == 0x09, body[index + 1] == UInt8(ascii: "-"), body[index + 2] == UInt8(ascii: "-") {
-                optionStart = index
+        guard let parsed = text.withUnsafeBufferPointer({ Requirement(buffer: $0) }) else { return nil }
+        self = parsed
+    }
+
+    private init() {}
+
+    private init?(buffer b: UnsafeBufferPointer<UInt8>) {
+        self.init()
+        var start = 0, end = b.count
+        Requirement.trim(b, &start, &end)
+        // Per-requirement options start at the first whitespace followed by "--".
+        var k = start
+        while k + 2 < end {
+            if Requirement.isSpace(b[k]), b[k + 1] == 0x2D, b[k + 2] == 0x2D {
+                hashes = Requirement.hashes(b, from: k, to: end)
+                end = k
+                Requirement.trim(b, &start, &end)
                 break
             }
-            index += 1
+            k += 1
         }
-        if let optionStart {
-            hashes = Requirement.hashes(in: body[optionStart...])
-            body = body[body.startIndex..<optionStart].trimmed
-        }
-        var i = body.startIndex
-        func isNameByte(_ c: UInt8) -> Bool {
-            Requirement.isAlphanumeric(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
-        }
-        guard i < body.endIndex, Requirement.isAlphanumeric(body[i]) else { return nil }
-        while i < body.endIndex, isNameByte(body[i]) { i += 1 }
-        name = String(decoding: body[body.startIndex..<i], as: UTF8.self)
-        func skipSpace() { while i < body.endIndex, body[i] == 0x20 || body[i] == 0x09 { i += 1 } }
-        skipSpace()
-        if i < body.endIndex, body[i] == UInt8(ascii: "[") {
-            guard let close = body[i...].firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            extras = String(decoding: body[(i + 1)..<close], as: UTF8.self).filter { !$0.isWhitespace }
+        var i = start
+        guard i < end, Requirement.isAlphanumeric(b[i]) else { return nil }
+        while i < end, Requirement.isNameByte(b[i]) { i += 1 }
+        name = Requirement.string(b, start, i)
+        while i < end, Requirement.isSpace(b[i]) { i += 1 }
+        if i < end, b[i] == UInt8(ascii: "[") {
+            var close = i + 1
+            while close < end, b[close] != UInt8(ascii: "]") { close += 1 }
+            guard close < end else { return nil }
+            var extraBytes: [UInt8] = []
+            for j in (i + 1)..<close where !Requirement.isSpace(b[j]) { extraBytes.append(b[j]) }
+            extras = String(decoding: extraBytes, as: UTF8.self)
             i = close + 1
-            skipSpace()
+            while i < end, Requirement.isSpace(b[i]) { i += 1 }
         }
-        if i < body.endIndex, body[i] == UInt8(ascii: "@") {
-            // A URL may contain ';', so markers need a space before the semicolon here.
-            let rest = body[(i + 1)...].trimmed
-            var end = rest.endIndex
-            var k = rest.startIndex
-            while k + 1 < rest.endIndex {
-                if rest[k] == 0x20 || rest[k] == 0x09, rest[(k + 1)...].trimmed.first == UInt8(ascii: ";") {
-                    end = k
-                    break
+        if i < end, b[i] == UInt8(ascii: "@") {
+            // A URL may contain ';', so markers need whitespace before the semicolon here.
+            var urlStart = i + 1, urlEnd = end
+            Requirement.trim(b, &urlStart, &urlEnd)
+            var j = urlStart
+            var markerStart: Int?
+            while j < urlEnd {
+                if Requirement.isSpace(b[j]) {
+                    var n = j
+                    while n < urlEnd, Requirement.isSpace(b[n]) { n += 1 }
+                    if n < urlEnd, b[n] == UInt8(ascii: ";") { markerStart = n + 1; break }
                 }
-                k += 1
+                j += 1
             }
-            url = String(decoding: rest[rest.startIndex..<end].trimmed, as: UTF8.self)
-            if end < rest.endIndex, let semicolon = rest[end...].firstIndex(of: UInt8(ascii: ";")) {
-                markers = String(decoding: rest[(semicolon + 1)...].trimmed, as: UTF8.self)
+            url = Requirement.string(b, urlStart, markerStart == nil ? urlEnd : j)
+            if let markerStart {
+                var ms = markerStart, me = urlEnd
+                Requirement.trim(b, &ms, &me)
+                markers = Requirement.string(b, ms, me)
             }
             return
         }
-        var specifierBytes = body[i...]
-        if let semicolon = specifierBytes.firstIndex(of: UInt8(ascii: ";")) {
-            markers = String(decoding: body[(semicolon + 1)...].trimmed, as: UTF8.self)
-            specifierBytes = body[i..<semicolon]
+        var specEnd = end
+        var semicolon = i
+        while semicolon < end, b[semicolon] != UInt8(ascii: ";") { semicolon += 1 }
+        if semicolon < end {
+            var ms = semicolon + 1, me = end
+            Requirement.trim(b, &ms, &me)
+            markers = Requirement.string(b, ms, me)
+            specEnd = semicolon
         }
-        var spec = specifierBytes.trimmed
-        if spec.first == UInt8(ascii: "("), spec.last == UInt8(ascii: ")") { spec = spec.dropFirst().dropLast() }
-        guard parseSpecifiers(spec) else { return nil }
+        var specStart = i
+        Requirement.trim(b, &specStart, &specEnd)
+        if specEnd - specStart >= 2, b[specStart] == UInt8(ascii: "("), b[specEnd - 1] == UInt8(ascii: ")") {
+            specStart += 1
+            specEnd -= 1
+        }
+        guard parseSpecifiers(b, specStart, specEnd) else { return nil }
     }
 
-    private mutating func parseSpecifiers(_ spec: ArraySlice<UInt8>) -> Bool {
-        var clauses: [String] = []
-        for part in spec.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
-            let clause = part.trimmed
-            if clause.isEmpty {
-                if spec.trimmed.isEmpty { break }
-                return false
+    /// `op version` clauses separated by commas; false when a clause is not one.
+    private mutating func parseSpecifiers(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
+        var lo = from, hi = to
+        Requirement.trim(b, &lo, &hi)
+        if lo == hi { return true }
+        var out: [UInt8] = []
+        var clauseStart = lo
+        while clauseStart <= hi {
+            var clauseEnd = clauseStart
+            while clauseEnd < hi, b[clauseEnd] != UInt8(ascii: ",") { clauseEnd += 1 }
+            var s = clauseStart, e = clauseEnd
+            Requirement.trim(b, &s, &e)
+            var j = s
+            while j < e, Requirement.isOperator(b[j]) { j += 1 }
+            let opLength = j - s
+            guard opLength >= 1, opLength <= 3, Requirement.isKnownOperator(b, s, j) else { return false }
+            var vs = j, ve = e
+            Requirement.trim(b, &vs, &ve)
+            guard vs < ve else { return false }
+            var wildcard = false
+            for v in vs..<ve {
+                if Requirement.isSpace(b[v]) { return false }
+                if b[v] == UInt8(ascii: "*") { wildcard = true }
             }
-            var j = clause.startIndex
-            while j < clause.endIndex, Requirement.isOperator(clause[j]) { j += 1 }
-            let op = String(decoding: clause[clause.startIndex..<j], as: UTF8.self)
-            guard ["===", "==", "!=", "~=", "<=", ">=", "<", ">"].contains(op) else { return false }
-            let version = clause[j...].trimmed
-            guard !version.isEmpty, !version.contains(where: { $0 == 0x20 || $0 == 0x09 }) else { return false }
-            let versionText = String(decoding: version, as: UTF8.self)
-            clauses.append(op + versionText)
-            if op == "===" || (op == "==" && !versionText.contains("*")) {
-                if pin == nil { pin = versionText }
-            }
+            if !out.isEmpty { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[s..<j]))
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: b[vs..<ve]))
+            let exact = opLength == 3 || (opLength == 2 && b[s] == UInt8(ascii: "=") && !wildcard)
+            if exact, pin == nil { pin = Requirement.string(b, vs, ve) }
+            clauseStart = clauseEnd + 1
         }
-        specifier = clauses.joined(separator: ",")
+        specifier = String(decoding: out, as: UTF8.self)
         return true
     }
 
-    static func hashes(in options: ArraySlice<UInt8>) -> [String] {
-        let words = options.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 }).map { String(decoding: $0, as: UTF8.self) }
+    private static func isKnownOperator(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> Bool {
+        let eq = UInt8(ascii: "=")
+        switch e - s {
+        case 1: return b[s] == UInt8(ascii: "<") || b[s] == UInt8(ascii: ">")
+        case 2: return b[s + 1] == eq && b[s] != UInt8(ascii: "~") || (b[s] == UInt8(ascii: "~") && b[s + 1] == eq)
+        case 3: return b[s] == eq && b[s + 1] == eq && b[s + 2] == eq
+        default: return false
+        }
+    }
+
+    /// Values of `--hash=X` and `--hash X` among the options.
+    private static func hashes(_ b: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> [String] {
+        var words: [(Int, Int)] = []
+        var i = from
+        while i < to {
+            while i < to, isSpace(b[i]) { i += 1 }
+            let s = i
+            while i < to, !isSpace(b[i]) { i += 1 }
+            if i > s { words.append((s, i)) }
+        }
+        let flag = Array("--hash".utf8)
+        func isFlag(_ s: Int, _ e: Int) -> Bool {
+            guard e - s >= flag.count else { return false }
+            for k in 0..<flag.count where b[s + k] != flag[k] { return false }
+            return true
+        }
         var out: [String] = []
-        var index = 0
-        while index < words.count {
-            let word = words[index]
-            if word.hasPrefix("--hash=") {
-                out.append(String(word.dropFirst("--hash=".count)))
-            } else if word == "--hash", index + 1 < words.count {
-                out.append(words[index + 1])
-                index += 1
+        var w = 0
+        while w < words.count {
+            let (s, e) = words[w]
+            if isFlag(s, e) {
+                if e - s == flag.count, w + 1 < words.count {
+                    out.append(string(b, words[w + 1].0, words[w + 1].1))
+                    w += 1
+                } else if e - s > flag.count, b[s + flag.count] == UInt8(ascii: "=") {
+                    out.append(string(b, s + flag.count + 1, e))
+                }
             }
-            index += 1
+            w += 1
         }
         return out
     }
@@ -121,9 +179,23 @@ struct Requirement {
             || s.hasSuffix(".whl") || s.hasSuffix(".tar.gz") || s.hasSuffix(".zip") || s == "."
     }
 
+    private static func string(_ b: UnsafeBufferPointer<UInt8>, _ s: Int, _ e: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self)
+    }
+
+    private static func trim(_ b: UnsafeBufferPointer<UInt8>, _ s: inout Int, _ e: inout Int) {
+        while s < e, isSpace(b[s]) { s += 1 }
+        while e > s, isSpace(b[e - 1]) { e -= 1 }
+    }
+
+    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+
+    static func isNameByte(_ c: UInt8) -> Bool {
+        isAlphanumeric(c) || c == UInt8(ascii: ".") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
+    }
+
     static func isAlphanumeric(_ c: UInt8) -> Bool {
-        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(c) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c)
-            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c)
+        (c >= 0x61 && c <= 0x7A) || (c >= 0x41 && c <= 0x5A) || (c >= 0x30 && c <= 0x39)
     }
 
     static func isOperator(_ c: UInt8) -> Bool {

@@ -219,28 +219,59 @@ public struct RequirementsParser: LockfileParser {
     }
 
     /// Physical lines joined at trailing backslashes, comments removed, each numbered by its
-    /// first physical line.
+    /// first physical line. One pass over the bytes: these files can be long.
     static func logicalLines(_ bytes: [UInt8]) -> [TextLines.Line] {
-        var out: [TextLines.Line] = []
-        var pending: [UInt8] = []
-        var pendingLine = 0
-        var continuing = false
-        for line in TextLines(bytes).lines {
-            var content = line.bytes
-            if !continuing { pendingLine = line.number; pending.removeAll(keepingCapacity: true) }
-            let isComment = content.trimmed.first == UInt8(ascii: "#")
-            if !isComment, let last = content.last, last == UInt8(ascii: "\\") {
-                content = content.dropLast()
-                pending.append(contentsOf: stripComment(content))
-                continuing = true
-                continue
+        var storage: [UInt8] = []
+        storage.reserveCapacity(bytes.count)
+        var spans: [(number: Int, start: Int, end: Int)] = []
+        TextLines.droppingBOM(bytes).withUnsafeBufferPointer { b in
+            var lineStart = 0
+            var number = 1
+            var logicalStart = -1
+            var logicalNumber = 0
+            func finishPhysical(_ end: Int) {
+                // The content of [lineStart, end): comment stripped, continuation noted.
+                var e = end
+                var isCommentLine = true
+                var k = lineStart
+                while k < e {
+                    if b[k] == UInt8(ascii: "#") { break }
+                    if b[k] != 0x20, b[k] != 0x09 { isCommentLine = false; break }
+                    k += 1
+                }
+                if k == e { isCommentLine = false }
+                let continues = !isCommentLine && e > lineStart && b[e - 1] == UInt8(ascii: "\\")
+                if continues { e -= 1 }
+                // pip's rule: `#` at the start or after whitespace begins a comment.
+                var previous: UInt8 = 0x20
+                var c = lineStart
+                while c < e {
+                    if b[c] == UInt8(ascii: "#"), previous == 0x20 || previous == 0x09 { e = c; break }
+                    previous = b[c]
+                    c += 1
+                }
+                if logicalStart < 0 { logicalStart = storage.count; logicalNumber = number }
+                if e > lineStart { storage.append(contentsOf: UnsafeBufferPointer(rebasing: b[lineStart..<e])) }
+                if !continues {
+                    spans.append((logicalNumber, logicalStart, storage.count))
+                    logicalStart = -1
+                }
             }
-            pending.append(contentsOf: stripComment(content))
-            continuing = false
-            out.append(TextLines.Line(number: pendingLine, bytes: ArraySlice(pending).trimmed))
+            var i = 0
+            while i < b.count {
+                let byte = b[i]
+                if byte == 0x0A || byte == 0x0D {
+                    finishPhysical(i)
+                    if byte == 0x0D, i + 1 < b.count, b[i + 1] == 0x0A { i += 1 }
+                    number += 1
+                    lineStart = i + 1
+                }
+                i += 1
+            }
+            if lineStart < b.count { finishPhysical(b.count) }
+            if logicalStart >= 0 { spans.append((logicalNumber, logicalStart, storage.count)) }
         }
-        if continuing { out.append(TextLines.Line(number: pendingLine, bytes: ArraySlice(pending).trimmed)) }
-        return out
+        return spans.map { TextLines.Line(number: $0.number, bytes: storage[$0.start..<$0.end].trimmed) }
     }
 
     /// pip's rule: `#` at the start or after whitespace begins a comment (so URL fragments stay).
