@@ -34,9 +34,12 @@ import Testing
         try tree.write("crate/target/Cargo.lock", "broken")
         try tree.write("README.md", "not a lockfile")
         let scan = try LockfileDetector(root: tree.root).scan()
-        #expect(scan.files == ["crate/Cargo.lock", "requirements.txt", "svc/go.mod", "web/package-lock.json"])
-        #expect(scan.results.map(\.file) == ["requirements.txt", "svc/go.mod", "web/package-lock.json"])
-        #expect(scan.results.map(\.format) == ["requirements.txt", "go.mod", "package-lock.json"])
+        #expect(scan.files == ["crate/Cargo.lock", "requirements.txt", "requirements/base.txt", "svc/go.mod", "web/package-lock.json"])
+        #expect(scan.results.map(\.file) == ["requirements.txt", "requirements/base.txt", "svc/go.mod", "web/package-lock.json"])
+        #expect(scan.results.map(\.format) == ["requirements.txt", "requirements.txt", "go.mod", "package-lock.json"])
+        // base.txt was already reported as an include of requirements.txt.
+        #expect(scan.results[1].dependencies.isEmpty)
+        #expect(!scan.nothingReadable)
         #expect(scan.errors.map(\.description) == [
             "crate/Cargo.lock:2: error: package a has no string 'version'",
         ])
@@ -53,6 +56,29 @@ import Testing
         try tree.write("deps/common.txt", "idna==3.4\n")
         let scan = try LockfileDetector(root: tree.root + "/deps/requirements-prod.txt").scan()
         #expect(scan.results.flatMap(\.dependencies).map(\.name) == ["idna"])
+    }
+
+    @Test func nothingReadableWhenEveryFileIsMalformed() throws {
+        let tree = try Tree()
+        try tree.write("package-lock.json", "{")
+        try tree.write("sub/Gemfile.lock", "GEM\n  specs:\n    rack\n")
+        let scan = try LockfileDetector(root: tree.root).scan()
+        #expect(scan.nothingReadable)
+        #expect(scan.errors.map(\.description) == [
+            "package-lock.json:1: error: unexpected end of JSON in object",
+            "sub/Gemfile.lock:3: error: expected 'name (version)' in specs",
+        ])
+    }
+
+    @Test func includesOutsideTheTreeAreNotFollowed() throws {
+        let tree = try Tree()
+        try tree.write("app/requirements.txt", "-r ../../outside.txt\n-r /etc/passwd\nflask==2.0.1\n")
+        let scan = try LockfileDetector(root: tree.root).scan()
+        #expect(scan.dependencies.map(\.name) == ["flask"])
+        #expect(scan.results.first?.problems.map(\.description) == [
+            "app/requirements.txt:1: warning: include outside the scanned tree not followed: ../../outside.txt",
+            "app/requirements.txt:2: warning: include outside the scanned tree not followed: /etc/passwd",
+        ])
     }
 
     @Test func missingRootThrows() {

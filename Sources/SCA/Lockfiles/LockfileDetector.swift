@@ -3,7 +3,7 @@ import Support
 
 /// Finds lockfiles and manifests under a directory by name and parses each one. A malformed
 /// file becomes an `error` problem and the walk goes on; the caller fails only when nothing
-/// could be read (`readableCount == 0` with `files` non-empty).
+/// could be read (`Scan.nothingReadable`).
 public struct LockfileDetector: Sendable {
     /// Directories never entered: VCS data, installed packages, build output.
     public static let skippedDirectories: Set<String> = [".git", "node_modules", ".venv", "venv", "vendor", "target", ".build", "__pycache__", ".hg", ".svn"]
@@ -19,6 +19,9 @@ public struct LockfileDetector: Sendable {
 
         /// All dependencies of all readable files.
         public var dependencies: [Dependency] { results.flatMap(\.dependencies) }
+
+        /// Lockfiles were found but none could be read: the scan has no input (exit status 2).
+        public var nothingReadable: Bool { !files.isEmpty && results.isEmpty }
     }
 
     public let root: String
@@ -38,11 +41,17 @@ public struct LockfileDetector: Sendable {
 
     /// The parser for a file name, if any.
     public func parser(forFileName name: String) -> (any LockfileParser)? {
-        Self.parser(forFileName: name, in: parsers())
+        Self.parser(forPath: name, in: parsers())
     }
 
-    private static func parser(forFileName name: String, in parsers: [any LockfileParser]) -> (any LockfileParser)? {
-        parsers.first { type(of: $0).matches(fileName: name) }
+    /// By name, plus one layout by place: any `.txt` in a directory named `requirements`
+    /// (`requirements/base.txt`), as Django-style projects keep them.
+    private static func parser(forPath path: String, in parsers: [any LockfileParser]) -> (any LockfileParser)? {
+        let name = (path as NSString).lastPathComponent
+        if let byName = parsers.first(where: { type(of: $0).matches(fileName: name) }) { return byName }
+        let directory = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent
+        if directory == "requirements", name.hasSuffix(".txt") { return parsers.first { $0 is RequirementsParser } }
+        return nil
     }
 
     /// Walks `root` and parses every recognised file. Throws only if `root` cannot be listed.
@@ -66,17 +75,29 @@ public struct LockfileDetector: Sendable {
         return scan
     }
 
+    /// Identity of a dependency line across results.
+    private struct Seen: Hashable {
+        let file: String, line: Int, name: String, version: String?
+        init(_ d: Dependency) { file = d.file; line = d.line; name = d.name; version = d.version }
+    }
+
     private func read(_ files: [String], into scan: inout Scan) {
         let parsers = parsers()
+        var seen = Set<Seen>()
+        var seenProblems = Set<LockfileProblem>()
         for relative in files {
-            guard let parser = Self.parser(forFileName: (relative as NSString).lastPathComponent, in: parsers) else { continue }
+            guard let parser = Self.parser(forPath: relative, in: parsers) else { continue }
             let full = (root as NSString).appendingPathComponent(relative)
             guard let data = FileManager.default.contents(atPath: full) else {
                 scan.errors.append(.init(.error, file: relative, line: 0, "\(relative): cannot read file"))
                 continue
             }
             do {
-                scan.results.append(try parser.parse([UInt8](data), file: relative))
+                var result = try parser.parse([UInt8](data), file: relative)
+                // A requirements file is also read as an include of another: report its lines once.
+                result.dependencies = result.dependencies.filter { seen.insert(Seen($0)).inserted }
+                result.problems = result.problems.filter { seenProblems.insert($0).inserted }
+                scan.results.append(result)
             } catch let error as SentinelError {
                 // The problem carries file and line itself; keep only the "what" of the message.
                 let line = Self.line(in: error.message)
@@ -105,7 +126,7 @@ public struct LockfileDetector: Sendable {
                       let type = attributes[.type] as? FileAttributeType else { continue }
                 if type == .typeDirectory {
                     if !Self.skippedDirectories.contains(name) { pending.append(child) }
-                } else if type == .typeRegular, Self.parser(forFileName: name, in: parsers) != nil {
+                } else if type == .typeRegular, Self.parser(forPath: child, in: parsers) != nil {
                     found.append(child)
                 }
             }

@@ -114,7 +114,8 @@ struct PositionedJSON {
                 }
                 while true {
                     skipSpace()
-                    guard i < bytes.count, bytes[i] == UInt8(ascii: "\"") else {
+                    guard i < bytes.count else { throw fail("unexpected end of JSON in object") }
+                    guard bytes[i] == UInt8(ascii: "\"") else {
                         throw fail("expected a string key in object")
                     }
                     let keyLine = line

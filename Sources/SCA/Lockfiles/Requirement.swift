@@ -132,7 +132,8 @@ struct Requirement {
         let eq = UInt8(ascii: "=")
         switch e - s {
         case 1: return b[s] == UInt8(ascii: "<") || b[s] == UInt8(ascii: ">")
-        case 2: return b[s + 1] == eq && b[s] != UInt8(ascii: "~") || (b[s] == UInt8(ascii: "~") && b[s + 1] == eq)
+        // The first byte is already an operator byte: `==`, `!=`, `<=`, `>=`, `~=`.
+        case 2: return b[s + 1] == eq
         case 3: return b[s] == eq && b[s + 1] == eq && b[s + 2] == eq
         default: return false
         }

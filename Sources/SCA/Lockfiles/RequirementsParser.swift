@@ -129,6 +129,11 @@ public struct RequirementsParser: LockfileParser {
             return
         }
         let path = Self.resolve(target, relativeTo: file)
+        // The scanned tree is untrusted: never read outside it on its say-so.
+        if path.hasPrefix("/") || path.hasPrefix("../") || path == ".." {
+            state.problems.append(.init(.warning, file: file, line: line, "include outside the scanned tree not followed: \(target)"))
+            return
+        }
         if state.active.contains(path) {
             let cycle = (state.active.drop { $0 != path } + [path]).joined(separator: " -> ")
             state.problems.append(.init(.warning, file: file, line: line, "include cycle: \(cycle)"))
@@ -272,16 +277,5 @@ public struct RequirementsParser: LockfileParser {
             if logicalStart >= 0 { spans.append((logicalNumber, logicalStart, storage.count)) }
         }
         return spans.map { TextLines.Line(number: $0.number, bytes: storage[$0.start..<$0.end].trimmed) }
-    }
-
-    /// pip's rule: `#` at the start or after whitespace begins a comment (so URL fragments stay).
-    static func stripComment(_ line: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var previous: UInt8 = 0x20
-        for index in line.indices {
-            let byte = line[index]
-            if byte == UInt8(ascii: "#"), previous == 0x20 || previous == 0x09 { return line[line.startIndex..<index] }
-            previous = byte
-        }
-        return line
     }
 }
