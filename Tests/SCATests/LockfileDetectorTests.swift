@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import SCA
 
 @Suite struct LockfileDetectorTests {
@@ -14,8 +15,9 @@ import Testing
 
         func write(_ relative: String, _ text: String) throws {
             let path = root + "/" + relative
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         }
 
@@ -26,7 +28,8 @@ import Testing
         let tree = try Tree()
         try tree.write("requirements.txt", "-r requirements/base.txt\nflask==2.0.1\n")
         try tree.write("requirements/base.txt", "six==1.16.0\n")
-        try tree.write("web/package-lock.json", String(decoding: try fixture("npm/package-lock-v2.json"), as: UTF8.self))
+        try tree.write(
+            "web/package-lock.json", String(decoding: try fixture("npm/package-lock-v2.json"), as: UTF8.self))
         try tree.write("web/node_modules/left-pad/package-lock.json", "{}")
         try tree.write(".git/modules/x/go.mod", "module x\n")
         try tree.write("svc/go.mod", "module example.com/svc\n\ngo 1.21\n")
@@ -34,19 +37,27 @@ import Testing
         try tree.write("crate/target/Cargo.lock", "broken")
         try tree.write("README.md", "not a lockfile")
         let scan = try LockfileDetector(root: tree.root).scan()
-        #expect(scan.files == ["crate/Cargo.lock", "requirements.txt", "requirements/base.txt", "svc/go.mod", "web/package-lock.json"])
-        #expect(scan.results.map(\.file) == ["requirements.txt", "requirements/base.txt", "svc/go.mod", "web/package-lock.json"])
+        #expect(
+            scan.files == [
+                "crate/Cargo.lock", "requirements.txt", "requirements/base.txt", "svc/go.mod", "web/package-lock.json",
+            ])
+        #expect(
+            scan.results.map(\.file) == [
+                "requirements.txt", "requirements/base.txt", "svc/go.mod", "web/package-lock.json",
+            ])
         #expect(scan.results.map(\.format) == ["requirements.txt", "requirements.txt", "go.mod", "package-lock.json"])
         // base.txt was already reported as an include of requirements.txt.
         #expect(scan.results[1].dependencies.isEmpty)
         #expect(!scan.nothingReadable)
-        #expect(scan.errors.map(\.description) == [
-            "crate/Cargo.lock:2: error: package a has no string 'version'",
-        ])
+        #expect(
+            scan.errors.map(\.description) == [
+                "crate/Cargo.lock:2: error: package a has no string 'version'"
+            ])
         // The include is read relative to the including file, from the scan root.
-        #expect(scan.results[0].dependencies.map { "\($0.file):\($0.line) \($0.name)" } == [
-            "requirements/base.txt:1 six", "requirements.txt:2 flask",
-        ])
+        #expect(
+            scan.results[0].dependencies.map { "\($0.file):\($0.line) \($0.name)" } == [
+                "requirements/base.txt:1 six", "requirements.txt:2 flask",
+            ])
         #expect(scan.dependencies.count == 2 + 1 + 4)
     }
 
@@ -64,10 +75,11 @@ import Testing
         try tree.write("sub/Gemfile.lock", "GEM\n  specs:\n    rack\n")
         let scan = try LockfileDetector(root: tree.root).scan()
         #expect(scan.nothingReadable)
-        #expect(scan.errors.map(\.description) == [
-            "package-lock.json:1: error: unexpected end of JSON in object",
-            "sub/Gemfile.lock:3: error: expected 'name (version)' in specs",
-        ])
+        #expect(
+            scan.errors.map(\.description) == [
+                "package-lock.json:1: error: unexpected end of JSON in object",
+                "sub/Gemfile.lock:3: error: expected 'name (version)' in specs",
+            ])
     }
 
     @Test func includesOutsideTheTreeAreNotFollowed() throws {
@@ -75,26 +87,29 @@ import Testing
         try tree.write("app/requirements.txt", "-r ../../outside.txt\n-r /etc/passwd\nflask==2.0.1\n")
         let scan = try LockfileDetector(root: tree.root).scan()
         #expect(scan.dependencies.map(\.name) == ["flask"])
-        #expect(scan.results.first?.problems.map(\.description) == [
-            "app/requirements.txt:1: warning: include outside the scanned tree not followed: ../../outside.txt",
-            "app/requirements.txt:2: warning: include outside the scanned tree not followed: /etc/passwd",
-        ])
+        #expect(
+            scan.results.first?.problems.map(\.description) == [
+                "app/requirements.txt:1: warning: include outside the scanned tree not followed: ../../outside.txt",
+                "app/requirements.txt:2: warning: include outside the scanned tree not followed: /etc/passwd",
+            ])
     }
 
     @Test func missingRootThrows() {
         #expect(throws: (any Error).self) { try LockfileDetector(root: "/nonexistent/sentinel-test").scan() }
     }
 
-    @Test(arguments: [
-        ("requirements.txt", "requirements.txt"), ("requirements-dev.txt", "requirements.txt"),
-        ("dev-requirements.txt", "requirements.txt"), ("requirements.in", "requirements.txt"),
-        ("Pipfile.lock", "Pipfile.lock"), ("poetry.lock", "poetry.lock"), ("uv.lock", "uv.lock"), ("pdm.lock", "pdm.lock"),
-        ("Cargo.lock", "Cargo.lock"), ("go.mod", "go.mod"), ("go.sum", "go.sum"),
-        ("package-lock.json", "package-lock.json"), ("npm-shrinkwrap.json", "package-lock.json"),
-        ("yarn.lock", "yarn.lock"), ("pnpm-lock.yaml", "pnpm-lock.yaml"), ("Gemfile.lock", "Gemfile.lock"),
-        ("composer.lock", "composer.lock"), ("Package.resolved", "Package.resolved"),
-        ("package.json", nil), ("requirements.txt.orig", nil), ("Cargo.toml", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("requirements.txt", "requirements.txt"), ("requirements-dev.txt", "requirements.txt"),
+            ("dev-requirements.txt", "requirements.txt"), ("requirements.in", "requirements.txt"),
+            ("Pipfile.lock", "Pipfile.lock"), ("poetry.lock", "poetry.lock"), ("uv.lock", "uv.lock"),
+            ("pdm.lock", "pdm.lock"),
+            ("Cargo.lock", "Cargo.lock"), ("go.mod", "go.mod"), ("go.sum", "go.sum"),
+            ("package-lock.json", "package-lock.json"), ("npm-shrinkwrap.json", "package-lock.json"),
+            ("yarn.lock", "yarn.lock"), ("pnpm-lock.yaml", "pnpm-lock.yaml"), ("Gemfile.lock", "Gemfile.lock"),
+            ("composer.lock", "composer.lock"), ("Package.resolved", "Package.resolved"),
+            ("package.json", nil), ("requirements.txt.orig", nil), ("Cargo.toml", nil),
+        ] as [(String, String?)])
     func recognisesFileNames(name: String, format: String?) {
         let parser = LockfileDetector(root: ".").parser(forFileName: name)
         #expect(parser.map { type(of: $0).format } == format)

@@ -1,6 +1,7 @@
-import Testing
-@testable import SCA
 import Support
+import Testing
+
+@testable import SCA
 
 /// Parsers must return or throw `SentinelError` on any input: never trap, never hang.
 @Suite struct LockfileFuzzTests {
@@ -59,7 +60,8 @@ import Support
         for round in 0..<60 {
             let count = Int.random(in: 0..<400, using: &rng)
             let bytes = (0..<count).map { _ in
-                Bool.random(using: &rng) ? UInt8.random(in: 0...255, using: &rng) : (Self.alphabet.randomElement(using: &rng) ?? 0)
+                Bool.random(using: &rng)
+                    ? UInt8.random(in: 0...255, using: &rng) : (Self.alphabet.randomElement(using: &rng) ?? 0)
             }
             for parser in parsers { Self.survives(parser, bytes, "round \(round) \(type(of: parser).format)") }
         }

@@ -1,8 +1,10 @@
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
+
 @testable import SCA
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// 20,000-entry files must parse in well under a second even in a debug build.
 @Suite struct LockfilePerformanceTests {
@@ -12,13 +14,15 @@ import Glibc
     /// and every tenth one sits nested under its parent (so resolution walks upwards).
     static func packageLock() -> [UInt8] {
         var text = "{\n  \"name\": \"big\",\n  \"lockfileVersion\": 3,\n  \"requires\": true,\n  \"packages\": {\n"
-        text += "    \"\": {\n      \"name\": \"big\",\n      \"dependencies\": {\n        \"pkg-0\": \"^1.0.0\"\n      }\n    }"
+        text +=
+            "    \"\": {\n      \"name\": \"big\",\n      \"dependencies\": {\n        \"pkg-0\": \"^1.0.0\"\n      }\n    }"
         for i in 0..<count {
             let key = i % 10 == 9 ? "node_modules/pkg-\(i - 1)/node_modules/pkg-\(i)" : "node_modules/pkg-\(i)"
             text += ",\n    \"\(key)\": {\n      \"version\": \"1.\(i % 50).\(i % 7)\",\n"
             text += "      \"resolved\": \"https://registry.npmjs.org/pkg-\(i)/-/pkg-\(i)-1.0.0.tgz\",\n"
             text += "      \"integrity\": \"sha512-\(String(repeating: "A", count: 86))==\",\n"
-            text += "      \"dependencies\": {\n        \"pkg-\(2 * i + 1)\": \"^1.0.0\",\n        \"pkg-\(2 * i + 2)\": \"^1.0.0\"\n      }\n    }"
+            text +=
+                "      \"dependencies\": {\n        \"pkg-\(2 * i + 1)\": \"^1.0.0\",\n        \"pkg-\(2 * i + 2)\": \"^1.0.0\"\n      }\n    }"
         }
         text += "\n  }\n}\n"
         return Array(text.utf8)
@@ -73,7 +77,9 @@ import Glibc
 
     @Test func requirementsOf20000Lines() throws {
         let bytes = Self.requirements()
-        let (result, elapsed) = try Self.measure { try RequirementsParser(loader: { _ in [] }).parse(bytes, file: "requirements.txt") }
+        let (result, elapsed) = try Self.measure {
+            try RequirementsParser(loader: { _ in [] }).parse(bytes, file: "requirements.txt")
+        }
         print("requirements.txt: \(Self.count) entries, \(bytes.count) bytes parsed in \(elapsed) of CPU")
         #expect(result.dependencies.count == Self.count)
         #expect(result.dependencies.last?.line == 2 * Self.count)

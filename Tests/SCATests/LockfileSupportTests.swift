@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import SCA
 import Support
+import Testing
+
+@testable import SCA
 
 /// One dependency reduced to what the tables compare.
 struct Row: Equatable, CustomStringConvertible {
@@ -84,7 +85,9 @@ let allFixtures: [(String, any LockfileParser)] = [
         for (path, parser) in allFixtures {
             let result = try parser.parse(try fixture(path), file: path)
             #expect(!result.dependencies.isEmpty, "\(path) yielded nothing")
-            #expect(result.dependencies.allSatisfy { $0.line > 0 && $0.file == path }, "\(path) has an entry without a line")
+            #expect(
+                result.dependencies.allSatisfy { $0.line > 0 && $0.file == path }, "\(path) has an entry without a line"
+            )
         }
     }
 }

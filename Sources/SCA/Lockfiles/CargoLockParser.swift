@@ -24,10 +24,13 @@ public struct CargoLockParser: LockfileParser {
             let node = graph.addNode(name)
             byName[name, default: []].append(node)
             versions.append(version)
-            wanted.append(try table.array("dependencies").map { value in
-                guard let text = value.string else { throw malformed(file, line, "dependencies of \(name) must be strings") }
-                return text
-            })
+            wanted.append(
+                try table.array("dependencies").map { value in
+                    guard let text = value.string else {
+                        throw malformed(file, line, "dependencies of \(name) must be strings")
+                    }
+                    return text
+                })
             guard let source = table.string("source") else {
                 local.append(node)
                 continue
@@ -35,12 +38,15 @@ public struct CargoLockParser: LockfileParser {
             var notes = ["source": source]
             if let checksum = table.string("checksum") { notes["checksum"] = checksum }
             if !Self.isCratesIO(source) {
-                result.problems.append(.init(.info, file: file, line: line,
-                                             "\(name) \(version) comes from \(source), not crates.io: matched by name and version only"))
+                result.problems.append(
+                    .init(
+                        .info, file: file, line: line,
+                        "\(name) \(version) comes from \(source), not crates.io: matched by name and version only"))
                 notes["registry"] = "other"
             }
             reportedIndex[node] = result.dependencies.count
-            result.dependencies.append(Dependency(ecosystem: .cratesIO, name: name, version: version, file: file, line: line, notes: notes))
+            result.dependencies.append(
+                Dependency(ecosystem: .cratesIO, name: name, version: version, file: file, line: line, notes: notes))
         }
         for (from, list) in wanted.enumerated() {
             for text in list {
@@ -54,7 +60,8 @@ public struct CargoLockParser: LockfileParser {
             }
         }
         // A lockfile without workspace members (hand-made, vendored) falls back to roots of the graph.
-        let direct = local.isEmpty ? graph.unreferenced : local.flatMap { graph.edges[$0] }.filter { !local.contains($0) }
+        let direct =
+            local.isEmpty ? graph.unreferenced : local.flatMap { graph.edges[$0] }.filter { !local.contains($0) }
         let paths = graph.paths(from: direct)
         for (node, index) in reportedIndex { result.dependencies[index].apply(path: paths[node]) }
         result.dependencies = deduplicated(result.dependencies)

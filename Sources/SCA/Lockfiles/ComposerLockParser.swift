@@ -8,7 +8,9 @@ public struct ComposerLockParser: LockfileParser {
 
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try PositionedJSON.parse(bytes, file: file)
-        guard case .object = root.value else { throw malformed(file, root.line, "expected a JSON object at the top level") }
+        guard case .object = root.value else {
+            throw malformed(file, root.line, "expected a JSON object at the top level")
+        }
         var result = LockfileResult(file: file, format: Self.format)
         var graph = DependencyGraph()
         var requires: [[String]] = []
@@ -22,7 +24,8 @@ public struct ComposerLockParser: LockfileParser {
                 guard case .object(let members) = package.value else {
                     throw malformed(file, package.line, "each entry of '\(group)' must be an object")
                 }
-                guard let nameMember = members.first(where: { $0.key == "name" }), let name = nameMember.value.string else {
+                guard let nameMember = members.first(where: { $0.key == "name" }), let name = nameMember.value.string
+                else {
                     throw malformed(file, package.line, "package without a \"name\"")
                 }
                 guard let written = package["version"]?.scalarText else {
@@ -32,8 +35,10 @@ public struct ComposerLockParser: LockfileParser {
                 if group == "packages-dev" { notes["dev"] = "true" }
                 let version = Self.stripped(written)
                 if version != written { notes["written"] = written }
-                result.dependencies.append(Dependency(ecosystem: .packagist, name: name, version: version,
-                                                      file: file, line: nameMember.line, notes: notes))
+                result.dependencies.append(
+                    Dependency(
+                        ecosystem: .packagist, name: name, version: version,
+                        file: file, line: nameMember.line, notes: notes))
                 let node = graph.addNode(name)
                 index[name.lowercased()] = index[name.lowercased()] ?? node
                 requires.append((package["require"]?.members ?? []).map { $0.key.lowercased() })
@@ -51,7 +56,8 @@ public struct ComposerLockParser: LockfileParser {
     /// `v1.2.3` → `1.2.3`; branch aliases such as `dev-main` stay as written.
     static func stripped(_ version: String) -> String {
         guard let first = version.first, first == "v" || first == "V",
-              let second = version.dropFirst().first, second.isNumber else { return version }
+            let second = version.dropFirst().first, second.isNumber
+        else { return version }
         return String(version.dropFirst())
     }
 }

@@ -31,15 +31,21 @@ public struct GemfileLockParser: LockfileParser {
             }
             switch section {
             case "GEM", "GIT", "PATH", "PLUGIN SOURCE":
-                if indent == 2 { inSpecs = text == "specs:"; current = nil; continue }
+                if indent == 2 {
+                    inSpecs = text == "specs:"
+                    current = nil
+                    continue
+                }
                 guard inSpecs else { continue }
                 if indent == 4 {
                     guard let (name, version) = Self.nameAndParenthesis(text), let version else {
                         throw malformed(file, line.number, "expected 'name (version)' in specs")
                     }
                     if section == "PATH" {
-                        result.problems.append(.init(.info, file: file, line: line.number,
-                                                     "\(name) comes from a local path, not matched against advisories"))
+                        result.problems.append(
+                            .init(
+                                .info, file: file, line: line.number,
+                                "\(name) comes from a local path, not matched against advisories"))
                         current = nil
                         continue
                     }
@@ -54,8 +60,10 @@ public struct GemfileLockParser: LockfileParser {
                     if index[name] == nil { index[name] = node }
                     wants.append([])
                     current = node
-                    result.dependencies.append(Dependency(ecosystem: .rubyGems, name: name, version: plain, file: file,
-                                                          line: line.number, notes: notes))
+                    result.dependencies.append(
+                        Dependency(
+                            ecosystem: .rubyGems, name: name, version: plain, file: file,
+                            line: line.number, notes: notes))
                 } else if indent >= 6, let current {
                     guard let (name, _) = Self.nameAndParenthesis(text) else {
                         throw malformed(file, line.number, "expected a gem requirement")
@@ -89,7 +97,8 @@ public struct GemfileLockParser: LockfileParser {
         }
         let name = text[..<open].trimmingCharacters(in: .whitespaces)
         guard !name.isEmpty, !name.contains(" "), text.hasSuffix(")") else { return nil }
-        let inner = text[text.index(after: open)..<text.index(before: text.endIndex)].trimmingCharacters(in: .whitespaces)
+        let inner = text[text.index(after: open)..<text.index(before: text.endIndex)].trimmingCharacters(
+            in: .whitespaces)
         return (name, inner.isEmpty ? nil : inner)
     }
 }

@@ -32,9 +32,13 @@ public struct GoModParser: LockfileParser {
             let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
             guard let first = words.first else { continue }
             if let current = block {
-                if first == ")" { block = nil; continue }
-                try directive(current, words, comment: comment, line: line.number, file: file,
-                              requires: &requires, replacements: &replacements, result: &result)
+                if first == ")" {
+                    block = nil
+                    continue
+                }
+                try directive(
+                    current, words, comment: comment, line: line.number, file: file,
+                    requires: &requires, replacements: &replacements, result: &result)
                 continue
             }
             if words.count == 2, words[1] == "(" {
@@ -42,19 +46,27 @@ public struct GoModParser: LockfileParser {
                 continue
             }
             if first == "module" { sawModule = true }
-            try directive(first, Array(words.dropFirst()), comment: comment, line: line.number, file: file,
-                          requires: &requires, replacements: &replacements, result: &result)
+            try directive(
+                first, Array(words.dropFirst()), comment: comment, line: line.number, file: file,
+                requires: &requires, replacements: &replacements, result: &result)
         }
-        if let block { throw malformed(file, TextLines(bytes).lines.last?.number ?? 0, "unterminated \(block) ( block") }
+        if let block {
+            throw malformed(file, TextLines(bytes).lines.last?.number ?? 0, "unterminated \(block) ( block")
+        }
         if !sawModule, !requires.isEmpty || !result.dependencies.isEmpty {
             result.problems.append(.init(.warning, file: file, line: 0, "no module directive"))
         }
         for var dependency in requires {
             let candidates = replacements[dependency.name] ?? []
-            if let replacement = candidates.first(where: { $0.oldVersion == dependency.version }) ?? candidates.first(where: { $0.oldVersion == nil }) {
+            if let replacement = candidates.first(where: { $0.oldVersion == dependency.version })
+                ?? candidates.first(where: { $0.oldVersion == nil })
+            {
                 guard let newVersion = replacement.newVersion else {
-                    result.problems.append(.init(.info, file: file, line: replacement.line,
-                                                 "\(dependency.name) is replaced by local path \(replacement.newPath), not matched against advisories"))
+                    result.problems.append(
+                        .init(
+                            .info, file: file, line: replacement.line,
+                            "\(dependency.name) is replaced by local path \(replacement.newPath), not matched against advisories"
+                        ))
                     continue
                 }
                 dependency.notes["replaces"] = "\(dependency.name)@\(dependency.version ?? "")"
@@ -69,30 +81,40 @@ public struct GoModParser: LockfileParser {
         return result
     }
 
-    private func directive(_ verb: String, _ words: [String], comment: String, line: Int, file: String,
-                           requires: inout [Dependency], replacements: inout [String: [Replacement]],
-                           result: inout LockfileResult) throws {
+    private func directive(
+        _ verb: String, _ words: [String], comment: String, line: Int, file: String,
+        requires: inout [Dependency], replacements: inout [String: [Replacement]],
+        result: inout LockfileResult
+    ) throws {
         let words = words.map(Self.unquoted)
         switch verb {
         case "require":
             guard words.count == 2 else { throw malformed(file, line, "require needs a module path and a version") }
-            let indirect = comment.split(separator: ";").contains { $0.trimmingCharacters(in: .whitespaces) == "indirect" }
-            requires.append(Dependency(ecosystem: .go, name: words[0], version: words[1], file: file, line: line,
-                                       isDirect: !indirect, path: indirect ? [] : [words[0]],
-                                       notes: indirect ? ["indirect": "true"] : [:]))
+            let indirect = comment.split(separator: ";").contains {
+                $0.trimmingCharacters(in: .whitespaces) == "indirect"
+            }
+            requires.append(
+                Dependency(
+                    ecosystem: .go, name: words[0], version: words[1], file: file, line: line,
+                    isDirect: !indirect, path: indirect ? [] : [words[0]],
+                    notes: indirect ? ["indirect": "true"] : [:]))
         case "replace":
             guard let arrow = words.firstIndex(of: "=>"), arrow >= 1, arrow <= 2, words.count - arrow - 1 >= 1,
-                  words.count - arrow - 1 <= 2 else {
+                words.count - arrow - 1 <= 2
+            else {
                 throw malformed(file, line, "replace needs 'old [version] => new [version]'")
             }
             let target = Array(words[(arrow + 1)...])
-            replacements[words[0], default: []].append(Replacement(
-                oldVersion: arrow == 2 ? words[1] : nil, newPath: target[0],
-                newVersion: target.count == 2 ? target[1] : nil, line: line))
+            replacements[words[0], default: []].append(
+                Replacement(
+                    oldVersion: arrow == 2 ? words[1] : nil, newPath: target[0],
+                    newVersion: target.count == 2 ? target[1] : nil, line: line))
         case "go":
             guard words.count == 1 else { throw malformed(file, line, "go directive needs one version") }
-            result.dependencies.append(Dependency(ecosystem: .go, name: "stdlib", version: words[0], file: file, line: line,
-                                                  notes: ["directive": "go"]))
+            result.dependencies.append(
+                Dependency(
+                    ecosystem: .go, name: "stdlib", version: words[0], file: file, line: line,
+                    notes: ["directive": "go"]))
         case "toolchain":
             guard words.count == 1 else { throw malformed(file, line, "toolchain directive needs one name") }
             // `toolchain go1.21.5` names the exact standard library the build uses.
@@ -107,7 +129,9 @@ public struct GoModParser: LockfileParser {
     }
 
     static func unquoted(_ word: String) -> String {
-        if word.count >= 2, (word.hasPrefix("\"") && word.hasSuffix("\"")) || (word.hasPrefix("`") && word.hasSuffix("`")) {
+        if word.count >= 2,
+            (word.hasPrefix("\"") && word.hasSuffix("\"")) || (word.hasPrefix("`") && word.hasSuffix("`"))
+        {
             return String(word.dropFirst().dropLast())
         }
         return word

@@ -26,7 +26,8 @@ public struct GoSumParser: LockfileParser {
             if !goModOnly { contentSeen.insert(key) }
             if positions[key] != nil { continue }
             positions[key] = result.dependencies.count
-            result.dependencies.append(Dependency(ecosystem: .go, name: module, version: version, file: file, line: line.number))
+            result.dependencies.append(
+                Dependency(ecosystem: .go, name: module, version: version, file: file, line: line.number))
         }
         // Only modules whose code was needed have a content hash; mark the rest.
         for index in result.dependencies.indices {

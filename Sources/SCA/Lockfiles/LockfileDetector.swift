@@ -6,7 +6,9 @@ import Support
 /// could be read (`Scan.nothingReadable`).
 public struct LockfileDetector: Sendable {
     /// Directories never entered: VCS data, installed packages, build output.
-    public static let skippedDirectories: Set<String> = [".git", "node_modules", ".venv", "venv", "vendor", "target", ".build", "__pycache__", ".hg", ".svn"]
+    public static let skippedDirectories: Set<String> = [
+        ".git", "node_modules", ".venv", "venv", "vendor", "target", ".build", "__pycache__", ".hg", ".svn",
+    ]
 
     /// What a scan of a directory found.
     public struct Scan: Sendable {
@@ -78,7 +80,12 @@ public struct LockfileDetector: Sendable {
     /// Identity of a dependency line across results.
     private struct Seen: Hashable {
         let file: String, line: Int, name: String, version: String?
-        init(_ d: Dependency) { file = d.file; line = d.line; name = d.name; version = d.version }
+        init(_ d: Dependency) {
+            file = d.file
+            line = d.line
+            name = d.name
+            version = d.version
+        }
     }
 
     private func read(_ files: [String], into scan: inout Scan) {
@@ -102,7 +109,8 @@ public struct LockfileDetector: Sendable {
                 // The problem carries file and line itself; keep only the "what" of the message.
                 let line = Self.line(in: error.message)
                 let prefix = "\(relative):\(line): "
-                let what = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
+                let what =
+                    error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
                 scan.errors.append(.init(.error, file: relative, line: line, what))
             } catch {
                 scan.errors.append(.init(.error, file: relative, line: 0, "\(relative): \(error)"))
@@ -123,7 +131,8 @@ public struct LockfileDetector: Sendable {
                 let child = relative.isEmpty ? name : relative + "/" + name
                 let childFull = (full as NSString).appendingPathComponent(name)
                 guard let attributes = try? manager.attributesOfItem(atPath: childFull),
-                      let type = attributes[.type] as? FileAttributeType else { continue }
+                    let type = attributes[.type] as? FileAttributeType
+                else { continue }
                 if type == .typeDirectory {
                     if !Self.skippedDirectories.contains(name) { pending.append(child) }
                 } else if type == .typeRegular, Self.parser(forPath: child, in: parsers) != nil {

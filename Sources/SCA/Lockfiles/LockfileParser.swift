@@ -36,8 +36,10 @@ public struct LockfileResult: Sendable, Hashable {
     /// Lines that were not understood or cannot be matched, e.g. "not pinned".
     public var problems: [LockfileProblem]
 
-    public init(file: String, format: String, dependencies: [Dependency] = [],
-                problems: [LockfileProblem] = []) {
+    public init(
+        file: String, format: String, dependencies: [Dependency] = [],
+        problems: [LockfileProblem] = []
+    ) {
         self.file = file
         self.format = format
         self.dependencies = dependencies
@@ -88,15 +90,24 @@ func malformed(_ file: String, _ line: Int, _ what: String) -> SentinelError {
 /// Shell-style matching with `*` (any run of characters) and nothing else: enough for names.
 enum Glob {
     static func matches(pattern: String, name: String) -> Bool {
-        let p = Array(pattern.utf8), n = Array(name.utf8)
-        var pi = 0, ni = 0, star = -1, mark = 0
+        let p = Array(pattern.utf8)
+        let n = Array(name.utf8)
+        var pi = 0
+        var ni = 0
+        var star = -1
+        var mark = 0
         while ni < n.count {
             if pi < p.count, p[pi] == UInt8(ascii: "*") {
-                star = pi; mark = ni; pi += 1
+                star = pi
+                mark = ni
+                pi += 1
             } else if pi < p.count, p[pi] == n[ni] {
-                pi += 1; ni += 1
+                pi += 1
+                ni += 1
             } else if star >= 0 {
-                pi = star + 1; mark += 1; ni = mark
+                pi = star + 1
+                mark += 1
+                ni = mark
             } else {
                 return false
             }
@@ -109,7 +120,10 @@ enum Glob {
 /// Keeps the first entry per (name, version): lockfiles repeat a package under several
 /// descriptors or hashes, and one finding per line is what users want.
 func deduplicated(_ dependencies: [Dependency]) -> [Dependency] {
-    struct Key: Hashable { let name: String; let version: String? }
+    struct Key: Hashable {
+        let name: String
+        let version: String?
+    }
     var seen = Set<Key>()
     var out: [Dependency] = []
     out.reserveCapacity(dependencies.count)

@@ -15,14 +15,22 @@ public struct PDMLockParser: LockfileParser {
         for table in try TOMLPackages.tables(in: root, file: file) {
             let (name, version, line) = try TOMLPackages.identity(of: table, file: file)
             var notes: [String: String] = [:]
-            if case .array(let groups)? = table["groups"] { notes["groups"] = groups.compactMap(\.string).joined(separator: ",") }
-            if case .array(let extras)? = table["extras"] { notes["extras"] = extras.compactMap(\.string).joined(separator: ",") }
-            result.dependencies.append(Dependency(ecosystem: .pypi, name: name, version: version, file: file, line: line, notes: notes))
+            if case .array(let groups)? = table["groups"] {
+                notes["groups"] = groups.compactMap(\.string).joined(separator: ",")
+            }
+            if case .array(let extras)? = table["extras"] {
+                notes["extras"] = extras.compactMap(\.string).joined(separator: ",")
+            }
+            result.dependencies.append(
+                Dependency(ecosystem: .pypi, name: name, version: version, file: file, line: line, notes: notes))
             let node = graph.addNode(name)
             index[RequirementsParser.normalized(name)] = index[RequirementsParser.normalized(name)] ?? node
-            wanted.append(table.array("dependencies").compactMap { value in
-                value.string.flatMap { Requirement(ArraySlice($0.utf8)) }.map { RequirementsParser.normalized($0.name) }
-            })
+            wanted.append(
+                table.array("dependencies").compactMap { value in
+                    value.string.flatMap { Requirement(ArraySlice($0.utf8)) }.map {
+                        RequirementsParser.normalized($0.name)
+                    }
+                })
         }
         for (from, names) in wanted.enumerated() {
             for name in names { if let to = index[name] { graph.addEdge(from: from, to: to) } }

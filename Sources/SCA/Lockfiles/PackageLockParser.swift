@@ -16,12 +16,16 @@ public struct PackageLockParser: LockfileParser {
 
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try PositionedJSON.parse(bytes, file: file)
-        guard case .object = root.value else { throw malformed(file, root.line, "expected a JSON object at the top level") }
+        guard case .object = root.value else {
+            throw malformed(file, root.line, "expected a JSON object at the top level")
+        }
         var result = LockfileResult(file: file, format: Self.format)
         var installed: [Installed] = []
         var projectRoots: [Installed] = []
         if let packages = root["packages"] {
-            guard case .object(let members) = packages.value else { throw malformed(file, packages.line, "\"packages\" must be an object") }
+            guard case .object(let members) = packages.value else {
+                throw malformed(file, packages.line, "\"packages\" must be an object")
+            }
             try readPackages(members, file: file, into: &result, installed: &installed, projects: &projectRoots)
         } else if let dependencies = root["dependencies"] {
             guard case .object(let members) = dependencies.value else {
@@ -29,18 +33,23 @@ public struct PackageLockParser: LockfileParser {
             }
             try readNested(members, parent: "", depth: 0, file: file, into: &result, installed: &installed)
         } else if root["lockfileVersion"] == nil {
-            throw malformed(file, root.line, "not a package-lock: no \"lockfileVersion\", \"packages\" or \"dependencies\"")
+            throw malformed(
+                file, root.line, "not a package-lock: no \"lockfileVersion\", \"packages\" or \"dependencies\"")
         }
         link(&result, installed: installed, projects: projectRoots)
         result.dependencies = deduplicated(result.dependencies)
         return result
     }
 
-    private func readPackages(_ members: [JSONMember], file: String, into result: inout LockfileResult,
-                              installed: inout [Installed], projects: inout [Installed]) throws {
+    private func readPackages(
+        _ members: [JSONMember], file: String, into result: inout LockfileResult,
+        installed: inout [Installed], projects: inout [Installed]
+    ) throws {
         for member in members {
             let entry = member.value
-            guard case .object = entry.value else { throw malformed(file, member.line, "package \"\(member.key)\" must be an object") }
+            guard case .object = entry.value else {
+                throw malformed(file, member.line, "package \"\(member.key)\" must be an object")
+            }
             guard let nameStart = Self.afterLastNodeModules(member.key) else {
                 // The root ("") and workspace folders: their requirements are the direct ones.
                 projects.append(Installed(location: member.key, wants: Self.fields(entry, includeDev: true).wants))
@@ -50,35 +59,48 @@ public struct PackageLockParser: LockfileParser {
             if fields.link { continue }
             let name = fields.name ?? String(member.key[nameStart...])
             guard let version = fields.version else {
-                result.problems.append(.init(.warning, file: file, line: member.line, "\(name) has no version, skipped"))
+                result.problems.append(
+                    .init(.warning, file: file, line: member.line, "\(name) has no version, skipped"))
                 continue
             }
-            result.dependencies.append(Dependency(ecosystem: .npm, name: name, version: version, file: file,
-                                                  line: member.line, notes: fields.notes))
+            result.dependencies.append(
+                Dependency(
+                    ecosystem: .npm, name: name, version: version, file: file,
+                    line: member.line, notes: fields.notes))
             installed.append(Installed(location: member.key, wants: fields.wants))
         }
     }
 
-    private func readNested(_ members: [JSONMember], parent: String, depth: Int, file: String,
-                            into result: inout LockfileResult, installed: inout [Installed]) throws {
+    private func readNested(
+        _ members: [JSONMember], parent: String, depth: Int, file: String,
+        into result: inout LockfileResult, installed: inout [Installed]
+    ) throws {
         for member in members {
             let entry = member.value
-            guard case .object = entry.value else { throw malformed(file, member.line, "dependency \"\(member.key)\" must be an object") }
+            guard case .object = entry.value else {
+                throw malformed(file, member.line, "dependency \"\(member.key)\" must be an object")
+            }
             let location = (parent.isEmpty ? "" : parent + "/") + "node_modules/" + member.key
             guard let version = entry["version"]?.string else {
                 throw malformed(file, member.line, "dependency \"\(member.key)\" has no \"version\"")
             }
             if version.contains(":") || version.contains("/") {
-                result.problems.append(.init(.info, file: file, line: member.line,
-                                             "\(member.key) comes from \(version), not matched against advisories"))
+                result.problems.append(
+                    .init(
+                        .info, file: file, line: member.line,
+                        "\(member.key) comes from \(version), not matched against advisories"))
             } else {
                 let fields = Self.fields(entry, includeDev: false)
-                result.dependencies.append(Dependency(ecosystem: .npm, name: member.key, version: version, file: file,
-                                                      line: member.line, notes: fields.notes))
+                result.dependencies.append(
+                    Dependency(
+                        ecosystem: .npm, name: member.key, version: version, file: file,
+                        line: member.line, notes: fields.notes))
                 installed.append(Installed(location: location, wants: fields.requires))
             }
             if let nested = entry["dependencies"] {
-                try readNested(nested.members, parent: location, depth: depth + 1, file: file, into: &result, installed: &installed)
+                try readNested(
+                    nested.members, parent: location, depth: depth + 1, file: file, into: &result, installed: &installed
+                )
             }
         }
     }
@@ -98,7 +120,9 @@ public struct PackageLockParser: LockfileParser {
         var direct: [Int] = []
         if projects.isEmpty {
             // v1 does not record the project's own requirements: nothing requires a direct one.
-            direct = graph.unreferenced.filter { !installed[$0].location.dropFirst("node_modules/".count).contains("/node_modules/") }
+            direct = graph.unreferenced.filter {
+                !installed[$0].location.dropFirst("node_modules/".count).contains("/node_modules/")
+            }
         } else {
             for project in projects {
                 direct += project.wants.compactMap { Self.resolve($0, from: project.location, in: index) }
@@ -123,16 +147,17 @@ public struct PackageLockParser: LockfileParser {
     static func enclosingScope(_ scope: Substring) -> Substring {
         let marker = Array("/node_modules/".utf8)
         let utf8 = scope.utf8
-        let found: Int? = utf8.withContiguousStorageIfAvailable { b -> Int? in
-            var i = b.count - marker.count
-            while i >= 0 {
-                var k = 0
-                while k < marker.count, b[i + k] == marker[k] { k += 1 }
-                if k == marker.count { return i }
-                i -= 1
-            }
-            return nil
-        } ?? nil
+        let found: Int? =
+            utf8.withContiguousStorageIfAvailable { b -> Int? in
+                var i = b.count - marker.count
+                while i >= 0 {
+                    var k = 0
+                    while k < marker.count, b[i + k] == marker[k] { k += 1 }
+                    if k == marker.count { return i }
+                    i -= 1
+                }
+                return nil
+            } ?? nil
         guard let found else { return "" }
         return Substring(scope.utf8.prefix(found))
     }
@@ -140,18 +165,19 @@ public struct PackageLockParser: LockfileParser {
     /// The index just after the last `node_modules/` of a location key, nil for non-installs.
     static func afterLastNodeModules(_ key: String) -> String.Index? {
         let marker = Array("node_modules/".utf8)
-        let offset: Int? = key.utf8.withContiguousStorageIfAvailable { b -> Int? in
-            var i = b.count - marker.count
-            while i >= 0 {
-                if i == 0 || b[i - 1] == UInt8(ascii: "/") {
-                    var k = 0
-                    while k < marker.count, b[i + k] == marker[k] { k += 1 }
-                    if k == marker.count { return i + marker.count }
+        let offset: Int? =
+            key.utf8.withContiguousStorageIfAvailable { b -> Int? in
+                var i = b.count - marker.count
+                while i >= 0 {
+                    if i == 0 || b[i - 1] == UInt8(ascii: "/") {
+                        var k = 0
+                        while k < marker.count, b[i + k] == marker[k] { k += 1 }
+                        if k == marker.count { return i + marker.count }
+                    }
+                    i -= 1
                 }
-                i -= 1
-            }
-            return nil
-        } ?? nil
+                return nil
+            } ?? nil
         return offset.map { key.utf8.index(key.utf8.startIndex, offsetBy: $0) }
     }
 

@@ -9,15 +9,23 @@ public struct PackageResolvedParser: LockfileParser {
 
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try PositionedJSON.parse(bytes, file: file)
-        guard case .object = root.value else { throw malformed(file, root.line, "expected a JSON object at the top level") }
+        guard case .object = root.value else {
+            throw malformed(file, root.line, "expected a JSON object at the top level")
+        }
         let pinsNode: JSONNode?
         let schema = root["version"]?.scalarText ?? "1"
         pinsNode = schema == "1" ? root["object"]?["pins"] : root["pins"]
-        guard let pinsNode else { throw malformed(file, root.line, "no \"pins\" for Package.resolved version \(schema)") }
-        guard case .array(let pins) = pinsNode.value else { throw malformed(file, pinsNode.line, "\"pins\" must be an array") }
+        guard let pinsNode else {
+            throw malformed(file, root.line, "no \"pins\" for Package.resolved version \(schema)")
+        }
+        guard case .array(let pins) = pinsNode.value else {
+            throw malformed(file, pinsNode.line, "\"pins\" must be an array")
+        }
         var result = LockfileResult(file: file, format: Self.format)
         for pin in pins {
-            guard case .object(let members) = pin.value else { throw malformed(file, pin.line, "each pin must be an object") }
+            guard case .object(let members) = pin.value else {
+                throw malformed(file, pin.line, "each pin must be an object")
+            }
             let locationKey = schema == "1" ? "repositoryURL" : "location"
             guard let location = pin[locationKey]?.string else {
                 throw malformed(file, pin.line, "pin without \"\(locationKey)\"")
@@ -31,17 +39,23 @@ public struct PackageResolvedParser: LockfileParser {
             if let kind = pin["kind"]?.string {
                 notes["kind"] = kind
                 if kind == "localSourceControl" || kind == "fileSystem" {
-                    result.problems.append(.init(.info, file: file, line: line, "\(location) is a local package, not matched against advisories"))
+                    result.problems.append(
+                        .init(
+                            .info, file: file, line: line,
+                            "\(location) is a local package, not matched against advisories"))
                     continue
                 }
             }
             let version = state?["version"]?.string
             if version == nil {
                 let branch = state?["branch"]?.string.map { "branch \($0)" } ?? "a revision"
-                result.problems.append(.init(.info, file: file, line: line, "not pinned to a version: \(location) follows \(branch)"))
+                result.problems.append(
+                    .init(.info, file: file, line: line, "not pinned to a version: \(location) follows \(branch)"))
             }
-            result.dependencies.append(Dependency(ecosystem: .swiftURL, name: location, version: version,
-                                                  file: file, line: line, notes: notes))
+            result.dependencies.append(
+                Dependency(
+                    ecosystem: .swiftURL, name: location, version: version,
+                    file: file, line: line, notes: notes))
         }
         result.dependencies = deduplicated(result.dependencies)
         return result

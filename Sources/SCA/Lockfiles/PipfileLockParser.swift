@@ -8,7 +8,9 @@ public struct PipfileLockParser: LockfileParser {
 
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try PositionedJSON.parse(bytes, file: file)
-        guard case .object = root.value else { throw malformed(file, root.line, "expected a JSON object at the top level") }
+        guard case .object = root.value else {
+            throw malformed(file, root.line, "expected a JSON object at the top level")
+        }
         var result = LockfileResult(file: file, format: Self.format)
         for group in ["default", "develop"] {
             guard let section = root[group] else { continue }
@@ -20,17 +22,26 @@ public struct PipfileLockParser: LockfileParser {
                     throw malformed(file, member.line, "entry '\(member.key)' must be an object")
                 }
                 guard let written = member.value["version"]?.string else {
-                    let source = ["git", "path", "file", "editable"].first { member.value[$0] != nil } ?? "unknown source"
-                    result.problems.append(.init(.info, file: file, line: member.line,
-                                                 "\(member.key) has no version (\(source)), not matched against advisories"))
+                    let source =
+                        ["git", "path", "file", "editable"].first { member.value[$0] != nil } ?? "unknown source"
+                    result.problems.append(
+                        .init(
+                            .info, file: file, line: member.line,
+                            "\(member.key) has no version (\(source)), not matched against advisories"))
                     continue
                 }
                 var version = written
-                if version.hasPrefix("===") { version.removeFirst(3) } else if version.hasPrefix("==") { version.removeFirst(2) }
+                if version.hasPrefix("===") {
+                    version.removeFirst(3)
+                } else if version.hasPrefix("==") {
+                    version.removeFirst(2)
+                }
                 var notes = ["group": group]
                 if let markers = member.value["markers"]?.string { notes["markers"] = markers }
-                result.dependencies.append(Dependency(ecosystem: .pypi, name: member.key, version: version,
-                                                      file: file, line: member.line, notes: notes))
+                result.dependencies.append(
+                    Dependency(
+                        ecosystem: .pypi, name: member.key, version: version,
+                        file: file, line: member.line, notes: notes))
             }
         }
         result.dependencies = deduplicated(result.dependencies)

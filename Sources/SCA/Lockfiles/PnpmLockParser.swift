@@ -19,7 +19,9 @@ public struct PnpmLockParser: LockfileParser {
             throw malformed(file, root.line, "no lockfileVersion")
         }
         let major = Int(versionText.split(separator: ".").first ?? "") ?? 0
-        guard major >= 5 else { throw malformed(file, versionNode.line, "unsupported pnpm lockfileVersion \(versionText)") }
+        guard major >= 5 else {
+            throw malformed(file, versionNode.line, "unsupported pnpm lockfileVersion \(versionText)")
+        }
         let style: KeyStyle = major < 6 ? .slashes : (major < 9 ? .atV6 : .atV9)
         var result = LockfileResult(file: file, format: Self.format)
 
@@ -34,8 +36,10 @@ public struct PnpmLockParser: LockfileParser {
             index[pair.key] = node
             guard let (name, version) = Self.identity(key: pair.key, entry: pair.value, style: style) else {
                 _ = graph.addNode(pair.key)
-                result.problems.append(.init(.warning, file: file, line: pair.line, "package key not understood: \(pair.key)"))
-                result.dependencies.append(Dependency(ecosystem: .npm, name: "", version: nil, file: file, line: pair.line))
+                result.problems.append(
+                    .init(.warning, file: file, line: pair.line, "package key not understood: \(pair.key)"))
+                result.dependencies.append(
+                    Dependency(ecosystem: .npm, name: "", version: nil, file: file, line: pair.line))
                 continue
             }
             _ = graph.addNode(name)
@@ -44,7 +48,8 @@ public struct PnpmLockParser: LockfileParser {
             var notes: [String: String] = [:]
             if pair.value["dev"]?.bool == true { notes["dev"] = "true" }
             if pair.value["optional"]?.bool == true { notes["optional"] = "true" }
-            result.dependencies.append(Dependency(ecosystem: .npm, name: name, version: version, file: file, line: line, notes: notes))
+            result.dependencies.append(
+                Dependency(ecosystem: .npm, name: name, version: version, file: file, line: line, notes: notes))
         }
         for (from, pair) in graphSection.enumerated() {
             for (name, reference) in Self.references(pair.value, includeDev: false) {
@@ -59,7 +64,9 @@ public struct PnpmLockParser: LockfileParser {
         for importer in importers {
             for (name, reference) in Self.references(importer, includeDev: true) {
                 if reference.hasPrefix("link:") || reference.hasPrefix("file:") { continue }
-                if let key = Self.key(name: name, reference: reference, style: style), let to = index[key] { direct.append(to) }
+                if let key = Self.key(name: name, reference: reference, style: style), let to = index[key] {
+                    direct.append(to)
+                }
             }
         }
         let paths = graph.paths(from: direct)
@@ -119,7 +126,8 @@ public struct PnpmLockParser: LockfileParser {
             let plain = stripPeers(String(body))
             let searchFrom = plain.index(plain.startIndex, offsetBy: plain.hasPrefix("@") ? 1 : 0)
             guard let at = plain[searchFrom...].lastIndex(of: "@") else { return nil }
-            let name = String(plain[..<at]), version = String(plain[plain.index(after: at)...])
+            let name = String(plain[..<at])
+            let version = String(plain[plain.index(after: at)...])
             guard !name.isEmpty, !version.isEmpty else { return nil }
             return (name, version)
         }

@@ -16,15 +16,20 @@ public struct PoetryLockParser: LockfileParser {
             let (name, version, line) = try TOMLPackages.identity(of: table, file: file)
             var notes: [String: String] = [:]
             if let category = table.string("category") { notes["category"] = category }
-            if case .array(let groups)? = table["groups"] { notes["groups"] = groups.compactMap(\.string).joined(separator: ",") }
+            if case .array(let groups)? = table["groups"] {
+                notes["groups"] = groups.compactMap(\.string).joined(separator: ",")
+            }
             if let source = table.table("source"), let type = source.string("type") {
                 notes["source"] = type
                 if type == "directory" || type == "file" || type == "git" || type == "url" {
-                    result.problems.append(.init(.info, file: file, line: line,
-                                                 "\(name) comes from a \(type) source, matched by name and version only"))
+                    result.problems.append(
+                        .init(
+                            .info, file: file, line: line,
+                            "\(name) comes from a \(type) source, matched by name and version only"))
                 }
             }
-            result.dependencies.append(Dependency(ecosystem: .pypi, name: name, version: version, file: file, line: line, notes: notes))
+            result.dependencies.append(
+                Dependency(ecosystem: .pypi, name: name, version: version, file: file, line: line, notes: notes))
             let node = graph.addNode(name)
             index[RequirementsParser.normalized(name)] = index[RequirementsParser.normalized(name)] ?? node
             wanted.append((table.table("dependencies")?.entries ?? []).map { RequirementsParser.normalized($0.key) })

@@ -121,15 +121,23 @@ struct PositionedJSON {
                     let keyLine = line
                     let key = try string()
                     skipSpace()
-                    guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw fail("expected ':' after key \"\(key)\"") }
+                    guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
+                        throw fail("expected ':' after key \"\(key)\"")
+                    }
                     i += 1
                     skipSpace()
                     let child = try value(depth: depth + 1)
                     members.append(JSONMember(key: key, line: keyLine, value: child))
                     skipSpace()
                     guard i < bytes.count else { throw fail("unexpected end of JSON in object") }
-                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                    if bytes[i] == UInt8(ascii: "}") { i += 1; break }
+                    if bytes[i] == UInt8(ascii: ",") {
+                        i += 1
+                        continue
+                    }
+                    if bytes[i] == UInt8(ascii: "}") {
+                        i += 1
+                        break
+                    }
                     throw fail("expected ',' or '}' in object")
                 }
                 return JSONNode(value: .object(members), line: start)
@@ -146,8 +154,14 @@ struct PositionedJSON {
                     elements.append(try value(depth: depth + 1))
                     skipSpace()
                     guard i < bytes.count else { throw fail("unexpected end of JSON in array") }
-                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                    if bytes[i] == UInt8(ascii: "]") { i += 1; break }
+                    if bytes[i] == UInt8(ascii: ",") {
+                        i += 1
+                        continue
+                    }
+                    if bytes[i] == UInt8(ascii: "]") {
+                        i += 1
+                        break
+                    }
                     throw fail("expected ',' or ']' in array")
                 }
                 return JSONNode(value: .array(elements), line: start)
@@ -233,7 +247,8 @@ struct PositionedJSON {
                 case UInt8(ascii: "u"):
                     var scalar = try hex4()
                     if (0xD800..<0xDC00).contains(scalar), i + 1 < bytes.count,
-                       bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+                        bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u")
+                    {
                         i += 2
                         let low = try hex4()
                         if (0xDC00..<0xE000).contains(low) {

@@ -108,8 +108,17 @@ struct PositionedTOML {
             skipBlank()
             skipComment()
             if atEnd { return }
-            if bytes[i] == 0x0D { i += 1; if i < bytes.count, bytes[i] == 0x0A { i += 1 }; line += 1; return }
-            if bytes[i] == 0x0A { i += 1; line += 1; return }
+            if bytes[i] == 0x0D {
+                i += 1
+                if i < bytes.count, bytes[i] == 0x0A { i += 1 }
+                line += 1
+                return
+            }
+            if bytes[i] == 0x0A {
+                i += 1
+                line += 1
+                return
+            }
             throw fail("unexpected text after a value")
         }
 
@@ -118,7 +127,9 @@ struct PositionedTOML {
             while i < bytes.count {
                 switch bytes[i] {
                 case 0x20, 0x09: i += 1
-                case 0x0A: i += 1; line += 1
+                case 0x0A:
+                    i += 1
+                    line += 1
                 case 0x0D:
                     i += 1
                     if i < bytes.count, bytes[i] == 0x0A { i += 1 }
@@ -143,10 +154,14 @@ struct PositionedTOML {
                     skipBlank()
                     let path = try keyPath()
                     skipBlank()
-                    guard i < bytes.count, bytes[i] == UInt8(ascii: "]") else { throw fail("expected ']' to close the table header") }
+                    guard i < bytes.count, bytes[i] == UInt8(ascii: "]") else {
+                        throw fail("expected ']' to close the table header")
+                    }
                     i += 1
                     if isArray {
-                        guard i < bytes.count, bytes[i] == UInt8(ascii: "]") else { throw fail("expected ']]' to close the array of tables header") }
+                        guard i < bytes.count, bytes[i] == UInt8(ascii: "]") else {
+                            throw fail("expected ']]' to close the array of tables header")
+                        }
                         i += 1
                     }
                     try endOfLine()
@@ -159,8 +174,10 @@ struct PositionedTOML {
         }
 
         /// Finds or makes the table a header names; `[[x]]` appends a new element to `x`.
-        mutating func open(path: [String], in root: TOMLTable, isArray: Bool, line headerLine: Int,
-                           defined: inout Set<ObjectIdentifier>) throws -> TOMLTable {
+        mutating func open(
+            path: [String], in root: TOMLTable, isArray: Bool, line headerLine: Int,
+            defined: inout Set<ObjectIdentifier>
+        ) throws -> TOMLTable {
             var table = root
             for (index, key) in path.enumerated() {
                 let last = index == path.count - 1
@@ -170,7 +187,8 @@ struct PositionedTOML {
                         let fresh = TOMLTable(line: headerLine)
                         if let position {
                             guard case .tableArray(var list) = table.entries[position].value else {
-                                throw malformed(file, headerLine, "'\(path.joined(separator: "."))' is not an array of tables")
+                                throw malformed(
+                                    file, headerLine, "'\(path.joined(separator: "."))' is not an array of tables")
                             }
                             list.append(fresh)
                             table.entries[position].value = .tableArray(list)
@@ -213,7 +231,9 @@ struct PositionedTOML {
             let keyLine = line
             let path = try keyPath()
             skipBlank()
-            guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else { throw fail("expected '=' after key '\(path.joined(separator: "."))'") }
+            guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else {
+                throw fail("expected '=' after key '\(path.joined(separator: "."))'")
+            }
             i += 1
             skipBlank()
             let value = try self.value(depth: depth + 1)
@@ -252,7 +272,10 @@ struct PositionedTOML {
                     path.append(String(decoding: bytes[from..<i], as: UTF8.self))
                 }
                 skipBlank()
-                if i < bytes.count, bytes[i] == UInt8(ascii: ".") { i += 1; continue }
+                if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+                    i += 1
+                    continue
+                }
                 return path
             }
         }
@@ -282,12 +305,21 @@ struct PositionedTOML {
                 while true {
                     skipSpaceAndNewlines()
                     guard i < bytes.count else { throw fail("unterminated array") }
-                    if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+                    if bytes[i] == UInt8(ascii: "]") {
+                        i += 1
+                        return .array(elements)
+                    }
                     elements.append(try value(depth: depth + 1))
                     skipSpaceAndNewlines()
                     guard i < bytes.count else { throw fail("unterminated array") }
-                    if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
-                    if bytes[i] == UInt8(ascii: "]") { i += 1; return .array(elements) }
+                    if bytes[i] == UInt8(ascii: ",") {
+                        i += 1
+                        continue
+                    }
+                    if bytes[i] == UInt8(ascii: "]") {
+                        i += 1
+                        return .array(elements)
+                    }
                     throw fail("expected ',' or ']' in array")
                 }
             case UInt8(ascii: "{"):
@@ -308,10 +340,16 @@ struct PositionedTOML {
                     if bytes[i] == UInt8(ascii: ",") {
                         i += 1
                         skipSpaceAndNewlines()
-                        if i < bytes.count, bytes[i] == UInt8(ascii: "}") { i += 1; break }
+                        if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
+                            i += 1
+                            break
+                        }
                         continue
                     }
-                    if bytes[i] == UInt8(ascii: "}") { i += 1; break }
+                    if bytes[i] == UInt8(ascii: "}") {
+                        i += 1
+                        break
+                    }
                     throw fail("expected ',' or '}' in inline table")
                 }
                 table.isInline = true
@@ -320,12 +358,20 @@ struct PositionedTOML {
                 let from = i
                 while i < bytes.count {
                     let c = bytes[i]
-                    if c == UInt8(ascii: ",") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}") || c == UInt8(ascii: "#")
-                        || c == 0x0A || c == 0x0D { break }
+                    if c == UInt8(ascii: ",") || c == UInt8(ascii: "]") || c == UInt8(ascii: "}")
+                        || c == UInt8(ascii: "#")
+                        || c == 0x0A || c == 0x0D
+                    {
+                        break
+                    }
                     // A space ends the value unless it joins a date and a time.
                     if c == 0x20 || c == 0x09 {
                         if i + 1 < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[i + 1]),
-                           i - from == 10 { i += 1; continue }
+                            i - from == 10
+                        {
+                            i += 1
+                            continue
+                        }
                         break
                     }
                     i += 1
@@ -340,7 +386,8 @@ struct PositionedTOML {
         static func isBareValue(_ text: String) -> Bool {
             if text == "true" || text == "false" || text.hasSuffix("inf") || text.hasSuffix("nan") { return true }
             guard let first = text.utf8.first else { return false }
-            return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || first == UInt8(ascii: "+") || first == UInt8(ascii: "-")
+            return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || first == UInt8(ascii: "+")
+                || first == UInt8(ascii: "-")
         }
 
         func hasTriple(_ quote: UInt8) -> Bool {
@@ -365,9 +412,15 @@ struct PositionedTOML {
             var out: [UInt8] = []
             while i < bytes.count {
                 let c = bytes[i]
-                if c == UInt8(ascii: "\"") { i += 1; return String(decoding: out, as: UTF8.self) }
+                if c == UInt8(ascii: "\"") {
+                    i += 1
+                    return String(decoding: out, as: UTF8.self)
+                }
                 if c == 0x0A || c == 0x0D { throw fail("unterminated string") }
-                if c == UInt8(ascii: "\\") { try escape(into: &out); continue }
+                if c == UInt8(ascii: "\\") {
+                    try escape(into: &out)
+                    continue
+                }
                 out.append(c)
                 i += 1
             }
@@ -379,7 +432,10 @@ struct PositionedTOML {
             i += 3
             // A newline right after the opening delimiter is trimmed.
             if i < bytes.count, bytes[i] == 0x0D { i += 1 }
-            if i < bytes.count, bytes[i] == 0x0A { i += 1; line += 1 }
+            if i < bytes.count, bytes[i] == 0x0A {
+                i += 1
+                line += 1
+            }
             var out: [UInt8] = []
             while i < bytes.count {
                 let c = bytes[i]
@@ -387,7 +443,11 @@ struct PositionedTOML {
                     i += 3
                     // Up to two more quotes belong to the content ("""a"""" is `a"`).
                     var extra = 0
-                    while extra < 2, i < bytes.count, bytes[i] == quote { out.append(quote); i += 1; extra += 1 }
+                    while extra < 2, i < bytes.count, bytes[i] == quote {
+                        out.append(quote)
+                        i += 1
+                        extra += 1
+                    }
                     return String(decoding: out, as: UTF8.self)
                 }
                 if c == 0x0A { line += 1 }
@@ -413,7 +473,9 @@ struct PositionedTOML {
             while i < bytes.count {
                 switch bytes[i] {
                 case 0x20, 0x09, 0x0D: i += 1
-                case 0x0A: i += 1; line += 1
+                case 0x0A:
+                    i += 1
+                    line += 1
                 default: return
                 }
             }

@@ -25,7 +25,8 @@ struct Requirement {
 
     private init?(buffer b: UnsafeBufferPointer<UInt8>) {
         self.init()
-        var start = 0, end = b.count
+        var start = 0
+        var end = b.count
         Requirement.trim(b, &start, &end)
         // Per-requirement options start at the first whitespace followed by "--".
         var k = start
@@ -55,7 +56,8 @@ struct Requirement {
         }
         if i < end, b[i] == UInt8(ascii: "@") {
             // A URL may contain ';', so markers need whitespace before the semicolon here.
-            var urlStart = i + 1, urlEnd = end
+            var urlStart = i + 1
+            var urlEnd = end
             Requirement.trim(b, &urlStart, &urlEnd)
             var j = urlStart
             var markerStart: Int?
@@ -63,13 +65,17 @@ struct Requirement {
                 if Requirement.isSpace(b[j]) {
                     var n = j
                     while n < urlEnd, Requirement.isSpace(b[n]) { n += 1 }
-                    if n < urlEnd, b[n] == UInt8(ascii: ";") { markerStart = n + 1; break }
+                    if n < urlEnd, b[n] == UInt8(ascii: ";") {
+                        markerStart = n + 1
+                        break
+                    }
                 }
                 j += 1
             }
             url = Requirement.string(b, urlStart, markerStart == nil ? urlEnd : j)
             if let markerStart {
-                var ms = markerStart, me = urlEnd
+                var ms = markerStart
+                var me = urlEnd
                 Requirement.trim(b, &ms, &me)
                 markers = Requirement.string(b, ms, me)
             }
@@ -79,7 +85,8 @@ struct Requirement {
         var semicolon = i
         while semicolon < end, b[semicolon] != UInt8(ascii: ";") { semicolon += 1 }
         if semicolon < end {
-            var ms = semicolon + 1, me = end
+            var ms = semicolon + 1
+            var me = end
             Requirement.trim(b, &ms, &me)
             markers = Requirement.string(b, ms, me)
             specEnd = semicolon
@@ -95,7 +102,8 @@ struct Requirement {
 
     /// `op version` clauses separated by commas; false when a clause is not one.
     private mutating func parseSpecifiers(_ b: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Bool {
-        var lo = from, hi = to
+        var lo = from
+        var hi = to
         Requirement.trim(b, &lo, &hi)
         if lo == hi { return true }
         var out: [UInt8] = []
@@ -103,13 +111,15 @@ struct Requirement {
         while clauseStart <= hi {
             var clauseEnd = clauseStart
             while clauseEnd < hi, b[clauseEnd] != UInt8(ascii: ",") { clauseEnd += 1 }
-            var s = clauseStart, e = clauseEnd
+            var s = clauseStart
+            var e = clauseEnd
             Requirement.trim(b, &s, &e)
             var j = s
             while j < e, Requirement.isOperator(b[j]) { j += 1 }
             let opLength = j - s
             guard opLength >= 1, opLength <= 3, Requirement.isKnownOperator(b, s, j) else { return false }
-            var vs = j, ve = e
+            var vs = j
+            var ve = e
             Requirement.trim(b, &vs, &ve)
             guard vs < ve else { return false }
             var wildcard = false
@@ -175,7 +185,8 @@ struct Requirement {
     /// URLs, VCS references, local paths and archive names: installable but unversioned.
     static func isDirectReference(_ text: ArraySlice<UInt8>) -> Bool {
         let s = String(decoding: text, as: UTF8.self)
-        return s.contains("://") || s.hasPrefix("git+") || s.hasPrefix("hg+") || s.hasPrefix("svn+") || s.hasPrefix("bzr+")
+        return s.contains("://") || s.hasPrefix("git+") || s.hasPrefix("hg+") || s.hasPrefix("svn+")
+            || s.hasPrefix("bzr+")
             || s.hasPrefix("./") || s.hasPrefix("../") || s.hasPrefix("/") || s.hasPrefix("~")
             || s.hasSuffix(".whl") || s.hasSuffix(".tar.gz") || s.hasSuffix(".zip") || s == "."
     }
@@ -200,6 +211,7 @@ struct Requirement {
     }
 
     static func isOperator(_ c: UInt8) -> Bool {
-        c == UInt8(ascii: "=") || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") || c == UInt8(ascii: "!") || c == UInt8(ascii: "~")
+        c == UInt8(ascii: "=") || c == UInt8(ascii: "<") || c == UInt8(ascii: ">") || c == UInt8(ascii: "!")
+            || c == UInt8(ascii: "~")
     }
 }

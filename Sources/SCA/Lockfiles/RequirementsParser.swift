@@ -36,8 +36,9 @@ public struct RequirementsParser: LockfileParser {
         state.visited = [file]
         parseFile(bytes, file: file, asConstraints: false, into: &state)
         applyConstraints(&state)
-        return LockfileResult(file: file, format: Self.format, dependencies: deduplicated(state.dependencies),
-                              problems: state.problems)
+        return LockfileResult(
+            file: file, format: Self.format, dependencies: deduplicated(state.dependencies),
+            problems: state.problems)
     }
 
     private struct Pin {
@@ -69,16 +70,21 @@ public struct RequirementsParser: LockfileParser {
             guard let requirement = Requirement(text) else {
                 let shown = String(decoding: text, as: UTF8.self)
                 if Requirement.isDirectReference(text) {
-                    state.problems.append(.init(.info, file: file, line: logical.number,
-                                                "direct reference not matched against advisories: \(shown)"))
+                    state.problems.append(
+                        .init(
+                            .info, file: file, line: logical.number,
+                            "direct reference not matched against advisories: \(shown)"))
                 } else {
-                    state.problems.append(.init(.warning, file: file, line: logical.number, "line not understood: \(shown)"))
+                    state.problems.append(
+                        .init(.warning, file: file, line: logical.number, "line not understood: \(shown)"))
                 }
                 continue
             }
             if let url = requirement.url {
-                state.problems.append(.init(.info, file: file, line: logical.number,
-                                            "\(requirement.name) comes from a direct reference (\(url)), not matched against advisories"))
+                state.problems.append(
+                    .init(
+                        .info, file: file, line: logical.number,
+                        "\(requirement.name) comes from a direct reference (\(url)), not matched against advisories"))
                 continue
             }
             if asConstraints {
@@ -96,12 +102,16 @@ public struct RequirementsParser: LockfileParser {
             if !requirement.markers.isEmpty { notes["markers"] = requirement.markers }
             if !requirement.hashes.isEmpty { notes["hashes"] = requirement.hashes.joined(separator: ",") }
             if requirement.pin == nil { notes["specifier"] = requirement.specifier }
-            state.dependencies.append(Dependency(ecosystem: .pypi, name: requirement.name, version: requirement.pin,
-                                                 file: file, line: logical.number, notes: notes))
+            state.dependencies.append(
+                Dependency(
+                    ecosystem: .pypi, name: requirement.name, version: requirement.pin,
+                    file: file, line: logical.number, notes: notes))
         }
     }
 
-    private func option(_ text: ArraySlice<UInt8>, line: Int, file: String, asConstraints: Bool, into state: inout State) {
+    private func option(
+        _ text: ArraySlice<UInt8>, line: Int, file: String, asConstraints: Bool, into state: inout State
+    ) {
         let words = String(decoding: text, as: UTF8.self)
         let (flag, argument) = Self.splitOption(words)
         switch flag {
@@ -110,11 +120,14 @@ public struct RequirementsParser: LockfileParser {
                 state.problems.append(.init(.warning, file: file, line: line, "\(flag) needs a file name"))
                 return
             }
-            include(argument, constraints: asConstraints || flag == "-c" || flag == "--constraint",
-                    line: line, file: file, into: &state)
+            include(
+                argument, constraints: asConstraints || flag == "-c" || flag == "--constraint",
+                line: line, file: file, into: &state)
         case "-e", "--editable":
-            state.problems.append(.init(.info, file: file, line: line,
-                                        "editable requirement not matched against advisories: \(argument ?? "")"))
+            state.problems.append(
+                .init(
+                    .info, file: file, line: line,
+                    "editable requirement not matched against advisories: \(argument ?? "")"))
         case "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "--no-index",
             "--pre", "--prefer-binary", "--require-hashes", "--only-binary", "--no-binary", "--use-feature":
             break
@@ -131,7 +144,8 @@ public struct RequirementsParser: LockfileParser {
         let path = Self.resolve(target, relativeTo: file)
         // The scanned tree is untrusted: never read outside it on its say-so.
         if path.hasPrefix("/") || path.hasPrefix("../") || path == ".." {
-            state.problems.append(.init(.warning, file: file, line: line, "include outside the scanned tree not followed: \(target)"))
+            state.problems.append(
+                .init(.warning, file: file, line: line, "include outside the scanned tree not followed: \(target)"))
             return
         }
         if state.active.contains(path) {
@@ -166,8 +180,10 @@ public struct RequirementsParser: LockfileParser {
         }
         for dependency in state.dependencies where dependency.version == nil {
             let specifier = dependency.notes["specifier"].map { $0.isEmpty ? "" : " (\($0))" } ?? ""
-            state.problems.append(.init(.info, file: dependency.file, line: dependency.line,
-                                        "not pinned: \(dependency.name)\(specifier)"))
+            state.problems.append(
+                .init(
+                    .info, file: dependency.file, line: dependency.line,
+                    "not pinned: \(dependency.name)\(specifier)"))
         }
         state.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
     }
@@ -193,7 +209,10 @@ public struct RequirementsParser: LockfileParser {
         let trimmed = words.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("--") {
             if let eq = trimmed.firstIndex(of: "="), !trimmed[..<eq].contains(" ") {
-                return (String(trimmed[..<eq]), String(trimmed[trimmed.index(after: eq)...]).trimmingCharacters(in: .whitespaces))
+                return (
+                    String(trimmed[..<eq]),
+                    String(trimmed[trimmed.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
+                )
             }
             if let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) {
                 return (String(trimmed[..<space]), String(trimmed[space...]).trimmingCharacters(in: .whitespaces))
@@ -217,7 +236,10 @@ public struct RequirementsParser: LockfileParser {
         var parts: [Substring] = []
         for part in joined.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }
-            if part == "..", let last = parts.last, last != ".." { parts.removeLast(); continue }
+            if part == "..", let last = parts.last, last != ".." {
+                parts.removeLast()
+                continue
+            }
             parts.append(part)
         }
         return (joined.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
@@ -241,7 +263,10 @@ public struct RequirementsParser: LockfileParser {
                 var k = lineStart
                 while k < e {
                     if b[k] == UInt8(ascii: "#") { break }
-                    if b[k] != 0x20, b[k] != 0x09 { isCommentLine = false; break }
+                    if b[k] != 0x20, b[k] != 0x09 {
+                        isCommentLine = false
+                        break
+                    }
                     k += 1
                 }
                 if k == e { isCommentLine = false }
@@ -251,11 +276,17 @@ public struct RequirementsParser: LockfileParser {
                 var previous: UInt8 = 0x20
                 var c = lineStart
                 while c < e {
-                    if b[c] == UInt8(ascii: "#"), previous == 0x20 || previous == 0x09 { e = c; break }
+                    if b[c] == UInt8(ascii: "#"), previous == 0x20 || previous == 0x09 {
+                        e = c
+                        break
+                    }
                     previous = b[c]
                     c += 1
                 }
-                if logicalStart < 0 { logicalStart = storage.count; logicalNumber = number }
+                if logicalStart < 0 {
+                    logicalStart = storage.count
+                    logicalNumber = number
+                }
                 if e > lineStart { storage.append(contentsOf: UnsafeBufferPointer(rebasing: b[lineStart..<e])) }
                 if !continues {
                     spans.append((logicalNumber, logicalStart, storage.count))

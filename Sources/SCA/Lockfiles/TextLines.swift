@@ -43,7 +43,8 @@ struct TextLines {
 extension ArraySlice where Element == UInt8 {
     /// The slice without leading and trailing spaces and tabs.
     var trimmed: ArraySlice<UInt8> {
-        var lo = startIndex, hi = endIndex
+        var lo = startIndex
+        var hi = endIndex
         while lo < hi, self[lo] == 0x20 || self[lo] == 0x09 { lo += 1 }
         while hi > lo, self[hi - 1] == 0x20 || self[hi - 1] == 0x09 { hi -= 1 }
         return self[lo..<hi]

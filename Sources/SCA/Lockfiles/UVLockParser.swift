@@ -17,7 +17,8 @@ public struct UVLockParser: LockfileParser {
         var members: [Int] = []
         var reported: [Bool] = []
         for table in try TOMLPackages.tables(in: root, file: file) {
-            guard let nameEntry = table.entries.first(where: { $0.key == "name" }), let name = nameEntry.value.string else {
+            guard let nameEntry = table.entries.first(where: { $0.key == "name" }), let name = nameEntry.value.string
+            else {
                 throw malformed(file, table.line, "[[package]] without a string 'name'")
             }
             let source = table.table("source")
@@ -39,18 +40,24 @@ public struct UVLockParser: LockfileParser {
                 if let registry = source.string("registry") { notes["registry"] = registry }
                 for kind in ["git", "url", "path", "directory"] where source[kind] != nil {
                     notes["source"] = kind
-                    result.problems.append(.init(.info, file: file, line: nameEntry.line,
-                                                 "\(name) comes from a \(kind) source, matched by name and version only"))
+                    result.problems.append(
+                        .init(
+                            .info, file: file, line: nameEntry.line,
+                            "\(name) comes from a \(kind) source, matched by name and version only"))
                 }
             }
-            result.dependencies.append(Dependency(ecosystem: .pypi, name: name, version: version, file: file,
-                                                  line: nameEntry.line, notes: notes))
+            result.dependencies.append(
+                Dependency(
+                    ecosystem: .pypi, name: name, version: version, file: file,
+                    line: nameEntry.line, notes: notes))
             reported.append(true)
         }
         for (from, list) in wanted.enumerated() {
             for requirement in list {
                 let candidates = byName[RequirementsParser.normalized(requirement.name)] ?? []
-                let to = candidates.first { requirement.version == nil || versions[$0] == requirement.version } ?? candidates.first
+                let to =
+                    candidates.first { requirement.version == nil || versions[$0] == requirement.version }
+                    ?? candidates.first
                 if let to { graph.addEdge(from: from, to: to) }
             }
         }

@@ -26,7 +26,8 @@ enum YAMLDocument {
 
     static func problem(of error: YamlError) -> String {
         switch error {
-        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _): return problem
+        case .scanner(_, let problem, _, _), .parser(_, let problem, _, _), .composer(_, let problem, _, _):
+            return problem
         case .reader(let problem, _, _, _): return problem
         default: return String(describing: error)
         }

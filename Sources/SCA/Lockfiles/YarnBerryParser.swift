@@ -24,13 +24,17 @@ struct YarnBerryParser {
                 let trimmed = descriptor.trimmingCharacters(in: .whitespaces)
                 if index[trimmed] == nil { index[trimmed] = node }
             }
-            wants.append(value["dependencies"]?.pairs.compactMap { pair in pair.value.string.map { pair.key + "@" + $0 } } ?? [])
+            wants.append(
+                value["dependencies"]?.pairs.compactMap { pair in pair.value.string.map { pair.key + "@" + $0 } } ?? [])
             if reference.hasPrefix("workspace:") {
                 workspaces.append(node)
                 continue
             }
             if ["link:", "portal:", "file:"].contains(where: { reference.hasPrefix($0) }) {
-                result.problems.append(.init(.info, file: file, line: line, "\(name) comes from \(reference), not matched against advisories"))
+                result.problems.append(
+                    .init(
+                        .info, file: file, line: line, "\(name) comes from \(reference), not matched against advisories"
+                    ))
                 continue
             }
             guard let version = value["version"]?.string else {
@@ -39,7 +43,8 @@ struct YarnBerryParser {
             reportedIndex[node] = result.dependencies.count
             var notes: [String: String] = [:]
             if reference.hasPrefix("patch:") { notes["patched"] = "true" }
-            result.dependencies.append(Dependency(ecosystem: .npm, name: name, version: version, file: file, line: line, notes: notes))
+            result.dependencies.append(
+                Dependency(ecosystem: .npm, name: name, version: version, file: file, line: line, notes: notes))
         }
         for (from, list) in wants.enumerated() {
             for wanted in list {

@@ -50,7 +50,8 @@ struct YarnV1Parser {
             let (name, _) = YarnDescriptor.split(descriptor)
             let node = graph.addNode(name)
             for descriptor in entry.descriptors where index[descriptor] == nil { index[descriptor] = node }
-            result.dependencies.append(Dependency(ecosystem: .npm, name: name, version: version, file: file, line: entry.line))
+            result.dependencies.append(
+                Dependency(ecosystem: .npm, name: name, version: version, file: file, line: entry.line))
         }
         for (from, entry) in entries.enumerated() {
             for wanted in entry.wants { if let to = index[wanted] { graph.addEdge(from: from, to: to) } }
@@ -71,7 +72,10 @@ struct YarnV1Parser {
             if let close = body.firstIndex(of: "\"") {
                 key = String(body[..<close])
                 rest = body[body.index(after: close)...]
-                if rest.hasPrefix(":") { key += ":"; rest = rest.dropFirst() }
+                if rest.hasPrefix(":") {
+                    key += ":"
+                    rest = rest.dropFirst()
+                }
             }
         } else if let space = rest.firstIndex(of: " ") {
             key = String(rest[..<space])
