@@ -54,6 +54,24 @@ import Testing
         }
     }
 
+    /// Nesting beyond any real lockfile: bounded readers refuse it instead of overflowing the stack.
+    @Test func hostileNesting() {
+        let flow = "lockfileVersion: '9.0'\npackages: " + String(repeating: "[", count: 200_000)
+        Self.survives(PnpmLockParser(), Array(flow.utf8), "YAML flow nesting")
+        var block = "lockfileVersion: '9.0'\npackages:\n"
+        for depth in 0..<1000 { block += String(repeating: " ", count: depth + 1) + "k\(depth):\n" }
+        Self.survives(PnpmLockParser(), Array(block.utf8), "YAML block nesting")
+        let toml = "a = " + String(repeating: "[", count: 100_000)
+        Self.survives(CargoLockParser(), Array(toml.utf8), "TOML array nesting")
+        let inline = "a = " + String(repeating: "{b = ", count: 100_000)
+        Self.survives(PoetryLockParser(), Array(inline.utf8), "TOML inline table nesting")
+        let json = String(repeating: "{\"a\":", count: 100_000)
+        Self.survives(PackageLockParser(), Array(json.utf8), "JSON nesting")
+        let alias = "__metadata:\n  version: 6\n\"a@npm:1\":\n  version: 1.0.0\n  resolution: \""
+            + String(repeating: "a@npm:", count: 100_000) + "1\"\n"
+        Self.survives(YarnLockParser(), Array(alias.utf8), "yarn alias chain")
+    }
+
     @Test func randomBytes() {
         var rng = SeededGenerator(state: 42)
         let parsers = allFixtures.map(\.1)

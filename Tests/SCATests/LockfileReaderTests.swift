@@ -75,6 +75,23 @@ import Testing
         #expect(rows(result) == [Row("a", "1.0.0", 9, true, ["a"])])
     }
 
+    /// Every fixture read with Windows line endings and a BOM gives the same table.
+    @Test(arguments: allFixtures.indices)
+    func crlfAndBOMChangeNothing(index: Int) throws {
+        let (path, parser) = allFixtures[index]
+        let unix = try fixture(path)
+        var windows: [UInt8] = [0xEF, 0xBB, 0xBF]
+        for byte in unix {
+            if byte == 0x0A { windows.append(0x0D) }
+            windows.append(byte)
+        }
+        let expected = try parser.parse(unix, file: path)
+        let actual = try parser.parse(windows, file: path)
+        #expect(rows(actual) == rows(expected))
+        #expect(actual.dependencies.map(\.notes) == expected.dependencies.map(\.notes))
+        #expect(actual.problems.map(\.line) == expected.problems.map(\.line))
+    }
+
     @Test func jsonCRLFAndBOMInPackageLock() throws {
         let text =
             "\u{FEFF}{\r\n\"lockfileVersion\": 3,\r\n\"packages\": {\r\n\"\": {\"dependencies\": {\"@scope/a\": \"1\"}},\r\n\"node_modules/@scope/a\": {\"version\": \"1.0.0\"}\r\n}\r\n}\r\n"
