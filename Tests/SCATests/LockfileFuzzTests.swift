@@ -67,7 +67,8 @@ import Testing
         Self.survives(PoetryLockParser(), Array(inline.utf8), "TOML inline table nesting")
         let json = String(repeating: "{\"a\":", count: 100_000)
         Self.survives(PackageLockParser(), Array(json.utf8), "JSON nesting")
-        let alias = "__metadata:\n  version: 6\n\"a@npm:1\":\n  version: 1.0.0\n  resolution: \""
+        let alias =
+            "__metadata:\n  version: 6\n\"a@npm:1\":\n  version: 1.0.0\n  resolution: \""
             + String(repeating: "a@npm:", count: 100_000) + "1\"\n"
         Self.survives(YarnLockParser(), Array(alias.utf8), "yarn alias chain")
     }

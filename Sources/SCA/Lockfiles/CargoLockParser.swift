@@ -2,11 +2,15 @@
 /// crates): not reported, their dependencies are the direct ones. Dependencies are written
 /// `name`, `name version` or (v1/v2) `name version (source)`.
 public struct CargoLockParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "Cargo.lock"
+    /// File names this parser reads.
     public static let fileNames = ["Cargo.lock"]
 
+    /// A parser; it needs no configuration.
     public init() {}
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try PositionedTOML.parse(bytes, file: file)
         var result = LockfileResult(file: file, format: Self.format)

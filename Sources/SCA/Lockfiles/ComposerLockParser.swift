@@ -1,11 +1,15 @@
 /// `composer.lock` (PHP): `packages` and `packages-dev`, `v` prefixes stripped. Direct
 /// dependencies are those no other locked package requires (composer.json is not read).
 public struct ComposerLockParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "composer.lock"
+    /// File names this parser reads.
     public static let fileNames = ["composer.lock"]
 
+    /// A parser; it needs no configuration.
     public init() {}
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try PositionedJSON.parse(bytes, file: file)
         guard case .object = root.value else {

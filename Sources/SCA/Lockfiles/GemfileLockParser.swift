@@ -4,11 +4,15 @@ import Foundation
 /// spaces, their requirements at six, and the project's own requirements under
 /// `DEPENDENCIES`, which make the direct dependencies and the paths.
 public struct GemfileLockParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "Gemfile.lock"
+    /// File names this parser reads.
     public static let fileNames = ["Gemfile.lock", "gems.locked"]
 
+    /// A parser; it needs no configuration.
     public init() {}
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         var result = LockfileResult(file: file, format: Self.format)
         var section = ""

@@ -4,9 +4,12 @@ import Foundation
 /// directives (a replacement module and version take the original's place; local paths are
 /// reported), and the `go` directive as the `stdlib` dependency at that Go version.
 public struct GoModParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "go.mod"
+    /// File names this parser reads.
     public static let fileNames = ["go.mod"]
 
+    /// A parser; it needs no configuration.
     public init() {}
 
     private struct Replacement {
@@ -16,6 +19,7 @@ public struct GoModParser: LockfileParser {
         let line: Int
     }
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         var result = LockfileResult(file: file, format: Self.format)
         var requires: [Dependency] = []

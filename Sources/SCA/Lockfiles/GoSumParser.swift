@@ -2,11 +2,15 @@
 /// line collapse into one entry at the first line. go.sum has no graph, so entries are not
 /// marked direct or transitive beyond the default.
 public struct GoSumParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "go.sum"
+    /// File names this parser reads.
     public static let fileNames = ["go.sum"]
 
+    /// A parser; it needs no configuration.
     public init() {}
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         var result = LockfileResult(file: file, format: Self.format)
         var contentSeen = Set<String>()

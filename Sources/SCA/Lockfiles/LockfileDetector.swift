@@ -26,8 +26,10 @@ public struct LockfileDetector: Sendable {
         public var nothingReadable: Bool { !files.isEmpty && results.isEmpty }
     }
 
+    /// The directory (or single file) scanned; file names in results are relative to it.
     public let root: String
 
+    /// A detector for the tree at `root`.
     public init(root: String) {
         self.root = root
     }

@@ -16,6 +16,7 @@ public protocol LockfileParser: Sendable {
 }
 
 extension LockfileParser {
+    /// No patterns unless the parser names some.
     public static var patterns: [String] { [] }
 
     /// Whether a file with this name (no directory part) belongs to this parser.
@@ -36,6 +37,7 @@ public struct LockfileResult: Sendable, Hashable {
     /// Lines that were not understood or cannot be matched, e.g. "not pinned".
     public var problems: [LockfileProblem]
 
+    /// A result for `file` read by the `format` parser.
     public init(
         file: String, format: String, dependencies: [Dependency] = [],
         problems: [LockfileProblem] = []
@@ -53,6 +55,7 @@ public struct LockfileProblem: Sendable, Hashable, CustomStringConvertible {
     /// lines skipped as not understood, `error` for a file that could not be read at all.
     public enum Level: String, Sendable, Hashable, Comparable {
         case info, warning, error
+        /// Orders levels by how much they matter.
         public static func < (lhs: Level, rhs: Level) -> Bool {
             lhs.rank < rhs.rank
         }
@@ -65,12 +68,16 @@ public struct LockfileProblem: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// How much the notice matters.
     public var level: Level
+    /// The file the notice is about, as given to the parser.
     public var file: String
     /// 1-based line, 0 when the notice concerns the whole file.
     public var line: Int
+    /// What is wrong or missing, in one line.
     public var message: String
 
+    /// A notice at `line` (1-based, 0 for the whole file) of `file`.
     public init(_ level: Level, file: String, line: Int, _ message: String) {
         self.level = level
         self.file = file

@@ -1,11 +1,15 @@
 /// `pdm.lock`: `[[package]]` with `dependencies` as PEP 508 strings. Direct dependencies are
 /// those no locked package depends on (pyproject.toml is not read).
 public struct PDMLockParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "pdm.lock"
+    /// File names this parser reads.
     public static let fileNames = ["pdm.lock"]
 
+    /// A parser; it needs no configuration.
     public init() {}
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try PositionedTOML.parse(bytes, file: file)
         var result = LockfileResult(file: file, format: Self.format)

@@ -3,9 +3,12 @@
 /// requirements are resolved the way Node does (nearest `node_modules` upwards), which gives
 /// the path from a direct dependency. Links, workspaces and the root are not reported.
 public struct PackageLockParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "package-lock.json"
+    /// File names this parser reads.
     public static let fileNames = ["package-lock.json", "npm-shrinkwrap.json"]
 
+    /// A parser; it needs no configuration.
     public init() {}
 
     /// One installed package: where it sits, and which names it asks for.
@@ -14,6 +17,7 @@ public struct PackageLockParser: LockfileParser {
         let wants: [String]
     }
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try PositionedJSON.parse(bytes, file: file)
         guard case .object = root.value else {

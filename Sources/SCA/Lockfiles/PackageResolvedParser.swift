@@ -2,11 +2,15 @@
 /// `location`). The name is the repository URL (OSV's `SwiftURL`); branch or revision pins have
 /// no version and are reported.
 public struct PackageResolvedParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "Package.resolved"
+    /// File names this parser reads.
     public static let fileNames = ["Package.resolved"]
 
+    /// A parser; it needs no configuration.
     public init() {}
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try PositionedJSON.parse(bytes, file: file)
         guard case .object = root.value else {

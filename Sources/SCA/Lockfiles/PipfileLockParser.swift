@@ -1,11 +1,15 @@
 /// `Pipfile.lock` (pipenv): the `default` and `develop` groups, versions written `==X`.
 /// The file is flat (no graph), so every entry is reported as direct.
 public struct PipfileLockParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "Pipfile.lock"
+    /// File names this parser reads.
     public static let fileNames = ["Pipfile.lock"]
 
+    /// A parser; it needs no configuration.
     public init() {}
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try PositionedJSON.parse(bytes, file: file)
         guard case .object = root.value else {

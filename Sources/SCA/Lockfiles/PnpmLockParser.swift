@@ -5,13 +5,17 @@ import Yams
 /// and 9 (`name@1.0.0(peer)`, graph under `snapshots`). The importers' (or, before
 /// workspaces, the top level's) dependencies are the direct ones.
 public struct PnpmLockParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "pnpm-lock.yaml"
+    /// File names this parser reads.
     public static let fileNames = ["pnpm-lock.yaml", "pnpm-lock.yml"]
 
+    /// A parser; it needs no configuration.
     public init() {}
 
     private enum KeyStyle { case slashes, atV6, atV9 }
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try YAMLDocument.compose(bytes, file: file)
         guard root.mapping != nil else { throw malformed(file, root.line, "expected a mapping at the top level") }

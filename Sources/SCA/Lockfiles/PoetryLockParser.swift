@@ -1,11 +1,15 @@
 /// `poetry.lock`: `[[package]]` with `[package.dependencies]`. The lockfile does not say which
 /// packages pyproject.toml asks for, so direct ones are those no locked package depends on.
 public struct PoetryLockParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "poetry.lock"
+    /// File names this parser reads.
     public static let fileNames = ["poetry.lock"]
 
+    /// A parser; it needs no configuration.
     public init() {}
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try PositionedTOML.parse(bytes, file: file)
         var result = LockfileResult(file: file, format: Self.format)

@@ -4,8 +4,11 @@ import Foundation
 /// includes (relative to the including file, cycles reported), `-c` constraints that pin
 /// otherwise unpinned names, and notices for unpinned, URL, VCS and editable lines.
 public struct RequirementsParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "requirements.txt"
+    /// File names this parser reads.
     public static let fileNames: [String] = []
+    /// Name patterns this parser reads.
     public static let patterns = ["requirements*.txt", "*-requirements.txt", "*_requirements.txt", "requirements*.in"]
 
     /// Reads an included file given its path as the parser names it (`dir/base.txt`).
@@ -30,6 +33,7 @@ public struct RequirementsParser: LockfileParser {
         self.loader = loader
     }
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         var state = State()
         state.active = [file]

@@ -2,11 +2,15 @@
 /// (`editable`/`virtual` sources) are the project: not reported, their requirements (all
 /// groups) are the direct dependencies.
 public struct UVLockParser: LockfileParser {
+    /// The format name results carry.
     public static let format = "uv.lock"
+    /// File names this parser reads.
     public static let fileNames = ["uv.lock"]
 
+    /// A parser; it needs no configuration.
     public init() {}
 
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
         let root = try PositionedTOML.parse(bytes, file: file)
         var result = LockfileResult(file: file, format: Self.format)

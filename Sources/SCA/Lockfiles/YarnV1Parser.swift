@@ -102,11 +102,13 @@ enum YarnDescriptor {
         let name = String(descriptor[..<at])
         let range = String(descriptor[descriptor.index(after: at)...])
         if range.hasPrefix("npm:") {
-            let target = String(range.dropFirst(4))
-            // `npm:^1.0.0` is a plain range; `npm:other@^1` aliases another package.
-            if let first = target.first, first == "@" || first.isLetter, target.dropFirst().contains("@") {
-                let (real, realRange) = split(target)
-                return (real, realRange)
+            let target = range.dropFirst(4)
+            // `npm:^1.0.0` is a plain range; `npm:other@^1` aliases another package (one level).
+            let from = target.index(target.startIndex, offsetBy: target.hasPrefix("@") ? 1 : 0)
+            if let first = target.first, first == "@" || first.isLetter,
+                let realAt = target[from...].firstIndex(of: "@")
+            {
+                return (String(target[..<realAt]), String(target[target.index(after: realAt)...]))
             }
         }
         return (name, range)
