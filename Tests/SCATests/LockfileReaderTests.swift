@@ -127,3 +127,79 @@ import Testing
             ])
     }
 }
+
+@Suite struct LockfileShapeTests {
+    @Test(arguments: [
+        ("-r base.txt", "-r", "base.txt"),
+        ("-rbase.txt", "-r", "base.txt"),
+        ("--requirement base.txt", "--requirement", "base.txt"),
+        ("--requirement=base.txt", "--requirement", "base.txt"),
+        ("-c  constraints.txt", "-c", "constraints.txt"),
+        ("--pre", "--pre", nil),
+    ] as [(String, String, String?)])
+    func requirementOptions(line: String, flag: String, argument: String?) {
+        let (parsedFlag, parsedArgument) = RequirementsParser.splitOption(line)
+        #expect(parsedFlag == flag)
+        #expect(parsedArgument == argument)
+    }
+
+    @Test(arguments: [
+        ("base.txt", "requirements.txt", "base.txt"),
+        ("../base.txt", "deps/prod/requirements.txt", "deps/base.txt"),
+        ("./common/../x.txt", "deps/r.txt", "deps/x.txt"),
+        ("../../x.txt", "deps/r.txt", "../x.txt"),
+    ])
+    func includePaths(target: String, file: String, expected: String) {
+        #expect(RequirementsParser.resolve(target, relativeTo: file) == expected)
+    }
+
+    @Test func packageLockAliasesUseTheRealName() throws {
+        let text = """
+            {
+              "lockfileVersion": 3,
+              "packages": {
+                "": { "dependencies": { "string-width-cjs": "npm:string-width@^4.2.0" } },
+                "node_modules/string-width-cjs": {
+                  "name": "string-width",
+                  "version": "4.2.3"
+                }
+              }
+            }
+            """
+        let result = try PackageLockParser().parse(Array(text.utf8), file: "package-lock.json")
+        #expect(rows(result) == [Row("string-width", "4.2.3", 5, true, ["string-width"])])
+    }
+
+    @Test func poetryOnePointOneMetadataFiles() throws {
+        let text = """
+            [[package]]
+            name = "six"
+            version = "1.16.0"
+            description = "Python 2 and 3 compatibility utilities"
+            category = "main"
+            optional = false
+            python-versions = ">=2.7, !=3.0.*, !=3.1.*, !=3.2.*"
+
+            [metadata]
+            lock-version = "1.1"
+            python-versions = "^3.8"
+            content-hash = "abc"
+
+            [metadata.files]
+            six = [
+                {file = "six-1.16.0-py2.py3-none-any.whl", hash = "sha256:8abb2f1d86890a2dfb989f9a77cfcfd3e47c2a354b01111771326f8aa26e0254"},
+                {file = "six-1.16.0.tar.gz", hash = "sha256:1e61c37477a1626458e36f7b1d82aa5c9b094fa4802892072e49de9c60c4c926"},
+            ]
+            "zope.interface" = []
+            """
+        let result = try PoetryLockParser().parse(Array(text.utf8), file: "poetry.lock")
+        #expect(rows(result) == [Row("six", "1.16.0", 2, true, ["six"])])
+    }
+
+    @Test func goModSingleLineReplaceWithoutOldVersion() throws {
+        let text = "module m\n\ngo 1.22.1\n\nrequire example.com/a v1.0.0 // indirect; test\nreplace example.com/a => example.com/b v1.2.0\n"
+        let result = try GoModParser().parse(Array(text.utf8), file: "go.mod")
+        #expect(rows(result) == [Row("stdlib", "1.22.1", 3, true, []), Row("example.com/b", "v1.2.0", 5, false, [])])
+        #expect(result.dependencies[1].notes["replaces"] == "example.com/a@v1.0.0")
+    }
+}
