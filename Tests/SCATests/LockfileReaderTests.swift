@@ -129,14 +129,15 @@ import Testing
 }
 
 @Suite struct LockfileShapeTests {
-    @Test(arguments: [
-        ("-r base.txt", "-r", "base.txt"),
-        ("-rbase.txt", "-r", "base.txt"),
-        ("--requirement base.txt", "--requirement", "base.txt"),
-        ("--requirement=base.txt", "--requirement", "base.txt"),
-        ("-c  constraints.txt", "-c", "constraints.txt"),
-        ("--pre", "--pre", nil),
-    ] as [(String, String, String?)])
+    @Test(
+        arguments: [
+            ("-r base.txt", "-r", "base.txt"),
+            ("-rbase.txt", "-r", "base.txt"),
+            ("--requirement base.txt", "--requirement", "base.txt"),
+            ("--requirement=base.txt", "--requirement", "base.txt"),
+            ("-c  constraints.txt", "-c", "constraints.txt"),
+            ("--pre", "--pre", nil),
+        ] as [(String, String, String?)])
     func requirementOptions(line: String, flag: String, argument: String?) {
         let (parsedFlag, parsedArgument) = RequirementsParser.splitOption(line)
         #expect(parsedFlag == flag)
@@ -197,7 +198,8 @@ import Testing
     }
 
     @Test func goModSingleLineReplaceWithoutOldVersion() throws {
-        let text = "module m\n\ngo 1.22.1\n\nrequire example.com/a v1.0.0 // indirect; test\nreplace example.com/a => example.com/b v1.2.0\n"
+        let text =
+            "module m\n\ngo 1.22.1\n\nrequire example.com/a v1.0.0 // indirect; test\nreplace example.com/a => example.com/b v1.2.0\n"
         let result = try GoModParser().parse(Array(text.utf8), file: "go.mod")
         #expect(rows(result) == [Row("stdlib", "1.22.1", 3, true, []), Row("example.com/b", "v1.2.0", 5, false, [])])
         #expect(result.dependencies[1].notes["replaces"] == "example.com/a@v1.0.0")

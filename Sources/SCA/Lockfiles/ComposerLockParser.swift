@@ -1,6 +1,6 @@
 /// `composer.lock` (PHP): `packages` and `packages-dev`, `v` prefixes stripped. Direct
-/// dependencies are those no other locked package requires (composer.json is not read).
-public struct ComposerLockParser: LockfileParser {
+/// dependencies come from composer.json when given, else they are those nothing requires.
+public struct ComposerLockParser: ManifestAwareLockfileParser {
     /// The format name results carry.
     public static let format = "composer.lock"
     /// File names this parser reads.
@@ -9,8 +9,11 @@ public struct ComposerLockParser: LockfileParser {
     /// A parser; it needs no configuration.
     public init() {}
 
+    /// The manifest whose requirements are the direct dependencies.
+    public static let manifestName = "composer.json"
+
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
-    public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
+    public func parse(_ bytes: [UInt8], file: String, manifest: [UInt8]?) throws -> LockfileResult {
         let root = try PositionedJSON.parse(bytes, file: file)
         guard case .object = root.value else {
             throw malformed(file, root.line, "expected a JSON object at the top level")
@@ -51,7 +54,14 @@ public struct ComposerLockParser: LockfileParser {
         for (from, names) in requires.enumerated() {
             for name in names { if let to = index[name] { graph.addEdge(from: from, to: to) } }
         }
-        let paths = graph.paths(from: graph.unreferenced)
+        let names = manifest.flatMap { ManifestDirectNames.composerJSON($0) }
+        if manifest != nil, names == nil {
+            result.problems.append(
+                .init(
+                    .warning, file: file, line: 0,
+                    "composer.json beside it could not be read; direct dependencies guessed"))
+        }
+        let paths = graph.paths(from: graph.direct(named: names, key: { $0.lowercased() }))
         for i in result.dependencies.indices { result.dependencies[i].apply(path: paths[i]) }
         result.dependencies = deduplicated(result.dependencies)
         return result

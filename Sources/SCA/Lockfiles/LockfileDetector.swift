@@ -102,7 +102,15 @@ public struct LockfileDetector: Sendable {
                 continue
             }
             do {
-                var result = try parser.parse([UInt8](data), file: relative)
+                var result: LockfileResult
+                if let aware = parser as? any ManifestAwareLockfileParser {
+                    let manifestPath = ((full as NSString).deletingLastPathComponent as NSString)
+                        .appendingPathComponent(type(of: aware).manifestName)
+                    let manifest = FileManager.default.contents(atPath: manifestPath).map { [UInt8]($0) }
+                    result = try aware.parse([UInt8](data), file: relative, manifest: manifest)
+                } else {
+                    result = try parser.parse([UInt8](data), file: relative)
+                }
                 // A requirements file is also read as an include of another: report its lines once.
                 result.dependencies = result.dependencies.filter { seen.insert(Seen($0)).inserted }
                 result.problems = result.problems.filter { seenProblems.insert($0).inserted }

@@ -1,6 +1,6 @@
-/// `pdm.lock`: `[[package]]` with `dependencies` as PEP 508 strings. Direct dependencies are
-/// those no locked package depends on (pyproject.toml is not read).
-public struct PDMLockParser: LockfileParser {
+/// `pdm.lock`: `[[package]]` with `dependencies` as PEP 508 strings. Direct dependencies come
+/// from pyproject.toml when given, else they are those no locked package depends on.
+public struct PDMLockParser: ManifestAwareLockfileParser {
     /// The format name results carry.
     public static let format = "pdm.lock"
     /// File names this parser reads.
@@ -9,8 +9,11 @@ public struct PDMLockParser: LockfileParser {
     /// A parser; it needs no configuration.
     public init() {}
 
+    /// The manifest whose requirements are the direct dependencies.
+    public static let manifestName = "pyproject.toml"
+
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
-    public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
+    public func parse(_ bytes: [UInt8], file: String, manifest: [UInt8]?) throws -> LockfileResult {
         let root = try PositionedTOML.parse(bytes, file: file)
         var result = LockfileResult(file: file, format: Self.format)
         var graph = DependencyGraph()
@@ -39,7 +42,14 @@ public struct PDMLockParser: LockfileParser {
         for (from, names) in wanted.enumerated() {
             for name in names { if let to = index[name] { graph.addEdge(from: from, to: to) } }
         }
-        let paths = graph.paths(from: graph.unreferenced)
+        let names = manifest.flatMap { ManifestDirectNames.pyproject($0) }
+        if manifest != nil, names == nil {
+            result.problems.append(
+                .init(
+                    .warning, file: file, line: 0,
+                    "pyproject.toml beside it could not be read; direct dependencies guessed"))
+        }
+        let paths = graph.paths(from: graph.direct(named: names, key: RequirementsParser.normalized))
         for i in result.dependencies.indices { result.dependencies[i].apply(path: paths[i]) }
         result.dependencies = deduplicated(result.dependencies)
         return result

@@ -2,7 +2,7 @@
 /// `packages` by install location (`node_modules/a/node_modules/b`). Each package's
 /// requirements are resolved the way Node does (nearest `node_modules` upwards), which gives
 /// the path from a direct dependency. Links, workspaces and the root are not reported.
-public struct PackageLockParser: LockfileParser {
+public struct PackageLockParser: ManifestAwareLockfileParser {
     /// The format name results carry.
     public static let format = "package-lock.json"
     /// File names this parser reads.
@@ -17,8 +17,11 @@ public struct PackageLockParser: LockfileParser {
         let wants: [String]
     }
 
+    /// The manifest whose requirements are the direct dependencies (v1 only: v2+ record them).
+    public static let manifestName = "package.json"
+
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
-    public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
+    public func parse(_ bytes: [UInt8], file: String, manifest: [UInt8]?) throws -> LockfileResult {
         let root = try PositionedJSON.parse(bytes, file: file)
         guard case .object = root.value else {
             throw malformed(file, root.line, "expected a JSON object at the top level")
@@ -40,7 +43,17 @@ public struct PackageLockParser: LockfileParser {
             throw malformed(
                 file, root.line, "not a package-lock: no \"lockfileVersion\", \"packages\" or \"dependencies\"")
         }
-        link(&result, installed: installed, projects: projectRoots)
+        var names: Set<String>?
+        if projectRoots.isEmpty, let manifest {
+            names = ManifestDirectNames.packageJSON(manifest)
+            if names == nil {
+                result.problems.append(
+                    .init(
+                        .warning, file: file, line: 0,
+                        "package.json beside it could not be read; direct dependencies guessed"))
+            }
+        }
+        link(&result, installed: installed, projects: projectRoots, manifestNames: names)
         result.dependencies = deduplicated(result.dependencies)
         return result
     }
@@ -110,7 +123,9 @@ public struct PackageLockParser: LockfileParser {
     }
 
     /// Resolves every requirement to an installed location and sets direct flags and paths.
-    private func link(_ result: inout LockfileResult, installed: [Installed], projects: [Installed]) {
+    private func link(
+        _ result: inout LockfileResult, installed: [Installed], projects: [Installed], manifestNames: Set<String>?
+    ) {
         var index: [String: Int] = [:]
         index.reserveCapacity(installed.count)
         for (i, package) in installed.enumerated() { index[package.location] = i }
@@ -122,7 +137,10 @@ public struct PackageLockParser: LockfileParser {
             }
         }
         var direct: [Int] = []
-        if projects.isEmpty {
+        if projects.isEmpty, let manifestNames, !manifestNames.isEmpty {
+            // v1 with package.json: its requirements resolve from the top.
+            direct = manifestNames.sorted().compactMap { Self.resolve($0, from: "", in: index) }
+        } else if projects.isEmpty {
             // v1 does not record the project's own requirements: nothing requires a direct one.
             direct = graph.unreferenced.filter {
                 !installed[$0].location.dropFirst("node_modules/".count).contains("/node_modules/")

@@ -1,8 +1,8 @@
 import Foundation
 
 /// The yarn v1 lockfile syntax: unindented `descriptor, descriptor:` headers, indented
-/// `key value` fields and `dependencies:` maps. It records no project requirements, so direct
-/// dependencies are the entries nothing else depends on.
+/// `key value` fields and `dependencies:` maps. It records no project requirements: package.json
+/// gives them, and without it direct dependencies are the entries nothing else depends on.
 struct YarnV1Parser {
     private struct Entry {
         let descriptors: [String]
@@ -11,7 +11,7 @@ struct YarnV1Parser {
         var wants: [String] = []
     }
 
-    func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
+    func parse(_ bytes: [UInt8], file: String, manifest: [UInt8]?) throws -> LockfileResult {
         var entries: [Entry] = []
         var nested: String?
         for line in TextLines(bytes).lines {
@@ -56,7 +56,14 @@ struct YarnV1Parser {
         for (from, entry) in entries.enumerated() {
             for wanted in entry.wants { if let to = index[wanted] { graph.addEdge(from: from, to: to) } }
         }
-        let paths = graph.paths(from: graph.unreferenced)
+        let names = manifest.flatMap { ManifestDirectNames.packageJSON($0) }
+        if manifest != nil, names == nil {
+            result.problems.append(
+                .init(
+                    .warning, file: file, line: 0,
+                    "package.json beside it could not be read; direct dependencies guessed"))
+        }
+        let paths = graph.paths(from: graph.direct(named: names, key: { $0 }))
         for i in result.dependencies.indices { result.dependencies[i].apply(path: paths[i]) }
         result.dependencies = deduplicated(result.dependencies)
         return result
