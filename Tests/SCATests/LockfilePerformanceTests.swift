@@ -86,4 +86,26 @@ import Testing
         #expect(result.dependencies.last?.notes["markers"] == "python_version >= \"3.8\"")
         #expect(elapsed < .seconds(1))
     }
+
+    /// A Cargo.lock of 20,000 `[[package]]` tables: guards the TOML reader against appending
+    /// to arrays of tables by copying them (quadratic; it once took 3.4 s here).
+    static func cargoLock() -> [UInt8] {
+        var text = "version = 3\n\n[[package]]\nname = \"root\"\nversion = \"0.1.0\"\ndependencies = [\n \"c0\",\n]\n"
+        for i in 0..<count {
+            text += "\n[[package]]\nname = \"c\(i)\"\nversion = \"1.\(i % 40).0\"\n"
+            text += "source = \"registry+https://github.com/rust-lang/crates.io-index\"\n"
+            text += "checksum = \"\(String(repeating: "ab", count: 32))\"\n"
+            text += "dependencies = [\n \"c\(2 * i + 1)\",\n \"c\(2 * i + 2)\",\n]\n"
+        }
+        return Array(text.utf8)
+    }
+
+    @Test func cargoLockOf20000Packages() throws {
+        let bytes = Self.cargoLock()
+        let (result, elapsed) = try Self.measure { try CargoLockParser().parse(bytes, file: "Cargo.lock") }
+        print("Cargo.lock: \(Self.count) entries, \(bytes.count) bytes parsed in \(elapsed) of CPU")
+        #expect(result.dependencies.count == Self.count)
+        #expect(result.dependencies[4].path == ["c0", "c1", "c4"])
+        #expect(elapsed < .seconds(1))
+    }
 }

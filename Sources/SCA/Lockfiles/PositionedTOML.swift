@@ -190,6 +190,9 @@ struct PositionedTOML {
                                 throw malformed(
                                     file, headerLine, "'\(path.joined(separator: "."))' is not an array of tables")
                             }
+                            // Drop the entry's reference first so the append happens in place:
+                            // otherwise every [[package]] copies all earlier ones.
+                            table.entries[position].value = .bare("")
                             list.append(fresh)
                             table.entries[position].value = .tableArray(list)
                         } else {
