@@ -185,3 +185,31 @@ import Testing
 }
 
 enum SCATestError: Error { case missing(String) }
+
+@Suite struct LockfilePipCompileTests {
+    @Test func viaAnnotationsGiveTheGraph() throws {
+        let path = "requirements/requirements-compiled.txt"
+        let result = try RequirementsParser(loader: { _ in [] }).parse(try fixture(path), file: "requirements.txt")
+        #expect(
+            rows(result) == [
+                Row("anyio", "3.6.2", 7, false, ["fastapi", "starlette", "anyio"]),
+                Row("fastapi", "0.95.0", 11, true, ["fastapi"]),
+                Row("idna", "3.4", 14, false, ["requests", "idna"]),
+                Row("pydantic", "1.10.7", 19, false, ["fastapi", "pydantic"]),
+                Row("requests", "2.28.2", 22, true, ["requests"]),
+                Row("sniffio", "1.3.0", 25, false, ["fastapi", "starlette", "anyio", "sniffio"]),
+                Row("starlette", "0.26.1", 28, false, ["fastapi", "starlette"]),
+            ])
+        #expect(result.dependencies[2].notes["via"] == "anyio, requests")
+        #expect(result.dependencies[0].notes["hashes"]?.split(separator: ",").count == 2)
+    }
+
+    @Test func oldStyleInlineVia() throws {
+        let text = "click==8.1.3              # via flask\nflask==2.2.2              # via -r requirements.in\n"
+        let result = try RequirementsParser(loader: { _ in [] }).parse(Array(text.utf8), file: "r.txt")
+        #expect(
+            rows(result) == [
+                Row("click", "8.1.3", 1, false, ["flask", "click"]), Row("flask", "2.2.2", 2, true, ["flask"]),
+            ])
+    }
+}

@@ -102,14 +102,16 @@ import Testing
     /// Empty files: the formats whose empty form is valid give nothing; the others say why.
     @Test(
         arguments: [
-            (0, nil), (1, "Pipfile.lock:1: empty JSON document"), (2, nil), (3, nil), (4, nil), (5, nil), (6, nil),
-            (7, nil),
-            (8, nil), (9, nil), (10, "package-lock.json:1: empty JSON document"), (13, nil), (14, nil),
-            (15, "pnpm-lock.yaml:1: empty YAML document"), (18, nil), (19, "composer.lock:1: empty JSON document"),
-            (20, "Package.resolved:1: empty JSON document"),
-        ] as [(Int, String?)])
-    func emptyFiles(index: Int, message: String?) {
-        let (path, parser) = allFixtures[index]
+            ("requirements/requirements.txt", nil), ("pipenv/Pipfile.lock", "Pipfile.lock:1: empty JSON document"),
+            ("poetry/poetry.lock", nil), ("uv/uv.lock", nil), ("pdm/pdm.lock", nil), ("cargo/Cargo-v3.lock", nil),
+            ("go/go.mod", nil), ("go/go.sum", nil),
+            ("npm/package-lock-v1.json", "package-lock.json:1: empty JSON document"),
+            ("yarn/yarn-v1.lock", nil), ("pnpm/pnpm-lock-v9.yaml", "pnpm-lock.yaml:1: empty YAML document"),
+            ("ruby/Gemfile.lock", nil), ("composer/composer.lock", "composer.lock:1: empty JSON document"),
+            ("swiftpm/Package-v2.resolved", "Package.resolved:1: empty JSON document"),
+        ] as [(String, String?)])
+    func emptyFiles(path: String, message: String?) throws {
+        let parser = try #require(allFixtures.first { $0.0 == path }?.1)
         let name = type(of: parser).fileNames.first ?? String(path.split(separator: "/").last ?? "")
         let thrown = thrownMessage {
             let result = try parser.parse([], file: name)

@@ -46,6 +46,7 @@ func fixture(_ relative: String) throws -> [UInt8] {
 let allFixtures: [(String, any LockfileParser)] = [
     ("requirements/requirements.txt", RequirementsParser(loader: { _ in [] })),
     ("pipenv/Pipfile.lock", PipfileLockParser()),
+    ("requirements/requirements-compiled.txt", RequirementsParser(loader: { _ in [] })),
     ("poetry/poetry.lock", PoetryLockParser()),
     ("uv/uv.lock", UVLockParser()),
     ("pdm/pdm.lock", PDMLockParser()),

@@ -63,6 +63,11 @@ public struct RequirementsParser: LockfileParser {
     private static let maxIncludeDepth = 32
 
     private func parseFile(_ bytes: [UInt8], file: String, asConstraints: Bool, into state: inout State) {
+        defer {
+            if !asConstraints {
+                PipCompileAnnotations.apply(PipCompileAnnotations.vias(in: bytes), to: &state.dependencies, file: file)
+            }
+        }
         let reportsUnpinned = !file.hasSuffix(".in")
         for logical in Self.logicalLines(bytes) {
             let text = logical.bytes
