@@ -94,6 +94,17 @@ import Testing
             ])
     }
 
+    @Test func symbolicLinksAreNotFollowed() throws {
+        let tree = try Tree()
+        try tree.write("app/go.mod", "module m\n\ngo 1.21\n")
+        // A loop back to the root and a link to a lockfile: neither is read.
+        try FileManager.default.createSymbolicLink(atPath: tree.root + "/app/loop", withDestinationPath: tree.root)
+        try FileManager.default.createSymbolicLink(
+            atPath: tree.root + "/app/go.sum", withDestinationPath: "/etc/hostname")
+        let scan = try LockfileDetector(root: tree.root).scan()
+        #expect(scan.files == ["app/go.mod"])
+    }
+
     @Test func missingRootThrows() {
         #expect(throws: (any Error).self) { try LockfileDetector(root: "/nonexistent/sentinel-test").scan() }
     }
