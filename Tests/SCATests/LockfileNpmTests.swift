@@ -193,3 +193,45 @@ import Testing
         #expect(result.problems.map(\.line) == [13])
     }
 }
+
+@Suite struct LockfilePnpmDocumentsTests {
+    /// pnpm 10 puts its own tooling's lockfile first, as a separate YAML document.
+    @Test func environmentDocumentBeforeTheLockfile() throws {
+        let text = """
+            ---
+            lockfileVersion: '9.0'
+
+            importers:
+
+              .:
+                configDependencies: {}
+                packageManagerDependencies:
+                  pnpm:
+                    specifier: 10.12.1
+                    version: 10.12.1
+
+            ---
+            lockfileVersion: '9.0'
+
+            importers:
+
+              .:
+                dependencies:
+                  ms:
+                    specifier: ^2.1.3
+                    version: 2.1.3
+
+            packages:
+
+              ms@2.1.3:
+                resolution: {integrity: sha512-6FlzubTLZG3J2a/NVCAleEhjzq5oxgHyaCU9yYXvcLsvoVaHJq/s5xXI6/XXP6tz7R9xAOtHnSO/tXtF3WRTlA==}
+
+            snapshots:
+
+              ms@2.1.3: {}
+
+            """
+        let result = try PnpmLockParser().parse(Array(text.utf8), file: "pnpm-lock.yaml")
+        #expect(rows(result) == [Row("ms", "2.1.3", 26, true, ["ms"])])
+    }
+}

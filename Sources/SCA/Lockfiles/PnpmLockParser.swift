@@ -17,7 +17,7 @@ public struct PnpmLockParser: LockfileParser {
 
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
-        let root = try YAMLDocument.compose(bytes, file: file)
+        let root = try YAMLDocument.compose(bytes, file: file) { $0["packages"] != nil || $0["importers"] != nil }
         guard root.mapping != nil else { throw malformed(file, root.line, "expected a mapping at the top level") }
         guard let versionNode = root["lockfileVersion"], let versionText = versionNode.string else {
             throw malformed(file, root.line, "no lockfileVersion")

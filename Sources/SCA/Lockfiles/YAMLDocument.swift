@@ -3,17 +3,28 @@ import Yams
 /// Yams behind the one-line error contract: a `Node` tree whose marks give lines, and
 /// `YamlError`s turned into `FILE:LINE: ...` errors.
 enum YAMLDocument {
+    /// The document of a single-document file.
     static func compose(_ bytes: [UInt8], file: String) throws -> Node {
+        try compose(bytes, file: file, preferring: { _ in true })
+    }
+
+    /// The last document for which `isMain` holds, else the last one: pnpm 10 writes an
+    /// environment document before the lockfile proper in the same file.
+    static func compose(_ bytes: [UInt8], file: String, preferring isMain: (Node) -> Bool) throws -> Node {
         let text = TextLines.string(bytes)
-        let node: Node?
+        var documents: [Node] = []
         do {
-            node = try Yams.compose(yaml: text)
+            var sequence = try Yams.compose_all(yaml: text)
+            while let node = sequence.next() { documents.append(node) }
+            if let error = sequence.error { throw error }
         } catch let error as YamlError {
             throw malformed(file, line(of: error), "invalid YAML: \(problem(of: error))")
         } catch {
             throw malformed(file, 0, "invalid YAML: \(error)")
         }
-        guard let node else { throw malformed(file, 1, "empty YAML document") }
+        guard let node = documents.last(where: isMain) ?? documents.last else {
+            throw malformed(file, 1, "empty YAML document")
+        }
         return node
     }
 
