@@ -85,3 +85,17 @@ import Testing
         #expect(scan.dependencies.first { $0.name == "urllib3" }?.isDirect == true)
     }
 }
+
+@Suite struct LockfilePipfileManifestTests {
+    @Test func pipfileNamesTheDirectOnes() throws {
+        let result = try PipfileLockParser().parse(
+            try fixture("pipenv/Pipfile.lock"), file: "Pipfile.lock", manifest: try fixture("pipenv/Pipfile"))
+        #expect(
+            rows(result) == [
+                Row("certifi", "2020.12.5", 19, false, []),
+                Row("flask", "1.1.2", 25, true, ["flask"]),
+                Row("importlib-metadata", "4.0.1", 32, true, ["importlib-metadata"]),
+                Row("pytest", "6.2.3", 45, true, ["pytest"]),
+            ])
+    }
+}

@@ -8,6 +8,7 @@ public struct LockfileDetector: Sendable {
     /// Directories never entered: VCS data, installed packages, build output.
     public static let skippedDirectories: Set<String> = [
         ".git", "node_modules", ".venv", "venv", "vendor", "target", ".build", "__pycache__", ".hg", ".svn",
+        ".tox", ".nox", ".mypy_cache", ".pytest_cache", "bower_components",
     ]
 
     /// What a scan of a directory found.

@@ -75,6 +75,18 @@ enum ManifestDirectNames {
     }
 }
 
+extension ManifestDirectNames {
+    /// `[packages]` and `[dev-packages]` of a Pipfile, PEP 503 normalised.
+    static func pipfile(_ bytes: [UInt8]) -> Set<String>? {
+        guard let root = try? PositionedTOML.parse(bytes, file: "Pipfile") else { return nil }
+        var names = Set<String>()
+        for section in ["packages", "dev-packages"] {
+            for entry in root.table(section)?.entries ?? [] { names.insert(RequirementsParser.normalized(entry.key)) }
+        }
+        return names
+    }
+}
+
 extension DependencyGraph {
     /// Direct nodes: those named by the manifest when it names any, else the unreferenced ones.
     /// `key` maps a node's name to the manifest's spelling (normalisation).

@@ -1,6 +1,7 @@
 /// `Pipfile.lock` (pipenv): the `default` and `develop` groups, versions written `==X`.
-/// The file is flat (no graph), so every entry is reported as direct.
-public struct PipfileLockParser: LockfileParser {
+/// The file is flat (no graph): the Pipfile beside it names the direct ones (the others are
+/// transitive, by an unknown path); without it every entry is reported as direct.
+public struct PipfileLockParser: ManifestAwareLockfileParser {
     /// The format name results carry.
     public static let format = "Pipfile.lock"
     /// File names this parser reads.
@@ -9,8 +10,11 @@ public struct PipfileLockParser: LockfileParser {
     /// A parser; it needs no configuration.
     public init() {}
 
+    /// The manifest whose requirements are the direct dependencies.
+    public static let manifestName = "Pipfile"
+
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
-    public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
+    public func parse(_ bytes: [UInt8], file: String, manifest: [UInt8]?) throws -> LockfileResult {
         let root = try PositionedJSON.parse(bytes, file: file)
         guard case .object = root.value else {
             throw malformed(file, root.line, "expected a JSON object at the top level")
@@ -46,6 +50,20 @@ public struct PipfileLockParser: LockfileParser {
                     Dependency(
                         ecosystem: .pypi, name: member.key, version: version,
                         file: file, line: member.line, notes: notes))
+            }
+        }
+        if let manifest {
+            if let names = ManifestDirectNames.pipfile(manifest), !names.isEmpty {
+                for i in result.dependencies.indices {
+                    let name = result.dependencies[i].name
+                    result.dependencies[i].apply(
+                        path: names.contains(RequirementsParser.normalized(name)) ? [name] : nil)
+                }
+            } else {
+                result.problems.append(
+                    .init(
+                        .warning, file: file, line: 0,
+                        "Pipfile beside it could not be read; every entry taken as direct"))
             }
         }
         result.dependencies = deduplicated(result.dependencies)
