@@ -105,6 +105,18 @@ import Testing
         #expect(scan.files == ["app/go.mod"])
     }
 
+    @Test func includesThroughSymbolicLinksAreRefused() throws {
+        let tree = try Tree()
+        try tree.write("requirements.txt", "-r zero.txt\nsix==1.16.0\n")
+        try FileManager.default.createSymbolicLink(atPath: tree.root + "/zero.txt", withDestinationPath: "/dev/zero")
+        let scan = try LockfileDetector(root: tree.root).scan()
+        #expect(scan.dependencies.map(\.name) == ["six"])
+        #expect(
+            scan.results.first?.problems.map(\.description) == [
+                "requirements.txt:1: warning: cannot read included file zero.txt"
+            ])
+    }
+
     @Test func missingRootThrows() {
         #expect(throws: (any Error).self) { try LockfileDetector(root: "/nonexistent/sentinel-test").scan() }
     }

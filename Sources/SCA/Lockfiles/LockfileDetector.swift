@@ -11,6 +11,9 @@ public struct LockfileDetector: Sendable {
         ".tox", ".nox", ".mypy_cache", ".pytest_cache", "bower_components",
     ]
 
+    /// Larger files are refused unread: no real lockfile comes near it.
+    public static let maxFileSize: Int64 = 128 << 20
+
     /// What a scan of a directory found.
     public struct Scan: Sendable {
         /// One result per file that parsed, in path order.
@@ -98,8 +101,13 @@ public struct LockfileDetector: Sendable {
         for relative in files {
             guard let parser = Self.parser(forPath: relative, in: parsers) else { continue }
             let full = (root as NSString).appendingPathComponent(relative)
+            let size = (try? FileManager.default.attributesOfItem(atPath: full))?[.size] as? NSNumber
+            if let size, size.int64Value > Self.maxFileSize {
+                scan.errors.append(.init(.error, file: relative, line: 0, "file too large (\(size.int64Value) bytes)"))
+                continue
+            }
             guard let data = FileManager.default.contents(atPath: full) else {
-                scan.errors.append(.init(.error, file: relative, line: 0, "\(relative): cannot read file"))
+                scan.errors.append(.init(.error, file: relative, line: 0, "cannot read file"))
                 continue
             }
             do {

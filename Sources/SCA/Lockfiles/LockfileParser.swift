@@ -32,7 +32,8 @@ public struct LockfileResult: Sendable, Hashable {
     public var file: String
     /// The format name of the parser that read it.
     public var format: String
-    /// Dependencies in file order, one per (name, version), first line kept.
+    /// Dependencies in file order, one per (name, version), first line kept. A dependency's own
+    /// `file` may differ from `file`: requirements includes report the included file's lines.
     public var dependencies: [Dependency]
     /// Lines that were not understood or cannot be matched, e.g. "not pinned".
     public var problems: [LockfileProblem]
