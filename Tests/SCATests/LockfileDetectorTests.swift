@@ -109,10 +109,13 @@ import Testing
         let tree = try Tree()
         try tree.write("requirements.txt", "-r zero.txt\nsix==1.16.0\n")
         try FileManager.default.createSymbolicLink(atPath: tree.root + "/zero.txt", withDestinationPath: "/dev/zero")
+        try tree.write("api/poetry.lock", "[[package]]\nname = \"six\"\nversion = \"1.16.0\"\n")
+        try FileManager.default.createSymbolicLink(
+            atPath: tree.root + "/api/pyproject.toml", withDestinationPath: "/dev/zero")
         let scan = try LockfileDetector(root: tree.root).scan()
-        #expect(scan.dependencies.map(\.name) == ["six"])
+        #expect(scan.dependencies.map { "\($0.file) \($0.name)" } == ["api/poetry.lock six", "requirements.txt six"])
         #expect(
-            scan.results.first?.problems.map(\.description) == [
+            scan.results.last?.problems.map(\.description) == [
                 "requirements.txt:1: warning: cannot read included file zero.txt"
             ])
     }

@@ -83,6 +83,18 @@ public struct LockfileDetector: Sendable {
         return scan
     }
 
+    /// The bytes of a plain file no larger than `maxFileSize`, not through a symbolic link:
+    /// files named by the scanned tree (includes, manifests) must not lead to devices or
+    /// elsewhere.
+    static func readRegularFile(_ path: String) -> [UInt8]? {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes?[.size] as? NSNumber, size.int64Value <= maxFileSize,
+            let data = FileManager.default.contents(atPath: path)
+        else { return nil }
+        return [UInt8](data)
+    }
+
     /// Identity of a dependency line across results.
     private struct Seen: Hashable {
         let file: String, line: Int, name: String, version: String?
@@ -115,7 +127,7 @@ public struct LockfileDetector: Sendable {
                 if let aware = parser as? any ManifestAwareLockfileParser {
                     let manifestPath = ((full as NSString).deletingLastPathComponent as NSString)
                         .appendingPathComponent(type(of: aware).manifestName)
-                    let manifest = FileManager.default.contents(atPath: manifestPath).map { [UInt8]($0) }
+                    let manifest = Self.readRegularFile(manifestPath)
                     result = try aware.parse([UInt8](data), file: relative, manifest: manifest)
                 } else {
                     result = try parser.parse([UInt8](data), file: relative)

@@ -21,16 +21,10 @@ public struct RequirementsParser: LockfileParser {
     public init(root: String? = nil) {
         self.loader = { path in
             let full = root.map { ($0 as NSString).appendingPathComponent(path) } ?? path
-            // Includes are named by the scanned tree: only plain files of sane size, no links to
-            // devices or to files elsewhere.
-            let attributes = try? FileManager.default.attributesOfItem(atPath: full)
-            guard attributes?[.type] as? FileAttributeType == .typeRegular,
-                let size = attributes?[.size] as? NSNumber, size.int64Value <= LockfileDetector.maxFileSize,
-                let data = FileManager.default.contents(atPath: full)
-            else {
+            guard let bytes = LockfileDetector.readRegularFile(full) else {
                 throw malformed(path, 0, "cannot read file")
             }
-            return [UInt8](data)
+            return bytes
         }
     }
 
