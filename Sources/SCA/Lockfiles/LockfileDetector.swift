@@ -1,0 +1,183 @@
+import Foundation
+import Support
+
+/// Finds lockfiles and manifests under a directory by name and parses each one. A malformed
+/// file becomes an `error` problem and the walk goes on; the caller fails only when nothing
+/// could be read (`Scan.nothingReadable`).
+public struct LockfileDetector: Sendable {
+    /// Directories never entered: VCS data, installed packages, build output.
+    public static let skippedDirectories: Set<String> = [
+        ".git", "node_modules", ".venv", "venv", "vendor", "target", ".build", "__pycache__", ".hg", ".svn",
+        ".tox", ".nox", ".mypy_cache", ".pytest_cache", "bower_components",
+    ]
+
+    /// Larger files are refused unread: no real lockfile comes near it.
+    public static let maxFileSize: Int64 = 128 << 20
+
+    /// What a scan of a directory found.
+    public struct Scan: Sendable {
+        /// One result per file that parsed, in path order.
+        public var results: [LockfileResult] = []
+        /// Files that could not be read or parsed, with the parser's one-line message.
+        public var errors: [LockfileProblem] = []
+        /// Every recognised file, relative to the root, in path order.
+        public var files: [String] = []
+
+        /// All dependencies of all readable files.
+        public var dependencies: [Dependency] { results.flatMap(\.dependencies) }
+
+        /// Lockfiles were found but none could be read: the scan has no input (exit status 2).
+        public var nothingReadable: Bool { !files.isEmpty && results.isEmpty }
+    }
+
+    /// The directory (or single file) scanned; file names in results are relative to it.
+    public let root: String
+
+    /// A detector for the tree at `root`.
+    public init(root: String) {
+        self.root = root
+    }
+
+    /// The parsers in the order files are tried; the first whose names match reads the file.
+    public func parsers() -> [any LockfileParser] {
+        [
+            RequirementsParser(root: root), PipfileLockParser(), PoetryLockParser(), UVLockParser(), PDMLockParser(),
+            CargoLockParser(), GoModParser(), GoSumParser(), PackageLockParser(), YarnLockParser(), PnpmLockParser(),
+            GemfileLockParser(), ComposerLockParser(), PackageResolvedParser(),
+        ]
+    }
+
+    /// The parser for a file name, if any.
+    public func parser(forFileName name: String) -> (any LockfileParser)? {
+        Self.parser(forPath: name, in: parsers())
+    }
+
+    /// By name, plus one layout by place: any `.txt` in a directory named `requirements`
+    /// (`requirements/base.txt`), as Django-style projects keep them.
+    private static func parser(forPath path: String, in parsers: [any LockfileParser]) -> (any LockfileParser)? {
+        let name = (path as NSString).lastPathComponent
+        if let byName = parsers.first(where: { type(of: $0).matches(fileName: name) }) { return byName }
+        let directory = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent
+        if directory == "requirements", name.hasSuffix(".txt") { return parsers.first { $0 is RequirementsParser } }
+        return nil
+    }
+
+    /// Walks `root` and parses every recognised file. Throws only if `root` cannot be listed.
+    public func scan() throws -> Scan {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+            throw SentinelError(.io, "\(root): no such file or directory")
+        }
+        var scan = Scan()
+        if !isDirectory.boolValue {
+            // A single file names itself; its directory becomes the base for includes.
+            let directory = (root as NSString).deletingLastPathComponent
+            let name = (root as NSString).lastPathComponent
+            let detector = LockfileDetector(root: directory.isEmpty ? "." : directory)
+            if detector.parser(forFileName: name) != nil { scan.files = [name] }
+            detector.read(scan.files, into: &scan)
+            return scan
+        }
+        scan.files = walk().sorted()
+        read(scan.files, into: &scan)
+        return scan
+    }
+
+    /// The bytes of a plain file no larger than `maxFileSize`, not through a symbolic link:
+    /// files named by the scanned tree (includes, manifests) must not lead to devices or
+    /// elsewhere.
+    static func readRegularFile(_ path: String) -> [UInt8]? {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular,
+            let size = attributes?[.size] as? NSNumber, size.int64Value <= maxFileSize,
+            let data = FileManager.default.contents(atPath: path)
+        else { return nil }
+        return [UInt8](data)
+    }
+
+    /// Identity of a dependency line across results.
+    private struct Seen: Hashable {
+        let file: String, line: Int, name: String, version: String?
+        init(_ d: Dependency) {
+            file = d.file
+            line = d.line
+            name = d.name
+            version = d.version
+        }
+    }
+
+    private func read(_ files: [String], into scan: inout Scan) {
+        let parsers = parsers()
+        var seen = Set<Seen>()
+        var seenProblems = Set<LockfileProblem>()
+        for relative in files {
+            guard let parser = Self.parser(forPath: relative, in: parsers) else { continue }
+            let full = (root as NSString).appendingPathComponent(relative)
+            let size = (try? FileManager.default.attributesOfItem(atPath: full))?[.size] as? NSNumber
+            if let size, size.int64Value > Self.maxFileSize {
+                scan.errors.append(.init(.error, file: relative, line: 0, "file too large (\(size.int64Value) bytes)"))
+                continue
+            }
+            guard let data = FileManager.default.contents(atPath: full) else {
+                scan.errors.append(.init(.error, file: relative, line: 0, "cannot read file"))
+                continue
+            }
+            do {
+                var result: LockfileResult
+                if let aware = parser as? any ManifestAwareLockfileParser {
+                    let manifestPath = ((full as NSString).deletingLastPathComponent as NSString)
+                        .appendingPathComponent(type(of: aware).manifestName)
+                    let manifest = Self.readRegularFile(manifestPath)
+                    result = try aware.parse([UInt8](data), file: relative, manifest: manifest)
+                } else {
+                    result = try parser.parse([UInt8](data), file: relative)
+                }
+                // A requirements file is also read as an include of another: report its lines once.
+                result.dependencies = result.dependencies.filter { seen.insert(Seen($0)).inserted }
+                result.problems = result.problems.filter { seenProblems.insert($0).inserted }
+                scan.results.append(result)
+            } catch let error as SentinelError {
+                // The problem carries file and line itself; keep only the "what" of the message.
+                let line = Self.line(in: error.message)
+                let prefix = "\(relative):\(line): "
+                let what =
+                    error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
+                scan.errors.append(.init(.error, file: relative, line: line, what))
+            } catch {
+                scan.errors.append(.init(.error, file: relative, line: 0, "\(relative): \(error)"))
+            }
+        }
+    }
+
+    /// Relative paths of recognised files; symbolic links to directories are not followed.
+    private func walk() -> [String] {
+        var found: [String] = []
+        var pending = [""]
+        let parsers = parsers()
+        let manager = FileManager.default
+        while let relative = pending.popLast() {
+            let full = relative.isEmpty ? root : (root as NSString).appendingPathComponent(relative)
+            guard let names = try? manager.contentsOfDirectory(atPath: full) else { continue }
+            for name in names {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                let childFull = (full as NSString).appendingPathComponent(name)
+                guard let attributes = try? manager.attributesOfItem(atPath: childFull),
+                    let type = attributes[.type] as? FileAttributeType
+                else { continue }
+                if type == .typeDirectory {
+                    if !Self.skippedDirectories.contains(name) { pending.append(child) }
+                } else if type == .typeRegular, Self.parser(forPath: child, in: parsers) != nil {
+                    found.append(child)
+                }
+            }
+        }
+        return found
+    }
+
+    /// The LINE of a `FILE:LINE: message` error, 0 when absent.
+    static func line(in message: String) -> Int {
+        let parts = message.split(separator: ":", maxSplits: 2)
+        guard parts.count >= 2 else { return 0 }
+        return Int(parts[1]) ?? 0
+    }
+}

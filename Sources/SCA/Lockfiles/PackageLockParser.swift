@@ -1,0 +1,239 @@
+/// npm's `package-lock.json` (and `npm-shrinkwrap.json`): v1 nests `dependencies`; v2/v3 key
+/// `packages` by install location (`node_modules/a/node_modules/b`). Each package's
+/// requirements are resolved the way Node does (nearest `node_modules` upwards), which gives
+/// the path from a direct dependency. Links, workspaces and the root are not reported.
+public struct PackageLockParser: ManifestAwareLockfileParser {
+    /// The format name results carry.
+    public static let format = "package-lock.json"
+    /// File names this parser reads.
+    public static let fileNames = ["package-lock.json", "npm-shrinkwrap.json"]
+
+    /// A parser; it needs no configuration.
+    public init() {}
+
+    /// One installed package: where it sits, and which names it asks for.
+    private struct Installed {
+        let location: String
+        let wants: [String]
+    }
+
+    /// The manifest whose requirements are the direct dependencies (v1 only: v2+ record them).
+    public static let manifestName = "package.json"
+
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
+    public func parse(_ bytes: [UInt8], file: String, manifest: [UInt8]?) throws -> LockfileResult {
+        let root = try PositionedJSON.parse(bytes, file: file)
+        guard case .object = root.value else {
+            throw malformed(file, root.line, "expected a JSON object at the top level")
+        }
+        var result = LockfileResult(file: file, format: Self.format)
+        var installed: [Installed] = []
+        var projectRoots: [Installed] = []
+        if let packages = root["packages"] {
+            guard case .object(let members) = packages.value else {
+                throw malformed(file, packages.line, "\"packages\" must be an object")
+            }
+            try readPackages(members, file: file, into: &result, installed: &installed, projects: &projectRoots)
+        } else if let dependencies = root["dependencies"] {
+            guard case .object(let members) = dependencies.value else {
+                throw malformed(file, dependencies.line, "\"dependencies\" must be an object")
+            }
+            try readNested(members, parent: "", depth: 0, file: file, into: &result, installed: &installed)
+        } else if root["lockfileVersion"] == nil {
+            throw malformed(
+                file, root.line, "not a package-lock: no \"lockfileVersion\", \"packages\" or \"dependencies\"")
+        }
+        var names: Set<String>?
+        if projectRoots.isEmpty, let manifest {
+            names = ManifestDirectNames.packageJSON(manifest)
+            if names == nil {
+                result.problems.append(
+                    .init(
+                        .warning, file: file, line: 0,
+                        "package.json beside it could not be read; direct dependencies guessed"))
+            }
+        }
+        link(&result, installed: installed, projects: projectRoots, manifestNames: names)
+        result.dependencies = deduplicated(result.dependencies)
+        return result
+    }
+
+    private func readPackages(
+        _ members: [JSONMember], file: String, into result: inout LockfileResult,
+        installed: inout [Installed], projects: inout [Installed]
+    ) throws {
+        for member in members {
+            let entry = member.value
+            guard case .object = entry.value else {
+                throw malformed(file, member.line, "package \"\(member.key)\" must be an object")
+            }
+            guard let nameStart = Self.afterLastNodeModules(member.key) else {
+                // The root ("") and workspace folders: their requirements are the direct ones.
+                projects.append(Installed(location: member.key, wants: Self.fields(entry, includeDev: true).wants))
+                continue
+            }
+            let fields = Self.fields(entry, includeDev: false)
+            if fields.link { continue }
+            let name = fields.name ?? String(member.key[nameStart...])
+            guard let version = fields.version else {
+                result.problems.append(
+                    .init(.warning, file: file, line: member.line, "\(name) has no version, skipped"))
+                continue
+            }
+            result.dependencies.append(
+                Dependency(
+                    ecosystem: .npm, name: name, version: version, file: file,
+                    line: member.line, notes: fields.notes))
+            installed.append(Installed(location: member.key, wants: fields.wants))
+        }
+    }
+
+    private func readNested(
+        _ members: [JSONMember], parent: String, depth: Int, file: String,
+        into result: inout LockfileResult, installed: inout [Installed]
+    ) throws {
+        for member in members {
+            let entry = member.value
+            guard case .object = entry.value else {
+                throw malformed(file, member.line, "dependency \"\(member.key)\" must be an object")
+            }
+            let location = (parent.isEmpty ? "" : parent + "/") + "node_modules/" + member.key
+            guard let version = entry["version"]?.string else {
+                throw malformed(file, member.line, "dependency \"\(member.key)\" has no \"version\"")
+            }
+            if version.contains(":") || version.contains("/") {
+                result.problems.append(
+                    .init(
+                        .info, file: file, line: member.line,
+                        "\(member.key) comes from \(version), not matched against advisories"))
+            } else {
+                let fields = Self.fields(entry, includeDev: false)
+                result.dependencies.append(
+                    Dependency(
+                        ecosystem: .npm, name: member.key, version: version, file: file,
+                        line: member.line, notes: fields.notes))
+                installed.append(Installed(location: location, wants: fields.requires))
+            }
+            if let nested = entry["dependencies"] {
+                try readNested(
+                    nested.members, parent: location, depth: depth + 1, file: file, into: &result, installed: &installed
+                )
+            }
+        }
+    }
+
+    /// Resolves every requirement to an installed location and sets direct flags and paths.
+    private func link(
+        _ result: inout LockfileResult, installed: [Installed], projects: [Installed], manifestNames: Set<String>?
+    ) {
+        var index: [String: Int] = [:]
+        index.reserveCapacity(installed.count)
+        for (i, package) in installed.enumerated() { index[package.location] = i }
+        var graph = DependencyGraph()
+        for dependency in result.dependencies { _ = graph.addNode(dependency.name) }
+        for (i, package) in installed.enumerated() {
+            for name in package.wants {
+                if let to = Self.resolve(name, from: package.location, in: index) { graph.addEdge(from: i, to: to) }
+            }
+        }
+        var direct: [Int] = []
+        if projects.isEmpty, let manifestNames, !manifestNames.isEmpty {
+            // v1 with package.json: its requirements resolve from the top.
+            direct = manifestNames.sorted().compactMap { Self.resolve($0, from: "", in: index) }
+        } else if projects.isEmpty {
+            // v1 does not record the project's own requirements: nothing requires a direct one.
+            direct = graph.unreferenced.filter {
+                !installed[$0].location.dropFirst("node_modules/".count).contains("/node_modules/")
+            }
+        } else {
+            for project in projects {
+                direct += project.wants.compactMap { Self.resolve($0, from: project.location, in: index) }
+            }
+        }
+        let paths = graph.paths(from: direct)
+        for i in result.dependencies.indices { result.dependencies[i].apply(path: paths[i]) }
+    }
+
+    /// Node's lookup: `L/node_modules/N`, then the same from each enclosing package, then the top.
+    static func resolve(_ name: String, from location: String, in index: [String: Int]) -> Int? {
+        var scope = Substring(location)
+        while true {
+            let candidate = scope.isEmpty ? "node_modules/" + name : scope + "/node_modules/" + name
+            if let found = index[candidate] { return found }
+            if scope.isEmpty { return nil }
+            scope = enclosingScope(scope)
+        }
+    }
+
+    /// `a/node_modules/b/node_modules/c` → `a/node_modules/b`; `node_modules/c` → ``.
+    static func enclosingScope(_ scope: Substring) -> Substring {
+        let marker = Array("/node_modules/".utf8)
+        let utf8 = scope.utf8
+        let found: Int? =
+            utf8.withContiguousStorageIfAvailable { b -> Int? in
+                var i = b.count - marker.count
+                while i >= 0 {
+                    var k = 0
+                    while k < marker.count, b[i + k] == marker[k] { k += 1 }
+                    if k == marker.count { return i }
+                    i -= 1
+                }
+                return nil
+            } ?? nil
+        guard let found else { return "" }
+        return Substring(scope.utf8.prefix(found))
+    }
+
+    /// The index just after the last `node_modules/` of a location key, nil for non-installs.
+    static func afterLastNodeModules(_ key: String) -> String.Index? {
+        let marker = Array("node_modules/".utf8)
+        let offset: Int? =
+            key.utf8.withContiguousStorageIfAvailable { b -> Int? in
+                var i = b.count - marker.count
+                while i >= 0 {
+                    if i == 0 || b[i - 1] == UInt8(ascii: "/") {
+                        var k = 0
+                        while k < marker.count, b[i + k] == marker[k] { k += 1 }
+                        if k == marker.count { return i + marker.count }
+                    }
+                    i -= 1
+                }
+                return nil
+            } ?? nil
+        return offset.map { key.utf8.index(key.utf8.startIndex, offsetBy: $0) }
+    }
+
+    /// What one pass over a package object yields; one pass because lockfiles are large.
+    struct Fields {
+        var name: String?
+        var version: String?
+        var link = false
+        /// Names from dependencies, optional, peer (and dev, for projects) sections (v2/v3).
+        var wants: [String] = []
+        /// Names from v1's `requires`.
+        var requires: [String] = []
+        var notes: [String: String] = [:]
+    }
+
+    /// Names a package requires (dev dependencies only count for the project itself) and flags.
+    static func fields(_ entry: JSONNode, includeDev: Bool) -> Fields {
+        var fields = Fields()
+        for member in entry.members {
+            switch member.key {
+            case "name": fields.name = member.value.string
+            case "version": fields.version = member.value.string
+            case "link": fields.link = member.value.bool == true
+            case "dependencies", "optionalDependencies", "peerDependencies":
+                for wanted in member.value.members { fields.wants.append(wanted.key) }
+            case "devDependencies":
+                if includeDev { for wanted in member.value.members { fields.wants.append(wanted.key) } }
+            case "requires":
+                for wanted in member.value.members { fields.requires.append(wanted.key) }
+            case "dev", "optional", "peer", "devOptional":
+                if member.value.bool == true { fields.notes[member.key] = "true" }
+            default: break
+            }
+        }
+        return fields
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+
+/// pip requirements files: `==`/`===` pins with extras, markers and `--hash` options, `-r`
+/// includes (relative to the including file, cycles reported), `-c` constraints that pin
+/// otherwise unpinned names, and notices for unpinned, URL, VCS and editable lines.
+public struct RequirementsParser: LockfileParser {
+    /// The format name results carry.
+    public static let format = "requirements.txt"
+    /// File names this parser reads.
+    public static let fileNames: [String] = []
+    /// Name patterns this parser reads.
+    public static let patterns = ["requirements*.txt", "*-requirements.txt", "*_requirements.txt", "requirements*.in"]
+
+    /// Reads an included file given its path as the parser names it (`dir/base.txt`).
+    public typealias Loader = @Sendable (String) throws -> [UInt8]
+
+    private let loader: Loader
+
+    /// `root` is the directory file names are relative to (the scan root); nil means the
+    /// current directory.
+    public init(root: String? = nil) {
+        self.loader = { path in
+            let full = root.map { ($0 as NSString).appendingPathComponent(path) } ?? path
+            guard let bytes = LockfileDetector.readRegularFile(full) else {
+                throw malformed(path, 0, "cannot read file")
+            }
+            return bytes
+        }
+    }
+
+    /// A parser that reads includes through `loader`, for tests and in-memory use.
+    public init(loader: @escaping Loader) {
+        self.loader = loader
+    }
+
+    /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
+    public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
+        var state = State()
+        state.active = [file]
+        state.visited = [file]
+        parseFile(bytes, file: file, asConstraints: false, into: &state)
+        applyConstraints(&state)
+        return LockfileResult(
+            file: file, format: Self.format, dependencies: deduplicated(state.dependencies),
+            problems: state.problems)
+    }
+
+    private struct Pin {
+        let version: String
+        let file: String
+        let line: Int
+    }
+
+    private struct State {
+        var dependencies: [Dependency] = []
+        var problems: [LockfileProblem] = []
+        var constraints: [String: Pin] = [:]
+        /// Files being read, outermost first: an include of one of these is a cycle.
+        var active: [String] = []
+        var visited: Set<String> = []
+    }
+
+    private static let maxIncludeDepth = 32
+
+    private func parseFile(_ bytes: [UInt8], file: String, asConstraints: Bool, into state: inout State) {
+        defer {
+            if !asConstraints {
+                PipCompileAnnotations.apply(PipCompileAnnotations.vias(in: bytes), to: &state.dependencies, file: file)
+            }
+        }
+        let reportsUnpinned = !file.hasSuffix(".in")
+        for logical in Self.logicalLines(bytes) {
+            let text = logical.bytes
+            if text.isEmpty { continue }
+            if text.first == UInt8(ascii: "-") {
+                option(text, line: logical.number, file: file, asConstraints: asConstraints, into: &state)
+                continue
+            }
+            guard let requirement = Requirement(text) else {
+                let shown = String(decoding: text, as: UTF8.self)
+                if Requirement.isDirectReference(text) {
+                    state.problems.append(
+                        .init(
+                            .info, file: file, line: logical.number,
+                            "direct reference not matched against advisories: \(shown)"))
+                } else {
+                    state.problems.append(
+                        .init(.warning, file: file, line: logical.number, "line not understood: \(shown)"))
+                }
+                continue
+            }
+            if let url = requirement.url {
+                state.problems.append(
+                    .init(
+                        .info, file: file, line: logical.number,
+                        "\(requirement.name) comes from a direct reference (\(url)), not matched against advisories"))
+                continue
+            }
+            if asConstraints {
+                if let pin = requirement.pin {
+                    let key = Self.normalized(requirement.name)
+                    if state.constraints[key] == nil {
+                        state.constraints[key] = Pin(version: pin, file: file, line: logical.number)
+                    }
+                }
+                continue
+            }
+            if requirement.pin == nil, !reportsUnpinned { continue }
+            var notes: [String: String] = [:]
+            if !requirement.extras.isEmpty { notes["extras"] = requirement.extras }
+            if !requirement.markers.isEmpty { notes["markers"] = requirement.markers }
+            if !requirement.hashes.isEmpty { notes["hashes"] = requirement.hashes.joined(separator: ",") }
+            if requirement.pin == nil { notes["specifier"] = requirement.specifier }
+            state.dependencies.append(
+                Dependency(
+                    ecosystem: .pypi, name: requirement.name, version: requirement.pin,
+                    file: file, line: logical.number, notes: notes))
+        }
+    }
+
+    private func option(
+        _ text: ArraySlice<UInt8>, line: Int, file: String, asConstraints: Bool, into state: inout State
+    ) {
+        let words = String(decoding: text, as: UTF8.self)
+        let (flag, argument) = Self.splitOption(words)
+        switch flag {
+        case "-r", "--requirement", "-c", "--constraint":
+            guard let argument, !argument.isEmpty else {
+                state.problems.append(.init(.warning, file: file, line: line, "\(flag) needs a file name"))
+                return
+            }
+            include(
+                argument, constraints: asConstraints || flag == "-c" || flag == "--constraint",
+                line: line, file: file, into: &state)
+        case "-e", "--editable":
+            state.problems.append(
+                .init(
+                    .info, file: file, line: line,
+                    "editable requirement not matched against advisories: \(argument ?? "")"))
+        case "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--trusted-host", "--no-index",
+            "--pre", "--prefer-binary", "--require-hashes", "--only-binary", "--no-binary", "--use-feature":
+            break
+        default:
+            state.problems.append(.init(.warning, file: file, line: line, "unknown option ignored: \(flag)"))
+        }
+    }
+
+    private func include(_ target: String, constraints: Bool, line: Int, file: String, into state: inout State) {
+        if target.contains("://") {
+            state.problems.append(.init(.info, file: file, line: line, "remote include not followed: \(target)"))
+            return
+        }
+        let path = Self.resolve(target, relativeTo: file)
+        // The scanned tree is untrusted: never read outside it on its say-so.
+        if path.hasPrefix("/") || path.hasPrefix("../") || path == ".." {
+            state.problems.append(
+                .init(.warning, file: file, line: line, "include outside the scanned tree not followed: \(target)"))
+            return
+        }
+        if state.active.contains(path) {
+            let cycle = (state.active.drop { $0 != path } + [path]).joined(separator: " -> ")
+            state.problems.append(.init(.warning, file: file, line: line, "include cycle: \(cycle)"))
+            return
+        }
+        guard state.active.count < Self.maxIncludeDepth else {
+            state.problems.append(.init(.warning, file: file, line: line, "includes nested too deeply at \(path)"))
+            return
+        }
+        // A file reached twice by different routes is read once.
+        guard state.visited.insert(path).inserted else { return }
+        let bytes: [UInt8]
+        do {
+            bytes = try loader(path)
+        } catch {
+            state.problems.append(.init(.warning, file: file, line: line, "cannot read included file \(path)"))
+            return
+        }
+        state.active.append(path)
+        parseFile(bytes, file: path, asConstraints: constraints, into: &state)
+        state.active.removeLast()
+    }
+
+    /// Pins unpinned requirements from the constraint files, as pip would install them.
+    private func applyConstraints(_ state: inout State) {
+        for index in state.dependencies.indices where state.dependencies[index].version == nil {
+            guard let pin = state.constraints[Self.normalized(state.dependencies[index].name)] else { continue }
+            state.dependencies[index].version = pin.version
+            state.dependencies[index].notes["constraint"] = "\(pin.file):\(pin.line)"
+        }
+        for dependency in state.dependencies where dependency.version == nil {
+            let specifier = dependency.notes["specifier"].map { $0.isEmpty ? "" : " (\($0))" } ?? ""
+            state.problems.append(
+                .init(
+                    .info, file: dependency.file, line: dependency.line,
+                    "not pinned: \(dependency.name)\(specifier)"))
+        }
+        state.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
+    }
+}

@@ -1,0 +1,68 @@
+/// Splits lockfile bytes into lines with their 1-based numbers, after dropping a UTF-8 BOM.
+/// `\n`, `\r\n` and a lone `\r` all end a line, so files edited on any platform read alike.
+struct TextLines {
+    struct Line {
+        let number: Int
+        let bytes: ArraySlice<UInt8>
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+    }
+
+    let lines: [Line]
+
+    init(_ bytes: [UInt8]) {
+        let body = TextLines.droppingBOM(bytes)
+        var lines: [Line] = []
+        var start = body.startIndex
+        var i = start
+        var number = 1
+        while i < body.endIndex {
+            let byte = body[i]
+            if byte == 0x0A || byte == 0x0D {
+                lines.append(Line(number: number, bytes: body[start..<i]))
+                number += 1
+                if byte == 0x0D, i + 1 < body.endIndex, body[i + 1] == 0x0A { i += 1 }
+                start = i + 1
+            }
+            i += 1
+        }
+        if start < body.endIndex { lines.append(Line(number: number, bytes: body[start..<body.endIndex])) }
+        self.lines = lines
+    }
+
+    static func droppingBOM(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return bytes[3...] }
+        return bytes[...]
+    }
+
+    /// The text of the whole file without BOM, for readers (Yams) that take a `String`.
+    static func string(_ bytes: [UInt8]) -> String {
+        String(decoding: droppingBOM(bytes), as: UTF8.self)
+    }
+}
+
+extension ArraySlice where Element == UInt8 {
+    /// The slice without leading and trailing spaces and tabs.
+    var trimmed: ArraySlice<UInt8> {
+        var lo = startIndex
+        var hi = endIndex
+        while lo < hi, self[lo] == 0x20 || self[lo] == 0x09 { lo += 1 }
+        while hi > lo, self[hi - 1] == 0x20 || self[hi - 1] == 0x09 { hi -= 1 }
+        return self[lo..<hi]
+    }
+
+    /// Count of leading spaces (tabs count as one), for indentation-based formats.
+    var indentation: Int {
+        var n = 0
+        for byte in self {
+            guard byte == 0x20 || byte == 0x09 else { break }
+            n += 1
+        }
+        return n
+    }
+
+    func hasPrefix(_ prefix: String) -> Bool {
+        let p = prefix.utf8
+        guard count >= p.count else { return false }
+        return zip(self, p).allSatisfy { $0 == $1 }
+    }
+}
