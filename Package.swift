@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "EscapeTests", dependencies: ["Sandbox"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings"]),
-        .testTarget(name: "SCATests", dependencies: ["SCA", "Findings"]),
+        .testTarget(name: "SCATests", dependencies: ["SCA", "Findings"], exclude: ["Fixtures"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "Findings", "Support"]),
         .testTarget(name: "CLITests", dependencies: ["SentinelCLI"]),
     ]
