@@ -102,6 +102,25 @@ struct ProbeSelfTests {
         #expect(result.status == 3, "\(result.summary)")
     }
 
+    /// The harness copies the Swift runtime next to the probe; it must find it.
+    @Test func swiftRuntimeIsFound() throws {
+        let runtime = try #require(PackagePaths.swiftRuntime)
+        #expect(FileManager.default.fileExists(atPath: runtime), "\(runtime)")
+    }
+
+    /// The daemon test scans host command lines for survivors; the scan must see a live process.
+    @Test func commandLineScanSeesALiveProcess() throws {
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["29.123"]
+        try sleeper.run()
+        defer {
+            kill(sleeper.processIdentifier, SIGKILL)  // SIGTERM may arrive blocked
+            sleeper.waitUntilExit()
+        }
+        #expect(Host.commandLines().contains { $0.contains("sleep 29.123") })
+    }
+
     @Test func capsShowRootPrivileges() throws {
         let (result, output) = try runProbeOnHost(["caps"])
         let fields = try #require(output?.fields, "\(result.summary)")
@@ -181,7 +200,7 @@ struct ProbeSelfTests {
         sleeper.arguments = ["30"]
         try sleeper.run()
         defer {
-            sleeper.terminate()
+            kill(sleeper.processIdentifier, SIGKILL)  // SIGTERM may arrive blocked
             sleeper.waitUntilExit()
         }
         try body(sleeper.processIdentifier)

@@ -54,6 +54,9 @@ struct SandboxHarness: Sendable {
         chmod(workspace.path, 0o755)
         try FileManager.default.copyItem(atPath: PackagePaths.probe, toPath: workspace.path + "/sentinel-probe")
         chmod(workspace.path + "/sentinel-probe", 0o755)
+        if let runtime = PackagePaths.swiftRuntime {
+            try FileManager.default.copyItem(atPath: runtime, toPath: workspace.path + "/libswiftCore.so")
+        }
     }
 
     func remove() {
