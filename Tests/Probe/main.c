@@ -86,6 +86,7 @@ static const struct probe_verb verbs[] = {
     {"kill-pid", "PID", 1, 0, v_kill_pid},
     {"kill-init", "", 0, 1, v_kill_init},
     {"ps", "", 0, 0, v_ps},
+    {"proc-mem-sibling", "", 0, 0, v_proc_mem_sibling},
     /* network */
     {"raw-socket", "", 0, 0, v_raw_socket},
     {"packet-socket", "", 0, 0, v_packet_socket},
@@ -97,6 +98,7 @@ static const struct probe_verb verbs[] = {
     {"connect-unix", "PATH", 1, 0, v_connect_unix},
     {"connect-abstract", "NAME", 1, 0, v_connect_abstract},
     {"ifaces", "", 0, 0, v_ifaces},
+    {"socket-family", "FAMILY", 1, 0, v_socket_family},
     /* resources */
     {"fork-bomb", "", 0, 1, v_fork_bomb},
     {"memory-bomb", "MB", 1, 1, v_memory_bomb},

@@ -92,11 +92,11 @@ VERB_DECL(v_setgroups); VERB_DECL(v_capset); VERB_DECL(v_securebits); VERB_DECL(
 VERB_DECL(v_env); VERB_DECL(v_fds);
 /* proc.c */
 VERB_DECL(v_ptrace_sibling); VERB_DECL(v_ptrace_traceme); VERB_DECL(v_process_vm_readv);
-VERB_DECL(v_kill_pid); VERB_DECL(v_kill_init); VERB_DECL(v_ps);
+VERB_DECL(v_kill_pid); VERB_DECL(v_kill_init); VERB_DECL(v_ps); VERB_DECL(v_proc_mem_sibling);
 /* net.c */
 VERB_DECL(v_raw_socket); VERB_DECL(v_packet_socket); VERB_DECL(v_netlink_socket);
 VERB_DECL(v_vsock_socket); VERB_DECL(v_connect_tcp); VERB_DECL(v_udp_send); VERB_DECL(v_dns);
-VERB_DECL(v_connect_unix); VERB_DECL(v_connect_abstract); VERB_DECL(v_ifaces);
+VERB_DECL(v_connect_unix); VERB_DECL(v_connect_abstract); VERB_DECL(v_ifaces); VERB_DECL(v_socket_family);
 /* limits.c */
 VERB_DECL(v_fork_bomb); VERB_DECL(v_memory_bomb); VERB_DECL(v_disk_fill); VERB_DECL(v_spin);
 VERB_DECL(v_daemon); VERB_DECL(v_rlimit_raise); VERB_DECL(v_nice);

@@ -2,6 +2,8 @@
 #include "probe.h"
 
 #include <ctype.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -102,4 +104,25 @@ int v_ps(int argc, char **argv) {
     }
     closedir(dir);
     return info(argv[0], "pids=%d list=%s", count, used ? list : "none");
+}
+
+/* /proc/PID/mem needs no ptrace syscall: only the ptrace access check, which seccomp never sees. */
+int v_proc_mem_sibling(int argc, char **argv) {
+    (void)argc;
+    pid_t pid = spawn_victim();
+    if (pid < 0) return usage(argv[0], "fork failed");
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/mem", (long)pid);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    int err = errno;
+    long value = 0;
+    ssize_t n = -1;
+    if (fd >= 0) {
+        n = pread(fd, &value, sizeof value, (off_t)(uintptr_t)&marker);
+        err = errno;
+        close(fd);
+    }
+    end_victim(pid);
+    if (fd < 0 || n != (ssize_t)sizeof value) return denied(argv[0], err);
+    return escaped(argv[0], "read=0x%lx via=%s", value, path);
 }
