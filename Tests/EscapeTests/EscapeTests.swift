@@ -60,18 +60,17 @@ struct EscapeBattery {
     }
 }
 
-/// Asserts `run` printed `DENIED <verb> <one of attempt.expected>` and exited 0.
+/// Asserts `run` printed `DENIED <verb> <one of attempt.expected>` and exited 0; one issue
+/// per failed attempt, naming what the probe printed instead.
 func expectDenied(_ run: SandboxRun, _ attempt: Attempt, sourceLocation: SourceLocation = #_sourceLocation) {
     let verb = attempt.arguments.first ?? ""
-    guard run.output != nil else {
-        Issue.record("no verdict line from the probe (\(verb)): \(run.summary)", sourceLocation: sourceLocation)
+    let wanted = "DENIED \(verb) \(attempt.expected.sorted().joined(separator: "|"))"
+    guard let output = run.output, output.kind == .denied, output.verb == verb else {
+        Issue.record("expected \(wanted): \(run.summary)", sourceLocation: sourceLocation)
         return
     }
-    #expect(run.output?.kind == .denied, "expected DENIED \(verb): \(run.summary)", sourceLocation: sourceLocation)
-    #expect(run.output?.verb == verb, "\(run.summary)", sourceLocation: sourceLocation)
-    #expect(
-        attempt.expected.contains(run.output?.denial ?? "-"),
-        "expected DENIED \(verb) \(attempt.expected.sorted().joined(separator: "|")): \(run.summary)",
-        sourceLocation: sourceLocation)
-    #expect(run.result.status == 0 && !run.result.timedOut, "\(run.summary)", sourceLocation: sourceLocation)
+    #expect(attempt.expected.contains(output.detail), "expected \(wanted): \(run.summary)",
+            sourceLocation: sourceLocation)
+    #expect(run.result.status == 0 && !run.result.signaled && !run.result.timedOut, "\(run.summary)",
+            sourceLocation: sourceLocation)
 }

@@ -31,7 +31,7 @@ struct ProbeSelfTests {
         ProbeCall("mknod"),
         ProbeCall("chroot", "/tmp"),
         ProbeCall("open-by-handle-at"),
-        ProbeCall("dev-access", "/dev/null"),
+        ProbeCall("dev-access"),  // /dev/kmsg at least, on any Linux host
         ProbeCall("sys-access"),
         ProbeCall("fsopen"),
         ProbeCall("open-tree"),
@@ -291,6 +291,7 @@ struct ProbeSelfTests {
     @Test(arguments: [
         ProbeCall(), ProbeCall("no-such-verb"), ProbeCall("read-file"), ProbeCall("kill-pid", "abc"),
         ProbeCall("connect-tcp", "not-an-address", "80"), ProbeCall("memory-bomb"),
+        ProbeCall("kill-pid", "99999999999"), ProbeCall("socket-family", "nope"),
     ])
     func usageErrorsExitTwo(call: ProbeCall) throws {
         let (result, output) = try runProbeOnHost(call.arguments)

@@ -2,6 +2,7 @@
 #include "probe.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <dirent.h>
@@ -75,7 +76,8 @@ int v_process_vm_readv(int argc, char **argv) {
 int v_kill_pid(int argc, char **argv) {
     (void)argc;
     long pid = 0;
-    if (parse_int(argv[1], &pid) != 0 || pid <= 0) return usage(argv[0], "PID must be a positive number");
+    if (parse_int(argv[1], &pid) != 0 || pid <= 0 || pid > INT_MAX)
+        return usage(argv[0], "PID must be a positive number");
     if (kill((pid_t)pid, 0) != 0) return denied(argv[0], errno);
     return escaped(argv[0], "signalable=%ld", pid);
 }

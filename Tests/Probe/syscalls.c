@@ -150,6 +150,7 @@ int v_personality(int argc, char **argv) {
                                            PER_LINUX | ADDR_NO_RANDOMIZE};
     int err = 0;
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+        errno = 0;
         if (syscall(SYS_personality, wanted[i]) >= 0 &&
             syscall(SYS_personality, 0xffffffffUL) == (long)wanted[i]) {
             syscall(SYS_personality, (unsigned long)old);
