@@ -24,12 +24,28 @@ extension EscapeBattery {
             Attempt("proc-sys-write", "/proc/sys/kernel/core_pattern", denied: "EROFS", "EACCES"),
             Attempt("sysrq-trigger", denied: "EROFS", "EACCES", "ENOENT"),
             Attempt("mknod", denied: "EPERM"),
+            Attempt("write-path", "/sys/fs/cgroup", denied: "ENOENT", "EROFS", "EACCES"),
+            Attempt("proc-sys-write", "/proc/sys/fs/binfmt_misc/register", denied: "ENOENT", "EROFS", "EACCES"),
+            // The runc CVE-2019-5736 shape: a host binary reached through /proc/PID/exe.
+            Attempt("proc-exe-write", denied: "EACCES", "ETXTBSY", "EROFS", "ENOENT", "EPERM"),
         ]
 
         @Test("filesystem attempt denied", arguments: attempts)
         func denied(attempt: Attempt) throws {
             try SandboxHarness.with { harness in
                 expectDenied(try harness.probe(attempt.arguments, flags: attempt.flags), attempt)
+            }
+        }
+
+        /// The sandbox's root holds the bound system paths, not the host's other trees
+        /// (`/work` holds every worktree on this machine; `/home` and `/root` hold credentials).
+        @Test func rootHasNoHostTrees() throws {
+            try SandboxHarness.with { harness in
+                let run = try harness.probe(["list-dir", "/"])
+                let entries = Set(run.output?.fields["entries"]?.split(separator: ",").map(String.init) ?? [])
+                #expect(run.output?.kind == .info && entries.contains("usr"), "\(run.summary)")
+                let forbidden: Set = ["home", "root", "opt", "boot", "srv", "mnt", "media", "work", "sys", "old_root"]
+                #expect(entries.isDisjoint(with: forbidden), "host trees visible: \(entries.intersection(forbidden))")
             }
         }
 

@@ -69,6 +69,15 @@ extension EscapeBattery {
             }
         }
 
+        /// Well-known host daemons' sockets (container engines, the system bus) are not there.
+        @Test(arguments: ["/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
+                          "/run/dbus/system_bus_socket", "/run/systemd/private"])
+        func wellKnownHostSocketIsAbsent(path: String) throws {
+            try SandboxHarness.with { harness in
+                expectDenied(try harness.probe(["connect-unix", path]), Attempt("connect-unix", denied: "ENOENT"))
+            }
+        }
+
         @Test func hostUnixSocketPathIsNotThere() throws {
             let dir = try TemporaryDirectory(prefix: "sentinel-escape-sock")
             defer { dir.remove() }

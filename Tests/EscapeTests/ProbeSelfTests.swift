@@ -126,6 +126,19 @@ struct ProbeSelfTests {
         #expect(Host.commandLines().contains { $0.contains("sleep 29.123") })
     }
 
+    /// Our own running binary cannot be opened for writing: ETXTBSY proves the attempt reached
+    /// the file (the sandbox must stop it earlier, at EACCES/ENOENT, for other processes' binaries).
+    @Test func procExeWriteReachesTheBinary() throws {
+        let (result, output) = try runProbeOnHost(["proc-exe-write", "0"])
+        #expect(output == ProbeOutput("DENIED proc-exe-write ETXTBSY"), "\(result.summary)")
+    }
+
+    @Test func listDirSeesTheHostRoot() throws {
+        let (result, output) = try runProbeOnHost(["list-dir", "/"])
+        let entries = output?.fields["entries"]?.split(separator: ",").map(String.init) ?? []
+        #expect(entries.contains("usr") && entries.contains("proc"), "\(result.summary)")
+    }
+
     @Test func capsShowRootPrivileges() throws {
         let (result, output) = try runProbeOnHost(["caps"])
         let fields = try #require(output?.fields, "\(result.summary)")

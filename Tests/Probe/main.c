@@ -24,6 +24,8 @@ static const struct probe_verb verbs[] = {
     {"proc-kcore", "", 0, 0, v_proc_kcore},
     {"proc-sys-write", "[PATH]", 0, 1, v_proc_sys_write},
     {"sysrq-trigger", "", 0, 1, v_sysrq_trigger},
+    {"proc-exe-write", "[PID]", 0, 0, v_proc_exe_write},
+    {"list-dir", "PATH", 1, 0, v_list_dir},
     /* mounts */
     {"mount", "", 0, 1, v_mount},
     {"mount-proc", "", 0, 1, v_mount_proc},

@@ -69,6 +69,7 @@ VERB_DECL(v_read_file); VERB_DECL(v_follow_symlink); VERB_DECL(v_hardlink); VERB
 VERB_DECL(v_mknod); VERB_DECL(v_chroot); VERB_DECL(v_open_by_handle_at); VERB_DECL(v_dev_access);
 VERB_DECL(v_sys_access); VERB_DECL(v_proc_kcore); VERB_DECL(v_proc_sys_write);
 VERB_DECL(v_sysrq_trigger); VERB_DECL(v_chmod_setuid);
+VERB_DECL(v_proc_exe_write); VERB_DECL(v_list_dir);
 /* mount.c */
 VERB_DECL(v_mount); VERB_DECL(v_remount_rw); VERB_DECL(v_mount_proc); VERB_DECL(v_mount_cgroup);
 VERB_DECL(v_umount); VERB_DECL(v_pivot_root); VERB_DECL(v_fsopen); VERB_DECL(v_open_tree);
