@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension EscapeBattery {
     /// Writing outside the workspace, reading what the sandbox leaves out, linking out of it.
@@ -15,8 +16,11 @@ extension EscapeBattery {
             Attempt("read-file", "/root/.bashrc", denied: "ENOENT"),
             Attempt("read-file", "/root/.profile", denied: "ENOENT"),
             Attempt("read-file", "/proc/1/root/etc/shadow", denied: "EACCES", "ENOENT"),
-            Attempt("hardlink", "/etc/passwd", "/workspace/passwd-link", denied: "EXDEV", "EROFS", "EPERM", flags: ["--rw"]),
-            Attempt("rename", "/etc/hostname", "/workspace/hostname", denied: "EXDEV", "EROFS", "EACCES", "EPERM", flags: ["--rw"]),
+            Attempt(
+                "hardlink", "/etc/passwd", "/workspace/passwd-link", denied: "EXDEV", "EROFS", "EPERM", flags: ["--rw"]),
+            Attempt(
+                "rename", "/etc/hostname", "/workspace/hostname", denied: "EXDEV", "EROFS", "EACCES", "EPERM",
+                flags: ["--rw"]),
             Attempt("dev-access", denied: "ENOENT"),
             Attempt("sys-access", denied: "ENOENT"),
             Attempt("proc-kcore", denied: "ENOENT", "EACCES"),
@@ -75,10 +79,12 @@ extension EscapeBattery {
                 try FileManager.default.createSymbolicLink(atPath: harness.path + "/link", withDestinationPath: secret)
                 try FileManager.default.createSymbolicLink(
                     atPath: harness.path + "/dotdot", withDestinationPath: "../../../../../../.." + secret)
-                expectDenied(try harness.probe(["follow-symlink", "/workspace/link"]),
-                             Attempt("follow-symlink", denied: "ENOENT"))
-                expectDenied(try harness.probe(["follow-symlink", "/workspace/dotdot"]),
-                             Attempt("follow-symlink", denied: "ENOENT"))
+                expectDenied(
+                    try harness.probe(["follow-symlink", "/workspace/link"]),
+                    Attempt("follow-symlink", denied: "ENOENT"))
+                expectDenied(
+                    try harness.probe(["follow-symlink", "/workspace/dotdot"]),
+                    Attempt("follow-symlink", denied: "ENOENT"))
             }
         }
 

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension EscapeBattery {
     /// The default profile has no network: own namespace, loopback only, no privileged families.
@@ -31,8 +32,9 @@ extension EscapeBattery {
         @Test("unneeded socket family closed", arguments: closedFamilies)
         func closedFamily(name: String) throws {
             try SandboxHarness.with { harness in
-                expectDenied(try harness.probe(["socket-family", name]),
-                             Attempt("socket-family", denied: "EAFNOSUPPORT", "EPERM"))
+                expectDenied(
+                    try harness.probe(["socket-family", name]),
+                    Attempt("socket-family", denied: "EAFNOSUPPORT", "EPERM"))
             }
         }
 
@@ -63,15 +65,18 @@ extension EscapeBattery {
             let listener = try HostSocket.abstractListener(name: name)
             defer { listener.close() }
             try SandboxHarness.with { harness in
-                expectDenied(try harness.probe(["connect-abstract", name]),
-                             Attempt("connect-abstract", denied: "ECONNREFUSED"))
+                expectDenied(
+                    try harness.probe(["connect-abstract", name]),
+                    Attempt("connect-abstract", denied: "ECONNREFUSED"))
                 #expect(!listener.receivedSomething(within: 0.2))
             }
         }
 
         /// Well-known host daemons' sockets (container engines, the system bus) are not there.
-        @Test(arguments: ["/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
-                          "/run/dbus/system_bus_socket", "/run/systemd/private"])
+        @Test(arguments: [
+            "/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
+            "/run/dbus/system_bus_socket", "/run/systemd/private",
+        ])
         func wellKnownHostSocketIsAbsent(path: String) throws {
             try SandboxHarness.with { harness in
                 expectDenied(try harness.probe(["connect-unix", path]), Attempt("connect-unix", denied: "ENOENT"))
@@ -84,8 +89,9 @@ extension EscapeBattery {
             let listener = try HostSocket.unixListener(path: dir.path + "/s")
             defer { listener.close() }
             try SandboxHarness.with { harness in
-                expectDenied(try harness.probe(["connect-unix", dir.path + "/s"]),
-                             Attempt("connect-unix", denied: "ENOENT"))
+                expectDenied(
+                    try harness.probe(["connect-unix", dir.path + "/s"]),
+                    Attempt("connect-unix", denied: "ENOENT"))
             }
         }
 

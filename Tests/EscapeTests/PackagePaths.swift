@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where the built binaries are, found from this file's location (`Tests/EscapeTests/…`).
 enum PackagePaths {

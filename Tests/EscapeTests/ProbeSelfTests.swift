@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One probe invocation, named by its command line in test output.
 struct ProbeCall: Sendable, CustomTestStringConvertible {
