@@ -20,13 +20,14 @@ static volatile long marker = 0;
 
 /* A sibling to attack: a forked child that waits to be killed. */
 static pid_t spawn_victim(void) {
+    marker = 0x5e471e1; /* inherited by the child, so its copy holds it from the start */
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
-        marker = 0x5e471e1;
         for (;;) pause();
     }
-    if (pid > 0) usleep(50 * 1000); /* let the child store the marker */
+    if (pid > 0) usleep(20 * 1000); /* let the child reach pause() */
+    marker = 0;                     /* so a read of 0x5e471e1 came from the child */
     return pid;
 }
 
