@@ -26,7 +26,7 @@ struct EscapeBattery {
             "bpf", "perf-event-open", "userfaultfd", "keyctl", "add-key", "request-key", "io-uring-setup",
             "init-module", "finit-module", "kexec-load", "kexec-file-load",
             "open-by-handle-at", "reboot", "swapon", "acct", "personality", "tiocsti", "tioclinux",
-            "chroot", "sethostname", "setdomainname", "syslog", "clock-settime",
+            "chroot", "sethostname", "setdomainname", "syslog", "clock-settime", "vhangup",
         ].map { Attempt($0, denied: "EPERM") }
         // ENOSYS: kernels built without CONFIG_X86_IOPL_IOPERM (this one) have no iopl at all.
         + [Attempt("iopl", denied: "EPERM", "ENOSYS")]

@@ -27,7 +27,9 @@ extension EscapeBattery {
 
         /// Families nothing sandboxed needs, several with kernel-bug histories: closed, whether
         /// by the filter (EAFNOSUPPORT) or by missing capabilities (EPERM).
-        static let closedFamilies = ["alg", "key", "tipc", "rds", "can", "bluetooth", "xdp", "llc", "x25"]
+        static let closedFamilies = [
+            "alg", "key", "tipc", "rds", "can", "bluetooth", "xdp", "llc", "x25", "inet-packet",
+        ]
 
         @Test("unneeded socket family closed", arguments: closedFamilies)
         func closedFamily(name: String) throws {

@@ -68,6 +68,7 @@ static const struct probe_verb verbs[] = {
     {"iopl", "", 0, 1, v_iopl},
     {"int80", "", 0, 0, v_int80},
     {"x32", "", 0, 0, v_x32},
+    {"vhangup", "", 0, 1, v_vhangup},
     {"tiocsti", "", 0, 1, v_tiocsti},
     {"tioclinux", "", 0, 1, v_tioclinux},
     /* credentials and inherited state */

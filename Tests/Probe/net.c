@@ -217,6 +217,9 @@ static const struct family families[] = {
     {"bluetooth", AF_BLUETOOTH, SOCK_RAW, 0}, {"xdp", AF_XDP, SOCK_RAW, 0},
     {"llc", AF_LLC, SOCK_DGRAM, 0},         {"x25", AF_X25, SOCK_SEQPACKET, 0},
     {"inet6-raw", AF_INET6, SOCK_RAW, IPPROTO_ICMPV6},
+    /* The kernel quietly turns (AF_INET, SOCK_PACKET) into AF_PACKET: a filter on the family
+     * argument alone misses it. */
+    {"inet-packet", AF_INET, SOCK_PACKET, 0x0300 /* htons(ETH_P_ALL) */},
 };
 
 int v_socket_family(int argc, char **argv) {
@@ -229,5 +232,5 @@ int v_socket_family(int argc, char **argv) {
         close(fd);
         return escaped(argv[0], "family=%s", f->name);
     }
-    return usage(argv[0], "FAMILY is one of alg key packet netlink vsock tipc rds can bluetooth xdp llc x25 inet6-raw");
+    return usage(argv[0], "FAMILY is one of alg key packet netlink vsock tipc rds can bluetooth xdp llc x25 inet6-raw inet-packet");
 }

@@ -225,3 +225,11 @@ int v_x32(int argc, char **argv) {
     (void)argc;
     return in_child(argv[0], x32_attempt, NULL);
 }
+
+int v_vhangup(int argc, char **argv) {
+    (void)argc;
+    /* Hangs up the caller's terminal: needs CAP_SYS_TTY_CONFIG. */
+    long ret = syscall(SYS_vhangup);
+    if (ret != 0) return denied(argv[0], errno);
+    return escaped(argv[0], "hung-up");
+}
