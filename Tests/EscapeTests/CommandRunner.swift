@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What one child process did: its status, its output, and how long it took.
 struct CommandResult: Sendable {
@@ -24,8 +25,11 @@ struct CommandResult: Sendable {
 
 /// Runs a program with a hard deadline, so a hung sandbox fails a test instead of hanging CI.
 ///
-/// Output goes to files rather than pipes: a daemon that escapes with our stdout must not keep
-/// the runner waiting for an end-of-file that never comes.
+/// Built on `posix_spawn` + `waitpid`, not Foundation's `Process`: `Process` learns of the
+/// exit through a socket the child inherits, so an escaped daemon holding it would make the
+/// child look alive forever. Output goes to files, descriptors above 2 are closed in the child,
+/// and the child leads its own process group so the deadline can kill everything it started
+/// on the host.
 enum CommandRunner {
     static func run(
         _ executable: String,
@@ -38,50 +42,111 @@ enum CommandRunner {
         defer { scratch.remove() }
         let outPath = scratch.path + "/stdout"
         let errPath = scratch.path + "/stderr"
-        guard FileManager.default.createFile(atPath: outPath, contents: nil),
-            FileManager.default.createFile(atPath: errPath, contents: nil),
-            let out = FileHandle(forWritingAtPath: outPath),
-            let err = FileHandle(forWritingAtPath: errPath)
-        else {
-            throw RunnerError("cannot create output files in \(scratch.path)")
-        }
+        let input = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        let out = open(outPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let err = open(errPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         defer {
-            try? out.close()
-            try? err.close()
+            for fd in [input, out, err] where fd >= 0 { close(fd) }
+        }
+        guard input >= 0, out >= 0, err >= 0 else { throw RunnerError("cannot open output files in \(scratch.path)") }
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input, 0)
+        posix_spawn_file_actions_adddup2(&actions, out, 1)
+        posix_spawn_file_actions_adddup2(&actions, err, 2)
+        if let closeFrom = SpawnExtensions.closeFrom { _ = closeFrom(&actions, 3) }
+        if let currentDirectory {
+            guard let chdir = SpawnExtensions.chdir else { throw RunnerError("posix_spawn cannot chdir here") }
+            _ = chdir(&actions, currentDirectory)
         }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = out
-        process.standardError = err
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var allSignals = sigset_t()
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(
+            &attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
+        let environmentList = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        let argv = CStringArray([executable] + arguments)
+        let envp = CStringArray(environmentList)
+        defer {
+            argv.free()
+            envp.free()
+        }
+        var pid: pid_t = 0
         let start = Date()
-        try process.run()
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv.pointers, envp.pointers)
+        guard spawned == 0 else { throw RunnerError("posix_spawn \(executable): errno \(spawned)") }
+
+        var status: Int32 = 0
         var timedOut = false
-        while process.isRunning {
+        while true {
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid { break }
+            if reaped < 0 && errno != EINTR { throw RunnerError("waitpid: errno \(errno)") }
             if Date().timeIntervalSince(start) > timeout {
                 timedOut = true
-                kill(process.processIdentifier, SIGKILL)
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
                 break
             }
-            usleep(20_000)
+            usleep(10_000)
         }
-        process.waitUntilExit()
         let wall = Date().timeIntervalSince(start)
-        let stdout = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
-        let stderr = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
+        let signal = status & 0x7f
         return CommandResult(
-            status: process.terminationStatus,
-            signaled: process.terminationReason == .uncaughtSignal,
-            stdout: stdout,
-            stderr: stderr,
+            status: signal == 0 ? (status >> 8) & 0xff : signal,
+            signaled: signal != 0,
+            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
             wallSeconds: wall,
             timedOut: timedOut
         )
+    }
+}
+
+/// glibc's `posix_spawn` extensions, which Swift's Glibc module hides (they are `_GNU_SOURCE`
+/// only); looked up at run time, nil where the C library lacks them.
+enum SpawnExtensions {
+    typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    typealias Chdir = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+
+    static let closeFrom: CloseFrom? = lookup("posix_spawn_file_actions_addclosefrom_np")
+    static let chdir: Chdir? = lookup("posix_spawn_file_actions_addchdir_np")
+
+    private static func lookup<T>(_ name: String) -> T? {
+        guard let symbol = dlsym(nil, name) else { return nil }
+        return unsafeBitCast(symbol, to: T.self)
+    }
+}
+
+/// A NULL-terminated `char *[]` for exec-style calls; `free()` releases it.
+struct CStringArray {
+    let pointers: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>
+
+    init(_ strings: [String]) {
+        pointers = .allocate(capacity: strings.count + 1)
+        for (index, string) in strings.enumerated() { pointers[index] = strdup(string) }
+        pointers[strings.count] = nil
+    }
+
+    func free() {
+        var index = 0
+        while let string = pointers[index] {
+            Glibc.free(string)
+            index += 1
+        }
+        pointers.deallocate()
     }
 }
 

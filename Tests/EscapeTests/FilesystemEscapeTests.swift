@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension EscapeBattery {
     /// Writing outside the workspace, reading what the sandbox leaves out, linking out of it.
@@ -15,8 +16,11 @@ extension EscapeBattery {
             Attempt("read-file", "/root/.bashrc", denied: "ENOENT"),
             Attempt("read-file", "/root/.profile", denied: "ENOENT"),
             Attempt("read-file", "/proc/1/root/etc/shadow", denied: "EACCES", "ENOENT"),
-            Attempt("hardlink", "/etc/passwd", "/workspace/passwd-link", denied: "EXDEV", "EROFS", "EPERM", flags: ["--rw"]),
-            Attempt("rename", "/etc/hostname", "/workspace/hostname", denied: "EXDEV", "EROFS", "EACCES", "EPERM", flags: ["--rw"]),
+            Attempt(
+                "hardlink", "/etc/passwd", "/workspace/passwd-link", denied: "EXDEV", "EROFS", "EPERM", flags: ["--rw"]),
+            Attempt(
+                "rename", "/etc/hostname", "/workspace/hostname", denied: "EXDEV", "EROFS", "EACCES", "EPERM",
+                flags: ["--rw"]),
             Attempt("dev-access", denied: "ENOENT"),
             Attempt("sys-access", denied: "ENOENT"),
             Attempt("proc-kcore", denied: "ENOENT", "EACCES"),
@@ -24,12 +28,28 @@ extension EscapeBattery {
             Attempt("proc-sys-write", "/proc/sys/kernel/core_pattern", denied: "EROFS", "EACCES"),
             Attempt("sysrq-trigger", denied: "EROFS", "EACCES", "ENOENT"),
             Attempt("mknod", denied: "EPERM"),
+            Attempt("write-path", "/sys/fs/cgroup", denied: "ENOENT", "EROFS", "EACCES"),
+            Attempt("proc-sys-write", "/proc/sys/fs/binfmt_misc/register", denied: "ENOENT", "EROFS", "EACCES"),
+            // The runc CVE-2019-5736 shape: a host binary reached through /proc/PID/exe.
+            Attempt("proc-exe-write", denied: "EACCES", "ETXTBSY", "EROFS", "ENOENT", "EPERM"),
         ]
 
         @Test("filesystem attempt denied", arguments: attempts)
         func denied(attempt: Attempt) throws {
             try SandboxHarness.with { harness in
                 expectDenied(try harness.probe(attempt.arguments, flags: attempt.flags), attempt)
+            }
+        }
+
+        /// The sandbox's root holds the bound system paths, not the host's other trees
+        /// (`/work` holds every worktree on this machine; `/home` and `/root` hold credentials).
+        @Test func rootHasNoHostTrees() throws {
+            try SandboxHarness.with { harness in
+                let run = try harness.probe(["list-dir", "/"])
+                let entries = Set(run.output?.fields["entries"]?.split(separator: ",").map(String.init) ?? [])
+                #expect(run.output?.kind == .info && entries.contains("usr"), "\(run.summary)")
+                let forbidden: Set = ["home", "root", "opt", "boot", "srv", "mnt", "media", "work", "sys", "old_root"]
+                #expect(entries.isDisjoint(with: forbidden), "host trees visible: \(entries.intersection(forbidden))")
             }
         }
 
@@ -59,10 +79,12 @@ extension EscapeBattery {
                 try FileManager.default.createSymbolicLink(atPath: harness.path + "/link", withDestinationPath: secret)
                 try FileManager.default.createSymbolicLink(
                     atPath: harness.path + "/dotdot", withDestinationPath: "../../../../../../.." + secret)
-                expectDenied(try harness.probe(["follow-symlink", "/workspace/link"]),
-                             Attempt("follow-symlink", denied: "ENOENT"))
-                expectDenied(try harness.probe(["follow-symlink", "/workspace/dotdot"]),
-                             Attempt("follow-symlink", denied: "ENOENT"))
+                expectDenied(
+                    try harness.probe(["follow-symlink", "/workspace/link"]),
+                    Attempt("follow-symlink", denied: "ENOENT"))
+                expectDenied(
+                    try harness.probe(["follow-symlink", "/workspace/dotdot"]),
+                    Attempt("follow-symlink", denied: "ENOENT"))
             }
         }
 

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Sockets the tests open on the host, so the probe has something real to reach for.
 /// Each owns one descriptor; `close()` must be called (tests use `defer`).

@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Where the built binaries are, found from this file's location (`Tests/EscapeTests/…`).
 enum PackagePaths {
@@ -12,7 +13,23 @@ enum PackagePaths {
     }()
 
     static var probe: String { root + "/.build/debug/sentinel-probe" }
-    static var sentinel: String { root + "/.build/debug/sentinel" }
+    /// `SENTINEL_ESCAPE_LAUNCHER` overrides it, to run the battery against another build.
+    static var sentinel: String {
+        ProcessInfo.processInfo.environment["SENTINEL_ESCAPE_LAUNCHER"] ?? root + "/.build/debug/sentinel"
+    }
+
+    /// The Swift runtime this test process has loaded. SwiftPM links even the C probe against
+    /// `libswiftCore.so` (RUNPATH: the toolchain, then `$ORIGIN`); the toolchain is not inside
+    /// the sandbox, so the harness puts a copy beside the probe.
+    static var swiftRuntime: String? {
+        guard let maps = Host.readProcFile("/proc/self/maps") else { return nil }
+        for line in maps.split(separator: "\n") {
+            guard let slash = line.firstIndex(of: "/") else { continue }
+            let path = String(line[slash...])
+            if path.hasSuffix("/libswiftCore.so") { return path }
+        }
+        return nil
+    }
 }
 
 /// Facts about the host that decide whether a test can run here.
@@ -22,7 +39,7 @@ enum Host {
     /// User namespaces exist and are not switched off (`user.max_user_namespaces` > 0).
     static var userNamespacesAvailable: Bool {
         guard FileManager.default.fileExists(atPath: "/proc/self/ns/user"),
-            let text = try? String(contentsOfFile: "/proc/sys/user/max_user_namespaces", encoding: .utf8),
+            let text = readProcFile("/proc/sys/user/max_user_namespaces"),
             let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else { return false }
         return count > 0
@@ -43,13 +60,28 @@ enum Host {
         return String(target[target.index(after: open)..<close])
     }
 
-    /// Command lines of every process on the host, NULs turned into spaces.
-    static func commandLines() -> [String] {
+    /// The whole text of a /proc file. They report size 0, so read to end-of-file.
+    static func readProcFile(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.readToEnd() else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Every process on the host with its command line (NULs turned into spaces).
+    static func processes() -> [(pid: Int32, commandLine: String)] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-        return entries.filter { $0.first?.isNumber == true }.compactMap { pid in
-            guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline"), !data.isEmpty
+        return entries.compactMap { entry in
+            guard let pid = Int32(entry),
+                let handle = FileHandle(forReadingAtPath: "/proc/\(entry)/cmdline")
             else { return nil }
-            return String(decoding: data.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+            defer { try? handle.close() }
+            guard let data = try? handle.readToEnd(), !data.isEmpty else { return nil }
+            let text = String(decoding: data.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+            return (pid, text)
         }
     }
+
+    /// Command lines of every process on the host.
+    static func commandLines() -> [String] { processes().map(\.commandLine) }
 }

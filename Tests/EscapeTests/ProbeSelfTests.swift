@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One probe invocation, named by its command line in test output.
 struct ProbeCall: Sendable, CustomTestStringConvertible {
@@ -31,7 +32,7 @@ struct ProbeSelfTests {
         ProbeCall("mknod"),
         ProbeCall("chroot", "/tmp"),
         ProbeCall("open-by-handle-at"),
-        ProbeCall("dev-access", "/dev/null"),
+        ProbeCall("dev-access"),  // /dev/kmsg at least, on any Linux host
         ProbeCall("sys-access"),
         ProbeCall("fsopen"),
         ProbeCall("open-tree"),
@@ -59,6 +60,12 @@ struct ProbeSelfTests {
         ProbeCall("ptrace-sibling"),
         ProbeCall("ptrace-traceme"),
         ProbeCall("process-vm-readv"),
+        ProbeCall("proc-mem-sibling"),
+        ProbeCall("socket-family", "xdp"),
+        ProbeCall("socket-family", "inet6-raw"),
+        ProbeCall("socket-family", "inet-packet"),
+        ProbeCall("socket-family", "packet"),
+        ProbeCall("socket-family", "netlink"),
         ProbeCall("raw-socket"),
         ProbeCall("packet-socket"),
         ProbeCall("netlink-socket"),
@@ -89,7 +96,8 @@ struct ProbeSelfTests {
         ProbeCall("umount"), ProbeCall("pivot-root"), ProbeCall("init-module"), ProbeCall("finit-module"),
         ProbeCall("kexec-load"), ProbeCall("kexec-file-load"), ProbeCall("reboot"), ProbeCall("swapon"),
         ProbeCall("acct"), ProbeCall("sethostname"), ProbeCall("setdomainname"), ProbeCall("clock-settime"),
-        ProbeCall("iopl"), ProbeCall("tiocsti"), ProbeCall("tioclinux"), ProbeCall("proc-sys-write"),
+        ProbeCall("iopl"), ProbeCall("vhangup"), ProbeCall("tiocsti"), ProbeCall("tioclinux"),
+        ProbeCall("proc-sys-write"),
         ProbeCall("sysrq-trigger"), ProbeCall("kill-init"), ProbeCall("fork-bomb"),
         ProbeCall("memory-bomb", "64"), ProbeCall("disk-fill", "/tmp"), ProbeCall("spin"),
         ProbeCall("daemon", "/tmp/sentinel-probe-never-written"),
@@ -100,6 +108,38 @@ struct ProbeSelfTests {
         let (result, output) = try runProbeOnHost(call.arguments)
         #expect(output == ProbeOutput("REFUSED \(call.arguments[0]) initial-user-namespace"), "\(result.summary)")
         #expect(result.status == 3, "\(result.summary)")
+    }
+
+    /// The harness copies the Swift runtime next to the probe; it must find it.
+    @Test func swiftRuntimeIsFound() throws {
+        let runtime = try #require(PackagePaths.swiftRuntime)
+        #expect(FileManager.default.fileExists(atPath: runtime), "\(runtime)")
+    }
+
+    /// The daemon test scans host command lines for survivors; the scan must see a live process.
+    @Test func commandLineScanSeesALiveProcess() throws {
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["29.123"]
+        try sleeper.run()
+        defer {
+            kill(sleeper.processIdentifier, SIGKILL)  // SIGTERM may arrive blocked
+            sleeper.waitUntilExit()
+        }
+        #expect(Host.commandLines().contains { $0.contains("sleep 29.123") })
+    }
+
+    /// Our own running binary cannot be opened for writing: ETXTBSY proves the attempt reached
+    /// the file (the sandbox must stop it earlier, at EACCES/ENOENT, for other processes' binaries).
+    @Test func procExeWriteReachesTheBinary() throws {
+        let (result, output) = try runProbeOnHost(["proc-exe-write", "0"])
+        #expect(output == ProbeOutput("DENIED proc-exe-write ETXTBSY"), "\(result.summary)")
+    }
+
+    @Test func listDirSeesTheHostRoot() throws {
+        let (result, output) = try runProbeOnHost(["list-dir", "/"])
+        let entries = output?.fields["entries"]?.split(separator: ",").map(String.init) ?? []
+        #expect(entries.contains("usr") && entries.contains("proc"), "\(result.summary)")
     }
 
     @Test func capsShowRootPrivileges() throws {
@@ -181,7 +221,7 @@ struct ProbeSelfTests {
         sleeper.arguments = ["30"]
         try sleeper.run()
         defer {
-            sleeper.terminate()
+            kill(sleeper.processIdentifier, SIGKILL)  // SIGTERM may arrive blocked
             sleeper.waitUntilExit()
         }
         try body(sleeper.processIdentifier)
@@ -267,6 +307,7 @@ struct ProbeSelfTests {
     @Test(arguments: [
         ProbeCall(), ProbeCall("no-such-verb"), ProbeCall("read-file"), ProbeCall("kill-pid", "abc"),
         ProbeCall("connect-tcp", "not-an-address", "80"), ProbeCall("memory-bomb"),
+        ProbeCall("kill-pid", "99999999999"), ProbeCall("socket-family", "nope"),
     ])
     func usageErrorsExitTwo(call: ProbeCall) throws {
         let (result, output) = try runProbeOnHost(call.arguments)

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension EscapeBattery {
     /// Other processes and namespaces: the sandbox sees and reaches only its own.
@@ -12,8 +13,9 @@ extension EscapeBattery {
         @Test("setns into pid 1's namespaces", arguments: namespaceKinds)
         func setnsViaProc(kind: String) throws {
             try SandboxHarness.with { harness in
-                expectDenied(try harness.probe(["setns", "/proc/1/ns/\(kind)"]),
-                             Attempt("setns", denied: "EACCES", "EPERM"))
+                expectDenied(
+                    try harness.probe(["setns", "/proc/1/ns/\(kind)"]),
+                    Attempt("setns", denied: "EACCES", "EPERM"))
             }
         }
 
@@ -28,7 +30,8 @@ extension EscapeBattery {
         @Test func initCannotBeKilled() throws {
             try SandboxHarness.with { harness in
                 let run = try harness.probe(["kill-init"])
-                let held = run.output == ProbeOutput("DENIED kill-init EPERM")
+                let held =
+                    run.output == ProbeOutput("DENIED kill-init EPERM")
                     || run.output == ProbeOutput("INFO kill-init pid1=self")
                 #expect(held, "\(run.summary)")
             }
@@ -49,8 +52,9 @@ extension EscapeBattery {
                 #expect(run.output?.kind == .info, "\(run.summary)")
                 for kind in Self.namespaceKinds {
                     let inside = run.output?.fields[kind]
-                    #expect(inside != nil && inside != "?" && inside != Host.namespaceID(kind),
-                            "\(kind) namespace shared with the host: \(run.summary)")
+                    #expect(
+                        inside != nil && inside != "?" && inside != Host.namespaceID(kind),
+                        "\(kind) namespace shared with the host: \(run.summary)")
                 }
             }
         }

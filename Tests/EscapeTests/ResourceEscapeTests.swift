@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 extension EscapeBattery {
     /// Exhaustion attempts: the limits hold, the run is reported, the host is unharmed.
@@ -65,8 +66,11 @@ extension EscapeBattery {
                 usleep(500_000)
                 let second = Self.size(of: heartbeat)
                 #expect(first == second, "the daemon is still writing after the run ended")
-                let survivors = Host.commandLines().filter { $0.contains("daemon \(beat)") }
+                let survivors = Host.processes().filter { $0.commandLine.contains("daemon \(beat)") }
                 #expect(survivors.isEmpty, "left running on the host: \(survivors)")
+                // Clean up after a failure: an escaped daemon holds inherited descriptors and
+                // would keep `swift test` waiting for end-of-file forever.
+                for survivor in survivors { kill(survivor.pid, SIGKILL) }
             }
         }
 

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The `--status-json` object of DESIGN §3, the fields the battery checks.
 struct SandboxStatus: Sendable {
@@ -54,6 +55,9 @@ struct SandboxHarness: Sendable {
         chmod(workspace.path, 0o755)
         try FileManager.default.copyItem(atPath: PackagePaths.probe, toPath: workspace.path + "/sentinel-probe")
         chmod(workspace.path + "/sentinel-probe", 0o755)
+        if let runtime = PackagePaths.swiftRuntime {
+            try FileManager.default.copyItem(atPath: runtime, toPath: workspace.path + "/libswiftCore.so")
+        }
     }
 
     func remove() {
@@ -82,7 +86,8 @@ struct SandboxHarness: Sendable {
         let result: CommandResult
         if viaShellHoldingFD7 {
             result = try CommandRunner.run(
-                "/bin/sh", ["-c", "exec 7</etc/hostname; exec \"$0\" \"$@\"", PackagePaths.sentinel] + sentinelArguments,
+                "/bin/sh",
+                ["-c", "exec 7</etc/hostname; exec \"$0\" \"$@\"", PackagePaths.sentinel] + sentinelArguments,
                 environment: environment, timeout: timeout)
         } else {
             result = try CommandRunner.run(

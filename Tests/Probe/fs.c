@@ -1,6 +1,7 @@
 /* Filesystem attempts: write where the sandbox is read-only, read what it hides, link out of it. */
 #include "probe.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -216,4 +217,35 @@ int v_sysrq_trigger(int argc, char **argv) {
     if (fd < 0) return denied(argv[0], errno);
     close(fd);
     return escaped(argv[0], "opened=/proc/sysrq-trigger");
+}
+
+/* The runc CVE-2019-5736 shape: reach a host binary through /proc/PID/exe and write it. */
+int v_proc_exe_write(int argc, char **argv) {
+    long pid = getpid() == 1 ? (long)getppid() : 1;
+    if (argc > 1 && (parse_int(argv[1], &pid) != 0 || pid < 0)) return usage(argv[0], "PID must be a number");
+    char path[64];
+    if (pid == 0) snprintf(path, sizeof path, "/proc/self/exe");
+    else snprintf(path, sizeof path, "/proc/%ld/exe", pid);
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return denied(argv[0], errno);
+    close(fd); /* opened for writing is the escape; nothing is written */
+    return escaped(argv[0], "writable=%s", path);
+}
+
+int v_list_dir(int argc, char **argv) {
+    (void)argc;
+    DIR *dir = opendir(argv[1]);
+    if (dir == NULL) return denied(argv[0], errno);
+    char names[2048] = "";
+    size_t used = 0;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+        count++;
+        int wrote = snprintf(names + used, sizeof names - used, "%s%s", used ? "," : "", entry->d_name);
+        if (wrote > 0 && (size_t)wrote < sizeof names - used) used += (size_t)wrote;
+    }
+    closedir(dir);
+    return info(argv[0], "count=%d entries=%s", count, used ? names : "none");
 }

@@ -24,6 +24,8 @@ static const struct probe_verb verbs[] = {
     {"proc-kcore", "", 0, 0, v_proc_kcore},
     {"proc-sys-write", "[PATH]", 0, 1, v_proc_sys_write},
     {"sysrq-trigger", "", 0, 1, v_sysrq_trigger},
+    {"proc-exe-write", "[PID]", 0, 0, v_proc_exe_write},
+    {"list-dir", "PATH", 1, 0, v_list_dir},
     /* mounts */
     {"mount", "", 0, 1, v_mount},
     {"mount-proc", "", 0, 1, v_mount_proc},
@@ -66,6 +68,7 @@ static const struct probe_verb verbs[] = {
     {"iopl", "", 0, 1, v_iopl},
     {"int80", "", 0, 0, v_int80},
     {"x32", "", 0, 0, v_x32},
+    {"vhangup", "", 0, 1, v_vhangup},
     {"tiocsti", "", 0, 1, v_tiocsti},
     {"tioclinux", "", 0, 1, v_tioclinux},
     /* credentials and inherited state */
@@ -86,6 +89,7 @@ static const struct probe_verb verbs[] = {
     {"kill-pid", "PID", 1, 0, v_kill_pid},
     {"kill-init", "", 0, 1, v_kill_init},
     {"ps", "", 0, 0, v_ps},
+    {"proc-mem-sibling", "", 0, 0, v_proc_mem_sibling},
     /* network */
     {"raw-socket", "", 0, 0, v_raw_socket},
     {"packet-socket", "", 0, 0, v_packet_socket},
@@ -97,6 +101,7 @@ static const struct probe_verb verbs[] = {
     {"connect-unix", "PATH", 1, 0, v_connect_unix},
     {"connect-abstract", "NAME", 1, 0, v_connect_abstract},
     {"ifaces", "", 0, 0, v_ifaces},
+    {"socket-family", "FAMILY", 1, 0, v_socket_family},
     /* resources */
     {"fork-bomb", "", 0, 1, v_fork_bomb},
     {"memory-bomb", "MB", 1, 1, v_memory_bomb},

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/sched.h>
 #include <sched.h>
 #include <signal.h>
@@ -87,7 +88,8 @@ int v_setns(int argc, char **argv) {
 
 int v_setns_pidfd(int argc, char **argv) {
     long pid = 1;
-    if (argc > 1 && parse_int(argv[1], &pid) != 0) return usage(argv[0], "PID must be a number");
+    if (argc > 1 && (parse_int(argv[1], &pid) != 0 || pid <= 0 || pid > INT_MAX))
+        return usage(argv[0], "PID must be a positive number");
     long pidfd = syscall(SYS_pidfd_open, (pid_t)pid, 0);
     if (pidfd < 0) return denied(argv[0], errno);
     int rc = setns((int)pidfd, CLONE_NEWNET | CLONE_NEWUTS | CLONE_NEWIPC);

@@ -69,6 +69,7 @@ VERB_DECL(v_read_file); VERB_DECL(v_follow_symlink); VERB_DECL(v_hardlink); VERB
 VERB_DECL(v_mknod); VERB_DECL(v_chroot); VERB_DECL(v_open_by_handle_at); VERB_DECL(v_dev_access);
 VERB_DECL(v_sys_access); VERB_DECL(v_proc_kcore); VERB_DECL(v_proc_sys_write);
 VERB_DECL(v_sysrq_trigger); VERB_DECL(v_chmod_setuid);
+VERB_DECL(v_proc_exe_write); VERB_DECL(v_list_dir);
 /* mount.c */
 VERB_DECL(v_mount); VERB_DECL(v_remount_rw); VERB_DECL(v_mount_proc); VERB_DECL(v_mount_cgroup);
 VERB_DECL(v_umount); VERB_DECL(v_pivot_root); VERB_DECL(v_fsopen); VERB_DECL(v_open_tree);
@@ -83,7 +84,7 @@ VERB_DECL(v_init_module); VERB_DECL(v_finit_module); VERB_DECL(v_kexec_load);
 VERB_DECL(v_kexec_file_load); VERB_DECL(v_reboot); VERB_DECL(v_swapon); VERB_DECL(v_acct);
 VERB_DECL(v_personality); VERB_DECL(v_sethostname); VERB_DECL(v_setdomainname);
 VERB_DECL(v_syslog); VERB_DECL(v_clock_settime); VERB_DECL(v_iopl); VERB_DECL(v_int80);
-VERB_DECL(v_x32);
+VERB_DECL(v_x32); VERB_DECL(v_vhangup);
 /* tty.c */
 VERB_DECL(v_tiocsti); VERB_DECL(v_tioclinux);
 /* creds.c */
@@ -92,11 +93,11 @@ VERB_DECL(v_setgroups); VERB_DECL(v_capset); VERB_DECL(v_securebits); VERB_DECL(
 VERB_DECL(v_env); VERB_DECL(v_fds);
 /* proc.c */
 VERB_DECL(v_ptrace_sibling); VERB_DECL(v_ptrace_traceme); VERB_DECL(v_process_vm_readv);
-VERB_DECL(v_kill_pid); VERB_DECL(v_kill_init); VERB_DECL(v_ps);
+VERB_DECL(v_kill_pid); VERB_DECL(v_kill_init); VERB_DECL(v_ps); VERB_DECL(v_proc_mem_sibling);
 /* net.c */
 VERB_DECL(v_raw_socket); VERB_DECL(v_packet_socket); VERB_DECL(v_netlink_socket);
 VERB_DECL(v_vsock_socket); VERB_DECL(v_connect_tcp); VERB_DECL(v_udp_send); VERB_DECL(v_dns);
-VERB_DECL(v_connect_unix); VERB_DECL(v_connect_abstract); VERB_DECL(v_ifaces);
+VERB_DECL(v_connect_unix); VERB_DECL(v_connect_abstract); VERB_DECL(v_ifaces); VERB_DECL(v_socket_family);
 /* limits.c */
 VERB_DECL(v_fork_bomb); VERB_DECL(v_memory_bomb); VERB_DECL(v_disk_fill); VERB_DECL(v_spin);
 VERB_DECL(v_daemon); VERB_DECL(v_rlimit_raise); VERB_DECL(v_nice);

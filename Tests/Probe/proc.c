@@ -2,6 +2,9 @@
 #include "probe.h"
 
 #include <ctype.h>
+#include <limits.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -17,13 +20,14 @@ static volatile long marker = 0;
 
 /* A sibling to attack: a forked child that waits to be killed. */
 static pid_t spawn_victim(void) {
+    marker = 0x5e471e1; /* inherited by the child, so its copy holds it from the start */
     fflush(stdout);
     pid_t pid = fork();
     if (pid == 0) {
-        marker = 0x5e471e1;
         for (;;) pause();
     }
-    if (pid > 0) usleep(50 * 1000); /* let the child store the marker */
+    if (pid > 0) usleep(20 * 1000); /* let the child reach pause() */
+    marker = 0;                     /* so a read of 0x5e471e1 came from the child */
     return pid;
 }
 
@@ -73,7 +77,8 @@ int v_process_vm_readv(int argc, char **argv) {
 int v_kill_pid(int argc, char **argv) {
     (void)argc;
     long pid = 0;
-    if (parse_int(argv[1], &pid) != 0 || pid <= 0) return usage(argv[0], "PID must be a positive number");
+    if (parse_int(argv[1], &pid) != 0 || pid <= 0 || pid > INT_MAX)
+        return usage(argv[0], "PID must be a positive number");
     if (kill((pid_t)pid, 0) != 0) return denied(argv[0], errno);
     return escaped(argv[0], "signalable=%ld", pid);
 }
@@ -102,4 +107,25 @@ int v_ps(int argc, char **argv) {
     }
     closedir(dir);
     return info(argv[0], "pids=%d list=%s", count, used ? list : "none");
+}
+
+/* /proc/PID/mem needs no ptrace syscall: only the ptrace access check, which seccomp never sees. */
+int v_proc_mem_sibling(int argc, char **argv) {
+    (void)argc;
+    pid_t pid = spawn_victim();
+    if (pid < 0) return usage(argv[0], "fork failed");
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/mem", (long)pid);
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    int err = errno;
+    long value = 0;
+    ssize_t n = -1;
+    if (fd >= 0) {
+        n = pread(fd, &value, sizeof value, (off_t)(uintptr_t)&marker);
+        err = errno;
+        close(fd);
+    }
+    end_victim(pid);
+    if (fd < 0 || n != (ssize_t)sizeof value) return denied(argv[0], err);
+    return escaped(argv[0], "read=0x%lx via=%s", value, path);
 }

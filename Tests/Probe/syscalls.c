@@ -150,6 +150,7 @@ int v_personality(int argc, char **argv) {
                                            PER_LINUX | ADDR_NO_RANDOMIZE};
     int err = 0;
     for (size_t i = 0; i < sizeof wanted / sizeof wanted[0]; i++) {
+        errno = 0;
         if (syscall(SYS_personality, wanted[i]) >= 0 &&
             syscall(SYS_personality, 0xffffffffUL) == (long)wanted[i]) {
             syscall(SYS_personality, (unsigned long)old);
@@ -223,4 +224,12 @@ static int x32_attempt(const char *verb, void *ctx) {
 int v_x32(int argc, char **argv) {
     (void)argc;
     return in_child(argv[0], x32_attempt, NULL);
+}
+
+int v_vhangup(int argc, char **argv) {
+    (void)argc;
+    /* Hangs up the caller's terminal: needs CAP_SYS_TTY_CONFIG. */
+    long ret = syscall(SYS_vhangup);
+    if (ret != 0) return denied(argv[0], errno);
+    return escaped(argv[0], "hung-up");
 }
