@@ -1,0 +1,76 @@
+/// A plain-HTTP forward-proxy request (`GET http://host:port/path HTTP/1.1`), with the
+/// origin-form head the proxy sends upstream.
+///
+/// One request per connection: the upstream head always carries `Connection: close`, so
+/// a client that wants a second request opens a new connection (and a new decision).
+public struct ForwardRequest: Hashable, Sendable {
+    public var method: String
+    public var destination: Authority
+    /// Path and query, e.g. `/a/b?c=d`.
+    public var originForm: String
+    /// Every `Host` header value the client sent.
+    public var hostHeaders: [String]
+    /// The head to send upstream: origin-form request line, `Proxy-*`, `Connection` and
+    /// `Keep-Alive` headers dropped, `Host` added when absent, `Connection: close`.
+    public var upstreamHead: [UInt8]
+
+    /// Why the Host header(s) disagree with the URI, or `nil` when they agree. The proxy
+    /// denies such a request: the upstream would otherwise serve a host that was never checked.
+    public var hostConflict: String? {
+        guard !hostHeaders.isEmpty else { return nil }
+        guard hostHeaders.count == 1 else { return "\(hostHeaders.count) Host headers" }
+        guard let header = Authority(Substring(hostHeaders[0]), defaultPort: 80), header == destination else {
+            return "Host header '\(hostHeaders[0].prefix(100))' does not match \(destination)"
+        }
+        return nil
+    }
+
+    /// Parses from the start of `bytes` (pure). Only `http://` URIs: HTTPS goes through CONNECT.
+    public static func parse(_ bytes: ArraySlice<UInt8>) -> ParseOutcome<ForwardRequest> {
+        switch HTTPRequestHead.parse(bytes) {
+        case .incomplete: return .incomplete
+        case .invalid(let failure): return .invalid(failure)
+        case .complete(let head, let consumed):
+            switch build(head) {
+            case .success(let request): return .complete(request, consumed: consumed)
+            case .failure(let failure): return .invalid(failure)
+            }
+        }
+    }
+
+    private static func build(_ head: HTTPRequestHead) -> Result<ForwardRequest, ParseFailure> {
+        guard head.method != "CONNECT" else { return .failure(ParseFailure("CONNECT is not a forward request", status: 400)) }
+        let target = Substring(head.target)
+        guard target.count > 7, target.prefix(7).lowercased() == "http://" else {
+            return .failure(ParseFailure("request target must be an absolute http:// URI", status: 400))
+        }
+        let rest = target.dropFirst(7)
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        let authorityText = rest[..<authorityEnd]
+        guard !authorityText.contains("@") else { return .failure(ParseFailure("user info in URI", status: 400)) }
+        guard let destination = Authority(authorityText, defaultPort: 80) else {
+            return .failure(ParseFailure("invalid host in URI", status: 400))
+        }
+        var origin = String(rest[authorityEnd...])
+        if let hash = origin.firstIndex(of: "#") { origin = String(origin[..<hash]) }
+        if origin.isEmpty || origin.hasPrefix("?") { origin = "/" + origin }
+
+        var out = "\(head.method) \(origin) \(head.version)\r\n"
+        var hostHeaders: [String] = []
+        for header in head.headers {
+            let name = header.name.lowercased()
+            if name == "host" { hostHeaders.append(header.value) }
+            if name.hasPrefix("proxy-") || name == "connection" || name == "keep-alive" { continue }
+            out += "\(header.name): \(header.value)\r\n"
+        }
+        if hostHeaders.isEmpty {
+            let port = destination.port == 80 ? "" : ":\(destination.port)"
+            let host = destination.host.withPort(destination.port).dropLast(String(destination.port).count + 1)
+            out += "Host: \(host)\(port)\r\n"
+        }
+        out += "Connection: close\r\n\r\n"
+        return .success(ForwardRequest(
+            method: head.method, destination: destination, originForm: origin, hostHeaders: hostHeaders,
+            upstreamHead: Array(out.utf8)))
+    }
+}
