@@ -177,6 +177,9 @@ struct EgressSession {
         if let refusal {
             return deny(destination, kind, .denied(refusal), status: 503)
         }
+        if context.budget.exhausted, let limit = context.limits.maxTotalBytes {
+            return deny(destination, kind, .denied("total byte limit \(limit) reached"), status: 503)
+        }
         let named = context.policy.decide(host: destination.host, port: destination.port)
         guard named.allowed else { return deny(destination, kind, named) }
 
