@@ -55,6 +55,7 @@ enum Loopback {
         return true
     }
 
+    @discardableResult
     static func send(_ fd: Int32, _ text: String) -> Bool { send(fd, Array(text.utf8)) }
 
     /// Reads until EOF, an error or timeout, or `limit` bytes.
@@ -67,6 +68,18 @@ enum Loopback {
             result.append(contentsOf: chunk[0..<n])
         }
         return result
+    }
+
+    /// Reads and discards until EOF, an error or timeout; returns the byte count.
+    static func drain(_ fd: Int32) -> Int {
+        var total = 0
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+        defer { chunk.deallocate() }
+        while true {
+            let n = recv(fd, chunk.baseAddress, chunk.count, 0)
+            if n <= 0 { return total }
+            total += n
+        }
     }
 
     /// Reads until `count` bytes arrived (fewer on EOF or timeout).
@@ -166,6 +179,7 @@ final class TestHTTPServer: Sendable {
             connection.head = String(decoding: buffer[..<headEnd], as: UTF8.self)
             let path = connection.head.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
             var body: [UInt8]
+            var streamed = 0
             if path == "/count" {
                 var bodyBytes = buffer.count - headEnd
                 while true {
@@ -176,13 +190,23 @@ final class TestHTTPServer: Sendable {
                 }
                 body = Array("\(bodyBytes)".utf8)
             } else if path.hasPrefix("/bytes/"), let count = Int(path.dropFirst(7)), count >= 0 {
-                body = [UInt8](repeating: UInt8(ascii: "x"), count: count)
+                // Large bodies are streamed from one chunk instead of allocated whole.
+                body = count > 1 << 20 ? [] : [UInt8](repeating: UInt8(ascii: "x"), count: count)
+                streamed = count > 1 << 20 ? count : 0
             } else {
                 body = Array("hello from \(path)\n".utf8)
             }
-            let header = Array("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
+            let length = body.count + streamed
+            let header = Array("HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\nConnection: close\r\n\r\n".utf8)
             if Loopback.send(fd, header) { connection.sent += header.count }
             if Loopback.send(fd, body) { connection.sent += body.count }
+            let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: min(streamed, 256 * 1024))
+            while streamed > 0 {
+                let part = min(streamed, chunk.count)
+                guard Loopback.send(fd, part == chunk.count ? chunk : Array(chunk[0..<part])) else { break }
+                connection.sent += part
+                streamed -= part
+            }
             body = []
         }
         shutdown(fd, Int32(SHUT_WR))
@@ -223,16 +247,17 @@ final class ProxyHarness: Sendable {
     let port: UInt16
     private let denials = RecordLog()
 
-    init(allow: [String], deny: [String] = [], resolver: [String: [String]] = [:], limits: EgressLimits = EgressLimits())
-        throws
-    {
+    init(
+        allow: [String], deny: [String] = [], resolver: [String: [String]] = [:], limits: EgressLimits = EgressLimits(),
+        useSplice: Bool = true
+    ) throws {
         let (fd, port) = try Loopback.listen()
         self.port = port
         let table = resolver.mapValues { $0.compactMap(IPAddress.init) }
         let denials = self.denials
         proxy = try EgressProxy(
             listeningSocket: fd, policy: try EgressPolicy(allow: allow, deny: deny), resolver: StaticResolver(table),
-            limits: limits, onDenied: { record in denials.append(record) })
+            limits: limits, useSplice: useSplice, onDenied: { record in denials.append(record) })
         try proxy.start()
     }
 

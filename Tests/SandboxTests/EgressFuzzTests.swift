@@ -70,7 +70,7 @@ struct EgressFuzzTests {
     func parsers() {
         var random = FuzzRandom(state: 0x5EED)
         var outcomes = [0, 0, 0]
-        for _ in 0..<20_000 {
+        for _ in 0..<8_000 {
             let input = FuzzInputs.make(&random, port: UInt16.random(in: 1...65535, using: &random))[...]
             func check<T>(_ outcome: ParseOutcome<T>, statuses: ClosedRange<Int>) {
                 switch outcome {
@@ -91,7 +91,7 @@ struct EgressFuzzTests {
             check(SOCKS5.parseRequest(input), statuses: 1...8)
         }
         // The generator must exercise all three outcomes, or the test proves little.
-        #expect(outcomes.allSatisfy { $0 > 1000 }, "\(outcomes)")
+        #expect(outcomes.allSatisfy { $0 > 400 }, "\(outcomes)")
     }
 
     @Test("a live proxy answers malformed requests with 400/403 or closes, and never connects")

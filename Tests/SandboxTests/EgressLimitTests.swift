@@ -36,12 +36,12 @@ struct EgressLimitTests {
         #expect(server.accepted == 3)
     }
 
-    @Test("an idle tunnel is closed after the idle timeout and the record says so")
-    func idleTimeout() throws {
+    @Test("an idle tunnel is closed after the idle timeout and the record says so", arguments: [true, false])
+    func idleTimeout(splice: Bool) throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
         let harness = try ProxyHarness(
-            allow: ["127.0.0.1:\(server.port)"], limits: EgressLimits(idleTimeout: .milliseconds(300)))
+            allow: ["127.0.0.1:\(server.port)"], limits: EgressLimits(idleTimeout: .milliseconds(300)), useSplice: splice)
         defer { harness.proxy.stop() }
         let started = ContinuousClock.now
         let tunnel = try EgressProxyTests.connectTunnel(harness, to: "127.0.0.1:\(server.port)")
@@ -68,12 +68,12 @@ struct EgressLimitTests {
         #expect(harness.proxy.records.isEmpty)
     }
 
-    @Test("the total byte limit cuts the transfer exactly at the limit and refuses later connections")
-    func totalBytes() throws {
+    @Test("the total byte limit cuts the transfer exactly at the limit and refuses later connections", arguments: [true, false])
+    func totalBytes(splice: Bool) throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
         let harness = try ProxyHarness(
-            allow: ["127.0.0.1:\(server.port)"], limits: EgressLimits(maxTotalBytes: 10_000))
+            allow: ["127.0.0.1:\(server.port)"], limits: EgressLimits(maxTotalBytes: 10_000), useSplice: splice)
         defer { harness.proxy.stop() }
         let tunnel = try EgressProxyTests.connectTunnel(harness, to: "127.0.0.1:\(server.port)")
         #expect(tunnel.head.hasPrefix("HTTP/1.1 200"))

@@ -29,12 +29,13 @@ struct EgressProxyTests {
 
     static func domain(_ name: String) -> [UInt8] { [3, UInt8(name.utf8.count)] + Array(name.utf8) }
 
-    @Test("an allowed CONNECT tunnel carries a GET, and the record counts what the server saw")
-    func connectThenGet() throws {
+    @Test("an allowed CONNECT tunnel carries a GET, and the record counts what the server saw", arguments: [true, false])
+    func connectThenGet(splice: Bool) throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
         let harness = try ProxyHarness(
-            allow: ["allowed.test:\(server.port)", "127.0.0.1:\(server.port)"], resolver: ["allowed.test": ["127.0.0.1"]])
+            allow: ["allowed.test:\(server.port)", "127.0.0.1:\(server.port)"], resolver: ["allowed.test": ["127.0.0.1"]],
+            useSplice: splice)
         defer { harness.proxy.stop() }
         let (fd, head) = try Self.connectTunnel(harness, to: "Allowed.Test.:\(server.port)")
         #expect(head == "HTTP/1.1 200 Connection established\r\n\r\n")
@@ -120,11 +121,11 @@ struct EgressProxyTests {
         #expect(harness.records(atLeast: 1).first?.address == "::1")
     }
 
-    @Test("half-close: the client's end of body reaches the server, the answer still comes back")
-    func halfClose() throws {
+    @Test("half-close: the client's end of body reaches the server, the answer still comes back", arguments: [true, false])
+    func halfClose(splice: Bool) throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
-        let harness = try ProxyHarness(allow: ["127.0.0.1:\(server.port)"])
+        let harness = try ProxyHarness(allow: ["127.0.0.1:\(server.port)"], useSplice: splice)
         defer { harness.proxy.stop() }
         let fd = try harness.client()
         let body = [UInt8](repeating: 7, count: 300_000)

@@ -17,6 +17,12 @@ final class ByteBudget: Sendable {
         }
     }
 
+    /// Returns bytes granted but not used.
+    func refund(_ count: Int) {
+        guard limit != nil, count > 0 else { return }
+        used.withLock { $0 -= Int64(count) }
+    }
+
     var exhausted: Bool {
         guard let limit else { return false }
         return used.withLock { $0 >= limit }

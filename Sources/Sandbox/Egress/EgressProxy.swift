@@ -38,12 +38,23 @@ public final class EgressProxy: Sendable {
     private let stopRead: Int32
     private let stopWrite: Int32
     private let budget: ByteBudget
+    private let useSplice: Bool
 
     /// Takes ownership of `listeningSocket` (closed by `stop()`). `onDenied` runs on a
     /// connection thread for each denial; keep it short (print `record.denialLine`).
-    public init(
+    public convenience init(
         listeningSocket: Int32, policy: EgressPolicy, resolver: any Resolver = SystemResolver(),
         limits: EgressLimits = EgressLimits(), onDenied: @escaping @Sendable (EgressRecord) -> Void = { _ in }
+    ) throws {
+        try self.init(
+            listeningSocket: listeningSocket, policy: policy, resolver: resolver, limits: limits, useSplice: true,
+            onDenied: onDenied)
+    }
+
+    /// As the public initializer; `useSplice: false` forces the copying relay (for tests).
+    init(
+        listeningSocket: Int32, policy: EgressPolicy, resolver: any Resolver, limits: EgressLimits, useSplice: Bool,
+        onDenied: @escaping @Sendable (EgressRecord) -> Void
     ) throws {
         var fds: [Int32] = [-1, -1]
         // pipe2 and accept4 are _GNU_SOURCE-only and do not import: set the flags after.
@@ -62,6 +73,7 @@ public final class EgressProxy: Sendable {
         self.stopRead = fds[0]
         self.stopWrite = fds[1]
         self.budget = ByteBudget(limit: limits.maxTotalBytes)
+        self.useSplice = useSplice
     }
 
     /// Starts accepting on a background thread. Throws when the socket is not a listening
@@ -124,7 +136,7 @@ public final class EgressProxy: Sendable {
 
     private var context: SessionContext {
         SessionContext(
-            policy: policy, resolver: resolver, limits: limits, stopFd: stopRead, budget: budget,
+            policy: policy, resolver: resolver, limits: limits, stopFd: stopRead, budget: budget, useSplice: useSplice,
             finish: { [self] record in finish(record) })
     }
 

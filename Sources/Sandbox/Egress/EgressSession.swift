@@ -9,6 +9,8 @@ struct SessionContext: Sendable {
     let limits: EgressLimits
     let stopFd: Int32
     let budget: ByteBudget
+    /// Relay with splice(2) when the C library has it (tests turn it off to cover the copy relay).
+    let useSplice: Bool
     /// Stores a finished record (and reports denials).
     let finish: @Sendable (EgressRecord) -> Void
 }
@@ -233,10 +235,17 @@ struct EgressSession {
             context.finish(entry)
             return drop()
         }
-        let relay = Relay(
-            client: client, upstream: upstream, stopFd: stop,
-            idleTimeoutMs: context.limits.idleTimeout.pollMilliseconds, budget: context.budget)
-        let outcome = relay.run(initialToUpstream: initial)
+        let idleMs = context.limits.idleTimeout.pollMilliseconds
+        var spliced: Relay.Outcome?
+        if context.useSplice, let splice = Splice.function {
+            spliced = SpliceRelay(
+                client: client, upstream: upstream, stopFd: stop, idleTimeoutMs: idleMs, budget: context.budget,
+                splice: splice
+            ).run(initialToUpstream: initial)
+        }
+        let outcome = spliced ?? Relay(
+            client: client, upstream: upstream, stopFd: stop, idleTimeoutMs: idleMs, budget: context.budget
+        ).run(initialToUpstream: initial)
         close(client)
         entry.bytesOut = outcome.bytesOut
         entry.bytesIn = outcome.bytesIn

@@ -21,6 +21,13 @@ enum ProxyThread {
         var thread = pthread_t()
         let rc = pthread_create(&thread, &attributes, { raw in
             guard let raw else { return nil }
+            // splice(2) into a socket whose peer left raises SIGPIPE, which would kill the
+            // whole process: block it in proxy threads only (the sandboxed child's
+            // dispositions stay untouched; a blocked thread-directed SIGPIPE just stays pending).
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &set, nil)
             Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
             return nil
         }, box)
