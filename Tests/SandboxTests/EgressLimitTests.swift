@@ -33,7 +33,7 @@ struct EgressLimitTests {
         let fourth = try EgressProxyTests.connectTunnel(harness, to: target)
         close(fourth.fd)
         #expect(fourth.head.hasPrefix("HTTP/1.1 200"))
-        #expect(server.accepted == 3)
+        #expect(waitUntil { server.accepted == 3 })
     }
 
     @Test("an idle tunnel is closed after the idle timeout and the record says so", arguments: [true, false])
