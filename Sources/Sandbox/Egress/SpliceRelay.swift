@@ -6,7 +6,7 @@ import Glibc
 /// and never enter user space. Same contract: exact counts, half-close, idle timeout,
 /// stop, byte budget.
 struct SpliceRelay {
-    static let pipeSize = 1 << 20
+    static let pipeSize = 1 << 18
 
     let client: Int32
     let upstream: Int32
