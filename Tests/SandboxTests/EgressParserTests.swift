@@ -132,6 +132,9 @@ struct EgressParserTests {
         "GET http://a.test:x/ HTTP/1.1\r\n\r\n",
         "GET ftp://a.test/ HTTP/1.1\r\n\r\n",
         "GET http://127.1/ HTTP/1.1\r\n\r\n",
+        "POST http://a.test/ HTTP/1.1\r\nContent-Length: x\r\n\r\n",
+        "POST http://a.test/ HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+        "POST http://a.test/ HTTP/1.1\r\nContent-Length: -1\r\n\r\n",
     ])
     func forwardInvalid(text: String) {
         guard case .invalid(let failure) = ForwardRequest.parse(Self.bytes(text)) else {
@@ -139,6 +142,24 @@ struct EgressParserTests {
             return
         }
         #expect(failure.status == 400)
+    }
+
+    @Test("forward request bodies: Content-Length is read, Transfer-Encoding is refused with 411")
+    func forwardBodies() {
+        guard case .complete(let request, _) = ForwardRequest.parse(
+            Self.bytes("POST http://a.test/ HTTP/1.1\r\nContent-Length: 12\r\ncontent-length: 12\r\n\r\n"))
+        else {
+            Issue.record("not complete")
+            return
+        }
+        #expect(request.bodyLength == 12)
+        guard case .invalid(let failure) = ForwardRequest.parse(
+            Self.bytes("POST http://a.test/ HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"))
+        else {
+            Issue.record("chunked body accepted")
+            return
+        }
+        #expect(failure.status == 411)
     }
 
     @Test("SOCKS5 greetings")

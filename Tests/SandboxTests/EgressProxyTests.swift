@@ -127,10 +127,10 @@ struct EgressProxyTests {
         defer { server.stop() }
         let harness = try ProxyHarness(allow: ["127.0.0.1:\(server.port)"], useSplice: splice)
         defer { harness.proxy.stop() }
-        let fd = try harness.client()
-        let body = [UInt8](repeating: 7, count: 300_000)
-        #expect(Loopback.send(fd, "POST http://127.0.0.1:\(server.port)/count HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n"))
-        #expect(Loopback.send(fd, body))
+        let (fd, head) = try Self.connectTunnel(harness, to: "127.0.0.1:\(server.port)")
+        #expect(head.hasPrefix("HTTP/1.1 200"))
+        #expect(Loopback.send(fd, "POST /count HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"))
+        #expect(Loopback.send(fd, [UInt8](repeating: 7, count: 300_000)))
         shutdown(fd, Int32(SHUT_WR))
         let response = String(decoding: Loopback.readAll(fd), as: UTF8.self)
         close(fd)
@@ -139,6 +139,30 @@ struct EgressProxyTests {
         let record = try #require(harness.records(atLeast: 1).first)
         #expect(record.bytesOut == seen.received)
         #expect(record.bytesIn == seen.sent)
+    }
+
+    @Test("plain HTTP forwards exactly the head and Content-Length body; a pipelined request never reaches the server",
+        arguments: [true, false])
+    func forwardsOneRequestOnly(splice: Bool) throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let harness = try ProxyHarness(allow: ["127.0.0.1:\(server.port)"], useSplice: splice)
+        defer { harness.proxy.stop() }
+        let fd = try harness.client()
+        let authority = "127.0.0.1:\(server.port)"
+        #expect(Loopback.send(fd,
+            "POST http://\(authority)/x HTTP/1.1\r\nHost: \(authority)\r\nContent-Length: 5\r\n\r\nhello"
+            + "GET http://\(authority)/y HTTP/1.1\r\nHost: evil.test\r\n\r\n"))
+        let response = String(decoding: Loopback.readAll(fd), as: UTF8.self)
+        close(fd)
+        #expect(response.hasSuffix("hello from /x\n"))
+        let seen = try #require(server.finished(atLeast: 1).first)
+        let expectedHead = "POST /x HTTP/1.1\r\nHost: \(authority)\r\nContent-Length: 5\r\nConnection: close\r\n\r\n"
+        #expect(seen.received == expectedHead.utf8.count + 5)
+        let record = try #require(harness.records(atLeast: 1).first)
+        #expect(record.bytesOut == seen.received)
+        #expect(record.bytesIn == seen.sent)
+        #expect(server.accepted == 1)
     }
 
     struct Denial: Sendable, CustomTestStringConvertible {

@@ -66,17 +66,20 @@ struct EgressSession {
             case .complete(let head, let consumed):
                 let leftover = Array(buffer[consumed...])
                 if head.method == "CONNECT" {
-                    guard case .complete(let request, _) = ConnectRequest.parse(buffer[...]) else {
-                        return answerHTTP(400, "CONNECT target must be host:port")
+                    switch ConnectRequest.parse(buffer[...]) {
+                    case .complete(let request, _): return serve(request.destination, .connect, initial: leftover)
+                    case .invalid(let failure): return answerHTTP(failure.status, failure.reason)
+                    case .incomplete: return answerHTTP(400, "incomplete request")
                     }
-                    return serve(request.destination, .connect, initial: leftover)
                 }
                 switch ForwardRequest.parse(buffer[...]) {
                 case .complete(let request, _):
                     if let conflict = request.hostConflict {
                         return deny(request.destination, .http, EgressDecision.denied(conflict))
                     }
-                    return serve(request.destination, .http, initial: request.upstreamHead + leftover)
+                    return serve(
+                        request.destination, .http, initial: request.upstreamHead + leftover,
+                        upstreamLimit: request.upstreamHead.count + request.bodyLength)
                 case .invalid(let failure):
                     return answerHTTP(failure.status, failure.reason)
                 case .incomplete:
@@ -87,7 +90,7 @@ struct EgressSession {
     }
 
     private static let statusText: [Int: String] = [
-        400: "Bad Request", 403: "Forbidden", 408: "Request Timeout", 431: "Request Header Fields Too Large",
+        400: "Bad Request", 403: "Forbidden", 408: "Request Timeout", 411: "Length Required", 431: "Request Header Fields Too Large",
         502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
     ]
 
@@ -175,7 +178,7 @@ struct EgressSession {
         }
     }
 
-    private func serve(_ destination: Authority, _ kind: EgressProtocol, initial: [UInt8]) {
+    private func serve(_ destination: Authority, _ kind: EgressProtocol, initial: [UInt8], upstreamLimit: Int? = nil) {
         if let refusal {
             return deny(destination, kind, .denied(refusal), status: 503)
         }
@@ -241,11 +244,11 @@ struct EgressSession {
             spliced = SpliceRelay(
                 client: client, upstream: upstream, stopFd: stop, idleTimeoutMs: idleMs, budget: context.budget,
                 splice: splice
-            ).run(initialToUpstream: initial)
+            ).run(initialToUpstream: initial, upstreamLimit: upstreamLimit)
         }
         let outcome = spliced ?? Relay(
             client: client, upstream: upstream, stopFd: stop, idleTimeoutMs: idleMs, budget: context.budget
-        ).run(initialToUpstream: initial)
+        ).run(initialToUpstream: initial, upstreamLimit: upstreamLimit)
         close(client)
         entry.bytesOut = outcome.bytesOut
         entry.bytesIn = outcome.bytesIn

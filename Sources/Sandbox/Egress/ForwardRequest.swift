@@ -1,8 +1,11 @@
 /// A plain-HTTP forward-proxy request (`GET http://host:port/path HTTP/1.1`), with the
 /// origin-form head the proxy sends upstream.
 ///
-/// One request per connection: the upstream head always carries `Connection: close`, so
-/// a client that wants a second request opens a new connection (and a new decision).
+/// One request per connection: the upstream head always carries `Connection: close`, and
+/// the proxy forwards exactly the head and `Content-Length` body bytes, nothing after, so
+/// a pipelined second request (say, with another Host) never reaches the upstream.
+/// `Transfer-Encoding` request bodies are refused (411) because their end cannot be
+/// found without decoding them.
 public struct ForwardRequest: Hashable, Sendable {
     public var method: String
     public var destination: Authority
@@ -13,6 +16,8 @@ public struct ForwardRequest: Hashable, Sendable {
     /// The head to send upstream: origin-form request line, `Proxy-*`, `Connection` and
     /// `Keep-Alive` headers dropped, `Host` added when absent, `Connection: close`.
     public var upstreamHead: [UInt8]
+    /// The request body length from `Content-Length` (0 when absent).
+    public var bodyLength: Int
 
     /// Why the Host header(s) disagree with the URI, or `nil` when they agree. The proxy
     /// denies such a request: the upstream would otherwise serve a host that was never checked.
@@ -57,9 +62,14 @@ public struct ForwardRequest: Hashable, Sendable {
 
         var out = "\(head.method) \(origin) \(head.version)\r\n"
         var hostHeaders: [String] = []
+        var lengths = Set<String>()
         for header in head.headers {
             let name = header.name.lowercased()
             if name == "host" { hostHeaders.append(header.value) }
+            if name == "transfer-encoding" {
+                return .failure(ParseFailure("Transfer-Encoding request bodies are not supported", status: 411))
+            }
+            if name == "content-length" { lengths.insert(header.value) }
             if name.hasPrefix("proxy-") || name == "connection" || name == "keep-alive" { continue }
             out += "\(header.name): \(header.value)\r\n"
         }
@@ -69,8 +79,15 @@ public struct ForwardRequest: Hashable, Sendable {
             out += "Host: \(host)\(port)\r\n"
         }
         out += "Connection: close\r\n\r\n"
+        var bodyLength = 0
+        if let text = lengths.first {
+            guard lengths.count == 1, !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                let value = Int(text)
+            else { return .failure(ParseFailure("invalid Content-Length", status: 400)) }
+            bodyLength = value
+        }
         return .success(ForwardRequest(
             method: head.method, destination: destination, originForm: origin, hostHeaders: hostHeaders,
-            upstreamHead: Array(out.utf8)))
+            upstreamHead: Array(out.utf8), bodyLength: bodyLength))
     }
 }

@@ -32,13 +32,20 @@ struct Relay {
         var writeShut = false
         var limitHit = false
         var bytes = 0
+        /// Bytes this direction may still read; `nil` for no cap.
+        var remaining: Int?
 
-        var wantsRead: Bool { !readClosed && start == end }
+        var wantsRead: Bool { !readClosed && start == end && remaining != 0 }
+        /// Capped and fully delivered: nothing more will be written, but no half-close either.
+        var capped: Bool { remaining == 0 && start == end }
         var hasPending: Bool { start < end }
     }
 
     /// Runs the relay; `initialToUpstream` (a rewritten head, early tunnel bytes) is sent first.
-    func run(initialToUpstream: [UInt8]) -> Outcome {
+    /// With `upstreamLimit`, at most that many bytes (initial ones included) go upstream;
+    /// then the client is no longer read, and the upstream is not shut down (servers may
+    /// take a half-close for an abort).
+    func run(initialToUpstream: [UInt8], upstreamLimit: Int? = nil) -> Outcome {
         var up = Direction(
             from: client, to: upstream, name: "client",
             buffer: .allocate(byteCount: max(Relay.bufferSize, initialToUpstream.count), alignment: 16))
@@ -49,8 +56,10 @@ struct Relay {
             up.buffer.deallocate()
             down.buffer.deallocate()
         }
-        up.buffer.copyBytes(from: initialToUpstream)
-        up.end = initialToUpstream.count
+        let initial = initialToUpstream.prefix(upstreamLimit ?? Int.max)
+        up.buffer.copyBytes(from: initial)
+        up.end = initial.count
+        up.remaining = upstreamLimit.map { $0 - initial.count }
 
         var outcome = Outcome()
         loop: while true {
@@ -61,6 +70,7 @@ struct Relay {
                     shutdown(direction.to, Int32(SHUT_WR))
                     direction.writeShut = true
                 }
+                if direction.capped { direction.writeShut = true }
                 if index == 0 { up = direction } else { down = direction }
                 if outcome.error != nil { break loop }
             }
@@ -101,12 +111,13 @@ struct Relay {
     /// Reads into an empty buffer when the source reported anything (data, EOF or error).
     private func fill(_ direction: inout Direction, readable revents: Int16) -> String? {
         guard direction.wantsRead, revents != 0 else { return nil }
-        let n = recv(direction.from, direction.buffer.baseAddress, direction.buffer.count, 0)
+        let n = recv(direction.from, direction.buffer.baseAddress, min(direction.buffer.count, direction.remaining ?? Int.max), 0)
         if n > 0 {
             let granted = budget.reserve(n)
             direction.start = 0
             direction.end = granted
             direction.limitHit = granted < n
+            if let remaining = direction.remaining { direction.remaining = remaining - granted }
         } else if n == 0 {
             direction.readClosed = true
         } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {

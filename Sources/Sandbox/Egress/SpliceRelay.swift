@@ -27,15 +27,19 @@ struct SpliceRelay {
         var writeShut = false
         var limitHit = false
         var bytes = 0
+        /// Bytes this direction may still read; `nil` for no cap.
+        var remaining: Int?
 
-        var wantsRead: Bool { !readClosed && !limitHit && inPipe < capacity }
+        var wantsRead: Bool { !readClosed && !limitHit && inPipe < capacity && remaining != 0 }
+        /// Capped and fully delivered: nothing more will be written, but no half-close either.
+        var capped: Bool { remaining == 0 && inPipe == 0 }
         var hasPending: Bool { inPipe > 0 }
         var finished: Bool { (readClosed || limitHit) && inPipe == 0 }
     }
 
     /// Runs the relay; `nil` when pipes cannot be made (the caller falls back to `Relay`).
-    /// `initialToUpstream` is written with `send` first.
-    func run(initialToUpstream: [UInt8]) -> Relay.Outcome? {
+    /// `initialToUpstream` is written with `send` first; `upstreamLimit` as in `Relay.run`.
+    func run(initialToUpstream: [UInt8], upstreamLimit: Int? = nil) -> Relay.Outcome? {
         guard let upPipe = Splice.pipe(size: SpliceRelay.pipeSize) else { return nil }
         guard let downPipe = Splice.pipe(size: SpliceRelay.pipeSize) else {
             close(upPipe.read)
@@ -46,22 +50,23 @@ struct SpliceRelay {
             for fd in [upPipe.read, upPipe.write, downPipe.read, downPipe.write] { close(fd) }
         }
         var outcome = Relay.Outcome()
-        if !initialToUpstream.isEmpty {
-            let granted = budget.reserve(initialToUpstream.count)
-            let head = Array(initialToUpstream.prefix(granted))
+        let initial = Array(initialToUpstream.prefix(upstreamLimit ?? Int.max))
+        if !initial.isEmpty {
+            let granted = budget.reserve(initial.count)
+            let head = Array(initial.prefix(granted))
             guard SocketIO.writeAll(upstream, head, timeoutMs: idleTimeoutMs, stopFd: stopFd) else {
                 outcome.error = "write to upstream failed"
                 return outcome
             }
             outcome.bytesOut = head.count
-            if granted < initialToUpstream.count {
+            if granted < initial.count {
                 outcome.error = "total byte limit reached"
                 return outcome
             }
         }
         var up = Direction(
             from: client, to: upstream, name: "client", pipeRead: upPipe.read, pipeWrite: upPipe.write,
-            capacity: upPipe.capacity)
+            capacity: upPipe.capacity, remaining: upstreamLimit.map { $0 - initial.count })
         var down = Direction(
             from: upstream, to: client, name: "upstream", pipeRead: downPipe.read, pipeWrite: downPipe.write,
             capacity: downPipe.capacity)
@@ -75,6 +80,7 @@ struct SpliceRelay {
                     direction.writeShut = true
                     if direction.limitHit { error = "total byte limit reached" }
                 }
+                if direction.capped { direction.writeShut = true }
                 if index == 0 { up = direction } else { down = direction }
                 if let error {
                     outcome.error = error
@@ -118,7 +124,7 @@ struct SpliceRelay {
     /// Moves what the source has into the pipe, within the byte budget.
     private func fill(_ direction: inout Direction, revents: Int16) -> String? {
         guard direction.wantsRead, revents != 0 else { return nil }
-        let space = direction.capacity - direction.inPipe
+        let space = min(direction.capacity - direction.inPipe, direction.remaining ?? Int.max)
         let granted = budget.reserve(space)
         guard granted > 0 else {
             direction.limitHit = true
@@ -128,6 +134,7 @@ struct SpliceRelay {
         if n > 0 {
             budget.refund(granted - n)
             direction.inPipe += n
+            if let remaining = direction.remaining { direction.remaining = remaining - n }
             // The budget, not the source, ended this read: nothing more may pass.
             if granted < space && n == granted { direction.limitHit = true }
             return nil
