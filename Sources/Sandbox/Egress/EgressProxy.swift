@@ -123,6 +123,17 @@ public final class EgressProxy: Sendable {
         return records
     }
 
+    /// Threads keep the proxy alive, so this runs only when none is left: release the
+    /// descriptors of a proxy that was never stopped.
+    deinit {
+        let stopped = state.withLock { $0.stopped }
+        if !stopped {
+            close(listener)
+            close(stopRead)
+            close(stopWrite)
+        }
+    }
+
     /// The records so far (finished connections only).
     public var records: [EgressRecord] { state.withLock { $0.records } }
 

@@ -162,7 +162,7 @@ struct EgressSession {
         if kind == .socks5 {
             answerSOCKS(status == 503 ? .generalFailure : .notAllowed)
         } else {
-            answerHTTP(status, "egress denied: \(destination) (\(decision.rule))")
+            answerHTTP(status, "denied: \(destination) (\(decision.rule))")
         }
     }
 
