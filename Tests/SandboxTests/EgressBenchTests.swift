@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 
 @testable import Sandbox
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// True when the environment asks for the (slow, machine-dependent) measurements.
 let egressBenchEnabled = getenv("SENTINEL_BENCH").map { String(cString: $0) == "1" } ?? false
@@ -96,13 +97,16 @@ struct EgressBenchTests {
         }
         let mb = Double(Self.downloadBytes) / 1_048_576
         let addedMs = (proxiedSmall - directSmall) / Double(Self.smallRequests) * 1000
-        print(String(
-            format: "egress-bench: download direct %.0f MB/s, proxy %.0f MB/s, ratio %.2f (median of 7 pairs; copying relay %.2f)",
-            mb / direct, mb / direct * ratio, ratio, copyRatio))
-        print(String(
-            format: "egress-bench: %d small requests direct %.1f ms/req, proxy %.1f ms/req, added %.3f ms/req",
-            Self.smallRequests, directSmall * 1000 / Double(Self.smallRequests),
-            proxiedSmall * 1000 / Double(Self.smallRequests), addedMs))
+        print(
+            String(
+                format:
+                    "egress-bench: download direct %.0f MB/s, proxy %.0f MB/s, ratio %.2f (median of 7 pairs; copying relay %.2f)",
+                mb / direct, mb / direct * ratio, ratio, copyRatio))
+        print(
+            String(
+                format: "egress-bench: %d small requests direct %.1f ms/req, proxy %.1f ms/req, added %.3f ms/req",
+                Self.smallRequests, directSmall * 1000 / Double(Self.smallRequests),
+                proxiedSmall * 1000 / Double(Self.smallRequests), addedMs))
         #expect(ratio >= 0.5)
         #expect(addedMs <= 2)
     }

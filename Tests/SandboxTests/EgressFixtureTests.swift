@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
 import Testing
 
 @testable import Sandbox
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 // Loopback-only fixtures for the egress tests: a listening socket, a tiny HTTP server,
 // a blocking client and a proxy harness. Nothing here ever touches a non-loopback address.
@@ -48,7 +49,9 @@ enum Loopback {
     static func send(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if n <= 0 { return false }
             offset += n
         }

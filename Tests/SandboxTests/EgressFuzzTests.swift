@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 
 @testable import Sandbox
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A small deterministic generator (SplitMix64) so that a failing input can be reproduced.
 struct FuzzRandom: RandomNumberGenerator {
@@ -28,7 +29,9 @@ enum FuzzInputs {
             Array("POST http://127.0.0.1:\(port)/count HTTP/1.0\r\nContent-Length: 3\r\n\r\nabc".utf8),
             [5, 1, 0, 5, 1, 0, 3, 9] + Array("evil.test".utf8) + [UInt8(port >> 8), UInt8(port & 0xFF)],
             [5, 2, 0, 2, 5, 1, 0, 1, 127, 0, 0, 1, UInt8(port >> 8), UInt8(port & 0xFF)],
-            [5, 1, 0, 5, 1, 0, 4] + [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF, 127, 0, 0, 1, UInt8(port >> 8), UInt8(port & 0xFF)],
+            [5, 1, 0, 5, 1, 0, 4] + [UInt8](repeating: 0, count: 10) + [
+                0xFF, 0xFF, 127, 0, 0, 1, UInt8(port >> 8), UInt8(port & 0xFF),
+            ],
             [5, 1, 0, 5, 2, 0, 1, 127, 0, 0, 1, UInt8(port >> 8), UInt8(port & 0xFF)],
         ]
     }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 
 @testable import Sandbox
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite("Egress limits")
 struct EgressLimitTests {
@@ -41,7 +42,8 @@ struct EgressLimitTests {
         let server = try TestHTTPServer()
         defer { server.stop() }
         let harness = try ProxyHarness(
-            allow: ["127.0.0.1:\(server.port)"], limits: EgressLimits(idleTimeout: .milliseconds(300)), useSplice: splice)
+            allow: ["127.0.0.1:\(server.port)"], limits: EgressLimits(idleTimeout: .milliseconds(300)),
+            useSplice: splice)
         defer { harness.proxy.stop() }
         let started = ContinuousClock.now
         let tunnel = try EgressProxyTests.connectTunnel(harness, to: "127.0.0.1:\(server.port)")
@@ -68,7 +70,9 @@ struct EgressLimitTests {
         #expect(harness.proxy.records.isEmpty)
     }
 
-    @Test("the total byte limit cuts the transfer exactly at the limit and refuses later connections", arguments: [true, false])
+    @Test(
+        "the total byte limit cuts the transfer exactly at the limit and refuses later connections",
+        arguments: [true, false])
     func totalBytes(splice: Bool) throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
@@ -119,7 +123,9 @@ struct EgressLimitTests {
         // The listener is closed: nobody can connect any more.
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        let rc = SocketAddress(address: IPAddress("127.0.0.1")!, port: harness.port).withSockaddr { connect(fd, $0, $1) }
+        let rc = SocketAddress(address: IPAddress("127.0.0.1")!, port: harness.port).withSockaddr {
+            connect(fd, $0, $1)
+        }
         #expect(rc != 0)
     }
 

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Testing
 
 @testable import Sandbox
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// End-to-end through a live proxy to a test server, all on 127.0.0.1 / ::1.
 @Suite("Egress proxy")
@@ -29,12 +30,14 @@ struct EgressProxyTests {
 
     static func domain(_ name: String) -> [UInt8] { [3, UInt8(name.utf8.count)] + Array(name.utf8) }
 
-    @Test("an allowed CONNECT tunnel carries a GET, and the record counts what the server saw", arguments: [true, false])
+    @Test(
+        "an allowed CONNECT tunnel carries a GET, and the record counts what the server saw", arguments: [true, false])
     func connectThenGet(splice: Bool) throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
         let harness = try ProxyHarness(
-            allow: ["allowed.test:\(server.port)", "127.0.0.1:\(server.port)"], resolver: ["allowed.test": ["127.0.0.1"]],
+            allow: ["allowed.test:\(server.port)", "127.0.0.1:\(server.port)"],
+            resolver: ["allowed.test": ["127.0.0.1"]],
             useSplice: splice)
         defer { harness.proxy.stop() }
         let (fd, head) = try Self.connectTunnel(harness, to: "Allowed.Test.:\(server.port)")
@@ -63,12 +66,15 @@ struct EgressProxyTests {
         let server = try TestHTTPServer()
         defer { server.stop() }
         let harness = try ProxyHarness(
-            allow: ["allowed.test:\(server.port)", "127.0.0.1:\(server.port)"], resolver: ["allowed.test": ["127.0.0.1"]])
+            allow: ["allowed.test:\(server.port)", "127.0.0.1:\(server.port)"],
+            resolver: ["allowed.test": ["127.0.0.1"]])
         defer { harness.proxy.stop() }
         let fd = try harness.client()
-        #expect(Loopback.send(fd,
-            "GET http://allowed.test:\(server.port)/bytes/5000 HTTP/1.1\r\nHost: allowed.test:\(server.port)\r\n"
-            + "Proxy-Connection: keep-alive\r\nProxy-Authorization: Basic eDp5\r\n\r\n"))
+        #expect(
+            Loopback.send(
+                fd,
+                "GET http://allowed.test:\(server.port)/bytes/5000 HTTP/1.1\r\nHost: allowed.test:\(server.port)\r\n"
+                    + "Proxy-Connection: keep-alive\r\nProxy-Authorization: Basic eDp5\r\n\r\n"))
         let response = Loopback.readAll(fd)
         close(fd)
         #expect(String(decoding: response.prefix(15), as: UTF8.self) == "HTTP/1.1 200 OK")
@@ -89,7 +95,8 @@ struct EgressProxyTests {
         let server = try TestHTTPServer()
         defer { server.stop() }
         let harness = try ProxyHarness(
-            allow: ["allowed.test:\(server.port)", "127.0.0.1:\(server.port)"], resolver: ["allowed.test": ["127.0.0.1"]])
+            allow: ["allowed.test:\(server.port)", "127.0.0.1:\(server.port)"],
+            resolver: ["allowed.test": ["127.0.0.1"]])
         defer { harness.proxy.stop() }
         let (fd, reply) = try Self.socks(harness, address: Self.domain("allowed.test"), port: server.port)
         #expect(reply.count == 10)
@@ -121,7 +128,9 @@ struct EgressProxyTests {
         #expect(harness.records(atLeast: 1).first?.address == "::1")
     }
 
-    @Test("half-close: the client's end of body reaches the server, the answer still comes back", arguments: [true, false])
+    @Test(
+        "half-close: the client's end of body reaches the server, the answer still comes back",
+        arguments: [true, false])
     func halfClose(splice: Bool) throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
@@ -141,7 +150,8 @@ struct EgressProxyTests {
         #expect(record.bytesIn == seen.sent)
     }
 
-    @Test("plain HTTP forwards exactly the head and Content-Length body; a pipelined request never reaches the server",
+    @Test(
+        "plain HTTP forwards exactly the head and Content-Length body; a pipelined request never reaches the server",
         arguments: [true, false])
     func forwardsOneRequestOnly(splice: Bool) throws {
         let server = try TestHTTPServer()
@@ -150,9 +160,11 @@ struct EgressProxyTests {
         defer { harness.proxy.stop() }
         let fd = try harness.client()
         let authority = "127.0.0.1:\(server.port)"
-        #expect(Loopback.send(fd,
-            "POST http://\(authority)/x HTTP/1.1\r\nHost: \(authority)\r\nContent-Length: 5\r\n\r\nhello"
-            + "GET http://\(authority)/y HTTP/1.1\r\nHost: evil.test\r\n\r\n"))
+        #expect(
+            Loopback.send(
+                fd,
+                "POST http://\(authority)/x HTTP/1.1\r\nHost: \(authority)\r\nContent-Length: 5\r\n\r\nhello"
+                    + "GET http://\(authority)/y HTTP/1.1\r\nHost: evil.test\r\n\r\n"))
         let response = String(decoding: Loopback.readAll(fd), as: UTF8.self)
         close(fd)
         #expect(response.hasSuffix("hello from /x\n"))
@@ -186,24 +198,51 @@ struct EgressProxyTests {
 
     static let both = ["allowed.test:PORT", "127.0.0.1:PORT"]
 
-    @Test("denials answer 403 or SOCKS 0x02, are recorded and reported, and never connect", arguments: [
-        Denial(name: "no rule", allow: both, request: .connect("evil.test:PORT"), host: "evil.test", rule: "no rule matches"),
-        Denial(name: "wrong port", allow: both, request: .connect("allowed.test:PORT+1"), host: "allowed.test", portOffset: 1, rule: "no rule matches"),
-        Denial(name: "forged Host header", allow: both, request: .http(uri: "http://allowed.test:PORT/", hostHeader: "evil.test:PORT"), host: "allowed.test", rule: "Host header 'evil.test:PORT' does not match allowed.test:PORT"),
-        Denial(name: "unlisted IP literal of an allowed name", allow: ["allowed.test:PORT"], request: .connect("127.0.0.1:PORT"), host: "127.0.0.1", rule: "no rule matches"),
-        Denial(name: "public name rebinding to 127.0.0.1", allow: ["public.test:PORT"], resolver: ["public.test": ["127.0.0.1"]], request: .connect("public.test:PORT"), host: "public.test", rule: "private address 127.0.0.1 not allowed"),
-        Denial(name: "plain HTTP rebinding", allow: ["public.test:PORT"], resolver: ["public.test": ["::1"]], request: .http(uri: "http://public.test:PORT/", hostHeader: "public.test:PORT"), host: "public.test", rule: "private address ::1 not allowed"),
-        Denial(name: "SOCKS5 IPv4-mapped IPv6", allow: both, request: .socks([4] + [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF, 127, 0, 0, 1]), host: "::ffff:127.0.0.1", rule: "no rule matches"),
-        Denial(name: "SOCKS5 mapped address as a name", allow: both, request: .socks(domain("::ffff:127.0.0.1")), host: "::ffff:127.0.0.1", rule: "no rule matches"),
-        Denial(name: "SOCKS5 unlisted name", allow: both, request: .socks(domain("evil.test")), host: "evil.test", rule: "no rule matches"),
-        Denial(name: "deny entry wins", allow: both + ["*.test:PORT"], deny: ["evil.test:PORT"], request: .connect("evil.test:PORT"), host: "evil.test", rule: "deny evil.test:PORT"),
-    ])
+    @Test(
+        "denials answer 403 or SOCKS 0x02, are recorded and reported, and never connect",
+        arguments: [
+            Denial(
+                name: "no rule", allow: both, request: .connect("evil.test:PORT"), host: "evil.test",
+                rule: "no rule matches"),
+            Denial(
+                name: "wrong port", allow: both, request: .connect("allowed.test:PORT+1"), host: "allowed.test",
+                portOffset: 1, rule: "no rule matches"),
+            Denial(
+                name: "forged Host header", allow: both,
+                request: .http(uri: "http://allowed.test:PORT/", hostHeader: "evil.test:PORT"), host: "allowed.test",
+                rule: "Host header 'evil.test:PORT' does not match allowed.test:PORT"),
+            Denial(
+                name: "unlisted IP literal of an allowed name", allow: ["allowed.test:PORT"],
+                request: .connect("127.0.0.1:PORT"), host: "127.0.0.1", rule: "no rule matches"),
+            Denial(
+                name: "public name rebinding to 127.0.0.1", allow: ["public.test:PORT"],
+                resolver: ["public.test": ["127.0.0.1"]], request: .connect("public.test:PORT"), host: "public.test",
+                rule: "private address 127.0.0.1 not allowed"),
+            Denial(
+                name: "plain HTTP rebinding", allow: ["public.test:PORT"], resolver: ["public.test": ["::1"]],
+                request: .http(uri: "http://public.test:PORT/", hostHeader: "public.test:PORT"), host: "public.test",
+                rule: "private address ::1 not allowed"),
+            Denial(
+                name: "SOCKS5 IPv4-mapped IPv6", allow: both,
+                request: .socks([4] + [UInt8](repeating: 0, count: 10) + [0xFF, 0xFF, 127, 0, 0, 1]),
+                host: "::ffff:127.0.0.1", rule: "no rule matches"),
+            Denial(
+                name: "SOCKS5 mapped address as a name", allow: both, request: .socks(domain("::ffff:127.0.0.1")),
+                host: "::ffff:127.0.0.1", rule: "no rule matches"),
+            Denial(
+                name: "SOCKS5 unlisted name", allow: both, request: .socks(domain("evil.test")), host: "evil.test",
+                rule: "no rule matches"),
+            Denial(
+                name: "deny entry wins", allow: both + ["*.test:PORT"], deny: ["evil.test:PORT"],
+                request: .connect("evil.test:PORT"), host: "evil.test", rule: "deny evil.test:PORT"),
+        ])
     func denied(_ c: Denial) throws {
         let server = try TestHTTPServer()
         defer { server.stop() }
         let port = server.port
         func fill(_ text: String) -> String {
-            text.replacingOccurrences(of: "PORT+1", with: "\(port + 1)").replacingOccurrences(of: "PORT", with: "\(port)")
+            text.replacingOccurrences(of: "PORT+1", with: "\(port + 1)").replacingOccurrences(
+                of: "PORT", with: "\(port)")
         }
         let harness = try ProxyHarness(
             allow: c.allow.map(fill), deny: c.deny.map(fill), resolver: c.resolver)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A destination as a request or a rule names it: a normalised DNS name or an IP literal.

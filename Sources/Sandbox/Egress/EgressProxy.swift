@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Support
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The egress proxy of one sandbox run. It serves an already-listening TCP socket (the
 /// launcher creates it inside the sandbox's network namespace and hands it over), speaks

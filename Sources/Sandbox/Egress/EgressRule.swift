@@ -58,7 +58,9 @@ public struct EgressRule: Hashable, Sendable, CustomStringConvertible {
     private static func parseTarget(_ host: Substring, bad: (String) -> SentinelError) throws -> Target {
         guard !host.isEmpty else { throw bad("missing host") }
         if let slash = host.firstIndex(of: "/") {
-            guard let address = IPAddress(String(host[..<slash])) else { throw bad("CIDR needs an IP address before '/'") }
+            guard let address = IPAddress(String(host[..<slash])) else {
+                throw bad("CIDR needs an IP address before '/'")
+            }
             let bits = host[host.index(after: slash)...]
             guard !bits.isEmpty, bits.allSatisfy(\.isASCIIDigit), bits.count <= 3, let prefix = Int(bits),
                 prefix <= address.bytes.count * 8
@@ -72,7 +74,9 @@ public struct EgressRule: Hashable, Sendable, CustomStringConvertible {
             return .network(address, prefix: address.bytes.count * 8)
         }
         if host.hasPrefix("*.") {
-            guard let domain = EgressHost.normalisedName(host.dropFirst(2)) else { throw bad("invalid domain after '*.'") }
+            guard let domain = EgressHost.normalisedName(host.dropFirst(2)) else {
+                throw bad("invalid domain after '*.'")
+            }
             return .subdomains(of: domain)
         }
         if host.contains("*") { throw bad("'*' is only allowed as a leading '*.' label") }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What every connection of one proxy shares.
@@ -90,13 +90,15 @@ struct EgressSession {
     }
 
     private static let statusText: [Int: String] = [
-        400: "Bad Request", 403: "Forbidden", 408: "Request Timeout", 411: "Length Required", 431: "Request Header Fields Too Large",
+        400: "Bad Request", 403: "Forbidden", 408: "Request Timeout", 411: "Length Required",
+        431: "Request Header Fields Too Large",
         502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout",
     ]
 
     private func answerHTTP(_ status: Int, _ message: String) {
         let body = "sentinel egress: \(message)\n"
-        let text = "HTTP/1.1 \(status) \(EgressSession.statusText[status] ?? "Error")\r\n"
+        let text =
+            "HTTP/1.1 \(status) \(EgressSession.statusText[status] ?? "Error")\r\n"
             + "Content-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
         _ = SocketIO.writeAll(client, Array(text.utf8), timeoutMs: 2000, stopFd: context.stopFd)
         SocketIO.closeGracefully(client, stopFd: context.stopFd)
@@ -209,7 +211,9 @@ struct EgressSession {
         var refused = false
         for address in addresses {
             let target = SocketAddress(address: address, port: destination.port)
-            switch SocketIO.connect(to: target, timeoutMs: context.limits.connectTimeout.pollMilliseconds, stopFd: context.stopFd) {
+            switch SocketIO.connect(
+                to: target, timeoutMs: context.limits.connectTimeout.pollMilliseconds, stopFd: context.stopFd)
+            {
             case .success(let fd):
                 upstream = fd
                 entry.address = address.description
@@ -246,9 +250,11 @@ struct EgressSession {
                 splice: splice
             ).run(initialToUpstream: initial, upstreamLimit: upstreamLimit)
         }
-        let outcome = spliced ?? Relay(
-            client: client, upstream: upstream, stopFd: stop, idleTimeoutMs: idleMs, budget: context.budget
-        ).run(initialToUpstream: initial, upstreamLimit: upstreamLimit)
+        let outcome =
+            spliced
+            ?? Relay(
+                client: client, upstream: upstream, stopFd: stop, idleTimeoutMs: idleMs, budget: context.budget
+            ).run(initialToUpstream: initial, upstreamLimit: upstreamLimit)
         close(client)
         entry.bytesOut = outcome.bytesOut
         entry.bytesIn = outcome.bytesIn

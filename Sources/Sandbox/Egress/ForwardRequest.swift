@@ -44,7 +44,9 @@ public struct ForwardRequest: Hashable, Sendable {
     }
 
     private static func build(_ head: HTTPRequestHead) -> Result<ForwardRequest, ParseFailure> {
-        guard head.method != "CONNECT" else { return .failure(ParseFailure("CONNECT is not a forward request", status: 400)) }
+        guard head.method != "CONNECT" else {
+            return .failure(ParseFailure("CONNECT is not a forward request", status: 400))
+        }
         let target = Substring(head.target)
         guard target.count > 7, target.prefix(7).lowercased() == "http://" else {
             return .failure(ParseFailure("request target must be an absolute http:// URI", status: 400))
@@ -81,13 +83,15 @@ public struct ForwardRequest: Hashable, Sendable {
         out += "Connection: close\r\n\r\n"
         var bodyLength = 0
         if let text = lengths.first {
-            guard lengths.count == 1, !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            guard lengths.count == 1, !text.isEmpty, text.count <= 18,
+                text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                 let value = Int(text)
             else { return .failure(ParseFailure("invalid Content-Length", status: 400)) }
             bodyLength = value
         }
-        return .success(ForwardRequest(
-            method: head.method, destination: destination, originForm: origin, hostHeaders: hostHeaders,
-            upstreamHead: Array(out.utf8), bodyLength: bodyLength))
+        return .success(
+            ForwardRequest(
+                method: head.method, destination: destination, originForm: origin, hostHeaders: hostHeaders,
+                upstreamHead: Array(out.utf8), bodyLength: bodyLength))
     }
 }

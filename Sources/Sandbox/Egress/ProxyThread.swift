@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Starts detached POSIX threads: connections block in `poll`, so each gets a real
@@ -19,18 +19,20 @@ enum ProxyThread {
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         pthread_attr_setstacksize(&attributes, 1 << 20)
         var thread = pthread_t()
-        let rc = pthread_create(&thread, &attributes, { raw in
-            guard let raw else { return nil }
-            // splice(2) into a socket whose peer left raises SIGPIPE, which would kill the
-            // whole process: block it in proxy threads only (the sandboxed child's
-            // dispositions stay untouched; a blocked thread-directed SIGPIPE just stays pending).
-            var set = sigset_t()
-            sigemptyset(&set)
-            sigaddset(&set, SIGPIPE)
-            pthread_sigmask(SIG_BLOCK, &set, nil)
-            Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
-            return nil
-        }, box)
+        let rc = pthread_create(
+            &thread, &attributes,
+            { raw in
+                guard let raw else { return nil }
+                // splice(2) into a socket whose peer left raises SIGPIPE, which would kill the
+                // whole process: block it in proxy threads only (the sandboxed child's
+                // dispositions stay untouched; a blocked thread-directed SIGPIPE just stays pending).
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, SIGPIPE)
+                pthread_sigmask(SIG_BLOCK, &set, nil)
+                Unmanaged<Box>.fromOpaque(raw).takeRetainedValue().body()
+                return nil
+            }, box)
         if rc != 0 {
             Unmanaged<Box>.fromOpaque(box).release()
             return false

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Copies bytes both ways between a client and its upstream until both sides have
@@ -111,7 +111,9 @@ struct Relay {
     /// Reads into an empty buffer when the source reported anything (data, EOF or error).
     private func fill(_ direction: inout Direction, readable revents: Int16) -> String? {
         guard direction.wantsRead, revents != 0 else { return nil }
-        let n = recv(direction.from, direction.buffer.baseAddress, min(direction.buffer.count, direction.remaining ?? Int.max), 0)
+        let n = recv(
+            direction.from, direction.buffer.baseAddress, min(direction.buffer.count, direction.remaining ?? Int.max), 0
+        )
         if n > 0 {
             let granted = budget.reserve(n)
             direction.start = 0
@@ -129,7 +131,8 @@ struct Relay {
     /// Writes what is pending; stops at EAGAIN (the loop then waits for POLLOUT).
     private func flush(_ direction: inout Direction) -> String? {
         while direction.hasPending {
-            let n = SocketIO.send(direction.to, direction.buffer.baseAddress! + direction.start, direction.end - direction.start)
+            let n = SocketIO.send(
+                direction.to, direction.buffer.baseAddress! + direction.start, direction.end - direction.start)
             if n < 0 {
                 let target = direction.name == "client" ? "upstream" : "client"
                 return "write to \(target): \(String(cString: strerror(errno)))"

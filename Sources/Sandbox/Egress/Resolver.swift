@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Support
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Turns a host name into addresses. The proxy resolves names itself so that it can
 /// check every address before connecting.

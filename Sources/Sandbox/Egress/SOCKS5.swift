@@ -54,17 +54,23 @@ public enum SOCKS5 {
         let addressLength: Int
         let addressStart: Int
         switch addressType {
-        case 0x01: addressLength = 4; addressStart = base + 4
-        case 0x04: addressLength = 16; addressStart = base + 4
+        case 0x01:
+            addressLength = 4
+            addressStart = base + 4
+        case 0x04:
+            addressLength = 16
+            addressStart = base + 4
         case 0x03:
             guard bytes.count >= 5 else { return .incomplete }
-            addressLength = Int(bytes[base + 4]); addressStart = base + 5
+            addressLength = Int(bytes[base + 4])
+            addressStart = base + 5
             guard addressLength > 0 else {
                 return .invalid(ParseFailure("empty domain name", status: Int(Reply.generalFailure.rawValue)))
             }
         default:
-            return .invalid(ParseFailure(
-                "address type \(addressType) not supported", status: Int(Reply.addressTypeNotSupported.rawValue)))
+            return .invalid(
+                ParseFailure(
+                    "address type \(addressType) not supported", status: Int(Reply.addressTypeNotSupported.rawValue)))
         }
         let portStart = addressStart + addressLength
         guard bytes.endIndex >= portStart + 2 else { return .incomplete }
@@ -91,6 +97,8 @@ public enum SOCKS5 {
     public static func reply(_ code: Reply, bound: (address: IPAddress, port: UInt16)? = nil) -> [UInt8] {
         let address = bound?.address ?? IPAddress(bytes: [0, 0, 0, 0])!
         let port = bound?.port ?? 0
-        return [5, code.rawValue, 0, address.isIPv4 ? 0x01 : 0x04] + address.bytes + [UInt8(port >> 8), UInt8(port & 0xFF)]
+        return [5, code.rawValue, 0, address.isIPv4 ? 0x01 : 0x04] + address.bytes + [
+            UInt8(port >> 8), UInt8(port & 0xFF),
+        ]
     }
 }

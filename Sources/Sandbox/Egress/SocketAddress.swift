@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// An IP address and port in `sockaddr_in`/`sockaddr_in6` form, for connect and getsockname.
@@ -52,7 +52,9 @@ struct SocketAddress: Sendable {
             value.sin_port = port.bigEndian
             withUnsafeMutableBytes(of: &value.sin_addr) { $0.copyBytes(from: address.bytes) }
             return withUnsafePointer(to: &value) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
         }
         var value = sockaddr_in6()
@@ -60,7 +62,9 @@ struct SocketAddress: Sendable {
         value.sin6_port = port.bigEndian
         withUnsafeMutableBytes(of: &value.sin6_addr) { $0.copyBytes(from: address.bytes) }
         return withUnsafePointer(to: &value) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                body($0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
         }
     }
 }

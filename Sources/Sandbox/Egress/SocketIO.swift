@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Support
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Non-blocking socket calls for the proxy, each waiting with `poll` on the socket and
 /// on the proxy's stop descriptor, so that `stop()` interrupts every wait.
@@ -99,7 +100,8 @@ enum SocketIO {
     /// Connects a new non-blocking socket to `target`, bounded by `timeoutMs`.
     static func connect(to target: SocketAddress, timeoutMs: Int32, stopFd: Int32) -> Result<Int32, SentinelError> {
         let family = target.address.isIPv4 ? AF_INET : AF_INET6
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(
+            family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(failure("socket", target, Errno.current)) }
         let rc = target.withSockaddr { Glibc.connect(fd, $0, $1) }
         if rc != 0 {

@@ -1,13 +1,14 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `splice(2)`, looked up at run time: it is `_GNU_SOURCE`-only and does not import into
 /// Swift, and this module may not add a C target for one declaration.
 enum Splice {
-    typealias Function = @convention(c) (
-        Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
-    ) -> Int
+    typealias Function =
+        @convention(c) (
+            Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
+        ) -> Int
 
     static let move: UInt32 = 1
     static let nonBlocking: UInt32 = 2

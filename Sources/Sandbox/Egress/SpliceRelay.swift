@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The zero-copy variant of `Relay`: bytes move socket → pipe → socket with `splice(2)`
@@ -89,7 +89,6 @@ struct SpliceRelay {
             }
             if up.writeShut && down.writeShut { break }
 
-
             let clientEvents = (up.wantsRead ? Int16(POLLIN) : 0) | (down.hasPending ? Int16(POLLOUT) : 0)
             let upstreamEvents = (down.wantsRead ? Int16(POLLIN) : 0) | (up.hasPending ? Int16(POLLOUT) : 0)
             var fds = [
@@ -151,7 +150,8 @@ struct SpliceRelay {
     /// Moves what the pipe holds to the destination; stops at EAGAIN.
     private func flush(_ direction: inout Direction) -> String? {
         while direction.hasPending {
-            let n = splice(direction.pipeRead, nil, direction.to, nil, direction.inPipe, Splice.move | Splice.nonBlocking)
+            let n = splice(
+                direction.pipeRead, nil, direction.to, nil, direction.inPipe, Splice.move | Splice.nonBlocking)
             if n > 0 {
                 direction.inPipe -= n
                 direction.bytes += n
