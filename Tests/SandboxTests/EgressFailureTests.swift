@@ -1,0 +1,113 @@
+import Support
+import Synchronization
+import Testing
+
+@testable import Sandbox
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Allowed requests that still fail (no address, refused), SOCKS5 refusals, resolvers, and
+/// many clients at once. All on loopback.
+@Suite("Egress failures and concurrency")
+struct EgressFailureTests {
+    /// A loopback port with nothing listening (bound, then closed).
+    static func closedPort() throws -> UInt16 {
+        let (fd, port) = try Loopback.listen()
+        close(fd)
+        return port
+    }
+
+    @Test("an allowed name that does not resolve: 502 and a record with the error")
+    func unresolvable() throws {
+        let harness = try ProxyHarness(allow: ["nowhere.test:80"])
+        defer { harness.proxy.stop() }
+        let (fd, head) = try EgressProxyTests.connectTunnel(harness, to: "nowhere.test:80")
+        close(fd)
+        #expect(head.hasPrefix("HTTP/1.1 502 Bad Gateway"))
+        let record = try #require(harness.records(atLeast: 1).first)
+        #expect(record.allowed)
+        #expect(record.error == "resolve nowhere.test: unknown name")
+        #expect(record.address == nil)
+        #expect(harness.denied.isEmpty)
+    }
+
+    @Test("an allowed destination that refuses: 502 over HTTP, reply 0x05 over SOCKS5")
+    func refused() throws {
+        let port = try Self.closedPort()
+        let harness = try ProxyHarness(allow: ["127.0.0.1:\(port)"])
+        defer { harness.proxy.stop() }
+        let (fd, head) = try EgressProxyTests.connectTunnel(harness, to: "127.0.0.1:\(port)")
+        close(fd)
+        #expect(head.hasPrefix("HTTP/1.1 502 Bad Gateway"))
+        let (socksFd, reply) = try EgressProxyTests.socks(harness, address: [1, 127, 0, 0, 1], port: port)
+        close(socksFd)
+        #expect(reply.count == 10 && reply[1] == 0x05)
+        let records = harness.records(atLeast: 2)
+        #expect(records.count == 2)
+        #expect(records.allSatisfy { $0.allowed && $0.error == "connect 127.0.0.1:\(port): Connection refused" })
+    }
+
+    @Test("SOCKS5: no acceptable method is answered 0xFF; BIND and UDP ASSOCIATE get 0x07", arguments: [UInt8(2), 3])
+    func socksRefusals(command: UInt8) throws {
+        let harness = try ProxyHarness(allow: ["127.0.0.1:80"])
+        defer { harness.proxy.stop() }
+        let fd = try harness.client()
+        #expect(Loopback.send(fd, [5, 1, 2]))
+        #expect(Loopback.readAll(fd) == [5, 0xFF])
+        close(fd)
+        let other = try harness.client()
+        #expect(Loopback.send(other, [5, 1, 0, 5, command, 0, 1, 127, 0, 0, 1, 0, 80]))
+        let reply = Loopback.readAll(other)
+        close(other)
+        #expect(reply.count == 12 && reply[3] == 0x07)
+        #expect(harness.proxy.records.isEmpty)
+    }
+
+    @Test("the static resolver normalises names and fails on unknown ones")
+    func staticResolver() throws {
+        let resolver = StaticResolver(["Allowed.Test.": [IPAddress("127.0.0.1")!]])
+        #expect(try resolver.resolve("allowed.test") == [IPAddress("127.0.0.1")!])
+        #expect(throws: SentinelError(.io, "resolve other.test: unknown name")) { try resolver.resolve("other.test") }
+    }
+
+    @Test("the system resolver finds localhost from the hosts file")
+    func systemResolver() throws {
+        let addresses = try SystemResolver().resolve("localhost")
+        #expect(addresses.contains(IPAddress("127.0.0.1")!) || addresses.contains(IPAddress("::1")!))
+    }
+
+    @Test("many clients at once: every transfer completes and every record is exact", arguments: [true, false])
+    func concurrent(splice: Bool) throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let harness = try ProxyHarness(allow: ["127.0.0.1:\(server.port)"], useSplice: splice)
+        defer { harness.proxy.stop() }
+        let clients = 16
+        let received = Mutex<[Int]>([])
+        let done = Mutex(0)
+        for index in 0..<clients {
+            _ = ProxyThread.spawn {
+                defer { done.withLock { $0 += 1 } }
+                guard let fd = try? Loopback.connect(port: harness.port) else { return }
+                let size = 100_000 + index
+                let request =
+                    "GET http://127.0.0.1:\(server.port)/bytes/\(size) HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n\r\n"
+                Loopback.send(fd, request)
+                let count = Loopback.drain(fd)
+                close(fd)
+                received.withLock { $0.append(count) }
+            }
+        }
+        #expect(waitUntil(seconds: 20) { done.withLock { $0 } == clients })
+        let counts = received.withLock { $0 }
+        #expect(counts.count == clients)
+        let seen = server.finished(atLeast: clients)
+        let records = harness.records(atLeast: clients)
+        #expect(records.count == clients)
+        #expect(records.map(\.bytesIn).sorted() == counts.sorted())
+        #expect(records.map(\.bytesIn).sorted() == seen.map(\.sent).sorted())
+        #expect(records.map(\.bytesOut).sorted() == seen.map(\.received).sorted())
+    }
+}
