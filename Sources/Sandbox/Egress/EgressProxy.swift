@@ -22,6 +22,8 @@ public final class EgressProxy: Sendable {
         /// Connections being served normally, and ones being refused over the limit.
         var active = 0
         var refusing = 0
+        /// The listener and stop pipe are closed (by `stop()` or `deinit`).
+        var closed = false
     }
 
     /// Records kept per run; later ones are dropped (the count still shows in `droppedRecords`).
@@ -114,21 +116,29 @@ public final class EgressProxy: Sendable {
             while state.withLock({ $0.liveThreads }) > 0 && ContinuousClock.now < deadline {
                 usleep(1000)
             }
-            close(listener)
-            // A thread still stuck (say, in getaddrinfo) may poll the pipe later: keep it open then.
-            if state.withLock({ $0.liveThreads }) == 0 {
+            // A thread still stuck (say, in getaddrinfo) may poll the pipe later: then the
+            // descriptors stay open until `deinit`, which runs once the last thread is gone.
+            let idle = state.withLock { state -> Bool in
+                guard state.liveThreads == 0 else { return false }
+                state.closed = true
+                return true
+            }
+            if idle {
+                close(listener)
                 close(stopRead)
                 close(stopWrite)
+            } else {
+                shutdown(listener, Int32(SHUT_RDWR))
             }
         }
         return records
     }
 
     /// Threads keep the proxy alive, so this runs only when none is left: release the
-    /// descriptors of a proxy that was never stopped.
+    /// descriptors that `stop()` could not (never stopped, or a thread outlived its timeout).
     deinit {
-        let stopped = state.withLock { $0.stopped }
-        if !stopped {
+        let closed = state.withLock { $0.closed }
+        if !closed {
             close(listener)
             close(stopRead)
             close(stopWrite)

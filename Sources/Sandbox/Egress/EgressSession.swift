@@ -233,8 +233,8 @@ struct EgressSession {
         case .connect: greeting = Array("HTTP/1.1 200 Connection established\r\n\r\n".utf8)
         case .http: greeting = []
         case .socks5:
-            let bound = SocketAddress.local(of: upstream)
-            greeting = SOCKS5.reply(.succeeded, bound: bound.map { ($0.address, $0.port) })
+            // BND.ADDR stays 0.0.0.0:0: the host's own address is none of the sandbox's business.
+            greeting = SOCKS5.reply(.succeeded)
         }
         guard greeting.isEmpty || SocketIO.writeAll(client, greeting, timeoutMs: 2000, stopFd: stop) else {
             entry.error = "client went away"
