@@ -230,6 +230,13 @@ struct EgressProxyTests {
                 name: "SOCKS5 mapped address as a name", allow: both, request: .socks(domain("::ffff:127.0.0.1")),
                 host: "::ffff:127.0.0.1", rule: "no rule matches"),
             Denial(
+                name: "CONNECT to an IPv4-mapped IPv6 literal", allow: both,
+                request: .connect("[::ffff:127.0.0.1]:PORT"), host: "::ffff:127.0.0.1", rule: "no rule matches"),
+            Denial(
+                name: "plain HTTP to an unlisted literal", allow: ["allowed.test:PORT"],
+                request: .http(uri: "http://127.0.0.1:PORT/", hostHeader: "127.0.0.1:PORT"), host: "127.0.0.1",
+                rule: "no rule matches"),
+            Denial(
                 name: "SOCKS5 unlisted name", allow: both, request: .socks(domain("evil.test")), host: "evil.test",
                 rule: "no rule matches"),
             Denial(
@@ -275,6 +282,23 @@ struct EgressProxyTests {
         #expect(record.bytes == 0)
         #expect(harness.denied == [record])
         #expect(record.denialLine == "sentinel: egress denied: \(record.destination) (\(expectedRule))")
+        usleep(50_000)
+        #expect(server.accepted == 0)
+    }
+
+    @Test(
+        "numeric look-alikes of loopback are refused with 400 and never connect",
+        arguments: ["0x7f000001", "127.1", "2130706433", "0177.0.0.1", "127.0.0.1.", "[127.0.0.1]"])
+    func numericLookAlikes(host: String) throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let harness = try ProxyHarness(
+            allow: ["allowed.test:\(server.port)"], resolver: ["allowed.test": ["127.0.0.1"]])
+        defer { harness.proxy.stop() }
+        let (fd, head) = try Self.connectTunnel(harness, to: "\(host):\(server.port)")
+        close(fd)
+        #expect(head.hasPrefix("HTTP/1.1 400 Bad Request"))
+        #expect(harness.proxy.records.isEmpty)
         usleep(50_000)
         #expect(server.accepted == 0)
     }
