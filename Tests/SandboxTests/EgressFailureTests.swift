@@ -110,4 +110,49 @@ struct EgressFailureTests {
         #expect(records.map(\.bytesIn).sorted() == seen.map(\.sent).sorted())
         #expect(records.map(\.bytesOut).sorted() == seen.map(\.received).sorted())
     }
+
+    @Test(
+        "a client that vanishes mid-transfer ends only its connection (no SIGPIPE), with an error recorded",
+        arguments: [true, false])
+    func clientVanishes(splice: Bool) throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let harness = try ProxyHarness(allow: ["127.0.0.1:\(server.port)"], useSplice: splice)
+        defer { harness.proxy.stop() }
+        for _ in 0..<3 {
+            let (fd, head) = try EgressProxyTests.connectTunnel(harness, to: "127.0.0.1:\(server.port)")
+            #expect(head.hasPrefix("HTTP/1.1 200"))
+            Loopback.send(fd, "GET /bytes/50000000 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(Loopback.read(fd, count: 1_000_000).count == 1_000_000)
+            // Unread data makes close() send a reset: the proxy's next write fails.
+            close(fd)
+        }
+        let records = harness.records(atLeast: 3)
+        #expect(records.count == 3)
+        #expect(records.allSatisfy { ($0.error ?? "").contains("client: ") }, "\(records.map(\.error))")
+        #expect(records.allSatisfy { $0.bytesIn >= 1_000_000 && $0.bytesIn < 50_000_000 })
+        // And the proxy still serves.
+        let (fd, head) = try EgressProxyTests.connectTunnel(harness, to: "127.0.0.1:\(server.port)")
+        close(fd)
+        #expect(head.hasPrefix("HTTP/1.1 200"))
+    }
+
+    @Test("proxy threads block SIGPIPE: a write into a shut socket fails with EPIPE instead of killing the process")
+    func sigpipeBlocked() throws {
+        let result = Mutex<Int32?>(nil)
+        #expect(
+            ProxyThread.spawn {
+                var pair: [Int32] = [-1, -1]
+                guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { return }
+                shutdown(pair[0], Int32(SHUT_WR))
+                var byte: UInt8 = 0
+                let n = write(pair[0], &byte, 1)  // plain write: no MSG_NOSIGNAL
+                let code = errno
+                close(pair[0])
+                close(pair[1])
+                result.withLock { $0 = n < 0 ? code : 0 }
+            })
+        #expect(waitUntil { result.withLock { $0 } != nil })
+        #expect(result.withLock { $0 } == EPIPE)
+    }
 }
