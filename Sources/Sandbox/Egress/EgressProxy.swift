@@ -12,6 +12,16 @@ import Synchronization
 ///
 /// One thread accepts; each connection gets its own thread. `stop()` wakes every wait
 /// through a shared stop pipe, so it returns promptly even with connections open.
+///
+/// ```swift
+/// let proxy = try EgressProxy(
+///     listeningSocket: fd, policy: try EgressPolicy(allow: profileAllow + cliAllow),
+///     limits: EgressLimits(maxConnections: 32, maxTotalBytes: 1 << 30),
+///     onDenied: { record in printError(record.denialLine) })
+/// try proxy.start()
+/// // ... the sandboxed process tree runs and ends ...
+/// status.egress = proxy.stop()
+/// ```
 public final class EgressProxy: Sendable {
     private struct State {
         var started = false
