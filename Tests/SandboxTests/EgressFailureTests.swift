@@ -155,4 +155,39 @@ struct EgressFailureTests {
         #expect(waitUntil { result.withLock { $0 } != nil })
         #expect(result.withLock { $0 } == EPIPE)
     }
+
+    /// Records every lookup; resolves like a static table.
+    final class CountingResolver: Resolver {
+        let table: StaticResolver
+        let lookups = Mutex<[String]>([])
+        init(_ table: [String: [IPAddress]]) { self.table = StaticResolver(table) }
+        func resolve(_ name: String) throws -> [IPAddress] {
+            lookups.withLock { $0.append(name) }
+            return try table.resolve(name)
+        }
+    }
+
+    @Test("names denied by the policy are never looked up (no DNS leak); allowed ones are, once")
+    func noLookupForDeniedNames() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let resolver = CountingResolver([
+            "allowed.test": [IPAddress("127.0.0.1")!], "evil.test": [IPAddress("127.0.0.1")!],
+        ])
+        let (listener, port) = try Loopback.listen()
+        let proxy = try EgressProxy(
+            listeningSocket: listener,
+            policy: EgressPolicy(allow: ["allowed.test:\(server.port)", "127.0.0.1:\(server.port)"]),
+            resolver: resolver)
+        try proxy.start()
+        defer { proxy.stop() }
+        for target in ["evil.test", "allowed.test"] {
+            let fd = try Loopback.connect(port: port)
+            Loopback.send(fd, "CONNECT \(target):\(server.port) HTTP/1.1\r\n\r\n")
+            _ = Loopback.readHead(fd)
+            close(fd)
+        }
+        #expect(waitUntil { proxy.records.count == 2 })
+        #expect(resolver.lookups.withLock { $0 } == ["allowed.test"])
+    }
 }
