@@ -190,4 +190,21 @@ struct EgressFailureTests {
         #expect(waitUntil { proxy.records.count == 2 })
         #expect(resolver.lookups.withLock { $0 } == ["allowed.test"])
     }
+
+    @Test("glibc provides accept4, pipe2 and splice, and their descriptors are close-on-exec and non-blocking")
+    func gnuCalls() throws {
+        #expect(GNUCalls.accept4 != nil)
+        #expect(GNUCalls.pipe2 != nil)
+        #expect(Splice.function != nil)
+        let pipe = try #require(Splice.pipe(size: 1 << 18))
+        defer {
+            close(pipe.read)
+            close(pipe.write)
+        }
+        #expect(pipe.capacity >= 65536)
+        for fd in [pipe.read, pipe.write] {
+            #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
+            #expect(fcntl(fd, F_GETFL) & O_NONBLOCK != 0)
+        }
+    }
 }

@@ -69,22 +69,16 @@ public final class EgressProxy: Sendable {
         listeningSocket: Int32, policy: EgressPolicy, resolver: any Resolver, limits: EgressLimits, useSplice: Bool,
         onDenied: @escaping @Sendable (EgressRecord) -> Void
     ) throws {
-        var fds: [Int32] = [-1, -1]
-        // pipe2 and accept4 are _GNU_SOURCE-only and do not import: set the flags after.
-        guard pipe(&fds) == 0 else {
-            throw SentinelError(.io, "egress proxy: pipe2 failed: \(Errno.current.message)", errno: .current)
+        guard let (stopRead, stopWrite) = GNUCalls.pipe() else {
+            throw SentinelError(.io, "egress proxy: pipe failed: \(Errno.current.message)", errno: .current)
         }
         self.listener = listeningSocket
         self.policy = policy
         self.resolver = resolver
         self.limits = limits
         self.onDenied = onDenied
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            SocketIO.setNonBlocking(fd)
-        }
-        self.stopRead = fds[0]
-        self.stopWrite = fds[1]
+        self.stopRead = stopRead
+        self.stopWrite = stopWrite
         self.budget = ByteBudget(limit: limits.maxTotalBytes)
         self.useSplice = useSplice
     }
@@ -193,14 +187,12 @@ public final class EgressProxy: Sendable {
             case .timeout: continue
             case .ready: break
             }
-            let fd = accept(listener, nil, nil)
+            let fd = GNUCalls.accept(listener)
             if fd < 0 {
                 // EMFILE and friends: back off instead of spinning on a readable listener.
                 if errno != EAGAIN && errno != EINTR && errno != ECONNABORTED { usleep(10_000) }
                 continue
             }
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            SocketIO.setNonBlocking(fd)
             SocketIO.setNoDelay(fd)
             let admission = state.withLock { state -> Admission in
                 let admission: Admission

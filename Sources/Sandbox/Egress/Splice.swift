@@ -2,8 +2,7 @@
     import Glibc
 #endif
 
-/// `splice(2)`, looked up at run time: it is `_GNU_SOURCE`-only and does not import into
-/// Swift, and this module may not add a C target for one declaration.
+/// `splice(2)` (looked up at run time, see `GNUCalls`) and the pipes it moves bytes through.
 enum Splice {
     typealias Function =
         @convention(c) (
@@ -17,22 +16,14 @@ enum Splice {
     static let getPipeSize: Int32 = 1032
 
     /// The C function, or `nil` when the C library does not export it.
-    static let function: Function? = {
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "splice") else { return nil }
-        return unsafeBitCast(symbol, to: Function.self)
-    }()
+    static let function: Function? = GNUCalls.lookup("splice", as: Function.self)
 
     /// A non-blocking, close-on-exec pipe enlarged to `size` bytes where the system allows;
     /// returns (read end, write end, capacity) or `nil`.
     static func pipe(size: Int) -> (read: Int32, write: Int32, capacity: Int)? {
-        var fds: [Int32] = [-1, -1]
-        guard Glibc.pipe(&fds) == 0 else { return nil }
-        for fd in fds {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            SocketIO.setNonBlocking(fd)
-        }
-        _ = fcntl(fds[1], setPipeSize, Int32(size))
-        let capacity = Int(fcntl(fds[1], getPipeSize))
-        return (fds[0], fds[1], capacity > 0 ? capacity : 65536)
+        guard let (read, write) = GNUCalls.pipe() else { return nil }
+        _ = fcntl(write, setPipeSize, Int32(size))
+        let capacity = Int(fcntl(write, getPipeSize))
+        return (read, write, capacity > 0 ? capacity : 65536)
     }
 }
