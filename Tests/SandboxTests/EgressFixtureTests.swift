@@ -252,7 +252,7 @@ final class ProxyHarness: Sendable {
 
     init(
         allow: [String], deny: [String] = [], resolver: [String: [String]] = [:], limits: EgressLimits = EgressLimits(),
-        useSplice: Bool = true
+        useSplice: Bool = false
     ) throws {
         let (fd, port) = try Loopback.listen()
         self.port = port

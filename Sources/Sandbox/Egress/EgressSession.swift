@@ -9,7 +9,7 @@ struct SessionContext: Sendable {
     let limits: EgressLimits
     let stopFd: Int32
     let budget: ByteBudget
-    /// Relay with splice(2) when the C library has it (tests turn it off to cover the copy relay).
+    /// Relay with splice(2) (when the C library has it) instead of copying.
     let useSplice: Bool
     /// Stores a finished record (and reports denials).
     let finish: @Sendable (EgressRecord) -> Void
