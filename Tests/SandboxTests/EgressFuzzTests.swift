@@ -75,7 +75,7 @@ struct EgressFuzzTests {
         var outcomes = [0, 0, 0]
         for _ in 0..<8_000 {
             let input = FuzzInputs.make(&random, port: UInt16.random(in: 1...65535, using: &random))[...]
-            func check<T>(_ outcome: ParseOutcome<T>, statuses: ClosedRange<Int>) {
+            func check<T>(_ outcome: ProxyParseOutcome<T>, statuses: ClosedRange<Int>) {
                 switch outcome {
                 case .incomplete: outcomes[0] += 1
                 case .complete(_, let consumed):

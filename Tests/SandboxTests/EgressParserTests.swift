@@ -54,14 +54,16 @@ struct EgressParserTests {
     @Test("heads are bounded in size and line count")
     func headLimits() {
         let big =
-            "CONNECT a.test:443 HTTP/1.1\r\nX: " + String(repeating: "a", count: ParseLimits.maxHeadBytes) + "\r\n\r\n"
+            "CONNECT a.test:443 HTTP/1.1\r\nX: " + String(repeating: "a", count: ProxyParseLimits.maxHeadBytes)
+            + "\r\n\r\n"
         guard case .invalid(let sizeFailure) = HTTPRequestHead.parse(Self.bytes(big)) else {
             Issue.record("oversized head accepted")
             return
         }
         #expect(sizeFailure.status == 431)
         let many =
-            "GET http://a.test/ HTTP/1.1\r\n" + String(repeating: "X: y\r\n", count: ParseLimits.maxHeaderLines + 1)
+            "GET http://a.test/ HTTP/1.1\r\n"
+            + String(repeating: "X: y\r\n", count: ProxyParseLimits.maxHeaderLines + 1)
             + "\r\n"
         guard case .invalid(let countFailure) = HTTPRequestHead.parse(Self.bytes(many)) else {
             Issue.record("too many headers accepted")

@@ -146,7 +146,9 @@ struct EgressSession {
 
     // MARK: Deciding, connecting, relaying
 
-    private func record(_ destination: Authority, _ kind: EgressProtocol, _ decision: EgressDecision) -> EgressRecord {
+    private func record(_ destination: EgressAuthority, _ kind: EgressProtocol, _ decision: EgressDecision)
+        -> EgressRecord
+    {
         EgressRecord(
             host: destination.host.description, port: Int(destination.port), allowed: decision.allowed,
             rule: decision.rule, protocol: kind)
@@ -157,7 +159,9 @@ struct EgressSession {
         return Int(seconds * 1000 + attoseconds / 1_000_000_000_000_000)
     }
 
-    private func deny(_ destination: Authority, _ kind: EgressProtocol, _ decision: EgressDecision, status: Int = 403) {
+    private func deny(
+        _ destination: EgressAuthority, _ kind: EgressProtocol, _ decision: EgressDecision, status: Int = 403
+    ) {
         var entry = record(destination, kind, decision)
         entry.durationMs = elapsedMs
         context.finish(entry)
@@ -180,7 +184,9 @@ struct EgressSession {
         }
     }
 
-    private func serve(_ destination: Authority, _ kind: EgressProtocol, initial: [UInt8], upstreamLimit: Int? = nil) {
+    private func serve(
+        _ destination: EgressAuthority, _ kind: EgressProtocol, initial: [UInt8], upstreamLimit: Int? = nil
+    ) {
         if let refusal {
             return deny(destination, kind, .denied(refusal), status: 503)
         }

@@ -8,7 +8,7 @@
 /// found without decoding them.
 public struct ForwardRequest: Hashable, Sendable {
     public var method: String
-    public var destination: Authority
+    public var destination: EgressAuthority
     /// Path and query, e.g. `/a/b?c=d`.
     public var originForm: String
     /// Every `Host` header value the client sent.
@@ -24,14 +24,14 @@ public struct ForwardRequest: Hashable, Sendable {
     public var hostConflict: String? {
         guard !hostHeaders.isEmpty else { return nil }
         guard hostHeaders.count == 1 else { return "\(hostHeaders.count) Host headers" }
-        guard let header = Authority(Substring(hostHeaders[0]), defaultPort: 80), header == destination else {
+        guard let header = EgressAuthority(Substring(hostHeaders[0]), defaultPort: 80), header == destination else {
             return "Host header '\(hostHeaders[0].prefix(100))' does not match \(destination)"
         }
         return nil
     }
 
     /// Parses from the start of `bytes` (pure). Only `http://` URIs: HTTPS goes through CONNECT.
-    public static func parse(_ bytes: ArraySlice<UInt8>) -> ParseOutcome<ForwardRequest> {
+    public static func parse(_ bytes: ArraySlice<UInt8>) -> ProxyParseOutcome<ForwardRequest> {
         switch HTTPRequestHead.parse(bytes) {
         case .incomplete: return .incomplete
         case .invalid(let failure): return .invalid(failure)
@@ -43,20 +43,20 @@ public struct ForwardRequest: Hashable, Sendable {
         }
     }
 
-    private static func build(_ head: HTTPRequestHead) -> Result<ForwardRequest, ParseFailure> {
+    private static func build(_ head: HTTPRequestHead) -> Result<ForwardRequest, ProxyParseFailure> {
         guard head.method != "CONNECT" else {
-            return .failure(ParseFailure("CONNECT is not a forward request", status: 400))
+            return .failure(ProxyParseFailure("CONNECT is not a forward request", status: 400))
         }
         let target = Substring(head.target)
         guard target.count > 7, target.prefix(7).lowercased() == "http://" else {
-            return .failure(ParseFailure("request target must be an absolute http:// URI", status: 400))
+            return .failure(ProxyParseFailure("request target must be an absolute http:// URI", status: 400))
         }
         let rest = target.dropFirst(7)
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
         let authorityText = rest[..<authorityEnd]
-        guard !authorityText.contains("@") else { return .failure(ParseFailure("user info in URI", status: 400)) }
-        guard let destination = Authority(authorityText, defaultPort: 80) else {
-            return .failure(ParseFailure("invalid host in URI", status: 400))
+        guard !authorityText.contains("@") else { return .failure(ProxyParseFailure("user info in URI", status: 400)) }
+        guard let destination = EgressAuthority(authorityText, defaultPort: 80) else {
+            return .failure(ProxyParseFailure("invalid host in URI", status: 400))
         }
         var origin = String(rest[authorityEnd...])
         if let hash = origin.firstIndex(of: "#") { origin = String(origin[..<hash]) }
@@ -69,7 +69,7 @@ public struct ForwardRequest: Hashable, Sendable {
             let name = header.name.lowercased()
             if name == "host" { hostHeaders.append(header.value) }
             if name == "transfer-encoding" {
-                return .failure(ParseFailure("Transfer-Encoding request bodies are not supported", status: 411))
+                return .failure(ProxyParseFailure("Transfer-Encoding request bodies are not supported", status: 411))
             }
             if name == "content-length" { lengths.insert(header.value) }
             if name.hasPrefix("proxy-") || name == "connection" || name == "keep-alive" { continue }
@@ -86,7 +86,7 @@ public struct ForwardRequest: Hashable, Sendable {
             guard lengths.count == 1, !text.isEmpty, text.count <= 18,
                 text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
                 let value = Int(text)
-            else { return .failure(ParseFailure("invalid Content-Length", status: 400)) }
+            else { return .failure(ProxyParseFailure("invalid Content-Length", status: 400)) }
             bodyLength = value
         }
         return .success(

@@ -24,9 +24,9 @@ public struct HTTPRequestHead: Hashable, Sendable {
     }
 
     /// Parses a request head from the start of `bytes`. Pure: no I/O, bounded by
-    /// `ParseLimits`; control bytes and obsolete line folding are rejected outright so a
+    /// `ProxyParseLimits`; control bytes and obsolete line folding are rejected outright so a
     /// garbage stream fails on its first bytes instead of waiting for a blank line.
-    public static func parse(_ bytes: ArraySlice<UInt8>) -> ParseOutcome<HTTPRequestHead> {
+    public static func parse(_ bytes: ArraySlice<UInt8>) -> ProxyParseOutcome<HTTPRequestHead> {
         var lines: [ArraySlice<UInt8>] = []
         var lineStart = bytes.startIndex
         var index = bytes.startIndex
@@ -37,25 +37,28 @@ public struct HTTPRequestHead: Hashable, Sendable {
                 var line = bytes[lineStart..<index]
                 if line.last == 0x0D { line = line.dropLast() }
                 if line.isEmpty {
-                    guard !lines.isEmpty else { return .invalid(ParseFailure("empty request line", status: 400)) }
+                    guard !lines.isEmpty else { return .invalid(ProxyParseFailure("empty request line", status: 400)) }
                     end = index + 1
                     break
                 }
                 lines.append(line)
-                guard lines.count <= ParseLimits.maxHeaderLines + 1 else {
-                    return .invalid(ParseFailure("more than \(ParseLimits.maxHeaderLines) header lines", status: 431))
+                guard lines.count <= ProxyParseLimits.maxHeaderLines + 1 else {
+                    return .invalid(
+                        ProxyParseFailure("more than \(ProxyParseLimits.maxHeaderLines) header lines", status: 431))
                 }
                 lineStart = index + 1
             } else if byte == 0x0D {
                 if index + 1 < bytes.endIndex, bytes[index + 1] != 0x0A {
-                    return .invalid(ParseFailure("bare CR in request head", status: 400))
+                    return .invalid(ProxyParseFailure("bare CR in request head", status: 400))
                 }
             } else if byte < 0x20 && byte != 0x09 || byte == 0x7F {
-                return .invalid(ParseFailure("control byte 0x\(String(byte, radix: 16)) in request head", status: 400))
+                return .invalid(
+                    ProxyParseFailure("control byte 0x\(String(byte, radix: 16)) in request head", status: 400))
             }
             index += 1
-            if index - bytes.startIndex > ParseLimits.maxHeadBytes {
-                return .invalid(ParseFailure("request head exceeds \(ParseLimits.maxHeadBytes) bytes", status: 431))
+            if index - bytes.startIndex > ProxyParseLimits.maxHeadBytes {
+                return .invalid(
+                    ProxyParseFailure("request head exceeds \(ProxyParseLimits.maxHeadBytes) bytes", status: 431))
             }
         }
         guard let end else {
@@ -69,32 +72,32 @@ public struct HTTPRequestHead: Hashable, Sendable {
     }
 
     /// Fails early when the start of a request line cannot be a method.
-    private static func checkPartialRequestLine(_ partial: ArraySlice<UInt8>) -> ParseFailure? {
+    private static func checkPartialRequestLine(_ partial: ArraySlice<UInt8>) -> ProxyParseFailure? {
         for byte in partial.prefix(32) {
             if byte == 0x20 { return nil }
-            if !isTokenByte(byte) { return ParseFailure("request line does not start with a method", status: 400) }
+            if !isTokenByte(byte) { return ProxyParseFailure("request line does not start with a method", status: 400) }
         }
         return partial.count > 32 && !partial.prefix(33).contains(0x20)
-            ? ParseFailure("method too long", status: 400) : nil
+            ? ProxyParseFailure("method too long", status: 400) : nil
     }
 
-    private static func build(_ lines: [ArraySlice<UInt8>]) -> Result<HTTPRequestHead, ParseFailure> {
+    private static func build(_ lines: [ArraySlice<UInt8>]) -> Result<HTTPRequestHead, ProxyParseFailure> {
         let parts = lines[0].split(separator: 0x20, omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[0].isEmpty, parts[0].allSatisfy(isTokenByte),
             !parts[1].isEmpty, parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F })
-        else { return .failure(ParseFailure("malformed request line", status: 400)) }
+        else { return .failure(ProxyParseFailure("malformed request line", status: 400)) }
         let version = String(decoding: parts[2], as: UTF8.self)
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
-            return .failure(ParseFailure("unsupported version '\(version.prefix(16))'", status: 400))
+            return .failure(ProxyParseFailure("unsupported version '\(version.prefix(16))'", status: 400))
         }
         var headers: [HTTPHeader] = []
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else {
-                return .failure(ParseFailure("header line without ':'", status: 400))
+                return .failure(ProxyParseFailure("header line without ':'", status: 400))
             }
             let name = line[line.startIndex..<colon]
             guard !name.isEmpty, name.allSatisfy(isTokenByte) else {
-                return .failure(ParseFailure("malformed header name", status: 400))
+                return .failure(ProxyParseFailure("malformed header name", status: 400))
             }
             let value = line[(colon + 1)...].drop(while: isBlank).reversed().drop(while: isBlank).reversed()
             headers.append(

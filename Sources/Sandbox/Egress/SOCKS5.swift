@@ -21,16 +21,16 @@ public enum SOCKS5 {
     /// proxy then answers `commandNotSupported` without looking at the address.
     public struct Request: Hashable, Sendable {
         public var command: UInt8
-        public var destination: Authority?
+        public var destination: EgressAuthority?
     }
 
     /// Parses the greeting `05 N methods...`; completes with the offered methods.
-    public static func parseGreeting(_ bytes: ArraySlice<UInt8>) -> ParseOutcome<[UInt8]> {
+    public static func parseGreeting(_ bytes: ArraySlice<UInt8>) -> ProxyParseOutcome<[UInt8]> {
         guard let version = bytes.first else { return .incomplete }
-        guard version == 5 else { return .invalid(ParseFailure("not SOCKS version 5", status: 0xFF)) }
+        guard version == 5 else { return .invalid(ProxyParseFailure("not SOCKS version 5", status: 0xFF)) }
         guard bytes.count >= 2 else { return .incomplete }
         let count = Int(bytes[bytes.startIndex + 1])
-        guard count > 0 else { return .invalid(ParseFailure("greeting offers no methods", status: 0xFF)) }
+        guard count > 0 else { return .invalid(ProxyParseFailure("greeting offers no methods", status: 0xFF)) }
         guard bytes.count >= 2 + count else { return .incomplete }
         let start = bytes.startIndex + 2
         return .complete(Array(bytes[start..<(start + count)]), consumed: 2 + count)
@@ -38,16 +38,16 @@ public enum SOCKS5 {
 
     /// Parses `05 CMD 00 ATYP ADDR PORT`. Domain names that spell an IP address are
     /// read as that address, so `::ffff:127.0.0.1` sent as a name is still a literal.
-    public static func parseRequest(_ bytes: ArraySlice<UInt8>) -> ParseOutcome<Request> {
+    public static func parseRequest(_ bytes: ArraySlice<UInt8>) -> ProxyParseOutcome<Request> {
         guard bytes.count >= 4 else {
             if let version = bytes.first, version != 5 {
-                return .invalid(ParseFailure("not SOCKS version 5", status: Int(Reply.generalFailure.rawValue)))
+                return .invalid(ProxyParseFailure("not SOCKS version 5", status: Int(Reply.generalFailure.rawValue)))
             }
             return .incomplete
         }
         let base = bytes.startIndex
         guard bytes[base] == 5, bytes[base + 2] == 0 else {
-            return .invalid(ParseFailure("malformed SOCKS5 request", status: Int(Reply.generalFailure.rawValue)))
+            return .invalid(ProxyParseFailure("malformed SOCKS5 request", status: Int(Reply.generalFailure.rawValue)))
         }
         let command = bytes[base + 1]
         let addressType = bytes[base + 3]
@@ -65,11 +65,11 @@ public enum SOCKS5 {
             addressLength = Int(bytes[base + 4])
             addressStart = base + 5
             guard addressLength > 0 else {
-                return .invalid(ParseFailure("empty domain name", status: Int(Reply.generalFailure.rawValue)))
+                return .invalid(ProxyParseFailure("empty domain name", status: Int(Reply.generalFailure.rawValue)))
             }
         default:
             return .invalid(
-                ParseFailure(
+                ProxyParseFailure(
                     "address type \(addressType) not supported", status: Int(Reply.addressTypeNotSupported.rawValue)))
         }
         let portStart = addressStart + addressLength
@@ -79,7 +79,9 @@ public enum SOCKS5 {
             return .complete(Request(command: command, destination: nil), consumed: consumed)
         }
         let port = UInt16(bytes[portStart]) << 8 | UInt16(bytes[portStart + 1])
-        guard port != 0 else { return .invalid(ParseFailure("port 0", status: Int(Reply.generalFailure.rawValue))) }
+        guard port != 0 else {
+            return .invalid(ProxyParseFailure("port 0", status: Int(Reply.generalFailure.rawValue)))
+        }
         let raw = Array(bytes[addressStart..<portStart])
         let host: EgressHost?
         if addressType == 0x03 {
@@ -88,9 +90,10 @@ public enum SOCKS5 {
             host = IPAddress(bytes: raw).map(EgressHost.address)
         }
         guard let host else {
-            return .invalid(ParseFailure("invalid destination name", status: Int(Reply.generalFailure.rawValue)))
+            return .invalid(ProxyParseFailure("invalid destination name", status: Int(Reply.generalFailure.rawValue)))
         }
-        return .complete(Request(command: command, destination: Authority(host: host, port: port)), consumed: consumed)
+        return .complete(
+            Request(command: command, destination: EgressAuthority(host: host, port: port)), consumed: consumed)
     }
 
     /// The reply `05 REP 00 ATYP BND.ADDR BND.PORT`; the bound address is 0.0.0.0:0 when unknown.

@@ -1,5 +1,5 @@
 /// `host:port` as CONNECT targets, absolute URIs and Host headers write it.
-public struct Authority: Hashable, Sendable, CustomStringConvertible {
+public struct EgressAuthority: Hashable, Sendable, CustomStringConvertible {
     public var host: EgressHost
     public var port: UInt16
 
