@@ -257,4 +257,17 @@ struct EgressPolicyTests {
         #expect(object["protocol"] as? String == "connect")
         #expect(try JSONDecoder().decode(EgressRecord.self, from: json) == record)
     }
+
+    @Test("the child's proxy environment names the proxy for every tool and leaves no bypass")
+    func environment() {
+        let variables = Dictionary(
+            uniqueKeysWithValues: EgressEnvironment.variables(port: 3128).map { ($0.name, $0.value) })
+        for name in ["HTTP_PROXY", "http_proxy", "HTTPS_PROXY", "https_proxy", "PIP_PROXY", "npm_config_proxy"] {
+            #expect(variables[name] == "http://127.0.0.1:3128", "\(name)")
+        }
+        #expect(variables["ALL_PROXY"] == "socks5h://127.0.0.1:3128")
+        #expect(variables["all_proxy"] == "socks5h://127.0.0.1:3128")
+        #expect(variables["NO_PROXY"] == "")
+        #expect(variables["no_proxy"] == "")
+    }
 }
