@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(name: "sentinel-bench", dependencies: ["Sandbox"], path: "bench/Sources/sentinel-bench"),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "Support"]),
         .testTarget(name: "EscapeTests", dependencies: ["Sandbox"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings"]),

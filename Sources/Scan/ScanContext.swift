@@ -51,9 +51,11 @@ public struct SandboxRunner: Sendable {
         let profile = try profiles.resolve(name)
         var options = LaunchOptions(profile: profile, output: .capture)
         if let timeout { options.timeoutSeconds = timeout }
+        // A tool's denied egress is recorded in the run's egress list, not printed.
+        let proxyVariables = try EgressLaunch.configure(&options, network: profile.network) { _ in }
         let request = LaunchRequest(profile: profile, command: command, workspace: workspace,
                                     extraReadOnly: extraReadOnly, callerEnvironment: [:],
-                                    extraEnvironment: environment)
+                                    extraEnvironment: environment.merging(proxyVariables) { mine, _ in mine })
         let plan = try LaunchPlan.make(request, newRoot: options.newRoot)
         return try Launcher.run(plan, options: options)
     }

@@ -7,15 +7,16 @@ import Support
 enum SandboxSession {
     static func run(profile: Profile, command: [String], workspace: String?, extraReadOnly: [String] = [],
                     output: LaunchOptions.Output, handle: LaunchHandle? = nil) throws -> RunResult {
-        let request = LaunchRequest(profile: profile, command: command, workspace: workspace,
-                                    extraReadOnly: extraReadOnly,
-                                    callerEnvironment: ProcessInfo.processInfo.environment)
         var options = LaunchOptions(profile: profile, output: output)
         options.onWarning = { Console.error("sentinel: warning: \($0)") }
         options.handle = handle
-        if profile.network.mode == .proxy {
-            throw SentinelError(.unsupported, "network mode 'proxy' is not available yet")
+        let proxyVariables = try EgressLaunch.configure(&options, network: profile.network) { record in
+            Console.error(record.denialLine)
         }
+        let request = LaunchRequest(profile: profile, command: command, workspace: workspace,
+                                    extraReadOnly: extraReadOnly,
+                                    callerEnvironment: ProcessInfo.processInfo.environment,
+                                    extraEnvironment: proxyVariables)
         let plan = try LaunchPlan.make(request, newRoot: options.newRoot)
         return try Launcher.run(plan, options: options)
     }
