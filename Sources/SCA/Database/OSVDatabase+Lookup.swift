@@ -1,0 +1,91 @@
+import Support
+
+extension OSVDatabase {
+    /// The advisories that affect `dependency` (none when it has no pinned version). Withdrawn
+    /// records are never matched. One indexed query.
+    public func lookup(_ dependency: Dependency) throws -> [VulnerabilityMatch] {
+        var lookup = try Lookup(self)
+        return try lookup.matches(for: dependency)
+    }
+
+    /// `lookup` for many dependencies with one prepared statement; the result is aligned with
+    /// the input.
+    public func lookup(_ dependencies: [Dependency]) throws -> [[VulnerabilityMatch]] {
+        var lookup = try Lookup(self)
+        return try dependencies.map { try lookup.matches(for: $0) }
+    }
+}
+
+/// A reusable lookup: the prepared query plus a per-batch cache of parsed advisories.
+struct Lookup {
+    private let query: SQLiteStatement
+    private var advisories = [String: Advisory]()
+
+    init(_ database: OSVDatabase) throws {
+        query = try database.connection.prepare("""
+            SELECT r.id, r.aliases, r.summary, r.modified, r.published, r.severity, r.db_severity, r.refs,
+                   a.ecosystem, a.ranges, a.versions, a.severity
+            FROM affected a JOIN records r ON r.rid = a.rid
+            WHERE a.ecosystem = ?1 AND a.name = ?2 AND r.withdrawn IS NULL
+            ORDER BY r.id
+            """)
+    }
+
+    mutating func matches(for dependency: Dependency) throws -> [VulnerabilityMatch] {
+        guard let version = dependency.version, !version.isEmpty else { return [] }
+        query.reset()
+        query.bind(1, dependency.ecosystem.name)
+        query.bind(2, dependency.ecosystem.normalisedPackageName(dependency.name))
+        // Rows arrive grouped by record id; an advisory may list the package in several entries.
+        var grouped = [(id: String, entries: [OSVAffected], labels: [String?])]()
+        while try query.step() {
+            let id = query.text(0) ?? ""
+            if advisories[id] == nil { advisories[id] = advisory(fromRow: id) }
+            var entry = OSVAffected(ecosystem: query.text(8) ?? "", name: dependency.name,
+                                    ranges: StoredAffected.decodeRanges(query.text(9) ?? ""),
+                                    versions: (query.text(10) ?? "").split(separator: "\n").map(String.init),
+                                    severity: query.text(11))
+            entry.versionsAreKeys = true
+            if grouped.last?.id == id {
+                grouped[grouped.count - 1].entries.append(entry)
+                grouped[grouped.count - 1].labels.append(entry.severity)
+            } else {
+                grouped.append((id, [entry], [entry.severity]))
+            }
+        }
+        return grouped.compactMap { group in
+            let outcome = OSVEvaluator.evaluate(version, entries: group.entries, ecosystem: dependency.ecosystem)
+            guard outcome.isAffected, var advisory = advisories[group.id] else { return nil }
+            if advisory.severity.source == "default",
+               let label = group.labels.compactMap({ $0.flatMap(AdvisorySeverity.init(label:)) }).max() {
+                advisory.severity = SeverityAssessment(severity: label, score: nil, vector: advisory.severity.vector,
+                                                       source: "database")
+            }
+            return VulnerabilityMatch(advisory: advisory, ecosystem: dependency.ecosystem, package: dependency.name,
+                                      version: version, affectedRange: outcome.matchedBy ?? "",
+                                      fixedVersions: outcome.fixedVersions, smallestFix: outcome.smallestFix,
+                                      fixIsSameMajor: outcome.fixIsSameMajor)
+        }
+    }
+
+    /// The record-level columns of the current row.
+    private func advisory(fromRow id: String) -> Advisory {
+        let severities = Self.pairs(query.text(5)).map { OSVSeverity(type: $0.0, score: $0.1) }
+        return Advisory(
+            id: id,
+            aliases: (query.text(1) ?? "").split(separator: "\n").map(String.init),
+            summary: query.text(2),
+            modified: query.text(3) ?? "",
+            published: query.text(4),
+            severity: SeverityAssessment.assess(severity: severities, databaseLabels: [query.text(6)]),
+            references: Self.pairs(query.text(7)).map { OSVReference(type: $0.0, url: $0.1) })
+    }
+
+    /// `A<tab>B` lines.
+    static func pairs(_ text: String?) -> [(String, String)] {
+        (text ?? "").split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+            return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+        }
+    }
+}
