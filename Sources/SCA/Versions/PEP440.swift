@@ -149,11 +149,9 @@ struct PEP440Scanner {
         let start = at
         if let c = current, Self.isSeparator(c) { at += 1 }
         guard let label = word(labels) else { at = start; return nil }
-        let afterLabel = at
+        // The grammar allows a separator after the label even when no number follows ("1.0a-").
         if let c = current, Self.isSeparator(c) { at += 1 }
-        if let n = number() { return (label, n) }
-        at = afterLabel
-        return (label, .zero)
+        return (label, number() ?? .zero)
     }
 
     mutating func parse() -> Parts? {
