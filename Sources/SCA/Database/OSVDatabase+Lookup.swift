@@ -20,6 +20,7 @@ extension OSVDatabase {
 struct Lookup {
     private let query: SQLiteStatement
     private var advisories = [String: Advisory]()
+    private var evaluators = [String: any VersionEvaluating]()
 
     init(_ database: OSVDatabase) throws {
         query = try database.connection.prepare("""
@@ -53,8 +54,10 @@ struct Lookup {
                 grouped.append((id, [entry], [entry.severity]))
             }
         }
+        let evaluator = evaluators[dependency.ecosystem.name] ?? dependency.ecosystem.makeVersionCache()
+        evaluators[dependency.ecosystem.name] = evaluator
         return grouped.compactMap { group in
-            let outcome = OSVEvaluator.evaluate(version, entries: group.entries, ecosystem: dependency.ecosystem)
+            let outcome = evaluator.evaluate(version, entries: group.entries)
             guard outcome.isAffected, var advisory = advisories[group.id] else { return nil }
             if advisory.severity.source == "default",
                let label = group.labels.compactMap({ $0.flatMap(AdvisorySeverity.init(label:)) }).max() {

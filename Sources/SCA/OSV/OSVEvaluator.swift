@@ -17,65 +17,25 @@ public enum OSVEvaluator {
         public var unusableRanges: Int
     }
 
-    /// The scheme for a range of `type` in `ecosystem`; nil for `GIT` ranges, which name commits
-    /// and never apply to package versions.
-    static func scheme(forRange type: String, ecosystem: Ecosystem) -> (any VersionScheme)? {
-        switch type {
-        case "ECOSYSTEM": return ecosystem.versionScheme
-        case "SEMVER": return ecosystem.name == "Go" ? GoVersionScheme() : SemVerScheme(lenient: true)
-        default: return nil
-        }
-    }
-
     /// Evaluates `installed` against every entry (already filtered to one package).
     public static func evaluate(_ installed: String, entries: [OSVAffected], ecosystem: Ecosystem) -> Outcome {
-        var outcome = Outcome(isAffected: false, matchedBy: nil, fixedVersions: [], smallestFix: nil,
-                              fixIsSameMajor: nil, unusableRanges: 0)
-        let scheme = ecosystem.versionScheme
-        // Fix candidates gathered from every range, checked afterwards against all entries.
-        var fixes = [String]()
-        for entry in entries {
-            if entry.lists(installed, scheme) && !outcome.isAffected {
-                outcome.isAffected = true
-                outcome.matchedBy = "listed in versions"
-            }
-            for range in entry.ranges {
-                guard let rangeScheme = Self.scheme(forRange: range.type, ecosystem: ecosystem) else { continue }
-                for case .fixed(let v) in range.events { fixes.append(v) }
-                switch check(installed, range, rangeScheme) {
-                case .unusable: outcome.unusableRanges += 1
-                case .affected(let text):
-                    if !outcome.isAffected || outcome.matchedBy == "listed in versions" {
-                        outcome.isAffected = true
-                        outcome.matchedBy = text
-                    }
-                case .notAffected: break
-                }
-            }
-        }
-        let sorted = sortVersions(fixes, scheme)
-        outcome.fixedVersions = sorted
-        if outcome.isAffected {
-            outcome.smallestFix = sorted.first { fix in
-                scheme.compare(fix, installed) == .orderedDescending
-                    && !evaluateQuietly(fix, entries: entries, ecosystem: ecosystem)
-            }
-            if let fix = outcome.smallestFix { outcome.fixIsSameMajor = sameMajor(fix, installed, scheme) }
-        }
-        return outcome
+        ecosystem.makeVersionCache().evaluate(installed, entries: entries)
     }
 
-    /// Whether `version` is affected, ignoring fix computation (used to vet fix candidates).
-    static func evaluateQuietly(_ version: String, entries: [OSVAffected], ecosystem: Ecosystem) -> Bool {
-        let scheme = ecosystem.versionScheme
-        for entry in entries {
-            if entry.lists(version, scheme) { return true }
-            for range in entry.ranges {
-                guard let rangeScheme = Self.scheme(forRange: range.type, ecosystem: ecosystem) else { continue }
-                if case .affected = check(version, range, rangeScheme) { return true }
-            }
+    /// How a range of `type` is ordered in `ecosystem`: `.ecosystem` when the ecosystem's own scheme
+    /// applies, `.semver` for a SEMVER range in an ecosystem whose scheme is not SemVer, nil for
+    /// `GIT` ranges, which name commits and never apply to package versions.
+    enum RangeOrdering { case ecosystem, semver }
+
+    static func ordering(forRange type: String, ecosystem: Ecosystem) -> RangeOrdering? {
+        switch type {
+        case "ECOSYSTEM": return .ecosystem
+        case "SEMVER":
+            let semverFamily: Set<String> = ["Go", "crates.io", "npm", "SwiftURL", "Hex", "Pub"]
+            let base = ecosystem.name.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ecosystem.name
+            return semverFamily.contains(base) ? .ecosystem : .semver
+        default: return nil
         }
-        return false
     }
 
     enum RangeResult: Equatable {
@@ -84,37 +44,51 @@ public enum OSVEvaluator {
         case unusable
     }
 
-    /// One range, per the schema: limits first, then the sorted timeline.
-    static func check<S: VersionScheme>(_ installed: String, _ range: OSVRange, _ scheme: S) -> RangeResult {
-        guard let v = scheme.parse(installed) else { return .unusable }
-        typealias Bound = VersionBound<S.Version>
+    /// One range, per the schema: limits first, then the timeline sorted by version.
+    static func check<V: Comparable>(_ v: V, _ range: OSVRange, parse: (String) -> V?) -> RangeResult {
+        PreparedRange(range, parse: parse)?.check(v) ?? .unusable
+    }
+}
+
+/// A range with its versions parsed and its events sorted once, to be checked against many
+/// versions (the installed one, then each fix candidate).
+struct PreparedRange<V: Comparable> {
+    typealias Bound = VersionBound<V>
+    private var limits = [Bound]()
+    private var ordered = [(bound: Bound, event: OSVEvent)]()
+
+    /// Nil when a version in the range does not parse under the ordering.
+    init?(_ range: OSVRange, parse: (String) -> V?) {
         var timeline = [(bound: Bound, event: OSVEvent)]()
-        var limits = [Bound]()
         for event in range.events {
             let text = event.version
             let bound: Bound
             if case .introduced = event, text == "0" { bound = .low }
             else if case .limit = event, text.contains("*") { bound = .high }
-            else if let parsed = scheme.parse(text) { bound = .value(parsed) }
-            else { return .unusable }
+            else if let parsed = parse(text) { bound = .value(parsed) }
+            else { return nil }
             if case .limit = event { limits.append(bound) } else { timeline.append((bound, event)) }
         }
-        // Before any limit (an implicit `*` limit when there are none).
-        if !limits.isEmpty && !limits.contains(where: { .value(v) < $0 }) { return .notAffected }
         // A stable sort keeps the written order between events naming equal versions.
-        let ordered = timeline.enumerated().sorted { a, b in
+        ordered = timeline.enumerated().sorted { a, b in
             a.element.bound != b.element.bound ? a.element.bound < b.element.bound : a.offset < b.offset
         }.map(\.element)
+    }
+
+    func check(_ v: V) -> OSVEvaluator.RangeResult {
+        let value = Bound.value(v)
+        // Only versions before some limit count (an implicit `*` limit when there is none).
+        if !limits.isEmpty && !limits.contains(where: { value < $0 }) { return .notAffected }
         var vulnerable = false
         var start: Int?
         for (index, item) in ordered.enumerated() {
             switch item.event {
             case .introduced:
-                if .value(v) >= item.bound { vulnerable = true; start = index }
+                if value >= item.bound { vulnerable = true; start = index }
             case .fixed:
-                if .value(v) >= item.bound { vulnerable = false }
+                if value >= item.bound { vulnerable = false }
             case .lastAffected:
-                if .value(v) > item.bound { vulnerable = false }
+                if value > item.bound { vulnerable = false }
             case .limit: break
             }
         }
@@ -132,30 +106,144 @@ public enum OSVEvaluator {
         }
         return .affected(parts.isEmpty ? "all versions" : parts.joined(separator: ", "))
     }
+}
 
-    /// Distinct versions (by precedence) in ascending order; unparseable ones are dropped.
-    static func sortVersions<S: VersionScheme>(_ versions: [String], _ scheme: S) -> [String] {
-        var seen = Set<String>()
-        var parsed = [(S.Version, String)]()
-        for text in versions {
-            guard let v = scheme.parse(text), seen.insert(scheme.equalityKey(v)).inserted else { continue }
-            parsed.append((v, text))
-        }
-        return parsed.sorted { $0.0 < $1.0 }.map(\.1)
-    }
-
-    static func sameMajor<S: VersionScheme>(_ a: String, _ b: String, _ scheme: S) -> Bool? {
-        guard let x = scheme.parse(a), let y = scheme.parse(b) else { return nil }
-        return scheme.majorKey(x) == scheme.majorKey(y)
+extension Ecosystem {
+    /// A parse cache for this ecosystem's scheme; reuse one across lookups to parse each distinct
+    /// version string once.
+    func makeVersionCache() -> any VersionEvaluating {
+        func make<S: VersionScheme>(_ scheme: S) -> any VersionEvaluating { VersionCache(scheme, ecosystem: self) }
+        return make(versionScheme)
     }
 }
 
-extension OSVAffected {
-    /// Whether the explicit `versions` list holds `version` (equal precedence, not equal text).
-    func lists(_ version: String, _ scheme: some VersionScheme) -> Bool {
-        guard !versions.isEmpty else { return false }
-        let key = scheme.equalityKey(of: version)
-        if versionsAreKeys { return versions.contains(key) }
-        return versions.contains { scheme.equalityKey(of: $0) == key }
+/// The evaluator bound to one ecosystem's scheme, hiding the scheme's `Version` type.
+protocol VersionEvaluating: AnyObject {
+    func evaluate(_ installed: String, entries: [OSVAffected]) -> OSVEvaluator.Outcome
+}
+
+/// Parsed versions of one scheme, memoised: advisories repeat the same event versions across
+/// ranges, entries and fix candidates, and parsing dominates evaluation time.
+final class VersionCache<S: VersionScheme>: VersionEvaluating {
+    let scheme: S
+    let ecosystem: Ecosystem
+    private var parsed = [String: S.Version]()
+    private var invalid = Set<String>()
+    private var keys = [String: String]()
+
+    init(_ scheme: S, ecosystem: Ecosystem) {
+        self.scheme = scheme
+        self.ecosystem = ecosystem
+    }
+
+    func parse(_ text: String) -> S.Version? {
+        if let v = parsed[text] { return v }
+        if invalid.contains(text) { return nil }
+        guard let v = scheme.parse(text) else { invalid.insert(text); return nil }
+        if parsed.count > 50_000 { parsed.removeAll(keepingCapacity: true) }
+        parsed[text] = v
+        return v
+    }
+
+    func equalityKey(_ text: String) -> String {
+        if let key = keys[text] { return key }
+        let key = parse(text).map(scheme.equalityKey) ?? text
+        if keys.count > 50_000 { keys.removeAll(keepingCapacity: true) }
+        keys[text] = key
+        return key
+    }
+
+    /// Whether `entry`'s explicit `versions` list holds `version` (equal precedence, not equal text).
+    func lists(_ entry: OSVAffected, _ version: String) -> Bool {
+        guard !entry.versions.isEmpty else { return false }
+        let key = equalityKey(version)
+        if entry.versionsAreKeys { return entry.versions.contains(key) }
+        return entry.versions.contains { equalityKey($0) == key }
+    }
+
+    /// A range ready for repeated checks.
+    enum Prepared {
+        case skip
+        case unusable
+        case ecosystem(PreparedRange<S.Version>)
+        case semver(PreparedRange<SemVer>)
+    }
+
+    func prepare(_ range: OSVRange) -> Prepared {
+        switch OSVEvaluator.ordering(forRange: range.type, ecosystem: ecosystem) {
+        case nil: return .skip
+        case .ecosystem?: return PreparedRange(range, parse: parse).map { .ecosystem($0) } ?? .unusable
+        case .semver?:
+            let semver = SemVerScheme(lenient: true)
+            return PreparedRange(range, parse: semver.parse).map { .semver($0) } ?? .unusable
+        }
+    }
+
+    func check(_ version: String, _ range: Prepared) -> OSVEvaluator.RangeResult? {
+        switch range {
+        case .skip: return nil
+        case .unusable: return .unusable
+        case .ecosystem(let r): return parse(version).map(r.check) ?? .unusable
+        case .semver(let r): return SemVerScheme(lenient: true).parse(version).map(r.check) ?? .unusable
+        }
+    }
+
+    func evaluate(_ installed: String, entries: [OSVAffected]) -> OSVEvaluator.Outcome {
+        var outcome = OSVEvaluator.Outcome(isAffected: false, matchedBy: nil, fixedVersions: [], smallestFix: nil,
+                                           fixIsSameMajor: nil, unusableRanges: 0)
+        let prepared = entries.map { $0.ranges.map(prepare) }
+        var fixes = [String]()
+        for (entry, ranges) in zip(entries, prepared) {
+            if !outcome.isAffected && lists(entry, installed) {
+                outcome.isAffected = true
+                outcome.matchedBy = "listed in versions"
+            }
+            for (range, ready) in zip(entry.ranges, ranges) {
+                guard let result = check(installed, ready) else { continue }
+                for case .fixed(let v) in range.events { fixes.append(v) }
+                switch result {
+                case .unusable: outcome.unusableRanges += 1
+                case .affected(let text):
+                    // A range's interval says more than "listed in versions"; keep the first one.
+                    if !outcome.isAffected || outcome.matchedBy == "listed in versions" {
+                        outcome.isAffected = true
+                        outcome.matchedBy = text
+                    }
+                case .notAffected: break
+                }
+            }
+        }
+        outcome.fixedVersions = sortedDistinct(fixes)
+        guard outcome.isAffected, let current = parse(installed) else { return outcome }
+        outcome.smallestFix = outcome.fixedVersions.first { fix in
+            guard let f = parse(fix), f > current else { return false }
+            return !isAffected(fix, entries: entries, prepared: prepared)
+        }
+        if let fix = outcome.smallestFix, let f = parse(fix) {
+            outcome.fixIsSameMajor = scheme.majorKey(f) == scheme.majorKey(current)
+        }
+        return outcome
+    }
+
+    /// Whether `version` is affected at all (used to vet fix candidates).
+    func isAffected(_ version: String, entries: [OSVAffected], prepared: [[Prepared]]) -> Bool {
+        for (entry, ranges) in zip(entries, prepared) {
+            if lists(entry, version) { return true }
+            for ready in ranges {
+                if case .affected? = check(version, ready) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Distinct versions (by precedence) in ascending order; unparseable ones are dropped.
+    func sortedDistinct(_ versions: [String]) -> [String] {
+        var seen = Set<String>()
+        var items = [(S.Version, String)]()
+        for text in versions {
+            guard let v = parse(text), seen.insert(scheme.equalityKey(v)).inserted else { continue }
+            items.append((v, text))
+        }
+        return items.sorted { $0.0 < $1.0 }.map(\.1)
     }
 }

@@ -29,26 +29,24 @@ public struct PEP440Version: Comparable, Hashable, Sendable, CustomStringConvert
     public let post: Natural?
     public let dev: Natural?
     public let local: [LocalPart]
+    /// The release segment without trailing zeros (at least one element): `1.0.0` and `1` are equal.
+    let trimmedRelease: [Natural]
 
     /// Parses `text`; nil when it is not a valid PEP 440 version.
     public init?(_ text: String) {
         var scanner = PEP440Scanner(text)
         guard let parts = scanner.parse() else { return nil }
         (epoch, release, pre, post, dev, local) = parts
+        var end = release.count
+        while end > 1 && release[end - 1].isZero { end -= 1 }
+        trimmedRelease = Array(release[0..<end])
     }
 
     /// The normalised spelling (`1.0a1.post2.dev3+ubuntu.1`), as `packaging` prints it.
     public var description: String { spelled(release: release[...]) }
 
-    /// The release segment without trailing zeros: `1.0.0` and `1` compare equal.
-    var trimmedRelease: ArraySlice<Natural> {
-        var end = release.count
-        while end > 1 && release[end - 1].isZero { end -= 1 }
-        return release[0..<end]
-    }
-
     /// The normalised spelling with trailing release zeros dropped, equal for equal versions.
-    var equalityKey: String { spelled(release: trimmedRelease) }
+    var equalityKey: String { spelled(release: trimmedRelease[...]) }
 
     private func spelled(release: ArraySlice<Natural>) -> String {
         var out = epoch.isZero ? "" : "\(epoch)!"
@@ -73,8 +71,8 @@ public struct PEP440Version: Comparable, Hashable, Sendable, CustomStringConvert
         if a.epoch != b.epoch { return a.epoch < b.epoch ? -1 : 1 }
         let ra = a.trimmedRelease, rb = b.trimmedRelease
         for i in 0..<max(ra.count, rb.count) {
-            let x = i < ra.count ? ra[ra.startIndex + i] : .zero
-            let y = i < rb.count ? rb[rb.startIndex + i] : .zero
+            let x = i < ra.count ? ra[i] : .zero
+            let y = i < rb.count ? rb[i] : .zero
             if x != y { return x < y ? -1 : 1 }
         }
         let pa = a.preKey, pb = b.preKey
@@ -133,19 +131,27 @@ struct PEP440Scanner {
         return Natural(String(decoding: bytes[start..<at], as: UTF8.self))
     }
 
-    private mutating func word(_ options: [String]) -> String? {
-        for option in options {
-            let o = Array(option.utf8)
-            if at + o.count <= bytes.count && Array(bytes[at..<at + o.count]) == o {
-                at += o.count
-                return option
+    /// Matches the first of `options` (tried in order, as the PEP's regex alternation does).
+    private mutating func word(_ options: [[UInt8]]) -> Int? {
+        for (index, option) in options.enumerated() where at + option.count <= bytes.count {
+            var same = true
+            for k in 0..<option.count where bytes[at + k] != option[k] { same = false; break }
+            if same {
+                at += option.count
+                return index
             }
         }
         return nil
     }
 
+    private static let preLabels: [[UInt8]] = ["alpha", "a", "beta", "b", "preview", "pre", "c", "rc"].map { Array($0.utf8) }
+    /// The phase of each entry of `preLabels`.
+    private static let prePhases: [PEP440Version.Phase] = [.alpha, .alpha, .beta, .beta, .rc, .rc, .rc, .rc]
+    private static let postLabels: [[UInt8]] = ["post", "rev", "r"].map { Array($0.utf8) }
+    private static let devLabels: [[UInt8]] = [Array("dev".utf8)]
+
     /// `[-_.]? label [-_.]? number?`, restoring the position when the label is absent.
-    private mutating func labelled(_ labels: [String]) -> (String, Natural)? {
+    private mutating func labelled(_ labels: [[UInt8]]) -> (Int, Natural)? {
         let start = at
         if let c = current, Self.isSeparator(c) { at += 1 }
         guard let label = word(labels) else { at = start; return nil }
@@ -171,19 +177,16 @@ struct PEP440Scanner {
             release.append(n)
         }
         var pre: (phase: PEP440Version.Phase, number: Natural)?
-        if let (label, n) = labelled(["alpha", "a", "beta", "b", "preview", "pre", "c", "rc"]) {
-            let phase: PEP440Version.Phase = label.hasPrefix("a") ? .alpha : label.hasPrefix("b") ? .beta : .rc
-            pre = (phase, n)
-        }
+        if let (label, n) = labelled(Self.preLabels) { pre = (Self.prePhases[label], n) }
         var post: Natural?
         if current == 0x2D, at + 1 < bytes.count, Self.isDigit(bytes[at + 1]) {
             at += 1
             post = number()
-        } else if let (_, n) = labelled(["post", "rev", "r"]) {
+        } else if let (_, n) = labelled(Self.postLabels) {
             post = n
         }
         var dev: Natural?
-        if let (_, n) = labelled(["dev"]) { dev = n }
+        if let (_, n) = labelled(Self.devLabels) { dev = n }
         var local = [PEP440Version.LocalPart]()
         if current == 0x2B {  // "+"
             at += 1

@@ -53,35 +53,46 @@ extension Ecosystem {
     }
 }
 
-/// A non-negative integer of any size, kept as its digits without leading zeros, because version
-/// components (dates, build numbers) can exceed 64 bits and must never overflow.
+/// A non-negative integer of any size: version components (dates, build numbers) can exceed
+/// 64 bits and must never overflow. Values that fit are kept as `UInt64` so that comparing and
+/// copying stay cheap; larger ones keep their digits.
 public struct Natural: Comparable, Hashable, Sendable, CustomStringConvertible {
-    /// Decimal digits, no leading zeros ("0" for zero).
-    public let digits: String
+    private let value: UInt64
+    /// Digits without leading zeros, only for values above 19 digits.
+    private let big: String?
 
     /// Builds from ASCII digits; nil when `text` is empty or holds a non-digit.
     public init?<S: StringProtocol>(_ text: S) {
-        var started = false
         var kept = [UInt8]()
+        var value: UInt64 = 0
+        var any = false
         for byte in text.utf8 {
             guard byte >= 0x30 && byte <= 0x39 else { return nil }
-            if byte == 0x30 && !started { continue }
-            started = true
+            any = true
+            if byte == 0x30 && kept.isEmpty { continue }
             kept.append(byte)
+            if kept.count <= 19 { value = value * 10 + UInt64(byte - 0x30) }
         }
-        if text.utf8.isEmpty { return nil }
-        digits = kept.isEmpty ? "0" : String(decoding: kept, as: UTF8.self)
+        guard any else { return nil }
+        self.value = kept.count <= 19 ? value : 0
+        self.big = kept.count <= 19 ? nil : String(decoding: kept, as: UTF8.self)
     }
 
     public static let zero = Natural("0")!
 
-    public var isZero: Bool { digits == "0" }
+    public var isZero: Bool { big == nil && value == 0 }
+    /// Decimal digits, no leading zeros ("0" for zero).
+    public var digits: String { big ?? String(value) }
     public var description: String { digits }
 
     public static func < (a: Natural, b: Natural) -> Bool {
-        a.digits.utf8.count != b.digits.utf8.count
-            ? a.digits.utf8.count < b.digits.utf8.count
-            : a.digits.utf8.lexicographicallyPrecedes(b.digits.utf8)
+        switch (a.big, b.big) {
+        case (nil, nil): return a.value < b.value
+        case (nil, _?): return true
+        case (_?, nil): return false
+        case let (x?, y?):
+            return x.utf8.count != y.utf8.count ? x.utf8.count < y.utf8.count : x.utf8.lexicographicallyPrecedes(y.utf8)
+        }
     }
 }
 
