@@ -80,20 +80,20 @@ struct DatabaseLookupTests {
         let db = try OSVDatabase(path: try CorpusDatabases.pypa.get().path)
         let files = try OSVDatabase.collectFiles([Fixtures.pypa])
         var questions = [(file: String, id: String, package: String, version: String)]()
-        for file in stride(from: 0, to: files.count, by: 9).map({ files[$0] }) {
+        for file in stride(from: 0, to: files.count, by: 23).map({ files[$0] }) {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8),
                   let record = try? OSVDecoder.decodeYAML(text, source: file) else { continue }
             for entry in record.affected where entry.ecosystem == "PyPI" {
-                var versions = Set(entry.versions.prefix(8))
+                var versions = Set(entry.versions.prefix(5))
                 for event in entry.ranges.flatMap(\.events) where event.version != "0" {
                     let v = event.version
-                    versions.formUnion([v, v + ".post1", v + "rc1", v + ".dev0", v + ".1"])
+                    versions.formUnion([v, v + ".post1", v + "rc1", v + ".1"])
                 }
                 versions.formUnion(["0.0.1", "9999.0"])
                 for v in versions.sorted() { questions.append((file, record.id, entry.name, v)) }
             }
         }
-        #expect(questions.count > 2000)
+        #expect(questions.count > 1000)
         let script = #"""
             import sys, re, yaml
             from packaging.version import Version, InvalidVersion
@@ -149,7 +149,7 @@ struct DatabaseLookupTests {
             if mine != (answers[i] == "1") { disagreements.append("\(q.id) \(q.package) \(q.version): ours \(mine), oracle \(answers[i])") }
         }
         print("oracle: \(checked) questions, \(affectedCount) affected, \(disagreements.count) disagreements")
-        #expect(checked > 2000 && affectedCount > 500)
+        #expect(checked > 1000 && affectedCount > 200)
         #expect(disagreements.count == 0, "first: \(disagreements.prefix(10))")
     }
 }

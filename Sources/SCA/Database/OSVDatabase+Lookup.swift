@@ -44,9 +44,8 @@ struct Lookup {
             if advisories[id] == nil { advisories[id] = advisory(fromRow: id) }
             var entry = OSVAffected(ecosystem: query.text(8) ?? "", name: dependency.name,
                                     ranges: StoredAffected.decodeRanges(query.text(9) ?? ""),
-                                    versions: (query.text(10) ?? "").split(separator: "\n").map(String.init),
                                     severity: query.text(11))
-            entry.versionsAreKeys = true
+            if let keys = query.text(10), !keys.isEmpty { entry.versionKeysText = "\n" + keys + "\n" }
             if grouped.last?.id == id {
                 grouped[grouped.count - 1].entries.append(entry)
                 grouped[grouped.count - 1].labels.append(entry.severity)

@@ -16,21 +16,39 @@ enum StoredAffected {
     }
 
     static func decodeRanges(_ text: String) -> [OSVRange] {
-        text.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard let type = fields.first else { return nil }
-            let events = fields.dropFirst().compactMap { field -> OSVEvent? in
-                let value = String(field.dropFirst(2))
-                switch field.prefix(2) {
-                case "i:": return .introduced(value)
-                case "f:": return .fixed(value)
-                case "a:": return .lastAffected(value)
-                case "l:": return .limit(value)
-                default: return nil
-                }
+        // One pass over the bytes: lookups decode these for every candidate advisory.
+        var ranges = [OSVRange]()
+        var type: String?
+        var events = [OSVEvent]()
+        var field = [UInt8]()
+        func endField() {
+            defer { field.removeAll(keepingCapacity: true) }
+            guard type != nil else { type = String(decoding: field, as: UTF8.self); return }
+            guard field.count >= 2, field[1] == 0x3A else { return }  // "x:"
+            let value = String(decoding: field[2...], as: UTF8.self)
+            switch field[0] {
+            case 0x69: events.append(.introduced(value))
+            case 0x66: events.append(.fixed(value))
+            case 0x61: events.append(.lastAffected(value))
+            case 0x6C: events.append(.limit(value))
+            default: break
             }
-            return OSVRange(type: String(type), events: events)
         }
+        func endLine() {
+            endField()
+            if let type { ranges.append(OSVRange(type: type, events: events)) }
+            type = nil
+            events.removeAll()
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case 0x09: endField()
+            case 0x0A: endLine()
+            default: field.append(byte)
+            }
+        }
+        if type != nil || !field.isEmpty { endLine() }
+        return ranges
     }
 
     /// Whether a version string can be stored in this form (no tabs or newlines).

@@ -155,6 +155,7 @@ final class VersionCache<S: VersionScheme>: VersionEvaluating {
 
     /// Whether `entry`'s explicit `versions` list holds `version` (equal precedence, not equal text).
     func lists(_ entry: OSVAffected, _ version: String) -> Bool {
+        if let text = entry.versionKeysText { return text.contains("\n\(equalityKey(version))\n") }
         guard !entry.versions.isEmpty else { return false }
         let key = equalityKey(version)
         if entry.versionsAreKeys { return entry.versions.contains(key) }

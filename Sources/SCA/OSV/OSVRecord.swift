@@ -65,6 +65,8 @@ public struct OSVAffected: Sendable, Hashable {
     /// Set when `versions` already holds equality keys (as stored in the database), so that
     /// membership is a plain string lookup.
     var versionsAreKeys = false
+    /// The equality keys as stored (`\nkey\nkey\n`), searched directly instead of splitting.
+    var versionKeysText: String?
 
     public init(ecosystem: String, name: String, purl: String? = nil, ranges: [OSVRange] = [],
                 versions: [String] = [], severity: String? = nil) {
