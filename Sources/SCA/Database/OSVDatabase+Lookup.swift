@@ -20,7 +20,13 @@ extension OSVDatabase {
 struct Lookup {
     private let query: SQLiteStatement
     private var advisories = [String: Advisory]()
-    private var evaluators = [String: any VersionEvaluating]()
+    private var evaluators = [String: VersionEvaluator]()
+    /// Record-level columns of rows seen, turned into an `Advisory` only when a record matches.
+    private var rows = [String: RecordRow]()
+
+    struct RecordRow {
+        var aliases, summary, modified, published, severity, databaseSeverity, references: String?
+    }
 
     init(_ database: OSVDatabase) throws {
         query = try database.connection.prepare("""
@@ -41,7 +47,11 @@ struct Lookup {
         var grouped = [(id: String, entries: [OSVAffected], labels: [String?])]()
         while try query.step() {
             let id = query.text(0) ?? ""
-            if advisories[id] == nil { advisories[id] = advisory(fromRow: id) }
+            if rows[id] == nil {
+                rows[id] = RecordRow(aliases: query.text(1), summary: query.text(2), modified: query.text(3),
+                                     published: query.text(4), severity: query.text(5), databaseSeverity: query.text(6),
+                                     references: query.text(7))
+            }
             var entry = OSVAffected(ecosystem: query.text(8) ?? "", name: dependency.name,
                                     ranges: StoredAffected.decodeRanges(query.text(9) ?? ""),
                                     severity: query.text(11))
@@ -55,9 +65,9 @@ struct Lookup {
         }
         let evaluator = evaluators[dependency.ecosystem.name] ?? dependency.ecosystem.makeVersionCache()
         evaluators[dependency.ecosystem.name] = evaluator
-        return grouped.compactMap { group in
+        let matches = grouped.compactMap { group -> VulnerabilityMatch? in
             let outcome = evaluator.evaluate(version, entries: group.entries)
-            guard outcome.isAffected, var advisory = advisories[group.id] else { return nil }
+            guard outcome.isAffected, var advisory = advisory(group.id) else { return nil }
             if advisory.severity.source == "default",
                let label = group.labels.compactMap({ $0.flatMap(AdvisorySeverity.init(label:)) }).max() {
                 advisory.severity = SeverityAssessment(severity: label, score: nil, vector: advisory.severity.vector,
@@ -68,19 +78,24 @@ struct Lookup {
                                       fixedVersions: outcome.fixedVersions, smallestFix: outcome.smallestFix,
                                       fixIsSameMajor: outcome.fixIsSameMajor)
         }
+        return matches
     }
 
-    /// The record-level columns of the current row.
-    private func advisory(fromRow id: String) -> Advisory {
-        let severities = Self.pairs(query.text(5)).map { OSVSeverity(type: $0.0, score: $0.1) }
-        return Advisory(
+    /// The advisory for a record seen in this batch, built once.
+    private mutating func advisory(_ id: String) -> Advisory? {
+        if let known = advisories[id] { return known }
+        guard let row = rows[id] else { return nil }
+        let severities = Self.pairs(row.severity).map { OSVSeverity(type: $0.0, score: $0.1) }
+        let advisory = Advisory(
             id: id,
-            aliases: (query.text(1) ?? "").split(separator: "\n").map(String.init),
-            summary: query.text(2),
-            modified: query.text(3) ?? "",
-            published: query.text(4),
-            severity: SeverityAssessment.assess(severity: severities, databaseLabels: [query.text(6)]),
-            references: Self.pairs(query.text(7)).map { OSVReference(type: $0.0, url: $0.1) })
+            aliases: (row.aliases ?? "").split(separator: "\n").map(String.init),
+            summary: row.summary,
+            modified: row.modified ?? "",
+            published: row.published,
+            severity: SeverityAssessment.assess(severity: severities, databaseLabels: [row.databaseSeverity]),
+            references: Self.pairs(row.references).map { OSVReference(type: $0.0, url: $0.1) })
+        advisories[id] = advisory
+        return advisory
     }
 
     /// `A<tab>B` lines.

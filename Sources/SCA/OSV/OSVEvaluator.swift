@@ -109,22 +109,35 @@ struct PreparedRange<V: Comparable> {
 }
 
 extension Ecosystem {
-    /// A parse cache for this ecosystem's scheme; reuse one across lookups to parse each distinct
-    /// version string once.
-    func makeVersionCache() -> any VersionEvaluating {
-        func make<S: VersionScheme>(_ scheme: S) -> any VersionEvaluating { VersionCache(scheme, ecosystem: self) }
-        return make(versionScheme)
+    /// An evaluator with a parse cache for this ecosystem's scheme; reuse one across lookups to
+    /// parse each distinct version string once. Each scheme is named concretely here so that the
+    /// optimiser specialises the generic evaluation code for it (through an existential it would
+    /// run unspecialised, several times slower).
+    func makeVersionCache() -> VersionEvaluator {
+        func wrap<S: VersionScheme>(_ cache: VersionCache<S>) -> VersionEvaluator {
+            VersionEvaluator { cache.evaluate($0, entries: $1) }
+        }
+        let base = name.split(separator: ":", maxSplits: 1).first.map(String.init) ?? name
+        switch base {
+        case "PyPI": return wrap(VersionCache(PEP440Scheme(), ecosystem: self))
+        case "Go": return wrap(VersionCache(GoVersionScheme(), ecosystem: self))
+        case "RubyGems": return wrap(VersionCache(RubyGemsScheme(), ecosystem: self))
+        default:
+            if let semver = versionScheme as? SemVerScheme { return wrap(VersionCache(semver, ecosystem: self)) }
+            return wrap(VersionCache(DottedNumericScheme(), ecosystem: self))
+        }
     }
 }
 
 /// The evaluator bound to one ecosystem's scheme, hiding the scheme's `Version` type.
-protocol VersionEvaluating: AnyObject {
-    func evaluate(_ installed: String, entries: [OSVAffected]) -> OSVEvaluator.Outcome
+struct VersionEvaluator {
+    let evaluate: (String, [OSVAffected]) -> OSVEvaluator.Outcome
+    func evaluate(_ installed: String, entries: [OSVAffected]) -> OSVEvaluator.Outcome { evaluate(installed, entries) }
 }
 
 /// Parsed versions of one scheme, memoised: advisories repeat the same event versions across
 /// ranges, entries and fix candidates, and parsing dominates evaluation time.
-final class VersionCache<S: VersionScheme>: VersionEvaluating {
+final class VersionCache<S: VersionScheme> {
     let scheme: S
     let ecosystem: Ecosystem
     private var parsed = [String: S.Version]()
@@ -155,7 +168,11 @@ final class VersionCache<S: VersionScheme>: VersionEvaluating {
 
     /// Whether `entry`'s explicit `versions` list holds `version` (equal precedence, not equal text).
     func lists(_ entry: OSVAffected, _ version: String) -> Bool {
-        if let text = entry.versionKeysText { return text.contains("\n\(equalityKey(version))\n") }
+        if let text = entry.versionKeysText {
+            // Newline-separated keys: compare each in place rather than splitting into strings.
+            let key = equalityKey(version).utf8
+            return text.utf8.split(separator: 0x0A).contains { $0.elementsEqual(key) }
+        }
         guard !entry.versions.isEmpty else { return false }
         let key = equalityKey(version)
         if entry.versionsAreKeys { return entry.versions.contains(key) }
