@@ -39,6 +39,7 @@ extension OSVDatabase {
     /// `import(paths:)` with a fault injected after `failAfter` records, for atomicity tests.
     func importRecords(paths: [String], failAfter: Int?) throws -> ImportReport {
         let files = try Self.collectFiles(paths)
+        cachedLookup = nil
         var writer = try RecordWriter(connection)
         try connection.execute("BEGIN IMMEDIATE")
         do {

@@ -4,14 +4,15 @@ extension OSVDatabase {
     /// The advisories that affect `dependency` (none when it has no pinned version). Withdrawn
     /// records are never matched. One indexed query.
     public func lookup(_ dependency: Dependency) throws -> [VulnerabilityMatch] {
-        var lookup = try Lookup(self)
-        return try lookup.matches(for: dependency)
+        try lookup([dependency]).first ?? []
     }
 
     /// `lookup` for many dependencies with one prepared statement; the result is aligned with
-    /// the input.
+    /// the input. Parsed versions and built advisories are kept on this connection for later
+    /// lookups (the "warm" case) until the next import.
     public func lookup(_ dependencies: [Dependency]) throws -> [[VulnerabilityMatch]] {
-        var lookup = try Lookup(self)
+        var lookup = try cachedLookup ?? Lookup(self)
+        defer { cachedLookup = lookup }
         return try dependencies.map { try lookup.matches(for: $0) }
     }
 }
@@ -23,6 +24,8 @@ struct Lookup {
     private var evaluators = [String: VersionEvaluator]()
     /// Record-level columns of rows seen, turned into an `Advisory` only when a record matches.
     private var rows = [String: RecordRow]()
+    /// Per package (`ecosystem<tab>name`): its advisories' ids, labels and prepared entries.
+    private var packages = [String: [(id: String, labels: [String?], prepared: AnyObject)]]()
 
     struct RecordRow {
         var aliases, summary, modified, published, severity, databaseSeverity, references: String?
@@ -40,9 +43,34 @@ struct Lookup {
 
     mutating func matches(for dependency: Dependency) throws -> [VulnerabilityMatch] {
         guard let version = dependency.version, !version.isEmpty else { return [] }
+        let evaluator = evaluators[dependency.ecosystem.name] ?? dependency.ecosystem.makeVersionCache()
+        evaluators[dependency.ecosystem.name] = evaluator
+        let name = dependency.ecosystem.normalisedPackageName(dependency.name)
+        let packageKey = dependency.ecosystem.name + "\t" + name
+        let groups = try packages[packageKey] ?? fetch(dependency, name: name, evaluator: evaluator)
+        packages[packageKey] = groups
+        let matches = groups.compactMap { group -> VulnerabilityMatch? in
+            let outcome = evaluator.evaluate(version, group.prepared)
+            guard outcome.isAffected, var advisory = advisory(group.id) else { return nil }
+            if advisory.severity.source == "default",
+               let label = group.labels.compactMap({ $0.flatMap(AdvisorySeverity.init(label:)) }).max() {
+                advisory.severity = SeverityAssessment(severity: label, score: nil, vector: advisory.severity.vector,
+                                                       source: "database")
+            }
+            return VulnerabilityMatch(advisory: advisory, ecosystem: dependency.ecosystem, package: dependency.name,
+                                      version: version, affectedRange: outcome.matchedBy ?? "",
+                                      fixedVersions: outcome.fixedVersions, smallestFix: outcome.smallestFix,
+                                      fixIsSameMajor: outcome.fixIsSameMajor)
+        }
+        return matches
+    }
+
+    /// One indexed query: the package's advisories, grouped by record and prepared for evaluation.
+    private mutating func fetch(_ dependency: Dependency, name: String,
+                                evaluator: VersionEvaluator) throws -> [(id: String, labels: [String?], prepared: AnyObject)] {
         query.reset()
         query.bind(1, dependency.ecosystem.name)
-        query.bind(2, dependency.ecosystem.normalisedPackageName(dependency.name))
+        query.bind(2, name)
         // Rows arrive grouped by record id; an advisory may list the package in several entries.
         var grouped = [(id: String, entries: [OSVAffected], labels: [String?])]()
         while try query.step() {
@@ -63,22 +91,7 @@ struct Lookup {
                 grouped.append((id, [entry], [entry.severity]))
             }
         }
-        let evaluator = evaluators[dependency.ecosystem.name] ?? dependency.ecosystem.makeVersionCache()
-        evaluators[dependency.ecosystem.name] = evaluator
-        let matches = grouped.compactMap { group -> VulnerabilityMatch? in
-            let outcome = evaluator.evaluate(version, entries: group.entries)
-            guard outcome.isAffected, var advisory = advisory(group.id) else { return nil }
-            if advisory.severity.source == "default",
-               let label = group.labels.compactMap({ $0.flatMap(AdvisorySeverity.init(label:)) }).max() {
-                advisory.severity = SeverityAssessment(severity: label, score: nil, vector: advisory.severity.vector,
-                                                       source: "database")
-            }
-            return VulnerabilityMatch(advisory: advisory, ecosystem: dependency.ecosystem, package: dependency.name,
-                                      version: version, affectedRange: outcome.matchedBy ?? "",
-                                      fixedVersions: outcome.fixedVersions, smallestFix: outcome.smallestFix,
-                                      fixIsSameMajor: outcome.fixIsSameMajor)
-        }
-        return matches
+        return grouped.map { ($0.id, $0.labels, evaluator.prepare($0.entries)) }
     }
 
     /// The advisory for a record seen in this batch, built once.

@@ -10,6 +10,8 @@ public final class OSVDatabase {
     /// The database file.
     public let path: String
     let connection: SQLiteConnection
+    /// The last lookup's statement and caches, reused until an import changes the data.
+    var cachedLookup: Lookup?
 
     /// Opens (creating if needed) the database at `path`.
     public init(path: String) throws {

@@ -115,7 +115,15 @@ extension Ecosystem {
     /// run unspecialised, several times slower).
     func makeVersionCache() -> VersionEvaluator {
         func wrap<S: VersionScheme>(_ cache: VersionCache<S>) -> VersionEvaluator {
-            VersionEvaluator { cache.evaluate($0, entries: $1) }
+            VersionEvaluator(
+                prepare: { PreparedEntries(entries: $0, ranges: $0.map { $0.ranges.map(cache.prepare) }) },
+                evaluate: { installed, prepared in
+                    guard let ready = prepared as? PreparedEntries<S> else {
+                        return OSVEvaluator.Outcome(isAffected: false, matchedBy: nil, fixedVersions: [], smallestFix: nil,
+                                                    fixIsSameMajor: nil, unusableRanges: 0)
+                    }
+                    return cache.evaluate(installed, ready)
+                })
         }
         let base = name.split(separator: ":", maxSplits: 1).first.map(String.init) ?? name
         switch base {
@@ -129,10 +137,26 @@ extension Ecosystem {
     }
 }
 
-/// The evaluator bound to one ecosystem's scheme, hiding the scheme's `Version` type.
+/// The evaluator bound to one ecosystem's scheme, hiding the scheme's `Version` type: entries are
+/// prepared once (versions parsed, events sorted) and then evaluated against many versions.
 struct VersionEvaluator {
-    let evaluate: (String, [OSVAffected]) -> OSVEvaluator.Outcome
-    func evaluate(_ installed: String, entries: [OSVAffected]) -> OSVEvaluator.Outcome { evaluate(installed, entries) }
+    /// Returns an opaque prepared form of the entries, for `evaluate`.
+    let prepare: ([OSVAffected]) -> AnyObject
+    let evaluate: (String, AnyObject) -> OSVEvaluator.Outcome
+
+    func evaluate(_ installed: String, entries: [OSVAffected]) -> OSVEvaluator.Outcome {
+        evaluate(installed, prepare(entries))
+    }
+}
+
+/// Entries with their ranges prepared for one scheme.
+final class PreparedEntries<S: VersionScheme> {
+    let entries: [OSVAffected]
+    let ranges: [[VersionCache<S>.Prepared]]
+    init(entries: [OSVAffected], ranges: [[VersionCache<S>.Prepared]]) {
+        self.entries = entries
+        self.ranges = ranges
+    }
 }
 
 /// Parsed versions of one scheme, memoised: advisories repeat the same event versions across
@@ -207,17 +231,21 @@ final class VersionCache<S: VersionScheme> {
     }
 
     func evaluate(_ installed: String, entries: [OSVAffected]) -> OSVEvaluator.Outcome {
+        evaluate(installed, PreparedEntries(entries: entries, ranges: entries.map { $0.ranges.map(prepare) }))
+    }
+
+    func evaluate(_ installed: String, _ ready: PreparedEntries<S>) -> OSVEvaluator.Outcome {
         var outcome = OSVEvaluator.Outcome(isAffected: false, matchedBy: nil, fixedVersions: [], smallestFix: nil,
                                            fixIsSameMajor: nil, unusableRanges: 0)
-        let prepared = entries.map { $0.ranges.map(prepare) }
+        let entries = ready.entries, prepared = ready.ranges
         var fixes = [String]()
         for (entry, ranges) in zip(entries, prepared) {
             if !outcome.isAffected && lists(entry, installed) {
                 outcome.isAffected = true
                 outcome.matchedBy = "listed in versions"
             }
-            for (range, ready) in zip(entry.ranges, ranges) {
-                guard let result = check(installed, ready) else { continue }
+            for (range, ranged) in zip(entry.ranges, ranges) {
+                guard let result = check(installed, ranged) else { continue }
                 for case .fixed(let v) in range.events { fixes.append(v) }
                 switch result {
                 case .unusable: outcome.unusableRanges += 1
@@ -231,8 +259,9 @@ final class VersionCache<S: VersionScheme> {
                 }
             }
         }
-        outcome.fixedVersions = sortedDistinct(fixes)
         guard outcome.isAffected, let current = parse(installed) else { return outcome }
+        // Fix data is only worked out for affected versions: most checks are negative.
+        outcome.fixedVersions = sortedDistinct(fixes)
         outcome.smallestFix = outcome.fixedVersions.first { fix in
             guard let f = parse(fix), f > current else { return false }
             return !isAffected(fix, entries: entries, prepared: prepared)
@@ -256,12 +285,9 @@ final class VersionCache<S: VersionScheme> {
 
     /// Distinct versions (by precedence) in ascending order; unparseable ones are dropped.
     func sortedDistinct(_ versions: [String]) -> [String] {
-        var seen = Set<String>()
-        var items = [(S.Version, String)]()
-        for text in versions {
-            guard let v = parse(text), seen.insert(scheme.equalityKey(v)).inserted else { continue }
-            items.append((v, text))
-        }
-        return items.sorted { $0.0 < $1.0 }.map(\.1)
+        let items = versions.compactMap { text in parse(text).map { ($0, text) } }.sorted { $0.0 < $1.0 }
+        var out = [(S.Version, String)]()
+        for item in items where out.last.map({ $0.0 != item.0 }) ?? true { out.append(item) }
+        return out.map(\.1)
     }
 }
