@@ -68,6 +68,11 @@ struct DatabaseLookupTests {
         let fixed = try db.lookup(Dependency(ecosystem: .pypi, name: "jinja2", version: "2.10.1", file: "r", line: 1))
         #expect(!fixed.contains { $0.advisory.id == "PYSEC-2019-217" })
         #expect(fixed.count < old.count)
+        // The record kept from YAML decodes back from its stored JSON with the same facts.
+        let stored = try #require(try db.record(id: "PYSEC-2019-217"))
+        #expect(stored.aliases == ["CVE-2019-10906", "GHSA-462w-v97r-4m45"])
+        #expect(stored.modified == "2021-11-22T04:57:52.862665Z")
+        #expect(stored.affected.first?.ranges.first?.events == [.introduced("0"), .fixed("2.10.1")])
     }
 
     /// A second, independent evaluator in Python (`packaging` + PyYAML's BaseLoader, which keeps

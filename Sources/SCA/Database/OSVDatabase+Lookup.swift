@@ -2,7 +2,11 @@ import Support
 
 extension OSVDatabase {
     /// The advisories that affect `dependency` (none when it has no pinned version). Withdrawn
-    /// records are never matched. One indexed query.
+    /// records are never matched. One indexed query on (ecosystem, normalised name).
+    ///
+    /// Go's standard library and toolchain are looked up as packages `stdlib` and `toolchain` of
+    /// ecosystem `Go`, with the `go` directive's version in any spelling Go uses (`1.21`,
+    /// `1.21.3`, `go1.21rc1`).
     public func lookup(_ dependency: Dependency) throws -> [VulnerabilityMatch] {
         try lookup([dependency]).first ?? []
     }
