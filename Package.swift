@@ -31,6 +31,7 @@ let package = Package(
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // The clone..execve window: C only, no Swift runs in the child.
         .target(
@@ -43,7 +44,7 @@ let package = Package(
         .target(name: "Sandbox", dependencies: ["CSandbox", "Support", "Yams"]),
         .target(name: "Findings", dependencies: ["Support"]),
         .target(name: "SAST", dependencies: ["Findings", "Support", "Yams"]),
-        .target(name: "SCA", dependencies: ["Findings", "Support", "CSQLite", "Yams"]),
+        .target(name: "SCA", dependencies: ["Findings", "Support", "CSQLite", "CZlib", "Yams"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
         .target(name: "Scan", dependencies: ["Findings", "Sandbox", "SAST", "SCA", "Support", "Yams"]),
         .target(

@@ -1,0 +1,242 @@
+import Foundation
+import Support
+
+/// What an import did.
+public struct ImportReport: Sendable, Hashable {
+    /// Advisory files read (zip entries count one each).
+    public var files = 0
+    /// Records new to the database.
+    public var inserted = 0
+    /// Records that replaced an older `modified` version of themselves.
+    public var updated = 0
+    /// Records already present with the same `modified`.
+    public var unchanged = 0
+    /// Records ignored because the database holds a newer `modified`.
+    public var olderIgnored = 0
+    /// Malformed files and records, each naming its source; the import went on without them.
+    public var problems = [ImportProblem]()
+
+    public init() {}
+}
+
+/// One file or record an import skipped, and why.
+public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The file (`dir/PYSEC-1.yaml`) or zip entry (`all.zip!PYSEC-1.json`).
+    public var source: String
+    public var message: String
+    public var description: String { message }
+}
+
+extension OSVDatabase {
+    /// Imports OSV records from `.json`/`.yaml`/`.yml` files, directories of them (recursively) and
+    /// `.zip` exports, in one transaction: on any failure of the database itself nothing changes.
+    /// Malformed records are reported in the result and skipped. A record replaces a stored one only
+    /// when its `modified` is newer, so re-importing the same data changes nothing.
+    public func `import`(paths: [String]) throws -> ImportReport {
+        try importRecords(paths: paths, failAfter: nil)
+    }
+
+    /// `import(paths:)` with a fault injected after `failAfter` records, for atomicity tests.
+    func importRecords(paths: [String], failAfter: Int?) throws -> ImportReport {
+        let files = try Self.collectFiles(paths)
+        cachedLookup = nil
+        var writer = try RecordWriter(connection)
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            var report = ImportReport()
+            var seen = 0
+            func store(_ record: OSVRecord, raw: [UInt8], source: String, report: inout ImportReport) throws {
+                if let failAfter, seen >= failAfter {
+                    throw SentinelError(.io, "\(source): injected failure after \(failAfter) records")
+                }
+                seen += 1
+                try writer.store(record, raw: raw, source: source, into: &report)
+            }
+            for file in files {
+                if file.lowercased().hasSuffix(".zip") {
+                    try importZip(file, report: &report, store: store)
+                } else {
+                    report.files += 1
+                    guard let data = FileManager.default.contents(atPath: file) else {
+                        report.problems.append(ImportProblem(source: file, message: "\(file): cannot be read"))
+                        continue
+                    }
+                    try decodeAndStore(Array(data), name: file, report: &report, store: store)
+                }
+            }
+            try connection.execute("COMMIT")
+            return report
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func importZip(_ file: String, report: inout ImportReport,
+                           store: (OSVRecord, [UInt8], String, inout ImportReport) throws -> Void) throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            report.problems.append(ImportProblem(source: file, message: "\(file): cannot be read"))
+            return
+        }
+        let archive: ZipArchive
+        do { archive = try ZipArchive(path: file, bytes: Array(data)) } catch let error as SentinelError {
+            report.problems.append(ImportProblem(source: file, message: error.message))
+            return
+        }
+        for entry in archive.entries where Self.isAdvisoryName(entry.name) {
+            report.files += 1
+            let name = "\(file)!\(entry.name)"
+            do {
+                try decodeAndStore(try archive.contents(of: entry), name: name, report: &report, store: store)
+            } catch let error as SentinelError where error.code == .invalidInput || error.code == .unsupported {
+                report.problems.append(ImportProblem(source: name, message: error.message))
+            }
+        }
+    }
+
+    /// Decodes one file's bytes; decoding problems are reported, storage failures are thrown.
+    private func decodeAndStore(_ bytes: [UInt8], name: String, report: inout ImportReport,
+                                store: (OSVRecord, [UInt8], String, inout ImportReport) throws -> Void) throws {
+        let record: OSVRecord
+        var raw = bytes
+        do {
+            if name.lowercased().hasSuffix(".json") {
+                record = try OSVDecoder.decodeJSON(Data(bytes), source: name)
+            } else {
+                let tree: JSONValue
+                do { tree = try JSONValue.parseYAML(String(decoding: bytes, as: UTF8.self)) } catch {
+                    let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "parse error"
+                    throw SentinelError(.invalidInput, "\(name): not valid YAML (\(reason))")
+                }
+                record = try OSVDecoder.record(from: tree, source: name)
+                raw = Array(tree.jsonText.utf8)
+            }
+            try Self.checkStorable(record, source: name)
+        } catch let error as SentinelError {
+            report.problems.append(ImportProblem(source: name, message: error.message))
+            return
+        }
+        try store(record, raw, name, &report)
+    }
+
+    private static func checkStorable(_ record: OSVRecord, source: String) throws {
+        for entry in record.affected {
+            for version in entry.versions + entry.ranges.flatMap({ $0.events.map(\.version) })
+            where !StoredAffected.isStorable(version) {
+                throw SentinelError(.invalidInput, "\(source): \(record.id): version \"\(version)\" holds a tab or newline")
+            }
+        }
+    }
+
+    static func isAdvisoryName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return !name.hasSuffix("/") && (lower.hasSuffix(".json") || lower.hasSuffix(".yaml") || lower.hasSuffix(".yml"))
+    }
+
+    /// Expands directories (recursively, sorted) and checks that every named path exists.
+    static func collectFiles(_ paths: [String]) throws -> [String] {
+        var files = [String]()
+        let fm = FileManager.default
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+                throw SentinelError(.invalidInput, "\(path): no such file or directory")
+            }
+            if !isDirectory.boolValue {
+                guard isAdvisoryName(path) || path.lowercased().hasSuffix(".zip") else {
+                    throw SentinelError(.invalidInput, "\(path): not a .json, .yaml, .yml or .zip file")
+                }
+                files.append(path)
+                continue
+            }
+            let base = URL(fileURLWithPath: path)
+            var found = [String]()
+            let enumerator = fm.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
+                                           options: [.skipsHiddenFiles])
+            while let url = enumerator?.nextObject() as? URL {
+                let name = url.lastPathComponent
+                guard isAdvisoryName(name) || name.lowercased().hasSuffix(".zip") else { continue }
+                if (try? url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true { found.append(url.path) }
+            }
+            files += found.sorted()
+        }
+        return files
+    }
+}
+
+/// The prepared statements of one import and the newer-wins rule.
+struct RecordWriter {
+    private let connection: SQLiteConnection
+    private let find: SQLiteStatement
+    private let insert: SQLiteStatement
+    private let update: SQLiteStatement
+    private let deleteAffected: SQLiteStatement
+    private let insertAffected: SQLiteStatement
+
+    init(_ connection: SQLiteConnection) throws {
+        self.connection = connection
+        find = try connection.prepare("SELECT rid, modified_key FROM records WHERE id = ?")
+        let columns = "id, modified, modified_key, published, withdrawn, summary, aliases, severity, db_severity, refs, source, raw, raw_size"
+        insert = try connection.prepare("INSERT INTO records(\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
+        update = try connection.prepare("""
+            UPDATE records SET id = ?1, modified = ?2, modified_key = ?3, published = ?4, withdrawn = ?5, summary = ?6,
+                aliases = ?7, severity = ?8, db_severity = ?9, refs = ?10, source = ?11, raw = ?12, raw_size = ?13
+            WHERE rid = ?14
+            """)
+        deleteAffected = try connection.prepare("DELETE FROM affected WHERE rid = ?")
+        insertAffected = try connection.prepare(
+            "INSERT INTO affected(rid, ecosystem, name, ranges, versions, severity) VALUES (?, ?, ?, ?, ?, ?)")
+    }
+
+    mutating func store(_ record: OSVRecord, raw: [UInt8], source: String, into report: inout ImportReport) throws {
+        let key = record.modifiedKey
+        find.reset()
+        find.bind(1, record.id)
+        var rid: Int64?
+        if try find.step() {
+            let storedKey = find.text(1) ?? ""
+            if key == storedKey { report.unchanged += 1; return }
+            if key < storedKey { report.olderIgnored += 1; return }
+            rid = find.int(0)
+        }
+        let statement = rid == nil ? insert : update
+        statement.reset()
+        statement.bind(1, record.id)
+        statement.bind(2, record.modified)
+        statement.bind(3, key)
+        statement.bind(4, record.published)
+        statement.bind(5, record.withdrawn)
+        statement.bind(6, record.summary)
+        statement.bind(7, record.aliases.joined(separator: "\n"))
+        statement.bind(8, record.severity.map { "\($0.type)\t\($0.score)" }.joined(separator: "\n"))
+        statement.bind(9, record.databaseSeverity)
+        statement.bind(10, record.references.map { "\($0.type)\t\($0.url)" }.joined(separator: "\n"))
+        statement.bind(11, source)
+        statement.bind(12, blob: try Compression.compress(raw))
+        statement.bind(13, Int64(raw.count))
+        if let rid {
+            statement.bind(14, rid)
+            try statement.step()
+            deleteAffected.reset()
+            deleteAffected.bind(1, rid)
+            try deleteAffected.step()
+            report.updated += 1
+        } else {
+            try statement.step()
+            report.inserted += 1
+        }
+        let recordID = rid ?? connection.lastInsertRowID
+        for entry in record.affected where !entry.name.isEmpty {
+            let ecosystem = Ecosystem(entry.ecosystem)
+            let scheme = ecosystem.versionScheme
+            insertAffected.reset()
+            insertAffected.bind(1, recordID)
+            insertAffected.bind(2, entry.ecosystem)
+            insertAffected.bind(3, ecosystem.normalisedPackageName(entry.name))
+            insertAffected.bind(4, StoredAffected.encodeRanges(entry.ranges))
+            insertAffected.bind(5, entry.versions.map { scheme.equalityKey(of: $0) }.joined(separator: "\n"))
+            insertAffected.bind(6, entry.severity)
+            try insertAffected.step()
+        }
+    }
+}
