@@ -1,0 +1,73 @@
+import Foundation
+import Findings
+import Support
+
+/// Bandit (Python SAST) run inside the sandbox with the `scan-bandit` profile over a read-only
+/// workspace, its JSON report read into findings `bandit.<test id>`.
+///
+/// `# nosec` is honoured by Bandit itself (no `--ignore-nosec`), with Bandit's own rules for
+/// multi-line statements and `# nosec B602` lists; the count it hid is reported as a notice.
+public struct BanditScanner: Scanner {
+    /// The sandbox profile Bandit runs under.
+    public static let defaultProfile = "scan-bandit"
+    /// Files Bandit reads (`bandit -r` picks `*.py` and `*.pyw`).
+    public static let extensions: Set<String> = ["py", "pyw"]
+
+    public let name = "bandit"
+    public let kind = ScannerKind.sast
+    public let isDefault = true
+    /// The sandbox profile (a name or a path).
+    public var profile: String
+    /// Runs the tool; `nil` runs it in the context's sandbox.
+    public var executor: (any ToolExecutor)?
+    /// Wall-clock limit in seconds; `nil` keeps the profile's (15 minutes).
+    public var timeout: Double?
+
+    public init(profile: String = defaultProfile, executor: (any ToolExecutor)? = nil,
+                timeout: Double? = nil) {
+        self.profile = profile
+        self.executor = executor
+        self.timeout = timeout
+    }
+
+    public func applies(to target: ScanTarget) -> Bool {
+        !target.files(withExtensions: Self.extensions).isEmpty
+    }
+
+    public func unavailableReason(context: ScanContext) -> String? {
+        ToolInstallation(tool: name, directory: context.toolsDirectory).missingReason
+    }
+
+    /// The sandboxed command for `target`, and which findings to keep.
+    public func invocation(for target: ScanTarget, context: ScanContext) -> (ToolInvocation, ToolTargets) {
+        let installation = ToolInstallation(tool: name, directory: context.toolsDirectory)
+        let targets = ToolTargets(files: target.files(withExtensions: Self.extensions))
+        let command = [installation.executable, "-r", "-f", "json", "-q", "--"] + targets.arguments
+        let invocation = ToolInvocation(
+            profile: profile, command: command, workspace: target.root,
+            extraReadOnly: installation.extraReadOnly, timeout: timeout)
+        return (invocation, targets)
+    }
+
+    public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
+        if let reason = unavailableReason(context: context) {
+            throw SentinelError(.toolFailed, reason)
+        }
+        let (invocation, targets) = invocation(for: target, context: context)
+        if targets.arguments.isEmpty {
+            return ScannerOutput(tool: ToolRun(name: name, informationURI: BanditReport.informationURI))
+        }
+        context.progress(.started(tool: name, files: targets.filter?.count ?? targets.arguments.count))
+        var output = try AdapterRun.run(
+            tool: name, invocation: invocation, executor: executor ?? SandboxToolExecutor(runner: context.sandbox)
+        ) { data in
+            try BanditReport.parse(data: data, root: target.root)
+        }
+        output.findings.removeAll { !targets.keeps($0.location.file) }
+        let used = Set(output.findings.map(\.ruleId))
+        output.rules.removeAll { !used.contains($0.id) }
+        output.tool.version = ToolInstallation(tool: name, directory: context.toolsDirectory).packageVersion("bandit")
+        context.progress(.finished(tool: name, findings: output.findings.count))
+        return output
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// Where an external tool lives in the tools venv (`<toolsDirectory>/bin/<name>`), whether it is
+/// there, and what must be bound into the sandbox for it to run.
+public struct ToolInstallation: Sendable, Hashable {
+    /// The directory the profiles bind read-only; tools installed under it need no extra bind.
+    public static let profileToolsRoot = "/opt/sentinel-tools"
+
+    /// The executable's name (`bandit`, `semgrep`).
+    public var tool: String
+    /// The venv (`/opt/sentinel-tools/venv`).
+    public var directory: String
+
+    public init(tool: String, directory: String) {
+        self.tool = tool
+        self.directory = directory
+    }
+
+    /// `<directory>/bin/<tool>`.
+    public var executable: String {
+        (directory.hasSuffix("/") ? directory : directory + "/") + "bin/" + tool
+    }
+
+    /// Why the tool cannot run, or `nil` when its executable is there.
+    public var missingReason: String? {
+        if FileManager.default.isExecutableFile(atPath: executable) { return nil }
+        return "\(tool) is not installed (\(executable) not found; run scripts/install-tools.sh)"
+    }
+
+    /// Paths to bind read-only so the venv is visible inside the sandbox: none when it is under
+    /// `/opt/sentinel-tools` (the profiles bind it), else the venv directory (and, when that is a
+    /// symbolic link, its target too: the sandbox recreates the link, not what it points to).
+    public var extraReadOnly: [String] {
+        AdapterBinds.outsideProfileRoots([directory], profileRoots: [Self.profileToolsRoot])
+    }
+
+    /// The installed version of Python distribution `package`, read from its `.dist-info`
+    /// directory name in the venv (no process is run); `nil` when not found.
+    public func packageVersion(_ package: String) -> String? {
+        let lib = (directory as NSString).appendingPathComponent("lib")
+        let manager = FileManager.default
+        guard let pythons = try? manager.contentsOfDirectory(atPath: lib) else { return nil }
+        let prefix = package.replacingOccurrences(of: "-", with: "_").lowercased() + "-"
+        for python in pythons.sorted() where python.hasPrefix("python") {
+            let sitePackages = "\(lib)/\(python)/site-packages"
+            guard let entries = try? manager.contentsOfDirectory(atPath: sitePackages) else { continue }
+            for entry in entries where entry.lowercased().hasPrefix(prefix) && entry.hasSuffix(".dist-info") {
+                let version = entry.dropFirst(prefix.count).dropLast(".dist-info".count)
+                if !version.isEmpty { return String(version) }
+            }
+        }
+        return nil
+    }
+}
