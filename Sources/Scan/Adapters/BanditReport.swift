@@ -3,7 +3,8 @@ import Findings
 import Support
 
 /// Bandit's JSON report (`bandit -f json`) read into findings, rule descriptors and notices.
-/// Pure: no process runs and no file is read, so it is tested with recorded reports.
+/// Runs no process; it reads the scanned files only for what Bandit's `code` excerpt lacks (the
+/// first lines of a multi-line statement) and to turn byte offsets into code-point columns.
 public enum BanditReport {
     /// Bandit's home page (SARIF `informationUri`).
     public static let informationURI = "https://bandit.readthedocs.io/"
@@ -13,9 +14,11 @@ public enum BanditReport {
     ///   - data: what `bandit -f json` printed.
     ///   - root: the scan root on the host; Bandit's paths (relative to `/workspace`) become
     ///     relative to it.
+    ///   - readSources: whether to read the scanned files under `root` (else only Bandit's
+    ///     `code` excerpt is used).
     /// - Throws: `SentinelError(.toolFailed, "bandit failed: ...")` when `data` is not a
     ///   complete Bandit report (empty, truncated, not JSON, no `results` array).
-    public static func parse(data: Data, root: String) throws -> ScannerOutput {
+    public static func parse(data: Data, root: String, readSources: Bool = true) throws -> ScannerOutput {
         let document: JSONValue
         do {
             document = try JSONValue.parse(data)
@@ -26,10 +29,11 @@ public enum BanditReport {
             throw SentinelError(.toolFailed, "bandit failed: its JSON output has no 'results' array")
         }
 
+        let sources = SourceLines(root: readSources ? root : nil)
         var output = ScannerOutput(tool: ToolRun(name: "bandit", informationURI: informationURI))
         var rules: [String: RuleDescriptor] = [:]
         for (index, entry) in results.enumerated() {
-            switch finding(from: entry, root: root) {
+            switch finding(from: entry, root: root, sources: sources) {
             case .success(let finding):
                 output.findings.append(finding)
                 if rules[finding.ruleId] == nil { rules[finding.ruleId] = descriptor(for: finding) }
@@ -53,7 +57,10 @@ public enum BanditReport {
         var description: String
     }
 
-    static func finding(from entry: JSONValue, root: String) -> Result<Finding, Problem> {
+    /// One result. Bandit's `line_number` is where it points (for a call spanning lines, often the
+    /// `shell=True` line); `line_range` is the whole statement, and `col_offset`/`end_col_offset`
+    /// are UTF-8 byte offsets on its first and last lines. The location spans the statement.
+    static func finding(from entry: JSONValue, root: String, sources: SourceLines) -> Result<Finding, Problem> {
         guard let testId = entry["test_id"]?.string, !testId.isEmpty else {
             return .failure(Problem(description: "no test_id"))
         }
@@ -64,20 +71,23 @@ public enum BanditReport {
             return .failure(Problem(description: "\(testId) in \(filename) has no line_number"))
         }
         let lineRange = (entry["line_range"]?.array ?? []).compactMap(\.int).filter { $0 >= 1 }
+        let firstLine = min(line, lineRange.min() ?? line)
         let lastLine = max(line, lineRange.max() ?? line)
+        let file = ToolPaths.relative(filename, root: root)
         let code = BanditCode(entry["code"]?.string ?? "")
-        let snippet = code.lines(from: line, through: lastLine)
+        let snippet = sources.text(of: file, from: firstLine, through: lastLine)
+            ?? code.lines(from: firstLine, through: lastLine)
 
-        var location = Location(file: ToolPaths.relative(filename, root: root), startLine: line, endLine: lastLine)
+        var location = Location(file: file, startLine: firstLine, endLine: lastLine)
         if let offset = entry["col_offset"]?.int, offset >= 0 {
-            location.startColumn = code.column(utf8Offset: offset, line: line)
+            location.startColumn = column(utf8Offset: offset, line: firstLine, file: file, code: code, sources: sources)
         }
         if let offset = entry["end_col_offset"]?.int, offset >= 0 {
-            location.endColumn = code.column(utf8Offset: offset, line: lastLine)
+            location.endColumn = column(utf8Offset: offset, line: lastLine, file: file, code: code, sources: sources)
         }
 
         let testName = entry["test_name"]?.string ?? ""
-        var properties = ["testId": testId]
+        var properties = ["testId": testId, "banditLine": String(line)]
         if !testName.isEmpty { properties["testName"] = testName }
         let cwe = entry["issue_cwe"]?["id"]?.int ?? 0
         let moreInfo = entry["more_info"]?.string ?? ""
@@ -108,6 +118,12 @@ public enum BanditReport {
         case "HIGH": .high
         default: .low
         }
+    }
+
+    /// The code-point column of a byte offset, from the file on disk or Bandit's excerpt.
+    static func column(utf8Offset offset: Int, line: Int, file: String, code: BanditCode, sources: SourceLines) -> Int {
+        if let text = sources.line(line, of: file) { return SourceColumn.column(utf8Offset: offset, in: text) }
+        return code.column(utf8Offset: offset, line: line)
     }
 
     static func descriptor(for finding: Finding) -> RuleDescriptor {
