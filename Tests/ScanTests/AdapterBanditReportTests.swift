@@ -41,12 +41,13 @@ import Testing
         // UTF-8 offset on line 18, which holds "é" (two bytes): code-point column 22, not 23.
         #expect(finding.properties["banditLine"] == "20")
         #expect(finding.location == Location(file: "app/views.py", startLine: 18, startColumn: 22, endLine: 21, endColumn: 6))
-        #expect(finding.snippet == """
-                label = "héllo"; subprocess.call(
-                    "echo " + name,
-                    shell=True,
-                )
-            """)
+        #expect(
+            finding.snippet == """
+                    label = "héllo"; subprocess.call(
+                        "echo " + name,
+                        shell=True,
+                    )
+                """)
     }
 
     @Test func withoutSourcesTheSnippetComesFromBanditsExcerpt() throws {
@@ -83,11 +84,13 @@ import Testing
 
     @Test func banditErrorsAndNosecBecomeNotices() throws {
         let notices = try report().notices
-        #expect(notices == [
-            Notice(level: .warning, message: "bandit could not scan app/broken.py: syntax error while parsing AST from file",
-                   file: "app/broken.py", tool: "bandit"),
-            Notice(level: .info, message: "bandit: 1 issue(s) hidden by # nosec comments", tool: "bandit"),
-        ])
+        #expect(
+            notices == [
+                Notice(
+                    level: .warning, message: "bandit could not scan app/broken.py: syntax error while parsing AST from file",
+                    file: "app/broken.py", tool: "bandit"),
+                Notice(level: .info, message: "bandit: 1 issue(s) hidden by # nosec comments", tool: "bandit"),
+            ])
     }
 
     @Test func malformedEntriesAreSkippedWithANotice() throws {
@@ -107,13 +110,14 @@ import Testing
         #expect(future.location.file == "pkg/mod.py")
         #expect(future.location.startColumn == nil)
         #expect(future.snippet == nil)
-        #expect(output.notices.map(\.message) == [
-            "bandit: result 1 skipped: B105 in pkg/mod.py has no line_number",
-            "bandit: result 2 skipped: no test_id",
-            "bandit: result 4 skipped: no test_id",
-            "bandit: no filename here",
-            "bandit: 2 issue(s) hidden by # nosec comments",
-        ])
+        #expect(
+            output.notices.map(\.message) == [
+                "bandit: result 1 skipped: B105 in pkg/mod.py has no line_number",
+                "bandit: result 2 skipped: no test_id",
+                "bandit: result 4 skipped: no test_id",
+                "bandit: no filename here",
+                "bandit: 2 issue(s) hidden by # nosec comments",
+            ])
     }
 
     @Test(arguments: [

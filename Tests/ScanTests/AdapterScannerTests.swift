@@ -59,8 +59,9 @@ import Testing
     @Test func findingsOutsideTheSelectionAreDroppedWhenTheWholeTreeIsScanned() throws {
         let (context, tools) = try context()
         defer { try? FileManager.default.removeItem(atPath: tools) }
-        let many = ScanTarget(root: AdapterFixtures.tree,
-                              files: ["app/broken.py"] + (0..<3000).map { "generated/module_number_\($0)_with_a_long_name.py" })
+        let many = ScanTarget(
+            root: AdapterFixtures.tree,
+            files: ["app/broken.py"] + (0..<3000).map { "generated/module_number_\($0)_with_a_long_name.py" })
         let executor = ScriptedExecutor(exitCode: 1, stdout: try AdapterFixtures.data("bandit/report.json"))
         let output = try BanditScanner(executor: executor).scan(many, context: context)
         #expect(executor.invocations.first?.command.last == ".")
@@ -87,8 +88,9 @@ import Testing
     @Test func exitOneWithAReportIsSuccess() throws {
         let (context, tools) = try context()
         defer { try? FileManager.default.removeItem(atPath: tools) }
-        let executor = ScriptedExecutor(exitCode: 1, stdout: try AdapterFixtures.data("bandit/report.json"),
-                                        stderr: "[tester]\tWARNING nosec encountered (B602)\n")
+        let executor = ScriptedExecutor(
+            exitCode: 1, stdout: try AdapterFixtures.data("bandit/report.json"),
+            stderr: "[tester]\tWARNING nosec encountered (B602)\n")
         #expect(try BanditScanner(executor: executor).scan(target, context: context).findings.count == 5)
     }
 
@@ -99,8 +101,9 @@ import Testing
     }
 
     @Test func truncatedJSONAfterExitOneNamesStderr() throws {
-        let executor = ScriptedExecutor(exitCode: 1, stdout: try AdapterFixtures.data("bandit/truncated.json"),
-                                        stderr: "Traceback (most recent call last):\n  File x\nMemoryError\n")
+        let executor = ScriptedExecutor(
+            exitCode: 1, stdout: try AdapterFixtures.data("bandit/truncated.json"),
+            stderr: "Traceback (most recent call last):\n  File x\nMemoryError\n")
         #expect(try failure(BanditScanner(executor: executor)) == "bandit failed: Traceback (most recent call last):")
     }
 
@@ -132,14 +135,16 @@ import Testing
         let executor = ScriptedExecutor { _ in
             RunResult(exitCode: 139, signal: 11, reason: .signaled, stderr: Data("Segmentation fault\n".utf8))
         }
-        #expect(try failure(SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules], executor: executor))
-            == "semgrep was killed by signal 11: Segmentation fault")
+        #expect(
+            try failure(SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules], executor: executor))
+                == "semgrep was killed by signal 11: Segmentation fault")
     }
 
     @Test func setupFailureResultIsAToolFailure() throws {
         let executor = ScriptedExecutor { _ in RunResult(exitCode: 125, reason: .setupFailed, stage: "pivot_root", errno: EPERM) }
-        #expect(try failure(BanditScanner(executor: executor))
-            == "bandit failed: sandbox setup failed at pivot_root: \(Errno(rawValue: EPERM))")
+        #expect(
+            try failure(BanditScanner(executor: executor))
+                == "bandit failed: sandbox setup failed at pivot_root: \(Errno(rawValue: EPERM))")
     }
 
     @Test func thrownSandboxErrorIsAToolFailure() throws {
@@ -159,8 +164,9 @@ import Testing
         let executor = ScriptedExecutor { _ in
             RunResult(exitCode: 1, reason: .exited, stdout: Data(repeating: 0x20, count: 64), stdoutTruncated: true)
         }
-        #expect(try failure(BanditScanner(executor: executor))
-            == "bandit failed: its output was cut at 64 bytes (the profile's outputBytes limit)")
+        #expect(
+            try failure(BanditScanner(executor: executor))
+                == "bandit failed: its output was cut at 64 bytes (the profile's outputBytes limit)")
     }
 
     @Test func semgrepRunsOfflineWithItsRulesBound() throws {
@@ -173,10 +179,11 @@ import Testing
         #expect(output.findings.count == 6)
         let invocation = try #require(executor.invocations.first)
         #expect(invocation.profile == "scan-semgrep")
-        #expect(invocation.command == [
-            tools + "/bin/semgrep", "scan", "--json", "--metrics=off", "--disable-version-check", "--quiet",
-            "--config", rules, "--", "app/views.py", "app/broken.py",
-        ])
+        #expect(
+            invocation.command == [
+                tools + "/bin/semgrep", "scan", "--json", "--metrics=off", "--disable-version-check", "--quiet",
+                "--config", rules, "--", "app/views.py", "app/broken.py",
+            ])
         #expect(invocation.extraReadOnly.contains(rules))
         #expect(invocation.environment["HOME"] == "/tmp")
         #expect(invocation.environment["SEMGREP_ENABLE_VERSION_CHECK"] == "0")
@@ -188,14 +195,17 @@ import Testing
     @Test func semgrepNeedsRulesThatExist() throws {
         let (context, tools) = try context()
         defer { try? FileManager.default.removeItem(atPath: tools) }
-        #expect(SemgrepScanner(configPaths: []).unavailableReason(context: context)
-            == "semgrep needs rules: no rule files or directories were given")
-        #expect(SemgrepScanner(configPaths: ["/nonexistent/rules"]).unavailableReason(context: context)
-            == "semgrep rules not found: /nonexistent/rules")
+        #expect(
+            SemgrepScanner(configPaths: []).unavailableReason(context: context)
+                == "semgrep needs rules: no rule files or directories were given")
+        #expect(
+            SemgrepScanner(configPaths: ["/nonexistent/rules"]).unavailableReason(context: context)
+                == "semgrep rules not found: /nonexistent/rules")
         #expect(SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules]).unavailableReason(context: context) == nil)
         let bare = ScanContext(toolsDirectory: "/nonexistent/venv")
-        #expect(SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules]).unavailableReason(context: bare)?
-            .hasPrefix("semgrep is not installed") == true)
+        #expect(
+            SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules]).unavailableReason(context: bare)?
+                .hasPrefix("semgrep is not installed") == true)
     }
 
     @Test func semgrepAppliesToFilesItCanParse() {
@@ -207,21 +217,24 @@ import Testing
     }
 
     @Test func semgrepFatalExitNamesItsReportedError() throws {
-        let executor = ScriptedExecutor(exitCode: 2, stdout: try AdapterFixtures.data("semgrep/fatal.json"),
-                                        stderr: "[ERROR] something generic\n")
+        let executor = ScriptedExecutor(
+            exitCode: 2, stdout: try AdapterFixtures.data("semgrep/fatal.json"),
+            stderr: "[ERROR] something generic\n")
         let message = try failure(SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules], executor: executor))
         #expect(message?.hasPrefix("semgrep failed: Rule parse error in rule tmp.bad: Invalid pattern for Python") == true)
     }
 
     @Test func semgrepFatalExitWithoutJSONNamesStderr() throws {
         let executor = ScriptedExecutor(exitCode: 7, stderr: "semgrep: error: invalid configuration file found\n")
-        #expect(try failure(SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules], executor: executor))
-            == "semgrep failed: semgrep: error: invalid configuration file found")
+        #expect(
+            try failure(SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules], executor: executor))
+                == "semgrep failed: semgrep: error: invalid configuration file found")
     }
 
     @Test func semgrepTimeoutNamesTheLimit() throws {
         let executor = ScriptedExecutor(exitCode: 124, reason: .timeout)
-        #expect(try failure(SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules], executor: executor, timeout: 2.5))
-            == "semgrep timed out after 2.5s")
+        #expect(
+            try failure(SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules], executor: executor, timeout: 2.5))
+                == "semgrep timed out after 2.5s")
     }
 }

@@ -11,16 +11,18 @@ import Testing
     let config = ["/opt/rules"]
 
     func report(readSources: Bool = true) throws -> ScannerOutput {
-        try SemgrepReport.parse(data: AdapterFixtures.data("semgrep/report.json"), root: root, configPaths: config,
-                                readSources: readSources)
+        try SemgrepReport.parse(
+            data: AdapterFixtures.data("semgrep/report.json"), root: root, configPaths: config,
+            readSources: readSources)
     }
 
     @Test func everyResultBecomesAFindingWithItsRuleIdUnprefixed() throws {
         let output = try report()
-        #expect(output.findings.map(\.ruleId) == [
-            "semgrep.pickle-import", "semgrep.subprocess-shell-true", "semgrep.pickle-loads",
-            "semgrep.subprocess-shell-true", "semgrep.subprocess-shell-true", "semgrep.python.flask.debug-enabled",
-        ])
+        #expect(
+            output.findings.map(\.ruleId) == [
+                "semgrep.pickle-import", "semgrep.subprocess-shell-true", "semgrep.pickle-loads",
+                "semgrep.subprocess-shell-true", "semgrep.subprocess-shell-true", "semgrep.python.flask.debug-enabled",
+            ])
         #expect(output.findings.allSatisfy { $0.tool == "semgrep" && $0.location.file == "app/views.py" })
         #expect(output.tool.version == "1.182.0")
         #expect(output.findings[1].properties["checkId"] == "opt.rules.subprocess-shell-true")
@@ -36,21 +38,23 @@ import Testing
         #expect(finding.references == ["https://docs.python.org/3/library/subprocess.html#security-considerations"])
         #expect(finding.properties["category"] == "security")
         let fix = try #require(finding.fix)
-        #expect(fix.replacements == [
-            Fix.Replacement(startLine: 6, startColumn: 5, endLine: 6, endColumn: 37, text: "subprocess.call($X)")
-        ])
+        #expect(
+            fix.replacements == [
+                Fix.Replacement(startLine: 6, startColumn: 5, endLine: 6, endColumn: 37, text: "subprocess.call($X)")
+            ])
     }
 
     @Test func withheldLinesAreReadFromDisk() throws {
         // Semgrep OSS prints "requires login" instead of the matched lines.
         let findings = try report().findings
         #expect(findings[2].snippet == "    return pickle.loads(blob)")
-        #expect(findings[4].snippet == """
-                label = "héllo"; subprocess.call(
-                    "echo " + name,
-                    shell=True,
-                )
-            """)
+        #expect(
+            findings[4].snippet == """
+                    label = "héllo"; subprocess.call(
+                        "echo " + name,
+                        shell=True,
+                    )
+                """)
         #expect(try report(readSources: false).findings[2].snippet == nil)
     }
 
@@ -74,10 +78,11 @@ import Testing
 
     @Test func rulesAreDescribedOncePerId() throws {
         let rules = try report().rules
-        #expect(rules.map(\.id) == [
-            "semgrep.pickle-import", "semgrep.pickle-loads", "semgrep.python.flask.debug-enabled",
-            "semgrep.subprocess-shell-true",
-        ])
+        #expect(
+            rules.map(\.id) == [
+                "semgrep.pickle-import", "semgrep.pickle-loads", "semgrep.python.flask.debug-enabled",
+                "semgrep.subprocess-shell-true",
+            ])
         let importRule = try #require(rules.first)
         #expect(importRule.defaultSeverity == .low)
         #expect(importRule.cwe == [502])
@@ -88,10 +93,12 @@ import Testing
 
     @Test func semgrepErrorsBecomeNotices() throws {
         let notices = try report().notices
-        #expect(notices == [
-            Notice(level: .warning, message: "semgrep: app/broken.py: Syntax error at line app/broken.py:1: `(` was unexpected",
-                   file: "app/broken.py", tool: "semgrep")
-        ])
+        #expect(
+            notices == [
+                Notice(
+                    level: .warning, message: "semgrep: app/broken.py: Syntax error at line app/broken.py:1: `(` was unexpected",
+                    file: "app/broken.py", tool: "semgrep")
+            ])
     }
 
     @Test func fatalRunsAreExplainedByTheirFirstError() throws {

@@ -36,8 +36,9 @@ enum AdapterFixtures {
         try FileManager.default.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true)
         for tool in tools {
             let path = directory + "/bin/" + tool
-            _ = FileManager.default.createFile(atPath: path, contents: Data("#!/bin/sh\nexit 0\n".utf8),
-                                               attributes: [.posixPermissions: 0o755])
+            _ = FileManager.default.createFile(
+                atPath: path, contents: Data("#!/bin/sh\nexit 0\n".utf8),
+                attributes: [.posixPermissions: 0o755])
         }
         return directory
     }
@@ -53,11 +54,14 @@ final class ScriptedExecutor: ToolExecutor {
     }
 
     /// Exits with `exitCode`, printing `stdout` and `stderr`.
-    convenience init(exitCode: Int32 = 0, stdout: Data = Data(), stderr: String = "",
-                     reason: RunResult.Reason = .exited) {
+    convenience init(
+        exitCode: Int32 = 0, stdout: Data = Data(), stderr: String = "",
+        reason: RunResult.Reason = .exited
+    ) {
         self.init { _ in
-            RunResult(exitCode: exitCode, reason: reason, wallMilliseconds: 1500, stdout: stdout,
-                      stderr: Data(stderr.utf8))
+            RunResult(
+                exitCode: exitCode, reason: reason, wallMilliseconds: 1500, stdout: stdout,
+                stderr: Data(stderr.utf8))
         }
     }
 
@@ -87,12 +91,14 @@ final class ScriptedExecutor: ToolExecutor {
 
     @Test func toolsUnderTheProfileRootNeedNoExtraBind() {
         #expect(ToolInstallation(tool: "bandit", directory: "/opt/sentinel-tools/venv").extraReadOnly == [])
-        #expect(ToolInstallation(tool: "bandit", directory: "/opt/sentinel-tools/venv/").executable
-            == "/opt/sentinel-tools/venv/bin/bandit")
+        #expect(
+            ToolInstallation(tool: "bandit", directory: "/opt/sentinel-tools/venv/").executable
+                == "/opt/sentinel-tools/venv/bin/bandit")
         #expect(ToolInstallation(tool: "bandit", directory: "/srv/tools/./venv").extraReadOnly == ["/srv/tools/venv"])
         // A sibling whose name merely starts with the root is not covered.
-        #expect(ToolInstallation(tool: "bandit", directory: "/opt/sentinel-tools2").extraReadOnly
-            == ["/opt/sentinel-tools2"])
+        #expect(
+            ToolInstallation(tool: "bandit", directory: "/opt/sentinel-tools2").extraReadOnly
+                == ["/opt/sentinel-tools2"])
     }
 
     @Test func missingToolIsNamedWithTheInstallScript() throws {

@@ -1,5 +1,5 @@
-import Foundation
 import Findings
+import Foundation
 import Sandbox
 import Support
 

@@ -1,5 +1,5 @@
-import Foundation
 import Findings
+import Foundation
 import Support
 
 /// Bandit's JSON report (`bandit -f json`) read into findings, rule descriptors and notices.
@@ -39,8 +39,9 @@ public enum BanditReport {
                 if rules[finding.ruleId] == nil { rules[finding.ruleId] = descriptor(for: finding) }
             case .failure(let problem):
                 output.notices.append(
-                    Notice(level: .warning, message: "bandit: result \(index) skipped: \(problem.description)",
-                           tool: "bandit"))
+                    Notice(
+                        level: .warning, message: "bandit: result \(index) skipped: \(problem.description)",
+                        tool: "bandit"))
             }
         }
         output.rules = rules.values.sorted { $0.id < $1.id }
@@ -75,7 +76,8 @@ public enum BanditReport {
         let lastLine = max(line, lineRange.max() ?? line)
         let file = ToolPaths.relative(filename, root: root)
         let code = BanditCode(entry["code"]?.string ?? "")
-        let snippet = sources.text(of: file, from: firstLine, through: lastLine)
+        let snippet =
+            sources.text(of: file, from: firstLine, through: lastLine)
             ?? code.lines(from: firstLine, through: lastLine)
 
         var location = Location(file: file, startLine: firstLine, endLine: lastLine)

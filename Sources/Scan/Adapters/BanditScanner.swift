@@ -1,5 +1,5 @@
-import Foundation
 import Findings
+import Foundation
 import Support
 
 /// Bandit (Python SAST) run inside the sandbox with the `scan-bandit` profile over a read-only
@@ -13,8 +13,11 @@ public struct BanditScanner: Scanner {
     /// Files Bandit reads (`bandit -r` picks `*.py` and `*.pyw`).
     public static let extensions: Set<String> = ["py", "pyw"]
 
+    /// `bandit`, what `--tools` selects it by.
     public let name = "bandit"
+    /// Static analysis.
     public let kind = ScannerKind.sast
+    /// Runs by default; when Bandit is not installed the default set skips it with a notice.
     public let isDefault = true
     /// The sandbox profile (a name or a path).
     public var profile: String
@@ -23,17 +26,25 @@ public struct BanditScanner: Scanner {
     /// Wall-clock limit in seconds; `nil` keeps the profile's (15 minutes).
     public var timeout: Double?
 
-    public init(profile: String = defaultProfile, executor: (any ToolExecutor)? = nil,
-                timeout: Double? = nil) {
+    /// - Parameters:
+    ///   - profile: the sandbox profile, a name or a path.
+    ///   - executor: runs the tool; `nil` runs it in the context's sandbox.
+    ///   - timeout: wall-clock limit in seconds; `nil` keeps the profile's.
+    public init(
+        profile: String = defaultProfile, executor: (any ToolExecutor)? = nil,
+        timeout: Double? = nil
+    ) {
         self.profile = profile
         self.executor = executor
         self.timeout = timeout
     }
 
+    /// True when the selection holds Python files.
     public func applies(to target: ScanTarget) -> Bool {
         !target.files(withExtensions: Self.extensions).isEmpty
     }
 
+    /// Why Bandit cannot run: its executable is missing from the context's tools directory.
     public func unavailableReason(context: ScanContext) -> String? {
         ToolInstallation(tool: name, directory: context.toolsDirectory).missingReason
     }
@@ -49,6 +60,8 @@ public struct BanditScanner: Scanner {
         return (invocation, targets)
     }
 
+    /// Runs `bandit -r -f json -q` over the selected Python files in the sandbox. Throws
+    /// `SentinelError(.toolFailed, ...)` when Bandit is missing, fails, times out or is killed.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         if let reason = unavailableReason(context: context) {
             throw SentinelError(.toolFailed, reason)

@@ -10,6 +10,7 @@ public enum JSONValue: Sendable, Hashable, Decodable {
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Decodes whatever JSON value is there.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -54,6 +55,7 @@ public enum JSONValue: Sendable, Hashable, Decodable {
         return nil
     }
 
+    /// The text of a string value.
     public var string: String? {
         if case .string(let value) = self { return value }
         return nil
@@ -68,11 +70,13 @@ public enum JSONValue: Sendable, Hashable, Decodable {
         }
     }
 
+    /// The elements of an array value.
     public var array: [JSONValue]? {
         if case .array(let values) = self { return values }
         return nil
     }
 
+    /// The members of an object value.
     public var object: [String: JSONValue]? {
         if case .object(let members) = self { return members }
         return nil

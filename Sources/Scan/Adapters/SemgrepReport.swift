@@ -1,5 +1,5 @@
-import Foundation
 import Findings
+import Foundation
 import Support
 
 /// Semgrep's JSON report (`semgrep scan --json`) read into findings `semgrep.<rule id>`, rule
@@ -41,9 +41,10 @@ public enum SemgrepReport {
         for (index, entry) in results.enumerated() {
             guard let parsed = finding(from: entry, root: root, prefixes: prefixes, sources: sources) else {
                 output.notices.append(
-                    Notice(level: .warning,
-                           message: "semgrep: result \(index) skipped: no check_id, path or start line",
-                           tool: "semgrep"))
+                    Notice(
+                        level: .warning,
+                        message: "semgrep: result \(index) skipped: no check_id, path or start line",
+                        tool: "semgrep"))
                 continue
             }
             output.findings.append(parsed.finding)
@@ -134,9 +135,13 @@ public enum SemgrepReport {
 
         var fix: Fix?
         if let text = extra?["fix"]?.string, let start = location.startColumn, let end = location.endColumn {
-            fix = Fix(description: "Replace with `\(text)`",
-                      replacements: [.init(startLine: startLine, startColumn: start, endLine: endLine,
-                                           endColumn: end, text: text)])
+            fix = Fix(
+                description: "Replace with `\(text)`",
+                replacements: [
+                    .init(
+                        startLine: startLine, startColumn: start, endLine: endLine,
+                        endColumn: end, text: text)
+                ])
         }
         var properties = ["checkId": checkId]
         if let category = metadata?["category"]?.string { properties["category"] = category }
@@ -144,8 +149,10 @@ public enum SemgrepReport {
         let finding = Finding(
             ruleId: id, tool: "semgrep", severity: severity,
             confidence: confidence(metadata?["confidence"]?.string), message: message, location: location,
-            cwe: cwe, fix: fix, snippet: snippet(extra?["lines"]?.string, file: file, lines: startLine...endLine,
-                                                 sources: sources),
+            cwe: cwe, fix: fix,
+            snippet: snippet(
+                extra?["lines"]?.string, file: file, lines: startLine...endLine,
+                sources: sources),
             properties: properties, references: references)
         let rule = RuleDescriptor(
             id: id, tool: "semgrep", name: String(id.split(separator: ".").last ?? Substring(id)),

@@ -1,5 +1,5 @@
-import Foundation
 import Findings
+import Foundation
 import Support
 
 /// Semgrep run inside the sandbox with the `scan-semgrep` profile over a read-only workspace,
@@ -25,8 +25,11 @@ public struct SemgrepScanner: Scanner {
         "SEMGREP_SEND_METRICS": "off",
     ]
 
+    /// `semgrep`, what `--tools` selects it by.
     public let name = "semgrep"
+    /// Static analysis.
     public let kind = ScannerKind.sast
+    /// Opt-in: it needs rules.
     public let isDefault = false
     /// The rule files or directories passed as `--config` (host paths, bound read-only).
     public var configPaths: [String]
@@ -39,14 +42,17 @@ public struct SemgrepScanner: Scanner {
 
     /// - Parameter configPaths: rule files or directories; relative paths are taken from the
     ///   current directory.
-    public init(configPaths: [String], profile: String = defaultProfile, executor: (any ToolExecutor)? = nil,
-                timeout: Double? = nil) {
+    public init(
+        configPaths: [String], profile: String = defaultProfile, executor: (any ToolExecutor)? = nil,
+        timeout: Double? = nil
+    ) {
         self.profile = profile
         self.configPaths = configPaths.map { (AdapterBinds.absolute($0) as NSString).standardizingPath }
         self.executor = executor
         self.timeout = timeout
     }
 
+    /// True when the selection holds a file Semgrep can parse.
     public func applies(to target: ScanTarget) -> Bool {
         !files(in: target).isEmpty
     }
@@ -61,6 +67,7 @@ public struct SemgrepScanner: Scanner {
         }
     }
 
+    /// Why Semgrep cannot run: not installed, no rules given, or a rule path missing.
     public func unavailableReason(context: ScanContext) -> String? {
         if let missing = ToolInstallation(tool: name, directory: context.toolsDirectory).missingReason {
             return missing
@@ -79,7 +86,8 @@ public struct SemgrepScanner: Scanner {
         var command = [installation.executable, "scan", "--json", "--metrics=off", "--disable-version-check", "--quiet"]
         for path in configPaths { command += ["--config", path] }
         command += ["--"] + targets.arguments
-        let binds = installation.extraReadOnly
+        let binds =
+            installation.extraReadOnly
             + AdapterBinds.outsideProfileRoots(configPaths, profileRoots: [ToolInstallation.profileToolsRoot])
         let invocation = ToolInvocation(
             profile: profile, command: command, workspace: target.root, extraReadOnly: binds,
@@ -87,6 +95,8 @@ public struct SemgrepScanner: Scanner {
         return (invocation, targets)
     }
 
+    /// Runs `semgrep scan --json` with the rules over the selected files in the sandbox. Throws
+    /// `SentinelError(.toolFailed, ...)` when Semgrep is missing, fails, times out or is killed.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         if let reason = unavailableReason(context: context) {
             throw SentinelError(.toolFailed, reason)

@@ -15,8 +15,11 @@ public struct ToolInvocation: Sendable, Hashable {
     /// Wall-clock limit in seconds; `nil` keeps the profile's.
     public var timeout: Double?
 
-    public init(profile: String, command: [String], workspace: String, extraReadOnly: [String] = [],
-                environment: [String: String] = [:], timeout: Double? = nil) {
+    /// An invocation; see the properties.
+    public init(
+        profile: String, command: [String], workspace: String, extraReadOnly: [String] = [],
+        environment: [String: String] = [:], timeout: Double? = nil
+    ) {
         self.profile = profile
         self.command = command
         self.workspace = workspace
@@ -36,15 +39,19 @@ public protocol ToolExecutor: Sendable {
 
 /// Runs tool invocations through a `SandboxRunner` (the scan context's).
 public struct SandboxToolExecutor: ToolExecutor {
+    /// The runner that launches the sandbox.
     public var runner: SandboxRunner
 
+    /// Runs invocations with `runner`.
     public init(runner: SandboxRunner) {
         self.runner = runner
     }
 
+    /// Runs `invocation` with its profile, output captured.
     public func execute(_ invocation: ToolInvocation) throws -> RunResult {
-        try runner.run(profile: invocation.profile, command: invocation.command, workspace: invocation.workspace,
-                       extraReadOnly: invocation.extraReadOnly, environment: invocation.environment,
-                       timeout: invocation.timeout)
+        try runner.run(
+            profile: invocation.profile, command: invocation.command, workspace: invocation.workspace,
+            extraReadOnly: invocation.extraReadOnly, environment: invocation.environment,
+            timeout: invocation.timeout)
     }
 }

@@ -11,6 +11,7 @@ public struct ToolInstallation: Sendable, Hashable {
     /// The venv (`/opt/sentinel-tools/venv`).
     public var directory: String
 
+    /// `tool` in the venv `directory`.
     public init(tool: String, directory: String) {
         self.tool = tool
         self.directory = directory

@@ -1,0 +1,113 @@
+import Findings
+import Foundation
+import Sandbox
+import Support
+import Testing
+
+@testable import Scan
+
+/// What the end-to-end adapter tests need from the host.
+enum AdapterHost {
+    static let isRoot = getuid() == 0
+    static let toolsDirectory = ScanContext.defaultToolsDirectory
+    static func installed(_ tool: String) -> Bool {
+        ToolInstallation(tool: tool, directory: toolsDirectory).missingReason == nil
+    }
+
+    /// A context whose sandbox reads this checkout's profiles.
+    static func context() -> ScanContext {
+        ScanContext(
+            sandbox: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles])),
+            toolsDirectory: toolsDirectory)
+    }
+
+    /// `profiles/scan-semgrep.yaml` with `network: none` instead of the egress proxy, which the
+    /// launcher does not provide yet; everything else (binds, env, limits) is the real profile's.
+    static func offlineSemgrepProfile() throws -> String {
+        let text = try String(contentsOfFile: AdapterFixtures.profiles + "/scan-semgrep.yaml", encoding: .utf8)
+        var lines: [Substring] = []
+        var skipping = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("network:") {
+                lines.append("network: none")
+                skipping = true
+                continue
+            }
+            if skipping, line.hasPrefix(" ") { continue }
+            skipping = false
+            lines.append(line.hasPrefix("name:") ? "name: scan-semgrep-offline" : line)
+        }
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("scan-semgrep-offline-\(UUID().uuidString).yaml").path
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}
+
+/// The real tools in the real sandbox over `Fixtures/adapters/tree`.
+@Suite(.enabled(if: AdapterHost.isRoot, "the sandbox needs root"))
+struct AdapterEndToEndTests {
+    let target = ScanTarget(root: AdapterFixtures.tree, files: ["app/views.py", "app/broken.py", "notes.txt"])
+
+    @Test(.enabled(if: AdapterHost.installed("bandit"), "needs bandit: run scripts/install-tools.sh"))
+    func banditScansTheTreeInTheSandbox() throws {
+        let output = try BanditScanner().scan(target, context: AdapterHost.context())
+        // `# nosec B602` on line 14 is honoured by Bandit itself.
+        #expect(output.findings.map(\.ruleId) == ["bandit.B404", "bandit.B403", "bandit.B602", "bandit.B301", "bandit.B602"])
+        #expect(output.findings.map(\.location.startLine) == [1, 2, 6, 10, 18])
+        let spanning = try #require(output.findings.last)
+        #expect(spanning.location == Location(file: "app/views.py", startLine: 18, startColumn: 22, endLine: 21, endColumn: 6))
+        #expect(output.findings[2].snippet == "    subprocess.call(cmd, shell=True)")
+        #expect(
+            output.notices.map(\.message) == [
+                "bandit could not scan app/broken.py: syntax error while parsing AST from file",
+                "bandit: 1 issue(s) hidden by # nosec comments",
+            ])
+        #expect(output.tool.status == .succeeded)
+        #expect(output.tool.version?.isEmpty == false)
+        #expect((output.tool.durationSeconds ?? 0) > 0)
+    }
+
+    @Test(.enabled(if: AdapterHost.installed("semgrep"), "needs semgrep: run scripts/install-tools.sh"))
+    func semgrepScansTheTreeOfflineInTheSandbox() throws {
+        let profile = try AdapterHost.offlineSemgrepProfile()
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let scanner = SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules], profile: profile)
+        let output = try scanner.scan(target, context: AdapterHost.context())
+        #expect(
+            output.findings.map(\.ruleId) == [
+                "semgrep.pickle-import", "semgrep.subprocess-shell-true", "semgrep.pickle-loads",
+                "semgrep.subprocess-shell-true", "semgrep.subprocess-shell-true",
+            ])
+        let spanning = output.findings[4]
+        #expect(spanning.location == Location(file: "app/views.py", startLine: 18, startColumn: 22, endLine: 21, endColumn: 6))
+        #expect(spanning.severity == .high)
+        #expect(spanning.cwe == [78])
+        #expect(output.findings[2].snippet == "    return pickle.loads(blob)")
+        #expect(output.tool.version?.isEmpty == false)
+        #expect(output.rules.map(\.id) == ["semgrep.pickle-import", "semgrep.pickle-loads", "semgrep.subprocess-shell-true"])
+    }
+
+    @Test(.enabled(if: AdapterHost.installed("semgrep"), "needs semgrep: run scripts/install-tools.sh"))
+    func semgrepTimeoutIsAToolFailure() throws {
+        let profile = try AdapterHost.offlineSemgrepProfile()
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        // Semgrep needs seconds just to start; half a second always runs out.
+        let scanner = SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules], profile: profile, timeout: 0.5)
+        #expect {
+            _ = try scanner.scan(target, context: AdapterHost.context())
+        } throws: { error in
+            (error as? SentinelError) == SentinelError(.toolFailed, "semgrep timed out after 0.5s")
+        }
+    }
+
+    @Test(.enabled(if: AdapterHost.installed("bandit"), "needs bandit: run scripts/install-tools.sh"))
+    func banditWithAnUnknownProfileIsAToolFailure() throws {
+        #expect {
+            _ = try BanditScanner(profile: "no-such-profile").scan(target, context: AdapterHost.context())
+        } throws: { error in
+            let error = error as? SentinelError
+            return error?.code == .toolFailed && error?.message.hasPrefix("bandit failed: unknown profile 'no-such-profile'") == true
+        }
+    }
+}
