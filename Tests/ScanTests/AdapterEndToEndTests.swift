@@ -24,21 +24,33 @@ enum AdapterHost {
     /// `profiles/scan-semgrep.yaml` with `network: none` instead of the egress proxy, which the
     /// launcher does not provide yet; everything else (binds, env, limits) is the real profile's.
     static func offlineSemgrepProfile() throws -> String {
-        let text = try String(contentsOfFile: AdapterFixtures.profiles + "/scan-semgrep.yaml", encoding: .utf8)
-        var lines: [Substring] = []
-        var skipping = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var inNetwork = false
+        return try variant(of: "scan-semgrep") { line in
             if line.hasPrefix("network:") {
-                lines.append("network: none")
-                skipping = true
-                continue
+                inNetwork = true
+                return ["network: none"]
             }
-            if skipping, line.hasPrefix(" ") { continue }
-            skipping = false
-            lines.append(line.hasPrefix("name:") ? "name: scan-semgrep-offline" : line)
+            if inNetwork, line.hasPrefix(" ") || line.hasPrefix("-") { return [] }
+            inNetwork = false
+            return [line]
+        }
+    }
+
+    /// `profiles/scan-bandit.yaml` with a memory limit Python cannot start under.
+    static func starvedBanditProfile() throws -> String {
+        try variant(of: "scan-bandit") { line in
+            line.hasPrefix("  memory:") ? ["  memory: 8M"] : [line]
+        }
+    }
+
+    /// A temporary copy of profile `name` with each line replaced by `edit(line)` and a new name.
+    static func variant(of name: String, edit: (Substring) -> [Substring]) throws -> String {
+        let text = try String(contentsOfFile: AdapterFixtures.profiles + "/\(name).yaml", encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).flatMap { line in
+            line.hasPrefix("name:") ? ["name: \(name)-test"] : edit(line)
         }
         let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("scan-semgrep-offline-\(UUID().uuidString).yaml").path
+            .appendingPathComponent("\(name)-test-\(UUID().uuidString).yaml").path
         try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
@@ -98,6 +110,19 @@ struct AdapterEndToEndTests {
             _ = try scanner.scan(target, context: AdapterHost.context())
         } throws: { error in
             (error as? SentinelError) == SentinelError(.toolFailed, "semgrep timed out after 0.5s")
+        }
+    }
+
+    @Test(.enabled(if: AdapterHost.installed("bandit"), "needs bandit: run scripts/install-tools.sh"))
+    func banditOutOfMemoryIsAToolFailure() throws {
+        let profile = try AdapterHost.starvedBanditProfile()
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        #expect {
+            _ = try BanditScanner(profile: profile).scan(target, context: AdapterHost.context())
+        } throws: { error in
+            let error = error as? SentinelError
+            return error?.code == .toolFailed
+                && error?.message.hasPrefix("bandit was killed by the sandbox memory limit") == true
         }
     }
 
