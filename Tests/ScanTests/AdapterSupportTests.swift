@@ -1,5 +1,6 @@
 import Foundation
 import Sandbox
+import Support
 import Synchronization
 import Testing
 
@@ -159,5 +160,38 @@ final class ScriptedExecutor: ToolExecutor {
         #expect(ToolPaths.relative("/workspace/app//views.py", root: "/src/project") == "app/views.py")
         #expect(ToolPaths.relative("/src/project/app/views.py", root: "/src/project") == "app/views.py")
         #expect(ToolPaths.relative("app/views.py", root: "/src/project") == "app/views.py")
+    }
+
+    @Test func bindsUnderATmpfsOrHiddenPathAreShadowed() {
+        let filesystem = Profile.Filesystem(
+            readOnly: ["/usr"], hidden: ["/etc/secret"], tmpfs: ["/tmp": 1 << 20], workspace: .ro)
+        #expect(AdapterBinds.shadowed(["/srv/rules", "/tmp/rules"], by: filesystem)! == ("/tmp/rules", "/tmp"))
+        #expect(AdapterBinds.shadowed(["/etc/secret/x"], by: filesystem)! == ("/etc/secret/x", "/etc/secret"))
+        #expect(AdapterBinds.shadowed(["/tmpfiles/rules", "/srv/rules"], by: filesystem) == nil)
+    }
+
+    @Test func sandboxExecutorRefusesRulesATmpfsWouldHide() throws {
+        let executor = SandboxToolExecutor(
+            runner: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles])))
+        let invocation = ToolInvocation(
+            profile: "scan-semgrep", command: ["/opt/sentinel-tools/venv/bin/semgrep"], workspace: AdapterFixtures.tree,
+            extraReadOnly: ["/tmp/my-rules"])
+        #expect(
+            throws: SentinelError(
+                .invalidInput,
+                "/tmp/my-rules would be hidden in the sandbox by profile scan-semgrep's mount at /tmp; move it elsewhere")
+        ) {
+            _ = try executor.execute(invocation)
+        }
+        // Through an adapter, it is a tool failure naming the tool.
+        let tools = try AdapterFixtures.fakeToolsDirectory()
+        defer { try? FileManager.default.removeItem(atPath: tools) }
+        let context = ScanContext(sandbox: executor.runner, toolsDirectory: tools)
+        let target = ScanTarget(root: AdapterFixtures.tree, files: ["app/views.py"])
+        #expect {
+            _ = try BanditScanner().scan(target, context: context)
+        } throws: { error in
+            (error as? SentinelError)?.message.hasPrefix("bandit failed: \(tools) would be hidden in the sandbox") == true
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Sandbox
 
 /// Host paths an adapter must add to the profile's read-only binds.
 enum AdapterBinds {
@@ -23,5 +24,18 @@ enum AdapterBinds {
     static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         return (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+    }
+
+    /// The first of `paths` that a profile's `tmpfs` mount or `hidden` entry would cover inside
+    /// the sandbox (binds are made before tmpfs mounts, so `/tmp/rules` vanishes under a `/tmp`
+    /// tmpfs), with the covering path; `nil` when every path stays visible.
+    static func shadowed(_ paths: [String], by filesystem: Profile.Filesystem) -> (path: String, by: String)? {
+        let covering = (Array(filesystem.tmpfs.keys) + filesystem.hidden).sorted()
+        for path in paths {
+            if let mount = covering.first(where: { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) {
+                return (path, mount)
+            }
+        }
+        return nil
     }
 }

@@ -42,4 +42,15 @@ enum AdapterRun {
         output.tool.durationSeconds = Double(result.wallMilliseconds) / 1000
         return output
     }
+
+    /// `output` without the findings outside the selection (when the tool scanned the whole
+    /// workspace) and without descriptors of rules no remaining finding uses.
+    static func keepingSelected(_ output: ScannerOutput, targets: ToolTargets) -> ScannerOutput {
+        guard targets.filter != nil else { return output }
+        var output = output
+        output.findings.removeAll { !targets.keeps($0.location.file) }
+        let used = Set(output.findings.map(\.ruleId))
+        output.rules.removeAll { !used.contains($0.id) }
+        return output
+    }
 }

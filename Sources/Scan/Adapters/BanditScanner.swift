@@ -76,9 +76,7 @@ public struct BanditScanner: Scanner {
         ) { data in
             try BanditReport.parse(data: data, root: target.root)
         }
-        output.findings.removeAll { !targets.keeps($0.location.file) }
-        let used = Set(output.findings.map(\.ruleId))
-        output.rules.removeAll { !used.contains($0.id) }
+        output = AdapterRun.keepingSelected(output, targets: targets)
         output.tool.version = ToolInstallation(tool: name, directory: context.toolsDirectory).packageVersion("bandit")
         context.progress(.finished(tool: name, findings: output.findings.count))
         return output

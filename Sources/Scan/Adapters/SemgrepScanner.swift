@@ -112,9 +112,7 @@ public struct SemgrepScanner: Scanner {
         ) { data in
             try SemgrepReport.parse(data: data, root: target.root, configPaths: configPaths)
         }
-        output.findings.removeAll { !targets.keeps($0.location.file) }
-        let used = Set(output.findings.map(\.ruleId))
-        output.rules.removeAll { !used.contains($0.id) }
+        output = AdapterRun.keepingSelected(output, targets: targets)
         context.progress(.finished(tool: name, findings: output.findings.count))
         return output
     }

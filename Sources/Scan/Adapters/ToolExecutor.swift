@@ -1,4 +1,5 @@
 import Sandbox
+import Support
 
 /// One run of an external tool inside the sandbox: the arguments of `SandboxRunner.run`.
 public struct ToolInvocation: Sendable, Hashable {
@@ -47,9 +48,16 @@ public struct SandboxToolExecutor: ToolExecutor {
         self.runner = runner
     }
 
-    /// Runs `invocation` with its profile, output captured.
+    /// Runs `invocation` with its profile, output captured. Refuses, before launching, extra
+    /// binds the profile's tmpfs or hidden paths would cover (they would be missing inside).
     public func execute(_ invocation: ToolInvocation) throws -> RunResult {
-        try runner.run(
+        let profile = try runner.profiles.resolve(invocation.profile)
+        if let (path, mount) = AdapterBinds.shadowed(invocation.extraReadOnly, by: profile.filesystem) {
+            throw SentinelError(
+                .invalidInput,
+                "\(path) would be hidden in the sandbox by profile \(profile.name)'s mount at \(mount); move it elsewhere")
+        }
+        return try runner.run(
             profile: invocation.profile, command: invocation.command, workspace: invocation.workspace,
             extraReadOnly: invocation.extraReadOnly, environment: invocation.environment,
             timeout: invocation.timeout)
