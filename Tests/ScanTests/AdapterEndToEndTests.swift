@@ -14,6 +14,13 @@ enum AdapterHost {
         ToolInstallation(tool: tool, directory: toolsDirectory).missingReason == nil
     }
 
+    /// `../shared/corpora/bandit` beside the checkout (CI always has it), when present.
+    static let banditCorpus: String? = {
+        let path = (AdapterFixtures.profiles as NSString).deletingLastPathComponent + "/../shared/corpora/bandit"
+        let standardized = (path as NSString).standardizingPath
+        return FileManager.default.fileExists(atPath: standardized + "/examples") ? standardized : nil
+    }()
+
     /// A context whose sandbox reads this checkout's profiles.
     static func context() -> ScanContext {
         ScanContext(
@@ -134,5 +141,27 @@ struct AdapterEndToEndTests {
             let error = error as? SentinelError
             return error?.code == .toolFailed && error?.message.hasPrefix("bandit failed: unknown profile 'no-such-profile'") == true
         }
+    }
+
+    @Test(
+        .enabled(if: AdapterHost.installed("bandit"), "needs bandit: run scripts/install-tools.sh"),
+        .enabled(if: AdapterHost.banditCorpus != nil, "needs ../shared/corpora/bandit"))
+    func banditOverItsOwnExamplesIsReadWhole() throws {
+        let corpus = try #require(AdapterHost.banditCorpus)
+        let files = try FileManager.default.contentsOfDirectory(atPath: corpus + "/examples")
+            .filter { $0.hasSuffix(".py") }.map { "examples/" + $0 }.sorted()
+        let output = try BanditScanner().scan(ScanTarget(root: corpus, files: files), context: AdapterHost.context())
+        // Bandit 1.9.4 reports 597 issues there (corpora/README.md); every one must be read.
+        #expect(output.findings.count >= 500)
+        #expect(!output.notices.contains { $0.message.contains("skipped:") })
+        #expect(output.notices.filter { $0.message.hasPrefix("bandit could not scan examples/") }.count >= 2)
+        for finding in output.findings {
+            #expect(finding.ruleId.hasPrefix("bandit.B"))
+            #expect(files.contains(finding.location.file ?? ""))
+            #expect((finding.location.startLine ?? 0) >= 1)
+            #expect((finding.location.startColumn ?? 0) >= 1)
+            #expect(finding.snippet != nil)
+        }
+        #expect(Set(output.rules.map(\.id)) == Set(output.findings.map(\.ruleId)))
     }
 }
