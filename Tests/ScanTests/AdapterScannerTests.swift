@@ -182,7 +182,7 @@ import Testing
         #expect(
             invocation.command == [
                 tools + "/bin/semgrep", "scan", "--json", "--metrics=off", "--disable-version-check", "--quiet",
-                "--config", rules, "--", "app/views.py", "app/broken.py",
+                "--no-rewrite-rule-ids", "--config", rules, "--", "app/views.py", "app/broken.py",
             ])
         #expect(invocation.extraReadOnly.contains(rules))
         #expect(invocation.environment["HOME"] == "/tmp")

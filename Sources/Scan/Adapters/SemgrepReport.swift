@@ -15,8 +15,9 @@ public enum SemgrepReport {
     ///   - data: what `semgrep scan --json` printed.
     ///   - root: the scan root on the host; Semgrep's paths (relative to `/workspace`) become
     ///     relative to it.
-    ///   - configPaths: the `--config` paths, whose directories Semgrep prefixes to rule ids
-    ///     (`/opt/rules/x.yaml` → `opt.rules.<id>`); the prefix is removed again.
+    ///   - configPaths: the `--config` paths. Without `--no-rewrite-rule-ids` Semgrep prefixes
+    ///     rule ids with their directory (`/opt/rules/x.yaml` → `opt.rules.<id>`); that prefix is
+    ///     removed again, leaving subdirectories below the config path (`python.<id>`).
     ///   - readSources: whether to read the scanned files under `root` for snippets and columns.
     /// - Throws: `SentinelError(.toolFailed, "semgrep failed: ...")` when `data` is not a
     ///   complete Semgrep report.

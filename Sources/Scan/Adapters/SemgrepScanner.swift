@@ -4,7 +4,8 @@ import Support
 
 /// Semgrep run inside the sandbox with the `scan-semgrep` profile over a read-only workspace,
 /// with rules from local files or directories (bound read-only) and no network: metrics and the
-/// version check are off. Opt-in (`--tools semgrep`), because it needs rules.
+/// version check are off. Opt-in (`--tools semgrep`), because it needs rules. Findings are
+/// `semgrep.<id>` with the `id:` the rule file gives.
 public struct SemgrepScanner: Scanner {
     /// The sandbox profile Semgrep runs under.
     public static let defaultProfile = "scan-semgrep"
@@ -83,7 +84,11 @@ public struct SemgrepScanner: Scanner {
     public func invocation(for target: ScanTarget, context: ScanContext) -> (ToolInvocation, ToolTargets) {
         let installation = ToolInstallation(tool: name, directory: context.toolsDirectory)
         let targets = ToolTargets(files: files(in: target))
-        var command = [installation.executable, "scan", "--json", "--metrics=off", "--disable-version-check", "--quiet"]
+        // `--no-rewrite-rule-ids`: ids as the rule files spell them, not prefixed with their directory.
+        var command = [
+            installation.executable, "scan", "--json", "--metrics=off", "--disable-version-check", "--quiet",
+            "--no-rewrite-rule-ids",
+        ]
         for path in configPaths { command += ["--config", path] }
         command += ["--"] + targets.arguments
         let binds =
