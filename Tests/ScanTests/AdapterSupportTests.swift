@@ -30,10 +30,19 @@ enum AdapterFixtures {
         try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
     }
 
-    /// A temporary tools venv whose `bin/` holds empty executables named `tools`.
-    static func fakeToolsDirectory(_ tools: [String] = ["bandit", "semgrep"]) throws -> String {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("sentinel-adapter-tools-\(UUID().uuidString)").path
+    /// Scratch space outside `/tmp`, which the scan profiles cover with a tmpfs:
+    /// `.build/adapter-tests` of this checkout.
+    static let scratch: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.appendingPathComponent(".build/adapter-tests").path
+    }()
+
+    /// A temporary tools venv (under `parent`) whose `bin/` holds executables named `tools`.
+    static func fakeToolsDirectory(_ tools: [String] = ["bandit", "semgrep"], in parent: String = scratch) throws
+        -> String
+    {
+        let directory = parent + "/tools-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory + "/bin", withIntermediateDirectories: true)
         for tool in tools {
             let path = directory + "/bin/" + tool
@@ -183,15 +192,70 @@ final class ScriptedExecutor: ToolExecutor {
         ) {
             _ = try executor.execute(invocation)
         }
-        // Through an adapter, it is a tool failure naming the tool.
-        let tools = try AdapterFixtures.fakeToolsDirectory()
+        // Through an adapter, a venv under /tmp is unavailable, and scanning anyway is a tool failure.
+        let tools = try AdapterFixtures.fakeToolsDirectory(in: "/tmp")
         defer { try? FileManager.default.removeItem(atPath: tools) }
         let context = ScanContext(sandbox: executor.runner, toolsDirectory: tools)
         let target = ScanTarget(root: AdapterFixtures.tree, files: ["app/views.py"])
-        #expect {
+        #expect(
+            throws: SentinelError(
+                .toolFailed, "bandit is installed in \(tools), which profile scan-bandit hides under its mount at /tmp")
+        ) {
             _ = try BanditScanner().scan(target, context: context)
-        } throws: { error in
-            (error as? SentinelError)?.message.hasPrefix("bandit failed: \(tools) would be hidden in the sandbox") == true
         }
+    }
+}
+
+@Suite struct AdapterInterpreterTests {
+    func venv(home: String) throws -> String {
+        let directory = try AdapterFixtures.fakeToolsDirectory()
+        try "home = \(home)\ninclude-system-site-packages = false\n"
+            .write(toFile: directory + "/pyvenv.cfg", atomically: true, encoding: .utf8)
+        return directory
+    }
+
+    @Test func venvOfDebiansPythonRuns() throws {
+        let directory = try venv(home: "/usr/bin")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let installation = ToolInstallation(tool: "bandit", directory: directory)
+        #expect(installation.interpreterReason(visible: ["/usr", "/opt/sentinel-tools"]) == nil)
+    }
+
+    @Test func venvOfPyenvsPythonIsUnavailable() throws {
+        let directory = try venv(home: "/root/.pyenv/versions/3.11.7/bin")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let installation = ToolInstallation(tool: "bandit", directory: directory)
+        #expect(
+            installation.interpreterReason(visible: ["/usr", "/usrlocal"])
+                == "bandit's venv \(directory) runs Python from /root/.pyenv/versions/3.11.7/bin, which the sandbox"
+                + " does not show; recreate it with scripts/install-tools.sh (it uses /usr/bin/python3)")
+        // The scanners consult the profile's read-only paths.
+        let context = ScanContext(
+            sandbox: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles])),
+            toolsDirectory: directory)
+        #expect(BanditScanner().unavailableReason(context: context)?.contains("/root/.pyenv") == true)
+        #expect(
+            SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules]).unavailableReason(context: context)?
+                .contains("/root/.pyenv") == true)
+    }
+
+    @Test func venvUnderTheProfilesTmpfsIsUnavailable() throws {
+        let directory = try AdapterFixtures.fakeToolsDirectory(in: "/tmp")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let context = ScanContext(
+            sandbox: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles])),
+            toolsDirectory: directory)
+        #expect(
+            BanditScanner().unavailableReason(context: context)
+                == "bandit is installed in \(directory), which profile scan-bandit hides under its mount at /tmp")
+        let visible = try AdapterFixtures.fakeToolsDirectory()
+        defer { try? FileManager.default.removeItem(atPath: visible) }
+        #expect(BanditScanner().unavailableReason(context: ScanContext(toolsDirectory: visible)) == nil)
+    }
+
+    @Test func venvWithoutConfigIsNotJudged() throws {
+        let directory = try AdapterFixtures.fakeToolsDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(ToolInstallation(tool: "bandit", directory: directory).interpreterReason(visible: []) == nil)
     }
 }

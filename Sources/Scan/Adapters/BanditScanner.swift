@@ -44,9 +44,10 @@ public struct BanditScanner: Scanner {
         !target.files(withExtensions: Self.extensions).isEmpty
     }
 
-    /// Why Bandit cannot run: its executable is missing from the context's tools directory.
+    /// Why Bandit cannot run: its executable is missing from the context's tools directory, or
+    /// its venv uses a Python the sandbox does not show.
     public func unavailableReason(context: ScanContext) -> String? {
-        ToolInstallation(tool: name, directory: context.toolsDirectory).missingReason
+        ToolInstallation(tool: name, directory: context.toolsDirectory).unavailableReason(profile: profile, context: context)
     }
 
     /// The sandboxed command for `target`, and which findings to keep.

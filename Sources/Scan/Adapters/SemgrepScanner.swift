@@ -68,10 +68,12 @@ public struct SemgrepScanner: Scanner {
         }
     }
 
-    /// Why Semgrep cannot run: not installed, no rules given, or a rule path missing.
+    /// Why Semgrep cannot run: not installed (or its venv's Python is not visible in the
+    /// sandbox), no rules given, or a rule path missing.
     public func unavailableReason(context: ScanContext) -> String? {
-        if let missing = ToolInstallation(tool: name, directory: context.toolsDirectory).missingReason {
-            return missing
+        let installation = ToolInstallation(tool: name, directory: context.toolsDirectory)
+        if let reason = installation.unavailableReason(profile: profile, context: context) {
+            return reason
         }
         if configPaths.isEmpty { return "semgrep needs rules: no rule files or directories were given" }
         if let absent = configPaths.first(where: { !FileManager.default.fileExists(atPath: $0) }) {

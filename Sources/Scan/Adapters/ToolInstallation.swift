@@ -28,6 +28,37 @@ public struct ToolInstallation: Sendable, Hashable {
         return "\(tool) is not installed (\(executable) not found; run scripts/install-tools.sh)"
     }
 
+    /// Why the tool cannot run under `profile`: not installed, installed where the profile's
+    /// tmpfs would hide it, or its venv's interpreter lies outside what the profile (plus the
+    /// venv's own bind) shows. A profile that does not load
+    /// is left for the run to report.
+    public func unavailableReason(profile: String, context: ScanContext) -> String? {
+        if let missingReason { return missingReason }
+        guard let loaded = try? context.sandbox.profiles.resolve(profile) else { return nil }
+        if let (path, mount) = AdapterBinds.shadowed(extraReadOnly, by: loaded.filesystem) {
+            return "\(tool) is installed in \(path), which profile \(loaded.name) hides under its mount at \(mount)"
+        }
+        return interpreterReason(visible: loaded.filesystem.readOnly + extraReadOnly)
+    }
+
+    /// Why the venv cannot run inside a sandbox that shows only `visible` host paths: its
+    /// `pyvenv.cfg` names an interpreter home outside them (a venv made by pyenv's Python, say).
+    /// `nil` when the interpreter is visible or the venv has no `pyvenv.cfg`.
+    public func interpreterReason(visible: [String]) -> String? {
+        let config = (directory as NSString).appendingPathComponent("pyvenv.cfg")
+        guard let text = try? String(contentsOfFile: config, encoding: .utf8) else { return nil }
+        for line in text.split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, parts[0] == "home", parts[1].hasPrefix("/") else { continue }
+            let home = (parts[1] as NSString).standardizingPath
+            let shown = visible.contains { home == $0 || home.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }
+            if shown { return nil }
+            return "\(tool)'s venv \(directory) runs Python from \(home), which the sandbox does not show;"
+                + " recreate it with scripts/install-tools.sh (it uses /usr/bin/python3)"
+        }
+        return nil
+    }
+
     /// Paths to bind read-only so the venv is visible inside the sandbox: none when it is under
     /// `/opt/sentinel-tools` (the profiles bind it), else the venv directory (and, when that is a
     /// symbolic link, its target too: the sandbox recreates the link, not what it points to).
