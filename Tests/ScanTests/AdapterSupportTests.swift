@@ -104,6 +104,8 @@ final class ScriptedExecutor: ToolExecutor {
         #expect(
             ToolInstallation(tool: "bandit", directory: "/opt/sentinel-tools/venv/").executable
                 == "/opt/sentinel-tools/venv/bin/bandit")
+        let relative = ToolInstallation(tool: "bandit", directory: "venv").executable
+        #expect(relative == FileManager.default.currentDirectoryPath + "/venv/bin/bandit")
         #expect(ToolInstallation(tool: "bandit", directory: "/srv/tools/./venv").extraReadOnly == ["/srv/tools/venv"])
         // A sibling whose name merely starts with the root is not covered.
         #expect(

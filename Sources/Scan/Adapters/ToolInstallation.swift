@@ -17,9 +17,9 @@ public struct ToolInstallation: Sendable, Hashable {
         self.directory = directory
     }
 
-    /// `<directory>/bin/<tool>`.
+    /// `<directory>/bin/<tool>`, absolute (the sandbox's working directory is `/workspace`).
     public var executable: String {
-        (directory.hasSuffix("/") ? directory : directory + "/") + "bin/" + tool
+        (AdapterBinds.absolute(directory) as NSString).standardizingPath + "/bin/" + tool
     }
 
     /// Why the tool cannot run, or `nil` when its executable is there.
@@ -30,8 +30,7 @@ public struct ToolInstallation: Sendable, Hashable {
 
     /// Why the tool cannot run under `profile`: not installed, installed where the profile's
     /// tmpfs would hide it, or its venv's interpreter lies outside what the profile (plus the
-    /// venv's own bind) shows. A profile that does not load
-    /// is left for the run to report.
+    /// venv's own bind) shows. A profile that does not load is left for the run to report.
     public func unavailableReason(profile: String, context: ScanContext) -> String? {
         if let missingReason { return missingReason }
         guard let loaded = try? context.sandbox.profiles.resolve(profile) else { return nil }
