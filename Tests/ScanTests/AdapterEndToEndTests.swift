@@ -28,21 +28,6 @@ enum AdapterHost {
             toolsDirectory: toolsDirectory)
     }
 
-    /// `profiles/scan-semgrep.yaml` with `network: none` instead of the egress proxy, which the
-    /// launcher does not provide yet; everything else (binds, env, limits) is the real profile's.
-    static func offlineSemgrepProfile() throws -> String {
-        var inNetwork = false
-        return try variant(of: "scan-semgrep") { line in
-            if line.hasPrefix("network:") {
-                inNetwork = true
-                return ["network: none"]
-            }
-            if inNetwork, line.hasPrefix(" ") || line.hasPrefix("-") { return [] }
-            inNetwork = false
-            return [line]
-        }
-    }
-
     /// `profiles/scan-bandit.yaml` with a memory limit Python cannot start under.
     static func starvedBanditProfile() throws -> String {
         try variant(of: "scan-bandit") { line in
@@ -88,10 +73,9 @@ struct AdapterEndToEndTests {
     }
 
     @Test(.enabled(if: AdapterHost.installed("semgrep"), "needs semgrep: run scripts/install-tools.sh"))
-    func semgrepScansTheTreeOfflineInTheSandbox() throws {
-        let profile = try AdapterHost.offlineSemgrepProfile()
-        defer { try? FileManager.default.removeItem(atPath: profile) }
-        let scanner = SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules], profile: profile)
+    func semgrepScansTheTreeInTheSandboxWithoutNetwork() throws {
+        // The real profile: its egress proxy allows nothing, and Semgrep needs no network.
+        let scanner = SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules])
         let output = try scanner.scan(target, context: AdapterHost.context())
         #expect(
             output.findings.map(\.ruleId) == [
@@ -109,10 +93,8 @@ struct AdapterEndToEndTests {
 
     @Test(.enabled(if: AdapterHost.installed("semgrep"), "needs semgrep: run scripts/install-tools.sh"))
     func semgrepTimeoutIsAToolFailure() throws {
-        let profile = try AdapterHost.offlineSemgrepProfile()
-        defer { try? FileManager.default.removeItem(atPath: profile) }
         // Semgrep needs seconds just to start; half a second always runs out.
-        let scanner = SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules], profile: profile, timeout: 0.5)
+        let scanner = SemgrepScanner(configPaths: [AdapterFixtures.semgrepRules], timeout: 0.5)
         #expect {
             _ = try scanner.scan(target, context: AdapterHost.context())
         } throws: { error in
