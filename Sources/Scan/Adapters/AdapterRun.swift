@@ -1,0 +1,56 @@
+import Findings
+import Foundation
+import Sandbox
+import Support
+
+/// The steps every external-tool adapter shares: run the invocation, reject runs that did not
+/// end normally, read the report, and record how long it took.
+enum AdapterRun {
+    /// Runs `invocation` with `executor` and parses its stdout with `parse`.
+    /// - Parameters:
+    ///   - tool: the tool's name, which starts every error message.
+    ///   - failureDetail: reads a tool-reported reason out of the output of a run that exited
+    ///     with a failing status (Semgrep's `errors[]`), preferred over stderr.
+    static func run(
+        tool: String, invocation: ToolInvocation, executor: any ToolExecutor,
+        failureDetail: (Data) -> String? = { _ in nil },
+        parse: (Data) throws -> ScannerOutput
+    ) throws -> ScannerOutput {
+        let result: RunResult
+        do {
+            result = try executor.execute(invocation)
+        } catch {
+            throw ToolFailure.launchFailed(error, tool: tool)
+        }
+        try ToolFailure.checkTermination(result, tool: tool, timeout: invocation.timeout)
+        guard ToolFailure.reportingExitCodes.contains(result.exitCode) else {
+            if let detail = failureDetail(result.stdout) {
+                throw SentinelError(.toolFailed, "\(tool) failed: \(ToolFailure.oneLine(detail))")
+            }
+            throw ToolFailure.failed(result, tool: tool, detail: nil)
+        }
+        var output: ScannerOutput
+        do {
+            output = try parse(result.stdout)
+        } catch let error as SentinelError {
+            // A report that does not parse after a failing exit: the tool's own words say why.
+            if result.exitCode != 0, let line = ToolFailure.firstLine(of: result.stderr) {
+                throw SentinelError(.toolFailed, "\(tool) failed: \(line)")
+            }
+            throw error
+        }
+        output.tool.durationSeconds = Double(result.wallMilliseconds) / 1000
+        return output
+    }
+
+    /// `output` without the findings outside the selection (when the tool scanned the whole
+    /// workspace) and without descriptors of rules no remaining finding uses.
+    static func keepingSelected(_ output: ScannerOutput, targets: ToolTargets) -> ScannerOutput {
+        guard targets.filter != nil else { return output }
+        var output = output
+        output.findings.removeAll { !targets.keeps($0.location.file) }
+        let used = Set(output.findings.map(\.ruleId))
+        output.rules.removeAll { !used.contains($0.id) }
+        return output
+    }
+}

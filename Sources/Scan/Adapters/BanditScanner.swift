@@ -1,0 +1,85 @@
+import Findings
+import Foundation
+import Support
+
+/// Bandit (Python SAST) run inside the sandbox with the `scan-bandit` profile over a read-only
+/// workspace, its JSON report read into findings `bandit.<test id>`.
+///
+/// `# nosec` is honoured by Bandit itself (no `--ignore-nosec`), with Bandit's own rules for
+/// multi-line statements and `# nosec B602` lists; the count it hid is reported as a notice.
+public struct BanditScanner: Scanner {
+    /// The sandbox profile Bandit runs under.
+    public static let defaultProfile = "scan-bandit"
+    /// Files Bandit reads (`bandit -r` picks `*.py` and `*.pyw`).
+    public static let extensions: Set<String> = ["py", "pyw"]
+
+    /// `bandit`, what `--tools` selects it by.
+    public let name = "bandit"
+    /// Static analysis.
+    public let kind = ScannerKind.sast
+    /// Runs by default; when Bandit is not installed the default set skips it with a notice.
+    public let isDefault = true
+    /// The sandbox profile (a name or a path).
+    public var profile: String
+    /// Runs the tool; `nil` runs it in the context's sandbox.
+    public var executor: (any ToolExecutor)?
+    /// Wall-clock limit in seconds; `nil` keeps the profile's (15 minutes).
+    public var timeout: Double?
+
+    /// - Parameters:
+    ///   - profile: the sandbox profile, a name or a path.
+    ///   - executor: runs the tool; `nil` runs it in the context's sandbox.
+    ///   - timeout: wall-clock limit in seconds; `nil` keeps the profile's.
+    public init(
+        profile: String = defaultProfile, executor: (any ToolExecutor)? = nil,
+        timeout: Double? = nil
+    ) {
+        self.profile = profile
+        self.executor = executor
+        self.timeout = timeout
+    }
+
+    /// True when the selection holds Python files.
+    public func applies(to target: ScanTarget) -> Bool {
+        !target.files(withExtensions: Self.extensions).isEmpty
+    }
+
+    /// Why Bandit cannot run: its executable is missing from the context's tools directory, or
+    /// its venv uses a Python the sandbox does not show.
+    public func unavailableReason(context: ScanContext) -> String? {
+        ToolInstallation(tool: name, directory: context.toolsDirectory).unavailableReason(profile: profile, context: context)
+    }
+
+    /// The sandboxed command for `target`, and which findings to keep.
+    public func invocation(for target: ScanTarget, context: ScanContext) -> (ToolInvocation, ToolTargets) {
+        let installation = ToolInstallation(tool: name, directory: context.toolsDirectory)
+        let targets = ToolTargets(files: target.files(withExtensions: Self.extensions))
+        let command = [installation.executable, "-r", "-f", "json", "-q", "--"] + targets.arguments
+        let invocation = ToolInvocation(
+            profile: profile, command: command, workspace: target.root,
+            extraReadOnly: installation.extraReadOnly, timeout: timeout)
+        return (invocation, targets)
+    }
+
+    /// Runs `bandit -r -f json -q` over the selected Python files in the sandbox. Throws
+    /// `SentinelError(.toolFailed, ...)` when Bandit is missing, fails, times out or is killed.
+    public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
+        if let reason = unavailableReason(context: context) {
+            throw SentinelError(.toolFailed, reason)
+        }
+        let (invocation, targets) = invocation(for: target, context: context)
+        if targets.arguments.isEmpty {
+            return ScannerOutput(tool: ToolRun(name: name, informationURI: BanditReport.informationURI))
+        }
+        context.progress(.started(tool: name, files: targets.filter?.count ?? targets.arguments.count))
+        var output = try AdapterRun.run(
+            tool: name, invocation: invocation, executor: executor ?? SandboxToolExecutor(runner: context.sandbox)
+        ) { data in
+            try BanditReport.parse(data: data, root: target.root)
+        }
+        output = AdapterRun.keepingSelected(output, targets: targets)
+        output.tool.version = ToolInstallation(tool: name, directory: context.toolsDirectory).packageVersion("bandit")
+        context.progress(.finished(tool: name, findings: output.findings.count))
+        return output
+    }
+}

@@ -1,0 +1,65 @@
+import Sandbox
+import Support
+
+/// One run of an external tool inside the sandbox: the arguments of `SandboxRunner.run`.
+public struct ToolInvocation: Sendable, Hashable {
+    /// The sandbox profile (`scan-bandit`, `scan-semgrep`).
+    public var profile: String
+    /// The command and its arguments; the first element is an absolute path.
+    public var command: [String]
+    /// Host directory mounted read-only at `/workspace`, the command's working directory.
+    public var workspace: String
+    /// Host paths bound read-only at the same path (tool directories, rule directories).
+    public var extraReadOnly: [String]
+    /// Variables set inside the sandbox on top of the profile's.
+    public var environment: [String: String]
+    /// Wall-clock limit in seconds; `nil` keeps the profile's.
+    public var timeout: Double?
+
+    /// An invocation; see the properties.
+    public init(
+        profile: String, command: [String], workspace: String, extraReadOnly: [String] = [],
+        environment: [String: String] = [:], timeout: Double? = nil
+    ) {
+        self.profile = profile
+        self.command = command
+        self.workspace = workspace
+        self.extraReadOnly = extraReadOnly
+        self.environment = environment
+        self.timeout = timeout
+    }
+}
+
+/// Runs tool invocations. Adapters take one so that tests can replay recorded results; the
+/// default, `SandboxToolExecutor`, runs them in the Sentinel sandbox.
+public protocol ToolExecutor: Sendable {
+    /// Runs `invocation` to completion and returns what happened. Throws when the run could not
+    /// start (e.g. `SandboxError` for a failed setup stage).
+    func execute(_ invocation: ToolInvocation) throws -> RunResult
+}
+
+/// Runs tool invocations through a `SandboxRunner` (the scan context's).
+public struct SandboxToolExecutor: ToolExecutor {
+    /// The runner that launches the sandbox.
+    public var runner: SandboxRunner
+
+    /// Runs invocations with `runner`.
+    public init(runner: SandboxRunner) {
+        self.runner = runner
+    }
+
+    /// Runs `invocation` with its profile, output captured. Refuses, before launching, extra
+    /// binds the profile's tmpfs or hidden paths would cover (they would be missing inside).
+    public func execute(_ invocation: ToolInvocation) throws -> RunResult {
+        let profile = try runner.profiles.resolve(invocation.profile)
+        if let (path, mount) = AdapterBinds.shadowed(invocation.extraReadOnly, by: profile.filesystem) {
+            throw SentinelError(
+                .invalidInput,
+                "\(path) would be hidden in the sandbox by profile \(profile.name)'s mount at \(mount); move it elsewhere")
+        }
+        return try runner.run(
+            profile: invocation.profile, command: invocation.command, workspace: invocation.workspace,
+            extraReadOnly: invocation.extraReadOnly, environment: invocation.environment,
+            timeout: invocation.timeout)
+    }
+}
