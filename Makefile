@@ -4,16 +4,17 @@
 SWIFT       ?= swift
 CONFIG      ?= debug
 BIN          = .build/$(CONFIG)/sentinel
-APT_PACKAGES = libseccomp-dev libcap-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev \
+APT_PACKAGES = libseccomp-dev libcap-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev \
                pkg-config curl python3 python3-venv bubblewrap hyperfine time chromium
 VENV         = .venv
-PIP_PACKAGES = jsonschema
+PIP_PACKAGES = jsonschema packaging cvss pyyaml
+TOOLS_DIR   ?= /opt/sentinel-tools/venv
 
-.PHONY: all deps apt-deps pip-deps build release test demo bench clean
+.PHONY: all deps apt-deps pip-deps tools build release test demo bench clean
 
 all: build
 
-deps: apt-deps pip-deps
+deps: apt-deps pip-deps tools
 
 # Install only the Debian packages that are absent; `apt-get update` only when one is.
 apt-deps:
@@ -34,12 +35,17 @@ pip-deps:
 	    || $(VENV)/bin/pip install -q $$p; \
 	done
 
+# Bandit and Semgrep in a venv the sandbox profiles bind read-only (Debian's python3, so the
+# interpreter resolves inside the sandbox).
+tools: apt-deps
+	@scripts/install-tools.sh $(TOOLS_DIR)
+
 build: apt-deps
 	$(SWIFT) build -c $(CONFIG)
 
 test: deps
 	$(SWIFT) build --build-tests
-	SENTINEL_VENV=$(abspath $(VENV)) $(SWIFT) test --skip-build
+	PATH="$(abspath $(VENV))/bin:$$PATH" SENTINEL_VENV=$(abspath $(VENV)) $(SWIFT) test --skip-build
 
 demo: deps build
 	$(BIN) doctor

@@ -72,7 +72,7 @@ let package = Package(
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings"], exclude: ["Fixtures"]),
-        .testTarget(name: "ScanTests", dependencies: ["Scan", "Findings", "Support"]),
+        .testTarget(name: "ScanTests", dependencies: ["Scan", "Findings", "Support"], exclude: ["Fixtures"]),
         .testTarget(name: "CLITests", dependencies: ["SentinelCLI"]),
     ]
 )
