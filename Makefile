@@ -50,6 +50,9 @@ test: deps
 demo: deps build
 	$(BIN) doctor
 	$(BIN) sandbox run --profile minimal -- /bin/sh -c 'echo "hello from $$(hostname), uid $$(id -u)"; ls /'
+	SENTINEL_HOME=$(abspath .sentinel) $(BIN) db import examples/osv
+	@# The example project is vulnerable on purpose: exit status 1 (findings) is the expected result.
+	SENTINEL_HOME=$(abspath .sentinel) $(BIN) scan examples; status=$$?; [ $$status -eq 1 ] || exit $$status
 
 # The installed binary: Swift runtime linked statically (faster start, no runtime needed).
 release: apt-deps

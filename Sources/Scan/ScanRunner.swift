@@ -1,5 +1,6 @@
 import Dispatch
 import Findings
+import SAST
 import Foundation
 import Support
 import Synchronization
@@ -71,10 +72,12 @@ public struct ScanRunner: Sendable {
             runnable.append(scanner)
         }
 
-        let outputs = Self.runConcurrently(runnable, target: target, context: context)
+        let (outputs, inputError) = Self.runConcurrently(runnable, target: target, context: context)
+        // Bad input (e.g. no lockfile could be read) is the user's to fix: exit 2, not 3.
+        if let inputError { throw inputError }
         var report = Report(findings: [], rules: [], tools: tools, notices: notices, filesScanned: target.files.count)
         for output in outputs {
-            report.findings += output.findings
+            report.findings += output.findings.map(Self.redacted)
             report.rules += output.rules
             report.tools.append(output.tool)
             report.notices += output.notices
@@ -87,6 +90,15 @@ public struct ScanRunner: Sendable {
         let sources = SourceCache(root: request.root)
         let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })
         return ScanOutcome(report: final, exitStatus: status)
+    }
+
+    /// A finding with any credential in its text redacted, whichever tool reported it.
+    static func redacted(_ finding: Finding) -> Finding {
+        var copy = finding
+        copy.message = SecretsDetector.redactSecrets(in: finding.message)
+        copy.snippet = finding.snippet.map(SecretsDetector.redactSecrets)
+        copy.evidence = finding.evidence.map(SecretsDetector.redactSecrets)
+        return copy
     }
 
     /// The scanners to run, each marked whether the user named it (`--tools`/config).
@@ -104,8 +116,11 @@ public struct ScanRunner: Sendable {
     }
 
     /// Each scanner on its own thread; a failure becomes a failed `ToolRun` and a notice.
-    static func runConcurrently(_ scanners: [any Scanner], target: ScanTarget, context: ScanContext) -> [ScannerOutput] {
+    static func runConcurrently(_ scanners: [any Scanner], target: ScanTarget, context: ScanContext)
+        -> ([ScannerOutput], SentinelError?)
+    {
         let results = Mutex<[Int: ScannerOutput]>([:])
+        let inputError = Mutex<SentinelError?>(nil)
         DispatchQueue.concurrentPerform(iterations: scanners.count) { index in
             let scanner = scanners[index]
             let started = DispatchTime.now()
@@ -113,6 +128,9 @@ public struct ScanRunner: Sendable {
             var output: ScannerOutput
             do {
                 output = try scanner.scan(target, context: context)
+            } catch let error as SentinelError where error.code == .invalidInput {
+                inputError.withLock { $0 = $0 ?? error }
+                return
             } catch {
                 let message = (error as? SentinelError)?.message ?? "\(error)"
                 output = ScannerOutput(tool: ToolRun(name: scanner.name, status: .failed, message: message),
@@ -123,7 +141,7 @@ public struct ScanRunner: Sendable {
             results.withLock { $0[index] = output }
         }
         let collected = results.withLock { $0 }
-        return (0..<scanners.count).compactMap { collected[$0] }
+        return ((0..<scanners.count).compactMap { collected[$0] }, inputError.withLock { $0 })
     }
 }
 

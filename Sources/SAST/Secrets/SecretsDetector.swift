@@ -76,6 +76,26 @@ public struct SecretsDetector: Sendable {
         }
     }
 
+    /// `text` with every secret this detector recognises redacted: applied to every finding
+    /// from every tool, so a snippet quoting a credential never reaches a report.
+    public static func redactSecrets(in text: String) -> String {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 8 else { return text }
+        var output: [String] = []
+        var changed = false
+        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            var ranges = tokens.flatMap { $0.matches(in: line) }
+            ranges += GenericAssignment.secretValues(in: line).filter { range in !ranges.contains { $0.overlaps(range) } }
+            if ranges.isEmpty {
+                output.append(String(decoding: line, as: UTF8.self))
+            } else {
+                changed = true
+                output.append(Redaction.redact(line: line, ranges: ranges))
+            }
+        }
+        return changed ? output.joined(separator: "\n") : text
+    }
+
     /// `-----BEGIN [RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP ]PRIVATE KEY[ BLOCK]-----`.
     private func privateKeyHeader(in line: ArraySlice<UInt8>) -> Range<Int>? {
         guard let start = line.firstRange(of: Self.privateKeyMarker)?.lowerBound else { return nil }

@@ -1,3 +1,4 @@
+import SAST
 import Findings
 import Foundation
 import Support
@@ -98,7 +99,7 @@ public enum BanditReport {
                 ruleId: "bandit.\(testId)", tool: "bandit",
                 severity: severity(entry["issue_severity"]?.string),
                 confidence: confidence(entry["issue_confidence"]?.string),
-                message: ToolText.flattened(entry["issue_text"]?.string ?? "Bandit \(testId) \(testName)"),
+                message: redactingPasswords(testId, ToolText.flattened(entry["issue_text"]?.string ?? "Bandit \(testId) \(testName)")),
                 location: location, cwe: cwe > 0 ? [cwe] : [], snippet: snippet, properties: properties,
                 references: moreInfo.isEmpty ? [] : [moreInfo]))
     }
@@ -151,4 +152,14 @@ public enum BanditReport {
         guard let totals = document["metrics"]?["_totals"] else { return nil }
         return (totals["nosec"]?.int ?? 0) + (totals["skipped_tests"]?.int ?? 0)
     }
+}
+
+/// Bandit's hard-coded password checks (B105–B107) quote the password in their message;
+/// secrets never reach any Sentinel output, so the quoted value is redacted.
+func redactingPasswords(_ testId: String, _ message: String) -> String {
+    guard ["B105", "B106", "B107"].contains(testId), let open = message.firstIndex(of: "'"),
+          let close = message.lastIndex(of: "'"), open < close
+    else { return message }
+    let secret = String(message[message.index(after: open)..<close])
+    return message[..<open] + "'" + Redaction.redact(secret) + "'" + message[message.index(after: close)...]
 }
