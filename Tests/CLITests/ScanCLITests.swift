@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// `sentinel scan` end to end over the bundled example project.
+@Suite(.serialized, .enabled(if: CLI.canSandbox, "needs root and user namespaces (external tools run sandboxed)"))
+struct ScanCLITests {
+    let home = NSTemporaryDirectory() + "sentinel-home-\(UUID().uuidString)"
+    var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SENTINEL_HOME"] = home
+        return environment
+    }
+    var examples: String { CLI.packageRoot + "/examples" }
+
+    private func importExampleAdvisories() throws {
+        let result = try CLI.run(["db", "import", examples + "/osv"], environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("imported 11 files: 11 new"))
+    }
+
+    @Test func exampleProjectFindingsAndExitOne() throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try importExampleAdvisories()
+        let result = try CLI.run(["scan", examples, "--format", "json"], environment: environment, timeout: 300)
+        #expect(result.status == 1, "\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let findings = json?["findings"] as? [[String: Any]] ?? []
+        let rules = Set(findings.compactMap { $0["ruleId"] as? String })
+        for expected in ["secrets.aws-access-key-id", "secrets.generic-password", "PYSEC-2018-66", "PYSEC-2021-142",
+                         "PYSEC-2019-217", "sca.not-pinned"] {
+            #expect(rules.contains(expected), "missing \(expected) in \(rules.sorted())")
+        }
+        // Secrets never appear in the report, whatever the tool.
+        #expect(!result.stdout.contains("AKIAZ7QM3XKD4HTVRN2P"))
+        #expect(!result.stdout.contains("k3Jx9#Lm2vQz8$Wp4rTy"))
+        // The fix data travels with SCA findings.
+        let flask = findings.first { $0["ruleId"] as? String == "PYSEC-2018-66" }
+        let properties = flask?["properties"] as? [String: String]
+        #expect(properties?["fixedVersion"] == "0.12.3")
+        #expect(properties?["installedVersion"] == "0.12.2")
+    }
+
+    @Test func sarifOutputIsValidAgainstTheSchema() throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try importExampleAdvisories()
+        let output = home + "/report.sarif"
+        let result = try CLI.run(["scan", examples, "--format", "sarif", "--output", output, "--fail-on", "none"],
+                                 environment: environment, timeout: 300)
+        #expect(result.status == 0, "\(result.stderr)")
+        let schema = URL(fileURLWithPath: CLI.packageRoot).deletingLastPathComponent().path
+            + "/shared/corpora/sarif/sarif-schema-2.1.0.json"
+        let python = CLI.packageRoot + "/.venv/bin/python"
+        guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: schema) else {
+            return  // validated in FindingsTests where the venv exists; here the file was at least written
+        }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: python)
+        check.arguments = ["-c", "import json,sys,jsonschema; jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2]))); print('valid')", schema, output]
+        let pipe = Pipe()
+        check.standardOutput = pipe
+        check.standardError = pipe
+        try check.run()
+        check.waitUntilExit()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(check.terminationStatus == 0, "\(text)")
+    }
+
+    @Test func baselineThenOnlyNewFindings() throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try importExampleAdvisories()
+        let baseline = home + "/baseline.json"
+        let first = try CLI.run(["scan", examples, "--write-baseline", baseline, "--format", "json"],
+                                environment: environment, timeout: 300)
+        #expect(first.status == 1)
+        let second = try CLI.run(["scan", examples, "--baseline", baseline, "--format", "json"],
+                                 environment: environment, timeout: 300)
+        #expect(second.status == 0, "\(second.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any]
+        #expect((json?["findings"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func missingDatabaseSkipsSCAWithANoticeButFailsWhenNamed() throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let defaults = try CLI.run(["scan", examples, "--sca", "--format", "json"], environment: environment)
+        #expect(defaults.status == 0, "\(defaults.stderr)")
+        #expect(defaults.stdout.contains("no OSV database"))
+        let named = try CLI.run(["scan", examples, "--sca", "--tools", "osv"], environment: environment)
+        #expect(named.status == 3)
+        #expect(named.stderr.contains("no OSV database"))
+    }
+
+    @Test func badConfigExitsTwoNamingTheKey() throws {
+        let directory = NSTemporaryDirectory() + "sentinel-scan-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "scanners: [sast]\nfail_on: high\n".write(toFile: directory + "/.sentinel.yml", atomically: true, encoding: .utf8)
+        let result = try CLI.run(["scan", directory], environment: environment)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(".sentinel.yml: unknown key 'fail_on'"))
+    }
+
+    @Test func unknownToolAndFormatAreUsageErrors() throws {
+        #expect(try CLI.run(["scan", examples, "--tools", "nope"], environment: environment).status == 2)
+        #expect(try CLI.run(["scan", examples, "--format", "xml"], environment: environment).status == 2)
+        #expect(try CLI.run(["scan", "/nonexistent/path"], environment: environment).status == 2)
+    }
+}
