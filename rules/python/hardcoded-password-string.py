@@ -1,0 +1,32 @@
+import os
+
+
+class DatabaseConfig:
+    host = "db.internal"
+    # ruleid: python.hardcoded-password-string
+    password = "Sup3rS3cret!"
+    # ok: python.hardcoded-password-string
+    username = "app"
+
+
+# ruleid: python.hardcoded-password-string
+SMTP_PASSWD = "mailer-2024"
+# ok: python.hardcoded-password-string
+SMTP_PASSWD_ENV = os.environ["SMTP_PASSWD"]
+
+
+def check_login(user, pwd):
+    # ruleid: python.hardcoded-password-string
+    if pwd == "letmein":
+        return True
+    # ok: python.hardcoded-password-string
+    return user.verify(pwd)
+
+
+settings = {}
+# ruleid: python.hardcoded-password-string
+settings["api_token"] = "0f3a9c1e77d2"
+# ruleid: python.hardcoded-password-string
+conn_args = {"host": "db", "password": "hunter2"}
+# ok: python.hardcoded-password-string
+conn_args = {"host": "db", "password": os.environ.get("DB_PASSWORD")}
