@@ -1,0 +1,28 @@
+import os
+import sys
+from os import execvp as replace_process
+
+
+def relaunch():
+    # ruleid: python.os-exec-spawn
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+
+
+def open_document(path):
+    # ruleid: python.os-exec-spawn
+    os.startfile(path)
+
+
+def become(cmd, args):
+    # ruleid: python.os-exec-spawn
+    replace_process(cmd, args)
+
+
+def my_pid():
+    # ok: python.os-exec-spawn
+    return os.getpid()
+
+
+def env_path():
+    # ok: python.os-exec-spawn
+    return os.environ.get("PATH", "")
