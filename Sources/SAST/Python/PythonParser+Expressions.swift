@@ -1,0 +1,265 @@
+/// The expression grammar, lowest precedence first.
+extension PyParser {
+    /// Binding power of binary operators above comparisons (all left-associative; `**` is separate).
+    @inline(__always) static func binaryPrecedence(_ op: String) -> Int? {
+        switch op {
+        case "|": return 1
+        case "^": return 2
+        case "&": return 3
+        case "<<", ">>": return 4
+        case "+", "-": return 5
+        case "*", "/", "//", "%", "@": return 6
+        default: return nil
+        }
+    }
+
+    /// Whether the current token can begin an expression.
+    var startsExpression: Bool {
+        let t = tok
+        switch t.kind {
+        case .name:
+            switch t.text {
+            case "not", "lambda", "await", "None", "True", "False": return true
+            default: return !PyParser.keywords.contains(t.text)
+            }
+        case .number, .string: return true
+        case .op:
+            switch t.text {
+            case "(", "[", "{", "-", "+", "~", "*", "...": return true
+            default: return false
+            }
+        default: return false
+        }
+    }
+
+    /// `star_expressions`: an expression or an unparenthesised tuple, elements may be starred.
+    mutating func starExpressions() throws -> PyNode {
+        let start = tok.start
+        let first = try starExpression()
+        guard at(",") else { return first }
+        var items = [first]
+        while accept(",") {
+            if !startsExpression { break }
+            items.append(try starExpression())
+        }
+        return node(.tuple, nil, items, from: start)
+    }
+
+    mutating func starExpression() throws -> PyNode {
+        guard at("*") else { return try expression() }
+        let s = tok.start
+        advance()
+        return node(.starred, nil, [try binary(1)], from: s)
+    }
+
+    /// `star_named_expression`: `*x` or a possibly-walrus expression (list/set/tuple elements).
+    mutating func starNamedExpression() throws -> PyNode {
+        guard at("*") else { return try namedExpression() }
+        let s = tok.start
+        advance()
+        return node(.starred, nil, [try binary(1)], from: s)
+    }
+
+    /// `x := value` or an expression.
+    mutating func namedExpression() throws -> PyNode {
+        guard tok.kind == .name && peek(1).is(":=") else { return try expression() }
+        let s = tok.start
+        let name = node(.name, try expectName(), from: s)
+        advance()
+        let value = try expression()
+        return node(.namedExpr, nil, [name, value], from: s)
+    }
+
+    /// `expression`: lambda, conditional expression, or a disjunction.
+    mutating func expression() throws -> PyNode {
+        try enter()
+        defer { leave() }
+        if at("lambda") { return try lambda() }
+        let start = tok.start
+        let body = try disjunction()
+        guard at("if") else { return body }
+        advance()
+        let test = try disjunction()
+        guard accept("else") else { throw error(expected: "'else' after 'if' expression") }
+        let orelse = try expression()
+        return node(.ifExp, nil, [body, test, orelse], from: start)
+    }
+
+    mutating func lambda() throws -> PyNode {
+        let start = tok.start
+        advance()
+        let params = try parameterList(closing: ":", annotations: false)
+        try expect(":")
+        let body = try expression()
+        return node(.lambda, nil, [params, body], from: start)
+    }
+
+    mutating func disjunction() throws -> PyNode {
+        let start = tok.start
+        let first = try conjunction()
+        guard at("or") else { return first }
+        var items = [first]
+        while accept("or") { items.append(try conjunction()) }
+        return node(.boolOp, "or", items, from: start)
+    }
+
+    mutating func conjunction() throws -> PyNode {
+        let start = tok.start
+        let first = try inversion()
+        guard at("and") else { return first }
+        var items = [first]
+        while accept("and") { items.append(try inversion()) }
+        return node(.boolOp, "and", items, from: start)
+    }
+
+    mutating func inversion() throws -> PyNode {
+        guard at("not") else { return try comparison() }
+        try enter()
+        defer { leave() }
+        let start = tok.start
+        advance()
+        return node(.unaryOp, "not", [try inversion()], from: start)
+    }
+
+    mutating func comparison() throws -> PyNode {
+        let start = tok.start
+        let left = try binary(1)
+        var ops: [String] = []
+        var items = [left]
+        while true {
+            let t = tok
+            var op: String
+            if t.kind == .op {
+                switch t.text {
+                case "<", ">", "==", ">=", "<=", "!=": op = t.text
+                default: op = ""
+                }
+                if op.isEmpty { break }
+                advance()
+            } else if t.kind == .name && t.text == "in" {
+                op = "in"
+                advance()
+            } else if t.kind == .name && t.text == "not" && peek(1).is("in") {
+                op = "not in"
+                advance()
+                advance()
+            } else if t.kind == .name && t.text == "is" {
+                advance()
+                op = accept("not") ? "is not" : "is"
+            } else {
+                break
+            }
+            ops.append(op)
+            items.append(try binary(1))
+        }
+        if ops.isEmpty { return left }
+        return node(.compare, ops.joined(separator: ","), items, from: start)
+    }
+
+    /// Precedence climbing over `| ^ & << >> + - * / // % @`.
+    mutating func binary(_ minPrecedence: Int) throws -> PyNode {
+        let start = tok.start
+        var left = try factor()
+        while tok.kind == .op, let prec = PyParser.binaryPrecedence(tok.text), prec >= minPrecedence {
+            let op = tok.text
+            advance()
+            let right = try binary(prec + 1)
+            left = node(.binOp, op, [left, right], from: start)
+        }
+        return left
+    }
+
+    /// Unary `+ - ~`, which bind looser than `**` on their right (`-x**2` is `-(x**2)`).
+    mutating func factor() throws -> PyNode {
+        let t = tok
+        guard t.kind == .op, t.text == "-" || t.text == "+" || t.text == "~" else { return try power() }
+        try enter()
+        defer { leave() }
+        advance()
+        return node(.unaryOp, t.text, [try factor()], from: t.start)
+    }
+
+    /// `await_primary ['**' factor]`, right-associative through `factor`.
+    mutating func power() throws -> PyNode {
+        let start = tok.start
+        let base = try awaitPrimary()
+        guard at("**") else { return base }
+        advance()
+        let exponent = try factor()
+        return node(.binOp, "**", [base, exponent], from: start)
+    }
+
+    mutating func awaitPrimary() throws -> PyNode {
+        guard at("await") else { return try primary() }
+        let start = tok.start
+        advance()
+        return node(.await, nil, [try primary()], from: start)
+    }
+
+    /// An atom followed by `.name`, `(args)` and `[index]` trailers.
+    mutating func primary() throws -> PyNode {
+        let start = tok.start
+        var e = try atom()
+        while tok.kind == .op {
+            switch tok.text {
+            case ".":
+                advance()
+                let name = try expectName()
+                e = node(.attribute, name, [e], from: start)
+            case "(":
+                advance()
+                e = node(.call, nil, [e] + (try callArguments()), from: start)
+            case "[":
+                advance()
+                let index = try subscriptIndex()
+                e = node(.subscript, nil, [e, index], from: start)
+            default:
+                return e
+            }
+        }
+        return e
+    }
+
+    /// `yield [star_expressions]` or `yield from expression`.
+    mutating func yieldExpression() throws -> PyNode {
+        let start = tok.start
+        try expect("yield")
+        if accept("from") { return node(.yieldFrom, nil, [try expression()], from: start) }
+        if startsExpression { return node(.yield, nil, [try starExpressions()], from: start) }
+        return node(.yield, from: start)
+    }
+
+    /// The inside of `[...]` after a primary: an index, a slice, or a tuple of them.
+    mutating func subscriptIndex() throws -> PyNode {
+        try enter()
+        defer { leave() }
+        let start = tok.start
+        let first = try sliceItem()
+        var index = first
+        if at(",") {
+            var items = [first]
+            while accept(",") {
+                if at("]") { break }
+                items.append(try sliceItem())
+            }
+            index = node(.tuple, nil, items, from: start)
+        }
+        try expect("]")
+        return index
+    }
+
+    private mutating func sliceItem() throws -> PyNode {
+        let start = tok.start
+        var lower = empty
+        if !at(":") {
+            if at("*") { return try starNamedExpression() }
+            lower = try namedExpression()
+            if !at(":") { return lower }
+        }
+        advance()
+        let upper = at(":") || at(",") || at("]") ? empty : try expression()
+        var step = empty
+        if accept(":") { step = at(",") || at("]") ? empty : try expression() }
+        return node(.slice, nil, [lower, upper, step], from: start)
+    }
+}
