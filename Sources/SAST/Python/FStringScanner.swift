@@ -73,7 +73,17 @@ enum FStringScanner {
                 }
                 switch c {
                 case UInt8(ascii: "\\"):
-                    if i + 1 < limit && b[i + 1] != UInt8(ascii: "{") { i += 2 } else { i += 1 }
+                    // A backslash never escapes a brace; `\N{NAME}` is one escape, not a field.
+                    let n: UInt8 = i + 1 < limit ? b[i + 1] : 0
+                    if !raw && n == UInt8(ascii: "N") && i + 2 < limit && b[i + 2] == UInt8(ascii: "{") {
+                        i += 3
+                        while i < limit && b[i] != UInt8(ascii: "}") && b[i] != quote && b[i] != 10 { i += 1 }
+                        if i < limit && b[i] == UInt8(ascii: "}") { i += 1 }
+                    } else if n == UInt8(ascii: "{") || n == UInt8(ascii: "}") {
+                        i += 1
+                    } else {
+                        i += 2
+                    }
                 case 10, 13:
                     if !triple { throw unterminated() }
                     i += 1

@@ -98,10 +98,16 @@ extension PyParser {
             case "type" where peek(1).kind == .name && (peek(2).is("=") || peek(2).is("[")):
                 return try typeAlias()
             case "print", "exec":
+                let message = "Missing parentheses in call to '\(tok.text)'. Did you mean \(tok.text)(...)? (Python 2 syntax)"
                 if peek(1).kind == .name || peek(1).kind == .string || peek(1).kind == .number || peek(1).is(">>") {
-                    throw error(
-                        "Missing parentheses in call to '\(tok.text)'. Did you mean \(tok.text)(...)? (Python 2 syntax)",
-                        .python2Syntax)
+                    throw error(message, .python2Syntax)
+                }
+                let here = tok
+                do {
+                    return try expressionStatement()
+                } catch {
+                    // `print [x]` or `print (a), b` fail later; name the real cause.
+                    throw self.error(message, .python2Syntax, at: here)
                 }
             default:
                 break

@@ -30,23 +30,22 @@ public enum PythonParser {
     /// - Throws: ``PythonSyntaxError``.
     public static func parseModule(bytes: [UInt8], fileName: String) throws -> PythonModule {
         if String(validating: bytes, as: UTF8.self) == nil {
-            var line = 1
-            var col = 1
-            var i = 0
-            // Find the first bad byte for the message; validating prefixes is quadratic, so walk lines.
-            var lineStart = 0
-            while i < bytes.count {
-                if bytes[i] == 10 {
-                    if String(validating: bytes[lineStart...i], as: UTF8.self) == nil { break }
-                    line += 1
-                    lineStart = i + 1
-                }
-                i += 1
+            if let encoding = PySourceEncoding.cookie(bytes),
+                let utf8 = PySourceEncoding.transcode(bytes, encoding: encoding)
+            {
+                return try parse(bytes: utf8, fileName: fileName, pattern: false)
             }
-            col = 1
+            // Name the first line that does not decode; validating line by line keeps this linear.
+            var line = 1
+            var lineStart = 0
+            for i in bytes.indices where bytes[i] == 10 {
+                if String(validating: bytes[lineStart...i], as: UTF8.self) == nil { break }
+                line += 1
+                lineStart = i + 1
+            }
             throw PythonSyntaxError(
-                .invalidCharacter, file: fileName, line: line, column: col,
-                message: "invalid UTF-8 in source (only UTF-8 files are supported)")
+                .invalidCharacter, file: fileName, line: line, column: 1,
+                message: "invalid UTF-8 in source and no Latin-1 coding declaration")
         }
         return try parse(bytes: bytes, fileName: fileName, pattern: false)
     }
