@@ -21,20 +21,20 @@ extension PyParser {
                 if sawDoubleStar {
                     throw error("iterable argument unpacking follows keyword argument unpacking", .invalidArguments, at: s)
                 }
-                args.append(node(.starred, nil, [v], from: s))
+                args.append(Self.node(.starred, nil, [v], from: s, end: lastEnd))
             } else if accept("**") {
-                args.append(node(.doubleStarred, nil, [try expression()], from: s))
+                args.append(Self.node(.doubleStarred, nil, [try expression()], from: s, end: lastEnd))
                 sawDoubleStar = true
             } else if tok.kind == .name && peek(1).is("=") {
                 let name = try expectName()
                 advance()
-                args.append(node(.keyword, name, [try expression()], from: s))
+                args.append(Self.node(.keyword, name, [try expression()], from: s, end: lastEnd))
                 sawKeyword = true
             } else {
                 var v = try namedExpression()
                 if atComprehension {
                     let comps = try comprehensions()
-                    v = node(.generatorExp, nil, [v] + comps, from: s)
+                    v = Self.node(.generatorExp, nil, [v] + comps, from: s, end: lastEnd)
                     if !args.isEmpty || !at(")") {
                         throw error("Generator expression must be parenthesized", .invalidArguments, at: s)
                     }
@@ -75,26 +75,26 @@ extension PyParser {
                 if sawStar { throw error("/ must be ahead of *", .invalidArguments, at: s) }
                 if items.isEmpty { throw error("at least one argument must precede /", .invalidArguments, at: s) }
                 sawSlash = true
-                items.append(node(.positionalOnlyMarker, from: s))
+                items.append(Self.node(.positionalOnlyMarker, from: s, end: lastEnd))
             } else if accept("*") {
                 if sawStar { throw error("* argument may appear only once", .invalidArguments, at: s) }
                 sawStar = true
                 if atIdentifier {
                     let name = try expectName()
-                    items.append(node(.varArgs, name, [try annotation(&self, star: true)], from: s))
+                    items.append(Self.node(.varArgs, name, [try annotation(&self, star: true)], from: s, end: lastEnd))
                 } else {
                     if at(",") == false && !at(closing) { throw error(expected: "a parameter name") }
                     bareStarPending = true
-                    items.append(node(.keywordOnlyMarker, from: s))
+                    items.append(Self.node(.keywordOnlyMarker, from: s, end: lastEnd))
                 }
             } else if accept("**") {
                 if bareStarPending { throw error("named arguments must follow bare *", .invalidArguments, at: s) }
                 let name = try expectName()
-                items.append(node(.kwArgs, name, [try annotation(&self)], from: s))
+                items.append(Self.node(.kwArgs, name, [try annotation(&self)], from: s, end: lastEnd))
                 sawKwargs = true
             } else if patternMode && at("...") {
                 advance()
-                items.append(node(.ellipsis, from: s))
+                items.append(Self.node(.ellipsis, from: s, end: lastEnd))
                 bareStarPending = false
                 sawDefault = false
             } else {
@@ -109,7 +109,7 @@ extension PyParser {
                     sawDefault = true
                 }
                 bareStarPending = false
-                items.append(node(.parameter, name, [ann, def], from: s))
+                items.append(Self.node(.parameter, name, [ann, def], from: s, end: lastEnd))
             }
             if !accept(",") { break }
         }

@@ -7,17 +7,17 @@ extension PyParser {
             switch t.text {
             case "None":
                 advance()
-                return node(.none, from: t.start)
+                return Self.node(.none, from: t.start, end: lastEnd)
             case "True":
                 advance()
-                return node(.true, from: t.start)
+                return Self.node(.true, from: t.start, end: lastEnd)
             case "False":
                 advance()
-                return node(.false, from: t.start)
+                return Self.node(.false, from: t.start, end: lastEnd)
             default:
                 if PyParser.keywords.contains(t.text) { throw error(expected: "an expression") }
                 advance()
-                return node(.name, t.text, from: t.start)
+                return Self.node(.name, t.text, from: t.start, end: lastEnd)
             }
         case .number:
             advance()
@@ -31,7 +31,7 @@ extension PyParser {
             case "{": return try braceDisplay()
             case "...":
                 advance()
-                return node(.ellipsis, from: t.start)
+                return Self.node(.ellipsis, from: t.start, end: lastEnd)
             default:
                 throw error(expected: "an expression")
             }
@@ -59,7 +59,7 @@ extension PyParser {
         defer { leave() }
         let start = tok.start
         advance()
-        if accept(")") { return node(.tuple, from: start) }
+        if accept(")") { return Self.node(.tuple, from: start, end: lastEnd) }
         if at("yield") {
             let y = try yieldExpression()
             try expect(")")
@@ -69,7 +69,7 @@ extension PyParser {
         if atComprehension {
             let comps = try comprehensions()
             try expect(")")
-            return node(.generatorExp, nil, [first] + comps, from: start)
+            return Self.node(.generatorExp, nil, [first] + comps, from: start, end: lastEnd)
         }
         if accept(")") {
             if first.kind == .starred { throw error("cannot use starred expression here", at: first.range.start) }
@@ -82,7 +82,7 @@ extension PyParser {
             items.append(try starNamedExpression())
         }
         try expect(")")
-        return node(.tuple, nil, items, from: start)
+        return Self.node(.tuple, nil, items, from: start, end: lastEnd)
     }
 
     private mutating func listDisplay() throws -> PyNode {
@@ -90,12 +90,12 @@ extension PyParser {
         defer { leave() }
         let start = tok.start
         advance()
-        if accept("]") { return node(.list, from: start) }
+        if accept("]") { return Self.node(.list, from: start, end: lastEnd) }
         let first = try starNamedExpression()
         if atComprehension {
             let comps = try comprehensions()
             try expect("]")
-            return node(.listComp, nil, [first] + comps, from: start)
+            return Self.node(.listComp, nil, [first] + comps, from: start, end: lastEnd)
         }
         var items = [first]
         while accept(",") {
@@ -103,7 +103,7 @@ extension PyParser {
             items.append(try starNamedExpression())
         }
         try expect("]")
-        return node(.list, nil, items, from: start)
+        return Self.node(.list, nil, items, from: start, end: lastEnd)
     }
 
     private mutating func braceDisplay() throws -> PyNode {
@@ -111,7 +111,7 @@ extension PyParser {
         defer { leave() }
         let start = tok.start
         advance()
-        if accept("}") { return node(.dict, from: start) }
+        if accept("}") { return Self.node(.dict, from: start, end: lastEnd) }
         if at("**") || (patternMode && at("...") && (peek(1).is(",") || peek(1).is("}")) && isDictPattern) {
             return try dictItems(start: start, first: nil)
         }
@@ -121,7 +121,7 @@ extension PyParser {
             if atComprehension {
                 let comps = try comprehensions()
                 try expect("}")
-                return node(.dictComp, nil, [first, value] + comps, from: start)
+                return Self.node(.dictComp, nil, [first, value] + comps, from: start, end: lastEnd)
             }
             let pair = PyNode(.keyValue, children: [first, value], range: SourceRange(start: first.range.start, end: lastEnd))
             return try dictItems(start: start, first: pair)
@@ -129,7 +129,7 @@ extension PyParser {
         if atComprehension {
             let comps = try comprehensions()
             try expect("}")
-            return node(.setComp, nil, [first] + comps, from: start)
+            return Self.node(.setComp, nil, [first] + comps, from: start, end: lastEnd)
         }
         var items = [first]
         while accept(",") {
@@ -137,7 +137,7 @@ extension PyParser {
             items.append(try starNamedExpression())
         }
         try expect("}")
-        return node(.set, nil, items, from: start)
+        return Self.node(.set, nil, items, from: start, end: lastEnd)
     }
 
     /// In patterns, `{...}` alone is a dict wildcard only if a `:` follows somewhere at this level.
@@ -171,20 +171,20 @@ extension PyParser {
             items.append(try dictItem())
         }
         try expect("}")
-        return node(.dict, nil, items, from: start)
+        return Self.node(.dict, nil, items, from: start, end: lastEnd)
     }
 
     private mutating func dictItem() throws -> PyNode {
         let s = tok.start
-        if accept("**") { return node(.doubleStarred, nil, [try binary(1)], from: s) }
+        if accept("**") { return Self.node(.doubleStarred, nil, [try binary(1)], from: s, end: lastEnd) }
         if patternMode && at("...") && (peek(1).is(",") || peek(1).is("}")) {
             advance()
-            return node(.ellipsis, from: s)
+            return Self.node(.ellipsis, from: s, end: lastEnd)
         }
         let key = try expression()
         try expect(":")
         let value = try expression()
-        return node(.keyValue, nil, [key, value], from: s)
+        return Self.node(.keyValue, nil, [key, value], from: s, end: lastEnd)
     }
 
     var atComprehension: Bool { at("for") || (at("async") && peek(1).is("for")) }
@@ -201,7 +201,7 @@ extension PyParser {
             try expect("in")
             var children = [target, try disjunction()]
             while accept("if") { children.append(try disjunction()) }
-            out.append(node(.comprehension, isAsync ? "async" : nil, children, from: s))
+            out.append(Self.node(.comprehension, isAsync ? "async" : nil, children, from: s, end: lastEnd))
         }
         return out
     }
@@ -217,14 +217,14 @@ extension PyParser {
             if !startsExpression { break }
             items.append(try targetElement())
         }
-        return node(.tuple, nil, items, from: start)
+        return Self.node(.tuple, nil, items, from: start, end: lastEnd)
     }
 
     mutating func targetElement() throws -> PyNode {
         guard at("*") else { return try binary(1) }
         let s = tok.start
         advance()
-        return node(.starred, nil, [try binary(1)], from: s)
+        return Self.node(.starred, nil, [try binary(1)], from: s, end: lastEnd)
     }
 }
 

@@ -40,7 +40,7 @@ extension PyParser {
             advance()
             let test = try namedExpression()
             let body = try colonBlock()
-            return node(.while, nil, [test, body, try elseBlock()], from: start)
+            return Self.node(.while, nil, [test, body, try elseBlock()], from: start, end: lastEnd)
         case "for": return try forStatement(start: start, isAsync: false)
         case "try": return try tryStatement()
         case "with": return try withStatement(start: start, isAsync: false)
@@ -70,11 +70,11 @@ extension PyParser {
             let s = tok.start
             advance()
             let e = try namedExpression()
-            decorators.append(node(.decorator, nil, [e], from: s))
+            decorators.append(Self.node(.decorator, nil, [e], from: s, end: lastEnd))
             guard tok.kind == .newline else { throw error(expected: "end of line after decorator") }
             advance()
         }
-        let list = node(.decorators, nil, decorators, from: start)
+        let list = Self.node(.decorators, nil, decorators, from: start, end: lastEnd)
         if at("def") { return try functionDef(decorators: list, start: start) }
         if at("class") { return try classDef(decorators: list, start: start) }
         if at("async") && peek(1).is("def") {
@@ -93,7 +93,7 @@ extension PyParser {
         try expect(")")
         let returns = accept("->") ? try expression() : empty
         let body = try colonBlock()
-        return node(isAsync ? .asyncFunctionDef : .functionDef, name, [decorators, tparams, params, returns, body], from: start)
+        return Self.node(isAsync ? .asyncFunctionDef : .functionDef, name, [decorators, tparams, params, returns, body], from: start, end: lastEnd)
     }
 
     mutating func classDef(decorators: PyNode, start: SourceLocation) throws -> PyNode {
@@ -103,16 +103,19 @@ extension PyParser {
         let argStart = tok.start
         var args = PyNode(.arguments, range: SourceRange(start: argStart, end: argStart))
         if accept("(") {
-            args = node(.arguments, nil, try callArguments(), from: argStart)
+            args = Self.node(.arguments, nil, try callArguments(), from: argStart, end: lastEnd)
         }
         let body = try colonBlock()
-        return node(.classDef, name, [decorators, tparams, args, body], from: start)
+        return Self.node(.classDef, name, [decorators, tparams, args, body], from: start, end: lastEnd)
     }
 
     /// `if`/`elif` chains are built iteratively so long chains do not recurse.
     mutating func ifStatement() throws -> PyNode {
         var clauses: [(start: SourceLocation, test: PyNode, body: PyNode)] = []
+        let savedLinks = chainLinks
+        defer { chainLinks = savedLinks }
         repeat {
+            try link()
             let s = tok.start
             advance()
             let test = try namedExpression()
@@ -135,7 +138,7 @@ extension PyParser {
         try expect("in")
         let iter = try starExpressions()
         let body = try colonBlock()
-        return node(isAsync ? .asyncFor : .for, nil, [target, iter, body, try elseBlock()], from: start)
+        return Self.node(isAsync ? .asyncFor : .for, nil, [target, iter, body, try elseBlock()], from: start, end: lastEnd)
     }
 
     mutating func tryStatement() throws -> PyNode {
@@ -164,7 +167,7 @@ extension PyParser {
                 throw error("expected one or more exception types")
             }
             let handlerBody = try colonBlock()
-            children.append(node(.exceptHandler, name, [type, handlerBody], from: s))
+            children.append(Self.node(.exceptHandler, name, [type, handlerBody], from: s, end: lastEnd))
         }
         let orelse = children.count > 1 ? try elseBlock() : empty
         var final = empty
@@ -172,7 +175,7 @@ extension PyParser {
         if children.count == 1 && final.isEmpty { throw error(expected: "'except' or 'finally' block") }
         children.append(orelse)
         children.append(final)
-        return node(star == true ? .tryStar : .try, nil, children, from: start)
+        return Self.node(star == true ? .tryStar : .try, nil, children, from: start, end: lastEnd)
     }
 
     mutating func withStatement(start: SourceLocation, isAsync: Bool) throws -> PyNode {
@@ -200,7 +203,7 @@ extension PyParser {
             repeat { items.append(try withItem()) } while accept(",")
         }
         let body = try colonBlock()
-        return node(isAsync ? .asyncWith : .with, nil, items + [body], from: start)
+        return Self.node(isAsync ? .asyncWith : .with, nil, items + [body], from: start, end: lastEnd)
     }
 
     private mutating func withItem() throws -> PyNode {
@@ -211,6 +214,6 @@ extension PyParser {
             target = try targetElement()
             try checkTarget(target, .with)
         }
-        return node(.withItem, nil, [ctx, target], from: s)
+        return Self.node(.withItem, nil, [ctx, target], from: s, end: lastEnd)
     }
 }

@@ -42,14 +42,14 @@ extension PyParser {
             if !startsExpression { break }
             items.append(try starExpression())
         }
-        return node(.tuple, nil, items, from: start)
+        return Self.node(.tuple, nil, items, from: start, end: lastEnd)
     }
 
     mutating func starExpression() throws -> PyNode {
         guard at("*") else { return try expression() }
         let s = tok.start
         advance()
-        return node(.starred, nil, [try binary(1)], from: s)
+        return Self.node(.starred, nil, [try binary(1)], from: s, end: lastEnd)
     }
 
     /// `star_named_expression`: `*x` or a possibly-walrus expression (list/set/tuple elements).
@@ -57,17 +57,17 @@ extension PyParser {
         guard at("*") else { return try namedExpression() }
         let s = tok.start
         advance()
-        return node(.starred, nil, [try binary(1)], from: s)
+        return Self.node(.starred, nil, [try binary(1)], from: s, end: lastEnd)
     }
 
     /// `x := value` or an expression.
     mutating func namedExpression() throws -> PyNode {
         guard tok.kind == .name && peek(1).is(":=") else { return try expression() }
         let s = tok.start
-        let name = node(.name, try expectName(), from: s)
+        let name = Self.node(.name, try expectName(), from: s, end: lastEnd)
         advance()
         let value = try expression()
-        return node(.namedExpr, nil, [name, value], from: s)
+        return Self.node(.namedExpr, nil, [name, value], from: s, end: lastEnd)
     }
 
     /// `expression`: lambda, conditional expression, or a disjunction.
@@ -82,7 +82,7 @@ extension PyParser {
         let test = try disjunction()
         guard accept("else") else { throw error(expected: "'else' after 'if' expression") }
         let orelse = try expression()
-        return node(.ifExp, nil, [body, test, orelse], from: start)
+        return Self.node(.ifExp, nil, [body, test, orelse], from: start, end: lastEnd)
     }
 
     mutating func lambda() throws -> PyNode {
@@ -91,7 +91,7 @@ extension PyParser {
         let params = try parameterList(closing: ":", annotations: false)
         try expect(":")
         let body = try expression()
-        return node(.lambda, nil, [params, body], from: start)
+        return Self.node(.lambda, nil, [params, body], from: start, end: lastEnd)
     }
 
     mutating func disjunction() throws -> PyNode {
@@ -100,7 +100,7 @@ extension PyParser {
         guard at("or") else { return first }
         var items = [first]
         while accept("or") { items.append(try conjunction()) }
-        return node(.boolOp, "or", items, from: start)
+        return Self.node(.boolOp, "or", items, from: start, end: lastEnd)
     }
 
     mutating func conjunction() throws -> PyNode {
@@ -109,7 +109,7 @@ extension PyParser {
         guard at("and") else { return first }
         var items = [first]
         while accept("and") { items.append(try inversion()) }
-        return node(.boolOp, "and", items, from: start)
+        return Self.node(.boolOp, "and", items, from: start, end: lastEnd)
     }
 
     mutating func inversion() throws -> PyNode {
@@ -118,7 +118,7 @@ extension PyParser {
         defer { leave() }
         let start = tok.start
         advance()
-        return node(.unaryOp, "not", [try inversion()], from: start)
+        return Self.node(.unaryOp, "not", [try inversion()], from: start, end: lastEnd)
     }
 
     mutating func comparison() throws -> PyNode {
@@ -153,18 +153,21 @@ extension PyParser {
             items.append(try binary(1))
         }
         if ops.isEmpty { return left }
-        return node(.compare, ops.joined(separator: ","), items, from: start)
+        return Self.node(.compare, ops.joined(separator: ","), items, from: start, end: lastEnd)
     }
 
     /// Precedence climbing over `| ^ & << >> + - * / // % @`.
     mutating func binary(_ minPrecedence: Int) throws -> PyNode {
         let start = tok.start
+        let savedLinks = chainLinks
+        defer { chainLinks = savedLinks }
         var left = try factor()
         while tok.kind == .op, let prec = PyParser.binaryPrecedence(tok.text), prec >= minPrecedence {
+            try link()
             let op = tok.text
             advance()
             let right = try binary(prec + 1)
-            left = node(.binOp, op, [left, right], from: start)
+            left = Self.node(.binOp, op, [left, right], from: start, end: lastEnd)
         }
         return left
     }
@@ -176,7 +179,7 @@ extension PyParser {
         try enter()
         defer { leave() }
         advance()
-        return node(.unaryOp, t.text, [try factor()], from: t.start)
+        return Self.node(.unaryOp, t.text, [try factor()], from: t.start, end: lastEnd)
     }
 
     /// `await_primary ['**' factor]`, right-associative through `factor`.
@@ -186,33 +189,36 @@ extension PyParser {
         guard at("**") else { return base }
         advance()
         let exponent = try factor()
-        return node(.binOp, "**", [base, exponent], from: start)
+        return Self.node(.binOp, "**", [base, exponent], from: start, end: lastEnd)
     }
 
     mutating func awaitPrimary() throws -> PyNode {
         guard at("await") else { return try primary() }
         let start = tok.start
         advance()
-        return node(.await, nil, [try primary()], from: start)
+        return Self.node(.await, nil, [try primary()], from: start, end: lastEnd)
     }
 
     /// An atom followed by `.name`, `(args)` and `[index]` trailers.
     mutating func primary() throws -> PyNode {
         let start = tok.start
+        let savedLinks = chainLinks
+        defer { chainLinks = savedLinks }
         var e = try atom()
         while tok.kind == .op {
+            if tok.text == "." || tok.text == "(" || tok.text == "[" { try link() }
             switch tok.text {
             case ".":
                 advance()
                 let name = try expectName()
-                e = node(.attribute, name, [e], from: start)
+                e = Self.node(.attribute, name, [e], from: start, end: lastEnd)
             case "(":
                 advance()
-                e = node(.call, nil, [e] + (try callArguments()), from: start)
+                e = Self.node(.call, nil, [e] + (try callArguments()), from: start, end: lastEnd)
             case "[":
                 advance()
                 let index = try subscriptIndex()
-                e = node(.subscript, nil, [e, index], from: start)
+                e = Self.node(.subscript, nil, [e, index], from: start, end: lastEnd)
             default:
                 return e
             }
@@ -224,9 +230,9 @@ extension PyParser {
     mutating func yieldExpression() throws -> PyNode {
         let start = tok.start
         try expect("yield")
-        if accept("from") { return node(.yieldFrom, nil, [try expression()], from: start) }
-        if startsExpression { return node(.yield, nil, [try starExpressions()], from: start) }
-        return node(.yield, from: start)
+        if accept("from") { return Self.node(.yieldFrom, nil, [try expression()], from: start, end: lastEnd) }
+        if startsExpression { return Self.node(.yield, nil, [try starExpressions()], from: start, end: lastEnd) }
+        return Self.node(.yield, from: start, end: lastEnd)
     }
 
     /// The inside of `[...]` after a primary: an index, a slice, or a tuple of them.
@@ -242,7 +248,7 @@ extension PyParser {
                 if at("]") { break }
                 items.append(try sliceItem())
             }
-            index = node(.tuple, nil, items, from: start)
+            index = Self.node(.tuple, nil, items, from: start, end: lastEnd)
         }
         try expect("]")
         return index
@@ -260,6 +266,6 @@ extension PyParser {
         let upper = at(":") || at(",") || at("]") ? empty : try expression()
         var step = empty
         if accept(":") { step = at(",") || at("]") ? empty : try expression() }
-        return node(.slice, nil, [lower, upper, step], from: start)
+        return Self.node(.slice, nil, [lower, upper, step], from: start, end: lastEnd)
     }
 }

@@ -17,7 +17,7 @@ extension PyParser {
                     if at(":") { break }
                     items.append(try starNamedExpression())
                 }
-                subject = node(.tuple, nil, items, from: s)
+                subject = Self.node(.tuple, nil, items, from: s, end: lastEnd)
             }
             try expect(":")
             guard tok.kind == .newline, peek(1).kind == .indent, peek(2).is("case") else {
@@ -36,7 +36,7 @@ extension PyParser {
         while at("case") { children.append(try caseBlock()) }
         guard tok.kind == .dedent || tok.kind == .end else { throw error(expected: "'case'") }
         advance()
-        return node(.match, nil, children, from: start)
+        return Self.node(.match, nil, children, from: start, end: lastEnd)
     }
 
     private mutating func caseBlock() throws -> PyNode {
@@ -51,18 +51,18 @@ extension PyParser {
                 if at(":") || at("if") { break }
                 items.append(try starPattern())
             }
-            pattern = node(.matchSequence, nil, items, from: s)
+            pattern = Self.node(.matchSequence, nil, items, from: s, end: lastEnd)
         }
         let guardExpr = accept("if") ? try namedExpression() : empty
         let body = try colonBlock()
-        return node(.matchCase, nil, [pattern, guardExpr, body], from: start)
+        return Self.node(.matchCase, nil, [pattern, guardExpr, body], from: start, end: lastEnd)
     }
 
     private mutating func starPattern() throws -> PyNode {
         let s = tok.start
         guard accept("*") else { return try asPattern() }
         let name = try expectName()
-        return node(.matchStar, name, from: s)
+        return Self.node(.matchStar, name, from: s, end: lastEnd)
     }
 
     private mutating func asPattern() throws -> PyNode {
@@ -71,7 +71,7 @@ extension PyParser {
         guard accept("as") else { return alternatives }
         let name = try expectName()
         if name == "_" { throw error("cannot use '_' as a target", .invalidTarget, at: lastEnd) }
-        return node(.matchAs, name, [alternatives], from: s)
+        return Self.node(.matchAs, name, [alternatives], from: s, end: lastEnd)
     }
 
     private mutating func orPattern() throws -> PyNode {
@@ -80,7 +80,7 @@ extension PyParser {
         guard at("|") else { return first }
         var items = [first]
         while accept("|") { items.append(try closedPattern()) }
-        return node(.matchOr, nil, items, from: s)
+        return Self.node(.matchOr, nil, items, from: s, end: lastEnd)
     }
 
     private mutating func closedPattern() throws -> PyNode {
@@ -90,38 +90,38 @@ extension PyParser {
         let t = tok
         switch t.kind {
         case .number:
-            return node(.matchValue, nil, [try signedNumber()], from: s)
+            return Self.node(.matchValue, nil, [try signedNumber()], from: s, end: lastEnd)
         case .string:
-            return node(.matchValue, nil, [try strings()], from: s)
+            return Self.node(.matchValue, nil, [try strings()], from: s, end: lastEnd)
         case .name:
             switch t.text {
             case "None", "True", "False":
                 advance()
-                return node(.matchSingleton, t.text, from: s)
+                return Self.node(.matchSingleton, t.text, from: s, end: lastEnd)
             default:
                 break
             }
             let name = try expectName()
-            var value = node(.name, name, from: s)
+            var value = Self.node(.name, name, from: s, end: lastEnd)
             var dotted = false
             while accept(".") {
                 dotted = true
-                value = node(.attribute, try expectName(), [value], from: s)
+                value = Self.node(.attribute, try expectName(), [value], from: s, end: lastEnd)
             }
             if at("(") { return try classPattern(value, from: s) }
-            if dotted { return node(.matchValue, nil, [value], from: s) }
-            if name == "_" { return node(.matchAs, from: s) }
-            return node(.matchAs, name, from: s)
+            if dotted { return Self.node(.matchValue, nil, [value], from: s, end: lastEnd) }
+            if name == "_" { return Self.node(.matchAs, from: s, end: lastEnd) }
+            return Self.node(.matchAs, name, from: s, end: lastEnd)
         case .op:
             switch t.text {
             case "-":
-                return node(.matchValue, nil, [try signedNumber()], from: s)
+                return Self.node(.matchValue, nil, [try signedNumber()], from: s, end: lastEnd)
             case "(":
                 advance()
-                if accept(")") { return node(.matchSequence, from: s) }
+                if accept(")") { return Self.node(.matchSequence, from: s, end: lastEnd) }
                 let first = try starPattern()
                 if accept(")") {
-                    return first.kind == .matchStar ? node(.matchSequence, nil, [first], from: s) : first
+                    return first.kind == .matchStar ? Self.node(.matchSequence, nil, [first], from: s, end: lastEnd) : first
                 }
                 var items = [first]
                 guard at(",") else { throw error(expected: "')'") }
@@ -130,7 +130,7 @@ extension PyParser {
                     items.append(try starPattern())
                 }
                 try expect(")")
-                return node(.matchSequence, nil, items, from: s)
+                return Self.node(.matchSequence, nil, items, from: s, end: lastEnd)
             case "[":
                 advance()
                 var items: [PyNode] = []
@@ -139,7 +139,7 @@ extension PyParser {
                     if !accept(",") { break }
                 }
                 try expect("]")
-                return node(.matchSequence, nil, items, from: s)
+                return Self.node(.matchSequence, nil, items, from: s, end: lastEnd)
             case "{":
                 return try mappingPattern()
             default:
@@ -159,14 +159,14 @@ extension PyParser {
         let t = tok
         advance()
         var value = numberNode(t)
-        if negative { value = node(.unaryOp, "-", [value], from: s) }
+        if negative { value = Self.node(.unaryOp, "-", [value], from: s, end: lastEnd) }
         if (at("+") || at("-")) && peek(1).kind == .number {
             let op = tok.text
             advance()
             let imag = numberNode(tok)
             guard imag.kind == .imaginary else { throw error("imaginary number required in complex literal") }
             advance()
-            value = node(.binOp, op, [value, imag], from: s)
+            value = Self.node(.binOp, op, [value, imag], from: s, end: lastEnd)
         }
         return value
     }
@@ -180,7 +180,7 @@ extension PyParser {
             let k = tok.start
             if sawRest { throw error("double star pattern must be last in a mapping pattern") }
             if accept("**") {
-                items.append(node(.matchRest, try expectName(), from: k))
+                items.append(Self.node(.matchRest, try expectName(), from: k, end: lastEnd))
                 sawRest = true
             } else {
                 let key: PyNode
@@ -190,24 +190,24 @@ extension PyParser {
                 case .op where at("-"): key = try signedNumber()
                 case .name where at("None"):
                     advance()
-                    key = node(.none, from: k)
+                    key = Self.node(.none, from: k, end: lastEnd)
                 case .name where at("True") || at("False"):
                     let text = tok.text
                     advance()
-                    key = node(text == "True" ? .true : .false, from: k)
+                    key = Self.node(text == "True" ? .true : .false, from: k, end: lastEnd)
                 default:
-                    var value = node(.name, try expectName(), from: k)
+                    var value = Self.node(.name, try expectName(), from: k, end: lastEnd)
                     guard at(".") else { throw error("mapping pattern keys may only match literals and attribute lookups", at: k) }
-                    while accept(".") { value = node(.attribute, try expectName(), [value], from: k) }
+                    while accept(".") { value = Self.node(.attribute, try expectName(), [value], from: k, end: lastEnd) }
                     key = value
                 }
                 try expect(":")
-                items.append(node(.matchKeyValue, nil, [key, try asPattern()], from: k))
+                items.append(Self.node(.matchKeyValue, nil, [key, try asPattern()], from: k, end: lastEnd))
             }
             if !accept(",") { break }
         }
         try expect("}")
-        return node(.matchMapping, nil, items, from: s)
+        return Self.node(.matchMapping, nil, items, from: s, end: lastEnd)
     }
 
     private mutating func classPattern(_ cls: PyNode, from s: SourceLocation) throws -> PyNode {
@@ -219,7 +219,7 @@ extension PyParser {
             if tok.kind == .name && peek(1).is("=") {
                 let name = try expectName()
                 advance()
-                children.append(node(.matchKeyword, name, [try asPattern()], from: k))
+                children.append(Self.node(.matchKeyword, name, [try asPattern()], from: k, end: lastEnd))
                 sawKeyword = true
             } else {
                 if sawKeyword { throw error("positional patterns follow keyword patterns", at: k) }
@@ -228,6 +228,6 @@ extension PyParser {
             if !accept(",") { break }
         }
         try expect(")")
-        return node(.matchClass, nil, children, from: s)
+        return Self.node(.matchClass, nil, children, from: s, end: lastEnd)
     }
 }

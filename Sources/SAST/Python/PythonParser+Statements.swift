@@ -46,17 +46,17 @@ extension PyParser {
             switch tok.text {
             case "pass":
                 advance()
-                return node(.pass, from: start)
+                return Self.node(.pass, from: start, end: lastEnd)
             case "break":
                 advance()
-                return node(.break, from: start)
+                return Self.node(.break, from: start, end: lastEnd)
             case "continue":
                 advance()
-                return node(.continue, from: start)
+                return Self.node(.continue, from: start, end: lastEnd)
             case "return":
                 advance()
                 let value = startsExpression ? [try starExpressions()] : []
-                return node(.return, nil, value, from: start)
+                return Self.node(.return, nil, value, from: start, end: lastEnd)
             case "raise":
                 advance()
                 var exc = empty
@@ -65,16 +65,16 @@ extension PyParser {
                     exc = try expression()
                     if accept("from") { cause = try expression() }
                 }
-                return node(.raise, nil, [exc, cause], from: start)
+                return Self.node(.raise, nil, [exc, cause], from: start, end: lastEnd)
             case "global", "nonlocal":
                 let kind: PyNodeKind = tok.text == "global" ? .global : .nonlocal
                 advance()
                 var names: [PyNode] = []
                 repeat {
                     let s = tok.start
-                    names.append(node(.name, try expectName(), from: s))
+                    names.append(Self.node(.name, try expectName(), from: s, end: lastEnd))
                 } while accept(",")
-                return node(kind, nil, names, from: start)
+                return Self.node(kind, nil, names, from: start, end: lastEnd)
             case "del":
                 advance()
                 var targets: [PyNode] = []
@@ -85,12 +85,12 @@ extension PyParser {
                     targets.append(t)
                 } while accept(",")
                 if targets.isEmpty { throw error(expected: "a target") }
-                return node(.delete, nil, targets, from: start)
+                return Self.node(.delete, nil, targets, from: start, end: lastEnd)
             case "assert":
                 advance()
                 let test = try expression()
                 let msg = accept(",") ? try expression() : empty
-                return node(.assert, nil, [test, msg], from: start)
+                return Self.node(.assert, nil, [test, msg], from: start, end: lastEnd)
             case "import":
                 return try importStatement()
             case "from":
@@ -125,14 +125,14 @@ extension PyParser {
                 items.append(at("yield") ? try yieldExpression() : try starExpressions())
             }
             for t in items.dropLast() { try checkTarget(t, .assign) }
-            return node(.assign, nil, items, from: start)
+            return Self.node(.assign, nil, items, from: start, end: lastEnd)
         }
         if tok.kind == .op && PyParser.augmentedOperators.contains(tok.text) {
             let op = tok.text
             try checkTarget(first, .augmented)
             advance()
             let value = at("yield") ? try yieldExpression() : try starExpressions()
-            return node(.augAssign, op, [first, value], from: start)
+            return Self.node(.augAssign, op, [first, value], from: start, end: lastEnd)
         }
         if at(":") {
             try checkTarget(first, .annotated)
@@ -140,9 +140,9 @@ extension PyParser {
             let annotation = try expression()
             var value = empty
             if accept("=") { value = at("yield") ? try yieldExpression() : try starExpressions() }
-            return node(.annAssign, nil, [first, annotation, value], from: start)
+            return Self.node(.annAssign, nil, [first, annotation, value], from: start, end: lastEnd)
         }
-        return node(.exprStmt, nil, [first], from: start)
+        return Self.node(.exprStmt, nil, [first], from: start, end: lastEnd)
     }
 
     mutating func importStatement() throws -> PyNode {
@@ -155,16 +155,16 @@ extension PyParser {
             while accept(".") { name += "." + (try expectName()) }
             aliases.append(try aliasTail(name, from: s))
         } while accept(",")
-        return node(.import, nil, aliases, from: start)
+        return Self.node(.import, nil, aliases, from: start, end: lastEnd)
     }
 
     private mutating func aliasTail(_ name: String, from s: SourceLocation) throws -> PyNode {
         if accept("as") {
             let a = tok.start
-            let asName = node(.name, try expectName(), from: a)
-            return node(.alias, name, [asName], from: s)
+            let asName = Self.node(.name, try expectName(), from: a, end: lastEnd)
+            return Self.node(.alias, name, [asName], from: s, end: lastEnd)
         }
-        return node(.alias, name, from: s)
+        return Self.node(.alias, name, from: s, end: lastEnd)
     }
 
     mutating func importFrom() throws -> PyNode {
@@ -184,7 +184,7 @@ extension PyParser {
         if at("*") {
             let s = tok.start
             advance()
-            aliases.append(node(.alias, "*", from: s))
+            aliases.append(Self.node(.alias, "*", from: s, end: lastEnd))
         } else {
             let parenthesised = accept("(")
             repeat {
@@ -195,7 +195,7 @@ extension PyParser {
             if parenthesised { try expect(")") }
             if aliases.isEmpty { throw error(expected: "a name to import") }
         }
-        return node(.importFrom, module, aliases, from: start)
+        return Self.node(.importFrom, module, aliases, from: start, end: lastEnd)
     }
 
     mutating func typeAlias() throws -> PyNode {
@@ -203,11 +203,11 @@ extension PyParser {
         advance()
         let nameStart = tok.start
         let name = try expectName()
-        let nameNode = node(.name, name, from: nameStart)
+        let nameNode = Self.node(.name, name, from: nameStart, end: lastEnd)
         let params = try typeParams()
         try expect("=")
         let value = try expression()
-        return node(.typeAlias, name, [nameNode, params, value], from: start)
+        return Self.node(.typeAlias, name, [nameNode, params, value], from: start, end: lastEnd)
     }
 
     /// `[T: bound, *Ts, **P]` or an empty ``PyNodeKind/typeParams`` when there is no bracket.
@@ -224,10 +224,10 @@ extension PyParser {
             var bound = empty
             if prefix.isEmpty && accept(":") { bound = try expression() }
             if accept("=") { bound = try expression() }  // PEP 696 defaults share the slot
-            params.append(node(.typeParam, prefix + name, [bound], from: s))
+            params.append(Self.node(.typeParam, prefix + name, [bound], from: s, end: lastEnd))
         } while accept(",")
         try expect("]")
         if params.isEmpty { throw error("type parameter list cannot be empty", at: lastEnd) }
-        return node(.typeParams, nil, params, from: start)
+        return Self.node(.typeParams, nil, params, from: start, end: lastEnd)
     }
 }

@@ -47,9 +47,9 @@ extension PyParser {
         if !anyFormatted {
             var text = ""
             for piece in pieces { text += piece.text ?? "" }
-            return node(sawBytes ? .bytes : .string, text, from: start, raw: raw)
+            return Self.node(sawBytes ? .bytes : .string, text, from: start, raw: raw, end: lastEnd)
         }
-        return node(.joinedStr, nil, merge(pieces), from: start, raw: raw)
+        return Self.node(.joinedStr, nil, merge(pieces), from: start, raw: raw, end: lastEnd)
     }
 
     /// Joins adjacent literal pieces and drops empty ones, as CPython's AST does.

@@ -89,6 +89,9 @@ struct PyParser {
     let patternMode: Bool
     var p = 0
     var depth = 0
+    /// Links of left-nested chains (`a+b+c`, `a.b.c()`, `elif`) open on the current path; they deepen
+    /// the tree without recursing here, but later walks recurse, so they are capped too.
+    var chainLinks = 0
 
     init(bytes: [UInt8], tokens: [PyToken], file: String, patternMode: Bool, depth: Int = 0) {
         self.b = bytes
@@ -141,11 +144,13 @@ struct PyParser {
 
     // MARK: Node construction
 
-    @inline(__always) func node(
+    /// Builds a node ending at `end` (pass `lastEnd` last: arguments are evaluated left to right,
+    /// so it is read after the children were parsed; a method on `self` would see a stale copy).
+    @inline(__always) static func node(
         _ kind: PyNodeKind, _ text: String? = nil, _ children: [PyNode] = [], from start: SourceLocation,
-        raw: String? = nil
+        raw: String? = nil, end: SourceLocation
     ) -> PyNode {
-        PyNode(kind, text: text, children: children, range: SourceRange(start: start, end: lastEnd), raw: raw)
+        PyNode(kind, text: text, children: children, range: SourceRange(start: start, end: end), raw: raw)
     }
 
     /// A zero-width ``PyNodeKind/empty`` at the current token.
@@ -181,6 +186,16 @@ struct PyParser {
     }
 
     @inline(__always) mutating func leave() { depth -= 1 }
+
+    /// Highest total of chain links on one path (keeps every tree shallower than a few thousand levels).
+    static let maximumChainLinks = 3000
+
+    mutating func link() throws {
+        chainLinks += 1
+        if chainLinks > PyParser.maximumChainLinks {
+            throw error("expression chain too long (limit \(PyParser.maximumChainLinks))", .nestingTooDeep)
+        }
+    }
 
     // MARK: File
 
