@@ -7,8 +7,8 @@ extension PyParser {
         return n.kind == .name && (n.text?.hasPrefix("$...") ?? false)
     }
 
-    /// Arguments after `(` up to and including `)`.
-    mutating func callArguments() throws -> [PyNode] {
+    /// Arguments after `(` up to and including `)`; class bases (`inClass`) take no generator.
+    mutating func callArguments(inClass: Bool = false) throws -> [PyNode] {
         try enter()
         defer { leave() }
         var args: [PyNode] = []
@@ -33,6 +33,7 @@ extension PyParser {
             } else {
                 var v = try namedExpression()
                 if atComprehension {
+                    if inClass { throw error("invalid syntax: a generator expression cannot be a base class", .invalidArguments, at: s) }
                     let comps = try comprehensions()
                     v = Self.node(.generatorExp, nil, [v] + comps, from: s, end: lastEnd)
                     if !args.isEmpty || !at(")") {

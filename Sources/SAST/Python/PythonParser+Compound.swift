@@ -103,7 +103,7 @@ extension PyParser {
         let argStart = tok.start
         var args = PyNode(.arguments, range: SourceRange(start: argStart, end: argStart))
         if accept("(") {
-            args = Self.node(.arguments, nil, try callArguments(), from: argStart, end: lastEnd)
+            args = Self.node(.arguments, nil, try callArguments(inClass: true), from: argStart, end: lastEnd)
         }
         let body = try colonBlock()
         return Self.node(.classDef, name, [decorators, tparams, args, body], from: start, end: lastEnd)

@@ -72,8 +72,6 @@ extension PyParser {
 
     /// `expression`: lambda, conditional expression, or a disjunction.
     mutating func expression() throws -> PyNode {
-        try enter()
-        defer { leave() }
         if at("lambda") { return try lambda() }
         let start = tok.start
         let body = try disjunction()
@@ -81,11 +79,17 @@ extension PyParser {
         advance()
         let test = try disjunction()
         guard accept("else") else { throw error(expected: "'else' after 'if' expression") }
+        // Depth is counted per bracket, unary operator, lambda and nested conditional, as CPython
+        // counts brackets, so 200 levels of parentheses parse.
+        try enter()
+        defer { leave() }
         let orelse = try expression()
         return Self.node(.ifExp, nil, [body, test, orelse], from: start, end: lastEnd)
     }
 
     mutating func lambda() throws -> PyNode {
+        try enter()
+        defer { leave() }
         let start = tok.start
         advance()
         let params = try parameterList(closing: ":", annotations: false)
@@ -188,6 +192,8 @@ extension PyParser {
         let base = try awaitPrimary()
         guard at("**") else { return base }
         advance()
+        try enter()  // right recursion: `a ** b ** c ...` nests
+        defer { leave() }
         let exponent = try factor()
         return Self.node(.binOp, "**", [base, exponent], from: start, end: lastEnd)
     }
