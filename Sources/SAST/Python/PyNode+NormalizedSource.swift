@@ -90,7 +90,7 @@ struct PySourceRenderer {
             line(indent, n.kind == .asyncFor ? "async for " : "for ")
             expression(c(n, 0), 0)
             out += " in "
-            expression(c(n, 1), 0)
+            expression(c(n, 1), 1)
             body(c(n, 2), indent)
             elseBlock(c(n, 3), indent)
         case .with, .asyncWith:
@@ -169,7 +169,7 @@ struct PySourceRenderer {
             out += "return"
             if let v = n.children.first {
                 out += " "
-                expression(v, 0)
+                expression(v, 1)
             }
         case .delete:
             out += "del "
@@ -476,13 +476,12 @@ struct PySourceRenderer {
             expression(c(n, 0), 1)
         case .call:
             expression(c(n, 0), 16)
-            out += "("
             let args = Array(n.children.dropFirst())
             if args.count == 1 && args[0].kind == .generatorExp {
-                render(args[0], 17)
-                out += ")"
+                render(args[0], 17)  // the sole generator argument shares the call's parentheses
                 return
             }
+            out += "("
             list(args)
             out += ")"
         case .keyword:

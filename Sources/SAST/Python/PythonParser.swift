@@ -57,7 +57,7 @@ public enum PythonParser {
     /// itself; a single statement as that statement; several as a ``PyNodeKind/module``.
     /// - Throws: ``PythonSyntaxError`` naming `<pattern>` as the file.
     public static func parsePattern(_ pattern: String) throws -> PyNode {
-        let module = try parse(bytes: Array(pattern.utf8), fileName: "<pattern>", pattern: true)
+        let module = try parse(bytes: dedent(pattern), fileName: "<pattern>", pattern: true)
         let statements = module.root.children
         if statements.count == 1 {
             let only = statements[0]
@@ -65,6 +65,24 @@ public enum PythonParser {
             return only
         }
         return module.root
+    }
+
+    /// Patterns come from YAML block scalars, often indented as a whole: strip blank leading lines
+    /// and the first line's indentation from every line that has it.
+    static func dedent(_ pattern: String) -> [UInt8] {
+        var lines = pattern.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        while let first = lines.first, first.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+            lines.removeFirst()
+            if lines.isEmpty { break }
+        }
+        guard let first = lines.first else { return [] }
+        let indent = first.prefix { $0 == 32 || $0 == 9 }
+        var out: [UInt8] = []
+        for line in lines {
+            if line.starts(with: indent) { out += line.dropFirst(indent.count) } else { out += line }
+            out.append(10)
+        }
+        return out
     }
 
     static func parse(bytes: [UInt8], fileName: String, pattern: Bool) throws -> PythonModule {
