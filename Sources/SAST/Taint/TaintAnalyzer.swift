@@ -1,0 +1,357 @@
+/// Intraprocedural taint analysis of one file for one rule.
+///
+/// Each function (and the module top level) is walked statement by statement with a map from
+/// variable to taint: assignments overwrite (so a constant clears taint), branches are analysed
+/// separately and merged (a may-analysis), loop bodies twice so loop-carried taint is seen.
+/// Helpers defined in the same file are summarised first (which parameters reach their return
+/// value or a sink) so that calls to them are precise.
+struct TaintAnalyzer {
+    let patterns: TaintPatterns
+    let index: FileIndex
+    let matcher: PatternMatcher
+    private(set) var summaries: [String: FunctionSummary] = [:]
+    private(set) var flows: [TaintFlow] = []
+
+    /// Per-scope state, reset for each function.
+    private var state: TaintState = [:]
+    private var returned = Taint.clean
+    private var reporting = false
+    private var currentSinkParameters: [Int: TaintSinkHit] = [:]
+
+    init(patterns: TaintPatterns, index: FileIndex) {
+        self.patterns = patterns
+        self.index = index
+        self.matcher = PatternMatcher(aliases: index.aliases)
+    }
+
+    /// Runs the analysis; the flows found are in ``flows``.
+    mutating func run() {
+        let functions = (index.byKind[.functionDef] ?? []) + (index.byKind[.asyncFunctionDef] ?? [])
+        // Summaries only matter for helpers the file calls; two rounds let helpers call helpers.
+        let called = functions.filter { $0.text.map { index.callsByName[$0] != nil } ?? false }
+        if !called.isEmpty {
+            for _ in 0..<2 {
+                for function in called {
+                    guard let name = function.text else { continue }
+                    summaries[name] = analyse(function: function)
+                }
+            }
+        }
+        reporting = true
+        for function in functions { _ = analyse(function: function) }
+        resetScope()
+        execute(block: index.root.children)
+    }
+
+    private mutating func resetScope() {
+        state = [:]
+        returned = .clean
+        currentSinkParameters = [:]
+    }
+
+    /// Analyses one function with its parameters standing for the caller's values.
+    private mutating func analyse(function: PyNode) -> FunctionSummary {
+        resetScope()
+        var names: [String] = []
+        if function.children.count > 2 {
+            for parameter in function.children[2].children {
+                guard [.parameter, .varArgs, .kwArgs].contains(parameter.kind), let name = parameter.text else { continue }
+                state[name] = Taint(TaintOrigin(label: name, line: parameter.range.start.line, parameter: names.count))
+                names.append(name)
+            }
+        }
+        if let body = function.children.last { execute(block: body.children) }
+        var summary = FunctionSummary(parameters: names)
+        summary.returnsParameters = returned.parameters
+        summary.returnsSource = Taint.clean
+        for origin in returned.sources { summary.returnsSource.formUnion(Taint(origin)) }
+        summary.sinkParameters = currentSinkParameters
+        return summary
+    }
+
+    // MARK: Statements
+
+    private mutating func execute(block statements: [PyNode]) {
+        for statement in statements { execute(statement) }
+    }
+
+    private mutating func execute(_ s: PyNode) {
+        checkSinks(s)
+        let c = s.children
+        switch s.kind {
+        case .exprStmt, .raise, .assert, .delete:
+            for child in c { _ = evaluate(child) }
+            if s.kind == .delete { for target in c where target.kind == .name { state[target.text ?? ""] = nil } }
+        case .assign:
+            guard let value = c.last else { return }
+            let taint = evaluate(value)
+            for target in c.dropLast() { assign(target, taint, strong: true) }
+        case .augAssign where c.count == 2:
+            let taint = evaluate(c[1]).union(evaluate(c[0]))
+            assign(c[0], taint, strong: true)
+        case .annAssign where c.count == 3:
+            if !c[2].isEmpty { assign(c[0], evaluate(c[2]), strong: true) }
+        case .return:
+            if let value = c.first { returned.formUnion(evaluate(value)) }
+        case .if where c.count == 3, .while where c.count == 3:
+            _ = evaluate(c[0])
+            let before = state
+            execute(block: c[1].children)
+            if s.kind == .while { execute(block: c[1].children) }
+            let afterBody = state
+            state = s.kind == .while ? before.mergedWith(afterBody) : before
+            if !c[2].isEmpty { execute(block: c[2].children) }
+            state = s.kind == .while ? state.mergedWith(afterBody) : state.mergedWith(afterBody)
+        case .for where c.count == 4, .asyncFor where c.count == 4:
+            let items = evaluate(c[1])
+            let before = state
+            for _ in 0..<2 {
+                assign(c[0], items, strong: true)
+                execute(block: c[2].children)
+            }
+            state = state.mergedWith(before)
+            if !c[3].isEmpty { execute(block: c[3].children) }
+        case .with, .asyncWith:
+            for item in c.dropLast() where item.kind == .withItem && item.children.count == 2 {
+                let taint = evaluate(item.children[0])
+                if !item.children[1].isEmpty { assign(item.children[1], taint, strong: true) }
+            }
+            if let body = c.last { execute(block: body.children) }
+        case .try, .tryStar:
+            executeTry(c)
+        case .match:
+            guard let subject = c.first else { return }
+            _ = evaluate(subject)
+            let before = state
+            var merged = before
+            for matchCase in c.dropFirst() {
+                state = before
+                if let body = matchCase.children.last { execute(block: body.children) }
+                merged = merged.mergedWith(state)
+            }
+            state = merged
+        default:
+            // Definitions are their own scopes; imports, pass, global... carry no data.
+            break
+        }
+    }
+
+    private mutating func executeTry(_ c: [PyNode]) {
+        guard let body = c.first else { return }
+        let before = state
+        execute(block: body.children)
+        let afterBody = state
+        var merged = afterBody
+        let handlers = c.filter { $0.kind == .exceptHandler }
+        for handler in handlers {
+            state = before.mergedWith(afterBody)
+            if let name = handler.text { state[name] = nil }
+            if let block = handler.children.last { execute(block: block.children) }
+            merged = merged.mergedWith(state)
+        }
+        let tail = c.dropFirst(1 + handlers.count)
+        if let orelse = tail.first, !orelse.isEmpty {
+            state = afterBody
+            execute(block: orelse.children)
+            merged = merged.mergedWith(state)
+        }
+        state = merged
+        if tail.count > 1, let final = tail.last, !final.isEmpty { execute(block: final.children) }
+    }
+
+    /// Binds `taint` to an assignment target. Names are overwritten; writing into an element or
+    /// attribute of a container taints the container but never cleans it.
+    private mutating func assign(_ target: PyNode, _ taint: Taint, strong: Bool) {
+        switch target.kind {
+        case .name:
+            guard let name = target.text else { return }
+            if strong { state[name] = taint.isTainted ? taint : nil } else if taint.isTainted { state[name, default: .clean].formUnion(taint) }
+        case .tuple, .list:
+            for element in target.children { assign(element, taint, strong: strong) }
+        case .starred:
+            if let inner = target.children.first { assign(inner, taint, strong: strong) }
+        case .attribute, .subscript:
+            if let base = target.children.first {
+                if target.kind == .subscript, target.children.count == 2 { _ = evaluate(target.children[1]) }
+                assign(base, taint, strong: false)
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: Expressions
+
+    /// The taint of an expression, checking the sinks inside it on the way.
+    private mutating func evaluate(_ e: PyNode) -> Taint {
+        if e.isEmpty { return .clean }
+        checkSinks(e)
+        if matchesAny(patterns.sanitizers.candidates(e.kind), e) { return .clean }
+        if matchesAny(patterns.sources.candidates(e.kind), e) {
+            for child in e.children { _ = evaluate(child) }
+            return Taint(TaintOrigin(label: Self.label(e, index.source), line: e.range.start.line, parameter: nil))
+        }
+        let c = e.children
+        switch e.kind {
+        case .name:
+            return e.text.flatMap { state[$0] } ?? .clean
+        case .string, .bytes, .integer, .float, .imaginary, .true, .false, .none, .ellipsis, .lambda:
+            return .clean
+        case .namedExpr where c.count == 2:
+            let taint = evaluate(c[1])
+            assign(c[0], taint, strong: true)
+            return taint
+        case .call:
+            return evaluateCall(e)
+        case .listComp, .setComp, .generatorExp, .dictComp:
+            let comprehensions = c.filter { $0.kind == .comprehension }
+            for comprehension in comprehensions where comprehension.children.count >= 2 {
+                assign(comprehension.children[0], evaluate(comprehension.children[1]), strong: true)
+                for condition in comprehension.children.dropFirst(2) { _ = evaluate(condition) }
+            }
+            var taint = Taint.clean
+            for element in c where element.kind != .comprehension { taint.formUnion(evaluate(element)) }
+            return taint
+        case .compare:
+            for child in c { _ = evaluate(child) }
+            return .clean
+        default:
+            var taint = Taint.clean
+            for child in c { taint.formUnion(evaluate(child)) }
+            return taint
+        }
+    }
+
+    /// Calls: helper summaries when the callee is defined here, else the union of the receiver and
+    /// the arguments; container-filling methods taint their receiver.
+    private mutating func evaluateCall(_ call: PyNode) -> Taint {
+        guard let callee = call.children.first else { return .clean }
+        let arguments = Array(call.children.dropFirst())
+        var argumentTaints: [Taint] = []
+        var all = Taint.clean
+        for argument in arguments {
+            let taint = evaluate(argument)
+            argumentTaints.append(taint)
+            all.formUnion(taint)
+        }
+        let receiver = callee.kind == .attribute ? evaluate(callee) : .clean
+
+        if let name = Self.calleeName(callee), let summary = summaries[name] {
+            return applySummary(summary, name: name, callee: callee, arguments: arguments, taints: argumentTaints)
+        }
+        if callee.kind == .attribute, all.isTainted, let method = callee.text, Self.fillingMethods.contains(method),
+            let base = callee.children.first
+        {
+            assign(base, all, strong: false)
+        }
+        return all.union(receiver)
+    }
+
+    private static let fillingMethods: Set<String> = [
+        "append", "extend", "insert", "add", "update", "setdefault", "appendleft", "put",
+    ]
+
+    /// `helper(...)` and `self.helper(...)` name a local function; other calls do not.
+    private static func calleeName(_ callee: PyNode) -> String? {
+        switch callee.kind {
+        case .name: return callee.text
+        case .attribute where callee.children.first?.text == "self" || callee.children.first?.text == "cls":
+            return callee.text
+        default: return nil
+        }
+    }
+
+    private mutating func applySummary(
+        _ summary: FunctionSummary, name: String, callee: PyNode, arguments: [PyNode], taints: [Taint]
+    ) -> Taint {
+        // A method called through self skips its own first parameter.
+        let shift = callee.kind == .attribute && ["self", "cls"].contains(summary.parameters.first ?? "") ? 1 : 0
+        var result = summary.returnsSource
+        var position = shift
+        for (argument, taint) in zip(arguments, taints) {
+            let index: Int?
+            switch argument.kind {
+            case .keyword: index = argument.text.flatMap { summary.parameters.firstIndex(of: $0) }
+            case .starred, .doubleStarred: index = nil
+            default:
+                index = position < summary.parameters.count ? position : nil
+                position += 1
+            }
+            guard let index else { continue }
+            if summary.returnsParameters.contains(index) { result.formUnion(taint) }
+            if let hit = summary.sinkParameters[index] { reach(hit, with: taint, via: name) }
+        }
+        return result
+    }
+
+    // MARK: Sources, sinks, sanitizers
+
+    private func matchesAny(_ candidates: [(PyNode, CompiledPattern)], _ node: PyNode) -> Bool {
+        for (tree, _) in candidates {
+            var bindings = Bindings()
+            if matcher.match(tree, node, &bindings) { return true }
+        }
+        return false
+    }
+
+    /// Reports (or, in a summary, records) every sink `node` is whose checked part is tainted.
+    private mutating func checkSinks(_ node: PyNode) {
+        for (tree, sink) in patterns.sinks.candidates(node.kind) {
+            var bindings = Bindings()
+            guard matcher.match(tree, node, &bindings) else { continue }
+            let parts: [PyNode]
+            if let focus = sink.focus {
+                parts = bindings[focus]?.nodes ?? []
+            } else if node.kind == .call {
+                parts = Array(node.children.dropFirst())
+            } else {
+                parts = [node]
+            }
+            // Peek without side effects: the real evaluation follows in the caller.
+            let saved = state
+            var taint = Taint.clean
+            for part in parts { taint.formUnion(peek(part)) }
+            state = saved
+            let hit = TaintSinkHit(range: node.range, label: Self.sinkLabel(node, index), bindings: bindings)
+            reach(hit, with: taint, via: nil)
+        }
+    }
+
+    /// The taint of `e` without reporting the sinks inside it.
+    private mutating func peek(_ e: PyNode) -> Taint {
+        let wasReporting = reporting
+        let savedFlows = flows.count
+        let savedSinks = currentSinkParameters
+        reporting = false
+        let taint = evaluate(e)
+        reporting = wasReporting
+        flows.removeSubrange(savedFlows...)
+        currentSinkParameters = savedSinks
+        return taint
+    }
+
+    private mutating func reach(_ hit: TaintSinkHit, with taint: Taint, via: String?) {
+        for origin in taint.origins {
+            if let parameter = origin.parameter {
+                if currentSinkParameters[parameter] == nil { currentSinkParameters[parameter] = hit }
+            } else if reporting {
+                flows.append(TaintFlow(sink: hit, origin: origin, via: via))
+            }
+        }
+    }
+
+    /// One-line source text for messages, shortened.
+    static func label(_ node: PyNode, _ source: SourceText) -> String {
+        let text = source.slice(from: node.range.start.offset, to: node.range.end.offset)
+        let line = text.split(separator: "\n").first.map(String.init) ?? text
+        return line.count > 60 ? String(line.prefix(57)) + "..." : line
+    }
+
+    /// `os.system`, `subprocess.call` (import-resolved) for call sinks; the code otherwise.
+    static func sinkLabel(_ node: PyNode, _ index: FileIndex) -> String {
+        if node.kind == .call, let callee = node.children.first, let dotted = callee.dottedName {
+            return index.aliases.canonicalize(dotted)
+        }
+        return label(node, index.source)
+    }
+}
