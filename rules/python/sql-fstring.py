@@ -18,4 +18,4 @@ def count_users(cur):
 
 def label(item):
     # ok: python.sql-fstring
-    return f"Select {item.name} from the menu"
+    return f"Please select a size for {item.name}"
