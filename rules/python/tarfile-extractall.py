@@ -22,3 +22,9 @@ def unpack_safely(archive_path, dest):
         tar.extractall(dest, filter="data")
         # ok: python.tarfile-extractall
         tar.extract("README", path=dest, filter="data")
+
+
+def unpack_trusting(archive_path, dest):
+    with tarfile.open(archive_path) as tar:
+        # ruleid: python.tarfile-extractall
+        tar.extractall(dest, filter="fully_trusted")
