@@ -140,8 +140,8 @@ struct PatternMatcher: Sendable {
         else { return false }
         let pArgs = p.children.dropFirst()
         let tArgs = t.children.dropFirst()
-        let pKeywords = pArgs.filter { $0.kind == .keyword }
-        let pPositional = pArgs.filter { $0.kind != .keyword }
+        let pKeywords = pArgs.filter { $0.kind == .keyword || $0.kind == .doubleStarred }
+        let pPositional = pArgs.filter { $0.kind != .keyword && $0.kind != .doubleStarred }
         let tKeywords = tArgs.filter { $0.kind == .keyword || $0.kind == .doubleStarred }
         let tPositional = tArgs.filter { $0.kind != .keyword && $0.kind != .doubleStarred }
         let open = pPositional.contains(where: Self.isWildcard)
@@ -150,9 +150,9 @@ struct PatternMatcher: Sendable {
         var used = Set<Int>()
         for keyword in pKeywords {
             var found = false
-            for (i, candidate) in tKeywords.enumerated() where !used.contains(i) && candidate.kind == .keyword {
+            for (i, candidate) in tKeywords.enumerated() where !used.contains(i) && candidate.kind == keyword.kind {
                 let saved = b
-                if matchText(keyword, candidate, &b),
+                if keyword.kind == .doubleStarred || matchText(keyword, candidate, &b),
                     matchSequence(keyword.children[...], candidate.children[...], &b, open: false) != nil
                 {
                     used.insert(i)

@@ -16,6 +16,8 @@ struct TaintAnalyzer {
     private var state: TaintState = [:]
     private var returned = Taint.clean
     private var reporting = false
+    /// Set while computing a sink's taint: sinks inside it are checked by the real evaluation.
+    private var peeking = false
     private var currentSinkParameters: [Int: TaintSinkHit] = [:]
 
     init(patterns: TaintPatterns, index: FileIndex) {
@@ -84,8 +86,19 @@ struct TaintAnalyzer {
             if s.kind == .delete { for target in c where target.kind == .name { state[target.text ?? ""] = nil } }
         case .assign:
             guard let value = c.last else { return }
+            let targets = c.dropLast()
+            // `a, b = x, 1`: element-wise when the shapes line up, so `b` stays clean.
+            if targets.count == 1, let target = targets.first, [.tuple, .list].contains(target.kind),
+                [.tuple, .list].contains(value.kind), target.children.count == value.children.count,
+                !value.children.contains(where: { $0.kind == .starred }),
+                !target.children.contains(where: { $0.kind == .starred })
+            {
+                let taints = value.children.map { evaluate($0) }
+                for (element, taint) in zip(target.children, taints) { assign(element, taint, strong: true) }
+                return
+            }
             let taint = evaluate(value)
-            for target in c.dropLast() { assign(target, taint, strong: true) }
+            for target in targets { assign(target, taint, strong: true) }
         case .augAssign where c.count == 2:
             let taint = evaluate(c[1]).union(evaluate(c[0]))
             assign(c[0], taint, strong: true)
@@ -296,6 +309,7 @@ struct TaintAnalyzer {
 
     /// Reports (or, in a summary, records) every sink `node` is whose checked part is tainted.
     private mutating func checkSinks(_ node: PyNode) {
+        if peeking { return }
         for (tree, sink) in patterns.sinks.candidates(node.kind) {
             var bindings = Bindings()
             guard matcher.match(tree, node, &bindings) else { continue }
@@ -305,32 +319,28 @@ struct TaintAnalyzer {
             } else if node.kind == .call {
                 parts = Array(node.children.dropFirst())
             } else {
-                parts = [node]
+                parts = node.children
             }
             // Peek without side effects: the real evaluation follows in the caller.
-            let saved = state
             var taint = Taint.clean
             for part in parts { taint.formUnion(peek(part)) }
-            state = saved
             let hit = TaintSinkHit(range: node.range, label: Self.sinkLabel(node, index), bindings: bindings)
             reach(hit, with: taint, via: nil)
         }
     }
 
-    /// The taint of `e` without reporting the sinks inside it.
+    /// The taint of `e` without reporting the sinks inside it or changing the state.
     private mutating func peek(_ e: PyNode) -> Taint {
-        let wasReporting = reporting
-        let savedFlows = flows.count
-        let savedSinks = currentSinkParameters
-        reporting = false
+        let saved = state
+        peeking = true
         let taint = evaluate(e)
-        reporting = wasReporting
-        flows.removeSubrange(savedFlows...)
-        currentSinkParameters = savedSinks
+        peeking = false
+        state = saved
         return taint
     }
 
     private mutating func reach(_ hit: TaintSinkHit, with taint: Taint, via: String?) {
+        if peeking { return }
         for origin in taint.origins {
             if let parameter = origin.parameter {
                 if currentSinkParameters[parameter] == nil { currentSinkParameters[parameter] = hit }
