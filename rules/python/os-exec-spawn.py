@@ -18,11 +18,16 @@ def become(cmd, args):
     replace_process(cmd, args)
 
 
+def run_script(name):
+    # ruleid: python.os-exec-spawn
+    os.spawnv(os.P_WAIT, "/bin/sh", ["/bin/sh", "-c", build_command(name)])
+
+
+def list_root():
+    # ok: python.os-exec-spawn
+    os.spawnv(os.P_WAIT, "/bin/ls", ["/bin/ls", "-l", "/"])
+
+
 def my_pid():
     # ok: python.os-exec-spawn
     return os.getpid()
-
-
-def env_path():
-    # ok: python.os-exec-spawn
-    return os.environ.get("PATH", "")

@@ -2,21 +2,21 @@ import subprocess as sp
 from subprocess import run
 
 
+def backup():
+    # ruleid: python.subprocess-without-shell
+    run(["/usr/bin/rsync", "-a", "/srv/data/", "/backup/data/"], check=True)
+
+
+def version():
+    # ruleid: python.subprocess-without-shell
+    return sp.check_output("/usr/bin/git --version", shell=False)
+
+
 def convert(src, dst):
-    # ruleid: python.subprocess-without-shell
+    # ok: python.subprocess-without-shell
     run(["convert", src, "-resize", "50%", dst], check=True)
-
-
-def version(tool):
-    # ruleid: python.subprocess-without-shell
-    return sp.check_output([tool, "--version"], shell=False)
 
 
 def convert_shell(src, dst):
     # ok: python.subprocess-without-shell
     run("convert %s %s" % (src, dst), shell=True)
-
-
-def pipe():
-    # ok: python.subprocess-without-shell
-    return sp.PIPE

@@ -22,3 +22,9 @@ def status():
 def build_request():
     # ok: python.urllib-urlopen
     return urllib.request.Request("https://api.example.com/v1/items", method="GET")
+
+
+def legacy_fetch(url):
+    opener = urllib.request.FancyURLopener()
+    # ruleid: python.urllib-urlopen
+    return opener.open(url).read()
