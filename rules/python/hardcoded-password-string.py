@@ -30,3 +30,14 @@ settings["api_token"] = "0f3a9c1e77d2"
 conn_args = {"host": "db", "password": "hunter2"}
 # ok: python.hardcoded-password-string
 conn_args = {"host": "db", "password": os.environ.get("DB_PASSWORD")}
+
+
+def validate(form, password):
+    # ok: python.hardcoded-password-string
+    if password.strip() == "":
+        return False
+    # ok: python.hardcoded-password-string
+    password_field_name = "password2"
+    # ok: python.hardcoded-password-string
+    form.csrf_token.__name__ = "csrf_token"
+    return True
