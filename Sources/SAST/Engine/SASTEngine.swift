@@ -29,6 +29,14 @@ public struct SASTEngine: Sendable {
     /// Scans one Python file. `file` is the path findings carry (relative to the scan root).
     /// Never throws: a file that does not parse yields `parseError` and no findings.
     public func scan(file: String, source: String) -> FileScanResult {
+        // Matching and taint recurse once per tree level; long operator chains are deep, so the
+        // work runs on the parser's large-stack thread like parsing does.
+        let compiled = compiled
+        let result = try? PyLargeStack.run { Self.scan(file: file, source: source, rules: compiled) }
+        return result ?? FileScanResult(findings: [], parseError: "\(file): internal error while scanning (file skipped)")
+    }
+
+    private static func scan(file: String, source: String, rules compiled: [CompiledRule]) -> FileScanResult {
         let module: PythonModule
         do {
             module = try PythonParser.parseModule(source: source, fileName: file)

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@testable import SAST
+
+/// Throughput on a real tree (`SENTINEL_BENCH_TREE=/path swift test -c release --filter
+/// EngineThroughputTests`); prints files, lines and seconds. Skipped unless the variable is set.
+@Suite("Engine throughput")
+struct EngineThroughputTests {
+    static let tree = ProcessInfo.processInfo.environment["SENTINEL_BENCH_TREE"]
+
+    @Test("scan a large tree with every rule", .enabled(if: tree != nil))
+    func throughput() throws {
+        let root = try #require(Self.tree)
+        let rules = try RuleSet.load(directories: [RuleFilesTests.rulesDirectory])
+        let engine = SASTEngine(rules: rules)
+        var files: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let path = enumerator?.nextObject() as? String {
+            if path.hasSuffix(".py") { files.append(path) }
+        }
+        let start = Date()
+        var lines = 0
+        var findings = 0
+        var parseErrors = 0
+        for path in files {
+            guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
+            let source = String(decoding: data, as: UTF8.self)
+            lines += source.utf8.reduce(0) { $1 == 10 ? $0 + 1 : $0 }
+            let result = engine.scan(file: path, source: source)
+            findings += result.findings.count
+            if result.parseError != nil { parseErrors += 1 }
+        }
+        let seconds = Date().timeIntervalSince(start)
+        print(
+            "throughput: \(files.count) files, \(lines) lines, \(rules.rules.count) rules, \(findings) findings, "
+                + "\(parseErrors) parse errors in \(String(format: "%.2f", seconds)) s "
+                + "(\(Int(Double(lines) / max(seconds, 0.001))) lines/s)")
+        #expect(!files.isEmpty)
+    }
+
+    @Test("very long operator chains and deep nesting do not exhaust the stack")
+    func deepTrees() throws {
+        let chain = "import os\nfrom flask import request\nx = request.args['a']" + String(repeating: " + x", count: 2900) + "\nos.system(x)\n"
+        let taint = try engine(rule: TaintEngineTests.rule)
+        let result = taint.scan(file: "deep.py", source: chain)
+        #expect(result.parseError == nil)
+        #expect(result.findings.count == 1)
+        let search = try engine(rule: patternRule("$V = $A + $B"))
+        #expect(search.scan(file: "deep.py", source: chain).findings.count == 1)
+    }
+}
