@@ -98,11 +98,15 @@ def main() -> None:
     ap.add_argument("--json-out")
     ap.add_argument("--mapping-md", help="write the native → Semgrep mapping table here")
     ap.add_argument("--show-errors", action="store_true", help="list every FN and FP line")
+    ap.add_argument("--mode", choices=["all", "search", "taint"], default="all",
+                    help="measure only search-mode or only taint-mode native rules")
     args = ap.parse_args()
 
     corpus = Path(args.corpus)
     ann = json.loads((corpus / "annotations.json").read_text())["files"]
     rules = load_rules(Path(args.rules))
+    if args.mode != "all":
+        rules = {r: v for r, v in rules.items() if (v["mode"] == "taint") == (args.mode == "taint")}
 
     # Semgrep full id -> (test file, short id); full id = test path without .py, dotted, + short id.
     where: dict[str, tuple[str, str]] = {}
