@@ -9,7 +9,7 @@ def legacy_rsa():
 
 def legacy_dsa():
     # ruleid: python.weak-rsa-dsa-key
-    return dsa.generate_private_key(512)
+    return dsa.generate_private_key(1536)
 
 
 def legacy_pycrypto():
@@ -25,3 +25,8 @@ def modern_rsa():
 def modern_pycrypto(bits):
     # ok: python.weak-rsa-dsa-key
     return RSA.generate(4096)
+
+
+def tiny_key():
+    # ok: python.weak-rsa-dsa-key
+    return RSA.generate(512)
