@@ -33,3 +33,9 @@ def fetch_pinned(url):
 def fetch_default(url):
     # ok: python.requests-verify-false
     return requests.get(url, timeout=10)
+
+
+def fetch_with_session(url):
+    with requests.Session() as http:
+        # ruleid: python.requests-verify-false
+        return http.get(url, timeout=10, verify=False)

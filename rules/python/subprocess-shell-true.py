@@ -32,3 +32,8 @@ def ping_no_shell(host):
 def list_tmp():
     # ok: python.subprocess-shell-true
     return subprocess.check_output("ls -l /var/log", shell=True)
+
+
+def run_hook(hook_cmd):
+    # ruleid: python.subprocess-shell-true
+    return subprocess.Popen(args=hook_cmd, shell=True, stdout=subprocess.PIPE)

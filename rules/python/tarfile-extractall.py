@@ -1,4 +1,5 @@
 import tarfile
+import zipfile
 
 
 def unpack(archive_path, dest):
@@ -28,3 +29,9 @@ def unpack_trusting(archive_path, dest):
     with tarfile.open(archive_path) as tar:
         # ruleid: python.tarfile-extractall
         tar.extractall(dest, filter="fully_trusted")
+
+
+def unzip(archive_path, dest):
+    with zipfile.ZipFile(archive_path) as tar:
+        # ok: python.tarfile-extractall
+        tar.extractall(dest)
