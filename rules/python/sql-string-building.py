@@ -30,3 +30,7 @@ def find_user_safely(conn, username):
 def greeting(name):
     # ok: python.sql-string-building
     return "Please select a plan from the list, %s" % name
+
+
+# ok: python.sql-string-building
+BASE_QUERY = "SELECT id, name FROM products " + "WHERE deleted = 0"
