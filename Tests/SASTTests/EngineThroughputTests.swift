@@ -19,6 +19,19 @@ struct EngineThroughputTests {
         while let path = enumerator?.nextObject() as? String {
             if path.hasSuffix(".py") { files.append(path) }
         }
+        let parseStart = Date()
+        for path in files {
+            guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
+            _ = try? PythonParser.parseModule(bytes: Array(data), fileName: path)
+        }
+        print("parse only: \(String(format: "%.2f", Date().timeIntervalSince(parseStart))) s")
+        let emptyStart = Date()
+        let empty = SASTEngine(rules: try RuleSet(rules: []))
+        for path in files {
+            guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
+            _ = empty.scan(file: path, source: String(decoding: data, as: UTF8.self))
+        }
+        print("parse + index, no rules: \(String(format: "%.2f", Date().timeIntervalSince(emptyStart))) s")
         let start = Date()
         var lines = 0
         var findings = 0
@@ -29,6 +42,9 @@ struct EngineThroughputTests {
             lines += source.utf8.reduce(0) { $1 == 10 ? $0 + 1 : $0 }
             let result = engine.scan(file: path, source: source)
             findings += result.findings.count
+            for f in result.findings where findings <= 100 {
+                print("finding: \(f.location.displayString): \(f.ruleId): \(f.evidence ?? f.message)")
+            }
             if result.parseError != nil { parseErrors += 1 }
         }
         let seconds = Date().timeIntervalSince(start)

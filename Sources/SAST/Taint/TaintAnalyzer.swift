@@ -28,6 +28,10 @@ struct TaintAnalyzer {
 
     /// Runs the analysis; the flows found are in ``flows``.
     mutating func run() {
+        // Most files and functions hold no source at all: find the sources first, by index.
+        let search = PatternSearch(index: index)
+        let sourceOffsets = patterns.sourceTrees.flatMap { search.matches($0).map(\.range.start.offset) }
+        if sourceOffsets.isEmpty { return }
         let functions = (index.byKind[.functionDef] ?? []) + (index.byKind[.asyncFunctionDef] ?? [])
         // Summaries only matter for helpers the file calls; two rounds let helpers call helpers.
         let called = functions.filter { $0.text.map { index.callsByName[$0] != nil } ?? false }
@@ -40,7 +44,12 @@ struct TaintAnalyzer {
             }
         }
         reporting = true
-        for function in functions { _ = analyse(function: function) }
+        let helperReadsSource = summaries.values.contains { $0.returnsSource.isTainted }
+        for function in functions {
+            let range = function.range.start.offset..<function.range.end.offset
+            guard helperReadsSource || sourceOffsets.contains(where: range.contains) else { continue }
+            _ = analyse(function: function)
+        }
         resetScope()
         execute(block: index.root.children)
     }
@@ -199,8 +208,8 @@ struct TaintAnalyzer {
     private mutating func evaluate(_ e: PyNode) -> Taint {
         if e.isEmpty { return .clean }
         checkSinks(e)
-        if matchesAny(patterns.sanitizers.candidates(e.kind), e) { return .clean }
-        if matchesAny(patterns.sources.candidates(e.kind), e) {
+        if matchesAny(patterns.sanitizers.candidates(e, index.aliases), e) { return .clean }
+        if matchesAny(patterns.sources.candidates(e, index.aliases), e) {
             for child in e.children { _ = evaluate(child) }
             return Taint(TaintOrigin(label: Self.label(e, index.source), line: e.range.start.line, parameter: nil))
         }
@@ -310,7 +319,7 @@ struct TaintAnalyzer {
     /// Reports (or, in a summary, records) every sink `node` is whose checked part is tainted.
     private mutating func checkSinks(_ node: PyNode) {
         if peeking { return }
-        for (tree, sink) in patterns.sinks.candidates(node.kind) {
+        for (tree, sink) in patterns.sinks.candidates(node, index.aliases) {
             var bindings = Bindings()
             guard matcher.match(tree, node, &bindings) else { continue }
             let parts: [PyNode]
