@@ -21,6 +21,7 @@ struct TaintEngineTests {
         sanitizers:
           - pattern: shlex.quote(...)
           - pattern: int(...)
+          - pattern: is_safe(...)
 
         """
     static let prelude = "import os, sys, shlex, subprocess\nfrom flask import request\n"
@@ -61,6 +62,12 @@ struct TaintEngineTests {
             ("def run(cmd):\n    os.system(cmd)\ndef view():\n    run(request.args['x'])\n    run('ls')\n", [4]),
             ("class V:\n    def clean(self, s):\n        return shlex.quote(s)\n    def get(self):\n        os.system(self.clean(request.args['x']))\n", []),
             ("def view(req):\n    os.system(req.args['x'])\n", []),
+            // A sanitizer used as a check vouches for its argument.
+            ("c = input()\nif not is_safe(c):\n    c = 'ls'\nos.system(c)\n", []),
+            ("c = input()\nif is_safe(c):\n    os.system(c)\n", []),
+            ("c = input()\nassert is_safe(path=c)\nos.system(c)\n", []),
+            ("c = input()\nif is_safe(d):\n    os.system(c)\n", [5]),
+            ("eval(eval(input()))\n", [3]),
         ])
     func flows(body: String, lines: [Int]) throws {
         let found = try findingLines(rule: Self.rule, source: Self.prelude + body)

@@ -118,7 +118,8 @@ struct CompiledRule: Sendable {
             analyzer.run()
             var seen = Set<Int>()
             var out: [Finding] = []
-            for flow in analyzer.flows where seen.insert(flow.sink.range.start.offset * 1_000_003 + flow.sink.range.end.offset).inserted {
+            // One finding per sink line: `exec(compile(x))` is one problem, not two.
+            for flow in analyzer.flows where seen.insert(flow.sink.range.start.line).inserted {
                 var evidence = "\(flow.origin.label) at line \(flow.origin.line) flows to \(flow.sink.label)"
                 if let via = flow.via { evidence += " through \(via)()" }
                 out.append(builder.finding(rule, range: flow.sink.range, bindings: flow.sink.bindings, evidence: evidence))

@@ -92,6 +92,7 @@ struct TaintAnalyzer {
         switch s.kind {
         case .exprStmt, .raise, .assert, .delete:
             for child in c { _ = evaluate(child) }
+            if s.kind == .assert, let test = c.first { clearGuarded(test) }
             if s.kind == .delete { for target in c where target.kind == .name { state[target.text ?? ""] = nil } }
         case .assign:
             guard let value = c.last else { return }
@@ -117,6 +118,7 @@ struct TaintAnalyzer {
             if let value = c.first { returned.formUnion(evaluate(value)) }
         case .if where c.count == 3, .while where c.count == 3:
             _ = evaluate(c[0])
+            clearGuarded(c[0])
             let before = state
             execute(block: c[1].children)
             if s.kind == .while { execute(block: c[1].children) }
@@ -179,6 +181,24 @@ struct TaintAnalyzer {
         }
         state = merged
         if tail.count > 1, let final = tail.last, !final.isEmpty { execute(block: final.children) }
+    }
+
+    /// A sanitizer used as a check (`if not url_has_allowed_host_and_scheme(url): url = "/"`,
+    /// `if is_safe(path): ...`, `assert valid(x)`) vouches for the variables it is given: either the
+    /// check passed, or the branch that handles failure replaces or rejects the value. Both branches
+    /// and the code after see them clean.
+    private mutating func clearGuarded(_ test: PyNode) {
+        if patterns.sanitizers.isEmpty { return }
+        var names: [String] = []
+        test.walk { node in
+            guard node.kind == .call, matchesAny(patterns.sanitizers.candidates(node, index.aliases), node) else { return true }
+            for argument in node.children.dropFirst() {
+                let value = argument.kind == .keyword ? argument.children.first : argument
+                if let value, value.kind == .name, let name = value.text { names.append(name) }
+            }
+            return false
+        }
+        for name in names { state[name] = nil }
     }
 
     /// Binds `taint` to an assignment target. Names are overwritten; writing into an element or
