@@ -55,6 +55,26 @@ struct EngineThroughputTests {
         #expect(!files.isEmpty)
     }
 
+    /// Prints `finding<TAB>file<TAB>line<TAB>rule` for every finding under SENTINEL_SCAN_DIR, for
+    /// scoring against labelled corpora (bench scripts read these lines).
+    @Test("dump findings of a directory", .enabled(if: ProcessInfo.processInfo.environment["SENTINEL_SCAN_DIR"] != nil))
+    func dump() throws {
+        let root = try #require(ProcessInfo.processInfo.environment["SENTINEL_SCAN_DIR"])
+        let rulesDir = ProcessInfo.processInfo.environment["SENTINEL_RULES_DIR"] ?? RuleFilesTests.rulesDirectory
+        let engine = SASTEngine(rules: try RuleSet.load(directories: [rulesDir]))
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let path = enumerator?.nextObject() as? String {
+            guard path.hasSuffix(".py"), let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
+            let result = engine.scan(file: path, source: String(decoding: data, as: UTF8.self))
+            for f in result.findings {
+                // The source line, when the evidence names one ("... at line N flows to ...").
+                let sourceLine = f.evidence.flatMap { $0.components(separatedBy: " at line ").dropFirst().first }
+                    .flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
+                print("finding\t\(path)\t\(f.location.startLine ?? 0)\t\(f.ruleId)\t\(sourceLine)")
+            }
+        }
+    }
+
     @Test("very long operator chains and deep nesting do not exhaust the stack")
     func deepTrees() throws {
         let chain = "import os\nfrom flask import request\nx = request.args['a']" + String(repeating: " + x", count: 2900) + "\nos.system(x)\n"

@@ -12,6 +12,10 @@ struct TaintEngineTests {
           - pattern: flask.request.$ATTR
           - pattern: input(...)
           - pattern: sys.argv
+          - pattern: |
+              @$APP.route(...)
+              def $F(...):
+                  ...
         sinks:
           - pattern: os.system($CMD)
             focus: $CMD
@@ -68,6 +72,13 @@ struct TaintEngineTests {
             ("c = input()\nassert is_safe(path=c)\nos.system(c)\n", []),
             ("c = input()\nif is_safe(d):\n    os.system(c)\n", [5]),
             ("eval(eval(input()))\n", [3]),
+            ("c = input()\nok = is_safe(c)\nif ok:\n    os.system(c)\n", []),
+            ("table = {'a': 'ls'}\nos.system(table[input()])\n", []),
+            // Route parameters are sources, unless a converter makes them numbers.
+            ("@app.route('/x/<name>')\ndef v(name):\n    os.system(name)\n", [5]),
+            ("@app.route('/x/<int:n>')\ndef v(n):\n    os.system('kill %d' % n)\n", []),
+            ("@login_required\n@app.route('/x/<a>/<b>')\ndef v(a, b):\n    os.system(b)\n", [6]),
+            ("@cache\ndef helper(name):\n    os.system(name)\n", []),
         ])
     func flows(body: String, lines: [Int]) throws {
         let found = try findingLines(rule: Self.rule, source: Self.prelude + body)

@@ -19,6 +19,8 @@ struct TaintAnalyzer {
     /// Set while computing a sink's taint: sinks inside it are checked by the real evaluation.
     private var peeking = false
     private var currentSinkParameters: [Int: TaintSinkHit] = [:]
+    /// `ok = is_safe(url=u)`: the result variable vouches for `u` when used as a check.
+    private var checkResults: [String: [String]] = [:]
 
     init(patterns: TaintPatterns, index: FileIndex) {
         self.patterns = patterns
@@ -58,6 +60,7 @@ struct TaintAnalyzer {
         state = [:]
         returned = .clean
         currentSinkParameters = [:]
+        checkResults = [:]
     }
 
     /// Analyses one function with its parameters standing for the caller's values.
@@ -71,6 +74,7 @@ struct TaintAnalyzer {
                 names.append(name)
             }
         }
+        seedParameterSources(function, names)
         if let body = function.children.last { execute(block: body.children) }
         var summary = FunctionSummary(parameters: names)
         summary.returnsParameters = returned.parameters
@@ -78,6 +82,38 @@ struct TaintAnalyzer {
         for origin in returned.sources { summary.returnsSource.formUnion(Taint(origin)) }
         summary.sinkParameters = currentSinkParameters
         return summary
+    }
+
+    /// A source pattern that is a `def` (`@app.route(...)` / `def $F(...): ...`) marks the
+    /// parameters of the functions it matches as tainted: they arrive from the request path.
+    /// Parameters a route declares with a numeric or UUID converter (`<int:id>`) cannot carry text.
+    private mutating func seedParameterSources(_ function: PyNode, _ names: [String]) {
+        guard matchesAny(patterns.sources.candidates(function, index.aliases), function) else { return }
+        let typed = Self.typedRouteParameters(function)
+        for name in names where name != "self" && name != "cls" && !typed.contains(name) {
+            let origin = TaintOrigin(label: "parameter \(name) of \(function.text ?? "?")", line: function.range.start.line, parameter: nil)
+            state[name] = Taint(origin)
+        }
+    }
+
+    /// Names bound by `<int:name>`, `<float:name>` or `<uuid:name>` in the function's decorators.
+    static func typedRouteParameters(_ function: PyNode) -> Set<String> {
+        guard let decorators = function.children.first else { return [] }
+        var out: Set<String> = []
+        decorators.walk { node in
+            guard node.kind == .string, let text = node.text else { return true }
+            for converter in ["<int:", "<float:", "<uuid:"] {
+                var rest = text[...]
+                while let start = rest.range(of: converter) {
+                    let after = rest[start.upperBound...]
+                    guard let end = after.firstIndex(of: ">") else { break }
+                    out.insert(String(after[..<end]))
+                    rest = after[end...]
+                }
+            }
+            return false
+        }
+        return out
     }
 
     // MARK: Statements
@@ -109,6 +145,10 @@ struct TaintAnalyzer {
             }
             let taint = evaluate(value)
             for target in targets { assign(target, taint, strong: true) }
+            if targets.count == 1, let target = targets.first, target.kind == .name, let name = target.text {
+                let checked = value.kind == .call ? checkedNames(value) : []
+                checkResults[name] = checked.isEmpty ? nil : checked
+            }
         case .augAssign where c.count == 2:
             let taint = evaluate(c[1]).union(evaluate(c[0]))
             assign(c[0], taint, strong: true)
@@ -191,14 +231,24 @@ struct TaintAnalyzer {
         if patterns.sanitizers.isEmpty { return }
         var names: [String] = []
         test.walk { node in
-            guard node.kind == .call, matchesAny(patterns.sanitizers.candidates(node, index.aliases), node) else { return true }
-            for argument in node.children.dropFirst() {
-                let value = argument.kind == .keyword ? argument.children.first : argument
-                if let value, value.kind == .name, let name = value.text { names.append(name) }
-            }
-            return false
+            if node.kind == .name, let name = node.text, let checked = checkResults[name] { names += checked }
+            guard node.kind == .call else { return true }
+            let checked = checkedNames(node)
+            names += checked
+            return checked.isEmpty
         }
         for name in names { state[name] = nil }
+    }
+
+    /// The variables a sanitizer call is given, when `call` is one.
+    private func checkedNames(_ call: PyNode) -> [String] {
+        guard matchesAny(patterns.sanitizers.candidates(call, index.aliases), call) else { return [] }
+        var names: [String] = []
+        for argument in call.children.dropFirst() {
+            let value = argument.kind == .keyword ? argument.children.first : argument
+            if let value, value.kind == .name, let name = value.text { names.append(name) }
+        }
+        return names
     }
 
     /// Binds `taint` to an assignment target. Names are overwritten; writing into an element or
@@ -257,6 +307,10 @@ struct TaintAnalyzer {
         case .compare:
             for child in c { _ = evaluate(child) }
             return .clean
+        case .subscript where c.count == 2:
+            // `allowed[user_key]` is a trusted value picked by a tainted key: only the container counts.
+            _ = evaluate(c[1])
+            return evaluate(c[0])
         default:
             var taint = Taint.clean
             for child in c { taint.formUnion(evaluate(child)) }
