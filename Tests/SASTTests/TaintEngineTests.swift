@@ -79,6 +79,7 @@ struct TaintEngineTests {
             ("@app.route('/x/<int:n>')\ndef v(n):\n    os.system('kill %d' % n)\n", []),
             ("@login_required\n@app.route('/x/<a>/<b>')\ndef v(a, b):\n    os.system(b)\n", [6]),
             ("@cache\ndef helper(name):\n    os.system(name)\n", []),
+            ("@app.route('/k/<pid>')\ndef v(pid: int):\n    os.system('kill %d' % pid)\n", []),
         ])
     func flows(body: String, lines: [Int]) throws {
         let found = try findingLines(rule: Self.rule, source: Self.prelude + body)

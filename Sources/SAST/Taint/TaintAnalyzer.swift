@@ -89,7 +89,17 @@ struct TaintAnalyzer {
     /// Parameters a route declares with a numeric or UUID converter (`<int:id>`) cannot carry text.
     private mutating func seedParameterSources(_ function: PyNode, _ names: [String]) {
         guard matchesAny(patterns.sources.candidates(function, index.aliases), function) else { return }
-        let typed = Self.typedRouteParameters(function)
+        var typed = Self.typedRouteParameters(function)
+        // `item_id: int` (FastAPI, typed views) cannot carry text either.
+        if function.children.count > 2 {
+            for parameter in function.children[2].children where parameter.kind == .parameter {
+                if let annotation = parameter.children.first, let type = annotation.dottedName,
+                    ["int", "float", "bool", "UUID", "uuid.UUID"].contains(type), let name = parameter.text
+                {
+                    typed.insert(name)
+                }
+            }
+        }
         for name in names where name != "self" && name != "cls" && !typed.contains(name) {
             let origin = TaintOrigin(label: "parameter \(name) of \(function.text ?? "?")", line: function.range.start.line, parameter: nil)
             state[name] = Taint(origin)
