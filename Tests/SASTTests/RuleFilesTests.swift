@@ -19,6 +19,18 @@ struct RuleFilesTests {
         #expect(failures.isEmpty, "\(failures.count) rule test failures:\n\(failures.joined(separator: "\n"))")
     }
 
+    @Test(
+        "rule tests of another directory (SENTINEL_RULES_DIR)",
+        .enabled(if: ProcessInfo.processInfo.environment["SENTINEL_RULES_DIR"] != nil))
+    func otherDirectory() throws {
+        let directory = try #require(ProcessInfo.processInfo.environment["SENTINEL_RULES_DIR"])
+        let results = try RuleTests.run(directory: directory)
+        let failures = results.flatMap(\.failures)
+        print("rule tests: \(results.count) files, \(results.filter(\.passed).count) passed, \(failures.count) failures")
+        for failure in failures { print("rule-test-failure: \(failure)") }
+        #expect(failures.isEmpty)
+    }
+
     @Test("every rule has at least two ruleid and two ok cases")
     func coverage() throws {
         let rules = try RuleSet.load(directories: [Self.rulesDirectory])

@@ -12,6 +12,10 @@ struct TaintEngineTests {
           - pattern: flask.request.$ATTR
           - pattern: input(...)
           - pattern: sys.argv
+          - pattern: |
+              @$APP.route(...)
+              def $F(...):
+                  ...
         sinks:
           - pattern: os.system($CMD)
             focus: $CMD
@@ -21,6 +25,7 @@ struct TaintEngineTests {
         sanitizers:
           - pattern: shlex.quote(...)
           - pattern: int(...)
+          - pattern: is_safe(...)
 
         """
     static let prelude = "import os, sys, shlex, subprocess\nfrom flask import request\n"
@@ -61,6 +66,20 @@ struct TaintEngineTests {
             ("def run(cmd):\n    os.system(cmd)\ndef view():\n    run(request.args['x'])\n    run('ls')\n", [4]),
             ("class V:\n    def clean(self, s):\n        return shlex.quote(s)\n    def get(self):\n        os.system(self.clean(request.args['x']))\n", []),
             ("def view(req):\n    os.system(req.args['x'])\n", []),
+            // A sanitizer used as a check vouches for its argument.
+            ("c = input()\nif not is_safe(c):\n    c = 'ls'\nos.system(c)\n", []),
+            ("c = input()\nif is_safe(c):\n    os.system(c)\n", []),
+            ("c = input()\nassert is_safe(path=c)\nos.system(c)\n", []),
+            ("c = input()\nif is_safe(d):\n    os.system(c)\n", [5]),
+            ("eval(eval(input()))\n", [3]),
+            ("c = input()\nok = is_safe(c)\nif ok:\n    os.system(c)\n", []),
+            ("table = {'a': 'ls'}\nos.system(table[input()])\n", []),
+            // Route parameters are sources, unless a converter makes them numbers.
+            ("@app.route('/x/<name>')\ndef v(name):\n    os.system(name)\n", [5]),
+            ("@app.route('/x/<int:n>')\ndef v(n):\n    os.system('kill %d' % n)\n", []),
+            ("@login_required\n@app.route('/x/<a>/<b>')\ndef v(a, b):\n    os.system(b)\n", [6]),
+            ("@cache\ndef helper(name):\n    os.system(name)\n", []),
+            ("@app.route('/k/<pid>')\ndef v(pid: int):\n    os.system('kill %d' % pid)\n", []),
         ])
     func flows(body: String, lines: [Int]) throws {
         let found = try findingLines(rule: Self.rule, source: Self.prelude + body)

@@ -24,3 +24,12 @@ def django_view(request):
     # ok: python.taint-insecure-cookie
     response.set_cookie("prefs", prefs, **COOKIE_DEFAULTS)
     return response
+
+
+def remember_me(request):
+    response = HttpResponse("ok")
+    # ok: python.taint-insecure-cookie
+    response.set_cookie("remember", "1", secure=settings.COOKIE_SECURE, httponly=settings.COOKIE_HTTPONLY)
+    # ruleid: python.taint-insecure-cookie
+    response.set_cookie("debug", "1", secure=False, httponly=True)
+    return response

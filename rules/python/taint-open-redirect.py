@@ -1,5 +1,6 @@
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect as django_redirect
+from django.utils.http import url_has_allowed_host_and_scheme
 from flask import Flask, redirect, request, url_for
 
 app = Flask(__name__)
@@ -30,3 +31,11 @@ def logout_view(request):
 def back_view(request):
     # ruleid: python.taint-open-redirect
     return django_redirect(request.POST["back"])
+
+
+def set_language(request):
+    next_url = request.POST.get("next", request.GET.get("next"))
+    if not url_has_allowed_host_and_scheme(url=next_url, allowed_hosts={request.get_host()}):
+        next_url = "/"
+    # ok: python.taint-open-redirect
+    return HttpResponseRedirect(next_url)

@@ -31,6 +31,9 @@ struct ImportAliases: Sendable {
         }
     }
 
+    /// Whether the file imports nothing under another name.
+    var isEmpty: Bool { canonical.isEmpty }
+
     /// The dotted name `name` stands for, when an import bound it to something else.
     func resolve(_ name: String) -> String? { canonical[name] }
 
@@ -44,6 +47,15 @@ struct ImportAliases: Sendable {
     /// A name or attribute chain rebuilt over the canonical module path, carrying the original
     /// ranges; nil when the chain's root is not an alias.
     func expand(_ node: PyNode) -> PyNode? {
+        // Cheap refusal first: most chains are not rooted at an alias.
+        if canonical.isEmpty { return nil }
+        var root = node
+        while root.kind == .attribute, let base = root.children.first { root = base }
+        guard root.kind == .name, let text = root.text, canonical[text] != nil else { return nil }
+        return rebuild(node)
+    }
+
+    private func rebuild(_ node: PyNode) -> PyNode? {
         switch node.kind {
         case .name:
             guard let text = node.text, let target = canonical[text] else { return nil }
@@ -54,7 +66,7 @@ struct ImportAliases: Sendable {
             for part in parts { out = PyNode(.attribute, text: part, children: [out], range: node.range) }
             return out
         case .attribute:
-            guard let base = node.children.first, let expanded = expand(base) else { return nil }
+            guard let base = node.children.first, let expanded = rebuild(base) else { return nil }
             var copy = node
             copy.children[0] = expanded
             return copy

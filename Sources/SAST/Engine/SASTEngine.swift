@@ -63,36 +63,36 @@ public struct SASTEngine: Sendable {
 /// A rule with what it needs precomputed: the identifiers a file must mention, taint indexes.
 struct CompiledRule: Sendable {
     let rule: Rule
-    let required: Set<String>?
+    let required: IdentifierRequirement
     let taint: TaintPatterns?
 
     init(_ rule: Rule) {
         self.rule = rule
         switch rule.mode {
         case .search(let formula):
-            required = Self.required(formula)
+            required = IdentifierRequirement(alternatives: Self.required(formula))
             taint = nil
         case .taint(let spec):
-            required = nil
+            required = .always
             taint = TaintPatterns(spec)
         }
     }
 
-    /// Identifiers of which at least one must appear for any match; nil when unknown.
-    static func required(_ formula: PatternFormula) -> Set<String>? {
+    /// Identifier sets of which at least one must be wholly present for any match; nil when unknown.
+    static func required(_ formula: PatternFormula) -> [Set<String>]? {
         switch formula {
         case .pattern(let pattern):
-            return PatternIndexKey.requiredIdentifier(pattern.tree).map { [$0] }
+            return IdentifierRequirement(patterns: [pattern.tree]).alternatives
         case .either(let alternatives):
-            var out: Set<String> = []
+            var out: [Set<String>] = []
             for alternative in alternatives {
-                guard let names = required(alternative) else { return nil }
-                out.formUnion(names)
+                guard let sets = required(alternative) else { return nil }
+                out += sets
             }
             return out
         case .all(let clauses):
             for clause in clauses {
-                if case .positive(let formula) = clause, let names = required(formula) { return names }
+                if case .positive(let formula) = clause, let sets = required(formula) { return sets }
             }
             return nil
         }
@@ -100,8 +100,7 @@ struct CompiledRule: Sendable {
 
     func applies(to identifiers: Set<String>) -> Bool {
         if let taint { return taint.applies(to: identifiers) }
-        if let required { return !required.isDisjoint(with: identifiers) }
-        return true
+        return required.isSatisfied(by: identifiers)
     }
 
     func findings(in index: FileIndex, builder: FindingBuilder) -> [Finding] {
@@ -119,7 +118,8 @@ struct CompiledRule: Sendable {
             analyzer.run()
             var seen = Set<Int>()
             var out: [Finding] = []
-            for flow in analyzer.flows where seen.insert(flow.sink.range.start.offset * 1_000_003 + flow.sink.range.end.offset).inserted {
+            // One finding per sink line: `exec(compile(x))` is one problem, not two.
+            for flow in analyzer.flows where seen.insert(flow.sink.range.start.line).inserted {
                 var evidence = "\(flow.origin.label) at line \(flow.origin.line) flows to \(flow.sink.label)"
                 if let via = flow.via { evidence += " through \(via)()" }
                 out.append(builder.finding(rule, range: flow.sink.range, bindings: flow.sink.bindings, evidence: evidence))

@@ -8,9 +8,14 @@ struct SourceText: Sendable {
     let lineStarts: [Int]
 
     init(_ source: String) {
-        bytes = Array(source.utf8)
+        let bytes = Array(source.utf8)
         var starts = [0]
-        for (i, byte) in bytes.enumerated() where byte == 10 { starts.append(i + 1) }
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 10 { starts.append(i + 1) }
+            i += 1
+        }
+        self.bytes = bytes
         lineStarts = starts
     }
 

@@ -10,8 +10,6 @@ struct FileIndex: Sendable {
     private(set) var blocks: [PyNode] = []
     /// Every identifier, attribute name and imported module segment in the file.
     private(set) var identifiers: Set<String> = []
-    /// Every node, for patterns that are a bare metavariable.
-    private(set) var all: [PyNode] = []
 
     init(root: PyNode, source: SourceText) {
         self.root = root
@@ -21,11 +19,9 @@ struct FileIndex: Sendable {
         var calls: [String: [PyNode]] = [:]
         var blocks: [PyNode] = []
         var identifiers: Set<String> = []
-        var all: [PyNode] = []
         let aliases = self.aliases
         root.walk { node in
-            all.append(node)
-            byKind[node.kind, default: []].append(node)
+            if !FileIndex.unindexedKinds.contains(node.kind) { byKind[node.kind, default: []].append(node) }
             switch node.kind {
             case .module, .block:
                 blocks.append(node)
@@ -48,7 +44,6 @@ struct FileIndex: Sendable {
         self.callsByName = calls
         self.blocks = blocks
         self.identifiers = identifiers
-        self.all = all
     }
 
     /// The last segment of a callee, before and after import resolution (`sp.call` → `call`;
@@ -68,6 +63,26 @@ struct FileIndex: Sendable {
         }
     }
 
+    /// The most numerous kinds, which patterns rarely start with: found by walking when needed.
+    static let unindexedKinds: Set<PyNodeKind> = [
+        .name, .string, .integer, .float, .true, .false, .none, .keyword, .parameter, .empty, .block,
+        .decorators, .typeParams, .parameters, .formattedValue, .alias,
+    ]
+
+    /// Nodes of `kind`, from the index or by walking the tree for the kinds it leaves out.
+    func nodes(of kind: PyNodeKind) -> [PyNode] {
+        if !Self.unindexedKinds.contains(kind) { return byKind[kind] ?? [] }
+        var out: [PyNode] = []
+        root.walk { node in
+            if node.kind == kind { out.append(node) }
+            return true
+        }
+        return out
+    }
+
+    /// Every node; only patterns that are a bare metavariable need this, so it is not kept.
+    var all: [PyNode] { root.preorder }
+
     /// Nodes a single-node pattern could match.
     func candidates(for pattern: PyNode) -> [PyNode] {
         switch pattern.kind {
@@ -76,15 +91,17 @@ struct FileIndex: Sendable {
             return byKind[.call] ?? []
         case .name:
             if pattern.text?.hasPrefix("$") == true { return all }
-            return (byKind[.name] ?? []) + (byKind[.attribute] ?? [])
+            return nodes(of: .name) + nodes(of: .attribute)
         case .attribute:
-            return (byKind[.attribute] ?? []) + (byKind[.name] ?? [])
+            // A name can match an attribute pattern only through an import alias.
+            let names = aliases.isEmpty ? [] : nodes(of: .name).filter { $0.text.map { aliases.resolve($0) != nil } ?? false }
+            return nodes(of: .attribute) + names
         case .ellipsis:
             return all
         case .exprStmt where PatternMatcher.isWildcard(pattern) || pattern.children.first?.kind == .name:
             return all
         default:
-            return byKind[pattern.kind] ?? []
+            return nodes(of: pattern.kind)
         }
     }
 }
@@ -99,19 +116,50 @@ enum PatternIndexKey {
         return text
     }
 
-    /// One identifier every match of `pattern` must contain, or nil when none is certain.
-    static func requiredIdentifier(_ pattern: PyNode) -> String? {
-        if let name = callName(pattern) { return name }
-        var found: String?
+    /// Identifiers every match of `pattern` must contain (names, attribute names and keywords
+    /// outside metavariables); a file lacking any of them cannot match.
+    static func requiredIdentifiers(_ pattern: PyNode) -> Set<String> {
+        var found: Set<String> = []
         pattern.walk { node in
-            if found != nil { return false }
-            if node.kind == .name || node.kind == .attribute, let text = node.text, !text.hasPrefix("$") {
-                found = text
+            switch node.kind {
+            case .name, .attribute, .keyword:
+                if let text = node.text, !text.hasPrefix("$") { found.insert(text) }
+                return true
+            case .boolOp, .ifExp:
+                // Only the spine of expressions is certain; alternatives inside are not.
                 return false
+            default:
+                return true
             }
-            // Only the spine of expressions is certain; alternatives inside are not.
-            return node.kind != .boolOp && node.kind != .ifExp
         }
         return found
+    }
+}
+
+/// Which files a rule can skip: the rule needs one of `alternatives`, each a set of identifiers
+/// the file must all contain. No alternatives means "cannot tell; always run".
+struct IdentifierRequirement: Sendable {
+    var alternatives: [Set<String>]?
+
+    static let always = IdentifierRequirement(alternatives: nil)
+
+    init(alternatives: [Set<String>]?) { self.alternatives = alternatives }
+
+    init(patterns: [PyNode]) {
+        var out: [Set<String>] = []
+        for tree in patterns {
+            let ids = PatternIndexKey.requiredIdentifiers(tree)
+            if ids.isEmpty {
+                alternatives = nil
+                return
+            }
+            out.append(ids)
+        }
+        alternatives = out
+    }
+
+    func isSatisfied(by identifiers: Set<String>) -> Bool {
+        guard let alternatives else { return true }
+        return alternatives.contains { $0.isSubset(of: identifiers) }
     }
 }

@@ -27,6 +27,10 @@ struct PatternMatcher: Sendable {
             // Inside an f-string pattern a `...` piece stands for any run of text and fields.
             let pieces = p.children.map { $0.kind == .string && $0.text == "..." ? PyNode(.ellipsis, range: $0.range) : $0 }
             return matchSequence(pieces[...], t.children[...], &b, open: false) != nil
+        case .decorators where t.kind == .decorators:
+            // Decorators a pattern names must be present; others may surround them.
+            let open = [PyNode(.ellipsis, range: p.range)] + p.children + [PyNode(.ellipsis, range: p.range)]
+            return matchSequence(open[...], t.children[...], &b, open: false) != nil
         case .exprStmt:
             // A lone `$S` statement binds any statement.
             if let inner = p.children.first, inner.kind == .name, let name = inner.text, name.hasPrefix("$"),

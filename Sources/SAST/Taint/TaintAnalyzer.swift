@@ -19,6 +19,8 @@ struct TaintAnalyzer {
     /// Set while computing a sink's taint: sinks inside it are checked by the real evaluation.
     private var peeking = false
     private var currentSinkParameters: [Int: TaintSinkHit] = [:]
+    /// `ok = is_safe(url=u)`: the result variable vouches for `u` when used as a check.
+    private var checkResults: [String: [String]] = [:]
 
     init(patterns: TaintPatterns, index: FileIndex) {
         self.patterns = patterns
@@ -28,6 +30,10 @@ struct TaintAnalyzer {
 
     /// Runs the analysis; the flows found are in ``flows``.
     mutating func run() {
+        // Most files and functions hold no source at all: find the sources first, by index.
+        let search = PatternSearch(index: index)
+        let sourceOffsets = patterns.sourceTrees.flatMap { search.matches($0).map(\.range.start.offset) }
+        if sourceOffsets.isEmpty { return }
         let functions = (index.byKind[.functionDef] ?? []) + (index.byKind[.asyncFunctionDef] ?? [])
         // Summaries only matter for helpers the file calls; two rounds let helpers call helpers.
         let called = functions.filter { $0.text.map { index.callsByName[$0] != nil } ?? false }
@@ -40,7 +46,12 @@ struct TaintAnalyzer {
             }
         }
         reporting = true
-        for function in functions { _ = analyse(function: function) }
+        let helperReadsSource = summaries.values.contains { $0.returnsSource.isTainted }
+        for function in functions {
+            let range = function.range.start.offset..<function.range.end.offset
+            guard helperReadsSource || sourceOffsets.contains(where: range.contains) else { continue }
+            _ = analyse(function: function)
+        }
         resetScope()
         execute(block: index.root.children)
     }
@@ -49,6 +60,7 @@ struct TaintAnalyzer {
         state = [:]
         returned = .clean
         currentSinkParameters = [:]
+        checkResults = [:]
     }
 
     /// Analyses one function with its parameters standing for the caller's values.
@@ -62,6 +74,7 @@ struct TaintAnalyzer {
                 names.append(name)
             }
         }
+        seedParameterSources(function, names)
         if let body = function.children.last { execute(block: body.children) }
         var summary = FunctionSummary(parameters: names)
         summary.returnsParameters = returned.parameters
@@ -69,6 +82,48 @@ struct TaintAnalyzer {
         for origin in returned.sources { summary.returnsSource.formUnion(Taint(origin)) }
         summary.sinkParameters = currentSinkParameters
         return summary
+    }
+
+    /// A source pattern that is a `def` (`@app.route(...)` / `def $F(...): ...`) marks the
+    /// parameters of the functions it matches as tainted: they arrive from the request path.
+    /// Parameters a route declares with a numeric or UUID converter (`<int:id>`) cannot carry text.
+    private mutating func seedParameterSources(_ function: PyNode, _ names: [String]) {
+        guard matchesAny(patterns.sources.candidates(function, index.aliases), function) else { return }
+        var typed = Self.typedRouteParameters(function)
+        // `item_id: int` (FastAPI, typed views) cannot carry text either.
+        if function.children.count > 2 {
+            for parameter in function.children[2].children where parameter.kind == .parameter {
+                if let annotation = parameter.children.first, let type = annotation.dottedName,
+                    ["int", "float", "bool", "UUID", "uuid.UUID"].contains(type), let name = parameter.text
+                {
+                    typed.insert(name)
+                }
+            }
+        }
+        for name in names where name != "self" && name != "cls" && !typed.contains(name) {
+            let origin = TaintOrigin(label: "parameter \(name) of \(function.text ?? "?")", line: function.range.start.line, parameter: nil)
+            state[name] = Taint(origin)
+        }
+    }
+
+    /// Names bound by `<int:name>`, `<float:name>` or `<uuid:name>` in the function's decorators.
+    static func typedRouteParameters(_ function: PyNode) -> Set<String> {
+        guard let decorators = function.children.first else { return [] }
+        var out: Set<String> = []
+        decorators.walk { node in
+            guard node.kind == .string, let text = node.text else { return true }
+            for converter in ["<int:", "<float:", "<uuid:"] {
+                var rest = text[...]
+                while let start = rest.range(of: converter) {
+                    let after = rest[start.upperBound...]
+                    guard let end = after.firstIndex(of: ">") else { break }
+                    out.insert(String(after[..<end]))
+                    rest = after[end...]
+                }
+            }
+            return false
+        }
+        return out
     }
 
     // MARK: Statements
@@ -83,6 +138,7 @@ struct TaintAnalyzer {
         switch s.kind {
         case .exprStmt, .raise, .assert, .delete:
             for child in c { _ = evaluate(child) }
+            if s.kind == .assert, let test = c.first { clearGuarded(test) }
             if s.kind == .delete { for target in c where target.kind == .name { state[target.text ?? ""] = nil } }
         case .assign:
             guard let value = c.last else { return }
@@ -99,6 +155,10 @@ struct TaintAnalyzer {
             }
             let taint = evaluate(value)
             for target in targets { assign(target, taint, strong: true) }
+            if targets.count == 1, let target = targets.first, target.kind == .name, let name = target.text {
+                let checked = value.kind == .call ? checkedNames(value) : []
+                checkResults[name] = checked.isEmpty ? nil : checked
+            }
         case .augAssign where c.count == 2:
             let taint = evaluate(c[1]).union(evaluate(c[0]))
             assign(c[0], taint, strong: true)
@@ -108,6 +168,7 @@ struct TaintAnalyzer {
             if let value = c.first { returned.formUnion(evaluate(value)) }
         case .if where c.count == 3, .while where c.count == 3:
             _ = evaluate(c[0])
+            clearGuarded(c[0])
             let before = state
             execute(block: c[1].children)
             if s.kind == .while { execute(block: c[1].children) }
@@ -172,6 +233,34 @@ struct TaintAnalyzer {
         if tail.count > 1, let final = tail.last, !final.isEmpty { execute(block: final.children) }
     }
 
+    /// A sanitizer used as a check (`if not url_has_allowed_host_and_scheme(url): url = "/"`,
+    /// `if is_safe(path): ...`, `assert valid(x)`) vouches for the variables it is given: either the
+    /// check passed, or the branch that handles failure replaces or rejects the value. Both branches
+    /// and the code after see them clean.
+    private mutating func clearGuarded(_ test: PyNode) {
+        if patterns.sanitizers.isEmpty { return }
+        var names: [String] = []
+        test.walk { node in
+            if node.kind == .name, let name = node.text, let checked = checkResults[name] { names += checked }
+            guard node.kind == .call else { return true }
+            let checked = checkedNames(node)
+            names += checked
+            return checked.isEmpty
+        }
+        for name in names { state[name] = nil }
+    }
+
+    /// The variables a sanitizer call is given, when `call` is one.
+    private func checkedNames(_ call: PyNode) -> [String] {
+        guard matchesAny(patterns.sanitizers.candidates(call, index.aliases), call) else { return [] }
+        var names: [String] = []
+        for argument in call.children.dropFirst() {
+            let value = argument.kind == .keyword ? argument.children.first : argument
+            if let value, value.kind == .name, let name = value.text { names.append(name) }
+        }
+        return names
+    }
+
     /// Binds `taint` to an assignment target. Names are overwritten; writing into an element or
     /// attribute of a container taints the container but never cleans it.
     private mutating func assign(_ target: PyNode, _ taint: Taint, strong: Bool) {
@@ -199,8 +288,8 @@ struct TaintAnalyzer {
     private mutating func evaluate(_ e: PyNode) -> Taint {
         if e.isEmpty { return .clean }
         checkSinks(e)
-        if matchesAny(patterns.sanitizers.candidates(e.kind), e) { return .clean }
-        if matchesAny(patterns.sources.candidates(e.kind), e) {
+        if matchesAny(patterns.sanitizers.candidates(e, index.aliases), e) { return .clean }
+        if matchesAny(patterns.sources.candidates(e, index.aliases), e) {
             for child in e.children { _ = evaluate(child) }
             return Taint(TaintOrigin(label: Self.label(e, index.source), line: e.range.start.line, parameter: nil))
         }
@@ -228,6 +317,10 @@ struct TaintAnalyzer {
         case .compare:
             for child in c { _ = evaluate(child) }
             return .clean
+        case .subscript where c.count == 2:
+            // `allowed[user_key]` is a trusted value picked by a tainted key: only the container counts.
+            _ = evaluate(c[1])
+            return evaluate(c[0])
         default:
             var taint = Taint.clean
             for child in c { taint.formUnion(evaluate(child)) }
@@ -310,7 +403,7 @@ struct TaintAnalyzer {
     /// Reports (or, in a summary, records) every sink `node` is whose checked part is tainted.
     private mutating func checkSinks(_ node: PyNode) {
         if peeking { return }
-        for (tree, sink) in patterns.sinks.candidates(node.kind) {
+        for (tree, sink) in patterns.sinks.candidates(node, index.aliases) {
             var bindings = Bindings()
             guard matcher.match(tree, node, &bindings) else { continue }
             let parts: [PyNode]
