@@ -15,9 +15,9 @@ Findings come from `sentinel scan --sast --format json --tools native DIR` (the 
 of findings produced otherwise (`--findings FILE`, same shape; a bare list is accepted too).
 
 A native finding matches a Bandit result when the file and Bandit id agree and the finding starts
-on the Bandit line or up to 3 lines before it (Bandit reports the `except` line of a try
-statement and sometimes an inner line of a multi-line call, the native engine the statement's
-first line); each Bandit result is matched at most once.
+on the Bandit line or, failing that, up to 3 lines before it (Bandit reports the `except` line of
+a try statement, the native engine the `try` line); each Bandit result and each native finding is
+matched at most once, exact lines first.
 
 Usage:
   bench/sast-recall.py [--sentinel .build/debug/sentinel] [--findings FILE] [--per-file]
@@ -38,7 +38,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = REPO.parent / "shared" / "corpora" / "bandit"
 WINDOW_BEFORE = 3  # a finding may start this many lines before the Bandit line
-WINDOW_AFTER = 1   # ... or this many after it
+WINDOW_AFTER = 0   # ... and never after it
 
 GROUPS = {
     "B1xx": "misc (asserts, exec, permissions, binding, passwords, tmp, try/except, timeouts)",
@@ -187,28 +187,31 @@ def expected_totals(expected_counts: Path) -> dict[str, int]:
 # --------------------------------------------------------------------------- matching
 
 def match(truth: list[dict], ours: list[tuple[str, int, str, str]]):
-    """Greedy one-to-one matching of (file, line, bandit id) triples with the line window."""
+    """One-to-one matching of (file, line, bandit id) triples: exact lines first, then the window."""
     by_key: dict[tuple[str, str], list[tuple[int, str]]] = collections.defaultdict(list)
     for f, line, tid, rule in ours:
         by_key[(f, tid)].append((line, rule))
     used: set[tuple[str, str, int, str]] = set()
-    hits: list[tuple[dict, tuple[int, str]]] = []
-    misses: list[dict] = []
-    for t in sorted(truth, key=lambda r: (r["file"], r["line"])):
-        cands = by_key.get((t["file"], t["test_id"]), [])
-        best = None
-        for line, rule in cands:
-            key = (t["file"], t["test_id"], line, rule)
-            if key in used:
+    matched: dict[int, tuple[int, str]] = {}
+    order = sorted(range(len(truth)), key=lambda i: (truth[i]["file"], truth[i]["line"]))
+    for exact in (True, False):
+        for i in order:
+            if i in matched:
                 continue
-            d = t["line"] - line
-            if -WINDOW_AFTER <= d <= WINDOW_BEFORE and (best is None or abs(d) < abs(t["line"] - best[0])):
-                best = (line, rule)
-        if best is None:
-            misses.append(t)
-        else:
-            used.add((t["file"], t["test_id"], best[0], best[1]))
-            hits.append((t, best))
+            t = truth[i]
+            best = None
+            for line, rule in by_key.get((t["file"], t["test_id"]), []):
+                if (t["file"], t["test_id"], line, rule) in used:
+                    continue
+                d = t["line"] - line
+                ok = d == 0 if exact else -WINDOW_AFTER <= d <= WINDOW_BEFORE
+                if ok and (best is None or abs(d) < abs(t["line"] - best[0])):
+                    best = (line, rule)
+            if best is not None:
+                used.add((t["file"], t["test_id"], best[0], best[1]))
+                matched[i] = best
+    hits = [(truth[i], matched[i]) for i in order if i in matched]
+    misses = [truth[i] for i in order if i not in matched]
     extra = [(f, line, tid, rule) for f, line, tid, rule in ours if (f, tid, line, rule) not in used]
     return hits, misses, extra
 
