@@ -15,7 +15,7 @@ for a in "$@"; do [ "$a" = "--findings" ] && use_findings=1; done
 if [ "$use_findings" = 0 ]; then
   swift build --product sentinel >/dev/null
   SENTINEL=${SENTINEL:-.build/debug/sentinel}
-  if ! "$SENTINEL" scan --help >/dev/null 2>&1; then
+  if ! "$SENTINEL" --help 2>&1 | grep -qE '^ +scan( |$)'; then
     echo "sast-recall: $SENTINEL has no 'scan' command yet; pass --findings FILE" >&2
     exit 2
   fi
