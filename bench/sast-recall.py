@@ -12,7 +12,8 @@ Bandit test ids through the rules' `metadata.bandit` lists and compared with wha
 
 Findings come from `sentinel scan --sast --format json --tools native DIR` (the JSON contract:
 {"findings": [{"ruleId", "location": {"file", "startLine"}, "severity"}]}) or from a JSON file
-of findings produced otherwise (`--findings FILE`, same shape; a bare list is accepted too).
+of findings produced otherwise (`--findings FILE`, same shape; a bare list is accepted too, and so
+are the `finding<TAB>file<TAB>line<TAB>rule` lines of the engine's dump test).
 
 A native finding matches a Bandit result when the file and Bandit id agree and the finding starts
 on the Bandit line or, failing that, up to 3 lines before it (Bandit reports the `except` line of
@@ -111,6 +112,23 @@ def run_scanner(sentinel: Path, target: Path) -> dict:
     except json.JSONDecodeError as exc:
         die(f"scanner output is not JSON ({exc}): {proc.stdout[:200]!r}")
     return {}
+
+
+def load_findings(path: str) -> list[dict]:
+    """JSON ({"findings": [...]} or a list), or the engine test dump's lines
+    `finding<TAB>file<TAB>line<TAB>rule[<TAB>...]` (paths relative to the scanned directory)."""
+    text = Path(path).read_text()
+    try:
+        return findings_of(json.loads(text))
+    except json.JSONDecodeError:
+        out = []
+        for line in text.splitlines():
+            parts = line.split("\t")
+            if len(parts) >= 4 and parts[0] == "finding":
+                out.append({"ruleId": parts[3], "location": {"file": parts[1], "startLine": int(parts[2])}})
+        if not out and text.strip():
+            die(f"{path}: neither JSON nor finding<TAB>file<TAB>line<TAB>rule lines")
+        return out
 
 
 def findings_of(doc) -> list[dict]:
@@ -251,7 +269,7 @@ def main() -> None:
 
     # Native findings.
     if args.findings:
-        raw = findings_of(json.loads(Path(args.findings).read_text()))
+        raw = load_findings(args.findings)
     elif args.per_file:
         raw = []
         for f in sorted(examples.rglob("*.py")):

@@ -73,10 +73,27 @@ def findings_of(doc) -> list[dict]:
     return []
 
 
+def load_findings(path: str) -> list[dict]:
+    """JSON, or the engine test dump's `finding<TAB>file<TAB>line<TAB>rule` lines."""
+    text = Path(path).read_text()
+    try:
+        return findings_of(json.loads(text))
+    except json.JSONDecodeError:
+        out = []
+        for line in text.splitlines():
+            parts = line.split("\t")
+            if len(parts) >= 4 and parts[0] == "finding":
+                out.append({"ruleId": parts[3], "location": {"file": parts[1], "startLine": int(parts[2])}})
+        return out
+
+
 def rel(path: str, corpus: Path) -> str:
     p = Path(path)
     if not p.is_absolute():
-        p = (corpus / p) if (corpus / p).exists() else (Path.cwd() / p)
+        for base in (corpus, corpus / "python", Path.cwd()):
+            if (base / p).exists():
+                p = base / p
+                break
     try:
         return str(p.resolve().relative_to(corpus.resolve()))
     except ValueError:
@@ -145,7 +162,7 @@ def main() -> None:
         Path(args.mapping_md).write_text("\n".join(lines) + "\n")
 
     if args.findings:
-        raw = findings_of(json.loads(Path(args.findings).read_text()))
+        raw = load_findings(args.findings)
     else:
         raw = findings_of(run_scanner(args.sentinel, corpus / "python"))
     # (file, native rule) -> lines the findings cover (startLine..endLine when the JSON has endLine:
