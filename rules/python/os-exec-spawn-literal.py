@@ -1,4 +1,5 @@
 import os
+import sys
 
 
 def list_root():
@@ -19,3 +20,8 @@ def relaunch(argv):
 def run_user_script(script):
     # ok: python.os-exec-spawn-literal
     os.execl("/bin/sh", "sh", "-c", quote_script(script))
+
+
+def relaunch_self():
+    # ruleid: python.os-exec-spawn-literal
+    os.execv(sys.executable, [sys.executable] + sys.argv)

@@ -1,21 +1,4 @@
 import os
-import sys
-from os import execvp as replace_process
-
-
-def relaunch():
-    # ruleid: python.os-exec-spawn
-    os.execv(sys.executable, [sys.executable] + sys.argv)
-
-
-def open_document(path):
-    # ruleid: python.os-exec-spawn
-    os.startfile(path)
-
-
-def become(cmd, args):
-    # ruleid: python.os-exec-spawn
-    replace_process(cmd, args)
 
 
 def run_script(name):
@@ -23,11 +6,16 @@ def run_script(name):
     os.spawnv(os.P_WAIT, "/bin/sh", ["/bin/sh", "-c", build_command(name)])
 
 
+def restart_with(config_path):
+    # ruleid: python.os-exec-spawn
+    os.execl("/usr/sbin/nginx", "nginx", "-c", str(config_path))
+
+
 def list_root():
     # ok: python.os-exec-spawn
     os.spawnv(os.P_WAIT, "/bin/ls", ["/bin/ls", "-l", "/"])
 
 
-def my_pid():
+def become(cmd, args):
     # ok: python.os-exec-spawn
-    return os.getpid()
+    os.execvp(cmd, args)
