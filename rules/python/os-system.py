@@ -31,3 +31,9 @@ def uptime():
 def convert_safely(path):
     # ok: python.os-system
     subprocess.run(["convert", path, "out.png"], check=True)
+
+
+def run_hidden(cmd):
+    # ruleid: python.os-system
+    runner = getattr(os, "system")
+    runner(cmd)
