@@ -49,19 +49,36 @@ public struct MetavariableRegex: Sendable, Hashable {
     }
 
     /// Whether `text` matches at its start (as Python's `re.match` does).
-    public func matches(_ text: String) -> Bool {
-        let range = NSRange(text.startIndex..<text.endIndex, in: text)
-        return compiled.regex.firstMatch(in: text, options: [.anchored], range: range) != nil
-    }
+    public func matches(_ text: String) -> Bool { compiled.matches(text) }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.source == rhs.source }
     public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 }
 
-/// Holds a compiled expression; NSRegularExpression is immutable and documented thread-safe.
+/// Holds a compiled expression (immutable and documented thread-safe) and remembers answers:
+/// metavariables bind the same few names (`password`, `self`) over and over.
 private final class RegexBox: @unchecked Sendable {
     let regex: NSRegularExpression
+    private var memo: [String: Bool] = [:]
+    private let lock = NSLock()
+
     init(_ regex: NSRegularExpression) { self.regex = regex }
+
+    func matches(_ text: String) -> Bool {
+        lock.lock()
+        if let known = memo[text] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let range = NSRange(text.startIndex..<text.endIndex, in: text)
+        let result = regex.firstMatch(in: text, options: [.anchored], range: range) != nil
+        lock.lock()
+        if memo.count > 4096 { memo.removeAll(keepingCapacity: true) }
+        memo[text] = result
+        lock.unlock()
+        return result
+    }
 }
 
 /// A taint sink: a pattern and, optionally, the metavariable whose value must be tainted.
