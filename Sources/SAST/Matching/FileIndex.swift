@@ -99,6 +99,28 @@ struct FileIndex: Sendable {
         return lazyKinds.nodes(of: kind, in: root)
     }
 
+    /// Every expression node, in pre-order.
+    var expressions: [PyNode] {
+        var out: [PyNode] = []
+        root.walk { node in
+            if !Self.nonExpressionKinds.contains(node.kind) { out.append(node) }
+            return true
+        }
+        return out
+    }
+
+    /// Statements and the structural pieces of definitions and statements.
+    static let nonExpressionKinds: Set<PyNodeKind> = [
+        .module, .block, .empty, .functionDef, .asyncFunctionDef, .classDef, .decorators, .decorator,
+        .typeParams, .typeParam, .parameters, .parameter, .varArgs, .kwArgs, .positionalOnlyMarker,
+        .keywordOnlyMarker, .arguments, .return, .delete, .assign, .augAssign, .annAssign, .typeAlias,
+        .exprStmt, .pass, .break, .continue, .raise, .assert, .import, .importFrom, .alias, .global,
+        .nonlocal, .if, .while, .for, .asyncFor, .with, .asyncWith, .withItem, .try, .tryStar,
+        .exceptHandler, .match, .matchCase, .matchValue, .matchSingleton, .matchSequence, .matchMapping,
+        .matchKeyValue, .matchRest, .matchClass, .matchKeyword, .matchStar, .matchAs, .matchOr, .keyValue,
+        .comprehension, .keyword, .slice, .formattedValue,
+    ]
+
     /// Every node; only patterns that are a bare metavariable need this, so it is not kept.
     var all: [PyNode] { root.preorder }
 
@@ -109,7 +131,9 @@ struct FileIndex: Sendable {
             if let key = PatternIndexKey.callName(pattern) { return callsByName[key] ?? [] }
             return byKind[.call] ?? []
         case .name:
-            if pattern.text?.hasPrefix("$") == true { return all }
+            // A bare `$X` stands for an expression (as in Semgrep), never a statement or a file:
+            // those would bind huge texts for metavariable-regex to scan.
+            if pattern.text?.hasPrefix("$") == true { return expressions }
             return nodes(of: .name) + nodes(of: .attribute)
         case .attribute:
             // A name can match an attribute pattern only through an import alias.
