@@ -98,6 +98,15 @@ struct EngineMatchTests {
         #expect(f.fix?.replacements.first?.startColumn == 16)
     }
 
+    @Test("fix templates substitute runs of arguments; an unbound metavariable gives no fix")
+    func fixTemplates() throws {
+        let withRun = try engine(rule: "pattern: yaml.load($...ARGS)\nfix: yaml.safe_load($...ARGS)\n")
+        let f = try #require(withRun.scan(file: "y.py", source: "import yaml\nyaml.load(a, b)\n").findings.first)
+        #expect(f.fix?.replacements.first?.text == "yaml.safe_load(a, b)")
+        let unbound = try engine(rule: "pattern: yaml.load(...)\nfix: yaml.safe_load($X)\n")
+        #expect(unbound.scan(file: "y.py", source: "import yaml\nyaml.load(a)\n").findings.first?.fix == nil)
+    }
+
     @Test("a file that does not parse gives a one-line notice and no findings")
     func parseError() throws {
         let result = try engine(rule: patternRule("eval(...)")).scan(file: "bad.py", source: "def f(:\n  eval(x)\n")

@@ -12,7 +12,8 @@ struct EngineThroughputTests {
     @Test("scan a large tree with every rule", .enabled(if: tree != nil))
     func throughput() throws {
         let root = try #require(Self.tree)
-        let rules = try RuleSet.load(directories: [RuleFilesTests.rulesDirectory])
+        let rulesDir = ProcessInfo.processInfo.environment["SENTINEL_RULES_DIR"] ?? RuleFilesTests.rulesDirectory
+        let rules = try RuleSet.load(directories: [rulesDir])
         let engine = SASTEngine(rules: rules)
         var files: [String] = []
         let enumerator = FileManager.default.enumerator(atPath: root)

@@ -87,4 +87,24 @@ struct RuleLoaderTests {
             (error as? SentinelError)?.message.contains("duplicate rule id 'python.x'") == true
         }
     }
+
+    @Test("a missing rule directory is an error naming it")
+    func missingDirectory() {
+        #expect {
+            try RuleSet.load(directories: ["/nonexistent/rules-dir"])
+        } throws: { error in
+            (error as? SentinelError)?.message == "/nonexistent/rules-dir: no such rule directory"
+        }
+    }
+
+    @Test("descriptors carry id, severity, CWE and precision for SARIF")
+    func descriptors() throws {
+        let rule = try RuleLoader.parse(
+            "id: python.d\nmessage: m\nseverity: low\nconfidence: high\ncwe: [22]\npattern: f()\nmetadata:\n  references: [https://x.example]\n",
+            file: "d.yaml")
+        let set = try RuleSet(rules: [rule])
+        let d = try #require(set.descriptors.first)
+        #expect(d.id == "python.d" && d.tool == "sentinel" && d.defaultSeverity == .low)
+        #expect(d.cwe == [22] && d.precision == .high && d.helpURI == "https://x.example")
+    }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One pass over a parsed file that lets each rule look only at the nodes it could match: nodes
 /// by kind, calls by the last segment of their (import-resolved) callee, and every identifier.
 struct FileIndex: Sendable {
@@ -10,6 +12,12 @@ struct FileIndex: Sendable {
     private(set) var blocks: [PyNode] = []
     /// Every identifier, attribute name and imported module segment in the file.
     private(set) var identifiers: Set<String> = []
+    /// Attribute nodes by attribute name.
+    private(set) var attributesByName: [String: [PyNode]] = [:]
+    /// Name nodes bound by an import to another dotted name, by the last segment of that name.
+    private(set) var aliasNamesByLast: [String: [PyNode]] = [:]
+    /// The kinds left out of `byKind`, collected by one extra walk the first time a rule asks.
+    private let lazyKinds = LazyKinds()
 
     init(root: PyNode, source: SourceText) {
         self.root = root
@@ -19,13 +27,27 @@ struct FileIndex: Sendable {
         var calls: [String: [PyNode]] = [:]
         var blocks: [PyNode] = []
         var identifiers: Set<String> = []
+        var attributes: [String: [PyNode]] = [:]
+        var aliasNames: [String: [PyNode]] = [:]
         let aliases = self.aliases
         root.walk { node in
             if !FileIndex.unindexedKinds.contains(node.kind) { byKind[node.kind, default: []].append(node) }
             switch node.kind {
             case .module, .block:
                 blocks.append(node)
-            case .name, .attribute, .keyword:
+            case .attribute:
+                if let text = node.text {
+                    identifiers.insert(text)
+                    attributes[text, default: []].append(node)
+                }
+            case .name:
+                if let text = node.text {
+                    identifiers.insert(text)
+                    if !aliases.isEmpty, let full = aliases.resolve(text), let last = full.split(separator: ".").last {
+                        aliasNames[String(last), default: []].append(node)
+                    }
+                }
+            case .keyword:
                 if let text = node.text { identifiers.insert(text) }
             case .alias, .importFrom:
                 if let text = node.text {
@@ -44,6 +66,8 @@ struct FileIndex: Sendable {
         self.callsByName = calls
         self.blocks = blocks
         self.identifiers = identifiers
+        self.attributesByName = attributes
+        self.aliasNamesByLast = aliasNames
     }
 
     /// The last segment of a callee, before and after import resolution (`sp.call` → `call`;
@@ -72,13 +96,30 @@ struct FileIndex: Sendable {
     /// Nodes of `kind`, from the index or by walking the tree for the kinds it leaves out.
     func nodes(of kind: PyNodeKind) -> [PyNode] {
         if !Self.unindexedKinds.contains(kind) { return byKind[kind] ?? [] }
+        return lazyKinds.nodes(of: kind, in: root)
+    }
+
+    /// Every expression node, in pre-order.
+    var expressions: [PyNode] {
         var out: [PyNode] = []
         root.walk { node in
-            if node.kind == kind { out.append(node) }
+            if !Self.nonExpressionKinds.contains(node.kind) { out.append(node) }
             return true
         }
         return out
     }
+
+    /// Statements and the structural pieces of definitions and statements.
+    static let nonExpressionKinds: Set<PyNodeKind> = [
+        .module, .block, .empty, .functionDef, .asyncFunctionDef, .classDef, .decorators, .decorator,
+        .typeParams, .typeParam, .parameters, .parameter, .varArgs, .kwArgs, .positionalOnlyMarker,
+        .keywordOnlyMarker, .arguments, .return, .delete, .assign, .augAssign, .annAssign, .typeAlias,
+        .exprStmt, .pass, .break, .continue, .raise, .assert, .import, .importFrom, .alias, .global,
+        .nonlocal, .if, .while, .for, .asyncFor, .with, .asyncWith, .withItem, .try, .tryStar,
+        .exceptHandler, .match, .matchCase, .matchValue, .matchSingleton, .matchSequence, .matchMapping,
+        .matchKeyValue, .matchRest, .matchClass, .matchKeyword, .matchStar, .matchAs, .matchOr, .keyValue,
+        .comprehension, .keyword, .slice, .formattedValue,
+    ]
 
     /// Every node; only patterns that are a bare metavariable need this, so it is not kept.
     var all: [PyNode] { root.preorder }
@@ -90,12 +131,16 @@ struct FileIndex: Sendable {
             if let key = PatternIndexKey.callName(pattern) { return callsByName[key] ?? [] }
             return byKind[.call] ?? []
         case .name:
-            if pattern.text?.hasPrefix("$") == true { return all }
+            // A bare `$X` stands for an expression (as in Semgrep), never a statement or a file:
+            // those would bind huge texts for metavariable-regex to scan.
+            if pattern.text?.hasPrefix("$") == true { return expressions }
             return nodes(of: .name) + nodes(of: .attribute)
         case .attribute:
             // A name can match an attribute pattern only through an import alias.
-            let names = aliases.isEmpty ? [] : nodes(of: .name).filter { $0.text.map { aliases.resolve($0) != nil } ?? false }
-            return nodes(of: .attribute) + names
+            guard let text = pattern.text, !text.hasPrefix("$") else {
+                return nodes(of: .attribute) + aliasNamesByLast.values.joined()
+            }
+            return (attributesByName[text] ?? []) + (aliasNamesByLast[text] ?? [])
         case .ellipsis:
             return all
         case .exprStmt where PatternMatcher.isWildcard(pattern) || pattern.children.first?.kind == .name:
@@ -161,5 +206,25 @@ struct IdentifierRequirement: Sendable {
     func isSatisfied(by identifiers: Set<String>) -> Bool {
         guard let alternatives else { return true }
         return alternatives.contains { $0.isSubset(of: identifiers) }
+    }
+}
+
+/// Per-file cache of the node kinds the index leaves out. A file is scanned by one thread, and the
+/// cache is filled at most once, so the lock is never contended.
+final class LazyKinds: @unchecked Sendable {
+    private var byKind: [PyNodeKind: [PyNode]]?
+    private let lock = NSLock()
+
+    func nodes(of kind: PyNodeKind, in root: PyNode) -> [PyNode] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let byKind { return byKind[kind] ?? [] }
+        var collected: [PyNodeKind: [PyNode]] = [:]
+        root.walk { node in
+            if FileIndex.unindexedKinds.contains(node.kind) { collected[node.kind, default: []].append(node) }
+            return true
+        }
+        byKind = collected
+        return collected[kind] ?? []
     }
 }

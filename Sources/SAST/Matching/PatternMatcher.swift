@@ -139,11 +139,16 @@ struct PatternMatcher: Sendable {
 
     /// Callee, positional arguments in order, keyword arguments in any order.
     private func matchCall(_ p: PyNode, _ t: PyNode, _ b: inout Bindings, expanded: Bool) -> Bool {
+        let pArgs = p.children.dropFirst()
+        let tArgs = t.children.dropFirst()
+        // Fail fast on a missing keyword (`password=...`) before binding anything.
+        for keyword in pArgs where keyword.kind == .keyword {
+            guard let name = keyword.text, !name.hasPrefix("$") else { continue }
+            if !tArgs.contains(where: { $0.kind == .keyword && $0.text == name }) { return false }
+        }
         guard let pCallee = p.children.first, let tCallee = t.children.first,
             match(pCallee, tCallee, &b, expanded: expanded)
         else { return false }
-        let pArgs = p.children.dropFirst()
-        let tArgs = t.children.dropFirst()
         let pKeywords = pArgs.filter { $0.kind == .keyword || $0.kind == .doubleStarred }
         let pPositional = pArgs.filter { $0.kind != .keyword && $0.kind != .doubleStarred }
         let tKeywords = tArgs.filter { $0.kind == .keyword || $0.kind == .doubleStarred }

@@ -59,6 +59,12 @@ struct PatternSearch: Sendable {
             case .positive(let seed) = clauses[firstPositive]
         else { return [] }
         var current = matches(seed)
+        // Cheap filter first: a regex on a binding the seed already made costs far less than
+        // matching another pattern over the whole file. (Bindings that later clauses make are
+        // checked in order below.)
+        for case .metavariableRegex(let name, let regex) in clauses {
+            current.removeAll { m in m.bindings[name].map { !regex.matches($0.text(in: index.source)) } ?? false }
+        }
         for (i, clause) in clauses.enumerated() where i != firstPositive {
             if current.isEmpty { break }
             switch clause {

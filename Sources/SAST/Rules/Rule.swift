@@ -1,3 +1,4 @@
+import Foundation
 import Findings
 
 /// A compiled code pattern: the text the rule author wrote and its parsed tree.
@@ -33,6 +34,9 @@ public enum PatternClause: Sendable, Hashable {
 }
 
 /// A regular expression compiled once per rule (`metavariable-regex`).
+///
+/// NSRegularExpression rather than Swift `Regex`: it is several times faster on the short strings
+/// metavariables bind, and these run on every candidate match.
 public struct MetavariableRegex: Sendable, Hashable {
     /// The expression as written.
     public var source: String
@@ -41,22 +45,40 @@ public struct MetavariableRegex: Sendable, Hashable {
     /// Compiles `source`; throws when it is not a valid expression.
     public init(source: String) throws {
         self.source = source
-        self.compiled = RegexBox(try Regex(source))
+        self.compiled = RegexBox(try NSRegularExpression(pattern: source))
     }
 
     /// Whether `text` matches at its start (as Python's `re.match` does).
-    public func matches(_ text: String) -> Bool {
-        (try? compiled.regex.prefixMatch(in: text)) != nil
-    }
+    public func matches(_ text: String) -> Bool { compiled.matches(text) }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.source == rhs.source }
     public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 }
 
-/// Holds a compiled `Regex`, which is immutable once built and so safe to share.
+/// Holds a compiled expression (immutable and documented thread-safe) and remembers answers:
+/// metavariables bind the same few names (`password`, `self`) over and over.
 private final class RegexBox: @unchecked Sendable {
-    let regex: Regex<AnyRegexOutput>
-    init(_ regex: Regex<AnyRegexOutput>) { self.regex = regex }
+    let regex: NSRegularExpression
+    private var memo: [String: Bool] = [:]
+    private let lock = NSLock()
+
+    init(_ regex: NSRegularExpression) { self.regex = regex }
+
+    func matches(_ text: String) -> Bool {
+        lock.lock()
+        if let known = memo[text] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let range = NSRange(text.startIndex..<text.endIndex, in: text)
+        let result = regex.firstMatch(in: text, options: [.anchored], range: range) != nil
+        lock.lock()
+        if memo.count > 4096 { memo.removeAll(keepingCapacity: true) }
+        memo[text] = result
+        lock.unlock()
+        return result
+    }
 }
 
 /// A taint sink: a pattern and, optionally, the metavariable whose value must be tainted.

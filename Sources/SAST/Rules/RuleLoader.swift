@@ -68,12 +68,11 @@ public enum RuleLoader {
         let mode: RuleMode
         switch modeText {
         case "search":
-            guard searchKeys.count == 1 else {
+            guard searchKeys.count == 1, let key = searchKeys.first, let node = map[key] else {
                 throw fail(file, "a search rule needs exactly one of 'pattern', 'pattern-either', 'patterns'")
             }
             if let key = taintKeys.first { throw fail(file, "'\(key)' needs 'mode: taint'") }
-            let key = searchKeys[0]
-            mode = .search(try c.formula(key: key, map[key]!, path: key))
+            mode = .search(try c.formula(key: key, node, path: key))
         case "taint":
             if let key = searchKeys.first { throw fail(file, "'\(key)' is not allowed in a taint rule") }
             guard let sources = map["sources"], let sinks = map["sinks"] else {
