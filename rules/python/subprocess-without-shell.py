@@ -20,3 +20,8 @@ def convert(src, dst):
 def convert_shell(src, dst):
     # ok: python.subprocess-without-shell
     run("convert %s %s" % (src, dst), shell=True)
+
+
+def run_configured(cmd, use_shell):
+    # ok: python.subprocess-without-shell
+    return sp.call("/usr/bin/make all", shell=use_shell)
