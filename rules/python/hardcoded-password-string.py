@@ -45,3 +45,17 @@ def validate(form, password):
 
 # ok: python.hardcoded-password-string
 EMAIL_HOST_PASSWORD = ""
+
+
+def lex(token, pass_arg):
+    # ok: python.hardcoded-password-string
+    if token == "keyword":
+        return 1
+    # ok: python.hardcoded-password-string
+    if pass_arg == "environment":
+        return 2
+    return 0
+
+
+# ruleid: python.hardcoded-password-string
+SMTP_PASS = "mailpass-99"
