@@ -34,7 +34,10 @@ struct EngineMatchTests {
             ("$X = input(...)", "a = input()\nprint(input())\n", [1]),
             ("def $F(...):\n    ...", "def a():\n    pass\nclass C:\n    def b(self, x):\n        return x\n", [1, 4]),
             ("$X = open(...)\n...\n$X.close()", "f = open(p)\ndata = f.read()\nf.close()\ng = open(q)\n", [1]),
-            ("try:\n    ...\nexcept $E:\n    pass", "try:\n    x()\nexcept Exception:\n    pass\ntry:\n    y()\nexcept E:\n    log()\n", [1]),
+            (
+                "try:\n    ...\nexcept $E:\n    pass", "try:\n    x()\nexcept Exception:\n    pass\ntry:\n    y()\nexcept E:\n    log()\n",
+                [1]
+            ),
         ])
     func pattern(pattern: String, source: String, lines: [Int]) throws {
         #expect(try findingLines(rule: patternRule(pattern), source: source) == lines, "pattern: \(pattern)")
@@ -107,6 +110,21 @@ struct EngineMatchTests {
         #expect(unbound.scan(file: "y.py", source: "import yaml\nyaml.load(a)\n").findings.first?.fix == nil)
     }
 
+    @Test("metavariable-regex sees exactly the bound text, also for long bindings after non-ASCII code")
+    func regexRegions() throws {
+        let rule = """
+            patterns:
+              - pattern: $S
+              - metavariable-regex:
+                  metavariable: $S
+                  regex: ^'/tmp/[a-z]+'$
+
+            """
+        let long = "'/tmp/" + String(repeating: "x", count: 100) + "'"
+        let source = "é = 'ü'\na = \(long)\nb = '/tmp/y'\nc = '/tmp/z' + d\n"
+        #expect(try findingLines(rule: rule, source: source) == [2, 3, 4])
+    }
+
     @Test("a file that does not parse gives a one-line notice and no findings")
     func parseError() throws {
         let result = try engine(rule: patternRule("eval(...)")).scan(file: "bad.py", source: "def f(:\n  eval(x)\n")
@@ -116,7 +134,9 @@ struct EngineMatchTests {
         #expect(!notice.contains("\n"))
     }
 
-    @Test("hostile inputs do not crash", arguments: ["", "\u{0}", "((((((((((", "x = '''", String(repeating: "[", count: 5000), "é = 'ü'; eval(é)\n"])
+    @Test(
+        "hostile inputs do not crash",
+        arguments: ["", "\u{0}", "((((((((((", "x = '''", String(repeating: "[", count: 5000), "é = 'ü'; eval(é)\n"])
     func hostile(source: String) throws {
         _ = try engine(rule: patternRule("eval(...)")).scan(file: "h.py", source: source)
     }

@@ -69,7 +69,8 @@ struct EngineThroughputTests {
             let result = engine.scan(file: path, source: String(decoding: data, as: UTF8.self))
             for f in result.findings {
                 // The source line, when the evidence names one ("... at line N flows to ...").
-                let sourceLine = f.evidence.flatMap { $0.components(separatedBy: " at line ").dropFirst().first }
+                let sourceLine =
+                    f.evidence.flatMap { $0.components(separatedBy: " at line ").dropFirst().first }
                     .flatMap { Int($0.prefix { $0.isNumber }) } ?? 0
                 print("finding\t\(path)\t\(f.location.startLine ?? 0)\t\(f.ruleId)\t\(sourceLine)")
             }
@@ -78,7 +79,8 @@ struct EngineThroughputTests {
 
     @Test("very long operator chains and deep nesting do not exhaust the stack")
     func deepTrees() throws {
-        let chain = "import os\nfrom flask import request\nx = request.args['a']" + String(repeating: " + x", count: 2900) + "\nos.system(x)\n"
+        let chain =
+            "import os\nfrom flask import request\nx = request.args['a']" + String(repeating: " + x", count: 2900) + "\nos.system(x)\n"
         let taint = try engine(rule: TaintEngineTests.rule)
         let result = taint.scan(file: "deep.py", source: chain)
         #expect(result.parseError == nil)

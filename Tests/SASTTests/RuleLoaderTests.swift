@@ -16,12 +16,21 @@ struct RuleLoaderTests {
             (head + "pattern: f()\nfoo: 1\n", "r.yaml: unknown key 'foo'"),
             ("message: m\nseverity: high\npattern: f()\n", "r.yaml: missing 'id'"),
             ("id: a\nseverity: high\npattern: f()\n", "r.yaml: missing 'message'"),
-            ("id: a\nmessage: m\nseverity: severe\npattern: f()\n", "r.yaml: bad severity 'severe' (expected info, low, medium, high or critical)"),
+            (
+                "id: a\nmessage: m\nseverity: severe\npattern: f()\n",
+                "r.yaml: bad severity 'severe' (expected info, low, medium, high or critical)"
+            ),
             (head + "pattern: f(\n", "r.yaml: 'pattern': pattern 'f(' does not parse"),
             (head + "pattern: f()\npattern-either:\n  - pattern: g()\n", "r.yaml: a search rule needs exactly one of"),
             (head + "mode: taint\nsources:\n  - pattern: input()\n", "r.yaml: a taint rule needs 'sources' and 'sinks'"),
-            (head + "mode: taint\nsources:\n  - pattern: input()\nsinks:\n  - pattern: eval($X)\n    focus: X\n", "r.yaml: 'sinks[0].focus' must be a metavariable"),
-            (head + "patterns:\n  - metavariable-regex:\n      metavariable: $X\n      regex: '('\n  - pattern: f($X)\n", "r.yaml: 'patterns[0].metavariable-regex.regex': bad regular expression"),
+            (
+                head + "mode: taint\nsources:\n  - pattern: input()\nsinks:\n  - pattern: eval($X)\n    focus: X\n",
+                "r.yaml: 'sinks[0].focus' must be a metavariable"
+            ),
+            (
+                head + "patterns:\n  - metavariable-regex:\n      metavariable: $X\n      regex: '('\n  - pattern: f($X)\n",
+                "r.yaml: 'patterns[0].metavariable-regex.regex': bad regular expression"
+            ),
             (head + "pattern: [a, b\n", "r.yaml: invalid YAML"),
             (head + "patterns:\n  - pattern-not: f()\n", "r.yaml: 'patterns' needs at least one positive pattern"),
         ])

@@ -64,7 +64,10 @@ struct TaintEngineTests {
             ("def helper(s):\n    return 'echo'\ndef view():\n    os.system(helper(request.args['x']))\n", []),
             ("def read():\n    return request.args['x']\ndef view():\n    os.system(read())\n", [6]),
             ("def run(cmd):\n    os.system(cmd)\ndef view():\n    run(request.args['x'])\n    run('ls')\n", [4]),
-            ("class V:\n    def clean(self, s):\n        return shlex.quote(s)\n    def get(self):\n        os.system(self.clean(request.args['x']))\n", []),
+            (
+                "class V:\n    def clean(self, s):\n        return shlex.quote(s)\n    def get(self):\n        os.system(self.clean(request.args['x']))\n",
+                []
+            ),
             ("def view(req):\n    os.system(req.args['x'])\n", []),
             // A sanitizer used as a check vouches for its argument.
             ("c = input()\nif not is_safe(c):\n    c = 'ls'\nos.system(c)\n", []),

@@ -35,7 +35,9 @@ public enum RuleTests {
         let tested = Set(results.flatMap(\.ruleIds))
         for rule in rules.rules where !tested.contains(rule.id) {
             results.append(
-                RuleTestResult(file: rule.file, ruleIds: [rule.id], expectations: 0, failures: ["\(rule.file): rule \(rule.id) has no test annotations"]))
+                RuleTestResult(
+                    file: rule.file, ruleIds: [rule.id], expectations: 0,
+                    failures: ["\(rule.file): rule \(rule.id) has no test annotations"]))
         }
         return results
     }
@@ -80,7 +82,8 @@ public enum RuleTests {
                 failures.append("\(file):\(line): unexpected finding of \(id) (no annotation)")
             }
         }
-        return RuleTestResult(file: file, ruleIds: ids.sorted(), expectations: annotations.count, failures: failures.sorted(by: Self.byLine))
+        return RuleTestResult(
+            file: file, ruleIds: ids.sorted(), expectations: annotations.count, failures: failures.sorted(by: Self.byLine))
     }
 
     private static func byLine(_ a: String, _ b: String) -> Bool {

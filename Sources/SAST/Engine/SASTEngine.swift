@@ -108,7 +108,8 @@ struct CompiledRule: Sendable {
         case .search(let formula):
             var seen = Set<Int>()
             var out: [Finding] = []
-            for match in PatternSearch(index: index).matches(formula) where seen.insert(match.range.start.offset * 1_000_003 + match.range.end.offset).inserted {
+            for match in PatternSearch(index: index).matches(formula)
+            where seen.insert(match.range.start.offset * 1_000_003 + match.range.end.offset).inserted {
                 out.append(builder.finding(rule, range: match.range, bindings: match.bindings, evidence: nil))
             }
             return out

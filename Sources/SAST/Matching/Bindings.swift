@@ -11,12 +11,23 @@ struct Binding: Sendable {
         return source.slice(from: first.range.start.offset, to: last.range.end.offset)
     }
 
+    /// Whether the binding's text matches `regex`: short texts through the memo, long ones as a
+    /// region of the file.
+    func matches(_ regex: MetavariableRegex, in source: SourceText) -> Bool {
+        if identifier != nil { return regex.matches(text(in: source)) }
+        guard let first = nodes.first, let last = nodes.last else { return regex.matches("") }
+        let from = first.range.start.offset
+        let to = last.range.end.offset
+        if to - from <= 64 { return regex.matches(source.slice(from: from, to: to)) }
+        return regex.matches(in: source.string, range: source.utf16Range(from: from, to: to))
+    }
+
     /// Whether two bindings stand for the same code (ranges ignored).
     func agrees(with other: Binding) -> Bool {
         switch (identifier, other.identifier) {
-        case let (a?, b?): return a == b
-        case let (a?, nil): return other.nodes.count == 1 && other.nodes[0].kind == .name && other.nodes[0].text == a
-        case let (nil, b?): return nodes.count == 1 && nodes[0].kind == .name && nodes[0].text == b
+        case (let a?, let b?): return a == b
+        case (let a?, nil): return other.nodes.count == 1 && other.nodes[0].kind == .name && other.nodes[0].text == a
+        case (nil, let b?): return nodes.count == 1 && nodes[0].kind == .name && nodes[0].text == b
         case (nil, nil):
             guard nodes.count == other.nodes.count else { return false }
             return zip(nodes, other.nodes).allSatisfy { Binding.sameCode($0, $1) }

@@ -63,7 +63,7 @@ struct PatternSearch: Sendable {
         // matching another pattern over the whole file. (Bindings that later clauses make are
         // checked in order below.)
         for case .metavariableRegex(let name, let regex) in clauses {
-            current.removeAll { m in m.bindings[name].map { !regex.matches($0.text(in: index.source)) } ?? false }
+            current.removeAll { m in m.bindings[name].map { !$0.matches(regex, in: index.source) } ?? false }
         }
         for (i, clause) in clauses.enumerated() where i != firstPositive {
             if current.isEmpty { break }
@@ -93,7 +93,7 @@ struct PatternSearch: Sendable {
             case .metavariableRegex(let name, let regex):
                 current.removeAll { m in
                     guard let binding = m.bindings[name] else { return true }
-                    return !regex.matches(binding.text(in: index.source))
+                    return !binding.matches(regex, in: index.source)
                 }
             }
         }

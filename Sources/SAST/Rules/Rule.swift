@@ -1,5 +1,5 @@
-import Foundation
 import Findings
+import Foundation
 
 /// A compiled code pattern: the text the rule author wrote and its parsed tree.
 public struct CompiledPattern: Sendable, Hashable {
@@ -50,6 +50,12 @@ public struct MetavariableRegex: Sendable, Hashable {
 
     /// Whether `text` matches at its start (as Python's `re.match` does).
     public func matches(_ text: String) -> Bool { compiled.matches(text) }
+
+    /// Whether the region `range` (UTF-16 offsets) of `string` matches at its start, as if it were
+    /// a string of its own. Avoids copying and bridging one string per candidate.
+    func matches(in string: String, range: NSRange) -> Bool {
+        compiled.regex.firstMatch(in: string, options: [.anchored], range: range) != nil
+    }
 
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.source == rhs.source }
     public func hash(into hasher: inout Hasher) { hasher.combine(source) }

@@ -148,10 +148,11 @@ struct Cursor {
         case "pattern":
             return .pattern(try pattern(node, path))
         case "pattern-either":
-            return .either(try list(node, path).enumerated().map { i, entry in
-                let (k, v) = try single(entry, "\(path)[\(i)]", allowed: ["pattern", "pattern-either", "patterns"])
-                return try formula(key: k, v, path: "\(path)[\(i)].\(k)")
-            })
+            return .either(
+                try list(node, path).enumerated().map { i, entry in
+                    let (k, v) = try single(entry, "\(path)[\(i)]", allowed: ["pattern", "pattern-either", "patterns"])
+                    return try formula(key: k, v, path: "\(path)[\(i)].\(k)")
+                })
         case "patterns":
             let clauses = try list(node, path).enumerated().map { i, entry in
                 try clause(entry, "\(path)[\(i)]")

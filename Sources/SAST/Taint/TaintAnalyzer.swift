@@ -267,7 +267,11 @@ struct TaintAnalyzer {
         switch target.kind {
         case .name:
             guard let name = target.text else { return }
-            if strong { state[name] = taint.isTainted ? taint : nil } else if taint.isTainted { state[name, default: .clean].formUnion(taint) }
+            if strong {
+                state[name] = taint.isTainted ? taint : nil
+            } else if taint.isTainted {
+                state[name, default: .clean].formUnion(taint)
+            }
         case .tuple, .list:
             for element in target.children { assign(element, taint, strong: strong) }
         case .starred:
