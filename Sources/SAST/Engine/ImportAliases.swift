@@ -1,0 +1,77 @@
+/// Local names bound by imports, mapped to the dotted names they stand for, so that
+/// `import subprocess as sp; sp.call()` matches the pattern `subprocess.call(...)`.
+struct ImportAliases: Sendable {
+    /// `sp` → `subprocess`, `system` → `os.system`; names bound to themselves are left out.
+    private(set) var canonical: [String: String] = [:]
+
+    init() {}
+
+    /// Collects every import of `root` (nested ones included: a late import still names the module).
+    init(root: PyNode) {
+        root.walk { node in
+            switch node.kind {
+            case .import:
+                for alias in node.children {
+                    guard let dotted = alias.text, let local = alias.children.first?.text else { continue }
+                    if local != dotted { canonical[local] = dotted }
+                }
+            case .importFrom:
+                guard let module = node.text, !module.hasPrefix(".") else { return false }
+                for alias in node.children {
+                    guard let name = alias.text, name != "*" else { continue }
+                    canonical[alias.children.first?.text ?? name] = module + "." + name
+                }
+            case .functionDef, .asyncFunctionDef, .classDef, .module, .block, .if, .try, .tryStar, .with,
+                .asyncWith, .exceptHandler, .for, .while:
+                return true
+            default:
+                return false
+            }
+            return false
+        }
+    }
+
+    /// Whether the file imports nothing under another name.
+    var isEmpty: Bool { canonical.isEmpty }
+
+    /// The dotted name `name` stands for, when an import bound it to something else.
+    func resolve(_ name: String) -> String? { canonical[name] }
+
+    /// The canonical spelling of a dotted name (`sp.call` → `subprocess.call`).
+    func canonicalize(_ dotted: String) -> String {
+        let head = dotted.prefix { $0 != "." }
+        guard let target = canonical[String(head)] else { return dotted }
+        return target + dotted.dropFirst(head.count)
+    }
+
+    /// A name or attribute chain rebuilt over the canonical module path, carrying the original
+    /// ranges; nil when the chain's root is not an alias.
+    func expand(_ node: PyNode) -> PyNode? {
+        // Cheap refusal first: most chains are not rooted at an alias.
+        if canonical.isEmpty { return nil }
+        var root = node
+        while root.kind == .attribute, let base = root.children.first { root = base }
+        guard root.kind == .name, let text = root.text, canonical[text] != nil else { return nil }
+        return rebuild(node)
+    }
+
+    private func rebuild(_ node: PyNode) -> PyNode? {
+        switch node.kind {
+        case .name:
+            guard let text = node.text, let target = canonical[text] else { return nil }
+            var parts = target.split(separator: ".").map(String.init)
+            guard let first = parts.first else { return nil }
+            parts.removeFirst()
+            var out = PyNode(.name, text: first, range: node.range)
+            for part in parts { out = PyNode(.attribute, text: part, children: [out], range: node.range) }
+            return out
+        case .attribute:
+            guard let base = node.children.first, let expanded = rebuild(base) else { return nil }
+            var copy = node
+            copy.children[0] = expanded
+            return copy
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Support
+
+/// The outcome of one rule test file (`rules/<lang>/<name>.py`).
+public struct RuleTestResult: Sendable, Hashable {
+    /// The test file.
+    public var file: String
+    /// Rule ids the file's annotations name.
+    public var ruleIds: [String]
+    /// Number of `ruleid` and `ok` annotations checked.
+    public var expectations: Int
+    /// One line per mismatch: `file:line: missing finding of ID` / `unexpected finding of ID`.
+    public var failures: [String]
+
+    /// Whether every expectation held.
+    public var passed: Bool { failures.isEmpty }
+}
+
+/// Runs rule test files: `# ruleid: ID` above (or beside) a line means that line must have a
+/// finding of ID starting on it; `# ok: ID` means it must not. Any other finding of a rule the
+/// file tests is unexpected too, so a test file documents everything its rules report in it.
+public enum RuleTests {
+    /// Loads the rules under `directory` and checks every `*.py` test file there.
+    /// - Throws: `SentinelError` when the rules do not load.
+    public static func run(directory: String) throws -> [RuleTestResult] {
+        let rules = try RuleSet.load(directories: [directory])
+        let engine = SASTEngine(rules: rules)
+        let root = URL(fileURLWithPath: directory)
+        var files: [String] = []
+        if let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) {
+            for case let url as URL in enumerator where url.pathExtension == "py" { files.append(url.path) }
+        }
+        var results = files.sorted().map { check(file: $0, engine: engine) }
+        // A rule without any test is a failure of its own.
+        let tested = Set(results.flatMap(\.ruleIds))
+        for rule in rules.rules where !tested.contains(rule.id) {
+            results.append(
+                RuleTestResult(
+                    file: rule.file, ruleIds: [rule.id], expectations: 0,
+                    failures: ["\(rule.file): rule \(rule.id) has no test annotations"]))
+        }
+        return results
+    }
+
+    /// Checks one test file against `engine`.
+    public static func check(file: String, engine: SASTEngine) -> RuleTestResult {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            return RuleTestResult(file: file, ruleIds: [], expectations: 0, failures: ["\(file): cannot read"])
+        }
+        let source = String(decoding: data, as: UTF8.self)
+        let module: PythonModule
+        do {
+            module = try PythonParser.parseModule(source: source, fileName: file)
+        } catch {
+            return RuleTestResult(file: file, ruleIds: [], expectations: 0, failures: ["\(error)"])
+        }
+        let annotations = Annotation.parse(module: module, source: SourceText(source))
+        let ids = Set(annotations.map(\.ruleId))
+        let known = Set(engine.rules.rules.map(\.id))
+        var failures: [String] = []
+        for id in ids.sorted() where !known.contains(id) { failures.append("\(file): annotation names unknown rule \(id)") }
+
+        let result = engine.scan(file: file, source: source)
+        if let error = result.parseError { failures.append(error) }
+        var found: [String: Set<Int>] = [:]
+        for finding in result.findings where ids.contains(finding.ruleId) {
+            found[finding.ruleId, default: []].insert(finding.location.startLine ?? 0)
+        }
+        var expected: [String: Set<Int>] = [:]
+        for a in annotations {
+            let lines = found[a.ruleId] ?? []
+            if a.expectsFinding {
+                expected[a.ruleId, default: []].insert(a.line)
+                if !lines.contains(a.line) { failures.append("\(file):\(a.line): missing finding of \(a.ruleId)") }
+            } else if lines.contains(a.line) {
+                failures.append("\(file):\(a.line): unexpected finding of \(a.ruleId) (marked ok)")
+            }
+        }
+        let okLines = Set(annotations.filter { !$0.expectsFinding }.map { "\($0.ruleId)#\($0.line)" })
+        for (id, lines) in found {
+            for line in lines.sorted() where !(expected[id]?.contains(line) ?? false) && !okLines.contains("\(id)#\(line)") {
+                failures.append("\(file):\(line): unexpected finding of \(id) (no annotation)")
+            }
+        }
+        return RuleTestResult(
+            file: file, ruleIds: ids.sorted(), expectations: annotations.count, failures: failures.sorted(by: Self.byLine))
+    }
+
+    private static func byLine(_ a: String, _ b: String) -> Bool {
+        func key(_ s: String) -> (String, Int) {
+            let parts = s.split(separator: ":")
+            return (parts.first.map(String.init) ?? s, parts.count > 1 ? Int(parts[1]) ?? 0 : 0)
+        }
+        return key(a) < key(b)
+    }
+}
+
+/// One `# ruleid:` / `# ok:` comment and the line it applies to.
+struct Annotation: Sendable, Hashable {
+    var ruleId: String
+    var expectsFinding: Bool
+    var line: Int
+
+    /// Reads annotations from the parser's comments; a comment on its own line applies to the next
+    /// line that is neither blank nor a comment, a trailing comment to its own line.
+    static func parse(module: PythonModule, source: SourceText) -> [Annotation] {
+        var out: [Annotation] = []
+        for comment in module.comments {
+            let body = comment.text.drop { $0 == "#" || $0 == " " }
+            let expects: Bool
+            let rest: Substring
+            if body.hasPrefix("ruleid:") {
+                expects = true
+                rest = body.dropFirst("ruleid:".count)
+            } else if body.hasPrefix("ok:") {
+                expects = false
+                rest = body.dropFirst("ok:".count)
+            } else {
+                continue
+            }
+            let line = comment.isTrailing ? comment.range.start.line : nextCodeLine(after: comment.range.start.line, source)
+            for id in rest.split(separator: ",") {
+                let trimmed = id.trimmingCharacters(in: .whitespaces)
+                if !trimmed.isEmpty { out.append(Annotation(ruleId: trimmed, expectsFinding: expects, line: line)) }
+            }
+        }
+        return out
+    }
+
+    private static func nextCodeLine(after line: Int, _ source: SourceText) -> Int {
+        var current = line + 1
+        while current <= source.lineStarts.count {
+            let text = source.lineBytes(current).drop { $0 == 32 || $0 == 9 }
+            if !text.isEmpty && text.first != UInt8(ascii: "#") { return current }
+            current += 1
+        }
+        return current
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+
+/// One pass over a parsed file that lets each rule look only at the nodes it could match: nodes
+/// by kind, calls by the last segment of their (import-resolved) callee, and every identifier.
+struct FileIndex: Sendable {
+    let root: PyNode
+    let source: SourceText
+    let aliases: ImportAliases
+    private(set) var byKind: [PyNodeKind: [PyNode]] = [:]
+    private(set) var callsByName: [String: [PyNode]] = [:]
+    /// Statement lists (module and blocks), for multi-statement patterns.
+    private(set) var blocks: [PyNode] = []
+    /// Every identifier, attribute name and imported module segment in the file.
+    private(set) var identifiers: Set<String> = []
+    /// Attribute nodes by attribute name.
+    private(set) var attributesByName: [String: [PyNode]] = [:]
+    /// Name nodes bound by an import to another dotted name, by the last segment of that name.
+    private(set) var aliasNamesByLast: [String: [PyNode]] = [:]
+    /// The kinds left out of `byKind`, collected by one extra walk the first time a rule asks.
+    private let lazyKinds = LazyKinds()
+
+    init(root: PyNode, source: SourceText) {
+        self.root = root
+        self.source = source
+        self.aliases = ImportAliases(root: root)
+        var byKind: [PyNodeKind: [PyNode]] = [:]
+        var calls: [String: [PyNode]] = [:]
+        var blocks: [PyNode] = []
+        var identifiers: Set<String> = []
+        var attributes: [String: [PyNode]] = [:]
+        var aliasNames: [String: [PyNode]] = [:]
+        let aliases = self.aliases
+        root.walk { node in
+            if !FileIndex.unindexedKinds.contains(node.kind) { byKind[node.kind, default: []].append(node) }
+            switch node.kind {
+            case .module, .block:
+                blocks.append(node)
+            case .attribute:
+                if let text = node.text {
+                    identifiers.insert(text)
+                    attributes[text, default: []].append(node)
+                }
+            case .name:
+                if let text = node.text {
+                    identifiers.insert(text)
+                    if !aliases.isEmpty, let full = aliases.resolve(text), let last = full.split(separator: ".").last {
+                        aliasNames[String(last), default: []].append(node)
+                    }
+                }
+            case .keyword:
+                if let text = node.text { identifiers.insert(text) }
+            case .alias, .importFrom:
+                if let text = node.text {
+                    for part in text.split(separator: ".") { identifiers.insert(String(part)) }
+                }
+            case .call:
+                if let callee = node.children.first {
+                    for key in FileIndex.callKeys(callee, aliases) { calls[key, default: []].append(node) }
+                }
+            default:
+                break
+            }
+            return true
+        }
+        self.byKind = byKind
+        self.callsByName = calls
+        self.blocks = blocks
+        self.identifiers = identifiers
+        self.attributesByName = attributes
+        self.aliasNamesByLast = aliasNames
+    }
+
+    /// The last segment of a callee, before and after import resolution (`sp.call` → `call`;
+    /// `s` bound by `from os import system as s` → `s`, `system`).
+    static func callKeys(_ callee: PyNode, _ aliases: ImportAliases) -> [String] {
+        switch callee.kind {
+        case .attribute:
+            return callee.text.map { [$0] } ?? []
+        case .name:
+            guard let text = callee.text else { return [] }
+            if let full = aliases.resolve(text), let last = full.split(separator: ".").last, last != text {
+                return [text, String(last)]
+            }
+            return [text]
+        default:
+            return []
+        }
+    }
+
+    /// The most numerous kinds, which patterns rarely start with: found by walking when needed.
+    static let unindexedKinds: Set<PyNodeKind> = [
+        .name, .string, .integer, .float, .true, .false, .none, .keyword, .parameter, .empty, .block,
+        .decorators, .typeParams, .parameters, .formattedValue, .alias,
+    ]
+
+    /// Nodes of `kind`, from the index or by walking the tree for the kinds it leaves out.
+    func nodes(of kind: PyNodeKind) -> [PyNode] {
+        if !Self.unindexedKinds.contains(kind) { return byKind[kind] ?? [] }
+        return lazyKinds.nodes(of: kind, in: root)
+    }
+
+    /// Every expression node, in pre-order.
+    var expressions: [PyNode] {
+        var out: [PyNode] = []
+        root.walk { node in
+            if !Self.nonExpressionKinds.contains(node.kind) { out.append(node) }
+            return true
+        }
+        return out
+    }
+
+    /// Statements and the structural pieces of definitions and statements.
+    static let nonExpressionKinds: Set<PyNodeKind> = [
+        .module, .block, .empty, .functionDef, .asyncFunctionDef, .classDef, .decorators, .decorator,
+        .typeParams, .typeParam, .parameters, .parameter, .varArgs, .kwArgs, .positionalOnlyMarker,
+        .keywordOnlyMarker, .arguments, .return, .delete, .assign, .augAssign, .annAssign, .typeAlias,
+        .exprStmt, .pass, .break, .continue, .raise, .assert, .import, .importFrom, .alias, .global,
+        .nonlocal, .if, .while, .for, .asyncFor, .with, .asyncWith, .withItem, .try, .tryStar,
+        .exceptHandler, .match, .matchCase, .matchValue, .matchSingleton, .matchSequence, .matchMapping,
+        .matchKeyValue, .matchRest, .matchClass, .matchKeyword, .matchStar, .matchAs, .matchOr, .keyValue,
+        .comprehension, .keyword, .slice, .formattedValue,
+    ]
+
+    /// Every node; only patterns that are a bare metavariable need this, so it is not kept.
+    var all: [PyNode] { root.preorder }
+
+    /// Nodes a single-node pattern could match.
+    func candidates(for pattern: PyNode) -> [PyNode] {
+        switch pattern.kind {
+        case .call:
+            if let key = PatternIndexKey.callName(pattern) { return callsByName[key] ?? [] }
+            return byKind[.call] ?? []
+        case .name:
+            // A bare `$X` stands for an expression (as in Semgrep), never a statement or a file:
+            // those would bind huge texts for metavariable-regex to scan.
+            if pattern.text?.hasPrefix("$") == true { return expressions }
+            return nodes(of: .name) + nodes(of: .attribute)
+        case .attribute:
+            // A name can match an attribute pattern only through an import alias.
+            guard let text = pattern.text, !text.hasPrefix("$") else {
+                return nodes(of: .attribute) + aliasNamesByLast.values.joined()
+            }
+            return (attributesByName[text] ?? []) + (aliasNamesByLast[text] ?? [])
+        case .ellipsis:
+            return all
+        case .exprStmt where PatternMatcher.isWildcard(pattern) || pattern.children.first?.kind == .name:
+            return all
+        default:
+            return nodes(of: pattern.kind)
+        }
+    }
+}
+
+/// What a pattern needs to be present in a file before it is worth trying.
+enum PatternIndexKey {
+    /// The concrete last segment of a call pattern's callee (`subprocess.$F(...)` has none).
+    static func callName(_ pattern: PyNode) -> String? {
+        guard pattern.kind == .call, let callee = pattern.children.first, let text = callee.text,
+            callee.kind == .name || callee.kind == .attribute, !text.hasPrefix("$")
+        else { return nil }
+        return text
+    }
+
+    /// Identifiers every match of `pattern` must contain (names, attribute names and keywords
+    /// outside metavariables); a file lacking any of them cannot match.
+    static func requiredIdentifiers(_ pattern: PyNode) -> Set<String> {
+        var found: Set<String> = []
+        pattern.walk { node in
+            switch node.kind {
+            case .name, .attribute, .keyword:
+                if let text = node.text, !text.hasPrefix("$") { found.insert(text) }
+                return true
+            case .boolOp, .ifExp:
+                // Only the spine of expressions is certain; alternatives inside are not.
+                return false
+            default:
+                return true
+            }
+        }
+        return found
+    }
+}
+
+/// Which files a rule can skip: the rule needs one of `alternatives`, each a set of identifiers
+/// the file must all contain. No alternatives means "cannot tell; always run".
+struct IdentifierRequirement: Sendable {
+    var alternatives: [Set<String>]?
+
+    static let always = IdentifierRequirement(alternatives: nil)
+
+    init(alternatives: [Set<String>]?) { self.alternatives = alternatives }
+
+    init(patterns: [PyNode]) {
+        var out: [Set<String>] = []
+        for tree in patterns {
+            let ids = PatternIndexKey.requiredIdentifiers(tree)
+            if ids.isEmpty {
+                alternatives = nil
+                return
+            }
+            out.append(ids)
+        }
+        alternatives = out
+    }
+
+    func isSatisfied(by identifiers: Set<String>) -> Bool {
+        guard let alternatives else { return true }
+        return alternatives.contains { $0.isSubset(of: identifiers) }
+    }
+}
+
+/// Per-file cache of the node kinds the index leaves out. A file is scanned by one thread, and the
+/// cache is filled at most once, so the lock is never contended.
+final class LazyKinds: @unchecked Sendable {
+    private var byKind: [PyNodeKind: [PyNode]]?
+    private let lock = NSLock()
+
+    func nodes(of kind: PyNodeKind, in root: PyNode) -> [PyNode] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let byKind { return byKind[kind] ?? [] }
+        var collected: [PyNodeKind: [PyNode]] = [:]
+        root.walk { node in
+            if FileIndex.unindexedKinds.contains(node.kind) { collected[node.kind, default: []].append(node) }
+            return true
+        }
+        byKind = collected
+        return collected[kind] ?? []
+    }
+}

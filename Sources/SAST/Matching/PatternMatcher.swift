@@ -1,0 +1,177 @@
+/// Structural matching of a pattern tree against a code tree.
+///
+/// Kinds, texts and children are compared pairwise; `$X` binds, `...` stands for any run of
+/// arguments, elements or statements (or any one expression), `"..."` for any string, keyword
+/// arguments match in any order, and dotted names are compared after import resolution.
+struct PatternMatcher: Sendable {
+    let aliases: ImportAliases
+
+    /// Whether `pattern` matches `target`; on success `bindings` holds the new bindings, on failure
+    /// it may hold partial ones (callers save and restore).
+    func match(_ pattern: PyNode, _ target: PyNode, _ bindings: inout Bindings) -> Bool {
+        match(pattern, target, &bindings, expanded: false)
+    }
+
+    private func match(_ p: PyNode, _ t: PyNode, _ b: inout Bindings, expanded: Bool) -> Bool {
+        switch p.kind {
+        case .ellipsis, .empty:
+            return true
+        case .name:
+            if let name = p.text, name.hasPrefix("$") { return bind(name, Binding(nodes: [t]), &b) }
+            if t.kind == .name, t.text == p.text { return true }
+            return matchExpanded(p, t, &b, expanded: expanded)
+        case .string:
+            guard t.kind == .string else { return false }
+            return p.text == "..." || p.text == t.text
+        case .joinedStr where t.kind == .joinedStr:
+            // Inside an f-string pattern a `...` piece stands for any run of text and fields.
+            let pieces = p.children.map { $0.kind == .string && $0.text == "..." ? PyNode(.ellipsis, range: $0.range) : $0 }
+            return matchSequence(pieces[...], t.children[...], &b, open: false) != nil
+        case .decorators where t.kind == .decorators:
+            // Decorators a pattern names must be present; others may surround them.
+            let open = [PyNode(.ellipsis, range: p.range)] + p.children + [PyNode(.ellipsis, range: p.range)]
+            return matchSequence(open[...], t.children[...], &b, open: false) != nil
+        case .exprStmt:
+            // A lone `$S` statement binds any statement.
+            if let inner = p.children.first, inner.kind == .name, let name = inner.text, name.hasPrefix("$"),
+                t.kind != .exprStmt, t.kind != .block, t.kind != .module
+            {
+                return bind(name, Binding(nodes: [t]), &b)
+            }
+        default:
+            break
+        }
+        guard p.kind == t.kind else { return matchExpanded(p, t, &b, expanded: expanded) }
+        let saved = b
+        if matchText(p, t, &b) {
+            if p.kind == .call {
+                if matchCall(p, t, &b, expanded: expanded) { return true }
+            } else if matchSequence(p.children[...], t.children[...], &b, open: false) != nil {
+                return true
+            }
+        }
+        b = saved
+        return p.kind == .attribute && matchExpanded(p, t, &b, expanded: expanded)
+    }
+
+    /// Retries a dotted-name pattern against the import-resolved spelling of the target.
+    private func matchExpanded(_ p: PyNode, _ t: PyNode, _ b: inout Bindings, expanded: Bool) -> Bool {
+        guard !expanded, p.kind == .name || p.kind == .attribute, t.kind == .name || t.kind == .attribute,
+            let full = aliases.expand(t)
+        else { return false }
+        return match(p, full, &b, expanded: true)
+    }
+
+    /// Compares the `text` of two nodes of one kind; `$X` in an identifier position binds it.
+    private func matchText(_ p: PyNode, _ t: PyNode, _ b: inout Bindings) -> Bool {
+        guard let text = p.text else { return t.text == nil || Self.textIgnored.contains(p.kind) }
+        if text.hasPrefix("$"), Self.identifierKinds.contains(p.kind) {
+            guard let target = t.text else { return false }
+            return bind(text, Binding(nodes: [], identifier: target), &b)
+        }
+        return text == t.text
+    }
+
+    /// Kinds whose text is an identifier a metavariable may stand for.
+    private static let identifierKinds: Set<PyNodeKind> = [
+        .attribute, .keyword, .functionDef, .asyncFunctionDef, .classDef, .parameter, .varArgs, .kwArgs,
+        .alias, .exceptHandler, .importFrom, .typeParam,
+    ]
+    /// Kinds whose text a pattern may leave out (a comprehension without `async`, a handler
+    /// without `as name`).
+    private static let textIgnored: Set<PyNodeKind> = [.exceptHandler, .formattedValue]
+
+    private func bind(_ name: String, _ binding: Binding, _ b: inout Bindings) -> Bool {
+        if name == "$_" { return true }
+        if let existing = b[name] { return existing.agrees(with: binding) }
+        b[name] = binding
+        return true
+    }
+
+    // MARK: Sequences
+
+    /// Whether a pattern element stands for a run of elements.
+    static func isWildcard(_ p: PyNode) -> Bool {
+        switch p.kind {
+        case .ellipsis: return true
+        case .name: return p.text?.hasPrefix("$...") == true
+        case .exprStmt: return p.children.first.map(isWildcard) ?? false
+        case .string: return false
+        default: return false
+        }
+    }
+
+    /// Matches `p` against a prefix of `t` (all of `t` unless `open`); returns the index just past
+    /// the last target element consumed. A trailing wildcard in an open match takes the rest.
+    func matchSequence(
+        _ p: ArraySlice<PyNode>, _ t: ArraySlice<PyNode>, _ b: inout Bindings, open: Bool
+    ) -> Int? {
+        guard let first = p.first else { return open || t.isEmpty ? t.startIndex : nil }
+        if Self.isWildcard(first) {
+            let name = first.kind == .exprStmt ? first.children.first?.text : first.text
+            let capture = name?.hasPrefix("$...") == true ? name : nil
+            let rest = p.dropFirst()
+            if rest.isEmpty && open {
+                if let capture, !bind(capture, Binding(nodes: Array(t)), &b) { return nil }
+                return t.endIndex
+            }
+            for k in t.startIndex...t.endIndex {
+                let saved = b
+                if let capture, !bind(capture, Binding(nodes: Array(t[t.startIndex..<k])), &b) {
+                    b = saved
+                    continue
+                }
+                if let end = matchSequence(rest, t[k...], &b, open: open) { return end }
+                b = saved
+            }
+            return nil
+        }
+        guard let head = t.first else { return nil }
+        let saved = b
+        if match(first, head, &b), let end = matchSequence(p.dropFirst(), t.dropFirst(), &b, open: open) {
+            return end
+        }
+        b = saved
+        return nil
+    }
+
+    // MARK: Calls
+
+    /// Callee, positional arguments in order, keyword arguments in any order.
+    private func matchCall(_ p: PyNode, _ t: PyNode, _ b: inout Bindings, expanded: Bool) -> Bool {
+        let pArgs = p.children.dropFirst()
+        let tArgs = t.children.dropFirst()
+        // Fail fast on a missing keyword (`password=...`) before binding anything.
+        for keyword in pArgs where keyword.kind == .keyword {
+            guard let name = keyword.text, !name.hasPrefix("$") else { continue }
+            if !tArgs.contains(where: { $0.kind == .keyword && $0.text == name }) { return false }
+        }
+        guard let pCallee = p.children.first, let tCallee = t.children.first,
+            match(pCallee, tCallee, &b, expanded: expanded)
+        else { return false }
+        let pKeywords = pArgs.filter { $0.kind == .keyword || $0.kind == .doubleStarred }
+        let pPositional = pArgs.filter { $0.kind != .keyword && $0.kind != .doubleStarred }
+        let tKeywords = tArgs.filter { $0.kind == .keyword || $0.kind == .doubleStarred }
+        let tPositional = tArgs.filter { $0.kind != .keyword && $0.kind != .doubleStarred }
+        let open = pPositional.contains(where: Self.isWildcard)
+        if !open && tKeywords.count != pKeywords.count { return false }
+        guard matchSequence(pPositional[...], tPositional[...], &b, open: false) != nil else { return false }
+        var used = Set<Int>()
+        for keyword in pKeywords {
+            var found = false
+            for (i, candidate) in tKeywords.enumerated() where !used.contains(i) && candidate.kind == keyword.kind {
+                let saved = b
+                if keyword.kind == .doubleStarred || matchText(keyword, candidate, &b),
+                    matchSequence(keyword.children[...], candidate.children[...], &b, open: false) != nil
+                {
+                    used.insert(i)
+                    found = true
+                    break
+                }
+                b = saved
+            }
+            if !found { return false }
+        }
+        return true
+    }
+}

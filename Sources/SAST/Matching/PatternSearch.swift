@@ -1,0 +1,106 @@
+/// One place a pattern or formula matched, with its metavariable bindings.
+struct PatternMatch: Sendable {
+    var range: SourceRange
+    var bindings: Bindings
+}
+
+/// Finds every match of patterns and formulas in one indexed file.
+struct PatternSearch: Sendable {
+    let index: FileIndex
+    let matcher: PatternMatcher
+
+    init(index: FileIndex) {
+        self.index = index
+        self.matcher = PatternMatcher(aliases: index.aliases)
+    }
+
+    /// Every match of one pattern.
+    func matches(_ pattern: PyNode) -> [PatternMatch] {
+        if pattern.kind == .module { return sequenceMatches(pattern.children) }
+        var out: [PatternMatch] = []
+        for node in index.candidates(for: pattern) {
+            var bindings = Bindings()
+            if matcher.match(pattern, node, &bindings) { out.append(PatternMatch(range: node.range, bindings: bindings)) }
+        }
+        return out
+    }
+
+    /// A run of statements matched against every statement list, from every starting statement.
+    private func sequenceMatches(_ statements: [PyNode]) -> [PatternMatch] {
+        var out: [PatternMatch] = []
+        for block in index.blocks {
+            let children = block.children
+            for start in children.indices {
+                var bindings = Bindings()
+                guard let end = matcher.matchSequence(statements[...], children[start...], &bindings, open: true),
+                    end > start
+                else { continue }
+                let range = SourceRange(start: children[start].range.start, end: children[end - 1].range.end)
+                out.append(PatternMatch(range: range, bindings: bindings))
+            }
+        }
+        return out
+    }
+
+    /// Every match of a search formula.
+    func matches(_ formula: PatternFormula) -> [PatternMatch] {
+        switch formula {
+        case .pattern(let pattern):
+            return matches(pattern.tree)
+        case .either(let alternatives):
+            return alternatives.flatMap { matches($0) }
+        case .all(let clauses):
+            return matches(clauses)
+        }
+    }
+
+    private func matches(_ clauses: [PatternClause]) -> [PatternMatch] {
+        guard let firstPositive = clauses.firstIndex(where: { if case .positive = $0 { true } else { false } }),
+            case .positive(let seed) = clauses[firstPositive]
+        else { return [] }
+        var current = matches(seed)
+        // Cheap filter first: a regex on a binding the seed already made costs far less than
+        // matching another pattern over the whole file. (Bindings that later clauses make are
+        // checked in order below.)
+        for case .metavariableRegex(let name, let regex) in clauses {
+            current.removeAll { m in m.bindings[name].map { !$0.matches(regex, in: index.source) } ?? false }
+        }
+        for (i, clause) in clauses.enumerated() where i != firstPositive {
+            if current.isEmpty { break }
+            switch clause {
+            case .positive(let formula):
+                let others = matches(formula)
+                current = current.compactMap { m in
+                    others.first { $0.range == m.range && m.bindings.isCompatible(with: $0.bindings) }
+                        .map { PatternMatch(range: m.range, bindings: m.bindings.merging($0.bindings)) }
+                }
+            case .not(let formula):
+                let others = matches(formula)
+                current.removeAll { m in
+                    others.contains { $0.range == m.range && m.bindings.isCompatible(with: $0.bindings) }
+                }
+            case .inside(let formula):
+                let others = matches(formula)
+                current = current.compactMap { m in
+                    others.first { Self.contains($0.range, m.range) && m.bindings.isCompatible(with: $0.bindings) }
+                        .map { PatternMatch(range: m.range, bindings: m.bindings.merging($0.bindings)) }
+                }
+            case .notInside(let formula):
+                let others = matches(formula)
+                current.removeAll { m in
+                    others.contains { Self.contains($0.range, m.range) && m.bindings.isCompatible(with: $0.bindings) }
+                }
+            case .metavariableRegex(let name, let regex):
+                current.removeAll { m in
+                    guard let binding = m.bindings[name] else { return true }
+                    return !binding.matches(regex, in: index.source)
+                }
+            }
+        }
+        return current
+    }
+
+    static func contains(_ outer: SourceRange, _ inner: SourceRange) -> Bool {
+        outer.start.offset <= inner.start.offset && inner.end.offset <= outer.end.offset
+    }
+}

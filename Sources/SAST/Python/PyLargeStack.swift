@@ -1,0 +1,32 @@
+import Foundation
+
+/// Runs parser work on a thread with a large stack.
+///
+/// The parser recurses once per nesting level (capped at ``PythonParser/maximumNestingDepth``), and
+/// each level is a dozen frames; debug builds and small worker-thread stacks (Swift concurrency's
+/// cooperative pool) would not hold that. A dedicated thread costs microseconds per file.
+enum PyLargeStack {
+    /// Stack reserved for one parse; untouched pages cost nothing.
+    static let stackSize = 64 << 20
+
+    private final class Outcome<T>: @unchecked Sendable {
+        // Written by the worker before `signal`, read by the caller after `wait`: ordered by the semaphore.
+        var result: Result<T, any Error>?
+    }
+
+    static func run<T>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+        let outcome = Outcome<T>()
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            outcome.result = Result { try body() }
+            done.signal()
+        }
+        thread.stackSize = stackSize
+        thread.start()
+        done.wait()
+        guard let result = outcome.result else {
+            throw PythonSyntaxError(.unexpectedToken, file: "", line: 0, column: 0, message: "parser thread produced no result")
+        }
+        return try result.get()
+    }
+}

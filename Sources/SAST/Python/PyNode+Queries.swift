@@ -1,0 +1,59 @@
+/// Small queries the rule engine needs over a tree.
+extension PyNode {
+    /// Visits this node and its descendants in pre-order; return false from `visit` to skip a node's
+    /// children.
+    public func walk(_ visit: (PyNode) throws -> Bool) rethrows {
+        guard try visit(self) else { return }
+        for child in children { try child.walk(visit) }
+    }
+
+    /// Every node of the subtree in pre-order.
+    public var preorder: [PyNode] {
+        var out: [PyNode] = []
+        walk {
+            out.append($0)
+            return true
+        }
+        return out
+    }
+
+    /// `os.path.join` for a name or an attribute chain over a name; nil for anything else (calls,
+    /// subscripts, literals in the chain).
+    public var dottedName: String? {
+        switch kind {
+        case .name: return text
+        case .attribute:
+            guard let base = children.first?.dottedName, let text else { return nil }
+            return base + "." + text
+        default: return nil
+        }
+    }
+
+    /// The innermost `def`/`async def` whose range contains `location`, or nil at module level.
+    public func enclosingFunction(containing location: SourceLocation) -> PyNode? {
+        enclosingDefinitions(containing: location).last { $0.kind == .functionDef || $0.kind == .asyncFunctionDef }
+    }
+
+    /// Qualified name of the innermost function containing `location` (`Class.method`,
+    /// `outer.inner`), or nil at module level. Fingerprints use it instead of line numbers.
+    public func enclosingFunctionName(containing location: SourceLocation) -> String? {
+        let chain = enclosingDefinitions(containing: location)
+        guard let last = chain.lastIndex(where: { $0.kind == .functionDef || $0.kind == .asyncFunctionDef }) else {
+            return nil
+        }
+        return chain[...last].compactMap(\.text).joined(separator: ".")
+    }
+
+    /// The nested defs and classes containing `location`, outermost first.
+    public func enclosingDefinitions(containing location: SourceLocation) -> [PyNode] {
+        var out: [PyNode] = []
+        var current = self
+        while true {
+            guard let next = current.children.first(where: { $0.range.contains(location) }) else {
+                return out
+            }
+            if next.kind == .functionDef || next.kind == .asyncFunctionDef || next.kind == .classDef { out.append(next) }
+            current = next
+        }
+    }
+}

@@ -1,0 +1,346 @@
+/// Tokeniser for Python 3 source held as UTF-8 bytes.
+///
+/// Produces NEWLINE/INDENT/DEDENT the way CPython's tokenizer does (blank and comment-only lines and
+/// lines inside brackets produce none; tabs advance to the next multiple of 8), and collects comments
+/// on the side. `nested` lexes an f-string replacement field in place: no line structure at all.
+struct PythonLexer {
+    private let b: [UInt8]
+    private let file: String
+    private let allowMetavariables: Bool
+    private let nested: Bool
+    private let limit: Int
+    private var i: Int
+    private var line: Int
+    private var lineStart: Int
+    private var tokens: [PyToken] = []
+    private var comments: [PyComment] = []
+    private var indents: [Int] = [0]
+    private var brackets: [(UInt8, SourceLocation)] = []
+    private var lineHasToken = false
+
+    /// Prepares to lex `bytes[start..<limit]`, whose first byte is at `line`/`column`.
+    init(
+        bytes: [UInt8], file: String, allowMetavariables: Bool, start: Int = 0, limit: Int? = nil,
+        line: Int = 1, column: Int = 1, nested: Bool = false
+    ) {
+        self.b = bytes
+        self.file = file
+        self.allowMetavariables = allowMetavariables
+        self.nested = nested
+        self.limit = limit ?? bytes.count
+        self.i = start
+        self.line = line
+        self.lineStart = start - (column - 1)
+        tokens.reserveCapacity(max(16, (self.limit - start) / 4))
+    }
+
+    @inline(__always) private func loc(_ at: Int) -> SourceLocation {
+        SourceLocation(line: line, column: at - lineStart + 1, offset: at)
+    }
+
+    private func fail(_ code: PythonSyntaxError.Code, _ message: String, at: Int) -> PythonSyntaxError {
+        PythonSyntaxError(code, file: file, line: line, column: at - lineStart + 1, message: message)
+    }
+
+    private func fail(_ f: PyStringScan.Failure) -> PythonSyntaxError {
+        // Failures may point before the current line (an unterminated string's opening quote is
+        // always on the current line, nested field errors may be later); recompute from the bytes.
+        let (l, c) = PythonLexer.lineColumn(of: f.offset, in: b, from: lineStart, line: line)
+        return PythonSyntaxError(f.code, file: file, line: l, column: c, message: f.message)
+    }
+
+    /// Line and column of `offset`, scanning forward from a known line start.
+    static func lineColumn(of offset: Int, in b: [UInt8], from lineStart: Int, line: Int) -> (Int, Int) {
+        var l = line
+        var start = lineStart
+        var j = max(lineStart, 0)
+        while j < offset && j < b.count {
+            if b[j] == 10 || (b[j] == 13 && (j + 1 >= b.count || b[j + 1] != 10)) {
+                l += 1
+                start = j + 1
+            }
+            j += 1
+        }
+        return (l, offset - start + 1)
+    }
+
+    private mutating func emit(_ kind: PyTokenKind, _ text: String, _ s: Int, _ e: Int) {
+        tokens.append(PyToken(kind: kind, text: text, start: loc(s), end: loc(e)))
+        lineHasToken = true
+    }
+
+    /// Runs the lexer to the end; returns tokens (ending with `.end`) and comments.
+    mutating func run() throws -> ([PyToken], [PyComment]) {
+        var atLineStart = !nested
+        while true {
+            if atLineStart {
+                atLineStart = false
+                lineHasToken = false
+                var col = 0
+                while i < limit {
+                    let c = b[i]
+                    if c == 32 { col += 1 } else if c == 9 { col = (col / 8 + 1) * 8 } else if c == 12 { col = 0 } else { break }
+                    i += 1
+                }
+                if i < limit {
+                    let c = b[i]
+                    let blank = c == 35 || c == 10 || c == 13 || (c == 92 && i + 1 < limit && (b[i + 1] == 10 || b[i + 1] == 13))
+                    if !blank { try indent(to: col) }
+                }
+            }
+            guard i < limit else { break }
+            let c = b[i]
+            switch c {
+            case 32, 9, 12:
+                i += 1
+            case 10, 13:
+                if brackets.isEmpty && !nested, let last = tokens.last, last.kind != .newline,
+                    last.kind != .indent, last.kind != .dedent
+                {
+                    emit(.newline, "", i, i + 1)
+                }
+                i += (c == 13 && i + 1 < limit && b[i + 1] == 10) ? 2 : 1
+                line += 1
+                lineStart = i
+                atLineStart = brackets.isEmpty && !nested
+            case 35:  // '#'
+                let s = i
+                while i < limit && b[i] != 10 && b[i] != 13 { i += 1 }
+                comments.append(
+                    PyComment(
+                        text: String(decoding: b[s..<i], as: UTF8.self), range: SourceRange(start: loc(s), end: loc(i)),
+                        isTrailing: lineHasToken))
+            case 92:  // '\\'
+                if i + 1 < limit && (b[i + 1] == 10 || b[i + 1] == 13) {
+                    i += (b[i + 1] == 13 && i + 2 < limit && b[i + 2] == 10) ? 3 : 2
+                    line += 1
+                    lineStart = i
+                } else if i + 1 >= limit {
+                    throw fail(.unexpectedEndOfFile, "unexpected EOF while parsing", at: i)
+                } else {
+                    throw fail(.invalidCharacter, "unexpected character after line continuation character", at: i)
+                }
+            case 0:
+                throw fail(.invalidCharacter, "source code cannot contain null bytes", at: i)
+            case 34, 39:  // quotes
+                try string(start: i, quoteAt: i)
+            case 48...57:
+                try number()
+            case 46 where i + 1 < limit && b[i + 1] >= 48 && b[i + 1] <= 57:
+                try number()
+            case 36 where allowMetavariables:  // '$'
+                try metavariable()
+            default:
+                if PythonLexer.isIdentifierStart(c) {
+                    try identifier()
+                } else {
+                    try op()
+                }
+            }
+        }
+        if let (open, at) = brackets.last {
+            throw PythonSyntaxError(
+                .unbalancedBracket, file: file, line: at.line, column: at.column,
+                message: "'\(Character(Unicode.Scalar(open)))' was never closed")
+        }
+        if !nested {
+            if let last = tokens.last, last.kind != .newline, last.kind != .dedent, last.kind != .indent {
+                emit(.newline, "", i, i)
+            }
+            while indents.count > 1 {
+                indents.removeLast()
+                emit(.dedent, "", i, i)
+            }
+        }
+        emit(.end, "", i, i)
+        return (tokens, comments)
+    }
+
+    private mutating func indent(to col: Int) throws {
+        let top = indents[indents.count - 1]
+        if col > top {
+            indents.append(col)
+            emit(.indent, "", i, i)
+            lineHasToken = false
+        } else if col < top {
+            while col < indents[indents.count - 1] {
+                indents.removeLast()
+                emit(.dedent, "", i, i)
+            }
+            lineHasToken = false
+            if col != indents[indents.count - 1] {
+                throw fail(.indentation, "unindent does not match any outer indentation level", at: i)
+            }
+        }
+    }
+
+    @inline(__always) static func isIdentifierStart(_ c: UInt8) -> Bool {
+        (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A || c == 95 || c >= 0x80
+    }
+
+    @inline(__always) static func isIdentifierContinue(_ c: UInt8) -> Bool {
+        isIdentifierStart(c) || (c >= 48 && c <= 57)
+    }
+
+    private mutating func identifier() throws {
+        let s = i
+        i += 1
+        while i < limit && PythonLexer.isIdentifierContinue(b[i]) { i += 1 }
+        if i < limit && (b[i] == 34 || b[i] == 39) && i - s <= 2 && PyStringScan.prefix(b, s, i) != nil {
+            try string(start: s, quoteAt: i)
+            return
+        }
+        emit(.name, String(decoding: b[s..<i], as: UTF8.self), s, i)
+    }
+
+    /// `$X` or `$...X` in pattern mode: one name token.
+    private mutating func metavariable() throws {
+        let s = i
+        i += 1
+        if i + 2 < limit && b[i] == 46 && b[i + 1] == 46 && b[i + 2] == 46 { i += 3 }
+        guard i < limit, PythonLexer.isIdentifierStart(b[i]) else {
+            throw fail(.invalidCharacter, "invalid metavariable", at: s)
+        }
+        while i < limit && PythonLexer.isIdentifierContinue(b[i]) { i += 1 }
+        emit(.name, String(decoding: b[s..<i], as: UTF8.self), s, i)
+    }
+
+    private mutating func string(start s: Int, quoteAt q: Int) throws {
+        guard let prefix = PyStringScan.prefix(b, s, q) else {
+            throw fail(.unexpectedToken, "invalid string prefix", at: s)
+        }
+        let quote = b[q]
+        let triple = q + 2 < limit && b[q + 1] == quote && b[q + 2] == quote
+        let body = q + (triple ? 3 : 1)
+        let end: Int
+        do {
+            if prefix.formatted {
+                end = try FStringScanner.scan(
+                    b, from: body, limit: limit, quote: quote, triple: triple, raw: prefix.raw, openAt: s, depth: 0
+                ).end
+            } else {
+                end = try PyStringScan.skipPlain(b, from: body, limit: limit, quote: quote, triple: triple, openAt: s)
+            }
+        } catch {
+            throw fail(error)
+        }
+        let startLoc = loc(s)
+        var j = s
+        while j < end {
+            if b[j] == 10 || (b[j] == 13 && (j + 1 >= end || b[j + 1] != 10)) {
+                line += 1
+                lineStart = j + 1
+            }
+            j += 1
+        }
+        i = end
+        tokens.append(PyToken(kind: .string, text: String(decoding: b[s..<end], as: UTF8.self), start: startLoc, end: loc(end)))
+        lineHasToken = true
+    }
+
+    private mutating func digits(_ ok: (UInt8) -> Bool) {
+        while i < limit && (ok(b[i]) || (b[i] == 95 && i + 1 < limit && ok(b[i + 1]))) { i += 1 }
+    }
+
+    private mutating func number() throws {
+        let s = i
+        let dec: (UInt8) -> Bool = { $0 >= 48 && $0 <= 57 }
+        if b[i] == 48 && i + 1 < limit && "xXoObB".utf8.contains(b[i + 1]) {
+            let base = b[i + 1] | 0x20
+            i += 2
+            if i < limit && b[i] == 95 { i += 1 }
+            let d0 = i
+            switch base {
+            case UInt8(ascii: "x"): digits { ($0 >= 48 && $0 <= 57) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x66) }
+            case UInt8(ascii: "o"): digits { $0 >= 48 && $0 <= 55 }
+            default: digits { $0 == 48 || $0 == 49 }
+            }
+            if i == d0 || (i < limit && dec(b[i])) {
+                throw fail(.invalidNumber, "invalid \(base == 120 ? "hexadecimal" : base == 111 ? "octal" : "binary") literal", at: s)
+            }
+        } else {
+            digits(dec)
+            var isInt = true
+            if i < limit && b[i] == 46 {
+                isInt = false
+                i += 1
+                digits(dec)
+            }
+            if i < limit && (b[i] | 0x20) == 101 {
+                var j = i + 1
+                if j < limit && (b[j] == 43 || b[j] == 45) { j += 1 }
+                if j < limit && dec(b[j]) {
+                    isInt = false
+                    i = j
+                    digits(dec)
+                } else if j >= limit || !PythonLexer.isIdentifierStart(b[j]) {
+                    throw fail(.invalidNumber, "invalid decimal literal", at: s)
+                }
+            }
+            if i < limit && (b[i] | 0x20) == 106 {
+                isInt = false
+                i += 1
+            }
+            if isInt && b[s] == 48 && i - s > 1 {
+                var allZero = true
+                for k in s..<i where b[k] != 48 && b[k] != 95 { allZero = false }
+                if !allZero {
+                    throw fail(
+                        .python2Syntax,
+                        "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
+                        at: s)
+                }
+            }
+        }
+        emit(.number, String(decoding: b[s..<i], as: UTF8.self), s, i)
+    }
+
+    private mutating func op() throws {
+        let s = i
+        let c = b[i]
+        let c1: UInt8 = i + 1 < limit ? b[i + 1] : 0
+        let c2: UInt8 = i + 2 < limit ? b[i + 2] : 0
+        var n = 1
+        switch c {
+        case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
+            brackets.append((c, loc(i)))
+        case UInt8(ascii: ")"), UInt8(ascii: "]"), UInt8(ascii: "}"):
+            guard let (open, _) = brackets.popLast() else {
+                throw fail(.unbalancedBracket, "unmatched '\(Character(Unicode.Scalar(c)))'", at: i)
+            }
+            let want: UInt8 = open == 40 ? 41 : open + 2
+            if want != c {
+                throw fail(
+                    .unbalancedBracket,
+                    "closing parenthesis '\(Character(Unicode.Scalar(c)))' does not match opening parenthesis '\(Character(Unicode.Scalar(open)))'",
+                    at: i)
+            }
+        case UInt8(ascii: "*"), UInt8(ascii: "/"), UInt8(ascii: "<"), UInt8(ascii: ">"):
+            if c1 == c {
+                n = c2 == UInt8(ascii: "=") ? 3 : 2
+            } else if c1 == UInt8(ascii: "=") {
+                n = 2
+            } else if c == UInt8(ascii: "<") && c1 == UInt8(ascii: ">") {
+                throw fail(.python2Syntax, "invalid syntax: '<>' is Python 2; use '!='", at: i)
+            }
+        case UInt8(ascii: "-"):
+            if c1 == UInt8(ascii: ">") || c1 == UInt8(ascii: "=") { n = 2 }
+        case UInt8(ascii: "+"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "|"), UInt8(ascii: "^"),
+            UInt8(ascii: "@"), UInt8(ascii: "="), UInt8(ascii: ":"):
+            if c1 == UInt8(ascii: "=") { n = 2 }
+        case UInt8(ascii: "!"):
+            guard c1 == UInt8(ascii: "=") else { throw fail(.invalidCharacter, "invalid syntax: '!'", at: i) }
+            n = 2
+        case UInt8(ascii: "."):
+            if c1 == 46 && c2 == 46 { n = 3 }
+        case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "~"):
+            break
+        case UInt8(ascii: "`"):
+            throw fail(.python2Syntax, "invalid syntax: backticks are Python 2; use repr()", at: i)
+        default:
+            throw fail(.invalidCharacter, "invalid character '\(String(decoding: [c], as: UTF8.self))' (U+\(String(c, radix: 16, uppercase: true)))", at: i)
+        }
+        i += n
+        emit(.op, String(decoding: b[s..<i], as: UTF8.self), s, i)
+    }
+}

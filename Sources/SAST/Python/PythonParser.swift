@@ -1,0 +1,237 @@
+/// A parsed Python file: the tree and the comments beside it.
+public struct PythonModule: Sendable, Hashable {
+    /// The ``PyNodeKind/module`` node.
+    public var root: PyNode
+    /// Every `#` comment in source order (the suppression engine reads these).
+    public var comments: [PyComment]
+    /// The file name given to the parser (used in error messages and findings).
+    public var fileName: String
+    /// Number of lines in the source.
+    public var lineCount: Int
+}
+
+/// Entry points of the Python 3.12 parser.
+///
+/// A hand-written tokenizer over UTF-8 bytes and a recursive-descent parser with precedence climbing
+/// for binary operators. Errors are thrown as ``PythonSyntaxError``; nesting is capped at
+/// ``maximumNestingDepth`` so hostile input cannot exhaust the stack.
+public enum PythonParser {
+    /// Deepest nesting of brackets, unary operators and blocks accepted (CPython's tokenizer allows 200
+    /// levels of parentheses).
+    public static let maximumNestingDepth = 200
+
+    /// Parses a whole module.
+    /// - Throws: ``PythonSyntaxError`` when the source is not valid Python 3.
+    public static func parseModule(source: String, fileName: String) throws -> PythonModule {
+        try parse(bytes: Array(source.utf8), fileName: fileName, pattern: false)
+    }
+
+    /// Parses a whole module held as raw bytes (rejects invalid UTF-8 as CPython does).
+    /// - Throws: ``PythonSyntaxError``.
+    public static func parseModule(bytes: [UInt8], fileName: String) throws -> PythonModule {
+        if String(validating: bytes, as: UTF8.self) == nil {
+            if let encoding = PySourceEncoding.cookie(bytes),
+                let utf8 = PySourceEncoding.transcode(bytes, encoding: encoding)
+            {
+                return try parse(bytes: utf8, fileName: fileName, pattern: false)
+            }
+            // Name the first line that does not decode; validating line by line keeps this linear.
+            var line = 1
+            var lineStart = 0
+            for i in bytes.indices where bytes[i] == 10 {
+                if String(validating: bytes[lineStart...i], as: UTF8.self) == nil { break }
+                line += 1
+                lineStart = i + 1
+            }
+            throw PythonSyntaxError(
+                .invalidCharacter, file: fileName, line: line, column: 1,
+                message: "invalid UTF-8 in source and no Latin-1 coding declaration")
+        }
+        return try parse(bytes: bytes, fileName: fileName, pattern: false)
+    }
+
+    /// Parses a rule pattern: an expression, or one or more statements.
+    ///
+    /// Metavariables `$X` and `$...X` are identifiers and `...` stands anywhere an expression,
+    /// argument, parameter or statement may. A lone expression statement is returned as the expression
+    /// itself; a single statement as that statement; several as a ``PyNodeKind/module``.
+    /// - Throws: ``PythonSyntaxError`` naming `<pattern>` as the file.
+    public static func parsePattern(_ pattern: String) throws -> PyNode {
+        let module = try parse(bytes: dedent(pattern), fileName: "<pattern>", pattern: true)
+        let statements = module.root.children
+        if statements.count == 1 {
+            let only = statements[0]
+            if only.kind == .exprStmt, let expr = only.children.first { return expr }
+            return only
+        }
+        return module.root
+    }
+
+    /// Patterns come from YAML block scalars, often indented as a whole: strip blank leading lines
+    /// and the first line's indentation from every line that has it.
+    static func dedent(_ pattern: String) -> [UInt8] {
+        var lines = pattern.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        while let first = lines.first, first.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
+            lines.removeFirst()
+            if lines.isEmpty { break }
+        }
+        guard let first = lines.first else { return [] }
+        let indent = first.prefix { $0 == 32 || $0 == 9 }
+        var out: [UInt8] = []
+        for line in lines {
+            if line.starts(with: indent) { out += line.dropFirst(indent.count) } else { out += line }
+            out.append(10)
+        }
+        return out
+    }
+
+    static func parse(bytes: [UInt8], fileName: String, pattern: Bool) throws -> PythonModule {
+        try PyLargeStack.run { try parseOnCurrentThread(bytes: bytes, fileName: fileName, pattern: pattern) }
+    }
+
+    static func parseOnCurrentThread(bytes: [UInt8], fileName: String, pattern: Bool) throws -> PythonModule {
+        var start = 0
+        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
+        var lexer = PythonLexer(bytes: bytes, file: fileName, allowMetavariables: pattern, start: start)
+        let (tokens, comments) = try lexer.run()
+        var parser = PyParser(bytes: bytes, tokens: tokens, file: fileName, patternMode: pattern)
+        let root = try parser.parseFile()
+        var lines = 0
+        for c in bytes where c == 10 { lines += 1 }
+        if let last = bytes.last, last != 10 { lines += 1 }
+        return PythonModule(root: root, comments: comments, fileName: fileName, lineCount: lines)
+    }
+}
+
+/// Recursive-descent parser state over a token array. One instance per file (and per f-string field).
+struct PyParser {
+    let b: [UInt8]
+    let toks: [PyToken]
+    let file: String
+    let patternMode: Bool
+    var p = 0
+    var depth = 0
+    /// Links of left-nested chains (`a+b+c`, `a.b.c()`, `elif`) open on the current path; they deepen
+    /// the tree without recursing here, but later walks recurse, so they are capped too.
+    var chainLinks = 0
+
+    init(bytes: [UInt8], tokens: [PyToken], file: String, patternMode: Bool, depth: Int = 0) {
+        self.b = bytes
+        self.toks = tokens
+        self.file = file
+        self.patternMode = patternMode
+        self.depth = depth
+    }
+
+    /// Reserved words that can never be identifiers (`match`, `case`, `type`, `_` are soft).
+    static let keywords: Set<String> = [
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+        "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
+        "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
+    ]
+
+    // MARK: Token access
+
+    @inline(__always) var tok: PyToken { toks[p] }
+    @inline(__always) func peek(_ n: Int) -> PyToken { toks[min(p + n, toks.count - 1)] }
+    @inline(__always) func at(_ s: String) -> Bool { toks[p].is(s) }
+    @inline(__always) var lastEnd: SourceLocation { p > 0 ? toks[p - 1].end : toks[0].start }
+
+    @inline(__always) mutating func advance() {
+        if p < toks.count - 1 { p += 1 }
+    }
+
+    @inline(__always) mutating func accept(_ s: String) -> Bool {
+        if toks[p].is(s) {
+            advance()
+            return true
+        }
+        return false
+    }
+
+    mutating func expect(_ s: String) throws {
+        guard accept(s) else { throw error(expected: "'\(s)'") }
+    }
+
+    /// Consumes an identifier that is not a reserved word.
+    mutating func expectName() throws -> String {
+        let t = tok
+        guard t.kind == .name, !PyParser.keywords.contains(t.text) else { throw error(expected: "a name") }
+        advance()
+        return t.text
+    }
+
+    /// Whether the current token is a name usable as an identifier.
+    var atIdentifier: Bool { tok.kind == .name && !PyParser.keywords.contains(tok.text) }
+
+    // MARK: Node construction
+
+    /// Builds a node ending at `end` (pass `lastEnd` last: arguments are evaluated left to right,
+    /// so it is read after the children were parsed; a method on `self` would see a stale copy).
+    @inline(__always) static func node(
+        _ kind: PyNodeKind, _ text: String? = nil, _ children: [PyNode] = [], from start: SourceLocation,
+        raw: String? = nil, end: SourceLocation
+    ) -> PyNode {
+        PyNode(kind, text: text, children: children, range: SourceRange(start: start, end: end), raw: raw)
+    }
+
+    /// A zero-width ``PyNodeKind/empty`` at the current token.
+    var empty: PyNode { PyNode(.empty, range: SourceRange(start: tok.start, end: tok.start)) }
+
+    // MARK: Errors and depth
+
+    func error(_ message: String, _ code: PythonSyntaxError.Code = .unexpectedToken, at t: PyToken? = nil) -> PythonSyntaxError {
+        let t = t ?? tok
+        return PythonSyntaxError(code, file: file, line: t.start.line, column: t.start.column, message: message)
+    }
+
+    func error(_ message: String, _ code: PythonSyntaxError.Code = .unexpectedToken, at loc: SourceLocation) -> PythonSyntaxError {
+        PythonSyntaxError(code, file: file, line: loc.line, column: loc.column, message: message)
+    }
+
+    /// "invalid syntax" at the current token, specialised for end of file and indentation tokens.
+    func error(expected: String) -> PythonSyntaxError {
+        switch tok.kind {
+        case .end: return error("unexpected EOF while parsing (expected \(expected))", .unexpectedEndOfFile)
+        case .indent: return error("unexpected indent", .indentation)
+        case .dedent: return error("unindent where \(expected) was expected", .indentation)
+        case .newline: return error("invalid syntax: expected \(expected) before end of line")
+        default: return error("invalid syntax: expected \(expected), found '\(tok.text)'")
+        }
+    }
+
+    mutating func enter() throws {
+        depth += 1
+        if depth > PythonParser.maximumNestingDepth {
+            throw error("too many nested parentheses, blocks or operators (limit \(PythonParser.maximumNestingDepth))", .nestingTooDeep)
+        }
+    }
+
+    @inline(__always) mutating func leave() { depth -= 1 }
+
+    /// Highest total of chain links on one path (keeps every tree shallower than a few thousand levels).
+    static let maximumChainLinks = 3000
+
+    mutating func link() throws {
+        chainLinks += 1
+        if chainLinks > PyParser.maximumChainLinks {
+            throw error("expression chain too long (limit \(PyParser.maximumChainLinks))", .nestingTooDeep)
+        }
+    }
+
+    // MARK: File
+
+    mutating func parseFile() throws -> PyNode {
+        let start = tok.start
+        var stmts: [PyNode] = []
+        while tok.kind != .end {
+            if tok.kind == .newline {
+                advance()
+                continue
+            }
+            if tok.kind == .indent { throw error("unexpected indent", .indentation) }
+            try statement(into: &stmts)
+        }
+        return PyNode(.module, children: stmts, range: SourceRange(start: start, end: tok.end))
+    }
+}

@@ -1,0 +1,154 @@
+import Findings
+import Foundation
+
+/// A compiled code pattern: the text the rule author wrote and its parsed tree.
+public struct CompiledPattern: Sendable, Hashable {
+    /// The pattern as written in the rule file.
+    public var source: String
+    /// The parsed tree (``PythonParser/parsePattern(_:)``).
+    public var tree: PyNode
+}
+
+/// A search-mode formula: what must (and must not) match for a finding.
+public indirect enum PatternFormula: Sendable, Hashable {
+    /// One code pattern.
+    case pattern(CompiledPattern)
+    /// Any of the alternatives (`pattern-either`).
+    case either([PatternFormula])
+    /// Every clause holds (`patterns`).
+    case all([PatternClause])
+}
+
+/// One entry of a `patterns:` list.
+public enum PatternClause: Sendable, Hashable {
+    /// `pattern`, `pattern-either` or a nested `patterns`: must match the same code.
+    case positive(PatternFormula)
+    /// `pattern-not`: a match of this at the same place removes the finding.
+    case not(PatternFormula)
+    /// `pattern-inside`: the finding must lie inside a match of this.
+    case inside(PatternFormula)
+    /// `pattern-not-inside`: the finding must not lie inside a match of this.
+    case notInside(PatternFormula)
+    /// `metavariable-regex`: the text bound to `metavariable` must match `regex`.
+    case metavariableRegex(metavariable: String, regex: MetavariableRegex)
+}
+
+/// A regular expression compiled once per rule (`metavariable-regex`).
+///
+/// NSRegularExpression rather than Swift `Regex`: it is several times faster on the short strings
+/// metavariables bind, and these run on every candidate match.
+public struct MetavariableRegex: Sendable, Hashable {
+    /// The expression as written.
+    public var source: String
+    private let compiled: RegexBox
+
+    /// Compiles `source`; throws when it is not a valid expression.
+    public init(source: String) throws {
+        self.source = source
+        self.compiled = RegexBox(try NSRegularExpression(pattern: source))
+    }
+
+    /// Whether `text` matches at its start (as Python's `re.match` does).
+    public func matches(_ text: String) -> Bool { compiled.matches(text) }
+
+    /// Whether the region `range` (UTF-16 offsets) of `string` matches at its start, as if it were
+    /// a string of its own. Avoids copying and bridging one string per candidate.
+    func matches(in string: String, range: NSRange) -> Bool {
+        compiled.regex.firstMatch(in: string, options: [.anchored], range: range) != nil
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.source == rhs.source }
+    public func hash(into hasher: inout Hasher) { hasher.combine(source) }
+}
+
+/// Holds a compiled expression (immutable and documented thread-safe) and remembers answers:
+/// metavariables bind the same few names (`password`, `self`) over and over.
+private final class RegexBox: @unchecked Sendable {
+    let regex: NSRegularExpression
+    private var memo: [String: Bool] = [:]
+    private let lock = NSLock()
+
+    init(_ regex: NSRegularExpression) { self.regex = regex }
+
+    func matches(_ text: String) -> Bool {
+        lock.lock()
+        if let known = memo[text] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let range = NSRange(text.startIndex..<text.endIndex, in: text)
+        let result = regex.firstMatch(in: text, options: [.anchored], range: range) != nil
+        lock.lock()
+        if memo.count > 4096 { memo.removeAll(keepingCapacity: true) }
+        memo[text] = result
+        lock.unlock()
+        return result
+    }
+}
+
+/// A taint sink: a pattern and, optionally, the metavariable whose value must be tainted.
+public struct TaintSink: Sendable, Hashable {
+    /// The sink pattern.
+    public var pattern: CompiledPattern
+    /// `focus: $X`: only the code bound to `$X` must be tainted; nil means any argument.
+    public var focus: String?
+}
+
+/// The parts of a `mode: taint` rule.
+public struct TaintSpec: Sendable, Hashable {
+    /// Where tainted values come from.
+    public var sources: [CompiledPattern]
+    /// Where they must not arrive.
+    public var sinks: [TaintSink]
+    /// Calls whose results are clean.
+    public var sanitizers: [CompiledPattern]
+}
+
+/// What a rule looks for.
+public enum RuleMode: Sendable, Hashable {
+    /// Search mode: code matching the formula is reported.
+    case search(PatternFormula)
+    /// Taint mode: flows from sources to sinks are reported.
+    case taint(TaintSpec)
+}
+
+/// One native rule, loaded from a YAML file (format in `rules/README.md`).
+public struct Rule: Sendable, Hashable {
+    /// Unique id, `<language>.<name>`.
+    public var id: String
+    /// The finding message; `$X` metavariables are substituted.
+    public var message: String
+    public var severity: Severity
+    public var confidence: Confidence
+    /// Languages the rule applies to (`python`).
+    public var languages: [String]
+    /// CWE ids.
+    public var cwe: [Int]
+    /// Search or taint.
+    public var mode: RuleMode
+    /// The `fix:` template, when the rule has one.
+    public var fix: String?
+    /// `metadata.references`.
+    public var references: [String]
+    /// `metadata.bandit`: the Bandit checks this rule covers.
+    public var banditIds: [String]
+    /// `metadata.semgrep`: the Semgrep rule ids this rule corresponds to.
+    public var semgrepIds: [String]
+    /// The file the rule came from.
+    public var file: String
+
+    /// The SARIF metadata of this rule.
+    public var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: id, tool: "sentinel", name: id.split(separator: ".").last.map(String.init),
+            shortDescription: message, helpURI: references.first, defaultSeverity: severity, cwe: cwe,
+            tags: isTaint ? ["taint"] : [], precision: confidence)
+    }
+
+    /// Whether this is a `mode: taint` rule.
+    public var isTaint: Bool {
+        if case .taint = mode { return true }
+        return false
+    }
+}

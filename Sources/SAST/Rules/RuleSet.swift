@@ -1,0 +1,55 @@
+import Findings
+import Foundation
+import Support
+
+/// The rules a scan applies, loaded once and shared by every file.
+public struct RuleSet: Sendable {
+    /// The rules, sorted by id.
+    public var rules: [Rule]
+
+    /// Wraps already-parsed rules; duplicate ids are rejected.
+    public init(rules: [Rule]) throws {
+        var seen: [String: String] = [:]
+        for rule in rules {
+            if let other = seen[rule.id] {
+                throw SentinelError(.invalidInput, "\(rule.file): duplicate rule id '\(rule.id)' (also in \(other))")
+            }
+            seen[rule.id] = rule.file
+        }
+        self.rules = rules.sorted { $0.id < $1.id }
+    }
+
+    /// Loads every `*.yaml`/`*.yml` file under `directories`, recursively.
+    /// - Throws: `SentinelError` naming the first bad file.
+    public static func load(directories: [String]) throws -> RuleSet {
+        var rules: [Rule] = []
+        for directory in directories {
+            for file in try ruleFiles(under: directory) {
+                guard let data = FileManager.default.contents(atPath: file) else {
+                    throw SentinelError(.io, "\(file): cannot read rule file")
+                }
+                rules.append(try RuleLoader.parse(String(decoding: data, as: UTF8.self), file: file))
+            }
+        }
+        return try RuleSet(rules: rules)
+    }
+
+    /// Rule files under `directory`, sorted so errors and ordering are reproducible.
+    static func ruleFiles(under directory: String) throws -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+        else { throw SentinelError(.invalidInput, "\(directory): no such rule directory") }
+        let root = URL(fileURLWithPath: directory)
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
+            throw SentinelError(.io, "\(directory): cannot list rule directory")
+        }
+        var files: [String] = []
+        for case let url as URL in enumerator where ["yaml", "yml"].contains(url.pathExtension) {
+            files.append(url.path)
+        }
+        return files.sorted()
+    }
+
+    /// SARIF metadata of every rule.
+    public var descriptors: [RuleDescriptor] { rules.map(\.descriptor) }
+}

@@ -1,1 +1,0 @@
-// The SAST module; see DESIGN.md §1.

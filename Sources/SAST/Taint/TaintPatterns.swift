@@ -1,0 +1,95 @@
+/// A taint rule's patterns grouped by the node kinds they can match, built once per rule so the
+/// analysis asks only the patterns that could apply to each node.
+struct TaintPatterns: Sendable {
+    let sources: KindIndex<CompiledPattern>
+    let sanitizers: KindIndex<CompiledPattern>
+    let sinks: KindIndex<TaintSink>
+    /// What a file must mention for any source (resp. sink) to match.
+    let sourceNames: IdentifierRequirement
+    let sinkNames: IdentifierRequirement
+
+    init(_ spec: TaintSpec) {
+        sources = KindIndex(spec.sources) { $0.tree }
+        sanitizers = KindIndex(spec.sanitizers) { $0.tree }
+        sinks = KindIndex(spec.sinks) { $0.pattern.tree }
+        sourceTrees = spec.sources.map(\.tree)
+        sourceNames = IdentifierRequirement(patterns: spec.sources.map(\.tree))
+        sinkNames = IdentifierRequirement(patterns: spec.sinks.map(\.pattern.tree))
+    }
+
+    /// The source patterns, for finding where sources occur before analysing.
+    let sourceTrees: [PyNode]
+
+    /// Whether the file could hold a flow at all.
+    func applies(to identifiers: Set<String>) -> Bool {
+        sourceNames.isSatisfied(by: identifiers) && sinkNames.isSatisfied(by: identifiers)
+    }
+}
+
+/// Values keyed by what their pattern's root needs: a call's callee name, an attribute's or name's
+/// text, or else the node kind. Looking a node up costs a hash or two instead of one match attempt
+/// per pattern, which matters because the taint analysis asks at every node.
+struct KindIndex<Value: Sendable>: Sendable {
+    private var byKey: [String: [(PyNode, Value)]] = [:]
+    private var byKind: [PyNodeKind: [(PyNode, Value)]] = [:]
+    private var anyKind: [(PyNode, Value)] = []
+    let isEmpty: Bool
+
+    init(_ values: [Value], tree: (Value) -> PyNode) {
+        isEmpty = values.isEmpty
+        for value in values {
+            let root = tree(value)
+            if let key = Self.patternKey(root) {
+                byKey[key, default: []].append((root, value))
+                continue
+            }
+            switch root.kind {
+            case .name where root.text?.hasPrefix("$") == true, .ellipsis:
+                anyKind.append((root, value))
+            case .attribute:
+                byKind[.name, default: []].append((root, value))
+                byKind[.attribute, default: []].append((root, value))
+            default:
+                byKind[root.kind, default: []].append((root, value))
+            }
+        }
+    }
+
+    /// `c:NAME` for a call with a concrete callee name, `n:NAME` for a concrete name or attribute.
+    private static func patternKey(_ root: PyNode) -> String? {
+        switch root.kind {
+        case .call: return PatternIndexKey.callName(root).map { "c:" + $0 }
+        case .name, .attribute:
+            guard let text = root.text, !text.hasPrefix("$") else { return nil }
+            return "n:" + text
+        default: return nil
+        }
+    }
+
+    /// Patterns that could match `node`.
+    func candidates(_ node: PyNode, _ aliases: ImportAliases) -> [(PyNode, Value)] {
+        guard !isEmpty else { return [] }
+        var out = byKind[node.kind] ?? []
+        if !anyKind.isEmpty { out += anyKind }
+        guard !byKey.isEmpty else { return out }
+        switch node.kind {
+        case .call:
+            if let callee = node.children.first {
+                for key in FileIndex.callKeys(callee, aliases) { out += byKey["c:" + key] ?? [] }
+            }
+        case .attribute:
+            if let text = node.text { out += byKey["n:" + text] ?? [] }
+        case .name:
+            if let text = node.text {
+                out += byKey["n:" + text] ?? []
+                // `from flask import request` makes `request` match the pattern `flask.request`.
+                if let full = aliases.resolve(text), let last = full.split(separator: ".").last, last != text {
+                    out += byKey["n:" + last] ?? []
+                }
+            }
+        default:
+            break
+        }
+        return out
+    }
+}

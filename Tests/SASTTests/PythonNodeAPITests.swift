@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import SAST
+
+/// The small API the rule engine uses: walks, dotted names, enclosing functions, normalised source.
+@Suite("PyNode API")
+struct PythonNodeAPITests {
+    static let source = """
+        import os
+
+        class A:
+            def m(self, a, b):
+                def inner():
+                    return os.path.join(a, b)
+                return inner
+
+        async def top():
+            await x.y(1)
+        value = os.environ["HOME"]
+
+        """
+
+    @Test("pre-order walk visits every node, parents first, and can prune")
+    func walk() throws {
+        let root = try PythonParser.parseModule(source: Self.source, fileName: "a.py").root
+        let kinds = root.preorder.map(\.kind)
+        #expect(kinds.first == .module)
+        #expect(kinds.filter { $0 == .functionDef }.count == 2)
+        #expect(kinds.firstIndex(of: .classDef)! < kinds.firstIndex(of: .functionDef)!)
+        var names: [String] = []
+        root.walk { n in
+            if n.kind == .classDef { return false }
+            if n.kind == .name, let t = n.text { names.append(t) }
+            return true
+        }
+        #expect(names == ["x", "value", "os"])
+    }
+
+    @Test("dotted names of attribute chains")
+    func dottedNames() throws {
+        let root = try PythonParser.parseModule(source: Self.source, fileName: "a.py").root
+        let calls = root.preorder.filter { $0.kind == .call }
+        #expect(calls.map { $0.children[0].dottedName } == ["os.path.join", "x.y"])
+        #expect(try PythonParser.parsePattern("f().g").dottedName == nil)
+        #expect(try PythonParser.parsePattern("a[0].b").dottedName == nil)
+    }
+
+    @Test("enclosing function of a position, qualified by classes and outer functions")
+    func enclosingFunction() throws {
+        let root = try PythonParser.parseModule(source: Self.source, fileName: "a.py").root
+        let join = try #require(root.preorder.first { $0.kind == .call })
+        #expect(root.enclosingFunctionName(containing: join.range.start) == "A.m.inner")
+        #expect(root.enclosingFunction(containing: join.range.start)?.text == "inner")
+        let await_ = try #require(root.preorder.first { $0.kind == .await })
+        #expect(root.enclosingFunctionName(containing: await_.range.start) == "top")
+        let env = try #require(root.preorder.first { $0.kind == .subscript })
+        #expect(root.enclosingFunctionName(containing: env.range.start) == nil)
+    }
+
+    @Test(
+        "normalised source ignores layout, comments and quote style",
+        arguments: [
+            ("x=foo( a,b ,  # note\n   c)\n", "x = foo(a, b, c)"),
+            ("x = 'it' \"s\"", "x = \"its\""),
+            ("if a :\n\n   y=1 # c\nelif b: pass\nelse :\n   z = [ 1,\n 2 ]", "if a:\n    y = 1\nelif b:\n    pass\nelse:\n    z = [1, 2]"),
+            ("x = (a + b) * c", "x = (a + b) * c"),
+            ("x = a + (b * c)", "x = a + b * c"),
+            ("x = (a - b) - (c - d)", "x = a - b - (c - d)"),
+            ("x = (2 ** 3) ** 4", "x = (2 ** 3) ** 4"),
+            ("x = -(a ** b)", "x = -a ** b"),
+            ("x = (-a) ** b", "x = (-a) ** b"),
+            ("x = not (a and b)", "x = not (a and b)"),
+            ("x = (lambda: 1) if c else d", "x = (lambda: 1) if c else d"),
+            ("f'{a!r:>{w}} {{x}}'", "f\"{a!r:>{w}} {{x}}\""),
+            ("@d\nasync def f(a, /, b=1, *c, d, **e) -> int:\n  return (yield)", "@d\nasync def f(a, /, b=1, *c, d, **e) -> int:\n    return (yield)"),
+            ("for (i, j) in x: pass", "for (i, j) in x:\n    pass"),
+            ("a[1:2, ::3]", "a[1:2, ::3]"),
+            ("with open(p) as f, g: pass", "with open(p) as f, g:\n    pass"),
+            ("try:\n  a\nexcept (E, F) as e:\n  b\nfinally:\n  c", "try:\n    a\nexcept (E, F) as e:\n    b\nfinally:\n    c"),
+            ("from . import (a as b,\n c)", "from . import a as b, c"),
+            ("x = {**a, 'k': [i for i in y if i]}", "x = {**a, \"k\": [i for i in y if i]}"),
+            ("f(*args, **kw)", "f(*args, **kw)"),
+            ("sum(x for x in y)", "sum(x for x in y)"),
+        ])
+    func normalizedSource(source: String, expected: String) throws {
+        let m = try PythonParser.parseModule(source: source + "\n", fileName: "n.py")
+        let only = m.root.children.count == 1 ? m.root.children[0] : m.root
+        let node = only.kind == .exprStmt ? only.children[0] : only
+        #expect(node.normalizedSource == expected)
+    }
+
+    @Test("normalised source reparses to the same tree for every corpus file", .enabled(if: PyTest.corpusPresent, "needs /work/shared/corpora"))
+    func normalizedSourceRoundTrip() throws {
+        var checked = 0
+        var mismatches: [String] = []
+        for url in PyTest.corpusFiles() {
+            guard let data = try? [UInt8](Data(contentsOf: url)),
+                let m = try? PythonParser.parseModule(bytes: data, fileName: url.path)
+            else { continue }
+            checked += 1
+            let text = m.root.normalizedSource
+            do {
+                let again = try PythonParser.parseModule(source: text, fileName: url.path + "#normalized")
+                if again.root.sexpr != m.root.sexpr || again.root.normalizedSource != text { mismatches.append(url.path) }
+            } catch {
+                mismatches.append("\(url.path): \(error)")
+            }
+        }
+        for m in mismatches { print("  round-trip mismatch: \(m)") }
+        #expect(checked > 400)
+        #expect(mismatches.isEmpty)
+    }
+}

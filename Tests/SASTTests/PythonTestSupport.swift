@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+@testable import SAST
+
+/// Helpers shared by the Python parser tests.
+enum PyTest {
+    /// Parses `source` as a module and returns the S-expression of its only expression statement.
+    static func expr(_ source: String) throws -> String {
+        let module = try PythonParser.parseModule(source: source + "\n", fileName: "t.py")
+        let stmts = module.root.children
+        guard stmts.count == 1, stmts[0].kind == .exprStmt else { return "not one expression: " + module.root.sexpr }
+        return stmts[0].children[0].sexpr
+    }
+
+    /// S-expression of a whole module.
+    static func module(_ source: String) throws -> String {
+        try PythonParser.parseModule(source: source, fileName: "t.py").root.sexpr
+    }
+
+    /// The error thrown for `source`, or nil when it parses.
+    static func error(_ source: String) -> PythonSyntaxError? {
+        do {
+            _ = try PythonParser.parseModule(source: source, fileName: "t.py")
+            return nil
+        } catch let e as PythonSyntaxError {
+            return e
+        } catch {
+            return PythonSyntaxError(.unexpectedToken, file: "?", line: 0, column: 0, message: "wrong error type \(error)")
+        }
+    }
+
+    /// `/work/shared/corpora` resolved from this file: Tests/SASTTests → package root → ../shared.
+    static let corpora: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/corpora")
+
+    /// Directories of the Python corpus.
+    static let corpusDirectories = ["bandit/examples", "semgrep-rules/python"].map { corpora.appendingPathComponent($0) }
+
+    static var corpusPresent: Bool {
+        corpusDirectories.allSatisfy { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// Every `.py` file of the corpus, sorted.
+    static func corpusFiles() -> [URL] {
+        var out: [URL] = []
+        for dir in corpusDirectories {
+            guard let e = FileManager.default.enumerator(at: dir, includingPropertiesForKeys: nil) else { continue }
+            for case let url as URL in e where url.pathExtension == "py" { out.append(url) }
+        }
+        return out.sorted { $0.path < $1.path }
+    }
+
+    /// Path of a `python3` executable, if any.
+    static let python3: String? = {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+            let path = "\(dir)/python3"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }()
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+@testable import SAST
+
+/// Runs every rule's test file in the package's `rules/` directory (`sentinel rules test`).
+@Suite("Rule files")
+struct RuleFilesTests {
+    /// `<package>/rules`, found from this file's path so the test runs from any directory.
+    static let rulesDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("rules").path
+
+    @Test("every rule loads and its ruleid/ok annotations hold")
+    func ruleTests() throws {
+        let results = try RuleTests.run(directory: Self.rulesDirectory)
+        #expect(!results.isEmpty)
+        let failures = results.flatMap(\.failures)
+        #expect(failures.isEmpty, "\(failures.count) rule test failures:\n\(failures.joined(separator: "\n"))")
+    }
+
+    @Test(
+        "rule tests of another directory (SENTINEL_RULES_DIR)",
+        .enabled(if: ProcessInfo.processInfo.environment["SENTINEL_RULES_DIR"] != nil))
+    func otherDirectory() throws {
+        let directory = try #require(ProcessInfo.processInfo.environment["SENTINEL_RULES_DIR"])
+        let results = try RuleTests.run(directory: directory)
+        let failures = results.flatMap(\.failures)
+        print("rule tests: \(results.count) files, \(results.filter(\.passed).count) passed, \(failures.count) failures")
+        for failure in failures { print("rule-test-failure: \(failure)") }
+        #expect(failures.isEmpty)
+    }
+
+    @Test("every rule has at least two ruleid and two ok cases")
+    func coverage() throws {
+        let rules = try RuleSet.load(directories: [Self.rulesDirectory])
+        var counts: [String: (ruleid: Int, ok: Int)] = [:]
+        for rule in rules.rules {
+            let testFile = String(rule.file.dropLast(rule.file.hasSuffix(".yml") ? 4 : 5)) + ".py"
+            guard let data = FileManager.default.contents(atPath: testFile) else {
+                Issue.record("\(rule.file): no test file \(testFile)")
+                continue
+            }
+            let module = try PythonParser.parseModule(source: String(decoding: data, as: UTF8.self), fileName: testFile)
+            for a in Annotation.parse(module: module, source: SourceText(String(decoding: data, as: UTF8.self))) where a.ruleId == rule.id {
+                if a.expectsFinding { counts[rule.id, default: (0, 0)].ruleid += 1 } else { counts[rule.id, default: (0, 0)].ok += 1 }
+            }
+            let c = counts[rule.id] ?? (0, 0)
+            #expect(c.ruleid >= 2 && c.ok >= 2, "\(rule.id): \(c.ruleid) ruleid and \(c.ok) ok cases")
+        }
+    }
+
+    @Test("the runner reports missing and unexpected findings with file:line")
+    func runnerReportsMismatches() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ruletests-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try "id: python.e\nmessage: m\nseverity: low\npattern: eval(...)\n"
+            .write(to: dir.appendingPathComponent("e.yaml"), atomically: true, encoding: .utf8)
+        let test = """
+            # ruleid: python.e
+            eval(a)
+            # ruleid: python.e
+            print(b)
+            # ok: python.e
+            eval(c)
+            eval(d)  # ruleid: python.e
+            eval(e)
+
+            """
+        try test.write(to: dir.appendingPathComponent("e.py"), atomically: true, encoding: .utf8)
+        let results = try RuleTests.run(directory: dir.path)
+        let file = dir.appendingPathComponent("e.py").path
+        #expect(
+            results.flatMap(\.failures) == [
+                "\(file):4: missing finding of python.e",
+                "\(file):6: unexpected finding of python.e (marked ok)",
+                "\(file):8: unexpected finding of python.e (no annotation)",
+            ])
+    }
+}

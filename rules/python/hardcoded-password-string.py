@@ -1,0 +1,61 @@
+import os
+
+
+class DatabaseConfig:
+    host = "db.internal"
+    # ruleid: python.hardcoded-password-string
+    password = "Sup3rS3cret!"
+    # ok: python.hardcoded-password-string
+    username = "app"
+
+
+# ruleid: python.hardcoded-password-string
+SMTP_PASSWD = "mailer-2024"
+# ok: python.hardcoded-password-string
+SMTP_PASSWD_ENV = os.environ["SMTP_PASSWD"]
+
+
+def check_login(user, pwd):
+    # ruleid: python.hardcoded-password-string
+    if pwd == "letmein":
+        return True
+    # ok: python.hardcoded-password-string
+    return user.verify(pwd)
+
+
+settings = {}
+# ruleid: python.hardcoded-password-string
+settings["api_token"] = "0f3a9c1e77d2"
+# ruleid: python.hardcoded-password-string
+conn_args = {"host": "db", "password": "hunter2"}
+# ok: python.hardcoded-password-string
+conn_args = {"host": "db", "password": os.environ.get("DB_PASSWORD")}
+
+
+def validate(form, password):
+    # ok: python.hardcoded-password-string
+    if password.strip() == "":
+        return False
+    # ok: python.hardcoded-password-string
+    password_field_name = "password2"
+    # ok: python.hardcoded-password-string
+    form.csrf_token.__name__ = "csrf_token"
+    return True
+
+
+# ok: python.hardcoded-password-string
+EMAIL_HOST_PASSWORD = ""
+
+
+def lex(token, pass_arg):
+    # ok: python.hardcoded-password-string
+    if token == "keyword":
+        return 1
+    # ok: python.hardcoded-password-string
+    if pass_arg == "environment":
+        return 2
+    return 0
+
+
+# ruleid: python.hardcoded-password-string
+SMTP_PASS = "mailpass-99"

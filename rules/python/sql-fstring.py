@@ -1,0 +1,21 @@
+def count_rows(cur, table):
+    # ruleid: python.sql-fstring
+    cur.execute(f"SELECT count(*) FROM {table}")
+    return cur.fetchone()[0]
+
+
+def archive(cur, table, cutoff):
+    # ruleid: python.sql-fstring
+    query = f"DELETE FROM {table} WHERE created < '{cutoff}'"
+    cur.execute(query)
+
+
+def count_users(cur):
+    # ok: python.sql-fstring
+    cur.execute("SELECT count(*) FROM users")
+    return cur.fetchone()[0]
+
+
+def label(item):
+    # ok: python.sql-fstring
+    return f"Please select a size for {item.name}"

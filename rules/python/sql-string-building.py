@@ -1,0 +1,36 @@
+import sqlite3
+
+
+def find_user(conn, username):
+    cur = conn.cursor()
+    # ruleid: python.sql-string-building
+    cur.execute("SELECT id, email FROM users WHERE name = '%s'" % username)
+    return cur.fetchone()
+
+
+def delete_order(conn, order_id):
+    # ruleid: python.sql-string-building
+    query = "DELETE FROM orders WHERE id = " + order_id
+    conn.execute(query)
+
+
+def rename(conn, table, new_name, row_id):
+    # ruleid: python.sql-string-building
+    sql = "UPDATE {} SET name = '{}' WHERE id = {}".format(table, new_name, row_id)
+    conn.execute(sql)
+
+
+def find_user_safely(conn, username):
+    cur = conn.cursor()
+    # ok: python.sql-string-building
+    cur.execute("SELECT id, email FROM users WHERE name = ?", (username,))
+    return cur.fetchone()
+
+
+def greeting(name):
+    # ok: python.sql-string-building
+    return "Please select a plan from the list, %s" % name
+
+
+# ok: python.sql-string-building
+BASE_QUERY = "SELECT id, name FROM products " + "WHERE deleted = 0"

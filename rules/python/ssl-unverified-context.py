@@ -1,0 +1,29 @@
+import ssl
+import urllib.request
+
+
+def fetch_insecure(url):
+    # ruleid: python.ssl-unverified-context
+    ctx = ssl._create_unverified_context()
+    return urllib.request.urlopen(url, context=ctx, timeout=5).read()
+
+
+def client_context():
+    ctx = ssl.create_default_context()
+    ctx.check_hostname = False
+    # ruleid: python.ssl-unverified-context
+    ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+def fetch(url):
+    # ok: python.ssl-unverified-context
+    ctx = ssl.create_default_context()
+    return urllib.request.urlopen(url, context=ctx, timeout=5).read()
+
+
+def strict_context():
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    # ok: python.ssl-unverified-context
+    ctx.verify_mode = ssl.CERT_REQUIRED
+    return ctx

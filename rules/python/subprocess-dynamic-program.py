@@ -1,0 +1,28 @@
+import subprocess as sp
+import sys
+from subprocess import run
+
+
+def tool_version(tool):
+    # ruleid: python.subprocess-dynamic-program
+    return sp.check_output([tool, "--version"], shell=False)
+
+
+def open_viewer(viewer_path, document):
+    # ruleid: python.subprocess-dynamic-program
+    return sp.Popen((viewer_path, document))
+
+
+def run_named(name):
+    # ruleid: python.subprocess-dynamic-program
+    return run(f"/opt/tools/{name}", check=True)
+
+
+def self_test():
+    # ok: python.subprocess-dynamic-program
+    return run([sys.executable, "-m", "pytest", "-q"], check=True)
+
+
+def convert(src, dst):
+    # ok: python.subprocess-dynamic-program
+    return run(["convert", src, dst], check=True)

@@ -1,0 +1,35 @@
+from flask import Flask, make_response, request
+
+app = Flask(__name__)
+
+
+@app.route("/login", methods=["POST"])
+def login():
+    resp = make_response("welcome")
+    # ruleid: python.taint-insecure-cookie
+    resp.set_cookie("session_id", new_session_id())
+    # ruleid: python.taint-insecure-cookie
+    resp.set_cookie("theme", request.form["theme"], secure=True)
+    # ok: python.taint-insecure-cookie
+    resp.set_cookie("token", issue_token(), secure=True, httponly=True, samesite="Lax")
+    # ok: python.taint-insecure-cookie
+    resp.set_cookie("lang", "en", httponly=True, max_age=3600, secure=True)
+    return resp
+
+
+def django_view(request):
+    response = HttpResponse("ok")
+    # ruleid: python.taint-insecure-cookie
+    response.set_cookie("csrftoken", token, httponly=True)
+    # ok: python.taint-insecure-cookie
+    response.set_cookie("prefs", prefs, **COOKIE_DEFAULTS)
+    return response
+
+
+def remember_me(request):
+    response = HttpResponse("ok")
+    # ok: python.taint-insecure-cookie
+    response.set_cookie("remember", "1", secure=settings.COOKIE_SECURE, httponly=settings.COOKIE_HTTPONLY)
+    # ruleid: python.taint-insecure-cookie
+    response.set_cookie("debug", "1", secure=False, httponly=True)
+    return response

@@ -1,0 +1,34 @@
+import yaml
+from yaml import load, Loader, SafeLoader
+
+
+def read_config(path):
+    with open(path) as f:
+        # ruleid: python.yaml-load
+        return yaml.load(f)
+
+
+def read_manifest(text):
+    # ruleid: python.yaml-load
+    return load(text, Loader=Loader)
+
+
+def read_all(text):
+    # ruleid: python.yaml-load
+    return list(yaml.unsafe_load_all(text))
+
+
+def read_config_safely(path):
+    with open(path) as f:
+        # ok: python.yaml-load
+        return yaml.load(f, Loader=yaml.SafeLoader)
+
+
+def read_manifest_safely(text):
+    # ok: python.yaml-load
+    return yaml.load(text, SafeLoader)
+
+
+def read_plain(text):
+    # ok: python.yaml-load
+    return yaml.safe_load(text)
