@@ -2,6 +2,7 @@
 public enum ScannerRegistry {
     public static func standard(config: ScanConfig) -> [any Scanner] {
         [
+            NativeSASTScanner(),
             SecretsScanner(),
             DependencyScanner(),
             BanditScanner(),

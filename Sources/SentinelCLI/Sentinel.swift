@@ -6,7 +6,7 @@ public struct Sentinel: AsyncParsableCommand {
         commandName: "sentinel",
         abstract: "Run untrusted work in a sandbox, scan code, and heal what breaks.",
         version: SentinelVersion.current,
-        subcommands: [ScanCommand.self, DatabaseCommand.self, SandboxCommand.self, DoctorCommand.self]
+        subcommands: [ScanCommand.self, RulesCommand.self, DatabaseCommand.self, SandboxCommand.self, DoctorCommand.self]
     )
     public init() {}
 }

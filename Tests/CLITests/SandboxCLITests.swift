@@ -137,3 +137,31 @@ struct SandboxRunCLITests {
         #expect(result.stdout.contains("cgroups"))
     }
 }
+
+@Suite struct RulesCLITests {
+    @Test func shippedRulesPassTheirOwnTests() throws {
+        let result = try CLI.run(["rules", "test"], timeout: 300)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("rule test files passed"))
+    }
+
+    @Test func aRuleTestFailureExitsOne() throws {
+        let directory = NSTemporaryDirectory() + "sentinel-rules-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory + "/python", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try """
+            id: python.test-eval
+            message: eval
+            severity: high
+            confidence: high
+            languages: [python]
+            cwe: [95]
+            pattern: eval(...)
+            """.write(toFile: directory + "/python/test-eval.yaml", atomically: true, encoding: .utf8)
+        try "# ruleid: python.test-eval\nexec(x)\n# ok: python.test-eval\nprint(x)\n"
+            .write(toFile: directory + "/python/test-eval.py", atomically: true, encoding: .utf8)
+        let result = try CLI.run(["rules", "test", directory])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("test-eval.py:2"), "\(result.stderr)")
+    }
+}

@@ -1,0 +1,81 @@
+import Dispatch
+import Findings
+import Foundation
+import SAST
+import Support
+import Synchronization
+
+/// The native rule engine over the tree's Python files: every file parsed once, files
+/// spread across the cores, parse failures reported as one-line notices.
+public struct NativeSASTScanner: Scanner {
+    public let name = "native"
+    public let kind = ScannerKind.sast
+    /// Rule directories besides those of the scan context (the shipped rules).
+    public let builtInDirectories: [String]
+
+    public init(builtInDirectories: [String] = RuleLocations.standard()) {
+        self.builtInDirectories = builtInDirectories
+    }
+
+    public func applies(to target: ScanTarget) -> Bool {
+        !target.files(withExtensions: ["py", "pyw"]).isEmpty
+    }
+
+    public func unavailableReason(context: ScanContext) -> String? {
+        builtInDirectories.isEmpty && context.ruleDirectories.isEmpty
+            ? "no rule directory found (set SENTINEL_RULES or add `rules:` to .sentinel.yml)" : nil
+    }
+
+    public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
+        // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
+        let rules = try RuleSet.load(directories: builtInDirectories + context.ruleDirectories)
+        let engine = SASTEngine(rules: rules)
+        let files = target.files(withExtensions: ["py", "pyw"])
+        let results = Mutex<[Int: FileScanResult]>([:])
+        let progress = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            let file = files[index]
+            guard let data = FileManager.default.contents(atPath: target.absolute(file)) else { return }
+            let result = engine.scan(file: file, source: String(decoding: data, as: UTF8.self))
+            results.withLock { $0[index] = result }
+            let done = progress.add(1, ordering: .relaxed).newValue
+            if done % 50 == 0 { context.progress(.file(tool: name, index: done, total: files.count, path: file)) }
+        }
+        let collected = results.withLock { $0 }
+        var findings: [Finding] = []
+        var notices: [Notice] = []
+        for index in files.indices {
+            guard let result = collected[index] else { continue }
+            findings += result.findings
+            if let error = result.parseError {
+                notices.append(Notice(level: .warning, message: error, file: files[index], tool: name))
+            }
+        }
+        return ScannerOutput(findings: findings, rules: rules.descriptors,
+                             tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
+    }
+}
+
+/// Where the shipped rules live: `$SENTINEL_RULES` (colon-separated), the source tree the
+/// binary was built in, then the installed location.
+public enum RuleLocations {
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        if let configured = environment["SENTINEL_RULES"] {
+            return configured.split(separator: ":").map(String.init)
+        }
+        if var directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
+            for _ in 0..<6 {
+                let candidate = directory.appendingPathComponent("rules")
+                if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("python").path) {
+                    return [candidate.path]
+                }
+                directory.deleteLastPathComponent()
+            }
+        }
+        for installed in ["/usr/local/share/sentinel/rules", "/usr/share/sentinel/rules"]
+        where FileManager.default.fileExists(atPath: installed) {
+            return [installed]
+        }
+        return []
+    }
+}
