@@ -44,6 +44,30 @@ struct PythonTreeBenchmarkTests {
         for (_, message) in rejected.sorted(by: { $0.key < $1.key }) { print("  rejected: \(message)") }
         #expect(!paths.isEmpty)
 
+        if ProcessInfo.processInfo.environment["SENTINEL_PY_ROUNDTRIP"] != nil {
+            // Rendering then reparsing must give the same tree: fingerprints rely on it.
+            var mismatches = 0
+            for (path, source) in zip(paths, sources) where rejected[path] == nil {
+                guard let m = try? PythonParser.parseModule(bytes: source, fileName: path) else { continue }
+                let text = m.root.normalizedSource
+                let again = try? PythonParser.parseModule(source: text, fileName: path)
+                if again?.root.sexpr != m.root.sexpr {
+                    mismatches += 1
+                    guard mismatches <= 20 else { continue }
+                    // Name the first statement that does not survive, to make the report actionable.
+                    for statement in m.root.children {
+                        let rendered = statement.normalizedSource
+                        let back = try? PythonParser.parseModule(source: rendered, fileName: path)
+                        if back?.root.children.first?.sexpr != statement.sexpr || back?.root.children.count != 1 {
+                            print("  round-trip mismatch: \(path):\(statement.range.start.line): \(rendered.prefix(300).debugDescription)")
+                            break
+                        }
+                    }
+                }
+            }
+            #expect(mismatches == 0)
+        }
+
         guard let python = PyTest.python3, ProcessInfo.processInfo.environment["SENTINEL_PY_AGREE"] != nil else { return }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
