@@ -28,7 +28,9 @@ struct PythonFuzzTests {
             do {
                 _ = try PythonParser.parseModule(bytes: bytes, fileName: "fuzz.py")
                 parsed = true
-            } catch is PythonSyntaxError {
+            } catch let e as PythonSyntaxError {
+                #expect(!e.description.contains("\n"), "\(label): multi-line error")
+                #expect(e.line >= 1 && e.column >= 1, "\(label): \(e)")
             } catch {
                 Issue.record("\(label): non-syntax error \(error)")
             }

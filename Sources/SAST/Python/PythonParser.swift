@@ -196,7 +196,17 @@ struct PyParser {
         case .indent: return error("unexpected indent", .indentation)
         case .dedent: return error("unindent where \(expected) was expected", .indentation)
         case .newline: return error("invalid syntax: expected \(expected) before end of line")
-        default: return error("invalid syntax: expected \(expected), found '\(tok.text)'")
+        default: return error("invalid syntax: expected \(expected), found \(PyParser.describe(tok))")
+        }
+    }
+
+    /// A short, single-line description of a token for messages.
+    static func describe(_ t: PyToken) -> String {
+        switch t.kind {
+        case .string: return "a string literal"
+        case .number: return "number \(t.text.prefix(20))"
+        case .name: return keywords.contains(t.text) ? "keyword '\(t.text)'" : "name '\(t.text.prefix(40))'"
+        default: return "'\(t.text)'"
         }
     }
 
