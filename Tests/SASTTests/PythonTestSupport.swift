@@ -52,8 +52,9 @@ enum PyTest {
         return out.sorted { $0.path < $1.path }
     }
 
-    /// Path of a `python3` executable, if any.
+    /// Path of a `python3` executable (`SENTINEL_PYTHON` overrides, e.g. to compare with 3.12), if any.
     static let python3: String? = {
+        if let forced = ProcessInfo.processInfo.environment["SENTINEL_PYTHON"] { return forced }
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
             let path = "\(dir)/python3"
             if FileManager.default.isExecutableFile(atPath: path) { return path }
