@@ -62,6 +62,8 @@ struct PythonStatementTests {
             ("# only a comment\n\n", "(module)"),
             ("class A:\n    def f(self):\n        pass\n  # dedented comment\n    def g(self): pass", "(module (classDef A (decorators) (typeParams) (arguments) (block (functionDef f (decorators) (typeParams) (parameters (parameter self _ _)) _ (block (pass))) (functionDef g (decorators) (typeParams) (parameters (parameter self _ _)) _ (block (pass))))))"),
             ("f = lambda *a, **k: (a, k)", "(module (assign (name f) (lambda (parameters (varArgs a _) (kwArgs k _)) (tuple (name a) (name k)))))"),
+            ("print if x else y\nprint in z", "(module (exprStmt (ifExp (name print) (name x) (name y))) (exprStmt (compare in (name print) (name z))))"),
+            ("print(x)\nprint (x), y\nexec(code)", "(module (exprStmt (call (name print) (name x))) (exprStmt (tuple (call (name print) (name x)) (name y))) (exprStmt (call (name exec) (name code))))"),
             ("for x in *a, *b: pass", "(module (for (name x) (tuple (starred (name a)) (starred (name b))) (block (pass)) _))"),
         ])
     func statement(source: String, expected: String) throws {

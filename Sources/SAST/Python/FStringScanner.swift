@@ -32,7 +32,7 @@ enum FStringScanner {
         guard depth < maximumDepth else {
             throw .init(offset: openAt, code: .nestingTooDeep, message: "f-string: too many nested expressions")
         }
-        var s = State(b: b, limit: limit, quote: quote, triple: triple, raw: raw, openAt: openAt, depth: depth)
+        let s = State(b: b, limit: limit, quote: quote, triple: triple, raw: raw, openAt: openAt, depth: depth)
         let (parts, i) = try s.literal(from, inSpec: false)
         return (parts, i + (triple ? 3 : 1))
     }
