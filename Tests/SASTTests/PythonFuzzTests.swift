@@ -55,7 +55,8 @@ struct PythonFuzzTests {
         for i in 0..<3000 {
             let count = Int.random(in: 0..<120, using: &rng)
             let bytes = (0..<count).map { _ in
-                Bool.random(using: &rng) ? alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] : UInt8.random(in: 0...255, using: &rng)
+                Bool.random(using: &rng)
+                    ? alphabet[Int.random(in: 0..<alphabet.count, using: &rng)] : UInt8.random(in: 0...255, using: &rng)
             }
             Self.check(bytes, "random #\(i)")
         }

@@ -9,18 +9,42 @@ struct PythonIndentationTests {
     @Test(
         "valid layouts",
         arguments: [
-            ("if a:\n  x\n  if b:\n      y\n  z\n", "(module (if (name a) (block (exprStmt (name x)) (if (name b) (block (exprStmt (name y))) _) (exprStmt (name z))) _))"),
+            (
+                "if a:\n  x\n  if b:\n      y\n  z\n",
+                "(module (if (name a) (block (exprStmt (name x)) (if (name b) (block (exprStmt (name y))) _) (exprStmt (name z))) _))"
+            ),
             ("if a:\n\tx\n        y\n", "(module (if (name a) (block (exprStmt (name x)) (exprStmt (name y))) _))"),
-            ("if a:\n    x\n\u{0C}\nif b:\n    y", "(module (if (name a) (block (exprStmt (name x))) _) (if (name b) (block (exprStmt (name y))) _))"),
-            ("def f():\n    return 1\n        # deeper comment\n# shallow comment\ny = 2\n", "(module (functionDef f (decorators) (typeParams) (parameters) _ (block (return (integer 1)))) (assign (name y) (integer 2)))"),
-            ("def f():\n    x = (1,\n2,\n        3)\n    return x", "(module (functionDef f (decorators) (typeParams) (parameters) _ (block (assign (name x) (tuple (integer 1) (integer 2) (integer 3))) (return (name x)))))"),
-            ("def f():\n    x = 1 + \\\n2\n    return x", "(module (functionDef f (decorators) (typeParams) (parameters) _ (block (assign (name x) (binOp + (integer 1) (integer 2))) (return (name x)))))"),
-            ("class A:\n    def f(self):\n        if x:\n            return 1", "(module (classDef A (decorators) (typeParams) (arguments) (block (functionDef f (decorators) (typeParams) (parameters (parameter self _ _)) _ (block (if (name x) (block (return (integer 1))) _))))))"),
-            ("x = '''\n  not indentation\n'''\ny = 1", "(module (assign (name x) (string \"\\n  not indentation\\n\")) (assign (name y) (integer 1)))"),
+            (
+                "if a:\n    x\n\u{0C}\nif b:\n    y",
+                "(module (if (name a) (block (exprStmt (name x))) _) (if (name b) (block (exprStmt (name y))) _))"
+            ),
+            (
+                "def f():\n    return 1\n        # deeper comment\n# shallow comment\ny = 2\n",
+                "(module (functionDef f (decorators) (typeParams) (parameters) _ (block (return (integer 1)))) (assign (name y) (integer 2)))"
+            ),
+            (
+                "def f():\n    x = (1,\n2,\n        3)\n    return x",
+                "(module (functionDef f (decorators) (typeParams) (parameters) _ (block (assign (name x) (tuple (integer 1) (integer 2) (integer 3))) (return (name x)))))"
+            ),
+            (
+                "def f():\n    x = 1 + \\\n2\n    return x",
+                "(module (functionDef f (decorators) (typeParams) (parameters) _ (block (assign (name x) (binOp + (integer 1) (integer 2))) (return (name x)))))"
+            ),
+            (
+                "class A:\n    def f(self):\n        if x:\n            return 1",
+                "(module (classDef A (decorators) (typeParams) (arguments) (block (functionDef f (decorators) (typeParams) (parameters (parameter self _ _)) _ (block (if (name x) (block (return (integer 1))) _))))))"
+            ),
+            (
+                "x = '''\n  not indentation\n'''\ny = 1",
+                "(module (assign (name x) (string \"\\n  not indentation\\n\")) (assign (name y) (integer 1)))"
+            ),
             ("if a:\n    pass\n    \n  \t\nelse:\n    pass", "(module (if (name a) (block (pass)) (block (pass))))"),
             ("while 1:\r\n    pass\r\n", "(module (while (integer 1) (block (pass)) _))"),
             ("while 1:\r    pass\r", "(module (while (integer 1) (block (pass)) _))"),
-            ("x = [\n    1,  # one\n    # alone\n    2,\n]", "(module (assign (name x) (list (integer 1) (integer 2))))"),
+            (
+                "x = [\n    1,  # one\n    # alone\n    2,\n]",
+                "(module (assign (name x) (list (integer 1) (integer 2))))"
+            ),
         ])
     func layout(source: String, expected: String) throws {
         #expect(try PyTest.module(source) == expected, "source: \(source.debugDescription)")

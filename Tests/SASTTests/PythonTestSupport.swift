@@ -26,7 +26,8 @@ enum PyTest {
         } catch let e as PythonSyntaxError {
             return e
         } catch {
-            return PythonSyntaxError(.unexpectedToken, file: "?", line: 0, column: 0, message: "wrong error type \(error)")
+            return PythonSyntaxError(
+                .unexpectedToken, file: "?", line: 0, column: 0, message: "wrong error type \(error)")
         }
     }
 
@@ -36,7 +37,9 @@ enum PyTest {
         .deletingLastPathComponent().appendingPathComponent("shared/corpora")
 
     /// Directories of the Python corpus.
-    static let corpusDirectories = ["bandit/examples", "semgrep-rules/python"].map { corpora.appendingPathComponent($0) }
+    static let corpusDirectories = ["bandit/examples", "semgrep-rules/python"].map {
+        corpora.appendingPathComponent($0)
+    }
 
     static var corpusPresent: Bool {
         corpusDirectories.allSatisfy { FileManager.default.fileExists(atPath: $0.path) }

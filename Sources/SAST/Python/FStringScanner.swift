@@ -145,7 +145,8 @@ enum FStringScanner {
                     i = try PyStringScan.skipLiteral(b, at: p, limit: limit, depth: depth + 1)
                     continue
                 case UInt8(ascii: "#"):
-                    throw .init(offset: i, code: .invalidFString, message: "f-string expression part cannot include '#'")
+                    throw .init(
+                        offset: i, code: .invalidFString, message: "f-string expression part cannot include '#'")
                 case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
                     nesting += 1
                 case UInt8(ascii: ")"), UInt8(ascii: "]"):
@@ -161,7 +162,9 @@ enum FStringScanner {
                     if nesting == 0 && next(i) != UInt8(ascii: "=") && !isComparisonPrefix(prev(i)) {
                         var j = i + 1
                         while j < limit && (b[j] == 32 || b[j] == 9) { j += 1 }
-                        if j < limit && (b[j] == UInt8(ascii: "}") || b[j] == UInt8(ascii: "!") || b[j] == UInt8(ascii: ":")) {
+                        if j < limit
+                            && (b[j] == UInt8(ascii: "}") || b[j] == UInt8(ascii: "!") || b[j] == UInt8(ascii: ":"))
+                        {
                             f.exprEnd = i
                             f.debugEnd = j
                             i = j
@@ -172,7 +175,8 @@ enum FStringScanner {
                     if nesting == 0 && next(i) != UInt8(ascii: "=") {
                         if f.debugEnd == nil { f.exprEnd = i }
                         guard i + 1 < limit, isLetter(b[i + 1]) else {
-                            throw .init(offset: i, code: .invalidFString, message: "f-string: missing conversion character")
+                            throw .init(
+                                offset: i, code: .invalidFString, message: "f-string: missing conversion character")
                         }
                         f.conversion = b[i + 1]
                         i += 2
@@ -211,7 +215,8 @@ enum FStringScanner {
             var s = f.exprStart
             while s < f.exprEnd && isSpace(b[s]) { s += 1 }
             guard s < f.exprEnd else {
-                throw .init(offset: f.start, code: .invalidFString, message: "f-string: valid expression required before '}'")
+                throw .init(
+                    offset: f.start, code: .invalidFString, message: "f-string: valid expression required before '}'")
             }
             return f
         }

@@ -52,7 +52,9 @@ extension PyNode {
             guard let next = current.children.first(where: { $0.range.contains(location) }) else {
                 return out
             }
-            if next.kind == .functionDef || next.kind == .asyncFunctionDef || next.kind == .classDef { out.append(next) }
+            if next.kind == .functionDef || next.kind == .asyncFunctionDef || next.kind == .classDef {
+                out.append(next)
+            }
             current = next
         }
     }

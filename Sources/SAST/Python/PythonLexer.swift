@@ -79,12 +79,22 @@ struct PythonLexer {
                 var col = 0
                 while i < limit {
                     let c = b[i]
-                    if c == 32 { col += 1 } else if c == 9 { col = (col / 8 + 1) * 8 } else if c == 12 { col = 0 } else { break }
+                    if c == 32 {
+                        col += 1
+                    } else if c == 9 {
+                        col = (col / 8 + 1) * 8
+                    } else if c == 12 {
+                        col = 0
+                    } else {
+                        break
+                    }
                     i += 1
                 }
                 if i < limit {
                     let c = b[i]
-                    let blank = c == 35 || c == 10 || c == 13 || (c == 92 && i + 1 < limit && (b[i + 1] == 10 || b[i + 1] == 13))
+                    let blank =
+                        c == 35 || c == 10 || c == 13
+                        || (c == 92 && i + 1 < limit && (b[i + 1] == 10 || b[i + 1] == 13))
                     if !blank { try indent(to: col) }
                 }
             }
@@ -234,7 +244,8 @@ struct PythonLexer {
             j += 1
         }
         i = end
-        tokens.append(PyToken(kind: .string, text: String(decoding: b[s..<end], as: UTF8.self), start: startLoc, end: loc(end)))
+        tokens.append(
+            PyToken(kind: .string, text: String(decoding: b[s..<end], as: UTF8.self), start: startLoc, end: loc(end)))
         lineHasToken = true
     }
 
@@ -256,7 +267,9 @@ struct PythonLexer {
             default: digits { $0 == 48 || $0 == 49 }
             }
             if i == d0 || (i < limit && dec(b[i])) {
-                throw fail(.invalidNumber, "invalid \(base == 120 ? "hexadecimal" : base == 111 ? "octal" : "binary") literal", at: s)
+                throw fail(
+                    .invalidNumber, "invalid \(base == 120 ? "hexadecimal" : base == 111 ? "octal" : "binary") literal",
+                    at: s)
             }
         } else {
             digits(dec)
@@ -338,7 +351,10 @@ struct PythonLexer {
         case UInt8(ascii: "`"):
             throw fail(.python2Syntax, "invalid syntax: backticks are Python 2; use repr()", at: i)
         default:
-            throw fail(.invalidCharacter, "invalid character '\(String(decoding: [c], as: UTF8.self))' (U+\(String(c, radix: 16, uppercase: true)))", at: i)
+            throw fail(
+                .invalidCharacter,
+                "invalid character '\(String(decoding: [c], as: UTF8.self))' (U+\(String(c, radix: 16, uppercase: true)))",
+                at: i)
         }
         i += n
         emit(.op, String(decoding: b[s..<i], as: UTF8.self), s, i)

@@ -123,7 +123,8 @@ extension PyParser {
                 try expect("}")
                 return Self.node(.dictComp, nil, [first, value] + comps, from: start, end: lastEnd)
             }
-            let pair = PyNode(.keyValue, children: [first, value], range: SourceRange(start: first.range.start, end: lastEnd))
+            let pair = PyNode(
+                .keyValue, children: [first, value], range: SourceRange(start: first.range.start, end: lastEnd))
             return try dictItems(start: start, first: pair)
         }
         if atComprehension {

@@ -82,11 +82,18 @@ extension PyParser {
             case .literal(let s, let e):
                 // `{{`/`}}` end a literal part one byte early, so the body decodes as-is.
                 let text = PyStringDecoder.decode(b, s, e, raw: raw, bytes: false)
-                out.append(PyNode(.string, text: text, range: SourceRange(start: location(of: s, token: t), end: location(of: e, token: t))))
+                out.append(
+                    PyNode(
+                        .string, text: text,
+                        range: SourceRange(start: location(of: s, token: t), end: location(of: e, token: t))))
             case .field(let f):
                 if let debugEnd = f.debugEnd {
                     let text = String(decoding: b[f.exprStart..<debugEnd], as: UTF8.self)
-                    out.append(PyNode(.string, text: text, range: SourceRange(start: location(of: f.exprStart, token: t), end: location(of: debugEnd, token: t))))
+                    out.append(
+                        PyNode(
+                            .string, text: text,
+                            range: SourceRange(
+                                start: location(of: f.exprStart, token: t), end: location(of: debugEnd, token: t))))
                 }
                 out.append(try formattedValue(f, raw: raw, token: t))
             }
@@ -103,11 +110,15 @@ extension PyParser {
         var sub = PyParser(bytes: b, tokens: tokens, file: file, patternMode: patternMode, depth: depth + 1)
         try sub.enter()
         let value = sub.at("yield") ? try sub.yieldExpression() : try sub.starExpressions()
-        guard sub.tok.kind == .end else { throw sub.error("f-string: " + sub.error(expected: "'}'").message, .invalidFString) }
+        guard sub.tok.kind == .end else {
+            throw sub.error("f-string: " + sub.error(expected: "'}'").message, .invalidFString)
+        }
         var conversion: String?
         if let c = f.conversion {
             guard c == UInt8(ascii: "r") || c == UInt8(ascii: "s") || c == UInt8(ascii: "a") else {
-                throw error("f-string: invalid conversion character: expected 's', 'r', or 'a'", .invalidFString, at: location(of: f.exprEnd, token: t))
+                throw error(
+                    "f-string: invalid conversion character: expected 's', 'r', or 'a'", .invalidFString,
+                    at: location(of: f.exprEnd, token: t))
             }
             conversion = String(Character(Unicode.Scalar(c)))
         } else if f.debugEnd != nil && f.spec == nil {

@@ -180,12 +180,16 @@ struct PyParser {
 
     // MARK: Errors and depth
 
-    func error(_ message: String, _ code: PythonSyntaxError.Code = .unexpectedToken, at t: PyToken? = nil) -> PythonSyntaxError {
+    func error(_ message: String, _ code: PythonSyntaxError.Code = .unexpectedToken, at t: PyToken? = nil)
+        -> PythonSyntaxError
+    {
         let t = t ?? tok
         return PythonSyntaxError(code, file: file, line: t.start.line, column: t.start.column, message: message)
     }
 
-    func error(_ message: String, _ code: PythonSyntaxError.Code = .unexpectedToken, at loc: SourceLocation) -> PythonSyntaxError {
+    func error(_ message: String, _ code: PythonSyntaxError.Code = .unexpectedToken, at loc: SourceLocation)
+        -> PythonSyntaxError
+    {
         PythonSyntaxError(code, file: file, line: loc.line, column: loc.column, message: message)
     }
 
@@ -213,7 +217,9 @@ struct PyParser {
     mutating func enter() throws {
         depth += 1
         if depth > PythonParser.maximumNestingDepth {
-            throw error("too many nested parentheses, blocks or operators (limit \(PythonParser.maximumNestingDepth))", .nestingTooDeep)
+            throw error(
+                "too many nested parentheses, blocks or operators (limit \(PythonParser.maximumNestingDepth))",
+                .nestingTooDeep)
         }
     }
 

@@ -56,7 +56,8 @@ public struct PythonSyntaxError: Error, Sendable, Hashable, CustomStringConverti
 
     /// `file:line:col: message`, always one line (reports list one failure per line).
     public var description: String {
-        let flat = message.contains("\n") || message.contains("\r")
+        let flat =
+            message.contains("\n") || message.contains("\r")
             ? String(message.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 }) : message
         return "\(file):\(line):\(column): \(flat)"
     }
