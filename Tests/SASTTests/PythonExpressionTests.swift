@@ -124,6 +124,8 @@ struct PythonExpressionTests {
             ),
             ("f'{a:%Y-%m-%d}'", "(joinedStr (formattedValue (name a) (joinedStr (string \"%Y-%m-%d\"))))"),
             ("f'{(lambda: 1)()}'", "(joinedStr (formattedValue (call (lambda (parameters) (integer 1))) _))"),
+            ("f'''{x  # comment\n}'''", "(joinedStr (formattedValue (name x) _))"),
+            ("f'{naïve}' + été", "(binOp + (joinedStr (formattedValue (name naïve) _)) (name été))"),
             ("f'\\n{x}'", "(joinedStr (string \"\\n\") (formattedValue (name x) _))"),
         ])
     func fString(source: String, expected: String) throws {

@@ -145,8 +145,13 @@ enum FStringScanner {
                     i = try PyStringScan.skipLiteral(b, at: p, limit: limit, depth: depth + 1)
                     continue
                 case UInt8(ascii: "#"):
-                    throw .init(
-                        offset: i, code: .invalidFString, message: "f-string expression part cannot include '#'")
+                    // PEP 701: a comment may end a line of a multi-line field; it runs to the line end.
+                    guard triple else {
+                        throw .init(
+                            offset: i, code: .invalidFString, message: "f-string expression part cannot include '#'")
+                    }
+                    while i < limit && b[i] != 10 && b[i] != 13 { i += 1 }
+                    continue
                 case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
                     nesting += 1
                 case UInt8(ascii: ")"), UInt8(ascii: "]"):

@@ -195,12 +195,34 @@ struct PythonLexer {
     private mutating func identifier() throws {
         let s = i
         i += 1
-        while i < limit && PythonLexer.isIdentifierContinue(b[i]) { i += 1 }
+        var nonASCII = b[s] >= 0x80
+        while i < limit && PythonLexer.isIdentifierContinue(b[i]) {
+            if b[i] >= 0x80 { nonASCII = true }
+            i += 1
+        }
         if i < limit && (b[i] == 34 || b[i] == 39) && i - s <= 2 && PyStringScan.prefix(b, s, i) != nil {
             try string(start: s, quoteAt: i)
             return
         }
-        emit(.name, String(decoding: b[s..<i], as: UTF8.self), s, i)
+        let text = String(decoding: b[s..<i], as: UTF8.self)
+        if nonASCII { try checkIdentifier(text, at: s) }
+        emit(.name, text, s, i)
+    }
+
+    /// PEP 3131: non-ASCII identifiers must be XID_Start XID_Continue*; anything else (a no-break
+    /// space, `€`, a smart quote) is an invalid character, as CPython says.
+    private func checkIdentifier(_ text: String, at s: Int) throws {
+        var offset = s
+        for (k, scalar) in text.unicodeScalars.enumerated() {
+            let p = scalar.properties
+            let ok = k == 0 ? (p.isXIDStart || scalar == "_") : p.isXIDContinue
+            if !ok {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                let padded = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                throw fail(.invalidCharacter, "invalid character '\(scalar)' (U+\(padded))", at: offset)
+            }
+            offset += String(scalar).utf8.count
+        }
     }
 
     /// `$X` or `$...X` in pattern mode: one name token.
