@@ -46,6 +46,18 @@ struct PythonNodeAPITests {
         #expect(try PythonParser.parsePattern("a[0].b").dottedName == nil)
     }
 
+    @Test("call accessors and statement kinds")
+    func callAccessors() throws {
+        let call = try PythonParser.parsePattern("subprocess.run(cmd, shell=True, check=False)")
+        #expect(call.callee?.dottedName == "subprocess.run")
+        #expect(call.callArguments.count == 3)
+        #expect(call.keywordArgument("shell")?.kind == .true)
+        #expect(call.keywordArgument("timeout") == nil)
+        #expect(try PythonParser.parsePattern("x").keywordArgument("shell") == nil)
+        #expect(PyNodeKind.assign.isStatement && PyNodeKind.match.isStatement)
+        #expect(!PyNodeKind.call.isStatement && !PyNodeKind.block.isStatement)
+    }
+
     @Test("enclosing function of a position, qualified by classes and outer functions")
     func enclosingFunction() throws {
         let root = try PythonParser.parseModule(source: Self.source, fileName: "a.py").root

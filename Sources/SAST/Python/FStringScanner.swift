@@ -185,6 +185,7 @@ enum FStringScanner {
                         }
                         f.conversion = b[i + 1]
                         i += 2
+                        while i < limit && (b[i] == 32 || b[i] == 9) { i += 1 }
                         if i < limit && b[i] == UInt8(ascii: ":") {
                             let (spec, j) = try literal(i + 1, inSpec: true)
                             f.spec = spec
