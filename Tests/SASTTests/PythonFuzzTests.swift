@@ -76,6 +76,16 @@ struct PythonFuzzTests {
         #expect(parsedSome > 0)
     }
 
+    @Test("large literals stay linear")
+    func largeLiterals() {
+        let adjacent = "x = f'{a}' " + String(repeating: "'abc' ", count: 50_000) + "\n"
+        #expect(Self.check(Array(adjacent.utf8), "50k adjacent literals"))
+        let fields = "x = f'''" + String(repeating: "{a}\n", count: 20_000) + "'''\n"
+        #expect(Self.check(Array(fields.utf8), "20k fields over 20k lines"))
+        let long = "x = '" + String(repeating: "\\x41", count: 200_000) + "'\n"
+        #expect(Self.check(Array(long.utf8), "long escaped string"))
+    }
+
     @Test("truncated and mutated corpus files", .enabled(if: PyTest.corpusPresent, "needs /work/shared/corpora"))
     func truncations() throws {
         var rng = Rng(state: 2024)

@@ -171,6 +171,11 @@ struct PythonStatementTests {
         #expect(call.kind == .call)
         #expect(call.range.start.line == 3 && call.range.start.column == 9)
         #expect(call.range.end.line == 4 && call.range.end.column == 15)
+        let fm = try PythonParser.parseModule(source: "x = 1\ny = f'''a\n  {b + c!r}'''\n", fileName: "f.py")
+        let field = try #require(fm.root.preorder.first { $0.kind == .formattedValue })
+        #expect(field.range.start == SourceLocation(line: 3, column: 3, offset: 18))
+        let c = try #require(fm.root.preorder.first { $0.kind == .name && $0.text == "c" })
+        #expect(c.range.start == SourceLocation(line: 3, column: 8, offset: 23))
         let b = call.children[2]
         #expect(b.range.start == SourceLocation(line: 4, column: 13, offset: 39))
     }
