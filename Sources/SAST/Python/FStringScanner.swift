@@ -33,7 +33,7 @@ enum FStringScanner {
             throw .init(offset: openAt, code: .nestingTooDeep, message: "f-string: too many nested expressions")
         }
         let s = State(b: b, limit: limit, quote: quote, triple: triple, raw: raw, openAt: openAt, depth: depth)
-        let (parts, i) = try s.literal(from, inSpec: false)
+        let (parts, i) = try s.literal(from, specDepth: 0)
         return (parts, i + (triple ? 3 : 1))
     }
 
@@ -54,7 +54,8 @@ enum FStringScanner {
 
         /// Scans literal text up to the closing quote (top level) or `}` (format spec); returns the
         /// offset of that terminator.
-        func literal(_ i0: Int, inSpec: Bool) throws(PyStringScan.Failure) -> ([Part], Int) {
+        func literal(_ i0: Int, specDepth: Int) throws(PyStringScan.Failure) -> ([Part], Int) {
+            let inSpec = specDepth > 0
             var parts: [Part] = []
             var i = i0
             var litStart = i0
@@ -95,7 +96,7 @@ enum FStringScanner {
                         continue
                     }
                     flush(i)
-                    let f = try field(i)
+                    let f = try field(i, specDepth: specDepth)
                     parts.append(.field(f))
                     i = f.end
                     litStart = i
@@ -118,7 +119,7 @@ enum FStringScanner {
         }
 
         /// Scans a replacement field starting at its `{`.
-        func field(_ open: Int) throws(PyStringScan.Failure) -> Field {
+        func field(_ open: Int, specDepth: Int) throws(PyStringScan.Failure) -> Field {
             var f = Field(start: open, exprStart: open + 1, exprEnd: open + 1, end: open + 1)
             var i = open + 1
             var nesting = 0
@@ -187,7 +188,7 @@ enum FStringScanner {
                         i += 2
                         while i < limit && (b[i] == 32 || b[i] == 9) { i += 1 }
                         if i < limit && b[i] == UInt8(ascii: ":") {
-                            let (spec, j) = try literal(i + 1, inSpec: true)
+                            let (spec, j) = try literal(i + 1, specDepth: specDepth + 1)
                             f.spec = spec
                             f.end = try expectClose(j)
                         } else {
@@ -198,7 +199,7 @@ enum FStringScanner {
                 case UInt8(ascii: ":"):
                     if nesting == 0 {
                         if f.debugEnd == nil { f.exprEnd = i }
-                        let (spec, j) = try literal(i + 1, inSpec: true)
+                        let (spec, j) = try literal(i + 1, specDepth: specDepth + 1)
                         f.spec = spec
                         f.end = try expectClose(j)
                         return try finish(f)

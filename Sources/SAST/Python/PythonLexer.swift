@@ -15,6 +15,7 @@ struct PythonLexer {
     private var tokens: [PyToken] = []
     private var comments: [PyComment] = []
     private var indents: [Int] = [0]
+    private var altIndents: [Int] = [0]
     private var brackets: [(UInt8, SourceLocation)] = []
     private var lineHasToken = false
 
@@ -77,14 +78,18 @@ struct PythonLexer {
                 atLineStart = false
                 lineHasToken = false
                 var col = 0
+                var altCol = 0
                 while i < limit {
                     let c = b[i]
                     if c == 32 {
                         col += 1
+                        altCol += 1
                     } else if c == 9 {
                         col = (col / 8 + 1) * 8
+                        altCol += 1
                     } else if c == 12 {
                         col = 0
+                        altCol = 0
                     } else {
                         break
                     }
@@ -95,7 +100,7 @@ struct PythonLexer {
                     let blank =
                         c == 35 || c == 10 || c == 13
                         || (c == 92 && i + 1 < limit && (b[i + 1] == 10 || b[i + 1] == 13))
-                    if !blank { try indent(to: col) }
+                    if !blank { try indent(to: col, alternate: altCol) }
                 }
             }
             guard i < limit else { break }
@@ -159,6 +164,7 @@ struct PythonLexer {
             }
             while indents.count > 1 {
                 indents.removeLast()
+                altIndents.removeLast()
                 emit(.dedent, "", i, i)
             }
         }
@@ -166,22 +172,35 @@ struct PythonLexer {
         return (tokens, comments)
     }
 
-    private mutating func indent(to col: Int) throws {
+    /// `col` counts tabs to the next multiple of 8, `alternate` counts them as 1: like CPython, a
+    /// layout whose meaning depends on the tab size is rejected (TabError).
+    private mutating func indent(to col: Int, alternate: Int) throws {
         let top = indents[indents.count - 1]
+        let altTop = altIndents[altIndents.count - 1]
         if col > top {
+            if alternate <= altTop { throw inconsistentTabs() }
             indents.append(col)
+            altIndents.append(alternate)
             emit(.indent, "", i, i)
             lineHasToken = false
         } else if col < top {
             while col < indents[indents.count - 1] {
                 indents.removeLast()
+                altIndents.removeLast()
                 emit(.dedent, "", i, i)
             }
             lineHasToken = false
             if col != indents[indents.count - 1] {
                 throw fail(.indentation, "unindent does not match any outer indentation level", at: i)
             }
+            if alternate != altIndents[altIndents.count - 1] { throw inconsistentTabs() }
+        } else if alternate != altTop {
+            throw inconsistentTabs()
         }
+    }
+
+    private func inconsistentTabs() -> PythonSyntaxError {
+        fail(.indentation, "inconsistent use of tabs and spaces in indentation", at: i)
     }
 
     @inline(__always) static func isIdentifierStart(_ c: UInt8) -> Bool {

@@ -52,6 +52,8 @@ extension PyParser {
                 items.append(try starPattern())
             }
             pattern = Self.node(.matchSequence, nil, items, from: s, end: lastEnd)
+        } else if first.kind == .matchStar {
+            throw error("can't use starred name here", at: first.range.start)
         }
         let guardExpr = accept("if") ? try namedExpression() : empty
         let body = try colonBlock()

@@ -4,8 +4,11 @@
 public struct PythonSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem was found.
     public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        /// Stable kebab-case identifier, suitable for machine-readable reports.
         public var rawValue: String
+        /// Creates a code; the static members below are the ones the parser throws.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The raw value.
         public var description: String { rawValue }
 
         /// A token that the grammar does not allow here.
