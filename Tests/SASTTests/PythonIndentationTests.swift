@@ -13,7 +13,7 @@ struct PythonIndentationTests {
                 "if a:\n  x\n  if b:\n      y\n  z\n",
                 "(module (if (name a) (block (exprStmt (name x)) (if (name b) (block (exprStmt (name y))) _) (exprStmt (name z))) _))"
             ),
-            ("if a:\n\tx\n        y\n", "(module (if (name a) (block (exprStmt (name x)) (exprStmt (name y))) _))"),
+            ("if a:\n\tx\n\ty\n", "(module (if (name a) (block (exprStmt (name x)) (exprStmt (name y))) _))"),
             (
                 "if a:\n    x\n\u{0C}\nif b:\n    y",
                 "(module (if (name a) (block (exprStmt (name x))) _) (if (name b) (block (exprStmt (name y))) _))"
@@ -58,6 +58,8 @@ struct PythonIndentationTests {
             ("for x in y:\nz\n", 2),
             ("if a:\n    x\n        y\n", 3),
             ("class A:\n", 2),
+            ("if a:\n\tx\n        y\n", 3),
+            ("if a:\n        x\n\ty\n", 3),
         ])
     func invalidLayout(source: String, line: Int) throws {
         let e = try #require(PyTest.error(source))
