@@ -88,7 +88,7 @@ struct PythonErrorTests {
         Case(source: "x = $y\n", code: .invalidCharacter, line: 1, column: 5, message: "invalid character"),
         Case(source: "x\u{00A0}= 1\n", code: .invalidCharacter, line: 1, column: 2, message: "U+00A0"),
         Case(source: "price€ = 1\n", code: .invalidCharacter, line: 1, column: 6, message: "U+20AC"),
-        Case(source: "x = f'{a # no}'\n", code: .invalidFString, line: 1, column: 10, message: "'#'"),
+        Case(source: "x = f'{a # no}'\n", code: .unterminatedString, line: 1, column: 5, message: "unterminated f-string"),
         Case(source: "x = 1\0\n", code: .invalidCharacter, line: 1, column: 6, message: "null bytes"),
         Case(source: "x = 0x\n", code: .invalidNumber, line: 1, column: 5, message: "hexadecimal"),
         Case(source: "x = 1e\n", code: .invalidNumber, line: 1, column: 5, message: "decimal literal"),

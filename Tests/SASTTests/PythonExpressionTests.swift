@@ -125,6 +125,7 @@ struct PythonExpressionTests {
             ("f'{a:%Y-%m-%d}'", "(joinedStr (formattedValue (name a) (joinedStr (string \"%Y-%m-%d\"))))"),
             ("f'{(lambda: 1)()}'", "(joinedStr (formattedValue (call (lambda (parameters) (integer 1))) _))"),
             ("f'{3.14!s  :10.10}'", "(joinedStr (formattedValue s (float 3.14) (joinedStr (string \"10.10\"))))"),
+            ("f\"{1+2 = # c\n  }\"", "(joinedStr (string \"1+2 = # c\\n  \") (formattedValue r (binOp + (integer 1) (integer 2)) _))"),
             ("f'''{x  # comment\n}'''", "(joinedStr (formattedValue (name x) _))"),
             ("f'{naïve}' + été", "(binOp + (joinedStr (formattedValue (name naïve) _)) (name été))"),
             ("f'\\n{x}'", "(joinedStr (string \"\\n\") (formattedValue (name x) _))"),

@@ -146,11 +146,7 @@ enum FStringScanner {
                     i = try PyStringScan.skipLiteral(b, at: p, limit: limit, depth: depth + 1)
                     continue
                 case UInt8(ascii: "#"):
-                    // PEP 701: a comment may end a line of a multi-line field; it runs to the line end.
-                    guard triple else {
-                        throw .init(
-                            offset: i, code: .invalidFString, message: "f-string expression part cannot include '#'")
-                    }
+                    // PEP 701: a comment ends at the line break; the field continues on the next line.
                     while i < limit && b[i] != 10 && b[i] != 13 { i += 1 }
                     continue
                 case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
@@ -166,8 +162,7 @@ enum FStringScanner {
                     nesting -= 1
                 case UInt8(ascii: "="):
                     if nesting == 0 && next(i) != UInt8(ascii: "=") && !isComparisonPrefix(prev(i)) {
-                        var j = i + 1
-                        while j < limit && (b[j] == 32 || b[j] == 9) { j += 1 }
+                        let j = skipBlank(i + 1)
                         if j < limit
                             && (b[j] == UInt8(ascii: "}") || b[j] == UInt8(ascii: "!") || b[j] == UInt8(ascii: ":"))
                         {
@@ -205,12 +200,26 @@ enum FStringScanner {
                         return try finish(f)
                     }
                 case 10, 13:
-                    if !triple && nesting == 0 { throw unterminated() }
+                    break  // PEP 701: replacement fields may span lines, even in single-quoted f-strings
                 default:
                     break
                 }
                 i += 1
             }
+        }
+
+        /// Skips spaces, line breaks and comments inside a field (PEP 701 allows all three).
+        func skipBlank(_ j0: Int) -> Int {
+            var j = j0
+            while j < limit {
+                switch b[j] {
+                case 32, 9, 10, 13, 12: j += 1
+                case UInt8(ascii: "#"):
+                    while j < limit && b[j] != 10 && b[j] != 13 { j += 1 }
+                default: return j
+                }
+            }
+            return j
         }
 
         /// A quote right at the end of a single-quoted f-string line means the field was never closed.

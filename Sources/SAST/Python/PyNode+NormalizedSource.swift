@@ -361,7 +361,8 @@ struct PySourceRenderer {
 
     mutating func expression(_ n: PyNode, _ minimum: Int) {
         let prec = PySourceRenderer.precedence(n)
-        let wrap = prec < minimum && n.kind != .tuple
+        // `:=` is valid bare only in some positions; parenthesised it is valid everywhere.
+        let wrap = (prec < minimum && n.kind != .tuple) || n.kind == .namedExpr
         if wrap { out += "(" }
         render(n, prec)
         if wrap { out += ")" }
