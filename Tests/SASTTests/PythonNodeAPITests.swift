@@ -103,6 +103,7 @@ struct PythonNodeAPITests {
             ("x = {**a, 'k': [i for i in y if i]}", "x = {**a, \"k\": [i for i in y if i]}"),
             ("f(*args, **kw)", "f(*args, **kw)"),
             ("sum(x for x in y)", "sum(x for x in y)"),
+            ("f'{ {a: b}} {(lambda: 1)()} {(lambda: 2)}'", "f\"{ {a: b}} {(lambda: 1)()} {(lambda: 2)}\""),
             ("(a := 10)\nif (n := f()) > 1: pass", "(a := 10)\nif (n := f()) > 1:\n    pass"),
         ])
     func normalizedSource(source: String, expected: String) throws {

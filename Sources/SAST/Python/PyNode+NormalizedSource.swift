@@ -554,8 +554,9 @@ struct PySourceRenderer {
             if piece.kind == .formattedValue {
                 out += "{"
                 var inner = PySourceRenderer()
-                inner.expression(c(piece, 0), 1)
-                // Quotes inside a field would need PEP 701; keep them distinct from the outer quote.
+                // Above lambda: its `:` would start a format spec; a leading `{` would read as `{{`.
+                inner.expression(c(piece, 0), 2)
+                if inner.out.hasPrefix("{") { out += " " }
                 out += inner.out
                 if let conversion = piece.text { out += "!" + conversion }
                 if !c(piece, 1).isEmpty {
