@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SAST throughput on a large real Python tree (Django's sources from PyPI): the native engine
+# vs `bandit -r` vs `semgrep` with Sentinel's rule ids' Semgrep counterparts unavailable offline,
+# so Semgrep runs the shipped Python rules of the semgrep-rules corpus merged into one file.
+# All three in one hyperfine run; peak memory from /usr/bin/time -v.
+#
+#   bench/sast-speed.sh          # needs make tools (bandit, semgrep) and a release build
+set -euo pipefail
+cd "$(dirname "$0")/.."
+TOOLS=${SENTINEL_TOOLS:-/opt/sentinel-tools/venv}
+TREE=${TREE:-/tmp/sentinel-bench-django}
+out=bench/out
+mkdir -p "$out"
+
+if [ ! -d "$TREE/django" ]; then
+  python3 -m pip install --quiet --no-deps --target "$TREE" "django==5.1.*"
+fi
+files=$(find "$TREE/django" -name '*.py' | wc -l)
+lines=$(find "$TREE/django" -name '*.py' -print0 | xargs -0 cat | wc -l)
+echo "tree: $TREE/django ($files Python files, $lines lines)"
+
+SCRATCH=.build-release-static
+swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib --product sentinel >/dev/null
+SENTINEL=$SCRATCH/release/sentinel
+
+semgrep_rules=$out/semgrep-python-rules.yml
+python3 - "$semgrep_rules" <<'PY'
+import glob, sys, yaml
+rules = []
+for path in sorted(glob.glob("../shared/corpora/semgrep-rules/python/**/*.yaml", recursive=True)):
+    try:
+        doc = yaml.safe_load(open(path))
+    except Exception:
+        continue
+    for rule in (doc or {}).get("rules", []) or []:
+        rules.append(rule)
+yaml.safe_dump({"rules": rules}, open(sys.argv[1], "w"))
+print(f"semgrep: {len(rules)} rules merged", file=sys.stderr)
+PY
+
+hyperfine --warmup 1 --runs "${RUNS:-3}" --ignore-failure --export-json "$out/sast-speed.json" \
+  -n native "$SENTINEL scan $TREE/django --sast --tools native --format json --output /dev/null --fail-on none" \
+  -n bandit "$TOOLS/bin/bandit -r -q -f json -o /dev/null $TREE/django" \
+  -n semgrep "$TOOLS/bin/semgrep scan --metrics=off --disable-version-check --quiet --json -o /dev/null --config $semgrep_rules $TREE/django" \
+  >/dev/null
+python3 - "$out/sast-speed.json" "$lines" <<'PY'
+import json, sys
+r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
+lines = int(sys.argv[2])
+for name in ("native", "bandit", "semgrep"):
+    m = r[name]["median"]
+    print(f"{name:8} median {m:7.2f} s  {lines/m/1000:8.1f} k lines/s")
+print(f"native throughput / bandit = {r['bandit']['median']/r['native']['median']:.1f}x")
+print(f"native throughput / semgrep = {r['semgrep']['median']/r['native']['median']:.1f}x")
+PY
+for name in native bandit; do
+  case $name in
+    native) cmd=("$SENTINEL" scan "$TREE/django" --sast --tools native --format json --output /dev/null --fail-on none) ;;
+    bandit) cmd=("$TOOLS/bin/bandit" -r -q -f json -o /dev/null "$TREE/django") ;;
+  esac
+  peak=$( { /usr/bin/time -v "${cmd[@]}" >/dev/null 2>/dev/null; } 2>&1 | awk -F: '/Maximum resident/ {gsub(/ /,"",$2); print $2}')
+  /usr/bin/time -v "${cmd[@]}" 2>"$out/time-$name.txt" >/dev/null || true
+  echo "$name peak RSS $(awk -F: '/Maximum resident/ {gsub(/ /,"",$2); print $2}' "$out/time-$name.txt") KiB"
+done
