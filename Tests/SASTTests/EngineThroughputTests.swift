@@ -1,6 +1,19 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// CPU seconds (user + system) used by this process so far: on a shared machine, wall time
+/// measures the neighbours too.
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
+}
+
 @testable import SAST
 
 /// Throughput on a real tree (`SENTINEL_BENCH_TREE=/path swift test -c release --filter
@@ -21,11 +34,14 @@ struct EngineThroughputTests {
             if path.hasSuffix(".py") { files.append(path) }
         }
         let parseStart = Date()
+        let parseCPU = cpuSeconds()
         for path in files {
             guard let data = FileManager.default.contents(atPath: root + "/" + path) else { continue }
             _ = try? PythonParser.parseModule(bytes: Array(data), fileName: path)
         }
-        print("parse only: \(String(format: "%.2f", Date().timeIntervalSince(parseStart))) s")
+        print(
+            "parse only: \(String(format: "%.2f", Date().timeIntervalSince(parseStart))) s, "
+                + "\(String(format: "%.2f", cpuSeconds() - parseCPU)) s CPU")
         let emptyStart = Date()
         let empty = SASTEngine(rules: try RuleSet(rules: []))
         for path in files {
@@ -34,6 +50,7 @@ struct EngineThroughputTests {
         }
         print("parse + index, no rules: \(String(format: "%.2f", Date().timeIntervalSince(emptyStart))) s")
         let start = Date()
+        let startCPU = cpuSeconds()
         var lines = 0
         var findings = 0
         var parseErrors = 0
@@ -49,9 +66,10 @@ struct EngineThroughputTests {
             if result.parseError != nil { parseErrors += 1 }
         }
         let seconds = Date().timeIntervalSince(start)
+        let cpu = cpuSeconds() - startCPU
         print(
             "throughput: \(files.count) files, \(lines) lines, \(rules.rules.count) rules, \(findings) findings, "
-                + "\(parseErrors) parse errors in \(String(format: "%.2f", seconds)) s "
+                + "\(parseErrors) parse errors in \(String(format: "%.2f", seconds)) s, \(String(format: "%.2f", cpu)) s CPU "
                 + "(\(Int(Double(lines) / max(seconds, 0.001))) lines/s)")
         #expect(!files.isEmpty)
     }

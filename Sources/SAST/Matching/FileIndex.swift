@@ -99,15 +99,8 @@ struct FileIndex: Sendable {
         return lazyKinds.nodes(of: kind, in: root)
     }
 
-    /// Every expression node, in pre-order.
-    var expressions: [PyNode] {
-        var out: [PyNode] = []
-        root.walk { node in
-            if !Self.nonExpressionKinds.contains(node.kind) { out.append(node) }
-            return true
-        }
-        return out
-    }
+    /// Every expression node, in pre-order (collected once per file).
+    var expressions: [PyNode] { lazyKinds.expressions(in: root) }
 
     /// Statements and the structural pieces of definitions and statements.
     static let nonExpressionKinds: Set<PyNodeKind> = [
@@ -213,7 +206,21 @@ struct IdentifierRequirement: Sendable {
 /// cache is filled at most once, so the lock is never contended.
 final class LazyKinds: @unchecked Sendable {
     private var byKind: [PyNodeKind: [PyNode]]?
+    private var expressionNodes: [PyNode]?
     private let lock = NSLock()
+
+    func expressions(in root: PyNode) -> [PyNode] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let expressionNodes { return expressionNodes }
+        var out: [PyNode] = []
+        root.walk { node in
+            if !FileIndex.nonExpressionKinds.contains(node.kind) { out.append(node) }
+            return true
+        }
+        expressionNodes = out
+        return out
+    }
 
     func nodes(of kind: PyNodeKind, in root: PyNode) -> [PyNode] {
         lock.lock()

@@ -149,6 +149,11 @@ struct PatternMatcher: Sendable {
         guard let pCallee = p.children.first, let tCallee = t.children.first,
             match(pCallee, tCallee, &b, expanded: expanded)
         else { return false }
+        // Fast paths without copying arguments: `f(...)`, and calls without keywords on either side.
+        if pArgs.count == 1, let only = pArgs.first, only.kind == .ellipsis { return true }
+        let pHasKeywords = pArgs.contains { $0.kind == .keyword || $0.kind == .doubleStarred }
+        let tHasKeywords = tArgs.contains { $0.kind == .keyword || $0.kind == .doubleStarred }
+        if !pHasKeywords && !tHasKeywords { return matchSequence(pArgs, tArgs, &b, open: false) != nil }
         let pKeywords = pArgs.filter { $0.kind == .keyword || $0.kind == .doubleStarred }
         let pPositional = pArgs.filter { $0.kind != .keyword && $0.kind != .doubleStarred }
         let tKeywords = tArgs.filter { $0.kind == .keyword || $0.kind == .doubleStarred }
