@@ -47,7 +47,7 @@ struct FileIndex: Sendable {
                         aliasNames[String(last), default: []].append(node)
                     }
                 }
-            case .keyword:
+            case .keyword, .parameter, .varArgs, .kwArgs, .functionDef, .asyncFunctionDef, .classDef:
                 if let text = node.text { identifiers.insert(text) }
             case .alias, .importFrom:
                 if let text = node.text {
@@ -160,7 +160,8 @@ enum PatternIndexKey {
         var found: Set<String> = []
         pattern.walk { node in
             switch node.kind {
-            case .name, .attribute, .keyword:
+            case .name, .attribute, .keyword, .parameter, .varArgs, .kwArgs, .functionDef, .asyncFunctionDef,
+                .classDef:
                 if let text = node.text, !text.hasPrefix("$") { found.insert(text) }
                 return true
             case .boolOp, .ifExp:

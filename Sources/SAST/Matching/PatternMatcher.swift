@@ -27,6 +27,13 @@ struct PatternMatcher: Sendable {
             // Inside an f-string pattern a `...` piece stands for any run of text and fields.
             let pieces = p.children.map { $0.kind == .string && $0.text == "..." ? PyNode(.ellipsis, range: $0.range) : $0 }
             return matchSequence(pieces[...], t.children[...], &b, open: false) != nil
+        case .parameters where t.kind == .parameters:
+            // Fail fast when a parameter the pattern names is missing (`def $F(..., password="...")`).
+            for parameter in p.children where parameter.kind == .parameter {
+                guard let name = parameter.text, !name.hasPrefix("$") else { continue }
+                if !t.children.contains(where: { $0.text == name }) { return false }
+            }
+            return matchSequence(p.children[...], t.children[...], &b, open: false) != nil
         case .decorators where t.kind == .decorators:
             // Decorators a pattern names must be present; others may surround them.
             let open = [PyNode(.ellipsis, range: p.range)] + p.children + [PyNode(.ellipsis, range: p.range)]
