@@ -49,8 +49,9 @@ public struct SASTEngine: Sendable {
         let index = FileIndex(root: module.root, source: text)
         let builder = FindingBuilder(file: file, source: text, root: module.root)
         var findings: [Finding] = []
+        let sourceCache = SourceMatchCache()
         for rule in compiled where rule.applies(to: index.identifiers) {
-            findings += rule.findings(in: index, builder: builder)
+            findings += rule.findings(in: index, builder: builder, sourceCache: sourceCache)
         }
         findings.sort {
             ($0.location.startLine ?? 0, $0.location.startColumn ?? 0, $0.ruleId)
@@ -103,7 +104,7 @@ struct CompiledRule: Sendable {
         return required.isSatisfied(by: identifiers)
     }
 
-    func findings(in index: FileIndex, builder: FindingBuilder) -> [Finding] {
+    func findings(in index: FileIndex, builder: FindingBuilder, sourceCache: SourceMatchCache) -> [Finding] {
         switch rule.mode {
         case .search(let formula):
             var seen = Set<Int>()
@@ -115,7 +116,7 @@ struct CompiledRule: Sendable {
             return out
         case .taint:
             guard let taint else { return [] }
-            var analyzer = TaintAnalyzer(patterns: taint, index: index)
+            var analyzer = TaintAnalyzer(patterns: taint, index: index, sourceCache: sourceCache)
             analyzer.run()
             var seen = Set<Int>()
             var out: [Finding] = []
