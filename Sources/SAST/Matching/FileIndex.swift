@@ -31,7 +31,7 @@ struct FileIndex: Sendable {
         var aliasNames: [String: [PyNode]] = [:]
         let aliases = self.aliases
         root.walk { node in
-            if !FileIndex.unindexedKinds.contains(node.kind) { byKind[node.kind, default: []].append(node) }
+            if !FileIndex.isUnindexed(node.kind) { byKind[node.kind, default: []].append(node) }
             switch node.kind {
             case .module, .block:
                 blocks.append(node)
@@ -88,14 +88,20 @@ struct FileIndex: Sendable {
     }
 
     /// The most numerous kinds, which patterns rarely start with: found by walking when needed.
-    static let unindexedKinds: Set<PyNodeKind> = [
-        .name, .string, .integer, .float, .true, .false, .none, .keyword, .parameter, .empty, .block,
-        .decorators, .typeParams, .parameters, .formattedValue, .alias,
-    ]
+    /// (A switch, not a Set: this runs for every node of every file.)
+    static func isUnindexed(_ kind: PyNodeKind) -> Bool {
+        switch kind {
+        case .name, .string, .integer, .float, .true, .false, .none, .keyword, .parameter, .empty, .block, .decorators, .typeParams,
+            .parameters, .formattedValue, .alias:
+            return true
+        default:
+            return false
+        }
+    }
 
     /// Nodes of `kind`, from the index or by walking the tree for the kinds it leaves out.
     func nodes(of kind: PyNodeKind) -> [PyNode] {
-        if !Self.unindexedKinds.contains(kind) { return byKind[kind] ?? [] }
+        if !Self.isUnindexed(kind) { return byKind[kind] ?? [] }
         return lazyKinds.nodes(of: kind, in: root)
     }
 
@@ -103,16 +109,19 @@ struct FileIndex: Sendable {
     var expressions: [PyNode] { lazyKinds.expressions(in: root) }
 
     /// Statements and the structural pieces of definitions and statements.
-    static let nonExpressionKinds: Set<PyNodeKind> = [
-        .module, .block, .empty, .functionDef, .asyncFunctionDef, .classDef, .decorators, .decorator,
-        .typeParams, .typeParam, .parameters, .parameter, .varArgs, .kwArgs, .positionalOnlyMarker,
-        .keywordOnlyMarker, .arguments, .return, .delete, .assign, .augAssign, .annAssign, .typeAlias,
-        .exprStmt, .pass, .break, .continue, .raise, .assert, .import, .importFrom, .alias, .global,
-        .nonlocal, .if, .while, .for, .asyncFor, .with, .asyncWith, .withItem, .try, .tryStar,
-        .exceptHandler, .match, .matchCase, .matchValue, .matchSingleton, .matchSequence, .matchMapping,
-        .matchKeyValue, .matchRest, .matchClass, .matchKeyword, .matchStar, .matchAs, .matchOr, .keyValue,
-        .comprehension, .keyword, .slice, .formattedValue,
-    ]
+    static func isNonExpression(_ kind: PyNodeKind) -> Bool {
+        switch kind {
+        case .module, .block, .empty, .functionDef, .asyncFunctionDef, .classDef, .decorators, .decorator, .typeParams, .typeParam,
+            .parameters, .parameter, .varArgs, .kwArgs, .positionalOnlyMarker, .keywordOnlyMarker, .arguments, .return, .delete, .assign,
+            .augAssign, .annAssign, .typeAlias, .exprStmt, .pass, .break, .continue, .raise, .assert, .import, .importFrom, .alias, .global,
+            .nonlocal, .if, .while, .for, .asyncFor, .with, .asyncWith, .withItem, .try, .tryStar, .exceptHandler, .match, .matchCase,
+            .matchValue, .matchSingleton, .matchSequence, .matchMapping, .matchKeyValue, .matchRest, .matchClass, .matchKeyword, .matchStar,
+            .matchAs, .matchOr, .keyValue, .comprehension, .keyword, .slice, .formattedValue:
+            return true
+        default:
+            return false
+        }
+    }
 
     /// Every node; only patterns that are a bare metavariable need this, so it is not kept.
     var all: [PyNode] { root.preorder }
@@ -216,7 +225,7 @@ final class LazyKinds: @unchecked Sendable {
         if let expressionNodes { return expressionNodes }
         var out: [PyNode] = []
         root.walk { node in
-            if !FileIndex.nonExpressionKinds.contains(node.kind) { out.append(node) }
+            if !FileIndex.isNonExpression(node.kind) { out.append(node) }
             return true
         }
         expressionNodes = out
@@ -229,7 +238,7 @@ final class LazyKinds: @unchecked Sendable {
         if let byKind { return byKind[kind] ?? [] }
         var collected: [PyNodeKind: [PyNode]] = [:]
         root.walk { node in
-            if FileIndex.unindexedKinds.contains(node.kind) { collected[node.kind, default: []].append(node) }
+            if FileIndex.isUnindexed(node.kind) { collected[node.kind, default: []].append(node) }
             return true
         }
         byKind = collected
