@@ -145,6 +145,8 @@ struct FileIndex: Sendable {
             return (attributesByName[text] ?? []) + (aliasNamesByLast[text] ?? [])
         case .ellipsis:
             return all
+        case .string where pattern.text.map(PatternMatcher.isStringMetavariable) ?? false:
+            return nodes(of: .string) + nodes(of: .joinedStr) + nodes(of: .bytes)
         case .exprStmt where PatternMatcher.isWildcard(pattern) || pattern.children.first?.kind == .name:
             return all
         default:

@@ -21,6 +21,11 @@ struct PatternMatcher: Sendable {
             if t.kind == .name, t.text == p.text { return true }
             return matchExpanded(p, t, &b, expanded: expanded)
         case .string:
+            // `"$S"` binds any string literal (f-strings and bytes included), source and quotes.
+            if let text = p.text, Self.isStringMetavariable(text) {
+                guard t.kind == .string || t.kind == .joinedStr || t.kind == .bytes else { return false }
+                return bind(text, Binding(nodes: [t]), &b)
+            }
             guard t.kind == .string else { return false }
             return p.text == "..." || p.text == t.text
         case .joinedStr where t.kind == .joinedStr:
@@ -96,6 +101,14 @@ struct PatternMatcher: Sendable {
     }
 
     // MARK: Sequences
+
+    /// `$NAME` as the whole content of a string pattern.
+    static func isStringMetavariable(_ text: String) -> Bool {
+        guard text.count >= 2, text.first == "$", let second = text.dropFirst().first,
+            second.isUppercase || second == "_"
+        else { return false }
+        return text.dropFirst().allSatisfy { $0.isUppercase || $0.isNumber || $0 == "_" }
+    }
 
     /// Whether a pattern element stands for a run of elements.
     static func isWildcard(_ p: PyNode) -> Bool {
