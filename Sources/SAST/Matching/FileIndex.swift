@@ -175,6 +175,12 @@ enum PatternIndexKey {
                 .classDef:
                 if let text = node.text, !text.hasPrefix("$") { found.insert(text) }
                 return true
+            case .alias, .importFrom:
+                // `import Crypto.Cipher` needs `Crypto` and `Cipher` among the file's module segments.
+                if let text = node.text, !text.hasPrefix("$") {
+                    for part in text.split(separator: ".") where part != "*" { found.insert(String(part)) }
+                }
+                return true
             case .boolOp, .ifExp:
                 // Only the spine of expressions is certain; alternatives inside are not.
                 return false
