@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import SAST
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -13,8 +15,6 @@ func cpuSeconds() -> Double {
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
         + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
 }
-
-@testable import SAST
 
 /// Throughput on a real tree (`SENTINEL_BENCH_TREE=/path swift test -c release --filter
 /// EngineThroughputTests`); prints files, lines and seconds. Skipped unless the variable is set.

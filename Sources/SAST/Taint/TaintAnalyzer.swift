@@ -177,9 +177,11 @@ struct TaintAnalyzer {
             execute(block: c[1].children)
             if s.kind == .while { execute(block: c[1].children) }
             let afterBody = state
+            // `if`: the else branch starts from the state before the test; a loop's `else` runs
+            // after the loop, which may not have run at all.
             state = s.kind == .while ? before.mergedWith(afterBody) : before
             if !c[2].isEmpty { execute(block: c[2].children) }
-            state = s.kind == .while ? state.mergedWith(afterBody) : state.mergedWith(afterBody)
+            state = state.mergedWith(afterBody)
         case .for where c.count == 4, .asyncFor where c.count == 4:
             let items = evaluate(c[1])
             let before = state
