@@ -17,7 +17,8 @@ struct PythonCorpusTests {
             } catch let e as PythonSyntaxError {
                 failures[url.path] = e
             } catch {
-                failures[url.path] = PythonSyntaxError(.unexpectedToken, file: url.path, line: 0, column: 0, message: "\(error)")
+                failures[url.path] = PythonSyntaxError(
+                    .unexpectedToken, file: url.path, line: 0, column: 0, message: "\(error)")
             }
         }
         return (files.count, failures)

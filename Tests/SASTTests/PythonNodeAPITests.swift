@@ -46,14 +46,26 @@ struct PythonNodeAPITests {
         #expect(try PythonParser.parsePattern("a[0].b").dottedName == nil)
     }
 
+    @Test("call accessors and statement kinds")
+    func callAccessors() throws {
+        let call = try PythonParser.parsePattern("subprocess.run(cmd, shell=True, check=False)")
+        #expect(call.callee?.dottedName == "subprocess.run")
+        #expect(call.callArguments.count == 3)
+        #expect(call.keywordArgument("shell")?.kind == .true)
+        #expect(call.keywordArgument("timeout") == nil)
+        #expect(try PythonParser.parsePattern("x").keywordArgument("shell") == nil)
+        #expect(PyNodeKind.assign.isStatement && PyNodeKind.match.isStatement)
+        #expect(!PyNodeKind.call.isStatement && !PyNodeKind.block.isStatement)
+    }
+
     @Test("enclosing function of a position, qualified by classes and outer functions")
     func enclosingFunction() throws {
         let root = try PythonParser.parseModule(source: Self.source, fileName: "a.py").root
         let join = try #require(root.preorder.first { $0.kind == .call })
         #expect(root.enclosingFunctionName(containing: join.range.start) == "A.m.inner")
         #expect(root.enclosingFunction(containing: join.range.start)?.text == "inner")
-        let await_ = try #require(root.preorder.first { $0.kind == .await })
-        #expect(root.enclosingFunctionName(containing: await_.range.start) == "top")
+        let awaitNode = try #require(root.preorder.first { $0.kind == .await })
+        #expect(root.enclosingFunctionName(containing: awaitNode.range.start) == "top")
         let env = try #require(root.preorder.first { $0.kind == .subscript })
         #expect(root.enclosingFunctionName(containing: env.range.start) == nil)
     }
@@ -63,7 +75,10 @@ struct PythonNodeAPITests {
         arguments: [
             ("x=foo( a,b ,  # note\n   c)\n", "x = foo(a, b, c)"),
             ("x = 'it' \"s\"", "x = \"its\""),
-            ("if a :\n\n   y=1 # c\nelif b: pass\nelse :\n   z = [ 1,\n 2 ]", "if a:\n    y = 1\nelif b:\n    pass\nelse:\n    z = [1, 2]"),
+            (
+                "if a :\n\n   y=1 # c\nelif b: pass\nelse :\n   z = [ 1,\n 2 ]",
+                "if a:\n    y = 1\nelif b:\n    pass\nelse:\n    z = [1, 2]"
+            ),
             ("x = (a + b) * c", "x = (a + b) * c"),
             ("x = a + (b * c)", "x = a + b * c"),
             ("x = (a - b) - (c - d)", "x = a - b - (c - d)"),
@@ -73,15 +88,23 @@ struct PythonNodeAPITests {
             ("x = not (a and b)", "x = not (a and b)"),
             ("x = (lambda: 1) if c else d", "x = (lambda: 1) if c else d"),
             ("f'{a!r:>{w}} {{x}}'", "f\"{a!r:>{w}} {{x}}\""),
-            ("@d\nasync def f(a, /, b=1, *c, d, **e) -> int:\n  return (yield)", "@d\nasync def f(a, /, b=1, *c, d, **e) -> int:\n    return (yield)"),
+            (
+                "@d\nasync def f(a, /, b=1, *c, d, **e) -> int:\n  return (yield)",
+                "@d\nasync def f(a, /, b=1, *c, d, **e) -> int:\n    return (yield)"
+            ),
             ("for (i, j) in x: pass", "for (i, j) in x:\n    pass"),
             ("a[1:2, ::3]", "a[1:2, ::3]"),
             ("with open(p) as f, g: pass", "with open(p) as f, g:\n    pass"),
-            ("try:\n  a\nexcept (E, F) as e:\n  b\nfinally:\n  c", "try:\n    a\nexcept (E, F) as e:\n    b\nfinally:\n    c"),
+            (
+                "try:\n  a\nexcept (E, F) as e:\n  b\nfinally:\n  c",
+                "try:\n    a\nexcept (E, F) as e:\n    b\nfinally:\n    c"
+            ),
             ("from . import (a as b,\n c)", "from . import a as b, c"),
             ("x = {**a, 'k': [i for i in y if i]}", "x = {**a, \"k\": [i for i in y if i]}"),
             ("f(*args, **kw)", "f(*args, **kw)"),
             ("sum(x for x in y)", "sum(x for x in y)"),
+            ("f'{ {a: b}} {(lambda: 1)()} {(lambda: 2)}'", "f\"{ {a: b}} {(lambda: 1)()} {(lambda: 2)}\""),
+            ("(a := 10)\nif (n := f()) > 1: pass", "(a := 10)\nif (n := f()) > 1:\n    pass"),
         ])
     func normalizedSource(source: String, expected: String) throws {
         let m = try PythonParser.parseModule(source: source + "\n", fileName: "n.py")
@@ -90,7 +113,9 @@ struct PythonNodeAPITests {
         #expect(node.normalizedSource == expected)
     }
 
-    @Test("normalised source reparses to the same tree for every corpus file", .enabled(if: PyTest.corpusPresent, "needs /work/shared/corpora"))
+    @Test(
+        "normalised source reparses to the same tree for every corpus file",
+        .enabled(if: PyTest.corpusPresent, "needs /work/shared/corpora"))
     func normalizedSourceRoundTrip() throws {
         var checked = 0
         var mismatches: [String] = []
@@ -102,7 +127,9 @@ struct PythonNodeAPITests {
             let text = m.root.normalizedSource
             do {
                 let again = try PythonParser.parseModule(source: text, fileName: url.path + "#normalized")
-                if again.root.sexpr != m.root.sexpr || again.root.normalizedSource != text { mismatches.append(url.path) }
+                if again.root.sexpr != m.root.sexpr || again.root.normalizedSource != text {
+                    mismatches.append(url.path)
+                }
             } catch {
                 mismatches.append("\(url.path): \(error)")
             }

@@ -26,7 +26,8 @@ enum PyTest {
         } catch let e as PythonSyntaxError {
             return e
         } catch {
-            return PythonSyntaxError(.unexpectedToken, file: "?", line: 0, column: 0, message: "wrong error type \(error)")
+            return PythonSyntaxError(
+                .unexpectedToken, file: "?", line: 0, column: 0, message: "wrong error type \(error)")
         }
     }
 
@@ -36,7 +37,9 @@ enum PyTest {
         .deletingLastPathComponent().appendingPathComponent("shared/corpora")
 
     /// Directories of the Python corpus.
-    static let corpusDirectories = ["bandit/examples", "semgrep-rules/python"].map { corpora.appendingPathComponent($0) }
+    static let corpusDirectories = ["bandit/examples", "semgrep-rules/python"].map {
+        corpora.appendingPathComponent($0)
+    }
 
     static var corpusPresent: Bool {
         corpusDirectories.allSatisfy { FileManager.default.fileExists(atPath: $0.path) }
@@ -52,8 +55,9 @@ enum PyTest {
         return out.sorted { $0.path < $1.path }
     }
 
-    /// Path of a `python3` executable, if any.
+    /// Path of a `python3` executable (`SENTINEL_PYTHON` overrides, e.g. to compare with 3.12), if any.
     static let python3: String? = {
+        if let forced = ProcessInfo.processInfo.environment["SENTINEL_PYTHON"] { return forced }
         for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
             let path = "\(dir)/python3"
             if FileManager.default.isExecutableFile(atPath: path) { return path }

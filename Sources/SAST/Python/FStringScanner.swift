@@ -32,8 +32,8 @@ enum FStringScanner {
         guard depth < maximumDepth else {
             throw .init(offset: openAt, code: .nestingTooDeep, message: "f-string: too many nested expressions")
         }
-        var s = State(b: b, limit: limit, quote: quote, triple: triple, raw: raw, openAt: openAt, depth: depth)
-        let (parts, i) = try s.literal(from, inSpec: false)
+        let s = State(b: b, limit: limit, quote: quote, triple: triple, raw: raw, openAt: openAt, depth: depth)
+        let (parts, i) = try s.literal(from, specDepth: 0)
         return (parts, i + (triple ? 3 : 1))
     }
 
@@ -54,7 +54,8 @@ enum FStringScanner {
 
         /// Scans literal text up to the closing quote (top level) or `}` (format spec); returns the
         /// offset of that terminator.
-        func literal(_ i0: Int, inSpec: Bool) throws(PyStringScan.Failure) -> ([Part], Int) {
+        func literal(_ i0: Int, specDepth: Int) throws(PyStringScan.Failure) -> ([Part], Int) {
+            let inSpec = specDepth > 0
             var parts: [Part] = []
             var i = i0
             var litStart = i0
@@ -95,7 +96,7 @@ enum FStringScanner {
                         continue
                     }
                     flush(i)
-                    let f = try field(i)
+                    let f = try field(i, specDepth: specDepth)
                     parts.append(.field(f))
                     i = f.end
                     litStart = i
@@ -118,7 +119,7 @@ enum FStringScanner {
         }
 
         /// Scans a replacement field starting at its `{`.
-        func field(_ open: Int) throws(PyStringScan.Failure) -> Field {
+        func field(_ open: Int, specDepth: Int) throws(PyStringScan.Failure) -> Field {
             var f = Field(start: open, exprStart: open + 1, exprEnd: open + 1, end: open + 1)
             var i = open + 1
             var nesting = 0
@@ -145,7 +146,9 @@ enum FStringScanner {
                     i = try PyStringScan.skipLiteral(b, at: p, limit: limit, depth: depth + 1)
                     continue
                 case UInt8(ascii: "#"):
-                    throw .init(offset: i, code: .invalidFString, message: "f-string expression part cannot include '#'")
+                    // PEP 701: a comment ends at the line break; the field continues on the next line.
+                    while i < limit && b[i] != 10 && b[i] != 13 { i += 1 }
+                    continue
                 case UInt8(ascii: "("), UInt8(ascii: "["), UInt8(ascii: "{"):
                     nesting += 1
                 case UInt8(ascii: ")"), UInt8(ascii: "]"):
@@ -159,9 +162,10 @@ enum FStringScanner {
                     nesting -= 1
                 case UInt8(ascii: "="):
                     if nesting == 0 && next(i) != UInt8(ascii: "=") && !isComparisonPrefix(prev(i)) {
-                        var j = i + 1
-                        while j < limit && (b[j] == 32 || b[j] == 9) { j += 1 }
-                        if j < limit && (b[j] == UInt8(ascii: "}") || b[j] == UInt8(ascii: "!") || b[j] == UInt8(ascii: ":")) {
+                        let j = skipBlank(i + 1)
+                        if j < limit
+                            && (b[j] == UInt8(ascii: "}") || b[j] == UInt8(ascii: "!") || b[j] == UInt8(ascii: ":"))
+                        {
                             f.exprEnd = i
                             f.debugEnd = j
                             i = j
@@ -172,12 +176,14 @@ enum FStringScanner {
                     if nesting == 0 && next(i) != UInt8(ascii: "=") {
                         if f.debugEnd == nil { f.exprEnd = i }
                         guard i + 1 < limit, isLetter(b[i + 1]) else {
-                            throw .init(offset: i, code: .invalidFString, message: "f-string: missing conversion character")
+                            throw .init(
+                                offset: i, code: .invalidFString, message: "f-string: missing conversion character")
                         }
                         f.conversion = b[i + 1]
                         i += 2
+                        while i < limit && (b[i] == 32 || b[i] == 9) { i += 1 }
                         if i < limit && b[i] == UInt8(ascii: ":") {
-                            let (spec, j) = try literal(i + 1, inSpec: true)
+                            let (spec, j) = try literal(i + 1, specDepth: specDepth + 1)
                             f.spec = spec
                             f.end = try expectClose(j)
                         } else {
@@ -188,18 +194,32 @@ enum FStringScanner {
                 case UInt8(ascii: ":"):
                     if nesting == 0 {
                         if f.debugEnd == nil { f.exprEnd = i }
-                        let (spec, j) = try literal(i + 1, inSpec: true)
+                        let (spec, j) = try literal(i + 1, specDepth: specDepth + 1)
                         f.spec = spec
                         f.end = try expectClose(j)
                         return try finish(f)
                     }
                 case 10, 13:
-                    if !triple && nesting == 0 { throw unterminated() }
+                    break  // PEP 701: replacement fields may span lines, even in single-quoted f-strings
                 default:
                     break
                 }
                 i += 1
             }
+        }
+
+        /// Skips spaces, line breaks and comments inside a field (PEP 701 allows all three).
+        func skipBlank(_ j0: Int) -> Int {
+            var j = j0
+            while j < limit {
+                switch b[j] {
+                case 32, 9, 10, 13, 12: j += 1
+                case UInt8(ascii: "#"):
+                    while j < limit && b[j] != 10 && b[j] != 13 { j += 1 }
+                default: return j
+                }
+            }
+            return j
         }
 
         /// A quote right at the end of a single-quoted f-string line means the field was never closed.
@@ -211,7 +231,8 @@ enum FStringScanner {
             var s = f.exprStart
             while s < f.exprEnd && isSpace(b[s]) { s += 1 }
             guard s < f.exprEnd else {
-                throw .init(offset: f.start, code: .invalidFString, message: "f-string: valid expression required before '}'")
+                throw .init(
+                    offset: f.start, code: .invalidFString, message: "f-string: valid expression required before '}'")
             }
             return f
         }

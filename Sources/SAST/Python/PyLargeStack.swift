@@ -25,7 +25,8 @@ enum PyLargeStack {
         thread.start()
         done.wait()
         guard let result = outcome.result else {
-            throw PythonSyntaxError(.unexpectedToken, file: "", line: 0, column: 0, message: "parser thread produced no result")
+            throw PythonSyntaxError(
+                .unexpectedToken, file: "", line: 0, column: 0, message: "parser thread produced no result")
         }
         return try result.get()
     }

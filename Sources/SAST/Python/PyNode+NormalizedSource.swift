@@ -61,7 +61,7 @@ struct PySourceRenderer {
             out += ")"
             if !c(n, 3).isEmpty {
                 out += " -> "
-                expression(c(n, 3), 0)
+                expression(c(n, 3), 1)
             }
             body(c(n, 4), indent)
         case .classDef:
@@ -201,18 +201,18 @@ struct PySourceRenderer {
             out += "raise"
             if !c(n, 0).isEmpty {
                 out += " "
-                expression(c(n, 0), 0)
+                expression(c(n, 0), 1)
             }
             if !c(n, 1).isEmpty {
                 out += " from "
-                expression(c(n, 1), 0)
+                expression(c(n, 1), 1)
             }
         case .assert:
             out += "assert "
-            expression(c(n, 0), 0)
+            expression(c(n, 0), 1)
             if !c(n, 1).isEmpty {
                 out += ", "
-                expression(c(n, 1), 0)
+                expression(c(n, 1), 1)
             }
         case .import, .importFrom:
             out += n.kind == .import ? "import " : "from \(n.text ?? "") import "
@@ -252,16 +252,16 @@ struct PySourceRenderer {
             case .varArgs: out += "*" + (p.text ?? "")
             case .kwArgs: out += "**" + (p.text ?? "")
             case .parameter: out += p.text ?? ""
-            default: expression(p, 0)
+            default: expression(p, 1)
             }
             if p.kind == .parameter || p.kind == .varArgs || p.kind == .kwArgs {
                 if !c(p, 0).isEmpty {
                     out += ": "
-                    expression(c(p, 0), 0)
+                    expression(c(p, 0), 1)
                 }
                 if p.kind == .parameter && !c(p, 1).isEmpty {
                     out += c(p, 0).isEmpty ? "=" : " = "
-                    expression(c(p, 1), 0)
+                    expression(c(p, 1), 1)
                 }
             }
         }
@@ -361,7 +361,8 @@ struct PySourceRenderer {
 
     mutating func expression(_ n: PyNode, _ minimum: Int) {
         let prec = PySourceRenderer.precedence(n)
-        let wrap = prec < minimum && n.kind != .tuple
+        // `:=` is valid bare only in some positions; parenthesised it is valid everywhere.
+        let wrap = (prec < minimum && n.kind != .tuple) || n.kind == .namedExpr
         if wrap { out += "(" }
         render(n, prec)
         if wrap { out += ")" }
@@ -494,7 +495,14 @@ struct PySourceRenderer {
             out += "**"
             expression(c(n, 0), 7)
         case .attribute:
-            expression(c(n, 0), 16)
+            if c(n, 0).kind == .integer {
+                // `1.real` would lex as a float followed by a name.
+                out += "("
+                expression(c(n, 0), 0)
+                out += ")"
+            } else {
+                expression(c(n, 0), 16)
+            }
             out += "." + (n.text ?? "")
         case .subscript:
             expression(c(n, 0), 16)
@@ -546,8 +554,9 @@ struct PySourceRenderer {
             if piece.kind == .formattedValue {
                 out += "{"
                 var inner = PySourceRenderer()
-                inner.expression(c(piece, 0), 1)
-                // Quotes inside a field would need PEP 701; keep them distinct from the outer quote.
+                // Above lambda: its `:` would start a format spec; a leading `{` would read as `{{`.
+                inner.expression(c(piece, 0), 2)
+                if inner.out.hasPrefix("{") { out += " " }
                 out += inner.out
                 if let conversion = piece.text { out += "!" + conversion }
                 if !c(piece, 1).isEmpty {
@@ -566,7 +575,8 @@ struct PySourceRenderer {
         }
     }
 
-    /// A double-quoted literal with Python escapes for quotes, backslashes and control characters.
+    /// A double-quoted literal with Python escapes for quotes, backslashes and control characters
+    /// (and, for bytes, every non-ASCII byte).
     static func quote(_ s: String, prefix: String) -> String {
         var out = prefix + "\""
         for u in s.unicodeScalars {
@@ -577,7 +587,7 @@ struct PySourceRenderer {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if u.value < 0x20 || u.value == 0x7F {
+                if u.value < 0x20 || u.value == 0x7F || (!prefix.isEmpty && u.value > 0x7F) {
                     let hex = String(u.value, radix: 16)
                     out += "\\x" + (hex.count < 2 ? "0" + hex : hex)
                 } else {

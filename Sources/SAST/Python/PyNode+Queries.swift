@@ -52,8 +52,28 @@ extension PyNode {
             guard let next = current.children.first(where: { $0.range.contains(location) }) else {
                 return out
             }
-            if next.kind == .functionDef || next.kind == .asyncFunctionDef || next.kind == .classDef { out.append(next) }
+            if next.kind == .functionDef || next.kind == .asyncFunctionDef || next.kind == .classDef {
+                out.append(next)
+            }
             current = next
         }
     }
+}
+
+extension PyNode {
+    /// The callee of a ``PyNodeKind/call``; nil for other kinds.
+    public var callee: PyNode? { kind == .call ? children.first : nil }
+
+    /// The arguments of a ``PyNodeKind/call`` (everything after the callee); empty for other kinds.
+    public var callArguments: ArraySlice<PyNode> { kind == .call ? children.dropFirst() : [] }
+
+    /// The value of keyword argument `name` of a ``PyNodeKind/call`` (`shell` in `run(c, shell=True)`).
+    public func keywordArgument(_ name: String) -> PyNode? {
+        callArguments.first { $0.kind == .keyword && $0.text == name }?.children.first
+    }
+}
+
+extension PyNodeKind {
+    /// Whether nodes of this kind are statements (they appear in ``module`` and ``block`` children).
+    public var isStatement: Bool { PySourceRenderer.statementKinds.contains(self) }
 }

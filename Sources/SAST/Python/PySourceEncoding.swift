@@ -12,7 +12,9 @@ enum PySourceEncoding {
                 for marker in ["coding:", "coding="] {
                     if let r = line.firstRange(of: marker) {
                         let rest = line[r.upperBound...].drop(while: { $0 == " " || $0 == "\t" })
-                        let name = rest.prefix(while: { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." })
+                        let name = rest.prefix(while: {
+                            $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "."
+                        })
                         if !name.isEmpty { return name.lowercased() }
                     }
                 }
@@ -27,7 +29,10 @@ enum PySourceEncoding {
 
     /// Transcodes single-byte Latin-1 family text to UTF-8; nil for any other encoding.
     static func transcode(_ b: [UInt8], encoding: String) -> [UInt8]? {
-        let latin1 = ["latin-1", "latin1", "iso-8859-1", "iso8859-1", "iso-latin-1", "l1", "cp1252", "windows-1252", "iso-8859-15", "latin-9"]
+        let latin1 = [
+            "latin-1", "latin1", "iso-8859-1", "iso8859-1", "iso-latin-1", "l1", "cp1252", "windows-1252",
+            "iso-8859-15", "latin-9",
+        ]
         guard latin1.contains(where: { encoding.hasPrefix($0) }) else { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(b.count + b.count / 8)

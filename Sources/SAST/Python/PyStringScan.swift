@@ -21,10 +21,18 @@ enum PyStringScan {
         var i = start
         while i < end {
             switch b[i] | 0x20 {
-            case UInt8(ascii: "r"): if p.raw { return nil }; p.raw = true
-            case UInt8(ascii: "b"): if p.bytes { return nil }; p.bytes = true
-            case UInt8(ascii: "f"): if p.formatted { return nil }; p.formatted = true
-            case UInt8(ascii: "u"): if p.unicode { return nil }; p.unicode = true
+            case UInt8(ascii: "r"):
+                if p.raw { return nil }
+                p.raw = true
+            case UInt8(ascii: "b"):
+                if p.bytes { return nil }
+                p.bytes = true
+            case UInt8(ascii: "f"):
+                if p.formatted { return nil }
+                p.formatted = true
+            case UInt8(ascii: "u"):
+                if p.unicode { return nil }
+                p.unicode = true
             default: return nil
             }
             i += 1
@@ -42,7 +50,9 @@ enum PyStringScan {
 
     /// Skips a non-f string whose opening quote(s) end just before `i`; returns the offset past the
     /// closing quote(s).
-    static func skipPlain(_ b: [UInt8], from i0: Int, limit: Int, quote q: UInt8, triple: Bool, openAt: Int) throws(Failure) -> Int {
+    static func skipPlain(_ b: [UInt8], from i0: Int, limit: Int, quote q: UInt8, triple: Bool, openAt: Int)
+        throws(Failure) -> Int
+    {
         var i = i0
         while i < limit {
             let c = b[i]

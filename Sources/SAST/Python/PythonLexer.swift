@@ -15,6 +15,7 @@ struct PythonLexer {
     private var tokens: [PyToken] = []
     private var comments: [PyComment] = []
     private var indents: [Int] = [0]
+    private var altIndents: [Int] = [0]
     private var brackets: [(UInt8, SourceLocation)] = []
     private var lineHasToken = false
 
@@ -77,15 +78,29 @@ struct PythonLexer {
                 atLineStart = false
                 lineHasToken = false
                 var col = 0
+                var altCol = 0
                 while i < limit {
                     let c = b[i]
-                    if c == 32 { col += 1 } else if c == 9 { col = (col / 8 + 1) * 8 } else if c == 12 { col = 0 } else { break }
+                    if c == 32 {
+                        col += 1
+                        altCol += 1
+                    } else if c == 9 {
+                        col = (col / 8 + 1) * 8
+                        altCol += 1
+                    } else if c == 12 {
+                        col = 0
+                        altCol = 0
+                    } else {
+                        break
+                    }
                     i += 1
                 }
                 if i < limit {
                     let c = b[i]
-                    let blank = c == 35 || c == 10 || c == 13 || (c == 92 && i + 1 < limit && (b[i + 1] == 10 || b[i + 1] == 13))
-                    if !blank { try indent(to: col) }
+                    let blank =
+                        c == 35 || c == 10 || c == 13
+                        || (c == 92 && i + 1 < limit && (b[i + 1] == 10 || b[i + 1] == 13))
+                    if !blank { try indent(to: col, alternate: altCol) }
                 }
             }
             guard i < limit else { break }
@@ -149,6 +164,7 @@ struct PythonLexer {
             }
             while indents.count > 1 {
                 indents.removeLast()
+                altIndents.removeLast()
                 emit(.dedent, "", i, i)
             }
         }
@@ -156,22 +172,35 @@ struct PythonLexer {
         return (tokens, comments)
     }
 
-    private mutating func indent(to col: Int) throws {
+    /// `col` counts tabs to the next multiple of 8, `alternate` counts them as 1: like CPython, a
+    /// layout whose meaning depends on the tab size is rejected (TabError).
+    private mutating func indent(to col: Int, alternate: Int) throws {
         let top = indents[indents.count - 1]
+        let altTop = altIndents[altIndents.count - 1]
         if col > top {
+            if alternate <= altTop { throw inconsistentTabs() }
             indents.append(col)
+            altIndents.append(alternate)
             emit(.indent, "", i, i)
             lineHasToken = false
         } else if col < top {
             while col < indents[indents.count - 1] {
                 indents.removeLast()
+                altIndents.removeLast()
                 emit(.dedent, "", i, i)
             }
             lineHasToken = false
             if col != indents[indents.count - 1] {
                 throw fail(.indentation, "unindent does not match any outer indentation level", at: i)
             }
+            if alternate != altIndents[altIndents.count - 1] { throw inconsistentTabs() }
+        } else if alternate != altTop {
+            throw inconsistentTabs()
         }
+    }
+
+    private func inconsistentTabs() -> PythonSyntaxError {
+        fail(.indentation, "inconsistent use of tabs and spaces in indentation", at: i)
     }
 
     @inline(__always) static func isIdentifierStart(_ c: UInt8) -> Bool {
@@ -185,12 +214,34 @@ struct PythonLexer {
     private mutating func identifier() throws {
         let s = i
         i += 1
-        while i < limit && PythonLexer.isIdentifierContinue(b[i]) { i += 1 }
+        var nonASCII = b[s] >= 0x80
+        while i < limit && PythonLexer.isIdentifierContinue(b[i]) {
+            if b[i] >= 0x80 { nonASCII = true }
+            i += 1
+        }
         if i < limit && (b[i] == 34 || b[i] == 39) && i - s <= 2 && PyStringScan.prefix(b, s, i) != nil {
             try string(start: s, quoteAt: i)
             return
         }
-        emit(.name, String(decoding: b[s..<i], as: UTF8.self), s, i)
+        let text = String(decoding: b[s..<i], as: UTF8.self)
+        if nonASCII { try checkIdentifier(text, at: s) }
+        emit(.name, text, s, i)
+    }
+
+    /// PEP 3131: non-ASCII identifiers must be XID_Start XID_Continue*; anything else (a no-break
+    /// space, `€`, a smart quote) is an invalid character, as CPython says.
+    private func checkIdentifier(_ text: String, at s: Int) throws {
+        var offset = s
+        for (k, scalar) in text.unicodeScalars.enumerated() {
+            let p = scalar.properties
+            let ok = k == 0 ? (p.isXIDStart || scalar == "_") : p.isXIDContinue
+            if !ok {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                let padded = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                throw fail(.invalidCharacter, "invalid character '\(scalar)' (U+\(padded))", at: offset)
+            }
+            offset += String(scalar).utf8.count
+        }
     }
 
     /// `$X` or `$...X` in pattern mode: one name token.
@@ -234,7 +285,8 @@ struct PythonLexer {
             j += 1
         }
         i = end
-        tokens.append(PyToken(kind: .string, text: String(decoding: b[s..<end], as: UTF8.self), start: startLoc, end: loc(end)))
+        tokens.append(
+            PyToken(kind: .string, text: String(decoding: b[s..<end], as: UTF8.self), start: startLoc, end: loc(end)))
         lineHasToken = true
     }
 
@@ -256,7 +308,9 @@ struct PythonLexer {
             default: digits { $0 == 48 || $0 == 49 }
             }
             if i == d0 || (i < limit && dec(b[i])) {
-                throw fail(.invalidNumber, "invalid \(base == 120 ? "hexadecimal" : base == 111 ? "octal" : "binary") literal", at: s)
+                throw fail(
+                    .invalidNumber, "invalid \(base == 120 ? "hexadecimal" : base == 111 ? "octal" : "binary") literal",
+                    at: s)
             }
         } else {
             digits(dec)
@@ -338,7 +392,10 @@ struct PythonLexer {
         case UInt8(ascii: "`"):
             throw fail(.python2Syntax, "invalid syntax: backticks are Python 2; use repr()", at: i)
         default:
-            throw fail(.invalidCharacter, "invalid character '\(String(decoding: [c], as: UTF8.self))' (U+\(String(c, radix: 16, uppercase: true)))", at: i)
+            throw fail(
+                .invalidCharacter,
+                "invalid character '\(String(decoding: [c], as: UTF8.self))' (U+\(String(c, radix: 16, uppercase: true)))",
+                at: i)
         }
         i += n
         emit(.op, String(decoding: b[s..<i], as: UTF8.self), s, i)

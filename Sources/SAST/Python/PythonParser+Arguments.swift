@@ -19,7 +19,8 @@ extension PyParser {
             if accept("*") {
                 let v = try expression()
                 if sawDoubleStar {
-                    throw error("iterable argument unpacking follows keyword argument unpacking", .invalidArguments, at: s)
+                    throw error(
+                        "iterable argument unpacking follows keyword argument unpacking", .invalidArguments, at: s)
                 }
                 args.append(Self.node(.starred, nil, [v], from: s, end: lastEnd))
             } else if accept("**") {
@@ -33,7 +34,10 @@ extension PyParser {
             } else {
                 var v = try namedExpression()
                 if atComprehension {
-                    if inClass { throw error("invalid syntax: a generator expression cannot be a base class", .invalidArguments, at: s) }
+                    if inClass {
+                        throw error(
+                            "invalid syntax: a generator expression cannot be a base class", .invalidArguments, at: s)
+                    }
                     let comps = try comprehensions()
                     v = Self.node(.generatorExp, nil, [v] + comps, from: s, end: lastEnd)
                     if !args.isEmpty || !at(")") {
@@ -115,6 +119,7 @@ extension PyParser {
             if !accept(",") { break }
         }
         if bareStarPending { throw error("named arguments must follow bare *", .invalidArguments) }
-        return PyNode(.parameters, children: items, range: SourceRange(start: start, end: items.isEmpty ? start : lastEnd))
+        return PyNode(
+            .parameters, children: items, range: SourceRange(start: start, end: items.isEmpty ? start : lastEnd))
     }
 }

@@ -67,6 +67,7 @@ extension PyParser {
         }
         let first = try starNamedExpression()
         if atComprehension {
+            try checkComprehensionElement(first)
             let comps = try comprehensions()
             try expect(")")
             return Self.node(.generatorExp, nil, [first] + comps, from: start, end: lastEnd)
@@ -93,6 +94,7 @@ extension PyParser {
         if accept("]") { return Self.node(.list, from: start, end: lastEnd) }
         let first = try starNamedExpression()
         if atComprehension {
+            try checkComprehensionElement(first)
             let comps = try comprehensions()
             try expect("]")
             return Self.node(.listComp, nil, [first] + comps, from: start, end: lastEnd)
@@ -123,10 +125,12 @@ extension PyParser {
                 try expect("}")
                 return Self.node(.dictComp, nil, [first, value] + comps, from: start, end: lastEnd)
             }
-            let pair = PyNode(.keyValue, children: [first, value], range: SourceRange(start: first.range.start, end: lastEnd))
+            let pair = PyNode(
+                .keyValue, children: [first, value], range: SourceRange(start: first.range.start, end: lastEnd))
             return try dictItems(start: start, first: pair)
         }
         if atComprehension {
+            try checkComprehensionElement(first)
             let comps = try comprehensions()
             try expect("}")
             return Self.node(.setComp, nil, [first] + comps, from: start, end: lastEnd)
@@ -188,6 +192,12 @@ extension PyParser {
     }
 
     var atComprehension: Bool { at("for") || (at("async") && peek(1).is("for")) }
+
+    func checkComprehensionElement(_ element: PyNode) throws {
+        if element.kind == .starred {
+            throw error("iterable unpacking cannot be used in comprehension", at: element.range.start)
+        }
+    }
 
     /// `([async] for targets in disjunction (if disjunction)*)+`.
     mutating func comprehensions() throws -> [PyNode] {

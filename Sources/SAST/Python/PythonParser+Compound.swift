@@ -93,7 +93,9 @@ extension PyParser {
         try expect(")")
         let returns = accept("->") ? try expression() : empty
         let body = try colonBlock()
-        return Self.node(isAsync ? .asyncFunctionDef : .functionDef, name, [decorators, tparams, params, returns, body], from: start, end: lastEnd)
+        return Self.node(
+            isAsync ? .asyncFunctionDef : .functionDef, name, [decorators, tparams, params, returns, body], from: start,
+            end: lastEnd)
     }
 
     mutating func classDef(decorators: PyNode, start: SourceLocation) throws -> PyNode {
@@ -125,7 +127,8 @@ extension PyParser {
         var orelse = try elseBlock()
         for clause in clauses.reversed() {
             let end = orelse.isEmpty ? clause.body.range.end : orelse.range.end
-            let n = PyNode(.if, children: [clause.test, clause.body, orelse], range: SourceRange(start: clause.start, end: end))
+            let n = PyNode(
+                .if, children: [clause.test, clause.body, orelse], range: SourceRange(start: clause.start, end: end))
             orelse = PyNode(.block, children: [n], range: n.range)
         }
         return orelse.children[0]
@@ -138,7 +141,8 @@ extension PyParser {
         try expect("in")
         let iter = try starExpressions()
         let body = try colonBlock()
-        return Self.node(isAsync ? .asyncFor : .for, nil, [target, iter, body, try elseBlock()], from: start, end: lastEnd)
+        return Self.node(
+            isAsync ? .asyncFor : .for, nil, [target, iter, body, try elseBlock()], from: start, end: lastEnd)
     }
 
     mutating func tryStatement() throws -> PyNode {

@@ -52,6 +52,8 @@ extension PyParser {
                 items.append(try starPattern())
             }
             pattern = Self.node(.matchSequence, nil, items, from: s, end: lastEnd)
+        } else if first.kind == .matchStar {
+            throw error("can't use starred name here", at: first.range.start)
         }
         let guardExpr = accept("if") ? try namedExpression() : empty
         let body = try colonBlock()
@@ -121,7 +123,8 @@ extension PyParser {
                 if accept(")") { return Self.node(.matchSequence, from: s, end: lastEnd) }
                 let first = try starPattern()
                 if accept(")") {
-                    return first.kind == .matchStar ? Self.node(.matchSequence, nil, [first], from: s, end: lastEnd) : first
+                    return first.kind == .matchStar
+                        ? Self.node(.matchSequence, nil, [first], from: s, end: lastEnd) : first
                 }
                 var items = [first]
                 guard at(",") else { throw error(expected: "')'") }
@@ -197,8 +200,12 @@ extension PyParser {
                     key = Self.node(text == "True" ? .true : .false, from: k, end: lastEnd)
                 default:
                     var value = Self.node(.name, try expectName(), from: k, end: lastEnd)
-                    guard at(".") else { throw error("mapping pattern keys may only match literals and attribute lookups", at: k) }
-                    while accept(".") { value = Self.node(.attribute, try expectName(), [value], from: k, end: lastEnd) }
+                    guard at(".") else {
+                        throw error("mapping pattern keys may only match literals and attribute lookups", at: k)
+                    }
+                    while accept(".") {
+                        value = Self.node(.attribute, try expectName(), [value], from: k, end: lastEnd)
+                    }
                     key = value
                 }
                 try expect(":")

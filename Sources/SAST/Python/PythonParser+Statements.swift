@@ -98,8 +98,15 @@ extension PyParser {
             case "type" where peek(1).kind == .name && (peek(2).is("=") || peek(2).is("[")):
                 return try typeAlias()
             case "print", "exec":
-                let message = "Missing parentheses in call to '\(tok.text)'. Did you mean \(tok.text)(...)? (Python 2 syntax)"
-                if peek(1).kind == .name || peek(1).kind == .string || peek(1).kind == .number || peek(1).is(">>") {
+                let message =
+                    "Missing parentheses in call to '\(tok.text)'. Did you mean \(tok.text)(...)? (Python 2 syntax)"
+                let next = peek(1)
+                let startsOperand =
+                    next.kind == .string || next.kind == .number
+                    || (next.kind == .name
+                        && (!PyParser.keywords.contains(next.text) || next.text == "None"
+                            || next.text == "True" || next.text == "False" || next.text == "lambda"))
+                if startsOperand || next.is(">>") {
                     throw error(message, .python2Syntax)
                 }
                 let here = tok

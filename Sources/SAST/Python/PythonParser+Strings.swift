@@ -37,7 +37,7 @@ extension PyParser {
                 } catch {
                     throw self.error(error.message, error.code, at: t)
                 }
-                pieces.append(contentsOf: try fStringPieces(parts, raw: prefix.raw, token: t))
+                pieces.append(contentsOf: try fStringPieces(parts, raw: prefix.raw, lines: FStringLines(token: t, bytes: b)))
             } else {
                 let value = PyStringDecoder.decode(b, bodyStart, bodyEnd, raw: prefix.raw, bytes: prefix.bytes)
                 pieces.append(PyNode(prefix.bytes ? .bytes : .string, text: value, range: range))
@@ -58,9 +58,12 @@ extension PyParser {
         for piece in pieces {
             if piece.kind == .string {
                 if piece.text?.isEmpty ?? true { continue }
-                if let last = out.last, last.kind == .string {
-                    out[out.count - 1].text = (last.text ?? "") + (piece.text ?? "")
-                    out[out.count - 1].range.end = piece.range.end
+                if out.last?.kind == .string {
+                    // Appends in place: copying the growing text each time would be quadratic.
+                    let k = out.count - 1
+                    if out[k].text == nil { out[k].text = "" }
+                    out[k].text?.append(piece.text ?? "")
+                    out[k].range.end = piece.range.end
                     continue
                 }
             }
@@ -69,33 +72,34 @@ extension PyParser {
         return out
     }
 
-    private func location(of offset: Int, token t: PyToken) -> SourceLocation {
-        let (line, column) = PythonLexer.lineColumn(
-            of: offset, in: b, from: t.start.offset - (t.start.column - 1), line: t.start.line)
-        return SourceLocation(line: line, column: column, offset: offset)
-    }
-
-    private func fStringPieces(_ parts: [FStringScanner.Part], raw: Bool, token t: PyToken) throws -> [PyNode] {
+    private func fStringPieces(_ parts: [FStringScanner.Part], raw: Bool, lines: FStringLines) throws -> [PyNode] {
         var out: [PyNode] = []
         for part in parts {
             switch part {
             case .literal(let s, let e):
                 // `{{`/`}}` end a literal part one byte early, so the body decodes as-is.
                 let text = PyStringDecoder.decode(b, s, e, raw: raw, bytes: false)
-                out.append(PyNode(.string, text: text, range: SourceRange(start: location(of: s, token: t), end: location(of: e, token: t))))
+                out.append(
+                    PyNode(
+                        .string, text: text,
+                        range: SourceRange(start: lines.location(s), end: lines.location(e))))
             case .field(let f):
                 if let debugEnd = f.debugEnd {
                     let text = String(decoding: b[f.exprStart..<debugEnd], as: UTF8.self)
-                    out.append(PyNode(.string, text: text, range: SourceRange(start: location(of: f.exprStart, token: t), end: location(of: debugEnd, token: t))))
+                    out.append(
+                        PyNode(
+                            .string, text: text,
+                            range: SourceRange(
+                                start: lines.location(f.exprStart), end: lines.location(debugEnd))))
                 }
-                out.append(try formattedValue(f, raw: raw, token: t))
+                out.append(try formattedValue(f, raw: raw, lines: lines))
             }
         }
         return out
     }
 
-    private func formattedValue(_ f: FStringScanner.Field, raw: Bool, token t: PyToken) throws -> PyNode {
-        let exprLoc = location(of: f.exprStart, token: t)
+    private func formattedValue(_ f: FStringScanner.Field, raw: Bool, lines: FStringLines) throws -> PyNode {
+        let exprLoc = lines.location(f.exprStart)
         var lexer = PythonLexer(
             bytes: b, file: file, allowMetavariables: patternMode, start: f.exprStart, limit: f.exprEnd,
             line: exprLoc.line, column: exprLoc.column, nested: true)
@@ -103,26 +107,60 @@ extension PyParser {
         var sub = PyParser(bytes: b, tokens: tokens, file: file, patternMode: patternMode, depth: depth + 1)
         try sub.enter()
         let value = sub.at("yield") ? try sub.yieldExpression() : try sub.starExpressions()
-        guard sub.tok.kind == .end else { throw sub.error("f-string: " + sub.error(expected: "'}'").message, .invalidFString) }
+        guard sub.tok.kind == .end else {
+            throw sub.error("f-string: " + sub.error(expected: "'}'").message, .invalidFString)
+        }
         var conversion: String?
         if let c = f.conversion {
             guard c == UInt8(ascii: "r") || c == UInt8(ascii: "s") || c == UInt8(ascii: "a") else {
-                throw error("f-string: invalid conversion character: expected 's', 'r', or 'a'", .invalidFString, at: location(of: f.exprEnd, token: t))
+                throw error(
+                    "f-string: invalid conversion character: expected 's', 'r', or 'a'", .invalidFString,
+                    at: lines.location(f.exprEnd))
             }
             conversion = String(Character(Unicode.Scalar(c)))
         } else if f.debugEnd != nil && f.spec == nil {
             conversion = "r"
         }
-        let end = location(of: f.end, token: t)
+        let end = lines.location(f.end)
         var spec = PyNode(.empty, range: SourceRange(start: end, end: end))
         if let specParts = f.spec {
-            let pieces = merge(try fStringPieces(specParts, raw: raw, token: t))
+            let pieces = merge(try fStringPieces(specParts, raw: raw, lines: lines))
             let s = pieces.first?.range.start ?? end
             let e = pieces.last?.range.end ?? end
             spec = PyNode(.joinedStr, children: pieces, range: SourceRange(start: s, end: e))
         }
         return PyNode(
             .formattedValue, text: conversion, children: [value, spec],
-            range: SourceRange(start: location(of: f.start, token: t), end: end))
+            range: SourceRange(start: lines.location(f.start), end: end))
+    }
+}
+
+/// Line starts inside one f-string token, so offsets of its pieces map to lines and columns in
+/// O(log n) (scanning from the token start for each piece would be quadratic in the literal's size).
+struct FStringLines {
+    let token: PyToken
+    /// Offsets just past each line break inside the token.
+    private var lineStarts: [Int] = []
+
+    init(token: PyToken, bytes b: [UInt8]) {
+        self.token = token
+        var i = token.start.offset
+        while i < token.end.offset {
+            if b[i] == 10 || (b[i] == 13 && (i + 1 >= b.count || b[i + 1] != 10)) { lineStarts.append(i + 1) }
+            i += 1
+        }
+    }
+
+    func location(_ offset: Int) -> SourceLocation {
+        var lo = 0
+        var hi = lineStarts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if lineStarts[mid] <= offset { lo = mid + 1 } else { hi = mid }
+        }
+        if lo == 0 {
+            return SourceLocation(line: token.start.line, column: token.start.column + offset - token.start.offset, offset: offset)
+        }
+        return SourceLocation(line: token.start.line + lo, column: offset - lineStarts[lo - 1] + 1, offset: offset)
     }
 }

@@ -180,12 +180,16 @@ struct PyParser {
 
     // MARK: Errors and depth
 
-    func error(_ message: String, _ code: PythonSyntaxError.Code = .unexpectedToken, at t: PyToken? = nil) -> PythonSyntaxError {
+    func error(_ message: String, _ code: PythonSyntaxError.Code = .unexpectedToken, at t: PyToken? = nil)
+        -> PythonSyntaxError
+    {
         let t = t ?? tok
         return PythonSyntaxError(code, file: file, line: t.start.line, column: t.start.column, message: message)
     }
 
-    func error(_ message: String, _ code: PythonSyntaxError.Code = .unexpectedToken, at loc: SourceLocation) -> PythonSyntaxError {
+    func error(_ message: String, _ code: PythonSyntaxError.Code = .unexpectedToken, at loc: SourceLocation)
+        -> PythonSyntaxError
+    {
         PythonSyntaxError(code, file: file, line: loc.line, column: loc.column, message: message)
     }
 
@@ -196,14 +200,26 @@ struct PyParser {
         case .indent: return error("unexpected indent", .indentation)
         case .dedent: return error("unindent where \(expected) was expected", .indentation)
         case .newline: return error("invalid syntax: expected \(expected) before end of line")
-        default: return error("invalid syntax: expected \(expected), found '\(tok.text)'")
+        default: return error("invalid syntax: expected \(expected), found \(PyParser.describe(tok))")
+        }
+    }
+
+    /// A short, single-line description of a token for messages.
+    static func describe(_ t: PyToken) -> String {
+        switch t.kind {
+        case .string: return "a string literal"
+        case .number: return "number \(t.text.prefix(20))"
+        case .name: return keywords.contains(t.text) ? "keyword '\(t.text)'" : "name '\(t.text.prefix(40))'"
+        default: return "'\(t.text)'"
         }
     }
 
     mutating func enter() throws {
         depth += 1
         if depth > PythonParser.maximumNestingDepth {
-            throw error("too many nested parentheses, blocks or operators (limit \(PythonParser.maximumNestingDepth))", .nestingTooDeep)
+            throw error(
+                "too many nested parentheses, blocks or operators (limit \(PythonParser.maximumNestingDepth))",
+                .nestingTooDeep)
         }
     }
 

@@ -4,8 +4,11 @@
 public struct PythonSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of problem was found.
     public struct Code: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        /// Stable kebab-case identifier, suitable for machine-readable reports.
         public var rawValue: String
+        /// Creates a code; the static members below are the ones the parser throws.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The raw value.
         public var description: String { rawValue }
 
         /// A token that the grammar does not allow here.
@@ -54,5 +57,11 @@ public struct PythonSyntaxError: Error, Sendable, Hashable, CustomStringConverti
         self.message = message
     }
 
-    public var description: String { "\(file):\(line):\(column): \(message)" }
+    /// `file:line:col: message`, always one line (reports list one failure per line).
+    public var description: String {
+        let flat =
+            message.contains("\n") || message.contains("\r")
+            ? String(message.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 }) : message
+        return "\(file):\(line):\(column): \(flat)"
+    }
 }

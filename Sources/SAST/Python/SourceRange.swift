@@ -17,8 +17,10 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
         self.offset = offset
     }
 
+    /// Orders by byte offset.
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool { lhs.offset < rhs.offset }
 
+    /// `line:column`.
     public var description: String { "\(line):\(column)" }
 }
 
@@ -43,5 +45,6 @@ public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
     /// Whether a 1-based `line` falls inside this range.
     public func contains(line: Int) -> Bool { start.line <= line && line <= end.line }
 
+    /// `line:column-line:column`.
     public var description: String { "\(start)-\(end)" }
 }
