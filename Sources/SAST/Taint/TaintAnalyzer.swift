@@ -465,6 +465,8 @@ struct TaintAnalyzer {
         if node.kind == .call, let callee = node.children.first, let dotted = callee.dottedName {
             return index.aliases.canonicalize(dotted)
         }
+        // `session["k"] = v`: the place written is the sink.
+        if node.kind == .assign, let target = node.children.first { return label(target, index.source) }
         return label(node, index.source)
     }
 }
