@@ -37,15 +37,16 @@ public struct SASTEngine: Sendable {
     }
 
     private static func scan(file: String, source: String, rules compiled: [CompiledRule]) -> FileScanResult {
+        let text = SourceText(source)
         let module: PythonModule
         do {
-            module = try PythonParser.parseModule(source: source, fileName: file)
+            // Already on a large-stack thread: parse here rather than on yet another thread.
+            module = try PythonParser.parseOnCurrentThread(bytes: text.bytes, fileName: file, pattern: false)
         } catch let error as PythonSyntaxError {
             return FileScanResult(findings: [], parseError: "\(error.description) (file skipped)")
         } catch {
             return FileScanResult(findings: [], parseError: "\(file): cannot parse: \(error) (file skipped)")
         }
-        let text = SourceText(source)
         let index = FileIndex(root: module.root, source: text)
         let builder = FindingBuilder(file: file, source: text, root: module.root)
         var findings: [Finding] = []
