@@ -129,6 +129,22 @@ struct EngineMatchTests {
         #expect(try findingLines(rule: quoted, source: source) == [2, 3, 4])
     }
 
+    @Test("one engine scans files concurrently with the same results")
+    func concurrentScans() async throws {
+        let rules = try RuleSet.load(directories: [RuleFilesTests.rulesDirectory])
+        let engine = SASTEngine(rules: rules)
+        let source = "import os\nfrom flask import request\n\ndef v():\n    os.system(request.args['c'])\n"
+        let expected = engine.scan(file: "c.py", source: source).findings
+        #expect(!expected.isEmpty)
+        let results = await withTaskGroup(of: [Finding].self) { group in
+            for _ in 0..<32 { group.addTask { engine.scan(file: "c.py", source: source).findings } }
+            var all: [[Finding]] = []
+            for await findings in group { all.append(findings) }
+            return all
+        }
+        #expect(results.allSatisfy { $0 == expected })
+    }
+
     @Test("a file that does not parse gives a one-line notice and no findings")
     func parseError() throws {
         let result = try engine(rule: patternRule("eval(...)")).scan(file: "bad.py", source: "def f(:\n  eval(x)\n")
