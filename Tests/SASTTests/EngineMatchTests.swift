@@ -18,6 +18,8 @@ struct EngineMatchTests {
             ("$X == $X", "a == a\na == b\nf(1) == f(1)\n", [1, 3]),
             // Any string.
             ("eval(\"...\")", "eval('1+1')\neval(x)\neval(f'{x}')\n", [1]),
+            // A string metavariable binds any literal, f-strings and bytes included.
+            ("open(\"$P\")", "open('a')\nopen(f'{x}')\nopen(b'c')\nopen(p)\n", [1, 2, 3]),
             // Import aliasing.
             ("subprocess.call(...)", "import subprocess as sp\nsp.call(['ls'])\nsubprocess.call(1)\nsp.run(1)\n", [2, 3]),
             ("os.system(...)", "from os import system\nsystem('x')\n", [2]),
@@ -123,6 +125,24 @@ struct EngineMatchTests {
         let long = "'/tmp/" + String(repeating: "x", count: 100) + "'"
         let source = "é = 'ü'\na = \(long)\nb = '/tmp/y'\nc = '/tmp/z' + d\n"
         #expect(try findingLines(rule: rule, source: source) == [2, 3, 4])
+        let quoted = rule.replacingOccurrences(of: "pattern: $S", with: "pattern: '\"$S\"'")
+        #expect(try findingLines(rule: quoted, source: source) == [2, 3, 4])
+    }
+
+    @Test("one engine scans files concurrently with the same results")
+    func concurrentScans() async throws {
+        let rules = try RuleSet.load(directories: [RuleFilesTests.rulesDirectory])
+        let engine = SASTEngine(rules: rules)
+        let source = "import os\nfrom flask import request\n\ndef v():\n    os.system(request.args['c'])\n"
+        let expected = engine.scan(file: "c.py", source: source).findings
+        #expect(!expected.isEmpty)
+        let results = await withTaskGroup(of: [Finding].self) { group in
+            for _ in 0..<32 { group.addTask { engine.scan(file: "c.py", source: source).findings } }
+            var all: [[Finding]] = []
+            for await findings in group { all.append(findings) }
+            return all
+        }
+        #expect(results.allSatisfy { $0 == expected })
     }
 
     @Test("a file that does not parse gives a one-line notice and no findings")

@@ -1,6 +1,7 @@
 import html
 
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseNotFound
+from django.template import loader
 from django.utils.safestring import mark_safe
 from flask import Flask, jsonify, make_response, render_template_string, request
 
@@ -51,3 +52,10 @@ def profile(request):
 def static_page(request):
     # ok: python.taint-xss
     return HttpResponse(mark_safe("<p>Welcome</p>"))
+
+
+def not_found(request):
+    template = loader.get_template("404.html")
+    body = template.render({"path": request.path}, request)
+    # ok: python.taint-xss
+    return HttpResponseNotFound(body)

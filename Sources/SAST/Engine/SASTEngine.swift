@@ -37,20 +37,22 @@ public struct SASTEngine: Sendable {
     }
 
     private static func scan(file: String, source: String, rules compiled: [CompiledRule]) -> FileScanResult {
+        let text = SourceText(source)
         let module: PythonModule
         do {
-            module = try PythonParser.parseModule(source: source, fileName: file)
+            // Already on a large-stack thread: parse here rather than on yet another thread.
+            module = try PythonParser.parseOnCurrentThread(bytes: text.bytes, fileName: file, pattern: false)
         } catch let error as PythonSyntaxError {
             return FileScanResult(findings: [], parseError: "\(error.description) (file skipped)")
         } catch {
             return FileScanResult(findings: [], parseError: "\(file): cannot parse: \(error) (file skipped)")
         }
-        let text = SourceText(source)
         let index = FileIndex(root: module.root, source: text)
         let builder = FindingBuilder(file: file, source: text, root: module.root)
         var findings: [Finding] = []
+        let sourceCache = SourceMatchCache()
         for rule in compiled where rule.applies(to: index.identifiers) {
-            findings += rule.findings(in: index, builder: builder)
+            findings += rule.findings(in: index, builder: builder, sourceCache: sourceCache)
         }
         findings.sort {
             ($0.location.startLine ?? 0, $0.location.startColumn ?? 0, $0.ruleId)
@@ -103,7 +105,7 @@ struct CompiledRule: Sendable {
         return required.isSatisfied(by: identifiers)
     }
 
-    func findings(in index: FileIndex, builder: FindingBuilder) -> [Finding] {
+    func findings(in index: FileIndex, builder: FindingBuilder, sourceCache: SourceMatchCache) -> [Finding] {
         switch rule.mode {
         case .search(let formula):
             var seen = Set<Int>()
@@ -115,7 +117,7 @@ struct CompiledRule: Sendable {
             return out
         case .taint:
             guard let taint else { return [] }
-            var analyzer = TaintAnalyzer(patterns: taint, index: index)
+            var analyzer = TaintAnalyzer(patterns: taint, index: index, sourceCache: sourceCache)
             analyzer.run()
             var seen = Set<Int>()
             var out: [Finding] = []

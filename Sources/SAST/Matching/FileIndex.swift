@@ -31,7 +31,7 @@ struct FileIndex: Sendable {
         var aliasNames: [String: [PyNode]] = [:]
         let aliases = self.aliases
         root.walk { node in
-            if !FileIndex.unindexedKinds.contains(node.kind) { byKind[node.kind, default: []].append(node) }
+            if !FileIndex.isUnindexed(node.kind) { byKind[node.kind, default: []].append(node) }
             switch node.kind {
             case .module, .block:
                 blocks.append(node)
@@ -47,7 +47,7 @@ struct FileIndex: Sendable {
                         aliasNames[String(last), default: []].append(node)
                     }
                 }
-            case .keyword:
+            case .keyword, .parameter, .varArgs, .kwArgs, .functionDef, .asyncFunctionDef, .classDef:
                 if let text = node.text { identifiers.insert(text) }
             case .alias, .importFrom:
                 if let text = node.text {
@@ -88,38 +88,40 @@ struct FileIndex: Sendable {
     }
 
     /// The most numerous kinds, which patterns rarely start with: found by walking when needed.
-    static let unindexedKinds: Set<PyNodeKind> = [
-        .name, .string, .integer, .float, .true, .false, .none, .keyword, .parameter, .empty, .block,
-        .decorators, .typeParams, .parameters, .formattedValue, .alias,
-    ]
+    /// (A switch, not a Set: this runs for every node of every file.)
+    static func isUnindexed(_ kind: PyNodeKind) -> Bool {
+        switch kind {
+        case .name, .string, .integer, .float, .true, .false, .none, .keyword, .parameter, .empty, .block, .decorators, .typeParams,
+            .parameters, .formattedValue, .alias:
+            return true
+        default:
+            return false
+        }
+    }
 
     /// Nodes of `kind`, from the index or by walking the tree for the kinds it leaves out.
     func nodes(of kind: PyNodeKind) -> [PyNode] {
-        if !Self.unindexedKinds.contains(kind) { return byKind[kind] ?? [] }
+        if !Self.isUnindexed(kind) { return byKind[kind] ?? [] }
         return lazyKinds.nodes(of: kind, in: root)
     }
 
-    /// Every expression node, in pre-order.
-    var expressions: [PyNode] {
-        var out: [PyNode] = []
-        root.walk { node in
-            if !Self.nonExpressionKinds.contains(node.kind) { out.append(node) }
-            return true
-        }
-        return out
-    }
+    /// Every expression node, in pre-order (collected once per file).
+    var expressions: [PyNode] { lazyKinds.expressions(in: root) }
 
     /// Statements and the structural pieces of definitions and statements.
-    static let nonExpressionKinds: Set<PyNodeKind> = [
-        .module, .block, .empty, .functionDef, .asyncFunctionDef, .classDef, .decorators, .decorator,
-        .typeParams, .typeParam, .parameters, .parameter, .varArgs, .kwArgs, .positionalOnlyMarker,
-        .keywordOnlyMarker, .arguments, .return, .delete, .assign, .augAssign, .annAssign, .typeAlias,
-        .exprStmt, .pass, .break, .continue, .raise, .assert, .import, .importFrom, .alias, .global,
-        .nonlocal, .if, .while, .for, .asyncFor, .with, .asyncWith, .withItem, .try, .tryStar,
-        .exceptHandler, .match, .matchCase, .matchValue, .matchSingleton, .matchSequence, .matchMapping,
-        .matchKeyValue, .matchRest, .matchClass, .matchKeyword, .matchStar, .matchAs, .matchOr, .keyValue,
-        .comprehension, .keyword, .slice, .formattedValue,
-    ]
+    static func isNonExpression(_ kind: PyNodeKind) -> Bool {
+        switch kind {
+        case .module, .block, .empty, .functionDef, .asyncFunctionDef, .classDef, .decorators, .decorator, .typeParams, .typeParam,
+            .parameters, .parameter, .varArgs, .kwArgs, .positionalOnlyMarker, .keywordOnlyMarker, .arguments, .return, .delete, .assign,
+            .augAssign, .annAssign, .typeAlias, .exprStmt, .pass, .break, .continue, .raise, .assert, .import, .importFrom, .alias, .global,
+            .nonlocal, .if, .while, .for, .asyncFor, .with, .asyncWith, .withItem, .try, .tryStar, .exceptHandler, .match, .matchCase,
+            .matchValue, .matchSingleton, .matchSequence, .matchMapping, .matchKeyValue, .matchRest, .matchClass, .matchKeyword, .matchStar,
+            .matchAs, .matchOr, .keyValue, .comprehension, .keyword, .slice, .formattedValue:
+            return true
+        default:
+            return false
+        }
+    }
 
     /// Every node; only patterns that are a bare metavariable need this, so it is not kept.
     var all: [PyNode] { root.preorder }
@@ -143,6 +145,8 @@ struct FileIndex: Sendable {
             return (attributesByName[text] ?? []) + (aliasNamesByLast[text] ?? [])
         case .ellipsis:
             return all
+        case .string where pattern.text.map(PatternMatcher.isStringMetavariable) ?? false:
+            return nodes(of: .string) + nodes(of: .joinedStr) + nodes(of: .bytes)
         case .exprStmt where PatternMatcher.isWildcard(pattern) || pattern.children.first?.kind == .name:
             return all
         default:
@@ -167,8 +171,15 @@ enum PatternIndexKey {
         var found: Set<String> = []
         pattern.walk { node in
             switch node.kind {
-            case .name, .attribute, .keyword:
+            case .name, .attribute, .keyword, .parameter, .varArgs, .kwArgs, .functionDef, .asyncFunctionDef,
+                .classDef:
                 if let text = node.text, !text.hasPrefix("$") { found.insert(text) }
+                return true
+            case .alias, .importFrom:
+                // `import Crypto.Cipher` needs `Crypto` and `Cipher` among the file's module segments.
+                if let text = node.text, !text.hasPrefix("$") {
+                    for part in text.split(separator: ".") where part != "*" { found.insert(String(part)) }
+                }
                 return true
             case .boolOp, .ifExp:
                 // Only the spine of expressions is certain; alternatives inside are not.
@@ -213,7 +224,21 @@ struct IdentifierRequirement: Sendable {
 /// cache is filled at most once, so the lock is never contended.
 final class LazyKinds: @unchecked Sendable {
     private var byKind: [PyNodeKind: [PyNode]]?
+    private var expressionNodes: [PyNode]?
     private let lock = NSLock()
+
+    func expressions(in root: PyNode) -> [PyNode] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let expressionNodes { return expressionNodes }
+        var out: [PyNode] = []
+        root.walk { node in
+            if !FileIndex.isNonExpression(node.kind) { out.append(node) }
+            return true
+        }
+        expressionNodes = out
+        return out
+    }
 
     func nodes(of kind: PyNodeKind, in root: PyNode) -> [PyNode] {
         lock.lock()
@@ -221,7 +246,7 @@ final class LazyKinds: @unchecked Sendable {
         if let byKind { return byKind[kind] ?? [] }
         var collected: [PyNodeKind: [PyNode]] = [:]
         root.walk { node in
-            if FileIndex.unindexedKinds.contains(node.kind) { collected[node.kind, default: []].append(node) }
+            if FileIndex.isUnindexed(node.kind) { collected[node.kind, default: []].append(node) }
             return true
         }
         byKind = collected

@@ -21,12 +21,24 @@ struct PatternMatcher: Sendable {
             if t.kind == .name, t.text == p.text { return true }
             return matchExpanded(p, t, &b, expanded: expanded)
         case .string:
+            // `"$S"` binds any string literal (f-strings and bytes included), source and quotes.
+            if let text = p.text, Self.isStringMetavariable(text) {
+                guard t.kind == .string || t.kind == .joinedStr || t.kind == .bytes else { return false }
+                return bind(text, Binding(nodes: [t]), &b)
+            }
             guard t.kind == .string else { return false }
             return p.text == "..." || p.text == t.text
         case .joinedStr where t.kind == .joinedStr:
             // Inside an f-string pattern a `...` piece stands for any run of text and fields.
             let pieces = p.children.map { $0.kind == .string && $0.text == "..." ? PyNode(.ellipsis, range: $0.range) : $0 }
             return matchSequence(pieces[...], t.children[...], &b, open: false) != nil
+        case .parameters where t.kind == .parameters:
+            // Fail fast when a parameter the pattern names is missing (`def $F(..., password="...")`).
+            for parameter in p.children where parameter.kind == .parameter {
+                guard let name = parameter.text, !name.hasPrefix("$") else { continue }
+                if !t.children.contains(where: { $0.text == name }) { return false }
+            }
+            return matchSequence(p.children[...], t.children[...], &b, open: false) != nil
         case .decorators where t.kind == .decorators:
             // Decorators a pattern names must be present; others may surround them.
             let open = [PyNode(.ellipsis, range: p.range)] + p.children + [PyNode(.ellipsis, range: p.range)]
@@ -90,6 +102,14 @@ struct PatternMatcher: Sendable {
 
     // MARK: Sequences
 
+    /// `$NAME` as the whole content of a string pattern.
+    static func isStringMetavariable(_ text: String) -> Bool {
+        guard text.count >= 2, text.first == "$", let second = text.dropFirst().first,
+            second.isUppercase || second == "_"
+        else { return false }
+        return text.dropFirst().allSatisfy { $0.isUppercase || $0.isNumber || $0 == "_" }
+    }
+
     /// Whether a pattern element stands for a run of elements.
     static func isWildcard(_ p: PyNode) -> Bool {
         switch p.kind {
@@ -149,6 +169,11 @@ struct PatternMatcher: Sendable {
         guard let pCallee = p.children.first, let tCallee = t.children.first,
             match(pCallee, tCallee, &b, expanded: expanded)
         else { return false }
+        // Fast paths without copying arguments: `f(...)`, and calls without keywords on either side.
+        if pArgs.count == 1, let only = pArgs.first, only.kind == .ellipsis { return true }
+        let pHasKeywords = pArgs.contains { $0.kind == .keyword || $0.kind == .doubleStarred }
+        let tHasKeywords = tArgs.contains { $0.kind == .keyword || $0.kind == .doubleStarred }
+        if !pHasKeywords && !tHasKeywords { return matchSequence(pArgs, tArgs, &b, open: false) != nil }
         let pKeywords = pArgs.filter { $0.kind == .keyword || $0.kind == .doubleStarred }
         let pPositional = pArgs.filter { $0.kind != .keyword && $0.kind != .doubleStarred }
         let tKeywords = tArgs.filter { $0.kind == .keyword || $0.kind == .doubleStarred }

@@ -58,7 +58,7 @@ struct PatternSearch: Sendable {
         guard let firstPositive = clauses.firstIndex(where: { if case .positive = $0 { true } else { false } }),
             case .positive(let seed) = clauses[firstPositive]
         else { return [] }
-        var current = matches(seed)
+        var current = Self.bareMetavariable(seed).flatMap { bareRegexSeed($0, clauses) } ?? matches(seed)
         // Cheap filter first: a regex on a binding the seed already made costs far less than
         // matching another pattern over the whole file. (Bindings that later clauses make are
         // checked in order below.)
@@ -98,6 +98,30 @@ struct PatternSearch: Sendable {
             }
         }
         return current
+    }
+
+    /// `$X` when the formula is exactly a bare metavariable.
+    private static func bareMetavariable(_ formula: PatternFormula) -> String? {
+        guard case .pattern(let pattern) = formula, pattern.tree.kind == .name, let name = pattern.tree.text,
+            name.hasPrefix("$"), !name.hasPrefix("$...")
+        else { return nil }
+        return name
+    }
+
+    /// `pattern: $S` with `metavariable-regex` on `$S` (string-content rules): test the regex on
+    /// every expression before building any match, since nearly all fail.
+    private func bareRegexSeed(_ name: String, _ clauses: [PatternClause]) -> [PatternMatch]? {
+        var regexes: [MetavariableRegex] = []
+        for case .metavariableRegex(let variable, let regex) in clauses where variable == name { regexes.append(regex) }
+        if regexes.isEmpty { return nil }
+        var out: [PatternMatch] = []
+        for node in index.expressions {
+            let binding = Binding(nodes: [node])
+            if regexes.allSatisfy({ binding.matches($0, in: index.source) }) {
+                out.append(PatternMatch(range: node.range, bindings: [name: binding]))
+            }
+        }
+        return out
     }
 
     static func contains(_ outer: SourceRange, _ inner: SourceRange) -> Bool {

@@ -119,7 +119,9 @@ public struct Rule: Sendable, Hashable {
     public var id: String
     /// The finding message; `$X` metavariables are substituted.
     public var message: String
+    /// Severity of the findings.
     public var severity: Severity
+    /// How likely a finding of this rule is real.
     public var confidence: Confidence
     /// Languages the rule applies to (`python`).
     public var languages: [String]

@@ -22,8 +22,13 @@ struct TaintAnalyzer {
     /// `ok = is_safe(url=u)`: the result variable vouches for `u` when used as a check.
     private var checkResults: [String: [String]] = [:]
 
-    init(patterns: TaintPatterns, index: FileIndex) {
+    /// Where each source pattern matches in this file, shared by the taint rules (most of them
+    /// list the same sources).
+    let sourceCache: SourceMatchCache
+
+    init(patterns: TaintPatterns, index: FileIndex, sourceCache: SourceMatchCache = SourceMatchCache()) {
         self.patterns = patterns
+        self.sourceCache = sourceCache
         self.index = index
         self.matcher = PatternMatcher(aliases: index.aliases)
     }
@@ -31,8 +36,7 @@ struct TaintAnalyzer {
     /// Runs the analysis; the flows found are in ``flows``.
     mutating func run() {
         // Most files and functions hold no source at all: find the sources first, by index.
-        let search = PatternSearch(index: index)
-        let sourceOffsets = patterns.sourceTrees.flatMap { search.matches($0).map(\.range.start.offset) }
+        let sourceOffsets = patterns.sourcePatterns.flatMap { sourceCache.offsets(of: $0, in: index) }
         if sourceOffsets.isEmpty { return }
         let functions = (index.byKind[.functionDef] ?? []) + (index.byKind[.asyncFunctionDef] ?? [])
         // Summaries only matter for helpers the file calls; two rounds let helpers call helpers.
@@ -173,9 +177,11 @@ struct TaintAnalyzer {
             execute(block: c[1].children)
             if s.kind == .while { execute(block: c[1].children) }
             let afterBody = state
+            // `if`: the else branch starts from the state before the test; a loop's `else` runs
+            // after the loop, which may not have run at all.
             state = s.kind == .while ? before.mergedWith(afterBody) : before
             if !c[2].isEmpty { execute(block: c[2].children) }
-            state = s.kind == .while ? state.mergedWith(afterBody) : state.mergedWith(afterBody)
+            state = state.mergedWith(afterBody)
         case .for where c.count == 4, .asyncFor where c.count == 4:
             let items = evaluate(c[1])
             let before = state
@@ -459,6 +465,8 @@ struct TaintAnalyzer {
         if node.kind == .call, let callee = node.children.first, let dotted = callee.dottedName {
             return index.aliases.canonicalize(dotted)
         }
+        // `session["k"] = v`: the place written is the sink.
+        if node.kind == .assign, let target = node.children.first { return label(target, index.source) }
         return label(node, index.source)
     }
 }

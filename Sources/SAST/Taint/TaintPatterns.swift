@@ -1,3 +1,5 @@
+import Foundation
+
 /// A taint rule's patterns grouped by the node kinds they can match, built once per rule so the
 /// analysis asks only the patterns that could apply to each node.
 struct TaintPatterns: Sendable {
@@ -12,13 +14,13 @@ struct TaintPatterns: Sendable {
         sources = KindIndex(spec.sources) { $0.tree }
         sanitizers = KindIndex(spec.sanitizers) { $0.tree }
         sinks = KindIndex(spec.sinks) { $0.pattern.tree }
-        sourceTrees = spec.sources.map(\.tree)
+        sourcePatterns = spec.sources
         sourceNames = IdentifierRequirement(patterns: spec.sources.map(\.tree))
         sinkNames = IdentifierRequirement(patterns: spec.sinks.map(\.pattern.tree))
     }
 
     /// The source patterns, for finding where sources occur before analysing.
-    let sourceTrees: [PyNode]
+    let sourcePatterns: [CompiledPattern]
 
     /// Whether the file could hold a flow at all.
     func applies(to identifiers: Set<String>) -> Bool {
@@ -91,5 +93,26 @@ struct KindIndex<Value: Sendable>: Sendable {
             break
         }
         return out
+    }
+}
+
+/// Per-file memo of source-pattern matches, keyed by the pattern text. One file is scanned by one
+/// thread; the lock only keeps the type honest about `Sendable`.
+final class SourceMatchCache: @unchecked Sendable {
+    private var offsets: [String: [Int]] = [:]
+    private let lock = NSLock()
+
+    func offsets(of pattern: CompiledPattern, in index: FileIndex) -> [Int] {
+        lock.lock()
+        if let known = offsets[pattern.source] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let found = PatternSearch(index: index).matches(pattern.tree).map(\.range.start.offset)
+        lock.lock()
+        offsets[pattern.source] = found
+        lock.unlock()
+        return found
     }
 }
