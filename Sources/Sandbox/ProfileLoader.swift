@@ -22,7 +22,9 @@ public enum ProfileLoader {
     public static func parse(_ text: String, source: String, baseDirectory: String = ".") throws -> Profile {
         let document: Any?
         do {
-            document = try Yams.load(yaml: text)
+            // The basic resolver keeps every scalar a string: profiles need no implicit typing,
+            // and the default resolver's regexes cost more than the rest of a launch.
+            document = try Yams.load(yaml: text, .basic)
         } catch {
             let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "syntax error"
             throw SentinelError(.invalidInput, "\(source): not valid YAML or JSON: \(reason)")

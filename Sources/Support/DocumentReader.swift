@@ -81,14 +81,18 @@ public struct DocumentReader: Sendable {
     }
 
     public func positiveInt(_ value: Any, key: String) throws -> Int {
-        guard let number = value as? Int else { throw fail(key, "must be an integer") }
+        guard let number = (value as? Int) ?? (value as? String).flatMap({ Int($0) }) else {
+            throw fail(key, "must be an integer")
+        }
         guard number > 0 else { throw fail(key, "must be above 0") }
         return number
     }
 
     public func id(_ value: Any?, key: String) throws -> UInt32? {
         guard let value else { return nil }
-        guard let number = value as? Int, number >= 0, number < 4_294_967_295 else {
+        guard let number = (value as? Int) ?? (value as? String).flatMap({ Int($0) }), number >= 0,
+              number < 4_294_967_295
+        else {
             throw fail(key, "must be an integer id")
         }
         return UInt32(number)
