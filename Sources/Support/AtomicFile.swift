@@ -8,6 +8,16 @@ import Foundation
 public enum AtomicFile {
     /// Replaces `path` with `data`. Throws `SentinelError` naming the file on failure.
     public static func write(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
+        // A device, FIFO or socket (`--output /dev/stdout`, `/dev/null`) is written in place:
+        // renaming over it would replace the device node with a regular file.
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            guard info.st_mode & S_IFMT != S_IFDIR else {
+                throw SentinelError(.io, "\(path): is a directory")
+            }
+            try writeInPlace(data, to: path)
+            return
+        }
         let directory = (path as NSString).deletingLastPathComponent
         let base = (path as NSString).lastPathComponent
         let template = (directory.isEmpty ? "." : directory) + "/.\(base).tmp-XXXXXX"
@@ -44,6 +54,25 @@ public enum AtomicFile {
             throw SentinelError(.io, "\(path): rename failed: \(Errno.current)")
         }
         ok = true
+    }
+
+    private static func writeInPlace(_ data: Data, to path: String) throws {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SentinelError(.io, "\(path): cannot open: \(Errno.current)") }
+        defer { close(fd) }
+        let ok = data.withUnsafeBytes { raw -> Bool in
+            var offset = 0
+            while offset < raw.count {
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += n
+            }
+            return true
+        }
+        guard ok else { throw SentinelError(.io, "\(path): write failed: \(Errno.current)") }
     }
 
     /// Replaces `path` with the UTF-8 bytes of `text`.
