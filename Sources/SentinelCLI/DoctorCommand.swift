@@ -77,8 +77,12 @@ struct HostReport {
         report.add(filesystems.contains("overlay") ? .ok : .warn, "overlayfs",
                    filesystems.contains("overlay") ? "available (overlay workspaces)" : "missing: --overlay unavailable")
 
+        let toolsDirectory = ProcessInfo.processInfo.environment["SENTINEL_TOOLS"] ?? "/opt/sentinel-tools/venv"
         for tool in ["python3", "curl", "bandit", "semgrep", "wapiti", "bwrap"] {
-            if let path = which(tool) {
+            let installed = toolsDirectory + "/bin/" + tool
+            if ["bandit", "semgrep"].contains(tool), access(installed, X_OK) == 0 {
+                report.add(.ok, tool, "\(installed) (runs in the sandbox)")
+            } else if let path = which(tool) {
                 report.add(.ok, tool, path)
             } else {
                 report.add(.warn, tool, "not found")

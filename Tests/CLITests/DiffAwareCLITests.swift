@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+
+/// `--since REV`: only findings on lines changed since REV.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/git"), "needs git"))
+struct DiffAwareCLITests {
+    private func git(_ arguments: [String], in directory: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = ["-C", directory, "-c", "user.name=t", "-c", "user.email=t@example.invalid"] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "git \(arguments)")
+    }
+
+    @Test func onlyChangedLinesAreReported() throws {
+        let directory = NSTemporaryDirectory() + "sentinel-since-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let old = "import os\n\ndef a(x):\n    os.system(\"ls \" + x)\n"
+        try old.write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)
+        try git(["init", "-q"], in: directory)
+        try git(["add", "."], in: directory)
+        try git(["commit", "-q", "-m", "first"], in: directory)
+        try (old + "\ndef b(y):\n    eval(y)\n").write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)
+
+        let all = try CLI.run(["scan", directory, "--sast", "--tools", "native", "--format", "json", "--fail-on", "none"])
+        let since = try CLI.run(["scan", directory, "--sast", "--tools", "native", "--format", "json", "--fail-on", "none",
+                                 "--since", "HEAD"])
+        #expect(all.status == 0 && since.status == 0, "\(all.stderr) \(since.stderr)")
+        let lines = { (text: String) -> Set<Int> in
+            let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+            let findings = json?["findings"] as? [[String: Any]] ?? []
+            return Set(findings.compactMap { ($0["location"] as? [String: Any])?["startLine"] as? Int })
+        }
+        #expect(lines(all.stdout).contains(4))
+        #expect(lines(all.stdout).contains(7))
+        #expect(lines(since.stdout) == [7], "\(since.stdout)")
+
+        let bad = try CLI.run(["scan", directory, "--since", "no-such-revision"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--since no-such-revision"))
+    }
+}
