@@ -24,19 +24,29 @@ struct RootBuilder {
 
     mutating func addStandardTree(profile: Profile, extraReadOnly: [String]) throws {
         ensureDirectory("/.sentinel", mode: 0o700)
-        for path in profile.filesystem.readOnly + extraReadOnly {
-            try bindReadOnly(host: path, optional: !extraReadOnly.contains(path))
+        // Binds and tmpfs mounts go shallowest first, so `--bind-ro /tmp/x` lands inside the
+        // /tmp tmpfs instead of being covered by it.
+        enum Entry { case bind(String, optional: Bool), tmpfs(String, UInt64) }
+        var entries: [(path: String, entry: Entry)] = (profile.filesystem.readOnly + extraReadOnly).map {
+            ($0, .bind($0, optional: !extraReadOnly.contains($0)))
+        }
+        entries += profile.filesystem.tmpfs.map { ($0.key, .tmpfs($0.key, $0.value)) }
+        entries.sort { ($0.path.split(separator: "/").count, $0.path) < ($1.path.split(separator: "/").count, $1.path) }
+        for (_, entry) in entries {
+            switch entry {
+            case .bind(let path, let optional):
+                try bindReadOnly(host: path, optional: optional)
+            case .tmpfs(let path, let size):
+                ensureDirectory(path, mode: 0o1777)
+                ops.append(.mount(source: "tmpfs", path: root + path, fstype: "tmpfs", flags: [.noSuid, .noDev],
+                                  data: "size=\(size),mode=1777", optional: false))
+            }
         }
         for path in profile.filesystem.hidden {
             hide(path)
         }
         addProc()
         addDev()
-        for (path, size) in profile.filesystem.tmpfs.sorted(by: { $0.key < $1.key }) {
-            ensureDirectory(path, mode: 0o1777)
-            ops.append(.mount(source: "tmpfs", path: root + path, fstype: "tmpfs", flags: [.noSuid, .noDev],
-                              data: "size=\(size),mode=1777", optional: false))
-        }
     }
 
     mutating func addWorkspace(host: String, mode: Profile.WorkspaceMode) throws {

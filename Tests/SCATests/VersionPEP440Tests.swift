@@ -124,7 +124,9 @@ struct VersionPEP440Tests {
             }
         }
         inputs = Array(Set(inputs)).filter { !$0.contains("\n") }.sorted()
-        #expect(inputs.count > 3000)
+        // Generated strings repeat; the corpus adds a few thousand more when it is present.
+        let corpus = Fixtures.exists(Fixtures.pypa)
+        #expect(inputs.count > (corpus ? 3000 : 2000))
         let script = """
             import sys
             from packaging.version import Version, InvalidVersion
@@ -161,7 +163,7 @@ struct VersionPEP440Tests {
             if a.rank == b.rank && a.mine != b.mine { mismatches.append("\(a.text) == \(b.text) for packaging, not for us") }
             if a.rank < b.rank && !(a.mine < b.mine) { mismatches.append("\(a.text) < \(b.text) for packaging, not for us") }
         }
-        #expect(both.count > 2500)
+        #expect(both.count > (corpus ? 2500 : 1500))
         #expect(mismatches.count == 0, "first mismatches: \(mismatches.prefix(10))")
     }
 }

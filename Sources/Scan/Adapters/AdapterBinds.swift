@@ -26,11 +26,11 @@ enum AdapterBinds {
         return (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
     }
 
-    /// The first of `paths` that a profile's `tmpfs` mount or `hidden` entry would cover inside
-    /// the sandbox (binds are made before tmpfs mounts, so `/tmp/rules` vanishes under a `/tmp`
-    /// tmpfs), with the covering path; `nil` when every path stays visible.
+    /// The first of `paths` that a profile's `hidden` entry would cover inside the sandbox, with
+    /// the covering path; `nil` when every path stays visible. (tmpfs mounts no longer cover
+    /// binds: the launcher mounts shallower paths first, so `/tmp/rules` lands inside `/tmp`.)
     static func shadowed(_ paths: [String], by filesystem: Profile.Filesystem) -> (path: String, by: String)? {
-        let covering = (Array(filesystem.tmpfs.keys) + filesystem.hidden).sorted()
+        let covering = filesystem.hidden.sorted()
         for path in paths {
             if let mount = covering.first(where: { path == $0 || path.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) {
                 return (path, mount)
