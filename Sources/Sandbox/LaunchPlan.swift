@@ -67,7 +67,8 @@ extension LaunchPlan {
         var builder = RootBuilder(root: newRoot)
         try builder.addStandardTree(profile: profile, extraReadOnly: request.extraReadOnly)
 
-        var workdir = "/tmp"
+        // Without a workspace the command starts in /tmp, or / when the profile has no /tmp.
+        var workdir = profile.filesystem.tmpfs["/tmp"] != nil ? "/tmp" : "/"
         var identity = (uid: profile.uid, gid: profile.gid, ownerUID: UInt32(65534), ownerGID: UInt32(65534))
         if let workspace = request.workspace {
             var info = stat()

@@ -107,8 +107,8 @@ struct SandboxRunCLITests {
         let directory = NSTemporaryDirectory() + "sentinel-cli-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // A tmpfs under /proc cannot be created: proc does not allow new directories.
-        try "name: broken\nfilesystem:\n  tmpfs:\n    /proc/sentinel-test: 1M\n"
+        // A tmpfs under the read-only /usr bind cannot get its mount point.
+        try "name: broken\nfilesystem:\n  tmpfs:\n    /usr/sentinel-test: 1M\n"
             .write(toFile: directory + "/broken.yaml", atomically: true, encoding: .utf8)
         let path = directory + "/status.json"
         let result = try CLI.run(["sandbox", "run", "--profile", directory + "/broken.yaml", "--status-json", path,
