@@ -35,6 +35,8 @@ public struct LaunchOptions: Sendable {
     public var onWarning: @Sendable (String) -> Void
     /// Stops the run from another thread.
     public var handle: LaunchHandle?
+    /// Appended to the cgroup's name, so a caller (a test) can find exactly its groups.
+    public var cgroupLabel: String?
 
     public init(output: Output = .capture, outputLimit: UInt64 = 16 << 20, timeoutSeconds: Double? = nil,
                 cgroupLimits: CgroupLimits = CgroupLimits(), seccomp: Profile.Seccomp = .default, proxyPort: Int = 0,
@@ -125,7 +127,7 @@ public enum Launcher {
         do {
             if let hierarchy = Cgroups.detect(root: options.cgroupRoot) {
                 Cgroups.removeStale(in: hierarchy)
-                group = try hierarchy.create(name: Cgroups.nextName(), limits: options.cgroupLimits)
+                group = try hierarchy.create(name: Cgroups.nextName(label: options.cgroupLabel), limits: options.cgroupLimits)
             } else if options.cgroupLimits != CgroupLimits() {
                 options.onWarning("cgroups unavailable: memory, pids and cpu limits are not enforced")
             }

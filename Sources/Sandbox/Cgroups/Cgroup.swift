@@ -52,8 +52,12 @@ public enum Cgroups {
     public static let prefix = "sentinel-"
     private static let sequence = Atomic<Int>(0)
 
-    public static func nextName() -> String {
-        "\(prefix)\(getpid())-\(sequence.add(1, ordering: .relaxed).newValue)"
+    /// A fresh group name; `label` (letters, digits, `_`) is appended so a caller can find
+    /// exactly its own groups.
+    public static func nextName(label: String? = nil) -> String {
+        let base = "\(prefix)\(getpid())-\(sequence.add(1, ordering: .relaxed).newValue)"
+        guard let label, !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return base }
+        return base + "-" + label
     }
 
     /// v2 when the unified root has controllers, else v1 when its controllers are mounted.
