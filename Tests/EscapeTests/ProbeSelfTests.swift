@@ -126,7 +126,13 @@ struct ProbeSelfTests {
             kill(sleeper.processIdentifier, SIGKILL)  // SIGTERM may arrive blocked
             sleeper.waitUntilExit()
         }
-        #expect(Host.commandLines().contains { $0.contains("sleep 29.123") })
+        // The child may not have exec'd yet when run() returns: poll briefly.
+        var seen = false
+        for _ in 0..<100 where !seen {
+            seen = Host.commandLines().contains { $0.contains("sleep 29.123") }
+            if !seen { usleep(20_000) }
+        }
+        #expect(seen)
     }
 
     /// Our own running binary cannot be opened for writing: ETXTBSY proves the attempt reached
