@@ -4,18 +4,23 @@
 enum GenericAssignment {
     static let keywords = ["password", "passwd", "pwd", "secret", "api_key", "apikey", "api-key", "access_key",
                            "auth_token", "access_token", "private_key", "client_secret", "token"].map { Array($0.utf8) }
+    static let assignmentBytes: [UInt8] = [UInt8(ascii: "="), UInt8(ascii: ":")]
+    static let quoteBytes: [UInt8] = [UInt8(ascii: "\""), UInt8(ascii: "'")]
     static let placeholders = ["${", "{{", "<", "%(", "xxx", "changeme", "change_me", "example", "dummy", "placeholder",
                                "your_", "your-", "****", "redacted", "todo", "fixme", "secret", "password"]
 
     /// Byte ranges of the secret values (inside the quotes).
     static func secretValues(in line: ArraySlice<UInt8>) -> [Range<Int>] {
+        // Most lines have no assignment with a quoted value: skip them before any work.
+        guard line.count >= 12, ByteSearch.containsAny(assignmentBytes, in: line),
+              ByteSearch.containsAny(quoteBytes, in: line)
+        else { return [] }
         let lower = line.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
         var result: [Range<Int>] = []
         for keyword in keywords {
-            var searchFrom = 0
-            while let found = lower[searchFrom...].firstRange(of: keyword) {
-                searchFrom = found.upperBound
-                if let value = valueAfter(keywordEnd: found.upperBound, in: lower), isSecretLike(line, value) {
+            for start in ByteSearch.occurrences(of: keyword, in: lower[...]) {
+                let keywordEnd = start + keyword.count
+                if let value = valueAfter(keywordEnd: keywordEnd, in: lower), isSecretLike(line, value) {
                     let absolute = (line.startIndex + value.lowerBound)..<(line.startIndex + value.upperBound)
                     if !result.contains(where: { $0.overlaps(absolute) }) { result.append(absolute) }
                 }

@@ -33,30 +33,56 @@ public struct SecretsDetector: Sendable {
     static let privateKeyMarker = Array("-----BEGIN ".utf8)
 
     /// Findings for one file's bytes; binary files (a NUL in the first 8 KiB) yield none.
+    /// Token prefixes are searched over the whole file at once (vectorised `memchr`), so the
+    /// cost is per candidate, not per line; the generic assignment check runs per line behind a
+    /// cheap prefilter.
     public func scan(file: String, bytes: [UInt8]) -> [Finding] {
         if bytes.prefix(8192).contains(0) { return [] }
+        let all = bytes[...]
+        var lineStarts = [0]
+        for index in ByteSearch.occurrences(of: [UInt8(ascii: "\n")], in: all) { lineStarts.append(index + 1) }
+        func lineIndex(of offset: Int) -> Int {
+            var low = 0, high = lineStarts.count - 1
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
+            }
+            return low
+        }
+        func line(_ index: Int) -> ArraySlice<UInt8> {
+            let start = lineStarts[index]
+            let end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
+            return bytes[start..<max(start, end)]
+        }
+        // Lines with a token-prefix or private-key candidate, then every line through the
+        // generic check (its prefilter rejects most of them at once).
+        var candidateLines = Set<Int>()
+        for pattern in Self.tokens {
+            for prefix in pattern.prefixes {
+                for offset in ByteSearch.occurrences(of: prefix, in: all) { candidateLines.insert(lineIndex(of: offset)) }
+            }
+        }
+        for offset in ByteSearch.occurrences(of: Self.privateKeyMarker, in: all) { candidateLines.insert(lineIndex(of: offset)) }
         var findings: [Finding] = []
-        var lineNumber = 0
-        var start = 0
-        while start <= bytes.count {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
-            lineNumber += 1
-            let line = bytes[start..<end]
-            if !line.isEmpty { findings += scan(line: line, number: lineNumber, file: file) }
-            start = end + 1
+        for index in 0..<lineStarts.count {
+            let text = line(index)
+            guard !text.isEmpty else { continue }
+            findings += scan(line: text, number: index + 1, file: file, tokens: candidateLines.contains(index))
         }
         return findings
     }
 
-    private func scan(line: ArraySlice<UInt8>, number: Int, file: String) -> [Finding] {
+    private func scan(line: ArraySlice<UInt8>, number: Int, file: String, tokens: Bool) -> [Finding] {
         var hits: [(rule: String, title: String, range: Range<Int>, severity: Severity, confidence: Confidence)] = []
-        for pattern in Self.tokens {
-            for range in pattern.matches(in: line) {
-                hits.append((pattern.ruleID, pattern.title, range, .high, .high))
+        if tokens {
+            for pattern in Self.tokens {
+                for range in pattern.matches(in: line) {
+                    hits.append((pattern.ruleID, pattern.title, range, .high, .high))
+                }
             }
-        }
-        if let range = privateKeyHeader(in: line) {
-            hits.append(("secrets.private-key", "private key", range, .critical, .high))
+            if let range = privateKeyHeader(in: line) {
+                hits.append(("secrets.private-key", "private key", range, .critical, .high))
+            }
         }
         for range in GenericAssignment.secretValues(in: line)
         where !hits.contains(where: { $0.range.overlaps(range) }) {
@@ -98,7 +124,7 @@ public struct SecretsDetector: Sendable {
 
     /// `-----BEGIN [RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP ]PRIVATE KEY[ BLOCK]-----`.
     private func privateKeyHeader(in line: ArraySlice<UInt8>) -> Range<Int>? {
-        guard let start = line.firstRange(of: Self.privateKeyMarker)?.lowerBound else { return nil }
+        guard let start = ByteSearch.occurrences(of: Self.privateKeyMarker, in: line).first else { return nil }
         let rest = String(decoding: line[start...], as: UTF8.self)
         guard let close = rest.dropFirst(11).range(of: "-----") else { return nil }
         let label = rest.dropFirst(11)[..<close.lowerBound]

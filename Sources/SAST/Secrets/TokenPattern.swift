@@ -26,29 +26,18 @@ struct TokenPattern: Sendable {
     /// have an allowed length: a longer run is part of something else, not this token.
     func matches(in line: ArraySlice<UInt8>) -> [Range<Int>] {
         var result: [Range<Int>] = []
-        var index = line.startIndex
-        while index < line.endIndex {
-            var matchedEnd: Int?
-            if !boundaryBefore || index == line.startIndex || !ByteSet.word.contains(line[index - 1]) {
-                for prefix in prefixes where line[index...].starts(with: prefix) {
-                    var end = index + prefix.count
-                    let bodyStart = end
-                    while end < line.endIndex, body.contains(line[end]) { end += 1 }
-                    let length = end - bodyStart
-                    if length >= minimumBody && length <= maximumBody {
-                        matchedEnd = end
-                        break
-                    }
-                }
-            }
-            if let end = matchedEnd {
-                result.append(index..<end)
-                index = end
-            } else {
-                index += 1
+        for prefix in prefixes {
+            for index in ByteSearch.occurrences(of: prefix, in: line) {
+                if boundaryBefore, index > line.startIndex, ByteSet.word.contains(line[index - 1]) { continue }
+                var end = index + prefix.count
+                let bodyStart = end
+                while end < line.endIndex, body.contains(line[end]) { end += 1 }
+                let length = end - bodyStart
+                guard length >= minimumBody && length <= maximumBody else { continue }
+                if !result.contains(where: { $0.overlaps(index..<end) }) { result.append(index..<end) }
             }
         }
-        return result
+        return result.sorted { $0.lowerBound < $1.lowerBound }
     }
 }
 
