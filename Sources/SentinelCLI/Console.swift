@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Support
 
 /// Writes to the standard streams without going through buffered `print` for stderr,
 /// so messages interleave correctly with a sandboxed child writing to the same fds.
@@ -15,15 +16,8 @@ enum Console {
     }
 
     static func write(_ fd: Int32, _ text: String) {
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            bytes = bytes.dropFirst(count)
-        }
+        // A closed terminal or pipe is not worth failing over: the error is dropped.
+        Array(text.utf8).withUnsafeBytes { _ = writeAll(fd, $0) }
     }
 
     static var stderrIsTerminal: Bool { isatty(2) == 1 }

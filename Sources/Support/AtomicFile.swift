@@ -31,24 +31,12 @@ public enum AtomicFile {
         defer {
             if !ok { unlink(temporary) }
         }
-        let written = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
-        }
-        let writeErrno = Errno.current
+        var failure = data.withUnsafeBytes { writeAll(fd, $0) }
         fchmod(fd, mode)
-        let synced = fsync(fd) == 0
+        if failure == nil, fsync(fd) != 0 { failure = Errno.current }
         close(fd)
-        guard written, synced else {
-            throw SentinelError(.io, "\(path): write failed: \(writeErrno)")
+        if let failure {
+            throw SentinelError(.io, "\(path): write failed: \(failure)")
         }
         guard rename(temporary, path) == 0 else {
             throw SentinelError(.io, "\(path): rename failed: \(Errno.current)")
@@ -60,19 +48,9 @@ public enum AtomicFile {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SentinelError(.io, "\(path): cannot open: \(Errno.current)") }
         defer { close(fd) }
-        let ok = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
+        if let failure = data.withUnsafeBytes({ writeAll(fd, $0) }) {
+            throw SentinelError(.io, "\(path): write failed: \(failure)")
         }
-        guard ok else { throw SentinelError(.io, "\(path): write failed: \(Errno.current)") }
     }
 
     /// Replaces `path` with the UTF-8 bytes of `text`.

@@ -1,0 +1,20 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Writes every byte to `fd`, retrying short writes and EINTR: the one loop every caller that
+/// writes a descriptor (files, pipes, the terminal) shares. Returns the errno of a failure.
+@discardableResult
+public func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Errno? {
+    guard let base = bytes.baseAddress else { return nil }
+    var offset = 0
+    while offset < bytes.count {
+        let count = write(fd, base + offset, bytes.count - offset)
+        if count < 0 {
+            if errno == EINTR { continue }
+            return Errno.current
+        }
+        offset += count
+    }
+    return nil
+}
