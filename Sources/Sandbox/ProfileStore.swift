@@ -16,24 +16,9 @@ public struct ProfileStore: Sendable {
         if let configured = environment["SENTINEL_PROFILES"] {
             directories += configured.split(separator: ":").map(String.init)
         }
-        if let tree = sourceTreeProfiles() { directories.append(tree) }
+        if let tree = SourceTree.directory(named: "profiles", containing: "minimal.yaml") { directories.append(tree) }
         directories += ["/usr/local/share/sentinel/profiles", "/usr/share/sentinel/profiles"]
         return ProfileStore(directories: directories)
-    }
-
-    /// Walks up from the executable to the checkout holding `profiles/minimal.yaml`.
-    private static func sourceTreeProfiles() -> String? {
-        guard var directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() else {
-            return nil
-        }
-        for _ in 0..<6 {
-            let candidate = directory.appendingPathComponent("profiles")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("minimal.yaml").path) {
-                return candidate.path
-            }
-            directory.deleteLastPathComponent()
-        }
-        return nil
     }
 
     private static let extensions = ["yaml", "yml", "json"]

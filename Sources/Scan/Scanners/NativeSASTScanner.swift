@@ -63,15 +63,7 @@ public enum RuleLocations {
         if let configured = environment["SENTINEL_RULES"] {
             return configured.split(separator: ":").map(String.init)
         }
-        if var directory = Bundle.main.executableURL?.resolvingSymlinksInPath().deletingLastPathComponent() {
-            for _ in 0..<6 {
-                let candidate = directory.appendingPathComponent("rules")
-                if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("python").path) {
-                    return [candidate.path]
-                }
-                directory.deleteLastPathComponent()
-            }
-        }
+        if let tree = SourceTree.directory(named: "rules", containing: "python") { return [tree] }
         for installed in ["/usr/local/share/sentinel/rules", "/usr/share/sentinel/rules"]
         where FileManager.default.fileExists(atPath: installed) {
             return [installed]
