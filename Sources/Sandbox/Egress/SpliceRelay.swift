@@ -91,26 +91,17 @@ struct SpliceRelay {
 
             let clientEvents = (up.wantsRead ? Int16(POLLIN) : 0) | (down.hasPending ? Int16(POLLOUT) : 0)
             let upstreamEvents = (down.wantsRead ? Int16(POLLIN) : 0) | (up.hasPending ? Int16(POLLOUT) : 0)
-            var fds = [
-                pollfd(fd: stopFd, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: clientEvents == 0 ? -1 : client, events: clientEvents, revents: 0),
-                pollfd(fd: upstreamEvents == 0 ? -1 : upstream, events: upstreamEvents, revents: 0),
-            ]
-            let rc = poll(&fds, 3, idleTimeoutMs)
-            if rc < 0 {
-                if errno == EINTR { continue }
-                outcome.error = "poll: \(String(cString: strerror(errno)))"
-                break
+            let ready: (client: Int16, upstream: Int16)
+            switch RelayPoll.wait(stopFd: stopFd, client: client, clientEvents: clientEvents, upstream: upstream,
+                                  upstreamEvents: upstreamEvents, timeoutMs: idleTimeoutMs) {
+            case .retry: continue
+            case .end(let reason):
+                outcome.error = reason
+                break loop
+            case .ready(let clientRevents, let upstreamRevents):
+                ready = (clientRevents, upstreamRevents)
             }
-            if rc == 0 {
-                outcome.error = "idle timeout"
-                break
-            }
-            if fds[0].revents != 0 {
-                outcome.error = "proxy stopped"
-                break
-            }
-            if let error = fill(&up, revents: fds[1].revents) ?? fill(&down, revents: fds[2].revents) {
+            if let error = fill(&up, revents: ready.client) ?? fill(&down, revents: ready.upstream) {
                 outcome.error = error
                 break
             }
