@@ -17,7 +17,8 @@ enum SandboxSession {
                                     extraReadOnly: extraReadOnly,
                                     callerEnvironment: ProcessInfo.processInfo.environment,
                                     extraEnvironment: proxyVariables)
-        let plan = try LaunchPlan.make(request, newRoot: options.newRoot)
-        return try Launcher.run(plan, options: options)
+        return try NewRootDirectory.with { root in
+            try Launcher.run(try LaunchPlan.make(request, newRoot: root), options: options)
+        }
     }
 }
