@@ -35,6 +35,12 @@ public struct LaunchOptions: Sendable {
     public var handle: LaunchHandle?
     /// Appended to the cgroup's name, so a caller (a test) can find exactly its groups.
     public var cgroupLabel: String?
+    /// Fail the setup (stage `limits`) rather than approximate memory/pids/cpu with rlimits
+    /// when no cgroup can be made (`--require-limits`).
+    public var requireLimits = false
+    /// Told, at every run that falls back to rlimits, what is approximated and what is not
+    /// enforced; the CLI prints it once per command.
+    public var onNotice: @Sendable (String) -> Void = { _ in }
 
     public init(output: Output = .capture, outputLimit: UInt64 = 16 << 20, timeoutSeconds: Double? = nil,
                 cgroupLimits: CgroupLimits = CgroupLimits(), seccomp: Profile.Seccomp = .default, proxyPort: Int = 0,
@@ -71,6 +77,13 @@ public enum Launcher {
         let workspaceTree = try makeWorkspaceTree(plan.workspace)
         defer { if workspaceTree >= 0 { close(workspaceTree) } }
         let seccomp = try SeccompProgram.forProfile(options.seccomp)
+        let enforcement = try LimitEnforcement.choose(options)
+        var rlimits = plan.rlimits
+        if case .rlimits(let fallback, let notice) = enforcement {
+            rlimits += fallback
+            notice.map(options.onNotice)
+        }
+        rlimits = LimitEnforcement.clamped(rlimits)
 
         var stdoutPipe: [Int32] = [-1, -1]
         var stderrPipe: [Int32] = [-1, -1]
@@ -101,10 +114,10 @@ public enum Launcher {
             cOp($0, arena, workspace: plan.workspace, tree: workspaceTree)
         }))
         config.fs_op_count = plan.filesystem.count
-        config.rlimits = UnsafePointer(arena.buffer(plan.rlimits.map {
+        config.rlimits = UnsafePointer(arena.buffer(rlimits.map {
             sbx_rlimit(resource: $0.resource, soft: rlim_t($0.soft), hard: rlim_t($0.hard))
         }))
-        config.rlimit_count = plan.rlimits.count
+        config.rlimit_count = rlimits.count
         config.seccomp = seccomp?.pointer
         config.stdin_fd = options.output == .inherit ? 0 : -1
         config.stdout_fd = options.output == .inherit ? 1 : stdoutPipe[1]
@@ -122,11 +135,9 @@ public enum Launcher {
         var procsFDs: [Int32] = []
         defer { procsFDs.forEach { close($0) } }
         do {
-            if let hierarchy = Cgroups.detect(root: options.cgroupRoot) {
+            if case .cgroup(let hierarchy) = enforcement {
                 Cgroups.removeStale(in: hierarchy)
                 group = try hierarchy.create(name: Cgroups.nextName(label: options.cgroupLabel), limits: options.cgroupLimits)
-            } else if options.cgroupLimits != CgroupLimits() {
-                options.onWarning("cgroups unavailable: memory, pids and cpu limits are not enforced")
             }
             for path in group?.procsFiles ?? [] {
                 let fd = open(path, O_WRONLY | O_CLOEXEC)

@@ -39,6 +39,10 @@ public struct ScanContext: Sendable {
 /// Runs external tools inside the sandbox with a named profile, capturing their output.
 public struct SandboxRunner: Sendable {
     public var profiles: ProfileStore
+    /// Fail a tool's run rather than approximate its limits with rlimits (`--require-limits`).
+    public var requireLimits = false
+    /// Told when a run's limits fall back to rlimits (see `LaunchOptions.onNotice`).
+    public var onNotice: @Sendable (String) -> Void = { _ in }
 
     public init(profiles: ProfileStore = .standard()) {
         self.profiles = profiles
@@ -51,6 +55,8 @@ public struct SandboxRunner: Sendable {
         let profile = try profiles.resolve(name)
         var options = LaunchOptions(profile: profile, output: .capture)
         if let timeout { options.timeoutSeconds = timeout }
+        options.requireLimits = requireLimits
+        options.onNotice = onNotice
         // A tool's denied egress is recorded in the run's egress list, not printed.
         let proxyVariables = try EgressLaunch.configure(&options, network: profile.network) { _ in }
         let request = LaunchRequest(profile: profile, command: command, workspace: workspace,

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Support
+import Synchronization
 
 /// Writes to the standard streams without going through buffered `print` for stderr,
 /// so messages interleave correctly with a sandboxed child writing to the same fds.
@@ -18,6 +19,15 @@ enum Console {
     static func write(_ fd: Int32, _ text: String) {
         // A closed terminal or pipe is not worth failing over: the error is dropped.
         Array(text.utf8).withUnsafeBytes { _ = writeAll(fd, $0) }
+    }
+
+    private static let noticesShown = Mutex<Set<String>>([])
+
+    /// `sentinel: notice: TEXT` on stderr, once per process (one command) however many
+    /// sandboxes report it.
+    static func noticeOnce(_ text: String) {
+        guard noticesShown.withLock({ $0.insert(text).inserted }) else { return }
+        error("sentinel: notice: \(text)")
     }
 
     static var stderrIsTerminal: Bool { isatty(2) == 1 }

@@ -54,6 +54,10 @@ struct SandboxRunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Wall-clock limit, e.g. 30s or 5m.")
     var timeout: DurationArgument?
 
+    @Flag(name: .customLong("require-limits"),
+          help: "Fail (exit 125) instead of approximating memory/pids/cpu with rlimits when no cgroup can be made.")
+    var requireLimits = false
+
     @Option(name: .customLong("status-json"), help: "Write the run's status object to this file.")
     var statusJSON: String?
 
@@ -96,7 +100,7 @@ struct SandboxRunCommand: AsyncParsableCommand {
             result = try SandboxSession.run(
                 profile: selected, command: command, workspace: workspacePath,
                 extraReadOnly: bindReadOnly.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                output: .inherit, handle: handle)
+                output: .inherit, handle: handle, requireLimits: requireLimits)
         } catch let error as SandboxError {
             try status?.write(RunResult(exitCode: error.exitStatus, reason: .setupFailed, stage: error.stage,
                                         errno: error.errno?.rawValue).statusJSON())

@@ -6,9 +6,12 @@ import Support
 /// `doctor` and the scanners' adapters.
 enum SandboxSession {
     static func run(profile: Profile, command: [String], workspace: String?, extraReadOnly: [String] = [],
-                    output: LaunchOptions.Output, handle: LaunchHandle? = nil) throws -> RunResult {
+                    output: LaunchOptions.Output, handle: LaunchHandle? = nil,
+                    requireLimits: Bool = false) throws -> RunResult {
         var options = LaunchOptions(profile: profile, output: output)
         options.onWarning = { Console.error("sentinel: warning: \($0)") }
+        options.onNotice = { Console.noticeOnce($0) }
+        options.requireLimits = requireLimits
         options.handle = handle
         let proxyVariables = try EgressLaunch.configure(&options, network: profile.network) { record in
             Console.error(record.denialLine)

@@ -33,6 +33,9 @@ struct ScanCommand: AsyncParsableCommand {
     var writeBaseline: String?
     @Option(help: "Report only findings on lines changed since this git revision.") var since: String?
     @Option(help: "Config file (default: PATH/.sentinel.yml when present).") var config: String?
+    @Flag(name: .customLong("require-limits"),
+          help: "Fail a sandboxed tool (exit 3) instead of approximating its limits with rlimits when no cgroup can be made.")
+    var requireLimits = false
 
     func run() async throws {
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
@@ -69,7 +72,10 @@ struct ScanCommand: AsyncParsableCommand {
             changedLines: try since.map { try GitDiff.changedLines(in: directory, since: $0) })
 
         let progress = ProgressLine(enabled: Console.stderrIsTerminal)
-        let context = ScanContext(ruleDirectories: scanConfig.ruleDirectories,
+        var sandbox = SandboxRunner()
+        sandbox.requireLimits = requireLimits
+        sandbox.onNotice = { Console.noticeOnce($0) }
+        let context = ScanContext(sandbox: sandbox, ruleDirectories: scanConfig.ruleDirectories,
                                   databasePath: SentinelHome.databasePath,
                                   progress: { progress.show($0) })
         let runner = ScanRunner(scanners: ScannerRegistry.standard(config: scanConfig))
