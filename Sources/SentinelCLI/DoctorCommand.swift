@@ -57,7 +57,15 @@ struct HostReport {
             report.add(.fail, "seccomp", "\(error)")
         }
 
-        if let hierarchy = Cgroups.detect() {
+        if getuid() != 0 {
+            // Without root only a delegated v2 subtree can hold the sandbox's groups.
+            switch CgroupDelegation.detect(needed: ["memory", "pids", "cpu"], cgroupRoot: "/sys/fs/cgroup") {
+            case .success(let hierarchy):
+                report.add(.ok, "cgroups", "v2, delegated subtree \(hierarchy.root)")
+            case .failure(let unavailable):
+                report.add(.warn, "cgroups", "no delegated v2 subtree (\(unavailable.reason)): memory and pids limited by rlimits, cpu not limited")
+            }
+        } else if let hierarchy = Cgroups.detect() {
             let detail: String
             if hierarchy.version == .v1 {
                 let controllers = ["memory", "pids", "cpu", "cpuacct"].filter {

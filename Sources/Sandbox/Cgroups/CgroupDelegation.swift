@@ -56,7 +56,7 @@ public enum CgroupDelegation {
         let offered = Set(available.split(whereSeparator: \.isWhitespace).map(String.init))
         let missing = needed.filter { !offered.contains($0) }
         guard missing.isEmpty else {
-            throw Unavailable(reason: "\(base) does not offer the \(missing.joined(separator: ", ")) controller")
+            throw Unavailable(reason: "\(base) does not offer the \(missing.joined(separator: ", ")) controller\(missing.count > 1 ? "s" : "")")
         }
         for file in ["cgroup.procs", "cgroup.subtree_control"] where access(base + "/" + file, W_OK) != 0 {
             throw Unavailable(reason: "\(base)/\(file) is not writable")
