@@ -56,18 +56,13 @@ public struct NativeSASTScanner: Scanner {
     }
 }
 
-/// Where the shipped rules live: `$SENTINEL_RULES` (colon-separated), the source tree the
-/// binary was built in, then the installed location.
+/// Where the shipped rules live: `$SENTINEL_RULES` (colon-separated), else the first shipped
+/// directory (beside the installed binary, the checkout it was built in, the installed locations).
 public enum RuleLocations {
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         if let configured = environment["SENTINEL_RULES"] {
             return configured.split(separator: ":").map(String.init)
         }
-        if let tree = SourceTree.directory(named: "rules", containing: "python") { return [tree] }
-        for installed in ["/usr/local/share/sentinel/rules", "/usr/share/sentinel/rules"]
-        where FileManager.default.fileExists(atPath: installed) {
-            return [installed]
-        }
-        return []
+        return DataDirectory.directory(named: "rules", containing: "python").map { [$0] } ?? []
     }
 }
