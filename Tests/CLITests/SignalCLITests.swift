@@ -40,7 +40,7 @@ struct SignalCLITests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        #expect(waitUntil(10) { processes(startingWith: "sleep \(marker)").count >= 1 })
+        #expect(waitUntil(60) { processes(startingWith: "sleep \(marker)").count >= 1 })
         return (process, marker)
     }
 
@@ -51,7 +51,7 @@ struct SignalCLITests {
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 128 + SIGINT)
-        #expect(waitUntil(2) { processes(startingWith: "sleep \(marker)").isEmpty })
+        #expect(waitUntil(30) { processes(startingWith: "sleep \(marker)").isEmpty })
         #expect(cgroups(of: pid).isEmpty)
     }
 
@@ -61,7 +61,7 @@ struct SignalCLITests {
         kill(pid, SIGKILL)
         process.waitUntilExit()
         // PR_SET_PDEATHSIG on the init: the whole pid namespace dies with the launcher.
-        #expect(waitUntil(3) { processes(startingWith: "sleep \(marker)").isEmpty })
+        #expect(waitUntil(30) { processes(startingWith: "sleep \(marker)").isEmpty })
         // Its cgroups are stale now; the next run removes them.
         _ = try CLI.run(["sandbox", "run", "--", "true"])
         #expect(cgroups(of: pid).isEmpty)

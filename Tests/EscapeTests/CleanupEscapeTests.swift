@@ -28,7 +28,7 @@ extension EscapeBattery {
                 #expect(run.result.status == 137, "\(run.summary)")
             }
             var leaked = Self.sentinelCgroups().subtracting(before)
-            for _ in 0..<20 where !leaked.isEmpty {
+            for _ in 0..<300 where !leaked.isEmpty {  // up to 30 s: a poll, done when clean
                 usleep(100_000)
                 leaked = Self.sentinelCgroups().subtracting(before)
             }

@@ -97,15 +97,15 @@ extension EscapeBattery {
             }
         }
 
-        /// Name resolution fails, and fails fast (no resolver to wait for).
+        /// Name resolution fails without waiting for a resolver: glibc waits 5 s (RES_TIMEOUT) per
+        /// attempt for a nameserver that does not answer, so the lookup itself (as the probe times
+        /// it, not the loaded machine's sandbox start) stays under that; it takes ~1 ms.
         @Test func dnsFailsFast() throws {
             try SandboxHarness.with { harness in
-                let run = try harness.probe(["dns", "example.com"], timeout: 20)
+                let run = try harness.probe(["dns", "example.com"], timeout: 60)
                 #expect(run.output?.kind == .denied, "\(run.summary)")
-                #expect(run.result.wallSeconds < 2.5, "\(run.summary)")
-                if let ms = Self.reportedMilliseconds(run.result.stderr) {
-                    #expect(ms < 2000, "\(run.summary)")
-                }
+                let ms = try #require(Self.reportedMilliseconds(run.result.stderr), "\(run.summary)")
+                #expect(ms < 5000, "\(run.summary)")
             }
         }
 

@@ -126,9 +126,9 @@ struct ProbeSelfTests {
             kill(sleeper.processIdentifier, SIGKILL)  // SIGTERM may arrive blocked
             sleeper.waitUntilExit()
         }
-        // The child may not have exec'd yet when run() returns: poll briefly.
+        // The child may not have exec'd yet when run() returns: poll (up to 30 s on a loaded machine).
         var seen = false
-        for _ in 0..<100 where !seen {
+        for _ in 0..<1500 where !seen {
             seen = Host.commandLines().contains { $0.contains("sleep 29.123") }
             if !seen { usleep(20_000) }
         }
