@@ -40,6 +40,20 @@ extension EscapeBattery {
             }
         }
 
+        /// Protocols on the kept families that only a missing capability, or nothing, stopped:
+        /// Multipath TCP, UDP-Lite, SCTP. Refused as a kernel without them would, so a program
+        /// that tries MPTCP first falls back to TCP.
+        static let closedProtocols = ["mptcp", "mptcp6", "udplite", "udplite6", "sctp"]
+
+        @Test("unneeded protocol closed", arguments: closedProtocols)
+        func closedProtocol(name: String) throws {
+            try SandboxHarness.with { harness in
+                expectDenied(
+                    try harness.probe(["socket-family", name]),
+                    Attempt("socket-family", denied: "EPROTONOSUPPORT"))
+            }
+        }
+
         /// 127.0.0.1 inside is the sandbox's own loopback: the host listener is never reached.
         @Test func hostLoopbackTcpIsUnreachable() throws {
             let listener = try HostSocket.tcpListener()

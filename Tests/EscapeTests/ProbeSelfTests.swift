@@ -89,6 +89,27 @@ struct ProbeSelfTests {
         #expect(output?.kind == .escaped, "\(result.summary)")
     }
 
+    /// The newer syscalls and protocols the seccomp attempts use exist on this kernel, so the
+    /// sandbox's DENIED lines for them come from the filter, not from their absence.
+    @Test(
+        .enabled(if: Host.kernelAtLeast(6, 17), "file_getattr needs Linux 6.17"),
+        arguments: [
+            ProbeCall("newer-syscall", "open_tree_attr"), ProbeCall("newer-syscall", "file_getattr"),
+            ProbeCall("newer-syscall", "set_mempolicy_home_node"),
+        ])
+    func newerSyscallOnHost(call: ProbeCall) throws {
+        let (result, output) = try runProbeOnHost(call.arguments)
+        #expect(output?.kind == .escaped, "\(result.summary)")
+    }
+
+    @Test(
+        .enabled(if: Host.hasProtocols(["MPTCP", "UDP-Lite"]), "MPTCP and UDP-Lite are options this kernel may lack"),
+        arguments: [ProbeCall("socket-family", "mptcp"), ProbeCall("socket-family", "udplite")])
+    func newerProtocolOnHost(call: ProbeCall) throws {
+        let (result, output) = try runProbeOnHost(call.arguments)
+        #expect(output?.kind == .escaped, "\(result.summary)")
+    }
+
     /// Verbs that change the host (or exhaust it) refuse to run in the initial user namespace,
     /// so a launcher that silently failed to confine cannot reboot or fill the test machine.
     static let sandboxOnly: [ProbeCall] = [

@@ -69,6 +69,8 @@ static const struct probe_verb verbs[] = {
     {"int80", "", 0, 0, v_int80},
     {"x32", "", 0, 0, v_x32},
     {"vhangup", "", 0, 1, v_vhangup},
+    {"newer-syscall", "NAME", 1, 0, v_newer_syscall},
+    {"syscall-nr", "NR", 1, 0, v_syscall_nr},
     {"tiocsti", "", 0, 1, v_tiocsti},
     {"tioclinux", "", 0, 1, v_tioclinux},
     /* credentials and inherited state */

@@ -84,7 +84,7 @@ VERB_DECL(v_init_module); VERB_DECL(v_finit_module); VERB_DECL(v_kexec_load);
 VERB_DECL(v_kexec_file_load); VERB_DECL(v_reboot); VERB_DECL(v_swapon); VERB_DECL(v_acct);
 VERB_DECL(v_personality); VERB_DECL(v_sethostname); VERB_DECL(v_setdomainname);
 VERB_DECL(v_syslog); VERB_DECL(v_clock_settime); VERB_DECL(v_iopl); VERB_DECL(v_int80);
-VERB_DECL(v_x32); VERB_DECL(v_vhangup);
+VERB_DECL(v_x32); VERB_DECL(v_vhangup); VERB_DECL(v_newer_syscall); VERB_DECL(v_syscall_nr);
 /* tty.c */
 VERB_DECL(v_tiocsti); VERB_DECL(v_tioclinux);
 /* creds.c */

@@ -183,7 +183,8 @@ struct sbx_filter {
     struct sock_fprog prog;
 };
 
-/* The default deny-list. Returns 0, or -1 with a message in err. */
+/* The default policy: an allow-list (anything else ENOSYS) under explicit denials with their
+   errnos. Returns 0, or -1 with a message in err. */
 int sbx_seccomp_default(struct sbx_filter *out, char *err, size_t err_len);
 
 /* An OCI/Docker seccomp JSON profile. Returns 0, or -1 with a message in err. */
