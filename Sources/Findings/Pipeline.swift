@@ -1,7 +1,7 @@
 /// The steps between the scanners and the renderers (DESIGN §2), in one place so that every
 /// caller applies them in the same order:
 /// severity overrides → occurrence fingerprints → suppressions → cross-tool de-duplication →
-/// `--since` filter → baseline → report order → gate.
+/// `--since` filter → baseline → `--severity` filter → report order → gate.
 public struct FindingsPipeline: Sendable {
     /// `--fail-on`.
     public var gate: Gate
@@ -11,15 +11,18 @@ public struct FindingsPipeline: Sendable {
     public var severityOverrides: [String: Severity]
     /// `--since REV`: only findings on these lines are kept.
     public var changedLines: ChangedLines?
+    /// `--severity`: findings below it are hidden (and so not gated), only counted.
+    public var minimumSeverity: Severity?
 
     public init(
         gate: Gate = Gate(), baseline: Baseline? = nil, severityOverrides: [String: Severity] = [:],
-        changedLines: ChangedLines? = nil
+        changedLines: ChangedLines? = nil, minimumSeverity: Severity? = nil
     ) {
         self.gate = gate
         self.baseline = baseline
         self.severityOverrides = severityOverrides
         self.changedLines = changedLines
+        self.minimumSeverity = minimumSeverity
     }
 
     /// Runs the steps on `report` (its findings as the scanners produced them). `sources` returns a
@@ -46,6 +49,11 @@ public struct FindingsPipeline: Sendable {
             let (new, known) = baseline.filter(findings)
             findings = new
             result.baselinedCount += known.count
+        }
+        if let minimumSeverity {
+            let shown = findings.filter { $0.severity >= minimumSeverity }
+            result.belowSeverityCount += findings.count - shown.count
+            findings = shown
         }
         result.findings = findings.sortedForReport()
         return (result, gate.exitStatus(for: result))

@@ -70,6 +70,10 @@ public struct Report: Sendable, Codable, Hashable {
     public var suppressedCount: Int
     /// Findings hidden because the baseline lists them.
     public var baselinedCount: Int
+    /// Findings hidden because they are below `--severity`.
+    public var belowSeverityCount: Int = 0
+    /// Files left out by the default ignores (tests, environments, vendored and build output).
+    public var excludedByDefault: Int = 0
 
     public init(
         findings: [Finding] = [], rules: [RuleDescriptor] = [], tools: [ToolRun] = [], notices: [Notice] = [],

@@ -20,6 +20,8 @@ public struct ScanConfig: Sendable, Equatable {
     public var ruleDirectories: [String]
     /// Semgrep configs (files or directories), absolute.
     public var semgrepConfigs: [String]
+    /// Whether `DefaultIgnores` apply (`default-excludes: false` turns them off).
+    public var defaultExcludes: Bool = true
 
     public init(scanners: [ScannerKind]? = nil, tools: [String]? = nil, include: [String] = [], exclude: [String] = [],
                 severity: [String: Severity] = [:], failOn: Severity?? = .none, ruleDirectories: [String] = [],
@@ -35,7 +37,7 @@ public struct ScanConfig: Sendable, Equatable {
     }
 
     public static let fileName = ".sentinel.yml"
-    static let keys: Set<String> = ["scanners", "tools", "include", "exclude", "severity", "failOn", "rules", "semgrep"]
+    static let keys: Set<String> = ["scanners", "tools", "include", "exclude", "severity", "failOn", "rules", "semgrep", "default-excludes"]
 
     /// Loads `path`; relative directories in it resolve against the file's directory.
     public static func load(path: String) throws -> ScanConfig {
@@ -71,6 +73,13 @@ public struct ScanConfig: Sendable, Equatable {
         if let value = root["tools"] { config.tools = try reader.stringList(value, key: "tools") }
         if let value = root["include"] { config.include = try reader.stringList(value, key: "include") }
         if let value = root["exclude"] { config.exclude = try reader.stringList(value, key: "exclude") }
+        if let value = root["default-excludes"] {
+            switch try reader.scalarText(value, key: "default-excludes").lowercased() {
+            case "true", "yes", "on": config.defaultExcludes = true
+            case "false", "no", "off": config.defaultExcludes = false
+            case let other: throw reader.fail("default-excludes", "'\(other)' is not true or false")
+            }
+        }
         if let value = root["severity"] {
             for (rule, level) in try reader.mapping(value, key: "severity") {
                 let text = try reader.string(level, key: "severity.\(rule)") ?? ""

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import Findings
 import SAST
@@ -16,6 +19,8 @@ public struct ScanRequest: Sendable {
     public var gate: Gate
     public var baseline: Baseline?
     public var changedLines: ChangedLines?
+    /// `--severity`: findings below it are not shown (nor gated), only counted.
+    public var minimumSeverity: Severity?
 
     public init(root: String, kinds: [ScannerKind]? = nil, tools: [String]? = nil, config: ScanConfig = ScanConfig(),
                 gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil) {
@@ -33,6 +38,8 @@ public struct ScanRequest: Sendable {
 public struct ScanOutcome: Sendable {
     public var report: Report
     public var exitStatus: ScanExitStatus
+    /// Bad input the scan read past (also in the report's notices); the status is then 2.
+    public var inputErrors: [Notice] = []
 }
 
 /// Selects the scanners a request asks for, runs them (in parallel), and passes their
@@ -49,9 +56,9 @@ public struct ScanRunner: Sendable {
 
     public func run(_ request: ScanRequest, context: ScanContext) throws -> ScanOutcome {
         let started = DispatchTime.now()
-        let walker = FileWalker(include: request.config.include.map(Glob.init),
-                                exclude: request.config.exclude.map(Glob.init))
-        let target = ScanTarget(root: request.root, files: walker.files(under: request.root))
+        let include = request.config.include.map(Glob.init)
+        let selection = Self.selectFiles(request, include: include)
+        let target = ScanTarget(root: request.root, files: selection.files)
         let plan = try select(request)
 
         var tools: [ToolRun] = []
@@ -76,20 +83,38 @@ public struct ScanRunner: Sendable {
         // Bad input (e.g. no lockfile could be read) is the user's to fix: exit 2, not 3.
         if let inputError { throw inputError }
         var report = Report(findings: [], rules: [], tools: tools, notices: notices, filesScanned: target.files.count)
+        report.excludedByDefault = selection.excludedByDefault
+        var inputErrors: [Notice] = []
         for output in outputs {
-            report.findings += output.findings.map(Self.redacted)
+            report.findings += TestCodeNoise.filter(output.findings).map(Self.redacted)
+            inputErrors += output.inputErrors
             report.rules += output.rules
             report.tools.append(output.tool)
             report.notices += output.notices
         }
+        report.notices += inputErrors
         report.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
 
         let pipeline = FindingsPipeline(gate: request.gate, baseline: request.baseline,
                                         severityOverrides: request.config.severity,
-                                        changedLines: request.changedLines)
+                                        changedLines: request.changedLines, minimumSeverity: request.minimumSeverity)
         let sources = SourceCache(root: request.root)
         let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })
-        return ScanOutcome(report: final, exitStatus: status)
+        // Bad input the scan could read past (a corrupt lockfile) still fails the run with 2.
+        let exitStatus = !inputErrors.isEmpty && status != .scannerFailed ? .usage : status
+        return ScanOutcome(report: final, exitStatus: exitStatus, inputErrors: inputErrors)
+    }
+
+    /// The files a request covers: the walk with the user's globs, minus the default ignores
+    /// (not applied to a single-file target: naming a file asks for it).
+    static func selectFiles(_ request: ScanRequest, include: [Glob]) -> (files: [String], excludedByDefault: Int) {
+        let walker = FileWalker(include: include, exclude: request.config.exclude.map(Glob.init),
+                                skippedDirectories: DefaultIgnores.neverScannedDirectories)
+        let files = walker.files(under: request.root)
+        var info = stat()
+        guard lstat(request.root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return (files, 0) }
+        let (kept, excluded) = DefaultIgnores(enabled: request.config.defaultExcludes).partition(files, include: include)
+        return (kept, excluded.count)
     }
 
     /// A finding with any credential in its text redacted, whichever tool reported it.

@@ -36,6 +36,9 @@ public struct ScannerOutput: Sendable {
     public var rules: [RuleDescriptor]
     public var tool: ToolRun
     public var notices: [Notice]
+    /// Bad input the scanner read past (`FILE:LINE: problem`, level error): the scan finishes
+    /// and exits 2.
+    public var inputErrors: [Notice] = []
 
     public init(findings: [Finding] = [], rules: [RuleDescriptor] = [], tool: ToolRun, notices: [Notice] = []) {
         self.findings = findings

@@ -34,6 +34,20 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(help: "Report only findings on lines changed since this git revision.") var since: String?
     @Option(help: "Config file (default: PATH/.sentinel.yml when present).") var config: String?
 
+    // Noise control (issue 8): which files, which severities, how much text.
+    @Option(name: .customLong("exclude"), help: ArgumentHelp("Leave out files matching this glob (repeatable).", valueName: "glob"))
+    var excludes: [String] = []
+    @Option(name: .customLong("include"), help: ArgumentHelp("Scan only files matching this glob (repeatable).", valueName: "glob"))
+    var includes: [String] = []
+    @Flag(name: .customLong("no-default-excludes"), help: "Also scan tests, virtual environments, vendored and build directories.")
+    var noDefaultExcludes = false
+    @Option(help: ArgumentHelp("Show only findings at or above this severity.", valueName: "level"))
+    var severity: String?
+    @Flag(name: .shortAndLong, help: "Print only findings and errors.") var quiet = false
+    @Flag(name: .shortAndLong, help: "Also print code snippets and each tool's count and time.") var verbose = false
+    @Option(name: .customLong("sarif-root"), help: ArgumentHelp("SARIF paths are relative to this directory (default: the git top level).", valueName: "dir"))
+    var sarifRoot: String?
+
     func run() async throws {
         let root = URL(fileURLWithPath: path).standardizedFileURL.path
         guard FileManager.default.fileExists(atPath: root) else {
@@ -41,6 +55,9 @@ struct ScanCommand: AsyncParsableCommand {
         }
         if dast != nil { throw SentinelError(.invalidInput, "--dast: dynamic scanning is not available in this build") }
         let outputFormat = try OutputFormat(parsing: format)
+        if quiet && verbose { throw SentinelError(.invalidInput, "--quiet and --verbose cannot be used together") }
+        let minimumSeverity = try severity.map { try Severity(parsing: $0, context: "--severity") }
+        if let output { try ReportDestination.check(output) }
 
         var scanConfig = ScanConfig()
         let directory = isDirectory(root) ? root : (root as NSString).deletingLastPathComponent
@@ -49,6 +66,12 @@ struct ScanCommand: AsyncParsableCommand {
         } else if FileManager.default.fileExists(atPath: directory + "/" + ScanConfig.fileName) {
             scanConfig = try ScanConfig.load(path: directory + "/" + ScanConfig.fileName)
         }
+        scanConfig.include += includes
+        scanConfig.exclude += excludes
+        if noDefaultExcludes { scanConfig.defaultExcludes = false }
+        // SARIF URIs and HTML links are relative to the repository root, not the scanned directory.
+        let repository = outputFormat == .sarif || outputFormat == .html
+            ? try SARIFRoot.resolve(scanDirectory: directory, explicit: sarifRoot) : nil
 
         var kinds: [ScannerKind] = []
         if sast { kinds.append(.sast) }
@@ -67,27 +90,50 @@ struct ScanCommand: AsyncParsableCommand {
             tools: tools.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } },
             config: scanConfig, gate: gate, baseline: try baseline.map(Baseline.load),
             changedLines: try since.map { try GitDiff.changedLines(in: directory, since: $0) })
+        var scanRequest = request
+        scanRequest.minimumSeverity = minimumSeverity
 
-        let progress = ProgressLine(enabled: Console.stderrIsTerminal)
+        let progress = ProgressLine(enabled: Console.stderrIsTerminal && !quiet)
         let context = ScanContext(ruleDirectories: scanConfig.ruleDirectories,
                                   databasePath: SentinelHome.databasePath,
                                   progress: { progress.show($0) })
         let runner = ScanRunner(scanners: ScannerRegistry.standard(config: scanConfig))
-        let outcome = try runner.run(request, context: context)
+        let outcome = try runner.run(scanRequest, context: context)
         progress.clear()
 
         if let writeBaseline {
             try Baseline.write(outcome.report.findings, to: writeBaseline)
         }
         let color = output == nil && outputFormat == .text && Console.stdoutIsTerminal
-        let rendered = outputFormat.renderer(color: color, sourceRoot: directory).render(outcome.report)
+        let renderer: any ReportRenderer
+        switch outputFormat {
+        case .text: renderer = TextRenderer(color: color, verbosity: quiet ? .quiet : verbose ? .verbose : .normal)
+        case .html:
+            let base = SourceLinks.baseURL(environment: ProcessInfo.processInfo.environment, prefix: repository?.prefix ?? "")
+            renderer = HTMLRenderer(sourceBaseURL: base)
+        default:
+            renderer = outputFormat.renderer(color: color, sourceRoot: repository?.root ?? directory,
+                                             pathPrefix: repository?.prefix ?? "")
+        }
+        let rendered = renderer.render(outcome.report)
         if let output {
-            try AtomicFile.write(rendered, to: output)
-        } else {
+            do {
+                try AtomicFile.write(rendered, to: output)
+            } catch let error as SentinelError {
+                // Not a findings outcome: the report the user asked for does not exist.
+                throw SentinelError(.invalidInput, error.message, errno: error.errno)
+            }
+        } else if !rendered.isEmpty {
             Console.write(1, rendered.hasSuffix("\n") ? rendered : rendered + "\n")
         }
+        // A text report on stdout already lists bad input; elsewhere it goes to the terminal, once.
+        let reportShowsInput = output == nil && outputFormat == .text
         for notice in outcome.report.notices where notice.level == .error {
+            if reportShowsInput && outcome.inputErrors.contains(notice) { continue }
             Console.error("sentinel: \(notice.tool.map { "\($0): " } ?? "")\(notice.message)")
+        }
+        if output != nil && !quiet {
+            Console.error(TextRenderer(color: Console.stderrIsTerminal).summary(outcome.report))
         }
         throw ExitCode(outcome.exitStatus.rawValue)
     }

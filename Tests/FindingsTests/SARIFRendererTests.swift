@@ -241,4 +241,40 @@ import Testing
         let (ok, _) = try Self.validate(sarif.replacingOccurrences(of: original, with: broken))
         #expect(!ok)
     }
+
+    @Test func urisAreRelativeToTheRepositoryRootWithABaseIdEverywhere() throws {
+        var report = Fixtures.sampleReport()
+        report.findings[0].fix = Fix(description: "parameterise", replacements: [
+            Fix.Replacement(startLine: 12, startColumn: 5, endLine: 12, endColumn: 40, text: "cursor.execute(q, (x,))")
+        ])
+        let text = SARIFRenderer(sourceRoot: "/repo", pathPrefix: "services/api").render(report)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let sentinel = try #require(Self.run(log, tool: "sentinel"))
+        let bases = sentinel["originalUriBaseIds"] as? [String: [String: String]]
+        #expect(bases?["%SRCROOT%"]?["uri"] == "file:///repo/")
+        // Every file artifact location (results, notices, fixes) carries the prefix and the base id.
+        var fileLocations = 0
+        var uris: Set<String> = []
+        func visit(_ value: Any) {
+            if let object = value as? [String: Any] {
+                if let location = object["artifactLocation"] as? [String: Any], let uri = location["uri"] as? String,
+                    !uri.hasPrefix("http")
+                {
+                    fileLocations += 1
+                    uris.insert(uri)
+                    #expect(uri.hasPrefix("services/api/"), "\(uri)")
+                    #expect(location["uriBaseId"] as? String == "%SRCROOT%")
+                }
+                object.values.forEach(visit)
+            } else if let array = value as? [Any] {
+                array.forEach(visit)
+            }
+        }
+        visit(log)
+        #expect(fileLocations == 7, "4 file results, 1 notice, 2 fix changes")
+        #expect(uris.contains("services/api/app/db.py") && uris.contains("services/api/app/broken.py"), "\(uris)")
+        // Same root: no prefix.
+        #expect(SARIFRenderer(sourceRoot: "/repo", pathPrefix: "").render(report).contains("app/db.py"))
+        #expect(!SARIFRenderer(sourceRoot: "/repo", pathPrefix: ".").render(report).contains("\"./app"))
+    }
 }

@@ -71,4 +71,34 @@ import Testing
         let text = TextRenderer(showSnippets: true).render(Report(findings: [Fixtures.weakHash()]))
         #expect(text.contains("\n    | h = hashlib.md5(data)\n"))
     }
+
+    @Test func summaryCountsHiddenAndExcludedFiles() {
+        var report = Fixtures.sampleReport()
+        report.belowSeverityCount = 7
+        report.excludedByDefault = 1
+        #expect(TextRenderer().summary(report) == "5 findings: 1 critical, 2 high, 1 medium, 1 low (42 files scanned in 1.23 s); "
+            + "2 suppressed, 1 in baseline, 7 below --severity; 1 file excluded by default ignores (--no-default-excludes to scan them)")
+        report.excludedByDefault = 812
+        #expect(TextRenderer().summary(report).hasSuffix("; 812 files excluded by default ignores (--no-default-excludes to scan them)"))
+    }
+
+    @Test func quietKeepsFindingsAndErrorsOnly() {
+        var report = Fixtures.sampleReport()
+        report.notices.append(Notice(level: .error, message: "package-lock.json:3: not valid JSON", tool: "osv"))
+        let text = TextRenderer(color: false, verbosity: .quiet).render(report)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6, "\(lines)")
+        #expect(lines.last == "error: package-lock.json:3: not valid JSON")
+        #expect(!text.contains("note:") && !text.contains("warning:") && !text.contains("files scanned"))
+        #expect(TextRenderer(color: false, verbosity: .quiet).render(Report()) == "")
+    }
+
+    @Test func verboseAddsSnippetsAndToolCounts() {
+        var report = Fixtures.sampleReport()
+        report.tools[0].durationSeconds = 0.5
+        let text = TextRenderer(color: false, verbosity: .verbose).render(report)
+        #expect(text.contains("    | cursor.execute(\"SELECT * FROM t WHERE id=\" + q)"))
+        #expect(text.contains("\nnote: sentinel: 2 findings in 0.50 s\n"))
+        #expect(text.contains("\nnote: bandit: 1 finding\n"))
+    }
 }

@@ -25,12 +25,19 @@ public struct DependencyScanner: Scanner {
     }
 
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
-        let detected = try LockfileDetector(root: target.root).scan()
-        var notices = detected.errors.map { Notice(level: .warning, message: $0.description, file: $0.file, tool: name) }
-        if detected.nothingReadable {
-            let files = detected.files.joined(separator: ", ")
-            throw SentinelError(.invalidInput, "no lockfile could be read (\(files)): \(detected.errors.first?.description ?? "")")
+        var detected = try LockfileDetector(root: target.root).scan()
+        if isDirectory(target.root) {
+            // The detector walks on its own; keep what the file selection (globs, default ignores) keeps.
+            let selected = Set(target.files)
+            detected.results = detected.results.filter { selected.contains($0.file) }
+            detected.errors = detected.errors.filter { selected.contains($0.file) }
         }
+        // A lockfile that cannot be read is bad input: reported once, the scan goes on, exit 2.
+        let inputErrors = detected.errors.map {
+            Notice(level: .error, message: $0.line > 0 ? "\($0.file):\($0.line): \($0.message)" : "\($0.file): \($0.message)",
+                   tool: name)
+        }
+        var notices: [Notice] = []
         var findings: [Finding] = []
         var rules: [String: RuleDescriptor] = [:]
         for problem in detected.results.flatMap(\.problems) {
@@ -52,8 +59,15 @@ public struct DependencyScanner: Scanner {
                 rules[match.advisory.id] = descriptor(for: match.advisory)
             }
         }
-        return ScannerOutput(findings: findings, rules: rules.values.sorted { $0.id < $1.id },
-                             tool: ToolRun(name: name, status: .succeeded), notices: notices)
+        var output = ScannerOutput(findings: findings, rules: rules.values.sorted { $0.id < $1.id },
+                                   tool: ToolRun(name: name, status: .succeeded), notices: notices)
+        output.inputErrors = inputErrors
+        return output
+    }
+
+    private func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 
     static let notPinnedRule = RuleDescriptor(
