@@ -42,9 +42,17 @@ struct ByteStream {
     private var pendingStart = 0
     private(set) var sinkBroken = false
     private var sinkFD: Int32
-    /// Most bytes per write: a write after POLLOUT of at most PIPE_BUF bytes does not block
-    /// on a pipe, so a stopped reader (or `^S` on a terminal) cannot stall the waiter.
+    /// Most bytes per plain write: a write after POLLOUT of at most PIPE_BUF bytes does not
+    /// block on a pipe, so a stopped reader (or `^S` on a terminal) cannot stall the waiter.
     private let chunk: Int
+    /// Pipes and sockets take `pwritev2(RWF_NOWAIT)`: all the pending bytes in one call that
+    /// never blocks, without setting O_NONBLOCK on a description the caller shares.
+    private var noWait: Bool
+    private var scratch = [UInt8](repeating: 0, count: ByteStream.bufferLimit)
+
+    private typealias PWritev2 = @convention(c) (Int32, UnsafePointer<iovec>?, Int32, Int, Int32) -> Int
+    private static let pwritev2 = GNUCalls.lookup("pwritev2", as: PWritev2.self)
+    private static let rwfNoWait: Int32 = 0x8  // RWF_NOWAIT, <linux/fs.h>
 
     init(source: Int32, sink: Sink, isOutput: Bool, ownsSource: Bool, endAction: EndAction = .none) {
         self.source = source
@@ -57,9 +65,11 @@ struct ByteStream {
             var info = stat()
             let type = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : 0
             chunk = type == S_IFREG || type == S_IFBLK ? Self.bufferLimit : Int(PIPE_BUF)
+            noWait = (type == S_IFIFO || type == S_IFSOCK) && Self.pwritev2 != nil
         } else {
             sinkFD = -1
             chunk = 0
+            noWait = false
         }
     }
 
@@ -80,17 +90,16 @@ struct ByteStream {
 
     /// Reads what is available (after POLLIN, or any poll event on the source).
     mutating func readSource() {
-        var buffer = [UInt8](repeating: 0, count: Self.bufferLimit)
         let room: Int
-        if case .capture = sink { room = buffer.count } else { room = Self.bufferLimit - pendingCount }
-        let count = read(source, &buffer, max(1, room))
+        if case .capture = sink { room = scratch.count } else { room = Self.bufferLimit - pendingCount }
+        let count = read(source, &scratch, max(1, room))
         if count < 0 && (errno == EINTR || errno == EAGAIN) { return }
         // EOF, or EIO from a pty master whose slave every process has closed.
         guard count > 0 else { return endOfSource() }
         switch sink {
         case .capture(let limit):
             let space = Int(min(UInt64(Int.max), limit)) - captured.count
-            if space > 0 { captured.append(contentsOf: buffer[..<min(count, space)]) }
+            if space > 0 { captured.append(contentsOf: scratch[..<min(count, space)]) }
             if count > space { truncated = true }
         case .descriptor:
             if sinkBroken { return }  // a gone caller: keep the payload unblocked, drop the bytes
@@ -98,15 +107,24 @@ struct ByteStream {
                 pending.removeAll(keepingCapacity: true)
                 pendingStart = 0
             }
-            pending.append(contentsOf: buffer[..<count])
+            pending.append(contentsOf: scratch[..<count])
         }
     }
 
     /// Writes one chunk of the pending bytes (after POLLOUT, or an error event on the sink).
     mutating func writeSink() {
-        let length = min(chunk, pendingCount)
-        let written = pending.withUnsafeBytes { bytes in
-            write(sinkFD, bytes.baseAddress! + pendingStart, length)
+        var written = -1
+        if noWait, let pwritev2 = Self.pwritev2 {
+            let (start, count) = (pendingStart, pendingCount)
+            written = pending.withUnsafeMutableBytes { bytes in
+                var vector = iovec(iov_base: bytes.baseAddress! + start, iov_len: count)
+                return pwritev2(sinkFD, &vector, 1, -1, Self.rwfNoWait)
+            }
+            if written < 0 && (errno == EOPNOTSUPP || errno == EINVAL || errno == ENOSYS) { noWait = false }
+        }
+        if !noWait {
+            let (start, length, fd) = (pendingStart, min(chunk, pendingCount), sinkFD)
+            written = pending.withUnsafeBytes { bytes in write(fd, bytes.baseAddress! + start, length) }
         }
         if written < 0 {
             if errno == EINTR || errno == EAGAIN { return }
