@@ -43,6 +43,14 @@ int sbx_clear_capabilities(void);
 /* limits.c */
 int sbx_apply_rlimits(const struct sbx_rlimit *limits, size_t count);
 
+/* tty.c: opens a pty from /dev/ptmx (inside the new root), hands the slave to the
+   payload's uid, sends the master over passing_socket; returns the slave fd or -1. */
+int sbx_pty_open(const struct sbx_config *config, int passing_socket);
+/* Makes the already-dup'd slave on fd 0 the controlling terminal of this new session. */
+int sbx_pty_take_control(void);
+/* Sends fd over an AF_UNIX socket (one byte plus SCM_RIGHTS). */
+int sbx_send_fd(int socket_fd, int fd);
+
 /* A raw fork: glibc's fork() runs atfork handlers that may take locks held by threads
    that no longer exist in this child. */
 pid_t sbx_raw_fork(void);

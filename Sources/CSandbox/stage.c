@@ -42,6 +42,8 @@ static const char *const stage_names[SBX_STAGE__COUNT] = {
     [SBX_STAGE_CGROUP_ATTACH] = "cgroup attach",
     [SBX_STAGE_RELEASE] = "release child",
     [SBX_STAGE_REPORT] = "read child report",
+    [SBX_STAGE_PTY] = "open pty",
+    [SBX_STAGE_CTTY] = "ioctl(TIOCSCTTY)",
 };
 
 const char *sbx_stage_name(int stage) {

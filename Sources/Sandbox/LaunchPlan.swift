@@ -44,6 +44,8 @@ public struct LaunchRequest: Sendable {
     public var callerEnvironment: [String: String]
     /// Variables set after filtering (proxy settings, granted secrets).
     public var extraEnvironment: [String: String]
+    /// Mount a private devpts so the launcher can give the payload a terminal (`-t`).
+    public var terminal = false
 
     public init(profile: Profile, command: [String], workspace: String? = nil, extraReadOnly: [String] = [],
                 callerEnvironment: [String: String] = [:], extraEnvironment: [String: String] = [:]) {
@@ -65,7 +67,8 @@ extension LaunchPlan {
         }
         let profile = request.profile
         var builder = RootBuilder(root: newRoot)
-        try builder.addStandardTree(profile: profile, extraReadOnly: request.extraReadOnly)
+        try builder.addStandardTree(profile: profile, extraReadOnly: request.extraReadOnly,
+                                    terminal: request.terminal)
 
         // Without a workspace the command starts in /tmp, or / when the profile has no /tmp.
         var workdir = profile.filesystem.tmpfs["/tmp"] != nil ? "/tmp" : "/"

@@ -57,6 +57,12 @@ struct SandboxRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("status-json"), help: "Write the run's status object to this file.")
     var statusJSON: String?
 
+    @Flag(name: .shortAndLong, help: "Relay stdin to the command (default: it reads /dev/null).")
+    var interactive = false
+
+    @Flag(name: .shortAndLong, help: "Give the command a terminal (a pty inside the sandbox).")
+    var tty = false
+
     @Argument(parsing: .postTerminator, help: "The command and its arguments, after --.")
     var command: [String] = []
 
@@ -82,16 +88,19 @@ struct SandboxRunCommand: AsyncParsableCommand {
         }
 
         let workspacePath = workspace.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        // Ctrl-C, SIGTERM and SIGHUP stop the sandbox and still clean up its cgroups.
+        // Ctrl-C, SIGTERM and SIGHUP stop the sandbox and still clean up its cgroups; a
+        // launcher that cannot finish (a stuck write) exits anyway, at once on a second signal.
         let handle = LaunchHandle()
-        let forwarding = SignalForwarding(signals: [SIGINT, SIGTERM, SIGHUP]) { handle.terminate(signal: $0) }
+        let forwarding = SignalForwarding(signals: [SIGINT, SIGTERM, SIGHUP],
+                                          forward: { handle.terminate(signal: $0) },
+                                          abandon: { handle.abandon(signal: $0) })
         defer { forwarding.cancel() }
         let result: RunResult
         do {
             result = try SandboxSession.run(
                 profile: selected, command: command, workspace: workspacePath,
                 extraReadOnly: bindReadOnly.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                output: .inherit, handle: handle)
+                output: .inherit, handle: handle, interactive: interactive, terminal: tty)
         } catch let error as SandboxError {
             try writeStatus(RunResult(exitCode: error.exitStatus, reason: .setupFailed, stage: error.stage,
                                       errno: error.errno?.rawValue))

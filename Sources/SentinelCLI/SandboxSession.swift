@@ -6,17 +6,21 @@ import Support
 /// `doctor` and the scanners' adapters.
 enum SandboxSession {
     static func run(profile: Profile, command: [String], workspace: String?, extraReadOnly: [String] = [],
-                    output: LaunchOptions.Output, handle: LaunchHandle? = nil) throws -> RunResult {
+                    output: LaunchOptions.Output, handle: LaunchHandle? = nil, interactive: Bool = false,
+                    terminal: Bool = false) throws -> RunResult {
         var options = LaunchOptions(profile: profile, output: output)
+        options.interactive = interactive
+        options.terminal = terminal
         options.onWarning = { Console.error("sentinel: warning: \($0)") }
         options.handle = handle
         let proxyVariables = try EgressLaunch.configure(&options, network: profile.network) { record in
             Console.error(record.denialLine)
         }
-        let request = LaunchRequest(profile: profile, command: command, workspace: workspace,
+        var request = LaunchRequest(profile: profile, command: command, workspace: workspace,
                                     extraReadOnly: extraReadOnly,
                                     callerEnvironment: ProcessInfo.processInfo.environment,
                                     extraEnvironment: proxyVariables)
+        request.terminal = terminal
         let plan = try LaunchPlan.make(request, newRoot: options.newRoot)
         return try Launcher.run(plan, options: options)
     }

@@ -71,6 +71,8 @@ struct ProbeSelfTests {
         ProbeCall("netlink-socket"),
         ProbeCall("nice"),
         ProbeCall("dns", "localhost"),
+        ProbeCall("pwrite-output"),  // the runner's stdout and stderr are host files
+        ProbeCall("truncate-output"),
     ]
 
     @Test("unconfined root gets through", arguments: hostEscapes)
@@ -161,6 +163,17 @@ struct ProbeSelfTests {
     @Test func procExeWriteReachesTheBinary() throws {
         let (result, output) = try runProbeOnHost(["proc-exe-write", "0"])
         #expect(output == ProbeOutput("DENIED proc-exe-write ETXTBSY"), "\(result.summary)")
+    }
+
+    /// Unconfined, stdin redirected from a file is that file's description: the seek lands.
+    @Test func lseekStdinMovesAHostFile() throws {
+        let scratch = try TemporaryDirectory(prefix: "sentinel-probe-host")
+        defer { scratch.remove() }
+        try "line\n".write(toFile: scratch.path + "/input", atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(
+            "/bin/sh", ["-c", "exec \"$0\" lseek-stdin < \"$1\"", PackagePaths.probe, scratch.path + "/input"],
+            timeout: 20)
+        #expect(ProbeOutput(result.stdout) == ProbeOutput("ESCAPED lseek-stdin offset=5"), "\(result.summary)")
     }
 
     @Test func listDirSeesTheHostRoot() throws {

@@ -73,6 +73,11 @@ static const struct probe_verb verbs[] = {
     {"syscall-nr", "NR", 1, 0, v_syscall_nr},
     {"tiocsti", "", 0, 1, v_tiocsti},
     {"tioclinux", "", 0, 1, v_tioclinux},
+    /* the caller's stdio */
+    {"pwrite-output", "", 0, 0, v_pwrite_output},
+    {"truncate-output", "", 0, 0, v_truncate_output},
+    {"lseek-stdin", "", 0, 0, v_lseek_stdin},
+    {"nonblock-stdio", "", 0, 0, v_nonblock_stdio},
     /* credentials and inherited state */
     {"euid", "", 0, 0, v_euid},
     {"caps", "", 0, 0, v_caps},

@@ -87,6 +87,9 @@ VERB_DECL(v_syslog); VERB_DECL(v_clock_settime); VERB_DECL(v_iopl); VERB_DECL(v_
 VERB_DECL(v_x32); VERB_DECL(v_vhangup); VERB_DECL(v_newer_syscall); VERB_DECL(v_syscall_nr);
 /* tty.c */
 VERB_DECL(v_tiocsti); VERB_DECL(v_tioclinux);
+/* stdio.c */
+VERB_DECL(v_pwrite_output); VERB_DECL(v_truncate_output); VERB_DECL(v_lseek_stdin);
+VERB_DECL(v_nonblock_stdio);
 /* creds.c */
 VERB_DECL(v_euid); VERB_DECL(v_caps); VERB_DECL(v_setuid0); VERB_DECL(v_setgid0);
 VERB_DECL(v_setgroups); VERB_DECL(v_capset); VERB_DECL(v_securebits); VERB_DECL(v_env_secret);

@@ -64,6 +64,9 @@ enum sbx_stage {
     SBX_STAGE_CGROUP_ATTACH,
     SBX_STAGE_RELEASE,
     SBX_STAGE_REPORT,
+    /* The terminal (config.tty): the init opens the pty, the payload makes it its own. */
+    SBX_STAGE_PTY,
+    SBX_STAGE_CTTY,
     SBX_STAGE__COUNT
 };
 
@@ -132,12 +135,20 @@ struct sbx_config {
     /* When non-zero, the init listens on 127.0.0.1:proxy_port inside the sandbox network
        namespace and passes the listening socket back (sbx_process.proxy_fd). */
     int proxy_port;
+
+    /* When non-zero, the init opens a pty from the sandbox's own devpts (/dev/ptmx must
+       lead there), passes the master back (sbx_process.tty_fd; after the proxy socket, on
+       the same socketpair), and the payload gets the slave as stdin, stdout and stderr and
+       as its controlling terminal; the std*_fd fields are then unused. */
+    int tty;
+    unsigned short tty_rows, tty_cols; /* the pty's first window size; 0: leave it unset */
 };
 
 struct sbx_process {
     pid_t pid;         /* the sandbox init, in the caller's pid namespace */
     int status_fd;     /* readable: 4 bytes, the payload's wait status, when it ends */
     int proxy_fd;      /* the listening socket inside the sandbox, or -1 */
+    int tty_fd;        /* the pty master when config.tty, or -1 */
 };
 
 struct sbx_failure {
@@ -162,7 +173,9 @@ struct sbx_launch {
     int sync_write;
     int report_read;
     int status_read;
-    int proxy_read; /* the parent end of the fd-passing socketpair, or -1 */
+    int proxy_read; /* the parent end of the fd-passing socketpair (proxy, tty), or -1 */
+    int proxy;      /* config.proxy_port > 0: a listening socket comes first on proxy_read */
+    int tty;        /* config.tty: a pty master comes next on proxy_read */
 };
 
 /* Phase one: clone, write the id maps, let the init build its root. The config must stay
