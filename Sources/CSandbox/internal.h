@@ -36,6 +36,10 @@ int sbx_proxy_listen(int port, int passing_socket);
 /* mount.c: returns 0, or -1 with errno set and *stage / *index naming the failure. */
 int sbx_build_root(const struct sbx_config *config, int *stage, int *index);
 
+/* workspace.c: the init's side of the workspace ops; 0, or -1 with errno set. */
+int sbx_attach_tree(const struct sbx_fs_op *op);
+int sbx_bind_verified(const struct sbx_fs_op *op);
+
 /* caps.c */
 int sbx_drop_bounding_set(void);
 int sbx_clear_capabilities(void);

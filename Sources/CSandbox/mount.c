@@ -63,6 +63,16 @@ static int run_op(const struct sbx_fs_op *op, int *stage) {
         *stage = SBX_STAGE_REMOUNT;
         return mount(NULL, op->path, NULL,
                      MS_REMOUNT | MS_BIND | op->flags | locked_flags(op->path), NULL);
+    case SBX_FS_ATTACH_TREE:
+        *stage = SBX_STAGE_MOVE_MOUNT;
+        return sbx_attach_tree(op);
+    case SBX_FS_CHOWN:
+        *stage = SBX_STAGE_CHOWN;
+        if (lchown(op->path, op->uid, op->gid) != 0) return -1;
+        return chmod(op->path, (mode_t)op->mode);
+    case SBX_FS_BIND_VERIFIED:
+        *stage = SBX_STAGE_WORKSPACE_REOPEN;
+        return sbx_bind_verified(op);
     default:
         *stage = SBX_STAGE_MOUNT;
         errno = EINVAL;

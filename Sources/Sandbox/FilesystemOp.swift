@@ -6,6 +6,11 @@ public enum FilesystemOp: Sendable, Equatable, CustomStringConvertible {
     case symlink(target: String, path: String)
     case mount(source: String?, path: String, fstype: String?, flags: MountFlags, data: String?, optional: Bool)
     case remountBind(path: String, flags: MountFlags, optional: Bool)
+    /// Mounts the plan's resolved workspace directory at `path`: the parent's detached tree,
+    /// or (unprivileged) the directory re-opened without following links and checked.
+    case attachWorkspace(path: String)
+    /// Gives `path` an owner (ids inside the sandbox) and a mode.
+    case chown(path: String, uid: UInt32, gid: UInt32, mode: UInt32)
 
     public var description: String {
         switch self {
@@ -15,6 +20,8 @@ public enum FilesystemOp: Sendable, Equatable, CustomStringConvertible {
         case .mount(let source, let path, let fstype, let flags, let data, _):
             return "mount \(source ?? "-") \(path) \(fstype ?? "-") \(flags) \(data ?? "")"
         case .remountBind(let path, let flags, _): return "remount \(path) \(flags)"
+        case .attachWorkspace(let path): return "attach workspace \(path)"
+        case .chown(let path, let uid, let gid, let mode): return "chown \(path) \(uid):\(gid) \(String(mode, radix: 8))"
         }
     }
 
@@ -22,7 +29,8 @@ public enum FilesystemOp: Sendable, Equatable, CustomStringConvertible {
     public var path: String {
         switch self {
         case .mkdir(let path, _), .mkfile(let path, _), .symlink(_, let path), .mount(_, let path, _, _, _, _),
-            .remountBind(let path, _, _):
+            .remountBind(let path, _, _), .attachWorkspace(let path),
+            .chown(let path, _, _, _):
             return path
         }
     }

@@ -1,10 +1,13 @@
+import Support
+
 /// The uid/gid maps of the sandbox's user namespace.
 ///
-/// A root launcher maps inside 0 to host 0 so the init can reach the paths it binds, and
-/// maps the payload's uid to `nobody`, or to the workspace owner when the workspace is
-/// writable, so files written keep their rightful owner. It leaves `setgroups` allowed so
-/// the payload can shed the launcher's supplementary groups. An unprivileged launcher can
-/// map only itself and must deny `setgroups`.
+/// A root launcher maps inside 0 to host 0 for the init alone (it builds the root and never
+/// runs payload code), and the payload's ids to `nobody` on the host (65534), whatever the
+/// workspace: no payload ever holds host uid 0. A writable workspace owned by someone else is
+/// made writable by an idmapped mount (`WorkspaceMount.idShift`), not by sharing its owner's
+/// ids. It leaves `setgroups` allowed so the payload can shed the launcher's supplementary
+/// groups. An unprivileged launcher can map only itself and must deny `setgroups`.
 public struct IdentityMaps: Sendable, Equatable {
     public var uidMap: String
     public var gidMap: String
@@ -12,24 +15,28 @@ public struct IdentityMaps: Sendable, Equatable {
     /// The payload's ids inside the namespace.
     public var uid: UInt32
     public var gid: UInt32
+    /// The payload's ids on the host.
+    public var hostUID: UInt32
+    public var hostGID: UInt32
 
-    public static func make(hostUID: UInt32, hostGID: UInt32, insideUID: UInt32, insideGID: UInt32,
-                            ownerUID: UInt32, ownerGID: UInt32) -> IdentityMaps {
+    /// The host ids a root launcher gives every payload.
+    public static let payloadHostID: UInt32 = 65534
+
+    /// Throws when a root launcher would have to give the payload inside id 0, which the init holds.
+    public static func make(hostUID: UInt32, hostGID: UInt32, insideUID: UInt32, insideGID: UInt32) throws
+        -> IdentityMaps
+    {
         guard hostUID == 0 else {
             return IdentityMaps(uidMap: "\(insideUID) \(hostUID) 1\n", gidMap: "\(insideGID) \(hostGID) 1\n",
-                                denySetgroups: true, uid: insideUID, gid: insideGID)
+                                denySetgroups: true, uid: insideUID, gid: insideGID, hostUID: hostUID,
+                                hostGID: hostGID)
         }
-        let (uidMap, uid) = rootMap(inside: insideUID, outside: ownerUID)
-        let (gidMap, gid) = rootMap(inside: insideGID, outside: ownerGID)
-        return IdentityMaps(uidMap: uidMap, gidMap: gidMap, denySetgroups: false, uid: uid, gid: gid)
-    }
-
-    /// Ranges may not overlap on either side: when the payload would need host 0 (or
-    /// inside 0), it shares the init's mapping and runs as 0 with every capability gone.
-    private static func rootMap(inside: UInt32, outside: UInt32) -> (String, UInt32) {
-        if inside == 0 || outside == 0 {
-            return ("0 0 1\n", 0)
+        guard insideUID != 0, insideGID != 0 else {
+            throw SentinelError(.invalidInput,
+                                "profile user \(insideUID):\(insideGID): id 0 is the sandbox init's; the payload needs another uid and gid")
         }
-        return ("0 0 1\n\(inside) \(outside) 1\n", inside)
+        let host = payloadHostID
+        return IdentityMaps(uidMap: "0 0 1\n\(insideUID) \(host) 1\n", gidMap: "0 0 1\n\(insideGID) \(host) 1\n",
+                            denySetgroups: false, uid: insideUID, gid: insideGID, hostUID: host, hostGID: host)
     }
 }

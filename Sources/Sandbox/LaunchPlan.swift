@@ -20,6 +20,8 @@ public struct LaunchPlan: Sendable, Equatable {
     public var newRoot: String
     public var filesystem: [FilesystemOp]
     public var rlimits: [ResourceLimit]
+    /// The resolved workspace the `.attachWorkspace` step mounts, if any.
+    public var workspace: WorkspaceMount?
 
     /// Where the workspace appears inside the sandbox.
     public static let workspaceMountPoint = "/workspace"
@@ -29,6 +31,25 @@ public struct LaunchPlan: Sendable, Equatable {
         public var resource: Int32
         public var soft: UInt64
         public var hard: UInt64
+    }
+}
+
+/// The workspace as the launcher mounts it: the directory resolved once, whether the tree is
+/// read-only (`ro`, and an overlay's lower layer), and the id shift that lets the unprivileged
+/// payload write a tree someone else owns.
+public struct WorkspaceMount: Sendable, Equatable {
+    public var directory: WorkspaceDirectory
+    public var mode: Profile.WorkspaceMode
+    public var idShift: IDShift?
+
+    public var readOnlyTree: Bool { mode != .rw }
+
+    /// Files owned by `disk` appear owned by `shown` (and new files are stored as `disk`).
+    public struct IDShift: Sendable, Equatable {
+        public var diskUID: UInt32
+        public var diskGID: UInt32
+        public var shownUID: UInt32
+        public var shownGID: UInt32
     }
 }
 
@@ -72,27 +93,26 @@ extension LaunchPlan {
 
         // Without a workspace the command starts in /tmp, or / when the profile has no /tmp.
         var workdir = profile.filesystem.tmpfs["/tmp"] != nil ? "/tmp" : "/"
-        var identity = (uid: profile.uid, gid: profile.gid, ownerUID: UInt32(65534), ownerGID: UInt32(65534))
-        if let workspace = request.workspace {
-            var info = stat()
-            guard stat(workspace, &info) == 0 else {
-                throw SentinelError(.invalidInput, "\(workspace): workspace not found: \(Errno.current)")
+        let maps = try IdentityMaps.make(hostUID: hostUID, hostGID: hostGID, insideUID: profile.uid,
+                                         insideGID: profile.gid)
+        var workspace: WorkspaceMount?
+        if let path = request.workspace {
+            let directory = try WorkspaceDirectory(resolving: path)
+            let mode = profile.filesystem.workspace
+            var mount = WorkspaceMount(directory: directory, mode: mode, idShift: nil)
+            // Only a root launcher can idmap; an unprivileged one is the payload and owns what it may write.
+            if hostUID == 0, mode != .ro, directory.ownerUID != maps.hostUID || directory.ownerGID != maps.hostGID {
+                mount.idShift = .init(diskUID: directory.ownerUID, diskGID: directory.ownerGID,
+                                      shownUID: maps.hostUID, shownGID: maps.hostGID)
             }
-            guard (info.st_mode & S_IFMT) == S_IFDIR else {
-                throw SentinelError(.invalidInput, "\(workspace): workspace is not a directory")
-            }
-            try builder.addWorkspace(host: workspace, mode: profile.filesystem.workspace)
+            // The payload sees the directory as its own when it owns it (directly or shifted).
+            let payloadOwns = mount.idShift != nil
+                || (directory.ownerUID == maps.hostUID && directory.ownerGID == maps.hostGID)
+            builder.addWorkspace(mode: mode, upperRoot: payloadOwns ? (maps.uid, maps.gid, directory.mode) : nil)
             workdir = workspaceMountPoint
-            if profile.filesystem.workspace != .ro {
-                // Writes must land as the directory's owner without any privilege inside.
-                identity.ownerUID = info.st_uid
-                identity.ownerGID = info.st_gid
-            }
+            workspace = mount
         }
 
-        let maps = IdentityMaps.make(hostUID: hostUID, hostGID: hostGID, insideUID: identity.uid,
-                                     insideGID: identity.gid, ownerUID: identity.ownerUID,
-                                     ownerGID: identity.ownerGID)
         let environment = EnvironmentFilter.apply(profile.environment, caller: request.callerEnvironment,
                                                   extra: request.extraEnvironment)
         let searchPath = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
@@ -101,7 +121,7 @@ extension LaunchPlan {
             argv: request.command, environment: environment, searchPath: searchPath, workdir: workdir,
             hostname: profile.hostname, uidMap: maps.uidMap, gidMap: maps.gidMap, denySetgroups: maps.denySetgroups,
             uid: maps.uid, gid: maps.gid, newRoot: newRoot, filesystem: builder.ops,
-            rlimits: resourceLimits(profile.limits))
+            rlimits: resourceLimits(profile.limits), workspace: workspace)
     }
 
     static func resourceLimits(_ limits: Profile.Limits) -> [ResourceLimit] {

@@ -32,8 +32,6 @@ public struct LaunchOptions: Sendable {
     /// Serves the listening socket the sandbox hands back (called with its descriptor).
     public var startEgress: (@Sendable (Int32) throws -> any EgressService)?
     public var cgroupRoot: String
-    /// Where to build the root; must not be an ancestor of any bound path.
-    public var newRoot: String
     public var onWarning: @Sendable (String) -> Void
     /// Stops the run from another thread.
     public var handle: LaunchHandle?
@@ -49,7 +47,7 @@ public struct LaunchOptions: Sendable {
     public init(output: Output = .capture, outputLimit: UInt64 = 16 << 20, timeoutSeconds: Double? = nil,
                 cgroupLimits: CgroupLimits = CgroupLimits(), seccomp: Profile.Seccomp = .default, proxyPort: Int = 0,
                 startEgress: (@Sendable (Int32) throws -> any EgressService)? = nil,
-                cgroupRoot: String = "/sys/fs/cgroup", newRoot: String = Launcher.defaultNewRoot,
+                cgroupRoot: String = "/sys/fs/cgroup",
                 onWarning: @escaping @Sendable (String) -> Void = { _ in }) {
         self.output = output
         self.outputLimit = outputLimit
@@ -59,7 +57,6 @@ public struct LaunchOptions: Sendable {
         self.proxyPort = proxyPort
         self.startEgress = startEgress
         self.cgroupRoot = cgroupRoot
-        self.newRoot = newRoot
         self.onWarning = onWarning
     }
 
@@ -75,14 +72,12 @@ public struct LaunchOptions: Sendable {
 
 /// Runs a `LaunchPlan` through the C launcher and waits for the whole tree to end.
 public enum Launcher {
-    /// An empty directory the sandbox mounts its tmpfs root over, in its own mount namespace.
-    public static let defaultNewRoot = "/tmp/.sentinel-root"
-
     /// Runs the plan. Throws `SandboxError` when the sandbox cannot be set up or the command
     /// cannot be executed; every other outcome (exit, signal, timeout, OOM) is a `RunResult`.
     public static func run(_ plan: LaunchPlan, options: LaunchOptions) throws -> RunResult {
         let started = DispatchTime.now()
-        try prepareNewRoot(plan.newRoot)
+        let workspaceTree = try makeWorkspaceTree(plan.workspace)
+        defer { if workspaceTree >= 0 { close(workspaceTree) } }
         let seccomp = try SeccompProgram.forProfile(options.seccomp)
 
         let relay = options.output == .inherit
@@ -115,7 +110,9 @@ public enum Launcher {
         config.new_root = arena.copy(plan.newRoot)
         config.new_root_data = arena.copy("mode=0755,size=16m")
         config.read_only_root = 1
-        config.fs_ops = UnsafePointer(arena.buffer(plan.filesystem.map { cOp($0, arena) }))
+        config.fs_ops = UnsafePointer(arena.buffer(plan.filesystem.map {
+            cOp($0, arena, workspace: plan.workspace, tree: workspaceTree)
+        }))
         config.fs_op_count = plan.filesystem.count
         config.rlimits = UnsafePointer(arena.buffer(plan.rlimits.map {
             sbx_rlimit(resource: $0.resource, soft: rlim_t($0.soft), hard: rlim_t($0.hard))
@@ -270,10 +267,21 @@ public enum Launcher {
         return result
     }
 
-    private static func prepareNewRoot(_ path: String) throws {
-        if mkdir(path, 0o755) != 0 && errno != EEXIST {
-            throw SandboxError(code: .setupFailed, stage: "mkdir", errno: .current, detail: path)
+    /// As root: the workspace's mount cloned into a detached tree (idmapped when the plan asks)
+    /// that the init attaches. Unprivileged: -1, and the init re-opens and checks the directory.
+    private static func makeWorkspaceTree(_ workspace: WorkspaceMount?) throws -> Int32 {
+        guard let workspace, geteuid() == 0 else { return -1 }
+        let shift = workspace.idShift
+        var tree: Int32 = -1
+        var failure = sbx_failure()
+        guard sbx_workspace_tree(workspace.directory.fd, workspace.readOnlyTree ? 1 : 0, shift == nil ? 0 : 1,
+                                 shift?.diskUID ?? 0, shift?.shownUID ?? 0, shift?.diskGID ?? 0,
+                                 shift?.shownGID ?? 0, &tree, &failure) == 0
+        else {
+            throw SandboxError(code: .setupFailed, stage: String(cString: sbx_stage_name(failure.stage)),
+                               errno: Errno(rawValue: failure.err), detail: workspace.directory.path)
         }
+        return tree
     }
 
     private static func reap(_ pid: pid_t) -> rusage {
@@ -296,9 +304,29 @@ public enum Launcher {
         return SandboxError(code: .setupFailed, stage: stage, errno: errno, detail: detail)
     }
 
-    private static func cOp(_ op: FilesystemOp, _ arena: CStringArena) -> sbx_fs_op {
+    private static func cOp(_ op: FilesystemOp, _ arena: CStringArena, workspace: WorkspaceMount?,
+                            tree: Int32) -> sbx_fs_op {
         var result = sbx_fs_op()
+        result.fd = -1
         switch op {
+        case .chown(let path, let uid, let gid, let mode):
+            result.kind = Int32(SBX_FS_CHOWN.rawValue)
+            result.path = arena.copy(path)
+            result.uid = uid
+            result.gid = gid
+            result.mode = mode
+        case .attachWorkspace(let path):
+            result.path = arena.copy(path)
+            if tree >= 0 {
+                result.kind = Int32(SBX_FS_ATTACH_TREE.rawValue)
+                result.fd = tree
+            } else {
+                // Without a workspace in the plan the C side fails on a NULL source: never reached.
+                result.kind = Int32(SBX_FS_BIND_VERIFIED.rawValue)
+                result.source = arena.copy(workspace?.directory.path)
+                result.dev = workspace?.directory.device ?? 0
+                result.ino = workspace?.directory.inode ?? 0
+            }
         case .mkdir(let path, let mode):
             result.kind = Int32(SBX_FS_MKDIR.rawValue)
             result.path = arena.copy(path)

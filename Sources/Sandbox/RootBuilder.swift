@@ -20,7 +20,14 @@ struct RootBuilder {
 
     private static let deviceNodes = ["null", "zero", "full", "random", "urandom", "tty"]
     private static let readOnlyProcEntries = ["sys", "sysrq-trigger", "irq", "bus", "fs"]
-    private static let maskedProcEntries = ["kcore", "keys", "timer_list", "sched_debug", "kallsyms"]
+    /// Docker's `maskedPaths` under /proc, plus what else leaks kernel addresses, memory layout
+    /// or hardware: files are covered by a read-only empty file, directories by an empty
+    /// read-only tmpfs. Entries this kernel lacks are skipped.
+    static let maskedProcEntries = [
+        "acpi", "asound", "interrupts", "kcore", "keys", "latency_stats", "timer_list", "timer_stats",
+        "sched_debug", "scsi", "kallsyms", "slabinfo", "pagetypeinfo", "vmallocinfo", "config.gz", "iomem",
+        "ioports",
+    ]
 
     /// `terminal`: mount a private devpts at /dev/pts (/dev/ptmx leads there) for `-t`.
     mutating func addStandardTree(profile: Profile, extraReadOnly: [String], terminal: Bool = false) throws {
@@ -50,27 +57,34 @@ struct RootBuilder {
         addDev(terminal: terminal)
     }
 
-    mutating func addWorkspace(host: String, mode: Profile.WorkspaceMode) throws {
+    /// Mounts the workspace the parent resolved (never a path string: see `WorkspaceDirectory`).
+    /// `upperRoot`: owner (inside ids) and mode the overlay's top directory gets, so that it looks
+    /// like the workspace directory to the payload; nil leaves it the init's.
+    mutating func addWorkspace(mode: Profile.WorkspaceMode, upperRoot: (uid: UInt32, gid: UInt32, mode: UInt32)? = nil) {
         let inside = LaunchPlan.workspaceMountPoint
         ensureDirectory(inside, mode: 0o755)
         switch mode {
         case .ro, .rw:
-            ops.append(.mount(source: host, path: root + inside, fstype: nil, flags: [.bind], data: nil,
-                              optional: false))
+            ops.append(.attachWorkspace(path: root + inside))
             let flags: MountFlags = mode == .ro ? [.readOnly, .noSuid, .noDev] : [.noSuid, .noDev]
             ops.append(.remountBind(path: root + inside, flags: flags, optional: false))
         case .overlay:
-            // overlayfs option syntax cannot quote these characters.
-            guard !host.contains(","), !host.contains(":"), !host.contains("\\") else {
-                throw SentinelError(.invalidInput, "\(host): an overlay workspace path may not contain ',', ':' or '\\'")
-            }
+            // The lower layer is attached inside the new root first, so overlayfs is given only
+            // paths this launcher made.
             let layer = "/.sentinel/overlay"
             ensureDirectory(layer, mode: 0o700)
             ops.append(.mount(source: "tmpfs", path: root + layer, fstype: "tmpfs", flags: [.noSuid, .noDev],
                               data: "mode=0700", optional: false))
-            ops.append(.mkdir(path: root + layer + "/upper", mode: 0o755))
-            ops.append(.mkdir(path: root + layer + "/work", mode: 0o755))
-            let data = "lowerdir=\(host),upperdir=\(root + layer)/upper,workdir=\(root + layer)/work,userxattr"
+            for directory in ["lower", "upper", "work"] {
+                ops.append(.mkdir(path: root + layer + "/" + directory, mode: 0o755))
+            }
+            if let upperRoot {
+                ops.append(.chown(path: root + layer + "/upper", uid: upperRoot.uid, gid: upperRoot.gid,
+                                  mode: upperRoot.mode))
+            }
+            ops.append(.attachWorkspace(path: root + layer + "/lower"))
+            ops.append(.remountBind(path: root + layer + "/lower", flags: [.readOnly, .noSuid, .noDev], optional: false))
+            let data = "lowerdir=\(root + layer)/lower,upperdir=\(root + layer)/upper,workdir=\(root + layer)/work,userxattr"
             ops.append(.mount(source: "overlay", path: root + inside, fstype: "overlay", flags: [.noSuid, .noDev],
                               data: data, optional: false))
         }
@@ -104,6 +118,13 @@ struct RootBuilder {
     }
 
     private mutating func hide(_ path: String) {
+        mask(host: path)
+    }
+
+    /// Covers `path` (its type read from the host's copy): a directory with an empty read-only
+    /// tmpfs, a file with the empty file bound read-only. Every mask is read-only, so no mask is
+    /// a writable alias of the others (they share the empty file's inode).
+    private mutating func mask(host path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
         let type = info.st_mode & S_IFMT
@@ -128,10 +149,8 @@ struct RootBuilder {
                               optional: true))
             ops.append(.remountBind(path: path, flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true))
         }
-        ensureEmptyFile()
         for entry in Self.maskedProcEntries {
-            let path = root + "/proc/" + entry
-            ops.append(.mount(source: emptyFile, path: path, fstype: nil, flags: [.bind], data: nil, optional: true))
+            mask(host: "/proc/" + entry)
         }
     }
 

@@ -56,7 +56,8 @@ public struct SandboxRunner: Sendable {
         let request = LaunchRequest(profile: profile, command: command, workspace: workspace,
                                     extraReadOnly: extraReadOnly, callerEnvironment: [:],
                                     extraEnvironment: environment.merging(proxyVariables) { mine, _ in mine })
-        let plan = try LaunchPlan.make(request, newRoot: options.newRoot)
-        return try Launcher.run(plan, options: options)
+        return try NewRootDirectory.with { root in
+            try Launcher.run(try LaunchPlan.make(request, newRoot: root), options: options)
+        }
     }
 }

@@ -16,8 +16,9 @@ struct SandboxCheckCommand: AsyncParsableCommand {
     func run() async throws {
         let loaded = try ProfileStore.standard().resolve(profile)
         let program = try SeccompProgram.forProfile(loaded.seccomp)
+        // Shown with a placeholder root: every run gets a fresh one under /run/sentinel.
         let plan = try LaunchPlan.make(LaunchRequest(profile: loaded, command: ["/bin/true"]),
-                                       newRoot: Launcher.defaultNewRoot)
+                                       newRoot: NewRootDirectory.rootBase + "/sentinel-root-XXXXXX")
         let limits = loaded.limits
         Console.out("profile \(loaded.name): ok")
         Console.out("  workspace   \(loaded.filesystem.workspace.rawValue)")

@@ -88,6 +88,11 @@ struct SandboxRunCommand: AsyncParsableCommand {
         }
 
         let workspacePath = workspace.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        // Resolved before the payload runs; refused where the payload could plant a link.
+        let status = try statusJSON.map { try PreparedOutputFile(path: $0) }
+        if let status, let workspacePath, selected.filesystem.workspace == .rw, status.isInside(workspacePath) {
+            throw SentinelError(.invalidInput, "--status-json \(status.path): inside the writable workspace \(workspacePath); the payload could replace it")
+        }
         // Ctrl-C, SIGTERM and SIGHUP stop the sandbox and still clean up its cgroups; a
         // launcher that cannot finish (a stuck write) exits anyway, at once on a second signal.
         let handle = LaunchHandle()
@@ -102,22 +107,17 @@ struct SandboxRunCommand: AsyncParsableCommand {
                 extraReadOnly: bindReadOnly.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
                 output: .inherit, handle: handle, interactive: interactive, terminal: tty)
         } catch let error as SandboxError {
-            try writeStatus(RunResult(exitCode: error.exitStatus, reason: .setupFailed, stage: error.stage,
-                                      errno: error.errno?.rawValue))
+            try status?.write(RunResult(exitCode: error.exitStatus, reason: .setupFailed, stage: error.stage,
+                                        errno: error.errno?.rawValue).statusJSON())
             throw error
         }
-        try writeStatus(result)
+        try status?.write(result.statusJSON())
         if result.reason == .timeout {
             Console.error("sentinel: timed out after \(formatSeconds(selected.limits.timeoutSeconds ?? 0))")
         } else if result.reason == .oom {
             Console.error("sentinel: killed: memory limit exceeded")
         }
         throw ExitCode(result.exitCode)
-    }
-
-    private func writeStatus(_ result: RunResult) throws {
-        guard let statusJSON else { return }
-        try AtomicFile.write(result.statusJSON(), to: statusJSON)
     }
 
     private func formatSeconds(_ seconds: Double) -> String {

@@ -21,7 +21,8 @@ enum SandboxSession {
                                     callerEnvironment: ProcessInfo.processInfo.environment,
                                     extraEnvironment: proxyVariables)
         request.terminal = terminal
-        let plan = try LaunchPlan.make(request, newRoot: options.newRoot)
-        return try Launcher.run(plan, options: options)
+        return try NewRootDirectory.with { root in
+            try Launcher.run(try LaunchPlan.make(request, newRoot: root), options: options)
+        }
     }
 }

@@ -24,6 +24,11 @@ extension EscapeBattery {
             Attempt("dev-access", denied: "ENOENT"),
             Attempt("sys-access", denied: "ENOENT"),
             Attempt("proc-kcore", denied: "ENOENT", "EACCES"),
+            // World-readable on the host, masked inside (Docker's maskedPaths and more).
+            Attempt("read-file", "/proc/config.gz", denied: "EACCES", "ENOENT"),
+            Attempt("read-file", "/proc/ioports", denied: "EACCES", "ENOENT"),
+            Attempt("read-file", "/proc/interrupts", denied: "EACCES", "ENOENT"),
+            Attempt("list-dir", "/proc/acpi", denied: "EACCES", "ENOENT"),
             Attempt("proc-sys-write", denied: "EROFS", "EACCES"),
             Attempt("proc-sys-write", "/proc/sys/kernel/core_pattern", denied: "EROFS", "EACCES"),
             Attempt("sysrq-trigger", denied: "EROFS", "EACCES", "ENOENT"),

@@ -46,6 +46,26 @@ import Testing
                                           flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true)))
     }
 
+    /// Every mask is read-only: none is a writable alias of the empty file the others share.
+    @Test func everyMaskIsReadOnly() throws {
+        var profile = Profile.minimal
+        profile.filesystem.hidden = ["/etc/shadow", "/etc/machine-id"]
+        let ops = try plan(profile).filesystem
+        let maskedFiles = ops.compactMap { op -> String? in
+            if case .mount(let source?, let path, nil, _, _, _) = op, source == root + "/.sentinel/empty" { return path }
+            return nil
+        }
+        #expect(maskedFiles.contains(root + "/proc/kallsyms") && maskedFiles.contains(root + "/etc/shadow"))
+        for path in maskedFiles {
+            #expect(ops.contains(.remountBind(path: path, flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true)),
+                    "\(path) is masked by a writable bind")
+        }
+        for entry in ["kcore", "keys", "timer_list", "sched_debug", "slabinfo", "pagetypeinfo", "vmallocinfo",
+                      "config.gz", "iomem", "ioports", "acpi", "asound", "scsi", "latency_stats", "timer_stats"] {
+            #expect(RootBuilder.maskedProcEntries.contains(entry), "/proc/\(entry) is not masked")
+        }
+    }
+
     @Test func devHasOnlyTheHarmlessNodesAndEndsReadOnly() throws {
         let ops = try plan().filesystem
         let bound = ops.compactMap { op -> String? in
@@ -69,14 +89,50 @@ import Testing
         profile.filesystem.workspace = .overlay
         let overlay = try plan(profile, workspace: workspace.path)
         let mount = overlay.filesystem.first { $0.path == root + "/workspace" && $0.description.contains("overlay") }
-        #expect(mount?.description.contains("lowerdir=\(workspace.path),upperdir=") == true)
+        #expect(mount?.description.contains("lowerdir=\(root)/.sentinel/overlay/lower,upperdir=") == true)
+        #expect(overlay.filesystem.contains(.attachWorkspace(path: root + "/.sentinel/overlay/lower")))
+        #expect(ro.filesystem.contains(.attachWorkspace(path: root + "/workspace")))
+        // Never a bind by path: the directory resolved once is what gets mounted.
+        #expect(!(ro.filesystem + rw.filesystem + overlay.filesystem).contains { $0.description.contains(workspace.path) })
     }
 
-    @Test func overlayRefusesPathsItCannotQuote() {
+    /// A root launcher gives the payload write access to a tree someone else owns through an
+    /// idmapped mount, not through the owner's ids; read-only trees need none.
+    @Test func writableWorkspaceOfAnotherOwnerIsIdShifted() throws {
+        let workspace = TemporaryDirectory()
+        #expect(chown(workspace.path, 1234, 4321) == 0)
+        var profile = Profile.minimal
+        #expect(try plan(profile, workspace: workspace.path).workspace?.idShift == nil)
+        for mode in [Profile.WorkspaceMode.rw, .overlay] {
+            profile.filesystem.workspace = mode
+            let shift = try plan(profile, workspace: workspace.path).workspace?.idShift
+            #expect(shift == .init(diskUID: 1234, diskGID: 4321, shownUID: 65534, shownGID: 65534))
+        }
+        #expect(chown(workspace.path, 65534, 65534) == 0)
+        #expect(try plan(profile, workspace: workspace.path).workspace?.idShift == nil)
+    }
+
+    /// Overlay options are built from paths inside the new root, so any host path works.
+    @Test func overlayAcceptsPathsOverlayfsCannotQuote() throws {
         var profile = Profile.minimal
         profile.filesystem.workspace = .overlay
-        let workspace = TemporaryDirectory("with,comma")
-        #expect(throws: SentinelError.self) { try plan(profile, workspace: workspace.path) }
+        let workspace = TemporaryDirectory("with,comma:colon")
+        #expect(try plan(profile, workspace: workspace.path).workspace != nil)
+    }
+
+    @Test func symlinkedWorkspaceIsAnInputError() throws {
+        let parent = TemporaryDirectory()
+        try FileManager.default.createSymbolicLink(atPath: parent.path + "/src", withDestinationPath: "/etc")
+        #expect(throws: SentinelError.self) { try plan(workspace: parent.path + "/src") }
+        try FileManager.default.createDirectory(atPath: parent.path + "/real/sub", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: parent.path + "/link", withDestinationPath: "real")
+        #expect(throws: SentinelError.self) { try plan(workspace: parent.path + "/link/sub") }
+        #expect(try plan(workspace: parent.path + "/real/sub").workspace?.directory.path == parent.path + "/real/sub")
+    }
+
+    @Test(arguments: ["/", "/etc", "/usr", "/var", "/proc/self/fd/..", "/dev/shm", "/sys/kernel", "/usr/.."])
+    func systemDirectoryIsAnInputError(path: String) {
+        #expect(throws: SentinelError.self) { try plan(workspace: path) }
     }
 
     @Test func missingWorkspaceIsAnInputError() {
@@ -84,18 +140,25 @@ import Testing
     }
 
     @Test(arguments: [
-        // host uid, owner uid → uid map, payload uid
+        // launcher uid, payload uid inside → uid map, payload uid on the host, setgroups denied
         (UInt32(0), UInt32(65534), "0 0 1\n65534 65534 1\n", UInt32(65534), false),
-        (UInt32(0), UInt32(1000), "0 0 1\n65534 1000 1\n", UInt32(65534), false),
-        (UInt32(0), UInt32(0), "0 0 1\n", UInt32(0), false),
-        (UInt32(1000), UInt32(1000), "65534 1000 1\n", UInt32(65534), true),
+        (UInt32(0), UInt32(1000), "0 0 1\n1000 65534 1\n", UInt32(65534), false),
+        (UInt32(1000), UInt32(65534), "65534 1000 1\n", UInt32(1000), true),
+        (UInt32(1000), UInt32(0), "0 1000 1\n", UInt32(1000), true),
     ])
-    func identityMaps(hostUID: UInt32, ownerUID: UInt32, uidMap: String, payloadUID: UInt32, deny: Bool) {
-        let maps = IdentityMaps.make(hostUID: hostUID, hostGID: hostUID, insideUID: 65534, insideGID: 65534,
-                                     ownerUID: ownerUID, ownerGID: ownerUID)
+    func identityMaps(hostUID: UInt32, insideUID: UInt32, uidMap: String, payloadHostUID: UInt32, deny: Bool) throws {
+        let maps = try IdentityMaps.make(hostUID: hostUID, hostGID: hostUID, insideUID: insideUID, insideGID: insideUID)
         #expect(maps.uidMap == uidMap)
-        #expect(maps.uid == payloadUID)
+        #expect(maps.uid == insideUID)
+        #expect(maps.hostUID == payloadHostUID)
         #expect(maps.denySetgroups == deny)
+    }
+
+    /// Inside id 0 is the init's (host root) under a root launcher: no payload may have it.
+    @Test func rootLauncherRefusesPayloadIDZero() {
+        #expect(throws: SentinelError.self) {
+            try IdentityMaps.make(hostUID: 0, hostGID: 0, insideUID: 0, insideGID: 65534)
+        }
     }
 
     @Test func environmentKeepsOnlyTheAllowList() throws {

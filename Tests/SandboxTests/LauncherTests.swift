@@ -10,15 +10,17 @@ import Testing
 func runSandboxed(_ command: [String], profile: Profile = .minimal, workspace: String? = nil,
                   limits: CgroupLimits? = nil, timeout: Double? = nil, outputLimit: UInt64? = nil,
                   environment: [String: String] = [:], cgroupLabel: String? = nil) throws -> RunResult {
-    let plan = try LaunchPlan.make(LaunchRequest(profile: profile, command: command, workspace: workspace,
-                                                 callerEnvironment: environment),
-                                   newRoot: Launcher.defaultNewRoot)
     var options = LaunchOptions(profile: profile, output: .capture)
     if let limits { options.cgroupLimits = limits }
     if let timeout { options.timeoutSeconds = timeout }
     if let outputLimit { options.outputLimit = outputLimit }
     options.cgroupLabel = cgroupLabel
-    return try Launcher.run(plan, options: options)
+    return try NewRootDirectory.with { root in
+        let plan = try LaunchPlan.make(LaunchRequest(profile: profile, command: command, workspace: workspace,
+                                                     callerEnvironment: environment),
+                                       newRoot: root)
+        return try Launcher.run(plan, options: options)
+    }
 }
 
 extension RunResult {
@@ -124,14 +126,13 @@ struct LauncherTests {
         }
     }
 
-    @Test func setupFailureNamesTheStageAndErrno() {
-        var profile = Profile.minimal
-        profile.filesystem.readOnly.append("/definitely/not/here")
+    @Test func setupFailureNamesTheStageAndErrno() throws {
         // Profile paths are optional; a path given by the caller is not. Use a plan whose
         // op fails in the child instead: mount a file over a directory.
-        var plan = try? LaunchPlan.make(LaunchRequest(profile: .minimal, command: ["/bin/true"]),
-                                        newRoot: Launcher.defaultNewRoot)
-        plan?.filesystem.append(.mount(source: "/etc/hostname", path: Launcher.defaultNewRoot + "/usr",
+        let root = try NewRootDirectory.create()
+        defer { rmdir(root) }
+        var plan = try? LaunchPlan.make(LaunchRequest(profile: .minimal, command: ["/bin/true"]), newRoot: root)
+        plan?.filesystem.append(.mount(source: "/etc/hostname", path: root + "/usr",
                                        fstype: nil, flags: [.bind], data: nil, optional: false))
         guard let plan else { Issue.record("no plan"); return }
         do {
@@ -141,8 +142,8 @@ struct LauncherTests {
             #expect(error.code == .setupFailed)
             #expect(error.stage == "mount")
             #expect(error.errno?.rawValue == ENOTDIR)
-            #expect(error.detail == Launcher.defaultNewRoot + "/usr")
-            #expect(error.description == "sandbox setup failed at mount (\(Launcher.defaultNewRoot)/usr): Not a directory")
+            #expect(error.detail == root + "/usr")
+            #expect(error.description == "sandbox setup failed at mount (\(root)/usr): Not a directory")
             #expect(error.exitStatus == 125)
         } catch {
             Issue.record("unexpected \(error)")

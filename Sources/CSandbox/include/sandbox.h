@@ -67,6 +67,13 @@ enum sbx_stage {
     /* The terminal (config.tty): the init opens the pty, the payload makes it its own. */
     SBX_STAGE_PTY,
     SBX_STAGE_CTTY,
+    /* The workspace: resolved and cloned by the parent, attached by the init. */
+    SBX_STAGE_IDMAP_USERNS,
+    SBX_STAGE_OPEN_TREE,
+    SBX_STAGE_MOUNT_SETATTR,
+    SBX_STAGE_MOVE_MOUNT,
+    SBX_STAGE_WORKSPACE_REOPEN,
+    SBX_STAGE_CHOWN,
     SBX_STAGE__COUNT
 };
 
@@ -79,7 +86,11 @@ enum sbx_fs_kind {
     SBX_FS_MKFILE,      /* create an empty file (a bind mount point or a mask) */
     SBX_FS_SYMLINK,     /* symlink(source, path) */
     SBX_FS_MOUNT,       /* mount(source, path, fstype, flags, data) */
-    SBX_FS_REMOUNT_BIND /* remount the bind at path with flags, keeping the locked flags */
+    SBX_FS_REMOUNT_BIND, /* remount the bind at path with flags, keeping the locked flags */
+    SBX_FS_ATTACH_TREE,  /* move_mount the detached tree `fd` (see sbx_workspace_tree) onto path */
+    SBX_FS_BIND_VERIFIED, /* open `source` without following any symlink, check it is still the
+                             directory {dev, ino} the parent resolved, bind exactly that */
+    SBX_FS_CHOWN         /* lchown(path, uid, gid) and chmod(path, mode): an overlay's upper root */
 };
 
 struct sbx_fs_op {
@@ -91,6 +102,10 @@ struct sbx_fs_op {
     const char *data;    /* mount data, may be NULL */
     unsigned int mode;   /* for MKDIR / MKFILE */
     int optional;        /* a failure with ENOENT is skipped rather than fatal */
+    int fd;              /* ATTACH_TREE: the detached mount */
+    uint64_t dev, ino;   /* BIND_VERIFIED: the identity of `source` */
+    uid_t uid;           /* CHOWN */
+    gid_t gid;
 };
 
 struct sbx_rlimit {
@@ -204,6 +219,21 @@ int sbx_seccomp_default(struct sbx_filter *out, char *err, size_t err_len);
 int sbx_seccomp_oci(const char *path, struct sbx_filter *out, char *err, size_t err_len);
 
 void sbx_filter_free(struct sbx_filter *filter);
+
+/*
+ * Opens a directory with O_PATH, following no symbolic link in any component
+ * (openat2 RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS). Returns the fd or -1 with errno.
+ */
+int sbx_open_directory_nofollow(const char *path);
+
+/*
+ * Clones the mount at `dirfd` into a detached tree for the workspace: nosuid, nodev, read-only
+ * when asked, and, when `idmap` is set, idmapped so that files owned by disk_uid:disk_gid appear
+ * (and new files are stored as) owned by shown_uid:shown_gid -- the payload's unprivileged host
+ * ids. Needs CAP_SYS_ADMIN. Returns 0 with *tree_fd set (CLOEXEC), or -1 with failure filled.
+ */
+int sbx_workspace_tree(int dirfd, int read_only, int idmap, uid_t disk_uid, uid_t shown_uid,
+                       gid_t disk_gid, gid_t shown_gid, int *tree_fd, struct sbx_failure *failure);
 
 /* pipe2(O_CLOEXEC), which Swift's Glibc module does not export (_GNU_SOURCE only). */
 int sbx_pipe_cloexec(int fds[2]);
