@@ -110,21 +110,11 @@ struct DatabaseStatusCommand: AsyncParsableCommand {
         for entry in status.ecosystems {
             var line = "  \(entry.ecosystem.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.records) records, newest \(entry.newestModified ?? "-")"
             if let feed = feeds[FeedState.exportName(entry.ecosystem)] {
-                line += ", source \(feed.source), age \(DatabaseAge.describe(now.timeIntervalSince(feed.refreshedAt)))"
+                line += ", source \(feed.source), age \(FeedState.describeAge(now.timeIntervalSince(feed.refreshedAt)))"
             } else {
                 line += ", source unknown, age unknown"
             }
             Console.out(line)
         }
-    }
-}
-
-/// How old stored data is, for people: `45m`, `5h`, `3d`.
-enum DatabaseAge {
-    static func describe(_ seconds: Double) -> String {
-        let value = max(0, seconds)
-        if value < 3_600 { return "\(Int(value / 60))m" }
-        if value < 2 * 86_400 { return "\(Int(value / 3_600))h" }
-        return "\(Int(value / 86_400))d"
     }
 }

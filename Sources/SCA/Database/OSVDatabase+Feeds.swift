@@ -24,6 +24,14 @@ public struct FeedState: Sendable, Hashable {
         self.refreshedAt = refreshedAt
     }
 
+    /// An age for people: `45m`, `5h` (under two days), `3d`.
+    public static func describeAge(_ seconds: Double) -> String {
+        let value = max(0, seconds)
+        if value < 3_600 { return "\(Int(value / 60))m" }
+        if value < 2 * 86_400 { return "\(Int(value / 3_600))h" }
+        return "\(Int(value / 86_400))d"
+    }
+
     /// The export an affected ecosystem belongs to: `Debian:11` is in the `Debian` export.
     public static func exportName(_ ecosystem: String) -> String {
         String(ecosystem.split(separator: ":", maxSplits: 1).first ?? Substring(ecosystem))

@@ -142,15 +142,10 @@ public struct DependencyScanner: Scanner {
             guard let feed = feeds.first(where: { $0.ecosystem == ecosystem }) else { continue }
             let age = now.timeIntervalSince(feed.refreshedAt)
             guard age > context.maxDatabaseAge else { continue }
-            warnings.append("the \(ecosystem) advisories were last updated \(Int(age / 86_400)) days ago "
-                + "(more than \(Self.days(context.maxDatabaseAge))): run `sentinel db update`")
+            warnings.append("the \(ecosystem) advisories are \(FeedState.describeAge(age)) old "
+                + "(older than \(FeedState.describeAge(context.maxDatabaseAge))): run `sentinel db update`")
         }
         return warnings
-    }
-
-    private static func days(_ seconds: Double) -> String {
-        seconds >= 86_400 && seconds.truncatingRemainder(dividingBy: 86_400) == 0
-            ? "\(Int(seconds / 86_400)) days" : "\(Int(seconds)) seconds"
     }
 }
 
