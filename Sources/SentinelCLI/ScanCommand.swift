@@ -33,6 +33,8 @@ struct ScanCommand: AsyncParsableCommand {
     var writeBaseline: String?
     @Option(help: "Report only findings on lines changed since this git revision.") var since: String?
     @Option(help: "Config file (default: PATH/.sentinel.yml when present).") var config: String?
+    @Option(name: .customLong("max-db-age"), help: "Warn when the OSV data used is older than this (default: 7d).")
+    var maxDatabaseAge: String?
 
     // Noise control (issue 8): which files, which severities, how much text.
     @Option(name: .customLong("exclude"), help: ArgumentHelp("Leave out files matching this glob (repeatable).", valueName: "glob"))
@@ -94,9 +96,18 @@ struct ScanCommand: AsyncParsableCommand {
         scanRequest.minimumSeverity = minimumSeverity
 
         let progress = ProgressLine(enabled: Console.stderrIsTerminal && !quiet)
-        let context = ScanContext(ruleDirectories: scanConfig.ruleDirectories,
+        var context = ScanContext(ruleDirectories: scanConfig.ruleDirectories,
                                   databasePath: SentinelHome.databasePath,
                                   progress: { progress.show($0) })
+        if let maxDatabaseAge {
+            guard let seconds = Quantity.seconds(maxDatabaseAge) else {
+                throw SentinelError(.invalidInput, "--max-db-age: '\(maxDatabaseAge)' is not a duration (e.g. 7d, 36h)")
+            }
+            context.maxDatabaseAge = seconds
+        } else if let configured = scanConfig.maxDatabaseAge {
+            context.maxDatabaseAge = configured
+        }
+        context.warn = { progress.clear(); Console.error("sentinel: warning: \($0)") }
         let runner = ScanRunner(scanners: ScannerRegistry.standard(config: scanConfig))
         let outcome = try runner.run(scanRequest, context: context)
         progress.clear()

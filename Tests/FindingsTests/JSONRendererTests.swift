@@ -11,7 +11,7 @@ import Testing
         #expect(Set(object.keys) == ["findings", "summary"])
         let summary = try #require(object["summary"] as? [String: Any])
         #expect(summary["total"] as? Int == 5)
-        #expect(summary["bySeverity"] as? [String: Int] == ["critical": 1, "high": 2, "medium": 1, "low": 1, "info": 0])
+        #expect(summary["bySeverity"] as? [String: Int] == ["critical": 1, "high": 2, "medium": 1, "low": 1, "info": 0, "unknown": 0])
         #expect(summary["byTool"] as? [String: Int] == ["sentinel": 2, "bandit": 1, "dast": 1, "osv": 1])
         #expect(summary["filesScanned"] as? Int == 42)
         #expect(summary["durationSeconds"] as? Double == 1.234)

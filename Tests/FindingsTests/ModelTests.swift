@@ -25,14 +25,20 @@ import Testing
     }
 
     @Test func ordersFromInfoToCritical() {
-        #expect(Severity.allCases.sorted() == [.info, .low, .medium, .high, .critical])
+        #expect(Severity.allCases.sorted() == [.info, .low, .medium, .high, .unknown, .critical])
         #expect(Severity.high > .medium)
         #expect(Confidence.high > .low)
     }
 
-    @Test(arguments: [(Severity.critical, "error"), (.high, "error"), (.medium, "warning"), (.low, "note"), (.info, "note")])
+    @Test(arguments: [(Severity.critical, "error"), (.unknown, "error"), (.high, "error"), (.medium, "warning"), (.low, "note"), (.info, "note")])
     func sarifLevels(severity: Severity, level: String) {
         #expect(severity.sarifLevel == level)
+    }
+
+    @Test func unknownHasNoSecuritySeverityButIsAnError() {
+        #expect(Severity.unknown.securitySeverity == nil)
+        #expect(Severity.unknown > .high && Severity.unknown < .critical)
+        #expect(try! Severity(parsing: "Unknown") == .unknown)
     }
 
     @Test func codableAsLowercaseNames() throws {

@@ -64,7 +64,7 @@ import Testing
     @Test func counts() {
         let findings = Fixtures.sampleReport().findings
         let bySeverity = findings.countsBySeverity()
-        #expect(bySeverity == [.critical: 1, .high: 2, .medium: 1, .low: 1, .info: 0])
+        #expect(bySeverity == [.critical: 1, .high: 2, .medium: 1, .low: 1, .info: 0, .unknown: 0])
         #expect(findings.countsByTool() == ["sentinel": 2, "bandit": 1, "dast": 1, "osv": 1])
     }
 

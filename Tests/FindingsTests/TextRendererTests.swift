@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Findings
@@ -100,5 +101,34 @@ import Testing
         #expect(text.contains("    | cursor.execute(\"SELECT * FROM t WHERE id=\" + q)"))
         #expect(text.contains("\nnote: sentinel: 2 findings in 0.50 s\n"))
         #expect(text.contains("\nnote: bandit: 1 finding\n"))
+    }
+}
+
+@Suite struct UnknownSeverityRenderingTests {
+    static let report = Report(findings: [
+        Finding(ruleId: "PYSEC-2099-1", tool: "osv", severity: .unknown, confidence: .high,
+                message: "demo 1.0 is affected by PYSEC-2099-1", location: Location(file: "requirements.txt", startLine: 2))
+    ])
+
+    @Test func textLabelsItUnknown() {
+        let text = TextRenderer().render(Self.report)
+        #expect(text.contains("requirements.txt:2: unknown: [PYSEC-2099-1] demo 1.0 is affected by PYSEC-2099-1"))
+        #expect(text.contains("1 finding: 1 unknown"))
+    }
+
+    @Test func htmlShowsAnUnknownCardOnlyWhenThereIsOne() {
+        let html = HTMLRenderer().render(Self.report)
+        #expect(html.contains("<span class=\"badge sev-unknown\">unknown</span>"))
+        #expect(html.contains("<div class=\"card sev-unknown\" data-severity=\"unknown\"><span class=\"count\">1</span> unknown</div>"))
+        #expect(!HTMLRenderer().render(Report(findings: [])).contains("sev-unknown\" data-severity"))
+    }
+
+    @Test func sarifLevelIsError() throws {
+        let sarif = SARIFRenderer().render(Self.report)
+        let log = try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any]
+        let run = (log?["runs"] as? [[String: Any]])?.first
+        let result = (run?["results"] as? [[String: Any]])?.first
+        #expect(result?["level"] as? String == "error")
+        #expect((result?["properties"] as? [String: Any])?["severity"] as? String == "unknown")
     }
 }

@@ -54,7 +54,8 @@ public struct HTMLRenderer: ReportRenderer {
     private func summary(_ report: Report, findings: [Finding]) -> String {
         let counts = findings.countsBySeverity()
         var html = "<section id=\"summary\">\n<div class=\"cards\">\n"
-        for severity in Severity.allCases.reversed() {
+        // `unknown` (an advisory without any severity) gets a card only when there is one.
+        for severity in Severity.allCases.reversed() where severity != .unknown || (counts[severity] ?? 0) > 0 {
             html +=
                 "<div class=\"card sev-\(severity.rawValue)\" data-severity=\"\(severity.rawValue)\">"
                 + "<span class=\"count\">\(counts[severity] ?? 0)</span> \(severity.rawValue)</div>\n"
@@ -76,7 +77,7 @@ public struct HTMLRenderer: ReportRenderer {
 
     private func controls(_ report: Report, findings: [Finding]) -> String {
         var html = "<section id=\"controls\">\n<label>Severity <select id=\"filter-severity\"><option value=\"\">all</option>"
-        for severity in Severity.allCases.reversed() {
+        for severity in Severity.allCases.reversed() where severity != .unknown || findings.contains(where: { $0.severity == .unknown }) {
             html += "<option value=\"\(severity.rawValue)\">\(severity.rawValue)</option>"
         }
         html += "</select></label>\n<label>Tool <select id=\"filter-tool\"><option value=\"\">all</option>"
@@ -217,7 +218,7 @@ public struct HTMLRenderer: ReportRenderer {
         th.asc::after{content:" \\25B2"}th.desc::after{content:" \\25BC"}
         #by-tool{width:auto}.num{text-align:right}
         .badge{padding:.1em .5em;border-radius:4px;color:#fff;font-weight:600}
-        .sev-critical .count,.badge.sev-critical{background:#7b1fa2}.sev-high .count,.badge.sev-high{background:#c62828}
+        .sev-critical .count,.badge.sev-critical{background:#7b1fa2}.sev-unknown .count,.badge.sev-unknown{background:#4e342e}.sev-high .count,.badge.sev-high{background:#c62828}
         .sev-medium .count,.badge.sev-medium{background:#ef6c00}.sev-low .count,.badge.sev-low{background:#1565c0}
         .sev-info .count,.badge.sev-info{background:#607d8b}.card .count{color:#fff;padding:0 .3em;border-radius:4px}
         pre{background:#f3f5f8;padding:.4em;margin:.3em 0;white-space:pre-wrap;overflow-wrap:anywhere}

@@ -107,6 +107,7 @@ public struct TextRenderer: ReportRenderer {
     static func colorCode(_ severity: Severity) -> String {
         switch severity {
         case .critical: "1;35"
+        case .unknown: "1;31"
         case .high: "1;31"
         case .medium: "33"
         case .low: "34"
