@@ -1,7 +1,8 @@
 /// The steps between the scanners and the renderers (DESIGN §2), in one place so that every
 /// caller applies them in the same order:
-/// severity overrides → occurrence fingerprints → suppressions → cross-tool de-duplication →
-/// `--since` filter → baseline → report order → gate.
+/// severity overrides → occurrence fingerprints → cross-tool de-duplication → suppressions →
+/// `--since` filter → baseline → report order → gate. De-duplication comes before suppressions so
+/// that a comment naming one tool's id hides the merged finding whichever tool reported it.
 public struct FindingsPipeline: Sendable {
     /// `--fail-on`.
     public var gate: Gate
@@ -11,15 +12,18 @@ public struct FindingsPipeline: Sendable {
     public var severityOverrides: [String: Severity]
     /// `--since REV`: only findings on these lines are kept.
     public var changedLines: ChangedLines?
+    /// Which native rules cover which Bandit/Semgrep checks (de-duplication and suppressions).
+    public var equivalence: RuleEquivalence
 
     public init(
         gate: Gate = Gate(), baseline: Baseline? = nil, severityOverrides: [String: Severity] = [:],
-        changedLines: ChangedLines? = nil
+        changedLines: ChangedLines? = nil, equivalence: RuleEquivalence = RuleEquivalence()
     ) {
         self.gate = gate
         self.baseline = baseline
         self.severityOverrides = severityOverrides
         self.changedLines = changedLines
+        self.equivalence = equivalence
     }
 
     /// Runs the steps on `report` (its findings as the scanners produced them). `sources` returns a
@@ -32,10 +36,10 @@ public struct FindingsPipeline: Sendable {
             copy.severity = severity
             return copy
         }
-        findings = Fingerprint.assignOccurrences(findings)
+        findings = Fingerprint.assignOccurrences(findings).deduplicated(equivalence: equivalence)
 
-        let suppression = Suppressions.apply(to: findings, sources: sources)
-        findings = (suppression.kept + suppression.extraFindings).deduplicated()
+        let suppression = Suppressions.apply(to: findings, equivalence: equivalence, sources: sources)
+        findings = suppression.kept + suppression.extraFindings
         result.suppressedCount += suppression.suppressed.count
         if !suppression.extraFindings.isEmpty, !result.rules.contains(where: { $0.id == Suppressions.missingReasonRuleId }) {
             result.rules.append(Suppressions.missingReasonRule)

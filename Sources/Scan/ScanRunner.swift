@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import Findings
 import SAST
@@ -16,9 +19,14 @@ public struct ScanRequest: Sendable {
     public var gate: Gate
     public var baseline: Baseline?
     public var changedLines: ChangedLines?
+    /// Files and directories to scan (absolute, under `root`); nil means `root` itself.
+    public var targets: [String]?
+    /// `--max-file-size` in bytes; nil means `FileWalker.defaultMaxFileBytes`.
+    public var maxFileBytes: Int?
 
     public init(root: String, kinds: [ScannerKind]? = nil, tools: [String]? = nil, config: ScanConfig = ScanConfig(),
-                gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil) {
+                gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil,
+                targets: [String]? = nil, maxFileBytes: Int? = nil) {
         self.root = root
         self.kinds = kinds
         self.tools = tools
@@ -26,6 +34,8 @@ public struct ScanRequest: Sendable {
         self.gate = gate
         self.baseline = baseline
         self.changedLines = changedLines
+        self.targets = targets
+        self.maxFileBytes = maxFileBytes
     }
 }
 
@@ -49,9 +59,13 @@ public struct ScanRunner: Sendable {
 
     public func run(_ request: ScanRequest, context: ScanContext) throws -> ScanOutcome {
         let started = DispatchTime.now()
-        let walker = FileWalker(include: request.config.include.map(Glob.init),
+        var walker = FileWalker(include: request.config.include.map(Glob.init),
                                 exclude: request.config.exclude.map(Glob.init))
-        let target = ScanTarget(root: request.root, files: walker.files(under: request.root))
+        if let maxFileBytes = request.maxFileBytes { walker.maxFileBytes = maxFileBytes }
+        let targets = request.targets ?? [request.root]
+        let selection = walker.select(targets: targets, root: request.root)
+        let target = ScanTarget(root: request.root, files: selection.files, oversizedFiles: selection.oversized,
+                                isFileList: targets != [request.root])
         let plan = try select(request)
 
         var tools: [ToolRun] = []
@@ -61,8 +75,8 @@ public struct ScanRunner: Sendable {
             guard scanner.applies(to: target) else { continue }
             if let reason = scanner.unavailableReason(context: context) {
                 if explicit {
+                    // The failed ToolRun carries the message; a notice too would print it twice.
                     tools.append(ToolRun(name: scanner.name, status: .failed, message: reason))
-                    notices.append(Notice(level: .error, message: reason, tool: scanner.name))
                 } else {
                     tools.append(ToolRun(name: scanner.name, status: .skipped, message: reason))
                     notices.append(Notice(level: .info, message: "\(reason); skipped", tool: scanner.name))
@@ -76,20 +90,45 @@ public struct ScanRunner: Sendable {
         // Bad input (e.g. no lockfile could be read) is the user's to fix: exit 2, not 3.
         if let inputError { throw inputError }
         var report = Report(findings: [], rules: [], tools: tools, notices: notices, filesScanned: target.files.count)
+        var equivalence: RuleEquivalence?
+        var unread: [SkippedFile] = []
         for output in outputs {
             report.findings += output.findings.map(Self.redacted)
             report.rules += output.rules
             report.tools.append(output.tool)
             report.notices += output.notices
+            unread += output.skippedFiles
+            equivalence = equivalence ?? output.equivalence
         }
+        report.skippedFiles = Self.skippedFiles(selection, target: target, walker: walker, unread: unread,
+                                                ranDependencies: outputs.contains { $0.tool.name == ToolName.osv })
         report.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        // An adapter's findings need the native rules' mapping even when the native engine did not run.
+        if equivalence == nil, report.findings.contains(where: { !ToolName.builtIn.contains($0.tool) }) {
+            equivalence = scanners.lazy.compactMap { ($0 as? NativeSASTScanner)?.equivalence(context: context) }.first
+        }
 
         let pipeline = FindingsPipeline(gate: request.gate, baseline: request.baseline,
                                         severityOverrides: request.config.severity,
-                                        changedLines: request.changedLines)
+                                        changedLines: request.changedLines, equivalence: equivalence ?? RuleEquivalence())
         let sources = SourceCache(root: request.root)
         let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })
         return ScanOutcome(report: final, exitStatus: status)
+    }
+
+    /// Files the scan was asked to cover and did not read, sorted by path: unreadable or special
+    /// files from the walk, files over the size limit (except lockfiles dependency scanning
+    /// read), and files a scanner failed to read.
+    static func skippedFiles(_ selection: FileWalker.Selection, target: ScanTarget, walker: FileWalker,
+                             unread: [SkippedFile], ranDependencies: Bool) -> [SkippedFile] {
+        var skipped = selection.skipped + unread
+        for file in selection.oversized where !(ranDependencies && DependencyScanner.reads(file, root: target.root)) {
+            var info = stat()
+            let size = stat(target.absolute(file), &info) == 0 ? Int(info.st_size) : walker.maxFileBytes + 1
+            skipped.append(SkippedFile(file: file, reason: walker.oversizedReason(bytes: size)))
+        }
+        var seen = Set<String>()
+        return skipped.filter { seen.insert($0.file).inserted }.sorted { $0.file < $1.file }
     }
 
     /// A finding with any credential in its text redacted, whichever tool reported it.
@@ -132,9 +171,9 @@ public struct ScanRunner: Sendable {
                 inputError.withLock { $0 = $0 ?? error }
                 return
             } catch {
+                // The failed ToolRun carries the message, printed once (not also as a notice).
                 let message = (error as? SentinelError)?.message ?? "\(error)"
-                output = ScannerOutput(tool: ToolRun(name: scanner.name, status: .failed, message: message),
-                                       notices: [Notice(level: .error, message: message, tool: scanner.name)])
+                output = ScannerOutput(tool: ToolRun(name: scanner.name, status: .failed, message: message))
             }
             output.tool.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             context.progress(.finished(tool: scanner.name, findings: output.findings.count))

@@ -5,10 +5,14 @@ public struct TextRenderer: ReportRenderer {
     public var color: Bool
     /// Whether to print the matched source lines under each finding.
     public var showSnippets: Bool
+    /// Whether to list failed tools; the CLI turns it off when it prints them on stderr and the
+    /// report goes to the same terminal, so each error is printed once.
+    public var showToolFailures: Bool
 
-    public init(color: Bool = false, showSnippets: Bool = false) {
+    public init(color: Bool = false, showSnippets: Bool = false, showToolFailures: Bool = true) {
         self.color = color
         self.showSnippets = showSnippets
+        self.showToolFailures = showToolFailures
     }
 
     public func render(_ report: Report) -> String {
@@ -27,14 +31,23 @@ public struct TextRenderer: ReportRenderer {
         }
         if !report.findings.isEmpty { lines.append("") }
         for tool in report.tools.sorted(by: { $0.name < $1.name }) where tool.status != .succeeded {
+            if tool.status == .failed && !showToolFailures { continue }
             let verb = tool.status == .failed ? "failed" : "skipped"
             let label = tool.status == .failed ? paint("error", "1;31") : paint("note", "36")
+            // "bandit failed: X" already names the tool and the verb.
+            if let message = tool.message, message.hasPrefix("\(tool.name) \(verb)") {
+                lines.append("\(label): \(TextRenderer.sanitize(message))")
+                continue
+            }
             lines.append("\(label): \(tool.name) \(verb)" + (tool.message.map { ": " + TextRenderer.sanitize($0) } ?? ""))
         }
         for notice in report.notices {
             let prefix = notice.file.map { TextRenderer.sanitize($0) + ": " } ?? ""
             let label = notice.level == .info ? "note" : notice.level.rawValue
             lines.append("\(prefix)\(label): \(TextRenderer.sanitize(notice.message))")
+        }
+        for skipped in report.skippedFiles {
+            lines.append("\(TextRenderer.sanitize(skipped.file)): note: skipped: \(TextRenderer.sanitize(skipped.reason))")
         }
         lines.append(summary(report))
         return lines.joined(separator: "\n") + "\n"
@@ -66,6 +79,9 @@ public struct TextRenderer: ReportRenderer {
         var hidden: [String] = []
         if report.suppressedCount > 0 { hidden.append("\(report.suppressedCount) suppressed") }
         if report.baselinedCount > 0 { hidden.append("\(report.baselinedCount) in baseline") }
+        if !report.skippedFiles.isEmpty {
+            hidden.append("\(report.skippedFiles.count) file\(report.skippedFiles.count == 1 ? "" : "s") skipped")
+        }
         if !hidden.isEmpty { text += "; " + hidden.joined(separator: ", ") }
         return text
     }

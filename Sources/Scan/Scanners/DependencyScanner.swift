@@ -14,8 +14,13 @@ public struct DependencyScanner: Scanner {
     public init() {}
 
     public func applies(to target: ScanTarget) -> Bool {
-        let detector = LockfileDetector(root: target.root)
-        return target.files.contains { detector.parser(forFileName: ($0 as NSString).lastPathComponent) != nil }
+        (target.files + target.oversizedFiles).contains { Self.reads($0, root: target.root) }
+    }
+
+    /// Whether `file` (relative to `root`) is a lockfile or manifest this scanner reads; such
+    /// files are read whatever `--max-file-size` says (lockfiles have their own limit).
+    public static func reads(_ file: String, root: String) -> Bool {
+        LockfileDetector(root: root).parser(forFileName: (file as NSString).lastPathComponent) != nil
     }
 
     public func unavailableReason(context: ScanContext) -> String? {
@@ -25,7 +30,9 @@ public struct DependencyScanner: Scanner {
     }
 
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
-        let detected = try LockfileDetector(root: target.root).scan()
+        // Named files: exactly the lockfiles among them; a directory: every lockfile under it.
+        let detector = LockfileDetector(root: target.root)
+        let detected = target.isFileList ? detector.scan(files: target.files + target.oversizedFiles) : try detector.scan()
         var notices = detected.errors.map { Notice(level: .warning, message: $0.description, file: $0.file, tool: name) }
         if detected.nothingReadable {
             let files = detected.files.joined(separator: ", ")
