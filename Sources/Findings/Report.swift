@@ -85,12 +85,14 @@ public struct Report: Sendable, Codable, Hashable {
     /// Findings hidden because the baseline lists them.
     public var baselinedCount: Int
     /// Files selected for the scan that no scanner read, with the reason.
-    public var skippedFiles: [SkippedFile] = []
+    public var skippedFiles: [SkippedFile]
 
     public init(
         findings: [Finding] = [], rules: [RuleDescriptor] = [], tools: [ToolRun] = [], notices: [Notice] = [],
-        filesScanned: Int = 0, durationSeconds: Double = 0, suppressedCount: Int = 0, baselinedCount: Int = 0
+        filesScanned: Int = 0, durationSeconds: Double = 0, suppressedCount: Int = 0, baselinedCount: Int = 0,
+        skippedFiles: [SkippedFile] = []
     ) {
+        self.skippedFiles = skippedFiles
         self.findings = findings
         self.rules = rules
         self.tools = tools

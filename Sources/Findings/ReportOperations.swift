@@ -40,9 +40,10 @@ extension Array where Element == Finding {
     ///
     /// 1. An external adapter's finding (Bandit, Semgrep) that a native rule also reports -- same
     ///    file, overlapping lines, and a mapped check (`equivalence`: Bandit test id → native
-    ///    rules; for Semgrep the mapped rule id or a common CWE) -- is folded into the native
-    ///    finding, which keeps its id, severity and fingerprint whatever the confidences. So the
-    ///    results do not depend on which external tools are installed.
+    ///    rules, or the mapped Semgrep rule id), or, for a check the table does not map, a CWE in
+    ///    common on the same start line -- is folded into the native finding, which keeps its id,
+    ///    severity and fingerprint whatever the confidences. So the results do not depend on
+    ///    which external tools are installed.
     /// 2. Other findings with the same file, start line and a CWE in common merge into the one
     ///    with the higher confidence (then severity; a built-in engine before an adapter). An
     ///    adapter and the native engine merge only through pass 1.
@@ -98,8 +99,9 @@ extension Array where Element == Finding {
             default:
                 mapped = []
             }
-            // Bandit only through the table; other adapters also when a CWE is shared.
-            let byCWE = finding.tool != ToolName.bandit && !finding.cwe.isEmpty
+            // A mapped Bandit test merges only into its native rules; anything else (Semgrep, a
+            // Bandit test no native rule maps) also when a CWE is shared on the same start line.
+            let byCWE = (finding.tool != ToolName.bandit || mapped.isEmpty) && !finding.cwe.isEmpty
             let matches = candidates.filter { candidate in
                 let native = self[candidate]
                 guard Self.linesOverlap(native.location, finding.location) else { return false }

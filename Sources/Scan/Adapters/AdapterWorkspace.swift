@@ -1,10 +1,10 @@
 import Findings
 import Foundation
 
-/// The host directory an adapter mounts read-only at `/workspace`: the deepest directory that
-/// holds every file the tool scans, so a scan of named files binds only their directory (never
-/// a file, which the sandbox refuses, nor more of the tree than needed). The tool's paths are
-/// relative to it; `rebased` makes them relative to the scan root again.
+/// The host directory an adapter mounts read-only at `/workspace`: the scan root for a directory
+/// scan; for named files, the deepest directory that holds every one of them, so the sandbox
+/// binds only their directory (never a file, which it refuses, nor more of the tree than
+/// needed). The tool's paths are relative to it; `rebased` makes them relative to the scan root.
 struct AdapterWorkspace: Sendable, Hashable {
     /// Absolute host path mounted at `/workspace`.
     let host: String
@@ -15,8 +15,8 @@ struct AdapterWorkspace: Sendable, Hashable {
 
     /// - Parameter files: the files the tool scans, relative to `target.root`.
     init(target: ScanTarget, files: [String]) {
-        var common: [Substring]? = nil
-        for file in files {
+        var common: [Substring]? = target.isFileList ? nil : []
+        for file in files where target.isFileList {
             let directories = file.split(separator: "/").dropLast()
             guard let current = common else {
                 common = Array(directories)
