@@ -6,8 +6,8 @@ import Support
 
 /// The paths `sentinel scan` was given, resolved: the root findings are relative to, and the
 /// targets (absolute) the scan covers. One directory is its own root, as before; files and
-/// several paths (what pre-commit hooks pass) keep the paths as typed when they lie under the
-/// current directory, else they are relative to their deepest common directory.
+/// several paths (what pre-commit hooks pass) keep the paths as typed when all are relative and
+/// lie under the current directory, else they are relative to their deepest common directory.
 public struct ScanPaths: Sendable, Hashable {
     /// Absolute; every target lies under it.
     public var root: String
@@ -35,7 +35,8 @@ public struct ScanPaths: Sendable, Hashable {
             return ScanPaths(root: targets[0], targets: targets)
         }
         let cwd = URL(fileURLWithPath: currentDirectory).standardizedFileURL.path
-        if targets.allSatisfy({ contains(cwd, $0) }) {
+        // Relative paths are shown as typed; absolute ones relative to their common directory.
+        if given.allSatisfy({ !$0.hasPrefix("/") }), targets.allSatisfy({ contains(cwd, $0) }) {
             return ScanPaths(root: cwd, targets: targets)
         }
         let directories = targets.map { isDirectory($0) ? $0 : ($0 as NSString).deletingLastPathComponent }

@@ -64,6 +64,8 @@ import Testing
         #expect(typed.targets == [root + "/src/b.py", root + "/a.py"])
         #expect(!typed.isWholeDirectory)
         // Elsewhere: their deepest common directory.
+        #expect(try ScanPaths.resolve([root + "/a.py"], currentDirectory: root).root == root)
+        #expect(try ScanPaths.resolve([root + "/src/b.py"], currentDirectory: "/").root == root + "/src")
         let elsewhere = try ScanPaths.resolve([root + "/src/b.py", root + "/src/deep/c.py"], currentDirectory: "/proc")
         #expect(elsewhere.root == root + "/src")
         #expect(try ScanPaths.resolve([root + "/src/deep/c.py"], currentDirectory: "/proc").root == root + "/src/deep")
