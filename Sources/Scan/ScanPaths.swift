@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Support
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The paths `sentinel scan` was given, resolved: the root findings are relative to, and the
 /// targets (absolute) the scan covers. One directory is its own root, as before; files and

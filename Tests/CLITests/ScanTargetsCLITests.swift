@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `sentinel scan FILE...` as pre-commit hooks call it, results that do not depend on which
 /// external tools are installed, one name per tool, and files the scan reports skipping.
@@ -81,12 +82,13 @@ struct ScanTargetsCLITests {
             #expect(result.status == 1, "\(arguments): \(result.stderr)")
             #expect(result.stderr == "")
             let (body, summary) = Self.split(result.stdout)
-            #expect(body == """
-                vuln.py:5:5: high: [python.os-system] a shell runs a command built at run time (os.system, os.popen, commands, popen2, subprocess.getoutput); outside input in it is shell injection
-                vuln.py:5:5: low: [python.partial-executable-path] the program is given without an absolute path, so it is looked up in PATH; an attacker who controls PATH or the working directory chooses what runs
-                vuln.py:5:5: critical: [python.taint-command-injection] user input reaches a shell command: an attacker can run arbitrary commands
+            #expect(
+                body == """
+                    vuln.py:5:5: high: [python.os-system] a shell runs a command built at run time (os.system, os.popen, commands, popen2, subprocess.getoutput); outside input in it is shell injection
+                    vuln.py:5:5: low: [python.partial-executable-path] the program is given without an absolute path, so it is looked up in PATH; an attacker who controls PATH or the working directory chooses what runs
+                    vuln.py:5:5: critical: [python.taint-command-injection] user input reaches a shell command: an attacker can run arbitrary commands
 
-                """)
+                    """)
             #expect(summary.hasPrefix("3 findings: 1 critical, 1 high, 1 low (1 file scanned in "), "\(summary)")
         }
     }
@@ -109,8 +111,9 @@ struct ScanTargetsCLITests {
         defer { try? FileManager.default.removeItem(atPath: home) }
         let examples = CLI.packageRoot + "/examples"
         #expect(try CLI.run(["db", "import", examples + "/osv"], environment: environment).status == 0)
-        let named = try CLI.run(["scan", "requirements.txt", "app.py", "--format", "json"], environment: environment,
-                                directory: examples)
+        let named = try CLI.run(
+            ["scan", "requirements.txt", "app.py", "--format", "json"], environment: environment,
+            directory: examples)
         let rules = Set(Self.findings(try Self.json(named.stdout)).compactMap { $0["ruleId"] as? String })
         #expect(rules.contains("PYSEC-2018-66"), "\(rules.sorted())")
         let unnamed = try CLI.run(["scan", "app.py", "--format", "json"], environment: environment, directory: examples)
@@ -123,8 +126,9 @@ struct ScanTargetsCLITests {
         let root = try Self.project(["vuln.py": Self.vulnerable + "\n\ndef e(x):\n    return eval(x)\n"])
         defer { try? FileManager.default.removeItem(atPath: root) }
         let native = try CLI.run(["scan", "vuln.py", "--format", "json"], environment: environment, directory: root)
-        let both = try CLI.run(["scan", "vuln.py", "--tools", "native,bandit", "--format", "json"],
-                               environment: environment, timeout: 300, directory: root)
+        let both = try CLI.run(
+            ["scan", "vuln.py", "--tools", "native,bandit", "--format", "json"],
+            environment: environment, timeout: 300, directory: root)
         #expect(both.status == 1, "\(both.stderr)")
         #expect(both.stderr == "")
         let withBandit = Self.findings(try Self.json(both.stdout))
@@ -151,8 +155,9 @@ struct ScanTargetsCLITests {
         #expect(!result.stdout.contains("bandit"), "\(result.stdout)")
         // Written to a file, the report still names the failure (stderr says it once too).
         let output = root + "/report.txt"
-        let written = try CLI.run(["scan", "vuln.py", "--tools", "native,bandit", "--output", output],
-                                  environment: environment, directory: root)
+        let written = try CLI.run(
+            ["scan", "vuln.py", "--tools", "native,bandit", "--output", output],
+            environment: environment, directory: root)
         #expect(written.status == 3)
         let text = try String(contentsOfFile: output, encoding: .utf8)
         #expect(text.components(separatedBy: "bandit is not installed").count == 2, "\(text)")
@@ -166,11 +171,12 @@ struct ScanTargetsCLITests {
         let result = try CLI.run(["scan", "sup.py", "--fail-on", "none"], environment: environment, directory: root)
         #expect(result.status == 0, "\(result.stderr)")
         let (body, summary) = Self.split(result.stdout)
-        #expect(body == """
-            sup.py:1:1: low: [python.import-subprocess] subprocess is imported; review how commands are built where it is used
-            sup.py:11:5: high: [python.eval-used] eval() of a value computed at run time; if it comes from outside, it is code injection (use ast.literal_eval for data)
+        #expect(
+            body == """
+                sup.py:1:1: low: [python.import-subprocess] subprocess is imported; review how commands are built where it is used
+                sup.py:11:5: high: [python.eval-used] eval() of a value computed at run time; if it comes from outside, it is code injection (use ast.literal_eval for data)
 
-            """)
+                """)
         #expect(summary.hasPrefix("2 findings: 1 high, 1 low (1 file scanned in "))
         #expect(summary.hasSuffix(" s); 6 suppressed"), "\(summary)")
     }
@@ -179,8 +185,9 @@ struct ScanTargetsCLITests {
     func everySuppressionSyntaxWorksWithBandit() throws {
         let root = try Self.project(["sup.py": Self.suppressed])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let result = try CLI.run(["scan", "sup.py", "--tools", "native,bandit", "--format", "json", "--fail-on", "none"],
-                                 environment: environment, timeout: 300, directory: root)
+        let result = try CLI.run(
+            ["scan", "sup.py", "--tools", "native,bandit", "--format", "json", "--fail-on", "none"],
+            environment: environment, timeout: 300, directory: root)
         #expect(result.status == 0, "\(result.stderr)")
         let findings = Self.findings(try Self.json(result.stdout))
         #expect(findings.compactMap { $0["ruleId"] as? String } == ["python.import-subprocess", "python.eval-used"])
@@ -204,8 +211,9 @@ struct ScanTargetsCLITests {
             "sup.py": Self.suppressed, "rules/eval.yaml": rule, ".sentinel.yml": "semgrep:\n  config: [rules/eval.yaml]\n",
         ])
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let result = try CLI.run(["scan", "sup.py", "--tools", "native,semgrep", "--format", "json", "--fail-on", "none"],
-                                 environment: environment, timeout: 300, directory: root)
+        let result = try CLI.run(
+            ["scan", "sup.py", "--tools", "native,semgrep", "--format", "json", "--fail-on", "none"],
+            environment: environment, timeout: 300, directory: root)
         #expect(result.status == 0, "\(result.stderr)")
         let findings = Self.findings(try Self.json(result.stdout))
         #expect(findings.compactMap { $0["ruleId"] as? String } == ["python.import-subprocess", "python.eval-used"])
@@ -264,8 +272,9 @@ struct ScanTargetsCLITests {
         let texts = notifications.compactMap { ($0["message"] as? [String: Any])?["text"] as? String }
         #expect(texts == ["skipped: larger than --max-file-size (6.0M > 5.0M)"])
 
-        let raised = try CLI.run(["scan", ".", "--max-file-size", "8M", "--format", "json"], environment: environment,
-                                 timeout: 300, directory: root)
+        let raised = try CLI.run(
+            ["scan", ".", "--max-file-size", "8M", "--format", "json"], environment: environment,
+            timeout: 300, directory: root)
         #expect(raised.status == 1, "\(raised.stderr)")
         let found = Self.findings(try Self.json(raised.stdout))
         #expect(found.contains { $0["ruleId"] as? String == "python.taint-command-injection" })
@@ -277,7 +286,8 @@ struct ScanTargetsCLITests {
     }
 
     @Test func aBadSizeIsAUsageError() throws {
-        let result = try CLI.run(["scan", ".", "--max-file-size", "5X"], environment: environment, directory: CLI.packageRoot + "/examples")
+        let result = try CLI.run(
+            ["scan", ".", "--max-file-size", "5X"], environment: environment, directory: CLI.packageRoot + "/examples")
         #expect(result.status == 2)
         #expect(result.stderr == "sentinel: --max-file-size: '5X' is not a size (e.g. 5M, 512K, 1G)\n")
     }
@@ -288,8 +298,10 @@ struct ScanTargetsCLITests {
         #expect(result.stderr == "sentinel: nope.py: no such file or directory\n")
     }
 
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-                   "needs root to run the scan as nobody (root reads every file)"))
+    @Test(
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "needs root to run the scan as nobody (root reads every file)"))
     func unreadableFilesAndDirectoriesAreListed() throws {
         let root = try Self.project(["app.py": Self.vulnerable, "secret.py": Self.vulnerable, "locked/inner.py": Self.vulnerable])
         defer {
@@ -338,7 +350,8 @@ extension CLI {
         DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
         process.waitUntilExit()
         group.wait()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 }

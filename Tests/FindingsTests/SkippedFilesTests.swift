@@ -13,21 +13,23 @@ import Testing
         ])
 
     @Test func textListsEachFileAndCountsThemInTheSummary() {
-        #expect(TextRenderer().render(Self.report) == """
-            big.py: note: skipped: larger than --max-file-size (6.0M > 5.0M)
-            secret/: note: skipped: cannot list directory: Permission denied
-            No findings (2 files scanned in 0.50 s); 2 files skipped
+        #expect(
+            TextRenderer().render(Self.report) == """
+                big.py: note: skipped: larger than --max-file-size (6.0M > 5.0M)
+                secret/: note: skipped: cannot list directory: Permission denied
+                No findings (2 files scanned in 0.50 s); 2 files skipped
 
-            """)
+                """)
     }
 
     @Test func jsonSummaryHasTheList() throws {
         let object = try JSONSerialization.jsonObject(with: Data(JSONRenderer().render(Self.report).utf8)) as? [String: Any]
         let skipped = (object?["summary"] as? [String: Any])?["skippedFiles"] as? [[String: String]]
-        #expect(skipped == [
-            ["file": "big.py", "reason": "larger than --max-file-size (6.0M > 5.0M)"],
-            ["file": "secret/", "reason": "cannot list directory: Permission denied"],
-        ])
+        #expect(
+            skipped == [
+                ["file": "big.py", "reason": "larger than --max-file-size (6.0M > 5.0M)"],
+                ["file": "secret/", "reason": "cannot list directory: Permission denied"],
+            ])
     }
 
     @Test func sarifReportsThemOnceAsToolExecutionNotifications() throws {

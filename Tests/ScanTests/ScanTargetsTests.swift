@@ -1,12 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Findings
 import Foundation
 import Support
 import Testing
 
 @testable import Scan
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Named files and file lists (what pre-commit passes), and files the scan must report skipping.
 @Suite struct ScanTargetsTests {
@@ -45,8 +46,11 @@ import Testing
         // Inside a walked directory, links are not followed and FIFOs are not source (by design).
         #expect(walked.skipped.isEmpty)
         let named = walker.select(targets: [root + "/pipe", root + "/link.py"], root: root)
-        #expect(named.skipped == [SkippedFile(file: "link.py", reason: "symbolic link (not followed)"),
-                                  SkippedFile(file: "pipe", reason: "not a regular file")])
+        #expect(
+            named.skipped == [
+                SkippedFile(file: "link.py", reason: "symbolic link (not followed)"),
+                SkippedFile(file: "pipe", reason: "not a regular file"),
+            ])
         #expect(walker.oversizedReason(bytes: 6 * 1_048_576) == "larger than --max-file-size (6.0M > 2.0K)")
         #expect(FileWalker.formatSize(5 << 20) == "5.0M")
         #expect(FileWalker.formatSize(300) == "300B")
@@ -79,13 +83,17 @@ import Testing
         let workspace = AdapterWorkspace(target: target, files: target.files)
         #expect(workspace.host == "/repo/lib")
         #expect(workspace.files == ["x/a.py", "y/b.py"])
-        let finding = Finding(ruleId: "bandit.B307", tool: "bandit", severity: .medium, message: "m",
-                              location: Location(file: "x/a.py", startLine: 3), snippet: "eval(x)")
-        let output = workspace.rebased(ScannerOutput(findings: [finding], tool: ToolRun(name: "bandit"),
-                                                     notices: [Notice(message: "n", file: "y/b.py")]))
+        let finding = Finding(
+            ruleId: "bandit.B307", tool: "bandit", severity: .medium, message: "m",
+            location: Location(file: "x/a.py", startLine: 3), snippet: "eval(x)")
+        let output = workspace.rebased(
+            ScannerOutput(
+                findings: [finding], tool: ToolRun(name: "bandit"),
+                notices: [Notice(message: "n", file: "y/b.py")]))
         #expect(output.findings.first?.location.file == "lib/x/a.py")
-        let direct = Finding(ruleId: "bandit.B307", tool: "bandit", severity: .medium, message: "m",
-                             location: Location(file: "lib/x/a.py", startLine: 3), snippet: "eval(x)")
+        let direct = Finding(
+            ruleId: "bandit.B307", tool: "bandit", severity: .medium, message: "m",
+            location: Location(file: "lib/x/a.py", startLine: 3), snippet: "eval(x)")
         #expect(output.findings.first?.fingerprint == direct.fingerprint)
         #expect(output.notices.first?.file == "lib/y/b.py")
         // A whole-directory scan keeps the root as the workspace (as before).
@@ -104,8 +112,9 @@ import Testing
         ])
         defer { try? FileManager.default.removeItem(atPath: root) }
         let runner = ScanRunner(scanners: [NativeSASTScanner(), SecretsScanner()])
-        let request = ScanRequest(root: root, gate: Gate(failOn: nil), targets: [root + "/app.py", root + "/big.py"],
-                                  maxFileBytes: 1024)
+        let request = ScanRequest(
+            root: root, gate: Gate(failOn: nil), targets: [root + "/app.py", root + "/big.py"],
+            maxFileBytes: 1024)
         let outcome = try runner.run(request, context: ScanContext())
         #expect(Set(outcome.report.findings.map(\.location.file)) == ["app.py"])
         #expect(outcome.report.findings.contains { $0.ruleId == "python.taint-command-injection" && $0.tool == "native" })
