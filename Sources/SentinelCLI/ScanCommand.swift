@@ -13,15 +13,15 @@ struct ScanCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 nothing at or above --fail-on; 1 findings at or above it; 2 bad usage, config or input; 3 a scanner failed."
     )
 
-    @Argument(help: "The directory (or file) to scan.")
-    var path: String = "."
+    @Argument(help: "The directories or files to scan (default: the current directory).")
+    var paths: [String] = []
 
     @Flag(help: "Static analysis (native rules; Bandit/Semgrep with --tools).") var sast = false
     @Flag(help: "Dependencies against the offline OSV database.") var sca = false
     @Flag(help: "Committed credentials.") var secrets = false
     @Option(help: "Dynamic scan of this URL.") var dast: String?
 
-    @Option(help: "Comma-separated tools: native, secrets, osv, bandit, semgrep.")
+    @Option(help: "Comma-separated tools: native, secrets, osv (the default set), bandit, semgrep.")
     var tools: String?
 
     @Option(help: "Output format: text, json, sarif, html.") var format: String = "text"
@@ -49,11 +49,17 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Also print code snippets and each tool's count and time.") var verbose = false
     @Option(name: .customLong("sarif-root"), help: ArgumentHelp("SARIF paths are relative to this directory (default: the git top level).", valueName: "dir"))
     var sarifRoot: String?
+    @Option(name: .customLong("max-file-size"), help: "Skip (and list) files larger than this; K/M/G suffixes (default: 5M).")
+    var maxFileSize: String?
 
     func run() async throws {
-        let root = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard FileManager.default.fileExists(atPath: root) else {
-            throw SentinelError(.invalidInput, "\(path): no such file or directory")
+        let scanPaths = try ScanPaths.resolve(paths)
+        let root = scanPaths.root
+        let maxFileBytes = try maxFileSize.map { text -> Int in
+            guard let bytes = Quantity.bytes(text), bytes <= UInt64(Int.max) else {
+                throw SentinelError(.invalidInput, "--max-file-size: '\(text)' is not a size (e.g. 5M, 512K, 1G)")
+            }
+            return Int(bytes)
         }
         if dast != nil { throw SentinelError(.invalidInput, "--dast: dynamic scanning is not available in this build") }
         let outputFormat = try OutputFormat(parsing: format)
@@ -91,7 +97,8 @@ struct ScanCommand: AsyncParsableCommand {
             root: root, kinds: kinds.isEmpty ? nil : kinds,
             tools: tools.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } },
             config: scanConfig, gate: gate, baseline: try baseline.map(Baseline.load),
-            changedLines: try since.map { try GitDiff.changedLines(in: directory, since: $0) })
+            changedLines: try since.map { try GitDiff.changedLines(in: directory, since: $0) },
+            targets: scanPaths.targets, maxFileBytes: maxFileBytes)
         var scanRequest = request
         scanRequest.minimumSeverity = minimumSeverity
 
@@ -116,7 +123,7 @@ struct ScanCommand: AsyncParsableCommand {
             try Baseline.write(outcome.report.findings, to: writeBaseline)
         }
         let color = output == nil && outputFormat == .text && Console.stdoutIsTerminal
-        let renderer: any ReportRenderer
+        var renderer: any ReportRenderer
         switch outputFormat {
         case .text: renderer = TextRenderer(color: color, verbosity: quiet ? .quiet : verbose ? .verbose : .normal)
         case .html:
@@ -125,6 +132,11 @@ struct ScanCommand: AsyncParsableCommand {
         default:
             renderer = outputFormat.renderer(color: color, sourceRoot: repository?.root ?? directory,
                                              pathPrefix: repository?.prefix ?? "")
+        }
+        // Failed tools go to stderr below; a text report on stdout does not repeat them.
+        if output == nil, var text = renderer as? TextRenderer {
+            text.showToolFailures = false
+            renderer = text
         }
         let rendered = renderer.render(outcome.report)
         if let output {
@@ -142,6 +154,10 @@ struct ScanCommand: AsyncParsableCommand {
         for notice in outcome.report.notices where notice.level == .error {
             if reportShowsInput && outcome.inputErrors.contains(notice) { continue }
             Console.error("sentinel: \(notice.tool.map { "\($0): " } ?? "")\(notice.message)")
+        }
+        for tool in outcome.report.tools where tool.status == .failed {
+            let message = tool.message ?? "failed"
+            Console.error("sentinel: " + (message.hasPrefix(tool.name + " ") ? message : "\(tool.name): \(message)"))
         }
         if output != nil && !quiet {
             Console.error(TextRenderer(color: Console.stderrIsTerminal).summary(outcome.report))

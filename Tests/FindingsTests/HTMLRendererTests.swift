@@ -9,7 +9,7 @@ import Testing
         var report = Fixtures.sampleReport()
         report.findings.append(
             Finding(
-                ruleId: "python.xss\"><img src=x onerror=alert(1)>", tool: "sentinel", severity: .high,
+                ruleId: "python.xss\"><img src=x onerror=alert(1)>", tool: "native", severity: .high,
                 message: "Message with <script>alert('pwned')</script> and \"quotes\" & 'apostrophes'",
                 location: Location(file: "tpl/<evil>.py", startLine: 7, startColumn: 2),
                 cwe: [79], snippet: "return '<b>' + name + '</b>'"))

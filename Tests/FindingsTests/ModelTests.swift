@@ -64,7 +64,7 @@ import Testing
     @Test func decodesMinimalJSONWithDefaults() throws {
         let json = #"{"ruleId": "r", "severity": "low", "message": "m", "location": {"file": "a.py", "startLine": 2}}"#
         let finding = try JSONDecoder().decode(Finding.self, from: Data(json.utf8))
-        #expect(finding.tool == "sentinel")
+        #expect(finding.tool == "native")
         #expect(finding.confidence == .medium)
         #expect(finding.cwe.isEmpty && finding.properties.isEmpty && finding.references.isEmpty)
         #expect(

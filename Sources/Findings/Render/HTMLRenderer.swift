@@ -45,6 +45,7 @@ public struct HTMLRenderer: ReportRenderer {
         html += controls(report, findings: findings)
         html += table(findings, report: report)
         html += notices(report)
+        html += skippedFiles(report)
         html += "<script>\(HTMLRenderer.script)</script>\n</body>\n</html>\n"
         return html
     }
@@ -174,6 +175,15 @@ public struct HTMLRenderer: ReportRenderer {
         for notice in report.notices {
             let file = notice.file.map { "<code>\(escape($0))</code>: " } ?? ""
             html += "<li class=\"notice-\(notice.level.rawValue)\">\(file)\(escape(notice.message))</li>\n"
+        }
+        return html + "</ul></section>\n"
+    }
+
+    private func skippedFiles(_ report: Report) -> String {
+        guard !report.skippedFiles.isEmpty else { return "" }
+        var html = "<section id=\"skipped\"><h2>Skipped files</h2><ul>\n"
+        for skipped in report.skippedFiles {
+            html += "<li class=\"notice-warning\"><code>\(escape(skipped.file))</code>: skipped: \(escape(skipped.reason))</li>\n"
         }
         return html + "</ul></section>\n"
     }

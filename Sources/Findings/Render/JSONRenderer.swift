@@ -22,6 +22,8 @@ public struct JSONRenderer: ReportRenderer {
         public var belowSeverity: Int?
         /// Files the default ignores left out.
         public var excludedByDefault: Int?
+        /// Files the scan did not read, with the reason.
+        public var skippedFiles: [SkippedFile]
     }
 
     /// The whole document.
@@ -46,7 +48,7 @@ public struct JSONRenderer: ReportRenderer {
             baselined: report.baselinedCount,
             tools: report.tools.sorted { $0.name < $1.name },
             notices: report.notices, belowSeverity: report.belowSeverityCount,
-            excludedByDefault: report.excludedByDefault)
+            excludedByDefault: report.excludedByDefault, skippedFiles: report.skippedFiles)
         return Document(findings: findings, summary: summary)
     }
 

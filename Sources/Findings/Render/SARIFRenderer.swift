@@ -27,7 +27,7 @@ public struct SARIFRenderer: ReportRenderer {
     public func render(_ report: Report) -> String {
         let findings = report.findings.sortedForReport()
         var toolNames = report.toolNames
-        if toolNames.isEmpty { toolNames = ["sentinel"] }  // an empty scan still says who ran
+        if toolNames.isEmpty { toolNames = [ToolName.native] }  // an empty scan still says who ran
         let runs = toolNames.map { name in
             run(tool: name, report: report, findings: findings.filter { $0.tool == name })
         }
@@ -60,9 +60,13 @@ public struct SARIFRenderer: ReportRenderer {
             run["originalUriBaseIds"] = [SARIFRenderer.sourceRootId: ["uri": .string(uri)]]
         }
         // Notices without a tool belong to the native run (or the first run when sentinel is absent).
-        let firstName = report.toolNames.first ?? "sentinel"
-        let owner = report.toolNames.contains("sentinel") ? "sentinel" : firstName
-        let notices = report.notices.filter { ($0.tool ?? owner) == name }
+        let firstName = report.toolNames.first ?? ToolName.native
+        let owner = report.toolNames.contains(ToolName.native) ? ToolName.native : firstName
+        var notices = report.notices.filter { ($0.tool ?? owner) == name }
+        // Files no tool read are reported once, by the run that owns tool-less notices.
+        if name == owner {
+            notices += report.skippedFiles.map { Notice(level: .warning, message: "skipped: \($0.reason)", file: $0.file) }
+        }
         if toolRun != nil || !notices.isEmpty {
             var invocation: [String: JSONValue] = ["executionSuccessful": .bool(toolRun?.status != .failed)]
             var notifications = notices.map(notification)

@@ -12,10 +12,14 @@ public struct TextRenderer: ReportRenderer {
     public enum Verbosity: Sendable, Hashable {
         case quiet, normal, verbose
     }
+    /// Whether to list failed tools; the CLI turns it off when it prints them on stderr and the
+    /// report goes to the same terminal, so each error is printed once.
+    public var showToolFailures: Bool = true
 
-    public init(color: Bool = false, showSnippets: Bool = false) {
+    public init(color: Bool = false, showSnippets: Bool = false, showToolFailures: Bool = true) {
         self.color = color
         self.showSnippets = showSnippets
+        self.showToolFailures = showToolFailures
     }
 
     /// A renderer for `--quiet`/`--verbose`; verbose shows snippets.
@@ -50,8 +54,14 @@ public struct TextRenderer: ReportRenderer {
         }
         for tool in report.tools.sorted(by: { $0.name < $1.name })
         where tool.status != .succeeded && (verbosity != .quiet || tool.status == .failed) {
+            if tool.status == .failed && !showToolFailures { continue }
             let verb = tool.status == .failed ? "failed" : "skipped"
             let label = tool.status == .failed ? paint("error", "1;31") : paint("note", "36")
+            // "bandit failed: X" already names the tool and the verb.
+            if let message = tool.message, message.hasPrefix("\(tool.name) \(verb)") {
+                lines.append("\(label): \(TextRenderer.sanitize(message))")
+                continue
+            }
             lines.append("\(label): \(tool.name) \(verb)" + (tool.message.map { ": " + TextRenderer.sanitize($0) } ?? ""))
         }
         for notice in report.notices where verbosity != .quiet || notice.level == .error {
@@ -59,7 +69,12 @@ public struct TextRenderer: ReportRenderer {
             let label = notice.level == .info ? "note" : notice.level.rawValue
             lines.append("\(prefix)\(label): \(TextRenderer.sanitize(notice.message))")
         }
-        if verbosity != .quiet { lines.append(summary(report)) }
+        if verbosity != .quiet {
+            for skipped in report.skippedFiles {
+                lines.append("\(TextRenderer.sanitize(skipped.file)): note: skipped: \(TextRenderer.sanitize(skipped.reason))")
+            }
+            lines.append(summary(report))
+        }
         if lines.isEmpty { return "" }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -92,6 +107,9 @@ public struct TextRenderer: ReportRenderer {
         if report.suppressedCount > 0 { hidden.append("\(report.suppressedCount) suppressed") }
         if report.baselinedCount > 0 { hidden.append("\(report.baselinedCount) in baseline") }
         if report.belowSeverityCount > 0 { hidden.append("\(report.belowSeverityCount) below --severity") }
+        if !report.skippedFiles.isEmpty {
+            hidden.append("\(report.skippedFiles.count) file\(report.skippedFiles.count == 1 ? "" : "s") skipped")
+        }
         if !hidden.isEmpty { text += "; " + hidden.joined(separator: ", ") }
         if report.excludedByDefault > 0 {
             let files = report.excludedByDefault == 1 ? "1 file" : "\(report.excludedByDefault) files"

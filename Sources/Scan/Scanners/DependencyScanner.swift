@@ -14,8 +14,13 @@ public struct DependencyScanner: Scanner {
     public init() {}
 
     public func applies(to target: ScanTarget) -> Bool {
-        let detector = LockfileDetector(root: target.root)
-        return target.files.contains { detector.parser(forFileName: ($0 as NSString).lastPathComponent) != nil }
+        (target.files + target.oversizedFiles).contains { Self.reads($0, root: target.root) }
+    }
+
+    /// Whether `file` (relative to `root`) is a lockfile or manifest this scanner reads; such
+    /// files are read whatever `--max-file-size` says (lockfiles have their own limit).
+    public static func reads(_ file: String, root: String) -> Bool {
+        LockfileDetector(root: root).parser(forFileName: (file as NSString).lastPathComponent) != nil
     }
 
     public func unavailableReason(context: ScanContext) -> String? {
@@ -25,10 +30,12 @@ public struct DependencyScanner: Scanner {
     }
 
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
-        var detected = try LockfileDetector(root: target.root).scan()
-        if isDirectory(target.root) {
-            // The detector walks on its own; keep what the file selection (globs, default ignores) keeps.
-            let selected = Set(target.files)
+        // Named files: exactly the lockfiles among them; a directory: every lockfile under it that the
+        // file selection (globs, default ignores) keeps.
+        let detector = LockfileDetector(root: target.root)
+        var detected = target.isFileList ? detector.scan(files: target.files + target.oversizedFiles) : try detector.scan()
+        if !target.isFileList && isDirectory(target.root) {
+            let selected = Set(target.files + target.oversizedFiles)
             detected.results = detected.results.filter { selected.contains($0.file) }
             detected.errors = detected.errors.filter { selected.contains($0.file) }
         }

@@ -32,10 +32,14 @@ public struct NativeSASTScanner: Scanner {
         let engine = SASTEngine(rules: rules)
         let files = target.files(withExtensions: ["py", "pyw"])
         let results = Mutex<[Int: FileScanResult]>([:])
+        let unread = Mutex<[SkippedFile]>([])
         let progress = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
-            guard let data = FileManager.default.contents(atPath: target.absolute(file)) else { return }
+            guard let data = FileManager.default.contents(atPath: target.absolute(file)) else {
+                unread.withLock { $0.append(SkippedFile(file: file, reason: "cannot read")) }
+                return
+            }
             let result = engine.scan(file: file, source: String(decoding: data, as: UTF8.self))
             results.withLock { $0[index] = result }
             let done = progress.add(1, ordering: .relaxed).newValue
@@ -51,8 +55,16 @@ public struct NativeSASTScanner: Scanner {
                 notices.append(Notice(level: .warning, message: error, file: files[index], tool: name))
             }
         }
-        return ScannerOutput(findings: findings, rules: rules.descriptors,
-                             tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
+        var output = ScannerOutput(findings: findings, rules: rules.descriptors,
+                                   tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
+        output.skippedFiles = unread.withLock { $0 }
+        output.equivalence = rules.equivalence
+        return output
+    }
+
+    /// The Bandit/Semgrep mapping of the rules this scanner would load; nil when they do not load.
+    public func equivalence(context: ScanContext) -> RuleEquivalence? {
+        (try? RuleSet.load(directories: builtInDirectories + context.ruleDirectories))?.equivalence
     }
 }
 
