@@ -99,7 +99,7 @@ import Testing
         report.tools[0].durationSeconds = 0.5
         let text = TextRenderer(color: false, verbosity: .verbose).render(report)
         #expect(text.contains("    | cursor.execute(\"SELECT * FROM t WHERE id=\" + q)"))
-        #expect(text.contains("\nnote: sentinel: 2 findings in 0.50 s\n"))
+        #expect(text.contains("\nnote: native: 2 findings in 0.50 s\n"))
         #expect(text.contains("\nnote: bandit: 1 finding\n"))
     }
 }
