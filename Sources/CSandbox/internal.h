@@ -43,6 +43,12 @@ int sbx_clear_capabilities(void);
 /* limits.c */
 int sbx_apply_rlimits(const struct sbx_rlimit *limits, size_t count);
 
+/* userns_limits.c: open every limit's file into fds (before the root is built: inside, /proc/sys
+   is read-only), then write and close them (after the last namespace the init creates, since
+   the limits include the namespace counts). Return 0, or -1 with errno and *index set. */
+int sbx_user_limits_open(const struct sbx_config *config, int *fds, int *index);
+int sbx_user_limits_write(const struct sbx_config *config, const int *fds, int *index);
+
 /* A raw fork: glibc's fork() runs atfork handlers that may take locks held by threads
    that no longer exist in this child. */
 pid_t sbx_raw_fork(void);

@@ -42,6 +42,7 @@ static const char *const stage_names[SBX_STAGE__COUNT] = {
     [SBX_STAGE_CGROUP_ATTACH] = "cgroup attach",
     [SBX_STAGE_RELEASE] = "release child",
     [SBX_STAGE_REPORT] = "read child report",
+    [SBX_STAGE_USER_LIMITS] = "write /proc/sys/user limit",
 };
 
 const char *sbx_stage_name(int stage) {

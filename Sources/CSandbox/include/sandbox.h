@@ -64,6 +64,9 @@ enum sbx_stage {
     SBX_STAGE_CGROUP_ATTACH,
     SBX_STAGE_RELEASE,
     SBX_STAGE_REPORT,
+    /* Init-side, after the others for stable numbering: opening (before the root is built)
+       or writing (before the payload forks) a per-user-namespace limit. */
+    SBX_STAGE_USER_LIMITS,
     SBX_STAGE__COUNT
 };
 
@@ -95,6 +98,15 @@ struct sbx_rlimit {
     rlim_t soft;
     rlim_t hard;
 };
+
+/* One per-user-namespace limit: a file under /proc/sys/user and its decimal value. */
+struct sbx_sysctl {
+    const char *path;
+    const char *value;
+};
+
+/* The most limits the init can hold open at once (it allocates nothing). */
+#define SBX_USER_LIMITS_MAX 16
 
 struct sbx_config {
     /* The payload: argv[0] is searched in search_path (colon-separated) when it has no '/'. */
@@ -132,6 +144,13 @@ struct sbx_config {
     /* When non-zero, the init listens on 127.0.0.1:proxy_port inside the sandbox network
        namespace and passes the listening socket back (sbx_process.proxy_fd). */
     int proxy_port;
+
+    /* Written by the init into its own user namespace (it holds CAP_SYS_RESOURCE there)
+       before the payload starts; the kernel checks every ancestor namespace's limit too, so
+       these bound what the sandbox charges to the launcher's uid on the host. At most
+       SBX_USER_LIMITS_MAX; a failure names SBX_STAGE_USER_LIMITS and the index. */
+    const struct sbx_sysctl *user_limits;
+    size_t user_limit_count;
 };
 
 struct sbx_process {
