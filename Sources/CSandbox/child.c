@@ -182,6 +182,10 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
 
     int stage = SBX_STAGE_NONE;
     int index = -1;
+    int limit_fds[SBX_USER_LIMITS_MAX];
+    if (sbx_user_limits_open(config, limit_fds, &index) != 0) {
+        sbx_child_fail(report, SBX_STAGE_USER_LIMITS, index);
+    }
     if (sbx_build_root(config, &stage, &index) != 0) sbx_child_fail(report, stage, index);
     int tty_slave = -1;
     if (config->tty && (tty_slave = sbx_pty_open(config, fds->proxy_socket)) < 0) {
@@ -194,6 +198,9 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
     wait_for_parent(fds->sync_read, report);
     close(fds->sync_read);
     if (unshare(CLONE_NEWCGROUP) != 0) sbx_child_fail(report, SBX_STAGE_CGROUP_NS, -1);
+    if (sbx_user_limits_write(config, limit_fds, &index) != 0) {
+        sbx_child_fail(report, SBX_STAGE_USER_LIMITS, index);
+    }
     /* Not dumpable: a payload sharing our uid (rw workspace owned by root) must not be
        able to open /proc/1/mem or ptrace the init. */
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) sbx_child_fail(report, SBX_STAGE_DUMPABLE, -1);

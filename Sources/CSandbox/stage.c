@@ -50,6 +50,7 @@ static const char *const stage_names[SBX_STAGE__COUNT] = {
     [SBX_STAGE_MOVE_MOUNT] = "move_mount(workspace)",
     [SBX_STAGE_WORKSPACE_REOPEN] = "openat2(workspace)",
     [SBX_STAGE_CHOWN] = "chown",
+    [SBX_STAGE_USER_LIMITS] = "write /proc/sys/user limit",
 };
 
 const char *sbx_stage_name(int stage) {

@@ -128,6 +128,11 @@ public enum Launcher {
             config.tty_rows = size.ws_row
             config.tty_cols = size.ws_col
         }
+        config.user_limits = UnsafePointer(arena.buffer(plan.userLimits.map { (limit) -> sbx_sysctl in
+            let value: String = String(limit.value)
+            return sbx_sysctl(path: arena.copy(limit.path), value: arena.copy(value))
+        }))
+        config.user_limit_count = plan.userLimits.count
         let configPointer = arena.buffer([config])
 
         var launch = sbx_launch()
@@ -298,7 +303,10 @@ public enum Launcher {
             return SandboxError(code: .execFailed, stage: stage, errno: errno, detail: plan.argv.first)
         }
         var detail: String?
-        if failure.index >= 0, Int(failure.index) < plan.filesystem.count {
+        if failure.stage == Int32(SBX_STAGE_USER_LIMITS.rawValue) {
+            detail = failure.index >= 0 && Int(failure.index) < plan.userLimits.count
+                ? plan.userLimits[Int(failure.index)].path : nil
+        } else if failure.index >= 0, Int(failure.index) < plan.filesystem.count {
             detail = plan.filesystem[Int(failure.index)].path
         }
         return SandboxError(code: .setupFailed, stage: stage, errno: errno, detail: detail)

@@ -124,6 +124,7 @@ struct ProbeSelfTests {
         ProbeCall("sysrq-trigger"), ProbeCall("kill-init"), ProbeCall("fork-bomb"),
         ProbeCall("memory-bomb", "64"), ProbeCall("disk-fill", "/tmp"), ProbeCall("spin"),
         ProbeCall("daemon", "/tmp/sentinel-probe-never-written"),
+        ProbeCall("tcp-queue", "1"), ProbeCall("inotify-exhaust"), ProbeCall("inotify-watches", "/usr"),
     ]
 
     @Test("host-changing verbs refuse outside a sandbox", arguments: sandboxOnly)
@@ -296,6 +297,15 @@ struct ProbeSelfTests {
         let (result, output) = try runProbeOnHost(["ns-ids"])
         for kind in ["user", "pid", "net", "mnt", "uts", "ipc", "cgroup"] {
             #expect(output?.fields[kind] == Host.namespaceID(kind), "\(kind): \(result.summary)")
+        }
+    }
+
+    /// The values the battery checks inside are the ones this namespace sees on the host.
+    @Test func userLimitsReadsProcSysUser() throws {
+        let (result, output) = try runProbeOnHost(["user-limits"])
+        for name in ["max_inotify_instances", "max_user_namespaces"] {
+            let host = Host.readProcFile("/proc/sys/user/" + name)?.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(host != nil && output?.fields[name] == host, "\(name): \(result.summary)")
         }
     }
 

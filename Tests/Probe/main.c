@@ -117,6 +117,11 @@ static const struct probe_verb verbs[] = {
     {"daemon", "FILE", 1, 1, v_daemon},
     {"rlimit-raise", "", 0, 0, v_rlimit_raise},
     {"nice", "", 0, 0, v_nice},
+    /* kernel quotas outside the memory cgroup and rlimits */
+    {"tcp-queue", "MAX_MB [CONNECTIONS]", 1, 1, v_tcp_queue},
+    {"inotify-exhaust", "[HOLD]", 0, 1, v_inotify_exhaust},
+    {"inotify-watches", "DIR [MAX] [HOLD]", 1, 1, v_inotify_watches},
+    {"user-limits", "", 0, 0, v_user_limits},
 };
 
 static void list_verbs(FILE *out) {

@@ -104,5 +104,8 @@ VERB_DECL(v_connect_unix); VERB_DECL(v_connect_abstract); VERB_DECL(v_ifaces); V
 /* limits.c */
 VERB_DECL(v_fork_bomb); VERB_DECL(v_memory_bomb); VERB_DECL(v_disk_fill); VERB_DECL(v_spin);
 VERB_DECL(v_daemon); VERB_DECL(v_rlimit_raise); VERB_DECL(v_nice);
+/* quota.c */
+VERB_DECL(v_tcp_queue); VERB_DECL(v_inotify_exhaust); VERB_DECL(v_inotify_watches);
+VERB_DECL(v_user_limits);
 
 #endif

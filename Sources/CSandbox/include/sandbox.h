@@ -74,6 +74,9 @@ enum sbx_stage {
     SBX_STAGE_MOVE_MOUNT,
     SBX_STAGE_WORKSPACE_REOPEN,
     SBX_STAGE_CHOWN,
+    /* Init-side, after the others for stable numbering: opening (before the root is built)
+       or writing (before the payload forks) a per-user-namespace limit. */
+    SBX_STAGE_USER_LIMITS,
     SBX_STAGE__COUNT
 };
 
@@ -113,6 +116,15 @@ struct sbx_rlimit {
     rlim_t soft;
     rlim_t hard;
 };
+
+/* One per-user-namespace limit: a file under /proc/sys/user and its decimal value. */
+struct sbx_sysctl {
+    const char *path;
+    const char *value;
+};
+
+/* The most limits the init can hold open at once (it allocates nothing). */
+#define SBX_USER_LIMITS_MAX 16
 
 struct sbx_config {
     /* The payload: argv[0] is searched in search_path (colon-separated) when it has no '/'. */
@@ -157,6 +169,12 @@ struct sbx_config {
        as its controlling terminal; the std*_fd fields are then unused. */
     int tty;
     unsigned short tty_rows, tty_cols; /* the pty's first window size; 0: leave it unset */
+    /* Written by the init into its own user namespace (it holds CAP_SYS_RESOURCE there)
+       before the payload starts; the kernel checks every ancestor namespace's limit too, so
+       these bound what the sandbox charges to the launcher's uid on the host. At most
+       SBX_USER_LIMITS_MAX; a failure names SBX_STAGE_USER_LIMITS and the index. */
+    const struct sbx_sysctl *user_limits;
+    size_t user_limit_count;
 };
 
 struct sbx_process {
