@@ -47,27 +47,7 @@ import Testing
     }
 
     static func run(_ binary: String, _ arguments: [String]) throws -> CLI.Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.environment = plainEnvironment
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var outData = Data()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { outData = out.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        process.waitUntilExit()
-        group.wait()
-        return CLI.Result(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
+        try CLI.runProgram(binary, arguments, environment: plainEnvironment, directory: "/")
     }
 
     @Test func aMovedPrefixFindsItsProfilesAndRules() throws {

@@ -233,7 +233,7 @@ import Testing
         let chromium = try #require(Self.chromium)
         let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
                      "--user-data-dir=\(directory)/profile", "--window-size=1400,900"]
-        let dom = try CLI.runProgram("/usr/bin/timeout", ["120", chromium] + flags + ["--dump-dom", "file://" + probe])
+        let dom = try CLI.runProgram("/usr/bin/timeout", ["120", chromium] + flags + ["--dump-dom", "file://" + probe], timeout: 600)
         #expect(dom.status == 0, "\(dom.stderr.suffix(400))")
         func attribute(_ name: String) -> Int? {
             guard let range = dom.stdout.range(of: name + #"="\d+""#, options: .regularExpression) else { return nil }
@@ -246,32 +246,10 @@ import Testing
 
         // The screenshot a reviewer looks at.
         let shot = try CLI.runProgram("/usr/bin/timeout", ["120", chromium] + flags
-            + ["--screenshot=\(directory)/report.png", "file://" + report])
+            + ["--screenshot=\(directory)/report.png", "file://" + report], timeout: 600)
         #expect(shot.status == 0, "\(shot.stderr.suffix(400))")
         let png = try #require(FileManager.default.contents(atPath: directory + "/report.png"))
         #expect(png.count > 24 && png[16..<20].reduce(0) { $0 << 8 | Int($1) } == 1400, "a 1400-px-wide screenshot")
     }
 }
 
-extension CLI {
-    /// Runs any program (for chromium), capturing its output.
-    static func runProgram(_ program: String, _ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        nonisolated(unsafe) var errData = Data()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
-    }
-}
