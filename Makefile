@@ -1,16 +1,21 @@
-# Sentinel — build, test and demo. Every target installs what it needs first (idempotently),
+# Sentinel — build, test, demo and install. Every target installs what it needs first (idempotently),
 # so `make demo` and `make test` work on a fresh Debian 12 machine with only Swift on it.
+# `make demo` and `make install` use the release binary (what users run); `make test` the debug build.
 
 SWIFT       ?= swift
 CONFIG      ?= debug
 BIN          = .build/$(CONFIG)/sentinel
+RELEASE_DIR  = .build-release-static
+RELEASE_BIN  = $(RELEASE_DIR)/release/sentinel
+PREFIX      ?= /usr/local
+DESTDIR     ?=
 APT_PACKAGES = libseccomp-dev libcap-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev \
                pkg-config curl python3 python3-venv bubblewrap hyperfine time chromium
 VENV         = .venv
 PIP_PACKAGES = jsonschema packaging cvss pyyaml
 TOOLS_DIR   ?= /opt/sentinel-tools/venv
 
-.PHONY: all deps apt-deps pip-deps tools build release test demo bench clean
+.PHONY: all deps apt-deps pip-deps tools build release install uninstall check-install test demo bench clean
 
 all: build
 
@@ -47,20 +52,40 @@ test: deps
 	$(SWIFT) build --build-tests
 	PATH="$(abspath $(VENV))/bin:$$PATH" SENTINEL_VENV=$(abspath $(VENV)) $(SWIFT) test --skip-build
 
-demo: deps build
-	$(BIN) doctor
-	$(BIN) sandbox run --profile minimal -- /bin/sh -c 'echo "hello from $$(hostname), uid $$(id -u)"; ls /'
-	SENTINEL_HOME=$(abspath .sentinel) $(BIN) db import examples/osv
+# The release binary, as installed: the debug build is ~8x slower on real projects.
+demo: deps release
+	$(RELEASE_BIN) doctor
+	$(RELEASE_BIN) sandbox run --profile minimal -- /bin/sh -c 'echo "hello from $$(hostname), uid $$(id -u)"; ls /'
+	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) db import examples/osv
 	@# The example project is vulnerable on purpose: exit status 1 (findings) is the expected result.
-	SENTINEL_HOME=$(abspath .sentinel) $(BIN) scan examples; status=$$?; [ $$status -eq 1 ] || exit $$status
+	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) scan examples; status=$$?; [ $$status -eq 1 ] || exit $$status
 
 # The installed binary: Swift runtime linked statically (faster start, no runtime needed).
 release: apt-deps
-	$(SWIFT) build -c release --scratch-path .build-release-static -Xswiftc -static-stdlib --product sentinel
-	@echo ".build-release-static/release/sentinel"
+	$(SWIFT) build -c release --scratch-path $(RELEASE_DIR) -Xswiftc -static-stdlib --product sentinel
+	@echo "$(RELEASE_BIN)"
+
+# $(DESTDIR)$(PREFIX)/bin/sentinel and $(DESTDIR)$(PREFIX)/share/sentinel/{rules,profiles}. The binary
+# looks for its data in <bindir>/../share/sentinel first, so the tree may be moved as a whole.
+# The data directories are replaced, not merged: a rule removed upstream does not linger.
+install: release
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/sentinel"
+	install -m 0755 $(RELEASE_BIN) "$(DESTDIR)$(PREFIX)/bin/sentinel"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/sentinel/rules" "$(DESTDIR)$(PREFIX)/share/sentinel/profiles"
+	cp -R rules profiles "$(DESTDIR)$(PREFIX)/share/sentinel/"
+	chmod -R u=rwX,go=rX "$(DESTDIR)$(PREFIX)/share/sentinel"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/sentinel and $(DESTDIR)$(PREFIX)/share/sentinel/{rules,profiles}"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/sentinel"
+	rm -rf "$(DESTDIR)$(PREFIX)/share/sentinel"
+
+# A real `make install` into a temporary DESTDIR, moved elsewhere and run from there.
+check-install:
+	scripts/check-install.sh
 
 bench: deps
 	bench/launch-overhead.sh
 
 clean:
-	rm -rf .build $(VENV)
+	rm -rf .build $(RELEASE_DIR) $(VENV)

@@ -41,10 +41,12 @@ let package = Package(
         ),
 
         .target(name: "Support"),
+        // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
+        .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
         .target(name: "Sandbox", dependencies: ["CSandbox", "Support", "Yams"]),
         .target(name: "Findings", dependencies: ["Support"]),
         .target(name: "SAST", dependencies: ["Findings", "Support", "Yams"]),
-        .target(name: "SCA", dependencies: ["Findings", "Support", "CSQLite", "CZlib", "Yams"]),
+        .target(name: "SCA", dependencies: ["Findings", "HTTP", "Support", "CSQLite", "CZlib", "Yams"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
         .target(name: "Scan", dependencies: ["Findings", "Sandbox", "SAST", "SCA", "Support", "Yams"]),
         .target(
@@ -67,12 +69,15 @@ let package = Package(
         .executableTarget(name: "sentinel-bench", dependencies: ["Sandbox"], path: "bench/Sources/sentinel-bench"),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        // A loopback HTTP server the HTTP, SCA and CLI tests start on 127.0.0.1.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Support", "TestSupport"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "Support"]),
         .testTarget(name: "EscapeTests", dependencies: ["Sandbox"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings"]),
-        .testTarget(name: "SCATests", dependencies: ["SCA", "Findings"], exclude: ["Fixtures"]),
+        .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "Findings", "Support"], exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["SentinelCLI"]),
+        .testTarget(name: "CLITests", dependencies: ["SentinelCLI", "TestSupport"]),
     ]
 )

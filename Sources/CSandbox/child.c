@@ -68,8 +68,9 @@ static void exec_payload(const struct sbx_config *config) {
     errno = saw_eacces ? EACCES : ENOENT;
 }
 
-static int setup_stdio(const struct sbx_config *config) {
+static int setup_stdio(const struct sbx_config *config, int tty_slave) {
     int wanted[3] = {config->stdin_fd, config->stdout_fd, config->stderr_fd};
+    if (tty_slave >= 0) wanted[0] = wanted[1] = wanted[2] = tty_slave;
     int staged[3];
     /* Move the sources out of 0..2 first so dup2 cannot clobber one with another. */
     for (int i = 0; i < 3; i++) {
@@ -102,9 +103,11 @@ static int reset_signals(void) {
 }
 
 /* The payload: drop everything, in nsjail's order, then exec. */
-__attribute__((noreturn)) static void payload_main(const struct sbx_config *config, int report) {
+__attribute__((noreturn)) static void payload_main(const struct sbx_config *config, int report,
+                                                  int tty_slave) {
     if (setsid() < 0) sbx_child_fail(report, SBX_STAGE_SETSID, -1);
-    if (setup_stdio(config) != 0) sbx_child_fail(report, SBX_STAGE_STDIO, -1);
+    if (setup_stdio(config, tty_slave) != 0) sbx_child_fail(report, SBX_STAGE_STDIO, -1);
+    if (tty_slave >= 0 && sbx_pty_take_control() != 0) sbx_child_fail(report, SBX_STAGE_CTTY, -1);
     if (sbx_apply_rlimits(config->rlimits, config->rlimit_count) != 0) {
         sbx_child_fail(report, SBX_STAGE_RLIMIT, -1);
     }
@@ -151,8 +154,9 @@ static void wait_for_parent(int sync_read, int report) {
     }
 }
 
+/* 0..2 included: they are the launcher's own stdio, which no sandbox process may hold. */
 static void close_all_except(int keep) {
-    if (keep > 3) (void)close_range(3, (unsigned)keep - 1, 0);
+    if (keep > 0) (void)close_range(0, (unsigned)keep - 1, 0);
     (void)close_range((unsigned)keep + 1, ~0U, 0);
 }
 
@@ -175,17 +179,28 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
             sbx_child_fail(report, SBX_STAGE_PROXY_SOCKET, -1);
         }
     }
-    if (fds->proxy_socket >= 0) close(fds->proxy_socket);
 
     int stage = SBX_STAGE_NONE;
     int index = -1;
+    int limit_fds[SBX_USER_LIMITS_MAX];
+    if (sbx_user_limits_open(config, limit_fds, &index) != 0) {
+        sbx_child_fail(report, SBX_STAGE_USER_LIMITS, index);
+    }
     if (sbx_build_root(config, &stage, &index) != 0) sbx_child_fail(report, stage, index);
+    int tty_slave = -1;
+    if (config->tty && (tty_slave = sbx_pty_open(config, fds->proxy_socket)) < 0) {
+        sbx_child_fail(report, SBX_STAGE_PTY, -1);
+    }
+    if (fds->proxy_socket >= 0) close(fds->proxy_socket);
 
     /* The parent has now moved us into our cgroups; make them our cgroup root, so the
        payload and everything it forks start there. */
     wait_for_parent(fds->sync_read, report);
     close(fds->sync_read);
     if (unshare(CLONE_NEWCGROUP) != 0) sbx_child_fail(report, SBX_STAGE_CGROUP_NS, -1);
+    if (sbx_user_limits_write(config, limit_fds, &index) != 0) {
+        sbx_child_fail(report, SBX_STAGE_USER_LIMITS, index);
+    }
     /* Not dumpable: a payload sharing our uid (rw workspace owned by root) must not be
        able to open /proc/1/mem or ptrace the init. */
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) sbx_child_fail(report, SBX_STAGE_DUMPABLE, -1);
@@ -194,7 +209,7 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
     if (payload < 0) sbx_child_fail(report, SBX_STAGE_FORK, -1);
     if (payload == 0) {
         close(fds->status_write);
-        payload_main(config, report);
+        payload_main(config, report, tty_slave);
     }
 
     /* Init keeps only the status pipe: holding the caller's pipes would delay their EOF. */

@@ -47,6 +47,19 @@ int sbx_clear_capabilities(void);
 /* limits.c */
 int sbx_apply_rlimits(const struct sbx_rlimit *limits, size_t count);
 
+/* tty.c: opens a pty from /dev/ptmx (inside the new root), hands the slave to the
+   payload's uid, sends the master over passing_socket; returns the slave fd or -1. */
+int sbx_pty_open(const struct sbx_config *config, int passing_socket);
+/* Makes the already-dup'd slave on fd 0 the controlling terminal of this new session. */
+int sbx_pty_take_control(void);
+/* Sends fd over an AF_UNIX socket (one byte plus SCM_RIGHTS). */
+int sbx_send_fd(int socket_fd, int fd);
+/* userns_limits.c: open every limit's file into fds (before the root is built: inside, /proc/sys
+   is read-only), then write and close them (after the last namespace the init creates, since
+   the limits include the namespace counts). Return 0, or -1 with errno and *index set. */
+int sbx_user_limits_open(const struct sbx_config *config, int *fds, int *index);
+int sbx_user_limits_write(const struct sbx_config *config, const int *fds, int *index);
+
 /* A raw fork: glibc's fork() runs atfork handlers that may take locks held by threads
    that no longer exist in this child. */
 pid_t sbx_raw_fork(void);

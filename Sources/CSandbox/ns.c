@@ -50,30 +50,9 @@ int sbx_proxy_listen(int port, int passing_socket) {
         return -1;
     }
 
-    union {
-        char buffer[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    memset(&control, 0, sizeof control);
-    char byte = 'P';
-    struct iovec io = {.iov_base = &byte, .iov_len = 1};
-    struct msghdr message;
-    memset(&message, 0, sizeof message);
-    message.msg_iov = &io;
-    message.msg_iovlen = 1;
-    message.msg_control = control.buffer;
-    message.msg_controllen = sizeof control.buffer;
-    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-    header->cmsg_level = SOL_SOCKET;
-    header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(header), &fd, sizeof(int));
-    ssize_t sent;
-    do {
-        sent = sendmsg(passing_socket, &message, MSG_NOSIGNAL);
-    } while (sent < 0 && errno == EINTR);
+    int sent = sbx_send_fd(passing_socket, fd);
     int saved = errno;
     close(fd);
     errno = saved;
-    return sent == 1 ? 0 : -1;
+    return sent;
 }

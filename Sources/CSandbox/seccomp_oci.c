@@ -184,7 +184,7 @@ static int add_rule(struct oci_state *state, scmp_filter_ctx ctx, json_object *r
     for (size_t i = 0; i < name_count; i++) {
         const char *name = names ? json_object_get_string(json_object_array_get_idx(names, i)) : single;
         if (name == NULL) continue;
-        int nr = seccomp_syscall_resolve_name(name);
+        int nr = sbx_syscall_number(name);
         if (nr == __NR_SCMP_ERROR) continue; /* another architecture's syscall */
         int rc = seccomp_rule_add_array(ctx, action, nr, count, comparisons);
         if (rc != 0) {

@@ -156,10 +156,12 @@ int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
     failure->index = -1;
     launch->pid = -1;
     launch->sync_write = launch->report_read = launch->status_read = launch->proxy_read = -1;
+    launch->proxy = config->proxy_port > 0;
+    launch->tty = config->tty;
 
     if (pipe2(sync_pipe, O_CLOEXEC) != 0 || pipe2(report_pipe, O_CLOEXEC) != 0 ||
         pipe2(status_pipe, O_CLOEXEC) != 0 ||
-        (config->proxy_port > 0 &&
+        ((config->proxy_port > 0 || config->tty) &&
          socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, proxy_pair) != 0)) {
         int err = errno;
         int all[] = {sync_pipe[0], sync_pipe[1], report_pipe[0], report_pipe[1],
@@ -221,6 +223,7 @@ int sbx_spawn_finish(struct sbx_launch *launch, const int *cgroup_procs_fds, siz
     process->pid = -1;
     process->status_fd = -1;
     process->proxy_fd = -1;
+    process->tty_fd = -1;
     failure->stage = SBX_STAGE_NONE;
     failure->err = 0;
     failure->index = -1;
@@ -251,11 +254,20 @@ int sbx_spawn_finish(struct sbx_launch *launch, const int *cgroup_procs_fds, siz
         return fail_launch(launch, failure, stage, err);
     }
 
-    if (launch->proxy_read >= 0) {
+    /* In the order the init sent them: the proxy listener, then the pty master. */
+    if (launch->proxy) {
         process->proxy_fd = receive_fd(launch->proxy_read);
         if (process->proxy_fd < 0) return fail_launch(launch, failure, SBX_STAGE_PROXY_SOCKET, errno);
-        close_if_open(&launch->proxy_read);
     }
+    if (launch->tty) {
+        process->tty_fd = receive_fd(launch->proxy_read);
+        if (process->tty_fd < 0) {
+            int err = errno;
+            close_if_open(&process->proxy_fd);
+            return fail_launch(launch, failure, SBX_STAGE_PTY, err);
+        }
+    }
+    close_if_open(&launch->proxy_read);
     process->pid = launch->pid;
     process->status_fd = launch->status_read;
     launch->pid = -1;

@@ -42,12 +42,15 @@ static const char *const stage_names[SBX_STAGE__COUNT] = {
     [SBX_STAGE_CGROUP_ATTACH] = "cgroup attach",
     [SBX_STAGE_RELEASE] = "release child",
     [SBX_STAGE_REPORT] = "read child report",
+    [SBX_STAGE_PTY] = "open pty",
+    [SBX_STAGE_CTTY] = "ioctl(TIOCSCTTY)",
     [SBX_STAGE_IDMAP_USERNS] = "idmap user namespace",
     [SBX_STAGE_OPEN_TREE] = "open_tree(workspace)",
     [SBX_STAGE_MOUNT_SETATTR] = "mount_setattr(workspace)",
     [SBX_STAGE_MOVE_MOUNT] = "move_mount(workspace)",
     [SBX_STAGE_WORKSPACE_REOPEN] = "openat2(workspace)",
     [SBX_STAGE_CHOWN] = "chown",
+    [SBX_STAGE_USER_LIMITS] = "write /proc/sys/user limit",
 };
 
 const char *sbx_stage_name(int stage) {

@@ -3,7 +3,7 @@
 public struct Finding: Sendable, Codable, Hashable {
     /// The rule that fired (`python.sqli`, `bandit.B602`, `semgrep.<id>`, `osv.GHSA-...`).
     public var ruleId: String
-    /// The tool that produced it (`sentinel`, `bandit`, `semgrep`, `osv`, `zap`, ...).
+    /// The tool that produced it (`native`, `secrets`, `osv`, `bandit`, `semgrep`, ...; see `ToolName`).
     public var tool: String
     public var severity: Severity
     public var confidence: Confidence
@@ -31,7 +31,7 @@ public struct Finding: Sendable, Codable, Hashable {
     /// the normalised `snippet` (or the message when there is no snippet) and `enclosingScope`
     /// (see `Fingerprint.compute`).
     public init(
-        ruleId: String, tool: String = "sentinel", severity: Severity, confidence: Confidence = .medium,
+        ruleId: String, tool: String = ToolName.native, severity: Severity, confidence: Confidence = .medium,
         message: String, location: Location, cwe: [Int] = [], fingerprint: String? = nil,
         fix: Fix? = nil, evidence: String? = nil, snippet: String? = nil, enclosingScope: String? = nil,
         properties: [String: String] = [:], references: [String] = []
@@ -70,7 +70,7 @@ public struct Finding: Sendable, Codable, Hashable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             ruleId: try c.decode(String.self, forKey: .ruleId),
-            tool: try c.decodeIfPresent(String.self, forKey: .tool) ?? "sentinel",
+            tool: try c.decodeIfPresent(String.self, forKey: .tool) ?? ToolName.native,
             severity: try c.decode(Severity.self, forKey: .severity),
             confidence: try c.decodeIfPresent(Confidence.self, forKey: .confidence) ?? .medium,
             message: try c.decode(String.self, forKey: .message),

@@ -30,7 +30,14 @@ public struct Gate: Sendable, Hashable {
         if text.trimmingCharacters(in: .whitespaces).lowercased() == "none" {
             self.failOn = nil
         } else {
-            self.failOn = try Severity(parsing: text, context: "--fail-on")
+            let severity = try Severity(parsing: text, context: "--fail-on")
+            // `unknown` ranks beside `high` for gating; it is not a threshold of its own.
+            guard severity != .unknown else {
+                throw SentinelError(
+                    .invalidInput,
+                    "--fail-on: unknown severity '\(text)' (expected info, low, medium, high or critical)")
+            }
+            self.failOn = severity
         }
     }
 

@@ -1,7 +1,9 @@
 /// The steps between the scanners and the renderers (DESIGN §2), in one place so that every
 /// caller applies them in the same order:
-/// severity overrides → occurrence fingerprints → suppressions → cross-tool de-duplication →
-/// `--since` filter → baseline → report order → gate.
+/// severity overrides → occurrence fingerprints → cross-tool de-duplication → suppressions →
+/// `--since` filter → baseline → `--severity` filter → report order → gate. De-duplication comes
+/// before suppressions so that a comment naming one tool's id hides the merged finding whichever
+/// tool reported it.
 public struct FindingsPipeline: Sendable {
     /// `--fail-on`.
     public var gate: Gate
@@ -11,15 +13,22 @@ public struct FindingsPipeline: Sendable {
     public var severityOverrides: [String: Severity]
     /// `--since REV`: only findings on these lines are kept.
     public var changedLines: ChangedLines?
+    /// `--severity`: findings below it are hidden (and so not gated), only counted.
+    public var minimumSeverity: Severity?
+    /// Which native rules cover which Bandit/Semgrep checks (de-duplication and suppressions).
+    public var equivalence: RuleEquivalence
 
     public init(
         gate: Gate = Gate(), baseline: Baseline? = nil, severityOverrides: [String: Severity] = [:],
-        changedLines: ChangedLines? = nil
+        changedLines: ChangedLines? = nil, minimumSeverity: Severity? = nil,
+        equivalence: RuleEquivalence = RuleEquivalence()
     ) {
         self.gate = gate
         self.baseline = baseline
         self.severityOverrides = severityOverrides
         self.changedLines = changedLines
+        self.minimumSeverity = minimumSeverity
+        self.equivalence = equivalence
     }
 
     /// Runs the steps on `report` (its findings as the scanners produced them). `sources` returns a
@@ -32,10 +41,10 @@ public struct FindingsPipeline: Sendable {
             copy.severity = severity
             return copy
         }
-        findings = Fingerprint.assignOccurrences(findings)
+        findings = Fingerprint.assignOccurrences(findings).deduplicated(equivalence: equivalence)
 
-        let suppression = Suppressions.apply(to: findings, sources: sources)
-        findings = (suppression.kept + suppression.extraFindings).deduplicated()
+        let suppression = Suppressions.apply(to: findings, equivalence: equivalence, sources: sources)
+        findings = suppression.kept + suppression.extraFindings
         result.suppressedCount += suppression.suppressed.count
         if !suppression.extraFindings.isEmpty, !result.rules.contains(where: { $0.id == Suppressions.missingReasonRuleId }) {
             result.rules.append(Suppressions.missingReasonRule)
@@ -46,6 +55,11 @@ public struct FindingsPipeline: Sendable {
             let (new, known) = baseline.filter(findings)
             findings = new
             result.baselinedCount += known.count
+        }
+        if let minimumSeverity {
+            let shown = findings.filter { $0.severity >= minimumSeverity }
+            result.belowSeverityCount += findings.count - shown.count
+            findings = shown
         }
         result.findings = findings.sortedForReport()
         return (result, gate.exitStatus(for: result))

@@ -10,7 +10,7 @@ public struct ToolRun: Sendable, Codable, Hashable {
         case skipped
     }
 
-    /// The tool's name as findings carry it in `tool` (`sentinel`, `bandit`).
+    /// The tool's name as findings carry it in `tool` (`native`, `secrets`, `osv`, `bandit`, `semgrep`; see `ToolName`).
     public var name: String
     public var version: String?
     /// The tool's home page (SARIF `informationUri`).
@@ -57,6 +57,20 @@ public struct Notice: Sendable, Codable, Hashable {
     }
 }
 
+/// A file the scan was asked to cover but did not read, and why (too large, unreadable, not a
+/// regular file). Reported, never silently dropped.
+public struct SkippedFile: Sendable, Codable, Hashable {
+    /// The path relative to the scan root (as findings give it).
+    public var file: String
+    /// Why, e.g. `larger than --max-file-size (6.0M > 5.0M)` or `cannot read: Permission denied`.
+    public var reason: String
+
+    public init(file: String, reason: String) {
+        self.file = file
+        self.reason = reason
+    }
+}
+
 /// Everything one scan produced: what renderers print and the gate judges.
 public struct Report: Sendable, Codable, Hashable {
     public var findings: [Finding]
@@ -70,11 +84,19 @@ public struct Report: Sendable, Codable, Hashable {
     public var suppressedCount: Int
     /// Findings hidden because the baseline lists them.
     public var baselinedCount: Int
+    /// Findings hidden because they are below `--severity`.
+    public var belowSeverityCount: Int = 0
+    /// Files left out by the default ignores (tests, environments, vendored and build output).
+    public var excludedByDefault: Int = 0
+    /// Files selected for the scan that no scanner read, with the reason.
+    public var skippedFiles: [SkippedFile]
 
     public init(
         findings: [Finding] = [], rules: [RuleDescriptor] = [], tools: [ToolRun] = [], notices: [Notice] = [],
-        filesScanned: Int = 0, durationSeconds: Double = 0, suppressedCount: Int = 0, baselinedCount: Int = 0
+        filesScanned: Int = 0, durationSeconds: Double = 0, suppressedCount: Int = 0, baselinedCount: Int = 0,
+        skippedFiles: [SkippedFile] = []
     ) {
+        self.skippedFiles = skippedFiles
         self.findings = findings
         self.rules = rules
         self.tools = tools

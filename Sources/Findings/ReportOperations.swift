@@ -36,20 +36,31 @@ extension Array where Element == Finding {
         return counts
     }
 
-    /// Merges findings that different tools made about the same thing: same file, same start line
-    /// and at least one CWE in common. The survivor is the one with the higher confidence (then
-    /// severity, then the native `sentinel` tool); it records the others in
-    /// `properties["alsoReportedBy"]` (tools) and `properties["alsoReportedAs"]` (rule ids).
-    /// Findings without a CWE or a line are never merged. Order of survivors is preserved.
-    public func deduplicated() -> [Finding] {
+    /// Merges findings that different tools made about the same thing, in two passes:
+    ///
+    /// 1. An external adapter's finding (Bandit, Semgrep) that a native rule also reports -- same
+    ///    file, overlapping lines, and a mapped check (`equivalence`: Bandit test id → native
+    ///    rules, or the mapped Semgrep rule id), or, for a check the table does not map, a CWE in
+    ///    common on the same start line -- is folded into the native finding, which keeps its id,
+    ///    severity and fingerprint whatever the confidences. So the results do not depend on
+    ///    which external tools are installed.
+    /// 2. Other findings with the same file, start line and a CWE in common merge into the one
+    ///    with the higher confidence (then severity; a built-in engine before an adapter). An
+    ///    adapter and the native engine merge only through pass 1.
+    ///
+    /// The survivor records the others in `properties["alsoReportedBy"]` (tools) and
+    /// `properties["alsoReportedAs"]` (rule ids). Order of survivors is preserved.
+    public func deduplicated(equivalence: RuleEquivalence = RuleEquivalence()) -> [Finding] {
+        var result = self
+        var dropped = Set<Int>()
+        foldAdapterCopies(into: &result, dropped: &dropped, equivalence: equivalence)
+
         var byKey: [DedupeKey: [Int]] = [:]
-        for (index, finding) in enumerated() {
+        for (index, finding) in enumerated() where !dropped.contains(index) {
             guard let file = finding.location.file, let line = finding.location.startLine, !finding.cwe.isEmpty
             else { continue }
             byKey[DedupeKey(file: file, line: line), default: []].append(index)
         }
-        var result = self
-        var dropped = Set<Int>()
         for indices in byKey.values where indices.count > 1 {
             // Best first, so each finding is folded into the strongest overlapping one.
             let ranked = indices.sorted {
@@ -59,20 +70,74 @@ extension Array where Element == Finding {
                 guard
                     let winner = ranked[..<position].first(where: { candidate in
                         !dropped.contains(candidate) && self[candidate].tool != self[loser].tool
+                            && !Self.nativeAndAdapter(self[candidate], self[loser])
                             && !Set(self[candidate].cwe).isDisjoint(with: self[loser].cwe)
                     })
                 else { continue }
                 dropped.insert(loser)
-                Self.note(self[loser], on: &result[winner])
+                Self.note(result[loser], on: &result[winner])
             }
         }
         return result.enumerated().filter { !dropped.contains($0.offset) }.map(\.element)
     }
 
+    /// Pass 1 of `deduplicated`: adapter findings folded into the native finding of the same check.
+    private func foldAdapterCopies(into result: inout [Finding], dropped: inout Set<Int>, equivalence: RuleEquivalence) {
+        var nativeByFile: [String: [Int]] = [:]
+        for (index, finding) in enumerated() where finding.tool == ToolName.native {
+            if let file = finding.location.file { nativeByFile[file, default: []].append(index) }
+        }
+        guard !nativeByFile.isEmpty else { return }
+        for (index, finding) in enumerated() where !ToolName.builtIn.contains(finding.tool) {
+            guard let file = finding.location.file, let candidates = nativeByFile[file] else { continue }
+            let mapped: Set<String>
+            switch finding.tool {
+            case ToolName.bandit:
+                mapped = Set(equivalence.nativeRules(forBandit: finding.properties["testId"] ?? finding.ruleId))
+            case ToolName.semgrep:
+                mapped = Set(equivalence.nativeRules(forSemgrep: finding.ruleId))
+            default:
+                mapped = []
+            }
+            // A mapped Bandit test merges only into its native rules; anything else (Semgrep, a
+            // Bandit test no native rule maps) also when a CWE is shared on the same start line.
+            let byCWE = (finding.tool != ToolName.bandit || mapped.isEmpty) && !finding.cwe.isEmpty
+            let matches = candidates.filter { candidate in
+                let native = self[candidate]
+                guard Self.linesOverlap(native.location, finding.location) else { return false }
+                if mapped.contains(native.ruleId) { return true }
+                return byCWE && native.location.startLine == finding.location.startLine
+                    && !Set(native.cwe).isDisjoint(with: finding.cwe)
+            }
+            // The mapped rule first, then the most severe.
+            guard let winner = matches.min(by: { a, b in
+                let (x, y) = (self[a], self[b])
+                if mapped.contains(x.ruleId) != mapped.contains(y.ruleId) { return mapped.contains(x.ruleId) }
+                if x.severity != y.severity { return x.severity > y.severity }
+                return a < b
+            }) else { continue }
+            dropped.insert(index)
+            Self.note(finding, on: &result[winner])
+        }
+    }
+
+    /// Whether two locations share a line (a location without lines shares none).
+    private static func linesOverlap(_ a: Location, _ b: Location) -> Bool {
+        guard let x = a.lineRange, let y = b.lineRange else { return false }
+        return x.overlaps(y)
+    }
+
+    /// A native finding paired with an external adapter's (these merge only through pass 1).
+    private static func nativeAndAdapter(_ a: Finding, _ b: Finding) -> Bool {
+        (a.tool == ToolName.native && !ToolName.builtIn.contains(b.tool))
+            || (b.tool == ToolName.native && !ToolName.builtIn.contains(a.tool))
+    }
+
     private static func preferred(_ a: Finding, over b: Finding) -> Bool {
         if a.confidence != b.confidence { return a.confidence > b.confidence }
         if a.severity != b.severity { return a.severity > b.severity }
-        if (a.tool == "sentinel") != (b.tool == "sentinel") { return a.tool == "sentinel" }
+        let (x, y) = (ToolName.builtIn.contains(a.tool), ToolName.builtIn.contains(b.tool))
+        if x != y { return x }
         return false
     }
 
@@ -84,6 +149,10 @@ extension Array where Element == Finding {
         }
         append("alsoReportedBy", other.tool)
         append("alsoReportedAs", other.ruleId)
+        // What the other finding had already absorbed travels with it.
+        for key in ["alsoReportedBy", "alsoReportedAs"] {
+            for value in (other.properties[key] ?? "").split(separator: ",") { append(key, String(value)) }
+        }
         for (key, value) in other.properties where key != "alsoReportedBy" && key != "alsoReportedAs" {
             if winner.properties[key] == nil { winner.properties[key] = value }
         }
@@ -99,9 +168,9 @@ private struct DedupeKey: Hashable {
 extension Report {
     /// The pipeline's last step: repeated matches get occurrence fingerprints, cross-tool
     /// duplicates are merged, and findings are put in report order.
-    public func finalized() -> Report {
+    public func finalized(equivalence: RuleEquivalence = RuleEquivalence()) -> Report {
         var copy = self
-        copy.findings = Fingerprint.assignOccurrences(findings).deduplicated().sortedForReport()
+        copy.findings = Fingerprint.assignOccurrences(findings).deduplicated(equivalence: equivalence).sortedForReport()
         return copy
     }
 

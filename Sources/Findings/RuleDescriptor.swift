@@ -3,7 +3,7 @@
 public struct RuleDescriptor: Sendable, Codable, Hashable {
     /// The id findings carry (`python.sqli.string-format`, `bandit.B602`).
     public var id: String
-    /// The tool that owns the rule (`sentinel`, `bandit`, ...); decides its SARIF run.
+    /// The tool that owns the rule (`native`, `bandit`, ...); decides its SARIF run.
     public var tool: String
     /// A short human name (`SQL built from strings`).
     public var name: String?
@@ -27,7 +27,7 @@ public struct RuleDescriptor: Sendable, Codable, Hashable {
     public var precision: Confidence?
 
     public init(
-        id: String, tool: String = "sentinel", name: String? = nil, shortDescription: String,
+        id: String, tool: String = ToolName.native, name: String? = nil, shortDescription: String,
         fullDescription: String? = nil, help: String? = nil, helpMarkdown: String? = nil,
         helpURI: String? = nil, defaultSeverity: Severity, cwe: [Int] = [], tags: [String] = [],
         precision: Confidence? = nil

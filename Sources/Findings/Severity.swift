@@ -1,10 +1,15 @@
 import Foundation
 import Support
 
-/// How bad a finding is. Ordered: `info < low < medium < high < critical`.
+/// How bad a finding is. Ordered: `info < low < medium < high < unknown < critical`.
 /// Encoded as the lowercase names, which are also what users type (`--fail-on high`).
+///
+/// `unknown` is a known vulnerability whose advisory carries no severity anywhere (no CVSS
+/// vector, no alias with one, no database label). It ranks just above `high` so that it gates
+/// like `high` at every threshold (pip-audit and OSV-Scanner fail on any known vulnerability)
+/// without passing itself off as `critical`; it is not a `--fail-on` threshold.
 public enum Severity: String, Sendable, Codable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
-    case info, low, medium, high, critical
+    case info, low, medium, high, unknown, critical
 
     /// Parses user text (`"High"`, `" critical "`); `"moderate"` and `"warning"` are accepted as
     /// `medium` and `"error"` as `high` because scanners spell them so.
@@ -33,7 +38,8 @@ public enum Severity: String, Sendable, Codable, Hashable, CaseIterable, Compara
         case .low: 1
         case .medium: 2
         case .high: 3
-        case .critical: 4
+        case .unknown: 4
+        case .critical: 5
         }
     }
 
@@ -41,24 +47,25 @@ public enum Severity: String, Sendable, Codable, Hashable, CaseIterable, Compara
 
     public var description: String { rawValue }
 
-    /// SARIF `level`: critical/high → error, medium → warning, low/info → note.
+    /// SARIF `level`: critical/unknown/high → error, medium → warning, low/info → note.
     public var sarifLevel: String {
         switch self {
-        case .critical, .high: "error"
+        case .critical, .unknown, .high: "error"
         case .medium: "warning"
         case .low, .info: "note"
         }
     }
 
     /// The numeric `security-severity` GitHub code scanning reads (critical > 9.0, high 7.0–8.9,
-    /// medium 4.0–6.9, low 0.1–3.9); `nil` for `info`, which is not a security rating.
+    /// medium 4.0–6.9, low 0.1–3.9); `nil` for `info`, which is not a security rating, and for
+    /// `unknown`, which has none (GitHub then ranks the result by its `error` level).
     public var securitySeverity: String? {
         switch self {
         case .critical: "9.5"
         case .high: "8.0"
         case .medium: "5.5"
         case .low: "2.0"
-        case .info: nil
+        case .info, .unknown: nil
         }
     }
 }

@@ -4,12 +4,18 @@ public struct SuppressionDirective: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
         /// `# sentinel: ignore[ID, ...] reason` or `// sentinel: ignore...`: any tool's findings.
         case sentinel
-        /// Bandit's `# nosec` / `# nosec B602, B607`: Bandit findings only.
+        /// Bandit's `# nosec` / `# nosec B602, B607`: bare, every finding on the line; with ids,
+        /// the findings of those Bandit tests and of the native rules that map to them.
         case nosec
+        /// Semgrep's `# nosemgrep` / `# nosemgrep: rule-id`: bare, every finding on the line (or
+        /// the next line when it stands alone); with ids, those Semgrep rules and the native
+        /// rules that map to them.
+        case nosemgrep
     }
 
     public var kind: Kind
-    /// The rule ids it names; empty means every rule. For `nosec`, Bandit test ids (`B602`) or names.
+    /// The rule ids it names; empty means every rule. For `nosec`, Bandit test ids (`B602`) or
+    /// names; for `nosemgrep`, Semgrep rule ids.
     public var ruleIds: [String]
     /// The justification after the ids; `nil` when none was written.
     public var reason: String?
@@ -20,18 +26,48 @@ public struct SuppressionDirective: Sendable, Hashable {
     /// True when the line holds nothing but the comment, so it also covers the line below.
     public var standsAlone: Bool
 
-    /// Whether this directive hides `finding`, ignoring position.
-    public func covers(_ finding: Finding) -> Bool {
+    /// Whether this directive hides `finding`, ignoring position. A finding is known by its own
+    /// rule id, the ids of the copies folded into it (`alsoReportedAs`) and, through
+    /// `equivalence`, the Bandit/Semgrep/native ids of the same check, so each syntax hides the
+    /// issue whichever tool reported it.
+    public func covers(_ finding: Finding, equivalence: RuleEquivalence = RuleEquivalence()) -> Bool {
+        if ruleIds.isEmpty { return true }
+        let names = SuppressionDirective.names(of: finding, equivalence: equivalence)
         switch kind {
         case .sentinel:
-            return ruleIds.isEmpty || ruleIds.contains { SuppressionDirective.matches(pattern: $0, ruleId: finding.ruleId) }
+            return ruleIds.contains { pattern in names.rules.contains { SuppressionDirective.matches(pattern: pattern, ruleId: $0) } }
         case .nosec:
-            guard finding.ruleId.hasPrefix("bandit.") || finding.tool == "bandit" else { return false }
-            if ruleIds.isEmpty { return true }
-            let testId = finding.ruleId.hasPrefix("bandit.") ? String(finding.ruleId.dropFirst(7)) : finding.ruleId
-            let testName = finding.properties["testName"] ?? finding.properties["test_name"]
-            return ruleIds.contains { $0.caseInsensitiveEquals(testId) || $0 == testName }
+            return ruleIds.contains { id in names.bandit.contains { $0.caseInsensitiveEquals(id) } }
+        case .nosemgrep:
+            return ruleIds.contains { id in names.semgrep.contains { RuleEquivalence.semgrepIdsMatch($0, id) } }
         }
+    }
+
+    /// Every id the finding's issue goes by: rule ids (native and adapter), Bandit test ids and
+    /// names, Semgrep rule ids.
+    static func names(of finding: Finding, equivalence: RuleEquivalence)
+        -> (rules: [String], bandit: [String], semgrep: [String])
+    {
+        var rules = [finding.ruleId]
+        for id in (finding.properties["alsoReportedAs"] ?? "").split(separator: ",") { rules.append(String(id)) }
+        var bandit: [String] = []
+        var semgrep: [String] = []
+        for id in rules {
+            if id.hasPrefix("bandit.") {
+                bandit.append(RuleEquivalence.banditTestId(id))
+                rules += equivalence.nativeRules(forBandit: id)
+            } else if id.hasPrefix("semgrep.") {
+                semgrep.append(RuleEquivalence.semgrepRuleId(id))
+                rules += equivalence.nativeRules(forSemgrep: id)
+            }
+        }
+        for id in rules {
+            bandit += equivalence.banditIds(forNative: id)
+            semgrep += equivalence.semgrepIds(forNative: id)
+        }
+        if let testId = finding.properties["testId"] { bandit.append(testId) }
+        if let name = finding.properties["testName"] ?? finding.properties["test_name"] { bandit.append(name) }
+        return (rules, bandit, semgrep)
     }
 
     /// Exact match, case-insensitive; a trailing `*` matches any suffix (`python.sqli.*`).
@@ -60,23 +96,27 @@ public struct SuppressionResult: Sendable, Hashable {
 }
 
 /// In-source suppressions (DESIGN §4): `# sentinel: ignore[RULE-ID] reason` (or `//` in C-like
-/// languages) on the finding's line or alone on the line above, and Bandit's `# nosec` on the line
-/// for Bandit findings. A `sentinel` suppression without a reason still works but is reported as a
-/// low finding, so every accepted risk has a written justification.
+/// languages) on the finding's line or alone on the line above, Bandit's `# nosec [Bxxx]` on the
+/// line and Semgrep's `# nosemgrep[: id]` on the line or alone above it, each hiding the issue
+/// whichever tool reported it (see `SuppressionDirective.covers`). A `sentinel` suppression
+/// without a reason still works but is reported as a low finding, so every accepted risk has a
+/// written justification.
 public enum Suppressions {
     /// Rule id of the finding reported for a suppression without a reason.
     public static let missingReasonRuleId = "sentinel.suppression-without-reason"
 
     /// The descriptor of `missingReasonRuleId`, for reports that list rules.
     public static let missingReasonRule = RuleDescriptor(
-        id: missingReasonRuleId, tool: "sentinel", name: "Suppression without a reason",
+        id: missingReasonRuleId, tool: ToolName.native, name: "Suppression without a reason",
         shortDescription: "A sentinel: ignore comment gives no reason for accepting the finding.",
         help: "Write why the finding is accepted after the rule ids: # sentinel: ignore[RULE-ID] reason",
         defaultSeverity: .low, tags: ["maintainability"])
 
     /// Hides the findings that directives cover. `sources` returns the lines of a file (relative
     /// path as in `Location.file`), or `nil` when it cannot be read; each file is read once.
-    public static func apply(to findings: [Finding], sources: (String) -> [Substring]?) -> SuppressionResult {
+    public static func apply(
+        to findings: [Finding], equivalence: RuleEquivalence = RuleEquivalence(), sources: (String) -> [Substring]?
+    ) -> SuppressionResult {
         var directivesByFile: [String: [Int: [SuppressionDirective]]] = [:]
         var extra: [Finding] = []
         func directives(for file: String) -> [Int: [SuppressionDirective]] {
@@ -105,8 +145,8 @@ public enum Suppressions {
             }
             let byLine = directives(for: file)
             var candidates: [SuppressionDirective] = lines.flatMap { byLine[$0] ?? [] }
-            candidates += (byLine[lines.lowerBound - 1] ?? []).filter { $0.standsAlone && $0.kind == .sentinel }
-            if let directive = candidates.first(where: { $0.covers(finding) }) {
+            candidates += (byLine[lines.lowerBound - 1] ?? []).filter { $0.standsAlone && $0.kind != .nosec }
+            if let directive = candidates.first(where: { $0.covers(finding, equivalence: equivalence) }) {
                 var hidden = finding
                 hidden.properties["suppressionReason"] = directive.reason ?? ""
                 hidden.properties["suppressionKind"] = directive.kind.rawValue
@@ -135,6 +175,12 @@ public enum Suppressions {
             result.append(
                 SuppressionDirective(
                     kind: .nosec, ruleIds: parseNosecIds(body), reason: nil, line: number,
+                    column: column(of: start, in: bytes), standsAlone: start == firstCode))
+        }
+        if let (start, body) = findComment(marker: "nosemgrep", in: bytes), !isWordByte(body.first) {
+            result.append(
+                SuppressionDirective(
+                    kind: .nosemgrep, ruleIds: parseNosecIds(body), reason: nil, line: number,
                     column: column(of: start, in: bytes), standsAlone: start == firstCode))
         }
         return result
@@ -201,7 +247,7 @@ public enum Suppressions {
 
     private static func missingReasonFinding(file: String, directive: SuppressionDirective, text: Substring) -> Finding {
         Finding(
-            ruleId: missingReasonRuleId, tool: "sentinel", severity: .low, confidence: .high,
+            ruleId: missingReasonRuleId, tool: ToolName.native, severity: .low, confidence: .high,
             message: "Suppression without a reason: write why the finding is accepted after ignore[...]",
             location: Location(file: file, startLine: directive.line, startColumn: directive.column),
             snippet: String(text))

@@ -8,6 +8,7 @@ import Synchronization
 public final class LaunchHandle: Sendable {
     private let pid = Atomic<Int32>(0)
     private let requested = Atomic<Int32>(0)
+    private let terminal = Mutex<CallerTerminal?>(nil)
 
     public init() {}
 
@@ -22,6 +23,17 @@ public final class LaunchHandle: Sendable {
     public var requestedSignal: Int32? {
         let value = requested.load(ordering: .sequentiallyConsistent)
         return value == 0 ? nil : value
+    }
+
+    /// Kills the sandbox tree and puts the caller's terminal back (if a `-t` run made it
+    /// raw), for a caller about to exit without waiting for the run to finish.
+    public func abandon(signal: Int32) {
+        terminate(signal: signal)
+        terminal.withLock { $0?.restore() }
+    }
+
+    func usingTerminal(_ caller: CallerTerminal?) {
+        terminal.withLock { $0 = caller }
     }
 
     func started(_ process: pid_t) {

@@ -22,6 +22,8 @@ public struct LaunchPlan: Sendable, Equatable {
     public var rlimits: [ResourceLimit]
     /// The resolved workspace the `.attachWorkspace` step mounts, if any.
     public var workspace: WorkspaceMount?
+    /// Per-user-namespace limits (`/proc/sys/user`) the init sets before the payload starts.
+    public var userLimits: [UserNamespaceLimit] = []
 
     /// Where the workspace appears inside the sandbox.
     public static let workspaceMountPoint = "/workspace"
@@ -65,6 +67,8 @@ public struct LaunchRequest: Sendable {
     public var callerEnvironment: [String: String]
     /// Variables set after filtering (proxy settings, granted secrets).
     public var extraEnvironment: [String: String]
+    /// Mount a private devpts so the launcher can give the payload a terminal (`-t`).
+    public var terminal = false
 
     public init(profile: Profile, command: [String], workspace: String? = nil, extraReadOnly: [String] = [],
                 callerEnvironment: [String: String] = [:], extraEnvironment: [String: String] = [:]) {
@@ -86,7 +90,8 @@ extension LaunchPlan {
         }
         let profile = request.profile
         var builder = RootBuilder(root: newRoot)
-        try builder.addStandardTree(profile: profile, extraReadOnly: request.extraReadOnly)
+        try builder.addStandardTree(profile: profile, extraReadOnly: request.extraReadOnly,
+                                    terminal: request.terminal)
 
         // Without a workspace the command starts in /tmp, or / when the profile has no /tmp.
         var workdir = profile.filesystem.tmpfs["/tmp"] != nil ? "/tmp" : "/"
@@ -114,11 +119,13 @@ extension LaunchPlan {
                                                   extra: request.extraEnvironment)
         let searchPath = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
             ?? "/usr/local/bin:/usr/bin:/bin"
-        return LaunchPlan(
+        var plan = LaunchPlan(
             argv: request.command, environment: environment, searchPath: searchPath, workdir: workdir,
             hostname: profile.hostname, uidMap: maps.uidMap, gidMap: maps.gidMap, denySetgroups: maps.denySetgroups,
             uid: maps.uid, gid: maps.gid, newRoot: newRoot, filesystem: builder.ops,
             rlimits: resourceLimits(profile.limits), workspace: workspace)
+        plan.userLimits = UserNamespaceLimits.make(profile.limits)
+        return plan
     }
 
     static func resourceLimits(_ limits: Profile.Limits) -> [ResourceLimit] {

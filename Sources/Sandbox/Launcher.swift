@@ -14,7 +14,9 @@ public protocol EgressService: AnyObject, Sendable {
 /// How to run a plan: output handling, limits, and the egress hook.
 public struct LaunchOptions: Sendable {
     public enum Output: Sendable {
-        /// The payload shares the caller's stdin, stdout and stderr.
+        /// stdout and stderr are relayed to the caller's as they arrive, through pipes (or the
+        /// pty with `terminal`); stdin is /dev/null unless `interactive`. The payload never
+        /// holds the caller's file descriptions, so it cannot seek, truncate or re-flag them.
         case inherit
         /// stdin is /dev/null; stdout and stderr are captured up to `outputLimit` bytes each.
         case capture
@@ -41,6 +43,12 @@ public struct LaunchOptions: Sendable {
     /// Told, at every run that falls back to rlimits, what is approximated and what is not
     /// enforced; the CLI prints it once per command.
     public var onNotice: @Sendable (String) -> Void = { _ in }
+    /// `.inherit` only: relay the caller's stdin to the payload (`-i`).
+    public var interactive = false
+    /// `.inherit` only: the payload's stdin, stdout and stderr are a pty of the sandbox's own
+    /// devpts, its controlling terminal (`-t`); the plan must come from a `LaunchRequest`
+    /// with `terminal` set. The caller's terminal is raw while `interactive` relays it.
+    public var terminal = false
 
     public init(output: Output = .capture, outputLimit: UInt64 = 16 << 20, timeoutSeconds: Double? = nil,
                 cgroupLimits: CgroupLimits = CgroupLimits(), seccomp: Profile.Seccomp = .default, proxyPort: Int = 0,
@@ -85,14 +93,19 @@ public enum Launcher {
         }
         rlimits = LimitEnforcement.clamped(rlimits)
 
+        let relay = options.output == .inherit
+        let terminal = relay && options.terminal
         var stdoutPipe: [Int32] = [-1, -1]
         var stderrPipe: [Int32] = [-1, -1]
-        if case .capture = options.output {
-            guard sbx_pipe_cloexec(&stdoutPipe) == 0, sbx_pipe_cloexec(&stderrPipe) == 0 else {
+        var stdinPipe: [Int32] = [-1, -1]
+        defer { (stdoutPipe + stderrPipe + stdinPipe).filter { $0 >= 0 }.forEach { close($0) } }
+        if !terminal {
+            guard sbx_pipe_cloexec(&stdoutPipe) == 0, sbx_pipe_cloexec(&stderrPipe) == 0,
+                  !(relay && options.interactive) || sbx_pipe_cloexec(&stdinPipe) == 0 else {
                 throw SandboxError(code: .setupFailed, stage: "pipe2", errno: .current)
             }
         }
-        defer { (stdoutPipe + stderrPipe).filter { $0 >= 0 }.forEach { close($0) } }
+        let callerTerminal = terminal ? CallerTerminal(fd: 0) ?? CallerTerminal(fd: 1) : nil
 
         // Everything the child reads lives in the arena until the launch has exec'd.
         let arena = CStringArena()
@@ -119,10 +132,20 @@ public enum Launcher {
         }))
         config.rlimit_count = rlimits.count
         config.seccomp = seccomp?.pointer
-        config.stdin_fd = options.output == .inherit ? 0 : -1
-        config.stdout_fd = options.output == .inherit ? 1 : stdoutPipe[1]
-        config.stderr_fd = options.output == .inherit ? 2 : stderrPipe[1]
+        config.stdin_fd = stdinPipe[0]
+        config.stdout_fd = stdoutPipe[1]
+        config.stderr_fd = stderrPipe[1]
         config.proxy_port = Int32(options.proxyPort)
+        config.tty = terminal ? 1 : 0
+        if let size = callerTerminal?.windowSize {
+            config.tty_rows = size.ws_row
+            config.tty_cols = size.ws_col
+        }
+        config.user_limits = UnsafePointer(arena.buffer(plan.userLimits.map { (limit) -> sbx_sysctl in
+            let value: String = String(limit.value)
+            return sbx_sysctl(path: arena.copy(limit.path), value: arena.copy(value))
+        }))
+        config.user_limit_count = plan.userLimits.count
         let configPointer = arena.buffer([config])
 
         var launch = sbx_launch()
@@ -161,10 +184,13 @@ public enum Launcher {
         if finished != 0 {
             throw setupError(failure, plan: plan)
         }
-        for index in [1] {
-            if stdoutPipe[index] >= 0 { close(stdoutPipe[index]); stdoutPipe[index] = -1 }
-            if stderrPipe[index] >= 0 { close(stderrPipe[index]); stderrPipe[index] = -1 }
-        }
+        // The payload's ends live on in the sandbox only.
+        for fd in [stdoutPipe[1], stderrPipe[1], stdinPipe[0]] where fd >= 0 { close(fd) }
+        stdoutPipe[1] = -1
+        stderrPipe[1] = -1
+        stdinPipe[0] = -1
+        let master = process.tty_fd
+        defer { if master >= 0 { close(master) } }
 
         options.handle?.started(process.pid)
         defer { options.handle?.ended() }
@@ -185,9 +211,35 @@ public enum Launcher {
             }
         }
 
-        var waiter = Waiter(pid: process.pid, statusFD: process.status_fd,
-                            stdoutFD: stdoutPipe[0], stderrFD: stderrPipe[0], limit: options.outputLimit)
-        waiter.wait(until: options.timeoutSeconds.map { started.uptimeNanoseconds + UInt64($0 * 1e9) })
+        var streams: [ByteStream]
+        if !relay {
+            streams = [stdoutPipe[0], stderrPipe[0]].map {
+                ByteStream(source: $0, sink: .capture(limit: options.outputLimit), isOutput: true, ownsSource: true)
+            }
+        } else if master >= 0 {
+            streams = TerminalRelay.streams(master: master, interactive: options.interactive)
+        } else {
+            streams = [ByteStream(source: stdoutPipe[0], sink: .descriptor(1), isOutput: true, ownsSource: true),
+                       ByteStream(source: stderrPipe[0], sink: .descriptor(2), isOutput: true, ownsSource: true)]
+            if stdinPipe[1] >= 0 {
+                // Our own pipe end: non-blocking so a payload that never reads cannot stall us.
+                _ = fcntl(stdinPipe[1], F_SETFL, fcntl(stdinPipe[1], F_GETFL) | O_NONBLOCK)
+                streams.append(ByteStream(source: 0, sink: .descriptor(stdinPipe[1]), isOutput: false,
+                                          ownsSource: false, endAction: .closeSink))
+            }
+        }
+        // The waiter owns (and closes) these from here on.
+        stdoutPipe[0] = -1
+        stderrPipe[0] = -1
+        stdinPipe[1] = -1
+
+        let terminalRelay = master >= 0
+            ? TerminalRelay(master: master, caller: callerTerminal, raw: options.interactive, handle: options.handle)
+            : nil
+        defer { terminalRelay?.finish() }
+        var waiter = Waiter(pid: process.pid, statusFD: process.status_fd, streams: streams)
+        waiter.wait(until: options.timeoutSeconds.map { started.uptimeNanoseconds + UInt64($0 * 1e9) },
+                    stopRequested: { options.handle?.requestedSignal != nil })
         close(process.status_fd)
         let usage = reap(process.pid)
         let summaries = egress?.finish() ?? []
@@ -200,8 +252,10 @@ public enum Launcher {
         let oom = group?.oomKilled() ?? false
 
         var result = RunResult(exitCode: 0, reason: .exited, wallMilliseconds: wall, cpuMilliseconds: cpu,
-                               peakMemoryBytes: peak, stdout: waiter.stdout, stderr: waiter.stderr,
-                               stdoutTruncated: waiter.stdoutTruncated, stderrTruncated: waiter.stderrTruncated,
+                               peakMemoryBytes: peak, stdout: relay ? Data() : waiter.captured(0).data,
+                               stderr: relay ? Data() : waiter.captured(1).data,
+                               stdoutTruncated: !relay && waiter.captured(0).truncated,
+                               stderrTruncated: !relay && waiter.captured(1).truncated,
                                egress: summaries)
         if let requested = options.handle?.requestedSignal, !waiter.timedOut, waiter.payloadStatus == nil {
             result.reason = .signaled
@@ -260,7 +314,10 @@ public enum Launcher {
             return SandboxError(code: .execFailed, stage: stage, errno: errno, detail: plan.argv.first)
         }
         var detail: String?
-        if failure.index >= 0, Int(failure.index) < plan.filesystem.count {
+        if failure.stage == Int32(SBX_STAGE_USER_LIMITS.rawValue) {
+            detail = failure.index >= 0 && Int(failure.index) < plan.userLimits.count
+                ? plan.userLimits[Int(failure.index)].path : nil
+        } else if failure.index >= 0, Int(failure.index) < plan.filesystem.count {
             detail = plan.filesystem[Int(failure.index)].path
         }
         return SandboxError(code: .setupFailed, stage: stage, errno: errno, detail: detail)

@@ -79,10 +79,24 @@ public struct Profile: Sendable, Equatable {
         public var fileSizeBytes: UInt64?
         public var openFiles: Int?
         public var outputBytes: UInt64?
+        /// inotify instances and watches the sandbox may hold. The kernel also counts them
+        /// against the launcher's uid on the host (128 instances by default there), so they are
+        /// always bounded: at most `inotifyBounds`, and at most half the host's own limit.
+        public var inotifyInstances: Int
+        public var inotifyWatches: Int
+
+        /// Defaults: a watcher needs one instance, and 8,192 watches (the kernel's old
+        /// per-user default) cover a large repository; both leave most of root's quota alone.
+        public static let defaultInotifyInstances = 16
+        public static let defaultInotifyWatches = 8192
+        /// The most a profile may ask for: half the kernel's default 128 instances, and enough
+        /// watches for a monorepo while staying a fraction of a typical host's limit.
+        public static let inotifyBounds = (instances: 64, watches: 65536)
 
         public init(memoryBytes: UInt64? = nil, pids: Int? = nil, cpus: Double? = nil,
                     timeoutSeconds: Double? = nil, fileSizeBytes: UInt64? = nil, openFiles: Int? = nil,
-                    outputBytes: UInt64? = nil) {
+                    outputBytes: UInt64? = nil, inotifyInstances: Int = Limits.defaultInotifyInstances,
+                    inotifyWatches: Int = Limits.defaultInotifyWatches) {
             self.memoryBytes = memoryBytes
             self.pids = pids
             self.cpus = cpus
@@ -90,6 +104,8 @@ public struct Profile: Sendable, Equatable {
             self.fileSizeBytes = fileSizeBytes
             self.openFiles = openFiles
             self.outputBytes = outputBytes
+            self.inotifyInstances = inotifyInstances
+            self.inotifyWatches = inotifyWatches
         }
     }
 

@@ -166,7 +166,7 @@ public enum ProfileLoader {
     private static func limits(_ value: Any, reader: DocumentReader, base: Profile.Limits) throws -> Profile.Limits {
         let map = try reader.mapping(value, key: "limits")
         try reader.checkKeys(map, allowed: ["memory", "pids", "cpus", "timeout", "fileSize", "openFiles",
-                                            "outputBytes"], at: "limits")
+                                            "outputBytes", "inotifyInstances", "inotifyWatches"], at: "limits")
         var result = base
         if let item = map["memory"] { result.memoryBytes = try reader.size(item, key: "limits.memory") }
         if let item = map["pids"] { result.pids = try reader.positiveInt(item, key: "limits.pids") }
@@ -181,6 +181,21 @@ public enum ProfileLoader {
         if let item = map["fileSize"] { result.fileSizeBytes = try reader.size(item, key: "limits.fileSize") }
         if let item = map["openFiles"] { result.openFiles = try reader.positiveInt(item, key: "limits.openFiles") }
         if let item = map["outputBytes"] { result.outputBytes = try reader.size(item, key: "limits.outputBytes") }
+        let bounds = Profile.Limits.inotifyBounds
+        if let item = map["inotifyInstances"] {
+            result.inotifyInstances = try bounded(item, key: "limits.inotifyInstances", max: bounds.instances, reader)
+        }
+        if let item = map["inotifyWatches"] {
+            result.inotifyWatches = try bounded(item, key: "limits.inotifyWatches", max: bounds.watches, reader)
+        }
         return result
+    }
+
+    private static func bounded(_ item: Any, key: String, max: Int, _ reader: DocumentReader) throws -> Int {
+        let value = try reader.positiveInt(item, key: key)
+        guard value <= max else {
+            throw SentinelError(.invalidInput, "\(reader.source): \(key): must be 1 to \(max)")
+        }
+        return value
     }
 }

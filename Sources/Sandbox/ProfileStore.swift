@@ -9,15 +9,14 @@ public struct ProfileStore: Sendable {
         self.directories = directories
     }
 
-    /// `$SENTINEL_PROFILES` (colon-separated), the source tree the binary was built in,
-    /// then the installed locations.
+    /// `$SENTINEL_PROFILES` (colon-separated), then the shipped profiles: beside the installed
+    /// binary, the checkout it was built in, the installed locations (``DataDirectory``).
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ProfileStore {
         var directories: [String] = []
         if let configured = environment["SENTINEL_PROFILES"] {
             directories += configured.split(separator: ":").map(String.init)
         }
-        if let tree = SourceTree.directory(named: "profiles", containing: "minimal.yaml") { directories.append(tree) }
-        directories += ["/usr/local/share/sentinel/profiles", "/usr/share/sentinel/profiles"]
+        directories += DataDirectory.candidates(named: "profiles", containing: "minimal.yaml")
         return ProfileStore(directories: directories)
     }
 

@@ -29,7 +29,8 @@ struct RootBuilder {
         "ioports",
     ]
 
-    mutating func addStandardTree(profile: Profile, extraReadOnly: [String]) throws {
+    /// `terminal`: mount a private devpts at /dev/pts (/dev/ptmx leads there) for `-t`.
+    mutating func addStandardTree(profile: Profile, extraReadOnly: [String], terminal: Bool = false) throws {
         ensureDirectory("/.sentinel", mode: 0o700)
         // Binds and tmpfs mounts go shallowest first, so `--bind-ro /tmp/x` lands inside the
         // /tmp tmpfs instead of being covered by it.
@@ -53,7 +54,7 @@ struct RootBuilder {
             hide(path)
         }
         addProc()
-        addDev()
+        addDev(terminal: terminal)
     }
 
     /// Mounts the workspace the parent resolved (never a path string: see `WorkspaceDirectory`).
@@ -153,7 +154,7 @@ struct RootBuilder {
         }
     }
 
-    private mutating func addDev() {
+    private mutating func addDev(terminal: Bool) {
         ensureDirectory("/dev", mode: 0o755)
         let dev = root + "/dev"
         ops.append(.mount(source: "tmpfs", path: dev, fstype: "tmpfs", flags: [.noSuid, .noExec],
@@ -170,10 +171,23 @@ struct RootBuilder {
         ops.append(.mkdir(path: dev + "/shm", mode: 0o1777))
         ops.append(.mount(source: "tmpfs", path: dev + "/shm", fstype: "tmpfs", flags: [.noSuid, .noDev, .noExec],
                           data: "mode=1777,size=64m", optional: false))
+        if terminal { addPTYDevices(dev) }
         // Nothing may create device nodes or files in /dev afterwards.
         ops.append(.remountBind(path: dev, flags: [.readOnly, .noSuid, .noExec], optional: false))
         directories.insert("/dev/shm")
     }
+
+    /// A devpts instance of the sandbox's own (`newinstance`): its ptys are invisible to the
+    /// host's and the host's to it; `max` bounds how many the payload can open.
+    private mutating func addPTYDevices(_ dev: String) {
+        ops.append(.mkdir(path: dev + "/pts", mode: 0o755))
+        ops.append(.mount(source: "devpts", path: dev + "/pts", fstype: "devpts", flags: [.noSuid, .noExec],
+                          data: "newinstance,ptmxmode=0666,mode=0620,max=\(Self.maxPTYs)", optional: false))
+        ops.append(.symlink(target: "pts/ptmx", path: dev + "/ptmx"))
+        directories.insert("/dev/pts")
+    }
+
+    static let maxPTYs = 16
 
     private mutating func ensureEmptyFile() {
         guard !haveEmptyFile else { return }

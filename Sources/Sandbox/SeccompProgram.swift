@@ -21,7 +21,7 @@ public final class SeccompProgram: @unchecked Sendable {
     /// Number of BPF instructions.
     public var instructionCount: Int { Int(filterStorage.pointee.prog.len) }
 
-    /// Sentinel's default deny-list, compiled once per process.
+    /// Sentinel's default policy (an allow-list under explicit denials), compiled once per process.
     public static func builtIn() throws -> SeccompProgram {
         try cache.withLock { cached in
             if let cached { return cached }

@@ -3,55 +3,100 @@ import Glibc
 #endif
 import Foundation
 
-/// Waits for the sandbox init to report the payload's status, collecting captured output,
-/// and kills the whole tree at the deadline (pid 1 dying tears the pid namespace down).
+/// Waits for the sandbox init to report the payload's status while moving the payload's
+/// stdio (`ByteStream`s: captured, or relayed to and from the caller), and kills the whole
+/// tree at the deadline (pid 1 dying tears the pid namespace down).
 struct Waiter {
     let pid: pid_t
     let statusFD: Int32
-    var stdoutFD: Int32
-    var stderrFD: Int32
-    let limit: UInt64
+    private(set) var streams: [ByteStream]
 
-    var stdout = Data()
-    var stderr = Data()
-    var stdoutTruncated = false
-    var stderrTruncated = false
     var payloadStatus: Int32?
     var timedOut = false
 
-    init(pid: pid_t, statusFD: Int32, stdoutFD: Int32, stderrFD: Int32, limit: UInt64) {
+    /// How long output may still drain after the tree was killed at the deadline, and after
+    /// a caller asked to stop (a stuck reader must not keep a stopping launcher alive).
+    static let drainAfterTimeout: UInt64 = 5_000_000_000
+    static let drainAfterStop: UInt64 = 1_000_000_000
+
+    init(pid: pid_t, statusFD: Int32, streams: [ByteStream]) {
         self.pid = pid
         self.statusFD = statusFD
-        self.stdoutFD = stdoutFD
-        self.stderrFD = stderrFD
-        self.limit = limit
+        self.streams = streams
     }
 
-    mutating func wait(until deadline: UInt64?) {
+    /// The captured bytes of stream `index` (capture mode: 0 is stdout, 1 is stderr).
+    func captured(_ index: Int) -> (data: Data, truncated: Bool) {
+        guard index < streams.count else { return (Data(), false) }
+        return (streams[index].captured, streams[index].truncated)
+    }
+
+    /// Runs until the status is in and every output stream has ended; closes the streams.
+    /// `stopRequested` tells whether a caller has asked the run to stop.
+    mutating func wait(until deadline: UInt64?, stopRequested: () -> Bool = { false }) {
+        // A caller that closed its end of a relay pipe must not kill the launcher with
+        // SIGPIPE; the write fails with EPIPE instead. The signal a failed write raises is
+        // directed at this thread, so blocking it here is enough.
+        var pipeOnly = sigset_t()
+        sigemptyset(&pipeOnly)
+        sigaddset(&pipeOnly, SIGPIPE)
+        var previousMask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeOnly, &previousMask)
+        defer {
+            var zero = timespec()
+            while sigtimedwait(&pipeOnly, nil, &zero) > 0 {}
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+            for index in streams.indices { streams[index].close() }
+        }
+        loop(until: deadline, stopRequested: stopRequested)
+    }
+
+    private enum Slot { case status, read(Int), write(Int) }
+
+    private mutating func loop(until deadline: UInt64?, stopRequested: () -> Bool) {
         var statusOpen = true
         var statusBytes: [UInt8] = []
         var killedAt: UInt64?
-        while statusOpen || stdoutFD >= 0 || stderrFD >= 0 {
+        var drainWindow = Self.drainAfterTimeout
+        while statusOpen || streams.contains(where: { $0.isOutput && !$0.finished }) {
             let now = DispatchTime.now().uptimeNanoseconds
             if let deadline, killedAt == nil, now >= deadline {
                 timedOut = payloadStatus == nil
                 kill(pid, SIGKILL)
                 killedAt = now
             }
+            if !statusOpen, killedAt == nil, stopRequested() {
+                killedAt = now
+                drainWindow = Self.drainAfterStop
+            }
             // Once the tree is dead the pipes close; never wait on them forever regardless.
-            if let killedAt, now - killedAt > 5_000_000_000 { break }
+            if let killedAt, now - killedAt > drainWindow { break }
             var timeout: Int32 = -1
             if let deadline, killedAt == nil { timeout = Int32(min(1000, (deadline - now) / 1_000_000 + 1)) }
             if killedAt != nil { timeout = 100 }
+
             var fds: [pollfd] = []
-            if statusOpen { fds.append(pollfd(fd: statusFD, events: Int16(POLLIN), revents: 0)) }
-            if stdoutFD >= 0 { fds.append(pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)) }
-            if stderrFD >= 0 { fds.append(pollfd(fd: stderrFD, events: Int16(POLLIN), revents: 0)) }
+            var slots: [Slot] = []
+            if statusOpen {
+                fds.append(pollfd(fd: statusFD, events: Int16(POLLIN), revents: 0))
+                slots.append(.status)
+            }
+            for (index, stream) in streams.enumerated() {
+                if stream.wantsRead {
+                    fds.append(pollfd(fd: stream.source, events: Int16(POLLIN), revents: 0))
+                    slots.append(.read(index))
+                }
+                if stream.wantsWrite {
+                    fds.append(pollfd(fd: stream.writeFD, events: Int16(POLLOUT), revents: 0))
+                    slots.append(.write(index))
+                }
+            }
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno != EINTR { break }
             guard ready > 0 else { continue }
-            for entry in fds where entry.revents != 0 {
-                if entry.fd == statusFD {
+            for (entry, slot) in zip(fds, slots) where entry.revents != 0 {
+                switch slot {
+                case .status:
                     var buffer = [UInt8](repeating: 0, count: 8)
                     let count = read(statusFD, &buffer, buffer.count)
                     if count > 0 {
@@ -61,26 +106,16 @@ struct Waiter {
                         }
                     } else if count == 0 || errno != EINTR {
                         statusOpen = false
+                        // The payload is gone: read no more of the caller's input.
+                        for index in streams.indices where !streams[index].isOutput { streams[index].abandon() }
                     }
-                } else if entry.fd == stdoutFD {
-                    if !drain(&stdoutFD, into: &stdout, truncated: &stdoutTruncated) { stdoutFD = -1 }
-                } else if entry.fd == stderrFD {
-                    if !drain(&stderrFD, into: &stderr, truncated: &stderrTruncated) { stderrFD = -1 }
+                case .read(let index):
+                    // A write slot of the same stream later in this pass sees the new bytes.
+                    if streams[index].wantsRead { streams[index].readSource() }
+                case .write(let index):
+                    if streams[index].wantsWrite { streams[index].writeSink() }
                 }
             }
         }
-    }
-
-    /// Reads what is available; false at EOF. Bytes past the limit are read and dropped so
-    /// a chatty payload never blocks on a full pipe.
-    private func drain(_ fd: inout Int32, into data: inout Data, truncated: inout Bool) -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        let count = read(fd, &buffer, buffer.count)
-        if count < 0 && errno == EINTR { return true }
-        guard count > 0 else { return false }
-        let room = Int(min(UInt64(Int.max), limit)) - data.count
-        if room > 0 { data.append(contentsOf: buffer[..<min(count, room)]) }
-        if count > room { truncated = true }
-        return true
     }
 }

@@ -1,17 +1,19 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Findings
 import Foundation
 
 /// Lists the files a scan covers: regular files under the root, minus directories no one
 /// wants scanned (VCS data, dependencies, build output), filtered by include/exclude globs.
-/// Symlinks are not followed, so a scan never leaves its tree.
+/// Symlinks are not followed, so a scan never leaves its tree. Files it cannot cover (too large,
+/// unreadable, not regular) are returned as skipped, with the reason, never dropped silently.
 public struct FileWalker: Sendable {
     public var include: [Glob]
     public var exclude: [Glob]
     /// Directory names skipped wherever they occur.
     public var skippedDirectories: Set<String>
-    /// Files larger than this are skipped (generated or minified code, data dumps).
+    /// Files larger than this are skipped and reported (generated or minified code, data dumps).
     public var maxFileBytes: Int
 
     public static let defaultSkippedDirectories: Set<String> = [
@@ -19,12 +21,26 @@ public struct FileWalker: Sendable {
         ".tox", ".mypy_cache", ".pytest_cache", "site-packages", ".idea", ".vscode",
     ]
 
+    /// `--max-file-size` when not given: 5 MiB.
+    public static let defaultMaxFileBytes = 5 << 20
+
     public init(include: [Glob] = [], exclude: [Glob] = [], skippedDirectories: Set<String> = defaultSkippedDirectories,
-                maxFileBytes: Int = 4 << 20) {
+                maxFileBytes: Int = defaultMaxFileBytes) {
         self.include = include
         self.exclude = exclude
         self.skippedDirectories = skippedDirectories
         self.maxFileBytes = maxFileBytes
+    }
+
+    /// What a walk found: the files to scan, those over the size limit, and the ones skipped.
+    public struct Selection: Sendable, Hashable {
+        /// Readable regular files within the size limit, relative to the root, sorted.
+        public var files: [String] = []
+        /// Readable regular files over `maxFileBytes` (source scanners skip them; lockfiles among
+        /// them are still read by dependency scanning).
+        public var oversized: [String] = []
+        /// Unreadable files and directories, special files, named symbolic links.
+        public var skipped: [SkippedFile] = []
     }
 
     /// Relative paths, sorted. A root that is a file yields that file alone.
@@ -34,13 +50,48 @@ public struct FileWalker: Sendable {
         if info.st_mode & S_IFMT == S_IFREG {
             return [(root as NSString).lastPathComponent]
         }
-        var result: [String] = []
-        walk(root, relative: "", into: &result)
-        return result.sorted()
+        return select(targets: [root], root: root).files
     }
 
-    private func walk(_ directory: String, relative: String, into result: inout [String]) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+    /// The files of `targets` (absolute paths of files or directories under `root`), relative to
+    /// `root`. A named file is taken whatever the include/exclude globs say (the user asked for
+    /// it); directories are walked with them.
+    public func select(targets: [String], root: String) -> Selection {
+        var selection = Selection()
+        var seen = Set<String>()
+        for target in targets {
+            let relative = FileWalker.relative(target, to: root)
+            var info = stat()
+            guard lstat(target, &info) == 0 else {
+                selection.skipped.append(SkippedFile(file: relative, reason: "cannot read: \(FileWalker.errorText())"))
+                continue
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                walk(target, relative: relative == "." ? "" : relative, into: &selection)
+            case S_IFREG:
+                consider(target, relative: relative, size: Int(info.st_size), into: &selection)
+            case S_IFLNK:
+                selection.skipped.append(SkippedFile(file: relative, reason: "symbolic link (not followed)"))
+            default:
+                selection.skipped.append(SkippedFile(file: relative, reason: "not a regular file"))
+            }
+        }
+        // Overlapping targets (`a.py` and `.`) name a file once.
+        selection.files = selection.files.filter { seen.insert($0).inserted }.sorted()
+        selection.oversized = Array(Set(selection.oversized)).sorted()
+        var seenSkips = Set<String>()
+        selection.skipped = selection.skipped.filter { seenSkips.insert($0.file).inserted }.sorted { $0.file < $1.file }
+        return selection
+    }
+
+    private func walk(_ directory: String, relative: String, into selection: inout Selection) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            selection.skipped.append(
+                SkippedFile(file: relative.isEmpty ? "." : relative + "/",
+                            reason: "cannot list directory: \(FileWalker.directoryError(directory) ?? "unreadable")"))
+            return
+        }
         for name in entries {
             let path = directory + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
@@ -50,15 +101,64 @@ public struct FileWalker: Sendable {
             case S_IFDIR:
                 if skippedDirectories.contains(name) { continue }
                 if exclude.contains(where: { $0.matches(relativePath) && $0.pattern.hasSuffix("/") }) { continue }
-                walk(path, relative: relativePath, into: &result)
+                walk(path, relative: relativePath, into: &selection)
             case S_IFREG:
-                guard info.st_size <= maxFileBytes else { continue }
                 if !include.isEmpty && !include.contains(where: { $0.matches(relativePath) }) { continue }
                 if exclude.contains(where: { $0.matches(relativePath) }) { continue }
-                result.append(relativePath)
+                consider(path, relative: relativePath, size: Int(info.st_size), into: &selection)
             default:
+                // Symbolic links are deliberately not followed, and sockets or FIFOs are not source.
                 continue
             }
         }
+    }
+
+    /// Adds a regular file: selected, oversized, or skipped when it cannot be opened.
+    private func consider(_ path: String, relative: String, size: Int, into selection: inout Selection) {
+        // Open (without reading) so that a file no scanner could read is reported here, once.
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            selection.skipped.append(SkippedFile(file: relative, reason: "cannot read: \(FileWalker.errorText())"))
+            return
+        }
+        close(fd)
+        if size > maxFileBytes {
+            selection.oversized.append(relative)
+        } else {
+            selection.files.append(relative)
+        }
+    }
+
+    /// Why a file over the limit was skipped, e.g. `larger than --max-file-size (6.0M > 5.0M)`.
+    public func oversizedReason(bytes: Int) -> String {
+        "larger than --max-file-size (\(FileWalker.formatSize(bytes)) > \(FileWalker.formatSize(maxFileBytes)))"
+    }
+
+    /// `6.0M`, `512.0K`, `300B`: sizes in the K/M/G units `--max-file-size` takes.
+    public static func formatSize(_ bytes: Int) -> String {
+        let units: [(String, Double)] = [("G", 1_073_741_824), ("M", 1_048_576), ("K", 1024)]
+        for (unit, scale) in units where Double(bytes) >= scale {
+            return String(format: "%.1f", Double(bytes) / scale) + unit
+        }
+        return "\(bytes)B"
+    }
+
+    /// `path` relative to `root` (`.` for the root itself).
+    static func relative(_ path: String, to root: String) -> String {
+        if path == root { return "." }
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    /// The current `errno` as text (`Permission denied`).
+    private static func errorText() -> String {
+        String(cString: strerror(errno))
+    }
+
+    /// Why `opendir` fails on `path`, in `strerror` words.
+    private static func directoryError(_ path: String) -> String? {
+        guard let handle = opendir(path) else { return errorText() }
+        closedir(handle)
+        return nil
     }
 }

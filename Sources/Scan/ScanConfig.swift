@@ -20,6 +20,10 @@ public struct ScanConfig: Sendable, Equatable {
     public var ruleDirectories: [String]
     /// Semgrep configs (files or directories), absolute.
     public var semgrepConfigs: [String]
+    /// Whether `DefaultIgnores` apply (`default-excludes: false` turns them off).
+    public var defaultExcludes: Bool = true
+    /// `sca.max-db-age`: OSV data older than this many seconds draws a warning (nil: the default).
+    public var maxDatabaseAge: Double?
 
     public init(scanners: [ScannerKind]? = nil, tools: [String]? = nil, include: [String] = [], exclude: [String] = [],
                 severity: [String: Severity] = [:], failOn: Severity?? = .none, ruleDirectories: [String] = [],
@@ -35,7 +39,7 @@ public struct ScanConfig: Sendable, Equatable {
     }
 
     public static let fileName = ".sentinel.yml"
-    static let keys: Set<String> = ["scanners", "tools", "include", "exclude", "severity", "failOn", "rules", "semgrep"]
+    static let keys: Set<String> = ["scanners", "tools", "include", "exclude", "severity", "failOn", "rules", "semgrep", "default-excludes", "sca"]
 
     /// Loads `path`; relative directories in it resolve against the file's directory.
     public static func load(path: String) throws -> ScanConfig {
@@ -71,6 +75,13 @@ public struct ScanConfig: Sendable, Equatable {
         if let value = root["tools"] { config.tools = try reader.stringList(value, key: "tools") }
         if let value = root["include"] { config.include = try reader.stringList(value, key: "include") }
         if let value = root["exclude"] { config.exclude = try reader.stringList(value, key: "exclude") }
+        if let value = root["default-excludes"] {
+            switch try reader.scalarText(value, key: "default-excludes").lowercased() {
+            case "true", "yes", "on": config.defaultExcludes = true
+            case "false", "no", "off": config.defaultExcludes = false
+            case let other: throw reader.fail("default-excludes", "'\(other)' is not true or false")
+            }
+        }
         if let value = root["severity"] {
             for (rule, level) in try reader.mapping(value, key: "severity") {
                 let text = try reader.string(level, key: "severity.\(rule)") ?? ""
@@ -93,6 +104,17 @@ public struct ScanConfig: Sendable, Equatable {
             try reader.checkKeys(map, allowed: ["config"], at: "semgrep")
             if let configs = map["config"] {
                 config.semgrepConfigs = try reader.stringList(configs, key: "semgrep.config").map(resolve)
+            }
+        }
+        if let value = root["sca"] {
+            let map = try reader.mapping(value, key: "sca")
+            try reader.checkKeys(map, allowed: ["max-db-age"], at: "sca")
+            if let age = map["max-db-age"] {
+                let text = try reader.scalarText(age, key: "sca.max-db-age")
+                guard let seconds = Quantity.seconds(text) else {
+                    throw reader.fail("sca.max-db-age", "'\(text)' is not a duration (e.g. 7d, 36h)")
+                }
+                config.maxDatabaseAge = seconds
             }
         }
         return config

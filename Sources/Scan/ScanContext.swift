@@ -19,6 +19,14 @@ public struct ScanContext: Sendable {
     /// Where external tools (bandit, semgrep) are installed: `<dir>/bin/<tool>`.
     public var toolsDirectory: String
     public var progress: @Sendable (ScanProgress) -> Void
+    /// OSV data older than this (seconds) draws a warning (`--max-db-age`, `sca.max-db-age`).
+    public var maxDatabaseAge: Double = ScanContext.defaultMaxDatabaseAge
+    /// Warnings the user should see while the scan runs (the CLI prints them on stderr); they
+    /// are also notices in the report.
+    public var warn: @Sendable (String) -> Void = { _ in }
+
+    /// Seven days.
+    public static let defaultMaxDatabaseAge: Double = 7 * 86_400
 
     public init(sandbox: SandboxRunner = SandboxRunner(), ruleDirectories: [String] = [], databasePath: String = "",
                 toolsDirectory: String = ScanContext.defaultToolsDirectory,

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
 import Findings
 import SAST
@@ -16,9 +19,16 @@ public struct ScanRequest: Sendable {
     public var gate: Gate
     public var baseline: Baseline?
     public var changedLines: ChangedLines?
+    /// `--severity`: findings below it are not shown (nor gated), only counted.
+    public var minimumSeverity: Severity?
+    /// Files and directories to scan (absolute, under `root`); nil means `root` itself.
+    public var targets: [String]?
+    /// `--max-file-size` in bytes; nil means `FileWalker.defaultMaxFileBytes`.
+    public var maxFileBytes: Int?
 
     public init(root: String, kinds: [ScannerKind]? = nil, tools: [String]? = nil, config: ScanConfig = ScanConfig(),
-                gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil) {
+                gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil,
+                targets: [String]? = nil, maxFileBytes: Int? = nil) {
         self.root = root
         self.kinds = kinds
         self.tools = tools
@@ -26,6 +36,8 @@ public struct ScanRequest: Sendable {
         self.gate = gate
         self.baseline = baseline
         self.changedLines = changedLines
+        self.targets = targets
+        self.maxFileBytes = maxFileBytes
     }
 }
 
@@ -33,6 +45,8 @@ public struct ScanRequest: Sendable {
 public struct ScanOutcome: Sendable {
     public var report: Report
     public var exitStatus: ScanExitStatus
+    /// Bad input the scan read past (also in the report's notices); the status is then 2.
+    public var inputErrors: [Notice] = []
 }
 
 /// Selects the scanners a request asks for, runs them (in parallel), and passes their
@@ -49,9 +63,15 @@ public struct ScanRunner: Sendable {
 
     public func run(_ request: ScanRequest, context: ScanContext) throws -> ScanOutcome {
         let started = DispatchTime.now()
-        let walker = FileWalker(include: request.config.include.map(Glob.init),
-                                exclude: request.config.exclude.map(Glob.init))
-        let target = ScanTarget(root: request.root, files: walker.files(under: request.root))
+        let include = request.config.include.map(Glob.init)
+        var walker = FileWalker(include: include, exclude: request.config.exclude.map(Glob.init),
+                                skippedDirectories: DefaultIgnores.neverScannedDirectories)
+        if let maxFileBytes = request.maxFileBytes { walker.maxFileBytes = maxFileBytes }
+        let targets = request.targets ?? [request.root]
+        var selection = walker.select(targets: targets, root: request.root)
+        let excludedByDefault = Self.applyDefaultIgnores(&selection, request: request, targets: targets, include: include)
+        let target = ScanTarget(root: request.root, files: selection.files, oversizedFiles: selection.oversized,
+                                isFileList: targets != [request.root])
         let plan = try select(request)
 
         var tools: [ToolRun] = []
@@ -61,8 +81,8 @@ public struct ScanRunner: Sendable {
             guard scanner.applies(to: target) else { continue }
             if let reason = scanner.unavailableReason(context: context) {
                 if explicit {
+                    // The failed ToolRun carries the message; a notice too would print it twice.
                     tools.append(ToolRun(name: scanner.name, status: .failed, message: reason))
-                    notices.append(Notice(level: .error, message: reason, tool: scanner.name))
                 } else {
                     tools.append(ToolRun(name: scanner.name, status: .skipped, message: reason))
                     notices.append(Notice(level: .info, message: "\(reason); skipped", tool: scanner.name))
@@ -76,20 +96,73 @@ public struct ScanRunner: Sendable {
         // Bad input (e.g. no lockfile could be read) is the user's to fix: exit 2, not 3.
         if let inputError { throw inputError }
         var report = Report(findings: [], rules: [], tools: tools, notices: notices, filesScanned: target.files.count)
+        report.excludedByDefault = excludedByDefault
+        var inputErrors: [Notice] = []
+        var equivalence: RuleEquivalence?
+        var unread: [SkippedFile] = []
         for output in outputs {
-            report.findings += output.findings.map(Self.redacted)
+            report.findings += TestCodeNoise.filter(output.findings).map(Self.redacted)
+            inputErrors += output.inputErrors
             report.rules += output.rules
             report.tools.append(output.tool)
             report.notices += output.notices
+            unread += output.skippedFiles
+            equivalence = equivalence ?? output.equivalence
         }
+        report.notices += inputErrors
+        report.skippedFiles = Self.skippedFiles(selection, target: target, walker: walker, unread: unread,
+                                                ranDependencies: outputs.contains { $0.tool.name == ToolName.osv })
         report.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        // An adapter's findings need the native rules' mapping even when the native engine did not run.
+        if equivalence == nil, report.findings.contains(where: { !ToolName.builtIn.contains($0.tool) }) {
+            equivalence = scanners.lazy.compactMap { ($0 as? NativeSASTScanner)?.equivalence(context: context) }.first
+        }
 
         let pipeline = FindingsPipeline(gate: request.gate, baseline: request.baseline,
                                         severityOverrides: request.config.severity,
-                                        changedLines: request.changedLines)
+                                        changedLines: request.changedLines, minimumSeverity: request.minimumSeverity,
+                                        equivalence: equivalence ?? RuleEquivalence())
         let sources = SourceCache(root: request.root)
         let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })
-        return ScanOutcome(report: final, exitStatus: status)
+        // Bad input the scan could read past (a corrupt lockfile) still fails the run with 2.
+        let exitStatus = !inputErrors.isEmpty && status != .scannerFailed ? .usage : status
+        return ScanOutcome(report: final, exitStatus: exitStatus, inputErrors: inputErrors)
+    }
+
+    /// Leaves out what the default ignores cover (tests, environments, vendored and build output),
+    /// except files named as targets: naming a file asks for it. Returns how many were left out.
+    static func applyDefaultIgnores(_ selection: inout FileWalker.Selection, request: ScanRequest, targets: [String],
+                                    include: [Glob]) -> Int {
+        let ignores = DefaultIgnores(enabled: request.config.defaultExcludes)
+        let named = Set(targets.filter { target in
+            var info = stat()
+            return lstat(target, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
+        }.map { FileWalker.relative($0, to: request.root) })
+        func excluded(_ files: [String]) -> Set<String> {
+            Set(ignores.partition(files.filter { !named.contains($0) }, include: include).excluded)
+        }
+        let excludedFiles = excluded(selection.files)
+        selection.files.removeAll { excludedFiles.contains($0) }
+        let excludedOversized = excluded(selection.oversized)
+        selection.oversized.removeAll { excludedOversized.contains($0) }
+        let excludedSkips = excluded(selection.skipped.map(\.file))
+        selection.skipped.removeAll { excludedSkips.contains($0.file) }
+        return excludedFiles.count + excludedOversized.count
+    }
+
+    /// Files the scan was asked to cover and did not read, sorted by path: unreadable or special
+    /// files from the walk, files over the size limit (except lockfiles dependency scanning
+    /// read), and files a scanner failed to read.
+    static func skippedFiles(_ selection: FileWalker.Selection, target: ScanTarget, walker: FileWalker,
+                             unread: [SkippedFile], ranDependencies: Bool) -> [SkippedFile] {
+        var skipped = selection.skipped + unread
+        for file in selection.oversized where !(ranDependencies && DependencyScanner.reads(file, root: target.root)) {
+            var info = stat()
+            let size = stat(target.absolute(file), &info) == 0 ? Int(info.st_size) : walker.maxFileBytes + 1
+            skipped.append(SkippedFile(file: file, reason: walker.oversizedReason(bytes: size)))
+        }
+        var seen = Set<String>()
+        return skipped.filter { seen.insert($0.file).inserted }.sorted { $0.file < $1.file }
     }
 
     /// A finding with any credential in its text redacted, whichever tool reported it.
@@ -132,9 +205,9 @@ public struct ScanRunner: Sendable {
                 inputError.withLock { $0 = $0 ?? error }
                 return
             } catch {
+                // The failed ToolRun carries the message, printed once (not also as a notice).
                 let message = (error as? SentinelError)?.message ?? "\(error)"
-                output = ScannerOutput(tool: ToolRun(name: scanner.name, status: .failed, message: message),
-                                       notices: [Notice(level: .error, message: message, tool: scanner.name)])
+                output = ScannerOutput(tool: ToolRun(name: scanner.name, status: .failed, message: message))
             }
             output.tool.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
             context.progress(.finished(tool: scanner.name, findings: output.findings.count))

@@ -7,14 +7,22 @@ public enum ScannerKind: String, Sendable, CaseIterable, Codable {
 }
 
 /// The tree being scanned: an absolute root and the files selected by the config's
-/// include/exclude globs, relative to the root.
+/// include/exclude globs (or named on the command line), relative to the root.
 public struct ScanTarget: Sendable {
     public let root: String
     public let files: [String]
+    /// Files over `--max-file-size`: source scanners skip them (the scan reports them); dependency
+    /// scanning still reads the lockfiles among them.
+    public var oversizedFiles: [String]
+    /// True when the user named files or several paths: scanners look at exactly `files` (and
+    /// `oversizedFiles`), never elsewhere under the root.
+    public var isFileList: Bool
 
-    public init(root: String, files: [String]) {
+    public init(root: String, files: [String], oversizedFiles: [String] = [], isFileList: Bool = false) {
         self.root = root
         self.files = files
+        self.oversizedFiles = oversizedFiles
+        self.isFileList = isFileList
     }
 
     public func absolute(_ relative: String) -> String {
@@ -36,6 +44,13 @@ public struct ScannerOutput: Sendable {
     public var rules: [RuleDescriptor]
     public var tool: ToolRun
     public var notices: [Notice]
+    /// Bad input the scanner read past (`FILE:LINE: problem`, level error): the scan finishes
+    /// and exits 2.
+    public var inputErrors: [Notice] = []
+    /// Selected files this scanner could not read after all.
+    public var skippedFiles: [SkippedFile] = []
+    /// Which native rules cover which Bandit/Semgrep checks (set by the native engine).
+    public var equivalence: RuleEquivalence?
 
     public init(findings: [Finding] = [], rules: [RuleDescriptor] = [], tool: ToolRun, notices: [Notice] = []) {
         self.findings = findings
@@ -51,7 +66,7 @@ public protocol Scanner: Sendable {
     /// The name `--tools` selects it by (`native`, `secrets`, `osv`, `bandit`, `semgrep`).
     var name: String { get }
     var kind: ScannerKind { get }
-    /// Whether the default tool set runs it (external tools are opt-in when missing).
+    /// Whether the default tool set runs it (the native engines; external tools are opt-in).
     var isDefault: Bool { get }
     /// Whether there is anything for it in the target (e.g. Python files, lockfiles).
     func applies(to target: ScanTarget) -> Bool

@@ -7,7 +7,7 @@ import Support
 struct DatabaseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db", abstract: "Manage the offline OSV vulnerability database.",
-        subcommands: [DatabaseImportCommand.self, DatabaseStatusCommand.self])
+        subcommands: [DatabaseImportCommand.self, DatabaseUpdateCommand.self, DatabaseStatusCommand.self])
 }
 
 struct DatabaseImportCommand: AsyncParsableCommand {
@@ -28,12 +28,67 @@ struct DatabaseImportCommand: AsyncParsableCommand {
     func run() async throws {
         try FileManager.default.createDirectory(atPath: SentinelHome.directory, withIntermediateDirectories: true)
         let database = try OSVDatabase(path: SentinelHome.databasePath)
-        let report = try database.import(paths: paths)
+        let source = "import " + paths.joined(separator: " ")
+        let report = try database.import(paths: paths, feed: FeedState(ecosystem: "", source: source))
         for problem in report.problems { Console.error("sentinel: \(problem.source): \(problem.message)") }
         Console.out("imported \(report.files) files: \(report.inserted) new, \(report.updated) updated, "
             + "\(report.unchanged) unchanged, \(report.olderIgnored) older ignored, \(report.problems.count) problems")
         Console.out("database: \(SentinelHome.databasePath)")
         if report.files > 0 && report.problems.count == report.files { throw ExitCode(2) }
+    }
+}
+
+struct DatabaseUpdateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update",
+        abstract: "Download the OSV project's per-ecosystem exports (BASE/<ecosystem>/all.zip) and import them.",
+        discussion: """
+            Conditional requests (ETag/Last-Modified): an unchanged export is not downloaded again. Each ecosystem \
+            is imported in one transaction; a failed or damaged download leaves its data as it was. Exit status 1 \
+            when any ecosystem failed.
+            """)
+
+    @Option(name: .customLong("ecosystem"),
+            help: "An ecosystem to update (repeatable; default: those in the database, else PyPI, npm, Go, crates.io, Maven, RubyGems, Packagist, NuGet).")
+    var ecosystems: [String] = []
+
+    @Option(help: "Base URL of the exports (default: $SENTINEL_OSV_URL, else the public OSV bucket).")
+    var url: String?
+
+    func validate() throws {
+        if let url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
+            throw ValidationError("--url: '\(url)' is not an http:// or https:// URL")
+        }
+        for name in ecosystems where name.isEmpty || name.contains("/") {
+            throw ValidationError("--ecosystem: '\(name)' is not an ecosystem name")
+        }
+    }
+
+    func run() async throws {
+        try FileManager.default.createDirectory(atPath: SentinelHome.directory, withIntermediateDirectories: true)
+        let database = try OSVDatabase(path: SentinelHome.databasePath)
+        let environment = ProcessInfo.processInfo.environment["SENTINEL_OSV_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let updater = OSVUpdater(baseURL: url ?? environment ?? OSVUpdater.defaultBaseURL)
+        var names = ecosystems
+        if names.isEmpty {
+            let stored = try database.storedEcosystems()
+            names = stored.isEmpty ? OSVUpdater.defaultEcosystems : stored
+        }
+        var failed = false
+        for name in names {
+            switch try updater.update(name, in: database) {
+            case .imported(let report):
+                for problem in report.problems { Console.error("sentinel: \(problem.source): \(problem.message)") }
+                Console.out("\(name): imported \(report.files) files: \(report.inserted) new, \(report.updated) updated, "
+                    + "\(report.unchanged) unchanged, \(report.problems.count) problems")
+            case .notModified:
+                Console.out("\(name): up to date (not modified)")
+            case .failed(let message):
+                failed = true
+                Console.error("sentinel: \(name): \(message); its data is unchanged")
+            }
+        }
+        if failed { throw ExitCode(1) }
     }
 }
 
@@ -43,14 +98,23 @@ struct DatabaseStatusCommand: AsyncParsableCommand {
     func run() async throws {
         let path = SentinelHome.databasePath
         guard FileManager.default.fileExists(atPath: path) else {
-            throw SentinelError(.invalidInput, "no OSV database at \(path): run `sentinel db import PATH...`")
+            throw SentinelError(.invalidInput, "no OSV database at \(path): run `sentinel db import PATH...` or `sentinel db update`")
         }
-        let status = try OSVDatabase(path: path).status()
+        let database = try OSVDatabase(path: path)
+        let status = try database.status()
+        let feeds = Dictionary(try database.feeds().map { ($0.ecosystem, $0) }, uniquingKeysWith: { a, _ in a })
         Console.out("database  \(status.path) (\(ByteCountFormatter.string(fromByteCount: status.fileSize, countStyle: .file)))")
         Console.out("records   \(status.records) (\(status.withdrawn) withdrawn)")
         Console.out("modified  newest \(status.newestModified ?? "-")")
+        let now = Date()
         for entry in status.ecosystems {
-            Console.out("  \(entry.ecosystem.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.records) records, newest \(entry.newestModified ?? "-")")
+            var line = "  \(entry.ecosystem.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.records) records, newest \(entry.newestModified ?? "-")"
+            if let feed = feeds[FeedState.exportName(entry.ecosystem)] {
+                line += ", source \(feed.source), age \(FeedState.describeAge(now.timeIntervalSince(feed.refreshedAt)))"
+            } else {
+                line += ", source unknown, age unknown"
+            }
+            Console.out(line)
         }
     }
 }

@@ -61,6 +61,12 @@ struct SandboxRunCommand: AsyncParsableCommand {
     @Option(name: .customLong("status-json"), help: "Write the run's status object to this file.")
     var statusJSON: String?
 
+    @Flag(name: .shortAndLong, help: "Relay stdin to the command (default: it reads /dev/null).")
+    var interactive = false
+
+    @Flag(name: .shortAndLong, help: "Give the command a terminal (a pty inside the sandbox).")
+    var tty = false
+
     @Argument(parsing: .postTerminator, help: "The command and its arguments, after --.")
     var command: [String] = []
 
@@ -91,16 +97,20 @@ struct SandboxRunCommand: AsyncParsableCommand {
         if let status, let workspacePath, selected.filesystem.workspace == .rw, status.isInside(workspacePath) {
             throw SentinelError(.invalidInput, "--status-json \(status.path): inside the writable workspace \(workspacePath); the payload could replace it")
         }
-        // Ctrl-C, SIGTERM and SIGHUP stop the sandbox and still clean up its cgroups.
+        // Ctrl-C, SIGTERM and SIGHUP stop the sandbox and still clean up its cgroups; a
+        // launcher that cannot finish (a stuck write) exits anyway, at once on a second signal.
         let handle = LaunchHandle()
-        let forwarding = SignalForwarding(signals: [SIGINT, SIGTERM, SIGHUP]) { handle.terminate(signal: $0) }
+        let forwarding = SignalForwarding(signals: [SIGINT, SIGTERM, SIGHUP],
+                                          forward: { handle.terminate(signal: $0) },
+                                          abandon: { handle.abandon(signal: $0) })
         defer { forwarding.cancel() }
         let result: RunResult
         do {
             result = try SandboxSession.run(
                 profile: selected, command: command, workspace: workspacePath,
                 extraReadOnly: bindReadOnly.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                output: .inherit, handle: handle, requireLimits: requireLimits)
+                output: .inherit, handle: handle, interactive: interactive, terminal: tty,
+                requireLimits: requireLimits)
         } catch let error as SandboxError {
             try status?.write(RunResult(exitCode: error.exitStatus, reason: .setupFailed, stage: error.stage,
                                         errno: error.errno?.rawValue).statusJSON())

@@ -13,15 +13,15 @@ struct ScanCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 nothing at or above --fail-on; 1 findings at or above it; 2 bad usage, config or input; 3 a scanner failed."
     )
 
-    @Argument(help: "The directory (or file) to scan.")
-    var path: String = "."
+    @Argument(help: "The directories or files to scan (default: the current directory).")
+    var paths: [String] = []
 
     @Flag(help: "Static analysis (native rules; Bandit/Semgrep with --tools).") var sast = false
     @Flag(help: "Dependencies against the offline OSV database.") var sca = false
     @Flag(help: "Committed credentials.") var secrets = false
     @Option(help: "Dynamic scan of this URL.") var dast: String?
 
-    @Option(help: "Comma-separated tools: native, secrets, osv, bandit, semgrep.")
+    @Option(help: "Comma-separated tools: native, secrets, osv (the default set), bandit, semgrep.")
     var tools: String?
 
     @Option(help: "Output format: text, json, sarif, html.") var format: String = "text"
@@ -36,14 +36,39 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(name: .customLong("require-limits"),
           help: "Fail a sandboxed tool (exit 3) instead of approximating its limits with rlimits when no cgroup can be made.")
     var requireLimits = false
+    @Option(name: .customLong("max-db-age"), help: "Warn when the OSV data used is older than this (default: 7d).")
+    var maxDatabaseAge: String?
+
+    // Noise control (issue 8): which files, which severities, how much text.
+    @Option(name: .customLong("exclude"), help: ArgumentHelp("Leave out files matching this glob (repeatable).", valueName: "glob"))
+    var excludes: [String] = []
+    @Option(name: .customLong("include"), help: ArgumentHelp("Scan only files matching this glob (repeatable).", valueName: "glob"))
+    var includes: [String] = []
+    @Flag(name: .customLong("no-default-excludes"), help: "Also scan tests, virtual environments, vendored and build directories.")
+    var noDefaultExcludes = false
+    @Option(help: ArgumentHelp("Show only findings at or above this severity.", valueName: "level"))
+    var severity: String?
+    @Flag(name: .shortAndLong, help: "Print only findings and errors.") var quiet = false
+    @Flag(name: .shortAndLong, help: "Also print code snippets and each tool's count and time.") var verbose = false
+    @Option(name: .customLong("sarif-root"), help: ArgumentHelp("SARIF paths are relative to this directory (default: the git top level).", valueName: "dir"))
+    var sarifRoot: String?
+    @Option(name: .customLong("max-file-size"), help: "Skip (and list) files larger than this; K/M/G suffixes (default: 5M).")
+    var maxFileSize: String?
 
     func run() async throws {
-        let root = URL(fileURLWithPath: path).standardizedFileURL.path
-        guard FileManager.default.fileExists(atPath: root) else {
-            throw SentinelError(.invalidInput, "\(path): no such file or directory")
+        let scanPaths = try ScanPaths.resolve(paths)
+        let root = scanPaths.root
+        let maxFileBytes = try maxFileSize.map { text -> Int in
+            guard let bytes = Quantity.bytes(text), bytes <= UInt64(Int.max) else {
+                throw SentinelError(.invalidInput, "--max-file-size: '\(text)' is not a size (e.g. 5M, 512K, 1G)")
+            }
+            return Int(bytes)
         }
         if dast != nil { throw SentinelError(.invalidInput, "--dast: dynamic scanning is not available in this build") }
         let outputFormat = try OutputFormat(parsing: format)
+        if quiet && verbose { throw SentinelError(.invalidInput, "--quiet and --verbose cannot be used together") }
+        let minimumSeverity = try severity.map { try Severity(parsing: $0, context: "--severity") }
+        if let output { try ReportDestination.check(output) }
 
         var scanConfig = ScanConfig()
         let directory = isDirectory(root) ? root : (root as NSString).deletingLastPathComponent
@@ -52,6 +77,12 @@ struct ScanCommand: AsyncParsableCommand {
         } else if FileManager.default.fileExists(atPath: directory + "/" + ScanConfig.fileName) {
             scanConfig = try ScanConfig.load(path: directory + "/" + ScanConfig.fileName)
         }
+        scanConfig.include += includes
+        scanConfig.exclude += excludes
+        if noDefaultExcludes { scanConfig.defaultExcludes = false }
+        // SARIF URIs and HTML links are relative to the repository root, not the scanned directory.
+        let repository = outputFormat == .sarif || outputFormat == .html
+            ? try SARIFRoot.resolve(scanDirectory: directory, explicit: sarifRoot) : nil
 
         var kinds: [ScannerKind] = []
         if sast { kinds.append(.sast) }
@@ -69,31 +100,73 @@ struct ScanCommand: AsyncParsableCommand {
             root: root, kinds: kinds.isEmpty ? nil : kinds,
             tools: tools.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } },
             config: scanConfig, gate: gate, baseline: try baseline.map(Baseline.load),
-            changedLines: try since.map { try GitDiff.changedLines(in: directory, since: $0) })
+            changedLines: try since.map { try GitDiff.changedLines(in: directory, since: $0) },
+            targets: scanPaths.targets, maxFileBytes: maxFileBytes)
+        var scanRequest = request
+        scanRequest.minimumSeverity = minimumSeverity
 
-        let progress = ProgressLine(enabled: Console.stderrIsTerminal)
+        let progress = ProgressLine(enabled: Console.stderrIsTerminal && !quiet)
         var sandbox = SandboxRunner()
         sandbox.requireLimits = requireLimits
         sandbox.onNotice = { Console.noticeOnce($0) }
-        let context = ScanContext(sandbox: sandbox, ruleDirectories: scanConfig.ruleDirectories,
+        var context = ScanContext(sandbox: sandbox, ruleDirectories: scanConfig.ruleDirectories,
                                   databasePath: SentinelHome.databasePath,
                                   progress: { progress.show($0) })
+        if let maxDatabaseAge {
+            guard let seconds = Quantity.seconds(maxDatabaseAge) else {
+                throw SentinelError(.invalidInput, "--max-db-age: '\(maxDatabaseAge)' is not a duration (e.g. 7d, 36h)")
+            }
+            context.maxDatabaseAge = seconds
+        } else if let configured = scanConfig.maxDatabaseAge {
+            context.maxDatabaseAge = configured
+        }
+        context.warn = { progress.clear(); Console.error("sentinel: warning: \($0)") }
         let runner = ScanRunner(scanners: ScannerRegistry.standard(config: scanConfig))
-        let outcome = try runner.run(request, context: context)
+        let outcome = try runner.run(scanRequest, context: context)
         progress.clear()
 
         if let writeBaseline {
             try Baseline.write(outcome.report.findings, to: writeBaseline)
         }
         let color = output == nil && outputFormat == .text && Console.stdoutIsTerminal
-        let rendered = outputFormat.renderer(color: color, sourceRoot: directory).render(outcome.report)
+        var renderer: any ReportRenderer
+        switch outputFormat {
+        case .text: renderer = TextRenderer(color: color, verbosity: quiet ? .quiet : verbose ? .verbose : .normal)
+        case .html:
+            let base = SourceLinks.baseURL(environment: ProcessInfo.processInfo.environment, prefix: repository?.prefix ?? "")
+            renderer = HTMLRenderer(sourceBaseURL: base)
+        default:
+            renderer = outputFormat.renderer(color: color, sourceRoot: repository?.root ?? directory,
+                                             pathPrefix: repository?.prefix ?? "")
+        }
+        // Failed tools go to stderr below; a text report on stdout does not repeat them.
+        if output == nil, var text = renderer as? TextRenderer {
+            text.showToolFailures = false
+            renderer = text
+        }
+        let rendered = renderer.render(outcome.report)
         if let output {
-            try AtomicFile.write(rendered, to: output)
-        } else {
+            do {
+                try AtomicFile.write(rendered, to: output)
+            } catch let error as SentinelError {
+                // Not a findings outcome: the report the user asked for does not exist.
+                throw SentinelError(.invalidInput, error.message, errno: error.errno)
+            }
+        } else if !rendered.isEmpty {
             Console.write(1, rendered.hasSuffix("\n") ? rendered : rendered + "\n")
         }
+        // A text report on stdout already lists bad input; elsewhere it goes to the terminal, once.
+        let reportShowsInput = output == nil && outputFormat == .text
         for notice in outcome.report.notices where notice.level == .error {
+            if reportShowsInput && outcome.inputErrors.contains(notice) { continue }
             Console.error("sentinel: \(notice.tool.map { "\($0): " } ?? "")\(notice.message)")
+        }
+        for tool in outcome.report.tools where tool.status == .failed {
+            let message = tool.message ?? "failed"
+            Console.error("sentinel: " + (message.hasPrefix(tool.name + " ") ? message : "\(tool.name): \(message)"))
+        }
+        if output != nil && !quiet {
+            Console.error(TextRenderer(color: Console.stderrIsTerminal).summary(outcome.report))
         }
         throw ExitCode(outcome.exitStatus.rawValue)
     }

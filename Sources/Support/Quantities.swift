@@ -20,13 +20,13 @@ public enum Quantity {
         return UInt64(result)
     }
 
-    /// Seconds from `N`, `Ns`, `Nm`, `Nh` (`ms` also accepted).
+    /// Seconds from `N`, `Ns`, `Nm`, `Nh`, `Nd` (`ms` also accepted).
     public static func seconds(_ text: String) -> Double? {
         var body = Substring(text.trimmingCharacters(in: .whitespaces))
         var multiplier = 1.0
         if body.hasSuffix("ms") { multiplier = 0.001; body = body.dropLast(2) }
-        else if let last = body.last, "smh".contains(last) {
-            multiplier = last == "s" ? 1 : last == "m" ? 60 : 3600
+        else if let last = body.last, "smhd".contains(last) {
+            multiplier = last == "s" ? 1 : last == "m" ? 60 : last == "h" ? 3600 : 86_400
             body = body.dropLast()
         }
         guard let value = Double(body), value >= 0, value.isFinite else { return nil }

@@ -32,8 +32,15 @@ enum CLI {
     /// Runs `sentinel ARGS`, killing it after `timeout` seconds so a hang fails the test.
     static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: Double = 60,
                     directory: String? = nil) throws -> Result {
+        try runProgram(binary, arguments, environment: environment, directory: directory, timeout: timeout)
+    }
+
+    /// Runs any program with stdin from /dev/null, capturing both streams, killing it after
+    /// `timeout` seconds so a hang fails the test.
+    static func runProgram(_ program: String, _ arguments: [String], environment: [String: String]? = nil,
+                           directory: String? = nil, timeout: Double = 60) throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         if let environment { process.environment = environment }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }

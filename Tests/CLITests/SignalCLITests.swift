@@ -40,7 +40,7 @@ struct SignalCLITests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        #expect(waitUntil(10) { processes(startingWith: "sleep \(marker)").count >= 1 })
+        #expect(waitUntil(60) { processes(startingWith: "sleep \(marker)").count >= 1 })
         return (process, marker)
     }
 
@@ -51,8 +51,105 @@ struct SignalCLITests {
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 128 + SIGINT)
-        #expect(waitUntil(2) { processes(startingWith: "sleep \(marker)").isEmpty })
+        #expect(waitUntil(30) { processes(startingWith: "sleep \(marker)").isEmpty })
         #expect(cgroups(of: pid).isEmpty)
+    }
+
+    @Test func terminateEndsTheLauncherWith143() throws {
+        let (process, marker) = try startSleeping()
+        kill(process.processIdentifier, SIGTERM)
+        #expect(waitUntil(60) { !process.isRunning })
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 128 + SIGTERM)
+        #expect(waitUntil(3) { processes(startingWith: "sleep \(marker)").isEmpty })
+    }
+
+    /// Starts `sentinel sandbox run ARGS` with stdout and stderr on pipes this test never
+    /// reads, and a first-signal grace longer than any test, so that only the launcher's own
+    /// handling (not its watchdog) can end it.
+    private func startStuck(_ arguments: [String], grace: String = "1000") throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["sandbox", "run"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SENTINEL_SIGNAL_GRACE"] = grace
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, out, err)
+    }
+
+    /// write(2)'s number, as /proc/PID/task/*/syscall shows it.
+    #if arch(arm64)
+    private static let writeSyscall = "64"
+    #else
+    private static let writeSyscall = "1"
+    #endif
+
+    /// True when some thread of `pid` sits in write(2) on `fd`.
+    private func blockedInWrite(_ pid: pid_t, fd: Int) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.contains { task in
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/syscall", encoding: .utf8)
+            else { return false }
+            let fields = text.split(separator: " ")
+            return fields.count > 1 && fields[0] == Self.writeSyscall && fields[1] == "0x\(String(fd, radix: 16))"
+        }
+    }
+
+    /// The relay waits for a reader that never comes; one SIGTERM still ends the run with 143
+    /// (the relay gives up on a stopped run) and the sandbox is gone.
+    @Test func stuckOutputDoesNotKeepAStoppedLauncherAlive() throws {
+        let marker = "\(Int.random(in: 1000...9999))"
+        let (process, out, err) = try startStuck(["--", "sh", "-c", "exec yes \(marker)"])
+        defer { _ = (out, err) }
+        #expect(waitUntil(10) { processes(startingWith: "yes \(marker)").count == 1 })
+        usleep(300_000)  // the pipe to this test fills in microseconds
+        kill(process.processIdentifier, SIGTERM)
+        #expect(waitUntil(60) { !process.isRunning })
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + SIGTERM)
+        #expect(waitUntil(3) { processes(startingWith: "yes \(marker)").isEmpty })
+    }
+
+    /// A launcher blocked in write(2) (its timeout message onto a stderr nobody reads) is
+    /// not freed by the first signal while its grace lasts; the second ends it at once.
+    @Test func secondSignalEndsABlockedLauncher() throws {
+        let (process, out, err) = try startStuck(
+            ["--timeout", "1", "--", "sh", "-c", "head -c 200000 /dev/zero >&2; sleep 1000"])
+        defer { _ = (out, err) }
+        let pid = process.processIdentifier
+        #expect(waitUntil(60) { blockedInWrite(pid, fd: 2) })
+        kill(pid, SIGTERM)
+        usleep(500_000)
+        #expect(process.isRunning, "the first signal must leave a grace, here longer than the test")
+        kill(pid, SIGTERM)
+        #expect(waitUntil(60) { !process.isRunning })
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 128 + SIGTERM)
+    }
+
+    /// With the ordinary grace, one signal ends even a blocked launcher: after the grace it
+    /// kills the sandbox tree and exits with 128+N.
+    @Test func firstSignalEndsABlockedLauncherAfterTheGrace() throws {
+        let (process, out, err) = try startStuck(
+            ["--timeout", "1", "--", "sh", "-c", "head -c 200000 /dev/zero >&2; sleep 1000"], grace: "1")
+        defer { _ = (out, err) }
+        let pid = process.processIdentifier
+        #expect(waitUntil(60) { blockedInWrite(pid, fd: 2) })
+        kill(pid, SIGHUP)
+        #expect(waitUntil(60) { !process.isRunning })
+        if process.isRunning { kill(pid, SIGKILL) }
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 128 + SIGHUP)
     }
 
     @Test func killedLauncherTakesTheSandboxWithItAndALaterRunCleansUp() throws {
@@ -61,7 +158,7 @@ struct SignalCLITests {
         kill(pid, SIGKILL)
         process.waitUntilExit()
         // PR_SET_PDEATHSIG on the init: the whole pid namespace dies with the launcher.
-        #expect(waitUntil(3) { processes(startingWith: "sleep \(marker)").isEmpty })
+        #expect(waitUntil(30) { processes(startingWith: "sleep \(marker)").isEmpty })
         // Its cgroups are stale now; the next run removes them.
         _ = try CLI.run(["sandbox", "run", "--", "true"])
         #expect(cgroups(of: pid).isEmpty)

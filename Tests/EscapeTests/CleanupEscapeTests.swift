@@ -28,11 +28,83 @@ extension EscapeBattery {
                 #expect(run.result.status == 137, "\(run.summary)")
             }
             var leaked = Self.sentinelCgroups().subtracting(before)
-            for _ in 0..<20 where !leaked.isEmpty {
+            for _ in 0..<300 where !leaked.isEmpty {  // up to 30 s: a poll, done when clean
                 usleep(100_000)
                 leaked = Self.sentinelCgroups().subtracting(before)
             }
             #expect(leaked.isEmpty, "cgroups left behind: \(leaked.sorted())")
+        }
+
+        /// `kill -9` of the launcher: PDEATHSIG ends the sandbox tree at once, and the groups,
+        /// which only a live launcher removes, go at the start of the next run (the documented
+        /// behaviour). The groups of another launcher that is still running are never touched.
+        @Test func groupsOfAKilledLauncherGoAtTheNextRun() throws {
+            try SandboxHarness.with { harness in
+                let survivor = try Self.startLauncher(harness, ["/bin/sleep", "600"])
+                defer { Self.stop(survivor) }
+                let victim = try Self.startLauncher(harness, ["/bin/sleep", "600"])
+                defer { Self.stop(victim) }
+                let survivorGroups = Self.waitForGroups(of: survivor.processIdentifier)
+                let victimGroups = Self.waitForGroups(of: victim.processIdentifier)
+                try #require(!survivorGroups.isEmpty && !victimGroups.isEmpty, "the launchers made no cgroup")
+
+                kill(victim.processIdentifier, SIGKILL)
+                victim.waitUntilExit()
+                // The tree dies with its init (PDEATHSIG); wait for the groups to empty.
+                var emptied = false
+                for _ in 0..<1200 where !emptied {
+                    emptied = victimGroups.allSatisfy { Self.tasks(in: $0) == 0 }
+                    if !emptied { usleep(50_000) }
+                }
+                #expect(emptied, "the killed launcher's sandbox outlived it: \(victimGroups)")
+
+                let next = try harness.probe(["ps"])
+                #expect(next.output?.kind == .info, "\(next.summary)")
+                let left = victimGroups.filter { FileManager.default.fileExists(atPath: $0) }
+                #expect(left.isEmpty, "groups of the killed launcher left after the next run: \(left)")
+                let missing = survivorGroups.filter { !FileManager.default.fileExists(atPath: $0) }
+                #expect(missing.isEmpty, "the next run removed a live launcher's groups: \(missing)")
+                #expect(survivor.isRunning, "the live launcher's sandbox was killed")
+                #expect(survivorGroups.contains { Self.tasks(in: $0) > 0 }, "the live sandbox lost its tasks")
+            }
+        }
+
+        /// `sentinel sandbox run` in the background, its output discarded.
+        static func startLauncher(_ harness: SandboxHarness, _ command: [String]) throws -> Process {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: PackagePaths.sentinel)
+            process.arguments = ["sandbox", "run", "--workspace", harness.path, "--"] + command
+            process.standardInput = FileHandle.nullDevice
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+
+        /// SIGTERM (the launcher forwards it and cleans up), then SIGKILL if it lingers.
+        static func stop(_ process: Process) {
+            guard process.isRunning else { return }
+            kill(process.processIdentifier, SIGTERM)
+            for _ in 0..<600 where process.isRunning { usleep(50_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+
+        /// The cgroup directories of launcher `pid` (`sentinel-<pid>-*`), once its sandbox is in them.
+        static func waitForGroups(of pid: pid_t) -> [String] {
+            for _ in 0..<1200 {
+                let groups = sentinelCgroups().filter {
+                    ($0 as NSString).lastPathComponent.hasPrefix("sentinel-\(pid)-")
+                }.sorted()
+                if !groups.isEmpty, groups.contains(where: { tasks(in: $0) > 0 }) { return groups }
+                usleep(50_000)
+            }
+            return []
+        }
+
+        static func tasks(in group: String) -> Int {
+            let text = (try? String(contentsOfFile: group + "/cgroup.procs", encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").count
         }
 
         /// The sandbox's mounts live in its own mount namespace: none shows up on the host.

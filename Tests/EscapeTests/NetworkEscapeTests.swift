@@ -40,6 +40,20 @@ extension EscapeBattery {
             }
         }
 
+        /// Protocols on the kept families that only a missing capability, or nothing, stopped:
+        /// Multipath TCP, UDP-Lite, SCTP. Refused as a kernel without them would, so a program
+        /// that tries MPTCP first falls back to TCP.
+        static let closedProtocols = ["mptcp", "mptcp6", "udplite", "udplite6", "sctp"]
+
+        @Test("unneeded protocol closed", arguments: closedProtocols)
+        func closedProtocol(name: String) throws {
+            try SandboxHarness.with { harness in
+                expectDenied(
+                    try harness.probe(["socket-family", name]),
+                    Attempt("socket-family", denied: "EPROTONOSUPPORT"))
+            }
+        }
+
         /// 127.0.0.1 inside is the sandbox's own loopback: the host listener is never reached.
         @Test func hostLoopbackTcpIsUnreachable() throws {
             let listener = try HostSocket.tcpListener()
@@ -97,15 +111,15 @@ extension EscapeBattery {
             }
         }
 
-        /// Name resolution fails, and fails fast (no resolver to wait for).
+        /// Name resolution fails without waiting for a resolver: glibc waits 5 s (RES_TIMEOUT) per
+        /// attempt for a nameserver that does not answer, so the lookup itself (as the probe times
+        /// it, not the loaded machine's sandbox start) stays under that; it takes ~1 ms.
         @Test func dnsFailsFast() throws {
             try SandboxHarness.with { harness in
-                let run = try harness.probe(["dns", "example.com"], timeout: 20)
+                let run = try harness.probe(["dns", "example.com"], timeout: 60)
                 #expect(run.output?.kind == .denied, "\(run.summary)")
-                #expect(run.result.wallSeconds < 2.5, "\(run.summary)")
-                if let ms = Self.reportedMilliseconds(run.result.stderr) {
-                    #expect(ms < 2000, "\(run.summary)")
-                }
+                let ms = try #require(Self.reportedMilliseconds(run.result.stderr), "\(run.summary)")
+                #expect(ms < 5000, "\(run.summary)")
             }
         }
 

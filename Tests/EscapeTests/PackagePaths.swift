@@ -52,6 +52,23 @@ enum Host {
         return fd >= 0
     }
 
+    /// The running kernel's release is at least major.minor.
+    static func kernelAtLeast(_ major: Int, _ minor: Int) -> Bool {
+        var name = utsname()
+        guard uname(&name) == 0 else { return false }
+        let release = withUnsafeBytes(of: &name.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let parts = release.split(whereSeparator: { !$0.isNumber }).prefix(2).compactMap { Int($0) }
+        guard parts.count == 2 else { return false }
+        return parts[0] > major || (parts[0] == major && parts[1] >= minor)
+    }
+
+    /// Every named protocol is registered (`/proc/net/protocols`, first column).
+    static func hasProtocols(_ names: [String]) -> Bool {
+        guard let text = readProcFile("/proc/net/protocols") else { return false }
+        let present = Set(text.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) })
+        return names.allSatisfy(present.contains)
+    }
+
     /// The inode number of one of our own namespaces, e.g. `net` → `4026531840`.
     static func namespaceID(_ kind: String) -> String? {
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/\(kind)"),

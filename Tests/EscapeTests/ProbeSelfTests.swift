@@ -71,6 +71,8 @@ struct ProbeSelfTests {
         ProbeCall("netlink-socket"),
         ProbeCall("nice"),
         ProbeCall("dns", "localhost"),
+        ProbeCall("pwrite-output"),  // the runner's stdout and stderr are host files
+        ProbeCall("truncate-output"),
     ]
 
     @Test("unconfined root gets through", arguments: hostEscapes)
@@ -89,6 +91,27 @@ struct ProbeSelfTests {
         #expect(output?.kind == .escaped, "\(result.summary)")
     }
 
+    /// The newer syscalls and protocols the seccomp attempts use exist on this kernel, so the
+    /// sandbox's DENIED lines for them come from the filter, not from their absence.
+    @Test(
+        .enabled(if: Host.kernelAtLeast(6, 17), "file_getattr needs Linux 6.17"),
+        arguments: [
+            ProbeCall("newer-syscall", "open_tree_attr"), ProbeCall("newer-syscall", "file_getattr"),
+            ProbeCall("newer-syscall", "set_mempolicy_home_node"),
+        ])
+    func newerSyscallOnHost(call: ProbeCall) throws {
+        let (result, output) = try runProbeOnHost(call.arguments)
+        #expect(output?.kind == .escaped, "\(result.summary)")
+    }
+
+    @Test(
+        .enabled(if: Host.hasProtocols(["MPTCP", "UDP-Lite"]), "MPTCP and UDP-Lite are options this kernel may lack"),
+        arguments: [ProbeCall("socket-family", "mptcp"), ProbeCall("socket-family", "udplite")])
+    func newerProtocolOnHost(call: ProbeCall) throws {
+        let (result, output) = try runProbeOnHost(call.arguments)
+        #expect(output?.kind == .escaped, "\(result.summary)")
+    }
+
     /// Verbs that change the host (or exhaust it) refuse to run in the initial user namespace,
     /// so a launcher that silently failed to confine cannot reboot or fill the test machine.
     static let sandboxOnly: [ProbeCall] = [
@@ -101,6 +124,7 @@ struct ProbeSelfTests {
         ProbeCall("sysrq-trigger"), ProbeCall("kill-init"), ProbeCall("fork-bomb"),
         ProbeCall("memory-bomb", "64"), ProbeCall("disk-fill", "/tmp"), ProbeCall("spin"),
         ProbeCall("daemon", "/tmp/sentinel-probe-never-written"),
+        ProbeCall("tcp-queue", "1"), ProbeCall("inotify-exhaust"), ProbeCall("inotify-watches", "/usr"),
     ]
 
     @Test("host-changing verbs refuse outside a sandbox", arguments: sandboxOnly)
@@ -126,9 +150,9 @@ struct ProbeSelfTests {
             kill(sleeper.processIdentifier, SIGKILL)  // SIGTERM may arrive blocked
             sleeper.waitUntilExit()
         }
-        // The child may not have exec'd yet when run() returns: poll briefly.
+        // The child may not have exec'd yet when run() returns: poll (up to 30 s on a loaded machine).
         var seen = false
-        for _ in 0..<100 where !seen {
+        for _ in 0..<1500 where !seen {
             seen = Host.commandLines().contains { $0.contains("sleep 29.123") }
             if !seen { usleep(20_000) }
         }
@@ -140,6 +164,17 @@ struct ProbeSelfTests {
     @Test func procExeWriteReachesTheBinary() throws {
         let (result, output) = try runProbeOnHost(["proc-exe-write", "0"])
         #expect(output == ProbeOutput("DENIED proc-exe-write ETXTBSY"), "\(result.summary)")
+    }
+
+    /// Unconfined, stdin redirected from a file is that file's description: the seek lands.
+    @Test func lseekStdinMovesAHostFile() throws {
+        let scratch = try TemporaryDirectory(prefix: "sentinel-probe-host")
+        defer { scratch.remove() }
+        try "line\n".write(toFile: scratch.path + "/input", atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(
+            "/bin/sh", ["-c", "exec \"$0\" lseek-stdin < \"$1\"", PackagePaths.probe, scratch.path + "/input"],
+            timeout: 20)
+        #expect(ProbeOutput(result.stdout) == ProbeOutput("ESCAPED lseek-stdin offset=5"), "\(result.summary)")
     }
 
     @Test func listDirSeesTheHostRoot() throws {
@@ -262,6 +297,15 @@ struct ProbeSelfTests {
         let (result, output) = try runProbeOnHost(["ns-ids"])
         for kind in ["user", "pid", "net", "mnt", "uts", "ipc", "cgroup"] {
             #expect(output?.fields[kind] == Host.namespaceID(kind), "\(kind): \(result.summary)")
+        }
+    }
+
+    /// The values the battery checks inside are the ones this namespace sees on the host.
+    @Test func userLimitsReadsProcSysUser() throws {
+        let (result, output) = try runProbeOnHost(["user-limits"])
+        for name in ["max_inotify_instances", "max_user_namespaces"] {
+            let host = Host.readProcFile("/proc/sys/user/" + name)?.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(host != nil && output?.fields[name] == host, "\(name): \(result.summary)")
         }
     }
 

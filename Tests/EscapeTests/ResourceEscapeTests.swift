@@ -44,10 +44,10 @@ extension EscapeBattery {
 
         @Test func infiniteLoopHitsTheTimeout() throws {
             try SandboxHarness.with { harness in
-                let run = try harness.probe(["spin"], flags: ["--timeout", "1"], timeout: 30)
+                let run = try harness.probe(["spin"], flags: ["--timeout", "1"], timeout: 120)
                 #expect(run.result.status == 124, "\(run.summary)")
                 #expect(run.status?.reason == "timeout", "\(run.summary)")
-                #expect(run.result.wallSeconds < 5, "\(run.summary)")
+                #expect(run.result.wallSeconds >= 1 && run.result.wallSeconds < 60, "\(run.summary)")
             }
         }
 
@@ -56,8 +56,8 @@ extension EscapeBattery {
             try SandboxHarness.with { harness in
                 let beat = "hb-\(UUID().uuidString.prefix(8))"
                 let run = try harness.command(
-                    ["/bin/sh", "-c", "./sentinel-probe daemon \(beat); sleep 30"],
-                    flags: ["--rw", "--timeout", "2"], timeout: 40)
+                    ["/bin/sh", "-c", "./sentinel-probe daemon \(beat); sleep 300"],
+                    flags: ["--rw", "--timeout", "5"], timeout: 120)
                 #expect(run.result.status == 124, "\(run.summary)")
                 #expect(run.status?.reason == "timeout", "\(run.summary)")
                 let heartbeat = harness.path + "/" + beat

@@ -69,7 +69,7 @@ enum Fixtures {
 
     static func sqlInjection(line: Int = 12) -> Finding {
         Finding(
-            ruleId: "python.sqli", tool: "sentinel", severity: .high, confidence: .high,
+            ruleId: "python.sqli", tool: "native", severity: .high, confidence: .high,
             message: "SQL query built from request.args reaches cursor.execute",
             location: Location(file: "app/db.py", startLine: line, startColumn: 5, endLine: line, endColumn: 40),
             cwe: [89], evidence: "request.args['id'] -> q -> cursor.execute(q)",
@@ -125,11 +125,11 @@ enum Fixtures {
                     defaultSeverity: .high, cwe: [89], tags: ["injection"])
             ],
             tools: [
-                ToolRun(name: "sentinel", version: "0.1.0", status: .succeeded),
+                ToolRun(name: "native", version: "0.1.0", status: .succeeded),
                 ToolRun(name: "bandit", version: "1.7.9", informationURI: "https://bandit.readthedocs.io/", status: .succeeded),
                 ToolRun(name: "semgrep", status: .skipped, message: "not installed"),
             ],
-            notices: [Notice(level: .warning, message: "cannot parse: unexpected indent at 3:1", file: "app/broken.py", tool: "sentinel")],
+            notices: [Notice(level: .warning, message: "cannot parse: unexpected indent at 3:1", file: "app/broken.py", tool: "native")],
             filesScanned: 42, durationSeconds: 1.234, suppressedCount: 2, baselinedCount: 1)
     }
 }

@@ -19,6 +19,11 @@ import Testing
         (.some(.info), [.info], .findings),
         (.some(.critical), [.high], .clean),
         (nil, [.critical, .critical], .clean),
+        // `unknown` (an advisory with no severity anywhere) gates like `high` at every threshold.
+        (.some(.high), [.unknown], .findings),
+        (.some(.medium), [.unknown], .findings),
+        (.some(.critical), [.unknown], .clean),
+        (nil, [.unknown], .clean),
     ])
     func exitStatus(failOn: Severity?, severities: [Severity], expected: ScanExitStatus) {
         #expect(Gate(failOn: failOn).exitStatus(for: Self.findings(severities)) == expected)
@@ -42,6 +47,14 @@ import Testing
     @Test(arguments: [("none", Severity?.none), ("NONE", nil), ("medium", .some(.medium)), ("critical", .some(.critical))])
     func parsesFailOn(text: String, expected: Severity?) throws {
         #expect(try Gate(parsing: text).failOn == expected)
+    }
+
+    @Test func unknownIsNotAThreshold() {
+        #expect {
+            try Gate(parsing: "unknown")
+        } throws: { error in
+            (error as? SentinelError)?.message == "--fail-on: unknown severity 'unknown' (expected info, low, medium, high or critical)"
+        }
     }
 
     @Test func badFailOnNamesTheFlag() {

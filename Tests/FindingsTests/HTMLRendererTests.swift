@@ -9,7 +9,7 @@ import Testing
         var report = Fixtures.sampleReport()
         report.findings.append(
             Finding(
-                ruleId: "python.xss\"><img src=x onerror=alert(1)>", tool: "sentinel", severity: .high,
+                ruleId: "python.xss\"><img src=x onerror=alert(1)>", tool: "native", severity: .high,
                 message: "Message with <script>alert('pwned')</script> and \"quotes\" & 'apostrophes'",
                 location: Location(file: "tpl/<evil>.py", startLine: 7, startColumn: 2),
                 cwe: [79], snippet: "return '<b>' + name + '</b>'"))
@@ -48,7 +48,11 @@ import Testing
         let html = HTMLRenderer().render(Fixtures.sampleReport())
         #expect(!html.contains("<link"))
         #expect(!html.contains(" src="), "no element loads anything")
-        #expect(!html.contains("<a "), "references are text, not links the browser could follow")
+        // Links are anchors the reader may click; nothing is fetched on load, no referrer leaks.
+        for anchor in html.components(separatedBy: "<a ").dropFirst() {
+            #expect(anchor.hasPrefix("href=\"https://") || anchor.hasPrefix("href=\"http://"))
+            #expect(anchor.contains("rel=\"noopener noreferrer\""))
+        }
         #expect(!html.contains("@import"))
         #expect(!html.contains("url("))
         #expect(html.contains("default-src 'none'"))
@@ -65,6 +69,32 @@ import Testing
         #expect(html.contains("tpl/&lt;evil&gt;.py:7:2"))
         #expect(HTMLRenderer.escape("a<b>&\"'") == "a&lt;b&gt;&amp;&quot;&#39;")
         #expect(HTMLRenderer.escape("if admin\u{202E}\u{2066}") == "if admin[U+202E][U+2066]")
+    }
+
+    @Test func ruleHelpReferencesAndLocationsAreLinks() {
+        var report = Fixtures.sampleReport()
+        report.findings[0].references = ["https://owasp.org/Top10/A03_2021-Injection/", "javascript:alert(1)"]
+        let html = HTMLRenderer(sourceBaseURL: "https://github.com/o/r/blob/abc123/services/api").render(report)
+        #expect(html.contains(
+            "<a href=\"https://cwe.mitre.org/data/definitions/89.html\" rel=\"noopener noreferrer\" target=\"_blank\">python.sqli</a>"))
+        #expect(html.contains(
+            "<a href=\"https://owasp.org/Top10/A03_2021-Injection/\" rel=\"noopener noreferrer\" target=\"_blank\">https://owasp.org/Top10/A03_2021-Injection/</a>"))
+        #expect(!html.contains("href=\"javascript:"), "only http(s) URLs become links")
+        #expect(html.contains("javascript:alert(1)"))
+        #expect(html.contains(
+            "<a href=\"https://github.com/o/r/blob/abc123/services/api/app/db.py#L12\" rel=\"noopener noreferrer\" target=\"_blank\">app/db.py:12:5</a>"))
+        // Without a base URL, file locations stay text; web locations link to their URL.
+        let plain = HTMLRenderer().render(report)
+        #expect(plain.contains("<td class=\"loc\">app/db.py:12:5</td>"))
+        #expect(plain.contains("<a href=\"http://127.0.0.1:8080/search?q=%3Cscript%3E\""))
+    }
+
+    @Test func headerCountsHiddenAndExcludedFiles() {
+        var report = Fixtures.sampleReport()
+        report.belowSeverityCount = 4
+        report.excludedByDefault = 120
+        let html = HTMLRenderer().render(report)
+        #expect(html.contains(" · 4 below --severity · 120 files excluded by default ignores</p>"))
     }
 
     @Test func scriptHashInPolicyMatchesTheScript() {

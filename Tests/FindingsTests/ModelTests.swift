@@ -25,14 +25,20 @@ import Testing
     }
 
     @Test func ordersFromInfoToCritical() {
-        #expect(Severity.allCases.sorted() == [.info, .low, .medium, .high, .critical])
+        #expect(Severity.allCases.sorted() == [.info, .low, .medium, .high, .unknown, .critical])
         #expect(Severity.high > .medium)
         #expect(Confidence.high > .low)
     }
 
-    @Test(arguments: [(Severity.critical, "error"), (.high, "error"), (.medium, "warning"), (.low, "note"), (.info, "note")])
+    @Test(arguments: [(Severity.critical, "error"), (.unknown, "error"), (.high, "error"), (.medium, "warning"), (.low, "note"), (.info, "note")])
     func sarifLevels(severity: Severity, level: String) {
         #expect(severity.sarifLevel == level)
+    }
+
+    @Test func unknownHasNoSecuritySeverityButIsAnError() {
+        #expect(Severity.unknown.securitySeverity == nil)
+        #expect(Severity.unknown > .high && Severity.unknown < .critical)
+        #expect(try! Severity(parsing: "Unknown") == .unknown)
     }
 
     @Test func codableAsLowercaseNames() throws {
@@ -58,7 +64,7 @@ import Testing
     @Test func decodesMinimalJSONWithDefaults() throws {
         let json = #"{"ruleId": "r", "severity": "low", "message": "m", "location": {"file": "a.py", "startLine": 2}}"#
         let finding = try JSONDecoder().decode(Finding.self, from: Data(json.utf8))
-        #expect(finding.tool == "sentinel")
+        #expect(finding.tool == "native")
         #expect(finding.confidence == .medium)
         #expect(finding.cwe.isEmpty && finding.properties.isEmpty && finding.references.isEmpty)
         #expect(

@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func mergesSameLineAndCWEAcrossTools() {
-        let native = Self.finding("python.cmdi", tool: "sentinel", line: 5, cwe: [78], confidence: .high)
+        let native = Self.finding("python.cmdi", tool: "native", line: 5, cwe: [78], confidence: .high)
         let bandit = Self.finding("bandit.B602", tool: "bandit", line: 5, cwe: [78], confidence: .medium)
         let semgrep = Self.finding("semgrep.x", tool: "semgrep", line: 5, cwe: [78, 88], confidence: .low)
         let merged = [bandit, native, semgrep].deduplicated()
@@ -23,12 +23,65 @@ import Testing
         #expect(merged.first?.properties["alsoReportedAs"] == "bandit.B602,semgrep.x")
     }
 
-    @Test func higherConfidenceWinsEvenIfNotNative() {
-        let native = Self.finding("python.cmdi", tool: "sentinel", line: 5, cwe: [78], confidence: .low)
+    @Test func higherConfidenceWinsBetweenAdapters() {
+        let semgrep = Self.finding("semgrep.x", tool: "semgrep", line: 5, cwe: [78], confidence: .low)
         let bandit = Self.finding("bandit.B602", tool: "bandit", line: 5, cwe: [78], confidence: .high)
-        let merged = [native, bandit].deduplicated()
+        let merged = [semgrep, bandit].deduplicated()
         #expect(merged.map(\.ruleId) == ["bandit.B602"])
-        #expect(merged.first?.properties["alsoReportedBy"] == "sentinel")
+        #expect(merged.first?.properties["alsoReportedBy"] == "semgrep")
+    }
+
+    static var table: RuleEquivalence {
+        var table = RuleEquivalence()
+        table.add(nativeRule: "python.eval-used", banditIds: ["B307"],
+                  semgrepIds: ["python.lang.security.audit.eval-detected.eval-detected"])
+        table.add(nativeRule: "python.try-except-pass", banditIds: ["B110"], semgrepIds: [])
+        return table
+    }
+
+    @Test func theNativeFindingWinsOverTheAdaptersCopyWhateverTheConfidence() {
+        // What made results depend on the installed tools: Bandit's B307 (medium, high confidence)
+        // used to replace python.eval-used (high, medium confidence).
+        let native = Self.finding("python.eval-used", tool: "native", line: 5, cwe: [78, 95], confidence: .medium)
+        var bandit = Self.finding("bandit.B307", tool: "bandit", line: 5, cwe: [78], confidence: .high, severity: .medium)
+        bandit.properties["testId"] = "B307"
+        let merged = [bandit, native].deduplicated(equivalence: Self.table)
+        #expect(merged.count == 1)
+        #expect(merged.first?.ruleId == "python.eval-used")
+        #expect(merged.first?.severity == .high)
+        #expect(merged.first?.fingerprint == native.fingerprint)
+        #expect(merged.first?.properties["alsoReportedBy"] == "bandit")
+        #expect(merged.first?.properties["alsoReportedAs"] == "bandit.B307")
+    }
+
+    @Test func banditMergesThroughTheTableAcrossTheStatementsLines() {
+        // Bandit puts B110 on the except clause (lines 9-10); the native rule on the try (7-10).
+        let native = Finding(ruleId: "python.try-except-pass", tool: "native", severity: .low, message: "m",
+                             location: Location(file: "a.py", startLine: 7, endLine: 10), cwe: [703])
+        let bandit = Finding(ruleId: "bandit.B110", tool: "bandit", severity: .low, message: "m",
+                             location: Location(file: "a.py", startLine: 9, endLine: 10), cwe: [703])
+        #expect([native, bandit].deduplicated(equivalence: Self.table).map(\.ruleId) == ["python.try-except-pass"])
+        // A Bandit check mapped to another rule stays its own finding, even with a shared CWE.
+        var table = Self.table
+        table.add(nativeRule: "python.subprocess-without-shell", banditIds: ["B603"], semgrepIds: [])
+        let other = Self.finding("bandit.B603", tool: "bandit", line: 7, cwe: [703], confidence: .high)
+        #expect([native, other].deduplicated(equivalence: table).count == 2)
+        // One no rule maps falls back to a CWE in common on the same start line; native still wins.
+        #expect([other, native].deduplicated(equivalence: Self.table).map(\.ruleId) == ["python.try-except-pass"])
+        // Without the table nothing maps, so nothing merges.
+        #expect([native, bandit].deduplicated().count == 2)
+    }
+
+    @Test func semgrepMergesByMappedIdOrByCWEOnTheLine() {
+        let native = Self.finding("python.eval-used", tool: "native", line: 5, cwe: [95], confidence: .medium)
+        let byId = Self.finding("semgrep.eval-detected", tool: "semgrep", line: 5, cwe: [], confidence: .high)
+        #expect([byId, native].deduplicated(equivalence: Self.table).map(\.ruleId) == ["python.eval-used"])
+        let byCWE = Self.finding("semgrep.my-eval", tool: "semgrep", line: 5, cwe: [95], confidence: .high)
+        let merged = [byCWE, native].deduplicated(equivalence: Self.table)
+        #expect(merged.map(\.ruleId) == ["python.eval-used"])
+        #expect(merged.first?.properties["alsoReportedAs"] == "semgrep.my-eval")
+        let elsewhere = Self.finding("semgrep.my-eval", tool: "semgrep", line: 6, cwe: [95], confidence: .high)
+        #expect([elsewhere, native].deduplicated(equivalence: Self.table).count == 2)
     }
 
     @Test(arguments: [
@@ -36,10 +89,10 @@ import Testing
         ("other CWE", 5, [89], "a.py", "bandit"),
         ("no CWE", 5, [], "a.py", "bandit"),
         ("other file", 5, [78], "b.py", "bandit"),
-        ("same tool", 5, [78], "a.py", "sentinel"),
+        ("same tool", 5, [78], "a.py", "native"),
     ])
     func keepsDistinctFindings(label: String, line: Int, cwe: [Int], file: String, tool: String) {
-        let native = Self.finding("python.cmdi", tool: "sentinel", line: 5, cwe: [78], confidence: .high)
+        let native = Self.finding("python.cmdi", tool: "native", line: 5, cwe: [78], confidence: .high)
         let other = Self.finding("x.rule", tool: tool, line: line, cwe: cwe, confidence: .high, file: file)
         #expect([native, other].deduplicated().count == 2, "\(label)")
     }
@@ -64,13 +117,13 @@ import Testing
     @Test func counts() {
         let findings = Fixtures.sampleReport().findings
         let bySeverity = findings.countsBySeverity()
-        #expect(bySeverity == [.critical: 1, .high: 2, .medium: 1, .low: 1, .info: 0])
-        #expect(findings.countsByTool() == ["sentinel": 2, "bandit": 1, "dast": 1, "osv": 1])
+        #expect(bySeverity == [.critical: 1, .high: 2, .medium: 1, .low: 1, .info: 0, .unknown: 0])
+        #expect(findings.countsByTool() == ["native": 2, "bandit": 1, "dast": 1, "osv": 1])
     }
 
     @Test func finalizedAssignsOccurrencesDedupesAndSorts() {
-        let a = Self.finding("r", tool: "sentinel", line: 3, cwe: [1], confidence: .high)
-        let b = Self.finding("r", tool: "sentinel", line: 9, cwe: [1], confidence: .high)
+        let a = Self.finding("r", tool: "native", line: 3, cwe: [1], confidence: .high)
+        let b = Self.finding("r", tool: "native", line: 9, cwe: [1], confidence: .high)
         #expect(a.fingerprint == b.fingerprint, "same rule, file and (empty) code")
         let report = Report(findings: [b, a]).finalized()
         #expect(report.findings.map(\.location.startLine) == [3, 9])
@@ -79,6 +132,6 @@ import Testing
     }
 
     @Test func toolNamesIncludeToolsWithoutFindings() {
-        #expect(Fixtures.sampleReport().toolNames == ["bandit", "dast", "osv", "semgrep", "sentinel"])
+        #expect(Fixtures.sampleReport().toolNames == ["bandit", "dast", "native", "osv", "semgrep"])
     }
 }

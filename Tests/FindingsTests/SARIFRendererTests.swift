@@ -22,7 +22,7 @@ import Testing
         let names = (log["runs"] as? [[String: Any]])?.compactMap {
             (($0["tool"] as? [String: Any])?["driver"] as? [String: Any])?["name"] as? String
         }
-        #expect(names == ["bandit", "dast", "osv", "semgrep", "sentinel"])
+        #expect(names == ["bandit", "dast", "native", "osv", "semgrep"])
         let bandit = try #require(Self.run(log, tool: "bandit"))
         let driver = try #require((bandit["tool"] as? [String: Any])?["driver"] as? [String: Any])
         #expect(driver["version"] as? String == "1.7.9")
@@ -37,7 +37,7 @@ import Testing
 
     @Test func rulesCarryHelpTagsAndSecuritySeverity() throws {
         let log = try Self.parse(Fixtures.sampleReport())
-        let sentinel = try #require(Self.run(log, tool: "sentinel"))
+        let sentinel = try #require(Self.run(log, tool: "native"))
         let rules = try #require(((sentinel["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]])
         #expect(rules.compactMap { $0["id"] as? String } == ["python.sqli", "python.weak-hash"])
         let sqli = rules[0]
@@ -63,7 +63,7 @@ import Testing
 
     @Test func resultsHaveLevelsLocationsFingerprintsAndFixes() throws {
         let log = try Self.parse(Fixtures.sampleReport(), sourceRoot: "/src/my app")
-        let sentinel = try #require(Self.run(log, tool: "sentinel"))
+        let sentinel = try #require(Self.run(log, tool: "native"))
         let base = (sentinel["originalUriBaseIds"] as? [String: Any])?["%SRCROOT%"] as? [String: Any]
         #expect(base?["uri"] as? String == "file:///src/my%20app/")
         let results = try #require(sentinel["results"] as? [[String: Any]])
@@ -129,7 +129,7 @@ import Testing
         #expect((note?["message"] as? [String: Any])?["text"] as? String == "bandit failed: exit status 2")
 
         let sample = try Self.parse(Fixtures.sampleReport())
-        let sentinel = try #require(Self.run(sample, tool: "sentinel"))
+        let sentinel = try #require(Self.run(sample, tool: "native"))
         let notices = ((sentinel["invocations"] as? [[String: Any]])?.first)?["toolExecutionNotifications"] as? [[String: Any]]
         #expect(notices?.count == 1)
         #expect(notices?.first?["level"] as? String == "warning")
@@ -178,7 +178,7 @@ import Testing
         let severities = Severity.allCases
         let findings = (0..<300).map { i in
             Finding(
-                ruleId: "rule.\(i % 17)", tool: ["sentinel", "bandit", "semgrep"][i % 3], severity: severities[i % 5],
+                ruleId: "rule.\(i % 17)", tool: ["native", "bandit", "semgrep"][i % 3], severity: severities[i % 5],
                 confidence: Confidence.allCases[i % 3], message: "finding \(i)",
                 location: Location(
                     file: "pkg/mod\(i % 23).py", startLine: i + 1, startColumn: (i % 7) + 1,
@@ -213,7 +213,7 @@ import Testing
         "fixes": fixOnly, "unicode and special characters": specialCharacters(),
     ]
 
-    static let fixOnly = Report(findings: [Fixtures.weakHash()], rules: [], tools: [ToolRun(name: "sentinel", version: "0.1")])
+    static let fixOnly = Report(findings: [Fixtures.weakHash()], rules: [], tools: [ToolRun(name: "native", version: "0.1")])
     static let dastOnly = Report(findings: [Fixtures.reflectedXSS()], tools: [ToolRun(name: "dast", version: "1")])
 
     @Test(
@@ -240,5 +240,41 @@ import Testing
         #expect(sarif.contains(original))
         let (ok, _) = try Self.validate(sarif.replacingOccurrences(of: original, with: broken))
         #expect(!ok)
+    }
+
+    @Test func urisAreRelativeToTheRepositoryRootWithABaseIdEverywhere() throws {
+        var report = Fixtures.sampleReport()
+        report.findings[0].fix = Fix(description: "parameterise", replacements: [
+            Fix.Replacement(startLine: 12, startColumn: 5, endLine: 12, endColumn: 40, text: "cursor.execute(q, (x,))")
+        ])
+        let text = SARIFRenderer(sourceRoot: "/repo", pathPrefix: "services/api").render(report)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let sentinel = try #require(Self.run(log, tool: "native"))
+        let bases = sentinel["originalUriBaseIds"] as? [String: [String: String]]
+        #expect(bases?["%SRCROOT%"]?["uri"] == "file:///repo/")
+        // Every file artifact location (results, notices, fixes) carries the prefix and the base id.
+        var fileLocations = 0
+        var uris: Set<String> = []
+        func visit(_ value: Any) {
+            if let object = value as? [String: Any] {
+                if let location = object["artifactLocation"] as? [String: Any], let uri = location["uri"] as? String,
+                    !uri.hasPrefix("http")
+                {
+                    fileLocations += 1
+                    uris.insert(uri)
+                    #expect(uri.hasPrefix("services/api/"), "\(uri)")
+                    #expect(location["uriBaseId"] as? String == "%SRCROOT%")
+                }
+                object.values.forEach(visit)
+            } else if let array = value as? [Any] {
+                array.forEach(visit)
+            }
+        }
+        visit(log)
+        #expect(fileLocations == 7, "4 file results, 1 notice, 2 fix changes")
+        #expect(uris.contains("services/api/app/db.py") && uris.contains("services/api/app/broken.py"), "\(uris)")
+        // Same root: no prefix.
+        #expect(SARIFRenderer(sourceRoot: "/repo", pathPrefix: "").render(report).contains("app/db.py"))
+        #expect(!SARIFRenderer(sourceRoot: "/repo", pathPrefix: ".").render(report).contains("\"./app"))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Findings
@@ -70,5 +71,64 @@ import Testing
     @Test func snippetsWhenAsked() {
         let text = TextRenderer(showSnippets: true).render(Report(findings: [Fixtures.weakHash()]))
         #expect(text.contains("\n    | h = hashlib.md5(data)\n"))
+    }
+
+    @Test func summaryCountsHiddenAndExcludedFiles() {
+        var report = Fixtures.sampleReport()
+        report.belowSeverityCount = 7
+        report.excludedByDefault = 1
+        #expect(TextRenderer().summary(report) == "5 findings: 1 critical, 2 high, 1 medium, 1 low (42 files scanned in 1.23 s); "
+            + "2 suppressed, 1 in baseline, 7 below --severity; 1 file excluded by default ignores (--no-default-excludes to scan them)")
+        report.excludedByDefault = 812
+        #expect(TextRenderer().summary(report).hasSuffix("; 812 files excluded by default ignores (--no-default-excludes to scan them)"))
+    }
+
+    @Test func quietKeepsFindingsAndErrorsOnly() {
+        var report = Fixtures.sampleReport()
+        report.notices.append(Notice(level: .error, message: "package-lock.json:3: not valid JSON", tool: "osv"))
+        let text = TextRenderer(color: false, verbosity: .quiet).render(report)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6, "\(lines)")
+        #expect(lines.last == "error: package-lock.json:3: not valid JSON")
+        #expect(!text.contains("note:") && !text.contains("warning:") && !text.contains("files scanned"))
+        #expect(TextRenderer(color: false, verbosity: .quiet).render(Report()) == "")
+    }
+
+    @Test func verboseAddsSnippetsAndToolCounts() {
+        var report = Fixtures.sampleReport()
+        report.tools[0].durationSeconds = 0.5
+        let text = TextRenderer(color: false, verbosity: .verbose).render(report)
+        #expect(text.contains("    | cursor.execute(\"SELECT * FROM t WHERE id=\" + q)"))
+        #expect(text.contains("\nnote: native: 2 findings in 0.50 s\n"))
+        #expect(text.contains("\nnote: bandit: 1 finding\n"))
+    }
+}
+
+@Suite struct UnknownSeverityRenderingTests {
+    static let report = Report(findings: [
+        Finding(ruleId: "PYSEC-2099-1", tool: "osv", severity: .unknown, confidence: .high,
+                message: "demo 1.0 is affected by PYSEC-2099-1", location: Location(file: "requirements.txt", startLine: 2))
+    ])
+
+    @Test func textLabelsItUnknown() {
+        let text = TextRenderer().render(Self.report)
+        #expect(text.contains("requirements.txt:2: unknown: [PYSEC-2099-1] demo 1.0 is affected by PYSEC-2099-1"))
+        #expect(text.contains("1 finding: 1 unknown"))
+    }
+
+    @Test func htmlShowsAnUnknownCardOnlyWhenThereIsOne() {
+        let html = HTMLRenderer().render(Self.report)
+        #expect(html.contains("<span class=\"badge sev-unknown\">unknown</span>"))
+        #expect(html.contains("<div class=\"card sev-unknown\" data-severity=\"unknown\"><span class=\"count\">1</span> unknown</div>"))
+        #expect(!HTMLRenderer().render(Report(findings: [])).contains("sev-unknown\" data-severity"))
+    }
+
+    @Test func sarifLevelIsError() throws {
+        let sarif = SARIFRenderer().render(Self.report)
+        let log = try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any]
+        let run = (log?["runs"] as? [[String: Any]])?.first
+        let result = (run?["results"] as? [[String: Any]])?.first
+        #expect(result?["level"] as? String == "error")
+        #expect((result?["properties"] as? [String: Any])?["severity"] as? String == "unknown")
     }
 }

@@ -69,8 +69,15 @@ static const struct probe_verb verbs[] = {
     {"int80", "", 0, 0, v_int80},
     {"x32", "", 0, 0, v_x32},
     {"vhangup", "", 0, 1, v_vhangup},
+    {"newer-syscall", "NAME", 1, 0, v_newer_syscall},
+    {"syscall-nr", "NR", 1, 0, v_syscall_nr},
     {"tiocsti", "", 0, 1, v_tiocsti},
     {"tioclinux", "", 0, 1, v_tioclinux},
+    /* the caller's stdio */
+    {"pwrite-output", "", 0, 0, v_pwrite_output},
+    {"truncate-output", "", 0, 0, v_truncate_output},
+    {"lseek-stdin", "", 0, 0, v_lseek_stdin},
+    {"nonblock-stdio", "", 0, 0, v_nonblock_stdio},
     /* credentials and inherited state */
     {"euid", "", 0, 0, v_euid},
     {"caps", "", 0, 0, v_caps},
@@ -110,6 +117,11 @@ static const struct probe_verb verbs[] = {
     {"daemon", "FILE", 1, 1, v_daemon},
     {"rlimit-raise", "", 0, 0, v_rlimit_raise},
     {"nice", "", 0, 0, v_nice},
+    /* kernel quotas outside the memory cgroup and rlimits */
+    {"tcp-queue", "MAX_MB [CONNECTIONS]", 1, 1, v_tcp_queue},
+    {"inotify-exhaust", "[HOLD]", 0, 1, v_inotify_exhaust},
+    {"inotify-watches", "DIR [MAX] [HOLD]", 1, 1, v_inotify_watches},
+    {"user-limits", "", 0, 0, v_user_limits},
 };
 
 static void list_verbs(FILE *out) {

@@ -220,6 +220,11 @@ static const struct family families[] = {
     /* The kernel quietly turns (AF_INET, SOCK_PACKET) into AF_PACKET: a filter on the family
      * argument alone misses it. */
     {"inet-packet", AF_INET, SOCK_PACKET, 0x0300 /* htons(ETH_P_ALL) */},
+    /* Protocols on the families a payload keeps that only a missing capability or nothing at
+     * all used to stop: Multipath TCP (262), UDP-Lite (136), SCTP (132, autoloads a module). */
+    {"mptcp", AF_INET, SOCK_STREAM, 262},  {"mptcp6", AF_INET6, SOCK_STREAM, 262},
+    {"udplite", AF_INET, SOCK_DGRAM, 136}, {"udplite6", AF_INET6, SOCK_DGRAM, 136},
+    {"sctp", AF_INET, SOCK_SEQPACKET, 132},
 };
 
 int v_socket_family(int argc, char **argv) {
@@ -232,5 +237,5 @@ int v_socket_family(int argc, char **argv) {
         close(fd);
         return escaped(argv[0], "family=%s", f->name);
     }
-    return usage(argv[0], "FAMILY is one of alg key packet netlink vsock tipc rds can bluetooth xdp llc x25 inet6-raw inet-packet");
+    return usage(argv[0], "FAMILY is one of alg key packet netlink vsock tipc rds can bluetooth xdp llc x25 inet6-raw inet-packet mptcp mptcp6 udplite udplite6 sctp");
 }

@@ -84,9 +84,12 @@ VERB_DECL(v_init_module); VERB_DECL(v_finit_module); VERB_DECL(v_kexec_load);
 VERB_DECL(v_kexec_file_load); VERB_DECL(v_reboot); VERB_DECL(v_swapon); VERB_DECL(v_acct);
 VERB_DECL(v_personality); VERB_DECL(v_sethostname); VERB_DECL(v_setdomainname);
 VERB_DECL(v_syslog); VERB_DECL(v_clock_settime); VERB_DECL(v_iopl); VERB_DECL(v_int80);
-VERB_DECL(v_x32); VERB_DECL(v_vhangup);
+VERB_DECL(v_x32); VERB_DECL(v_vhangup); VERB_DECL(v_newer_syscall); VERB_DECL(v_syscall_nr);
 /* tty.c */
 VERB_DECL(v_tiocsti); VERB_DECL(v_tioclinux);
+/* stdio.c */
+VERB_DECL(v_pwrite_output); VERB_DECL(v_truncate_output); VERB_DECL(v_lseek_stdin);
+VERB_DECL(v_nonblock_stdio);
 /* creds.c */
 VERB_DECL(v_euid); VERB_DECL(v_caps); VERB_DECL(v_setuid0); VERB_DECL(v_setgid0);
 VERB_DECL(v_setgroups); VERB_DECL(v_capset); VERB_DECL(v_securebits); VERB_DECL(v_env_secret);
@@ -101,5 +104,8 @@ VERB_DECL(v_connect_unix); VERB_DECL(v_connect_abstract); VERB_DECL(v_ifaces); V
 /* limits.c */
 VERB_DECL(v_fork_bomb); VERB_DECL(v_memory_bomb); VERB_DECL(v_disk_fill); VERB_DECL(v_spin);
 VERB_DECL(v_daemon); VERB_DECL(v_rlimit_raise); VERB_DECL(v_nice);
+/* quota.c */
+VERB_DECL(v_tcp_queue); VERB_DECL(v_inotify_exhaust); VERB_DECL(v_inotify_watches);
+VERB_DECL(v_user_limits);
 
 #endif

@@ -93,7 +93,7 @@ struct EngineMatchTests {
         #expect(findings.count == 1)
         let f = try #require(findings.first)
         #expect(f.message == "found load")
-        #expect(f.tool == "sentinel")
+        #expect(f.tool == "native")
         #expect(f.severity == .high)
         #expect(f.cwe == [78])
         #expect(f.location == Location(file: "app/x.py", startLine: 4, startColumn: 16, endLine: 4, endColumn: 28))

@@ -113,7 +113,7 @@ struct RuleLoaderTests {
             file: "d.yaml")
         let set = try RuleSet(rules: [rule])
         let d = try #require(set.descriptors.first)
-        #expect(d.id == "python.d" && d.tool == "sentinel" && d.defaultSeverity == .low)
+        #expect(d.id == "python.d" && d.tool == "native" && d.defaultSeverity == .low)
         #expect(d.cwe == [22] && d.precision == .high && d.helpURI == "https://x.example")
     }
 }

@@ -32,6 +32,9 @@ import Testing
         #expect(read("memory.max") == "67108864")
         #expect(read("pids.max") == "32")
         #expect(read("cpu.max") == "50000 100000")
+        // v2 charges socket buffers to memory.max by default: no kmem file is written.
+        let files = try FileManager.default.contentsOfDirectory(atPath: root.path + "/sentinel-1-1")
+        #expect(files.filter { $0.contains("kmem") || $0.contains("tcp") }.isEmpty, "\(files)")
         let subtree = try String(contentsOfFile: root.path + "/cgroup.subtree_control", encoding: .utf8)
         #expect(subtree == "+memory +pids +cpu")
         #expect(group.procsFiles == ["\(root.path)/sentinel-1-1/cgroup.procs"])
@@ -72,6 +75,8 @@ struct CgroupV1Tests {
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
         #expect(read("memory/\(name)/memory.limit_in_bytes") == "67108864")
+        // Socket buffers are outside the v1 memory counter: they get their own limit, half.
+        #expect(read("memory/\(name)/memory.kmem.tcp.limit_in_bytes") == "33554432")
         #expect(read("pids/\(name)/pids.max") == "16")
         #expect(read("cpu/\(name)/cpu.cfs_quota_us") == "25000")
         #expect(group.oomKilled() == false)
@@ -91,6 +96,31 @@ struct CgroupV1Tests {
         #expect(!hierarchy.groups(withPrefix: Cgroups.prefix).contains(stale))
         #expect(hierarchy.groups(withPrefix: Cgroups.prefix).contains(mine))
         live.destroy()
+    }
+
+    /// A group whose launcher pid is gone but which still holds a task is left alone: it may
+    /// be a live sandbox of a launcher in another pid namespace, or one still dying.
+    @Test func populatedGroupsOfUnknownLaunchersAreKept() throws {
+        let hierarchy = try #require(Cgroups.detect() as? CgroupV1)
+        let stale = "sentinel-99999998-1"
+        _ = try hierarchy.create(name: stale, limits: CgroupLimits(pids: 4))
+        let sleeper = Process()
+        sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        sleeper.arguments = ["300"]
+        try sleeper.run()
+        defer { if sleeper.isRunning { kill(sleeper.processIdentifier, SIGKILL); sleeper.waitUntilExit() } }
+        try String(sleeper.processIdentifier).write(toFile: "/sys/fs/cgroup/memory/\(stale)/cgroup.procs",
+                                                    atomically: false, encoding: .utf8)
+        #expect(!hierarchy.isEmpty(name: stale))
+        Cgroups.removeStale(in: hierarchy)
+        #expect(hierarchy.groups(withPrefix: Cgroups.prefix).contains(stale))
+        #expect(sleeper.isRunning)
+
+        kill(sleeper.processIdentifier, SIGKILL)
+        sleeper.waitUntilExit()
+        #expect(hierarchy.isEmpty(name: stale))
+        Cgroups.removeStale(in: hierarchy)
+        #expect(!hierarchy.groups(withPrefix: Cgroups.prefix).contains(stale))
     }
 }
 

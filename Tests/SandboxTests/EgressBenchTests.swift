@@ -10,7 +10,8 @@ import Testing
 let egressBenchEnabled = getenv("SENTINEL_BENCH").map { String(cString: $0) == "1" } ?? false
 
 /// Throughput and latency through the proxy against direct connections to the same
-/// loopback server in the same run. Gated: `SENTINEL_BENCH=1` (bench/egress-throughput.sh).
+/// loopback server in the same run. Gated: `SENTINEL_BENCH=1` (bench/egress-throughput.sh). It
+/// prints the figures; the script compares them with the targets (no speed is asserted here).
 @Suite("Egress bench", .serialized, .enabled(if: egressBenchEnabled, "set SENTINEL_BENCH=1 to measure"))
 struct EgressBenchTests {
     static let downloadBytes = 100 * 1024 * 1024
@@ -128,7 +129,5 @@ struct EgressBenchTests {
                 format: "egress-bench: %d small requests direct %.1f ms/req, proxy %.1f ms/req, added %.3f ms/req",
                 Self.smallRequests, directSmall * 1000 / Double(Self.smallRequests),
                 proxiedSmall * 1000 / Double(Self.smallRequests), addedMs))
-        #expect(ratio >= 0.5)
-        #expect(addedMs <= 2)
     }
 }

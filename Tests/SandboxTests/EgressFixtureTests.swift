@@ -134,7 +134,7 @@ final class TestHTTPServer: Sendable {
     /// Connections accepted so far.
     var accepted: Int { state.withLock { $0.accepted } }
 
-    /// Connections finished so far (waits up to 5 s for `count` of them).
+    /// Connections finished so far (waits up to 30 s for `count` of them).
     func finished(atLeast count: Int) -> [Connection] {
         waitUntil { state.withLock { $0.done.count } >= count }
         return state.withLock { $0.done }
@@ -233,9 +233,10 @@ final class TestHTTPServer: Sendable {
     }
 }
 
-/// Polls `condition` every 2 ms for at most `seconds`; returns whether it became true.
+/// Polls `condition` every 2 ms for at most `seconds`; returns whether it became true. The default
+/// is wide: a poll ends as soon as the condition holds, and a loaded CI machine can be slow.
 @discardableResult
-func waitUntil(seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+func waitUntil(seconds: Double = 30, _ condition: () -> Bool) -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -266,7 +267,7 @@ final class ProxyHarness: Sendable {
 
     var denied: [EgressRecord] { denials.items }
 
-    /// The records once at least `count` exist (waits up to 5 s).
+    /// The records once at least `count` exist (waits up to 30 s).
     func records(atLeast count: Int) -> [EgressRecord] {
         waitUntil { proxy.records.count >= count }
         return proxy.records

@@ -13,7 +13,7 @@ struct EgressInteropTests {
         ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// Runs a tool with a clean environment (no proxy variables leak in) and a 20 s limit.
+    /// Runs a tool with a clean environment (no proxy variables leak in) and a 60 s limit (a hang guard).
     static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (
         status: Int32, output: String
     ) {
@@ -25,7 +25,7 @@ struct EgressInteropTests {
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while process.isRunning && Date() < deadline { usleep(5000) }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()

@@ -180,6 +180,36 @@ import Testing
         #expect(limits.contains { $0.soft == 32 })
     }
 
+    /// inotify limits come from the profile, cut to half the host's; fanotify and every
+    /// namespace kind get 0; a limit this kernel lacks is left out.
+    @Test func userNamespaceLimitsFollowTheProfileWithinHalfTheHosts() {
+        var limits = Profile.Limits()
+        limits.inotifyWatches = 60000
+        let host: [String: Int] = [
+            "max_inotify_instances": 128, "max_inotify_watches": 100_000, "max_fanotify_groups": 128,
+            "max_user_namespaces": 9000, "max_net_namespaces": 9000, "max_cgroup_namespaces": 9000,
+        ]
+        let made = UserNamespaceLimits.make(limits) { host[$0] }
+        #expect(made == [
+            UserNamespaceLimit(name: "max_inotify_instances", value: 16),
+            UserNamespaceLimit(name: "max_inotify_watches", value: 50000),
+            UserNamespaceLimit(name: "max_fanotify_groups", value: 0),
+            UserNamespaceLimit(name: "max_user_namespaces", value: 0),
+            UserNamespaceLimit(name: "max_net_namespaces", value: 0),
+            UserNamespaceLimit(name: "max_cgroup_namespaces", value: 0),
+        ])
+        #expect(made.first?.path == "/proc/sys/user/max_inotify_instances")
+    }
+
+    /// Every `max_*` file this kernel has is in the plan (the init opens at most 16).
+    @Test func planCarriesEveryUserLimitThisKernelHas() throws {
+        let names = try plan().userLimits.map(\.name)
+        let present = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/sys/user")) ?? [])
+            .filter { $0.hasPrefix("max_") }
+        #expect(Set(names) == Set(present), "\(names) vs \(present)")
+        #expect(names.count <= 16)
+    }
+
     @Test func emptyCommandIsRejected() {
         #expect(throws: SentinelError.self) {
             try LaunchPlan.make(LaunchRequest(profile: .minimal, command: []), newRoot: root)

@@ -54,6 +54,22 @@ import Testing
         #expect(profile.filesystem.tmpfs == ["/tmp": 8 << 20])
     }
 
+    /// The inotify limits default to 16 instances and 8,192 watches; a profile raises them
+    /// within their bound (`Profile.Limits.inotifyBounds`).
+    @Test func inotifyLimitsDefaultAndAreRaisedWithinTheirBound() throws {
+        let plain = try ProfileLoader.parse("name: x\nlimits: {memory: 1G}\n", source: "p.yaml")
+        #expect(plain.limits.inotifyInstances == 16 && plain.limits.inotifyWatches == 8192)
+        let raised = try ProfileLoader.parse("name: x\nlimits: {inotifyInstances: 64, inotifyWatches: 65536}\n",
+                                             source: "p.yaml")
+        #expect(raised.limits.inotifyInstances == 64 && raised.limits.inotifyWatches == 65536)
+        do {
+            _ = try ProfileLoader.parse("name: x\nlimits: {inotifyInstances: 1000}\n", source: "p.yaml")
+            Issue.record("accepted 1000 instances")
+        } catch let error as SentinelError {
+            #expect(error.message == "p.yaml: limits.inotifyInstances: must be 1 to 64")
+        }
+    }
+
     @Test func relativeSeccompPathResolvesAgainstTheProfile() throws {
         let profile = try ProfileLoader.parse("name: x\nseccomp: policies/a.json\n", source: "p.yaml",
                                               baseDirectory: "/etc/sentinel")
@@ -79,6 +95,9 @@ import Testing
         ("name: 'a b'\n", "may hold only letters"),
         ("- just\n- a list\n", "a profile must be a mapping"),
         ("name: [unclosed\n", "not valid YAML or JSON"),
+        ("name: x\nlimits: {inotifyInstances: 65}\n", "limits.inotifyInstances: must be 1 to 64"),
+        ("name: x\nlimits: {inotifyWatches: 65537}\n", "limits.inotifyWatches: must be 1 to 65536"),
+        ("name: x\nlimits: {inotifyWatches: 0}\n", "limits.inotifyWatches: must be above 0"),
     ])
     func rejectsBadProfilesNamingTheProblem(text: String, expected: String) {
         do {

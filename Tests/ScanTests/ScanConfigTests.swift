@@ -25,6 +25,16 @@ import Testing
         #expect(config.semgrepConfigs == ["/repo/semgrep.yml"])
     }
 
+    @Test func defaultExcludesCanBeTurnedOff() throws {
+        #expect(try ScanConfig.parse("exclude: [docs/]\n", source: "c.yml", baseDirectory: "/").defaultExcludes)
+        let off = try ScanConfig.parse("default-excludes: false\nexclude: [docs/]\n", source: "c.yml", baseDirectory: "/")
+        #expect(!off.defaultExcludes)
+        #expect(off.exclude == ["docs/"])
+        #expect(throws: SentinelError(.invalidInput, "c.yml: default-excludes: 'maybe' is not true or false")) {
+            try ScanConfig.parse("default-excludes: maybe\n", source: "c.yml", baseDirectory: "/")
+        }
+    }
+
     @Test func failOnNoneDisablesTheGate() throws {
         let config = try ScanConfig.parse("failOn: none\n", source: "c.yml", baseDirectory: "/")
         #expect(config.failOn == .some(nil))

@@ -12,12 +12,15 @@ private struct FakeScanner: Scan.Scanner {
     var unavailable: String?
     var failure: String?
     var findings: [Finding] = []
+    var inputErrors: [Notice] = []
 
     func applies(to target: ScanTarget) -> Bool { true }
     func unavailableReason(context: ScanContext) -> String? { unavailable }
     func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         if let failure { throw SentinelError(.toolFailed, failure) }
-        return ScannerOutput(findings: findings, tool: ToolRun(name: name))
+        var output = ScannerOutput(findings: findings, tool: ToolRun(name: name))
+        output.inputErrors = inputErrors
+        return output
     }
 }
 
@@ -49,7 +52,9 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
         let outcome = try runner.run(ScanRequest(root: root), context: ScanContext())
         #expect(outcome.exitStatus == .scannerFailed)
         #expect(outcome.report.tools.first { $0.name == "bandit" }?.status == .failed)
-        #expect(outcome.report.notices.contains { $0.message == "bandit failed: boom" })
+        #expect(outcome.report.tools.first { $0.name == "bandit" }?.message == "bandit failed: boom")
+        // Once: the failed ToolRun carries it, no notice repeats it.
+        #expect(!outcome.report.notices.contains { $0.message == "bandit failed: boom" })
         #expect(outcome.report.findings.count == 1)
     }
 
@@ -94,5 +99,75 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
         let outcome = try runner.run(request, context: ScanContext())
         #expect(outcome.report.findings.first?.severity == .low)
         #expect(outcome.exitStatus == .clean)
+    }
+
+    // MARK: - Noise (issue 8)
+
+    /// A tree with one source file, test code and a virtual environment.
+    private func noisyTree() throws -> String {
+        let tree = NSTemporaryDirectory() + "sentinel-noise-\(UUID().uuidString)"
+        for file in ["app.py", "tests/test_app.py", "tests/conftest.py", ".venv/lib/site.py", "docs/conf.py"] {
+            let path = tree + "/" + file
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
+                                                    withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: path, contents: Data("assert x\n".utf8))
+        }
+        return tree
+    }
+
+    /// Reports what it was given: one assert finding per file.
+    private struct EchoScanner: Scan.Scanner {
+        let name = "native"
+        let kind = ScannerKind.sast
+        func applies(to target: ScanTarget) -> Bool { true }
+        func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
+            ScannerOutput(findings: target.files.map {
+                Finding(ruleId: "python.assert-used", severity: .low, message: "m", location: Location(file: $0, startLine: 1))
+            } + [Finding(ruleId: "python.eval-used", severity: .high, message: "m", location: Location(file: "app.py", startLine: 1))],
+                          tool: ToolRun(name: name))
+        }
+    }
+
+    @Test func defaultIgnoresLeaveOutTestsAndEnvironmentsAndCountThem() throws {
+        let tree = try noisyTree()
+        defer { try? FileManager.default.removeItem(atPath: tree) }
+        let outcome = try ScanRunner(scanners: [EchoScanner()]).run(ScanRequest(root: tree), context: ScanContext())
+        #expect(outcome.report.filesScanned == 2)
+        #expect(outcome.report.excludedByDefault == 3)
+        #expect(Set(outcome.report.findings.compactMap(\.location.file)) == ["app.py", "docs/conf.py"])
+    }
+
+    @Test func withoutDefaultIgnoresTestsAreScannedButTheirAssertsAreNotReported() throws {
+        let tree = try noisyTree()
+        defer { try? FileManager.default.removeItem(atPath: tree) }
+        var config = ScanConfig()
+        config.defaultExcludes = false
+        config.exclude = ["docs/"]
+        let outcome = try ScanRunner(scanners: [EchoScanner()]).run(ScanRequest(root: tree, config: config), context: ScanContext())
+        #expect(outcome.report.filesScanned == 4)
+        #expect(outcome.report.excludedByDefault == 0)
+        let asserts = outcome.report.findings.filter { $0.ruleId == "python.assert-used" }.compactMap(\.location.file)
+        #expect(asserts.sorted() == [".venv/lib/site.py", "app.py"])
+    }
+
+    @Test func minimumSeverityHidesAndCountsAndTheGateSeesOnlyWhatIsShown() throws {
+        let runner = ScanRunner(scanners: [FakeScanner(name: "native", findings: [finding("r1", .medium), finding("r2", .high, line: 2)])])
+        var request = ScanRequest(root: root, gate: Gate(failOn: .medium))
+        request.minimumSeverity = .high
+        let outcome = try runner.run(request, context: ScanContext())
+        #expect(outcome.report.findings.map(\.ruleId) == ["r2"])
+        #expect(outcome.report.belowSeverityCount == 1)
+        #expect(outcome.exitStatus == .findings)
+    }
+
+    @Test func badInputFinishesTheScanAndExitsTwo() throws {
+        let problem = Notice(level: .error, message: "package-lock.json:3: not valid JSON", tool: "osv")
+        let runner = ScanRunner(scanners: [FakeScanner(name: "osv", kind: .sca, inputErrors: [problem]),
+                                           FakeScanner(name: "native", findings: [finding("r", .high)])])
+        let outcome = try runner.run(ScanRequest(root: root), context: ScanContext())
+        #expect(outcome.exitStatus == .usage)
+        #expect(outcome.inputErrors == [problem])
+        #expect(outcome.report.notices.filter { $0 == problem }.count == 1)
+        #expect(outcome.report.findings.count == 1)
     }
 }

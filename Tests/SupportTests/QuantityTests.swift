@@ -13,7 +13,7 @@ import Testing
         #expect(Quantity.bytes(text) == nil)
     }
 
-    @Test(arguments: [("30", 30.0), ("30s", 30.0), ("2m", 120.0), ("1h", 3600.0), ("250ms", 0.25)])
+    @Test(arguments: [("30", 30.0), ("30s", 30.0), ("2m", 120.0), ("1h", 3600.0), ("250ms", 0.25), ("7d", 604_800.0)])
     func parsesDurations(text: String, expected: Double) {
         #expect(Quantity.seconds(text) == expected)
     }

@@ -78,11 +78,17 @@ import Testing
         #expect(SHA256.hex(bytes) == expected)
     }
 
-    /// Fast enough for fingerprints and the audit chain: 8 MiB within a generous debug-build bound.
-    @Test func throughputIsReasonable() {
+    /// An 8 MiB buffer (one call, as fingerprints and the audit chain hash whole files). Its speed
+    /// is measured by `bench/speed-bounds.sh` against sha256sum (`SENTINEL_BENCH=1` prints a
+    /// `BENCH` line), never asserted here.
+    @Test func eightMebibytesInOneCall() {
         let bytes = [UInt8](repeating: 0x5a, count: 8 << 20)
-        let clock = ContinuousClock()
-        let elapsed = clock.measure { _ = SHA256.hash(bytes) }
-        #expect(elapsed < .seconds(20), "hashing 8 MiB took \(elapsed)")
+        var digest = ""
+        let elapsed = ContinuousClock().measure { digest = SHA256.hex(bytes) }
+        #expect(digest == "7014ae0f2fc0fee42a440b97859207efb72ffee09d4864f7433f1bf756a17aca")
+        if ProcessInfo.processInfo.environment["SENTINEL_BENCH"] == "1" {
+            let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+            print("BENCH sha256 bytes=\(bytes.count) wall_ms=\(String(format: "%.1f", ms))")
+        }
     }
 }

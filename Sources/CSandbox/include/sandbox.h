@@ -64,6 +64,9 @@ enum sbx_stage {
     SBX_STAGE_CGROUP_ATTACH,
     SBX_STAGE_RELEASE,
     SBX_STAGE_REPORT,
+    /* The terminal (config.tty): the init opens the pty, the payload makes it its own. */
+    SBX_STAGE_PTY,
+    SBX_STAGE_CTTY,
     /* The workspace: resolved and cloned by the parent, attached by the init. */
     SBX_STAGE_IDMAP_USERNS,
     SBX_STAGE_OPEN_TREE,
@@ -71,6 +74,9 @@ enum sbx_stage {
     SBX_STAGE_MOVE_MOUNT,
     SBX_STAGE_WORKSPACE_REOPEN,
     SBX_STAGE_CHOWN,
+    /* Init-side, after the others for stable numbering: opening (before the root is built)
+       or writing (before the payload forks) a per-user-namespace limit. */
+    SBX_STAGE_USER_LIMITS,
     SBX_STAGE__COUNT
 };
 
@@ -111,6 +117,15 @@ struct sbx_rlimit {
     rlim_t hard;
 };
 
+/* One per-user-namespace limit: a file under /proc/sys/user and its decimal value. */
+struct sbx_sysctl {
+    const char *path;
+    const char *value;
+};
+
+/* The most limits the init can hold open at once (it allocates nothing). */
+#define SBX_USER_LIMITS_MAX 16
+
 struct sbx_config {
     /* The payload: argv[0] is searched in search_path (colon-separated) when it has no '/'. */
     const char *const *argv;
@@ -147,12 +162,26 @@ struct sbx_config {
     /* When non-zero, the init listens on 127.0.0.1:proxy_port inside the sandbox network
        namespace and passes the listening socket back (sbx_process.proxy_fd). */
     int proxy_port;
+
+    /* When non-zero, the init opens a pty from the sandbox's own devpts (/dev/ptmx must
+       lead there), passes the master back (sbx_process.tty_fd; after the proxy socket, on
+       the same socketpair), and the payload gets the slave as stdin, stdout and stderr and
+       as its controlling terminal; the std*_fd fields are then unused. */
+    int tty;
+    unsigned short tty_rows, tty_cols; /* the pty's first window size; 0: leave it unset */
+    /* Written by the init into its own user namespace (it holds CAP_SYS_RESOURCE there)
+       before the payload starts; the kernel checks every ancestor namespace's limit too, so
+       these bound what the sandbox charges to the launcher's uid on the host. At most
+       SBX_USER_LIMITS_MAX; a failure names SBX_STAGE_USER_LIMITS and the index. */
+    const struct sbx_sysctl *user_limits;
+    size_t user_limit_count;
 };
 
 struct sbx_process {
     pid_t pid;         /* the sandbox init, in the caller's pid namespace */
     int status_fd;     /* readable: 4 bytes, the payload's wait status, when it ends */
     int proxy_fd;      /* the listening socket inside the sandbox, or -1 */
+    int tty_fd;        /* the pty master when config.tty, or -1 */
 };
 
 struct sbx_failure {
@@ -177,7 +206,9 @@ struct sbx_launch {
     int sync_write;
     int report_read;
     int status_read;
-    int proxy_read; /* the parent end of the fd-passing socketpair, or -1 */
+    int proxy_read; /* the parent end of the fd-passing socketpair (proxy, tty), or -1 */
+    int proxy;      /* config.proxy_port > 0: a listening socket comes first on proxy_read */
+    int tty;        /* config.tty: a pty master comes next on proxy_read */
 };
 
 /* Phase one: clone, write the id maps, let the init build its root. The config must stay
@@ -198,7 +229,8 @@ struct sbx_filter {
     struct sock_fprog prog;
 };
 
-/* The default deny-list. Returns 0, or -1 with a message in err. */
+/* The default policy: an allow-list (anything else ENOSYS) under explicit denials with their
+   errnos. Returns 0, or -1 with a message in err. */
 int sbx_seccomp_default(struct sbx_filter *out, char *err, size_t err_len);
 
 /* An OCI/Docker seccomp JSON profile. Returns 0, or -1 with a message in err. */

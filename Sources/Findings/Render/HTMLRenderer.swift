@@ -8,9 +8,13 @@ import Support
 public struct HTMLRenderer: ReportRenderer {
     /// The page title.
     public var title: String
+    /// Where files can be viewed (`https://github.com/o/r/blob/SHA/services/api/`): when set,
+    /// locations link to `base + file#Lline`; without it they stay text.
+    public var sourceBaseURL: String?
 
-    public init(title: String = "Sentinel report") {
+    public init(title: String = "Sentinel report", sourceBaseURL: String? = nil) {
         self.title = title
+        self.sourceBaseURL = sourceBaseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     }
 
     public func render(_ report: Report) -> String {
@@ -32,13 +36,16 @@ public struct HTMLRenderer: ReportRenderer {
             <header><h1>\(escape(title))</h1>
             <p class="meta">\(findings.count) finding\(findings.count == 1 ? "" : "s") · \(report.filesScanned) files scanned · \(TextRenderer.formatSeconds(report.durationSeconds))\
             \(report.suppressedCount > 0 ? " · \(report.suppressedCount) suppressed" : "")\
-            \(report.baselinedCount > 0 ? " · \(report.baselinedCount) in baseline" : "")</p></header>
+            \(report.baselinedCount > 0 ? " · \(report.baselinedCount) in baseline" : "")\
+            \(report.belowSeverityCount > 0 ? " · \(report.belowSeverityCount) below --severity" : "")\
+            \(report.excludedByDefault > 0 ? " · \(report.excludedByDefault) files excluded by default ignores" : "")</p></header>
 
             """
         html += summary(report, findings: findings)
         html += controls(report, findings: findings)
-        html += table(findings)
+        html += table(findings, report: report)
         html += notices(report)
+        html += skippedFiles(report)
         html += "<script>\(HTMLRenderer.script)</script>\n</body>\n</html>\n"
         return html
     }
@@ -48,7 +55,8 @@ public struct HTMLRenderer: ReportRenderer {
     private func summary(_ report: Report, findings: [Finding]) -> String {
         let counts = findings.countsBySeverity()
         var html = "<section id=\"summary\">\n<div class=\"cards\">\n"
-        for severity in Severity.allCases.reversed() {
+        // `unknown` (an advisory without any severity) gets a card only when there is one.
+        for severity in Severity.allCases.reversed() where severity != .unknown || (counts[severity] ?? 0) > 0 {
             html +=
                 "<div class=\"card sev-\(severity.rawValue)\" data-severity=\"\(severity.rawValue)\">"
                 + "<span class=\"count\">\(counts[severity] ?? 0)</span> \(severity.rawValue)</div>\n"
@@ -70,7 +78,7 @@ public struct HTMLRenderer: ReportRenderer {
 
     private func controls(_ report: Report, findings: [Finding]) -> String {
         var html = "<section id=\"controls\">\n<label>Severity <select id=\"filter-severity\"><option value=\"\">all</option>"
-        for severity in Severity.allCases.reversed() {
+        for severity in Severity.allCases.reversed() where severity != .unknown || findings.contains(where: { $0.severity == .unknown }) {
             html += "<option value=\"\(severity.rawValue)\">\(severity.rawValue)</option>"
         }
         html += "</select></label>\n<label>Tool <select id=\"filter-tool\"><option value=\"\">all</option>"
@@ -82,9 +90,12 @@ public struct HTMLRenderer: ReportRenderer {
         return html
     }
 
-    private func table(_ findings: [Finding]) -> String {
+    private func table(_ findings: [Finding], report: Report) -> String {
+        // Fixed column widths keep long paths and messages from widening the page: they wrap.
         var html = """
             <table id="findings">
+            <colgroup><col class="c-sev"><col class="c-tool"><col class="c-rule"><col class="c-loc"><col class="c-line">\
+            <col class="c-conf"><col class="c-msg"></colgroup>
             <thead><tr><th data-key="sev" data-type="num" title="Sort">Severity</th><th data-key="tool">Tool</th>\
             <th data-key="rule">Rule</th><th data-key="loc">Location</th><th data-key="line" data-type="num">Line</th>\
             <th data-key="conf" data-type="num">Confidence</th><th>Message</th></tr></thead>
@@ -99,9 +110,12 @@ public struct HTMLRenderer: ReportRenderer {
                 + " data-loc=\"\(escape(location.artifact))\" data-line=\"\(location.startLine ?? 0)\""
                 + " data-conf=\"\(finding.confidence.rank)\" data-fingerprint=\"\(escape(finding.fingerprint))\">"
             html += "<td><span class=\"badge sev-\(finding.severity.rawValue)\">\(finding.severity.rawValue)</span></td>"
-            html += "<td>\(escape(finding.tool))</td><td class=\"rule\">\(escape(finding.ruleId))</td>"
+            let help = report.rule(finding.ruleId)?.helpURI
+                ?? finding.cwe.first.map { "https://cwe.mitre.org/data/definitions/\($0).html" }
+            html += "<td>\(escape(finding.tool))</td><td class=\"rule\">\(link(help, text: finding.ruleId))</td>"
             html +=
-                "<td class=\"loc\">\(escape(location.displayString))</td><td class=\"num\">\(location.startLine.map(String.init) ?? "")</td>"
+                "<td class=\"loc\">\(link(locationURL(location), text: location.displayString))</td>"
+                + "<td class=\"num\">\(location.startLine.map(String.init) ?? "")</td>"
             html += "<td>\(finding.confidence.rawValue)</td><td class=\"message\">\(escape(finding.message))"
             html += details(finding)
             html += "</td></tr>\n"
@@ -132,10 +146,27 @@ public struct HTMLRenderer: ReportRenderer {
             html += "</details>"
         }
         if !finding.references.isEmpty {
-            // Links are shown as text: a report must not make the reader's browser fetch anything.
-            html += "<div class=\"refs\">" + finding.references.map { "<code>\(escape($0))</code>" }.joined(separator: " ") + "</div>"
+            // Real links, but nothing is fetched until the reader clicks one (http(s) only).
+            html += "<div class=\"refs\">" + finding.references.map { link($0, text: $0) }.joined(separator: " ") + "</div>"
         }
         return html
+    }
+
+    /// `<a href>` for an http(s) URL (anything else, `javascript:` included, stays text).
+    func link(_ url: String?, text: String) -> String {
+        guard let url, url.lowercased().hasPrefix("https://") || url.lowercased().hasPrefix("http://") else {
+            return escape(text)
+        }
+        return "<a href=\"\(escape(url))\" rel=\"noopener noreferrer\" target=\"_blank\">\(escape(text))</a>"
+    }
+
+    /// The page for a file location under `sourceBaseURL`; a web (DAST) location is its URL.
+    func locationURL(_ location: Location) -> String? {
+        if location.isWeb { return location.url }
+        guard let base = sourceBaseURL, let file = location.file, !file.hasPrefix("/"), !file.contains("..") else {
+            return nil
+        }
+        return base + SARIFRenderer.percentEncode(file) + (location.startLine.map { "#L\($0)" } ?? "")
     }
 
     private func notices(_ report: Report) -> String {
@@ -144,6 +175,15 @@ public struct HTMLRenderer: ReportRenderer {
         for notice in report.notices {
             let file = notice.file.map { "<code>\(escape($0))</code>: " } ?? ""
             html += "<li class=\"notice-\(notice.level.rawValue)\">\(file)\(escape(notice.message))</li>\n"
+        }
+        return html + "</ul></section>\n"
+    }
+
+    private func skippedFiles(_ report: Report) -> String {
+        guard !report.skippedFiles.isEmpty else { return "" }
+        var html = "<section id=\"skipped\"><h2>Skipped files</h2><ul>\n"
+        for skipped in report.skippedFiles {
+            html += "<li class=\"notice-warning\"><code>\(escape(skipped.file))</code>: skipped: \(escape(skipped.reason))</li>\n"
         }
         return html + "</ul></section>\n"
     }
@@ -177,7 +217,7 @@ public struct HTMLRenderer: ReportRenderer {
     // MARK: - Assets (static: no report data ever goes into the script, so its hash is fixed)
 
     static let style = """
-        body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1d2433;background:#fafbfc}
+        body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1d2433;background:#fafbfc;overflow-wrap:anywhere}
         h1{margin:0 0 .2em}.meta{color:#5a6270;margin:0 0 1em}
         .cards{display:flex;gap:.6em;flex-wrap:wrap;margin-bottom:1em}
         .card{padding:.5em 1em;border-radius:6px;background:#fff;border:1px solid #d8dde3;min-width:6em}
@@ -188,12 +228,17 @@ public struct HTMLRenderer: ReportRenderer {
         th.asc::after{content:" \\25B2"}th.desc::after{content:" \\25BC"}
         #by-tool{width:auto}.num{text-align:right}
         .badge{padding:.1em .5em;border-radius:4px;color:#fff;font-weight:600}
-        .sev-critical .count,.badge.sev-critical{background:#7b1fa2}.sev-high .count,.badge.sev-high{background:#c62828}
+        .sev-critical .count,.badge.sev-critical{background:#7b1fa2}.sev-unknown .count,.badge.sev-unknown{background:#4e342e}.sev-high .count,.badge.sev-high{background:#c62828}
         .sev-medium .count,.badge.sev-medium{background:#ef6c00}.sev-low .count,.badge.sev-low{background:#1565c0}
         .sev-info .count,.badge.sev-info{background:#607d8b}.card .count{color:#fff;padding:0 .3em;border-radius:4px}
-        pre{background:#f3f5f8;padding:.4em;overflow-x:auto;margin:.3em 0}
+        pre{background:#f3f5f8;padding:.4em;margin:.3em 0;white-space:pre-wrap;overflow-wrap:anywhere}
+        #findings{table-layout:fixed}.c-sev{width:6.5em}.c-tool{width:6em}.c-rule{width:16%}.c-loc{width:22%}
+        .c-line{width:4em}.c-conf{width:6.5em}td,th{overflow-wrap:anywhere;word-break:break-word}
+        #by-tool{max-width:100%}a{color:#0b57d0}
+        @media (max-width:800px){#findings,#findings tbody,#findings tr,#findings td{display:block;width:auto}
+        #findings thead,#findings colgroup{display:none}#findings tr{border-bottom:2px solid #d8dde3}}
         .cwe{color:#5a6270;font-size:.9em}.rule,.loc{font-family:ui-monospace,monospace;font-size:.9em}
-        #controls{display:flex;gap:1em;align-items:center;margin-bottom:.6em}
+        #controls{display:flex;flex-wrap:wrap;gap:1em;align-items:center;margin-bottom:.6em}
         .status-failed{color:#c62828;font-weight:600}.status-skipped{color:#5a6270}
         tr.hidden{display:none}
         """

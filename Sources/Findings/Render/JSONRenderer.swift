@@ -18,6 +18,12 @@ public struct JSONRenderer: ReportRenderer {
         public var baselined: Int
         public var tools: [ToolRun]
         public var notices: [Notice]
+        /// Findings hidden by `--severity`.
+        public var belowSeverity: Int?
+        /// Files the default ignores left out.
+        public var excludedByDefault: Int?
+        /// Files the scan did not read, with the reason.
+        public var skippedFiles: [SkippedFile]
     }
 
     /// The whole document.
@@ -41,7 +47,8 @@ public struct JSONRenderer: ReportRenderer {
             suppressed: report.suppressedCount,
             baselined: report.baselinedCount,
             tools: report.tools.sorted { $0.name < $1.name },
-            notices: report.notices)
+            notices: report.notices, belowSeverity: report.belowSeverityCount,
+            excludedByDefault: report.excludedByDefault, skippedFiles: report.skippedFiles)
         return Document(findings: findings, summary: summary)
     }
 

@@ -19,12 +19,12 @@ public enum OutputFormat: String, Sendable, CaseIterable, CustomStringConvertibl
     }
 
     /// The renderer for this format; `color` applies to text only (the caller checks isatty),
-    /// `sourceRoot` (absolute scan root) to SARIF only.
-    public func renderer(color: Bool = false, sourceRoot: String? = nil) -> any ReportRenderer {
+    /// `sourceRoot` (absolute repository root) and `pathPrefix` (the scan root below it) to SARIF only.
+    public func renderer(color: Bool = false, sourceRoot: String? = nil, pathPrefix: String = "") -> any ReportRenderer {
         switch self {
         case .text: TextRenderer(color: color)
         case .json: JSONRenderer()
-        case .sarif: SARIFRenderer(sourceRoot: sourceRoot)
+        case .sarif: SARIFRenderer(sourceRoot: sourceRoot, pathPrefix: pathPrefix)
         case .html: HTMLRenderer()
         }
     }

@@ -9,17 +9,25 @@ public struct SARIFRenderer: ReportRenderer {
     /// The base id relative artifact URIs are resolved against.
     public static let sourceRootId = "%SRCROOT%"
 
-    /// Absolute path of the scan root; when set it becomes `originalUriBaseIds["%SRCROOT%"]`.
+    /// Absolute path of the repository root (git top level or `--sarif-root`); when set it
+    /// becomes `originalUriBaseIds["%SRCROOT%"]`.
     public var sourceRoot: String?
+    /// Where the scan root is below `sourceRoot` (`services/api`), `/`-separated, empty when they
+    /// are the same: findings' paths are relative to the scan root, SARIF URIs to the repository,
+    /// which is what GitHub code scanning resolves them against.
+    public var pathPrefix: String
 
-    public init(sourceRoot: String? = nil) {
+    public init(sourceRoot: String? = nil, pathPrefix: String = "") {
         self.sourceRoot = sourceRoot
+        var prefix = Location.relativePath(pathPrefix)
+        if prefix == "." || prefix == "/" { prefix = "" }
+        self.pathPrefix = prefix
     }
 
     public func render(_ report: Report) -> String {
         let findings = report.findings.sortedForReport()
         var toolNames = report.toolNames
-        if toolNames.isEmpty { toolNames = ["sentinel"] }  // an empty scan still says who ran
+        if toolNames.isEmpty { toolNames = [ToolName.native] }  // an empty scan still says who ran
         let runs = toolNames.map { name in
             run(tool: name, report: report, findings: findings.filter { $0.tool == name })
         }
@@ -52,12 +60,16 @@ public struct SARIFRenderer: ReportRenderer {
             run["originalUriBaseIds"] = [SARIFRenderer.sourceRootId: ["uri": .string(uri)]]
         }
         // Notices without a tool belong to the native run (or the first run when sentinel is absent).
-        let firstName = report.toolNames.first ?? "sentinel"
-        let owner = report.toolNames.contains("sentinel") ? "sentinel" : firstName
-        let notices = report.notices.filter { ($0.tool ?? owner) == name }
+        let firstName = report.toolNames.first ?? ToolName.native
+        let owner = report.toolNames.contains(ToolName.native) ? ToolName.native : firstName
+        var notices = report.notices.filter { ($0.tool ?? owner) == name }
+        // Files no tool read are reported once, by the run that owns tool-less notices.
+        if name == owner {
+            notices += report.skippedFiles.map { Notice(level: .warning, message: "skipped: \($0.reason)", file: $0.file) }
+        }
         if toolRun != nil || !notices.isEmpty {
             var invocation: [String: JSONValue] = ["executionSuccessful": .bool(toolRun?.status != .failed)]
-            var notifications = notices.map(SARIFRenderer.notification)
+            var notifications = notices.map(notification)
             if let toolRun, toolRun.status != .succeeded {
                 notifications.insert(
                     [
@@ -72,7 +84,7 @@ public struct SARIFRenderer: ReportRenderer {
         return .object(run)
     }
 
-    private static func notification(_ notice: Notice) -> JSONValue {
+    private func notification(_ notice: Notice) -> JSONValue {
         var object: [String: JSONValue] = [
             "level": .string(notice.level == .info ? "note" : notice.level.rawValue),
             "message": ["text": .string(notice.message)],
@@ -150,7 +162,7 @@ public struct SARIFRenderer: ReportRenderer {
             "partialFingerprints": [SARIFRenderer.fingerprintKey: .string(finding.fingerprint)],
         ]
         object.set("ruleIndex", ruleIndex)
-        object["locations"] = [.object(["physicalLocation": SARIFRenderer.physicalLocation(finding)])]
+        object["locations"] = [.object(["physicalLocation": physicalLocation(finding)])]
 
         var properties: [String: JSONValue] = [
             "severity": .string(finding.severity.rawValue),
@@ -173,7 +185,7 @@ public struct SARIFRenderer: ReportRenderer {
             properties.set("parameter", location.parameter)
         }
         if let fix = finding.fix {
-            if let sarifFix = SARIFRenderer.fix(fix, defaultFile: location.file) {
+            if let sarifFix = self.fix(fix, defaultFile: location.file) {
                 object["fixes"] = [sarifFix]
             }
             properties["fixDescription"] = .string(fix.description)
@@ -182,10 +194,10 @@ public struct SARIFRenderer: ReportRenderer {
         return .object(object)
     }
 
-    private static func physicalLocation(_ finding: Finding) -> JSONValue {
+    private func physicalLocation(_ finding: Finding) -> JSONValue {
         let location = finding.location
         if location.isWeb, let url = location.url {
-            return ["artifactLocation": ["uri": .string(percentEncode(url, keepURLSyntax: true))]]
+            return ["artifactLocation": ["uri": .string(SARIFRenderer.percentEncode(url, keepURLSyntax: true))]]
         }
         var physical: [String: JSONValue] = ["artifactLocation": artifactLocation(location.file ?? "")]
         if let startLine = location.startLine, startLine >= 1 {
@@ -199,13 +211,15 @@ public struct SARIFRenderer: ReportRenderer {
         return .object(physical)
     }
 
-    private static func artifactLocation(_ file: String) -> JSONValue {
-        ["uri": .string(percentEncode(file)), "uriBaseId": .string(sourceRootId)]
+    /// A file relative to the scan root as a URI relative to `%SRCROOT%` (the repository root).
+    private func artifactLocation(_ file: String) -> JSONValue {
+        let path = pathPrefix.isEmpty || file.hasPrefix("/") ? file : pathPrefix + "/" + file
+        return ["uri": .string(SARIFRenderer.percentEncode(path)), "uriBaseId": .string(SARIFRenderer.sourceRootId)]
     }
 
     /// A SARIF fix needs at least one change with at least one replacement; advice-only fixes
     /// return nil (their description goes to `properties.fixDescription`).
-    private static func fix(_ fix: Fix, defaultFile: String?) -> JSONValue? {
+    private func fix(_ fix: Fix, defaultFile: String?) -> JSONValue? {
         var byFile: [String: [Fix.Replacement]] = [:]
         var order: [String] = []
         for replacement in fix.replacements {

@@ -5,10 +5,28 @@ public struct TextRenderer: ReportRenderer {
     public var color: Bool
     /// Whether to print the matched source lines under each finding.
     public var showSnippets: Bool
+    /// How much besides the findings is printed (`--quiet`, `--verbose`).
+    public var verbosity: Verbosity = .normal
 
-    public init(color: Bool = false, showSnippets: Bool = false) {
+    /// `--quiet`: findings and errors only. `--verbose`: also snippets and each tool's count and time.
+    public enum Verbosity: Sendable, Hashable {
+        case quiet, normal, verbose
+    }
+    /// Whether to list failed tools; the CLI turns it off when it prints them on stderr and the
+    /// report goes to the same terminal, so each error is printed once.
+    public var showToolFailures: Bool = true
+
+    public init(color: Bool = false, showSnippets: Bool = false, showToolFailures: Bool = true) {
         self.color = color
         self.showSnippets = showSnippets
+        self.showToolFailures = showToolFailures
+    }
+
+    /// A renderer for `--quiet`/`--verbose`; verbose shows snippets.
+    public init(color: Bool, verbosity: Verbosity) {
+        self.color = color
+        self.showSnippets = verbosity == .verbose
+        self.verbosity = verbosity
     }
 
     public func render(_ report: Report) -> String {
@@ -26,17 +44,38 @@ public struct TextRenderer: ReportRenderer {
             }
         }
         if !report.findings.isEmpty { lines.append("") }
-        for tool in report.tools.sorted(by: { $0.name < $1.name }) where tool.status != .succeeded {
+        if verbosity == .verbose {
+            let counts = report.findings.countsByTool()
+            for tool in report.tools.sorted(by: { $0.name < $1.name }) where tool.status == .succeeded {
+                let count = counts[tool.name] ?? 0
+                let time = tool.durationSeconds.map { " in " + TextRenderer.formatSeconds($0) } ?? ""
+                lines.append("\(paint("note", "36")): \(tool.name): \(count) finding\(count == 1 ? "" : "s")\(time)")
+            }
+        }
+        for tool in report.tools.sorted(by: { $0.name < $1.name })
+        where tool.status != .succeeded && (verbosity != .quiet || tool.status == .failed) {
+            if tool.status == .failed && !showToolFailures { continue }
             let verb = tool.status == .failed ? "failed" : "skipped"
             let label = tool.status == .failed ? paint("error", "1;31") : paint("note", "36")
+            // "bandit failed: X" already names the tool and the verb.
+            if let message = tool.message, message.hasPrefix("\(tool.name) \(verb)") {
+                lines.append("\(label): \(TextRenderer.sanitize(message))")
+                continue
+            }
             lines.append("\(label): \(tool.name) \(verb)" + (tool.message.map { ": " + TextRenderer.sanitize($0) } ?? ""))
         }
-        for notice in report.notices {
+        for notice in report.notices where verbosity != .quiet || notice.level == .error {
             let prefix = notice.file.map { TextRenderer.sanitize($0) + ": " } ?? ""
             let label = notice.level == .info ? "note" : notice.level.rawValue
             lines.append("\(prefix)\(label): \(TextRenderer.sanitize(notice.message))")
         }
-        lines.append(summary(report))
+        if verbosity != .quiet {
+            for skipped in report.skippedFiles {
+                lines.append("\(TextRenderer.sanitize(skipped.file)): note: skipped: \(TextRenderer.sanitize(skipped.reason))")
+            }
+            lines.append(summary(report))
+        }
+        if lines.isEmpty { return "" }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -47,7 +86,8 @@ public struct TextRenderer: ReportRenderer {
             + "[\(TextRenderer.sanitize(finding.ruleId))] \(TextRenderer.sanitize(finding.message))"
     }
 
-    /// `3 findings: 1 critical, 1 high, 1 low (12 files scanned in 0.42 s)`, plus hidden counts.
+    /// `3 findings: 1 critical, 1 high, 1 low (12 files scanned in 0.42 s)`, plus hidden counts
+    /// and the files the default ignores left out.
     public func summary(_ report: Report) -> String {
         let counts = report.findings.countsBySeverity()
         let total = report.findings.count
@@ -66,7 +106,15 @@ public struct TextRenderer: ReportRenderer {
         var hidden: [String] = []
         if report.suppressedCount > 0 { hidden.append("\(report.suppressedCount) suppressed") }
         if report.baselinedCount > 0 { hidden.append("\(report.baselinedCount) in baseline") }
+        if report.belowSeverityCount > 0 { hidden.append("\(report.belowSeverityCount) below --severity") }
+        if !report.skippedFiles.isEmpty {
+            hidden.append("\(report.skippedFiles.count) file\(report.skippedFiles.count == 1 ? "" : "s") skipped")
+        }
         if !hidden.isEmpty { text += "; " + hidden.joined(separator: ", ") }
+        if report.excludedByDefault > 0 {
+            let files = report.excludedByDefault == 1 ? "1 file" : "\(report.excludedByDefault) files"
+            text += "; \(files) excluded by default ignores (--no-default-excludes to scan them)"
+        }
         return text
     }
 
@@ -77,6 +125,7 @@ public struct TextRenderer: ReportRenderer {
     static func colorCode(_ severity: Severity) -> String {
         switch severity {
         case .critical: "1;35"
+        case .unknown: "1;31"
         case .high: "1;31"
         case .medium: "33"
         case .low: "34"

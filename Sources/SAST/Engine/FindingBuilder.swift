@@ -23,7 +23,7 @@ struct FindingBuilder: Sendable {
                 ])
         }
         return Finding(
-            ruleId: rule.id, tool: "sentinel", severity: rule.severity, confidence: rule.confidence,
+            ruleId: rule.id, tool: ToolName.native, severity: rule.severity, confidence: rule.confidence,
             message: MetavariableTemplate.substitute(rule.message, bindings, source, strict: false) ?? rule.message,
             location: location, cwe: rule.cwe, fix: fix, evidence: evidence,
             snippet: source.lines(range.start.line, range.end.line), enclosingScope: scope.isEmpty ? nil : scope,

@@ -143,7 +143,7 @@ public struct Rule: Sendable, Hashable {
     /// The SARIF metadata of this rule.
     public var descriptor: RuleDescriptor {
         RuleDescriptor(
-            id: id, tool: "sentinel", name: id.split(separator: ".").last.map(String.init),
+            id: id, tool: ToolName.native, name: id.split(separator: ".").last.map(String.init),
             shortDescription: message, helpURI: references.first, defaultSeverity: severity, cwe: cwe,
             tags: isTaint ? ["taint"] : [], precision: confidence)
     }

@@ -50,6 +50,13 @@ public struct RuleSet: Sendable {
         return files.sorted()
     }
 
+    /// Which rules cover which Bandit tests and Semgrep rules (`metadata.bandit`/`semgrep`).
+    public var equivalence: RuleEquivalence {
+        var table = RuleEquivalence()
+        for rule in rules { table.add(nativeRule: rule.id, banditIds: rule.banditIds, semgrepIds: rule.semgrepIds) }
+        return table
+    }
+
     /// SARIF metadata of every rule.
     public var descriptors: [RuleDescriptor] { rules.map(\.descriptor) }
 }

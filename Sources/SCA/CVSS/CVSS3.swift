@@ -89,8 +89,10 @@ public struct CVSS3: Sendable, Hashable {
 }
 
 /// Severity of an advisory, spelled as Sentinel findings spell it (CVSS "none" becomes `info`).
+/// `unknown`: the advisory carries no severity anywhere; it ranks between `high` and `critical`
+/// as the finding severity of the same name does.
 public enum AdvisorySeverity: String, Sendable, Hashable, Comparable, CaseIterable, Codable {
-    case info, low, medium, high, critical
+    case info, low, medium, high, unknown, critical
 
     /// The CVSS qualitative rating for a 0–10 score.
     public init(score: Double) {

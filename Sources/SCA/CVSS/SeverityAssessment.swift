@@ -1,16 +1,16 @@
 /// The severity Sentinel reports for an advisory, and where it came from.
 ///
-/// Order of preference: a CVSS v3.x vector (base score computed here); then a CVSS v4 vector's
-/// database-provided label, since the v4 score needs FIRST's macro-vector table, which is not
-/// implemented — the vector is still shown; then `database_specific.severity` of the record or of
-/// the affected entry; then `medium`.
+/// Order of preference: the record's CVSS vectors (v3.x and v4.0, scored here; the highest
+/// score wins); then an alias record's CVSS vectors (the database lookup fills those in, see
+/// `borrowing(from:)`); then `database_specific.severity` of the record or of the affected entry
+/// (GHSA's LOW/MODERATE/HIGH/CRITICAL) or an Ubuntu priority; then `unknown`.
 public struct SeverityAssessment: Sendable, Hashable {
     public var severity: AdvisorySeverity
-    /// The CVSS base score, when a v3.x vector gave one.
+    /// The CVSS score, when a vector gave one.
     public var score: Double?
-    /// The vector the score or label belongs to, when any.
+    /// The vector the score belongs to, when any.
     public var vector: String?
-    /// `cvss3`, `database`, `default`.
+    /// `cvss3`, `cvss4`, `database`, `unknown`; `alias:` + one of those + ` ID` when borrowed.
     public var source: String
 
     public init(severity: AdvisorySeverity, score: Double?, vector: String?, source: String) {
@@ -20,19 +20,54 @@ public struct SeverityAssessment: Sendable, Hashable {
         self.source = source
     }
 
-    /// Assesses from a record's `severity[]` and database-specific labels.
-    public static func assess(severity entries: [OSVSeverity], databaseLabels: [String?]) -> SeverityAssessment {
-        let v3 = entries.filter { $0.type == "CVSS_V3" }.compactMap { try? CVSS3($0.score) }
-        if let best = v3.max(by: { $0.baseScore < $1.baseScore }) {
-            return SeverityAssessment(severity: best.severity, score: best.baseScore, vector: best.vector, source: "cvss3")
+    /// Whether a CVSS vector gave the severity (the record's own or an alias's).
+    public var isFromCVSS: Bool { score != nil }
+
+    /// Whether nothing gave a severity.
+    public var isUnknown: Bool { severity == .unknown }
+
+    /// The best CVSS assessment among `entries` (v3.x and v4.0 vectors; unparsable ones are
+    /// ignored); nil when there is none.
+    public static func cvss(_ entries: [OSVSeverity]) -> SeverityAssessment? {
+        var scored: [(score: Double, vector: String, source: String)] = []
+        for entry in entries {
+            switch entry.type {
+            case "CVSS_V3":
+                if let v3 = try? CVSS3(entry.score) { scored.append((v3.baseScore, v3.vector, "cvss3")) }
+            case "CVSS_V4":
+                if let v4 = try? CVSS4(entry.score) { scored.append((v4.score, v4.vector, "cvss4")) }
+            default: continue
+            }
         }
-        let v4 = entries.first { $0.type == "CVSS_V4" }?.score
+        guard let best = scored.max(by: { $0.score < $1.score }) else { return nil }
+        return SeverityAssessment(severity: AdvisorySeverity(score: best.score), score: best.score,
+                                  vector: best.vector, source: best.source)
+    }
+
+    /// The severity from labels alone (`database_specific.severity`, an Ubuntu priority); nil when none.
+    public static func label(severity entries: [OSVSeverity], databaseLabels: [String?]) -> SeverityAssessment? {
         if let label = databaseLabels.compactMap({ $0.flatMap(AdvisorySeverity.init(label:)) }).max() {
-            return SeverityAssessment(severity: label, score: nil, vector: v4, source: "database")
+            return SeverityAssessment(severity: label, score: nil, vector: nil, source: "database")
         }
         if let ubuntu = entries.first(where: { $0.type == "Ubuntu" }), let label = AdvisorySeverity(label: ubuntu.score) {
             return SeverityAssessment(severity: label, score: nil, vector: nil, source: "database")
         }
-        return SeverityAssessment(severity: .medium, score: nil, vector: v4, source: "default")
+        return nil
+    }
+
+    /// Assesses from a record's own `severity[]` and database-specific labels, without aliases.
+    public static func assess(severity entries: [OSVSeverity], databaseLabels: [String?]) -> SeverityAssessment {
+        cvss(entries) ?? label(severity: entries, databaseLabels: databaseLabels)
+            ?? SeverityAssessment(severity: .unknown, score: nil, vector: nil, source: "unknown")
+    }
+
+    /// This assessment, or the alias's when this one has no CVSS score and the alias's does (or
+    /// when this one is unknown and the alias has any severity); the source then names the alias.
+    public func borrowing(from alias: SeverityAssessment, id: String) -> SeverityAssessment {
+        let better = (!isFromCVSS && alias.isFromCVSS) || (isUnknown && !alias.isUnknown)
+        guard better else { return self }
+        var copy = alias
+        copy.source = "alias:\(alias.source) \(id)"
+        return copy
     }
 }

@@ -32,12 +32,24 @@ extension OSVDatabase {
     /// `.zip` exports, in one transaction: on any failure of the database itself nothing changes.
     /// Malformed records are reported in the result and skipped. A record replaces a stored one only
     /// when its `modified` is newer, so re-importing the same data changes nothing.
-    public func `import`(paths: [String]) throws -> ImportReport {
-        try importRecords(paths: paths, failAfter: nil)
+    ///
+    /// With `feed`, the feed state of its ecosystem (or, when it names none, of every ecosystem
+    /// the import touched) is written in the same transaction.
+    public func `import`(paths: [String], feed: FeedState? = nil) throws -> ImportReport {
+        try importRecords(paths: paths, failAfter: nil, feed: feed)
+    }
+
+    /// Imports one downloaded `.zip` export, all or nothing: a damaged archive or entry (bad
+    /// central directory, CRC mismatch, truncation) throws and leaves the database as it was;
+    /// malformed records inside an intact archive are reported and skipped as usual. Records
+    /// name `label` (the URL) as their source rather than the temporary file.
+    public func importExport(zip path: String, label: String, feed: FeedState) throws -> ImportReport {
+        try importRecords(paths: [path], failAfter: nil, feed: feed, strictArchive: label)
     }
 
     /// `import(paths:)` with a fault injected after `failAfter` records, for atomicity tests.
-    func importRecords(paths: [String], failAfter: Int?) throws -> ImportReport {
+    func importRecords(paths: [String], failAfter: Int?, feed: FeedState? = nil,
+                       strictArchive label: String? = nil) throws -> ImportReport {
         let files = try Self.collectFiles(paths)
         cachedLookup = nil
         var writer = try RecordWriter(connection)
@@ -54,7 +66,7 @@ extension OSVDatabase {
             }
             for file in files {
                 if file.lowercased().hasSuffix(".zip") {
-                    try importZip(file, report: &report, store: store)
+                    try importZip(file, label: label, report: &report, store: store)
                 } else {
                     report.files += 1
                     guard let data = FileManager.default.contents(atPath: file) else {
@@ -62,6 +74,14 @@ extension OSVDatabase {
                         continue
                     }
                     try decodeAndStore(Array(data), name: file, report: &report, store: store)
+                }
+            }
+            if var feed {
+                let ecosystems = feed.ecosystem.isEmpty
+                    ? Set(writer.ecosystems.map(FeedState.exportName)).sorted() : [feed.ecosystem]
+                for ecosystem in ecosystems {
+                    feed.ecosystem = ecosystem
+                    try writeFeed(feed)
                 }
             }
             try connection.execute("COMMIT")
@@ -72,25 +92,33 @@ extension OSVDatabase {
         }
     }
 
-    private func importZip(_ file: String, report: inout ImportReport,
+    /// With a `label` (a downloaded export) archive damage throws; without, it is a problem
+    /// of that file and the import goes on.
+    private func importZip(_ file: String, label: String?, report: inout ImportReport,
                            store: (OSVRecord, [UInt8], String, inout ImportReport) throws -> Void) throws {
+        let display = label ?? file
         guard let data = FileManager.default.contents(atPath: file) else {
+            if label != nil { throw SentinelError(.io, "\(file): cannot be read") }
             report.problems.append(ImportProblem(source: file, message: "\(file): cannot be read"))
             return
         }
         let archive: ZipArchive
-        do { archive = try ZipArchive(path: file, bytes: Array(data)) } catch let error as SentinelError {
+        do { archive = try ZipArchive(path: display, bytes: Array(data)) } catch let error as SentinelError {
+            if label != nil { throw error }
             report.problems.append(ImportProblem(source: file, message: error.message))
             return
         }
         for entry in archive.entries where Self.isAdvisoryName(entry.name) {
             report.files += 1
-            let name = "\(file)!\(entry.name)"
+            let name = "\(display)!\(entry.name)"
+            let bytes: [UInt8]
             do {
-                try decodeAndStore(try archive.contents(of: entry), name: name, report: &report, store: store)
-            } catch let error as SentinelError where error.code == .invalidInput || error.code == .unsupported {
+                bytes = try archive.contents(of: entry)
+            } catch let error as SentinelError where label == nil && (error.code == .invalidInput || error.code == .unsupported) {
                 report.problems.append(ImportProblem(source: name, message: error.message))
+                continue
             }
+            try decodeAndStore(bytes, name: name, report: &report, store: store)
         }
     }
 
@@ -172,6 +200,10 @@ struct RecordWriter {
     private let update: SQLiteStatement
     private let deleteAffected: SQLiteStatement
     private let insertAffected: SQLiteStatement
+    private let deleteAliases: SQLiteStatement
+    private let insertAlias: SQLiteStatement
+    /// Ecosystems of the records stored (new, updated or unchanged) by this writer.
+    private(set) var ecosystems = Set<String>()
 
     init(_ connection: SQLiteConnection) throws {
         self.connection = connection
@@ -186,10 +218,13 @@ struct RecordWriter {
         deleteAffected = try connection.prepare("DELETE FROM affected WHERE rid = ?")
         insertAffected = try connection.prepare(
             "INSERT INTO affected(rid, ecosystem, name, ranges, versions, severity) VALUES (?, ?, ?, ?, ?, ?)")
+        deleteAliases = try connection.prepare("DELETE FROM aliases WHERE rid = ?")
+        insertAlias = try connection.prepare("INSERT INTO aliases(rid, alias) VALUES (?, ?)")
     }
 
     mutating func store(_ record: OSVRecord, raw: [UInt8], source: String, into report: inout ImportReport) throws {
         let key = record.modifiedKey
+        for entry in record.affected where !entry.ecosystem.isEmpty { ecosystems.insert(entry.ecosystem) }
         find.reset()
         find.bind(1, record.id)
         var rid: Int64?
@@ -220,12 +255,21 @@ struct RecordWriter {
             deleteAffected.reset()
             deleteAffected.bind(1, rid)
             try deleteAffected.step()
+            deleteAliases.reset()
+            deleteAliases.bind(1, rid)
+            try deleteAliases.step()
             report.updated += 1
         } else {
             try statement.step()
             report.inserted += 1
         }
         let recordID = rid ?? connection.lastInsertRowID
+        for alias in Set(record.aliases) where alias != record.id {
+            insertAlias.reset()
+            insertAlias.bind(1, recordID)
+            insertAlias.bind(2, alias)
+            try insertAlias.step()
+        }
         for entry in record.affected where !entry.name.isEmpty {
             let ecosystem = Ecosystem(entry.ecosystem)
             let scheme = ecosystem.versionScheme

@@ -24,6 +24,14 @@ extension OSVDatabase {
 /// A reusable lookup: the prepared query plus a per-batch cache of parsed advisories.
 struct Lookup {
     private let query: SQLiteStatement
+    private let aliasQuery: SQLiteStatement
+    /// Per advisory id: the best severity among its alias records (nil: none has one).
+    private var aliasSeverities = [String: AliasSeverity?]()
+
+    struct AliasSeverity {
+        var id: String
+        var assessment: SeverityAssessment
+    }
     private var advisories = [String: Advisory]()
     private var evaluators = [String: VersionEvaluator]()
     /// Record-level columns of rows seen, turned into an `Advisory` only when a record matches.
@@ -43,6 +51,12 @@ struct Lookup {
             WHERE a.ecosystem = ?1 AND a.name = ?2 AND r.withdrawn IS NULL
             ORDER BY r.id
             """)
+        // Aliases both ways: the record named by an alias, and records that list the id (or one
+        // of its aliases, e.g. the same CVE) among their own aliases.
+        aliasQuery = try database.connection.prepare("""
+            SELECT r.id, r.severity, r.db_severity FROM records r
+            WHERE r.withdrawn IS NULL AND (r.id = ?1 OR r.rid IN (SELECT rid FROM aliases WHERE alias = ?1))
+            """)
     }
 
     mutating func matches(for dependency: Dependency) throws -> [VulnerabilityMatch] {
@@ -56,17 +70,50 @@ struct Lookup {
         let matches = groups.compactMap { group -> VulnerabilityMatch? in
             let outcome = evaluator.evaluate(version, group.prepared)
             guard outcome.isAffected, var advisory = advisory(group.id) else { return nil }
-            if advisory.severity.source == "default",
-               let label = group.labels.compactMap({ $0.flatMap(AdvisorySeverity.init(label:)) }).max() {
-                advisory.severity = SeverityAssessment(severity: label, score: nil, vector: advisory.severity.vector,
-                                                       source: "database")
-            }
+            advisory.severity = severity(of: advisory, entryLabels: group.labels)
             return VulnerabilityMatch(advisory: advisory, ecosystem: dependency.ecosystem, package: dependency.name,
                                       version: version, affectedRange: outcome.matchedBy ?? "",
                                       fixedVersions: outcome.fixedVersions, smallestFix: outcome.smallestFix,
                                       fixIsSameMajor: outcome.fixIsSameMajor)
         }
         return matches
+    }
+
+    /// The record's own CVSS score; else an alias record's; else the record's labels (record or
+    /// affected entry); else an alias's label; else `unknown`.
+    private mutating func severity(of advisory: Advisory, entryLabels: [String?]) -> SeverityAssessment {
+        var assessment = advisory.severity
+        if assessment.isFromCVSS { return assessment }
+        if let label = entryLabels.compactMap({ $0.flatMap(AdvisorySeverity.init(label:)) }).max(),
+           assessment.isUnknown || label > assessment.severity {
+            assessment = SeverityAssessment(severity: label, score: nil, vector: nil, source: "database")
+        }
+        if let alias = (try? aliasSeverity(of: advisory)) ?? nil {
+            assessment = assessment.borrowing(from: alias.assessment, id: alias.id)
+        }
+        return assessment
+    }
+
+    /// The best-assessed alias record: CVSS beats labels, then the higher severity.
+    private mutating func aliasSeverity(of advisory: Advisory) throws -> AliasSeverity? {
+        if let known = aliasSeverities[advisory.id] { return known }
+        var best: AliasSeverity?
+        for key in [advisory.id] + advisory.aliases {
+            aliasQuery.reset()
+            aliasQuery.bind(1, key)
+            while try aliasQuery.step() {
+                let id = aliasQuery.text(0) ?? ""
+                guard id != advisory.id else { continue }
+                let entries = Self.pairs(aliasQuery.text(1)).map { OSVSeverity(type: $0.0, score: $0.1) }
+                let found = SeverityAssessment.assess(severity: entries, databaseLabels: [aliasQuery.text(2)])
+                guard !found.isUnknown else { continue }
+                let rank = { (a: SeverityAssessment) in (a.isFromCVSS ? 1 : 0, a.score ?? 0, a.severity) }
+                if let current = best?.assessment, rank(current) >= rank(found) { continue }
+                best = AliasSeverity(id: id, assessment: found)
+            }
+        }
+        aliasSeverities[advisory.id] = .some(best)
+        return best
     }
 
     /// One indexed query: the package's advisories, grouped by record and prepared for evaluation.

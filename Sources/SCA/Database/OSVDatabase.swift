@@ -21,13 +21,36 @@ public final class OSVDatabase {
         let version = try connection.prepare("PRAGMA user_version")
         try version.step()
         let found = version.int(0)
-        guard found == 0 || found == Self.schemaVersion else {
+        guard found == 0 || found == 1 || found == Self.schemaVersion else {
             throw SentinelError(.invalidInput, "\(path): OSV database schema \(found) is not supported (expected \(Self.schemaVersion)); delete it and import again")
         }
-        if found == 0 { try connection.execute("PRAGMA user_version = \(Self.schemaVersion)") }
+        if found == 1 { try migrateFromVersion1() }
+        if found != Self.schemaVersion { try connection.execute("PRAGMA user_version = \(Self.schemaVersion)") }
     }
 
-    static let schemaVersion: Int64 = 1
+    /// 2 added the alias index and the per-ecosystem feed state.
+    static let schemaVersion: Int64 = 2
+
+    /// Version 1 kept aliases only as text in `records`: index them (the new tables exist already).
+    private func migrateFromVersion1() throws {
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            let rows = try connection.prepare("SELECT rid, aliases FROM records")
+            let insert = try connection.prepare("INSERT INTO aliases(rid, alias) VALUES (?, ?)")
+            while try rows.step() {
+                for alias in (rows.text(1) ?? "").split(separator: "\n") {
+                    insert.reset()
+                    insert.bind(1, rows.int(0))
+                    insert.bind(2, String(alias))
+                    try insert.step()
+                }
+            }
+            try connection.execute("PRAGMA user_version = \(Self.schemaVersion); COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
 
     static let schema = """
         PRAGMA foreign_keys = ON;
@@ -58,6 +81,19 @@ public final class OSVDatabase {
         );
         CREATE INDEX IF NOT EXISTS affected_package ON affected(ecosystem, name);
         CREATE INDEX IF NOT EXISTS affected_record ON affected(rid);
+        CREATE TABLE IF NOT EXISTS aliases(   -- each record's aliases, so that aliases resolve both ways
+            rid INTEGER NOT NULL REFERENCES records(rid) ON DELETE CASCADE,
+            alias TEXT NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS aliases_alias ON aliases(alias);
+        CREATE INDEX IF NOT EXISTS aliases_record ON aliases(rid);
+        CREATE TABLE IF NOT EXISTS feeds(     -- where each ecosystem's data last came from, and when
+            ecosystem TEXT PRIMARY KEY,
+            source TEXT NOT NULL,        -- the export URL, or `import PATH`
+            etag TEXT,
+            last_modified TEXT,
+            refreshed_at INTEGER NOT NULL  -- Unix seconds of the last import or up-to-date check
+        );
         """
 
     // MARK: Status

@@ -83,6 +83,16 @@ public struct LockfileDetector: Sendable {
         return scan
     }
 
+    /// Parses the recognised files among `files` (relative to `root`) and nothing else: what a
+    /// scan of named files (`sentinel scan poetry.lock app.py`) reads.
+    public func scan(files: [String]) -> Scan {
+        var scan = Scan()
+        let parsers = parsers()
+        scan.files = files.filter { Self.parser(forPath: $0, in: parsers) != nil }.sorted()
+        read(scan.files, into: &scan)
+        return scan
+    }
+
     /// The bytes of a plain file no larger than `maxFileSize`, not through a symbolic link:
     /// files named by the scanned tree (includes, manifests) must not lead to devices or
     /// elsewhere.

@@ -28,6 +28,8 @@ public protocol CgroupHierarchy: Sendable {
     func create(name: String, limits: CgroupLimits) throws -> any CgroupGroup
     /// Names of existing groups under the hierarchy that start with `prefix`.
     func groups(withPrefix prefix: String) -> [String]
+    /// Whether group `name` holds no task (a missing group is empty).
+    func isEmpty(name: String) -> Bool
     /// Kills whatever is left in group `name` and removes it.
     func destroy(name: String)
 }
@@ -72,13 +74,19 @@ public enum Cgroups {
         return nil
     }
 
-    /// Removes groups left by launchers that died (killed before they could clean up).
+    /// Removes groups left by launchers that died (`kill -9`: nothing in the sandbox can remove
+    /// them, the init being inside). Every launch calls this before creating its own group.
+    /// A group goes only when its launcher is gone *and* it holds no task: the init dies with
+    /// its launcher (PDEATHSIG), so a populated group belongs to a live sandbox — one still
+    /// dying, or one whose launcher runs in another pid namespace where its pid means nothing
+    /// here — and is left for a later run.
     public static func removeStale(in hierarchy: any CgroupHierarchy) {
         for name in hierarchy.groups(withPrefix: prefix) {
             let fields = name.dropFirst(prefix.count).split(separator: "-")
             guard let pidText = fields.first, let owner = pid_t(pidText) else { continue }
             if owner == getpid() { continue }
             if kill(owner, 0) == 0 || errno == EPERM { continue }
+            guard hierarchy.isEmpty(name: name) else { continue }
             hierarchy.destroy(name: name)
         }
     }

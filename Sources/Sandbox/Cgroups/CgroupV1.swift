@@ -23,6 +23,11 @@ public struct CgroupV1: CgroupHierarchy {
         self.root = root
     }
 
+    /// The socket-buffer limit that goes with a memory limit of `memory` bytes.
+    static func tcpLimit(memory: UInt64) -> UInt64 {
+        max(memory / 2, 1 << 20)
+    }
+
     public func create(name: String, limits: CgroupLimits) throws -> any CgroupGroup {
         var created: [String] = []
         do {
@@ -42,6 +47,16 @@ public struct CgroupV1: CgroupHierarchy {
                 }
                 if CgroupFiles.exists(memory + "/memory.swappiness") {
                     try? CgroupFiles.write("0", to: memory + "/memory.swappiness")
+                }
+                // v1 does not count socket buffers in the memory limit: without this a payload
+                // queues gigabytes in loopback TCP. Writing the file is what turns TCP
+                // accounting on for the group (deprecated since 6.x, still enforced on 6.18;
+                // memory.kmem.limit_in_bytes, by contrast, is ignored by kernels since 6.1).
+                // The TCP counter is separate from the memory one, so half the limit keeps
+                // the group's total under 1.5x the limit; the kernel overshoots it only by a
+                // forced packet per socket, and sockets are bounded by the open-files limit.
+                if CgroupFiles.exists(memory + "/memory.kmem.tcp.limit_in_bytes") {
+                    try CgroupFiles.write(String(Self.tcpLimit(memory: bytes)), to: memory + "/memory.kmem.tcp.limit_in_bytes")
                 }
             }
             let pids = "\(root)/pids/\(name)"
@@ -68,6 +83,10 @@ public struct CgroupV1: CgroupHierarchy {
             names.formUnion(entries.filter { $0.hasPrefix(prefix) })
         }
         return names.sorted()
+    }
+
+    public func isEmpty(name: String) -> Bool {
+        Self.controllers.allSatisfy { CgroupFiles.pids(in: "\(root)/\($0)/\(name)/cgroup.procs").isEmpty }
     }
 
     public func destroy(name: String) {

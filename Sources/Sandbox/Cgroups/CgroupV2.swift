@@ -20,6 +20,7 @@ public struct CgroupV2: CgroupHierarchy {
         }
         do {
             if let bytes = limits.memoryBytes {
+                // Socket buffers are charged to memory.max on v2: no separate TCP limit exists.
                 try CgroupFiles.write(String(bytes), to: path + "/memory.max")
                 if CgroupFiles.exists(path + "/memory.swap.max") {
                     try CgroupFiles.write("0", to: path + "/memory.swap.max")
@@ -50,6 +51,10 @@ public struct CgroupV2: CgroupHierarchy {
 
     public func groups(withPrefix prefix: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix(prefix) }.sorted()
+    }
+
+    public func isEmpty(name: String) -> Bool {
+        CgroupFiles.pids(in: "\(root)/\(name)/cgroup.procs").isEmpty
     }
 
     public func destroy(name: String) {

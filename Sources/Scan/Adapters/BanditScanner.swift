@@ -17,8 +17,9 @@ public struct BanditScanner: Scanner {
     public let name = "bandit"
     /// Static analysis.
     public let kind = ScannerKind.sast
-    /// Runs by default; when Bandit is not installed the default set skips it with a notice.
-    public let isDefault = true
+    /// Opt-in (`--tools bandit` or `tools:` in `.sentinel.yml`): the native engine covers its
+    /// checks, so results do not depend on whether Bandit happens to be installed.
+    public let isDefault = false
     /// The sandbox profile (a name or a path).
     public var profile: String
     /// Runs the tool; `nil` runs it in the context's sandbox.
@@ -51,14 +52,21 @@ public struct BanditScanner: Scanner {
     }
 
     /// The sandboxed command for `target`, and which findings to keep.
+    /// The workspace is the deepest directory holding the selected files (see `AdapterWorkspace`).
     public func invocation(for target: ScanTarget, context: ScanContext) -> (ToolInvocation, ToolTargets) {
+        let (invocation, targets, _) = plan(for: target, context: context)
+        return (invocation, targets)
+    }
+
+    func plan(for target: ScanTarget, context: ScanContext) -> (ToolInvocation, ToolTargets, AdapterWorkspace) {
         let installation = ToolInstallation(tool: name, directory: context.toolsDirectory)
-        let targets = ToolTargets(files: target.files(withExtensions: Self.extensions))
+        let workspace = AdapterWorkspace(target: target, files: target.files(withExtensions: Self.extensions))
+        let targets = ToolTargets(files: workspace.files)
         let command = [installation.executable, "-r", "-f", "json", "-q", "--"] + targets.arguments
         let invocation = ToolInvocation(
-            profile: profile, command: command, workspace: target.root,
+            profile: profile, command: command, workspace: workspace.host,
             extraReadOnly: installation.extraReadOnly, timeout: timeout)
-        return (invocation, targets)
+        return (invocation, targets, workspace)
     }
 
     /// Runs `bandit -r -f json -q` over the selected Python files in the sandbox. Throws
@@ -67,7 +75,7 @@ public struct BanditScanner: Scanner {
         if let reason = unavailableReason(context: context) {
             throw SentinelError(.toolFailed, reason)
         }
-        let (invocation, targets) = invocation(for: target, context: context)
+        let (invocation, targets, workspace) = plan(for: target, context: context)
         if targets.arguments.isEmpty {
             return ScannerOutput(tool: ToolRun(name: name, informationURI: BanditReport.informationURI))
         }
@@ -75,9 +83,9 @@ public struct BanditScanner: Scanner {
         var output = try AdapterRun.run(
             tool: name, invocation: invocation, executor: executor ?? SandboxToolExecutor(runner: context.sandbox)
         ) { data in
-            try BanditReport.parse(data: data, root: target.root)
+            try BanditReport.parse(data: data, root: workspace.host)
         }
-        output = AdapterRun.keepingSelected(output, targets: targets)
+        output = workspace.rebased(AdapterRun.keepingSelected(output, targets: targets))
         output.tool.version = ToolInstallation(tool: name, directory: context.toolsDirectory).packageVersion("bandit")
         context.progress(.finished(tool: name, findings: output.findings.count))
         return output

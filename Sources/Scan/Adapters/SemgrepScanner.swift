@@ -84,8 +84,15 @@ public struct SemgrepScanner: Scanner {
 
     /// The sandboxed command for `target`, and which findings to keep.
     public func invocation(for target: ScanTarget, context: ScanContext) -> (ToolInvocation, ToolTargets) {
+        let (invocation, targets, _) = plan(for: target, context: context)
+        return (invocation, targets)
+    }
+
+    /// The workspace is the deepest directory holding the selected files (see `AdapterWorkspace`).
+    func plan(for target: ScanTarget, context: ScanContext) -> (ToolInvocation, ToolTargets, AdapterWorkspace) {
         let installation = ToolInstallation(tool: name, directory: context.toolsDirectory)
-        let targets = ToolTargets(files: files(in: target))
+        let workspace = AdapterWorkspace(target: target, files: files(in: target))
+        let targets = ToolTargets(files: workspace.files)
         // `--no-rewrite-rule-ids`: ids as the rule files spell them, not prefixed with their directory.
         var command = [
             installation.executable, "scan", "--json", "--metrics=off", "--disable-version-check", "--quiet",
@@ -97,9 +104,9 @@ public struct SemgrepScanner: Scanner {
             installation.extraReadOnly
             + AdapterBinds.outsideProfileRoots(configPaths, profileRoots: [ToolInstallation.profileToolsRoot])
         let invocation = ToolInvocation(
-            profile: profile, command: command, workspace: target.root, extraReadOnly: binds,
+            profile: profile, command: command, workspace: workspace.host, extraReadOnly: binds,
             environment: Self.environment, timeout: timeout)
-        return (invocation, targets)
+        return (invocation, targets, workspace)
     }
 
     /// Runs `semgrep scan --json` with the rules over the selected files in the sandbox. Throws
@@ -108,7 +115,7 @@ public struct SemgrepScanner: Scanner {
         if let reason = unavailableReason(context: context) {
             throw SentinelError(.toolFailed, reason)
         }
-        let (invocation, targets) = invocation(for: target, context: context)
+        let (invocation, targets, workspace) = plan(for: target, context: context)
         if targets.arguments.isEmpty {
             return ScannerOutput(tool: ToolRun(name: name, informationURI: SemgrepReport.informationURI))
         }
@@ -117,9 +124,9 @@ public struct SemgrepScanner: Scanner {
             tool: name, invocation: invocation, executor: executor ?? SandboxToolExecutor(runner: context.sandbox),
             failureDetail: SemgrepReport.fatalMessage(in:)
         ) { data in
-            try SemgrepReport.parse(data: data, root: target.root, configPaths: configPaths)
+            try SemgrepReport.parse(data: data, root: workspace.host, configPaths: configPaths)
         }
-        output = AdapterRun.keepingSelected(output, targets: targets)
+        output = workspace.rebased(AdapterRun.keepingSelected(output, targets: targets))
         context.progress(.finished(tool: name, findings: output.findings.count))
         return output
     }

@@ -14,8 +14,13 @@ public struct DependencyScanner: Scanner {
     public init() {}
 
     public func applies(to target: ScanTarget) -> Bool {
-        let detector = LockfileDetector(root: target.root)
-        return target.files.contains { detector.parser(forFileName: ($0 as NSString).lastPathComponent) != nil }
+        (target.files + target.oversizedFiles).contains { Self.reads($0, root: target.root) }
+    }
+
+    /// Whether `file` (relative to `root`) is a lockfile or manifest this scanner reads; such
+    /// files are read whatever `--max-file-size` says (lockfiles have their own limit).
+    public static func reads(_ file: String, root: String) -> Bool {
+        LockfileDetector(root: root).parser(forFileName: (file as NSString).lastPathComponent) != nil
     }
 
     public func unavailableReason(context: ScanContext) -> String? {
@@ -25,12 +30,21 @@ public struct DependencyScanner: Scanner {
     }
 
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
-        let detected = try LockfileDetector(root: target.root).scan()
-        var notices = detected.errors.map { Notice(level: .warning, message: $0.description, file: $0.file, tool: name) }
-        if detected.nothingReadable {
-            let files = detected.files.joined(separator: ", ")
-            throw SentinelError(.invalidInput, "no lockfile could be read (\(files)): \(detected.errors.first?.description ?? "")")
+        // Named files: exactly the lockfiles among them; a directory: every lockfile under it that the
+        // file selection (globs, default ignores) keeps.
+        let detector = LockfileDetector(root: target.root)
+        var detected = target.isFileList ? detector.scan(files: target.files + target.oversizedFiles) : try detector.scan()
+        if !target.isFileList && isDirectory(target.root) {
+            let selected = Set(target.files + target.oversizedFiles)
+            detected.results = detected.results.filter { selected.contains($0.file) }
+            detected.errors = detected.errors.filter { selected.contains($0.file) }
         }
+        // A lockfile that cannot be read is bad input: reported once, the scan goes on, exit 2.
+        let inputErrors = detected.errors.map {
+            Notice(level: .error, message: $0.line > 0 ? "\($0.file):\($0.line): \($0.message)" : "\($0.file): \($0.message)",
+                   tool: name)
+        }
+        var notices: [Notice] = []
         var findings: [Finding] = []
         var rules: [String: RuleDescriptor] = [:]
         for problem in detected.results.flatMap(\.problems) {
@@ -46,14 +60,27 @@ public struct DependencyScanner: Scanner {
         let pinned = detected.dependencies.filter { $0.version != nil }
         let database = try OSVDatabase(path: context.databasePath)
         let matches = try database.lookup(pinned)
+        var matchesByAdvisory: [String: [VulnerabilityMatch]] = [:]
         for (dependency, found) in zip(pinned, matches) {
             for match in found {
                 findings.append(finding(for: match, dependency: dependency))
-                rules[match.advisory.id] = descriptor(for: match.advisory)
+                matchesByAdvisory[match.advisory.id, default: []].append(match)
             }
         }
-        return ScannerOutput(findings: findings, rules: rules.values.sorted { $0.id < $1.id },
-                             tool: ToolRun(name: name, status: .succeeded), notices: notices)
+        for (id, found) in matchesByAdvisory { rules[id] = descriptor(for: found) }
+        for warning in try staleDataWarnings(database, ecosystems: Set(pinned.map(\.ecosystem.name)), context: context) {
+            context.warn(warning)
+            notices.append(Notice(level: .warning, message: warning, tool: name))
+        }
+        var output = ScannerOutput(findings: findings, rules: rules.values.sorted { $0.id < $1.id },
+                                   tool: ToolRun(name: name, status: .succeeded), notices: notices)
+        output.inputErrors = inputErrors
+        return output
+    }
+
+    private func isDirectory(_ path: String) -> Bool {
+        var directory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 
     static let notPinnedRule = RuleDescriptor(
@@ -83,6 +110,7 @@ public struct DependencyScanner: Scanner {
         if !dependency.path.isEmpty { properties["dependencyPath"] = dependency.path.joined(separator: " > ") }
         if let score = advisory.severity.score { properties["cvssScore"] = String(score) }
         if let vector = advisory.severity.vector { properties["cvssVector"] = vector }
+        properties["severitySource"] = advisory.severity.source
         let via = dependency.isDirect || dependency.path.count < 2 ? "" : " via \(dependency.path.joined(separator: " > "))"
         return Finding(
             ruleId: advisory.id, tool: name, severity: Severity(advisory.severity.severity), confidence: .high,
@@ -92,16 +120,58 @@ public struct DependencyScanner: Scanner {
             references: [advisory.url] + advisory.references.map(\.url).filter { $0 != advisory.url })
     }
 
-    private func descriptor(for advisory: Advisory) -> RuleDescriptor {
-        RuleDescriptor(id: advisory.id, tool: "osv", name: advisory.id,
-                       shortDescription: advisory.summary ?? "Known vulnerability \(advisory.id)",
-                       fullDescription: advisory.summary ?? advisory.id, helpURI: advisory.url,
-                       defaultSeverity: Severity(advisory.severity.severity), tags: ["security", "vulnerability"] + advisory.aliases)
+    /// One rule per advisory; its help names the advisory, its summary, where its severity came
+    /// from and the fixed version of every affected package the scan found.
+    private func descriptor(for matches: [VulnerabilityMatch]) -> RuleDescriptor {
+        let advisory = matches[0].advisory
+        let summary = advisory.summary?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let aliases = advisory.aliases.isEmpty ? "" : " (\(advisory.aliases.joined(separator: ", ")))"
+        var fixes: [String] = []
+        for match in matches {
+            let line = match.smallestFix.map { "upgrade \(match.package) to \($0) or later" }
+                ?? "no fixed version of \(match.package) is published"
+            if !fixes.contains(line) { fixes.append(line) }
+        }
+        let severity = Self.severityText(advisory.severity)
+        let text = "\(advisory.id)\(aliases): \(summary ?? "known vulnerability").\n\nSeverity: \(severity).\n\n"
+            + "Fix: " + fixes.joined(separator: "; ") + ".\n\nDetails: \(advisory.url)"
+        let markdown = "**\(advisory.id)**\(aliases): \(summary ?? "known vulnerability")\n\nSeverity: \(severity)\n\n"
+            + fixes.map { "- \($0)" }.joined(separator: "\n") + "\n\nDetails: [\(advisory.id)](\(advisory.url))"
+        return RuleDescriptor(id: advisory.id, tool: "osv", name: advisory.id,
+                              shortDescription: summary ?? "Known vulnerability \(advisory.id)",
+                              fullDescription: summary ?? advisory.id, help: text, helpMarkdown: markdown, helpURI: advisory.url,
+                              defaultSeverity: Severity(advisory.severity.severity), tags: ["security", "vulnerability"] + advisory.aliases)
+    }
+
+    /// `critical (CVSS 9.8, CVSS:3.1/AV:N/...)`, `high (database)`, `unknown (no severity published)`.
+    static func severityText(_ assessment: SeverityAssessment) -> String {
+        let severity = assessment.severity.rawValue
+        if let score = assessment.score, let vector = assessment.vector {
+            let borrowed = assessment.source.hasPrefix("alias:") ? " from alias \(assessment.source.split(separator: " ").last ?? "")" : ""
+            return "\(severity) (CVSS \(score), \(vector)\(borrowed))"
+        }
+        if assessment.isUnknown { return "unknown (no CVSS vector or severity label is published; gated like high)" }
+        return "\(severity) (\(assessment.source.hasPrefix("alias:") ? "label of alias \(assessment.source.split(separator: " ").last ?? "")" : "database label"))"
+    }
+
+    /// One warning per ecosystem in use whose data was last refreshed longer ago than allowed.
+    private func staleDataWarnings(_ database: OSVDatabase, ecosystems: Set<String>, context: ScanContext) throws -> [String] {
+        let now = Date()
+        let feeds = try database.feeds()
+        var warnings: [String] = []
+        for ecosystem in Set(ecosystems.map(FeedState.exportName)).sorted() {
+            guard let feed = feeds.first(where: { $0.ecosystem == ecosystem }) else { continue }
+            let age = now.timeIntervalSince(feed.refreshedAt)
+            guard age > context.maxDatabaseAge else { continue }
+            warnings.append("the \(ecosystem) advisories are \(FeedState.describeAge(age)) old "
+                + "(older than \(FeedState.describeAge(context.maxDatabaseAge))): run `sentinel db update`")
+        }
+        return warnings
     }
 }
 
 extension Severity {
     init(_ advisory: AdvisorySeverity) {
-        self = Severity(rawValue: advisory.rawValue) ?? .medium
+        self = Severity(rawValue: advisory.rawValue) ?? .unknown
     }
 }

@@ -32,10 +32,14 @@ public struct NativeSASTScanner: Scanner {
         let engine = SASTEngine(rules: rules)
         let files = target.files(withExtensions: ["py", "pyw"])
         let results = Mutex<[Int: FileScanResult]>([:])
+        let unread = Mutex<[SkippedFile]>([])
         let progress = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             let file = files[index]
-            guard let data = FileManager.default.contents(atPath: target.absolute(file)) else { return }
+            guard let data = FileManager.default.contents(atPath: target.absolute(file)) else {
+                unread.withLock { $0.append(SkippedFile(file: file, reason: "cannot read")) }
+                return
+            }
             let result = engine.scan(file: file, source: String(decoding: data, as: UTF8.self))
             results.withLock { $0[index] = result }
             let done = progress.add(1, ordering: .relaxed).newValue
@@ -51,23 +55,26 @@ public struct NativeSASTScanner: Scanner {
                 notices.append(Notice(level: .warning, message: error, file: files[index], tool: name))
             }
         }
-        return ScannerOutput(findings: findings, rules: rules.descriptors,
-                             tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
+        var output = ScannerOutput(findings: findings, rules: rules.descriptors,
+                                   tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
+        output.skippedFiles = unread.withLock { $0 }
+        output.equivalence = rules.equivalence
+        return output
+    }
+
+    /// The Bandit/Semgrep mapping of the rules this scanner would load; nil when they do not load.
+    public func equivalence(context: ScanContext) -> RuleEquivalence? {
+        (try? RuleSet.load(directories: builtInDirectories + context.ruleDirectories))?.equivalence
     }
 }
 
-/// Where the shipped rules live: `$SENTINEL_RULES` (colon-separated), the source tree the
-/// binary was built in, then the installed location.
+/// Where the shipped rules live: `$SENTINEL_RULES` (colon-separated), else the first shipped
+/// directory (beside the installed binary, the checkout it was built in, the installed locations).
 public enum RuleLocations {
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         if let configured = environment["SENTINEL_RULES"] {
             return configured.split(separator: ":").map(String.init)
         }
-        if let tree = SourceTree.directory(named: "rules", containing: "python") { return [tree] }
-        for installed in ["/usr/local/share/sentinel/rules", "/usr/share/sentinel/rules"]
-        where FileManager.default.fileExists(atPath: installed) {
-            return [installed]
-        }
-        return []
+        return DataDirectory.directory(named: "rules", containing: "python").map { [$0] } ?? []
     }
 }

@@ -14,12 +14,18 @@ public struct SecretsScanner: Scanner {
 
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         var findings: [Finding] = []
+        var unread: [SkippedFile] = []
         for (index, file) in target.files.enumerated() {
             if index % 64 == 0 { context.progress(.file(tool: name, index: index, total: target.files.count, path: file)) }
-            guard let data = FileManager.default.contents(atPath: target.absolute(file)) else { continue }
+            guard let data = FileManager.default.contents(atPath: target.absolute(file)) else {
+                unread.append(SkippedFile(file: file, reason: "cannot read"))
+                continue
+            }
             findings += detector.scan(file: file, bytes: Array(data))
         }
-        return ScannerOutput(findings: findings, rules: SecretsDetector.descriptors,
-                             tool: ToolRun(name: name, version: nil, status: .succeeded))
+        var output = ScannerOutput(findings: findings, rules: SecretsDetector.descriptors,
+                                   tool: ToolRun(name: name, version: nil, status: .succeeded))
+        output.skippedFiles = unread
+        return output
     }
 }

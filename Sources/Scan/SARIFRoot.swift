@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Findings
+import Foundation
+import Support
+
+/// What SARIF URIs are relative to: the repository root (`--sarif-root DIR`, else the git top
+/// level of the scanned directory, else the scanned directory itself), and where the scanned
+/// directory is below it. GitHub code scanning resolves URIs against the repository root, so
+/// `scan services/api` must write `services/api/app.py`, not `app.py`.
+public enum SARIFRoot {
+    /// - Returns: the absolute root and the scanned directory's path below it (`""` when equal).
+    public static func resolve(scanDirectory: String, explicit: String?) throws -> (root: String, prefix: String) {
+        let directory = canonical(scanDirectory) ?? scanDirectory
+        let root: String
+        if let explicit {
+            guard let resolved = canonical(explicit) else {
+                throw SentinelError(.invalidInput, "--sarif-root \(explicit): no such directory")
+            }
+            root = resolved
+        } else {
+            root = gitTopLevel(of: directory) ?? directory
+        }
+        let prefix = Location.relativePath(directory, root: root)
+        if prefix == "." { return (root, "") }
+        guard !prefix.hasPrefix("/") else {
+            throw SentinelError(.invalidInput, "--sarif-root \(explicit ?? root): does not contain the scanned directory \(scanDirectory)")
+        }
+        return (root, prefix)
+    }
+
+    /// The absolute path with symlinks resolved (git reports the resolved top level).
+    static func canonical(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// `git rev-parse --show-toplevel`, or nil outside a work tree or without git.
+    static func gitTopLevel(of directory: String) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+        process.arguments = ["-C", directory, "rev-parse", "--show-toplevel"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        let top = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return top.isEmpty ? nil : canonical(top) ?? top
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Data shipped with the binary (profiles/, rules/): where an installation or a checkout keeps it.
+/// The one lookup every caller uses, so an installed, a relocated and a freshly built binary agree.
+public enum DataDirectory {
+    /// The installed locations, for a binary found nowhere else.
+    public static let installedPrefixes = ["/usr/local/share/sentinel", "/usr/share/sentinel"]
+
+    /// Every existing `name` directory holding `marker`, most specific first:
+    /// 1. `<bindir>/../share/sentinel/name` — the prefix the binary was installed into, wherever
+    ///    that tree was moved since (`make install DESTDIR=...` then copied elsewhere);
+    /// 2. the nearest ancestor of the executable with `name/marker` — the checkout a
+    ///    `.build/debug/sentinel` was built in;
+    /// 3. the absolute installed locations.
+    /// `executable` defaults to the running binary (`/proc/self/exe`, symlinks resolved).
+    public static func candidates(named name: String, containing marker: String, executable: String? = nil) -> [String] {
+        var found: [String] = []
+        func consider(_ directory: String) {
+            let standardized = (directory as NSString).standardizingPath
+            guard FileManager.default.fileExists(atPath: standardized + "/" + marker),
+                !found.contains(standardized)
+            else { return }
+            found.append(standardized)
+        }
+        if let executable = executable ?? runningExecutable() {
+            let binDirectory = (executable as NSString).deletingLastPathComponent
+            consider(binDirectory + "/../share/sentinel/" + name)
+            var directory = binDirectory
+            for _ in 0..<6 where directory != "/" && !directory.isEmpty {
+                if FileManager.default.fileExists(atPath: directory + "/" + name + "/" + marker) {
+                    consider(directory + "/" + name)
+                    break
+                }
+                directory = (directory as NSString).deletingLastPathComponent
+            }
+        }
+        for prefix in installedPrefixes { consider(prefix + "/" + name) }
+        return found
+    }
+
+    /// The first of ``candidates(named:containing:executable:)``.
+    public static func directory(named name: String, containing marker: String, executable: String? = nil) -> String? {
+        candidates(named: name, containing: marker, executable: executable).first
+    }
+
+    /// The running binary's real path: `/proc/self/exe` (the kernel's answer, not argv[0]),
+    /// else what Foundation reports.
+    public static func runningExecutable() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if length > 0 {
+            return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return Bundle.main.executableURL?.resolvingSymlinksInPath().path
+    }
+}

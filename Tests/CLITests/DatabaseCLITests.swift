@@ -1,0 +1,150 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// The corpus and fixtures these tests read in place.
+enum DatabaseFixtures {
+    static let pypa = URL(fileURLWithPath: CLI.packageRoot).deletingLastPathComponent().path + "/shared/corpora/osv/pypa/vulns"
+    static let ghsa = CLI.packageRoot + "/Tests/SCATests/Fixtures/ghsa"
+    static let available = FileManager.default.isExecutableFile(atPath: "/usr/bin/zip") && FileManager.default.fileExists(atPath: pypa)
+}
+
+/// `sentinel db update|status` against a loopback server, and what SCA then reports.
+@Suite(.serialized, .enabled(if: DatabaseFixtures.available, "needs /usr/bin/zip and the PyPA corpus"))
+struct DatabaseCLITests {
+    static let pypa = DatabaseFixtures.pypa
+    static let ghsa = DatabaseFixtures.ghsa
+    let home = NSTemporaryDirectory() + "sentinel-db-\(UUID().uuidString)"
+
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SENTINEL_HOME"] = home
+        environment.removeValue(forKey: "SENTINEL_OSV_URL")
+        return environment.merging(extra) { _, new in new }
+    }
+
+    /// A zip of the PyPA corpus records of `packages`.
+    func zip(_ packages: [String]) throws -> [UInt8] {
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let path = home + "/export-\(UUID().uuidString).zip"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/zip")
+        process.arguments = ["-q", "-r", "-j", path] + packages.map { Self.pypa + "/" + $0 }
+        try process.run()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    @Test func updateThenNotModifiedThenFailuresKeepTheData() throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let export = try zip(["jinja2"])
+        let step = Mutex(0)
+        let server = try LoopbackHTTPServer { request in
+            let n = step.withLock { value in defer { value += 1 }; return value }
+            switch n {
+            case 0: return .init(status: 200, headers: [("ETag", "\"e1\"")], body: export)
+            case 1: return request.headers["if-none-match"] == "\"e1\"" ? .init(status: 304) : .init(status: 400)
+            case 2: return .init(status: 500)
+            default: return .init(status: 200, headers: [("ETag", "\"e2\"")], body: Array(export.prefix(export.count - 30)))
+            }
+        }
+        defer { server.stop() }
+        let url = server.baseURL + "/PyPI/all.zip"
+
+        let first = try CLI.run(["db", "update", "--ecosystem", "PyPI", "--url", server.baseURL], environment: environment())
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == "PyPI: imported 5 files: 5 new, 0 updated, 0 unchanged, 0 problems\n")
+
+        // The base URL from the environment; the ecosystem from the database.
+        let second = try CLI.run(["db", "update"], environment: environment(["SENTINEL_OSV_URL": server.baseURL]))
+        #expect(second.status == 0 && second.stdout == "PyPI: up to date (not modified)\n", "\(second.stderr)")
+
+        let failed = try CLI.run(["db", "update", "--url", server.baseURL], environment: environment())
+        #expect(failed.status == 1)
+        #expect(failed.stderr == "sentinel: PyPI: GET \(url): HTTP 500; its data is unchanged\n")
+
+        let truncated = try CLI.run(["db", "update", "--url", server.baseURL], environment: environment())
+        #expect(truncated.status == 1)
+        #expect(truncated.stderr == "sentinel: PyPI: \(url): no zip end-of-central-directory record; its data is unchanged\n")
+
+        let status = try CLI.run(["db", "status"], environment: environment())
+        #expect(status.status == 0)
+        let lines = status.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("records   5 (0 withdrawn)"))
+        #expect(lines.last?.hasPrefix("  PyPI         5 records, newest ") == true)
+        #expect(lines.last?.hasSuffix(", source \(url), age 0m") == true, "\(lines)")
+    }
+
+    @Test func badUpdateArguments() throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let result = try CLI.run(["db", "update", "--url", "ftp://example.org"], environment: environment())
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--url: 'ftp://example.org' is not an http:// or https:// URL"))
+    }
+
+    /// The reproducer: three pins, the PyPA corpus plus the GitHub records of the two
+    /// CVSS 9.8 advisories; the default gate now fails.
+    @Test func knownCriticalCVEsFailTheDefaultGate() throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let imported = try CLI.run(["db", "import", Self.pypa, Self.ghsa], environment: environment())
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let project = home + "/project"
+        try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+        try "django==3.2.0\npyyaml==5.3\njinja2==2.10\n".write(toFile: project + "/requirements.txt", atomically: true, encoding: .utf8)
+
+        let json = try CLI.run(["scan", project, "--sca", "--format", "json"], environment: environment(), timeout: 300)
+        #expect(json.status == 1, "\(json.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        let findings = report?["findings"] as? [[String: Any]] ?? []
+        let severity = Dictionary(findings.map { ($0["ruleId"] as? String ?? "", $0["severity"] as? String ?? "") },
+                                  uniquingKeysWith: { a, _ in a })
+        #expect(severity["PYSEC-2021-109"] == "critical")  // CVE-2021-35042, Django order_by SQL injection
+        #expect(severity["PYSEC-2020-96"] == "critical")  // CVE-2020-1747, PyYAML full_load
+        #expect(!severity.values.contains("medium") || findings.count > 2)
+        #expect(severity.values.contains("unknown"), "advisories without any severity are reported as unknown")
+
+        let text = try CLI.run(["scan", project, "--sca", "--fail-on", "critical"], environment: environment(), timeout: 300)
+        #expect(text.status == 1)
+        #expect(text.stdout.contains("requirements.txt:1: critical: [PYSEC-2021-109] django 3.2.0 is affected by PYSEC-2021-109"))
+
+        let sarif = try CLI.run(["scan", project, "--sca", "--format", "sarif", "--fail-on", "none"], environment: environment(), timeout: 300)
+        #expect(sarif.status == 0)
+        let log = try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any]
+        let rules = ((log?["runs"] as? [[String: Any]])?.first?["tool"] as? [String: Any]).flatMap {
+            ($0["driver"] as? [String: Any])?["rules"] as? [[String: Any]]
+        } ?? []
+        let rule = rules.first { $0["id"] as? String == "PYSEC-2020-96" }
+        let help = (rule?["help"] as? [String: Any])?["text"] as? String ?? ""
+        #expect(help.hasPrefix("PYSEC-2020-96 (CVE-2020-1747, GHSA-6757-jp84-gxfx): "))
+        #expect(help.contains("Severity: critical (CVSS 9.8, CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H from alias GHSA-6757-jp84-gxfx)."))
+        #expect(help.contains("Fix: upgrade pyyaml to 5.3.1 or later."))
+        #expect((rule?["defaultConfiguration"] as? [String: Any])?["level"] as? String == "error")
+    }
+
+    @Test func scanWarnsOnStaleData() throws {
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let imported = try CLI.run(["db", "import", Self.pypa + "/jinja2"], environment: environment())
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let project = home + "/project"
+        try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
+        try "jinja2==2.10\n".write(toFile: project + "/requirements.txt", atomically: true, encoding: .utf8)
+
+        let fresh = try CLI.run(["scan", project, "--sca", "--fail-on", "none"], environment: environment(), timeout: 300)
+        #expect(fresh.status == 0 && !fresh.stderr.contains("warning"), "\(fresh.stderr)")
+
+        let stale = try CLI.run(["scan", project, "--sca", "--fail-on", "none", "--max-db-age", "0"], environment: environment(), timeout: 300)
+        #expect(stale.status == 0)
+        #expect(stale.stderr == "sentinel: warning: the PyPI advisories are 0m old (older than 0m): run `sentinel db update`\n")
+
+        try "sca:\n  max-db-age: 0s\n".write(toFile: project + "/.sentinel.yml", atomically: true, encoding: .utf8)
+        let configured = try CLI.run(["scan", project, "--sca", "--fail-on", "none"], environment: environment(), timeout: 300)
+        #expect(configured.stderr.contains("sentinel: warning: the PyPI advisories are 0m old"), "\(configured.stderr)")
+
+        let bad = try CLI.run(["scan", project, "--sca", "--max-db-age", "soon"], environment: environment())
+        #expect(bad.status == 2)
+        #expect(bad.stderr == "sentinel: --max-db-age: 'soon' is not a duration (e.g. 7d, 36h)\n")
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// An installed tree (`bin/sentinel`, `share/sentinel/{rules,profiles}`) moved away from the prefix
+/// it was installed for still finds its data beside itself. The debug binary stands in for the
+/// release one (same lookup code); `scripts/check-install.sh` runs the real `make install`.
+@Suite struct InstallLayoutCLITests {
+    /// A prefix outside any checkout: `bin/sentinel` (a copy of the built binary), one profile
+    /// and one rule, each only there, so that output naming them proves where they came from.
+    static func fakePrefix() throws -> String {
+        let prefix = NSTemporaryDirectory() + "sentinel-prefix-\(UUID().uuidString)"
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: prefix + "/share/sentinel/profiles", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: prefix + "/share/sentinel/rules/python", withIntermediateDirectories: true)
+        try fm.copyItem(atPath: CLI.binary, toPath: prefix + "/bin/sentinel")
+        let profile = """
+            name: relocated-only
+            description: A profile that exists only in the moved prefix
+            filesystem:
+              workspace: ro
+            network: none
+            """
+        try profile.write(toFile: prefix + "/share/sentinel/profiles/minimal.yaml", atomically: true, encoding: .utf8)
+        let rule = """
+            id: relocated-only-rule
+            message: a rule that exists only in the moved prefix
+            severity: low
+            confidence: high
+            languages: [python]
+            cwe: [20]
+            pattern: relocated_only_call(...)
+            """
+        try rule.write(
+            toFile: prefix + "/share/sentinel/rules/python/relocated-only-rule.yaml", atomically: true,
+            encoding: .utf8)
+        return prefix
+    }
+
+    /// The environment without the variables that would name the data directories directly.
+    static var plainEnvironment: [String: String] {
+        ProcessInfo.processInfo.environment.filter { $0.key != "SENTINEL_PROFILES" && $0.key != "SENTINEL_RULES" }
+    }
+
+    static func run(_ binary: String, _ arguments: [String]) throws -> CLI.Result {
+        try CLI.runProgram(binary, arguments, environment: plainEnvironment, directory: "/")
+    }
+
+    @Test func aMovedPrefixFindsItsProfilesAndRules() throws {
+        let original = try Self.fakePrefix()
+        let moved = NSTemporaryDirectory() + "sentinel-moved-\(UUID().uuidString)"
+        try FileManager.default.moveItem(atPath: original, toPath: moved)
+        defer { try? FileManager.default.removeItem(atPath: moved) }
+
+        let profiles = try Self.run(moved + "/bin/sentinel", ["sandbox", "profiles"])
+        #expect(profiles.status == 0, "\(profiles.stderr)")
+        let rows = profiles.stdout.split(separator: "\n").map(String.init)
+        #expect(rows.first?.hasPrefix("NAME") == true)
+        #expect(rows.contains { $0.hasPrefix("relocated-only ") }, "\(profiles.stdout)")
+
+        let rules = try Self.run(moved + "/bin/sentinel", ["rules", "list"])
+        #expect(rules.status == 0, "\(rules.stderr)")
+        let lines = rules.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(rules.stdout)")
+        #expect(lines.first?.hasPrefix("relocated-only-rule ") == true)
+        #expect(lines.last == "1 rules")
+    }
+
+    /// Through a symlink (`/usr/local/bin/sentinel -> /opt/sentinel/bin/sentinel`, as package
+    /// managers install), the data beside the real binary is used.
+    @Test func aSymlinkToTheBinaryUsesTheDataBesideTheTarget() throws {
+        let prefix = try Self.fakePrefix()
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        let links = NSTemporaryDirectory() + "sentinel-links-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: links, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: links) }
+        try FileManager.default.createSymbolicLink(atPath: links + "/sentinel", withDestinationPath: prefix + "/bin/sentinel")
+
+        let rules = try Self.run(links + "/sentinel", ["rules", "list"])
+        #expect(rules.status == 0, "\(rules.stderr)")
+        #expect(rules.stdout.split(separator: "\n").last == "1 rules", "\(rules.stdout)")
+    }
+}

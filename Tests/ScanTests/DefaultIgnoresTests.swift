@@ -1,0 +1,54 @@
+import Findings
+import Testing
+@testable import Scan
+
+@Suite struct DefaultIgnoresTests {
+    @Test(arguments: [
+        "tests/test_views.py", "src/app/tests/helpers.py", "test/units/module.py", "lib/sqlalchemy/testing/fixtures.py",
+        "test_api.py", "pkg/api_test.py", "conftest.py", "pkg/conftest.py",
+        ".venv/lib/x.py", "venv/x.py", "web/node_modules/a/index.js", "vendor/lib.py", "third_party/six.py",
+        "lib/python3.11/site-packages/yaml/__init__.py", "build/lib/app.py", "dist/app.py", ".tox/py/x.py",
+        ".eggs/x.py", "pkg/__pycache__/a.py",
+    ])
+    func ignoredByDefault(path: String) {
+        #expect(DefaultIgnores().ignores(path))
+        #expect(!DefaultIgnores(enabled: false).ignores(path))
+    }
+
+    @Test(arguments: [
+        "app.py", "src/testimony.py", "contest.py", "pkg/testing_utils.py", "pkg/test.py", "pkg/latest/x.py",
+        "builder/app.py", "distutils/x.py", "docs/build.py", "attest_test.txt",
+    ])
+    func scannedByDefault(path: String) {
+        #expect(!DefaultIgnores().ignores(path))
+    }
+
+    @Test func testPathsAreOnlyTheTestPatterns() {
+        #expect(DefaultIgnores.isTestPath("tests/test_x.py"))
+        #expect(DefaultIgnores.isTestPath("pkg/foo_test.py"))
+        #expect(!DefaultIgnores.isTestPath("node_modules/x.py"))
+        #expect(!DefaultIgnores.isTestPath("pkg/app.py"))
+    }
+
+    @Test func partitionCountsAndAnIncludeReadmits() {
+        let files = ["app.py", "tests/test_app.py", "tests/data/x.py", "build/app.py"]
+        let (kept, excluded) = DefaultIgnores().partition(files)
+        #expect(kept == ["app.py"])
+        #expect(excluded == ["tests/test_app.py", "tests/data/x.py", "build/app.py"])
+        let readmitted = DefaultIgnores().partition(files, include: [Glob("tests/**")])
+        #expect(readmitted.kept == ["app.py", "tests/test_app.py", "tests/data/x.py"])
+        #expect(readmitted.excluded == ["build/app.py"])
+    }
+
+    @Test func assertUsedIsDroppedOnlyInTests() {
+        let findings = [
+            Finding(ruleId: "python.assert-used", severity: .low, message: "m", location: Location(file: "tests/test_a.py", startLine: 1)),
+            Finding(ruleId: "bandit.B101", severity: .low, message: "m", location: Location(file: "pkg/conftest.py", startLine: 1)),
+            Finding(ruleId: "python.assert-used", severity: .low, message: "m", location: Location(file: "pkg/auth.py", startLine: 3)),
+            Finding(ruleId: "python.eval-used", severity: .high, message: "m", location: Location(file: "tests/test_a.py", startLine: 2)),
+        ]
+        let kept = TestCodeNoise.filter(findings)
+        #expect(kept.map(\.location.file) == ["pkg/auth.py", "tests/test_a.py"])
+        #expect(kept.map(\.ruleId) == ["python.assert-used", "python.eval-used"])
+    }
+}
