@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Support
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// How one run's memory, pids and cpu limits are enforced: a cgroup when the launcher may make
 /// one (as root, or in a cgroup v2 subtree delegated to it), else rlimits that approximate them.
@@ -32,18 +33,23 @@ enum LimitEnforcement {
             if let hierarchy = Cgroups.detect(root: options.cgroupRoot) { return .cgroup(hierarchy) }
             unavailable = "cgroups unavailable"
         } else {
-            switch CgroupDelegation.detect(needed: CgroupDelegation.controllers(for: limits),
-                                           cgroupRoot: options.cgroupRoot) {
+            switch CgroupDelegation.detect(
+                needed: CgroupDelegation.controllers(for: limits),
+                cgroupRoot: options.cgroupRoot)
+            {
             case .success(let hierarchy): return .cgroup(hierarchy)
             case .failure: unavailable = "cgroups unavailable without root"
             }
         }
         guard limits != CgroupLimits() else { return .rlimits([], notice: nil) }
         if options.requireLimits {
-            let names = [limits.memoryBytes != nil ? "memory" : nil, limits.pids != nil ? "pids" : nil,
-                         limits.cpus != nil ? "cpu" : nil].compactMap { $0 }
-            throw SandboxError(code: .setupFailed, stage: "limits", errno: nil,
-                               detail: "\(unavailable): \(list(names)) limits cannot be enforced, and --require-limits is set")
+            let names = [
+                limits.memoryBytes != nil ? "memory" : nil, limits.pids != nil ? "pids" : nil,
+                limits.cpus != nil ? "cpu" : nil,
+            ].compactMap { $0 }
+            throw SandboxError(
+                code: .setupFailed, stage: "limits", errno: nil,
+                detail: "\(unavailable): \(list(names)) limits cannot be enforced, and --require-limits is set")
         }
         return .rlimits(rlimits(for: limits), notice: notice(for: limits, prefix: unavailable))
     }

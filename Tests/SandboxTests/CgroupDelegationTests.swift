@@ -1,10 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import Synchronization
 import Testing
+
 @testable import Sandbox
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// An unprivileged launcher's cgroup v2 delegation, against a fake cgroupfs (this host has no
 /// v2 controllers), and the rlimit fallback when there is none.
@@ -47,8 +49,9 @@ import Testing
     @Test func aDelegatedSubtreeHoldsTheSandboxGroups() throws {
         let mount = fakeMount(ownPath: userService, controllers: "cpu memory pids\n")
         let base = mount.path + userService
-        let hierarchy = try CgroupDelegation.hierarchy(mountPoint: mount.path, ownPath: userService,
-                                                       needed: ["memory", "pids", "cpu"])
+        let hierarchy = try CgroupDelegation.hierarchy(
+            mountPoint: mount.path, ownPath: userService,
+            needed: ["memory", "pids", "cpu"])
         #expect(hierarchy.root == base)
         let subtree = try String(contentsOfFile: base + "/cgroup.subtree_control", encoding: .utf8)
         #expect(subtree == "+memory +pids +cpu")
@@ -110,8 +113,11 @@ import Testing
             Issue.record("expected the rlimit fallback")
             return
         }
-        #expect(rlimits == [.init(resource: Int32(RLIMIT_DATA.rawValue), soft: 256 << 20, hard: 256 << 20),
-                            .init(resource: Int32(__RLIMIT_NPROC.rawValue), soft: 64, hard: 64)])
+        #expect(
+            rlimits == [
+                .init(resource: Int32(RLIMIT_DATA.rawValue), soft: 256 << 20, hard: 256 << 20),
+                .init(resource: Int32(__RLIMIT_NPROC.rawValue), soft: 64, hard: 64),
+            ])
         #expect(notice == "cgroups unavailable without root: memory and pids limited by rlimits, cpu not limited")
     }
 
@@ -135,8 +141,11 @@ import Testing
         var options = LaunchOptions(cgroupLimits: limits)
         options.cgroupRoot = TemporaryDirectory("no-cgroup2").path
         options.requireLimits = true
-        #expect(throws: SandboxError(code: .setupFailed, stage: "limits", errno: nil,
-                                     detail: "cgroups unavailable without root: memory, pids and cpu limits cannot be enforced, and --require-limits is set")) {
+        #expect(
+            throws: SandboxError(
+                code: .setupFailed, stage: "limits", errno: nil,
+                detail: "cgroups unavailable without root: memory, pids and cpu limits cannot be enforced, and --require-limits is set")
+        ) {
             try LimitEnforcement.choose(options, euid: 65534)
         }
     }
@@ -167,8 +176,9 @@ import Testing
         getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &current)
         let asked = LaunchPlan.ResourceLimit(resource: Int32(RLIMIT_NOFILE.rawValue), soft: .max, hard: .max)
         let below = LaunchPlan.ResourceLimit(resource: Int32(RLIMIT_NOFILE.rawValue), soft: 8, hard: 16)
-        #expect(LimitEnforcement.clamped([asked, below])
-            == [.init(resource: asked.resource, soft: UInt64(current.rlim_max), hard: UInt64(current.rlim_max)), below])
+        #expect(
+            LimitEnforcement.clamped([asked, below])
+                == [.init(resource: asked.resource, soft: UInt64(current.rlim_max), hard: UInt64(current.rlim_max)), below])
     }
 }
 
@@ -192,8 +202,9 @@ struct RlimitFallbackLauncherTests {
         let rows = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
             .map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
         #expect(rows.first { $0.starts(with: ["Max", "processes"]) }?.dropFirst(2).prefix(2) == ["40", "40"])
-        #expect(rows.first { $0.starts(with: ["Max", "data", "size"]) }?.dropFirst(3).prefix(2)
-            == ["\(96 << 20)", "\(96 << 20)"])
+        #expect(
+            rows.first { $0.starts(with: ["Max", "data", "size"]) }?.dropFirst(3).prefix(2)
+                == ["\(96 << 20)", "\(96 << 20)"])
         #expect(notices.all == ["cgroups unavailable: memory and pids limited by rlimits"])
     }
 }

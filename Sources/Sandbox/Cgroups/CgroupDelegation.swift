@@ -1,9 +1,10 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import Support
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A cgroup v2 subtree delegated to an unprivileged launcher (systemd `Delegate=yes`, or a
 /// directory an administrator handed over): the launcher's own cgroup, when it may write its
@@ -56,7 +57,8 @@ public enum CgroupDelegation {
         let offered = Set(available.split(whereSeparator: \.isWhitespace).map(String.init))
         let missing = needed.filter { !offered.contains($0) }
         guard missing.isEmpty else {
-            throw Unavailable(reason: "\(base) does not offer the \(missing.joined(separator: ", ")) controller\(missing.count > 1 ? "s" : "")")
+            throw Unavailable(
+                reason: "\(base) does not offer the \(missing.joined(separator: ", ")) controller\(missing.count > 1 ? "s" : "")")
         }
         for file in ["cgroup.procs", "cgroup.subtree_control"] where access(base + "/" + file, W_OK) != 0 {
             throw Unavailable(reason: "\(base)/\(file) is not writable")
@@ -72,7 +74,8 @@ public enum CgroupDelegation {
             return .failure(Unavailable(reason: "no cgroup v2 hierarchy"))
         }
         // A caller-chosen root (tests, benchmarks) is taken as the v2 mount itself.
-        let mount = cgroupRoot == "/sys/fs/cgroup"
+        let mount =
+            cgroupRoot == "/sys/fs/cgroup"
             ? CgroupFiles.read("/proc/self/mountinfo").flatMap(mountPoint(fromMountInfo:)) : cgroupRoot
         guard let mount else { return .failure(Unavailable(reason: "no cgroup v2 mount")) }
         return Result { try hierarchy(mountPoint: mount, ownPath: own, needed: needed) }
@@ -87,8 +90,9 @@ public enum CgroupDelegation {
     /// `base` holds processes, the launcher included ("no internal processes"), so the launcher
     /// first moves itself into a leaf below it, as nsjail does.
     static func enable(_ needed: [String], in base: String) throws {
-        let enabled = Set((CgroupFiles.read(base + "/cgroup.subtree_control") ?? "")
-            .split(whereSeparator: \.isWhitespace).map { String($0.drop { $0 == "+" }) })
+        let enabled = Set(
+            (CgroupFiles.read(base + "/cgroup.subtree_control") ?? "")
+                .split(whereSeparator: \.isWhitespace).map { String($0.drop { $0 == "+" }) })
         let wanted = needed.filter { !enabled.contains($0) }
         guard !wanted.isEmpty else { return }
         let text = wanted.map { "+" + $0 }.joined(separator: " ")
