@@ -6,7 +6,8 @@ public struct Profile: Sendable, Equatable {
     public enum WorkspaceMode: String, Sendable, Equatable, CaseIterable {
         /// Read-only bind.
         case ro
-        /// Writable bind; the payload's uid maps to the directory's owner.
+        /// Writable: as root, writes go to a size-limited overlay layer the launcher commits back
+        /// to the directory after the run (`WorkspaceCommit`); unprivileged, a writable bind.
         case rw
         /// Writes go to a throwaway upper layer; the host tree never changes.
         case overlay
@@ -79,10 +80,13 @@ public struct Profile: Sendable, Equatable {
         public var fileSizeBytes: UInt64?
         public var openFiles: Int?
         public var outputBytes: UInt64?
+        /// Most bytes one run may add to an `rw` or `overlay` workspace (the size of the tmpfs
+        /// holding the overlay's upper layer); nil: unbounded.
+        public var workspaceSizeBytes: UInt64?
 
         public init(memoryBytes: UInt64? = nil, pids: Int? = nil, cpus: Double? = nil,
                     timeoutSeconds: Double? = nil, fileSizeBytes: UInt64? = nil, openFiles: Int? = nil,
-                    outputBytes: UInt64? = nil) {
+                    outputBytes: UInt64? = nil, workspaceSizeBytes: UInt64? = nil) {
             self.memoryBytes = memoryBytes
             self.pids = pids
             self.cpus = cpus
@@ -90,6 +94,7 @@ public struct Profile: Sendable, Equatable {
             self.fileSizeBytes = fileSizeBytes
             self.openFiles = openFiles
             self.outputBytes = outputBytes
+            self.workspaceSizeBytes = workspaceSizeBytes
         }
     }
 
@@ -145,6 +150,7 @@ extension Profile {
         network: Network(mode: .none),
         seccomp: .default,
         limits: Limits(memoryBytes: 512 << 20, pids: 128, cpus: 1, timeoutSeconds: 300,
-                       fileSizeBytes: 64 << 20, openFiles: 256, outputBytes: 16 << 20)
+                       fileSizeBytes: 64 << 20, openFiles: 256, outputBytes: 16 << 20,
+                       workspaceSizeBytes: 256 << 20)
     )
 }

@@ -121,7 +121,7 @@ extension EscapeBattery {
                     echo nl > "$(printf 'new\\nline')"
                     truncate -s 50M sparse
                     mkdir -p deep/a/b/c && echo leaf > deep/a/b/c/leaf
-                    chmod 4755 deep/a/b/c/leaf
+                    chmod 750 deep/a/b/c/leaf
                     echo done
                     """
                 let run = try harness.command(["/bin/sh", "-c", script], flags: ["--rw"], timeout: 60)
@@ -149,7 +149,7 @@ extension EscapeBattery {
                 #expect(sparse.st_blocks * 512 < 1 << 20, "a sparse file was filled in on the host")
                 var leaf = stat()
                 #expect(lstat(ws + "/deep/a/b/c/leaf", &leaf) == 0)
-                #expect(leaf.st_mode & 0o7777 == 0o755, "mode \(String(leaf.st_mode & 0o7777, radix: 8))")
+                #expect(leaf.st_mode & 0o7777 == 0o750, "mode \(String(leaf.st_mode & 0o7777, radix: 8))")
                 #expect(leaf.st_uid == getuid(), "committed as uid \(leaf.st_uid)")
             }
         }
@@ -163,6 +163,25 @@ extension EscapeBattery {
                     flags: ["--rw", "--timeout", "1"], timeout: 60)
                 #expect(run.result.status == 124, "\(run.summary)")
                 #expect(Self.text(harness.path + "/written") == "before\n", "\(run.summary)")
+            }
+        }
+
+        /// A mount inside the workspace on the host (absent inside: the tree is cloned without its
+        /// submounts) is never crossed by the commit: deleting its mount point inside empties nothing.
+        @Test func commitNeverCrossesAMountInsideTheWorkspace() throws {
+            try SandboxHarness.with { harness in
+                let mountPoint = harness.path + "/mnt"
+                try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: false)
+                try "precious\n".write(toFile: harness.scratch.path + "/precious", atomically: false, encoding: .utf8)
+                guard mount(harness.scratch.path, mountPoint, nil, UInt(MS_BIND), nil) == 0 else {
+                    Issue.record("bind mount failed: \(errno)")
+                    return
+                }
+                defer { umount2(mountPoint, Int32(MNT_DETACH)) }
+                let run = try harness.command(["/bin/sh", "-c", "rm -rf /workspace/mnt"], flags: ["--rw"], timeout: 60)
+                #expect(run.result.status == 125, "\(run.summary)")
+                #expect(run.result.stderr.contains("workspace commit failed"), "\(run.summary)")
+                #expect(Self.text(harness.scratch.path + "/precious") == "precious\n")
             }
         }
 
