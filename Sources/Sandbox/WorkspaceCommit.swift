@@ -163,7 +163,7 @@ struct WorkspaceCommit {
             summary.files += 1
             return
         }
-        let source = sbx_openat_beneath(upper, name, O_RDONLY)
+        let source = sbx_openat_beneath(upper, name, O_RDONLY | O_NONBLOCK)
         guard source >= 0 else { throw Self.failure(path, "openat2(upper)", .current) }
         defer { close(source) }
         var opened = stat()
