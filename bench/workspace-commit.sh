@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the rw workspace commit-back costs (issue 8, item 6) against the direct writable bind of
 # commit f321614, in the same run: wall time of `sentinel sandbox run --rw` and bytes on the host.
-#   1. untar a ~54 MB tree (/usr/lib/python3.11, ~5,000 files: the shape of a `pip install`) into
+#   1. untar a ~54 MB tree (/usr/lib/python3.11, ~1,500 entries: the shape of a `pip install`) into
 #      an empty workspace;
 #   2. `touch` every file of that tree already in the workspace (the worst case: overlayfs copies
 #      each file up whole, and the commit rewrites it).
