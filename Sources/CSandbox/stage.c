@@ -51,6 +51,9 @@ static const char *const stage_names[SBX_STAGE__COUNT] = {
     [SBX_STAGE_WORKSPACE_REOPEN] = "openat2(workspace)",
     [SBX_STAGE_CHOWN] = "chown",
     [SBX_STAGE_USER_LIMITS] = "write /proc/sys/user limit",
+    [SBX_STAGE_UPPER_FSOPEN] = "fsopen(tmpfs)",
+    [SBX_STAGE_UPPER_FSCONFIG] = "fsconfig(tmpfs)",
+    [SBX_STAGE_UPPER_FSMOUNT] = "fsmount(tmpfs)",
 };
 
 const char *sbx_stage_name(int stage) {

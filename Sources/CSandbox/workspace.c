@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 static int open_nofollow(const char *path) {
@@ -183,4 +184,75 @@ int sbx_bind_verified(const struct sbx_fs_op *op) {
     close(fd);
     errno = saved;
     return (int)mounted;
+}
+
+static int upper_config(int fs, const char *key, const char *value) {
+    return (int)syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, key, value, 0);
+}
+
+/*
+ * Why the parent makes this tmpfs rather than the init: the sandbox's mount namespace goes away
+ * when its init exits, and with it anything mounted there. A superblock made here with
+ * fsopen/fsmount is referenced by the parent's own detached mount, which no process in the
+ * sandbox can reach or mount over, and stays readable after the run for the commit. overlayfs
+ * mounted by the init (in its user namespace, with `userxattr`) accepts it as the upper layer:
+ * it writes there with the init's credentials, whiteouts are 0:0 devices (exempt from
+ * CAP_MKNOD), and opaque markers are user.overlay.* xattrs (tmpfs supports them since 6.6).
+ */
+int sbx_workspace_upper(uint64_t size, uint64_t nr_inodes, int *keep_fd, int *tree_fd,
+                        struct sbx_failure *failure) {
+    failure->index = -1;
+    *keep_fd = -1;
+    *tree_fd = -1;
+    int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+    if (fs < 0) {
+        failure->stage = SBX_STAGE_UPPER_FSOPEN;
+        failure->err = errno;
+        return -1;
+    }
+    char size_text[24], inode_text[24];
+    snprintf(size_text, sizeof size_text, "%llu", (unsigned long long)size);
+    snprintf(inode_text, sizeof inode_text, "%llu", (unsigned long long)nr_inodes);
+    if (upper_config(fs, "size", size_text) != 0 || upper_config(fs, "nr_inodes", inode_text) != 0 ||
+        upper_config(fs, "mode", "0700") != 0 ||
+        syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) != 0) {
+        failure->stage = SBX_STAGE_UPPER_FSCONFIG;
+        failure->err = errno;
+        close(fs);
+        return -1;
+    }
+    int mnt = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+    int saved = errno;
+    close(fs);
+    if (mnt < 0) {
+        failure->stage = SBX_STAGE_UPPER_FSMOUNT;
+        failure->err = saved;
+        return -1;
+    }
+    int tree = (int)syscall(SYS_open_tree, mnt, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+    if (tree < 0) {
+        failure->stage = SBX_STAGE_OPEN_TREE;
+        failure->err = errno;
+        close(mnt);
+        return -1;
+    }
+    *keep_fd = mnt;
+    *tree_fd = tree;
+    return 0;
+}
+
+int sbx_openat_beneath(int dirfd, const char *name, int flags) {
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW);
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+    long fd;
+    do {
+        fd = syscall(SYS_openat2, dirfd, name, &how, sizeof how);
+    } while (fd < 0 && errno == EAGAIN);
+    return (int)fd;
+}
+
+ssize_t sbx_fgetxattr(int fd, const char *name, void *value, size_t size) {
+    return fgetxattr(fd, name, value, size);
 }

@@ -11,6 +11,9 @@ public enum FilesystemOp: Sendable, Equatable, CustomStringConvertible {
     case attachWorkspace(path: String)
     /// Gives `path` an owner (ids inside the sandbox) and a mode.
     case chown(path: String, uid: UInt32, gid: UInt32, mode: UInt32)
+    /// Mounts the size-limited tmpfs the parent made for an `rw` workspace's overlay upper
+    /// layer (the parent keeps its own clone and commits it back after the run).
+    case attachUpperLayer(path: String)
 
     public var description: String {
         switch self {
@@ -22,6 +25,7 @@ public enum FilesystemOp: Sendable, Equatable, CustomStringConvertible {
         case .remountBind(let path, let flags, _): return "remount \(path) \(flags)"
         case .attachWorkspace(let path): return "attach workspace \(path)"
         case .chown(let path, let uid, let gid, let mode): return "chown \(path) \(uid):\(gid) \(String(mode, radix: 8))"
+        case .attachUpperLayer(let path): return "attach upper layer \(path)"
         }
     }
 
@@ -30,7 +34,7 @@ public enum FilesystemOp: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .mkdir(let path, _), .mkfile(let path, _), .symlink(_, let path), .mount(_, let path, _, _, _, _),
             .remountBind(let path, _, _), .attachWorkspace(let path),
-            .chown(let path, _, _, _):
+            .chown(let path, _, _, _), .attachUpperLayer(let path):
             return path
         }
     }

@@ -43,8 +43,13 @@ public struct WorkspaceMount: Sendable, Equatable {
     public var directory: WorkspaceDirectory
     public var mode: Profile.WorkspaceMode
     public var idShift: IDShift?
+    /// Size of the tmpfs holding the overlay's upper layer: the most bytes a run adds (nil: unbounded).
+    public var sizeLimit: UInt64?
+    /// `rw` under a root launcher: the payload writes an overlay whose upper layer the parent
+    /// creates and keeps, and the parent commits that layer to the directory after the run.
+    public var commitsBack: Bool = false
 
-    public var readOnlyTree: Bool { mode != .rw }
+    public var readOnlyTree: Bool { mode != .rw || commitsBack }
 
     /// Files owned by `disk` appear owned by `shown` (and new files are stored as `disk`).
     public struct IDShift: Sendable, Equatable {
@@ -107,10 +112,14 @@ extension LaunchPlan {
                 mount.idShift = .init(diskUID: directory.ownerUID, diskGID: directory.ownerGID,
                                       shownUID: maps.hostUID, shownGID: maps.hostGID)
             }
+            if mode != .ro { mount.sizeLimit = profile.limits.workspaceSizeBytes }
+            // Only a root launcher can make the upper layer's tmpfs outside the sandbox (fsmount).
+            mount.commitsBack = mode == .rw && hostUID == 0
             // The payload sees the directory as its own when it owns it (directly or shifted).
             let payloadOwns = mount.idShift != nil
                 || (directory.ownerUID == maps.hostUID && directory.ownerGID == maps.hostGID)
-            builder.addWorkspace(mode: mode, upperRoot: payloadOwns ? (maps.uid, maps.gid, directory.mode) : nil)
+            builder.addWorkspace(mode: mode, upperRoot: payloadOwns ? (maps.uid, maps.gid, directory.mode) : nil,
+                                 sizeLimit: mount.sizeLimit, upperFromParent: mount.commitsBack)
             workdir = workspaceMountPoint
             workspace = mount
         }

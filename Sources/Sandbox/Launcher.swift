@@ -84,6 +84,7 @@ public enum Launcher {
         let started = DispatchTime.now()
         let workspaceTree = try makeWorkspaceTree(plan.workspace)
         defer { if workspaceTree >= 0 { close(workspaceTree) } }
+        let upperLayer = try plan.workspace.flatMap { $0.commitsBack ? try WorkspaceUpperLayer(sizeLimit: $0.sizeLimit) : nil }
         let seccomp = try SeccompProgram.forProfile(options.seccomp)
         let enforcement = try LimitEnforcement.choose(options)
         var rlimits = plan.rlimits
@@ -124,7 +125,7 @@ public enum Launcher {
         config.new_root_data = arena.copy("mode=0755,size=16m")
         config.read_only_root = 1
         config.fs_ops = UnsafePointer(arena.buffer(plan.filesystem.map {
-            cOp($0, arena, workspace: plan.workspace, tree: workspaceTree)
+            cOp($0, arena, workspace: plan.workspace, tree: workspaceTree, upperTree: upperLayer?.tree ?? -1)
         }))
         config.fs_op_count = plan.filesystem.count
         config.rlimits = UnsafePointer(arena.buffer(rlimits.map {
@@ -181,6 +182,7 @@ public enum Launcher {
             sbx_spawn_finish(&launch, procs.baseAddress, procs.count, &process, &failure)
         }
         withExtendedLifetime((arena, seccomp)) {}
+        upperLayer?.closeTree()
         if finished != 0 {
             throw setupError(failure, plan: plan)
         }
@@ -280,6 +282,22 @@ public enum Launcher {
             result.signal = SIGKILL
             result.exitCode = 137
         }
+        // After every run whose payload started, however it ended (a run killed at its timeout
+        // keeps what it wrote, as a direct bind did); never after a setup failure.
+        if let upperLayer, let workspace = plan.workspace {
+            do {
+                let summary = try upperLayer.commit(to: workspace.directory)
+                for path in summary.skipped.prefix(10) {
+                    options.onWarning("workspace commit: \(path) is a special file; not created in the workspace")
+                }
+                if summary.skipped.count > 10 {
+                    options.onWarning("workspace commit: \(summary.skipped.count - 10) more special files not created")
+                }
+            } catch let error as SandboxError {
+                result.workspaceCommitFailure = error
+                result.exitCode = error.exitStatus
+            }
+        }
         return result
     }
 
@@ -324,7 +342,7 @@ public enum Launcher {
     }
 
     private static func cOp(_ op: FilesystemOp, _ arena: CStringArena, workspace: WorkspaceMount?,
-                            tree: Int32) -> sbx_fs_op {
+                            tree: Int32, upperTree: Int32) -> sbx_fs_op {
         var result = sbx_fs_op()
         result.fd = -1
         switch op {
@@ -346,6 +364,11 @@ public enum Launcher {
                 result.dev = workspace?.directory.device ?? 0
                 result.ino = workspace?.directory.inode ?? 0
             }
+        case .attachUpperLayer(let path):
+            // Without the parent's layer (never planned then) the C side fails on fd -1.
+            result.kind = Int32(SBX_FS_ATTACH_TREE.rawValue)
+            result.path = arena.copy(path)
+            result.fd = upperTree
         case .mkdir(let path, let mode):
             result.kind = Int32(SBX_FS_MKDIR.rawValue)
             result.path = arena.copy(path)

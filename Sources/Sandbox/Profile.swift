@@ -6,7 +6,8 @@ public struct Profile: Sendable, Equatable {
     public enum WorkspaceMode: String, Sendable, Equatable, CaseIterable {
         /// Read-only bind.
         case ro
-        /// Writable bind; the payload's uid maps to the directory's owner.
+        /// Writable: as root, writes go to a size-limited overlay layer the launcher commits back
+        /// to the directory after the run (`WorkspaceCommit`); unprivileged, a writable bind.
         case rw
         /// Writes go to a throwaway upper layer; the host tree never changes.
         case overlay
@@ -84,6 +85,9 @@ public struct Profile: Sendable, Equatable {
         /// always bounded: at most `inotifyBounds`, and at most half the host's own limit.
         public var inotifyInstances: Int
         public var inotifyWatches: Int
+        /// Most bytes one run may add to an `rw` or `overlay` workspace (the size of the tmpfs
+        /// holding the overlay's upper layer); nil: unbounded.
+        public var workspaceSizeBytes: UInt64?
 
         /// Defaults: a watcher needs one instance, and 8,192 watches (the kernel's old
         /// per-user default) cover a large repository; both leave most of root's quota alone.
@@ -96,7 +100,7 @@ public struct Profile: Sendable, Equatable {
         public init(memoryBytes: UInt64? = nil, pids: Int? = nil, cpus: Double? = nil,
                     timeoutSeconds: Double? = nil, fileSizeBytes: UInt64? = nil, openFiles: Int? = nil,
                     outputBytes: UInt64? = nil, inotifyInstances: Int = Limits.defaultInotifyInstances,
-                    inotifyWatches: Int = Limits.defaultInotifyWatches) {
+                    inotifyWatches: Int = Limits.defaultInotifyWatches, workspaceSizeBytes: UInt64? = nil) {
             self.memoryBytes = memoryBytes
             self.pids = pids
             self.cpus = cpus
@@ -106,6 +110,7 @@ public struct Profile: Sendable, Equatable {
             self.outputBytes = outputBytes
             self.inotifyInstances = inotifyInstances
             self.inotifyWatches = inotifyWatches
+            self.workspaceSizeBytes = workspaceSizeBytes
         }
     }
 
@@ -161,6 +166,7 @@ extension Profile {
         network: Network(mode: .none),
         seccomp: .default,
         limits: Limits(memoryBytes: 512 << 20, pids: 128, cpus: 1, timeoutSeconds: 300,
-                       fileSizeBytes: 64 << 20, openFiles: 256, outputBytes: 16 << 20)
+                       fileSizeBytes: 64 << 20, openFiles: 256, outputBytes: 16 << 20,
+                       workspaceSizeBytes: 256 << 20)
     )
 }

@@ -166,7 +166,7 @@ public enum ProfileLoader {
     private static func limits(_ value: Any, reader: DocumentReader, base: Profile.Limits) throws -> Profile.Limits {
         let map = try reader.mapping(value, key: "limits")
         try reader.checkKeys(map, allowed: ["memory", "pids", "cpus", "timeout", "fileSize", "openFiles",
-                                            "outputBytes", "inotifyInstances", "inotifyWatches"], at: "limits")
+                                            "outputBytes", "inotifyInstances", "inotifyWatches", "workspaceSize"], at: "limits")
         var result = base
         if let item = map["memory"] { result.memoryBytes = try reader.size(item, key: "limits.memory") }
         if let item = map["pids"] { result.pids = try reader.positiveInt(item, key: "limits.pids") }
@@ -187,6 +187,13 @@ public enum ProfileLoader {
         }
         if let item = map["inotifyWatches"] {
             result.inotifyWatches = try bounded(item, key: "limits.inotifyWatches", max: bounds.watches, reader)
+        }
+        if let item = map["workspaceSize"] {
+            let size = try reader.size(item, key: "limits.workspaceSize")
+            guard size >= 1 << 20 else {
+                throw SentinelError(.invalidInput, "\(reader.source): limits.workspaceSize: must be at least 1M")
+            }
+            result.workspaceSizeBytes = size
         }
         return result
     }

@@ -59,35 +59,48 @@ struct RootBuilder {
 
     /// Mounts the workspace the parent resolved (never a path string: see `WorkspaceDirectory`).
     /// `upperRoot`: owner (inside ids) and mode the overlay's top directory gets, so that it looks
-    /// like the workspace directory to the payload; nil leaves it the init's.
-    mutating func addWorkspace(mode: Profile.WorkspaceMode, upperRoot: (uid: UInt32, gid: UInt32, mode: UInt32)? = nil) {
+    /// like the workspace directory to the payload; nil leaves it the init's. `sizeLimit` bounds
+    /// the tmpfs holding the upper layer. `upperFromParent` (`rw` under a root launcher): that
+    /// tmpfs is the parent's (`.attachUpperLayer`), which commits it back after the run.
+    mutating func addWorkspace(mode: Profile.WorkspaceMode, upperRoot: (uid: UInt32, gid: UInt32, mode: UInt32)? = nil,
+                               sizeLimit: UInt64? = nil, upperFromParent: Bool = false) {
         let inside = LaunchPlan.workspaceMountPoint
         ensureDirectory(inside, mode: 0o755)
-        switch mode {
-        case .ro, .rw:
+        if mode == .ro || (mode == .rw && !upperFromParent) {
             ops.append(.attachWorkspace(path: root + inside))
             let flags: MountFlags = mode == .ro ? [.readOnly, .noSuid, .noDev] : [.noSuid, .noDev]
             ops.append(.remountBind(path: root + inside, flags: flags, optional: false))
-        case .overlay:
-            // The lower layer is attached inside the new root first, so overlayfs is given only
-            // paths this launcher made.
-            let layer = "/.sentinel/overlay"
-            ensureDirectory(layer, mode: 0o700)
-            ops.append(.mount(source: "tmpfs", path: root + layer, fstype: "tmpfs", flags: [.noSuid, .noDev],
-                              data: "mode=0700", optional: false))
-            for directory in ["lower", "upper", "work"] {
-                ops.append(.mkdir(path: root + layer + "/" + directory, mode: 0o755))
-            }
-            if let upperRoot {
-                ops.append(.chown(path: root + layer + "/upper", uid: upperRoot.uid, gid: upperRoot.gid,
-                                  mode: upperRoot.mode))
-            }
-            ops.append(.attachWorkspace(path: root + layer + "/lower"))
-            ops.append(.remountBind(path: root + layer + "/lower", flags: [.readOnly, .noSuid, .noDev], optional: false))
-            let data = "lowerdir=\(root + layer)/lower,upperdir=\(root + layer)/upper,workdir=\(root + layer)/work,userxattr"
-            ops.append(.mount(source: "overlay", path: root + inside, fstype: "overlay", flags: [.noSuid, .noDev],
-                              data: data, optional: false))
+            return
         }
+        // The lower layer is attached inside the new root first, so overlayfs is given only
+        // paths this launcher made.
+        let layer = "/.sentinel/overlay"
+        ensureDirectory(layer, mode: 0o700)
+        if upperFromParent {
+            ops.append(.attachUpperLayer(path: root + layer))
+        } else {
+            let limit = sizeLimit.map { ",size=\($0),nr_inodes=\(Self.inodeLimit(forSize: $0))" } ?? ""
+            ops.append(.mount(source: "tmpfs", path: root + layer, fstype: "tmpfs", flags: [.noSuid, .noDev],
+                              data: "mode=0700" + limit, optional: false))
+        }
+        for directory in ["lower", "upper", "work"] {
+            ops.append(.mkdir(path: root + layer + "/" + directory, mode: 0o755))
+        }
+        if let upperRoot {
+            ops.append(.chown(path: root + layer + "/upper", uid: upperRoot.uid, gid: upperRoot.gid,
+                              mode: upperRoot.mode))
+        }
+        ops.append(.attachWorkspace(path: root + layer + "/lower"))
+        ops.append(.remountBind(path: root + layer + "/lower", flags: [.readOnly, .noSuid, .noDev], optional: false))
+        let data = "lowerdir=\(root + layer)/lower,upperdir=\(root + layer)/upper,workdir=\(root + layer)/work,userxattr"
+        ops.append(.mount(source: "overlay", path: root + inside, fstype: "overlay", flags: [.noSuid, .noDev],
+                          data: data, optional: false))
+    }
+
+    /// Inodes for an upper layer of `size` bytes: one per page (a file with data takes at least
+    /// one), at least 1024 and at most 1M, so empty files cannot pin unbounded kernel memory.
+    static func inodeLimit(forSize size: UInt64) -> UInt64 {
+        min(max(size / 4096, 1024), 1 << 20)
     }
 
     /// Symlinks (merged-/usr `/bin -> usr/bin`) are recreated; directories and files are bound.

@@ -25,6 +25,9 @@ public struct RunResult: Sendable {
     public var stderrTruncated: Bool
     /// Egress decisions, in order, when the profile uses the proxy.
     public var egress: [EgressSummary]
+    /// An `rw` workspace whose changes could not all be committed back (the run then exits 125);
+    /// the changes applied before the failure stay applied.
+    public var workspaceCommitFailure: SandboxError?
 
     public init(exitCode: Int32, signal: Int32? = nil, reason: Reason, stage: String? = nil, errno: Int32? = nil,
                 wallMilliseconds: Int = 0, cpuMilliseconds: Int = 0, peakMemoryBytes: UInt64? = nil,

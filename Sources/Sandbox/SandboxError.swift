@@ -10,6 +10,8 @@ public struct SandboxError: Error, Sendable, Equatable, CustomStringConvertible 
         public static let setupFailed = Code("setup-failed")
         /// The command could not be executed (126, or 127 when not found).
         public static let execFailed = Code("exec-failed")
+        /// The changes of an `rw` workspace could not all be committed back after the run (125).
+        public static let commitFailed = Code("commit-failed")
     }
 
     public var code: Code
@@ -36,6 +38,7 @@ public struct SandboxError: Error, Sendable, Equatable, CustomStringConvertible 
         let reason = errno.map { ": \($0.message)" } ?? ""
         let context = detail.map { " (\($0))" } ?? ""
         if code == .execFailed { return "cannot execute command: execve\(context)\(reason)" }
+        if code == .commitFailed { return "workspace commit failed at \(stage)\(context)\(reason)" }
         return "sandbox setup failed at \(stage)\(context)\(reason)"
     }
 }

@@ -30,7 +30,7 @@ struct SandboxCheckCommand: AsyncParsableCommand {
         case .oci(let path): Console.out("  seccomp     \(path) (\(program?.instructionCount ?? 0) BPF instructions)")
         case .disabled: Console.out("  seccomp     DISABLED — the payload can reach the whole kernel API")
         }
-        Console.out("  limits      memory \(limits.memoryBytes.map(String.init) ?? "-") pids \(limits.pids.map(String.init) ?? "-") cpus \(limits.cpus.map { "\($0)" } ?? "-") timeout \(limits.timeoutSeconds.map { "\($0)s" } ?? "-")")
+        Console.out("  limits      memory \(limits.memoryBytes.map(String.init) ?? "-") pids \(limits.pids.map(String.init) ?? "-") cpus \(limits.cpus.map { "\($0)" } ?? "-") timeout \(limits.timeoutSeconds.map { "\($0)s" } ?? "-") workspace-size \(limits.workspaceSizeBytes.map(String.init) ?? "-")")
         Console.out("  identity    uid \(loaded.uid) gid \(loaded.gid), \(plan.filesystem.count) filesystem steps")
         if verbose {
             for op in plan.filesystem { Console.out("    \(op)") }

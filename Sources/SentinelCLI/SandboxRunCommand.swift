@@ -9,7 +9,7 @@ enum WorkspaceModeFlag: String, EnumerableFlag {
     static func help(for value: WorkspaceModeFlag) -> ArgumentHelp? {
         switch value {
         case .ro: return "Mount the workspace read-only."
-        case .rw: return "Mount the workspace writable (writes land as its owner)."
+        case .rw: return "Mount the workspace writable (writes land as its owner, committed when the run ends)."
         case .overlay: return "Mount the workspace copy-on-write; the host tree never changes."
         }
     }
@@ -45,6 +45,10 @@ struct SandboxRunCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Memory limit, e.g. 512M.")
     var memory: SizeArgument?
 
+    @Option(name: .customLong("workspace-size"),
+            help: "Most bytes a run may add to an rw or overlay workspace, e.g. 256M (ENOSPC inside past it).")
+    var workspaceSize: SizeArgument?
+
     @Option(name: .long, help: "Most processes and threads.")
     var pids: Int?
 
@@ -74,6 +78,8 @@ struct SandboxRunCommand: AsyncParsableCommand {
         guard !command.isEmpty else { throw ValidationError("missing command: sentinel sandbox run [options] -- COMMAND [ARG...]") }
         if let pids, pids <= 0 { throw ValidationError("--pids must be above 0") }
         if let cpus, cpus <= 0 { throw ValidationError("--cpus must be above 0") }
+        // A tmpfs of size 0 has no limit at all.
+        if let workspaceSize, workspaceSize.bytes < 1 << 20 { throw ValidationError("--workspace-size must be at least 1M") }
         if let workspace, !FileManager.default.fileExists(atPath: workspace) {
             throw ValidationError("\(workspace): workspace not found")
         }
@@ -83,6 +89,7 @@ struct SandboxRunCommand: AsyncParsableCommand {
         var selected = try ProfileStore.standard().resolve(profile)
         if let mode { selected.filesystem.workspace = Profile.WorkspaceMode(rawValue: mode.rawValue)! }
         if let memory { selected.limits.memoryBytes = memory.bytes }
+        if let workspaceSize { selected.limits.workspaceSizeBytes = workspaceSize.bytes }
         if let pids { selected.limits.pids = pids }
         if let cpus { selected.limits.cpus = cpus }
         if let timeout { selected.limits.timeoutSeconds = timeout.seconds }
@@ -117,6 +124,9 @@ struct SandboxRunCommand: AsyncParsableCommand {
             throw error
         }
         try status?.write(result.statusJSON())
+        if let failure = result.workspaceCommitFailure {
+            Console.error("sentinel: \(failure); the workspace holds the changes applied before it")
+        }
         if result.reason == .timeout {
             Console.error("sentinel: timed out after \(formatSeconds(selected.limits.timeoutSeconds ?? 0))")
         } else if result.reason == .oom {

@@ -51,6 +51,13 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("profile minimal: ok"))
         #expect(result.stdout.contains("default deny-list"))
+        #expect(result.stdout.contains(" workspace-size 268435456\n"))
+    }
+
+    @Test func workspaceSizeBelowOneMegabyteIsAUsageError() throws {
+        let result = try CLI.run(["sandbox", "run", "--workspace-size", "0", "--", "true"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--workspace-size must be at least 1M"))
     }
 }
 

@@ -85,7 +85,8 @@ import Testing
                                                     optional: false)))
         profile.filesystem.workspace = .rw
         let rw = try plan(profile, workspace: workspace.path)
-        #expect(rw.filesystem.contains(.remountBind(path: root + "/workspace", flags: [.noSuid, .noDev], optional: false)))
+        // As root, rw is an overlay whose upper layer the parent commits back (see workspaceSizeBoundsTheUpperLayer).
+        #expect(rw.filesystem.contains(.attachUpperLayer(path: root + "/.sentinel/overlay")))
         profile.filesystem.workspace = .overlay
         let overlay = try plan(profile, workspace: workspace.path)
         let mount = overlay.filesystem.first { $0.path == root + "/workspace" && $0.description.contains("overlay") }
@@ -110,6 +111,42 @@ import Testing
         }
         #expect(chown(workspace.path, 65534, 65534) == 0)
         #expect(try plan(profile, workspace: workspace.path).workspace?.idShift == nil)
+    }
+
+    /// `limits.workspaceSize` bounds the overlay's upper tmpfs (bytes and inodes); under a root
+    /// launcher an `rw` workspace is an overlay over the read-only tree whose upper layer is the
+    /// parent's (committed back after the run); an unprivileged launcher keeps the writable bind.
+    @Test func workspaceSizeBoundsTheUpperLayer() throws {
+        let workspace = TemporaryDirectory()
+        var profile = Profile.minimal
+        profile.limits.workspaceSizeBytes = 64 << 20
+        profile.filesystem.workspace = .overlay
+        let overlay = try plan(profile, workspace: workspace.path)
+        #expect(overlay.filesystem.contains(.mount(source: "tmpfs", path: root + "/.sentinel/overlay", fstype: "tmpfs",
+                                                   flags: [.noSuid, .noDev],
+                                                   data: "mode=0700,size=67108864,nr_inodes=16384", optional: false)))
+        #expect(overlay.workspace?.sizeLimit == 64 << 20 && overlay.workspace?.commitsBack == false)
+
+        profile.filesystem.workspace = .rw
+        let rw = try plan(profile, workspace: workspace.path)
+        #expect(rw.workspace?.commitsBack == true && rw.workspace?.readOnlyTree == true)
+        #expect(rw.workspace?.sizeLimit == 64 << 20)
+        #expect(rw.filesystem.contains(.attachUpperLayer(path: root + "/.sentinel/overlay")))
+        #expect(rw.filesystem.contains(.attachWorkspace(path: root + "/.sentinel/overlay/lower")))
+        #expect(!rw.filesystem.contains { if case .mount(_, root + "/.sentinel/overlay", _, _, _, _) = $0 { return true }; return false })
+        #expect(rw.filesystem.contains { $0.path == root + "/workspace" && $0.description.contains("overlay") })
+
+        let unprivileged = try plan(profile, workspace: workspace.path, hostUID: getuid() == 0 ? 1000 : getuid())
+        #expect(unprivileged.workspace?.commitsBack == false && unprivileged.workspace?.readOnlyTree == false)
+        #expect(unprivileged.filesystem.contains(.attachWorkspace(path: root + "/workspace")))
+
+        profile.filesystem.workspace = .ro
+        #expect(try plan(profile, workspace: workspace.path).workspace?.sizeLimit == nil)
+    }
+
+    @Test(arguments: [(UInt64(1 << 20), UInt64(1024)), (256 << 20, 65536), (64 << 30, 1 << 20)])
+    func inodeLimitFollowsTheSize(size: UInt64, inodes: UInt64) {
+        #expect(RootBuilder.inodeLimit(forSize: size) == inodes)
     }
 
     /// Overlay options are built from paths inside the new root, so any host path works.

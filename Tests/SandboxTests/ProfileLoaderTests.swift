@@ -14,6 +14,8 @@ import Testing
         #expect(profile.seccomp == .default)
         #expect(profile.limits.memoryBytes != nil && profile.limits.pids != nil && profile.limits.timeoutSeconds != nil)
         #expect(profile.environment.set["PATH"] != nil)
+        let text = try String(contentsOfFile: "\(Paths.profiles)/\(name).yaml", encoding: .utf8)
+        #expect(text.contains("\n  workspaceSize: 256M\n"), "the shipped profile states its workspace size")
     }
 
     @Test func shippedProfilesHaveTheIssuedShape() throws {
@@ -70,6 +72,18 @@ import Testing
         }
     }
 
+    /// Profiles that leave `workspaceSize` out get the minimal profile's 256M; the shipped
+    /// profiles all say it.
+    @Test func workspaceSizeIsParsedAndDefaulted() throws {
+        let plain = try ProfileLoader.parse("name: x\nlimits: {memory: 1G}\n", source: "p.yaml")
+        #expect(plain.limits.workspaceSizeBytes == 256 << 20)
+        let set = try ProfileLoader.parse("name: x\nlimits: {workspaceSize: 1G}\n", source: "p.yaml")
+        #expect(set.limits.workspaceSizeBytes == 1 << 30)
+        #expect(throws: SentinelError.self) {
+            _ = try ProfileLoader.parse("name: x\nlimits: {workspaceSize: 0}\n", source: "p.yaml")
+        }
+    }
+
     @Test func relativeSeccompPathResolvesAgainstTheProfile() throws {
         let profile = try ProfileLoader.parse("name: x\nseccomp: policies/a.json\n", source: "p.yaml",
                                               baseDirectory: "/etc/sentinel")
@@ -84,6 +98,7 @@ import Testing
         ("description: no name\n", "missing key 'name'"),
         ("name: x\nlimits: {memory: lots}\n", "limits.memory: 'lots' is not a size"),
         ("name: x\nlimits: {pids: 0}\n", "limits.pids: must be above 0"),
+        ("name: x\nlimits: {workspaceSize: 512K}\n", "limits.workspaceSize: must be at least 1M"),
         ("name: x\nlimits: {timeout: forever}\n", "limits.timeout: 'forever' is not a duration"),
         ("name: x\nlimits: {cpus: -1}\n", "limits.cpus: must be above 0"),
         ("name: x\nfilesystem: {workspace: writable}\n", "'writable' is not one of ro, rw, overlay"),

@@ -77,6 +77,10 @@ enum sbx_stage {
     /* Init-side, after the others for stable numbering: opening (before the root is built)
        or writing (before the payload forks) a per-user-namespace limit. */
     SBX_STAGE_USER_LIMITS,
+    /* The upper layer of an rw workspace: a tmpfs the parent makes (sbx_workspace_upper). */
+    SBX_STAGE_UPPER_FSOPEN,
+    SBX_STAGE_UPPER_FSCONFIG,
+    SBX_STAGE_UPPER_FSMOUNT,
     SBX_STAGE__COUNT
 };
 
@@ -252,6 +256,26 @@ int sbx_open_directory_nofollow(const char *path);
  */
 int sbx_workspace_tree(int dirfd, int read_only, int idmap, uid_t disk_uid, uid_t shown_uid,
                        gid_t disk_gid, gid_t shown_gid, int *tree_fd, struct sbx_failure *failure);
+
+/*
+ * The upper layer of an rw workspace: a fresh tmpfs limited to `size` bytes and `nr_inodes`
+ * inodes (0700, nosuid, nodev), made by the parent with the new mount API so that it belongs to
+ * no sandbox and outlives the sandbox's mount namespace. *keep_fd is the parent's own detached
+ * mount, read by the commit after the run; *tree_fd a clone the init attaches (SBX_FS_ATTACH_TREE).
+ * Both CLOEXEC. Needs CAP_SYS_ADMIN. Returns 0, or -1 with failure filled.
+ */
+int sbx_workspace_upper(uint64_t size, uint64_t nr_inodes, int *keep_fd, int *tree_fd,
+                        struct sbx_failure *failure);
+
+/*
+ * openat2(dirfd, name, flags) resolving beneath dirfd with no symlink, magic link or mount
+ * crossing (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV):
+ * how the commit opens host directories. Returns the fd or -1 with errno.
+ */
+int sbx_openat_beneath(int dirfd, const char *name, int flags);
+
+/* fgetxattr(2), which Swift's Glibc module does not export; the commit reads overlay markers. */
+ssize_t sbx_fgetxattr(int fd, const char *name, void *value, size_t size);
 
 /* pipe2(O_CLOEXEC), which Swift's Glibc module does not export (_GNU_SOURCE only). */
 int sbx_pipe_cloexec(int fds[2]);

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Support
+import Testing
+@testable import Sandbox
+
+/// The commit of an `rw` run's upper layer, fed upper layers built by hand: shapes overlayfs
+/// itself would not produce from a payload's calls but a hostile layer could hold. Root: whiteouts
+/// are device nodes, and the commit gives entries the workspace owner's ids.
+@Suite(.enabled(if: Host.isRoot, "whiteouts are device nodes (mknod needs root)"))
+struct WorkspaceCommitTests {
+    let upper = TemporaryDirectory("sentinel-upper")
+    let host = TemporaryDirectory("sentinel-commit-ws")
+    let outside = TemporaryDirectory("sentinel-outside")
+
+    private func commit() throws -> WorkspaceCommit.Summary {
+        let directory = try WorkspaceDirectory(resolving: host.path)
+        let fd = open(upper.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { close(fd) }
+        return try WorkspaceCommit.apply(upper: fd, to: directory)
+    }
+
+    private func setXattr(_ path: String, _ name: String, _ value: String) {
+        typealias SetXattr = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeRawPointer, Int, Int32) -> Int32
+        guard let symbol = dlsym(nil, "setxattr") else {  // nil: RTLD_DEFAULT
+            Issue.record("no setxattr")
+            return
+        }
+        let set = unsafeBitCast(symbol, to: SetXattr.self)
+        #expect(value.withCString { set(path, name, $0, strlen($0), 0) } == 0, "setxattr \(name): \(Errno.current)")
+    }
+
+    private func text(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+
+    /// A plain (not opaque) upper directory over a host symlink to elsewhere replaces the link; the
+    /// file under it is written in the new directory, never through the link.
+    @Test func hostSymlinkUnderAnUpperDirectoryIsReplacedNotFollowed() throws {
+        try FileManager.default.createSymbolicLink(atPath: host.path + "/dir", withDestinationPath: outside.path)
+        try FileManager.default.createDirectory(atPath: upper.path + "/dir", withIntermediateDirectories: false)
+        upper.write("dir/x", "inside\n")
+        _ = try commit()
+        #expect(!FileManager.default.fileExists(atPath: outside.path + "/x"), "written through the host's link")
+        var info = stat()
+        #expect(lstat(host.path + "/dir", &info) == 0 && info.st_mode & S_IFMT == S_IFDIR)
+        #expect(text(host.path + "/dir/x") == "inside\n")
+    }
+
+    /// A workspace file hard-linked to a file outside is replaced by a new inode: the outside
+    /// file keeps its content.
+    @Test func hostHardLinkToOutsideIsNeverWrittenThrough() throws {
+        outside.write("target", "original\n")
+        #expect(link(outside.path + "/target", host.path + "/linked") == 0)
+        upper.write("linked", "changed\n")
+        _ = try commit()
+        #expect(text(outside.path + "/target") == "original\n")
+        #expect(text(host.path + "/linked") == "changed\n")
+    }
+
+    /// Devices other than the 0:0 whiteout are not created; the entry they replaced is removed.
+    @Test func devicesAreSkippedAndWhiteoutsRemove() throws {
+        host.write("null", "was a file\n")
+        host.write("deleted", "x\n")
+        #expect(mknod(upper.path + "/null", S_IFCHR | 0o666, 0x103) == 0)  // 1:3, /dev/null
+        #expect(mknod(upper.path + "/deleted", S_IFCHR | 0o000, 0) == 0)
+        let summary = try commit()
+        #expect(summary.skipped == ["null"])
+        #expect(!FileManager.default.fileExists(atPath: host.path + "/null"))
+        #expect(!FileManager.default.fileExists(atPath: host.path + "/deleted"))
+        #expect(summary.removed == 2)
+    }
+
+    @Test func opaqueDirectoryReplacesTheHostDirectory() throws {
+        try FileManager.default.createDirectory(atPath: host.path + "/d/old", withIntermediateDirectories: true)
+        host.write("d/old/file", "x\n")
+        try FileManager.default.createDirectory(atPath: upper.path + "/d", withIntermediateDirectories: false)
+        upper.write("d/new", "n\n")
+        setXattr(upper.path + "/d", "user.overlay.opaque", "y")
+        _ = try commit()
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: host.path + "/d")) == ["new"])
+    }
+
+    /// Markers this mount never writes (renamed directories, unknown opaque values) stop the
+    /// commit rather than being misread.
+    @Test(arguments: [("user.overlay.redirect", "/elsewhere"), ("user.overlay.opaque", "x")])
+    func unknownOverlayMarkersStopTheCommit(name: String, value: String) throws {
+        try FileManager.default.createDirectory(atPath: upper.path + "/d", withIntermediateDirectories: false)
+        setXattr(upper.path + "/d", name, value)
+        #expect(throws: SandboxError.self) { _ = try commit() }
+    }
+
+    /// Committed files belong to the workspace owner, without setuid/setgid, and keep their holes.
+    @Test func ownerModeAndHoles() throws {
+        #expect(chown(host.path, 1234, 4321) == 0)
+        upper.write("tool", "#!/bin/sh\n")
+        #expect(chmod(upper.path + "/tool", 0o6755) == 0)
+        let sparse = open(upper.path + "/sparse", O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        #expect(ftruncate(sparse, 1 << 30) == 0)
+        #expect(pwrite(sparse, "end", 3, (1 << 30) - 3) == 3)
+        close(sparse)
+        let summary = try commit()
+        var info = stat()
+        #expect(lstat(host.path + "/tool", &info) == 0)
+        #expect(info.st_uid == 1234 && info.st_gid == 4321 && info.st_mode & 0o7777 == 0o755)
+        #expect(lstat(host.path + "/sparse", &info) == 0 && info.st_size == 1 << 30)
+        #expect(info.st_blocks * 512 < 1 << 20, "holes were filled in")
+        #expect(summary.bytes < 1 << 20)
+    }
+}
