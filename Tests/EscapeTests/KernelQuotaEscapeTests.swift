@@ -86,25 +86,29 @@ extension EscapeBattery {
             }
         }
 
-        /// Runs the probe with a hold file in an rw workspace, checks host inotify once the
-        /// sandbox holds its quota, then lets it go. Returns the run and the host's problem.
+        /// Runs the probe with a hold file the host made in its scratch directory (bound read-only
+        /// into the sandbox, so the host's unlink is seen inside), checks host inotify once the probe
+        /// sleeps holding its quota, then lets it go. Returns the run and the host's problem.
         static func whileHolding(_ harness: SandboxHarness, _ arguments: [String]) throws -> (SandboxRun, String?) {
-            let hold = "quota-held"
-            let holdPath = harness.path + "/" + hold
+            let holdDirectory = harness.scratch.path + "/hold-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: holdDirectory, withIntermediateDirectories: false)
+            chmod(holdDirectory, 0o755)
+            defer { try? FileManager.default.removeItem(atPath: holdDirectory) }
+            let holdPath = holdDirectory + "/quota-held"
+            try "hold\n".write(toFile: holdPath, atomically: false, encoding: .utf8)
             let outcome = Mutex<Result<SandboxRun, any Error>?>(nil)
             let finished = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
                 let result = Result {
-                    // The hold file is the probe's last argument, a path inside the workspace.
-                    try harness.probe(arguments + ["/workspace/" + hold], flags: ["--rw"], timeout: 300)
+                    try harness.probe(arguments + [holdPath], flags: ["--bind-ro", holdDirectory], timeout: 300)
                 }
                 outcome.withLock { $0 = result }
                 finished.signal()
             }
-            // Wait (generously: this is not a speed bound) for the quota to be taken.
+            // Wait (generously: this is not a speed bound) for the probe to sleep on its quota.
             var hostDuring: String? = "the probe never held its quota"
             for _ in 0..<2400 {
-                if access(holdPath, F_OK) == 0 {
+                if Self.probeIsHolding(arguments[0]) {
                     hostDuring = Host.inotifyProblem()
                     break
                 }
@@ -115,6 +119,18 @@ extension EscapeBattery {
             finished.wait()
             let run = try outcome.withLock { $0 }!.get()
             return (run, hostDuring)
+        }
+
+        /// Whether a probe running `verb` sleeps in its hold loop (nanosleep/clock_nanosleep): it
+        /// sleeps nowhere else, so its quota is taken.
+        static func probeIsHolding(_ verb: String) -> Bool {
+            Host.processes().contains { process in
+                guard process.commandLine.hasPrefix(SandboxHarness.probeInside + " " + verb + " "),
+                    let text = Host.readProcFile("/proc/\(process.pid)/syscall"),
+                    let number = text.split(separator: " ").first.flatMap({ Int($0) })
+                else { return false }
+                return number == 35 || number == 230  // x86_64 nanosleep, clock_nanosleep
+            }
         }
 
         /// `N` from the probe's `N <unit> before ...` line on stderr.

@@ -28,10 +28,17 @@ enum {
     HOLD_SECONDS_CAP = 120,
 };
 
-/* When HOLD is given, creates it once the quota is taken and keeps everything open until the
- * caller removes it (or HOLD_SECONDS_CAP passes), so the host can be checked meanwhile. */
+/* When HOLD is given, keeps everything open until HOLD is gone (or HOLD_SECONDS_CAP passes), so
+ * the host can be checked meanwhile. A HOLD that exists already was made by the host (in a
+ * directory bound read-only into the sandbox: the host sees the probe sleeping here); otherwise
+ * the probe creates it once the quota is taken. */
 static void hold_until_removed(const char *hold, long amount) {
     if (hold == NULL) return;
+    struct timespec tick = {0, 50 * 1000 * 1000};
+    if (access(hold, F_OK) == 0) {
+        for (int i = 0; i < HOLD_SECONDS_CAP * 20 && access(hold, F_OK) == 0; i++) nanosleep(&tick, NULL);
+        return;
+    }
     int fd = open(hold, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0) {
         fprintf(stderr, "sentinel-probe: cannot create %s: %s\n", hold, errno_name(errno));
@@ -43,7 +50,6 @@ static void hold_until_removed(const char *hold, long amount) {
         /* the file's existence is the signal; its content is informative */
     }
     close(fd);
-    struct timespec tick = {0, 50 * 1000 * 1000};
     for (int i = 0; i < HOLD_SECONDS_CAP * 20 && access(hold, F_OK) == 0; i++) nanosleep(&tick, NULL);
 }
 
