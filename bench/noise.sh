@@ -1,20 +1,29 @@
 #!/usr/bin/env bash
 # Noise of the default scan (issue 8): findings per real project with the binary of commit
-# 66d8159 (before the default ignores) and with this tree's binary, same rules per side, same
-# (empty) SENTINEL_HOME, default tools. Prints one table row per project and the total change;
-# the high/critical findings the new scan no longer reports go to $WORK/out/NAME.lost.txt for
-# review (bench/noise-checked.md lists the verdicts).
+# 66d8159 (before the default ignores; its default tools: native, secrets, Bandit, OSV) and with
+# this tree's binary (default tools: native, secrets, OSV), each with its own rules and profiles,
+# the same (empty) SENTINEL_HOME, so no OSV database on either side. Both sides are scanned in
+# the same run. Prints one table row per project and the total change. The high/critical
+# findings the new scan no longer reports go to $WORK/out/NAME.lost.txt, the ones only the new
+# scan reports to $WORK/out/NAME.added.txt (bench/noise-compare.py says what counts as the same
+# issue; bench/noise-checked.md lists the verdicts). A third scan, the new binary with
+# --no-default-excludes, sorts the lost ones: NAME.lost-check.txt holds those it does not report
+# either (a check lost, not a path left out). A tool that fails on any side stops the run: a
+# failed Bandit would silently shrink the old side.
 #
 #   bench/noise.sh                      # fetches sources (PyPI), builds both binaries if absent
 #   OLD_BIN=... NEW_BIN=... bench/noise.sh
 #   NOISE_DIR=/some/dir bench/noise.sh  # default: ~/.cache/sentinel-bench/noise (never the repo)
+#   RESCAN=0 bench/noise.sh             # reuse the scans already in $WORK/out
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
 WORK=${NOISE_DIR:-$HOME/.cache/sentinel-bench/noise}
 OLD_COMMIT=66d8159
 PROJECTS=(django flask requests httpx sqlalchemy scrapy ansible-core)
-mkdir -p "$WORK/sdists" "$WORK/src" "$WORK/out" "$WORK/home" "$WORK/old"
+mkdir -p "$WORK/sdists" "$WORK/src" "$WORK/out" "$WORK/old"
+# An empty SENTINEL_HOME for both sides (no OSV database, no user config).
+rm -rf "$WORK/home" && mkdir -p "$WORK/home"
 
 # 1. Sources: sdists from PyPI, unpacked once. pip builds each sdist's metadata; with build
 # isolation it would build setuptools & co. from source too (minutes each), so the build
@@ -36,53 +45,64 @@ for archive in "$WORK"/sdists/*.tar.gz; do
     [[ -d "$WORK/src/$name" ]] || tar -xzf "$archive" -C "$WORK/src"
 done
 
-# 2. Binaries. The old one is built from a `git archive` of the commit, outside the repo.
+# 2. Binaries, debug builds both. The old one is built from a `git archive` of the commit,
+# outside the repo, and kept as $WORK/old/sentinel-$OLD_COMMIT-debug. Each side gets its own
+# commit's rules and profiles explicitly: a copied binary does not find its source tree, and
+# without the `scan-bandit` profile the old default's Bandit fails.
 if [[ -z "${OLD_BIN:-}" ]]; then
-    OLD_BIN=$WORK/old/src/.build/debug/sentinel
+    OLD_BIN=$WORK/old/sentinel-$OLD_COMMIT-debug
     if [[ ! -x "$OLD_BIN" ]]; then
-        mkdir -p "$WORK/old/src"
+        rm -rf "$WORK/old/src" && mkdir -p "$WORK/old/src"
         git archive "$OLD_COMMIT" | tar -x -C "$WORK/old/src"
         (cd "$WORK/old/src" && swift build --product sentinel >/dev/null)
+        cp "$WORK/old/src/.build/debug/sentinel" "$OLD_BIN"
     fi
 fi
 [[ -d "$WORK/old/rules" ]] || git archive "$OLD_COMMIT" rules | tar -x -C "$WORK/old"
+[[ -d "$WORK/old/profiles" ]] || git archive "$OLD_COMMIT" profiles | tar -x -C "$WORK/old"
 if [[ -z "${NEW_BIN:-}" ]]; then
     swift build --product sentinel >/dev/null
     NEW_BIN=$REPO/.build/debug/sentinel
 fi
 
 # 3. Scans and counts.
-printf '%-22s %8s %8s %7s %11s %11s %9s %9s\n' project old new change old-high+ new-high+ old-assert new-assert
+printf '%-22s %8s %8s %7s %11s %11s %10s %10s %10s\n' project old new change old-high+ new-high+ \
+    old-assert new-assert old-bandit
 total_old=0
 total_new=0
 for source in "$WORK"/src/*/; do
     name=$(basename "$source")
-    for side in old new; do
+    for side in old new all; do
         out=$WORK/out/$name.$side.json
-        [[ -s "$out" && -z "${RESCAN:-}" ]] && continue
-        if [[ $side == old ]]; then bin=$OLD_BIN rules=$WORK/old/rules; else bin=$NEW_BIN rules=$REPO/rules; fi
-        SENTINEL_HOME=$WORK/home SENTINEL_RULES=$rules "$bin" scan "$source" --format json --fail-on none \
-            --output "$out.tmp" 2>"$WORK/out/$name.$side.stderr" || true
+        [[ -s "$out" && "${RESCAN:-1}" == 0 ]] && continue
+        extra=()
+        if [[ $side == old ]]; then
+            bin=$OLD_BIN rules=$WORK/old/rules profiles=$WORK/old/profiles
+        else
+            bin=$NEW_BIN rules=$REPO/rules profiles=$REPO/profiles
+            [[ $side == all ]] && extra=(--no-default-excludes)
+        fi
+        SENTINEL_HOME=$WORK/home SENTINEL_RULES=$rules SENTINEL_PROFILES=$profiles "$bin" scan "$source" \
+            "${extra[@]}" --format json --fail-on none --output "$out.tmp" 2>"$WORK/out/$name.$side.stderr" || true
         mv "$out.tmp" "$out"
+        failed=$(python3 -c 'import json, sys
+print(" ".join(t["name"] for t in json.load(open(sys.argv[1]))["summary"]["tools"] if t.get("status") == "failed"))' "$out")
+        if [[ -n "$failed" ]]; then
+            echo "noise.sh: $name ($side): tool failed: $failed (see $WORK/out/$name.$side.stderr)" >&2
+            exit 1
+        fi
     done
-    read -r old new oldhigh newhigh oldassert newassert < <(python3 - "$WORK/out/$name.old.json" "$WORK/out/$name.new.json" "$WORK/out/$name.lost.txt" <<'EOF'
-import json, sys
-old, new = (json.load(open(p))["findings"] for p in sys.argv[1:3])
-high = lambda fs: [f for f in fs if f["severity"] in ("high", "critical")]
-key = lambda f: (f["location"].get("file"), f["location"].get("startLine"), f["ruleId"])
-kept = {key(f) for f in new}
-with open(sys.argv[3], "w") as lost:
-    for f in high(old):
-        if key(f) not in kept:
-            lost.write(f'{f["location"].get("file")}:{f["location"].get("startLine")}: {f["severity"]}: [{f["ruleId"]}] {f["message"]}\n')
-asserts = lambda fs: sum(f["ruleId"] in ("python.assert-used", "bandit.B101") for f in fs)
-print(len(old), len(new), len(high(old)), len(high(new)), asserts(old), asserts(new))
-EOF
-)
+    read -r old new oldhigh newhigh oldassert newassert oldbandit < <(python3 bench/noise-compare.py \
+        "$WORK/out/$name.old.json" "$WORK/out/$name.new.json" "$REPO/rules" \
+        "$WORK/out/$name.lost.txt" "$WORK/out/$name.added.txt")
+    python3 bench/noise-compare.py "$WORK/out/$name.old.json" "$WORK/out/$name.all.json" "$REPO/rules" \
+        "$WORK/out/$name.lost-check.txt" /dev/null >/dev/null
     total_old=$((total_old + old))
     total_new=$((total_new + new))
     change=$(python3 -c "print(f'{($new - $old) / max($old, 1) * 100:+.0f}%')")
-    printf '%-22s %8d %8d %7s %11d %11d %9d %9d\n' "$name" "$old" "$new" "$change" "$oldhigh" "$newhigh" "$oldassert" "$newassert"
+    printf '%-22s %8d %8d %7s %11d %11d %10d %10d %10d\n' "$name" "$old" "$new" "$change" "$oldhigh" "$newhigh" \
+        "$oldassert" "$newassert" "$oldbandit"
 done
 python3 -c "print(f'total: {$total_old} -> {$total_new} findings ({($total_new - $total_old) / max($total_old, 1) * 100:+.1f}%)')"
-echo "lost high/critical findings: $WORK/out/*.lost.txt"
+echo "high/critical only in the old scan: $WORK/out/*.lost.txt (of which no longer reported even without"
+echo "the default excludes: *.lost-check.txt); only in the new: $WORK/out/*.added.txt"
