@@ -124,8 +124,21 @@ extension LaunchPlan {
             rlimits: resourceLimits(profile.limits), workspace: workspace)
     }
 
+    /// The payload's share of host root's pending-signal quota (RLIMIT_SIGPENDING).
+    static let pendingSignals: UInt64 = 1024
+    /// The payload's share of host root's POSIX message-queue bytes (RLIMIT_MSGQUEUE, 800 KiB
+    /// by default): one default-sized queue (10 messages of 8 KiB) fits.
+    static let messageQueueBytes: UInt64 = 96 << 10
+
     static func resourceLimits(_ limits: Profile.Limits) -> [ResourceLimit] {
         var result = [ResourceLimit(resource: Int32(RLIMIT_CORE.rawValue), soft: 0, hard: 0)]
+        // Queued signals and POSIX message-queue bytes are counted per user up the chain of
+        // user namespaces, and the sandbox's namespace belongs to host root: unbounded, the
+        // payload uses up host root's own quota (timer_create, sigqueue, mq_open fail on the host).
+        result.append(ResourceLimit(resource: Int32(__RLIMIT_SIGPENDING.rawValue), soft: pendingSignals,
+                                    hard: pendingSignals))
+        result.append(ResourceLimit(resource: Int32(__RLIMIT_MSGQUEUE.rawValue), soft: messageQueueBytes,
+                                    hard: messageQueueBytes))
         if let size = limits.fileSizeBytes {
             result.append(ResourceLimit(resource: Int32(RLIMIT_FSIZE.rawValue), soft: size, hard: size))
         }

@@ -174,8 +174,10 @@ import Testing
 
     @Test func rlimitsAlwaysDisableCoreDumps() {
         let limits = LaunchPlan.resourceLimits(Profile.Limits(fileSizeBytes: 1024, openFiles: 32))
-        #expect(limits.count == 3)
+        #expect(limits.count == 5)
         #expect(limits[0].soft == 0 && limits[0].hard == 0)
+        #expect(limits.contains { $0.resource == Int32(__RLIMIT_SIGPENDING.rawValue) && $0.hard == LaunchPlan.pendingSignals })
+        #expect(limits.contains { $0.resource == Int32(__RLIMIT_MSGQUEUE.rawValue) && $0.hard == LaunchPlan.messageQueueBytes })
         #expect(limits.contains { $0.soft == 1024 })
         #expect(limits.contains { $0.soft == 32 })
     }
