@@ -105,6 +105,11 @@ extension LaunchPlan {
                 mount.idShift = .init(diskUID: directory.ownerUID, diskGID: directory.ownerGID,
                                       shownUID: maps.hostUID, shownGID: maps.hostGID)
             }
+            // Through the shift the payload acts as the tree's owner (root, often): only the
+            // built-in filter keeps setuid/setgid bits and device nodes off the host tree.
+            if let shift = mount.idShift, mode == .rw, profile.seccomp != .default {
+                throw SentinelError(.invalidInput, "profile \(profile.name): a writable workspace owned by uid \(shift.diskUID) needs seccomp: default (it keeps setuid files and device nodes off the host)")
+            }
             // The payload sees the directory as its own when it owns it (directly or shifted).
             let payloadOwns = mount.idShift != nil
                 || (directory.ownerUID == maps.hostUID && directory.ownerGID == maps.hostGID)

@@ -112,6 +112,22 @@ import Testing
         #expect(try plan(profile, workspace: workspace.path).workspace?.idShift == nil)
     }
 
+    /// Through the id shift the payload acts as the owner (root): without the built-in filter
+    /// it could leave setuid-root files there, so another seccomp setting is refused.
+    @Test func idShiftedRwWorkspaceNeedsTheBuiltInFilter() throws {
+        let workspace = TemporaryDirectory()
+        #expect(chown(workspace.path, 0, 0) == 0)
+        var profile = Profile.minimal
+        profile.filesystem.workspace = .rw
+        #expect(try plan(profile, workspace: workspace.path).workspace?.idShift != nil)
+        for setting in [Profile.Seccomp.disabled, .oci(path: "/dev/null")] {
+            profile.seccomp = setting
+            #expect(throws: SentinelError.self) { try plan(profile, workspace: workspace.path) }
+        }
+        profile.filesystem.workspace = .overlay
+        #expect(try plan(profile, workspace: workspace.path).workspace?.idShift != nil)
+    }
+
     /// Overlay options are built from paths inside the new root, so any host path works.
     @Test func overlayAcceptsPathsOverlayfsCannotQuote() throws {
         var profile = Profile.minimal
