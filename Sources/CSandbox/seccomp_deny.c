@@ -91,7 +91,7 @@ static int add_socket_rules(scmp_filter_ctx ctx) {
     return rc;
 }
 
-/* No setuid or setgid bits on files: a payload whose uid maps to the owner of a writable
+/* No setuid or setgid bits on files, and no device nodes: a payload whose uid maps to the owner of a writable
    workspace could otherwise leave a setuid binary on the host (nosuid protects only the
    sandbox's own mounts). Covers chmod and file creation modes. */
 static int add_setid_rules(scmp_filter_ctx ctx) {
@@ -109,6 +109,21 @@ static int add_setid_rules(scmp_filter_ctx ctx) {
         if (nr < 0) continue;
         for (size_t b = 0; b < 2; b++) {
             struct scmp_arg_cmp cmp = {mode_calls[i].mode_arg, SCMP_CMP_MASKED_EQ, bits[b], bits[b]};
+            rc |= seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, &cmp);
+        }
+    }
+    /* No device nodes either: a 0:0 character device (an overlayfs whiteout) needs no
+       capability, and would be left on the host as a root-owned node. */
+    static const struct {
+        const char *name;
+        unsigned mode_arg;
+    } node_calls[] = {{"mknod", 1}, {"mknodat", 2}};
+    const scmp_datum_t device_types[] = {S_IFCHR, S_IFBLK};
+    for (size_t i = 0; i < sizeof node_calls / sizeof node_calls[0]; i++) {
+        int nr = sbx_syscall_number(node_calls[i].name);
+        if (nr < 0) continue;
+        for (size_t t = 0; t < 2; t++) {
+            struct scmp_arg_cmp cmp = {node_calls[i].mode_arg, SCMP_CMP_MASKED_EQ, S_IFMT, device_types[t]};
             rc |= seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, &cmp);
         }
     }

@@ -115,6 +115,13 @@ extension LaunchPlan {
             if mode != .ro { mount.sizeLimit = profile.limits.workspaceSizeBytes }
             // Only a root launcher can make the upper layer's tmpfs outside the sandbox (fsmount).
             mount.commitsBack = mode == .rw && hostUID == 0
+            // Through the shift the payload acts as the tree's owner (root, often). Its rw writes
+            // reach the host only through the commit, which drops setuid/setgid bits and creates no
+            // device nodes whatever the seccomp setting. Were the shifted tree ever bound writable
+            // directly, only the built-in filter would keep those off the host.
+            if let shift = mount.idShift, mode == .rw, !mount.commitsBack, profile.seccomp != .default {
+                throw SentinelError(.invalidInput, "profile \(profile.name): a writable workspace owned by uid \(shift.diskUID) needs seccomp: default (it keeps setuid files and device nodes off the host)")
+            }
             // The payload sees the directory as its own when it owns it (directly or shifted).
             let payloadOwns = mount.idShift != nil
                 || (directory.ownerUID == maps.hostUID && directory.ownerGID == maps.hostGID)
@@ -137,8 +144,21 @@ extension LaunchPlan {
         return plan
     }
 
+    /// The payload's share of host root's pending-signal quota (RLIMIT_SIGPENDING).
+    static let pendingSignals: UInt64 = 1024
+    /// The payload's share of host root's POSIX message-queue bytes (RLIMIT_MSGQUEUE, 800 KiB
+    /// by default): one default-sized queue (10 messages of 8 KiB) fits.
+    static let messageQueueBytes: UInt64 = 96 << 10
+
     static func resourceLimits(_ limits: Profile.Limits) -> [ResourceLimit] {
         var result = [ResourceLimit(resource: Int32(RLIMIT_CORE.rawValue), soft: 0, hard: 0)]
+        // Queued signals and POSIX message-queue bytes are counted per user up the chain of
+        // user namespaces, and the sandbox's namespace belongs to host root: unbounded, the
+        // payload uses up host root's own quota (timer_create, sigqueue, mq_open fail on the host).
+        result.append(ResourceLimit(resource: Int32(__RLIMIT_SIGPENDING.rawValue), soft: pendingSignals,
+                                    hard: pendingSignals))
+        result.append(ResourceLimit(resource: Int32(__RLIMIT_MSGQUEUE.rawValue), soft: messageQueueBytes,
+                                    hard: messageQueueBytes))
         if let size = limits.fileSizeBytes {
             result.append(ResourceLimit(resource: Int32(RLIMIT_FSIZE.rawValue), soft: size, hard: size))
         }

@@ -149,6 +149,24 @@ import Testing
         #expect(RootBuilder.inodeLimit(forSize: size) == inodes)
     }
 
+    /// Through the id shift the payload acts as the owner (root). Its rw writes reach the host
+    /// only through the commit (which drops setuid/setgid bits), so any seccomp setting is
+    /// accepted: an id-shifted rw workspace always commits back, never binds writable directly.
+    @Test func idShiftedRwWorkspaceAlwaysCommitsBack() throws {
+        let workspace = TemporaryDirectory()
+        #expect(chown(workspace.path, 0, 0) == 0)
+        var profile = Profile.minimal
+        profile.filesystem.workspace = .rw
+        for setting in [Profile.Seccomp.default, .disabled, .oci(path: "/dev/null")] {
+            profile.seccomp = setting
+            let rw = try plan(profile, workspace: workspace.path, hostUID: 0)
+            #expect(rw.workspace?.idShift != nil && rw.workspace?.commitsBack == true && rw.workspace?.readOnlyTree == true)
+        }
+        // An unprivileged launcher binds rw directly, but never shifted: the payload is the caller.
+        let unprivileged = try plan(profile, workspace: workspace.path, hostUID: 1000)
+        #expect(unprivileged.workspace?.idShift == nil && unprivileged.workspace?.commitsBack == false)
+    }
+
     /// Overlay options are built from paths inside the new root, so any host path works.
     @Test func overlayAcceptsPathsOverlayfsCannotQuote() throws {
         var profile = Profile.minimal
@@ -211,8 +229,10 @@ import Testing
 
     @Test func rlimitsAlwaysDisableCoreDumps() {
         let limits = LaunchPlan.resourceLimits(Profile.Limits(fileSizeBytes: 1024, openFiles: 32))
-        #expect(limits.count == 3)
+        #expect(limits.count == 5)
         #expect(limits[0].soft == 0 && limits[0].hard == 0)
+        #expect(limits.contains { $0.resource == Int32(__RLIMIT_SIGPENDING.rawValue) && $0.hard == LaunchPlan.pendingSignals })
+        #expect(limits.contains { $0.resource == Int32(__RLIMIT_MSGQUEUE.rawValue) && $0.hard == LaunchPlan.messageQueueBytes })
         #expect(limits.contains { $0.soft == 1024 })
         #expect(limits.contains { $0.soft == 32 })
     }
