@@ -15,7 +15,7 @@ VENV         = .venv
 PIP_PACKAGES = jsonschema packaging cvss pyyaml
 TOOLS_DIR   ?= /opt/sentinel-tools/venv
 
-.PHONY: all deps apt-deps pip-deps tools build release install uninstall check-install test demo bench clean
+.PHONY: all deps apt-deps pip-deps tools build release install uninstall check-install check test demo bench clean
 
 all: build
 
@@ -83,6 +83,10 @@ uninstall:
 # A real `make install` into a temporary DESTDIR, moved elsewhere and run from there.
 check-install:
 	scripts/check-install.sh
+
+# Architecture (imports follow DESIGN §1's layer table) and style; .ci/run calls it after the tests.
+check:
+	python3 scripts/check-architecture.py
 
 bench: deps
 	bench/launch-overhead.sh

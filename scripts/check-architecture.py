@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Fails when a module under Sources/ imports a module the layer table does not allow.
+
+The table (scripts/layers.txt) lists modules top to bottom; a module may import only modules listed
+above it, plus system and third-party modules. ArgumentParser belongs to the CLI surface alone.
+Every directory under Sources/ must appear in the table, so a new module is placed on purpose.
+"""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CLI_ONLY = {"ArgumentParser": {"SentinelCLI", "sentinel"}}
+IMPORT = re.compile(r"^\s*(?:@testable\s+|@_implementationOnly\s+|@preconcurrency\s+|public\s+|internal\s+|package\s+)*"
+                    r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
+C_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([A-Za-z0-9_]+)/')
+
+
+def layers() -> list[str]:
+    text = (ROOT / "scripts" / "layers.txt").read_text()
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def design_order() -> list[str]:
+    """The module names of DESIGN §1's layout block, in order (empty when DESIGN is not beside us)."""
+    design = ROOT.parent / "shared" / "DESIGN.md"
+    if not design.exists():
+        return []
+    block = design.read_text().split("## 1. Layout", 1)[-1].split("```")[1]
+    names = []
+    for line in block.splitlines():
+        directory = re.match(r"^  ([A-Z][A-Za-z]+)/", line)
+        if directory:
+            names.append(directory.group(1))
+        elif re.match(r"^  (C[A-Z][A-Za-z]+ )+", line):
+            names += [word for word in line.split() if re.fullmatch(r"C[A-Z][A-Za-z]+", word)]
+    return names
+
+
+def main() -> int:
+    order = layers()
+    rank = {name: index for index, name in enumerate(order)}
+    problems = []
+    # The table here is DESIGN's, in the same order (extra C shims may sit among the system modules).
+    design = [name for name in design_order() if name in rank or not name.startswith("C")]
+    missing = [name for name in design if name not in rank]
+    if missing:
+        problems.append(f"scripts/layers.txt: missing DESIGN §1 modules {', '.join(missing)}")
+    elif [rank[name] for name in design] != sorted(rank[name] for name in design):
+        problems.append("scripts/layers.txt: modules are not in DESIGN §1's order")
+    for module_dir in sorted(p for p in (ROOT / "Sources").iterdir() if p.is_dir()):
+        module = module_dir.name
+        if module not in rank:
+            problems.append(f"Sources/{module}: not in scripts/layers.txt (place it in the layer table)")
+            continue
+        for source in sorted(module_dir.rglob("*.swift")):
+            for number, line in enumerate(source.read_text(errors="replace").splitlines(), 1):
+                match = IMPORT.match(line)
+                if not match:
+                    continue
+                imported = match.group(1)
+                where = f"{source.relative_to(ROOT)}:{number}"
+                if imported in rank and rank[imported] >= rank[module]:
+                    problems.append(f"{where}: {module} imports {imported}, which is not above it in the layer table")
+                allowed = CLI_ONLY.get(imported)
+                if allowed is not None and module not in allowed:
+                    problems.append(f"{where}: {module} imports {imported}; only {', '.join(sorted(allowed))} may")
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"architecture: {len(order)} modules in the layer table, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
