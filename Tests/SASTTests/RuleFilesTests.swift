@@ -11,12 +11,27 @@ struct RuleFilesTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("rules").path
 
-    @Test("every rule loads and its ruleid/ok annotations hold")
-    func ruleTests() throws {
-        let results = try RuleTests.run(directory: Self.rulesDirectory)
-        #expect(!results.isEmpty)
-        let failures = results.flatMap(\.failures)
-        #expect(failures.isEmpty, "\(failures.count) rule test failures:\n\(failures.joined(separator: "\n"))")
+    /// Every rule test file, relative to `rules/` (`python/eval-used.py`): one test case each, so one
+    /// rule runs alone with `swift test --filter 'RuleFilesTests'` and its argument in the output.
+    static let testFiles: [String] = {
+        let root = URL(fileURLWithPath: rulesDirectory)
+        let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+        var files: [String] = []
+        while let url = enumerator?.nextObject() as? URL {
+            if url.pathExtension == "py" { files.append(String(url.path.dropFirst(root.path.count + 1))) }
+        }
+        return files.sorted()
+    }()
+
+    /// The shipped rules, loaded once for every case.
+    static let engine = Result { SASTEngine(rules: try RuleSet.load(directories: [rulesDirectory])) }
+
+    @Test("the rule test file's ruleid/ok annotations hold", arguments: testFiles)
+    func ruleFile(_ file: String) throws {
+        let engine = try Self.engine.get()
+        let result = RuleTests.check(file: Self.rulesDirectory + "/" + file, engine: engine)
+        #expect(result.expectations > 0, "\(file) checks nothing")
+        #expect(result.failures.isEmpty, "\(result.failures.joined(separator: "\n"))")
     }
 
     @Test(
@@ -49,6 +64,7 @@ struct RuleFilesTests {
 
     @Test("every rule has at least two ruleid and two ok cases")
     func coverage() throws {
+        #expect(Self.testFiles.count >= 100, "rule test files found: \(Self.testFiles.count)")
         let rules = try RuleSet.load(directories: [Self.rulesDirectory])
         var counts: [String: (ruleid: Int, ok: Int)] = [:]
         for rule in rules.rules {
