@@ -39,11 +39,15 @@ let package = Package(
             dependencies: ["CSeccomp", "CCap", "CJSONC"],
             cSettings: strictC
         ),
+        // The glibc calls Swift's Glibc module leaves out (pipe2, accept4, pwritev2, openat2...).
+        .target(name: "CSystem", cSettings: strictC),
 
         .target(name: "Support"),
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
         .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
-        .target(name: "Sandbox", dependencies: ["CSandbox", "Support", "Yams"]),
+        // The egress proxy: allow/deny policy, reserved ranges, relay, resolver (no sandbox types).
+        .target(name: "Egress", dependencies: ["CSystem", "Support"]),
+        .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Egress", "Support", "Yams"]),
         .target(name: "Findings", dependencies: ["Support"]),
         .target(name: "SAST", dependencies: ["Findings", "Support", "Yams"]),
         .target(name: "SCA", dependencies: ["Findings", "HTTP", "Support", "CSQLite", "CZlib", "Yams"]),
@@ -72,6 +76,7 @@ let package = Package(
         // A loopback HTTP server the HTTP, SCA and CLI tests start on 127.0.0.1.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Support", "TestSupport"]),
+        .testTarget(name: "EgressTests", dependencies: ["Egress", "Support"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "Support"]),
         .testTarget(name: "EscapeTests", dependencies: ["Sandbox"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),

@@ -282,7 +282,3 @@ int sbx_spawn(const struct sbx_config *config, struct sbx_process *process,
     return sbx_spawn_finish(&launch, config->cgroup_procs_fds, config->cgroup_procs_count, process,
                             failure);
 }
-
-int sbx_pipe_cloexec(int fds[2]) {
-    return pipe2(fds, O_CLOEXEC);
-}

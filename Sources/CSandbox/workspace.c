@@ -23,7 +23,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <sys/xattr.h>
 #include <unistd.h>
 
 static int open_nofollow(const char *path) {
@@ -241,18 +240,3 @@ int sbx_workspace_upper(uint64_t size, uint64_t nr_inodes, int *keep_fd, int *tr
     return 0;
 }
 
-int sbx_openat_beneath(int dirfd, const char *name, int flags) {
-    struct open_how how;
-    memset(&how, 0, sizeof how);
-    how.flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW);
-    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
-    long fd;
-    do {
-        fd = syscall(SYS_openat2, dirfd, name, &how, sizeof how);
-    } while (fd < 0 && errno == EAGAIN);
-    return (int)fd;
-}
-
-ssize_t sbx_fgetxattr(int fd, const char *name, void *value, size_t size) {
-    return fgetxattr(fd, name, value, size);
-}

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSystem
 import Foundation
+import Support
 
 /// One direction of the payload's stdio as the waiter moves it: from `source` into memory
 /// (capture) or to a descriptor (relay), through a bounded buffer, so that neither side can
@@ -50,10 +52,6 @@ struct ByteStream {
     private var noWait: Bool
     private var scratch = [UInt8](repeating: 0, count: ByteStream.bufferLimit)
 
-    private typealias PWritev2 = @convention(c) (Int32, UnsafePointer<iovec>?, Int32, Int, Int32) -> Int
-    private static let pwritev2 = GNUCalls.lookup("pwritev2", as: PWritev2.self)
-    private static let rwfNoWait: Int32 = 0x8  // RWF_NOWAIT, <linux/fs.h>
-
     init(source: Int32, sink: Sink, isOutput: Bool, ownsSource: Bool, endAction: EndAction = .none) {
         self.source = source
         self.sink = sink
@@ -65,7 +63,7 @@ struct ByteStream {
             var info = stat()
             let type = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : 0
             chunk = type == S_IFREG || type == S_IFBLK ? Self.bufferLimit : Int(PIPE_BUF)
-            noWait = (type == S_IFIFO || type == S_IFSOCK) && Self.pwritev2 != nil
+            noWait = type == S_IFIFO || type == S_IFSOCK
         } else {
             sinkFD = -1
             chunk = 0
@@ -92,10 +90,11 @@ struct ByteStream {
     mutating func readSource() {
         let room: Int
         if case .capture = sink { room = scratch.count } else { room = Self.bufferLimit - pendingCount }
-        let count = read(source, &scratch, max(1, room))
-        if count < 0 && (errno == EINTR || errno == EAGAIN) { return }
-        // EOF, or EIO from a pty master whose slave every process has closed.
-        guard count > 0 else { return endOfSource() }
+        let fd = source
+        let result = retryingOnInterrupt { read(fd, &scratch, max(1, room)) }
+        if case .failure(let error) = result, error.rawValue == EAGAIN { return }
+        // EOF, or an error such as EIO from a pty master whose slave every process has closed.
+        guard case .success(let count) = result, count > 0 else { return endOfSource() }
         switch sink {
         case .capture(let limit):
             let space = Int(min(UInt64(Int.max), limit)) - captured.count
@@ -113,21 +112,28 @@ struct ByteStream {
 
     /// Writes one chunk of the pending bytes (after POLLOUT, or an error event on the sink).
     mutating func writeSink() {
-        var written = -1
-        if noWait, let pwritev2 = Self.pwritev2 {
-            let (start, count) = (pendingStart, pendingCount)
-            written = pending.withUnsafeMutableBytes { bytes in
-                var vector = iovec(iov_base: bytes.baseAddress! + start, iov_len: count)
-                return pwritev2(sinkFD, &vector, 1, -1, Self.rwfNoWait)
+        let (start, fd) = (pendingStart, sinkFD)
+        var result = Result<Int, Errno>.success(0)
+        if noWait {
+            let count = pendingCount
+            result = pending.withUnsafeBytes { bytes in
+                retryingOnInterrupt { csys_write_nowait(fd, bytes.baseAddress! + start, count) }
             }
-            if written < 0 && (errno == EOPNOTSUPP || errno == EINVAL || errno == ENOSYS) { noWait = false }
+            if case .failure(let error) = result, [EOPNOTSUPP, EINVAL, ENOSYS].contains(error.rawValue) {
+                noWait = false
+            }
         }
         if !noWait {
-            let (start, length, fd) = (pendingStart, min(chunk, pendingCount), sinkFD)
-            written = pending.withUnsafeBytes { bytes in write(fd, bytes.baseAddress! + start, length) }
+            let length = min(chunk, pendingCount)
+            result = pending.withUnsafeBytes { bytes in
+                retryingOnInterrupt { write(fd, bytes.baseAddress! + start, length) }
+            }
         }
-        if written < 0 {
-            if errno == EINTR || errno == EAGAIN { return }
+        let written: Int
+        switch result {
+        case .success(let count): written = count
+        case .failure(let error) where error.rawValue == EAGAIN: return
+        case .failure:
             breakSink()
             return
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSandbox
+import CSystem
 import Foundation
 import Support
 
@@ -101,8 +102,8 @@ public enum Launcher {
         var stdinPipe: [Int32] = [-1, -1]
         defer { (stdoutPipe + stderrPipe + stdinPipe).filter { $0 >= 0 }.forEach { close($0) } }
         if !terminal {
-            guard sbx_pipe_cloexec(&stdoutPipe) == 0, sbx_pipe_cloexec(&stderrPipe) == 0,
-                  !(relay && options.interactive) || sbx_pipe_cloexec(&stdinPipe) == 0 else {
+            guard csys_pipe2(&stdoutPipe, O_CLOEXEC) == 0, csys_pipe2(&stderrPipe, O_CLOEXEC) == 0,
+                  !(relay && options.interactive) || csys_pipe2(&stdinPipe, O_CLOEXEC) == 0 else {
                 throw SandboxError(code: .setupFailed, stage: "pipe2", errno: .current)
             }
         }
@@ -321,7 +322,7 @@ public enum Launcher {
     private static func reap(_ pid: pid_t) -> rusage {
         var usage = rusage()
         var status: Int32 = 0
-        while wait4(pid, &status, __WALL, &usage) < 0 && errno == EINTR {}
+        _ = retryingOnInterrupt { wait4(pid, &status, __WALL, &usage) }
         return usage
     }
 

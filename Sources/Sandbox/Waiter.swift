@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import Support
 
 /// Waits for the sandbox init to report the payload's status while moving the payload's
 /// stdio (`ByteStream`s: captured, or relayed to and from the caller), and kills the whole
@@ -91,20 +92,25 @@ struct Waiter {
                     slots.append(.write(index))
                 }
             }
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
-            if ready < 0 && errno != EINTR { break }
+            // A retry after an interruption waits only what is left of `timeout`, so the
+            // deadline checks above still run on time.
+            let polled = DispatchTime.now().uptimeNanoseconds
+            let result = retryingOnInterrupt {
+                poll(&fds, nfds_t(fds.count), Self.remaining(timeout, since: polled))
+            }
+            guard case .success(let ready) = result else { break }
             guard ready > 0 else { continue }
             for (entry, slot) in zip(fds, slots) where entry.revents != 0 {
                 switch slot {
                 case .status:
                     var buffer = [UInt8](repeating: 0, count: 8)
-                    let count = read(statusFD, &buffer, buffer.count)
-                    if count > 0 {
+                    let fd = statusFD
+                    if case .success(let count) = retryingOnInterrupt({ read(fd, &buffer, buffer.count) }), count > 0 {
                         statusBytes.append(contentsOf: buffer[..<count])
                         if statusBytes.count >= 4 {
                             payloadStatus = statusBytes.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
                         }
-                    } else if count == 0 || errno != EINTR {
+                    } else {
                         statusOpen = false
                         // The payload is gone: read no more of the caller's input.
                         for index in streams.indices where !streams[index].isOutput { streams[index].abandon() }
@@ -117,5 +123,12 @@ struct Waiter {
                 }
             }
         }
+    }
+
+    /// What is left of a poll timeout of `milliseconds` (-1: none) begun at `start` (uptime ns).
+    private static func remaining(_ milliseconds: Int32, since start: UInt64) -> Int32 {
+        guard milliseconds >= 0 else { return -1 }
+        let elapsed = (DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+        return Int32(max(0, Int64(milliseconds) - Int64(clamping: elapsed)))
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CSandbox
+import CSystem
 import Support
 
 /// Applies an `rw` run's overlay upper layer to the workspace directory, after the sandbox has
@@ -10,7 +10,7 @@ import Support
 /// The upper layer is entirely the payload's: symlinks, hard links, whiteouts (0:0 character
 /// devices), opaque directories (`user.overlay.opaque`), FIFOs, sparse files, deep trees, names
 /// with newlines. So both trees are walked by directory descriptors only: every open is relative
-/// to a directory fd, resolves no symlink and crosses no mount (`sbx_openat_beneath`), every stat
+/// to a directory fd, resolves no symlink and crosses no mount (`csys_openat_beneath`), every stat
 /// is `AT_SYMLINK_NOFOLLOW`, and names are single components as `readdir` returned them. Nothing
 /// existing on the host is ever opened for writing: a file is written to a fresh temporary name
 /// (`O_CREAT|O_EXCL|O_NOFOLLOW`) and renamed over its target; a symlink is created as a symlink;
@@ -118,7 +118,7 @@ struct WorkspaceCommit {
         guard depth < Self.maxDepth else {
             throw Self.failure(path, "walk", nil, "deeper than \(Self.maxDepth) directories")
         }
-        let upperChild = sbx_openat_beneath(upper, name, O_RDONLY | O_DIRECTORY)
+        let upperChild = csys_openat_beneath(upper, name, O_RDONLY | O_DIRECTORY)
         guard upperChild >= 0 else { throw Self.failure(path, "openat2(upper)", .current) }
         defer { close(upperChild) }
         try Self.refuseRedirect(upperChild, path: path)
@@ -132,7 +132,7 @@ struct WorkspaceCommit {
             exists = false
         }
         if !exists, mkdirat(host, name, 0o700) != 0 { throw Self.failure(path, "mkdirat", .current) }
-        let hostChild = sbx_openat_beneath(host, name, O_RDONLY | O_DIRECTORY)
+        let hostChild = csys_openat_beneath(host, name, O_RDONLY | O_DIRECTORY)
         guard hostChild >= 0 else { throw Self.failure(path, "openat2", .current) }
         defer { close(hostChild) }
         var opened = stat()
@@ -163,7 +163,7 @@ struct WorkspaceCommit {
             summary.files += 1
             return
         }
-        let source = sbx_openat_beneath(upper, name, O_RDONLY | O_NONBLOCK)
+        let source = csys_openat_beneath(upper, name, O_RDONLY | O_NONBLOCK)
         guard source >= 0 else { throw Self.failure(path, "openat2(upper)", .current) }
         defer { close(source) }
         var opened = stat()
@@ -241,7 +241,7 @@ struct WorkspaceCommit {
                 throw Self.failure(path, "remove", nil, "deeper than \(Self.maxDepth) directories")
             }
             // RESOLVE_NO_XDEV: a mount point inside the workspace is never emptied.
-            let directory = sbx_openat_beneath(host, name, O_RDONLY | O_DIRECTORY)
+            let directory = csys_openat_beneath(host, name, O_RDONLY | O_DIRECTORY)
             guard directory >= 0 else { throw Self.failure(path, "openat2", .current) }
             defer { close(directory) }
             for child in try Self.names(in: directory, path: path) {
@@ -333,7 +333,7 @@ struct WorkspaceCommit {
     private static func overlayXattr(_ fd: Int32, _ name: String) -> [UInt8]? {
         for prefix in ["user.overlay.", "trusted.overlay."] {
             var value = [UInt8](repeating: 0, count: 16)
-            let length = sbx_fgetxattr(fd, prefix + name, &value, value.count)
+            let length = csys_fgetxattr(fd, prefix + name, &value, value.count)
             if length >= 0 { return Array(value.prefix(length)) }
             if errno == ERANGE { return Array("?".utf8) }
         }

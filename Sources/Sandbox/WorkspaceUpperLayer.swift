@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSandbox
+import CSystem
 import Support
 
 /// The size-limited tmpfs an `rw` workspace's payload writes to (the overlay's upper layer),
@@ -36,7 +37,7 @@ final class WorkspaceUpperLayer {
 
     /// Commits the upper directory to `directory` (see `WorkspaceCommit`).
     func commit(to directory: WorkspaceDirectory) throws -> WorkspaceCommit.Summary {
-        let upper = sbx_openat_beneath(mount, "upper", O_RDONLY | O_DIRECTORY)
+        let upper = csys_openat_beneath(mount, "upper", O_RDONLY | O_DIRECTORY)
         guard upper >= 0 else { throw WorkspaceCommit.failure(".", "openat2(upper)", .current) }
         defer { close(upper) }
         return try WorkspaceCommit.apply(upper: upper, to: directory)

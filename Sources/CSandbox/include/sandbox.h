@@ -267,19 +267,6 @@ int sbx_workspace_tree(int dirfd, int read_only, int idmap, uid_t disk_uid, uid_
 int sbx_workspace_upper(uint64_t size, uint64_t nr_inodes, int *keep_fd, int *tree_fd,
                         struct sbx_failure *failure);
 
-/*
- * openat2(dirfd, name, flags) resolving beneath dirfd with no symlink, magic link or mount
- * crossing (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV):
- * how the commit opens host directories. Returns the fd or -1 with errno.
- */
-int sbx_openat_beneath(int dirfd, const char *name, int flags);
-
-/* fgetxattr(2), which Swift's Glibc module does not export; the commit reads overlay markers. */
-ssize_t sbx_fgetxattr(int fd, const char *name, void *value, size_t size);
-
-/* pipe2(O_CLOEXEC), which Swift's Glibc module does not export (_GNU_SOURCE only). */
-int sbx_pipe_cloexec(int fds[2]);
-
 #ifdef __cplusplus
 }
 #endif

@@ -24,10 +24,9 @@ enum CgroupFiles {
         defer { close(fd) }
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
+        while case .success(let count) = retryingOnInterrupt({
+            buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        }), count > 0 {
             result.append(contentsOf: buffer[..<count])
         }
         return String(decoding: result, as: UTF8.self)

@@ -1,0 +1,43 @@
+/* The _GNU_SOURCE calls of csystem.h (the target is compiled with _GNU_SOURCE defined). */
+#include "csystem.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <sys/xattr.h>
+#include <unistd.h>
+
+int csys_pipe2(int fds[2], int flags) {
+    return pipe2(fds, flags);
+}
+
+int csys_accept4(int fd, int flags) {
+    return accept4(fd, NULL, NULL, flags);
+}
+
+ssize_t csys_write_nowait(int fd, const void *buffer, size_t count) {
+    struct iovec vector = {.iov_base = (void *)buffer, .iov_len = count};
+    return pwritev2(fd, &vector, 1, -1, RWF_NOWAIT);
+}
+
+ssize_t csys_fgetxattr(int fd, const char *name, void *value, size_t size) {
+    return fgetxattr(fd, name, value, size);
+}
+
+int csys_openat_beneath(int dirfd, const char *name, int flags) {
+    struct open_how how;
+    memset(&how, 0, sizeof how);
+    how.flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW);
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV;
+    long fd;
+    /* EAGAIN: a concurrent rename or mount raced the lookup; the kernel asks to try again. */
+    do {
+        fd = syscall(SYS_openat2, dirfd, name, &how, sizeof how);
+    } while (fd < 0 && errno == EAGAIN);
+    return (int)fd;
+}

@@ -1,0 +1,43 @@
+/*
+ * The glibc calls Swift needs that its Glibc module does not export: they are declared only
+ * under _GNU_SOURCE (pipe2, accept4, pwritev2) or live in headers the module leaves out
+ * (fgetxattr, openat2). Each is a plain function compiled in csystem.c with _GNU_SOURCE:
+ * defining it here instead would make this module's view of glibc's structs (fd_set, ...)
+ * differ from the Glibc module's, which Swift rejects. Failures return -1 with errno set;
+ * retry EINTR with Support's `retryingOnInterrupt`.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* pipe2(2): a pipe whose ends get `flags` (O_CLOEXEC, O_NONBLOCK) atomically. */
+int csys_pipe2(int fds[2], int flags);
+
+/* accept4(fd, NULL, NULL, flags): a connection with SOCK_CLOEXEC / SOCK_NONBLOCK set
+ * atomically, so a launcher forking on another thread never inherits it. */
+int csys_accept4(int fd, int flags);
+
+/* pwritev2(fd, {buffer, count}, 1, -1, RWF_NOWAIT): a write at the current position that
+ * never blocks (EAGAIN instead), without setting O_NONBLOCK on a description others share.
+ * Pipes and sockets only; EOPNOTSUPP where the kernel cannot. */
+ssize_t csys_write_nowait(int fd, const void *buffer, size_t count);
+
+/* fgetxattr(2). */
+ssize_t csys_fgetxattr(int fd, const char *name, void *value, size_t size);
+
+/*
+ * openat2(dirfd, name, flags | O_CLOEXEC | O_NOFOLLOW) resolving beneath dirfd with no
+ * symlink, magic link or mount crossing (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+ * RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV): how the workspace commit opens host directories.
+ * Returns the fd or -1 with errno.
+ */
+int csys_openat_beneath(int dirfd, const char *name, int flags);
+
+#ifdef __cplusplus
+}
+#endif

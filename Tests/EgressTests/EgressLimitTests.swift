@@ -1,0 +1,144 @@
+import Testing
+
+@testable import Egress
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+@Suite("Egress limits")
+struct EgressLimitTests {
+    @Test("connections over the limit are answered 503 and recorded; slots free up again")
+    func maxConnections() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let harness = try ProxyHarness(
+            allow: ["127.0.0.1:\(server.port)"], limits: EgressLimits(maxConnections: 2))
+        defer { harness.proxy.stop() }
+        let target = "127.0.0.1:\(server.port)"
+        let first = try EgressProxyTests.connectTunnel(harness, to: target)
+        let second = try EgressProxyTests.connectTunnel(harness, to: target)
+        #expect(first.head.hasPrefix("HTTP/1.1 200"))
+        #expect(second.head.hasPrefix("HTTP/1.1 200"))
+        let third = try EgressProxyTests.connectTunnel(harness, to: target)
+        close(third.fd)
+        #expect(third.head.hasPrefix("HTTP/1.1 503 "))
+        let refused = try #require(harness.records(atLeast: 1).first)
+        #expect(!refused.allowed)
+        #expect(refused.rule == "connection limit 2 reached")
+        #expect(harness.denied.count == 1)
+
+        close(first.fd)
+        close(second.fd)
+        #expect(waitUntil { harness.proxy.activeConnections == 0 })
+        let fourth = try EgressProxyTests.connectTunnel(harness, to: target)
+        close(fourth.fd)
+        #expect(fourth.head.hasPrefix("HTTP/1.1 200"))
+        #expect(waitUntil { server.accepted == 3 })
+    }
+
+    @Test("an idle tunnel is closed after the idle timeout and the record says so")
+    func idleTimeout() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let harness = try ProxyHarness(
+            allow: ["127.0.0.1:\(server.port)"], limits: EgressLimits(idleTimeout: .milliseconds(300)))
+        defer { harness.proxy.stop() }
+        let started = ContinuousClock.now
+        let tunnel = try EgressProxyTests.connectTunnel(harness, to: "127.0.0.1:\(server.port)")
+        #expect(tunnel.head.hasPrefix("HTTP/1.1 200"))
+        Loopback.setTimeouts(tunnel.fd, seconds: 60)  // the proxy, not the client, must end it
+        #expect(Loopback.readAll(tunnel.fd).isEmpty)
+        close(tunnel.fd)
+        // Ended, and not before the idle timeout; the upper bound only catches a missing timeout
+        // (100x headroom: a loaded CI machine is slow, never that slow).
+        let elapsed = started.duration(to: .now)
+        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(30))
+        let record = try #require(harness.records(atLeast: 1).first)
+        #expect(record.allowed)
+        #expect(record.error == "idle timeout")
+    }
+
+    @Test("a client that never finishes its request is dropped after the request timeout")
+    func requestTimeout() throws {
+        let harness = try ProxyHarness(allow: [], limits: EgressLimits(requestTimeout: .milliseconds(200)))
+        defer { harness.proxy.stop() }
+        let fd = try harness.client()
+        Loopback.setTimeouts(fd, seconds: 60)  // the proxy, not the client, must end it
+        #expect(Loopback.send(fd, "CONNECT a.test:443 HTTP/1.1\r\n"))
+        let started = ContinuousClock.now
+        #expect(Loopback.readAll(fd).isEmpty)
+        close(fd)
+        #expect(started.duration(to: .now) < .seconds(30))  // 150x the timeout: catches only a missing one
+        #expect(harness.proxy.records.isEmpty)
+    }
+
+    @Test(
+        "the total byte limit cuts the transfer exactly at the limit and refuses later connections")
+    func totalBytes() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let harness = try ProxyHarness(
+            allow: ["127.0.0.1:\(server.port)"], limits: EgressLimits(maxTotalBytes: 10_000))
+        defer { harness.proxy.stop() }
+        let tunnel = try EgressProxyTests.connectTunnel(harness, to: "127.0.0.1:\(server.port)")
+        #expect(tunnel.head.hasPrefix("HTTP/1.1 200"))
+        let request = "GET /bytes/100000 HTTP/1.1\r\nHost: x\r\n\r\n"
+        #expect(Loopback.send(tunnel.fd, request))
+        let received = Loopback.readAll(tunnel.fd)
+        close(tunnel.fd)
+        #expect(received.count == 10_000 - request.utf8.count)
+        let record = try #require(harness.records(atLeast: 1).first)
+        #expect(record.bytes == 10_000)
+        #expect(record.error == "total byte limit reached")
+
+        let later = try EgressProxyTests.connectTunnel(harness, to: "127.0.0.1:\(server.port)")
+        close(later.fd)
+        #expect(later.head.hasPrefix("HTTP/1.1 503 "))
+        #expect(harness.records(atLeast: 2).last?.rule == "total byte limit 10000 reached")
+    }
+
+    @Test("stop() returns promptly with open connections, closes them and returns every record")
+    func stopWithOpenConnections() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        // Timeouts far beyond the bound below: stop() returning within it did not wait for them.
+        let harness = try ProxyHarness(
+            allow: ["127.0.0.1:\(server.port)"],
+            limits: EgressLimits(idleTimeout: .seconds(600), requestTimeout: .seconds(600)))
+        var tunnels: [Int32] = []
+        for _ in 0..<4 {
+            let tunnel = try EgressProxyTests.connectTunnel(harness, to: "127.0.0.1:\(server.port)")
+            #expect(tunnel.head.hasPrefix("HTTP/1.1 200"))
+            tunnels.append(tunnel.fd)
+        }
+        // One more client that has sent only half a request.
+        let idle = try harness.client()
+        #expect(Loopback.send(idle, "CONNECT 127.0.0.1"))
+        let started = ContinuousClock.now
+        let records = harness.proxy.stop()
+        #expect(started.duration(to: .now) < .seconds(60))
+        #expect(records.count == 4)
+        #expect(records.allSatisfy { $0.error == "proxy stopped" })
+        for fd in tunnels + [idle] {
+            #expect(Loopback.readAll(fd).isEmpty)
+            close(fd)
+        }
+        #expect(harness.proxy.stop().count == 4)
+        // The listener is closed: nobody can connect any more.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        let rc = SocketAddress(address: IPAddress("127.0.0.1")!, port: harness.port).withSockaddr {
+            connect(fd, $0, $1)
+        }
+        #expect(rc != 0)
+    }
+
+    @Test("start() refuses a descriptor that is not a listening socket")
+    func startNeedsListener() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let proxy = try EgressProxy(listeningSocket: fd, policy: EgressPolicy(allow: []))
+        #expect(throws: (any Error).self) { try proxy.start() }
+        proxy.stop()
+    }
+}
