@@ -21,6 +21,7 @@ public struct Gate: Sendable, Hashable {
     /// The default threshold, `high`.
     public static let defaultThreshold: Severity = .high
 
+    /// A gate failing on findings at `failOn` and above; `nil` never fails on findings.
     public init(failOn: Severity? = Gate.defaultThreshold) {
         self.failOn = failOn
     }
@@ -38,7 +39,7 @@ public struct Gate: Sendable, Hashable {
         guard let severity = try? Severity(parsing: text), severity != .unknown else {
             throw SentinelError(
                 .invalidInput,
-                "unknown threshold '\(text)' (expected \(Gate.thresholdNames.joined(separator: ", ")))")
+                "unknown threshold '\(text)' (expected none, info, low, medium, high or critical)")
         }
         self.failOn = severity
     }
