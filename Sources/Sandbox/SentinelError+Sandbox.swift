@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Support
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The sandbox's failures, as `SentinelError`s that name the stage and the errno
 /// (`sandbox setup failed at pivot_root: Operation not permitted`). Their codes carry
@@ -19,23 +20,26 @@ extension SentinelError {
     /// A stage of building the sandbox failed: `sandbox setup failed at STAGE (DETAIL): REASON`.
     /// - Parameter detail: extra context, e.g. the path of the filesystem operation that failed.
     public static func sandboxSetup(stage: String, errno: Errno?, detail: String? = nil) -> SentinelError {
-        SentinelError(.sandboxSetup, "sandbox setup failed at \(stage)\(context(detail))\(reason(errno))",
-                      errno: errno, stage: stage)
+        SentinelError(
+            .sandboxSetup, "sandbox setup failed at \(stage)\(context(detail))\(reason(errno))",
+            errno: errno, stage: stage)
     }
 
     /// `execve` of the command failed: 127 when it does not exist, else 126.
     /// - Parameter detail: the command as given (`argv[0]`).
     public static func commandFailed(stage: String = "execve", errno: Errno?, detail: String?) -> SentinelError {
         let code: Code = errno?.rawValue == ENOENT ? .commandNotFound : .commandNotExecutable
-        return SentinelError(code, "cannot execute command: execve\(context(detail))\(reason(errno))",
-                             errno: errno, stage: stage)
+        return SentinelError(
+            code, "cannot execute command: execve\(context(detail))\(reason(errno))",
+            errno: errno, stage: stage)
     }
 
     /// Committing an `rw` workspace's changes back stopped at `stage`.
     /// - Parameter detail: the entry, relative to the workspace, and why when no errno says it.
     public static func workspaceCommit(stage: String, errno: Errno?, detail: String?) -> SentinelError {
-        SentinelError(.workspaceCommitFailed,
-                      "workspace commit failed at \(stage)\(context(detail))\(reason(errno))", errno: errno, stage: stage)
+        SentinelError(
+            .workspaceCommitFailed,
+            "workspace commit failed at \(stage)\(context(detail))\(reason(errno))", errno: errno, stage: stage)
     }
 
     private static func context(_ detail: String?) -> String { detail.map { " (\($0))" } ?? "" }

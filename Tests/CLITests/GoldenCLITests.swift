@@ -67,9 +67,10 @@ import Testing
     /// A new subcommand needs a help golden file.
     @Test func everyCommandHasAHelpCase() {
         func paths(_ command: any ParsableCommand.Type, _ prefix: [String]) -> [[String]] {
-            [prefix] + command.configuration.subcommands.flatMap { sub in
-                paths(sub, prefix + [sub.configuration.commandName ?? ""])
-            }
+            [prefix]
+                + command.configuration.subcommands.flatMap { sub in
+                    paths(sub, prefix + [sub.configuration.commandName ?? ""])
+                }
         }
         let covered = Set(Self.help.map { Array($0.arguments.dropLast()) })
         #expect(Set(paths(Sentinel.self, [])) == covered)

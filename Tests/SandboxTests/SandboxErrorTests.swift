@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Support
 import Testing
 
 @testable import Sandbox
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The sandbox's failures as `SentinelError`s: Docker's statuses (DESIGN §3) and messages that
 /// name the stage, the object and the errno.
