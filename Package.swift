@@ -83,6 +83,13 @@ let package = Package(
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "Findings", "Support"], exclude: ["Fixtures"]),
-        .testTarget(name: "CLITests", dependencies: ["SentinelCLI", "TestSupport"]),
+        // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
+        .testTarget(
+            name: "CLITests",
+            dependencies: [
+                "SentinelCLI", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            exclude: ["Golden"]
+        ),
     ]
 )

@@ -13,7 +13,7 @@ public enum ScanExitStatus: Int32, Sendable {
     case scannerFailed = 3
 }
 
-/// Decides the exit status from the findings and `--fail-on`.
+/// Decides the exit status from the findings and a threshold (`--fail-on`, `failOn`).
 public struct Gate: Sendable, Hashable {
     /// The lowest severity that fails the scan; `nil` (`--fail-on none`) never fails on findings.
     public var failOn: Severity?
@@ -21,24 +21,27 @@ public struct Gate: Sendable, Hashable {
     /// The default threshold, `high`.
     public static let defaultThreshold: Severity = .high
 
+    /// A gate failing on findings at `failOn` and above; `nil` never fails on findings.
     public init(failOn: Severity? = Gate.defaultThreshold) {
         self.failOn = failOn
     }
 
-    /// Parses a `--fail-on` value: a severity name or `none`.
+    /// The threshold names users type, `none` first.
+    public static let thresholdNames = ["none", "info", "low", "medium", "high", "critical"]
+
+    /// Parses a threshold: a severity name or `none`.
     public init(parsing text: String) throws {
         if text.trimmingCharacters(in: .whitespaces).lowercased() == "none" {
             self.failOn = nil
-        } else {
-            let severity = try Severity(parsing: text, context: "--fail-on")
-            // `unknown` ranks beside `high` for gating; it is not a threshold of its own.
-            guard severity != .unknown else {
-                throw SentinelError(
-                    .invalidInput,
-                    "--fail-on: unknown severity '\(text)' (expected info, low, medium, high or critical)")
-            }
-            self.failOn = severity
+            return
         }
+        // `unknown` ranks beside `high` for gating; it is not a threshold of its own.
+        guard let severity = try? Severity(parsing: text), severity != .unknown else {
+            throw SentinelError(
+                .invalidInput,
+                "unknown threshold '\(text)' (expected none, info, low, medium, high or critical)")
+        }
+        self.failOn = severity
     }
 
     /// The findings at or above the threshold.

@@ -79,7 +79,7 @@ public struct LaunchOptions: Sendable {
 
 /// Runs a `LaunchPlan` through the C launcher and waits for the whole tree to end.
 public enum Launcher {
-    /// Runs the plan. Throws `SandboxError` when the sandbox cannot be set up or the command
+    /// Runs the plan. Throws `SentinelError` when the sandbox cannot be set up or the command
     /// cannot be executed; every other outcome (exit, signal, timeout, OOM) is a `RunResult`.
     public static func run(_ plan: LaunchPlan, options: LaunchOptions) throws -> RunResult {
         let started = DispatchTime.now()
@@ -104,7 +104,7 @@ public enum Launcher {
         if !terminal {
             guard csys_pipe2(&stdoutPipe, O_CLOEXEC) == 0, csys_pipe2(&stderrPipe, O_CLOEXEC) == 0,
                   !(relay && options.interactive) || csys_pipe2(&stdinPipe, O_CLOEXEC) == 0 else {
-                throw SandboxError(code: .setupFailed, stage: "pipe2", errno: .current)
+                throw SentinelError.sandboxSetup(stage: "pipe2", errno: .current)
             }
         }
         let callerTerminal = terminal ? CallerTerminal(fd: 0) ?? CallerTerminal(fd: 1) : nil
@@ -167,7 +167,7 @@ public enum Launcher {
             for path in group?.procsFiles ?? [] {
                 let fd = open(path, O_WRONLY | O_CLOEXEC)
                 guard fd >= 0 else {
-                    throw SandboxError(code: .setupFailed, stage: "cgroup attach", errno: .current, detail: path)
+                    throw SentinelError.sandboxSetup(stage: "cgroup attach", errno: .current, detail: path)
                 }
                 procsFDs.append(fd)
             }
@@ -294,7 +294,7 @@ public enum Launcher {
                 if summary.skipped.count > 10 {
                     options.onWarning("workspace commit: \(summary.skipped.count - 10) more special files not created")
                 }
-            } catch let error as SandboxError {
+            } catch let error as SentinelError where error.code == .workspaceCommitFailed {
                 result.workspaceCommitFailure = error
                 result.exitCode = error.exitStatus
             }
@@ -313,8 +313,8 @@ public enum Launcher {
                                  shift?.diskUID ?? 0, shift?.shownUID ?? 0, shift?.diskGID ?? 0,
                                  shift?.shownGID ?? 0, &tree, &failure) == 0
         else {
-            throw SandboxError(code: .setupFailed, stage: String(cString: sbx_stage_name(failure.stage)),
-                               errno: Errno(rawValue: failure.err), detail: workspace.directory.path)
+            throw SentinelError.sandboxSetup(stage: String(cString: sbx_stage_name(failure.stage)),
+                                              errno: Errno(rawValue: failure.err), detail: workspace.directory.path)
         }
         return tree
     }
@@ -326,11 +326,11 @@ public enum Launcher {
         return usage
     }
 
-    private static func setupError(_ failure: sbx_failure, plan: LaunchPlan) -> SandboxError {
+    private static func setupError(_ failure: sbx_failure, plan: LaunchPlan) -> SentinelError {
         let stage = String(cString: sbx_stage_name(failure.stage))
         let errno = failure.err != 0 ? Errno(rawValue: failure.err) : nil
         if failure.stage == Int32(SBX_STAGE_EXECVE.rawValue) {
-            return SandboxError(code: .execFailed, stage: stage, errno: errno, detail: plan.argv.first)
+            return .commandFailed(stage: stage, errno: errno, detail: plan.argv.first)
         }
         var detail: String?
         if failure.stage == Int32(SBX_STAGE_USER_LIMITS.rawValue) {
@@ -339,7 +339,7 @@ public enum Launcher {
         } else if failure.index >= 0, Int(failure.index) < plan.filesystem.count {
             detail = plan.filesystem[Int(failure.index)].path
         }
-        return SandboxError(code: .setupFailed, stage: stage, errno: errno, detail: detail)
+        return .sandboxSetup(stage: stage, errno: errno, detail: detail)
     }
 
     private static func cOp(_ op: FilesystemOp, _ arena: CStringArena, workspace: WorkspaceMount?,

@@ -24,7 +24,7 @@ enum LimitEnforcement {
     case rlimits([LaunchPlan.ResourceLimit], notice: String?)
 
     /// Picks the enforcement for `options` as a launcher with effective uid `euid`. Throws
-    /// `SandboxError` (stage `limits`) when only the fallback is possible and the caller
+    /// `SentinelError` (stage `limits`) when only the fallback is possible and the caller
     /// required real limits.
     static func choose(_ options: LaunchOptions, euid: uid_t = geteuid()) throws -> LimitEnforcement {
         let limits = options.cgroupLimits
@@ -47,8 +47,8 @@ enum LimitEnforcement {
                 limits.memoryBytes != nil ? "memory" : nil, limits.pids != nil ? "pids" : nil,
                 limits.cpus != nil ? "cpu" : nil,
             ].compactMap { $0 }
-            throw SandboxError(
-                code: .setupFailed, stage: "limits", errno: nil,
+            throw SentinelError.sandboxSetup(
+                stage: "limits", errno: nil,
                 detail: "\(unavailable): \(list(names)) limits cannot be enforced, and --require-limits is set")
         }
         return .rlimits(rlimits(for: limits), notice: notice(for: limits, prefix: unavailable))

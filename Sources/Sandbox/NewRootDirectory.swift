@@ -36,7 +36,7 @@ public enum NewRootDirectory {
         }
         var template = Array("\(base)/sentinel-root-XXXXXX".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw SandboxError(code: .setupFailed, stage: "mkdtemp", errno: .current, detail: base)
+            throw SentinelError.sandboxSetup(stage: "mkdtemp", errno: .current, detail: base)
         }
         return String(nulTerminated: template)
     }
@@ -45,16 +45,16 @@ public enum NewRootDirectory {
     /// one else may write or enter.
     static func ensurePrivateDirectory(_ path: String) throws {
         if mkdir(path, 0o700) != 0, errno != EEXIST {
-            throw SandboxError(code: .setupFailed, stage: "mkdir", errno: .current, detail: path)
+            throw SentinelError.sandboxSetup(stage: "mkdir", errno: .current, detail: path)
         }
         var info = stat()
         guard lstat(path, &info) == 0 else {
-            throw SandboxError(code: .setupFailed, stage: "lstat", errno: .current, detail: path)
+            throw SentinelError.sandboxSetup(stage: "lstat", errno: .current, detail: path)
         }
         guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
             let mode = String(info.st_mode & 0o7777, radix: 8)
-            throw SandboxError(
-                code: .setupFailed, stage: "run directory", errno: nil,
+            throw SentinelError.sandboxSetup(
+                stage: "run directory", errno: nil,
                 detail: "\(path) must be a directory owned by uid \(geteuid()) with mode 0700 (found uid \(info.st_uid), mode \(mode))")
         }
     }

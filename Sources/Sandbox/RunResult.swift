@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// How a sandboxed run ended and what it cost.
 public struct RunResult: Sendable {
@@ -27,7 +28,7 @@ public struct RunResult: Sendable {
     public var egress: [EgressSummary]
     /// An `rw` workspace whose changes could not all be committed back (the run then exits 125);
     /// the changes applied before the failure stay applied.
-    public var workspaceCommitFailure: SandboxError?
+    public var workspaceCommitFailure: SentinelError?
 
     public init(exitCode: Int32, signal: Int32? = nil, reason: Reason, stage: String? = nil, errno: Int32? = nil,
                 wallMilliseconds: Int = 0, cpuMilliseconds: Int = 0, peakMemoryBytes: UInt64? = nil,

@@ -59,7 +59,7 @@ struct WorkspaceCommit {
     }
 
     /// Commits `upper` (a directory in the parent's own mount of the upper layer's tmpfs) to
-    /// `directory`. Throws `SandboxError` naming the entry (relative to the workspace) on the
+    /// `directory`. Throws `SentinelError` naming the entry (relative to the workspace) on the
     /// first problem; the changes applied before it stay applied.
     static func apply(upper: Int32, to directory: WorkspaceDirectory) throws -> Summary {
         var commit = WorkspaceCommit(directory: directory)
@@ -78,8 +78,8 @@ struct WorkspaceCommit {
         buffer.deallocate()
     }
 
-    static func failure(_ path: String, _ stage: String, _ errno: Errno?, _ reason: String? = nil) -> SandboxError {
-        SandboxError(code: .commitFailed, stage: stage, errno: errno, detail: path + (reason.map { ": " + $0 } ?? ""))
+    static func failure(_ path: String, _ stage: String, _ errno: Errno?, _ reason: String? = nil) -> SentinelError {
+        .workspaceCommit(stage: stage, errno: errno, detail: path + (reason.map { ": " + $0 } ?? ""))
     }
 
     // MARK: walking

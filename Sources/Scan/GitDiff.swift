@@ -2,11 +2,13 @@ import Findings
 import Foundation
 import Support
 
-/// `--since REV`: the lines changed between REV and the working tree, from git.
+/// The lines changed between a revision and the working tree, from git (`scan --since REV`).
 public enum GitDiff {
+    /// Errors are `REV: git's message`, or a problem without the revision; the caller adds the
+    /// flag or key the revision came from.
     public static func changedLines(in directory: String, since revision: String) throws -> ChangedLines {
         guard !revision.hasPrefix("-") else {
-            throw SentinelError(.invalidInput, "--since: '\(revision)' is not a revision")
+            throw SentinelError(.invalidInput, "'\(revision)' is not a revision")
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
@@ -19,14 +21,14 @@ public enum GitDiff {
         do {
             try process.run()
         } catch {
-            throw SentinelError(.invalidInput, "--since: cannot run git: \(error)")
+            throw SentinelError(.invalidInput, "cannot run git: \(error)")
         }
         let data = out.fileHandleForReading.readDataToEndOfFile()
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             let first = message.split(separator: "\n").first.map(String.init) ?? "git diff failed"
-            throw SentinelError(.invalidInput, "--since \(revision): \(first)")
+            throw SentinelError(.invalidInput, "\(revision): \(first)")
         }
         return ChangedLines(unifiedDiff: String(decoding: data, as: UTF8.self))
     }

@@ -10,13 +10,14 @@ import Support
 /// directory is below it. GitHub code scanning resolves URIs against the repository root, so
 /// `scan services/api` must write `services/api/app.py`, not `app.py`.
 public enum SARIFRoot {
+    /// Errors name the root (`DIR: no such directory`); the caller adds where it came from.
     /// - Returns: the absolute root and the scanned directory's path below it (`""` when equal).
     public static func resolve(scanDirectory: String, explicit: String?) throws -> (root: String, prefix: String) {
         let directory = canonical(scanDirectory) ?? scanDirectory
         let root: String
         if let explicit {
             guard let resolved = canonical(explicit) else {
-                throw SentinelError(.invalidInput, "--sarif-root \(explicit): no such directory")
+                throw SentinelError(.invalidInput, "\(explicit): no such directory")
             }
             root = resolved
         } else {
@@ -25,7 +26,7 @@ public enum SARIFRoot {
         let prefix = Location.relativePath(directory, root: root)
         if prefix == "." { return (root, "") }
         guard !prefix.hasPrefix("/") else {
-            throw SentinelError(.invalidInput, "--sarif-root \(explicit ?? root): does not contain the scanned directory \(scanDirectory)")
+            throw SentinelError(.invalidInput, "\(explicit ?? root): does not contain the scanned directory \(scanDirectory)")
         }
         return (root, prefix)
     }

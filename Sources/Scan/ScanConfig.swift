@@ -72,7 +72,15 @@ public struct ScanConfig: Sendable, Equatable {
                 return kind
             }
         }
-        if let value = root["tools"] { config.tools = try reader.stringList(value, key: "tools") }
+        if let value = root["tools"] {
+            let known = ScannerRegistry.toolNames
+            config.tools = try reader.stringList(value, key: "tools").enumerated().map { index, name in
+                guard known.contains(name) else {
+                    throw reader.fail("tools[\(index)]", "'\(name)' is not one of \(known.joined(separator: ", "))")
+                }
+                return name
+            }
+        }
         if let value = root["include"] { config.include = try reader.stringList(value, key: "include") }
         if let value = root["exclude"] { config.exclude = try reader.stringList(value, key: "exclude") }
         if let value = root["default-excludes"] {

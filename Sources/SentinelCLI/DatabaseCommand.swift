@@ -4,13 +4,13 @@ import SCA
 import Support
 
 /// `sentinel db`: the offline OSV database SCA matches lockfiles against.
-struct DatabaseCommand: AsyncParsableCommand {
+struct DatabaseCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "db", abstract: "Manage the offline OSV vulnerability database.",
         subcommands: [DatabaseImportCommand.self, DatabaseUpdateCommand.self, DatabaseStatusCommand.self])
 }
 
-struct DatabaseImportCommand: AsyncParsableCommand {
+struct DatabaseImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import OSV records: JSON or YAML files, directories of them, or .zip exports.",
@@ -25,7 +25,7 @@ struct DatabaseImportCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         try FileManager.default.createDirectory(atPath: SentinelHome.directory, withIntermediateDirectories: true)
         let database = try OSVDatabase(path: SentinelHome.databasePath)
         let source = "import " + paths.joined(separator: " ")
@@ -38,7 +38,7 @@ struct DatabaseImportCommand: AsyncParsableCommand {
     }
 }
 
-struct DatabaseUpdateCommand: AsyncParsableCommand {
+struct DatabaseUpdateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "update",
         abstract: "Download the OSV project's per-ecosystem exports (BASE/<ecosystem>/all.zip) and import them.",
@@ -64,7 +64,7 @@ struct DatabaseUpdateCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         try FileManager.default.createDirectory(atPath: SentinelHome.directory, withIntermediateDirectories: true)
         let database = try OSVDatabase(path: SentinelHome.databasePath)
         let environment = ProcessInfo.processInfo.environment["SENTINEL_OSV_URL"].flatMap { $0.isEmpty ? nil : $0 }
@@ -92,10 +92,10 @@ struct DatabaseUpdateCommand: AsyncParsableCommand {
     }
 }
 
-struct DatabaseStatusCommand: AsyncParsableCommand {
+struct DatabaseStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what the database holds.")
 
-    func run() async throws {
+    func run() throws {
         let path = SentinelHome.databasePath
         guard FileManager.default.fileExists(atPath: path) else {
             throw SentinelError(.invalidInput, "no OSV database at \(path): run `sentinel db import PATH...` or `sentinel db update`")

@@ -4,11 +4,11 @@ import Sandbox
 import Support
 
 /// `sentinel doctor`: what this host supports, and whether a sandbox really starts.
-struct DoctorCommand: AsyncParsableCommand {
+struct DoctorCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "doctor",
                                                     abstract: "Check what this host supports.")
 
-    func run() async throws {
+    func run() throws {
         var report = HostReport.collect()
         // The proof: a real sandbox with the default profile.
         do {

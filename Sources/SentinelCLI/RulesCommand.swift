@@ -5,18 +5,18 @@ import Scan
 import Support
 
 /// `sentinel rules`: the native rules and their tests.
-struct RulesCommand: AsyncParsableCommand {
+struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules", abstract: "List the native rules or run their tests.",
         subcommands: [RulesListCommand.self, RulesTestCommand.self])
 }
 
-struct RulesListCommand: AsyncParsableCommand {
+struct RulesListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "List the native rules.")
 
     @Argument(help: "Rule directories (default: the shipped rules).") var directories: [String] = []
 
-    func run() async throws {
+    func run() throws {
         let rules = try RuleSet.load(directories: directories.isEmpty ? RuleLocations.standard() : directories)
         for rule in rules.descriptors.sorted(by: { $0.id < $1.id }) {
             let cwe = rule.cwe.map { "CWE-\($0)" }.joined(separator: ",")
@@ -26,7 +26,7 @@ struct RulesListCommand: AsyncParsableCommand {
     }
 }
 
-struct RulesTestCommand: AsyncParsableCommand {
+struct RulesTestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
         abstract: "Run every rule's test file (# ruleid: / # ok: annotations).",
@@ -34,7 +34,7 @@ struct RulesTestCommand: AsyncParsableCommand {
 
     @Argument(help: "Rule directory (default: the shipped rules).") var directory: String?
 
-    func run() async throws {
+    func run() throws {
         guard let directory = directory ?? RuleLocations.standard().first else {
             throw SentinelError(.invalidInput, "no rule directory found")
         }

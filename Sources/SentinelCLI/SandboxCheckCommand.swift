@@ -3,7 +3,7 @@ import Sandbox
 import Support
 
 /// `sentinel sandbox check PROFILE`: validates a profile and shows what it would build.
-struct SandboxCheckCommand: AsyncParsableCommand {
+struct SandboxCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check",
                                                     abstract: "Validate a profile and show its sandbox plan.")
 
@@ -13,7 +13,7 @@ struct SandboxCheckCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Also print every filesystem operation of the plan.")
     var verbose = false
 
-    func run() async throws {
+    func run() throws {
         let loaded = try ProfileStore.standard().resolve(profile)
         let program = try SeccompProgram.forProfile(loaded.seccomp)
         // Shown with a placeholder root: every run gets a fresh one under /run/sentinel.

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// `sentinel sandbox ...`: run commands in the sandbox and inspect profiles.
-struct SandboxCommand: AsyncParsableCommand {
+struct SandboxCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sandbox",
         abstract: "Run a command in the sandbox, or inspect sandbox profiles.",

@@ -2,10 +2,10 @@ import ArgumentParser
 import Sandbox
 
 /// `sentinel sandbox profiles`: the profiles this installation knows.
-struct SandboxProfilesCommand: AsyncParsableCommand {
+struct SandboxProfilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "profiles", abstract: "List sandbox profiles.")
 
-    func run() async throws {
+    func run() throws {
         let store = ProfileStore.standard()
         var rows: [[String]] = [["NAME", "WORKSPACE", "NETWORK", "DESCRIPTION"]]
         var broken = false

@@ -16,7 +16,7 @@ enum WorkspaceModeFlag: String, EnumerableFlag {
 }
 
 /// `sentinel sandbox run`: runs one command in a fresh sandbox and exits with its status.
-struct SandboxRunCommand: AsyncParsableCommand {
+struct SandboxRunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a command in a fresh sandbox.",
@@ -27,7 +27,7 @@ struct SandboxRunCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .long, help: "Profile name or path (default: minimal).")
+    @Option(name: .long, help: "Profile name or path.")
     var profile: String = "minimal"
 
     @Option(name: .long, help: "Host directory mounted at /workspace and used as the working directory.")
@@ -85,7 +85,7 @@ struct SandboxRunCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         var selected = try ProfileStore.standard().resolve(profile)
         if let mode { selected.filesystem.workspace = Profile.WorkspaceMode(rawValue: mode.rawValue)! }
         if let memory { selected.limits.memoryBytes = memory.bytes }
@@ -118,7 +118,8 @@ struct SandboxRunCommand: AsyncParsableCommand {
                 extraReadOnly: bindReadOnly.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
                 output: .inherit, handle: handle, interactive: interactive, terminal: tty,
                 requireLimits: requireLimits)
-        } catch let error as SandboxError {
+        } catch let error as SentinelError where error.stage != nil {
+            // A failed sandbox stage (setup, execve): the status object still says which one.
             try status?.write(RunResult(exitCode: error.exitStatus, reason: .setupFailed, stage: error.stage,
                                         errno: error.errno?.rawValue).statusJSON())
             throw error

@@ -6,7 +6,7 @@ import Support
 
 /// `sentinel scan`: the CI entry point. Exit 0 clean, 1 findings at or above `--fail-on`,
 /// 2 bad usage/config/input, 3 a scanner failed.
-struct ScanCommand: AsyncParsableCommand {
+struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "Scan a tree for vulnerabilities, secrets and vulnerable dependencies.",
@@ -21,13 +21,13 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(help: "Committed credentials.") var secrets = false
     @Option(help: "Dynamic scan of this URL.") var dast: String?
 
-    @Option(help: "Comma-separated tools: native, secrets, osv (the default set), bandit, semgrep.")
-    var tools: String?
+    @Option(help: "Comma-separated tools to run (default: native,secrets,osv).")
+    var tools: ToolList?
 
-    @Option(help: "Output format: text, json, sarif, html.") var format: String = "text"
+    @Option(help: "Output format.") var format: OutputFormat = .text
     @Option(help: "Write the report here instead of standard output.") var output: String?
-    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the scan, or none (default: high).")
-    var failOn: String?
+    @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the scan, or none (default: the config's failOn, else high).")
+    var failOn: Gate?
     @Option(help: "Report only findings not in this baseline file.") var baseline: String?
     @Option(name: .customLong("write-baseline"), help: "Write every current finding to this baseline file.")
     var writeBaseline: String?
@@ -47,7 +47,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-default-excludes"), help: "Also scan tests, virtual environments, vendored and build directories.")
     var noDefaultExcludes = false
     @Option(help: ArgumentHelp("Show only findings at or above this severity.", valueName: "level"))
-    var severity: String?
+    var severity: Severity?
     @Flag(name: .shortAndLong, help: "Print only findings and errors.") var quiet = false
     @Flag(name: .shortAndLong, help: "Also print code snippets and each tool's count and time.") var verbose = false
     @Option(name: .customLong("sarif-root"), help: ArgumentHelp("SARIF paths are relative to this directory (default: the git top level).", valueName: "dir"))
@@ -55,7 +55,7 @@ struct ScanCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-file-size"), help: "Skip (and list) files larger than this; K/M/G suffixes (default: 5M).")
     var maxFileSize: String?
 
-    func run() async throws {
+    func run() throws {
         let scanPaths = try ScanPaths.resolve(paths)
         let root = scanPaths.root
         let maxFileBytes = try maxFileSize.map { text -> Int in
@@ -65,10 +65,8 @@ struct ScanCommand: AsyncParsableCommand {
             return Int(bytes)
         }
         if dast != nil { throw SentinelError(.invalidInput, "--dast: dynamic scanning is not available in this build") }
-        let outputFormat = try OutputFormat(parsing: format)
         if quiet && verbose { throw SentinelError(.invalidInput, "--quiet and --verbose cannot be used together") }
-        let minimumSeverity = try severity.map { try Severity(parsing: $0, context: "--severity") }
-        if let output { try ReportDestination.check(output) }
+        if let output { try OptionValue.naming("--output") { try ReportDestination.check(output) } }
 
         var scanConfig = ScanConfig()
         let directory = isDirectory(root) ? root : (root as NSString).deletingLastPathComponent
@@ -81,8 +79,9 @@ struct ScanCommand: AsyncParsableCommand {
         scanConfig.exclude += excludes
         if noDefaultExcludes { scanConfig.defaultExcludes = false }
         // SARIF URIs and HTML links are relative to the repository root, not the scanned directory.
-        let repository = outputFormat == .sarif || outputFormat == .html
-            ? try SARIFRoot.resolve(scanDirectory: directory, explicit: sarifRoot) : nil
+        let repository = format == .sarif || format == .html
+            ? try OptionValue.naming("--sarif-root") { try SARIFRoot.resolve(scanDirectory: directory, explicit: sarifRoot) }
+            : nil
 
         var kinds: [ScannerKind] = []
         if sast { kinds.append(.sast) }
@@ -90,7 +89,7 @@ struct ScanCommand: AsyncParsableCommand {
         if secrets { kinds.append(.secrets) }
         let gate: Gate
         if let failOn {
-            gate = try Gate(parsing: failOn)
+            gate = failOn
         } else if let configured = scanConfig.failOn {
             gate = Gate(failOn: configured)
         } else {
@@ -98,12 +97,16 @@ struct ScanCommand: AsyncParsableCommand {
         }
         let request = ScanRequest(
             root: root, kinds: kinds.isEmpty ? nil : kinds,
-            tools: tools.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } },
+            tools: tools?.names,
             config: scanConfig, gate: gate, baseline: try baseline.map(Baseline.load),
-            changedLines: try since.map { try GitDiff.changedLines(in: directory, since: $0) },
+            changedLines: try since.map { revision in
+                try OptionValue.naming("--since", value: revision) {
+                    try GitDiff.changedLines(in: directory, since: revision)
+                }
+            },
             targets: scanPaths.targets, maxFileBytes: maxFileBytes)
         var scanRequest = request
-        scanRequest.minimumSeverity = minimumSeverity
+        scanRequest.minimumSeverity = severity
 
         let progress = ProgressLine(enabled: Console.stderrIsTerminal && !quiet)
         var sandbox = SandboxRunner()
@@ -128,16 +131,16 @@ struct ScanCommand: AsyncParsableCommand {
         if let writeBaseline {
             try Baseline.write(outcome.report.findings, to: writeBaseline)
         }
-        let color = output == nil && outputFormat == .text && Console.stdoutIsTerminal
+        let color = output == nil && format == .text && Console.stdoutIsTerminal
         var renderer: any ReportRenderer
-        switch outputFormat {
+        switch format {
         case .text: renderer = TextRenderer(color: color, verbosity: quiet ? .quiet : verbose ? .verbose : .normal)
         case .html:
             let base = SourceLinks.baseURL(environment: ProcessInfo.processInfo.environment, prefix: repository?.prefix ?? "")
             renderer = HTMLRenderer(sourceBaseURL: base)
         default:
-            renderer = outputFormat.renderer(color: color, sourceRoot: repository?.root ?? directory,
-                                             pathPrefix: repository?.prefix ?? "")
+            renderer = format.renderer(color: color, sourceRoot: repository?.root ?? directory,
+                                       pathPrefix: repository?.prefix ?? "")
         }
         // Failed tools go to stderr below; a text report on stdout does not repeat them.
         if output == nil, var text = renderer as? TextRenderer {
@@ -156,7 +159,7 @@ struct ScanCommand: AsyncParsableCommand {
             Console.write(1, rendered.hasSuffix("\n") ? rendered : rendered + "\n")
         }
         // A text report on stdout already lists bad input; elsewhere it goes to the terminal, once.
-        let reportShowsInput = output == nil && outputFormat == .text
+        let reportShowsInput = output == nil && format == .text
         for notice in outcome.report.notices where notice.level == .error {
             if reportShowsInput && outcome.inputErrors.contains(notice) { continue }
             Console.error("sentinel: \(notice.tool.map { "\($0): " } ?? "")\(notice.message)")

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// The `sentinel` command: subcommands live one per file.
-public struct Sentinel: AsyncParsableCommand {
+public struct Sentinel: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "sentinel",
         abstract: "Run untrusted work in a sandbox, scan code, and heal what breaks.",

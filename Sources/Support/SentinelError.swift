@@ -3,37 +3,60 @@ import Glibc
 #endif
 
 /// The error every Sentinel library throws: a stable `Code` callers switch on, and a
-/// one-line message that names the object (file, stage, key) and the problem.
+/// one-line message that names the object (file, stage, key) and the problem. The CLI prints
+/// the message and exits with `code.exitStatus` (DESIGN §3), in one place.
 public struct SentinelError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What kind of failure this is. Extensible: new codes are added as static members.
+    /// What kind of failure this is, and the exit status it maps to. Extensible: a module adds
+    /// its own codes as static members (the sandbox's `commandNotFound` is 127).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name, e.g. `invalid-input`.
         public let rawValue: String
-        public init(_ rawValue: String) { self.rawValue = rawValue }
+        /// The status `sentinel` exits with when this error ends a command.
+        public let exitStatus: Int32
+
+        /// A code named `rawValue`; commands it ends exit with `exitStatus` (default 1).
+        public init(_ rawValue: String, exitStatus: Int32 = 1) {
+            self.rawValue = rawValue
+            self.exitStatus = exitStatus
+        }
+
+        /// The stable name.
         public var description: String { rawValue }
 
         /// Bad input from a user: a file, flag or config value (exit status 2).
-        public static let invalidInput = Code("invalid-input")
+        public static let invalidInput = Code("invalid-input", exitStatus: 2)
         /// A file could not be read or written.
         public static let io = Code("io")
         /// The sandbox could not be set up (exit status 125).
-        public static let sandboxSetup = Code("sandbox-setup")
+        public static let sandboxSetup = Code("sandbox-setup", exitStatus: 125)
         /// A host feature the operation needs is missing.
         public static let unsupported = Code("unsupported")
         /// An external tool failed (exit status 3 for scans).
-        public static let toolFailed = Code("tool-failed")
+        public static let toolFailed = Code("tool-failed", exitStatus: 3)
     }
 
+    /// What kind of failure this is.
     public var code: Code
+    /// One line naming the object and the problem, without a `sentinel:` prefix.
     public var message: String
     /// The errno behind the failure, when there is one.
     public var errno: Errno?
+    /// The failing step of building a sandbox, named after its syscall (`pivot_root`, `execve`),
+    /// when the error is one; `sandbox run --status-json` reports it.
+    public var stage: String?
 
-    public init(_ code: Code, _ message: String, errno: Errno? = nil) {
+    /// An error of kind `code` with a one-line `message`.
+    public init(_ code: Code, _ message: String, errno: Errno? = nil, stage: String? = nil) {
         self.code = code
         self.message = message
         self.errno = errno
+        self.stage = stage
     }
 
+    /// The status a command ended by this error exits with.
+    public var exitStatus: Int32 { code.exitStatus }
+
+    /// The message.
     public var description: String { message }
 }
 

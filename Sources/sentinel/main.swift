@@ -3,4 +3,4 @@ import Glibc
 #endif
 import SentinelCLI
 
-exit(await SentinelMain.run(Array(CommandLine.arguments.dropFirst())))
+exit(SentinelMain.run(Array(CommandLine.arguments.dropFirst())))

@@ -245,7 +245,16 @@ struct ScanTargetsCLITests {
 
         let unknown = try CLI.run(["scan", ".", "--tools", "sentinel"], environment: environment, directory: root)
         #expect(unknown.status == 2)
-        #expect(unknown.stderr == "sentinel: unknown tool 'sentinel' (known: native, secrets, osv, bandit, semgrep)\n")
+        // A usage error from ArgumentParser; the whole text is in Golden/usage-bad-tools-entry.txt.
+        #expect(unknown.stderr.hasPrefix(
+            "Error: The value 'sentinel' is invalid for '--tools <tools>'. Please provide one of 'native', 'secrets', 'osv', 'bandit' or 'semgrep'.\n"))
+
+        // The same word in the config file is named by file and key.
+        try "tools: [native, sentinel]\n".write(toFile: root + "/.sentinel.yml", atomically: true, encoding: .utf8)
+        let configured = try CLI.run(["scan", "."], environment: environment, directory: root)
+        #expect(configured.status == 2)
+        #expect(configured.stderr
+            == "sentinel: \(root)/.sentinel.yml: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep\n")
     }
 
     // MARK: - Skipped files are reported

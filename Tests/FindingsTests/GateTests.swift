@@ -53,15 +53,16 @@ import Testing
         #expect {
             try Gate(parsing: "unknown")
         } throws: { error in
-            (error as? SentinelError)?.message == "--fail-on: unknown severity 'unknown' (expected info, low, medium, high or critical)"
+            (error as? SentinelError)?.message == "unknown threshold 'unknown' (expected none, info, low, medium, high or critical)"
         }
     }
 
-    @Test func badFailOnNamesTheFlag() {
+    /// Neutral wording: the CLI (`--fail-on`) and the config (`failOn`) each say where the text came from.
+    @Test func badThresholdNamesTheValue() {
         #expect {
             try Gate(parsing: "sever")
         } throws: { error in
-            (error as? SentinelError)?.message.hasPrefix("--fail-on: unknown severity 'sever'") == true
+            (error as? SentinelError)?.message == "unknown threshold 'sever' (expected none, info, low, medium, high or critical)"
         }
     }
 }

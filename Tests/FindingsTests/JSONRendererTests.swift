@@ -70,7 +70,7 @@ import Testing
         #expect {
             try OutputFormat(parsing: "xml")
         } throws: { error in
-            (error as? SentinelError)?.message == "--format: unknown format 'xml' (expected text, json, sarif or html)"
+            (error as? SentinelError)?.message == "unknown output format 'xml' (expected text, json, sarif or html)"
         }
     }
 

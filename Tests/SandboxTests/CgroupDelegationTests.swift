@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Synchronization
 import Testing
 
@@ -142,8 +143,8 @@ import Testing
         options.cgroupRoot = TemporaryDirectory("no-cgroup2").path
         options.requireLimits = true
         #expect(
-            throws: SandboxError(
-                code: .setupFailed, stage: "limits", errno: nil,
+            throws: SentinelError.sandboxSetup(
+                stage: "limits", errno: nil,
                 detail: "cgroups unavailable without root: memory, pids and cpu limits cannot be enforced, and --require-limits is set")
         ) {
             try LimitEnforcement.choose(options, euid: 65534)

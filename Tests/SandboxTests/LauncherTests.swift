@@ -116,8 +116,8 @@ struct LauncherTests {
         do {
             _ = try runSandboxed(["no-such-command-anywhere"])
             Issue.record("ran a missing command")
-        } catch let error as SandboxError {
-            #expect(error.code == .execFailed)
+        } catch let error as SentinelError {
+            #expect(error.code == .commandNotFound)
             #expect(error.stage == "execve")
             #expect(error.errno?.rawValue == ENOENT)
             #expect(error.exitStatus == 127)
@@ -138,11 +138,10 @@ struct LauncherTests {
         do {
             _ = try Launcher.run(plan, options: LaunchOptions(profile: .minimal))
             Issue.record("setup succeeded")
-        } catch let error as SandboxError {
-            #expect(error.code == .setupFailed)
+        } catch let error as SentinelError {
+            #expect(error.code == .sandboxSetup)
             #expect(error.stage == "mount")
             #expect(error.errno?.rawValue == ENOTDIR)
-            #expect(error.detail == root + "/usr")
             #expect(error.description == "sandbox setup failed at mount (\(root)/usr): Not a directory")
             #expect(error.exitStatus == 125)
         } catch {

@@ -87,7 +87,11 @@ struct WorkspaceCommitTests {
     func unknownOverlayMarkersStopTheCommit(name: String, value: String) throws {
         try FileManager.default.createDirectory(atPath: upper.path + "/d", withIntermediateDirectories: false)
         setXattr(upper.path + "/d", name, value)
-        #expect(throws: SandboxError.self) { _ = try commit() }
+        #expect {
+            _ = try commit()
+        } throws: { error in
+            (error as? SentinelError)?.code == .workspaceCommitFailed
+        }
     }
 
     /// Committed files belong to the workspace owner, without setuid/setgid, and keep their holes.

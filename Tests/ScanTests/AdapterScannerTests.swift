@@ -150,7 +150,7 @@ import Testing
 
     @Test func thrownSandboxErrorIsAToolFailure() throws {
         let executor = ScriptedExecutor { _ in
-            throw SandboxError(code: .setupFailed, stage: "clone", errno: Errno(rawValue: EPERM))
+            throw SentinelError.sandboxSetup(stage: "clone", errno: Errno(rawValue: EPERM))
         }
         let message = try failure(BanditScanner(executor: executor))
         #expect(message == "bandit failed: sandbox setup failed at clone: \(Errno(rawValue: EPERM).message)")

@@ -45,6 +45,7 @@ import Testing
         ("scanners: [sats]\n", "c.yml: scanners[0]: 'sats' is not one of sast, secrets, sca, dast"),
         ("severity: {r: huge}\n", "unknown severity 'huge'"),
         ("failOn: sometimes\n", "c.yml: failOn: 'sometimes' is not one of"),
+        ("tools: [native, sentinel]\n", "c.yml: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep"),
         ("include: src\n", "c.yml: include: must be a list"),
         ("semgrep: {rules: x}\n", "c.yml: unknown key 'semgrep.rules'"),
         ("[broken\n", "c.yml: not valid YAML"),

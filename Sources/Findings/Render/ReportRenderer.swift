@@ -6,14 +6,14 @@ public protocol ReportRenderer: Sendable {
     func render(_ report: Report) -> String
 }
 
-/// The `--format` values of `sentinel scan`.
+/// The report formats (`sentinel scan --format`).
 public enum OutputFormat: String, Sendable, CaseIterable, CustomStringConvertible {
     case text, json, sarif, html
 
-    /// Parses a `--format` value.
+    /// Parses a format name, case-insensitively.
     public init(parsing text: String) throws {
         guard let format = OutputFormat(rawValue: text.lowercased()) else {
-            throw SentinelError(.invalidInput, "--format: unknown format '\(text)' (expected text, json, sarif or html)")
+            throw SentinelError(.invalidInput, "unknown output format '\(text)' (expected text, json, sarif or html)")
         }
         self = format
     }

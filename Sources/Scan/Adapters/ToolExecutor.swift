@@ -34,7 +34,7 @@ public struct ToolInvocation: Sendable, Hashable {
 /// default, `SandboxToolExecutor`, runs them in the Sentinel sandbox.
 public protocol ToolExecutor: Sendable {
     /// Runs `invocation` to completion and returns what happened. Throws when the run could not
-    /// start (e.g. `SandboxError` for a failed setup stage).
+    /// start (e.g. `SentinelError` for a failed setup stage).
     func execute(_ invocation: ToolInvocation) throws -> RunResult
 }
 

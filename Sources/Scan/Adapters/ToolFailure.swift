@@ -50,7 +50,7 @@ public enum ToolFailure {
         return SentinelError(.toolFailed, message)
     }
 
-    /// Wraps an error thrown while starting the run (a `SandboxError`, an unknown profile).
+    /// Wraps an error thrown while starting the run (a failed sandbox stage, an unknown profile).
     public static func launchFailed(_ error: any Error, tool: String) -> SentinelError {
         if let error = error as? SentinelError, error.code == .toolFailed { return error }
         return SentinelError(.toolFailed, "\(tool) failed: \(oneLine(String(describing: error)))")

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import SentinelCLI
+import Testing
+
+/// The exact text of every command's `--help` and of the usage errors, one file per case under
+/// `Tests/CLITests/Golden/` (excluded from the target's sources). Help is compared on stdout
+/// (status 0), a usage error on stderr (status 2); the other stream must be empty.
+///
+/// After an intended change, regenerate the files and review the diff:
+///
+///     SENTINEL_UPDATE_GOLDEN=1 swift test --skip-build --filter GoldenCLITests
+///     git diff Tests/CLITests/Golden
+@Suite struct GoldenCLITests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        /// The file name under `Golden/`, without `.txt`.
+        let golden: String
+        let arguments: [String]
+        /// 0 for help (compared on stdout), 2 for a usage error (compared on stderr).
+        let status: Int32
+
+        var testDescription: String { golden }
+    }
+
+    /// `--help` of every command and subcommand.
+    static let help: [Case] = [
+        [], ["scan"], ["rules"], ["rules", "list"], ["rules", "test"], ["db"], ["db", "import"], ["db", "update"],
+        ["db", "status"], ["sandbox"], ["sandbox", "run"], ["sandbox", "profiles"], ["sandbox", "check"], ["doctor"],
+    ].map { path in
+        Case(golden: "help-" + (["sentinel"] + path).joined(separator: "-"), arguments: path + ["--help"], status: 0)
+    }
+
+    /// ArgumentParser's and the commands' own validation, before anything runs.
+    static let usage: [Case] = [
+        Case(golden: "usage-unknown-option", arguments: ["scan", "--bogus"], status: 2),
+        Case(golden: "usage-unknown-subcommand", arguments: ["frobnicate"], status: 2),
+        Case(golden: "usage-missing-value", arguments: ["scan", "--format"], status: 2),
+        Case(golden: "usage-bad-format", arguments: ["scan", "--format", "xml"], status: 2),
+        Case(golden: "usage-bad-fail-on", arguments: ["scan", "--fail-on", "sever"], status: 2),
+        Case(golden: "usage-fail-on-unknown", arguments: ["scan", "--fail-on", "unknown"], status: 2),
+        Case(golden: "usage-bad-severity", arguments: ["scan", "--severity", "urgent"], status: 2),
+        Case(golden: "usage-bad-tools-entry", arguments: ["scan", "--tools", "native,nope"], status: 2),
+        Case(golden: "usage-sandbox-run-without-command", arguments: ["sandbox", "run"], status: 2),
+        Case(golden: "usage-sandbox-run-bad-size", arguments: ["sandbox", "run", "--memory", "lots", "--", "true"], status: 2),
+        Case(golden: "usage-sandbox-run-bad-pids", arguments: ["sandbox", "run", "--pids", "0", "--", "true"], status: 2),
+        Case(golden: "usage-db-import-without-paths", arguments: ["db", "import"], status: 2),
+    ]
+
+    static let goldenDirectory = CLI.packageRoot + "/Tests/CLITests/Golden"
+
+    @Test(arguments: help + usage)
+    func matchesGolden(_ golden: Case) throws {
+        // A fixed width: ArgumentParser wraps help to the terminal's (COLUMNS) width.
+        let environment = ["PATH": "/usr/bin:/bin", "COLUMNS": "80", "LINES": "24"]
+        let result = try CLI.run(golden.arguments, environment: environment)
+        let (compared, other) = golden.status == 0 ? (result.stdout, result.stderr) : (result.stderr, result.stdout)
+        let path = "\(Self.goldenDirectory)/\(golden.golden).txt"
+        if ProcessInfo.processInfo.environment["SENTINEL_UPDATE_GOLDEN"] == "1" {
+            try compared.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(result.status == golden.status, "\(result.stderr)")
+        #expect(compared == expected)
+        #expect(other.isEmpty, "\(other)")
+    }
+
+    /// A new subcommand needs a help golden file.
+    @Test func everyCommandHasAHelpCase() {
+        func paths(_ command: any ParsableCommand.Type, _ prefix: [String]) -> [[String]] {
+            [prefix]
+                + command.configuration.subcommands.flatMap { sub in
+                    paths(sub, prefix + [sub.configuration.commandName ?? ""])
+                }
+        }
+        let covered = Set(Self.help.map { Array($0.arguments.dropLast()) })
+        #expect(Set(paths(Sentinel.self, [])) == covered)
+    }
+}
