@@ -17,7 +17,8 @@ extension Database {
                 try migration.apply(self)
             }
             try execute(Self.versionsTable)
-            let upsert = try prepare("""
+            let upsert = try prepare(
+                """
                 INSERT INTO store_versions(store, version) VALUES (?1, ?2)
                 ON CONFLICT(store) DO UPDATE SET version = ?2
                 """)
@@ -46,7 +47,8 @@ extension Database {
     private func refuseNewer(_ found: Int, _ schema: Schema) throws {
         guard found > schema.latestVersion else { return }
         let remedy = schema.remedy.map { "; \($0)" } ?? ""
-        throw SentinelError(.invalidInput,
+        throw SentinelError(
+            .invalidInput,
             "\(path): \(schema.title) schema \(found) is not supported (expected \(schema.latestVersion))\(remedy)")
     }
 

@@ -34,10 +34,13 @@ public struct Schema: Sendable {
     public let remedy: String?
 
     /// A schema; `migrations` must be numbered 1, 2, 3... in order.
-    public init(store: String, title: String, migrations: [Migration], adoptsUserVersion: Bool = false,
-                remedy: String? = nil) {
-        precondition(migrations.enumerated().allSatisfy { $0.element.version == $0.offset + 1 },
-                     "\(store): migrations must be numbered 1, 2, 3... in order")
+    public init(
+        store: String, title: String, migrations: [Migration], adoptsUserVersion: Bool = false,
+        remedy: String? = nil
+    ) {
+        precondition(
+            migrations.enumerated().allSatisfy { $0.element.version == $0.offset + 1 },
+            "\(store): migrations must be numbered 1, 2, 3... in order")
         self.store = store
         self.title = title
         self.migrations = migrations

@@ -1,7 +1,8 @@
+import Support
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Support
 
 /// Creates directories for state that belongs to one user: each missing component is made with
 /// mode 0700 in the `mkdir` call itself (no window with wider permissions), and directories that

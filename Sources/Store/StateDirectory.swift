@@ -14,8 +14,9 @@ public struct StateDirectory: Sendable, Hashable {
 
     /// The state directory for this process's environment and current directory.
     public static var current: StateDirectory {
-        resolve(environment: ProcessInfo.processInfo.environment,
-                currentDirectory: FileManager.default.currentDirectoryPath)
+        resolve(
+            environment: ProcessInfo.processInfo.environment,
+            currentDirectory: FileManager.default.currentDirectoryPath)
     }
 
     /// `$SENTINEL_HOME` when set and non-empty, else `currentDirectory/.sentinel`.

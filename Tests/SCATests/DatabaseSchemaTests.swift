@@ -31,7 +31,8 @@ struct DatabaseSchemaTests {
         do {
             let old = try Database(path: path)
             try OSVDatabase.recordsAndAffected.apply(old)
-            try old.execute("""
+            try old.execute(
+                """
                 INSERT INTO records(id, modified, modified_key, aliases, severity, refs, source, raw, raw_size)
                 VALUES ('PYSEC-1', 'm', 'm', 'CVE-1' || char(10) || 'GHSA-1', '', '', 'old', x'00', 1);
                 PRAGMA user_version = 1;
@@ -51,8 +52,11 @@ struct DatabaseSchemaTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("osv.sqlite").path
         try Database(path: path).execute("PRAGMA user_version = 3")
-        #expect(throws: SentinelError(.invalidInput,
-                                      "\(path): OSV database schema 3 is not supported (expected 2); delete it and import again")) {
+        #expect(
+            throws: SentinelError(
+                .invalidInput,
+                "\(path): OSV database schema 3 is not supported (expected 2); delete it and import again")
+        ) {
             _ = try OSVDatabase(path: path)
         }
     }

@@ -1,11 +1,12 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Foundation
+import Support
 import Testing
 
 @testable import Store
-import Support
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct DatabaseTests {
     @Test func opensAndCreatesMissingDirectoriesPrivately() throws {

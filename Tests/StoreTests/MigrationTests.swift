@@ -1,8 +1,8 @@
 import Foundation
+import Support
 import Testing
 
 @testable import Store
-import Support
 
 @Suite struct MigrationTests {
     /// A store whose migrations log their order into the database.

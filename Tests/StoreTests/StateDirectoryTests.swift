@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Foundation
 import Testing
 
 @testable import Store
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 @Suite struct StateDirectoryTests {
     @Test func sentinelHomeWins() {

@@ -1,7 +1,7 @@
+import Support
 import Testing
 
 @testable import Store
-import Support
 
 @Suite struct TransactionTests {
     func count(_ db: Database) throws -> Int64 {

@@ -8,39 +8,42 @@ extension OSVDatabase {
         adoptsUserVersion: true, remedy: "delete it and import again")
 
     /// 1: records and their affected packages, indexed by (ecosystem, normalised name).
-    static let recordsAndAffected = Migration(version: 1, sql: """
-        CREATE TABLE IF NOT EXISTS records(
-            rid INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            modified TEXT NOT NULL,      -- as written
-            modified_key TEXT NOT NULL,  -- normalised so that text order is time order
-            published TEXT,
-            withdrawn TEXT,
-            summary TEXT,
-            aliases TEXT NOT NULL,       -- newline-separated
-            severity TEXT NOT NULL,      -- TYPE<tab>score lines
-            db_severity TEXT,
-            refs TEXT NOT NULL,          -- TYPE<tab>url lines
-            source TEXT NOT NULL,        -- the file it was imported from
-            raw BLOB NOT NULL,           -- zlib-compressed JSON of the record
-            raw_size INTEGER NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS affected(
-            rid INTEGER NOT NULL REFERENCES records(rid) ON DELETE CASCADE,
-            ecosystem TEXT NOT NULL,
-            name TEXT NOT NULL,          -- normalised per ecosystem
-            ranges TEXT NOT NULL,        -- StoredAffected form
-            versions TEXT NOT NULL,      -- equality keys, newline-separated
-            severity TEXT
-        );
-        CREATE INDEX IF NOT EXISTS affected_package ON affected(ecosystem, name);
-        CREATE INDEX IF NOT EXISTS affected_record ON affected(rid);
-        """)
+    static let recordsAndAffected = Migration(
+        version: 1,
+        sql: """
+            CREATE TABLE IF NOT EXISTS records(
+                rid INTEGER PRIMARY KEY,
+                id TEXT NOT NULL UNIQUE,
+                modified TEXT NOT NULL,      -- as written
+                modified_key TEXT NOT NULL,  -- normalised so that text order is time order
+                published TEXT,
+                withdrawn TEXT,
+                summary TEXT,
+                aliases TEXT NOT NULL,       -- newline-separated
+                severity TEXT NOT NULL,      -- TYPE<tab>score lines
+                db_severity TEXT,
+                refs TEXT NOT NULL,          -- TYPE<tab>url lines
+                source TEXT NOT NULL,        -- the file it was imported from
+                raw BLOB NOT NULL,           -- zlib-compressed JSON of the record
+                raw_size INTEGER NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS affected(
+                rid INTEGER NOT NULL REFERENCES records(rid) ON DELETE CASCADE,
+                ecosystem TEXT NOT NULL,
+                name TEXT NOT NULL,          -- normalised per ecosystem
+                ranges TEXT NOT NULL,        -- StoredAffected form
+                versions TEXT NOT NULL,      -- equality keys, newline-separated
+                severity TEXT
+            );
+            CREATE INDEX IF NOT EXISTS affected_package ON affected(ecosystem, name);
+            CREATE INDEX IF NOT EXISTS affected_record ON affected(rid);
+            """)
 
     /// 2: the alias index (so that aliases resolve both ways) and the per-ecosystem feed state.
     /// Version 1 kept aliases only as text in `records`: index the ones already stored.
     static let aliasesAndFeeds = Migration(version: 2) { database in
-        try database.execute("""
+        try database.execute(
+            """
             CREATE TABLE IF NOT EXISTS aliases(
                 rid INTEGER NOT NULL REFERENCES records(rid) ON DELETE CASCADE,
                 alias TEXT NOT NULL
