@@ -9,7 +9,7 @@ RELEASE_DIR  = .build-release-static
 RELEASE_BIN  = $(RELEASE_DIR)/release/sentinel
 PREFIX      ?= /usr/local
 DESTDIR     ?=
-APT_PACKAGES = libseccomp-dev libcap-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev \
+APT_PACKAGES = libseccomp-dev libcap-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libssl-dev \
                pkg-config curl python3 python3-venv bubblewrap hyperfine time chromium
 VENV         = .venv
 PIP_PACKAGES = jsonschema packaging cvss pyyaml

@@ -32,6 +32,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // The clone..execve window: C only, no Swift runs in the child.
         .target(
@@ -42,7 +43,9 @@ let package = Package(
         // The glibc calls Swift's Glibc module leaves out (pipe2, accept4, pwritev2, openat2...).
         .target(name: "CSystem", cSettings: strictC),
 
-        .target(name: "Support"),
+        .target(name: "Support", dependencies: ["CCrypto"]),
+        // SQLite connections, statements, migrations and the state directory ($SENTINEL_HOME).
+        .target(name: "Store", dependencies: ["CSQLite", "Support"]),
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
         .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
         // The egress proxy: allow/deny policy, reserved ranges, relay, resolver (no sandbox types).
@@ -50,13 +53,13 @@ let package = Package(
         .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Egress", "Support", "Yams"]),
         .target(name: "Findings", dependencies: ["Support"]),
         .target(name: "SAST", dependencies: ["Findings", "Support", "Yams"]),
-        .target(name: "SCA", dependencies: ["Findings", "HTTP", "Support", "CSQLite", "CZlib", "Yams"]),
+        .target(name: "SCA", dependencies: ["Findings", "HTTP", "Store", "Support", "CZlib", "Yams"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
         .target(name: "Scan", dependencies: ["Findings", "Sandbox", "SAST", "SCA", "Support", "Yams"]),
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Sandbox", "Findings", "SAST", "SCA", "Scan", "Support",
+                "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store", "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,6 +76,7 @@ let package = Package(
         .executableTarget(name: "sentinel-bench", dependencies: ["Sandbox"], path: "bench/Sources/sentinel-bench"),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Support"]),
         // A loopback HTTP server the HTTP, SCA and CLI tests start on 127.0.0.1.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Support", "TestSupport"]),
@@ -81,7 +85,7 @@ let package = Package(
         .testTarget(name: "EscapeTests", dependencies: ["Sandbox"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings"]),
-        .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "Store", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "Findings", "Support"], exclude: ["Fixtures"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SCA
+import Store
 import Support
 
 /// `sentinel db`: the offline OSV database SCA matches lockfiles against.
@@ -26,14 +27,13 @@ struct DatabaseImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        try FileManager.default.createDirectory(atPath: SentinelHome.directory, withIntermediateDirectories: true)
-        let database = try OSVDatabase(path: SentinelHome.databasePath)
+        let database = try OSVDatabase(path: StateDirectory.current.osvDatabase)
         let source = "import " + paths.joined(separator: " ")
         let report = try database.import(paths: paths, feed: FeedState(ecosystem: "", source: source))
         for problem in report.problems { Console.error("sentinel: \(problem.source): \(problem.message)") }
         Console.out("imported \(report.files) files: \(report.inserted) new, \(report.updated) updated, "
             + "\(report.unchanged) unchanged, \(report.olderIgnored) older ignored, \(report.problems.count) problems")
-        Console.out("database: \(SentinelHome.databasePath)")
+        Console.out("database: \(StateDirectory.current.osvDatabase)")
         if report.files > 0 && report.problems.count == report.files { throw ExitCode(2) }
     }
 }
@@ -65,8 +65,7 @@ struct DatabaseUpdateCommand: ParsableCommand {
     }
 
     func run() throws {
-        try FileManager.default.createDirectory(atPath: SentinelHome.directory, withIntermediateDirectories: true)
-        let database = try OSVDatabase(path: SentinelHome.databasePath)
+        let database = try OSVDatabase(path: StateDirectory.current.osvDatabase)
         let environment = ProcessInfo.processInfo.environment["SENTINEL_OSV_URL"].flatMap { $0.isEmpty ? nil : $0 }
         let updater = OSVUpdater(baseURL: url ?? environment ?? OSVUpdater.defaultBaseURL)
         var names = ecosystems
@@ -96,7 +95,7 @@ struct DatabaseStatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what the database holds.")
 
     func run() throws {
-        let path = SentinelHome.databasePath
+        let path = StateDirectory.current.osvDatabase
         guard FileManager.default.fileExists(atPath: path) else {
             throw SentinelError(.invalidInput, "no OSV database at \(path): run `sentinel db import PATH...` or `sentinel db update`")
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Findings
 import Foundation
 import Scan
+import Store
 import Support
 
 /// `sentinel scan`: the CI entry point. Exit 0 clean, 1 findings at or above `--fail-on`,
@@ -113,7 +114,7 @@ struct ScanCommand: ParsableCommand {
         sandbox.requireLimits = requireLimits
         sandbox.onNotice = { Console.noticeOnce($0) }
         var context = ScanContext(sandbox: sandbox, ruleDirectories: scanConfig.ruleDirectories,
-                                  databasePath: SentinelHome.databasePath,
+                                  databasePath: StateDirectory.current.osvDatabase,
                                   progress: { progress.show($0) })
         if let maxDatabaseAge {
             guard let seconds = Quantity.seconds(maxDatabaseAge) else {

@@ -53,6 +53,41 @@ import Testing
         #expect(hasher.finalize() == SHA256.hash((0..<200).map { UInt8($0) }))
     }
 
+    /// A hasher is a value: a copy taken mid-message goes on by itself (libcrypto's context is
+    /// copied on write), and finalizing one leaves the other untouched.
+    @Test func copiesAreIndependent() {
+        var original = SHA256()
+        original.update("abc")
+        var copy = original
+        copy.update("def")
+        #expect(SHA256.hexString(original.finalize()) == SHA256.hex("abc"))
+        #expect(SHA256.hexString(copy.finalize()) == SHA256.hex("abcdef"))
+    }
+
+    /// Large input, fed in odd-sized chunks, agrees with the one-shot digest and with a fixed value.
+    @Test func largeInputIncrementalMatchesOneShot() {
+        let message = (0..<(5 << 20) + 3).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }
+        var hasher = SHA256()
+        var start = 0
+        while start < message.count {
+            let end = min(start + 65_537, message.count)
+            message[start..<end].withUnsafeBytes { hasher.update($0) }
+            start = end
+        }
+        let digest = hasher.finalize()
+        #expect(digest == SHA256.hash(message))
+        #expect(digest == SHA256.hash(message.lazy.map { $0 }), "non-contiguous path")
+    }
+
+    /// Hashing from many tasks at once: each hasher owns its context.
+    @Test func concurrentHashing() async {
+        let digests = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<16 { group.addTask { SHA256.hex("abc") } }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(Set(digests) == ["ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"])
+    }
+
     static let sha256sum = "/usr/bin/sha256sum"
 
     /// Lengths around the padding edge (55/56/64 bytes) and a large buffer, compared with coreutils.

@@ -1,4 +1,5 @@
 import Foundation
+import Store
 import Support
 
 /// What an import did.
@@ -53,8 +54,7 @@ extension OSVDatabase {
         let files = try Self.collectFiles(paths)
         cachedLookup = nil
         var writer = try RecordWriter(connection)
-        try connection.execute("BEGIN IMMEDIATE")
-        do {
+        return try connection.transaction {
             var report = ImportReport()
             var seen = 0
             func store(_ record: OSVRecord, raw: [UInt8], source: String, report: inout ImportReport) throws {
@@ -84,11 +84,7 @@ extension OSVDatabase {
                     try writeFeed(feed)
                 }
             }
-            try connection.execute("COMMIT")
             return report
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
         }
     }
 
@@ -194,18 +190,18 @@ extension OSVDatabase {
 
 /// The prepared statements of one import and the newer-wins rule.
 struct RecordWriter {
-    private let connection: SQLiteConnection
-    private let find: SQLiteStatement
-    private let insert: SQLiteStatement
-    private let update: SQLiteStatement
-    private let deleteAffected: SQLiteStatement
-    private let insertAffected: SQLiteStatement
-    private let deleteAliases: SQLiteStatement
-    private let insertAlias: SQLiteStatement
+    private let connection: Database
+    private let find: Statement
+    private let insert: Statement
+    private let update: Statement
+    private let deleteAffected: Statement
+    private let insertAffected: Statement
+    private let deleteAliases: Statement
+    private let insertAlias: Statement
     /// Ecosystems of the records stored (new, updated or unchanged) by this writer.
     private(set) var ecosystems = Set<String>()
 
-    init(_ connection: SQLiteConnection) throws {
+    init(_ connection: Database) throws {
         self.connection = connection
         find = try connection.prepare("SELECT rid, modified_key FROM records WHERE id = ?")
         let columns = "id, modified, modified_key, published, withdrawn, summary, aliases, severity, db_severity, refs, source, raw, raw_size"

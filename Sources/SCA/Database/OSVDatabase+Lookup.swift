@@ -1,3 +1,4 @@
+import Store
 import Support
 
 extension OSVDatabase {
@@ -23,8 +24,8 @@ extension OSVDatabase {
 
 /// A reusable lookup: the prepared query plus a per-batch cache of parsed advisories.
 struct Lookup {
-    private let query: SQLiteStatement
-    private let aliasQuery: SQLiteStatement
+    private let query: Statement
+    private let aliasQuery: Statement
     /// Per advisory id: the best severity among its alias records (nil: none has one).
     private var aliasSeverities = [String: AliasSeverity?]()
 

@@ -1,100 +1,28 @@
 import Foundation
+import Store
 import Support
 
 /// The offline OSV index: advisories in SQLite, their affected packages indexed by
 /// (ecosystem, normalised name) so that a dependency lookup is one indexed query.
 ///
-/// The CLI decides where the file lives (`$SENTINEL_HOME/osv.sqlite` or `.sentinel/osv.sqlite`).
+/// The CLI decides where the file lives (`StateDirectory.osvDatabase`: `$SENTINEL_HOME/osv.sqlite`
+/// or `.sentinel/osv.sqlite`).
 /// A connection is not thread-safe; open one per thread or task.
 public final class OSVDatabase {
     /// The database file.
     public let path: String
-    let connection: SQLiteConnection
+    let connection: Database
     /// The last lookup's statement and caches, reused until an import changes the data.
     var cachedLookup: Lookup?
 
-    /// Opens (creating if needed) the database at `path`.
+    /// Opens (creating the file and its directory if needed) the database at `path`, bringing
+    /// an older schema up to date.
     public init(path: String) throws {
         self.path = path
-        connection = try SQLiteConnection(path: path)
-        try connection.execute(Self.schema)
-        let version = try connection.prepare("PRAGMA user_version")
-        try version.step()
-        let found = version.int(0)
-        guard found == 0 || found == 1 || found == Self.schemaVersion else {
-            throw SentinelError(.invalidInput, "\(path): OSV database schema \(found) is not supported (expected \(Self.schemaVersion)); delete it and import again")
-        }
-        if found == 1 { try migrateFromVersion1() }
-        if found != Self.schemaVersion { try connection.execute("PRAGMA user_version = \(Self.schemaVersion)") }
+        connection = try Database(path: path)
+        try connection.execute("PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000;")
+        try connection.migrate(Self.schema)
     }
-
-    /// 2 added the alias index and the per-ecosystem feed state.
-    static let schemaVersion: Int64 = 2
-
-    /// Version 1 kept aliases only as text in `records`: index them (the new tables exist already).
-    private func migrateFromVersion1() throws {
-        try connection.execute("BEGIN IMMEDIATE")
-        do {
-            let rows = try connection.prepare("SELECT rid, aliases FROM records")
-            let insert = try connection.prepare("INSERT INTO aliases(rid, alias) VALUES (?, ?)")
-            while try rows.step() {
-                for alias in (rows.text(1) ?? "").split(separator: "\n") {
-                    insert.reset()
-                    insert.bind(1, rows.int(0))
-                    insert.bind(2, String(alias))
-                    try insert.step()
-                }
-            }
-            try connection.execute("PRAGMA user_version = \(Self.schemaVersion); COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
-    }
-
-    static let schema = """
-        PRAGMA foreign_keys = ON;
-        PRAGMA cache_size = -16000;
-        CREATE TABLE IF NOT EXISTS records(
-            rid INTEGER PRIMARY KEY,
-            id TEXT NOT NULL UNIQUE,
-            modified TEXT NOT NULL,      -- as written
-            modified_key TEXT NOT NULL,  -- normalised so that text order is time order
-            published TEXT,
-            withdrawn TEXT,
-            summary TEXT,
-            aliases TEXT NOT NULL,       -- newline-separated
-            severity TEXT NOT NULL,      -- TYPE<tab>score lines
-            db_severity TEXT,
-            refs TEXT NOT NULL,          -- TYPE<tab>url lines
-            source TEXT NOT NULL,        -- the file it was imported from
-            raw BLOB NOT NULL,           -- zlib-compressed JSON of the record
-            raw_size INTEGER NOT NULL
-        );
-        CREATE TABLE IF NOT EXISTS affected(
-            rid INTEGER NOT NULL REFERENCES records(rid) ON DELETE CASCADE,
-            ecosystem TEXT NOT NULL,
-            name TEXT NOT NULL,          -- normalised per ecosystem
-            ranges TEXT NOT NULL,        -- StoredAffected form
-            versions TEXT NOT NULL,      -- equality keys, newline-separated
-            severity TEXT
-        );
-        CREATE INDEX IF NOT EXISTS affected_package ON affected(ecosystem, name);
-        CREATE INDEX IF NOT EXISTS affected_record ON affected(rid);
-        CREATE TABLE IF NOT EXISTS aliases(   -- each record's aliases, so that aliases resolve both ways
-            rid INTEGER NOT NULL REFERENCES records(rid) ON DELETE CASCADE,
-            alias TEXT NOT NULL
-        );
-        CREATE INDEX IF NOT EXISTS aliases_alias ON aliases(alias);
-        CREATE INDEX IF NOT EXISTS aliases_record ON aliases(rid);
-        CREATE TABLE IF NOT EXISTS feeds(     -- where each ecosystem's data last came from, and when
-            ecosystem TEXT PRIMARY KEY,
-            source TEXT NOT NULL,        -- the export URL, or `import PATH`
-            etag TEXT,
-            last_modified TEXT,
-            refreshed_at INTEGER NOT NULL  -- Unix seconds of the last import or up-to-date check
-        );
-        """
 
     // MARK: Status
 
