@@ -28,9 +28,11 @@ public struct ScanContext: Sendable {
     /// Seven days.
     public static let defaultMaxDatabaseAge: Double = 7 * 86_400
 
-    public init(sandbox: SandboxRunner = SandboxRunner(), ruleDirectories: [String] = [], databasePath: String = "",
-                toolsDirectory: String = ScanContext.defaultToolsDirectory,
-                progress: @escaping @Sendable (ScanProgress) -> Void = { _ in }) {
+    public init(
+        sandbox: SandboxRunner = SandboxRunner(), ruleDirectories: [String] = [], databasePath: String = "",
+        toolsDirectory: String = ScanContext.defaultToolsDirectory,
+        progress: @escaping @Sendable (ScanProgress) -> Void = { _ in }
+    ) {
         self.sandbox = sandbox
         self.ruleDirectories = ruleDirectories
         self.databasePath = databasePath
@@ -57,21 +59,19 @@ public struct SandboxRunner: Sendable {
     }
 
     /// Runs `command` with `profile` over `workspace` (mounted at /workspace), binding
-    /// `extraReadOnly` host paths; output is captured.
-    public func run(profile name: String, command: [String], workspace: String, extraReadOnly: [String] = [],
-                    environment: [String: String] = [:], timeout: Double? = nil) throws -> RunResult {
-        let profile = try profiles.resolve(name)
-        var options = LaunchOptions(profile: profile, output: .capture)
-        if let timeout { options.timeoutSeconds = timeout }
-        options.requireLimits = requireLimits
-        options.onNotice = onNotice
-        // A tool's denied egress is recorded in the run's egress list, not printed.
-        let proxyVariables = try EgressLaunch.configure(&options, network: profile.network) { _ in }
-        let request = LaunchRequest(profile: profile, command: command, workspace: workspace,
-                                    extraReadOnly: extraReadOnly, callerEnvironment: [:],
-                                    extraEnvironment: environment.merging(proxyVariables) { mine, _ in mine })
-        return try NewRootDirectory.with { root in
-            try Launcher.run(try LaunchPlan.make(request, newRoot: root), options: options)
-        }
+    /// `extraReadOnly` host paths; output is captured. A tool's denied egress is recorded in the
+    /// run's egress list, not printed.
+    public func run(
+        profile name: String, command: [String], workspace: String, extraReadOnly: [String] = [],
+        environment: [String: String] = [:], timeout: Double? = nil
+    ) throws -> RunResult {
+        var profile = try profiles.resolve(name)
+        if let timeout { profile.limits.timeoutSeconds = timeout }
+        var request = SandboxRequest(
+            profile: profile, command: command, workspace: workspace,
+            extraReadOnly: extraReadOnly, environment: environment, output: .capture)
+        request.requireLimits = requireLimits
+        request.onNotice = onNotice
+        return try SandboxSession.run(request)
     }
 }

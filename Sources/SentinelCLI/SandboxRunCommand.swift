@@ -45,8 +45,9 @@ struct SandboxRunCommand: ParsableCommand {
     @Option(name: .long, help: "Memory limit, e.g. 512M.")
     var memory: SizeArgument?
 
-    @Option(name: .customLong("workspace-size"),
-            help: "Most bytes a run may add to an rw or overlay workspace, e.g. 256M (ENOSPC inside past it).")
+    @Option(
+        name: .customLong("workspace-size"),
+        help: "Most bytes a run may add to an rw or overlay workspace, e.g. 256M (ENOSPC inside past it).")
     var workspaceSize: SizeArgument?
 
     @Option(name: .long, help: "Most processes and threads.")
@@ -58,8 +59,9 @@ struct SandboxRunCommand: ParsableCommand {
     @Option(name: .long, help: "Wall-clock limit, e.g. 30s or 5m.")
     var timeout: DurationArgument?
 
-    @Flag(name: .customLong("require-limits"),
-          help: "Fail (exit 125) instead of approximating memory/pids/cpu with rlimits when no cgroup can be made.")
+    @Flag(
+        name: .customLong("require-limits"),
+        help: "Fail (exit 125) instead of approximating memory/pids/cpu with rlimits when no cgroup can be made.")
     var requireLimits = false
 
     @Option(name: .customLong("status-json"), help: "Write the run's status object to this file.")
@@ -102,26 +104,38 @@ struct SandboxRunCommand: ParsableCommand {
         // Resolved before the payload runs; refused where the payload could plant a link.
         let status = try statusJSON.map { try PreparedOutputFile(path: $0) }
         if let status, let workspacePath, selected.filesystem.workspace == .rw, status.isInside(workspacePath) {
-            throw SentinelError(.invalidInput, "--status-json \(status.path): inside the writable workspace \(workspacePath); the payload could replace it")
+            throw SentinelError(
+                .invalidInput, "--status-json \(status.path): inside the writable workspace \(workspacePath); the payload could replace it")
         }
         // Ctrl-C, SIGTERM and SIGHUP stop the sandbox and still clean up its cgroups; a
         // launcher that cannot finish (a stuck write) exits anyway, at once on a second signal.
         let handle = LaunchHandle()
-        let forwarding = SignalForwarding(signals: [SIGINT, SIGTERM, SIGHUP],
-                                          forward: { handle.terminate(signal: $0) },
-                                          abandon: { handle.abandon(signal: $0) })
+        let forwarding = SignalForwarding(
+            signals: [SIGINT, SIGTERM, SIGHUP],
+            forward: { handle.terminate(signal: $0) },
+            abandon: { handle.abandon(signal: $0) })
         defer { forwarding.cancel() }
         let result: RunResult
         do {
-            result = try SandboxSession.run(
+            var request = SandboxRequest(
                 profile: selected, command: command, workspace: workspacePath,
                 extraReadOnly: bindReadOnly.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                output: .inherit, handle: handle, interactive: interactive, terminal: tty,
-                requireLimits: requireLimits)
+                callerEnvironment: ProcessInfo.processInfo.environment, output: .inherit)
+            request.interactive = interactive
+            request.terminal = tty
+            request.requireLimits = requireLimits
+            request.handle = handle
+            request.onEgressDenied = { Console.error($0.denialLine) }
+            request.onWarning = { Console.error("sentinel: warning: \($0)") }
+            request.onNotice = { Console.noticeOnce($0) }
+            result = try SandboxSession.run(request)
         } catch let error as SentinelError where error.stage != nil {
             // A failed sandbox stage (setup, execve): the status object still says which one.
-            try status?.write(RunResult(exitCode: error.exitStatus, reason: .setupFailed, stage: error.stage,
-                                        errno: error.errno?.rawValue).statusJSON())
+            try status?.write(
+                RunResult(
+                    exitCode: error.exitStatus, reason: .setupFailed, stage: error.stage,
+                    errno: error.errno?.rawValue
+                ).statusJSON())
             throw error
         }
         try status?.write(result.statusJSON())

@@ -1,0 +1,139 @@
+import Foundation
+import Support
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What this host supports for sandboxing, as values: `sentinel doctor` prints them, and
+/// later callers (heal's verifier, DAST) can refuse early on a host that cannot run them.
+public enum HostSupport {
+    /// One fact about the host and how it bears on the sandbox.
+    public struct Check: Sendable, Equatable {
+        /// `ok`: works; `warn`: works with less (a limit not enforced, a tool missing);
+        /// `fail`: the sandbox cannot run.
+        public enum Level: String, Sendable { case ok, warn, fail }
+
+        /// How it bears on the sandbox.
+        public var level: Level
+        /// What was checked (`kernel`, `seccomp`, `cgroups`, a tool's name).
+        public var name: String
+        /// What was found, one line.
+        public var detail: String
+
+        /// A check result; see the properties.
+        public init(_ level: Level, _ name: String, _ detail: String) {
+            self.level = level
+            self.name = name
+            self.detail = detail
+        }
+    }
+
+    /// The external tools `doctor` looks for; Bandit and Semgrep first in `toolsDirectory/bin`.
+    public static let tools = ["python3", "curl", "bandit", "semgrep", "wapiti", "bwrap"]
+
+    /// Probes the kernel, user namespaces, seccomp, cgroups, overlayfs and the tools, without
+    /// starting a sandbox. `environment` supplies `PATH`; `toolsDirectory` is where `make tools`
+    /// installs Bandit and Semgrep.
+    public static func probe(toolsDirectory: String, environment: [String: String]) -> [Check] {
+        var checks = [kernel(), user(), userNamespaces(), seccomp(), cgroups(), overlay()]
+        let path = environment["PATH"] ?? "/usr/bin:/bin"
+        for tool in tools {
+            let installed = toolsDirectory + "/bin/" + tool
+            if ["bandit", "semgrep"].contains(tool), access(installed, X_OK) == 0 {
+                checks.append(Check(.ok, tool, "\(installed) (runs in the sandbox)"))
+            } else if let found = which(tool, path: path) {
+                checks.append(Check(.ok, tool, found))
+            } else {
+                checks.append(Check(.warn, tool, "not found"))
+            }
+        }
+        return checks
+    }
+
+    /// The proof that probing cannot give: a real sandbox with the `minimal` profile runs `/bin/true`.
+    public static func sandboxRuns() -> Check {
+        do {
+            let result = try SandboxSession.run(SandboxRequest(profile: .minimal, command: ["/bin/true"]))
+            return Check(
+                result.exitCode == 0 ? .ok : .fail, "sandbox",
+                "minimal profile ran /bin/true in \(result.wallMilliseconds) ms")
+        } catch {
+            return Check(.fail, "sandbox", "\(error)")
+        }
+    }
+
+    private static func kernel() -> Check {
+        Check(.ok, "kernel", read("/proc/sys/kernel/osrelease") ?? "unknown")
+    }
+
+    private static func user() -> Check {
+        getuid() == 0
+            ? Check(.ok, "user", "root")
+            : Check(.warn, "user", "uid \(getuid()) (cgroup limits need root or delegation)")
+    }
+
+    private static func userNamespaces() -> Check {
+        let maxNamespaces = read("/proc/sys/user/max_user_namespaces").flatMap { Int($0) }
+        if maxNamespaces == 0 {
+            return Check(.fail, "user namespaces", "disabled (user.max_user_namespaces = 0)")
+        }
+        if read("/proc/sys/kernel/unprivileged_userns_clone").flatMap({ Int($0) }) == 0 && getuid() != 0 {
+            return Check(.fail, "user namespaces", "unprivileged use disabled (kernel.unprivileged_userns_clone = 0)")
+        }
+        return Check(.ok, "user namespaces", "available (max \(maxNamespaces.map(String.init) ?? "unknown"))")
+    }
+
+    private static func seccomp() -> Check {
+        do {
+            let program = try SeccompProgram.builtIn()
+            return Check(.ok, "seccomp", "filter mode; default program \(program.instructionCount) BPF instructions")
+        } catch {
+            return Check(.fail, "seccomp", "\(error)")
+        }
+    }
+
+    private static func cgroups() -> Check {
+        if getuid() != 0 {
+            // Without root only a delegated v2 subtree can hold the sandbox's groups.
+            switch CgroupDelegation.detect(needed: ["memory", "pids", "cpu"], cgroupRoot: "/sys/fs/cgroup") {
+            case .success(let hierarchy):
+                return Check(.ok, "cgroups", "v2, delegated subtree \(hierarchy.root)")
+            case .failure(let unavailable):
+                return Check(
+                    .warn, "cgroups",
+                    "no delegated v2 subtree (\(unavailable.reason)): memory and pids limited by rlimits, cpu not limited")
+            }
+        }
+        guard let hierarchy = Cgroups.detect() else {
+            return Check(.warn, "cgroups", "no usable hierarchy: memory, pids and cpu limits will not be enforced")
+        }
+        if hierarchy.version == .v1 {
+            let controllers = ["memory", "pids", "cpu", "cpuacct"].filter {
+                FileManager.default.fileExists(atPath: "/sys/fs/cgroup/\($0)/cgroup.procs")
+            }
+            return Check(.ok, "cgroups", "v1 (\(controllers.joined(separator: ", ")))")
+        }
+        return Check(.ok, "cgroups", "v2 (\(read("/sys/fs/cgroup/cgroup.controllers") ?? ""))")
+    }
+
+    private static func overlay() -> Check {
+        let available = (try? String(contentsOfFile: "/proc/filesystems", encoding: .utf8))?.contains("overlay") ?? false
+        return available
+            ? Check(.ok, "overlayfs", "available (overlay workspaces)")
+            : Check(.warn, "overlayfs", "missing: --overlay unavailable")
+    }
+
+    /// The first executable `tool` in the `:`-separated `path`.
+    static func which(_ tool: String, path: String) -> String? {
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/\(tool)"
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    private static func read(_ path: String) -> String? {
+        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

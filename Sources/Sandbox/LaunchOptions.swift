@@ -1,0 +1,82 @@
+import Support
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A running egress proxy the launcher stops when the sandbox tree has ended.
+public protocol EgressService: AnyObject, Sendable {
+    /// Stops serving and returns every decision made.
+    func finish() -> [EgressSummary]
+}
+
+/// How to run a plan: output handling, limits, and the egress hook.
+public struct LaunchOptions: Sendable {
+    public enum Output: Sendable {
+        /// stdout and stderr are relayed to the caller's as they arrive, through pipes (or the
+        /// pty with `terminal`); stdin is /dev/null unless `interactive`. The payload never
+        /// holds the caller's file descriptions, so it cannot seek, truncate or re-flag them.
+        case inherit
+        /// stdin is /dev/null; stdout and stderr are captured up to `outputLimit` bytes each.
+        case capture
+    }
+
+    public var output: Output
+    public var outputLimit: UInt64
+    public var timeoutSeconds: Double?
+    public var cgroupLimits: CgroupLimits
+    public var seccomp: Profile.Seccomp
+    /// Port of the proxy listener inside the sandbox; 0 for none.
+    public var proxyPort: Int
+    /// Serves the listening socket the sandbox hands back (called with its descriptor).
+    public var startEgress: (@Sendable (Int32) throws -> any EgressService)?
+    public var cgroupRoot: String
+    public var onWarning: @Sendable (String) -> Void
+    /// Stops the run from another thread.
+    public var handle: LaunchHandle?
+    /// Appended to the cgroup's name, so a caller (a test) can find exactly its groups.
+    public var cgroupLabel: String?
+    /// Fail the setup (stage `limits`) rather than approximate memory/pids/cpu with rlimits
+    /// when no cgroup can be made (`--require-limits`).
+    public var requireLimits = false
+    /// Told, at every run that falls back to rlimits, what is approximated and what is not
+    /// enforced; the CLI prints it once per command.
+    public var onNotice: @Sendable (String) -> Void = { _ in }
+    /// `.inherit` only: relay the caller's stdin to the payload (`-i`).
+    public var interactive = false
+    /// `.inherit` only: the payload's stdin, stdout and stderr are a pty of the sandbox's own
+    /// devpts, its controlling terminal (`-t`); the plan must come from a `LaunchRequest`
+    /// with `terminal` set. The caller's terminal is raw while `interactive` relays it.
+    public var terminal = false
+
+    public init(
+        output: Output = .capture, outputLimit: UInt64 = 16 << 20, timeoutSeconds: Double? = nil,
+        cgroupLimits: CgroupLimits = CgroupLimits(), seccomp: Profile.Seccomp = .default, proxyPort: Int = 0,
+        startEgress: (@Sendable (Int32) throws -> any EgressService)? = nil,
+        cgroupRoot: String = "/sys/fs/cgroup",
+        onWarning: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.output = output
+        self.outputLimit = outputLimit
+        self.timeoutSeconds = timeoutSeconds
+        self.cgroupLimits = cgroupLimits
+        self.seccomp = seccomp
+        self.proxyPort = proxyPort
+        self.startEgress = startEgress
+        self.cgroupRoot = cgroupRoot
+        self.onWarning = onWarning
+    }
+
+    /// Options that enforce a profile's limits and seccomp setting.
+    public init(profile: Profile, output: Output = .capture) {
+        self.init(
+            output: output, outputLimit: profile.limits.outputBytes ?? 16 << 20,
+            timeoutSeconds: profile.limits.timeoutSeconds,
+            cgroupLimits: CgroupLimits(
+                memoryBytes: profile.limits.memoryBytes, pids: profile.limits.pids,
+                cpus: profile.limits.cpus),
+            seccomp: profile.seccomp)
+    }
+}
+
+extension LaunchOptions.Output: Equatable {}

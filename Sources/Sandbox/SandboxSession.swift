@@ -1,0 +1,83 @@
+import Egress
+import Support
+
+/// Everything one sandboxed run needs beyond the launcher's defaults: the profile (with any
+/// command-line overrides already applied), the command, the workspace, and what to do with
+/// output, egress decisions and notices.
+public struct SandboxRequest: Sendable {
+    /// The profile to enforce; its `filesystem.workspace` mode and `limits` apply as they are.
+    public var profile: Profile
+    /// The command and its arguments.
+    public var command: [String]
+    /// Host directory mounted at `/workspace` (the working directory), or nil for none.
+    public var workspace: String?
+    /// More host paths bound read-only at the same path (tool and rule directories).
+    public var extraReadOnly: [String]
+    /// Variables the profile's `env` allow-list may pass through (the caller's own environment
+    /// for `sandbox run`; empty for tools, which get only what the profile fixes).
+    public var callerEnvironment: [String: String]
+    /// Variables set inside on top of the filtered ones; they win over the proxy variables.
+    public var environment: [String: String]
+    /// Relay stdout/stderr to the caller's (`.inherit`) or capture them (`.capture`).
+    public var output: LaunchOptions.Output
+    /// `.inherit` only: relay the caller's stdin (`-i`).
+    public var interactive = false
+    /// `.inherit` only: give the payload a pty of the sandbox's own devpts (`-t`).
+    public var terminal = false
+    /// Fail the setup rather than approximate cgroup limits with rlimits (`--require-limits`).
+    public var requireLimits = false
+    /// Lets another thread stop the run (signal forwarding).
+    public var handle: LaunchHandle?
+    /// Told about every egress request the proxy denies, as it happens.
+    public var onEgressDenied: @Sendable (EgressRecord) -> Void = { _ in }
+    /// Told about problems that do not stop the run (special files skipped at commit-back).
+    public var onWarning: @Sendable (String) -> Void = { _ in }
+    /// Told, at each run that falls back to rlimits, what is approximated.
+    public var onNotice: @Sendable (String) -> Void = { _ in }
+
+    /// A request to run `command` under `profile`; see the properties for the rest.
+    public init(
+        profile: Profile, command: [String], workspace: String? = nil, extraReadOnly: [String] = [],
+        callerEnvironment: [String: String] = [:], environment: [String: String] = [:],
+        output: LaunchOptions.Output = .capture
+    ) {
+        self.profile = profile
+        self.command = command
+        self.workspace = workspace
+        self.extraReadOnly = extraReadOnly
+        self.callerEnvironment = callerEnvironment
+        self.environment = environment
+        self.output = output
+    }
+}
+
+/// The one way to run a command in the sandbox: profile → launch options → egress proxy →
+/// plan in a fresh root directory → launch. `sandbox run`, `doctor` and the scanners' adapters
+/// all come through here.
+public enum SandboxSession {
+    /// Runs `request` to completion. Throws `SentinelError` when the sandbox cannot be set up or
+    /// the command cannot be executed (the error names the stage); every other ending (exit,
+    /// signal, timeout, OOM) is in the returned `RunResult`.
+    public static func run(_ request: SandboxRequest) throws -> RunResult {
+        let profile = request.profile
+        var options = LaunchOptions(profile: profile, output: request.output)
+        options.interactive = request.interactive
+        options.terminal = request.terminal
+        options.requireLimits = request.requireLimits
+        options.handle = request.handle
+        options.onWarning = request.onWarning
+        options.onNotice = request.onNotice
+        let proxyVariables = try EgressLaunch.configure(
+            &options, network: profile.network,
+            onDenied: request.onEgressDenied)
+        var launch = LaunchRequest(
+            profile: profile, command: request.command, workspace: request.workspace,
+            extraReadOnly: request.extraReadOnly,
+            callerEnvironment: request.callerEnvironment,
+            extraEnvironment: request.environment.merging(proxyVariables) { mine, _ in mine })
+        launch.terminal = request.terminal
+        return try NewRootDirectory.with { root in
+            try Launcher.run(try LaunchPlan.make(launch, newRoot: root), options: options)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Support
+import Synchronization
+import Testing
+
+@testable import Sandbox
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The one entry point: what a request carries reaches the payload, and the callbacks fire.
+@Suite(.enabled(if: Host.canSandbox, "needs root and user namespaces"))
+struct SandboxSessionTests {
+    @Test func callerEnvironmentIsFilteredAndRequestVariablesAreSet() throws {
+        var request = SandboxRequest(
+            profile: .minimal, command: ["/bin/sh", "-c", "echo \"$LANG|$SECRET|$TOOL_MODE|$HOME\""],
+            callerEnvironment: ["LANG": "C.UTF-8", "SECRET": "hunter2"], environment: ["TOOL_MODE": "json"])
+        request.output = .capture
+        let result = try SandboxSession.run(request)
+        #expect(result.exitCode == 0)
+        #expect(result.out == "C.UTF-8||json|/tmp\n")
+    }
+
+    @Test func workspaceIsTheWorkingDirectory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "session-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("present\n".utf8).write(to: directory.appendingPathComponent("marker"))
+        let result = try SandboxSession.run(
+            SandboxRequest(
+                profile: .minimal, command: ["/bin/sh", "-c", "pwd; cat marker"],
+                workspace: directory.path))
+        #expect(result.out == "/workspace\npresent\n")
+    }
+
+    @Test func profileTimeoutEndsTheRun() throws {
+        var profile = Profile.minimal
+        profile.limits.timeoutSeconds = 1
+        let result = try SandboxSession.run(SandboxRequest(profile: profile, command: ["/bin/sleep", "60"]))
+        #expect(result.reason == .timeout)
+        #expect(result.exitCode == 124)
+    }
+
+    @Test func deniedEgressIsReportedToTheCallback() throws {
+        var profile = Profile.minimal
+        profile.network.mode = .proxy
+        profile.network.allow = ["allowed.invalid:443"]
+        let denied = Mutex<[String]>([])
+        var request = SandboxRequest(profile: profile, command: [])
+        request.command = [
+            "/usr/bin/python3", "-c",
+            """
+            import socket
+            s = socket.create_connection(("127.0.0.1", 3128))
+            s.sendall(b"CONNECT other.invalid:443 HTTP/1.1\\r\\nHost: other.invalid:443\\r\\n\\r\\n")
+            print(s.recv(64).split(b"\\r\\n")[0].decode())
+            """,
+        ]
+        request.onEgressDenied = { record in denied.withLock { $0.append("\(record.host):\(record.port)") } }
+        let result = try SandboxSession.run(request)
+        #expect(result.exitCode == 0, "\(result.err)")
+        #expect(result.out.hasPrefix("HTTP/1.1 403"))
+        #expect(denied.withLock { $0 } == ["other.invalid:443"])
+        #expect(result.egress.map(\.allowed) == [false])
+    }
+}
