@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "sentinel", targets: ["sentinel"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
         .library(name: "Findings", targets: ["Findings"]),
+        .library(name: "PythonSyntax", targets: ["PythonSyntax"]),
         .library(name: "SAST", targets: ["SAST"]),
         .library(name: "SCA", targets: ["SCA"]),
     ],
@@ -52,7 +53,9 @@ let package = Package(
         .target(name: "Egress", dependencies: ["CSystem", "Support"]),
         .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Egress", "Support", "Yams"]),
         .target(name: "Findings", dependencies: ["Support"]),
-        .target(name: "SAST", dependencies: ["Findings", "Support", "Yams"]),
+        // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
+        .target(name: "PythonSyntax"),
+        .target(name: "SAST", dependencies: ["Findings", "PythonSyntax", "Support", "Yams"]),
         .target(name: "SCA", dependencies: ["Findings", "HTTP", "Store", "Support", "CZlib", "Yams"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
         .target(name: "Scan", dependencies: ["Findings", "Sandbox", "SAST", "SCA", "Support", "Yams"]),
@@ -84,7 +87,8 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "Support"]),
         .testTarget(name: "EscapeTests", dependencies: ["Sandbox"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
-        .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings"]),
+        .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax"]),
+        .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "Store", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "Findings", "Support"], exclude: ["Fixtures"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).

@@ -2,7 +2,7 @@
 # Python parser throughput on a large real tree (Django 5.1 from PyPI by default).
 #
 # usage: bench/parse-throughput.sh [debug|release|package-release] [TREE]
-#   debug            the SASTTests "Python tree benchmark" test in the debug build (also checks that
+#   debug            the PythonSyntaxTests "Python tree benchmark" test in the debug build (also checks that
 #                    CPython's ast.parse accepts/rejects the same files when python3 is present)
 #   release          the parser sources compiled alone with `swiftc -O -wmo` and a small driver:
 #                    the optimised figure without a release build of the whole package (~30 s)
@@ -60,7 +60,7 @@ for round in 1...3 {
           "\(Int(Double(lines) / sec)) lines/s, rejected \(failed)")
 }
 SWIFT
-        swiftc -O -wmo -module-name PyBench Sources/SAST/Python/*.swift "$tmp/main.swift" -o "$tmp/pybench"
+        swiftc -O -wmo -module-name PyBench Sources/PythonSyntax/*.swift "$tmp/main.swift" -o "$tmp/pybench"
         "$tmp/pybench" "$tree"
         ;;
     *) echo "usage: $0 [debug|release|package-release] [TREE]" >&2; exit 2 ;;

@@ -1,4 +1,5 @@
 import Foundation
+import PythonSyntax
 import Testing
 
 @testable import SAST

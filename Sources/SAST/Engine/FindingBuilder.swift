@@ -1,3 +1,4 @@
+import PythonSyntax
 import Findings
 
 /// Turns a matched region and its bindings into a `Finding`: message substitution, location in

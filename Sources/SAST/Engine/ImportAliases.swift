@@ -1,3 +1,4 @@
+import PythonSyntax
 /// Local names bound by imports, mapped to the dotted names they stand for, so that
 /// `import subprocess as sp; sp.call()` matches the pattern `subprocess.call(...)`.
 struct ImportAliases: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import PythonSyntax
 import Support
 
 /// The outcome of one rule test file (`rules/<lang>/<name>.py`).

@@ -1,3 +1,4 @@
+import PythonSyntax
 import Findings
 
 /// What scanning one file produced.

@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import PythonSyntax
 
 /// A file's bytes with its line starts, for slicing matched regions and converting byte columns
 /// into the code-point columns findings use.

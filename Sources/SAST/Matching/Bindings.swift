@@ -1,3 +1,4 @@
+import PythonSyntax
 /// What one metavariable is bound to: a node (`$X`), a run of nodes (`$...X`), or an identifier
 /// (`subprocess.$FUNC`, `def $F(...)`).
 struct Binding: Sendable {

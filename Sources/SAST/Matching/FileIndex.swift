@@ -1,4 +1,5 @@
 import Foundation
+import PythonSyntax
 
 /// One pass over a parsed file that lets each rule look only at the nodes it could match: nodes
 /// by kind, calls by the last segment of their (import-resolved) callee, and every identifier.

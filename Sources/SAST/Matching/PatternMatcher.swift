@@ -1,3 +1,4 @@
+import PythonSyntax
 /// Structural matching of a pattern tree against a code tree.
 ///
 /// Kinds, texts and children are compared pairwise; `$X` binds, `...` stands for any run of

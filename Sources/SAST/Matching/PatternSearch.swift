@@ -1,3 +1,4 @@
+import PythonSyntax
 /// One place a pattern or formula matched, with its metavariable bindings.
 struct PatternMatch: Sendable {
     var range: SourceRange

@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import PythonSyntax
 
 /// A compiled code pattern: the text the rule author wrote and its parsed tree.
 public struct CompiledPattern: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import PythonSyntax
 import Findings
 import Support
 import Yams

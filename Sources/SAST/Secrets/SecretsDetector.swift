@@ -148,3 +148,4 @@ public struct SecretsDetector: Sendable {
 }
 
 import Foundation
+import PythonSyntax

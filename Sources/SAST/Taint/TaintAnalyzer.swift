@@ -1,3 +1,4 @@
+import PythonSyntax
 /// Intraprocedural taint analysis of one file for one rule.
 ///
 /// Each function (and the module top level) is walked statement by statement with a map from

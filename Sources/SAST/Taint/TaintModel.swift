@@ -1,3 +1,4 @@
+import PythonSyntax
 /// Where a tainted value came from: a source expression, or (while summarising a helper) one of
 /// the helper's parameters.
 struct TaintOrigin: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import PythonSyntax
 
 /// A taint rule's patterns grouped by the node kinds they can match, built once per rule so the
 /// analysis asks only the patterns that could apply to each node.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SAST
+@testable import PythonSyntax
 
 /// Statements, blocks and indentation, checked against exact S-expressions.
 @Suite("Python statements")

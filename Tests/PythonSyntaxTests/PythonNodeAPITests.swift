@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SAST
+@testable import PythonSyntax
 
 /// The small API the rule engine uses: walks, dotted names, enclosing functions, normalised source.
 @Suite("PyNode API")

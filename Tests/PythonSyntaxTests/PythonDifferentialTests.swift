@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SAST
+@testable import PythonSyntax
 
 /// Tricky snippets, valid and invalid, whose accept/reject verdict must match CPython's `ast.parse`.
 @Suite("Python differential")

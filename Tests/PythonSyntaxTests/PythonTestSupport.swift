@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SAST
+@testable import PythonSyntax
 
 /// Helpers shared by the Python parser tests.
 enum PyTest {
@@ -31,7 +31,7 @@ enum PyTest {
         }
     }
 
-    /// `/work/shared/corpora` resolved from this file: Tests/SASTTests → package root → ../shared.
+    /// `/work/shared/corpora` resolved from this file: Tests/PythonSyntaxTests → package root → ../shared.
     static let corpora: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/corpora")

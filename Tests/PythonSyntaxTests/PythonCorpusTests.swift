@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SAST
+@testable import PythonSyntax
 
 /// Real files: Bandit's examples and Semgrep's Python rule tests, read in place.
 @Suite("Python corpus")

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SAST
+@testable import PythonSyntax
 
 /// INDENT/DEDENT edge cases: tabs, form feeds, comments and blank lines at odd indents, brackets and
 /// continuations across lines, and files that end mid-block.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SAST
+@testable import PythonSyntax
 
 /// Broken inputs: the error code, line and column are exact, and nothing crashes.
 @Suite("Python syntax errors")

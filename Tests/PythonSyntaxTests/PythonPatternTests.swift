@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SAST
+@testable import PythonSyntax
 
 /// Pattern mode: metavariables and `...` wherever the rule language needs them.
 @Suite("Python patterns")

@@ -5,16 +5,17 @@ import Foundation
 /// The parser recurses once per nesting level (capped at ``PythonParser/maximumNestingDepth``), and
 /// each level is a dozen frames; debug builds and small worker-thread stacks (Swift concurrency's
 /// cooperative pool) would not hold that. A dedicated thread costs microseconds per file.
-enum PyLargeStack {
+public enum PyLargeStack {
     /// Stack reserved for one parse; untouched pages cost nothing.
-    static let stackSize = 64 << 20
+    public static let stackSize = 64 << 20
 
     private final class Outcome<T>: @unchecked Sendable {
         // Written by the worker before `signal`, read by the caller after `wait`: ordered by the semaphore.
         var result: Result<T, any Error>?
     }
 
-    static func run<T>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+    /// Runs `body` on a fresh thread with a `stackSize` stack and waits for it; rethrows its error.
+    public static func run<T>(_ body: @escaping @Sendable () throws -> T) throws -> T {
         let outcome = Outcome<T>()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SAST
+@testable import PythonSyntax
 
 /// Hostile input: random bytes, token soup and truncated or mutated real files never crash; each
 /// parse returns or throws ``PythonSyntaxError``. How long the pathological inputs take is measured

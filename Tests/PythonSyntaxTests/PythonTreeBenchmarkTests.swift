@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SAST
+@testable import PythonSyntax
 
 /// Parses a large tree named by `SENTINEL_PY_TREE` (e.g. Django's sources): throughput and agreement
 /// with CPython. Off unless the variable is set, since it takes a while; `bench/parse-throughput.sh`

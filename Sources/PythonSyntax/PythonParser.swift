@@ -89,7 +89,9 @@ public enum PythonParser {
         try PyLargeStack.run { try parseOnCurrentThread(bytes: bytes, fileName: fileName, pattern: pattern) }
     }
 
-    static func parseOnCurrentThread(bytes: [UInt8], fileName: String, pattern: Bool) throws -> PythonModule {
+    /// Parses on the calling thread, for a caller already on a `PyLargeStack` thread (deep
+    /// nesting recurses deeply). `pattern` accepts rule-pattern syntax (`...`, `$X`).
+    public static func parseOnCurrentThread(bytes: [UInt8], fileName: String, pattern: Bool) throws -> PythonModule {
         var start = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
         var lexer = PythonLexer(bytes: bytes, file: fileName, allowMetavariables: pattern, start: start)

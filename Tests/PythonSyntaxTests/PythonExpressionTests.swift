@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SAST
+@testable import PythonSyntax
 
 /// Precedence, associativity and every expression form, checked against exact S-expressions.
 @Suite("Python expressions")
