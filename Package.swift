@@ -57,12 +57,14 @@ let package = Package(
         .target(name: "PythonSyntax"),
         .target(name: "SAST", dependencies: ["Findings", "PythonSyntax", "Support", "Yams"]),
         .target(name: "SCA", dependencies: ["Findings", "HTTP", "Store", "Support", "CZlib", "Yams"]),
+        // The scanner interface and the external tools run in the sandbox (Bandit, Semgrep).
+        .target(name: "Adapters", dependencies: ["Findings", "Sandbox", "SAST", "Support"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
-        .target(name: "Scan", dependencies: ["Findings", "Sandbox", "SAST", "SCA", "Support", "Yams"]),
+        .target(name: "Scan", dependencies: ["Adapters", "Findings", "Sandbox", "SAST", "SCA", "Support", "Yams"]),
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store", "Support",
+                "Adapters", "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store", "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,7 +92,7 @@ let package = Package(
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "Store", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ScanTests", dependencies: ["Scan", "Findings", "Support"], exclude: ["Fixtures"]),
+        .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support"], exclude: ["Fixtures"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(
             name: "CLITests",

@@ -1,3 +1,4 @@
+import Adapters
 import Findings
 import Foundation
 import Support

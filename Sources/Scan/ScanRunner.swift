@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Dispatch
+import Adapters
 import Findings
 import SAST
 import Foundation
@@ -52,9 +53,9 @@ public struct ScanOutcome: Sendable {
 /// Selects the scanners a request asks for, runs them (in parallel), and passes their
 /// findings through the pipeline: overrides, suppressions, dedupe, `--since`, baseline, gate.
 public struct ScanRunner: Sendable {
-    public let scanners: [any Scanner]
+    public let scanners: [any Adapters.Scanner]
 
-    public init(scanners: [any Scanner]) {
+    public init(scanners: [any Adapters.Scanner]) {
         self.scanners = scanners
     }
 
@@ -76,7 +77,7 @@ public struct ScanRunner: Sendable {
 
         var tools: [ToolRun] = []
         var notices: [Notice] = []
-        var runnable: [any Scanner] = []
+        var runnable: [any Adapters.Scanner] = []
         for (scanner, explicit) in plan {
             guard scanner.applies(to: target) else { continue }
             if let reason = scanner.unavailableReason(context: context) {
@@ -175,7 +176,7 @@ public struct ScanRunner: Sendable {
     }
 
     /// The scanners to run, each marked whether the user named it (`--tools`/config).
-    func select(_ request: ScanRequest) throws -> [(any Scanner, Bool)] {
+    func select(_ request: ScanRequest) throws -> [(any Adapters.Scanner, Bool)] {
         let kinds = request.kinds ?? request.config.scanners ?? Self.defaultKinds
         if let named = request.tools ?? request.config.tools {
             let known = Set(scanners.map(\.name))
@@ -189,7 +190,7 @@ public struct ScanRunner: Sendable {
     }
 
     /// Each scanner on its own thread; a failure becomes a failed `ToolRun` and a notice.
-    static func runConcurrently(_ scanners: [any Scanner], target: ScanTarget, context: ScanContext)
+    static func runConcurrently(_ scanners: [any Adapters.Scanner], target: ScanTarget, context: ScanContext)
         -> ([ScannerOutput], SentinelError?)
     {
         let results = Mutex<[Int: ScannerOutput]>([:])

@@ -1,3 +1,4 @@
+import Adapters
 import ArgumentParser
 import Foundation
 import Sandbox

@@ -1,3 +1,4 @@
+import Adapters
 import Scan
 import Synchronization
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Adapters
 import Findings
 import Foundation
 import Scan

@@ -3,6 +3,7 @@ import Foundation
 import Support
 import Testing
 
+@testable import Adapters
 @testable import Scan
 
 @Suite struct AdapterBanditReportTests {

@@ -4,6 +4,7 @@ import Sandbox
 import Support
 import Testing
 
+@testable import Adapters
 @testable import Scan
 
 /// What the end-to-end adapter tests need from the host.

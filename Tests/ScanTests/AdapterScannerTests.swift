@@ -4,6 +4,7 @@ import Sandbox
 import Support
 import Testing
 
+@testable import Adapters
 @testable import Scan
 
 /// The adapters' run logic against scripted sandbox results: every failure mode, without tools.
@@ -16,7 +17,7 @@ import Testing
     }
 
     /// Runs `scanner` and returns the `.toolFailed` message it throws.
-    func failure(_ scanner: some Scan.Scanner) throws -> String? {
+    func failure(_ scanner: some Adapters.Scanner) throws -> String? {
         let (context, tools) = try context()
         defer { try? FileManager.default.removeItem(atPath: tools) }
         do {

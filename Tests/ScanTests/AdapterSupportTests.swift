@@ -4,6 +4,7 @@ import Support
 import Synchronization
 import Testing
 
+@testable import Adapters
 @testable import Scan
 
 /// Fixtures and fakes the adapter tests share.

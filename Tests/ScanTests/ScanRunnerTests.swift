@@ -2,10 +2,11 @@ import Findings
 import Foundation
 import Support
 import Testing
+@testable import Adapters
 @testable import Scan
 
 /// A scanner with a scripted outcome.
-private struct FakeScanner: Scan.Scanner {
+private struct FakeScanner: Adapters.Scanner {
     var name: String
     var kind: ScannerKind = .sast
     var isDefault = true
@@ -59,7 +60,7 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
     }
 
     @Test func aMissingToolIsSkippedByDefaultButFailsWhenNamed() throws {
-        let scanners: [any Scan.Scanner] = [FakeScanner(name: "bandit", unavailable: "bandit is not installed"),
+        let scanners: [any Adapters.Scanner] = [FakeScanner(name: "bandit", unavailable: "bandit is not installed"),
                                        FakeScanner(name: "native")]
         let runner = ScanRunner(scanners: scanners)
         let defaults = try runner.run(ScanRequest(root: root), context: ScanContext())
@@ -116,7 +117,7 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
     }
 
     /// Reports what it was given: one assert finding per file.
-    private struct EchoScanner: Scan.Scanner {
+    private struct EchoScanner: Adapters.Scanner {
         let name = "native"
         let kind = ScannerKind.sast
         func applies(to target: ScanTarget) -> Bool { true }

@@ -1,3 +1,4 @@
+import Adapters
 import Findings
 import Foundation
 import SCA
@@ -7,7 +8,7 @@ import Support
 /// One finding per (package, version, advisory) at the lockfile line, naming the smallest
 /// fixed version above the installed one; the fix data also travels in `properties` for the
 /// healer's dependency-bump actor.
-public struct DependencyScanner: Scanner {
+public struct DependencyScanner: Adapters.Scanner {
     public let name = "osv"
     public let kind = ScannerKind.sca
 

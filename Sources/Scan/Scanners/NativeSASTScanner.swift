@@ -1,4 +1,5 @@
 import Dispatch
+import Adapters
 import Findings
 import Foundation
 import SAST
@@ -7,7 +8,7 @@ import Synchronization
 
 /// The native rule engine over the tree's Python files: every file parsed once, files
 /// spread across the cores, parse failures reported as one-line notices.
-public struct NativeSASTScanner: Scanner {
+public struct NativeSASTScanner: Adapters.Scanner {
     public let name = "native"
     public let kind = ScannerKind.sast
     /// Rule directories besides those of the scan context (the shipped rules).

@@ -1,9 +1,10 @@
+import Adapters
 import Findings
 import Foundation
 import SAST
 
 /// The secrets detector over every selected text file.
-public struct SecretsScanner: Scanner {
+public struct SecretsScanner: Adapters.Scanner {
     public let name = "secrets"
     public let kind = ScannerKind.secrets
     private let detector = SecretsDetector()
