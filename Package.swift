@@ -92,7 +92,9 @@ let package = Package(
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "Store", "TestSupport"], exclude: ["Fixtures"]),
-        .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "AdaptersTests", dependencies: ["Adapters", "Scan", "Findings", "Sandbox", "Support"], exclude: ["Fixtures"]),
+        .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(
             name: "CLITests",

@@ -9,7 +9,7 @@ import Testing
 
 /// Fixtures and fakes the adapter tests share.
 enum AdapterFixtures {
-    /// `Tests/ScanTests/Fixtures/adapters`.
+    /// `Tests/AdaptersTests/Fixtures/adapters`.
     static let directory: String = {
         var url = URL(fileURLWithPath: #filePath)
         url.deleteLastPathComponent()
