@@ -6,6 +6,37 @@ import Support
 /// The steps every external-tool adapter shares: run the invocation, reject runs that did not
 /// end normally, read the report, and record how long it took.
 enum AdapterRun {
+    /// The whole scan of an adapter: refuses when the tool cannot run here, returns an empty
+    /// output when nothing was selected for it, otherwise reports progress, runs `invocation`
+    /// (see `run`) and keeps the findings of the selected files, with paths under the scan root.
+    /// - Parameters:
+    ///   - plan: the invocation, the files it names and the workspace it runs over.
+    ///   - parse: reads the tool's report; its second argument is the workspace's host path.
+    static func scan(
+        tool: String, informationURI: String, plan: (ToolInvocation, ToolTargets, AdapterWorkspace),
+        unavailableReason: String?, context: ScanContext, executor: (any ToolExecutor)?,
+        failureDetail: (Data) -> String? = { _ in nil },
+        parse: (Data, String) throws -> ScannerOutput
+    ) throws -> ScannerOutput {
+        if let unavailableReason {
+            throw SentinelError(.toolFailed, unavailableReason)
+        }
+        let (invocation, targets, workspace) = plan
+        if targets.arguments.isEmpty {
+            return ScannerOutput(tool: ToolRun(name: tool, informationURI: informationURI))
+        }
+        context.progress(.started(tool: tool, files: targets.filter?.count ?? targets.arguments.count))
+        let output = try run(
+            tool: tool, invocation: invocation, executor: executor ?? SandboxToolExecutor(runner: context.sandbox),
+            failureDetail: failureDetail
+        ) { data in
+            try parse(data, workspace.host)
+        }
+        let rebased = workspace.rebased(keepingSelected(output, targets: targets))
+        context.progress(.finished(tool: tool, findings: rebased.findings.count))
+        return rebased
+    }
+
     /// Runs `invocation` with `executor` and parses its stdout with `parse`.
     /// - Parameters:
     ///   - tool: the tool's name, which starts every error message.

@@ -72,22 +72,17 @@ public struct BanditScanner: Scanner {
     /// Runs `bandit -r -f json -q` over the selected Python files in the sandbox. Throws
     /// `SentinelError(.toolFailed, ...)` when Bandit is missing, fails, times out or is killed.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
-        if let reason = unavailableReason(context: context) {
-            throw SentinelError(.toolFailed, reason)
+        let plan = plan(for: target, context: context)
+        var output = try AdapterRun.scan(
+            tool: name, informationURI: BanditReport.informationURI, plan: plan,
+            unavailableReason: unavailableReason(context: context), context: context, executor: executor
+        ) { data, root in
+            try BanditReport.parse(data: data, root: root)
         }
-        let (invocation, targets, workspace) = plan(for: target, context: context)
-        if targets.arguments.isEmpty {
-            return ScannerOutput(tool: ToolRun(name: name, informationURI: BanditReport.informationURI))
+        // Only a run that happened has a version to report.
+        if !plan.1.arguments.isEmpty {
+            output.tool.version = ToolInstallation(tool: name, directory: context.toolsDirectory).packageVersion("bandit")
         }
-        context.progress(.started(tool: name, files: targets.filter?.count ?? targets.arguments.count))
-        var output = try AdapterRun.run(
-            tool: name, invocation: invocation, executor: executor ?? SandboxToolExecutor(runner: context.sandbox)
-        ) { data in
-            try BanditReport.parse(data: data, root: workspace.host)
-        }
-        output = workspace.rebased(AdapterRun.keepingSelected(output, targets: targets))
-        output.tool.version = ToolInstallation(tool: name, directory: context.toolsDirectory).packageVersion("bandit")
-        context.progress(.finished(tool: name, findings: output.findings.count))
         return output
     }
 }

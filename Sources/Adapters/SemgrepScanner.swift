@@ -112,22 +112,12 @@ public struct SemgrepScanner: Scanner {
     /// Runs `semgrep scan --json` with the rules over the selected files in the sandbox. Throws
     /// `SentinelError(.toolFailed, ...)` when Semgrep is missing, fails, times out or is killed.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
-        if let reason = unavailableReason(context: context) {
-            throw SentinelError(.toolFailed, reason)
-        }
-        let (invocation, targets, workspace) = plan(for: target, context: context)
-        if targets.arguments.isEmpty {
-            return ScannerOutput(tool: ToolRun(name: name, informationURI: SemgrepReport.informationURI))
-        }
-        context.progress(.started(tool: name, files: targets.filter?.count ?? targets.arguments.count))
-        var output = try AdapterRun.run(
-            tool: name, invocation: invocation, executor: executor ?? SandboxToolExecutor(runner: context.sandbox),
+        try AdapterRun.scan(
+            tool: name, informationURI: SemgrepReport.informationURI, plan: plan(for: target, context: context),
+            unavailableReason: unavailableReason(context: context), context: context, executor: executor,
             failureDetail: SemgrepReport.fatalMessage(in:)
-        ) { data in
-            try SemgrepReport.parse(data: data, root: workspace.host, configPaths: configPaths)
+        ) { data, root in
+            try SemgrepReport.parse(data: data, root: root, configPaths: configPaths)
         }
-        output = workspace.rebased(AdapterRun.keepingSelected(output, targets: targets))
-        context.progress(.finished(tool: name, findings: output.findings.count))
-        return output
     }
 }
