@@ -85,11 +85,11 @@ let package = Package(
         // A loopback HTTP server the HTTP, SCA and CLI tests start on 127.0.0.1.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Support", "TestSupport"]),
-        .testTarget(name: "EgressTests", dependencies: ["Egress", "Support"]),
+        .testTarget(name: "EgressTests", dependencies: ["Egress", "Support", "TestSupport"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "Support"]),
         .testTarget(name: "EscapeTests", dependencies: ["Sandbox"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
-        .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax"]),
+        .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "Store", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(

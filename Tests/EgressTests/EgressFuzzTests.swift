@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import Egress
@@ -6,17 +7,6 @@ import Testing
     import Glibc
 #endif
 
-/// A small deterministic generator (SplitMix64) so that a failing input can be reproduced.
-struct FuzzRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Random, truncated and mutated requests; none of them names a destination the policy allows.
 enum FuzzInputs {
@@ -36,7 +26,7 @@ enum FuzzInputs {
         ]
     }
 
-    static func make(_ random: inout FuzzRandom, port: UInt16) -> [UInt8] {
+    static func make(_ random: inout SeededRandom, port: UInt16) -> [UInt8] {
         let seeds = seeds(port: port)
         var input = seeds[Int.random(in: 0..<seeds.count, using: &random)]
         switch Int.random(in: 0..<5, using: &random) {
@@ -71,7 +61,7 @@ enum FuzzInputs {
 struct EgressFuzzTests {
     @Test("the parsers survive thousands of random, truncated and mutated requests")
     func parsers() {
-        var random = FuzzRandom(state: 0x5EED)
+        var random = SeededRandom(state: 0x5EED)
         var outcomes = [0, 0, 0]
         for _ in 0..<8_000 {
             let input = FuzzInputs.make(&random, port: UInt16.random(in: 1...65535, using: &random))[...]
@@ -109,7 +99,7 @@ struct EgressFuzzTests {
             resolver: ["allowed.test": ["::1"], "evil.test": ["127.0.0.1"]],
             limits: EgressLimits(requestTimeout: .seconds(2)))
         defer { harness.proxy.stop() }
-        var random = FuzzRandom(state: 0xF00D)
+        var random = SeededRandom(state: 0xF00D)
         var answered = 0
         // Each exchange is bounded by the client's 5 s timeouts; the whole loop by a deadline that
         // only catches a proxy that stopped answering (a loaded machine is slow, not that slow).

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import PythonSyntax
@@ -8,17 +9,6 @@ import Testing
 /// by `bench/speed-bounds.sh` (`SENTINEL_BENCH=1` prints `BENCH` lines), never asserted here.
 @Suite("Python parser fuzz")
 struct PythonFuzzTests {
-    /// Deterministic generator so a failure reproduces (SplitMix64).
-    struct Rng: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Parses and checks the outcome; returns whether it parsed.
     @discardableResult
@@ -58,7 +48,7 @@ struct PythonFuzzTests {
 
     @Test("random bytes")
     func randomBytes() {
-        var rng = Rng(state: 42)
+        var rng = SeededRandom(state: 42)
         var alphabet = Array("abcdefxyz_019 \t\n()[]{}:;,.=+-*/%@&|^~<>!'\"#\\$`fr".utf8)
         alphabet += [0, 0x80, 0xC3, 0xA9, 0xFF, 0x0C, 0x0D]
         for i in 0..<3000 {
@@ -73,7 +63,7 @@ struct PythonFuzzTests {
 
     @Test("token soup")
     func tokenSoup() {
-        var rng = Rng(state: 7)
+        var rng = SeededRandom(state: 7)
         var parsedSome = 0
         for i in 0..<3000 {
             let count = Int.random(in: 1..<40, using: &rng)
@@ -97,7 +87,7 @@ struct PythonFuzzTests {
 
     @Test("truncated and mutated corpus files", .enabled(if: PyTest.corpusPresent, "needs /work/shared/corpora"))
     func truncations() throws {
-        var rng = Rng(state: 2024)
+        var rng = SeededRandom(state: 2024)
         let files = PyTest.corpusFiles()
         var checked = 0
         for url in files.shuffled(using: &rng).prefix(120) {

@@ -1,21 +1,11 @@
 import Support
+import TestSupport
 import Testing
 
 @testable import SCA
 
 /// Parsers must return or throw `SentinelError` on any input: never trap, never hang.
 @Suite struct LockfileFuzzTests {
-    /// SplitMix64: a seeded generator so a failure replays exactly.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Bytes that steer parsers into their structural paths more often than uniform noise.
     static let alphabet = Array("{}[]\"',:=#\\ \n\r\t-@/()._ab1v\u{FEFF}é".utf8) + [0, 0xFF, 0xC3]
@@ -35,7 +25,7 @@ import Testing
     func truncationsAndMutations(index: Int) throws {
         let (path, parser) = allFixtures[index]
         let bytes = try fixture(path)
-        var rng = SeededGenerator(state: UInt64(index) &* 7919 &+ 1)
+        var rng = SeededRandom(state: UInt64(index) &* 7919 &+ 1)
         for _ in 0..<40 {
             let cut = Int.random(in: 0...bytes.count, using: &rng)
             Self.survives(parser, Array(bytes[..<cut]), "\(path) cut at \(cut)")
@@ -74,7 +64,7 @@ import Testing
     }
 
     @Test func randomBytes() {
-        var rng = SeededGenerator(state: 42)
+        var rng = SeededRandom(state: 42)
         let parsers = allFixtures.map(\.1)
         for round in 0..<60 {
             let count = Int.random(in: 0..<400, using: &rng)
