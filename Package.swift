@@ -86,14 +86,14 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Support", "TestSupport"]),
         .testTarget(name: "EgressTests", dependencies: ["Egress", "Support", "TestSupport"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "Support"]),
-        .testTarget(name: "EscapeTests", dependencies: ["Sandbox"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "Support", "TestSupport"]),
+        .testTarget(name: "EscapeTests", dependencies: ["Sandbox", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "Store", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "AdaptersTests", dependencies: ["Adapters", "Scan", "Findings", "Sandbox", "Support"], exclude: ["Fixtures"]),
+            name: "AdaptersTests", dependencies: ["Adapters", "Scan", "Findings", "Sandbox", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(

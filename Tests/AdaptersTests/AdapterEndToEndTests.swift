@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import Sandbox
 import Support
+import TestSupport
 import Testing
 
 @testable import Adapters
@@ -9,7 +10,6 @@ import Testing
 
 /// What the end-to-end adapter tests need from the host.
 enum AdapterHost {
-    static let isRoot = getuid() == 0
     static let toolsDirectory = ScanContext.defaultToolsDirectory
     static func installed(_ tool: String) -> Bool {
         ToolInstallation(tool: tool, directory: toolsDirectory).missingReason == nil
@@ -50,7 +50,7 @@ enum AdapterHost {
 }
 
 /// The real tools in the real sandbox over `Fixtures/adapters/tree`.
-@Suite(.enabled(if: AdapterHost.isRoot, "the sandbox needs root"))
+@Suite(.enabled(if: TestHost.isRoot, "the sandbox needs root"))
 struct AdapterEndToEndTests {
     let target = ScanTarget(root: AdapterFixtures.tree, files: ["app/views.py", "app/broken.py", "notes.txt"])
 

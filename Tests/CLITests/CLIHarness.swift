@@ -18,11 +18,6 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
     }()
 
-    static let canSandbox: Bool = {
-        let text = (try? String(contentsOfFile: "/proc/sys/user/max_user_namespaces", encoding: .utf8)) ?? "0"
-        return getuid() == 0 && (Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0
-    }()
-
     struct Result {
         var status: Int32
         var stdout: String

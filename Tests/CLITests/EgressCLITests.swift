@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// A one-page HTTP server on 127.0.0.1 (an ephemeral port), stopped on deinit.
@@ -47,7 +48,7 @@ final class LoopbackServer {
     }
 }
 
-@Suite(.serialized, .enabled(if: CLI.canSandbox && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"),
+@Suite(.serialized, .enabled(if: TestHost.canSandbox && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"),
                              "needs root, user namespaces and curl"))
 struct EgressCLITests {
     @Test func allowedHostIsReachableThroughTheProxy() throws {

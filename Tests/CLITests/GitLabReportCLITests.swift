@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import Testing
 @Suite(
     .serialized,
     .enabled(
-        if: CLI.canSandbox && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+        if: TestHost.canSandbox && FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
         "needs root and user namespaces (the default scan runs tools sandboxed) and python3"))
 struct GitLabReportCLITests {
     static let script = CLI.packageRoot + "/scripts/gitlab-sast-report.py"

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -14,7 +15,7 @@ enum Nobody {
     /// Root to drop from, user namespaces, setpriv, a binary and examples `nobody` can reach,
     /// and no cgroup v2 subtree delegated to `nobody` (which would replace the rlimit fallback).
     static let available: Bool = {
-        guard getuid() == 0, CLI.canSandbox, FileManager.default.isExecutableFile(atPath: setpriv) else { return false }
+        guard getuid() == 0, TestHost.canSandbox, FileManager.default.isExecutableFile(atPath: setpriv) else { return false }
         let reach = try? run(
             ["sh", "-c", "test -x \"$0\" && test -r \"$1\"", CLI.binary, CLI.packageRoot + "/examples/app.py"],
             direct: true)

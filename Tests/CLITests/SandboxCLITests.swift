@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct HelpAndUsageTests {
@@ -61,7 +62,7 @@ import Testing
     }
 }
 
-@Suite(.enabled(if: CLI.canSandbox, "needs root and user namespaces"))
+@Suite(.enabled(if: TestHost.canSandbox, "needs root and user namespaces"))
 struct SandboxRunCLITests {
     private func statusFile() -> String { NSTemporaryDirectory() + "sentinel-status-\(UUID().uuidString).json" }
 

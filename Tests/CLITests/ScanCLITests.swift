@@ -2,10 +2,11 @@
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// `sentinel scan` end to end over the bundled example project.
-@Suite(.serialized, .enabled(if: CLI.canSandbox, "needs root and user namespaces (external tools run sandboxed)"))
+@Suite(.serialized, .enabled(if: TestHost.canSandbox, "needs root and user namespaces (external tools run sandboxed)"))
 struct ScanCLITests {
     let home = NSTemporaryDirectory() + "sentinel-home-\(UUID().uuidString)"
     var environment: [String: String] {

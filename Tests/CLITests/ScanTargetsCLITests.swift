@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -121,7 +122,7 @@ struct ScanTargetsCLITests {
         #expect(!tools.contains("osv"))
     }
 
-    @Test(.enabled(if: CLI.canSandbox && banditInstalled, "needs root, user namespaces and Bandit (/opt/sentinel-tools)"))
+    @Test(.enabled(if: TestHost.canSandbox && banditInstalled, "needs root, user namespaces and Bandit (/opt/sentinel-tools)"))
     func banditOnAFileScansItAndReportsTheSameFindings() throws {
         let root = try Self.project(["vuln.py": Self.vulnerable + "\n\ndef e(x):\n    return eval(x)\n"])
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -181,7 +182,7 @@ struct ScanTargetsCLITests {
         #expect(summary.hasSuffix(" s); 6 suppressed"), "\(summary)")
     }
 
-    @Test(.enabled(if: CLI.canSandbox && banditInstalled, "needs root, user namespaces and Bandit (/opt/sentinel-tools)"))
+    @Test(.enabled(if: TestHost.canSandbox && banditInstalled, "needs root, user namespaces and Bandit (/opt/sentinel-tools)"))
     func everySuppressionSyntaxWorksWithBandit() throws {
         let root = try Self.project(["sup.py": Self.suppressed])
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -194,7 +195,7 @@ struct ScanTargetsCLITests {
         #expect(findings.compactMap { ($0["location"] as? [String: Any])?["startLine"] as? Int } == [1, 11])
     }
 
-    @Test(.enabled(if: CLI.canSandbox && semgrepInstalled, "needs root, user namespaces and Semgrep (/opt/sentinel-tools)"))
+    @Test(.enabled(if: TestHost.canSandbox && semgrepInstalled, "needs root, user namespaces and Semgrep (/opt/sentinel-tools)"))
     func semgrepFindingsMergeIntoNativeOnesAndNosemgrepHidesThem() throws {
         let rule = """
             rules:

@@ -2,13 +2,14 @@
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// The programs Sentinel runs confined keep working under the default seccomp policy (an
 /// allow-list: a syscall it does not name answers ENOSYS), each through `sentinel sandbox run`
 /// with the profile that ships for it. curl through the egress proxy is EgressCLITests'
 /// `allowedHostIsReachableThroughTheProxy`, under the same default policy.
-@Suite(.serialized, .enabled(if: CLI.canSandbox, "needs root and user namespaces"))
+@Suite(.serialized, .enabled(if: TestHost.canSandbox, "needs root and user namespaces"))
 struct SeccompCompatibilityCLITests {
     static let tools = "/opt/sentinel-tools/venv/bin"
     static func installed(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// Processes whose command line starts with `prefix` (words joined by spaces), from /proc.
@@ -29,7 +30,7 @@ private func waitUntil(_ seconds: Double, _ condition: () -> Bool) -> Bool {
     return condition()
 }
 
-@Suite(.serialized, .enabled(if: CLI.canSandbox, "needs root and user namespaces"))
+@Suite(.serialized, .enabled(if: TestHost.canSandbox, "needs root and user namespaces"))
 struct SignalCLITests {
     /// Starts `sentinel sandbox run -- sleep <unique>` and waits until the sleep is running.
     private func startSleeping() throws -> (Process, String) {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 extension CLI {
@@ -17,7 +18,7 @@ extension CLI {
 
 /// Docker's stdio conventions for `sandbox run`: stdin is /dev/null unless `-i`, output is
 /// relayed through pipes as it arrives, with no capture limit.
-@Suite(.enabled(if: CLI.canSandbox, "needs root and user namespaces"))
+@Suite(.enabled(if: TestHost.canSandbox, "needs root and user namespaces"))
 struct StdioCLITests {
     @Test func stdinIsNullWithoutInteractiveAndTheCallersInputStaysUnread() throws {
         let result = try CLI.shell(#"printf 'a\nb\n' | { "$SENTINEL" sandbox run -- cat; echo "rc=$?"; cat; }"#)
@@ -56,7 +57,7 @@ struct StdioCLITests {
 
 /// `-t`: the payload gets a pty of the sandbox's own devpts as its controlling terminal; the
 /// launcher relays between its terminal (a pty this test makes) and the pty's master.
-@Suite(.serialized, .enabled(if: CLI.canSandbox, "needs root and user namespaces"))
+@Suite(.serialized, .enabled(if: TestHost.canSandbox, "needs root and user namespaces"))
 struct TerminalCLITests {
     /// Runs sentinel on a fresh pty (30 rows, 100 columns) from Python, performing `steps`:
     /// `["wait", TEXT]` until TEXT has appeared, `["send", TEXT]`, `["resize", ROWS, COLS]`.

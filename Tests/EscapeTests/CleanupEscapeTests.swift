@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -112,7 +113,7 @@ extension EscapeBattery {
             try SandboxHarness.with { harness in
                 let run = try harness.probe(["ps"], flags: ["--rw"])
                 #expect(run.output?.kind == .info, "\(run.summary)")
-                let mounts = Host.readProcFile("/proc/self/mountinfo") ?? ""
+                let mounts = TestHost.readProcFile("/proc/self/mountinfo") ?? ""
                 let leaked = mounts.split(separator: "\n").filter { $0.contains(harness.path) }
                 #expect(leaked.isEmpty, "host mounts referencing the workspace: \(leaked)")
             }

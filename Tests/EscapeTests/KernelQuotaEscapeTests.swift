@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -38,7 +39,7 @@ extension EscapeBattery {
                 #expect(count.map { $0 >= 1 && $0 <= Self.inotifyInstances } == true, "\(run.summary)")
                 #expect(hostDuring == nil, "host inotify failed while the sandbox held its quota: \(hostDuring ?? "")")
             }
-            #expect(Host.inotifyProblem() == nil, "host inotify fails after the run: \(Host.inotifyProblem() ?? "")")
+            #expect(TestHost.inotifyProblem() == nil, "host inotify fails after the run: \(TestHost.inotifyProblem() ?? "")")
         }
 
         /// Watches likewise: one per inode under /usr until the kernel refuses.
@@ -109,7 +110,7 @@ extension EscapeBattery {
             var hostDuring: String? = "the probe never held its quota"
             for _ in 0..<2400 {
                 if Self.probeIsHolding(arguments[0]) {
-                    hostDuring = Host.inotifyProblem()
+                    hostDuring = TestHost.inotifyProblem()
                     break
                 }
                 if outcome.withLock({ $0 != nil }) { break }
@@ -124,9 +125,9 @@ extension EscapeBattery {
         /// Whether a probe running `verb` sleeps in its hold loop (nanosleep/clock_nanosleep): it
         /// sleeps nowhere else, so its quota is taken.
         static func probeIsHolding(_ verb: String) -> Bool {
-            Host.processes().contains { process in
+            TestHost.processes().contains { process in
                 guard process.commandLine.hasPrefix(SandboxHarness.probeInside + " " + verb + " "),
-                    let text = Host.readProcFile("/proc/\(process.pid)/syscall"),
+                    let text = TestHost.readProcFile("/proc/\(process.pid)/syscall"),
                     let number = text.split(separator: " ").first.flatMap({ Int($0) })
                 else { return false }
                 return number == 35 || number == 230  // x86_64 nanosleep, clock_nanosleep
@@ -144,7 +145,7 @@ extension EscapeBattery {
     }
 }
 
-extension Host {
+extension TestHost {
     /// Whether this process (host root) can still create an inotify instance and a watch;
     /// nil when it can, else what failed.
     static func inotifyProblem() -> String? {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -22,7 +23,7 @@ enum PackagePaths {
     /// `libswiftCore.so` (RUNPATH: the toolchain, then `$ORIGIN`); the toolchain is not inside
     /// the sandbox, so the harness puts a copy beside the probe.
     static var swiftRuntime: String? {
-        guard let maps = Host.readProcFile("/proc/self/maps") else { return nil }
+        guard let maps = TestHost.readProcFile("/proc/self/maps") else { return nil }
         for line in maps.split(separator: "\n") {
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = String(line[slash...])
@@ -32,19 +33,8 @@ enum PackagePaths {
     }
 }
 
-/// Facts about the host that decide whether a test can run here.
-enum Host {
-    static var isRoot: Bool { getuid() == 0 }
-
-    /// User namespaces exist and are not switched off (`user.max_user_namespaces` > 0).
-    static var userNamespacesAvailable: Bool {
-        guard FileManager.default.fileExists(atPath: "/proc/self/ns/user"),
-            let text = readProcFile("/proc/sys/user/max_user_namespaces"),
-            let count = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
-        else { return false }
-        return count > 0
-    }
-
+/// Facts about the host that decide whether an attempt can run here (beyond `TestHost`'s).
+extension TestHost {
     /// The kernel has AF_VSOCK (a module that may not be loaded).
     static var hasVsock: Bool {
         let fd = socket(AF_VSOCK, Int32(SOCK_STREAM.rawValue), 0)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ func runProbeOnHost(
 /// Proves the attempts are real: unconfined root on the host must get through every one of
 /// them, or a battery of DENIED lines would prove nothing. Only verbs that leave the host as
 /// it was are run here; the others must refuse to run outside a user namespace.
-@Suite(.enabled(if: Host.isRoot, "the attempts need root's privileges to succeed unconfined"))
+@Suite(.enabled(if: TestHost.isRoot, "the attempts need root's privileges to succeed unconfined"))
 struct ProbeSelfTests {
     static let hostEscapes: [ProbeCall] = [
         ProbeCall("write-outside"),
@@ -85,7 +86,7 @@ struct ProbeSelfTests {
         #expect(result.status == 1 && !result.signaled, "\(result.summary)")
     }
 
-    @Test(.enabled(if: Host.hasVsock, "AF_VSOCK is a module this kernel may lack"))
+    @Test(.enabled(if: TestHost.hasVsock, "AF_VSOCK is a module this kernel may lack"))
     func vsockSocketOnHost() throws {
         let (result, output) = try runProbeOnHost(["vsock-socket"])
         #expect(output?.kind == .escaped, "\(result.summary)")
@@ -94,7 +95,7 @@ struct ProbeSelfTests {
     /// The newer syscalls and protocols the seccomp attempts use exist on this kernel, so the
     /// sandbox's DENIED lines for them come from the filter, not from their absence.
     @Test(
-        .enabled(if: Host.kernelAtLeast(6, 17), "file_getattr needs Linux 6.17"),
+        .enabled(if: TestHost.kernelAtLeast(6, 17), "file_getattr needs Linux 6.17"),
         arguments: [
             ProbeCall("newer-syscall", "open_tree_attr"), ProbeCall("newer-syscall", "file_getattr"),
             ProbeCall("newer-syscall", "set_mempolicy_home_node"),
@@ -105,7 +106,7 @@ struct ProbeSelfTests {
     }
 
     @Test(
-        .enabled(if: Host.hasProtocols(["MPTCP", "UDP-Lite"]), "MPTCP and UDP-Lite are options this kernel may lack"),
+        .enabled(if: TestHost.hasProtocols(["MPTCP", "UDP-Lite"]), "MPTCP and UDP-Lite are options this kernel may lack"),
         arguments: [ProbeCall("socket-family", "mptcp"), ProbeCall("socket-family", "udplite")])
     func newerProtocolOnHost(call: ProbeCall) throws {
         let (result, output) = try runProbeOnHost(call.arguments)
@@ -153,7 +154,7 @@ struct ProbeSelfTests {
         // The child may not have exec'd yet when run() returns: poll (up to 30 s on a loaded machine).
         var seen = false
         for _ in 0..<1500 where !seen {
-            seen = Host.commandLines().contains { $0.contains("sleep 29.123") }
+            seen = TestHost.commandLines().contains { $0.contains("sleep 29.123") }
             if !seen { usleep(20_000) }
         }
         #expect(seen)
@@ -296,7 +297,7 @@ struct ProbeSelfTests {
     @Test func nsIdsAreOurOwn() throws {
         let (result, output) = try runProbeOnHost(["ns-ids"])
         for kind in ["user", "pid", "net", "mnt", "uts", "ipc", "cgroup"] {
-            #expect(output?.fields[kind] == Host.namespaceID(kind), "\(kind): \(result.summary)")
+            #expect(output?.fields[kind] == TestHost.namespaceID(kind), "\(kind): \(result.summary)")
         }
     }
 
@@ -304,7 +305,7 @@ struct ProbeSelfTests {
     @Test func userLimitsReadsProcSysUser() throws {
         let (result, output) = try runProbeOnHost(["user-limits"])
         for name in ["max_inotify_instances", "max_user_namespaces"] {
-            let host = Host.readProcFile("/proc/sys/user/" + name)?.trimmingCharacters(in: .whitespacesAndNewlines)
+            let host = TestHost.readProcFile("/proc/sys/user/" + name)?.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(host != nil && output?.fields[name] == host, "\(name): \(result.summary)")
         }
     }

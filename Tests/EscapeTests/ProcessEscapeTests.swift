@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -53,7 +54,7 @@ extension EscapeBattery {
                 for kind in Self.namespaceKinds {
                     let inside = run.output?.fields[kind]
                     #expect(
-                        inside != nil && inside != "?" && inside != Host.namespaceID(kind),
+                        inside != nil && inside != "?" && inside != TestHost.namespaceID(kind),
                         "\(kind) namespace shared with the host: \(run.summary)")
                 }
             }

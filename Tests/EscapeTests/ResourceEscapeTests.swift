@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -66,7 +67,7 @@ extension EscapeBattery {
                 usleep(500_000)
                 let second = Self.size(of: heartbeat)
                 #expect(first == second, "the daemon is still writing after the run ended")
-                let survivors = Host.processes().filter { $0.commandLine.contains("daemon \(beat)") }
+                let survivors = TestHost.processes().filter { $0.commandLine.contains("daemon \(beat)") }
                 #expect(survivors.isEmpty, "left running on the host: \(survivors)")
                 // Clean up after a failure: an escaped daemon holds inherited descriptors and
                 // would keep `swift test` waiting for end-of-file forever.

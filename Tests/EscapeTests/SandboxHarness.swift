@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -124,5 +125,5 @@ struct Attempt: Sendable, CustomTestStringConvertible {
 
 /// Where the battery may run: it needs root to create the sandbox's namespaces and cgroups.
 enum BatteryGate {
-    static var enabled: Bool { Host.isRoot && Host.userNamespacesAvailable }
+    static var enabled: Bool { TestHost.isRoot && TestHost.userNamespaces }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Sandbox
@@ -184,7 +185,7 @@ import Testing
 }
 
 /// A root launcher on a host without cgroups takes the same fallback.
-@Suite(.enabled(if: Host.canSandbox, "needs root and user namespaces"))
+@Suite(.enabled(if: TestHost.canSandbox, "needs root and user namespaces"))
 struct RlimitFallbackLauncherTests {
     @Test func thePayloadRunsUnderTheRlimitsAndTheNoticeIsGiven() throws {
         var profile = Profile.minimal

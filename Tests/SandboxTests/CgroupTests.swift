@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 @testable import Sandbox
 
@@ -64,7 +65,7 @@ import Testing
 }
 
 /// v1 for real on this host.
-@Suite(.serialized, .enabled(if: Host.isRoot && Host.cgroupV1, "needs root and cgroup v1 controllers"))
+@Suite(.serialized, .enabled(if: TestHost.isRoot && TestHost.cgroupV1, "needs root and cgroup v1 controllers"))
 struct CgroupV1Tests {
     @Test func createsLimitsAndRemovesTheGroup() throws {
         let hierarchy = try #require(Cgroups.detect() as? CgroupV1)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import Support
+import TestSupport
 import Testing
 @testable import Sandbox
 
@@ -28,7 +29,7 @@ extension RunResult {
     var err: String { String(decoding: stderr, as: UTF8.self) }
 }
 
-@Suite(.enabled(if: Host.canSandbox, "needs root and user namespaces"))
+@Suite(.enabled(if: TestHost.canSandbox, "needs root and user namespaces"))
 struct LauncherTests {
     @Test func runsACommandAndCapturesItsOutput() throws {
         let result = try runSandboxed(["/bin/sh", "-c", "echo out; echo err >&2; exit 3"])

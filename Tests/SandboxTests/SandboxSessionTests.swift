@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Sandbox
@@ -10,7 +11,7 @@ import Testing
 #endif
 
 /// The one entry point: what a request carries reaches the payload, and the callbacks fire.
-@Suite(.enabled(if: Host.canSandbox, "needs root and user namespaces"))
+@Suite(.enabled(if: TestHost.canSandbox, "needs root and user namespaces"))
 struct SandboxSessionTests {
     @Test func callerEnvironmentIsFilteredAndRequestVariablesAreSet() throws {
         var request = SandboxRequest(

@@ -3,17 +3,6 @@ import Glibc
 #endif
 import Foundation
 
-/// What the host offers the tests; gated tests say which of these they need.
-enum Host {
-    static let isRoot = getuid() == 0
-    static let userNamespaces: Bool = {
-        let text = (try? String(contentsOfFile: "/proc/sys/user/max_user_namespaces", encoding: .utf8)) ?? "0"
-        return (Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0
-    }()
-    static let canSandbox = isRoot && userNamespaces
-    static let cgroupV1 = FileManager.default.fileExists(atPath: "/sys/fs/cgroup/memory/memory.limit_in_bytes")
-}
-
 /// The package root, found from this file's path.
 enum Paths {
     static let packageRoot: String = {

@@ -3,13 +3,14 @@ import Glibc
 #endif
 import Foundation
 import Support
+import TestSupport
 import Testing
 @testable import Sandbox
 
 /// The commit of an `rw` run's upper layer, fed upper layers built by hand: shapes overlayfs
 /// itself would not produce from a payload's calls but a hostile layer could hold. Root: whiteouts
 /// are device nodes, and the commit gives entries the workspace owner's ids.
-@Suite(.enabled(if: Host.isRoot, "whiteouts are device nodes (mknod needs root)"))
+@Suite(.enabled(if: TestHost.isRoot, "whiteouts are device nodes (mknod needs root)"))
 struct WorkspaceCommitTests {
     let upper = TemporaryDirectory("sentinel-upper")
     let host = TemporaryDirectory("sentinel-commit-ws")
