@@ -65,7 +65,7 @@ enum AdapterRun {
             output = try parse(result.stdout)
         } catch let error as SentinelError {
             // A report that does not parse after a failing exit: the tool's own words say why.
-            if result.exitCode != 0, let line = ToolFailure.firstLine(of: result.stderr) {
+            if result.exitCode != 0, let line = ToolFailure.reasonLine(of: result.stderr) {
                 throw SentinelError(.toolFailed, "\(tool) failed: \(line)")
             }
             throw error

@@ -42,7 +42,7 @@ public enum ToolFailure {
     /// - Parameter detail: what was wrong with the report (e.g. the JSON error), used when
     ///   the tool wrote nothing to stderr.
     public static func failed(_ result: RunResult, tool: String, detail: String?) -> SentinelError {
-        if let line = firstLine(of: result.stderr) {
+        if let line = reasonLine(of: result.stderr) {
             return SentinelError(.toolFailed, "\(tool) failed: \(line)")
         }
         var message = "\(tool) failed: exit status \(result.exitCode)"
@@ -56,14 +56,18 @@ public enum ToolFailure {
         return SentinelError(.toolFailed, "\(tool) failed: \(oneLine(String(describing: error)))")
     }
 
-    /// The first non-blank line of `data`, trimmed and at most 200 characters; `nil` when none.
-    public static func firstLine(of data: Data) -> String? {
+    /// The line of `data` that says why a tool failed, trimmed and at most 200 characters; `nil`
+    /// when there is none: the first non-blank line, except after a Python traceback's header,
+    /// where the reason is the last line (`ValueError: ...`), not the header.
+    public static func reasonLine(of data: Data) -> String? {
         let text = String(decoding: data, as: UTF8.self)
-        for line in text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if !trimmed.isEmpty { return oneLine(trimmed) }
+        let lines = text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard let first = lines.first else { return nil }
+        if first.hasPrefix("Traceback (most recent call last)"), let last = lines.last, last != first {
+            return oneLine(last)
         }
-        return nil
+        return oneLine(first)
     }
 
     static func oneLine(_ text: String) -> String {
@@ -72,7 +76,7 @@ public enum ToolFailure {
     }
 
     private static func stderrSuffix(_ result: RunResult) -> String {
-        firstLine(of: result.stderr).map { ": \($0)" } ?? ""
+        reasonLine(of: result.stderr).map { ": \($0)" } ?? ""
     }
 
     private static func formatSeconds(_ seconds: Double) -> String {

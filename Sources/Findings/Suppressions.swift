@@ -43,22 +43,29 @@ public struct SuppressionDirective: Sendable, Hashable {
         }
     }
 
-    /// Every id the finding's issue goes by: rule ids (native and adapter), Bandit test ids and
-    /// names, Semgrep rule ids.
+    /// Every id the finding's issue goes by: its rule id, the ids of the copies folded into it
+    /// (`alsoReportedAs`), the Bandit test ids and names and Semgrep rule ids of its check (also
+    /// as `bandit.B307` / `semgrep.<id>` rule ids), and, for an adapter's own finding, the native
+    /// rules that cover its check. A native finding does not go by the other native rules that
+    /// cover the same Bandit check (`eval-used` and `taint-code-injection` both map to B307, yet
+    /// are two issues): so what an ignore hides never depends on which tools ran.
     static func names(of finding: Finding, equivalence: RuleEquivalence)
         -> (rules: [String], bandit: [String], semgrep: [String])
     {
+        let folded = (finding.properties["alsoReportedAs"] ?? "").split(separator: ",").map(String.init)
         var rules = [finding.ruleId]
-        for id in (finding.properties["alsoReportedAs"] ?? "").split(separator: ",") { rules.append(String(id)) }
+        if finding.ruleId.hasPrefix("bandit.") {
+            rules += equivalence.nativeRules(forBandit: finding.ruleId)
+        } else if finding.ruleId.hasPrefix("semgrep.") {
+            rules += equivalence.nativeRules(forSemgrep: finding.ruleId)
+        }
         var bandit: [String] = []
         var semgrep: [String] = []
-        for id in rules {
+        for id in [finding.ruleId] + folded {
             if id.hasPrefix("bandit.") {
                 bandit.append(RuleEquivalence.banditTestId(id))
-                rules += equivalence.nativeRules(forBandit: id)
             } else if id.hasPrefix("semgrep.") {
                 semgrep.append(RuleEquivalence.semgrepRuleId(id))
-                rules += equivalence.nativeRules(forSemgrep: id)
             }
         }
         for id in rules {
@@ -67,6 +74,7 @@ public struct SuppressionDirective: Sendable, Hashable {
         }
         if let testId = finding.properties["testId"] { bandit.append(testId) }
         if let name = finding.properties["testName"] ?? finding.properties["test_name"] { bandit.append(name) }
+        rules += folded + bandit.map { "bandit." + $0 } + semgrep.map { "semgrep." + $0 }
         return (rules, bandit, semgrep)
     }
 

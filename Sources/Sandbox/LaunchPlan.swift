@@ -38,7 +38,7 @@ public struct LaunchPlan: Sendable, Equatable {
 
 /// The workspace as the launcher mounts it: the directory resolved once, whether the tree is
 /// read-only (`ro`, and an overlay's lower layer), and the id shift that lets the unprivileged
-/// payload write a tree someone else owns.
+/// payload read (and, for `rw`/`overlay`, write) a tree someone else owns as its owner can.
 public struct WorkspaceMount: Sendable, Equatable {
     public var directory: WorkspaceDirectory
     public var mode: Profile.WorkspaceMode
@@ -107,8 +107,10 @@ extension LaunchPlan {
             let directory = try WorkspaceDirectory(resolving: path)
             let mode = profile.filesystem.workspace
             var mount = WorkspaceMount(directory: directory, mode: mode, idShift: nil)
-            // Only a root launcher can idmap; an unprivileged one is the payload and owns what it may write.
-            if hostUID == 0, mode != .ro, directory.ownerUID != maps.hostUID || directory.ownerGID != maps.hostGID {
+            // Only a root launcher can idmap; an unprivileged one is the payload and owns what it may
+            // use. Read-only trees are shifted too: a scanner must read what the tree's owner can
+            // (a root-owned 0700 checkout), and the mount stays read-only whatever the payload owns.
+            if hostUID == 0, directory.ownerUID != maps.hostUID || directory.ownerGID != maps.hostGID {
                 mount.idShift = .init(diskUID: directory.ownerUID, diskGID: directory.ownerGID,
                                       shownUID: maps.hostUID, shownGID: maps.hostGID)
             }

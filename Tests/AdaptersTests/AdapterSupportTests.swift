@@ -85,6 +85,19 @@ final class ScriptedExecutor: ToolExecutor {
 }
 
 @Suite struct AdapterSupportTests {
+    /// A tool's failure is said by the line that gives the reason: a Python traceback's last
+    /// line, not its header.
+    @Test(arguments: [
+        ("error: no rules\nmore\n", "error: no rules"),
+        ("\n  \nTraceback (most recent call last):\n  File \"x.py\", line 1\nPermissionError: [Errno 13] denied: 'a.py'\n",
+         "PermissionError: [Errno 13] denied: 'a.py'"),
+        ("Traceback (most recent call last):\n", "Traceback (most recent call last):"),
+        (" \n", nil),
+    ] as [(String, String?)])
+    func reasonLineOfAFailure(stderr: String, expected: String?) {
+        #expect(ToolFailure.reasonLine(of: Data(stderr.utf8)) == expected)
+    }
+
     @Test func smallSelectionsAreNamedOnTheCommandLine() {
         let targets = ToolTargets(files: ["a.py", "-rf.py", "pkg/b.py"])
         #expect(targets.arguments == ["a.py", "./-rf.py", "pkg/b.py"])

@@ -145,6 +145,23 @@ struct ScanTargetsCLITests {
         #expect(!withBandit.contains { ($0["tool"] as? String) == "bandit" })
     }
 
+    /// Bandit runs as an unprivileged user in the sandbox: a root-only project (0700 directory,
+    /// 0600 file) must still be read, not reported clean with a warning.
+    @Test(.enabled(if: TestHost.canSandbox && banditInstalled, "needs root, user namespaces and Bandit (/opt/sentinel-tools)"))
+    func banditReadsARootOnlyProject() throws {
+        let root = try Self.project(["vuln.py": "def e(x):\n    return eval(x)\n"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        #expect(chmod(root, 0o700) == 0 && chmod(root + "/vuln.py", 0o600) == 0)
+        let result = try CLI.run(
+            ["scan", ".", "--tools", "bandit", "--format", "json"],
+            environment: environment, timeout: 300, directory: root)
+        // B307 is medium: below the default gate.
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        #expect(result.stderr == "")
+        let findings = Self.findings(try Self.json(result.stdout))
+        #expect(findings.compactMap { $0["ruleId"] as? String } == ["bandit.B307"])
+    }
+
     @Test func aToolErrorIsPrintedOnce() throws {
         let root = try Self.project(["vuln.py": Self.vulnerable])
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -193,6 +210,24 @@ struct ScanTargetsCLITests {
         let findings = Self.findings(try Self.json(result.stdout))
         #expect(findings.compactMap { $0["ruleId"] as? String } == ["python.import-subprocess", "python.eval-used"])
         #expect(findings.compactMap { ($0["location"] as? [String: Any])?["startLine"] as? Int } == [1, 11])
+    }
+
+    /// `eval-used` and the taint rule both cover Bandit's B307, and Bandit's copy folds into the
+    /// taint finding: an ignore of `eval-used` must leave the taint finding, with or without Bandit.
+    @Test(.enabled(if: TestHost.canSandbox && banditInstalled, "needs root, user namespaces and Bandit (/opt/sentinel-tools)"))
+    func anIgnoreHidesTheSameWhicheverToolsRan() throws {
+        let root = try Self.project(["e.py": "x = eval(input())  # sentinel: ignore[python.eval-used] reviewed\n"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        var kept: [[String]] = []
+        for tools in ["native", "native,bandit"] {
+            let result = try CLI.run(
+                ["scan", "e.py", "--tools", tools, "--format", "json"], environment: environment, timeout: 300,
+                directory: root)
+            #expect(result.status == 1, "\(tools): \(result.stderr)")
+            kept.append(Self.findings(try Self.json(result.stdout)).compactMap { $0["ruleId"] as? String })
+        }
+        #expect(kept[0] == ["python.taint-code-injection"])
+        #expect(kept[1] == kept[0])
     }
 
     @Test(.enabled(if: TestHost.canSandbox && semgrepInstalled, "needs root, user namespaces and Semgrep (/opt/sentinel-tools)"))

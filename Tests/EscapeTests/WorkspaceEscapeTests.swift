@@ -94,6 +94,32 @@ extension EscapeBattery {
             }
         }
 
+        /// A root-only checkout (0700 directory, 0600 file) named read-only is readable as its
+        /// owner would read it, so a scanner sees every file; the shifted ids grant nothing more:
+        /// no write, no mode or owner change, and the host tree stays as it was.
+        @Test func rootOnlyReadOnlyWorkspaceIsReadableButNotWritable() throws {
+            try SandboxHarness.with { harness in
+                #expect(chown(harness.path, 0, 0) == 0 && chmod(harness.path, 0o700) == 0)
+                try "secret = 1\n".write(toFile: harness.path + "/app.py", atomically: false, encoding: .utf8)
+                #expect(chmod(harness.path + "/app.py", 0o600) == 0)
+                let result = try Self.run(
+                    workspace: harness.path, flags: ["--ro"],
+                    ["/bin/sh", "-c", """
+                        cat /workspace/app.py
+                        echo x >> /workspace/app.py 2>/dev/null && echo WROTE
+                        chmod 0666 /workspace/app.py 2>/dev/null && echo CHMOD
+                        touch /workspace/new 2>/dev/null && echo CREATED
+                        true
+                        """])
+                #expect(result.status == 0, "\(result.summary)")
+                #expect(result.stdout == "secret = 1\n", "\(result.summary)")
+                var info = stat()
+                #expect(lstat(harness.path + "/app.py", &info) == 0 && info.st_mode & 0o7777 == 0o600 && info.st_uid == 0)
+                #expect((try? String(contentsOfFile: harness.path + "/app.py", encoding: .utf8)) == "secret = 1\n")
+                #expect(access(harness.path + "/new", F_OK) != 0)
+            }
+        }
+
         /// An overlay workspace owned by root accepts writes to existing files (copy-up) while the
         /// host tree stays as it was.
         @Test func rootOwnedOverlayWorkspaceAcceptsWritesAndKeepsTheHostTree() throws {

@@ -127,6 +127,29 @@ import Testing
         }
     }
 
+    /// Two native rules cover Bandit's B307 (`eval-used` and the taint rule); Bandit's copy folds
+    /// into one of them. What each ignore hides must not depend on whether Bandit ran.
+    @Test(arguments: [
+        ("# sentinel: ignore[python.eval-used] reviewed", ["python.eval-used"]),
+        ("# sentinel: ignore[python.taint-code-injection] reviewed", ["python.taint-code-injection"]),
+        ("# sentinel: ignore[bandit.B307] reviewed", ["python.eval-used", "python.taint-code-injection"]),
+        ("# nosec B307", ["python.eval-used", "python.taint-code-injection"]),
+    ])
+    func anIgnoreHidesTheSameWithOrWithoutTheAdapter(comment: String, hidden: [String]) {
+        var table = Self.equivalence
+        table.add(nativeRule: "python.taint-code-injection", banditIds: ["B307"], semgrepIds: [])
+        let lines = ("x = eval(input())  " + comment).split(separator: "\n", omittingEmptySubsequences: false)
+        func hiddenIds(_ findings: [Finding]) -> Set<String> {
+            Set(Suppressions.apply(to: findings, equivalence: table, sources: { _ in lines }).suppressed.map(\.ruleId))
+        }
+        let nativeOnly = [Self.finding("python.eval-used", line: 1), Self.finding("python.taint-code-injection", line: 1)]
+        var merged = nativeOnly
+        merged[1].properties["alsoReportedAs"] = "bandit.B307"
+        merged[1].properties["alsoReportedBy"] = "bandit"
+        #expect(hiddenIds(nativeOnly) == Set(hidden), "native only: \(comment)")
+        #expect(hiddenIds(merged) == Set(hidden), "with Bandit folded in: \(comment)")
+    }
+
     @Test func nosemgrepAloneOnTheLineAboveCoversTheNextLine() {
         let result = Self.apply([Self.finding("python.cmdi", line: 2)], "# nosemgrep\nos.system(x)\n")
         #expect(result.suppressed.count == 1)

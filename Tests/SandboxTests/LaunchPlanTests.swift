@@ -97,14 +97,14 @@ import Testing
         #expect(!(ro.filesystem + rw.filesystem + overlay.filesystem).contains { $0.description.contains(workspace.path) })
     }
 
-    /// A root launcher gives the payload write access to a tree someone else owns through an
-    /// idmapped mount, not through the owner's ids; read-only trees need none.
-    @Test func writableWorkspaceOfAnotherOwnerIsIdShifted() throws {
+    /// A root launcher gives the payload its owner's access to a tree someone else owns through
+    /// an idmapped mount, not through the owner's ids: read access in every mode (a scanner must
+    /// read a root-only checkout), write access only where the mode allows.
+    @Test func workspaceOfAnotherOwnerIsIdShifted() throws {
         let workspace = TemporaryDirectory()
         #expect(chown(workspace.path, 1234, 4321) == 0)
         var profile = Profile.minimal
-        #expect(try plan(profile, workspace: workspace.path).workspace?.idShift == nil)
-        for mode in [Profile.WorkspaceMode.rw, .overlay] {
+        for mode in [Profile.WorkspaceMode.ro, .rw, .overlay] {
             profile.filesystem.workspace = mode
             let shift = try plan(profile, workspace: workspace.path).workspace?.idShift
             #expect(shift == .init(diskUID: 1234, diskGID: 4321, shownUID: 65534, shownGID: 65534))
