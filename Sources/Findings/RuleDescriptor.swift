@@ -25,6 +25,9 @@ public struct RuleDescriptor: Sendable, Codable, Hashable {
     public var tags: [String]
     /// How often the rule's findings are real (SARIF/GitHub `precision`); `nil` when unknown.
     public var precision: Confidence?
+    /// The 0–10 score SARIF's `security-severity` gives when one is known (an advisory's CVSS base
+    /// score); otherwise it is derived from `defaultSeverity`.
+    public var securitySeverityScore: Double?
 
     public init(
         id: String, tool: String = ToolName.native, name: String? = nil, shortDescription: String,

@@ -136,7 +136,9 @@ public struct SARIFRenderer: ReportRenderer {
         if !rule.tags.contains("maintainability") { tags.append("security") }
         for tag in rule.tags + rule.cwe.map({ "CWE-\($0)" }) where !tags.contains(tag) { tags.append(tag) }
         var properties: [String: JSONValue] = ["tags": .array(tags.map { .string($0) })]
-        properties.set("security-severity", rule.defaultSeverity.securitySeverity)
+        properties.set(
+            "security-severity",
+            rule.securitySeverityScore.map { String(format: "%.1f", min(10, max(0, $0))) } ?? rule.defaultSeverity.securitySeverity)
         properties.set("precision", rule.precision?.rawValue)
         if !rule.cwe.isEmpty { properties["cwe"] = .array(rule.cwe.map { .int($0) }) }
         object["properties"] = .object(properties)

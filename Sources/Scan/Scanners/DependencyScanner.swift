@@ -63,9 +63,10 @@ public struct DependencyScanner: Adapters.Scanner {
         let matches = try database.lookup(pinned)
         var matchesByAdvisory: [String: [VulnerabilityMatch]] = [:]
         for (dependency, found) in zip(pinned, matches) {
-            for match in found {
-                findings.append(finding(for: match, dependency: dependency))
-                matchesByAdvisory[match.advisory.id, default: []].append(match)
+            // One finding per vulnerability, not per id it is published under (PYSEC and GHSA).
+            for group in AliasGroup.group(found) {
+                findings.append(finding(for: group.primary, dependency: dependency, sameAs: group.otherIDs))
+                matchesByAdvisory[group.primary.advisory.id, default: []].append(group.primary)
             }
         }
         for (id, found) in matchesByAdvisory { rules[id] = descriptor(for: found) }
@@ -89,9 +90,10 @@ public struct DependencyScanner: Adapters.Scanner {
         fullDescription: "The manifest names a dependency without an exact version, so the installed version (and its advisories) cannot be known. Pin it in a lockfile.",
         defaultSeverity: .info, tags: ["supply-chain"])
 
-    private func finding(for match: VulnerabilityMatch, dependency: Dependency) -> Finding {
+    private func finding(for match: VulnerabilityMatch, dependency: Dependency, sameAs: [String] = []) -> Finding {
         let advisory = match.advisory
-        let aliases = advisory.aliases.isEmpty ? "" : " (\(advisory.aliases.joined(separator: ", ")))"
+        let names = advisory.aliases + sameAs.filter { !advisory.aliases.contains($0) }
+        let aliases = names.isEmpty ? "" : " (\(names.joined(separator: ", ")))"
         var fix = "no fixed version is published"
         if let smallest = match.smallestFix {
             fix = "fixed in \(smallest)" + (match.fixIsSameMajor == false ? " (a new major version)" : "")
@@ -107,6 +109,7 @@ public struct DependencyScanner: Adapters.Scanner {
             "aliases": advisory.aliases.joined(separator: ","), "direct": dependency.isDirect ? "true" : "false",
         ]
         if let smallest = match.smallestFix { properties["fixedVersion"] = smallest }
+        if !sameAs.isEmpty { properties["sameAs"] = sameAs.joined(separator: ",") }
         if let sameMajor = match.fixIsSameMajor { properties["fixSameMajor"] = sameMajor ? "true" : "false" }
         if !dependency.path.isEmpty { properties["dependencyPath"] = dependency.path.joined(separator: " > ") }
         if let score = advisory.severity.score { properties["cvssScore"] = String(score) }
@@ -138,10 +141,12 @@ public struct DependencyScanner: Adapters.Scanner {
             + "Fix: " + fixes.joined(separator: "; ") + ".\n\nDetails: \(advisory.url)"
         let markdown = "**\(advisory.id)**\(aliases): \(summary ?? "known vulnerability")\n\nSeverity: \(severity)\n\n"
             + fixes.map { "- \($0)" }.joined(separator: "\n") + "\n\nDetails: [\(advisory.id)](\(advisory.url))"
-        return RuleDescriptor(id: advisory.id, tool: "osv", name: advisory.id,
-                              shortDescription: summary ?? "Known vulnerability \(advisory.id)",
-                              fullDescription: summary ?? advisory.id, help: text, helpMarkdown: markdown, helpURI: advisory.url,
-                              defaultSeverity: Severity(advisory.severity.severity), tags: ["security", "vulnerability"] + advisory.aliases)
+        var descriptor = RuleDescriptor(
+            id: advisory.id, tool: "osv", name: advisory.id, shortDescription: summary ?? "Known vulnerability \(advisory.id)",
+            fullDescription: summary ?? advisory.id, help: text, helpMarkdown: markdown, helpURI: advisory.url,
+            defaultSeverity: Severity(advisory.severity.severity), tags: ["security", "vulnerability"] + advisory.aliases)
+        descriptor.securitySeverityScore = advisory.severity.score
+        return descriptor
     }
 
     /// `critical (CVSS 9.8, CVSS:3.1/AV:N/...)`, `high (database)`, `unknown (no severity published)`.
