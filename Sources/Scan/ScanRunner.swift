@@ -221,18 +221,19 @@ public struct ScanRunner: Sendable {
 /// Reads each source file once, for suppression comments.
 final class SourceCache: Sendable {
     private let root: String
-    private let cache = Mutex<[String: [Substring]]>([:])
+    private let cache = Mutex<[String: LineIndex]>([:])
 
     init(root: String) {
         self.root = root
     }
 
-    func lines(of file: String) -> [Substring]? {
+    func lines(of file: String) -> LineIndex? {
         if let cached = cache.withLock({ $0[file] }) { return cached }
         let path = file.hasPrefix("/") ? file : root + "/" + file
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let text = String(decoding: data, as: UTF8.self)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Splitting the decoded String on "\n" missed CRLF ("\r\n" is one Character), so a whole
+        // CRLF file was one line and its suppressions never applied.
+        let lines = LineIndex(data)
         cache.withLock { $0[file] = lines }
         return lines
     }

@@ -10,7 +10,7 @@ import Testing
     }
 
     static func apply(_ findings: [Finding], _ source: String, file: String = "app.py") -> SuppressionResult {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = LineIndex(source)
         return Suppressions.apply(to: findings, sources: { $0 == file ? lines : nil })
     }
 
@@ -87,7 +87,7 @@ import Testing
     }()
 
     static func applyMapped(_ findings: [Finding], _ source: String) -> Set<String> {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = LineIndex(source)
         return Set(Suppressions.apply(to: findings, equivalence: equivalence, sources: { _ in lines }).suppressed.map(\.ruleId))
     }
 
@@ -171,7 +171,7 @@ import Testing
 
     @Test func readsEachFileOnce() {
         nonisolated(unsafe) var reads = 0
-        let lines: [Substring] = ["a()  # sentinel: ignore[r1] fine", "b()"]
+        let lines = LineIndex("a()  # sentinel: ignore[r1] fine\nb()")
         _ = Suppressions.apply(
             to: [Self.finding("r1", line: 1), Self.finding("r2", line: 2), Self.finding("r3", line: 1)],
             sources: { _ in
@@ -179,5 +179,27 @@ import Testing
                 return lines
             })
         #expect(reads == 1)
+    }
+
+    /// CRLF and lone-CR files: the directive is found on its own line, so it hides the finding.
+    @Test(arguments: ["\r\n", "\r"])
+    func sentinelIgnoreAndNosecWorkWhateverTheLineEnding(newline: String) {
+        let source = [
+            "x = 1", "os.system(cmd)  # sentinel: ignore[python.cmdi] cmd is a constant",
+            "subprocess.call(cmd, shell=True)  # nosec", "",
+        ].joined(separator: newline)
+        let findings = [
+            Self.finding("python.cmdi", line: 2), Self.finding("bandit.B602", line: 3, tool: "bandit"),
+            Self.finding("python.other", line: 1),
+        ]
+        let result = Self.apply(findings, source)
+        #expect(result.suppressed.map(\.ruleId) == ["python.cmdi", "bandit.B602"])
+        #expect(result.suppressed.first?.properties["suppressionReason"] == "cmd is a constant")
+        #expect(result.kept.map(\.ruleId) == ["python.other"])
+    }
+
+    @Test func aCRLFCommentAloneAboveCoversTheNextLine() {
+        let source = "# sentinel: ignore[r1] fine\r\nrun()\r\n"
+        #expect(Self.apply([Self.finding("r1", line: 2)], source).suppressed.count == 1)
     }
 }

@@ -170,4 +170,18 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
         #expect(outcome.report.notices.filter { $0 == problem }.count == 1)
         #expect(outcome.report.findings.count == 1)
     }
+
+    /// A suppression in a file with CRLF (or lone CR) line endings hides the finding, so the gate
+    /// passes: the file's lines are the same lines the scanner counted.
+    @Test(arguments: ["\r\n", "\r", "\n"])
+    func aSuppressionInAFileWithAnyLineEndingPassesTheGate(newline: String) throws {
+        let source = ["x = 1", "os.system(cmd)  # sentinel: ignore[r1] cmd is a constant", "y = 2", ""]
+        let path = root + "/a.py"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(source.joined(separator: newline).utf8))
+        let runner = ScanRunner(scanners: [FakeScanner(name: "native", findings: [finding("r1", .high, line: 2)])])
+        let outcome = try runner.run(ScanRequest(root: root), context: ScanContext())
+        #expect(outcome.exitStatus == .clean)
+        #expect(outcome.report.findings.isEmpty)
+        #expect(outcome.report.suppressedCount == 1)
+    }
 }
