@@ -166,4 +166,14 @@ struct EngineMatchTests {
         let findings = try engine(rule: patternRule("eval(...)")).scan(file: "u.py", source: "s = 'éé'; eval(s)\n").findings
         #expect(findings.first?.location.startColumn == 11)
     }
+
+    @Test("a finding in a CRLF or lone-CR file has the lines, columns and snippet of the LF file", arguments: ["\r\n", "\r"])
+    func findingLinesWhateverTheLineEnding(newline: String) throws {
+        let lines = ["import yaml", "class Loader:", "    def read(self, s):", "        return yaml.load(s)  # é", ""]
+        let findings = try engine(rule: "pattern: yaml.$FUNC($X)\n")
+            .scan(file: "app/x.py", source: lines.joined(separator: newline)).findings
+        let f = try #require(findings.first)
+        #expect(f.location == Location(file: "app/x.py", startLine: 4, startColumn: 16, endLine: 4, endColumn: 28))
+        #expect(f.snippet == "        return yaml.load(s)  # é")
+    }
 }

@@ -39,35 +39,25 @@ public struct SecretsDetector: Sendable {
     public func scan(file: String, bytes: [UInt8]) -> [Finding] {
         if bytes.prefix(8192).contains(0) { return [] }
         let all = bytes[...]
-        var lineStarts = [0]
-        for index in ByteSearch.occurrences(of: [UInt8(ascii: "\n")], in: all) { lineStarts.append(index + 1) }
-        func lineIndex(of offset: Int) -> Int {
-            var low = 0, high = lineStarts.count - 1
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
-            }
-            return low
-        }
-        func line(_ index: Int) -> ArraySlice<UInt8> {
-            let start = lineStarts[index]
-            let end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
-            return bytes[start..<max(start, end)]
-        }
+        let lines = LineIndex(bytes)
         // Lines with a token-prefix or private-key candidate, then every line through the
         // generic check (its prefilter rejects most of them at once).
         var candidateLines = Set<Int>()
         for pattern in Self.tokens {
             for prefix in pattern.prefixes {
-                for offset in ByteSearch.occurrences(of: prefix, in: all) { candidateLines.insert(lineIndex(of: offset)) }
+                for offset in ByteSearch.occurrences(of: prefix, in: all) {
+                    candidateLines.insert(lines.line(containingOffset: offset))
+                }
             }
         }
-        for offset in ByteSearch.occurrences(of: Self.privateKeyMarker, in: all) { candidateLines.insert(lineIndex(of: offset)) }
+        for offset in ByteSearch.occurrences(of: Self.privateKeyMarker, in: all) {
+            candidateLines.insert(lines.line(containingOffset: offset))
+        }
         var findings: [Finding] = []
-        for index in 0..<lineStarts.count {
-            let text = line(index)
+        for number in 1...lines.lineCount {
+            let text = lines.bytes(ofLine: number)
             guard !text.isEmpty else { continue }
-            findings += scan(line: text, number: index + 1, file: file, tokens: candidateLines.contains(index))
+            findings += scan(line: text, number: number, file: file, tokens: candidateLines.contains(number))
         }
         return findings
     }
