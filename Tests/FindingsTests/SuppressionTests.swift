@@ -78,10 +78,12 @@ import Testing
 
     static let equivalence: RuleEquivalence = {
         var table = RuleEquivalence()
-        table.add(nativeRule: "python.subprocess-shell-true", banditIds: ["B602"],
-                  semgrepIds: ["python.lang.security.audit.subprocess-shell-true.subprocess-shell-true"])
-        table.add(nativeRule: "python.eval-used", banditIds: ["B307"],
-                  semgrepIds: ["python.lang.security.audit.eval-detected.eval-detected"])
+        table.add(
+            nativeRule: "python.subprocess-shell-true", banditIds: ["B602"],
+            semgrepIds: ["python.lang.security.audit.subprocess-shell-true.subprocess-shell-true"])
+        table.add(
+            nativeRule: "python.eval-used", banditIds: ["B307"],
+            semgrepIds: ["python.lang.security.audit.eval-detected.eval-detected"])
         table.add(nativeRule: "python.partial-executable-path", banditIds: ["B607"], semgrepIds: [])
         return table
     }()
@@ -115,7 +117,8 @@ import Testing
         // Bandit ran alone (or the native rule did not fire): its B307 is still the eval-used check.
         let source = "eval(x)  # sentinel: ignore[python.eval-used] input is a constant\n"
         let semgrep = Self.finding("semgrep.eval-detected", line: 1, tool: "semgrep")
-        #expect(Self.applyMapped([Self.finding("bandit.B307", line: 1, tool: "bandit"), semgrep], source)
+        #expect(
+            Self.applyMapped([Self.finding("bandit.B307", line: 1, tool: "bandit"), semgrep], source)
                 == ["bandit.B307", "semgrep.eval-detected"])
     }
 

@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import Support
 import Testing
+
 @testable import Scan
 
 /// A scanner with a scripted outcome.
@@ -25,8 +26,9 @@ private struct FakeScanner: Scan.Scanner {
 }
 
 private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Finding {
-    Finding(ruleId: rule, severity: severity, message: "m", location: Location(file: "a.py", startLine: line),
-            snippet: "code\(line)")
+    Finding(
+        ruleId: rule, severity: severity, message: "m", location: Location(file: "a.py", startLine: line),
+        snippet: "code\(line)")
 }
 
 @Suite struct ScanRunnerTests {
@@ -47,8 +49,10 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
     }
 
     @Test func aFailingScannerExitsThreeAndSaysWhy() throws {
-        let runner = ScanRunner(scanners: [FakeScanner(name: "bandit", failure: "bandit failed: boom"),
-                                           FakeScanner(name: "native", findings: [finding("r", .high)])])
+        let runner = ScanRunner(scanners: [
+            FakeScanner(name: "bandit", failure: "bandit failed: boom"),
+            FakeScanner(name: "native", findings: [finding("r", .high)]),
+        ])
         let outcome = try runner.run(ScanRequest(root: root), context: ScanContext())
         #expect(outcome.exitStatus == .scannerFailed)
         #expect(outcome.report.tools.first { $0.name == "bandit" }?.status == .failed)
@@ -59,8 +63,10 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
     }
 
     @Test func aMissingToolIsSkippedByDefaultButFailsWhenNamed() throws {
-        let scanners: [any Scan.Scanner] = [FakeScanner(name: "bandit", unavailable: "bandit is not installed"),
-                                       FakeScanner(name: "native")]
+        let scanners: [any Scan.Scanner] = [
+            FakeScanner(name: "bandit", unavailable: "bandit is not installed"),
+            FakeScanner(name: "native"),
+        ]
         let runner = ScanRunner(scanners: scanners)
         let defaults = try runner.run(ScanRequest(root: root), context: ScanContext())
         #expect(defaults.exitStatus == .clean)
@@ -75,8 +81,10 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
     }
 
     @Test func kindsNarrowTheScanners() throws {
-        let runner = ScanRunner(scanners: [FakeScanner(name: "native", findings: [finding("a", .high)]),
-                                           FakeScanner(name: "secrets", kind: .secrets, findings: [finding("b", .high, line: 2)])])
+        let runner = ScanRunner(scanners: [
+            FakeScanner(name: "native", findings: [finding("a", .high)]),
+            FakeScanner(name: "secrets", kind: .secrets, findings: [finding("b", .high, line: 2)]),
+        ])
         let outcome = try runner.run(ScanRequest(root: root, kinds: [.secrets]), context: ScanContext())
         #expect(outcome.report.findings.map(\.ruleId) == ["b"])
     }
@@ -108,8 +116,9 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
         let tree = NSTemporaryDirectory() + "sentinel-noise-\(UUID().uuidString)"
         for file in ["app.py", "tests/test_app.py", "tests/conftest.py", ".venv/lib/site.py", "docs/conf.py"] {
             let path = tree + "/" + file
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: path, contents: Data("assert x\n".utf8))
         }
         return tree
@@ -121,10 +130,11 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
         let kind = ScannerKind.sast
         func applies(to target: ScanTarget) -> Bool { true }
         func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
-            ScannerOutput(findings: target.files.map {
-                Finding(ruleId: "python.assert-used", severity: .low, message: "m", location: Location(file: $0, startLine: 1))
-            } + [Finding(ruleId: "python.eval-used", severity: .high, message: "m", location: Location(file: "app.py", startLine: 1))],
-                          tool: ToolRun(name: name))
+            ScannerOutput(
+                findings: target.files.map {
+                    Finding(ruleId: "python.assert-used", severity: .low, message: "m", location: Location(file: $0, startLine: 1))
+                } + [Finding(ruleId: "python.eval-used", severity: .high, message: "m", location: Location(file: "app.py", startLine: 1))],
+                tool: ToolRun(name: name))
         }
     }
 
@@ -162,8 +172,10 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
 
     @Test func badInputFinishesTheScanAndExitsTwo() throws {
         let problem = Notice(level: .error, message: "package-lock.json:3: not valid JSON", tool: "osv")
-        let runner = ScanRunner(scanners: [FakeScanner(name: "osv", kind: .sca, inputErrors: [problem]),
-                                           FakeScanner(name: "native", findings: [finding("r", .high)])])
+        let runner = ScanRunner(scanners: [
+            FakeScanner(name: "osv", kind: .sca, inputErrors: [problem]),
+            FakeScanner(name: "native", findings: [finding("r", .high)]),
+        ])
         let outcome = try runner.run(ScanRequest(root: root), context: ScanContext())
         #expect(outcome.exitStatus == .usage)
         #expect(outcome.inputErrors == [problem])
