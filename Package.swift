@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Egress", "Support", "Yams"]),
         .target(name: "Findings", dependencies: ["Support"]),
         // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
-        .target(name: "PythonSyntax"),
+        .target(name: "PythonSyntax", dependencies: ["Findings"]),
         .target(name: "SAST", dependencies: ["Findings", "PythonSyntax", "Support", "Yams"]),
         .target(name: "SCA", dependencies: ["Findings", "HTTP", "Store", "Support", "CZlib", "Yams"]),
         // The scanner interface and the external tools run in the sandbox (Bandit, Semgrep).

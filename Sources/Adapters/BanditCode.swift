@@ -7,12 +7,15 @@ struct BanditCode {
     private(set) var lines: [Int: Substring] = [:]
 
     init(_ code: String) {
-        for raw in code.split(separator: "\n", omittingEmptySubsequences: true) {
+        // Splitting the String on "\n" would keep a CRLF code block as one line ("\r\n" is one
+        // Character); LineIndex ends lines at LF, CRLF and CR alike.
+        let index = LineIndex(code)
+        for line in 1...index.lineCount {
+            let raw = Substring(index.text(ofLine: line))
             let digits = raw.prefix { $0.isASCII && $0.isNumber }
             guard !digits.isEmpty, let number = Int(digits) else { continue }
             var text = raw.dropFirst(digits.count)
             if text.first == " " { text = text.dropFirst() }
-            if text.last == "\r" { text = text.dropLast() }
             lines[number] = text
         }
     }

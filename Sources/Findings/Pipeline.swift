@@ -33,7 +33,7 @@ public struct FindingsPipeline: Sendable {
 
     /// Runs the steps on `report` (its findings as the scanners produced them). `sources` returns a
     /// file's lines for the suppression check. Returns the final report and the exit status.
-    public func process(_ report: Report, sources: (String) -> [Substring]?) -> (report: Report, exitStatus: ScanExitStatus) {
+    public func process(_ report: Report, sources: (String) -> LineIndex?) -> (report: Report, exitStatus: ScanExitStatus) {
         var result = report
         var findings = report.findings.map { finding -> Finding in
             guard let severity = severityOverrides[finding.ruleId] else { return finding }

@@ -123,7 +123,7 @@ public enum Suppressions {
     /// Hides the findings that directives cover. `sources` returns the lines of a file (relative
     /// path as in `Location.file`), or `nil` when it cannot be read; each file is read once.
     public static func apply(
-        to findings: [Finding], equivalence: RuleEquivalence = RuleEquivalence(), sources: (String) -> [Substring]?
+        to findings: [Finding], equivalence: RuleEquivalence = RuleEquivalence(), sources: (String) -> LineIndex?
     ) -> SuppressionResult {
         var directivesByFile: [String: [Int: [SuppressionDirective]]] = [:]
         var extra: [Finding] = []
@@ -131,10 +131,11 @@ public enum Suppressions {
             if let cached = directivesByFile[file] { return cached }
             var byLine: [Int: [SuppressionDirective]] = [:]
             if let lines = sources(file) {
-                for (index, text) in lines.enumerated() {
-                    let found = parse(line: text, number: index + 1)
+                for number in 1...lines.lineCount {
+                    let text = lines.text(ofLine: number)
+                    let found = parse(line: text, number: number)
                     guard !found.isEmpty else { continue }
-                    byLine[index + 1] = found
+                    byLine[number] = found
                     for directive in found where directive.kind == .sentinel && directive.reason == nil {
                         extra.append(missingReasonFinding(file: file, directive: directive, text: text))
                     }
@@ -253,12 +254,12 @@ public enum Suppressions {
             .filter { token in token.utf8.allSatisfy { isWordByte($0) } && !token.isEmpty }
     }
 
-    private static func missingReasonFinding(file: String, directive: SuppressionDirective, text: Substring) -> Finding {
+    private static func missingReasonFinding(file: String, directive: SuppressionDirective, text: String) -> Finding {
         Finding(
             ruleId: missingReasonRuleId, tool: ToolName.native, severity: .low, confidence: .high,
             message: "Suppression without a reason: write why the finding is accepted after ignore[...]",
             location: Location(file: file, startLine: directive.line, startColumn: directive.column),
-            snippet: String(text))
+            snippet: text)
     }
 
     private static func column(of index: Int, in bytes: [UInt8]) -> Int {

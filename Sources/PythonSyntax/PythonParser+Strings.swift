@@ -1,3 +1,5 @@
+import Findings
+
 /// String literals: implicit concatenation, escapes, bytes, and f-strings.
 extension PyParser {
     /// One or more adjacent string tokens as a ``PyNodeKind/string``, ``PyNodeKind/bytes`` or
@@ -135,32 +137,24 @@ extension PyParser {
     }
 }
 
-/// Line starts inside one f-string token, so offsets of its pieces map to lines and columns in
+/// Lines inside one f-string token, so offsets of its pieces map to lines and columns in
 /// O(log n) (scanning from the token start for each piece would be quadratic in the literal's size).
 struct FStringLines {
     let token: PyToken
-    /// Offsets just past each line break inside the token.
-    private var lineStarts: [Int] = []
+    /// The token's own lines; `nil` for the common one-line f-string, which needs no index.
+    private let lines: LineIndex?
 
     init(token: PyToken, bytes b: [UInt8]) {
         self.token = token
-        var i = token.start.offset
-        while i < token.end.offset {
-            if b[i] == 10 || (b[i] == 13 && (i + 1 >= b.count || b[i + 1] != 10)) { lineStarts.append(i + 1) }
-            i += 1
-        }
+        lines = token.end.line > token.start.line ? LineIndex(Array(b[token.start.offset..<token.end.offset])) : nil
     }
 
     func location(_ offset: Int) -> SourceLocation {
-        var lo = 0
-        var hi = lineStarts.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if lineStarts[mid] <= offset { lo = mid + 1 } else { hi = mid }
+        let relative = offset - token.start.offset
+        guard let lines, case let line = lines.line(containingOffset: relative), line > 1 else {
+            return SourceLocation(line: token.start.line, column: token.start.column + relative, offset: offset)
         }
-        if lo == 0 {
-            return SourceLocation(line: token.start.line, column: token.start.column + offset - token.start.offset, offset: offset)
-        }
-        return SourceLocation(line: token.start.line + lo, column: offset - lineStarts[lo - 1] + 1, offset: offset)
+        return SourceLocation(
+            line: token.start.line + line - 1, column: relative - lines.lineStarts[line - 1] + 1, offset: offset)
     }
 }

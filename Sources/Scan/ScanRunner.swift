@@ -1,13 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import Adapters
 import Findings
-import SAST
 import Foundation
+import SAST
 import Support
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One scan as the CLI (or a test) asks for it.
 public struct ScanRequest: Sendable {
@@ -27,9 +28,11 @@ public struct ScanRequest: Sendable {
     /// `--max-file-size` in bytes; nil means `FileWalker.defaultMaxFileBytes`.
     public var maxFileBytes: Int?
 
-    public init(root: String, kinds: [ScannerKind]? = nil, tools: [String]? = nil, config: ScanConfig = ScanConfig(),
-                gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil,
-                targets: [String]? = nil, maxFileBytes: Int? = nil) {
+    public init(
+        root: String, kinds: [ScannerKind]? = nil, tools: [String]? = nil, config: ScanConfig = ScanConfig(),
+        gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil,
+        targets: [String]? = nil, maxFileBytes: Int? = nil
+    ) {
         self.root = root
         self.kinds = kinds
         self.tools = tools
@@ -65,14 +68,16 @@ public struct ScanRunner: Sendable {
     public func run(_ request: ScanRequest, context: ScanContext) throws -> ScanOutcome {
         let started = DispatchTime.now()
         let include = request.config.include.map(Glob.init)
-        var walker = FileWalker(include: include, exclude: request.config.exclude.map(Glob.init),
-                                skippedDirectories: DefaultIgnores.neverScannedDirectories)
+        var walker = FileWalker(
+            include: include, exclude: request.config.exclude.map(Glob.init),
+            skippedDirectories: DefaultIgnores.neverScannedDirectories)
         if let maxFileBytes = request.maxFileBytes { walker.maxFileBytes = maxFileBytes }
         let targets = request.targets ?? [request.root]
         var selection = walker.select(targets: targets, root: request.root)
         let excludedByDefault = Self.applyDefaultIgnores(&selection, request: request, targets: targets, include: include)
-        let target = ScanTarget(root: request.root, files: selection.files, oversizedFiles: selection.oversized,
-                                isFileList: targets != [request.root])
+        let target = ScanTarget(
+            root: request.root, files: selection.files, oversizedFiles: selection.oversized,
+            isFileList: targets != [request.root])
         let plan = try select(request)
 
         var tools: [ToolRun] = []
@@ -111,18 +116,20 @@ public struct ScanRunner: Sendable {
             equivalence = equivalence ?? output.equivalence
         }
         report.notices += inputErrors
-        report.skippedFiles = Self.skippedFiles(selection, target: target, walker: walker, unread: unread,
-                                                ranDependencies: outputs.contains { $0.tool.name == ToolName.osv })
+        report.skippedFiles = Self.skippedFiles(
+            selection, target: target, walker: walker, unread: unread,
+            ranDependencies: outputs.contains { $0.tool.name == ToolName.osv })
         report.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         // An adapter's findings need the native rules' mapping even when the native engine did not run.
         if equivalence == nil, report.findings.contains(where: { !ToolName.builtIn.contains($0.tool) }) {
             equivalence = scanners.lazy.compactMap { ($0 as? NativeSASTScanner)?.equivalence(context: context) }.first
         }
 
-        let pipeline = FindingsPipeline(gate: request.gate, baseline: request.baseline,
-                                        severityOverrides: request.config.severity,
-                                        changedLines: request.changedLines, minimumSeverity: request.minimumSeverity,
-                                        equivalence: equivalence ?? RuleEquivalence())
+        let pipeline = FindingsPipeline(
+            gate: request.gate, baseline: request.baseline,
+            severityOverrides: request.config.severity,
+            changedLines: request.changedLines, minimumSeverity: request.minimumSeverity,
+            equivalence: equivalence ?? RuleEquivalence())
         let sources = SourceCache(root: request.root)
         let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })
         // Bad input the scan could read past (a corrupt lockfile) still fails the run with 2.
@@ -132,13 +139,16 @@ public struct ScanRunner: Sendable {
 
     /// Leaves out what the default ignores cover (tests, environments, vendored and build output),
     /// except files named as targets: naming a file asks for it. Returns how many were left out.
-    static func applyDefaultIgnores(_ selection: inout FileWalker.Selection, request: ScanRequest, targets: [String],
-                                    include: [Glob]) -> Int {
+    static func applyDefaultIgnores(
+        _ selection: inout FileWalker.Selection, request: ScanRequest, targets: [String],
+        include: [Glob]
+    ) -> Int {
         let ignores = DefaultIgnores(enabled: request.config.defaultExcludes)
-        let named = Set(targets.filter { target in
-            var info = stat()
-            return lstat(target, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
-        }.map { FileWalker.relative($0, to: request.root) })
+        let named = Set(
+            targets.filter { target in
+                var info = stat()
+                return lstat(target, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
+            }.map { FileWalker.relative($0, to: request.root) })
         func excluded(_ files: [String]) -> Set<String> {
             Set(ignores.partition(files.filter { !named.contains($0) }, include: include).excluded)
         }
@@ -154,8 +164,10 @@ public struct ScanRunner: Sendable {
     /// Files the scan was asked to cover and did not read, sorted by path: unreadable or special
     /// files from the walk, files over the size limit (except lockfiles dependency scanning
     /// read), and files a scanner failed to read.
-    static func skippedFiles(_ selection: FileWalker.Selection, target: ScanTarget, walker: FileWalker,
-                             unread: [SkippedFile], ranDependencies: Bool) -> [SkippedFile] {
+    static func skippedFiles(
+        _ selection: FileWalker.Selection, target: ScanTarget, walker: FileWalker,
+        unread: [SkippedFile], ranDependencies: Bool
+    ) -> [SkippedFile] {
         var skipped = selection.skipped + unread
         for file in selection.oversized where !(ranDependencies && DependencyScanner.reads(file, root: target.root)) {
             var info = stat()
@@ -181,8 +193,9 @@ public struct ScanRunner: Sendable {
         if let named = request.tools ?? request.config.tools {
             let known = Set(scanners.map(\.name))
             for name in named where !known.contains(name) {
-                throw SentinelError(.invalidInput,
-                                    "unknown tool '\(name)' (known: \(scanners.map(\.name).joined(separator: ", ")))")
+                throw SentinelError(
+                    .invalidInput,
+                    "unknown tool '\(name)' (known: \(scanners.map(\.name).joined(separator: ", ")))")
             }
             return scanners.filter { named.contains($0.name) && kinds.contains($0.kind) }.map { ($0, true) }
         }
@@ -222,18 +235,19 @@ public struct ScanRunner: Sendable {
 /// Reads each source file once, for suppression comments.
 final class SourceCache: Sendable {
     private let root: String
-    private let cache = Mutex<[String: [Substring]]>([:])
+    private let cache = Mutex<[String: LineIndex]>([:])
 
     init(root: String) {
         self.root = root
     }
 
-    func lines(of file: String) -> [Substring]? {
+    func lines(of file: String) -> LineIndex? {
         if let cached = cache.withLock({ $0[file] }) { return cached }
         let path = file.hasPrefix("/") ? file : root + "/" + file
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let text = String(decoding: data, as: UTF8.self)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Splitting the decoded String on "\n" missed CRLF ("\r\n" is one Character), so a whole
+        // CRLF file was one line and its suppressions never applied.
+        let lines = LineIndex(data)
         cache.withLock { $0[file] = lines }
         return lines
     }

@@ -146,4 +146,20 @@ import Testing
     func confidencesMap(text: String, confidence: Confidence) {
         #expect(BanditReport.confidence(text) == confidence)
     }
+
+    /// Bandit's excerpt and the scanned file read alike whatever their line endings.
+    @Test(arguments: ["\n", "\r\n", "\r"])
+    func excerptsAndSourceLinesWithAnyLineEnding(newline: String) throws {
+        let code = BanditCode(["10 x = 1", "11 y = é + 1", ""].joined(separator: newline))
+        #expect(code.lines(from: 10, through: 11) == "x = 1\ny = é + 1")
+        #expect(code.column(utf8Offset: 6, line: 11) == 6)
+
+        let dir = NSTemporaryDirectory() + "sentinel-lines-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        _ = FileManager.default.createFile(atPath: dir + "/a.py", contents: Data(["x = 1", "y = é", ""].joined(separator: newline).utf8))
+        let sources = SourceLines(root: dir)
+        #expect(sources.line(2, of: "a.py").map { String(decoding: $0, as: UTF8.self) } == "y = é")
+        #expect(sources.text(of: "a.py", from: 1, through: 2) == "x = 1\ny = é")
+    }
 }

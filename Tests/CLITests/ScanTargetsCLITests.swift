@@ -199,6 +199,30 @@ struct ScanTargetsCLITests {
         #expect(summary.hasSuffix(" s); 6 suppressed"), "\(summary)")
     }
 
+    /// The same file with CRLF or lone-CR line endings: every suppression still applies (a CRLF
+    /// file used to be one line to the suppression step, so none did), and with the last `eval`
+    /// gone the gate passes.
+    @Test(arguments: ["\r\n", "\r"])
+    func everySuppressionSyntaxWorksWhateverTheLineEnding(newline: String) throws {
+        let text = Self.suppressed.replacingOccurrences(of: "\n", with: newline)
+        let passing = Self.suppressed.replacingOccurrences(of: "    eval(cmd)\n", with: "")
+            .replacingOccurrences(of: "\n", with: newline)
+        let root = try Self.project(["sup.py": text, "ok.py": passing])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try CLI.run(["scan", "sup.py", "--fail-on", "none"], environment: environment, directory: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let (body, summary) = Self.split(result.stdout)
+        #expect(
+            body == """
+                sup.py:1:1: low: [python.import-subprocess] subprocess is imported; review how commands are built where it is used
+                sup.py:11:5: high: [python.eval-used] eval() of a value computed at run time; if it comes from outside, it is code injection (use ast.literal_eval for data)
+
+                """)
+        #expect(summary.hasSuffix(" s); 6 suppressed"), "\(summary)")
+        let gate = try CLI.run(["scan", "ok.py", "--fail-on", "high"], environment: environment, directory: root)
+        #expect(gate.status == 0, "\(gate.stdout)")
+    }
+
     @Test(.enabled(if: TestHost.canSandbox && banditInstalled, "needs root, user namespaces and Bandit (/opt/sentinel-tools)"))
     func everySuppressionSyntaxWorksWithBandit() throws {
         let root = try Self.project(["sup.py": Self.suppressed])
@@ -282,15 +306,18 @@ struct ScanTargetsCLITests {
         let unknown = try CLI.run(["scan", ".", "--tools", "sentinel"], environment: environment, directory: root)
         #expect(unknown.status == 2)
         // A usage error from ArgumentParser; the whole text is in Golden/usage-bad-tools-entry.txt.
-        #expect(unknown.stderr.hasPrefix(
-            "Error: The value 'sentinel' is invalid for '--tools <tools>'. Please provide one of 'native', 'secrets', 'osv', 'bandit' or 'semgrep'.\n"))
+        #expect(
+            unknown.stderr.hasPrefix(
+                "Error: The value 'sentinel' is invalid for '--tools <tools>'. Please provide one of 'native', 'secrets', 'osv', 'bandit' or 'semgrep'.\n"
+            ))
 
         // The same word in the config file is named by file and key.
         try "tools: [native, sentinel]\n".write(toFile: root + "/.sentinel.yml", atomically: true, encoding: .utf8)
         let configured = try CLI.run(["scan", "."], environment: environment, directory: root)
         #expect(configured.status == 2)
-        #expect(configured.stderr
-            == "sentinel: \(root)/.sentinel.yml: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep\n")
+        #expect(
+            configured.stderr
+                == "sentinel: \(root)/.sentinel.yml: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep\n")
     }
 
     // MARK: - Skipped files are reported
@@ -378,7 +405,8 @@ struct ScanTargetsCLITests {
 extension CLI {
     /// Runs `sentinel ARGS` as uid/gid 65534 through setpriv.
     static func runAs(nobody arguments: [String], environment: [String: String]) throws -> Result {
-        try runProgram("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments,
-                       environment: environment, timeout: 600)
+        try runProgram(
+            "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments,
+            environment: environment, timeout: 600)
     }
 }

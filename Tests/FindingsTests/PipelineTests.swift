@@ -4,6 +4,7 @@ import Testing
 @testable import Findings
 
 @Suite struct PipelineTests {
+    static let lines = LineIndex(source.joined(separator: "\n"))
     static let source: [Substring] = [
         "import os",
         "os.system(cmd)  # sentinel: ignore[python.cmdi] cmd is built from constants",
@@ -29,7 +30,7 @@ import Testing
     }
 
     @Test func suppressesDedupesAndGates() {
-        let (report, status) = FindingsPipeline().process(Self.scanned, sources: { $0 == "app.py" ? Self.source : nil })
+        let (report, status) = FindingsPipeline().process(Self.scanned, sources: { $0 == "app.py" ? Self.lines : nil })
         #expect(report.findings.map(\.ruleId) == ["python.eval", Suppressions.missingReasonRuleId])
         #expect(report.findings.first?.properties["alsoReportedBy"] == "bandit")
         #expect(report.suppressedCount == 2)
@@ -39,7 +40,7 @@ import Testing
 
     @Test func severityOverridesApplyBeforeTheGate() {
         let pipeline = FindingsPipeline(severityOverrides: ["python.eval": .low, "bandit.B307": .low])
-        let (report, status) = pipeline.process(Self.scanned, sources: { _ in Self.source })
+        let (report, status) = pipeline.process(Self.scanned, sources: { _ in Self.lines })
         #expect(report.findings.first { $0.ruleId == "python.eval" }?.severity == .low)
         #expect(status == .clean)
     }
@@ -48,7 +49,7 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/baseline.json"
-        let first = FindingsPipeline().process(Self.scanned, sources: { _ in Self.source })
+        let first = FindingsPipeline().process(Self.scanned, sources: { _ in Self.lines })
         try Baseline.write(first.report.findings, to: path)
 
         // Two lines inserted above everything; one new finding at the end.
@@ -65,7 +66,7 @@ import Testing
                 ruleId: "python.pickle", severity: .high, message: "pickle",
                 location: Location(file: "app.py", startLine: 7), snippet: "pickle.loads(blob)"))
         let pipeline = FindingsPipeline(baseline: try Baseline.load(path))
-        let (report, status) = pipeline.process(next, sources: { _ in shifted })
+        let (report, status) = pipeline.process(next, sources: { _ in LineIndex(shifted.joined(separator: "\n")) })
         #expect(report.findings.map(\.ruleId) == ["python.pickle"])
         #expect(report.baselinedCount == 2)
         #expect(status == .findings)
@@ -74,7 +75,7 @@ import Testing
     @Test func sinceFilterKeepsChangedLinesOnly() {
         let diff = "+++ b/app.py\n@@ -3,0 +3 @@\n+eval(data)\n"
         let pipeline = FindingsPipeline(gate: Gate(failOn: .critical), changedLines: ChangedLines(unifiedDiff: diff))
-        let (report, status) = pipeline.process(Self.scanned, sources: { _ in Self.source })
+        let (report, status) = pipeline.process(Self.scanned, sources: { _ in Self.lines })
         #expect(report.findings.map(\.ruleId) == ["python.eval"])
         #expect(status == .clean)
     }

@@ -10,7 +10,7 @@ import Testing
     }
 
     static func apply(_ findings: [Finding], _ source: String, file: String = "app.py") -> SuppressionResult {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = LineIndex(source)
         return Suppressions.apply(to: findings, sources: { $0 == file ? lines : nil })
     }
 
@@ -78,16 +78,18 @@ import Testing
 
     static let equivalence: RuleEquivalence = {
         var table = RuleEquivalence()
-        table.add(nativeRule: "python.subprocess-shell-true", banditIds: ["B602"],
-                  semgrepIds: ["python.lang.security.audit.subprocess-shell-true.subprocess-shell-true"])
-        table.add(nativeRule: "python.eval-used", banditIds: ["B307"],
-                  semgrepIds: ["python.lang.security.audit.eval-detected.eval-detected"])
+        table.add(
+            nativeRule: "python.subprocess-shell-true", banditIds: ["B602"],
+            semgrepIds: ["python.lang.security.audit.subprocess-shell-true.subprocess-shell-true"])
+        table.add(
+            nativeRule: "python.eval-used", banditIds: ["B307"],
+            semgrepIds: ["python.lang.security.audit.eval-detected.eval-detected"])
         table.add(nativeRule: "python.partial-executable-path", banditIds: ["B607"], semgrepIds: [])
         return table
     }()
 
     static func applyMapped(_ findings: [Finding], _ source: String) -> Set<String> {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = LineIndex(source)
         return Set(Suppressions.apply(to: findings, equivalence: equivalence, sources: { _ in lines }).suppressed.map(\.ruleId))
     }
 
@@ -115,7 +117,8 @@ import Testing
         // Bandit ran alone (or the native rule did not fire): its B307 is still the eval-used check.
         let source = "eval(x)  # sentinel: ignore[python.eval-used] input is a constant\n"
         let semgrep = Self.finding("semgrep.eval-detected", line: 1, tool: "semgrep")
-        #expect(Self.applyMapped([Self.finding("bandit.B307", line: 1, tool: "bandit"), semgrep], source)
+        #expect(
+            Self.applyMapped([Self.finding("bandit.B307", line: 1, tool: "bandit"), semgrep], source)
                 == ["bandit.B307", "semgrep.eval-detected"])
     }
 
@@ -138,7 +141,7 @@ import Testing
     func anIgnoreHidesTheSameWithOrWithoutTheAdapter(comment: String, hidden: [String]) {
         var table = Self.equivalence
         table.add(nativeRule: "python.taint-code-injection", banditIds: ["B307"], semgrepIds: [])
-        let lines = ("x = eval(input())  " + comment).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = LineIndex("x = eval(input())  " + comment)
         func hiddenIds(_ findings: [Finding]) -> Set<String> {
             Set(Suppressions.apply(to: findings, equivalence: table, sources: { _ in lines }).suppressed.map(\.ruleId))
         }
@@ -194,7 +197,7 @@ import Testing
 
     @Test func readsEachFileOnce() {
         nonisolated(unsafe) var reads = 0
-        let lines: [Substring] = ["a()  # sentinel: ignore[r1] fine", "b()"]
+        let lines = LineIndex("a()  # sentinel: ignore[r1] fine\nb()")
         _ = Suppressions.apply(
             to: [Self.finding("r1", line: 1), Self.finding("r2", line: 2), Self.finding("r3", line: 1)],
             sources: { _ in
@@ -202,5 +205,27 @@ import Testing
                 return lines
             })
         #expect(reads == 1)
+    }
+
+    /// CRLF and lone-CR files: the directive is found on its own line, so it hides the finding.
+    @Test(arguments: ["\r\n", "\r"])
+    func sentinelIgnoreAndNosecWorkWhateverTheLineEnding(newline: String) {
+        let source = [
+            "x = 1", "os.system(cmd)  # sentinel: ignore[python.cmdi] cmd is a constant",
+            "subprocess.call(cmd, shell=True)  # nosec", "",
+        ].joined(separator: newline)
+        let findings = [
+            Self.finding("python.cmdi", line: 2), Self.finding("bandit.B602", line: 3, tool: "bandit"),
+            Self.finding("python.other", line: 1),
+        ]
+        let result = Self.apply(findings, source)
+        #expect(result.suppressed.map(\.ruleId) == ["python.cmdi", "bandit.B602"])
+        #expect(result.suppressed.first?.properties["suppressionReason"] == "cmd is a constant")
+        #expect(result.kept.map(\.ruleId) == ["python.other"])
+    }
+
+    @Test func aCRLFCommentAloneAboveCoversTheNextLine() {
+        let source = "# sentinel: ignore[r1] fine\r\nrun()\r\n"
+        #expect(Self.apply([Self.finding("r1", line: 2)], source).suppressed.count == 1)
     }
 }

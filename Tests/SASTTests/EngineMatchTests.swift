@@ -166,4 +166,23 @@ struct EngineMatchTests {
         let findings = try engine(rule: patternRule("eval(...)")).scan(file: "u.py", source: "s = 'éé'; eval(s)\n").findings
         #expect(findings.first?.location.startColumn == 11)
     }
+
+    @Test("a finding in a CRLF or lone-CR file has the lines, columns and snippet of the LF file", arguments: ["\r\n", "\r"])
+    func findingLinesWhateverTheLineEnding(newline: String) throws {
+        let lines = ["import yaml", "class Loader:", "    def read(self, s):", "        return yaml.load(s)  # é", ""]
+        let findings = try engine(rule: "pattern: yaml.$FUNC($X)\n")
+            .scan(file: "app/x.py", source: lines.joined(separator: newline)).findings
+        let f = try #require(findings.first)
+        #expect(f.location == Location(file: "app/x.py", startLine: 4, startColumn: 16, endLine: 4, endColumn: 28))
+        #expect(f.snippet == "        return yaml.load(s)  # é")
+    }
+
+    @Test("a call inside a multi-line f-string is placed alike with LF, CRLF and lone CR", arguments: ["\n", "\r\n", "\r"])
+    func fStringPiecesWhateverTheLineEnding(newline: String) throws {
+        let lines = ["x = 1", "s = f\"\"\"head", "  é {eval(x)} tail\"\"\"", ""]
+        let findings = try engine(rule: "pattern: eval($X)\n").scan(file: "f.py", source: lines.joined(separator: newline))
+            .findings
+        let f = try #require(findings.first)
+        #expect(f.location == Location(file: "f.py", startLine: 3, startColumn: 6, endLine: 3, endColumn: 13))
+    }
 }

@@ -105,3 +105,16 @@ func thrownMessage(_ body: () throws -> Void) -> String? {
         return "unexpected error \(error)"
     }
 }
+
+/// Lockfile lines: any line ending, the BOM dropped, no empty line after a final terminator.
+@Suite struct TextLinesTests {
+    @Test(arguments: [
+        ("", [String]()), ("\u{FEFF}", []), ("\n", [""]), ("a\n", ["a"]), ("a", ["a"]),
+        ("\u{FEFF}a\r\nb\rc\n\nd", ["a", "b", "c", "", "d"]), ("a\r\n\r\n", ["a", ""]),
+    ])
+    func linesAndNumbers(source: String, expected: [String]) {
+        let lines = TextLines(Array(source.utf8)).lines
+        #expect(lines.map(\.text) == expected)
+        #expect(lines.map(\.number) == Array(0..<expected.count).map { $0 + 1 })
+    }
+}

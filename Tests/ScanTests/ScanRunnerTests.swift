@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import Support
 import Testing
+
 @testable import Adapters
 @testable import Scan
 
@@ -26,8 +27,9 @@ private struct FakeScanner: Adapters.Scanner {
 }
 
 private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Finding {
-    Finding(ruleId: rule, severity: severity, message: "m", location: Location(file: "a.py", startLine: line),
-            snippet: "code\(line)")
+    Finding(
+        ruleId: rule, severity: severity, message: "m", location: Location(file: "a.py", startLine: line),
+        snippet: "code\(line)")
 }
 
 @Suite struct ScanRunnerTests {
@@ -48,8 +50,10 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
     }
 
     @Test func aFailingScannerExitsThreeAndSaysWhy() throws {
-        let runner = ScanRunner(scanners: [FakeScanner(name: "bandit", failure: "bandit failed: boom"),
-                                           FakeScanner(name: "native", findings: [finding("r", .high)])])
+        let runner = ScanRunner(scanners: [
+            FakeScanner(name: "bandit", failure: "bandit failed: boom"),
+            FakeScanner(name: "native", findings: [finding("r", .high)]),
+        ])
         let outcome = try runner.run(ScanRequest(root: root), context: ScanContext())
         #expect(outcome.exitStatus == .scannerFailed)
         #expect(outcome.report.tools.first { $0.name == "bandit" }?.status == .failed)
@@ -60,8 +64,10 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
     }
 
     @Test func aMissingToolIsSkippedByDefaultButFailsWhenNamed() throws {
-        let scanners: [any Adapters.Scanner] = [FakeScanner(name: "bandit", unavailable: "bandit is not installed"),
-                                       FakeScanner(name: "native")]
+        let scanners: [any Adapters.Scanner] = [
+            FakeScanner(name: "bandit", unavailable: "bandit is not installed"),
+            FakeScanner(name: "native"),
+        ]
         let runner = ScanRunner(scanners: scanners)
         let defaults = try runner.run(ScanRequest(root: root), context: ScanContext())
         #expect(defaults.exitStatus == .clean)
@@ -76,8 +82,10 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
     }
 
     @Test func kindsNarrowTheScanners() throws {
-        let runner = ScanRunner(scanners: [FakeScanner(name: "native", findings: [finding("a", .high)]),
-                                           FakeScanner(name: "secrets", kind: .secrets, findings: [finding("b", .high, line: 2)])])
+        let runner = ScanRunner(scanners: [
+            FakeScanner(name: "native", findings: [finding("a", .high)]),
+            FakeScanner(name: "secrets", kind: .secrets, findings: [finding("b", .high, line: 2)]),
+        ])
         let outcome = try runner.run(ScanRequest(root: root, kinds: [.secrets]), context: ScanContext())
         #expect(outcome.report.findings.map(\.ruleId) == ["b"])
     }
@@ -109,8 +117,9 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
         let tree = NSTemporaryDirectory() + "sentinel-noise-\(UUID().uuidString)"
         for file in ["app.py", "tests/test_app.py", "tests/conftest.py", ".venv/lib/site.py", "docs/conf.py"] {
             let path = tree + "/" + file
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: path, contents: Data("assert x\n".utf8))
         }
         return tree
@@ -122,10 +131,11 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
         let kind = ScannerKind.sast
         func applies(to target: ScanTarget) -> Bool { true }
         func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
-            ScannerOutput(findings: target.files.map {
-                Finding(ruleId: "python.assert-used", severity: .low, message: "m", location: Location(file: $0, startLine: 1))
-            } + [Finding(ruleId: "python.eval-used", severity: .high, message: "m", location: Location(file: "app.py", startLine: 1))],
-                          tool: ToolRun(name: name))
+            ScannerOutput(
+                findings: target.files.map {
+                    Finding(ruleId: "python.assert-used", severity: .low, message: "m", location: Location(file: $0, startLine: 1))
+                } + [Finding(ruleId: "python.eval-used", severity: .high, message: "m", location: Location(file: "app.py", startLine: 1))],
+                tool: ToolRun(name: name))
         }
     }
 
@@ -163,12 +173,28 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
 
     @Test func badInputFinishesTheScanAndExitsTwo() throws {
         let problem = Notice(level: .error, message: "package-lock.json:3: not valid JSON", tool: "osv")
-        let runner = ScanRunner(scanners: [FakeScanner(name: "osv", kind: .sca, inputErrors: [problem]),
-                                           FakeScanner(name: "native", findings: [finding("r", .high)])])
+        let runner = ScanRunner(scanners: [
+            FakeScanner(name: "osv", kind: .sca, inputErrors: [problem]),
+            FakeScanner(name: "native", findings: [finding("r", .high)]),
+        ])
         let outcome = try runner.run(ScanRequest(root: root), context: ScanContext())
         #expect(outcome.exitStatus == .usage)
         #expect(outcome.inputErrors == [problem])
         #expect(outcome.report.notices.filter { $0 == problem }.count == 1)
         #expect(outcome.report.findings.count == 1)
+    }
+
+    /// A suppression in a file with CRLF (or lone CR) line endings hides the finding, so the gate
+    /// passes: the file's lines are the same lines the scanner counted.
+    @Test(arguments: ["\r\n", "\r", "\n"])
+    func aSuppressionInAFileWithAnyLineEndingPassesTheGate(newline: String) throws {
+        let source = ["x = 1", "os.system(cmd)  # sentinel: ignore[r1] cmd is a constant", "y = 2", ""]
+        let path = root + "/a.py"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(source.joined(separator: newline).utf8))
+        let runner = ScanRunner(scanners: [FakeScanner(name: "native", findings: [finding("r1", .high, line: 2)])])
+        let outcome = try runner.run(ScanRequest(root: root), context: ScanContext())
+        #expect(outcome.exitStatus == .clean)
+        #expect(outcome.report.findings.isEmpty)
+        #expect(outcome.report.suppressedCount == 1)
     }
 }

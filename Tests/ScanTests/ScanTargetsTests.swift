@@ -137,4 +137,17 @@ import Testing
             try runner.select(ScanRequest(root: "/tmp", tools: ["sentinel"]))
         }
     }
+
+    /// The native engine's finding in a CRLF (or lone-CR) file is hidden by the suppression on
+    /// its line, so the gate passes, as it does for the LF file.
+    @Test(arguments: ["\n", "\r\n", "\r"])
+    func aSuppressedNativeFindingPassesTheGateWhateverTheLineEnding(newline: String) throws {
+        let source = ["import os", "os.system('ls ' + input())  # sentinel: ignore demo script, input is trusted", ""]
+        let root = try Self.tree(["app.py": source.joined(separator: newline)])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let outcome = try ScanRunner(scanners: [NativeSASTScanner()]).run(ScanRequest(root: root), context: ScanContext())
+        #expect(outcome.report.findings.isEmpty, "\(outcome.report.findings.map(\.ruleId))")
+        #expect(outcome.report.suppressedCount >= 1)
+        #expect(outcome.exitStatus == .clean)
+    }
 }

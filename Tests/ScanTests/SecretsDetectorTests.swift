@@ -58,4 +58,14 @@ import Testing
         #expect(findings.first?.location.startLine == 3)
         #expect(SecretsDetector().scan(file: "bin", bytes: [0, 1, 2] + Array(Self.aws.utf8)).isEmpty)
     }
+
+    /// CRLF and lone-CR files count lines as LF files do, and the CR stays out of the snippet.
+    @Test(arguments: ["\r\n", "\r"])
+    func reportsTheRightLineWhateverTheLineEnding(newline: String) {
+        let lines = ["a = 1", "b = 2", "k = \"\(Self.aws)\"", "password = \"Zq8#rT2!vLp9@wXs\"", ""]
+        let findings = scan(lines.joined(separator: newline))
+        #expect(findings.map(\.location.startLine) == [3, 4])
+        #expect(findings.map(\.location.startColumn) == [6, 13])
+        #expect(!findings.contains { $0.snippet?.contains("\r") ?? false })
+    }
 }

@@ -130,7 +130,7 @@ struct Annotation: Sendable, Hashable {
 
     private static func nextCodeLine(after line: Int, _ source: SourceText) -> Int {
         var current = line + 1
-        while current <= source.lineStarts.count {
+        while current <= source.lineCount {
             let text = source.lineBytes(current).drop { $0 == 32 || $0 == 9 }
             if !text.isEmpty && text.first != UInt8(ascii: "#") { return current }
             current += 1

@@ -2,28 +2,25 @@ import Findings
 import Foundation
 import PythonSyntax
 
-/// A file's bytes with its line starts, for slicing matched regions and converting byte columns
+/// A file's bytes with its lines, for slicing matched regions and converting byte columns
 /// into the code-point columns findings use.
 struct SourceText: Sendable {
-    let bytes: [UInt8]
-    /// Byte offset where each line starts (index 0 is line 1).
-    let lineStarts: [Int]
+    /// The file's lines (LF, CRLF and lone CR end one, as in the Python lexer).
+    let index: LineIndex
     /// The file as a string, for regular expressions run over a region of it.
     let string: String
     private let utf16 = UTF16Offsets()
 
     init(_ source: String) {
         string = source
-        let bytes = Array(source.utf8)
-        var starts = [0]
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == 10 { starts.append(i + 1) }
-            i += 1
-        }
-        self.bytes = bytes
-        lineStarts = starts
+        index = LineIndex(source)
     }
+
+    /// The file's UTF-8 bytes.
+    var bytes: [UInt8] { index.bytes }
+
+    /// Number of lines in the file.
+    var lineCount: Int { index.lineCount }
 
     /// The UTF-16 range of the bytes `[from, to)` (what NSRegularExpression counts in).
     func utf16Range(from: Int, to: Int) -> NSRange {
@@ -41,17 +38,12 @@ struct SourceText: Sendable {
 
     /// The bytes of a 1-based line without its line break.
     func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
-        guard line >= 1, line <= lineStarts.count else { return [] }
-        let start = lineStarts[line - 1]
-        var end = line < lineStarts.count ? lineStarts[line] : bytes.count
-        while end > start, bytes[end - 1] == 10 || bytes[end - 1] == 13 { end -= 1 }
-        return bytes[start..<end]
+        index.bytes(ofLine: line)
     }
 
     /// Whole lines `first...last`, joined with `\n`.
     func lines(_ first: Int, _ last: Int) -> String {
-        guard first <= last else { return "" }
-        return (first...last).map { String(decoding: lineBytes($0), as: UTF8.self) }.joined(separator: "\n")
+        index.lines(first, last)
     }
 
     /// A finding location for `range` in `file`, columns in code points.
@@ -62,7 +54,7 @@ struct SourceText: Sendable {
     }
 
     func column(_ location: SourceLocation) -> Int {
-        SourceColumn.column(utf8Offset: location.column - 1, in: lineBytes(location.line))
+        index.column(utf8Offset: location.column - 1, onLine: location.line)
     }
 }
 

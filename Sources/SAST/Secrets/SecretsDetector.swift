@@ -1,4 +1,5 @@
 import Findings
+import Foundation
 
 /// Finds credentials in any text file: provider tokens by their exact shapes, private key
 /// blocks, and `password = "..."`-style assignments whose value looks random. Every secret
@@ -7,27 +8,41 @@ public struct SecretsDetector: Sendable {
     public init() {}
 
     static let tokens: [TokenPattern] = [
-        TokenPattern("secrets.aws-access-key-id", "AWS access key ID", prefixes: ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
-                     body: .upperAlphanumeric, length: 16...17),
-        TokenPattern("secrets.github-token", "GitHub token", prefixes: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
-                     body: .alphanumeric, length: 36...255),
-        TokenPattern("secrets.github-token", "GitHub fine-grained token", prefixes: ["github_pat_"], body: .word,
-                     length: 60...255),
-        TokenPattern("secrets.slack-token", "Slack token", prefixes: ["xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"],
-                     body: ByteSet([UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                                    UInt8(ascii: "0")...UInt8(ascii: "9")], "-"), length: 20...255),
-        TokenPattern("secrets.slack-webhook", "Slack webhook URL", prefixes: ["https://hooks.slack.com/services/T"],
-                     body: ByteSet([UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                                    UInt8(ascii: "0")...UInt8(ascii: "9")], "/"), length: 20...200,
-                     boundaryBefore: false),
+        TokenPattern(
+            "secrets.aws-access-key-id", "AWS access key ID", prefixes: ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
+            body: .upperAlphanumeric, length: 16...17),
+        TokenPattern(
+            "secrets.github-token", "GitHub token", prefixes: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+            body: .alphanumeric, length: 36...255),
+        TokenPattern(
+            "secrets.github-token", "GitHub fine-grained token", prefixes: ["github_pat_"], body: .word,
+            length: 60...255),
+        TokenPattern(
+            "secrets.slack-token", "Slack token", prefixes: ["xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"],
+            body: ByteSet(
+                [
+                    UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"),
+                ], "-"), length: 20...255),
+        TokenPattern(
+            "secrets.slack-webhook", "Slack webhook URL", prefixes: ["https://hooks.slack.com/services/T"],
+            body: ByteSet(
+                [
+                    UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"),
+                ], "/"), length: 20...200,
+            boundaryBefore: false),
         TokenPattern("secrets.google-api-key", "Google API key", prefixes: ["AIza"], body: .urlSafe, length: 35...35),
-        TokenPattern("secrets.stripe-live-key", "Stripe live secret key", prefixes: ["sk_live_", "rk_live_"],
-                     body: .alphanumeric, length: 24...99),
-        TokenPattern("secrets.gitlab-token", "GitLab personal access token", prefixes: ["glpat-"], body: .urlSafe,
-                     length: 20...20),
+        TokenPattern(
+            "secrets.stripe-live-key", "Stripe live secret key", prefixes: ["sk_live_", "rk_live_"],
+            body: .alphanumeric, length: 24...99),
+        TokenPattern(
+            "secrets.gitlab-token", "GitLab personal access token", prefixes: ["glpat-"], body: .urlSafe,
+            length: 20...20),
         TokenPattern("secrets.npm-token", "npm access token", prefixes: ["npm_"], body: .alphanumeric, length: 36...36),
-        TokenPattern("secrets.pypi-token", "PyPI upload token", prefixes: ["pypi-AgEIcHlwaS5vcmc"], body: .urlSafe,
-                     length: 50...300),
+        TokenPattern(
+            "secrets.pypi-token", "PyPI upload token", prefixes: ["pypi-AgEIcHlwaS5vcmc"], body: .urlSafe,
+            length: 50...300),
     ]
 
     static let privateKeyMarker = Array("-----BEGIN ".utf8)
@@ -39,35 +54,25 @@ public struct SecretsDetector: Sendable {
     public func scan(file: String, bytes: [UInt8]) -> [Finding] {
         if bytes.prefix(8192).contains(0) { return [] }
         let all = bytes[...]
-        var lineStarts = [0]
-        for index in ByteSearch.occurrences(of: [UInt8(ascii: "\n")], in: all) { lineStarts.append(index + 1) }
-        func lineIndex(of offset: Int) -> Int {
-            var low = 0, high = lineStarts.count - 1
-            while low < high {
-                let middle = (low + high + 1) / 2
-                if lineStarts[middle] <= offset { low = middle } else { high = middle - 1 }
-            }
-            return low
-        }
-        func line(_ index: Int) -> ArraySlice<UInt8> {
-            let start = lineStarts[index]
-            let end = index + 1 < lineStarts.count ? lineStarts[index + 1] - 1 : bytes.count
-            return bytes[start..<max(start, end)]
-        }
+        let lines = LineIndex(bytes)
         // Lines with a token-prefix or private-key candidate, then every line through the
         // generic check (its prefilter rejects most of them at once).
         var candidateLines = Set<Int>()
         for pattern in Self.tokens {
             for prefix in pattern.prefixes {
-                for offset in ByteSearch.occurrences(of: prefix, in: all) { candidateLines.insert(lineIndex(of: offset)) }
+                for offset in ByteSearch.occurrences(of: prefix, in: all) {
+                    candidateLines.insert(lines.line(containingOffset: offset))
+                }
             }
         }
-        for offset in ByteSearch.occurrences(of: Self.privateKeyMarker, in: all) { candidateLines.insert(lineIndex(of: offset)) }
+        for offset in ByteSearch.occurrences(of: Self.privateKeyMarker, in: all) {
+            candidateLines.insert(lines.line(containingOffset: offset))
+        }
         var findings: [Finding] = []
-        for index in 0..<lineStarts.count {
-            let text = line(index)
+        for number in 1...lines.lineCount {
+            let text = lines.bytes(ofLine: number)
             guard !text.isEmpty else { continue }
-            findings += scan(line: text, number: index + 1, file: file, tokens: candidateLines.contains(index))
+            findings += scan(line: text, number: number, file: file, tokens: candidateLines.contains(number))
         }
         return findings
     }
@@ -93,12 +98,14 @@ public struct SecretsDetector: Sendable {
         return hits.map { hit in
             let secret = String(decoding: line[hit.range], as: UTF8.self)
             let column = line[line.startIndex..<hit.range.lowerBound].count + 1
-            let location = Location(file: file, startLine: number, startColumn: column, endLine: number,
-                                    endColumn: column + hit.range.count)
-            return Finding(ruleId: hit.rule, tool: "secrets", severity: hit.severity, confidence: hit.confidence,
-                           message: "\(hit.title) committed in source: \(Redaction.redact(secret))",
-                           location: location, cwe: [798], evidence: Redaction.redact(secret),
-                           snippet: redactedLine.trimmingCharacters(in: .whitespaces))
+            let location = Location(
+                file: file, startLine: number, startColumn: column, endLine: number,
+                endColumn: column + hit.range.count)
+            return Finding(
+                ruleId: hit.rule, tool: "secrets", severity: hit.severity, confidence: hit.confidence,
+                message: "\(hit.title) committed in source: \(Redaction.redact(secret))",
+                location: location, cwe: [798], evidence: Redaction.redact(secret),
+                snippet: redactedLine.trimmingCharacters(in: .whitespaces))
         }
     }
 
@@ -136,16 +143,17 @@ public struct SecretsDetector: Sendable {
     public static var descriptors: [RuleDescriptor] {
         var seen = Set<String>()
         var rules: [RuleDescriptor] = []
-        let all = tokens.map { ($0.ruleID, $0.title, Severity.high) }
+        let all =
+            tokens.map { ($0.ruleID, $0.title, Severity.high) }
             + [("secrets.private-key", "private key", .critical), ("secrets.generic-password", "hard-coded secret", .medium)]
         for (id, title, severity) in all where seen.insert(id).inserted {
-            rules.append(RuleDescriptor(id: id, tool: "secrets", name: id, shortDescription: "\(title) in source",
-                                        fullDescription: "A \(title) is committed in the repository. Revoke it, rotate it, and load it from the environment or a secret store instead.",
-                                        defaultSeverity: severity, cwe: [798], tags: ["security", "secrets"]))
+            rules.append(
+                RuleDescriptor(
+                    id: id, tool: "secrets", name: id, shortDescription: "\(title) in source",
+                    fullDescription:
+                        "A \(title) is committed in the repository. Revoke it, rotate it, and load it from the environment or a secret store instead.",
+                    defaultSeverity: severity, cwe: [798], tags: ["security", "secrets"]))
         }
         return rules
     }
 }
-
-import Foundation
-import PythonSyntax

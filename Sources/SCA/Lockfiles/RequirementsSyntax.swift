@@ -66,7 +66,7 @@ extension RequirementsParser {
         var storage: [UInt8] = []
         storage.reserveCapacity(bytes.count)
         var spans: [(number: Int, start: Int, end: Int)] = []
-        TextLines.droppingBOM(bytes).withUnsafeBufferPointer { b in
+        bytes.withUnsafeBufferPointer { b in
             var lineStart = 0
             var number = 1
             var logicalStart = -1
@@ -108,18 +108,11 @@ extension RequirementsParser {
                     logicalStart = -1
                 }
             }
-            var i = 0
-            while i < b.count {
-                let byte = b[i]
-                if byte == 0x0A || byte == 0x0D {
-                    finishPhysical(i)
-                    if byte == 0x0D, i + 1 < b.count, b[i + 1] == 0x0A { i += 1 }
-                    number += 1
-                    lineStart = i + 1
-                }
-                i += 1
+            for line in TextLines.ranges(bytes) {
+                lineStart = line.range.lowerBound
+                number = line.number
+                finishPhysical(line.range.upperBound)
             }
-            if lineStart < b.count { finishPhysical(b.count) }
             if logicalStart >= 0 { spans.append((logicalNumber, logicalStart, storage.count)) }
         }
         return spans.map { TextLines.Line(number: $0.number, bytes: storage[$0.start..<$0.end].trimmed) }

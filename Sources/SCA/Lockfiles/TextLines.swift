@@ -1,5 +1,8 @@
+import Findings
+
 /// Splits lockfile bytes into lines with their 1-based numbers, after dropping a UTF-8 BOM.
-/// `\n`, `\r\n` and a lone `\r` all end a line, so files edited on any platform read alike.
+/// `\n`, `\r\n` and a lone `\r` all end a line (`LineIndex`), so files edited on any platform
+/// read alike.
 struct TextLines {
     struct Line {
         let number: Int
@@ -10,23 +13,22 @@ struct TextLines {
     let lines: [Line]
 
     init(_ bytes: [UInt8]) {
-        let body = TextLines.droppingBOM(bytes)
-        var lines: [Line] = []
-        var start = body.startIndex
-        var i = start
-        var number = 1
-        while i < body.endIndex {
-            let byte = body[i]
-            if byte == 0x0A || byte == 0x0D {
-                lines.append(Line(number: number, bytes: body[start..<i]))
-                number += 1
-                if byte == 0x0D, i + 1 < body.endIndex, body[i + 1] == 0x0A { i += 1 }
-                start = i + 1
-            }
-            i += 1
+        lines = TextLines.ranges(bytes).map { Line(number: $0.number, bytes: bytes[$0.range]) }
+    }
+
+    /// Each line's number and byte range in `bytes` (terminator excluded), the BOM left out of
+    /// line 1. A final terminator ends the last line rather than starting an empty one.
+    static func ranges(_ bytes: [UInt8]) -> [(number: Int, range: Range<Int>)] {
+        let bom = bytes.count - droppingBOM(bytes).count
+        let index = LineIndex(bytes)
+        var result: [(number: Int, range: Range<Int>)] = []
+        result.reserveCapacity(index.lineCount)
+        for number in 1...index.lineCount {
+            let range = index.range(ofLine: number)
+            result.append((number, max(range.lowerBound, bom)..<max(range.upperBound, bom)))
         }
-        if start < body.endIndex { lines.append(Line(number: number, bytes: body[start..<body.endIndex])) }
-        self.lines = lines
+        if let last = result.last, last.range.lowerBound == bytes.count { result.removeLast() }
+        return result
     }
 
     static func droppingBOM(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
