@@ -26,6 +26,7 @@ public struct RuleDescriptor: Sendable, Codable, Hashable {
     /// How often the rule's findings are real (SARIF/GitHub `precision`); `nil` when unknown.
     public var precision: Confidence?
 
+    /// Makes a rule descriptor from its metadata.
     public init(
         id: String, tool: String = ToolName.native, name: String? = nil, shortDescription: String,
         fullDescription: String? = nil, help: String? = nil, helpMarkdown: String? = nil,
