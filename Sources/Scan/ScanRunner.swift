@@ -71,7 +71,8 @@ public struct ScanRunner: Sendable {
     /// The kinds a scan runs when nothing narrows it.
     public static let defaultKinds: [ScannerKind] = [.sast, .secrets, .sca]
 
-    /// Lists the files, runs the selected scanners in parallel and filters their findings; throws when a scanner fails hard.
+    /// Lists the files, runs the selected scanners in parallel and filters their findings. Throws `.invalidInput` for an
+    /// unknown tool name or bad input a scanner reports; a scanner that fails otherwise becomes a failed `ToolRun`.
     public func run(_ request: ScanRequest, context: ScanContext) throws -> ScanOutcome {
         let started = DispatchTime.now()
         let include = request.config.include.map(Glob.init)
