@@ -9,7 +9,9 @@ public enum ScannerKind: String, Sendable, CaseIterable, Codable {
 /// The tree being scanned: an absolute root and the files selected by the config's
 /// include/exclude globs (or named on the command line), relative to the root.
 public struct ScanTarget: Sendable {
+    /// The absolute path of the scanned tree.
     public let root: String
+    /// Selected files, relative to `root`, `/`-separated.
     public let files: [String]
     /// Files over `--max-file-size`: source scanners skip them (the scan reports them); dependency
     /// scanning still reads the lockfiles among them.
@@ -18,6 +20,7 @@ public struct ScanTarget: Sendable {
     /// `oversizedFiles`), never elsewhere under the root.
     public var isFileList: Bool
 
+    /// Makes a target from an absolute root and files relative to it.
     public init(root: String, files: [String], oversizedFiles: [String] = [], isFileList: Bool = false) {
         self.root = root
         self.files = files
@@ -25,6 +28,7 @@ public struct ScanTarget: Sendable {
         self.isFileList = isFileList
     }
 
+    /// The absolute path of `relative` under `root`.
     public func absolute(_ relative: String) -> String {
         root.hasSuffix("/") ? root + relative : root + "/" + relative
     }
@@ -40,9 +44,13 @@ public struct ScanTarget: Sendable {
 
 /// What one scanner produced.
 public struct ScannerOutput: Sendable {
+    /// What the scanner found, before the pipeline filters it.
     public var findings: [Finding]
+    /// Metadata for the rules its findings refer to.
     public var rules: [RuleDescriptor]
+    /// How the tool ran: status, version, time.
     public var tool: ToolRun
+    /// Things to tell the user that are not findings.
     public var notices: [Notice]
     /// Bad input the scanner read past (`FILE:LINE: problem`, level error): the scan finishes
     /// and exits 2.
@@ -52,6 +60,7 @@ public struct ScannerOutput: Sendable {
     /// Which native rules cover which Bandit/Semgrep checks (set by the native engine).
     public var equivalence: RuleEquivalence?
 
+    /// Makes an output; only the tool run is required.
     public init(findings: [Finding] = [], rules: [RuleDescriptor] = [], tool: ToolRun, notices: [Notice] = []) {
         self.findings = findings
         self.rules = rules
@@ -77,6 +86,8 @@ public protocol Scanner: Sendable {
 }
 
 extension Scanner {
+    /// By default a scanner is in the default set.
     public var isDefault: Bool { true }
+    /// By default a scanner can always run (nil).
     public func unavailableReason(context: ScanContext) -> String? { nil }
 }

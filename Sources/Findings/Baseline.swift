@@ -6,17 +6,21 @@ import Support
 public struct Baseline: Sendable, Codable, Hashable {
     /// One accepted finding.
     public struct Entry: Sendable, Codable, Hashable, Comparable {
+        /// The accepted finding's fingerprint; the only field matching uses.
         public var fingerprint: String
+        /// The rule that produced it, for humans reviewing the file.
         public var ruleId: String
         /// The file (or URL) it was in, for humans; matching uses only the fingerprint.
         public var file: String?
 
+        /// Makes an entry; `file` is the finding's file or URL, nil when it has neither.
         public init(fingerprint: String, ruleId: String, file: String?) {
             self.fingerprint = fingerprint
             self.ruleId = ruleId
             self.file = file
         }
 
+        /// Orders by file, then rule id, then fingerprint, so the written file is stable.
         public static func < (a: Entry, b: Entry) -> Bool {
             ((a.file ?? ""), a.ruleId, a.fingerprint) < ((b.file ?? ""), b.ruleId, b.fingerprint)
         }
@@ -27,8 +31,11 @@ public struct Baseline: Sendable, Codable, Hashable {
     /// The current version of the file format.
     public static let currentVersion = 1
 
+    /// The file type marker; `formatName` in a valid baseline.
     public var format: String
+    /// The file format version; `currentVersion` when written by this build.
     public var version: Int
+    /// The accepted findings, sorted.
     public var entries: [Entry]
 
     /// A baseline accepting `findings` (duplicates removed, entries sorted so diffs stay small).
@@ -47,6 +54,7 @@ public struct Baseline: Sendable, Codable, Hashable {
         case format, version, entries
     }
 
+    /// Decodes a baseline file and indexes its fingerprints; throws when a key is missing or mistyped.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         format = try container.decode(String.self, forKey: .format)

@@ -4,6 +4,7 @@ public struct ChangedLines: Sendable, Hashable {
     /// Added or modified line numbers (new side) per file, relative to the repository root.
     public var lines: [String: Set<Int>]
 
+    /// Makes a set of changed lines from line numbers per file; empty by default.
     public init(lines: [String: Set<Int>] = [:]) {
         self.lines = lines
     }

@@ -5,10 +5,13 @@ public struct Finding: Sendable, Codable, Hashable {
     public var ruleId: String
     /// The tool that produced it (`native`, `secrets`, `osv`, `bandit`, `semgrep`, ...; see `ToolName`).
     public var tool: String
+    /// How bad the problem is if real; the gate and `--severity` judge by it.
     public var severity: Severity
+    /// How sure the tool is that the finding is real.
     public var confidence: Confidence
     /// One human sentence; may name the tainted source or the vulnerable package.
     public var message: String
+    /// Where the problem is: a file position, or a URL.
     public var location: Location
     /// CWE ids as integers (`89` for CWE-89).
     public var cwe: [Int]

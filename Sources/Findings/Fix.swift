@@ -4,14 +4,18 @@ public struct Fix: Sendable, Codable, Hashable {
     public struct Replacement: Sendable, Codable, Hashable {
         /// The file to edit; `nil` means the finding's own file.
         public var file: String?
+        /// First line of the replaced region, 1-based.
         public var startLine: Int
+        /// First column of the replaced region on `startLine`.
         public var startColumn: Int
+        /// Last line of the replaced region.
         public var endLine: Int
         /// Column just past the replaced text on `endLine`.
         public var endColumn: Int
         /// The text that replaces the region (may be empty: a deletion).
         public var text: String
 
+        /// Makes a replacement of the region with `text`; `file` nil means the finding's file.
         public init(file: String? = nil, startLine: Int, startColumn: Int, endLine: Int, endColumn: Int, text: String) {
             self.file = file
             self.startLine = startLine
@@ -27,6 +31,7 @@ public struct Fix: Sendable, Codable, Hashable {
     /// The edits; empty when the fix is advice only (e.g. "upgrade to 2.3.1").
     public var replacements: [Replacement]
 
+    /// Makes a fix described by `description`, with exact edits when known.
     public init(description: String, replacements: [Replacement] = []) {
         self.description = description
         self.replacements = replacements

@@ -18,6 +18,7 @@ public struct FindingsPipeline: Sendable {
     /// Which native rules cover which Bandit/Semgrep checks (de-duplication and suppressions).
     public var equivalence: RuleEquivalence
 
+    /// Makes a pipeline; by default with the default gate and no baseline, overrides or filters.
     public init(
         gate: Gate = Gate(), baseline: Baseline? = nil, severityOverrides: [String: Severity] = [:],
         changedLines: ChangedLines? = nil, minimumSeverity: Severity? = nil,

@@ -12,15 +12,18 @@ public struct ToolRun: Sendable, Codable, Hashable {
 
     /// The tool's name as findings carry it in `tool` (`native`, `secrets`, `osv`, `bandit`, `semgrep`; see `ToolName`).
     public var name: String
+    /// The tool's version, when it reported one.
     public var version: String?
     /// The tool's home page (SARIF `informationUri`).
     public var informationURI: String?
+    /// Whether the tool ran and its output was read, failed, or was skipped.
     public var status: Status
     /// Why it failed or was skipped.
     public var message: String?
     /// Wall time the tool took, in seconds.
     public var durationSeconds: Double?
 
+    /// Makes a tool run record; by default one that succeeded, with no version or timing.
     public init(
         name: String, version: String? = nil, informationURI: String? = nil, status: Status = .succeeded,
         message: String? = nil, durationSeconds: Double? = nil
@@ -42,13 +45,16 @@ public struct Notice: Sendable, Codable, Hashable {
         case info, warning, error
     }
 
+    /// How loud the notice is; never affects the exit status.
     public var level: Level
+    /// One human sentence saying what happened.
     public var message: String
     /// The file concerned, relative to the scan root, when there is one.
     public var file: String?
     /// The tool that raised it.
     public var tool: String?
 
+    /// Makes a notice, a warning by default.
     public init(level: Level = .warning, message: String, file: String? = nil, tool: String? = nil) {
         self.level = level
         self.message = message
@@ -65,6 +71,7 @@ public struct SkippedFile: Sendable, Codable, Hashable {
     /// Why, e.g. `larger than --max-file-size (6.0M > 5.0M)` or `cannot read: Permission denied`.
     public var reason: String
 
+    /// Records that `file` (relative to the scan root) was not read, and why.
     public init(file: String, reason: String) {
         self.file = file
         self.reason = reason
@@ -73,12 +80,17 @@ public struct SkippedFile: Sendable, Codable, Hashable {
 
 /// Everything one scan produced: what renderers print and the gate judges.
 public struct Report: Sendable, Codable, Hashable {
+    /// The findings left after suppressions, baseline, severity filter and de-duplication.
     public var findings: [Finding]
     /// Metadata for the rules findings refer to; rules without a descriptor get a minimal one in SARIF.
     public var rules: [RuleDescriptor]
+    /// Every tool that took part, with how it went.
     public var tools: [ToolRun]
+    /// Things to tell the user that are not findings (parse failures, skipped tools).
     public var notices: [Notice]
+    /// How many files the scan read.
     public var filesScanned: Int
+    /// Wall time of the whole scan, in seconds.
     public var durationSeconds: Double
     /// Findings hidden by in-source suppressions (counted in summaries, not listed).
     public var suppressedCount: Int
@@ -91,6 +103,7 @@ public struct Report: Sendable, Codable, Hashable {
     /// Files selected for the scan that no scanner read, with the reason.
     public var skippedFiles: [SkippedFile]
 
+    /// Makes a report; every part defaults to empty or zero.
     public init(
         findings: [Finding] = [], rules: [RuleDescriptor] = [], tools: [ToolRun] = [], notices: [Notice] = [],
         filesScanned: Int = 0, durationSeconds: Double = 0, suppressedCount: Int = 0, baselinedCount: Int = 0,

@@ -29,6 +29,7 @@ public struct RuleDescriptor: Sendable, Codable, Hashable {
     /// score); otherwise it is derived from `defaultSeverity`.
     public var securitySeverityScore: Double?
 
+    /// Makes a rule descriptor from its metadata.
     public init(
         id: String, tool: String = ToolName.native, name: String? = nil, shortDescription: String,
         fullDescription: String? = nil, help: String? = nil, helpMarkdown: String? = nil,

@@ -43,8 +43,10 @@ public enum Severity: String, Sendable, Codable, Hashable, CaseIterable, Compara
         }
     }
 
+    /// Orders by `rank`: `info` lowest, then low, medium, high, unknown, critical.
     public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
 
+    /// The raw name, e.g. `high`.
     public var description: String { rawValue }
 
     /// SARIF `level`: critical/unknown/high → error, medium → warning, low/info → note.
@@ -93,7 +95,9 @@ public enum Confidence: String, Sendable, Codable, Hashable, CaseIterable, Compa
         }
     }
 
+    /// Orders by `rank`: low < medium < high.
     public static func < (lhs: Confidence, rhs: Confidence) -> Bool { lhs.rank < rhs.rank }
 
+    /// The raw name, e.g. `medium`.
     public var description: String { rawValue }
 }

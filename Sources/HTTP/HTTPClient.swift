@@ -9,15 +9,18 @@ import Support
 /// GitHub and LLM clients. The body is written to `destination` as it arrives and capped at
 /// `maxBytes`, so a hostile or broken server cannot fill the disk.
 public struct HTTPRequest: Sendable, Hashable {
+    /// The absolute URL to fetch.
     public var url: String
     /// Extra request headers (`If-None-Match`, `Accept`).
     public var headers: [String: String]
     /// The whole transfer's limit, seconds.
     public var timeout: Double
+    /// The limit for establishing the connection, seconds.
     public var connectTimeout: Double
     /// The largest body accepted; a larger one fails the request.
     public var maxBytes: Int64
 
+    /// Makes a GET request for `url` with the given headers and limits (seconds, bytes).
     public init(url: String, headers: [String: String] = [:], timeout: Double = 300, connectTimeout: Double = 30,
                 maxBytes: Int64 = 1 << 30) {
         self.url = url
@@ -30,6 +33,7 @@ public struct HTTPRequest: Sendable, Hashable {
 
 /// The status line and headers of the final response (after redirects).
 public struct HTTPResponse: Sendable, Hashable {
+    /// The HTTP status code of the final response, e.g. 200 or 304.
     public var status: Int
     /// Header lines in order, names as sent.
     public var headers: [HTTPHeader]
@@ -41,13 +45,17 @@ public struct HTTPResponse: Sendable, Hashable {
         headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
     }
 
+    /// The `ETag` header, or nil when the server sent none.
     public var etag: String? { header("ETag") }
+    /// The `Last-Modified` header, or nil when the server sent none.
     public var lastModified: String? { header("Last-Modified") }
 }
 
 /// One response header.
 public struct HTTPHeader: Sendable, Hashable {
+    /// The header's name, as sent (compare case-insensitively).
     public var name: String
+    /// The header's value, as sent.
     public var value: String
 }
 

@@ -1,5 +1,6 @@
 /// One resolved dependency read from a lockfile or manifest: what SCA matches against OSV.
 public struct Dependency: Hashable, Sendable, Codable {
+    /// The ecosystem whose advisories apply to it.
     public var ecosystem: Ecosystem
     /// The name as written in the lockfile (normalisation happens at lookup).
     public var name: String
@@ -16,6 +17,7 @@ public struct Dependency: Hashable, Sendable, Codable {
     /// Extra facts worth keeping: environment markers, hashes, source registry.
     public var notes: [String: String]
 
+    /// Makes a dependency read from `file` at `line`; `version` nil when the file gives none.
     public init(ecosystem: Ecosystem, name: String, version: String?, file: String, line: Int,
                 isDirect: Bool = true, path: [String] = [], notes: [String: String] = [:]) {
         self.ecosystem = ecosystem

@@ -15,6 +15,7 @@ public enum FilesystemOp: Sendable, Equatable, CustomStringConvertible {
     /// layer (the parent keeps its own clone and commits it back after the run).
     case attachUpperLayer(path: String)
 
+    /// The step as one line for logs and tests, e.g. `mkdir /x 755`.
     public var description: String {
         switch self {
         case .mkdir(let path, let mode): return "mkdir \(path) \(String(mode, radix: 8))"
@@ -42,16 +43,25 @@ public enum FilesystemOp: Sendable, Equatable, CustomStringConvertible {
 
 /// `mount(2)` flags, named so plans read clearly in tests and `sandbox check`.
 public struct MountFlags: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The `MS_*` bits.
     public let rawValue: UInt
+    /// Makes flags from `MS_*` bits.
     public init(rawValue: UInt) { self.rawValue = rawValue }
 
+    /// `MS_RDONLY`: mount read-only.
     public static let readOnly = MountFlags(rawValue: 1)  // MS_RDONLY
+    /// `MS_NOSUID`: ignore set-user-ID and set-group-ID bits.
     public static let noSuid = MountFlags(rawValue: 2)  // MS_NOSUID
+    /// `MS_NODEV`: no access to device files.
     public static let noDev = MountFlags(rawValue: 4)  // MS_NODEV
+    /// `MS_NOEXEC`: no program execution.
     public static let noExec = MountFlags(rawValue: 8)  // MS_NOEXEC
+    /// `MS_BIND`: a bind mount.
     public static let bind = MountFlags(rawValue: 4096)  // MS_BIND
+    /// `MS_REC`: apply to the whole subtree.
     public static let recursive = MountFlags(rawValue: 16384)  // MS_REC
 
+    /// The flags as comma-separated mount options (`ro,nosuid`), or `-` when none.
     public var description: String {
         let names: [(MountFlags, String)] = [(.readOnly, "ro"), (.noSuid, "nosuid"), (.noDev, "nodev"),
                                              (.noExec, "noexec"), (.bind, "bind"), (.recursive, "rec")]

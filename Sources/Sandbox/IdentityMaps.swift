@@ -9,14 +9,19 @@ import Support
 /// ids. It leaves `setgroups` allowed so the payload can shed the launcher's supplementary
 /// groups. An unprivileged launcher can map only itself and must deny `setgroups`.
 public struct IdentityMaps: Sendable, Equatable {
+    /// The `uid_map` contents, one `inside host count` line per range.
     public var uidMap: String
+    /// The `gid_map` contents, one `inside host count` line per range.
     public var gidMap: String
+    /// Whether `setgroups` is denied (required for an unprivileged launcher).
     public var denySetgroups: Bool
     /// The payload's ids inside the namespace.
     public var uid: UInt32
+    /// The payload's gid inside the namespace.
     public var gid: UInt32
     /// The payload's ids on the host.
     public var hostUID: UInt32
+    /// The payload's gid on the host.
     public var hostGID: UInt32
 
     /// The host ids a root launcher gives every payload.

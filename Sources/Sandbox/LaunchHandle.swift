@@ -10,6 +10,7 @@ public final class LaunchHandle: Sendable {
     private let requested = Atomic<Int32>(0)
     private let terminal = Mutex<CallerTerminal?>(nil)
 
+    /// Makes a handle with no sandbox attached yet.
     public init() {}
 
     /// Stops the sandbox (now, or as soon as it has started) and records `signal` as the cause.

@@ -7,18 +7,31 @@ import Support
 /// Pure data: building one touches the host only to inspect paths (lstat), so plans are
 /// tested without privileges.
 public struct LaunchPlan: Sendable, Equatable {
+    /// The payload's command and arguments; `argv[0]` is looked up in `searchPath`.
     public var argv: [String]
+    /// The payload's environment as `NAME=value` strings, after filtering.
     public var environment: [String]
+    /// The `PATH` the command is resolved against (the payload environment's `PATH`).
     public var searchPath: String
+    /// The payload's working directory inside the sandbox.
     public var workdir: String
+    /// The hostname set in the sandbox's UTS namespace.
     public var hostname: String
+    /// The `uid_map` contents written for the user namespace.
     public var uidMap: String
+    /// The `gid_map` contents written for the user namespace.
     public var gidMap: String
+    /// Whether `setgroups` is denied before the gid map is written.
     public var denySetgroups: Bool
+    /// The payload's uid inside the sandbox.
     public var uid: UInt32
+    /// The payload's gid inside the sandbox.
     public var gid: UInt32
+    /// The host directory the sandbox root is built in before `pivot_root`.
     public var newRoot: String
+    /// The steps that build the root, in the order the init performs them.
     public var filesystem: [FilesystemOp]
+    /// The `setrlimit` values applied to the payload.
     public var rlimits: [ResourceLimit]
     /// The resolved workspace the `.attachWorkspace` step mounts, if any.
     public var workspace: WorkspaceMount?
@@ -30,8 +43,11 @@ public struct LaunchPlan: Sendable, Equatable {
 
     /// A `setrlimit` value.
     public struct ResourceLimit: Sendable, Equatable {
+        /// The `RLIMIT_*` resource number.
         public var resource: Int32
+        /// The soft limit, in the resource's unit.
         public var soft: UInt64
+        /// The hard limit, in the resource's unit.
         public var hard: UInt64
     }
 }
@@ -40,8 +56,11 @@ public struct LaunchPlan: Sendable, Equatable {
 /// read-only (`ro`, and an overlay's lower layer), and the id shift that lets the unprivileged
 /// payload read (and, for `rw`/`overlay`, write) a tree someone else owns as its owner can.
 public struct WorkspaceMount: Sendable, Equatable {
+    /// The directory, resolved and held open by the parent.
     public var directory: WorkspaceDirectory
+    /// How the workspace appears inside: `ro`, `rw` or `overlay`.
     public var mode: Profile.WorkspaceMode
+    /// The id shift of an idmapped mount, when the payload must write a tree it does not own; nil: none.
     public var idShift: IDShift?
     /// Size of the tmpfs holding the overlay's upper layer: the most bytes a run adds (nil: unbounded).
     public var sizeLimit: UInt64?
@@ -49,20 +68,27 @@ public struct WorkspaceMount: Sendable, Equatable {
     /// creates and keeps, and the parent commits that layer to the directory after the run.
     public var commitsBack: Bool = false
 
+    /// Whether the directory itself is mounted read-only (all modes but a direct `rw` bind).
     public var readOnlyTree: Bool { mode != .rw || commitsBack }
 
     /// Files owned by `disk` appear owned by `shown` (and new files are stored as `disk`).
     public struct IDShift: Sendable, Equatable {
+        /// The owner uid of the files on disk.
         public var diskUID: UInt32
+        /// The owner gid of the files on disk.
         public var diskGID: UInt32
+        /// The uid the payload sees as their owner.
         public var shownUID: UInt32
+        /// The gid the payload sees as their owner.
         public var shownGID: UInt32
     }
 }
 
 /// What the caller asks for beyond the profile.
 public struct LaunchRequest: Sendable {
+    /// The sandbox profile to apply.
     public var profile: Profile
+    /// The command to run and its arguments.
     public var command: [String]
     /// Host directory shown at `/workspace` and used as the working directory.
     public var workspace: String?
@@ -75,6 +101,7 @@ public struct LaunchRequest: Sendable {
     /// Mount a private devpts so the launcher can give the payload a terminal (`-t`).
     public var terminal = false
 
+    /// Makes a request to run `command` under `profile`; by default no workspace and no extra paths or variables.
     public init(profile: Profile, command: [String], workspace: String? = nil, extraReadOnly: [String] = [],
                 callerEnvironment: [String: String] = [:], extraEnvironment: [String: String] = [:]) {
         self.profile = profile

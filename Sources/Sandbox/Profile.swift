@@ -13,6 +13,7 @@ public struct Profile: Sendable, Equatable {
         case overlay
     }
 
+    /// What the sandbox sees of the host's filesystem.
     public struct Filesystem: Sendable, Equatable {
         /// Host paths bound read-only at the same place inside.
         public var readOnly: [String]
@@ -20,8 +21,10 @@ public struct Profile: Sendable, Equatable {
         public var hidden: [String]
         /// Fresh tmpfs mounts: inside path → size in bytes.
         public var tmpfs: [String: UInt64]
+        /// How the workspace directory appears inside.
         public var workspace: WorkspaceMode
 
+        /// Makes a filesystem section from its bind, hide, tmpfs and workspace settings.
         public init(readOnly: [String], hidden: [String], tmpfs: [String: UInt64], workspace: WorkspaceMode) {
             self.readOnly = readOnly
             self.hidden = hidden
@@ -30,20 +33,25 @@ public struct Profile: Sendable, Equatable {
         }
     }
 
+    /// Which environment variables the payload gets.
     public struct Environment: Sendable, Equatable {
         /// Names passed through from the caller; a trailing `*` matches a prefix (`LC_*`).
         public var allow: [String]
         /// Fixed values, applied after the allow-list.
         public var set: [String: String]
 
+        /// Makes an environment section from an allow-list and fixed values.
         public init(allow: [String], set: [String: String]) {
             self.allow = allow
             self.set = set
         }
     }
 
+    /// Whether and where the payload may connect.
     public struct Network: Sendable, Equatable {
+        /// `none`: no network at all; `proxy`: egress only through Sentinel's filtering proxy.
         public enum Mode: String, Sendable, Equatable { case none, proxy }
+        /// No network, or egress through the proxy.
         public var mode: Mode
         /// Egress allow entries (`host[:port]`, `*.domain`, CIDR), for `proxy`.
         public var allow: [String]
@@ -51,8 +59,10 @@ public struct Profile: Sendable, Equatable {
         public var deny: [String]
         /// Most concurrent proxied connections, and most bytes per run (0: no limit).
         public var maxConnections: Int
+        /// Most bytes proxied per run; 0 means no limit.
         public var maxBytes: UInt64
 
+        /// Makes a network section; by default no allow or deny entries, 64 connections, no byte limit.
         public init(mode: Mode, allow: [String] = [], deny: [String] = [], maxConnections: Int = 64,
                     maxBytes: UInt64 = 0) {
             self.mode = mode
@@ -63,6 +73,7 @@ public struct Profile: Sendable, Equatable {
         }
     }
 
+    /// The seccomp filter applied to the payload.
     public enum Seccomp: Sendable, Equatable {
         /// Sentinel's built-in deny-list.
         case `default`
@@ -72,18 +83,27 @@ public struct Profile: Sendable, Equatable {
         case disabled
     }
 
+    /// What the payload may consume; nil means no limit unless noted.
     public struct Limits: Sendable, Equatable {
+        /// Memory limit for the whole sandbox (cgroup), bytes.
         public var memoryBytes: UInt64?
+        /// Most processes and threads in the sandbox (cgroup).
         public var pids: Int?
+        /// CPU limit in CPUs, e.g. 1.5 (cgroup).
         public var cpus: Double?
+        /// Wall-clock limit for the run, seconds.
         public var timeoutSeconds: Double?
+        /// Largest file the payload may write, bytes (`RLIMIT_FSIZE`).
         public var fileSizeBytes: UInt64?
+        /// Most open file descriptors per process (`RLIMIT_NOFILE`).
         public var openFiles: Int?
+        /// Limit on the run's captured output, bytes; nil means 16 MiB.
         public var outputBytes: UInt64?
         /// inotify instances and watches the sandbox may hold. The kernel also counts them
         /// against the launcher's uid on the host (128 instances by default there), so they are
         /// always bounded: at most `inotifyBounds`, and at most half the host's own limit.
         public var inotifyInstances: Int
+        /// inotify watches the sandbox may hold; bounded as `inotifyInstances` is.
         public var inotifyWatches: Int
         /// Most bytes one run may add to an `rw` or `overlay` workspace (the size of the tmpfs
         /// holding the overlay's upper layer); nil: unbounded.
@@ -92,11 +112,13 @@ public struct Profile: Sendable, Equatable {
         /// Defaults: a watcher needs one instance, and 8,192 watches (the kernel's old
         /// per-user default) cover a large repository; both leave most of root's quota alone.
         public static let defaultInotifyInstances = 16
+        /// The default for `inotifyWatches`.
         public static let defaultInotifyWatches = 8192
         /// The most a profile may ask for: half the kernel's default 128 instances, and enough
         /// watches for a monorepo while staying a fraction of a typical host's limit.
         public static let inotifyBounds = (instances: 64, watches: 65536)
 
+        /// Makes limits; by default none except the inotify defaults.
         public init(memoryBytes: UInt64? = nil, pids: Int? = nil, cpus: Double? = nil,
                     timeoutSeconds: Double? = nil, fileSizeBytes: UInt64? = nil, openFiles: Int? = nil,
                     outputBytes: UInt64? = nil, inotifyInstances: Int = Limits.defaultInotifyInstances,
@@ -114,20 +136,30 @@ public struct Profile: Sendable, Equatable {
         }
     }
 
+    /// The profile's name, e.g. `scan-bandit`.
     public var name: String
+    /// One human sentence saying what the profile is for.
     public var description: String
+    /// What the sandbox sees of the host's filesystem.
     public var filesystem: Filesystem
+    /// Which environment variables the payload gets.
     public var environment: Environment
+    /// Whether and where the payload may connect.
     public var network: Network
+    /// The seccomp filter applied to the payload.
     public var seccomp: Seccomp
+    /// What the payload may consume.
     public var limits: Limits
     /// Names of secrets this profile may receive.
     public var secrets: [String]
     /// The payload's uid and gid inside the sandbox (default 65534, `nobody`).
     public var uid: UInt32
+    /// The payload's gid inside the sandbox (default 65534, `nogroup`).
     public var gid: UInt32
+    /// The hostname inside the sandbox's UTS namespace (default `sentinel`).
     public var hostname: String
 
+    /// Makes a profile; by default no secrets, uid and gid 65534, hostname `sentinel`.
     public init(name: String, description: String = "", filesystem: Filesystem, environment: Environment,
                 network: Network, seccomp: Seccomp, limits: Limits, secrets: [String] = [],
                 uid: UInt32 = 65534, gid: UInt32 = 65534, hostname: String = "sentinel") {

@@ -3,8 +3,10 @@ import Support
 
 /// Finds profiles by name in the profile directories, or by path.
 public struct ProfileStore: Sendable {
+    /// Directories searched in order for `<name>.<ext>` profile files.
     public var directories: [String]
 
+    /// Makes a store searching `directories` in order.
     public init(directories: [String]) {
         self.directories = directories
     }
@@ -39,6 +41,7 @@ public struct ProfileStore: Sendable {
         throw SentinelError(.invalidInput, "unknown profile '\(nameOrPath)' (known: \(known.isEmpty ? "minimal" : known))")
     }
 
+    /// The first existing profile file for `name` in the directories, or nil when there is none.
     public func path(forName name: String) -> String? {
         for directory in directories {
             for ext in Self.extensions {

@@ -6,9 +6,12 @@ import Glibc
 /// One per-user-namespace limit the sandbox's init writes in its own user namespace:
 /// `/proc/sys/user/<name>` = `value`.
 public struct UserNamespaceLimit: Sendable, Equatable {
+    /// The file name under `/proc/sys/user`, e.g. `max_inotify_instances`.
     public var name: String
+    /// The value written to it.
     public var value: Int
 
+    /// Makes a limit writing `value` to `/proc/sys/user/<name>`.
     public init(name: String, value: Int) {
         self.name = name
         self.value = value

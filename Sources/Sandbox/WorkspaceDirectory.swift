@@ -13,9 +13,13 @@ public final class WorkspaceDirectory: Sendable, Equatable, CustomStringConverti
     public let path: String
     /// An `O_PATH` descriptor of the directory, closed when this value goes away.
     public let fd: Int32
+    /// The device number of the directory, as `fstat` gave it.
     public let device: UInt64
+    /// The inode number of the directory, as `fstat` gave it.
     public let inode: UInt64
+    /// The directory's owner uid on the host.
     public let ownerUID: UInt32
+    /// The directory's owner gid on the host.
     public let ownerGID: UInt32
     /// Permission bits of the directory.
     public let mode: UInt32
@@ -66,10 +70,12 @@ public final class WorkspaceDirectory: Sendable, Equatable, CustomStringConverti
 
     deinit { close(fd) }
 
+    /// The same directory (device and inode) named by the same path.
     public static func == (lhs: WorkspaceDirectory, rhs: WorkspaceDirectory) -> Bool {
         lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.path == rhs.path
     }
 
+    /// The path the caller named.
     public var description: String { path }
 
     /// The system directory (or ancestor of one) this directory is, compared by device and

@@ -9,13 +9,16 @@ import Foundation
 /// Symlinks are not followed, so a scan never leaves its tree. Files it cannot cover (too large,
 /// unreadable, not regular) are returned as skipped, with the reason, never dropped silently.
 public struct FileWalker: Sendable {
+    /// When non-empty, only files matching one of these are listed.
     public var include: [Glob]
+    /// Files matching any of these are left out.
     public var exclude: [Glob]
     /// Directory names skipped wherever they occur.
     public var skippedDirectories: Set<String>
     /// Files larger than this are skipped and reported (generated or minified code, data dumps).
     public var maxFileBytes: Int
 
+    /// VCS data, dependency, virtual-environment, cache and editor directories.
     public static let defaultSkippedDirectories: Set<String> = [
         ".git", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".build", ".sentinel",
         ".tox", ".mypy_cache", ".pytest_cache", "site-packages", ".idea", ".vscode",
@@ -24,6 +27,7 @@ public struct FileWalker: Sendable {
     /// `--max-file-size` when not given: 5 MiB.
     public static let defaultMaxFileBytes = 5 << 20
 
+    /// Makes a walker; by default it lists every file up to 5 MiB outside the skipped directories.
     public init(include: [Glob] = [], exclude: [Glob] = [], skippedDirectories: Set<String> = defaultSkippedDirectories,
                 maxFileBytes: Int = defaultMaxFileBytes) {
         self.include = include

@@ -3,11 +3,13 @@
 /// file's name at any depth (`*.min.js`); a pattern ending in `/` matches a directory and
 /// everything below it.
 public struct Glob: Sendable, Hashable, CustomStringConvertible {
+    /// The pattern text as written.
     public let pattern: String
     private let segments: [[UInt8]]
     private let anyDepth: Bool
     private let directoryPrefix: Bool
 
+    /// Compiles `pattern`; every string is a valid pattern.
     public init(_ pattern: String) {
         self.pattern = pattern
         var body = pattern
@@ -19,6 +21,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
         segments = body.split(separator: "/", omittingEmptySubsequences: true).map { Array($0.utf8) }
     }
 
+    /// The pattern text as written.
     public var description: String { pattern }
 
     /// Whether `path` (relative, `/`-separated) matches.

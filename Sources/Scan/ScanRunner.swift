@@ -12,14 +12,19 @@ import Synchronization
 
 /// One scan as the CLI (or a test) asks for it.
 public struct ScanRequest: Sendable {
+    /// The absolute path of the tree to scan; findings' paths are relative to it.
     public var root: String
     /// `--sast/--sca/--secrets/--dast`; nil means the config's list, else every kind that applies.
     public var kinds: [ScannerKind]?
     /// `--tools`; nil means the config's list, else the default set.
     public var tools: [String]?
+    /// The project's `.sentinel.yml` settings (include/exclude, tools, rule directories).
     public var config: ScanConfig
+    /// Which findings fail the scan (exit 1).
     public var gate: Gate
+    /// `--baseline`: findings it lists are hidden and counted; nil for none.
     public var baseline: Baseline?
+    /// `--since REV`: only findings on these lines are kept; nil keeps all.
     public var changedLines: ChangedLines?
     /// `--severity`: findings below it are not shown (nor gated), only counted.
     public var minimumSeverity: Severity?
@@ -28,11 +33,10 @@ public struct ScanRequest: Sendable {
     /// `--max-file-size` in bytes; nil means `FileWalker.defaultMaxFileBytes`.
     public var maxFileBytes: Int?
 
-    public init(
-        root: String, kinds: [ScannerKind]? = nil, tools: [String]? = nil, config: ScanConfig = ScanConfig(),
-        gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil,
-        targets: [String]? = nil, maxFileBytes: Int? = nil
-    ) {
+    /// Makes a request for `root`; everything else defaults to the config's or built-in choices.
+    public init(root: String, kinds: [ScannerKind]? = nil, tools: [String]? = nil, config: ScanConfig = ScanConfig(),
+                gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil,
+                targets: [String]? = nil, maxFileBytes: Int? = nil) {
         self.root = root
         self.kinds = kinds
         self.tools = tools
@@ -47,7 +51,9 @@ public struct ScanRequest: Sendable {
 
 /// The finished scan: the report to render and the exit status (DESIGN §3: 0, 1, 3).
 public struct ScanOutcome: Sendable {
+    /// Everything the scan produced, after the pipeline.
     public var report: Report
+    /// What the gate decided: the status the CLI exits with.
     public var exitStatus: ScanExitStatus
     /// Bad input the scan read past (also in the report's notices); the status is then 2.
     public var inputErrors: [Notice] = []
@@ -56,8 +62,10 @@ public struct ScanOutcome: Sendable {
 /// Selects the scanners a request asks for, runs them (in parallel), and passes their
 /// findings through the pipeline: overrides, suppressions, dedupe, `--since`, baseline, gate.
 public struct ScanRunner: Sendable {
+    /// Every scanner the runner can choose from; the request selects among them.
     public let scanners: [any Adapters.Scanner]
 
+    /// Makes a runner over `scanners`.
     public init(scanners: [any Adapters.Scanner]) {
         self.scanners = scanners
     }
@@ -65,6 +73,8 @@ public struct ScanRunner: Sendable {
     /// The kinds a scan runs when nothing narrows it.
     public static let defaultKinds: [ScannerKind] = [.sast, .secrets, .sca]
 
+    /// Lists the files, runs the selected scanners in parallel and filters their findings. Throws `.invalidInput` for an
+    /// unknown tool name or bad input a scanner reports; a scanner that fails otherwise becomes a failed `ToolRun`.
     public func run(_ request: ScanRequest, context: ScanContext) throws -> ScanOutcome {
         let started = DispatchTime.now()
         let include = request.config.include.map(Glob.init)

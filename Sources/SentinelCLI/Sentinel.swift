@@ -2,16 +2,19 @@ import ArgumentParser
 
 /// The `sentinel` command: subcommands live one per file.
 public struct Sentinel: ParsableCommand {
+    /// The command name, one-line abstract, version and subcommand list.
     public static let configuration = CommandConfiguration(
         commandName: "sentinel",
         abstract: "Run untrusted work in a sandbox, scan code, and heal what breaks.",
         version: SentinelVersion.current,
         subcommands: [ScanCommand.self, RulesCommand.self, DatabaseCommand.self, SandboxCommand.self, DoctorCommand.self]
     )
+    /// Makes the root command; ArgumentParser fills it from the command line.
     public init() {}
 }
 
 /// The version `sentinel --version` prints.
 public enum SentinelVersion {
+    /// The release version string (semantic versioning).
     public static let current = "0.1.0"
 }

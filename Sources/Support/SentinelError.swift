@@ -62,7 +62,9 @@ public struct SentinelError: Error, Sendable, Equatable, CustomStringConvertible
 
 /// A C `errno` value with its conventional name and message.
 public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The C `errno` number, e.g. `EPERM`.
     public let rawValue: Int32
+    /// Wraps the C `errno` value `rawValue`.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The calling thread's current `errno`.
@@ -74,6 +76,7 @@ public struct Errno: Error, Hashable, Sendable, CustomStringConvertible {
     /// The symbolic name, e.g. "EPERM", or "E<number>" when unknown.
     public var name: String { Errno.names[rawValue] ?? "E\(rawValue)" }
 
+    /// The `strerror` message, same as `message`.
     public var description: String { message }
 
     private static let names: [Int32: String] = [

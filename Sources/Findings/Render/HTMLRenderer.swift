@@ -12,11 +12,13 @@ public struct HTMLRenderer: ReportRenderer {
     /// locations link to `base + file#Lline`; without it they stay text.
     public var sourceBaseURL: String?
 
+    /// Makes an HTML renderer; without `sourceBaseURL`, locations are plain text.
     public init(title: String = "Sentinel report", sourceBaseURL: String? = nil) {
         self.title = title
         self.sourceBaseURL = sourceBaseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     }
 
+    /// The report as one self-contained HTML page.
     public func render(_ report: Report) -> String {
         let findings = report.findings.sorted { a, b in
             a.severity != b.severity ? a.severity > b.severity : Finding.reportOrder(a, b)

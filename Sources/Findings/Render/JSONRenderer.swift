@@ -12,11 +12,17 @@ public struct JSONRenderer: ReportRenderer {
         public var bySeverity: [String: Int]
         /// Counts per tool name that reported findings.
         public var byTool: [String: Int]
+        /// How many files the scan read.
         public var filesScanned: Int
+        /// Wall time of the whole scan, in seconds.
         public var durationSeconds: Double
+        /// Findings hidden by in-source suppressions.
         public var suppressed: Int
+        /// Findings hidden because the baseline lists them.
         public var baselined: Int
+        /// Every tool that took part, with how it went.
         public var tools: [ToolRun]
+        /// Things to tell the user that are not findings.
         public var notices: [Notice]
         /// Findings hidden by `--severity`.
         public var belowSeverity: Int?
@@ -28,10 +34,13 @@ public struct JSONRenderer: ReportRenderer {
 
     /// The whole document.
     public struct Document: Sendable, Codable, Hashable {
+        /// The findings reported, in `Finding`'s `Codable` form.
         public var findings: [Finding]
+        /// Counts, tools and notices for the scan.
         public var summary: Summary
     }
 
+    /// Makes a JSON renderer; it has no options.
     public init() {}
 
     /// The document `render` prints, for callers that want the values.
@@ -52,6 +61,7 @@ public struct JSONRenderer: ReportRenderer {
         return Document(findings: findings, summary: summary)
     }
 
+    /// The report as pretty-printed JSON with sorted keys.
     public func render(_ report: Report) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -29,5 +29,6 @@ public enum OutputFormat: String, Sendable, CaseIterable, CustomStringConvertibl
         }
     }
 
+    /// The format's name as `--format` takes it, e.g. `sarif`.
     public var description: String { rawValue }
 }

@@ -17,6 +17,7 @@ public struct SARIFRenderer: ReportRenderer {
     /// which is what GitHub code scanning resolves them against.
     public var pathPrefix: String
 
+    /// Makes a SARIF renderer; without `sourceRoot`, URIs are relative with no base.
     public init(sourceRoot: String? = nil, pathPrefix: String = "") {
         self.sourceRoot = sourceRoot
         var prefix = Location.relativePath(pathPrefix)
@@ -24,6 +25,7 @@ public struct SARIFRenderer: ReportRenderer {
         self.pathPrefix = prefix
     }
 
+    /// The report as a SARIF 2.1.0 log, JSON text.
     public func render(_ report: Report) -> String {
         let findings = report.findings.sortedForReport()
         var toolNames = report.toolNames

@@ -16,6 +16,7 @@ public struct TextRenderer: ReportRenderer {
     /// report goes to the same terminal, so each error is printed once.
     public var showToolFailures: Bool = true
 
+    /// Makes a text renderer; `color` adds ANSI colors (the caller checks isatty).
     public init(color: Bool = false, showSnippets: Bool = false, showToolFailures: Bool = true) {
         self.color = color
         self.showSnippets = showSnippets
@@ -29,6 +30,7 @@ public struct TextRenderer: ReportRenderer {
         self.verbosity = verbosity
     }
 
+    /// The report as human-readable text for a terminal.
     public func render(_ report: Report) -> String {
         var lines: [String] = []
         var currentArtifact: String? = nil

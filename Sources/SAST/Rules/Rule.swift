@@ -58,7 +58,9 @@ public struct MetavariableRegex: Sendable, Hashable {
         compiled.regex.firstMatch(in: string, options: [.anchored], range: range) != nil
     }
 
+    /// Two patterns are equal when their source texts are equal.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.source == rhs.source }
+    /// Hashes the pattern's source text, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(source) }
 }
 

@@ -5,6 +5,7 @@ import Foundation
 /// blocks, and `password = "..."`-style assignments whose value looks random. Every secret
 /// is redacted in the finding's message, snippet and evidence.
 public struct SecretsDetector: Sendable {
+    /// Makes a detector with the built-in token patterns.
     public init() {}
 
     static let tokens: [TokenPattern] = [

@@ -118,5 +118,6 @@ public enum AdvisorySeverity: String, Sendable, Hashable, Comparable, CaseIterab
     }
 
     private var rank: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+    /// Orders as the cases are declared, least severe first.
     public static func < (a: AdvisorySeverity, b: AdvisorySeverity) -> Bool { a.rank < b.rank }
 }

@@ -5,6 +5,7 @@
 /// `borrowing(from:)`); then `database_specific.severity` of the record or of the affected entry
 /// (GHSA's LOW/MODERATE/HIGH/CRITICAL) or an Ubuntu priority; then `unknown`.
 public struct SeverityAssessment: Sendable, Hashable {
+    /// The severity reported for the advisory.
     public var severity: AdvisorySeverity
     /// The CVSS score, when a vector gave one.
     public var score: Double?
@@ -13,6 +14,7 @@ public struct SeverityAssessment: Sendable, Hashable {
     /// `cvss3`, `cvss4`, `database`, `unknown`; `alias:` + one of those + ` ID` when borrowed.
     public var source: String
 
+    /// Makes an assessment; `source` says where the severity came from.
     public init(severity: AdvisorySeverity, score: Double?, vector: String?, source: String) {
         self.severity = severity
         self.score = score

@@ -10,11 +10,14 @@ public struct FeedState: Sendable, Hashable {
     public var ecosystem: String
     /// The export URL, or `import PATH` for `sentinel db import`.
     public var source: String
+    /// The export's `ETag` at the last download, sent as `If-None-Match`; nil when unknown.
     public var etag: String?
+    /// The export's `Last-Modified` at the last download; nil when unknown.
     public var lastModified: String?
     /// When the data was last imported or confirmed unchanged (`304`).
     public var refreshedAt: Date
 
+    /// Makes a feed record, refreshed now by default.
     public init(ecosystem: String, source: String, etag: String? = nil, lastModified: String? = nil,
                 refreshedAt: Date = Date()) {
         self.ecosystem = ecosystem

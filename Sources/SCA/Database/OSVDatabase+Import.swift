@@ -17,6 +17,7 @@ public struct ImportReport: Sendable, Hashable {
     /// Malformed files and records, each naming its source; the import went on without them.
     public var problems = [ImportProblem]()
 
+    /// Makes an empty summary: nothing imported, ignored or skipped.
     public init() {}
 }
 
@@ -24,7 +25,9 @@ public struct ImportReport: Sendable, Hashable {
 public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
     /// The file (`dir/PYSEC-1.yaml`) or zip entry (`all.zip!PYSEC-1.json`).
     public var source: String
+    /// Why it was skipped.
     public var message: String
+    /// Why it was skipped.
     public var description: String { message }
 }
 

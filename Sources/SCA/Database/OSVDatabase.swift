@@ -30,6 +30,7 @@ public final class OSVDatabase {
     public struct Status: Sendable, Hashable {
         /// One ecosystem's share of the database.
         public struct EcosystemCount: Sendable, Hashable {
+            /// The OSV ecosystem name (`PyPI`, `crates.io`).
             public var ecosystem: String
             /// Records with at least one affected package in the ecosystem (withdrawn included).
             public var records: Int
@@ -38,11 +39,17 @@ public final class OSVDatabase {
             /// The newest `modified` among them, as written.
             public var newestModified: String?
         }
+        /// The database file's path.
         public var path: String
+        /// The database file's size, bytes.
         public var fileSize: Int64
+        /// Records in the database, withdrawn included.
         public var records: Int
+        /// Withdrawn records among them.
         public var withdrawn: Int
+        /// The newest `modified` of any record, as written; nil when the database is empty.
         public var newestModified: String?
+        /// Counts per ecosystem.
         public var ecosystems: [EcosystemCount]
     }
 

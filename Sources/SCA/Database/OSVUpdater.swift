@@ -15,12 +15,14 @@ public struct OSVUpdater: Sendable {
     /// What `sentinel db update` refreshes when the database holds no ecosystem yet.
     public static let defaultEcosystems = ["PyPI", "npm", "Go", "crates.io", "Maven", "RubyGems", "Packagist", "NuGet"]
 
+    /// The export bucket's URL; `<base>/<ecosystem>/all.zip` is downloaded.
     public var baseURL: String
     /// The largest export accepted.
     public var maxBytes: Int64
     /// One download's time limit, seconds.
     public var timeout: Double
 
+    /// Makes an updater; by default the public bucket, 2 GiB per export, 30 minutes per download.
     public init(baseURL: String = OSVUpdater.defaultBaseURL, maxBytes: Int64 = 2 << 30, timeout: Double = 1_800) {
         self.baseURL = baseURL
         self.maxBytes = maxBytes

@@ -3,14 +3,19 @@
 /// spellings used for the `stdlib`/`toolchain` entries (`go1.21`, `1.21.3`, `go1.21rc1`) are
 /// mapped to OSV's SemVer form (`1.21.0`, `1.21.3`, `1.21.0-rc.1`).
 public struct GoVersionScheme: VersionScheme {
+    /// Makes the scheme; it has no options.
     public init() {}
+    /// The scheme's name for messages.
     public var name: String { "Go" }
 
+    /// Parses `text`; nil when it is not a valid version in this scheme.
     public func parse(_ text: String) -> SemVer? {
         if let v = SemVer(text.hasPrefix("v") ? String(text.dropFirst()) : text) { return v }
         return GoVersionScheme.toolchainVersion(text)
     }
+    /// A spelling equal for versions of equal precedence.
     public func equalityKey(_ version: SemVer) -> String { version.precedenceText }
+    /// The release line (first component) a fix must share to count as same major.
     public func majorKey(_ version: SemVer) -> String { version.major.digits }
 
     /// Whether `text` is a pseudo-version (`v0.0.0-20191109021931-daa7c04131f5` and its two

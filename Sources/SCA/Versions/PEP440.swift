@@ -1,10 +1,15 @@
 /// PEP 440 versions (PyPI): epochs, release segments with implicit zero padding, pre/post/dev
 /// releases with the PEP's spelling normalisation, and local versions with the PEP's ordering.
 public struct PEP440Scheme: VersionScheme {
+    /// Makes the scheme; it has no options.
     public init() {}
+    /// The scheme's name for messages.
     public var name: String { "PEP 440" }
+    /// Parses `text`; nil when it is not a valid version in this scheme.
     public func parse(_ text: String) -> PEP440Version? { PEP440Version(text) }
+    /// A spelling equal for versions of equal precedence.
     public func equalityKey(_ version: PEP440Version) -> String { version.equalityKey }
+    /// The release line a fix must share to count as same major: the epoch and first release number.
     public func majorKey(_ version: PEP440Version) -> String {
         "\(version.epoch)!\(version.release.first ?? .zero)"
     }
@@ -15,6 +20,7 @@ public struct PEP440Version: Comparable, Hashable, Sendable, CustomStringConvert
     /// Pre-release phase, in precedence order (`alpha`/`a` < `beta`/`b` < `rc`/`c`/`pre`/`preview`).
     public enum Phase: Int, Comparable, Sendable {
         case alpha, beta, rc
+        /// Orders alpha < beta < rc.
         public static func < (a: Phase, b: Phase) -> Bool { a.rawValue < b.rawValue }
     }
     /// One local-version segment: numbers sort after strings and compare numerically.
@@ -23,11 +29,17 @@ public struct PEP440Version: Comparable, Hashable, Sendable, CustomStringConvert
         case number(Natural)
     }
 
+    /// The epoch (`N!`), 0 when absent.
     public let epoch: Natural
+    /// The release numbers, e.g. [1, 2, 0] for `1.2.0`.
     public let release: [Natural]
+    /// The pre-release phase and number, nil for none.
     public let pre: (phase: Phase, number: Natural)?
+    /// The post-release number, nil for none.
     public let post: Natural?
+    /// The development-release number, nil for none.
     public let dev: Natural?
+    /// The local version segments (after `+`), empty for none.
     public let local: [LocalPart]
     /// The release segment without trailing zeros (at least one element): `1.0.0` and `1` are equal.
     let trimmedRelease: [Natural]
@@ -62,8 +74,11 @@ public struct PEP440Version: Comparable, Hashable, Sendable, CustomStringConvert
         return out
     }
 
+    /// Equal precedence, e.g. `1.0 == 1.0.0`.
     public static func == (a: PEP440Version, b: PEP440Version) -> Bool { compare(a, b) == 0 }
+    /// PEP 440 precedence.
     public static func < (a: PEP440Version, b: PEP440Version) -> Bool { compare(a, b) < 0 }
+    /// Hashes the equality key, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(equalityKey) }
 
     /// Three-way comparison following the PEP's precedence rules.

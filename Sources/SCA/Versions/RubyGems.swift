@@ -3,10 +3,15 @@
 /// dropped, then segments compare pairwise with a missing segment read as 0; a letter segment
 /// (a pre-release) sorts before any number, numbers compare numerically, letters bytewise.
 public struct RubyGemsScheme: VersionScheme {
+    /// Makes the scheme; it has no options.
     public init() {}
+    /// The scheme's name for messages.
     public var name: String { "RubyGems" }
+    /// Parses `text`; nil when it is not a valid version in this scheme.
     public func parse(_ text: String) -> RubyGemsVersion? { RubyGemsVersion(text) }
+    /// A spelling equal for versions of equal precedence.
     public func equalityKey(_ version: RubyGemsVersion) -> String { version.description }
+    /// The release line (first component) a fix must share to count as same major.
     public func majorKey(_ version: RubyGemsVersion) -> String {
         if case .number(let n)? = version.segments.first { return n.digits }
         return "0"
@@ -63,12 +68,14 @@ public struct RubyGemsVersion: Comparable, Hashable, Sendable, CustomStringConve
         segments = trimZeros(raw[..<firstText]) + trimZeros(raw[firstText...])
     }
 
+    /// The segments joined by dots, trailing zeros dropped.
     public var description: String {
         segments.map { s -> String in
             switch s { case .number(let n): return n.digits; case .text(let t): return t }
         }.joined(separator: ".")
     }
 
+    /// `Gem::Version` precedence.
     public static func < (a: RubyGemsVersion, b: RubyGemsVersion) -> Bool {
         for i in 0..<max(a.segments.count, b.segments.count) {
             let x = i < a.segments.count ? a.segments[i] : .number(.zero)

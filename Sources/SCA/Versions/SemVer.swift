@@ -5,10 +5,15 @@
 public struct SemVerScheme: VersionScheme {
     /// Whether to accept the relaxed spellings above.
     public var lenient: Bool
+    /// Makes the scheme; `lenient` also accepts versions SemVer 2.0 rejects.
     public init(lenient: Bool = false) { self.lenient = lenient }
+    /// The scheme's name for messages.
     public var name: String { lenient ? "SemVer (lenient)" : "SemVer" }
+    /// Parses `text`; nil when it is not a valid version in this scheme.
     public func parse(_ text: String) -> SemVer? { SemVer(text, lenient: lenient) }
+    /// The version without build metadata, equal for versions of equal precedence.
     public func equalityKey(_ version: SemVer) -> String { version.precedenceText }
+    /// The major number, the release line a fix must share to count as same major.
     public func majorKey(_ version: SemVer) -> String { version.major.digits }
 }
 
@@ -20,9 +25,13 @@ public struct SemVer: Comparable, Hashable, Sendable, CustomStringConvertible {
         case text(String)
     }
 
+    /// The major version number.
     public let major: Natural
+    /// The minor version number.
     public let minor: Natural
+    /// The patch version number.
     public let patch: Natural
+    /// The pre-release identifiers (`rc.1` → text rc, number 1); empty for a release.
     public let prerelease: [Identifier]
     /// Build metadata, kept for display only.
     public let build: String?
@@ -94,13 +103,17 @@ public struct SemVer: Comparable, Hashable, Sendable, CustomStringConvertible {
         return out
     }
 
+    /// The version as written in SemVer form, build metadata included.
     public var description: String { precedenceText + (build.map { "+" + $0 } ?? "") }
 
+    /// Equal precedence: build metadata is ignored.
     public static func == (a: SemVer, b: SemVer) -> Bool {
         (a.major, a.minor, a.patch) == (b.major, b.minor, b.patch) && a.prerelease == b.prerelease
     }
+    /// Hashes the precedence text, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(precedenceText) }
 
+    /// SemVer 2.0 precedence: numbers, then pre-release identifiers (a pre-release sorts before its release).
     public static func < (a: SemVer, b: SemVer) -> Bool {
         if a.major != b.major { return a.major < b.major }
         if a.minor != b.minor { return a.minor < b.minor }

@@ -78,13 +78,17 @@ public struct Natural: Comparable, Hashable, Sendable, CustomStringConvertible {
         self.big = kept.count <= 19 ? nil : String(decoding: kept, as: UTF8.self)
     }
 
+    /// The value 0.
     public static let zero = Natural("0")!
 
+    /// Whether the value is 0.
     public var isZero: Bool { big == nil && value == 0 }
     /// Decimal digits, no leading zeros ("0" for zero).
     public var digits: String { big ?? String(value) }
+    /// Decimal digits, no leading zeros.
     public var description: String { digits }
 
+    /// Numeric order, whatever the size.
     public static func < (a: Natural, b: Natural) -> Bool {
         switch (a.big, b.big) {
         case (nil, nil): return a.value < b.value

@@ -6,10 +6,14 @@ import Synchronization
 
 /// Resource limits a cgroup enforces on the whole sandbox tree.
 public struct CgroupLimits: Sendable, Equatable {
+    /// Memory limit, bytes; nil: none.
     public var memoryBytes: UInt64?
+    /// Most processes and threads; nil: none.
     public var pids: Int?
+    /// CPU limit in CPUs, e.g. 1.5; nil: none.
     public var cpus: Double?
 
+    /// Makes limits; each nil leaves that resource unlimited.
     public init(memoryBytes: UInt64? = nil, pids: Int? = nil, cpus: Double? = nil) {
         self.memoryBytes = memoryBytes
         self.pids = pids
@@ -17,6 +21,7 @@ public struct CgroupLimits: Sendable, Equatable {
     }
 }
 
+/// Which cgroup hierarchy the host has: v1 (per-controller) or v2 (unified).
 public enum CgroupVersion: String, Sendable {
     case v1, v2
 }

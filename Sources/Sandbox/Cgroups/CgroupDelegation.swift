@@ -43,6 +43,7 @@ public enum CgroupDelegation {
 
     /// Why the delegated subtree cannot be used.
     public struct Unavailable: Error, Sendable, Equatable {
+        /// Why, e.g. a controller that could not be enabled.
         public var reason: String
     }
 

@@ -5,7 +5,9 @@ import Support
 
 /// cgroup v1: one directory per controller (`memory`, `pids`, `cpu`, `cpuacct`).
 public struct CgroupV1: CgroupHierarchy {
+    /// The directory holding one mount per controller (usually `/sys/fs/cgroup`).
     public let root: String
+    /// Always `.v1`.
     public var version: CgroupVersion { .v1 }
     static let controllers = ["memory", "pids", "cpu", "cpuacct"]
 
@@ -19,6 +21,7 @@ public struct CgroupV1: CgroupHierarchy {
         return names.filter { CgroupFiles.exists("\(root)/\($0)/cgroup.procs") }
     }
 
+    /// A view of the v1 hierarchies mounted under `root`.
     public init(root: String) {
         self.root = root
     }
@@ -28,6 +31,7 @@ public struct CgroupV1: CgroupHierarchy {
         max(memory / 2, 1 << 20)
     }
 
+    /// Creates group `name` in the controllers `limits` needs and writes the limits; throws naming the file on failure.
     public func create(name: String, limits: CgroupLimits) throws -> any CgroupGroup {
         var created: [String] = []
         do {
@@ -76,6 +80,7 @@ public struct CgroupV1: CgroupHierarchy {
         return Group(name: name, directories: created, root: root)
     }
 
+    /// Names of the groups in any controller that start with `prefix`, sorted.
     public func groups(withPrefix prefix: String) -> [String] {
         var names = Set<String>()
         for controller in Self.controllers {
@@ -85,10 +90,12 @@ public struct CgroupV1: CgroupHierarchy {
         return names.sorted()
     }
 
+    /// Whether group `name` holds no task (a missing group is empty).
     public func isEmpty(name: String) -> Bool {
         Self.controllers.allSatisfy { CgroupFiles.pids(in: "\(root)/\($0)/\(name)/cgroup.procs").isEmpty }
     }
 
+    /// Kills whatever is left in group `name` and removes it from every controller.
     public func destroy(name: String) {
         let directories = Self.controllers.map { "\(root)/\($0)/\(name)" }.filter { CgroupFiles.exists($0) }
         Group(name: name, directories: directories, root: root).destroy()

@@ -5,13 +5,17 @@ import Support
 
 /// cgroup v2: one unified tree; limits in `memory.max`, `pids.max`, `cpu.max`.
 public struct CgroupV2: CgroupHierarchy {
+    /// The directory groups are created in.
     public let root: String
+    /// Always `.v2`.
     public var version: CgroupVersion { .v2 }
 
+    /// A view of the v2 hierarchy whose groups live under `root`.
     public init(root: String) {
         self.root = root
     }
 
+    /// Creates group `name` and writes `memory.max`, `pids.max`, `cpu.max`; throws naming the file on failure.
     public func create(name: String, limits: CgroupLimits) throws -> any CgroupGroup {
         try enableControllers()
         let path = "\(root)/\(name)"
@@ -49,14 +53,17 @@ public struct CgroupV2: CgroupHierarchy {
         try CgroupFiles.write(wanted.map { "+" + $0 }.joined(separator: " "), to: root + "/cgroup.subtree_control")
     }
 
+    /// Names of the groups directly under `root` that start with `prefix`, sorted.
     public func groups(withPrefix prefix: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix(prefix) }.sorted()
     }
 
+    /// Whether group `name`'s `cgroup.procs` lists no process (a missing group is empty).
     public func isEmpty(name: String) -> Bool {
         CgroupFiles.pids(in: "\(root)/\(name)/cgroup.procs").isEmpty
     }
 
+    /// Kills whatever is left in group `name` and removes it.
     public func destroy(name: String) {
         Group(name: name, path: "\(root)/\(name)").destroy()
     }

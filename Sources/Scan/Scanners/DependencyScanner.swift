@@ -9,11 +9,15 @@ import Support
 /// fixed version above the installed one; the fix data also travels in `properties` for the
 /// healer's dependency-bump actor.
 public struct DependencyScanner: Adapters.Scanner {
+    /// Selected by `--tools osv`; findings carry it as their tool.
     public let name = "osv"
+    /// Dependency scanning, selected by `--sca`.
     public let kind = ScannerKind.sca
 
+    /// Makes the dependency scanner; it has no options.
     public init() {}
 
+    /// Whether the target has a lockfile or manifest this scanner reads (oversized ones included).
     public func applies(to target: ScanTarget) -> Bool {
         (target.files + target.oversizedFiles).contains { Self.reads($0, root: target.root) }
     }
@@ -24,12 +28,14 @@ public struct DependencyScanner: Adapters.Scanner {
         LockfileDetector(root: root).parser(forFileName: (file as NSString).lastPathComponent) != nil
     }
 
+    /// Why it cannot run (no OSV database at the context's path), or nil when it can.
     public func unavailableReason(context: ScanContext) -> String? {
         FileManager.default.fileExists(atPath: context.databasePath)
             ? nil
             : "no OSV database at \(context.databasePath): run `sentinel db import PATH...` first"
     }
 
+    /// Reads the target's lockfiles and reports packages with known vulnerabilities in the OSV database.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         // Named files: exactly the lockfiles among them; a directory: every lockfile under it that the
         // file selection (globs, default ignores) keeps.

@@ -9,24 +9,30 @@ import Synchronization
 /// The native rule engine over the tree's Python files: every file parsed once, files
 /// spread across the cores, parse failures reported as one-line notices.
 public struct NativeSASTScanner: Adapters.Scanner {
+    /// Selected by `--tools native`; findings carry it as their tool.
     public let name = "native"
+    /// Static analysis, selected by `--sast`.
     public let kind = ScannerKind.sast
     /// Rule directories besides those of the scan context (the shipped rules).
     public let builtInDirectories: [String]
 
+    /// Makes the scanner with the shipped rule directories (`RuleLocations.standard()` by default).
     public init(builtInDirectories: [String] = RuleLocations.standard()) {
         self.builtInDirectories = builtInDirectories
     }
 
+    /// Whether the target has Python files (`.py`, `.pyw`).
     public func applies(to target: ScanTarget) -> Bool {
         !target.files(withExtensions: ["py", "pyw"]).isEmpty
     }
 
+    /// Why it cannot run (no rule directory at all), or nil when it can.
     public func unavailableReason(context: ScanContext) -> String? {
         builtInDirectories.isEmpty && context.ruleDirectories.isEmpty
             ? "no rule directory found (set SENTINEL_RULES or add `rules:` to .sentinel.yml)" : nil
     }
 
+    /// Runs the native rules over the Python files; a bad rule file is reported as bad input (exit 2).
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
         let rules = try RuleSet.load(directories: builtInDirectories + context.ruleDirectories)
@@ -72,6 +78,7 @@ public struct NativeSASTScanner: Adapters.Scanner {
 /// Where the shipped rules live: `$SENTINEL_RULES` (colon-separated), else the first shipped
 /// directory (beside the installed binary, the checkout it was built in, the installed locations).
 public enum RuleLocations {
+    /// The rule directories to load: `$SENTINEL_RULES` split on `:`, else the shipped one, else none.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         if let configured = environment["SENTINEL_RULES"] {
             return configured.split(separator: ":").map(String.init)

@@ -5,14 +5,19 @@ import SAST
 
 /// The secrets detector over every selected text file.
 public struct SecretsScanner: Adapters.Scanner {
+    /// Selected by `--tools secrets`; findings carry it as their tool.
     public let name = "secrets"
+    /// Secrets detection, selected by `--secrets`.
     public let kind = ScannerKind.secrets
     private let detector = SecretsDetector()
 
+    /// Makes the secrets scanner; it has no options.
     public init() {}
 
+    /// Whether any file is selected; every text file may hold a secret.
     public func applies(to target: ScanTarget) -> Bool { !target.files.isEmpty }
 
+    /// Looks for credentials in the target's files; found values are redacted.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         var findings: [Finding] = []
         var unread: [SkippedFile] = []
