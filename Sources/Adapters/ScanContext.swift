@@ -11,6 +11,7 @@ public enum ScanProgress: Sendable {
 
 /// What scanners may use beyond the target: the sandbox for external tools, settings, progress.
 public struct ScanContext: Sendable {
+    /// How external tools are run (profiles, limits policy, notices).
     public var sandbox: SandboxRunner
     /// Rule directories for the native engine.
     public var ruleDirectories: [String]
@@ -18,6 +19,7 @@ public struct ScanContext: Sendable {
     public var databasePath: String
     /// Where external tools (bandit, semgrep) are installed: `<dir>/bin/<tool>`.
     public var toolsDirectory: String
+    /// Told as scanners start, move through files and finish.
     public var progress: @Sendable (ScanProgress) -> Void
     /// OSV data older than this (seconds) draws a warning (`--max-db-age`, `sca.max-db-age`).
     public var maxDatabaseAge: Double = ScanContext.defaultMaxDatabaseAge
@@ -28,6 +30,7 @@ public struct ScanContext: Sendable {
     /// Seven days.
     public static let defaultMaxDatabaseAge: Double = 7 * 86_400
 
+    /// A context; the defaults run tools with the standard profiles and report no progress.
     public init(
         sandbox: SandboxRunner = SandboxRunner(), ruleDirectories: [String] = [], databasePath: String = "",
         toolsDirectory: String = ScanContext.defaultToolsDirectory,
@@ -48,12 +51,14 @@ public struct ScanContext: Sendable {
 
 /// Runs external tools inside the sandbox with a named profile, capturing their output.
 public struct SandboxRunner: Sendable {
+    /// Where tool profiles (`scan-bandit`, `scan-semgrep`) are found.
     public var profiles: ProfileStore
     /// Fail a tool's run rather than approximate its limits with rlimits (`--require-limits`).
     public var requireLimits = false
     /// Told when a run's limits fall back to rlimits (see `LaunchOptions.onNotice`).
     public var onNotice: @Sendable (String) -> Void = { _ in }
 
+    /// A runner using `profiles` (by default the shipped ones).
     public init(profiles: ProfileStore = .standard()) {
         self.profiles = profiles
     }

@@ -13,6 +13,7 @@ public struct SuppressionDirective: Sendable, Hashable {
         case nosemgrep
     }
 
+    /// The syntax the comment used.
     public var kind: Kind
     /// The rule ids it names; empty means every rule. For `nosec`, Bandit test ids (`B602`) or
     /// names; for `nosemgrep`, Semgrep rule ids.

@@ -12,6 +12,7 @@ public protocol EgressService: AnyObject, Sendable {
 
 /// How to run a plan: output handling, limits, and the egress hook.
 public struct LaunchOptions: Sendable {
+    /// What happens to the payload's stdio.
     public enum Output: Sendable {
         /// stdout and stderr are relayed to the caller's as they arrive, through pipes (or the
         /// pty with `terminal`); stdin is /dev/null unless `interactive`. The payload never
@@ -21,16 +22,23 @@ public struct LaunchOptions: Sendable {
         case capture
     }
 
+    /// Relay or capture the payload's stdio.
     public var output: Output
+    /// With `.capture`: most bytes kept of stdout and of stderr, each (16 MiB by default).
     public var outputLimit: UInt64
+    /// Wall-clock limit; the tree is killed at it (nil: none).
     public var timeoutSeconds: Double?
+    /// Memory, pids and cpu limits (a cgroup, else the rlimit fallback).
     public var cgroupLimits: CgroupLimits
+    /// The seccomp filter: the built-in allow-list, an OCI profile, or none.
     public var seccomp: Profile.Seccomp
     /// Port of the proxy listener inside the sandbox; 0 for none.
     public var proxyPort: Int
     /// Serves the listening socket the sandbox hands back (called with its descriptor).
     public var startEgress: (@Sendable (Int32) throws -> any EgressService)?
+    /// Where the cgroup hierarchy is mounted (tests point it at a fake cgroupfs).
     public var cgroupRoot: String
+    /// Told about problems that do not stop the run (special files skipped at commit-back).
     public var onWarning: @Sendable (String) -> Void
     /// Stops the run from another thread.
     public var handle: LaunchHandle?
@@ -49,6 +57,7 @@ public struct LaunchOptions: Sendable {
     /// with `terminal` set. The caller's terminal is raw while `interactive` relays it.
     public var terminal = false
 
+    /// Options with every limit given explicitly; `init(profile:output:)` takes them from a profile.
     public init(
         output: Output = .capture, outputLimit: UInt64 = 16 << 20, timeoutSeconds: Double? = nil,
         cgroupLimits: CgroupLimits = CgroupLimits(), seccomp: Profile.Seccomp = .default, proxyPort: Int = 0,

@@ -3,6 +3,7 @@ import Support
 
 /// How a sandboxed run ended and what it cost.
 public struct RunResult: Sendable {
+    /// Why a run ended, as `--status-json` spells it.
     public enum Reason: String, Sendable, Codable {
         case exited, signaled, timeout, oom
         case setupFailed = "setup-failed"
@@ -12,17 +13,25 @@ public struct RunResult: Sendable {
     public var exitCode: Int32
     /// The signal that ended the payload, when one did.
     public var signal: Int32?
+    /// Why the run ended.
     public var reason: Reason
     /// On setup failure: the stage name and errno.
     public var stage: String?
+    /// On setup failure: the errno of the failed call (nil when the stage set none).
     public var errno: Int32?
+    /// Wall-clock time from launch to the end of the tree.
     public var wallMilliseconds: Int
+    /// CPU time of the whole tree (the cgroup's, else the init's rusage).
     public var cpuMilliseconds: Int
+    /// Peak memory of the tree (the cgroup's high-water mark, else the init's max RSS); nil when unknown.
     public var peakMemoryBytes: UInt64?
     /// Captured output (empty when inherited), each cut at the profile's `outputBytes`.
     public var stdout: Data
+    /// Captured stderr (empty when inherited).
     public var stderr: Data
+    /// Whether stdout was cut at the output limit.
     public var stdoutTruncated: Bool
+    /// Whether stderr was cut at the output limit.
     public var stderrTruncated: Bool
     /// Egress decisions, in order, when the profile uses the proxy.
     public var egress: [EgressSummary]
@@ -30,6 +39,7 @@ public struct RunResult: Sendable {
     /// the changes applied before the failure stay applied.
     public var workspaceCommitFailure: SentinelError?
 
+    /// A result; `RunEnding.of` decides the exit code, reason and signal of a real run.
     public init(exitCode: Int32, signal: Int32? = nil, reason: Reason, stage: String? = nil, errno: Int32? = nil,
                 wallMilliseconds: Int = 0, cpuMilliseconds: Int = 0, peakMemoryBytes: UInt64? = nil,
                 stdout: Data = Data(), stderr: Data = Data(), stdoutTruncated: Bool = false,
@@ -89,13 +99,20 @@ public struct RunResult: Sendable {
 
 /// One egress decision as `--status-json` reports it.
 public struct EgressSummary: Sendable, Codable, Equatable {
+    /// The host the payload asked for, as it named it.
     public var host: String
+    /// The port it asked for.
     public var port: Int
+    /// Whether the policy allowed the connection.
     public var allowed: Bool
+    /// Bytes relayed both ways (0 when denied).
     public var bytes: UInt64
+    /// The allow or deny entry that decided it, or the reason (`no rule matches`, `private address ... not allowed`).
     public var rule: String?
+    /// The address actually connected to, when allowed.
     public var address: String?
 
+    /// A summary of one decision; see the properties.
     public init(host: String, port: Int, allowed: Bool, bytes: UInt64, rule: String? = nil, address: String? = nil) {
         self.host = host
         self.port = port
