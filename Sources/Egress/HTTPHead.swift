@@ -2,11 +2,6 @@
 struct HTTPHeader: Hashable, Sendable {
     var name: String
     var value: String
-
-    init(name: String, value: String) {
-        self.name = name
-        self.value = value
-    }
 }
 
 /// An HTTP/1.x request line and its headers.

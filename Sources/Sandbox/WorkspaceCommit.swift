@@ -73,7 +73,7 @@ struct WorkspaceCommit {
     }
 
     private mutating func release() {
-        linked.values.forEach { close($0) }
+        for fd in linked.values { close(fd) }
         linked.removeAll()
         buffer.deallocate()
     }

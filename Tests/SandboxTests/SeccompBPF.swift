@@ -3,14 +3,14 @@ import CSandbox
 
 /// One syscall as a seccomp filter sees it (struct seccomp_data), x86_64 unless told.
 struct SyscallCall: Sendable, CustomStringConvertible {
-    static let auditArchX86_64: UInt32 = 0xC000_003E
+    static let auditArchX8664: UInt32 = 0xC000_003E
     static let auditArchI386: UInt32 = 0x4000_0003
 
     var nr: Int32
     var args: [UInt64]
     var arch: UInt32
 
-    init(_ nr: Int32, _ args: UInt64..., arch: UInt32 = SyscallCall.auditArchX86_64) {
+    init(_ nr: Int32, _ args: UInt64..., arch: UInt32 = SyscallCall.auditArchX8664) {
         self.nr = nr
         self.args = args + Array(repeating: 0, count: max(0, 6 - args.count))
         self.arch = arch

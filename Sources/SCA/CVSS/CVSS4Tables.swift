@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The tables are data laid out by hand, row labels in block comments; the formatter keeps off.)
 /// The data of the CVSS v4.0 specification (FIRST, section 8 and its reference calculator):
 /// macro-vector scores, each class's most severe vectors, and each class's depth.
 enum CVSS4Tables {

@@ -15,7 +15,7 @@ func milliseconds(_ body: () throws -> Void) rethrows -> Double {
 func spawnAndWait(_ argv: [String]) -> Int32 {
     var pid: pid_t = 0
     let cArgs = argv.map { strdup($0) } + [nil]
-    defer { cArgs.forEach { free($0) } }
+    defer { for arg in cArgs { free(arg) } }
     guard posix_spawnp(&pid, argv[0], nil, nil, cArgs, environ) == 0 else { return -1 }
     var status: Int32 = 0
     waitpid(pid, &status, 0)
