@@ -44,6 +44,8 @@ let package = Package(
         .target(name: "CSystem", cSettings: strictC),
 
         .target(name: "Support", dependencies: ["CCrypto"]),
+        // One positioned document node; JSON, TOML and YAML readers; the JSON writer.
+        .target(name: "Documents", dependencies: ["Support", "Yams"]),
         // SQLite connections, statements, migrations and the state directory ($SENTINEL_HOME).
         .target(name: "Store", dependencies: ["CSQLite", "Support"]),
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
@@ -53,7 +55,7 @@ let package = Package(
         .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Egress", "Support", "Yams"]),
         .target(name: "Findings", dependencies: ["Support"]),
         .target(name: "SAST", dependencies: ["Findings", "Support", "Yams"]),
-        .target(name: "SCA", dependencies: ["Findings", "HTTP", "Store", "Support", "CZlib", "Yams"]),
+        .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib", "Yams"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
         .target(name: "Scan", dependencies: ["Findings", "Sandbox", "SAST", "SCA", "Support", "Yams"]),
         .target(
@@ -76,6 +78,7 @@ let package = Package(
         .executableTarget(name: "sentinel-bench", dependencies: ["Sandbox"], path: "bench/Sources/sentinel-bench"),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "DocumentsTests", dependencies: ["Documents", "Support"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Support"]),
         // A loopback HTTP server the HTTP, SCA and CLI tests start on 127.0.0.1.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

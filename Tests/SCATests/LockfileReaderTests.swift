@@ -2,25 +2,9 @@ import Testing
 
 @testable import SCA
 
-/// The position-aware readers under the JSON, TOML and YAML parsers, and the shared edges:
-/// BOM, CRLF, empty files, deduplication.
+/// The position-aware TOML reader under the parsers (JSON and YAML: DocumentsTests), and the
+/// shared edges: BOM, CRLF, empty files, deduplication.
 @Suite struct LockfileReaderTests {
-    @Test func jsonLinesStringsAndEscapes() throws {
-        let text =
-            "\u{FEFF}{\r\n  \"a\": \"x\\u00e9\\ud83d\\ude00\\n\",\r\n  \"b\": [1, -2.5e3, true, null],\r\n  \"c\": {}\r\n}"
-        let root = try PositionedJSON.parse(Array(text.utf8), file: "f.json")
-        #expect(root.members.map(\.line) == [2, 3, 4])
-        #expect(root["a"]?.string == "xé😀\n")
-        #expect(root["b"]?.elements.compactMap(\.scalarText) == ["1", "-2.5e3", "true"])
-    }
-
-    @Test func jsonDepthIsBounded() {
-        let deep = String(repeating: "[", count: 10_000)
-        #expect(
-            thrownMessage { _ = try PositionedJSON.parse(Array(deep.utf8), file: "f.json") }
-                == "f.json:1: JSON nested too deeply")
-    }
-
     @Test func tomlTablesStringsAndArrays() throws {
         let text = """
             title = 'literal \\ kept'

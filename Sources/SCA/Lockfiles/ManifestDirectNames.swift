@@ -1,3 +1,5 @@
+import Documents
+
 /// A lockfile parser whose format does not record the project's own requirements: it takes
 /// them from the manifest beside the lockfile when there is one, and otherwise guesses that
 /// the packages nothing depends on are the direct ones.
@@ -21,7 +23,7 @@ extension ManifestAwareLockfileParser {
 enum ManifestDirectNames {
     /// `dependencies`, `devDependencies`, `optionalDependencies` of a package.json.
     static func packageJSON(_ bytes: [UInt8]) -> Set<String>? {
-        guard let root = try? PositionedJSON.parse(bytes, file: "package.json") else { return nil }
+        guard let root = try? JSON.parse(bytes, file: "package.json") else { return nil }
         var names = Set<String>()
         for section in ["dependencies", "devDependencies", "optionalDependencies"] {
             for member in root[section]?.members ?? [] { names.insert(member.key) }
@@ -31,7 +33,7 @@ enum ManifestDirectNames {
 
     /// `require` and `require-dev` of a composer.json, lowercased as Packagist names compare.
     static func composerJSON(_ bytes: [UInt8]) -> Set<String>? {
-        guard let root = try? PositionedJSON.parse(bytes, file: "composer.json") else { return nil }
+        guard let root = try? JSON.parse(bytes, file: "composer.json") else { return nil }
         var names = Set<String>()
         for section in ["require", "require-dev"] {
             for member in root[section]?.members ?? [] { names.insert(member.key.lowercased()) }
