@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
         // The egress proxy: allow/deny policy, reserved ranges, relay, resolver (no sandbox types).
         .target(name: "Egress", dependencies: ["CSystem", "Support"]),
-        .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Egress", "Support", "Yams"]),
+        .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Documents", "Egress", "Support"]),
         .target(name: "Findings", dependencies: ["Support"]),
         .target(name: "SAST", dependencies: ["Findings", "Support", "Yams"]),
         .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib", "Yams"]),

@@ -12,6 +12,9 @@ public enum YAML {
         /// Yams' YAML 1.1 resolution: null, booleans (`yes`/`no`/`on`/`off` too), integers and
         /// floats; timestamps and everything else stay text.
         case typed
+        /// Every scalar is text as written, null and booleans included (Yams' `basic`
+        /// resolver): profiles read their own types from text.
+        case strings
     }
 
     /// The most nodes one document may expand to: aliases are shared in Yams' tree but copied
@@ -40,7 +43,8 @@ public enum YAML {
         let text = String(decoding: droppingBOM(bytes), as: UTF8.self)
         var documents: [DocumentNode] = []
         do {
-            var sequence = try Yams.compose_all(yaml: text)
+            // Resolving tags runs a regex per scalar; only `.typed` needs them.
+            var sequence = try Yams.compose_all(yaml: text, scalars == .typed ? .default : .basic)
             var budget = Budget(file: file)
             while let node = sequence.next() {
                 documents.append(try convert(node, scalars: scalars, budget: &budget))
@@ -95,6 +99,8 @@ public enum YAML {
         // Quoted scalars are always text, whatever they spell.
         guard scalar.style == .plain else { return .string(scalar.string) }
         switch scalars {
+        case .strings:
+            return .string(scalar.string)
         case .text:
             if ["", "~", "null", "Null", "NULL"].contains(scalar.string) { return .null }
             if scalar.string == "true" || scalar.string == "false" { return .bool(scalar.string == "true") }
