@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Documents", "Egress", "Support"]),
         .target(name: "Findings", dependencies: ["Support"]),
         .target(name: "SAST", dependencies: ["Findings", "Support", "Yams"]),
-        .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib", "Yams"]),
+        .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
         .target(name: "Scan", dependencies: ["Findings", "Sandbox", "SAST", "SCA", "Support", "Yams"]),
         .target(
