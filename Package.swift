@@ -45,18 +45,20 @@ let package = Package(
         .target(name: "CSystem", cSettings: strictC),
 
         .target(name: "Support", dependencies: ["CCrypto"]),
+        // One positioned document node; JSON, TOML and YAML readers; the JSON writer.
+        .target(name: "Documents", dependencies: ["Support", "Yams"]),
         // SQLite connections, statements, migrations and the state directory ($SENTINEL_HOME).
         .target(name: "Store", dependencies: ["CSQLite", "Support"]),
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
         .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
         // The egress proxy: allow/deny policy, reserved ranges, relay, resolver (no sandbox types).
         .target(name: "Egress", dependencies: ["CSystem", "Support"]),
-        .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Egress", "Support", "Yams"]),
+        .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Documents", "Egress", "Support"]),
         .target(name: "Findings", dependencies: ["Support"]),
         // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
         .target(name: "PythonSyntax", dependencies: ["Findings"]),
         .target(name: "SAST", dependencies: ["Findings", "PythonSyntax", "Support", "Yams"]),
-        .target(name: "SCA", dependencies: ["Findings", "HTTP", "Store", "Support", "CZlib", "Yams"]),
+        .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib"]),
         // The scanner interface and the external tools run in the sandbox (Bandit, Semgrep).
         .target(name: "Adapters", dependencies: ["Findings", "Sandbox", "SAST", "Support"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
@@ -81,6 +83,7 @@ let package = Package(
         .executableTarget(name: "sentinel-bench", dependencies: ["Sandbox"], path: "bench/Sources/sentinel-bench"),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "DocumentsTests", dependencies: ["Documents", "Support"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Support"]),
         // A loopback HTTP server the HTTP, SCA and CLI tests start on 127.0.0.1.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -1,9 +1,9 @@
+import Documents
 import Foundation
 import Support
-import Yams
 
-/// Reads a profile from YAML or JSON and validates every field, naming the file and the
-/// key on any problem. Sections a profile leaves out take the `minimal` profile's values.
+/// Reads a profile from YAML or JSON and validates every field, naming the file, the line and
+/// the key on any problem (`FILE:LINE: KEY: problem`). Sections a profile leaves out take the `minimal` profile's values.
 public enum ProfileLoader {
     /// Loads the profile file at `path`.
     public static func load(path: String) throws -> Profile {
@@ -20,27 +20,31 @@ public enum ProfileLoader {
     /// Parses profile text; `source` names it in errors, relative paths resolve against
     /// `baseDirectory`.
     public static func parse(_ text: String, source: String, baseDirectory: String = ".") throws -> Profile {
-        let document: Any?
+        let root: DocumentNode
         do {
-            // The basic resolver keeps every scalar a string: profiles need no implicit typing,
-            // and the default resolver's regexes cost more than the rest of a launch.
-            document = try Yams.load(yaml: text, .basic)
-        } catch {
-            let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "syntax error"
-            throw SentinelError(.invalidInput, "\(source): not valid YAML or JSON: \(reason)")
+            // Every scalar stays text: profiles need no implicit typing, and resolving tags
+            // costs more than the rest of a launch.
+            root = try YAML.parse(Array(text.utf8), file: source, scalars: .strings)
+        } catch let error as SentinelError {
+            // Keep saying what was expected: the file may be either format.
+            throw SentinelError(
+                .invalidInput, error.message.replacing("invalid YAML: ", with: "not valid YAML or JSON: "))
         }
-        let reader = DocumentReader(source: source)
-        guard let root = document as? [String: Any] else {
-            throw SentinelError(.invalidInput, "\(source): a profile must be a mapping")
-        }
-        try reader.checkKeys(root, allowed: ["name", "description", "filesystem", "env", "network", "seccomp",
-                                             "limits", "secrets", "user", "hostname"], at: "")
+        let reader = Documents.DocumentReader(source: source)
+        guard root.isObject else { throw reader.fail(root, "", "a profile must be a mapping") }
+        try reader.checkKeys(
+            root,
+            allowed: [
+                "name", "description", "filesystem", "env", "network", "seccomp", "limits", "secrets", "user",
+                "hostname",
+            ], at: "")
         let base = Profile.minimal
         var profile = base
         profile.name = try reader.string(root["name"], key: "name") ?? ""
-        guard !profile.name.isEmpty else { throw SentinelError(.invalidInput, "\(source): missing key 'name'") }
+        guard !profile.name.isEmpty else { throw reader.fail(root["name"] ?? root, "", "missing key 'name'") }
         guard profile.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
-            throw SentinelError(.invalidInput, "\(source): name '\(profile.name)' may hold only letters, digits, '-', '_' and '.'")
+            throw reader.fail(
+                root["name"] ?? root, "name", "'\(profile.name)' may hold only letters, digits, '-', '_' and '.'")
         }
         profile.description = try reader.string(root["description"], key: "description") ?? ""
         if let value = root["filesystem"] {
@@ -69,7 +73,8 @@ public enum ProfileLoader {
             profile.secrets = try reader.stringList(value, key: "secrets")
         }
         if let value = root["user"] {
-            let user = try reader.mapping(value, key: "user")
+            let user = value
+            _ = try reader.mapping(value, key: "user")
             try reader.checkKeys(user, allowed: ["uid", "gid"], at: "user")
             profile.uid = try reader.id(user["uid"], key: "user.uid") ?? profile.uid
             profile.gid = try reader.id(user["gid"], key: "user.gid") ?? profile.gid
@@ -77,16 +82,16 @@ public enum ProfileLoader {
         if let value = root["hostname"] {
             profile.hostname = try reader.string(value, key: "hostname") ?? profile.hostname
             guard (1...64).contains(profile.hostname.utf8.count) else {
-                throw SentinelError(.invalidInput, "\(source): hostname must be 1 to 64 bytes")
+                throw reader.fail(value, "hostname", "must be 1 to 64 bytes")
             }
         }
         return profile
     }
 
-    private static func filesystem(_ value: Any, reader: DocumentReader, base: Profile.Filesystem) throws
+    private static func filesystem(_ map: DocumentNode, reader: Documents.DocumentReader, base: Profile.Filesystem) throws
         -> Profile.Filesystem
     {
-        let map = try reader.mapping(value, key: "filesystem")
+        _ = try reader.mapping(map, key: "filesystem")
         try reader.checkKeys(map, allowed: ["readOnly", "hidden", "tmpfs", "workspace"], at: "filesystem")
         var result = base
         if let list = map["readOnly"] {
@@ -98,57 +103,58 @@ public enum ProfileLoader {
         if let mounts = map["tmpfs"] {
             let entries = try reader.mapping(mounts, key: "filesystem.tmpfs")
             var sizes: [String: UInt64] = [:]
-            for (path, size) in entries {
+            for entry in entries {
+                let path = entry.key
                 let key = "filesystem.tmpfs.\(path)"
                 guard path.hasPrefix("/"), !path.split(separator: "/").contains("..") else {
-                    throw SentinelError(.invalidInput, "\(reader.source): \(key): must be an absolute path")
+                    throw reader.fail(entry.line, key, "must be an absolute path")
                 }
-                sizes[path] = try reader.size(size, key: key)
+                sizes[path] = try reader.size(entry.value, key: key)
             }
             result.tmpfs = sizes
         }
         if let mode = map["workspace"] {
             let text = try reader.string(mode, key: "filesystem.workspace") ?? ""
             guard let parsed = Profile.WorkspaceMode(rawValue: text) else {
-                throw SentinelError(.invalidInput,
-                                    "\(reader.source): filesystem.workspace: '\(text)' is not one of ro, rw, overlay")
+                throw reader.fail(mode, "filesystem.workspace", "'\(text)' is not one of ro, rw, overlay")
             }
             result.workspace = parsed
         }
         return result
     }
 
-    private static func environment(_ value: Any, reader: DocumentReader) throws -> Profile.Environment {
-        let map = try reader.mapping(value, key: "env")
+    private static func environment(_ map: DocumentNode, reader: Documents.DocumentReader) throws -> Profile.Environment {
+        _ = try reader.mapping(map, key: "env")
         try reader.checkKeys(map, allowed: ["allow", "set"], at: "env")
         var result = Profile.minimal.environment
         if let list = map["allow"] { result.allow = try reader.stringList(list, key: "env.allow") }
         if let fixed = map["set"] {
             let entries = try reader.mapping(fixed, key: "env.set")
             var values: [String: String] = [:]
-            for (name, item) in entries {
+            for entry in entries {
+                let name = entry.key
                 guard !name.isEmpty, !name.contains("=") else {
-                    throw SentinelError(.invalidInput, "\(reader.source): env.set: bad variable name '\(name)'")
+                    throw reader.fail(entry.line, "env.set", "bad variable name '\(name)'")
                 }
-                values[name] = try reader.scalarText(item, key: "env.set.\(name)")
+                values[name] = try reader.scalarText(entry.value, key: "env.set.\(name)")
             }
             result.set = values
         }
         return result
     }
 
-    private static func network(_ value: Any, reader: DocumentReader) throws -> Profile.Network {
-        if let text = value as? String {
+    private static func network(_ map: DocumentNode, reader: Documents.DocumentReader) throws -> Profile.Network {
+        if let text = map.string {
             guard let mode = Profile.Network.Mode(rawValue: text) else {
-                throw SentinelError(.invalidInput, "\(reader.source): network: '\(text)' is not one of none, proxy")
+                throw reader.fail(map, "network", "'\(text)' is not one of none, proxy")
             }
             return Profile.Network(mode: mode)
         }
-        let map = try reader.mapping(value, key: "network")
+        _ = try reader.mapping(map, key: "network")
         try reader.checkKeys(map, allowed: ["mode", "allow", "deny", "maxConnections", "maxBytes"], at: "network")
         let modeText = try reader.string(map["mode"], key: "network.mode") ?? "proxy"
         guard let mode = Profile.Network.Mode(rawValue: modeText) else {
-            throw SentinelError(.invalidInput, "\(reader.source): network.mode: '\(modeText)' is not one of none, proxy")
+            throw reader.fail(map["mode"] ?? map, "network.mode", "'\(modeText)' is not one of none, proxy")
         }
         var result = Profile.Network(mode: mode)
         if let list = map["allow"] { result.allow = try reader.stringList(list, key: "network.allow") }
@@ -158,22 +164,28 @@ public enum ProfileLoader {
         }
         if let bytes = map["maxBytes"] { result.maxBytes = try reader.size(bytes, key: "network.maxBytes") }
         if mode == .none, !result.allow.isEmpty {
-            throw SentinelError(.invalidInput, "\(reader.source): network.allow needs network.mode: proxy")
+            throw reader.fail(map["allow"] ?? map, "", "network.allow needs network.mode: proxy")
         }
         return result
     }
 
-    private static func limits(_ value: Any, reader: DocumentReader, base: Profile.Limits) throws -> Profile.Limits {
-        let map = try reader.mapping(value, key: "limits")
-        try reader.checkKeys(map, allowed: ["memory", "pids", "cpus", "timeout", "fileSize", "openFiles",
-                                            "outputBytes", "inotifyInstances", "inotifyWatches", "workspaceSize"], at: "limits")
+    private static func limits(_ map: DocumentNode, reader: Documents.DocumentReader, base: Profile.Limits) throws
+        -> Profile.Limits
+    {
+        _ = try reader.mapping(map, key: "limits")
+        try reader.checkKeys(
+            map,
+            allowed: [
+                "memory", "pids", "cpus", "timeout", "fileSize", "openFiles",
+                "outputBytes", "inotifyInstances", "inotifyWatches", "workspaceSize",
+            ], at: "limits")
         var result = base
         if let item = map["memory"] { result.memoryBytes = try reader.size(item, key: "limits.memory") }
         if let item = map["pids"] { result.pids = try reader.positiveInt(item, key: "limits.pids") }
         if let item = map["cpus"] {
             let cpus = try reader.number(item, key: "limits.cpus")
             guard cpus > 0, cpus <= 1024 else {
-                throw SentinelError(.invalidInput, "\(reader.source): limits.cpus: must be above 0")
+                throw reader.fail(item, "limits.cpus", "must be above 0")
             }
             result.cpus = cpus
         }
@@ -191,17 +203,17 @@ public enum ProfileLoader {
         if let item = map["workspaceSize"] {
             let size = try reader.size(item, key: "limits.workspaceSize")
             guard size >= 1 << 20 else {
-                throw SentinelError(.invalidInput, "\(reader.source): limits.workspaceSize: must be at least 1M")
+                throw reader.fail(item, "limits.workspaceSize", "must be at least 1M")
             }
             result.workspaceSizeBytes = size
         }
         return result
     }
 
-    private static func bounded(_ item: Any, key: String, max: Int, _ reader: DocumentReader) throws -> Int {
+    private static func bounded(_ item: DocumentNode, key: String, max: Int, _ reader: Documents.DocumentReader) throws -> Int {
         let value = try reader.positiveInt(item, key: key)
         guard value <= max else {
-            throw SentinelError(.invalidInput, "\(reader.source): \(key): must be 1 to \(max)")
+            throw reader.fail(item, key, "must be 1 to \(max)")
         }
         return value
     }

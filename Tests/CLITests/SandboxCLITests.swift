@@ -44,7 +44,7 @@ import Testing
         try "name: bad\nfilesystem:\n  readonly: [/usr]\n".write(toFile: path, atomically: true, encoding: .utf8)
         let result = try CLI.run(["sandbox", "check", path])
         #expect(result.status == 2)
-        #expect(result.stderr == "sentinel: \(path): unknown key 'filesystem.readonly'\n")
+        #expect(result.stderr == "sentinel: \(path):3: unknown key 'filesystem.readonly'\n")
     }
 
     @Test func checkDescribesAGoodProfile() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Testing
+
 @testable import Sandbox
 
 @Suite struct ProfileLoaderTests {
@@ -61,14 +62,15 @@ import Testing
     @Test func inotifyLimitsDefaultAndAreRaisedWithinTheirBound() throws {
         let plain = try ProfileLoader.parse("name: x\nlimits: {memory: 1G}\n", source: "p.yaml")
         #expect(plain.limits.inotifyInstances == 16 && plain.limits.inotifyWatches == 8192)
-        let raised = try ProfileLoader.parse("name: x\nlimits: {inotifyInstances: 64, inotifyWatches: 65536}\n",
-                                             source: "p.yaml")
+        let raised = try ProfileLoader.parse(
+            "name: x\nlimits: {inotifyInstances: 64, inotifyWatches: 65536}\n",
+            source: "p.yaml")
         #expect(raised.limits.inotifyInstances == 64 && raised.limits.inotifyWatches == 65536)
         do {
             _ = try ProfileLoader.parse("name: x\nlimits: {inotifyInstances: 1000}\n", source: "p.yaml")
             Issue.record("accepted 1000 instances")
         } catch let error as SentinelError {
-            #expect(error.message == "p.yaml: limits.inotifyInstances: must be 1 to 64")
+            #expect(error.message == "p.yaml:2: limits.inotifyInstances: must be 1 to 64")
         }
     }
 
@@ -85,8 +87,9 @@ import Testing
     }
 
     @Test func relativeSeccompPathResolvesAgainstTheProfile() throws {
-        let profile = try ProfileLoader.parse("name: x\nseccomp: policies/a.json\n", source: "p.yaml",
-                                              baseDirectory: "/etc/sentinel")
+        let profile = try ProfileLoader.parse(
+            "name: x\nseccomp: policies/a.json\n", source: "p.yaml",
+            baseDirectory: "/etc/sentinel")
         #expect(profile.seccomp == .oci(path: "/etc/sentinel/policies/a.json"))
     }
 
@@ -120,8 +123,36 @@ import Testing
             Issue.record("accepted: \(text)")
         } catch let error as SentinelError {
             #expect(error.code == .invalidInput)
-            #expect(error.message.hasPrefix("bad.yaml: "))
+            #expect(error.message.hasPrefix("bad.yaml:"))
             #expect(error.message.contains(expected), "\(error.message)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    /// Every problem names the file, the line of the offending value (or key), the key and
+    /// the problem: `FILE:LINE: KEY: problem`.
+    @Test(arguments: [
+        ("name: x\nlimits:\n  pids: 0\n", "bad.yaml:3: limits.pids: must be above 0"),
+        (
+            "name: x\nfilesystem:\n  readOnly:\n    - /usr\n    - usr\n",
+            "bad.yaml:5: filesystem.readOnly[1]: 'usr' must be an absolute path without '..'"
+        ),
+        ("name: x\n\nnetwork: {mode: proxy, allwo: []}\n", "bad.yaml:3: unknown key 'network.allwo'"),
+        (
+            "{\"name\": \"j\",\n \"limits\": {\"memory\": \"lots\"}}",
+            "bad.yaml:2: limits.memory: 'lots' is not a size (e.g. 512M, 1G)"
+        ),
+        ("name: x\nenv:\n  allow: TERM\n", "bad.yaml:3: env.allow: must be a list"),
+        ("name: [unclosed\n", "bad.yaml:2: not valid YAML or JSON: "),
+    ])
+    func errorsNameFileLineAndKey(text: String, expected: String) {
+        do {
+            _ = try ProfileLoader.parse(text, source: "bad.yaml")
+            Issue.record("accepted: \(text)")
+        } catch let error as SentinelError {
+            #expect(error.message.hasPrefix(expected), "\(error.message)")
+            #expect(!error.message.contains("\n"))
         } catch {
             Issue.record("unexpected error \(error)")
         }

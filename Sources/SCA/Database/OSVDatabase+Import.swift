@@ -1,3 +1,4 @@
+import Documents
 import Foundation
 import Store
 import Support
@@ -52,8 +53,10 @@ extension OSVDatabase {
     }
 
     /// `import(paths:)` with a fault injected after `failAfter` records, for atomicity tests.
-    func importRecords(paths: [String], failAfter: Int?, feed: FeedState? = nil,
-                       strictArchive label: String? = nil) throws -> ImportReport {
+    func importRecords(
+        paths: [String], failAfter: Int?, feed: FeedState? = nil,
+        strictArchive label: String? = nil
+    ) throws -> ImportReport {
         let files = try Self.collectFiles(paths)
         cachedLookup = nil
         var writer = try RecordWriter(connection)
@@ -80,7 +83,8 @@ extension OSVDatabase {
                 }
             }
             if var feed {
-                let ecosystems = feed.ecosystem.isEmpty
+                let ecosystems =
+                    feed.ecosystem.isEmpty
                     ? Set(writer.ecosystems.map(FeedState.exportName)).sorted() : [feed.ecosystem]
                 for ecosystem in ecosystems {
                     feed.ecosystem = ecosystem
@@ -93,8 +97,10 @@ extension OSVDatabase {
 
     /// With a `label` (a downloaded export) archive damage throws; without, it is a problem
     /// of that file and the import goes on.
-    private func importZip(_ file: String, label: String?, report: inout ImportReport,
-                           store: (OSVRecord, [UInt8], String, inout ImportReport) throws -> Void) throws {
+    private func importZip(
+        _ file: String, label: String?, report: inout ImportReport,
+        store: (OSVRecord, [UInt8], String, inout ImportReport) throws -> Void
+    ) throws {
         let display = label ?? file
         guard let data = FileManager.default.contents(atPath: file) else {
             if label != nil { throw SentinelError(.io, "\(file): cannot be read") }
@@ -122,21 +128,19 @@ extension OSVDatabase {
     }
 
     /// Decodes one file's bytes; decoding problems are reported, storage failures are thrown.
-    private func decodeAndStore(_ bytes: [UInt8], name: String, report: inout ImportReport,
-                                store: (OSVRecord, [UInt8], String, inout ImportReport) throws -> Void) throws {
+    private func decodeAndStore(
+        _ bytes: [UInt8], name: String, report: inout ImportReport,
+        store: (OSVRecord, [UInt8], String, inout ImportReport) throws -> Void
+    ) throws {
         let record: OSVRecord
         var raw = bytes
         do {
             if name.lowercased().hasSuffix(".json") {
-                record = try OSVDecoder.decodeJSON(Data(bytes), source: name)
+                record = try OSVDecoder.record(from: try OSVDecoder.parseJSON(bytes, source: name), source: name)
             } else {
-                let tree: JSONValue
-                do { tree = try JSONValue.parseYAML(String(decoding: bytes, as: UTF8.self)) } catch {
-                    let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "parse error"
-                    throw SentinelError(.invalidInput, "\(name): not valid YAML (\(reason))")
-                }
+                let tree = try OSVDecoder.parseYAML(bytes, source: name)
                 record = try OSVDecoder.record(from: tree, source: name)
-                raw = Array(tree.jsonText.utf8)
+                raw = JSONWriter.bytes(tree, style: .compact, sortKeys: true)
             }
             try Self.checkStorable(record, source: name)
         } catch let error as SentinelError {
@@ -178,8 +182,9 @@ extension OSVDatabase {
             }
             let base = URL(fileURLWithPath: path)
             var found = [String]()
-            let enumerator = fm.enumerator(at: base, includingPropertiesForKeys: [.isRegularFileKey],
-                                           options: [.skipsHiddenFiles])
+            let enumerator = fm.enumerator(
+                at: base, includingPropertiesForKeys: [.isRegularFileKey],
+                options: [.skipsHiddenFiles])
             while let url = enumerator?.nextObject() as? URL {
                 let name = url.lastPathComponent
                 guard isAdvisoryName(name) || name.lowercased().hasSuffix(".zip") else { continue }
@@ -207,9 +212,11 @@ struct RecordWriter {
     init(_ connection: Database) throws {
         self.connection = connection
         find = try connection.prepare("SELECT rid, modified_key FROM records WHERE id = ?")
-        let columns = "id, modified, modified_key, published, withdrawn, summary, aliases, severity, db_severity, refs, source, raw, raw_size"
+        let columns =
+            "id, modified, modified_key, published, withdrawn, summary, aliases, severity, db_severity, refs, source, raw, raw_size"
         insert = try connection.prepare("INSERT INTO records(\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
-        update = try connection.prepare("""
+        update = try connection.prepare(
+            """
             UPDATE records SET id = ?1, modified = ?2, modified_key = ?3, published = ?4, withdrawn = ?5, summary = ?6,
                 aliases = ?7, severity = ?8, db_severity = ?9, refs = ?10, source = ?11, raw = ?12, raw_size = ?13
             WHERE rid = ?14
@@ -229,8 +236,14 @@ struct RecordWriter {
         var rid: Int64?
         if try find.step() {
             let storedKey = find.text(1) ?? ""
-            if key == storedKey { report.unchanged += 1; return }
-            if key < storedKey { report.olderIgnored += 1; return }
+            if key == storedKey {
+                report.unchanged += 1
+                return
+            }
+            if key < storedKey {
+                report.olderIgnored += 1
+                return
+            }
             rid = find.int(0)
         }
         let statement = rid == nil ? insert : update

@@ -1,3 +1,5 @@
+import Documents
+
 /// `Cargo.lock` versions 1 to 4. Packages without a `source` are the workspace (and path
 /// crates): not reported, their dependencies are the direct ones. Dependencies are written
 /// `name`, `name version` or (v1/v2) `name version (source)`.
@@ -12,7 +14,7 @@ public struct CargoLockParser: LockfileParser {
 
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
-        let root = try PositionedTOML.parse(bytes, file: file)
+        let root = try TOML.parse(bytes, file: file)
         var result = LockfileResult(file: file, format: Self.format)
         var tables = try TOMLPackages.tables(in: root, file: file)
         // The oldest v1 files hold the workspace root in `[root]`.

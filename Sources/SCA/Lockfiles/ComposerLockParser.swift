@@ -1,3 +1,5 @@
+import Documents
+
 /// `composer.lock` (PHP): `packages` and `packages-dev`, `v` prefixes stripped. Direct
 /// dependencies come from composer.json when given, else they are those nothing requires.
 public struct ComposerLockParser: ManifestAwareLockfileParser {
@@ -14,7 +16,7 @@ public struct ComposerLockParser: ManifestAwareLockfileParser {
 
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String, manifest: [UInt8]?) throws -> LockfileResult {
-        let root = try PositionedJSON.parse(bytes, file: file)
+        let root = try JSON.parse(bytes, file: file)
         guard case .object = root.value else {
             throw malformed(file, root.line, "expected a JSON object at the top level")
         }

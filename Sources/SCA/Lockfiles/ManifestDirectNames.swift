@@ -1,3 +1,5 @@
+import Documents
+
 /// A lockfile parser whose format does not record the project's own requirements: it takes
 /// them from the manifest beside the lockfile when there is one, and otherwise guesses that
 /// the packages nothing depends on are the direct ones.
@@ -21,7 +23,7 @@ extension ManifestAwareLockfileParser {
 enum ManifestDirectNames {
     /// `dependencies`, `devDependencies`, `optionalDependencies` of a package.json.
     static func packageJSON(_ bytes: [UInt8]) -> Set<String>? {
-        guard let root = try? PositionedJSON.parse(bytes, file: "package.json") else { return nil }
+        guard let root = try? JSON.parse(bytes, file: "package.json") else { return nil }
         var names = Set<String>()
         for section in ["dependencies", "devDependencies", "optionalDependencies"] {
             for member in root[section]?.members ?? [] { names.insert(member.key) }
@@ -31,7 +33,7 @@ enum ManifestDirectNames {
 
     /// `require` and `require-dev` of a composer.json, lowercased as Packagist names compare.
     static func composerJSON(_ bytes: [UInt8]) -> Set<String>? {
-        guard let root = try? PositionedJSON.parse(bytes, file: "composer.json") else { return nil }
+        guard let root = try? JSON.parse(bytes, file: "composer.json") else { return nil }
         var names = Set<String>()
         for section in ["require", "require-dev"] {
             for member in root[section]?.members ?? [] { names.insert(member.key.lowercased()) }
@@ -42,16 +44,16 @@ enum ManifestDirectNames {
     /// PEP 621 `[project]` dependencies and optional groups, PEP 735 `[dependency-groups]`,
     /// Poetry's `[tool.poetry.*dependencies]` and groups, PDM's dev groups; PEP 503 normalised.
     static func pyproject(_ bytes: [UInt8]) -> Set<String>? {
-        guard let root = try? PositionedTOML.parse(bytes, file: "pyproject.toml") else { return nil }
-        var requirements: [TOMLValue] = []
+        guard let root = try? TOML.parse(bytes, file: "pyproject.toml") else { return nil }
+        var requirements: [DocumentNode] = []
         let project = root.table("project")
         requirements += project?.array("dependencies") ?? []
         for entry in project?.table("optional-dependencies")?.entries ?? [] {
-            if case .array(let list) = entry.value { requirements += list }
+            if case .array(let list) = entry.value.value { requirements += list }
         }
         for groups in [root.table("dependency-groups"), root.table("tool")?.table("pdm")?.table("dev-dependencies")] {
             for entry in groups?.entries ?? [] {
-                if case .array(let list) = entry.value { requirements += list }
+                if case .array(let list) = entry.value.value { requirements += list }
             }
         }
         var names = Set<String>()
@@ -78,7 +80,7 @@ enum ManifestDirectNames {
 extension ManifestDirectNames {
     /// `[packages]` and `[dev-packages]` of a Pipfile, PEP 503 normalised.
     static func pipfile(_ bytes: [UInt8]) -> Set<String>? {
-        guard let root = try? PositionedTOML.parse(bytes, file: "Pipfile") else { return nil }
+        guard let root = try? TOML.parse(bytes, file: "Pipfile") else { return nil }
         var names = Set<String>()
         for section in ["packages", "dev-packages"] {
             for entry in root.table(section)?.entries ?? [] { names.insert(RequirementsParser.normalized(entry.key)) }

@@ -1,3 +1,5 @@
+import Documents
+
 /// `pdm.lock`: `[[package]]` with `dependencies` as PEP 508 strings. Direct dependencies come
 /// from pyproject.toml when given, else they are those no locked package depends on.
 public struct PDMLockParser: ManifestAwareLockfileParser {
@@ -14,7 +16,7 @@ public struct PDMLockParser: ManifestAwareLockfileParser {
 
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String, manifest: [UInt8]?) throws -> LockfileResult {
-        let root = try PositionedTOML.parse(bytes, file: file)
+        let root = try TOML.parse(bytes, file: file)
         var result = LockfileResult(file: file, format: Self.format)
         var graph = DependencyGraph()
         var wanted: [[String]] = []
@@ -22,10 +24,10 @@ public struct PDMLockParser: ManifestAwareLockfileParser {
         for table in try TOMLPackages.tables(in: root, file: file) {
             let (name, version, line) = try TOMLPackages.identity(of: table, file: file)
             var notes: [String: String] = [:]
-            if case .array(let groups)? = table["groups"] {
+            if case .array(let groups)? = table["groups"]?.value {
                 notes["groups"] = groups.compactMap(\.string).joined(separator: ",")
             }
-            if case .array(let extras)? = table["extras"] {
+            if case .array(let extras)? = table["extras"]?.value {
                 notes["extras"] = extras.compactMap(\.string).joined(separator: ",")
             }
             result.dependencies.append(

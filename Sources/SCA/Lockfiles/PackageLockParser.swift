@@ -1,3 +1,5 @@
+import Documents
+
 /// npm's `package-lock.json` (and `npm-shrinkwrap.json`): v1 nests `dependencies`; v2/v3 key
 /// `packages` by install location (`node_modules/a/node_modules/b`). Each package's
 /// requirements are resolved the way Node does (nearest `node_modules` upwards), which gives
@@ -22,7 +24,7 @@ public struct PackageLockParser: ManifestAwareLockfileParser {
 
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String, manifest: [UInt8]?) throws -> LockfileResult {
-        let root = try PositionedJSON.parse(bytes, file: file)
+        let root = try JSON.parse(bytes, file: file)
         guard case .object = root.value else {
             throw malformed(file, root.line, "expected a JSON object at the top level")
         }
@@ -59,7 +61,7 @@ public struct PackageLockParser: ManifestAwareLockfileParser {
     }
 
     private func readPackages(
-        _ members: [JSONMember], file: String, into result: inout LockfileResult,
+        _ members: [DocumentMember], file: String, into result: inout LockfileResult,
         installed: inout [Installed], projects: inout [Installed]
     ) throws {
         for member in members {
@@ -89,7 +91,7 @@ public struct PackageLockParser: ManifestAwareLockfileParser {
     }
 
     private func readNested(
-        _ members: [JSONMember], parent: String, depth: Int, file: String,
+        _ members: [DocumentMember], parent: String, depth: Int, file: String,
         into result: inout LockfileResult, installed: inout [Installed]
     ) throws {
         for member in members {
@@ -216,7 +218,7 @@ public struct PackageLockParser: ManifestAwareLockfileParser {
     }
 
     /// Names a package requires (dev dependencies only count for the project itself) and flags.
-    static func fields(_ entry: JSONNode, includeDev: Bool) -> Fields {
+    static func fields(_ entry: DocumentNode, includeDev: Bool) -> Fields {
         var fields = Fields()
         for member in entry.members {
             switch member.key {

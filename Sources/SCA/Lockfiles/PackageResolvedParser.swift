@@ -1,3 +1,5 @@
+import Documents
+
 /// SwiftPM's `Package.resolved`, versions 1 (`object.pins`, `repositoryURL`) and 2/3 (`pins`,
 /// `location`). The name is the repository URL (OSV's `SwiftURL`); branch or revision pins have
 /// no version and are reported.
@@ -12,11 +14,11 @@ public struct PackageResolvedParser: LockfileParser {
 
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
-        let root = try PositionedJSON.parse(bytes, file: file)
+        let root = try JSON.parse(bytes, file: file)
         guard case .object = root.value else {
             throw malformed(file, root.line, "expected a JSON object at the top level")
         }
-        let pinsNode: JSONNode?
+        let pinsNode: DocumentNode?
         let schema = root["version"]?.scalarText ?? "1"
         pinsNode = schema == "1" ? root["object"]?["pins"] : root["pins"]
         guard let pinsNode else {

@@ -1,3 +1,5 @@
+import Documents
+
 /// `Pipfile.lock` (pipenv): the `default` and `develop` groups, versions written `==X`.
 /// The file is flat (no graph): the Pipfile beside it names the direct ones (the others are
 /// transitive, by an unknown path); without it every entry is reported as direct.
@@ -15,7 +17,7 @@ public struct PipfileLockParser: ManifestAwareLockfileParser {
 
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String, manifest: [UInt8]?) throws -> LockfileResult {
-        let root = try PositionedJSON.parse(bytes, file: file)
+        let root = try JSON.parse(bytes, file: file)
         guard case .object = root.value else {
             throw malformed(file, root.line, "expected a JSON object at the top level")
         }

@@ -1,5 +1,5 @@
+import Documents
 import Foundation
-import Yams
 
 /// `pnpm-lock.yaml`, lockfile versions 5 (`/name/1.0.0_peer` keys), 6 (`/name@1.0.0(peer)`)
 /// and 9 (`name@1.0.0(peer)`, graph under `snapshots`). The importers' (or, before
@@ -17,8 +17,8 @@ public struct PnpmLockParser: LockfileParser {
 
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
-        let root = try YAMLDocument.compose(bytes, file: file) { $0["packages"] != nil || $0["importers"] != nil }
-        guard root.mapping != nil else { throw malformed(file, root.line, "expected a mapping at the top level") }
+        let root = try YAML.parse(bytes, file: file, scalars: .text) { $0["packages"] != nil || $0["importers"] != nil }
+        guard root.isObject else { throw malformed(file, root.line, "expected a mapping at the top level") }
         guard let versionNode = root["lockfileVersion"], let versionText = versionNode.string else {
             throw malformed(file, root.line, "no lockfileVersion")
         }
@@ -30,8 +30,8 @@ public struct PnpmLockParser: LockfileParser {
         var result = LockfileResult(file: file, format: Self.format)
 
         // Nodes are the graph section's keys: snapshots in v9, packages before.
-        let packages = root["packages"]?.pairs ?? []
-        let graphSection = style == .atV9 ? (root["snapshots"]?.pairs ?? packages) : packages
+        let packages = root["packages"]?.members ?? []
+        let graphSection = style == .atV9 ? (root["snapshots"]?.members ?? packages) : packages
         var packageLines: [String: Int] = [:]
         for pair in packages where packageLines[pair.key] == nil { packageLines[pair.key] = pair.line }
         var graph = DependencyGraph()
@@ -62,7 +62,7 @@ public struct PnpmLockParser: LockfileParser {
                 }
             }
         }
-        var importers = root["importers"]?.pairs.map(\.value) ?? []
+        var importers = root["importers"]?.members.map(\.value) ?? []
         if importers.isEmpty { importers = [root] }
         var direct: [Int] = []
         for importer in importers {
@@ -80,11 +80,11 @@ public struct PnpmLockParser: LockfileParser {
     }
 
     /// (name, reference) pairs of a package or importer; v6+ importers nest `{specifier, version}`.
-    static func references(_ node: Node, includeDev: Bool) -> [(String, String)] {
+    static func references(_ node: DocumentNode, includeDev: Bool) -> [(String, String)] {
         var sections = ["dependencies", "optionalDependencies"]
         if includeDev { sections.append("devDependencies") }
         return sections.flatMap { section in
-            (node[section]?.pairs ?? []).compactMap { pair -> (String, String)? in
+            (node[section]?.members ?? []).compactMap { pair -> (String, String)? in
                 if let reference = pair.value.string { return (pair.key, reference) }
                 if let reference = pair.value["version"]?.string { return (pair.key, reference) }
                 return nil
@@ -107,7 +107,7 @@ public struct PnpmLockParser: LockfileParser {
         }
     }
 
-    private static func identity(key: String, entry: Node, style: KeyStyle) -> (String, String)? {
+    private static func identity(key: String, entry: DocumentNode, style: KeyStyle) -> (String, String)? {
         // Tarball and git packages carry their own name and version.
         if let name = entry["name"]?.string, let version = entry["version"]?.string { return (name, version) }
         var body = Substring(key)

@@ -1,3 +1,5 @@
+import Documents
+
 /// `poetry.lock`: `[[package]]` with `[package.dependencies]`. The lockfile does not say which
 /// packages the project asks for: pyproject.toml does, and without it direct ones are those no
 /// locked package depends on.
@@ -15,7 +17,7 @@ public struct PoetryLockParser: ManifestAwareLockfileParser {
 
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String, manifest: [UInt8]?) throws -> LockfileResult {
-        let root = try PositionedTOML.parse(bytes, file: file)
+        let root = try TOML.parse(bytes, file: file)
         var result = LockfileResult(file: file, format: Self.format)
         var graph = DependencyGraph()
         var wanted: [[String]] = []
@@ -24,7 +26,7 @@ public struct PoetryLockParser: ManifestAwareLockfileParser {
             let (name, version, line) = try TOMLPackages.identity(of: table, file: file)
             var notes: [String: String] = [:]
             if let category = table.string("category") { notes["category"] = category }
-            if case .array(let groups)? = table["groups"] {
+            if case .array(let groups)? = table["groups"]?.value {
                 notes["groups"] = groups.compactMap(\.string).joined(separator: ",")
             }
             if let source = table.table("source"), let type = source.string("type") {

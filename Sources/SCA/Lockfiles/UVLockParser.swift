@@ -1,3 +1,5 @@
+import Documents
+
 /// `uv.lock`: `[[package]]` with inline-table `source` and `dependencies`. Workspace members
 /// (`editable`/`virtual` sources) are the project: not reported, their requirements (all
 /// groups) are the direct dependencies.
@@ -12,7 +14,7 @@ public struct UVLockParser: LockfileParser {
 
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
-        let root = try PositionedTOML.parse(bytes, file: file)
+        let root = try TOML.parse(bytes, file: file)
         var result = LockfileResult(file: file, format: Self.format)
         var graph = DependencyGraph()
         var wanted: [[(name: String, version: String?)]] = []
@@ -78,11 +80,11 @@ public struct UVLockParser: LockfileParser {
     }
 
     /// `dependencies`, `optional-dependencies.*` and `dev-dependencies.*` entries.
-    static func requirements(of table: TOMLTable) -> [(name: String, version: String?)] {
-        var lists: [[TOMLValue]] = [table.array("dependencies")]
+    static func requirements(of table: DocumentNode) -> [(name: String, version: String?)] {
+        var lists: [[DocumentNode]] = [table.array("dependencies")]
         for key in ["optional-dependencies", "dev-dependencies"] {
             for entry in table.table(key)?.entries ?? [] {
-                if case .array(let list) = entry.value { lists.append(list) }
+                if case .array(let list) = entry.value.value { lists.append(list) }
             }
         }
         return lists.joined().compactMap { value in

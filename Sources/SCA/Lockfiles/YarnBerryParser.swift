@@ -1,20 +1,21 @@
+import Documents
 import Foundation
-import Yams
 
 /// yarn berry (v2+) lockfiles: YAML keyed by descriptor lists, with `resolution` and
 /// `version`. Workspace entries are the project; their dependencies are the direct ones.
 struct YarnBerryParser {
     func parse(_ bytes: [UInt8], file: String) throws -> LockfileResult {
-        let root = try YAMLDocument.compose(bytes, file: file)
-        guard root.mapping != nil else { throw malformed(file, root.line, "expected a mapping of descriptors") }
+        let root = try YAML.parse(bytes, file: file, scalars: .text)
+        guard root.isObject else { throw malformed(file, root.line, "expected a mapping of descriptors") }
         var result = LockfileResult(file: file, format: YarnLockParser.format)
         var graph = DependencyGraph()
         var index: [String: Int] = [:]
         var wants: [[String]] = []
         var workspaces: [Int] = []
         var reportedIndex: [Int: Int] = [:]
-        for (key, line, value) in root.pairs where key != "__metadata" {
-            guard value.mapping != nil else { throw malformed(file, line, "entry \(key) must be a mapping") }
+        for member in root.members where member.key != "__metadata" {
+            let (key, line, value) = (member.key, member.line, member.value)
+            guard value.isObject else { throw malformed(file, line, "entry \(key) must be a mapping") }
             guard let resolution = value["resolution"]?.string else {
                 throw malformed(file, line, "entry \(key) has no resolution")
             }
@@ -25,7 +26,7 @@ struct YarnBerryParser {
                 if index[trimmed] == nil { index[trimmed] = node }
             }
             wants.append(
-                value["dependencies"]?.pairs.compactMap { pair in pair.value.string.map { pair.key + "@" + $0 } } ?? [])
+                value["dependencies"]?.members.compactMap { pair in pair.value.string.map { pair.key + "@" + $0 } } ?? [])
             if reference.hasPrefix("workspace:") {
                 workspaces.append(node)
                 continue

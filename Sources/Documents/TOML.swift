@@ -4,7 +4,15 @@ final class TOMLTable {
     struct Entry {
         let key: String
         let line: Int
+        var column = 1
         var value: TOMLValue
+
+        init(key: String, line: Int, column: Int = 1, value: TOMLValue) {
+            self.key = key
+            self.line = line
+            self.column = column
+            self.value = value
+        }
     }
 
     let line: Int
@@ -66,13 +74,60 @@ enum TOMLValue {
     }
 }
 
-/// Reads the TOML that lockfiles use: tables, arrays of tables, dotted and quoted keys, basic,
-/// literal and multi-line strings, arrays and inline tables across lines, comments.
+/// Reads TOML into `DocumentNode`s: the subset lockfiles and manifests use (tables, arrays of
+/// tables, dotted and quoted keys, basic, literal and multi-line strings, arrays and inline tables
+/// across lines, comments). Hand-written because no TOML library keeps line numbers.
+public enum TOML {
+    /// Parses one document (a UTF-8 BOM is skipped); errors read `FILE:LINE: problem`.
+    /// Tables are positioned at their header, values at their key.
+    public static func parse(_ bytes: [UInt8], file: String) throws -> DocumentNode {
+        node(try PositionedTOML.parse(bytes, file: file))
+    }
+
+    static func node(_ table: TOMLTable) -> DocumentNode {
+        let members = table.entries.map { entry in
+            DocumentMember(
+                key: entry.key, line: entry.line, column: entry.column,
+                value: node(entry.value, line: entry.line, column: entry.column))
+        }
+        return DocumentNode(.object(members), line: table.line, column: 1)
+    }
+
+    static func node(_ value: TOMLValue, line: Int, column: Int) -> DocumentNode {
+        switch value {
+        case .string(let text): return DocumentNode(.string(text), line: line, column: column)
+        case .bare(let text): return DocumentNode(scalar(text), line: line, column: column)
+        case .array(let items):
+            return DocumentNode(.array(items.map { node($0, line: line, column: column) }), line: line, column: column)
+        case .table(let table) where table.isInline:
+            return DocumentNode(node(table).value, line: line, column: column)
+        case .table(let table): return node(table)
+        case .tableArray(let tables): return DocumentNode(.array(tables.map(node)), line: line, column: column)
+        }
+    }
+
+    /// Booleans and numbers typed; dates and times stay text as written.
+    static func scalar(_ text: String) -> DocumentNode.Value {
+        if text == "true" || text == "false" { return .bool(text == "true") }
+        let digits = text.replacing("_", with: "")
+        for (prefix, radix) in [("0x", 16), ("0o", 8), ("0b", 2)] where digits.hasPrefix(prefix) {
+            if let number = Int(digits.dropFirst(2), radix: radix) { return .integer(number) }
+        }
+        if let number = Int(digits) { return .integer(number) }
+        if !digits.contains(":"), digits.filter({ $0 == "-" }).count < 2, let number = Double(digits) {
+            return .double(number)
+        }
+        return .string(text)
+    }
+}
+
+/// The reader's own tree: tables are reopened by later headers, so they are built as classes
+/// and turned into `DocumentNode`s once the whole file is read.
 struct PositionedTOML {
     static let maxDepth = 128
 
     static func parse(_ bytes: [UInt8], file: String) throws -> TOMLTable {
-        let body = Array(TextLines.droppingBOM(bytes))
+        let body = Array(droppingBOM(bytes))
         var reader = Reader(bytes: body, file: file)
         return try reader.document()
     }
@@ -232,6 +287,9 @@ struct PositionedTOML {
 
         mutating func keyValue(into table: TOMLTable, depth: Int) throws {
             let keyLine = line
+            var keyColumn = 1
+            // Keys start after indentation only, so the column is the distance to the line start.
+            while i - keyColumn >= 0, bytes[i - keyColumn] != 0x0A, bytes[i - keyColumn] != 0x0D { keyColumn += 1 }
             let path = try keyPath()
             skipBlank()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else {
@@ -257,7 +315,7 @@ struct PositionedTOML {
             guard !target.entries.contains(where: { $0.key == last }) else {
                 throw malformed(file, keyLine, "duplicate key '\(path.joined(separator: "."))'")
             }
-            target.entries.append(.init(key: last, line: keyLine, value: value))
+            target.entries.append(.init(key: last, line: keyLine, column: keyColumn, value: value))
         }
 
         mutating func keyPath() throws -> [String] {

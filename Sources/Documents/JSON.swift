@@ -1,67 +1,13 @@
-/// A JSON value that remembers the 1-based line where it starts, because findings point at
-/// lockfile lines and Foundation's decoder forgets them.
-struct JSONNode {
-    enum Value {
-        case object([JSONMember])
-        case array([JSONNode])
-        case string(String)
-        case number(String)
-        case bool(Bool)
-        case null
-    }
+/// A strict RFC 8259 reader over bytes that records lines and columns. It works on bytes, not
+/// `Codable`, because lockfiles are large and their findings need lines. Depth is bounded so
+/// hostile input cannot exhaust the stack.
+public enum JSON {
+    /// The deepest nesting accepted.
+    public static let maxDepth = 256
 
-    let value: Value
-    let line: Int
-
-    subscript(key: String) -> JSONNode? {
-        guard case .object(let members) = value else { return nil }
-        return members.first { $0.key == key }?.value
-    }
-
-    var members: [JSONMember] {
-        if case .object(let members) = value { return members }
-        return []
-    }
-
-    var elements: [JSONNode] {
-        if case .array(let elements) = value { return elements }
-        return []
-    }
-
-    var string: String? {
-        if case .string(let s) = value { return s }
-        return nil
-    }
-
-    /// Numbers and strings both, for fields such as `lockfileVersion` written either way.
-    var scalarText: String? {
-        switch value {
-        case .string(let s), .number(let s): return s
-        case .bool(let b): return b ? "true" : "false"
-        default: return nil
-        }
-    }
-
-    var bool: Bool? {
-        if case .bool(let b) = value { return b }
-        return nil
-    }
-}
-
-/// One `"key": value` pair; `line` is where the key is written.
-struct JSONMember {
-    let key: String
-    let line: Int
-    let value: JSONNode
-}
-
-/// A strict RFC 8259 reader over bytes that records lines. Depth is bounded so hostile input
-/// cannot exhaust the stack.
-struct PositionedJSON {
-    static let maxDepth = 256
-
-    static func parse(_ bytes: [UInt8], file: String) throws -> JSONNode {
-        let body = TextLines.droppingBOM(bytes)
+    /// Parses one JSON document (a UTF-8 BOM is skipped); errors read `FILE:LINE: problem`.
+    public static func parse(_ bytes: [UInt8], file: String) throws -> DocumentNode {
+        let body = droppingBOM(bytes)
         return try body.withUnsafeBufferPointer { buffer in
             var reader = Reader(bytes: buffer, file: file)
             reader.skipSpace()
@@ -80,6 +26,8 @@ struct PositionedJSON {
         let file: String
         var i = 0
         var line = 1
+        /// Index of the first byte of the current line, for columns.
+        var lineStart = 0
 
         init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
             self.bytes = bytes
@@ -89,7 +37,9 @@ struct PositionedJSON {
         mutating func skipSpace() {
             while i < bytes.count {
                 switch bytes[i] {
-                case 0x0A: line += 1
+                case 0x0A:
+                    line += 1
+                    lineStart = i + 1
                 case 0x20, 0x09, 0x0D: break
                 default: return
                 }
@@ -99,18 +49,21 @@ struct PositionedJSON {
 
         func fail(_ what: String) -> Error { malformed(file, line, what) }
 
-        mutating func value(depth: Int) throws -> JSONNode {
-            guard depth < PositionedJSON.maxDepth else { throw fail("JSON nested too deeply") }
+        var column: Int { i - lineStart + 1 }
+
+        mutating func value(depth: Int) throws -> DocumentNode {
+            guard depth < JSON.maxDepth else { throw fail("JSON nested too deeply") }
             guard i < bytes.count else { throw fail("unexpected end of JSON") }
             let start = line
+            let startColumn = column
             switch bytes[i] {
             case UInt8(ascii: "{"):
                 i += 1
-                var members: [JSONMember] = []
+                var members: [DocumentMember] = []
                 skipSpace()
                 if i < bytes.count, bytes[i] == UInt8(ascii: "}") {
                     i += 1
-                    return JSONNode(value: .object(members), line: start)
+                    return DocumentNode(.object(members), line: start, column: startColumn)
                 }
                 while true {
                     skipSpace()
@@ -119,6 +72,7 @@ struct PositionedJSON {
                         throw fail("expected a string key in object")
                     }
                     let keyLine = line
+                    let keyColumn = column
                     let key = try string()
                     skipSpace()
                     guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else {
@@ -127,7 +81,7 @@ struct PositionedJSON {
                     i += 1
                     skipSpace()
                     let child = try value(depth: depth + 1)
-                    members.append(JSONMember(key: key, line: keyLine, value: child))
+                    members.append(DocumentMember(key: key, line: keyLine, column: keyColumn, value: child))
                     skipSpace()
                     guard i < bytes.count else { throw fail("unexpected end of JSON in object") }
                     if bytes[i] == UInt8(ascii: ",") {
@@ -140,14 +94,14 @@ struct PositionedJSON {
                     }
                     throw fail("expected ',' or '}' in object")
                 }
-                return JSONNode(value: .object(members), line: start)
+                return DocumentNode(.object(members), line: start, column: startColumn)
             case UInt8(ascii: "["):
                 i += 1
-                var elements: [JSONNode] = []
+                var elements: [DocumentNode] = []
                 skipSpace()
                 if i < bytes.count, bytes[i] == UInt8(ascii: "]") {
                     i += 1
-                    return JSONNode(value: .array(elements), line: start)
+                    return DocumentNode(.array(elements), line: start, column: startColumn)
                 }
                 while true {
                     skipSpace()
@@ -164,18 +118,18 @@ struct PositionedJSON {
                     }
                     throw fail("expected ',' or ']' in array")
                 }
-                return JSONNode(value: .array(elements), line: start)
+                return DocumentNode(.array(elements), line: start, column: startColumn)
             case UInt8(ascii: "\""):
-                return JSONNode(value: .string(try string()), line: start)
+                return DocumentNode(.string(try string()), line: start, column: startColumn)
             case UInt8(ascii: "t"):
                 try literal("true")
-                return JSONNode(value: .bool(true), line: start)
+                return DocumentNode(.bool(true), line: start, column: startColumn)
             case UInt8(ascii: "f"):
                 try literal("false")
-                return JSONNode(value: .bool(false), line: start)
+                return DocumentNode(.bool(false), line: start, column: startColumn)
             case UInt8(ascii: "n"):
                 try literal("null")
-                return JSONNode(value: .null, line: start)
+                return DocumentNode(.null, line: start, column: startColumn)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let from = i
                 i += 1
@@ -189,11 +143,20 @@ struct PositionedJSON {
                     }
                     break
                 }
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<i]), as: UTF8.self)
-                return JSONNode(value: .number(text), line: start)
+                return DocumentNode(try number(from: from), line: start, column: startColumn)
             default:
                 throw fail("unexpected character in JSON")
             }
+        }
+
+        /// An integer when the text is one that fits `Int`, else a double; the grammar is
+        /// checked here because the scan above only collects the characters numbers use.
+        func number(from: Int) throws -> DocumentNode.Value {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<i]), as: UTF8.self)
+            guard JSON.isNumber(text.utf8) else { throw fail("invalid number '\(text)' in JSON") }
+            if let integer = Int(text) { return .integer(integer) }
+            guard let double = Double(text) else { throw fail("invalid number '\(text)' in JSON") }
+            return .double(double)
         }
 
         mutating func literal(_ word: StaticString) throws {
@@ -280,5 +243,34 @@ struct PositionedJSON {
             }
             return v
         }
+    }
+
+    /// RFC 8259 `number`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    static func isNumber(_ text: String.UTF8View) -> Bool {
+        var bytes = text[...]
+        func digits(_ bytes: inout Substring.UTF8View) -> Int {
+            var count = 0
+            while let c = bytes.first, c >= 0x30, c <= 0x39 {
+                bytes.removeFirst()
+                count += 1
+            }
+            return count
+        }
+        if bytes.first == UInt8(ascii: "-") { bytes.removeFirst() }
+        if bytes.first == UInt8(ascii: "0") {
+            bytes.removeFirst()
+        } else if digits(&bytes) == 0 {
+            return false
+        }
+        if bytes.first == UInt8(ascii: ".") {
+            bytes.removeFirst()
+            guard digits(&bytes) > 0 else { return false }
+        }
+        if bytes.first == UInt8(ascii: "e") || bytes.first == UInt8(ascii: "E") {
+            bytes.removeFirst()
+            if bytes.first == UInt8(ascii: "+") || bytes.first == UInt8(ascii: "-") { bytes.removeFirst() }
+            guard digits(&bytes) > 0 else { return false }
+        }
+        return bytes.isEmpty
     }
 }
