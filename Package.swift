@@ -62,7 +62,7 @@ let package = Package(
         // The scanner interface and the external tools run in the sandbox (Bandit, Semgrep).
         .target(name: "Adapters", dependencies: ["Findings", "Sandbox", "SAST", "Support"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
-        .target(name: "Scan", dependencies: ["Adapters", "Findings", "Sandbox", "SAST", "SCA", "Support", "Yams"]),
+        .target(name: "Scan", dependencies: ["Adapters", "Documents", "Findings", "Sandbox", "SAST", "SCA", "Support"]),
         .target(
             name: "SentinelCLI",
             dependencies: [

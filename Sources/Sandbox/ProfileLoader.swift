@@ -30,7 +30,7 @@ public enum ProfileLoader {
             throw SentinelError(
                 .invalidInput, error.message.replacing("invalid YAML: ", with: "not valid YAML or JSON: "))
         }
-        let reader = Documents.DocumentReader(source: source)
+        let reader = DocumentReader(source: source)
         guard root.isObject else { throw reader.fail(root, "", "a profile must be a mapping") }
         try reader.checkKeys(
             root,
@@ -88,7 +88,7 @@ public enum ProfileLoader {
         return profile
     }
 
-    private static func filesystem(_ map: DocumentNode, reader: Documents.DocumentReader, base: Profile.Filesystem) throws
+    private static func filesystem(_ map: DocumentNode, reader: DocumentReader, base: Profile.Filesystem) throws
         -> Profile.Filesystem
     {
         _ = try reader.mapping(map, key: "filesystem")
@@ -123,7 +123,7 @@ public enum ProfileLoader {
         return result
     }
 
-    private static func environment(_ map: DocumentNode, reader: Documents.DocumentReader) throws -> Profile.Environment {
+    private static func environment(_ map: DocumentNode, reader: DocumentReader) throws -> Profile.Environment {
         _ = try reader.mapping(map, key: "env")
         try reader.checkKeys(map, allowed: ["allow", "set"], at: "env")
         var result = Profile.minimal.environment
@@ -143,7 +143,7 @@ public enum ProfileLoader {
         return result
     }
 
-    private static func network(_ map: DocumentNode, reader: Documents.DocumentReader) throws -> Profile.Network {
+    private static func network(_ map: DocumentNode, reader: DocumentReader) throws -> Profile.Network {
         if let text = map.string {
             guard let mode = Profile.Network.Mode(rawValue: text) else {
                 throw reader.fail(map, "network", "'\(text)' is not one of none, proxy")
@@ -169,7 +169,7 @@ public enum ProfileLoader {
         return result
     }
 
-    private static func limits(_ map: DocumentNode, reader: Documents.DocumentReader, base: Profile.Limits) throws
+    private static func limits(_ map: DocumentNode, reader: DocumentReader, base: Profile.Limits) throws
         -> Profile.Limits
     {
         _ = try reader.mapping(map, key: "limits")
@@ -210,7 +210,7 @@ public enum ProfileLoader {
         return result
     }
 
-    private static func bounded(_ item: DocumentNode, key: String, max: Int, _ reader: Documents.DocumentReader) throws -> Int {
+    private static func bounded(_ item: DocumentNode, key: String, max: Int, _ reader: DocumentReader) throws -> Int {
         let value = try reader.positiveInt(item, key: key)
         guard value <= max else {
             throw reader.fail(item, key, "must be 1 to \(max)")

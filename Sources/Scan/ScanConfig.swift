@@ -1,8 +1,8 @@
 import Adapters
 import Findings
+import Documents
 import Foundation
 import Support
-import Yams
 
 /// `.sentinel.yml` at the scanned root (or `--config FILE`): which scanners and tools run,
 /// which files, per-rule severities, the gate, extra rule directories.
@@ -53,22 +53,22 @@ public struct ScanConfig: Sendable, Equatable {
     }
 
     public static func parse(_ text: String, source: String, baseDirectory: String) throws -> ScanConfig {
-        let document: Any?
+        // Every scalar stays text, as the keys expect (`failOn: high`, `default-excludes: yes`).
+        let documents: [DocumentNode]
         do {
-            document = try Yams.load(yaml: text)
-        } catch {
-            let reason = "\(error)".split(separator: "\n").first.map(String.init) ?? "syntax error"
-            throw SentinelError(.invalidInput, "\(source): not valid YAML: \(reason)")
+            documents = try YAML.documents(Array(text.utf8), file: source, scalars: .strings)
+        } catch let error as SentinelError {
+            throw SentinelError(.invalidInput, error.message.replacing("invalid YAML: ", with: "not valid YAML: "))
         }
-        guard let document else { return ScanConfig() }
+        guard let root = documents.last, root.value != .null else { return ScanConfig() }
         let reader = DocumentReader(source: source)
-        let root = try reader.mapping(document, key: "config")
+        guard root.isObject else { throw reader.fail(root, "", "the config must be a mapping") }
         try reader.checkKeys(root, allowed: keys, at: "")
         var config = ScanConfig()
         if let value = root["scanners"] {
             config.scanners = try reader.stringList(value, key: "scanners").enumerated().map { index, name in
                 guard let kind = ScannerKind(rawValue: name) else {
-                    throw reader.fail("scanners[\(index)]", "'\(name)' is not one of sast, secrets, sca, dast")
+                    throw reader.fail(value.elements[index], "scanners[\(index)]", "'\(name)' is not one of sast, secrets, sca, dast")
                 }
                 return kind
             }
@@ -77,7 +77,7 @@ public struct ScanConfig: Sendable, Equatable {
             let known = ScannerRegistry.toolNames
             config.tools = try reader.stringList(value, key: "tools").enumerated().map { index, name in
                 guard known.contains(name) else {
-                    throw reader.fail("tools[\(index)]", "'\(name)' is not one of \(known.joined(separator: ", "))")
+                    throw reader.fail(value.elements[index], "tools[\(index)]", "'\(name)' is not one of \(known.joined(separator: ", "))")
                 }
                 return name
             }
@@ -88,19 +88,20 @@ public struct ScanConfig: Sendable, Equatable {
             switch try reader.scalarText(value, key: "default-excludes").lowercased() {
             case "true", "yes", "on": config.defaultExcludes = true
             case "false", "no", "off": config.defaultExcludes = false
-            case let other: throw reader.fail("default-excludes", "'\(other)' is not true or false")
+            case let other: throw reader.fail(value, "default-excludes", "'\(other)' is not true or false")
             }
         }
         if let value = root["severity"] {
-            for (rule, level) in try reader.mapping(value, key: "severity") {
-                let text = try reader.string(level, key: "severity.\(rule)") ?? ""
-                config.severity[rule] = try Severity(parsing: text, context: "\(source): severity.\(rule)")
+            for member in try reader.mapping(value, key: "severity") {
+                let text = try reader.string(member.value, key: "severity.\(member.key)") ?? ""
+                config.severity[member.key] = try Severity(
+                    parsing: text, context: "\(source):\(member.value.line): severity.\(member.key)")
             }
         }
         if let value = root["failOn"] {
             let text = try reader.scalarText(value, key: "failOn")
             guard let gate = try? Gate(parsing: text) else {
-                throw reader.fail("failOn", "'\(text)' is not one of none, info, low, medium, high, critical")
+                throw reader.fail(value, "failOn", "'\(text)' is not one of none, info, low, medium, high, critical")
             }
             config.failOn = .some(gate.failOn)
         }
@@ -109,19 +110,19 @@ public struct ScanConfig: Sendable, Equatable {
         }
         if let value = root["rules"] { config.ruleDirectories = try reader.stringList(value, key: "rules").map(resolve) }
         if let value = root["semgrep"] {
-            let map = try reader.mapping(value, key: "semgrep")
-            try reader.checkKeys(map, allowed: ["config"], at: "semgrep")
-            if let configs = map["config"] {
+            _ = try reader.mapping(value, key: "semgrep")
+            try reader.checkKeys(value, allowed: ["config"], at: "semgrep")
+            if let configs = value["config"] {
                 config.semgrepConfigs = try reader.stringList(configs, key: "semgrep.config").map(resolve)
             }
         }
         if let value = root["sca"] {
-            let map = try reader.mapping(value, key: "sca")
-            try reader.checkKeys(map, allowed: ["max-db-age"], at: "sca")
-            if let age = map["max-db-age"] {
+            _ = try reader.mapping(value, key: "sca")
+            try reader.checkKeys(value, allowed: ["max-db-age"], at: "sca")
+            if let age = value["max-db-age"] {
                 let text = try reader.scalarText(age, key: "sca.max-db-age")
                 guard let seconds = Quantity.seconds(text) else {
-                    throw reader.fail("sca.max-db-age", "'\(text)' is not a duration (e.g. 7d, 36h)")
+                    throw reader.fail(age, "sca.max-db-age", "'\(text)' is not a duration (e.g. 7d, 36h)")
                 }
                 config.maxDatabaseAge = seconds
             }

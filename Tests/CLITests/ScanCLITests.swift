@@ -100,7 +100,7 @@ struct ScanCLITests {
         try "scanners: [sast]\nfail_on: high\n".write(toFile: directory + "/.sentinel.yml", atomically: true, encoding: .utf8)
         let result = try CLI.run(["scan", directory], environment: environment)
         #expect(result.status == 2)
-        #expect(result.stderr.contains(".sentinel.yml: unknown key 'fail_on'"))
+        #expect(result.stderr.contains(".sentinel.yml:2: unknown key 'fail_on'"), "\(result.stderr)")
     }
 
     @Test func unknownToolAndFormatAreUsageErrors() throws {

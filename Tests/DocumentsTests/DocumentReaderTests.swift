@@ -5,7 +5,7 @@ import Testing
 
 /// The typed accessor: values in either spelling, and `FILE:LINE: KEY: problem` errors.
 @Suite struct DocumentReaderTests {
-    private let reader = Documents.DocumentReader(source: "c.yaml")
+    private let reader = DocumentReader(source: "c.yaml")
 
     private func root(_ text: String, scalars: YAML.Scalars = .typed) throws -> DocumentNode {
         try YAML.parse(Array(text.utf8), file: "c.yaml", scalars: scalars)

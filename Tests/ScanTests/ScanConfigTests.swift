@@ -30,7 +30,7 @@ import Testing
         let off = try ScanConfig.parse("default-excludes: false\nexclude: [docs/]\n", source: "c.yml", baseDirectory: "/")
         #expect(!off.defaultExcludes)
         #expect(off.exclude == ["docs/"])
-        #expect(throws: SentinelError(.invalidInput, "c.yml: default-excludes: 'maybe' is not true or false")) {
+        #expect(throws: SentinelError(.invalidInput, "c.yml:1: default-excludes: 'maybe' is not true or false")) {
             try ScanConfig.parse("default-excludes: maybe\n", source: "c.yml", baseDirectory: "/")
         }
     }
@@ -41,14 +41,14 @@ import Testing
     }
 
     @Test(arguments: [
-        ("scaners: [sast]\n", "c.yml: unknown key 'scaners'"),
-        ("scanners: [sats]\n", "c.yml: scanners[0]: 'sats' is not one of sast, secrets, sca, dast"),
+        ("scaners: [sast]\n", "c.yml:1: unknown key 'scaners'"),
+        ("scanners: [sats]\n", "c.yml:1: scanners[0]: 'sats' is not one of sast, secrets, sca, dast"),
         ("severity: {r: huge}\n", "unknown severity 'huge'"),
-        ("failOn: sometimes\n", "c.yml: failOn: 'sometimes' is not one of"),
-        ("tools: [native, sentinel]\n", "c.yml: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep"),
-        ("include: src\n", "c.yml: include: must be a list"),
-        ("semgrep: {rules: x}\n", "c.yml: unknown key 'semgrep.rules'"),
-        ("[broken\n", "c.yml: not valid YAML"),
+        ("failOn: sometimes\n", "c.yml:1: failOn: 'sometimes' is not one of"),
+        ("tools: [native, sentinel]\n", "c.yml:1: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep"),
+        ("include: src\n", "c.yml:1: include: must be a list"),
+        ("semgrep: {rules: x}\n", "c.yml:1: unknown key 'semgrep.rules'"),
+        ("[broken\n", "c.yml:2: not valid YAML"),
     ])
     func badConfigsNameTheKey(text: String, expected: String) {
         do {
