@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "Findings", dependencies: ["Support"]),
         // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
         .target(name: "PythonSyntax", dependencies: ["Findings"]),
-        .target(name: "SAST", dependencies: ["Findings", "PythonSyntax", "Support", "Yams"]),
+        .target(name: "SAST", dependencies: ["Documents", "Findings", "PythonSyntax", "Support"]),
         .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib"]),
         // The scanner interface and the external tools run in the sandbox (Bandit, Semgrep).
         .target(name: "Adapters", dependencies: ["Findings", "Sandbox", "SAST", "Support"]),

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SAST
 
-/// The YAML rule format: validation errors name the file and the problem.
+/// The YAML rule format: validation errors name the file, the line (where the problem has one) and the problem.
 @Suite("Rule loader")
 struct RuleLoaderTests {
     static let head = "id: python.x\nmessage: m\nseverity: high\n"
@@ -12,27 +12,27 @@ struct RuleLoaderTests {
     @Test(
         "bad rules are rejected with a one-line error naming the file",
         arguments: [
-            (head + "patterns:\n  - pattern: f()\n  - pattern-nto: g()\n", "r.yaml: unknown key 'patterns[1].pattern-nto'"),
-            (head + "pattern: f()\nfoo: 1\n", "r.yaml: unknown key 'foo'"),
+            (head + "patterns:\n  - pattern: f()\n  - pattern-nto: g()\n", "r.yaml:6: unknown key 'patterns[1].pattern-nto'"),
+            (head + "pattern: f()\nfoo: 1\n", "r.yaml:5: unknown key 'foo'"),
             ("message: m\nseverity: high\npattern: f()\n", "r.yaml: missing 'id'"),
             ("id: a\nseverity: high\npattern: f()\n", "r.yaml: missing 'message'"),
             (
                 "id: a\nmessage: m\nseverity: severe\npattern: f()\n",
-                "r.yaml: bad severity 'severe' (expected info, low, medium, high or critical)"
+                "r.yaml:3: bad severity 'severe' (expected info, low, medium, high or critical)"
             ),
-            (head + "pattern: f(\n", "r.yaml: 'pattern': pattern 'f(' does not parse"),
+            (head + "pattern: f(\n", "r.yaml:4: 'pattern': pattern 'f(' does not parse"),
             (head + "pattern: f()\npattern-either:\n  - pattern: g()\n", "r.yaml: a search rule needs exactly one of"),
             (head + "mode: taint\nsources:\n  - pattern: input()\n", "r.yaml: a taint rule needs 'sources' and 'sinks'"),
             (
                 head + "mode: taint\nsources:\n  - pattern: input()\nsinks:\n  - pattern: eval($X)\n    focus: X\n",
-                "r.yaml: 'sinks[0].focus' must be a metavariable"
+                "r.yaml:9: 'sinks[0].focus' must be a metavariable"
             ),
             (
                 head + "patterns:\n  - metavariable-regex:\n      metavariable: $X\n      regex: '('\n  - pattern: f($X)\n",
-                "r.yaml: 'patterns[0].metavariable-regex.regex': bad regular expression"
+                "r.yaml:7: 'patterns[0].metavariable-regex.regex': bad regular expression"
             ),
-            (head + "pattern: [a, b\n", "r.yaml: invalid YAML"),
-            (head + "patterns:\n  - pattern-not: f()\n", "r.yaml: 'patterns' needs at least one positive pattern"),
+            (head + "pattern: [a, b\n", "r.yaml:5: invalid YAML"),
+            (head + "patterns:\n  - pattern-not: f()\n", "r.yaml:5: 'patterns' needs at least one positive pattern"),
         ])
     func rejects(yaml: String, expected: String) {
         do {

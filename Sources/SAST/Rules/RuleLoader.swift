@@ -1,7 +1,7 @@
 import PythonSyntax
+import Documents
 import Findings
 import Support
-import Yams
 
 /// Parses and validates one rule file (format in `rules/README.md`).
 ///
@@ -16,19 +16,17 @@ public enum RuleLoader {
     /// Parses `text`, the contents of `file`.
     /// - Throws: `SentinelError(.invalidInput)` naming the file and the problem.
     public static func parse(_ text: String, file: String) throws -> Rule {
-        let root: Node
+        let root: DocumentNode
         do {
-            guard let node = try Yams.compose(yaml: text) else { throw fail(file, "empty rule file") }
+            // Every scalar stays text: patterns, ids and messages are strings whatever they look like.
+            guard let node = try YAML.documents(Array(text.utf8), file: file, scalars: .strings).first else {
+                throw fail(file, "empty rule file")
+            }
             root = node
-        } catch let error as SentinelError {
-            throw error
-        } catch {
-            let first = "\(error)".split(separator: "\n").first.map(String.init) ?? "invalid YAML"
-            throw fail(file, "invalid YAML: \(first)")
         }
         let c = Cursor(file: file)
         let map = try c.mapping(root, "")
-        for key in map.keys where !topKeys.contains(key) { throw fail(file, "unknown key '\(key)'") }
+        for key in map.keys where !topKeys.contains(key) { throw fail(file, map.line(key), "unknown key '\(key)'") }
 
         guard let id = try map["id"].map({ try c.string($0, "id") }), !id.isEmpty else {
             throw fail(file, "missing 'id'")
@@ -39,13 +37,14 @@ public enum RuleLoader {
         guard let severityNode = map["severity"] else { throw fail(file, "missing 'severity'") }
         let severityText = try c.string(severityNode, "severity")
         guard let severity = Severity(rawValue: severityText) else {
-            throw fail(file, "bad severity '\(severityText)' (expected info, low, medium, high or critical)")
+            throw fail(
+                file, severityNode.line, "bad severity '\(severityText)' (expected info, low, medium, high or critical)")
         }
         var confidence = Confidence.medium
         if let node = map["confidence"] {
             let text = try c.string(node, "confidence")
             guard let value = Confidence(rawValue: text) else {
-                throw fail(file, "bad confidence '\(text)' (expected low, medium or high)")
+                throw fail(file, node.line, "bad confidence '\(text)' (expected low, medium or high)")
             }
             confidence = value
         }
@@ -85,7 +84,7 @@ public enum RuleLoader {
                     sinks: try c.sinks(sinks),
                     sanitizers: try map["sanitizers"].map { try c.taintPatterns($0, "sanitizers") } ?? []))
         default:
-            throw fail(file, "bad mode '\(modeText)' (expected search or taint)")
+            throw fail(file, map.line("mode"), "bad mode '\(modeText)' (expected search or taint)")
         }
         return Rule(
             id: id, message: message, severity: severity, confidence: confidence, languages: languages,
@@ -93,58 +92,79 @@ public enum RuleLoader {
             file: file)
     }
 
-    static func fail(_ file: String, _ message: String) -> SentinelError {
-        SentinelError(.invalidInput, "\(file): \(message)")
+    /// `FILE:LINE: message` (`FILE: message` when `line` is 0: the problem has no one place).
+    static func fail(_ file: String, _ line: Int, _ message: String) -> SentinelError {
+        SentinelError(.invalidInput, line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)")
     }
+
+    /// `FILE: message`, for a problem of the whole file (a missing key).
+    static func fail(_ file: String, _ message: String) -> SentinelError { fail(file, 0, message) }
 }
 
-/// Typed access to YAML nodes with errors that name the file and the key path.
+/// A mapping's members by key, in document order, with the line each key is written on.
+struct Mapping {
+    let node: DocumentNode
+    private let byKey: [String: DocumentMember]
+
+    init(_ node: DocumentNode, members: [String: DocumentMember]) {
+        self.node = node
+        byKey = members
+    }
+
+    subscript(key: String) -> DocumentNode? { byKey[key]?.value }
+    /// Keys in document order.
+    var keys: [String] { node.members.map(\.key) }
+    var count: Int { byKey.count }
+    /// The line of `key`, else of the mapping.
+    func line(_ key: String) -> Int { byKey[key]?.line ?? node.line }
+}
+
+/// Typed access to rule documents with errors that name the file, the line and the key path.
 struct Cursor {
     var file: String
 
-    func mapping(_ node: Node, _ path: String) throws -> [String: Node] {
-        guard let mapping = node.mapping else { throw RuleLoader.fail(file, "'\(path)' must be a mapping") }
-        var out: [String: Node] = [:]
-        for (key, value) in mapping {
-            guard let name = key.scalar?.string else { throw RuleLoader.fail(file, "non-string key in '\(path)'") }
-            if out[name] != nil { throw RuleLoader.fail(file, "duplicate key '\(join(path, name))'") }
-            out[name] = value
+    func mapping(_ node: DocumentNode, _ path: String) throws -> Mapping {
+        guard node.isObject else { throw RuleLoader.fail(file, node.line, "'\(path)' must be a mapping") }
+        var out: [String: DocumentMember] = [:]
+        for member in node.members {
+            if out[member.key] != nil { throw RuleLoader.fail(file, member.line, "duplicate key '\(join(path, member.key))'") }
+            out[member.key] = member
         }
-        return out
+        return Mapping(node, members: out)
     }
 
-    func string(_ node: Node, _ path: String) throws -> String {
-        guard let scalar = node.scalar else { throw RuleLoader.fail(file, "'\(path)' must be a string") }
-        return scalar.string
+    func string(_ node: DocumentNode, _ path: String) throws -> String {
+        guard let text = node.scalarText else { throw RuleLoader.fail(file, node.line, "'\(path)' must be a string") }
+        return text
     }
 
-    func strings(_ node: Node, _ path: String) throws -> [String] {
-        if let scalar = node.scalar { return [scalar.string] }
-        guard let sequence = node.sequence else { throw RuleLoader.fail(file, "'\(path)' must be a list") }
-        return try sequence.enumerated().map { try string($0.element, "\(path)[\($0.offset)]") }
+    func strings(_ node: DocumentNode, _ path: String) throws -> [String] {
+        if let text = node.scalarText { return [text] }
+        guard node.isArray else { throw RuleLoader.fail(file, node.line, "'\(path)' must be a list") }
+        return try node.elements.enumerated().map { try string($0.element, "\(path)[\($0.offset)]") }
     }
 
-    func cwes(_ node: Node) throws -> [Int] {
+    func cwes(_ node: DocumentNode) throws -> [Int] {
         try strings(node, "cwe").map { text in
             let digits = text.uppercased().hasPrefix("CWE-") ? String(text.dropFirst(4)) : text
-            guard let value = Int(digits), value > 0 else { throw RuleLoader.fail(file, "bad cwe '\(text)'") }
+            guard let value = Int(digits), value > 0 else { throw RuleLoader.fail(file, node.line, "bad cwe '\(text)'") }
             return value
         }
     }
 
-    func pattern(_ node: Node, _ path: String) throws -> CompiledPattern {
+    func pattern(_ node: DocumentNode, _ path: String) throws -> CompiledPattern {
         let text = try string(node, path)
         do {
             return CompiledPattern(source: text, tree: try PythonParser.parsePattern(text))
         } catch let error as PythonSyntaxError {
             let shown = text.split(separator: "\n").first.map(String.init) ?? text
             throw RuleLoader.fail(
-                file, "'\(path)': pattern '\(shown)' does not parse: \(error.line):\(error.column): \(error.message)")
+                file, node.line, "'\(path)': pattern '\(shown)' does not parse: \(error.line):\(error.column): \(error.message)")
         }
     }
 
     /// A formula under `key` (`pattern`, `pattern-either` or `patterns`).
-    func formula(key: String, _ node: Node, path: String) throws -> PatternFormula {
+    func formula(key: String, _ node: DocumentNode, path: String) throws -> PatternFormula {
         switch key {
         case "pattern":
             return .pattern(try pattern(node, path))
@@ -159,15 +179,15 @@ struct Cursor {
                 try clause(entry, "\(path)[\(i)]")
             }
             guard clauses.contains(where: { if case .positive = $0 { true } else { false } }) else {
-                throw RuleLoader.fail(file, "'\(path)' needs at least one positive pattern")
+                throw RuleLoader.fail(file, node.line, "'\(path)' needs at least one positive pattern")
             }
             return .all(clauses)
         default:
-            throw RuleLoader.fail(file, "unknown key '\(path)'")
+            throw RuleLoader.fail(file, node.line, "unknown key '\(path)'")
         }
     }
 
-    func clause(_ node: Node, _ path: String) throws -> PatternClause {
+    func clause(_ node: DocumentNode, _ path: String) throws -> PatternClause {
         let allowed: Set<String> = [
             "pattern", "pattern-either", "patterns", "pattern-not", "pattern-inside", "pattern-not-inside",
             "metavariable-regex",
@@ -181,44 +201,45 @@ struct Cursor {
         case "metavariable-regex":
             let map = try mapping(value, sub)
             for k in map.keys where k != "metavariable" && k != "regex" {
-                throw RuleLoader.fail(file, "unknown key '\(sub).\(k)'")
+                throw RuleLoader.fail(file, map.line(k), "unknown key '\(sub).\(k)'")
             }
             guard let mv = map["metavariable"], let rx = map["regex"] else {
-                throw RuleLoader.fail(file, "'\(sub)' needs 'metavariable' and 'regex'")
+                throw RuleLoader.fail(file, value.line, "'\(sub)' needs 'metavariable' and 'regex'")
             }
             let name = try string(mv, "\(sub).metavariable")
             let source = try string(rx, "\(sub).regex")
             do {
                 return .metavariableRegex(metavariable: name, regex: try MetavariableRegex(source: source))
             } catch {
-                throw RuleLoader.fail(file, "'\(sub).regex': bad regular expression '\(source)'")
+                throw RuleLoader.fail(file, rx.line, "'\(sub).regex': bad regular expression '\(source)'")
             }
         default:
             return .positive(try formula(key: key, value, path: sub))
         }
     }
 
-    func list(_ node: Node, _ path: String) throws -> [Node] {
-        guard let sequence = node.sequence, !sequence.isEmpty else {
-            throw RuleLoader.fail(file, "'\(path)' must be a non-empty list")
+    func list(_ node: DocumentNode, _ path: String) throws -> [DocumentNode] {
+        guard node.isArray, !node.elements.isEmpty else {
+            throw RuleLoader.fail(file, node.line, "'\(path)' must be a non-empty list")
         }
-        return Array(sequence)
+        return node.elements
     }
 
     /// A mapping with exactly one key, from `allowed`.
-    func single(_ node: Node, _ path: String, allowed: Set<String>) throws -> (String, Node) {
+    func single(_ node: DocumentNode, _ path: String, allowed: Set<String>) throws -> (String, DocumentNode) {
         let map = try mapping(node, path)
         for key in map.keys.sorted() where !allowed.contains(key) {
-            throw RuleLoader.fail(file, "unknown key '\(path).\(key)'")
+            throw RuleLoader.fail(file, map.line(key), "unknown key '\(path).\(key)'")
         }
-        guard map.count == 1, let entry = map.first else {
-            throw RuleLoader.fail(file, "'\(path)' must hold exactly one of \(allowed.sorted().joined(separator: ", "))")
+        guard map.count == 1, let key = map.keys.first, let value = map[key] else {
+            throw RuleLoader.fail(
+                file, node.line, "'\(path)' must hold exactly one of \(allowed.sorted().joined(separator: ", "))")
         }
-        return (entry.key, entry.value)
+        return (key, value)
     }
 
     /// Taint sources or sanitizers: entries of `pattern` or `pattern-either` (flattened).
-    func taintPatterns(_ node: Node, _ path: String) throws -> [CompiledPattern] {
+    func taintPatterns(_ node: DocumentNode, _ path: String) throws -> [CompiledPattern] {
         try list(node, path).enumerated().flatMap { i, entry -> [CompiledPattern] in
             let (key, value) = try single(entry, "\(path)[\(i)]", allowed: ["pattern", "pattern-either"])
             if key == "pattern" { return [try pattern(value, "\(path)[\(i)].pattern")] }
@@ -226,21 +247,21 @@ struct Cursor {
         }
     }
 
-    func sinks(_ node: Node) throws -> [TaintSink] {
+    func sinks(_ node: DocumentNode) throws -> [TaintSink] {
         try list(node, "sinks").enumerated().flatMap { i, entry -> [TaintSink] in
             let path = "sinks[\(i)]"
             let map = try mapping(entry, path)
             for key in map.keys.sorted() where !["pattern", "pattern-either", "focus"].contains(key) {
-                throw RuleLoader.fail(file, "unknown key '\(path).\(key)'")
+                throw RuleLoader.fail(file, map.line(key), "unknown key '\(path).\(key)'")
             }
             let focus = try map["focus"].map { try string($0, "\(path).focus") }
             if let focus, !focus.hasPrefix("$") {
-                throw RuleLoader.fail(file, "'\(path).focus' must be a metavariable, not '\(focus)'")
+                throw RuleLoader.fail(file, map.line("focus"), "'\(path).focus' must be a metavariable, not '\(focus)'")
             }
             var patterns: [CompiledPattern] = []
             if let p = map["pattern"] { patterns.append(try pattern(p, "\(path).pattern")) }
             if let e = map["pattern-either"] { patterns += try taintPatterns(e, "\(path).pattern-either") }
-            guard !patterns.isEmpty else { throw RuleLoader.fail(file, "'\(path)' needs 'pattern'") }
+            guard !patterns.isEmpty else { throw RuleLoader.fail(file, entry.line, "'\(path)' needs 'pattern'") }
             return patterns.map { TaintSink(pattern: $0, focus: focus) }
         }
     }
