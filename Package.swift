@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "SAST", dependencies: ["Documents", "Findings", "PythonSyntax", "Support"]),
         .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib"]),
         // The scanner interface and the external tools run in the sandbox (Bandit, Semgrep).
-        .target(name: "Adapters", dependencies: ["Findings", "Sandbox", "SAST", "Support"]),
+        .target(name: "Adapters", dependencies: ["Documents", "Findings", "Sandbox", "SAST", "Support"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
         .target(name: "Scan", dependencies: ["Adapters", "Documents", "Findings", "Sandbox", "SAST", "SCA", "Support"]),
         .target(
@@ -96,7 +96,7 @@ let package = Package(
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "Store", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "AdaptersTests", dependencies: ["Adapters", "Scan", "Findings", "Sandbox", "Support", "TestSupport"], exclude: ["Fixtures"]),
+            name: "AdaptersTests", dependencies: ["Adapters", "Documents", "Scan", "Findings", "Sandbox", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(

@@ -1,4 +1,5 @@
 import SAST
+import Documents
 import Findings
 import Foundation
 import Support
@@ -20,12 +21,7 @@ public enum BanditReport {
     /// - Throws: `SentinelError(.toolFailed, "bandit failed: ...")` when `data` is not a
     ///   complete Bandit report (empty, truncated, not JSON, no `results` array).
     public static func parse(data: Data, root: String, readSources: Bool = true) throws -> ScannerOutput {
-        let document: JSONValue
-        do {
-            document = try JSONValue.parse(data)
-        } catch {
-            throw SentinelError(.toolFailed, "bandit failed: \(error.description)")
-        }
+        let document = try ToolReportJSON.parse(data, tool: "bandit")
         guard let results = document["results"]?.array else {
             throw SentinelError(.toolFailed, "bandit failed: its JSON output has no 'results' array")
         }
@@ -62,7 +58,7 @@ public enum BanditReport {
     /// One result. Bandit's `line_number` is where it points (for a call spanning lines, often the
     /// `shell=True` line); `line_range` is the whole statement, and `col_offset`/`end_col_offset`
     /// are UTF-8 byte offsets on its first and last lines. The location spans the statement.
-    static func finding(from entry: JSONValue, root: String, sources: SourceLines) -> Result<Finding, Problem> {
+    static func finding(from entry: DocumentNode, root: String, sources: SourceLines) -> Result<Finding, Problem> {
         guard let testId = entry["test_id"]?.string, !testId.isEmpty else {
             return .failure(Problem(description: "no test_id"))
         }
@@ -140,7 +136,7 @@ public enum BanditReport {
             tags: ["bandit"])
     }
 
-    static func notice(fromError entry: JSONValue, root: String) -> Notice {
+    static func notice(fromError entry: DocumentNode, root: String) -> Notice {
         let file = entry["filename"]?.string.map { ToolPaths.relative($0, root: root) }
         let reason = ToolFailure.oneLine(entry["reason"]?.string ?? "unknown error")
         let message = file.map { "bandit could not scan \($0): \(reason)" } ?? "bandit: \(reason)"
@@ -148,7 +144,7 @@ public enum BanditReport {
     }
 
     /// Issues hidden by `# nosec` (Bandit's `_totals.nosec` + `_totals.skipped_tests`).
-    static func nosecCount(_ document: JSONValue) -> Int? {
+    static func nosecCount(_ document: DocumentNode) -> Int? {
         guard let totals = document["metrics"]?["_totals"] else { return nil }
         return (totals["nosec"]?.int ?? 0) + (totals["skipped_tests"]?.int ?? 0)
     }

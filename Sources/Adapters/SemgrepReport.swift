@@ -1,3 +1,4 @@
+import Documents
 import Findings
 import Foundation
 import Support
@@ -24,12 +25,7 @@ public enum SemgrepReport {
     public static func parse(data: Data, root: String, configPaths: [String] = [], readSources: Bool = true) throws
         -> ScannerOutput
     {
-        let document: JSONValue
-        do {
-            document = try JSONValue.parse(data)
-        } catch {
-            throw SentinelError(.toolFailed, "semgrep failed: \(error.description)")
-        }
+        let document = try ToolReportJSON.parse(data, tool: "semgrep")
         guard let results = document["results"]?.array else {
             throw SentinelError(.toolFailed, "semgrep failed: its JSON output has no 'results' array")
         }
@@ -59,7 +55,7 @@ public enum SemgrepReport {
     /// The first message in a report's `errors[]`, preferring `level: error`: why a run that
     /// exited with status 2 or more failed. `nil` when `data` holds no such report.
     public static func fatalMessage(in data: Data) -> String? {
-        guard let errors = (try? JSONValue.parse(data))?["errors"]?.array else { return nil }
+        guard let errors = (try? ToolReportJSON.parse(data, tool: "semgrep"))?["errors"]?.array else { return nil }
         let fatal = errors.first { $0["level"]?.string == "error" } ?? errors.first
         return fatal?["message"]?.string.map(ToolText.flattened)
     }
@@ -112,7 +108,7 @@ public enum SemgrepReport {
         return Set(dotted.filter { !$0.isEmpty }).sorted { $0.count > $1.count }
     }
 
-    static func finding(from entry: JSONValue, root: String, prefixes: [String], sources: SourceLines)
+    static func finding(from entry: DocumentNode, root: String, prefixes: [String], sources: SourceLines)
         -> (finding: Finding, rule: RuleDescriptor)?
     {
         guard let checkId = entry["check_id"]?.string, !checkId.isEmpty,
@@ -179,7 +175,7 @@ public enum SemgrepReport {
         return sources.text(of: file, from: range.lowerBound, through: range.upperBound)
     }
 
-    static func notice(fromError entry: JSONValue, root: String) -> Notice {
+    static func notice(fromError entry: DocumentNode, root: String) -> Notice {
         let level: Notice.Level =
             switch entry["level"]?.string?.lowercased() {
             case "error": .error

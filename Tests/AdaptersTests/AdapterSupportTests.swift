@@ -1,3 +1,4 @@
+import Documents
 import Foundation
 import Sandbox
 import Support
@@ -145,13 +146,13 @@ final class ScriptedExecutor: ToolExecutor {
         #expect(installation.packageVersion("semgrep") == nil)
     }
 
-    @Test func jsonValueReadsLooseFields() throws {
-        let value = try JSONValue.parse(Data(#"{"a": "78", "b": 3, "c": ["x", 1], "d": 2.5, "e": null}"#.utf8))
+    @Test func reportFieldsAreReadLoosely() throws {
+        let value = try ToolReportJSON.parse(Data(#"{"a": "78", "b": 3, "c": ["x", 1], "d": 2.5, "e": null}"#.utf8), tool: "t")
         #expect(value["a"]?.int == 78)
         #expect(value["b"]?.int == 3)
         #expect(value["c"]?.strings == ["x"])
         #expect(value["d"]?.int == nil)
-        #expect(value["e"] == .null)
+        #expect(value["e"]?.value == .null)
         #expect(value["missing"] == nil)
     }
 
@@ -161,11 +162,11 @@ final class ScriptedExecutor: ToolExecutor {
         ("{\"results\": [", "unreadable JSON output (13 bytes)"),
         ("Traceback (most recent call last):", "unreadable JSON output (34 bytes)"),
     ])
-    func jsonValueRejectsIncompleteDocuments(text: String, expected: String) {
+    func incompleteReportsAreRejected(text: String, expected: String) {
         #expect {
-            _ = try JSONValue.parse(Data(text.utf8))
+            _ = try ToolReportJSON.parse(Data(text.utf8), tool: "t")
         } throws: { error in
-            (error as? JSONValue.ParseError)?.description.hasPrefix(expected) == true
+            (error as? SentinelError)?.message.hasPrefix("t failed: " + expected) == true
         }
     }
 
