@@ -54,7 +54,7 @@ let package = Package(
         // The egress proxy: allow/deny policy, reserved ranges, relay, resolver (no sandbox types).
         .target(name: "Egress", dependencies: ["CSystem", "Support"]),
         .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Documents", "Egress", "Support"]),
-        .target(name: "Findings", dependencies: ["Support"]),
+        .target(name: "Findings", dependencies: ["Documents", "Support"]),
         // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
         .target(name: "PythonSyntax", dependencies: ["Findings"]),
         .target(name: "SAST", dependencies: ["Documents", "Findings", "PythonSyntax", "Support"]),

@@ -1,3 +1,5 @@
+import Documents
+
 /// A JSON document built in code, printed with sorted keys so output is byte-for-byte stable.
 /// Used for SARIF, whose shape is far from our model; avoids Foundation's `Any` trees.
 enum JSONValue: Sendable, Hashable {
@@ -9,78 +11,26 @@ enum JSONValue: Sendable, Hashable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Pretty-printed (two-space indent) with keys in code-point order and a final newline.
+    /// Pretty-printed (two-space indent) with keys in code-point order and a final newline, by
+    /// the one JSON writer (`Documents.JSONWriter`).
     func rendered() -> String {
-        var out: [UInt8] = []
-        write(into: &out, indent: 0)
-        out.append(UInt8(ascii: "\n"))
-        return String(decoding: out, as: UTF8.self)
+        String(decoding: JSONWriter.bytes(node, style: .pretty, sortKeys: true) + [UInt8(ascii: "\n")], as: UTF8.self)
     }
 
-    private func write(into out: inout [UInt8], indent: Int) {
+    /// The same value as a document node (built in code: no positions).
+    private var node: DocumentNode {
+        let value: DocumentNode.Value
         switch self {
-        case .null: out += Array("null".utf8)
-        case .bool(let value): out += Array((value ? "true" : "false").utf8)
-        case .int(let value): out += Array(String(value).utf8)
-        case .double(let value):
-            // JSON has no NaN or infinity; a duration that is not finite is unknown.
-            out += Array((value.isFinite ? String(value) : "null").utf8)
-        case .string(let value): JSONValue.writeString(value, into: &out)
-        case .array(let items):
-            guard !items.isEmpty else {
-                out += Array("[]".utf8)
-                return
-            }
-            out.append(UInt8(ascii: "["))
-            for (index, item) in items.enumerated() {
-                out += index == 0 ? [UInt8(ascii: "\n")] : Array(",\n".utf8)
-                JSONValue.pad(&out, indent + 1)
-                item.write(into: &out, indent: indent + 1)
-            }
-            out.append(UInt8(ascii: "\n"))
-            JSONValue.pad(&out, indent)
-            out.append(UInt8(ascii: "]"))
+        case .null: value = .null
+        case .bool(let flag): value = .bool(flag)
+        case .int(let number): value = .integer(number)
+        case .double(let number): value = .double(number)
+        case .string(let text): value = .string(text)
+        case .array(let items): value = .array(items.map(\.node))
         case .object(let members):
-            guard !members.isEmpty else {
-                out += Array("{}".utf8)
-                return
-            }
-            out.append(UInt8(ascii: "{"))
-            for (index, key) in members.keys.sorted().enumerated() {
-                out += index == 0 ? [UInt8(ascii: "\n")] : Array(",\n".utf8)
-                JSONValue.pad(&out, indent + 1)
-                JSONValue.writeString(key, into: &out)
-                out += Array(": ".utf8)
-                members[key]?.write(into: &out, indent: indent + 1)
-            }
-            out.append(UInt8(ascii: "\n"))
-            JSONValue.pad(&out, indent)
-            out.append(UInt8(ascii: "}"))
+            value = .object(members.map { DocumentMember(key: $0.key, line: 0, column: 0, value: $0.value.node) })
         }
-    }
-
-    private static func pad(_ out: inout [UInt8], _ indent: Int) {
-        out += [UInt8](repeating: UInt8(ascii: " "), count: indent * 2)
-    }
-
-    private static func writeString(_ value: String, into out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case UInt8(ascii: "\n"): out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case UInt8(ascii: "\r"): out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case UInt8(ascii: "\t"): out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0..<0x20, 0x7f:
-                out += Array("\\u00".utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0f)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
+        return DocumentNode(value, line: 0, column: 0)
     }
 }
 
