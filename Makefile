@@ -87,6 +87,8 @@ check-install:
 # Architecture (imports follow DESIGN §1's layer table) and style; .ci/run calls it after the tests.
 check:
 	python3 scripts/check-architecture.py
+	$(SWIFT) format lint --strict --recursive Sources Tests bench/Sources Package.swift
+	@echo "style: swift format lint --strict clean (/// on every public symbol)"
 
 bench: deps
 	bench/launch-overhead.sh

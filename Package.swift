@@ -96,7 +96,8 @@ let package = Package(
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "Store", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "AdaptersTests", dependencies: ["Adapters", "Documents", "Scan", "Findings", "Sandbox", "Support", "TestSupport"], exclude: ["Fixtures"]),
+            name: "AdaptersTests", dependencies: ["Adapters", "Documents", "Scan", "Findings", "Sandbox", "Support", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(

@@ -154,7 +154,7 @@ public enum BanditReport {
 /// secrets never reach any Sentinel output, so the quoted value is redacted.
 func redactingPasswords(_ testId: String, _ message: String) -> String {
     guard ["B105", "B106", "B107"].contains(testId), let open = message.firstIndex(of: "'"),
-          let close = message.lastIndex(of: "'"), open < close
+        let close = message.lastIndex(of: "'"), open < close
     else { return message }
     let secret = String(message[message.index(after: open)..<close])
     return message[..<open] + "'" + Redaction.redact(secret) + "'" + message[message.index(after: close)...]

@@ -81,8 +81,10 @@ struct Relay {
             let clientEvents = (up.wantsRead ? Int16(POLLIN) : 0) | (down.hasPending ? Int16(POLLOUT) : 0)
             let upstreamEvents = (down.wantsRead ? Int16(POLLIN) : 0) | (up.hasPending ? Int16(POLLOUT) : 0)
             let ready: (client: Int16, upstream: Int16)
-            switch RelayPoll.wait(stopFd: stopFd, client: client, clientEvents: clientEvents, upstream: upstream,
-                                  upstreamEvents: upstreamEvents, timeoutMs: idleTimeoutMs) {
+            switch RelayPoll.wait(
+                stopFd: stopFd, client: client, clientEvents: clientEvents, upstream: upstream,
+                upstreamEvents: upstreamEvents, timeoutMs: idleTimeoutMs)
+            {
             case .end(let reason):
                 outcome.error = reason
                 break loop

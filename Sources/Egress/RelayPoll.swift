@@ -1,7 +1,7 @@
 import Support
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The wait the relay makes between transfers: the stop pipe, and each side for what it is
@@ -14,8 +14,10 @@ enum RelayPoll {
         case end(String)
     }
 
-    static func wait(stopFd: Int32, client: Int32, clientEvents: Int16, upstream: Int32, upstreamEvents: Int16,
-                     timeoutMs: Int32) -> Outcome {
+    static func wait(
+        stopFd: Int32, client: Int32, clientEvents: Int16, upstream: Int32, upstreamEvents: Int16,
+        timeoutMs: Int32
+    ) -> Outcome {
         // A descriptor with nothing to wait for is left out: its HUP would otherwise spin the loop.
         var fds = [
             pollfd(fd: stopFd, events: Int16(POLLIN), revents: 0),

@@ -110,12 +110,14 @@ extension Array where Element == Finding {
                     && !Set(native.cwe).isDisjoint(with: finding.cwe)
             }
             // The mapped rule first, then the most severe.
-            guard let winner = matches.min(by: { a, b in
-                let (x, y) = (self[a], self[b])
-                if mapped.contains(x.ruleId) != mapped.contains(y.ruleId) { return mapped.contains(x.ruleId) }
-                if x.severity != y.severity { return x.severity > y.severity }
-                return a < b
-            }) else { continue }
+            guard
+                let winner = matches.min(by: { a, b in
+                    let (x, y) = (self[a], self[b])
+                    if mapped.contains(x.ruleId) != mapped.contains(y.ruleId) { return mapped.contains(x.ruleId) }
+                    if x.severity != y.severity { return x.severity > y.severity }
+                    return a < b
+                })
+            else { continue }
             dropped.insert(index)
             Self.note(finding, on: &result[winner])
         }

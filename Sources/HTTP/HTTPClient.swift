@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CCurl
 import Foundation
@@ -21,8 +21,10 @@ public struct HTTPRequest: Sendable, Hashable {
     public var maxBytes: Int64
 
     /// Makes a GET request for `url` with the given headers and limits (seconds, bytes).
-    public init(url: String, headers: [String: String] = [:], timeout: Double = 300, connectTimeout: Double = 30,
-                maxBytes: Int64 = 1 << 30) {
+    public init(
+        url: String, headers: [String: String] = [:], timeout: Double = 300, connectTimeout: Double = 30,
+        maxBytes: Int64 = 1 << 30
+    ) {
         self.url = url
         self.headers = headers
         self.timeout = timeout
@@ -166,8 +168,10 @@ private final class Transfer {
         if line.hasPrefix("HTTP/") {
             transfer.headers = []  // a new response (after a redirect or a 100 Continue)
         } else if let colon = line.firstIndex(of: ":") {
-            transfer.headers.append(HTTPHeader(name: String(line[..<colon]),
-                                               value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+            transfer.headers.append(
+                HTTPHeader(
+                    name: String(line[..<colon]),
+                    value: line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
         }
         return length
     }

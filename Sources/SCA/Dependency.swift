@@ -18,8 +18,10 @@ public struct Dependency: Hashable, Sendable, Codable {
     public var notes: [String: String]
 
     /// Makes a dependency read from `file` at `line`; `version` nil when the file gives none.
-    public init(ecosystem: Ecosystem, name: String, version: String?, file: String, line: Int,
-                isDirect: Bool = true, path: [String] = [], notes: [String: String] = [:]) {
+    public init(
+        ecosystem: Ecosystem, name: String, version: String?, file: String, line: Int,
+        isDirect: Bool = true, path: [String] = [], notes: [String: String] = [:]
+    ) {
         self.ecosystem = ecosystem
         self.name = name
         self.version = version

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The caller's terminal during a `-t` run: in raw mode while keystrokes go to the sandbox's

@@ -10,17 +10,21 @@ public enum EgressLaunch {
     /// Sets up `options` to serve `network` and returns the variables the payload needs
     /// (HTTP_PROXY and friends). Returns no variables, and changes nothing, for `network: none`.
     /// Throws `SentinelError(.invalidInput)` naming a bad allow or deny entry.
-    public static func configure(_ options: inout LaunchOptions, network: Profile.Network,
-                                 resolver: any Resolver = SystemResolver(),
-                                 onDenied: @escaping @Sendable (EgressRecord) -> Void) throws -> [String: String] {
+    public static func configure(
+        _ options: inout LaunchOptions, network: Profile.Network,
+        resolver: any Resolver = SystemResolver(),
+        onDenied: @escaping @Sendable (EgressRecord) -> Void
+    ) throws -> [String: String] {
         guard network.mode == .proxy else { return [:] }
         let policy = try EgressPolicy(allow: network.allow, deny: network.deny)
-        let limits = EgressLimits(maxConnections: network.maxConnections,
-                                  maxTotalBytes: network.maxBytes > 0 ? Int64(network.maxBytes) : nil)
+        let limits = EgressLimits(
+            maxConnections: network.maxConnections,
+            maxTotalBytes: network.maxBytes > 0 ? Int64(network.maxBytes) : nil)
         options.proxyPort = Int(port)
         options.startEgress = { socket in
-            let proxy = try EgressProxy(listeningSocket: socket, policy: policy, resolver: resolver, limits: limits,
-                                        onDenied: onDenied)
+            let proxy = try EgressProxy(
+                listeningSocket: socket, policy: policy, resolver: resolver, limits: limits,
+                onDenied: onDenied)
             try proxy.start()
             return RunningProxy(proxy: proxy)
         }
@@ -40,8 +44,9 @@ final class RunningProxy: EgressService {
 
     func finish() -> [EgressSummary] {
         proxy.stop().map {
-            EgressSummary(host: $0.host, port: $0.port, allowed: $0.allowed, bytes: UInt64(max(0, $0.bytes)),
-                          rule: $0.rule, address: $0.address)
+            EgressSummary(
+                host: $0.host, port: $0.port, allowed: $0.allowed, bytes: UInt64(max(0, $0.bytes)),
+                rule: $0.rule, address: $0.address)
         }
     }
 }

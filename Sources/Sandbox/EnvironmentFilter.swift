@@ -2,8 +2,10 @@
 /// dropped, so tokens and keys in the caller's environment never reach the payload.
 public enum EnvironmentFilter {
     /// Returns `NAME=value` strings, sorted by name.
-    public static func apply(_ policy: Profile.Environment, caller: [String: String],
-                             extra: [String: String] = [:]) -> [String] {
+    public static func apply(
+        _ policy: Profile.Environment, caller: [String: String],
+        extra: [String: String] = [:]
+    ) -> [String] {
         var result: [String: String] = [:]
         for (name, value) in caller where allows(policy.allow, name) {
             result[name] = value

@@ -63,8 +63,10 @@ public struct MountFlags: OptionSet, Sendable, Hashable, CustomStringConvertible
 
     /// The flags as comma-separated mount options (`ro,nosuid`), or `-` when none.
     public var description: String {
-        let names: [(MountFlags, String)] = [(.readOnly, "ro"), (.noSuid, "nosuid"), (.noDev, "nodev"),
-                                             (.noExec, "noexec"), (.bind, "bind"), (.recursive, "rec")]
+        let names: [(MountFlags, String)] = [
+            (.readOnly, "ro"), (.noSuid, "nosuid"), (.noDev, "nodev"),
+            (.noExec, "noexec"), (.bind, "bind"), (.recursive, "rec"),
+        ]
         let parts = names.filter { contains($0.0) }.map(\.1)
         return parts.isEmpty ? "-" : parts.joined(separator: ",")
     }

@@ -32,16 +32,19 @@ public struct IdentityMaps: Sendable, Equatable {
         -> IdentityMaps
     {
         guard hostUID == 0 else {
-            return IdentityMaps(uidMap: "\(insideUID) \(hostUID) 1\n", gidMap: "\(insideGID) \(hostGID) 1\n",
-                                denySetgroups: true, uid: insideUID, gid: insideGID, hostUID: hostUID,
-                                hostGID: hostGID)
+            return IdentityMaps(
+                uidMap: "\(insideUID) \(hostUID) 1\n", gidMap: "\(insideGID) \(hostGID) 1\n",
+                denySetgroups: true, uid: insideUID, gid: insideGID, hostUID: hostUID,
+                hostGID: hostGID)
         }
         guard insideUID != 0, insideGID != 0 else {
-            throw SentinelError(.invalidInput,
-                                "profile user \(insideUID):\(insideGID): id 0 is the sandbox init's; the payload needs another uid and gid")
+            throw SentinelError(
+                .invalidInput,
+                "profile user \(insideUID):\(insideGID): id 0 is the sandbox init's; the payload needs another uid and gid")
         }
         let host = payloadHostID
-        return IdentityMaps(uidMap: "0 0 1\n\(insideUID) \(host) 1\n", gidMap: "0 0 1\n\(insideGID) \(host) 1\n",
-                            denySetgroups: false, uid: insideUID, gid: insideGID, hostUID: host, hostGID: host)
+        return IdentityMaps(
+            uidMap: "0 0 1\n\(insideUID) \(host) 1\n", gidMap: "0 0 1\n\(insideGID) \(host) 1\n",
+            denySetgroups: false, uid: insideUID, gid: insideGID, hostUID: host, hostGID: host)
     }
 }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Support
 
@@ -102,8 +102,10 @@ public struct LaunchRequest: Sendable {
     public var terminal = false
 
     /// Makes a request to run `command` under `profile`; by default no workspace and no extra paths or variables.
-    public init(profile: Profile, command: [String], workspace: String? = nil, extraReadOnly: [String] = [],
-                callerEnvironment: [String: String] = [:], extraEnvironment: [String: String] = [:]) {
+    public init(
+        profile: Profile, command: [String], workspace: String? = nil, extraReadOnly: [String] = [],
+        callerEnvironment: [String: String] = [:], extraEnvironment: [String: String] = [:]
+    ) {
         self.profile = profile
         self.command = command
         self.workspace = workspace
@@ -115,20 +117,24 @@ public struct LaunchRequest: Sendable {
 
 extension LaunchPlan {
     /// Builds the plan for `request`, run by a launcher with effective ids `hostUID`/`hostGID`.
-    public static func make(_ request: LaunchRequest, newRoot: String, hostUID: UInt32 = getuid(),
-                            hostGID: UInt32 = getgid()) throws -> LaunchPlan {
+    public static func make(
+        _ request: LaunchRequest, newRoot: String, hostUID: UInt32 = getuid(),
+        hostGID: UInt32 = getgid()
+    ) throws -> LaunchPlan {
         guard let first = request.command.first, !first.isEmpty else {
             throw SentinelError(.invalidInput, "no command given")
         }
         let profile = request.profile
         var builder = RootBuilder(root: newRoot)
-        try builder.addStandardTree(profile: profile, extraReadOnly: request.extraReadOnly,
-                                    terminal: request.terminal)
+        try builder.addStandardTree(
+            profile: profile, extraReadOnly: request.extraReadOnly,
+            terminal: request.terminal)
 
         // Without a workspace the command starts in /tmp, or / when the profile has no /tmp.
         var workdir = profile.filesystem.tmpfs["/tmp"] != nil ? "/tmp" : "/"
-        let maps = try IdentityMaps.make(hostUID: hostUID, hostGID: hostGID, insideUID: profile.uid,
-                                         insideGID: profile.gid)
+        let maps = try IdentityMaps.make(
+            hostUID: hostUID, hostGID: hostGID, insideUID: profile.uid,
+            insideGID: profile.gid)
         var workspace: WorkspaceMount?
         if let path = request.workspace {
             let directory = try WorkspaceDirectory(resolving: path)
@@ -138,8 +144,9 @@ extension LaunchPlan {
             // use. Read-only trees are shifted too: a scanner must read what the tree's owner can
             // (a root-owned 0700 checkout), and the mount stays read-only whatever the payload owns.
             if hostUID == 0, directory.ownerUID != maps.hostUID || directory.ownerGID != maps.hostGID {
-                mount.idShift = .init(diskUID: directory.ownerUID, diskGID: directory.ownerGID,
-                                      shownUID: maps.hostUID, shownGID: maps.hostGID)
+                mount.idShift = .init(
+                    diskUID: directory.ownerUID, diskGID: directory.ownerGID,
+                    shownUID: maps.hostUID, shownGID: maps.hostGID)
             }
             if mode != .ro { mount.sizeLimit = profile.limits.workspaceSizeBytes }
             // Only a root launcher can make the upper layer's tmpfs outside the sandbox (fsmount).
@@ -149,20 +156,27 @@ extension LaunchPlan {
             // device nodes whatever the seccomp setting. Were the shifted tree ever bound writable
             // directly, only the built-in filter would keep those off the host.
             if let shift = mount.idShift, mode == .rw, !mount.commitsBack, profile.seccomp != .default {
-                throw SentinelError(.invalidInput, "profile \(profile.name): a writable workspace owned by uid \(shift.diskUID) needs seccomp: default (it keeps setuid files and device nodes off the host)")
+                throw SentinelError(
+                    .invalidInput,
+                    "profile \(profile.name): a writable workspace owned by uid \(shift.diskUID) needs seccomp: default (it keeps setuid files and device nodes off the host)"
+                )
             }
             // The payload sees the directory as its own when it owns it (directly or shifted).
-            let payloadOwns = mount.idShift != nil
+            let payloadOwns =
+                mount.idShift != nil
                 || (directory.ownerUID == maps.hostUID && directory.ownerGID == maps.hostGID)
-            builder.addWorkspace(mode: mode, upperRoot: payloadOwns ? (maps.uid, maps.gid, directory.mode) : nil,
-                                 sizeLimit: mount.sizeLimit, upperFromParent: mount.commitsBack)
+            builder.addWorkspace(
+                mode: mode, upperRoot: payloadOwns ? (maps.uid, maps.gid, directory.mode) : nil,
+                sizeLimit: mount.sizeLimit, upperFromParent: mount.commitsBack)
             workdir = workspaceMountPoint
             workspace = mount
         }
 
-        let environment = EnvironmentFilter.apply(profile.environment, caller: request.callerEnvironment,
-                                                  extra: request.extraEnvironment)
-        let searchPath = environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
+        let environment = EnvironmentFilter.apply(
+            profile.environment, caller: request.callerEnvironment,
+            extra: request.extraEnvironment)
+        let searchPath =
+            environment.first { $0.hasPrefix("PATH=") }.map { String($0.dropFirst(5)) }
             ?? "/usr/local/bin:/usr/bin:/bin"
         var plan = LaunchPlan(
             argv: request.command, environment: environment, searchPath: searchPath, workdir: workdir,
@@ -184,16 +198,22 @@ extension LaunchPlan {
         // Queued signals and POSIX message-queue bytes are counted per user up the chain of
         // user namespaces, and the sandbox's namespace belongs to host root: unbounded, the
         // payload uses up host root's own quota (timer_create, sigqueue, mq_open fail on the host).
-        result.append(ResourceLimit(resource: Int32(__RLIMIT_SIGPENDING.rawValue), soft: pendingSignals,
-                                    hard: pendingSignals))
-        result.append(ResourceLimit(resource: Int32(__RLIMIT_MSGQUEUE.rawValue), soft: messageQueueBytes,
-                                    hard: messageQueueBytes))
+        result.append(
+            ResourceLimit(
+                resource: Int32(__RLIMIT_SIGPENDING.rawValue), soft: pendingSignals,
+                hard: pendingSignals))
+        result.append(
+            ResourceLimit(
+                resource: Int32(__RLIMIT_MSGQUEUE.rawValue), soft: messageQueueBytes,
+                hard: messageQueueBytes))
         if let size = limits.fileSizeBytes {
             result.append(ResourceLimit(resource: Int32(RLIMIT_FSIZE.rawValue), soft: size, hard: size))
         }
         if let files = limits.openFiles {
-            result.append(ResourceLimit(resource: Int32(RLIMIT_NOFILE.rawValue), soft: UInt64(files),
-                                        hard: UInt64(files)))
+            result.append(
+                ResourceLimit(
+                    resource: Int32(RLIMIT_NOFILE.rawValue), soft: UInt64(files),
+                    hard: UInt64(files)))
         }
         return result
     }

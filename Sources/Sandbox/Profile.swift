@@ -63,8 +63,10 @@ public struct Profile: Sendable, Equatable {
         public var maxBytes: UInt64
 
         /// Makes a network section; by default no allow or deny entries, 64 connections, no byte limit.
-        public init(mode: Mode, allow: [String] = [], deny: [String] = [], maxConnections: Int = 64,
-                    maxBytes: UInt64 = 0) {
+        public init(
+            mode: Mode, allow: [String] = [], deny: [String] = [], maxConnections: Int = 64,
+            maxBytes: UInt64 = 0
+        ) {
             self.mode = mode
             self.allow = allow
             self.deny = deny
@@ -119,10 +121,12 @@ public struct Profile: Sendable, Equatable {
         public static let inotifyBounds = (instances: 64, watches: 65536)
 
         /// Makes limits; by default none except the inotify defaults.
-        public init(memoryBytes: UInt64? = nil, pids: Int? = nil, cpus: Double? = nil,
-                    timeoutSeconds: Double? = nil, fileSizeBytes: UInt64? = nil, openFiles: Int? = nil,
-                    outputBytes: UInt64? = nil, inotifyInstances: Int = Limits.defaultInotifyInstances,
-                    inotifyWatches: Int = Limits.defaultInotifyWatches, workspaceSizeBytes: UInt64? = nil) {
+        public init(
+            memoryBytes: UInt64? = nil, pids: Int? = nil, cpus: Double? = nil,
+            timeoutSeconds: Double? = nil, fileSizeBytes: UInt64? = nil, openFiles: Int? = nil,
+            outputBytes: UInt64? = nil, inotifyInstances: Int = Limits.defaultInotifyInstances,
+            inotifyWatches: Int = Limits.defaultInotifyWatches, workspaceSizeBytes: UInt64? = nil
+        ) {
             self.memoryBytes = memoryBytes
             self.pids = pids
             self.cpus = cpus
@@ -160,9 +164,11 @@ public struct Profile: Sendable, Equatable {
     public var hostname: String
 
     /// Makes a profile; by default no secrets, uid and gid 65534, hostname `sentinel`.
-    public init(name: String, description: String = "", filesystem: Filesystem, environment: Environment,
-                network: Network, seccomp: Seccomp, limits: Limits, secrets: [String] = [],
-                uid: UInt32 = 65534, gid: UInt32 = 65534, hostname: String = "sentinel") {
+    public init(
+        name: String, description: String = "", filesystem: Filesystem, environment: Environment,
+        network: Network, seccomp: Seccomp, limits: Limits, secrets: [String] = [],
+        uid: UInt32 = 65534, gid: UInt32 = 65534, hostname: String = "sentinel"
+    ) {
         self.name = name
         self.description = description
         self.filesystem = filesystem
@@ -191,14 +197,17 @@ extension Profile {
     public static let minimal = Profile(
         name: "minimal",
         description: "No network, read-only workspace, tight limits.",
-        filesystem: Filesystem(readOnly: defaultReadOnly, hidden: defaultHidden, tmpfs: ["/tmp": 64 << 20],
-                               workspace: .ro),
-        environment: Environment(allow: ["TERM", "LANG", "LC_*", "TZ"],
-                                 set: ["PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": "/tmp"]),
+        filesystem: Filesystem(
+            readOnly: defaultReadOnly, hidden: defaultHidden, tmpfs: ["/tmp": 64 << 20],
+            workspace: .ro),
+        environment: Environment(
+            allow: ["TERM", "LANG", "LC_*", "TZ"],
+            set: ["PATH": "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin", "HOME": "/tmp"]),
         network: Network(mode: .none),
         seccomp: .default,
-        limits: Limits(memoryBytes: 512 << 20, pids: 128, cpus: 1, timeoutSeconds: 300,
-                       fileSizeBytes: 64 << 20, openFiles: 256, outputBytes: 16 << 20,
-                       workspaceSizeBytes: 256 << 20)
+        limits: Limits(
+            memoryBytes: 512 << 20, pids: 128, cpus: 1, timeoutSeconds: 300,
+            fileSizeBytes: 64 << 20, openFiles: 256, outputBytes: 16 << 20,
+            workspaceSizeBytes: 256 << 20)
     )
 }

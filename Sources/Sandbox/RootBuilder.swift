@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Support
 
@@ -46,8 +46,10 @@ struct RootBuilder {
                 try bindReadOnly(host: path, optional: optional)
             case .tmpfs(let path, let size):
                 ensureDirectory(path, mode: 0o1777)
-                ops.append(.mount(source: "tmpfs", path: root + path, fstype: "tmpfs", flags: [.noSuid, .noDev],
-                                  data: "size=\(size),mode=1777", optional: false))
+                ops.append(
+                    .mount(
+                        source: "tmpfs", path: root + path, fstype: "tmpfs", flags: [.noSuid, .noDev],
+                        data: "size=\(size),mode=1777", optional: false))
             }
         }
         for path in profile.filesystem.hidden {
@@ -62,8 +64,10 @@ struct RootBuilder {
     /// like the workspace directory to the payload; nil leaves it the init's. `sizeLimit` bounds
     /// the tmpfs holding the upper layer. `upperFromParent` (`rw` under a root launcher): that
     /// tmpfs is the parent's (`.attachUpperLayer`), which commits it back after the run.
-    mutating func addWorkspace(mode: Profile.WorkspaceMode, upperRoot: (uid: UInt32, gid: UInt32, mode: UInt32)? = nil,
-                               sizeLimit: UInt64? = nil, upperFromParent: Bool = false) {
+    mutating func addWorkspace(
+        mode: Profile.WorkspaceMode, upperRoot: (uid: UInt32, gid: UInt32, mode: UInt32)? = nil,
+        sizeLimit: UInt64? = nil, upperFromParent: Bool = false
+    ) {
         let inside = LaunchPlan.workspaceMountPoint
         ensureDirectory(inside, mode: 0o755)
         if mode == .ro || (mode == .rw && !upperFromParent) {
@@ -80,21 +84,27 @@ struct RootBuilder {
             ops.append(.attachUpperLayer(path: root + layer))
         } else {
             let limit = sizeLimit.map { ",size=\($0),nr_inodes=\(Self.inodeLimit(forSize: $0))" } ?? ""
-            ops.append(.mount(source: "tmpfs", path: root + layer, fstype: "tmpfs", flags: [.noSuid, .noDev],
-                              data: "mode=0700" + limit, optional: false))
+            ops.append(
+                .mount(
+                    source: "tmpfs", path: root + layer, fstype: "tmpfs", flags: [.noSuid, .noDev],
+                    data: "mode=0700" + limit, optional: false))
         }
         for directory in ["lower", "upper", "work"] {
             ops.append(.mkdir(path: root + layer + "/" + directory, mode: 0o755))
         }
         if let upperRoot {
-            ops.append(.chown(path: root + layer + "/upper", uid: upperRoot.uid, gid: upperRoot.gid,
-                              mode: upperRoot.mode))
+            ops.append(
+                .chown(
+                    path: root + layer + "/upper", uid: upperRoot.uid, gid: upperRoot.gid,
+                    mode: upperRoot.mode))
         }
         ops.append(.attachWorkspace(path: root + layer + "/lower"))
         ops.append(.remountBind(path: root + layer + "/lower", flags: [.readOnly, .noSuid, .noDev], optional: false))
         let data = "lowerdir=\(root + layer)/lower,upperdir=\(root + layer)/upper,workdir=\(root + layer)/work,userxattr"
-        ops.append(.mount(source: "overlay", path: root + inside, fstype: "overlay", flags: [.noSuid, .noDev],
-                          data: data, optional: false))
+        ops.append(
+            .mount(
+                source: "overlay", path: root + inside, fstype: "overlay", flags: [.noSuid, .noDev],
+                data: data, optional: false))
     }
 
     /// Inodes for an upper layer of `size` bytes: one per page (a file with data takes at least
@@ -142,24 +152,32 @@ struct RootBuilder {
         guard lstat(path, &info) == 0 else { return }
         let type = info.st_mode & S_IFMT
         if type == S_IFDIR {
-            ops.append(.mount(source: "tmpfs", path: root + path, fstype: "tmpfs",
-                              flags: [.readOnly, .noSuid, .noDev, .noExec], data: "size=0,mode=000", optional: true))
+            ops.append(
+                .mount(
+                    source: "tmpfs", path: root + path, fstype: "tmpfs",
+                    flags: [.readOnly, .noSuid, .noDev, .noExec], data: "size=0,mode=000", optional: true))
         } else if type == S_IFREG {
             ensureEmptyFile()
-            ops.append(.mount(source: emptyFile, path: root + path, fstype: nil, flags: [.bind], data: nil,
-                              optional: true))
+            ops.append(
+                .mount(
+                    source: emptyFile, path: root + path, fstype: nil, flags: [.bind], data: nil,
+                    optional: true))
             ops.append(.remountBind(path: root + path, flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true))
         }
     }
 
     private mutating func addProc() {
         ensureDirectory("/proc", mode: 0o555)
-        ops.append(.mount(source: "proc", path: root + "/proc", fstype: "proc", flags: [.noSuid, .noDev, .noExec],
-                          data: nil, optional: false))
+        ops.append(
+            .mount(
+                source: "proc", path: root + "/proc", fstype: "proc", flags: [.noSuid, .noDev, .noExec],
+                data: nil, optional: false))
         for entry in Self.readOnlyProcEntries {
             let path = root + "/proc/" + entry
-            ops.append(.mount(source: path, path: path, fstype: nil, flags: [.bind, .recursive], data: nil,
-                              optional: true))
+            ops.append(
+                .mount(
+                    source: path, path: path, fstype: nil, flags: [.bind, .recursive], data: nil,
+                    optional: true))
             ops.append(.remountBind(path: path, flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true))
         }
         for entry in Self.maskedProcEntries {
@@ -170,20 +188,26 @@ struct RootBuilder {
     private mutating func addDev(terminal: Bool) {
         ensureDirectory("/dev", mode: 0o755)
         let dev = root + "/dev"
-        ops.append(.mount(source: "tmpfs", path: dev, fstype: "tmpfs", flags: [.noSuid, .noExec],
-                          data: "mode=0755,size=64k", optional: false))
+        ops.append(
+            .mount(
+                source: "tmpfs", path: dev, fstype: "tmpfs", flags: [.noSuid, .noExec],
+                data: "mode=0755,size=64k", optional: false))
         for node in Self.deviceNodes {
             ops.append(.mkfile(path: dev + "/" + node, mode: 0o666))
-            ops.append(.mount(source: "/dev/" + node, path: dev + "/" + node, fstype: nil, flags: [.bind], data: nil,
-                              optional: node == "tty"))
+            ops.append(
+                .mount(
+                    source: "/dev/" + node, path: dev + "/" + node, fstype: nil, flags: [.bind], data: nil,
+                    optional: node == "tty"))
         }
         ops.append(.symlink(target: "/proc/self/fd", path: dev + "/fd"))
         ops.append(.symlink(target: "/proc/self/fd/0", path: dev + "/stdin"))
         ops.append(.symlink(target: "/proc/self/fd/1", path: dev + "/stdout"))
         ops.append(.symlink(target: "/proc/self/fd/2", path: dev + "/stderr"))
         ops.append(.mkdir(path: dev + "/shm", mode: 0o1777))
-        ops.append(.mount(source: "tmpfs", path: dev + "/shm", fstype: "tmpfs", flags: [.noSuid, .noDev, .noExec],
-                          data: "mode=1777,size=64m", optional: false))
+        ops.append(
+            .mount(
+                source: "tmpfs", path: dev + "/shm", fstype: "tmpfs", flags: [.noSuid, .noDev, .noExec],
+                data: "mode=1777,size=64m", optional: false))
         if terminal { addPTYDevices(dev) }
         // Nothing may create device nodes or files in /dev afterwards.
         ops.append(.remountBind(path: dev, flags: [.readOnly, .noSuid, .noExec], optional: false))
@@ -194,8 +218,10 @@ struct RootBuilder {
     /// host's and the host's to it; `max` bounds how many the payload can open.
     private mutating func addPTYDevices(_ dev: String) {
         ops.append(.mkdir(path: dev + "/pts", mode: 0o755))
-        ops.append(.mount(source: "devpts", path: dev + "/pts", fstype: "devpts", flags: [.noSuid, .noExec],
-                          data: "newinstance,ptmxmode=0666,mode=0620,max=\(Self.maxPTYs)", optional: false))
+        ops.append(
+            .mount(
+                source: "devpts", path: dev + "/pts", fstype: "devpts", flags: [.noSuid, .noExec],
+                data: "newinstance,ptmxmode=0666,mode=0620,max=\(Self.maxPTYs)", optional: false))
         ops.append(.symlink(target: "pts/ptmx", path: dev + "/ptmx"))
         directories.insert("/dev/pts")
     }

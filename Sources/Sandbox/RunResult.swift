@@ -40,10 +40,12 @@ public struct RunResult: Sendable {
     public var workspaceCommitFailure: SentinelError?
 
     /// A result; `RunEnding.of` decides the exit code, reason and signal of a real run.
-    public init(exitCode: Int32, signal: Int32? = nil, reason: Reason, stage: String? = nil, errno: Int32? = nil,
-                wallMilliseconds: Int = 0, cpuMilliseconds: Int = 0, peakMemoryBytes: UInt64? = nil,
-                stdout: Data = Data(), stderr: Data = Data(), stdoutTruncated: Bool = false,
-                stderrTruncated: Bool = false, egress: [EgressSummary] = []) {
+    public init(
+        exitCode: Int32, signal: Int32? = nil, reason: Reason, stage: String? = nil, errno: Int32? = nil,
+        wallMilliseconds: Int = 0, cpuMilliseconds: Int = 0, peakMemoryBytes: UInt64? = nil,
+        stdout: Data = Data(), stderr: Data = Data(), stdoutTruncated: Bool = false,
+        stderrTruncated: Bool = false, egress: [EgressSummary] = []
+    ) {
         self.exitCode = exitCode
         self.signal = signal
         self.reason = reason
@@ -88,9 +90,10 @@ public struct RunResult: Sendable {
                 case exitCode, signal, reason, stage, errno, wallMs, cpuMs, peakMemoryBytes, egress
             }
         }
-        let status = Status(exitCode: exitCode, signal: signal, reason: reason, stage: stage, errno: errno,
-                            wallMs: wallMilliseconds, cpuMs: cpuMilliseconds, peakMemoryBytes: peakMemoryBytes,
-                            egress: egress)
+        let status = Status(
+            exitCode: exitCode, signal: signal, reason: reason, stage: stage, errno: errno,
+            wallMs: wallMilliseconds, cpuMs: cpuMilliseconds, peakMemoryBytes: peakMemoryBytes,
+            egress: egress)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         return (try? encoder.encode(status)) ?? Data("{}".utf8)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Dispatch
 import Synchronization
@@ -27,8 +27,10 @@ final class TerminalRelay {
         var streams = [ByteStream(source: master, sink: .descriptor(1), isOutput: true, ownsSource: false)]
         if interactive {
             // The end of the caller's input reads as end-of-file (VEOF, ^D) inside.
-            streams.append(ByteStream(source: 0, sink: .descriptor(master), isOutput: false, ownsSource: false,
-                                      endAction: .writeByte(4)))
+            streams.append(
+                ByteStream(
+                    source: 0, sink: .descriptor(master), isOutput: false, ownsSource: false,
+                    endAction: .writeByte(4)))
         }
         return streams
     }

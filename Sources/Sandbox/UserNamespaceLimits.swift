@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One per-user-namespace limit the sandbox's init writes in its own user namespace:

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CSystem
 import Support
@@ -113,8 +113,10 @@ struct WorkspaceCommit {
         }
     }
 
-    private mutating func commitDirectory(upper: Int32, host: Int32, name: [CChar], info: stat, path: String,
-                                          depth: Int) throws {
+    private mutating func commitDirectory(
+        upper: Int32, host: Int32, name: [CChar], info: stat, path: String,
+        depth: Int
+    ) throws {
         guard depth < Self.maxDepth else {
             throw Self.failure(path, "walk", nil, "deeper than \(Self.maxDepth) directories")
         }
@@ -151,8 +153,10 @@ struct WorkspaceCommit {
         summary.directories += 1
     }
 
-    private mutating func commitFile(upper: Int32, host: Int32, name: [CChar], info: stat, path: String,
-                                     depth: Int) throws {
+    private mutating func commitFile(
+        upper: Int32, host: Int32, name: [CChar], info: stat, path: String,
+        depth: Int
+    ) throws {
         let key = InodeKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         if info.st_nlink > 1, let committed = linked[key] {
             // Another name of an inode already committed: link it (AT_EMPTY_PATH: by fd, no path).
@@ -198,8 +202,10 @@ struct WorkspaceCommit {
         }
     }
 
-    private mutating func commitSymlink(upper: Int32, host: Int32, name: [CChar], info: stat, path: String,
-                                        depth: Int) throws {
+    private mutating func commitSymlink(
+        upper: Int32, host: Int32, name: [CChar], info: stat, path: String,
+        depth: Int
+    ) throws {
         var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlinkat(upper, name, &target, Int(PATH_MAX))
         guard length >= 0 else { throw Self.failure(path, "readlinkat(upper)", .current) }

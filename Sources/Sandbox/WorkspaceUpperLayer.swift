@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import CSandbox
 import CSystem
@@ -22,8 +22,9 @@ final class WorkspaceUpperLayer {
         var tree: Int32 = -1
         var failure = sbx_failure()
         guard sbx_workspace_upper(size, RootBuilder.inodeLimit(forSize: size), &keep, &tree, &failure) == 0 else {
-            throw SentinelError.sandboxSetup(stage: String(cString: sbx_stage_name(failure.stage)),
-                                              errno: Errno(rawValue: failure.err), detail: "workspace upper layer")
+            throw SentinelError.sandboxSetup(
+                stage: String(cString: sbx_stage_name(failure.stage)),
+                errno: Errno(rawValue: failure.err), detail: "workspace upper layer")
         }
         mount = keep
         self.tree = tree

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Findings
 import Foundation
@@ -28,8 +28,10 @@ public struct FileWalker: Sendable {
     public static let defaultMaxFileBytes = 5 << 20
 
     /// Makes a walker; by default it lists every file up to 5 MiB outside the skipped directories.
-    public init(include: [Glob] = [], exclude: [Glob] = [], skippedDirectories: Set<String> = defaultSkippedDirectories,
-                maxFileBytes: Int = defaultMaxFileBytes) {
+    public init(
+        include: [Glob] = [], exclude: [Glob] = [], skippedDirectories: Set<String> = defaultSkippedDirectories,
+        maxFileBytes: Int = defaultMaxFileBytes
+    ) {
         self.include = include
         self.exclude = exclude
         self.skippedDirectories = skippedDirectories
@@ -92,8 +94,9 @@ public struct FileWalker: Sendable {
     private func walk(_ directory: String, relative: String, into selection: inout Selection) {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
             selection.skipped.append(
-                SkippedFile(file: relative.isEmpty ? "." : relative + "/",
-                            reason: "cannot list directory: \(FileWalker.directoryError(directory) ?? "unreadable")"))
+                SkippedFile(
+                    file: relative.isEmpty ? "." : relative + "/",
+                    reason: "cannot list directory: \(FileWalker.directoryError(directory) ?? "unreadable")"))
             return
         }
         for name in entries {

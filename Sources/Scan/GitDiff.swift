@@ -12,8 +12,10 @@ public enum GitDiff {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = ["-C", directory, "diff", "--unified=0", "--no-color", "--no-ext-diff", "--relative",
-                             revision, "--"]
+        process.arguments = [
+            "-C", directory, "diff", "--unified=0", "--no-color", "--no-ext-diff", "--relative",
+            revision, "--",
+        ]
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

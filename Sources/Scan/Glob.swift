@@ -64,7 +64,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
                     p += 1
                     continue
                 }
-                if c == UInt8(ascii: "[") , let (matched, next) = matchClass(pattern, p, text[t]) {
+                if c == UInt8(ascii: "["), let (matched, next) = matchClass(pattern, p, text[t]) {
                     if matched {
                         p = next
                         t += 1

@@ -11,7 +11,9 @@ public struct ScanConfig: Sendable, Equatable {
     public var scanners: [ScannerKind]?
     /// Tools to run (`native`, `secrets`, `osv`, `bandit`, `semgrep`); nil means the default set.
     public var tools: [String]?
+    /// Globs of files to scan (empty: every file).
     public var include: [String]
+    /// Globs of files to leave out, after the default ignores.
     public var exclude: [String]
     /// Rule id → severity.
     public var severity: [String: Severity]
@@ -26,9 +28,12 @@ public struct ScanConfig: Sendable, Equatable {
     /// `sca.max-db-age`: OSV data older than this many seconds draws a warning (nil: the default).
     public var maxDatabaseAge: Double?
 
-    public init(scanners: [ScannerKind]? = nil, tools: [String]? = nil, include: [String] = [], exclude: [String] = [],
-                severity: [String: Severity] = [:], failOn: Severity?? = .none, ruleDirectories: [String] = [],
-                semgrepConfigs: [String] = []) {
+    /// The defaults: every scanner that applies, the default ignores, no overrides.
+    public init(
+        scanners: [ScannerKind]? = nil, tools: [String]? = nil, include: [String] = [], exclude: [String] = [],
+        severity: [String: Severity] = [:], failOn: Severity?? = .none, ruleDirectories: [String] = [],
+        semgrepConfigs: [String] = []
+    ) {
         self.scanners = scanners
         self.tools = tools
         self.include = include
@@ -39,8 +44,11 @@ public struct ScanConfig: Sendable, Equatable {
         self.semgrepConfigs = semgrepConfigs
     }
 
+    /// The config file read from the scanned root.
     public static let fileName = ".sentinel.yml"
-    static let keys: Set<String> = ["scanners", "tools", "include", "exclude", "severity", "failOn", "rules", "semgrep", "default-excludes", "sca"]
+    static let keys: Set<String> = [
+        "scanners", "tools", "include", "exclude", "severity", "failOn", "rules", "semgrep", "default-excludes", "sca",
+    ]
 
     /// Loads `path`; relative directories in it resolve against the file's directory.
     public static func load(path: String) throws -> ScanConfig {
@@ -48,10 +56,13 @@ public struct ScanConfig: Sendable, Equatable {
             throw SentinelError(.invalidInput, "\(path): cannot read config")
         }
         let directory = (path as NSString).deletingLastPathComponent
-        return try parse(String(decoding: data, as: UTF8.self), source: path,
-                         baseDirectory: directory.isEmpty ? "." : directory)
+        return try parse(
+            String(decoding: data, as: UTF8.self), source: path,
+            baseDirectory: directory.isEmpty ? "." : directory)
     }
 
+    /// Parses config text; `source` names it in errors (`FILE:LINE: KEY: problem`), relative
+    /// paths resolve against `baseDirectory`.
     public static func parse(_ text: String, source: String, baseDirectory: String) throws -> ScanConfig {
         // Every scalar stays text, as the keys expect (`failOn: high`, `default-excludes: yes`).
         let documents: [DocumentNode]

@@ -34,9 +34,11 @@ public struct ScanRequest: Sendable {
     public var maxFileBytes: Int?
 
     /// Makes a request for `root`; everything else defaults to the config's or built-in choices.
-    public init(root: String, kinds: [ScannerKind]? = nil, tools: [String]? = nil, config: ScanConfig = ScanConfig(),
-                gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil,
-                targets: [String]? = nil, maxFileBytes: Int? = nil) {
+    public init(
+        root: String, kinds: [ScannerKind]? = nil, tools: [String]? = nil, config: ScanConfig = ScanConfig(),
+        gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil,
+        targets: [String]? = nil, maxFileBytes: Int? = nil
+    ) {
         self.root = root
         self.kinds = kinds
         self.tools = tools

@@ -15,7 +15,9 @@ struct DatabaseImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
         abstract: "Import OSV records: JSON or YAML files, directories of them, or .zip exports.",
-        discussion: "Idempotent and transactional: a record replaces the stored one only when its `modified` is newer; an interrupted import leaves the previous database intact.")
+        discussion:
+            "Idempotent and transactional: a record replaces the stored one only when its `modified` is newer; an interrupted import leaves the previous database intact."
+    )
 
     @Argument(help: "Files, directories or .zip exports.") var paths: [String]
 
@@ -31,8 +33,9 @@ struct DatabaseImportCommand: ParsableCommand {
         let source = "import " + paths.joined(separator: " ")
         let report = try database.import(paths: paths, feed: FeedState(ecosystem: "", source: source))
         for problem in report.problems { Console.error("sentinel: \(problem.source): \(problem.message)") }
-        Console.out("imported \(report.files) files: \(report.inserted) new, \(report.updated) updated, "
-            + "\(report.unchanged) unchanged, \(report.olderIgnored) older ignored, \(report.problems.count) problems")
+        Console.out(
+            "imported \(report.files) files: \(report.inserted) new, \(report.updated) updated, "
+                + "\(report.unchanged) unchanged, \(report.olderIgnored) older ignored, \(report.problems.count) problems")
         Console.out("database: \(StateDirectory.current.osvDatabase)")
         if report.files > 0 && report.problems.count == report.files { throw ExitCode(2) }
     }
@@ -48,8 +51,11 @@ struct DatabaseUpdateCommand: ParsableCommand {
             when any ecosystem failed.
             """)
 
-    @Option(name: .customLong("ecosystem"),
-            help: "An ecosystem to update (repeatable; default: those in the database, else PyPI, npm, Go, crates.io, Maven, RubyGems, Packagist, NuGet).")
+    @Option(
+        name: .customLong("ecosystem"),
+        help:
+            "An ecosystem to update (repeatable; default: those in the database, else PyPI, npm, Go, crates.io, Maven, RubyGems, Packagist, NuGet)."
+    )
     var ecosystems: [String] = []
 
     @Option(help: "Base URL of the exports (default: $SENTINEL_OSV_URL, else the public OSV bucket).")
@@ -78,8 +84,9 @@ struct DatabaseUpdateCommand: ParsableCommand {
             switch try updater.update(name, in: database) {
             case .imported(let report):
                 for problem in report.problems { Console.error("sentinel: \(problem.source): \(problem.message)") }
-                Console.out("\(name): imported \(report.files) files: \(report.inserted) new, \(report.updated) updated, "
-                    + "\(report.unchanged) unchanged, \(report.problems.count) problems")
+                Console.out(
+                    "\(name): imported \(report.files) files: \(report.inserted) new, \(report.updated) updated, "
+                        + "\(report.unchanged) unchanged, \(report.problems.count) problems")
             case .notModified:
                 Console.out("\(name): up to date (not modified)")
             case .failed(let message):
@@ -107,7 +114,8 @@ struct DatabaseStatusCommand: ParsableCommand {
         Console.out("modified  newest \(status.newestModified ?? "-")")
         let now = Date()
         for entry in status.ecosystems {
-            var line = "  \(entry.ecosystem.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.records) records, newest \(entry.newestModified ?? "-")"
+            var line =
+                "  \(entry.ecosystem.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.records) records, newest \(entry.newestModified ?? "-")"
             if let feed = feeds[FeedState.exportName(entry.ecosystem)] {
                 line += ", source \(feed.source), age \(FeedState.describeAge(now.timeIntervalSince(feed.refreshedAt)))"
             } else {

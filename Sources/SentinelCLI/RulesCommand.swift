@@ -20,7 +20,9 @@ struct RulesListCommand: ParsableCommand {
         let rules = try RuleSet.load(directories: directories.isEmpty ? RuleLocations.standard() : directories)
         for rule in rules.descriptors.sorted(by: { $0.id < $1.id }) {
             let cwe = rule.cwe.map { "CWE-\($0)" }.joined(separator: ",")
-            Console.out("\(rule.id.padding(toLength: 44, withPad: " ", startingAt: 0)) \(rule.defaultSeverity.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(cwe.padding(toLength: 10, withPad: " ", startingAt: 0)) \(rule.shortDescription)")
+            Console.out(
+                "\(rule.id.padding(toLength: 44, withPad: " ", startingAt: 0)) \(rule.defaultSeverity.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(cwe.padding(toLength: 10, withPad: " ", startingAt: 0)) \(rule.shortDescription)"
+            )
         }
         Console.out("\(rules.descriptors.count) rules")
     }

@@ -12,8 +12,10 @@ struct SandboxProfilesCommand: ParsableCommand {
         for entry in store.list() {
             do {
                 let profile = try ProfileLoader.load(path: entry.path)
-                rows.append([profile.name, profile.filesystem.workspace.rawValue, profile.network.mode.rawValue,
-                             profile.description])
+                rows.append([
+                    profile.name, profile.filesystem.workspace.rawValue, profile.network.mode.rawValue,
+                    profile.description,
+                ])
             } catch {
                 rows.append([entry.name, "-", "-", "invalid: \(error)"])
                 broken = true
@@ -21,8 +23,10 @@ struct SandboxProfilesCommand: ParsableCommand {
         }
         if rows.count == 1 {
             let builtIn = Profile.minimal
-            rows.append([builtIn.name, builtIn.filesystem.workspace.rawValue, builtIn.network.mode.rawValue,
-                         builtIn.description + " (built in)"])
+            rows.append([
+                builtIn.name, builtIn.filesystem.workspace.rawValue, builtIn.network.mode.rawValue,
+                builtIn.description + " (built in)",
+            ])
         }
         let widths = (0..<3).map { column in rows.map { $0[column].count }.max() ?? 0 }
         for row in rows {

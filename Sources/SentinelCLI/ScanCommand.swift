@@ -12,7 +12,8 @@ struct ScanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "scan",
         abstract: "Scan a tree for vulnerabilities, secrets and vulnerable dependencies.",
-        discussion: "Exit status: 0 nothing at or above --fail-on; 1 findings at or above it; 2 bad usage, config or input; 3 a scanner failed."
+        discussion:
+            "Exit status: 0 nothing at or above --fail-on; 1 findings at or above it; 2 bad usage, config or input; 3 a scanner failed."
     )
 
     @Argument(help: "The directories or files to scan (default: the current directory).")
@@ -35,8 +36,9 @@ struct ScanCommand: ParsableCommand {
     var writeBaseline: String?
     @Option(help: "Report only findings on lines changed since this git revision.") var since: String?
     @Option(help: "Config file (default: PATH/.sentinel.yml when present).") var config: String?
-    @Flag(name: .customLong("require-limits"),
-          help: "Fail a sandboxed tool (exit 3) instead of approximating its limits with rlimits when no cgroup can be made.")
+    @Flag(
+        name: .customLong("require-limits"),
+        help: "Fail a sandboxed tool (exit 3) instead of approximating its limits with rlimits when no cgroup can be made.")
     var requireLimits = false
     @Option(name: .customLong("max-db-age"), help: "Warn when the OSV data used is older than this (default: 7d).")
     var maxDatabaseAge: String?
@@ -52,7 +54,9 @@ struct ScanCommand: ParsableCommand {
     var severity: Severity?
     @Flag(name: .shortAndLong, help: "Print only findings and errors.") var quiet = false
     @Flag(name: .shortAndLong, help: "Also print code snippets and each tool's count and time.") var verbose = false
-    @Option(name: .customLong("sarif-root"), help: ArgumentHelp("SARIF paths are relative to this directory (default: the git top level).", valueName: "dir"))
+    @Option(
+        name: .customLong("sarif-root"),
+        help: ArgumentHelp("SARIF paths are relative to this directory (default: the git top level).", valueName: "dir"))
     var sarifRoot: String?
     @Option(name: .customLong("max-file-size"), help: "Skip (and list) files larger than this; K/M/G suffixes (default: 5M).")
     var maxFileSize: String?
@@ -81,7 +85,8 @@ struct ScanCommand: ParsableCommand {
         scanConfig.exclude += excludes
         if noDefaultExcludes { scanConfig.defaultExcludes = false }
         // SARIF URIs and HTML links are relative to the repository root, not the scanned directory.
-        let repository = format == .sarif || format == .html
+        let repository =
+            format == .sarif || format == .html
             ? try OptionValue.naming("--sarif-root") { try SARIFRoot.resolve(scanDirectory: directory, explicit: sarifRoot) }
             : nil
 
@@ -114,9 +119,10 @@ struct ScanCommand: ParsableCommand {
         var sandbox = SandboxRunner()
         sandbox.requireLimits = requireLimits
         sandbox.onNotice = { Console.noticeOnce($0) }
-        var context = ScanContext(sandbox: sandbox, ruleDirectories: scanConfig.ruleDirectories,
-                                  databasePath: StateDirectory.current.osvDatabase,
-                                  progress: { progress.show($0) })
+        var context = ScanContext(
+            sandbox: sandbox, ruleDirectories: scanConfig.ruleDirectories,
+            databasePath: StateDirectory.current.osvDatabase,
+            progress: { progress.show($0) })
         if let maxDatabaseAge {
             guard let seconds = Quantity.seconds(maxDatabaseAge) else {
                 throw SentinelError(.invalidInput, "--max-db-age: '\(maxDatabaseAge)' is not a duration (e.g. 7d, 36h)")
@@ -125,7 +131,9 @@ struct ScanCommand: ParsableCommand {
         } else if let configured = scanConfig.maxDatabaseAge {
             context.maxDatabaseAge = configured
         }
-        context.warn = { progress.clear(); Console.error("sentinel: warning: \($0)") }
+        context.warn = {
+            progress.clear(); Console.error("sentinel: warning: \($0)")
+        }
         let runner = ScanRunner(scanners: ScannerRegistry.standard(config: scanConfig))
         let outcome = try runner.run(scanRequest, context: context)
         progress.clear()
@@ -141,8 +149,9 @@ struct ScanCommand: ParsableCommand {
             let base = SourceLinks.baseURL(environment: ProcessInfo.processInfo.environment, prefix: repository?.prefix ?? "")
             renderer = HTMLRenderer(sourceBaseURL: base)
         default:
-            renderer = format.renderer(color: color, sourceRoot: repository?.root ?? directory,
-                                       pathPrefix: repository?.prefix ?? "")
+            renderer = format.renderer(
+                color: color, sourceRoot: repository?.root ?? directory,
+                pathPrefix: repository?.prefix ?? "")
         }
         // Failed tools go to stderr below; a text report on stdout does not repeat them.
         if output == nil, var text = renderer as? TextRenderer {

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Dispatch
 import Synchronization
@@ -26,8 +26,10 @@ final class SignalForwarding {
         getenv("SENTINEL_SIGNAL_GRACE").flatMap { Double(String(cString: $0)) }.map { max(0, $0) } ?? 3
     }
 
-    init(signals: [Int32], grace: Double = SignalForwarding.defaultGrace,
-         forward: @escaping @Sendable (Int32) -> Void, abandon: @escaping @Sendable (Int32) -> Void) {
+    init(
+        signals: [Int32], grace: Double = SignalForwarding.defaultGrace,
+        forward: @escaping @Sendable (Int32) -> Void, abandon: @escaping @Sendable (Int32) -> Void
+    ) {
         self.signals = signals
         let queue = DispatchQueue(label: "sentinel.signals")
         let received = self.received

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 
@@ -33,8 +33,9 @@ public final class PreparedOutputFile: Sendable {
         let parent = url.deletingLastPathComponent().path
         let fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw SentinelError(.invalidInput, "\(path): cannot open directory \(parent): \(Errno.current)",
-                                errno: .current)
+            throw SentinelError(
+                .invalidInput, "\(path): cannot open directory \(parent): \(Errno.current)",
+                errno: .current)
         }
         var info = stat()
         var isNullDevice = false

@@ -3,8 +3,11 @@ public enum Quantity {
     /// Bytes from `N`, `NK`, `NM`, `NG` (powers of 1024; `KiB`-style and `B` suffixes accepted).
     public static func bytes(_ text: String) -> UInt64? {
         var body = Substring(text.trimmingCharacters(in: .whitespaces))
-        if body.hasSuffix("iB") || body.hasSuffix("ib") { body = body.dropLast(2) }
-        else if body.hasSuffix("B") || body.hasSuffix("b") { body = body.dropLast() }
+        if body.hasSuffix("iB") || body.hasSuffix("ib") {
+            body = body.dropLast(2)
+        } else if body.hasSuffix("B") || body.hasSuffix("b") {
+            body = body.dropLast()
+        }
         var multiplier: UInt64 = 1
         switch body.last {
         case "K", "k": multiplier = 1 << 10
@@ -24,8 +27,9 @@ public enum Quantity {
     public static func seconds(_ text: String) -> Double? {
         var body = Substring(text.trimmingCharacters(in: .whitespaces))
         var multiplier = 1.0
-        if body.hasSuffix("ms") { multiplier = 0.001; body = body.dropLast(2) }
-        else if let last = body.last, "smhd".contains(last) {
+        if body.hasSuffix("ms") {
+            multiplier = 0.001; body = body.dropLast(2)
+        } else if let last = body.last, "smhd".contains(last) {
             multiplier = last == "s" ? 1 : last == "m" ? 60 : last == "h" ? 3600 : 86_400
             body = body.dropLast()
         }

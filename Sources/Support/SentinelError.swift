@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The error every Sentinel library throws: a stable `Code` callers switch on, and a

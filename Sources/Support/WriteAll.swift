@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Writes every byte to `fd`, retrying short writes and interrupted ones: the one loop every

@@ -88,13 +88,16 @@ final class ScriptedExecutor: ToolExecutor {
 @Suite struct AdapterSupportTests {
     /// A tool's failure is said by the line that gives the reason: a Python traceback's last
     /// line, not its header.
-    @Test(arguments: [
-        ("error: no rules\nmore\n", "error: no rules"),
-        ("\n  \nTraceback (most recent call last):\n  File \"x.py\", line 1\nPermissionError: [Errno 13] denied: 'a.py'\n",
-         "PermissionError: [Errno 13] denied: 'a.py'"),
-        ("Traceback (most recent call last):\n", "Traceback (most recent call last):"),
-        (" \n", nil),
-    ] as [(String, String?)])
+    @Test(
+        arguments: [
+            ("error: no rules\nmore\n", "error: no rules"),
+            (
+                "\n  \nTraceback (most recent call last):\n  File \"x.py\", line 1\nPermissionError: [Errno 13] denied: 'a.py'\n",
+                "PermissionError: [Errno 13] denied: 'a.py'"
+            ),
+            ("Traceback (most recent call last):\n", "Traceback (most recent call last):"),
+            (" \n", nil),
+        ] as [(String, String?)])
     func reasonLineOfAFailure(stderr: String, expected: String?) {
         #expect(ToolFailure.reasonLine(of: Data(stderr.utf8)) == expected)
     }
@@ -204,8 +207,9 @@ final class ScriptedExecutor: ToolExecutor {
         let context = ScanContext(
             sandbox: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles])),
             toolsDirectory: tools)
-        #expect(ToolInstallation(tool: "bandit", directory: tools).unavailableReason(profile: "scan-bandit", context: context)
-            .map { !$0.contains("hides under") } ?? true)
+        #expect(
+            ToolInstallation(tool: "bandit", directory: tools).unavailableReason(profile: "scan-bandit", context: context)
+                .map { !$0.contains("hides under") } ?? true)
     }
 }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 
@@ -13,8 +13,10 @@ enum CLI {
 
     /// The binary next to the test bundle (same build configuration).
     static let binary: String = {
-        let candidates = [Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("sentinel").path,
-                          packageRoot + "/.build/debug/sentinel"]
+        let candidates = [
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("sentinel").path,
+            packageRoot + "/.build/debug/sentinel",
+        ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
     }()
 
@@ -25,15 +27,19 @@ enum CLI {
     }
 
     /// Runs `sentinel ARGS`, killing it after `timeout` seconds so a hang fails the test.
-    static func run(_ arguments: [String], environment: [String: String]? = nil, timeout: Double = 60,
-                    directory: String? = nil) throws -> Result {
+    static func run(
+        _ arguments: [String], environment: [String: String]? = nil, timeout: Double = 60,
+        directory: String? = nil
+    ) throws -> Result {
         try runProgram(binary, arguments, environment: environment, directory: directory, timeout: timeout)
     }
 
     /// Runs any program with stdin from /dev/null, capturing both streams, killing it after
     /// `timeout` seconds so a hang fails the test.
-    static func runProgram(_ program: String, _ arguments: [String], environment: [String: String]? = nil,
-                           directory: String? = nil, timeout: Double = 60) throws -> Result {
+    static func runProgram(
+        _ program: String, _ arguments: [String], environment: [String: String]? = nil,
+        directory: String? = nil, timeout: Double = 60
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
@@ -59,7 +65,8 @@ enum CLI {
         }
         process.waitUntilExit()
         group.wait()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        return Result(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
     }
 }

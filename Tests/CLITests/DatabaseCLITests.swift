@@ -43,7 +43,9 @@ struct DatabaseCLITests {
         let export = try zip(["jinja2"])
         let step = Mutex(0)
         let server = try LoopbackHTTPServer { request in
-            let n = step.withLock { value in defer { value += 1 }; return value }
+            let n = step.withLock { value in
+                defer { value += 1 }; return value
+            }
             switch n {
             case 0: return .init(status: 200, headers: [("ETag", "\"e1\"")], body: export)
             case 1: return request.headers["if-none-match"] == "\"e1\"" ? .init(status: 304) : .init(status: 400)
@@ -99,8 +101,9 @@ struct DatabaseCLITests {
         #expect(json.status == 1, "\(json.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
         let findings = report?["findings"] as? [[String: Any]] ?? []
-        let severity = Dictionary(findings.map { ($0["ruleId"] as? String ?? "", $0["severity"] as? String ?? "") },
-                                  uniquingKeysWith: { a, _ in a })
+        let severity = Dictionary(
+            findings.map { ($0["ruleId"] as? String ?? "", $0["severity"] as? String ?? "") },
+            uniquingKeysWith: { a, _ in a })
         // One finding per vulnerability: the GitHub record that carries the CVSS vector, the PyPA
         // record of the same issue named beside it.
         #expect(severity["GHSA-xpfp-f569-q3p2"] == "critical")  // CVE-2021-35042, Django order_by SQL injection
@@ -114,15 +117,19 @@ struct DatabaseCLITests {
 
         let text = try CLI.run(["scan", project, "--sca", "--fail-on", "critical"], environment: environment(), timeout: 300)
         #expect(text.status == 1)
-        #expect(text.stdout.contains(
-            "requirements.txt:1: critical: [GHSA-xpfp-f569-q3p2] django 3.2.0 is affected by GHSA-xpfp-f569-q3p2 (CVE-2021-35042, PYSEC-2021-109)"))
+        #expect(
+            text.stdout.contains(
+                "requirements.txt:1: critical: [GHSA-xpfp-f569-q3p2] django 3.2.0 is affected by GHSA-xpfp-f569-q3p2 (CVE-2021-35042, PYSEC-2021-109)"
+            ))
 
-        let sarif = try CLI.run(["scan", project, "--sca", "--format", "sarif", "--fail-on", "none"], environment: environment(), timeout: 300)
+        let sarif = try CLI.run(
+            ["scan", project, "--sca", "--format", "sarif", "--fail-on", "none"], environment: environment(), timeout: 300)
         #expect(sarif.status == 0)
         let log = try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any]
-        let rules = ((log?["runs"] as? [[String: Any]])?.first?["tool"] as? [String: Any]).flatMap {
-            ($0["driver"] as? [String: Any])?["rules"] as? [[String: Any]]
-        } ?? []
+        let rules =
+            ((log?["runs"] as? [[String: Any]])?.first?["tool"] as? [String: Any]).flatMap {
+                ($0["driver"] as? [String: Any])?["rules"] as? [[String: Any]]
+            } ?? []
         let rule = rules.first { $0["id"] as? String == "GHSA-6757-jp84-gxfx" }
         let help = (rule?["help"] as? [String: Any])?["text"] as? String ?? ""
         #expect(help.hasPrefix("GHSA-6757-jp84-gxfx (CVE-2020-1747): "), "\(help)")
@@ -144,7 +151,8 @@ struct DatabaseCLITests {
         let fresh = try CLI.run(["scan", project, "--sca", "--fail-on", "none"], environment: environment(), timeout: 300)
         #expect(fresh.status == 0 && !fresh.stderr.contains("warning"), "\(fresh.stderr)")
 
-        let stale = try CLI.run(["scan", project, "--sca", "--fail-on", "none", "--max-db-age", "0"], environment: environment(), timeout: 300)
+        let stale = try CLI.run(
+            ["scan", project, "--sca", "--fail-on", "none", "--max-db-age", "0"], environment: environment(), timeout: 300)
         #expect(stale.status == 0)
         #expect(stale.stderr == "sentinel: warning: the PyPI advisories are 0m old (older than 0m): run `sentinel db update`\n")
 

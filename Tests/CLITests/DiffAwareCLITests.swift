@@ -27,8 +27,10 @@ struct DiffAwareCLITests {
         try (old + "\ndef b(y):\n    eval(y)\n").write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)
 
         let all = try CLI.run(["scan", directory, "--sast", "--tools", "native", "--format", "json", "--fail-on", "none"])
-        let since = try CLI.run(["scan", directory, "--sast", "--tools", "native", "--format", "json", "--fail-on", "none",
-                                 "--since", "HEAD"])
+        let since = try CLI.run([
+            "scan", directory, "--sast", "--tools", "native", "--format", "json", "--fail-on", "none",
+            "--since", "HEAD",
+        ])
         #expect(all.status == 0 && since.status == 0, "\(all.stderr) \(since.stderr)")
         let lines = { (text: String) -> Set<Int> in
             let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]

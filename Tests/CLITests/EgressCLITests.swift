@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import TestSupport
@@ -48,15 +48,20 @@ final class LoopbackServer {
     }
 }
 
-@Suite(.serialized, .enabled(if: TestHost.canSandbox && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"),
-                             "needs root, user namespaces and curl"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: TestHost.canSandbox && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"),
+        "needs root, user namespaces and curl"))
 struct EgressCLITests {
     @Test func allowedHostIsReachableThroughTheProxy() throws {
         let server = try LoopbackServer()
         let status = NSTemporaryDirectory() + "egress-\(UUID().uuidString).json"
         defer { unlink(status) }
-        let result = try CLI.run(["sandbox", "run", "--allow", "127.0.0.1:\(server.port)", "--status-json", status, "--",
-                                  "curl", "-s", "http://127.0.0.1:\(server.port)/"])
+        let result = try CLI.run([
+            "sandbox", "run", "--allow", "127.0.0.1:\(server.port)", "--status-json", status, "--",
+            "curl", "-s", "http://127.0.0.1:\(server.port)/",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "hello from the host\n")
         let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: status))) as? [String: Any]
@@ -69,9 +74,11 @@ struct EgressCLITests {
 
     @Test func pythonUrllibUsesTheProxyVariables() throws {
         let server = try LoopbackServer()
-        let result = try CLI.run(["sandbox", "run", "--allow", "127.0.0.1:\(server.port)", "--",
-                                  "python3", "-c",
-                                  "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:\(server.port)/').read().decode(), end='')"])
+        let result = try CLI.run([
+            "sandbox", "run", "--allow", "127.0.0.1:\(server.port)", "--",
+            "python3", "-c",
+            "import urllib.request; print(urllib.request.urlopen('http://127.0.0.1:\(server.port)/').read().decode(), end='')",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "hello from the host\n")
     }
@@ -79,16 +86,20 @@ struct EgressCLITests {
     @Test func aHostTheProfileDoesNotNameIsDeniedWithOneLine() throws {
         let server = try LoopbackServer()
         // scan-semgrep runs the proxy with an empty allow-list.
-        let result = try CLI.run(["sandbox", "run", "--profile", "scan-semgrep", "--",
-                                  "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)/"])
+        let result = try CLI.run([
+            "sandbox", "run", "--profile", "scan-semgrep", "--",
+            "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)/",
+        ])
         #expect(result.stdout == "403")
         #expect(result.stderr.contains("sentinel: egress denied: 127.0.0.1:\(server.port) (no rule matches)"))
     }
 
     @Test func theWrongPortIsDenied() throws {
         let server = try LoopbackServer()
-        let result = try CLI.run(["sandbox", "run", "--allow", "127.0.0.1:\(server.port + 1)", "--",
-                                  "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)/"])
+        let result = try CLI.run([
+            "sandbox", "run", "--allow", "127.0.0.1:\(server.port + 1)", "--",
+            "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(server.port)/",
+        ])
         #expect(result.stdout == "403")
         #expect(result.stderr.contains("egress denied: 127.0.0.1:\(server.port)"))
     }
@@ -97,17 +108,23 @@ struct EgressCLITests {
         let server = try LoopbackServer()
         let started = Date()
         // --noproxy: a direct connection, in the sandbox's own network namespace.
-        let direct = try CLI.run(["sandbox", "run", "--allow", "127.0.0.1:\(server.port)", "--",
-                                  "curl", "-s", "--noproxy", "*", "-m", "5", "http://127.0.0.1:\(server.port)/"])
+        let direct = try CLI.run([
+            "sandbox", "run", "--allow", "127.0.0.1:\(server.port)", "--",
+            "curl", "-s", "--noproxy", "*", "-m", "5", "http://127.0.0.1:\(server.port)/",
+        ])
         #expect(direct.status == 7, "connection refused inside the sandbox: \(direct.stderr)")
         // No resolver: a name lookup fails at once instead of leaking a DNS query.
-        let dns = try CLI.run(["sandbox", "run", "--allow", "example.com", "--",
-                               "python3", "-c", "import socket; socket.getaddrinfo('example.com', 80)"])
+        let dns = try CLI.run([
+            "sandbox", "run", "--allow", "example.com", "--",
+            "python3", "-c", "import socket; socket.getaddrinfo('example.com', 80)",
+        ])
         #expect(dns.status != 0)
         #expect(dns.stderr.contains("gaierror"))
         // UDP has no proxy and no route out.
-        let udp = try CLI.run(["sandbox", "run", "--allow", "example.com", "--",
-                               "python3", "-c", "import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', ('10.0.2.3', 53))"])
+        let udp = try CLI.run([
+            "sandbox", "run", "--allow", "example.com", "--",
+            "python3", "-c", "import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', ('10.0.2.3', 53))",
+        ])
         #expect(udp.status != 0)
         #expect(udp.stderr.contains("Network is unreachable"))
         // Only a hang fails this (each step is ~1 s; the DNS timing is NetworkEscapeTests.dnsFailsFast).
@@ -130,8 +147,10 @@ struct EgressCLITests {
         }
         #expect(Self.waitForProcess(commandLine: "sleep\0\(marker)\0", seconds: 60), "the holder never started")
         // A second sandbox's 127.0.0.1:3128 is its own loopback, where nothing listens.
-        let second = try CLI.run(["sandbox", "run", "--", "curl", "-s", "-m", "5", "-x", "http://127.0.0.1:3128",
-                                  "http://127.0.0.1:\(server.port)/"])
+        let second = try CLI.run([
+            "sandbox", "run", "--", "curl", "-s", "-m", "5", "-x", "http://127.0.0.1:3128",
+            "http://127.0.0.1:\(server.port)/",
+        ])
         #expect(second.status == 7, "\(second.stdout) \(second.stderr)")
     }
 

@@ -93,8 +93,10 @@ struct SandboxRunCLITests {
     @Test func oomExits137() throws {
         let path = statusFile()
         defer { unlink(path) }
-        let result = try CLI.run(["sandbox", "run", "--memory", "48M", "--status-json", path, "--",
-                                  "python3", "-c", "b = bytearray(256 << 20)"])
+        let result = try CLI.run([
+            "sandbox", "run", "--memory", "48M", "--status-json", path, "--",
+            "python3", "-c", "b = bytearray(256 << 20)",
+        ])
         #expect(result.status == 137)
         #expect(try status(path)["reason"] as? String == "oom")
         #expect((try status(path)["peakMemoryBytes"] as? Int ?? 0) > 0)
@@ -119,8 +121,10 @@ struct SandboxRunCLITests {
         try "name: broken\nfilesystem:\n  tmpfs:\n    /usr/sentinel-test: 1M\n"
             .write(toFile: directory + "/broken.yaml", atomically: true, encoding: .utf8)
         let path = directory + "/status.json"
-        let result = try CLI.run(["sandbox", "run", "--profile", directory + "/broken.yaml", "--status-json", path,
-                                  "--", "true"])
+        let result = try CLI.run([
+            "sandbox", "run", "--profile", directory + "/broken.yaml", "--status-json", path,
+            "--", "true",
+        ])
         #expect(result.status == 125)
         #expect(result.stderr.hasPrefix("sentinel: sandbox setup failed at mkdir (/"))
         let json = try status(path)
@@ -158,14 +162,14 @@ struct SandboxRunCLITests {
         try FileManager.default.createDirectory(atPath: directory + "/python", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try """
-            id: python.test-eval
-            message: eval
-            severity: high
-            confidence: high
-            languages: [python]
-            cwe: [95]
-            pattern: eval(...)
-            """.write(toFile: directory + "/python/test-eval.yaml", atomically: true, encoding: .utf8)
+        id: python.test-eval
+        message: eval
+        severity: high
+        confidence: high
+        languages: [python]
+        cwe: [95]
+        pattern: eval(...)
+        """.write(toFile: directory + "/python/test-eval.yaml", atomically: true, encoding: .utf8)
         try "# ruleid: python.test-eval\nexec(x)\n# ok: python.test-eval\nprint(x)\n"
             .write(toFile: directory + "/python/test-eval.py", atomically: true, encoding: .utf8)
         let result = try CLI.run(["rules", "test", directory])

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import TestSupport
@@ -30,8 +30,10 @@ struct ScanCLITests {
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let findings = json?["findings"] as? [[String: Any]] ?? []
         let rules = Set(findings.compactMap { $0["ruleId"] as? String })
-        for expected in ["secrets.aws-access-key-id", "secrets.generic-password", "PYSEC-2018-66", "PYSEC-2021-142",
-                         "PYSEC-2019-217", "sca.not-pinned"] {
+        for expected in [
+            "secrets.aws-access-key-id", "secrets.generic-password", "PYSEC-2018-66", "PYSEC-2021-142",
+            "PYSEC-2019-217", "sca.not-pinned",
+        ] {
             #expect(rules.contains(expected), "missing \(expected) in \(rules.sorted())")
         }
         // Secrets never appear in the report, whatever the tool.
@@ -48,10 +50,12 @@ struct ScanCLITests {
         defer { try? FileManager.default.removeItem(atPath: home) }
         try importExampleAdvisories()
         let output = home + "/report.sarif"
-        let result = try CLI.run(["scan", examples, "--format", "sarif", "--output", output, "--fail-on", "none"],
-                                 environment: environment, timeout: 300)
+        let result = try CLI.run(
+            ["scan", examples, "--format", "sarif", "--output", output, "--fail-on", "none"],
+            environment: environment, timeout: 300)
         #expect(result.status == 0, "\(result.stderr)")
-        let schema = URL(fileURLWithPath: CLI.packageRoot).deletingLastPathComponent().path
+        let schema =
+            URL(fileURLWithPath: CLI.packageRoot).deletingLastPathComponent().path
             + "/shared/corpora/sarif/sarif-schema-2.1.0.json"
         let python = CLI.packageRoot + "/.venv/bin/python"
         guard FileManager.default.isExecutableFile(atPath: python), FileManager.default.fileExists(atPath: schema) else {
@@ -59,7 +63,11 @@ struct ScanCLITests {
         }
         let check = Process()
         check.executableURL = URL(fileURLWithPath: python)
-        check.arguments = ["-c", "import json,sys,jsonschema; jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2]))); print('valid')", schema, output]
+        check.arguments = [
+            "-c",
+            "import json,sys,jsonschema; jsonschema.Draft4Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2]))); print('valid')",
+            schema, output,
+        ]
         let pipe = Pipe()
         check.standardOutput = pipe
         check.standardError = pipe
@@ -73,11 +81,13 @@ struct ScanCLITests {
         defer { try? FileManager.default.removeItem(atPath: home) }
         try importExampleAdvisories()
         let baseline = home + "/baseline.json"
-        let first = try CLI.run(["scan", examples, "--write-baseline", baseline, "--format", "json"],
-                                environment: environment, timeout: 300)
+        let first = try CLI.run(
+            ["scan", examples, "--write-baseline", baseline, "--format", "json"],
+            environment: environment, timeout: 300)
         #expect(first.status == 1)
-        let second = try CLI.run(["scan", examples, "--baseline", baseline, "--format", "json"],
-                                 environment: environment, timeout: 300)
+        let second = try CLI.run(
+            ["scan", examples, "--baseline", baseline, "--format", "json"],
+            environment: environment, timeout: 300)
         #expect(second.status == 0, "\(second.stdout)")
         let json = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any]
         #expect((json?["findings"] as? [Any])?.isEmpty == true)

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import Testing
@@ -22,8 +22,9 @@ import Testing
         let root = NSTemporaryDirectory() + "sentinel-noise-\(UUID().uuidString)"
         for (file, text) in files {
             let path = root + "/" + file
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         }
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
@@ -39,8 +40,10 @@ import Testing
 
     /// The summary line without its varying time.
     static func summary(_ text: String) -> String? {
-        text.split(separator: "\n").last.map { String($0).replacingOccurrences(
-            of: #"in \d+\.\d\d s\)"#, with: "in T s)", options: .regularExpression) }
+        text.split(separator: "\n").last.map {
+            String($0).replacingOccurrences(
+                of: #"in \d+\.\d\d s\)"#, with: "in T s)", options: .regularExpression)
+        }
     }
 
     // MARK: - Noise
@@ -53,12 +56,14 @@ import Testing
         #expect(scan.stdout.contains("app.py:5:5: high: [python.os-system]") || scan.stdout.contains("app.py:5:"), "\(scan.stdout)")
         #expect(!scan.stdout.contains("tests/") && !scan.stdout.contains(".venv"))
         #expect(scan.stdout.contains("app.py:4:5: low: [python.assert-used]"), "asserts outside tests are kept")
-        #expect(Self.summary(scan.stdout)?.hasSuffix(
-            "(1 file scanned in T s); 3 files excluded by default ignores (--no-default-excludes to scan them)") == true,
+        #expect(
+            Self.summary(scan.stdout)?.hasSuffix(
+                "(1 file scanned in T s); 3 files excluded by default ignores (--no-default-excludes to scan them)") == true,
             "\(scan.stdout)")
 
-        let all = try CLI.run(["scan", root, "--tools", "native", "--fail-on", "none", "--no-default-excludes"],
-                              environment: environment)
+        let all = try CLI.run(
+            ["scan", root, "--tools", "native", "--fail-on", "none", "--no-default-excludes"],
+            environment: environment)
         #expect(all.stdout.contains("tests/test_app.py:2:12: high: [python.eval-used]"), "\(all.stdout)")
         #expect(all.stdout.contains(".venv/lib/site.py:1:1: high: [python.eval-used]"))
         #expect(!all.stdout.contains("tests/test_app.py:2:5: low: [python.assert-used]"), "asserts in tests never")
@@ -74,11 +79,15 @@ import Testing
     @Test func excludeIncludeSeverityAndQuiet() throws {
         let root = try Self.tree(Self.project.merging(["lib/util.py": "import pickle\npickle.loads(b'')\n"]) { a, _ in a })
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let excluded = try CLI.run(["scan", root, "--tools", "native", "--fail-on", "none", "--exclude", "lib/"],
-                                   environment: environment)
+        let excluded = try CLI.run(
+            ["scan", root, "--tools", "native", "--fail-on", "none", "--exclude", "lib/"],
+            environment: environment)
         #expect(!excluded.stdout.contains("lib/util.py"), "\(excluded.stdout)")
-        let included = try CLI.run(["scan", root, "--tools", "native", "--fail-on", "none", "--include", "lib/**",
-                                    "--include", "tests/**"], environment: environment)
+        let included = try CLI.run(
+            [
+                "scan", root, "--tools", "native", "--fail-on", "none", "--include", "lib/**",
+                "--include", "tests/**",
+            ], environment: environment)
         #expect(included.stdout.contains("lib/util.py:"), "\(included.stdout)")
         #expect(included.stdout.contains("tests/test_app.py:2:12: high: [python.eval-used]"), "an include re-admits tests")
         #expect(!included.stdout.contains("app.py:4:"), "\(included.stdout)")
@@ -95,8 +104,10 @@ import Testing
         let bad = try CLI.run(["scan", root, "--severity", "urgent"], environment: environment)
         #expect(bad.status == 2)
         // A usage error from ArgumentParser; the whole text is in Golden/usage-bad-severity.txt.
-        #expect(bad.stderr.hasPrefix(
-            "Error: The value 'urgent' is invalid for '--severity <level>'. Please provide one of 'info', 'low', 'medium', 'high' or 'critical'.\n"))
+        #expect(
+            bad.stderr.hasPrefix(
+                "Error: The value 'urgent' is invalid for '--severity <level>'. Please provide one of 'info', 'low', 'medium', 'high' or 'critical'.\n"
+            ))
         let both = try CLI.run(["scan", root, "--quiet", "--verbose"], environment: environment)
         #expect(both.status == 2)
         #expect(both.stderr == "sentinel: --quiet and --verbose cannot be used together\n")
@@ -118,12 +129,14 @@ import Testing
     @Test func withOutputTheSummaryStillReachesTheTerminal() throws {
         let root = try Self.tree(Self.project)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let result = try CLI.run(["scan", root, "--tools", "native", "--format", "sarif", "--output", root + "/r.sarif"],
-                                 environment: environment)
+        let result = try CLI.run(
+            ["scan", root, "--tools", "native", "--format", "sarif", "--output", root + "/r.sarif"],
+            environment: environment)
         #expect(result.status == 1)
         #expect(result.stdout == "")
-        #expect(Self.summary(result.stderr) == "2 findings: 1 high, 1 low (1 file scanned in T s); "
-            + "3 files excluded by default ignores (--no-default-excludes to scan them)", "\(result.stderr)")
+        #expect(
+            Self.summary(result.stderr) == "2 findings: 1 high, 1 low (1 file scanned in T s); "
+                + "3 files excluded by default ignores (--no-default-excludes to scan them)", "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
@@ -159,8 +172,9 @@ import Testing
         #expect(result.stdout.contains("app.py:1:1: high: [python.eval-used]"))
         #expect(result.stdout.contains("requirements.txt:1: "), "\(result.stdout)")
 
-        let json = try CLI.run(["scan", root, "--tools", "native,osv", "--format", "json", "--output", root + "/r.json"],
-                               environment: environment)
+        let json = try CLI.run(
+            ["scan", root, "--tools", "native,osv", "--format", "json", "--output", root + "/r.json"],
+            environment: environment)
         #expect(json.status == 2)
         let lines = json.stderr.split(separator: "\n")
         #expect(lines.count == 2, "\(json.stderr)")
@@ -179,8 +193,9 @@ import Testing
         git.waitUntilExit()
         let canonical = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
 
-        let result = try CLI.run(["scan", root + "/services/api", "--tools", "native", "--format", "sarif", "--fail-on", "none"],
-                                 environment: environment)
+        let result = try CLI.run(
+            ["scan", root + "/services/api", "--tools", "native", "--format", "sarif", "--fail-on", "none"],
+            environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         let log = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let run = try #require((log["runs"] as? [[String: Any]])?.first { !(($0["results"] as? [Any]) ?? []).isEmpty })
@@ -190,12 +205,16 @@ import Testing
         let artifact = (location?["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: String]
         #expect(artifact == ["uri": "services/api/app.py", "uriBaseId": "%SRCROOT%"])
 
-        let explicit = try CLI.run(["scan", root + "/services/api", "--tools", "native", "--format", "sarif",
-                                    "--sarif-root", root + "/services"], environment: environment)
+        let explicit = try CLI.run(
+            [
+                "scan", root + "/services/api", "--tools", "native", "--format", "sarif",
+                "--sarif-root", root + "/services",
+            ], environment: environment)
         #expect(explicit.stdout.contains("\"uri\": \"api/app.py\""), "\(explicit.stdout.prefix(300))")
 
-        let outside = try CLI.run(["scan", root + "/services/api", "--format", "sarif", "--sarif-root", "/usr"],
-                                  environment: environment)
+        let outside = try CLI.run(
+            ["scan", root + "/services/api", "--format", "sarif", "--sarif-root", "/usr"],
+            environment: environment)
         #expect(outside.status == 2)
         #expect(outside.stderr == "sentinel: --sarif-root /usr: does not contain the scanned directory \(root)/services/api\n")
     }
@@ -206,35 +225,45 @@ import Testing
         .first { FileManager.default.isExecutableFile(atPath: $0) }
     static let corpus = CLI.packageRoot + "/../shared/corpora/bandit/examples"
 
-    @Test(.enabled(if: chromium != nil && FileManager.default.fileExists(atPath: corpus),
-                   "needs chromium (make deps) and the Bandit examples corpus"))
+    @Test(
+        .enabled(
+            if: chromium != nil && FileManager.default.fileExists(atPath: corpus),
+            "needs chromium (make deps) and the Bandit examples corpus"))
     func htmlReportOfARealProjectFitsA1400PixelWindowAndLinks() throws {
         let directory = try Self.tree([:])
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var environment = environment
         environment["SENTINEL_SOURCE_URL"] = "https://github.com/PyCQA/bandit/blob/main/examples/"
         let report = directory + "/report.html"
-        let scan = try CLI.run(["scan", Self.corpus, "--tools", "native", "--format", "html", "--output", report,
-                                "--fail-on", "none"], environment: environment, timeout: 300)
+        let scan = try CLI.run(
+            [
+                "scan", Self.corpus, "--tools", "native", "--format", "html", "--output", report,
+                "--fail-on", "none",
+            ], environment: environment, timeout: 300)
         #expect(scan.status == 0, "\(scan.stderr)")
         var html = try String(contentsOfFile: report, encoding: .utf8)
         #expect(html.components(separatedBy: "<tr class=\"finding\"").count > 100, "a real report, not a toy")
 
         // Measure the laid-out page: the copy drops the report's CSP so a probe script may run.
-        html = html.replacingOccurrences(of: #"<meta http-equiv="Content-Security-Policy"[^>]*>"#, with: "",
-                                         options: .regularExpression)
-        html = html.replacingOccurrences(of: "</body>", with: """
-            <script>document.body.setAttribute("data-width", String(document.documentElement.scrollWidth));
-            var a = document.querySelectorAll("#findings a[href]");
-            document.body.setAttribute("data-links", String(a.length));
-            document.body.setAttribute("data-loc-links", String(document.querySelectorAll("td.loc a[href^='https://']").length));
-            </script></body>
-            """)
+        html = html.replacingOccurrences(
+            of: #"<meta http-equiv="Content-Security-Policy"[^>]*>"#, with: "",
+            options: .regularExpression)
+        html = html.replacingOccurrences(
+            of: "</body>",
+            with: """
+                <script>document.body.setAttribute("data-width", String(document.documentElement.scrollWidth));
+                var a = document.querySelectorAll("#findings a[href]");
+                document.body.setAttribute("data-links", String(a.length));
+                document.body.setAttribute("data-loc-links", String(document.querySelectorAll("td.loc a[href^='https://']").length));
+                </script></body>
+                """)
         let probe = directory + "/probe.html"
         try html.write(toFile: probe, atomically: true, encoding: .utf8)
         let chromium = try #require(Self.chromium)
-        let flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                     "--user-data-dir=\(directory)/profile", "--window-size=1400,900"]
+        let flags = [
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+            "--user-data-dir=\(directory)/profile", "--window-size=1400,900",
+        ]
         let dom = try CLI.runProgram("/usr/bin/timeout", ["120", chromium] + flags + ["--dump-dom", "file://" + probe], timeout: 600)
         #expect(dom.status == 0, "\(dom.stderr.suffix(400))")
         func attribute(_ name: String) -> Int? {
@@ -247,11 +276,12 @@ import Testing
         #expect((attribute("data-loc-links") ?? 0) > 100, "file locations link to the source URL")
 
         // The screenshot a reviewer looks at.
-        let shot = try CLI.runProgram("/usr/bin/timeout", ["120", chromium] + flags
-            + ["--screenshot=\(directory)/report.png", "file://" + report], timeout: 600)
+        let shot = try CLI.runProgram(
+            "/usr/bin/timeout",
+            ["120", chromium] + flags
+                + ["--screenshot=\(directory)/report.png", "file://" + report], timeout: 600)
         #expect(shot.status == 0, "\(shot.stderr.suffix(400))")
         let png = try #require(FileManager.default.contents(atPath: directory + "/report.png"))
         #expect(png.count > 24 && png[16..<20].reduce(0) { $0 << 8 | Int($1) } == 1400, "a 1400-px-wide screenshot")
     }
 }
-

@@ -317,7 +317,7 @@ struct ScanTargetsCLITests {
         #expect(configured.status == 2)
         #expect(
             configured.stderr
-                == "sentinel: \(root)/.sentinel.yml: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep\n")
+                == "sentinel: \(root)/.sentinel.yml:1: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep\n")
     }
 
     // MARK: - Skipped files are reported

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import TestSupport
@@ -28,8 +28,10 @@ struct SeccompCompatibilityCLITests {
         return directory
     }
 
-    private func sandboxed(_ directory: String, profile: String? = nil, _ command: [String],
-                           timeout: Double = 120) throws -> CLI.Result {
+    private func sandboxed(
+        _ directory: String, profile: String? = nil, _ command: [String],
+        timeout: Double = 120
+    ) throws -> CLI.Result {
         var arguments = ["sandbox", "run", "--workspace", directory]
         if let profile { arguments += ["--profile", profile] }
         return try CLI.run(arguments + ["--"] + command, timeout: timeout)
@@ -63,8 +65,10 @@ struct SeccompCompatibilityCLITests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try sandboxed(
             directory, profile: "scan-semgrep",
-            ["semgrep", "--config", "/workspace/rule.yaml", "--json", "--metrics", "off", "--disable-version-check",
-             "app.py"],
+            [
+                "semgrep", "--config", "/workspace/rule.yaml", "--json", "--metrics", "off", "--disable-version-check",
+                "app.py",
+            ],
             timeout: 600)
         #expect(result.status == 0, "\(result.stderr.suffix(800))")
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
@@ -103,9 +107,11 @@ struct SeccompCompatibilityCLITests {
         try Self.writeWheel(into: directory + "/wheels")
         let result = try sandboxed(
             directory, profile: "fix-verify",
-            ["sh", "-c",
-             "pip install -q --disable-pip-version-check --no-index --find-links /workspace/wheels --target /tmp/site "
-                + "sentinel-demo && PYTHONPATH=/tmp/site python3 -c 'import sentinel_demo; print(sentinel_demo.VALUE)'"])
+            [
+                "sh", "-c",
+                "pip install -q --disable-pip-version-check --no-index --find-links /workspace/wheels --target /tmp/site "
+                    + "sentinel-demo && PYTHONPATH=/tmp/site python3 -c 'import sentinel_demo; print(sentinel_demo.VALUE)'",
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "42\n")
     }
@@ -116,9 +122,11 @@ struct SeccompCompatibilityCLITests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let result = try sandboxed(
             directory,
-            ["sh", "-c",
-             "git init -q /tmp/repo && cd /tmp/repo && echo hi > f && git add f && "
-                + "git -c user.name=t -c user.email=t@example.com commit -q -m first && git log --format=%s"])
+            [
+                "sh", "-c",
+                "git init -q /tmp/repo && cd /tmp/repo && echo hi > f && git add f && "
+                    + "git -c user.name=t -c user.email=t@example.com commit -q -m first && git log --format=%s",
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "first\n")
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import TestSupport
@@ -87,9 +87,9 @@ struct SignalCLITests {
 
     /// write(2)'s number, as /proc/PID/task/*/syscall shows it.
     #if arch(arm64)
-    private static let writeSyscall = "64"
+        private static let writeSyscall = "64"
     #else
-    private static let writeSyscall = "1"
+        private static let writeSyscall = "1"
     #endif
 
     /// True when some thread of `pid` sits in write(2) on `fd`.

@@ -7,7 +7,6 @@ import Testing
     import Glibc
 #endif
 
-
 /// Random, truncated and mutated requests; none of them names a destination the policy allows.
 enum FuzzInputs {
     static func seeds(port: UInt16) -> [[UInt8]] {

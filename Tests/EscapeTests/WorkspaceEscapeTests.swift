@@ -71,7 +71,8 @@ extension EscapeBattery {
                     workspace: harness.path, flags: [mode], ["/bin/sh", "-c", "id -u; cat /proc/self/uid_map"])
                 #expect(result.status == 0, "\(result.summary)")
                 let outside = Self.hostUID(of: result)
-                #expect(outside != nil && outside != 0, "the payload runs as host uid \(outside.map(String.init) ?? "?"): \(result.summary)")
+                #expect(
+                    outside != nil && outside != 0, "the payload runs as host uid \(outside.map(String.init) ?? "?"): \(result.summary)")
             }
         }
 
@@ -104,13 +105,16 @@ extension EscapeBattery {
                 #expect(chmod(harness.path + "/app.py", 0o600) == 0)
                 let result = try Self.run(
                     workspace: harness.path, flags: ["--ro"],
-                    ["/bin/sh", "-c", """
+                    [
+                        "/bin/sh", "-c",
+                        """
                         cat /workspace/app.py
                         echo x >> /workspace/app.py 2>/dev/null && echo WROTE
                         chmod 0666 /workspace/app.py 2>/dev/null && echo CHMOD
                         touch /workspace/new 2>/dev/null && echo CREATED
                         true
-                        """])
+                        """,
+                    ])
                 #expect(result.status == 0, "\(result.summary)")
                 #expect(result.stdout == "secret = 1\n", "\(result.summary)")
                 var info = stat()
@@ -141,8 +145,10 @@ extension EscapeBattery {
             try SandboxHarness.with { harness in
                 let result = try CommandRunner.run(
                     PackagePaths.sentinel,
-                    ["sandbox", "run", "--workspace", harness.path, "--rw", "--status-json", harness.path + "/status.json",
-                     "--", "/bin/sh", "-c", "rm -f /workspace/status.json; ln -s /dev/null /workspace/status.json"],
+                    [
+                        "sandbox", "run", "--workspace", harness.path, "--rw", "--status-json", harness.path + "/status.json",
+                        "--", "/bin/sh", "-c", "rm -f /workspace/status.json; ln -s /dev/null /workspace/status.json",
+                    ],
                     timeout: 60)
                 #expect(result.status == 2, "\(result.summary)")
                 #expect(result.stderr.contains("inside the writable workspace"), "\(result.summary)")

@@ -67,11 +67,13 @@ extension EscapeBattery {
             init(workspace: String) {}
 
             func expectUnchanged(sourceLocation: SourceLocation = #_sourceLocation) {
-                #expect((try? Data(contentsOf: URL(fileURLWithPath: "/etc/passwd"))) == passwd,
-                        "/etc/passwd changed", sourceLocation: sourceLocation)
+                #expect(
+                    (try? Data(contentsOf: URL(fileURLWithPath: "/etc/passwd"))) == passwd,
+                    "/etc/passwd changed", sourceLocation: sourceLocation)
                 let etcNow = Set((try? FileManager.default.contentsOfDirectory(atPath: "/etc")) ?? [])
-                #expect(etcNow.subtracting(etc).isEmpty, "created in /etc: \(etcNow.subtracting(etc))",
-                        sourceLocation: sourceLocation)
+                #expect(
+                    etcNow.subtracting(etc).isEmpty, "created in /etc: \(etcNow.subtracting(etc))",
+                    sourceLocation: sourceLocation)
             }
         }
 

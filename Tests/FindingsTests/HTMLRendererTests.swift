@@ -75,14 +75,19 @@ import Testing
         var report = Fixtures.sampleReport()
         report.findings[0].references = ["https://owasp.org/Top10/A03_2021-Injection/", "javascript:alert(1)"]
         let html = HTMLRenderer(sourceBaseURL: "https://github.com/o/r/blob/abc123/services/api").render(report)
-        #expect(html.contains(
-            "<a href=\"https://cwe.mitre.org/data/definitions/89.html\" rel=\"noopener noreferrer\" target=\"_blank\">python.sqli</a>"))
-        #expect(html.contains(
-            "<a href=\"https://owasp.org/Top10/A03_2021-Injection/\" rel=\"noopener noreferrer\" target=\"_blank\">https://owasp.org/Top10/A03_2021-Injection/</a>"))
+        #expect(
+            html.contains(
+                "<a href=\"https://cwe.mitre.org/data/definitions/89.html\" rel=\"noopener noreferrer\" target=\"_blank\">python.sqli</a>"))
+        #expect(
+            html.contains(
+                "<a href=\"https://owasp.org/Top10/A03_2021-Injection/\" rel=\"noopener noreferrer\" target=\"_blank\">https://owasp.org/Top10/A03_2021-Injection/</a>"
+            ))
         #expect(!html.contains("href=\"javascript:"), "only http(s) URLs become links")
         #expect(html.contains("javascript:alert(1)"))
-        #expect(html.contains(
-            "<a href=\"https://github.com/o/r/blob/abc123/services/api/app/db.py#L12\" rel=\"noopener noreferrer\" target=\"_blank\">app/db.py:12:5</a>"))
+        #expect(
+            html.contains(
+                "<a href=\"https://github.com/o/r/blob/abc123/services/api/app/db.py#L12\" rel=\"noopener noreferrer\" target=\"_blank\">app/db.py:12:5</a>"
+            ))
         // Without a base URL, file locations stay text; web locations link to their URL.
         let plain = HTMLRenderer().render(report)
         #expect(plain.contains("<td class=\"loc\">app/db.py:12:5</td>"))

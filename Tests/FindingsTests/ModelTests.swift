@@ -30,7 +30,9 @@ import Testing
         #expect(Confidence.high > .low)
     }
 
-    @Test(arguments: [(Severity.critical, "error"), (.unknown, "error"), (.high, "error"), (.medium, "warning"), (.low, "note"), (.info, "note")])
+    @Test(arguments: [
+        (Severity.critical, "error"), (.unknown, "error"), (.high, "error"), (.medium, "warning"), (.low, "note"), (.info, "note"),
+    ])
     func sarifLevels(severity: Severity, level: String) {
         #expect(severity.sarifLevel == level)
     }

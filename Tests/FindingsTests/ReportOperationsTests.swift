@@ -33,8 +33,9 @@ import Testing
 
     static var table: RuleEquivalence {
         var table = RuleEquivalence()
-        table.add(nativeRule: "python.eval-used", banditIds: ["B307"],
-                  semgrepIds: ["python.lang.security.audit.eval-detected.eval-detected"])
+        table.add(
+            nativeRule: "python.eval-used", banditIds: ["B307"],
+            semgrepIds: ["python.lang.security.audit.eval-detected.eval-detected"])
         table.add(nativeRule: "python.try-except-pass", banditIds: ["B110"], semgrepIds: [])
         return table
     }
@@ -56,10 +57,12 @@ import Testing
 
     @Test func banditMergesThroughTheTableAcrossTheStatementsLines() {
         // Bandit puts B110 on the except clause (lines 9-10); the native rule on the try (7-10).
-        let native = Finding(ruleId: "python.try-except-pass", tool: "native", severity: .low, message: "m",
-                             location: Location(file: "a.py", startLine: 7, endLine: 10), cwe: [703])
-        let bandit = Finding(ruleId: "bandit.B110", tool: "bandit", severity: .low, message: "m",
-                             location: Location(file: "a.py", startLine: 9, endLine: 10), cwe: [703])
+        let native = Finding(
+            ruleId: "python.try-except-pass", tool: "native", severity: .low, message: "m",
+            location: Location(file: "a.py", startLine: 7, endLine: 10), cwe: [703])
+        let bandit = Finding(
+            ruleId: "bandit.B110", tool: "bandit", severity: .low, message: "m",
+            location: Location(file: "a.py", startLine: 9, endLine: 10), cwe: [703])
         #expect([native, bandit].deduplicated(equivalence: Self.table).map(\.ruleId) == ["python.try-except-pass"])
         // A Bandit check mapped to another rule stays its own finding, even with a shared CWE.
         var table = Self.table

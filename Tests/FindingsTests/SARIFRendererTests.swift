@@ -244,9 +244,11 @@ import Testing
 
     @Test func urisAreRelativeToTheRepositoryRootWithABaseIdEverywhere() throws {
         var report = Fixtures.sampleReport()
-        report.findings[0].fix = Fix(description: "parameterise", replacements: [
-            Fix.Replacement(startLine: 12, startColumn: 5, endLine: 12, endColumn: 40, text: "cursor.execute(q, (x,))")
-        ])
+        report.findings[0].fix = Fix(
+            description: "parameterise",
+            replacements: [
+                Fix.Replacement(startLine: 12, startColumn: 5, endLine: 12, endColumn: 40, text: "cursor.execute(q, (x,))")
+            ])
         let text = SARIFRenderer(sourceRoot: "/repo", pathPrefix: "services/api").render(report)
         let log = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         let sentinel = try #require(Self.run(log, tool: "native"))

@@ -77,8 +77,10 @@ import Testing
         var report = Fixtures.sampleReport()
         report.belowSeverityCount = 7
         report.excludedByDefault = 1
-        #expect(TextRenderer().summary(report) == "5 findings: 1 critical, 2 high, 1 medium, 1 low (42 files scanned in 1.23 s); "
-            + "2 suppressed, 1 in baseline, 7 below --severity; 1 file excluded by default ignores (--no-default-excludes to scan them)")
+        #expect(
+            TextRenderer().summary(report) == "5 findings: 1 critical, 2 high, 1 medium, 1 low (42 files scanned in 1.23 s); "
+                + "2 suppressed, 1 in baseline, 7 below --severity; 1 file excluded by default ignores (--no-default-excludes to scan them)"
+        )
         report.excludedByDefault = 812
         #expect(TextRenderer().summary(report).hasSuffix("; 812 files excluded by default ignores (--no-default-excludes to scan them)"))
     }
@@ -106,8 +108,9 @@ import Testing
 
 @Suite struct UnknownSeverityRenderingTests {
     static let report = Report(findings: [
-        Finding(ruleId: "PYSEC-2099-1", tool: "osv", severity: .unknown, confidence: .high,
-                message: "demo 1.0 is affected by PYSEC-2099-1", location: Location(file: "requirements.txt", startLine: 2))
+        Finding(
+            ruleId: "PYSEC-2099-1", tool: "osv", severity: .unknown, confidence: .high,
+            message: "demo 1.0 is affected by PYSEC-2099-1", location: Location(file: "requirements.txt", startLine: 2))
     ])
 
     @Test func textLabelsItUnknown() {

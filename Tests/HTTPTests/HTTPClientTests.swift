@@ -17,13 +17,15 @@ import TestSupport
     @Test func bodyToFileWithStatusHeadersAndValidators() throws {
         defer { cleanUp() }
         let server = try LoopbackHTTPServer { request in
-            .init(status: 200, headers: [("ETag", "\"v1\""), ("Last-Modified", "Tue, 01 Jul 2025 10:00:00 GMT")],
-                  body: Array("hello \(request.path)".utf8))
+            .init(
+                status: 200, headers: [("ETag", "\"v1\""), ("Last-Modified", "Tue, 01 Jul 2025 10:00:00 GMT")],
+                body: Array("hello \(request.path)".utf8))
         }
         defer { server.stop() }
         let file = directory + "/body"
-        let response = try HTTPClient.get(HTTPRequest(url: server.baseURL + "/PyPI/all.zip", headers: ["If-None-Match": "\"v0\""]),
-                                          to: file)
+        let response = try HTTPClient.get(
+            HTTPRequest(url: server.baseURL + "/PyPI/all.zip", headers: ["If-None-Match": "\"v0\""]),
+            to: file)
         #expect(response.status == 200)
         #expect(response.etag == "\"v1\"")
         #expect(response.lastModified == "Tue, 01 Jul 2025 10:00:00 GMT")

@@ -23,7 +23,8 @@ struct PythonDifferentialTests {
         "match x:\n    case {**rest}: pass", "match x:\n    case [a, *_, b]: pass", "match x:\n    case A.B(c=1) | C(): pass",
         "match x:\n    case 1 | 2 as y if y: pass", "match x:\n    case -1.5 - 2j: pass", "match x:\n    case 'a' 'b': pass",
         "match x:\n    case (1): pass", "match x:\n    case (): pass", "match x:\n    case a, b: pass", "match (x):\n    case _: pass",
-        "match x, y:\n    case _: pass", "match x:\n    case {'a': 1, **r, 'b': 2}: pass", "match x:\n    case f(): pass\n    case a.b(): pass",
+        "match x, y:\n    case _: pass", "match x:\n    case {'a': 1, **r, 'b': 2}: pass",
+        "match x:\n    case f(): pass\n    case a.b(): pass",
         "match x:\n    case _ as y: pass", "match x:\n    case y as _: pass", "match x:\n    case *a: pass", "match = case = type = _ = 1",
         "match(x).y = 1", "type(x)", "type X = int", "print(1, 2, sep='')", "print >>f, x", "print x", "exec 'x'", "exec('x')",
         "x = `1`", "x <> y", "raise E, 'm'", "except E, e: pass", "u'x' b'y'", "ur'x'", "bu'x'", "Rb'x' bR'x' BR'x'",
@@ -101,7 +102,9 @@ struct PythonDifferentialTests {
                 continue
             }
             if (error == nil) != cpython {
-                disagreements.append("\(snippet.debugDescription): CPython \(cpython ? "accepts" : "rejects"), we \(error.map { "reject (\($0.message))" } ?? "accept")")
+                disagreements.append(
+                    "\(snippet.debugDescription): CPython \(cpython ? "accepts" : "rejects"), we \(error.map { "reject (\($0.message))" } ?? "accept")"
+                )
             }
         }
         for d in disagreements { print("  disagreement: \(d)") }

@@ -56,8 +56,11 @@ struct RuleFilesTests {
         #expect(table.banditIds(forNative: "python.eval-used") == ["B307"])
         #expect(table.nativeRules(forSemgrep: "eval-detected") == ["python.eval-used"])
         // Every test Bandit 1.7/1.8 ships (B322 is Python 2's input()).
-        let bandit = ["B101", "B102", "B103", "B104", "B105", "B106", "B107", "B108", "B110", "B112", "B113",
-                      "B201", "B202"] + (301...324).map { "B\($0)" } + (401...413).map { "B\($0)" } + ["B415"]
+        let bandit =
+            [
+                "B101", "B102", "B103", "B104", "B105", "B106", "B107", "B108", "B110", "B112", "B113",
+                "B201", "B202",
+            ] + (301...324).map { "B\($0)" } + (401...413).map { "B\($0)" } + ["B415"]
             + (501...509).map { "B\($0)" } + (601...615).map { "B\($0)" } + (701...704).map { "B\($0)" }
         let unmapped = bandit.filter { table.nativeRules(forBandit: $0).isEmpty }
         #expect(unmapped.isEmpty, "no native rule for \(unmapped)")

@@ -8,8 +8,9 @@ struct AliasGroupTests {
         let severity = SeverityAssessment(
             severity: score == nil ? .unknown : .critical, score: score, vector: nil, source: score == nil ? "none" : "cvss")
         return VulnerabilityMatch(
-            advisory: Advisory(id: id, aliases: aliases, summary: nil, modified: "", published: nil,
-                               severity: severity, references: []),
+            advisory: Advisory(
+                id: id, aliases: aliases, summary: nil, modified: "", published: nil,
+                severity: severity, references: []),
             ecosystem: .pypi, package: "django", version: "3.2.0", affectedRange: "", fixedVersions: [],
             smallestFix: nil, fixIsSameMajor: nil)
     }

@@ -4,9 +4,11 @@ import SCA
 
 /// Benchmarks driven by `bench/sca-import.sh` and `bench/sca-lookup.sh` (SENTINEL_BENCH=1); they
 /// print `BENCH` lines and still assert that the work was done.
-@Suite("Database benchmarks", .serialized,
-       .enabled(if: ProcessInfo.processInfo.environment["SENTINEL_BENCH"] == "1" && Fixtures.exists(Fixtures.pypa),
-                "benchmarks run only from bench/ scripts (SENTINEL_BENCH=1) with the corpora"))
+@Suite(
+    "Database benchmarks", .serialized,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["SENTINEL_BENCH"] == "1" && Fixtures.exists(Fixtures.pypa),
+        "benchmarks run only from bench/ scripts (SENTINEL_BENCH=1) with the corpora"))
 struct DatabaseBenchTests {
     static func fileSize(_ path: String) -> Int64 {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? NSNumber)?.int64Value ?? 0
@@ -24,8 +26,10 @@ struct DatabaseBenchTests {
             let again = Date()
             let second = try OSVDatabase(path: path).import(paths: [corpus])
             let reimport = Date().timeIntervalSince(again)
-            print(String(format: "BENCH import %@ records=%d problems=%d seconds=%.2f reimport_seconds=%.2f bytes=%lld",
-                         label, report.inserted, report.problems.count, seconds, reimport, Self.fileSize(path)))
+            print(
+                String(
+                    format: "BENCH import %@ records=%d problems=%d seconds=%.2f reimport_seconds=%.2f bytes=%lld",
+                    label, report.inserted, report.problems.count, seconds, reimport, Self.fileSize(path)))
             #expect(report.inserted > 1000 && second.inserted == 0)
         }
     }
@@ -38,16 +42,21 @@ struct DatabaseBenchTests {
         for package in packages where deps.count < 1000 {
             let dir = (Fixtures.pypa as NSString).appendingPathComponent(package)
             guard let first = try? FileManager.default.contentsOfDirectory(atPath: dir).sorted().first(where: { $0.hasSuffix(".yaml") }),
-                  let text = try? String(contentsOfFile: (dir as NSString).appendingPathComponent(first), encoding: .utf8),
-                  let record = try? OSVDecoder.decodeYAML(text, source: first),
-                  let entry = record.affected.first else { continue }
+                let text = try? String(contentsOfFile: (dir as NSString).appendingPathComponent(first), encoding: .utf8),
+                let record = try? OSVDecoder.decodeYAML(text, source: first),
+                let entry = record.affected.first
+            else { continue }
             let version = entry.versions.first ?? entry.ranges.first?.events.first { $0.version != "0" }?.version ?? "1.0"
-            deps.append(Dependency(ecosystem: .pypi, name: entry.name, version: version, file: "requirements.txt",
-                                   line: deps.count + 1))
+            deps.append(
+                Dependency(
+                    ecosystem: .pypi, name: entry.name, version: version, file: "requirements.txt",
+                    line: deps.count + 1))
         }
         while deps.count < 1000 {
-            deps.append(Dependency(ecosystem: .pypi, name: "unknown-package-\(deps.count)", version: "1.0",
-                                   file: "requirements.txt", line: deps.count + 1))
+            deps.append(
+                Dependency(
+                    ecosystem: .pypi, name: "unknown-package-\(deps.count)", version: "1.0",
+                    file: "requirements.txt", line: deps.count + 1))
         }
         return deps
     }
@@ -73,9 +82,11 @@ struct DatabaseBenchTests {
         }
         let matched = cold.filter { !$0.isEmpty }.count
         let findings = cold.map(\.count).reduce(0, +)
-        print(String(format: "BENCH lookup dependencies=%d vulnerable=%d matches=%d cold_ms=%.1f warm_ms_min=%.1f warm_ms_median=%.1f",
-                     deps.count, matched, findings, coldSeconds * 1000, (warmSeconds.min() ?? 0) * 1000,
-                     warmSeconds.sorted()[warmSeconds.count / 2] * 1000))
+        print(
+            String(
+                format: "BENCH lookup dependencies=%d vulnerable=%d matches=%d cold_ms=%.1f warm_ms_min=%.1f warm_ms_median=%.1f",
+                deps.count, matched, findings, coldSeconds * 1000, (warmSeconds.min() ?? 0) * 1000,
+                warmSeconds.sorted()[warmSeconds.count / 2] * 1000))
         #expect(matched > 300)
     }
 }

@@ -5,9 +5,11 @@ import Support
 
 /// Writes small hand-made OSV records for import tests.
 enum RecordFiles {
-    static func json(id: String, modified: String = "2024-01-01T00:00:00Z", ecosystem: String = "PyPI",
-                     name: String = "demo", events: String = #"{"introduced": "0"}, {"fixed": "1.5"}"#,
-                     withdrawn: String? = nil, extra: String = "") -> String {
+    static func json(
+        id: String, modified: String = "2024-01-01T00:00:00Z", ecosystem: String = "PyPI",
+        name: String = "demo", events: String = #"{"introduced": "0"}, {"fixed": "1.5"}"#,
+        withdrawn: String? = nil, extra: String = ""
+    ) -> String {
         """
         {"id": "\(id)", "modified": "\(modified)", \(withdrawn.map { "\"withdrawn\": \"\($0)\"," } ?? "")
          "aliases": ["CVE-\(id)"], "summary": "summary of \(id)", \(extra)
@@ -31,8 +33,10 @@ struct DatabaseImportTests {
         for d in [v1, v2] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
         try RecordFiles.write(RecordFiles.json(id: "A-1"), "A-1.json", in: v1)
         try RecordFiles.write(RecordFiles.json(id: "A-2", name: "other"), "A-2.json", in: v1)
-        try RecordFiles.write(RecordFiles.json(id: "A-1", modified: "2024-02-01T00:00:00.5Z",
-                                               events: #"{"introduced": "0"}, {"fixed": "1.6"}"#), "A-1.json", in: v2)
+        try RecordFiles.write(
+            RecordFiles.json(
+                id: "A-1", modified: "2024-02-01T00:00:00.5Z",
+                events: #"{"introduced": "0"}, {"fixed": "1.6"}"#), "A-1.json", in: v2)
         let db = try OSVDatabase(path: dir.appendingPathComponent("osv.sqlite").path)
         let first = try db.import(paths: [v1.path])
         #expect(first.inserted == 2 && first.problems.isEmpty && first.files == 2)
@@ -58,8 +62,10 @@ struct DatabaseImportTests {
         for d in [base, next] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
         for i in 0..<5 { try RecordFiles.write(RecordFiles.json(id: "B-\(i)", name: "p\(i)"), "B-\(i).json", in: base) }
         // The next batch updates B-0 (sorted first) then adds new records; the fault strikes after 4.
-        try RecordFiles.write(RecordFiles.json(id: "B-0", modified: "2025-01-01T00:00:00Z", name: "p0",
-                                               events: #"{"introduced": "0"}, {"fixed": "9.0"}"#), "B-0.json", in: next)
+        try RecordFiles.write(
+            RecordFiles.json(
+                id: "B-0", modified: "2025-01-01T00:00:00Z", name: "p0",
+                events: #"{"introduced": "0"}, {"fixed": "9.0"}"#), "B-0.json", in: next)
         for i in 10..<20 { try RecordFiles.write(RecordFiles.json(id: "B-\(i)", name: "p\(i)"), "B-\(i).json", in: next) }
         let path = dir.appendingPathComponent("osv.sqlite").path
         let db = try OSVDatabase(path: path)
@@ -87,7 +93,9 @@ struct DatabaseImportTests {
         try RecordFiles.write("{ not json", "broken.json", in: dir)
         try RecordFiles.write("id: [unclosed\n", "broken.yaml", in: dir)
         try RecordFiles.write(#"{"modified": "2024-01-01T00:00:00Z"}"#, "noid.json", in: dir)
-        try RecordFiles.write("id: C-2\nmodified: 2024-01-01T00:00:00Z\naffected:\n- package: {ecosystem: PyPI, name: y}\n  ranges:\n  - type: ECOSYSTEM\n    events:\n    - introduced: 0\n", "C-2.yml", in: dir)
+        try RecordFiles.write(
+            "id: C-2\nmodified: 2024-01-01T00:00:00Z\naffected:\n- package: {ecosystem: PyPI, name: y}\n  ranges:\n  - type: ECOSYSTEM\n    events:\n    - introduced: 0\n",
+            "C-2.yml", in: dir)
         try RecordFiles.write("ignored", "README.md", in: dir)
         let db = try OSVDatabase(path: dir.appendingPathComponent("osv.sqlite").path)
         let report = try db.import(paths: [dir.path])
@@ -146,23 +154,29 @@ struct DatabaseImportTests {
         #expect(try db.record(id: "W-1")?.withdrawn == "2024-03-01T00:00:00Z")
     }
 
-    @Test("zip exports import like the directory they came from (stored and deflated)",
-          .enabled(if: Fixtures.hasZip, "needs /usr/bin/zip to build the archives"))
+    @Test(
+        "zip exports import like the directory they came from (stored and deflated)",
+        .enabled(if: Fixtures.hasZip, "needs /usr/bin/zip to build the archives"))
     func zipImport() throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("src")
         try FileManager.default.createDirectory(at: src, withIntermediateDirectories: true)
         for i in 0..<30 {
-            try RecordFiles.write(RecordFiles.json(id: "Z-\(i)", name: "z\(i % 7)",
-                                                   extra: #""details": "\#(String(repeating: "long text ", count: 50))","#),
-                                  "Z-\(i).json", in: src)
+            try RecordFiles.write(
+                RecordFiles.json(
+                    id: "Z-\(i)", name: "z\(i % 7)",
+                    extra: #""details": "\#(String(repeating: "long text ", count: 50))","#),
+                "Z-\(i).json", in: src)
         }
         try RecordFiles.write("{ broken", "bad.json", in: src)
         for (name, level) in [("deflated.zip", "-6"), ("stored.zip", "-0")] {
             let zip = dir.appendingPathComponent(name).path
-            let result = try Fixtures.run("/usr/bin/zip", ["-q", "-j", level, zip] + (try FileManager.default
-                .contentsOfDirectory(atPath: src.path).sorted().map { src.appendingPathComponent($0).path }))
+            let result = try Fixtures.run(
+                "/usr/bin/zip",
+                ["-q", "-j", level, zip]
+                    + (try FileManager.default
+                        .contentsOfDirectory(atPath: src.path).sorted().map { src.appendingPathComponent($0).path }))
             try #require(result.status == 0)
             let db = try OSVDatabase(path: dir.appendingPathComponent("\(name).sqlite").path)
             let report = try db.import(paths: [zip])
@@ -222,7 +236,9 @@ struct DatabaseCorpusTests {
     func pypa() throws {
         let imported = try CorpusDatabases.pypa.get()
         let report = imported.report
-        print("pypa import: \(report.inserted) records in \(String(format: "%.1f", imported.seconds)) s, problems: \(report.problems.prefix(3))")
+        print(
+            "pypa import: \(report.inserted) records in \(String(format: "%.1f", imported.seconds)) s, problems: \(report.problems.prefix(3))"
+        )
         #expect(report.files == (try Self.files(Fixtures.pypa)))
         #expect(report.inserted + report.updated + report.unchanged + report.olderIgnored + report.problems.count == report.files)
         #expect(report.inserted > 2600)
@@ -236,7 +252,9 @@ struct DatabaseCorpusTests {
     func rustsec() throws {
         let imported = try CorpusDatabases.rustsec.get()
         let report = imported.report
-        print("rustsec import: \(report.inserted) records in \(String(format: "%.1f", imported.seconds)) s, problems: \(report.problems.prefix(3))")
+        print(
+            "rustsec import: \(report.inserted) records in \(String(format: "%.1f", imported.seconds)) s, problems: \(report.problems.prefix(3))"
+        )
         #expect(report.files == (try Self.files(Fixtures.rustsec)))
         #expect(report.inserted > 1150 && report.problems.isEmpty)
         // A copy so the shared database stays as imported for other tests.
@@ -257,7 +275,9 @@ struct DatabaseCorpusTests {
     func golang() throws {
         let imported = try CorpusDatabases.golang.get()
         let report = imported.report
-        print("golang import: \(report.inserted) records in \(String(format: "%.1f", imported.seconds)) s, problems: \(report.problems.prefix(3))")
+        print(
+            "golang import: \(report.inserted) records in \(String(format: "%.1f", imported.seconds)) s, problems: \(report.problems.prefix(3))"
+        )
         #expect(report.files == (try Self.files(Fixtures.golang)))
         #expect(report.inserted > 4200 && report.problems.isEmpty)
         let db = try OSVDatabase(path: imported.path)

@@ -5,18 +5,22 @@ import Support
 
 @Suite("Database lookup")
 struct DatabaseLookupTests {
-    @Test("names are normalised per ecosystem", arguments: [
-        ("PyPI", "Some_Pkg.Name", "some-pkg-name", true), ("PyPI", "some--pkg__name", "Some.Pkg.Name", true),
-        ("npm", "Left-Pad", "left-pad", true), ("crates.io", "Serde_JSON", "serde_json", true),
-        ("crates.io", "serde-json", "serde_json", false),
-        ("Go", "github.com/Foo/bar", "github.com/foo/bar", false), ("Go", "github.com/Foo/bar", "github.com/Foo/bar", true),
-        ("RubyGems", "Rails", "rails", false),
-    ])
+    @Test(
+        "names are normalised per ecosystem",
+        arguments: [
+            ("PyPI", "Some_Pkg.Name", "some-pkg-name", true), ("PyPI", "some--pkg__name", "Some.Pkg.Name", true),
+            ("npm", "Left-Pad", "left-pad", true), ("crates.io", "Serde_JSON", "serde_json", true),
+            ("crates.io", "serde-json", "serde_json", false),
+            ("Go", "github.com/Foo/bar", "github.com/foo/bar", false), ("Go", "github.com/Foo/bar", "github.com/Foo/bar", true),
+            ("RubyGems", "Rails", "rails", false),
+        ])
     func normalisation(_ ecosystem: String, _ recorded: String, _ asked: String, _ matches: Bool) throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        try RecordFiles.write(RecordFiles.json(id: "N-1", ecosystem: ecosystem, name: recorded,
-                                               events: #"{"introduced": "0"}, {"fixed": "5.0.0"}"#), "N-1.json", in: dir)
+        try RecordFiles.write(
+            RecordFiles.json(
+                id: "N-1", ecosystem: ecosystem, name: recorded,
+                events: #"{"introduced": "0"}, {"fixed": "5.0.0"}"#), "N-1.json", in: dir)
         let db = try OSVDatabase(path: dir.appendingPathComponent("osv.sqlite").path)
         _ = try db.import(paths: [dir.path])
         let found = try db.lookup(Dependency(ecosystem: Ecosystem(ecosystem), name: asked, version: "1.0.0", file: "f", line: 1))
@@ -27,12 +31,17 @@ struct DatabaseLookupTests {
     func matchContents() throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let extra = #""severity": [{"type": "CVSS_V3", "score": "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"}], "references": [{"type": "ADVISORY", "url": "https://example.org/M-1"}],"#
-        try RecordFiles.write(RecordFiles.json(id: "M-1", name: "lib",
-                                               events: #"{"introduced": "1.0"}, {"fixed": "1.4.2"}, {"introduced": "2.0"}, {"fixed": "2.1"}"#,
-                                               extra: extra), "M-1.json", in: dir)
-        try RecordFiles.write(RecordFiles.json(id: "M-2", name: "lib", events: #"{"introduced": "0"}, {"last_affected": "1.3"}"#,
-                                               extra: #""database_specific": {"severity": "LOW"},"#), "M-2.json", in: dir)
+        let extra =
+            #""severity": [{"type": "CVSS_V3", "score": "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"}], "references": [{"type": "ADVISORY", "url": "https://example.org/M-1"}],"#
+        try RecordFiles.write(
+            RecordFiles.json(
+                id: "M-1", name: "lib",
+                events: #"{"introduced": "1.0"}, {"fixed": "1.4.2"}, {"introduced": "2.0"}, {"fixed": "2.1"}"#,
+                extra: extra), "M-1.json", in: dir)
+        try RecordFiles.write(
+            RecordFiles.json(
+                id: "M-2", name: "lib", events: #"{"introduced": "0"}, {"last_affected": "1.3"}"#,
+                extra: #""database_specific": {"severity": "LOW"},"#), "M-2.json", in: dir)
         let db = try OSVDatabase(path: dir.appendingPathComponent("osv.sqlite").path)
         _ = try db.import(paths: [dir.path])
         let deps = [
@@ -57,8 +66,9 @@ struct DatabaseLookupTests {
         #expect(try db.lookup(deps[0]) == results[0])
     }
 
-    @Test("a real PyPI advisory: jinja2 2.10 and CVE-2019-10906",
-          .enabled(if: Fixtures.exists(Fixtures.pypa), "needs ../shared/corpora/osv/pypa"))
+    @Test(
+        "a real PyPI advisory: jinja2 2.10 and CVE-2019-10906",
+        .enabled(if: Fixtures.exists(Fixtures.pypa), "needs ../shared/corpora/osv/pypa"))
     func jinja() throws {
         let db = try OSVDatabase(path: try CorpusDatabases.pypa.get().path)
         let old = try db.lookup(Dependency(ecosystem: .pypi, name: "Jinja2", version: "2.10", file: "r", line: 1))
@@ -78,16 +88,19 @@ struct DatabaseLookupTests {
     /// A second, independent evaluator in Python (`packaging` + PyYAML's BaseLoader, which keeps
     /// every scalar as text) decides the same (record, package, version) questions from the raw
     /// YAML files; the answers must agree with the database's.
-    @Test("agrees with an independent Python evaluator on pypa records",
-          .enabled(if: Fixtures.exists(Fixtures.pypa) && Fixtures.hasPackaging && Fixtures.pythonHas("yaml"),
-                   "needs the pypa corpus and python3 with packaging and PyYAML"))
+    @Test(
+        "agrees with an independent Python evaluator on pypa records",
+        .enabled(
+            if: Fixtures.exists(Fixtures.pypa) && Fixtures.hasPackaging && Fixtures.pythonHas("yaml"),
+            "needs the pypa corpus and python3 with packaging and PyYAML"))
     func oracle() throws {
         let db = try OSVDatabase(path: try CorpusDatabases.pypa.get().path)
         let files = try OSVDatabase.collectFiles([Fixtures.pypa])
         var questions = [(file: String, id: String, package: String, version: String)]()
         for file in stride(from: 0, to: files.count, by: 23).map({ files[$0] }) {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8),
-                  let record = try? OSVDecoder.decodeYAML(text, source: file) else { continue }
+                let record = try? OSVDecoder.decodeYAML(text, source: file)
+            else { continue }
             for entry in record.affected where entry.ecosystem == "PyPI" {
                 var versions = Set(entry.versions.prefix(5))
                 for event in entry.ranges.flatMap(\.events) where event.version != "0" {

@@ -52,18 +52,26 @@ struct OSVDecoderTests {
         #expect(r.references == [OSVReference(type: "ADVISORY", url: "https://example.org/a")])
     }
 
-    @Test("malformed records give one-line errors naming the file", arguments: [
-        ("{", "bad.json: not valid JSON"),
-        ("[1,2]", "bad.json: top level is not an object"),
-        (#"{"modified": "2024-01-01T00:00:00Z"}"#, "bad.json: missing \"id\""),
-        (#"{"id": "X-1"}"#, "bad.json: X-1: missing \"modified\""),
-        (#"{"id": "X-1", "modified": "m", "affected": [{"package": {"name": "p"}}]}"#,
-         "bad.json: X-1: affected[0]: package without ecosystem or name"),
-        (#"{"id": "X-1", "modified": "m", "affected": [{"package": {"name": "p", "ecosystem": "PyPI"}, "ranges": [{"type": "ECOSYSTEM", "events": [{"fixed": "1"}]}]}]}"#,
-         "bad.json: X-1: affected[0]: ranges[0] has no \"introduced\" event"),
-        (#"{"id": "X-1", "modified": "m", "affected": [{"package": {"name": "p", "ecosystem": "PyPI"}, "ranges": [{"type": "ECOSYSTEM", "events": [{"introduced": "0"}, {"bogus": "1"}]}]}]}"#,
-         "bad.json: X-1: affected[0]: ranges[0] has an event of unknown kind"),
-    ])
+    @Test(
+        "malformed records give one-line errors naming the file",
+        arguments: [
+            ("{", "bad.json: not valid JSON"),
+            ("[1,2]", "bad.json: top level is not an object"),
+            (#"{"modified": "2024-01-01T00:00:00Z"}"#, "bad.json: missing \"id\""),
+            (#"{"id": "X-1"}"#, "bad.json: X-1: missing \"modified\""),
+            (
+                #"{"id": "X-1", "modified": "m", "affected": [{"package": {"name": "p"}}]}"#,
+                "bad.json: X-1: affected[0]: package without ecosystem or name"
+            ),
+            (
+                #"{"id": "X-1", "modified": "m", "affected": [{"package": {"name": "p", "ecosystem": "PyPI"}, "ranges": [{"type": "ECOSYSTEM", "events": [{"fixed": "1"}]}]}]}"#,
+                "bad.json: X-1: affected[0]: ranges[0] has no \"introduced\" event"
+            ),
+            (
+                #"{"id": "X-1", "modified": "m", "affected": [{"package": {"name": "p", "ecosystem": "PyPI"}, "ranges": [{"type": "ECOSYSTEM", "events": [{"introduced": "0"}, {"bogus": "1"}]}]}]}"#,
+                "bad.json: X-1: affected[0]: ranges[0] has an event of unknown kind"
+            ),
+        ])
     func malformed(_ text: String, _ message: String) {
         #expect(throws: SentinelError(.invalidInput, message)) {
             try OSVDecoder.decodeJSON(Data(text.utf8), source: "bad.json")
@@ -81,12 +89,14 @@ struct OSVDecoderTests {
         } catch { Issue.record("unexpected \(error)") }
     }
 
-    @Test("timestamps normalise so that text order is time order", arguments: [
-        ("2023-11-07T20:24:23Z", "2023-11-07T20:24:23.000000000Z"),
-        ("2023-11-07T20:24:23.5Z", "2023-11-07T20:24:23.500000000Z"),
-        ("2023-11-07 20:24:23", "2023-11-07T20:24:23.000000000Z"),
-        ("2023-11-07T20:24:23+02:00", "2023-11-07T20:24:23+02:00"),
-    ])
+    @Test(
+        "timestamps normalise so that text order is time order",
+        arguments: [
+            ("2023-11-07T20:24:23Z", "2023-11-07T20:24:23.000000000Z"),
+            ("2023-11-07T20:24:23.5Z", "2023-11-07T20:24:23.500000000Z"),
+            ("2023-11-07 20:24:23", "2023-11-07T20:24:23.000000000Z"),
+            ("2023-11-07T20:24:23+02:00", "2023-11-07T20:24:23+02:00"),
+        ])
     func timestamps(_ input: String, _ key: String) {
         #expect(OSVTimestamp.sortKey(input) == key)
     }

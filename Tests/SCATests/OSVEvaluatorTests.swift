@@ -81,9 +81,13 @@ struct OSVEvaluatorTests {
         let mid = OSVEvaluator.evaluate("2.0.1", entries: [e], ecosystem: .pypi)
         #expect(mid.smallestFix == "2.0.5")
         #expect(mid.fixedVersions == ["1.4.2", "2.0.5", "3.1"])
-        let only = OSVEvaluator.evaluate("0.9", entries: [Self.entry([.introduced("0.5"), .fixed("1.0")]),
-                                                         Self.entry([.introduced("0"), .lastAffected("0.9.9")])],
-                                         ecosystem: .pypi)
+        let only = OSVEvaluator.evaluate(
+            "0.9",
+            entries: [
+                Self.entry([.introduced("0.5"), .fixed("1.0")]),
+                Self.entry([.introduced("0"), .lastAffected("0.9.9")]),
+            ],
+            ecosystem: .pypi)
         #expect(only.smallestFix == "1.0")
         #expect(only.fixIsSameMajor == false)
         let unfixed = OSVEvaluator.evaluate("1.0", entries: [Self.entry([.introduced("0")])], ecosystem: .pypi)
@@ -93,19 +97,22 @@ struct OSVEvaluatorTests {
     @Test("a fix that is itself re-affected is skipped")
     func fixReaffected() {
         // 1.5 fixes the first interval but the second range re-introduces it.
-        let e = OSVAffected(ecosystem: "PyPI", name: "pkg", ranges: [
-            OSVRange(type: "ECOSYSTEM", events: [.introduced("0"), .fixed("1.5")]),
-            OSVRange(type: "ECOSYSTEM", events: [.introduced("1.5"), .fixed("1.6")]),
-        ])
+        let e = OSVAffected(
+            ecosystem: "PyPI", name: "pkg",
+            ranges: [
+                OSVRange(type: "ECOSYSTEM", events: [.introduced("0"), .fixed("1.5")]),
+                OSVRange(type: "ECOSYSTEM", events: [.introduced("1.5"), .fixed("1.6")]),
+            ])
         let out = OSVEvaluator.evaluate("1.0", entries: [e], ecosystem: .pypi)
         #expect(out.smallestFix == "1.6")
     }
 
     @Test("unparseable versions: the range is skipped, the list still matches exactly")
     func unparseable() {
-        let e = OSVAffected(ecosystem: "PyPI", name: "pkg",
-                            ranges: [OSVRange(type: "ECOSYSTEM", events: [.introduced("0"), .fixed("not a version")])],
-                            versions: ["weird-1"])
+        let e = OSVAffected(
+            ecosystem: "PyPI", name: "pkg",
+            ranges: [OSVRange(type: "ECOSYSTEM", events: [.introduced("0"), .fixed("not a version")])],
+            versions: ["weird-1"])
         let a = OSVEvaluator.evaluate("1.0", entries: [e], ecosystem: .pypi)
         #expect(!a.isAffected && a.unusableRanges == 1)
         #expect(OSVEvaluator.evaluate("weird-1", entries: [e], ecosystem: .pypi).isAffected)
@@ -113,18 +120,26 @@ struct OSVEvaluatorTests {
 
     @Test("SEMVER ranges for crates and Go, with Go's v prefix and pseudo-versions")
     func semverRanges() {
-        let crate = OSVAffected(ecosystem: "crates.io", name: "c",
-                                ranges: [OSVRange(type: "SEMVER", events: [.introduced("0.0.0-0"), .fixed("0.8.1")])])
+        let crate = OSVAffected(
+            ecosystem: "crates.io", name: "c",
+            ranges: [OSVRange(type: "SEMVER", events: [.introduced("0.0.0-0"), .fixed("0.8.1")])])
         #expect(OSVEvaluator.evaluate("0.8.0", entries: [crate], ecosystem: .cratesIO).isAffected)
         #expect(OSVEvaluator.evaluate("0.8.1-alpha.1", entries: [crate], ecosystem: .cratesIO).isAffected)
         #expect(!OSVEvaluator.evaluate("0.8.1", entries: [crate], ecosystem: .cratesIO).isAffected)
-        let go = OSVAffected(ecosystem: "Go", name: "m",
-                             ranges: [OSVRange(type: "SEMVER", events: [.introduced("0"), .fixed("0.0.0-20200101000000-abcdefabcdef")])])
+        let go = OSVAffected(
+            ecosystem: "Go", name: "m",
+            ranges: [OSVRange(type: "SEMVER", events: [.introduced("0"), .fixed("0.0.0-20200101000000-abcdefabcdef")])])
         #expect(OSVEvaluator.evaluate("v0.0.0-20191109021931-daa7c04131f5", entries: [go], ecosystem: .go).isAffected)
         #expect(!OSVEvaluator.evaluate("v0.1.0", entries: [go], ecosystem: .go).isAffected)
-        let stdlib = OSVAffected(ecosystem: "Go", name: "stdlib", ranges: [OSVRange(type: "SEMVER", events: [
-            .introduced("0"), .fixed("1.20.12"), .introduced("1.21.0-0"), .fixed("1.21.5"),
-        ])])
+        let stdlib = OSVAffected(
+            ecosystem: "Go", name: "stdlib",
+            ranges: [
+                OSVRange(
+                    type: "SEMVER",
+                    events: [
+                        .introduced("0"), .fixed("1.20.12"), .introduced("1.21.0-0"), .fixed("1.21.5"),
+                    ])
+            ])
         #expect(OSVEvaluator.evaluate("1.21", entries: [stdlib], ecosystem: .go).isAffected)
         #expect(OSVEvaluator.evaluate("go1.21rc2", entries: [stdlib], ecosystem: .go).isAffected)
         #expect(!OSVEvaluator.evaluate("go1.21.5", entries: [stdlib], ecosystem: .go).isAffected)

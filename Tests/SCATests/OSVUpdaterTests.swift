@@ -103,5 +103,9 @@ struct OSVUpdaterTests {
 /// A request counter the server's handler shares with the test.
 final class Counter: Sendable {
     private let value = Mutex(0)
-    func next() -> Int { value.withLock { current in defer { current += 1 }; return current } }
+    func next() -> Int {
+        value.withLock { current in
+            defer { current += 1 }; return current
+        }
+    }
 }

@@ -33,37 +33,46 @@ struct SeveritySourcesTests {
 
     @Test func aliasNamedByTheRecord() throws {
         // P-1's aliases (CVE-P-1 from RecordFiles, plus G-1) name G-1, which has a CVSS vector.
-        let record = RecordFiles.json(id: "P-1").replacingOccurrences(of: #""aliases": ["CVE-P-1"]"#,
-                                                                      with: #""aliases": ["CVE-P-1", "G-1"]"#)
+        let record = RecordFiles.json(id: "P-1").replacingOccurrences(
+            of: #""aliases": ["CVE-P-1"]"#,
+            with: #""aliases": ["CVE-P-1", "G-1"]"#)
         let found = try lookup([("P-1.json", record), ("G-1.json", Self.alias("G-1", aliases: [], extra: Self.critical))])
         let severity = try #require(found.first?.advisory.severity)
         #expect(severity.severity == .critical && severity.score == 9.8 && severity.source == "alias:cvss3 G-1")
     }
 
     @Test func aliasThatNamesTheRecord() throws {
-        let found = try lookup([("P-1.json", RecordFiles.json(id: "P-1")),
-                                ("G-2.json", Self.alias("G-2", aliases: ["P-1"], extra: Self.critical))])
+        let found = try lookup([
+            ("P-1.json", RecordFiles.json(id: "P-1")),
+            ("G-2.json", Self.alias("G-2", aliases: ["P-1"], extra: Self.critical)),
+        ])
         #expect(found.first?.advisory.severity.source == "alias:cvss3 G-2")
     }
 
     @Test func siblingThroughASharedCVE() throws {
-        let found = try lookup([("P-1.json", RecordFiles.json(id: "P-1")),
-                                ("G-3.json", Self.alias("G-3", aliases: ["CVE-P-1"], extra: #""database_specific": {"severity": "HIGH"},"#))])
+        let found = try lookup([
+            ("P-1.json", RecordFiles.json(id: "P-1")),
+            ("G-3.json", Self.alias("G-3", aliases: ["CVE-P-1"], extra: #""database_specific": {"severity": "HIGH"},"#)),
+        ])
         #expect(found.first?.advisory.severity.severity == .high)
         #expect(found.first?.advisory.severity.source == "alias:database G-3")
     }
 
     @Test func ownLabelBeatsAnAliasLabelButNotAnAliasCVSS() throws {
         let own = RecordFiles.json(id: "P-1", extra: #""database_specific": {"severity": "LOW"},"#)
-        let labelled = try lookup([("P-1.json", own),
-                                   ("G-4.json", Self.alias("G-4", aliases: ["P-1"], extra: #""database_specific": {"severity": "HIGH"},"#))])
+        let labelled = try lookup([
+            ("P-1.json", own),
+            ("G-4.json", Self.alias("G-4", aliases: ["P-1"], extra: #""database_specific": {"severity": "HIGH"},"#)),
+        ])
         #expect(labelled.first?.advisory.severity.severity == .low)
         let scored = try lookup([("P-1.json", own), ("G-5.json", Self.alias("G-5", aliases: ["P-1"], extra: Self.critical))])
         #expect(scored.first?.advisory.severity.severity == .critical)
     }
 
     @Test func ownCVSSIsKept() throws {
-        let own = RecordFiles.json(id: "P-1", extra: #""severity": [{"type": "CVSS_V4", "score": "CVSS:4.0/AV:L/AC:L/AT:N/PR:N/UI:A/VC:L/VI:N/VA:N/SC:N/SI:N/SA:N"}],"#)
+        let own = RecordFiles.json(
+            id: "P-1",
+            extra: #""severity": [{"type": "CVSS_V4", "score": "CVSS:4.0/AV:L/AC:L/AT:N/PR:N/UI:A/VC:L/VI:N/VA:N/SC:N/SI:N/SA:N"}],"#)
         let found = try lookup([("P-1.json", own), ("G-6.json", Self.alias("G-6", aliases: ["P-1"], extra: Self.critical))])
         let severity = try #require(found.first?.advisory.severity)
         #expect(severity.severity == .medium && severity.score == 4.6 && severity.source == "cvss4")

@@ -26,14 +26,16 @@ struct VersionPEP440Tests {
         }
     }
 
-    @Test("spellings that normalise to the same version", arguments: [
-        ("1.0", "1.0.0"), ("1", "1.0.0.0"), ("1.0-1", "1.0.post1"), ("1.0alpha1", "1.0a1"), ("1.0c1", "1.0rc1"),
-        ("1.0pre1", "1.0rc1"), ("1.0preview1", "1.0rc1"), ("v1.0", "1.0"), ("V1.0", "1.0"), ("1.0.DEV1", "1.0.dev1"),
-        ("1.0_a_1", "1.0a1"), ("1.0-r4", "1.0.post4"), ("1.0rev", "1.0.post0"), ("1.0a", "1.0a0"),
-        ("  1.0\n", "1.0"), ("1.0+ubuntu-1", "1.0+ubuntu.1"), ("01.02", "1.2"), ("0!1.0", "1.0"),
-        ("1.0.post", "1.0.post0"), ("1.0-dev", "1.0.dev0"), ("1.0.beta.2", "1.0b2"), ("1.0RC1", "1.0rc1"),
-        ("1.0-post-2", "1.0.post2"), ("1.0+Local.007", "1.0+local.7"), ("2.0.0-rc.1", "2.0.0rc1"),
-    ])
+    @Test(
+        "spellings that normalise to the same version",
+        arguments: [
+            ("1.0", "1.0.0"), ("1", "1.0.0.0"), ("1.0-1", "1.0.post1"), ("1.0alpha1", "1.0a1"), ("1.0c1", "1.0rc1"),
+            ("1.0pre1", "1.0rc1"), ("1.0preview1", "1.0rc1"), ("v1.0", "1.0"), ("V1.0", "1.0"), ("1.0.DEV1", "1.0.dev1"),
+            ("1.0_a_1", "1.0a1"), ("1.0-r4", "1.0.post4"), ("1.0rev", "1.0.post0"), ("1.0a", "1.0a0"),
+            ("  1.0\n", "1.0"), ("1.0+ubuntu-1", "1.0+ubuntu.1"), ("01.02", "1.2"), ("0!1.0", "1.0"),
+            ("1.0.post", "1.0.post0"), ("1.0-dev", "1.0.dev0"), ("1.0.beta.2", "1.0b2"), ("1.0RC1", "1.0rc1"),
+            ("1.0-post-2", "1.0.post2"), ("1.0+Local.007", "1.0+local.7"), ("2.0.0-rc.1", "2.0.0rc1"),
+        ])
     func equalSpellings(_ a: String, _ b: String) throws {
         let x = try #require(scheme.parse(a)), y = try #require(scheme.parse(b))
         #expect(x == y)
@@ -41,30 +43,36 @@ struct VersionPEP440Tests {
         #expect(scheme.compare(a, b) == .orderedSame)
     }
 
-    @Test("normalised spelling matches packaging's str()", arguments: [
-        ("1.0-1", "1.0.post1"), ("1.0alpha1", "1.0a1"), ("v1.0.0", "1.0.0"), ("1!2.0c3", "1!2.0rc3"),
-        ("1.0.DEV1", "1.0.dev1"), ("1.0+Ubuntu_1", "1.0+ubuntu.1"), ("1.0a.post.dev", "1.0a0.post0.dev0"),
-    ])
+    @Test(
+        "normalised spelling matches packaging's str()",
+        arguments: [
+            ("1.0-1", "1.0.post1"), ("1.0alpha1", "1.0a1"), ("v1.0.0", "1.0.0"), ("1!2.0c3", "1!2.0rc3"),
+            ("1.0.DEV1", "1.0.dev1"), ("1.0+Ubuntu_1", "1.0+ubuntu.1"), ("1.0a.post.dev", "1.0a0.post0.dev0"),
+        ])
     func normalisedText(_ input: String, _ expected: String) throws {
         #expect(try #require(scheme.parse(input)).description == expected)
     }
 
-    @Test("pairwise orderings that trip naive comparisons", arguments: [
-        ("1.0rc1", "1.0"), ("1.0", "1.0.post1"), ("1.0.dev1", "1.0a1"), ("1.9", "1.10"), ("1.0", "1.0+local"),
-        ("1.0+abc", "1.0+1"), ("1.0+abc", "1.0+abd"), ("1.0+1", "1.0+1.a"), ("1.0+a.1", "1.0+a.2"),
-        ("1.0a1.post1", "1.0a2"), ("1.0.post1.dev1", "1.0.post1"), ("1.0a1.dev1", "1.0a1"), ("2.0.dev0", "2.0a0"),
-        ("9999", "1!0"), ("0.9.9", "0.10"), ("1.0b1", "1.0c1"), ("1.0rc2", "1.0.post0.dev0"),
-        ("1.0.0.0.1", "1.0.1"), ("3.0.0b2", "3.0.0"), ("1.12345678901234567890", "1.12345678901234567891"),
-    ])
+    @Test(
+        "pairwise orderings that trip naive comparisons",
+        arguments: [
+            ("1.0rc1", "1.0"), ("1.0", "1.0.post1"), ("1.0.dev1", "1.0a1"), ("1.9", "1.10"), ("1.0", "1.0+local"),
+            ("1.0+abc", "1.0+1"), ("1.0+abc", "1.0+abd"), ("1.0+1", "1.0+1.a"), ("1.0+a.1", "1.0+a.2"),
+            ("1.0a1.post1", "1.0a2"), ("1.0.post1.dev1", "1.0.post1"), ("1.0a1.dev1", "1.0a1"), ("2.0.dev0", "2.0a0"),
+            ("9999", "1!0"), ("0.9.9", "0.10"), ("1.0b1", "1.0c1"), ("1.0rc2", "1.0.post0.dev0"),
+            ("1.0.0.0.1", "1.0.1"), ("3.0.0b2", "3.0.0"), ("1.12345678901234567890", "1.12345678901234567891"),
+        ])
     func strictlyLess(_ a: String, _ b: String) {
         #expect(scheme.compare(a, b) == .orderedAscending)
         #expect(scheme.compare(b, a) == .orderedDescending)
     }
 
-    @Test("invalid versions are rejected", arguments: [
-        "", "  ", "1.0.", ".1", "abc", "1.0+", "1.0+a..b", "1..0", "1.0-", "1.0 beta", "français", "1.0a1a",
-        "1!", "v", "1.0+local+again", "1.0.x", "1.0-final", "1.0_", "=1.0", "1.0 ", "1.0dev1a",
-    ])
+    @Test(
+        "invalid versions are rejected",
+        arguments: [
+            "", "  ", "1.0.", ".1", "abc", "1.0+", "1.0+a..b", "1..0", "1.0-", "1.0 beta", "français", "1.0a1a",
+            "1!", "v", "1.0+local+again", "1.0.x", "1.0-final", "1.0_", "=1.0", "1.0 ", "1.0dev1a",
+        ])
     func invalid(_ text: String) {
         // "1.0 " is the one valid item here: surrounding whitespace is allowed.
         if text == "1.0 " { #expect(scheme.parse(text) != nil); return }
@@ -108,15 +116,17 @@ struct VersionPEP440Tests {
 
     /// Compares validity, normalised text and total order with Python's `packaging.version` on a few
     /// thousand generated strings plus every version string of the PyPI corpus.
-    @Test("agrees with packaging.version on generated and corpus versions",
-          .enabled(if: Fixtures.hasPackaging, "needs python3 with the packaging library"))
+    @Test(
+        "agrees with packaging.version on generated and corpus versions",
+        .enabled(if: Fixtures.hasPackaging, "needs python3 with the packaging library"))
     func agreesWithPackaging() throws {
         var inputs = Self.generated(count: 3000)
         if Fixtures.exists(Fixtures.pypa) {
             let files = try OSVDatabase.collectFiles([Fixtures.pypa]).prefix(600)
             for file in files {
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8),
-                      let record = try? OSVDecoder.decodeYAML(text, source: file) else { continue }
+                    let record = try? OSVDecoder.decodeYAML(text, source: file)
+                else { continue }
                 for entry in record.affected {
                     inputs += entry.versions
                     inputs += entry.ranges.flatMap { $0.events.map(\.version) }

@@ -16,31 +16,39 @@ struct VersionSemVerTests {
     func semverOrder() throws {
         let s = SemVerScheme()
         let parsed = try Self.semverAscending.map { try #require(s.parse($0), "\($0)") }
-        for i in parsed.indices { for j in parsed.indices where i < j {
-            #expect(parsed[i] < parsed[j], "\(Self.semverAscending[i]) < \(Self.semverAscending[j])")
-            #expect(!(parsed[j] < parsed[i]))
-        } }
+        for i in parsed.indices {
+            for j in parsed.indices where i < j {
+                #expect(parsed[i] < parsed[j], "\(Self.semverAscending[i]) < \(Self.semverAscending[j])")
+                #expect(!(parsed[j] < parsed[i]))
+            }
+        }
     }
 
-    @Test("build metadata is ignored for precedence", arguments: [
-        ("1.0.0+build.1", "1.0.0+build.2"), ("1.0.0-alpha+001", "1.0.0-alpha"), ("1.0.0+20130313144700", "1.0.0"),
-    ])
+    @Test(
+        "build metadata is ignored for precedence",
+        arguments: [
+            ("1.0.0+build.1", "1.0.0+build.2"), ("1.0.0-alpha+001", "1.0.0-alpha"), ("1.0.0+20130313144700", "1.0.0"),
+        ])
     func buildIgnored(_ a: String, _ b: String) {
         #expect(SemVerScheme().compare(a, b) == .orderedSame)
     }
 
-    @Test("strict SemVer rejects", arguments: [
-        "1.2", "1", "v1.2.3", "01.2.3", "1.02.3", "1.2.3-01", "1.2.3-", "1.2.3+", "1.2.3-a..b", "1.2.3.4", "a.b.c",
-        "1.2.3-a_b", "", "1.2.-3",
-    ])
+    @Test(
+        "strict SemVer rejects",
+        arguments: [
+            "1.2", "1", "v1.2.3", "01.2.3", "1.02.3", "1.2.3-01", "1.2.3-", "1.2.3+", "1.2.3-a..b", "1.2.3.4", "a.b.c",
+            "1.2.3-a_b", "", "1.2.-3",
+        ])
     func strictInvalid(_ text: String) {
         #expect(SemVerScheme().parse(text) == nil, "\(text)")
     }
 
-    @Test("lenient SemVer accepts what lockfiles write", arguments: [
-        ("1.2", "1.2.0"), ("1", "1.0.0"), ("v1.2.3", "1.2.3"), ("=1.2.3", "1.2.3"), ("01.2.3", "1.2.3"),
-        (" 1.2.3 ", "1.2.3"), ("1.2.3-01", "1.2.3-1"),
-    ])
+    @Test(
+        "lenient SemVer accepts what lockfiles write",
+        arguments: [
+            ("1.2", "1.2.0"), ("1", "1.0.0"), ("v1.2.3", "1.2.3"), ("=1.2.3", "1.2.3"), ("01.2.3", "1.2.3"),
+            (" 1.2.3 ", "1.2.3"), ("1.2.3-01", "1.2.3-1"),
+        ])
     func lenient(_ text: String, _ same: String) {
         #expect(SemVerScheme(lenient: true).compare(text, same) == .orderedSame)
         #expect(SemVerScheme(lenient: false).parse(text) == nil)
@@ -57,26 +65,32 @@ struct VersionSemVerTests {
     func goOrder() throws {
         let s = GoVersionScheme()
         let parsed = try Self.goAscending.map { try #require(s.parse($0), "\($0)") }
-        for i in parsed.indices { for j in parsed.indices where i < j {
-            #expect(parsed[i] < parsed[j], "\(Self.goAscending[i]) < \(Self.goAscending[j])")
-        } }
+        for i in parsed.indices {
+            for j in parsed.indices where i < j {
+                #expect(parsed[i] < parsed[j], "\(Self.goAscending[i]) < \(Self.goAscending[j])")
+            }
+        }
         #expect(s.compare("v2.0.0+incompatible", "2.0.0") == .orderedSame)
         #expect(s.compare("v1.2.3", "1.2.3") == .orderedSame)
     }
 
-    @Test("pseudo-version detection", arguments: [
-        ("v0.0.0-20191109021931-daa7c04131f5", true), ("v1.2.4-0.20191109021931-daa7c04131f5", true),
-        ("v1.2.4-beta.0.20200101000000-abcdefabcdef", true), ("v1.2.3", false), ("v1.2.3-beta.1", false),
-        ("v0.0.0-2019-daa7c04131f5", false),
-    ])
+    @Test(
+        "pseudo-version detection",
+        arguments: [
+            ("v0.0.0-20191109021931-daa7c04131f5", true), ("v1.2.4-0.20191109021931-daa7c04131f5", true),
+            ("v1.2.4-beta.0.20200101000000-abcdefabcdef", true), ("v1.2.3", false), ("v1.2.3-beta.1", false),
+            ("v0.0.0-2019-daa7c04131f5", false),
+        ])
     func pseudo(_ text: String, _ expected: Bool) {
         #expect(GoVersionScheme.isPseudoVersion(text) == expected)
     }
 
-    @Test("Go toolchain spellings map to OSV's SemVer", arguments: [
-        ("go1.21", "1.21.0"), ("1.21", "1.21.0"), ("1.21.3", "1.21.3"), ("go1.21.3", "1.21.3"),
-        ("go1.21rc1", "1.21.0-rc.1"), ("1.22beta2", "1.22.0-beta.2"), ("go1.9", "1.9.0"),
-    ])
+    @Test(
+        "Go toolchain spellings map to OSV's SemVer",
+        arguments: [
+            ("go1.21", "1.21.0"), ("1.21", "1.21.0"), ("1.21.3", "1.21.3"), ("go1.21.3", "1.21.3"),
+            ("go1.21rc1", "1.21.0-rc.1"), ("1.22beta2", "1.22.0-beta.2"), ("go1.9", "1.9.0"),
+        ])
     func toolchain(_ text: String, _ expected: String) throws {
         #expect(try #require(GoVersionScheme().parse(text)).precedenceText == expected)
     }
@@ -100,9 +114,11 @@ struct VersionSemVerTests {
     func gemsOrder() throws {
         let s = RubyGemsScheme()
         let parsed = try Self.gemsAscending.map { try #require(s.parse($0), "\($0)") }
-        for i in parsed.indices { for j in parsed.indices where i < j {
-            #expect(parsed[i] < parsed[j], "\(Self.gemsAscending[i]) < \(Self.gemsAscending[j])")
-        } }
+        for i in parsed.indices {
+            for j in parsed.indices where i < j {
+                #expect(parsed[i] < parsed[j], "\(Self.gemsAscending[i]) < \(Self.gemsAscending[j])")
+            }
+        }
         #expect(s.compare("1.0", "1.0.0.0") == .orderedSame)
         #expect(s.compare("1.0.a", "1.a") == .orderedSame)
         #expect(s.compare("1.2-1", "1.2.pre.1") == .orderedSame)

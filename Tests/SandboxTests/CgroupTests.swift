@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import TestSupport
@@ -25,8 +25,9 @@ import Testing
     @Test func createWritesTheLimitsAndDelegatesControllers() throws {
         let root = fakeRoot()
         let hierarchy = CgroupV2(root: root.path)
-        let group = try hierarchy.create(name: "sentinel-1-1",
-                                         limits: CgroupLimits(memoryBytes: 64 << 20, pids: 32, cpus: 0.5))
+        let group = try hierarchy.create(
+            name: "sentinel-1-1",
+            limits: CgroupLimits(memoryBytes: 64 << 20, pids: 32, cpus: 0.5))
         let read = { (file: String) in
             (try? String(contentsOfFile: "\(root.path)/sentinel-1-1/\(file)", encoding: .utf8)) ?? "<missing>"
         }
@@ -110,8 +111,9 @@ struct CgroupV1Tests {
         sleeper.arguments = ["300"]
         try sleeper.run()
         defer { if sleeper.isRunning { kill(sleeper.processIdentifier, SIGKILL); sleeper.waitUntilExit() } }
-        try String(sleeper.processIdentifier).write(toFile: "/sys/fs/cgroup/memory/\(stale)/cgroup.procs",
-                                                    atomically: false, encoding: .utf8)
+        try String(sleeper.processIdentifier).write(
+            toFile: "/sys/fs/cgroup/memory/\(stale)/cgroup.procs",
+            atomically: false, encoding: .utf8)
         #expect(!hierarchy.isEmpty(name: stale))
         Cgroups.removeStale(in: hierarchy)
         #expect(hierarchy.groups(withPrefix: Cgroups.prefix).contains(stale))

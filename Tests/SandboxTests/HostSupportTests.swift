@@ -21,7 +21,8 @@ struct HostSupportTests {
 
     @Test(.enabled(if: TestHost.canSandbox, "needs root and user namespaces"))
     func nothingFailsWhereTheSandboxRuns() {
-        let checks = HostSupport.probe(toolsDirectory: "/nonexistent", environment: ProcessInfo.processInfo.environment)
+        let checks =
+            HostSupport.probe(toolsDirectory: "/nonexistent", environment: ProcessInfo.processInfo.environment)
             + [HostSupport.sandboxRuns()]
         #expect(checks.filter { $0.level == .fail }.isEmpty, "\(checks.filter { $0.level == .fail })")
         #expect(checks.last?.level == .ok)

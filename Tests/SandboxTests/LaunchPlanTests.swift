@@ -6,17 +6,24 @@ import Testing
 @Suite struct LaunchPlanTests {
     let root = "/tmp/.plan-root"
 
-    private func plan(_ profile: Profile = .minimal, workspace: String? = nil, hostUID: UInt32 = 0,
-                      environment: [String: String] = [:]) throws -> LaunchPlan {
-        try LaunchPlan.make(LaunchRequest(profile: profile, command: ["sh", "-c", "true"], workspace: workspace,
-                                          callerEnvironment: environment),
-                            newRoot: root, hostUID: hostUID, hostGID: hostUID)
+    private func plan(
+        _ profile: Profile = .minimal, workspace: String? = nil, hostUID: UInt32 = 0,
+        environment: [String: String] = [:]
+    ) throws -> LaunchPlan {
+        try LaunchPlan.make(
+            LaunchRequest(
+                profile: profile, command: ["sh", "-c", "true"], workspace: workspace,
+                callerEnvironment: environment),
+            newRoot: root, hostUID: hostUID, hostGID: hostUID)
     }
 
     @Test func bindsHostDirectoriesReadOnlyAndRecreatesSymlinks() throws {
         let ops = try plan().filesystem
-        #expect(ops.contains(.mount(source: "/usr", path: root + "/usr", fstype: nil, flags: [.bind], data: nil,
-                                    optional: true)))
+        #expect(
+            ops.contains(
+                .mount(
+                    source: "/usr", path: root + "/usr", fstype: nil, flags: [.bind], data: nil,
+                    optional: true)))
         #expect(ops.contains(.remountBind(path: root + "/usr", flags: [.readOnly, .noSuid, .noDev], optional: true)))
         // Debian 12 is merged-/usr: /bin is a symlink and must stay one.
         var info = stat()
@@ -28,22 +35,39 @@ import Testing
     @Test func hidesSecretsBehindAnUnreadableEmptyFile() throws {
         let ops = try plan().filesystem
         #expect(ops.contains(.mkfile(path: root + "/.sentinel/empty", mode: 0)))
-        #expect(ops.contains(.mount(source: root + "/.sentinel/empty", path: root + "/etc/shadow", fstype: nil,
-                                    flags: [.bind], data: nil, optional: true)))
+        #expect(
+            ops.contains(
+                .mount(
+                    source: root + "/.sentinel/empty", path: root + "/etc/shadow", fstype: nil,
+                    flags: [.bind], data: nil, optional: true)))
         // The mask is placed after /etc itself is bound, or it would be hidden by the bind.
-        let etcIndex = ops.firstIndex { $0.path == root + "/etc" && { if case .mount = $0 { return true }; return false }($0) }
+        let etcIndex = ops.firstIndex {
+            $0.path == root + "/etc"
+                && {
+                    if case .mount = $0 { return true }; return false
+                }($0)
+        }
         let maskIndex = ops.firstIndex { $0.path == root + "/etc/shadow" }
         #expect(etcIndex != nil && maskIndex != nil && etcIndex! < maskIndex!)
     }
 
     @Test func procIsFreshWithReadOnlyKernelKnobs() throws {
         let ops = try plan().filesystem
-        #expect(ops.contains(.mount(source: "proc", path: root + "/proc", fstype: "proc",
-                                    flags: [.noSuid, .noDev, .noExec], data: nil, optional: false)))
-        #expect(ops.contains(.remountBind(path: root + "/proc/sys", flags: [.readOnly, .noSuid, .noDev, .noExec],
-                                          optional: true)))
-        #expect(ops.contains(.remountBind(path: root + "/proc/sysrq-trigger",
-                                          flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true)))
+        #expect(
+            ops.contains(
+                .mount(
+                    source: "proc", path: root + "/proc", fstype: "proc",
+                    flags: [.noSuid, .noDev, .noExec], data: nil, optional: false)))
+        #expect(
+            ops.contains(
+                .remountBind(
+                    path: root + "/proc/sys", flags: [.readOnly, .noSuid, .noDev, .noExec],
+                    optional: true)))
+        #expect(
+            ops.contains(
+                .remountBind(
+                    path: root + "/proc/sysrq-trigger",
+                    flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true)))
     }
 
     /// Every mask is read-only: none is a writable alias of the empty file the others share.
@@ -57,11 +81,14 @@ import Testing
         }
         #expect(maskedFiles.contains(root + "/proc/kallsyms") && maskedFiles.contains(root + "/etc/shadow"))
         for path in maskedFiles {
-            #expect(ops.contains(.remountBind(path: path, flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true)),
-                    "\(path) is masked by a writable bind")
+            #expect(
+                ops.contains(.remountBind(path: path, flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true)),
+                "\(path) is masked by a writable bind")
         }
-        for entry in ["kcore", "keys", "timer_list", "sched_debug", "slabinfo", "pagetypeinfo", "vmallocinfo",
-                      "config.gz", "iomem", "ioports", "acpi", "asound", "scsi", "latency_stats", "timer_stats"] {
+        for entry in [
+            "kcore", "keys", "timer_list", "sched_debug", "slabinfo", "pagetypeinfo", "vmallocinfo",
+            "config.gz", "iomem", "ioports", "acpi", "asound", "scsi", "latency_stats", "timer_stats",
+        ] {
             #expect(RootBuilder.maskedProcEntries.contains(entry), "/proc/\(entry) is not masked")
         }
     }
@@ -73,7 +100,9 @@ import Testing
             return nil
         }
         #expect(bound == ["/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"])
-        #expect(ops.last { $0.path == root + "/dev" } == .remountBind(path: root + "/dev", flags: [.readOnly, .noSuid, .noExec], optional: false))
+        #expect(
+            ops.last { $0.path == root + "/dev" }
+                == .remountBind(path: root + "/dev", flags: [.readOnly, .noSuid, .noExec], optional: false))
     }
 
     @Test func workspaceModes() throws {
@@ -81,8 +110,11 @@ import Testing
         var profile = Profile.minimal
         let ro = try plan(profile, workspace: workspace.path)
         #expect(ro.workdir == "/workspace")
-        #expect(ro.filesystem.contains(.remountBind(path: root + "/workspace", flags: [.readOnly, .noSuid, .noDev],
-                                                    optional: false)))
+        #expect(
+            ro.filesystem.contains(
+                .remountBind(
+                    path: root + "/workspace", flags: [.readOnly, .noSuid, .noDev],
+                    optional: false)))
         profile.filesystem.workspace = .rw
         let rw = try plan(profile, workspace: workspace.path)
         // As root, rw is an overlay whose upper layer the parent commits back (see workspaceSizeBoundsTheUpperLayer).
@@ -122,9 +154,12 @@ import Testing
         profile.limits.workspaceSizeBytes = 64 << 20
         profile.filesystem.workspace = .overlay
         let overlay = try plan(profile, workspace: workspace.path)
-        #expect(overlay.filesystem.contains(.mount(source: "tmpfs", path: root + "/.sentinel/overlay", fstype: "tmpfs",
-                                                   flags: [.noSuid, .noDev],
-                                                   data: "mode=0700,size=67108864,nr_inodes=16384", optional: false)))
+        #expect(
+            overlay.filesystem.contains(
+                .mount(
+                    source: "tmpfs", path: root + "/.sentinel/overlay", fstype: "tmpfs",
+                    flags: [.noSuid, .noDev],
+                    data: "mode=0700,size=67108864,nr_inodes=16384", optional: false)))
         #expect(overlay.workspace?.sizeLimit == 64 << 20 && overlay.workspace?.commitsBack == false)
 
         profile.filesystem.workspace = .rw
@@ -133,7 +168,10 @@ import Testing
         #expect(rw.workspace?.sizeLimit == 64 << 20)
         #expect(rw.filesystem.contains(.attachUpperLayer(path: root + "/.sentinel/overlay")))
         #expect(rw.filesystem.contains(.attachWorkspace(path: root + "/.sentinel/overlay/lower")))
-        #expect(!rw.filesystem.contains { if case .mount(_, root + "/.sentinel/overlay", _, _, _, _) = $0 { return true }; return false })
+        #expect(
+            !rw.filesystem.contains {
+                if case .mount(_, root + "/.sentinel/overlay", _, _, _, _) = $0 { return true }; return false
+            })
         #expect(rw.filesystem.contains { $0.path == root + "/workspace" && $0.description.contains("overlay") })
 
         let unprivileged = try plan(profile, workspace: workspace.path, hostUID: getuid() == 0 ? 1000 : getuid())
@@ -217,8 +255,10 @@ import Testing
     }
 
     @Test func environmentKeepsOnlyTheAllowList() throws {
-        let caller = ["TERM": "xterm", "LC_ALL": "C", "AWS_SECRET_ACCESS_KEY": "k", "GITHUB_TOKEN": "t",
-                      "PATH": "/evil", "HOME": "/root"]
+        let caller = [
+            "TERM": "xterm", "LC_ALL": "C", "AWS_SECRET_ACCESS_KEY": "k", "GITHUB_TOKEN": "t",
+            "PATH": "/evil", "HOME": "/root",
+        ]
         let environment = try plan(environment: caller).environment
         #expect(environment.contains("TERM=xterm"))
         #expect(environment.contains("LC_ALL=C"))
@@ -247,14 +287,15 @@ import Testing
             "max_user_namespaces": 9000, "max_net_namespaces": 9000, "max_cgroup_namespaces": 9000,
         ]
         let made = UserNamespaceLimits.make(limits) { host[$0] }
-        #expect(made == [
-            UserNamespaceLimit(name: "max_inotify_instances", value: 16),
-            UserNamespaceLimit(name: "max_inotify_watches", value: 50000),
-            UserNamespaceLimit(name: "max_fanotify_groups", value: 0),
-            UserNamespaceLimit(name: "max_user_namespaces", value: 0),
-            UserNamespaceLimit(name: "max_net_namespaces", value: 0),
-            UserNamespaceLimit(name: "max_cgroup_namespaces", value: 0),
-        ])
+        #expect(
+            made == [
+                UserNamespaceLimit(name: "max_inotify_instances", value: 16),
+                UserNamespaceLimit(name: "max_inotify_watches", value: 50000),
+                UserNamespaceLimit(name: "max_fanotify_groups", value: 0),
+                UserNamespaceLimit(name: "max_user_namespaces", value: 0),
+                UserNamespaceLimit(name: "max_net_namespaces", value: 0),
+                UserNamespaceLimit(name: "max_cgroup_namespaces", value: 0),
+            ])
         #expect(made.first?.path == "/proc/sys/user/max_inotify_instances")
     }
 

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import Support
@@ -8,18 +8,22 @@ import Testing
 @testable import Sandbox
 
 /// Runs `command` in a sandbox built from `profile`, capturing its output.
-func runSandboxed(_ command: [String], profile: Profile = .minimal, workspace: String? = nil,
-                  limits: CgroupLimits? = nil, timeout: Double? = nil, outputLimit: UInt64? = nil,
-                  environment: [String: String] = [:], cgroupLabel: String? = nil) throws -> RunResult {
+func runSandboxed(
+    _ command: [String], profile: Profile = .minimal, workspace: String? = nil,
+    limits: CgroupLimits? = nil, timeout: Double? = nil, outputLimit: UInt64? = nil,
+    environment: [String: String] = [:], cgroupLabel: String? = nil
+) throws -> RunResult {
     var options = LaunchOptions(profile: profile, output: .capture)
     if let limits { options.cgroupLimits = limits }
     if let timeout { options.timeoutSeconds = timeout }
     if let outputLimit { options.outputLimit = outputLimit }
     options.cgroupLabel = cgroupLabel
     return try NewRootDirectory.with { root in
-        let plan = try LaunchPlan.make(LaunchRequest(profile: profile, command: command, workspace: workspace,
-                                                     callerEnvironment: environment),
-                                       newRoot: root)
+        let plan = try LaunchPlan.make(
+            LaunchRequest(
+                profile: profile, command: command, workspace: workspace,
+                callerEnvironment: environment),
+            newRoot: root)
         return try Launcher.run(plan, options: options)
     }
 }
@@ -46,8 +50,10 @@ struct LauncherTests {
     }
 
     @Test func payloadIsUnprivilegedInFreshNamespaces() throws {
-        let result = try runSandboxed(["/bin/sh", "-c",
-            "id -u; id -g; id -G; hostname; echo $$; grep -E '^(CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' /proc/self/status"])
+        let result = try runSandboxed([
+            "/bin/sh", "-c",
+            "id -u; id -g; id -G; hostname; echo $$; grep -E '^(CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' /proc/self/status",
+        ])
         let lines = result.out.split(separator: "\n").map(String.init)
         #expect(lines.count == 10, "\(result.out) \(result.err)")
         guard lines.count == 10 else { return }
@@ -86,19 +92,24 @@ struct LauncherTests {
     }
 
     @Test func memoryLimitIsReportedAsOOM() throws {
-        let result = try runSandboxed(["/usr/bin/python3", "-c", "b = bytearray(256 << 20); print(len(b))"],
-                                      limits: CgroupLimits(memoryBytes: 48 << 20, pids: 16))
+        let result = try runSandboxed(
+            ["/usr/bin/python3", "-c", "b = bytearray(256 << 20); print(len(b))"],
+            limits: CgroupLimits(memoryBytes: 48 << 20, pids: 16))
         #expect(result.reason == .oom)
         #expect(result.exitCode == 137)
         #expect((result.peakMemoryBytes ?? 0) > 16 << 20)
     }
 
     @Test func pidsLimitRefusesForks() throws {
-        let result = try runSandboxed(["/bin/sh", "-c",
-            "i=0; while [ $i -lt 40 ]; do sleep 5 & i=$((i+1)); done 2>/dev/null; echo started"],
+        let result = try runSandboxed(
+            [
+                "/bin/sh", "-c",
+                "i=0; while [ $i -lt 40 ]; do sleep 5 & i=$((i+1)); done 2>/dev/null; echo started",
+            ],
             limits: CgroupLimits(pids: 8), timeout: 10)
-        #expect(result.err.contains("fork") || result.err.contains("Resource temporarily unavailable") || result.exitCode != 0,
-                "\(result.out) \(result.err)")
+        #expect(
+            result.err.contains("fork") || result.err.contains("Resource temporarily unavailable") || result.exitCode != 0,
+            "\(result.out) \(result.err)")
     }
 
     @Test func outputIsCutAtTheLimit() throws {
@@ -133,8 +144,10 @@ struct LauncherTests {
         let root = try NewRootDirectory.create()
         defer { rmdir(root) }
         var plan = try? LaunchPlan.make(LaunchRequest(profile: .minimal, command: ["/bin/true"]), newRoot: root)
-        plan?.filesystem.append(.mount(source: "/etc/hostname", path: root + "/usr",
-                                       fstype: nil, flags: [.bind], data: nil, optional: false))
+        plan?.filesystem.append(
+            .mount(
+                source: "/etc/hostname", path: root + "/usr",
+                fstype: nil, flags: [.bind], data: nil, optional: false))
         guard let plan else { Issue.record("no plan"); return }
         do {
             _ = try Launcher.run(plan, options: LaunchOptions(profile: .minimal))
@@ -154,14 +167,16 @@ struct LauncherTests {
         let workspace = TemporaryDirectory()
         workspace.write("input.txt", "data\n")
         var profile = Profile.minimal
-        let ro = try runSandboxed(["/bin/sh", "-c", "cat input.txt; echo x > new.txt"], profile: profile,
-                                  workspace: workspace.path)
+        let ro = try runSandboxed(
+            ["/bin/sh", "-c", "cat input.txt; echo x > new.txt"], profile: profile,
+            workspace: workspace.path)
         #expect(ro.out == "data\n")
         #expect(ro.err.contains("Read-only file system"))
 
         profile.filesystem.workspace = .overlay
-        let overlay = try runSandboxed(["/bin/sh", "-c", "echo changed > input.txt; echo x > new.txt; cat input.txt"],
-                                       profile: profile, workspace: workspace.path)
+        let overlay = try runSandboxed(
+            ["/bin/sh", "-c", "echo changed > input.txt; echo x > new.txt; cat input.txt"],
+            profile: profile, workspace: workspace.path)
         #expect(overlay.out == "changed\n", "\(overlay.err)")
         #expect(try String(contentsOfFile: workspace.path + "/input.txt", encoding: .utf8) == "data\n")
         #expect(!FileManager.default.fileExists(atPath: workspace.path + "/new.txt"))
@@ -175,8 +190,10 @@ struct LauncherTests {
         #expect(info.st_uid == 1234, "files written keep the workspace owner")
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: Paths.corpora + "/seccomp/docker-default.json"),
-                   "needs ../shared/corpora/seccomp"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: Paths.corpora + "/seccomp/docker-default.json"),
+            "needs ../shared/corpora/seccomp"))
     func dockerDefaultSeccompProfileRunsAShell() throws {
         let path = Paths.corpora + "/seccomp/docker-default.json"
         var profile = Profile.minimal
@@ -188,7 +205,9 @@ struct LauncherTests {
 
     @Test func badOCIProfilesAreClearErrors() throws {
         let directory = TemporaryDirectory()
-        directory.write("bad.json", "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_MAYBE\"}]}")
+        directory.write(
+            "bad.json", "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_MAYBE\"}]}"
+        )
         directory.write("broken.json", "{not json")
         #expect(throws: SentinelError.self) { try SeccompProgram.oci(path: directory.path + "/bad.json") }
         #expect(throws: SentinelError.self) { try SeccompProgram.oci(path: directory.path + "/broken.json") }

@@ -13,10 +13,11 @@ import Testing
 
     @Test func terminalMountsAPrivateDevptsBeforeDevTurnsReadOnly() throws {
         let ops = try ops(terminal: true)
-        let devpts = FilesystemOp.mount(source: "devpts", path: root + "/dev/pts", fstype: "devpts",
-                                        flags: [.noSuid, .noExec],
-                                        data: "newinstance,ptmxmode=0666,mode=0620,max=\(RootBuilder.maxPTYs)",
-                                        optional: false)
+        let devpts = FilesystemOp.mount(
+            source: "devpts", path: root + "/dev/pts", fstype: "devpts",
+            flags: [.noSuid, .noExec],
+            data: "newinstance,ptmxmode=0666,mode=0620,max=\(RootBuilder.maxPTYs)",
+            optional: false)
         let ptmx = FilesystemOp.symlink(target: "pts/ptmx", path: root + "/dev/ptmx")
         let mountIndex = try #require(ops.firstIndex(of: devpts))
         let linkIndex = try #require(ops.firstIndex(of: ptmx))

@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct ScanConfigTests {
     @Test func parsesEveryKey() throws {
-        let config = try ScanConfig.parse("""
+        let config = try ScanConfig.parse(
+            """
             scanners: [sast, secrets]
             tools: [native, bandit]
             include: ["src/**"]

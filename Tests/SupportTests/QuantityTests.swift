@@ -2,8 +2,10 @@ import Testing
 @testable import Support
 
 @Suite struct QuantityTests {
-    @Test(arguments: [("64M", UInt64(64 << 20)), ("1G", UInt64(1 << 30)), ("512", UInt64(512)),
-                      ("2K", UInt64(2048)), ("1.5M", UInt64(1_572_864)), ("8MiB", UInt64(8 << 20))])
+    @Test(arguments: [
+        ("64M", UInt64(64 << 20)), ("1G", UInt64(1 << 30)), ("512", UInt64(512)),
+        ("2K", UInt64(2048)), ("1.5M", UInt64(1_572_864)), ("8MiB", UInt64(8 << 20)),
+    ])
     func parsesSizes(text: String, expected: UInt64) {
         #expect(Quantity.bytes(text) == expected)
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import Synchronization
@@ -9,7 +9,9 @@ import Synchronization
 public final class LoopbackHTTPServer: Sendable {
     /// What the server received.
     public struct Request: Sendable, Hashable {
+        /// `GET`, `HEAD`, ...
         public var method: String
+        /// The request target as sent (path and query).
         public var path: String
         /// Header names lowercased.
         public var headers: [String: String]
@@ -18,11 +20,16 @@ public final class LoopbackHTTPServer: Sendable {
     /// What it sends back. `declaredLength` larger than the body makes a connection that closes
     /// early (a transfer cut off mid-body).
     public struct Response: Sendable {
+        /// The status code.
         public var status: Int
+        /// Headers in the order sent.
         public var headers: [(String, String)]
+        /// The bytes sent after the headers.
         public var body: [UInt8]
+        /// The `Content-Length` to claim; nil: the body's own length.
         public var declaredLength: Int?
 
+        /// A response; see the properties.
         public init(status: Int, headers: [(String, String)] = [], body: [UInt8] = [], declaredLength: Int? = nil) {
             self.status = status
             self.headers = headers
@@ -31,7 +38,9 @@ public final class LoopbackHTTPServer: Sendable {
         }
     }
 
+    /// The port it listens on.
     public let port: Int
+    /// `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
     private let listener: Int32
     private let handler: @Sendable (Request) -> Response
@@ -42,6 +51,7 @@ public final class LoopbackHTTPServer: Sendable {
     /// Every request so far, in order.
     public var requests: [Request] { received.withLock { $0 } }
 
+    /// Starts listening on an ephemeral loopback port; `handler` answers each request.
     public init(handler: @escaping @Sendable (Request) -> Response) throws {
         self.handler = handler
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)

@@ -112,7 +112,8 @@ public struct HTMLRenderer: ReportRenderer {
                 + " data-loc=\"\(escape(location.artifact))\" data-line=\"\(location.startLine ?? 0)\""
                 + " data-conf=\"\(finding.confidence.rank)\" data-fingerprint=\"\(escape(finding.fingerprint))\">"
             html += "<td><span class=\"badge sev-\(finding.severity.rawValue)\">\(finding.severity.rawValue)</span></td>"
-            let help = report.rule(finding.ruleId)?.helpURI
+            let help =
+                report.rule(finding.ruleId)?.helpURI
                 ?? finding.cwe.first.map { "https://cwe.mitre.org/data/definitions/\($0).html" }
             html += "<td>\(escape(finding.tool))</td><td class=\"rule\">\(link(help, text: finding.ruleId))</td>"
             html +=

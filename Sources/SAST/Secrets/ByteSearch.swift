@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Substring search over bytes: libc's vectorised `memchr` finds the first byte, `memcmp`

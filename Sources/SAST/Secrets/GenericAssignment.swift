@@ -2,18 +2,22 @@
 /// secret, an assignment, and a quoted literal that looks random (long enough, high entropy,
 /// not a placeholder).
 enum GenericAssignment {
-    static let keywords = ["password", "passwd", "pwd", "secret", "api_key", "apikey", "api-key", "access_key",
-                           "auth_token", "access_token", "private_key", "client_secret", "token"].map { Array($0.utf8) }
+    static let keywords = [
+        "password", "passwd", "pwd", "secret", "api_key", "apikey", "api-key", "access_key",
+        "auth_token", "access_token", "private_key", "client_secret", "token",
+    ].map { Array($0.utf8) }
     static let assignmentBytes: [UInt8] = [UInt8(ascii: "="), UInt8(ascii: ":")]
     static let quoteBytes: [UInt8] = [UInt8(ascii: "\""), UInt8(ascii: "'")]
-    static let placeholders = ["${", "{{", "<", "%(", "xxx", "changeme", "change_me", "example", "dummy", "placeholder",
-                               "your_", "your-", "****", "redacted", "todo", "fixme", "secret", "password"]
+    static let placeholders = [
+        "${", "{{", "<", "%(", "xxx", "changeme", "change_me", "example", "dummy", "placeholder",
+        "your_", "your-", "****", "redacted", "todo", "fixme", "secret", "password",
+    ]
 
     /// Byte ranges of the secret values (inside the quotes).
     static func secretValues(in line: ArraySlice<UInt8>) -> [Range<Int>] {
         // Most lines have no assignment with a quoted value: skip them before any work.
         guard line.count >= 12, ByteSearch.containsAny(assignmentBytes, in: line),
-              ByteSearch.containsAny(quoteBytes, in: line)
+            ByteSearch.containsAny(quoteBytes, in: line)
         else { return [] }
         let lower = line.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
         var result: [Range<Int>] = []

@@ -11,8 +11,10 @@ struct TokenPattern: Sendable {
     /// Whether the byte before the token must not belong to `body` (a word boundary).
     let boundaryBefore: Bool
 
-    init(_ ruleID: String, _ title: String, prefixes: [String], body: ByteSet, length: ClosedRange<Int>,
-         boundaryBefore: Bool = true) {
+    init(
+        _ ruleID: String, _ title: String, prefixes: [String], body: ByteSet, length: ClosedRange<Int>,
+        boundaryBefore: Bool = true
+    ) {
         self.ruleID = ruleID
         self.title = title
         self.prefixes = prefixes.map { Array($0.utf8) }
@@ -73,12 +75,23 @@ struct ByteSet: Sendable {
     static let upper = ByteSet([UInt8(ascii: "A")...UInt8(ascii: "Z")])
     static let digits = ByteSet([UInt8(ascii: "0")...UInt8(ascii: "9")])
     static let upperAlphanumeric = ByteSet([UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9")])
-    static let alphanumeric = ByteSet([UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                                       UInt8(ascii: "0")...UInt8(ascii: "9")])
-    static let word = ByteSet([UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                               UInt8(ascii: "0")...UInt8(ascii: "9")], "_")
-    static let base64 = ByteSet([UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                                 UInt8(ascii: "0")...UInt8(ascii: "9")], "+/=")
-    static let urlSafe = ByteSet([UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                                  UInt8(ascii: "0")...UInt8(ascii: "9")], "-_")
+    static let alphanumeric = ByteSet([
+        UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"),
+    ])
+    static let word = ByteSet(
+        [
+            UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+        ], "_")
+    static let base64 = ByteSet(
+        [
+            UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+        ], "+/=")
+    static let urlSafe = ByteSet(
+        [
+            UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+        ], "-_")
 }

@@ -101,8 +101,9 @@ public struct CVSS4: Sendable, Hashable {
             eq4 = 2
         }
         let eq5 = ["A": 0, "P": 1, "U": 2][m("E")] ?? 0
-        let eq6 = (m("CR") == "H" && m("VC") == "H") || (m("IR") == "H" && m("VI") == "H")
-            || (m("AR") == "H" && m("VA") == "H") ? 0 : 1
+        let eq6 =
+            (m("CR") == "H" && m("VC") == "H") || (m("IR") == "H" && m("VI") == "H")
+                || (m("AR") == "H" && m("VA") == "H") ? 0 : 1
         return [eq1, eq2, eq3, eq4, eq5, eq6]
     }
 
@@ -131,17 +132,22 @@ public struct CVSS4: Sendable, Hashable {
             lowerEQ3EQ6 = [left, right].compactMap { $0 }.max()
         case (1, 0): lowerEQ3EQ6 = lower { $0[5] += 1 }
         case (0, 1), (1, 1): lowerEQ3EQ6 = lower { $0[2] += 1 }
-        default: lowerEQ3EQ6 = lower { $0[2] += 1; $0[5] += 1 }
+        default:
+            lowerEQ3EQ6 = lower {
+                $0[2] += 1; $0[5] += 1
+            }
         }
         let lowerEQ4 = lower { $0[3] += 1 }
         let lowerEQ5 = lower { $0[4] += 1 }
 
         // The first of the class's most severe vectors that this vector is not above anywhere.
-        let distances = CVSS4Tables.highestVectors(eq1: eq1, eq2: eq2, eq3: eq3, eq6: eq6, eq4: eq4, eq5: eq5)
+        let distances =
+            CVSS4Tables.highestVectors(eq1: eq1, eq2: eq2, eq3: eq3, eq6: eq6, eq4: eq4, eq5: eq5)
             .lazy.map { highest in
-                Dictionary(uniqueKeysWithValues: CVSS4Tables.levels.map { name, levels in
-                    (name, (levels[m(name)] ?? 0) - (levels[highest[name] ?? ""] ?? 0))
-                })
+                Dictionary(
+                    uniqueKeysWithValues: CVSS4Tables.levels.map { name, levels in
+                        (name, (levels[m(name)] ?? 0) - (levels[highest[name] ?? ""] ?? 0))
+                    })
             }
             .first { $0.values.allSatisfy { $0 >= 0 } } ?? [:]
         func sum(_ names: [String]) -> Double { Double(names.reduce(0) { $0 + (distances[$1] ?? 0) }) }

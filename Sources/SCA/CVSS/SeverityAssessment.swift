@@ -42,8 +42,9 @@ public struct SeverityAssessment: Sendable, Hashable {
             }
         }
         guard let best = scored.max(by: { $0.score < $1.score }) else { return nil }
-        return SeverityAssessment(severity: AdvisorySeverity(score: best.score), score: best.score,
-                                  vector: best.vector, source: best.source)
+        return SeverityAssessment(
+            severity: AdvisorySeverity(score: best.score), score: best.score,
+            vector: best.vector, source: best.source)
     }
 
     /// The severity from labels alone (`database_specific.severity`, an Ubuntu priority); nil when none.

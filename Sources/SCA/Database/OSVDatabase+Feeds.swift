@@ -18,8 +18,10 @@ public struct FeedState: Sendable, Hashable {
     public var refreshedAt: Date
 
     /// Makes a feed record, refreshed now by default.
-    public init(ecosystem: String, source: String, etag: String? = nil, lastModified: String? = nil,
-                refreshedAt: Date = Date()) {
+    public init(
+        ecosystem: String, source: String, etag: String? = nil, lastModified: String? = nil,
+        refreshedAt: Date = Date()
+    ) {
         self.ecosystem = ecosystem
         self.source = source
         self.etag = etag
@@ -48,8 +50,10 @@ extension OSVDatabase {
             "SELECT ecosystem, source, etag, last_modified, refreshed_at FROM feeds ORDER BY ecosystem")
         var result = [FeedState]()
         while try q.step() {
-            result.append(FeedState(ecosystem: q.text(0) ?? "", source: q.text(1) ?? "", etag: q.text(2),
-                                    lastModified: q.text(3), refreshedAt: Date(timeIntervalSince1970: Double(q.int(4)))))
+            result.append(
+                FeedState(
+                    ecosystem: q.text(0) ?? "", source: q.text(1) ?? "", etag: q.text(2),
+                    lastModified: q.text(3), refreshedAt: Date(timeIntervalSince1970: Double(q.int(4)))))
         }
         return result
     }
@@ -78,15 +82,16 @@ extension OSVDatabase {
     /// for that URL (newer-wins importing never moves data backwards).
     func writeFeed(_ feed: FeedState) throws {
         let isURL = feed.source.hasPrefix("http://") || feed.source.hasPrefix("https://")
-        let q = try connection.prepare(isURL
-            ? """
-              INSERT INTO feeds(ecosystem, source, etag, last_modified, refreshed_at) VALUES (?1, ?2, ?3, ?4, ?5)
-              ON CONFLICT(ecosystem) DO UPDATE SET source = ?2, etag = ?3, last_modified = ?4, refreshed_at = ?5
-              """
-            : """
-              INSERT INTO feeds(ecosystem, source, etag, last_modified, refreshed_at) VALUES (?1, ?2, ?3, ?4, ?5)
-              ON CONFLICT(ecosystem) DO UPDATE SET source = ?2, refreshed_at = ?5
-              """)
+        let q = try connection.prepare(
+            isURL
+                ? """
+                INSERT INTO feeds(ecosystem, source, etag, last_modified, refreshed_at) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT(ecosystem) DO UPDATE SET source = ?2, etag = ?3, last_modified = ?4, refreshed_at = ?5
+                """
+                : """
+                INSERT INTO feeds(ecosystem, source, etag, last_modified, refreshed_at) VALUES (?1, ?2, ?3, ?4, ?5)
+                ON CONFLICT(ecosystem) DO UPDATE SET source = ?2, refreshed_at = ?5
+                """)
         q.bind(1, feed.ecosystem)
         q.bind(2, feed.source)
         q.bind(3, feed.etag)

@@ -45,7 +45,8 @@ struct Lookup {
     }
 
     init(_ database: OSVDatabase) throws {
-        query = try database.connection.prepare("""
+        query = try database.connection.prepare(
+            """
             SELECT r.id, r.aliases, r.summary, r.modified, r.published, r.severity, r.db_severity, r.refs,
                    a.ecosystem, a.ranges, a.versions, a.severity
             FROM affected a JOIN records r ON r.rid = a.rid
@@ -54,7 +55,8 @@ struct Lookup {
             """)
         // Aliases both ways: the record named by an alias, and records that list the id (or one
         // of its aliases, e.g. the same CVE) among their own aliases.
-        aliasQuery = try database.connection.prepare("""
+        aliasQuery = try database.connection.prepare(
+            """
             SELECT r.id, r.severity, r.db_severity FROM records r
             WHERE r.withdrawn IS NULL AND (r.id = ?1 OR r.rid IN (SELECT rid FROM aliases WHERE alias = ?1))
             """)
@@ -72,10 +74,11 @@ struct Lookup {
             let outcome = evaluator.evaluate(version, group.prepared)
             guard outcome.isAffected, var advisory = advisory(group.id) else { return nil }
             advisory.severity = severity(of: advisory, entryLabels: group.labels)
-            return VulnerabilityMatch(advisory: advisory, ecosystem: dependency.ecosystem, package: dependency.name,
-                                      version: version, affectedRange: outcome.matchedBy ?? "",
-                                      fixedVersions: outcome.fixedVersions, smallestFix: outcome.smallestFix,
-                                      fixIsSameMajor: outcome.fixIsSameMajor)
+            return VulnerabilityMatch(
+                advisory: advisory, ecosystem: dependency.ecosystem, package: dependency.name,
+                version: version, affectedRange: outcome.matchedBy ?? "",
+                fixedVersions: outcome.fixedVersions, smallestFix: outcome.smallestFix,
+                fixIsSameMajor: outcome.fixIsSameMajor)
         }
         return matches
     }
@@ -86,7 +89,8 @@ struct Lookup {
         var assessment = advisory.severity
         if assessment.isFromCVSS { return assessment }
         if let label = entryLabels.compactMap({ $0.flatMap(AdvisorySeverity.init(label:)) }).max(),
-           assessment.isUnknown || label > assessment.severity {
+            assessment.isUnknown || label > assessment.severity
+        {
             assessment = SeverityAssessment(severity: label, score: nil, vector: nil, source: "database")
         }
         if let alias = (try? aliasSeverity(of: advisory)) ?? nil {
@@ -118,8 +122,10 @@ struct Lookup {
     }
 
     /// One indexed query: the package's advisories, grouped by record and prepared for evaluation.
-    private mutating func fetch(_ dependency: Dependency, name: String,
-                                evaluator: VersionEvaluator) throws -> [(id: String, labels: [String?], prepared: AnyObject)] {
+    private mutating func fetch(
+        _ dependency: Dependency, name: String,
+        evaluator: VersionEvaluator
+    ) throws -> [(id: String, labels: [String?], prepared: AnyObject)] {
         query.reset()
         query.bind(1, dependency.ecosystem.name)
         query.bind(2, name)
@@ -128,13 +134,15 @@ struct Lookup {
         while try query.step() {
             let id = query.text(0) ?? ""
             if rows[id] == nil {
-                rows[id] = RecordRow(aliases: query.text(1), summary: query.text(2), modified: query.text(3),
-                                     published: query.text(4), severity: query.text(5), databaseSeverity: query.text(6),
-                                     references: query.text(7))
+                rows[id] = RecordRow(
+                    aliases: query.text(1), summary: query.text(2), modified: query.text(3),
+                    published: query.text(4), severity: query.text(5), databaseSeverity: query.text(6),
+                    references: query.text(7))
             }
-            var entry = OSVAffected(ecosystem: query.text(8) ?? "", name: dependency.name,
-                                    ranges: StoredAffected.decodeRanges(query.text(9) ?? ""),
-                                    severity: query.text(11))
+            var entry = OSVAffected(
+                ecosystem: query.text(8) ?? "", name: dependency.name,
+                ranges: StoredAffected.decodeRanges(query.text(9) ?? ""),
+                severity: query.text(11))
             if let keys = query.text(10), !keys.isEmpty { entry.versionKeysText = "\n" + keys + "\n" }
             if grouped.last?.id == id {
                 grouped[grouped.count - 1].entries.append(entry)

@@ -64,7 +64,8 @@ public final class OSVDatabase {
             q.bind(1, newestKey)
             if try q.step() { newest = q.text(0) }
         }
-        let perEcosystem = try connection.prepare("""
+        let perEcosystem = try connection.prepare(
+            """
             SELECT a.ecosystem, COUNT(DISTINCT r.rid), COUNT(DISTINCT CASE WHEN r.withdrawn IS NOT NULL THEN r.rid END),
                    MAX(r.modified_key)
             FROM affected a JOIN records r ON r.rid = a.rid
@@ -79,12 +80,15 @@ public final class OSVDatabase {
                 modifiedOf.bind(1, key)
                 if try modifiedOf.step() { newestHere = modifiedOf.text(0) }
             }
-            ecosystems.append(.init(ecosystem: perEcosystem.text(0) ?? "", records: Int(perEcosystem.int(1)),
-                                    withdrawn: Int(perEcosystem.int(2)), newestModified: newestHere))
+            ecosystems.append(
+                .init(
+                    ecosystem: perEcosystem.text(0) ?? "", records: Int(perEcosystem.int(1)),
+                    withdrawn: Int(perEcosystem.int(2)), newestModified: newestHere))
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
-        return Status(path: path, fileSize: size, records: Int(totals.int(0)), withdrawn: Int(totals.int(1)),
-                      newestModified: newest, ecosystems: ecosystems)
+        return Status(
+            path: path, fileSize: size, records: Int(totals.int(0)), withdrawn: Int(totals.int(1)),
+            newestModified: newest, ecosystems: ecosystems)
     }
 
     /// The stored record with `id`, decoded from its kept JSON; nil when absent.

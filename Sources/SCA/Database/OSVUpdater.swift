@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import HTTP
@@ -62,8 +62,9 @@ public struct OSVUpdater: Sendable {
 
         let response: HTTPResponse
         do {
-            response = try HTTPClient.get(HTTPRequest(url: url, headers: headers, timeout: timeout, maxBytes: maxBytes),
-                                          to: temporary)
+            response = try HTTPClient.get(
+                HTTPRequest(url: url, headers: headers, timeout: timeout, maxBytes: maxBytes),
+                to: temporary)
         } catch let error as SentinelError where error.code == .network || error.code == .io {
             return .failed(error.message)
         }
@@ -74,8 +75,9 @@ public struct OSVUpdater: Sendable {
             try database.recordFeed(feed)
             return .notModified
         case 200:
-            let feed = FeedState(ecosystem: ecosystem, source: url, etag: response.etag,
-                                 lastModified: response.lastModified, refreshedAt: now)
+            let feed = FeedState(
+                ecosystem: ecosystem, source: url, etag: response.etag,
+                lastModified: response.lastModified, refreshedAt: now)
             do {
                 return .imported(try database.importExport(zip: temporary, label: url, feed: feed))
             } catch let error as SentinelError where error.code == .invalidInput || error.code == .unsupported {

@@ -4,14 +4,15 @@
 enum StoredAffected {
     static func encodeRanges(_ ranges: [OSVRange]) -> String {
         ranges.map { range in
-            ([range.type] + range.events.map { event -> String in
-                switch event {
-                case .introduced(let v): return "i:" + v
-                case .fixed(let v): return "f:" + v
-                case .lastAffected(let v): return "a:" + v
-                case .limit(let v): return "l:" + v
-                }
-            }).joined(separator: "\t")
+            ([range.type]
+                + range.events.map { event -> String in
+                    switch event {
+                    case .introduced(let v): return "i:" + v
+                    case .fixed(let v): return "f:" + v
+                    case .lastAffected(let v): return "a:" + v
+                    case .limit(let v): return "l:" + v
+                    }
+                }).joined(separator: "\t")
         }.joined(separator: "\n")
     }
 

@@ -63,10 +63,15 @@ struct PreparedRange<V: Comparable> {
         for event in range.events {
             let text = event.version
             let bound: Bound
-            if case .introduced = event, text == "0" { bound = .low }
-            else if case .limit = event, text.contains("*") { bound = .high }
-            else if let parsed = parse(text) { bound = .value(parsed) }
-            else { return nil }
+            if case .introduced = event, text == "0" {
+                bound = .low
+            } else if case .limit = event, text.contains("*") {
+                bound = .high
+            } else if let parsed = parse(text) {
+                bound = .value(parsed)
+            } else {
+                return nil
+            }
             if case .limit = event { limits.append(bound) } else { timeline.append((bound, event)) }
         }
         // A stable sort keeps the written order between events naming equal versions.
@@ -119,8 +124,9 @@ extension Ecosystem {
                 prepare: { PreparedEntries(entries: $0, ranges: $0.map { $0.ranges.map(cache.prepare) }) },
                 evaluate: { installed, prepared in
                     guard let ready = prepared as? PreparedEntries<S> else {
-                        return OSVEvaluator.Outcome(isAffected: false, matchedBy: nil, fixedVersions: [], smallestFix: nil,
-                                                    fixIsSameMajor: nil, unusableRanges: 0)
+                        return OSVEvaluator.Outcome(
+                            isAffected: false, matchedBy: nil, fixedVersions: [], smallestFix: nil,
+                            fixIsSameMajor: nil, unusableRanges: 0)
                     }
                     return cache.evaluate(installed, ready)
                 })
@@ -235,8 +241,9 @@ final class VersionCache<S: VersionScheme> {
     }
 
     func evaluate(_ installed: String, _ ready: PreparedEntries<S>) -> OSVEvaluator.Outcome {
-        var outcome = OSVEvaluator.Outcome(isAffected: false, matchedBy: nil, fixedVersions: [], smallestFix: nil,
-                                           fixIsSameMajor: nil, unusableRanges: 0)
+        var outcome = OSVEvaluator.Outcome(
+            isAffected: false, matchedBy: nil, fixedVersions: [], smallestFix: nil,
+            fixIsSameMajor: nil, unusableRanges: 0)
         let entries = ready.entries, prepared = ready.ranges
         var fixes = [String]()
         for (entry, ranges) in zip(entries, prepared) {

@@ -3,24 +3,36 @@ import Support
 
 /// One OSV advisory, reduced to what matching and reporting need.
 public struct OSVRecord: Sendable, Hashable {
+    /// The OSV id (`PYSEC-2021-59`, `GHSA-…`).
     public var id: String
     /// RFC 3339 timestamp as written; `modifiedKey` is the comparable form.
     public var modified: String
+    /// `published` as written, when given.
     public var published: String?
+    /// `withdrawn` as written: a withdrawn record matches nothing.
     public var withdrawn: String?
+    /// Other ids of the same vulnerability (CVE, GHSA).
     public var aliases: [String]
+    /// The one-line summary, when given.
     public var summary: String?
+    /// The long description, when given.
     public var details: String?
+    /// The record-level severity entries (CVSS vectors by type).
     public var severity: [OSVSeverity]
+    /// The packages it affects, with their ranges and versions.
     public var affected: [OSVAffected]
+    /// Links (advisory, fix, report).
     public var references: [OSVReference]
     /// The record's top-level `database_specific.severity` (GHSA style `HIGH`), when present.
     public var databaseSeverity: String?
 
-    public init(id: String, modified: String, published: String? = nil, withdrawn: String? = nil,
-                aliases: [String] = [], summary: String? = nil, details: String? = nil,
-                severity: [OSVSeverity] = [], affected: [OSVAffected] = [], references: [OSVReference] = [],
-                databaseSeverity: String? = nil) {
+    /// A record; see the properties.
+    public init(
+        id: String, modified: String, published: String? = nil, withdrawn: String? = nil,
+        aliases: [String] = [], summary: String? = nil, details: String? = nil,
+        severity: [OSVSeverity] = [], affected: [OSVAffected] = [], references: [OSVReference] = [],
+        databaseSeverity: String? = nil
+    ) {
         self.id = id
         self.modified = modified
         self.published = published
@@ -40,23 +52,33 @@ public struct OSVRecord: Sendable, Hashable {
 
 /// A `severity[]` entry: `type` (`CVSS_V3`, `CVSS_V4`, `Ubuntu`, ...) and its `score` text.
 public struct OSVSeverity: Sendable, Hashable, Codable {
+    /// `CVSS_V3`, `CVSS_V4`, `CVSS_V2` or another scheme name.
     public var type: String
+    /// The vector (or score) text in that scheme.
     public var score: String
+    /// A severity entry.
     public init(type: String, score: String) { self.type = type; self.score = score }
 }
 
 /// A `references[]` entry.
 public struct OSVReference: Sendable, Hashable, Codable {
+    /// `ADVISORY`, `FIX`, `REPORT`, `WEB`, ...
     public var type: String
+    /// The link.
     public var url: String
+    /// A reference.
     public init(type: String, url: String) { self.type = type; self.url = url }
 }
 
 /// An `affected[]` entry: one package and the versions of it the advisory covers.
 public struct OSVAffected: Sendable, Hashable {
+    /// The ecosystem name (`PyPI`, `crates.io`, `Go`, ...), possibly with a `:suffix`.
     public var ecosystem: String
+    /// The package name as the ecosystem spells it.
     public var name: String
+    /// The package URL, when given.
     public var purl: String?
+    /// Affected ranges (`ECOSYSTEM`, `SEMVER`, `GIT`).
     public var ranges: [OSVRange]
     /// The explicit `versions` list, as written (often unsorted).
     public var versions: [String]
@@ -68,8 +90,11 @@ public struct OSVAffected: Sendable, Hashable {
     /// The equality keys as stored (`\nkey\nkey\n`), searched directly instead of splitting.
     var versionKeysText: String?
 
-    public init(ecosystem: String, name: String, purl: String? = nil, ranges: [OSVRange] = [],
-                versions: [String] = [], severity: String? = nil) {
+    /// An affected package; see the properties.
+    public init(
+        ecosystem: String, name: String, purl: String? = nil, ranges: [OSVRange] = [],
+        versions: [String] = [], severity: String? = nil
+    ) {
         self.ecosystem = ecosystem
         self.name = name
         self.purl = purl
@@ -83,7 +108,9 @@ public struct OSVAffected: Sendable, Hashable {
 public struct OSVRange: Sendable, Hashable {
     /// `ECOSYSTEM`, `SEMVER` or `GIT`.
     public var type: String
+    /// The range's events in order (`introduced`, `fixed`, `last_affected`, `limit`).
     public var events: [OSVEvent]
+    /// A range of `type` with `events`.
     public init(type: String, events: [OSVEvent]) { self.type = type; self.events = events }
 }
 

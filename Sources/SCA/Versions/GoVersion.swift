@@ -22,7 +22,8 @@ public struct GoVersionScheme: VersionScheme {
     /// other forms): the last two pre-release parts are a 14-digit timestamp and a commit hash.
     public static func isPseudoVersion(_ text: String) -> Bool {
         guard let v = SemVer(text.hasPrefix("v") ? String(text.dropFirst()) : text),
-              let dash = text.firstIndex(of: "-") else { return false }
+            let dash = text.firstIndex(of: "-")
+        else { return false }
         let tail = text[text.index(after: dash)...].split(separator: "+").first ?? ""
         let pieces = tail.split(separator: "-")
         guard let last = pieces.last, pieces.count >= 2, !v.prerelease.isEmpty else { return false }

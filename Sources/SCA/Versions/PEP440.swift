@@ -67,9 +67,14 @@ public struct PEP440Version: Comparable, Hashable, Sendable, CustomStringConvert
         if let post { out += ".post\(post)" }
         if let dev { out += ".dev\(dev)" }
         if !local.isEmpty {
-            out += "+" + local.map { part -> String in
-                switch part { case .text(let s): return s; case .number(let n): return n.digits }
-            }.joined(separator: ".")
+            out +=
+                "+"
+                + local.map { part -> String in
+                    switch part {
+                    case .text(let s): return s;
+                    case .number(let n): return n.digits
+                    }
+                }.joined(separator: ".")
         }
         return out
     }
@@ -123,8 +128,10 @@ public struct PEP440Version: Comparable, Hashable, Sendable, CustomStringConvert
 /// A hand-written scanner for the PEP 440 appendix grammar (case-insensitive, surrounding
 /// whitespace allowed), working on bytes to stay fast.
 struct PEP440Scanner {
-    typealias Parts = (Natural, [Natural], (phase: PEP440Version.Phase, number: Natural)?,
-                       Natural?, Natural?, [PEP440Version.LocalPart])
+    typealias Parts = (
+        Natural, [Natural], (phase: PEP440Version.Phase, number: Natural)?,
+        Natural?, Natural?, [PEP440Version.LocalPart]
+    )
     private let bytes: [UInt8]
     private var at = 0
 

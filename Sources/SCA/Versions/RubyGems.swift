@@ -71,7 +71,10 @@ public struct RubyGemsVersion: Comparable, Hashable, Sendable, CustomStringConve
     /// The segments joined by dots, trailing zeros dropped.
     public var description: String {
         segments.map { s -> String in
-            switch s { case .number(let n): return n.digits; case .text(let t): return t }
+            switch s {
+            case .number(let n): return n.digits;
+            case .text(let t): return t
+            }
         }.joined(separator: ".")
     }
 

@@ -96,9 +96,14 @@ public struct SemVer: Comparable, Hashable, Sendable, CustomStringConvertible {
     public var precedenceText: String {
         var out = "\(major).\(minor).\(patch)"
         if !prerelease.isEmpty {
-            out += "-" + prerelease.map { id -> String in
-                switch id { case .number(let n): return n.digits; case .text(let s): return s }
-            }.joined(separator: ".")
+            out +=
+                "-"
+                + prerelease.map { id -> String in
+                    switch id {
+                    case .number(let n): return n.digits;
+                    case .text(let s): return s
+                    }
+                }.joined(separator: ".")
         }
         return out
     }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Support
 import Synchronization
@@ -70,7 +70,8 @@ public enum Cgroups {
     /// v2 when the unified root has controllers, else v1 when its controllers are mounted.
     public static func detect(root: String = "/sys/fs/cgroup") -> (any CgroupHierarchy)? {
         if let controllers = CgroupFiles.read(root + "/cgroup.controllers"),
-           !controllers.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            !controllers.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        {
             return CgroupV2(root: root)
         }
         if CgroupFiles.exists(root + "/memory/memory.limit_in_bytes") || CgroupFiles.exists(root + "/pids/pids.max") {

@@ -48,16 +48,19 @@ public struct DependencyScanner: Adapters.Scanner {
         }
         // A lockfile that cannot be read is bad input: reported once, the scan goes on, exit 2.
         let inputErrors = detected.errors.map {
-            Notice(level: .error, message: $0.line > 0 ? "\($0.file):\($0.line): \($0.message)" : "\($0.file): \($0.message)",
-                   tool: name)
+            Notice(
+                level: .error, message: $0.line > 0 ? "\($0.file):\($0.line): \($0.message)" : "\($0.file): \($0.message)",
+                tool: name)
         }
         var notices: [Notice] = []
         var findings: [Finding] = []
         var rules: [String: RuleDescriptor] = [:]
         for problem in detected.results.flatMap(\.problems) {
             if problem.level == .info && problem.message.hasPrefix("not pinned") {
-                findings.append(Finding(ruleId: Self.notPinnedRule.id, tool: name, severity: .info, confidence: .high,
-                                        message: problem.message, location: Location(file: problem.file, startLine: max(1, problem.line))))
+                findings.append(
+                    Finding(
+                        ruleId: Self.notPinnedRule.id, tool: name, severity: .info, confidence: .high,
+                        message: problem.message, location: Location(file: problem.file, startLine: max(1, problem.line))))
                 rules[Self.notPinnedRule.id] = Self.notPinnedRule
             } else if problem.level != .info {
                 notices.append(Notice(level: .warning, message: problem.description, file: problem.file, tool: name))
@@ -80,8 +83,9 @@ public struct DependencyScanner: Adapters.Scanner {
             context.warn(warning)
             notices.append(Notice(level: .warning, message: warning, tool: name))
         }
-        var output = ScannerOutput(findings: findings, rules: rules.values.sorted { $0.id < $1.id },
-                                   tool: ToolRun(name: name, status: .succeeded), notices: notices)
+        var output = ScannerOutput(
+            findings: findings, rules: rules.values.sorted { $0.id < $1.id },
+            tool: ToolRun(name: name, status: .succeeded), notices: notices)
         output.inputErrors = inputErrors
         return output
     }
@@ -93,7 +97,8 @@ public struct DependencyScanner: Adapters.Scanner {
 
     static let notPinnedRule = RuleDescriptor(
         id: "sca.not-pinned", tool: "osv", name: "not-pinned", shortDescription: "Dependency not pinned to a version",
-        fullDescription: "The manifest names a dependency without an exact version, so the installed version (and its advisories) cannot be known. Pin it in a lockfile.",
+        fullDescription:
+            "The manifest names a dependency without an exact version, so the installed version (and its advisories) cannot be known. Pin it in a lockfile.",
         defaultSeverity: .info, tags: ["supply-chain"])
 
     private func finding(for match: VulnerabilityMatch, dependency: Dependency, sameAs: [String] = []) -> Finding {
@@ -104,11 +109,12 @@ public struct DependencyScanner: Adapters.Scanner {
         if let smallest = match.smallestFix {
             fix = "fixed in \(smallest)" + (match.fixIsSameMajor == false ? " (a new major version)" : "")
         }
-        let summary = advisory.summary.map { text -> String in
-            var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            while trimmed.hasSuffix(".") { trimmed.removeLast() }
-            return ": " + trimmed
-        } ?? ""
+        let summary =
+            advisory.summary.map { text -> String in
+                var trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                while trimmed.hasSuffix(".") { trimmed.removeLast() }
+                return ": " + trimmed
+            } ?? ""
         var properties: [String: String] = [
             "package": match.package, "installedVersion": match.version, "ecosystem": match.ecosystem.name,
             "affectedRange": match.affectedRange, "fixedVersions": match.fixedVersions.joined(separator: ","),
@@ -138,14 +144,17 @@ public struct DependencyScanner: Adapters.Scanner {
         let aliases = advisory.aliases.isEmpty ? "" : " (\(advisory.aliases.joined(separator: ", ")))"
         var fixes: [String] = []
         for match in matches {
-            let line = match.smallestFix.map { "upgrade \(match.package) to \($0) or later" }
+            let line =
+                match.smallestFix.map { "upgrade \(match.package) to \($0) or later" }
                 ?? "no fixed version of \(match.package) is published"
             if !fixes.contains(line) { fixes.append(line) }
         }
         let severity = Self.severityText(advisory.severity)
-        let text = "\(advisory.id)\(aliases): \(summary ?? "known vulnerability").\n\nSeverity: \(severity).\n\n"
+        let text =
+            "\(advisory.id)\(aliases): \(summary ?? "known vulnerability").\n\nSeverity: \(severity).\n\n"
             + "Fix: " + fixes.joined(separator: "; ") + ".\n\nDetails: \(advisory.url)"
-        let markdown = "**\(advisory.id)**\(aliases): \(summary ?? "known vulnerability")\n\nSeverity: \(severity)\n\n"
+        let markdown =
+            "**\(advisory.id)**\(aliases): \(summary ?? "known vulnerability")\n\nSeverity: \(severity)\n\n"
             + fixes.map { "- \($0)" }.joined(separator: "\n") + "\n\nDetails: [\(advisory.id)](\(advisory.url))"
         var descriptor = RuleDescriptor(
             id: advisory.id, tool: "osv", name: advisory.id, shortDescription: summary ?? "Known vulnerability \(advisory.id)",
@@ -163,7 +172,8 @@ public struct DependencyScanner: Adapters.Scanner {
             return "\(severity) (CVSS \(score), \(vector)\(borrowed))"
         }
         if assessment.isUnknown { return "unknown (no CVSS vector or severity label is published; gated like high)" }
-        return "\(severity) (\(assessment.source.hasPrefix("alias:") ? "label of alias \(assessment.source.split(separator: " ").last ?? "")" : "database label"))"
+        return
+            "\(severity) (\(assessment.source.hasPrefix("alias:") ? "label of alias \(assessment.source.split(separator: " ").last ?? "")" : "database label"))"
     }
 
     /// One warning per ecosystem in use whose data was last refreshed longer ago than allowed.
@@ -175,8 +185,9 @@ public struct DependencyScanner: Adapters.Scanner {
             guard let feed = feeds.first(where: { $0.ecosystem == ecosystem }) else { continue }
             let age = now.timeIntervalSince(feed.refreshedAt)
             guard age > context.maxDatabaseAge else { continue }
-            warnings.append("the \(ecosystem) advisories are \(FeedState.describeAge(age)) old "
-                + "(older than \(FeedState.describeAge(context.maxDatabaseAge))): run `sentinel db update`")
+            warnings.append(
+                "the \(ecosystem) advisories are \(FeedState.describeAge(age)) old "
+                    + "(older than \(FeedState.describeAge(context.maxDatabaseAge))): run `sentinel db update`")
         }
         return warnings
     }

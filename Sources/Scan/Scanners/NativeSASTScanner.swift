@@ -62,8 +62,9 @@ public struct NativeSASTScanner: Adapters.Scanner {
                 notices.append(Notice(level: .warning, message: error, file: files[index], tool: name))
             }
         }
-        var output = ScannerOutput(findings: findings, rules: rules.descriptors,
-                                   tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
+        var output = ScannerOutput(
+            findings: findings, rules: rules.descriptors,
+            tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
         output.skippedFiles = unread.withLock { $0 }
         output.equivalence = rules.equivalence
         return output

@@ -29,8 +29,9 @@ public struct SecretsScanner: Adapters.Scanner {
             }
             findings += detector.scan(file: file, bytes: Array(data))
         }
-        var output = ScannerOutput(findings: findings, rules: SecretsDetector.descriptors,
-                                   tool: ToolRun(name: name, version: nil, status: .succeeded))
+        var output = ScannerOutput(
+            findings: findings, rules: SecretsDetector.descriptors,
+            tool: ToolRun(name: name, version: nil, status: .succeeded))
         output.skippedFiles = unread
         return output
     }

@@ -1,7 +1,7 @@
 // Measures the launcher in-process against spawning a peer (bwrap) the same way, so the
 // ratio compares sandbox set-up cost rather than process start-up of the measuring tool.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import Foundation
 import Sandbox
@@ -38,18 +38,20 @@ case "launcher", "launcher-no-cgroup", "launcher-no-seccomp":
     var options = LaunchOptions(profile: profile, output: .capture)
     if arguments[0] == "launcher-no-cgroup" { options.cgroupRoot = "/nonexistent" }
     for _ in 0..<iterations {
-        samples.append(try milliseconds {
-            let result = try Launcher.run(plan, options: options)
-            precondition(result.exitCode == 0, "sandboxed /bin/true failed: \(result.exitCode)")
-        })
+        samples.append(
+            try milliseconds {
+                let result = try Launcher.run(plan, options: options)
+                precondition(result.exitCode == 0, "sandboxed /bin/true failed: \(result.exitCode)")
+            })
     }
 case "cgroup":
     let hierarchy = Cgroups.detect()!
     for _ in 0..<iterations {
-        samples.append(try milliseconds {
-            let group = try hierarchy.create(name: Cgroups.nextName(), limits: CgroupLimits(memoryBytes: 1 << 29, pids: 128, cpus: 1))
-            group.destroy()
-        })
+        samples.append(
+            try milliseconds {
+                let group = try hierarchy.create(name: Cgroups.nextName(), limits: CgroupLimits(memoryBytes: 1 << 29, pids: 128, cpus: 1))
+                group.destroy()
+            })
     }
 case "spawn":
     let argv = Array(arguments.drop { $0 != "--" }.dropFirst())
@@ -62,5 +64,7 @@ default:
 samples.sort()
 let mean = samples.reduce(0, +) / Double(samples.count)
 let median = samples[samples.count / 2]
-print(String(format: "%@ n=%d mean=%.3f ms median=%.3f ms min=%.3f ms", arguments[0], samples.count, mean, median,
-             samples.first ?? 0))
+print(
+    String(
+        format: "%@ n=%d mean=%.3f ms median=%.3f ms min=%.3f ms", arguments[0], samples.count, mean, median,
+        samples.first ?? 0))
