@@ -63,14 +63,14 @@ public struct SandboxRunner: Sendable {
         self.profiles = profiles
     }
 
-    /// Runs `command` with `profile` over `workspace` (mounted at /workspace), binding
-    /// `extraReadOnly` host paths; output is captured. A tool's denied egress is recorded in the
-    /// run's egress list, not printed.
+    /// Runs `command` with `profile` (resolved from `profiles` by the caller) over `workspace`
+    /// (mounted at /workspace), binding `extraReadOnly` host paths; output is captured. A tool's
+    /// denied egress is recorded in the run's egress list, not printed.
     public func run(
-        profile name: String, command: [String], workspace: String, extraReadOnly: [String] = [],
+        profile: Profile, command: [String], workspace: String, extraReadOnly: [String] = [],
         environment: [String: String] = [:], timeout: Double? = nil
     ) throws -> RunResult {
-        var profile = try profiles.resolve(name)
+        var profile = profile
         if let timeout { profile.limits.timeoutSeconds = timeout }
         var request = SandboxRequest(
             profile: profile, command: command, workspace: workspace,

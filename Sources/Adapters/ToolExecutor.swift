@@ -58,7 +58,7 @@ public struct SandboxToolExecutor: ToolExecutor {
                 "\(path) would be hidden in the sandbox by profile \(profile.name)'s mount at \(mount); move it elsewhere")
         }
         return try runner.run(
-            profile: invocation.profile, command: invocation.command, workspace: invocation.workspace,
+            profile: profile, command: invocation.command, workspace: invocation.workspace,
             extraReadOnly: invocation.extraReadOnly, environment: invocation.environment,
             timeout: invocation.timeout)
     }
