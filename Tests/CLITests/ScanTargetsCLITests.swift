@@ -183,27 +183,11 @@ struct ScanTargetsCLITests {
 
     // MARK: - Suppressions whichever tool reported the issue
 
-    @Test func everySuppressionSyntaxWorksWithTheNativeEngine() throws {
-        let root = try Self.project(["sup.py": Self.suppressed])
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let result = try CLI.run(["scan", "sup.py", "--fail-on", "none"], environment: environment, directory: root)
-        #expect(result.status == 0, "\(result.stderr)")
-        let (body, summary) = Self.split(result.stdout)
-        #expect(
-            body == """
-                sup.py:1:1: low: [python.import-subprocess] subprocess is imported; review how commands are built where it is used
-                sup.py:11:5: high: [python.eval-used] eval() of a value computed at run time; if it comes from outside, it is code injection (use ast.literal_eval for data)
-
-                """)
-        #expect(summary.hasPrefix("2 findings: 1 high, 1 low (1 file scanned in "))
-        #expect(summary.hasSuffix(" s); 6 suppressed"), "\(summary)")
-    }
-
-    /// The same file with CRLF or lone-CR line endings: every suppression still applies (a CRLF
-    /// file used to be one line to the suppression step, so none did), and with the last `eval`
-    /// gone the gate passes.
-    @Test(arguments: ["\r\n", "\r"])
-    func everySuppressionSyntaxWorksWhateverTheLineEnding(newline: String) throws {
+    /// Every suppression syntax hides its finding with LF, CRLF or lone-CR line endings (a CRLF
+    /// file used to be one line to the suppression step, so none did); with the last `eval` gone
+    /// the gate passes.
+    @Test(arguments: ["\n", "\r\n", "\r"])
+    func everySuppressionSyntaxWorksWithTheNativeEngine(newline: String) throws {
         let text = Self.suppressed.replacingOccurrences(of: "\n", with: newline)
         let passing = Self.suppressed.replacingOccurrences(of: "    eval(cmd)\n", with: "")
             .replacingOccurrences(of: "\n", with: newline)
@@ -218,6 +202,7 @@ struct ScanTargetsCLITests {
                 sup.py:11:5: high: [python.eval-used] eval() of a value computed at run time; if it comes from outside, it is code injection (use ast.literal_eval for data)
 
                 """)
+        #expect(summary.hasPrefix("2 findings: 1 high, 1 low (1 file scanned in "))
         #expect(summary.hasSuffix(" s); 6 suppressed"), "\(summary)")
         let gate = try CLI.run(["scan", "ok.py", "--fail-on", "high"], environment: environment, directory: root)
         #expect(gate.status == 0, "\(gate.stdout)")
