@@ -51,6 +51,8 @@ let package = Package(
         .target(name: "Store", dependencies: ["CSQLite", "Support"]),
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
         .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
+        // The git CLI through one runner: diffs of candidate patches (later branches and commits).
+        .target(name: "Git", dependencies: ["Support"]),
         // The egress proxy: allow/deny policy, reserved ranges, relay, resolver (no sandbox types).
         .target(name: "Egress", dependencies: ["CSystem", "Support"]),
         .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Documents", "Egress", "Support"]),
@@ -63,10 +65,17 @@ let package = Package(
         .target(name: "Adapters", dependencies: ["Documents", "Findings", "Sandbox", "SAST", "Support"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
         .target(name: "Scan", dependencies: ["Adapters", "Documents", "Findings", "Sandbox", "SAST", "SCA", "Support"]),
+        // `sentinel heal`: signals, actors, the overlay workspace, verifier, reflector, memory, the loop.
+        .target(
+            name: "Heal",
+            dependencies: [
+                "Documents", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Store", "Support",
+            ]
+        ),
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Adapters", "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store", "Support",
+                "Adapters", "Heal", "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store", "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,6 +107,14 @@ let package = Package(
         .testTarget(
             name: "AdaptersTests", dependencies: ["Adapters", "Documents", "Scan", "Findings", "Sandbox", "Support", "TestSupport"],
             exclude: ["Fixtures"]),
+        .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
+        .testTarget(
+            name: "HealTests",
+            dependencies: [
+                "Heal", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Store", "Support",
+                "TestSupport",
+            ]
+        ),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(

@@ -1,0 +1,112 @@
+import Foundation
+import Support
+
+/// One file of a change: its content before and after, by repository-relative path.
+public struct FileChange: Sendable, Hashable, Codable {
+    /// Path relative to the repository root, `/`-separated, never absolute, never `..`.
+    public var path: String
+    /// The content before; nil when the change adds the file.
+    public var before: String?
+    /// The content after; nil when the change deletes the file.
+    public var after: String?
+
+    /// A change of `path` from `before` to `after` (nil: absent).
+    public init(path: String, before: String?, after: String?) {
+        self.path = path
+        self.before = before
+        self.after = after
+    }
+}
+
+/// Git-format patches made and applied in private scratch repositories, never in the user's.
+public enum GitPatch {
+    /// The `git diff` of `changes` with `a/` and `b/` prefixes, as `git apply` takes it on the
+    /// original tree. Empty when nothing changes.
+    public static func diff(_ changes: [FileChange], context: Int = 3) throws -> String {
+        try ScratchDirectory.with { dir in
+            try GitRunner.check(["init", "-q", "."], in: dir)
+            for change in changes {
+                try checkRelative(change.path)
+                if let before = change.before { try write(before, to: dir + "/" + change.path) }
+            }
+            try GitRunner.check(["add", "-A", "."], in: dir)
+            for change in changes {
+                let file = dir + "/" + change.path
+                if let after = change.after {
+                    try write(after, to: file)
+                    if change.before == nil { try GitRunner.check(["add", "-N", "--", change.path], in: dir) }
+                } else {
+                    try? FileManager.default.removeItem(atPath: file)
+                }
+            }
+            let data = try GitRunner.check(
+                [
+                    "diff", "--no-color", "--no-ext-diff", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/",
+                    "--unified=\(context)",
+                ], in: dir)
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    /// Applies a unified diff to `files` (path → content) and returns every file it touches with
+    /// its new content (nil: deleted). Throws `SentinelError(.git)` naming git's complaint when the
+    /// diff does not apply cleanly; paths outside the tree are refused.
+    public static func apply(_ patch: String, to files: [String: String]) throws -> [FileChange] {
+        try ScratchDirectory.with { dir in
+            try GitRunner.check(["init", "-q", "."], in: dir)
+            for (path, content) in files {
+                try checkRelative(path)
+                try write(content, to: dir + "/" + path)
+            }
+            let input = Data(patch.utf8)
+            let listed = try GitRunner.check(["apply", "--numstat", "-z", "-"], in: dir, input: input)
+            let paths = String(decoding: listed, as: UTF8.self).split(separator: "\0").compactMap { entry -> String? in
+                let fields = entry.split(separator: "\t", maxSplits: 2)
+                return fields.count == 3 ? String(fields[2]) : nil
+            }
+            for path in paths { try checkRelative(path) }
+            try GitRunner.check(["apply", "--whitespace=nowarn", "-"], in: dir, input: input)
+            return try paths.map { path in
+                let file = dir + "/" + path
+                let after = FileManager.default.fileExists(atPath: file) ? try String(contentsOfFile: file, encoding: .utf8) : nil
+                return FileChange(path: path, before: files[path], after: after)
+            }
+        }
+    }
+
+    /// Refuses absolute paths, `..` components and `.git` (a patch must stay inside the tree).
+    public static func checkRelative(_ path: String) throws {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.isEmpty, !path.hasPrefix("/"), !parts.contains(".."), !parts.contains(""),
+            !parts.contains(".git")
+        else { throw SentinelError(.invalidInput, "\(path): not a path inside the repository") }
+    }
+
+    private static func write(_ text: String, to path: String) throws {
+        let parent = (path as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
+            throw SentinelError(.io, "\(path): cannot write")
+        }
+    }
+}
+
+/// A private (0700) temporary directory removed after use.
+public enum ScratchDirectory {
+    /// Runs `body` with a new private directory under `$TMPDIR` (or /tmp) and removes it after.
+    public static func with<T>(_ body: (String) throws -> T) throws -> T {
+        let path = try make()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try body(path)
+    }
+
+    /// Makes a new private directory and returns its path; the caller removes it.
+    public static func make(prefix: String = "sentinel") throws -> String {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw SentinelError(.io, "\(base): cannot make a temporary directory: \(Errno.current)", errno: .current)
+        }
+        return String(cString: made)
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import Git
+import Support
+import Testing
+
+@Suite("GitPatch")
+struct GitPatchTests {
+    @Test("a diff of edits, additions and deletions applies back to the original")
+    func diffRoundTrips() throws {
+        let changes = [
+            FileChange(path: "pkg/mod.py", before: "a = 1\nb = 2\n", after: "a = 1\nb = 3\n"),
+            FileChange(path: "new.txt", before: nil, after: "hello\n"),
+            FileChange(path: "gone.txt", before: "bye\n", after: nil),
+        ]
+        let patch = try GitPatch.diff(changes)
+        #expect(patch.contains("diff --git a/pkg/mod.py b/pkg/mod.py"))
+        #expect(patch.contains("-b = 2\n+b = 3\n"))
+        #expect(patch.contains("new file mode"))
+        #expect(patch.contains("deleted file mode"))
+        let applied = try GitPatch.apply(patch, to: ["pkg/mod.py": "a = 1\nb = 2\n", "gone.txt": "bye\n"])
+        #expect(Set(applied) == Set(changes))
+    }
+
+    @Test("no change, no diff")
+    func emptyDiff() throws {
+        #expect(try GitPatch.diff([FileChange(path: "x.py", before: "x\n", after: "x\n")]).isEmpty)
+    }
+
+    @Test("a patch that does not apply names git's complaint")
+    func rejectsStalePatch() throws {
+        let patch = try GitPatch.diff([FileChange(path: "m.py", before: "x = 1\n", after: "x = 2\n")])
+        #expect(throws: SentinelError.self) { try GitPatch.apply(patch, to: ["m.py": "y = 5\n"]) }
+    }
+
+    @Test("paths that leave the tree are refused", arguments: ["/etc/passwd", "../x", "a/../../b", ".git/config", ""])
+    func refusesOutsidePaths(path: String) {
+        #expect(throws: SentinelError.self) { try GitPatch.checkRelative(path) }
+    }
+
+    @Test("a hostile diff cannot write outside the scratch tree")
+    func hostileDiffRefused() throws {
+        let patch = """
+            diff --git a/../escape.txt b/../escape.txt
+            new file mode 100644
+            --- /dev/null
+            +++ b/../escape.txt
+            @@ -0,0 +1 @@
+            +owned
+
+            """
+        #expect(throws: SentinelError.self) { try GitPatch.apply(patch, to: [:]) }
+    }
+}
