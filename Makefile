@@ -10,7 +10,8 @@ RELEASE_BIN  = $(RELEASE_DIR)/release/sentinel
 PREFIX      ?= /usr/local
 DESTDIR     ?=
 APT_PACKAGES = libseccomp-dev libcap-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libssl-dev \
-               pkg-config curl python3 python3-venv bubblewrap hyperfine time chromium
+               pkg-config curl git python3 python3-venv python3-pip python3-pytest python3-yaml python3-jinja2 \
+               python3-requests bubblewrap hyperfine time chromium
 VENV         = .venv
 PIP_PACKAGES = jsonschema packaging cvss pyyaml
 TOOLS_DIR   ?= /opt/sentinel-tools/venv
