@@ -113,7 +113,8 @@ let package = Package(
             dependencies: [
                 "Heal", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Store", "Support",
                 "TestSupport",
-            ]
+            ],
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).

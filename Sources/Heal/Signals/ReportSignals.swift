@@ -1,0 +1,99 @@
+import Documents
+import Findings
+import Foundation
+import Support
+
+/// Findings from a Sentinel report (SARIF 2.1.0 or the JSON format), as signals: one per
+/// finding, most severe first. A finding with a package and installed version is a vulnerable
+/// dependency; every other is a code finding.
+enum ReportSignals {
+    /// The findings of a Sentinel JSON report (`{"findings": [...], "summary": ...}`).
+    static func fromJSON(_ data: Data, name: String) throws -> [Finding] {
+        struct Document: Decodable { var findings: [Finding] }
+        do {
+            return try JSONDecoder().decode(Document.self, from: data).findings
+        } catch {
+            throw SentinelError(.invalidInput, "\(name): not a Sentinel JSON report: \(Self.describe(error))")
+        }
+    }
+
+    /// The results of a SARIF log, as findings (rule, level or `properties.severity`, message,
+    /// first physical location, partial fingerprint, string properties).
+    static func fromSARIF(_ root: DocumentNode) -> [Finding] {
+        var findings: [Finding] = []
+        for run in root["runs"]?.elements ?? [] {
+            let tool = run["tool"]?["driver"]?["name"]?.string?.lowercased() ?? "sarif"
+            for result in run["results"]?.elements ?? [] {
+                let properties = result["properties"]
+                var severity: Severity = .medium
+                if let named = properties?["severity"]?.string, let parsed = try? Severity(parsing: named) {
+                    severity = parsed
+                } else if let level = result["level"]?.string, let parsed = try? Severity(parsing: level) {
+                    severity = parsed
+                }
+                let physical = result["locations"]?.elements.first?["physicalLocation"]
+                let uri = physical?["artifactLocation"]?["uri"]?.string ?? ""
+                let file = uri.removingPercentEncoding ?? uri
+                let region = physical?["region"]
+                let line = region?["startLine"]?.scalarText.flatMap { Int($0) } ?? 1
+                var strings: [String: String] = [:]
+                for member in properties?.members ?? [] {
+                    if let text = member.value.string { strings[member.key] = text }
+                }
+                let fingerprint = result["partialFingerprints"]?.members.first?.value.string
+                findings.append(
+                    Finding(
+                        ruleId: result["ruleId"]?.string ?? "unknown", tool: strings["tool"] ?? tool, severity: severity,
+                        message: result["message"]?["text"]?.string ?? "",
+                        location: Location(
+                            file: file, startLine: line,
+                            startColumn: region?["startColumn"]?.scalarText.flatMap { Int($0) },
+                            endLine: region?["endLine"]?.scalarText.flatMap { Int($0) },
+                            endColumn: region?["endColumn"]?.scalarText.flatMap { Int($0) }),
+                        fingerprint: fingerprint, snippet: region?["snippet"]?["text"]?.string, properties: strings))
+            }
+        }
+        return findings
+    }
+
+    /// The signal for one finding.
+    static func signal(_ finding: Finding, source: String) -> Signal {
+        let location = Signal.Location(file: finding.location.file ?? "", line: finding.location.startLine)
+        let properties = finding.properties
+        if let package = properties["package"], let installed = properties["installedVersion"] {
+            let fixed = (properties["fixedVersions"] ?? properties["fixedVersion"] ?? "")
+                .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let advisories = [finding.ruleId] + (properties["aliases"] ?? "").split(separator: ",").map(String.init)
+            return Signal(
+                kind: .vulnerableDependency, source: source, message: finding.message, locations: [location],
+                ruleId: finding.ruleId, severity: finding.severity, findingFingerprint: finding.fingerprint,
+                dependency: Signal.Dependency(
+                    ecosystem: properties["ecosystem"] ?? "PyPI", package: package, installed: installed,
+                    fixedVersions: fixed, manifest: finding.location.file, advisories: advisories))
+        }
+        return Signal(
+            kind: .finding, source: source, message: "\(finding.ruleId): \(finding.message)", locations: [location],
+            ruleId: finding.ruleId, severity: finding.severity, findingFingerprint: finding.fingerprint)
+    }
+
+    /// Most severe first; among equals, file and line order.
+    static func ordered(_ findings: [Finding]) -> [Finding] {
+        findings.enumerated().sorted { a, b in
+            if a.element.severity != b.element.severity { return a.element.severity > b.element.severity }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, let context):
+            return "missing '\(key.stringValue)' at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+            return "\(context.debugDescription) at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.dataCorrupted(let context):
+            return context.debugDescription
+        default:
+            return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// One run of the verify command on a tree, as the evidence records it.
+public struct Verification: Sendable, Hashable, Codable {
+    /// The command as the user gave it.
+    public var command: String
+    /// Its exit status (the sandbox's: 124 on the wall-clock limit, 137 on OOM).
+    public var exitCode: Int32
+    /// `exited`, `signaled`, `timeout`, `oom`.
+    public var reason: String
+    /// Wall time of the command inside the sandbox, ms.
+    public var commandMilliseconds: Int
+    /// Wall time of the whole sandboxed run, set-up and tear-down included, ms.
+    public var totalMilliseconds: Int
+    /// CPU time of the command's process tree, ms.
+    public var cpuMilliseconds: Int
+    /// Peak memory of the tree, when known.
+    public var peakMemoryBytes: UInt64?
+    /// Per-test outcomes when the command ran pytest.
+    public var tests: PytestReport?
+    /// The end of what the command printed (stdout then stderr), for people and lessons.
+    public var outputTail: String
+
+    /// The command exited 0 within its limits.
+    public var succeeded: Bool { reason == "exited" && exitCode == 0 }
+
+    /// Sandbox set-up and tear-down: the run's time not spent in the command.
+    public var overheadMilliseconds: Int { max(0, totalMilliseconds - commandMilliseconds) }
+
+    /// Tests seen passing (empty when the output was not pytest's).
+    public var passedTests: Set<String> { Set(tests?.passed ?? []) }
+
+    /// How many tests ran (passed + failed + errors), from pytest's closing counts.
+    public var testCount: Int? {
+        guard let counts = tests?.counts, !counts.isEmpty else { return nil }
+        return (counts["passed"] ?? 0) + (counts["failed"] ?? 0) + (counts["error"] ?? 0)
+    }
+
+    /// One line: `exit 1 (3 passed, 1 failed) in 0.8 s`.
+    public var summary: String {
+        var text = reason == "exited" ? "exit \(exitCode)" : "\(reason) (exit \(exitCode))"
+        if let counts = tests?.counts, !counts.isEmpty {
+            text += " (" + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"
+        }
+        return text + String(format: " in %.1f s", Double(totalMilliseconds) / 1000)
+    }
+}

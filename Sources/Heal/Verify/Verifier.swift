@@ -1,0 +1,81 @@
+import Foundation
+import Sandbox
+import Support
+
+/// Runs the project's own check (`--verify`) on a candidate tree in the sandbox: the tree is
+/// the overlay workspace's lower layer, the profile bounds time, memory and processes, and the
+/// network is whatever the profile allows (none for `fix-verify`). pytest is asked for every
+/// outcome (`-rA`) through `PYTEST_ADDOPTS`, so the regression guard knows which tests pass
+/// whatever options the command line gives.
+public struct Verifier: Sendable {
+    /// The profile each run uses; its workspace mode is forced to `overlay`.
+    public var profile: Profile
+    /// The command, run by `/bin/sh -c` in the workspace.
+    public var command: String
+    /// Extra read-only directory holding the coverage tracer plugin (SBFL runs only).
+    public var tracerDirectory: String?
+    /// The tracer plugin's module name, for `pytest -p`.
+    public var tracerModule: String?
+    /// Variables set for every run, on top of the profile's.
+    public var environment: [String: String]
+
+    /// A verifier for `command` under `profile`.
+    public init(
+        profile: Profile, command: String, tracerDirectory: String? = nil, tracerModule: String? = nil,
+        environment: [String: String] = [:]
+    ) {
+        var profile = profile
+        profile.filesystem.workspace = .overlay
+        self.profile = profile
+        self.command = command
+        self.tracerDirectory = tracerDirectory
+        self.tracerModule = tracerModule
+        self.environment = environment
+    }
+
+    /// The most of the command's output kept in the evidence.
+    static let tailBytes = 4096
+
+    /// Runs the command on `tree`; with `trace`, pytest also loads the coverage tracer.
+    /// `timeout` (seconds) lowers the profile's wall-clock limit, e.g. to what the budget has left.
+    /// Returns the verification and the whole output (for the tracer's block).
+    public func run(tree: String, trace: Bool = false, timeout: Double? = nil) throws -> (Verification, String) {
+        var profile = self.profile
+        if let timeout {
+            profile.limits.timeoutSeconds = min(profile.limits.timeoutSeconds ?? timeout, max(1, timeout))
+        }
+        var options = "-rA -p no:cacheprovider"
+        var environment = self.environment
+        environment["PYTHONDONTWRITEBYTECODE"] = "1"
+        var extra: [String] = []
+        if trace, let tracerDirectory, let tracerModule {
+            options += " -p \(tracerModule)"
+            environment["PYTHONPATH"] = tracerDirectory + (environment["PYTHONPATH"].map { ":" + $0 } ?? "")
+            extra.append(tracerDirectory)
+        }
+        environment["PYTEST_ADDOPTS"] = options + (environment["PYTEST_ADDOPTS"].map { " " + $0 } ?? "")
+        let request = SandboxRequest(
+            profile: profile, command: ["/bin/sh", "-c", command], workspace: tree, extraReadOnly: extra,
+            environment: environment, output: .capture)
+        let started = DispatchTime.now()
+        let result = try SandboxSession.run(request)
+        let total = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
+        let output = String(decoding: result.stdout, as: UTF8.self) + String(decoding: result.stderr, as: UTF8.self)
+        let report = PytestReport(output: output)
+        let verification = Verification(
+            command: command, exitCode: result.exitCode, reason: result.reason.rawValue,
+            commandMilliseconds: result.wallMilliseconds, totalMilliseconds: max(total, result.wallMilliseconds),
+            cpuMilliseconds: result.cpuMilliseconds, peakMemoryBytes: result.peakMemoryBytes,
+            tests: report.recognized ? report : nil, outputTail: Self.tail(output))
+        return (verification, output)
+    }
+
+    /// The last `tailBytes` of `text`, cut at a line start.
+    static func tail(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        guard bytes.count > tailBytes else { return text }
+        var cut = String(decoding: bytes.suffix(tailBytes), as: UTF8.self)
+        if let newline = cut.firstIndex(of: "\n") { cut = String(cut[cut.index(after: newline)...]) }
+        return cut
+    }
+}

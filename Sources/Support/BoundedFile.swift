@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Foundation
+
+/// Reads a whole regular file with a size cap. FIFOs, devices and directories are refused
+/// (a FIFO would block, a device never ends), so a path a user or a payload named cannot hang
+/// or exhaust the reader.
+public enum BoundedFile {
+    /// The bytes of `path`, at most `limit` of them. `followLinks: false` refuses a final
+    /// symbolic link. Errors are `SentinelError(.invalidInput)` naming the path and the problem.
+    public static func read(_ path: String, limit: Int, followLinks: Bool = true) throws -> Data {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followLinks ? 0 : O_NOFOLLOW)
+        let fd = open(path, flags)
+        guard fd >= 0 else {
+            let failure = Errno.current
+            let reason = failure.rawValue == ELOOP ? "is a symbolic link" : "cannot open: \(failure)"
+            throw SentinelError(.invalidInput, "\(path): \(reason)", errno: failure)
+        }
+        defer { close(fd) }
+        return try read(fd: fd, name: path, limit: limit)
+    }
+
+    /// The bytes of the open file `fd` (named `name` in errors), at most `limit`.
+    public static func read(fd: Int32, name: String, limit: Int) throws -> Data {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw SentinelError(.invalidInput, "\(name): cannot stat: \(Errno.current)", errno: .current)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw SentinelError(.invalidInput, "\(name): not a regular file")
+        }
+        guard Int(info.st_size) <= limit else {
+            throw SentinelError(.invalidInput, "\(name): larger than \(limit) bytes")
+        }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count: Int
+            switch retryingOnInterrupt({ buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }) {
+            case .success(let read): count = read
+            case .failure(let failure): throw SentinelError(.io, "\(name): read failed: \(failure)", errno: failure)
+            }
+            if count == 0 { break }
+            data.append(contentsOf: buffer[0..<count])
+            guard data.count <= limit else { throw SentinelError(.invalidInput, "\(name): larger than \(limit) bytes") }
+        }
+        return data
+    }
+}
