@@ -69,7 +69,8 @@ let package = Package(
         .target(
             name: "Heal",
             dependencies: [
-                "Documents", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Store", "Support",
+                "Adapters", "Documents", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan",
+                "Store", "Support",
             ]
         ),
         .target(

@@ -1,0 +1,395 @@
+import Dispatch
+import Findings
+import Foundation
+import Git
+import Sandbox
+import Support
+
+/// What `heal` is asked to do.
+public struct HealRequest: Sendable {
+    /// The repository (read into a snapshot; never written).
+    public var repository: String
+    /// The signals, the one to try first first (a report's most severe finding).
+    public var signals: [Signal]
+    /// The project's own check, run by `/bin/sh -c` in the workspace.
+    public var verify: String
+    /// The sandbox profile verification runs under (`fix-verify` by default).
+    public var profile: Profile
+    /// The most proposals judged (refused ones included).
+    public var maxAttempts: Int
+    /// The wall-clock budget, seconds.
+    public var maxSeconds: Double
+    /// Candidates validated at once.
+    public var jobs: Int
+    /// Actors, in any order (they are tried in `ActorKind` order).
+    public var actors: [any HealActor]
+    /// Variables set in every verification run.
+    public var environment: [String: String]
+
+    /// A request; the defaults are 100 attempts, 15 minutes and one job per core.
+    public init(
+        repository: String, signals: [Signal], verify: String, profile: Profile, actors: [any HealActor],
+        maxAttempts: Int = 100, maxSeconds: Double = 900, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        environment: [String: String] = [:]
+    ) {
+        self.repository = repository
+        self.signals = signals
+        self.verify = verify
+        self.profile = profile
+        self.actors = actors
+        self.maxAttempts = maxAttempts
+        self.maxSeconds = maxSeconds
+        self.jobs = max(1, jobs)
+        self.environment = environment
+    }
+}
+
+/// What happened, verified candidate or not.
+public struct HealOutcome: Sendable {
+    /// The signal worked on last (the one fixed, when one was).
+    public var signal: Signal
+    /// The run of the verify command on the unchanged tree.
+    public var baseline: Verification?
+    /// Every proposal judged, in order.
+    public var attempts: [Attempt]
+    /// The verified candidate, if any.
+    public var candidate: Candidate?
+    /// Why the loop stopped: `verified`, `max-attempts`, `max-minutes`, `exhausted`, `not-reproduced`.
+    public var stopReason: String
+    /// Things to tell the user (an actor that failed, a signal that did not reproduce).
+    public var notes: [String]
+    /// Wall time of the whole loop, ms.
+    public var totalMilliseconds: Int
+    /// Time in verification runs, and the part of it spent setting up and tearing down sandboxes.
+    public var verificationMilliseconds: Int
+    /// Sandbox set-up and tear-down within `verificationMilliseconds`.
+    public var sandboxOverheadMilliseconds: Int
+    /// Past outcomes retrieved for the signal.
+    public var memory: [MemoryRecord]
+}
+
+/// Progress events for a terminal.
+public enum HealProgress: Sendable {
+    /// The baseline run of the verify command started.
+    case baseline
+    /// `actor` is asked for proposals.
+    case proposing(ActorKind)
+    /// Candidates `first...last` of at most `limit` are being verified.
+    case verifying(first: Int, last: Int, limit: Int, actor: ActorKind)
+}
+
+/// The Reflexion loop: actors propose, each proposal is checked by the regression guard, run in
+/// its own overlay workspace by the verifier (several at once, `jobs`), re-scanned for
+/// findings, and judged; a failure becomes a lesson the next round sees; a success is run once
+/// more (flaky guard) and, passing twice, is the candidate. Memory records every attempt.
+public struct HealLoop: Sendable {
+    /// Heal memory (nil: remember nothing, take no lock).
+    public var memory: HealMemory?
+    /// Told about progress.
+    public var progress: @Sendable (HealProgress) -> Void
+    /// The directory the tracer plugin is written to for fault localisation (bound read-only).
+    public var tracer: (directory: String, module: String, source: String)?
+
+    /// A loop with `memory`.
+    public init(memory: HealMemory?, progress: @escaping @Sendable (HealProgress) -> Void = { _ in }) {
+        self.memory = memory
+        self.progress = progress
+    }
+
+    /// Runs the loop. Throws `SentinelError` for bad input (a missing repository), an unusable
+    /// sandbox, or a signal another heal is working on (`.healBusy`).
+    public func run(_ request: HealRequest) throws -> HealOutcome {
+        let started = DispatchTime.now()
+        let deadline = started.uptimeNanoseconds + UInt64(max(1, request.maxSeconds) * 1e9)
+        let workspace = try HealWorkspace(repository: request.repository)
+        var tracerDirectory: String?
+        if let tracer {
+            let directory = workspace.root + "/tracer"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try tracer.source.write(toFile: directory + "/\(tracer.module).py", atomically: false, encoding: .utf8)
+            tracerDirectory = directory
+        }
+        let verifier = Verifier(
+            profile: request.profile, command: request.verify, tracerDirectory: tracerDirectory,
+            tracerModule: tracer?.module, environment: request.environment)
+        var state = LoopState(request: request, deadline: deadline)
+        var outcome: HealOutcome?
+        for signal in request.signals {
+            if state.budgetLeft == nil { break }
+            let result = try heal(signal, request: request, workspace: workspace, verifier: verifier, state: &state)
+            outcome = result
+            if result.candidate != nil { break }
+        }
+        var final =
+            outcome
+            ?? HealOutcome(
+                signal: request.signals[0], baseline: nil, attempts: [], candidate: nil, stopReason: "exhausted",
+                notes: [], totalMilliseconds: 0, verificationMilliseconds: 0, sandboxOverheadMilliseconds: 0, memory: [])
+        final.attempts = state.attempts
+        final.notes = state.notes
+        final.totalMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
+        final.verificationMilliseconds = state.verificationMilliseconds
+        final.sandboxOverheadMilliseconds = state.overheadMilliseconds
+        if final.candidate == nil, let reason = state.budgetLeft == nil ? state.exhaustedBy : nil {
+            final.stopReason = reason
+        }
+        return final
+    }
+
+    private func heal(
+        _ signal: Signal, request: HealRequest, workspace: HealWorkspace, verifier: Verifier, state: inout LoopState
+    ) throws -> HealOutcome {
+        try memory?.acquireLock(signal.fingerprint)
+        defer { memory?.releaseLock(signal.fingerprint) }
+        let remembered = (try? memory?.similar(to: signal)) ?? []
+        var outcome = HealOutcome(
+            signal: signal, baseline: nil, attempts: [], candidate: nil, stopReason: "exhausted", notes: [],
+            totalMilliseconds: 0, verificationMilliseconds: 0, sandboxOverheadMilliseconds: 0, memory: remembered)
+
+        progress(.baseline)
+        let (baseline, _) = try verifier.run(tree: workspace.snapshot, timeout: state.budgetLeft ?? 1)
+        state.account(baseline)
+        outcome.baseline = baseline
+        if signal.kind == .testFailure, baseline.succeeded {
+            state.notes.append("the verify command passes on the unchanged repository: \(signal.message) does not reproduce")
+            outcome.stopReason = "not-reproduced"
+            return outcome
+        }
+        let rescanner = Rescanner.forSignal(signal, tool: nil)
+        let findingsBefore = try rescanner.map { try $0.findings(in: workspace.snapshot) }
+
+        let traceRun: @Sendable (String) throws -> (Verification, String) = { tree in
+            try verifier.run(tree: tree, trace: true, timeout: nil)
+        }
+        let actors = request.actors.filter { $0.applies(to: signal) }.sorted { $0.kind < $1.kind }
+        if actors.isEmpty { state.notes.append("no actor can act on a \(signal.kind.rawValue) signal (\(signal.source))") }
+        for actor in actors {
+            var round = 1
+            while state.budgetLeft != nil {
+                progress(.proposing(actor.kind))
+                let context = ActorContext(
+                    signal: signal, workspace: workspace, baseline: baseline, attempts: state.attempts,
+                    memory: remembered, traceRun: traceRun)
+                var proposals: [Proposal]
+                do {
+                    proposals = try actor.propose(context, round: round)
+                } catch {
+                    state.notes.append("\(actor.kind.rawValue): \(error)")
+                    break
+                }
+                proposals = rank(proposals.filter { state.tried.insert(patchKey($0)).inserted }, memory: remembered)
+                if proposals.isEmpty { break }
+                if let candidate = try validate(
+                    proposals, signal: signal, request: request, workspace: workspace, verifier: verifier,
+                    baseline: baseline, rescanner: rescanner, findingsBefore: findingsBefore, state: &state)
+                {
+                    outcome.candidate = candidate
+                    outcome.stopReason = "verified"
+                    return outcome
+                }
+                round += 1
+            }
+        }
+        return outcome
+    }
+
+    /// Verified strategies of similar signals first, then the actor's own order, smaller first.
+    private func rank(_ proposals: [Proposal], memory: [MemoryRecord]) -> [Proposal] {
+        let proven = Set(memory.filter(\.verified).map { "\($0.actor)/\($0.strategy)" })
+        return proposals.enumerated().sorted { a, b in
+            let boostA = proven.contains("\(a.element.actor.rawValue)/\(a.element.strategy)") ? 0.25 : 0
+            let boostB = proven.contains("\(b.element.actor.rawValue)/\(b.element.strategy)") ? 0.25 : 0
+            let scoreA = a.element.score + boostA
+            let scoreB = b.element.score + boostB
+            if scoreA != scoreB { return scoreA > scoreB }
+            if a.element.size != b.element.size { return a.element.size < b.element.size }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    private func patchKey(_ proposal: Proposal) -> String {
+        proposal.changes.map { "\($0.path)\u{0}\($0.after ?? "\u{1}")" }.joined(separator: "\u{0}")
+    }
+
+    /// Validates `proposals` in batches of `jobs`; returns the first verified candidate.
+    private func validate(
+        _ proposals: [Proposal], signal: Signal, request: HealRequest, workspace: HealWorkspace, verifier: Verifier,
+        baseline: Verification, rescanner: Rescanner?, findingsBefore: [Finding]?, state: inout LoopState
+    ) throws -> Candidate? {
+        var index = 0
+        while index < proposals.count {
+            guard state.budgetLeft != nil else { return nil }
+            let room = request.maxAttempts - state.attempts.count
+            guard room > 0 else {
+                state.exhaustedBy = "max-attempts"
+                return nil
+            }
+            let batch = Array(proposals[index..<min(proposals.count, index + min(request.jobs, room))])
+            index += batch.count
+            progress(
+                .verifying(
+                    first: state.attempts.count + 1, last: state.attempts.count + batch.count, limit: request.maxAttempts,
+                    actor: batch[0].actor))
+            let timeout = state.budgetLeft ?? 1
+            let results = Parallel.map(batch) { proposal in
+                self.trial(
+                    proposal, signal: signal, workspace: workspace, verifier: verifier, baseline: baseline,
+                    rescanner: rescanner, findingsBefore: findingsBefore, timeout: timeout)
+            }
+            var passing: [(Proposal, Trial)] = []
+            for (proposal, trial) in zip(batch, results) {
+                trial.verifications.forEach { state.account($0) }
+                if trial.passed {
+                    passing.append((proposal, trial))
+                } else {
+                    record(proposal, trial, verdict: trial.refused ? .rejected : .failed, signal: signal, state: &state)
+                }
+            }
+            // The smallest plausible patch wins; a flaky one gives way to the next smallest.
+            for (proposal, trial) in passing.sorted(by: { $0.0.size < $1.0.size }) {
+                if state.budgetLeft == nil {
+                    record(proposal, trial, verdict: .skipped, signal: signal, state: &state)
+                    continue
+                }
+                let again = self.trial(
+                    proposal, signal: signal, workspace: workspace, verifier: verifier, baseline: baseline,
+                    rescanner: rescanner, findingsBefore: findingsBefore, timeout: state.budgetLeft ?? 1)
+                again.verifications.forEach { state.account($0) }
+                var both = trial
+                both.verifications += again.verifications
+                guard again.passed else {
+                    both.lesson = Lesson(summary: "flaky: passed once, then \(again.lesson?.summary ?? "failed")")
+                    record(proposal, both, verdict: .flaky, signal: signal, state: &state)
+                    continue
+                }
+                let attempt = record(proposal, both, verdict: .verified, signal: signal, state: &state)
+                let stats = (try? memory?.successRate(of: proposal.actor)) ?? (0, 0)
+                let lines = attempt.patch.split(separator: "\n").filter {
+                    ($0.hasPrefix("+") && !$0.hasPrefix("+++")) || ($0.hasPrefix("-") && !$0.hasPrefix("---"))
+                }.count
+                let confidence = Confidence.compute(
+                    actor: proposal.actor, verifiedRuns: both.verifications.count,
+                    ranTests: both.verifications.allSatisfy { $0.tests != nil },
+                    signalGone: both.rescan?.clean ?? !signal.failingTests.isEmpty, changedLines: lines,
+                    memory: (stats.0, stats.1))
+                return Candidate(
+                    signal: signal, actor: proposal.actor, description: proposal.description, strategy: proposal.strategy,
+                    patch: attempt.patch, changes: proposal.changes, confidence: confidence,
+                    verifications: both.verifications, rescan: both.rescan, notes: proposal.notes, changedLines: lines)
+            }
+        }
+        return nil
+    }
+
+    /// One proposal's check: guard, tree, verify, re-scan, judge.
+    private struct Trial: Sendable {
+        var passed = false
+        var refused = false
+        var lesson: Lesson?
+        var verifications: [Verification] = []
+        var rescan: Rescan?
+    }
+
+    private func trial(
+        _ proposal: Proposal, signal: Signal, workspace: HealWorkspace, verifier: Verifier, baseline: Verification,
+        rescanner: Rescanner?, findingsBefore: [Finding]?, timeout: Double
+    ) -> Trial {
+        var trial = Trial()
+        if let reason = RegressionGuard.refusal(proposal.changes) {
+            trial.refused = true
+            trial.lesson = Reflector.refused(reason)
+            return trial
+        }
+        do {
+            let tree = try workspace.tree(applying: proposal.changes)
+            defer { workspace.remove(tree) }
+            let (run, _) = try verifier.run(tree: tree, timeout: timeout)
+            trial.verifications = [run]
+            if let rescanner, let findingsBefore {
+                let after = try rescanner.findings(in: tree)
+                trial.rescan = Rescanner.compare(
+                    tool: rescanner.tool, signal: signal, changed: proposal.changes.map(\.path), before: findingsBefore,
+                    after: after)
+            }
+            let judgement = Reflector.judge(signal: signal, baseline: baseline, run: run, rescan: trial.rescan)
+            trial.passed = judgement.passed
+            trial.lesson = judgement.lesson
+        } catch {
+            trial.lesson = Lesson(summary: "could not be verified: \(error)")
+        }
+        return trial
+    }
+
+    @discardableResult
+    private func record(_ proposal: Proposal, _ trial: Trial, verdict: Verdict, signal: Signal, state: inout LoopState)
+        -> Attempt
+    {
+        let patch = (try? GitPatch.diff(proposal.changes)) ?? ""
+        let attempt = Attempt(
+            number: state.attempts.count + 1, actor: proposal.actor, description: proposal.description,
+            strategy: proposal.strategy, patchHash: SHA256.hex(patch), patch: patch, size: proposal.size,
+            verdict: verdict, lesson: verdict == .verified ? nil : trial.lesson, verifications: trial.verifications,
+            rescan: trial.rescan, notes: proposal.notes)
+        state.attempts.append(attempt)
+        if verdict != .skipped { _ = try? memory?.record(attempt, for: signal) }
+        return attempt
+    }
+}
+
+/// Budget and bookkeeping across signals.
+struct LoopState {
+    let request: HealRequest
+    let deadline: UInt64
+    var attempts: [Attempt] = []
+    var notes: [String] = []
+    var tried = Set<String>()
+    var verificationMilliseconds = 0
+    var overheadMilliseconds = 0
+    var exhaustedBy = "max-attempts"
+
+    init(request: HealRequest, deadline: UInt64) {
+        self.request = request
+        self.deadline = deadline
+    }
+
+    /// Seconds left, or nil when the time or the attempts are spent.
+    var budgetLeft: Double? {
+        mutating get {
+            let now = DispatchTime.now().uptimeNanoseconds
+            if now >= deadline {
+                exhaustedBy = "max-minutes"
+                return nil
+            }
+            if attempts.count >= request.maxAttempts {
+                exhaustedBy = "max-attempts"
+                return nil
+            }
+            return Double(deadline - now) / 1e9
+        }
+    }
+
+    mutating func account(_ run: Verification) {
+        verificationMilliseconds += run.totalMilliseconds
+        overheadMilliseconds += run.overheadMilliseconds
+    }
+}
+
+/// `map` over a few items on as many threads, for sandboxed runs that block.
+enum Parallel {
+    static func map<T: Sendable, R: Sendable>(_ items: [T], _ transform: @escaping @Sendable (T) -> R) -> [R] {
+        if items.count == 1 { return [transform(items[0])] }
+        let results = ResultSlots<R>(count: items.count)
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in
+            results.set(index, transform(items[index]))
+        }
+        return results.values
+    }
+}
+
+private final class ResultSlots<R: Sendable>: @unchecked Sendable {
+    private var slots: [R?]
+    private let lock = NSLock()
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ value: R) { lock.withLock { slots[index] = value } }
+    var values: [R] { lock.withLock { slots.map { $0! } } }
+}

@@ -1,0 +1,40 @@
+/// One remembered attempt: the signal it was for, what was tried and how it ended.
+public struct MemoryRecord: Sendable, Hashable, Codable {
+    /// Row id (`sentinel memory show ID`).
+    public var id: Int64
+    /// The signal's fingerprint.
+    public var fingerprint: String
+    /// The signal's kind.
+    public var kind: String
+    /// The signal's one-line message.
+    public var signalMessage: String
+    /// Exception type, rule id or package: what makes signals similar.
+    public var exceptionType: String?
+    /// The innermost frame (`file:function`).
+    public var topFrame: String?
+    /// The rule that raised the finding.
+    public var ruleId: String?
+    /// The vulnerable package.
+    public var package: String?
+    /// The actor that proposed it.
+    public var actor: String
+    /// The template or strategy.
+    public var strategy: String
+    /// The proposal's description.
+    public var description: String
+    /// SHA-256 of the patch.
+    public var patchHash: String
+    /// The patch.
+    public var patch: String
+    /// `verified`, `failed`, `rejected`, `flaky`.
+    public var verdict: String
+    /// The lesson's summary, for failures.
+    public var lesson: String?
+    /// When it was recorded (ISO 8601, UTC).
+    public var created: String
+    /// True when it was for this very signal, not only a similar one (retrieval only).
+    public var exact: Bool = false
+
+    /// Whether this attempt was verified.
+    public var verified: Bool { verdict == Verdict.verified.rawValue }
+}

@@ -1,0 +1,57 @@
+import Adapters
+import Findings
+import Foundation
+import Scan
+import Store
+
+/// Re-runs the scanner that raised a finding (`native`, `osv`, `bandit`, `semgrep`, `secrets`)
+/// over a tree, as `sentinel scan --tools TOOL` would, and counts what it reports in the files
+/// that matter: the signal's rule in its file, and every finding in the changed files.
+public struct Rescanner: Sendable {
+    /// The tool to re-run.
+    public var tool: String
+    /// The OSV database (`osv` re-scans).
+    public var databasePath: String
+
+    /// A re-scanner for `tool`; `databasePath` defaults to the state directory's OSV index.
+    public init(tool: String, databasePath: String = StateDirectory.current.osvDatabase) {
+        self.tool = tool
+        self.databasePath = databasePath
+    }
+
+    /// The scanner that raised `signal`, or nil when it is not a finding Sentinel can re-run.
+    public static func forSignal(_ signal: Signal, tool: String?) -> Rescanner? {
+        switch signal.kind {
+        case .vulnerableDependency: return Rescanner(tool: "osv")
+        case .finding:
+            let name = tool ?? (signal.ruleId?.hasPrefix("bandit.") == true ? "bandit" : "native")
+            return ScannerRegistry.toolNames.contains(name) ? Rescanner(tool: name) : nil
+        default: return nil
+        }
+    }
+
+    /// The findings of one scan of `root`.
+    public func findings(in root: String) throws -> [Finding] {
+        let context = ScanContext(databasePath: databasePath)
+        let runner = ScanRunner(scanners: ScannerRegistry.standard(config: ScanConfig()))
+        let outcome = try runner.run(ScanRequest(root: root, tools: [tool]), context: context)
+        return outcome.report.findings
+    }
+
+    /// Compares the scans of the baseline tree and a candidate tree.
+    public static func compare(
+        tool: String, signal: Signal, changed: [String], before: [Finding], after: [Finding]
+    ) -> Rescan {
+        let file = signal.locations.first?.file ?? ""
+        let files = Set(changed + [file])
+        func ruleCount(_ findings: [Finding]) -> Int {
+            findings.filter { $0.ruleId == signal.ruleId && ($0.location.file ?? "") == file }.count
+        }
+        func fileCount(_ findings: [Finding]) -> Int {
+            findings.filter { files.contains($0.location.file ?? "") }.count
+        }
+        return Rescan(
+            tool: tool, ruleFindingsBefore: ruleCount(before), ruleFindingsAfter: ruleCount(after),
+            findingsBefore: fileCount(before), findingsAfter: fileCount(after))
+    }
+}
