@@ -1,0 +1,3 @@
+from .settings import DEFAULTS, load_settings
+
+__all__ = ["DEFAULTS", "load_settings"]

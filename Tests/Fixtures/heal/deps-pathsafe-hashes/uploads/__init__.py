@@ -1,0 +1,1 @@
+"""Where uploaded files are stored."""

@@ -1,0 +1,1 @@
+"""Export blog posts as static files."""

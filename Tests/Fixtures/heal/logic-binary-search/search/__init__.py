@@ -1,0 +1,3 @@
+from .bsearch import binary_search, contains
+
+__all__ = ["binary_search", "contains"]

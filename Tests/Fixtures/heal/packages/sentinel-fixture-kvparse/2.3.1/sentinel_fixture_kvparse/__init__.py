@@ -1,0 +1,31 @@
+"""Parse ``key = value`` configuration text (fixture package, version 2.3.1)."""
+
+import os
+import re
+
+__version__ = "2.3.1"
+
+_REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def parse(text, strict=False, environ=None):
+    """A dict of the ``key = value`` lines in ``text``; ``#`` starts a comment.
+
+    ``${NAME}`` in a value is replaced from ``environ`` only when one is passed
+    (2.3.1: the process environment is no longer read implicitly).
+    With ``strict``, a line without ``=`` raises ValueError; otherwise it is skipped.
+    """
+    result = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if "=" not in line:
+            if strict:
+                raise ValueError(f"line {number}: expected key = value")
+            continue
+        key, value = (part.strip() for part in line.split("=", 1))
+        if environ is not None:
+            value = _REFERENCE.sub(lambda m: environ.get(m.group(1), ""), value)
+        result[key] = value
+    return result
