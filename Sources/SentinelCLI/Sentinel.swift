@@ -7,7 +7,10 @@ public struct Sentinel: ParsableCommand {
         commandName: "sentinel",
         abstract: "Run untrusted work in a sandbox, scan code, and heal what breaks.",
         version: SentinelVersion.current,
-        subcommands: [ScanCommand.self, RulesCommand.self, DatabaseCommand.self, SandboxCommand.self, DoctorCommand.self]
+        subcommands: [
+            ScanCommand.self, HealCommand.self, MemoryCommand.self, RulesCommand.self, DatabaseCommand.self,
+            SandboxCommand.self, DoctorCommand.self,
+        ]
     )
     /// Makes the root command; ArgumentParser fills it from the command line.
     public init() {}

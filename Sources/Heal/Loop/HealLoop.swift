@@ -114,7 +114,7 @@ public struct HealLoop: Sendable {
             tracerModule: tracer?.module, environment: request.environment)
         var state = LoopState(request: request, deadline: deadline)
         var outcome: HealOutcome?
-        for signal in request.signals {
+        for signal in request.signals.map({ $0.relative(to: workspace) }) {
             if state.budgetLeft == nil { break }
             let result = try heal(signal, request: request, workspace: workspace, verifier: verifier, state: &state)
             outcome = result

@@ -55,19 +55,41 @@ public struct Verifier: Sendable {
         }
         environment["PYTEST_ADDOPTS"] = options + (environment["PYTEST_ADDOPTS"].map { " " + $0 } ?? "")
         let request = SandboxRequest(
-            profile: profile, command: ["/bin/sh", "-c", command], workspace: tree, extraReadOnly: extra,
+            profile: profile, command: ["/bin/sh", "-c", Self.timedWrapper, "sentinel-verify", command], workspace: tree,
+            extraReadOnly: extra,
             environment: environment, output: .capture)
         let started = DispatchTime.now()
         let result = try SandboxSession.run(request)
         let total = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
-        let output = String(decoding: result.stdout, as: UTF8.self) + String(decoding: result.stderr, as: UTF8.self)
+        var errors = String(decoding: result.stderr, as: UTF8.self)
+        let inside = Self.takeTiming(&errors)
+        let output = String(decoding: result.stdout, as: UTF8.self) + errors
         let report = PytestReport(output: output)
+        let commandMilliseconds = inside ?? result.wallMilliseconds
         let verification = Verification(
             command: command, exitCode: result.exitCode, reason: result.reason.rawValue,
-            commandMilliseconds: result.wallMilliseconds, totalMilliseconds: max(total, result.wallMilliseconds),
+            commandMilliseconds: commandMilliseconds, totalMilliseconds: max(total, commandMilliseconds),
             cpuMilliseconds: result.cpuMilliseconds, peakMemoryBytes: result.peakMemoryBytes,
             tests: report.recognized ? report : nil, outputTail: Self.tail(output))
         return (verification, output)
+    }
+
+    /// Times the command from inside the sandbox, so that set-up and tear-down can be told apart
+    /// from the project's own time: the shell prints the nanoseconds it took on a marked last
+    /// line of stderr, which `takeTiming` removes.
+    static let timedWrapper = """
+        t0=$(date +%s%N); /bin/sh -c "$1"; status=$?; t1=$(date +%s%N); \
+        printf '\n%s %s\n' '\(timingMarker)' "$((t1 - t0))" >&2; exit $status
+        """
+    static let timingMarker = "@@sentinel-verify-ns"
+
+    /// The command's own milliseconds from the marked line, removed from `stderr`; nil when absent
+    /// (killed before it printed).
+    static func takeTiming(_ stderr: inout String) -> Int? {
+        guard let marker = stderr.range(of: "\n" + timingMarker + " ", options: .backwards) else { return nil }
+        let digits = stderr[marker.upperBound...].prefix { $0.isNumber }
+        stderr.removeSubrange(marker.lowerBound..<stderr.endIndex)
+        return Int(digits).map { $0 / 1_000_000 }
     }
 
     /// The last `tailBytes` of `text`, cut at a line start.

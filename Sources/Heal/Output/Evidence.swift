@@ -1,0 +1,130 @@
+import Foundation
+import Sandbox
+
+/// `evidence.json`: everything a reviewer needs to trust (or not) the outcome — the signal,
+/// the baseline, every attempt with its lesson and runs, the winning candidate's verification,
+/// re-scan and confidence, the sandbox it ran in and where the time went.
+public struct Evidence: Sendable, Codable, Hashable {
+    /// The sandbox a verification ran in.
+    public struct SandboxSummary: Sendable, Codable, Hashable {
+        /// Profile name.
+        public var profile: String
+        /// `none` or `proxy` with its allow-list.
+        public var network: String
+        /// Memory limit, bytes.
+        public var memoryBytes: UInt64?
+        /// Process limit.
+        public var pids: Int?
+        /// Wall-clock limit, seconds.
+        public var timeoutSeconds: Double?
+        /// Always `overlay`: the tests' writes are discarded.
+        public var workspace: String
+    }
+
+    /// Where the time went.
+    public struct Timing: Sendable, Codable, Hashable {
+        /// The whole heal, ms.
+        public var totalMilliseconds: Int
+        /// All verification runs, set-up included, ms.
+        public var verificationMilliseconds: Int
+        /// Of that, sandbox set-up and tear-down, ms.
+        public var sandboxOverheadMilliseconds: Int
+        /// Share of verification time spent on the sandbox rather than the project's own check.
+        public var sandboxOverheadShare: Double
+    }
+
+    /// The candidate part, when there is one.
+    public struct CandidateSummary: Sendable, Codable, Hashable {
+        /// The actor.
+        public var actor: ActorKind
+        /// One line.
+        public var description: String
+        /// Changed files.
+        public var files: [String]
+        /// Lines added plus removed.
+        public var changedLines: Int
+        /// Trust in [0, 1] and its inputs.
+        public var confidence: Confidence
+        /// The two passing runs.
+        public var verifications: [Verification]
+        /// The re-scan, for findings and dependencies.
+        public var rescan: Rescan?
+        /// The actor's flags.
+        public var notes: [String]
+        /// pytest counts before (baseline) and after (the candidate's first run).
+        public var testsBefore: [String: Int]?
+        /// Same, after.
+        public var testsAfter: [String: Int]?
+    }
+
+    /// Format version.
+    public var version = Heal.evidenceVersion
+    /// The signal the outcome is about.
+    public var signal: Signal
+    /// The signal's fingerprint.
+    public var fingerprint: String
+    /// The repository as named.
+    public var repository: String
+    /// The verify command.
+    public var verifyCommand: String
+    /// The sandbox.
+    public var sandbox: SandboxSummary
+    /// The unchanged tree's run.
+    public var baseline: Verification?
+    /// Every attempt, in order, without the full patches of the losers (their hashes stay).
+    public var attempts: [Attempt]
+    /// The verified candidate, or nil.
+    public var candidate: CandidateSummary?
+    /// Why the loop stopped.
+    public var stopReason: String
+    /// Things the user was told.
+    public var notes: [String]
+    /// Where the time went.
+    public var timing: Timing
+    /// Past outcomes of similar signals that informed this run (ids and verdicts).
+    public var memory: [String]
+
+    /// The evidence of `outcome`.
+    public init(outcome: HealOutcome, request: HealRequest) {
+        signal = outcome.signal
+        fingerprint = outcome.signal.fingerprint
+        repository = request.repository
+        verifyCommand = request.verify
+        let profile = request.profile
+        let network =
+            profile.network.mode == .none ? "none" : "proxy: " + (profile.network.allow.isEmpty ? "(nothing)" : profile.network.allow.joined(separator: ", "))
+        sandbox = SandboxSummary(
+            profile: profile.name, network: network, memoryBytes: profile.limits.memoryBytes, pids: profile.limits.pids,
+            timeoutSeconds: profile.limits.timeoutSeconds, workspace: "overlay")
+        baseline = outcome.baseline
+        attempts = outcome.attempts.map { attempt in
+            var slim = attempt
+            if attempt.verdict != .verified { slim.patch = "" }
+            return slim
+        }
+        if let candidate = outcome.candidate {
+            self.candidate = CandidateSummary(
+                actor: candidate.actor, description: candidate.description, files: candidate.files,
+                changedLines: candidate.changedLines, confidence: candidate.confidence,
+                verifications: candidate.verifications, rescan: candidate.rescan, notes: candidate.notes,
+                testsBefore: outcome.baseline?.tests?.counts, testsAfter: candidate.verifications.first?.tests?.counts)
+        }
+        stopReason = outcome.stopReason
+        notes = outcome.notes
+        let share =
+            outcome.verificationMilliseconds > 0
+            ? Double(outcome.sandboxOverheadMilliseconds) / Double(outcome.verificationMilliseconds) : 0
+        timing = Timing(
+            totalMilliseconds: outcome.totalMilliseconds, verificationMilliseconds: outcome.verificationMilliseconds,
+            sandboxOverheadMilliseconds: outcome.sandboxOverheadMilliseconds,
+            sandboxOverheadShare: (share * 1000).rounded() / 1000)
+        memory = outcome.memory.prefix(10).map { "#\($0.id) \($0.verdict) \($0.actor): \($0.description)" }
+    }
+
+    /// Pretty, key-sorted JSON.
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// The text `heal` prints: what was fixed and how it was checked, or what was tried and why
+/// each attempt failed.
+public enum HealSummary {
+    /// The report for `evidence`; `out` names where the files went.
+    public static func text(_ evidence: Evidence, out: String?) -> String {
+        var lines: [String] = []
+        let seconds = String(format: "%.1f", Double(evidence.timing.totalMilliseconds) / 1000)
+        let share = String(format: "%.0f%%", evidence.timing.sandboxOverheadShare * 100)
+        if let candidate = evidence.candidate {
+            lines.append("heal: verified fix for \(evidence.signal.message)")
+            lines.append("  actor: \(candidate.actor.rawValue): \(candidate.description)")
+            lines.append("  files: \(candidate.files.joined(separator: ", ")) (\(candidate.changedLines) changed lines)")
+            let runs = candidate.verifications.map(\.summary).joined(separator: "; ")
+            lines.append("  verified twice: \(runs)")
+            if let rescan = candidate.rescan {
+                lines.append(
+                    "  re-scan (\(rescan.tool)): \(rescan.ruleFindingsBefore) → \(rescan.ruleFindingsAfter) findings of the rule, "
+                        + "\(rescan.findingsBefore) → \(rescan.findingsAfter) in the changed files")
+            }
+            for note in candidate.notes { lines.append("  note: \(note)") }
+            lines.append(String(format: "  confidence: %.2f", candidate.confidence.value))
+        } else {
+            lines.append("heal: no verified fix for \(evidence.signal.message) (stopped: \(evidence.stopReason))")
+        }
+        if let baseline = evidence.baseline { lines.append("  baseline: \(baseline.summary)") }
+        let counts = Dictionary(grouping: evidence.attempts, by: \.verdict).mapValues(\.count)
+        let tally = counts.sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.value) \($0.key.rawValue)" }
+        lines.append(
+            "  attempts: \(evidence.attempts.count)\(tally.isEmpty ? "" : " (" + tally.joined(separator: ", ") + ")") "
+                + "in \(seconds) s, sandbox overhead \(share) of verification time")
+        if evidence.candidate == nil {
+            for attempt in evidence.attempts.prefix(20) {
+                let why = attempt.lesson?.summary ?? attempt.verdict.rawValue
+                lines.append("  \(attempt.number). \(attempt.actor.rawValue): \(attempt.description): \(why)")
+            }
+            if evidence.attempts.count > 20 { lines.append("  … \(evidence.attempts.count - 20) more in evidence.json") }
+        }
+        for note in evidence.notes { lines.append("  \(note)") }
+        if let out {
+            lines.append("  wrote \(evidence.candidate == nil ? "" : out + "/patch.diff, ")\(out)/evidence.json")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
