@@ -33,7 +33,7 @@ public final class LLMClient: Sendable {
     /// Tokens charged so far (reported usage, or estimates where the server reported none).
     public var tokensUsed: Int { budget.withLock { $0.used } }
     /// Tokens left in the budget (not counting requests in flight).
-    public var tokensRemaining: Int { budget.withLock { $0.limit - $0.used } }
+    public var tokensRemaining: Int { budget.withLock { max(0, $0.limit - $0.used) } }
 
     /// Asks the model to continue `messages` and returns its answer.
     ///
