@@ -8,6 +8,13 @@ public struct LLMProposal: Sendable, Hashable {
     public var testPaths: [String]
     /// The reply they came from (its text and token count, for the evidence).
     public var reply: LLMReply
+
+    /// A proposal; see the properties.
+    public init(changes: [FileChange], testPaths: [String], reply: LLMReply) {
+        self.changes = changes
+        self.testPaths = testPaths
+        self.reply = reply
+    }
 }
 
 /// The LLM actor's core: prompt, one completion, the reply turned into changes. The heal loop
