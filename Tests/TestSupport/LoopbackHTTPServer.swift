@@ -15,6 +15,11 @@ public final class LoopbackHTTPServer: Sendable {
         public var path: String
         /// Header names lowercased.
         public var headers: [String: String]
+        /// The body: `Content-Length` bytes after the headers (empty without one).
+        public var body: [UInt8] = []
+
+        /// The body as UTF-8 text.
+        public var bodyText: String { String(decoding: body, as: UTF8.self) }
     }
 
     /// What it sends back. `declaredLength` larger than the body makes a connection that closes
@@ -107,12 +112,13 @@ public final class LoopbackHTTPServer: Sendable {
         setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var data = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while !data.containsHeaderEnd, data.count < 65_536 {
+        while data.headerEnd == nil, data.count < 65_536 {
             let count = read(client, &buffer, buffer.count)
             guard count > 0 else { return }
             data += buffer[0..<count]
         }
-        let text = String(decoding: data, as: UTF8.self)
+        guard let headerEnd = data.headerEnd else { return }
+        let text = String(decoding: data[..<headerEnd], as: UTF8.self)
         let lines = text.components(separatedBy: "\r\n")
         let requestLine = lines.first?.split(separator: " ") ?? []
         guard requestLine.count >= 2 else { return }
@@ -121,7 +127,16 @@ public final class LoopbackHTTPServer: Sendable {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
-        let request = Request(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+        // The body is what Content-Length announces (capped: this is a test server).
+        let length = min(Int(headers["content-length"] ?? "") ?? 0, 16 << 20)
+        var body = Array(data[(headerEnd + 4)...])
+        while body.count < length {
+            let count = read(client, &buffer, min(buffer.count, length - body.count))
+            guard count > 0 else { break }
+            body += buffer[0..<count]
+        }
+        let request = Request(
+            method: String(requestLine[0]), path: String(requestLine[1]), headers: headers, body: Array(body.prefix(length)))
         received.withLock { $0.append(request) }
         let response = handler(request)
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
@@ -140,16 +155,20 @@ public final class LoopbackHTTPServer: Sendable {
     }
 
     private static func reason(_ status: Int) -> String {
-        [200: "OK", 304: "Not Modified", 404: "Not Found", 500: "Internal Server Error"][status] ?? "Status"
+        [
+            200: "OK", 304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found",
+            429: "Too Many Requests", 500: "Internal Server Error", 503: "Service Unavailable",
+        ][status] ?? "Status"
     }
 }
 
 extension Array where Element == UInt8 {
-    fileprivate var containsHeaderEnd: Bool {
-        guard count >= 4 else { return false }
+    /// The index of the `\r\n\r\n` that ends the headers, nil until it has arrived.
+    fileprivate var headerEnd: Int? {
+        guard count >= 4 else { return nil }
         for i in 0...(count - 4) where self[i] == 13 && self[i + 1] == 10 && self[i + 2] == 13 && self[i + 3] == 10 {
-            return true
+            return i
         }
-        return false
+        return nil
     }
 }
