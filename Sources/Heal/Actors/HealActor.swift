@@ -33,6 +33,9 @@ public struct Proposal: Sendable, Hashable {
     public var strategy: String
     /// Things the evidence must say about it ("hashes for pyyaml not recomputed").
     public var notes: [String]
+    /// Set when the actor produced something that cannot be tried (a model's reply that does not
+    /// apply): the loop records it as refused with this lesson, without running anything.
+    public var unusable: String?
 
     /// A proposal; see the properties.
     public init(

@@ -208,7 +208,8 @@ public struct HealLoop: Sendable {
     }
 
     private func patchKey(_ proposal: Proposal) -> String {
-        proposal.changes.map { "\($0.path)\u{0}\($0.after ?? "\u{1}")" }.joined(separator: "\u{0}")
+        if proposal.unusable != nil { return "unusable\u{0}\(proposal.actor.rawValue)\u{0}\(proposal.description)" }
+        return proposal.changes.map { "\($0.path)\u{0}\($0.after ?? "\u{1}")" }.joined(separator: "\u{0}")
     }
 
     /// Validates `proposals` in batches of `jobs`; returns the first verified candidate.
@@ -295,7 +296,7 @@ public struct HealLoop: Sendable {
         rescanner: Rescanner?, findingsBefore: [Finding]?, timeout: Double
     ) -> Trial {
         var trial = Trial()
-        if let reason = RegressionGuard.refusal(proposal.changes) {
+        if let reason = proposal.unusable ?? RegressionGuard.refusal(proposal.changes) {
             trial.refused = true
             trial.lesson = Reflector.refused(reason)
             return trial

@@ -1,0 +1,96 @@
+import Foundation
+import Git
+import Support
+
+/// Asks an OpenAI-compatible model for a patch, one per round, showing it the signal, the code
+/// around its locations and every earlier attempt with its lesson (Reflexion). Off unless
+/// `SENTINEL_LLM_URL` and `SENTINEL_LLM_MODEL` are set; the key never leaves this process.
+public struct LLMActor: HealActor {
+    /// Model-written patches.
+    public let kind = ActorKind.llmPatch
+    /// The proposer (its client holds the token budget).
+    public var proposer: LLMProposer
+    /// Rounds before giving up on the model.
+    public var maxRounds: Int
+    /// Lines of context shown around each location.
+    public var contextLines = 40
+
+    /// An actor asking through `proposer`, for at most `maxRounds` rounds.
+    public init(proposer: LLMProposer, maxRounds: Int = 5) {
+        self.proposer = proposer
+        self.maxRounds = maxRounds
+    }
+
+    /// The actor configured by the environment, or nil when no model is.
+    public static func fromEnvironment(_ environment: [String: String]) throws -> LLMActor? {
+        guard let configuration = try LLMConfiguration.fromEnvironment(environment) else { return nil }
+        return LLMActor(proposer: LLMProposer(client: LLMClient(configuration: configuration)))
+    }
+
+    /// Every signal but a vulnerable dependency (the bump actor's, with the advisory's own data).
+    public func applies(to signal: Signal) -> Bool { signal.kind != .vulnerableDependency }
+
+    /// One proposal per round; the round's lessons are every earlier attempt's.
+    public func propose(_ context: ActorContext, round: Int) throws -> [Proposal] {
+        guard round <= maxRounds else { return [] }
+        let files = Self.sourceFiles(context.workspace)
+        let excerpts = excerpts(context, files: files)
+        let attempts = context.attempts.suffix(8).map { attempt in
+            LLMAttempt(change: attempt.patch.isEmpty ? attempt.description : attempt.patch, lesson: attempt.lesson?.summary ?? attempt.verdict.rawValue)
+        }
+        var summary = context.signal.message
+        if !context.signal.failingTests.isEmpty {
+            summary += "\nFailing tests: " + context.signal.failingTests.prefix(10).joined(separator: ", ")
+        }
+        if let details = context.baseline.tests?.failures.first?.details, !details.isEmpty {
+            summary += "\n" + details.prefix(8).joined(separator: "\n")
+        }
+        do {
+            let proposal = try proposer.propose(signal: summary, excerpts: excerpts, attempts: attempts, files: files)
+            var made = Proposal(
+                actor: kind, changes: proposal.changes, description: "model patch, round \(round)",
+                score: 1, strategy: "llm")
+            if !proposal.testPaths.isEmpty { made.unusable = "the model edited tests: \(proposal.testPaths.joined(separator: ", "))" }
+            return [made]
+        } catch let error as SentinelError where error.code == .llmEdits || error.code == .llmResponse {
+            var unusable = Proposal(actor: kind, changes: [], description: "model reply, round \(round)", strategy: "llm")
+            unusable.unusable = "the model's reply could not be used: \(error.message)"
+            return [unusable]
+        }
+    }
+
+    /// Python and text sources the model may edit, bounded in total.
+    static func sourceFiles(_ workspace: HealWorkspace, limit: Int = 2 << 20) -> [String: String] {
+        var files: [String: String] = [:]
+        var total = 0
+        for path in workspace.files where path.hasSuffix(".py") || path.hasSuffix(".txt") || path.hasSuffix(".toml") {
+            guard let text = workspace.read(path), total + text.utf8.count <= limit else { continue }
+            files[path] = text
+            total += text.utf8.count
+        }
+        return files
+    }
+
+    private func excerpts(_ context: ActorContext, files: [String: String]) -> [LLMExcerpt] {
+        var shown: [LLMExcerpt] = []
+        var seen = Set<String>()
+        for location in context.signal.locations where files[location.file] != nil {
+            let key = "\(location.file):\((location.line ?? 1) / contextLines)"
+            guard seen.insert(key).inserted, shown.count < 6, let text = files[location.file] else { continue }
+            let lines = text.components(separatedBy: "\n")
+            let center = max(1, location.line ?? 1)
+            let first = max(1, center - contextLines / 2)
+            let last = min(lines.count, center + contextLines / 2)
+            guard first <= last else { continue }
+            shown.append(LLMExcerpt(path: location.file, firstLine: first, text: lines[(first - 1)..<last].joined(separator: "\n")))
+        }
+        if shown.isEmpty {
+            // No location inside the repository: show the smallest non-test sources whole.
+            for (path, text) in files.sorted(by: { $0.value.count < $1.value.count }).prefix(4)
+            where !RegressionGuard.isTestFile(path) {
+                shown.append(LLMExcerpt(path: path, text: text))
+            }
+        }
+        return shown
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import Git
+import Sandbox
+import Store
+import Support
+import TestSupport
+import Testing
+
+@testable import Heal
+
+/// An actor that proposes fixed edits, for the loop's own tests.
+struct ScriptedActor: HealActor {
+    let kind: ActorKind
+    /// Per round: the proposals (path → new content).
+    let rounds: [[(String, [String: String])]]
+
+    func applies(to signal: Signal) -> Bool { true }
+
+    func propose(_ context: ActorContext, round: Int) throws -> [Proposal] {
+        guard round <= rounds.count else { return [] }
+        return rounds[round - 1].map { description, edits in
+            Proposal(
+                actor: kind,
+                changes: edits.map { FileChange(path: $0.key, before: context.workspace.read($0.key), after: $0.value) },
+                description: description, strategy: description)
+        }
+    }
+}
+
+@Suite(
+    "Heal loop", .serialized,
+    .enabled(if: TestHost.canSandbox, "verifies candidates in the sandbox: needs root and user namespaces"))
+struct HealLoopTests {
+    static let buggy = ScratchProject.buggyMean
+    static let fixedCalc = "def mean(xs):\n    return sum(xs) / len(xs)\n\n\ndef first(xs):\n    return xs[0]\n"
+    static let breaksFirst = "def mean(xs):\n    return sum(xs) / len(xs)\n\n\ndef first(xs):\n    return xs[-1]\n"
+
+    static func signal() -> Signal {
+        Signal(
+            kind: .testFailure, source: "pytest", message: "1 failing test: tests/test_calc.py::test_mean",
+            locations: [Signal.Location(file: "tests/test_calc.py", line: 7)],
+            failingTests: ["tests/test_calc.py::test_mean"], exceptionType: "AssertionError")
+    }
+
+    static func request(_ project: ScratchProject, actors: [any HealActor], maxAttempts: Int = 20) throws -> HealRequest {
+        HealRequest(
+            repository: project.path, signals: [signal()], verify: "python3 -m pytest -q",
+            profile: try ProfileStore.standard().resolve("fix-verify"), actors: actors, maxAttempts: maxAttempts,
+            maxSeconds: 300, jobs: 2)
+    }
+
+    static func memory() throws -> (HealMemory, String) {
+        let directory = try ScratchDirectory.make(prefix: "heal-memory")
+        return (try HealMemory(path: directory + "/heal.sqlite"), directory)
+    }
+
+    @Test("refused and failing proposals become lessons; the verified one is the candidate, run twice")
+    func lessonsThenCandidate() throws {
+        let project = try ScratchProject(Self.buggy)
+        let (memory, directory) = try Self.memory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let actor = ScriptedActor(
+            kind: .logicRepair,
+            rounds: [
+                [
+                    ("edit the test", ["tests/test_calc.py": "def test_mean():\n    pass\n"]),
+                    ("break first", ["calc.py": Self.breaksFirst]),
+                ],
+                [("no change that helps", ["calc.py": Self.buggy["calc.py"]! + "\n# nothing\n"])],
+                [("the fix", ["calc.py": Self.fixedCalc])],
+            ])
+        let outcome = try HealLoop(memory: memory).run(try Self.request(project, actors: [actor]))
+        let candidate = try #require(outcome.candidate)
+        #expect(candidate.description == "the fix")
+        #expect(candidate.verifications.count == 2)
+        #expect(candidate.verifications.allSatisfy { $0.succeeded })
+        #expect(candidate.patch.contains("-    return sum(xs) / (len(xs) - 1)\n+    return sum(xs) / len(xs)"))
+        #expect(outcome.stopReason == "verified")
+        let byDescription = Dictionary(uniqueKeysWithValues: outcome.attempts.map { ($0.description, $0) })
+        #expect(outcome.attempts.map(\.verdict).sorted { $0.rawValue < $1.rawValue } == [.failed, .failed, .rejected, .verified])
+        #expect(outcome.attempts.last?.description == "the fix")
+        #expect(byDescription["edit the test"]?.verdict == .rejected)
+        #expect(byDescription["edit the test"]?.lesson?.summary == "refused: edits test file tests/test_calc.py")
+        let broken = try #require(byDescription["break first"]?.lesson)
+        #expect(broken.newlyFailing == ["tests/test_calc.py::test_first_of_two"])
+        #expect(broken.summary.hasPrefix("breaks previously passing tests"))
+        let useless = try #require(byDescription["no change that helps"]?.lesson)
+        #expect(useless.stillFailing == ["tests/test_calc.py::test_mean"])
+        #expect(useless.expectedActual.contains("assert 6.0 == 3"))
+        #expect(candidate.confidence.value > 0 && candidate.confidence.value <= 1)
+        // The repository is untouched.
+        #expect(try String(contentsOfFile: project.path + "/calc.py", encoding: .utf8) == Self.buggy["calc.py"])
+        // Memory keeps every judged attempt; the verified one comes first for a similar signal.
+        #expect(try memory.list().count == 4)
+        var similar = Self.signal()
+        similar.failingTests = ["tests/test_calc.py::test_other"]
+        similar.topFrames = []
+        let recalled = try memory.similar(to: similar)
+        #expect(recalled.first?.verified == true)
+        let rate = try memory.successRate(of: .logicRepair)
+        #expect(rate.verified == 1 && rate.total == 3)
+    }
+
+    @Test("the attempt budget stops the loop and the outcome says so")
+    func maxAttempts() throws {
+        let project = try ScratchProject(Self.buggy)
+        let useless = (1...5).map { ("useless \($0)", ["calc.py": Self.buggy["calc.py"]! + "\n# \($0)\n"]) }
+        let actor = ScriptedActor(kind: .logicRepair, rounds: [useless + [("the fix", ["calc.py": Self.fixedCalc])]])
+        let outcome = try HealLoop(memory: nil).run(try Self.request(project, actors: [actor], maxAttempts: 3))
+        #expect(outcome.candidate == nil)
+        #expect(outcome.attempts.count == 3)
+        #expect(outcome.stopReason == "max-attempts")
+    }
+
+    @Test("an actor with nothing left ends the loop: exhausted")
+    func exhausted() throws {
+        let project = try ScratchProject(Self.buggy)
+        let outcome = try HealLoop(memory: nil).run(try Self.request(project, actors: [ScriptedActor(kind: .llmPatch, rounds: [])]))
+        #expect(outcome.candidate == nil)
+        #expect(outcome.stopReason == "exhausted")
+    }
+
+    @Test("a signal that does not reproduce is reported, not healed")
+    func notReproduced() throws {
+        var files = Self.buggy
+        files["calc.py"] = Self.fixedCalc
+        let project = try ScratchProject(files)
+        let actor = ScriptedActor(kind: .logicRepair, rounds: [[("x", ["calc.py": Self.fixedCalc + "\n"])]])
+        let outcome = try HealLoop(memory: nil).run(try Self.request(project, actors: [actor]))
+        #expect(outcome.candidate == nil)
+        #expect(outcome.stopReason == "not-reproduced")
+        #expect(outcome.attempts.isEmpty)
+    }
+
+    @Test("a second heal on the same signal finds it locked; a lock left by a dead process is taken over")
+    func lock() throws {
+        let (memory, directory) = try Self.memory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fingerprint = Self.signal().fingerprint
+        try memory.acquireLock(fingerprint, pid: 1)  // init is always alive
+        let project = try ScratchProject(Self.buggy)
+        do {
+            _ = try HealLoop(memory: memory).run(try Self.request(project, actors: []))
+            Issue.record("a locked signal was healed")
+        } catch let error as SentinelError {
+            #expect(error.code == .healBusy)
+            #expect(error.exitStatus == 1)
+            #expect(error.message.contains("another heal (pid 1"))
+        }
+        memory.releaseLock(fingerprint, pid: 1)
+        // A pid that cannot exist (beyond pid_max) holds it: stale, taken over.
+        try memory.acquireLock(fingerprint, pid: 4_999_999)
+        try memory.acquireLock(fingerprint)
+        memory.releaseLock(fingerprint)
+    }
+}
+
+@Suite("Heal memory")
+struct HealMemoryTests {
+    @Test("a file that is not a database is reported with exit status 2 and left as it was")
+    func corrupt() throws {
+        let directory = try ScratchDirectory.make(prefix: "heal-memory")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/heal.sqlite"
+        let garbage = Data(repeating: 0x41, count: 8192)
+        try garbage.write(to: URL(fileURLWithPath: path))
+        do {
+            _ = try HealMemory(path: path)
+            Issue.record("opened a corrupt memory")
+        } catch let error as SentinelError {
+            #expect(error.exitStatus == 2)
+            #expect(error.message.hasPrefix("\(path): heal memory is damaged or not a database"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+    }
+
+    @Test("forget removes a record; unverified attempts never raise an actor's rate")
+    func forgetAndPoisoning() throws {
+        let directory = try ScratchDirectory.make(prefix: "heal-memory")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let memory = try HealMemory(path: directory + "/heal.sqlite")
+        let signal = Signal(kind: .finding, source: "sarif", message: "m", ruleId: "python.yaml-load")
+        func attempt(_ verdict: Verdict) -> Attempt {
+            Attempt(
+                number: 1, actor: .ruleFix, description: "d", strategy: "fix-template", patchHash: "h", patch: "p",
+                size: 1, verdict: verdict, lesson: nil, verifications: [], rescan: nil, notes: [])
+        }
+        for verdict in [Verdict.failed, .rejected, .flaky] { try memory.record(attempt(verdict), for: signal) }
+        #expect(try memory.successRate(of: .ruleFix).verified == 0)
+        let id = try memory.record(attempt(.verified), for: signal)
+        let rate = try memory.successRate(of: .ruleFix)
+        #expect(rate.verified == 1 && rate.total == 3)
+        #expect(try memory.similar(to: signal).first?.id == id)
+        #expect(try memory.forget(id: id))
+        #expect(try !memory.forget(id: id))
+        #expect(try memory.successRate(of: .ruleFix).verified == 0)
+        #expect(try memory.record(id: id) == nil)
+    }
+}
