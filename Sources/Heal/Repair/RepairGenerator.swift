@@ -1,0 +1,122 @@
+import Git
+import PythonSyntax
+import Support
+
+/// Turns suspicious lines into repair candidates: runs every template on every line, applies the
+/// edits, drops what does not parse or changes nothing, removes duplicates (same resulting text,
+/// the best-scored kept) and orders the rest by score, then size, then description.
+public struct RepairGenerator: Sendable {
+    /// The templates tried, in order.
+    public var templates: [any RepairTemplate]
+
+    /// A generator trying `templates`.
+    public init(templates: [any RepairTemplate] = RepairTemplates.standard) {
+        self.templates = templates
+    }
+
+    /// Candidates for one file: `suspicious` lines whose `file` is `path` are tried, each scored by
+    /// its own suspiciousness. At most `limit` are returned. Throws `SentinelError(.invalidInput)`
+    /// when `source` itself does not parse.
+    public func candidates(path: String, source: String, suspicious: [SuspiciousLine], limit: Int = 200) throws
+        -> [RepairCandidate]
+    {
+        let lines = suspicious.filter { $0.file == path }
+        let templates = self.templates
+        // The parser recurses with nesting: it runs on a thread with a large stack, once for all.
+        let all = try PyLargeStack.run {
+            try Self.generate(templates: templates, file: RepairFile(path: path, source: source), lines: lines)
+        }
+        return Self.finish(all, limit: limit)
+    }
+
+    /// Candidates for the `top` most suspicious lines across files (`sources`: path → text, as
+    /// read from the workspace). Files that are missing from `sources` or do not parse are left out.
+    public func candidates(sources: [String: String], suspicious: [SuspiciousLine], top: Int = 20, limit: Int = 200)
+        throws -> [RepairCandidate]
+    {
+        let chosen = Array(suspicious.prefix(top))
+        let templates = self.templates
+        let all = try PyLargeStack.run {
+            var out: [RepairCandidate] = []
+            for path in Set(chosen.map(\.file)).sorted() {
+                guard let source = sources[path], let file = try? RepairFile(path: path, source: source) else { continue }
+                out += Self.generate(templates: templates, file: file, lines: chosen.filter { $0.file == path })
+            }
+            return out
+        }
+        return Self.finish(all, limit: limit)
+    }
+
+    /// Every parsing candidate of every template at every line, unsorted, duplicates kept.
+    static func generate(templates: [any RepairTemplate], file: RepairFile, lines: [SuspiciousLine]) -> [RepairCandidate] {
+        var out: [RepairCandidate] = []
+        var checked: [String: Bool] = [:]
+        for suspicious in lines where suspicious.line >= 1 && suspicious.line <= file.lineStarts.count {
+            for template in templates {
+                for edit in template.candidates(in: file, line: suspicious.line) {
+                    guard let after = apply(edit.edits, to: file), after != file.source else { continue }
+                    if checked[after] == nil { checked[after] = Self.parses(after, path: file.path) }
+                    guard checked[after] == true else { continue }
+                    out.append(
+                        RepairCandidate(
+                            change: FileChange(path: file.path, before: file.source, after: after), template: template.name,
+                            line: edit.line, description: edit.description, score: suspicious.score * template.prior,
+                            size: size(of: edit.edits, in: file)))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Whether `text` is valid Python (called on the large-stack thread).
+    static func parses(_ text: String, path: String) -> Bool {
+        (try? PythonParser.parseOnCurrentThread(bytes: Array(text.utf8), fileName: path, pattern: false)) != nil
+    }
+
+    /// The file with `edits` applied; nil when they overlap or fall outside it.
+    static func apply(_ edits: [SourceEdit], to file: RepairFile) -> String? {
+        let sorted = edits.sorted { ($0.start, $0.end) < ($1.start, $1.end) }
+        var position = 0
+        for edit in sorted {
+            guard edit.start >= position, edit.end >= edit.start, edit.end <= file.bytes.count else { return nil }
+            position = edit.end
+        }
+        return file.applying(sorted, within: 0, file.bytes.count)
+    }
+
+    /// Characters changed: per edit, what remains of the old and new text once their common
+    /// prefix and suffix are set aside, the larger of the two (`<` → `<=` is 1).
+    static func size(of edits: [SourceEdit], in file: RepairFile) -> Int {
+        edits.reduce(0) { total, edit in
+            let old = Array(file.text(edit.start, edit.end))
+            let new = Array(edit.replacement)
+            var prefix = 0
+            while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
+            var suffix = 0
+            while suffix < old.count - prefix, suffix < new.count - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+                suffix += 1
+            }
+            return total + max(old.count - prefix - suffix, new.count - prefix - suffix)
+        }
+    }
+
+    /// Sorted (score desc, size asc, description, path), duplicates of a resulting file dropped
+    /// after the first, at most `limit`.
+    static func finish(_ candidates: [RepairCandidate], limit: Int) -> [RepairCandidate] {
+        let sorted = candidates.sorted { a, b in
+            if a.score != b.score { return a.score > b.score }
+            if a.size != b.size { return a.size < b.size }
+            if a.description != b.description { return a.description < b.description }
+            if a.change.path != b.change.path { return a.change.path < b.change.path }
+            return a.template < b.template
+        }
+        var seen = Set<FileChange>()
+        var out: [RepairCandidate] = []
+        for candidate in sorted where out.count < limit {
+            if seen.insert(FileChange(path: candidate.change.path, before: nil, after: candidate.change.after)).inserted {
+                out.append(candidate)
+            }
+        }
+        return out
+    }
+}

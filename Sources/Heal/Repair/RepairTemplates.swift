@@ -1,0 +1,39 @@
+/// The templates `heal` tries, and their priors.
+public enum RepairTemplates {
+    /// Every template with its prior. The priors are judgement, not measurements: one-token slips
+    /// at boundaries and in operators are the commonest small bugs, so they come first; edits that
+    /// insert code or swap variables come last, because they often make a weak test pass without
+    /// being the fix (an early `return 0` silences the failing case), so they should be tried only
+    /// after the likelier ones:
+    ///
+    /// | template | prior |
+    /// |---|---|
+    /// | comparison operator | 0.9 |
+    /// | off by one | 0.8 |
+    /// | slice bounds | 0.7 |
+    /// | arithmetic operator | 0.7 |
+    /// | negate condition | 0.6 |
+    /// | `and` ↔ `or` | 0.6 |
+    /// | initial value | 0.6 |
+    /// | drop condition | 0.5 |
+    /// | return value | 0.5 |
+    /// | missing return | 0.5 |
+    /// | missing guard | 0.4 |
+    /// | swap arguments | 0.4 |
+    /// | replace variable | 0.3 |
+    public static let standard: [any RepairTemplate] = [
+        ComparisonOperatorTemplate(prior: 0.9),
+        OffByOneTemplate(prior: 0.8),
+        SliceBoundsTemplate(prior: 0.7),
+        ArithmeticOperatorTemplate(prior: 0.7),
+        NegateConditionTemplate(prior: 0.6),
+        BooleanOperatorTemplate(prior: 0.6),
+        InitialValueTemplate(prior: 0.6),
+        DropConditionTemplate(prior: 0.5),
+        ReturnValueTemplate(prior: 0.5),
+        MissingReturnTemplate(prior: 0.5),
+        MissingGuardTemplate(prior: 0.4),
+        SwapArgumentsTemplate(prior: 0.4),
+        ReplaceVariableTemplate(prior: 0.3),
+    ]
+}
