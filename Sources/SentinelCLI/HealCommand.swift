@@ -66,8 +66,7 @@ struct HealCommand: ParsableCommand {
             actors: try HealActors.standard(environment: ProcessInfo.processInfo.environment),
             maxAttempts: maxAttempts, maxSeconds: maxMinutes * 60, jobs: jobs)
         let progress = HealProgressLine(enabled: Console.stderrIsTerminal)
-        var loop = HealLoop(memory: memory, progress: { progress.show($0) })
-        loop.tracer = HealActors.tracer
+        let loop = HealLoop(memory: memory, progress: { progress.show($0) })
         let outcome = try loop.run(request)
         progress.clear()
         let evidence = Evidence(outcome: outcome, request: request)

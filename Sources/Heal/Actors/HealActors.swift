@@ -3,11 +3,13 @@ public enum HealActors {
     /// Every actor available: dependency bumps, rule fixes, program repair, and the LLM actor
     /// when `SENTINEL_LLM_URL` and `SENTINEL_LLM_MODEL` configure one.
     public static func standard(environment: [String: String]) throws -> [any HealActor] {
-        var actors: [any HealActor] = [DependencyBumpActor()]
+        var actors: [any HealActor] = [DependencyBumpActor(), RepairActor()]
         if let llm = try LLMActor.fromEnvironment(environment) { actors.append(llm) }
         return actors
     }
 
-    /// The coverage tracer fault localisation loads into pytest, when program repair is built in.
-    public static var tracer: (directory: String, module: String, source: String)? { nil }
+    /// The coverage tracer fault localisation loads into pytest.
+    public static var tracer: (module: String, source: String)? {
+        (CoverageTracer.moduleName, CoverageTracer.pluginSource)
+    }
 }

@@ -88,7 +88,7 @@ public struct HealLoop: Sendable {
     /// Told about progress.
     public var progress: @Sendable (HealProgress) -> Void
     /// The directory the tracer plugin is written to for fault localisation (bound read-only).
-    public var tracer: (directory: String, module: String, source: String)?
+    public var tracer: (module: String, source: String)? = HealActors.tracer
 
     /// A loop with `memory`.
     public init(memory: HealMemory?, progress: @escaping @Sendable (HealProgress) -> Void = { _ in }) {
@@ -158,8 +158,11 @@ public struct HealLoop: Sendable {
         let rescanner = Rescanner.forSignal(signal, tool: nil)
         let findingsBefore = try rescanner.map { try $0.findings(in: workspace.snapshot) }
 
-        let traceRun: @Sendable (String) throws -> (Verification, String) = { tree in
-            try verifier.run(tree: tree, trace: true, timeout: nil)
+        var traceRun: @Sendable (String) throws -> (Verification, String) = { _ in
+            throw HealActorError("no coverage tracer is configured")
+        }
+        if verifier.tracerDirectory != nil {
+            traceRun = { tree in try verifier.run(tree: tree, trace: true, timeout: nil) }
         }
         let actors = request.actors.filter { $0.applies(to: signal) }.sorted { $0.kind < $1.kind }
         if actors.isEmpty { state.notes.append("no actor can act on a \(signal.kind.rawValue) signal (\(signal.source))") }

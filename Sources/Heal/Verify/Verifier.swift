@@ -50,6 +50,7 @@ public struct Verifier: Sendable {
         var extra: [String] = []
         if trace, let tracerDirectory, let tracerModule {
             options += " -p \(tracerModule)"
+            environment[CoverageTracer.rootEnvironmentVariable] = "/workspace"
             environment["PYTHONPATH"] = tracerDirectory + (environment["PYTHONPATH"].map { ":" + $0 } ?? "")
             extra.append(tracerDirectory)
         }

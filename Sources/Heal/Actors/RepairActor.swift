@@ -1,0 +1,46 @@
+import Foundation
+import Git
+
+/// Program repair without a model, for failing tests: the suite runs once under the coverage
+/// tracer in the sandbox, lines are ranked by Ochiai suspiciousness over passing and failing
+/// tests, and repair templates rewrite the most suspicious lines. Every candidate parses; the
+/// loop validates them in parallel and keeps the smallest that passes.
+public struct RepairActor: HealActor {
+    /// Logic repair.
+    public let kind = ActorKind.logicRepair
+    /// Suspicious lines edited.
+    public var topLines = 20
+    /// Candidates proposed at most.
+    public var limit = 200
+
+    /// A repair actor.
+    public init() {}
+
+    /// Failing tests and exceptions (the suite must reproduce them for localisation to work).
+    public func applies(to signal: Signal) -> Bool {
+        signal.kind == .testFailure || signal.kind == .exception
+    }
+
+    /// Round 1: localise and generate; nothing after.
+    public func propose(_ context: ActorContext, round: Int) throws -> [Proposal] {
+        guard round == 1 else { return [] }
+        let (_, output) = try context.traceRun(context.workspace.snapshot)
+        let spectrum = try CoverageTracer.parse(output: output)
+        guard !spectrum.failingTests.isEmpty else {
+            throw HealActorError("fault localisation saw no failing test under the coverage tracer")
+        }
+        let ranked = Ochiai.rank(spectrum).filter { !RegressionGuard.isTestFile($0.file) }
+        guard !ranked.isEmpty else { throw HealActorError("no source line outside the tests ran in a failing test") }
+        var sources: [String: String] = [:]
+        for line in ranked.prefix(topLines) where sources[line.file] == nil {
+            sources[line.file] = context.workspace.read(line.file)
+        }
+        let candidates = try RepairGenerator().candidates(
+            sources: sources, suspicious: ranked, top: topLines, limit: limit)
+        return candidates.map { candidate in
+            Proposal(
+                actor: kind, changes: [candidate.change], description: "\(candidate.change.path):\(candidate.description)",
+                score: candidate.score, strategy: candidate.template)
+        }
+    }
+}
