@@ -129,6 +129,11 @@ struct RuleFixTests {
                 "from hashlib import sha1\nimport hashlib\n\ndef sign(data):\n    return hashlib.sha256(data).digest()\n"
             ),
             (
+                "python.hashlib-weak-hash",
+                "import hashlib\n\ndef etag(b):\n    return hashlib.md5(b, usedforsecurity=True).hexdigest()\n",
+                "import hashlib\n\ndef etag(b):\n    return hashlib.sha256(b, usedforsecurity=True).hexdigest()\n"
+            ),
+            (
                 "python.hashlib-new-weak-hash", "import hashlib\nh = hashlib.new('md5', data)\n",
                 "import hashlib\nh = hashlib.new(\"sha256\", data)\n"
             ),
@@ -231,6 +236,11 @@ struct RuleFixTests {
         let cases: [(String, String)] = [
             // Shell syntax in the command: without a shell it would be plain arguments.
             ("python.subprocess-shell-true", "import subprocess\nsubprocess.run(\"ls \" + d + \" | wc -l\", shell=True)\n"),
+            // With a shell, executable= names the shell; without one, the program.
+            (
+                "python.subprocess-shell-true",
+                "import subprocess\nsubprocess.run(\"ls \" + d, shell=True, executable=\"/bin/bash\")\n"
+            ),
             // A command that may not be a string.
             ("python.subprocess-shell-true", "import subprocess\ndef f(cmd):\n    subprocess.run(cmd, shell=True)\n"),
             ("python.subprocess-shell-true", "import subprocess\ncmd = 'ls ' + d\ncmd = [cmd]\nsubprocess.run(cmd, shell=True)\n"),

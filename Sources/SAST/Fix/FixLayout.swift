@@ -12,7 +12,9 @@ enum FixLayout {
     static func render(_ pieces: [FixPiece], region: Range<Int>, source: SourceText) -> String {
         guard isAnchored(pieces, in: region) else { return plain(pieces, source: source) }
         var out = ""
-        var state = MergeState()
+        // The file's characters around the region count too: no word is glued to them either.
+        var state = MergeState(previous: source.slice(from: region.lowerBound - 4, to: region.lowerBound).unicodeScalars.last)
+        let after = source.slice(from: region.upperBound, to: region.upperBound + 4).unicodeScalars.first
         var cursor = region.lowerBound
         var pending = ""
         for piece in pieces {
@@ -30,7 +32,7 @@ enum FixLayout {
                 pending = ""
             }
         }
-        out += merge(original: source.slice(from: cursor, to: region.upperBound), template: pending, next: nil, state: &state)
+        out += merge(original: source.slice(from: cursor, to: region.upperBound), template: pending, next: after, state: &state)
         return out
     }
 

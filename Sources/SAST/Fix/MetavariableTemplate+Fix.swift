@@ -63,7 +63,6 @@ extension MetavariableTemplate {
             if kept.last == "," { pieces[before] = .text(String(kept.dropLast())) }
         }
     }
-
 }
 
 /// One part of a resolved fix: text the template supplies, or a byte range of the file whose code
