@@ -33,6 +33,9 @@ struct RuleLoaderTests {
             ),
             (head + "pattern: [a, b\n", "r.yaml:5: invalid YAML"),
             (head + "patterns:\n  - pattern-not: f()\n", "r.yaml:5: 'patterns' needs at least one positive pattern"),
+            (head + "pattern: f()\nfix-imports: [os]\n", "r.yaml:5: 'fix-imports' needs 'fix'"),
+            (head + "pattern: f()\nfix: g()\nfix-imports: [os, 'a-b']\n", "r.yaml:6: 'fix-imports': 'a-b' is not a module name"),
+            (head + "pattern: f()\nfix: [g(), '']\n", "r.yaml:5: 'fix' must not be empty"),
         ])
     func rejects(yaml: String, expected: String) {
         do {
@@ -45,6 +48,18 @@ struct RuleLoaderTests {
         } catch {
             Issue.record("wrong error type \(error)")
         }
+    }
+
+    @Test("fix takes one template or a list; fix-imports one module or a list")
+    func fixKeys() throws {
+        let one = try RuleLoader.parse(Self.head + "pattern: f($X)\nfix: g($X)\nfix-imports: shlex\n", file: "r.yaml")
+        #expect(one.fixes == ["g($X)"])
+        #expect(one.fixImports == ["shlex"])
+        let list = try RuleLoader.parse(
+            Self.head + "pattern: f($X)\nfix:\n  - g($X)\n  - h()\nfix-imports: [os.path, json]\n", file: "r.yaml")
+        #expect(list.fixes == ["g($X)", "h()"])
+        #expect(list.fixImports == ["os.path", "json"])
+        #expect(try RuleLoader.parse(Self.head + "pattern: f()\n", file: "r.yaml").fixes.isEmpty)
     }
 
     @Test("a full taint rule loads")

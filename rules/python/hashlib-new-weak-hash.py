@@ -21,3 +21,8 @@ def cache_key(data):
 def digest(data):
     # ok: python.hashlib-new-weak-hash
     return hashlib.new("sha256", data).hexdigest()
+
+
+def file_checksum(data):
+    # ruleid: python.hashlib-new-weak-hash
+    return hashlib.new("sha1", data).hexdigest()

@@ -26,3 +26,8 @@ def etag(body):
 def strong_digest(data):
     # ok: python.hashlib-weak-hash
     return hashlib.sha256(data).hexdigest()
+
+
+def cache_key(request):
+    # ruleid: python.hashlib-weak-hash
+    return hashlib.md5(request.path.encode()).hexdigest()

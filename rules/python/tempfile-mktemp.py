@@ -12,3 +12,6 @@ other = mktemp(prefix="job-")
 fd, path = tempfile.mkstemp(suffix=".json")
 # ok: python.tempfile-mktemp
 workdir = tempfile.mkdtemp()
+# nofix: python.tempfile-mktemp (not an assignment)
+# ruleid: python.tempfile-mktemp
+handle = open(tempfile.mktemp(), "w")

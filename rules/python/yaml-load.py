@@ -32,3 +32,14 @@ def read_manifest_safely(text):
 def read_plain(text):
     # ok: python.yaml-load
     return yaml.safe_load(text)
+
+
+def read_stream(fh):
+    # ruleid: python.yaml-load
+    return yaml.full_load(stream=fh)
+
+
+def read_with(options):
+    # nofix: python.yaml-load
+    # ruleid: python.yaml-load
+    return yaml.load(**options)

@@ -105,24 +105,34 @@ struct Annotation: Sendable, Hashable {
     /// Reads annotations from the parser's comments; a comment on its own line applies to the next
     /// line that is neither blank nor a comment, a trailing comment to its own line.
     static func parse(module: PythonModule, source: SourceText) -> [Annotation] {
-        var out: [Annotation] = []
+        marked(["ruleid:", "ok:"], module: module, source: source).map {
+            Annotation(ruleId: $0.ruleId, expectsFinding: $0.marker == "ruleid:", line: $0.line)
+        }
+    }
+
+    /// `# nofix: ID (why)` comments: `ruleid` cases whose finding the rule's `fix:` deliberately
+    /// leaves without a fix (placed like other annotations; the note in parentheses is optional).
+    /// Only fix tests read them.
+    static func noFix(module: PythonModule, source: SourceText) -> [Annotation] {
+        marked(["nofix:"], notes: true, module: module, source: source).map {
+            Annotation(ruleId: $0.ruleId, expectsFinding: true, line: $0.line)
+        }
+    }
+
+    /// The rule ids of comments starting with one of `markers`, with the marker and the line each
+    /// applies to. With `notes`, the ids end at a `(` that starts a note.
+    private static func marked(
+        _ markers: [String], notes: Bool = false, module: PythonModule, source: SourceText
+    ) -> [(marker: String, ruleId: String, line: Int)] {
+        var out: [(String, String, Int)] = []
         for comment in module.comments {
             let body = comment.text.drop { $0 == "#" || $0 == " " }
-            let expects: Bool
-            let rest: Substring
-            if body.hasPrefix("ruleid:") {
-                expects = true
-                rest = body.dropFirst("ruleid:".count)
-            } else if body.hasPrefix("ok:") {
-                expects = false
-                rest = body.dropFirst("ok:".count)
-            } else {
-                continue
-            }
+            guard let marker = markers.first(where: { body.hasPrefix($0) }) else { continue }
+            let rest = body.dropFirst(marker.count).prefix { !notes || $0 != "(" }
             let line = comment.isTrailing ? comment.range.start.line : nextCodeLine(after: comment.range.start.line, source)
             for id in rest.split(separator: ",") {
                 let trimmed = id.trimmingCharacters(in: .whitespaces)
-                if !trimmed.isEmpty { out.append(Annotation(ruleId: trimmed, expectsFinding: expects, line: line)) }
+                if !trimmed.isEmpty { out.append((marker, trimmed, line)) }
             }
         }
         return out

@@ -46,6 +46,15 @@ struct SourceText: Sendable {
         index.lines(first, last)
     }
 
+    /// The line break (LF, CRLF or CR) that ends 1-based `line`; nil on the last line.
+    func lineBreak(endingLine line: Int) -> String? {
+        guard line >= 1, line < index.lineCount else { return nil }
+        return String(decoding: bytes[index.range(ofLine: line).upperBound..<index.lineStarts[line]], as: UTF8.self)
+    }
+
+    /// The file's first line break, LF when it has none: what inserted lines end with.
+    var firstLineBreak: String { lineBreak(endingLine: 1) ?? "\n" }
+
     /// A finding location for `range` in `file`, columns in code points.
     func location(_ range: SourceRange, file: String) -> Location {
         Location(

@@ -122,10 +122,18 @@ struct PatternMatcher: Sendable {
         }
     }
 
+    /// Whether a pattern element is a named run `$...X`.
+    static func isNamedRun(_ p: PyNode) -> Bool { p.kind == .name && p.text?.hasPrefix("$...") == true }
+
+    /// Keyword arguments and `**mapping`, which only match each other in an argument sequence.
+    private static func isKeywordArgument(_ n: PyNode) -> Bool { n.kind == .keyword || n.kind == .doubleStarred }
+
     /// Matches `p` against a prefix of `t` (all of `t` unless `open`); returns the index just past
     /// the last target element consumed. A trailing wildcard in an open match takes the rest.
+    /// With `arguments`, elements are call arguments: a keyword matches only a keyword, a
+    /// positional pattern only a positional argument (wildcards take any).
     func matchSequence(
-        _ p: ArraySlice<PyNode>, _ t: ArraySlice<PyNode>, _ b: inout Bindings, open: Bool
+        _ p: ArraySlice<PyNode>, _ t: ArraySlice<PyNode>, _ b: inout Bindings, open: Bool, arguments: Bool = false
     ) -> Int? {
         guard let first = p.first else { return open || t.isEmpty ? t.startIndex : nil }
         if Self.isWildcard(first) {
@@ -142,14 +150,17 @@ struct PatternMatcher: Sendable {
                     b = saved
                     continue
                 }
-                if let end = matchSequence(rest, t[k...], &b, open: open) { return end }
+                if let end = matchSequence(rest, t[k...], &b, open: open, arguments: arguments) { return end }
                 b = saved
             }
             return nil
         }
         guard let head = t.first else { return nil }
+        if arguments && Self.isKeywordArgument(first) != Self.isKeywordArgument(head) { return nil }
         let saved = b
-        if match(first, head, &b), let end = matchSequence(p.dropFirst(), t.dropFirst(), &b, open: open) {
+        if match(first, head, &b),
+            let end = matchSequence(p.dropFirst(), t.dropFirst(), &b, open: open, arguments: arguments)
+        {
             return end
         }
         b = saved
@@ -172,6 +183,9 @@ struct PatternMatcher: Sendable {
         else { return false }
         // Fast paths without copying arguments: `f(...)`, and calls without keywords on either side.
         if pArgs.count == 1, let only = pArgs.first, only.kind == .ellipsis { return true }
+        // A named run (`$...ARGS`) binds the arguments as written, keywords included, so such a
+        // pattern matches in source order: fix templates rebuild the call from its runs.
+        if pArgs.contains(where: Self.isNamedRun) { return matchSequence(pArgs, tArgs, &b, open: false, arguments: true) != nil }
         let pHasKeywords = pArgs.contains { $0.kind == .keyword || $0.kind == .doubleStarred }
         let tHasKeywords = tArgs.contains { $0.kind == .keyword || $0.kind == .doubleStarred }
         if !pHasKeywords && !tHasKeywords { return matchSequence(pArgs, tArgs, &b, open: false) != nil }

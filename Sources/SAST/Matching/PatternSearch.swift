@@ -96,9 +96,23 @@ struct PatternSearch: Sendable {
                     guard let binding = m.bindings[name] else { return true }
                     return !binding.matches(regex, in: index.source)
                 }
+                if !regex.captureNames.isEmpty { current = current.compactMap { bindGroups(of: regex, on: name, in: $0) } }
             }
         }
         return current
+    }
+
+    /// `m` with the metavariables the regex's named groups bind; nil when one disagrees with an
+    /// existing binding.
+    private func bindGroups(of regex: MetavariableRegex, on name: String, in m: PatternMatch) -> PatternMatch? {
+        guard let text = m.bindings[name]?.text(in: index.source), let groups = regex.captures(text) else { return nil }
+        var bindings = m.bindings
+        for (group, value) in groups {
+            let binding = Binding(nodes: [], identifier: value)
+            if let existing = bindings[group], !existing.agrees(with: binding) { return nil }
+            bindings[group] = binding
+        }
+        return PatternMatch(range: m.range, bindings: bindings)
     }
 
     /// `$X` when the formula is exactly a bare metavariable.

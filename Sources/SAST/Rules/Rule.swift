@@ -41,16 +41,35 @@ public enum PatternClause: Sendable, Hashable {
 public struct MetavariableRegex: Sendable, Hashable {
     /// The expression as written.
     public var source: String
+    /// Named groups spelled like metavariables (`(?P<ALL>...)` or `(?<ALL>...)`): a match binds
+    /// `$ALL` to the group's text, as in Semgrep.
+    public let captureNames: [String]
     private let compiled: RegexBox
 
-    /// Compiles `source`; throws when it is not a valid expression.
+    /// Compiles `source` (Python's `(?P<NAME>` spelling of named groups is accepted); throws when
+    /// it is not a valid expression.
     public init(source: String) throws {
         self.source = source
-        self.compiled = RegexBox(try NSRegularExpression(pattern: source))
+        let icu = RegexGroupNames.icuSpelling(source)
+        self.captureNames = RegexGroupNames.metavariableGroups(in: icu)
+        self.compiled = RegexBox(try NSRegularExpression(pattern: icu))
     }
 
     /// Whether `text` matches at its start (as Python's `re.match` does).
     public func matches(_ text: String) -> Bool { compiled.matches(text) }
+
+    /// The text of each group in `captureNames` when `text` matches at its start (a group that
+    /// took no part binds the empty string); nil when it does not match.
+    public func captures(_ text: String) -> [String: String]? {
+        let range = NSRange(text.startIndex..<text.endIndex, in: text)
+        guard let match = compiled.regex.firstMatch(in: text, options: [.anchored], range: range) else { return nil }
+        var out: [String: String] = [:]
+        for name in captureNames {
+            let group = match.range(withName: name)
+            out["$" + name] = group.location == NSNotFound ? "" : Range(group, in: text).map { String(text[$0]) } ?? ""
+        }
+        return out
+    }
 
     /// Whether the region `range` (UTF-16 offsets) of `string` matches at its start, as if it were
     /// a string of its own. Avoids copying and bridging one string per candidate.
@@ -132,8 +151,12 @@ public struct Rule: Sendable, Hashable {
     public var cwe: [Int]
     /// Search or taint.
     public var mode: RuleMode
-    /// The `fix:` template, when the rule has one.
-    public var fix: String?
+    /// The `fix:` templates, tried in order: a finding gets the first whose metavariables are all
+    /// bound (empty when the rule has no fix).
+    public var fixes: [String]
+    /// `fix-imports`: modules a fix may use; one the chosen template names (`shlex.`) and the file
+    /// does not import at module level is imported by a second replacement.
+    public var fixImports: [String]
     /// `metadata.references`.
     public var references: [String]
     /// `metadata.bandit`: the Bandit checks this rule covers.

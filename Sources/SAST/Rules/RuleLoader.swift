@@ -10,7 +10,7 @@ import Support
 public enum RuleLoader {
     static let topKeys: Set<String> = [
         "id", "message", "severity", "confidence", "languages", "cwe", "mode", "pattern", "pattern-either",
-        "patterns", "sources", "sinks", "sanitizers", "fix", "metadata",
+        "patterns", "sources", "sinks", "sanitizers", "fix", "fix-imports", "metadata",
     ]
 
     /// Parses `text`, the contents of `file`.
@@ -50,7 +50,9 @@ public enum RuleLoader {
         }
         let languages = try map["languages"].map { try c.strings($0, "languages") } ?? ["python"]
         let cwe = try map["cwe"].map { try c.cwes($0) } ?? []
-        let fix = try map["fix"].map { try c.string($0, "fix") }
+        let fixes = try map["fix"].map { try c.fixTemplates($0) } ?? []
+        let fixImports = try map["fix-imports"].map { try c.modules($0, "fix-imports") } ?? []
+        if !fixImports.isEmpty && fixes.isEmpty { throw fail(file, map.line("fix-imports"), "'fix-imports' needs 'fix'") }
 
         var references: [String] = []
         var bandit: [String] = []
@@ -88,8 +90,8 @@ public enum RuleLoader {
         }
         return Rule(
             id: id, message: message, severity: severity, confidence: confidence, languages: languages,
-            cwe: cwe, mode: mode, fix: fix, references: references, banditIds: bandit, semgrepIds: semgrep,
-            file: file)
+            cwe: cwe, mode: mode, fixes: fixes, fixImports: fixImports, references: references, banditIds: bandit,
+            semgrepIds: semgrep, file: file)
     }
 
     /// `FILE:LINE: message` (`FILE: message` when `line` is 0: the problem has no one place).
@@ -142,6 +144,27 @@ struct Cursor {
         if let text = node.scalarText { return [text] }
         guard node.isArray else { throw RuleLoader.fail(file, node.line, "'\(path)' must be a list") }
         return try node.elements.enumerated().map { try string($0.element, "\(path)[\($0.offset)]") }
+    }
+
+    /// `fix`: one template or a list tried in order; none may be empty.
+    func fixTemplates(_ node: DocumentNode) throws -> [String] {
+        let templates = try strings(node, "fix")
+        guard !templates.isEmpty, !templates.contains(where: { $0.allSatisfy(\.isWhitespace) }) else {
+            throw RuleLoader.fail(file, node.line, "'fix' must not be empty")
+        }
+        return templates
+    }
+
+    /// Dotted module names (`shlex`, `os.path`).
+    func modules(_ node: DocumentNode, _ path: String) throws -> [String] {
+        try strings(node, path).map { name in
+            let valid = name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { part in
+                guard let first = part.unicodeScalars.first, first == "_" || first.properties.isXIDStart else { return false }
+                return part.unicodeScalars.allSatisfy { $0 == "_" || $0.properties.isXIDContinue }
+            }
+            guard valid else { throw RuleLoader.fail(file, node.line, "'\(path)': '\(name)' is not a module name") }
+            return name
+        }
     }
 
     func cwes(_ node: DocumentNode) throws -> [Int] {

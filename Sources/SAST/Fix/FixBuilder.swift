@@ -1,0 +1,55 @@
+import Findings
+import PythonSyntax
+
+/// Turns a rule's `fix:` templates into a finding's `Fix` (format in `rules/README.md`): the first
+/// template whose metavariables are all bound replaces the matched region, laid out by
+/// ``FixLayout``; each `fix-imports` module the template uses and the file does not yet import
+/// gets an `import` line in a second replacement.
+struct FixBuilder: Sendable {
+    let source: SourceText
+    let imports: ModuleImports
+
+    /// The fix for a match of `rule` at `range` (`location` is the same region in code points);
+    /// nil when no template applies.
+    func fix(_ rule: Rule, range: SourceRange, location: Location, bindings: Bindings) -> Fix? {
+        for template in rule.fixes.map(MetavariableTemplate.init) {
+            guard let pieces = template.resolve(bindings), let text = render(template, pieces, range) else { continue }
+            var replacements = [
+                Fix.Replacement(
+                    startLine: location.startLine ?? range.start.line, startColumn: location.startColumn ?? 1,
+                    endLine: location.endLine ?? range.end.line, endColumn: location.endColumn ?? 1, text: text)
+            ]
+            let modules = rule.fixImports.filter { template.uses(module: $0) && !imports.binds($0, before: range.start.offset) }
+            var description = "Replace with: \(text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text)"
+            if !modules.isEmpty {
+                // The import has to run before the code that uses it.
+                guard let at = imports.insertion, at.offset <= range.start.offset else { continue }
+                let column = source.column(at)
+                replacements.append(
+                    Fix.Replacement(
+                        startLine: at.line, startColumn: column, endLine: at.line, endColumn: column,
+                        text: modules.map { "import \($0)" + imports.newline }.joined()))
+                description += " (and import \(modules.joined(separator: ", ")))"
+            }
+            return Fix(description: description, replacements: replacements)
+        }
+        return nil
+    }
+
+    /// The text replacing `range`. A template that breaks lines gets the file's line break and the
+    /// indentation of the region's line after each break; it needs the region to start its line
+    /// (`if x: path = mktemp()` has no place for a second statement), else nil.
+    private func render(_ template: MetavariableTemplate, _ pieces: [FixPiece], _ range: SourceRange) -> String? {
+        var pieces = pieces
+        if template.isMultiLine {
+            let before = source.lineBytes(range.start.line).prefix(max(0, range.start.column - 1))
+            guard before.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) else { return nil }
+            let lineBreak = (source.lineBreak(endingLine: range.start.line) ?? imports.newline) + String(decoding: before, as: UTF8.self)
+            pieces = pieces.map { piece in
+                guard case .text(let text) = piece else { return piece }
+                return .text(text.reduce(into: "") { out, c in out += c.isNewline ? lineBreak : String(c) })
+            }
+        }
+        return FixLayout.render(pieces, region: range.start.offset..<range.end.offset, source: source)
+    }
+}

@@ -1,0 +1,152 @@
+import Findings
+import Testing
+
+@testable import SAST
+
+/// What the engine offers `fix:` templates: named runs of arguments, regex groups, template lists,
+/// comma handling, the file's own layout, indentation of added lines and `fix-imports`.
+@Suite("Fix templates")
+struct FixTemplateTests {
+    /// The text `rule` makes of the one finding in `source`, applied to the whole file.
+    func fixed(_ rule: String, _ source: String) throws -> String? {
+        let findings = try engine(rule: rule).scan(file: "t.py", source: source).findings
+        try #require(findings.count == 1, "\(findings.count) findings in: \(source)")
+        return try findings[0].fix.map { try $0.apply(to: source) }
+    }
+
+    @Test(
+        "a named run binds the arguments at its place, keywords included, in source order",
+        arguments: [
+            ("f($...A, k=1, $...B)", "f(x, k=1, j=2)\nf(k=1)\nf(x, j=2)\nf(k=1, *r)\n", [1, 2, 4]),
+            ("f($...ARGS)", "f(a, b=1, **c)\nf()\n", [1, 2]),
+            ("f($X, $...REST)", "f(a, b=1)\nf(b=1)\nf()\n", [1]),
+            ("f($...A, k=$V)", "f(k=1)\nf(k=1, j=2)\nf(j=2, k=1)\n", [1, 3]),
+        ])
+    func namedRuns(pattern: String, source: String, lines: [Int]) throws {
+        #expect(try findingLines(rule: patternRule(pattern), source: source) == lines, "pattern: \(pattern)")
+    }
+
+    @Test("empty runs take a neighbouring comma with them")
+    func emptyRuns() throws {
+        let drop = "pattern: f($...A, k=1, $...B)\nfix: f($...A, $...B)\n"
+        #expect(try fixed(drop, "f(k=1)\n") == "f()\n")
+        #expect(try fixed(drop, "f(a, k=1)\n") == "f(a)\n")
+        #expect(try fixed(drop, "f(k=1, b=2)\n") == "f(b=2)\n")
+        #expect(try fixed(drop, "f(a, k=1, b=2)\n") == "f(a, b=2)\n")
+        let add = "pattern: g($...ARGS)\nfix: g($...ARGS, timeout=3)\n"
+        #expect(try fixed(add, "g()\n") == "g(timeout=3)\n")
+        #expect(try fixed(add, "g(1)\n") == "g(1, timeout=3)\n")
+        let wrap = "pattern: h($X, $...A, s=True, $...B)\nfix: h(w($X), $...A, $...B)\n"
+        #expect(try fixed(wrap, "h(c, s=True)\n") == "h(w(c))\n")
+        #expect(try fixed(wrap, "h(c, 1, s=True, t=2)\n") == "h(w(c), 1, t=2)\n")
+    }
+
+    @Test("a metavariable-regex group binds a metavariable; Python's (?P<NAME> spelling works; an idle group binds nothing")
+    func regexGroups() throws {
+        let rule = """
+            patterns:
+              - pattern: yaml.$F($X)
+              - metavariable-regex:
+                  metavariable: $F
+                  regex: ^(unsafe_)?load(?P<ALL>(_all)?)$
+            fix: yaml.safe_load$ALL($X)
+
+            """
+        #expect(try fixed(rule, "yaml.unsafe_load_all(s)\n") == "yaml.safe_load_all(s)\n")
+        #expect(try fixed(rule, "yaml.load(s)\n") == "yaml.safe_load(s)\n")
+        let optional = rule.replacingOccurrences(of: "(?P<ALL>(_all)?)", with: "(?<ALL>_all)?")
+        #expect(try fixed(optional, "yaml.load(s)\n") == "yaml.safe_load(s)\n")
+        let regex = try MetavariableRegex(source: "^(?P<HEAD>[a-z]+)_(?<TAIL>[a-z]+)(?<lower>x)?$")
+        #expect(regex.captureNames == ["HEAD", "TAIL"])
+        #expect(regex.captures("safe_load") == ["$HEAD": "safe", "$TAIL": "load"])
+        #expect(regex.captures("Safe") == nil)
+    }
+
+    @Test("of several templates the first whose metavariables are all bound is used")
+    func templateList() throws {
+        let rule = """
+            pattern-either:
+              - pattern: $S.verify = False
+              - pattern: $CALL($...A, verify=False, $...B)
+            fix:
+              - $CALL($...A, $...B)
+              - $S.verify = True
+
+            """
+        #expect(try fixed(rule, "s.verify = False\n") == "s.verify = True\n")
+        #expect(try fixed(rule, "get(u, verify=False)\n") == "get(u)\n")
+        #expect(try fixed("pattern: f($X)\nfix: [g($Y), h($Z)]\n", "f(1)\n") == nil)
+    }
+
+    @Test(
+        "the fix keeps the file's layout where the template agrees with it",
+        arguments: [
+            // Line breaks and comments inside the brackets.
+            ("f(\n    a,  # first\n    k=1,\n    b=2,\n)\n", "f(\n    a,  # first\n    b=2,\n)\n"),
+            ("f(  # call\n    k=1, b=2)\n", "f(  # call\n    b=2)\n"),
+            // A comment on a dropped argument's line goes with it.
+            ("f(a,\n  k=1,  # off\n  b=2)\n", "f(a,\n  b=2)\n"),
+            // Continuation lines and odd spacing stay.
+            ("x = f(a ,  k=1)\n", "x = f(a)\n"),
+            ("x = f( a, \\\n  k=1 )\n", "x = f( a )\n"),
+        ])
+    func layout(source: String, expected: String) throws {
+        let result = try fixed("pattern: f($...A, k=1, $...B)\nfix: f($...A, $...B)\n", source)
+        #expect(result == expected)
+    }
+
+    @Test("inserted words are never glued to the file's; line breaks outside brackets follow the template")
+    func wordsAndStatements() throws {
+        #expect(try fixed("pattern: f($X)\nfix: f(not$X)\n", "f(x)\n") == "f(not x)\n")
+        let split = """
+            pattern: $X = make()
+            fix: |-
+              $X = build()
+              $X.start()
+
+            """
+        #expect(
+            try fixed(split, "def f():\n    if c:\n        srv = make()  # note\n    return srv\n")
+                == "def f():\n    if c:\n        srv = build()\n        srv.start()  # note\n    return srv\n")
+        // No place for a second line: no fix.
+        #expect(try fixed(split, "if c: srv = make()\n") == nil)
+        #expect(try fixed(split, "a = 1; srv = make()\n") == nil)
+    }
+
+    @Test("fix-imports adds only the modules the chosen template names, once, where the file lacks them")
+    func fixImports() throws {
+        let rule = """
+            pattern: run($X)
+            fix:
+              - run(shlex.quote(os.fspath($X)))
+            fix-imports: [os, shlex, json]
+
+            """
+        let result = try fixed(rule, "import os\nrun(p)\n")
+        #expect(result == "import os\nimport shlex\nrun(shlex.quote(os.fspath(p)))\n")
+        #expect(try fixed(rule, "run(p)\n") == "import os\nimport shlex\nrun(shlex.quote(os.fspath(p)))\n")
+        // `import os.path` binds os; `import shlex as s` binds s.
+        #expect(
+            try fixed(rule, "import os.path\nimport shlex as s\nrun(p)\n")
+                == "import os.path\nimport shlex as s\nimport shlex\nrun(shlex.quote(os.fspath(p)))\n")
+        let findings = try engine(rule: rule).scan(file: "t.py", source: "x = 1\nrun(p)\n").findings
+        let fix = try #require(findings.first?.fix)
+        #expect(fix.replacements.count == 2)
+        #expect(
+            fix.replacements[1]
+                == Fix.Replacement(startLine: 1, startColumn: 1, endLine: 1, endColumn: 1, text: "import os\nimport shlex\n"))
+        #expect(fix.description == "Replace with: run(shlex.quote(os.fspath(p))) (and import os, shlex)")
+    }
+
+    @Test("glue tokens: strings hold no comments, backslashes continue lines, comments do not")
+    func glueTokens() {
+        let tokens = GlueTokens(", f'#{x}' # c\n  )")
+        #expect(tokens.tokens.map(\.text) == [",", "f'#{x}'", ")"])
+        #expect(tokens.tokens.map(\.layout) == ["", " ", " # c\n  "])
+        #expect(GlueTokens(" rb\"\"\"a\n\"\"\" x").tokens.map(\.text) == ["rb\"\"\"a\n\"\"\"", "x"])
+        #expect(GlueTokens.breaksLine(" \\\n  ") == false)
+        #expect(GlueTokens.breaksLine(" \\\r\n") == false)
+        #expect(GlueTokens.breaksLine(" # a \\\n") == true)
+        #expect(GlueTokens.breaksLine("\r") == true)
+    }
+}
