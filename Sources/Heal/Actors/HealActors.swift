@@ -3,7 +3,7 @@ public enum HealActors {
     /// Every actor available: dependency bumps, rule fixes, program repair, and the LLM actor
     /// when `SENTINEL_LLM_URL` and `SENTINEL_LLM_MODEL` configure one.
     public static func standard(environment: [String: String]) throws -> [any HealActor] {
-        var actors: [any HealActor] = [DependencyBumpActor(), RepairActor()]
+        var actors: [any HealActor] = [DependencyBumpActor(), RuleFixActor(), RepairActor()]
         if let llm = try LLMActor.fromEnvironment(environment) { actors.append(llm) }
         return actors
     }

@@ -234,7 +234,7 @@ public struct HealLoop: Sendable {
                 .verifying(
                     first: state.attempts.count + 1, last: state.attempts.count + batch.count, limit: request.maxAttempts,
                     actor: batch[0].actor))
-            let timeout = state.budgetLeft ?? 1
+            let timeout = candidateTimeout(baseline: baseline, budget: state.budgetLeft ?? 1)
             let results = Parallel.map(batch) { proposal in
                 self.trial(
                     proposal, signal: signal, workspace: workspace, verifier: verifier, baseline: baseline,
@@ -257,7 +257,8 @@ public struct HealLoop: Sendable {
                 }
                 let again = self.trial(
                     proposal, signal: signal, workspace: workspace, verifier: verifier, baseline: baseline,
-                    rescanner: rescanner, findingsBefore: findingsBefore, timeout: state.budgetLeft ?? 1)
+                    rescanner: rescanner, findingsBefore: findingsBefore,
+                    timeout: candidateTimeout(baseline: baseline, budget: state.budgetLeft ?? 1))
                 again.verifications.forEach { state.account($0) }
                 var both = trial
                 both.verifications += again.verifications
@@ -283,6 +284,12 @@ public struct HealLoop: Sendable {
             }
         }
         return nil
+    }
+
+    /// A candidate may take ten times what the unchanged tree took (at least 30 s), never more than
+    /// the budget left: a mutation that loops forever must not eat the whole budget.
+    func candidateTimeout(baseline: Verification, budget: Double) -> Double {
+        min(budget, max(30, 10 * Double(baseline.commandMilliseconds) / 1000))
     }
 
     /// One proposal's check: guard, tree, verify, re-scan, judge.
