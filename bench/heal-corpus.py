@@ -28,9 +28,13 @@ CORPUS = os.path.join(ROOT, "Tests", "Fixtures", "heal")
 PYTHON = "/usr/bin/python3"
 
 
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
 def serve(directory):
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=directory)
-    handler.log_message = lambda *args: None
+    handler = functools.partial(QuietHandler, directory=directory)
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server
@@ -55,6 +59,17 @@ def signal_for(name, meta, sentinel, home, workdir):
     else:
         result = subprocess.run([sentinel, "scan", path, "--format", "sarif"], capture_output=True, text=True, env=env)
         text = result.stdout
+        if meta["kind"] == "deps" and "installedVersion" not in text:
+            # A range pin (~=) has no installed version in the manifest: the signal is what
+            # pip-audit reports for the installed environment.
+            package = meta["package"]
+            with open(os.path.join(CORPUS, "packages", "osv", package["advisory"] + ".json")) as handle:
+                record = json.load(handle)
+            fixed = [event["fixed"] for affected in record["affected"] for r in affected.get("ranges", [])
+                     for event in r.get("events", []) if "fixed" in event]
+            text = json.dumps({"dependencies": [{"name": package["name"], "version": package["installed"],
+                                                 "vulns": [{"id": record["id"], "fix_versions": fixed,
+                                                            "aliases": record.get("aliases", [])}]}]})
     with open(out, "w") as handle:
         handle.write(text)
     return out

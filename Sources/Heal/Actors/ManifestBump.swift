@@ -50,7 +50,9 @@ public enum ManifestBump {
         while index < lines.count {
             let line = lines[index]
             let code = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-            if let range = requirementVersion(in: code, package: wanted, version: from) {
+            if let range = requirementVersion(in: code, package: wanted, version: from)
+                ?? rangeRequirement(in: code, package: wanted)
+            {
                 lines[index] = line.replacingCharacters(in: range, with: to)
                 changed = true
                 // The hashes of this requirement (on its line or continuation lines) pin the old files.
@@ -91,6 +93,24 @@ public enum ManifestBump {
             let head = code[..<hit.lowerBound]
             guard let name = lastName(in: head), normalised(name) == package else { continue }
             return hit
+        }
+        return nil
+    }
+
+    /// For a range the installed version is not written in (`pkg~=0.9.0` installed as 0.9.1,
+    /// `pkg>=0.9`): the version of a single `~=`, `>=` or `==` specifier of `package`, so the bump
+    /// keeps the operator (`~=1.0.0`).
+    static func rangeRequirement(in line: String, package: String) -> Range<String.Index>? {
+        // Environment markers (`; python_version >= "3.8"`) are not the package's specifier.
+        let code = line[..<(line.firstIndex(of: ";") ?? line.endIndex)]
+        for op in ["~=", ">=", "=="] {
+            guard let opRange = code.range(of: op) else { continue }
+            guard let name = lastName(in: code[..<opRange.lowerBound]), normalised(name) == package else { continue }
+            let rest = code[opRange.upperBound...]
+            let start = rest.firstIndex { !$0.isWhitespace } ?? rest.endIndex
+            let end = rest[start...].firstIndex { !($0.isNumber || $0.isLetter || $0 == "." || $0 == "*" || $0 == "+") } ?? rest.endIndex
+            guard start < end, !rest[end...].contains(",") else { return nil }
+            return start..<end
         }
         return nil
     }

@@ -57,9 +57,12 @@ public struct Rescan: Sendable, Hashable, Codable {
     public var findingsBefore: Int
     /// Same, on the candidate tree.
     public var findingsAfter: Int
+    /// Rules with more findings in the changed files than before, at or above the signal's
+    /// severity (a lower-severity audit note that the rewrite now matches does not count).
+    public var introduced: [String] = []
 
-    /// The signal's finding is gone and no other appeared.
-    public var clean: Bool { ruleFindingsAfter < ruleFindingsBefore && findingsAfter < findingsBefore }
+    /// The signal's finding is gone and nothing as severe appeared.
+    public var clean: Bool { ruleFindingsAfter < ruleFindingsBefore && introduced.isEmpty }
 }
 
 /// One proposal tried: what it was, how it ran, and what was learnt.

@@ -155,8 +155,19 @@ public struct HealLoop: Sendable {
             outcome.stopReason = "not-reproduced"
             return outcome
         }
-        let rescanner = Rescanner.forSignal(signal, tool: nil)
+        var rescanner = Rescanner.forSignal(signal, tool: nil)
         let findingsBefore = try rescanner.map { try $0.findings(in: workspace.snapshot) }
+        if let scanner = rescanner, let findingsBefore,
+            Rescanner.compare(tool: scanner.tool, signal: signal, changed: [], before: findingsBefore, after: [])
+                .ruleFindingsBefore == 0
+        {
+            // The scanner does not see the problem in this tree (a range pin, another tool's
+            // report): a re-scan would prove nothing, so the verify command alone decides.
+            state.notes.append(
+                "the \(scanner.tool) scanner does not report \(signal.ruleId ?? "the finding") in this tree; "
+                    + "candidates are judged by the verify command only")
+            rescanner = nil
+        }
 
         var traceRun: @Sendable (String) throws -> (Verification, String) = { _ in
             throw HealActorError("no coverage tracer is configured")

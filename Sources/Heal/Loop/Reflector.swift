@@ -64,7 +64,7 @@ public enum Reflector {
             if rescan.ruleFindingsAfter >= rescan.ruleFindingsBefore {
                 return fail("the \(rescan.tool) re-scan still reports \(signal.ruleId ?? "the finding")")
             }
-            return fail("the \(rescan.tool) re-scan reports new findings in the changed files")
+            return fail("the \(rescan.tool) re-scan reports new findings in the changed files: \(rescan.introduced.joined(separator: ", "))")
         }
         return Judgement(passed: true, lesson: nil)
     }

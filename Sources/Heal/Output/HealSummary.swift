@@ -34,6 +34,7 @@ public enum HealSummary {
             for attempt in evidence.attempts.prefix(20) {
                 let why = attempt.lesson?.summary ?? attempt.verdict.rawValue
                 lines.append("  \(attempt.number). \(attempt.actor.rawValue): \(attempt.description): \(why)")
+                for note in attempt.notes { lines.append("     note: \(note)") }
             }
             if evidence.attempts.count > 20 { lines.append("  … \(evidence.attempts.count - 20) more in evidence.json") }
         }

@@ -10,7 +10,8 @@ import Support
 public enum SignalReader {
     /// The formats `read` accepts, for messages.
     public static let expected =
-        "expected pytest output, JUnit XML, a Python traceback, a Sentinel SARIF or JSON report, or a JSON log line"
+        "expected pytest output, JUnit XML, a Python traceback, a Sentinel SARIF or JSON report, an SCA finding "
+        + "(pip-audit JSON), or a JSON log line"
 
     /// The largest signal file read (a report of a big project is a few MiB).
     public static let maxBytes = 64 << 20
@@ -70,6 +71,12 @@ public enum SignalReader {
             if root["findings"] != nil {
                 let findings = try ReportSignals.fromJSON(data, name: name)
                 return try reportSignals(findings, source: "sentinel-json", name: name, finding: finding)
+            }
+            if let signals = AuditSignals.signals(root) {
+                guard !signals.isEmpty else {
+                    throw SentinelError(.invalidInput, "\(name): dependency audit with no vulnerability")
+                }
+                return try select(signals, finding: finding, name: name)
             }
             if let signal = JSONLogSignal.signal([root]) { return try select([signal], finding: finding, name: name) }
             return nil

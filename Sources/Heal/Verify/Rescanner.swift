@@ -50,8 +50,14 @@ public struct Rescanner: Sendable {
         func fileCount(_ findings: [Finding]) -> Int {
             findings.filter { files.contains($0.location.file ?? "") }.count
         }
+        func byRule(_ findings: [Finding]) -> [String: Int] {
+            findings.filter { files.contains($0.location.file ?? "") && $0.severity >= (signal.severity ?? .info) }
+                .reduce(into: [:]) { $0[$1.ruleId, default: 0] += 1 }
+        }
+        let old = byRule(before)
+        let introduced = byRule(after).filter { $0.value > old[$0.key, default: 0] }.map(\.key).sorted()
         return Rescan(
             tool: tool, ruleFindingsBefore: ruleCount(before), ruleFindingsAfter: ruleCount(after),
-            findingsBefore: fileCount(before), findingsAfter: fileCount(after))
+            findingsBefore: fileCount(before), findingsAfter: fileCount(after), introduced: introduced)
     }
 }
