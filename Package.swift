@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "SentinelCLI", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Heal", "SentinelCLI", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Golden"]
         ),

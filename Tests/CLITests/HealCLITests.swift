@@ -1,0 +1,260 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Foundation
+import Heal
+import TestSupport
+import Testing
+
+/// Debian's python3 with pytest (what the fix-verify profile runs).
+enum PythonHost {
+    static let hasPytest = FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/pytest")
+}
+
+/// `sentinel heal` end to end on copies of the fixture corpus (Tests/Fixtures/heal), as a user
+/// runs it: exit statuses, the files in --out, and a repository left byte for byte as it was.
+@Suite(
+    "heal CLI", .serialized,
+    .enabled(if: TestHost.canSandbox && PythonHost.hasPytest, "runs pytest in the sandbox: needs root, user namespaces and python3-pytest"))
+struct HealCLITests {    static let corpus = CLI.packageRoot + "/Tests/Fixtures/heal"
+
+    /// A private scratch directory: a copy of a fixture made into a git repository with an
+    /// untracked and an ignored file, a state directory and an output path.
+    final class Scratch {
+        let root: String
+        var repo: String { root + "/repo" }
+        var home: String { root + "/home" }
+        var out: String { root + "/out" }
+        var environment: [String: String] {
+            var env = ProcessInfo.processInfo.environment
+            env["SENTINEL_HOME"] = home
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+            return env
+        }
+
+        init(fixture: String) throws {
+            root = try Self.makeDirectory()
+            try FileManager.default.copyItem(atPath: HealCLITests.corpus + "/" + fixture, toPath: repo)
+            try? FileManager.default.removeItem(atPath: repo + "/.fixture.json")
+            try "*.log\n".write(toFile: repo + "/.gitignore", atomically: false, encoding: .utf8)
+            for command in [["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture"]] {
+                let result = try CLI.runProgram("/usr/bin/git", ["-C", repo] + command)
+                #expect(result.status == 0, "\(result.stderr)")
+            }
+            try "notes\n".write(toFile: repo + "/NOTES.txt", atomically: false, encoding: .utf8)
+            try "debug\n".write(toFile: repo + "/debug.log", atomically: false, encoding: .utf8)
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        static func makeDirectory() throws -> String {
+            var template = Array("/tmp/heal-cli-XXXXXX".utf8CString)
+            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                throw POSIXError(.EIO)
+            }
+            return String(cString: made)
+        }
+
+        /// pytest's output on the repository, as a CI job would save it.
+        func pytestSignal() throws -> String {
+            let result = try CLI.runProgram(
+                "/usr/bin/python3", ["-m", "pytest", "-q", "-p", "no:cacheprovider"], environment: environment,
+                directory: repo)
+            let path = root + "/pytest.txt"
+            try result.stdout.write(toFile: path, atomically: false, encoding: .utf8)
+            return path
+        }
+
+        /// Every entry under the repository (`.git` included): type, mode, size, mtime, content hash.
+        func tree() throws -> [String: String] {
+            var entries: [String: String] = [:]
+            let enumerator = FileManager.default.enumerator(atPath: repo)
+            while let name = enumerator?.nextObject() as? String {
+                var info = stat()
+                guard lstat(repo + "/" + name, &info) == 0 else { continue }
+                var content = ""
+                if info.st_mode & S_IFMT == S_IFREG {
+                    content = String((try Data(contentsOf: URL(fileURLWithPath: repo + "/" + name))).hashValue)
+                }
+                entries[name] =
+                    "\(info.st_mode) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(info.st_uid) \(content)"
+            }
+            return entries
+        }
+    }
+
+    @Test("a one-line logic bug: exit 0, a patch that applies with git apply, evidence, repository untouched")
+    func logicBug() throws {
+        let scratch = try Scratch(fixture: "logic-binary-search")
+        let signal = try scratch.pytestSignal()
+        let before = try scratch.tree()
+        let result = try CLI.run(
+            ["heal", "--signal", signal, "--repo", scratch.repo, "--verify", "python3 -m pytest -q", "--out", scratch.out],
+            environment: scratch.environment, timeout: 600)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasPrefix("heal: verified fix for 3 failing tests"))
+        #expect(result.stdout.contains("actor: logic-repair: search/bsearch.py:line 4: `<` → `<=`"))
+        #expect(try scratch.tree() == before)
+        let patch = try String(contentsOfFile: scratch.out + "/patch.diff", encoding: .utf8)
+        #expect(patch.contains("-    while lo < hi:\n+    while lo <= hi:"))
+        let check = try CLI.runProgram("/usr/bin/git", ["-C", scratch.repo, "apply", "--check", scratch.out + "/patch.diff"])
+        #expect(check.status == 0, "\(check.stderr)")
+        let evidence = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: scratch.out + "/evidence.json"))) as? [String: Any]
+        let candidate = try #require(evidence?["candidate"] as? [String: Any])
+        #expect(candidate["actor"] as? String == "logic-repair")
+        #expect((candidate["verifications"] as? [Any])?.count == 2)
+        let confidence = try #require((candidate["confidence"] as? [String: Any])?["value"] as? Double)
+        #expect(confidence > 0 && confidence <= 1)
+        #expect((evidence?["baseline"] as? [String: Any])?["exitCode"] as? Int == 1)
+
+        // Memory keeps the attempts: list, show, forget.
+        let list = try CLI.run(["memory", "list"], environment: scratch.environment)
+        #expect(list.status == 0)
+        let verified = try #require(list.stdout.split(separator: "\n").first { $0.contains("\tverified\t") })
+        let id = String(verified.split(separator: "\t")[0])
+        let show = try CLI.run(["memory", "show", id], environment: scratch.environment)
+        #expect(show.stdout.contains("verdict: verified"))
+        #expect(show.stdout.contains("+    while lo <= hi:"))
+        #expect(try CLI.run(["memory", "forget", id], environment: scratch.environment).status == 0)
+        let again = try CLI.run(["memory", "show", id], environment: scratch.environment)
+        #expect(again.status == 2)
+        #expect(again.stderr == "sentinel: memory: no record \(id)\n")
+    }
+
+    @Test("a SAST finding in a SARIF report: the rule's fix, the re-scan clean, the tests green")
+    func ruleFix() throws {
+        let scratch = try Scratch(fixture: "sast-yaml-load")
+        let report = scratch.root + "/report.sarif"
+        let scan = try CLI.run(["scan", scratch.repo, "--format", "sarif", "--output", report], environment: scratch.environment)
+        #expect(FileManager.default.fileExists(atPath: report), "\(scan.stderr)")
+        let before = try scratch.tree()
+        let result = try CLI.run(
+            ["heal", "--signal", report, "--repo", scratch.repo, "--verify", "python3 -m pytest -q", "--out", scratch.out],
+            environment: scratch.environment, timeout: 600)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("actor: rule-fix"))
+        #expect(result.stdout.contains("re-scan (native): 1 → 0 findings of the rule"))
+        let patch = try String(contentsOfFile: scratch.out + "/patch.diff", encoding: .utf8)
+        #expect(patch.contains("+    return yaml.safe_load(text)") || patch.contains("yaml.safe_load("))
+        #expect(try scratch.tree() == before)
+    }
+
+    @Test("a vulnerable pin: the smallest fixed version from a local package index the profile allows")
+    func dependencyBump() throws {
+        let scratch = try Scratch(fixture: "deps-textutil-newest-breaks")
+        let index = scratch.root + "/index"
+        let build = try CLI.runProgram("/usr/bin/python3", [Self.corpus + "/packages/make_index.py", index])
+        #expect(build.status == 0, "\(build.stderr)")
+        let server = try LoopbackHTTPServer { request in
+            let path = index + (request.path.hasSuffix("/") ? request.path + "index.html" : request.path)
+            guard !request.path.contains(".."), let data = FileManager.default.contents(atPath: path) else {
+                return LoopbackHTTPServer.Response(status: 404)
+            }
+            let type = path.hasSuffix(".html") ? "text/html" : "application/octet-stream"
+            return LoopbackHTTPServer.Response(status: 200, headers: [("Content-Type", type)], body: Array(data))
+        }
+        defer { server.stop() }
+        let profile = try String(contentsOfFile: CLI.packageRoot + "/profiles/fix-verify.yaml", encoding: .utf8)
+            .replacingOccurrences(of: "name: fix-verify", with: "name: fix-verify-index")
+            .replacingOccurrences(of: "network: none", with: "network:\n  mode: proxy\n  allow: [\"127.0.0.1:\(server.port)\"]")
+        try profile.write(toFile: scratch.root + "/profile.yaml", atomically: false, encoding: .utf8)
+        let imported = try CLI.run(["db", "import", Self.corpus + "/packages/osv"], environment: scratch.environment)
+        #expect(imported.status == 0)
+        let report = scratch.root + "/report.json"
+        _ = try CLI.run(["scan", scratch.repo, "--format", "json", "--output", report], environment: scratch.environment)
+        let verify =
+            "D=$(mktemp -d) && python3 -m pip install -q --disable-pip-version-check --no-cache-dir --no-deps "
+            + "--target $D --index-url \(server.baseURL)/simple/ -r requirements.txt && PYTHONPATH=$D python3 -m pytest -q"
+        let before = try scratch.tree()
+        let result = try CLI.run(
+            [
+                "heal", "--signal", report, "--repo", scratch.repo, "--verify", verify, "--profile",
+                scratch.root + "/profile.yaml", "--out", scratch.out, "--format", "json",
+            ], environment: scratch.environment, timeout: 600)
+        let evidence = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(result.status == 0, "\(String(describing: evidence?["attempts"]))\(String(describing: evidence?["notes"]))\(result.stderr)")
+        let candidate = try #require(evidence?["candidate"] as? [String: Any])
+        #expect(candidate["description"] as? String == "sentinel-fixture-textutil 1.0.1 → 1.0.2 in requirements.txt")
+        #expect((candidate["rescan"] as? [String: Any])?["ruleFindingsAfter"] as? Int == 0)
+        #expect(try scratch.tree() == before)
+    }
+
+    @Test("no verified fix within the budget: exit 1 and an account of every attempt")
+    func noFix() throws {
+        let scratch = try Scratch(fixture: "logic-bfs-distance")
+        let signal = try scratch.pytestSignal()
+        let result = try CLI.run(
+            [
+                "heal", "--signal", signal, "--repo", scratch.repo, "--verify", "python3 -m pytest -q", "--max-attempts", "3",
+                "--jobs", "1", "--out", scratch.out,
+            ], environment: scratch.environment, timeout: 600)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("heal: no verified fix for"))
+        #expect(result.stdout.contains("(stopped: max-attempts)"))
+        #expect(result.stdout.contains("  1. logic-repair: "))
+        #expect(result.stdout.contains("  3. logic-repair: "))
+        #expect(FileManager.default.fileExists(atPath: scratch.out + "/evidence.json"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.out + "/patch.diff"))
+    }
+
+    @Test("a signal another heal holds is refused with exit 1")
+    func locked() throws {
+        let scratch = try Scratch(fixture: "logic-binary-search")
+        let signal = try scratch.pytestSignal()
+        let parsed = try SignalReader.read(path: signal)
+        let memory = try HealMemory(path: scratch.home + "/heal.sqlite")
+        try memory.acquireLock(parsed[0].fingerprint, pid: 1)
+        let result = try CLI.run(
+            ["heal", "--signal", signal, "--repo", scratch.repo, "--verify", "python3 -m pytest -q"],
+            environment: scratch.environment, timeout: 600)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("another heal (pid 1"))
+    }
+}
+
+/// Bad input: exit 2, one line naming the problem, nothing written.
+@Suite("heal CLI input")
+struct HealCLIInputTests {
+    static func run(_ arguments: [String], home: String) throws -> CLI.Result {
+        var env = ProcessInfo.processInfo.environment
+        env["SENTINEL_HOME"] = home
+        return try CLI.run(["heal"] + arguments, environment: env)
+    }
+
+    @Test("unknown signal format, missing repository, empty verify command, unknown level, corrupt memory")
+    func badInput() throws {
+        let root = try HealCLITests.Scratch.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "just some words\n".write(toFile: root + "/signal.txt", atomically: false, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: root + "/repo", withIntermediateDirectories: true)
+        let base = ["--signal", root + "/signal.txt", "--repo", root + "/repo", "--verify", "true", "--out", root + "/out"]
+
+        let unknown = try Self.run(base, home: root + "/home")
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr == "sentinel: \(root)/signal.txt: unknown signal format; \(SignalReader.expected)\n")
+
+        let missing = try Self.run(
+            ["--signal", root + "/signal.txt", "--repo", root + "/nope", "--verify", "true"], home: root + "/home")
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "sentinel: \(root)/nope: repository not found or not a directory\n")
+
+        let empty = try Self.run(
+            ["--signal", root + "/signal.txt", "--repo", root + "/repo", "--verify", "  "], home: root + "/home")
+        #expect(empty.status == 2)
+        #expect(empty.stderr == "sentinel: --verify: the command is empty\n")
+
+        let level = try Self.run(base + ["--level", "actor"], home: root + "/home")
+        #expect(level.status == 2)
+        #expect(level.stderr.hasPrefix("sentinel: --level: 'actor' is not available"))
+
+        try "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x\n".write(
+            toFile: root + "/signal.txt", atomically: false, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: root + "/bad", withIntermediateDirectories: true)
+        try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: root + "/bad/heal.sqlite"))
+        let corrupt = try Self.run(base, home: root + "/bad")
+        #expect(corrupt.status == 2)
+        #expect(corrupt.stderr.contains("heal memory is damaged or not a database"))
+        #expect(!FileManager.default.fileExists(atPath: root + "/out"))
+    }
+}
