@@ -60,6 +60,16 @@ demo: deps release
 	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) db import examples/osv
 	@# The example project is vulnerable on purpose: exit status 1 (findings) is the expected result.
 	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) scan examples; status=$$?; [ $$status -eq 1 ] || exit $$status
+	@# Heal: the unsafe yaml.load of the scan's report gets its rule's fix, verified in the sandbox...
+	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) scan examples --format sarif --output .sentinel/demo.sarif --fail-on none
+	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) heal --signal .sentinel/demo.sarif --finding python.yaml-load \
+	  --repo examples --verify "python3 -m py_compile app.py settings.py" --out .sentinel/demo-heal-finding
+	@# ...and a one-line logic bug is repaired from pytest's output (fault localisation + repair templates).
+	cd Tests/Fixtures/heal/logic-binary-search && PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+	  > $(abspath .sentinel)/demo-pytest.txt; [ $$? -eq 1 ]
+	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) heal --signal .sentinel/demo-pytest.txt \
+	  --repo Tests/Fixtures/heal/logic-binary-search --verify "python3 -m pytest -q" --out .sentinel/demo-heal-logic
+	cat .sentinel/demo-heal-logic/patch.diff
 
 # The installed binary: Swift runtime linked statically (faster start, no runtime needed).
 release: apt-deps

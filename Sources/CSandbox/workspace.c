@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -58,28 +59,24 @@ static int write_map(pid_t pid, const char *name, unsigned long inside, unsigned
     return 0;
 }
 
-/* A user namespace whose only mapping is disk -> shown, held by a short-lived child that
-   waits on a pipe; returns an fd to the namespace or -1. */
+/* A user namespace whose only mapping is disk -> shown, held by a short-lived child until the
+   parent has opened it; returns an fd to the namespace or -1. The child waits for SIGKILL,
+   not for EOF on a pipe: a helper cloned at the same moment by another thread would inherit
+   the pipe's write end and the two helpers would wait for each other forever. */
 static int idmap_namespace(uid_t disk_uid, uid_t shown_uid, gid_t disk_gid, gid_t shown_gid) {
-    int hold[2];
-    if (pipe2(hold, O_CLOEXEC) != 0) return -1;
     sigset_t all, previous;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
+    pid_t parent = getpid();
     pid_t pid = (pid_t)syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, 0, 0, 0);
     if (pid == 0) {
-        /* Child: syscalls only, until the parent closes its end (EOF once ours is closed too). */
-        close(hold[1]);
-        char byte;
-        while (read(hold[0], &byte, 1) < 0 && errno == EINTR) {
-        }
-        _exit(0);
+        /* Child: syscalls only. Every signal stays blocked; SIGKILL cannot be. */
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0 || getppid() != parent) _exit(1);
+        for (;;) pause();
     }
     int saved = errno;
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
-    close(hold[0]);
     if (pid < 0) {
-        close(hold[1]);
         errno = saved;
         return -1;
     }
@@ -91,7 +88,7 @@ static int idmap_namespace(uid_t disk_uid, uid_t shown_uid, gid_t disk_gid, gid_
         ns = open(path, O_RDONLY | O_CLOEXEC);
     }
     saved = errno;
-    close(hold[1]);
+    kill(pid, SIGKILL);
     int status;
     while (waitpid(pid, &status, __WALL) < 0 && errno == EINTR) {
     }

@@ -36,6 +36,27 @@ struct SandboxSessionTests {
         #expect(result.out == "/workspace\npresent\n")
     }
 
+    /// Heal validates candidates on several threads at once. Each read-only workspace owned by
+    /// another uid is idmapped through a helper user namespace; helpers cloned at the same moment
+    /// used to inherit each other's hold pipe and wait for each other forever.
+    @Test func concurrentRunsWithIdmappedWorkspacesAllFinish() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "session-idmap-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("shared\n".utf8).write(to: directory.appendingPathComponent("marker"))
+        var limited = Profile.minimal
+        limited.limits.timeoutSeconds = 60
+        let profile = limited
+        let outputs = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 24) { _ in
+            let result = try? SandboxSession.run(
+                SandboxRequest(profile: profile, command: ["/bin/cat", "marker"], workspace: directory.path))
+            outputs.withLock { $0.append(result?.out ?? "failed") }
+        }
+        #expect(outputs.withLock { $0 } == Array(repeating: "shared\n", count: 24))
+    }
+
     @Test func profileTimeoutEndsTheRun() throws {
         var profile = Profile.minimal
         profile.limits.timeoutSeconds = 1

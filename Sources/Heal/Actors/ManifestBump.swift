@@ -98,12 +98,12 @@ public enum ManifestBump {
     }
 
     /// For a range the installed version is not written in (`pkg~=0.9.0` installed as 0.9.1,
-    /// `pkg>=0.9`): the version of a single `~=`, `>=` or `==` specifier of `package`, so the bump
-    /// keeps the operator (`~=1.0.0`).
+    /// `pkg>=0.9`): the version of a single `~=` or `>=` specifier of `package`, so the bump keeps
+    /// the operator (`~=1.0.0`). An exact pin of another version is not the one installed: left alone.
     static func rangeRequirement(in line: String, package: String) -> Range<String.Index>? {
         // Environment markers (`; python_version >= "3.8"`) are not the package's specifier.
         let code = line[..<(line.firstIndex(of: ";") ?? line.endIndex)]
-        for op in ["~=", ">=", "=="] {
+        for op in ["~=", ">="] {
             guard let opRange = code.range(of: op) else { continue }
             guard let name = lastName(in: code[..<opRange.lowerBound]), normalised(name) == package else { continue }
             let rest = code[opRange.upperBound...]
