@@ -70,6 +70,23 @@ struct RepairGeneratorTests {
         #expect(made.first?.score == 0.5)
     }
 
+    @Test("each step down a template's own ranking lowers the score by rankDecay")
+    func rankWeighs() throws {
+        let template = FixedTemplate(
+            name: "fixed", prior: 0.5,
+            edits: [
+                RepairEdit(line: 1, edits: [SourceEdit(start: 4, end: 5, replacement: "3")], description: "third", rank: 2),
+                RepairEdit(line: 1, edits: [SourceEdit(start: 4, end: 5, replacement: "2")], description: "first"),
+            ])
+        let made = try RepairGenerator(templates: [template]).candidates(
+            path: "m.py", source: "x = 1\n", suspicious: [SuspiciousLine(file: "m.py", line: 1, score: 0.8)])
+        #expect(made.map(\.description) == ["first", "third"])
+        #expect(made.map(\.rank) == [0, 2])
+        #expect(RepairGenerator.rankWeight(0) == 1)
+        #expect(RepairGenerator.rankWeight(2) == RepairGenerator.rankDecay * RepairGenerator.rankDecay)
+        #expect(made.map(\.score) == [0.8 * 0.5, 0.8 * 0.5 * RepairGenerator.rankWeight(2)])
+    }
+
     @Test("the same resulting file is proposed once, by the best-scored template")
     func deduplicates() throws {
         // `count = 0` → `count = 1`: both off-by-one (0.8) and initial-value (0.6) propose it.

@@ -15,7 +15,9 @@ struct TemplateCase: Sendable, CustomTestStringConvertible {
         self.expected = expected
     }
 
-    var testDescription: String { "\(template.name) on `\(source.split(separator: "\n")[line - 1])`" }
+    var testDescription: String {
+        "\(template.name) on `\(source.split(separator: "\n", omittingEmptySubsequences: false)[line - 1])`"
+    }
 }
 
 /// Every candidate `template` makes at `line` of `source` (a file `m.py`, suspiciousness 1).
@@ -50,9 +52,29 @@ struct RepairTemplateTests {
         TemplateCase(
             OffByOneTemplate(), "while i < a or b:\n    i += 2\n", line: 1,
             ["line 1: `a` → `a + 1`", "line 1: `a` → `a - 1`"]),
+        // A sum ending in a literal moves in the literal: `i + 2` and `i`, never `i + 1 + 1` or `i + 0`.
+        TemplateCase(OffByOneTemplate(), "y = xs[i + 1]\n", line: 1, ["line 1: `i + 1` → `i + 2`", "line 1: `i + 1` → `i`"]),
         TemplateCase(
-            OffByOneTemplate(), "y = xs[i + 1]\n", line: 1,
-            ["line 1: `i + 1` → `i + 1 + 1`", "line 1: `i + 1` → `i + 1 - 1`", "line 1: `1` → `2`", "line 1: `1` → `0`"]),
+            OffByOneTemplate(), "for _ in range(n - 1):\n    pass\n", line: 1, ["line 1: `n - 1` → `n`", "line 1: `n - 1` → `n - 2`"]),
+        TemplateCase(OffByOneTemplate(), "k = n-1\n", line: 1, ["line 1: `n-1` → `n`", "line 1: `n-1` → `n-2`"]),
+        TemplateCase(
+            OffByOneTemplate(), "ok = i < (a if c else b) + 1\n", line: 1,
+            ["line 1: `(a if c else b) + 1` → `(a if c else b)`", "line 1: `(a if c else b) + 1` → `(a if c else b) + 2`"]),
+        // `len(xs)` inside the sum is not moved on its own: `len(xs) + 1 - 1` is the sum again.
+        TemplateCase(
+            OffByOneTemplate(), "last = len(xs) - 1\n", line: 1,
+            ["line 1: `len(xs) - 1` → `len(xs)`", "line 1: `len(xs) - 1` → `len(xs) - 2`"]),
+        // A sum divided with `//` (ceiling division, rounded midpoints), not the divisor.
+        TemplateCase(
+            OffByOneTemplate(), "pages = (total + size) // size\n", line: 1,
+            ["line 1: `total + size` → `total + size + 1`", "line 1: `total + size` → `total + size - 1`"]),
+        TemplateCase(
+            OffByOneTemplate(), "mid = (lo + hi) // 2\n", line: 1,
+            [
+                "line 1: `lo + hi` → `lo + hi + 1`", "line 1: `lo + hi` → `lo + hi - 1`", "line 1: `2` → `3`",
+                "line 1: `2` → `1`",
+            ]),
+        TemplateCase(OffByOneTemplate(), "r = (a - b) % n\n", line: 1, []),
         TemplateCase(
             OffByOneTemplate(), "ok = n > (a if c else b)\n", line: 1,
             ["line 1: `a if c else b` → `(a if c else b) + 1`", "line 1: `a if c else b` → `(a if c else b) - 1`"]),
@@ -98,14 +120,84 @@ struct RepairTemplateTests {
                 "line 2: guard `if not xs: return []`", "line 2: guard `if not xs: return \"\"`",
             ]),
         TemplateCase(
+            MissingGuardTemplate(), Self.port, line: 3,
+            [
+                "line 3: guard `if section is None: return None`", "line 3: guard `if section is None: return 0`",
+                "line 3: guard `if section is None: return []`", "line 3: guard `if section is None: return \"\"`",
+            ]),
+        // `config[...]` never gives None: no guard for `section`, and `config` is not used on line 3.
+        TemplateCase(
+            MissingGuardTemplate(), "def port(config):\n    section = config[\"server\"]\n    return int(section.get(\"port\"))\n",
+            line: 3, []),
+        TemplateCase(
+            MissingGuardTemplate(), "def name(user):\n    return user.name.title()\n", line: 2,
+            [
+                "line 2: guard `if user is None: return None`", "line 2: guard `if user is None: return 0`",
+                "line 2: guard `if user is None: return []`", "line 2: guard `if user is None: return \"\"`",
+            ]),
+        TemplateCase(
+            MissingGuardTemplate(), "def ratio(a, b):\n    return a / b\n", line: 2,
+            [
+                "line 2: guard `if not b: return None`", "line 2: guard `if not b: return 0`", "line 2: guard `if not b: return []`",
+                "line 2: guard `if not b: return \"\"`",
+            ]),
+        // The function's own literal returns come first; a use that only reads an attribute is a None check.
+        TemplateCase(
+            MissingGuardTemplate(), "def find(xs, k):\n    if k < 0:\n        return -1\n    return xs.index(k)\n", line: 4,
+            [
+                "line 4: guard `if xs is None: return -1`", "line 4: guard `if xs is None: return None`",
+                "line 4: guard `if xs is None: return 0`", "line 4: guard `if xs is None: return []`",
+                "line 4: guard `if not k: return -1`", "line 4: guard `if not k: return None`", "line 4: guard `if not k: return 0`",
+                "line 4: guard `if not k: return []`",
+            ]),
+        // A function that returns no value gets a bare `return`.
+        TemplateCase(
+            MissingGuardTemplate(), "def log(out, msg):\n    out.write(msg)\n", line: 2,
+            ["line 2: guard `if out is None: return`", "line 2: guard `if not msg: return`"]),
+        // Locals that may be None: a function of the file that can fall off its end, `re.match`, a `None` default.
+        TemplateCase(
+            MissingGuardTemplate(), Self.lookup, line: 8,
+            [
+                "line 8: guard `if item is None: return None`", "line 8: guard `if item is None: return 0`",
+                "line 8: guard `if item is None: return []`", "line 8: guard `if item is None: return \"\"`",
+            ]),
+        TemplateCase(
+            MissingGuardTemplate(), "import re\ndef key(s):\n    m = re.match(r\"(\\w+)=\", s)\n    print(m.group(1))\n", line: 4,
+            ["line 4: guard `if m is None: return`"]),
+        TemplateCase(
+            MissingGuardTemplate(), "def first(it):\n    x = next(it, None)\n    for y in x:\n        print(y)\n", line: 3,
+            ["line 3: guard `if x is None: return`"]),
+        // A loop variable is never guarded, whatever its line does with it.
+        TemplateCase(MissingGuardTemplate(), "def g(rows):\n    for row in rows:\n        row.clear()\n", line: 3, []),
+        TemplateCase(
             SliceBoundsTemplate(), "head = xs[1:n]\n", line: 1,
             [
                 "line 1: `xs[1:n]` → `xs[2:n]`", "line 1: `xs[1:n]` → `xs[0:n]`", "line 1: `xs[1:n]` → `xs[:n]`",
                 "line 1: `xs[1:n]` → `xs[1:n + 1]`", "line 1: `xs[1:n]` → `xs[1:n - 1]`", "line 1: `xs[1:n]` → `xs[1:]`",
             ]),
+        // An absent start moves in to 1, an absent stop to -1.
         TemplateCase(
             SliceBoundsTemplate(), "tail = xs[:-1]\n", line: 1,
-            ["line 1: `xs[:-1]` → `xs[:0]`", "line 1: `xs[:-1]` → `xs[:-2]`", "line 1: `xs[:-1]` → `xs[:]`"]),
+            [
+                "line 1: `xs[:-1]` → `xs[:0]`", "line 1: `xs[:-1]` → `xs[:-2]`", "line 1: `xs[:-1]` → `xs[:]`",
+                "line 1: `xs[:-1]` → `xs[1:-1]`",
+            ]),
+        TemplateCase(
+            SliceBoundsTemplate(), "rows = lines[:]\n", line: 1, ["line 1: `lines[:]` → `lines[1:]`", "line 1: `lines[:]` → `lines[:-1]`"]),
+        TemplateCase(
+            SliceBoundsTemplate(), "rest = xs[2:]\n", line: 1,
+            ["line 1: `xs[2:]` → `xs[3:]`", "line 1: `xs[2:]` → `xs[1:]`", "line 1: `xs[2:]` → `xs[:]`", "line 1: `xs[2:]` → `xs[2:-1]`"]),
+        TemplateCase(
+            SliceBoundsTemplate(), "head = a[:i + 1]\n", line: 1,
+            [
+                "line 1: `a[:i + 1]` → `a[:i + 2]`", "line 1: `a[:i + 1]` → `a[:i]`", "line 1: `a[:i + 1]` → `a[:]`",
+                "line 1: `a[:i + 1]` → `a[1:i + 1]`",
+            ]),
+        TemplateCase(
+            SliceBoundsTemplate(), "y = (f(x))[ : ]\n", line: 1,
+            ["line 1: `(f(x))[ : ]` → `(f(x))[ 1: ]`", "line 1: `(f(x))[ : ]` → `(f(x))[ :-1 ]`"]),
+        // A step leaves absent bounds alone: `xs[1::-1]` is no near miss of a reversal.
+        TemplateCase(SliceBoundsTemplate(), "r = xs[::-1]\n", line: 1, []),
         TemplateCase(InitialValueTemplate(), "best = float('inf')\n", line: 1, ["line 1: `float('inf')` → `-float('inf')`"]),
         TemplateCase(InitialValueTemplate(), "worst = -float(\"inf\")\n", line: 1, ["line 1: `-float(\"inf\")` → `float(\"inf\")`"]),
         TemplateCase(
@@ -122,6 +214,25 @@ struct RepairTemplateTests {
             if x > hi:
                 return lo
             return x
+
+        """
+
+    static let port = """
+        def port(config):
+            section = config.get("server")
+            return int(section.get("port", 80))
+
+        """
+
+    static let lookup = """
+        def lookup(d, k):
+            if k in d:
+                return d[k]
+
+
+        def size(d, k):
+            item = lookup(d, k)
+            return len(item)
 
         """
 
@@ -142,7 +253,10 @@ struct RepairTemplateTests {
         let made = try repairs(example.template, example.source, line: example.line)
         #expect(Set(made.map(\.description)) == example.expected)
         #expect(made.count == example.expected.count)
-        #expect(made.allSatisfy { $0.template == example.template.name && $0.score == example.template.prior })
+        #expect(
+            made.allSatisfy {
+                $0.template == example.template.name && $0.score == example.template.prior * RepairGenerator.rankWeight($0.rank)
+            })
     }
 
     @Test("inserted code takes the file's indentation and goes where it belongs")
@@ -160,7 +274,45 @@ struct RepairTemplateTests {
         #expect(
             crlf.first { $0.description.hasSuffix("return None`") }?.change.after
                 == "def mean(xs):\r\n    if not xs:\r\n        return None\r\n    return sum(xs) / len(xs)\r\n")
+        let optional = try repairs(MissingGuardTemplate(), Self.port, line: 3)
+        let none = try #require(optional.first { $0.description == "line 3: guard `if section is None: return None`" })
+        #expect(
+            none.change.after
+                == Self.port.replacingOccurrences(
+                    of: "    return int(", with: "    if section is None:\n        return None\n    return int("))
+        #expect(none.rank == 0)
         let noNewline = try repairs(MissingReturnTemplate(), "def f(a):\n    b = a", line: 2)
         #expect(noNewline.map(\.change.after) == ["def f(a):\n    b = a\n    return a\n", "def f(a):\n    b = a\n    return b\n"])
+    }
+
+    @Test("variable replacements are ranked: same kind, not on the line yet, used closest above, first seen")
+    func replacementRanks() throws {
+        let source = """
+            def f(items, first, last):
+                total = 0
+                for item in items:
+                    total += item
+                return total - first
+
+            def g(rows, cols, key):
+                index = {}
+                for row in rows:
+                    index[key] = row
+                return index[key]
+
+            """
+        func ranked(_ line: Int, _ name: String) throws -> [String] {
+            let made = try repairs(ReplaceVariableTemplate(), source, line: line)
+            let prefix = "line \(line): `\(name)` → "
+            let edits = made.filter { $0.description.hasPrefix(prefix) }.sorted { $0.rank < $1.rank }
+            #expect(edits.map(\.rank) == Array(edits.indices))
+            return edits.map { String($0.description.dropFirst(prefix.count)) }
+        }
+        // `items` is iterated, a container: last. `total` is already on the line.
+        #expect(try ranked(5, "first") == ["`item`", "`last`", "`total`", "`items`"])
+        #expect(try ranked(5, "total") == ["`item`", "`last`", "`first`", "`items`"])
+        // A subscripted name is replaced by another container first.
+        #expect(try ranked(11, "index") == ["`rows`", "`row`", "`cols`", "`key`"])
+        #expect(try ranked(11, "key") == ["`row`", "`cols`", "`rows`", "`index`"])
     }
 }

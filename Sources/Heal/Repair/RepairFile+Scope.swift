@@ -57,6 +57,49 @@ extension RepairFile {
         return out
     }
 
+    /// Where `function` uses each name: the lines it occurs on (parameters on their own line,
+    /// bindings and reads in the body), and the offsets of the occurrences it dereferences.
+    func nameUsage(in function: PyNode) -> NameUsage {
+        var usage = NameUsage()
+        for parameter in function.children[2].children {
+            if let name = parameter.text { usage.lines[name, default: []].append(parameter.range.start.line) }
+        }
+        function.children[4].walk { node in
+            if node.kind == .name, let name = node.text { usage.lines[name, default: []].append(node.range.start.line) }
+            for operand in Self.dereferencedOperands(of: node) where operand.kind == .name {
+                usage.dereferenced.insert(operand.range.start.offset)
+                if let name = operand.text { usage.dereferencedNames.insert(name) }
+            }
+            return true
+        }
+        return usage
+    }
+
+    /// The operands `node` dereferences: the value of `x.attr` and `x[i]`, the callee of `x(…)`,
+    /// the iterable of a `for` or comprehension and the container of `k in x`.
+    static func dereferencedOperands(of node: PyNode) -> [PyNode] {
+        switch node.kind {
+        case .attribute, .subscript, .call: return [node.children[0]]
+        case .for, .asyncFor, .comprehension: return [node.children[1]]
+        case .compare:
+            let operators = (node.text ?? "").split(separator: ",")
+            return operators.indices.filter { operators[$0] == "in" || operators[$0] == "not in" }.map { node.children[$0 + 1] }
+        default: return []
+        }
+    }
+
+    /// The `return` statements of `function`'s own body (not those of nested functions).
+    func returns(of function: PyNode) -> [PyNode] {
+        var out: [PyNode] = []
+        for statement in function.children[4].children {
+            statement.walk { node in
+                if node.kind == .return { out.append(node) }
+                return !Self.scopeKinds.contains(node.kind)
+            }
+        }
+        return out
+    }
+
     /// Whether `function` is a generator (its own body yields).
     func isGenerator(_ function: PyNode) -> Bool {
         var found = false
@@ -78,4 +121,14 @@ extension RepairFile {
         default: []
         }
     }
+}
+
+/// How a function uses its names (``RepairFile/nameUsage(in:)``).
+struct NameUsage {
+    /// Per name, the lines it occurs on, in source order.
+    var lines: [String: [Int]] = [:]
+    /// Offsets of the name nodes used as `x.attr`, `x[i]`, `x(…)`, `for v in x`, `k in x`.
+    var dereferenced: Set<Int> = []
+    /// The names with at least one such use.
+    var dereferencedNames: Set<String> = []
 }

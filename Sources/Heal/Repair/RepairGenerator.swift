@@ -5,9 +5,23 @@ import Support
 /// Turns suspicious lines into repair candidates: runs every template on every line, applies the
 /// edits, drops what does not parse or changes nothing, removes duplicates (same resulting text,
 /// the best-scored kept) and orders the rest by score, then size, then description.
+///
+/// A candidate's score is the line's suspiciousness times the template's prior, times
+/// ``rankDecay`` for each step down the template's own ranking of its changes at that line
+/// (``RepairEdit/rank``): of two equally suspicious lines, the likeliest variable replacement of
+/// each is tried before the second likeliest of either.
 public struct RepairGenerator: Sendable {
     /// The templates tried, in order.
     public var templates: [any RepairTemplate]
+
+    /// What each step down a template's own ranking multiplies a candidate's score by.
+    public static let rankDecay = 0.95
+
+    /// The factor a change of `rank` in its template's ranking puts on its score: ``rankDecay``
+    /// to the power `rank`.
+    public static func rankWeight(_ rank: Int) -> Double {
+        (0..<max(0, rank)).reduce(1.0) { weight, _ in weight * rankDecay }
+    }
 
     /// A generator trying `templates`.
     public init(templates: [any RepairTemplate] = RepairTemplates.standard) {
@@ -60,7 +74,8 @@ public struct RepairGenerator: Sendable {
                     out.append(
                         RepairCandidate(
                             change: FileChange(path: file.path, before: file.source, after: after), template: template.name,
-                            line: edit.line, description: edit.description, score: suspicious.score * template.prior,
+                            line: edit.line, description: edit.description,
+                            score: suspicious.score * template.prior * rankWeight(edit.rank), rank: edit.rank,
                             size: size(of: edit.edits, in: file)))
                 }
             }

@@ -23,12 +23,17 @@ public struct RepairEdit: Sendable, Hashable {
     public var edits: [SourceEdit]
     /// What changes, e.g. "line 12: `<` → `<=`".
     public var description: String
+    /// The template's own order among the changes it proposes at a line: 0 for its likeliest,
+    /// higher for less likely ones (a variable replaced by a far-off one, a guard returning a
+    /// value the function never returns). Each step costs ``RepairGenerator/rankDecay`` of the score.
+    public var rank: Int
 
-    /// A change at `line` made of `edits`, described by `description`.
-    public init(line: Int, edits: [SourceEdit], description: String) {
+    /// A change at `line` made of `edits`, described by `description`, `rank` in the template's order.
+    public init(line: Int, edits: [SourceEdit], description: String, rank: Int = 0) {
         self.line = line
         self.edits = edits
         self.description = description
+        self.rank = rank
     }
 }
 

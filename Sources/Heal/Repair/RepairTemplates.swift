@@ -21,6 +21,12 @@ public enum RepairTemplates {
     /// | missing guard | 0.4 |
     /// | swap arguments | 0.4 |
     /// | replace variable | 0.3 |
+    ///
+    /// A prior is for a template's likeliest change at a line. Templates that can tell their
+    /// changes apart rank them (``RepairEdit/rank``: replace-variable puts a name of the same kind
+    /// used just above first, missing-guard the value the function already returns), and each step
+    /// down costs ``RepairGenerator/rankDecay`` (5%), so between equally suspicious lines the
+    /// likeliest change of each comes before the second likeliest of any.
     public static let standard: [any RepairTemplate] = [
         ComparisonOperatorTemplate(prior: 0.9),
         OffByOneTemplate(prior: 0.8),
