@@ -14,7 +14,7 @@ struct ManifestBumpTests {
         arguments: [
             ("requirements.txt", "pyyaml==5.3.1\n", "pyyaml==5.4\n"),
             ("requirements.txt", "# deps\nPyYAML == 5.3.1   # parsing\nrequests==2.31.0\n", "# deps\nPyYAML == 5.4   # parsing\nrequests==2.31.0\n"),
-            ("requirements.txt", "Py.YAML[libyaml]==5.3.1 ; python_version >= \"3.8\"\n", "Py.YAML[libyaml]==5.4 ; python_version >= \"3.8\"\n"),
+            ("requirements.txt", "PyYAML[libyaml]==5.3.1 ; python_version >= \"3.8\"\n", "PyYAML[libyaml]==5.4 ; python_version >= \"3.8\"\n"),
             ("requirements.txt", "pyyaml~=5.3.1\n", "pyyaml~=5.4\n"),
             ("requirements.txt", "pyyaml~=5.3.0\n", "pyyaml~=5.4\n"),
             ("requirements.in", "pyyaml>=5.3.1,<6\n", "pyyaml>=5.4,<6\n"),
