@@ -16,7 +16,8 @@ enum PythonHost {
 @Suite(
     "heal CLI", .serialized,
     .enabled(if: TestHost.canSandbox && PythonHost.hasPytest, "runs pytest in the sandbox: needs root, user namespaces and python3-pytest"))
-struct HealCLITests {    static let corpus = CLI.packageRoot + "/Tests/Fixtures/heal"
+struct HealCLITests {
+    static let corpus = CLI.packageRoot + "/Tests/Fixtures/heal"
 
     /// A private scratch directory: a copy of a fixture made into a git repository with an
     /// untracked and an ignored file, a state directory and an output path.
@@ -37,7 +38,9 @@ struct HealCLITests {    static let corpus = CLI.packageRoot + "/Tests/Fixtures/
             try FileManager.default.copyItem(atPath: HealCLITests.corpus + "/" + fixture, toPath: repo)
             try? FileManager.default.removeItem(atPath: repo + "/.fixture.json")
             try "*.log\n".write(toFile: repo + "/.gitignore", atomically: false, encoding: .utf8)
-            for command in [["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture"]] {
+            for command in [
+                ["init", "-q"], ["add", "-A"], ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture"],
+            ] {
                 let result = try CLI.runProgram("/usr/bin/git", ["-C", repo] + command)
                 #expect(result.status == 0, "\(result.stderr)")
             }
@@ -99,8 +102,9 @@ struct HealCLITests {    static let corpus = CLI.packageRoot + "/Tests/Fixtures/
         #expect(patch.contains("-    while lo < hi:\n+    while lo <= hi:"))
         let check = try CLI.runProgram("/usr/bin/git", ["-C", scratch.repo, "apply", "--check", scratch.out + "/patch.diff"])
         #expect(check.status == 0, "\(check.stderr)")
-        let evidence = try JSONSerialization.jsonObject(
-            with: Data(contentsOf: URL(fileURLWithPath: scratch.out + "/evidence.json"))) as? [String: Any]
+        let evidence =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: URL(fileURLWithPath: scratch.out + "/evidence.json"))) as? [String: Any]
         let candidate = try #require(evidence?["candidate"] as? [String: Any])
         #expect(candidate["actor"] as? String == "logic-repair")
         #expect((candidate["verifications"] as? [Any])?.count == 2)

@@ -13,12 +13,21 @@ struct ManifestBumpTests {
         "only the version text changes; operator, extras, markers, comments and spacing stay",
         arguments: [
             ("requirements.txt", "pyyaml==5.3.1\n", "pyyaml==5.4\n"),
-            ("requirements.txt", "# deps\nPyYAML == 5.3.1   # parsing\nrequests==2.31.0\n", "# deps\nPyYAML == 5.4   # parsing\nrequests==2.31.0\n"),
-            ("requirements.txt", "PyYAML[libyaml]==5.3.1 ; python_version >= \"3.8\"\n", "PyYAML[libyaml]==5.4 ; python_version >= \"3.8\"\n"),
+            (
+                "requirements.txt", "# deps\nPyYAML == 5.3.1   # parsing\nrequests==2.31.0\n",
+                "# deps\nPyYAML == 5.4   # parsing\nrequests==2.31.0\n"
+            ),
+            (
+                "requirements.txt", "PyYAML[libyaml]==5.3.1 ; python_version >= \"3.8\"\n",
+                "PyYAML[libyaml]==5.4 ; python_version >= \"3.8\"\n"
+            ),
             ("requirements.txt", "pyyaml~=5.3.1\n", "pyyaml~=5.4\n"),
             ("requirements.txt", "pyyaml~=5.3.0\n", "pyyaml~=5.4\n"),
             ("requirements.in", "pyyaml>=5.3.1,<6\n", "pyyaml>=5.4,<6\n"),
-            ("pyproject.toml", "dependencies = [\n  \"pyyaml==5.3.1\",\n  \"other==5.3.1\",\n]\n", "dependencies = [\n  \"pyyaml==5.4\",\n  \"other==5.3.1\",\n]\n"),
+            (
+                "pyproject.toml", "dependencies = [\n  \"pyyaml==5.3.1\",\n  \"other==5.3.1\",\n]\n",
+                "dependencies = [\n  \"pyyaml==5.4\",\n  \"other==5.3.1\",\n]\n"
+            ),
             ("pyproject.toml", "[tool.poetry.dependencies]\npyyaml = \"5.3.1\"\n", "[tool.poetry.dependencies]\npyyaml = \"5.4\"\n"),
             ("Pipfile", "[packages]\npyyaml = \"==5.3.1\"\n", "[packages]\npyyaml = \"==5.4\"\n"),
         ])
@@ -48,7 +57,9 @@ struct ManifestBumpTests {
     func lockfiles() throws {
         let poetry = "[[package]]\nname = \"six\"\nversion = \"5.3.1\"\n\n[[package]]\nname = \"PyYAML\"\nversion = \"5.3.1\"\nfiles = []\n"
         let bumped = try #require(ManifestBump.bump(poetry, path: "poetry.lock", package: "pyyaml", from: "5.3.1", to: "5.4"))
-        #expect(bumped.text == poetry.replacingOccurrences(of: "name = \"PyYAML\"\nversion = \"5.3.1\"", with: "name = \"PyYAML\"\nversion = \"5.4\""))
+        #expect(
+            bumped.text
+                == poetry.replacingOccurrences(of: "name = \"PyYAML\"\nversion = \"5.3.1\"", with: "name = \"PyYAML\"\nversion = \"5.4\""))
         #expect(bumped.notes.first?.contains("not recomputed") == true)
         let pipfile = "{\n  \"default\": {\n    \"pyyaml\": {\n      \"hashes\": [],\n      \"version\": \"==5.3.1\"\n    }\n  }\n}\n"
         let locked = try #require(ManifestBump.bump(pipfile, path: "Pipfile.lock", package: "pyyaml", from: "5.3.1", to: "5.4"))
@@ -57,7 +68,8 @@ struct ManifestBumpTests {
 
     @Test("the smallest fixed version at or above the installed one comes first")
     func targets() {
-        #expect(DependencyBumpActor.targets(installed: "1.0.1", fixed: ["2.0.0", "1.0.2", "0.9.5", "1.1.0"]) == ["1.0.2", "1.1.0", "2.0.0"])
+        #expect(
+            DependencyBumpActor.targets(installed: "1.0.1", fixed: ["2.0.0", "1.0.2", "0.9.5", "1.1.0"]) == ["1.0.2", "1.1.0", "2.0.0"])
         #expect(DependencyBumpActor.targets(installed: "5.3.1", fixed: ["5.4", "5.4b1"]) == ["5.4b1", "5.4"])
         #expect(DependencyBumpActor.targets(installed: "not a version", fixed: ["1"]).isEmpty)
     }
@@ -72,10 +84,24 @@ struct RegressionGuardTests {
         arguments: [
             (FileChange(path: "tests/test_a.py", before: "x", after: "y"), "edits test file tests/test_a.py"),
             (FileChange(path: "conftest.py", before: nil, after: "import pytest\n"), "edits test file conftest.py"),
-            (FileChange(path: "shapes.py", before: source, after: source.replacingOccurrences(of: "    if w < 0:\n        raise ValueError(w)\n    return w * h", with: "    pass")), "empties function area in shapes.py"),
+            (
+                FileChange(
+                    path: "shapes.py", before: source,
+                    after: source.replacingOccurrences(of: "    if w < 0:\n        raise ValueError(w)\n    return w * h", with: "    pass")
+                ), "empties function area in shapes.py"
+            ),
             (FileChange(path: "shapes.py", before: source, after: "x = 1\n"), "deletes function area in shapes.py"),
-            (FileChange(path: "shapes.py", before: source, after: source.replacingOccurrences(of: "return w * h", with: "return (w *")), "shapes.py does not parse"),
-            (FileChange(path: "shapes.py", before: source, after: "import pytest\n" + source.replacingOccurrences(of: "    return w * h", with: "    pytest.skip('x')\n    return w * h")), "adds `pytest.skip` to shapes.py"),
+            (
+                FileChange(path: "shapes.py", before: source, after: source.replacingOccurrences(of: "return w * h", with: "return (w *")),
+                "shapes.py does not parse"
+            ),
+            (
+                FileChange(
+                    path: "shapes.py", before: source,
+                    after: "import pytest\n"
+                        + source.replacingOccurrences(of: "    return w * h", with: "    pytest.skip('x')\n    return w * h")),
+                "adds `pytest.skip` to shapes.py"
+            ),
         ])
     func refusals(change: FileChange, reason: String) {
         let refusal = RegressionGuard.refusal([change])
@@ -84,7 +110,8 @@ struct RegressionGuardTests {
 
     @Test("an ordinary one-line fix passes")
     func ordinaryFix() {
-        let change = FileChange(path: "shapes.py", before: Self.source, after: Self.source.replacingOccurrences(of: "w < 0", with: "w <= 0"))
+        let change = FileChange(
+            path: "shapes.py", before: Self.source, after: Self.source.replacingOccurrences(of: "w < 0", with: "w <= 0"))
         #expect(RegressionGuard.refusal([change]) == nil)
     }
 }
@@ -109,20 +136,30 @@ struct ReflectorTests {
 
     @Test("a fix that keeps everything passing passes; a regression, a still-failing test or fewer tests fail")
     func judge() {
-        #expect(Reflector.judge(signal: Self.signal, baseline: Self.baseline, run: Self.run(exit: 0, passed: ["t::a", "t::b", "t::c"], failed: []), rescan: nil).passed)
-        let regressed = Reflector.judge(signal: Self.signal, baseline: Self.baseline, run: Self.run(exit: 1, passed: ["t::a", "t::b"], failed: ["t::c"]), rescan: nil)
+        #expect(
+            Reflector.judge(
+                signal: Self.signal, baseline: Self.baseline, run: Self.run(exit: 0, passed: ["t::a", "t::b", "t::c"], failed: []),
+                rescan: nil
+            ).passed)
+        let regressed = Reflector.judge(
+            signal: Self.signal, baseline: Self.baseline, run: Self.run(exit: 1, passed: ["t::a", "t::b"], failed: ["t::c"]), rescan: nil)
         #expect(!regressed.passed)
         #expect(regressed.lesson?.newlyFailing == ["t::c"])
-        let still = Reflector.judge(signal: Self.signal, baseline: Self.baseline, run: Self.run(exit: 1, passed: ["t::b", "t::c"], failed: ["t::a"], details: ["assert 3 == 2"]), rescan: nil)
+        let still = Reflector.judge(
+            signal: Self.signal, baseline: Self.baseline,
+            run: Self.run(exit: 1, passed: ["t::b", "t::c"], failed: ["t::a"], details: ["assert 3 == 2"]), rescan: nil)
         #expect(still.lesson?.stillFailing == ["t::a"])
         #expect(still.lesson?.expectedActual == ["assert 3 == 2"])
         #expect(still.lesson?.summary == "still failing: t::a (assert 3 == 2)")
-        let fewer = Reflector.judge(signal: Self.signal, baseline: Self.baseline, run: Self.run(exit: 0, passed: ["t::a", "t::b"], failed: []), rescan: nil)
+        let fewer = Reflector.judge(
+            signal: Self.signal, baseline: Self.baseline, run: Self.run(exit: 0, passed: ["t::a", "t::b"], failed: []), rescan: nil)
         #expect(fewer.lesson?.summary.hasPrefix("breaks previously passing tests: t::c") == true)
         let dirty = Rescan(tool: "native", ruleFindingsBefore: 1, ruleFindingsAfter: 1, findingsBefore: 1, findingsAfter: 1)
         let finding = Signal(kind: .finding, source: "sarif", message: "m", ruleId: "python.x")
         let green = Self.run(exit: 0, passed: ["t::a"], failed: [])
-        #expect(Reflector.judge(signal: finding, baseline: green, run: green, rescan: dirty).lesson?.summary == "the native re-scan still reports python.x")
+        #expect(
+            Reflector.judge(signal: finding, baseline: green, run: green, rescan: dirty).lesson?.summary
+                == "the native re-scan still reports python.x")
     }
 
     @Test("confidence grows with evidence and shrinks with patch size; it stays in [0, 1]")
@@ -130,7 +167,8 @@ struct ReflectorTests {
         let small = Confidence.compute(actor: .ruleFix, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (0, 0))
         let large = Confidence.compute(actor: .ruleFix, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 40, memory: (0, 0))
         let llm = Confidence.compute(actor: .llmPatch, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (0, 0))
-        let proven = Confidence.compute(actor: .ruleFix, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (20, 20))
+        let proven = Confidence.compute(
+            actor: .ruleFix, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (20, 20))
         #expect(small.value == 0.88)
         #expect(large.value < small.value)
         #expect(llm.value < small.value)

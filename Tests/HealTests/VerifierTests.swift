@@ -27,23 +27,23 @@ final class ScratchProject {
     static let buggyMean: [String: String] = [
         "calc.py": "def mean(xs):\n    return sum(xs) / (len(xs) - 1)\n\n\ndef first(xs):\n    return xs[0]\n",
         "tests/test_calc.py": """
-            import sys, os
-            sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
-            from calc import mean, first
+        import sys, os
+        sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
+        from calc import mean, first
 
 
-            def test_mean():
-                assert mean([2, 4]) == 3
+        def test_mean():
+            assert mean([2, 4]) == 3
 
 
-            def test_first():
-                assert first([1]) == 1
+        def test_first():
+            assert first([1]) == 1
 
 
-            def test_first_of_two():
-                assert first([5, 6]) == 5
+        def test_first_of_two():
+            assert first([5, 6]) == 5
 
-            """,
+        """,
     ]
 }
 

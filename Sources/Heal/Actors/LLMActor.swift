@@ -36,7 +36,9 @@ public struct LLMActor: HealActor {
         let files = Self.sourceFiles(context.workspace)
         let excerpts = excerpts(context, files: files)
         let attempts = context.attempts.suffix(8).map { attempt in
-            LLMAttempt(change: attempt.patch.isEmpty ? attempt.description : attempt.patch, lesson: attempt.lesson?.summary ?? attempt.verdict.rawValue)
+            LLMAttempt(
+                change: attempt.patch.isEmpty ? attempt.description : attempt.patch,
+                lesson: attempt.lesson?.summary ?? attempt.verdict.rawValue)
         }
         var summary = context.signal.message
         if !context.signal.failingTests.isEmpty {

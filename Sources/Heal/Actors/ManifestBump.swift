@@ -120,7 +120,9 @@ public enum ManifestBump {
         // Drop the operator, quotes, spaces, `=` and a `version =` key of an inline table.
         var text = String(head)
         for noise in ["version", "{", "}"] { text = text.replacingOccurrences(of: noise, with: " ") }
-        let cut = text.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." || $0 == "[" || $0 == "]" || $0 == ",") })
+        let cut = text.split(whereSeparator: {
+            !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." || $0 == "[" || $0 == "]" || $0 == ",")
+        })
         guard var last = cut.last.map(String.init) else { return nil }
         // An operator glued to the name (`pkg==`) was split off above; extras follow the name.
         if let bracket = last.firstIndex(of: "[") { last = String(last[..<bracket]) }

@@ -45,7 +45,8 @@ public enum Reflector {
             return fail("runs fewer tests than before (\(count) < \(old))")
         }
         let ownTestsPass = !target.isEmpty && target.isSubset(of: after)
-        let commandOK = run.succeeded || (!baseline.succeeded && ownTestsPass && failingNow.isSubset(of: Set(baseline.tests?.failing ?? [])))
+        let commandOK =
+            run.succeeded || (!baseline.succeeded && ownTestsPass && failingNow.isSubset(of: Set(baseline.tests?.failing ?? [])))
         if !commandOK {
             if !stillFailing.isEmpty {
                 let moved = movedFailure(signal: signal, run: run)
@@ -64,7 +65,8 @@ public enum Reflector {
             if rescan.ruleFindingsAfter >= rescan.ruleFindingsBefore {
                 return fail("the \(rescan.tool) re-scan still reports \(signal.ruleId ?? "the finding")")
             }
-            return fail("the \(rescan.tool) re-scan reports new findings in the changed files: \(rescan.introduced.joined(separator: ", "))")
+            return fail(
+                "the \(rescan.tool) re-scan reports new findings in the changed files: \(rescan.introduced.joined(separator: ", "))")
         }
         return Judgement(passed: true, lesson: nil)
     }

@@ -92,7 +92,8 @@ public struct Evidence: Sendable, Codable, Hashable {
         verifyCommand = request.verify
         let profile = request.profile
         let network =
-            profile.network.mode == .none ? "none" : "proxy: " + (profile.network.allow.isEmpty ? "(nothing)" : profile.network.allow.joined(separator: ", "))
+            profile.network.mode == .none
+            ? "none" : "proxy: " + (profile.network.allow.isEmpty ? "(nothing)" : profile.network.allow.joined(separator: ", "))
         sandbox = SandboxSummary(
             profile: profile.name, network: network, memoryBytes: profile.limits.memoryBytes, pids: profile.limits.pids,
             timeoutSeconds: profile.limits.timeoutSeconds, workspace: "overlay")

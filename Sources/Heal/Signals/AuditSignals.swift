@@ -27,7 +27,8 @@ enum AuditSignals {
             let installed = (root["installed"] ?? root["version"] ?? root["installedVersion"])?.scalarText
         else { return nil }
         let fixedNode = root["fixed"] ?? root["fix_versions"] ?? root["fixedVersions"]
-        let fixed = fixedNode?.isArray == true ? (fixedNode?.elements ?? []).compactMap(\.scalarText) : fixedNode?.scalarText.map { [$0] } ?? []
+        let fixed =
+            fixedNode?.isArray == true ? (fixedNode?.elements ?? []).compactMap(\.scalarText) : fixedNode?.scalarText.map { [$0] } ?? []
         let advisory = (root["advisory"] ?? root["id"])?.string ?? "unknown"
         let aliases = (root["aliases"]?.elements ?? []).compactMap(\.string)
         return [
