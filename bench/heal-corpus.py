@@ -113,7 +113,15 @@ def main():
             if meta["kind"] == "deps":
                 command += ["--profile", profile_path]
             started = time.monotonic()
-            result = subprocess.run(command, capture_output=True, text=True, env=env)
+            # Each --jobs setting remembers on its own: a shared memory would let the second run
+            # start from the first one's verified fixes.
+            run_env = dict(env, SENTINEL_HOME=home)
+            memory_home = os.path.join(workdir, "memory-j%d" % jobs)
+            os.makedirs(memory_home, exist_ok=True)
+            if os.path.exists(os.path.join(home, "osv.sqlite")) and not os.path.exists(os.path.join(memory_home, "osv.sqlite")):
+                os.symlink(os.path.join(home, "osv.sqlite"), os.path.join(memory_home, "osv.sqlite"))
+            run_env["SENTINEL_HOME"] = memory_home
+            result = subprocess.run(command, capture_output=True, text=True, env=run_env)
             wall = time.monotonic() - started
             evidence = {}
             if os.path.exists(os.path.join(out, "evidence.json")):
@@ -150,11 +158,13 @@ def main():
                 kind, len(fixed), len(group), per_fix_attempts, per_fix_wall))
         verification = sum(r["verificationMs"] for r in subset)
         overhead = sum(r["overheadMs"] for r in subset)
-        validated = sum(r["validated"] for r in subset)
-        wall = sum(r["wall"] for r in subset)
         print("  sandbox overhead: %.1f%% of %.1f s verification time" % (100.0 * overhead / max(1, verification),
                                                                        verification / 1000))
-        print("  candidates validated: %d in %.1f s wall = %.2f per second" % (validated, wall, validated / max(wall, 1e-9)))
+        logic = [r for r in subset if r["kind"] == "logic"]
+        validated = sum(r["validated"] for r in logic)
+        wall = sum(r["wall"] for r in logic)
+        print("  logic repair: %d candidates validated in %.1f s of heal wall time = %.2f per second" % (
+            validated, wall, validated / max(wall, 1e-9)))
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(rows, handle, indent=2)

@@ -35,11 +35,21 @@ public struct LLMActor: HealActor {
         guard round <= maxRounds else { return [] }
         let files = Self.sourceFiles(context.workspace)
         let excerpts = excerpts(context, files: files)
-        let attempts = context.attempts.suffix(8).map { attempt in
+        // Memory first (verified fixes of similar signals lead), then this run's attempts.
+        let remembered = context.memory.prefix(4).map { record in
             LLMAttempt(
-                change: attempt.patch.isEmpty ? attempt.description : attempt.patch,
-                lesson: attempt.lesson?.summary ?? attempt.verdict.rawValue)
+                change: record.patch.isEmpty ? record.description : record.patch,
+                lesson: record.verified
+                    ? "earlier verified fix of a similar signal (\(record.signalMessage))"
+                    : "earlier attempt at a similar signal: \(record.lesson ?? record.verdict)")
         }
+        let attempts =
+            remembered
+            + context.attempts.suffix(8).map { attempt in
+                LLMAttempt(
+                    change: attempt.patch.isEmpty ? attempt.description : attempt.patch,
+                    lesson: attempt.lesson?.summary ?? attempt.verdict.rawValue)
+            }
         var summary = context.signal.message
         if !context.signal.failingTests.isEmpty {
             summary += "\nFailing tests: " + context.signal.failingTests.prefix(10).joined(separator: ", ")

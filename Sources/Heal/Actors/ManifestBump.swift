@@ -1,4 +1,5 @@
 import Foundation
+import SCA
 
 /// Rewrites the pin of one package in a Python manifest or lockfile to another version,
 /// changing only the version text: comments, extras, markers, spacing and the operator (`==`,
@@ -23,21 +24,8 @@ public enum ManifestBump {
         return lines(text, path: path, package: package, from: from, to: to)
     }
 
-    /// PEP 503: lowercase, runs of `-`, `_`, `.` as one `-`.
-    static func normalised(_ name: String) -> String {
-        var out = ""
-        var inRun = false
-        for character in name.lowercased() {
-            if character == "-" || character == "_" || character == "." {
-                if !inRun { out.append("-") }
-                inRun = true
-            } else {
-                out.append(character)
-                inRun = false
-            }
-        }
-        return out
-    }
+    /// PEP 503, as the OSV index keys PyPI names.
+    static func normalised(_ name: String) -> String { Ecosystem.pypi.normalisedPackageName(name) }
 
     /// requirements files, pyproject.toml, Pipfile, setup.cfg: every line naming the package
     /// whose version specifier holds `from`.
