@@ -20,6 +20,7 @@ public final class HealWorkspace: @unchecked Sendable {
     public var snapshot: String { root + "/base" }
     /// Files in the snapshot (repository-relative paths), for actors.
     public let files: [String]
+    private let fileSet: Set<String>
     private let lock = NSLock()
     private var counter = 0
 
@@ -49,6 +50,7 @@ public final class HealWorkspace: @unchecked Sendable {
             var bytes: Int64 = 0
             try Self.copyTree(from: repository, to: root + "/base", relative: "", files: &files, bytes: &bytes)
             self.files = files.sorted()
+            fileSet = Set(files)
         } catch {
             try? FileManager.default.removeItem(atPath: root)
             throw error
@@ -57,9 +59,10 @@ public final class HealWorkspace: @unchecked Sendable {
 
     deinit { try? FileManager.default.removeItem(atPath: root) }
 
-    /// The content of `path` in the snapshot, when it is a regular UTF-8 file.
+    /// The content of `path` in the snapshot, when it is one of `files` (a regular file reached
+    /// through real directories: a repository's links are never followed) and UTF-8.
     public func read(_ path: String) -> String? {
-        guard (try? GitPatch.checkRelative(path)) != nil,
+        guard fileSet.contains(path), (try? GitPatch.checkRelative(path)) != nil,
             let data = try? BoundedFile.read(snapshot + "/" + path, limit: 16 << 20, followLinks: false)
         else { return nil }
         return String(data: data, encoding: .utf8)
@@ -72,21 +75,63 @@ public final class HealWorkspace: @unchecked Sendable {
             return "tree-\(counter)"
         }
         let path = root + "/" + name
-        try Self.linkTree(from: snapshot, to: path)
-        for change in changes {
-            try GitPatch.checkRelative(change.path)
-            let file = path + "/" + change.path
-            // A link into the snapshot is replaced, never written through.
-            unlink(file)
-            if let after = change.after {
-                let parent = (file as NSString).deletingLastPathComponent
-                try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-                let mode = Self.mode(of: snapshot + "/" + change.path) ?? 0o644
-                guard FileManager.default.createFile(atPath: file, contents: Data(after.utf8), attributes: [.posixPermissions: mode])
-                else { throw SentinelError(.io, "\(file): cannot write candidate file") }
+        do {
+            try Self.linkTree(from: snapshot, to: path)
+            for change in changes {
+                try GitPatch.checkRelative(change.path)
+                try Self.write(change, into: path)
             }
+        } catch {
+            try? FileManager.default.removeItem(atPath: path)
+            throw error
         }
         return path
+    }
+
+    /// Writes one change below `tree` relative to the tree's own descriptor: every directory on
+    /// the way is opened with `O_NOFOLLOW` (a link the repository planted is refused, never
+    /// followed), the old entry is unlinked, never written through (it may be a hard link into
+    /// the snapshot), and the new file is created exclusively.
+    private static func write(_ change: FileChange, into tree: String) throws {
+        var components = change.path.split(separator: "/").map(String.init)
+        let name = components.removeLast()
+        var directory = open(tree, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard directory >= 0 else { throw SentinelError(.io, "\(tree): cannot open candidate tree: \(Errno.current)") }
+        defer { close(directory) }
+        for component in components {
+            var next = openat(directory, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if next < 0, errno == ENOENT, change.after != nil {
+                guard mkdirat(directory, component, 0o755) == 0 || errno == EEXIST else {
+                    throw SentinelError(.io, "\(change.path): cannot make \(component): \(Errno.current)")
+                }
+                next = openat(directory, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            }
+            guard next >= 0 else {
+                throw SentinelError(
+                    .invalidInput, "\(change.path): \(component) is not a directory of the repository (a link is never followed)")
+            }
+            close(directory)
+            directory = next
+        }
+        var info = stat()
+        var mode: mode_t = 0o644
+        if fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
+            guard info.st_mode & S_IFMT != S_IFDIR else {
+                throw SentinelError(.invalidInput, "\(change.path): is a directory")
+            }
+            if info.st_mode & S_IFMT == S_IFREG { mode = info.st_mode & 0o755 }
+            guard unlinkat(directory, name, 0) == 0 else {
+                throw SentinelError(.io, "\(change.path): cannot replace: \(Errno.current)")
+            }
+        }
+        guard let after = change.after else { return }
+        let fd = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw SentinelError(.io, "\(change.path): cannot create: \(Errno.current)") }
+        defer { close(fd) }
+        let bytes = Array(after.utf8)
+        if let failure = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
+            throw SentinelError(.io, "\(change.path): cannot write: \(failure)", errno: failure)
+        }
     }
 
     /// Removes a tree made by `tree(applying:)`.
