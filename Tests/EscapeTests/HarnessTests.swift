@@ -49,7 +49,13 @@ import Testing
         // It outlives the runner's timeout, so a runner that waited for it would report a timeout.
         let duration = "120.\(UInt32.random(in: 100_000...999_999))"
         let result = try CommandRunner.run("/bin/sh", ["-c", "sleep \(duration) & exit 0"], timeout: 60)
-        let grandchildren = TestHost.processes().filter { $0.commandLine == "sleep \(duration) " }
+        // On a loaded machine the forked shell may not have exec'd `sleep` yet: look for a while.
+        var grandchildren = TestHost.processes().filter { $0.commandLine == "sleep \(duration) " }
+        let deadline = Date().addingTimeInterval(30)
+        while grandchildren.isEmpty && Date() < deadline {
+            usleep(50_000)
+            grandchildren = TestHost.processes().filter { $0.commandLine == "sleep \(duration) " }
+        }
         for process in grandchildren { kill(process.pid, SIGKILL) }
         #expect(!grandchildren.isEmpty, "the grandchild should still have been running")
         #expect(result.status == 0 && !result.timedOut)

@@ -3,6 +3,7 @@ import Git
 import Sandbox
 import Store
 import Support
+import Synchronization
 import TestSupport
 import Testing
 
@@ -99,6 +100,36 @@ struct HealLoopTests {
         #expect(recalled.first?.verified == true)
         let rate = try memory.successRate(of: .logicRepair)
         #expect(rate.verified == 1 && rate.total == 3)
+    }
+
+    @Test("a candidate that passes once and then fails is flaky, not verified")
+    func flaky() throws {
+        // The verify command asks a loopback server whether to pass: fail (baseline), pass (the
+        // candidate's first run), fail (its re-run), then pass for ever.
+        let answers = Mutex(["fail", "pass", "fail"])
+        let server = try LoopbackHTTPServer { _ in
+            let answer = answers.withLock { $0.isEmpty ? "pass" : $0.removeFirst() }
+            return LoopbackHTTPServer.Response(status: 200, body: Array(answer.utf8))
+        }
+        defer { server.stop() }
+        var profile = try ProfileStore.standard().resolve("fix-verify")
+        profile.network.mode = .proxy
+        profile.network.allow = ["127.0.0.1:\(server.port)"]
+        let project = try ScratchProject(["calc.py": "x = 1\n"])
+        let verify =
+            "python3 -c \"import sys, urllib.request; "
+            + "sys.exit(urllib.request.urlopen('\(server.baseURL)/').read() != b'pass')\""
+        let signal = Signal(kind: .testFailure, source: "pytest", message: "flaky", exceptionType: "AssertionError")
+        let actor = ScriptedActor(kind: .logicRepair, rounds: [[("one", ["calc.py": "x = 2\n"])]])
+        let request = HealRequest(
+            repository: project.path, signals: [signal], verify: verify, profile: profile, actors: [actor],
+            maxAttempts: 5, maxSeconds: 300, jobs: 1)
+        let outcome = try HealLoop(memory: nil).run(request)
+        #expect(outcome.candidate == nil)
+        #expect(outcome.attempts.map(\.verdict) == [.flaky])
+        #expect(outcome.attempts.first?.verifications.map(\.exitCode) == [0, 1])
+        #expect(outcome.attempts.first?.lesson?.summary.hasPrefix("flaky: passed once, then") == true)
+        #expect(server.requests.count == 3)
     }
 
     @Test("the attempt budget stops the loop and the outcome says so")
