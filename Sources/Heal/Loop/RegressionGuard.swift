@@ -35,14 +35,19 @@ public enum RegressionGuard {
         return nil
     }
 
-    /// Tests, fixtures and test configuration: `tests/`, `test_*.py`, `*_test.py`, `conftest.py`,
-    /// `pytest.ini`, `tox.ini`.
+    /// Tests, fixtures and test configuration: a file in a `test`, `tests`, `testing` or
+    /// `__tests__` directory, `test_*.py`, `*_test.py`, `*_tests.py`, `conftest.py`, `pytest.ini`,
+    /// `tox.ini`, `noxfile.py`, and other ecosystems' `*_test.go`, `*_spec.rb`, `*.test.*`, `*.spec.*`.
     public static func isTestFile(_ path: String) -> Bool {
-        let parts = path.split(separator: "/").map(String.init)
-        let name = parts.last ?? path
-        if parts.dropLast().contains(where: { $0 == "tests" || $0 == "test" || $0 == "testing" }) { return true }
-        if name.hasPrefix("test_") || name.hasSuffix("_test.py") || name == "conftest.py" { return true }
-        return name == "pytest.ini" || name == "tox.ini"
+        let parts = path.lowercased().split(separator: "/").map(String.init)
+        guard let name = parts.last else { return false }
+        let testDirectories: Set<String> = ["test", "tests", "testing", "__tests__"]
+        if parts.dropLast().contains(where: testDirectories.contains) { return true }
+        if ["conftest.py", "pytest.ini", "tox.ini", "noxfile.py"].contains(name) { return true }
+        if name.hasPrefix("test_") && name.hasSuffix(".py") { return true }
+        let suffixes = ["_test.py", "_tests.py", "_test.go", "_test.rb", "_spec.rb"]
+        if suffixes.contains(where: name.hasSuffix) { return true }
+        return name.contains(".test.") || name.contains(".spec.")
     }
 
     /// Text that turns a failing test into a skipped or expected one.
