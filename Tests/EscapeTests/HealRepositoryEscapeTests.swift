@@ -1,5 +1,6 @@
 import Foundation
 import Git
+import Support
 import Heal
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Git
 import Heal
+import Support
 
 /// A throwaway Python project on disk and Debian's python3 to run its tests, for the tracer's
 /// end-to-end tests (on the host, no sandbox).
