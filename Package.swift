@@ -53,6 +53,8 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
         // The git CLI through one runner: diffs of candidate patches (later branches and commits).
         .target(name: "Git", dependencies: ["Support"]),
+        // The tamper-evident audit log: append-only JSON lines chained by SHA-256.
+        .target(name: "Audit", dependencies: ["Support"]),
         // The egress proxy: allow/deny policy, reserved ranges, relay, resolver (no sandbox types).
         .target(name: "Egress", dependencies: ["CSystem", "Support"]),
         .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Documents", "Egress", "Support"]),
@@ -76,7 +78,7 @@ let package = Package(
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Adapters", "Heal", "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store", "Support",
+                "Adapters", "Audit", "Heal", "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store", "Support",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -109,6 +111,7 @@ let package = Package(
             name: "AdaptersTests", dependencies: ["Adapters", "Documents", "Scan", "Findings", "Sandbox", "Support", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "Support"]),
         .testTarget(
             name: "HealTests",
             dependencies: [

@@ -26,7 +26,8 @@ import Testing
     static let help: [Case] = [
         [], ["scan"], ["rules"], ["rules", "list"], ["rules", "test"], ["db"], ["db", "import"], ["db", "update"],
         ["db", "status"], ["sandbox"], ["sandbox", "run"], ["sandbox", "profiles"], ["sandbox", "check"], ["doctor"],
-        ["heal"], ["memory"], ["memory", "list"], ["memory", "show"], ["memory", "forget"],
+        ["heal"], ["memory"], ["memory", "list"], ["memory", "show"], ["memory", "forget"], ["audit"],
+        ["audit", "verify"],
     ].map { path in
         Case(golden: "help-" + (["sentinel"] + path).joined(separator: "-"), arguments: path + ["--help"], status: 0)
     }

@@ -1,0 +1,146 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Foundation
+import Support
+
+/// One decision or event to record. `inputs` maps names to SHA-256 digests of what the decision
+/// was made from (the candidate's patch, the policy file), so the log proves which inputs were
+/// used without holding them.
+public struct AuditEntry: Sendable, Hashable, Codable {
+    /// `observation`, `decision`, `approval`, `denial`, `application`, `push`, `rate-limit`, ...
+    public var event: String
+    /// Who acted: `sentinel heal`, a user name, `controller`.
+    public var actor: String
+    /// The autonomy level in force (`observer`, `proposer`, `actor`), when one is.
+    public var level: String?
+    /// The policy rule that decided, when one did.
+    public var rule: String?
+    /// Name → SHA-256 hex of each input.
+    public var inputs: [String: String]
+    /// Free-form details (never secrets: known secrets are redacted before writing).
+    public var details: [String: String]
+
+    /// An entry; see the properties.
+    public init(
+        event: String, actor: String, level: String? = nil, rule: String? = nil, inputs: [String: String] = [:],
+        details: [String: String] = [:]
+    ) {
+        self.event = event
+        self.actor = actor
+        self.level = level
+        self.rule = rule
+        self.inputs = inputs
+        self.details = details
+    }
+}
+
+/// An append-only JSON-lines log in which every line holds the SHA-256 of the line before it
+/// (`prev`; the first holds 64 zeros) and its own sequence number, so that any edit, deletion,
+/// reordering or truncation breaks the chain where it happened (`AuditVerifier`). Appends take an
+/// exclusive `flock` on the file (writers in other processes wait), refuse to extend a log whose
+/// last line is incomplete, and are flushed with `fsync` before they return.
+public struct AuditLog: Sendable {
+    /// The log file.
+    public let path: String
+    /// Strings replaced by `<redacted>` wherever they would appear in an entry (tokens, keys).
+    public var secrets: [String]
+
+    /// The `prev` of the first line.
+    public static let genesis = String(repeating: "0", count: 64)
+
+    /// A log at `path`; `secrets` are never written.
+    public init(path: String, secrets: [String] = []) {
+        self.path = path
+        self.secrets = secrets.filter { !$0.isEmpty }
+    }
+
+    /// Appends `entry` at `date` and returns the line written (without its newline).
+    @discardableResult
+    public func append(_ entry: AuditEntry, at date: Date = Date()) throws -> String {
+        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw SentinelError(.io, "\(path): cannot open the audit log: \(Errno.current)", errno: .current) }
+        defer { close(fd) }
+        guard case .success = retryingOnInterrupt({ flock(fd, LOCK_EX) }) else {
+            throw SentinelError(.io, "\(path): cannot lock the audit log: \(Errno.current)", errno: .current)
+        }
+        let last = try Self.lastLine(fd: fd, path: path)
+        var sequence = 1
+        var previous = Self.genesis
+        if let last {
+            guard let data = last.data(using: .utf8),
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let number = object["seq"] as? Int
+            else { throw SentinelError(.invalidInput, "\(path): the last line is not an audit entry; run sentinel audit verify") }
+            sequence = number + 1
+            previous = SHA256.hex(Array(last.utf8))
+        }
+        let line = redact(try Self.encode(entry, sequence: sequence, previous: previous, date: date))
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        if let failure = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
+            throw SentinelError(.io, "\(path): cannot append: \(failure)", errno: failure)
+        }
+        guard fsync(fd) == 0 else { throw SentinelError(.io, "\(path): fsync failed: \(Errno.current)", errno: .current) }
+        return line
+    }
+
+    private func redact(_ line: String) -> String {
+        secrets.reduce(line) { $0.replacingOccurrences(of: $1, with: "<redacted>") }
+    }
+
+    static func encode(_ entry: AuditEntry, sequence: Int, previous: String, date: Date) throws -> String {
+        struct Line: Encodable {
+            var seq: Int
+            var time: String
+            var entry: AuditEntry
+            var prev: String
+            enum CodingKeys: String, CodingKey { case seq, time, event, actor, level, rule, inputs, details, prev }
+            func encode(to encoder: any Encoder) throws {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(seq, forKey: .seq)
+                try c.encode(time, forKey: .time)
+                try c.encode(entry.event, forKey: .event)
+                try c.encode(entry.actor, forKey: .actor)
+                try c.encodeIfPresent(entry.level, forKey: .level)
+                try c.encodeIfPresent(entry.rule, forKey: .rule)
+                try c.encode(entry.inputs, forKey: .inputs)
+                try c.encode(entry.details, forKey: .details)
+                try c.encode(prev, forKey: .prev)
+            }
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(Line(seq: sequence, time: formatter.string(from: date), entry: entry, prev: previous))
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The last line of the open log (nil when empty). A last line without its newline is a
+    /// crash in the middle of an append: refused, for `audit verify` to report.
+    static func lastLine(fd: Int32, path: String) throws -> String? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SentinelError(.io, "\(path): cannot stat: \(Errno.current)") }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw SentinelError(.invalidInput, "\(path): not a regular file") }
+        let size = Int(info.st_size)
+        guard size > 0 else { return nil }
+        var window = 4096
+        while true {
+            let start = max(0, size - window)
+            var buffer = [UInt8](repeating: 0, count: size - start)
+            let read = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
+            guard read == buffer.count else { throw SentinelError(.io, "\(path): cannot read: \(Errno.current)") }
+            guard buffer.last == 0x0A else {
+                throw SentinelError(
+                    .invalidInput, "\(path): the last line is incomplete (a crash during an append?); run sentinel audit verify")
+            }
+            let body = buffer.dropLast()
+            if let newline = body.lastIndex(of: 0x0A) {
+                return String(decoding: body[(newline + 1)...], as: UTF8.self)
+            }
+            if start == 0 { return String(decoding: body, as: UTF8.self) }
+            window *= 4
+        }
+    }
+}

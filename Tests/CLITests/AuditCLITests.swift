@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+
+/// `sentinel audit verify`: exit 0 intact, 1 broken (naming the line), 2 no log.
+@Suite("audit CLI")
+struct AuditCLITests {
+    @Test("intact, broken and missing logs")
+    func verify() throws {
+        let root = try HealCLITests.Scratch.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let genesis = String(repeating: "0", count: 64)
+        let first = #"{"actor":"a","details":{},"event":"observation","inputs":{},"prev":"\#(genesis)","seq":1,"time":"t"}"#
+        try (first + "\n").write(toFile: root + "/audit.jsonl", atomically: false, encoding: .utf8)
+        let intact = try CLI.run(["audit", "verify", "--log", root + "/audit.jsonl"])
+        #expect(intact.status == 0)
+        #expect(intact.stdout == "audit log intact: 1 entries (\(root)/audit.jsonl)\n")
+
+        try (first.replacingOccurrences(of: "observation", with: "approval") + "\n" + first + "\n").write(
+            toFile: root + "/audit.jsonl", atomically: false, encoding: .utf8)
+        let broken = try CLI.run(["audit", "verify", "--log", root + "/audit.jsonl"])
+        #expect(broken.status == 1)
+        #expect(broken.stdout.hasPrefix("\(root)/audit.jsonl:2: prev does not match the SHA-256 of line 1"))
+
+        let missing = try CLI.run(["audit", "verify", "--log", root + "/none.jsonl"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.hasPrefix("sentinel: \(root)/none.jsonl: cannot open"))
+    }
+}
