@@ -75,11 +75,16 @@ let package = Package(
                 "Store", "Support",
             ]
         ),
+        // Progressive autonomy: policy, risk, the controller, proposals, the GitHub publisher.
+        .target(
+            name: "Autonomy",
+            dependencies: ["Audit", "Documents", "Findings", "Git", "HTTP", "Heal", "SAST", "Store", "Support"]
+        ),
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Adapters", "Audit", "Heal", "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store", "Support",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Adapters", "Audit", "Autonomy", "Heal", "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store",
+                "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "sentinel", dependencies: ["SentinelCLI"]),
@@ -119,6 +124,10 @@ let package = Package(
                 "TestSupport",
             ],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "AutonomyTests",
+            dependencies: ["Autonomy", "Audit", "Git", "HTTP", "Heal", "Store", "Support", "TestSupport"]
         ),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
