@@ -8,8 +8,11 @@ extension SentinelError.Code {
 
 /// The one way Sentinel runs the git CLI. git reads no user or system configuration here
 /// (`GIT_CONFIG_GLOBAL=/dev/null`, `GIT_CONFIG_NOSYSTEM`), runs no hooks and no external diff,
-/// so its output depends only on the directory it is pointed at. It is only ever pointed at
-/// directories Sentinel made itself: a repository's own `.git/config` can name programs to run.
+/// so its output depends only on the directory it is pointed at. It is pointed at directories
+/// Sentinel made itself, and at the user's repository only to read it and to create a branch and
+/// commit with plumbing (a temporary index; the working tree, index and HEAD are left alone).
+/// A repository's own `.git/config` can name programs (filters); that file is the user's, and
+/// the tree's content alone cannot name one.
 public enum GitRunner {
     /// What one git run printed and how it ended.
     public struct Output: Sendable, Hashable {
@@ -25,17 +28,20 @@ public enum GitRunner {
     public static let executable = "/usr/bin/git"
 
     /// Runs `git ARGS` in `directory` with `input` on stdin; returns whatever the status.
-    public static func run(_ arguments: [String], in directory: String, input: Data? = nil) throws -> Output {
+    /// `environment` adds variables (`GIT_INDEX_FILE`) to the fixed ones.
+    public static func run(
+        _ arguments: [String], in directory: String, input: Data? = nil, environment: [String: String] = [:]
+    ) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = [
             "PATH": "/usr/bin:/bin", "HOME": directory, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",
-            "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", "GIT_AUTHOR_NAME": "sentinel",
+            "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_AUTHOR_NAME": "sentinel",
             "GIT_AUTHOR_EMAIL": "sentinel@localhost", "GIT_COMMITTER_NAME": "sentinel",
             "GIT_COMMITTER_EMAIL": "sentinel@localhost",
-        ]
+        ].merging(environment) { _, added in added }
         let out = Pipe()
         let err = Pipe()
         let inPipe = Pipe()
@@ -67,8 +73,10 @@ public enum GitRunner {
 
     /// Runs git and throws `SentinelError(.git)` with git's first error line unless it exits 0.
     @discardableResult
-    public static func check(_ arguments: [String], in directory: String, input: Data? = nil) throws -> Data {
-        let output = try run(arguments, in: directory, input: input)
+    public static func check(
+        _ arguments: [String], in directory: String, input: Data? = nil, environment: [String: String] = [:]
+    ) throws -> Data {
+        let output = try run(arguments, in: directory, input: input, environment: environment)
         guard output.status == 0 else {
             let first = output.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(output.status)"
             throw SentinelError(.git, "git \(arguments.first ?? ""): \(first)")

@@ -1,6 +1,10 @@
 import ArgumentParser
+import Autonomy
 import Foundation
+import Git
 import Heal
+import SAST
+import Scan
 import Sandbox
 import Store
 import Support
@@ -13,9 +17,11 @@ struct HealCommand: ParsableCommand {
         abstract: "Propose fixes for an error signal and verify them in the sandbox.",
         discussion: """
             The signal (pytest output, JUnit XML, a Python traceback, a Sentinel SARIF or JSON report, or a JSON log \
-            line) is read from FILE or standard input. Candidates run in overlay copies of the repository; the \
-            repository itself is never modified. Exit status: 0 a verified candidate was written to --out; 1 no \
-            verified candidate; 2 bad input.
+            line) is read from FILE or standard input. Candidates run in overlay copies of the repository. What \
+            happens to a verified candidate is decided by --level and the policy (.sentinel/policy.yml): observer \
+            only reports it, proposer queues a proposal for `sentinel proposals approve`, actor commits it on a new \
+            branch when the policy allows. Exit status: 0 a verified candidate was written to --out; 1 no verified \
+            candidate; 2 bad input.
             """)
 
     @Option(help: ArgumentHelp("The error signal: a file, or - for standard input.", valueName: "file|-"))
@@ -29,8 +35,13 @@ struct HealCommand: ParsableCommand {
     @Option(name: .customLong("max-minutes"), help: "Wall-clock budget in minutes (default: 15).")
     var maxMinutes: Double = 15
     @Option(help: "Sandbox profile for verification (default: fix-verify).") var profile: String = "fix-verify"
-    @Option(help: "What may happen to the repository: observer (nothing changes; the default).")
-    var level: String = "observer"
+    @Option(
+        help: ArgumentHelp(
+            "observer (report only), proposer (queue a proposal) or actor (commit on a branch when the policy allows); default: the policy's level, else observer.",
+            valueName: "level"))
+    var level: String?
+    @Option(help: ArgumentHelp("The autonomy policy (default: REPO/.sentinel/policy.yml when it exists).", valueName: "file"))
+    var policy: String?
     @Option(help: ArgumentHelp("Write patch.diff and evidence.json here.", valueName: "dir")) var out: String?
     @Option(help: "Candidates verified at once (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
@@ -42,10 +53,11 @@ struct HealCommand: ParsableCommand {
         guard !verify.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw SentinelError(.invalidInput, "--verify: the command is empty")
         }
-        guard level == "observer" else {
-            throw SentinelError(
-                .invalidInput,
-                "--level: '\(level)' is not available (expected observer; proposer and actor come with the autonomy controller)")
+        let requested = try level.map { value in
+            guard let level = AutonomyLevel(rawValue: value) else {
+                throw SentinelError(.invalidInput, "--level: '\(value)' is not one of observer, proposer, actor")
+            }
+            return level
         }
         guard format == "text" || format == "json" else {
             throw SentinelError(.invalidInput, "--format: '\(format)' is not one of text, json")
@@ -58,6 +70,8 @@ struct HealCommand: ParsableCommand {
             throw SentinelError(.invalidInput, "\(repo): repository not found or not a directory")
         }
         if let out { try HealOutput.checkReplaceable(URL(fileURLWithPath: out).standardizedFileURL.path) }
+        let autonomyPolicy = try loadPolicy()
+        if (requested ?? autonomyPolicy.level) > .observer { _ = try GitRepository(containing: repo) }
         let signals = try SignalReader.read(path: signal, finding: finding)
         let sandboxProfile = try OptionValue.naming("--profile") { try ProfileStore.standard().resolve(profile) }
         let memory = try HealMemory(state: StateDirectory.current)
@@ -71,12 +85,53 @@ struct HealCommand: ParsableCommand {
         progress.clear()
         let evidence = Evidence(outcome: outcome, request: request)
         if let out { try HealOutput.write(to: out, patch: outcome.candidate?.patch, evidence: evidence) }
+        var autonomy: AutonomyOutcome?
+        if let candidate = outcome.candidate {
+            let rate = try memory.successRate(of: candidate.actor)
+            let controller = AutonomyController(state: .current, environment: ProcessInfo.processInfo.environment)
+            autonomy = try controller.act(
+                AutonomyRequest(
+                    candidate: candidate, repository: repo, requested: requested, policy: autonomyPolicy,
+                    ruleCWEs: ruleCWEs(candidate.signal.ruleId),
+                    actorSuccessRate: rate.total > 0 ? Double(rate.verified) / Double(rate.total) : nil,
+                    evidenceSHA256: SHA256.hex(Array(try evidence.json()))))
+        }
         if format == "json" {
-            Console.write(1, String(decoding: try evidence.json(), as: UTF8.self) + "\n")
+            Console.write(1, try Self.json(evidence: evidence, autonomy: autonomy) + "\n")
         } else {
             Console.write(1, HealSummary.text(evidence, out: out))
+            if let autonomy { Console.write(1, AutonomySummary.text(autonomy)) }
         }
+        for warning in autonomy?.warnings ?? [] { Console.error("sentinel: warning: \(warning)") }
         if outcome.candidate == nil { throw ExitCode(1) }
+    }
+}
+
+extension HealCommand {
+    /// `--policy`, else REPO/.sentinel/policy.yml when it exists, else the safe default.
+    func loadPolicy() throws -> Policy {
+        if let policy { return try Policy.load(path: policy) }
+        let path = (repo as NSString).appendingPathComponent(".sentinel/policy.yml")
+        var info = stat()
+        return lstat(path, &info) == 0 ? try Policy.load(path: path) : .default
+    }
+
+    /// The CWE ids of the signal's rule, from the shipped rules' metadata.
+    func ruleCWEs(_ ruleId: String?) -> [Int] {
+        guard let ruleId, let rules = try? RuleSet.load(directories: RuleLocations.standard()) else { return [] }
+        return rules.rules.first { $0.id == ruleId }?.cwe ?? []
+    }
+
+    /// The evidence object with the controller's outcome under `autonomy`.
+    static func json(evidence: Evidence, autonomy: AutonomyOutcome?) throws -> String {
+        let text = String(decoding: try evidence.json(), as: UTF8.self)
+        guard let autonomy else { return text }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+        object["autonomy"] = try JSONSerialization.jsonObject(with: try encoder.encode(autonomy))
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -8,7 +8,7 @@ public struct Sentinel: ParsableCommand {
         abstract: "Run untrusted work in a sandbox, scan code, and heal what breaks.",
         version: SentinelVersion.current,
         subcommands: [
-            ScanCommand.self, HealCommand.self, MemoryCommand.self, AuditCommand.self, RulesCommand.self,
+            ScanCommand.self, HealCommand.self, MemoryCommand.self, ProposalsCommand.self, AuditCommand.self, RulesCommand.self,
             DatabaseCommand.self,
             SandboxCommand.self, DoctorCommand.self,
         ]

@@ -7,10 +7,10 @@ import Support
 /// Creates directories for state that belongs to one user: each missing component is made with
 /// mode 0700 in the `mkdir` call itself (no window with wider permissions), and directories that
 /// exist already (`/tmp`, a user's `$SENTINEL_HOME`) are left exactly as they are.
-enum PrivateDirectory {
+public enum PrivateDirectory {
     /// Creates `path` and any missing parent; throws naming the component that could not be made
     /// or that exists as something other than a directory.
-    static func create(_ path: String) throws {
+    public static func create(_ path: String) throws {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component

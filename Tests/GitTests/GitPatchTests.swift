@@ -51,3 +51,25 @@ struct GitPatchTests {
         #expect(throws: SentinelError.self) { try GitPatch.apply(patch, to: [:]) }
     }
 }
+
+@Suite("GitPatch added lines")
+struct GitPatchAddedLinesTests {
+    @Test("added lines are numbered in the new file, per file; deletions add none")
+    func addedLines() throws {
+        let before = (1...20).map { "line \($0)" }.joined(separator: "\n") + "\n"
+        var lines = before.split(separator: "\n").map(String.init)
+        lines[1] = "changed 2"
+        lines.insert("inserted", at: 15)
+        let after = lines.joined(separator: "\n") + "\n"
+        let patch = try GitPatch.diff([
+            FileChange(path: "a.py", before: before, after: after),
+            FileChange(path: "new.py", before: nil, after: "x = 1\ny = 2\n"),
+            FileChange(path: "gone.py", before: "z = 3\n", after: nil),
+        ])
+        let added = GitPatch.addedLines(patch)
+        #expect(added["a.py"] == [2, 16])
+        #expect(added["new.py"] == [1, 2])
+        #expect(added["gone.py"] == nil)
+        #expect(GitPatch.addedLines("") == [:])
+    }
+}

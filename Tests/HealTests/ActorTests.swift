@@ -169,7 +169,7 @@ struct ReflectorTests {
         let llm = Confidence.compute(actor: .llmPatch, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (0, 0))
         let proven = Confidence.compute(
             actor: .ruleFix, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (20, 20))
-        #expect(small.value == 0.88)
+        #expect(small.value == 0.95)
         #expect(large.value < small.value)
         #expect(llm.value < small.value)
         #expect(proven.value > small.value)
@@ -238,5 +238,24 @@ struct LLMActorLoopTests {
         #expect(provider.requests[1].headers["authorization"] == "Bearer sk-test-secret")
         let evidence = String(decoding: try Evidence(outcome: outcome, request: request).json(), as: UTF8.self)
         #expect(!evidence.contains("sk-test-secret"))
+    }
+}
+
+@Suite("Change coverage")
+struct ChangeCoverageTests {
+    @Test("added source lines are covered when a test executed them; tests and non-Python files are not measured")
+    func measure() throws {
+        let patch = try GitPatch.diff([
+            FileChange(path: "calc.py", before: "a = 1\nb = 2\n", after: "a = 1\nb = 3\nc = 4\n"),
+            FileChange(path: "tests/test_calc.py", before: "x = 1\n", after: "x = 2\n"),
+            FileChange(path: "requirements.txt", before: "pyyaml==5.3\n", after: "pyyaml==5.4\n"),
+        ])
+        let coverage = try #require(ChangeCoverage.measure(patch: patch, executed: [SourceLine(file: "calc.py", line: 2)]))
+        #expect(coverage.covered == 1)
+        #expect(coverage.total == 2)
+        #expect(coverage.uncovered == ["calc.py:3"])
+        #expect(coverage.fraction == 0.5)
+        let pinOnly = try GitPatch.diff([FileChange(path: "requirements.txt", before: "a==1\n", after: "a==2\n")])
+        #expect(ChangeCoverage.measure(patch: pinOnly, executed: []) == nil)
     }
 }

@@ -89,6 +89,8 @@ struct HealLoopTests {
         #expect(useless.stillFailing == ["tests/test_calc.py::test_mean"])
         #expect(useless.expectedActual.contains("assert 6.0 == 3"))
         #expect(candidate.confidence.value > 0 && candidate.confidence.value <= 1)
+        // The one line the fix adds is executed by the tests (a traced run of the patched tree).
+        #expect(candidate.coverage == ChangeCoverage(covered: 1, total: 1, uncovered: []))
         // The repository is untouched.
         #expect(try String(contentsOfFile: project.path + "/calc.py", encoding: .utf8) == Self.buggy["calc.py"])
         // Memory keeps every judged attempt; the verified one comes first for a similar signal.

@@ -52,12 +52,13 @@ public struct DependencyBumpActor: HealActor {
                 notes += result.notes
             }
             guard !changes.isEmpty else { continue }
-            proposals.append(
-                Proposal(
-                    actor: kind, changes: changes,
-                    description:
-                        "\(dependency.package) \(dependency.installed) → \(version) in \(changes.map(\.path).joined(separator: ", "))",
-                    score: 1 - Double(rank) * 0.1, strategy: "smallest-fixed-version", notes: notes))
+            var proposal = Proposal(
+                actor: kind, changes: changes,
+                description:
+                    "\(dependency.package) \(dependency.installed) → \(version) in \(changes.map(\.path).joined(separator: ", "))",
+                score: 1 - Double(rank) * 0.1, strategy: "smallest-fixed-version", notes: notes)
+            proposal.targetVersion = version
+            proposals.append(proposal)
         }
         if proposals.isEmpty {
             throw HealActorError(

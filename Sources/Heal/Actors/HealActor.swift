@@ -36,6 +36,8 @@ public struct Proposal: Sendable, Hashable {
     /// Set when the actor produced something that cannot be tried (a model's reply that does not
     /// apply): the loop records it as refused with this lesson, without running anything.
     public var unusable: String?
+    /// For a dependency bump: the version the dependency is raised to (branch and PR titles name it).
+    public var targetVersion: String? = nil
 
     /// A proposal; see the properties.
     public init(

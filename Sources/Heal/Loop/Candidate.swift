@@ -26,6 +26,15 @@ public struct Candidate: Sendable, Hashable, Codable {
     public var notes: [String]
     /// Lines added plus lines removed.
     public var changedLines: Int
+    /// How many of the added source lines the tests executed; nil when not measured (no pytest
+    /// run, no tracer, or nothing but non-Python files changed).
+    public var coverage: ChangeCoverage? = nil
+    /// For a dependency bump: the version the dependency is raised to.
+    public var targetVersion: String? = nil
+    /// The verify command's run on the unchanged tree (tests before).
+    public var baseline: Verification? = nil
+    /// The sandbox it was verified in.
+    public var sandbox: SandboxSummary? = nil
 
     /// Repository-relative paths the patch touches.
     public var files: [String] { changes.map(\.path) }

@@ -288,13 +288,46 @@ public struct HealLoop: Sendable {
                     ranTests: both.verifications.allSatisfy { $0.tests != nil },
                     signalGone: both.rescan?.clean ?? !signal.failingTests.isEmpty, changedLines: lines,
                     memory: (stats.0, stats.1))
-                return Candidate(
+                var candidate = Candidate(
                     signal: signal, actor: proposal.actor, description: proposal.description, strategy: proposal.strategy,
                     patch: attempt.patch, changes: proposal.changes, confidence: confidence,
                     verifications: both.verifications, rescan: both.rescan, notes: proposal.notes, changedLines: lines)
+                candidate.targetVersion = proposal.targetVersion
+                candidate.baseline = baseline
+                candidate.sandbox = SandboxSummary(request.profile)
+                candidate.coverage = coverage(
+                    of: candidate, workspace: workspace, verifier: verifier, baseline: baseline, state: &state)
+                return candidate
             }
         }
         return nil
+    }
+
+    /// One more run of the winner under the coverage tracer, for the lines it adds that the tests
+    /// execute (the autonomy policy's risk reads it). Only when the project's check ran pytest
+    /// tests and the patch adds Python source; a failure here costs the candidate nothing.
+    private func coverage(
+        of candidate: Candidate, workspace: HealWorkspace, verifier: Verifier, baseline: Verification,
+        state: inout LoopState
+    ) -> ChangeCoverage? {
+        guard verifier.tracerDirectory != nil, baseline.tests != nil,
+            ChangeCoverage.measure(patch: candidate.patch, executed: []) != nil,
+            let budget = state.budgetLeft
+        else { return nil }
+        do {
+            let tree = try workspace.tree(applying: candidate.changes)
+            defer { workspace.remove(tree) }
+            let (run, output) = try verifier.run(
+                tree: tree, trace: true, timeout: candidateTimeout(baseline: baseline, budget: budget))
+            state.account(run)
+            let executed = try CoverageTracer.parse(output: output).tests.reduce(into: Set<SourceLine>()) {
+                $0.formUnion($1.lines)
+            }
+            return ChangeCoverage.measure(patch: candidate.patch, executed: executed)
+        } catch {
+            state.notes.append("coverage of the candidate's lines was not measured: \(error)")
+            return nil
+        }
     }
 
     /// A candidate may take ten times what the unchanged tree took (at least 30 s), never more than

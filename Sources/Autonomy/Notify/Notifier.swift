@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Foundation
+import HTTP
+import Heal
+import Support
+
+/// What happened to one candidate, for people and for other systems: the signal, the candidate,
+/// the decision and what was done (or why nothing was).
+public struct Notification: Sendable, Hashable, Codable {
+    /// When (ISO 8601).
+    public var time: String
+    /// The repository.
+    public var repository: String
+    /// The signal.
+    public var signal: SignalSummary
+    /// The candidate: actor, description, files, confidence, SHA-256 of the patch.
+    public var candidate: CandidateSummary
+    /// The decision.
+    public var decision: Decision
+    /// What was done: `notified`, `proposed`, `applied`.
+    public var action: String
+    /// The proposal, when one was made.
+    public var proposal: String?
+    /// The branch, when one was created.
+    public var branch: String?
+    /// The commit, when one was made.
+    public var commit: String?
+    /// The pull request, when one was opened.
+    public var pullRequest: String?
+    /// Why no action was taken (Observer), or why less than asked.
+    public var reason: String
+}
+
+/// The candidate as a notification carries it (no patch text: its hash).
+public struct CandidateSummary: Sendable, Hashable, Codable {
+    /// The heal actor.
+    public var actor: String
+    /// One line.
+    public var description: String
+    /// Files touched.
+    public var files: [String]
+    /// Confidence in [0, 1].
+    public var confidence: Double
+    /// Lines added plus removed.
+    public var changedLines: Int
+    /// SHA-256 of the patch.
+    public var patchSHA256: String
+
+    /// The summary of `candidate`.
+    public init(_ candidate: Candidate) {
+        actor = candidate.actor.rawValue
+        description = candidate.description
+        files = candidate.files
+        confidence = candidate.confidence.value
+        changedLines = candidate.changedLines
+        patchSHA256 = SHA256.hex(candidate.patch)
+    }
+}
+
+/// Delivers notifications to a JSON-lines file and a webhook (POST, JSON body) as the policy
+/// names them. Delivery failures are warnings: a notification channel that is down must not
+/// undo a decision that is already recorded in the audit log.
+public struct Notifier: Sendable {
+    /// JSON-lines file to append to (absolute).
+    public var file: String?
+    /// Webhook URL.
+    public var webhook: String?
+    /// How requests are sent (tests substitute a loopback server's client).
+    public var send: @Sendable (HTTPRequest) throws -> (HTTPResponse, [UInt8])
+
+    /// A notifier; see the properties.
+    public init(
+        file: String?, webhook: String?,
+        send: @escaping @Sendable (HTTPRequest) throws -> (HTTPResponse, [UInt8]) = HTTPClient.send
+    ) {
+        self.file = file
+        self.webhook = webhook
+        self.send = send
+    }
+
+    /// The notification as one line of JSON.
+    public static func json(_ notification: Notification) throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(notification))
+    }
+
+    /// Delivers `notification`; returns one warning per channel that failed.
+    public func deliver(_ notification: Notification) -> [String] {
+        guard file != nil || webhook != nil else { return [] }
+        guard let body = try? Self.json(notification) else { return ["notification: cannot encode"] }
+        var warnings: [String] = []
+        if let file {
+            if let failure = Self.append(body + [0x0A], to: file) { warnings.append("notification file \(file): \(failure)") }
+        }
+        if let webhook {
+            do {
+                let request = HTTPRequest(
+                    url: webhook, method: "POST", headers: ["Content-Type": "application/json", "User-Agent": "sentinel"],
+                    body: body, timeout: 10, maxBytes: 1 << 20)
+                let (response, _) = try send(request)
+                if !(200..<300).contains(response.status) {
+                    warnings.append("webhook: HTTP \(response.status)")
+                }
+            } catch {
+                warnings.append("webhook: \(error)")
+            }
+        }
+        return warnings
+    }
+
+    /// One `write` with `O_APPEND` (whole lines from concurrent writers never interleave), no
+    /// links followed, created private.
+    static func append(_ bytes: [UInt8], to path: String) -> String? {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return "cannot open: \(Errno.current)" }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
+        if let failure = bytes.withUnsafeBytes({ writeAll(fd, $0) }) { return "cannot write: \(failure)" }
+        return nil
+    }
+}

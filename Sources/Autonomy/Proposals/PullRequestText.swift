@@ -1,0 +1,232 @@
+import Foundation
+import Git
+import Heal
+import Support
+
+/// Branch names, titles, `PR.md` and commit messages after the conventions reviewers know from
+/// Dependabot and Renovate: `sentinel/pip/<package>-<version>` and "Bump X from A to B" for
+/// bumps, `sentinel/fix/<rule-or-signal>-<short hash>` otherwise; a body with Summary, Why,
+/// Change, Evidence, Risk and confidence, and How to revert; a commit message whose trailer block
+/// names the signal's fingerprint and the proposal.
+public enum PullRequestText {
+    /// The branch for `candidate` (`patchHash` is the SHA-256 of its patch).
+    public static func branch(for candidate: Candidate, patchHash: String) -> String {
+        if candidate.actor == .dependencyBump, let dependency = candidate.signal.dependency,
+            let version = candidate.targetVersion
+        {
+            let ecosystem = dependency.ecosystem.hasPrefix("PyPI") ? "pip" : slug(dependency.ecosystem)
+            return "sentinel/\(ecosystem)/\(slug(dependency.package))-\(slug(version))"
+        }
+        return "sentinel/fix/\(slug(subject(of: candidate.signal)))-\(patchHash.prefix(8))"
+    }
+
+    /// The pull request title.
+    public static func title(for candidate: Candidate) -> String {
+        let signal = candidate.signal
+        if candidate.actor == .dependencyBump, let dependency = signal.dependency, let version = candidate.targetVersion {
+            return "Bump \(dependency.package) from \(dependency.installed) to \(version)"
+        }
+        let place = candidate.files.first.map { " in \($0)" } ?? ""
+        switch signal.kind {
+        case .finding: return "Fix \(signal.ruleId ?? "finding")\(place)"
+        case .testFailure:
+            let tests = signal.failingTests
+            if tests.count == 1 { return "Fix failing test \(tests[0])" }
+            return tests.isEmpty ? "Fix failing tests\(place)" : "Fix \(tests.count) failing tests\(place)"
+        case .exception, .logError: return "Fix \(signal.exceptionType ?? "error")\(place)"
+        case .vulnerableDependency: return "Fix vulnerable dependency\(place)"
+        }
+    }
+
+    /// Labels: the policy's, plus `dependencies` for bumps and `security` for findings.
+    public static func labels(for candidate: Candidate, configured: [String]) -> [String] {
+        var labels = configured
+        switch candidate.signal.kind {
+        case .vulnerableDependency: labels += ["dependencies", "security"]
+        case .finding: labels.append("security")
+        default: labels.append("bug")
+        }
+        var seen = Set<String>()
+        return labels.filter { seen.insert($0).inserted }
+    }
+
+    /// The commit message: the title, a short body, and the trailer block.
+    public static func commitMessage(for candidate: Candidate, title: String, proposal: String) -> String {
+        """
+        \(title)
+
+        \(candidate.description)
+
+        Verified by Sentinel in the sandbox (\(candidate.actor.rawValue), strategy \(candidate.strategy), \
+        confidence \(format(candidate.confidence.value))).
+
+        Sentinel-Signal: \(candidate.signal.fingerprint)
+        Sentinel-Proposal: \(proposal)
+        Sentinel-Action: \(ActionClass(candidate.actor).rawValue)
+
+        """
+    }
+
+    /// The proposal id a commit message's trailer names, if any.
+    public static func proposalTrailer(in message: String) -> String? {
+        message.split(separator: "\n").reversed().lazy.compactMap { line -> String? in
+            line.hasPrefix("Sentinel-Proposal: ") ? String(line.dropFirst("Sentinel-Proposal: ".count)) : nil
+        }.first
+    }
+
+    /// `PR.md`.
+    public static func body(for candidate: Candidate, document: ProposalDocument) -> String {
+        var text = "# \(document.title)\n\n"
+        text += "## Summary\n\n\(candidate.description)\n\n"
+        text +=
+            "Proposed by `sentinel heal` (\(candidate.actor.rawValue), strategy `\(candidate.strategy)`); "
+            + "proposal `\(document.id)`, branch `\(document.branch)`"
+            + (document.base.map { " onto `\($0)`" } ?? "") + " at `\(document.baseCommit.prefix(12))`.\n\n"
+        text += "## Why\n\n" + why(candidate.signal) + "\n"
+        text += "## Change\n\n" + diffStat(candidate.patch) + "\n"
+        if !candidate.notes.isEmpty {
+            text += candidate.notes.map { "- Note: \($0)\n" }.joined() + "\n"
+        }
+        text += "## Evidence\n\n" + evidence(candidate) + "\n"
+        text += "## Risk and confidence\n\n" + riskSection(candidate, document) + "\n"
+        text += "## How to revert\n\n"
+        text += "Close the pull request, or delete the branch: `git branch -D \(document.branch)`. "
+        text += "Once merged: `git revert <merge commit>`; the commit carries the trailer "
+        text += "`Sentinel-Proposal: \(document.id)` (`git log --grep 'Sentinel-Proposal: \(document.id)'` finds it).\n"
+        return text
+    }
+
+    static func why(_ signal: Signal) -> String {
+        var text = ""
+        switch signal.kind {
+        case .vulnerableDependency:
+            if let dependency = signal.dependency {
+                text += "`\(dependency.package)` \(dependency.installed) (\(dependency.ecosystem)) is affected by "
+                text += dependency.advisories.map { "[\($0)](\(advisoryLink($0)))" }.joined(separator: ", ")
+                text += "; fixed in \(dependency.fixedVersions.joined(separator: ", ")).\n"
+            }
+        case .finding:
+            text += "Finding `\(signal.ruleId ?? "?")`"
+            if let severity = signal.severity { text += " (\(severity.rawValue))" }
+            text += ": \(signal.message)\n"
+        case .testFailure:
+            text += "Failing: " + (signal.failingTests.isEmpty ? signal.message : signal.failingTests.map { "`\($0)`" }.joined(separator: ", "))
+            text += "\n\n> " + signal.message.split(separator: "\n").prefix(3).joined(separator: "\n> ") + "\n"
+        case .exception, .logError:
+            text += "`\(signal.exceptionType ?? "error")`: \(signal.message.split(separator: "\n").first ?? "")\n"
+        }
+        let places = signal.locations.prefix(5).map { location in
+            "`" + location.file + (location.line.map { ":\($0)" } ?? "") + "`"
+        }
+        if !places.isEmpty { text += "\nAt " + places.joined(separator: ", ") + ".\n" }
+        text += "\nSignal `\(signal.fingerprint.prefix(16))` from `\(signal.source)`.\n"
+        return text
+    }
+
+    /// GitHub's advisory pages for GHSA ids, OSV's for everything else.
+    static func advisoryLink(_ id: String) -> String {
+        id.hasPrefix("GHSA-") ? "https://github.com/advisories/\(id)" : "https://osv.dev/vulnerability/\(id)"
+    }
+
+    /// `git diff --stat`-like lines: path, lines added and removed.
+    static func diffStat(_ patch: String) -> String {
+        var order: [String] = []
+        var counts: [String: (added: Int, removed: Int)] = [:]
+        var current: String?
+        for line in patch.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("diff --git ") {
+                let path = line.split(separator: " ").last.map { String($0.dropFirst(2)) } ?? "?"
+                current = path
+                order.append(path)
+                counts[path] = (0, 0)
+            } else if let file = current, line.hasPrefix("+"), !line.hasPrefix("+++ ") {
+                counts[file]?.added += 1
+            } else if let file = current, line.hasPrefix("-"), !line.hasPrefix("--- ") {
+                counts[file]?.removed += 1
+            }
+        }
+        var text = "```\n"
+        for path in order {
+            let count = counts[path] ?? (0, 0)
+            text += " \(path) | \(count.added + count.removed) " + String(repeating: "+", count: min(count.added, 30))
+            text += String(repeating: "-", count: min(count.removed, 30)) + "\n"
+        }
+        let added = counts.values.map(\.added).reduce(0, +)
+        let removed = counts.values.map(\.removed).reduce(0, +)
+        text += " \(order.count) file\(order.count == 1 ? "" : "s") changed, \(added) insertion(s)(+), \(removed) deletion(s)(-)\n```\n"
+        return text
+    }
+
+    static func evidence(_ candidate: Candidate) -> String {
+        var text = "| | |\n|---|---|\n"
+        if let run = candidate.verifications.first {
+            text += "| Verify command | `\(run.command.replacingOccurrences(of: "|", with: "\\|"))` |\n"
+        }
+        let runs = candidate.verifications.map { "exit \($0.exitCode) (\($0.reason), \($0.commandMilliseconds) ms)" }
+        text += "| Runs on the patched tree | \(runs.joined(separator: "; ")) |\n"
+        text += "| Tests before | \(testCounts(candidate.baseline)) |\n"
+        text += "| Tests after | \(testCounts(candidate.verifications.last)) |\n"
+        if let rescan = candidate.rescan {
+            text +=
+                "| Re-scan (\(rescan.tool)) | rule findings \(rescan.ruleFindingsBefore) → \(rescan.ruleFindingsAfter); "
+                + "all findings \(rescan.findingsBefore) → \(rescan.findingsAfter)"
+                + (rescan.introduced.isEmpty ? "" : "; introduced: \(rescan.introduced.joined(separator: ", "))") + " |\n"
+        }
+        if let coverage = candidate.coverage {
+            text += "| Added lines run by tests | \(coverage.covered) of \(coverage.total) |\n"
+        }
+        if let sandbox = candidate.sandbox { text += "| Sandbox | \(sandbox.line) |\n" }
+        return text
+    }
+
+    static func testCounts(_ run: Verification?) -> String {
+        guard let run else { return "not run" }
+        guard let tests = run.tests else { return "exit \(run.exitCode) (no pytest counts)" }
+        return "\(tests.passed.count) passed, \(tests.failed.count) failed (exit \(run.exitCode))"
+    }
+
+    static func riskSection(_ candidate: Candidate, _ document: ProposalDocument) -> String {
+        var text = "- Confidence **\(format(candidate.confidence.value))**: "
+        text += candidate.confidence.inputs.sorted { $0.key < $1.key }.map { "\($0.key) \(signed($0.value))" }
+            .joined(separator: ", ") + "\n"
+        text += "- Risk **\(format(document.risk.value)) (\(document.risk.level.rawValue))**: "
+        text += document.risk.inputs.sorted { $0.key < $1.key }.map { "\($0.key) \(signed($0.value))" }
+            .joined(separator: ", ") + "\n"
+        text += "- Decision: **\(document.decision.level.rawValue)** (asked for \(document.decision.requested.rawValue)); "
+        text += "decided by `\(document.decision.rule)`\n"
+        for reason in document.decision.reasons { text += "  - \(reason)\n" }
+        return text
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.2f", value) }
+
+    static func signed(_ value: Double) -> String { String(format: "%+.2f", value) }
+
+    /// What a signal is about, for a branch name: the rule, the failing test's name, the exception.
+    static func subject(of signal: Signal) -> String {
+        if let rule = signal.ruleId { return rule }
+        if let test = signal.failingTests.first {
+            return String(test.split(separator: ":").last ?? Substring(test))
+        }
+        if let type = signal.exceptionType { return type }
+        return signal.kind.rawValue
+    }
+
+    /// Lower case, `[a-z0-9._-]` only, no leading dots or dashes, at most 48 characters: safe in
+    /// a ref name.
+    static func slug(_ text: String) -> String {
+        var result = ""
+        for character in text.lowercased() {
+            if character.isASCII && (character.isLetter || character.isNumber || character == "." || character == "_") {
+                result.append(character)
+            } else if !result.hasSuffix("-") {
+                result.append("-")
+            }
+        }
+        while result.hasSuffix(".lock") { result.removeLast(5) }
+        result = result.replacingOccurrences(of: "..", with: ".")
+        let trimmed = String(result.drop { $0 == "-" || $0 == "." }.prefix(48))
+        let clean = String(trimmed.reversed().drop { $0 == "-" || $0 == "." }.reversed())
+        return clean.isEmpty ? "change" : clean
+    }
+}

@@ -1,0 +1,147 @@
+import Audit
+import Foundation
+import Git
+import HTTP
+import Store
+import Support
+
+/// A person's side of the queue: approve (a commit on a new branch, and a pull request when
+/// GitHub is configured) or deny (with a reason). Each starts by recovering what a crashed run
+/// left half-done, and each decision is audited with the reviewer's name.
+public struct ProposalReview: Sendable {
+    /// Where the queue and the audit log live.
+    public var state: StateDirectory
+    /// The environment (tokens, the reviewer's name).
+    public var environment: [String: String]
+    /// How HTTP requests are sent.
+    public var send: @Sendable (HTTPRequest) throws -> (HTTPResponse, [UInt8])
+    /// Crash points for tests.
+    public var failpoint: @Sendable (String) throws -> Void
+
+    /// A review; see the properties.
+    public init(
+        state: StateDirectory, environment: [String: String],
+        send: @escaping @Sendable (HTTPRequest) throws -> (HTTPResponse, [UInt8]) = HTTPClient.send,
+        failpoint: @escaping @Sendable (String) throws -> Void = { _ in }
+    ) {
+        self.state = state
+        self.environment = environment
+        self.send = send
+        self.failpoint = failpoint
+    }
+
+    /// Who is reviewing: `SUDO_USER`, else `USER`, else `uid N`.
+    public var reviewer: String {
+        environment["SUDO_USER"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["USER"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "uid \(getuid())"
+    }
+
+    /// The queue, after recovery.
+    public func store() throws -> AutonomyStore {
+        try state.create()
+        let store = try AutonomyStore(state: state)
+        try ProposalRecovery.run(store: store, audit: controller().auditLog(policy: .default), actor: "sentinel")
+        return store
+    }
+
+    /// The policy of the proposal's repository (`.sentinel/policy.yml`), or the default.
+    public func policy(for queued: QueuedProposal) throws -> Policy {
+        let path = queued.repository + "/.sentinel/policy.yml"
+        var info = stat()
+        return lstat(path, &info) == 0 ? try Policy.load(path: path) : .default
+    }
+
+    /// What `approve` would do, without doing it: the git steps and the GitHub requests.
+    public func plan(_ id: String) throws -> String {
+        let queued = try pending(id, store: try store())
+        let (document, _) = try ProposalWriter.read(queued.directory)
+        let policy = try policy(for: queued)
+        var text = "would commit the patch of proposal \(queued.id) on top of "
+        text += (document.base.map { "refs/heads/\($0)" } ?? document.baseCommit) + " as branch \(queued.branch)\n"
+        text += "commit message:\n" + document.commitMessage.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { "    " + $0 }.joined(separator: "\n") + "\n"
+        if let settings = policy.github {
+            let draft = PullRequestDraft(
+                repository: settings.repository, base: settings.base ?? document.base ?? "main",
+                baseCommit: document.baseCommit, branch: queued.branch, title: document.title,
+                body: (try? String(contentsOfFile: queued.directory + "/PR.md", encoding: .utf8)) ?? "",
+                commitMessage: document.commitMessage, changes: document.changes, labels: document.labels)
+            let token = environment[settings.tokenEnv].map { $0.isEmpty ? "unset" : "set" } ?? "unset"
+            text += "GitHub requests to \(settings.api) (token from \(settings.tokenEnv): \(token)):\n"
+            for request in GitHubPublisher.plan(draft) {
+                text += "  \(request.method) \(request.path)"
+                if let body = request.body { text += " " + String(body.prefix(300)) + (body.count > 300 ? "…" : "") }
+                text += "\n"
+            }
+        } else {
+            text += "no GitHub repository in the policy: nothing is pushed\n"
+        }
+        return text
+    }
+
+    /// Approves proposal `id` (a unique prefix): commits it on its branch, and opens a pull
+    /// request when the policy names a GitHub repository and the token is set.
+    public func approve(_ id: String) throws -> AppliedProposal {
+        let store = try store()
+        let queued = try pending(id, store: store)
+        let repository = try GitRepository(containing: queued.repository)
+        let dirty = try repository.uncommittedChanges()
+        guard dirty.isEmpty else {
+            throw SentinelError(
+                .invalidInput,
+                "\(repository.root): uncommitted changes in \(dirty.prefix(3).joined(separator: ", ")); commit or stash "
+                    + "them first (Sentinel never mixes your work into its commit)")
+        }
+        let policy = try policy(for: queued)
+        let (document, patch) = try ProposalWriter.read(queued.directory)
+        guard SHA256.hex(patch) == document.patchSHA256 else {
+            throw SentinelError(.invalidInput, "\(queued.directory)/patch.diff: changed since it was proposed (SHA-256 differs)")
+        }
+        guard try store.transition(queued.id, from: .pending, to: .applying, reason: ProposalRecovery.marker()) else {
+            throw SentinelError(.invalidInput, "proposal \(queued.id) was decided by another process")
+        }
+        let controller = controller()
+        let audit = controller.auditLog(policy: policy)
+        try audit.append(
+            AuditEntry(
+                event: "approval", actor: reviewer, level: AutonomyLevel.proposer.rawValue,
+                inputs: ["patch": document.patchSHA256, "policy": policy.sha256 ?? "built-in default"],
+                details: ["proposal": queued.id, "branch": queued.branch]))
+        var applying = queued
+        applying.status = .applying
+        let applier = ProposalApplier(
+            store: store, audit: audit, github: controller.githubTarget(policy: policy), send: send, actor: reviewer,
+            level: .proposer, failpoint: failpoint)
+        return try applier.apply(applying, document: document, patch: patch)
+    }
+
+    /// Denies proposal `id` (a unique prefix) with `reason`.
+    public func deny(_ id: String, reason: String) throws -> QueuedProposal {
+        let trimmed = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw SentinelError(.invalidInput, "--reason: say why the proposal is denied") }
+        let store = try store()
+        let queued = try pending(id, store: store)
+        guard try store.transition(queued.id, from: .pending, to: .denied, reason: trimmed) else {
+            throw SentinelError(.invalidInput, "proposal \(queued.id) was decided by another process")
+        }
+        let policy = (try? policy(for: queued)) ?? .default
+        try controller().auditLog(policy: policy).append(
+            AuditEntry(
+                event: "denial", actor: reviewer, level: AutonomyLevel.proposer.rawValue,
+                details: ["proposal": queued.id, "reason": trimmed, "branch": queued.branch]))
+        return try store.find(queued.id)
+    }
+
+    private func pending(_ id: String, store: AutonomyStore) throws -> QueuedProposal {
+        let queued = try store.find(id)
+        guard queued.status == .pending else {
+            let why = queued.reason.map { " (\($0))" } ?? ""
+            throw SentinelError(.invalidInput, "proposal \(queued.id) is already \(queued.status.rawValue)\(why)")
+        }
+        return queued
+    }
+
+    private func controller() -> AutonomyController {
+        AutonomyController(state: state, environment: environment, send: send, failpoint: failpoint)
+    }
+}

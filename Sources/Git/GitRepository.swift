@@ -1,0 +1,130 @@
+import Foundation
+import Support
+
+extension SentinelError.Code {
+    /// A patch no longer applies to the commit it is meant for (the base moved).
+    public static let patchStale = SentinelError.Code("patch-stale")
+}
+
+/// A user's git repository, read and extended with plumbing only: commits are built in a
+/// temporary index from a base commit and a patch, and a branch is created pointing at them.
+/// The working tree, the index and HEAD are never touched, so nothing the user is doing can be
+/// mixed into a commit, and a half-finished run leaves at most an unreferenced object behind.
+public struct GitRepository: Sendable, Hashable {
+    /// The top-level directory (absolute, symlinks resolved).
+    public let root: String
+
+    /// The repository containing `path`; `SentinelError(.invalidInput)` when it is not in one.
+    public init(containing path: String) throws {
+        let output = try GitRunner.run(["rev-parse", "--show-toplevel"], in: path)
+        guard output.status == 0 else {
+            throw SentinelError(.invalidInput, "\(path): not a git repository (proposals and branches need one)")
+        }
+        root = String(decoding: output.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The branch HEAD is on, or nil when detached.
+    public func currentBranch() throws -> String? {
+        let output = try GitRunner.run(["symbolic-ref", "--quiet", "--short", "HEAD"], in: root)
+        guard output.status == 0 else { return nil }
+        return text(output.stdout)
+    }
+
+    /// The commit `revision` names (a branch, a tag, a sha), or nil when it names none.
+    public func commit(_ revision: String) throws -> String? {
+        guard !revision.hasPrefix("-") else { return nil }
+        let output = try GitRunner.run(["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"], in: root)
+        return output.status == 0 ? text(output.stdout) : nil
+    }
+
+    /// Tracked files changed in the working tree or the index (untracked files do not count:
+    /// they cannot end up in a commit made from a temporary index).
+    public func uncommittedChanges() throws -> [String] {
+        let data = try GitRunner.check(["status", "--porcelain=v1", "-z", "--untracked-files=no"], in: root)
+        return String(decoding: data, as: UTF8.self).split(separator: "\0").map { String($0.dropFirst(3)) }
+    }
+
+    /// Whether `refs/heads/<branch>` exists.
+    public func branchExists(_ branch: String) throws -> Bool {
+        try GitRunner.run(["show-ref", "--verify", "--quiet", "refs/heads/" + branch], in: root).status == 0
+    }
+
+    /// The commit `branch` points at, or nil when it does not exist.
+    public func branchCommit(_ branch: String) throws -> String? {
+        try branchExists(branch) ? try commit("refs/heads/" + branch) : nil
+    }
+
+    /// Checks `name` the way git does for a new branch.
+    public static func checkBranchName(_ name: String) throws {
+        let output = try GitRunner.run(["check-ref-format", "--branch", name], in: "/")
+        guard output.status == 0, !name.hasPrefix("-") else {
+            throw SentinelError(.invalidInput, "\(name): not a valid branch name")
+        }
+    }
+
+    /// A commit of `patch` applied to `base`'s tree, with `base` as its parent and `message` as
+    /// its message. No ref changes: the commit is unreachable until `createBranch`. A patch that
+    /// does not apply is `SentinelError(.patchStale)` with git's reason.
+    public func commit(patch: String, onto base: String, message: String) throws -> String {
+        try ScratchDirectory.with { scratch in
+            let index = ["GIT_INDEX_FILE": scratch + "/index"]
+            try GitRunner.check(["read-tree", base], in: root, environment: index)
+            let applied = try GitRunner.run(
+                ["apply", "--cached", "--whitespace=nowarn", "-"], in: root, input: Data(patch.utf8), environment: index)
+            guard applied.status == 0 else {
+                let reason = applied.stderr.split(separator: "\n").prefix(2).joined(separator: "; ")
+                throw SentinelError(.patchStale, "the patch no longer applies to \(base.prefix(12)): \(reason)")
+            }
+            let tree = text(try GitRunner.check(["write-tree"], in: root, environment: index))
+            return text(try GitRunner.check(["commit-tree", tree, "-p", base, "-F", "-"], in: root, input: Data(message.utf8)))
+        }
+    }
+
+    /// Creates `refs/heads/<branch>` at `commit`, atomically and only if it does not exist yet.
+    public func createBranch(_ branch: String, at commit: String) throws {
+        try Self.checkBranchName(branch)
+        let output = try GitRunner.run(
+            ["update-ref", "-m", "sentinel: create " + branch, "refs/heads/" + branch, commit, String(repeating: "0", count: 40)],
+            in: root)
+        guard output.status == 0 else {
+            if try branchExists(branch) { throw SentinelError(.git, "branch \(branch) already exists in \(root)") }
+            throw SentinelError(.git, "cannot create branch \(branch): \(output.stderr.split(separator: "\n").first ?? "")")
+        }
+    }
+
+    /// Deletes `refs/heads/<branch>` only while it still points at `commit` (nothing else is lost).
+    public func deleteBranch(_ branch: String, at commit: String) throws {
+        try GitRunner.check(["update-ref", "-d", "refs/heads/" + branch, commit], in: root)
+    }
+
+    /// The full message of `commit`.
+    public func message(of commit: String) throws -> String {
+        String(decoding: try GitRunner.check(["cat-file", "commit", commit], in: root), as: UTF8.self)
+            .components(separatedBy: "\n\n").dropFirst().joined(separator: "\n\n")
+    }
+
+    /// The files `commit` changes against its first parent, with their content before and after.
+    public func changes(of commit: String) throws -> [FileChange] {
+        let data = try GitRunner.check(["diff-tree", "--no-commit-id", "--no-renames", "-r", "-z", "--name-status", commit], in: root)
+        let fields = String(decoding: data, as: UTF8.self).split(separator: "\0").map(String.init)
+        var changes: [FileChange] = []
+        var index = 0
+        while index + 1 < fields.count {
+            let status = fields[index]
+            let path = fields[index + 1]
+            index += 2
+            let before = status == "A" ? nil : try show(commit + "^", path)
+            let after = status == "D" ? nil : try show(commit, path)
+            changes.append(FileChange(path: path, before: before, after: after))
+        }
+        return changes
+    }
+
+    private func show(_ commit: String, _ path: String) throws -> String {
+        String(decoding: try GitRunner.check(["cat-file", "blob", commit + ":" + path], in: root), as: UTF8.self)
+    }
+
+    private func text(_ data: Data) -> String {
+        String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,113 @@
+import ArgumentParser
+import Autonomy
+import Foundation
+import Store
+import Support
+
+/// `sentinel proposals`: the approval queue that `heal --level proposer` fills.
+struct ProposalsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "proposals", abstract: "List, show, approve or deny proposed changes.",
+        subcommands: [
+            ProposalsListCommand.self, ProposalsShowCommand.self, ProposalsApproveCommand.self, ProposalsDenyCommand.self,
+        ])
+}
+
+struct ProposalsListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "One line per proposal, newest first.")
+    @Option(help: ArgumentHelp("Only proposals in this state: pending, applying, applied, denied or stale.", valueName: "state"))
+    var status: String?
+    @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format")) var format: String = "text"
+
+    func run() throws {
+        guard format == "text" || format == "json" else {
+            throw SentinelError(.invalidInput, "--format: '\(format)' is not one of text, json")
+        }
+        let wanted = try status.map { value -> Set<ProposalStatus> in
+            guard let status = ProposalStatus(rawValue: value) else {
+                throw SentinelError(
+                    .invalidInput,
+                    "--status: '\(value)' is not one of \(ProposalStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return [status]
+        }
+        let review = ProposalReview(state: .current, environment: ProcessInfo.processInfo.environment)
+        let proposals = try review.store().list(statuses: wanted)
+        if format == "json" {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Console.write(1, String(decoding: try encoder.encode(proposals), as: UTF8.self) + "\n")
+            return
+        }
+        if proposals.isEmpty { Console.out("no proposals") }
+        for proposal in proposals {
+            Console.out("\(proposal.id)  \(proposal.status.rawValue)  \(proposal.created)  \(proposal.branch)  \(proposal.title)")
+        }
+    }
+}
+
+struct ProposalsShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "show", abstract: "A proposal's state, PR text and patch.")
+    @Argument(help: "The proposal id (any unique prefix of at least 4 characters).") var id: String
+
+    func run() throws {
+        let review = ProposalReview(state: .current, environment: ProcessInfo.processInfo.environment)
+        let proposal = try review.store().find(id)
+        var lines = [
+            "id: \(proposal.id)", "status: \(proposal.status.rawValue)", "repository: \(proposal.repository)",
+            "branch: \(proposal.branch)", "action: \(proposal.action.rawValue)", "created: \(proposal.created)",
+        ]
+        if let decided = proposal.decided { lines.append("decided: \(decided)") }
+        if let reason = proposal.reason { lines.append("reason: \(reason)") }
+        if let commit = proposal.commit { lines.append("commit: \(commit)") }
+        if let pull = proposal.pullRequest { lines.append("pull request: \(pull)") }
+        lines.append("directory: \(proposal.directory)")
+        Console.out(lines.joined(separator: "\n") + "\n")
+        let body = try BoundedFile.read(proposal.directory + "/PR.md", limit: 16 << 20, followLinks: false)
+        Console.write(1, String(decoding: body, as: UTF8.self) + "\n")
+        let patch = try BoundedFile.read(proposal.directory + "/patch.diff", limit: 64 << 20, followLinks: false)
+        Console.write(1, String(decoding: patch, as: UTF8.self))
+    }
+}
+
+struct ProposalsApproveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "approve", abstract: "Commit a proposal on its branch (and open its pull request).",
+        discussion: """
+            The patch is committed on a new branch from the base branch's current tip; the working tree, the index \
+            and HEAD are left alone. With a GitHub repository in the policy and its token set, the branch is pushed \
+            and a pull request opened through the REST API. Exit status: 0 applied; 1 the patch no longer applies \
+            (the proposal is marked stale) or GitHub refused (nothing is left half-done); 2 unknown or decided \
+            proposal, or uncommitted changes in the repository.
+            """)
+    @Argument(help: "The proposal id (any unique prefix of at least 4 characters).") var id: String
+    @Flag(name: .customLong("dry-run"), help: "Print the git steps and GitHub requests; change nothing.")
+    var dryRun = false
+
+    func run() throws {
+        let review = ProposalReview(state: .current, environment: ProcessInfo.processInfo.environment)
+        if dryRun {
+            Console.write(1, try review.plan(id))
+            return
+        }
+        let applied = try review.approve(id)
+        Console.out("committed \(applied.commit.prefix(12)) on branch \(applied.branch) (from \(applied.parent.prefix(12)))")
+        if let pull = applied.pullRequest {
+            Console.out("opened pull request #\(pull.number): \(pull.url)")
+            for warning in pull.warnings { Console.error("warning: \(warning)") }
+        }
+        Console.out("look at it with: git switch \(applied.branch)")
+    }
+}
+
+struct ProposalsDenyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "deny", abstract: "Refuse a proposal, saying why.")
+    @Argument(help: "The proposal id (any unique prefix of at least 4 characters).") var id: String
+    @Option(help: ArgumentHelp("Why (recorded in the queue and the audit log).", valueName: "text")) var reason: String
+
+    func run() throws {
+        let review = ProposalReview(state: .current, environment: ProcessInfo.processInfo.environment)
+        let denied = try review.deny(id, reason: reason)
+        Console.out("denied \(denied.id): \(denied.reason ?? reason)")
+    }
+}
