@@ -134,7 +134,8 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "Heal", "SentinelCLI", "TestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Autonomy", "Heal", "SentinelCLI", "Store", "TestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Golden"]
         ),

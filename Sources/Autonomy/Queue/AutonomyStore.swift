@@ -45,6 +45,27 @@ public struct QueuedProposal: Sendable, Hashable, Codable {
     public var commit: String?
     /// The pull request, once opened.
     public var pullRequest: String?
+
+    /// A row; see the properties.
+    public init(
+        id: String, repository: String, status: ProposalStatus, created: String, decided: String?, reason: String?,
+        branch: String, title: String, action: ActionClass, fingerprint: String, directory: String, commit: String?,
+        pullRequest: String?
+    ) {
+        self.id = id
+        self.repository = repository
+        self.status = status
+        self.created = created
+        self.decided = decided
+        self.reason = reason
+        self.branch = branch
+        self.title = title
+        self.action = action
+        self.fingerprint = fingerprint
+        self.directory = directory
+        self.commit = commit
+        self.pullRequest = pullRequest
+    }
 }
 
 /// The approval queue and the rate-limit counters, in `$SENTINEL_HOME/autonomy.sqlite`. Every
