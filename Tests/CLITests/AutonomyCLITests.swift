@@ -23,7 +23,8 @@ struct AutonomyCLITests {
                 "--out", scratch.out,
             ], environment: scratch.environment, timeout: 600)
         #expect(heal.status == 0, "\(heal.stdout)\(heal.stderr)")
-        #expect(heal.stdout.contains("autonomy: proposer; decided by uncovered: "))
+        #expect(heal.stdout.contains("autonomy: proposer; decided by requested\n"))
+        #expect(heal.stdout.contains("no rule covers"))
         #expect(try scratch.tree() == before, "proposer writes only the proposal")
         #expect(FileManager.default.fileExists(atPath: scratch.out + "/patch.diff"))
 

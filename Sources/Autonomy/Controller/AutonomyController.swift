@@ -125,10 +125,14 @@ public struct AutonomyController: Sendable {
             reasons: ["\(requested.rawValue) was asked for"], policy: verdict, risk: risk,
             confidence: candidate.confidence.value, rateLimit: nil)
         switch verdict.effect {
-        case .deny: decision.lower(to: .observer, rule: verdict.rule, reason: Self.join(verdict.reasons, or: "denied by the policy"))
+        case .deny:
+            decision.lower(
+                to: .observer, rule: verdict.rule, reason: Self.join(verdict.reasons, or: "denied by the policy"),
+                always: true)
         case .ask:
             decision.lower(
-                to: .proposer, rule: verdict.rule, reason: Self.join(verdict.reasons, or: "the policy asks for approval"))
+                to: .proposer, rule: verdict.rule, reason: Self.join(verdict.reasons, or: "the policy asks for approval"),
+                always: true)
         case .allow:
             if decision.level == .actor { decision.reasons.append(Self.join(verdict.reasons, or: "allowed by \(verdict.rule)")) }
         }
@@ -312,7 +316,9 @@ public struct AutonomyController: Sendable {
     ) -> Notification {
         let reason: String
         switch action {
-        case "notified": reason = decision.reasons.last ?? "observer"
+        case "notified":
+            // The reason that decided: the request itself, or the last thing that lowered it.
+            reason = (decision.rule == "requested" ? decision.reasons.first : decision.reasons.last) ?? "observer"
         case "proposed": reason = "queued for approval: sentinel proposals approve \(proposal?.id ?? "")"
         default: reason = "applied on branch \(applied?.branch ?? "")"
         }

@@ -21,9 +21,13 @@ public struct Decision: Sendable, Hashable, Codable {
     /// The rate-limit check, when the actor level was in reach.
     public var rateLimit: RateLimitCheck?
 
-    /// Lowers the decision to `level` (never raises it), recording why and what decided.
-    mutating func lower(to level: AutonomyLevel, rule: String, reason: String) {
-        guard level < self.level else { return }
+    /// Lowers the decision to `level` (never raises it), recording why and what decided. With
+    /// `always`, a reason that does not lower the level (it is already as low) is still recorded.
+    mutating func lower(to level: AutonomyLevel, rule: String, reason: String, always: Bool = false) {
+        guard level < self.level else {
+            if always { reasons.append(reason) }
+            return
+        }
         self.level = level
         self.rule = rule
         reasons.append(reason)
