@@ -107,7 +107,8 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Support", "TestSupport"]),
         .testTarget(name: "EgressTests", dependencies: ["Egress", "Support", "TestSupport"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "Support", "TestSupport"]),
-        .testTarget(name: "EscapeTests", dependencies: ["Git", "Heal", "Sandbox", "Support", "TestSupport"]),
+        .testTarget(
+            name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Store", "Support", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax"]),

@@ -20,6 +20,7 @@ struct ApprovalGitHubTests {
         let tree = try repo.git(["rev-parse", "HEAD^{tree}"])
         let server = try FakeGitHubServer(token: Self.token, commits: [head: tree], branches: ["main": head])
         try repo.write(".git/info/exclude", ".sentinel/\n")
+        repo.githubAPI = server.apiURL
         try repo.write(
             ".sentinel/policy.yml",
             """
@@ -36,7 +37,9 @@ struct ApprovalGitHubTests {
     }
 
     func review(_ repo: TestRepository, token: String = ApprovalGitHubTests.token) -> ProposalReview {
-        ProposalReview(state: repo.state, environment: ["USER": "alice", "GITHUB_TOKEN": token])
+        ProposalReview(
+            state: repo.state,
+            environment: ["USER": "alice", "GITHUB_TOKEN": token, "SENTINEL_GITHUB_API": repo.githubAPI ?? ""])
     }
 
     @Test("approve pushes through the API and opens the pull request with its labels; the audit log has the push")

@@ -11,6 +11,8 @@ final class TestRepository {
     let root: String
     let path: String
     let state: StateDirectory
+    /// The fake GitHub API the operator allows (`SENTINEL_GITHUB_API`), when a test uses one.
+    var githubAPI: String?
 
     init(files: [String: String] = TestRepository.files) throws {
         root = try ScratchDirectory.make(prefix: "autonomy")

@@ -97,8 +97,22 @@ public struct AutonomyController: Sendable {
     }
 
     /// The GitHub target when the policy names a repository and the token's variable is set.
-    public func githubTarget(policy: Policy) -> GitHubTarget? {
+    /// The policy comes from the repository, so it may not choose where the operator's token
+    /// goes: an API other than GitHub's own must also be named by `SENTINEL_GITHUB_API` (the
+    /// operator's opt-in for GitHub Enterprise), else `SentinelError(.invalidInput)` and no
+    /// request is sent.
+    public func githubTarget(policy: Policy) throws -> GitHubTarget? {
         guard let settings = policy.github, let token = environment[settings.tokenEnv], !token.isEmpty else { return nil }
+        let api = settings.api.hasSuffix("/") ? String(settings.api.dropLast()) : settings.api
+        let allowed = [GitHubSettings.defaultAPI, environment["SENTINEL_GITHUB_API"] ?? ""].map {
+            $0.hasSuffix("/") ? String($0.dropLast()) : $0
+        }
+        guard allowed.contains(api) else {
+            throw SentinelError(
+                .invalidInput,
+                "\(policy.file ?? "policy"): github.api \(settings.api) is not GitHub's API; the token is only sent there "
+                    + "when SENTINEL_GITHUB_API names the same URL")
+        }
         return GitHubTarget(settings: settings, config: GitHubConfig(apiURL: settings.api, token: token))
     }
 
@@ -298,12 +312,13 @@ public struct AutonomyController: Sendable {
     }
 
     private func applyNow(_ queued: QueuedProposal, policy: Policy, audit: AuditLog) throws -> AppliedProposal {
+        let github = try githubTarget(policy: policy)
         guard try store().transition(queued.id, from: .pending, to: .applying, reason: ProposalRecovery.marker()) else {
             throw SentinelError(.invalidInput, "proposal \(queued.id) was decided by another process")
         }
         let (document, patch) = try ProposalWriter.read(queued.directory)
         let applier = ProposalApplier(
-            store: try store(), audit: audit, github: githubTarget(policy: policy), send: send, actor: "controller",
+            store: try store(), audit: audit, github: github, send: send, actor: "controller",
             level: .actor, failpoint: failpoint)
         var applying = queued
         applying.status = .applying

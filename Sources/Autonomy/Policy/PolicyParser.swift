@@ -74,7 +74,15 @@ enum PolicyParser {
             _ = try reader.mapping(node, key: "notify")
             try reader.checkKeys(node, allowed: ["file", "webhook"], at: "notify")
             if let file = node["file"] {
-                policy.notifyFile = try nonEmpty(file, key: "notify.file", reader: reader)
+                let name = try nonEmpty(file, key: "notify.file", reader: reader)
+                // The policy comes from the repository (hostile input): its notification file is a
+                // name inside the state directory, never a path that leads anywhere else.
+                let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+                guard !name.hasPrefix("/"), !parts.contains(".."), !parts.contains("") else {
+                    throw reader.fail(
+                        file, "notify.file", "must be a relative path inside the state directory ($SENTINEL_HOME), without '..'")
+                }
+                policy.notifyFile = name
             }
             if let webhook = node["webhook"] {
                 policy.webhook = try url(webhook, key: "notify.webhook", reader: reader)

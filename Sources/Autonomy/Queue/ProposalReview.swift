@@ -97,10 +97,11 @@ public struct ProposalReview: Sendable {
         guard SHA256.hex(patch) == document.patchSHA256 else {
             throw SentinelError(.invalidInput, "\(queued.directory)/patch.diff: changed since it was proposed (SHA-256 differs)")
         }
+        let controller = controller()
+        let github = try controller.githubTarget(policy: policy)
         guard try store.transition(queued.id, from: .pending, to: .applying, reason: ProposalRecovery.marker()) else {
             throw SentinelError(.invalidInput, "proposal \(queued.id) was decided by another process")
         }
-        let controller = controller()
         let audit = controller.auditLog(policy: policy)
         try audit.append(
             AuditEntry(
@@ -110,7 +111,7 @@ public struct ProposalReview: Sendable {
         var applying = queued
         applying.status = .applying
         let applier = ProposalApplier(
-            store: store, audit: audit, github: controller.githubTarget(policy: policy), send: send, actor: reviewer,
+            store: store, audit: audit, github: github, send: send, actor: reviewer,
             level: .proposer, failpoint: failpoint)
         return try applier.apply(applying, document: document, patch: patch)
     }
