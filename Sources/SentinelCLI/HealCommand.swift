@@ -26,7 +26,7 @@ struct HealCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The error signal: a file, or - for standard input.", valueName: "file|-"))
     var signal: String
-    @Option(help: ArgumentHelp("The repository to fix (never modified).", valueName: "dir"))
+    @Option(help: ArgumentHelp("The repository to fix (its files are never changed; actor adds a branch).", valueName: "dir"))
     var repo: String
     @Option(help: ArgumentHelp("The project's own check, run by /bin/sh in the sandbox.", valueName: "command"))
     var verify: String

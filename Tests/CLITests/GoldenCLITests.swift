@@ -27,7 +27,8 @@ import Testing
         [], ["scan"], ["rules"], ["rules", "list"], ["rules", "test"], ["db"], ["db", "import"], ["db", "update"],
         ["db", "status"], ["sandbox"], ["sandbox", "run"], ["sandbox", "profiles"], ["sandbox", "check"], ["doctor"],
         ["heal"], ["memory"], ["memory", "list"], ["memory", "show"], ["memory", "forget"], ["audit"],
-        ["audit", "verify"],
+        ["audit", "verify"], ["proposals"], ["proposals", "list"], ["proposals", "show"], ["proposals", "approve"],
+        ["proposals", "deny"],
     ].map { path in
         Case(golden: "help-" + (["sentinel"] + path).joined(separator: "-"), arguments: path + ["--help"], status: 0)
     }

@@ -159,7 +159,9 @@ public struct AutonomyController: Sendable {
             } else if risk.value > policy.maxRisk {
                 decision.lower(
                     to: .proposer, rule: "max-risk",
-                    reason: "risk \(Self.format(risk.value)) (\(risk.level.rawValue)) is above the policy's ceiling \(Self.format(policy.maxRisk))")
+                    reason:
+                        "risk \(Self.format(risk.value)) (\(risk.level.rawValue)) is above the policy's ceiling \(Self.format(policy.maxRisk))"
+                )
             } else {
                 decision.reasons.append(
                     "confidence \(Self.format(confidence)) ≥ \(Self.format(policy.minConfidence)), "

@@ -110,7 +110,8 @@ public enum PullRequestText {
             if let severity = signal.severity { text += " (\(severity.rawValue))" }
             text += ": \(signal.message)\n"
         case .testFailure:
-            text += "Failing: " + (signal.failingTests.isEmpty ? signal.message : signal.failingTests.map { "`\($0)`" }.joined(separator: ", "))
+            text +=
+                "Failing: " + (signal.failingTests.isEmpty ? signal.message : signal.failingTests.map { "`\($0)`" }.joined(separator: ", "))
             text += "\n\n> " + signal.message.split(separator: "\n").prefix(3).joined(separator: "\n> ") + "\n"
         case .exception, .logError:
             text += "`\(signal.exceptionType ?? "error")`: \(signal.message.split(separator: "\n").first ?? "")\n"
@@ -187,10 +188,12 @@ public enum PullRequestText {
 
     static func riskSection(_ candidate: Candidate, _ document: ProposalDocument) -> String {
         var text = "- Confidence **\(format(candidate.confidence.value))**: "
-        text += candidate.confidence.inputs.sorted { $0.key < $1.key }.map { "\($0.key) \(signed($0.value))" }
+        text +=
+            candidate.confidence.inputs.sorted { $0.key < $1.key }.map { "\($0.key) \(signed($0.value))" }
             .joined(separator: ", ") + "\n"
         text += "- Risk **\(format(document.risk.value)) (\(document.risk.level.rawValue))**: "
-        text += document.risk.inputs.sorted { $0.key < $1.key }.map { "\($0.key) \(signed($0.value))" }
+        text +=
+            document.risk.inputs.sorted { $0.key < $1.key }.map { "\($0.key) \(signed($0.value))" }
             .joined(separator: ", ") + "\n"
         text += "- Decision: **\(document.decision.level.rawValue)** (asked for \(document.decision.requested.rawValue)); "
         text += "decided by `\(document.decision.rule)`\n"

@@ -131,13 +131,17 @@ public struct ProposalApplier: Sendable {
             let published = try GitHubPublisher.publish(draft, config: github.config, send: send)
             try record(
                 "push", queued, inputs: ["patch": document.patchSHA256],
-                ["repository": draft.repository, "branch": draft.branch, "pullRequest": published.url,
-                 "number": String(published.number), "warnings": published.warnings.joined(separator: "; ")])
+                [
+                    "repository": draft.repository, "branch": draft.branch, "pullRequest": published.url,
+                    "number": String(published.number), "warnings": published.warnings.joined(separator: "; "),
+                ])
             return published
         } catch {
             let message = (error as? SentinelError)?.message ?? "\(error)"
             var undone = "the local branch was deleted again"
-            do { try repository.deleteBranch(queued.branch, at: commit) } catch { undone = "the local branch \(queued.branch) could not be deleted: \(error)" }
+            do { try repository.deleteBranch(queued.branch, at: commit) } catch {
+                undone = "the local branch \(queued.branch) could not be deleted: \(error)"
+            }
             try? record("push-failed", queued, inputs: ["patch": document.patchSHA256], ["reason": message, "undone": undone])
             throw SentinelError((error as? SentinelError)?.code ?? .github, "\(message) (\(undone); the proposal is pending again)")
         }

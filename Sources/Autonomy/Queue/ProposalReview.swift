@@ -58,7 +58,9 @@ public struct ProposalReview: Sendable {
         let policy = try policy(for: queued)
         var text = "would commit the patch of proposal \(queued.id) on top of "
         text += (document.base.map { "refs/heads/\($0)" } ?? document.baseCommit) + " as branch \(queued.branch)\n"
-        text += "commit message:\n" + document.commitMessage.split(separator: "\n", omittingEmptySubsequences: false)
+        text +=
+            "commit message:\n"
+            + document.commitMessage.split(separator: "\n", omittingEmptySubsequences: false)
             .map { "    " + $0 }.joined(separator: "\n") + "\n"
         if let settings = policy.github {
             let draft = PullRequestDraft(
