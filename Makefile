@@ -60,10 +60,24 @@ demo: deps release
 	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) db import examples/osv
 	@# The example project is vulnerable on purpose: exit status 1 (findings) is the expected result.
 	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) scan examples; status=$$?; [ $$status -eq 1 ] || exit $$status
-	@# Heal: the unsafe yaml.load of the scan's report gets its rule's fix, verified in the sandbox...
-	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) scan examples --format sarif --output .sentinel/demo.sarif --fail-on none
-	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) heal --signal .sentinel/demo.sarif --finding python.yaml-load \
-	  --repo examples --verify "python3 -m py_compile app.py settings.py" --out .sentinel/demo-heal-finding
+	@# Scan -> heal -> proposal -> approval, on a git copy of the example project (its own state, so
+	@# every run starts afresh): the unsafe yaml.load gets its rule's fix, verified in the sandbox,
+	@# proposed for review (the copy is untouched), then approved into a commit on a new branch.
+	rm -rf .sentinel/demo-repo .sentinel/demo-autonomy && mkdir -p .sentinel/demo-repo
+	cp examples/app.py examples/settings.py examples/requirements.txt examples/README.md .sentinel/demo-repo/
+	git -C .sentinel/demo-repo init -q -b main && git -C .sentinel/demo-repo add -A && \
+	  git -C .sentinel/demo-repo -c user.name=demo -c user.email=demo@localhost commit -qm "example project"
+	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) scan .sentinel/demo-repo --format sarif \
+	  --output .sentinel/demo.sarif --fail-on none
+	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) heal --signal .sentinel/demo.sarif \
+	  --finding python.yaml-load --repo .sentinel/demo-repo --verify "python3 -m py_compile app.py settings.py" \
+	  --level proposer --out .sentinel/demo-heal-finding
+	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) proposals list
+	id=$$(SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) proposals list | cut -d' ' -f1) && \
+	  SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) proposals show $$id | sed -n '1,/^## How to revert/p' && \
+	  SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) proposals approve $$id
+	git -C .sentinel/demo-repo log --oneline --all
+	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) audit verify
 	@# ...and a one-line logic bug is repaired from pytest's output (fault localisation + repair templates).
 	cd Tests/Fixtures/heal/logic-binary-search && PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider \
 	  > $(abspath .sentinel)/demo-pytest.txt; [ $$? -eq 1 ]

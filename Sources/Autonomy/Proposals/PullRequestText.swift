@@ -154,7 +154,8 @@ public enum PullRequestText {
         }
         let added = counts.values.map(\.added).reduce(0, +)
         let removed = counts.values.map(\.removed).reduce(0, +)
-        text += " \(order.count) file\(order.count == 1 ? "" : "s") changed, \(added) insertion(s)(+), \(removed) deletion(s)(-)\n```\n"
+        text += " \(order.count) file\(order.count == 1 ? "" : "s") changed, \(added) insertion\(added == 1 ? "" : "s")(+), "
+        text += "\(removed) deletion\(removed == 1 ? "" : "s")(-)\n```\n"
         return text
     }
 
