@@ -248,9 +248,12 @@ struct HealCLIInputTests {
         #expect(empty.status == 2)
         #expect(empty.stderr == "sentinel: --verify: the command is empty\n")
 
-        let level = try Self.run(base + ["--level", "actor"], home: root + "/home")
+        let level = try Self.run(base + ["--level", "boss"], home: root + "/home")
         #expect(level.status == 2)
-        #expect(level.stderr.hasPrefix("sentinel: --level: 'actor' is not available"))
+        #expect(level.stderr == "sentinel: --level: 'boss' is not one of observer, proposer, actor\n")
+        let notGit = try Self.run(base + ["--level", "actor"], home: root + "/home")
+        #expect(notGit.status == 2)
+        #expect(notGit.stderr == "sentinel: \(root)/repo: not a git repository (proposals and branches need one)\n")
 
         try "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x\n".write(
             toFile: root + "/signal.txt", atomically: false, encoding: .utf8)
