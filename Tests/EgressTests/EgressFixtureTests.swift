@@ -63,14 +63,21 @@ enum Loopback {
 
     /// Reads until EOF, an error or timeout, or `limit` bytes.
     static func readAll(_ fd: Int32, limit: Int = 1 << 30) -> [UInt8] {
+        readToEnd(fd, limit: limit).bytes
+    }
+
+    /// Reads until EOF, an error, a receive timeout or `limit`; `closedByPeer` is true only when
+    /// the other side closed the connection (recv returned 0), not when our own timeout ended it.
+    static func readToEnd(_ fd: Int32, limit: Int = 1 << 30) -> (bytes: [UInt8], closedByPeer: Bool) {
         var result: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 256 * 1024)
         while result.count < limit {
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
+            if n == 0 { return (result, true) }
+            if n < 0 { break }
             result.append(contentsOf: chunk[0..<n])
         }
-        return result
+        return (result, false)
     }
 
     /// Reads and discards until EOF, an error or timeout; returns the byte count.

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Egress
@@ -48,12 +49,13 @@ struct EgressLimitTests {
         let tunnel = try EgressProxyTests.connectTunnel(harness, to: "127.0.0.1:\(server.port)")
         #expect(tunnel.head.hasPrefix("HTTP/1.1 200"))
         Loopback.setTimeouts(tunnel.fd, seconds: 60)  // the proxy, not the client, must end it
-        #expect(Loopback.readAll(tunnel.fd).isEmpty)
+        let read = Loopback.readToEnd(tunnel.fd)
         close(tunnel.fd)
-        // Ended, and not before the idle timeout; the upper bound only catches a missing timeout
-        // (100x headroom: a loaded CI machine is slow, never that slow).
-        let elapsed = started.duration(to: .now)
-        #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(30))
+        // Ended by the proxy (not by the client's own 60 s timeout), and not before the idle
+        // timeout: load can only make it later, never earlier.
+        #expect(read.bytes.isEmpty)
+        #expect(read.closedByPeer, "the proxy did not close the idle tunnel")
+        #expect(started.duration(to: .now) >= .milliseconds(250))
         let record = try #require(harness.records(atLeast: 1).first)
         #expect(record.allowed)
         #expect(record.error == "idle timeout")
@@ -66,10 +68,12 @@ struct EgressLimitTests {
         let fd = try harness.client()
         Loopback.setTimeouts(fd, seconds: 60)  // the proxy, not the client, must end it
         #expect(Loopback.send(fd, "CONNECT a.test:443 HTTP/1.1\r\n"))
-        let started = ContinuousClock.now
-        #expect(Loopback.readAll(fd).isEmpty)
+        // The client's own receive timeout (60 s, 300x the proxy's) would also end the read;
+        // only the proxy closing the connection counts.
+        let read = Loopback.readToEnd(fd)
         close(fd)
-        #expect(started.duration(to: .now) < .seconds(30))  // 150x the timeout: catches only a missing one
+        #expect(read.bytes.isEmpty)
+        #expect(read.closedByPeer, "the proxy did not close the connection: the request timeout did not fire")
         #expect(harness.proxy.records.isEmpty)
     }
 
@@ -115,9 +119,17 @@ struct EgressLimitTests {
         // One more client that has sent only half a request.
         let idle = try harness.client()
         #expect(Loopback.send(idle, "CONNECT 127.0.0.1"))
-        let started = ContinuousClock.now
-        let records = harness.proxy.stop()
-        #expect(started.duration(to: .now) < .seconds(60))
+        // A stop() that waited for the connections' own timeouts would end them with "idle timeout"
+        // after 600 s; the hang guard below is half that, and the records must say "proxy stopped".
+        let stopped = DispatchSemaphore(value: 0)
+        let box = RecordsBox()
+        let proxy = harness.proxy
+        DispatchQueue.global().async {
+            box.set(proxy.stop())
+            stopped.signal()
+        }
+        #expect(stopped.wait(timeout: .now() + .seconds(300)) == .success, "stop() waited for open connections")
+        let records = box.get()
         #expect(records.count == 4)
         #expect(records.allSatisfy { $0.error == "proxy stopped" })
         for fd in tunnels + [idle] {
@@ -141,4 +153,12 @@ struct EgressLimitTests {
         #expect(throws: (any Error).self) { try proxy.start() }
         proxy.stop()
     }
+}
+
+/// The records a background stop() returned.
+private final class RecordsBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var records: [EgressRecord] = []
+    func set(_ value: [EgressRecord]) { lock.withLock { records = value } }
+    func get() -> [EgressRecord] { lock.withLock { records } }
 }
