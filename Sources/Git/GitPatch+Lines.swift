@@ -1,4 +1,12 @@
 extension GitPatch {
+    /// The text of every line a unified diff adds or removes, without its `+`/`-` (file headers
+    /// excluded): what a patch changes, for counting and for reading.
+    public static func changedLines(_ patch: String) -> [Substring] {
+        patch.split(separator: "\n").filter {
+            ($0.hasPrefix("+") && !$0.hasPrefix("+++")) || ($0.hasPrefix("-") && !$0.hasPrefix("---"))
+        }.map { $0.dropFirst() }
+    }
+
     /// The lines a unified diff adds, by the new file's path and 1-based line number in the new
     /// file (what a coverage run of the patched tree reports). Deleted files have none.
     public static func addedLines(_ patch: String) -> [String: [Int]] {

@@ -44,6 +44,19 @@ public struct GitRepository: Sendable, Hashable {
         return String(decoding: data, as: UTF8.self).split(separator: "\0").map { String($0.dropFirst(3)) }
     }
 
+    /// Throws `SentinelError(.invalidInput)` naming the changed files when there are uncommitted
+    /// changes: Sentinel never mixes the user's work into its commit.
+    public func requireClean() throws {
+        let dirty = try uncommittedChanges()
+        guard dirty.isEmpty else {
+            throw SentinelError(
+                .invalidInput,
+                "\(root): uncommitted changes in \(dirty.prefix(3).joined(separator: ", "))"
+                    + (dirty.count > 3 ? " and \(dirty.count - 3) more" : "")
+                    + "; commit or stash them first (Sentinel never mixes your work into its commit)")
+        }
+    }
+
     /// Whether `refs/heads/<branch>` exists.
     public func branchExists(_ branch: String) throws -> Bool {
         try GitRunner.run(["show-ref", "--verify", "--quiet", "refs/heads/" + branch], in: root).status == 0

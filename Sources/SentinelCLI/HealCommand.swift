@@ -111,9 +111,7 @@ extension HealCommand {
     /// `--policy`, else REPO/.sentinel/policy.yml when it exists, else the safe default.
     func loadPolicy() throws -> Policy {
         if let policy { return try Policy.load(path: policy) }
-        let path = (repo as NSString).appendingPathComponent(".sentinel/policy.yml")
-        var info = stat()
-        return lstat(path, &info) == 0 ? try Policy.load(path: path) : .default
+        return try Policy.load(repository: repo)
     }
 
     /// The CWE ids of the signal's rule, from the shipped rules' metadata.

@@ -129,9 +129,7 @@ enum Candidates {
         signal: Signal, actor: ActorKind, changes: [FileChange], confidence: Double, coverage: ChangeCoverage?
     ) throws -> Candidate {
         let patch = try GitPatch.diff(changes)
-        let lines = patch.split(separator: "\n").filter {
-            ($0.hasPrefix("+") && !$0.hasPrefix("+++")) || ($0.hasPrefix("-") && !$0.hasPrefix("---"))
-        }.count
+        let lines = GitPatch.changedLines(patch).count
         let run = Verification(
             command: "python3 -m pytest -q", exitCode: 0, reason: "exited", commandMilliseconds: 900,
             totalMilliseconds: 1000, cpuMilliseconds: 800, peakMemoryBytes: nil, tests: nil, outputTail: "")

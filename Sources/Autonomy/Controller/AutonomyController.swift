@@ -125,9 +125,7 @@ public struct AutonomyController: Sendable {
         let action = ActionClass(candidate.actor)
         let verdict = policy.evaluate(
             action, paths: candidate.files, ecosystem: candidate.signal.dependency?.ecosystem ?? "PyPI")
-        let changed = candidate.patch.split(separator: "\n").filter {
-            ($0.hasPrefix("+") && !$0.hasPrefix("+++")) || ($0.hasPrefix("-") && !$0.hasPrefix("---"))
-        }.map { String($0.dropFirst()) }
+        let changed = GitPatch.changedLines(candidate.patch).map(String.init)
         let risk = Risk.score(
             RiskInputs(
                 action: action, changedLines: candidate.changedLines, files: candidate.files,
@@ -201,6 +199,8 @@ public struct AutonomyController: Sendable {
                 reason: "\(request.repository) is not a git repository: nothing can be proposed or applied")
         }
         let id = String(SHA256.hex(root + "\n" + candidate.signal.fingerprint + "\n" + candidate.patch).prefix(12))
+        // One connection for the whole decision; Observer never opens the queue.
+        let queue = decision.level > .observer ? try store() : nil
         if decision.level == .actor, let repository {
             let dirty = (try? repository.uncommittedChanges()) ?? ["?"]
             if !dirty.isEmpty {
@@ -209,8 +209,8 @@ public struct AutonomyController: Sendable {
                     reason: "the repository has uncommitted changes (\(dirty.prefix(3).joined(separator: ", "))): proposing instead")
             }
         }
-        if decision.level == .actor {
-            let check = try store().reserveApplication(
+        if decision.level == .actor, let queue {
+            let check = try queue.reserveApplication(
                 repository: root, action: ActionClass(candidate.actor), proposal: id,
                 repositoryLimit: policy.repositoryDailyLimit, classLimit: policy.classDailyLimits[ActionClass(candidate.actor)],
                 at: now())
@@ -240,25 +240,26 @@ public struct AutonomyController: Sendable {
         var outcome = AutonomyOutcome(
             decision: decision, action: "notified", proposal: nil, applied: nil, warnings: [],
             notification: notification(candidate, decision, repository: root, action: "notified"))
-        if decision.level >= .proposer, let repository {
+        if decision.level >= .proposer, let repository, let queue {
             let queued = try propose(
-                candidate, id: id, decision: decision, repository: repository, policy: policy, inputs: inputs, audit: audit)
+                candidate, id: id, decision: decision, repository: repository, policy: policy, inputs: inputs, audit: audit,
+                queue: queue)
             outcome.proposal = queued
             outcome.action = "proposed"
             if decision.level == .actor, queued.status == .pending {
                 do {
-                    outcome.applied = try applyNow(queued, policy: policy, audit: audit)
+                    outcome.applied = try applyNow(queued, policy: policy, audit: audit, queue: queue)
                     outcome.action = "applied"
                     outcome.proposal?.status = .applied
                 } catch {
-                    try? store().releaseApplication(proposal: id)
+                    try? queue.releaseApplication(proposal: id)
                     let reason = (error as? SentinelError)?.message ?? "\(error)"
                     outcome.decision.lower(to: .proposer, rule: "application-failed", reason: "not applied: \(reason)")
-                    outcome.proposal = try? store().find(id)
+                    outcome.proposal = try? queue.find(id)
                     outcome.warnings.append("not applied: \(reason)")
                 }
             } else if decision.level == .actor {
-                try? store().releaseApplication(proposal: id)
+                try? queue.releaseApplication(proposal: id)
                 outcome.decision.lower(
                     to: .proposer, rule: "already-\(queued.status.rawValue)",
                     reason: "this change was proposed before and is \(queued.status.rawValue)")
@@ -278,7 +279,7 @@ public struct AutonomyController: Sendable {
 
     private func propose(
         _ candidate: Candidate, id: String, decision: Decision, repository: GitRepository, policy: Policy,
-        inputs: [String: String], audit: AuditLog
+        inputs: [String: String], audit: AuditLog, queue: AutonomyStore
     ) throws -> QueuedProposal {
         guard let head = try repository.commit("HEAD") else {
             throw SentinelError(.invalidInput, "\(repository.root): the repository has no commit to propose a change on")
@@ -298,7 +299,7 @@ public struct AutonomyController: Sendable {
         document.decision = decision
         let directory = try ProposalWriter.write(
             document, patch: candidate.patch, body: PullRequestText.body(for: candidate, document: document), state: state)
-        let queued = try store().enqueue(
+        let queued = try queue.enqueue(
             QueuedProposal(
                 id: id, repository: repository.root, status: .pending, created: created, decided: nil, reason: nil,
                 branch: branch, title: title, action: ActionClass(candidate.actor), fingerprint: candidate.signal.fingerprint,
@@ -313,14 +314,16 @@ public struct AutonomyController: Sendable {
         return queued
     }
 
-    private func applyNow(_ queued: QueuedProposal, policy: Policy, audit: AuditLog) throws -> AppliedProposal {
+    private func applyNow(_ queued: QueuedProposal, policy: Policy, audit: AuditLog, queue: AutonomyStore) throws
+        -> AppliedProposal
+    {
         let github = try githubTarget(policy: policy)
-        guard try store().transition(queued.id, from: .pending, to: .applying, reason: ProposalRecovery.marker()) else {
+        guard try queue.transition(queued.id, from: .pending, to: .applying, reason: ProposalRecovery.marker()) else {
             throw SentinelError(.invalidInput, "proposal \(queued.id) was decided by another process")
         }
         let (document, patch) = try ProposalWriter.read(queued.directory)
         let applier = ProposalApplier(
-            store: try store(), audit: audit, github: github, send: send, actor: "controller",
+            store: queue, audit: audit, github: github, send: send, actor: "controller",
             level: .actor, failpoint: failpoint)
         var applying = queued
         applying.status = .applying
@@ -349,5 +352,5 @@ public struct AutonomyController: Sendable {
         reasons.isEmpty ? fallback : reasons.joined(separator: "; ")
     }
 
-    static func format(_ value: Double) -> String { String(format: "%.2f", value) }
+    static func format(_ value: Double) -> String { PullRequestText.format(value) }
 }

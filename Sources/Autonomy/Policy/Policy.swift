@@ -1,3 +1,5 @@
+import Foundation
+
 /// The autonomy policy of a repository (`.sentinel/policy.yml`): which changes Sentinel may
 /// apply by itself, which need approval and which it never makes, at what confidence and risk,
 /// how many per day, and where it reports. `load`/`parse` read the file (`PolicyParser`),
@@ -22,7 +24,7 @@ public struct Policy: Sendable, Hashable {
     /// Changes applied at the `actor` level per action class in a rolling 24 hours; a class
     /// not listed has only the repository limit.
     public var classDailyLimits: [ActionClass: Int]
-    /// A JSON-lines file notifications are appended to, as written (relative to the repository or absolute).
+    /// A JSON-lines file notifications are appended to: a relative name inside the state directory.
     public var notifyFile: String?
     /// An http(s) URL notifications are posted to.
     public var webhook: String?
@@ -65,6 +67,13 @@ public struct Policy: Sendable, Hashable {
     /// missing file check first.
     public static func load(path: String) throws -> Policy {
         try PolicyParser.load(path: path)
+    }
+
+    /// The policy of `repository` (`REPO/.sentinel/policy.yml`), or the default when it has none.
+    public static func load(repository: String) throws -> Policy {
+        let path = (repository as NSString).appendingPathComponent(defaultPath)
+        var info = stat()
+        return lstat(path, &info) == 0 ? try load(path: path) : .default
     }
 
     /// Parses and validates policy `text`; `file` names it in errors

@@ -72,14 +72,8 @@ public struct ProposalApplier: Sendable {
         let inputs = ["patch": document.patchSHA256]
         do {
             let repository = try GitRepository(containing: queued.repository)
-            let dirty = try repository.uncommittedChanges()
-            guard dirty.isEmpty else {
-                throw SentinelError(
-                    .invalidInput,
-                    "\(repository.root): uncommitted changes in \(dirty.prefix(3).joined(separator: ", "))"
-                        + (dirty.count > 3 ? " and \(dirty.count - 3) more" : "")
-                        + "; commit or stash them first (Sentinel never mixes your work into its commit)")
-            }
+            // Again: the tree may have changed since the caller looked.
+            try repository.requireClean()
             if try repository.branchExists(queued.branch) {
                 throw SentinelError(.git, "branch \(queued.branch) already exists in \(repository.root)")
             }

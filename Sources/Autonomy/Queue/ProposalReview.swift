@@ -46,9 +46,7 @@ public struct ProposalReview: Sendable {
 
     /// The policy of the proposal's repository (`.sentinel/policy.yml`), or the default.
     public func policy(for queued: QueuedProposal) throws -> Policy {
-        let path = queued.repository + "/.sentinel/policy.yml"
-        var info = stat()
-        return lstat(path, &info) == 0 ? try Policy.load(path: path) : .default
+        try Policy.load(repository: queued.repository)
     }
 
     /// What `approve` would do, without doing it: the git steps and the GitHub requests.
@@ -86,14 +84,8 @@ public struct ProposalReview: Sendable {
     public func approve(_ id: String) throws -> AppliedProposal {
         let store = try store()
         let queued = try pending(id, store: store)
-        let repository = try GitRepository(containing: queued.repository)
-        let dirty = try repository.uncommittedChanges()
-        guard dirty.isEmpty else {
-            throw SentinelError(
-                .invalidInput,
-                "\(repository.root): uncommitted changes in \(dirty.prefix(3).joined(separator: ", ")); commit or stash "
-                    + "them first (Sentinel never mixes your work into its commit)")
-        }
+        // Refused before anything is recorded; the applier checks again just before committing.
+        try GitRepository(containing: queued.repository).requireClean()
         let policy = try policy(for: queued)
         let (document, patch) = try ProposalWriter.read(queued.directory)
         guard SHA256.hex(patch) == document.patchSHA256 else {

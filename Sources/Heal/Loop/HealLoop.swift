@@ -280,9 +280,7 @@ public struct HealLoop: Sendable {
                 }
                 let attempt = record(proposal, both, verdict: .verified, signal: signal, state: &state)
                 let stats = (try? memory?.successRate(of: proposal.actor)) ?? (0, 0)
-                let lines = attempt.patch.split(separator: "\n").filter {
-                    ($0.hasPrefix("+") && !$0.hasPrefix("+++")) || ($0.hasPrefix("-") && !$0.hasPrefix("---"))
-                }.count
+                let lines = GitPatch.changedLines(attempt.patch).count
                 let confidence = Confidence.compute(
                     actor: proposal.actor, verifiedRuns: both.verifications.count,
                     ranTests: both.verifications.allSatisfy { $0.tests != nil },
