@@ -63,8 +63,10 @@ let package = Package(
         .target(name: "PythonSyntax", dependencies: ["Findings"]),
         .target(name: "SAST", dependencies: ["Documents", "Findings", "PythonSyntax", "Support"]),
         .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib"]),
+        // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.
+        .target(name: "DAST", dependencies: ["Documents", "Findings", "HTTP", "Support"]),
         // The scanner interface and the external tools run in the sandbox (Bandit, Semgrep).
-        .target(name: "Adapters", dependencies: ["Documents", "Findings", "Sandbox", "SAST", "Support"]),
+        .target(name: "Adapters", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Sandbox", "SAST", "Support"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
         .target(name: "Scan", dependencies: ["Adapters", "Documents", "Findings", "Sandbox", "SAST", "SCA", "Support"]),
         // `sentinel heal`: signals, actors, the overlay workspace, verifier, reflector, memory, the loop.
@@ -117,6 +119,7 @@ let package = Package(
             name: "AdaptersTests", dependencies: ["Adapters", "Documents", "Scan", "Findings", "Sandbox", "Support", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
+        .testTarget(name: "DASTTests", dependencies: ["DAST", "Findings", "HTTP", "Support", "TestSupport"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "Support"]),
         .testTarget(
             name: "HealTests",
