@@ -64,11 +64,11 @@ let package = Package(
         .target(name: "SAST", dependencies: ["Documents", "Findings", "PythonSyntax", "Support"]),
         .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib"]),
         // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.
-        .target(name: "DAST", dependencies: ["Documents", "Findings", "HTTP", "Support"]),
+        .target(name: "DAST", dependencies: ["CSystem", "Documents", "Findings", "HTTP", "Support"]),
         // The scanner interface and the external tools run in the sandbox (Bandit, Semgrep).
         .target(name: "Adapters", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Sandbox", "SAST", "Support"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
-        .target(name: "Scan", dependencies: ["Adapters", "Documents", "Findings", "Sandbox", "SAST", "SCA", "Support"]),
+        .target(name: "Scan", dependencies: ["Adapters", "DAST", "Documents", "Findings", "Sandbox", "SAST", "SCA", "Support"]),
         // `sentinel heal`: signals, actors, the overlay workspace, verifier, reflector, memory, the loop.
         .target(
             name: "Heal",
@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Adapters", "Audit", "Autonomy", "Heal", "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store",
+                "Adapters", "Audit", "Autonomy", "DAST", "Heal", "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store",
                 "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

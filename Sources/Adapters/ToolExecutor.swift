@@ -15,6 +15,8 @@ public struct ToolInvocation: Sendable, Hashable {
     public var environment: [String: String]
     /// Wall-clock limit in seconds; `nil` keeps the profile's.
     public var timeout: Double?
+    /// Egress allow entries added to the profile's for this run (a DAST target's `host:port`).
+    public var allowEgress: [String] = []
 
     /// An invocation; see the properties.
     public init(
@@ -51,7 +53,8 @@ public struct SandboxToolExecutor: ToolExecutor {
     /// Runs `invocation` with its profile, output captured. Refuses, before launching, extra
     /// binds the profile's tmpfs or hidden paths would cover (they would be missing inside).
     public func execute(_ invocation: ToolInvocation) throws -> RunResult {
-        let profile = try runner.profiles.resolve(invocation.profile)
+        var profile = try runner.profiles.resolve(invocation.profile)
+        profile.network.allow += invocation.allowEgress
         if let (path, mount) = AdapterBinds.shadowed(invocation.extraReadOnly, by: profile.filesystem) {
             throw SentinelError(
                 .invalidInput,

@@ -30,8 +30,9 @@ public enum HTTPClient {
     /// and a body over the cap throw `SentinelError(.network)` naming the method and URL.
     /// Redirects are followed for GET and HEAD only: a body is never re-sent elsewhere.
     public static func send(_ request: HTTPRequest) throws -> (HTTPResponse, [UInt8]) {
-        let transfer = HTTPTransfer(sink: .memory, maxBytes: request.maxBytes)
-        let response = try perform(request, into: transfer)
+        let transfer = HTTPTransfer(sink: .memory, maxBytes: request.maxBytes, truncate: request.truncateBody)
+        var response = try perform(request, into: transfer)
+        response.truncated = transfer.truncated
         return (response, transfer.data)
     }
 
@@ -53,7 +54,8 @@ public enum HTTPClient {
         defer { errorBuffer.deallocate() }
         errorBuffer.initialize(to: 0)
 
-        let redirects = (request.method == "GET" || request.method == "HEAD") && request.body.isEmpty
+        let redirects =
+            request.followRedirects && (request.method == "GET" || request.method == "HEAD") && request.body.isEmpty
         var setup = [CURLcode]()
         setup.append(sentinel_curl_set_string(curl, CURLOPT_URL, request.url))
         // Only HTTP(S), also after redirects: a server must not send us to file:// or gopher://.
@@ -64,7 +66,9 @@ public enum HTTPClient {
         setup.append(sentinel_curl_set_long(curl, CURLOPT_NOSIGNAL, 1))
         setup.append(sentinel_curl_set_long(curl, CURLOPT_TIMEOUT_MS, Int(request.timeout * 1000)))
         setup.append(sentinel_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000)))
-        setup.append(sentinel_curl_set_offset(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBytes)))
+        if !request.truncateBody {
+            setup.append(sentinel_curl_set_offset(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maxBytes)))
+        }
         setup.append(sentinel_curl_set_string(curl, CURLOPT_USERAGENT, "sentinel"))
         setup.append(sentinel_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, errorBuffer))
         setup.append(sentinel_curl_set_pointer(curl, CURLOPT_HTTPHEADER, headerList))
@@ -72,6 +76,10 @@ public enum HTTPClient {
         setup.append(sentinel_curl_set_pointer(curl, CURLOPT_WRITEDATA, context))
         setup.append(sentinel_curl_set_callback(curl, CURLOPT_HEADERFUNCTION, HTTPTransfer.header))
         setup.append(sentinel_curl_set_pointer(curl, CURLOPT_HEADERDATA, context))
+        if let proxy = request.proxy {
+            setup.append(sentinel_curl_set_string(curl, CURLOPT_PROXY, proxy))
+            setup.append(sentinel_curl_set_string(curl, CURLOPT_NOPROXY, ""))
+        }
         setup += setMethodAndBody(curl, request)
         if let failed = setup.first(where: { $0 != CURLE_OK }) {
             throw SentinelError(
@@ -80,7 +88,7 @@ public enum HTTPClient {
 
         let result = withExtendedLifetime(transfer) { curl_easy_perform(curl) }
         if let failure = transfer.failure { throw SentinelError(.network, "\(request.label): \(failure)") }
-        guard result == CURLE_OK else {
+        guard result == CURLE_OK || (transfer.truncated && result == CURLE_WRITE_ERROR) else {
             let detail = String(cString: errorBuffer)
             let text = detail.isEmpty ? String(cString: curl_easy_strerror(result)) : detail
             if result == CURLE_FILESIZE_EXCEEDED {

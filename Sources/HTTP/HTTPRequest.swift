@@ -17,8 +17,17 @@ public struct HTTPRequest: Sendable, Hashable {
     public var timeout: Double
     /// The limit for establishing the connection, seconds.
     public var connectTimeout: Double
-    /// The largest body accepted; a larger one fails the request.
+    /// The largest body accepted; a larger one fails the request (or is cut, with `truncateBody`).
     public var maxBytes: Int64
+    /// Follow redirects (GET and HEAD without a body only). A scanner turns this off: it decides
+    /// itself whether a `Location` is in scope, and never follows one that is not.
+    public var followRedirects = true
+    /// With `send`: keep the first `maxBytes` of a larger body and report it cut
+    /// (`HTTPResponse.truncated`) instead of failing the request.
+    public var truncateBody = false
+    /// The proxy to send the request through (`http://127.0.0.1:3128`), nil for curl's default
+    /// (the environment's). A set proxy is used for every host: nothing bypasses it.
+    public var proxy: String?
 
     /// Makes a request for `url` with the given headers, body and limits (seconds, bytes);
     /// by default a GET without a body.
@@ -56,6 +65,7 @@ extension HTTPRequest: CustomStringConvertible, CustomDebugStringConvertible, Cu
             children: [
                 "method": method, "url": url, "headerNames": headers.keys.sorted(), "bodyBytes": body.count,
                 "timeout": timeout, "connectTimeout": connectTimeout, "maxBytes": maxBytes,
+                "followRedirects": followRedirects, "truncateBody": truncateBody, "proxy": proxy ?? "",
             ], displayStyle: .struct)
     }
 }

@@ -6,6 +6,8 @@ public struct HTTPResponse: Sendable, Hashable {
     public var headers: [HTTPHeader]
     /// Body bytes received (written to the destination, or returned by `send`).
     public var bodyBytes: Int64
+    /// True when the body was cut at the request's `maxBytes` (`HTTPRequest.truncateBody`).
+    public var truncated = false
 
     /// A response with `status`, `headers` and a body of `bodyBytes` bytes (fake transports in tests).
     public init(status: Int, headers: [HTTPHeader] = [], bodyBytes: Int64 = 0) {

@@ -23,10 +23,15 @@ final class HTTPTransfer {
     var headers: [HTTPHeader] = []
     /// Why a callback stopped the transfer (curl then reports a generic write error).
     var failure: String?
+    /// Keep the first `maxBytes` of a larger in-memory body and stop, rather than fail.
+    let truncate: Bool
+    /// Set when the body was cut at `maxBytes`.
+    var truncated = false
 
-    init(sink: Sink, maxBytes: Int64) {
+    init(sink: Sink, maxBytes: Int64, truncate: Bool = false) {
         self.sink = sink
         self.maxBytes = maxBytes
+        self.truncate = truncate
     }
 
     static let body: sentinel_curl_data_callback = { data, size, count, context in
@@ -36,7 +41,14 @@ final class HTTPTransfer {
         let chunk = UnsafeRawBufferPointer(start: data, count: length)
         // A server without Content-Length is caught here, as it streams past the cap.
         guard transfer.written + Int64(length) <= transfer.maxBytes else {
-            transfer.failure = "response larger than \(transfer.maxBytes) bytes"
+            if transfer.truncate, case .memory = transfer.sink {
+                let room = Int(max(0, transfer.maxBytes - transfer.written))
+                transfer.data.append(contentsOf: chunk.prefix(room))
+                transfer.written += Int64(room)
+                transfer.truncated = true
+            } else {
+                transfer.failure = "response larger than \(transfer.maxBytes) bytes"
+            }
             return 0
         }
         switch transfer.sink {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Adapters
+import DAST
 import Findings
 import Foundation
 import Scan
@@ -22,7 +23,20 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "Static analysis (native rules; Bandit/Semgrep with --tools).") var sast = false
     @Flag(help: "Dependencies against the offline OSV database.") var sca = false
     @Flag(help: "Committed credentials.") var secrets = false
-    @Option(help: "Dynamic scan of this URL.") var dast: String?
+    @Option(help: ArgumentHelp("Dynamic scan of this web application (passive unless --active).", valueName: "url"))
+    var dast: String?
+    @Flag(help: "With --dast: also send attack payloads (injections; POST forms are submitted).") var active = false
+    @Option(help: ArgumentHelp("With --dast: seed endpoints from this OpenAPI 3 document.", valueName: "file"))
+    var openapi: String?
+    @Option(name: .customLong("header"), help: ArgumentHelp("With --dast: send this header with every request (repeatable).", valueName: "'Name: value'"))
+    var headers: [String] = []
+    @Option(name: .customLong("cookie"), help: ArgumentHelp("With --dast: start the session with this cookie (repeatable).", valueName: "name=value"))
+    var cookies: [String] = []
+    @Option(name: .customLong("max-duration"), help: "With --dast: stop the web scan after this long (default: 10m).")
+    var maxDuration: String?
+    @Option(name: .customLong("max-requests"), help: "With --dast: send at most this many requests (default: 6000).")
+    var maxRequests: Int?
+    @Option(help: "With --dast: at most this many requests per second (default: 40).") var rate: Double?
 
     @Option(help: "Comma-separated tools to run (default: native,secrets,osv).")
     var tools: ToolList?
@@ -70,7 +84,12 @@ struct ScanCommand: ParsableCommand {
             }
             return Int(bytes)
         }
-        if dast != nil { throw SentinelError(.invalidInput, "--dast: dynamic scanning is not available in this build") }
+        let web = try dast.map { try webScan(url: $0) }
+        if web == nil, active || openapi != nil || !headers.isEmpty || !cookies.isEmpty || maxDuration != nil
+            || maxRequests != nil || rate != nil
+        {
+            throw SentinelError(.invalidInput, "--active, --openapi, --header, --cookie, --max-duration, --max-requests and --rate need --dast URL")
+        }
         if quiet && verbose { throw SentinelError(.invalidInput, "--quiet and --verbose cannot be used together") }
         if let output { try OptionValue.naming("--output") { try ReportDestination.check(output) } }
 
@@ -94,6 +113,9 @@ struct ScanCommand: ParsableCommand {
         if sast { kinds.append(.sast) }
         if sca { kinds.append(.sca) }
         if secrets { kinds.append(.secrets) }
+        // `--dast URL` alone scans the application only; with paths or other kinds, both.
+        let webOnly = web != nil && kinds.isEmpty && paths.isEmpty
+        if web != nil { kinds.append(.dast) }
         let gate: Gate
         if let failOn {
             gate = failOn
@@ -114,6 +136,7 @@ struct ScanCommand: ParsableCommand {
             targets: scanPaths.targets, maxFileBytes: maxFileBytes)
         var scanRequest = request
         scanRequest.minimumSeverity = severity
+        if webOnly { scanRequest.targets = [] }
 
         let progress = ProgressLine(enabled: Console.stderrIsTerminal && !quiet)
         var sandbox = SandboxRunner()
@@ -134,7 +157,7 @@ struct ScanCommand: ParsableCommand {
         context.warn = {
             progress.clear(); Console.error("sentinel: warning: \($0)")
         }
-        let runner = ScanRunner(scanners: ScannerRegistry.standard(config: scanConfig))
+        let runner = ScanRunner(scanners: ScannerRegistry.standard(config: scanConfig, web: web))
         let outcome = try runner.run(scanRequest, context: context)
         progress.clear()
 
@@ -183,6 +206,33 @@ struct ScanCommand: ParsableCommand {
             Console.error(TextRenderer(color: Console.stderrIsTerminal).summary(outcome.report))
         }
         throw ExitCode(outcome.exitStatus.rawValue)
+    }
+
+    /// The `--dast` request: the URL checked, the budgets parsed, the OpenAPI seeds read here
+    /// (the worker in the sandbox cannot see the file).
+    private func webScan(url: String) throws -> WebScanRequest {
+        _ = try WebTarget.parse(url)
+        _ = try WebTarget.headers(headers)
+        var options = WebScanOptions(target: url)
+        options.active = active
+        options.headers = headers
+        options.cookies = cookies
+        if let maxDuration {
+            guard let seconds = Quantity.seconds(maxDuration), seconds > 0 else {
+                throw SentinelError(.invalidInput, "--max-duration: '\(maxDuration)' is not a duration (e.g. 90s, 10m)")
+            }
+            options.maxDuration = seconds
+        }
+        if let maxRequests {
+            guard maxRequests > 0 else { throw SentinelError(.invalidInput, "--max-requests: must be at least 1") }
+            options.maxRequests = maxRequests
+        }
+        if let rate {
+            guard rate > 0 else { throw SentinelError(.invalidInput, "--rate: must be more than 0") }
+            options.ratePerSecond = rate
+        }
+        if let openapi { options.api = try APISeeds.load(path: openapi) }
+        return WebScanRequest(options: options, workerExecutable: try SelfExecutable.path())
     }
 
     private func isDirectory(_ path: String) -> Bool {

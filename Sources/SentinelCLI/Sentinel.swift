@@ -10,7 +10,7 @@ public struct Sentinel: ParsableCommand {
         subcommands: [
             ScanCommand.self, HealCommand.self, MemoryCommand.self, ProposalsCommand.self, AuditCommand.self, RulesCommand.self,
             DatabaseCommand.self,
-            SandboxCommand.self, DoctorCommand.self,
+            SandboxCommand.self, DoctorCommand.self, DastWorkerCommand.self,
         ]
     )
     /// Makes the root command; ArgumentParser fills it from the command line.

@@ -1,0 +1,138 @@
+import DAST
+import Findings
+import Foundation
+import Sandbox
+import Support
+
+/// The native web scanner, confined: `sentinel dast-worker` runs inside the `dast` profile
+/// with the target's `host:port` as its only egress entry (the proxy outside the sandbox
+/// enforces it), reads its options from a private read-only workspace, and prints its result
+/// as JSON. Responses are parsed in there; the parent decodes only that JSON. The parent runs
+/// the out-of-band canary and turns the probes the target fetched into findings.
+public struct NativeDASTScanner: Scanner {
+    /// The sandbox profile the worker runs under.
+    public static let defaultProfile = "dast"
+    /// Where the worker's options file is inside the sandbox.
+    static let optionsPath = "/workspace/options.json"
+
+    /// `dast`, what `--tools` selects it by.
+    public let name = DAST.toolName
+    /// Dynamic analysis.
+    public let kind = ScannerKind.dast
+    /// What to scan and how.
+    public var options: WebScanOptions
+    /// The `sentinel` binary to run as the worker (bound read-only into the sandbox).
+    public var workerExecutable: String
+    /// The sandbox profile (a name or a path).
+    public var profile: String
+    /// Runs the worker; `nil` runs it in the context's sandbox.
+    public var executor: (any ToolExecutor)?
+    /// Seconds to wait after the scan for late out-of-band fetches.
+    public var canaryGrace: Double = 1
+
+    /// A scanner for `options`, running `workerExecutable` as its worker.
+    public init(options: WebScanOptions, workerExecutable: String, profile: String = defaultProfile, executor: (any ToolExecutor)? = nil) {
+        self.options = options
+        self.workerExecutable = workerExecutable
+        self.profile = profile
+        self.executor = executor
+    }
+
+    /// A URL target always applies.
+    public func applies(to target: ScanTarget) -> Bool { true }
+
+    /// Why the worker cannot run: its binary is missing.
+    public func unavailableReason(context: ScanContext) -> String? {
+        FileManager.default.isExecutableFile(atPath: workerExecutable)
+            ? nil : "dast: the worker binary \(workerExecutable) is missing"
+    }
+
+    /// Scans the target in the sandbox. Throws `.invalidInput` for a bad URL or a target that
+    /// does not answer, `.toolFailed` when the worker fails.
+    public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
+        let start = try WebTarget.parse(options.target)
+        _ = try WebTarget.headers(options.headers)
+        var options = self.options
+        options.proxy = "http://127.0.0.1:\(EgressLaunch.port)"
+        let canaryHost = CanaryHost.address(reaching: start)
+        let canary = options.active ? try CanaryListener(address: canaryHost) : nil
+        defer { canary?.stop() }
+        if let canary { options.canary = canary.base(host: canaryHost) }
+
+        let result = try ScratchDirectory.with { scratch in
+            let workspace = scratch + "/worker"
+            guard mkdir(workspace, 0o755) == 0 else {
+                throw SentinelError(.io, "\(workspace): cannot create: \(Errno.current)", errno: .current)
+            }
+            let encoder = JSONEncoder()
+            try AtomicFile.write(try encoder.encode(options), to: workspace + "/options.json", mode: 0o644)
+            let invocation = ToolInvocation(
+                profile: profile, command: [workerExecutable, "dast-worker", Self.optionsPath], workspace: workspace,
+                extraReadOnly: [workerExecutable] + RuntimeLibraries.directories(), timeout: options.maxDuration + 60)
+            var withEgress = invocation
+            withEgress.allowEgress = [Scope(target: start).egressEntry]
+            return try run(withEgress, context: context)
+        }
+        if let fatal = result.worker.fatal { throw SentinelError(.invalidInput, "--dast: \(fatal)") }
+        // A target may fetch a probe's URL after it answered (a queued job, a slow parser).
+        if canary != nil, !result.worker.probes.isEmpty { Thread.sleep(forTimeInterval: canaryGrace) }
+        return output(result, canaryHits: canary?.tokens ?? [:])
+    }
+
+    private struct Outcome {
+        var worker: WebScanResult
+        var run: RunResult
+    }
+
+    private func run(_ invocation: ToolInvocation, context: ScanContext) throws -> Outcome {
+        let executor = executor ?? SandboxToolExecutor(runner: context.sandbox)
+        let result: RunResult
+        do {
+            result = try executor.execute(invocation)
+        } catch {
+            throw ToolFailure.launchFailed(error, tool: name)
+        }
+        try ToolFailure.checkTermination(result, tool: name, timeout: invocation.timeout)
+        guard result.exitCode == 0 else { throw ToolFailure.failed(result, tool: name, detail: nil) }
+        do {
+            return Outcome(worker: try JSONDecoder().decode(WebScanResult.self, from: result.stdout), run: result)
+        } catch {
+            throw SentinelError(.toolFailed, "dast: the worker's result is not valid JSON (\(result.stdout.count) bytes)")
+        }
+    }
+
+    /// The findings (in-band and out-of-band), rules, and notices on budget, egress and scope.
+    private func output(_ outcome: Outcome, canaryHits: [String: String]) -> ScannerOutput {
+        let worker = outcome.worker
+        var findings = worker.findings.filter { $0.tool == DAST.toolName }
+        let confirmed = Set(findings.map { "\($0.ruleId)|\($0.location.url ?? "")|\($0.location.parameter ?? "")" })
+        for probe in worker.probes where canaryHits[probe.token] != nil {
+            let key = "\(probe.finding.ruleId)|\(probe.finding.location.url ?? "")|\(probe.finding.location.parameter ?? "")"
+            guard !confirmed.contains(key), !findings.contains(where: { $0.fingerprint == probe.finding.fingerprint }) else {
+                continue
+            }
+            var finding = probe.finding
+            finding.evidence = (finding.evidence ?? "") + "\nCanary: \(canaryHits[probe.token] ?? "")"
+            findings.append(finding)
+        }
+        let used = Set(findings.map(\.ruleId))
+        var notices = worker.notices.map { Notice(level: .info, message: $0, tool: name) }
+        if worker.stoppedBy != "complete" {
+            notices.append(Notice(level: .warning, message: "the scan was cut short by its \(worker.stoppedBy)", tool: name))
+        }
+        notices.append(Notice(level: .info, message: EgressReport.describe(outcome.run.egress), tool: name))
+        if !worker.outOfScope.isEmpty {
+            notices.append(
+                Notice(level: .info, message: "\(worker.outOfScope.count) out-of-scope links were not followed", tool: name))
+        }
+        var output = ScannerOutput(
+            findings: findings, rules: WebRules.all.filter { used.contains($0.ruleId) }.map(\.descriptor),
+            tool: ToolRun(
+                name: name, status: .succeeded,
+                message: "\(worker.requests) requests, \(worker.pages) pages, \(worker.endpoints) endpoints, "
+                    + "\(worker.insertionPoints) parameters tested"),
+            notices: notices)
+        output.tool.durationSeconds = Double(outcome.run.wallMilliseconds) / 1000
+        return output
+    }
+}

@@ -1,0 +1,51 @@
+import Findings
+
+/// LDAP injection: filter syntax in the value makes the directory fail (its error text), or an
+/// injected filter that matches every entry and one that matches none answer differently, twice.
+public struct LDAPInjectionCheck: ActiveCheck {
+    static let rule = WebRule(
+        id: "ldap-injection", name: "LDAP injection", severity: .high, cwe: [90],
+        help: "Escape filter values per RFC 4515 (\\2a for *, \\28 \\29 for parentheses, \\5c, \\00) or use the library's filter builder.")
+    static let errors = [
+        "Bad search filter", "Invalid filter", "LDAPException", "javax.naming.directory", "ldap_search",
+        "com.sun.jndi.ldap", "Protocol error occurred", "Invalid DN syntax", "LdapErr:", "filter error",
+        "ldap.FILTER_ERROR", "InvalidFilterError",
+    ]
+
+    /// The rules it reports.
+    public var rules: [WebRule] { [Self.rule] }
+
+    /// A check.
+    public init() {}
+
+    /// Error-based, then boolean-based.
+    public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
+        for breaking in [")", "*)(|(", "\\"] {
+            guard let (request, response) = try context.send(point, point.original + breaking),
+                let signature = Self.errors.first(where: { response.text.contains($0) && !context.baseline.text.contains($0) })
+            else { continue }
+            return [
+                Self.rule.finding(
+                    at: point, message: "LDAP injection in '\(point.name)': filter syntax breaks the LDAP query",
+                    evidence: Evidence.of(request, response, around: signature), properties: ["technique": "error"])
+            ]
+        }
+        // A parenthesis that changes nothing means no filter is being built from this value.
+        guard try BooleanProbe.quoteMatters(point, context: context, quote: ")") else { return [] }
+        // Pairs of the same length that differ in one character: syntax errors (even ones quoting
+        // a position) and literal searches answer both alike; only an evaluated filter does not.
+        let everything = ["*)(objectClass=*", "*)(|(objectClass=*)"]
+        let nothing = ["*)(objectClass=0", "*)(|(objectClass=0)"]
+        guard let compare = try ResponseComparison.calibrate(point, context: context, injected: everything + nothing),
+            let (request, all) = try context.send(point, everything[0]), let (_, all2) = try context.send(point, everything[1]),
+            let (_, none) = try context.send(point, nothing[0]), let (_, none2) = try context.send(point, nothing[1]),
+            compare.same(all, all2), compare.same(none, none2), compare.differs(all, none)
+        else { return [] }
+        return [
+            Self.rule.finding(
+                at: point, message: "LDAP injection in '\(point.name)': an injected filter decides which entries match",
+                evidence: "Request (matches all): \(request.url)\nRequest (matches none): \(point.request(nothing[0]).url)",
+                properties: ["technique": "boolean"])
+        ]
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Findings
+
+/// SQL injection, three ways: a database error that a stray quote causes and a doubled quote
+/// does not (error-based); answers that follow an injected condition — the true one as the
+/// original, the false one different, twice with different conditions (boolean-based); and an
+/// injected `SLEEP`/`pg_sleep`/`WAITFOR` that delays the answer as asked (time-based).
+public struct SQLInjectionCheck: ActiveCheck {
+    static let rule = WebRule(
+        id: "sqli", name: "SQL injection", severity: .critical, cwe: [89],
+        help: "Pass values as query parameters (placeholders), never by building SQL text from input.")
+    /// Error texts of SQLite, MySQL/MariaDB, PostgreSQL, SQL Server, Oracle and generic drivers.
+    static let errors = [
+        "sqlite3.OperationalError", "SQLITE_ERROR", "unrecognized token:", "near \"", "syntax error at or near",
+        "You have an error in your SQL syntax", "mysql_fetch", "MySqlException", "SQLSTATE[", "pg_query():",
+        "unterminated quoted string", "Unclosed quotation mark", "quoted string not properly terminated", "ORA-0",
+        "ODBC SQL Server Driver", "psycopg2.errors", "org.postgresql.util.PSQLException", "java.sql.SQLException",
+        "Microsoft OLE DB Provider for SQL Server", "SQL syntax error", "DB2 SQL error", "incomplete input",
+    ]
+
+    /// The rules it reports.
+    public var rules: [WebRule] { [Self.rule] }
+
+    /// A check.
+    public init() {}
+
+    /// Error-based, then boolean-based, then time-based; the first proof wins.
+    public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
+        if let finding = try errorBased(point, context) { return [finding] }
+        if let finding = try booleanBased(point, context) { return [finding] }
+        if let finding = try timeBased(point, context) { return [finding] }
+        return []
+    }
+
+    private func errorBased(_ point: InsertionPoint, _ context: ActiveContext) throws -> Finding? {
+        for (breaking, balanced) in [("'", "''"), ("\"", "\"\""), ("')", "'')")] {
+            guard let (request, response) = try context.send(point, point.original + breaking),
+                let signature = Self.errors.first(where: { response.text.contains($0) && !context.baseline.text.contains($0) })
+            else { continue }
+            // The balanced variant is valid SQL again: an error that stays is not about quoting.
+            if let (_, balancedResponse) = try context.send(point, point.original + balanced),
+                balancedResponse.text.contains(signature)
+            {
+                continue
+            }
+            return Self.rule.finding(
+                at: point, message: "SQL injection in '\(point.name)': a \(breaking) breaks the query (database error)",
+                evidence: Evidence.of(request, response, around: signature), properties: ["technique": "error"])
+        }
+        return nil
+    }
+
+    private func booleanBased(_ point: InsertionPoint, _ context: ActiveContext) throws -> Finding? {
+        let value = point.original
+        let numeric = !value.isEmpty && value.allSatisfy(\.isNumber)
+        // Upper-case keywords: SQL accepts them, XPath does not (so the XPath check keeps its own).
+        var shapes: [([String], [String])] = []
+        if numeric { shapes.append(([" AND 1=1", " AND 2>1"], [" AND 1=2", " AND 2>3"])) }
+        for quote in ["'", "\""] where try BooleanProbe.quoteMatters(point, context: context, quote: quote) {
+            shapes.append(
+                (["\(quote) AND \(quote)1\(quote)=\(quote)1", "\(quote) AND \(quote)b\(quote)>\(quote)a"],
+                 ["\(quote) AND \(quote)1\(quote)=\(quote)2", "\(quote) AND \(quote)a\(quote)>\(quote)b"]))
+        }
+        for (holds, fails) in shapes {
+            let holding = holds.map { value + $0 }
+            let failing = fails.map { value + $0 }
+            guard try BooleanProbe.confirms(point, context: context, holds: holding, fails: failing) else { continue }
+            return Self.rule.finding(
+                at: point,
+                message: "SQL injection in '\(point.name)': injected conditions decide the answer (boolean-based)",
+                evidence: "Request (true): \(point.request(holding[0]).url) → the same page as the original\n"
+                    + "Request (false): \(point.request(failing[0]).url) → a different page",
+                properties: ["technique": "boolean"])
+        }
+        return nil
+    }
+
+    private func timeBased(_ point: InsertionPoint, _ context: ActiveContext) throws -> Finding? {
+        let numeric = !point.original.isEmpty && point.original.allSatisfy(\.isNumber)
+        var templates = ["' AND SLEEP(%d)-- -", "\" AND SLEEP(%d)-- -", "';SELECT pg_sleep(%d)--"]
+        if numeric { templates.insert(" AND SLEEP(%d)", at: 0) }
+        for template in templates {
+            var evidence = ""
+            let confirmed = try TimingOracle.confirms(baseline: context.baseline.elapsed) { delay in
+                let value = point.original + template.replacingOccurrences(of: "%d", with: String(Int(delay)))
+                guard let (request, response) = try context.sendAgain(point, value) else { return nil }
+                evidence += "\(request.url) took \(String(format: "%.2f", response.elapsed)) s\n"
+                return response.elapsed
+            }
+            guard confirmed else { continue }
+            return Self.rule.finding(
+                at: point, message: "SQL injection in '\(point.name)': an injected sleep delays the answer (time-based)",
+                evidence: "Baseline: \(String(format: "%.2f", context.baseline.elapsed)) s\n" + evidence,
+                properties: ["technique": "time"])
+        }
+        return nil
+    }
+}

@@ -1,0 +1,65 @@
+import Findings
+
+/// XPath injection: a stray quote makes the XPath engine fail (its error text in the answer),
+/// or lower-case `or`/`and` conditions — XPath's only spelling — decide the answer. Runs after
+/// the SQL check, which uses upper-case keywords, and defers to it on the same parameter.
+public struct XPathInjectionCheck: ActiveCheck {
+    static let rule = WebRule(
+        id: "xpath-injection", name: "XPath injection", severity: .high, cwe: [643, 91],
+        help: "Pass values to XPath as variables (XPathVariableResolver, lxml's $var), or escape quotes; never concatenate input.")
+    static let errors = [
+        "XPathEvalError", "XPathSyntaxError", "javax.xml.xpath", "XPathException", "SimpleXMLElement::xpath()",
+        "DOMXPath::query()", "Expression must evaluate to a node-set", "xmlXPathEval:", "System.Xml.XPath.XPathException",
+        "XPST0003",
+    ]
+
+    /// The rules it reports.
+    public var rules: [WebRule] { [Self.rule] }
+
+    /// A check.
+    public init() {}
+
+    /// Error-based, then boolean-based.
+    public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
+        guard !context.reported.contains(SQLInjectionCheck.rule.ruleId) else { return [] }
+        for breaking in ["'", "\"", "')]"] {
+            guard let (request, response) = try context.send(point, point.original + breaking),
+                let signature = Self.errors.first(where: { response.text.contains($0) && !context.baseline.text.contains($0) })
+            else { continue }
+            return [
+                Self.rule.finding(
+                    at: point, message: "XPath injection in '\(point.name)': a \(breaking) breaks the XPath query",
+                    evidence: Evidence.of(request, response, around: signature), properties: ["technique": "error"])
+            ]
+        }
+        guard try BooleanProbe.quoteMatters(point, context: context) else { return [] }
+        let value = point.original
+        // Each true value has a false twin of the same length, so a parser error that quotes a
+        // position is the same for both.
+        let holds = ["\(value)' or 'a'='a", "\(value)' or 'b'='b"]
+        let fails = ["\(value)' or 'a'='b", "\(value)' or 'b'='c"]
+        let confirmed =
+            try BooleanProbe.confirms(
+                point, context: context, holds: ["\(value)' and 'a'='a", "\(value)' and 'b'='b"],
+                fails: ["\(value)' and 'a'='b", "\(value)' and 'b'='c"])
+            || (try widens(point, context: context, holds: holds, fails: fails))
+        guard confirmed else { return [] }
+        return [
+            Self.rule.finding(
+                at: point, message: "XPath injection in '\(point.name)': injected XPath conditions decide the answer",
+                evidence: "Request (true): \(point.request(holds[0]).url)\nRequest (false): \(point.request(fails[0]).url)",
+                properties: ["technique": "boolean"])
+        ]
+    }
+
+    /// The tautologies answer alike and unlike the original; the contradictions answer like an
+    /// empty match (both alike).
+    private func widens(_ point: InsertionPoint, context: ActiveContext, holds: [String], fails: [String]) throws -> Bool {
+        guard let compare = try ResponseComparison.calibrate(point, context: context, injected: holds + fails),
+            let (_, first) = try context.send(point, holds[0]), let (_, second) = try context.send(point, holds[1]),
+            let (_, none) = try context.send(point, fails[0]), let (_, none2) = try context.send(point, fails[1])
+        else { return false }
+        return compare.same(first, second) && compare.same(none, none2) && compare.differs(first, none)
+            && compare.differs(first, context.baseline)
+    }
+}

@@ -1,0 +1,53 @@
+/// Cookies set without `HttpOnly` (scripts can read them), without `Secure` on HTTPS (they
+/// travel in clear), or without `SameSite` (sent on cross-site requests). One finding per
+/// cookie name and flag.
+public struct CookieFlagsCheck: PassiveCheck {
+    static let httpOnly = WebRule(
+        id: "cookie-no-httponly", name: "Cookie without HttpOnly", severity: .low, cwe: [1004],
+        help: "Set HttpOnly on cookies scripts do not need (session cookies above all).")
+    static let secure = WebRule(
+        id: "cookie-no-secure", name: "Cookie without Secure on HTTPS", severity: .low, cwe: [614],
+        help: "Set Secure on every cookie of an HTTPS site so it never travels over plain HTTP.")
+    static let sameSite = WebRule(
+        id: "cookie-no-samesite", name: "Cookie without SameSite", severity: .low, cwe: [1275],
+        help: "Set SameSite=Lax (or Strict) so the cookie is not sent with cross-site requests.")
+
+    /// The rules it reports.
+    public var rules: [WebRule] { [Self.httpOnly, Self.secure, Self.sameSite] }
+
+    /// A check.
+    public init() {}
+
+    /// Inspects every `Set-Cookie` of a response.
+    public func inspect(_ exchange: Exchange, into sink: FindingSink) {
+        let url = exchange.request.url
+        for line in exchange.response.headers(named: "Set-Cookie") {
+            guard let cookie = SetCookie(line), !cookie.value.isEmpty, cookie.maxAge != 0 else { continue }
+            let evidence = "Request: \(exchange.request.method) \(url)\nResponse header: Set-Cookie: \(Self.redacted(line))"
+            func report(_ rule: WebRule, _ message: String) {
+                sink.report(
+                    rule.finding(
+                        url: url.string, method: exchange.request.method, parameter: cookie.name, message: message,
+                        evidence: evidence, properties: ["parameterIn": "cookie"]),
+                    key: "\(rule.ruleId)|\(url.origin)|\(cookie.name)")
+            }
+            if !cookie.flags.contains("httponly") {
+                report(Self.httpOnly, "Cookie '\(cookie.name)' is set without HttpOnly: any script on the page can read it")
+            }
+            if url.scheme == "https", !cookie.flags.contains("secure") {
+                report(Self.secure, "Cookie '\(cookie.name)' is set without Secure on an HTTPS site")
+            }
+            if cookie.sameSite == nil {
+                report(Self.sameSite, "Cookie '\(cookie.name)' is set without SameSite")
+            }
+        }
+    }
+
+    /// The header with the cookie's value hidden (it may be a live session).
+    static func redacted(_ line: String) -> String {
+        guard let equals = line.firstIndex(of: "=") else { return line }
+        let rest = line[line.index(after: equals)...]
+        let attributes = rest.firstIndex(of: ";").map { String(rest[$0...]) } ?? ""
+        return String(line[...equals]) + "…" + attributes
+    }
+}

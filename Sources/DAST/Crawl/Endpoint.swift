@@ -1,0 +1,78 @@
+import Documents
+
+/// A request the application accepts, with the parameters the active checks inject into:
+/// found by following a link, submitting a form, or from robots.txt, a sitemap or OpenAPI.
+public struct Endpoint: Sendable, Hashable {
+    /// How the crawler found it.
+    public enum Discovery: String, Sendable, Hashable, Codable {
+        case start, link, form, redirect, robots, sitemap, openapi, script
+    }
+
+    /// What the body is.
+    public enum Body: Sendable, Hashable {
+        /// No body.
+        case none
+        /// `application/x-www-form-urlencoded` pairs.
+        case form([NameValue])
+        /// A JSON document (its string and number leaves are parameters).
+        case json(DocumentNode)
+        /// Any other body sent as it is (`application/xml`, `text/plain`): one parameter, the whole body.
+        case raw(contentType: String, text: String)
+    }
+
+    /// `GET`, `POST`, ...
+    public var method: String
+    /// The URL without its query.
+    public var url: WebURL
+    /// Query parameters with their default values.
+    public var query: [NameValue]
+    /// The body.
+    public var body: Body
+    /// Extra headers the endpoint needs (OpenAPI header parameters).
+    public var headers: [NameValue] = []
+    /// How it was found.
+    public var discovery: Discovery
+
+    /// An endpoint; `url`'s own query becomes `query` unless `query` is given.
+    public init(method: String, url: WebURL, query: [NameValue]? = nil, body: Body = .none, discovery: Discovery) {
+        self.method = method.uppercased()
+        self.query = query ?? url.queryItems.map { NameValue($0.name, $0.value) }
+        self.url = url.withQuery([])
+        self.body = body
+        self.discovery = discovery
+    }
+
+    /// Method, path and the parameter names: two endpoints with the same key are tested once.
+    public var key: String {
+        var names = query.map(\.name)
+        switch body {
+        case .none: break
+        case .form(let pairs): names += pairs.map { "f:" + $0.name }
+        case .json(let node): names += JSONPath.leaves(of: node).map { "j:" + $0.description }
+        case .raw(let type, _): names.append("raw:" + type)
+        }
+        return "\(method) \(url.origin)\(url.path)?" + Set(names).sorted().joined(separator: "&")
+    }
+
+    /// The request with every parameter at its default value.
+    public var request: WebRequest {
+        var request = WebRequest(method: method, url: url.withQuery(query.map { ($0.name, $0.value) }))
+        for header in headers { request.setHeader(header.name, header.value) }
+        switch body {
+        case .none: break
+        case .form(let pairs):
+            request.setHeader("Content-Type", "application/x-www-form-urlencoded")
+            request.body = Array(FormEncoding.encode(pairs.map { ($0.name, $0.value) }).utf8)
+        case .json(let node):
+            request.setHeader("Content-Type", "application/json")
+            request.body = JSONWriter.bytes(node, sortKeys: false)
+        case .raw(let type, let text):
+            request.setHeader("Content-Type", type)
+            request.body = Array(text.utf8)
+        }
+        return request
+    }
+
+    /// True for methods that may change the target's state (only forms, and only with `--active`).
+    public var isMutating: Bool { !["GET", "HEAD", "OPTIONS"].contains(method) }
+}

@@ -1,0 +1,106 @@
+/// One place a check puts a payload: a query parameter, form field, JSON leaf, cookie, header
+/// or the whole body of an endpoint. `request(_:)` builds the endpoint's request with the
+/// payload there and every other parameter at its default.
+public struct InsertionPoint: Sendable, Hashable {
+    /// Where the payload goes.
+    public enum Place: Sendable, Hashable {
+        case query(String)
+        case form(String)
+        case json(JSONPath)
+        case cookie(String)
+        case header(String)
+        /// The whole raw body (an XML document, say).
+        case body
+    }
+
+    /// The endpoint the payload is sent to.
+    public var endpoint: Endpoint
+    /// Where in it.
+    public var place: Place
+    /// The value the parameter has by default (what a payload may be appended to).
+    public var original: String
+
+    /// A point of `endpoint`.
+    public init(endpoint: Endpoint, place: Place, original: String) {
+        self.endpoint = endpoint
+        self.place = place
+        self.original = original
+    }
+
+    /// The parameter's name as findings report it (`q`, `user.name`, `Cookie: prefs`).
+    public var name: String {
+        switch place {
+        case .query(let name), .form(let name): name
+        case .json(let path): path.description
+        case .cookie(let name): name
+        case .header(let name): name
+        case .body: "(body)"
+        }
+    }
+
+    /// `query`, `form`, `json`, `cookie`, `header` or `body`: where the parameter is.
+    public var kind: String {
+        switch place {
+        case .query: "query"
+        case .form: "form"
+        case .json: "json"
+        case .cookie: "cookie"
+        case .header: "header"
+        case .body: "body"
+        }
+    }
+
+    /// The endpoint's request with `value` in this place.
+    public func request(_ value: String) -> WebRequest {
+        var endpoint = endpoint
+        var extraCookie: NameValue?
+        switch place {
+        case .query(let name):
+            endpoint.query = Self.replace(name, in: endpoint.query, with: value)
+        case .form(let name):
+            if case .form(let pairs) = endpoint.body { endpoint.body = .form(Self.replace(name, in: pairs, with: value)) }
+        case .json(let path):
+            if case .json(let node) = endpoint.body { endpoint.body = .json(path.replacing(in: node, with: value)) }
+        case .body:
+            if case .raw(let type, _) = endpoint.body { endpoint.body = .raw(contentType: type, text: value) }
+        case .cookie(let name):
+            extraCookie = NameValue(name, value)
+        case .header:
+            break
+        }
+        var request = endpoint.request
+        if case .header(let name) = place { request.setHeader(name, value) }
+        if let extraCookie { request.setHeader("Cookie", "\(extraCookie.name)=\(extraCookie.value)") }
+        return request
+    }
+
+    /// Every point of `endpoint`: its query parameters, form fields, JSON leaves or raw body, and
+    /// the session cookies given.
+    public static func all(of endpoint: Endpoint, cookies: [NameValue] = []) -> [InsertionPoint] {
+        var points = endpoint.query.map { InsertionPoint(endpoint: endpoint, place: .query($0.name), original: $0.value) }
+        switch endpoint.body {
+        case .none: break
+        case .form(let pairs):
+            points += pairs.map { InsertionPoint(endpoint: endpoint, place: .form($0.name), original: $0.value) }
+        case .json(let node):
+            points += JSONPath.leaves(of: node).map {
+                InsertionPoint(endpoint: endpoint, place: .json($0), original: $0.value(in: node) ?? "")
+            }
+        case .raw(_, let text):
+            points.append(InsertionPoint(endpoint: endpoint, place: .body, original: text))
+        }
+        points += cookies.map { InsertionPoint(endpoint: endpoint, place: .cookie($0.name), original: $0.value) }
+        // Repeated names (`a=1&a=2`) are one parameter.
+        var seen = Set<Place>()
+        return points.filter { seen.insert($0.place).inserted }
+    }
+
+    private static func replace(_ name: String, in pairs: [NameValue], with value: String) -> [NameValue] {
+        var replaced = false
+        return pairs.map { pair in
+            guard pair.name == name, !replaced else { return pair }
+            replaced = true
+            return NameValue(name, value)
+        }
+    }
+}

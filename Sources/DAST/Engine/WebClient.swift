@@ -1,0 +1,60 @@
+import HTTP
+import Support
+import Synchronization
+
+/// The scan's one way to send a request: scope is checked (nothing outside the target's
+/// origin is ever sent), a budget slot is taken, the session's headers and cookies are added,
+/// and the answer's cookies are kept. Counts what it sent.
+public final class WebClient: Sendable {
+    /// The origin requests may go to.
+    public let scope: Scope
+    /// Counts, paces and ends the scan's requests.
+    public let budget: RequestBudget
+    /// The session's cookies.
+    public let cookies: CookieJar
+    private let transport: any WebTransport
+    private let sessionHeaders: [HTTPHeader]
+    private let counters = Mutex<(errors: Int, truncated: Int, firstError: String?)>((0, 0, nil))
+
+    /// A client for `scope` over `transport`, adding `headers` to every request.
+    public init(scope: Scope, transport: any WebTransport, budget: RequestBudget, headers: [HTTPHeader] = [], cookies: CookieJar = CookieJar()) {
+        self.scope = scope
+        self.transport = transport
+        self.budget = budget
+        self.sessionHeaders = headers
+        self.cookies = cookies
+    }
+
+    /// Sends `request` with the session's headers and cookies (unless `withCookies` is false or
+    /// the request sets its own `Cookie`). Throws `RequestBudget.Exhausted` when the budget is
+    /// spent, `SentinelError(.invalidInput)` for a URL out of scope (a bug: callers check first),
+    /// and `SentinelError(.network)` when the target did not answer.
+    public func send(_ request: WebRequest, withCookies: Bool = true) throws -> WebResponse {
+        guard scope.contains(request.url) else {
+            throw SentinelError(.invalidInput, "\(request.url): out of scope (\(scope.origin))")
+        }
+        try budget.acquire()
+        var prepared = request
+        for header in sessionHeaders where prepared.header(header.name) == nil {
+            prepared.headers.append(header)
+        }
+        if withCookies, prepared.header("Cookie") == nil, let cookie = cookies.header {
+            prepared.headers.append(HTTPHeader(name: "Cookie", value: cookie))
+        }
+        do {
+            let response = try transport.send(prepared)
+            if withCookies { cookies.store(from: response) }
+            if response.truncated { counters.withLock { $0.truncated += 1 } }
+            return response
+        } catch let error as SentinelError {
+            counters.withLock {
+                $0.errors += 1
+                $0.firstError = $0.firstError ?? error.message
+            }
+            throw error
+        }
+    }
+
+    /// Requests that got no answer, responses cut at the size cap, and the first failure's text.
+    public var problems: (errors: Int, truncated: Int, firstError: String?) { counters.withLock { $0 } }
+}

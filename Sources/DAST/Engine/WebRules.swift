@@ -1,0 +1,21 @@
+/// Every check the engine runs, in order, and the rules they report.
+public enum WebRules {
+    /// Checks run on every exchange of the crawl.
+    public static let passive: [any PassiveCheck] = [
+        SecurityHeadersCheck(), CookieFlagsCheck(), ServerBannerCheck(), DirectoryListingCheck(), ErrorDisclosureCheck(),
+    ]
+    /// Harmless probes after the crawl (run without `--active` too).
+    public static let probes: [any ProbeCheck] = [SensitiveFileCheck(), CORSCheck()]
+    /// Injection checks, in the order they run on each insertion point (SQL before XPath: the
+    /// XPath check defers to a SQL finding on the same parameter).
+    public static let active: [any ActiveCheck] = [
+        CrossSiteScriptingCheck(), SQLInjectionCheck(), XPathInjectionCheck(), LDAPInjectionCheck(),
+        CommandInjectionCheck(), PathTraversalCheck(), CodeEvaluationCheck(), TemplateInjectionCheck(),
+        OpenRedirectCheck(), HeaderInjectionCheck(), SSRFCheck(), XXECheck(), DeserializationCheck(),
+    ]
+
+    /// Every rule, for SARIF's metadata.
+    public static var all: [WebRule] {
+        passive.flatMap(\.rules) + probes.flatMap(\.rules) + active.flatMap(\.rules) + [StoredXSSPass.rule]
+    }
+}

@@ -1,0 +1,153 @@
+import Findings
+import HTTP
+import Support
+import Synchronization
+
+/// One web scan, start to end: crawl (passive checks on every answer), harmless probes, then
+/// with `--active` every check on every insertion point, then the stored-XSS pass. The budget
+/// ends it early when spent; what was found so far is kept and the result says why it stopped.
+public struct WebScan: Sendable {
+    /// What to scan and how.
+    public var options: WebScanOptions
+    /// How requests are sent (libcurl; a fake in tests).
+    public var transport: any WebTransport
+
+    /// A scan of `options.target` over `transport` (by default libcurl with the options' proxy and limits).
+    public init(options: WebScanOptions, transport: (any WebTransport)? = nil) {
+        self.options = options
+        self.transport =
+            transport
+            ?? CurlTransport(
+                proxy: options.proxy, timeout: options.requestTimeout, connectTimeout: min(5, options.requestTimeout),
+                maxBodyBytes: Int64(options.maxResponseBytes))
+    }
+
+    /// Runs the scan. Throws `SentinelError(.invalidInput)` for a bad target URL or header; a
+    /// target that does not answer is `fatal` in the result.
+    public func run() throws -> WebScanResult {
+        let start = try WebTarget.parse(options.target)
+        let budget = RequestBudget(
+            maxRequests: options.maxRequests, ratePerSecond: options.ratePerSecond, maxDuration: options.maxDuration)
+        let cookies = CookieJar()
+        for cookie in options.cookies {
+            guard let equals = cookie.firstIndex(of: "="), equals > cookie.startIndex else {
+                throw SentinelError(.invalidInput, "--cookie: '\(cookie)' is not name=value")
+            }
+            cookies.set(String(cookie[..<equals]), String(cookie[cookie.index(after: equals)...]))
+        }
+        let client = WebClient(
+            scope: Scope(target: start), transport: transport, budget: budget,
+            headers: try WebTarget.headers(options.headers), cookies: cookies)
+        let sink = FindingSink()
+        var result = WebScanResult()
+        let crawler = Crawler(
+            start: start, client: client,
+            limits: CrawlLimits(maxPages: options.maxPages, maxDepth: options.maxDepth, submitsMutatingForms: options.active),
+            concurrency: options.concurrency, api: options.api)
+        let site: Crawler.Result
+        do {
+            site = try crawler.crawl { exchange in
+                for check in WebRules.passive { check.inspect(exchange, into: sink) }
+            }
+        } catch let error as SentinelError {
+            result.fatal = "\(start): the target did not answer: \(Self.reason(error.message))"
+            result.requests = budget.sent
+            return result
+        } catch {
+            result.fatal = "\(start): the scan's budget ended before the first page"
+            return result
+        }
+        result.pages = site.pages.count
+        result.endpoints = site.endpoints.count
+        result.outOfScope = Array(site.outOfScope.prefix(50))
+        for probe in WebRules.probes { probe.probe(site, start: start, client: client, sink: sink) }
+        var registry: CanaryRegistry?
+        do {
+            if options.active {
+                registry = options.canary.map(CanaryRegistry.init)
+                let planted = PlantedMarkers()
+                result.insertionPoints = try activePhase(site, client: client, sink: sink, canary: registry, planted: planted)
+                try StoredXSSPass.run(pages: site.pages, planted: planted, client: client, sink: sink)
+            }
+        } catch let exhausted as RequestBudget.Exhausted {
+            switch exhausted {
+            case .requests(let count): result.stoppedBy = "request budget (\(count) requests)"
+            case .duration(let seconds): result.stoppedBy = "time limit (\(Int(seconds)) s)"
+            }
+        }
+        if result.stoppedBy == "complete" {
+            // The crawl and the probes end quietly on the budget; say so here.
+            if budget.sent >= options.maxRequests {
+                result.stoppedBy = "request budget (\(options.maxRequests) requests)"
+            } else if budget.remaining == 0 {
+                result.stoppedBy = "time limit (\(Int(options.maxDuration)) s)"
+            }
+        }
+        result.findings = sink.findings
+        result.probes = registry?.all ?? []
+        result.requests = budget.sent
+        result.seconds = budget.elapsed
+        let problems = client.problems
+        if problems.truncated > 0 {
+            result.notices.append("\(problems.truncated) responses were larger than \(options.maxResponseBytes) bytes and were cut")
+        }
+        if problems.errors > 0 {
+            result.notices.append("\(problems.errors) requests got no answer (first: \(Self.reason(problems.firstError ?? "")))")
+        }
+        return result
+    }
+
+    /// Every active check on every insertion point, `concurrency` points at a time. Returns the
+    /// number of points tested; throws `RequestBudget.Exhausted` when the budget ends.
+    private func activePhase(
+        _ site: Crawler.Result, client: WebClient, sink: FindingSink, canary: CanaryRegistry?, planted: PlantedMarkers
+    ) throws -> Int {
+        let markers = Markers(seed: options.seed)
+        let points = site.endpoints.flatMap { InsertionPoint.all(of: $0) } + cookiePoints(site, cookies: client.cookies)
+        let exhausted = Mutex<RequestBudget.Exhausted?>(nil)
+        ParallelLoop.run(points.count, concurrency: options.concurrency) { index in
+            guard exhausted.withLock({ $0 == nil }) else { return }
+            let point = points[index]
+            do {
+                let baseline = try client.send(point.request(point.original))
+                let errors = ErrorDisclosureCheck()
+                var context = ActiveContext(
+                    client: client, baseline: baseline, markers: markers, canary: canary, planted: planted,
+                    observe: { errors.inspect($0, into: sink) })
+                for check in WebRules.active {
+                    for finding in try check.test(point, context: context) {
+                        context.reported.insert(finding.ruleId)
+                        sink.report(finding)
+                    }
+                }
+            } catch let error as RequestBudget.Exhausted {
+                exhausted.withLock { $0 = $0 ?? error }
+            } catch {
+                return  // no baseline: the point is skipped
+            }
+        }
+        if let error = exhausted.withLock({ $0 }) { throw error }
+        return points.count
+    }
+
+    /// The session's cookies as insertion points of the pages that set them (the deserialisation
+    /// and injection checks reach cookie values this way).
+    private func cookiePoints(_ site: Crawler.Result, cookies: CookieJar) -> [InsertionPoint] {
+        var points: [InsertionPoint] = []
+        var seen = Set<String>()
+        for page in site.pages {
+            for line in page.response.headers(named: "Set-Cookie") {
+                guard let cookie = SetCookie(line), !cookie.value.isEmpty, seen.insert(cookie.name).inserted else { continue }
+                let endpoint = Endpoint(method: "GET", url: page.request.url, discovery: .link)
+                points.append(InsertionPoint(endpoint: endpoint, place: .cookie(cookie.name), original: cookie.value))
+            }
+        }
+        return points
+    }
+
+    /// curl's text without the `METHOD URL: ` prefix the HTTP module adds.
+    static func reason(_ message: String) -> String {
+        guard let range = message.range(of: ": ") else { return message }
+        return String(message[range.upperBound...])
+    }
+}

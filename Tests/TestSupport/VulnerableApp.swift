@@ -1,0 +1,110 @@
+import Foundation
+
+/// The deliberately vulnerable web application of `Tests/Fixtures/dast` (Python standard
+/// library, loopback only), started by a test and stopped after it. `expected` is its manifest:
+/// every seeded vulnerability with its safe twin.
+public final class VulnerableApp: @unchecked Sendable {
+    /// The fixture directory.
+    public static let directory: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        url.deleteLastPathComponent()
+        url.deleteLastPathComponent()
+        return url.appendingPathComponent("Fixtures/dast").path
+    }()
+
+    /// True when a Python 3 interpreter is there to run the app.
+    public static let pythonAvailable = FileManager.default.isExecutableFile(atPath: python)
+    static let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "/usr/local/bin/python3"
+
+    /// The port it listens on (127.0.0.1).
+    public let port: Int
+    /// `http://127.0.0.1:PORT/`.
+    public var url: String { "http://127.0.0.1:\(port)/" }
+    private let process: Process
+    private let portDirectory: String
+
+    /// Starts the app and waits (up to 30 s) for it to listen.
+    public init() throws {
+        portDirectory = NSTemporaryDirectory() + "vulnapp-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: portDirectory, withIntermediateDirectories: false)
+        let portFile = portDirectory + "/port"
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.python)
+        process.arguments = [Self.directory + "/vulnapp.py", "--port", "0", "--port-file", portFile]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var found: Int?
+        for _ in 0..<300 {
+            if let text = try? String(contentsOfFile: portFile, encoding: .utf8),
+                let number = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
+            {
+                found = number
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        guard let found else {
+            process.terminate()
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "vulnapp did not start"])
+        }
+        port = found
+    }
+
+    /// Stops the app.
+    public func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: portDirectory)
+    }
+
+    deinit { stop() }
+
+    /// One seeded vulnerability or passive issue of the manifest.
+    public struct Expected: Sendable, Decodable {
+        /// The manifest's id (`xss-reflected-body`).
+        public var id: String
+        /// The class (`xss-reflected`, `missing-csp`, ...).
+        public var `class`: String
+        /// The CWE the finding must carry.
+        public var cwe: Int
+        /// The method (vulnerabilities only).
+        public var method: String?
+        /// The path.
+        public var path: String
+        /// The parameter (vulnerabilities only).
+        public var parameter: String?
+        /// How a crawler finds it (`link`, `form`, `robots`, `sitemap`, `openapi`, `auth`).
+        public var discovery: String?
+        /// The safe twin (method, path, parameter).
+        public var twin: Twin?
+    }
+
+    /// A safe twin's address.
+    public struct Twin: Sendable, Decodable {
+        /// The method.
+        public var method: String?
+        /// The path.
+        public var path: String
+        /// The parameter.
+        public var parameter: String?
+    }
+
+    /// The manifest's parts the tests use.
+    public struct Manifest: Sendable, Decodable {
+        /// Seeded vulnerabilities.
+        public var vulnerabilities: [Expected]
+        /// Seeded passive issues.
+        public var passive: [Expected]
+        /// URLs a scan must never request (`{port}`, `{otherPort}` placeholders).
+        public var outOfScope: [String]
+    }
+
+    /// `expected.json`.
+    public static func manifest() throws -> Manifest {
+        let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/expected.json"))
+        return try JSONDecoder().decode(Manifest.self, from: data)
+    }
+}
