@@ -203,3 +203,20 @@ import Testing
         #expect(throws: SentinelError.self) { try OpenAPIDocument.load(path: Self.fixtures + "/missing.yaml") }
     }
 }
+
+extension OpenAPIDocumentTests {
+    @Test func flowStyleYAMLStartingWithABraceIsRead() throws {
+        let document = try OpenAPIDocument.parse(bytes: Array("{openapi: 3.0.1, paths: {/a: {get: {}}}}".utf8), file: "f.yaml")
+        #expect(document.operations.map(\.pathTemplate) == ["/a"])
+    }
+
+    @Test func manyOperationsShareTheDocumentBudgets() throws {
+        // Every path is the same $ref'd item of 1 000 parameters: a small file, a large expansion.
+        let shared = (0..<1_000).map { #"{"name": "p\#($0)", "in": "query"}"# }.joined(separator: ",")
+        let paths = (0..<200).map { ##""/p\##($0)": {"$ref": "#/components/pathItems/X"}"## }.joined(separator: ",")
+        let components = #""components": {"pathItems": {"X": {"parameters": [\#(shared)], "get": {}}}}"#
+        let document = try parse(#"{"openapi": "3.1.0", "paths": {\#(paths)}, \#(components)}"#)
+        #expect(document.operations.count == 100, "100 000 parameters in all")
+        #expect(document.operations.allSatisfy { $0.parameters.count == 1_000 })
+    }
+}

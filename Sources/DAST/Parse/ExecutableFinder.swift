@@ -34,7 +34,7 @@ struct ExecutableFinder {
         _ = HTMLAttributeScanner.scan(bytes, from: token.nameRange.upperBound) { attribute in
             let value = attribute.valueRange ?? attribute.nameRange.upperBound..<attribute.nameRange.upperBound
             if attribute.name == "type", type == nil { type = HTMLEntities.decode(bytes[value], inAttribute: true) }
-            let valueHasMarker = ByteSearch.contains(marker, in: bytes, range: value)
+            let valueHasMarker = value.count >= marker.count && ByteSearch.contains(marker, in: bytes, range: value)
             if attribute.name.hasPrefix("on"), valueHasMarker || attribute.name.contains(lowercasedMarker) {
                 found.append(.eventHandler(attribute: attribute.name))
             }

@@ -26,7 +26,9 @@ public struct JSONBody: Sendable, Hashable {
     public var text: String { JSONWriter.string(root, style: .compact, sortKeys: false) }
 
     /// The paths of the scalar leaves in document order: members joined with `.`, array
-    /// elements as `[index]`. Empty for a scalar body. At most `maxFieldPaths`.
+    /// elements as `[index]` (keys are written as they are, so a key holding `.` or `[` makes
+    /// an ambiguous path; `replacing` then takes the first leaf that matches). Empty for a
+    /// scalar body. At most `maxFieldPaths`.
     public var fieldPaths: [String] {
         var paths: [String] = []
         Self.walk(root, path: "", depth: 0) { path, _ in

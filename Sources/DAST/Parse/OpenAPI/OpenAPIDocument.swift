@@ -34,9 +34,18 @@ public struct OpenAPIDocument: Sendable, Hashable {
         let reader = DocumentReader(source: file)
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         let first = bytes[start...].first { !HTMLBytes.isSpace($0) }
-        let root =
-            first == UInt8(ascii: "{")
-            ? try JSON.parse(bytes, file: file) : try YAML.parse(bytes, file: file, scalars: .typed)
+        let root: DocumentNode
+        if first == UInt8(ascii: "{") {
+            do {
+                root = try JSON.parse(bytes, file: file)
+            } catch {
+                // A YAML flow mapping also starts with `{`; the JSON error is the better one otherwise.
+                guard let yaml = try? YAML.parse(bytes, file: file, scalars: .typed) else { throw error }
+                root = yaml
+            }
+        } else {
+            root = try YAML.parse(bytes, file: file, scalars: .typed)
+        }
         guard root.isObject else { throw reader.fail(root, "", "not an OpenAPI document (expected a mapping)") }
         guard let versionNode = root["openapi"] else {
             if let swagger = root.member("swagger") {

@@ -4,9 +4,15 @@ import Documents
 /// parameters, request bodies and servers.
 struct OpenAPIOperationReader {
     static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
+    /// The most example values built for the whole document (each body has its own smaller cap).
+    static let maxExampleNodes = 500_000
+    /// The most parameters kept over all operations.
+    static let maxParameters = 100_000
 
     let root: DocumentNode
     var references: OpenAPIReferences
+    private var exampleNodes = OpenAPIOperationReader.maxExampleNodes
+    private var parameterCount = 0
 
     init(root: DocumentNode, file: String) {
         self.root = root
@@ -28,11 +34,15 @@ struct OpenAPIOperationReader {
                 guard operations.count < OpenAPIDocument.maxOperations else { return operations }
                 let operation = member.value
                 let servers = Self.servers(operation["servers"])
+                let merged = Self.merge(shared, parameters(operation["parameters"]))
+                // Path-level parameters are copied into every operation: count them there.
+                guard parameterCount + merged.count <= Self.maxParameters else { return operations }
+                parameterCount += merged.count
                 operations.append(
                     APIOperation(
                         method: member.key, pathTemplate: entry.key, operationId: operation["operationId"]?.scalarText,
                         summary: operation["summary"]?.scalarText,
-                        parameters: Self.merge(shared, parameters(operation["parameters"])),
+                        parameters: merged,
                         requestBody: operation["requestBody"].flatMap { requestBody($0) },
                         servers: servers.isEmpty ? (pathServers.isEmpty ? documentServers : pathServers) : servers,
                         line: member.line))
@@ -84,8 +94,12 @@ struct OpenAPIOperationReader {
             if let value = references.resolve(entry.value)?["value"] { return value }
         }
         if let media = node["content"]?.members.first?.value, let example = media["example"] { return example }
-        var builder = SchemaExample(references: references)
-        defer { references = builder.references }
+        var builder = SchemaExample(references: references, budget: exampleNodes)
+        let allowance = builder.budget
+        defer {
+            references = builder.references
+            exampleNodes -= allowance - builder.budget
+        }
         return schema.flatMap { builder.value($0) } ?? SchemaExample.node(.string("sentinel"))
     }
 

@@ -15,10 +15,12 @@ struct SchemaExample {
     static let maxProperties = 200
 
     var references: OpenAPIReferences
-    private var budget = SchemaExample.maxNodes
+    /// Values left to build; the caller passes what the whole document has left.
+    private(set) var budget: Int
 
-    init(references: OpenAPIReferences) {
+    init(references: OpenAPIReferences, budget: Int = SchemaExample.maxNodes) {
         self.references = references
+        self.budget = min(budget, Self.maxNodes)
     }
 
     /// An example for `schema`, nil when none can be built (a cycle, an unresolvable `$ref`,
