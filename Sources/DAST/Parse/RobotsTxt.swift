@@ -7,11 +7,14 @@ public struct RobotsTxt: Sendable, Hashable {
         public let allow: Bool
         /// The path pattern: `*` matches any sequence, a final `$` anchors the end.
         public let pattern: String
+        /// The pattern normalised for matching, once rather than on every `allows`.
+        let matcher: [UInt8]
 
         /// A rule for `pattern`.
         public init(allow: Bool, pattern: String) {
             self.allow = allow
             self.pattern = pattern
+            matcher = Array(RobotsPattern.normalized(pattern).utf8)
         }
     }
 
@@ -47,13 +50,10 @@ public struct RobotsTxt: Sendable, Hashable {
         let target = Array(RobotsPattern.normalized(path).utf8)
         guard target != Array("/robots.txt".utf8) else { return true }
         var best: (length: Int, allow: Bool)?
-        for rule in rules(for: agent) {
-            let pattern = Array(RobotsPattern.normalized(rule.pattern).utf8)
-            guard RobotsPattern.matches(pattern, target) else { continue }
-            if let current = best, current.length > pattern.count || (current.length == pattern.count && current.allow) {
-                continue
-            }
-            best = (pattern.count, rule.allow)
+        for rule in rules(for: agent) where RobotsPattern.matches(rule.matcher, target) {
+            let length = rule.matcher.count
+            if let current = best, current.length > length || (current.length == length && current.allow) { continue }
+            best = (length, rule.allow)
         }
         return best?.allow ?? true
     }

@@ -34,15 +34,12 @@ public enum FormEncoding {
         out.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = URLText.hexValue(bytes[index + 1]),
-                let low = URLText.hexValue(bytes[index + 2])
-            {
-                out.append(high << 4 | low)
+            if let decoded = URLText.escapedByte(bytes, at: index) {
+                out.append(decoded)
                 index += 3
                 continue
             }
-            out.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            out.append(bytes[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : bytes[index])
             index += 1
         }
         return String(decoding: out, as: UTF8.self)

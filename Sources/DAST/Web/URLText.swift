@@ -32,6 +32,14 @@ enum URLText {
         }
     }
 
+    /// The byte a valid `%XX` escape at `index` stands for; nil when there is none.
+    static func escapedByte(_ bytes: [UInt8], at index: Int) -> UInt8? {
+        guard bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
+            let low = hexValue(bytes[index + 2])
+        else { return nil }
+        return high << 4 | low
+    }
+
     /// `%XX` with uppercase hex digits.
     static func escape(_ byte: UInt8, into out: inout [UInt8]) {
         let digits = Array("0123456789ABCDEF".utf8)
@@ -59,10 +67,8 @@ enum URLText {
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
-            if uppercasing, byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
-                let low = hexValue(bytes[index + 2])
-            {
-                escape(high << 4 | low, into: &out)
+            if uppercasing, let decoded = escapedByte(bytes, at: index) {
+                escape(decoded, into: &out)
                 index += 3
                 continue
             }

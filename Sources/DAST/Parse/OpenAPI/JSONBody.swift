@@ -39,6 +39,11 @@ public struct JSONBody: Sendable, Hashable {
         return paths
     }
 
+    /// The top-level members as form pairs (nested values as JSON text), for form bodies.
+    var formPairs: [FormPair] {
+        root.members.map { (name: $0.key, value: OpenAPIText.text(of: $0.value)) }
+    }
+
     /// This body with the scalar at `path` replaced by the string `value`; nil when no scalar
     /// field has that path.
     public func replacing(_ path: String, with value: String) -> JSONBody? {

@@ -131,10 +131,3 @@ struct OpenAPIOperationReader {
         }
     }
 }
-
-extension JSONBody {
-    /// The top-level members as form pairs.
-    var formPairs: [FormPair] {
-        root.members.map { (name: $0.key, value: OpenAPIText.text(of: $0.value)) }
-    }
-}
