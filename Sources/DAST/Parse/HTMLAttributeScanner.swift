@@ -3,25 +3,20 @@
 /// Shared by the tokenizer (which keeps a bounded number) and the reflection analysis (which
 /// walks every attribute of the tags a marker sits in).
 enum HTMLAttributeScanner {
-    /// Where the tag ends (just past `>`, or the end of input), whether `>` was found, and
-    /// whether the tag closed with `/>`.
+    /// Where the tag ends (just past `>`, or the end of input) and whether `>` was found.
+    /// (`/>` means nothing to HTML elements, so it is not reported.)
     struct Result {
         var end: Int
         var terminated: Bool
-        var selfClosing: Bool
     }
 
     /// Visits each attribute in order starting at `start`.
     static func scan(_ bytes: [UInt8], from start: Int, visit: (HTMLAttribute) -> Void) -> Result {
         var index = start
         while true {
-            var slash = false
-            while index < bytes.count, HTMLBytes.isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "/") {
-                slash = bytes[index] == UInt8(ascii: "/")
-                index += 1
-            }
-            guard index < bytes.count else { return Result(end: bytes.count, terminated: false, selfClosing: false) }
-            if bytes[index] == UInt8(ascii: ">") { return Result(end: index + 1, terminated: true, selfClosing: slash) }
+            while index < bytes.count, HTMLBytes.isSpace(bytes[index]) || bytes[index] == UInt8(ascii: "/") { index += 1 }
+            guard index < bytes.count else { return Result(end: bytes.count, terminated: false) }
+            if bytes[index] == UInt8(ascii: ">") { return Result(end: index + 1, terminated: true) }
             // The first byte belongs to the name even when it is `=` (a parse error browsers accept).
             let nameStart = index
             index += 1

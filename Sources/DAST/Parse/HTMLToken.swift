@@ -31,10 +31,6 @@ struct HTMLToken: Sendable {
     /// The attributes in order, at most the tokenizer's limit; a repeated name keeps all copies
     /// (lookups take the first, as browsers do).
     var attributes: [HTMLAttribute] = []
-    /// Whether attributes beyond the limit were dropped.
-    var attributesTruncated = false
-    /// Whether the tag ended with `/>`.
-    var selfClosing = false
     /// False for a tag cut off by the end of input (browsers drop it).
     var terminated = true
     /// The inside of a comment, text, raw text or RCDATA token.

@@ -115,10 +115,9 @@ struct HTMLTokenizer {
         let limit = kind == .startTag ? maxAttributes : 0
         var kept: [HTMLAttribute] = []
         let scan = HTMLAttributeScanner.scan(bytes, from: cursor) { attribute in
-            if kept.count < limit { kept.append(attribute) } else { token.attributesTruncated = true }
+            if kept.count < limit { kept.append(attribute) }
         }
         token.attributes = kept
-        token.selfClosing = scan.selfClosing
         token.terminated = scan.terminated
         token.range = index..<scan.end
         position = scan.end
