@@ -53,11 +53,18 @@ struct OpenAPIOperationReader {
 
     /// Operation-level parameters replace path-level ones with the same name and location.
     static func merge(_ shared: [APIParameter], _ own: [APIParameter]) -> [APIParameter] {
+        func key(_ parameter: APIParameter) -> String { parameter.location.rawValue + " " + parameter.name }
         var merged = shared
+        // Indexed by location and name so long parameter lists merge in linear time.
+        var index: [String: Int] = [:]
+        for (position, parameter) in shared.enumerated() where index[key(parameter)] == nil {
+            index[key(parameter)] = position
+        }
         for parameter in own {
-            if let index = merged.firstIndex(where: { $0.name == parameter.name && $0.location == parameter.location }) {
-                merged[index] = parameter
+            if let position = index[key(parameter)] {
+                merged[position] = parameter
             } else {
+                index[key(parameter)] = merged.count
                 merged.append(parameter)
             }
         }
@@ -107,16 +114,16 @@ struct OpenAPIOperationReader {
         guard let node = references.resolve(entry), let content = node["content"] else { return nil }
         let types = content.members.map(\.key)
         guard let mediaType = OpenAPIMediaTypes.preferred(types), let media = content[mediaType] else { return nil }
-        let value = example(media, schema: media["schema"])
+        let body = JSONBody(example(media, schema: media["schema"]))
         let text: String
         switch OpenAPIMediaTypes.essence(mediaType) {
-        case let type where OpenAPIMediaTypes.isJSON(type): text = JSONBody(value).text
-        case "application/x-www-form-urlencoded": text = FormEncoding.encode(JSONBody(value).formPairs)
+        case let type where OpenAPIMediaTypes.isJSON(type): text = body.text
+        case "application/x-www-form-urlencoded": text = FormEncoding.encode(body.formPairs)
         case "multipart/form-data": text = ""
-        case let type where OpenAPIMediaTypes.isXML(type): text = value.string ?? OpenAPIText.xml(of: value)
-        default: text = OpenAPIText.text(of: value)
+        case let type where OpenAPIMediaTypes.isXML(type): text = body.root.string ?? OpenAPIText.xml(of: body.root)
+        default: text = OpenAPIText.text(of: body.root)
         }
-        return APIRequestBody(mediaType: mediaType, required: node["required"]?.bool == true, body: JSONBody(value), text: text)
+        return APIRequestBody(mediaType: mediaType, required: node["required"]?.bool == true, body: body, text: text)
     }
 
     /// Server URLs with `{variable}`s replaced by their `default` (else first `enum` value).
