@@ -68,4 +68,14 @@ install_if_missing "$DIR" bandit "$BANDIT_SPEC"
 # semgrep's --version may try the network; keep it quiet and offline.
 export SEMGREP_ENABLE_VERSION_CHECK=0 SEMGREP_SEND_METRICS=off
 install_if_missing "$DIR" semgrep "$SEMGREP_SPEC"
+# wapiti3's mitmproxy needs urwid-mitmproxy, which PyPI has only as source with a C extension:
+# building it needs a compiler and Python's headers.
+if ! "$WAPITI_DIR/bin/wapiti" --version >/dev/null 2>&1; then
+    python_h="$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h"
+    if ! command -v gcc >/dev/null 2>&1 || [ ! -f "$python_h" ]; then
+        log "gcc or $python_h is missing (wapiti3 builds a C extension); installing gcc and python3-dev with apt"
+        apt-get install -y --no-install-recommends gcc python3-dev >&2 \
+            || { apt-get update >&2 && apt-get install -y --no-install-recommends gcc python3-dev >&2; }
+    fi
+fi
 install_if_missing "$WAPITI_DIR" wapiti "$WAPITI_SPEC"
