@@ -4,10 +4,12 @@ import Sandbox
 import Support
 
 /// Wapiti (DAST) run inside the sandbox with the `scan-wapiti` profile against one URL. Its
-/// only egress is the sandbox's proxy, allowed exactly the target's `host:port` for the run (a
-/// loopback or private target is reachable because that entry names it; nothing else is).
-/// Passive modules only unless `active`; the proxy's log of what Wapiti reached (and was
-/// refused) is reported as notices.
+/// only egress is the sandbox's proxy, allowed exactly the target's `host:port` for the run;
+/// nothing else is reachable. A loopback or private target must be given by its address
+/// (`http://127.0.0.1:8080/`): the entry then names private space explicitly, while a host name
+/// that resolves to private space is refused by the proxy. Passive modules only unless
+/// `active`; the proxy's log of what Wapiti reached (and was refused) is reported as notices.
+/// No update checks or bug reports leave the sandbox (`--no-bugreport`; no `wapp` module).
 ///
 /// The report never touches the host's filesystem: Wapiti writes it to the sandbox's tmpfs and
 /// a shell in the sandbox prints it on stdout once Wapiti has exited (Wapiti's own log goes to
