@@ -11,7 +11,7 @@ PREFIX      ?= /usr/local
 DESTDIR     ?=
 APT_PACKAGES = libseccomp-dev libcap-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libssl-dev \
                pkg-config curl git python3 python3-venv python3-pip python3-pytest python3-yaml python3-jinja2 \
-               python3-requests bubblewrap hyperfine time chromium
+               python3-requests bubblewrap hyperfine time chromium gcc python3-dev
 VENV         = .venv
 PIP_PACKAGES = jsonschema packaging cvss pyyaml
 TOOLS_DIR   ?= /opt/sentinel-tools/venv
@@ -42,7 +42,8 @@ pip-deps:
 	done
 
 # Bandit and Semgrep in a venv the sandbox profiles bind read-only (Debian's python3, so the
-# interpreter resolves inside the sandbox).
+# interpreter resolves inside the sandbox); Wapiti in its own venv beside it (gcc and
+# python3-dev build the C extension one of its dependencies ships only as source).
 tools: apt-deps
 	@scripts/install-tools.sh $(TOOLS_DIR)
 

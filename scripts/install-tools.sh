@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Installs the external scanners Sentinel runs in the sandbox (bandit, semgrep) into a venv.
+# Installs the external scanners Sentinel runs in the sandbox (bandit, semgrep, wapiti) into venvs.
 #
 #   scripts/install-tools.sh [DIR]      DIR defaults to $SENTINEL_TOOLS or /opt/sentinel-tools/venv
 #
-# Idempotent: a tool whose `DIR/bin/<tool> --version` already works is left alone.
+# Bandit and Semgrep go into DIR. Wapiti goes into its own venv beside it, DIR/../wapiti (or
+# $WAPITI_DIR): wapiti3 pins exact versions (httpx==0.27.0, typing-extensions==4.10.0, h11, packaging)
+# that would downgrade what Semgrep needs in the shared venv and break it.
+#
+# Idempotent: a tool whose `<venv>/bin/<tool> --version` already works is left alone.
 # The venv is made by Debian's /usr/bin/python3 (not pyenv's): the sandbox profiles bind only
 # /usr, /lib*, /etc and /opt/sentinel-tools, so the venv's interpreter must resolve inside them.
 set -euo pipefail
@@ -12,6 +16,8 @@ DIR="${1:-${SENTINEL_TOOLS:-/opt/sentinel-tools/venv}}"
 PYTHON=/usr/bin/python3
 BANDIT_SPEC="${BANDIT_SPEC:-bandit}"
 SEMGREP_SPEC="${SEMGREP_SPEC:-semgrep}"
+WAPITI_SPEC="${WAPITI_SPEC:-wapiti3==3.2.*}"
+WAPITI_DIR="${WAPITI_DIR:-$(dirname "$DIR")/wapiti}"
 
 log() { printf 'install-tools: %s\n' "$*" >&2; }
 
@@ -26,32 +32,50 @@ if ! "$PYTHON" -c 'import ensurepip, venv' 2>/dev/null; then
         || { apt-get update >&2 && apt-get install -y --no-install-recommends python3-venv >&2; }
 fi
 
-# A venv made by another interpreter (e.g. pyenv's) would not run inside the sandbox: redo it.
-if [ -f "$DIR/pyvenv.cfg" ] && ! grep -Eq '^home = /usr/bin/?$' "$DIR/pyvenv.cfg"; then
-    log "$DIR was made by another interpreter ($(grep '^home' "$DIR/pyvenv.cfg")); recreating it"
-    rm -rf "$DIR"
-fi
-if [ ! -x "$DIR/bin/python" ]; then
-    log "creating venv $DIR"
-    mkdir -p "$(dirname "$DIR")"
-    "$PYTHON" -m venv "$DIR"
-fi
-
-PIP=("$DIR/bin/python" -m pip --disable-pip-version-check --no-input --quiet)
-
-install_if_missing() {
-    local tool="$1" spec="$2"
-    if "$DIR/bin/$tool" --version >/dev/null 2>&1; then
-        log "$tool present: $("$DIR/bin/$tool" --version 2>/dev/null | head -n 1)"
-        return 0
+# make_venv VENV: a venv made by Debian's python3. One made by another interpreter (e.g. pyenv's)
+# would not run inside the sandbox: redo it.
+make_venv() {
+    local venv="$1"
+    if [ -f "$venv/pyvenv.cfg" ] && ! grep -Eq '^home = /usr/bin/?$' "$venv/pyvenv.cfg"; then
+        log "$venv was made by another interpreter ($(grep '^home' "$venv/pyvenv.cfg")); recreating it"
+        rm -rf "$venv"
     fi
-    log "installing $spec"
-    "${PIP[@]}" install "$spec"
-    "$DIR/bin/$tool" --version >/dev/null 2>&1 || { log "$tool does not run after installing"; return 1; }
-    log "$tool installed: $("$DIR/bin/$tool" --version 2>/dev/null | head -n 1)"
+    if [ ! -x "$venv/bin/python" ]; then
+        log "creating venv $venv"
+        mkdir -p "$(dirname "$venv")"
+        "$PYTHON" -m venv "$venv"
+    fi
 }
 
-install_if_missing bandit "$BANDIT_SPEC"
+# install_if_missing VENV TOOL SPEC [VERSION-ARGS...]: pip-installs SPEC into VENV unless
+# `VENV/bin/TOOL VERSION-ARGS` (default --version) already works.
+install_if_missing() {
+    local venv="$1" tool="$2" spec="$3"
+    shift 3
+    local version=("${@:---version}")
+    make_venv "$venv"
+    if "$venv/bin/$tool" "${version[@]}" >/dev/null 2>&1; then
+        log "$tool present: $("$venv/bin/$tool" "${version[@]}" 2>/dev/null | grep -m 1 -E '[0-9]+\.[0-9]+')"
+        return 0
+    fi
+    log "installing $spec into $venv"
+    "$venv/bin/python" -m pip --disable-pip-version-check --no-input --quiet install "$spec"
+    "$venv/bin/$tool" "${version[@]}" >/dev/null 2>&1 || { log "$tool does not run after installing"; return 1; }
+    log "$tool installed: $("$venv/bin/$tool" "${version[@]}" 2>/dev/null | grep -m 1 -E '[0-9]+\.[0-9]+')"
+}
+
+install_if_missing "$DIR" bandit "$BANDIT_SPEC"
 # semgrep's --version may try the network; keep it quiet and offline.
 export SEMGREP_ENABLE_VERSION_CHECK=0 SEMGREP_SEND_METRICS=off
-install_if_missing semgrep "$SEMGREP_SPEC"
+install_if_missing "$DIR" semgrep "$SEMGREP_SPEC"
+# wapiti3's mitmproxy needs urwid-mitmproxy, which PyPI has only as source with a C extension:
+# building it needs a compiler and Python's headers.
+if ! "$WAPITI_DIR/bin/wapiti" --version >/dev/null 2>&1; then
+    python_h="$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h"
+    if ! command -v gcc >/dev/null 2>&1 || [ ! -f "$python_h" ]; then
+        log "gcc or $python_h is missing (wapiti3 builds a C extension); installing gcc and python3-dev with apt"
+        apt-get install -y --no-install-recommends gcc python3-dev >&2 \
+            || { apt-get update >&2 && apt-get install -y --no-install-recommends gcc python3-dev >&2; }
+    fi
+fi
+install_if_missing "$WAPITI_DIR" wapiti "$WAPITI_SPEC"

@@ -70,7 +70,7 @@ public struct NativeDASTScanner: Scanner {
                 profile: profile, command: [workerExecutable, "dast-worker", Self.optionsPath], workspace: workspace,
                 extraReadOnly: [workerExecutable] + RuntimeLibraries.directories(), timeout: options.maxDuration + 60)
             var withEgress = invocation
-            withEgress.allowEgress = [Scope(target: start).egressEntry]
+            withEgress.networkAllow = [Scope(target: start).egressEntry]
             return try run(withEgress, context: context)
         }
         if let fatal = result.worker.fatal { throw SentinelError(.invalidInput, "--dast: \(fatal)") }

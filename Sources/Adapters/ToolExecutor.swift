@@ -15,13 +15,14 @@ public struct ToolInvocation: Sendable, Hashable {
     public var environment: [String: String]
     /// Wall-clock limit in seconds; `nil` keeps the profile's.
     public var timeout: Double?
-    /// Egress allow entries added to the profile's for this run (a DAST target's `host:port`).
-    public var allowEgress: [String] = []
+    /// Replaces the profile's `network.allow` for this run (a DAST tool's target alone);
+    /// `nil` keeps the profile's list. The profile's mode and deny entries still apply.
+    public var networkAllow: [String]?
 
     /// An invocation; see the properties.
     public init(
         profile: String, command: [String], workspace: String, extraReadOnly: [String] = [],
-        environment: [String: String] = [:], timeout: Double? = nil
+        environment: [String: String] = [:], timeout: Double? = nil, networkAllow: [String]? = nil
     ) {
         self.profile = profile
         self.command = command
@@ -29,6 +30,7 @@ public struct ToolInvocation: Sendable, Hashable {
         self.extraReadOnly = extraReadOnly
         self.environment = environment
         self.timeout = timeout
+        self.networkAllow = networkAllow
     }
 }
 
@@ -50,11 +52,12 @@ public struct SandboxToolExecutor: ToolExecutor {
         self.runner = runner
     }
 
-    /// Runs `invocation` with its profile, output captured. Refuses, before launching, extra
-    /// binds the profile's tmpfs or hidden paths would cover (they would be missing inside).
+    /// Runs `invocation` with its profile (its `network.allow` replaced when the invocation
+    /// names one), output captured. Refuses, before launching, extra binds the profile's tmpfs
+    /// or hidden paths would cover (they would be missing inside).
     public func execute(_ invocation: ToolInvocation) throws -> RunResult {
         var profile = try runner.profiles.resolve(invocation.profile)
-        profile.network.allow += invocation.allowEgress
+        if let allow = invocation.networkAllow { profile.network.allow = allow }
         if let (path, mount) = AdapterBinds.shadowed(invocation.extraReadOnly, by: profile.filesystem) {
             throw SentinelError(
                 .invalidInput,

@@ -5,7 +5,7 @@ import Testing
 @testable import Sandbox
 
 @Suite struct ProfileLoaderTests {
-    @Test(arguments: ["minimal", "scan-bandit", "scan-semgrep", "fix-verify"])
+    @Test(arguments: ["minimal", "scan-bandit", "scan-semgrep", "scan-wapiti", "fix-verify"])
     func shippedProfilesLoad(name: String) throws {
         let profile = try ProfileLoader.load(path: "\(Paths.profiles)/\(name).yaml")
         #expect(profile.name == name)
@@ -32,6 +32,11 @@ import Testing
         let semgrep = try ProfileLoader.load(path: "\(Paths.profiles)/scan-semgrep.yaml")
         #expect(semgrep.network.mode == .proxy)
         #expect(semgrep.network.allow.isEmpty)
+        // Wapiti's allow-list is set per run to its target alone.
+        let wapiti = try ProfileLoader.load(path: "\(Paths.profiles)/scan-wapiti.yaml")
+        #expect(wapiti.network.mode == .proxy)
+        #expect(wapiti.network.allow.isEmpty)
+        #expect(wapiti.filesystem.workspace == .ro)
     }
 
     @Test func builtInMinimalMatchesTheShippedFile() throws {
@@ -162,7 +167,7 @@ import Testing
         let store = ProfileStore(directories: [Paths.profiles])
         #expect(try store.resolve("fix-verify").name == "fix-verify")
         #expect(try store.resolve(Paths.profiles + "/scan-bandit.yaml").name == "scan-bandit")
-        #expect(store.list().map(\.name) == ["fix-verify", "minimal", "scan-bandit", "scan-semgrep"])
+        #expect(store.list().map(\.name) == ["fix-verify", "minimal", "scan-bandit", "scan-semgrep", "scan-wapiti"])
         #expect(throws: SentinelError.self) { try store.resolve("no-such-profile") }
         // The built-in copy keeps `minimal` working without a profiles directory.
         #expect(try ProfileStore(directories: []).resolve("minimal") == Profile.minimal)
