@@ -11,8 +11,14 @@ public enum ToolName {
     public static let bandit = "bandit"
     /// The Semgrep adapter.
     public static let semgrep = "semgrep"
+    /// The native web scanner (DAST).
+    public static let dast = "dast"
+    /// OWASP ZAP, driven over its API.
+    public static let zap = "zap"
+    /// The Wapiti adapter.
+    public static let wapiti = "wapiti"
     /// The engines built into Sentinel; every other tool is an external adapter.
-    public static let builtIn: Set<String> = [native, secrets, osv]
+    public static let builtIn: Set<String> = [native, secrets, osv, dast]
 }
 
 /// Which native rules check what a Bandit test or a Semgrep rule checks (from the rules'

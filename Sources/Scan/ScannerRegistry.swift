@@ -1,13 +1,19 @@
 import Adapters
 import DAST
+import Findings
 /// Every scanner Sentinel knows, in the order reports list them.
 public enum ScannerRegistry {
     /// The scanners' tool names (`native`, `secrets`, `osv`, `bandit`, `semgrep`): what `--tools`
     /// and a config's `tools:` may name.
     public static var toolNames: [String] { standard(config: ScanConfig()).map(\.name) + webToolNames }
 
+    /// The tools a scan runs when nothing names them (the built-in engines).
+    public static var defaultToolNames: [String] {
+        standard(config: ScanConfig()).filter(\.isDefault).map(\.name) + [ToolName.dast]
+    }
+
     /// The web scanners' names: they exist only for a `--dast` scan.
-    public static let webToolNames = [DAST.toolName]
+    public static let webToolNames = [ToolName.dast, ToolName.zap, ToolName.wapiti]
 
     /// The scanners, configured by `config` (Semgrep's rule files) and, for `--dast`, `web`.
     public static func standard(config: ScanConfig, web: WebScanRequest? = nil) -> [any Adapters.Scanner] {
@@ -19,7 +25,15 @@ public enum ScannerRegistry {
             SemgrepScanner(configPaths: config.semgrepConfigs),
         ]
         if let web {
-            scanners.append(NativeDASTScanner(options: web.options, workerExecutable: web.workerExecutable))
+            let options = web.options
+            scanners.append(NativeDASTScanner(options: options, workerExecutable: web.workerExecutable))
+            scanners.append(WapitiScanner(targetURL: options.target, active: options.active, maxDuration: options.maxDuration))
+            if let zapURL = web.zapURL {
+                scanners.append(
+                    ZAPScanner(
+                        targetURL: options.target, apiURL: zapURL, apiKeyFile: web.zapKeyFile, active: options.active,
+                        maxDuration: options.maxDuration))
+            }
         }
         return scanners
     }

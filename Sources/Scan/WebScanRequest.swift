@@ -7,6 +7,10 @@ public struct WebScanRequest: Sendable {
     public var options: WebScanOptions
     /// The `sentinel` binary the worker runs (the running one).
     public var workerExecutable: String
+    /// A ZAP API to drive as well (`--zap URL`), nil for none.
+    public var zapURL: String?
+    /// The file holding that API's key (`--zap-key-file`).
+    public var zapKeyFile: String?
 
     /// A request; see the properties.
     public init(options: WebScanOptions, workerExecutable: String) {

@@ -28,15 +28,23 @@ struct ScanCommand: ParsableCommand {
     @Flag(help: "With --dast: also send attack payloads (injections; POST forms are submitted).") var active = false
     @Option(help: ArgumentHelp("With --dast: seed endpoints from this OpenAPI 3 document.", valueName: "file"))
     var openapi: String?
-    @Option(name: .customLong("header"), help: ArgumentHelp("With --dast: send this header with every request (repeatable).", valueName: "'Name: value'"))
+    @Option(
+        name: .customLong("header"),
+        help: ArgumentHelp("With --dast: send this header with every request (repeatable).", valueName: "'Name: value'"))
     var headers: [String] = []
-    @Option(name: .customLong("cookie"), help: ArgumentHelp("With --dast: start the session with this cookie (repeatable).", valueName: "name=value"))
+    @Option(
+        name: .customLong("cookie"),
+        help: ArgumentHelp("With --dast: start the session with this cookie (repeatable).", valueName: "name=value"))
     var cookies: [String] = []
     @Option(name: .customLong("max-duration"), help: "With --dast: stop the web scan after this long (default: 10m).")
     var maxDuration: String?
     @Option(name: .customLong("max-requests"), help: "With --dast: send at most this many requests (default: 6000).")
     var maxRequests: Int?
     @Option(help: "With --dast: at most this many requests per second (default: 40).") var rate: Double?
+    @Option(help: ArgumentHelp("With --dast: also drive the OWASP ZAP instance whose API is at this URL.", valueName: "url"))
+    var zap: String?
+    @Option(name: .customLong("zap-key-file"), help: ArgumentHelp("With --zap: the file holding ZAP's API key.", valueName: "file"))
+    var zapKeyFile: String?
 
     @Option(help: "Comma-separated tools to run (default: native,secrets,osv).")
     var tools: ToolList?
@@ -85,11 +93,15 @@ struct ScanCommand: ParsableCommand {
             return Int(bytes)
         }
         let web = try dast.map { try webScan(url: $0) }
-        if web == nil, active || openapi != nil || !headers.isEmpty || !cookies.isEmpty || maxDuration != nil
-            || maxRequests != nil || rate != nil
+        if web == nil,
+            active || openapi != nil || !headers.isEmpty || !cookies.isEmpty || maxDuration != nil
+                || maxRequests != nil || rate != nil || zap != nil || zapKeyFile != nil
         {
-            throw SentinelError(.invalidInput, "--active, --openapi, --header, --cookie, --max-duration, --max-requests and --rate need --dast URL")
+            throw SentinelError(
+                .invalidInput,
+                "--active, --openapi, --header, --cookie, --max-duration, --max-requests, --rate and --zap need --dast URL")
         }
+        if zapKeyFile != nil && zap == nil { throw SentinelError(.invalidInput, "--zap-key-file needs --zap URL") }
         if quiet && verbose { throw SentinelError(.invalidInput, "--quiet and --verbose cannot be used together") }
         if let output { try OptionValue.naming("--output") { try ReportDestination.check(output) } }
 
@@ -126,7 +138,7 @@ struct ScanCommand: ParsableCommand {
         }
         let request = ScanRequest(
             root: root, kinds: kinds.isEmpty ? nil : kinds,
-            tools: tools?.names,
+            tools: tools?.names ?? (zap != nil ? ScannerRegistry.defaultToolNames + [ToolName.zap] : nil),
             config: scanConfig, gate: gate, baseline: try baseline.map(Baseline.load),
             changedLines: try since.map { revision in
                 try OptionValue.naming("--since", value: revision) {
@@ -211,7 +223,7 @@ struct ScanCommand: ParsableCommand {
     /// The `--dast` request: the URL checked, the budgets parsed, the OpenAPI seeds read here
     /// (the worker in the sandbox cannot see the file).
     private func webScan(url: String) throws -> WebScanRequest {
-        _ = try WebTarget.parse(url)
+        let target = try WebTarget.parse(url)
         _ = try WebTarget.headers(headers)
         var options = WebScanOptions(target: url)
         options.active = active
@@ -231,8 +243,11 @@ struct ScanCommand: ParsableCommand {
             guard rate > 0 else { throw SentinelError(.invalidInput, "--rate: must be more than 0") }
             options.ratePerSecond = rate
         }
-        if let openapi { options.api = try APISeeds.load(path: openapi) }
-        return WebScanRequest(options: options, workerExecutable: try SelfExecutable.path())
+        if let openapi { options.api = try APISeeds.load(path: openapi, base: target) }
+        var request = WebScanRequest(options: options, workerExecutable: try SelfExecutable.path())
+        request.zapURL = zap
+        request.zapKeyFile = zapKeyFile
+        return request
     }
 
     private func isDirectory(_ path: String) -> Bool {

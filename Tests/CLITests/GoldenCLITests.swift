@@ -28,7 +28,7 @@ import Testing
         ["db", "status"], ["sandbox"], ["sandbox", "run"], ["sandbox", "profiles"], ["sandbox", "check"], ["doctor"],
         ["heal"], ["memory"], ["memory", "list"], ["memory", "show"], ["memory", "forget"], ["audit"],
         ["audit", "verify"], ["proposals"], ["proposals", "list"], ["proposals", "show"], ["proposals", "approve"],
-        ["proposals", "deny"],
+        ["proposals", "deny"], ["dast-worker"],
     ].map { path in
         Case(golden: "help-" + (["sentinel"] + path).joined(separator: "-"), arguments: path + ["--help"], status: 0)
     }

@@ -31,7 +31,8 @@ struct ActivePayloadTests {
         let injected = XXECheck.inject(entity: "file:///etc/passwd", into: original, root: root)
         #expect(
             injected
-                == #"<?xml version="1.0"?><!DOCTYPE note [<!ENTITY sentinel SYSTEM "file:///etc/passwd">]><note><to>&sentinel;</to></note>"#)
+                == #"<?xml version="1.0"?><!DOCTYPE note [<!ENTITY sentinel SYSTEM "file:///etc/passwd">]><note><to>&sentinel;</to></note>"#
+        )
     }
 
     @Test(arguments: [

@@ -14,7 +14,7 @@ struct VulnerableAppScanTests {
         options.active = active
         options.ratePerSecond = 0
         options.seed = 42
-        options.api = try APISeeds.load(path: VulnerableApp.directory + "/openapi.json")
+        options.api = try APISeeds.load(path: VulnerableApp.directory + "/openapi.json", base: try #require(WebURL(app.url)))
         return options
     }
 

@@ -76,7 +76,10 @@ struct WebScanBoundsTests {
     }
 
     @Test(arguments: [
-        ("http://user:secret@127.0.0.1:1/", "--dast: the URL holds credentials; pass them with --header 'Authorization: ...' so they stay out of reports"),
+        (
+            "http://user:secret@127.0.0.1:1/",
+            "--dast: the URL holds credentials; pass them with --header 'Authorization: ...' so they stay out of reports"
+        ),
         ("http://127.0.0.1:1/#top", "--dast: 'http://127.0.0.1:1/#top' has a fragment (#...), which never reaches the server; remove it"),
         ("ftp://127.0.0.1/", "--dast: 'ftp://127.0.0.1/' is not an http:// or https:// URL"),
         ("http://127.0.0.1:99999/", "--dast: 'http://127.0.0.1:99999/' is not a valid URL"),

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Foundation
 
 /// The deliberately vulnerable web application of `Tests/Fixtures/dast` (Python standard
@@ -51,10 +54,13 @@ public final class VulnerableApp: @unchecked Sendable {
         port = found
     }
 
-    /// Stops the app.
+    /// Stops the app: SIGTERM, and SIGKILL after five seconds (a request thread that sleeps,
+    /// like `/hang`'s, would hold a clean shutdown for minutes).
     public func stop() {
         if process.isRunning {
             process.terminate()
+            for _ in 0..<50 where process.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(atPath: portDirectory)

@@ -34,7 +34,7 @@ public struct InsertionPoint: Sendable, Hashable {
         case .json(let path): path.description
         case .cookie(let name): name
         case .header(let name): name
-        case .body: "(body)"
+        case .body: "body"
         }
     }
 

@@ -17,7 +17,9 @@ public final class WebClient: Sendable {
     private let counters = Mutex<(errors: Int, truncated: Int, firstError: String?)>((0, 0, nil))
 
     /// A client for `scope` over `transport`, adding `headers` to every request.
-    public init(scope: Scope, transport: any WebTransport, budget: RequestBudget, headers: [HTTPHeader] = [], cookies: CookieJar = CookieJar()) {
+    public init(
+        scope: Scope, transport: any WebTransport, budget: RequestBudget, headers: [HTTPHeader] = [], cookies: CookieJar = CookieJar()
+    ) {
         self.scope = scope
         self.transport = transport
         self.budget = budget

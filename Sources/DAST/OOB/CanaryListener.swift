@@ -94,7 +94,8 @@ public final class CanaryListener: Sendable {
         }
         if !token.isEmpty { hits.withLock { if $0.count < 10_000, $0[token] == nil { $0[token] = String(line.prefix(200)) } } }
         let body = CanaryRegistry.echo(of: token)
-        let response = "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        let response =
+            "HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         _ = Array(response.utf8).withUnsafeBytes { writeAll(client, $0) }
     }
 }

@@ -1,5 +1,7 @@
 import Dispatch
+import Foundation
 import HTTP
+import Support
 
 /// `WebTransport` over libcurl (`HTTPClient.send`): redirects off, bodies cut at `maxBodyBytes`
 /// rather than failing, an explicit proxy when one is given (inside the sandbox: the egress proxy,
@@ -22,6 +24,9 @@ public struct CurlTransport: WebTransport {
         self.maxBodyBytes = maxBodyBytes
     }
 
+    /// How the egress proxy's own answers start.
+    static let proxyPrefix = "sentinel egress: "
+
     /// Sends `request`; see `WebTransport`.
     public func send(_ request: WebRequest) throws -> WebResponse {
         var headers: [String: String] = [:]
@@ -35,6 +40,12 @@ public struct CurlTransport: WebTransport {
         let started = DispatchTime.now().uptimeNanoseconds
         let (response, body) = try HTTPClient.send(http)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        // The egress proxy answers for a target it could not reach (or may not): that is no
+        // answer from the target, and the scan must say so rather than scan the proxy's page.
+        if proxy != nil, [403, 502, 503, 504].contains(response.status), body.starts(with: Array(Self.proxyPrefix.utf8)) {
+            let reason = String(decoding: body.dropFirst(Self.proxyPrefix.utf8.count).prefix(300), as: UTF8.self)
+            throw SentinelError(.network, "\(request.method) \(request.url): \(reason.trimmingCharacters(in: .whitespacesAndNewlines))")
+        }
         return WebResponse(
             status: response.status, headers: response.headers, body: body, elapsed: elapsed, truncated: response.truncated)
     }

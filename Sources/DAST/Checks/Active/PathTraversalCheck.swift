@@ -7,7 +7,9 @@ import Findings
 public struct PathTraversalCheck: ActiveCheck {
     static let rule = WebRule(
         id: "path-traversal", name: "Path traversal (local file read)", severity: .high, cwe: [22, 73],
-        help: "Map input to files through an allow-list or an id; otherwise take the basename, join it to the base directory, resolve it and check it is still inside.")
+        help:
+            "Map input to files through an allow-list or an id; otherwise take the basename, join it to the base directory, resolve it and check it is still inside."
+    )
     static let payloads = [
         "../../../../../../../../../../etc/passwd", "/etc/passwd", "....//....//....//....//....//....//etc/passwd",
         "..%2f..%2f..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd", "file:///etc/passwd",

@@ -58,8 +58,10 @@ public struct SQLInjectionCheck: ActiveCheck {
         if numeric { shapes.append(([" AND 1=1", " AND 2>1"], [" AND 1=2", " AND 2>3"])) }
         for quote in ["'", "\""] where try BooleanProbe.quoteMatters(point, context: context, quote: quote) {
             shapes.append(
-                (["\(quote) AND \(quote)1\(quote)=\(quote)1", "\(quote) AND \(quote)b\(quote)>\(quote)a"],
-                 ["\(quote) AND \(quote)1\(quote)=\(quote)2", "\(quote) AND \(quote)a\(quote)>\(quote)b"]))
+                (
+                    ["\(quote) AND \(quote)1\(quote)=\(quote)1", "\(quote) AND \(quote)b\(quote)>\(quote)a"],
+                    ["\(quote) AND \(quote)1\(quote)=\(quote)2", "\(quote) AND \(quote)a\(quote)>\(quote)b"]
+                ))
         }
         for (holds, fails) in shapes {
             let holding = holds.map { value + $0 }

@@ -19,10 +19,10 @@ public struct CORSCheck: ProbeCheck {
     /// A check.
     public init() {}
 
-    /// Sends each distinct GET path (at most 60) once more with a foreign `Origin`.
+    /// Sends each distinct GET path (at most 300) once more with a foreign `Origin`.
     public func probe(_ site: Crawler.Result, start: WebURL, client: WebClient, sink: FindingSink) {
         var paths = Set<String>()
-        let endpoints = site.endpoints.filter { $0.method == "GET" && paths.insert($0.url.path).inserted }.prefix(60)
+        let endpoints = site.endpoints.filter { $0.method == "GET" && paths.insert($0.url.path).inserted }.prefix(300)
         ParallelLoop.run(endpoints.count, concurrency: 4) { index in
             var request = Array(endpoints)[index].request
             request.setHeader("Origin", Self.hostileOrigin)

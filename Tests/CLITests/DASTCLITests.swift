@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `sentinel scan --dast` end to end: the worker runs in the sandbox with the target as its only
+/// egress, findings come out in the usual report, and bad input exits 2 with one line.
+@Suite(.serialized)
+struct DASTCLITests {
+    @Test(
+        .enabled(if: TestHost.canSandbox, "the worker runs in the sandbox: needs root and user namespaces"),
+        .enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
+    func anActiveScanReportsThroughTheSandboxAndContactsOnlyTheTarget() throws {
+        let app = try VulnerableApp()
+        defer { app.stop() }
+        let home = NSTemporaryDirectory() + "dast-cli-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let result = try CLI.run(
+            [
+                "scan", "--dast", app.url, "--active", "--rate", "500", "--format", "json",
+                "--openapi", VulnerableApp.directory + "/openapi.json",
+            ], environment: ["SENTINEL_HOME": home, "PATH": "/usr/bin:/bin"], timeout: 600)
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let located = findings.compactMap { finding -> String? in
+            guard let location = finding["location"] as? [String: Any], let url = location["url"] as? String else { return nil }
+            return "\(finding["ruleId"] ?? "") \(url) \(location["parameter"] ?? "")"
+        }
+        #expect(located.contains("dast.xss-reflected \(app.url)xss/reflect q"))
+        #expect(located.contains("dast.sqli \(app.url)products id"))
+        #expect(located.contains("dast.ssrf \(app.url)fetch url"))
+        #expect(located.contains("dast.xxe \(app.url)xml body"))
+        #expect(!located.contains { $0.contains("/safe/") && !$0.contains("cookie") && !$0.contains("banner") })
+        // The egress log of the sandboxed worker names the target and nothing else.
+        let summary = try #require(report["summary"] as? [String: Any])
+        let notices = (summary["notices"] as? [[String: Any]] ?? []).compactMap { $0["message"] as? String }
+        let egress = try #require(notices.first { $0.hasPrefix("egress: ") })
+        #expect(egress.hasPrefix("egress: 127.0.0.1:\(app.port) allowed ("))
+        #expect(!egress.contains(", "), "another host was contacted: \(egress)")
+    }
+
+    @Test(arguments: [
+        (
+            ["--dast", "http://user:pw@127.0.0.1:9/"],
+            "sentinel: --dast: the URL holds credentials; pass them with --header 'Authorization: ...' so they stay out of reports\n"
+        ),
+        (
+            ["--dast", "http://127.0.0.1:9/#x"],
+            "sentinel: --dast: 'http://127.0.0.1:9/#x' has a fragment (#...), which never reaches the server; remove it\n"
+        ),
+        (["--dast", "file:///etc/passwd"], "sentinel: --dast: 'file:///etc/passwd' is not an http:// or https:// URL\n"),
+        (
+            ["--active"],
+            "sentinel: --active, --openapi, --header, --cookie, --max-duration, --max-requests, --rate and --zap need --dast URL\n"
+        ),
+        (["--dast", "http://127.0.0.1:9/", "--header", "Bearer token"], "sentinel: --header: an entry is not 'Name: value'\n"),
+        (
+            ["--dast", "http://127.0.0.1:9/", "--max-duration", "soon"],
+            "sentinel: --max-duration: 'soon' is not a duration (e.g. 90s, 10m)\n"
+        ),
+    ])
+    func badWebInputExitsTwoWithOneLine(arguments: [String], message: String) throws {
+        let result = try CLI.run(["scan"] + arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr == message)
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test(.enabled(if: TestHost.canSandbox, "the worker runs in the sandbox: needs root and user namespaces"))
+    func anUnreachableTargetExitsTwoNamingIt() throws {
+        let result = try CLI.run(["scan", "--dast", "http://127.0.0.1:9/", "--format", "json"], timeout: 120)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("sentinel: --dast: http://127.0.0.1:9/: the target did not answer: "))
+        #expect(result.stderr.hasSuffix("\n") && result.stderr.split(separator: "\n").count == 1)
+    }
+}
