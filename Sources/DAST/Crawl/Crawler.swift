@@ -107,8 +107,23 @@ public struct Crawler: Sendable {
         return found
     }
 
+    /// The operations of an OpenAPI document served at a well-known path (the first that parses),
+    /// parsed here, inside the sandbox, like every other answer.
+    private func discoveredAPI(state: CrawlState, observe: @escaping @Sendable (Exchange) -> Void) -> [APISeed] {
+        guard api.isEmpty else { return [] }
+        for path in ["/openapi.json", "/swagger.json", "/openapi.yaml", "/api/openapi.json", "/v3/api-docs"] {
+            guard let url = start.resolving(path), let answer = try? client.send(WebRequest(url: url)),
+                answer.status == 200, !answer.truncated, !answer.isHTML,
+                let document = try? OpenAPIDocument.parse(bytes: answer.body, file: path)
+            else { continue }
+            observe(Exchange(request: WebRequest(url: url), response: answer))
+            return APISeeds.seeds(of: document, base: start)
+        }
+        return []
+    }
+
     /// robots.txt paths and sitemaps, `/sitemap.xml`, and the OpenAPI operations.
-    private func seeds(state: CrawlState, observe: @Sendable (Exchange) -> Void) -> [Endpoint] {
+    private func seeds(state: CrawlState, observe: @escaping @Sendable (Exchange) -> Void) -> [Endpoint] {
         var found: [Endpoint] = []
         var sitemaps: [WebURL] = []
         func add(_ endpoint: Endpoint) {
@@ -140,7 +155,7 @@ public struct Crawler: Sendable {
                 if let url = start.resolving(location) { add(Endpoint(method: "GET", url: url, discovery: .sitemap)) }
             }
         }
-        for seed in api {
+        for seed in api + discoveredAPI(state: state, observe: observe) {
             guard let url = start.resolving(seed.pathAndQuery) else { continue }
             var endpoint = Endpoint(method: seed.method, url: url, discovery: .openapi)
             endpoint.headers = seed.headers.sorted { $0.key < $1.key }.map { NameValue($0.key, $0.value) }
