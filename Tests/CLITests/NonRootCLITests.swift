@@ -95,7 +95,7 @@ struct NonRootSandboxCLITests {
         #expect(occurrences(of: Nobody.notice, in: result.stderr) == 1)
     }
 
-    @Test(arguments: ["minimal", "scan-bandit", "scan-semgrep", "scan-wapiti", "fix-verify"])
+    @Test(arguments: ["minimal", "scan-bandit", "scan-semgrep", "scan-wapiti", "fix-verify", "dast"])
     func everyShippedProfileRunsAsNobody(profile: String) throws {
         let workspace = try Nobody.directory()
         defer { try? FileManager.default.removeItem(atPath: workspace) }

@@ -31,7 +31,7 @@ import Testing
     @Test func profilesListsTheShippedProfiles() throws {
         let result = try CLI.run(["sandbox", "profiles"])
         #expect(result.status == 0)
-        for name in ["minimal", "scan-bandit", "scan-semgrep", "scan-wapiti", "fix-verify"] {
+        for name in ["minimal", "scan-bandit", "scan-semgrep", "scan-wapiti", "fix-verify", "dast"] {
             #expect(result.stdout.contains(name))
         }
     }
