@@ -293,7 +293,7 @@ struct ScanTargetsCLITests {
         // A usage error from ArgumentParser; the whole text is in Golden/usage-bad-tools-entry.txt.
         #expect(
             unknown.stderr.hasPrefix(
-                "Error: The value 'sentinel' is invalid for '--tools <tools>'. Please provide one of 'native', 'secrets', 'osv', 'bandit' or 'semgrep'.\n"
+                "Error: The value 'sentinel' is invalid for '--tools <tools>'. Please provide one of the following:\n  - native\n"
             ))
 
         // The same word in the config file is named by file and key.
@@ -302,7 +302,7 @@ struct ScanTargetsCLITests {
         #expect(configured.status == 2)
         #expect(
             configured.stderr
-                == "sentinel: \(root)/.sentinel.yml:1: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep\n")
+                == "sentinel: \(root)/.sentinel.yml:1: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep, dast, zap, wapiti\n")
     }
 
     // MARK: - Skipped files are reported
