@@ -302,7 +302,8 @@ struct ScanTargetsCLITests {
         #expect(configured.status == 2)
         #expect(
             configured.stderr
-                == "sentinel: \(root)/.sentinel.yml:1: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep, dast, zap, wapiti\n")
+                == "sentinel: \(root)/.sentinel.yml:1: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep, dast, zap, wapiti\n"
+        )
     }
 
     // MARK: - Skipped files are reported
