@@ -120,7 +120,7 @@ public struct NativeDASTScanner: Scanner {
         if worker.stoppedBy != "complete" {
             notices.append(Notice(level: .warning, message: "the scan was cut short by its \(worker.stoppedBy)", tool: name))
         }
-        notices.append(Notice(level: .info, message: EgressReport.describe(outcome.run.egress), tool: name))
+        notices += EgressNotices.notices(outcome.run.egress, tool: name)
         if !worker.outOfScope.isEmpty {
             notices.append(
                 Notice(level: .info, message: "\(worker.outOfScope.count) out-of-scope links were not followed", tool: name))

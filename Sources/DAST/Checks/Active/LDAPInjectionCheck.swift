@@ -20,14 +20,11 @@ public struct LDAPInjectionCheck: ActiveCheck {
 
     /// Error-based, then boolean-based.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
-        for breaking in [")", "*)(|(", "\\"] {
-            guard let (request, response) = try context.send(point, point.original + breaking),
-                let signature = Self.errors.first(where: { response.text.contains($0) && !context.baseline.text.contains($0) })
-            else { continue }
+        if let hit = try ErrorProbe.first(point, context: context, suffixes: [")", "*)(|(", "\\"], signatures: Self.errors) {
             return [
                 Self.rule.finding(
                     at: point, message: "LDAP injection in '\(point.name)': filter syntax breaks the LDAP query",
-                    evidence: Evidence.of(request, response, around: signature), properties: ["technique": "error"])
+                    evidence: Evidence.of(hit.request, hit.response, around: hit.signature), properties: ["technique": "error"])
             ]
         }
         // A parenthesis that changes nothing means no filter is being built from this value.

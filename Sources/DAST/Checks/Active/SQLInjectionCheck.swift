@@ -33,21 +33,16 @@ public struct SQLInjectionCheck: ActiveCheck {
     }
 
     private func errorBased(_ point: InsertionPoint, _ context: ActiveContext) throws -> Finding? {
-        for (breaking, balanced) in [("'", "''"), ("\"", "\"\""), ("')", "'')")] {
-            guard let (request, response) = try context.send(point, point.original + breaking),
-                let signature = Self.errors.first(where: { response.text.contains($0) && !context.baseline.text.contains($0) })
-            else { continue }
+        let balanced = ["'": "''", "\"": "\"\"", "')": "'')"]
+        let hit = try ErrorProbe.first(point, context: context, suffixes: ["'", "\"", "')"], signatures: Self.errors) { hit in
             // The balanced variant is valid SQL again: an error that stays is not about quoting.
-            if let (_, balancedResponse) = try context.send(point, point.original + balanced),
-                balancedResponse.text.contains(signature)
-            {
-                continue
-            }
-            return Self.rule.finding(
-                at: point, message: "SQL injection in '\(point.name)': a \(breaking) breaks the query (database error)",
-                evidence: Evidence.of(request, response, around: signature), properties: ["technique": "error"])
+            guard let (_, answer) = try context.send(point, point.original + (balanced[hit.suffix] ?? "")) else { return true }
+            return !answer.text.contains(hit.signature)
         }
-        return nil
+        guard let hit else { return nil }
+        return Self.rule.finding(
+            at: point, message: "SQL injection in '\(point.name)': a \(hit.suffix) breaks the query (database error)",
+            evidence: Evidence.of(hit.request, hit.response, around: hit.signature), properties: ["technique": "error"])
     }
 
     private func booleanBased(_ point: InsertionPoint, _ context: ActiveContext) throws -> Finding? {

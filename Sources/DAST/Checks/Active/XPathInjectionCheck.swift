@@ -22,14 +22,11 @@ public struct XPathInjectionCheck: ActiveCheck {
     /// Error-based, then boolean-based.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
         guard !context.reported.contains(SQLInjectionCheck.rule.ruleId) else { return [] }
-        for breaking in ["'", "\"", "')]"] {
-            guard let (request, response) = try context.send(point, point.original + breaking),
-                let signature = Self.errors.first(where: { response.text.contains($0) && !context.baseline.text.contains($0) })
-            else { continue }
+        if let hit = try ErrorProbe.first(point, context: context, suffixes: ["'", "\"", "')]"], signatures: Self.errors) {
             return [
                 Self.rule.finding(
-                    at: point, message: "XPath injection in '\(point.name)': a \(breaking) breaks the XPath query",
-                    evidence: Evidence.of(request, response, around: signature), properties: ["technique": "error"])
+                    at: point, message: "XPath injection in '\(point.name)': a \(hit.suffix) breaks the XPath query",
+                    evidence: Evidence.of(hit.request, hit.response, around: hit.signature), properties: ["technique": "error"])
             ]
         }
         guard try BooleanProbe.quoteMatters(point, context: context) else { return [] }
