@@ -37,6 +37,19 @@ enum AdapterRun {
         return rebased
     }
 
+    /// Runs `invocation` with `executor`: a run that could not start, timed out or was killed
+    /// throws `.toolFailed` naming `tool`; any exit status is returned for the caller to judge.
+    static func execute(tool: String, invocation: ToolInvocation, executor: any ToolExecutor) throws -> RunResult {
+        let result: RunResult
+        do {
+            result = try executor.execute(invocation)
+        } catch {
+            throw ToolFailure.launchFailed(error, tool: tool)
+        }
+        try ToolFailure.checkTermination(result, tool: tool, timeout: invocation.timeout)
+        return result
+    }
+
     /// Runs `invocation` with `executor` and parses its stdout with `parse`.
     /// - Parameters:
     ///   - tool: the tool's name, which starts every error message.
@@ -47,13 +60,7 @@ enum AdapterRun {
         failureDetail: (Data) -> String? = { _ in nil },
         parse: (Data) throws -> ScannerOutput
     ) throws -> ScannerOutput {
-        let result: RunResult
-        do {
-            result = try executor.execute(invocation)
-        } catch {
-            throw ToolFailure.launchFailed(error, tool: tool)
-        }
-        try ToolFailure.checkTermination(result, tool: tool, timeout: invocation.timeout)
+        let result = try execute(tool: tool, invocation: invocation, executor: executor)
         guard ToolFailure.reportingExitCodes.contains(result.exitCode) else {
             if let detail = failureDetail(result.stdout) {
                 throw SentinelError(.toolFailed, "\(tool) failed: \(ToolFailure.oneLine(detail))")

@@ -85,14 +85,8 @@ public struct NativeDASTScanner: Scanner {
     }
 
     private func run(_ invocation: ToolInvocation, context: ScanContext) throws -> Outcome {
-        let executor = executor ?? SandboxToolExecutor(runner: context.sandbox)
-        let result: RunResult
-        do {
-            result = try executor.execute(invocation)
-        } catch {
-            throw ToolFailure.launchFailed(error, tool: name)
-        }
-        try ToolFailure.checkTermination(result, tool: name, timeout: invocation.timeout)
+        let result = try AdapterRun.execute(
+            tool: name, invocation: invocation, executor: executor ?? SandboxToolExecutor(runner: context.sandbox))
         guard result.exitCode == 0 else { throw ToolFailure.failed(result, tool: name, detail: nil) }
         do {
             return Outcome(worker: try JSONDecoder().decode(WebScanResult.self, from: result.stdout), run: result)

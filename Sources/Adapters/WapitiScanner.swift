@@ -117,13 +117,8 @@ public struct WapitiScanner: Scanner {
         chmod(workspace, 0o755)
         let invocation = try invocation(for: web, workspace: workspace, context: context)
         context.progress(.started(tool: name, files: 1))
-        let result: RunResult
-        do {
-            result = try (executor ?? SandboxToolExecutor(runner: context.sandbox)).execute(invocation)
-        } catch {
-            throw ToolFailure.launchFailed(error, tool: name)
-        }
-        try ToolFailure.checkTermination(result, tool: name, timeout: invocation.timeout)
+        let result = try AdapterRun.execute(
+            tool: name, invocation: invocation, executor: executor ?? SandboxToolExecutor(runner: context.sandbox))
         guard result.exitCode == 0 else {
             throw SentinelError(
                 .toolFailed, "wapiti failed: \(WapitiFailure.reason(result.stderr) ?? "exit status \(result.exitCode)")")
