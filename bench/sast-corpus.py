@@ -48,6 +48,9 @@ Writes bench/out/sast-corpus.md (tables, the native engine's missed vulnerable c
 safe twins with the rules that fired) and bench/out/sast-corpus.json (per-case verdicts).
 
 Usage: bench/sast-corpus.py [--sentinel PATH] [--tools native,bandit,semgrep] [--out DIR]
+                            [--binary-commit TEXT]
+  (a copy of a binary that is being rebuilt: `cp .build/debug/sentinel /tmp/s; cp -r rules /tmp/r;
+   SENTINEL_RULES=/tmp/r bench/sast-corpus.py --sentinel /tmp/s --binary-commit "$(git rev-parse --short HEAD)"`)
 Exit status 0, or 2 when a tool fails to run.
 """
 from __future__ import annotations
@@ -256,8 +259,12 @@ def binary_commit(sentinel: str) -> str:
     try:
         top = subprocess.run(["git", "-C", str(d), "rev-parse", "--show-toplevel"], text=True,
                              capture_output=True, check=True).stdout.strip()
-        return subprocess.run(["git", "-C", top, "rev-parse", "--short", "HEAD"], text=True,
+        head = subprocess.run(["git", "-C", top, "rev-parse", "--short", "HEAD"], text=True,
                               capture_output=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", top, "status", "--porcelain", "--untracked-files=no",
+                                "--", "Sources", "rules"], text=True, capture_output=True).stdout.strip()
+        built = time.strftime("%Y-%m-%d %H:%M", time.localtime(Path(sentinel).stat().st_mtime))
+        return f"{head}{' + uncommitted changes to Sources/rules' if dirty else ''}, built {built}"
     except (subprocess.CalledProcessError, FileNotFoundError):
         return "unknown"
 
@@ -275,6 +282,8 @@ def main() -> None:
     ap.add_argument("--sentinel", default=os.environ.get("SENTINEL", str(REPO / ".build/debug/sentinel")))
     ap.add_argument("--tools", default="native,bandit,semgrep")
     ap.add_argument("--out", default=str(REPO / "bench" / "out"))
+    ap.add_argument("--binary-commit", help="what to report as the binary's commit (default: the git HEAD "
+                    "of the checkout the binary sits in)")
     args = ap.parse_args()
     tools = args.tools.split(",")
     out_dir = Path(args.out)
@@ -317,7 +326,7 @@ def main() -> None:
     scores = {t: {v: rates(labels, {k: bool(x) for k, x in verdicts[t][v].items()}, classes)
                   for v in views} for t in results}
 
-    commit = binary_commit(args.sentinel) if "native" in tools else "-"
+    commit = args.binary_commit or (binary_commit(args.sentinel) if "native" in tools else "-")
     n_main = sum(1 for l in labels if l["class"] != "local")
     lines = [
         f"# SAST corpus: TPR / FPR / Youden per class",
@@ -355,6 +364,18 @@ def main() -> None:
               "| tool | remote flagged high+ (TPR) | local flagged high+ (FPR) | J |", "|---|---:|---:|---:|"]
     for t in order:
         lines.append(f"| {TOOL_NAMES[t]} | {s[t]['tp']}/{s[t]['n']} | {s[t]['fp']}/{s[t]['n']} | {jfmt(s[t]['j'])} |")
+    fams = sorted({l["shape"].split("-")[0] for l in labels if l["class"] != "local"})
+    lines += ["", "## Per shape family (main classes; the family is the shape's first word)", "",
+              "| family | pairs | " + " | ".join(f"{TOOL_NAMES[t]} TPR / FPR / J" for t in order) + " |",
+              "|---|---:|" + "---|" * len(order)]
+    for fam in fams:
+        sel = [l for l in labels if l["class"] != "local" and l["shape"].split("-")[0] == fam]
+        row = [fam, str(len(sel) // 2)]
+        for t in order:
+            fl = {l["id"]: bool(verdicts[t]["file"][l["id"]]) for l in sel}
+            a = rates([{**l, "class": "x"} for l in sel], fl, ["x"])["x"]
+            row.append(f"{pct(a['tpr'])} / {pct(a['fpr'])} / {jfmt(a['j'])}")
+        lines.append("| " + " | ".join(row) + " |")
     lines += ["", "## Other views (all main classes pooled)", "",
               "| tool | any line, any severity: TPR / FPR / J | at the sink line | high/critical only |",
               "|---|---|---|---|"]
@@ -378,11 +399,18 @@ def main() -> None:
             v = verdicts[t]["file"]
             missed = [l for l in labels if l["vulnerable"] and not v[l["id"]] and l["class"] != "local"]
             fps = [l for l in labels if not l["vulnerable"] and v[l["id"]] and l["class"] != "local"]
+            audit_only = sum(1 for l in labels if l["vulnerable"] and l["class"] != "local" and v[l["id"]]
+                             and not any(f["rule"].startswith("python.taint-") for f in v[l["id"]]))
             lines += ["", f"## {TOOL_NAMES[t]}: missed vulnerable cases ({len(missed)})", "",
+                      f"Of the vulnerable cases found, {audit_only} were found only by pattern/audit rules "
+                      "(no `python.taint-*` finding).", "",
                       "| case | shape | framework | what the pair tests |", "|---|---|---|---|"]
             for l in missed:
                 lines.append(f"| `{l['id']}` | {l['shape']} | {l['framework']} | {l['feature']} |")
+            by_taint = sum(any(f["rule"].startswith("python.taint-") for f in v[l["id"]]) for l in fps)
             lines += ["", f"## {TOOL_NAMES[t]}: flagged safe twins ({len(fps)})", "",
+                      f"{by_taint} by a taint rule (`python.taint-*`), {len(fps) - by_taint} only by "
+                      "pattern/audit rules.", "",
                       "| case | shape | rules that fired (line, severity/confidence) |", "|---|---|---|"]
             for l in fps:
                 fired = "; ".join(sorted({f"{f['rule']} (l{f['start']}, {f['severity']}/{f['confidence']})" for f in v[l["id"]]}))
