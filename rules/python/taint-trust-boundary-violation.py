@@ -1,6 +1,10 @@
+from django.http import HttpResponse
+from django.views import View
+from fastapi import FastAPI, Request
 from flask import Flask, request, session
 
 app = Flask(__name__)
+api = FastAPI()
 
 
 @app.route("/login", methods=["POST"])
@@ -28,3 +32,30 @@ def django_view(request):
     request.session["cart"] = request.POST.get("cart")
     # ok: python.taint-trust-boundary-violation
     request.session["visited"] = True
+
+
+class CheckoutView(View):
+    def post(self, request):
+        # ruleid: python.taint-trust-boundary-violation
+        self.request.session["coupon"] = self.request.POST["coupon"]
+        # ok: python.taint-trust-boundary-violation
+        self.request.session["items"] = int(self.request.POST["items"])
+        return HttpResponse("ok")
+
+
+def set_role(request, role):
+    # ruleid: python.taint-trust-boundary-violation
+    request.session.setdefault("role", role)
+    # ok: python.taint-trust-boundary-violation
+    request.session.setdefault("visits", 0)
+    return HttpResponse("ok")
+
+
+@api.post("/prefs")
+async def starlette_prefs(request: Request):
+    form = await request.form()
+    # ruleid: python.taint-trust-boundary-violation
+    request.session["tz"] = form["tz"]
+    # ok: python.taint-trust-boundary-violation
+    request.session["updated"] = True
+    return {"ok": True}
