@@ -239,3 +239,9 @@ class EchoHandler(BaseHTTPRequestHandler):
         self.wfile.write(("<pre>%s</pre>" % body).encode())
         # ok: python.taint-xss
         self.wfile.write(("<pre>%s</pre>" % html.escape(body)).encode())
+
+
+@app.errorhandler(404)
+def page_not_found(error):
+    # ruleid: python.taint-xss
+    return "<h1>No page at %s</h1>" % request.path, 404
