@@ -1,4 +1,5 @@
 import html
+import os
 from http.server import BaseHTTPRequestHandler
 
 import bleach
@@ -245,3 +246,9 @@ class EchoHandler(BaseHTTPRequestHandler):
 def page_not_found(error):
     # ruleid: python.taint-xss
     return "<h1>No page at %s</h1>" % request.path, 404
+
+
+@app.route("/report/<name>")
+def report(name):
+    # ok: python.taint-xss
+    return open(os.path.join("/srv/reports", os.path.basename(name))).read()
