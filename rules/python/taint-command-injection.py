@@ -11,6 +11,7 @@ import tornado.web
 from aiohttp import web
 from django.http import HttpResponse
 from django.views import View
+from django.views.decorators.http import require_GET
 from fastapi import FastAPI, Request
 from flask import Flask, request
 
@@ -71,11 +72,13 @@ class ThumbnailView(View):
         return HttpResponse("ok")
 
 
+@require_GET
 def git_log(request, branch):
     # ruleid: python.taint-command-injection
     return HttpResponse(subprocess.getoutput("git log --oneline " + branch))
 
 
+@require_GET
 def git_log_quoted(request, branch):
     # ok: python.taint-command-injection
     return HttpResponse(subprocess.getoutput("git log --oneline " + shlex.quote(branch)))

@@ -107,3 +107,10 @@ def report(engine):
     region = os.environ.get("REPORT_REGION", "eu")
     # ruleid: python.taint-sql-injection
     return pandas.read_sql_query("SELECT * FROM sales WHERE region = '%s'" % region, engine)
+
+
+def call_command(command, *args, **options):
+    parser = command.create_parser("manage.py", "cmd")
+    defaults = parser.parse_args(args)
+    # ok: python.taint-sql-injection
+    return command.execute(*args, **vars(defaults))

@@ -1,3 +1,4 @@
+from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.views import View
 from fastapi import FastAPI, Request
@@ -43,12 +44,19 @@ class CheckoutView(View):
         return HttpResponse("ok")
 
 
+@login_required
 def set_role(request, role):
     # ruleid: python.taint-trust-boundary-violation
     request.session.setdefault("role", role)
     # ok: python.taint-trust-boundary-violation
     request.session.setdefault("visits", 0)
     return HttpResponse("ok")
+
+
+def remember_login(request, user):
+    # A helper taking the request is not a view: its other parameters are not from the URL.
+    # ok: python.taint-trust-boundary-violation
+    request.session["uid"] = user.pk
 
 
 @api.post("/prefs")

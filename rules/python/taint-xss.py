@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from flask import Flask, Response, jsonify, make_response, redirect, render_template_string, request, url_for
 from markupsafe import Markup, escape
+from rest_framework.decorators import api_view
 
 app = Flask(__name__)
 api = FastAPI()
@@ -177,6 +178,7 @@ class SearchView(View):
         return HttpResponse(f"<h1>Results for {q}</h1>")
 
 
+@api_view(["GET"])
 def tag_page(request, slug):
     # ruleid: python.taint-xss
     return HttpResponse("<h1>%s</h1>" % slug)
