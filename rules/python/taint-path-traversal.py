@@ -1,6 +1,8 @@
 import os
 import pathlib
 import shutil
+import urllib.parse
+from http.server import BaseHTTPRequestHandler
 
 import aiofiles
 import tornado.web
@@ -130,3 +132,14 @@ async def aiohttp_upload(request):
     async with aiofiles.open(os.path.join("/srv/files", secure_filename(part.filename)), "wb") as out:
         await out.write(b"")
     return web.Response(text="stored")
+
+
+class FileServer(BaseHTTPRequestHandler):
+    def do_GET(self):
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+        # ruleid: python.taint-path-traversal
+        with open("/srv/files/" + query["name"][0], "rb") as fh:
+            self.wfile.write(fh.read())
+        # ok: python.taint-path-traversal
+        with open("/srv/files/index.html", "rb") as fh:
+            self.wfile.write(fh.read())
