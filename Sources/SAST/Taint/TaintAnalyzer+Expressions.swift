@@ -6,7 +6,7 @@ extension TaintAnalyzer {
     mutating func evaluate(_ e: PyNode) -> AbstractValue {
         if e.isEmpty { return .clean }
         checkSinks(e)
-        if e.kind == .call || e.kind == .attribute || e.kind == .name || e.kind == .subscript {
+        if e.kind == .call || e.kind == .attribute || e.kind == .name || e.kind == .subscript || e.kind == .binOp {
             if matchesAny(patterns.sanitizers.candidates(e, index.aliases), e) {
                 sanitizerSeen = true
                 for child in e.children.dropFirst() { _ = evaluate(child) }

@@ -31,7 +31,7 @@ extension TaintAnalyzer {
             }) {
                 continue
             }
-            if let inside = sink.inside, !insideRanges.contains(node.range, inside: inside, index: index) { continue }
+            if let inside = sink.inside, !insideRanges.contains(node.range, bindings, inside: inside, index: index) { continue }
             let parts: [PyNode]
             if let focus = sink.focus {
                 parts = bindings[focus]?.nodes ?? []
@@ -80,19 +80,27 @@ extension TaintAnalyzer {
 
 /// Per-file memo of where a sink's `pattern-inside` matches.
 final class InsideRanges: @unchecked Sendable {
-    private var ranges: [String: [SourceRange]] = [:]
+    private var matches: [String: [PatternMatch]] = [:]
     private let lock = NSLock()
 
-    func contains(_ range: SourceRange, inside pattern: CompiledPattern, index: FileIndex) -> Bool {
+    /// Whether `range` lies inside a match of `pattern` whose metavariables agree with the sink's
+    /// (`$C.get($URL)` inside `with Session() as $C:` is the same `$C`).
+    func contains(_ range: SourceRange, _ bindings: Bindings, inside pattern: CompiledPattern, index: FileIndex) -> Bool {
         lock.lock()
-        let known = ranges[pattern.source]
+        let known = matches[pattern.source]
         lock.unlock()
-        let found = known ?? PatternSearch(index: index).matches(pattern.tree).map(\.range)
+        let found = known ?? PatternSearch(index: index).matches(pattern.tree)
         if known == nil {
             lock.lock()
-            ranges[pattern.source] = found
+            matches[pattern.source] = found
             lock.unlock()
         }
-        return found.contains { PatternSearch.contains($0, range) }
+        return found.contains { match in
+            guard PatternSearch.contains(match.range, range) else { return false }
+            for (name, binding) in match.bindings {
+                if let other = bindings[name], !binding.agrees(with: other) { return false }
+            }
+            return true
+        }
     }
 }
