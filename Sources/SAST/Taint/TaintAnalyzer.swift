@@ -185,11 +185,17 @@ struct TaintAnalyzer {
     private mutating func seedParameterSources(_ function: PyNode, _ names: [String]) {
         guard let source = firstMatch(patterns.sources.candidates(function, index.aliases), function) else { return }
         var typed = Self.typedRouteParameters(function)
-        // `item_id: int` (FastAPI, typed views) cannot carry text either.
+        // `item_id: int` (FastAPI, typed views) cannot carry text either; the request object itself
+        // and injected dependencies (`db = Depends(get_db)`) are not request data, their fields are.
         if function.children.count > 2 {
             for parameter in function.children[2].children where parameter.kind == .parameter {
-                if let annotation = parameter.children.first, let type = annotation.dottedName,
-                    ["int", "float", "bool", "UUID", "uuid.UUID"].contains(type), let name = parameter.text
+                guard let name = parameter.text else { continue }
+                let type = parameter.children.first?.dottedName.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
+                if let type, Self.nonTextTypes.contains(type) { typed.insert(name) }
+                if ["request", "req", "websocket"].contains(name) { typed.insert(name) }
+                if parameter.children.count > 1, parameter.children[1].kind == .call,
+                    let callee = parameter.children[1].children.first?.dottedName,
+                    callee.hasSuffix("Depends") || callee.hasSuffix("Security")
                 {
                     typed.insert(name)
                 }
@@ -202,6 +208,11 @@ struct TaintAnalyzer {
             state[name] = AbstractValue(taint: Taint(origin))
         }
     }
+
+    /// Annotations whose values carry no attacker text (numbers, UUIDs) or are not request data.
+    static let nonTextTypes: Set<String> = [
+        "int", "float", "bool", "UUID", "Request", "HttpRequest", "WebSocket", "BackgroundTasks", "Response", "Session",
+    ]
 
     /// Names bound by `<int:name>`, `<float:name>` or `<uuid:name>` in the function's decorators.
     static func typedRouteParameters(_ function: PyNode) -> Set<String> {
