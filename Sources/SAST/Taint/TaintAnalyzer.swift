@@ -34,6 +34,8 @@ struct TaintAnalyzer {
     var currentFieldWrites: [String: Set<Int>] = [:]
     /// Whether a sanitizer of the rule ran in the function (its summary then matters to callers).
     var sanitizerSeen = false
+    /// Whether a `return` with a value ran (a function without one returns None: clean).
+    var returnedSomething = false
     /// `ok = check(x)`: the condition a variable holds, so `if ok:` refines like `if check(x):`.
     var conditions: [String: PyNode] = [:]
     /// The class whose method is being analysed, and the name of its receiver (`self`).
@@ -68,7 +70,7 @@ struct TaintAnalyzer {
         let importsProject = project?.hasImportedSummaries(ruleId: ruleId) ?? false
         // In a project, every function is summarised for the modules that import this one.
         let exported = project.map { view in model.functions.filter { view.isExported($0) } } ?? []
-        let exporting = !exported.isEmpty && (patterns.sinkNames.isSatisfied(by: index.identifiers) || !sourceOffsets.isEmpty)
+        let exporting = !exported.isEmpty
         // Most files hold no source at all and call no project helper that reads one.
         if sourceOffsets.isEmpty && !importsProject && !exporting { return }
         computeSummaries(also: exporting ? exported : [])
@@ -137,6 +139,7 @@ struct TaintAnalyzer {
         currentSinks = [:]
         currentFieldWrites = [:]
         sanitizerSeen = false
+        returnedSomething = false
         conditions = [:]
         currentClass = nil
         receiverName = nil
@@ -165,6 +168,7 @@ struct TaintAnalyzer {
         seedParameterSources(node, names)
         if let body = node.children.last { execute(block: body.children) }
         var summary = FunctionSummary(parameters: names)
+        summary.hasReturnValue = returnedSomething
         summary.isMethod = function.isMethod
         for origin in returned.whole.origins {
             if let parameter = origin.parameter {
