@@ -34,6 +34,8 @@ struct TaintAnalyzer {
     var currentFieldWrites: [String: Set<Int>] = [:]
     /// Whether a sanitizer of the rule ran in the function (its summary then matters to callers).
     var sanitizerSeen = false
+    /// Whether each function (by offset) is a route whose parameters are sources, and of which kind.
+    var routeSources: [Int: TaintSource?] = [:]
     /// Whether a `return` with a value ran (a function without one returns None: clean).
     var returnedSomething = false
     /// `ok = check(x)`: the condition a variable holds, so `if ok:` refines like `if check(x):`.
@@ -200,7 +202,11 @@ struct TaintAnalyzer {
     /// parameters of the functions it matches as tainted: they arrive from the request path.
     /// Parameters a route declares with a numeric or UUID converter (`<int:id>`) cannot carry text.
     private mutating func seedParameterSources(_ function: PyNode, _ names: [String]) {
-        guard let source = firstMatch(patterns.sources.candidates(function, index.aliases), function) else { return }
+        let offset = function.range.start.offset
+        let known = routeSources[offset]
+        let found = known ?? firstMatch(patterns.sources.candidates(function, index.aliases), function)
+        if known == nil { routeSources[offset] = .some(found) }
+        guard let source = found else { return }
         var typed = Self.typedRouteParameters(function)
         // `item_id: int` (FastAPI, typed views) cannot carry text either; the request object itself
         // and injected dependencies (`db = Depends(get_db)`) are not request data, their fields are.

@@ -23,7 +23,18 @@ struct TaintPatterns: Sendable {
         sinks = KindIndex(spec.sinks) { $0.pattern.tree }
         sourcePatterns = spec.sources.map(\.pattern)
         sourceNames = IdentifierRequirement(patterns: spec.sources.map(\.pattern.tree))
-        sinkNames = IdentifierRequirement(patterns: spec.sinks.map(\.pattern.tree))
+        // A sink with `pattern-inside` needs the identifiers of both (`$C.get` alone is everywhere).
+        var sinkSets: [Set<String>]? = []
+        for sink in spec.sinks {
+            var ids = PatternIndexKey.requiredIdentifiers(sink.pattern.tree)
+            if let inside = sink.inside { ids.formUnion(PatternIndexKey.requiredIdentifiers(inside.tree)) }
+            if ids.isEmpty {
+                sinkSets = nil
+                break
+            }
+            sinkSets?.append(ids)
+        }
+        sinkNames = IdentifierRequirement(alternatives: sinkSets)
         sanitizerNames = IdentifierRequirement(patterns: spec.sanitizers.map(\.tree))
         isPathRule = !Set(cwe).isDisjoint(with: [22, 23, 36, 73])
     }
