@@ -21,6 +21,7 @@ IGNORED_DIRS = {"test", "tests", "testing", ".venv", "venv", "node_modules", "ve
 IGNORED_FILES = ["test_*.py", "*_test.py", "conftest.py"]
 HIGH = {"high", "critical"}
 CONFIDENCE_ORDER = {"low": 0, "medium": 1, "high": 2}
+SEVERITY_ORDER = {"info": 0, "low": 1, "medium": 2, "high": 3, "critical": 4}
 
 
 def python_files(root):
@@ -59,6 +60,7 @@ def main():
     parser.add_argument("--sample", type=int, default=60)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--min-confidence", default="low", choices=sorted(CONFIDENCE_ORDER))
+    parser.add_argument("--min-severity", default="high", choices=sorted(SEVERITY_ORDER))
     parser.add_argument("--sample-out", required=True)
     parser.add_argument("--json-out", required=True)
     args = parser.parse_args()
@@ -68,6 +70,7 @@ def main():
     per_rule = collections.Counter()
     per_rule_conf = {}
     high_findings = []
+    every_finding = []
     total_lines = 0
     for project in projects:
         lines = count_lines(os.path.join(args.src, project))
@@ -76,6 +79,7 @@ def main():
             report = json.load(f)
         findings = report["findings"]
         high = [x for x in findings if x["severity"] in HIGH]
+        every_finding += [(project, x) for x in findings]
         by_conf = collections.Counter(x.get("confidence", "low") for x in high)
         per_project[project] = {"lines": lines, "findings": len(findings), "highCritical": len(high),
                                 "highCriticalByConfidence": dict(by_conf)}
@@ -111,14 +115,17 @@ def main():
 
     # The sample: a fixed order first (the scans' order may vary), then a seeded draw.
     floor = CONFIDENCE_ORDER[args.min_confidence]
-    population = [(p, x) for p, x in high_findings if CONFIDENCE_ORDER.get(x.get("confidence", "low"), 0) >= floor]
+    severity_floor = SEVERITY_ORDER[args.min_severity]
+    population = [(p, x) for p, x in every_finding
+                  if CONFIDENCE_ORDER.get(x.get("confidence", "low"), 0) >= floor
+                  and SEVERITY_ORDER.get(x["severity"], 0) >= severity_floor]
     population.sort(key=lambda px: (px[0], px[1]["location"]["file"], px[1]["location"].get("startLine", 0),
                                     px[1]["ruleId"]))
     rng = random.Random(args.seed)
     sample = rng.sample(population, min(args.sample, len(population)))
     with open(args.sample_out, "w") as out:
-        out.write(f"# Sample of high/critical findings (seed {args.seed}, {len(sample)} of {len(population)}, "
-                  f"confidence >= {args.min_confidence})\n\n")
+        out.write(f"# Sample of findings (seed {args.seed}, {len(sample)} of {len(population)}, "
+                  f"severity >= {args.min_severity}, confidence >= {args.min_confidence})\n\n")
         for i, (project, x) in enumerate(sample, 1):
             loc = x["location"]
             line = loc.get("startLine", 0)
@@ -130,6 +137,11 @@ def main():
     with open(args.json_out, "w") as out:
         json.dump({"projects": per_project, "rules": dict(per_rule), "lines": total_lines,
                    "highCritical": all_high}, out, indent=1, sort_keys=True)
+    by_conf_all = collections.Counter(x.get("confidence", "low") for _, x in every_finding)
+    print(f"\nall findings by confidence: " + ", ".join(f"{c} {by_conf_all.get(c, 0)}" for c in ("high", "medium", "low")))
+    high_conf_rules = collections.Counter(x["ruleId"] for _, x in every_finding if x.get("confidence") == "high")
+    print("high-confidence findings by rule: " + ", ".join(f"{r.removeprefix('python.')} {n}"
+                                                           for r, n in sorted(high_conf_rules.items(), key=lambda kv: -kv[1])))
     print(f"\nsample: {args.sample_out} ({len(sample)} of {len(population)})")
 
 

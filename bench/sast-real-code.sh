@@ -11,7 +11,8 @@
 #   BIN=/other/sentinel RULES=/other/rules/python bench/sast-real-code.sh   # another side
 #   TAG=before bench/sast-real-code.sh            # names the outputs bench/out/sast-real-code-before.*
 #   SAMPLE=60 SEED=13 bench/sast-real-code.sh     # the sample's size and seed (these defaults)
-#   MIN_CONFIDENCE=high bench/sast-real-code.sh   # sample only findings at or above a confidence
+#   MIN_CONFIDENCE=high MIN_SEVERITY=low bench/sast-real-code.sh   # sample floors (default: any
+#                                                 # confidence, high severity)
 #
 # The sources live in /tmp/sentinel-sast-real-$UID (mode 700, refused when another user owns
 # it), or $SAST_REAL_DIR; the pip cache with them.
@@ -68,5 +69,5 @@ for project in "${!DIRS[@]}"; do
         --format json --output "$WORK/out/$TAG/$project.json" --fail-on none "${extra[@]}" -q >/dev/null
 done
 python3 "$REPO/bench/sast-real-code.py" --src "$WORK/src" --scans "$WORK/out/$TAG" \
-    --sample "${SAMPLE:-60}" --seed "${SEED:-13}" --min-confidence "${MIN_CONFIDENCE:-low}" \
+    --sample "${SAMPLE:-60}" --seed "${SEED:-13}" --min-confidence "${MIN_CONFIDENCE:-low}" --min-severity "${MIN_SEVERITY:-high}" \
     --sample-out "$OUT/sast-real-code-$TAG-sample.md" --json-out "$OUT/sast-real-code-$TAG.json"

@@ -43,3 +43,15 @@ GIT = "git"
 def git_status():
     # ok: python.subprocess-dynamic-program
     return sp.check_output([GIT, "status"])
+
+
+def run_entrypoint(module, options):
+    # ok: python.subprocess-dynamic-program
+    return sp.run(
+        [
+            sys.executable,
+            "-c",
+            "import %s" % module,
+        ]
+        + options
+    )
