@@ -85,3 +85,7 @@ PASSWORDFILE = "/etc/passwd"
 KRB5_PASSWORD_ENV = "KRB5_PASSWORD"
 # ruleid: python.hardcoded-password-string
 FTP_PASSWORD = "guest"
+# ruleid: python.hardcoded-password-string
+EMAIL_PASSWORD = "secret"
+# ruleid: python.hardcoded-password-string
+passphrase = "1234"
