@@ -57,7 +57,9 @@ def signal_for(name, meta, sentinel, home, workdir):
                                 capture_output=True, text=True, env=env)
         text = result.stdout
     else:
-        result = subprocess.run([sentinel, "scan", path, "--format", "sarif"], capture_output=True, text=True, env=env)
+        # Every confidence: a case's finding must be in the signal even when its rule is an audit rule.
+        result = subprocess.run([sentinel, "scan", path, "--format", "sarif", "--min-confidence", "low"],
+                                capture_output=True, text=True, env=env)
         text = result.stdout
         if meta["kind"] == "deps" and "installedVersion" not in text:
             # A range pin (~=) has no installed version in the manifest: the signal is what

@@ -9,12 +9,15 @@
 # issue; bench/noise-checked.md lists the verdicts). A third scan, the new binary with
 # --no-default-excludes, sorts the lost ones: NAME.lost-check.txt holds those it does not report
 # either (a check lost, not a path left out). A tool that fails on any side stops the run: a
-# failed Bandit would silently shrink the old side.
+# failed Bandit would silently shrink the old side. The new binary's scans pass
+# --min-confidence ${MIN_CONFIDENCE:-low}: the old binary had no confidence filter, so `low`
+# keeps the two sides comparable; MIN_CONFIDENCE=medium measures the new default report.
 #
 #   bench/noise.sh                      # fetches sources (PyPI), builds both binaries if absent
 #   OLD_BIN=... NEW_BIN=... bench/noise.sh
 #   NOISE_DIR=/some/dir bench/noise.sh  # default: ~/.cache/sentinel-bench/noise (never the repo)
 #   RESCAN=0 bench/noise.sh             # reuse the scans already in $WORK/out
+#   MIN_CONFIDENCE=medium bench/noise.sh  # the new side as its default report (not comparable)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
@@ -80,7 +83,9 @@ for source in "$WORK"/src/*/; do
             bin=$OLD_BIN rules=$WORK/old/rules profiles=$WORK/old/profiles
         else
             bin=$NEW_BIN rules=$REPO/rules profiles=$REPO/profiles
-            [[ $side == all ]] && extra=(--no-default-excludes)
+            extra=(--min-confidence "${MIN_CONFIDENCE:-low}")
+            # The lost-check scan looks for every finding the engine can still make.
+            [[ $side == all ]] && extra=(--no-default-excludes --min-confidence low)
         fi
         SENTINEL_HOME=$WORK/home SENTINEL_RULES=$rules SENTINEL_PROFILES=$profiles "$bin" scan "$source" \
             "${extra[@]}" --format json --fail-on none --output "$out.tmp" 2>"$WORK/out/$name.$side.stderr" || true

@@ -10,7 +10,7 @@ Bandit test ids through the rules' `metadata.bandit` lists and compared with wha
   regenerate with `--regen-truth` when Bandit is installed; its per-file totals are checked
   against expected_counts.json and any difference is reported).
 
-Findings come from `sentinel scan --sast --format json --tools native DIR` (the JSON contract:
+Findings come from `sentinel scan --sast --format json --tools native --min-confidence low DIR` (the JSON contract:
 {"findings": [{"ruleId", "location": {"file", "startLine"}, "severity"}]}) or from a JSON file
 of findings produced otherwise (`--findings FILE`, same shape; a bare list is accepted too, and so
 are the `finding<TAB>file<TAB>line<TAB>rule` lines of the engine's dump test).
@@ -98,11 +98,13 @@ def bandit_ids_for(rule_id: str, rule_map: dict[str, list[str]]) -> list[str]:
 # --------------------------------------------------------------------------- findings
 
 def run_scanner(sentinel: Path, target: Path) -> dict:
+    # Recall counts every finding the engine makes, low-confidence ones included (the default
+    # report leaves those out).
     cmd = [str(sentinel), "scan", "--sast", "--format", "json", "--tools", "native", "--fail-on", "none",
-           str(target)]
+           "--min-confidence", "low", str(target)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode not in (0, 1):
-        # Older CLIs may not know --fail-on; retry with the bare contract.
+        # Older CLIs may not know --fail-on or --min-confidence; retry with the bare contract.
         cmd = [str(sentinel), "scan", "--sast", "--format", "json", "--tools", "native", str(target)]
         proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode not in (0, 1):

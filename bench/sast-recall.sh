@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Recall of the native SAST rules on Bandit's example files, per Bandit test id and family group.
 # Builds the debug CLI, scans ../shared/corpora/bandit/examples with
-# `sentinel scan --sast --format json --tools native`, and compares (bench/sast-recall.py).
+# `sentinel scan --sast --format json --tools native --min-confidence low` (every finding, the
+# low-confidence ones the default report leaves out included), and compares (bench/sast-recall.py).
 #
 #   bench/sast-recall.sh                      # build, scan, print the tables
 #   bench/sast-recall.sh --findings F.json    # compare findings produced otherwise (no build)

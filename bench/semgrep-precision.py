@@ -14,7 +14,7 @@ lines annotated for that id only:
   precision = TP / (TP + FP), recall = TP / (TP + FN)
 
 Findings on unannotated lines are not counted (Semgrep's test convention). Findings come from
-`sentinel scan --sast --format json --tools native DIR` or from a JSON file (`--findings FILE`,
+`sentinel scan --sast --format json --tools native --min-confidence low DIR` or from a JSON file (`--findings FILE`,
 {"findings": [{"ruleId", "location": {"file", "startLine"}}]} or a bare list).
 
 Usage:
@@ -56,7 +56,8 @@ def load_rules(rules_dir: Path) -> dict[str, dict]:
 
 def run_scanner(sentinel: str, target: Path) -> dict:
     base = [sentinel, "scan", "--sast", "--format", "json", "--tools", "native"]
-    proc = subprocess.run(base + ["--fail-on", "none", str(target)], capture_output=True, text=True)
+    # Every finding the engine makes, low-confidence ones included (older CLIs: the bare contract).
+    proc = subprocess.run(base + ["--fail-on", "none", "--min-confidence", "low", str(target)], capture_output=True, text=True)
     if proc.returncode not in (0, 1):
         proc = subprocess.run(base + [str(target)], capture_output=True, text=True)
     if proc.returncode not in (0, 1):

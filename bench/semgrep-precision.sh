@@ -2,7 +2,7 @@
 # Precision and recall of the native rules on Semgrep's Python rule tests (annotated lines only),
 # for the Semgrep rule ids listed in the rules' metadata.semgrep (bench/semgrep-mapping.md).
 # Builds the debug CLI and scans ../shared/corpora/semgrep-rules/python with
-# `sentinel scan --sast --format json --tools native`.
+# `sentinel scan --sast --format json --tools native --min-confidence low` (every finding).
 #
 #   bench/semgrep-precision.sh                     # all native rules
 #   bench/semgrep-precision.sh --mode search       # search-mode rules only (or --mode taint)

@@ -9,8 +9,10 @@ sentinel=${1:-$here/.build/debug/sentinel}
 dir=${2:-$here/../shared/corpora/bandit/examples}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-SENTINEL_HOME=$work "$sentinel" scan "$dir" --format json --fail-on none > "$work/native.json"
-SENTINEL_HOME=$work "$sentinel" scan "$dir" --tools native,secrets,osv,bandit --format json --fail-on none > "$work/bandit.json"
+# Every confidence: Bandit's LOW-confidence findings must fold into native ones too.
+SENTINEL_HOME=$work "$sentinel" scan "$dir" --format json --fail-on none --min-confidence low > "$work/native.json"
+SENTINEL_HOME=$work "$sentinel" scan "$dir" --tools native,secrets,osv,bandit --format json --fail-on none \
+    --min-confidence low > "$work/bandit.json"
 python3 - "$work/native.json" "$work/bandit.json" <<'PY'
 import collections, json, sys
 native, bandit = (json.load(open(p)) for p in sys.argv[1:3])

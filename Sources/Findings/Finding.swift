@@ -29,6 +29,9 @@ public struct Finding: Sendable, Codable, Hashable {
     public var properties: [String: String]
     /// Links to advisories or documentation.
     public var references: [String]
+    /// The data flow that makes the finding, source first and sink last; empty when the rule
+    /// proved no flow. Not part of the fingerprint: a new path to the same sink is the same problem.
+    public var codeFlow: [FlowStep]
 
     /// Creates a finding. When `fingerprint` is `nil` it is computed from the rule id, the file,
     /// the normalised `snippet` (or the message when there is no snippet) and `enclosingScope`
@@ -37,7 +40,7 @@ public struct Finding: Sendable, Codable, Hashable {
         ruleId: String, tool: String = ToolName.native, severity: Severity, confidence: Confidence = .medium,
         message: String, location: Location, cwe: [Int] = [], fingerprint: String? = nil,
         fix: Fix? = nil, evidence: String? = nil, snippet: String? = nil, enclosingScope: String? = nil,
-        properties: [String: String] = [:], references: [String] = []
+        properties: [String: String] = [:], references: [String] = [], codeFlow: [FlowStep] = []
     ) {
         self.ruleId = ruleId
         self.tool = tool
@@ -52,6 +55,7 @@ public struct Finding: Sendable, Codable, Hashable {
         self.enclosingScope = enclosingScope
         self.properties = properties
         self.references = references
+        self.codeFlow = codeFlow
         self.fingerprint =
             fingerprint
             ?? Fingerprint.compute(
@@ -64,11 +68,12 @@ public struct Finding: Sendable, Codable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case ruleId, tool, severity, confidence, message, location, cwe, fingerprint, fix, evidence, snippet
-        case enclosingScope, properties, references
+        case enclosingScope, properties, references, codeFlow
     }
 
     /// Decodes leniently: only `ruleId`, `severity`, `message` and `location` are required, so
-    /// findings written by hand or by older versions load; a missing fingerprint is computed.
+    /// findings written by hand or by older versions load; a missing fingerprint is computed and a
+    /// missing `codeFlow` is empty.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -85,6 +90,27 @@ public struct Finding: Sendable, Codable, Hashable {
             snippet: try c.decodeIfPresent(String.self, forKey: .snippet),
             enclosingScope: try c.decodeIfPresent(String.self, forKey: .enclosingScope),
             properties: try c.decodeIfPresent([String: String].self, forKey: .properties) ?? [:],
-            references: try c.decodeIfPresent([String].self, forKey: .references) ?? [])
+            references: try c.decodeIfPresent([String].self, forKey: .references) ?? [],
+            codeFlow: try c.decodeIfPresent([FlowStep].self, forKey: .codeFlow) ?? [])
+    }
+
+    /// Encodes every field; optional ones and an empty `codeFlow` are left out.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(ruleId, forKey: .ruleId)
+        try c.encode(tool, forKey: .tool)
+        try c.encode(severity, forKey: .severity)
+        try c.encode(confidence, forKey: .confidence)
+        try c.encode(message, forKey: .message)
+        try c.encode(location, forKey: .location)
+        try c.encode(cwe, forKey: .cwe)
+        try c.encode(fingerprint, forKey: .fingerprint)
+        try c.encodeIfPresent(fix, forKey: .fix)
+        try c.encodeIfPresent(evidence, forKey: .evidence)
+        try c.encodeIfPresent(snippet, forKey: .snippet)
+        try c.encodeIfPresent(enclosingScope, forKey: .enclosingScope)
+        try c.encode(properties, forKey: .properties)
+        try c.encode(references, forKey: .references)
+        if !codeFlow.isEmpty { try c.encode(codeFlow, forKey: .codeFlow) }
     }
 }

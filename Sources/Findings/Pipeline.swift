@@ -1,9 +1,10 @@
 /// The steps between the scanners and the renderers (DESIGN §2), in one place so that every
 /// caller applies them in the same order:
 /// severity overrides → occurrence fingerprints → cross-tool de-duplication → suppressions →
-/// `--since` filter → baseline → `--severity` filter → report order → gate. De-duplication comes
-/// before suppressions so that a comment naming one tool's id hides the merged finding whichever
-/// tool reported it.
+/// `--since` filter → baseline → `--severity` filter → `--min-confidence` filter → report order →
+/// gate. De-duplication comes before suppressions so that a comment naming one tool's id hides the
+/// merged finding whichever tool reported it; the filters come before the gate so that it judges
+/// only what the report shows.
 public struct FindingsPipeline: Sendable {
     /// `--fail-on`.
     public var gate: Gate
@@ -15,13 +16,16 @@ public struct FindingsPipeline: Sendable {
     public var changedLines: ChangedLines?
     /// `--severity`: findings below it are hidden (and so not gated), only counted.
     public var minimumSeverity: Severity?
+    /// `--min-confidence`: findings below it are hidden (and so not gated), only counted; nil
+    /// keeps every confidence. The CLI's default is `Confidence.defaultMinimum`.
+    public var minimumConfidence: Confidence?
     /// Which native rules cover which Bandit/Semgrep checks (de-duplication and suppressions).
     public var equivalence: RuleEquivalence
 
     /// Makes a pipeline; by default with the default gate and no baseline, overrides or filters.
     public init(
         gate: Gate = Gate(), baseline: Baseline? = nil, severityOverrides: [String: Severity] = [:],
-        changedLines: ChangedLines? = nil, minimumSeverity: Severity? = nil,
+        changedLines: ChangedLines? = nil, minimumSeverity: Severity? = nil, minimumConfidence: Confidence? = nil,
         equivalence: RuleEquivalence = RuleEquivalence()
     ) {
         self.gate = gate
@@ -29,6 +33,7 @@ public struct FindingsPipeline: Sendable {
         self.severityOverrides = severityOverrides
         self.changedLines = changedLines
         self.minimumSeverity = minimumSeverity
+        self.minimumConfidence = minimumConfidence
         self.equivalence = equivalence
     }
 
@@ -60,6 +65,13 @@ public struct FindingsPipeline: Sendable {
         if let minimumSeverity {
             let shown = findings.filter { $0.severity >= minimumSeverity }
             result.belowSeverityCount += findings.count - shown.count
+            findings = shown
+        }
+        if let minimumConfidence {
+            // After `--severity`, so the count is what `--min-confidence low` would add to this report.
+            let shown = findings.filter { $0.confidence >= minimumConfidence }
+            result.belowConfidenceCount += findings.count - shown.count
+            result.minimumConfidence = minimumConfidence
             findings = shown
         }
         result.findings = findings.sortedForReport()

@@ -98,6 +98,10 @@ public struct Report: Sendable, Codable, Hashable {
     public var baselinedCount: Int
     /// Findings hidden because they are below `--severity`.
     public var belowSeverityCount: Int = 0
+    /// Findings hidden because their confidence is below `--min-confidence`.
+    public var belowConfidenceCount: Int = 0
+    /// The `--min-confidence` the report was filtered with; nil when every confidence is shown.
+    public var minimumConfidence: Confidence?
     /// Files left out by the default ignores (tests, environments, vendored and build output).
     public var excludedByDefault: Int = 0
     /// Files selected for the scan that no scanner read, with the reason.

@@ -158,6 +158,8 @@ extension Array where Element == Finding {
         for (key, value) in other.properties where key != "alsoReportedBy" && key != "alsoReportedAs" {
             if winner.properties[key] == nil { winner.properties[key] = value }
         }
+        // A proven path is worth keeping whichever copy found it.
+        if winner.codeFlow.isEmpty { winner.codeFlow = other.codeFlow }
     }
 }
 
@@ -179,6 +181,15 @@ extension Report {
     /// The descriptor for `ruleId`, if the report has one.
     public func rule(_ ruleId: String) -> RuleDescriptor? {
         rules.first { $0.id == ruleId }
+    }
+
+    /// `12 low-confidence findings not shown (--min-confidence low shows them)`, the line every
+    /// format prints when `--min-confidence` hid findings; nil when it hid none.
+    public var belowConfidenceSummary: String? {
+        guard belowConfidenceCount > 0 else { return nil }
+        let kind = minimumConfidence == .high ? "low- or medium-confidence" : "low-confidence"
+        let noun = belowConfidenceCount == 1 ? "finding" : "findings"
+        return "\(belowConfidenceCount) \(kind) \(noun) not shown (--min-confidence low shows them)"
     }
 
     /// True when any tool failed; the scan then exits 3.

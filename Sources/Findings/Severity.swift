@@ -86,6 +86,10 @@ public enum Confidence: String, Sendable, Codable, Hashable, CaseIterable, Compa
         self = value
     }
 
+    /// What `sentinel scan` reports when neither `--min-confidence` nor `minConfidence` says:
+    /// like Semgrep's default rule sets, audit-style findings with no proven flow stay out.
+    public static let defaultMinimum: Confidence = .medium
+
     /// Position in the order, 0 for `low`.
     public var rank: Int {
         switch self {

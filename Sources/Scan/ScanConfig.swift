@@ -5,7 +5,8 @@ import Foundation
 import Support
 
 /// `.sentinel.yml` at the scanned root (or `--config FILE`): which scanners and tools run,
-/// which files, per-rule severities, the gate, extra rule directories.
+/// which files, per-rule severities, the gate, the lowest confidence reported, extra rule
+/// directories.
 public struct ScanConfig: Sendable, Equatable {
     /// Scanners to run; nil means every one that applies.
     public var scanners: [ScannerKind]?
@@ -19,6 +20,9 @@ public struct ScanConfig: Sendable, Equatable {
     public var severity: [String: Severity]
     /// `failOn`: nil (`none`), or the threshold.
     public var failOn: Severity??
+    /// `minConfidence`: findings below it are left out of the report; nil means the default
+    /// (`Confidence.defaultMinimum`) unless `--min-confidence` says otherwise.
+    public var minConfidence: Confidence?
     /// Extra native rule directories, absolute.
     public var ruleDirectories: [String]
     /// Semgrep configs (files or directories), absolute.
@@ -48,6 +52,7 @@ public struct ScanConfig: Sendable, Equatable {
     public static let fileName = ".sentinel.yml"
     static let keys: Set<String> = [
         "scanners", "tools", "include", "exclude", "severity", "failOn", "rules", "semgrep", "default-excludes", "sca",
+        "minConfidence",
     ]
 
     /// Loads `path`; relative directories in it resolve against the file's directory.
@@ -115,6 +120,13 @@ public struct ScanConfig: Sendable, Equatable {
                 throw reader.fail(value, "failOn", "'\(text)' is not one of none, info, low, medium, high, critical")
             }
             config.failOn = .some(gate.failOn)
+        }
+        if let value = root["minConfidence"] {
+            let text = try reader.scalarText(value, key: "minConfidence")
+            guard let confidence = try? Confidence(parsing: text) else {
+                throw reader.fail(value, "minConfidence", "'\(text)' is not one of low, medium, high")
+            }
+            config.minConfidence = confidence
         }
         let resolve = { (path: String) in
             path.hasPrefix("/") ? path : ((baseDirectory + "/" + path) as NSString).standardizingPath

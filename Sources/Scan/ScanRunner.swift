@@ -28,6 +28,10 @@ public struct ScanRequest: Sendable {
     public var changedLines: ChangedLines?
     /// `--severity`: findings below it are not shown (nor gated), only counted.
     public var minimumSeverity: Severity?
+    /// `--min-confidence`: findings below it are not shown (nor gated), only counted; nil shows
+    /// every confidence (a re-scan that verifies a fix must see them all). The CLI resolves the
+    /// flag, then the config's `minConfidence`, then `Confidence.defaultMinimum`.
+    public var minimumConfidence: Confidence?
     /// Files and directories to scan (absolute, under `root`); nil means `root` itself.
     public var targets: [String]?
     /// `--max-file-size` in bytes; nil means `FileWalker.defaultMaxFileBytes`.
@@ -141,6 +145,7 @@ public struct ScanRunner: Sendable {
             gate: request.gate, baseline: request.baseline,
             severityOverrides: request.config.severity,
             changedLines: request.changedLines, minimumSeverity: request.minimumSeverity,
+            minimumConfidence: request.minimumConfidence,
             equivalence: equivalence ?? RuleEquivalence())
         let sources = SourceCache(root: request.root)
         let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })

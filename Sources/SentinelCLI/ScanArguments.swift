@@ -36,6 +36,13 @@ extension Severity: ExpressibleByArgument {
     public static var allValueStrings: [String] { allCases.filter { $0 != .unknown }.map(\.rawValue) }
 }
 
+extension Confidence: ExpressibleByArgument {
+    /// `--min-confidence LEVEL`, case-insensitively.
+    public init?(argument: String) {
+        try? self.init(parsing: argument)
+    }
+}
+
 /// `--tools native,osv`: a comma-separated list of the scanners' tool names.
 struct ToolList: ExpressibleByArgument {
     let names: [String]

@@ -74,6 +74,12 @@ struct ScanCommand: ParsableCommand {
     var noDefaultExcludes = false
     @Option(help: ArgumentHelp("Show only findings at or above this severity.", valueName: "level"))
     var severity: Severity?
+    @Option(
+        name: .customLong("min-confidence"),
+        help: ArgumentHelp(
+            "Show only findings at or above this confidence (default: the config's minConfidence, else medium).",
+            valueName: "level"))
+    var minConfidence: Confidence?
     @Flag(name: .shortAndLong, help: "Print only findings and errors.") var quiet = false
     @Flag(name: .shortAndLong, help: "Also print code snippets and each tool's count and time.") var verbose = false
     @Option(
@@ -148,6 +154,7 @@ struct ScanCommand: ParsableCommand {
             targets: scanPaths.targets, maxFileBytes: maxFileBytes)
         var scanRequest = request
         scanRequest.minimumSeverity = severity
+        scanRequest.minimumConfidence = minConfidence ?? scanConfig.minConfidence ?? Confidence.defaultMinimum
         if webOnly { scanRequest.targets = [] }
 
         let progress = ProgressLine(enabled: Console.stderrIsTerminal && !quiet)

@@ -42,6 +42,7 @@ import Testing
         Case(golden: "usage-bad-fail-on", arguments: ["scan", "--fail-on", "sever"], status: 2),
         Case(golden: "usage-fail-on-unknown", arguments: ["scan", "--fail-on", "unknown"], status: 2),
         Case(golden: "usage-bad-severity", arguments: ["scan", "--severity", "urgent"], status: 2),
+        Case(golden: "usage-bad-min-confidence", arguments: ["scan", "--min-confidence", "certain"], status: 2),
         Case(golden: "usage-bad-tools-entry", arguments: ["scan", "--tools", "native,nope"], status: 2),
         Case(golden: "usage-sandbox-run-without-command", arguments: ["sandbox", "run"], status: 2),
         Case(golden: "usage-sandbox-run-bad-size", arguments: ["sandbox", "run", "--memory", "lots", "--", "true"], status: 2),

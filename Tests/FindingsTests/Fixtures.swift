@@ -77,6 +77,23 @@ enum Fixtures {
             references: ["https://owasp.org/www-community/attacks/SQL_Injection"])
     }
 
+    /// A finding with a data flow across two files, as the taint engine reports one: the source
+    /// in a view, a helper call, the sink.
+    static func commandInjectionWithFlow() -> Finding {
+        Finding(
+            ruleId: "python.cmdi", severity: .critical, confidence: .high,
+            message: "request.args reaches os.system",
+            location: Location(file: "app/tools.py", startLine: 9, startColumn: 5, endLine: 9, endColumn: 20),
+            cwe: [78], snippet: "os.system(cmd)", enclosingScope: "run",
+            codeFlow: [
+                FlowStep(location: Location(file: "app/views.py", startLine: 4, startColumn: 9), message: "source: request.args"),
+                FlowStep(
+                    location: Location(file: "app/views.py", startLine: 4, startColumn: 5), message: "q = request.args['q']"),
+                FlowStep(location: Location(file: "app/views.py", startLine: 5, startColumn: 5), message: "passed to helper run(cmd)"),
+                FlowStep(location: Location(file: "app/tools.py", startLine: 9, startColumn: 5), message: "sink: os.system"),
+            ])
+    }
+
     static func banditShell(line: Int = 30) -> Finding {
         Finding(
             ruleId: "bandit.B602", tool: "bandit", severity: .high, confidence: .medium,

@@ -210,15 +210,25 @@ import Testing
     /// Named so that test logs show the name, not the whole report.
     static let reports: [String: Report] = [
         "empty": Report(), "sample": Fixtures.sampleReport(), "many findings": manyFindings(), "dast": dastOnly,
-        "fixes": fixOnly, "unicode and special characters": specialCharacters(),
+        "fixes": fixOnly, "unicode and special characters": specialCharacters(), "code flow and hidden findings": codeFlow(),
     ]
+
+    /// A finding with a data flow (SARIF `codeFlows`) and a count of findings `--min-confidence` hid.
+    static func codeFlow() -> Report {
+        var report = Report(findings: [Fixtures.commandInjectionWithFlow(), Fixtures.sqlInjection()], tools: [ToolRun(name: "native")])
+        report.belowConfidenceCount = 3
+        report.minimumConfidence = .medium
+        return report
+    }
 
     static let fixOnly = Report(findings: [Fixtures.weakHash()], rules: [], tools: [ToolRun(name: "native", version: "0.1")])
     static let dastOnly = Report(findings: [Fixtures.reflectedXSS()], tools: [ToolRun(name: "dast", version: "1")])
 
     @Test(
         .enabled(if: validatorAvailable, "needs python with jsonschema (make test creates .venv) and the SARIF schema corpus"),
-        arguments: ["empty", "sample", "many findings", "dast", "fixes", "unicode and special characters"])
+        arguments: [
+            "empty", "sample", "many findings", "dast", "fixes", "unicode and special characters", "code flow and hidden findings",
+        ])
     func validatesAgainstSchema(name: String) throws {
         let report = try #require(Self.reports[name])
         for root in [nil, "/work/project"] as [String?] {
@@ -233,10 +243,12 @@ import Testing
         .enabled(if: validatorAvailable, "needs python with jsonschema and the SARIF schema corpus"),
         arguments: [
             ("\"version\": \"2.1.0\"", "\"version\": \"2.0\""), ("\"startLine\": 12", "\"startLine\": 0"),
-            ("\"level\": \"error\"", "\"level\": \"fatal\""),
+            ("\"level\": \"error\"", "\"level\": \"fatal\""), ("\"threadFlows\": [", "\"threadFlows\": \"none\", \"x\": ["),
         ])
     func validatorRejectsBrokenSARIF(original: String, broken: String) throws {
-        let sarif = SARIFRenderer().render(Fixtures.sampleReport())
+        var report = Fixtures.sampleReport()
+        report.findings.append(Fixtures.commandInjectionWithFlow())
+        let sarif = SARIFRenderer().render(report)
         #expect(sarif.contains(original))
         let (ok, _) = try Self.validate(sarif.replacingOccurrences(of: original, with: broken))
         #expect(!ok)

@@ -13,6 +13,7 @@ import Testing
             exclude: ["tests/**"]
             severity: {python.assert-used: info}
             failOn: medium
+            minConfidence: High
             rules: [extra-rules]
             semgrep: {config: [semgrep.yml]}
             """, source: "/repo/.sentinel.yml", baseDirectory: "/repo")
@@ -22,6 +23,7 @@ import Testing
         #expect(config.exclude == ["tests/**"])
         #expect(config.severity == ["python.assert-used": .info])
         #expect(config.failOn == .some(.medium))
+        #expect(config.minConfidence == .high)
         #expect(config.ruleDirectories == ["/repo/extra-rules"])
         #expect(config.semgrepConfigs == ["/repo/semgrep.yml"])
     }
@@ -41,6 +43,14 @@ import Testing
         #expect(config.failOn == .some(nil))
     }
 
+    @Test func minConfidenceIsUnsetUnlessGiven() throws {
+        #expect(try ScanConfig.parse("failOn: high\n", source: "c.yml", baseDirectory: "/").minConfidence == nil)
+        #expect(try ScanConfig.parse("minConfidence: low\n", source: "c.yml", baseDirectory: "/").minConfidence == .low)
+        #expect(throws: SentinelError(.invalidInput, "c.yml:2: minConfidence: 'sure' is not one of low, medium, high")) {
+            try ScanConfig.parse("failOn: high\nminConfidence: sure\n", source: "c.yml", baseDirectory: "/")
+        }
+    }
+
     @Test(arguments: [
         ("scaners: [sast]\n", "c.yml:1: unknown key 'scaners'"),
         ("scanners: [sats]\n", "c.yml:1: scanners[0]: 'sats' is not one of sast, secrets, sca, dast"),
@@ -48,6 +58,7 @@ import Testing
         ("failOn: sometimes\n", "c.yml:1: failOn: 'sometimes' is not one of"),
         ("tools: [native, sentinel]\n", "c.yml:1: tools[1]: 'sentinel' is not one of native, secrets, osv, bandit, semgrep"),
         ("include: src\n", "c.yml:1: include: must be a list"),
+        ("minConfidence: [low]\n", "c.yml:1: minConfidence:"),
         ("semgrep: {rules: x}\n", "c.yml:1: unknown key 'semgrep.rules'"),
         ("[broken\n", "c.yml:2: not valid YAML"),
     ])

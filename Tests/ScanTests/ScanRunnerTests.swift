@@ -171,6 +171,33 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
         #expect(outcome.exitStatus == .findings)
     }
 
+    @Test func minimumConfidenceHidesAndCountsEveryToolsFindings() throws {
+        func sure(_ rule: String, _ confidence: Confidence, line: Int, tool: String = "native") -> Finding {
+            var copy = finding(rule, .high, line: line)
+            copy.tool = tool
+            copy.confidence = confidence
+            return copy
+        }
+        let runner = ScanRunner(scanners: [
+            FakeScanner(name: "native", findings: [sure("audit", .low, line: 1), sure("taint", .high, line: 2)]),
+            FakeScanner(name: "bandit", findings: [sure("bandit.B608", .low, line: 3, tool: "bandit")]),
+        ])
+        var request = ScanRequest(root: root, tools: ["native", "bandit"], gate: Gate(failOn: .high))
+        #expect(try runner.run(request, context: ScanContext()).report.findings.count == 3, "nil: every confidence")
+        request.minimumConfidence = .medium
+        let outcome = try runner.run(request, context: ScanContext())
+        #expect(outcome.report.findings.map(\.ruleId) == ["taint"])
+        #expect(outcome.report.belowConfidenceCount == 2)
+        #expect(outcome.report.minimumConfidence == .medium)
+        // The gate sees only what is shown: a high-severity audit finding alone fails only at `low`.
+        let audit = ScanRunner(scanners: [FakeScanner(name: "native", findings: [sure("audit", .low, line: 1)])])
+        var single = ScanRequest(root: root, gate: Gate(failOn: .high))
+        single.minimumConfidence = .medium
+        #expect(try audit.run(single, context: ScanContext()).exitStatus == .clean)
+        single.minimumConfidence = .low
+        #expect(try audit.run(single, context: ScanContext()).exitStatus == .findings)
+    }
+
     @Test func badInputFinishesTheScanAndExitsTwo() throws {
         let problem = Notice(level: .error, message: "package-lock.json:3: not valid JSON", tool: "osv")
         let runner = ScanRunner(scanners: [

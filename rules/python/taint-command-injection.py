@@ -1,11 +1,22 @@
+import argparse
+import asyncio
+import cgi
 import os
 import shlex
 import subprocess
 import sys
+from http.server import BaseHTTPRequestHandler
 
+import tornado.web
+from aiohttp import web
+from django.http import HttpResponse
+from django.views import View
+from django.views.decorators.http import require_GET
+from fastapi import FastAPI, Request
 from flask import Flask, request
 
 app = Flask(__name__)
+api = FastAPI()
 
 
 @app.route("/ping")
@@ -49,3 +60,89 @@ def main():
     os.popen("grep %s /var/log/syslog" % sys.argv[1])
     # ok: python.taint-command-injection
     os.system("uptime")
+
+
+class ThumbnailView(View):
+    def post(self, request):
+        size = request.POST.get("size", "64x64")
+        # ruleid: python.taint-command-injection
+        subprocess.run(f"convert in.png -resize {size} out.png", shell=True, check=True)
+        # ok: python.taint-command-injection
+        subprocess.run(["convert", "in.png", "-resize", size, "out.png"], check=True)
+        return HttpResponse("ok")
+
+
+@require_GET
+def git_log(request, branch):
+    # ruleid: python.taint-command-injection
+    return HttpResponse(subprocess.getoutput("git log --oneline " + branch))
+
+
+@require_GET
+def git_log_quoted(request, branch):
+    # ok: python.taint-command-injection
+    return HttpResponse(subprocess.getoutput("git log --oneline " + shlex.quote(branch)))
+
+
+@api.get("/dig")
+async def dig(domain: str, retries: int = 1):
+    # ruleid: python.taint-command-injection
+    proc = await asyncio.create_subprocess_shell("dig +short " + domain)
+    # ok: python.taint-command-injection
+    other = await asyncio.create_subprocess_shell("dig +tries=%d example.com" % retries)
+    return {"pid": proc.pid, "other": other.pid}
+
+
+@api.post("/run")
+async def run_tool(request: Request):
+    payload = await request.json()
+    # ruleid: python.taint-command-injection
+    proc = await asyncio.create_subprocess_exec(payload["tool"], "--version")
+    return {"pid": proc.pid}
+
+
+class PingHandler(tornado.web.RequestHandler):
+    def get(self):
+        host = self.get_query_argument("host")
+        # ruleid: python.taint-command-injection
+        os.system("ping -c 1 %s" % host)
+        # ok: python.taint-command-injection
+        os.system("ping -c 1 %s" % shlex.quote(host))
+
+
+async def aiohttp_lookup(request):
+    name = request.match_info["name"]
+    # ruleid: python.taint-command-injection
+    os.popen("whois " + name)
+    return web.Response(text="queued")
+
+
+class AdminHandler(BaseHTTPRequestHandler):
+    def do_POST(self):
+        length = int(self.headers["Content-Length"])
+        command = self.rfile.read(length).decode()
+        # ruleid: python.taint-command-injection
+        os.system(command)
+        # ok: python.taint-command-injection
+        os.system("logger received %d bytes" % length)
+
+
+def cgi_main():
+    form = cgi.FieldStorage()
+    # ruleid: python.taint-command-injection
+    subprocess.call("lpr " + form.getfirst("file", ""), shell=True)
+
+
+def remote_exec(ssh, request):
+    # ruleid: python.taint-command-injection
+    ssh.exec_command("tail -n 100 " + request.GET["log"])
+    # ok: python.taint-command-injection
+    ssh.exec_command("uptime")
+
+
+def cli():
+    args = argparse.ArgumentParser().parse_args()
+    # ruleid: python.taint-command-injection
+    os.system("tar xzf " + args.archive)
+    # ruleid: python.taint-command-injection
+    os.execvp(os.environ["EDITOR"], ["editor", "notes.txt"])

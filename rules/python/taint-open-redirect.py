@@ -1,9 +1,19 @@
-from django.http import HttpResponseRedirect
+import urllib.parse
+from http.server import BaseHTTPRequestHandler
+
+import tornado.web
+from aiohttp import web
+from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect as django_redirect
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views import View
+from fastapi import FastAPI
+from fastapi.responses import RedirectResponse
 from flask import Flask, redirect, request, url_for
 
 app = Flask(__name__)
+api = FastAPI()
 
 
 @app.route("/login", methods=["POST"])
@@ -39,3 +49,61 @@ def set_language(request):
         next_url = "/"
     # ok: python.taint-open-redirect
     return HttpResponseRedirect(next_url)
+
+
+class LoginView(View):
+    def post(self, request):
+        response = HttpResponse(status=302)
+        # ruleid: python.taint-open-redirect
+        response["Location"] = self.request.POST.get("next", "/")
+        return response
+
+
+def profile_redirect(request, username):
+    # ok: python.taint-open-redirect
+    return HttpResponseRedirect(reverse("profile", args=[username]))
+
+
+def language_redirect(request):
+    # ok: python.taint-open-redirect
+    return django_redirect(request.get_full_path())
+
+
+@api.get("/out")
+async def outbound(to: str):
+    # ruleid: python.taint-open-redirect
+    return RedirectResponse(to)
+
+
+@api.get("/quoted")
+async def quoted(to: str):
+    # ok: python.taint-open-redirect
+    return RedirectResponse("/search?q=" + urllib.parse.quote(to))
+
+
+class NextHandler(tornado.web.RequestHandler):
+    def get(self):
+        # ruleid: python.taint-open-redirect
+        self.redirect(self.get_argument("next", "/"))
+        # ok: python.taint-open-redirect
+        self.redirect(self.reverse_url("home"))
+
+
+async def aiohttp_login(request):
+    data = await request.post()
+    # ruleid: python.taint-open-redirect
+    raise web.HTTPFound(data.get("return_to", "/"))
+
+
+async def aiohttp_home(request):
+    # ok: python.taint-open-redirect
+    raise web.HTTPFound(request.app.router["home"].url_for())
+
+
+class ShortLinkHandler(BaseHTTPRequestHandler):
+    def do_GET(self):
+        query = urllib.parse.parse_qs(self.rfile.readline().decode())
+        self.send_response(302)
+        # ruleid: python.taint-open-redirect
+        self.send_header("Location", query["u"][0])
+        self.end_headers()

@@ -1,9 +1,24 @@
 import os
+import pathlib
+import shutil
+import urllib.parse
+from http.server import BaseHTTPRequestHandler
 
-from flask import Flask, request, send_file
+import aiofiles
+import tornado.web
+from aiohttp import web
+from django.conf import settings
+from django.http import FileResponse
+from django.utils._os import safe_join as django_safe_join
+from django.views import View
+from fastapi import FastAPI
+from flask import Flask, request, send_file, send_from_directory
+from starlette.responses import FileResponse as StarletteFileResponse
+from werkzeug.security import safe_join
 from werkzeug.utils import secure_filename
 
 app = Flask(__name__)
+api = FastAPI()
 UPLOADS = "/srv/uploads"
 
 
@@ -39,3 +54,92 @@ def read_report(request):
     # ok: python.taint-path-traversal
     template = open("/var/reports/template.csv").read()
     return data + template
+
+
+@app.route("/static-files/<path:name>")
+def static_files(name):
+    # ok: python.taint-path-traversal
+    return send_from_directory(UPLOADS, name)
+
+
+@app.route("/raw/<path:name>")
+def raw_file(name):
+    # ruleid: python.taint-path-traversal
+    return send_file(UPLOADS + "/" + name)
+
+
+@app.route("/joined/<path:name>")
+def joined(name):
+    # ok: python.taint-path-traversal
+    return send_file(safe_join(UPLOADS, name))
+
+
+class AttachmentView(View):
+    def get(self, request, filename):
+        # ruleid: python.taint-path-traversal
+        return FileResponse(open(os.path.join(settings.MEDIA_ROOT, filename), "rb"))
+
+
+def django_safe(request, filename):
+    path = django_safe_join(settings.MEDIA_ROOT, filename)
+    # ok: python.taint-path-traversal
+    return FileResponse(open(path, "rb"))
+
+
+@api.get("/exports/{name}")
+async def export(name: str):
+    # ruleid: python.taint-path-traversal
+    return StarletteFileResponse(f"/srv/exports/{name}")
+
+
+@api.delete("/cache/{key}")
+async def drop_cache(key: str):
+    # ruleid: python.taint-path-traversal
+    os.remove(os.path.join("/var/cache/app", key))
+    # ok: python.taint-path-traversal
+    os.remove(os.path.join("/var/cache/app", os.path.basename(key)))
+    return {"deleted": key}
+
+
+class LogHandler(tornado.web.RequestHandler):
+    def get(self):
+        name = self.get_query_argument("name")
+        # ruleid: python.taint-path-traversal
+        with open(os.path.join("/var/log/app", name)) as fh:
+            self.write(fh.read())
+
+
+class ArchiveHandler(tornado.web.RequestHandler):
+    def post(self):
+        target = self.get_body_argument("target")
+        # ruleid: python.taint-path-traversal
+        shutil.move("/srv/incoming/latest.tgz", target)
+
+
+async def aiohttp_download(request):
+    name = request.match_info["name"]
+    # ruleid: python.taint-path-traversal
+    return web.FileResponse(pathlib.Path("/srv/files") / name)
+
+
+async def aiohttp_upload(request):
+    reader = await request.multipart()
+    part = await reader.next()
+    # ruleid: python.taint-path-traversal
+    async with aiofiles.open(os.path.join("/srv/files", part.filename), "wb") as out:
+        await out.write(await part.read())
+    # ok: python.taint-path-traversal
+    async with aiofiles.open(os.path.join("/srv/files", secure_filename(part.filename)), "wb") as out:
+        await out.write(b"")
+    return web.Response(text="stored")
+
+
+class FileServer(BaseHTTPRequestHandler):
+    def do_GET(self):
+        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
+        # ruleid: python.taint-path-traversal
+        with open("/srv/files/" + query["name"][0], "rb") as fh:
+            self.wfile.write(fh.read())
+        # ok: python.taint-path-traversal
+        with open("/srv/files/index.html", "rb") as fh:
+            self.wfile.write(fh.read())

@@ -1,6 +1,11 @@
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.views import View
+from fastapi import FastAPI, Request
 from flask import Flask, request, session
 
 app = Flask(__name__)
+api = FastAPI()
 
 
 @app.route("/login", methods=["POST"])
@@ -28,3 +33,37 @@ def django_view(request):
     request.session["cart"] = request.POST.get("cart")
     # ok: python.taint-trust-boundary-violation
     request.session["visited"] = True
+
+
+class CheckoutView(View):
+    def post(self, request):
+        # ruleid: python.taint-trust-boundary-violation
+        self.request.session["coupon"] = self.request.POST["coupon"]
+        # ok: python.taint-trust-boundary-violation
+        self.request.session["items"] = int(self.request.POST["items"])
+        return HttpResponse("ok")
+
+
+@login_required
+def set_role(request, role):
+    # ruleid: python.taint-trust-boundary-violation
+    request.session.setdefault("role", role)
+    # ok: python.taint-trust-boundary-violation
+    request.session.setdefault("visits", 0)
+    return HttpResponse("ok")
+
+
+def remember_login(request, user):
+    # A helper taking the request is not a view: its other parameters are not from the URL.
+    # ok: python.taint-trust-boundary-violation
+    request.session["uid"] = user.pk
+
+
+@api.post("/prefs")
+async def starlette_prefs(request: Request):
+    form = await request.form()
+    # ruleid: python.taint-trust-boundary-violation
+    request.session["tz"] = form["tz"]
+    # ok: python.taint-trust-boundary-violation
+    request.session["updated"] = True
+    return {"ok": True}

@@ -1,8 +1,18 @@
+import io
+import xml.sax
+
 import defusedxml.ElementTree as SafeET
+import defusedxml.minidom as defused_minidom
+import tornado.web
+from aiohttp import web
+from django.http import HttpResponse
+from django.views import View
+from fastapi import FastAPI, UploadFile
 from flask import Flask, request
-from lxml import etree
+from lxml import etree, objectify
 
 app = Flask(__name__)
+api = FastAPI()
 
 
 @app.route("/import", methods=["POST"])
@@ -34,3 +44,38 @@ def django_import(request):
 def config():
     # ok: python.taint-xxe
     return etree.fromstring("<config><debug>false</debug></config>")
+
+
+class FeedImportView(View):
+    def post(self, request):
+        # ruleid: python.taint-xxe
+        feed = objectify.fromstring(request.body)
+        # ok: python.taint-xxe
+        safe = defused_minidom.parseString(request.body)
+        return HttpResponse(str(feed.title) + safe.documentElement.tagName)
+
+
+@api.post("/svg")
+async def upload_svg(file: UploadFile):
+    data = await file.read()
+    # ruleid: python.taint-xxe
+    tree = etree.parse(io.BytesIO(data), parser=etree.XMLParser(resolve_entities=True))
+    # ok: python.taint-xxe
+    tree2 = etree.parse(io.BytesIO(data), parser=etree.XMLParser(resolve_entities=False))
+    return {"root": tree.getroot().tag, "root2": tree2.getroot().tag}
+
+
+class SoapHandler(tornado.web.RequestHandler):
+    def post(self):
+        handler = xml.sax.ContentHandler()
+        # ruleid: python.taint-xxe
+        xml.sax.parseString(self.request.body, handler)
+        # ok: python.taint-xxe
+        xml.sax.parseString(b"<ping/>", handler)
+
+
+async def aiohttp_import(request):
+    body = await request.text()
+    # ruleid: python.taint-xxe
+    doc = etree.XML(body.encode())
+    return web.Response(text=doc.tag)

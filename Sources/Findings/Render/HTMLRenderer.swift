@@ -40,6 +40,7 @@ public struct HTMLRenderer: ReportRenderer {
             \(report.suppressedCount > 0 ? " · \(report.suppressedCount) suppressed" : "")\
             \(report.baselinedCount > 0 ? " · \(report.baselinedCount) in baseline" : "")\
             \(report.belowSeverityCount > 0 ? " · \(report.belowSeverityCount) below --severity" : "")\
+            \(report.belowConfidenceSummary.map { " · " + escape($0) } ?? "")\
             \(report.excludedByDefault > 0 ? " · \(report.excludedByDefault) files excluded by default ignores" : "")</p></header>
 
             """
@@ -128,7 +129,7 @@ public struct HTMLRenderer: ReportRenderer {
         return html
     }
 
-    /// Snippet, CWE, evidence, fix and references under the message.
+    /// CWE, snippet, data flow, evidence, fix and references under the message.
     private func details(_ finding: Finding) -> String {
         var html = ""
         if !finding.cwe.isEmpty {
@@ -137,6 +138,15 @@ public struct HTMLRenderer: ReportRenderer {
         if let snippet = finding.snippet, !snippet.isEmpty {
             let start = finding.location.startLine.map { " data-start=\"\($0)\"" } ?? ""
             html += "<pre class=\"snippet\"\(start)><code>\(escape(snippet))</code></pre>"
+        }
+        if !finding.codeFlow.isEmpty {
+            // Source first, sink last; each location links to the code like the finding's own.
+            html += "<ol class=\"flow\">"
+            for step in finding.codeFlow {
+                let location = link(locationURL(step.location), text: step.location.displayString)
+                html += "<li><span class=\"loc\">\(location)</span> \(escape(step.message))</li>"
+            }
+            html += "</ol>"
         }
         if let evidence = finding.evidence, !evidence.isEmpty {
             html += "<details class=\"evidence\"><summary>Evidence</summary><pre>\(escape(evidence))</pre></details>"
@@ -243,7 +253,7 @@ public struct HTMLRenderer: ReportRenderer {
         .cwe{color:#5a6270;font-size:.9em}.rule,.loc{font-family:ui-monospace,monospace;font-size:.9em}
         #controls{display:flex;flex-wrap:wrap;gap:1em;align-items:center;margin-bottom:.6em}
         .status-failed{color:#c62828;font-weight:600}.status-skipped{color:#5a6270}
-        tr.hidden{display:none}
+        tr.hidden{display:none}ol.flow{margin:.3em 0;padding-left:1.8em}ol.flow li{margin:.1em 0}
         """
 
     static let script = """

@@ -2,7 +2,8 @@ import Foundation
 
 /// The JSON format of DESIGN §4: `{"findings": [...], "summary": {...}}`, keys sorted and
 /// pretty-printed so that two runs over the same tree diff cleanly. Findings use `Finding`'s
-/// `Codable` form, so the output decodes back into `[Finding]`.
+/// `Codable` form (with `codeFlow` when the finding has a data flow), so the output decodes back
+/// into `[Finding]`.
 public struct JSONRenderer: ReportRenderer {
     /// The `summary` object.
     public struct Summary: Sendable, Codable, Hashable {
@@ -26,6 +27,10 @@ public struct JSONRenderer: ReportRenderer {
         public var notices: [Notice]
         /// Findings hidden by `--severity`.
         public var belowSeverity: Int?
+        /// Findings hidden by `--min-confidence` (0 when it hid none).
+        public var belowMinConfidence: Int?
+        /// The `--min-confidence` the findings were filtered with; absent when none was applied.
+        public var minConfidence: Confidence?
         /// Files the default ignores left out.
         public var excludedByDefault: Int?
         /// Files the scan did not read, with the reason.
@@ -57,6 +62,7 @@ public struct JSONRenderer: ReportRenderer {
             baselined: report.baselinedCount,
             tools: report.tools.sorted { $0.name < $1.name },
             notices: report.notices, belowSeverity: report.belowSeverityCount,
+            belowMinConfidence: report.belowConfidenceCount, minConfidence: report.minimumConfidence,
             excludedByDefault: report.excludedByDefault, skippedFiles: report.skippedFiles)
         return Document(findings: findings, summary: summary)
     }

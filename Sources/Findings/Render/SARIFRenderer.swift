@@ -1,6 +1,7 @@
 /// SARIF 2.1.0 for GitHub code scanning and other SARIF viewers: one `run` per tool, rules with
 /// help text, CWE tags and `security-severity`, results with `partialFingerprints`, regions,
-/// snippets and fixes. Web (DAST) results use the URL as the artifact and carry a `webRequest`.
+/// snippets, fixes and data flows (`codeFlows`). Web (DAST) results use the URL as the artifact
+/// and carry a `webRequest`.
 public struct SARIFRenderer: ReportRenderer {
     /// The schema URI written to `$schema`: the OASIS errata-01 schema's own id.
     public static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -68,6 +69,8 @@ public struct SARIFRenderer: ReportRenderer {
         // Files no tool read are reported once, by the run that owns tool-less notices.
         if name == owner {
             notices += report.skippedFiles.map { Notice(level: .warning, message: "skipped: \($0.reason)", file: $0.file) }
+            // So is what `--min-confidence` left out: a viewer shows the note, a script reads the count.
+            if let hidden = report.belowConfidenceSummary { notices.append(Notice(level: .info, message: hidden)) }
         }
         if toolRun != nil || !notices.isEmpty {
             var invocation: [String: JSONValue] = ["executionSuccessful": .bool(toolRun?.status != .failed)]
@@ -80,7 +83,13 @@ public struct SARIFRenderer: ReportRenderer {
                     ], at: 0)
             }
             if !notifications.isEmpty { invocation["toolExecutionNotifications"] = .array(notifications) }
-            if let toolRun { invocation["properties"] = ["status": .string(toolRun.status.rawValue)] }
+            var properties: [String: JSONValue] = [:]
+            properties.set("status", toolRun?.status.rawValue)
+            if name == owner, report.belowConfidenceCount > 0 {
+                properties["belowMinConfidence"] = .int(report.belowConfidenceCount)
+                properties.set("minConfidence", report.minimumConfidence?.rawValue)
+            }
+            if !properties.isEmpty { invocation["properties"] = .object(properties) }
             run["invocations"] = [.object(invocation)]
         }
         return .object(run)
@@ -166,7 +175,8 @@ public struct SARIFRenderer: ReportRenderer {
             "partialFingerprints": [SARIFRenderer.fingerprintKey: .string(finding.fingerprint)],
         ]
         object.set("ruleIndex", ruleIndex)
-        object["locations"] = [.object(["physicalLocation": physicalLocation(finding)])]
+        object["locations"] = [.object(["physicalLocation": physicalLocation(finding.location, snippet: finding.snippet)])]
+        if !finding.codeFlow.isEmpty { object["codeFlows"] = [codeFlow(finding.codeFlow)] }
 
         var properties: [String: JSONValue] = [
             "severity": .string(finding.severity.rawValue),
@@ -198,8 +208,21 @@ public struct SARIFRenderer: ReportRenderer {
         return .object(object)
     }
 
-    private func physicalLocation(_ finding: Finding) -> JSONValue {
-        let location = finding.location
+    /// A finding's flow as one `codeFlow` with one `threadFlow` (SARIF §3.36–3.38): each step a
+    /// `threadFlowLocation` whose location carries the region and the step's message.
+    private func codeFlow(_ steps: [FlowStep]) -> JSONValue {
+        let locations: [JSONValue] = steps.map { step in
+            [
+                "location": [
+                    "physicalLocation": physicalLocation(step.location, snippet: nil),
+                    "message": ["text": .string(step.message)],
+                ]
+            ]
+        }
+        return ["threadFlows": [["locations": .array(locations)]]]
+    }
+
+    private func physicalLocation(_ location: Location, snippet: String?) -> JSONValue {
         if location.isWeb, let url = location.url {
             return ["artifactLocation": ["uri": .string(SARIFRenderer.percentEncode(url, keepURLSyntax: true))]]
         }
@@ -209,7 +232,7 @@ public struct SARIFRenderer: ReportRenderer {
             if let column = location.startColumn, column >= 1 { region["startColumn"] = .int(column) }
             if let endLine = location.endLine, endLine >= startLine { region["endLine"] = .int(endLine) }
             if let column = location.endColumn, column >= 1 { region["endColumn"] = .int(column) }
-            if let snippet = finding.snippet { region["snippet"] = ["text": .string(snippet)] }
+            if let snippet { region["snippet"] = ["text": .string(snippet)] }
             physical["region"] = .object(region)
         }
         return .object(physical)

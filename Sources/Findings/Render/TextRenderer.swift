@@ -1,5 +1,6 @@
-/// Compiler-style diagnostics, one per line (`path:line:col: high: [RULE] message`), grouped by
-/// file with a blank line between files, then notices and a summary line of counts by severity.
+/// Compiler-style diagnostics, one per line (`path:line:col: high: [RULE] message`) with the data
+/// flow indented under it, grouped by file with a blank line between files, then notices and a
+/// summary line of counts by severity.
 public struct TextRenderer: ReportRenderer {
     /// Whether to colour severities with ANSI escapes; the caller decides (stdout is a TTY).
     public var color: Bool
@@ -44,6 +45,7 @@ public struct TextRenderer: ReportRenderer {
                     lines.append("    | " + TextRenderer.sanitize(line))
                 }
             }
+            if verbosity != .quiet { lines += flow(finding) }
         }
         if !report.findings.isEmpty { lines.append("") }
         if verbosity == .verbose {
@@ -88,6 +90,13 @@ public struct TextRenderer: ReportRenderer {
             + "[\(TextRenderer.sanitize(finding.ruleId))] \(TextRenderer.sanitize(finding.message))"
     }
 
+    /// The finding's data flow, one indented `path:line:col  message` line per step, source first.
+    public func flow(_ finding: Finding) -> [String] {
+        finding.codeFlow.map { step in
+            "    \(TextRenderer.sanitize(step.location.displayString))  \(TextRenderer.sanitize(step.message))"
+        }
+    }
+
     /// `3 findings: 1 critical, 1 high, 1 low (12 files scanned in 0.42 s)`, plus hidden counts
     /// and the files the default ignores left out.
     public func summary(_ report: Report) -> String {
@@ -113,6 +122,7 @@ public struct TextRenderer: ReportRenderer {
             hidden.append("\(report.skippedFiles.count) file\(report.skippedFiles.count == 1 ? "" : "s") skipped")
         }
         if !hidden.isEmpty { text += "; " + hidden.joined(separator: ", ") }
+        if let hidden = report.belowConfidenceSummary { text += "; " + hidden }
         if report.excludedByDefault > 0 {
             let files = report.excludedByDefault == 1 ? "1 file" : "\(report.excludedByDefault) files"
             text += "; \(files) excluded by default ignores (--no-default-excludes to scan them)"

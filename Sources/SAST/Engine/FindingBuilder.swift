@@ -30,3 +30,16 @@ struct FindingBuilder: Sendable {
             references: rule.references)
     }
 }
+
+extension FindingBuilder {
+    /// A step of a code flow, in this file unless the hop names another.
+    func step(_ hop: FlowHop) -> FlowStep {
+        if let other = hop.file, other != file {
+            // Another module's positions: lines are exact, columns are not converted (no source).
+            return FlowStep(
+                location: Location(file: other, startLine: hop.range.start.line, startColumn: hop.range.start.column + 1),
+                message: hop.note)
+        }
+        return FlowStep(location: source.location(hop.range, file: file), message: hop.note)
+    }
+}

@@ -1,5 +1,7 @@
-import PythonSyntax
+import Dispatch
 import Findings
+import PythonSyntax
+import Synchronization
 
 /// What scanning one file produced.
 public struct FileScanResult: Sendable {
@@ -7,6 +9,8 @@ public struct FileScanResult: Sendable {
     public var findings: [Finding]
     /// A one-line notice when the file could not be parsed (it is then skipped).
     public var parseError: String?
+    /// The scanned project's modules this file imports (empty without a project).
+    public var importedModules: Set<String> = []
 
     /// Creates a result.
     public init(findings: [Finding], parseError: String? = nil) {
@@ -29,15 +33,47 @@ public struct SASTEngine: Sendable {
 
     /// Scans one Python file. `file` is the path findings carry (relative to the scan root).
     /// Never throws: a file that does not parse yields `parseError` and no findings.
-    public func scan(file: String, source: String) -> FileScanResult {
+    public func scan(file: String, source: String, project: ProjectSummaries? = nil) -> FileScanResult {
         // Matching and taint recurse once per tree level; long operator chains are deep, so the
         // work runs on the parser's large-stack thread like parsing does.
         let compiled = compiled
-        let result = try? PyLargeStack.run { Self.scan(file: file, source: source, rules: compiled) }
+        let result = try? PyLargeStack.run { Self.scan(file: file, source: source, rules: compiled, project: project) }
         return result ?? FileScanResult(findings: [], parseError: "\(file): internal error while scanning (file skipped)")
     }
 
-    private static func scan(file: String, source: String, rules compiled: [CompiledRule]) -> FileScanResult {
+    /// Scans the files of one project: a first round publishes every module's function summaries,
+    /// a second re-scans the files that import a module with summaries, so flows through helpers in
+    /// other modules are followed (one module deep per round; two rounds). `read` returns a
+    /// file's text (nil: unreadable, left out). Results are in the order of `files`.
+    public func scanProject(
+        files: [String], read: @Sendable (String) -> String?, progress: @Sendable (Int) -> Void = { _ in }
+    ) -> [FileScanResult?] {
+        let project = ProjectSummaries(files: files)
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            if let text = read(files[i]) { project.noteImports(of: files[i], text: text) }
+        }
+        let results = Mutex<[FileScanResult?]>(Array(repeating: nil, count: files.count))
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            guard let text = read(files[i]) else { return }
+            let result = scan(file: files[i], source: text, project: project)
+            results.withLock { $0[i] = result }
+            progress(i)
+        }
+        let first = results.withLock { $0 }
+        let again = files.indices.filter { i in
+            guard let imported = first[i]?.importedModules, !imported.isEmpty else { return false }
+            return project.hasAnySummary(inAny: imported)
+        }
+        DispatchQueue.concurrentPerform(iterations: again.count) { j in
+            let i = again[j]
+            guard let text = read(files[i]) else { return }
+            let result = scan(file: files[i], source: text, project: project)
+            results.withLock { $0[i] = result }
+        }
+        return results.withLock { $0 }
+    }
+
+    private static func scan(file: String, source: String, rules compiled: [CompiledRule], project: ProjectSummaries?) -> FileScanResult {
         let text = SourceText(source)
         let module: PythonModule
         do {
@@ -52,14 +88,23 @@ public struct SASTEngine: Sendable {
         let builder = FindingBuilder(file: file, source: text, root: module.root)
         var findings: [Finding] = []
         let sourceCache = SourceMatchCache()
-        for rule in compiled where rule.applies(to: index.identifiers) {
-            findings += rule.findings(in: index, builder: builder, sourceCache: sourceCache)
+        let model = FileModel(root: module.root)
+        let view = project.map { ProjectView(summaries: $0, file: file, root: module.root) }
+        let hasProjectImports = !(view?.importedModules.isEmpty ?? true)
+        for rule in compiled
+        where view == nil
+            ? rule.applies(to: index.identifiers) : rule.appliesInProject(to: index.identifiers, projectImports: hasProjectImports)
+        {
+            findings += rule.findings(in: index, builder: builder, sourceCache: sourceCache, model: model, project: view)
         }
+        findings = TaintFindings.supersedeAudits(findings)
         findings.sort {
             ($0.location.startLine ?? 0, $0.location.startColumn ?? 0, $0.ruleId)
                 < ($1.location.startLine ?? 0, $1.location.startColumn ?? 0, $1.ruleId)
         }
-        return FileScanResult(findings: findings)
+        var result = FileScanResult(findings: findings)
+        result.importedModules = view?.importedModules ?? []
+        return result
     }
 }
 
@@ -77,7 +122,7 @@ struct CompiledRule: Sendable {
             taint = nil
         case .taint(let spec):
             required = .always
-            taint = TaintPatterns(spec)
+            taint = TaintPatterns(spec, cwe: rule.cwe)
         }
     }
 
@@ -101,12 +146,28 @@ struct CompiledRule: Sendable {
         }
     }
 
-    func applies(to identifiers: Set<String>) -> Bool {
-        if let taint { return taint.applies(to: identifiers) }
+    func applies(to identifiers: Set<String>, projectImports: Bool = false) -> Bool {
+        if let taint {
+            // A helper in another module may hold the source or the sink.
+            if projectImports { return true }
+            return taint.applies(to: identifiers)
+        }
         return required.isSatisfied(by: identifiers)
     }
 
-    func findings(in index: FileIndex, builder: FindingBuilder, sourceCache: SourceMatchCache) -> [Finding] {
+    /// In a project scan, a module with only a source or only a sink still exports summaries.
+    func appliesInProject(to identifiers: Set<String>, projectImports: Bool) -> Bool {
+        if let taint {
+            return projectImports || taint.sourceNames.isSatisfied(by: identifiers)
+                || taint.sinkNames.isSatisfied(by: identifiers)
+        }
+        return required.isSatisfied(by: identifiers)
+    }
+
+    func findings(
+        in index: FileIndex, builder: FindingBuilder, sourceCache: SourceMatchCache, model: FileModel,
+        project: ProjectView? = nil
+    ) -> [Finding] {
         switch rule.mode {
         case .search(let formula):
             var seen = Set<Int>()
@@ -118,17 +179,18 @@ struct CompiledRule: Sendable {
             return out
         case .taint:
             guard let taint else { return [] }
-            var analyzer = TaintAnalyzer(patterns: taint, index: index, sourceCache: sourceCache)
+            var analyzer = TaintAnalyzer(
+                patterns: taint, index: index, sourceCache: sourceCache, ruleId: rule.id, project: project, model: model)
             analyzer.run()
-            var seen = Set<Int>()
-            var out: [Finding] = []
-            // One finding per sink line: `exec(compile(x))` is one problem, not two.
-            for flow in analyzer.flows where seen.insert(flow.sink.range.start.line).inserted {
-                var evidence = "\(flow.origin.label) at line \(flow.origin.line) flows to \(flow.sink.label)"
-                if let via = flow.via { evidence += " through \(via)()" }
-                out.append(builder.finding(rule, range: flow.sink.range, bindings: flow.sink.bindings, evidence: evidence))
+            let published = analyzer.summaries.filter { key, summary in
+                summary.mattersToImporters && model.functionsByKey[key].map { project?.isExported($0) ?? false } == true
             }
-            return out
+            if let project, !published.isEmpty {
+                project.summaries.publish(
+                    ruleId: rule.id, module: project.module, file: builder.file, summaries: published,
+                    classes: Set(model.classes.keys))
+            }
+            return TaintFindings.build(rule, flows: analyzer.flows, builder: builder)
         }
     }
 }

@@ -118,12 +118,26 @@ public struct TaintSink: Sendable, Hashable {
     public var pattern: CompiledPattern
     /// `focus: $X`: only the code bound to `$X` must be tainted; nil means any argument.
     public var focus: String?
+    /// `pattern-inside:`: the sink counts only inside code matching this (a view function).
+    public var inside: CompiledPattern?
+    /// `pattern-not:`: code matching any of these is not a sink (a JSON response).
+    public var excluded: [CompiledPattern] = []
+}
+
+/// Where tainted values come from, and whether the source is remote (request data, sockets) or
+/// local to the machine (environment, argv, stdin): a flow from a local source alone is at most
+/// medium severity and low confidence, as in CodeQL's `-local` queries.
+public struct TaintSource: Sendable, Hashable {
+    /// The source pattern.
+    public var pattern: CompiledPattern
+    /// `kind: local`.
+    public var isLocal: Bool
 }
 
 /// The parts of a `mode: taint` rule.
 public struct TaintSpec: Sendable, Hashable {
     /// Where tainted values come from.
-    public var sources: [CompiledPattern]
+    public var sources: [TaintSource]
     /// Where they must not arrive.
     public var sinks: [TaintSink]
     /// Calls whose results are clean.

@@ -82,7 +82,7 @@ public enum RuleLoader {
             }
             mode = .taint(
                 TaintSpec(
-                    sources: try c.taintPatterns(sources, "sources"),
+                    sources: try c.sources(sources),
                     sinks: try c.sinks(sinks),
                     sanitizers: try map["sanitizers"].map { try c.taintPatterns($0, "sanitizers") } ?? []))
         default:
@@ -294,11 +294,39 @@ struct Cursor {
         }
     }
 
+    /// Taint sources: like ``taintPatterns(_:_:)``, each entry with an optional `kind: remote|local`.
+    func sources(_ node: DocumentNode) throws -> [TaintSource] {
+        try list(node, "sources").enumerated().flatMap { i, entry -> [TaintSource] in
+            let path = "sources[\(i)]"
+            let map = try mapping(entry, path)
+            for key in map.keys.sorted() where !["pattern", "pattern-either", "kind"].contains(key) {
+                throw RuleLoader.fail(file, map.line(key), "unknown key '\(path).\(key)'")
+            }
+            var isLocal = false
+            if let kind = map["kind"] {
+                switch try string(kind, "\(path).kind") {
+                case "remote": isLocal = false
+                case "local": isLocal = true
+                case let other:
+                    throw RuleLoader.fail(file, map.line("kind"), "bad '\(path).kind' '\(other)' (expected remote or local)")
+                }
+            }
+            var patterns: [CompiledPattern] = []
+            if let p = map["pattern"] { patterns.append(try pattern(p, "\(path).pattern")) }
+            if let e = map["pattern-either"] { patterns += try taintPatterns(e, "\(path).pattern-either") }
+            guard patterns.count >= 1, (map["pattern"] == nil) != (map["pattern-either"] == nil) else {
+                throw RuleLoader.fail(file, entry.line, "'\(path)' must hold exactly one of pattern, pattern-either")
+            }
+            return patterns.map { TaintSource(pattern: $0, isLocal: isLocal) }
+        }
+    }
+
     func sinks(_ node: DocumentNode) throws -> [TaintSink] {
         try list(node, "sinks").enumerated().flatMap { i, entry -> [TaintSink] in
             let path = "sinks[\(i)]"
             let map = try mapping(entry, path)
-            for key in map.keys.sorted() where !["pattern", "pattern-either", "focus"].contains(key) {
+            let allowed = ["pattern", "pattern-either", "focus", "pattern-inside", "pattern-not"]
+            for key in map.keys.sorted() where !allowed.contains(key) {
                 throw RuleLoader.fail(file, map.line(key), "unknown key '\(path).\(key)'")
             }
             let focus = try map["focus"].map { try string($0, "\(path).focus") }
@@ -309,7 +337,18 @@ struct Cursor {
             if let p = map["pattern"] { patterns.append(try pattern(p, "\(path).pattern")) }
             if let e = map["pattern-either"] { patterns += try taintPatterns(e, "\(path).pattern-either") }
             guard !patterns.isEmpty else { throw RuleLoader.fail(file, entry.line, "'\(path)' needs 'pattern'") }
-            return patterns.map { TaintSink(pattern: $0, focus: focus) }
+            let inside = try map["pattern-inside"].map { try pattern($0, "\(path).pattern-inside") }
+            var excluded: [CompiledPattern] = []
+            if let not = map["pattern-not"] {
+                if case .array = not.value {
+                    excluded = try list(not, "\(path).pattern-not").enumerated().map { j, item in
+                        try pattern(item, "\(path).pattern-not[\(j)]")
+                    }
+                } else {
+                    excluded = [try pattern(not, "\(path).pattern-not")]
+                }
+            }
+            return patterns.map { TaintSink(pattern: $0, focus: focus, inside: inside, excluded: excluded) }
         }
     }
 

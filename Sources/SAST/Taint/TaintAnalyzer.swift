@@ -1,91 +1,181 @@
 import PythonSyntax
-/// Intraprocedural taint analysis of one file for one rule.
+
+/// Taint analysis of one file for one rule: flow-sensitive within each function, with function
+/// summaries across functions (bottom-up, to a fixpoint) and, through ``ProjectSummaries``, across
+/// the project's modules.
 ///
 /// Each function (and the module top level) is walked statement by statement with a map from
-/// variable to taint: assignments overwrite (so a constant clears taint), branches are analysed
-/// separately and merged (a may-analysis), loop bodies twice so loop-carried taint is seen.
-/// Helpers defined in the same file are summarised first (which parameters reach their return
-/// value or a sink) so that calls to them are precise.
+/// variable to ``AbstractValue``: assignments overwrite (a constant clears taint), constant
+/// conditions prune branches, containers indexed by constants keep their parts apart, guards clean
+/// the values they check on the paths they dominate, and branches merge (a may-analysis).
 struct TaintAnalyzer {
     let patterns: TaintPatterns
     let index: FileIndex
     let matcher: PatternMatcher
-    private(set) var summaries: [String: FunctionSummary] = [:]
-    private(set) var flows: [TaintFlow] = []
-
-    /// Per-scope state, reset for each function.
-    private var state: TaintState = [:]
-    private var returned = Taint.clean
-    private var reporting = false
-    /// Set while computing a sink's taint: sinks inside it are checked by the real evaluation.
-    private var peeking = false
-    private var currentSinkParameters: [Int: TaintSinkHit] = [:]
-    /// `ok = is_safe(url=u)`: the result variable vouches for `u` when used as a check.
-    private var checkResults: [String: [String]] = [:]
-
-    /// Where each source pattern matches in this file, shared by the taint rules (most of them
-    /// list the same sources).
+    /// Where each source pattern matches in this file, shared by the taint rules.
     let sourceCache: SourceMatchCache
+    /// The rule id, for project summaries.
+    let ruleId: String
+    /// Summaries of the project's other modules, and how this file's imports resolve to them.
+    let project: ProjectView?
+    let model: FileModel
 
-    init(patterns: TaintPatterns, index: FileIndex, sourceCache: SourceMatchCache = SourceMatchCache()) {
+    private(set) var summaries: [String: FunctionSummary] = [:]
+    var flows: [TaintFlow] = []
+
+    // Per-scope state, reset for each function.
+    var state: [String: AbstractValue] = [:]
+    var reachable = true
+    var returned = AbstractValue.clean
+    var reporting = false
+    /// Set while computing a sink's taint: sinks inside it are checked by the real evaluation.
+    var peeking = false
+    var currentSinks: [ParameterPath: SummarySink] = [:]
+    var currentFieldWrites: [String: Set<Int>] = [:]
+    /// Whether a sanitizer of the rule ran in the function (its summary then matters to callers).
+    var sanitizerSeen = false
+    /// `ok = check(x)`: the condition a variable holds, so `if ok:` refines like `if check(x):`.
+    var conditions: [String: PyNode] = [:]
+    /// The class whose method is being analysed, and the name of its receiver (`self`).
+    var currentClass: String?
+    var receiverName: String?
+    /// States at `break`/`continue` of the loops being executed, innermost last.
+    var loopExits: [[[String: AbstractValue]]] = []
+    /// The statement being executed, for the code flow's steps.
+    var statementRange: SourceRange?
+    /// Source fields of each class: `self.x = <source>` in one method, read in another.
+    var sourceFields: [String: [String: Taint]] = [:]
+    /// Sinks already matched with `pattern-inside` ranges, by sink pattern.
+    let insideRanges: InsideRanges
+
+    init(
+        patterns: TaintPatterns, index: FileIndex, sourceCache: SourceMatchCache = SourceMatchCache(),
+        ruleId: String = "", project: ProjectView? = nil, model: FileModel? = nil
+    ) {
         self.patterns = patterns
         self.sourceCache = sourceCache
         self.index = index
         self.matcher = PatternMatcher(aliases: index.aliases)
+        self.ruleId = ruleId
+        self.project = project
+        self.model = model ?? FileModel(root: index.root)
+        self.insideRanges = InsideRanges()
     }
 
     /// Runs the analysis; the flows found are in ``flows``.
     mutating func run() {
-        // Most files and functions hold no source at all: find the sources first, by index.
         let sourceOffsets = patterns.sourcePatterns.flatMap { sourceCache.offsets(of: $0, in: index) }
-        if sourceOffsets.isEmpty { return }
-        let functions = (index.byKind[.functionDef] ?? []) + (index.byKind[.asyncFunctionDef] ?? [])
-        // Summaries only matter for helpers the file calls; two rounds let helpers call helpers.
-        let called = functions.filter { $0.text.map { index.callsByName[$0] != nil } ?? false }
-        if !called.isEmpty {
-            for _ in 0..<2 {
-                for function in called {
-                    guard let name = function.text else { continue }
-                    summaries[name] = analyse(function: function)
-                }
-            }
-        }
+        let importsProject = project?.hasImportedSummaries(ruleId: ruleId) ?? false
+        // In a project, every function is summarised for the modules that import this one.
+        let exported = project.map { view in model.functions.filter { view.isExported($0) } } ?? []
+        let exporting = !exported.isEmpty && (patterns.sinkNames.isSatisfied(by: index.identifiers) || !sourceOffsets.isEmpty)
+        // Most files hold no source at all and call no project helper that reads one.
+        if sourceOffsets.isEmpty && !importsProject && !exporting { return }
+        computeSummaries(also: exporting ? exported : [])
         reporting = true
-        let helperReadsSource = summaries.values.contains { $0.returnsSource.isTainted }
-        for function in functions {
-            let range = function.range.start.offset..<function.range.end.offset
-            guard helperReadsSource || sourceOffsets.contains(where: range.contains) else { continue }
-            _ = analyse(function: function)
+        // A method may read what another stored from a source (`self.x`): when a pass learns
+        // such a field, the methods run again.
+        for _ in 0..<2 {
+            let known = sourceFields.values.reduce(0) { $0 + $1.count }
+            let helperReadsSource = summaries.values.contains { $0.returnsSource.isTainted } || importsProject || known > 0
+            for function in model.functions {
+                let range = function.node.range.start.offset..<function.node.range.end.offset
+                guard helperReadsSource || sourceOffsets.contains(where: range.contains) else { continue }
+                _ = analyse(function)
+            }
+            if sourceFields.values.reduce(0, { $0 + $1.count }) == known { break }
         }
         resetScope()
         execute(block: index.root.children)
     }
 
-    private mutating func resetScope() {
+    /// Summaries of the file's functions, bottom-up to a fixpoint (bounded: recursion converges
+    /// fast, and a cycle that does not is cut).
+    private mutating func computeSummaries(also exported: [FileModel.Function]) {
+        var keys = Set<String>()
+        let wanted = (model.functions.filter { model.isCalled($0, index) } + exported).filter { keys.insert($0.key).inserted }
+        guard !wanted.isEmpty else { return }
+        // From nothing upwards: a recursive call first contributes nothing, then what the
+        // previous round found. Round one summarises everything; later rounds only the callers of
+        // what changed.
+        for function in wanted where summaries[function.key] == nil {
+            summaries[function.key] = FunctionSummary(parameters: [], isMethod: function.isMethod)
+        }
+        var pending = wanted
+        for _ in 0..<4 {
+            var changedNames: Set<String> = []
+            for function in pending {
+                let summary = analyse(function)
+                let old = summaries[function.key]
+                summaries[function.key] = summary
+                if old == nil || !old!.sameEffects(as: summary) {
+                    changedNames.insert(function.className.map { _ in function.node.text ?? "" } ?? function.key)
+                    if let className = function.className { changedNames.insert(className) }
+                }
+            }
+            if changedNames.isEmpty { break }
+            pending = wanted.filter { function in
+                var calls = false
+                function.node.walk { node in
+                    if calls { return false }
+                    if node.kind == .call, let callee = node.children.first {
+                        let name = callee.kind == .attribute ? callee.text : callee.text
+                        if let name, changedNames.contains(name) { calls = true }
+                    }
+                    return true
+                }
+                return calls
+            }
+            if pending.isEmpty { break }
+        }
+    }
+
+    mutating func resetScope() {
         state = [:]
+        reachable = true
         returned = .clean
-        currentSinkParameters = [:]
-        checkResults = [:]
+        currentSinks = [:]
+        currentFieldWrites = [:]
+        sanitizerSeen = false
+        conditions = [:]
+        currentClass = nil
+        receiverName = nil
+        loopExits = []
     }
 
     /// Analyses one function with its parameters standing for the caller's values.
-    private mutating func analyse(function: PyNode) -> FunctionSummary {
+    mutating func analyse(_ function: FileModel.Function) -> FunctionSummary {
         resetScope()
+        let node = function.node
+        currentClass = function.className
         var names: [String] = []
-        if function.children.count > 2 {
-            for parameter in function.children[2].children {
+        if node.children.count > 2 {
+            for parameter in node.children[2].children {
                 guard [.parameter, .varArgs, .kwArgs].contains(parameter.kind), let name = parameter.text else { continue }
-                state[name] = Taint(TaintOrigin(label: name, line: parameter.range.start.line, parameter: names.count))
+                let origin = TaintOrigin(label: name, line: parameter.range.start.line, parameter: names.count)
+                var value = AbstractValue(taint: Taint(origin))
+                if names.isEmpty, function.isMethod {
+                    receiverName = name
+                    value.typeName = function.className
+                }
+                state[name] = value
                 names.append(name)
             }
         }
-        seedParameterSources(function, names)
-        if let body = function.children.last { execute(block: body.children) }
+        seedParameterSources(node, names)
+        if let body = node.children.last { execute(block: body.children) }
         var summary = FunctionSummary(parameters: names)
-        summary.returnsParameters = returned.parameters
-        summary.returnsSource = Taint.clean
-        for origin in returned.sources { summary.returnsSource.formUnion(Taint(origin)) }
-        summary.sinkParameters = currentSinkParameters
+        summary.isMethod = function.isMethod
+        for origin in returned.whole.origins {
+            if let parameter = origin.parameter {
+                summary.returns[ParameterPath(parameter: parameter, field: origin.field)] = origin.hops
+            } else {
+                summary.returnsSource.formUnion(Taint(origin))
+            }
+        }
+        summary.sinks = currentSinks
+        summary.usesSanitizer = sanitizerSeen
+        summary.fieldWrites = currentFieldWrites
         return summary
     }
 
@@ -93,7 +183,7 @@ struct TaintAnalyzer {
     /// parameters of the functions it matches as tainted: they arrive from the request path.
     /// Parameters a route declares with a numeric or UUID converter (`<int:id>`) cannot carry text.
     private mutating func seedParameterSources(_ function: PyNode, _ names: [String]) {
-        guard matchesAny(patterns.sources.candidates(function, index.aliases), function) else { return }
+        guard let source = firstMatch(patterns.sources.candidates(function, index.aliases), function) else { return }
         var typed = Self.typedRouteParameters(function)
         // `item_id: int` (FastAPI, typed views) cannot carry text either.
         if function.children.count > 2 {
@@ -106,8 +196,10 @@ struct TaintAnalyzer {
             }
         }
         for name in names where name != "self" && name != "cls" && !typed.contains(name) {
-            let origin = TaintOrigin(label: "parameter \(name) of \(function.text ?? "?")", line: function.range.start.line, parameter: nil)
-            state[name] = Taint(origin)
+            var origin = TaintOrigin(label: "parameter \(name) of \(function.text ?? "?")", line: function.range.start.line)
+            origin.isLocal = source.isLocal
+            origin.append(FlowHop(range: function.range.headerRange, note: "source: parameter \(name) of \(function.text ?? "?")"))
+            state[name] = AbstractValue(taint: Taint(origin))
         }
     }
 
@@ -131,329 +223,6 @@ struct TaintAnalyzer {
         return out
     }
 
-    // MARK: Statements
-
-    private mutating func execute(block statements: [PyNode]) {
-        for statement in statements { execute(statement) }
-    }
-
-    private mutating func execute(_ s: PyNode) {
-        checkSinks(s)
-        let c = s.children
-        switch s.kind {
-        case .exprStmt, .raise, .assert, .delete:
-            for child in c { _ = evaluate(child) }
-            if s.kind == .assert, let test = c.first { clearGuarded(test) }
-            if s.kind == .delete { for target in c where target.kind == .name { state[target.text ?? ""] = nil } }
-        case .assign:
-            guard let value = c.last else { return }
-            let targets = c.dropLast()
-            // `a, b = x, 1`: element-wise when the shapes line up, so `b` stays clean.
-            if targets.count == 1, let target = targets.first, [.tuple, .list].contains(target.kind),
-                [.tuple, .list].contains(value.kind), target.children.count == value.children.count,
-                !value.children.contains(where: { $0.kind == .starred }),
-                !target.children.contains(where: { $0.kind == .starred })
-            {
-                let taints = value.children.map { evaluate($0) }
-                for (element, taint) in zip(target.children, taints) { assign(element, taint, strong: true) }
-                return
-            }
-            let taint = evaluate(value)
-            for target in targets { assign(target, taint, strong: true) }
-            if targets.count == 1, let target = targets.first, target.kind == .name, let name = target.text {
-                let checked = value.kind == .call ? checkedNames(value) : []
-                checkResults[name] = checked.isEmpty ? nil : checked
-            }
-        case .augAssign where c.count == 2:
-            let taint = evaluate(c[1]).union(evaluate(c[0]))
-            assign(c[0], taint, strong: true)
-        case .annAssign where c.count == 3:
-            if !c[2].isEmpty { assign(c[0], evaluate(c[2]), strong: true) }
-        case .return:
-            if let value = c.first { returned.formUnion(evaluate(value)) }
-        case .if where c.count == 3, .while where c.count == 3:
-            _ = evaluate(c[0])
-            clearGuarded(c[0])
-            let before = state
-            execute(block: c[1].children)
-            if s.kind == .while { execute(block: c[1].children) }
-            let afterBody = state
-            // `if`: the else branch starts from the state before the test; a loop's `else` runs
-            // after the loop, which may not have run at all.
-            state = s.kind == .while ? before.mergedWith(afterBody) : before
-            if !c[2].isEmpty { execute(block: c[2].children) }
-            state = state.mergedWith(afterBody)
-        case .for where c.count == 4, .asyncFor where c.count == 4:
-            let items = evaluate(c[1])
-            let before = state
-            for _ in 0..<2 {
-                assign(c[0], items, strong: true)
-                execute(block: c[2].children)
-            }
-            state = state.mergedWith(before)
-            if !c[3].isEmpty { execute(block: c[3].children) }
-        case .with, .asyncWith:
-            for item in c.dropLast() where item.kind == .withItem && item.children.count == 2 {
-                let taint = evaluate(item.children[0])
-                if !item.children[1].isEmpty { assign(item.children[1], taint, strong: true) }
-            }
-            if let body = c.last { execute(block: body.children) }
-        case .try, .tryStar:
-            executeTry(c)
-        case .match:
-            guard let subject = c.first else { return }
-            _ = evaluate(subject)
-            let before = state
-            var merged = before
-            for matchCase in c.dropFirst() {
-                state = before
-                if let body = matchCase.children.last { execute(block: body.children) }
-                merged = merged.mergedWith(state)
-            }
-            state = merged
-        default:
-            // Definitions are their own scopes; imports, pass, global... carry no data.
-            break
-        }
-    }
-
-    private mutating func executeTry(_ c: [PyNode]) {
-        guard let body = c.first else { return }
-        let before = state
-        execute(block: body.children)
-        let afterBody = state
-        var merged = afterBody
-        let handlers = c.filter { $0.kind == .exceptHandler }
-        for handler in handlers {
-            state = before.mergedWith(afterBody)
-            if let name = handler.text { state[name] = nil }
-            if let block = handler.children.last { execute(block: block.children) }
-            merged = merged.mergedWith(state)
-        }
-        let tail = c.dropFirst(1 + handlers.count)
-        if let orelse = tail.first, !orelse.isEmpty {
-            state = afterBody
-            execute(block: orelse.children)
-            merged = merged.mergedWith(state)
-        }
-        state = merged
-        if tail.count > 1, let final = tail.last, !final.isEmpty { execute(block: final.children) }
-    }
-
-    /// A sanitizer used as a check (`if not url_has_allowed_host_and_scheme(url): url = "/"`,
-    /// `if is_safe(path): ...`, `assert valid(x)`) vouches for the variables it is given: either the
-    /// check passed, or the branch that handles failure replaces or rejects the value. Both branches
-    /// and the code after see them clean.
-    private mutating func clearGuarded(_ test: PyNode) {
-        if patterns.sanitizers.isEmpty { return }
-        var names: [String] = []
-        test.walk { node in
-            if node.kind == .name, let name = node.text, let checked = checkResults[name] { names += checked }
-            guard node.kind == .call else { return true }
-            let checked = checkedNames(node)
-            names += checked
-            return checked.isEmpty
-        }
-        for name in names { state[name] = nil }
-    }
-
-    /// The variables a sanitizer call is given, when `call` is one.
-    private func checkedNames(_ call: PyNode) -> [String] {
-        guard matchesAny(patterns.sanitizers.candidates(call, index.aliases), call) else { return [] }
-        var names: [String] = []
-        for argument in call.children.dropFirst() {
-            let value = argument.kind == .keyword ? argument.children.first : argument
-            if let value, value.kind == .name, let name = value.text { names.append(name) }
-        }
-        return names
-    }
-
-    /// Binds `taint` to an assignment target. Names are overwritten; writing into an element or
-    /// attribute of a container taints the container but never cleans it.
-    private mutating func assign(_ target: PyNode, _ taint: Taint, strong: Bool) {
-        switch target.kind {
-        case .name:
-            guard let name = target.text else { return }
-            if strong {
-                state[name] = taint.isTainted ? taint : nil
-            } else if taint.isTainted {
-                state[name, default: .clean].formUnion(taint)
-            }
-        case .tuple, .list:
-            for element in target.children { assign(element, taint, strong: strong) }
-        case .starred:
-            if let inner = target.children.first { assign(inner, taint, strong: strong) }
-        case .attribute, .subscript:
-            if let base = target.children.first {
-                if target.kind == .subscript, target.children.count == 2 { _ = evaluate(target.children[1]) }
-                assign(base, taint, strong: false)
-            }
-        default:
-            break
-        }
-    }
-
-    // MARK: Expressions
-
-    /// The taint of an expression, checking the sinks inside it on the way.
-    private mutating func evaluate(_ e: PyNode) -> Taint {
-        if e.isEmpty { return .clean }
-        checkSinks(e)
-        if matchesAny(patterns.sanitizers.candidates(e, index.aliases), e) { return .clean }
-        if matchesAny(patterns.sources.candidates(e, index.aliases), e) {
-            for child in e.children { _ = evaluate(child) }
-            return Taint(TaintOrigin(label: Self.label(e, index.source), line: e.range.start.line, parameter: nil))
-        }
-        let c = e.children
-        switch e.kind {
-        case .name:
-            return e.text.flatMap { state[$0] } ?? .clean
-        case .string, .bytes, .integer, .float, .imaginary, .true, .false, .none, .ellipsis, .lambda:
-            return .clean
-        case .namedExpr where c.count == 2:
-            let taint = evaluate(c[1])
-            assign(c[0], taint, strong: true)
-            return taint
-        case .call:
-            return evaluateCall(e)
-        case .listComp, .setComp, .generatorExp, .dictComp:
-            let comprehensions = c.filter { $0.kind == .comprehension }
-            for comprehension in comprehensions where comprehension.children.count >= 2 {
-                assign(comprehension.children[0], evaluate(comprehension.children[1]), strong: true)
-                for condition in comprehension.children.dropFirst(2) { _ = evaluate(condition) }
-            }
-            var taint = Taint.clean
-            for element in c where element.kind != .comprehension { taint.formUnion(evaluate(element)) }
-            return taint
-        case .compare:
-            for child in c { _ = evaluate(child) }
-            return .clean
-        case .subscript where c.count == 2:
-            // `allowed[user_key]` is a trusted value picked by a tainted key: only the container counts.
-            _ = evaluate(c[1])
-            return evaluate(c[0])
-        default:
-            var taint = Taint.clean
-            for child in c { taint.formUnion(evaluate(child)) }
-            return taint
-        }
-    }
-
-    /// Calls: helper summaries when the callee is defined here, else the union of the receiver and
-    /// the arguments; container-filling methods taint their receiver.
-    private mutating func evaluateCall(_ call: PyNode) -> Taint {
-        guard let callee = call.children.first else { return .clean }
-        let arguments = Array(call.children.dropFirst())
-        var argumentTaints: [Taint] = []
-        var all = Taint.clean
-        for argument in arguments {
-            let taint = evaluate(argument)
-            argumentTaints.append(taint)
-            all.formUnion(taint)
-        }
-        let receiver = callee.kind == .attribute ? evaluate(callee) : .clean
-
-        if let name = Self.calleeName(callee), let summary = summaries[name] {
-            return applySummary(summary, name: name, callee: callee, arguments: arguments, taints: argumentTaints)
-        }
-        if callee.kind == .attribute, all.isTainted, let method = callee.text, Self.fillingMethods.contains(method),
-            let base = callee.children.first
-        {
-            assign(base, all, strong: false)
-        }
-        return all.union(receiver)
-    }
-
-    private static let fillingMethods: Set<String> = [
-        "append", "extend", "insert", "add", "update", "setdefault", "appendleft", "put",
-    ]
-
-    /// `helper(...)` and `self.helper(...)` name a local function; other calls do not.
-    private static func calleeName(_ callee: PyNode) -> String? {
-        switch callee.kind {
-        case .name: return callee.text
-        case .attribute where callee.children.first?.text == "self" || callee.children.first?.text == "cls":
-            return callee.text
-        default: return nil
-        }
-    }
-
-    private mutating func applySummary(
-        _ summary: FunctionSummary, name: String, callee: PyNode, arguments: [PyNode], taints: [Taint]
-    ) -> Taint {
-        // A method called through self skips its own first parameter.
-        let shift = callee.kind == .attribute && ["self", "cls"].contains(summary.parameters.first ?? "") ? 1 : 0
-        var result = summary.returnsSource
-        var position = shift
-        for (argument, taint) in zip(arguments, taints) {
-            let index: Int?
-            switch argument.kind {
-            case .keyword: index = argument.text.flatMap { summary.parameters.firstIndex(of: $0) }
-            case .starred, .doubleStarred: index = nil
-            default:
-                index = position < summary.parameters.count ? position : nil
-                position += 1
-            }
-            guard let index else { continue }
-            if summary.returnsParameters.contains(index) { result.formUnion(taint) }
-            if let hit = summary.sinkParameters[index] { reach(hit, with: taint, via: name) }
-        }
-        return result
-    }
-
-    // MARK: Sources, sinks, sanitizers
-
-    private func matchesAny(_ candidates: [(PyNode, CompiledPattern)], _ node: PyNode) -> Bool {
-        for (tree, _) in candidates {
-            var bindings = Bindings()
-            if matcher.match(tree, node, &bindings) { return true }
-        }
-        return false
-    }
-
-    /// Reports (or, in a summary, records) every sink `node` is whose checked part is tainted.
-    private mutating func checkSinks(_ node: PyNode) {
-        if peeking { return }
-        for (tree, sink) in patterns.sinks.candidates(node, index.aliases) {
-            var bindings = Bindings()
-            guard matcher.match(tree, node, &bindings) else { continue }
-            let parts: [PyNode]
-            if let focus = sink.focus {
-                parts = bindings[focus]?.nodes ?? []
-            } else if node.kind == .call {
-                parts = Array(node.children.dropFirst())
-            } else {
-                parts = node.children
-            }
-            // Peek without side effects: the real evaluation follows in the caller.
-            var taint = Taint.clean
-            for part in parts { taint.formUnion(peek(part)) }
-            let hit = TaintSinkHit(range: node.range, label: Self.sinkLabel(node, index), bindings: bindings)
-            reach(hit, with: taint, via: nil)
-        }
-    }
-
-    /// The taint of `e` without reporting the sinks inside it or changing the state.
-    private mutating func peek(_ e: PyNode) -> Taint {
-        let saved = state
-        peeking = true
-        let taint = evaluate(e)
-        peeking = false
-        state = saved
-        return taint
-    }
-
-    private mutating func reach(_ hit: TaintSinkHit, with taint: Taint, via: String?) {
-        if peeking { return }
-        for origin in taint.origins {
-            if let parameter = origin.parameter {
-                if currentSinkParameters[parameter] == nil { currentSinkParameters[parameter] = hit }
-            } else if reporting {
-                flows.append(TaintFlow(sink: hit, origin: origin, via: via))
-            }
-        }
-    }
-
     /// One-line source text for messages, shortened.
     static func label(_ node: PyNode, _ source: SourceText) -> String {
         let text = source.slice(from: node.range.start.offset, to: node.range.end.offset)
@@ -470,4 +239,9 @@ struct TaintAnalyzer {
         if node.kind == .assign, let target = node.children.first { return label(target, index.source) }
         return label(node, index.source)
     }
+}
+
+extension SourceRange {
+    /// The first line of a definition, for a flow step that points at a function.
+    var headerRange: SourceRange { SourceRange(start: start, end: start) }
 }

@@ -1,20 +1,59 @@
 import PythonSyntax
+
+/// One step of a flow, for the finding's code flow: where it happened and what happened there.
+struct FlowHop: Sendable, Hashable {
+    /// The file the step is in, relative to the scan root; nil for the file being analysed.
+    var file: String?
+    var range: SourceRange
+    var note: String
+}
+
 /// Where a tainted value came from: a source expression, or (while summarising a helper) one of
-/// the helper's parameters.
-struct TaintOrigin: Hashable, Sendable {
+/// the helper's parameters, or a field of its receiver.
+struct TaintOrigin: Sendable {
     /// The source code of the source expression (`request.args`), or the parameter name.
     var label: String
     /// 1-based line of the source.
     var line: Int
     /// The parameter position when this stands for "whatever the caller passes".
     var parameter: Int?
+    /// With `parameter`: the attribute of that argument (`self.cmd` read in a method).
+    var field: String?
+    /// A local source (environment, argv, stdin): a flow from it is at most medium, low confidence.
+    var isLocal = false
+    /// Where the value went between the source and here, oldest first (bounded).
+    var hops: [FlowHop] = []
+
+    static let maximumHops = 10
+
+    /// Appends a step, keeping the first hop (next to the source) and the latest ones.
+    mutating func append(_ hop: FlowHop) {
+        if let last = hops.last, last.range == hop.range, last.file == hop.file { return }
+        hops.append(hop)
+        if hops.count > Self.maximumHops { hops.remove(at: 1) }
+    }
 }
 
-/// The origins a value may carry; empty means clean. Kept small: one witness per origin is
-/// enough to explain a finding.
+extension TaintOrigin: Hashable {
+    // The path taken is a witness, not part of the origin's identity.
+    static func == (a: TaintOrigin, b: TaintOrigin) -> Bool {
+        a.label == b.label && a.line == b.line && a.parameter == b.parameter && a.field == b.field && a.isLocal == b.isLocal
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(label)
+        hasher.combine(line)
+        hasher.combine(parameter)
+        hasher.combine(field)
+    }
+}
+
+/// The origins a value may carry; empty means clean. Kept small: a few witnesses are enough to
+/// explain a finding.
 struct Taint: Sendable, Equatable {
     private(set) var origins: [TaintOrigin] = []
     static let clean = Taint()
+    static let maximumOrigins = 4
 
     init() {}
     init(_ origin: TaintOrigin) { origins = [origin] }
@@ -25,7 +64,14 @@ struct Taint: Sendable, Equatable {
     var parameters: Set<Int> { Set(origins.compactMap(\.parameter)) }
 
     mutating func formUnion(_ other: Taint) {
-        for origin in other.origins where origins.count < 4 && !origins.contains(origin) { origins.append(origin) }
+        for origin in other.origins where !origins.contains(origin) {
+            // A remote source outranks local ones when the list is full: it decides severity.
+            if origins.count < Self.maximumOrigins {
+                origins.append(origin)
+            } else if !origin.isLocal, origin.parameter == nil, let local = origins.firstIndex(where: \.isLocal) {
+                origins[local] = origin
+            }
+        }
     }
 
     func union(_ other: Taint) -> Taint {
@@ -33,15 +79,19 @@ struct Taint: Sendable, Equatable {
         copy.formUnion(other)
         return copy
     }
-}
 
-/// Variable name → what it may hold at one program point.
-typealias TaintState = [String: Taint]
+    /// The same origins with `hop` appended to each path.
+    func through(_ hop: FlowHop) -> Taint {
+        var copy = self
+        for i in copy.origins.indices { copy.origins[i].append(hop) }
+        return copy
+    }
 
-extension Dictionary where Key == String, Value == Taint {
-    /// The may-merge of two branches: a variable is tainted if it is tainted on either.
-    func mergedWith(_ other: TaintState) -> TaintState {
-        merging(other) { $0.union($1) }
+    /// Keeps only the origins `keep` accepts.
+    func filter(_ keep: (TaintOrigin) -> Bool) -> Taint {
+        var copy = self
+        copy.origins = origins.filter(keep)
+        return copy
     }
 }
 
@@ -49,16 +99,47 @@ extension Dictionary where Key == String, Value == Taint {
 struct FunctionSummary: Sendable {
     /// Parameter names in order.
     var parameters: [String]
-    /// Parameters whose taint reaches the return value.
-    var returnsParameters: Set<Int> = []
+    /// Parameters (or fields of them) whose taint reaches the return value, with the path inside.
+    var returns: [ParameterPath: [FlowHop]] = [:]
     /// A source read inside the helper and returned.
     var returnsSource: Taint = .clean
-    /// Parameters that reach a sink inside the helper: position → the sink reached.
-    var sinkParameters: [Int: TaintSinkHit] = [:]
+    /// Parameters that reach a sink inside the helper: the sink reached and the path to it.
+    var sinks: [ParameterPath: SummarySink] = [:]
+    /// `self.name = <parameter>` in the helper (a constructor): the field and the parameter.
+    var fieldWrites: [String: Set<Int>] = [:]
+    /// Whether the function is a method whose first parameter is the receiver.
+    var isMethod = false
+    /// Whether a sanitizer of the rule runs in it.
+    var usesSanitizer = false
+
+    /// Whether callers in other modules learn anything from it beyond "arguments flow to the result".
+    var mattersToImporters: Bool {
+        !sinks.isEmpty || returnsSource.isTainted || !fieldWrites.isEmpty || usesSanitizer
+    }
+
+    /// Whether two summaries say the same (the fixpoint stops when nothing changes).
+    func sameEffects(as other: FunctionSummary) -> Bool {
+        Set(returns.keys) == Set(other.returns.keys) && Set(sinks.keys) == Set(other.sinks.keys)
+            && returnsSource.origins.count == other.returnsSource.origins.count && fieldWrites == other.fieldWrites
+    }
+}
+
+/// A parameter position and, for a receiver, the field read from it.
+struct ParameterPath: Hashable, Sendable {
+    var parameter: Int
+    var field: String?
+}
+
+/// A sink inside a helper reached from one of its parameters.
+struct SummarySink: Sendable {
+    var hit: TaintSinkHit
+    var hops: [FlowHop]
 }
 
 /// A sink reached by a tainted value.
 struct TaintSinkHit: Sendable {
+    /// The file of the sink when it is not the file analysed (a helper in another module).
+    var file: String?
     var range: SourceRange
     var label: String
     var bindings: Bindings
@@ -70,4 +151,6 @@ struct TaintFlow: Sendable {
     var origin: TaintOrigin
     /// The helper the flow passed through into the sink, if any.
     var via: String?
+    /// Where the finding is reported: the sink, or the call into a helper of another file.
+    var reportRange: SourceRange
 }

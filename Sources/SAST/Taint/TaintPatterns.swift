@@ -4,20 +4,24 @@ import PythonSyntax
 /// A taint rule's patterns grouped by the node kinds they can match, built once per rule so the
 /// analysis asks only the patterns that could apply to each node.
 struct TaintPatterns: Sendable {
-    let sources: KindIndex<CompiledPattern>
+    let sources: KindIndex<TaintSource>
     let sanitizers: KindIndex<CompiledPattern>
     let sinks: KindIndex<TaintSink>
     /// What a file must mention for any source (resp. sink) to match.
     let sourceNames: IdentifierRequirement
     let sinkNames: IdentifierRequirement
 
-    init(_ spec: TaintSpec) {
-        sources = KindIndex(spec.sources) { $0.tree }
+    /// Whether the rule is about file paths: a prefix check on a normalised path confines it.
+    let isPathRule: Bool
+
+    init(_ spec: TaintSpec, cwe: [Int] = []) {
+        sources = KindIndex(spec.sources) { $0.pattern.tree }
         sanitizers = KindIndex(spec.sanitizers) { $0.tree }
         sinks = KindIndex(spec.sinks) { $0.pattern.tree }
-        sourcePatterns = spec.sources
-        sourceNames = IdentifierRequirement(patterns: spec.sources.map(\.tree))
+        sourcePatterns = spec.sources.map(\.pattern)
+        sourceNames = IdentifierRequirement(patterns: spec.sources.map(\.pattern.tree))
         sinkNames = IdentifierRequirement(patterns: spec.sinks.map(\.pattern.tree))
+        isPathRule = !Set(cwe).isDisjoint(with: [22, 23, 36, 73])
     }
 
     /// The source patterns, for finding where sources occur before analysing.

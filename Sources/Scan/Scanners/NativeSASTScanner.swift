@@ -38,21 +38,26 @@ public struct NativeSASTScanner: Adapters.Scanner {
         let rules = try RuleSet.load(directories: builtInDirectories + context.ruleDirectories)
         let engine = SASTEngine(rules: rules)
         let files = target.files(withExtensions: ["py", "pyw"])
-        let results = Mutex<[Int: FileScanResult]>([:])
         let unread = Mutex<[SkippedFile]>([])
         let progress = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: files.count) { index in
-            let file = files[index]
-            guard let data = FileManager.default.contents(atPath: target.absolute(file)) else {
-                unread.withLock { $0.append(SkippedFile(file: file, reason: "cannot read")) }
-                return
-            }
-            let result = engine.scan(file: file, source: String(decoding: data, as: UTF8.self))
-            results.withLock { $0[index] = result }
-            let done = progress.add(1, ordering: .relaxed).newValue
-            if done % 50 == 0 { context.progress(.file(tool: name, index: done, total: files.count, path: file)) }
-        }
-        let collected = results.withLock { $0 }
+        let name = name
+        // One project: summaries of each module's functions follow flows into the modules that
+        // import it.
+        let collected = engine.scanProject(
+            files: files,
+            read: { file in
+                guard let data = FileManager.default.contents(atPath: target.absolute(file)) else {
+                    unread.withLock { list in
+                        if !list.contains(where: { $0.file == file }) { list.append(SkippedFile(file: file, reason: "cannot read")) }
+                    }
+                    return nil
+                }
+                return String(decoding: data, as: UTF8.self)
+            },
+            progress: { index in
+                let done = progress.add(1, ordering: .relaxed).newValue
+                if done % 50 == 0 { context.progress(.file(tool: name, index: done, total: files.count, path: files[index])) }
+            })
         var findings: [Finding] = []
         var notices: [Notice] = []
         for index in files.indices {

@@ -1,0 +1,176 @@
+import PythonSyntax
+
+/// The definitions of one file the dataflow analysis resolves calls to: functions (by name),
+/// classes with their methods, bases and constant attributes, and module-level constants.
+/// Built once per file and shared by every taint rule.
+struct FileModel: Sendable {
+    /// A function or method: `key` is `name` or `Class.name`.
+    struct Function: Sendable {
+        var key: String
+        var node: PyNode
+        var className: String?
+        /// An instance or class method (its first parameter is the receiver).
+        var isMethod: Bool
+        var isClassMethod: Bool
+    }
+
+    /// A class defined in the file.
+    struct ClassInfo: Sendable {
+        var name: String
+        var bases: [String]
+        /// Class-body assignments of literals (`ALLOWED = {"a", "b"}`), clean and never symbolic.
+        var constants: [String: AbstractValue]
+    }
+
+    private(set) var functions: [Function] = []
+    private(set) var functionsByKey: [String: Function] = [:]
+    private(set) var classes: [String: ClassInfo] = [:]
+    /// Module-level names assigned exactly once, to a literal (`DEBUG = False`).
+    private(set) var constants: [String: PyConstant] = [:]
+    /// Names bound by `import x` at any level (`os`, `requests`).
+    private(set) var importedModules: Set<String> = []
+    /// Names bound by relative imports: `clean` → `.utils.clean` (resolved against the package later).
+    private(set) var relativeImports: [String: String] = [:]
+
+    var hasClasses: Bool { !classes.isEmpty }
+
+    init(root: PyNode) {
+        var assignments: [String: Int] = [:]
+        var literal: [String: PyConstant] = [:]
+        collect(root.children, className: nil)
+        for statement in root.children where statement.kind == .assign || statement.kind == .annAssign {
+            let targets = statement.kind == .assign ? Array(statement.children.dropLast()) : [statement.children[0]]
+            for target in targets where target.kind == .name {
+                guard let name = target.text else { continue }
+                assignments[name, default: 0] += 1
+                if let value = statement.children.last, let constant = PyConstant(literal: value) { literal[name] = constant }
+            }
+        }
+        var rebound: Set<String> = []
+        var imported: Set<String> = []
+        var relative: [String: String] = [:]
+        root.walk { node in
+            if node.kind == .global { for name in node.children { if let text = name.text { rebound.insert(text) } } }
+            if node.kind == .importFrom, let from = node.text, from.hasPrefix(".") {
+                for alias in node.children {
+                    guard let name = alias.text, name != "*" else { continue }
+                    let separator = from.hasSuffix(".") ? "" : "."
+                    relative[alias.children.first?.text ?? name] = from + separator + name
+                }
+            }
+            if node.kind == .import {
+                for alias in node.children {
+                    if let local = alias.children.first?.text ?? alias.text?.split(separator: ".").first.map(String.init) {
+                        imported.insert(local)
+                    }
+                }
+            }
+            return true
+        }
+        importedModules = imported
+        relativeImports = relative
+        for (name, constant) in literal where assignments[name] == 1 && !rebound.contains(name) {
+            constants[name] = constant
+        }
+    }
+
+    private mutating func collect(_ statements: [PyNode], className: String?) {
+        for statement in statements {
+            switch statement.kind {
+            case .functionDef, .asyncFunctionDef:
+                guard let name = statement.text else { continue }
+                let decorators = statement.children.first?.children.compactMap { $0.children.first?.dottedName } ?? []
+                let isStatic = decorators.contains("staticmethod")
+                let isClassMethod = decorators.contains("classmethod")
+                let key = className.map { "\($0).\(name)" } ?? name
+                let function = Function(
+                    key: key, node: statement, className: className, isMethod: className != nil && !isStatic,
+                    isClassMethod: isClassMethod)
+                functions.append(function)
+                functionsByKey[key] = function
+                // Nested helpers resolve by their bare name.
+                if let body = statement.children.last { collect(body.children, className: nil) }
+            case .classDef:
+                guard let name = statement.text else { continue }
+                var info = ClassInfo(name: name, bases: [], constants: [:])
+                if statement.children.count > 2 {
+                    info.bases = statement.children[2].children.compactMap(\.dottedName)
+                }
+                if let body = statement.children.last {
+                    for member in body.children where member.kind == .assign {
+                        guard let value = member.children.last, Self.isLiteral(value) else { continue }
+                        for target in member.children.dropLast() where target.kind == .name {
+                            if let text = target.text { info.constants[text] = AbstractValue.literal(value) }
+                        }
+                    }
+                    classes[name] = info
+                    collect(body.children, className: name)
+                } else {
+                    classes[name] = info
+                }
+            default:
+                for child in statement.children where child.kind == .block { collect(child.children, className: className) }
+                if statement.kind == .try || statement.kind == .tryStar {
+                    for handler in statement.children where handler.kind == .exceptHandler {
+                        if let block = handler.children.last { collect(block.children, className: className) }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A literal display: constants, and lists/tuples/sets/dicts of them.
+    static func isLiteral(_ node: PyNode) -> Bool {
+        switch node.kind {
+        case .string, .bytes, .integer, .float, .true, .false, .none: return true
+        case .list, .tuple, .set: return node.children.allSatisfy(isLiteral)
+        case .dict: return node.children.allSatisfy { $0.kind == .keyValue && $0.children.allSatisfy(isLiteral) }
+        case .joinedStr: return node.children.allSatisfy { $0.kind == .string }
+        default: return false
+        }
+    }
+
+    /// The method `name` of `className` or of the nearest base defined in this file.
+    func method(_ name: String, of className: String) -> Function? {
+        var seen: Set<String> = []
+        var queue = [className]
+        while let current = queue.first {
+            queue.removeFirst()
+            guard seen.insert(current).inserted else { continue }
+            if let function = functionsByKey["\(current).\(name)"] { return function }
+            queue += classes[current]?.bases.compactMap { $0.split(separator: ".").last.map(String.init) } ?? []
+        }
+        return nil
+    }
+
+    /// A class constant of `className` (or a base), when no method assigns the attribute.
+    func classConstant(_ name: String, of className: String) -> AbstractValue? {
+        var seen: Set<String> = []
+        var queue = [className]
+        while let current = queue.first {
+            queue.removeFirst()
+            guard seen.insert(current).inserted, let info = classes[current] else { continue }
+            if let value = info.constants[name] { return value }
+            queue += info.bases.compactMap { $0.split(separator: ".").last.map(String.init) }
+        }
+        return nil
+    }
+
+    /// Whether a summary of `function` can be used: the file calls it (by name or as a method).
+    func isCalled(_ function: Function, _ index: FileIndex) -> Bool {
+        guard let name = function.node.text else { return false }
+        if name == "__init__", let className = function.className { return index.callsByName[className] != nil }
+        return index.callsByName[name] != nil
+    }
+}
+
+extension AbstractValue {
+    /// The value of a literal display: constants carry their value, lists and tuples their shape.
+    static func literal(_ node: PyNode) -> AbstractValue {
+        if let constant = PyConstant(literal: node) { return AbstractValue(constant: constant) }
+        switch node.kind {
+        case .list, .tuple: return AbstractValue(elements: node.children.map(literal))
+        default: return .clean
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+import PythonSyntax
+
+/// Function summaries of every module of the scanned project, per taint rule, so that a flow
+/// through `from helpers.utils import clean` is followed into the other file. Files publish their
+/// summaries after their analysis; a second round re-analyses the files that call a published
+/// helper (see ``SASTEngine/scanProject(files:read:)``). Shared by the scanning threads.
+public final class ProjectSummaries: @unchecked Sendable {
+    /// A summary found for a dotted name.
+    struct Found: Sendable {
+        var summary: FunctionSummary
+        var file: String
+        /// Set for a class: calling it constructs an instance.
+        var constructs: String?
+    }
+
+    private let lock = NSLock()
+    /// Names other modules import from each module (`*`: the whole module, `import a.b`).
+    private var exported: [String: Set<String>] = [:]
+    private var table: [String: [String: [String: Found]]] = [:]
+    /// Module dotted name → file path, from the scanned files.
+    let modules: [String: String]
+    /// Every dotted suffix of a module name → the full names it may stand for (a `src/` layout).
+    private let suffixes: [String: [String]]
+
+    /// Maps the scanned files (paths relative to the scan root) to module names.
+    public init(files: [String]) {
+        var modules: [String: String] = [:]
+        var suffixes: [String: [String]] = [:]
+        for file in files {
+            guard let name = Self.moduleName(file) else { continue }
+            modules[name] = file
+            let parts = name.split(separator: ".")
+            for start in parts.indices.dropFirst() {
+                suffixes[parts[start...].joined(separator: "."), default: []].append(name)
+            }
+        }
+        self.modules = modules
+        self.suffixes = suffixes
+    }
+
+    /// `pkg/sub/mod.py` → `pkg.sub.mod`; `pkg/__init__.py` → `pkg`.
+    static func moduleName(_ file: String) -> String? {
+        var parts = file.split(separator: "/").map(String.init)
+        guard var last = parts.popLast() else { return nil }
+        for suffix in [".py", ".pyw"] where last.hasSuffix(suffix) { last.removeLast(suffix.count) }
+        if last != "__init__" { parts.append(last) }
+        guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && !$0.contains(".") && !$0.contains("-") }) else { return nil }
+        return parts.joined(separator: ".")
+    }
+
+    /// Records what `file` imports from the project's modules (from its text, before parsing).
+    public func noteImports(of file: String, text: String) {
+        let module = Self.moduleName(file) ?? ""
+        let isPackage = file.hasSuffix("__init__.py")
+        var found: [String: Set<String>] = [:]
+        for (from, name) in ImportScan.imports(in: text) {
+            let absolute = ProjectView.absolute(from, module: module, isPackage: isPackage)
+            if name != "*", let target = resolveModule(absolute + "." + name) {
+                found[target, default: []].insert("*")
+            } else if let target = resolveModule(absolute) {
+                found[target, default: []].insert(name)
+            }
+        }
+        guard !found.isEmpty else { return }
+        lock.lock()
+        for (target, names) in found { exported[target, default: []].formUnion(names) }
+        lock.unlock()
+    }
+
+    /// Whether another module imports `name` (a function or class) from `module`.
+    func isImported(_ name: String, from module: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let names = exported[module] else { return false }
+        return names.contains("*") || names.contains(name)
+    }
+
+    /// The module a dotted import name refers to: itself, or the one scanned module it ends.
+    func resolveModule(_ dotted: String) -> String? {
+        if modules[dotted] != nil { return dotted }
+        if let candidates = suffixes[dotted], candidates.count == 1 { return candidates[0] }
+        return nil
+    }
+
+    func publish(ruleId: String, module: String, file: String, summaries: [String: FunctionSummary], classes: Set<String>) {
+        guard !summaries.isEmpty else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        var published: [String: Found] = [:]
+        for (key, summary) in summaries {
+            let name = key.hasSuffix(".__init__") ? String(key.dropLast(".__init__".count)) : key
+            let constructs = key.hasSuffix(".__init__") && classes.contains(name) ? name : nil
+            published[name] = Found(summary: summary, file: file, constructs: constructs)
+        }
+        table[ruleId, default: [:]][module] = published
+    }
+
+    func lookup(ruleId: String, module: String, function name: String) -> Found? {
+        lock.lock()
+        defer { lock.unlock() }
+        return table[ruleId]?[module]?[name]
+    }
+
+    /// Whether any rule published a summary under one of `modules`.
+    public func hasAnySummary(inAny modules: Set<String>) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return table.values.contains { rule in modules.contains { rule[$0] != nil } }
+    }
+
+    /// Whether any summary was published for `ruleId` under one of `modules`.
+    func hasSummaries(ruleId: String, inAny modules: Set<String>) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let rule = table[ruleId] else { return false }
+        return modules.contains { rule[$0] != nil }
+    }
+}
+
+/// One file's view of the project: its module name, and how its imports resolve.
+struct ProjectView: Sendable {
+    let summaries: ProjectSummaries
+    let module: String
+    let isPackage: Bool
+    /// The project modules this file imports from.
+    let importedModules: Set<String>
+
+    init(summaries: ProjectSummaries, file: String, root: PyNode) {
+        self.summaries = summaries
+        module = ProjectSummaries.moduleName(file) ?? ""
+        isPackage = file.hasSuffix("__init__.py")
+        var imported: Set<String> = []
+        let module = self.module
+        let isPackage = self.isPackage
+        root.walk { node in
+            switch node.kind {
+            case .import:
+                for alias in node.children {
+                    if let name = alias.text, let resolved = summaries.resolveModule(name) { imported.insert(resolved) }
+                }
+            case .importFrom:
+                guard let from = node.text else { return false }
+                let absolute = Self.absolute(from, module: module, isPackage: isPackage)
+                if let resolved = summaries.resolveModule(absolute) { imported.insert(resolved) }
+                for alias in node.children {
+                    if let name = alias.text, let resolved = summaries.resolveModule(absolute + "." + name) {
+                        imported.insert(resolved)
+                    }
+                }
+            default:
+                return true
+            }
+            return false
+        }
+        importedModules = imported
+    }
+
+    /// `..utils` seen from `pkg.sub.mod` is `pkg.utils`.
+    static func absolute(_ from: String, module: String, isPackage: Bool) -> String {
+        let dots = from.prefix { $0 == "." }.count
+        guard dots > 0 else { return from }
+        var parts = module.split(separator: ".").map(String.init)
+        if !isPackage { parts.removeLast(min(1, parts.count)) }
+        parts.removeLast(min(dots - 1, parts.count))
+        let rest = from.dropFirst(dots)
+        if !rest.isEmpty { parts.append(String(rest)) }
+        return parts.joined(separator: ".")
+    }
+
+    /// Whether another module imports this function (or its class).
+    func isExported(_ function: FileModel.Function) -> Bool {
+        guard let name = function.className ?? function.node.text else { return false }
+        // Nested helpers are not importable.
+        if function.className == nil, function.key != name { return false }
+        return summaries.isImported(name, from: module)
+    }
+
+    func hasImportedSummaries(ruleId: String) -> Bool {
+        !importedModules.isEmpty && summaries.hasSummaries(ruleId: ruleId, inAny: importedModules)
+    }
+
+    /// The summary for a dotted name as the file's imports spell it (`helpers.utils.clean`).
+    func summary(ruleId: String, function dotted: String) -> ProjectSummaries.Found? {
+        let absolute = dotted.hasPrefix(".") ? Self.absolute(dotted, module: module, isPackage: isPackage) : dotted
+        var parts = absolute.split(separator: ".").map(String.init)
+        // The longest prefix that is a scanned module; the rest is the function (or Class.method).
+        var rest: [String] = []
+        while parts.count > 1 {
+            rest.insert(parts.removeLast(), at: 0)
+            if let resolved = summaries.resolveModule(parts.joined(separator: ".")) {
+                return summaries.lookup(ruleId: ruleId, module: resolved, function: rest.joined(separator: "."))
+            }
+        }
+        return nil
+    }
+}

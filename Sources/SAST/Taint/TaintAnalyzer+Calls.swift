@@ -1,0 +1,182 @@
+import PythonSyntax
+
+/// Calls: summaries of the project's functions and methods, constructors that fill an object's
+/// fields, container methods that keep parts apart, and calls whose result cannot carry text.
+extension TaintAnalyzer {
+    mutating func evaluateCall(_ call: PyNode) -> AbstractValue {
+        guard let callee = call.children.first else { return .clean }
+        let arguments = Array(call.children.dropFirst())
+        var receiver: AbstractValue? = nil
+        if callee.kind == .attribute, let base = callee.children.first { receiver = evaluate(base) }
+        let values = arguments.map { evaluate($0) }
+        var all = Taint.clean
+        for value in values { all.formUnion(value.whole) }
+
+        if let target = resolve(callee, receiver: receiver) {
+            return apply(target, call: call, receiver: receiver, arguments: arguments, values: values)
+        }
+        let dotted = callee.dottedName.map { index.aliases.canonicalize($0) }
+        if let dotted, Self.cleanResults.contains(dotted) { return .clean }
+        if let dotted, Self.normalizingCalls.contains(dotted) {
+            var out = AbstractValue(taint: all)
+            out.isNormalizedPath = true
+            return out
+        }
+        if callee.kind == .attribute, let method = callee.text, let base = callee.children.first, var object = receiver {
+            if Self.cleanMethods.contains(method) { return .clean }
+            if let result = containerMethod(method, on: &object, base: base, arguments: arguments, values: values) {
+                if [.name, .attribute, .subscript].contains(base.kind), base.dottedName.map(isImportedName) != true {
+                    updatePart(of: base) { $0 = object }
+                }
+                return result
+            }
+            var out = AbstractValue(taint: all.union(object.whole))
+            if method == "resolve" || method == "absolute" { out.isNormalizedPath = true }
+            if let constant = object.constant, case .string(let s) = constant, !all.isTainted {
+                out.constant = Self.foldStringMethod(method, s, values)
+            }
+            return out
+        }
+        if let dotted {
+            switch dotted {
+            case "reversed":
+                if let elements = values.first?.elements { return AbstractValue(elements: elements.reversed()) }
+            case "list", "tuple":
+                if let first = values.first, first.elements != nil || values.count == 1 && first.members.isEmpty {
+                    return first.elements != nil ? AbstractValue(elements: first.elements!) : AbstractValue(taint: first.whole)
+                }
+            case "dict":
+                var out = values.first ?? AbstractValue()
+                for (argument, value) in zip(arguments, values) where argument.kind == .keyword {
+                    if let name = argument.text { out.members[PyConstant.string(name).key] = value }
+                }
+                return out
+            case "str", "repr", "format", "bytes", "bytearray":
+                if let constant = values.first?.constant, case .string = constant { return values[0] }
+            default:
+                break
+            }
+        }
+        return AbstractValue(taint: all.union(receiver?.whole ?? .clean))
+    }
+
+    /// Whether the root of a dotted name is a module or name bound by an import (`requests.get`).
+    func isImportedName(_ dotted: String) -> Bool {
+        let head = String(dotted.prefix { $0 != "." })
+        return state[head] == nil && (index.aliases.resolve(head) != nil || model.importedModules.contains(head))
+    }
+
+    /// Calls whose result holds no attacker text: numbers, booleans, type checks, UUIDs.
+    static let cleanResults: Set<String> = [
+        "len", "bool", "int", "float", "complex", "isinstance", "issubclass", "hash", "id", "type", "ord",
+        "callable", "hasattr", "abs", "round", "uuid.UUID", "uuid.uuid4", "uuid.uuid1", "os.path.exists",
+        "os.path.isfile", "os.path.isdir", "os.path.getsize", "os.path.isabs", "time.time", "datetime.datetime.now",
+        "math.floor", "math.ceil", "decimal.Decimal", "fractions.Fraction", "ipaddress.ip_address",
+    ]
+
+    /// Methods whose result holds no attacker text (the receiver's text does not flow out).
+    static let cleanMethods: Set<String> = [
+        "isdigit", "isalpha", "isalnum", "isnumeric", "isdecimal", "isidentifier", "isspace", "islower",
+        "isupper", "istitle", "isascii", "startswith", "endswith", "count", "find", "rfind", "index", "rindex",
+        "__len__", "exists", "is_file", "is_dir", "is_absolute", "is_relative_to", "isoformat", "timestamp",
+        "hexdigest", "digest",
+    ]
+
+    /// Path normalisation: a prefix check on the result then confines it.
+    static let normalizingCalls: Set<String> = [
+        "os.path.realpath", "os.path.abspath", "os.path.normpath", "posixpath.realpath", "posixpath.abspath",
+        "posixpath.normpath",
+    ]
+
+    /// `"a,b".split(",")` and friends on constants, so that `x = "ls".upper()` stays a constant.
+    static func foldStringMethod(_ method: String, _ s: String, _ arguments: [AbstractValue]) -> PyConstant? {
+        switch method {
+        case "upper": return .string(s.uppercased())
+        case "lower": return .string(s.lowercased())
+        case "strip" where arguments.isEmpty: return .string(s.trimmingCharacters(in: .whitespacesAndNewlines))
+        default: return nil
+        }
+    }
+
+    /// List and dict methods: element-precise when the shape is known. Returns the call's result,
+    /// or nil when `method` is not a container method.
+    private mutating func containerMethod(
+        _ method: String, on object: inout AbstractValue, base: PyNode, arguments: [PyNode], values: [AbstractValue]
+    ) -> AbstractValue? {
+        let first = values.first
+        let key = arguments.first.flatMap { PyConstant(literal: $0) } ?? first?.constant
+        switch method {
+        case "append", "appendleft", "add", "put":
+            guard let first else { return nil }
+            object.append(first)
+            return .clean
+        case "insert" where values.count == 2:
+            if object.elements != nil, case .integer(let i)? = key, object.elements!.count < AbstractValue.maximumParts {
+                let position = max(0, min(i < 0 ? object.elements!.count + i : i, object.elements!.count))
+                object.elements!.insert(values[1], at: position)
+            } else {
+                object.absorb(values[1].whole)
+            }
+            return .clean
+        case "extend":
+            guard let first else { return nil }
+            if object.elements != nil, let parts = first.elements {
+                for part in parts { object.append(part) }
+            } else {
+                object.absorb(elementValue(of: first).whole)
+            }
+            return .clean
+        case "remove", "discard", "sort", "clear":
+            if method == "clear" { object = .clean } else if object.elements != nil { object = object.collapsed }
+            return .clean
+        case "pop":
+            if var elements = object.elements, !elements.isEmpty {
+                var position = elements.count - 1
+                if let key {
+                    guard case .integer(let i) = key else { return AbstractValue(taint: object.whole) }
+                    position = i < 0 ? elements.count + i : i
+                }
+                guard elements.indices.contains(position) else { return AbstractValue(taint: object.whole) }
+                let removed = elements.remove(at: position)
+                object.elements = elements
+                return removed
+            }
+            if let key, object.elements == nil {
+                let part = object.part(at: key)
+                object.members[key.key] = nil
+                return values.count > 1 ? part.joined(with: values[1]) : part
+            }
+            return AbstractValue(taint: object.whole)
+        case "get":
+            guard object.elements == nil else { return nil }
+            if let key {
+                let part = object.part(at: key)
+                return values.count > 1 ? part.joined(with: values[1]) : part
+            }
+            return AbstractValue(taint: object.whole.union(values.dropFirst().first?.whole ?? .clean))
+        case "setdefault" where values.count == 2:
+            guard let key else {
+                object.absorb(values[1].whole)
+                return AbstractValue(taint: object.whole)
+            }
+            if object.members[key.key] == nil { object.members[key.key] = values[1] }
+            return object.part(at: key)
+        case "update":
+            for (argument, value) in zip(arguments, values) {
+                if argument.kind == .keyword, let name = argument.text {
+                    object.members[PyConstant.string(name).key] = value
+                } else if !value.members.isEmpty, value.elements == nil {
+                    for (k, v) in value.members { object.members[k] = v }
+                    object.taint.formUnion(value.taint)
+                } else {
+                    object.absorb(value.whole)
+                }
+            }
+            return .clean
+        case "copy":
+            return object
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,318 @@
+import PythonSyntax
+
+/// Expressions: the value of each, with constants folded and containers kept apart.
+extension TaintAnalyzer {
+    /// The value of an expression, checking the sinks inside it on the way.
+    mutating func evaluate(_ e: PyNode) -> AbstractValue {
+        if e.isEmpty { return .clean }
+        checkSinks(e)
+        if e.kind == .call || e.kind == .attribute || e.kind == .name || e.kind == .subscript || e.kind == .binOp {
+            if matchesAny(patterns.sanitizers.candidates(e, index.aliases), e) {
+                sanitizerSeen = true
+                for child in e.children.dropFirst() { _ = evaluate(child) }
+                return .clean
+            }
+            if let source = firstMatch(patterns.sources.candidates(e, index.aliases), e) {
+                for child in e.children { _ = evaluate(child) }
+                let label = Self.label(e, index.source)
+                var origin = TaintOrigin(label: label, line: e.range.start.line)
+                origin.isLocal = source.isLocal
+                origin.append(FlowHop(range: e.range, note: "source: " + label))
+                return AbstractValue(taint: Taint(origin))
+            }
+        }
+        if let constant = PyConstant(literal: e) { return AbstractValue(constant: constant) }
+        let c = e.children
+        switch e.kind {
+        case .name:
+            guard let name = e.text else { return .clean }
+            return state[name] ?? readGlobal(name)
+        case .bytes, .imaginary, .ellipsis, .lambda:
+            return .clean
+        case .namedExpr where c.count == 2:
+            let value = evaluate(c[1])
+            assign(c[0], value)
+            return value
+        case .call:
+            return evaluateCall(e)
+        case .attribute:
+            return evaluateAttribute(e)
+        case .subscript where c.count == 2:
+            return evaluateSubscript(e)
+        case .list, .tuple:
+            return evaluateSequence(e)
+        case .dict:
+            return evaluateDict(e)
+        case .set:
+            return evaluateSet(e)
+        case .listComp, .setComp, .generatorExp, .dictComp:
+            return evaluateComprehension(e)
+        case .compare:
+            return evaluateCompare(e)
+        case .unaryOp where c.count == 1:
+            return evaluateUnary(e)
+        case .boolOp:
+            return evaluateBoolOp(e)
+        case .ifExp where c.count == 3:
+            return evaluateIfExp(e)
+        case .binOp where c.count == 2:
+            return evaluateBinary(e)
+        case .joinedStr:
+            return evaluateJoined(e)
+        case .formattedValue:
+            return evaluateFormatted(e)
+        case .await:
+            return c.first.map { evaluate($0) } ?? .clean
+        case .starred, .doubleStarred, .keyword:
+            return c.first.map { evaluate($0) } ?? .clean
+        default:
+            var taint = Taint.clean
+            for child in c { taint.formUnion(evaluate(child).whole) }
+            return AbstractValue(taint: taint)
+        }
+    }
+
+    private mutating func evaluateSequence(_ e: PyNode) -> AbstractValue {
+        let c = e.children
+        if c.contains(where: { $0.kind == .starred }) {
+            var out = AbstractValue(elements: [])
+            for element in c {
+                let value = evaluate(element.kind == .starred ? element.children[0] : element)
+                if element.kind == .starred, let parts = value.elements {
+                    for part in parts { out.append(part) }
+                } else if element.kind == .starred {
+                    out.absorb(elementValue(of: value).whole)
+                } else {
+                    out.append(value)
+                }
+            }
+            return out
+        }
+        return AbstractValue(elements: c.map { evaluate($0) })
+    }
+
+    private mutating func evaluateDict(_ e: PyNode) -> AbstractValue {
+        let c = e.children
+        var out = AbstractValue()
+        for entry in c {
+            if entry.kind == .keyValue, entry.children.count == 2 {
+                let key = evaluate(entry.children[0])
+                let value = evaluate(entry.children[1])
+                if let constant = key.constant, out.members.count < AbstractValue.maximumParts {
+                    out.members[constant.key] = value
+                } else {
+                    out.absorb(value.whole.union(key.whole))
+                }
+            } else if let inner = entry.children.first {
+                let spread = evaluate(inner)
+                for (key, value) in spread.members { out.members[key] = value }
+                out.taint.formUnion(spread.taint)
+            }
+        }
+        return out
+    }
+
+    private mutating func evaluateSet(_ e: PyNode) -> AbstractValue {
+        let c = e.children
+        var taint = Taint.clean
+        for element in c { taint.formUnion(evaluate(element).whole) }
+        return AbstractValue(taint: taint)
+    }
+
+    private mutating func evaluateCompare(_ e: PyNode) -> AbstractValue {
+        let c = e.children
+        let values = c.map { evaluate($0) }
+        if values.count == 2, let l = values[0].constant, let r = values[1].constant, let op = e.text,
+            let result = PyConstant.compare(op, l, r)
+        {
+            return AbstractValue(constant: .bool(result))
+        }
+        return .clean
+    }
+
+    private mutating func evaluateUnary(_ e: PyNode) -> AbstractValue {
+        let c = e.children
+        let operand = evaluate(c[0])
+        if e.text == "not" {
+            if let constant = operand.constant { return AbstractValue(constant: .bool(!constant.isTruthy)) }
+            return .clean
+        }
+        if e.text == "-", case .integer(let i)? = operand.constant { return AbstractValue(constant: .integer(-i)) }
+        return AbstractValue(taint: operand.whole)
+    }
+
+    private mutating func evaluateIfExp(_ e: PyNode) -> AbstractValue {
+        let c = e.children
+        let test = evaluate(c[1])
+        if let constant = test.constant ?? staticTruth(c[1]) {
+            return evaluate(constant.isTruthy ? c[0] : c[2])
+        }
+        let saved = state
+        refine(c[1], truthy: true)
+        let body = evaluate(c[0])
+        state = saved
+        refine(c[1], truthy: false)
+        let orelse = evaluate(c[2])
+        state = saved
+        return body.joined(with: orelse)
+    }
+
+    private mutating func evaluateBinary(_ e: PyNode) -> AbstractValue {
+        let c = e.children
+        let l = evaluate(c[0])
+        let r = evaluate(c[1])
+        if let op = e.text, let a = l.constant, let b = r.constant, let folded = PyConstant.fold(op, a, b) {
+            return AbstractValue(constant: folded)
+        }
+        if e.text == "+", let a = l.elements, let b = r.elements {
+            var out = AbstractValue(elements: a)
+            for element in b { out.append(element) }
+            return out
+        }
+        return AbstractValue(taint: l.whole.union(r.whole))
+    }
+
+    private mutating func evaluateJoined(_ e: PyNode) -> AbstractValue {
+        let c = e.children
+        var taint = Taint.clean
+        var text = ""
+        var constant = true
+        for piece in c {
+            let value = evaluate(piece)
+            taint.formUnion(value.whole)
+            if case .string(let s)? = value.constant { text += s } else { constant = false }
+        }
+        return constant ? AbstractValue(constant: .string(text)) : AbstractValue(taint: taint)
+    }
+
+    private mutating func evaluateFormatted(_ e: PyNode) -> AbstractValue {
+        let c = e.children
+        var taint = Taint.clean
+        for child in c { taint.formUnion(evaluate(child).whole) }
+        if let value = c.first.map({ peekValue($0) }), case .string? = value.constant, c.count < 2 || c[1].isEmpty {
+            return value
+        }
+        return AbstractValue(taint: taint)
+    }
+
+    private mutating func evaluateBoolOp(_ e: PyNode) -> AbstractValue {
+        // `a or b` is one of its operands; `a and b` too. Later operands run under the earlier ones.
+        let saved = state
+        var out: AbstractValue? = nil
+        var allConstant = true
+        for operand in e.children {
+            let value = evaluate(operand)
+            if let constant = value.constant, allConstant {
+                // `x or default` with a falsy constant x is just the rest.
+                if (e.text == "or") == constant.isTruthy { return value }
+                continue
+            }
+            allConstant = false
+            out = out.map { $0.joined(with: value) } ?? value
+            refine(operand, truthy: e.text == "and")
+        }
+        state = saved
+        return out ?? .clean
+    }
+
+    private mutating func evaluateComprehension(_ e: PyNode) -> AbstractValue {
+        let saved = state
+        for comprehension in e.children where comprehension.kind == .comprehension && comprehension.children.count >= 2 {
+            let items = evaluate(comprehension.children[1])
+            assign(comprehension.children[0], elementValue(of: items))
+            for condition in comprehension.children.dropFirst(2) {
+                _ = evaluate(condition)
+                refine(condition, truthy: true)
+            }
+        }
+        var taint = Taint.clean
+        let parts = e.children.filter { $0.kind != .comprehension }
+        // A dict comprehension's keys do not taint its values; its values do.
+        for (i, element) in parts.enumerated() {
+            let value = evaluate(element)
+            if e.kind != .dictComp || i == 1 { taint.formUnion(value.whole) }
+        }
+        state = saved
+        return AbstractValue(taint: taint)
+    }
+
+    private mutating func evaluateAttribute(_ e: PyNode) -> AbstractValue {
+        guard let base = e.children.first, let name = e.text else { return .clean }
+        let value = evaluate(base)
+        if let member = value.members["." + name] { return member }
+        if base.kind == .name, base.text == receiverName, let className = currentClass {
+            return receiverField(name, className: className)
+        }
+        return AbstractValue(taint: value.taint)
+    }
+
+    /// `self.name` not written in this method: a class constant, a source another method stored,
+    /// or whatever the caller's object holds in that field.
+    func receiverField(_ name: String, className: String) -> AbstractValue {
+        var taint = sourceFields[className]?[name] ?? .clean
+        if taint.isTainted == false, let constant = model.classConstant(name, of: className) { return constant }
+        let origin = TaintOrigin(label: "self.\(name)", line: 0, parameter: 0, field: name)
+        taint.formUnion(Taint(origin))
+        return AbstractValue(taint: taint)
+    }
+
+    private mutating func evaluateSubscript(_ e: PyNode) -> AbstractValue {
+        let container = evaluate(e.children[0])
+        let indexNode = e.children[1]
+        if indexNode.kind == .slice {
+            // Each bound: absent, a constant integer, or unknown.
+            var bounds: [Int?] = []
+            var known = true
+            for part in indexNode.children {
+                if part.isEmpty {
+                    bounds.append(nil)
+                } else if case .integer(let i)? = evaluate(part).constant {
+                    bounds.append(i)
+                } else {
+                    known = false
+                }
+            }
+            if known, let elements = container.elements, bounds.count == 3 {
+                let count = elements.count
+                func clamp(_ i: Int) -> Int { i < 0 ? max(0, count + i) : min(i, count) }
+                if bounds[2] == -1, bounds[0] == nil, bounds[1] == nil {
+                    return AbstractValue(elements: elements.reversed())
+                }
+                if bounds[2] == nil || bounds[2] == 1 {
+                    let lower = clamp(bounds[0] ?? 0)
+                    let upper = clamp(bounds[1] ?? count)
+                    return AbstractValue(elements: lower < upper ? Array(elements[lower..<upper]) : [])
+                }
+            }
+            // A slice of a string or an unknown sequence holds what the whole holds.
+            return AbstractValue(taint: container.whole)
+        }
+        let key = evaluate(indexNode)
+        if let constant = key.constant {
+            // Strings: a character of a constant is a constant too (rarely matters); of tainted text, tainted.
+            if container.elements == nil, container.members.isEmpty { return AbstractValue(taint: container.whole) }
+            return container.part(at: constant)
+        }
+        // `allowed[user_key]` is a trusted value picked by a tainted key: only the container counts.
+        return AbstractValue(taint: container.whole)
+    }
+
+    /// The constant an expression folds to, without side effects.
+    mutating func peekConstant(_ e: PyNode) -> PyConstant? {
+        if let constant = PyConstant(literal: e) { return constant }
+        return peekValue(e).constant
+    }
+
+    /// A module-level name read inside a function: a module constant, or unknown (clean).
+    func readGlobal(_ name: String) -> AbstractValue {
+        if let constant = model.constants[name] { return AbstractValue(constant: constant) }
+        return .clean
+    }
+
+    /// Conditions whose truth the code fixes without a literal: `TYPE_CHECKING` is false at run time.
+    func staticTruth(_ test: PyNode) -> PyConstant? {
+        guard let dotted = test.dottedName else { return nil }
+        let name = index.aliases.canonicalize(dotted)
+        return name == "typing.TYPE_CHECKING" || name == "TYPE_CHECKING" ? .bool(false) : nil
+    }
+}

@@ -1,0 +1,151 @@
+import PythonSyntax
+
+/// Guards: what a condition proves about the values it tests, on the path where it holds (or
+/// fails). `if x in ALLOWED:`, `if not x.isdigit(): return`, `if re.fullmatch(r"[a-z]+", x):`,
+/// `if is_safe(x):` (a rule's sanitizer used as a check), and for path rules a prefix check on a
+/// normalised path. Because branches that end (`return`, `raise`, `abort()`) drop out of the merge,
+/// a guard counts exactly on the paths it dominates.
+extension TaintAnalyzer {
+    mutating func refine(_ test: PyNode, truthy: Bool) {
+        let c = test.children
+        switch test.kind {
+        case .unaryOp where test.text == "not" && c.count == 1:
+            refine(c[0], truthy: !truthy)
+        case .boolOp:
+            // All operands hold after a true `and`; none after a false `or`.
+            if (test.text == "and") == truthy { for operand in c { refine(operand, truthy: truthy) } }
+        case .name:
+            // `ok = not ok` must not refine itself forever: the condition is taken out while used.
+            if let name = test.text, let condition = conditions.removeValue(forKey: name) {
+                refine(condition, truthy: truthy)
+                conditions[name] = condition
+            }
+        case .namedExpr where c.count == 2:
+            refine(c[1], truthy: truthy)
+        case .compare where c.count == 2:
+            refineComparison(test, truthy: truthy)
+        case .call:
+            if truthy { refineCheck(test) }
+        default:
+            break
+        }
+    }
+
+    private mutating func refineComparison(_ test: PyNode, truthy: Bool) {
+        let c = test.children
+        guard let op = test.text else { return }
+        let holds = ["in", "==", "is"].contains(op) ? truthy : (["not in", "!=", "is not"].contains(op) ? !truthy : nil)
+        if holds == true {
+            // `x in ALLOWED`, `x == "a"`: x is one of the trusted values.
+            let right = peekValue(c[1])
+            if !right.isTainted { clean(c[0], to: op == "==" || op == "is" ? right : .clean) }
+            let left = peekValue(c[0])
+            if op == "==" || op == "is", !left.isTainted { clean(c[1], to: left) }
+        }
+        // `os.path.commonpath([base, p]) == base`: p is under base.
+        if (op == "==" && truthy) || (op == "!=" && !truthy), patterns.isPathRule {
+            for side in c where side.kind == .call {
+                guard let callee = side.children.first?.dottedName,
+                    index.aliases.canonicalize(callee).hasSuffix("commonpath"),
+                    let list = side.children.dropFirst().first
+                else { continue }
+                for element in list.children { clean(element, to: .clean) }
+            }
+        }
+    }
+
+    /// A call that, when true, vouches for its arguments.
+    private mutating func refineCheck(_ call: PyNode) {
+        guard let callee = call.children.first else { return }
+        let arguments = call.children.dropFirst().map { $0.kind == .keyword ? ($0.children.first ?? $0) : $0 }
+        if matchesAny(patterns.sanitizers.candidates(call, index.aliases), call) {
+            for argument in arguments { clean(argument, to: .clean) }
+            return
+        }
+        if callee.kind == .attribute, let method = callee.text, let base = callee.children.first {
+            switch method {
+            case "isdigit", "isalnum", "isalpha", "isnumeric", "isdecimal", "isidentifier":
+                clean(base, to: .clean)
+                return
+            case "startswith", "is_relative_to":
+                if patterns.isPathRule, peekValue(base).isNormalizedPath { clean(base, to: .clean) }
+                return
+            case "fullmatch" where !isFunctionCall(base, "re"):
+                // A compiled pattern's full match: the value is exactly what the pattern allows.
+                if let subject = arguments.first { clean(subject, to: .clean) }
+                return
+            default:
+                break
+            }
+        }
+        guard let dotted = callee.dottedName.map({ index.aliases.canonicalize($0) }) else { return }
+        switch dotted {
+        case "re.fullmatch", "re.match", "re.search":
+            guard arguments.count >= 2, let regex = peekConstant(arguments[0]), case .string(let text) = regex else { return }
+            if Self.regexConfines(text, fullMatch: dotted == "re.fullmatch", anchoredStart: dotted == "re.match") {
+                clean(arguments[1], to: .clean)
+            }
+        case "isinstance":
+            guard arguments.count == 2, let type = arguments[1].dottedName else { return }
+            if ["int", "float", "bool", "uuid.UUID", "UUID"].contains(type) { clean(arguments[0], to: .clean) }
+        default:
+            break
+        }
+    }
+
+    private func isFunctionCall(_ node: PyNode, _ module: String) -> Bool {
+        node.dottedName.map { index.aliases.canonicalize($0) == module } ?? false
+    }
+
+    /// Whether a regex used as a guard pins the whole value to characters that carry no syntax:
+    /// anchored at both ends, and no `.`, `\S`, `\W`, `\D` or negated class that would let a
+    /// quote, a slash or a space through.
+    static func regexConfines(_ regex: String, fullMatch: Bool, anchoredStart: Bool) -> Bool {
+        let startAnchored = fullMatch || anchoredStart || regex.hasPrefix("^") || regex.hasPrefix("\\A")
+        let endAnchored = fullMatch || regex.hasSuffix("$") || regex.hasSuffix("\\Z") || regex.hasSuffix("\\z")
+        guard startAnchored, endAnchored else { return false }
+        var escaped = false
+        var inClass = false
+        var previous: Character = " "
+        for ch in regex {
+            if escaped {
+                if "SWDsN".contains(ch) { return false }
+                escaped = false
+                previous = ch
+                continue
+            }
+            switch ch {
+            case "\\": escaped = true
+            case "[":
+                inClass = true
+            case "^" where inClass && previous == "[":
+                return false
+            case "]": inClass = false
+            case "." where !inClass: return false
+            default: break
+            }
+            previous = ch
+        }
+        return true
+    }
+
+    /// Replaces the value of a name (or a `self.x` field) the guard vouches for.
+    private mutating func clean(_ target: PyNode, to value: AbstractValue) {
+        switch target.kind {
+        case .name:
+            guard let name = target.text else { return }
+            if value.isTainted { return }
+            var cleaned = value
+            cleaned.typeName = state[name]?.typeName
+            state[name] = cleaned
+        case .attribute where target.children.first?.kind == .name:
+            guard let name = target.text, let base = target.children.first else { return }
+            updatePart(of: base) { $0.members["." + name] = value }
+        case .call:
+            // `x.strip() in ALLOWED` vouches for nothing stored.
+            break
+        default:
+            break
+        }
+    }
+}

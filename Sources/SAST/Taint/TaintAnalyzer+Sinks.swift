@@ -1,0 +1,106 @@
+import Foundation
+import PythonSyntax
+
+/// Sources, sinks and sanitizers: pattern matches against the rule, and the flows reported.
+extension TaintAnalyzer {
+    func matchesAny(_ candidates: [(PyNode, CompiledPattern)], _ node: PyNode) -> Bool {
+        for (tree, _) in candidates {
+            var bindings = Bindings()
+            if matcher.match(tree, node, &bindings) { return true }
+        }
+        return false
+    }
+
+    func firstMatch<Value>(_ candidates: [(PyNode, Value)], _ node: PyNode) -> Value? {
+        for (tree, value) in candidates {
+            var bindings = Bindings()
+            if matcher.match(tree, node, &bindings) { return value }
+        }
+        return nil
+    }
+
+    /// Reports (or, in a summary, records) every sink `node` is whose checked part is tainted.
+    mutating func checkSinks(_ node: PyNode) {
+        if peeking { return }
+        for (tree, sink) in patterns.sinks.candidates(node, index.aliases) {
+            var bindings = Bindings()
+            guard matcher.match(tree, node, &bindings) else { continue }
+            if sink.excluded.contains(where: { pattern in
+                var ignored = Bindings()
+                return matcher.match(pattern.tree, node, &ignored)
+            }) {
+                continue
+            }
+            if let inside = sink.inside, !insideRanges.contains(node.range, bindings, inside: inside, index: index) { continue }
+            let parts: [PyNode]
+            if let focus = sink.focus {
+                parts = bindings[focus]?.nodes ?? []
+            } else if node.kind == .call {
+                parts = Array(node.children.dropFirst())
+            } else {
+                parts = node.children
+            }
+            // Peek without side effects: the real evaluation follows in the caller.
+            var taint = Taint.clean
+            for part in parts { taint.formUnion(peekValue(part).whole) }
+            guard taint.isTainted else { continue }
+            let label = Self.sinkLabel(node, index)
+            let hit = TaintSinkHit(range: node.range, label: label, bindings: bindings)
+            reach(hit, with: taint.through(FlowHop(range: node.range, note: "sink: " + label)), via: nil, at: node.range)
+        }
+    }
+
+    /// The value of `e` without reporting the sinks inside it or changing the state.
+    mutating func peekValue(_ e: PyNode) -> AbstractValue {
+        let saved = state
+        let savedReachable = reachable
+        let wasPeeking = peeking
+        peeking = true
+        let value = evaluate(e)
+        peeking = wasPeeking
+        state = saved
+        reachable = savedReachable
+        return value
+    }
+
+    /// A tainted value arrives at a sink: a flow from a source is reported; from a parameter it
+    /// goes into the summary. `range` is where to report (the call into another module's helper).
+    mutating func reach(_ hit: TaintSinkHit, with taint: Taint, via: String?, at range: SourceRange) {
+        if peeking { return }
+        for origin in taint.origins {
+            if let parameter = origin.parameter {
+                let path = ParameterPath(parameter: parameter, field: origin.field)
+                if currentSinks[path] == nil { currentSinks[path] = SummarySink(hit: hit, hops: origin.hops) }
+            } else if reporting {
+                flows.append(TaintFlow(sink: hit, origin: origin, via: via, reportRange: hit.file == nil ? hit.range : range))
+            }
+        }
+    }
+}
+
+/// Per-file memo of where a sink's `pattern-inside` matches.
+final class InsideRanges: @unchecked Sendable {
+    private var matches: [String: [PatternMatch]] = [:]
+    private let lock = NSLock()
+
+    /// Whether `range` lies inside a match of `pattern` whose metavariables agree with the sink's
+    /// (`$C.get($URL)` inside `with Session() as $C:` is the same `$C`).
+    func contains(_ range: SourceRange, _ bindings: Bindings, inside pattern: CompiledPattern, index: FileIndex) -> Bool {
+        lock.lock()
+        let known = matches[pattern.source]
+        lock.unlock()
+        let found = known ?? PatternSearch(index: index).matches(pattern.tree)
+        if known == nil {
+            lock.lock()
+            matches[pattern.source] = found
+            lock.unlock()
+        }
+        return found.contains { match in
+            guard PatternSearch.contains(match.range, range) else { return false }
+            for (name, binding) in match.bindings {
+                if let other = bindings[name], !binding.agrees(with: other) { return false }
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,413 @@
+import PythonSyntax
+
+/// Statements: assignments, branches (pruned when the condition is a constant, refined by
+/// guards), loops, `try`, `match`, and the points where a path ends (`return`, `raise`, `abort()`).
+extension TaintAnalyzer {
+    mutating func execute(block statements: [PyNode]) {
+        for statement in statements {
+            guard reachable else { return }
+            execute(statement)
+        }
+    }
+
+    private mutating func execute(_ s: PyNode) {
+        statementRange = s.range
+        checkSinks(s)
+        let c = s.children
+        switch s.kind {
+        case .exprStmt:
+            for child in c { _ = evaluate(child) }
+            if let call = c.first, call.kind == .call, isTerminatingCall(call) { reachable = false }
+        case .raise:
+            for child in c { _ = evaluate(child) }
+            reachable = false
+        case .assert:
+            if let test = c.first {
+                _ = evaluate(test)
+                refine(test, truthy: true)
+            }
+        case .delete:
+            for target in c {
+                if target.kind == .name, let name = target.text { state[name] = nil } else { _ = evaluate(target) }
+            }
+        case .assign:
+            executeAssign(c)
+        case .augAssign where c.count == 2:
+            var value = evaluate(c[0])
+            let right = evaluate(c[1])
+            if let l = value.constant, let r = right.constant, let op = s.text?.dropLast(), let folded = PyConstant.fold(String(op), l, r) {
+                value = AbstractValue(constant: folded)
+            } else if s.text == "+=", value.elements != nil, let elements = right.elements {
+                for element in elements { value.append(element) }
+            } else {
+                value.absorb(right.whole)
+                value.constant = nil
+            }
+            assign(c[0], value)
+        case .annAssign where c.count == 3:
+            if !c[2].isEmpty { assign(c[0], evaluate(c[2])) }
+        case .return:
+            if let value = c.first { returned = returned.joined(with: evaluate(value)) }
+            reachable = false
+        case .break, .continue:
+            if !loopExits.isEmpty { loopExits[loopExits.count - 1].append(state) }
+            reachable = false
+        case .if where c.count == 3:
+            executeIf(c)
+        case .while where c.count == 3:
+            executeWhile(c)
+        case .for where c.count == 4, .asyncFor where c.count == 4:
+            executeFor(c)
+        case .with, .asyncWith:
+            for item in c.dropLast() where item.kind == .withItem && item.children.count == 2 {
+                let value = evaluate(item.children[0])
+                if !item.children[1].isEmpty { assign(item.children[1], value) }
+            }
+            if let body = c.last { execute(block: body.children) }
+        case .try, .tryStar:
+            executeTry(c)
+        case .match:
+            executeMatch(c)
+        default:
+            // Definitions are their own scopes; imports, pass, global... carry no data.
+            break
+        }
+    }
+
+    private mutating func executeAssign(_ c: [PyNode]) {
+        guard let valueNode = c.last else { return }
+        let targets = c.dropLast()
+        let value = evaluate(valueNode)
+        for target in targets { assign(target, value) }
+        if targets.count == 1, let target = targets.first, target.kind == .name, let name = target.text {
+            conditions[name] = Self.isCondition(valueNode) ? valueNode : nil
+        }
+    }
+
+    /// Expressions worth remembering as conditions: calls (`ok = is_safe(x)`), comparisons, `not`.
+    private static func isCondition(_ node: PyNode) -> Bool {
+        [.call, .compare, .unaryOp, .boolOp].contains(node.kind)
+    }
+
+    private mutating func executeIf(_ c: [PyNode]) {
+        let test = evaluate(c[0])
+        if let constant = test.constant ?? staticTruth(c[0]) {
+            execute(block: (constant.isTruthy ? c[1] : c[2]).children)
+            return
+        }
+        let before = state
+        refine(c[0], truthy: true)
+        execute(block: c[1].children)
+        let afterBody = reachable ? state : nil
+        state = before
+        reachable = true
+        refine(c[0], truthy: false)
+        if !c[2].isEmpty { execute(block: c[2].children) }
+        let afterElse = reachable ? state : nil
+        merge(afterBody, afterElse)
+    }
+
+    /// Joins the states at the end of two paths; `nil` is a path that ended (return, raise).
+    mutating func merge(_ a: [String: AbstractValue]?, _ b: [String: AbstractValue]?) {
+        switch (a, b) {
+        case (nil, nil):
+            reachable = false
+        case (let one?, nil), (nil, let one?):
+            state = one
+            reachable = true
+        case (let x?, let y?):
+            state = Self.join(x, y)
+            reachable = true
+        }
+    }
+
+    static func join(_ a: [String: AbstractValue], _ b: [String: AbstractValue]) -> [String: AbstractValue] {
+        var out = a
+        for (name, value) in b {
+            out[name] = a[name].map { $0.joined(with: value) } ?? value
+        }
+        return out
+    }
+
+    private mutating func executeWhile(_ c: [PyNode]) {
+        let test = evaluate(c[0])
+        let constant = test.constant ?? staticTruth(c[0])
+        if constant?.isTruthy == false {
+            if !c[2].isEmpty { execute(block: c[2].children) }
+            return
+        }
+        let before = state
+        loopExits.append([])
+        var entry = before
+        // Twice, so taint carried from one iteration to the next is seen.
+        for _ in 0..<2 {
+            state = entry
+            reachable = true
+            refine(c[0], truthy: true)
+            execute(block: c[1].children)
+            if reachable { entry = Self.join(entry, state) }
+        }
+        let exits = loopExits.removeLast()
+        if constant?.isTruthy == true {
+            // `while True:` ends only through `break`.
+            let broken = exits.reduce(nil as [String: AbstractValue]?) { partial, s in partial.map { Self.join($0, s) } ?? s }
+            if let broken {
+                state = broken
+                reachable = true
+            } else {
+                reachable = false
+            }
+            return
+        }
+        state = exits.reduce(entry) { Self.join($0, $1) }
+        reachable = true
+        refine(c[0], truthy: false)
+        if !c[2].isEmpty { execute(block: c[2].children) }
+    }
+
+    private mutating func executeFor(_ c: [PyNode]) {
+        let items = evaluate(c[1])
+        let element = elementValue(of: items)
+        let before = state
+        loopExits.append([])
+        var entry = before
+        for _ in 0..<2 {
+            state = entry
+            reachable = true
+            assign(c[0], element)
+            execute(block: c[2].children)
+            if reachable { entry = Self.join(entry, state) }
+        }
+        let exits = loopExits.removeLast()
+        state = exits.reduce(entry) { Self.join($0, $1) }
+        reachable = true
+        if !c[3].isEmpty { execute(block: c[3].children) }
+    }
+
+    /// What iterating over `value` yields: any of its elements.
+    func elementValue(of value: AbstractValue) -> AbstractValue {
+        if let elements = value.elements {
+            return elements.reduce(AbstractValue(taint: value.taint)) { $0.joined(with: $1) }
+        }
+        if !value.members.isEmpty {
+            // Iterating a dict yields its keys: constants.
+            return AbstractValue(taint: value.taint)
+        }
+        return AbstractValue(taint: value.whole)
+    }
+
+    private mutating func executeTry(_ c: [PyNode]) {
+        guard let body = c.first else { return }
+        let before = state
+        execute(block: body.children)
+        let afterBody: [String: AbstractValue]? = reachable ? state : nil
+        var merged: [String: AbstractValue]? = nil
+        let handlers = c.filter { $0.kind == .exceptHandler }
+        // Any statement of the body may raise: a handler starts from either end.
+        let handlerEntry = afterBody.map { Self.join(before, $0) } ?? Self.join(before, state)
+        for handler in handlers {
+            state = handlerEntry
+            reachable = true
+            if let name = handler.text { state[name] = nil }
+            if let block = handler.children.last { execute(block: block.children) }
+            merged = Self.joinOptional(merged, reachable ? state : nil)
+        }
+        let tail = c.dropFirst(1 + handlers.count)
+        if let orelse = tail.first, !orelse.isEmpty {
+            if let afterBody {
+                state = afterBody
+                reachable = true
+                execute(block: orelse.children)
+                merged = Self.joinOptional(merged, reachable ? state : nil)
+            }
+        } else {
+            merged = Self.joinOptional(merged, afterBody)
+        }
+        merge(merged, nil)
+        if tail.count > 1, let final = tail.last, !final.isEmpty {
+            let wasReachable = reachable
+            reachable = true
+            execute(block: final.children)
+            reachable = reachable && wasReachable
+        }
+    }
+
+    static func joinOptional(_ a: [String: AbstractValue]?, _ b: [String: AbstractValue]?) -> [String: AbstractValue]? {
+        switch (a, b) {
+        case (nil, nil): return nil
+        case (let x?, nil), (nil, let x?): return x
+        case (let x?, let y?): return join(x, y)
+        }
+    }
+
+    private mutating func executeMatch(_ c: [PyNode]) {
+        guard let subject = c.first else { return }
+        let value = evaluate(subject)
+        let before = state
+        var merged: [String: AbstractValue]? = nil
+        var exhaustive = false
+        for matchCase in c.dropFirst() {
+            state = before
+            reachable = true
+            if let pattern = matchCase.children.first {
+                bindCaptures(pattern, value.whole)
+                if pattern.kind == .matchAs && pattern.children.isEmpty, matchCase.children.count > 1, matchCase.children[1].isEmpty {
+                    exhaustive = true
+                }
+            }
+            if matchCase.children.count > 1, !matchCase.children[1].isEmpty { _ = evaluate(matchCase.children[1]) }
+            if let body = matchCase.children.last { execute(block: body.children) }
+            if reachable { merged = merged.map { Self.join($0, state) } ?? state }
+        }
+        if !exhaustive { merged = merged.map { Self.join($0, before) } ?? before }
+        merge(merged, nil)
+    }
+
+    /// Names a `case` pattern captures get the subject's taint; value patterns capture nothing.
+    private mutating func bindCaptures(_ pattern: PyNode, _ taint: Taint) {
+        switch pattern.kind {
+        case .matchAs, .matchStar, .matchRest:
+            if let name = pattern.text, name != "_" { state[name] = AbstractValue(taint: taint) }
+            for child in pattern.children { bindCaptures(child, taint) }
+        case .matchValue, .matchSingleton:
+            break
+        default:
+            for child in pattern.children { bindCaptures(child, taint) }
+        }
+    }
+
+    /// Calls after which the path ends: `abort(404)`, `sys.exit()`, `os._exit()`.
+    func isTerminatingCall(_ call: PyNode) -> Bool {
+        guard let callee = call.children.first, let dotted = callee.dottedName else { return false }
+        let name = index.aliases.canonicalize(dotted)
+        return Self.terminatingCalls.contains(name) || name.hasSuffix(".abort")
+    }
+
+    private static let terminatingCalls: Set<String> = [
+        "abort", "flask.abort", "sys.exit", "exit", "quit", "os._exit", "os.abort", "werkzeug.exceptions.abort",
+        "fastapi.HTTPException", "pytest.fail", "pytest.skip",
+    ]
+
+    /// Binds `value` to an assignment target. Names are overwritten; writing into an element,
+    /// an entry or an attribute updates that part (a constant key or index: only that part).
+    mutating func assign(_ target: PyNode, _ value: AbstractValue) {
+        switch target.kind {
+        case .name:
+            guard let name = target.text else { return }
+            var stored = value
+            if value.isTainted, let range = statementRange {
+                stored.taint = value.taint.through(FlowHop(range: range, note: Self.label(target, index.source) + " = ..."))
+            }
+            state[name] = stored
+        case .tuple, .list:
+            assignUnpacking(target.children, value)
+        case .starred:
+            if let inner = target.children.first { assign(inner, AbstractValue(taint: elementValue(of: value).whole)) }
+        case .attribute:
+            guard let base = target.children.first, let name = target.text else { return }
+            if base.kind == .name, base.text == receiverName, currentClass != nil {
+                recordFieldWrite(name, value)
+            }
+            updatePart(of: base) { $0.members["." + name] = value }
+        case .subscript where target.children.count == 2:
+            guard let base = target.children.first else { return }
+            let key = evaluate(target.children[1])
+            if let constant = key.constant {
+                updatePart(of: base) { container in
+                    if container.elements != nil, case .integer(let i) = constant {
+                        let position = i < 0 ? container.elements!.count + i : i
+                        if container.elements!.indices.contains(position) {
+                            container.elements![position] = value
+                            return
+                        }
+                    }
+                    container.members[constant.key] = value
+                }
+            } else {
+                updatePart(of: base) { $0.absorb(value.whole) }
+            }
+        default:
+            break
+        }
+    }
+
+    private mutating func assignUnpacking(_ targets: [PyNode], _ value: AbstractValue) {
+        let starred = targets.firstIndex { $0.kind == .starred }
+        if let elements = value.elements {
+            if starred == nil, elements.count == targets.count {
+                for (target, element) in zip(targets, elements) { assign(target, element) }
+                return
+            }
+            if let starred, elements.count >= targets.count - 1 {
+                let after = targets.count - starred - 1
+                for i in 0..<starred { assign(targets[i], elements[i]) }
+                let middle = Array(elements[starred..<(elements.count - after)])
+                if let inner = targets[starred].children.first { assign(inner, AbstractValue(elements: middle)) }
+                for i in 0..<after { assign(targets[starred + 1 + i], elements[elements.count - after + i]) }
+                return
+            }
+        }
+        let element = elementValue(of: value)
+        for target in targets {
+            if target.kind == .starred, let inner = target.children.first {
+                assign(inner, AbstractValue(taint: element.whole))
+            } else {
+                assign(target, element)
+            }
+        }
+    }
+
+    /// Applies `update` to the value stored in a name (or a part of one: `a.b[0] = x`).
+    mutating func updatePart(of base: PyNode, _ update: (inout AbstractValue) -> Void) {
+        switch base.kind {
+        case .name:
+            guard let name = base.text else { return }
+            var value = state[name] ?? readGlobal(name)
+            update(&value)
+            state[name] = value
+        case .attribute:
+            guard let inner = base.children.first, let attribute = base.text else { return }
+            updatePart(of: inner) { container in
+                var part = container.attribute(attribute)
+                update(&part)
+                container.members["." + attribute] = part
+            }
+        case .subscript where base.children.count == 2:
+            guard let inner = base.children.first else { return }
+            let key = peekConstant(base.children[1])
+            updatePart(of: inner) { container in
+                if let key {
+                    var part = container.part(at: key)
+                    update(&part)
+                    if container.elements != nil, case .integer(let i) = key {
+                        let position = i < 0 ? container.elements!.count + i : i
+                        if container.elements!.indices.contains(position) {
+                            container.elements![position] = part
+                            return
+                        }
+                    }
+                    container.members[key.key] = part
+                } else {
+                    var part = AbstractValue(taint: container.whole)
+                    update(&part)
+                    container.absorb(part.whole)
+                }
+            }
+        default:
+            _ = evaluate(base)
+        }
+    }
+
+    /// `self.x = value` in a method: a source goes to every method of the class; a parameter to
+    /// the constructor's summary.
+    private mutating func recordFieldWrite(_ name: String, _ value: AbstractValue) {
+        guard let className = currentClass else { return }
+        let taint = value.whole
+        let sources = taint.sources
+        if !sources.isEmpty {
+            for origin in sources { sourceFields[className, default: [:]][name, default: .clean].formUnion(Taint(origin)) }
+        }
+        let parameters = Set(taint.origins.compactMap { $0.field == nil ? $0.parameter : nil }).subtracting([0])
+        if !parameters.isEmpty { currentFieldWrites[name, default: []].formUnion(parameters) }
+    }
+}

@@ -1,0 +1,146 @@
+import PythonSyntax
+
+/// A call the analysis resolved to a function it summarised.
+struct CallTarget {
+    var summary: FunctionSummary
+    /// The name shown in messages (`helper`, `Cmd.run`, `helpers.utils.clean`).
+    var name: String
+    /// 1 when the receiver (or the new object) is the callee's first parameter.
+    var shift: Int
+    /// The file the callee is in, when it is another module of the project.
+    var file: String?
+    /// A class's constructor: the result is a new object whose fields `__init__` wrote.
+    var constructs: String?
+}
+
+extension TaintAnalyzer {
+    /// The function a call runs, when the analysis has its summary: a function or class of this
+    /// file, a method through `self`/`cls`, a local object or a class name, or an imported
+    /// function of another scanned module.
+    mutating func resolve(_ callee: PyNode, receiver: AbstractValue?) -> CallTarget? {
+        switch callee.kind {
+        case .name:
+            guard let name = callee.text, state[name] == nil || model.classes[name] != nil else { return nil }
+            if let function = model.functionsByKey[name], let summary = summaries[function.key] {
+                return CallTarget(summary: summary, name: name, shift: 0)
+            }
+            if model.classes[name] != nil {
+                let initializer = model.method("__init__", of: name)
+                let summary = initializer.flatMap { summaries[$0.key] } ?? FunctionSummary(parameters: ["self"], isMethod: true)
+                return CallTarget(summary: summary, name: name, shift: 1, constructs: name)
+            }
+            if let dotted = index.aliases.resolve(name) ?? model.relativeImports[name] { return projectTarget(dotted) }
+            return nil
+        case .attribute:
+            guard let method = callee.text, let base = callee.children.first else { return nil }
+            var className: String? = nil
+            var throughClass = false
+            if base.kind == .name, base.text == receiverName, let current = currentClass {
+                className = current
+            } else if let typeName = receiver?.typeName {
+                className = typeName
+            } else if base.kind == .name, let name = base.text, state[name] == nil, model.classes[name] != nil {
+                className = name
+                throughClass = true
+            }
+            if let className {
+                guard let function = model.method(method, of: className), let summary = summaries[function.key] else { return nil }
+                let shift = throughClass ? (function.isClassMethod ? 1 : 0) : (function.isMethod ? 1 : 0)
+                return CallTarget(summary: summary, name: function.key, shift: shift)
+            }
+            if let dotted = callee.dottedName, isImportedName(dotted) {
+                return projectTarget(index.aliases.canonicalize(dotted))
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    private func projectTarget(_ dotted: String) -> CallTarget? {
+        guard let project, let found = project.summary(ruleId: ruleId, function: dotted) else { return nil }
+        return CallTarget(
+            summary: found.summary, name: dotted, shift: found.summary.isMethod ? 1 : 0, file: found.file,
+            constructs: found.constructs)
+    }
+
+    /// The caller's side of a summary: what the call returns, and the sinks inside the callee
+    /// that the arguments reach.
+    mutating func apply(
+        _ target: CallTarget, call: PyNode, receiver: AbstractValue?, arguments: [PyNode], values: [AbstractValue]
+    ) -> AbstractValue {
+        let summary = target.summary
+        var bound: [Int: AbstractValue] = [:]
+        if target.shift == 1 { bound[0] = target.constructs == nil ? (receiver ?? .clean) : .clean }
+        var position = target.shift
+        for (argument, value) in zip(arguments, values) {
+            switch argument.kind {
+            case .keyword:
+                if let name = argument.text, let i = summary.parameters.firstIndex(of: name) { bound[i] = value }
+            case .starred, .doubleStarred:
+                continue
+            default:
+                if position < summary.parameters.count { bound[position] = value }
+                position += 1
+            }
+        }
+        let callHop = FlowHop(range: call.range, note: "calls " + target.name + "()")
+        var result = Self.located(summary.returnsSource, in: target.file).through(callHop)
+        for (path, hops) in summary.returns {
+            result.formUnion(Self.continued(taint(of: path, in: bound), callHop, hops, target.file))
+        }
+        for (path, sink) in summary.sinks {
+            var hit = sink.hit
+            if hit.file == nil { hit.file = target.file }
+            let reaching = Self.continued(taint(of: path, in: bound), callHop, sink.hops, target.file)
+            reach(hit, with: reaching, via: target.name, at: call.range)
+        }
+        if let className = target.constructs {
+            var object = AbstractValue()
+            object.typeName = target.file == nil ? className : nil
+            for (field, parameters) in summary.fieldWrites {
+                var taint = Taint.clean
+                for parameter in parameters { taint.formUnion(bound[parameter]?.whole ?? .clean) }
+                object.members["." + field] = AbstractValue(taint: taint)
+            }
+            return object
+        }
+        return AbstractValue(taint: result)
+    }
+
+    /// The caller's value for a summary's parameter (or a field of it).
+    private func taint(of path: ParameterPath, in bound: [Int: AbstractValue]) -> Taint {
+        guard let value = bound[path.parameter] else { return .clean }
+        guard let field = path.field else { return value.whole }
+        if let member = value.members["." + field] { return member.whole }
+        // Our own receiver passed on (`self.helper()`): its field as this method sees it.
+        if value.taint.origins.contains(where: { $0.parameter == 0 && $0.field == nil }), let className = currentClass {
+            return receiverField(field, className: className).whole
+        }
+        return value.taint
+    }
+
+    private static func continued(_ taint: Taint, _ callHop: FlowHop, _ inside: [FlowHop], _ file: String?) -> Taint {
+        var out = taint.through(callHop)
+        for hop in inside {
+            var located = hop
+            if located.file == nil { located.file = file }
+            out = out.through(located)
+        }
+        return out
+    }
+
+    private static func located(_ taint: Taint, in file: String?) -> Taint {
+        guard let file else { return taint }
+        var out = Taint.clean
+        for var origin in taint.origins {
+            origin.hops = origin.hops.map { hop in
+                var copy = hop
+                if copy.file == nil { copy.file = file }
+                return copy
+            }
+            out.formUnion(Taint(origin))
+        }
+        return out
+    }
+}

@@ -1,0 +1,51 @@
+import Findings
+import PythonSyntax
+
+/// Turns a taint rule's flows into findings: one per sink line, the severity and confidence set
+/// by where the data came from, the path kept as the evidence (and the code flow).
+enum TaintFindings {
+    static func build(_ rule: Rule, flows: [TaintFlow], builder: FindingBuilder) -> [Finding] {
+        var byLine: [Int: [TaintFlow]] = [:]
+        var order: [Int] = []
+        for flow in flows {
+            let line = flow.reportRange.start.line
+            if byLine[line] == nil { order.append(line) }
+            byLine[line, default: []].append(flow)
+        }
+        var out: [Finding] = []
+        for line in order {
+            guard let group = byLine[line] else { continue }
+            // A remote source decides: it is the threat the rule is about.
+            let flow = group.first { !$0.origin.isLocal } ?? group[0]
+            var evidence = "\(flow.origin.label) at line \(flow.origin.line) flows to \(flow.sink.label)"
+            if let via = flow.via { evidence += " through \(via)()" }
+            if let file = flow.sink.file { evidence += " in \(file)" }
+            var finding = builder.finding(rule, range: flow.reportRange, bindings: flow.sink.bindings, evidence: evidence)
+            if flow.origin.isLocal {
+                // Environment, argv, stdin: the operator's own input (CodeQL's `-local` queries).
+                finding.severity = min(finding.severity, .medium)
+                finding.confidence = .low
+                finding.properties["source"] = "local"
+            } else {
+                finding.confidence = .high
+                finding.properties["source"] = "remote"
+            }
+            finding.codeFlow = flow.origin.hops.map { hop in builder.step(hop) }
+            out.append(finding)
+        }
+        return out
+    }
+
+    /// A proven flow supersedes the audit finding on the same line that names the same weakness:
+    /// one finding, not two.
+    static func supersedeAudits(_ findings: [Finding]) -> [Finding] {
+        let proven = findings.filter { !$0.codeFlow.isEmpty }
+        guard !proven.isEmpty else { return findings }
+        return findings.filter { finding in
+            guard finding.codeFlow.isEmpty, let line = finding.location.startLine else { return true }
+            return !proven.contains { flow in
+                flow.location.startLine == line && !Set(flow.cwe).isDisjoint(with: finding.cwe)
+            }
+        }
+    }
+}

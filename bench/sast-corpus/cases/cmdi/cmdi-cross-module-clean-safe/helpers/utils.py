@@ -1,0 +1,6 @@
+import shlex
+
+
+def clean(value):
+    value = value.strip()
+    return shlex.quote(value)

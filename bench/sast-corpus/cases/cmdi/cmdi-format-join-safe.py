@@ -1,0 +1,12 @@
+import shlex
+import subprocess
+
+from django.http import HttpResponse
+
+
+def compress(request):
+    names = request.POST.getlist("file")
+    args = " ".join(shlex.quote(n) for n in names)
+    cmd = "zip -q /srv/out/{} {}".format("bundle.zip", args)
+    subprocess.Popen(cmd, shell=True, cwd="/srv/files")
+    return HttpResponse(status=202)

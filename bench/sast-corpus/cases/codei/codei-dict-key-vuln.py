@@ -1,0 +1,10 @@
+from flask import Flask, request
+
+app = Flask(__name__)
+
+
+@app.route("/plot")
+def plot():
+    exprs = {"user": request.args.get("f", ""), "default": "x * x"}
+    fn = eval("lambda x: " + exprs["user"])
+    return {"points": [fn(x) for x in range(10)]}

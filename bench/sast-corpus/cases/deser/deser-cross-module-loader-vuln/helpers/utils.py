@@ -1,0 +1,6 @@
+import json
+import pickle
+
+
+def load(blob):
+    return pickle.loads(blob)

@@ -1,0 +1,7 @@
+import yaml
+from django.http import JsonResponse
+
+
+def upload_pipeline(request):
+    spec = yaml.load(request.body, Loader=yaml.Loader)
+    return JsonResponse({"stages": len(spec.get("stages", []))})

@@ -1,0 +1,13 @@
+import json
+
+import jsonpickle
+import tornado.web
+
+
+class JobHandler(tornado.web.RequestHandler):
+    def post(self):
+        job = json.loads(self.request.body)
+        self.write({"queued": job["name"]})
+
+
+app = tornado.web.Application([(r"/jobs", JobHandler)])

@@ -1,0 +1,5 @@
+import os
+
+
+def clean(value):
+    return os.path.basename(value.strip())

@@ -1,0 +1,5 @@
+import re
+
+
+def clean(value):
+    return re.sub(r"\s+", " ", value)

@@ -1,0 +1,9 @@
+from django.http import JsonResponse
+
+from .models import Entry
+
+
+def headlines(request):
+    word = request.GET.get("word", "")
+    qs = Entry.objects.extra(where=["headline LIKE %s"], params=["%" + word + "%"])
+    return JsonResponse({"ids": list(qs.values_list("id", flat=True))})

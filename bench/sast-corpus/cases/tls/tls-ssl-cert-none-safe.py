@@ -1,0 +1,10 @@
+import socket
+import ssl
+
+
+def send_report(data: bytes):
+    ctx = ssl.create_default_context()
+    ctx.minimum_version = ssl.TLSVersion.TLSv1_2
+    with socket.create_connection(("reports.example.com", 443)) as sock:
+        with ctx.wrap_socket(sock, server_hostname="reports.example.com") as tls:
+            tls.sendall(data)

@@ -1,0 +1,17 @@
+from aiohttp import web
+from aiohttp_session import get_session
+
+
+def remember(session, key, value):
+    session[key] = value
+    return value
+
+
+async def impersonate(request):
+    session = await get_session(request)
+    remember(session, "acting_as", request.headers.get("X-Act-As", ""))
+    return web.json_response({"ok": True})
+
+
+app = web.Application()
+app.router.add_post("/act", impersonate)

@@ -1,0 +1,16 @@
+import hashlib
+
+from flask import Flask, request
+from werkzeug.security import generate_password_hash
+
+from .db import save_user
+
+app = Flask(__name__)
+
+
+@app.post("/register")
+def register():
+    password = request.form["password"]
+    digest = hashlib.md5(password.encode()).hexdigest()
+    save_user(request.form["email"], digest)
+    return "created", 201

@@ -1,0 +1,12 @@
+import random
+import secrets
+
+from django.http import JsonResponse
+
+from .models import ApiKey
+
+
+def create_api_key(request):
+    key = secrets.token_hex(16)
+    ApiKey.objects.create(owner=request.user, key=key)
+    return JsonResponse({"key": key})

@@ -1,0 +1,9 @@
+from django.shortcuts import render
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
+
+
+def user_link(request):
+    username = request.GET.get("u", "")
+    link = format_html("<a href='/users/{}'>{}</a>", username, username)
+    return render(request, "link.html", {"link": link})

@@ -1,0 +1,9 @@
+from fastapi import FastAPI
+from fastapi.responses import HTMLResponse, PlainTextResponse
+
+app = FastAPI()
+
+
+@app.get("/hello")
+def hello(name: str = "world"):
+    return HTMLResponse(f"<h1>Hello, {name}</h1>")

@@ -1,0 +1,5 @@
+import html
+
+
+def clean(value):
+    return value.strip()
