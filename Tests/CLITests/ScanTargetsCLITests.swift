@@ -22,10 +22,11 @@ struct ScanTargetsCLITests {
 
     static let vulnerable = """
         import os
+        from flask import request
 
 
         def run():
-            os.system("ls " + input())
+            os.system("ls " + request.args["q"])
 
         """
 
@@ -84,13 +85,14 @@ struct ScanTargetsCLITests {
             #expect(result.stderr == "")
             let (body, summary) = Self.split(result.stdout)
             #expect(
+                // The proven flow supersedes the audit findings on its line (os-system, partial path).
                 body == """
-                    vuln.py:5:5: high: [python.os-system] a shell runs a command built at run time (os.system, os.popen, commands, popen2, subprocess.getoutput); outside input in it is shell injection
-                    vuln.py:5:5: low: [python.partial-executable-path] the program is given without an absolute path, so it is looked up in PATH; an attacker who controls PATH or the working directory chooses what runs
-                    vuln.py:5:5: critical: [python.taint-command-injection] user input reaches a shell command: an attacker can run arbitrary commands
+                    vuln.py:6:5: critical: [python.taint-command-injection] user input reaches a shell command: an attacker can run arbitrary commands
+                        vuln.py:6:23  source: request.args
+                        vuln.py:6:5  sink: os.system
 
                     """)
-            #expect(summary.hasPrefix("3 findings: 1 critical, 1 high, 1 low (1 file scanned in "), "\(summary)")
+            #expect(summary.hasPrefix("1 finding: 1 critical (1 file scanned in "), "\(summary)")
         }
     }
 
@@ -225,7 +227,9 @@ struct ScanTargetsCLITests {
     /// taint finding: an ignore of `eval-used` must leave the taint finding, with or without Bandit.
     @Test(.enabled(if: TestHost.canSandbox && banditInstalled, "needs root, user namespaces and Bandit (/opt/sentinel-tools)"))
     func anIgnoreHidesTheSameWhicheverToolsRan() throws {
-        let root = try Self.project(["e.py": "x = eval(input())  # sentinel: ignore[python.eval-used] reviewed\n"])
+        let root = try Self.project([
+            "e.py": "from flask import request\nx = eval(request.args['x'])  # sentinel: ignore[python.eval-used] reviewed\n"
+        ])
         defer { try? FileManager.default.removeItem(atPath: root) }
         var kept: [[String]] = []
         for tools in ["native", "native,bandit"] {
@@ -384,7 +388,7 @@ struct ScanTargetsCLITests {
         #expect(lines.contains("locked/: note: skipped: cannot list directory: Permission denied"), "\(result.stdout)")
         #expect(lines.contains("secret.py: note: skipped: cannot read: Permission denied"))
         #expect(lines.last?.hasSuffix("; 2 files skipped") == true)
-        #expect(lines.contains { $0.hasPrefix("app.py:5:5: critical: [python.taint-command-injection]") })
+        #expect(lines.contains { $0.hasPrefix("app.py:6:5: critical: [python.taint-command-injection]") })
     }
 }
 

@@ -90,7 +90,9 @@ public struct SASTEngine: Sendable {
         let sourceCache = SourceMatchCache()
         let model = FileModel(root: module.root)
         let view = project.map { ProjectView(summaries: $0, file: file, root: module.root) }
-        let hasProjectImports = !(view?.importedModules.isEmpty ?? true)
+        // A module others import from summarises what they import, whatever it mentions.
+        let hasProjectImports =
+            !(view?.importedModules.isEmpty ?? true) || (view.map { v in model.functions.contains(where: v.isExported) } ?? false)
         for rule in compiled
         where view == nil
             ? rule.applies(to: index.identifiers) : rule.appliesInProject(to: index.identifiers, projectImports: hasProjectImports)

@@ -47,7 +47,10 @@ extension TaintAnalyzer {
         case .annAssign where c.count == 3:
             if !c[2].isEmpty { assign(c[0], evaluate(c[2])) }
         case .return:
-            if let value = c.first { returned = returned.joined(with: evaluate(value)) }
+            if let value = c.first, !value.isEmpty {
+                returned = returned.joined(with: evaluate(value))
+                returnedSomething = true
+            }
             reachable = false
         case .break, .continue:
             if !loopExits.isEmpty { loopExits[loopExits.count - 1].append(state) }

@@ -34,6 +34,8 @@ struct TaintAnalyzer {
     var currentFieldWrites: [String: Set<Int>] = [:]
     /// Whether a sanitizer of the rule ran in the function (its summary then matters to callers).
     var sanitizerSeen = false
+    /// Whether a `return` with a value ran (a function without one returns None: clean).
+    var returnedSomething = false
     /// `ok = check(x)`: the condition a variable holds, so `if ok:` refines like `if check(x):`.
     var conditions: [String: PyNode] = [:]
     /// The class whose method is being analysed, and the name of its receiver (`self`).
@@ -68,7 +70,7 @@ struct TaintAnalyzer {
         let importsProject = project?.hasImportedSummaries(ruleId: ruleId) ?? false
         // In a project, every function is summarised for the modules that import this one.
         let exported = project.map { view in model.functions.filter { view.isExported($0) } } ?? []
-        let exporting = !exported.isEmpty && (patterns.sinkNames.isSatisfied(by: index.identifiers) || !sourceOffsets.isEmpty)
+        let exporting = !exported.isEmpty
         // Most files hold no source at all and call no project helper that reads one.
         if sourceOffsets.isEmpty && !importsProject && !exporting { return }
         computeSummaries(also: exporting ? exported : [])
@@ -137,6 +139,7 @@ struct TaintAnalyzer {
         currentSinks = [:]
         currentFieldWrites = [:]
         sanitizerSeen = false
+        returnedSomething = false
         conditions = [:]
         currentClass = nil
         receiverName = nil
@@ -165,6 +168,7 @@ struct TaintAnalyzer {
         seedParameterSources(node, names)
         if let body = node.children.last { execute(block: body.children) }
         var summary = FunctionSummary(parameters: names)
+        summary.hasReturnValue = returnedSomething
         summary.isMethod = function.isMethod
         for origin in returned.whole.origins {
             if let parameter = origin.parameter {
@@ -185,11 +189,17 @@ struct TaintAnalyzer {
     private mutating func seedParameterSources(_ function: PyNode, _ names: [String]) {
         guard let source = firstMatch(patterns.sources.candidates(function, index.aliases), function) else { return }
         var typed = Self.typedRouteParameters(function)
-        // `item_id: int` (FastAPI, typed views) cannot carry text either.
+        // `item_id: int` (FastAPI, typed views) cannot carry text either; the request object itself
+        // and injected dependencies (`db = Depends(get_db)`) are not request data, their fields are.
         if function.children.count > 2 {
             for parameter in function.children[2].children where parameter.kind == .parameter {
-                if let annotation = parameter.children.first, let type = annotation.dottedName,
-                    ["int", "float", "bool", "UUID", "uuid.UUID"].contains(type), let name = parameter.text
+                guard let name = parameter.text else { continue }
+                let type = parameter.children.first?.dottedName.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
+                if let type, Self.nonTextTypes.contains(type) { typed.insert(name) }
+                if ["request", "req", "websocket"].contains(name) { typed.insert(name) }
+                if parameter.children.count > 1, parameter.children[1].kind == .call,
+                    let callee = parameter.children[1].children.first?.dottedName,
+                    callee.hasSuffix("Depends") || callee.hasSuffix("Security")
                 {
                     typed.insert(name)
                 }
@@ -202,6 +212,11 @@ struct TaintAnalyzer {
             state[name] = AbstractValue(taint: Taint(origin))
         }
     }
+
+    /// Annotations whose values carry no attacker text (numbers, UUIDs) or are not request data.
+    static let nonTextTypes: Set<String> = [
+        "int", "float", "bool", "UUID", "Request", "HttpRequest", "WebSocket", "BackgroundTasks", "Response", "Session",
+    ]
 
     /// Names bound by `<int:name>`, `<float:name>` or `<uuid:name>` in the function's decorators.
     static func typedRouteParameters(_ function: PyNode) -> Set<String> {

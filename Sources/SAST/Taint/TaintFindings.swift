@@ -39,7 +39,8 @@ enum TaintFindings {
     /// A proven flow supersedes the audit finding on the same line that names the same weakness:
     /// one finding, not two.
     static func supersedeAudits(_ findings: [Finding]) -> [Finding] {
-        let proven = findings.filter { !$0.codeFlow.isEmpty }
+        // Only a flow from a remote source proves the weakness; a local one is itself an audit.
+        let proven = findings.filter { !$0.codeFlow.isEmpty && $0.confidence == .high }
         guard !proven.isEmpty else { return findings }
         return findings.filter { finding in
             guard finding.codeFlow.isEmpty, let line = finding.location.startLine else { return true }

@@ -112,9 +112,18 @@ struct FunctionSummary: Sendable {
     /// Whether a sanitizer of the rule runs in it.
     var usesSanitizer = false
 
-    /// Whether callers in other modules learn anything from it beyond "arguments flow to the result".
+    /// Whether a `return` with a value runs in it.
+    var hasReturnValue = false
+
+    /// Whether callers in other modules learn anything from it beyond "arguments flow to the
+    /// result" (what an unknown call is assumed to do): a sink, a source, fields, or a result that
+    /// leaves out one of its parameters (a sanitising helper).
     var mattersToImporters: Bool {
-        !sinks.isEmpty || returnsSource.isTainted || !fieldWrites.isEmpty || usesSanitizer
+        if !sinks.isEmpty || returnsSource.isTainted || !fieldWrites.isEmpty || usesSanitizer { return true }
+        let first = isMethod ? 1 : 0
+        guard hasReturnValue, parameters.count > first else { return false }
+        let flowing = Set(returns.keys.map(\.parameter))
+        return (first..<parameters.count).contains { !flowing.contains($0) }
     }
 
     /// Whether two summaries say the same (the fixpoint stops when nothing changes).
