@@ -11,6 +11,9 @@ public struct FileScanResult: Sendable {
     public var parseError: String?
     /// The scanned project's modules this file imports (empty without a project).
     public var importedModules: Set<String> = []
+    /// Whether a taint rule's source occurs in the file (a project scan re-analyses such files
+    /// once the modules they import have published their summaries).
+    public var hasSources = false
 
     /// Creates a result.
     public init(findings: [Finding], parseError: String? = nil) {
@@ -34,9 +37,13 @@ public struct SASTEngine: Sendable {
     /// Scans one Python file. `file` is the path findings carry (relative to the scan root).
     /// Never throws: a file that does not parse yields `parseError` and no findings.
     public func scan(file: String, source: String, project: ProjectSummaries? = nil) -> FileScanResult {
+        scan(file: file, source: source, project: project, taintOnly: false)
+    }
+
+    private func scan(file: String, source: String, project: ProjectSummaries?, taintOnly: Bool) -> FileScanResult {
         // Matching and taint recurse once per tree level; long operator chains are deep, so the
         // work runs on the parser's large-stack thread like parsing does.
-        let compiled = compiled
+        let compiled = taintOnly ? compiled.filter { $0.taint != nil } : compiled
         let result = try? PyLargeStack.run { Self.scan(file: file, source: source, rules: compiled, project: project) }
         return result ?? FileScanResult(findings: [], parseError: "\(file): internal error while scanning (file skipped)")
     }
@@ -60,17 +67,31 @@ public struct SASTEngine: Sendable {
             progress(i)
         }
         let first = results.withLock { $0 }
+        // Only flows can change: files with a source that import a module with summaries, and
+        // files that import a helper returning a source. Their taint rules run again.
         let again = files.indices.filter { i in
-            guard let imported = first[i]?.importedModules, !imported.isEmpty else { return false }
-            return project.hasAnySummary(inAny: imported)
+            guard let result = first[i], !result.importedModules.isEmpty else { return false }
+            return result.hasSources && project.hasAnySummary(inAny: result.importedModules)
+                || project.hasAnySourceSummary(inAny: result.importedModules)
         }
+        let taintRules = Set(compiled.filter { $0.taint != nil }.map(\.rule.id))
         DispatchQueue.concurrentPerform(iterations: again.count) { j in
             let i = again[j]
-            guard let text = read(files[i]) else { return }
-            let result = scan(file: files[i], source: text, project: project)
-            results.withLock { $0[i] = result }
+            guard let text = read(files[i]), var merged = first[i] else { return }
+            let second = scan(file: files[i], source: text, project: project, taintOnly: true)
+            guard second.parseError == nil else { return }
+            merged.findings = TaintFindings.supersedeAudits(
+                merged.findings.filter { !taintRules.contains($0.ruleId) } + second.findings)
+            merged.findings.sort(by: Self.byPosition)
+            results.withLock { $0[i] = merged }
         }
         return results.withLock { $0 }
+    }
+
+    static func byPosition(_ a: Finding, _ b: Finding) -> Bool {
+        (a.location.startLine ?? 0, a.location.startColumn ?? 0, a.ruleId) < (
+            b.location.startLine ?? 0, b.location.startColumn ?? 0, b.ruleId
+        )
     }
 
     private static func scan(file: String, source: String, rules compiled: [CompiledRule], project: ProjectSummaries?) -> FileScanResult {
@@ -100,12 +121,24 @@ public struct SASTEngine: Sendable {
             findings += rule.findings(in: index, builder: builder, sourceCache: sourceCache, model: model, project: view)
         }
         findings = TaintFindings.supersedeAudits(findings)
-        findings.sort {
-            ($0.location.startLine ?? 0, $0.location.startColumn ?? 0, $0.ruleId)
-                < ($1.location.startLine ?? 0, $1.location.startColumn ?? 0, $1.ruleId)
+        findings.sort(by: byPosition)
+        if let view {
+            // What the imported functions do with their parameters, whatever the rule.
+            let exported = model.functions.filter(view.isExported)
+            if !exported.isEmpty {
+                var ruleFree = TaintAnalyzer(patterns: .ruleFree, index: index, sourceCache: sourceCache, project: view, model: model)
+                ruleFree.summarise(exported)
+                let published = ruleFree.summaries.filter { key, summary in
+                    summary.mattersToImporters && exported.contains { $0.key == key }
+                }
+                view.summaries.publish(
+                    ruleId: ProjectSummaries.anyRule, module: view.module, file: file, summaries: published,
+                    classes: Set(model.classes.keys))
+            }
         }
         var result = FileScanResult(findings: findings)
         result.importedModules = view?.importedModules ?? []
+        result.hasSources = sourceCache.foundAny
         return result
     }
 }

@@ -18,6 +18,10 @@ public final class ProjectSummaries: @unchecked Sendable {
     /// Names other modules import from each module (`*`: the whole module, `import a.b`).
     private var exported: [String: Set<String>] = [:]
     private var table: [String: [String: [String: Found]]] = [:]
+    /// Per rule, the modules with a function that returns a source.
+    private var sourceModules: [String: Set<String>] = [:]
+    /// The rule id under which rule-free summaries are published: any rule falls back to them.
+    static let anyRule = "*"
     /// Module dotted name → file path, from the scanned files.
     let modules: [String: String]
     /// Every dotted suffix of a module name → the full names it may stand for (a `src/` layout).
@@ -93,13 +97,29 @@ public final class ProjectSummaries: @unchecked Sendable {
             let constructs = key.hasSuffix(".__init__") && classes.contains(name) ? name : nil
             published[name] = Found(summary: summary, file: file, constructs: constructs)
         }
-        table[ruleId, default: [:]][module] = published
+        table[ruleId, default: [:]][module, default: [:]].merge(published) { _, new in new }
+        if summaries.values.contains(where: \.returnsSource.isTainted) { sourceModules[ruleId, default: []].insert(module) }
     }
 
     func lookup(ruleId: String, module: String, function name: String) -> Found? {
         lock.lock()
         defer { lock.unlock() }
-        return table[ruleId]?[module]?[name]
+        return table[ruleId]?[module]?[name] ?? table[Self.anyRule]?[module]?[name]
+    }
+
+    /// Whether one of `modules` has a function that returns a source of `ruleId`.
+    func hasSourceSummary(ruleId: String, inAny modules: Set<String>) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let found = sourceModules[ruleId] else { return false }
+        return !found.isDisjoint(with: modules)
+    }
+
+    /// Whether one of `modules` has a function that returns a source of any rule.
+    public func hasAnySourceSummary(inAny modules: Set<String>) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return sourceModules.values.contains { !$0.isDisjoint(with: modules) }
     }
 
     /// Whether any rule published a summary under one of `modules`.
@@ -110,12 +130,6 @@ public final class ProjectSummaries: @unchecked Sendable {
     }
 
     /// Whether any summary was published for `ruleId` under one of `modules`.
-    func hasSummaries(ruleId: String, inAny modules: Set<String>) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let rule = table[ruleId] else { return false }
-        return modules.contains { rule[$0] != nil }
-    }
 }
 
 /// One file's view of the project: its module name, and how its imports resolve.
@@ -176,8 +190,8 @@ struct ProjectView: Sendable {
         return summaries.isImported(name, from: module)
     }
 
-    func hasImportedSummaries(ruleId: String) -> Bool {
-        !importedModules.isEmpty && summaries.hasSummaries(ruleId: ruleId, inAny: importedModules)
+    func importsSourceSummary(ruleId: String) -> Bool {
+        !importedModules.isEmpty && summaries.hasSourceSummary(ruleId: ruleId, inAny: importedModules)
     }
 
     /// The summary for a dotted name as the file's imports spell it (`helpers.utils.clean`).

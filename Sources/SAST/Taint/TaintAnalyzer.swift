@@ -67,19 +67,27 @@ struct TaintAnalyzer {
     /// Runs the analysis; the flows found are in ``flows``.
     mutating func run() {
         let sourceOffsets = patterns.sourcePatterns.flatMap { sourceCache.offsets(of: $0, in: index) }
-        let importsProject = project?.hasImportedSummaries(ruleId: ruleId) ?? false
-        // In a project, every function is summarised for the modules that import this one.
+        let importsSource = project?.importsSourceSummary(ruleId: ruleId) ?? false
+        // In a project, the functions other modules import are summarised for them when this
+        // module can matter to the rule (a source, a sink or a sanitizer in it); otherwise the
+        // rule-free summary (``summariseForImporters``) speaks for it.
         let exported = project.map { view in model.functions.filter { view.isExported($0) } } ?? []
-        let exporting = !exported.isEmpty
-        // Most files hold no source at all and call no project helper that reads one.
-        if sourceOffsets.isEmpty && !importsProject && !exporting { return }
+        let exporting =
+            !exported.isEmpty
+            && (!sourceOffsets.isEmpty || patterns.sinkNames.isSatisfied(by: index.identifiers)
+                || patterns.sanitizerNames.isSatisfied(by: index.identifiers))
+        // No flow starts in a file without a source or a helper that returns one.
+        if sourceOffsets.isEmpty && !importsSource {
+            if exporting { computeSummaries(also: exported) }
+            return
+        }
         computeSummaries(also: exporting ? exported : [])
         reporting = true
         // A method may read what another stored from a source (`self.x`): when a pass learns
         // such a field, the methods run again.
         for _ in 0..<2 {
             let known = sourceFields.values.reduce(0) { $0 + $1.count }
-            let helperReadsSource = summaries.values.contains { $0.returnsSource.isTainted } || importsProject || known > 0
+            let helperReadsSource = summaries.values.contains { $0.returnsSource.isTainted } || importsSource || known > 0
             for function in model.functions {
                 let range = function.node.range.start.offset..<function.node.range.end.offset
                 guard helperReadsSource || sourceOffsets.contains(where: range.contains) else { continue }
@@ -89,6 +97,11 @@ struct TaintAnalyzer {
         }
         resetScope()
         execute(block: index.root.children)
+    }
+
+    /// Summaries of `functions` only, for the modules that import them (no flow is reported).
+    mutating func summarise(_ functions: [FileModel.Function]) {
+        computeSummaries(also: functions)
     }
 
     /// Summaries of the file's functions, bottom-up to a fixpoint (bounded: recursion converges

@@ -10,6 +10,9 @@ struct TaintPatterns: Sendable {
     /// What a file must mention for any source (resp. sink) to match.
     let sourceNames: IdentifierRequirement
     let sinkNames: IdentifierRequirement
+    let sanitizerNames: IdentifierRequirement
+    /// No sources, sinks or sanitizers: what a function does with its parameters, for any rule.
+    static let ruleFree = TaintPatterns(TaintSpec(sources: [], sinks: [], sanitizers: []))
 
     /// Whether the rule is about file paths: a prefix check on a normalised path confines it.
     let isPathRule: Bool
@@ -21,6 +24,7 @@ struct TaintPatterns: Sendable {
         sourcePatterns = spec.sources.map(\.pattern)
         sourceNames = IdentifierRequirement(patterns: spec.sources.map(\.pattern.tree))
         sinkNames = IdentifierRequirement(patterns: spec.sinks.map(\.pattern.tree))
+        sanitizerNames = IdentifierRequirement(patterns: spec.sanitizers.map(\.tree))
         isPathRule = !Set(cwe).isDisjoint(with: [22, 23, 36, 73])
     }
 
@@ -106,6 +110,13 @@ struct KindIndex<Value: Sendable>: Sendable {
 final class SourceMatchCache: @unchecked Sendable {
     private var offsets: [String: [Int]] = [:]
     private let lock = NSLock()
+
+    /// Whether any source pattern asked about matched.
+    var foundAny: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return offsets.values.contains { !$0.isEmpty }
+    }
 
     func offsets(of pattern: CompiledPattern, in index: FileIndex) -> [Int] {
         lock.lock()
