@@ -51,9 +51,11 @@ import Testing
     @Test func defaultIgnoresAreReportedAndCanBeTurnedOff() throws {
         let root = try Self.tree(Self.project)
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let scan = try CLI.run(["scan", root, "--tools", "native", "--fail-on", "none"], environment: environment)
+        // The project's findings are audits (low confidence): every one is asked for.
+        let scan = try CLI.run(
+            ["scan", root, "--tools", "native", "--fail-on", "none", "--min-confidence", "low"], environment: environment)
         #expect(scan.status == 0, "\(scan.stderr)")
-        #expect(scan.stdout.contains("app.py:5:5: high: [python.os-system]") || scan.stdout.contains("app.py:5:"), "\(scan.stdout)")
+        #expect(scan.stdout.contains("app.py:5:5: medium: [python.os-system]") || scan.stdout.contains("app.py:5:"), "\(scan.stdout)")
         #expect(!scan.stdout.contains("tests/") && !scan.stdout.contains(".venv"))
         #expect(scan.stdout.contains("app.py:4:5: low: [python.assert-used]"), "asserts outside tests are kept")
         #expect(
@@ -62,22 +64,24 @@ import Testing
             "\(scan.stdout)")
 
         let all = try CLI.run(
-            ["scan", root, "--tools", "native", "--fail-on", "none", "--no-default-excludes"],
+            ["scan", root, "--tools", "native", "--fail-on", "none", "--no-default-excludes", "--min-confidence", "low"],
             environment: environment)
-        #expect(all.stdout.contains("tests/test_app.py:2:12: high: [python.eval-used]"), "\(all.stdout)")
-        #expect(all.stdout.contains(".venv/lib/site.py:1:1: high: [python.eval-used]"))
+        #expect(all.stdout.contains("tests/test_app.py:2:12: medium: [python.eval-used]"), "\(all.stdout)")
+        #expect(all.stdout.contains(".venv/lib/site.py:1:1: medium: [python.eval-used]"))
         #expect(!all.stdout.contains("tests/test_app.py:2:5: low: [python.assert-used]"), "asserts in tests never")
         #expect(!all.stdout.contains("conftest.py:1:1: low"))
         #expect(Self.summary(all.stdout)?.contains("(4 files scanned in T s)") == true)
 
         try "default-excludes: false\nexclude: [.venv/]\n".write(toFile: root + "/.sentinel.yml", atomically: true, encoding: .utf8)
-        let configured = try CLI.run(["scan", root, "--tools", "native", "--fail-on", "none"], environment: environment)
-        #expect(configured.stdout.contains("tests/test_app.py:2:12: high: [python.eval-used]"))
+        let configured = try CLI.run(
+            ["scan", root, "--tools", "native", "--fail-on", "none", "--min-confidence", "low"], environment: environment)
+        #expect(configured.stdout.contains("tests/test_app.py:2:12: medium: [python.eval-used]"))
         #expect(!configured.stdout.contains(".venv"))
     }
 
     @Test func excludeIncludeSeverityAndQuiet() throws {
-        let root = try Self.tree(Self.project.merging(["lib/util.py": "import pickle\npickle.loads(b'')\n"]) { a, _ in a })
+        let util = "import pickle\nimport requests\npickle.loads(b'')\nrequests.get(URL, verify=False, timeout=5)\n"
+        let root = try Self.tree(Self.project.merging(["lib/util.py": util]) { a, _ in a })
         defer { try? FileManager.default.removeItem(atPath: root) }
         let excluded = try CLI.run(
             ["scan", root, "--tools", "native", "--fail-on", "none", "--exclude", "lib/"],
@@ -86,18 +90,20 @@ import Testing
         let included = try CLI.run(
             [
                 "scan", root, "--tools", "native", "--fail-on", "none", "--include", "lib/**",
-                "--include", "tests/**",
+                "--include", "tests/**", "--min-confidence", "low",
             ], environment: environment)
         #expect(included.stdout.contains("lib/util.py:"), "\(included.stdout)")
-        #expect(included.stdout.contains("tests/test_app.py:2:12: high: [python.eval-used]"), "an include re-admits tests")
+        #expect(included.stdout.contains("tests/test_app.py:2:12: medium: [python.eval-used]"), "an include re-admits tests")
         #expect(!included.stdout.contains("app.py:4:"), "\(included.stdout)")
 
-        let high = try CLI.run(["scan", root, "--tools", "native", "--severity", "high"], environment: environment)
+        let high = try CLI.run(
+            ["scan", root, "--tools", "native", "--severity", "high", "--min-confidence", "low"], environment: environment)
         #expect(high.status == 1)
         #expect(!high.stdout.contains(": low: ") && !high.stdout.contains(": medium: "), "\(high.stdout)")
         #expect(high.stdout.contains(" below --severity; "), "\(high.stdout)")
 
-        let quiet = try CLI.run(["scan", root, "--tools", "native", "--fail-on", "none", "--quiet"], environment: environment)
+        let quiet = try CLI.run(
+            ["scan", root, "--tools", "native", "--fail-on", "none", "--quiet", "--min-confidence", "low"], environment: environment)
         #expect(!quiet.stdout.contains("files scanned") && quiet.stdout.contains("app.py:4:5: low: [python.assert-used]"))
         #expect(quiet.stderr == "")
 
@@ -130,12 +136,15 @@ import Testing
         let root = try Self.tree(Self.project)
         defer { try? FileManager.default.removeItem(atPath: root) }
         let result = try CLI.run(
-            ["scan", root, "--tools", "native", "--format", "sarif", "--output", root + "/r.sarif"],
+            [
+                "scan", root, "--tools", "native", "--format", "sarif", "--output", root + "/r.sarif", "--min-confidence", "low",
+                "--fail-on", "medium",
+            ],
             environment: environment)
         #expect(result.status == 1)
         #expect(result.stdout == "")
         #expect(
-            Self.summary(result.stderr) == "2 findings: 1 high, 1 low (1 file scanned in T s); "
+            Self.summary(result.stderr) == "2 findings: 1 medium, 1 low (1 file scanned in T s); "
                 + "3 files excluded by default ignores (--no-default-excludes to scan them)", "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
@@ -162,14 +171,14 @@ import Testing
         let imported = try CLI.run(["db", "import", CLI.packageRoot + "/examples/osv"], environment: environment)
         #expect(imported.status == 0, "\(imported.stderr)")
 
-        let result = try CLI.run(["scan", root, "--tools", "native,osv"], environment: environment)
+        let result = try CLI.run(["scan", root, "--tools", "native,osv", "--min-confidence", "low"], environment: environment)
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         let problems = result.stdout.split(separator: "\n").filter { $0.hasPrefix("error: \(file):") }
         #expect(problems.count == 1, "\(result.stdout)")
         #expect(problems.first.map { $0.range(of: #"^error: [^:]+:\d+: \S"#, options: .regularExpression) != nil } == true)
         #expect(!result.stderr.contains(file), "the text report already says it: \(result.stderr)")
         // The scan finished: the other files' findings are there.
-        #expect(result.stdout.contains("app.py:1:1: high: [python.eval-used]"))
+        #expect(result.stdout.contains("app.py:1:1: medium: [python.eval-used]"))
         #expect(result.stdout.contains("requirements.txt:1: "), "\(result.stdout)")
 
         let json = try CLI.run(
@@ -194,7 +203,7 @@ import Testing
         let canonical = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
 
         let result = try CLI.run(
-            ["scan", root + "/services/api", "--tools", "native", "--format", "sarif", "--fail-on", "none"],
+            ["scan", root + "/services/api", "--tools", "native", "--format", "sarif", "--fail-on", "none", "--min-confidence", "low"],
             environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
         let log = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
@@ -208,7 +217,7 @@ import Testing
         let explicit = try CLI.run(
             [
                 "scan", root + "/services/api", "--tools", "native", "--format", "sarif",
-                "--sarif-root", root + "/services",
+                "--sarif-root", root + "/services", "--min-confidence", "low",
             ], environment: environment)
         #expect(explicit.stdout.contains("\"uri\": \"api/app.py\""), "\(explicit.stdout.prefix(300))")
 

@@ -66,6 +66,85 @@ struct RuleFilesTests {
         #expect(unmapped.isEmpty, "no native rule for \(unmapped)")
     }
 
+    /// The CWE lists of the key rules (issue 13): the most specific weakness MITRE defines first,
+    /// then the broader class tools commonly file it under.
+    static let expectedCWEs: [(String, [Int])] = [
+        ("python.eval-used", [95, 94]),
+        ("python.exec-used", [95, 94]),
+        ("python.taint-code-injection", [95, 94]),
+        ("python.hashlib-weak-hash", [328, 327]),
+        ("python.hashlib-new-weak-hash", [328, 327]),
+        ("python.hashlib-weak-hash-audit", [328, 327]),
+        ("python.pycrypto-weak-hash", [328, 327]),
+        ("python.yaml-load", [502]),
+        ("python.ruamel-unsafe-yaml", [502]),
+        ("python.pickle-load", [502]),
+        ("python.marshal-load", [502]),
+        ("python.torch-load", [502]),
+        ("python.import-pickle", [502]),
+        ("python.taint-insecure-deserialization", [502]),
+        ("python.taint-sql-injection", [89]),
+        ("python.sql-string-building", [89]),
+        ("python.django-rawsql", [89]),
+        ("python.taint-xpath-injection", [643]),
+        ("python.taint-ldap-injection", [90]),
+        ("python.taint-trust-boundary-violation", [501]),
+        ("python.taint-insecure-cookie", [614, 1004]),
+        ("python.taint-open-redirect", [601]),
+        ("python.taint-path-traversal", [22]),
+        ("python.tarfile-extractall", [22]),
+        ("python.insecure-random", [338, 330]),
+        ("python.taint-xxe", [611]),
+        ("python.lxml-parse", [611, 776]),
+        ("python.xml-etree-parse", [776, 611]),
+        ("python.taint-command-injection", [78]),
+        ("python.subprocess-shell-true", [78]),
+        ("python.os-system", [78]),
+        ("python.requests-verify-false", [295]),
+        ("python.ssl-unverified-context", [295]),
+        ("python.paramiko-missing-host-key-policy", [322, 295]),
+        ("python.hardcoded-password-string", [259, 798]),
+        ("python.hardcoded-password-funcarg", [259, 798]),
+        ("python.hardcoded-password-default", [259, 798]),
+        ("python.flask-debug-true", [489, 94]),
+        ("python.partial-executable-path", [426, 427]),
+        ("python.requests-without-timeout", [1088, 400]),
+        ("python.bind-all-interfaces", [1327, 605]),
+        ("python.taint-xss", [79]),
+        ("python.taint-ssrf", [918]),
+    ]
+
+    @Test("key rules carry these CWE lists", arguments: expectedCWEs)
+    func cwes(id: String, expected: [Int]) throws {
+        let rules = try Self.engine.get().rules.rules
+        let rule = try #require(rules.first { $0.id == id }, "no rule \(id)")
+        #expect(rule.cwe == expected, "\(id)")
+    }
+
+    /// Rules whose finding is not itself an injection (a constant command, a list-form call, an
+    /// import, a partial path) carry none of the injection CWEs.
+    @Test(
+        "audit rules of safe forms carry no injection CWE",
+        arguments: [
+            "python.import-subprocess", "python.subprocess-without-shell", "python.subprocess-shell-true-literal",
+            "python.os-system-literal", "python.os-exec-spawn-literal", "python.eval-literal", "python.exec-literal",
+            "python.partial-executable-path", "python.paramiko-exec-command-literal",
+        ])
+    func noInjectionCWE(id: String) throws {
+        let injection: Set<Int> = [74, 77, 78, 88, 89, 90, 94, 95, 643, 917]
+        let rule = try #require(try Self.engine.get().rules.rules.first { $0.id == id }, "no rule \(id)")
+        #expect(Set(rule.cwe).isDisjoint(with: injection), "\(id): \(rule.cwe)")
+        #expect(!rule.cwe.isEmpty, "\(id) carries no CWE")
+    }
+
+    @Test("every rule carries a CWE, and audit rules are neither high severity nor high confidence")
+    func everyRuleHasCWE() throws {
+        for rule in try Self.engine.get().rules.rules {
+            #expect(!rule.cwe.isEmpty, "\(rule.id) carries no CWE")
+            if rule.confidence == .low { #expect(rule.severity < .high, "\(rule.id): low confidence at \(rule.severity)") }
+        }
+    }
+
     @Test("every rule has at least two ruleid and two ok cases")
     func coverage() throws {
         #expect(Self.testFiles.count >= 100, "rule test files found: \(Self.testFiles.count)")

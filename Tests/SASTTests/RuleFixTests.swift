@@ -20,7 +20,8 @@ struct RuleFixTests {
         #expect(
             Self.fixRules == [
                 "python.flask-debug-true", "python.hashlib-new-weak-hash", "python.hashlib-weak-hash",
-                "python.jinja2-autoescape-false", "python.jinja2-autoescape-missing", "python.pickle-load",
+                "python.hashlib-weak-hash-audit", "python.jinja2-autoescape-false", "python.jinja2-autoescape-missing",
+                "python.pickle-load",
                 "python.requests-timeout-none", "python.requests-verify-false", "python.requests-without-timeout",
                 "python.subprocess-shell-true", "python.subprocess-shell-true-literal", "python.tempfile-mktemp",
                 "python.yaml-load",
@@ -115,13 +116,13 @@ struct RuleFixTests {
                 "python.subprocess-shell-true-literal", "import shlex\nimport subprocess\nsubprocess.call('uptime -p', shell=True)\n",
                 "import shlex\nimport subprocess\nsubprocess.call(shlex.split('uptime -p'))\n"
             ),
-            // hashlib: a security use gets SHA-256, a checksum says it is none.
+            // hashlib: a security use gets SHA-256, a checksum says it is none, an unknown use SHA-256.
             (
                 "python.hashlib-weak-hash", "import hashlib\n\ndef token(user):\n    return hashlib.md5(user.id).hexdigest()\n",
                 "import hashlib\n\ndef token(user):\n    return hashlib.sha256(user.id).hexdigest()\n"
             ),
             (
-                "python.hashlib-weak-hash", "from hashlib import md5\n\ndef file_etag(body):\n    return md5(body).hexdigest()\n",
+                "python.hashlib-weak-hash-audit", "from hashlib import md5\n\ndef file_etag(body):\n    return md5(body).hexdigest()\n",
                 "from hashlib import md5\n\ndef file_etag(body):\n    return md5(body, usedforsecurity=False).hexdigest()\n"
             ),
             (
@@ -129,13 +130,21 @@ struct RuleFixTests {
                 "from hashlib import sha1\nimport hashlib\n\ndef sign(data):\n    return hashlib.sha256(data).digest()\n"
             ),
             (
-                "python.hashlib-weak-hash",
+                "python.hashlib-weak-hash-audit",
                 "import hashlib\n\ndef etag(b):\n    return hashlib.md5(b, usedforsecurity=True).hexdigest()\n",
                 "import hashlib\n\ndef etag(b):\n    return hashlib.sha256(b, usedforsecurity=True).hexdigest()\n"
             ),
             (
-                "python.hashlib-new-weak-hash", "import hashlib\nh = hashlib.new('md5', data)\n",
+                "python.hashlib-weak-hash-audit", "import hashlib\nh = hashlib.new('md5', data)\n",
                 "import hashlib\nh = hashlib.new(\"sha256\", data)\n"
+            ),
+            (
+                "python.hashlib-new-weak-hash", "import hashlib\nh = hashlib.new('md5', password)\n",
+                "import hashlib\nh = hashlib.new(\"sha256\", password)\n"
+            ),
+            (
+                "python.hashlib-weak-hash-audit", "import hashlib\nkey = hashlib.sha1(url).hexdigest()\n",
+                "import hashlib\nkey = hashlib.sha256(url).hexdigest()\n"
             ),
             // tempfile: a statement becomes two, indented like it; os is imported.
             (

@@ -18,3 +18,9 @@ os.chmod(upload_dir, 0o750)
 os.chmod("/home/app/.ssh/id_rsa", stat.S_IRUSR | stat.S_IWUSR)
 # ok: python.chmod-world-writable
 os.chmod("/srv/app/run.sh", 0o755)
+# ok: python.chmod-world-writable
+os.chmod(upload_dir, os.stat(upload_dir).st_mode & 0o7777)
+# ok: python.chmod-world-writable
+os.chmod(upload_dir, os.stat(upload_dir).st_mode & ~stat.S_IWOTH)
+# ruleid: python.chmod-world-writable
+os.chmod(upload_dir, (os.stat(upload_dir).st_mode & 0o7777) | stat.S_IWOTH)

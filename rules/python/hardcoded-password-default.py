@@ -18,3 +18,13 @@ def login(user, password):
 # ok: python.hardcoded-password-default
 def login_with_prompt(user, password=None, retries=3):
     return authenticate(user, password or prompt())
+
+
+# ok: python.hardcoded-password-default
+def connect_anonymous(host, password=""):
+    return open_connection(host, "anonymous", password)
+
+
+# ok: python.hardcoded-password-default
+def prompt(text, token="TOKEN"):
+    return input(text)

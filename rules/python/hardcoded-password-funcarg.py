@@ -12,3 +12,10 @@ conn = psycopg2.connect(host="db", user="app", password=os.environ["PGPASSWORD"]
 server = smtplib.SMTP(host="smtp.example.com", port=587)
 # ok: python.hardcoded-password-funcarg
 anonymous = psycopg2.connect(host="db", user="guest", password="")
+# Argument names mapped to a driver's names, not credentials.
+# ok: python.hardcoded-password-funcarg
+translate = dict(database="db", username="user", password="passwd")
+# ok: python.hardcoded-password-funcarg
+options = Options(password="{password}")
+# ruleid: python.hardcoded-password-funcarg
+test_url = url.set(username="scott", password="tiger")

@@ -59,3 +59,33 @@ def lex(token, pass_arg):
 
 # ruleid: python.hardcoded-password-string
 SMTP_PASS = "mailpass-99"
+
+
+class UserModule:
+    def apply(self, info):
+        # An option about passwords, compared with its values.
+        # ok: python.hardcoded-password-string
+        if self.update_password == "always" and info[1] != self.password:
+            return True
+        # ok: python.hardcoded-password-string
+        if self.password == "-":
+            return False
+        # ruleid: python.hardcoded-password-string
+        return self.password == "Winter2024"
+
+
+# Keys, placeholders and names, not secrets.
+# ok: python.hardcoded-password-string
+INTERNAL_RESET_SESSION_TOKEN = "_password_reset_token"
+# ok: python.hardcoded-password-string
+default_metavalue_token = "NULL"
+# ok: python.hardcoded-password-string
+PASSWORDFILE = "/etc/passwd"
+# ok: python.hardcoded-password-string
+KRB5_PASSWORD_ENV = "KRB5_PASSWORD"
+# ruleid: python.hardcoded-password-string
+FTP_PASSWORD = "guest"
+# ruleid: python.hardcoded-password-string
+EMAIL_PASSWORD = "secret"
+# ruleid: python.hardcoded-password-string
+passphrase = "1234"

@@ -16,3 +16,5 @@ with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as out:
 
 # ok: python.hardcoded-tmp-directory
 DATA_DIR = "/srv/data/tmp"
+# ok: python.hardcoded-tmp-directory
+scratch = tempfile.mkdtemp(prefix="job-", dir="/tmp")

@@ -2,9 +2,9 @@ import hashlib
 from hashlib import new as new_hash
 
 
-def fingerprint(data):
+def password_fingerprint(password):
     # ruleid: python.hashlib-new-weak-hash
-    return hashlib.new("md5", data).hexdigest()
+    return hashlib.new("md5", password).hexdigest()
 
 
 def legacy_signature(data):
@@ -13,16 +13,22 @@ def legacy_signature(data):
     return h.hexdigest()
 
 
+def api_token(seed):
+    # ruleid: python.hashlib-new-weak-hash
+    return hashlib.new("sha1", seed).hexdigest()
+
+
 def cache_key(data):
     # ok: python.hashlib-new-weak-hash
     return hashlib.new("md5", data, usedforsecurity=False).hexdigest()
 
 
-def digest(data):
+def digest(password):
     # ok: python.hashlib-new-weak-hash
-    return hashlib.new("sha256", data).hexdigest()
+    return hashlib.new("sha256", password).hexdigest()
 
 
 def file_checksum(data):
-    # ruleid: python.hashlib-new-weak-hash
+    # A checksum against accidents (hashlib-weak-hash-audit lists it, at low).
+    # ok: python.hashlib-new-weak-hash
     return hashlib.new("sha1", data).hexdigest()

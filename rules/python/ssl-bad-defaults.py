@@ -20,3 +20,12 @@ def connect_modern(host, port, version=ssl.PROTOCOL_TLS_CLIENT):
 # ok: python.ssl-bad-defaults
 def make_context_modern(method=SSL.TLSv1_2_METHOD):
     return SSL.Context(method)
+
+
+from OpenSSL import SSL
+
+
+# SSLv23_METHOD negotiates the highest version both sides support.
+# ok: python.ssl-bad-defaults
+def client_factory(method=SSL.SSLv23_METHOD):
+    return SSL.Context(method)

@@ -27,3 +27,32 @@ def strict_context():
     # ok: python.ssl-unverified-context
     ctx.verify_mode = ssl.CERT_REQUIRED
     return ctx
+
+
+def context_for(validate_certs):
+    ctx = ssl.create_default_context()
+    if not validate_certs:
+        ctx.check_hostname = False
+        # The caller asked for no verification.
+        # ok: python.ssl-unverified-context
+        ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+def context_from(settings):
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    if settings.getbool("VERIFY_CERTIFICATES"):
+        ctx.load_default_certs()
+    else:
+        # ok: python.ssl-unverified-context
+        ctx.verify_mode = ssl.CERT_NONE
+    return ctx
+
+
+def debug_context(debug):
+    ctx = ssl.create_default_context()
+    if debug:
+        # A debug switch is no verification setting.
+        # ruleid: python.ssl-unverified-context
+        ctx.verify_mode = ssl.CERT_NONE
+    return ctx

@@ -26,3 +26,32 @@ def self_test():
 def convert(src, dst):
     # ok: python.subprocess-dynamic-program
     return run(["convert", src, dst], check=True)
+
+
+def format_with_black(paths):
+    import shutil
+
+    black = shutil.which("black")
+    if black:
+        # ok: python.subprocess-dynamic-program
+        run([black, "--fast", *paths], check=True)
+
+
+GIT = "git"
+
+
+def git_status():
+    # ok: python.subprocess-dynamic-program
+    return sp.check_output([GIT, "status"])
+
+
+def run_entrypoint(module, options):
+    # ok: python.subprocess-dynamic-program
+    return sp.run(
+        [
+            sys.executable,
+            "-c",
+            "import %s" % module,
+        ]
+        + options
+    )

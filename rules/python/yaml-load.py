@@ -43,3 +43,17 @@ def read_with(options):
     # nofix: python.yaml-load
     # ruleid: python.yaml-load
     return yaml.load(**options)
+
+
+class ConfigLoader(yaml.SafeLoader):
+    pass
+
+
+def read_own(text):
+    # ok: python.yaml-load
+    return yaml.load(text, Loader=ConfigLoader)
+
+
+def read_c(text):
+    # ruleid: python.yaml-load
+    return yaml.load(text, Loader=yaml.CUnsafeLoader)

@@ -97,9 +97,41 @@ struct PatternSearch: Sendable {
                     return !binding.matches(regex, in: index.source)
                 }
                 if !regex.captureNames.isEmpty { current = current.compactMap { bindGroups(of: regex, on: name, in: $0) } }
+            case .metavariableValue(let name, let formula):
+                let origins = ValueOrigins(root: index.root)
+                current = current.compactMap { m in
+                    guard let binding = m.bindings[name], binding.identifier == nil, binding.nodes.count == 1 else {
+                        return nil
+                    }
+                    for value in origins.values(of: binding.nodes[0]) {
+                        if let found = matches(formula, at: value), m.bindings.isCompatible(with: found) {
+                            return PatternMatch(range: m.range, bindings: m.bindings.merging(found))
+                        }
+                    }
+                    return nil
+                }
             }
         }
         return current
+    }
+
+    /// The bindings of a match of `formula` exactly at `node`, or nil. Patterns and alternatives are
+    /// tried on the node itself (which may be synthetic, like the `T()` of an annotation); a
+    /// `patterns` formula is searched in the file and must match the node's range.
+    func matches(_ formula: PatternFormula, at node: PyNode) -> Bindings? {
+        switch formula {
+        case .pattern(let pattern):
+            guard pattern.tree.kind != .module else { return nil }
+            var bindings = Bindings()
+            return matcher.match(pattern.tree, node, &bindings) ? bindings : nil
+        case .either(let alternatives):
+            for alternative in alternatives {
+                if let found = matches(alternative, at: node) { return found }
+            }
+            return nil
+        case .all(let clauses):
+            return matches(clauses).first { $0.range == node.range }?.bindings
+        }
     }
 
     /// `m` with the metavariables the regex's named groups bind; nil when one disagrees with an

@@ -32,6 +32,9 @@ public enum PatternClause: Sendable, Hashable {
     case notInside(PatternFormula)
     /// `metavariable-regex`: the text bound to `metavariable` must match `regex`.
     case metavariableRegex(metavariable: String, regex: MetavariableRegex)
+    /// `metavariable-value`: the code bound to `metavariable`, or a value it was given (followed
+    /// back through assignments, `self.attr` and local functions' returns), must match `formula`.
+    case metavariableValue(metavariable: String, formula: PatternFormula)
 }
 
 /// A regular expression compiled once per rule (`metavariable-regex`).

@@ -210,17 +210,25 @@ struct Cursor {
         }
     }
 
+    /// The operand of `pattern-not`, `pattern-inside` and `pattern-not-inside`: a pattern, or a
+    /// mapping holding one formula (`patterns:` with its own regexes, or `pattern-either:`).
+    func operand(_ node: DocumentNode, path: String) throws -> PatternFormula {
+        guard node.isObject else { return try formula(key: "pattern", node, path: path) }
+        let (key, value) = try single(node, path, allowed: ["pattern", "pattern-either", "patterns"])
+        return try formula(key: key, value, path: "\(path).\(key)")
+    }
+
     func clause(_ node: DocumentNode, _ path: String) throws -> PatternClause {
         let allowed: Set<String> = [
             "pattern", "pattern-either", "patterns", "pattern-not", "pattern-inside", "pattern-not-inside",
-            "metavariable-regex",
+            "metavariable-regex", "metavariable-value",
         ]
         let (key, value) = try single(node, path, allowed: allowed)
         let sub = "\(path).\(key)"
         switch key {
-        case "pattern-not": return .not(try formula(key: "pattern", value, path: sub))
-        case "pattern-inside": return .inside(try formula(key: "pattern", value, path: sub))
-        case "pattern-not-inside": return .notInside(try formula(key: "pattern", value, path: sub))
+        case "pattern-not": return .not(try operand(value, path: sub))
+        case "pattern-inside": return .inside(try operand(value, path: sub))
+        case "pattern-not-inside": return .notInside(try operand(value, path: sub))
         case "metavariable-regex":
             let map = try mapping(value, sub)
             for k in map.keys where k != "metavariable" && k != "regex" {
@@ -236,6 +244,22 @@ struct Cursor {
             } catch {
                 throw RuleLoader.fail(file, rx.line, "'\(sub).regex': bad regular expression '\(source)'")
             }
+        case "metavariable-value":
+            let map = try mapping(value, sub)
+            let formulas: Set<String> = ["pattern", "pattern-either", "patterns"]
+            for k in map.keys where k != "metavariable" && !formulas.contains(k) {
+                throw RuleLoader.fail(file, map.line(k), "unknown key '\(sub).\(k)'")
+            }
+            let given = map.keys.filter(formulas.contains)
+            guard let mv = map["metavariable"], given.count == 1, let key = given.first, let node = map[key] else {
+                throw RuleLoader.fail(
+                    file, value.line, "'\(sub)' needs 'metavariable' and one of pattern, pattern-either, patterns")
+            }
+            let name = try string(mv, "\(sub).metavariable")
+            guard name.hasPrefix("$") else {
+                throw RuleLoader.fail(file, map.line("metavariable"), "'\(sub).metavariable' must be a metavariable, not '\(name)'")
+            }
+            return .metavariableValue(metavariable: name, formula: try formula(key: key, node, path: "\(sub).\(key)"))
         default:
             return .positive(try formula(key: key, value, path: sub))
         }
