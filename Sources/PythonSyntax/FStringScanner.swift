@@ -86,7 +86,17 @@ enum FStringScanner {
                         i += 2
                     }
                 case 10, 13:
-                    if !triple { throw unterminated() }
+                    if !triple {
+                        guard inSpec else { throw unterminated() }
+                        // CPython 3.12: a line break ends a single-quoted f-string's format spec; only
+                        // the field's `}` may follow (after blanks).
+                        flush(i)
+                        let j = skipBlank(i)
+                        guard j < limit, b[j] == UInt8(ascii: "}") else {
+                            throw .init(offset: j, code: .invalidFString, message: "f-string: expecting '}'")
+                        }
+                        return (parts, j)
+                    }
                     i += 1
                 case UInt8(ascii: "{"):
                     if !inSpec && i + 1 < limit && b[i + 1] == UInt8(ascii: "{") {
@@ -120,12 +130,15 @@ enum FStringScanner {
 
         /// Scans a replacement field starting at its `{`.
         func field(_ open: Int, specDepth: Int) throws(PyStringScan.Failure) -> Field {
+            // `{x:{y:{z}}}` is as deep as CPython goes in format specs.
+            guard specDepth < 3 else {
+                throw .init(offset: open, code: .invalidFString, message: "f-string: expressions nested too deeply")
+            }
             var f = Field(start: open, exprStart: open + 1, exprEnd: open + 1, end: open + 1)
             var i = open + 1
             var nesting = 0
             func expectClose(_ j: Int) throws(PyStringScan.Failure) -> Int {
-                var j = j
-                while j < limit && (b[j] == 32 || b[j] == 9) { j += 1 }
+                let j = skipBlank(j)
                 guard j < limit, b[j] == UInt8(ascii: "}") else {
                     throw .init(offset: j, code: .invalidFString, message: "f-string: expecting '}'")
                 }
@@ -180,8 +193,8 @@ enum FStringScanner {
                                 offset: i, code: .invalidFString, message: "f-string: missing conversion character")
                         }
                         f.conversion = b[i + 1]
-                        i += 2
-                        while i < limit && (b[i] == 32 || b[i] == 9) { i += 1 }
+                        // PEP 701: line breaks may follow the conversion, even in a single-quoted f-string.
+                        i = skipBlank(i + 2)
                         if i < limit && b[i] == UInt8(ascii: ":") {
                             let (spec, j) = try literal(i + 1, specDepth: specDepth + 1)
                             f.spec = spec

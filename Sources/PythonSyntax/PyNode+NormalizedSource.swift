@@ -510,7 +510,7 @@ struct PySourceRenderer {
             let index = c(n, 1)
             if index.kind == .tuple && !index.children.isEmpty {
                 list(index.children)
-                if index.children.count == 1 { out += "," }
+                if index.children.count == 1 && index.children[0].kind != .starred { out += "," }
             } else {
                 expression(index, 0)
             }

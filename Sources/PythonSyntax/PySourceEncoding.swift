@@ -1,39 +1,121 @@
-/// PEP 263 source encodings: files that are not UTF-8 but declare a Latin-1 family `coding:` cookie
-/// are transcoded to UTF-8 before lexing (offsets then refer to the transcoded text).
+import Foundation
+
+/// PEP 263 source encodings: a file declaring a `coding:` cookie other than UTF-8 is transcoded to
+/// UTF-8 before lexing (offsets then refer to the transcoded text), as CPython decodes it.
 enum PySourceEncoding {
-    /// The declared encoding from the first two lines (`# -*- coding: latin-1 -*-`), lowercased.
-    static func cookie(_ b: [UInt8]) -> String? {
-        var lineStart = 0
+    /// What to lex: the bytes as they are, or transcoded.
+    enum Decoded {
+        case asIs
+        case transcoded([UInt8])
+        /// UTF-8 expected but not valid on these lines (byte ranges): CPython's `ast.parse` only
+        /// decodes tokens, so the file is accepted when every bad byte is inside a comment.
+        case invalidUTF8(lines: [Range<Int>])
+    }
+
+    /// Decides how to read `b`, whose first `start` bytes are a UTF-8 BOM (3) or nothing (0).
+    /// - Throws: ``PythonSyntaxError`` where CPython raises one: a BOM with a non-UTF-8 cookie, bytes
+    ///   that do not decode in the declared (or default UTF-8) encoding.
+    static func decode(_ b: [UInt8], start: Int, fileName: String) throws -> Decoded {
+        func fail(_ message: String, line: Int = 1) -> PythonSyntaxError {
+            PythonSyntaxError(.invalidCharacter, file: fileName, line: line, column: 1, message: message)
+        }
+        guard let name = cookie(b, from: start), !isUTF8(name) else {
+            return String(validating: b, as: UTF8.self) != nil ? .asIs : .invalidUTF8(lines: invalidLines(b))
+        }
+        if start > 0 { throw fail("encoding problem: \(name) with BOM") }
+        let key = normalized(name)
+        // UTF-16 and UTF-32 cannot even encode the ASCII cookie line they are declared on.
+        if key.hasPrefix("utf_16") || key.hasPrefix("utf16") || key.hasPrefix("utf_32") || key.hasPrefix("utf32") {
+            throw fail("encoding problem: \(name) is not ASCII-compatible")
+        }
+        guard let encoding = codecs[key] else {
+            // A name Python may know (mac-roman, cp866...) but this table does not: text that is UTF-8
+            // anyway (ASCII, in practice) reads the same; anything else is refused rather than guessed.
+            guard String(validating: b, as: UTF8.self) != nil else {
+                throw fail("unknown or unsupported encoding: \(name)")
+            }
+            return .asIs
+        }
+        if encoding == .utf8 || (!b.contains(where: { $0 >= 0x80 }) && encoding != .iso2022JP) {
+            guard String(validating: b, as: UTF8.self) != nil else {
+                throw fail("source does not decode as \(name), its coding declaration", line: firstInvalidLine(b))
+            }
+            return .asIs
+        }
+        if encoding == .isoLatin1 { return .transcoded(latin1ToUTF8(b)) }
+        guard let text = String(bytes: b, encoding: encoding) else {
+            throw fail("source does not decode as \(name), its coding declaration")
+        }
+        return .transcoded(Array(text.utf8))
+    }
+
+    /// The declared encoding from the first two lines (`# -*- coding: latin-1 -*-`) as written; the
+    /// second line counts only when the first is blank or a comment. Follows CPython's
+    /// `get_coding_spec`: the first `coding` followed by `:` or `=` and a non-empty name.
+    static func cookie(_ b: [UInt8], from start: Int = 0) -> String? {
+        var lineStart = start
         for _ in 0..<2 {
             var end = lineStart
-            while end < b.count && b[end] != 10 { end += 1 }
-            let line = String(decoding: b[lineStart..<end], as: UTF8.self)
-            if line.hasPrefix("#") || line.drop(while: { $0 == " " || $0 == "\t" }).hasPrefix("#") {
-                for marker in ["coding:", "coding="] {
-                    if let r = line.firstRange(of: marker) {
-                        let rest = line[r.upperBound...].drop(while: { $0 == " " || $0 == "\t" })
-                        let name = rest.prefix(while: {
-                            $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "."
-                        })
-                        if !name.isEmpty { return name.lowercased() }
-                    }
-                }
-            } else if !line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\u{0C}" }) {
-                return nil
+            while end < b.count && b[end] != 10 && b[end] != 13 { end += 1 }
+            var k = lineStart
+            while k < end && (b[k] == 32 || b[k] == 9 || b[k] == 12) { k += 1 }
+            if k < end && b[k] == UInt8(ascii: "#") {
+                if let name = spec(b, from: k, to: end) { return name }
+            } else if k < end {
+                return nil  // code on the first line: no cookie on the second
             }
-            lineStart = end + 1
+            lineStart = end < b.count && b[end] == 13 && end + 1 < b.count && b[end + 1] == 10 ? end + 2 : end + 1
             if lineStart >= b.count { break }
         }
         return nil
     }
 
-    /// Transcodes single-byte Latin-1 family text to UTF-8; nil for any other encoding.
-    static func transcode(_ b: [UInt8], encoding: String) -> [UInt8]? {
-        let latin1 = [
-            "latin-1", "latin1", "iso-8859-1", "iso8859-1", "iso-latin-1", "l1", "cp1252", "windows-1252",
-            "iso-8859-15", "latin-9",
-        ]
-        guard latin1.contains(where: { encoding.hasPrefix($0) }) else { return nil }
+    private static func spec(_ b: [UInt8], from: Int, to end: Int) -> String? {
+        let coding = Array("coding".utf8)
+        var k = from
+        while k + 6 < end {
+            defer { k += 1 }
+            guard b[k..<k + 6].elementsEqual(coding), b[k + 6] == 58 || b[k + 6] == 61 else { continue }  // ':' '='
+            var s = k + 7
+            while s < end && (b[s] == 32 || b[s] == 9) { s += 1 }
+            var e = s
+            while e < end
+                && ((b[e] | 0x20) >= 0x61 && (b[e] | 0x20) <= 0x7A || (b[e] >= 48 && b[e] <= 57) || b[e] == 45
+                    || b[e] == 95 || b[e] == 46)
+            {
+                e += 1
+            }
+            if e > s { return String(decoding: b[s..<e], as: UTF8.self) }
+        }
+        return nil
+    }
+
+    /// CPython's `get_normal_name` test: `utf-8` and `utf-8-*` (case and `_`/`-` aside) are UTF-8 and
+    /// need no decoding; every other name (even `utf8`) goes through the codec.
+    static func isUTF8(_ name: String) -> Bool {
+        let n = String(name.prefix(12)).lowercased().replacingOccurrences(of: "_", with: "-")
+        return n == "utf-8" || n.hasPrefix("utf-8-")
+    }
+
+    /// Python's codec name normalisation: lowercase, runs of other characters than letters, digits and
+    /// `.` become one `_`.
+    static func normalized(_ name: String) -> String {
+        var out = ""
+        var pendingUnderscore = false
+        for c in name.lowercased() {
+            if c.isASCII && (c.isLetter || c.isNumber || c == ".") {
+                if pendingUnderscore && !out.isEmpty { out.append("_") }
+                pendingUnderscore = false
+                out.append(c)
+            } else {
+                pendingUnderscore = true
+            }
+        }
+        return out
+    }
+
+    /// Latin-1 to UTF-8 without Foundation: each byte is its own code point.
+    static func latin1ToUTF8(_ b: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count + b.count / 8)
         for c in b {
@@ -45,5 +127,49 @@ enum PySourceEncoding {
             }
         }
         return out
+    }
+
+    /// Byte ranges of the lines (without their `\n`) that are not valid UTF-8.
+    static func invalidLines(_ b: [UInt8]) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        var lineStart = 0
+        for i in 0...b.count where i == b.count || b[i] == 10 {
+            if String(validating: b[lineStart..<i], as: UTF8.self) == nil { out.append(lineStart..<i) }
+            lineStart = i + 1
+        }
+        return out
+    }
+
+    /// Whether each of `lines` is valid UTF-8 up to a comment that runs to its end.
+    static func invalidOnlyInComments(_ b: [UInt8], lines: [Range<Int>], comments: [PyComment]) -> Bool {
+        var k = 0
+        for line in lines {
+            while k < comments.count && comments[k].range.start.offset < line.lowerBound { k += 1 }
+            guard k < comments.count, case let c = comments[k].range.start.offset, line.contains(c),
+                String(validating: b[line.lowerBound..<c], as: UTF8.self) != nil
+            else { return false }
+        }
+        return true
+    }
+
+    /// The error for UTF-8 that does not decode outside comments, naming the first bad line.
+    static func invalidUTF8Error(_ b: [UInt8], lines: [Range<Int>], fileName: String) -> PythonSyntaxError {
+        let first = lines.first?.lowerBound ?? 0
+        let line = 1 + b[..<first].reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+        return PythonSyntaxError(
+            .invalidCharacter, file: fileName, line: line, column: 1,
+            message: "invalid UTF-8 in source and no coding declaration")
+    }
+
+    /// The first line that is not valid UTF-8; validating line by line keeps this linear.
+    static func firstInvalidLine(_ bytes: [UInt8]) -> Int {
+        var line = 1
+        var lineStart = 0
+        for i in bytes.indices where bytes[i] == 10 {
+            if String(validating: bytes[lineStart...i], as: UTF8.self) == nil { break }
+            line += 1
+            lineStart = i + 1
+        }
+        return line
     }
 }

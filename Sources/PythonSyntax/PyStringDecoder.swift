@@ -2,7 +2,11 @@
 enum PyStringDecoder {
     /// Decodes `b[start..<end]`. Bytes literals come back as Latin-1 characters (one per byte).
     /// Unknown escapes and `\N{...}` (which needs the Unicode name table) are kept verbatim.
-    static func decode(_ b: [UInt8], _ start: Int, _ end: Int, raw: Bool, bytes: Bool) -> String {
+    /// - Throws: where CPython does: a truncated `\x`, `\u` or `\U`, a `\U` beyond U+10FFFF, a `\N`
+    ///   without its braced name.
+    static func decode(
+        _ b: [UInt8], _ start: Int, _ end: Int, raw: Bool, bytes: Bool
+    ) throws(PyStringScan.Failure) -> String {
         if raw || !b[start..<end].contains(UInt8(ascii: "\\")) {
             return bytes ? latin1(b[start..<end]) : String(decoding: b[start..<end], as: UTF8.self)
         }
@@ -63,23 +67,28 @@ enum PyStringDecoder {
                     continue
                 }
                 var v: UInt32 = 0
-                var ok = i + width <= end
-                if ok {
-                    for k in i..<(i + width) {
-                        guard let h = hex(b[k]) else {
-                            ok = false
-                            break
-                        }
-                        v = v &* 16 &+ h
+                for k in i..<(i + width) {
+                    guard k < end, let h = hex(b[k]) else {
+                        let form = e == UInt8(ascii: "x") ? "xXX" : e == UInt8(ascii: "u") ? "uXXXX" : "UXXXXXXXX"
+                        let message = bytes ? "(value error) invalid \\x escape" : "(unicode error) truncated \\\(form) escape"
+                        throw .init(offset: i - 2, code: .invalidEscape, message: message)
                     }
+                    v = v &* 16 &+ h
                 }
-                if ok {
-                    i += width
-                    appendScalar(v)
-                } else {
-                    out.append(UInt8(ascii: "\\"))
-                    out.append(e)
+                if v > 0x10FFFF {
+                    throw .init(offset: i - 2, code: .invalidEscape, message: "(unicode error) illegal Unicode character in \\U escape")
                 }
+                i += width
+                appendScalar(v)
+            case UInt8(ascii: "N") where !bytes:
+                // Kept verbatim (no name table here), but it must be well formed: `\N{NAME}`.
+                guard i < end, b[i] == UInt8(ascii: "{"), let close = b[i..<end].firstIndex(of: UInt8(ascii: "}")),
+                    close > i + 1
+                else {
+                    throw .init(offset: i - 2, code: .invalidEscape, message: "(unicode error) malformed \\N character escape")
+                }
+                out.append(contentsOf: b[(i - 2)...close])
+                i = close + 1
             default:
                 out.append(UInt8(ascii: "\\"))
                 out.append(e)

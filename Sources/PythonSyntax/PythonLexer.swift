@@ -79,6 +79,9 @@ struct PythonLexer {
                 lineHasToken = false
                 var col = 0
                 var altCol = 0
+                // Where the first `\` continuation came, if after some indentation: as in CPython, it
+                // fixes the level (`  \` then `    x` is at 2; `\` at column 0 then `    x` is at 4).
+                var continuedAt = 0
                 while i < limit {
                     let c = b[i]
                     if c == 32 {
@@ -90,6 +93,10 @@ struct PythonLexer {
                     } else if c == 12 {
                         col = 0
                         altCol = 0
+                    } else if c == 92, let n = continuation(at: i) {
+                        if continuedAt == 0 { continuedAt = col }
+                        try continueLine(past: n)
+                        continue
                     } else {
                         break
                     }
@@ -97,10 +104,10 @@ struct PythonLexer {
                 }
                 if i < limit {
                     let c = b[i]
-                    let blank =
-                        c == 35 || c == 10 || c == 13
-                        || (c == 92 && i + 1 < limit && (b[i + 1] == 10 || b[i + 1] == 13))
-                    if !blank { try indent(to: col, alternate: altCol) }
+                    let blank = c == 35 || c == 10 || c == 13
+                    if !blank {
+                        try indent(to: continuedAt > 0 ? continuedAt : col, alternate: continuedAt > 0 ? continuedAt : altCol)
+                    }
                 }
             }
             guard i < limit else { break }
@@ -126,10 +133,8 @@ struct PythonLexer {
                         text: String(decoding: b[s..<i], as: UTF8.self), range: SourceRange(start: loc(s), end: loc(i)),
                         isTrailing: lineHasToken))
             case 92:  // '\\'
-                if i + 1 < limit && (b[i + 1] == 10 || b[i + 1] == 13) {
-                    i += (b[i + 1] == 13 && i + 2 < limit && b[i + 2] == 10) ? 3 : 2
-                    line += 1
-                    lineStart = i
+                if let n = continuation(at: i) {
+                    try continueLine(past: n)
                 } else if i + 1 >= limit {
                     throw fail(.unexpectedEndOfFile, "unexpected EOF while parsing", at: i)
                 } else {
@@ -170,6 +175,25 @@ struct PythonLexer {
         }
         emit(.end, "", i, i)
         return (tokens, comments)
+    }
+
+    /// Length of the `\` line continuation at `at` (backslash and line break), nil if there is none.
+    @inline(__always) private func continuation(at: Int) -> Int? {
+        guard at + 1 < limit else { return nil }
+        if b[at + 1] == 10 { return 2 }
+        if b[at + 1] == 13 { return at + 2 < limit && b[at + 2] == 10 ? 3 : 2 }
+        return nil
+    }
+
+    /// Steps over a line continuation of `length` bytes; like CPython, one that ends the file is an
+    /// unexpected EOF (the logical line has no end).
+    private mutating func continueLine(past length: Int) throws {
+        if i + length >= limit && !nested {
+            throw fail(.unexpectedEndOfFile, "unexpected EOF while parsing", at: i)
+        }
+        i += length
+        line += 1
+        lineStart = i
     }
 
     /// `col` counts tabs to the next multiple of 8, `alternate` counts them as 1: like CPython, a

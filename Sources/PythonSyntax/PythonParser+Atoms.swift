@@ -117,8 +117,12 @@ extension PyParser {
         if at("**") || (patternMode && at("...") && (peek(1).is(",") || peek(1).is("}")) && isDictPattern) {
             return try dictItems(start: start, first: nil)
         }
+        // A dict key is a plain expression: `{*a: 1}` and an unparenthesized `{x := 1: 2}` are not keys.
+        let bareKey = !at("*") && !(tok.kind == .name && peek(1).is(":="))
         let first = try starNamedExpression()
-        if accept(":") {
+        if at(":") {
+            guard bareKey else { throw error("invalid syntax: a dict key cannot be starred or an unparenthesized ':='") }
+            advance()
             let value = try expression()
             if atComprehension {
                 let comps = try comprehensions()

@@ -248,7 +248,10 @@ extension PyParser {
         let start = tok.start
         let first = try sliceItem()
         var index = first
-        if at(",") {
+        // `a[*b]` indexes with a tuple, as `a[*b,]` does (CPython's tree has the tuple too).
+        if first.kind == .starred && !at(",") {
+            index = Self.node(.tuple, nil, [first], from: start, end: lastEnd)
+        } else if at(",") {
             var items = [first]
             while accept(",") {
                 if at("]") { break }
@@ -265,8 +268,11 @@ extension PyParser {
         var lower = empty
         if !at(":") {
             if at("*") { return try starNamedExpression() }
+            let walrus = tok.kind == .name && peek(1).is(":=")
             lower = try namedExpression()
             if !at(":") { return lower }
+            // `a[x := 1]` is an index; as a slice bound the walrus needs parentheses.
+            if walrus { throw error("invalid syntax: a slice bound cannot be an unparenthesized ':='") }
         }
         advance()
         let upper = at(":") || at(",") || at("]") ? empty : try expression()

@@ -106,9 +106,8 @@ extension PyParser {
                     || (next.kind == .name
                         && (!PyParser.keywords.contains(next.text) || next.text == "None"
                             || next.text == "True" || next.text == "False" || next.text == "lambda"))
-                if startsOperand || next.is(">>") {
-                    throw error(message, .python2Syntax)
-                }
+                // `print >>f, x` is valid Python 3 (a shift, then a tuple): only a failure names Python 2.
+                if startsOperand { throw error(message, .python2Syntax) }
                 let here = tok
                 do {
                     return try expressionStatement()

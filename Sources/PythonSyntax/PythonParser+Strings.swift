@@ -41,7 +41,12 @@ extension PyParser {
                 }
                 pieces.append(contentsOf: try fStringPieces(parts, raw: prefix.raw, lines: FStringLines(token: t, bytes: b)))
             } else {
-                let value = PyStringDecoder.decode(b, bodyStart, bodyEnd, raw: prefix.raw, bytes: prefix.bytes)
+                let value: String
+                do {
+                    value = try PyStringDecoder.decode(b, bodyStart, bodyEnd, raw: prefix.raw, bytes: prefix.bytes)
+                } catch {
+                    throw escapeError(error, lines: FStringLines(token: t, bytes: b))
+                }
                 pieces.append(PyNode(prefix.bytes ? .bytes : .string, text: value, range: range))
             }
         }
@@ -74,13 +79,23 @@ extension PyParser {
         return out
     }
 
+    /// A bad escape, placed at its backslash; worded as CPython words it.
+    private func escapeError(_ f: PyStringScan.Failure, lines: FStringLines) -> PythonSyntaxError {
+        self.error(f.message, f.code, at: lines.location(f.offset))
+    }
+
     private func fStringPieces(_ parts: [FStringScanner.Part], raw: Bool, lines: FStringLines) throws -> [PyNode] {
         var out: [PyNode] = []
         for part in parts {
             switch part {
             case .literal(let s, let e):
                 // `{{`/`}}` end a literal part one byte early, so the body decodes as-is.
-                let text = PyStringDecoder.decode(b, s, e, raw: raw, bytes: false)
+                let text: String
+                do {
+                    text = try PyStringDecoder.decode(b, s, e, raw: raw, bytes: false)
+                } catch {
+                    throw escapeError(error, lines: lines)
+                }
                 out.append(
                     PyNode(
                         .string, text: text,

@@ -26,28 +26,20 @@ public enum PythonParser {
         try parse(bytes: Array(source.utf8), fileName: fileName, pattern: false)
     }
 
-    /// Parses a whole module held as raw bytes (rejects invalid UTF-8 as CPython does).
+    /// Parses a whole module held as raw bytes, decoded as its PEP 263 `coding:` cookie says (UTF-8 by
+    /// default; undecodable bytes are rejected as CPython does).
     /// - Throws: ``PythonSyntaxError``.
     public static func parseModule(bytes: [UInt8], fileName: String) throws -> PythonModule {
-        if String(validating: bytes, as: UTF8.self) == nil {
-            if let encoding = PySourceEncoding.cookie(bytes),
-                let utf8 = PySourceEncoding.transcode(bytes, encoding: encoding)
-            {
-                return try parse(bytes: utf8, fileName: fileName, pattern: false)
-            }
-            // Name the first line that does not decode; validating line by line keeps this linear.
-            var line = 1
-            var lineStart = 0
-            for i in bytes.indices where bytes[i] == 10 {
-                if String(validating: bytes[lineStart...i], as: UTF8.self) == nil { break }
-                line += 1
-                lineStart = i + 1
-            }
-            throw PythonSyntaxError(
-                .invalidCharacter, file: fileName, line: line, column: 1,
-                message: "invalid UTF-8 in source and no Latin-1 coding declaration")
+        let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        switch try PySourceEncoding.decode(bytes, start: bom, fileName: fileName) {
+        case .asIs: return try parse(bytes: bytes, fileName: fileName, pattern: false)
+        case .transcoded(let utf8): return try parse(bytes: utf8, fileName: fileName, pattern: false)
+        case .invalidUTF8(let lines):
+            guard let module = try? parse(bytes: bytes, fileName: fileName, pattern: false),
+                PySourceEncoding.invalidOnlyInComments(bytes, lines: lines, comments: module.comments)
+            else { throw PySourceEncoding.invalidUTF8Error(bytes, lines: lines, fileName: fileName) }
+            return module
         }
-        return try parse(bytes: bytes, fileName: fileName, pattern: false)
     }
 
     /// Parses a rule pattern: an expression, or one or more statements.
@@ -94,6 +86,13 @@ public enum PythonParser {
     public static func parseOnCurrentThread(bytes: [UInt8], fileName: String, pattern: Bool) throws -> PythonModule {
         var start = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
+        // CPython refuses a NUL anywhere, inside string literals and comments too.
+        if let zero = bytes.firstIndex(of: 0) {
+            let (line, column) = PythonLexer.lineColumn(of: zero, in: bytes, from: 0, line: 1)
+            throw PythonSyntaxError(
+                .invalidCharacter, file: fileName, line: line, column: column,
+                message: "source code cannot contain null bytes")
+        }
         var lexer = PythonLexer(bytes: bytes, file: fileName, allowMetavariables: pattern, start: start)
         let (tokens, comments) = try lexer.run()
         var parser = PyParser(bytes: bytes, tokens: tokens, file: fileName, patternMode: pattern)

@@ -25,6 +25,8 @@ public struct PythonSyntaxError: Error, Sendable, Hashable, CustomStringConverti
         public static let invalidCharacter = Code(rawValue: "invalid-character")
         /// A malformed numeric literal.
         public static let invalidNumber = Code(rawValue: "invalid-number")
+        /// A malformed escape in a string or bytes literal (`\x4`, `\N` without a name...).
+        public static let invalidEscape = Code(rawValue: "invalid-escape")
         /// A malformed f-string.
         public static let invalidFString = Code(rawValue: "invalid-fstring")
         /// An expression that cannot be assigned to, deleted, or used as a loop/with target.

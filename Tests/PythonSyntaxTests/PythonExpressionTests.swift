@@ -56,7 +56,7 @@ struct PythonExpressionTests {
             ("a[:]", "(subscript (name a) (slice _ _ _))"),
             ("a[::]", "(subscript (name a) (slice _ _ _))"),
             ("a[b:]", "(subscript (name a) (slice (name b) _ _))"),
-            ("a[*b]", "(subscript (name a) (starred (name b)))"),
+            ("a[*b]", "(subscript (name a) (tuple (starred (name b))))"),
             (
                 "[x for x in y if x if z for w in x]",
                 "(listComp (name x) (comprehension (name x) (name y) (name x) (name z)) (comprehension (name w) (name x)))"

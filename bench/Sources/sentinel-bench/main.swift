@@ -23,8 +23,12 @@ func spawnAndWait(_ argv: [String]) -> Int32 {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "parse" {
+    ParseParity.run()
+    exit(0)
+}
 guard arguments.count >= 2, let iterations = Int(arguments[1]) else {
-    FileHandle.standardError.write(Data("usage: sentinel-bench launcher|spawn N [-- argv...]\n".utf8))
+    FileHandle.standardError.write(Data("usage: sentinel-bench launcher|spawn N [-- argv...] | parse < paths\n".utf8))
     exit(2)
 }
 var samples: [Double] = []
