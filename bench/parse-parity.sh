@@ -2,13 +2,14 @@
 # The Python parser against CPython 3.12's ast.parse over seventeen PyPI projects' sources and the
 # interpreter's own Lib (issue 13).
 #
-# usage: bench/parse-parity.sh [--project NAME]... [--details N]
+# usage: bench/parse-parity.sh [--project NAME]... [--details N] [--strings]
 #   PYTHON312     the CPython 3.12 interpreter (default: /root/.pyenv/versions/3.12.1/bin/python3.12, else
 #                 python3.12 on PATH); its pip fetches the sources
 #   PARITY_DIR    where the sources are cached (default: $TMPDIR/sentinel-parse-parity-<uid>, created 0700)
 #   CONFIG        debug (default) or release build of sentinel-bench
 # The first run downloads ~90 MB and has pip prepare twelve sdists' metadata (15+ minutes); later runs
 # reuse the cache.
+# --strings also compares every code-like string literal of those files as a module of its own.
 # Prints one Markdown row per project (files, lines, verdict disagreements both ways, files whose
 # structural fingerprint differs) and each disagreement; exits 1 when the parser rejects a file
 # CPython accepts or a fingerprint differs (see bench/parse-parity.py).
