@@ -32,8 +32,6 @@ struct FileModel: Sendable {
     /// Names bound by relative imports: `clean` → `.utils.clean` (resolved against the package later).
     private(set) var relativeImports: [String: String] = [:]
 
-    var hasClasses: Bool { !classes.isEmpty }
-
     init(root: PyNode) {
         var assignments: [String: Int] = [:]
         var literal: [String: PyConstant] = [:]

@@ -110,10 +110,10 @@ public struct SASTEngine: Sendable {
         var findings: [Finding] = []
         let sourceCache = SourceMatchCache()
         let model = FileModel(root: module.root)
-        let view = project.map { ProjectView(summaries: $0, file: file, root: module.root) }
+        var view = project.map { ProjectView(summaries: $0, file: file, root: module.root) }
+        if let current = view { view?.exported = model.functions.filter(current.isExported) }
         // A module others import from summarises what they import, whatever it mentions.
-        let hasProjectImports =
-            !(view?.importedModules.isEmpty ?? true) || (view.map { v in model.functions.contains(where: v.isExported) } ?? false)
+        let hasProjectImports = !(view?.importedModules.isEmpty ?? true) || !(view?.exported.isEmpty ?? true)
         for rule in compiled
         where view == nil
             ? rule.applies(to: index.identifiers) : rule.appliesInProject(to: index.identifiers, projectImports: hasProjectImports)
@@ -124,7 +124,7 @@ public struct SASTEngine: Sendable {
         findings.sort(by: byPosition)
         if let view {
             // What the imported functions do with their parameters, whatever the rule.
-            let exported = model.functions.filter(view.isExported)
+            let exported = view.exported
             if !exported.isEmpty {
                 var ruleFree = TaintAnalyzer(patterns: .ruleFree, index: index, sourceCache: sourceCache, project: view, model: model)
                 ruleFree.summarise(exported)
@@ -181,12 +181,8 @@ struct CompiledRule: Sendable {
         }
     }
 
-    func applies(to identifiers: Set<String>, projectImports: Bool = false) -> Bool {
-        if let taint {
-            // A helper in another module may hold the source or the sink.
-            if projectImports { return true }
-            return taint.applies(to: identifiers)
-        }
+    func applies(to identifiers: Set<String>) -> Bool {
+        if let taint { return taint.applies(to: identifiers) }
         return required.isSatisfied(by: identifiers)
     }
 

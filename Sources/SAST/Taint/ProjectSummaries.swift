@@ -139,6 +139,8 @@ struct ProjectView: Sendable {
     let isPackage: Bool
     /// The project modules this file imports from.
     let importedModules: Set<String>
+    /// This file's functions that other modules import (set once per file, shared by the rules).
+    var exported: [FileModel.Function] = []
 
     init(summaries: ProjectSummaries, file: String, root: PyNode) {
         self.summaries = summaries

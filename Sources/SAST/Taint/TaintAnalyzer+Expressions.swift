@@ -188,10 +188,14 @@ extension TaintAnalyzer {
     private mutating func evaluateFormatted(_ e: PyNode) -> AbstractValue {
         let c = e.children
         var taint = Taint.clean
-        for child in c { taint.formUnion(evaluate(child).whole) }
-        if let value = c.first.map({ peekValue($0) }), case .string? = value.constant, c.count < 2 || c[1].isEmpty {
-            return value
+        var first: AbstractValue? = nil
+        for child in c {
+            let value = evaluate(child)
+            if first == nil { first = value }
+            taint.formUnion(value.whole)
         }
+        // `{name}` of a constant string with no format spec is that string.
+        if let first, case .string? = first.constant, c.count < 2 || c[1].isEmpty { return first }
         return AbstractValue(taint: taint)
     }
 

@@ -73,7 +73,7 @@ struct TaintAnalyzer {
         // In a project, the functions other modules import are summarised for them when this
         // module can matter to the rule (a source, a sink or a sanitizer in it); otherwise the
         // rule-free summary (``summariseForImporters``) speaks for it.
-        let exported = project.map { view in model.functions.filter { view.isExported($0) } } ?? []
+        let exported = project?.exported ?? []
         let exporting =
             !exported.isEmpty
             && (!sourceOffsets.isEmpty || patterns.sinkNames.isSatisfied(by: index.identifiers)

@@ -86,13 +86,6 @@ struct Taint: Sendable, Equatable {
         for i in copy.origins.indices { copy.origins[i].append(hop) }
         return copy
     }
-
-    /// Keeps only the origins `keep` accepts.
-    func filter(_ keep: (TaintOrigin) -> Bool) -> Taint {
-        var copy = self
-        copy.origins = origins.filter(keep)
-        return copy
-    }
 }
 
 /// What a helper function does with its inputs, as far as one taint rule is concerned.
