@@ -27,11 +27,23 @@ public struct SASTEngine: Sendable {
     /// The rules this engine applies.
     public let rules: RuleSet
     private let compiled: [CompiledRule]
+    /// What a function does for any taint rule: no sources or sinks, the sanitizers all share.
+    private let ruleFree: TaintPatterns
+    /// The identifiers any taint rule's relevance check uses.
+    private let vocabulary: Set<String>
 
     /// Prepares `rules` (indexes, prefilters) for scanning many files.
     public init(rules: RuleSet) {
         self.rules = rules
-        self.compiled = rules.rules.map(CompiledRule.init)
+        let specs = rules.rules.compactMap { rule -> TaintSpec? in
+            if case .taint(let spec) = rule.mode { return spec }
+            return nil
+        }
+        let shared = TaintPatterns.sharedSanitizers(specs)
+        let sharedTexts = Set(shared.map(\.source))
+        self.compiled = rules.rules.map { CompiledRule($0, sharedSanitizers: sharedTexts) }
+        self.ruleFree = TaintPatterns.ruleFree(sharedSanitizers: shared)
+        self.vocabulary = compiled.reduce(into: []) { $0.formUnion($1.taint?.relevance.vocabulary ?? []) }
     }
 
     /// Scans one Python file. `file` is the path findings carry (relative to the scan root).
@@ -44,7 +56,10 @@ public struct SASTEngine: Sendable {
         // Matching and taint recurse once per tree level; long operator chains are deep, so the
         // work runs on the parser's large-stack thread like parsing does.
         let compiled = taintOnly ? compiled.filter { $0.taint != nil } : compiled
-        let result = try? PyLargeStack.run { Self.scan(file: file, source: source, rules: compiled, project: project) }
+        let taintShared = (ruleFree, vocabulary)
+        let result = try? PyLargeStack.run {
+            Self.scan(file: file, source: source, rules: compiled, taintShared: taintShared, project: project)
+        }
         return result ?? FileScanResult(findings: [], parseError: "\(file): internal error while scanning (file skipped)")
     }
 
@@ -94,7 +109,10 @@ public struct SASTEngine: Sendable {
         )
     }
 
-    private static func scan(file: String, source: String, rules compiled: [CompiledRule], project: ProjectSummaries?) -> FileScanResult {
+    private static func scan(
+        file: String, source: String, rules compiled: [CompiledRule], taintShared: (TaintPatterns, Set<String>),
+        project: ProjectSummaries?
+    ) -> FileScanResult {
         let text = SourceText(source)
         let module: PythonModule
         do {
@@ -114,11 +132,14 @@ public struct SASTEngine: Sendable {
         if let current = view { view?.exported = model.functions.filter(current.isExported) }
         // A module others import from summarises what they import, whatever it mentions.
         let hasProjectImports = !(view?.importedModules.isEmpty ?? true) || !(view?.exported.isEmpty ?? true)
+        let shared = SharedSummaries(
+            index: index, model: model, project: view, ruleFree: taintShared.0, vocabulary: taintShared.1)
         for rule in compiled
         where view == nil
             ? rule.applies(to: index.identifiers) : rule.appliesInProject(to: index.identifiers, projectImports: hasProjectImports)
         {
-            findings += rule.findings(in: index, builder: builder, sourceCache: sourceCache, model: model, project: view)
+            findings += rule.findings(
+                in: index, builder: builder, sourceCache: sourceCache, model: model, project: view, shared: shared)
         }
         findings = TaintFindings.supersedeAudits(findings)
         findings.sort(by: byPosition)
@@ -126,9 +147,7 @@ public struct SASTEngine: Sendable {
             // What the imported functions do with their parameters, whatever the rule.
             let exported = view.exported
             if !exported.isEmpty {
-                var ruleFree = TaintAnalyzer(patterns: .ruleFree, index: index, sourceCache: sourceCache, project: view, model: model)
-                ruleFree.summarise(exported)
-                let published = ruleFree.summaries.filter { key, summary in
+                let published = shared.ruleFree.filter { key, summary in
                     summary.mattersToImporters && exported.contains { $0.key == key }
                 }
                 view.summaries.publish(
@@ -149,7 +168,7 @@ struct CompiledRule: Sendable {
     let required: IdentifierRequirement
     let taint: TaintPatterns?
 
-    init(_ rule: Rule) {
+    init(_ rule: Rule, sharedSanitizers: Set<String> = []) {
         self.rule = rule
         switch rule.mode {
         case .search(let formula):
@@ -157,7 +176,7 @@ struct CompiledRule: Sendable {
             taint = nil
         case .taint(let spec):
             required = .always
-            taint = TaintPatterns(spec, cwe: rule.cwe)
+            taint = TaintPatterns(spec, cwe: rule.cwe, sharedSanitizers: sharedSanitizers)
         }
     }
 
@@ -197,7 +216,7 @@ struct CompiledRule: Sendable {
 
     func findings(
         in index: FileIndex, builder: FindingBuilder, sourceCache: SourceMatchCache, model: FileModel,
-        project: ProjectView? = nil
+        project: ProjectView? = nil, shared: SharedSummaries? = nil
     ) -> [Finding] {
         switch rule.mode {
         case .search(let formula):
@@ -211,10 +230,13 @@ struct CompiledRule: Sendable {
         case .taint:
             guard let taint else { return [] }
             var analyzer = TaintAnalyzer(
-                patterns: taint, index: index, sourceCache: sourceCache, ruleId: rule.id, project: project, model: model)
+                patterns: taint, index: index, sourceCache: sourceCache, ruleId: rule.id, project: project, model: model,
+                shared: shared)
             analyzer.run()
+            // The functions this rule left to the rule-free summary are published once, for any rule.
             let published = analyzer.summaries.filter { key, summary in
-                summary.mattersToImporters && model.functionsByKey[key].map { project?.isExported($0) ?? false } == true
+                analyzer.relevant?.contains(key) != false && summary.mattersToImporters
+                    && model.functionsByKey[key].map { project?.isExported($0) ?? false } == true
             }
             if let project, !published.isEmpty {
                 project.summaries.publish(

@@ -107,6 +107,14 @@ public final class ProjectSummaries: @unchecked Sendable {
         return table[ruleId]?[module]?[name] ?? table[Self.anyRule]?[module]?[name]
     }
 
+    /// Every summary published for `ruleId` itself (not the rule-free ones), by module and name:
+    /// a snapshot, so a file's functions are checked against it without the lock.
+    func ruleSpecific(_ ruleId: String) -> [String: [String: Found]] {
+        lock.lock()
+        defer { lock.unlock() }
+        return table[ruleId] ?? [:]
+    }
+
     /// Whether one of `modules` has a function that returns a source of `ruleId`.
     func hasSourceSummary(ruleId: String, inAny modules: Set<String>) -> Bool {
         lock.lock()
@@ -197,7 +205,14 @@ struct ProjectView: Sendable {
     }
 
     /// The summary for a dotted name as the file's imports spell it (`helpers.utils.clean`).
+    /// The summary for a dotted name as the file's imports spell it (`helpers.utils.clean`).
     func summary(ruleId: String, function dotted: String) -> ProjectSummaries.Found? {
+        guard let (module, function) = locate(dotted) else { return nil }
+        return summaries.lookup(ruleId: ruleId, module: module, function: function)
+    }
+
+    /// The scanned module a dotted name is in, and the function (or `Class.method`) it names there.
+    func locate(_ dotted: String) -> (module: String, function: String)? {
         let absolute = dotted.hasPrefix(".") ? Self.absolute(dotted, module: module, isPackage: isPackage) : dotted
         var parts = absolute.split(separator: ".").map(String.init)
         // The longest prefix that is a scanned module; the rest is the function (or Class.method).
@@ -205,7 +220,7 @@ struct ProjectView: Sendable {
         while parts.count > 1 {
             rest.insert(parts.removeLast(), at: 0)
             if let resolved = summaries.resolveModule(parts.joined(separator: ".")) {
-                return summaries.lookup(ruleId: ruleId, module: resolved, function: rest.joined(separator: "."))
+                return (resolved, rest.joined(separator: "."))
             }
         }
         return nil

@@ -21,6 +21,9 @@ struct TaintAnalyzer {
     let model: FileModel
 
     private(set) var summaries: [String: FunctionSummary] = [:]
+    /// The functions this rule analyses itself (nil: all); the others keep their seeded
+    /// rule-free summaries (see ``RuleRelevance``).
+    let relevant: Set<String>?
     var flows: [TaintFlow] = []
 
     // Per-scope state, reset for each function.
@@ -54,7 +57,8 @@ struct TaintAnalyzer {
 
     init(
         patterns: TaintPatterns, index: FileIndex, sourceCache: SourceMatchCache = SourceMatchCache(),
-        ruleId: String = "", project: ProjectView? = nil, model: FileModel? = nil
+        ruleId: String = "", project: ProjectView? = nil, model: FileModel? = nil,
+        shared: SharedSummaries? = nil
     ) {
         self.patterns = patterns
         self.sourceCache = sourceCache
@@ -64,6 +68,13 @@ struct TaintAnalyzer {
         self.project = project
         self.model = model ?? FileModel(root: index.root)
         self.insideRanges = InsideRanges()
+        if let shared {
+            let relevant = shared.relevance.relevant(to: patterns, ruleId: ruleId, project: project)
+            self.relevant = relevant
+            summaries = shared.ruleFree.filter { !relevant.contains($0.key) }
+        } else {
+            relevant = nil
+        }
     }
 
     /// Runs the analysis; the flows found are in ``flows``.
@@ -91,6 +102,9 @@ struct TaintAnalyzer {
             let known = sourceFields.values.reduce(0) { $0 + $1.count }
             let helperReadsSource = summaries.values.contains { $0.returnsSource.isTainted } || importsSource || known > 0
             for function in model.functions {
+                // A flow is reported at a sink: one in the function, or in a callee whose summary
+                // has it; either makes the function relevant to the rule.
+                guard relevant?.contains(function.key) != false else { continue }
                 let range = function.node.range.start.offset..<function.node.range.end.offset
                 guard helperReadsSource || sourceOffsets.contains(where: range.contains) else { continue }
                 _ = analyse(function)
@@ -110,7 +124,9 @@ struct TaintAnalyzer {
     /// fast, and a cycle that does not is cut).
     private mutating func computeSummaries(also exported: [FileModel.Function]) {
         var keys = Set<String>()
-        let wanted = (model.functions.filter { model.isCalled($0, index) } + exported).filter { keys.insert($0.key).inserted }
+        let wanted = (model.functions.filter { model.isCalled($0, index) } + exported).filter {
+            keys.insert($0.key).inserted && relevant?.contains($0.key) != false
+        }
         guard !wanted.isEmpty else { return }
         // From nothing upwards: a recursive call first contributes nothing, then what the
         // previous round found. Round one summarises everything; later rounds only the callers of

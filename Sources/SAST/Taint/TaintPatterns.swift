@@ -10,14 +10,28 @@ struct TaintPatterns: Sendable {
     /// What a file must mention for any source (resp. sink) to match.
     let sourceNames: IdentifierRequirement
     let sinkNames: IdentifierRequirement
+    /// What a function must mention for this rule to analyse it itself.
+    let relevance: RelevanceNames
     let sanitizerNames: IdentifierRequirement
-    /// No sources, sinks or sanitizers: what a function does with its parameters, for any rule.
-    static let ruleFree = TaintPatterns(TaintSpec(sources: [], sinks: [], sanitizers: []))
+    /// No sources or sinks, only the sanitizers every rule has (`sharedSanitizers`): what a
+    /// function does with its parameters, for any rule.
+    static func ruleFree(sharedSanitizers: [CompiledPattern]) -> TaintPatterns {
+        TaintPatterns(TaintSpec(sources: [], sinks: [], sanitizers: sharedSanitizers))
+    }
+
+    /// The sanitizers (by pattern text) that every one of `specs` has.
+    static func sharedSanitizers(_ specs: [TaintSpec]) -> [CompiledPattern] {
+        guard let first = specs.first else { return [] }
+        var common = Set(first.sanitizers.map(\.source))
+        for spec in specs.dropFirst() { common.formIntersection(spec.sanitizers.map(\.source)) }
+        var seen = Set<String>()
+        return first.sanitizers.filter { common.contains($0.source) && seen.insert($0.source).inserted }
+    }
 
     /// Whether the rule is about file paths: a prefix check on a normalised path confines it.
     let isPathRule: Bool
 
-    init(_ spec: TaintSpec, cwe: [Int] = []) {
+    init(_ spec: TaintSpec, cwe: [Int] = [], sharedSanitizers: Set<String> = []) {
         sources = KindIndex(spec.sources) { $0.pattern.tree }
         sanitizers = KindIndex(spec.sanitizers) { $0.tree }
         sinks = KindIndex(spec.sinks) { $0.pattern.tree }
@@ -37,6 +51,7 @@ struct TaintPatterns: Sendable {
         sinkNames = IdentifierRequirement(alternatives: sinkSets)
         sanitizerNames = IdentifierRequirement(patterns: spec.sanitizers.map(\.tree))
         isPathRule = !Set(cwe).isDisjoint(with: [22, 23, 36, 73])
+        relevance = RelevanceNames(spec, isPathRule: isPathRule, sharedSanitizers: sharedSanitizers)
     }
 
     /// The source patterns, for finding where sources occur before analysing.

@@ -1,0 +1,250 @@
+import PythonSyntax
+
+/// Which of a file's functions a taint rule must analyse itself.
+///
+/// A function that mentions none of a rule's sources, sinks or own sanitizers (nor, for a path
+/// rule, a prefix check), and calls nothing that does, treats its parameters the same way under
+/// every rule: the rule-free summary, computed once per file, stands for it. Most functions of a
+/// real project are such, so the taint rules share one analysis of them instead of one each.
+struct RuleRelevance: Sendable {
+    /// What one function mentions and calls. Identifiers are kept only when some taint rule
+    /// names them (``RelevanceNames/vocabulary``): the checks then touch a handful of names.
+    struct Facts: Sendable {
+        /// Names, attributes, keywords, parameters and short string literals of the whole
+        /// definition, with imported names spelled out (`system` from `from os import system`
+        /// adds `os`), as rule prefilters count them.
+        var identifiers: Set<String> = []
+        /// Those of its header only: decorators, name, parameters (what a route source matches).
+        var header: Set<String> = []
+        /// Those of the headers around it (classes with their bases, enclosing functions), where
+        /// a sink's `pattern-inside` may match.
+        var scope: Set<String> = []
+        /// The names its calls use (`helper`, `run` of `self.run()`), for the call graph.
+        var calleeNames: Set<String> = []
+        /// The project functions it calls in other modules, as (module, function).
+        var projectCallees: [(module: String, function: String)] = []
+    }
+
+    private(set) var facts: [String: Facts] = [:]
+    /// The names a call can use for each function: its own, and its class's for `__init__`.
+    private(set) var names: [String: Set<String>] = [:]
+
+    init(model: FileModel, index: FileIndex, project: ProjectView?, vocabulary: Set<String>) {
+        var scopes: [Int: Set<String>] = [:]
+        let reader = IdentifierReader(aliases: index.aliases, vocabulary: vocabulary)
+        reader.collectScopes(index.root.children, around: [], into: &scopes)
+        for function in model.functions {
+            var fact = reader.facts(of: function.node, model: model, project: project)
+            fact.scope = scopes[function.node.range.start.offset] ?? []
+            // The same key twice (a redefinition): either may run, so both count.
+            if let earlier = facts[function.key] {
+                fact.identifiers.formUnion(earlier.identifiers)
+                fact.header.formUnion(earlier.header)
+                fact.scope.formUnion(earlier.scope)
+                fact.calleeNames.formUnion(earlier.calleeNames)
+                fact.projectCallees += earlier.projectCallees
+            }
+            facts[function.key] = fact
+            var called: Set<String> = []
+            if let name = function.node.text { called.insert(name) }
+            if function.node.text == "__init__", let className = function.className { called.insert(className) }
+            names[function.key, default: []].formUnion(called)
+        }
+    }
+
+    /// The keys of the functions `patterns` must analyse: those that mention the rule, and their
+    /// callers in this file, to a fixpoint.
+    func relevant(to patterns: TaintPatterns, ruleId: String, project: ProjectView?) -> Set<String> {
+        let words = patterns.relevance
+        if words.always { return Set(facts.keys) }
+        let specific = project?.summaries.ruleSpecific(ruleId) ?? [:]
+        var relevant = Set<String>()
+        var calledNames = Set<String>()
+        for (key, fact) in facts {
+            let mentions =
+                words.mentioned(in: fact)
+                || (!specific.isEmpty && fact.projectCallees.contains { specific[$0.module]?[$0.function] != nil })
+            guard mentions else { continue }
+            relevant.insert(key)
+            calledNames.formUnion(names[key] ?? [])
+        }
+        // Callers, over the names calls use; each round adds at least one function.
+        var pending = facts.filter { !relevant.contains($0.key) && !$0.value.calleeNames.isEmpty }
+        var changed = !relevant.isEmpty
+        while changed {
+            changed = false
+            for (key, fact) in pending where !fact.calleeNames.isDisjoint(with: calledNames) {
+                relevant.insert(key)
+                calledNames.formUnion(names[key] ?? [])
+                pending.removeValue(forKey: key)
+                changed = true
+            }
+        }
+        return relevant
+    }
+}
+
+/// Reads the identifiers of definitions, keeping those in the rules' vocabulary.
+private struct IdentifierReader {
+    let aliases: ImportAliases
+    let vocabulary: Set<String>
+
+    func add(_ node: PyNode, to ids: inout Set<String>) {
+        switch node.kind {
+        case .name:
+            guard let text = node.text else { return }
+            if vocabulary.contains(text) { ids.insert(text) }
+            if let full = aliases.resolve(text) {
+                for part in full.split(separator: ".") where vocabulary.contains(String(part)) { ids.insert(String(part)) }
+            }
+        case .attribute, .keyword, .parameter, .varArgs, .kwArgs, .functionDef, .asyncFunctionDef, .classDef, .string:
+            if let text = node.text, text.utf8.count <= 64, vocabulary.contains(text) { ids.insert(text) }
+        default:
+            break
+        }
+    }
+
+    func identifiers(of nodes: some Sequence<PyNode>) -> Set<String> {
+        var out: Set<String> = []
+        for node in nodes {
+            node.walk { child in
+                add(child, to: &out)
+                return true
+            }
+        }
+        return out
+    }
+
+    /// Records, for each definition (by offset), the header identifiers of the definitions around it.
+    func collectScopes(_ statements: [PyNode], around: Set<String>, into scopes: inout [Int: Set<String>]) {
+        for statement in statements {
+            switch statement.kind {
+            case .functionDef, .asyncFunctionDef, .classDef:
+                scopes[statement.range.start.offset] = around
+                var inner = around.union(identifiers(of: statement.children.dropLast()))
+                add(statement, to: &inner)
+                if let body = statement.children.last { collectScopes(body.children, around: inner, into: &scopes) }
+            default:
+                for child in statement.children where child.kind == .block {
+                    collectScopes(child.children, around: around, into: &scopes)
+                }
+                if statement.kind == .try || statement.kind == .tryStar {
+                    for handler in statement.children where handler.kind == .exceptHandler {
+                        if let block = handler.children.last { collectScopes(block.children, around: around, into: &scopes) }
+                    }
+                }
+            }
+        }
+    }
+
+    func facts(of function: PyNode, model: FileModel, project: ProjectView?) -> RuleRelevance.Facts {
+        var out = RuleRelevance.Facts()
+        out.header = identifiers(of: function.children.dropLast())
+        add(function, to: &out.header)
+        var imported: Set<String> = []
+        function.walk { node in
+            add(node, to: &out.identifiers)
+            guard node.kind == .call, let callee = node.children.first else { return true }
+            if let text = callee.text, callee.kind == .name || callee.kind == .attribute { out.calleeNames.insert(text) }
+            guard project != nil else { return true }
+            if callee.kind == .name, let name = callee.text, let dotted = aliases.resolve(name) ?? model.relativeImports[name] {
+                imported.insert(dotted)
+            } else if callee.kind == .attribute, let dotted = callee.dottedName {
+                let head = String(dotted.prefix { $0 != "." })
+                if aliases.resolve(head) != nil || model.importedModules.contains(head) {
+                    imported.insert(aliases.canonicalize(dotted))
+                }
+            }
+            return true
+        }
+        if let project { out.projectCallees = imported.compactMap(project.locate) }
+        return out
+    }
+}
+
+/// What a function must mention for a taint rule to treat it differently from the rule-free
+/// analysis, from the rule's patterns (see ``RuleRelevance``).
+struct RelevanceNames: Sendable {
+    /// Some pattern names nothing: every function is relevant.
+    private(set) var always = false
+    /// Sources that are expressions (`request.args`), sinks with identifiers of their own
+    /// (`os.system(...)`) and the rule's own sanitizers, by one identifier each must have: the
+    /// function must have that one and the rest.
+    private var triggers: [String: [Set<String>]] = [:]
+    /// Sources that are definitions (`@app.get(...) def $F(...)`), matched on the header.
+    private var headerTriggers: [String: [Set<String>]] = [:]
+    /// Sinks without identifiers (`return $X`, `$R["Location"] = $U`): the identifiers of their
+    /// `pattern-inside` and their string literals, matched on the function, its strings and the
+    /// headers around it.
+    private var scopedSinks: [Set<String>] = []
+    /// Every identifier the checks use; what ``RuleRelevance`` keeps of a function.
+    private(set) var vocabulary: Set<String> = RelevanceNames.pathGuardNames
+
+    /// Names a path rule's guards use: a prefix check is rule-specific.
+    static let pathGuardNames: Set<String> = ["startswith", "is_relative_to", "commonpath"]
+    private let isPathRule: Bool
+
+    init(_ spec: TaintSpec, isPathRule: Bool, sharedSanitizers: Set<String>) {
+        self.isPathRule = isPathRule
+        let definitions: Set<PyNodeKind> = [.functionDef, .asyncFunctionDef, .classDef]
+        var body: [Set<String>] = []
+        var header: [Set<String>] = []
+        for source in spec.sources {
+            let tree = source.pattern.tree
+            if definitions.contains(tree.kind) {
+                header.append(PatternIndexKey.requiredIdentifiers(tree))
+            } else {
+                body.append(PatternIndexKey.requiredIdentifiers(tree))
+            }
+        }
+        for sanitizer in spec.sanitizers where !sharedSanitizers.contains(sanitizer.source) {
+            body.append(PatternIndexKey.requiredIdentifiers(sanitizer.tree))
+        }
+        for sink in spec.sinks {
+            let own = PatternIndexKey.requiredIdentifiers(sink.pattern.tree)
+            if !own.isEmpty {
+                body.append(own)
+                continue
+            }
+            var needed = sink.inside.map { PatternIndexKey.requiredIdentifiers($0.tree) } ?? []
+            sink.pattern.tree.walk { node in
+                if node.kind == .string, let text = node.text, !text.hasPrefix("$") { needed.insert(text) }
+                return true
+            }
+            scopedSinks.append(needed)
+        }
+        for ids in body + header + scopedSinks {
+            if ids.isEmpty { always = true }
+            vocabulary.formUnion(ids)
+        }
+        triggers = Self.index(body)
+        headerTriggers = Self.index(header)
+    }
+
+    /// Each set under one of its names. The longest name is the rarest in practice
+    /// (`url_has_allowed_host_and_scheme`, not `url`), so few functions reach the subset check.
+    private static func index(_ sets: [Set<String>]) -> [String: [Set<String>]] {
+        var out: [String: [Set<String>]] = [:]
+        for ids in sets {
+            guard let key = ids.max(by: { ($0.utf8.count, $0) < ($1.utf8.count, $1) }) else { continue }
+            out[key, default: []].append(ids)
+        }
+        return out
+    }
+
+    /// Whether the function mentions one of the rule's patterns.
+    func mentioned(in fact: RuleRelevance.Facts) -> Bool {
+        if always { return true }
+        for id in fact.identifiers {
+            if let alternatives = triggers[id], alternatives.contains(where: { $0.isSubset(of: fact.identifiers) }) { return true }
+        }
+        for id in fact.header {
+            if let alternatives = headerTriggers[id], alternatives.contains(where: { $0.isSubset(of: fact.header) }) { return true }
+        }
+        if !scopedSinks.isEmpty {
+            let around = fact.identifiers.union(fact.scope)
+            if scopedSinks.contains(where: { $0.isSubset(of: around) }) { return true }
+        }
+        return isPathRule && !fact.identifiers.isDisjoint(with: Self.pathGuardNames)
+    }
+}

@@ -1,0 +1,30 @@
+import PythonSyntax
+
+/// What the taint rules of one file share: the rule-free summaries of its functions, and which
+/// functions each rule must analyse itself. Built on first use, by the one thread scanning the file.
+final class SharedSummaries: @unchecked Sendable {
+    private let index: FileIndex
+    private let model: FileModel
+    private let project: ProjectView?
+    private let ruleFreePatterns: TaintPatterns
+    private let vocabulary: Set<String>
+
+    /// `vocabulary`: every identifier the taint rules' relevance checks use.
+    init(index: FileIndex, model: FileModel, project: ProjectView?, ruleFree: TaintPatterns, vocabulary: Set<String>) {
+        self.index = index
+        self.model = model
+        self.project = project
+        self.ruleFreePatterns = ruleFree
+        self.vocabulary = vocabulary
+    }
+
+    /// Which functions mention what, for ``RuleRelevance/relevant(to:ruleId:project:)``.
+    private(set) lazy var relevance = RuleRelevance(model: model, index: index, project: project, vocabulary: vocabulary)
+
+    /// What every called or exported function does with its parameters, for any rule.
+    private(set) lazy var ruleFree: [String: FunctionSummary] = {
+        var analyzer = TaintAnalyzer(patterns: ruleFreePatterns, index: index, project: project, model: model)
+        analyzer.summarise(project?.exported ?? [])
+        return analyzer.summaries
+    }()
+}
