@@ -7,27 +7,48 @@ enum ImportScan {
         var out: [(String, String)] = []
         var pending = ""
         var open = false
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let line = rawLine.drop { $0 == " " || $0 == "\t" }
-            if open {
-                pending += " " + line
-                if line.contains(")") {
-                    open = false
-                    out += parse(pending)
-                    pending = ""
+        var text = text
+        // Bytes, not Characters: most lines are skipped after a look at their first letters.
+        text.withUTF8 { bytes in
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                defer { start = end + 1 }
+                var first = start
+                while first < end, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
+                guard open || Self.startsStatement(bytes, first, end) else { continue }
+                let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self)
+                if open {
+                    pending += " " + line
+                    if line.contains(")") {
+                        open = false
+                        out += parse(pending)
+                        pending = ""
+                    }
+                    continue
                 }
-                continue
+                let statement = String(line.split(separator: "#", maxSplits: 1).first ?? line[...])
+                if statement.contains("("), !statement.contains(")") {
+                    open = true
+                    pending = statement
+                    continue
+                }
+                out += parse(statement)
             }
-            guard line.hasPrefix("from ") || line.hasPrefix("import ") else { continue }
-            let statement = String(line.split(separator: "#", maxSplits: 1).first ?? line[...])
-            if statement.contains("("), !statement.contains(")") {
-                open = true
-                pending = statement
-                continue
-            }
-            out += parse(statement)
         }
         return out
+    }
+
+    private static let fromWord = Array("from ".utf8)
+    private static let importWord = Array("import ".utf8)
+
+    /// Whether the line at `first` starts with `from ` or `import `.
+    private static func startsStatement(_ bytes: UnsafeBufferPointer<UInt8>, _ first: Int, _ end: Int) -> Bool {
+        for word in [fromWord, importWord] where end - first >= word.count {
+            if word.indices.allSatisfy({ bytes[first + $0] == word[$0] }) { return true }
+        }
+        return false
     }
 
     private static func parse(_ statement: String) -> [(String, String)] {

@@ -52,6 +52,9 @@ struct RuleRelevance: Sendable {
         }
     }
 
+    /// The names each function's calls use, by function key.
+    var calleeNames: [String: Set<String>] { facts.mapValues(\.calleeNames) }
+
     /// The keys of the functions `patterns` must analyse: those that mention the rule, and their
     /// callers in this file, to a fixpoint.
     func relevant(to patterns: TaintPatterns, ruleId: String, project: ProjectView?) -> Set<String> {

@@ -21,9 +21,13 @@ final class SharedSummaries: @unchecked Sendable {
     /// Which functions mention what, for ``RuleRelevance/relevant(to:ruleId:project:)``.
     private(set) lazy var relevance = RuleRelevance(model: model, index: index, project: project, vocabulary: vocabulary)
 
+    /// The names each function's calls use, for ordering summaries callees first.
+    private(set) lazy var calleeNames = relevance.calleeNames
+
     /// What every called or exported function does with its parameters, for any rule.
     private(set) lazy var ruleFree: [String: FunctionSummary] = {
-        var analyzer = TaintAnalyzer(patterns: ruleFreePatterns, index: index, project: project, model: model)
+        var analyzer = TaintAnalyzer(
+            patterns: ruleFreePatterns, index: index, project: project, model: model, calleeNames: calleeNames)
         analyzer.summarise(project?.exported ?? [])
         return analyzer.summaries
     }()

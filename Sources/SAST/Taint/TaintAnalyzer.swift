@@ -24,6 +24,8 @@ struct TaintAnalyzer {
     /// The functions this rule analyses itself (nil: all); the others keep their seeded
     /// rule-free summaries (see ``RuleRelevance``).
     let relevant: Set<String>?
+    /// The names each function's calls use, when the file's shared facts have them.
+    let calleeNames: [String: Set<String>]?
     var flows: [TaintFlow] = []
 
     // Per-scope state, reset for each function.
@@ -58,7 +60,7 @@ struct TaintAnalyzer {
     init(
         patterns: TaintPatterns, index: FileIndex, sourceCache: SourceMatchCache = SourceMatchCache(),
         ruleId: String = "", project: ProjectView? = nil, model: FileModel? = nil,
-        shared: SharedSummaries? = nil
+        shared: SharedSummaries? = nil, calleeNames: [String: Set<String>]? = nil
     ) {
         self.patterns = patterns
         self.sourceCache = sourceCache
@@ -72,8 +74,10 @@ struct TaintAnalyzer {
             let relevant = shared.relevance.relevant(to: patterns, ruleId: ruleId, project: project)
             self.relevant = relevant
             summaries = shared.ruleFree.filter { !relevant.contains($0.key) }
+            self.calleeNames = shared.calleeNames
         } else {
             relevant = nil
+            self.calleeNames = calleeNames
         }
     }
 
@@ -128,39 +132,81 @@ struct TaintAnalyzer {
             keys.insert($0.key).inserted && relevant?.contains($0.key) != false
         }
         guard !wanted.isEmpty else { return }
+        let callees = Dictionary(wanted.map { ($0.key, calleeNames?[$0.key] ?? Self.calleeNames(of: $0.node)) }) { a, _ in a }
         // From nothing upwards: a recursive call first contributes nothing, then what the
-        // previous round found. Round one summarises everything; later rounds only the callers of
-        // what changed.
+        // previous round found. Callees go first, so outside recursion one round is final; a
+        // function runs again only when something it calls changed after it ran.
         for function in wanted where summaries[function.key] == nil {
             summaries[function.key] = FunctionSummary(parameters: [], isMethod: function.isMethod)
         }
-        var pending = wanted
+        let ordered = Self.calleesFirst(wanted, callees)
+        var pending = ordered
         for _ in 0..<4 {
-            var changedNames: Set<String> = []
-            for function in pending {
+            var changedAt: [String: Int] = [:]
+            var ranAt: [String: Int] = [:]
+            for (step, function) in pending.enumerated() {
+                ranAt[function.key] = step
                 let summary = analyse(function)
                 let old = summaries[function.key]
                 summaries[function.key] = summary
                 if old == nil || !old!.sameEffects(as: summary) {
-                    changedNames.insert(function.className.map { _ in function.node.text ?? "" } ?? function.key)
-                    if let className = function.className { changedNames.insert(className) }
+                    changedAt[function.className.map { _ in function.node.text ?? "" } ?? function.key] = step
+                    if let className = function.className { changedAt[className] = step }
                 }
             }
-            if changedNames.isEmpty { break }
-            pending = wanted.filter { function in
-                var calls = false
-                function.node.walk { node in
-                    if calls { return false }
-                    if node.kind == .call, let callee = node.children.first {
-                        let name = callee.kind == .attribute ? callee.text : callee.text
-                        if let name, changedNames.contains(name) { calls = true }
-                    }
-                    return true
-                }
-                return calls
+            if changedAt.isEmpty { break }
+            pending = ordered.filter { function in
+                let ran = ranAt[function.key] ?? -1
+                return callees[function.key]?.contains { (changedAt[$0] ?? -2) >= ran } ?? false
             }
             if pending.isEmpty { break }
         }
+    }
+
+    /// The names a function's calls use (`helper`, `run` of `self.run()`).
+    static func calleeNames(of function: PyNode) -> Set<String> {
+        var out: Set<String> = []
+        function.walk { node in
+            if node.kind == .call, let callee = node.children.first, callee.kind == .name || callee.kind == .attribute,
+                let name = callee.text
+            {
+                out.insert(name)
+            }
+            return true
+        }
+        return out
+    }
+
+    /// `functions` ordered so that, outside cycles, a function comes after those it calls.
+    static func calleesFirst(_ functions: [FileModel.Function], _ callees: [String: Set<String>]) -> [FileModel.Function] {
+        var byName: [String: [Int]] = [:]
+        for (i, function) in functions.enumerated() {
+            if let name = function.node.text { byName[name, default: []].append(i) }
+            if function.node.text == "__init__", let className = function.className { byName[className, default: []].append(i) }
+        }
+        var order: [FileModel.Function] = []
+        var visited = [Bool](repeating: false, count: functions.count)
+        for root in functions.indices where !visited[root] {
+            // Iterative post-order: (function, its callees still to visit).
+            visited[root] = true
+            var stack: [(Int, [Int])] = [(root, Self.targets(functions[root], callees, byName))]
+            while !stack.isEmpty {
+                if let next = stack[stack.count - 1].1.popLast() {
+                    guard !visited[next] else { continue }
+                    visited[next] = true
+                    stack.append((next, Self.targets(functions[next], callees, byName)))
+                } else {
+                    order.append(functions[stack.removeLast().0])
+                }
+            }
+        }
+        return order
+    }
+
+    private static func targets(
+        _ function: FileModel.Function, _ callees: [String: Set<String>], _ byName: [String: [Int]]
+    ) -> [Int] {
+        (callees[function.key] ?? []).flatMap { byName[$0] ?? [] }
     }
 
     mutating func resetScope() {
