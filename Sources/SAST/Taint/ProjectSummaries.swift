@@ -200,6 +200,14 @@ struct ProjectView: Sendable {
         return summaries.isImported(name, from: module)
     }
 
+    /// Whether a module this file imports published a summary for `ruleId` itself (a sink, a
+    /// source or a sanitizer of the rule is in it).
+    func importsRuleSpecificSummary(_ ruleId: String) -> Bool {
+        guard !importedModules.isEmpty else { return false }
+        let specific = summaries.ruleSpecific(ruleId)
+        return importedModules.contains { specific[$0] != nil }
+    }
+
     func importsSourceSummary(ruleId: String) -> Bool {
         !importedModules.isEmpty && summaries.hasSourceSummary(ruleId: ruleId, inAny: importedModules)
     }

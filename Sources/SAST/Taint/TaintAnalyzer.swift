@@ -93,9 +93,13 @@ struct TaintAnalyzer {
             !exported.isEmpty
             && (!sourceOffsets.isEmpty || patterns.sinkNames.isSatisfied(by: index.identifiers)
                 || patterns.sanitizerNames.isSatisfied(by: index.identifiers))
-        // No flow starts in a file without a source or a helper that returns one.
-        if sourceOffsets.isEmpty && !importsSource {
-            if exporting { computeSummaries(also: exported) }
+        // No flow starts in a file without a source or a helper that returns one, and none ends
+        // in a file without a sink or a project helper that has this rule's own summary: then
+        // only what importers see matters.
+        let reachesSink =
+            patterns.sinkNames.isSatisfied(by: index.identifiers) || (project?.importsRuleSpecificSummary(ruleId) ?? false)
+        if (sourceOffsets.isEmpty && !importsSource) || !reachesSink {
+            if exporting { computeSummaries(also: exported, onlyFor: exported) }
             return
         }
         computeSummaries(also: exporting ? exported : [])
@@ -126,13 +130,13 @@ struct TaintAnalyzer {
 
     /// Summaries of the file's functions, bottom-up to a fixpoint (bounded: recursion converges
     /// fast, and a cycle that does not is cut).
-    private mutating func computeSummaries(also exported: [FileModel.Function]) {
+    /// `onlyFor`: summarise just these and what they call (for importers; no flow is reported).
+    private mutating func computeSummaries(also exported: [FileModel.Function], onlyFor roots: [FileModel.Function]? = nil) {
         var keys = Set<String>()
-        let wanted = (model.functions.filter { model.isCalled($0, index) } + exported).filter {
-            keys.insert($0.key).inserted && relevant?.contains($0.key) != false
-        }
+        let candidates = roots.map { reachable(from: $0) } ?? (model.functions.filter { model.isCalled($0, index) } + exported)
+        let wanted = candidates.filter { keys.insert($0.key).inserted && relevant?.contains($0.key) != false }
         guard !wanted.isEmpty else { return }
-        let callees = Dictionary(wanted.map { ($0.key, calleeNames?[$0.key] ?? Self.calleeNames(of: $0.node)) }) { a, _ in a }
+        let callees = Dictionary(wanted.map { ($0.key, self.callees(of: $0)) }) { a, _ in a }
         // From nothing upwards: a recursive call first contributes nothing, then what the
         // previous round found. Callees go first, so outside recursion one round is final; a
         // function runs again only when something it calls changed after it ran.
@@ -161,6 +165,31 @@ struct TaintAnalyzer {
             }
             if pending.isEmpty { break }
         }
+    }
+
+    private func callees(of function: FileModel.Function) -> Set<String> {
+        calleeNames?[function.key] ?? Self.calleeNames(of: function.node)
+    }
+
+    /// `roots` and the file's functions they call, directly or not (by the names calls use).
+    private func reachable(from roots: [FileModel.Function]) -> [FileModel.Function] {
+        var byName: [String: [FileModel.Function]] = [:]
+        for function in model.functions {
+            if let name = function.node.text { byName[name, default: []].append(function) }
+            if function.node.text == "__init__", let className = function.className { byName[className, default: []].append(function) }
+        }
+        var seen = Set(roots.map(\.key))
+        var out = roots
+        var queue = roots
+        while let next = queue.popLast() {
+            for name in callees(of: next) {
+                for function in byName[name] ?? [] where seen.insert(function.key).inserted {
+                    out.append(function)
+                    queue.append(function)
+                }
+            }
+        }
+        return out
     }
 
     /// The names a function's calls use (`helper`, `run` of `self.run()`).
