@@ -146,8 +146,8 @@ public struct SASTEngine: Sendable {
         if let view {
             // What the imported functions do with their parameters, whatever the rule.
             let exported = view.exported
-            if !exported.isEmpty {
-                let published = shared.ruleFree.filter { key, summary in
+            if !exported.isEmpty, compiled.contains(where: { $0.taint != nil }) {
+                let published = shared.ruleFree(covering: exported).filter { key, summary in
                     summary.mattersToImporters && exported.contains { $0.key == key }
                 }
                 view.summaries.publish(

@@ -105,10 +105,16 @@ struct PatternMatcher: Sendable {
 
     /// `$NAME` as the whole content of a string pattern.
     static func isStringMetavariable(_ text: String) -> Bool {
-        guard text.count >= 2, text.first == "$", let second = text.dropFirst().first,
-            second.isUppercase || second == "_"
+        // Bytes: asked for every string a pattern meets, and nearly always false at the first.
+        let bytes = text.utf8
+        guard bytes.first == UInt8(ascii: "$"), bytes.count >= 2 else { return false }
+        let rest = bytes.dropFirst()
+        guard let second = rest.first, second == UInt8(ascii: "_") || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(second)
         else { return false }
-        return text.dropFirst().allSatisfy { $0.isUppercase || $0.isNumber || $0 == "_" }
+        return rest.allSatisfy {
+            $0 == UInt8(ascii: "_") || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        }
     }
 
     /// Whether a pattern element stands for a run of elements.

@@ -24,11 +24,18 @@ final class SharedSummaries: @unchecked Sendable {
     /// The names each function's calls use, for ordering summaries callees first.
     private(set) lazy var calleeNames = relevance.calleeNames
 
-    /// What every called or exported function does with its parameters, for any rule.
-    private(set) lazy var ruleFree: [String: FunctionSummary] = {
-        var analyzer = TaintAnalyzer(
-            patterns: ruleFreePatterns, index: index, project: project, model: model, calleeNames: calleeNames)
-        analyzer.summarise(project?.exported ?? [])
+    private var ruleFreeAnalyzer: TaintAnalyzer?
+
+    /// What `roots` and the functions they call do with their parameters, for any rule. Computed
+    /// as rules ask: a file where no rule can report needs only its exported functions'.
+    func ruleFree(covering roots: [FileModel.Function]) -> [String: FunctionSummary] {
+        var analyzer =
+            ruleFreeAnalyzer
+            ?? TaintAnalyzer(patterns: ruleFreePatterns, index: index, project: project, model: model, calleeNames: calleeNames)
+        if roots.contains(where: { analyzer.summaries[$0.key] == nil }) {
+            analyzer.summariseClosure(of: roots)
+        }
+        ruleFreeAnalyzer = analyzer
         return analyzer.summaries
-    }()
+    }
 }

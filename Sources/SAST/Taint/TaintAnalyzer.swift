@@ -26,6 +26,8 @@ struct TaintAnalyzer {
     let relevant: Set<String>?
     /// The names each function's calls use, when the file's shared facts have them.
     let calleeNames: [String: Set<String>]?
+    /// The file's shared rule-free summaries, which stand for the functions not relevant here.
+    let shared: SharedSummaries?
     var flows: [TaintFlow] = []
 
     // Per-scope state, reset for each function.
@@ -70,10 +72,10 @@ struct TaintAnalyzer {
         self.project = project
         self.model = model ?? FileModel(root: index.root)
         self.insideRanges = InsideRanges()
+        self.shared = shared
         if let shared {
             let relevant = shared.relevance.relevant(to: patterns, ruleId: ruleId, project: project)
             self.relevant = relevant
-            summaries = shared.ruleFree.filter { !relevant.contains($0.key) }
             self.calleeNames = shared.calleeNames
         } else {
             relevant = nil
@@ -99,9 +101,13 @@ struct TaintAnalyzer {
         let reachesSink =
             patterns.sinkNames.isSatisfied(by: index.identifiers) || (project?.importsRuleSpecificSummary(ruleId) ?? false)
         if (sourceOffsets.isEmpty && !importsSource) || !reachesSink {
-            if exporting { computeSummaries(also: exported, onlyFor: exported) }
+            if exporting {
+                seedRuleFree(covering: exported)
+                computeSummaries(also: exported, onlyFor: exported)
+            }
             return
         }
+        seedRuleFree(covering: model.functions.filter { model.isCalled($0, index) } + (exporting ? exported : []))
         computeSummaries(also: exporting ? exported : [])
         reporting = true
         // A method may read what another stored from a source (`self.x`): when a pass learns
@@ -123,18 +129,33 @@ struct TaintAnalyzer {
         execute(block: index.root.children)
     }
 
-    /// Summaries of `functions` only, for the modules that import them (no flow is reported).
-    mutating func summarise(_ functions: [FileModel.Function]) {
-        computeSummaries(also: functions)
+    /// The rule-free summaries of the functions this rule leaves alone, among `roots` and what
+    /// they call.
+    private mutating func seedRuleFree(covering roots: [FileModel.Function]) {
+        guard let shared, let relevant else { return }
+        for (key, summary) in shared.ruleFree(covering: roots) where !relevant.contains(key) && summaries[key] == nil {
+            summaries[key] = summary
+        }
+    }
+
+    /// Summaries of `roots` and the functions they call that are not summarised yet (no flow
+    /// is reported).
+    mutating func summariseClosure(of roots: [FileModel.Function]) {
+        computeSummaries(also: [], onlyFor: roots, skippingKnown: true)
     }
 
     /// Summaries of the file's functions, bottom-up to a fixpoint (bounded: recursion converges
     /// fast, and a cycle that does not is cut).
     /// `onlyFor`: summarise just these and what they call (for importers; no flow is reported).
-    private mutating func computeSummaries(also exported: [FileModel.Function], onlyFor roots: [FileModel.Function]? = nil) {
+    /// `skippingKnown`: leave the functions that have a summary as they are (they are final).
+    private mutating func computeSummaries(
+        also exported: [FileModel.Function], onlyFor roots: [FileModel.Function]? = nil, skippingKnown: Bool = false
+    ) {
         var keys = Set<String>()
         let candidates = roots.map { reachable(from: $0) } ?? (model.functions.filter { model.isCalled($0, index) } + exported)
-        let wanted = candidates.filter { keys.insert($0.key).inserted && relevant?.contains($0.key) != false }
+        let wanted = candidates.filter {
+            keys.insert($0.key).inserted && relevant?.contains($0.key) != false && (!skippingKnown || summaries[$0.key] == nil)
+        }
         guard !wanted.isEmpty else { return }
         let callees = Dictionary(wanted.map { ($0.key, self.callees(of: $0)) }) { a, _ in a }
         // From nothing upwards: a recursive call first contributes nothing, then what the
