@@ -7,7 +7,7 @@ are expanded from it, so the twins differ only where the template says they do:
     === <pair id>
     class: cmdi                      # one of CLASSES below
     shape: interproc-helper-sanitises # the dataflow shape tested (free text, kebab-case)
-    framework: flask                 # flask, django, django-cbv, fastapi, starlette, tornado,
+    framework: flask                 # flask, django, django-cbv, drf, fastapi, starlette, tornado,
                                      # aiohttp, http.server, cgi, socket, stdlib, script
     feature: what differs between the twins (one line)
     cwe: 79, 80, 94                  # optional: overrides the class's CWE set for this pair

@@ -108,3 +108,55 @@ class WebhookTester(BaseHTTPRequestHandler):
         # ruleid: python.taint-ssrf
         conn = http.client.HTTPSConnection(host, timeout=5)
         conn.request("GET", "/")
+
+
+ALLOWED_HOSTS = {"images.example.com"}
+BLOCKED_HOSTS = {"localhost", "169.254.169.254"}
+
+
+@app.route("/fetch/allow")
+def fetch_allow_listed():
+    url = request.args.get("url", "")
+    if urllib.parse.urlparse(url).hostname not in ALLOWED_HOSTS:
+        return "forbidden", 403
+    # ok: python.taint-ssrf
+    return requests.get(url, timeout=5).text
+
+
+@app.route("/fetch/split")
+def fetch_allow_listed_split():
+    url = request.args.get("url", "")
+    parsed = urllib.parse.urlsplit(url)
+    if parsed.scheme != "https" or parsed.hostname != "images.example.com":
+        return "forbidden", 403
+    # ok: python.taint-ssrf
+    return requests.get(url, timeout=5).text
+
+
+@app.route("/fetch/deny")
+def fetch_deny_listed():
+    url = request.args.get("url", "")
+    host = urllib.parse.urlparse(url).hostname
+    if host in BLOCKED_HOSTS:
+        return "forbidden", 403
+    # ruleid: python.taint-ssrf
+    return requests.get(url, timeout=5).text
+
+
+@app.route("/fetch/suffix")
+def fetch_suffix():
+    url = request.args.get("url", "")
+    host = urllib.parse.urlparse(url).hostname or ""
+    if not host.endswith("example.com"):
+        return "forbidden", 403
+    # ruleid: python.taint-ssrf
+    return requests.get(url, timeout=5).text
+
+
+@app.route("/fetch/path-only")
+def fetch_path_checked():
+    url = request.args.get("url", "")
+    if urllib.parse.urlparse(url).path not in {"/a", "/b"}:
+        return "forbidden", 403
+    # ruleid: python.taint-ssrf
+    return requests.get(url, timeout=5).text

@@ -1,3 +1,8 @@
+import uuid
+
+import aiohttp_session
+import tornado.web
+from django.contrib.auth import authenticate
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.views import View
@@ -67,3 +72,35 @@ async def starlette_prefs(request: Request):
     # ok: python.taint-trust-boundary-violation
     request.session["updated"] = True
     return {"ok": True}
+
+
+def sign_in(request):
+    user = authenticate(request, username=request.POST["username"], password=request.POST["password"])
+    if user is None:
+        return HttpResponse(status=401)
+    # ok: python.taint-trust-boundary-violation
+    request.session["name"] = user.get_username()
+    # ruleid: python.taint-trust-boundary-violation
+    request.session["display"] = request.POST["username"]
+    return HttpResponse("ok")
+
+
+async def aiohttp_cart(request):
+    session = await aiohttp_session.get_session(request)
+    cart = request.match_info["cart"]
+    # ruleid: python.taint-trust-boundary-violation
+    session["cart"] = cart
+    # ok: python.taint-trust-boundary-violation
+    session["cart_id"] = str(uuid.UUID(cart))
+    counters = {}
+    # ok: python.taint-trust-boundary-violation
+    counters["cart"] = cart
+    return cart
+
+
+class RoleHandler(tornado.web.RequestHandler):
+    def post(self):
+        # ruleid: python.taint-trust-boundary-violation
+        self.set_signed_cookie("role", self.get_body_argument("role"))
+        # ok: python.taint-trust-boundary-violation
+        self.set_signed_cookie("theme", "dark")

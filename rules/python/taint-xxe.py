@@ -37,8 +37,27 @@ def upload_xml():
 
 def django_import(request):
     from xml.dom import minidom
-    # ruleid: python.taint-xxe
+    # Minidom fetches no external entities since Python 3.7.1.
+    # ok: python.taint-xxe
     return minidom.parseString(request.body)
+
+
+def django_import_ges(request):
+    from xml.dom import pulldom
+    from xml.sax.handler import feature_external_ges
+    sax = xml.sax.make_parser()
+    sax.setFeature(feature_external_ges, True)
+    # ruleid: python.taint-xxe
+    return pulldom.parseString(request.body.decode(), parser=sax)
+
+
+def django_import_no_ges(request):
+    from xml.dom import pulldom
+    from xml.sax.handler import feature_external_ges
+    sax = xml.sax.make_parser()
+    sax.setFeature(feature_external_ges, False)
+    # ok: python.taint-xxe
+    return pulldom.parseString(request.body.decode(), parser=sax)
 
 
 def config():
@@ -68,8 +87,14 @@ async def upload_svg(file: UploadFile):
 class SoapHandler(tornado.web.RequestHandler):
     def post(self):
         handler = xml.sax.ContentHandler()
-        # ruleid: python.taint-xxe
+        # External general entities are off by default since Python 3.7.1.
+        # ok: python.taint-xxe
         xml.sax.parseString(self.request.body, handler)
+        parser = xml.sax.make_parser()
+        parser.setFeature(xml.sax.handler.feature_external_ges, True)
+        parser.setContentHandler(handler)
+        # ruleid: python.taint-xxe
+        parser.parse(io.BytesIO(self.request.body))
         # ok: python.taint-xxe
         xml.sax.parseString(b"<ping/>", handler)
 
@@ -79,3 +104,33 @@ async def aiohttp_import(request):
     # ruleid: python.taint-xxe
     doc = etree.XML(body.encode())
     return web.Response(text=doc.tag)
+
+
+RESOLVE = True
+RESOLVING_PARSER = etree.XMLParser(resolve_entities=RESOLVE, load_dtd=True)
+SAFE_PARSER = etree.XMLParser(resolve_entities=False, no_network=True)
+
+
+class InvoiceHandler(tornado.web.RequestHandler):
+    parser = etree.XMLParser(resolve_entities=True)
+
+    def post(self):
+        # ruleid: python.taint-xxe
+        a = etree.fromstring(self.request.body, RESOLVING_PARSER)
+        # ok: python.taint-xxe
+        b = etree.fromstring(self.request.body, SAFE_PARSER)
+        # ruleid: python.taint-xxe
+        c = etree.fromstring(self.request.body, self.parser)
+        # A trusted document.
+        # ok: python.taint-xxe
+        d = etree.parse("/srv/app/defaults.xml", RESOLVING_PARSER)
+        feed = etree.XMLParser(resolve_entities=True)
+        # ruleid: python.taint-xxe
+        feed.feed(self.request.body)
+        # ruleid: python.taint-xxe
+        for _, e in etree.iterparse(io.BytesIO(self.request.body), resolve_entities=True):
+            e.clear()
+        # ok: python.taint-xxe
+        for _, e in etree.iterparse(io.BytesIO(self.request.body), resolve_entities=False):
+            e.clear()
+        self.write(str(len(a) + len(b) + len(c) + len(d.getroot()) + len(feed.close())))

@@ -134,6 +134,28 @@ struct PatternSearch: Sendable {
         }
     }
 
+    /// Whether `bindings` meet a taint sink's `metavariable-regex` and `metavariable-value`
+    /// conditions, checked as the clauses of a `patterns:` formula are.
+    func satisfies(_ conditions: [PatternClause], _ bindings: Bindings) -> Bool {
+        var origins: ValueOrigins?
+        for condition in conditions {
+            switch condition {
+            case .metavariableRegex(let name, let regex):
+                guard let binding = bindings[name], binding.matches(regex, in: index.source) else { return false }
+            case .metavariableValue(let name, let formula):
+                guard let binding = bindings[name], binding.identifier == nil, binding.nodes.count == 1 else { return false }
+                if origins == nil { origins = ValueOrigins(root: index.root) }
+                let found = origins!.values(of: binding.nodes[0]).contains { value in
+                    matches(formula, at: value).map { bindings.isCompatible(with: $0) } ?? false
+                }
+                if !found { return false }
+            default:
+                continue
+            }
+        }
+        return true
+    }
+
     /// `m` with the metavariables the regex's named groups bind; nil when one disagrees with an
     /// existing binding.
     private func bindGroups(of regex: MetavariableRegex, on name: String, in m: PatternMatch) -> PatternMatch? {

@@ -122,6 +122,9 @@ public struct TaintSink: Sendable, Hashable {
     public var inside: CompiledPattern?
     /// `pattern-not:`: code matching any of these is not a sink (a JSON response).
     public var excluded: [CompiledPattern] = []
+    /// `metavariable-regex:` / `metavariable-value:` on the sink's bindings: the code bound to a
+    /// metavariable must match (a name that holds a secret, a parser that resolves entities).
+    public var conditions: [PatternClause] = []
 }
 
 /// Where tainted values come from, and whether the source is remote (request data, sockets) or

@@ -325,7 +325,9 @@ struct Cursor {
         try list(node, "sinks").enumerated().flatMap { i, entry -> [TaintSink] in
             let path = "sinks[\(i)]"
             let map = try mapping(entry, path)
-            let allowed = ["pattern", "pattern-either", "focus", "pattern-inside", "pattern-not"]
+            let allowed = [
+                "pattern", "pattern-either", "focus", "pattern-inside", "pattern-not", "metavariable-regex", "metavariable-value",
+            ]
             for key in map.keys.sorted() where !allowed.contains(key) {
                 throw RuleLoader.fail(file, map.line(key), "unknown key '\(path).\(key)'")
             }
@@ -348,7 +350,19 @@ struct Cursor {
                     excluded = [try pattern(not, "\(path).pattern-not")]
                 }
             }
-            return patterns.map { TaintSink(pattern: $0, focus: focus, inside: inside, excluded: excluded) }
+            // Each condition is read as a `patterns:` clause of its own (same keys, same errors).
+            var conditions: [PatternClause] = []
+            for key in ["metavariable-regex", "metavariable-value"] {
+                guard let value = map[key] else { continue }
+                let items = value.isArray ? try list(value, "\(path).\(key)") : [value]
+                for item in items {
+                    let member = DocumentMember(key: key, line: item.line, column: item.column, value: item)
+                    conditions.append(try clause(DocumentNode(.object([member]), line: item.line, column: item.column), path))
+                }
+            }
+            return patterns.map {
+                TaintSink(pattern: $0, focus: focus, inside: inside, excluded: excluded, conditions: conditions)
+            }
         }
     }
 

@@ -185,10 +185,14 @@ struct RelevanceNames: Sendable {
 
     /// Names a path rule's guards use: a prefix check is rule-specific.
     static let pathGuardNames: Set<String> = ["startswith", "is_relative_to", "commonpath"]
-    private let isPathRule: Bool
+    /// Names an SSRF rule's host allow-list guards use.
+    static let requestGuardNames: Set<String> = ["hostname", "netloc"]
+    /// The rule-specific guard names that make a function relevant.
+    private let guardNames: Set<String>
 
-    init(_ spec: TaintSpec, isPathRule: Bool, sharedSanitizers: Set<String>) {
-        self.isPathRule = isPathRule
+    init(_ spec: TaintSpec, isPathRule: Bool, isRequestRule: Bool = false, sharedSanitizers: Set<String>) {
+        guardNames = (isPathRule ? Self.pathGuardNames : []).union(isRequestRule ? Self.requestGuardNames : [])
+        vocabulary.formUnion(Self.requestGuardNames)
         let definitions: Set<PyNodeKind> = [.functionDef, .asyncFunctionDef, .classDef]
         var body: [Set<String>] = []
         var header: [Set<String>] = []
@@ -248,6 +252,6 @@ struct RelevanceNames: Sendable {
             let around = fact.identifiers.union(fact.scope)
             if scopedSinks.contains(where: { $0.isSubset(of: around) }) { return true }
         }
-        return isPathRule && !fact.identifiers.isDisjoint(with: Self.pathGuardNames)
+        return !guardNames.isEmpty && !fact.identifiers.isDisjoint(with: guardNames)
     }
 }

@@ -38,9 +38,15 @@ extension TaintAnalyzer {
         if holds == true {
             // `x in ALLOWED`, `x == "a"`: x is one of the trusted values.
             let right = peekValue(c[1])
-            if !right.isTainted { clean(c[0], to: op == "==" || op == "is" ? right : .clean) }
+            if !right.isTainted {
+                clean(c[0], to: op == "==" || op == "is" ? right : .clean)
+                if patterns.isRequestRule { cleanURLOfHost(c[0]) }
+            }
             let left = peekValue(c[0])
-            if op == "==" || op == "is", !left.isTainted { clean(c[1], to: left) }
+            if op == "==" || op == "is", !left.isTainted {
+                clean(c[1], to: left)
+                if patterns.isRequestRule { cleanURLOfHost(c[1]) }
+            }
         }
         // `os.path.commonpath([base, p]) == base`: p is under base.
         if (op == "==" && truthy) || (op == "!=" && !truthy), patterns.isPathRule {
@@ -50,6 +56,29 @@ extension TaintAnalyzer {
                     let list = side.children.dropFirst().first
                 else { continue }
                 for element in list.children { clean(element, to: .clean) }
+            }
+        }
+    }
+
+    /// SSRF rules: `urlparse(u).hostname in ALLOWED` (or `== HOST`; also through `p = urlsplit(u)`
+    /// then `p.hostname`, and `host = p.hostname or ""`) pins the server `u` names, so `u` is
+    /// clean for the request. `.netloc` counts too (userinfo and port included, it is stricter).
+    private mutating func cleanURLOfHost(_ checked: PyNode) {
+        // Following values back walks the file: only where a host can be read at all.
+        guard !index.identifiers.isDisjoint(with: RelevanceNames.requestGuardNames) else { return }
+        let origins = ValueOrigins(root: index.root)
+        for value in origins.values(of: checked) {
+            var part = value
+            if part.kind == .boolOp, part.text == "or", let first = part.children.first { part = first }
+            guard part.kind == .attribute, let attribute = part.text, attribute == "hostname" || attribute == "netloc",
+                let base = part.children.first
+            else { continue }
+            for parsed in origins.values(of: base) where parsed.kind == .call {
+                guard let callee = parsed.children.first?.dottedName,
+                    ["urllib.parse.urlparse", "urllib.parse.urlsplit"].contains(index.aliases.canonicalize(callee)),
+                    let url = parsed.children.dropFirst().first, url.kind == .name
+                else { continue }
+                clean(url, to: .clean)
             }
         }
     }

@@ -32,6 +32,7 @@ extension TaintAnalyzer {
                 continue
             }
             if let inside = sink.inside, !insideRanges.contains(node.range, bindings, inside: inside, index: index) { continue }
+            if !sink.conditions.isEmpty, !PatternSearch(index: index).satisfies(sink.conditions, bindings) { continue }
             let parts: [PyNode]
             if let focus = sink.focus {
                 parts = bindings[focus]?.nodes ?? []

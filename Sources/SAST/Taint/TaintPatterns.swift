@@ -30,6 +30,8 @@ struct TaintPatterns: Sendable {
 
     /// Whether the rule is about file paths: a prefix check on a normalised path confines it.
     let isPathRule: Bool
+    /// Whether the rule is about request targets (SSRF): an allow-listed host confines the URL.
+    let isRequestRule: Bool
 
     init(_ spec: TaintSpec, cwe: [Int] = [], sharedSanitizers: Set<String> = []) {
         sources = KindIndex(spec.sources) { $0.pattern.tree }
@@ -51,7 +53,9 @@ struct TaintPatterns: Sendable {
         sinkNames = IdentifierRequirement(alternatives: sinkSets)
         sanitizerNames = IdentifierRequirement(patterns: spec.sanitizers.map(\.tree))
         isPathRule = !Set(cwe).isDisjoint(with: [22, 23, 36, 73])
-        relevance = RelevanceNames(spec, isPathRule: isPathRule, sharedSanitizers: sharedSanitizers)
+        isRequestRule = cwe.contains(918)
+        relevance = RelevanceNames(
+            spec, isPathRule: isPathRule, isRequestRule: isRequestRule, sharedSanitizers: sharedSanitizers)
     }
 
     /// The source patterns, for finding where sources occur before analysing.

@@ -1,0 +1,13 @@
+import ast
+
+import tornado.web
+
+
+class SettingsHandler(tornado.web.RequestHandler):
+    def post(self):
+        raw = self.get_body_argument("settings")
+        settings = eval(raw)
+        self.write({"keys": sorted(settings)})
+
+
+app = tornado.web.Application([(r"/settings", SettingsHandler)])

@@ -1,0 +1,9 @@
+import random
+import string
+
+_rng = random.SystemRandom()
+CHARS = string.ascii_letters + string.digits + "!@#%"
+
+
+def temporary_password(length=16):
+    return "".join(_rng.choice(CHARS) for _ in range(length))

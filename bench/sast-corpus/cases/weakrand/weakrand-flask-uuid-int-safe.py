@@ -1,0 +1,15 @@
+import random
+import uuid
+
+from flask import Flask, request
+
+from .mail import send_verification
+
+app = Flask(__name__)
+
+
+@app.post("/signup")
+def signup():
+    verification_token = str(uuid.uuid4())
+    send_verification(request.form["email"], verification_token)
+    return "check your inbox", 201

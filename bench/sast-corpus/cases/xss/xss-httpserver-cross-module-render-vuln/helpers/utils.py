@@ -1,0 +1,5 @@
+import html
+
+
+def render(query):
+    return "<p>No results for " + query + "</p>"
