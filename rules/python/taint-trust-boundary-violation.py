@@ -67,3 +67,14 @@ async def starlette_prefs(request: Request):
     # ok: python.taint-trust-boundary-violation
     request.session["updated"] = True
     return {"ok": True}
+
+
+@login_required
+def change_password(request, uid):
+    form = PasswordChangeForm(uid, request.POST)
+    # The session hash is an HMAC the server derives from the stored password hash.
+    # ok: python.taint-trust-boundary-violation
+    request.session["auth_hash"] = form.user.get_session_auth_hash()
+    # ruleid: python.taint-trust-boundary-violation
+    request.session["auth_user"] = form.user.get_username()
+    return HttpResponse("ok")

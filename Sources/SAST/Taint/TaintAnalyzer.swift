@@ -287,5 +287,4 @@ struct TaintAnalyzer {
 extension SourceRange {
     /// The first line of a definition, for a flow step that points at a function.
     var headerRange: SourceRange { SourceRange(start: start, end: start) }
-
 }
