@@ -111,6 +111,15 @@ struct DataflowTests {
             "c = request.args['c']\nok = c in ALLOWED\nif not ok:\n    return\nos.system(c)"
         ),
         ("coercion", "os.system('kill ' + request.args['p'])", "os.system('kill ' + str(int(request.args['p'])))"),
+        (
+            "a false `and`: what every operand's failure proves",
+            "c = request.args['c']\nif (c or True) and len(c) > 2:\n    c = 'ls'\nos.system(c)",
+            "c = request.args['c']\nif (c or True) and c not in ALLOWED:\n    c = 'ls'\nos.system(c)"
+        ),
+        (
+            "a false value holds no text", "c = request.args['c']\nif not c.isalnum():\n    os.system(c)",
+            "c = request.args['c']\nif not c:\n    os.system(c)"
+        ),
     ]
 
     static let pathTwins: [(String, String, String)] = [

@@ -33,3 +33,13 @@ def remember_me(request):
     # ruleid: python.taint-insecure-cookie
     response.set_cookie("debug", "1", secure=False, httponly=True)
     return response
+
+
+def logout(request):
+    response = HttpResponse("bye")
+    # A deleted cookie (max_age=0) carries no value.
+    # ok: python.taint-insecure-cookie
+    response.set_cookie("session_id", max_age=0, path="/", expires="Thu, 01 Jan 1970 00:00:00 GMT")
+    # ruleid: python.taint-insecure-cookie
+    response.set_cookie("session_id", max_age=60, path="/")
+    return response

@@ -143,3 +143,20 @@ class FileServer(BaseHTTPRequestHandler):
         # ok: python.taint-path-traversal
         with open("/srv/files/index.html", "rb") as fh:
             self.wfile.write(fh.read())
+
+
+@app.route("/ext")
+def extension():
+    url = request.args["url"]
+    # A Path made only to read the suffix opens nothing.
+    # ok: python.taint-path-traversal
+    ext = pathlib.Path(url).suffix
+    # ruleid: python.taint-path-traversal
+    body = pathlib.Path(url).read_bytes()
+    return ext + body.decode()
+
+
+async def aiohttp_shared(request):
+    target = pathlib.Path("/srv/shared") / request.query["name"]
+    # ruleid: python.taint-path-traversal
+    return web.Response(body=target.read_bytes())

@@ -104,3 +104,14 @@ class RoleHandler(tornado.web.RequestHandler):
         self.set_signed_cookie("role", self.get_body_argument("role"))
         # ok: python.taint-trust-boundary-violation
         self.set_signed_cookie("theme", "dark")
+
+
+@login_required
+def change_password(request, uid):
+    form = PasswordChangeForm(uid, request.POST)
+    # The session hash is an HMAC the server derives from the stored password hash.
+    # ok: python.taint-trust-boundary-violation
+    request.session["auth_hash"] = form.user.get_session_auth_hash()
+    # ruleid: python.taint-trust-boundary-violation
+    request.session["auth_user"] = form.user.get_username()
+    return HttpResponse("ok")

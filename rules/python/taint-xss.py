@@ -8,6 +8,7 @@ import tornado.escape
 import tornado.web
 from aiohttp import web
 from django.http import HttpResponse, HttpResponseNotFound, JsonResponse
+from django.shortcuts import get_object_or_404
 from django.template import loader
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -58,7 +59,8 @@ def error():
 @app.route("/users/<name>")
 def user_card(name):
     if not name:
-        # ruleid: python.taint-xss
+        # An empty name carries no markup.
+        # ok: python.taint-xss
         return "<p>No user " + name + "</p>", 404
     if name == "me":
         # ok: python.taint-xss
@@ -71,6 +73,15 @@ def user_card(name):
         return [name], 200
     # ok: python.taint-xss
     return name, 200, {"Content-Type": "text/plain"}
+
+
+@app.route("/members/<name>")
+def member_card(name):
+    if not name.isalnum():
+        # A failed check cleans nothing on its branch.
+        # ruleid: python.taint-xss
+        return "<p>No member " + name + "</p>", 404
+    return "ok"
 
 
 @app.route("/users/<int:user_id>/badge")
@@ -254,3 +265,13 @@ def page_not_found(error):
 def report(name):
     # ok: python.taint-xss
     return open(os.path.join("/srv/reports", os.path.basename(name))).read()
+
+
+def flat_page(request):
+    # The page is the record the path selects: its content is the database's, not the request's.
+    page = get_object_or_404(Page, url=request.path_info)
+    # ok: python.taint-xss
+    content = mark_safe(page.content)
+    # ruleid: python.taint-xss
+    title = mark_safe(request.path_info)
+    return HttpResponse(content + title)

@@ -17,6 +17,9 @@ public final class ProjectSummaries: @unchecked Sendable {
     private let lock = NSLock()
     /// Names other modules import from each module (`*`: the whole module, `import a.b`).
     private var exported: [String: Set<String>] = [:]
+    /// Names a package's `__init__` imports from one of its modules (`from .base import f` in
+    /// `pkg/__init__.py`): `pkg.f` → `pkg.base`, so `from pkg import f` finds the summary.
+    private var reexports: [String: String] = [:]
     private var table: [String: [String: [String: Found]]] = [:]
     /// Per rule, the modules with a function that returns a source.
     private var sourceModules: [String: Set<String>] = [:]
@@ -58,18 +61,28 @@ public final class ProjectSummaries: @unchecked Sendable {
         let module = Self.moduleName(file) ?? ""
         let isPackage = file.hasSuffix("__init__.py")
         var found: [String: Set<String>] = [:]
+        var passedOn: [String: String] = [:]
         for (from, name) in ImportScan.imports(in: text) {
             let absolute = ProjectView.absolute(from, module: module, isPackage: isPackage)
             if name != "*", let target = resolveModule(absolute + "." + name) {
                 found[target, default: []].insert("*")
             } else if let target = resolveModule(absolute) {
                 found[target, default: []].insert(name)
+                if isPackage, name != "*", target != module, !module.isEmpty { passedOn[module + "." + name] = target }
             }
         }
         guard !found.isEmpty else { return }
         lock.lock()
         for (target, names) in found { exported[target, default: []].formUnion(names) }
+        reexports.merge(passedOn) { first, _ in first }
         lock.unlock()
+    }
+
+    /// The module that defines what a package passes on under `dotted` (`pkg.f` → `pkg.base`).
+    func reexporter(of dotted: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return reexports[dotted]
     }
 
     /// Whether another module imports `name` (a function or class) from `module`.
@@ -170,6 +183,10 @@ struct ProjectView: Sendable {
                 for alias in node.children {
                     if let name = alias.text, let resolved = summaries.resolveModule(absolute + "." + name) {
                         imported.insert(resolved)
+                    } else if let name = alias.text, let package = summaries.resolveModule(absolute),
+                        let defining = summaries.reexporter(of: package + "." + name)
+                    {
+                        imported.insert(defining)
                     }
                 }
             default:
@@ -213,10 +230,21 @@ struct ProjectView: Sendable {
     }
 
     /// The summary for a dotted name as the file's imports spell it (`helpers.utils.clean`).
-    /// The summary for a dotted name as the file's imports spell it (`helpers.utils.clean`).
     func summary(ruleId: String, function dotted: String) -> ProjectSummaries.Found? {
-        guard let (module, function) = locate(dotted) else { return nil }
-        return summaries.lookup(ruleId: ruleId, module: module, function: function)
+        for (module, function) in locations(dotted) {
+            if let found = summaries.lookup(ruleId: ruleId, module: module, function: function) { return found }
+        }
+        return nil
+    }
+
+    /// Where a dotted name may be defined: the module it names and, when that is a package's
+    /// `__init__` passing the name on from one of its modules, that module.
+    func locations(_ dotted: String) -> [(module: String, function: String)] {
+        guard let (module, function) = locate(dotted) else { return [] }
+        guard let head = function.split(separator: ".").first.map(String.init),
+            let defining = summaries.reexporter(of: module + "." + head)
+        else { return [(module, function)] }
+        return [(module, function), (defining, function)]
     }
 
     /// The scanned module a dotted name is in, and the function (or `Class.method`) it names there.

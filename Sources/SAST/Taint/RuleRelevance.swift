@@ -160,7 +160,7 @@ private struct IdentifierReader {
             }
             return true
         }
-        if let project { out.projectCallees = imported.compactMap(project.locate) }
+        if let project { out.projectCallees = imported.flatMap(project.locations) }
         return out
     }
 }

@@ -16,7 +16,18 @@ extension TaintAnalyzer {
             return apply(target, call: call, receiver: receiver, arguments: arguments, values: values)
         }
         let dotted = callee.dottedName.map { index.aliases.canonicalize($0) }
+        if let dotted, Self.secretComparisons.contains(dotted) { secretCompared = true }
         if let dotted, Self.cleanResults.contains(dotted) { return .clean }
+        if dotted == "socket.socket" || dotted == "socket.socketpair" {
+            // The address family, positional or `family=`: AF_UNIX reaches only this machine.
+            let family = arguments.first { $0.kind == .keyword ? $0.text == "family" : true }
+            let value = family.map { $0.kind == .keyword ? ($0.children.first ?? $0) : $0 }
+            if let name = value?.dottedName, index.aliases.canonicalize(name) == "socket.AF_UNIX" {
+                var out = AbstractValue(taint: all)
+                out.typeName = Self.unixSocketType
+                return out
+            }
+        }
         if let dotted, Self.normalizingCalls.contains(dotted) {
             var out = AbstractValue(taint: all)
             out.isNormalizedPath = true
@@ -25,7 +36,11 @@ extension TaintAnalyzer {
         if callee.kind == .attribute, let method = callee.text, let base = callee.children.first, var object = receiver {
             if Self.cleanMethods.contains(method) { return .clean }
             if let result = containerMethod(method, on: &object, base: base, arguments: arguments, values: values) {
-                if [.name, .attribute, .subscript].contains(base.kind), base.dottedName.map(isImportedName) != true {
+                // Only a method that changes the container writes it back: `request.POST.copy()` or
+                // `.get()` leaves `request` as it was (storing the part would taint the whole object).
+                if !Self.readOnlyContainerMethods.contains(method), [.name, .attribute, .subscript].contains(base.kind),
+                    base.dottedName.map(isImportedName) != true
+                {
                     updatePart(of: base) { $0 = object }
                 }
                 return result
@@ -72,6 +87,7 @@ extension TaintAnalyzer {
         "callable", "hasattr", "abs", "round", "uuid.UUID", "uuid.uuid4", "uuid.uuid1", "os.path.exists",
         "os.path.isfile", "os.path.isdir", "os.path.getsize", "os.path.isabs", "time.time", "datetime.datetime.now",
         "math.floor", "math.ceil", "decimal.Decimal", "fractions.Fraction", "ipaddress.ip_address",
+        "hmac.compare_digest", "secrets.compare_digest",
     ]
 
     /// Methods whose result holds no attacker text (the receiver's text does not flow out).
@@ -81,6 +97,15 @@ extension TaintAnalyzer {
         "__len__", "exists", "is_file", "is_dir", "is_absolute", "is_relative_to", "isoformat", "timestamp",
         "hexdigest", "digest",
     ]
+
+    /// Constant-time comparisons of a presented token with a secret.
+    static let secretComparisons: Set<String> = ["hmac.compare_digest", "secrets.compare_digest"]
+
+    /// The type the analysis gives a Unix-domain socket (`socket.socket(socket.AF_UNIX, ...)`).
+    static let unixSocketType = "socket.socket(AF_UNIX)"
+
+    /// Container methods that read without changing the container.
+    static let readOnlyContainerMethods: Set<String> = ["get", "copy"]
 
     /// Path normalisation: a prefix check on the result then confines it.
     static let normalizingCalls: Set<String> = [

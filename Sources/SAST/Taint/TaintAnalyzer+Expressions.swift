@@ -12,11 +12,13 @@ extension TaintAnalyzer {
                 for child in e.children.dropFirst() { _ = evaluate(child) }
                 return .clean
             }
-            if let source = firstMatch(patterns.sources.candidates(e, index.aliases), e) {
+            if let source = firstMatch(patterns.sources.candidates(e, index.aliases), e), !readsForeignTyped(e) {
                 for child in e.children { _ = evaluate(child) }
                 let label = Self.label(e, index.source)
                 var origin = TaintOrigin(label: label, line: e.range.start.line)
                 origin.isLocal = source.isLocal
+                if !origin.isLocal { localizeSocketRead(e, &origin) }
+                if state[Self.authenticatedKey] != nil { origin.isLocal = true }
                 origin.append(FlowHop(range: e.range, note: "source: " + label))
                 return AbstractValue(taint: Taint(origin))
             }
@@ -319,4 +321,48 @@ extension TaintAnalyzer {
         let name = index.aliases.canonicalize(dotted)
         return name == "typing.TYPE_CHECKING" || name == "TYPE_CHECKING" ? .bool(false) : nil
     }
+
+    /// `s.recv(...)` on a Unix-domain socket reads what a process of this machine sent: a local
+    /// source. On a socket passed in as a parameter, the caller decides (see `apply`).
+    mutating func localizeSocketRead(_ e: PyNode, _ origin: inout TaintOrigin) {
+        guard e.kind == .call, let callee = e.children.first, callee.kind == .attribute, let base = callee.children.first,
+            let method = callee.text, method.hasPrefix("recv")
+        else { return }
+        let receiver = peekValue(base)
+        if receiver.typeName == Self.unixSocketType {
+            origin.isLocal = true
+        } else if let parameter = receiver.taint.origins.first(where: { $0.parameter != nil && $0.field == nil })?.parameter {
+            origin.socketParameter = parameter
+        }
+    }
+
+    /// Whether the expression reads a parameter annotated with a class that is no web request
+    /// (`request.url` where `request: scrapy.Request`).
+    func readsForeignTyped(_ e: PyNode) -> Bool {
+        guard !foreignTyped.isEmpty else { return false }
+        var root = e
+        while [.attribute, .call, .subscript].contains(root.kind), let first = root.children.first { root = first }
+        return root.kind == .name && root.text.map(foreignTyped.contains) == true
+    }
+
+    /// Whether an annotation names a class that is not an incoming request: one of this file, or
+    /// one imported from a module outside the web frameworks (`from scrapy import Request`).
+    /// Unannotated, `typing` names and anything not resolved keep the source patterns as they are.
+    func isForeignType(_ annotation: PyNode?) -> Bool {
+        guard let annotation, [.name, .attribute].contains(annotation.kind), let dotted = annotation.dottedName else { return false }
+        if annotation.kind == .name, model.classes[dotted] != nil { return true }
+        let head = String(dotted.prefix { $0 != "." })
+        if model.relativeImports[head] != nil { return true }
+        guard let resolved = index.aliases.resolve(head) else { return false }
+        let root = String(resolved.prefix { $0 != "." })
+        return !root.isEmpty && !Self.requestModules.contains(root)
+    }
+
+    /// Top-level modules whose request objects carry what a client sent (and `typing`, whose names
+    /// say nothing).
+    static let requestModules: Set<String> = [
+        "django", "flask", "werkzeug", "starlette", "fastapi", "aiohttp", "tornado", "sanic", "rest_framework", "quart",
+        "litestar", "falcon", "pyramid", "bottle", "webob", "http", "socketserver", "cgi", "wsgiref", "twisted", "cherrypy",
+        "ninja", "channels", "blacksheep", "robyn", "typing", "typing_extensions", "collections", "builtins",
+    ]
 }

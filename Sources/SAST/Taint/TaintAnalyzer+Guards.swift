@@ -12,13 +12,29 @@ extension TaintAnalyzer {
         case .unaryOp where test.text == "not" && c.count == 1:
             refine(c[0], truthy: !truthy)
         case .boolOp:
-            // All operands hold after a true `and`; none after a false `or`.
-            if (test.text == "and") == truthy { for operand in c { refine(operand, truthy: truthy) } }
+            if (test.text == "and") == truthy {
+                // All operands hold after a true `and`; none after a false `or`.
+                for operand in c { refine(operand, truthy: truthy) }
+            } else {
+                // After a false `and` (a true `or`) one operand failed (held), which one is unknown:
+                // what every case proves holds (`if (u or html) and not is_safe(u): u = "/"`).
+                let before = state
+                var proven: [String: AbstractValue]? = nil
+                for operand in c {
+                    state = before
+                    refine(operand, truthy: truthy)
+                    proven = proven.map { Self.join($0, state) } ?? state
+                }
+                state = proven ?? before
+            }
         case .name:
             // `ok = not ok` must not refine itself forever: the condition is taken out while used.
             if let name = test.text, let condition = conditions.removeValue(forKey: name) {
                 refine(condition, truthy: truthy)
                 conditions[name] = condition
+            } else if !truthy {
+                // A false value ('', None, 0, an empty container) carries no attacker text.
+                clean(test, to: .clean)
             }
         case .namedExpr where c.count == 2:
             refine(c[1], truthy: truthy)
@@ -86,6 +102,7 @@ extension TaintAnalyzer {
     /// A call that, when true, vouches for its arguments.
     private mutating func refineCheck(_ call: PyNode) {
         guard let callee = call.children.first else { return }
+        if checksSecret(call) { state[Self.authenticatedKey] = AbstractValue(constant: .bool(true)) }
         let arguments = call.children.dropFirst().map { $0.kind == .keyword ? ($0.children.first ?? $0) : $0 }
         if matchesAny(patterns.sanitizers.candidates(call, index.aliases), call) {
             for argument in arguments { clean(argument, to: .clean) }
@@ -176,5 +193,19 @@ extension TaintAnalyzer {
         default:
             break
         }
+    }
+
+    /// The state entry (not a Python name) present on paths where the caller proved it holds a
+    /// secret (`if not hmac.compare_digest(token, SECRET): return`, or a helper doing that):
+    /// request data read there comes from a trusted principal, so it counts as a local source.
+    static let authenticatedKey = "\u{1}authenticated"
+
+    /// Whether a call compares a presented value with a secret in constant time, itself or in
+    /// the helper it runs.
+    private mutating func checksSecret(_ call: PyNode) -> Bool {
+        guard let callee = call.children.first else { return false }
+        if let dotted = callee.dottedName, Self.secretComparisons.contains(index.aliases.canonicalize(dotted)) { return true }
+        let receiver = callee.kind == .attribute ? callee.children.first.map { peekValue($0) } : nil
+        return resolve(callee, receiver: receiver)?.summary.checksSecret ?? false
     }
 }

@@ -129,6 +129,8 @@ extension TaintAnalyzer {
         for (name, value) in b {
             out[name] = a[name].map { $0.joined(with: value) } ?? value
         }
+        // Authenticated only if on both paths.
+        if a[authenticatedKey] == nil || b[authenticatedKey] == nil { out[authenticatedKey] = nil }
         return out
     }
 

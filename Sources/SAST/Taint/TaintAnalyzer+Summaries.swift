@@ -85,7 +85,7 @@ extension TaintAnalyzer {
             }
         }
         let callHop = FlowHop(range: call.range, note: "calls " + target.name + "()")
-        var result = Self.located(summary.returnsSource, in: target.file).through(callHop)
+        var result = Self.located(Self.localizingSockets(summary.returnsSource, bound), in: target.file).through(callHop)
         for (path, hops) in summary.returns {
             result.formUnion(Self.continued(taint(of: path, in: bound), callHop, hops, target.file))
         }
@@ -118,6 +118,18 @@ extension TaintAnalyzer {
             return receiverField(field, className: className).whole
         }
         return value.taint
+    }
+
+    /// A source the callee read from a socket parameter is local when the caller passes a
+    /// Unix-domain socket.
+    private static func localizingSockets(_ taint: Taint, _ bound: [Int: AbstractValue]) -> Taint {
+        guard taint.origins.contains(where: { $0.socketParameter != nil }) else { return taint }
+        var out = Taint.clean
+        for var origin in taint.origins {
+            if let parameter = origin.socketParameter, bound[parameter]?.typeName == unixSocketType { origin.isLocal = true }
+            out.formUnion(Taint(origin))
+        }
+        return out
     }
 
     private static func continued(_ taint: Taint, _ callHop: FlowHop, _ inside: [FlowHop], _ file: String?) -> Taint {

@@ -41,6 +41,11 @@ struct TaintAnalyzer {
     var currentFieldWrites: [String: Set<Int>] = [:]
     /// Whether a sanitizer of the rule ran in the function (its summary then matters to callers).
     var sanitizerSeen = false
+    /// Whether `hmac.compare_digest` / `secrets.compare_digest` ran in the function.
+    var secretCompared = false
+    /// Parameters annotated with a class that is no web framework's request (a crawler's outgoing
+    /// `Request`, a class of this project): `request.url` on them is not request data.
+    var foreignTyped: Set<String> = []
     /// Whether each function (by offset) is a route whose parameters are sources, and of which kind.
     var routeSources: [Int: TaintSource?] = [:]
     /// Whether a `return` with a value ran (a function without one returns None: clean).
@@ -266,6 +271,8 @@ struct TaintAnalyzer {
         currentSinks = [:]
         currentFieldWrites = [:]
         sanitizerSeen = false
+        secretCompared = false
+        foreignTyped = []
         returnedSomething = false
         conditions = [:]
         currentClass = nil
@@ -290,6 +297,7 @@ struct TaintAnalyzer {
                 }
                 state[name] = value
                 names.append(name)
+                if parameter.kind == .parameter, isForeignType(parameter.children.first) { foreignTyped.insert(name) }
             }
         }
         seedParameterSources(node, names)
@@ -306,6 +314,7 @@ struct TaintAnalyzer {
         }
         summary.sinks = currentSinks
         summary.usesSanitizer = sanitizerSeen
+        summary.checksSecret = secretCompared
         summary.fieldWrites = currentFieldWrites
         return summary
     }

@@ -21,6 +21,9 @@ struct TaintOrigin: Sendable {
     var field: String?
     /// A local source (environment, argv, stdin): a flow from it is at most medium, low confidence.
     var isLocal = false
+    /// A source read from a socket a helper was passed (`def recv_all(s): return s.recv(n)`): the
+    /// parameter, so that a caller passing a Unix-domain socket makes it local.
+    var socketParameter: Int?
     /// Where the value went between the source and here, oldest first (bounded).
     var hops: [FlowHop] = []
 
@@ -104,6 +107,9 @@ struct FunctionSummary: Sendable {
     var isMethod = false
     /// Whether a sanitizer of the rule runs in it.
     var usesSanitizer = false
+    /// Whether it compares a value with a secret in constant time (`hmac.compare_digest`): used
+    /// as a condition, it authenticates the caller (see ``TaintAnalyzer/authenticatedKey``).
+    var checksSecret = false
 
     /// Whether a `return` with a value runs in it.
     var hasReturnValue = false
@@ -112,7 +118,7 @@ struct FunctionSummary: Sendable {
     /// result" (what an unknown call is assumed to do): a sink, a source, fields, or a result that
     /// leaves out one of its parameters (a sanitising helper).
     var mattersToImporters: Bool {
-        if !sinks.isEmpty || returnsSource.isTainted || !fieldWrites.isEmpty || usesSanitizer { return true }
+        if !sinks.isEmpty || returnsSource.isTainted || !fieldWrites.isEmpty || usesSanitizer || checksSecret { return true }
         let first = isMethod ? 1 : 0
         guard hasReturnValue, parameters.count > first else { return false }
         let flowing = Set(returns.keys.map(\.parameter))
