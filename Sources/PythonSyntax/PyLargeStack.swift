@@ -14,11 +14,18 @@ public enum PyLargeStack {
         var result: Result<T, any Error>?
     }
 
+    /// Marks the threads `run` starts, so that work already on one runs in place.
+    private static let marker = "sentinel.PyLargeStack"
+
     /// Runs `body` on a fresh thread with a `stackSize` stack and waits for it; rethrows its error.
+    /// On such a thread already (loading rules parses thousands of patterns), `body` runs in place:
+    /// a thread per pattern costs more than the parse.
     public static func run<T>(_ body: @escaping @Sendable () throws -> T) throws -> T {
+        if Thread.current.threadDictionary[marker] != nil { return try body() }
         let outcome = Outcome<T>()
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
+            Thread.current.threadDictionary[marker] = true
             outcome.result = Result { try body() }
             done.signal()
         }

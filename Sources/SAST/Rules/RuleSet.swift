@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import PythonSyntax
 import Support
 
 /// The rules a scan applies, loaded once and shared by every file.
@@ -22,16 +23,19 @@ public struct RuleSet: Sendable {
     /// Loads every `*.yaml`/`*.yml` file under `directories`, recursively.
     /// - Throws: `SentinelError` naming the first bad file.
     public static func load(directories: [String]) throws -> RuleSet {
-        var rules: [Rule] = []
-        for directory in directories {
-            for file in try ruleFiles(under: directory) {
-                guard let data = FileManager.default.contents(atPath: file) else {
-                    throw SentinelError(.io, "\(file): cannot read rule file")
+        // One large-stack thread parses every pattern of every rule (see `PyLargeStack.run`).
+        try PyLargeStack.run {
+            var rules: [Rule] = []
+            for directory in directories {
+                for file in try ruleFiles(under: directory) {
+                    guard let data = FileManager.default.contents(atPath: file) else {
+                        throw SentinelError(.io, "\(file): cannot read rule file")
+                    }
+                    rules.append(try RuleLoader.parse(String(decoding: data, as: UTF8.self), file: file))
                 }
-                rules.append(try RuleLoader.parse(String(decoding: data, as: UTF8.self), file: file))
             }
+            return try RuleSet(rules: rules)
         }
-        return try RuleSet(rules: rules)
     }
 
     /// Rule files under `directory`, sorted so errors and ordering are reproducible.
