@@ -38,4 +38,38 @@ public enum PyLargeStack {
         }
         return try result.get()
     }
+
+    /// Runs `body(i)` for every `i` in `0..<iterations` on one large-stack thread per processor
+    /// (like `DispatchQueue.concurrentPerform`, whose worker stacks are small), and waits.
+    /// Each iteration then parses and analyses in place instead of starting a thread of its own.
+    public static func concurrentPerform(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        guard iterations > 0 else { return }
+        let next = Counter()
+        let workers = max(1, min(iterations, ProcessInfo.processInfo.activeProcessorCount))
+        let done = DispatchSemaphore(value: 0)
+        for _ in 0..<workers {
+            let thread = Thread {
+                Thread.current.threadDictionary[marker] = true
+                while let i = next.take(below: iterations) { body(i) }
+                done.signal()
+            }
+            thread.stackSize = stackSize
+            thread.start()
+        }
+        for _ in 0..<workers { done.wait() }
+    }
+
+    /// The next iteration to hand out.
+    private final class Counter: @unchecked Sendable {
+        private var value = 0
+        private let lock = NSLock()
+
+        func take(below limit: Int) -> Int? {
+            lock.lock()
+            defer { lock.unlock() }
+            guard value < limit else { return nil }
+            value += 1
+            return value - 1
+        }
+    }
 }

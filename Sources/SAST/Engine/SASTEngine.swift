@@ -68,14 +68,15 @@ public struct SASTEngine: Sendable {
     /// other modules are followed (one module deep per round; two rounds). `read` returns a
     /// file's text (nil: unreadable, left out). Results are in the order of `files`.
     public func scanProject(
-        files: [String], read: @Sendable (String) -> String?, progress: @Sendable (Int) -> Void = { _ in }
+        files: [String], read: @escaping @Sendable (String) -> String?,
+        progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> [FileScanResult?] {
         let project = ProjectSummaries(files: files)
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
             if let text = read(files[i]) { project.noteImports(of: files[i], text: text) }
         }
         let results = Mutex<[FileScanResult?]>(Array(repeating: nil, count: files.count))
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+        PyLargeStack.concurrentPerform(iterations: files.count) { i in
             guard let text = read(files[i]) else { return }
             let result = scan(file: files[i], source: text, project: project)
             results.withLock { $0[i] = result }
@@ -90,7 +91,7 @@ public struct SASTEngine: Sendable {
                 || project.hasAnySourceSummary(inAny: result.importedModules)
         }
         let taintRules = Set(compiled.filter { $0.taint != nil }.map(\.rule.id))
-        DispatchQueue.concurrentPerform(iterations: again.count) { j in
+        PyLargeStack.concurrentPerform(iterations: again.count) { j in
             let i = again[j]
             guard let text = read(files[i]), var merged = first[i] else { return }
             let second = scan(file: files[i], source: text, project: project, taintOnly: true)

@@ -23,9 +23,10 @@ struct TaintAnalyzer {
     private(set) var summaries: [String: FunctionSummary] = [:]
     /// The functions this rule analyses itself (nil: all); the others keep their seeded
     /// rule-free summaries (see ``RuleRelevance``).
-    let relevant: Set<String>?
-    /// The names each function's calls use, when the file's shared facts have them.
-    let calleeNames: [String: Set<String>]?
+    /// Resolved when the analysis needs it (``resolveRelevance()``): many files need none.
+    private(set) var relevant: Set<String>?
+    /// The names each function's calls use, when given (``shared`` has them otherwise).
+    private let givenCalleeNames: [String: Set<String>]?
     /// The file's shared rule-free summaries, which stand for the functions not relevant here.
     let shared: SharedSummaries?
     var flows: [TaintFlow] = []
@@ -78,14 +79,13 @@ struct TaintAnalyzer {
         self.model = model ?? FileModel(root: index.root)
         self.insideRanges = InsideRanges()
         self.shared = shared
-        if let shared {
-            let relevant = shared.relevance.relevant(to: patterns, ruleId: ruleId, project: project)
-            self.relevant = relevant
-            self.calleeNames = shared.calleeNames
-        } else {
-            relevant = nil
-            self.calleeNames = calleeNames
-        }
+        self.givenCalleeNames = calleeNames
+    }
+
+    /// Which functions this rule analyses itself, from the file's shared facts.
+    private mutating func resolveRelevance() {
+        guard let shared, relevant == nil else { return }
+        relevant = shared.relevance.relevant(to: patterns, ruleId: ruleId, project: project)
     }
 
     /// Runs the analysis; the flows found are in ``flows``.
@@ -107,11 +107,13 @@ struct TaintAnalyzer {
             patterns.sinkNames.isSatisfied(by: index.identifiers) || (project?.importsRuleSpecificSummary(ruleId) ?? false)
         if (sourceOffsets.isEmpty && !importsSource) || !reachesSink {
             if exporting {
+                resolveRelevance()
                 seedRuleFree(covering: exported)
                 computeSummaries(also: exported, onlyFor: exported)
             }
             return
         }
+        resolveRelevance()
         seedRuleFree(covering: model.functions.filter { model.isCalled($0, index) } + (exporting ? exported : []))
         computeSummaries(also: exporting ? exported : [])
         reporting = true
@@ -194,7 +196,7 @@ struct TaintAnalyzer {
     }
 
     private func callees(of function: FileModel.Function) -> Set<String> {
-        calleeNames?[function.key] ?? Self.calleeNames(of: function.node)
+        (shared?.calleeNames ?? givenCalleeNames)?[function.key] ?? Self.calleeNames(of: function.node)
     }
 
     /// `roots` and the file's functions they call, directly or not (by the names calls use).
