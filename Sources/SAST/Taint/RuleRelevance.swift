@@ -28,8 +28,11 @@ struct RuleRelevance: Sendable {
     private(set) var facts: [String: Facts] = [:]
     /// The names a call can use for each function: its own, and its class's for `__init__`.
     private(set) var names: [String: Set<String>] = [:]
+    /// The whole file's identifiers.
+    private let fileIdentifiers: Set<String>
 
     init(model: FileModel, index: FileIndex, project: ProjectView?, vocabulary: Set<String>) {
+        fileIdentifiers = index.identifiers
         var scopes: [Int: Set<String>] = [:]
         let reader = IdentifierReader(aliases: index.aliases, vocabulary: vocabulary)
         reader.collectScopes(index.root.children, around: [], into: &scopes)
@@ -59,7 +62,7 @@ struct RuleRelevance: Sendable {
     /// callers in this file, to a fixpoint.
     func relevant(to patterns: TaintPatterns, ruleId: String, project: ProjectView?) -> Set<String> {
         let words = patterns.relevance
-        if words.always { return Set(facts.keys) }
+        if words.always || words.fileWideSink(in: fileIdentifiers) { return Set(facts.keys) }
         let specific = project?.summaries.ruleSpecific(ruleId) ?? [:]
         var relevant = Set<String>()
         var calledNames = Set<String>()
@@ -180,6 +183,8 @@ struct RelevanceNames: Sendable {
     /// `pattern-inside` and their string literals, matched on the function, its strings and the
     /// headers around it.
     private var scopedSinks: [Set<String>] = []
+    /// Sinks known by what a `metavariable-value` needs, matched on the whole file.
+    private var fileSinks: [Set<String>] = []
     /// Every identifier the checks use; what ``RuleRelevance`` keeps of a function.
     private(set) var vocabulary: Set<String> = RelevanceNames.pathGuardNames
 
@@ -213,6 +218,14 @@ struct RelevanceNames: Sendable {
                 body.append(own)
                 continue
             }
+            // `$S[$K] = $V` where `$S` must come from `get_session(...)`: that value may be made
+            // anywhere in the file, so a file that mentions it makes every function relevant.
+            let fileWide = sink.valueIdentifiers
+            if !fileWide.isEmpty {
+                fileSinks.append(fileWide)
+                vocabulary.formUnion(fileWide)
+                continue
+            }
             var needed = sink.inside.map { PatternIndexKey.requiredIdentifiers($0.tree) } ?? []
             sink.pattern.tree.walk { node in
                 if node.kind == .string, let text = node.text, !text.hasPrefix("$") { needed.insert(text) }
@@ -239,6 +252,11 @@ struct RelevanceNames: Sendable {
         return out
     }
 
+    /// Whether a sink that any function may hold is possible in a file with these identifiers.
+    func fileWideSink(in identifiers: Set<String>) -> Bool {
+        fileSinks.contains { $0.isSubset(of: identifiers) }
+    }
+
     /// Whether the function mentions one of the rule's patterns.
     func mentioned(in fact: RuleRelevance.Facts) -> Bool {
         if always { return true }
@@ -253,5 +271,18 @@ struct RelevanceNames: Sendable {
             if scopedSinks.contains(where: { $0.isSubset(of: around) }) { return true }
         }
         return !guardNames.isEmpty && !fact.identifiers.isDisjoint(with: guardNames)
+    }
+}
+
+extension TaintSink {
+    /// What a `metavariable-value` on the sink needs the file to mention (the names every one of
+    /// its alternatives has); empty when it has none or cannot tell.
+    var valueIdentifiers: Set<String> {
+        var out: Set<String> = []
+        for case .metavariableValue(_, let formula) in conditions {
+            guard let alternatives = CompiledRule.required(formula), let first = alternatives.first else { continue }
+            out.formUnion(alternatives.dropFirst().reduce(first) { $0.intersection($1) })
+        }
+        return out
     }
 }

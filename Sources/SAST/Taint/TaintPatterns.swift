@@ -44,6 +44,7 @@ struct TaintPatterns: Sendable {
         for sink in spec.sinks {
             var ids = PatternIndexKey.requiredIdentifiers(sink.pattern.tree)
             if let inside = sink.inside { ids.formUnion(PatternIndexKey.requiredIdentifiers(inside.tree)) }
+            ids.formUnion(sink.valueIdentifiers)
             if ids.isEmpty {
                 sinkSets = nil
                 break
