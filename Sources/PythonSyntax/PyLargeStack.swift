@@ -42,10 +42,13 @@ public enum PyLargeStack {
     /// Runs `body(i)` for every `i` in `0..<iterations` on one large-stack thread per processor
     /// (like `DispatchQueue.concurrentPerform`, whose worker stacks are small), and waits.
     /// Each iteration then parses and analyses in place instead of starting a thread of its own.
-    public static func concurrentPerform(iterations: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    /// `workers`: how many threads (nil: one per processor).
+    public static func concurrentPerform(
+        iterations: Int, workers: Int? = nil, _ body: @escaping @Sendable (Int) -> Void
+    ) {
         guard iterations > 0 else { return }
         let next = Counter()
-        let workers = max(1, min(iterations, ProcessInfo.processInfo.activeProcessorCount))
+        let workers = max(1, min(iterations, workers ?? ProcessInfo.processInfo.activeProcessorCount))
         let done = DispatchSemaphore(value: 0)
         for _ in 0..<workers {
             let thread = Thread {

@@ -271,4 +271,28 @@ struct DataflowTests {
         let found = engine.scan(file: "a.py", source: Self.prelude + "os.system(request.args['c'])\nos.system(x)\n").findings
         #expect(found.map(\.ruleId) == ["test.taint", "test.audit"])
     }
+
+    @Test("a flow the second round of a project scan disproves gives back the audit it hid")
+    func supersededAuditComesBack() throws {
+        let audit = try RuleLoader.parse(
+            "id: test.audit\nmessage: system\nseverity: medium\nconfidence: low\nlanguages: [python]\ncwe: [78]\npattern: os.system(...)\n",
+            file: "a.yaml")
+        let taint = try RuleLoader.parse(
+            "id: test.taint\nmessage: flow\nseverity: high\nlanguages: [python]\ncwe: [78]\n" + Self.rule, file: "t.yaml")
+        let engine = SASTEngine(rules: try RuleSet(rules: [audit, taint]))
+        // The view is scanned first, before the helper's summary (it quotes) is published: the
+        // first round sees a flow, the second none.
+        let files = [
+            "app/views.py":
+                "import os\nfrom flask import request\nfrom helpers.utils import clean\n\ndef view():\n    os.system(clean(request.args['d']))\n",
+            "app/helpers/utils.py": "import shlex\n\ndef clean(value):\n    return shlex.quote(value)\n",
+            "app/helpers/__init__.py": "",
+        ]
+        let names = ["app/views.py", "app/helpers/utils.py", "app/helpers/__init__.py"]
+        let results = engine.scanProject(files: names, read: { files[$0] }, progress: { _ in }, workers: 1)
+        let views = try #require(results[0])
+        #expect(views.findings.map(\.ruleId) == ["test.audit"])
+        #expect(views.findings.first?.location.startLine == 6)
+    }
 }
+

@@ -49,16 +49,24 @@ def store_key(model):
     model.objects.create(owner="svc", key=value)
 
 
-def session_id_uuid1():
-    # ruleid: python.taint-weak-random-secret
+def session_id_uuid1(response):
     sid = str(uuid.uuid1())
-    return sid
+    # ruleid: python.taint-weak-random-secret
+    response.set_cookie("sid", sid)
 
 
-def session_id_uuid4():
-    # ok: python.taint-weak-random-secret
+def session_id_uuid4(response):
     sid = str(uuid.uuid4())
-    return sid
+    # ok: python.taint-weak-random-secret
+    response.set_cookie("sid", sid)
+
+
+class RunMetadata:
+    def __init__(self):
+        # A run's name, only used for a temporary file: the name alone proves no secret.
+        # ok: python.taint-weak-random-secret
+        self.session_id = "".join(random.choice("abcdef") for _ in range(8))
+        self.path = "/var/tmp/run-" + self.session_id
 
 
 class Tokens:

@@ -14,6 +14,9 @@ public struct FileScanResult: Sendable {
     /// Whether a taint rule's source occurs in the file (a project scan re-analyses such files
     /// once the modules they import have published their summaries).
     public var hasSources = false
+    /// Every finding before flows superseded audits: a second round that drops a flow must get
+    /// the audit it had hidden back.
+    var unsuperseded: [Finding] = []
 
     /// Creates a result.
     public init(findings: [Finding], parseError: String? = nil) {
@@ -71,12 +74,21 @@ public struct SASTEngine: Sendable {
         files: [String], read: @escaping @Sendable (String) -> String?,
         progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> [FileScanResult?] {
+        scanProject(files: files, read: read, progress: progress, workers: nil)
+    }
+
+    /// `workers`: how many files are scanned at once (nil: one per processor); one makes the
+    /// order of the first round that of `files`, for tests.
+    func scanProject(
+        files: [String], read: @escaping @Sendable (String) -> String?, progress: @escaping @Sendable (Int) -> Void,
+        workers: Int?
+    ) -> [FileScanResult?] {
         let project = ProjectSummaries(files: files)
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
             if let text = read(files[i]) { project.noteImports(of: files[i], text: text) }
         }
         let results = Mutex<[FileScanResult?]>(Array(repeating: nil, count: files.count))
-        PyLargeStack.concurrentPerform(iterations: files.count) { i in
+        PyLargeStack.concurrentPerform(iterations: files.count, workers: workers) { i in
             guard let text = read(files[i]) else { return }
             let result = scan(file: files[i], source: text, project: project)
             results.withLock { $0[i] = result }
@@ -91,13 +103,15 @@ public struct SASTEngine: Sendable {
                 || project.hasAnySourceSummary(inAny: result.importedModules)
         }
         let taintRules = Set(compiled.filter { $0.taint != nil }.map(\.rule.id))
-        PyLargeStack.concurrentPerform(iterations: again.count) { j in
+        PyLargeStack.concurrentPerform(iterations: again.count, workers: workers) { j in
             let i = again[j]
             guard let text = read(files[i]), var merged = first[i] else { return }
             let second = scan(file: files[i], source: text, project: project, taintOnly: true)
             guard second.parseError == nil else { return }
             merged.findings = TaintFindings.supersedeAudits(
-                merged.findings.filter { !taintRules.contains($0.ruleId) } + second.findings)
+                (merged.unsuperseded.isEmpty ? merged.findings : merged.unsuperseded).filter {
+                    !taintRules.contains($0.ruleId)
+                } + second.findings)
             merged.findings.sort(by: Self.byPosition)
             results.withLock { $0[i] = merged }
         }
@@ -142,6 +156,7 @@ public struct SASTEngine: Sendable {
             findings += rule.findings(
                 in: index, builder: builder, sourceCache: sourceCache, model: model, project: view, shared: shared)
         }
+        let unsuperseded = findings
         findings = TaintFindings.supersedeAudits(findings)
         findings.sort(by: byPosition)
         if let view {
@@ -157,6 +172,8 @@ public struct SASTEngine: Sendable {
             }
         }
         var result = FileScanResult(findings: findings)
+        // Kept only where a second round may re-analyse the file.
+        if project != nil, findings.count != unsuperseded.count { result.unsuperseded = unsuperseded }
         result.importedModules = view?.importedModules ?? []
         result.hasSources = sourceCache.foundAny
         return result
