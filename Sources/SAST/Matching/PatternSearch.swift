@@ -47,6 +47,7 @@ struct PatternSearch: Sendable {
     func matches(_ formula: PatternFormula) -> [PatternMatch] {
         switch formula {
         case .pattern(let pattern):
+            guard pattern.requiredIdentifiers.isSubset(of: index.identifiers) else { return [] }
             return matches(pattern.tree)
         case .either(let alternatives):
             return alternatives.flatMap { matches($0) }

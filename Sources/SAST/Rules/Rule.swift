@@ -8,6 +8,15 @@ public struct CompiledPattern: Sendable, Hashable {
     public var source: String
     /// The parsed tree (``PythonParser/parsePattern(_:)``).
     public var tree: PyNode
+    /// Identifiers every match contains: a file without one of them is not searched.
+    let requiredIdentifiers: Set<String>
+
+    /// A pattern and its parsed tree.
+    public init(source: String, tree: PyNode) {
+        self.source = source
+        self.tree = tree
+        requiredIdentifiers = PatternIndexKey.requiredIdentifiers(tree)
+    }
 }
 
 /// A search-mode formula: what must (and must not) match for a finding.

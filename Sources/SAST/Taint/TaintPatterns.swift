@@ -156,7 +156,9 @@ final class SourceMatchCache: @unchecked Sendable {
             return known
         }
         lock.unlock()
-        let found = PatternSearch(index: index).matches(pattern.tree).map(\.range.start.offset)
+        let found =
+            pattern.requiredIdentifiers.isSubset(of: index.identifiers)
+            ? PatternSearch(index: index).matches(pattern.tree).map(\.range.start.offset) : []
         lock.lock()
         offsets[pattern.source] = found
         lock.unlock()
