@@ -226,8 +226,7 @@ struct CompiledRule: Sendable {
     /// In a project scan, a module with only a source or only a sink still exports summaries.
     func appliesInProject(to identifiers: Set<String>, projectImports: Bool) -> Bool {
         if let taint {
-            return projectImports || taint.sourceNames.isSatisfied(by: identifiers)
-                || taint.sinkNames.isSatisfied(by: identifiers)
+            return projectImports || taint.sourceNames.isSatisfied(by: identifiers) || taint.mayHoldSink(identifiers)
         }
         return required.isSatisfied(by: identifiers)
     }

@@ -23,6 +23,9 @@ struct RuleRelevance: Sendable {
         var calleeNames: Set<String> = []
         /// The project functions it calls in other modules, as (module, function).
         var projectCallees: [(module: String, function: String)] = []
+        /// The text of what it assigns to (`self.reset_token`, `session["csrf"]`), for sinks
+        /// known by a `metavariable-regex` on the target's name.
+        var assignedTargets: [String] = []
     }
 
     private(set) var facts: [String: Facts] = [:]
@@ -30,14 +33,18 @@ struct RuleRelevance: Sendable {
     private(set) var names: [String: Set<String>] = [:]
     /// The whole file's identifiers.
     private let fileIdentifiers: Set<String>
+    /// What the whole file assigns to (module level included).
+    private let fileAssignedTargets: [String]
 
     init(model: FileModel, index: FileIndex, project: ProjectView?, vocabulary: Set<String>) {
         fileIdentifiers = index.identifiers
+        fileAssignedTargets = IdentifierReader.assignedTargets(in: index.root, source: index.source)
         var scopes: [Int: Set<String>] = [:]
         let reader = IdentifierReader(aliases: index.aliases, vocabulary: vocabulary)
         reader.collectScopes(index.root.children, around: [], into: &scopes)
         for function in model.functions {
             var fact = reader.facts(of: function.node, model: model, project: project)
+            fact.assignedTargets = IdentifierReader.assignedTargets(in: function.node, source: index.source)
             fact.scope = scopes[function.node.range.start.offset] ?? []
             // The same key twice (a redefinition): either may run, so both count.
             if let earlier = facts[function.key] {
@@ -57,6 +64,11 @@ struct RuleRelevance: Sendable {
 
     /// The names each function's calls use, by function key.
     var calleeNames: [String: Set<String>] { facts.mapValues(\.calleeNames) }
+
+    /// Whether the file assigns to a name one of `sinks`' regexes accepts.
+    func assigns(to sinks: [MetavariableRegex]) -> Bool {
+        fileAssignedTargets.contains { target in sinks.contains { $0.matches(target) } }
+    }
 
     /// The keys of the functions `patterns` must analyse: those that mention the rule, and their
     /// callers in this file, to a fixpoint.
@@ -143,6 +155,24 @@ private struct IdentifierReader {
         }
     }
 
+    /// The source text of every assignment target under `root` (short ones: names, fields, entries).
+    static func assignedTargets(in root: PyNode, source: SourceText) -> [String] {
+        var out: [String] = []
+        root.walk { node in
+            let targets: ArraySlice<PyNode>
+            switch node.kind {
+            case .assign: targets = node.children.dropLast()
+            case .annAssign, .augAssign: targets = node.children.prefix(1)
+            default: return true
+            }
+            for target in targets where target.range.end.offset - target.range.start.offset <= 96 {
+                out.append(source.slice(from: target.range.start.offset, to: target.range.end.offset))
+            }
+            return true
+        }
+        return out
+    }
+
     func facts(of function: PyNode, model: FileModel, project: ProjectView?) -> RuleRelevance.Facts {
         var out = RuleRelevance.Facts()
         out.header = identifiers(of: function.children.dropLast())
@@ -185,6 +215,9 @@ struct RelevanceNames: Sendable {
     private var scopedSinks: [Set<String>] = []
     /// Sinks known by what a `metavariable-value` needs, matched on the whole file.
     private var fileSinks: [Set<String>] = []
+    /// `$NAME = $VALUE` sinks whose `$NAME` must match a regex (a secret's name): a function is
+    /// relevant when it assigns to such a name.
+    private(set) var targetSinks: [MetavariableRegex] = []
     /// Every identifier the checks use; what ``RuleRelevance`` keeps of a function.
     private(set) var vocabulary: Set<String> = RelevanceNames.pathGuardNames
 
@@ -220,6 +253,10 @@ struct RelevanceNames: Sendable {
             }
             // `$S[$K] = $V` where `$S` must come from `get_session(...)`: that value may be made
             // anywhere in the file, so a file that mentions it makes every function relevant.
+            if let regex = sink.targetRegex {
+                targetSinks.append(regex)
+                continue
+            }
             let fileWide = sink.valueIdentifiers
             if !fileWide.isEmpty {
                 fileSinks.append(fileWide)
@@ -266,6 +303,9 @@ struct RelevanceNames: Sendable {
         for id in fact.header {
             if let alternatives = headerTriggers[id], alternatives.contains(where: { $0.isSubset(of: fact.header) }) { return true }
         }
+        if !targetSinks.isEmpty, fact.assignedTargets.contains(where: { target in targetSinks.contains { $0.matches(target) } }) {
+            return true
+        }
         if !scopedSinks.isEmpty {
             let around = fact.identifiers.union(fact.scope)
             if scopedSinks.contains(where: { $0.isSubset(of: around) }) { return true }
@@ -284,5 +324,17 @@ extension TaintSink {
             out.formUnion(alternatives.dropFirst().reduce(first) { $0.intersection($1) })
         }
         return out
+    }
+}
+
+extension TaintSink {
+    /// For `$NAME = $VALUE` with a `metavariable-regex` on `$NAME`: that regex (which names can
+    /// be sinks); nil for any other sink.
+    var targetRegex: MetavariableRegex? {
+        guard pattern.tree.kind == .assign, pattern.tree.children.count == 2, let target = pattern.tree.children.first,
+            target.kind == .name, let name = target.text, name.hasPrefix("$")
+        else { return nil }
+        for case .metavariableRegex(let variable, let regex) in conditions where variable == name { return regex }
+        return nil
     }
 }

@@ -82,6 +82,13 @@ struct TaintAnalyzer {
         self.givenCalleeNames = calleeNames
     }
 
+    /// Whether the file assigns to a name one of the rule's sinks accepts (any, without shared facts).
+    private var assignsToSinkName: Bool {
+        let regexes = patterns.relevance.targetSinks
+        guard !regexes.isEmpty else { return false }
+        return shared?.relevance.assigns(to: regexes) ?? true
+    }
+
     /// Which functions this rule analyses itself, from the file's shared facts.
     private mutating func resolveRelevance() {
         guard let shared, relevant == nil else { return }
@@ -96,15 +103,14 @@ struct TaintAnalyzer {
         // module can matter to the rule (a source, a sink or a sanitizer in it); otherwise the
         // rule-free summary (``summariseForImporters``) speaks for it.
         let exported = project?.exported ?? []
+        let mayHoldSink = patterns.sinkNames.isSatisfied(by: index.identifiers) || assignsToSinkName
         let exporting =
             !exported.isEmpty
-            && (!sourceOffsets.isEmpty || patterns.sinkNames.isSatisfied(by: index.identifiers)
-                || patterns.sanitizerNames.isSatisfied(by: index.identifiers))
+            && (!sourceOffsets.isEmpty || mayHoldSink || patterns.sanitizerNames.isSatisfied(by: index.identifiers))
         // No flow starts in a file without a source or a helper that returns one, and none ends
         // in a file without a sink or a project helper that has this rule's own summary: then
         // only what importers see matters.
-        let reachesSink =
-            patterns.sinkNames.isSatisfied(by: index.identifiers) || (project?.importsRuleSpecificSummary(ruleId) ?? false)
+        let reachesSink = mayHoldSink || (project?.importsRuleSpecificSummary(ruleId) ?? false)
         if (sourceOffsets.isEmpty && !importsSource) || !reachesSink {
             if exporting {
                 resolveRelevance()

@@ -9,6 +9,7 @@ struct TaintPatterns: Sendable {
     let sinks: KindIndex<TaintSink>
     /// What a file must mention for any source (resp. sink) to match.
     let sourceNames: IdentifierRequirement
+    /// (Sinks on a name a regex accepts are not in `sinkNames`: see ``RelevanceNames/targetSinks``.)
     let sinkNames: IdentifierRequirement
     /// What a function must mention for this rule to analyse it itself.
     let relevance: RelevanceNames
@@ -42,6 +43,8 @@ struct TaintPatterns: Sendable {
         // A sink with `pattern-inside` needs the identifiers of both (`$C.get` alone is everywhere).
         var sinkSets: [Set<String>]? = []
         for sink in spec.sinks {
+            // Assignments to a secret's name are found by the name (``RuleRelevance/assigns(to:)``).
+            if sink.targetRegex != nil { continue }
             var ids = PatternIndexKey.requiredIdentifiers(sink.pattern.tree)
             if let inside = sink.inside { ids.formUnion(PatternIndexKey.requiredIdentifiers(inside.tree)) }
             ids.formUnion(sink.valueIdentifiers)
@@ -64,7 +67,12 @@ struct TaintPatterns: Sendable {
 
     /// Whether the file could hold a flow at all.
     func applies(to identifiers: Set<String>) -> Bool {
-        sourceNames.isSatisfied(by: identifiers) && sinkNames.isSatisfied(by: identifiers)
+        sourceNames.isSatisfied(by: identifiers) && mayHoldSink(identifiers)
+    }
+
+    /// Whether a file with `identifiers` may hold a sink (one on a secret's name always may).
+    func mayHoldSink(_ identifiers: Set<String>) -> Bool {
+        !relevance.targetSinks.isEmpty || sinkNames.isSatisfied(by: identifiers)
     }
 }
 
