@@ -120,7 +120,12 @@ struct TaintAnalyzer {
             return
         }
         resolveRelevance()
-        seedRuleFree(covering: model.functions.filter { model.isCalled($0, index) } + (exporting ? exported : []))
+        // Only what the relevant functions call needs a summary from outside the rule.
+        let calledByRelevant = relevant.map { keys in
+            reachable(from: model.functions.filter { keys.contains($0.key) }).filter { !keys.contains($0.key) }
+        }
+        seedRuleFree(
+            covering: calledByRelevant ?? (model.functions.filter { model.isCalled($0, index) } + (exporting ? exported : [])))
         computeSummaries(also: exporting ? exported : [])
         reporting = true
         // A method may read what another stored from a source (`self.x`): when a pass learns
