@@ -289,10 +289,30 @@ struct DataflowTests {
             "app/helpers/__init__.py": "",
         ]
         let names = ["app/views.py", "app/helpers/utils.py", "app/helpers/__init__.py"]
-        let results = engine.scanProject(files: names, read: { files[$0] }, progress: { _ in }, workers: 1)
+        let results = engine.scanProject(
+            files: names, read: { files[$0] }, progress: { _ in }, workers: 1, dependenciesFirst: false)
         let views = try #require(results[0])
         #expect(views.findings.map(\.ruleId) == ["test.audit"])
         #expect(views.findings.first?.location.startLine == 6)
     }
-}
 
+    @Test("a file scanned after all it imports is final: no second round, the same findings")
+    func dependencyOrderNeedsNoSecondRound() throws {
+        let files = [
+            "app/views.py":
+                "import os\nfrom flask import request\nfrom helpers.utils import run, clean\n\ndef view():\n    run(request.args['c'])\n    os.system(clean(request.args['d']))\n",
+            "app/helpers/utils.py":
+                "import os, shlex\n\ndef run(cmd):\n    os.system('echo ' + cmd)\n\ndef clean(value):\n    return shlex.quote(value)\n",
+            "app/helpers/__init__.py": "",
+        ]
+        let engine = try engine(rule: Self.rule)
+        let names = files.keys.sorted()
+        let ordered = engine.scanProject(
+            files: names, read: { files[$0] }, progress: { _ in }, workers: 1, dependenciesFirst: true)
+        let unordered = engine.scanProject(
+            files: names, read: { files[$0] }, progress: { _ in }, workers: 1, dependenciesFirst: false)
+        let views = names.firstIndex(of: "app/views.py")!
+        #expect(ordered[views]?.findings.compactMap(\.location.startLine) == [6])
+        #expect(ordered[views]?.findings == unordered[views]?.findings)
+    }
+}

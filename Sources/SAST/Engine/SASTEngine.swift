@@ -74,31 +74,42 @@ public struct SASTEngine: Sendable {
         files: [String], read: @escaping @Sendable (String) -> String?,
         progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> [FileScanResult?] {
-        scanProject(files: files, read: read, progress: progress, workers: nil)
+        scanProject(files: files, read: read, progress: progress, workers: nil, dependenciesFirst: true)
     }
 
-    /// `workers`: how many files are scanned at once (nil: one per processor); one makes the
-    /// order of the first round that of `files`, for tests.
+    /// `workers`: how many files are scanned at once (nil: one per processor); one worker and
+    /// `dependenciesFirst: false` make the order of the first round that of `files`, for tests.
     func scanProject(
         files: [String], read: @escaping @Sendable (String) -> String?, progress: @escaping @Sendable (Int) -> Void,
-        workers: Int?
+        workers: Int?, dependenciesFirst: Bool
     ) -> [FileScanResult?] {
         let project = ProjectSummaries(files: files)
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
             if let text = read(files[i]) { project.noteImports(of: files[i], text: text) }
         }
         let results = Mutex<[FileScanResult?]>(Array(repeating: nil, count: files.count))
-        PyLargeStack.concurrentPerform(iterations: files.count, workers: workers) { i in
+        let complete = Mutex<[Bool]>(Array(repeating: false, count: files.count))
+        // Imported modules first: a file analysed after all it imports was final is final too.
+        let order = dependenciesFirst ? project.dependenciesFirst(files) : Array(files.indices)
+        PyLargeStack.concurrentPerform(iterations: files.count, workers: workers) { n in
+            let i = order[n]
             guard let text = read(files[i]) else { return }
+            let finalBefore = project.finalModules()
             let result = scan(file: files[i], source: text, project: project)
+            if result.importedModules.isSubset(of: finalBefore), result.parseError == nil {
+                if let module = ProjectSummaries.moduleName(files[i]) { project.markFinal(module) }
+                complete.withLock { $0[i] = true }
+            }
             results.withLock { $0[i] = result }
             progress(i)
         }
         let first = results.withLock { $0 }
+        let finished = complete.withLock { $0 }
         // Only flows can change: files with a source that import a module with summaries, and
-        // files that import a helper returning a source. Their taint rules run again.
+        // files that import a helper returning a source, unless all they import was final
+        // before they ran. Their taint rules run again.
         let again = files.indices.filter { i in
-            guard let result = first[i], !result.importedModules.isEmpty else { return false }
+            guard !finished[i], let result = first[i], !result.importedModules.isEmpty else { return false }
             return result.hasSources && project.hasAnySummary(inAny: result.importedModules)
                 || project.hasAnySourceSummary(inAny: result.importedModules)
         }

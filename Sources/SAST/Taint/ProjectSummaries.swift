@@ -20,6 +20,10 @@ public final class ProjectSummaries: @unchecked Sendable {
     /// Names a package's `__init__` imports from one of its modules (`from .base import f` in
     /// `pkg/__init__.py`): `pkg.f` → `pkg.base`, so `from pkg import f` finds the summary.
     private var reexports: [String: String] = [:]
+    /// The scanned modules each file imports, from its text.
+    private var importsOf: [String: Set<String>] = [:]
+    /// Modules whose summaries no later round would change.
+    private var final: Set<String> = []
     private var table: [String: [String: [String: Found]]] = [:]
     /// Per rule, the modules with a function that returns a source.
     private var sourceModules: [String: Set<String>] = [:]
@@ -75,6 +79,51 @@ public final class ProjectSummaries: @unchecked Sendable {
         lock.lock()
         for (target, names) in found { exported[target, default: []].formUnion(names) }
         reexports.merge(passedOn) { first, _ in first }
+        importsOf[file] = Set(found.keys)
+        lock.unlock()
+    }
+
+    /// The scanned modules a file imports, from its text (``noteImports(of:text:)``).
+    func imports(of file: String) -> Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return importsOf[file] ?? []
+    }
+
+    /// `files` ordered so that, outside import cycles, a module comes after those it imports:
+    /// a file analysed after everything it imports needs no second round.
+    public func dependenciesFirst(_ files: [String]) -> [Int] {
+        var indexOfModule: [String: Int] = [:]
+        for (i, file) in files.enumerated() { if let name = Self.moduleName(file) { indexOfModule[name] = i } }
+        var order: [Int] = []
+        var visited = [Bool](repeating: false, count: files.count)
+        for root in files.indices where !visited[root] {
+            visited[root] = true
+            var stack: [(Int, [Int])] = [(root, imports(of: files[root]).compactMap { indexOfModule[$0] })]
+            while !stack.isEmpty {
+                if let next = stack[stack.count - 1].1.popLast() {
+                    guard !visited[next] else { continue }
+                    visited[next] = true
+                    stack.append((next, imports(of: files[next]).compactMap { indexOfModule[$0] }))
+                } else {
+                    order.append(stack.removeLast().0)
+                }
+            }
+        }
+        return order
+    }
+
+    /// The modules whose summaries are final: analysed after every module they import was final.
+    func finalModules() -> Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return final
+    }
+
+    /// Records that `module`'s summaries are final.
+    func markFinal(_ module: String) {
+        lock.lock()
+        final.insert(module)
         lock.unlock()
     }
 
