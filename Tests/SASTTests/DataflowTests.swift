@@ -242,15 +242,18 @@ struct DataflowTests {
         #expect(finding.codeFlow.compactMap(\.location.startLine) == [9, 9, 10, 6, 10])
     }
 
+    /// A view that runs a command through one helper and quotes it through another, in a package.
+    static let helperProject = [
+        "app/views.py":
+            "import os\nfrom flask import request\nfrom helpers.utils import run, clean\n\ndef view():\n    run(request.args['c'])\n    os.system(clean(request.args['d']))\n",
+        "app/helpers/utils.py":
+            "import os, shlex\n\ndef run(cmd):\n    os.system('echo ' + cmd)\n\ndef clean(value):\n    return shlex.quote(value)\n",
+        "app/helpers/__init__.py": "",
+    ]
+
     @Test("a flow across modules of a project is followed through the import")
     func crossFile() throws {
-        let files = [
-            "app/views.py":
-                "import os\nfrom flask import request\nfrom helpers.utils import run, clean\n\ndef view():\n    run(request.args['c'])\n    os.system(clean(request.args['d']))\n",
-            "app/helpers/utils.py":
-                "import os, shlex\n\ndef run(cmd):\n    os.system('echo ' + cmd)\n\ndef clean(value):\n    return shlex.quote(value)\n",
-            "app/helpers/__init__.py": "",
-        ]
+        let files = Self.helperProject
         let engine = try engine(rule: Self.rule)
         let names = files.keys.sorted()
         let results = engine.scanProject(files: names, read: { files[$0] })
@@ -260,26 +263,26 @@ struct DataflowTests {
         #expect(flow.last?.location.file == "app/helpers/utils.py" && flow.last?.location.startLine == 4)
     }
 
-    @Test("a proven flow supersedes the audit finding on the same line")
-    func supersedes() throws {
+    /// An audit of `os.system` and the taint rule, sharing CWE 78.
+    static func auditAndFlowEngine() throws -> SASTEngine {
         let audit = try RuleLoader.parse(
             "id: test.audit\nmessage: system\nseverity: medium\nconfidence: low\nlanguages: [python]\ncwe: [78]\npattern: os.system(...)\n",
             file: "a.yaml")
         let taint = try RuleLoader.parse(
             "id: test.taint\nmessage: flow\nseverity: high\nlanguages: [python]\ncwe: [78]\n" + Self.rule, file: "t.yaml")
-        let engine = SASTEngine(rules: try RuleSet(rules: [audit, taint]))
+        return SASTEngine(rules: try RuleSet(rules: [audit, taint]))
+    }
+
+    @Test("a proven flow supersedes the audit finding on the same line")
+    func supersedes() throws {
+        let engine = try Self.auditAndFlowEngine()
         let found = engine.scan(file: "a.py", source: Self.prelude + "os.system(request.args['c'])\nos.system(x)\n").findings
         #expect(found.map(\.ruleId) == ["test.taint", "test.audit"])
     }
 
     @Test("a flow the second round of a project scan disproves gives back the audit it hid")
     func supersededAuditComesBack() throws {
-        let audit = try RuleLoader.parse(
-            "id: test.audit\nmessage: system\nseverity: medium\nconfidence: low\nlanguages: [python]\ncwe: [78]\npattern: os.system(...)\n",
-            file: "a.yaml")
-        let taint = try RuleLoader.parse(
-            "id: test.taint\nmessage: flow\nseverity: high\nlanguages: [python]\ncwe: [78]\n" + Self.rule, file: "t.yaml")
-        let engine = SASTEngine(rules: try RuleSet(rules: [audit, taint]))
+        let engine = try Self.auditAndFlowEngine()
         // The view is scanned first, before the helper's summary (it quotes) is published: the
         // first round sees a flow, the second none.
         let files = [
@@ -298,13 +301,7 @@ struct DataflowTests {
 
     @Test("a file scanned after all it imports is final: no second round, the same findings")
     func dependencyOrderNeedsNoSecondRound() throws {
-        let files = [
-            "app/views.py":
-                "import os\nfrom flask import request\nfrom helpers.utils import run, clean\n\ndef view():\n    run(request.args['c'])\n    os.system(clean(request.args['d']))\n",
-            "app/helpers/utils.py":
-                "import os, shlex\n\ndef run(cmd):\n    os.system('echo ' + cmd)\n\ndef clean(value):\n    return shlex.quote(value)\n",
-            "app/helpers/__init__.py": "",
-        ]
+        let files = Self.helperProject
         let engine = try engine(rule: Self.rule)
         let names = files.keys.sorted()
         let ordered = engine.scanProject(
