@@ -212,6 +212,11 @@ struct DataflowTests {
             "class U:\n    @classmethod\n    def run(cls, c):\n        os.system(shlex.quote(c))\ndef view():\n    U.run(request.args['c'])\n"
         ),
         (
+            "inherited constructor reaches the sink",
+            "class Base:\n    def __init__(self, cmd):\n        os.system(cmd)\nclass Job(Base):\n    pass\ndef view():\n    Job(request.args['c'])\n",
+            "class Base:\n    def __init__(self, cmd):\n        os.system(shlex.quote(cmd))\nclass Job(Base):\n    pass\ndef view():\n    Job(request.args['c'])\n"
+        ),
+        (
             "class constant allow-list",
             "class V:\n    ALLOWED = ['ls']\n    def get(self):\n        c = request.args['c']\n        if c in self.OTHER:\n            os.system(c)\n",
             "class V:\n    ALLOWED = ['ls']\n    def get(self):\n        c = request.args['c']\n        if c in self.ALLOWED:\n            os.system(c)\n"

@@ -141,6 +141,13 @@ struct FileModel: Sendable {
         return nil
     }
 
+    /// The classes of this file whose construction runs `initializer` (its own, and subclasses'
+    /// that inherit it).
+    func constructors(of initializer: Function) -> [String] {
+        guard initializer.node.text == "__init__", initializer.className != nil else { return [] }
+        return classes.keys.filter { method("__init__", of: $0)?.key == initializer.key }
+    }
+
     /// A class constant of `className` (or a base), when no method assigns the attribute.
     func classConstant(_ name: String, of className: String) -> AbstractValue? {
         var seen: Set<String> = []
@@ -157,7 +164,10 @@ struct FileModel: Sendable {
     /// Whether a summary of `function` can be used: the file calls it (by name or as a method).
     func isCalled(_ function: Function, _ index: FileIndex) -> Bool {
         guard let name = function.node.text else { return false }
-        if name == "__init__", let className = function.className { return index.callsByName[className] != nil }
+        if name == "__init__", let className = function.className {
+            // `Job(...)` runs the `__init__` that `Job` inherits.
+            return constructors(of: function).contains { index.callsByName[$0] != nil } || index.callsByName[className] != nil
+        }
         return index.callsByName[name] != nil
     }
 }

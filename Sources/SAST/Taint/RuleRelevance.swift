@@ -57,7 +57,7 @@ struct RuleRelevance: Sendable {
             facts[function.key] = fact
             var called: Set<String> = []
             if let name = function.node.text { called.insert(name) }
-            if function.node.text == "__init__", let className = function.className { called.insert(className) }
+            called.formUnion(model.constructors(of: function))
             names[function.key, default: []].formUnion(called)
         }
     }

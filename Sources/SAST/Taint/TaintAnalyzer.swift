@@ -182,7 +182,7 @@ struct TaintAnalyzer {
         for function in wanted where summaries[function.key] == nil {
             summaries[function.key] = FunctionSummary(parameters: [], isMethod: function.isMethod)
         }
-        let ordered = Self.calleesFirst(wanted, callees)
+        let ordered = Self.calleesFirst(wanted, callees, model: model)
         var pending = ordered
         for _ in 0..<4 {
             var changedAt: [String: Int] = [:]
@@ -215,7 +215,7 @@ struct TaintAnalyzer {
         var byName: [String: [FileModel.Function]] = [:]
         for function in model.functions {
             if let name = function.node.text { byName[name, default: []].append(function) }
-            if function.node.text == "__init__", let className = function.className { byName[className, default: []].append(function) }
+            for className in model.constructors(of: function) { byName[className, default: []].append(function) }
         }
         var seen = Set(roots.map(\.key))
         var out = roots
@@ -246,11 +246,13 @@ struct TaintAnalyzer {
     }
 
     /// `functions` ordered so that, outside cycles, a function comes after those it calls.
-    static func calleesFirst(_ functions: [FileModel.Function], _ callees: [String: Set<String>]) -> [FileModel.Function] {
+    static func calleesFirst(
+        _ functions: [FileModel.Function], _ callees: [String: Set<String>], model: FileModel
+    ) -> [FileModel.Function] {
         var byName: [String: [Int]] = [:]
         for (i, function) in functions.enumerated() {
             if let name = function.node.text { byName[name, default: []].append(i) }
-            if function.node.text == "__init__", let className = function.className { byName[className, default: []].append(i) }
+            for className in model.constructors(of: function) { byName[className, default: []].append(i) }
         }
         var order: [FileModel.Function] = []
         var visited = [Bool](repeating: false, count: functions.count)
