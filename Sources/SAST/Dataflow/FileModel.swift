@@ -31,6 +31,9 @@ struct FileModel: Sendable {
     private(set) var importedModules: Set<String> = []
     /// Names bound by relative imports: `clean` → `.utils.clean` (resolved against the package later).
     private(set) var relativeImports: [String: String] = [:]
+    /// The functions a call by each name may run: a function by its name, an `__init__` also by
+    /// the classes constructed with it (``constructors(of:)``).
+    private(set) var functionsByCallName: [String: [Function]] = [:]
 
     init(root: PyNode) {
         var assignments: [String: Int] = [:]
@@ -67,6 +70,9 @@ struct FileModel: Sendable {
         }
         importedModules = imported
         relativeImports = relative
+        for function in functions {
+            for name in callNames(of: function) { functionsByCallName[name, default: []].append(function) }
+        }
         for (name, constant) in literal where assignments[name] == 1 && !rebound.contains(name) {
             constants[name] = constant
         }
@@ -139,6 +145,14 @@ struct FileModel: Sendable {
             queue += classes[current]?.bases.compactMap { $0.split(separator: ".").last.map(String.init) } ?? []
         }
         return nil
+    }
+
+    /// The names a call may use to run `function`: its own, and for an `__init__` the classes
+    /// constructed with it.
+    func callNames(of function: Function) -> Set<String> {
+        var names = Set(constructors(of: function))
+        if let name = function.node.text { names.insert(name) }
+        return names
     }
 
     /// The classes of this file whose construction runs `initializer` (its own, and subclasses'

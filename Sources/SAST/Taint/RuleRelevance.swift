@@ -29,7 +29,7 @@ struct RuleRelevance: Sendable {
     }
 
     private(set) var facts: [String: Facts] = [:]
-    /// The names a call can use for each function: its own, and its class's for `__init__`.
+    /// The names a call can use for each function (``FileModel/callNames(of:)``).
     private(set) var names: [String: Set<String>] = [:]
     /// The whole file's identifiers.
     private let fileIdentifiers: Set<String>
@@ -43,8 +43,7 @@ struct RuleRelevance: Sendable {
         let reader = IdentifierReader(aliases: index.aliases, vocabulary: vocabulary)
         reader.collectScopes(index.root.children, around: [], into: &scopes)
         for function in model.functions {
-            var fact = reader.facts(of: function.node, model: model, project: project)
-            fact.assignedTargets = IdentifierReader.assignedTargets(in: function.node, source: index.source)
+            var fact = reader.facts(of: function.node, model: model, project: project, source: index.source)
             fact.scope = scopes[function.node.range.start.offset] ?? []
             // The same key twice (a redefinition): either may run, so both count.
             if let earlier = facts[function.key] {
@@ -53,12 +52,10 @@ struct RuleRelevance: Sendable {
                 fact.scope.formUnion(earlier.scope)
                 fact.calleeNames.formUnion(earlier.calleeNames)
                 fact.projectCallees += earlier.projectCallees
+                fact.assignedTargets += earlier.assignedTargets
             }
             facts[function.key] = fact
-            var called: Set<String> = []
-            if let name = function.node.text { called.insert(name) }
-            called.formUnion(model.constructors(of: function))
-            names[function.key, default: []].formUnion(called)
+            names[function.key, default: []].formUnion(model.callNames(of: function))
         }
     }
 
@@ -159,27 +156,33 @@ private struct IdentifierReader {
     static func assignedTargets(in root: PyNode, source: SourceText) -> [String] {
         var out: [String] = []
         root.walk { node in
-            let targets: ArraySlice<PyNode>
-            switch node.kind {
-            case .assign: targets = node.children.dropLast()
-            case .annAssign, .augAssign: targets = node.children.prefix(1)
-            default: return true
-            }
-            for target in targets where target.range.end.offset - target.range.start.offset <= 96 {
-                out.append(source.slice(from: target.range.start.offset, to: target.range.end.offset))
-            }
+            addTargets(of: node, to: &out, source: source)
             return true
         }
         return out
     }
 
-    func facts(of function: PyNode, model: FileModel, project: ProjectView?) -> RuleRelevance.Facts {
+    /// The text of what `node` assigns to, when it is an assignment.
+    static func addTargets(of node: PyNode, to out: inout [String], source: SourceText) {
+        let targets: ArraySlice<PyNode>
+        switch node.kind {
+        case .assign: targets = node.children.dropLast()
+        case .annAssign, .augAssign: targets = node.children.prefix(1)
+        default: return
+        }
+        for target in targets where target.range.end.offset - target.range.start.offset <= 96 {
+            out.append(source.slice(from: target.range.start.offset, to: target.range.end.offset))
+        }
+    }
+
+    func facts(of function: PyNode, model: FileModel, project: ProjectView?, source: SourceText) -> RuleRelevance.Facts {
         var out = RuleRelevance.Facts()
         out.header = identifiers(of: function.children.dropLast())
         add(function, to: &out.header)
         var imported: Set<String> = []
         function.walk { node in
             add(node, to: &out.identifiers)
+            Self.addTargets(of: node, to: &out.assignedTargets, source: source)
             guard node.kind == .call, let callee = node.children.first else { return true }
             if let text = callee.text, callee.kind == .name || callee.kind == .attribute { out.calleeNames.insert(text) }
             guard project != nil else { return true }

@@ -22,8 +22,8 @@ struct TaintAnalyzer {
 
     private(set) var summaries: [String: FunctionSummary] = [:]
     /// The functions this rule analyses itself (nil: all); the others keep their seeded
-    /// rule-free summaries (see ``RuleRelevance``).
-    /// Resolved when the analysis needs it (``resolveRelevance()``): many files need none.
+    /// rule-free summaries (see ``RuleRelevance``). Resolved only when the analysis needs it
+    /// (``resolveRelevance()``): many files need none.
     private(set) var relevant: Set<String>?
     /// The names each function's calls use, when given (``shared`` has them otherwise).
     private let givenCalleeNames: [String: Set<String>]?
@@ -101,7 +101,7 @@ struct TaintAnalyzer {
         let importsSource = project?.importsSourceSummary(ruleId: ruleId) ?? false
         // In a project, the functions other modules import are summarised for them when this
         // module can matter to the rule (a source, a sink or a sanitizer in it); otherwise the
-        // rule-free summary (``summariseForImporters``) speaks for it.
+        // rule-free summary the engine publishes speaks for them.
         let exported = project?.exported ?? []
         let mayHoldSink = patterns.sinkNames.isSatisfied(by: index.identifiers) || assignsToSinkName
         let exporting =
@@ -121,11 +121,12 @@ struct TaintAnalyzer {
         }
         resolveRelevance()
         // Only what the relevant functions call needs a summary from outside the rule.
-        let calledByRelevant = relevant.map { keys in
-            reachable(from: model.functions.filter { keys.contains($0.key) }).filter { !keys.contains($0.key) }
+        if let relevant {
+            seedRuleFree(
+                covering: reachable(from: model.functions.filter { relevant.contains($0.key) }).filter {
+                    !relevant.contains($0.key)
+                })
         }
-        seedRuleFree(
-            covering: calledByRelevant ?? (model.functions.filter { model.isCalled($0, index) } + (exporting ? exported : [])))
         computeSummaries(also: exporting ? exported : [])
         reporting = true
         // A method may read what another stored from a source (`self.x`): when a pass learns
@@ -212,17 +213,12 @@ struct TaintAnalyzer {
 
     /// `roots` and the file's functions they call, directly or not (by the names calls use).
     private func reachable(from roots: [FileModel.Function]) -> [FileModel.Function] {
-        var byName: [String: [FileModel.Function]] = [:]
-        for function in model.functions {
-            if let name = function.node.text { byName[name, default: []].append(function) }
-            for className in model.constructors(of: function) { byName[className, default: []].append(function) }
-        }
         var seen = Set(roots.map(\.key))
         var out = roots
         var queue = roots
         while let next = queue.popLast() {
             for name in callees(of: next) {
-                for function in byName[name] ?? [] where seen.insert(function.key).inserted {
+                for function in model.functionsByCallName[name] ?? [] where seen.insert(function.key).inserted {
                     out.append(function)
                     queue.append(function)
                 }
@@ -251,8 +247,7 @@ struct TaintAnalyzer {
     ) -> [FileModel.Function] {
         var byName: [String: [Int]] = [:]
         for (i, function) in functions.enumerated() {
-            if let name = function.node.text { byName[name, default: []].append(i) }
-            for className in model.constructors(of: function) { byName[className, default: []].append(i) }
+            for name in model.callNames(of: function) { byName[name, default: []].append(i) }
         }
         var order: [FileModel.Function] = []
         var visited = [Bool](repeating: false, count: functions.count)
