@@ -113,7 +113,7 @@ let package = Package(
             name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Store", "Support", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
-        .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax"]),
+        .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax", "TestSupport"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "Store", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "AdaptersTests", dependencies: ["Adapters", "Documents", "Scan", "Findings", "Sandbox", "Support", "TestSupport"],

@@ -160,10 +160,15 @@ public struct SASTEngine: Sendable {
         let hasProjectImports = !(view?.importedModules.isEmpty ?? true) || !(view?.exported.isEmpty ?? true)
         let shared = SharedSummaries(
             index: index, model: model, project: view, ruleFree: taintShared.0, vocabulary: taintShared.1)
+        var lowercased: LowercasedText?
         for rule in compiled
         where view == nil
             ? rule.applies(to: index.identifiers) : rule.appliesInProject(to: index.identifiers, projectImports: hasProjectImports)
         {
+            if let needs = rule.textNeeds {
+                if lowercased == nil { lowercased = LowercasedText(text.bytes) }
+                guard lowercased!.mayContain(needs) else { continue }
+            }
             findings += rule.findings(
                 in: index, builder: builder, sourceCache: sourceCache, model: model, project: view, shared: shared)
         }
@@ -195,6 +200,8 @@ public struct SASTEngine: Sendable {
 struct CompiledRule: Sendable {
     let rule: Rule
     let required: IdentifierRequirement
+    /// Literal text a file must contain for the rule to match (from its `metavariable-regex`).
+    let textNeeds: RegexLiterals?
     let taint: TaintPatterns?
 
     init(_ rule: Rule, sharedSanitizers: Set<String> = []) {
@@ -202,9 +209,11 @@ struct CompiledRule: Sendable {
         switch rule.mode {
         case .search(let formula):
             required = IdentifierRequirement(alternatives: Self.required(formula))
+            textNeeds = formula.textRequirement.flatMap { $0.required.isEmpty ? nil : $0 }
             taint = nil
         case .taint(let spec):
             required = .always
+            textNeeds = nil
             taint = TaintPatterns(spec, cwe: rule.cwe, sharedSanitizers: sharedSanitizers)
         }
     }

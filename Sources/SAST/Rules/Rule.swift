@@ -57,6 +57,8 @@ public struct MetavariableRegex: Sendable, Hashable {
     /// `$ALL` to the group's text, as in Semgrep.
     public let captureNames: [String]
     private let compiled: RegexBox
+    /// Literal text every match contains: most texts are rejected without running the expression.
+    let literals: RegexLiterals
 
     /// Compiles `source` (Python's `(?P<NAME>` spelling of named groups is accepted); throws when
     /// it is not a valid expression.
@@ -65,10 +67,19 @@ public struct MetavariableRegex: Sendable, Hashable {
         let icu = RegexGroupNames.icuSpelling(source)
         self.captureNames = RegexGroupNames.metavariableGroups(in: icu)
         self.compiled = RegexBox(try NSRegularExpression(pattern: icu))
+        self.literals = RegexLiterals(pattern: icu)
     }
 
     /// Whether `text` matches at its start (as Python's `re.match` does).
-    public func matches(_ text: String) -> Bool { compiled.matches(text) }
+    public func matches(_ text: String) -> Bool { literals.mayMatch(text) && compiled.matches(text) }
+
+    /// Whether the bytes `[from, to)` of `bytes` may match; false means they certainly do not.
+    func mayMatch(_ bytes: [UInt8], from: Int, to: Int) -> Bool {
+        if literals.required.isEmpty { return true }
+        return bytes.withUnsafeBufferPointer { all in
+            literals.mayMatch(UnsafeBufferPointer(rebasing: all[max(0, from)..<min(max(from, to), all.count)]))
+        }
+    }
 
     /// The text of each group in `captureNames` when `text` matches at its start (a group that
     /// took no part binds the empty string); nil when it does not match.

@@ -1,0 +1,521 @@
+/// The literal text every match of a regular expression must contain, so that most texts are
+/// rejected by a byte search instead of running the expression (the prefilter RE2, ripgrep and
+/// Semgrep use).
+///
+/// `required` is a conjunction of disjunctions: for each entry, a matched text contains at least
+/// one of its strings. Strings are UTF-8 with ASCII letters lowercased and are compared with a
+/// haystack lowercased the same way, so a case-insensitive expression needs no special case for
+/// ASCII. Unknown or unusual syntax (comment mode, nested sets, escapes this reader does not
+/// know) yields no requirement at all: the prefilter is sound, never complete.
+struct RegexLiterals: Sendable, Hashable {
+    /// Each entry: one of these strings occurs in every text the expression matches.
+    let required: [[[UInt8]]]
+    /// `(?i)` somewhere: ICU folds some non-ASCII letters to ASCII ones (the Kelvin sign to `k`),
+    /// so a haystack with non-ASCII bytes is never rejected.
+    let caseInsensitive: Bool
+
+    /// No requirement: every text may match.
+    static let none = RegexLiterals(required: [], caseInsensitive: false)
+
+    /// The requirement of an ICU expression (as `NSRegularExpression` reads it).
+    init(pattern: String) {
+        var reader = RegexLiteralReader(Array(pattern.unicodeScalars))
+        guard let info = reader.readAll() else {
+            self = .none
+            return
+        }
+        var sets = info.required
+        if let exact = info.exact { sets.append(exact) }
+        let usable = sets.filter { set in
+            !set.isEmpty && !set.contains([]) && !(reader.caseInsensitive && set.contains { $0.contains { $0 >= 0x80 } })
+        }
+        self.init(required: RegexLiteralReader.strongest(usable, keep: 3), caseInsensitive: reader.caseInsensitive)
+    }
+
+    /// What every one of `parts` requires.
+    init(allOf parts: [RegexLiterals]) {
+        self.init(
+            required: RegexLiteralReader.strongest(parts.flatMap { $0.required.map(Set.init) }, keep: 4),
+            caseInsensitive: parts.contains { $0.caseInsensitive })
+    }
+
+    /// What any one of `parts` requires: one string of each part's strongest set.
+    init(anyOf parts: [RegexLiterals]) {
+        var union = Set<[UInt8]>()
+        for part in parts {
+            guard let best = RegexLiteralReader.strongest(part.required.map(Set.init), keep: 1).first else {
+                self = .none
+                return
+            }
+            union.formUnion(best)
+        }
+        self.init(required: union.isEmpty ? [] : [union], caseInsensitive: parts.contains { $0.caseInsensitive })
+    }
+
+    private init(required: [Set<[UInt8]>], caseInsensitive: Bool) {
+        // Shortest strings first: they are found soonest.
+        self.required = required.map { $0.sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) } }
+        self.caseInsensitive = caseInsensitive
+    }
+
+    /// Whether the expression can match `text`; false means it certainly does not.
+    func mayMatch(_ text: String) -> Bool {
+        if required.isEmpty { return true }
+        var text = text
+        return text.withUTF8 { mayMatch($0) }
+    }
+
+    /// Whether the expression can match the text with these UTF-8 bytes.
+    func mayMatch(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        if required.isEmpty { return true }
+        if caseInsensitive, bytes.contains(where: { $0 >= 0x80 }) { return true }
+        for alternatives in required where !alternatives.contains(where: { Self.occurs($0, in: bytes) }) {
+            return false
+        }
+        return true
+    }
+
+    /// Whether `needle` (lowercased) occurs in `haystack` compared with ASCII letters lowercased.
+    static func occurs(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count else { return needle.isEmpty }
+        var i = 0
+        let last = haystack.count - needle.count
+        while i <= last {
+            if lower(haystack[i]) == first {
+                var j = 1
+                while j < needle.count, lower(haystack[i + j]) == needle[j] { j += 1 }
+                if j == needle.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+
+    /// ASCII lowercase; other bytes unchanged.
+    @inline(__always) static func lower(_ byte: UInt8) -> UInt8 {
+        byte &- 0x41 < 26 ? byte | 0x20 : byte
+    }
+}
+
+/// What one piece of an expression tells about the text it matches.
+private struct LiteralInfo {
+    /// Every string the piece can match, when they are few (lowercased); `[]` stands for the
+    /// empty match of an optional piece or an assertion.
+    var exact: Set<[UInt8]>?
+    /// Sets of which one string occurs in every match of the piece.
+    var required: [Set<[UInt8]>] = []
+
+    static let empty = LiteralInfo(exact: [[]])
+    static let unknown = LiteralInfo(exact: nil)
+}
+
+/// A recursive-descent reader of ICU regular-expression syntax that keeps only literals.
+/// Returns nil for anything it does not understand.
+private struct RegexLiteralReader {
+    private let scalars: [Unicode.Scalar]
+    private var at = 0
+    private(set) var caseInsensitive = false
+
+    /// Products larger than this stop being enumerated.
+    static let maximumStrings = 64
+    static let maximumLength = 32
+
+    init(_ scalars: [Unicode.Scalar]) { self.scalars = scalars }
+
+    mutating func readAll() -> LiteralInfo? {
+        guard let info = alternation(), at == scalars.count else { return nil }
+        return info
+    }
+
+    private var peek: Unicode.Scalar? { at < scalars.count ? scalars[at] : nil }
+
+    private mutating func next() -> Unicode.Scalar? {
+        guard at < scalars.count else { return nil }
+        at += 1
+        return scalars[at - 1]
+    }
+
+    private mutating func alternation() -> LiteralInfo? {
+        guard var branches = concatenation().map({ [$0] }) else { return nil }
+        while peek == "|" {
+            at += 1
+            guard let branch = concatenation() else { return nil }
+            branches.append(branch)
+        }
+        if branches.count == 1 { return branches[0] }
+        var out = LiteralInfo.unknown
+        if branches.allSatisfy({ $0.exact != nil }) {
+            let union = branches.reduce(into: Set<[UInt8]>()) { $0.formUnion($1.exact!) }
+            if union.count <= Self.maximumStrings {
+                out.exact = union
+                return out
+            }
+        }
+        // Each branch's strongest set; one branch without any leaves the whole without.
+        var union = Set<[UInt8]>()
+        for branch in branches {
+            guard let best = Self.strongest(Self.candidates(branch), keep: 1).first else { return out }
+            union.formUnion(best)
+        }
+        if union.count <= Self.maximumStrings { out.required = [union] }
+        return out
+    }
+
+    private mutating func concatenation() -> LiteralInfo? {
+        var required: [Set<[UInt8]>] = []
+        var run: Set<[UInt8]> = [[]]
+        var whole: Set<[UInt8]>? = [[]]
+        while let c = peek, c != "|", c != ")" {
+            guard var item = atom() else { return nil }
+            guard let quantified = quantifier(&item) else { return nil }
+            item = quantified
+            required += item.required
+            if let exact = item.exact {
+                if let product = Self.product(run, exact) {
+                    run = product
+                } else {
+                    if !run.contains([]) { required.append(run) }
+                    run = exact
+                }
+                whole = whole.flatMap { Self.product($0, exact) }
+            } else {
+                if !run.contains([]) { required.append(run) }
+                run = [[]]
+                whole = nil
+            }
+        }
+        if !run.contains([]) { required.append(run) }
+        return LiteralInfo(exact: whole, required: Self.strongest(required.filter { !$0.contains([]) }, keep: 3))
+    }
+
+    /// Every concatenation of a string of `a` with one of `b`; nil when too many or too long.
+    private static func product(_ a: Set<[UInt8]>, _ b: Set<[UInt8]>) -> Set<[UInt8]>? {
+        guard a.count * b.count <= maximumStrings else { return nil }
+        var out = Set<[UInt8]>()
+        for x in a {
+            for y in b {
+                guard x.count + y.count <= maximumLength else { return nil }
+                out.insert(x + y)
+            }
+        }
+        return out
+    }
+
+    private static func candidates(_ info: LiteralInfo) -> [Set<[UInt8]>] {
+        var out = info.required
+        if let exact = info.exact, !exact.contains([]) { out.append(exact) }
+        return out
+    }
+
+    /// The most selective sets: longest shortest string, then fewest strings.
+    static func strongest(_ sets: [Set<[UInt8]>], keep: Int) -> [Set<[UInt8]>] {
+        var unique: [Set<[UInt8]>] = []
+        for set in sets where !set.isEmpty && !unique.contains(set) { unique.append(set) }
+        return Array(
+            unique.sorted { a, b in
+                let (la, lb) = (a.map(\.count).min() ?? 0, b.map(\.count).min() ?? 0)
+                if la != lb { return la > lb }
+                if a.count != b.count { return a.count < b.count }
+                return a.sorted { $0.lexicographicallyPrecedes($1) }.lexicographicallyPrecedes(
+                    b.sorted { $0.lexicographicallyPrecedes($1) }
+                ) { $0.lexicographicallyPrecedes($1) }
+            }.prefix(keep))
+    }
+
+    // MARK: Atoms
+
+    private mutating func atom() -> LiteralInfo? {
+        guard let c = next() else { return nil }
+        switch c {
+        case "(": return group()
+        case "[": return characterClass()
+        case ".": return .unknown
+        case "^", "$": return .empty
+        case "\\": return escape()
+        case "*", "+", "?", "{", ")", "|": return nil
+        default: return Self.literal(c)
+        }
+    }
+
+    private static func literal(_ c: Unicode.Scalar) -> LiteralInfo {
+        LiteralInfo(exact: [lowered(c)])
+    }
+
+    private static func lowered(_ c: Unicode.Scalar) -> [UInt8] {
+        Array(String(c).utf8).map(RegexLiterals.lower)
+    }
+
+    private mutating func group() -> LiteralInfo? {
+        guard peek == "?" else { return closeGroup(alternation()) }
+        at += 1
+        guard let kind = next() else { return nil }
+        switch kind {
+        case ":", ">":
+            return closeGroup(alternation())
+        case "#":
+            while let c = next() { if c == ")" { return .empty } }
+            return nil
+        case "=":
+            guard let inner = closeGroup(alternation()) else { return nil }
+            return LiteralInfo(exact: [[]], required: Self.candidates(inner))
+        case "!":
+            return closeGroup(alternation()).map { _ in .empty }
+        case "<":
+            if peek == "=" || peek == "!" {
+                at += 1
+                return closeGroup(alternation()).map { _ in .empty }
+            }
+            guard skipName(until: ">") else { return nil }
+            return closeGroup(alternation())
+        case "P" where peek == "<":
+            at += 1
+            guard skipName(until: ">") else { return nil }
+            return closeGroup(alternation())
+        default:
+            // Flags: `(?i)`, `(?is:...)`, `(?-i:...)`.
+            at -= 1
+            var on = true
+            while let c = next() {
+                switch c {
+                case "-": on = false
+                case "i": if on { caseInsensitive = true }
+                case "s", "m", "w", "u", "U": break
+                case ")": return .empty
+                case ":": return closeGroup(alternation())
+                default: return nil  // `x` (comments) and anything unknown
+                }
+            }
+            return nil
+        }
+    }
+
+    private mutating func closeGroup(_ inner: LiteralInfo?) -> LiteralInfo? {
+        guard let inner, next() == ")" else { return nil }
+        return inner
+    }
+
+    private mutating func skipName(until end: Unicode.Scalar) -> Bool {
+        while let c = next() {
+            if c == end { return true }
+            guard c.properties.isAlphabetic || c == "_" || ("0"..."9").contains(c) else { return false }
+        }
+        return false
+    }
+
+    /// `[...]`: its members when they are few, simple characters and ranges.
+    private mutating func characterClass() -> LiteralInfo? {
+        var negated = false
+        if peek == "^" {
+            negated = true
+            at += 1
+        }
+        var members = Set<[UInt8]>()
+        var known = !negated
+        var previous: Unicode.Scalar?
+        var first = true
+        while let c = next() {
+            switch c {
+            case "]" where !first:
+                if members.count > 16 { known = false }
+                return known ? LiteralInfo(exact: members) : .unknown
+            case "[", "]":
+                return nil  // nested sets, POSIX classes, a leading `]`: not read here
+            case "&" where peek == "&":
+                return nil
+            case "$":
+                // A variable in ICU's set syntax in some positions: not counted as a member.
+                known = false
+                previous = nil
+            case "-" where previous != nil && peek != "]":
+                guard let low = previous, var high = next(), high != "[" else { return nil }
+                if high == "\\" {
+                    guard let escaped = classEscape() else { return nil }
+                    guard let scalar = escaped else {
+                        known = false
+                        previous = nil
+                        continue
+                    }
+                    high = scalar
+                }
+                guard low.value <= high.value else { return nil }
+                if high.value - low.value > 64 {
+                    known = false
+                } else if known {
+                    for v in low.value...high.value { if let s = Unicode.Scalar(v) { members.insert(Self.lowered(s)) } }
+                }
+                previous = nil
+            case "\\":
+                guard let escaped = classEscape() else { return nil }
+                if let scalar = escaped {
+                    members.insert(Self.lowered(scalar))
+                    previous = scalar
+                } else {
+                    known = false
+                    previous = nil
+                }
+            default:
+                members.insert(Self.lowered(c))
+                previous = c
+            }
+            first = false
+        }
+        return nil
+    }
+
+    /// An escape inside a class: `.some(scalar)` for one character, `.some(nil)` for a class
+    /// shorthand (`\s`, `\w`), nil for what is not read here.
+    private mutating func classEscape() -> Unicode.Scalar?? {
+        guard let c = peek else { return nil }
+        switch c {
+        case "d", "D", "w", "W", "s", "S", "h", "H", "v", "V":
+            at += 1
+            return .some(nil)
+        case "p", "P", "N", "Q", "E", "k", "b", "B", "A", "z", "Z", "G", "X", "R":
+            return nil
+        default:
+            return escapedCharacter().map { .some($0) }
+        }
+    }
+
+    /// A single-character escape (`\n`, `\x41`, `\u202A`, `\.`), after the backslash.
+    private mutating func escapedCharacter() -> Unicode.Scalar? {
+        guard let c = next() else { return nil }
+        switch c {
+        case "n": return "\n"
+        case "t": return "\t"
+        case "r": return "\r"
+        case "f": return "\u{0C}"
+        case "a": return "\u{07}"
+        case "e": return "\u{1B}"
+        case "x":
+            if peek == "{" {
+                at += 1
+                var digits = ""
+                while let d = next(), d != "}" { digits.unicodeScalars.append(d) }
+                return UInt32(digits, radix: 16).flatMap(Unicode.Scalar.init)
+            }
+            return hex(2)
+        case "u": return hex(4)
+        case "U": return hex(8)
+        case "0":
+            var digits = ""
+            while digits.count < 3, let d = peek, ("0"..."7").contains(d) {
+                digits.unicodeScalars.append(d)
+                at += 1
+            }
+            return Unicode.Scalar(UInt32(digits, radix: 8) ?? 0)
+        default:
+            // Any other escaped letter or digit is a class, an assertion or a reference.
+            if c.properties.isAlphabetic || ("1"..."9").contains(c) { return nil }
+            return c
+        }
+    }
+
+    private mutating func hex(_ count: Int) -> Unicode.Scalar? {
+        var digits = ""
+        for _ in 0..<count {
+            guard let d = next() else { return nil }
+            digits.unicodeScalars.append(d)
+        }
+        return UInt32(digits, radix: 16).flatMap(Unicode.Scalar.init)
+    }
+
+    private mutating func escape() -> LiteralInfo? {
+        guard let c = peek else { return nil }
+        switch c {
+        case "b", "B", "A", "z", "Z", "G":
+            at += 1
+            return .empty
+        case "d", "D", "w", "W", "s", "S", "h", "H", "v", "V", "R", "X":
+            at += 1
+            return .unknown
+        case "p", "P", "N":
+            // A property class or a named character: some character, not read here.
+            at += 1
+            if peek == "{" {
+                while let c = next(), c != "}" {}
+            } else {
+                at += 1
+            }
+            return at <= scalars.count ? .unknown : nil
+        case "k":
+            // A named back reference: text matched elsewhere.
+            at += 1
+            guard next() == "<", skipName(until: ">") else { return nil }
+            return .unknown
+        case "1"..."9":
+            while let d = peek, ("0"..."9").contains(d) { at += 1 }
+            return .unknown
+        case "Q":
+            at += 1
+            var text: [UInt8] = []
+            while let c = next() {
+                if c == "\\", peek == "E" {
+                    at += 1
+                    return LiteralInfo(exact: [text])
+                }
+                text += Self.lowered(c)
+            }
+            return LiteralInfo(exact: [text])
+        default:
+            return escapedCharacter().map(Self.literal)
+        }
+    }
+
+    // MARK: Quantifiers
+
+    /// Applies a quantifier following the atom, if any; nil for a malformed one.
+    private mutating func quantifier(_ item: inout LiteralInfo) -> LiteralInfo? {
+        guard let c = peek else { return item }
+        var minimum: Int
+        var maximum: Int?
+        switch c {
+        case "*": (minimum, maximum) = (0, nil)
+        case "+": (minimum, maximum) = (1, nil)
+        case "?": (minimum, maximum) = (0, 1)
+        case "{":
+            let start = at
+            at += 1
+            var low = ""
+            while let d = peek, ("0"..."9").contains(d) {
+                low.unicodeScalars.append(d)
+                at += 1
+            }
+            guard let lowValue = Int(low) else {
+                at = start
+                return nil
+            }
+            minimum = lowValue
+            maximum = lowValue
+            if peek == "," {
+                at += 1
+                var high = ""
+                while let d = peek, ("0"..."9").contains(d) {
+                    high.unicodeScalars.append(d)
+                    at += 1
+                }
+                maximum = high.isEmpty ? nil : Int(high)
+            }
+            guard next() == "}" else { return nil }
+            at -= 1
+        default:
+            return item
+        }
+        at += 1
+        // Lazy and possessive forms match the same texts.
+        if peek == "?" || peek == "+" { at += 1 }
+        if minimum == 0 {
+            if maximum == 1, let exact = item.exact { return LiteralInfo(exact: exact.union([[]])) }
+            return LiteralInfo.unknown
+        }
+        var out = LiteralInfo(exact: nil, required: Self.candidates(item))
+        if minimum == maximum, var power = item.exact {
+            for _ in 1..<minimum {
+                guard let next = Self.product(power, item.exact!) else { return out }
+                power = next
+            }
+            out.exact = power
+        }
+        return out
+    }
+}
