@@ -217,6 +217,16 @@ struct DataflowTests {
             "class Base:\n    def __init__(self, cmd):\n        os.system(shlex.quote(cmd))\nclass Job(Base):\n    pass\ndef view():\n    Job(request.args['c'])\n"
         ),
         (
+            "a module flag also set in the try of an optional import is no constant",
+            "FLAG = False\ntry:\n    import fastlib\n    FLAG = True\nexcept ImportError:\n    pass\ndef view():\n    if FLAG:\n        os.system(request.args['c'])\n",
+            "FLAG = False\ndef view():\n    if FLAG:\n        os.system(request.args['c'])\n"
+        ),
+        (
+            "a module flag a loop rebinds is no constant",
+            "MODE = 'off'\nfor MODE in ['off', 'on']:\n    pass\ndef view():\n    if MODE == 'on':\n        os.system(request.args['c'])\n",
+            "MODE = 'off'\nfor other in ['off', 'on']:\n    pass\ndef view():\n    if MODE == 'on':\n        os.system(request.args['c'])\n"
+        ),
+        (
             "class constant allow-list",
             "class V:\n    ALLOWED = ['ls']\n    def get(self):\n        c = request.args['c']\n        if c in self.OTHER:\n            os.system(c)\n",
             "class V:\n    ALLOWED = ['ls']\n    def get(self):\n        c = request.args['c']\n        if c in self.ALLOWED:\n            os.system(c)\n"

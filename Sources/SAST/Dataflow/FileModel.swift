@@ -36,17 +36,18 @@ struct FileModel: Sendable {
     private(set) var functionsByCallName: [String: [Function]] = [:]
 
     init(root: PyNode) {
-        var assignments: [String: Int] = [:]
         var literal: [String: PyConstant] = [:]
         collect(root.children, className: nil)
         for statement in root.children where statement.kind == .assign || statement.kind == .annAssign {
             let targets = statement.kind == .assign ? Array(statement.children.dropLast()) : [statement.children[0]]
             for target in targets where target.kind == .name {
                 guard let name = target.text else { continue }
-                assignments[name, default: 0] += 1
                 if let value = statement.children.last, let constant = PyConstant(literal: value) { literal[name] = constant }
             }
         }
+        // Every binding of a module-level name, nested ones included (`FLAG = True` inside the
+        // `try` of an optional import): a name bound more than once is no constant.
+        let assignments = Self.moduleBindings(root)
         var rebound: Set<String> = []
         var imported: Set<String> = []
         var relative: [String: String] = [:]
@@ -76,6 +77,54 @@ struct FileModel: Sendable {
         for (name, constant) in literal where assignments[name] == 1 && !rebound.contains(name) {
             constants[name] = constant
         }
+    }
+
+    /// How many times each name is bound in the module's own scope: assignments, loop and `with`
+    /// targets, handlers, imports, definitions, walruses, deletions and match captures, at any
+    /// depth outside function and class bodies. A `*` import may bind any name (key `*`).
+    static func moduleBindings(_ root: PyNode) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        func bind(_ target: PyNode) {
+            switch target.kind {
+            case .name: if let name = target.text { counts[name, default: 0] += 1 }
+            case .tuple, .list, .starred: for child in target.children { bind(child) }
+            default: break
+            }
+        }
+        root.walk { node in
+            switch node.kind {
+            case .functionDef, .asyncFunctionDef, .classDef:
+                if let name = node.text { counts[name, default: 0] += 1 }
+                return false
+            case .lambda:
+                return false
+            case .assign:
+                for target in node.children.dropLast() { bind(target) }
+            case .augAssign, .annAssign, .for, .asyncFor, .namedExpr:
+                if let target = node.children.first { bind(target) }
+            case .withItem where node.children.count == 2:
+                bind(node.children[1])
+            case .delete:
+                for target in node.children { bind(target) }
+            case .exceptHandler, .matchAs, .matchStar:
+                if let name = node.text { counts[name, default: 0] += 1 }
+            case .import:
+                for alias in node.children {
+                    if let local = alias.children.first?.text ?? alias.text?.split(separator: ".").first.map(String.init) {
+                        counts[local, default: 0] += 1
+                    }
+                }
+            case .importFrom:
+                for alias in node.children {
+                    if let local = alias.children.first?.text ?? alias.text { counts[local, default: 0] += 1 }
+                }
+            default:
+                break
+            }
+            return true
+        }
+        if counts["*"] != nil { return counts.mapValues { _ in 2 }.merging(["*": 2]) { $1 } }
+        return counts
     }
 
     private mutating func collect(_ statements: [PyNode], className: String?) {
