@@ -223,4 +223,11 @@ public enum PyNodeKind: String, Sendable, Hashable, CaseIterable {
     case none
     /// `...` (also the "anything" wildcard in patterns).
     case ellipsis
+
+    /// Hashes the case itself. Without this, a `String`-backed enum hashes its raw value (the
+    /// case name's bytes) through `RawRepresentable`: every `[PyNodeKind: ...]` lookup the index
+    /// and the analysis make per node would hash a string.
+    public func hash(into hasher: inout Hasher) {
+        withUnsafeBytes(of: self) { hasher.combine(bytes: $0) }
+    }
 }

@@ -43,8 +43,7 @@ public struct SASTEngine: Sendable {
             return nil
         }
         let shared = TaintPatterns.sharedSanitizers(specs)
-        let sharedTexts = Set(shared.map(\.source))
-        self.compiled = rules.rules.map { CompiledRule($0, sharedSanitizers: sharedTexts) }
+        self.compiled = rules.rules.map { CompiledRule($0, sharedSanitizers: shared) }
         self.ruleFree = TaintPatterns.ruleFree(sharedSanitizers: shared)
         self.vocabulary = compiled.reduce(into: []) { $0.formUnion($1.taint?.relevance.vocabulary ?? []) }
     }
@@ -204,7 +203,7 @@ struct CompiledRule: Sendable {
     let textNeeds: RegexLiterals?
     let taint: TaintPatterns?
 
-    init(_ rule: Rule, sharedSanitizers: Set<String> = []) {
+    init(_ rule: Rule, sharedSanitizers: [CompiledPattern] = []) {
         self.rule = rule
         switch rule.mode {
         case .search(let formula):
@@ -271,8 +270,10 @@ struct CompiledRule: Sendable {
                 shared: shared)
             analyzer.run()
             // The functions this rule left to the rule-free summary are published once, for any rule.
+            // A rule without some of the rule-free sanitizers publishes its own functions' summaries
+            // even when they say what an unknown function would: the rule-free one may say less.
             let published = analyzer.summaries.filter { key, summary in
-                analyzer.relevant?.contains(key) != false && summary.mattersToImporters
+                analyzer.relevant?.contains(key) != false && (summary.mattersToImporters || taint.lacksSharedSanitizers)
                     && model.functionsByKey[key].map { project?.isExported($0) ?? false } == true
             }
             if let project, !published.isEmpty {

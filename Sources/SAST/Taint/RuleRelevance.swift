@@ -231,7 +231,13 @@ struct RelevanceNames: Sendable {
     /// The rule-specific guard names that make a function relevant.
     private let guardNames: Set<String>
 
-    init(_ spec: TaintSpec, isPathRule: Bool, isRequestRule: Bool = false, sharedSanitizers: Set<String>) {
+    /// `ownSanitizers`: the rule's sanitizers the rule-free analysis does not apply;
+    /// `lackedSanitizers`: those it applies and the rule does not have. Either makes a function
+    /// that mentions it the rule's own.
+    init(
+        _ spec: TaintSpec, isPathRule: Bool, isRequestRule: Bool = false, ownSanitizers: [CompiledPattern],
+        lackedSanitizers: [CompiledPattern] = []
+    ) {
         guardNames = (isPathRule ? Self.pathGuardNames : []).union(isRequestRule ? Self.requestGuardNames : [])
         vocabulary.formUnion(Self.requestGuardNames)
         let definitions: Set<PyNodeKind> = [.functionDef, .asyncFunctionDef, .classDef]
@@ -245,7 +251,7 @@ struct RelevanceNames: Sendable {
                 body.append(PatternIndexKey.requiredIdentifiers(tree))
             }
         }
-        for sanitizer in spec.sanitizers where !sharedSanitizers.contains(sanitizer.source) {
+        for sanitizer in ownSanitizers + lackedSanitizers {
             body.append(PatternIndexKey.requiredIdentifiers(sanitizer.tree))
         }
         for sink in spec.sinks {

@@ -7,12 +7,12 @@ extension TaintAnalyzer {
         if e.isEmpty { return .clean }
         checkSinks(e)
         if e.kind == .call || e.kind == .attribute || e.kind == .name || e.kind == .subscript || e.kind == .binOp {
-            if matchesAny(patterns.sanitizers.candidates(e, index.aliases), e) {
+            if matchesAny(patterns.sanitizers, e) {
                 sanitizerSeen = true
                 for child in e.children.dropFirst() { _ = evaluate(child) }
                 return .clean
             }
-            if let source = firstMatch(patterns.sources.candidates(e, index.aliases), e), !readsForeignTyped(e) {
+            if let source = firstMatch(patterns.sources, e), !readsForeignTyped(e) {
                 for child in e.children { _ = evaluate(child) }
                 let label = Self.label(e, index.source)
                 var origin = TaintOrigin(label: label, line: e.range.start.line)

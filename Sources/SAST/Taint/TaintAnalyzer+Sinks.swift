@@ -3,28 +3,36 @@ import PythonSyntax
 
 /// Sources, sinks and sanitizers: pattern matches against the rule, and the flows reported.
 extension TaintAnalyzer {
-    func matchesAny(_ candidates: [(PyNode, CompiledPattern)], _ node: PyNode) -> Bool {
-        for (tree, _) in candidates {
+    /// Whether one of `patterns` matches `node`.
+    func matchesAny(_ patterns: KindIndex<CompiledPattern>, _ node: PyNode) -> Bool {
+        // A local: a closure that named `self` would copy the whole analyzer.
+        let matcher = matcher
+        return patterns.first(node, index.aliases) { tree, _ -> Bool? in
             var bindings = Bindings()
-            if matcher.match(tree, node, &bindings) { return true }
-        }
-        return false
+            return matcher.match(tree, node, &bindings) ? true : nil
+        } ?? false
     }
 
-    func firstMatch<Value>(_ candidates: [(PyNode, Value)], _ node: PyNode) -> Value? {
-        for (tree, value) in candidates {
+    /// The value of the first of `patterns` that matches `node`.
+    func firstMatch<Value>(_ patterns: KindIndex<Value>, _ node: PyNode) -> Value? {
+        let matcher = matcher
+        return patterns.first(node, index.aliases) { tree, value in
             var bindings = Bindings()
-            if matcher.match(tree, node, &bindings) { return value }
+            return matcher.match(tree, node, &bindings) ? value : nil
         }
-        return nil
     }
 
     /// Reports (or, in a summary, records) every sink `node` is whose checked part is tainted.
     mutating func checkSinks(_ node: PyNode) {
-        if peeking { return }
-        for (tree, sink) in patterns.sinks.candidates(node, index.aliases) {
+        if peeking || patterns.sinks.isEmpty { return }
+        var matched: [(TaintSink, Bindings)] = []
+        let matcher = matcher
+        _ = patterns.sinks.first(node, index.aliases) { tree, sink -> Bool? in
             var bindings = Bindings()
-            guard matcher.match(tree, node, &bindings) else { continue }
+            if matcher.match(tree, node, &bindings) { matched.append((sink, bindings)) }
+            return nil
+        }
+        for (sink, bindings) in matched {
             if sink.excluded.contains(where: { pattern in
                 var ignored = Bindings()
                 return matcher.match(pattern.tree, node, &ignored)

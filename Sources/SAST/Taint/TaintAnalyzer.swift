@@ -97,7 +97,7 @@ struct TaintAnalyzer {
 
     /// Runs the analysis; the flows found are in ``flows``.
     mutating func run() {
-        let sourceOffsets = patterns.sourcePatterns.flatMap { sourceCache.offsets(of: $0, in: index) }
+        let sourceOffsets = sourceCache.offsets(of: patterns, in: index)
         let importsSource = project?.importsSourceSummary(ruleId: ruleId) ?? false
         // In a project, the functions other modules import are summarised for them when this
         // module can matter to the rule (a source, a sink or a sanitizer in it); otherwise the
@@ -335,7 +335,7 @@ struct TaintAnalyzer {
     private mutating func seedParameterSources(_ function: PyNode, _ names: [String]) {
         let offset = function.range.start.offset
         let known = routeSources[offset]
-        let found = known ?? firstMatch(patterns.sources.candidates(function, index.aliases), function)
+        let found = known ?? firstMatch(patterns.sources, function)
         if known == nil { routeSources[offset] = .some(found) }
         guard let source = found else { return }
         var typed = Self.typedRouteParameters(function)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PythonSyntax
 
 /// A taint rule's patterns grouped by the node kinds they can match, built once per rule so the
@@ -14,19 +15,29 @@ struct TaintPatterns: Sendable {
     /// What a function must mention for this rule to analyse it itself.
     let relevance: RelevanceNames
     let sanitizerNames: IdentifierRequirement
-    /// No sources or sinks, only the sanitizers every rule has (`sharedSanitizers`): what a
-    /// function does with its parameters, for any rule.
+    /// Whether the rule-free analysis applies a sanitizer this rule does not have.
+    let lacksSharedSanitizers: Bool
+    /// No sources or sinks, only the shared sanitizers (`sharedSanitizers`): what a function does
+    /// with its parameters, for any rule that has those sanitizers.
     static func ruleFree(sharedSanitizers: [CompiledPattern]) -> TaintPatterns {
         TaintPatterns(TaintSpec(sources: [], sinks: [], sanitizers: sharedSanitizers))
     }
 
-    /// The sanitizers (by pattern text) that every one of `specs` has.
+    /// The sanitizers (by pattern text) that more than half of `specs` have, in first-seen order:
+    /// the rule-free analysis applies them. Type coercions (`int(...)`) clean most injections
+    /// but not weak randomness, so an intersection over every rule would be empty and every
+    /// `int()` call would make its function rule-specific for a dozen rules. A rule that lacks
+    /// one of them treats the functions that mention it as its own (``RelevanceNames``).
     static func sharedSanitizers(_ specs: [TaintSpec]) -> [CompiledPattern] {
-        guard let first = specs.first else { return [] }
-        var common = Set(first.sanitizers.map(\.source))
-        for spec in specs.dropFirst() { common.formIntersection(spec.sanitizers.map(\.source)) }
-        var seen = Set<String>()
-        return first.sanitizers.filter { common.contains($0.source) && seen.insert($0.source).inserted }
+        var count: [String: Int] = [:]
+        var order: [CompiledPattern] = []
+        for spec in specs {
+            for sanitizer in Set(spec.sanitizers.map(\.source)) { count[sanitizer, default: 0] += 1 }
+            for sanitizer in spec.sanitizers where !order.contains(where: { $0.source == sanitizer.source }) {
+                order.append(sanitizer)
+            }
+        }
+        return order.filter { (count[$0.source] ?? 0) * 2 > specs.count }
     }
 
     /// Whether the rule is about file paths: a prefix check on a normalised path confines it.
@@ -34,11 +45,13 @@ struct TaintPatterns: Sendable {
     /// Whether the rule is about request targets (SSRF): an allow-listed host confines the URL.
     let isRequestRule: Bool
 
-    init(_ spec: TaintSpec, cwe: [Int] = [], sharedSanitizers: Set<String> = []) {
+    /// `sharedSanitizers`: those of the rule-free analysis (``sharedSanitizers(_:)``).
+    init(_ spec: TaintSpec, cwe: [Int] = [], sharedSanitizers: [CompiledPattern] = []) {
         sources = KindIndex(spec.sources) { $0.pattern.tree }
         sanitizers = KindIndex(spec.sanitizers) { $0.tree }
         sinks = KindIndex(spec.sinks) { $0.pattern.tree }
         sourcePatterns = spec.sources.map(\.pattern)
+        sourceKeys = sourcePatterns.map { SourceMatchCache.key(of: $0) }
         sourceNames = IdentifierRequirement(patterns: spec.sources.map(\.pattern.tree))
         // A sink with `pattern-inside` needs the identifiers of both (`$C.get` alone is everywhere).
         var sinkSets: [Set<String>]? = []
@@ -55,15 +68,23 @@ struct TaintPatterns: Sendable {
             sinkSets?.append(ids)
         }
         sinkNames = IdentifierRequirement(alternatives: sinkSets)
-        sanitizerNames = IdentifierRequirement(patterns: spec.sanitizers.map(\.tree))
+        // Where the rule and the rule-free analysis treat sanitizers differently: its own, and
+        // the shared ones it lacks. A module mentioning neither publishes the rule-free summary.
+        let shared = Set(sharedSanitizers.map(\.source))
+        let own = spec.sanitizers.filter { !shared.contains($0.source) }
+        let lacked = sharedSanitizers.filter { sanitizer in !spec.sanitizers.contains { $0.source == sanitizer.source } }
+        sanitizerNames = IdentifierRequirement(patterns: (own + lacked).map(\.tree))
+        lacksSharedSanitizers = !lacked.isEmpty
         isPathRule = !Set(cwe).isDisjoint(with: [22, 23, 36, 73])
         isRequestRule = cwe.contains(918)
         relevance = RelevanceNames(
-            spec, isPathRule: isPathRule, isRequestRule: isRequestRule, sharedSanitizers: sharedSanitizers)
+            spec, isPathRule: isPathRule, isRequestRule: isRequestRule, ownSanitizers: own, lackedSanitizers: lacked)
     }
 
     /// The source patterns, for finding where sources occur before analysing.
     let sourcePatterns: [CompiledPattern]
+    /// Their keys in ``SourceMatchCache`` (rules that share a source share its matches).
+    let sourceKeys: [Int]
 
     /// Whether the file could hold a flow at all.
     func applies(to identifiers: Set<String>) -> Bool {
@@ -80,7 +101,10 @@ struct TaintPatterns: Sendable {
 /// text, or else the node kind. Looking a node up costs a hash or two instead of one match attempt
 /// per pattern, which matters because the taint analysis asks at every node.
 struct KindIndex<Value: Sendable>: Sendable {
-    private var byKey: [String: [(PyNode, Value)]] = [:]
+    /// Patterns of calls with a concrete callee name, by that name.
+    private var byCallee: [String: [(PyNode, Value)]] = [:]
+    /// Patterns of a concrete name or attribute, by its text.
+    private var byName: [String: [(PyNode, Value)]] = [:]
     private var byKind: [PyNodeKind: [(PyNode, Value)]] = [:]
     private var anyKind: [(PyNode, Value)] = []
     let isEmpty: Bool
@@ -89,8 +113,12 @@ struct KindIndex<Value: Sendable>: Sendable {
         isEmpty = values.isEmpty
         for value in values {
             let root = tree(value)
-            if let key = Self.patternKey(root) {
-                byKey[key, default: []].append((root, value))
+            if root.kind == .call, let callee = PatternIndexKey.callName(root) {
+                byCallee[callee, default: []].append((root, value))
+                continue
+            }
+            if root.kind == .name || root.kind == .attribute, let text = root.text, !text.hasPrefix("$") {
+                byName[text, default: []].append((root, value))
                 continue
             }
             switch root.kind {
@@ -105,50 +133,65 @@ struct KindIndex<Value: Sendable>: Sendable {
         }
     }
 
-    /// `c:NAME` for a call with a concrete callee name, `n:NAME` for a concrete name or attribute.
-    private static func patternKey(_ root: PyNode) -> String? {
-        switch root.kind {
-        case .call: return PatternIndexKey.callName(root).map { "c:" + $0 }
-        case .name, .attribute:
-            guard let text = root.text, !text.hasPrefix("$") else { return nil }
-            return "n:" + text
-        default: return nil
-        }
-    }
-
-    /// Patterns that could match `node`.
-    func candidates(_ node: PyNode, _ aliases: ImportAliases) -> [(PyNode, Value)] {
-        guard !isEmpty else { return [] }
-        var out = byKind[node.kind] ?? []
-        if !anyKind.isEmpty { out += anyKind }
-        guard !byKey.isEmpty else { return out }
+    /// Calls `body` with each pattern that could match `node` (of its kind, of any kind, then by
+    /// callee or name) until it returns a value, without building a list: the taint analysis asks
+    /// at every node, and nearly always there is none.
+    func first<R>(_ node: PyNode, _ aliases: ImportAliases, _ body: ((PyNode, Value)) -> R?) -> R? {
+        guard !isEmpty else { return nil }
+        if let list = byKind[node.kind] { for candidate in list { if let found = body(candidate) { return found } } }
+        for candidate in anyKind { if let found = body(candidate) { return found } }
         switch node.kind {
-        case .call:
-            if let callee = node.children.first {
-                for key in FileIndex.callKeys(callee, aliases) { out += byKey["c:" + key] ?? [] }
+        case .call where !byCallee.isEmpty:
+            guard let callee = node.children.first, let text = callee.text else { return nil }
+            if callee.kind == .attribute {
+                return Self.first(in: byCallee[text], body)
             }
-        case .attribute:
-            if let text = node.text { out += byKey["n:" + text] ?? [] }
-        case .name:
-            if let text = node.text {
-                out += byKey["n:" + text] ?? []
-                // `from flask import request` makes `request` match the pattern `flask.request`.
-                if let full = aliases.resolve(text), let last = full.split(separator: ".").last, last != text {
-                    out += byKey["n:" + last] ?? []
-                }
+            guard callee.kind == .name else { return nil }
+            if let found = Self.first(in: byCallee[text], body) { return found }
+            // `s(...)` after `from os import system as s` also matches `os.system(...)`.
+            if let full = aliases.resolve(text), let last = full.split(separator: ".").last, last != text {
+                return Self.first(in: byCallee[String(last)], body)
+            }
+        case .attribute where !byName.isEmpty:
+            if let text = node.text { return Self.first(in: byName[text], body) }
+        case .name where !byName.isEmpty:
+            guard let text = node.text else { return nil }
+            if let found = Self.first(in: byName[text], body) { return found }
+            // `from flask import request` makes `request` match the pattern `flask.request`.
+            if let full = aliases.resolve(text), let last = full.split(separator: ".").last, last != text {
+                return Self.first(in: byName[String(last)], body)
             }
         default:
             break
         }
-        return out
+        return nil
+    }
+
+    private static func first<R>(in list: [(PyNode, Value)]?, _ body: ((PyNode, Value)) -> R?) -> R? {
+        guard let list else { return nil }
+        for candidate in list { if let found = body(candidate) { return found } }
+        return nil
     }
 }
 
-/// Per-file memo of source-pattern matches, keyed by the pattern text. One file is scanned by one
-/// thread; the lock only keeps the type honest about `Sendable`.
+/// Per-file memo of source-pattern matches, keyed by the pattern text's number (``key(of:)``),
+/// so the rules that share a source share its matches. One file is scanned by one thread; the lock
+/// only keeps the type honest about `Sendable`.
 final class SourceMatchCache: @unchecked Sendable {
-    private var offsets: [String: [Int]] = [:]
+    private var offsets: [Int: [Int]] = [:]
     private let lock = NSLock()
+
+    /// Pattern text → number, process-wide (rules are loaded once; the table only grows).
+    private static let numbers = Mutex<[String: Int]>([:])
+
+    /// The number of a pattern's text, the same for every rule that has it.
+    static func key(of pattern: CompiledPattern) -> Int {
+        numbers.withLock { table in
+            if let known = table[pattern.source] { return known }
+            table[pattern.source] = table.count
+            return table.count - 1
+        }
+    }
 
     /// Whether any source pattern asked about matched.
     var foundAny: Bool {
@@ -157,19 +200,25 @@ final class SourceMatchCache: @unchecked Sendable {
         return offsets.values.contains { !$0.isEmpty }
     }
 
-    func offsets(of pattern: CompiledPattern, in index: FileIndex) -> [Int] {
+    /// Where the source patterns of `patterns` match in the file.
+    func offsets(of patterns: TaintPatterns, in index: FileIndex) -> [Int] {
         lock.lock()
-        if let known = offsets[pattern.source] {
-            lock.unlock()
-            return known
+        defer { lock.unlock() }
+        var out: [Int] = []
+        // By position, so no pattern (a tree and a set) is copied per lookup.
+        for i in patterns.sourceKeys.indices {
+            let key = patterns.sourceKeys[i]
+            if let known = offsets[key] {
+                out += known
+                continue
+            }
+            let required = patterns.sourcePatterns[i].requiredIdentifiers
+            let found =
+                required.isSubset(of: index.identifiers)
+                ? PatternSearch(index: index).matches(patterns.sourcePatterns[i].tree).map(\.range.start.offset) : []
+            offsets[key] = found
+            out += found
         }
-        lock.unlock()
-        let found =
-            pattern.requiredIdentifiers.isSubset(of: index.identifiers)
-            ? PatternSearch(index: index).matches(pattern.tree).map(\.range.start.offset) : []
-        lock.lock()
-        offsets[pattern.source] = found
-        lock.unlock()
-        return found
+        return out
     }
 }
