@@ -83,6 +83,10 @@ public protocol Scanner: Sendable {
     func unavailableReason(context: ScanContext) -> String?
     /// Scans. Throws `SentinelError(.toolFailed, ...)` when the tool fails.
     func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput
+    /// Starts, in the background, work that needs no file list (loading and compiling rules), so
+    /// that it runs while the files are listed; returns at once. `scan` waits for it and uses
+    /// it; errors surface from `scan`.
+    func prepare(context: ScanContext)
 }
 
 extension Scanner {
@@ -90,4 +94,6 @@ extension Scanner {
     public var isDefault: Bool { true }
     /// By default a scanner can always run (nil).
     public func unavailableReason(context: ScanContext) -> String? { nil }
+    /// By default there is nothing to prepare.
+    public func prepare(context: ScanContext) {}
 }

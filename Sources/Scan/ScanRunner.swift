@@ -83,6 +83,9 @@ public struct ScanRunner: Sendable {
     /// unknown tool name or bad input a scanner reports; a scanner that fails otherwise becomes a failed `ToolRun`.
     public func run(_ request: ScanRequest, context: ScanContext) throws -> ScanOutcome {
         let started = DispatchTime.now()
+        let plan = try select(request)
+        // Rules load while the files are listed: neither needs the other.
+        for (scanner, _) in plan { scanner.prepare(context: context) }
         let include = request.config.include.map(Glob.init)
         var walker = FileWalker(
             include: include, exclude: request.config.exclude.map(Glob.init),
@@ -94,7 +97,6 @@ public struct ScanRunner: Sendable {
         let target = ScanTarget(
             root: request.root, files: selection.files, oversizedFiles: selection.oversized,
             isFileList: targets != [request.root])
-        let plan = try select(request)
 
         var tools: [ToolRun] = []
         var notices: [Notice] = []

@@ -76,16 +76,22 @@ public struct SASTEngine: Sendable {
         scanProject(files: files, read: read, progress: progress, workers: nil, dependenciesFirst: true)
     }
 
+    /// ``scanProject(files:read:progress:)`` with the project's imports already noted
+    /// (``ProjectSummaries/init(files:read:)``, made from the same `files`).
+    public func scanProject(
+        files: [String], project: ProjectSummaries, read: @escaping @Sendable (String) -> String?,
+        progress: @escaping @Sendable (Int) -> Void = { _ in }
+    ) -> [FileScanResult?] {
+        scanProject(files: files, project: project, read: read, progress: progress, workers: nil, dependenciesFirst: true)
+    }
+
     /// `workers`: how many files are scanned at once (nil: one per processor); one worker and
     /// `dependenciesFirst: false` make the order of the first round that of `files`, for tests.
     func scanProject(
-        files: [String], read: @escaping @Sendable (String) -> String?, progress: @escaping @Sendable (Int) -> Void,
-        workers: Int?, dependenciesFirst: Bool
+        files: [String], project: ProjectSummaries? = nil, read: @escaping @Sendable (String) -> String?,
+        progress: @escaping @Sendable (Int) -> Void, workers: Int?, dependenciesFirst: Bool
     ) -> [FileScanResult?] {
-        let project = ProjectSummaries(files: files)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
-            if let text = read(files[i]) { project.noteImports(of: files[i], text: text) }
-        }
+        let project = project ?? ProjectSummaries(files: files, read: read)
         let results = Mutex<[FileScanResult?]>(Array(repeating: nil, count: files.count))
         let complete = Mutex<[Bool]>(Array(repeating: false, count: files.count))
         // Imported modules first: a file analysed after all it imports was final is final too.

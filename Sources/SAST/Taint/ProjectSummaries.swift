@@ -50,6 +50,15 @@ public final class ProjectSummaries: @unchecked Sendable {
         self.suffixes = suffixes
     }
 
+    /// Maps the files to modules and notes what each imports, reading them (in parallel) with
+    /// `read` (nil: unreadable, left out).
+    public convenience init(files: [String], read: @escaping @Sendable (String) -> String?) {
+        self.init(files: files)
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            if let text = read(files[i]) { noteImports(of: files[i], text: text) }
+        }
+    }
+
     /// `pkg/sub/mod.py` → `pkg.sub.mod`; `pkg/__init__.py` → `pkg`.
     static func moduleName(_ file: String) -> String? {
         var parts = file.split(separator: "/").map(String.init)

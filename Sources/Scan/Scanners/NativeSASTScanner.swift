@@ -15,6 +15,8 @@ public struct NativeSASTScanner: Adapters.Scanner {
     public let kind = ScannerKind.sast
     /// Rule directories besides those of the scan context (the shipped rules).
     public let builtInDirectories: [String]
+    /// The engine `prepare` compiled, for the rule directories it was compiled from.
+    private let prepared = PreparedEngine()
 
     /// Makes the scanner with the shipped rule directories (`RuleLocations.standard()` by default).
     public init(builtInDirectories: [String] = RuleLocations.standard()) {
@@ -32,28 +34,39 @@ public struct NativeSASTScanner: Adapters.Scanner {
             ? "no rule directory found (set SENTINEL_RULES or add `rules:` to .sentinel.yml)" : nil
     }
 
+    /// Starts loading and compiling the rules (while the files are listed).
+    public func prepare(context: ScanContext) {
+        let directories = builtInDirectories + context.ruleDirectories
+        prepared.start(directories) { Result { SASTEngine(rules: try RuleSet.load(directories: directories)) } }
+    }
+
     /// Runs the native rules over the Python files; a bad rule file is reported as bad input (exit 2).
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
-        // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
-        let rules = try RuleSet.load(directories: builtInDirectories + context.ruleDirectories)
-        let engine = SASTEngine(rules: rules)
+        let directories = builtInDirectories + context.ruleDirectories
         let files = target.files(withExtensions: ["py", "pyw"])
         let unread = Mutex<[SkippedFile]>([])
         let progress = Atomic<Int>(0)
         let name = name
-        // One project: summaries of each module's functions follow flows into the modules that
-        // import it.
-        let collected = engine.scanProject(
-            files: files,
-            read: { file in
-                guard let data = FileManager.default.contents(atPath: target.absolute(file)) else {
-                    unread.withLock { list in
-                        if !list.contains(where: { $0.file == file }) { list.append(SkippedFile(file: file, reason: "cannot read")) }
-                    }
-                    return nil
+        let read: @Sendable (String) -> String? = { file in
+            guard let data = FileManager.default.contents(atPath: target.absolute(file)) else {
+                unread.withLock { list in
+                    if !list.contains(where: { $0.file == file }) { list.append(SkippedFile(file: file, reason: "cannot read")) }
                 }
-                return String(decoding: data, as: UTF8.self)
-            },
+                return nil
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+        // One project: summaries of each module's functions follow flows into the modules that
+        // import it. Its imports are noted while the rules may still be compiling.
+        let project = ProjectSummaries(files: files, read: read)
+        let ready = prepared.take()
+        // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
+        let engine =
+            try ready.flatMap { $0.directories == directories ? $0.engine : nil }?.get()
+            ?? SASTEngine(rules: try RuleSet.load(directories: directories))
+        let rules = engine.rules
+        let collected = engine.scanProject(
+            files: files, project: project, read: read,
             progress: { index in
                 let done = progress.add(1, ordering: .relaxed).newValue
                 if done % 50 == 0 { context.progress(.file(tool: name, index: done, total: files.count, path: files[index])) }
@@ -78,6 +91,31 @@ public struct NativeSASTScanner: Adapters.Scanner {
     /// The Bandit/Semgrep mapping of the rules this scanner would load; nil when they do not load.
     public func equivalence(context: ScanContext) -> RuleEquivalence? {
         (try? RuleSet.load(directories: builtInDirectories + context.ruleDirectories))?.equivalence
+    }
+}
+
+/// The engine a scanner compiles in the background ahead of its scan, taken once.
+private final class PreparedEngine: Sendable {
+    private let slot = Mutex<(directories: [String], engine: Result<SASTEngine, any Error>)?>(nil)
+    private let running = DispatchGroup()
+
+    /// Runs `compile` on another thread; `take` waits for it.
+    func start(_ directories: [String], _ compile: @escaping @Sendable () -> Result<SASTEngine, any Error>) {
+        running.enter()
+        DispatchQueue.global().async { [self] in
+            let engine = compile()
+            slot.withLock { $0 = (directories, engine) }
+            running.leave()
+        }
+    }
+
+    /// The compiled engine once it is ready (nil when none was started), and forgets it.
+    func take() -> (directories: [String], engine: Result<SASTEngine, any Error>)? {
+        running.wait()
+        return slot.withLock { ready in
+            defer { ready = nil }
+            return ready
+        }
     }
 }
 
