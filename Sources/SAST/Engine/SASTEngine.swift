@@ -95,14 +95,21 @@ public struct SASTEngine: Sendable {
         let results = Mutex<[FileScanResult?]>(Array(repeating: nil, count: files.count))
         let complete = Mutex<[Bool]>(Array(repeating: false, count: files.count))
         // Imported modules first: a file analysed after all it imports was final is final too.
-        let order = dependenciesFirst ? project.dependenciesFirst(files) : Array(files.indices)
+        let modules = files.map(ProjectSummaries.moduleName)
+        let scheduler =
+            dependenciesFirst
+            ? DependencyScheduler(
+                order: project.dependenciesFirst(files), imports: files.map(project.imports(of:)), module: modules) : nil
         PyLargeStack.concurrentPerform(iterations: files.count, workers: workers) { n in
-            let i = order[n]
+            guard let i = scheduler.map({ $0.next() }) ?? n else { return }
             guard let text = read(files[i]) else { return }
             let finalBefore = project.finalModules()
             let result = scan(file: files[i], source: text, project: project)
             if result.importedModules.isSubset(of: finalBefore), result.parseError == nil {
-                if let module = ProjectSummaries.moduleName(files[i]) { project.markFinal(module) }
+                if let module = modules[i] {
+                    project.markFinal(module)
+                    scheduler?.final(module)
+                }
                 complete.withLock { $0[i] = true }
             }
             results.withLock { $0[i] = result }
