@@ -24,6 +24,13 @@ struct Binding: Sendable {
         return regex.matches(in: source.string, range: source.utf16Range(from: from, to: to))
     }
 
+    /// Whether the binding's text may match `regex` by its literals (false: it certainly does not).
+    func mayMatch(_ regex: MetavariableRegex, in source: SourceText) -> Bool {
+        if let identifier { return regex.literals.mayMatch(identifier) }
+        guard let first = nodes.first, let last = nodes.last else { return true }
+        return regex.mayMatch(source.bytes, from: first.range.start.offset, to: last.range.end.offset)
+    }
+
     /// Whether two bindings stand for the same code (ranges ignored).
     func agrees(with other: Binding) -> Bool {
         switch (identifier, other.identifier) {

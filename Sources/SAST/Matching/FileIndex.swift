@@ -109,6 +109,11 @@ struct FileIndex: Sendable {
     /// Every expression node, in pre-order (collected once per file).
     var expressions: [PyNode] { lazyKinds.expressions(in: root) }
 
+    /// Whether the file has a string literal of each of these values.
+    func hasStrings(_ values: Set<String>) -> Bool {
+        values.isEmpty || lazyKinds.strings(in: root).isSuperset(of: values)
+    }
+
     /// Statements and the structural pieces of definitions and statements.
     static func isNonExpression(_ kind: PyNodeKind) -> Bool {
         switch kind {
@@ -164,6 +169,24 @@ enum PatternIndexKey {
             callee.kind == .name || callee.kind == .attribute, !text.hasPrefix("$")
         else { return nil }
         return text
+    }
+
+    /// String values every match of `pattern` must contain: a concrete string in the pattern
+    /// matches only a string node with the same decoded value (not `"..."`, not `"$S"`).
+    static func requiredStrings(_ pattern: PyNode) -> Set<String> {
+        var found: Set<String> = []
+        pattern.walk { node in
+            switch node.kind {
+            case .string:
+                if let text = node.text, text != "...", !PatternMatcher.isStringMetavariable(text) { found.insert(text) }
+                return false
+            case .boolOp, .ifExp:
+                return false
+            default:
+                return true
+            }
+        }
+        return found
     }
 
     /// Identifiers every match of `pattern` must contain (names, attribute names and keywords
@@ -239,6 +262,19 @@ final class LazyKinds: @unchecked Sendable {
         }
         expressionNodes = out
         return out
+    }
+
+    private var stringValues: Set<String>?
+
+    /// The values of the file's string literals.
+    func strings(in root: PyNode) -> Set<String> {
+        let strings = nodes(of: .string, in: root)
+        lock.lock()
+        defer { lock.unlock() }
+        if let stringValues { return stringValues }
+        let values = Set(strings.compactMap(\.text))
+        stringValues = values
+        return values
     }
 
     func nodes(of kind: PyNodeKind, in root: PyNode) -> [PyNode] {

@@ -47,7 +47,9 @@ struct PatternSearch: Sendable {
     func matches(_ formula: PatternFormula) -> [PatternMatch] {
         switch formula {
         case .pattern(let pattern):
-            guard pattern.requiredIdentifiers.isSubset(of: index.identifiers) else { return [] }
+            guard pattern.requiredIdentifiers.isSubset(of: index.identifiers), index.hasStrings(pattern.requiredStrings) else {
+                return []
+            }
             return matches(pattern.tree)
         case .either(let alternatives):
             return alternatives.flatMap { matches($0) }
@@ -60,10 +62,18 @@ struct PatternSearch: Sendable {
         guard let firstPositive = clauses.firstIndex(where: { if case .positive = $0 { true } else { false } }),
             case .positive(let seed) = clauses[firstPositive]
         else { return [] }
+        // A string the seed binds (`"$S"` in every alternative) that a regex must match: when no
+        // string literal of the file matches, neither can the seed's bindings.
+        for case .metavariableRegex(let name, let regex) in clauses where Self.bindsString(name, seed) {
+            guard anyStringLiteral(matches: regex) else { return [] }
+        }
         var current = Self.bareMetavariable(seed).flatMap { bareRegexSeed($0, clauses) } ?? matches(seed)
         // Cheap filter first: a regex on a binding the seed already made costs far less than
-        // matching another pattern over the whole file. (Bindings that later clauses make are
-        // checked in order below.)
+        // matching another pattern over the whole file, and each regex's literals cost less than
+        // any regex. (Bindings that later clauses make are checked in order below.)
+        for case .metavariableRegex(let name, let regex) in clauses {
+            current.removeAll { m in m.bindings[name].map { !$0.mayMatch(regex, in: index.source) } ?? false }
+        }
         for case .metavariableRegex(let name, let regex) in clauses {
             current.removeAll { m in m.bindings[name].map { !$0.matches(regex, in: index.source) } ?? false }
         }
@@ -168,6 +178,34 @@ struct PatternSearch: Sendable {
             bindings[group] = binding
         }
         return PatternMatch(range: m.range, bindings: bindings)
+    }
+
+    /// Whether every match of `formula` binds `name` to a string literal (`"$S"`).
+    static func bindsString(_ name: String, _ formula: PatternFormula) -> Bool {
+        switch formula {
+        case .pattern(let pattern):
+            var found = false
+            pattern.tree.walk { node in
+                if node.kind == .string, node.text == name { found = true }
+                return !found
+            }
+            return found
+        case .either(let alternatives):
+            return !alternatives.isEmpty && alternatives.allSatisfy { bindsString(name, $0) }
+        case .all(let clauses):
+            return clauses.contains { clause in
+                if case .positive(let inner) = clause { return bindsString(name, inner) }
+                return false
+            }
+        }
+    }
+
+    /// Whether some string literal of the file (f-strings and bytes included) matches `regex`.
+    private func anyStringLiteral(matches regex: MetavariableRegex) -> Bool {
+        for kind in [PyNodeKind.string, .joinedStr, .bytes] {
+            for node in index.nodes(of: kind) where Binding(nodes: [node]).matches(regex, in: index.source) { return true }
+        }
+        return false
     }
 
     /// `$X` when the formula is exactly a bare metavariable.

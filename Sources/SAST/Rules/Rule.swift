@@ -10,12 +10,15 @@ public struct CompiledPattern: Sendable, Hashable {
     public var tree: PyNode
     /// Identifiers every match contains: a file without one of them is not searched.
     let requiredIdentifiers: Set<String>
+    /// String literal values every match contains (`"password"` of a dict pattern).
+    let requiredStrings: Set<String>
 
     /// A pattern and its parsed tree.
     public init(source: String, tree: PyNode) {
         self.source = source
         self.tree = tree
         requiredIdentifiers = PatternIndexKey.requiredIdentifiers(tree)
+        requiredStrings = PatternIndexKey.requiredStrings(tree)
     }
 }
 
