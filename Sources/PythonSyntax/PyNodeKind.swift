@@ -230,4 +230,9 @@ public enum PyNodeKind: String, Sendable, Hashable, CaseIterable {
     public func hash(into hasher: inout Hasher) {
         withUnsafeBytes(of: self) { hasher.combine(bytes: $0) }
     }
+
+    /// The case's position among the cases (below 128), for sets of kinds kept as bits.
+    @inlinable public var ordinal: Int {
+        withUnsafeBytes(of: self) { Int($0[0]) }
+    }
 }

@@ -4,6 +4,8 @@ import PythonSyntax
 struct ImportAliases: Sendable {
     /// `sp` → `subprocess`, `system` → `os.system`; names bound to themselves are left out.
     private(set) var canonical: [String: String] = [:]
+    /// The local names, for rejecting most names without a lookup.
+    private var locals = NameFilter()
 
     init() {}
 
@@ -30,18 +32,19 @@ struct ImportAliases: Sendable {
             }
             return false
         }
+        locals = NameFilter(canonical.keys)
     }
 
     /// Whether the file imports nothing under another name.
     var isEmpty: Bool { canonical.isEmpty }
 
     /// The dotted name `name` stands for, when an import bound it to something else.
-    func resolve(_ name: String) -> String? { canonical[name] }
+    func resolve(_ name: String) -> String? { locals.mayContain(name) ? canonical[name] : nil }
 
     /// The canonical spelling of a dotted name (`sp.call` → `subprocess.call`).
     func canonicalize(_ dotted: String) -> String {
         let head = dotted.prefix { $0 != "." }
-        guard let target = canonical[String(head)] else { return dotted }
+        guard let target = resolve(String(head)) else { return dotted }
         return target + dotted.dropFirst(head.count)
     }
 
@@ -52,7 +55,7 @@ struct ImportAliases: Sendable {
         if canonical.isEmpty { return nil }
         var root = node
         while root.kind == .attribute, let base = root.children.first { root = base }
-        guard root.kind == .name, let text = root.text, canonical[text] != nil else { return nil }
+        guard root.kind == .name, let text = root.text, resolve(text) != nil else { return nil }
         return rebuild(node)
     }
 

@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import Synchronization
 import PythonSyntax
 import Support
 
@@ -23,19 +24,20 @@ public struct RuleSet: Sendable {
     /// Loads every `*.yaml`/`*.yml` file under `directories`, recursively.
     /// - Throws: `SentinelError` naming the first bad file.
     public static func load(directories: [String]) throws -> RuleSet {
-        // One large-stack thread parses every pattern of every rule (see `PyLargeStack.run`).
-        try PyLargeStack.run {
-            var rules: [Rule] = []
-            for directory in directories {
-                for file in try ruleFiles(under: directory) {
-                    guard let data = FileManager.default.contents(atPath: file) else {
-                        throw SentinelError(.io, "\(file): cannot read rule file")
-                    }
-                    rules.append(try RuleLoader.parse(String(decoding: data, as: UTF8.self), file: file))
+        let files = try directories.flatMap(ruleFiles(under:))
+        // Rule files are read and parsed on one large-stack thread per processor (patterns
+        // recurse like code, see `PyLargeStack`); the first bad file in order is the error.
+        let parsed = Mutex<[Result<Rule, any Error>?]>(Array(repeating: nil, count: files.count))
+        PyLargeStack.concurrentPerform(iterations: files.count) { i in
+            let rule = Result { () throws -> Rule in
+                guard let data = FileManager.default.contents(atPath: files[i]) else {
+                    throw SentinelError(.io, "\(files[i]): cannot read rule file")
                 }
+                return try RuleLoader.parse(String(decoding: data, as: UTF8.self), file: files[i])
             }
-            return try RuleSet(rules: rules)
+            parsed.withLock { $0[i] = rule }
         }
+        return try RuleSet(rules: parsed.withLock { $0 }.map { try $0!.get() })
     }
 
     /// Rule files under `directory`, sorted so errors and ordering are reproducible.

@@ -100,25 +100,41 @@ struct TaintPatterns: Sendable {
 /// Values keyed by what their pattern's root needs: a call's callee name, an attribute's or name's
 /// text, or else the node kind. Looking a node up costs a hash or two instead of one match attempt
 /// per pattern, which matters because the taint analysis asks at every node.
-struct KindIndex<Value: Sendable>: Sendable {
+/// A class: the analysis asks one at every node, and a struct of several tables would be copied
+/// (a retain per table) at each ask.
+final class KindIndex<Value: Sendable>: Sendable {
     /// Patterns of calls with a concrete callee name, by that name.
-    private var byCallee: [String: [(PyNode, Value)]] = [:]
+    private let byCallee: [String: [(PyNode, Value)]]
     /// Patterns of a concrete name or attribute, by its text.
-    private var byName: [String: [(PyNode, Value)]] = [:]
-    private var byKind: [PyNodeKind: [(PyNode, Value)]] = [:]
-    private var anyKind: [(PyNode, Value)] = []
+    private let byName: [String: [(PyNode, Value)]]
+    private let byKind: [PyNodeKind: [(PyNode, Value)]]
+    private let anyKind: [(PyNode, Value)]
+    /// The keys of `byCallee` and `byName`, for rejecting most nodes without a lookup.
+    private let callees: NameFilter
+    private let names: NameFilter
+    /// The kinds of `byKind`, as bits by ``PyNodeKind/ordinal``.
+    private let kinds: (UInt64, UInt64)
     let isEmpty: Bool
 
     init(_ values: [Value], tree: (Value) -> PyNode) {
+        var byCallee: [String: [(PyNode, Value)]] = [:]
+        var byName: [String: [(PyNode, Value)]] = [:]
+        var byKind: [PyNodeKind: [(PyNode, Value)]] = [:]
+        var anyKind: [(PyNode, Value)] = []
+        var callees = NameFilter()
+        var names = NameFilter()
+        var kinds: (UInt64, UInt64) = (0, 0)
         isEmpty = values.isEmpty
         for value in values {
             let root = tree(value)
             if root.kind == .call, let callee = PatternIndexKey.callName(root) {
                 byCallee[callee, default: []].append((root, value))
+                callees.insert(callee)
                 continue
             }
             if root.kind == .name || root.kind == .attribute, let text = root.text, !text.hasPrefix("$") {
                 byName[text, default: []].append((root, value))
+                names.insert(text)
                 continue
             }
             switch root.kind {
@@ -131,6 +147,16 @@ struct KindIndex<Value: Sendable>: Sendable {
                 byKind[root.kind, default: []].append((root, value))
             }
         }
+        for kind in byKind.keys {
+            if kind.ordinal < 64 { kinds.0 |= 1 << UInt64(kind.ordinal) } else { kinds.1 |= 1 << UInt64(kind.ordinal - 64) }
+        }
+        self.byCallee = byCallee
+        self.byName = byName
+        self.byKind = byKind
+        self.anyKind = anyKind
+        self.callees = callees
+        self.names = names
+        self.kinds = kinds
     }
 
     /// Calls `body` with each pattern that could match `node` (of its kind, of any kind, then by
@@ -138,25 +164,29 @@ struct KindIndex<Value: Sendable>: Sendable {
     /// at every node, and nearly always there is none.
     func first<R>(_ node: PyNode, _ aliases: ImportAliases, _ body: ((PyNode, Value)) -> R?) -> R? {
         guard !isEmpty else { return nil }
-        if let list = byKind[node.kind] { for candidate in list { if let found = body(candidate) { return found } } }
+        let ordinal = node.kind.ordinal
+        let hasKind = ordinal < 64 ? kinds.0 & (1 << UInt64(ordinal)) != 0 : kinds.1 & (1 << UInt64(ordinal - 64)) != 0
+        if hasKind, let list = byKind[node.kind] {
+            for candidate in list { if let found = body(candidate) { return found } }
+        }
         for candidate in anyKind { if let found = body(candidate) { return found } }
         switch node.kind {
         case .call where !byCallee.isEmpty:
             guard let callee = node.children.first, let text = callee.text else { return nil }
             if callee.kind == .attribute {
-                return Self.first(in: byCallee[text], body)
+                return callees.mayContain(text) ? Self.first(in: byCallee[text], body) : nil
             }
             guard callee.kind == .name else { return nil }
-            if let found = Self.first(in: byCallee[text], body) { return found }
+            if callees.mayContain(text), let found = Self.first(in: byCallee[text], body) { return found }
             // `s(...)` after `from os import system as s` also matches `os.system(...)`.
             if let full = aliases.resolve(text), let last = full.split(separator: ".").last, last != text {
                 return Self.first(in: byCallee[String(last)], body)
             }
         case .attribute where !byName.isEmpty:
-            if let text = node.text { return Self.first(in: byName[text], body) }
+            if let text = node.text, names.mayContain(text) { return Self.first(in: byName[text], body) }
         case .name where !byName.isEmpty:
             guard let text = node.text else { return nil }
-            if let found = Self.first(in: byName[text], body) { return found }
+            if names.mayContain(text), let found = Self.first(in: byName[text], body) { return found }
             // `from flask import request` makes `request` match the pattern `flask.request`.
             if let full = aliases.resolve(text), let last = full.split(separator: ".").last, last != text {
                 return Self.first(in: byName[String(last)], body)
