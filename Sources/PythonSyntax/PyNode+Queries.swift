@@ -4,7 +4,8 @@ extension PyNode {
     /// children.
     public func walk(_ visit: (PyNode) throws -> Bool) rethrows {
         guard try visit(self) else { return }
-        for child in children { try child.walk(visit) }
+        // By index: `for child in children` copies each child (three retains) before visiting it.
+        for i in children.indices { try children[i].walk(visit) }
     }
 
     /// Every node of the subtree in pre-order.

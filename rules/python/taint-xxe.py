@@ -21,7 +21,10 @@ def import_feed():
     doc = etree.fromstring(request.data)
     # ok: python.taint-xxe
     safe = SafeET.fromstring(request.data)
-    return str(len(doc) + len(safe))
+    # A number carries no markup.
+    # ok: python.taint-xxe
+    count = etree.fromstring("<n>%s</n>" % float(request.args["n"]))
+    return str(len(doc) + len(safe) + len(count))
 
 
 @app.route("/upload", methods=["POST"])

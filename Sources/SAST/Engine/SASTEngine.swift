@@ -34,6 +34,8 @@ public struct SASTEngine: Sendable {
     private let ruleFree: TaintPatterns
     /// The identifiers any taint rule's relevance check uses.
     private let vocabulary: Set<String>
+    /// The regexes of the taint sinks known by the name assigned to.
+    private let targets: [MetavariableRegex]
 
     /// Prepares `rules` (indexes, prefilters) for scanning many files.
     public init(rules: RuleSet) {
@@ -46,6 +48,7 @@ public struct SASTEngine: Sendable {
         self.compiled = rules.rules.map { CompiledRule($0, sharedSanitizers: shared) }
         self.ruleFree = TaintPatterns.ruleFree(sharedSanitizers: shared)
         self.vocabulary = compiled.reduce(into: []) { $0.formUnion($1.taint?.relevance.vocabulary ?? []) }
+        self.targets = Array(Set(compiled.flatMap { $0.taint?.relevance.targetSinks ?? [] }))
     }
 
     /// Scans one Python file. `file` is the path findings carry (relative to the scan root).
@@ -58,7 +61,7 @@ public struct SASTEngine: Sendable {
         // Matching and taint recurse once per tree level; long operator chains are deep, so the
         // work runs on the parser's large-stack thread like parsing does.
         let compiled = taintOnly ? compiled.filter { $0.taint != nil } : compiled
-        let taintShared = (ruleFree, vocabulary)
+        let taintShared = TaintShared(ruleFree: ruleFree, vocabulary: vocabulary, targets: targets)
         let result = try? PyLargeStack.run {
             Self.scan(file: file, source: source, rules: compiled, taintShared: taintShared, project: project)
         }
@@ -148,7 +151,7 @@ public struct SASTEngine: Sendable {
     }
 
     private static func scan(
-        file: String, source: String, rules compiled: [CompiledRule], taintShared: (TaintPatterns, Set<String>),
+        file: String, source: String, rules compiled: [CompiledRule], taintShared: TaintShared,
         project: ProjectSummaries?
     ) -> FileScanResult {
         let text = SourceText(source)
@@ -171,7 +174,8 @@ public struct SASTEngine: Sendable {
         // A module others import from summarises what they import, whatever it mentions.
         let hasProjectImports = !(view?.importedModules.isEmpty ?? true) || !(view?.exported.isEmpty ?? true)
         let shared = SharedSummaries(
-            index: index, model: model, project: view, ruleFree: taintShared.0, vocabulary: taintShared.1)
+            index: index, model: model, project: view, ruleFree: taintShared.ruleFree, vocabulary: taintShared.vocabulary,
+            targets: taintShared.targets)
         var lowercased: LowercasedText?
         for rule in compiled
         where view == nil
@@ -208,8 +212,16 @@ public struct SASTEngine: Sendable {
     }
 }
 
+/// What every file's taint rules share, from the engine.
+struct TaintShared: Sendable {
+    let ruleFree: TaintPatterns
+    let vocabulary: Set<String>
+    let targets: [MetavariableRegex]
+}
+
 /// A rule with what it needs precomputed: the identifiers a file must mention, taint indexes.
-struct CompiledRule: Sendable {
+/// A class: every file walks the list of rules, and a struct would be copied at each step.
+final class CompiledRule: Sendable {
     let rule: Rule
     let required: IdentifierRequirement
     /// Literal text a file must contain for the rule to match (from its `metavariable-regex`).

@@ -36,11 +36,13 @@ struct RuleRelevance: Sendable {
     /// What the whole file assigns to (module level included).
     private let fileAssignedTargets: [String]
 
-    init(model: FileModel, index: FileIndex, project: ProjectView?, vocabulary: Set<String>) {
+    /// `targets`: the regexes of sinks known by the name assigned to (only targets one of them
+    /// may match are kept).
+    init(model: FileModel, index: FileIndex, project: ProjectView?, vocabulary: Set<String>, targets: [MetavariableRegex]) {
         fileIdentifiers = index.identifiers
-        fileAssignedTargets = IdentifierReader.assignedTargets(in: index.root, source: index.source)
+        let reader = IdentifierReader(aliases: index.aliases, vocabulary: vocabulary, targets: targets)
+        fileAssignedTargets = reader.assignedTargets(in: index.root, source: index.source)
         var scopes: [Int: Set<String>] = [:]
-        let reader = IdentifierReader(aliases: index.aliases, vocabulary: vocabulary)
         reader.collectScopes(index.root.children, around: [], into: &scopes)
         for function in model.functions {
             var fact = reader.facts(of: function.node, model: model, project: project, source: index.source)
@@ -103,6 +105,8 @@ struct RuleRelevance: Sendable {
 private struct IdentifierReader {
     let aliases: ImportAliases
     let vocabulary: Set<String>
+    /// Assignment targets are kept only when one of these may match them (by its literals).
+    let targets: [MetavariableRegex]
 
     func add(_ node: PyNode, to ids: inout Set<String>) {
         switch node.kind {
@@ -153,7 +157,7 @@ private struct IdentifierReader {
     }
 
     /// The source text of every assignment target under `root` (short ones: names, fields, entries).
-    static func assignedTargets(in root: PyNode, source: SourceText) -> [String] {
+    func assignedTargets(in root: PyNode, source: SourceText) -> [String] {
         var out: [String] = []
         root.walk { node in
             addTargets(of: node, to: &out, source: source)
@@ -162,16 +166,20 @@ private struct IdentifierReader {
         return out
     }
 
-    /// The text of what `node` assigns to, when it is an assignment.
-    static func addTargets(of node: PyNode, to out: inout [String], source: SourceText) {
+    /// The text of what `node` assigns to, when it is an assignment and a target regex may match.
+    func addTargets(of node: PyNode, to out: inout [String], source: SourceText) {
+        guard !self.targets.isEmpty else { return }
         let targets: ArraySlice<PyNode>
         switch node.kind {
         case .assign: targets = node.children.dropLast()
         case .annAssign, .augAssign: targets = node.children.prefix(1)
         default: return
         }
+        let bytes = source.bytes
         for target in targets where target.range.end.offset - target.range.start.offset <= 96 {
-            out.append(source.slice(from: target.range.start.offset, to: target.range.end.offset))
+            let (from, to) = (target.range.start.offset, target.range.end.offset)
+            guard self.targets.contains(where: { $0.mayMatch(bytes, from: from, to: to) }) else { continue }
+            out.append(source.slice(from: from, to: to))
         }
     }
 
@@ -182,7 +190,7 @@ private struct IdentifierReader {
         var imported: Set<String> = []
         function.walk { node in
             add(node, to: &out.identifiers)
-            Self.addTargets(of: node, to: &out.assignedTargets, source: source)
+            addTargets(of: node, to: &out.assignedTargets, source: source)
             guard node.kind == .call, let callee = node.children.first else { return true }
             if let text = callee.text, callee.kind == .name || callee.kind == .attribute { out.calleeNames.insert(text) }
             guard project != nil else { return true }

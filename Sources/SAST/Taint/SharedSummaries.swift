@@ -8,9 +8,15 @@ final class SharedSummaries: @unchecked Sendable {
     private let project: ProjectView?
     private let ruleFreePatterns: TaintPatterns
     private let vocabulary: Set<String>
+    private let targets: [MetavariableRegex]
 
-    /// `vocabulary`: every identifier the taint rules' relevance checks use.
-    init(index: FileIndex, model: FileModel, project: ProjectView?, ruleFree: TaintPatterns, vocabulary: Set<String>) {
+    /// `vocabulary`: every identifier the taint rules' relevance checks use; `targets`: the
+    /// regexes of their sinks known by the name assigned to.
+    init(
+        index: FileIndex, model: FileModel, project: ProjectView?, ruleFree: TaintPatterns, vocabulary: Set<String>,
+        targets: [MetavariableRegex]
+    ) {
+        self.targets = targets
         self.index = index
         self.model = model
         self.project = project
@@ -19,7 +25,8 @@ final class SharedSummaries: @unchecked Sendable {
     }
 
     /// Which functions mention what, for ``RuleRelevance/relevant(to:ruleId:project:)``.
-    private(set) lazy var relevance = RuleRelevance(model: model, index: index, project: project, vocabulary: vocabulary)
+    private(set) lazy var relevance = RuleRelevance(
+        model: model, index: index, project: project, vocabulary: vocabulary, targets: targets)
 
     /// The names each function's calls use, for ordering summaries callees first.
     private(set) lazy var calleeNames = relevance.calleeNames
