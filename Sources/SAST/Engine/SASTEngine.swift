@@ -106,9 +106,9 @@ public struct SASTEngine: Sendable {
         PyLargeStack.concurrentPerform(iterations: files.count, workers: workers) { n in
             guard let i = scheduler.map({ $0.next() }) ?? n else { return }
             guard let text = read(files[i]) else { return }
-            let finalBefore = project.finalModules()
+            let ticket = project.finalTicket()
             let result = scan(file: files[i], source: text, project: project)
-            if result.importedModules.isSubset(of: finalBefore), result.parseError == nil {
+            if result.parseError == nil, project.wereFinal(result.importedModules, before: ticket) {
                 if let module = modules[i] {
                     project.markFinal(module)
                     scheduler?.final(module)
@@ -195,8 +195,9 @@ public struct SASTEngine: Sendable {
             // What the imported functions do with their parameters, whatever the rule.
             let exported = view.exported
             if !exported.isEmpty, compiled.contains(where: { $0.taint != nil }) {
+                let exportedKeys = Set(exported.map(\.key))
                 let published = shared.ruleFree(covering: exported).filter { key, summary in
-                    summary.mattersToImporters && exported.contains { $0.key == key }
+                    summary.mattersToImporters && exportedKeys.contains(key)
                 }
                 view.summaries.publish(
                     ruleId: ProjectSummaries.anyRule, module: view.module, file: file, summaries: published,

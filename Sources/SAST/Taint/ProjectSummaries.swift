@@ -22,8 +22,9 @@ public final class ProjectSummaries: @unchecked Sendable {
     private var reexports: [String: String] = [:]
     /// The scanned modules each file imports, from its text.
     private var importsOf: [String: Set<String>] = [:]
-    /// Modules whose summaries no later round would change.
-    private var final: Set<String> = []
+    /// Modules whose summaries no later round would change, each with the number of the mark
+    /// (``markFinal(_:)``) that made it final.
+    private var finalAt: [String: Int] = [:]
     private var table: [String: [String: [String: Found]]] = [:]
     /// Per rule, the modules with a function that returns a source.
     private var sourceModules: [String: Set<String>] = [:]
@@ -122,17 +123,26 @@ public final class ProjectSummaries: @unchecked Sendable {
         return order
     }
 
-    /// The modules whose summaries are final: analysed after every module they import was final.
-    func finalModules() -> Set<String> {
+    /// A ticket for ``wereFinal(_:before:)``: how many modules are final now.
+    func finalTicket() -> Int {
         lock.lock()
         defer { lock.unlock() }
-        return final
+        return finalAt.count
+    }
+
+    /// Whether every one of `modules` was final when `ticket` was taken (a module analysed after
+    /// every module it imports was final is final too). No copy of the final set: a snapshot per
+    /// file cost a copy each time another thread marked a module meanwhile.
+    func wereFinal(_ modules: Set<String>, before ticket: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return modules.allSatisfy { finalAt[$0].map { $0 <= ticket } ?? false }
     }
 
     /// Records that `module`'s summaries are final.
     func markFinal(_ module: String) {
         lock.lock()
-        final.insert(module)
+        if finalAt[module] == nil { finalAt[module] = finalAt.count + 1 }
         lock.unlock()
     }
 
