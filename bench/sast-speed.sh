@@ -8,12 +8,20 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOOLS=${SENTINEL_TOOLS:-/opt/sentinel-tools/venv}
-TREE=${TREE:-/tmp/sentinel-bench-django}
+# Django 5.2.8 (the tree issue 13 names) in a private directory (mode 700, refused when it is a
+# link or another user's), not a fixed /tmp name; TREE=DIR scans another copy.
+WORK=${SAST_BENCH_DIR:-${TMPDIR:-/tmp}/sentinel-bench-$(id -u)}
+mkdir -m 700 -p "$WORK"
+if [[ -L "$WORK" || ! -O "$WORK" ]]; then
+  echo "sast-speed: $WORK is a link or not owned by $(id -un); set SAST_BENCH_DIR" >&2
+  exit 2
+fi
+TREE=${TREE:-$WORK/django-5.2.8}
 out=bench/out
 mkdir -p "$out"
 
 if [ ! -d "$TREE/django" ]; then
-  python3 -m pip install --quiet --no-deps --target "$TREE" "django==5.1.*"
+  python3 -m pip install --quiet --no-deps --target "$TREE" "django==5.2.8"
 fi
 files=$(find "$TREE/django" -name '*.py' | wc -l)
 lines=$(find "$TREE/django" -name '*.py' -print0 | xargs -0 cat | wc -l)
