@@ -76,7 +76,7 @@ public struct FileWalker: Sendable {
             case S_IFDIR:
                 walk(target, relative: relative == "." ? "" : relative, into: &selection)
             case S_IFREG:
-                consider(target, relative: relative, size: Int(info.st_size), into: &selection)
+                consider(at: AT_FDCWD, name: target, relative: relative, size: Int(info.st_size), into: &selection)
             case S_IFLNK:
                 selection.skipped.append(SkippedFile(file: relative, reason: "symbolic link (not followed)"))
             default:
@@ -92,27 +92,57 @@ public struct FileWalker: Sendable {
     }
 
     private func walk(_ directory: String, relative: String, into selection: inout Selection) {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        walk(fd: fd, error: errno, relative: relative, into: &selection)
+    }
+
+    /// Lists the directory open as `fd` (which it closes) and walks its subdirectories, every
+    /// call relative to a directory descriptor: one path lookup per entry instead of one per
+    /// syscall per full path, and nothing the tree's owner swaps between the calls is followed.
+    /// `error`: the `errno` of the open that gave `fd`, when it failed.
+    private func walk(fd: Int32, error: Int32, relative: String, into selection: inout Selection) {
+        guard fd >= 0, let handle = fdopendir(fd) else {
+            let reason = String(cString: strerror(fd >= 0 ? errno : error))
+            if fd >= 0 { close(fd) }
             selection.skipped.append(
-                SkippedFile(
-                    file: relative.isEmpty ? "." : relative + "/",
-                    reason: "cannot list directory: \(FileWalker.directoryError(directory) ?? "unreadable")"))
+                SkippedFile(file: relative.isEmpty ? "." : relative + "/", reason: "cannot list directory: \(reason)"))
             return
         }
-        for name in entries {
-            let path = directory + "/" + name
+        defer { closedir(handle) }
+        let dfd = dirfd(handle)
+        var entries: [(name: String, type: UInt8)] = []
+        while let entry = readdir(handle) {
+            var record = entry.pointee
+            let name = withUnsafePointer(to: &record.d_name) {
+                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != ".", name != ".." { entries.append((name, record.d_type)) }
+        }
+        for (name, type) in entries {
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR:
+            // The size is needed for files; a file system without types in its entries needs the
+            // type from stat too. Directories and links need neither.
+            var kind = Int32(type)
+            if kind == Int32(DT_REG) || kind == Int32(DT_UNKNOWN) {
+                guard fstatat(dfd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: kind = Int32(DT_DIR)
+                case S_IFREG: kind = Int32(DT_REG)
+                default: kind = Int32(DT_UNKNOWN)
+                }
+            }
+            switch kind {
+            case Int32(DT_DIR):
                 if skippedDirectories.contains(name) { continue }
                 if exclude.contains(where: { $0.matches(relativePath) && $0.pattern.hasSuffix("/") }) { continue }
-                walk(path, relative: relativePath, into: &selection)
-            case S_IFREG:
+                let child = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                let error = errno
+                walk(fd: child, error: error, relative: relativePath, into: &selection)
+            case Int32(DT_REG):
                 if !include.isEmpty && !include.contains(where: { $0.matches(relativePath) }) { continue }
                 if exclude.contains(where: { $0.matches(relativePath) }) { continue }
-                consider(path, relative: relativePath, size: Int(info.st_size), into: &selection)
+                consider(at: dfd, name: name, relative: relativePath, size: Int(info.st_size), into: &selection)
             default:
                 // Symbolic links are deliberately not followed, and sockets or FIFOs are not source.
                 continue
@@ -120,10 +150,11 @@ public struct FileWalker: Sendable {
         }
     }
 
-    /// Adds a regular file: selected, oversized, or skipped when it cannot be opened.
-    private func consider(_ path: String, relative: String, size: Int, into selection: inout Selection) {
+    /// Adds a regular file (`name` in the directory open as `dfd`): selected, oversized, or
+    /// skipped when it cannot be opened.
+    private func consider(at dfd: Int32, name: String, relative: String, size: Int, into selection: inout Selection) {
         // Open (without reading) so that a file no scanner could read is reported here, once.
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             selection.skipped.append(SkippedFile(file: relative, reason: "cannot read: \(FileWalker.errorText())"))
             return
@@ -162,10 +193,4 @@ public struct FileWalker: Sendable {
         String(cString: strerror(errno))
     }
 
-    /// Why `opendir` fails on `path`, in `strerror` words.
-    private static func directoryError(_ path: String) -> String? {
-        guard let handle = opendir(path) else { return errorText() }
-        closedir(handle)
-        return nil
-    }
 }
