@@ -62,7 +62,7 @@ demo: deps release
 	@# The example project is vulnerable on purpose: exit status 1 (findings) is the expected result.
 	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) scan examples; status=$$?; [ $$status -eq 1 ] || exit $$status
 	@# Scan -> heal -> proposal -> approval, on a git copy of the example project (its own state, so
-	@# every run starts afresh): the unsafe yaml.load gets its rule's fix, verified in the sandbox,
+	@# every run starts afresh): the disabled TLS check gets its rule's fix, verified in the sandbox,
 	@# proposed for review (the copy is untouched), then approved into a commit on a new branch.
 	rm -rf .sentinel/demo-repo .sentinel/demo-autonomy && mkdir -p .sentinel/demo-repo
 	cp examples/app.py examples/settings.py examples/requirements.txt examples/README.md .sentinel/demo-repo/
@@ -71,7 +71,7 @@ demo: deps release
 	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) scan .sentinel/demo-repo --format sarif \
 	  --output .sentinel/demo.sarif --fail-on none
 	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) heal --signal .sentinel/demo.sarif \
-	  --finding python.yaml-load --repo .sentinel/demo-repo --verify "python3 -m py_compile app.py settings.py" \
+	  --finding python.requests-verify-false --repo .sentinel/demo-repo --verify "python3 -m py_compile app.py settings.py" \
 	  --level proposer --out .sentinel/demo-heal-finding
 	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) proposals list
 	id=$$(SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) proposals list | cut -d' ' -f1) && \
