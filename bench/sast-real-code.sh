@@ -19,19 +19,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
-WORK=${SAST_REAL_DIR:-/tmp/sentinel-sast-real-$(id -u)}
+source bench/lib/private-dir.sh
+WORK=$(private_dir "${SAST_REAL_DIR:-/tmp/sentinel-sast-real-$(id -u)}" SAST_REAL_DIR) || exit 2
 TAG=${TAG:-current}
 OUT=$REPO/bench/out
 PACKAGES=(django==5.2.8 flask==3.1.3 requests==2.34.2 httpx==0.28.1 sqlalchemy==2.1.9 scrapy==2.19.0
     ansible-core==2.19.14)
 
-# A private directory: made with mode 700, and refused if it is a link or someone else's.
-mkdir -m 700 -p "$WORK"
-if [[ -L "$WORK" || ! -O "$WORK" ]]; then
-    echo "sast-real-code: $WORK is a link or not owned by $(id -un); set SAST_REAL_DIR" >&2
-    exit 2
-fi
-chmod 700 "$WORK"
 mkdir -p "$OUT"
 
 # 1. Sources: the wheels hold every module as source; --no-deps keeps each project alone.

@@ -14,12 +14,8 @@ A=$1
 B=$2
 RUNS=${RUNS:-8}
 # A private directory (mode 700, refused when it is a link or another user's), not a fixed /tmp name.
-WORK=${SAST_BENCH_DIR:-${TMPDIR:-/tmp}/sentinel-bench-$(id -u)}
-mkdir -m 700 -p "$WORK"
-if [[ -L "$WORK" || ! -O "$WORK" ]]; then
-    echo "sast-speed-ab: $WORK is a link or not owned by $(id -un); set SAST_BENCH_DIR" >&2
-    exit 2
-fi
+source bench/lib/private-dir.sh
+WORK=$(private_dir "${SAST_BENCH_DIR:-${TMPDIR:-/tmp}/sentinel-bench-$(id -u)}" SAST_BENCH_DIR) || exit 2
 TREE=${TREE:-$WORK/django-5.2.8}
 if [[ ! -d "$TREE/django" ]]; then
     python3 -m pip install --quiet --no-deps --target "$TREE" "django==5.2.8"

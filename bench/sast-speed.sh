@@ -10,12 +10,8 @@ cd "$(dirname "$0")/.."
 TOOLS=${SENTINEL_TOOLS:-/opt/sentinel-tools/venv}
 # Django 5.2.8 (the tree issue 13 names) in a private directory (mode 700, refused when it is a
 # link or another user's), not a fixed /tmp name; TREE=DIR scans another copy.
-WORK=${SAST_BENCH_DIR:-${TMPDIR:-/tmp}/sentinel-bench-$(id -u)}
-mkdir -m 700 -p "$WORK"
-if [[ -L "$WORK" || ! -O "$WORK" ]]; then
-  echo "sast-speed: $WORK is a link or not owned by $(id -un); set SAST_BENCH_DIR" >&2
-  exit 2
-fi
+source bench/lib/private-dir.sh
+WORK=$(private_dir "${SAST_BENCH_DIR:-${TMPDIR:-/tmp}/sentinel-bench-$(id -u)}" SAST_BENCH_DIR) || exit 2
 TREE=${TREE:-$WORK/django-5.2.8}
 out=bench/out
 mkdir -p "$out"
