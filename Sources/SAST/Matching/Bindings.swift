@@ -19,8 +19,9 @@ struct Binding: Sendable {
         guard let first = nodes.first, let last = nodes.last else { return regex.matches("") }
         let from = first.range.start.offset
         let to = last.range.end.offset
-        guard regex.mayMatch(source.bytes, from: from, to: to) else { return false }
-        if to - from <= 64 { return regex.matches(source.slice(from: from, to: to)) }
+        // The literals once, on the bytes, before any string is made.
+        guard mayMatch(regex, in: source) else { return false }
+        if to - from <= 64 { return regex.matchesChecked(source.slice(from: from, to: to)) }
         return regex.matches(in: source.string, range: source.utf16Range(from: from, to: to))
     }
 

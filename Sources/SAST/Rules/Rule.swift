@@ -76,6 +76,9 @@ public struct MetavariableRegex: Sendable, Hashable {
     /// Whether `text` matches at its start (as Python's `re.match` does).
     public func matches(_ text: String) -> Bool { literals.mayMatch(text) && compiled.matches(text) }
 
+    /// ``matches(_:)`` for a text whose literals were already checked (``mayMatch(_:from:to:)``).
+    func matchesChecked(_ text: String) -> Bool { compiled.matches(text) }
+
     /// Whether the bytes `[from, to)` of `bytes` may match; false means they certainly do not.
     func mayMatch(_ bytes: [UInt8], from: Int, to: Int) -> Bool {
         if literals.required.isEmpty { return true }

@@ -112,8 +112,8 @@ final class KindIndex<Value: Sendable>: Sendable {
     /// The keys of `byCallee` and `byName`, for rejecting most nodes without a lookup.
     private let callees: NameFilter
     private let names: NameFilter
-    /// The kinds of `byKind`, as bits by ``PyNodeKind/ordinal``.
-    private let kinds: (UInt64, UInt64)
+    /// The kinds of `byKind`.
+    private let kinds: KindBits
     let isEmpty: Bool
 
     init(_ values: [Value], tree: (Value) -> PyNode) {
@@ -123,7 +123,7 @@ final class KindIndex<Value: Sendable>: Sendable {
         var anyKind: [(PyNode, Value)] = []
         var callees = NameFilter()
         var names = NameFilter()
-        var kinds: (UInt64, UInt64) = (0, 0)
+        var kinds = KindBits()
         isEmpty = values.isEmpty
         for value in values {
             let root = tree(value)
@@ -147,9 +147,7 @@ final class KindIndex<Value: Sendable>: Sendable {
                 byKind[root.kind, default: []].append((root, value))
             }
         }
-        for kind in byKind.keys {
-            if kind.ordinal < 64 { kinds.0 |= 1 << UInt64(kind.ordinal) } else { kinds.1 |= 1 << UInt64(kind.ordinal - 64) }
-        }
+        for kind in byKind.keys { kinds.insert(kind) }
         self.byCallee = byCallee
         self.byName = byName
         self.byKind = byKind
@@ -164,9 +162,7 @@ final class KindIndex<Value: Sendable>: Sendable {
     /// at every node, and nearly always there is none.
     func first<R>(_ node: PyNode, _ aliases: ImportAliases, _ body: ((PyNode, Value)) -> R?) -> R? {
         guard !isEmpty else { return nil }
-        let ordinal = node.kind.ordinal
-        let hasKind = ordinal < 64 ? kinds.0 & (1 << UInt64(ordinal)) != 0 : kinds.1 & (1 << UInt64(ordinal - 64)) != 0
-        if hasKind, let list = byKind[node.kind] {
+        if kinds.contains(node.kind), let list = byKind[node.kind] {
             for candidate in list { if let found = body(candidate) { return found } }
         }
         for candidate in anyKind { if let found = body(candidate) { return found } }
@@ -201,6 +197,22 @@ final class KindIndex<Value: Sendable>: Sendable {
         guard let list else { return nil }
         for candidate in list { if let found = body(candidate) { return found } }
         return nil
+    }
+}
+
+/// A set of node kinds as bits (by ``PyNodeKind/ordinal``): a test without hashing.
+struct KindBits: Sendable {
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    mutating func insert(_ kind: PyNodeKind) {
+        let ordinal = kind.ordinal
+        if ordinal < 64 { low |= 1 << UInt64(ordinal) } else { high |= 1 << UInt64(ordinal - 64) }
+    }
+
+    @inline(__always) func contains(_ kind: PyNodeKind) -> Bool {
+        let ordinal = kind.ordinal
+        return ordinal < 64 ? low & (1 << UInt64(ordinal)) != 0 : high & (1 << UInt64(ordinal - 64)) != 0
     }
 }
 
