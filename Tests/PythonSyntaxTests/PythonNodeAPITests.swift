@@ -138,4 +138,22 @@ struct PythonNodeAPITests {
         #expect(checked > 400)
         #expect(mismatches.isEmpty)
     }
+
+    @Test("a node is a value: changing a copy leaves the original, equality and hashing are structural")
+    func valueSemantics() throws {
+        let root = try PythonParser.parseModule(source: "x = f(1)\n", fileName: "a.py").root
+        var copy = root
+        copy.children[0].children[0].text = "y"
+        copy.children[0].range.end.offset += 1
+        #expect(root.sexpr == "(module (assign (name x) (call (name f) (integer 1))))")
+        #expect(copy.sexpr == "(module (assign (name y) (call (name f) (integer 1))))")
+        #expect(copy != root)
+        let again = try PythonParser.parseModule(source: "x = f(1)\n", fileName: "b.py").root
+        #expect(again == root && again.hashValue == root.hashValue)
+        #expect(Set([root, again, copy]).count == 2)
+        var renamed = again
+        renamed.kind = .block
+        renamed.raw = "r"
+        #expect(renamed.kind == .block && renamed.raw == "r" && again.kind == .module && again.raw == nil)
+    }
 }
