@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One in-source suppression comment.
 public struct SuppressionDirective: Sendable, Hashable {
     /// Which syntax it used, which decides the findings it can hide.
@@ -132,7 +136,7 @@ public enum Suppressions {
             if let cached = directivesByFile[file] { return cached }
             var byLine: [Int: [SuppressionDirective]] = [:]
             if let lines = sources(file) {
-                for number in 1...lines.lineCount {
+                for number in candidateLines(lines) {
                     let text = lines.text(ofLine: number)
                     let found = parse(line: text, number: number)
                     guard !found.isEmpty else { continue }
@@ -196,7 +200,29 @@ public enum Suppressions {
         return result
     }
 
-    // MARK: - Parsing helpers (bytes, no regex: this runs on every line of files with findings)
+    /// The lines that mention a directive's marker, ascending: only they can hold a directive,
+    /// and a file with findings is mostly lines without (one search per marker, not a parse per line).
+    static func candidateLines(_ lines: LineIndex) -> [Int] {
+        var found = Set<Int>()
+        lines.bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            for marker in ["sentinel:", "nosec", "nosemgrep"] {
+                let needle = Array(marker.utf8)
+                var from = 0
+                // memchr for the first byte (vectorised), then a compare: glibc's memmem is not
+                // exported to Swift.
+                while from + needle.count <= buffer.count, let hit = memchr(base + from, Int32(needle[0]), buffer.count - from) {
+                    let offset = base.distance(to: UnsafeRawPointer(hit))
+                    guard offset + needle.count <= buffer.count else { break }
+                    if memcmp(hit, needle, needle.count) == 0 { found.insert(lines.line(containingOffset: offset)) }
+                    from = offset + 1
+                }
+            }
+        }
+        return found.sorted()
+    }
+
+    // MARK: - Parsing helpers (bytes, no regex: this runs on the lines of files with findings)
 
     /// Finds `# marker` or `// marker` (spaces allowed after the comment sign). Returns the index
     /// of the comment sign and the bytes after the marker.

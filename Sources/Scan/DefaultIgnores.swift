@@ -57,20 +57,37 @@ public struct DefaultIgnores: Sendable, Hashable {
 }
 
 /// Directory names (patterns ending in `/`, matched at any depth) and file-name globs, checked
-/// with one split per path: a tree with a large `node_modules` has many paths to check.
+/// over the path's bytes without splitting it into strings: every listed file is checked, and a
+/// tree with a large `node_modules` has many.
 private struct PatternSet: Sendable, Hashable {
-    let directories: Set<Substring>
-    let fileNames: [Glob]
+    let directories: [[UInt8]]
+    /// File-name globs (no `/`), as ``Glob`` matches one segment.
+    let fileNames: [[UInt8]]
 
     init(_ patterns: [String]) {
-        directories = Set(patterns.filter { $0.hasSuffix("/") }.map { Substring($0.dropLast()) })
-        fileNames = patterns.filter { !$0.hasSuffix("/") }.map(Glob.init)
+        directories = patterns.filter { $0.hasSuffix("/") }.map { Array($0.utf8.dropLast()) }
+        fileNames = patterns.filter { !$0.hasSuffix("/") }.map { Array($0.utf8) }
     }
 
     func matches(_ path: String) -> Bool {
-        let parts = path.split(separator: "/")
-        guard let name = parts.last else { return false }
-        if parts.dropLast().contains(where: directories.contains) { return true }
-        return fileNames.contains { $0.matches(String(name)) }
+        var path = path
+        return path.withUTF8 { bytes in
+            // The last non-empty segment is the file's name; the others are its directories.
+            var name: Range<Int>?
+            var start = 0
+            for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "/") {
+                defer { start = i + 1 }
+                guard i > start else { continue }
+                if let directory = name, isIgnoredDirectory(bytes[directory]) { return true }
+                name = start..<i
+            }
+            guard let name else { return false }
+            let text = ArraySlice(bytes[name])
+            return fileNames.contains { Glob.matchSegment($0[...], text) }
+        }
+    }
+
+    private func isIgnoredDirectory(_ segment: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        directories.contains { $0.count == segment.count && $0.elementsEqual(segment) }
     }
 }

@@ -228,4 +228,17 @@ import Testing
         let source = "# sentinel: ignore[r1] fine\r\nrun()\r\n"
         #expect(Self.apply([Self.finding("r1", line: 2)], source).suppressed.count == 1)
     }
+
+    /// Only lines that mention a marker are parsed; the others cannot hold a directive.
+    @Test func candidateLinesAreThoseWithAMarker() {
+        let source = "a()\r\nb()  # nosec B101\r\nc()\n# sentinel: ignore[r] why\nnosemgrep = 1\nnosecurity()\n"
+        #expect(Suppressions.candidateLines(LineIndex(source)) == [2, 4, 5, 6])
+        #expect(Suppressions.candidateLines(LineIndex("")).isEmpty)
+        #expect(Suppressions.candidateLines(LineIndex("x = 'nose'\n")).isEmpty)
+    }
+
+    @Test func aDirectiveOnTheLastLineWithoutNewlineStillCounts() {
+        let result = Self.apply([Self.finding("r1", line: 2)], "x = 1\nbad()  # sentinel: ignore[r1] reviewed")
+        #expect(result.suppressed.map(\.ruleId) == ["r1"])
+    }
 }

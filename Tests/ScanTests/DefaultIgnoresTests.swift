@@ -8,7 +8,7 @@ import Testing
         "test_api.py", "pkg/api_test.py", "conftest.py", "pkg/conftest.py",
         ".venv/lib/x.py", "venv/x.py", "web/node_modules/a/index.js", "vendor/lib.py", "third_party/six.py",
         "lib/python3.11/site-packages/yaml/__init__.py", "build/lib/app.py", "dist/app.py", ".tox/py/x.py",
-        ".eggs/x.py", "pkg/__pycache__/a.py",
+        ".eggs/x.py", "pkg/__pycache__/a.py", "a//tests//x.py", "é/tests/ü.py", "src/test_ü.py",
     ])
     func ignoredByDefault(path: String) {
         #expect(DefaultIgnores().ignores(path))
@@ -17,7 +17,7 @@ import Testing
 
     @Test(arguments: [
         "app.py", "src/testimony.py", "contest.py", "pkg/testing_utils.py", "pkg/test.py", "pkg/latest/x.py",
-        "builder/app.py", "distutils/x.py", "docs/build.py", "attest_test.txt",
+        "builder/app.py", "distutils/x.py", "docs/build.py", "attest_test.txt", "tests", "pkg/build", "", "/",
     ])
     func scannedByDefault(path: String) {
         #expect(!DefaultIgnores().ignores(path))

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A quick pass over a file's text for the names it imports (`from a.b import c, d`,
 /// `import a.b`), before any parsing: a project scan summarises only the functions another module
 /// imports, which is a small part of a large tree.
@@ -5,66 +9,108 @@ enum ImportScan {
     /// (module as written, name or "*") pairs; relative modules keep their dots.
     static func imports(in text: String) -> [(module: String, name: String)] {
         var out: [(String, String)] = []
+        // The statement so far, while it goes on over more lines: an open parenthesis (until a
+        // line with `)`) or a line ending in a backslash.
         var pending = ""
-        var open = false
+        var continuation: Continuation?
         var text = text
         // Bytes, not Characters: most lines are skipped after a look at their first letters.
         text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
             var start = 0
             while start < bytes.count {
-                var end = start
-                while end < bytes.count, bytes[end] != UInt8(ascii: "\n") { end += 1 }
+                let end =
+                    memchr(base + start, 0x0A, bytes.count - start).map {
+                        base.distance(to: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? bytes.count
                 defer { start = end + 1 }
                 var first = start
                 while first < end, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
-                guard open || Self.startsStatement(bytes, first, end) else { continue }
-                let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self)
-                if open {
-                    pending += " " + line
-                    if line.contains(")") {
-                        open = false
-                        out += parse(pending)
-                        pending = ""
+                guard continuation != nil || Self.startsStatement(bytes, first, end) else { continue }
+                // The code before a `#` (a `#` inside a string has no business in an import), without
+                // trailing blanks or a CR.
+                var last = bytes[first..<end].firstIndex(of: UInt8(ascii: "#")) ?? end
+                while last > first, [UInt8(ascii: " "), UInt8(ascii: "\t"), 0x0D].contains(bytes[last - 1]) { last -= 1 }
+                let line = bytes[first..<last]
+                if continuation == .parenthesis {
+                    pending += " " + String(decoding: line, as: UTF8.self)
+                    if line.contains(UInt8(ascii: ")")) { continuation = nil }
+                } else {
+                    pending += (continuation == nil ? "" : " ") + String(decoding: line, as: UTF8.self)
+                    if line.last == UInt8(ascii: "\\") {
+                        continuation = .backslash
+                    } else if pending.utf8.contains(UInt8(ascii: "(")), !pending.utf8.contains(UInt8(ascii: ")")) {
+                        continuation = .parenthesis
+                    } else {
+                        continuation = nil
                     }
-                    continue
                 }
-                let statement = String(line.split(separator: "#", maxSplits: 1).first ?? line[...])
-                if statement.contains("("), !statement.contains(")") {
-                    open = true
-                    pending = statement
-                    continue
+                if continuation == nil {
+                    out += parse(pending)
+                    pending = ""
                 }
-                out += parse(statement)
             }
         }
+        // A statement still going on at the end of the file.
+        if !pending.isEmpty { out += parse(pending) }
         return out
     }
 
-    private static let fromWord = Array("from ".utf8)
-    private static let importWord = Array("import ".utf8)
+    private enum Continuation { case parenthesis, backslash }
 
     /// Whether the line at `first` starts with `from ` or `import `.
     private static func startsStatement(_ bytes: UnsafeBufferPointer<UInt8>, _ first: Int, _ end: Int) -> Bool {
-        for word in [fromWord, importWord] where end - first >= word.count {
-            if word.indices.allSatisfy({ bytes[first + $0] == word[$0] }) { return true }
+        func word(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard end - first >= count else { return false }
+            let start = text.utf8Start
+            for k in 0..<count where bytes[first + k] != start[k] { return false }
+            return true
         }
-        return false
+        return word("from ") || word("import ")
     }
 
+    /// `import a.b as c, d` / `from m import (x as y, z)`: the statement's words (parentheses,
+    /// backslashes and tabs count as spaces), then its comma-separated items' first words.
+    /// Bytes, not Foundation's `replacingOccurrences`: this runs on every import of a tree.
     private static func parse(_ statement: String) -> [(String, String)] {
-        let words = statement.replacingOccurrences(of: "(", with: " ").replacingOccurrences(of: ")", with: " ")
-            .replacingOccurrences(of: "\\", with: " ")
-        let parts = words.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        guard let first = parts.first else { return [] }
-        if first == "import" {
-            return parts.dropFirst().joined(separator: " ").split(separator: ",").compactMap { item in
-                item.split(separator: " ").first.map { (String($0), "*") }
+        var words: [ArraySlice<UInt8>] = []
+        var bytes = Array(statement.utf8)
+        for i in bytes.indices where isBlank(bytes[i]) { bytes[i] = UInt8(ascii: " ") }
+        var start = 0
+        for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: " ") {
+            if i > start { words.append(bytes[start..<i]) }
+            start = i + 1
+        }
+        guard let first = words.first else { return [] }
+        if first.elementsEqual("import".utf8) {
+            return items(words.dropFirst()).map { ($0, "*") }
+        }
+        guard first.elementsEqual("from".utf8), words.count >= 4, words[2].elementsEqual("import".utf8) else { return [] }
+        let module = String(decoding: words[1], as: UTF8.self)
+        return items(words.dropFirst(3)).map { (module, $0) }
+    }
+
+    private static func isBlank(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\t")
+    }
+
+    /// The first word of each comma-separated item of `words` joined by spaces (`a as b, c` →
+    /// `a`, `c`); empty items are skipped.
+    private static func items(_ words: ArraySlice<ArraySlice<UInt8>>) -> [String] {
+        var out: [String] = []
+        var atItemStart = true
+        for word in words {
+            var start = word.startIndex
+            for i in word.startIndex...word.endIndex where i == word.endIndex || word[i] == UInt8(ascii: ",") {
+                if i > start, atItemStart {
+                    out.append(String(decoding: word[start..<i], as: UTF8.self))
+                    atItemStart = false
+                }
+                if i < word.endIndex { atItemStart = true }
+                start = i + 1
             }
         }
-        guard first == "from", parts.count >= 4, parts[2] == "import" else { return [] }
-        let module = parts[1]
-        return parts.dropFirst(3).joined(separator: " ").split(separator: ",").compactMap { item in
-            item.split(separator: " ").first.map { (module, String($0)) }
-        }
+        return out
     }
 }
