@@ -185,6 +185,10 @@ struct FileModel: Sendable {
 
     /// The method `name` of `className` or of the nearest base defined in this file.
     func method(_ name: String, of className: String) -> Function? {
+        // The class's own method, or a class without bases: no search (this runs for every
+        // method call the analyses resolve).
+        if let function = functionsByKey[className + "." + name] { return function }
+        guard classes[className]?.bases.isEmpty == false else { return nil }
         var seen: Set<String> = []
         var queue = [className]
         while let current = queue.first {

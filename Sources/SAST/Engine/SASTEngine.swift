@@ -33,9 +33,11 @@ public struct SASTEngine: Sendable {
     /// What a function does for any taint rule: no sources or sinks, the sanitizers all share.
     private let ruleFree: TaintPatterns
     /// The identifiers any taint rule's relevance check uses.
-    private let vocabulary: Set<String>
+    private let vocabulary: RelevanceVocabulary
     /// The regexes of the taint sinks known by the name assigned to.
     private let targets: [MetavariableRegex]
+    /// The identifiers the search rules' file checks name, numbered.
+    private let identifierVocabulary: IdentifierVocabulary
 
     /// Prepares `rules` (indexes, prefilters) for scanning many files.
     public init(rules: RuleSet) {
@@ -45,9 +47,12 @@ public struct SASTEngine: Sendable {
             return nil
         }
         let shared = TaintPatterns.sharedSanitizers(specs)
-        self.compiled = rules.rules.map { CompiledRule($0, sharedSanitizers: shared) }
+        let drafts = rules.rules.map { CompiledRule($0, sharedSanitizers: shared) }
+        let vocabulary = IdentifierVocabulary(drafts.flatMap(\.requirements))
+        self.identifierVocabulary = vocabulary
+        self.compiled = drafts.map { CompiledRule($0, vocabulary: vocabulary) }
         self.ruleFree = TaintPatterns.ruleFree(sharedSanitizers: shared)
-        self.vocabulary = compiled.reduce(into: []) { $0.formUnion($1.taint?.relevance.vocabulary ?? []) }
+        self.vocabulary = RelevanceVocabulary(compiled.reduce(into: []) { $0.formUnion($1.taint?.relevance.vocabulary ?? []) })
         self.targets = Array(Set(compiled.flatMap { $0.taint?.relevance.targetSinks ?? [] }))
     }
 
@@ -61,7 +66,8 @@ public struct SASTEngine: Sendable {
         // Matching and taint recurse once per tree level; long operator chains are deep, so the
         // work runs on the parser's large-stack thread like parsing does.
         let compiled = taintOnly ? compiled.filter { $0.taint != nil } : compiled
-        let taintShared = TaintShared(ruleFree: ruleFree, vocabulary: vocabulary, targets: targets)
+        let taintShared = TaintShared(
+            ruleFree: ruleFree, vocabulary: vocabulary, targets: targets, identifiers: identifierVocabulary)
         let result = try? PyLargeStack.run {
             Self.scan(file: file, source: source, rules: compiled, taintShared: taintShared, project: project)
         }
@@ -98,7 +104,7 @@ public struct SASTEngine: Sendable {
         let results = Mutex<[FileScanResult?]>(Array(repeating: nil, count: files.count))
         let complete = Mutex<[Bool]>(Array(repeating: false, count: files.count))
         // Imported modules first: a file analysed after all it imports was final is final too.
-        let modules = files.map(ProjectSummaries.moduleName)
+        let modules = files.map(project.module(of:))
         let scheduler =
             dependenciesFirst
             ? DependencyScheduler(
@@ -177,9 +183,10 @@ public struct SASTEngine: Sendable {
             index: index, model: model, project: view, ruleFree: taintShared.ruleFree, vocabulary: taintShared.vocabulary,
             targets: taintShared.targets)
         var lowercased: LowercasedText?
+        let presence = taintShared.identifiers.presence(in: index.identifiers)
         for rule in compiled
         where view == nil
-            ? rule.applies(to: index.identifiers) : rule.appliesInProject(to: index.identifiers, projectImports: hasProjectImports)
+            ? rule.applies(presence: presence) : rule.appliesInProject(presence: presence, projectImports: hasProjectImports)
         {
             if let needs = rule.textNeeds {
                 if lowercased == nil { lowercased = LowercasedText(text.bytes) }
@@ -216,8 +223,10 @@ public struct SASTEngine: Sendable {
 /// What every file's taint rules share, from the engine.
 struct TaintShared: Sendable {
     let ruleFree: TaintPatterns
-    let vocabulary: Set<String>
+    let vocabulary: RelevanceVocabulary
     let targets: [MetavariableRegex]
+    /// The rules' identifier numbering (``CompiledRule/gates``).
+    let identifiers: IdentifierVocabulary
 }
 
 /// A rule with what it needs precomputed: the identifiers a file must mention, taint indexes.
@@ -228,9 +237,22 @@ final class CompiledRule: Sendable {
     /// Literal text a file must contain for the rule to match (from its `metavariable-regex`).
     let textNeeds: RegexLiterals?
     let taint: TaintPatterns?
+    /// The identifier checks that decide whether the rule runs on a file, numbered.
+    let gates: Gates
 
-    init(_ rule: Rule, sharedSanitizers: [CompiledPattern] = []) {
-        self.rule = rule
+    /// `required` for a search rule; a taint rule's source and sink names.
+    struct Gates: Sendable {
+        var required: NumberedRequirement
+        var sources: NumberedRequirement
+        var sinks: NumberedRequirement
+    }
+
+    /// Compiles `rule`, with its checks numbered on their own (the engine renumbers them in one
+    /// vocabulary for all its rules).
+    convenience init(_ rule: Rule, sharedSanitizers: [CompiledPattern] = []) {
+        let required: IdentifierRequirement
+        let textNeeds: RegexLiterals?
+        let taint: TaintPatterns?
         switch rule.mode {
         case .search(let formula):
             required = IdentifierRequirement(alternatives: Self.required(formula))
@@ -241,6 +263,34 @@ final class CompiledRule: Sendable {
             textNeeds = nil
             taint = TaintPatterns(spec, cwe: rule.cwe, sharedSanitizers: sharedSanitizers)
         }
+        self.init(rule: rule, required: required, textNeeds: textNeeds, taint: taint, vocabulary: nil)
+    }
+
+    /// `draft` with its checks numbered in `vocabulary`.
+    convenience init(_ draft: CompiledRule, vocabulary: IdentifierVocabulary) {
+        self.init(
+            rule: draft.rule, required: draft.required, textNeeds: draft.textNeeds, taint: draft.taint,
+            vocabulary: vocabulary)
+    }
+
+    private init(
+        rule: Rule, required: IdentifierRequirement, textNeeds: RegexLiterals?, taint: TaintPatterns?,
+        vocabulary: IdentifierVocabulary?
+    ) {
+        self.rule = rule
+        self.required = required
+        self.textNeeds = textNeeds
+        self.taint = taint
+        let sources = taint?.sourceNames ?? .always
+        let sinks = taint?.sinkNames ?? .always
+        let numbering = vocabulary ?? IdentifierVocabulary([required, sources, sinks])
+        gates = Gates(
+            required: numbering.numbered(required), sources: numbering.numbered(sources), sinks: numbering.numbered(sinks))
+    }
+
+    /// The identifier checks of the rule, for the engine's vocabulary.
+    var requirements: [IdentifierRequirement] {
+        [required, taint?.sourceNames ?? .always, taint?.sinkNames ?? .always]
     }
 
     /// Identifier sets of which at least one must be wholly present for any match; nil when unknown.
@@ -263,17 +313,21 @@ final class CompiledRule: Sendable {
         }
     }
 
-    func applies(to identifiers: Set<String>) -> Bool {
-        if let taint { return taint.applies(to: identifiers) }
-        return required.isSatisfied(by: identifiers)
+    /// Whether the rule may match a file with these identifiers (numbered in the engine's vocabulary).
+    func applies(presence: IdentifierPresence) -> Bool {
+        if taint != nil { return gates.sources.isSatisfied(by: presence) && mayHoldSink(presence) }
+        return gates.required.isSatisfied(by: presence)
     }
 
     /// In a project scan, a module with only a source or only a sink still exports summaries.
-    func appliesInProject(to identifiers: Set<String>, projectImports: Bool) -> Bool {
-        if let taint {
-            return projectImports || taint.sourceNames.isSatisfied(by: identifiers) || taint.mayHoldSink(identifiers)
-        }
-        return required.isSatisfied(by: identifiers)
+    func appliesInProject(presence: IdentifierPresence, projectImports: Bool) -> Bool {
+        if taint != nil { return projectImports || gates.sources.isSatisfied(by: presence) || mayHoldSink(presence) }
+        return gates.required.isSatisfied(by: presence)
+    }
+
+    /// Whether a file may hold a sink of the taint rule (one on a secret's name always may).
+    private func mayHoldSink(_ presence: IdentifierPresence) -> Bool {
+        taint?.relevance.targetSinks.isEmpty == false || gates.sinks.isSatisfied(by: presence)
     }
 
     func findings(

@@ -76,12 +76,19 @@ struct LowercasedText: Sendable {
     let isASCII: Bool
 
     init(_ source: [UInt8]) {
-        var ascii = true
-        bytes = source.map { byte in
-            if byte >= 0x80 { ascii = false }
-            return RegexLiterals.lower(byte)
+        // One pass into uninitialised storage (no per-byte append): this runs on every file
+        // that a rule with a text requirement might match.
+        var high: UInt8 = 0
+        bytes = [UInt8](unsafeUninitializedCapacity: source.count) { buffer, count in
+            source.withUnsafeBufferPointer { input in
+                for i in input.indices {
+                    high |= input[i]
+                    buffer[i] = RegexLiterals.lower(input[i])
+                }
+            }
+            count = source.count
         }
-        isASCII = ascii
+        isASCII = high < 0x80
     }
 
     /// Whether the text may satisfy `requirement` (false: it certainly does not).

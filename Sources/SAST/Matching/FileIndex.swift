@@ -7,7 +7,7 @@ struct FileIndex: Sendable {
     let root: PyNode
     let source: SourceText
     let aliases: ImportAliases
-    private(set) var byKind: [PyNodeKind: [PyNode]] = [:]
+    private(set) var byKind = NodesByKind()
     private(set) var callsByName: [String: [PyNode]] = [:]
     /// Statement lists (module and blocks), for multi-statement patterns.
     private(set) var blocks: [PyNode] = []
@@ -24,7 +24,7 @@ struct FileIndex: Sendable {
         self.root = root
         self.source = source
         self.aliases = ImportAliases(root: root)
-        var byKind: [PyNodeKind: [PyNode]] = [:]
+        var byKind = NodesByKind()
         var calls: [String: [PyNode]] = [:]
         var blocks: [PyNode] = []
         var identifiers: Set<String> = []
@@ -32,7 +32,7 @@ struct FileIndex: Sendable {
         var aliasNames: [String: [PyNode]] = [:]
         let aliases = self.aliases
         root.walk { node in
-            if !FileIndex.isUnindexed(node.kind) { byKind[node.kind, default: []].append(node) }
+            if !FileIndex.isUnindexed(node.kind) { byKind.append(node) }
             switch node.kind {
             case .module, .block:
                 blocks.append(node)
@@ -44,8 +44,8 @@ struct FileIndex: Sendable {
             case .name:
                 if let text = node.text {
                     identifiers.insert(text)
-                    if !aliases.isEmpty, let full = aliases.resolve(text), let last = full.split(separator: ".").last {
-                        aliasNames[String(last), default: []].append(node)
+                    if !aliases.isEmpty, let full = aliases.resolve(text) {
+                        aliasNames[FileIndex.lastSegment(full), default: []].append(node)
                     }
                 }
             case .keyword, .parameter, .varArgs, .kwArgs, .functionDef, .asyncFunctionDef, .classDef:
@@ -79,13 +79,21 @@ struct FileIndex: Sendable {
             return callee.text.map { [$0] } ?? []
         case .name:
             guard let text = callee.text else { return [] }
-            if let full = aliases.resolve(text), let last = full.split(separator: ".").last, last != text {
-                return [text, String(last)]
+            if let full = aliases.resolve(text) {
+                let last = lastSegment(full)
+                if last != text { return [text, last] }
             }
             return [text]
         default:
             return []
         }
+    }
+
+    /// `a.b.c` → `c`; a name without dots is its own last segment. (Not `split`: this runs for
+    /// every aliased name and call of a file.)
+    static func lastSegment(_ dotted: String) -> String {
+        guard let dot = dotted.utf8.lastIndex(of: UInt8(ascii: ".")) else { return dotted }
+        return String(dotted[dotted.utf8.index(after: dot)...])
     }
 
     /// The most numerous kinds, which patterns rarely start with: found by walking when needed.
@@ -102,7 +110,7 @@ struct FileIndex: Sendable {
 
     /// Nodes of `kind`, from the index or by walking the tree for the kinds it leaves out.
     func nodes(of kind: PyNodeKind) -> [PyNode] {
-        if !Self.isUnindexed(kind) { return byKind[kind] ?? [] }
+        if !Self.isUnindexed(kind) { return byKind[kind] }
         return lazyKinds.nodes(of: kind, in: root)
     }
 
@@ -137,7 +145,7 @@ struct FileIndex: Sendable {
         switch pattern.kind {
         case .call:
             if let key = PatternIndexKey.callName(pattern) { return callsByName[key] ?? [] }
-            return byKind[.call] ?? []
+            return byKind[.call]
         case .name:
             // A bare `$X` stands for an expression (as in Semgrep), never a statement or a file:
             // those would bind huge texts for metavariable-regex to scan.
@@ -247,7 +255,7 @@ struct IdentifierRequirement: Sendable {
 /// Per-file cache of the node kinds the index leaves out. A file is scanned by one thread, and the
 /// cache is filled at most once, so the lock is never contended.
 final class LazyKinds: @unchecked Sendable {
-    private var byKind: [PyNodeKind: [PyNode]]?
+    private var byKind: NodesByKind?
     private var expressionNodes: [PyNode]?
     private let lock = NSLock()
 
@@ -280,13 +288,24 @@ final class LazyKinds: @unchecked Sendable {
     func nodes(of kind: PyNodeKind, in root: PyNode) -> [PyNode] {
         lock.lock()
         defer { lock.unlock() }
-        if let byKind { return byKind[kind] ?? [] }
-        var collected: [PyNodeKind: [PyNode]] = [:]
+        if let byKind { return byKind[kind] }
+        var collected = NodesByKind()
         root.walk { node in
-            if FileIndex.isUnindexed(node.kind) { collected[node.kind, default: []].append(node) }
+            if FileIndex.isUnindexed(node.kind) { collected.append(node) }
             return true
         }
         byKind = collected
-        return collected[kind] ?? []
+        return collected[kind]
     }
+}
+
+/// Nodes grouped by kind in an array indexed by the kind's ordinal: no hashing per node.
+struct NodesByKind: Sendable {
+    private static let kindCount = PyNodeKind.allCases.count
+    private var lists = [[PyNode]](repeating: [], count: kindCount)
+
+    /// The nodes of `kind`, in the order they were added.
+    subscript(kind: PyNodeKind) -> [PyNode] { lists[kind.ordinal] }
+
+    mutating func append(_ node: PyNode) { lists[node.kind.ordinal].append(node) }
 }

@@ -29,7 +29,9 @@ struct RegexLiterals: Sendable, Hashable {
         let usable = sets.filter { set in
             !set.isEmpty && !set.contains([]) && !(reader.caseInsensitive && set.contains { $0.contains { $0 >= 0x80 } })
         }
-        self.init(required: RegexLiteralReader.strongest(usable, keep: 3), caseInsensitive: reader.caseInsensitive)
+        self.init(
+            required: RegexLiteralReader.strongest(RegexLiteralReader.withoutImplied(usable), keep: 3),
+            caseInsensitive: reader.caseInsensitive)
     }
 
     /// What every one of `parts` requires.
@@ -151,20 +153,71 @@ private struct RegexLiteralReader {
                 return out
             }
         }
-        // Each branch's strongest set; one branch without any leaves the whole without.
-        var union = Set<[UInt8]>()
-        for branch in branches {
-            guard let best = Self.strongest(Self.candidates(branch), keep: 1).first else { return out }
-            union.formUnion(best)
+        // Each branch's strongest set; one branch without any leaves the whole without. When
+        // their union is too large, each branch's smallest set (`key` rather than the 24 ways
+        // `(?:api|auth|...)_?key` can be spelled).
+        for pick in [{ Self.strongest($0, keep: 1).first }, Self.smallest] as [([Set<[UInt8]>]) -> Set<[UInt8]>?] {
+            var union = Set<[UInt8]>()
+            for branch in branches {
+                guard let best = pick(Self.candidates(branch)) else { return out }
+                union.formUnion(best)
+            }
+            if union.count <= Self.maximumStrings {
+                out.required = [union]
+                return out
+            }
         }
-        if union.count <= Self.maximumStrings { out.required = [union] }
         return out
+    }
+
+    /// `sets` without those another one implies (`pass` beside `pass|password`): they would
+    /// only cost a search. (Kept while reading: a small implied set is what an alternation of
+    /// many spellings falls back on.)
+    static func withoutImplied(_ sets: [Set<[UInt8]>]) -> [Set<[UInt8]>] {
+        var unique: [Set<[UInt8]>] = []
+        for set in sets where !set.isEmpty && !unique.contains(set) { unique.append(set) }
+        var kept: [Set<[UInt8]>] = []
+        for set in unique {
+            // Implied by a stronger set, or equivalent to one kept already (`pass` and `pass|password`).
+            if unique.contains(where: { $0 != set && implies($0, set) && !implies(set, $0) }) { continue }
+            if kept.contains(where: { implies($0, set) }) { continue }
+            kept.append(set)
+        }
+        return kept
+    }
+
+    /// Whether a text holding one string of `a` always holds one of `b`: each string of `a`
+    /// contains one of `b`.
+    private static func implies(_ a: Set<[UInt8]>, _ b: Set<[UInt8]>) -> Bool {
+        a.allSatisfy { string in b.contains { contains(string, $0) } }
+    }
+
+    private static func contains(_ text: [UInt8], _ part: [UInt8]) -> Bool {
+        guard part.count <= text.count else { return false }
+        if part.isEmpty { return true }
+        return (0...(text.count - part.count)).contains { text[$0..<($0 + part.count)].elementsEqual(part) }
+    }
+
+    /// The set with the fewest strings (then the longest shortest string).
+    private static func smallest(_ sets: [Set<[UInt8]>]) -> Set<[UInt8]>? {
+        sets.filter { !$0.isEmpty }.min { a, b in
+            if a.count != b.count { return a.count < b.count }
+            return (a.map(\.count).min() ?? 0) > (b.map(\.count).min() ?? 0)
+        }
     }
 
     private mutating func concatenation() -> LiteralInfo? {
         var required: [Set<[UInt8]>] = []
         var run: Set<[UInt8]> = [[]]
         var whole: Set<[UInt8]>? = [[]]
+        // The strings of the mandatory exact items since the last optional or unknown one: they
+        // occur together in every match even when `run` (which spans optional items) is too
+        // large to be of use (`(?:api|auth|...)_?key` still requires `key`).
+        var segment: Set<[UInt8]>? = [[]]
+        func closeSegment() {
+            if let done = segment, !done.contains([]) { required.append(done) }
+            segment = [[]]
+        }
         while let c = peek, c != "|", c != ")" {
             guard var item = atom() else { return nil }
             guard let quantified = quantifier(&item) else { return nil }
@@ -178,12 +231,22 @@ private struct RegexLiteralReader {
                     run = exact
                 }
                 whole = whole.flatMap { Self.product($0, exact) }
+                if exact.contains([]) {
+                    closeSegment()
+                } else if let current = segment, let product = Self.product(current, exact) {
+                    segment = product
+                } else {
+                    closeSegment()
+                    segment = exact
+                }
             } else {
                 if !run.contains([]) { required.append(run) }
                 run = [[]]
                 whole = nil
+                closeSegment()
             }
         }
+        closeSegment()
         if !run.contains([]) { required.append(run) }
         return LiteralInfo(exact: whole, required: Self.strongest(required.filter { !$0.contains([]) }, keep: 3))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import PythonSyntax
+import Synchronization
 
 /// Function summaries of every module of the scanned project, per taint rule, so that a flow
 /// through `from helpers.utils import clean` is followed into the other file. Files publish their
@@ -32,22 +33,27 @@ public final class ProjectSummaries: @unchecked Sendable {
     static let anyRule = "*"
     /// Module dotted name → file path, from the scanned files.
     let modules: [String: String]
+    /// File path → module dotted name (the inverse of `modules`, for the files that have one).
+    private let moduleOfFile: [String: String]
     /// Every dotted suffix of a module name → the full names it may stand for (a `src/` layout).
     private let suffixes: [String: [String]]
 
     /// Maps the scanned files (paths relative to the scan root) to module names.
     public init(files: [String]) {
         var modules: [String: String] = [:]
+        var moduleOfFile: [String: String] = [:]
         var suffixes: [String: [String]] = [:]
         for file in files {
             guard let name = Self.moduleName(file) else { continue }
             modules[name] = file
+            moduleOfFile[file] = name
             let parts = name.split(separator: ".")
             for start in parts.indices.dropFirst() {
                 suffixes[parts[start...].joined(separator: "."), default: []].append(name)
             }
         }
         self.modules = modules
+        self.moduleOfFile = moduleOfFile
         self.suffixes = suffixes
     }
 
@@ -58,6 +64,11 @@ public final class ProjectSummaries: @unchecked Sendable {
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
             if let text = read(files[i]) { noteImports(of: files[i], text: text) }
         }
+    }
+
+    /// ``moduleName(_:)`` of a scanned file, looked up (this is asked for every file several times).
+    func module(of file: String) -> String? {
+        moduleOfFile[file] ?? Self.moduleName(file)
     }
 
     /// `pkg/sub/mod.py` → `pkg.sub.mod`; `pkg/__init__.py` → `pkg`.
@@ -72,7 +83,7 @@ public final class ProjectSummaries: @unchecked Sendable {
 
     /// Records what `file` imports from the project's modules (from its text, before parsing).
     public func noteImports(of file: String, text: String) {
-        let module = Self.moduleName(file) ?? ""
+        let module = self.module(of: file) ?? ""
         let isPackage = file.hasSuffix("__init__.py")
         var found: [String: Set<String>] = [:]
         var passedOn: [String: String] = [:]
@@ -104,7 +115,7 @@ public final class ProjectSummaries: @unchecked Sendable {
     /// a file analysed after everything it imports needs no second round.
     public func dependenciesFirst(_ files: [String]) -> [Int] {
         var indexOfModule: [String: Int] = [:]
-        for (i, file) in files.enumerated() { if let name = Self.moduleName(file) { indexOfModule[name] = i } }
+        for (i, file) in files.enumerated() { if let name = module(of: file) { indexOfModule[name] = i } }
         var order: [Int] = []
         var visited = [Bool](repeating: false, count: files.count)
         for root in files.indices where !visited[root] {
@@ -230,10 +241,13 @@ struct ProjectView: Sendable {
     let importedModules: Set<String>
     /// This file's functions that other modules import (set once per file, shared by the rules).
     var exported: [FileModel.Function] = []
+    /// ``locations(_:)`` by dotted name: every rule and function asks again for the same names,
+    /// and the answer depends only on the project's modules, fixed before the scan.
+    private let located = LocationMemo()
 
     init(summaries: ProjectSummaries, file: String, root: PyNode) {
         self.summaries = summaries
-        module = ProjectSummaries.moduleName(file) ?? ""
+        module = summaries.module(of: file) ?? ""
         isPackage = file.hasSuffix("__init__.py")
         var imported: Set<String> = []
         let module = self.module
@@ -308,6 +322,13 @@ struct ProjectView: Sendable {
     /// Where a dotted name may be defined: the module it names and, when that is a package's
     /// `__init__` passing the name on from one of its modules, that module.
     func locations(_ dotted: String) -> [(module: String, function: String)] {
+        if let known = located.table.withLock({ $0[dotted] }) { return known }
+        let found = computeLocations(dotted)
+        located.table.withLock { $0[dotted] = found }
+        return found
+    }
+
+    private func computeLocations(_ dotted: String) -> [(module: String, function: String)] {
         guard let (module, function) = locate(dotted) else { return [] }
         guard let head = function.split(separator: ".").first.map(String.init),
             let defining = summaries.reexporter(of: module + "." + head)
@@ -329,4 +350,9 @@ struct ProjectView: Sendable {
         }
         return nil
     }
+}
+
+/// One file's memo of where its dotted names are defined (see ``ProjectView/locations(_:)``).
+private final class LocationMemo: Sendable {
+    let table = Mutex<[String: [(module: String, function: String)]]>([:])
 }

@@ -24,7 +24,7 @@ struct RuleRelevance: Sendable {
         /// The project functions it calls in other modules, as (module, function).
         var projectCallees: [(module: String, function: String)] = []
         /// The text of what it assigns to (`self.reset_token`, `session["csrf"]`), for sinks
-        /// known by a `metavariable-regex` on the target's name.
+        /// known by a `metavariable-regex` on the target's name (only texts one of them accepts).
         var assignedTargets: [String] = []
     }
 
@@ -38,7 +38,9 @@ struct RuleRelevance: Sendable {
 
     /// `targets`: the regexes of sinks known by the name assigned to (only targets one of them
     /// may match are kept).
-    init(model: FileModel, index: FileIndex, project: ProjectView?, vocabulary: Set<String>, targets: [MetavariableRegex]) {
+    init(
+        model: FileModel, index: FileIndex, project: ProjectView?, vocabulary: RelevanceVocabulary, targets: [MetavariableRegex]
+    ) {
         fileIdentifiers = index.identifiers
         let reader = IdentifierReader(aliases: index.aliases, vocabulary: vocabulary, targets: targets)
         fileAssignedTargets = reader.assignedTargets(in: index.root, source: index.source)
@@ -101,12 +103,41 @@ struct RuleRelevance: Sendable {
     }
 }
 
+/// The identifiers the taint rules' relevance checks use (``RelevanceNames/vocabulary``), with a
+/// filter that rejects nearly every other name without hashing it: every name of every function
+/// is looked up.
+struct RelevanceVocabulary: Sendable {
+    let words: Set<String>
+    private let filter: NameFilter
+
+    init(_ words: Set<String>) {
+        self.words = words
+        filter = NameFilter(words)
+    }
+
+    func contains(_ word: String) -> Bool { filter.mayContain(word) && words.contains(word) }
+}
+
+/// One file's memo of which assignment targets the target regexes match.
+private final class TargetMatches {
+    var byText: [String: Bool] = [:]
+}
+
 /// Reads the identifiers of definitions, keeping those in the rules' vocabulary.
 private struct IdentifierReader {
     let aliases: ImportAliases
-    let vocabulary: Set<String>
-    /// Assignment targets are kept only when one of these may match them (by its literals).
+    let vocabulary: RelevanceVocabulary
+    /// Assignment targets are kept only when one of these matches them.
     let targets: [MetavariableRegex]
+    /// Whether `targets` match a target's text, by text: the same names are assigned again and
+    /// again, in the file and in each function, and the expressions are long.
+    private let matched = TargetMatches()
+
+    init(aliases: ImportAliases, vocabulary: RelevanceVocabulary, targets: [MetavariableRegex]) {
+        self.aliases = aliases
+        self.vocabulary = vocabulary
+        self.targets = targets
+    }
 
     func add(_ node: PyNode, to ids: inout Set<String>) {
         switch node.kind {
@@ -166,7 +197,7 @@ private struct IdentifierReader {
         return out
     }
 
-    /// The text of what `node` assigns to, when it is an assignment and a target regex may match.
+    /// The text of what `node` assigns to, when it is an assignment and a target regex matches.
     func addTargets(of node: PyNode, to out: inout [String], source: SourceText) {
         guard !self.targets.isEmpty else { return }
         let targets: ArraySlice<PyNode>
@@ -179,7 +210,14 @@ private struct IdentifierReader {
         for target in targets where target.range.end.offset - target.range.start.offset <= 96 {
             let (from, to) = (target.range.start.offset, target.range.end.offset)
             guard self.targets.contains(where: { $0.mayMatch(bytes, from: from, to: to) }) else { continue }
-            out.append(source.slice(from: from, to: to))
+            let text = source.slice(from: from, to: to)
+            if let known = matched.byText[text] {
+                if known { out.append(text) }
+                continue
+            }
+            let matches = self.targets.contains { $0.matches(text) }
+            matched.byText[text] = matches
+            if matches { out.append(text) }
         }
     }
 

@@ -7,13 +7,13 @@ final class SharedSummaries: @unchecked Sendable {
     private let model: FileModel
     private let project: ProjectView?
     private let ruleFreePatterns: TaintPatterns
-    private let vocabulary: Set<String>
+    private let vocabulary: RelevanceVocabulary
     private let targets: [MetavariableRegex]
 
     /// `vocabulary`: every identifier the taint rules' relevance checks use; `targets`: the
     /// regexes of their sinks known by the name assigned to.
     init(
-        index: FileIndex, model: FileModel, project: ProjectView?, ruleFree: TaintPatterns, vocabulary: Set<String>,
+        index: FileIndex, model: FileModel, project: ProjectView?, ruleFree: TaintPatterns, vocabulary: RelevanceVocabulary,
         targets: [MetavariableRegex]
     ) {
         self.targets = targets

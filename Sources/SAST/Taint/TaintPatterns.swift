@@ -85,16 +85,6 @@ struct TaintPatterns: Sendable {
     let sourcePatterns: [CompiledPattern]
     /// Their keys in ``SourceMatchCache`` (rules that share a source share its matches).
     let sourceKeys: [Int]
-
-    /// Whether the file could hold a flow at all.
-    func applies(to identifiers: Set<String>) -> Bool {
-        sourceNames.isSatisfied(by: identifiers) && mayHoldSink(identifiers)
-    }
-
-    /// Whether a file with `identifiers` may hold a sink (one on a secret's name always may).
-    func mayHoldSink(_ identifiers: Set<String>) -> Bool {
-        !relevance.targetSinks.isEmpty || sinkNames.isSatisfied(by: identifiers)
-    }
 }
 
 /// Values keyed by what their pattern's root needs: a call's callee name, an attribute's or name's
@@ -220,7 +210,9 @@ struct KindBits: Sendable {
 /// so the rules that share a source share its matches. One file is scanned by one thread; the lock
 /// only keeps the type honest about `Sendable`.
 final class SourceMatchCache: @unchecked Sendable {
-    private var offsets: [Int: [Int]] = [:]
+    /// By pattern number (small and dense): an array, not a dictionary, as every taint rule
+    /// looks up each of its source patterns in every file.
+    private var offsets: [[Int]?] = []
     private let lock = NSLock()
 
     /// Pattern text → number, process-wide (rules are loaded once; the table only grows).
@@ -239,7 +231,7 @@ final class SourceMatchCache: @unchecked Sendable {
     var foundAny: Bool {
         lock.lock()
         defer { lock.unlock() }
-        return offsets.values.contains { !$0.isEmpty }
+        return offsets.contains { $0?.isEmpty == false }
     }
 
     /// Where the source patterns of `patterns` match in the file.
@@ -250,6 +242,7 @@ final class SourceMatchCache: @unchecked Sendable {
         // By position, so no pattern (a tree and a set) is copied per lookup.
         for i in patterns.sourceKeys.indices {
             let key = patterns.sourceKeys[i]
+            if key >= offsets.count { offsets += Array(repeating: nil, count: key + 1 - offsets.count) }
             if let known = offsets[key] {
                 out += known
                 continue
