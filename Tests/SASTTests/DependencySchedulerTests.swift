@@ -2,33 +2,36 @@ import Testing
 
 @testable import SAST
 
-/// The order files of a project are handed to the scanning threads.
+/// The order files of a project are handed to the scanning threads, and when.
 @Suite("Dependency scheduler")
 struct DependencySchedulerTests {
-    @Test("a file whose imports are final goes before an earlier one still waiting")
+    @Test("a file whose earlier imports are done goes before an earlier one still waiting")
     func readyFirst() {
-        // 0: app imports models; 1: models; 2: utils (imports nothing); order: models, app, utils.
-        let scheduler = DependencyScheduler(
-            order: [1, 0, 2], imports: [["models"], [], []], module: ["app", "models", "utils"])
+        // Ranks: models 0, app 1, utils 2; app waits for models.
+        let scheduler = DependencyScheduler(rank: [1, 0, 2], waitFor: [[1], [], []])
         #expect(scheduler.next() == 1)
         // models is still being analysed: utils is ready, app is not.
         #expect(scheduler.next() == 2)
-        scheduler.final("models")
+        scheduler.done(1)
         #expect(scheduler.next() == 0)
         #expect(scheduler.next() == nil)
     }
 
-    @Test("with nothing ready (a cycle), the earliest file in dependency order goes")
-    func cycleFallsBackToOrder() {
-        let scheduler = DependencyScheduler(order: [0, 1], imports: [["b"], ["a"]], module: ["a", "b"])
+    @Test("a thread with nothing ready waits for the file it needs")
+    func waitsForWorkInProgress() async {
+        let scheduler = DependencyScheduler(rank: [0, 1], waitFor: [[], [0]])
         #expect(scheduler.next() == 0)
-        #expect(scheduler.next() == 1)
+        let second = Task.detached { scheduler.next() }
+        try? await Task.sleep(for: .milliseconds(50))
+        scheduler.done(0)
+        #expect(await second.value == 1)
         #expect(scheduler.next() == nil)
     }
 
-    @Test("imports outside the project and of the module itself do not wait")
-    func foreignImports() {
-        let scheduler = DependencyScheduler(order: [0], imports: [["os", "a"]], module: ["a"])
+    @Test("a file never waits for itself")
+    func selfImport() {
+        let scheduler = DependencyScheduler(rank: [0], waitFor: [[0]])
         #expect(scheduler.next() == 0)
+        #expect(scheduler.next() == nil)
     }
 }

@@ -35,7 +35,13 @@ struct AbstractValue: Sendable, Equatable {
     var whole: Taint {
         var out = taint
         if let elements { for element in elements { out.formUnion(element.whole) } }
-        for member in members.values { out.formUnion(member.whole) }
+        // By key: a dictionary's order changes from run to run, and a union keeps the first
+        // origins and witnesses it meets.
+        if members.count == 1, let only = members.first {
+            out.formUnion(only.value.whole)
+        } else {
+            for key in members.keys.sorted() { out.formUnion(members[key]!.whole) }
+        }
         return out
     }
 

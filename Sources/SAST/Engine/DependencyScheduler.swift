@@ -1,71 +1,61 @@
 import Foundation
 
-/// Hands out a project's files to the scanning threads so that a file starts after every module it
-/// imports has final summaries whenever such a file is left: its analysis is then final too and it
-/// needs no second round. A fixed dependency order is not enough with several threads: the next
-/// file in order often imports the module the other thread is still analysing (Django's
-/// `contrib/admin/options.py` then took a 50 ms second round). When no file is ready (import
-/// cycles, or everything left waits for work in progress) the earliest in dependency order goes.
+/// Hands out a project's files to the scanning threads so that the results never depend on which
+/// thread was faster.
+///
+/// The files are ranked dependencies first (``ProjectSummaries/dependenciesFirst(_:)``). In the first
+/// round a file reads the summaries of the modules it imports that rank before it, and only those
+/// (``ProjectAccess``); it starts once all of them are done, so it always reads the same summaries.
+/// The modules it imports that rank after it (import cycles) stay hidden until the second round.
+/// A file that is ready goes before an earlier one still waiting; with none ready, a thread waits.
 final class DependencyScheduler: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
     /// Position of each file in the dependency order.
     private let rank: [Int]
-    private let order: [Int]
-    /// Per file, the project modules it imports that are not final yet.
+    /// Per file, how many of the files it waits for are not done yet.
     private var waiting: [Int]
-    /// Module → the files that import it.
-    private let importers: [String: [Int]]
-    private var ready: [Int] = []
-    private var taken: [Bool]
-    /// Where the search for the earliest untaken file in `order` resumes.
-    private var cursor = 0
+    /// Per file, the files that wait for it.
+    private let dependents: [[Int]]
+    private var ready: [Int]
+    private var handedOut = 0
 
-    /// `order`: the files' indices, dependencies first; `imports`: the project modules each file
-    /// imports; `module`: each file's module name (nil when it has none).
-    init(order: [Int], imports: [Set<String>], module: [String?]) {
-        self.order = order
-        var rank = [Int](repeating: 0, count: imports.count)
-        for (position, file) in order.enumerated() { rank[file] = position }
+    /// `rank`: each file's position in the dependency order; `waitFor`: per file, the files (ranked
+    /// before it) whose results it reads.
+    init(rank: [Int], waitFor: [[Int]]) {
         self.rank = rank
-        let known = Set(module.compactMap { $0 })
-        var importers: [String: [Int]] = [:]
-        var waiting = [Int](repeating: 0, count: imports.count)
-        for (file, modules) in imports.enumerated() {
-            for imported in modules where known.contains(imported) && imported != module[file] {
-                importers[imported, default: []].append(file)
-                waiting[file] += 1
-            }
+        var dependents = [[Int]](repeating: [], count: rank.count)
+        for (file, list) in waitFor.enumerated() {
+            for other in Set(list) where other != file { dependents[other].append(file) }
         }
-        self.importers = importers
+        self.dependents = dependents
+        let waiting = waitFor.enumerated().map { file, list in Set(list).subtracting([file]).count }
         self.waiting = waiting
-        self.taken = [Bool](repeating: false, count: imports.count)
-        ready = order.filter { waiting[$0] == 0 }
+        ready = rank.indices.filter { waiting[$0] == 0 }
     }
 
-    /// The next file to scan: the earliest ready one, else the earliest left.
+    /// The next file to scan, the earliest ready one; waits while none is ready and some are still
+    /// being scanned. Nil once every file was handed out.
     func next() -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        while let best = ready.indices.min(by: { rank[ready[$0]] < rank[ready[$1]] }) {
-            let file = ready.remove(at: best)
-            if !taken[file] {
-                taken[file] = true
-                return file
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let best = ready.indices.min(by: { rank[ready[$0]] < rank[ready[$1]] }) {
+                handedOut += 1
+                return ready.remove(at: best)
             }
+            if handedOut == rank.count { return nil }
+            condition.wait()
         }
-        while cursor < order.count, taken[order[cursor]] { cursor += 1 }
-        guard cursor < order.count else { return nil }
-        taken[order[cursor]] = true
-        return order[cursor]
     }
 
-    /// Records that `module`'s summaries are final: the files waiting only for it become ready.
-    func final(_ module: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        for file in importers[module] ?? [] {
-            waiting[file] -= 1
-            if waiting[file] == 0, !taken[file] { ready.append(file) }
+    /// Records that `file` is done (scanned, or left out): the files waiting only for it become ready.
+    func done(_ file: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        for dependent in dependents[file] {
+            waiting[dependent] -= 1
+            if waiting[dependent] == 0 { ready.append(dependent) }
         }
+        condition.broadcast()
     }
 }

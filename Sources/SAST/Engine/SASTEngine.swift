@@ -59,30 +59,36 @@ public struct SASTEngine: Sendable {
     /// Scans one Python file. `file` is the path findings carry (relative to the scan root).
     /// Never throws: a file that does not parse yields `parseError` and no findings.
     public func scan(file: String, source: String, project: ProjectSummaries? = nil) -> FileScanResult {
-        scan(file: file, source: source, project: project, taintOnly: false)
+        scan(file: file, source: source, project: project, access: .full, taintOnly: false)
     }
 
-    private func scan(file: String, source: String, project: ProjectSummaries?, taintOnly: Bool) -> FileScanResult {
+    private func scan(
+        file: String, source: String, project: ProjectSummaries?, access: ProjectAccess, taintOnly: Bool
+    ) -> FileScanResult {
         // Matching and taint recurse once per tree level; long operator chains are deep, so the
         // work runs on the parser's large-stack thread like parsing does.
         let compiled = taintOnly ? compiled.filter { $0.taint != nil } : compiled
         let taintShared = TaintShared(
             ruleFree: ruleFree, vocabulary: vocabulary, targets: targets, identifiers: identifierVocabulary)
         let result = try? PyLargeStack.run {
-            Self.scan(file: file, source: source, rules: compiled, taintShared: taintShared, project: project)
+            Self.scan(
+                file: file, source: source, rules: compiled, taintShared: taintShared, project: project, access: access)
         }
         return result ?? FileScanResult(findings: [], parseError: "\(file): internal error while scanning (file skipped)")
     }
 
-    /// Scans the files of one project: a first round publishes every module's function summaries,
-    /// a second re-scans the files that import a module with summaries, so flows through helpers in
-    /// other modules are followed (one module deep per round; two rounds). `read` returns a
-    /// file's text (nil: unreadable, left out). Results are in the order of `files`.
+    /// Scans the files of one project so that flows through helpers in other modules are followed.
+    /// The first round scans the modules dependencies first, each reading the summaries of the
+    /// modules it imports that come before it, and publishing its own; the second re-runs the
+    /// taint rules of the files in import cycles that may gain a flow from the modules that came
+    /// after them. Each file reads only summaries that were complete when it started
+    /// (``DependencyScheduler``), so the findings do not depend on timing. `read` returns a file's
+    /// text (nil: unreadable, left out). Results are in the order of `files`.
     public func scanProject(
         files: [String], read: @escaping @Sendable (String) -> String?,
         progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> [FileScanResult?] {
-        scanProject(files: files, read: read, progress: progress, workers: nil, dependenciesFirst: true)
+        scanProject(files: files, read: read, progress: progress, workers: nil)
     }
 
     /// ``scanProject(files:read:progress:)`` with the project's imports already noted
@@ -91,54 +97,51 @@ public struct SASTEngine: Sendable {
         files: [String], project: ProjectSummaries, read: @escaping @Sendable (String) -> String?,
         progress: @escaping @Sendable (Int) -> Void = { _ in }
     ) -> [FileScanResult?] {
-        scanProject(files: files, project: project, read: read, progress: progress, workers: nil, dependenciesFirst: true)
+        scanProject(files: files, project: project, read: read, progress: progress, workers: nil)
     }
 
-    /// `workers`: how many files are scanned at once (nil: one per processor); one worker and
-    /// `dependenciesFirst: false` make the order of the first round that of `files`, for tests.
+    /// `workers`: how many files are scanned at once (nil: one per processor).
     func scanProject(
         files: [String], project: ProjectSummaries? = nil, read: @escaping @Sendable (String) -> String?,
-        progress: @escaping @Sendable (Int) -> Void, workers: Int?, dependenciesFirst: Bool
+        progress: @escaping @Sendable (Int) -> Void, workers: Int?
     ) -> [FileScanResult?] {
         let project = project ?? ProjectSummaries(files: files, read: read)
         let results = Mutex<[FileScanResult?]>(Array(repeating: nil, count: files.count))
-        let complete = Mutex<[Bool]>(Array(repeating: false, count: files.count))
-        // Imported modules first: a file analysed after all it imports was final is final too.
         let modules = files.map(project.module(of:))
-        let scheduler =
-            dependenciesFirst
-            ? DependencyScheduler(
-                order: project.dependenciesFirst(files), imports: files.map(project.imports(of:)), module: modules) : nil
-        PyLargeStack.concurrentPerform(iterations: files.count, workers: workers) { n in
-            guard let i = scheduler.map({ $0.next() }) ?? n else { return }
+        var fileOfModule: [String: Int] = [:]
+        for (i, module) in modules.enumerated() { if let module { fileOfModule[module] = i } }
+        var rank = [Int](repeating: 0, count: files.count)
+        for (position, file) in project.dependenciesFirst(files).enumerated() { rank[file] = position }
+        // What each file imports, split by rank: the modules before it are read in the first
+        // round; those after it (import cycles) only in the second.
+        let imported = files.indices.map { i in Set(project.imports(of: files[i]).compactMap { fileOfModule[$0] }).subtracting([i]) }
+        let earlier = files.indices.map { i in imported[i].filter { rank[$0] < rank[i] } }
+        let later = files.indices.map { i in Set(imported[i].filter { rank[$0] > rank[i] }.compactMap { modules[$0] }) }
+        let scheduler = DependencyScheduler(rank: rank, waitFor: earlier.map(Array.init))
+        PyLargeStack.concurrentPerform(iterations: files.count, workers: workers) { _ in
+            guard let i = scheduler.next() else { return }
+            defer { scheduler.done(i) }
             guard let text = read(files[i]) else { return }
-            let ticket = project.finalTicket()
-            let result = scan(file: files[i], source: text, project: project)
-            if result.parseError == nil, project.wereFinal(result.importedModules, before: ticket) {
-                if let module = modules[i] {
-                    project.markFinal(module)
-                    scheduler?.final(module)
-                }
-                complete.withLock { $0[i] = true }
-            }
+            let access = ProjectAccess(visible: Set(earlier[i].compactMap { modules[$0] }), publishes: true)
+            let result = scan(file: files[i], source: text, project: project, access: access, taintOnly: false)
             results.withLock { $0[i] = result }
             progress(i)
         }
         let first = results.withLock { $0 }
-        let finished = complete.withLock { $0 }
-        // Only flows can change: files with a source that import a module with summaries, and
-        // files that import a helper returning a source, unless all they import was final
-        // before they ran. Their taint rules run again.
+        // Only flows can change: files with a source that import a later module with summaries,
+        // and files that import a later module with a helper returning a source. Their taint rules
+        // run again, reading every module and publishing nothing (no file of this round may read
+        // what another wrote meanwhile; nothing reads after it).
         let again = files.indices.filter { i in
-            guard !finished[i], let result = first[i], !result.importedModules.isEmpty else { return false }
-            return result.hasSources && project.hasAnySummary(inAny: result.importedModules)
-                || project.hasAnySourceSummary(inAny: result.importedModules)
+            guard !later[i].isEmpty, let result = first[i], result.parseError == nil else { return false }
+            return result.hasSources && project.hasAnySummary(inAny: later[i]) || project.hasAnySourceSummary(inAny: later[i])
         }
         let taintRules = Set(compiled.filter { $0.taint != nil }.map(\.rule.id))
         PyLargeStack.concurrentPerform(iterations: again.count, workers: workers) { j in
             let i = again[j]
             guard let text = read(files[i]), var merged = first[i] else { return }
-            let second = scan(file: files[i], source: text, project: project, taintOnly: true)
+            let access = ProjectAccess(visible: nil, publishes: false)
+            let second = scan(file: files[i], source: text, project: project, access: access, taintOnly: true)
             guard second.parseError == nil else { return }
             merged.findings = TaintFindings.supersedeAudits(
                 (merged.unsuperseded.isEmpty ? merged.findings : merged.unsuperseded).filter {
@@ -158,7 +161,7 @@ public struct SASTEngine: Sendable {
 
     private static func scan(
         file: String, source: String, rules compiled: [CompiledRule], taintShared: TaintShared,
-        project: ProjectSummaries?
+        project: ProjectSummaries?, access: ProjectAccess
     ) -> FileScanResult {
         let text = SourceText(source)
         let module: PythonModule
@@ -176,6 +179,7 @@ public struct SASTEngine: Sendable {
         let sourceCache = SourceMatchCache()
         let model = FileModel(root: module.root)
         var view = project.map { ProjectView(summaries: $0, file: file, root: module.root) }
+        view?.access = access
         if let current = view { view?.exported = model.functions.filter(current.isExported) }
         // A module others import from summarises what they import, whatever it mentions.
         let hasProjectImports = !(view?.importedModules.isEmpty ?? true) || !(view?.exported.isEmpty ?? true)
@@ -201,7 +205,7 @@ public struct SASTEngine: Sendable {
         if let view {
             // What the imported functions do with their parameters, whatever the rule.
             let exported = view.exported
-            if !exported.isEmpty, compiled.contains(where: { $0.taint != nil }) {
+            if view.access.publishes, !exported.isEmpty, compiled.contains(where: { $0.taint != nil }) {
                 let exportedKeys = Set(exported.map(\.key))
                 let published = shared.ruleFree(covering: exported).filter { key, summary in
                     summary.mattersToImporters && exportedKeys.contains(key)
@@ -356,7 +360,7 @@ final class CompiledRule: Sendable {
                 analyzer.relevant?.contains(key) != false && (summary.mattersToImporters || taint.lacksSharedSanitizers)
                     && model.functionsByKey[key].map { project?.isExported($0) ?? false } == true
             }
-            if let project, !published.isEmpty {
+            if let project, project.access.publishes, !published.isEmpty {
                 project.summaries.publish(
                     ruleId: rule.id, module: project.module, file: builder.file, summaries: published,
                     classes: Set(model.classes.keys))

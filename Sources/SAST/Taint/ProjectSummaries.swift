@@ -21,11 +21,8 @@ public final class ProjectSummaries: @unchecked Sendable {
     /// Names a package's `__init__` imports from one of its modules (`from .base import f` in
     /// `pkg/__init__.py`): `pkg.f` → `pkg.base`, so `from pkg import f` finds the summary.
     private var reexports: [String: String] = [:]
-    /// The scanned modules each file imports, from its text.
-    private var importsOf: [String: Set<String>] = [:]
-    /// Modules whose summaries no later round would change, each with the number of the mark
-    /// (``markFinal(_:)``) that made it final.
-    private var finalAt: [String: Int] = [:]
+    /// The scanned modules each file imports, with the names it imports from each, from its text.
+    private var importsOf: [String: [String: Set<String>]] = [:]
     private var table: [String: [String: [String: Found]]] = [:]
     /// Per rule, the modules with a function that returns a source.
     private var sourceModules: [String: Set<String>] = [:]
@@ -100,15 +97,24 @@ public final class ProjectSummaries: @unchecked Sendable {
         lock.lock()
         for (target, names) in found { exported[target, default: []].formUnion(names) }
         reexports.merge(passedOn) { first, _ in first }
-        importsOf[file] = Set(found.keys)
+        importsOf[file] = found
         lock.unlock()
     }
 
-    /// The scanned modules a file imports, from its text (``noteImports(of:text:)``).
+    /// The scanned modules a file imports, from its text (``noteImports(of:text:)``), and for a
+    /// name a package passes on (`from pkg import f`), the module that defines it: the modules
+    /// whose summaries the file's analysis may read. Complete once every file was noted.
     func imports(of file: String) -> Set<String> {
         lock.lock()
         defer { lock.unlock() }
-        return importsOf[file] ?? []
+        var out: Set<String> = []
+        for (module, names) in importsOf[file] ?? [:] {
+            out.insert(module)
+            for name in names where name != "*" {
+                if let defining = reexports[module + "." + name] { out.insert(defining) }
+            }
+        }
+        return out
     }
 
     /// `files` ordered so that, outside import cycles, a module comes after those it imports:
@@ -120,41 +126,20 @@ public final class ProjectSummaries: @unchecked Sendable {
         var visited = [Bool](repeating: false, count: files.count)
         for root in files.indices where !visited[root] {
             visited[root] = true
-            var stack: [(Int, [Int])] = [(root, imports(of: files[root]).compactMap { indexOfModule[$0] })]
+            // Imports sorted: a set's order changes from run to run, and the order decides which
+            // modules of a cycle each one reads (``DependencyScheduler``).
+            var stack: [(Int, [Int])] = [(root, imports(of: files[root]).compactMap { indexOfModule[$0] }.sorted())]
             while !stack.isEmpty {
                 if let next = stack[stack.count - 1].1.popLast() {
                     guard !visited[next] else { continue }
                     visited[next] = true
-                    stack.append((next, imports(of: files[next]).compactMap { indexOfModule[$0] }))
+                    stack.append((next, imports(of: files[next]).compactMap { indexOfModule[$0] }.sorted()))
                 } else {
                     order.append(stack.removeLast().0)
                 }
             }
         }
         return order
-    }
-
-    /// A ticket for ``wereFinal(_:before:)``: how many modules are final now.
-    func finalTicket() -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return finalAt.count
-    }
-
-    /// Whether every one of `modules` was final when `ticket` was taken (a module analysed after
-    /// every module it imports was final is final too). No copy of the final set: a snapshot per
-    /// file cost a copy each time another thread marked a module meanwhile.
-    func wereFinal(_ modules: Set<String>, before ticket: Int) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return modules.allSatisfy { finalAt[$0].map { $0 <= ticket } ?? false }
-    }
-
-    /// Records that `module`'s summaries are final.
-    func markFinal(_ module: String) {
-        lock.lock()
-        if finalAt[module] == nil { finalAt[module] = finalAt.count + 1 }
-        lock.unlock()
     }
 
     /// The module that defines what a package passes on under `dotted` (`pkg.f` → `pkg.base`).
@@ -232,6 +217,19 @@ public final class ProjectSummaries: @unchecked Sendable {
     /// Whether any summary was published for `ruleId` under one of `modules`.
 }
 
+/// What one file's analysis may read and write of the project's summaries (see
+/// ``DependencyScheduler``): reading only modules that are done, and writing only when no other
+/// file of the same round can read it, keeps the results independent of timing.
+struct ProjectAccess: Sendable {
+    /// The modules whose summaries it reads (nil: every module).
+    var visible: Set<String>?
+    /// Whether it publishes its own summaries.
+    var publishes: Bool
+
+    /// Everything, both ways (one file scanned alone).
+    static let full = ProjectAccess(visible: nil, publishes: true)
+}
+
 /// One file's view of the project: its module name, and how its imports resolve.
 struct ProjectView: Sendable {
     let summaries: ProjectSummaries
@@ -239,6 +237,8 @@ struct ProjectView: Sendable {
     let isPackage: Bool
     /// The project modules this file imports from.
     let importedModules: Set<String>
+    /// What it may read and write.
+    var access = ProjectAccess.full
     /// This file's functions that other modules import (set once per file, shared by the rules).
     var exported: [FileModel.Function] = []
     /// ``locations(_:)`` by dotted name: every rule and function asks again for the same names,
@@ -304,16 +304,19 @@ struct ProjectView: Sendable {
     func importsRuleSpecificSummary(_ ruleId: String) -> Bool {
         guard !importedModules.isEmpty else { return false }
         let specific = summaries.ruleSpecific(ruleId)
-        return importedModules.contains { specific[$0] != nil }
+        return importedModules.contains { sees($0) && specific[$0] != nil }
     }
 
+    /// Whether this file reads `module`'s summaries.
+    func sees(_ module: String) -> Bool { access.visible?.contains(module) ?? true }
+
     func importsSourceSummary(ruleId: String) -> Bool {
-        !importedModules.isEmpty && summaries.hasSourceSummary(ruleId: ruleId, inAny: importedModules)
+        !importedModules.isEmpty && summaries.hasSourceSummary(ruleId: ruleId, inAny: importedModules.filter(sees))
     }
 
     /// The summary for a dotted name as the file's imports spell it (`helpers.utils.clean`).
     func summary(ruleId: String, function dotted: String) -> ProjectSummaries.Found? {
-        for (module, function) in locations(dotted) {
+        for (module, function) in locations(dotted) where sees(module) {
             if let found = summaries.lookup(ruleId: ruleId, module: module, function: function) { return found }
         }
         return nil

@@ -82,7 +82,8 @@ struct RuleRelevance: Sendable {
         for (key, fact) in facts {
             let mentions =
                 words.mentioned(in: fact)
-                || (!specific.isEmpty && fact.projectCallees.contains { specific[$0.module]?[$0.function] != nil })
+                || (!specific.isEmpty
+                    && fact.projectCallees.contains { project?.sees($0.module) != false && specific[$0.module]?[$0.function] != nil })
             guard mentions else { continue }
             relevant.insert(key)
             calledNames.formUnion(names[key] ?? [])

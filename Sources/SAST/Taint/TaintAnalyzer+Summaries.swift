@@ -86,10 +86,12 @@ extension TaintAnalyzer {
         }
         let callHop = FlowHop(range: call.range, note: "calls " + target.name + "()")
         var result = Self.located(Self.localizingSockets(summary.returnsSource, bound), in: target.file).through(callHop)
-        for (path, hops) in summary.returns {
+        // In a fixed order (a union keeps the first witnesses it meets; flows are reported in
+        // the order found): a dictionary's order changes from run to run.
+        for (path, hops) in summary.returns.sorted(by: { $0.key < $1.key }) {
             result.formUnion(Self.continued(taint(of: path, in: bound), callHop, hops, target.file))
         }
-        for (path, sink) in summary.sinks {
+        for (path, sink) in summary.sinks.sorted(by: { $0.key < $1.key }) {
             var hit = sink.hit
             if hit.file == nil { hit.file = target.file }
             let reaching = Self.continued(taint(of: path, in: bound), callHop, sink.hops, target.file)
@@ -100,7 +102,7 @@ extension TaintAnalyzer {
             object.typeName = target.file == nil ? className : nil
             for (field, parameters) in summary.fieldWrites {
                 var taint = Taint.clean
-                for parameter in parameters { taint.formUnion(bound[parameter]?.whole ?? .clean) }
+                for parameter in parameters.sorted() { taint.formUnion(bound[parameter]?.whole ?? .clean) }
                 object.members["." + field] = AbstractValue(taint: taint)
             }
             return object

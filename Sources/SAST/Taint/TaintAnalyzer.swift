@@ -217,7 +217,8 @@ struct TaintAnalyzer {
         var out = roots
         var queue = roots
         while let next = queue.popLast() {
-            for name in callees(of: next) {
+            // In a fixed order (a set's changes from run to run): `out` orders the summaries.
+            for name in callees(of: next).sorted() {
                 for function in model.functionsByCallName[name] ?? [] where seen.insert(function.key).inserted {
                     out.append(function)
                     queue.append(function)
@@ -271,7 +272,9 @@ struct TaintAnalyzer {
     private static func targets(
         _ function: FileModel.Function, _ callees: [String: Set<String>], _ byName: [String: [Int]]
     ) -> [Int] {
-        (callees[function.key] ?? []).flatMap { byName[$0] ?? [] }
+        // Sorted: a set's order changes from run to run, and the order of a cycle's functions
+        // decides what a bounded fixpoint reaches.
+        (callees[function.key] ?? []).flatMap { byName[$0] ?? [] }.sorted()
     }
 
     mutating func resetScope() {

@@ -133,9 +133,14 @@ struct FunctionSummary: Sendable {
 }
 
 /// A parameter position and, for a receiver, the field read from it.
-struct ParameterPath: Hashable, Sendable {
+struct ParameterPath: Hashable, Sendable, Comparable {
     var parameter: Int
     var field: String?
+
+    /// By parameter, then field (none first).
+    static func < (a: ParameterPath, b: ParameterPath) -> Bool {
+        (a.parameter, a.field ?? "") < (b.parameter, b.field ?? "") || (a.parameter == b.parameter && a.field == nil && b.field == "")
+    }
 }
 
 /// A sink inside a helper reached from one of its parameters.
