@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 
 @testable import SAST
@@ -33,5 +35,36 @@ struct DependencySchedulerTests {
         let scheduler = DependencyScheduler(rank: [0], waitFor: [[0]])
         #expect(scheduler.next() == 0)
         #expect(scheduler.next() == nil)
+    }
+
+    @Test("many threads: every file once, never before the files it waits for are done")
+    func manyThreads() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let count = 200
+            let rank = Array(0..<count).shuffled(using: &generator)
+            let byRank = rank.indices.sorted { rank[$0] < rank[$1] }
+            // Each file waits for up to three files ranked before it.
+            let waitFor = rank.indices.map { file in
+                (0..<Int.random(in: 0...3, using: &generator)).compactMap { _ -> Int? in
+                    rank[file] == 0 ? nil : byRank[Int.random(in: 0..<rank[file], using: &generator)]
+                }
+            }
+            let scheduler = DependencyScheduler(rank: rank, waitFor: waitFor)
+            let log = Mutex<(handed: [Int], done: Set<Int>, early: Int)>(([], [], 0))
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                while let file = scheduler.next() {
+                    log.withLock { state in
+                        if !waitFor[file].allSatisfy(state.done.contains) { state.early += 1 }
+                        state.handed.append(file)
+                    }
+                    log.withLock { $0.done.insert(file) }
+                    scheduler.done(file)
+                }
+            }
+            let state = log.withLock { $0 }
+            #expect(state.handed.sorted() == Array(0..<count))
+            #expect(state.early == 0)
+        }
     }
 }
