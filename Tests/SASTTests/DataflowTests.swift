@@ -338,4 +338,22 @@ struct DataflowTests {
             #expect(again.map { $0?.findings } == reference.map { $0?.findings })
         }
     }
+
+    @Test("two files of one module name: what importers read does not depend on which finished last")
+    func sameModuleNameTwice() throws {
+        let engine = try engine(rule: Self.rule)
+        let files = [
+            "app/views.py":
+                "import os\nfrom flask import request\nfrom helpers.utils import clean\n\ndef view():\n    os.system(clean(request.args['d']))\n",
+            "app/helpers/utils.py": "import shlex\n\ndef clean(value):\n    return shlex.quote(value)\n",
+            "app/helpers/utils/__init__.py": "def clean(value):\n    return value\n",
+            "app/helpers/__init__.py": "",
+        ]
+        let names = files.keys.sorted()
+        let reference = engine.scanProject(files: names, read: { files[$0] }, progress: { _ in }, workers: 1)
+        for workers in [2, 4, 8, 2, 4, 8] {
+            let again = engine.scanProject(files: names, read: { files[$0] }, progress: { _ in }, workers: workers)
+            #expect(again.map { $0?.findings } == reference.map { $0?.findings })
+        }
+    }
 }

@@ -51,7 +51,7 @@ struct RegexLiteralsTests {
         "no requirement where a match may lack every literal, or the syntax is not read",
         arguments: [
             ".*", "a*", "a?", "(?:ab|c*)", "[a-z]+", "[^x]", "(?!abc)", "(?x) abc", "\\p{L}", "\\1", "(?<=ab)", "(a|)",
-            "[[a]]", "a{,3}",
+            "[[a]]", "a{,3}", "[:alpha:]", "[:^digit:]x", "[^:alpha:]",
         ])
     func nothingRequired(pattern: String) {
         #expect(RegexLiterals(pattern: pattern).required.isEmpty)

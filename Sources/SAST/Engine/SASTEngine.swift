@@ -117,12 +117,15 @@ public struct SASTEngine: Sendable {
         let imported = files.indices.map { i in Set(project.imports(of: files[i]).compactMap { fileOfModule[$0] }).subtracting([i]) }
         let earlier = files.indices.map { i in imported[i].filter { rank[$0] < rank[i] } }
         let later = files.indices.map { i in Set(imported[i].filter { rank[$0] > rank[i] }.compactMap { modules[$0] }) }
+        // Two files of one module name (`m.py` and `m/__init__.py`): only the one importers wait for
+        // publishes, or what they read would depend on which finished last.
+        let publishes = files.indices.map { i in modules[i].map { fileOfModule[$0] == i } ?? true }
         let scheduler = DependencyScheduler(rank: rank, waitFor: earlier.map(Array.init))
         PyLargeStack.concurrentPerform(iterations: files.count, workers: workers) { _ in
             guard let i = scheduler.next() else { return }
             defer { scheduler.done(i) }
             guard let text = read(files[i]) else { return }
-            let access = ProjectAccess(visible: Set(earlier[i].compactMap { modules[$0] }), publishes: true)
+            let access = ProjectAccess(visible: Set(earlier[i].compactMap { modules[$0] }), publishes: publishes[i])
             let result = scan(file: files[i], source: text, project: project, access: access, taintOnly: false)
             results.withLock { $0[i] = result }
             progress(i)

@@ -372,6 +372,8 @@ private struct RegexLiteralReader {
             negated = true
             at += 1
         }
+        // `[:alpha:]`, `[:^digit:]`: ICU reads a POSIX class here, not the characters `:alph`.
+        if peek == ":" { return nil }
         var members = Set<[UInt8]>()
         var known = !negated
         var previous: Unicode.Scalar?
