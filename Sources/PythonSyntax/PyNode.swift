@@ -7,48 +7,53 @@
 /// (walks, matches, summaries), and a copy is then one retain instead of three plus ~90 bytes; a
 /// setter replaces the storage, so copies never see each other's changes.
 public struct PyNode: Sendable, Hashable {
-    private final class Storage: Sendable {
-        let kind: PyNodeKind
-        let text: String?
-        let children: [PyNode]
-        let range: SourceRange
-        let raw: String?
+    /// The node's fields; compared and hashed as a whole, children last (the costly part).
+    private struct Fields: Sendable, Hashable {
+        var kind: PyNodeKind
+        var text: String?
+        var range: SourceRange
+        var raw: String?
+        var children: [PyNode]
+    }
 
-        init(kind: PyNodeKind, text: String?, children: [PyNode], range: SourceRange, raw: String?) {
-            self.kind = kind
-            self.text = text
-            self.children = children
-            self.range = range
-            self.raw = raw
-        }
+    private final class Storage: Sendable {
+        let fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
     }
 
     private var storage: Storage
 
+    /// A copy of the fields with `change` made, in a storage of its own.
+    private mutating func update(_ change: (inout Fields) -> Void) {
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields)
+    }
+
     /// What this node is.
     public var kind: PyNodeKind {
-        get { storage.kind }
-        set { storage = Storage(kind: newValue, text: text, children: children, range: range, raw: raw) }
+        get { storage.fields.kind }
+        set { update { $0.kind = newValue } }
     }
     /// Identifier, operator, attribute/keyword name, or decoded literal value, depending on `kind`.
     public var text: String? {
-        _read { yield storage.text }
-        set { storage = Storage(kind: kind, text: newValue, children: children, range: range, raw: raw) }
+        _read { yield storage.fields.text }
+        set { update { $0.text = newValue } }
     }
     /// Children in the order documented on `kind`.
     public var children: [PyNode] {
-        _read { yield storage.children }
-        set { storage = Storage(kind: kind, text: text, children: newValue, range: range, raw: raw) }
+        _read { yield storage.fields.children }
+        set { update { $0.children = newValue } }
     }
     /// Where the node is in the source.
     public var range: SourceRange {
-        get { storage.range }
-        set { storage = Storage(kind: kind, text: text, children: children, range: newValue, raw: raw) }
+        get { storage.fields.range }
+        set { update { $0.range = newValue } }
     }
     /// Source text of literals (strings keep their prefixes and quotes), nil elsewhere.
     public var raw: String? {
-        _read { yield storage.raw }
-        set { storage = Storage(kind: kind, text: text, children: children, range: range, raw: newValue) }
+        _read { yield storage.fields.raw }
+        set { update { $0.raw = newValue } }
     }
 
     /// Creates a node.
@@ -56,7 +61,7 @@ public struct PyNode: Sendable, Hashable {
         _ kind: PyNodeKind, text: String? = nil, children: [PyNode] = [], range: SourceRange,
         raw: String? = nil
     ) {
-        storage = Storage(kind: kind, text: text, children: children, range: range, raw: raw)
+        storage = Storage(Fields(kind: kind, text: text, range: range, raw: raw, children: children))
     }
 
     /// Whether this is the placeholder for an absent optional child.
@@ -64,18 +69,12 @@ public struct PyNode: Sendable, Hashable {
 
     /// Structural equality; a node shares its storage with its copies, which are equal at once.
     public static func == (lhs: PyNode, rhs: PyNode) -> Bool {
-        if lhs.storage === rhs.storage { return true }
-        return lhs.kind == rhs.kind && lhs.text == rhs.text && lhs.range == rhs.range && lhs.raw == rhs.raw
-            && lhs.children == rhs.children
+        lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
 
     /// Hashes the fields `==` compares.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(kind)
-        hasher.combine(text)
-        hasher.combine(children)
-        hasher.combine(range)
-        hasher.combine(raw)
+        hasher.combine(storage.fields)
     }
 }
 

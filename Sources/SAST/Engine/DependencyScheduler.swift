@@ -3,7 +3,7 @@ import Foundation
 /// Hands out a project's files to the scanning threads so that the results never depend on which
 /// thread was faster.
 ///
-/// The files are ranked dependencies first (``ProjectSummaries/dependenciesFirst(_:)``). In the first
+/// The files are ranked dependencies first (``dependenciesFirst(_:)``). In the first
 /// round a file reads the summaries of the modules it imports that rank before it, and only those
 /// (``ProjectAccess``); it starts once all of them are done, so it always reads the same summaries.
 /// The modules it imports that rank after it (import cycles) stay hidden until the second round.
@@ -57,5 +57,28 @@ final class DependencyScheduler: @unchecked Sendable {
             if waiting[dependent] == 0 { ready.append(dependent) }
         }
         condition.broadcast()
+    }
+
+    /// The files ordered so that, outside import cycles, each comes after those it imports (a
+    /// depth-first post-order from each file in turn). `imports`: per file, the files it imports.
+    static func dependenciesFirst(_ imports: [Set<Int>]) -> [Int] {
+        var order: [Int] = []
+        var visited = [Bool](repeating: false, count: imports.count)
+        // Imports sorted: a set's order changes from run to run, and the order decides which
+        // modules of a cycle each file reads.
+        for root in imports.indices where !visited[root] {
+            visited[root] = true
+            var stack: [(Int, [Int])] = [(root, imports[root].sorted())]
+            while !stack.isEmpty {
+                if let next = stack[stack.count - 1].1.popLast() {
+                    guard !visited[next] else { continue }
+                    visited[next] = true
+                    stack.append((next, imports[next].sorted()))
+                } else {
+                    order.append(stack.removeLast().0)
+                }
+            }
+        }
+        return order
     }
 }

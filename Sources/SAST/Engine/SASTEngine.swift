@@ -9,10 +9,8 @@ public struct FileScanResult: Sendable {
     public var findings: [Finding]
     /// A one-line notice when the file could not be parsed (it is then skipped).
     public var parseError: String?
-    /// The scanned project's modules this file imports (empty without a project).
-    public var importedModules: Set<String> = []
-    /// Whether a taint rule's source occurs in the file (a project scan re-analyses such files
-    /// once the modules they import have published their summaries).
+    /// Whether a taint rule's source occurs in the file (a project scan re-analyses such a file in
+    /// an import cycle once the modules after it have published their summaries).
     public var hasSources = false
     /// Every finding before flows superseded audits: a second round that drops a flow must get
     /// the audit it had hidden back.
@@ -110,11 +108,11 @@ public struct SASTEngine: Sendable {
         let modules = files.map(project.module(of:))
         var fileOfModule: [String: Int] = [:]
         for (i, module) in modules.enumerated() { if let module { fileOfModule[module] = i } }
-        var rank = [Int](repeating: 0, count: files.count)
-        for (position, file) in project.dependenciesFirst(files).enumerated() { rank[file] = position }
-        // What each file imports, split by rank: the modules before it are read in the first
-        // round; those after it (import cycles) only in the second.
+        // What each file imports, as files; ranked dependencies first, the modules before a file
+        // are read in the first round, those after it (import cycles) only in the second.
         let imported = files.indices.map { i in Set(project.imports(of: files[i]).compactMap { fileOfModule[$0] }).subtracting([i]) }
+        var rank = [Int](repeating: 0, count: files.count)
+        for (position, file) in DependencyScheduler.dependenciesFirst(imported).enumerated() { rank[file] = position }
         let earlier = files.indices.map { i in imported[i].filter { rank[$0] < rank[i] } }
         let later = files.indices.map { i in Set(imported[i].filter { rank[$0] > rank[i] }.compactMap { modules[$0] }) }
         // Two files of one module name (`m.py` and `m/__init__.py`): only the one importers wait for
@@ -221,7 +219,6 @@ public struct SASTEngine: Sendable {
         var result = FileScanResult(findings: findings)
         // Kept only where a second round may re-analyse the file.
         if project != nil, findings.count != unsuperseded.count { result.unsuperseded = unsuperseded }
-        result.importedModules = view?.importedModules ?? []
         result.hasSources = sourceCache.foundAny
         return result
     }
@@ -288,15 +285,16 @@ final class CompiledRule: Sendable {
         self.required = required
         self.textNeeds = textNeeds
         self.taint = taint
-        let sources = taint?.sourceNames ?? .always
-        let sinks = taint?.sinkNames ?? .always
-        let numbering = vocabulary ?? IdentifierVocabulary([required, sources, sinks])
-        gates = Gates(
-            required: numbering.numbered(required), sources: numbering.numbered(sources), sinks: numbering.numbered(sinks))
+        let checks = Self.requirements(required, taint)
+        let numbered = checks.map((vocabulary ?? IdentifierVocabulary(checks)).numbered)
+        gates = Gates(required: numbered[0], sources: numbered[1], sinks: numbered[2])
     }
 
     /// The identifier checks of the rule, for the engine's vocabulary.
-    var requirements: [IdentifierRequirement] {
+    var requirements: [IdentifierRequirement] { Self.requirements(required, taint) }
+
+    /// `required`, then a taint rule's source names and sink names (``Gates``' order).
+    private static func requirements(_ required: IdentifierRequirement, _ taint: TaintPatterns?) -> [IdentifierRequirement] {
         [required, taint?.sourceNames ?? .always, taint?.sinkNames ?? .always]
     }
 

@@ -79,10 +79,7 @@ struct FileIndex: Sendable {
             return callee.text.map { [$0] } ?? []
         case .name:
             guard let text = callee.text else { return [] }
-            if let full = aliases.resolve(text) {
-                let last = lastSegment(full)
-                if last != text { return [text, last] }
-            }
+            if let full = aliases.resolve(text), case let last = lastSegment(full), last != text { return [text, last] }
             return [text]
         default:
             return []

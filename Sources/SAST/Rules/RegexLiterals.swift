@@ -189,13 +189,8 @@ private struct RegexLiteralReader {
     /// Whether a text holding one string of `a` always holds one of `b`: each string of `a`
     /// contains one of `b`.
     private static func implies(_ a: Set<[UInt8]>, _ b: Set<[UInt8]>) -> Bool {
-        a.allSatisfy { string in b.contains { contains(string, $0) } }
-    }
-
-    private static func contains(_ text: [UInt8], _ part: [UInt8]) -> Bool {
-        guard part.count <= text.count else { return false }
-        if part.isEmpty { return true }
-        return (0...(text.count - part.count)).contains { text[$0..<($0 + part.count)].elementsEqual(part) }
+        // The strings are lowercased already: the prefilter's own search compares them as they are.
+        a.allSatisfy { string in string.withUnsafeBufferPointer { text in b.contains { RegexLiterals.occurs($0, in: text) } } }
     }
 
     /// The set with the fewest strings (then the longest shortest string).

@@ -117,31 +117,6 @@ public final class ProjectSummaries: @unchecked Sendable {
         return out
     }
 
-    /// `files` ordered so that, outside import cycles, a module comes after those it imports:
-    /// a file analysed after everything it imports needs no second round.
-    public func dependenciesFirst(_ files: [String]) -> [Int] {
-        var indexOfModule: [String: Int] = [:]
-        for (i, file) in files.enumerated() { if let name = module(of: file) { indexOfModule[name] = i } }
-        var order: [Int] = []
-        var visited = [Bool](repeating: false, count: files.count)
-        for root in files.indices where !visited[root] {
-            visited[root] = true
-            // Imports sorted: a set's order changes from run to run, and the order decides which
-            // modules of a cycle each one reads (``DependencyScheduler``).
-            var stack: [(Int, [Int])] = [(root, imports(of: files[root]).compactMap { indexOfModule[$0] }.sorted())]
-            while !stack.isEmpty {
-                if let next = stack[stack.count - 1].1.popLast() {
-                    guard !visited[next] else { continue }
-                    visited[next] = true
-                    stack.append((next, imports(of: files[next]).compactMap { indexOfModule[$0] }.sorted()))
-                } else {
-                    order.append(stack.removeLast().0)
-                }
-            }
-        }
-        return order
-    }
-
     /// The module that defines what a package passes on under `dotted` (`pkg.f` → `pkg.base`).
     func reexporter(of dotted: String) -> String? {
         lock.lock()

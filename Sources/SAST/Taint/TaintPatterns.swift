@@ -165,8 +165,8 @@ final class KindIndex<Value: Sendable>: Sendable {
             guard callee.kind == .name else { return nil }
             if callees.mayContain(text), let found = Self.first(in: byCallee[text], body) { return found }
             // `s(...)` after `from os import system as s` also matches `os.system(...)`.
-            if let full = aliases.resolve(text), let last = full.split(separator: ".").last, last != text {
-                return Self.first(in: byCallee[String(last)], body)
+            if let full = aliases.resolve(text), case let last = FileIndex.lastSegment(full), last != text {
+                return Self.first(in: byCallee[last], body)
             }
         case .attribute where !byName.isEmpty:
             if let text = node.text, names.mayContain(text) { return Self.first(in: byName[text], body) }
@@ -174,8 +174,8 @@ final class KindIndex<Value: Sendable>: Sendable {
             guard let text = node.text else { return nil }
             if names.mayContain(text), let found = Self.first(in: byName[text], body) { return found }
             // `from flask import request` makes `request` match the pattern `flask.request`.
-            if let full = aliases.resolve(text), let last = full.split(separator: ".").last, last != text {
-                return Self.first(in: byName[String(last)], body)
+            if let full = aliases.resolve(text), case let last = FileIndex.lastSegment(full), last != text {
+                return Self.first(in: byName[last], body)
             }
         default:
             break
