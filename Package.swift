@@ -44,7 +44,7 @@ let package = Package(
         // The glibc calls Swift's Glibc module leaves out (pipe2, accept4, pwritev2, openat2...).
         .target(name: "CSystem", cSettings: strictC),
 
-        .target(name: "Support", dependencies: ["CCrypto"]),
+        .target(name: "Support", dependencies: ["CCrypto", "CSystem"]),
         // One positioned document node; JSON, TOML and YAML readers; the JSON writer.
         .target(name: "Documents", dependencies: ["Support", "Yams"]),
         // SQLite connections, statements, migrations and the state directory ($SENTINEL_HOME).

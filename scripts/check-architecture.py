@@ -14,6 +14,9 @@ CLI_ONLY = {"ArgumentParser": {"SentinelCLI", "sentinel"}}
 IMPORT = re.compile(r"^\s*(?:@testable\s+|@_implementationOnly\s+|@preconcurrency\s+|public\s+|internal\s+|package\s+)*"
                     r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
 C_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([A-Za-z0-9_]+)/')
+# DESIGN §5b: one primitive writes files (Support's PreparedOutputFile / PreparedOutputDirectory,
+# directory fd + O_NOFOLLOW + temp and rename). Foundation's path-based writers follow links.
+PATH_WRITERS = re.compile(r"FileManager\.default\.createFile\(|\.write\(toFile:|\.write\(to: *URL\(|\bAtomicFile\b|\bfopen\(")
 
 
 def layers() -> list[str]:
@@ -55,6 +58,8 @@ def main() -> int:
             continue
         for source in sorted(module_dir.rglob("*.swift")):
             for number, line in enumerate(source.read_text(errors="replace").splitlines(), 1):
+                if PATH_WRITERS.search(line) and not line.lstrip().startswith("//"):
+                    problems.append(f"{source.relative_to(ROOT)}:{number}: writes a file by path; use PreparedOutputFile")
                 match = IMPORT.match(line)
                 if not match:
                     continue

@@ -65,7 +65,7 @@ public struct NativeDASTScanner: Scanner {
                 throw SentinelError(.io, "\(workspace): cannot create: \(Errno.current)", errno: .current)
             }
             let encoder = JSONEncoder()
-            try AtomicFile.write(try encoder.encode(options), to: workspace + "/options.json", mode: 0o644)
+            try PreparedOutputFile(path: workspace + "/options.json").write(try encoder.encode(options), mode: 0o644)
             let invocation = ToolInvocation(
                 profile: profile, command: [workerExecutable, "dast-worker", Self.optionsPath], workspace: workspace,
                 extraReadOnly: [workerExecutable] + RuntimeLibraries.directories(), timeout: options.maxDuration + 60)

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -40,4 +41,8 @@ int csys_openat_beneath(int dirfd, const char *name, int flags) {
         fd = syscall(SYS_openat2, dirfd, name, &how, sizeof how);
     } while (fd < 0 && errno == EAGAIN);
     return (int)fd;
+}
+
+int csys_renameat2(int olddirfd, const char *oldname, int newdirfd, const char *newname, int exchange) {
+    return renameat2(olddirfd, oldname, newdirfd, newname, exchange ? RENAME_EXCHANGE : RENAME_NOREPLACE);
 }

@@ -87,15 +87,20 @@ public struct Baseline: Sendable, Codable, Hashable {
         return data
     }
 
-    /// Writes a baseline accepting `findings` to `path`, atomically.
-    public static func write(_ findings: [Finding], to path: String) throws {
+    /// Writes a baseline accepting `findings` to `output`, atomically.
+    public static func write(_ findings: [Finding], to output: PreparedOutputFile) throws {
         let data: Data
         do {
             data = try Baseline(findings: findings).encoded()
         } catch {
-            throw SentinelError(.io, "\(path): cannot encode baseline: \(error)")
+            throw SentinelError(.io, "\(output.path): cannot encode baseline: \(error)")
         }
-        try AtomicFile.write(data, to: path)
+        try output.write(data)
+    }
+
+    /// Writes a baseline accepting `findings` to `path`, atomically.
+    public static func write(_ findings: [Finding], to path: String) throws {
+        try write(findings, to: PreparedOutputFile(path: path))
     }
 
     /// Reads a baseline. Throws `.invalidInput` naming `path` when it is missing, not JSON, or not

@@ -83,10 +83,6 @@ public enum GitPatch {
     }
 
     private static func write(_ text: String, to path: String) throws {
-        let parent = (path as NSString).deletingLastPathComponent
-        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-            throw SentinelError(.io, "\(path): cannot write")
-        }
+        try PreparedOutputFile(path: path, createParents: true).write(text)
     }
 }

@@ -63,8 +63,9 @@ public final class WorkspaceDirectory: Sendable, Equatable, CustomStringConverti
         ownerUID = info.st_uid
         ownerGID = info.st_gid
         mode = UInt32(info.st_mode & 0o7777)
-        if let system = Self.systemTree(device: device, inode: inode, path: absolute) {
-            throw SentinelError(.invalidInput, "\(path): \(system) is a system directory and cannot be a workspace")
+        if let system = Self.systemTree(fd: fd, device: device, inode: inode, path: absolute) {
+            let what = system == absolute ? "is a system directory" : "lies beneath the system directory \(system)"
+            throw SentinelError(.invalidInput, "\(path): \(what) and cannot be a workspace")
         }
     }
 
@@ -78,28 +79,25 @@ public final class WorkspaceDirectory: Sendable, Equatable, CustomStringConverti
     /// The path the caller named.
     public var description: String { path }
 
-    /// The system directory (or ancestor of one) this directory is, compared by device and
-    /// inode so that no spelling of the path gets around it; or one it lies beneath when that
-    /// is a pseudo filesystem.
-    private static func systemTree(device: UInt64, inode: UInt64, path: String) -> String? {
-        var guarded: Set<String> = ["/"]
-        for directory in systemDirectories {
-            var ancestor = directory
-            while ancestor != "/" {
-                guarded.insert(ancestor)
-                ancestor = (ancestor as NSString).deletingLastPathComponent
-            }
-            // A system directory may itself be a link (merged /usr layouts): guard its target too.
-            if let real = realpath(directory, nil) {
-                guarded.insert(String(cString: real))
-                free(real)
-            }
-        }
-        for candidate in guarded.sorted() {
-            var info = stat()
-            if stat(candidate, &info) == 0, UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode {
-                return candidate
-            }
+    /// Directories beneath a system tree that may still hold a workspace: scratch space like
+    /// `/tmp`, and the CI agents' own work trees. Anything beneath them is accepted.
+    public static let allowedBeneathSystemTrees = ["/var/tmp", "/var/lib/jenkins/workspace", "/var/lib/buildkite-agent/builds"]
+    /// Root's home holds projects too (a self-hosted runner as root): a directory beneath
+    /// `/root` whose first component is not hidden is accepted; `/root/.ssh` and the like are not.
+    static let homeOfRoot = "/root"
+
+    /// The system tree this directory is, lies beneath, or is an ancestor of, compared by device
+    /// and inode along the directory's real chain of parents (`openat(fd, "..")`), so that no
+    /// spelling of the path and no bind mount aliasing a system tree gets around it.
+    private static func systemTree(fd: Int32, device: UInt64, inode: UInt64, path: String) -> String? {
+        let guarded = identities(of: Set(systemDirectories).union(["/"]), withAncestors: true)
+        if let exact = guarded[Identity(device: device, inode: inode)] { return exact }
+        if allowedBeneathSystemTrees.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) { return nil }
+        let beneathRoot = path.dropFirst(homeOfRoot.count + 1).split(separator: "/").first
+        if path.hasPrefix(homeOfRoot + "/"), let first = beneathRoot, !first.hasPrefix(".") { return nil }
+        let trees = identities(of: Set(systemDirectories), withAncestors: false)
+        for ancestor in ancestors(of: fd) {
+            if let tree = trees[ancestor] { return tree }
         }
         for pseudo in pseudoFilesystems {
             var info = stat()
@@ -109,6 +107,55 @@ public final class WorkspaceDirectory: Sendable, Equatable, CustomStringConverti
         }
         return nil
     }
+
+    struct Identity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The device and inode of each directory (and its real path, when a system directory is
+    /// itself a link, as in merged /usr layouts), optionally with every ancestor up to `/`.
+    private static func identities(of directories: Set<String>, withAncestors: Bool) -> [Identity: String] {
+        var names = directories
+        for directory in directories {
+            if let real = realpath(directory, nil) {
+                names.insert(String(cString: real))
+                free(real)
+            }
+            var ancestor = (directory as NSString).deletingLastPathComponent
+            while withAncestors, ancestor != "/", !ancestor.isEmpty {
+                names.insert(ancestor)
+                ancestor = (ancestor as NSString).deletingLastPathComponent
+            }
+        }
+        var result: [Identity: String] = [:]
+        for name in names.sorted() {
+            var info = stat()
+            if stat(name, &info) == 0 { result[Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))] = name }
+        }
+        return result
+    }
+
+    /// The directory's parents, nearest first, up to `/` (mounts are crossed as `..` crosses them).
+    private static func ancestors(of fd: Int32) -> [Identity] {
+        var chain: [Identity] = []
+        var current = openat(fd, "..", pathOnly | O_DIRECTORY | O_CLOEXEC)
+        while current >= 0, chain.count < 4096 {
+            var info = stat()
+            guard fstat(current, &info) == 0 else { break }
+            let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            if chain.last == identity { break }  // `/` is its own parent
+            chain.append(identity)
+            let parent = openat(current, "..", pathOnly | O_DIRECTORY | O_CLOEXEC)
+            close(current)
+            current = parent
+        }
+        if current >= 0 { close(current) }
+        return chain
+    }
+
+    /// `O_PATH`, which the Glibc module leaves out.
+    private static let pathOnly: Int32 = 0o10_000_000
 
     /// For the error message only: the first component of `path` that is a symbolic link.
     private static func firstSymlink(in path: String) -> (path: String, target: String)? {

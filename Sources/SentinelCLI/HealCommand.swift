@@ -69,7 +69,11 @@ struct HealCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: repo, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw SentinelError(.invalidInput, "\(repo): repository not found or not a directory")
         }
-        if let out { try HealOutput.checkReplaceable(URL(fileURLWithPath: out).standardizedFileURL.path) }
+        let tree = OutputPlacement.realPath(repo)
+        let output = try out.map { try HealOutput.prepare($0, refusingLinksInside: tree.map { [$0] } ?? []) }
+        if let output, let tree, output.isInside(tree) {
+            Console.error("sentinel: warning: \(OutputPlacement.insideWarning(option: "--out", path: output.path, tree: tree))")
+        }
         let autonomyPolicy = try loadPolicy()
         if (requested ?? autonomyPolicy.level) > .observer { _ = try GitRepository(containing: repo) }
         let signals = try SignalReader.read(path: signal, finding: finding)
@@ -84,7 +88,7 @@ struct HealCommand: ParsableCommand {
         let outcome = try loop.run(request)
         progress.clear()
         let evidence = Evidence(outcome: outcome, request: request)
-        if let out { try HealOutput.write(to: out, patch: outcome.candidate?.patch, evidence: evidence) }
+        if let output { try HealOutput.write(to: output, patch: outcome.candidate?.patch, evidence: evidence) }
         var autonomy: AutonomyOutcome?
         if let candidate = outcome.candidate {
             let rate = try memory.successRate(of: candidate.actor)

@@ -102,7 +102,10 @@ struct SandboxRunCommand: ParsableCommand {
 
         let workspacePath = workspace.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         // Resolved before the payload runs; refused where the payload could plant a link.
-        let status = try statusJSON.map { try PreparedOutputFile(path: $0) }
+        let workspaceTree = workspacePath.flatMap(OutputPlacement.realPath)
+        let status = try statusJSON.map {
+            try PreparedOutputFile(path: $0, refusingLinksInside: workspaceTree.map { [$0] } ?? [])
+        }
         if let status, let workspacePath, selected.filesystem.workspace == .rw, status.isInside(workspacePath) {
             throw SentinelError(
                 .invalidInput, "--status-json \(status.path): inside the writable workspace \(workspacePath); the payload could replace it")

@@ -109,7 +109,23 @@ struct ScanCommand: ParsableCommand {
         }
         if zapKeyFile != nil && zap == nil { throw SentinelError(.invalidInput, "--zap-key-file needs --zap URL") }
         if quiet && verbose { throw SentinelError(.invalidInput, "--quiet and --verbose cannot be used together") }
-        if let output { try OptionValue.naming("--output") { try ReportDestination.check(output) } }
+        // Resolved now, before any scanner runs: a bad path fails at once, and nothing planted at the
+        // name during the scan is followed (the report replaces it).
+        let scannedTree = OutputPlacement.realPath(root)
+        let trees = scannedTree.map { [$0] } ?? []
+        let report = try output.map { path in
+            try OptionValue.naming("--output") { try PreparedOutputFile(path: path, refusingLinksInside: trees) }
+        }
+        let baselineOutput = try writeBaseline.map { path in
+            try OptionValue.naming("--write-baseline") { try PreparedOutputFile(path: path, refusingLinksInside: trees) }
+        }
+        if let tree = scannedTree {
+            for (option, file) in [("--output", report), ("--write-baseline", baselineOutput)] {
+                if let file, file.isInside(tree) {
+                    Console.error("sentinel: warning: \(OutputPlacement.insideWarning(option: option, path: file.path, tree: tree))")
+                }
+            }
+        }
 
         var scanConfig = ScanConfig()
         let directory = isDirectory(root) ? root : (root as NSString).deletingLastPathComponent
@@ -180,8 +196,8 @@ struct ScanCommand: ParsableCommand {
         let outcome = try runner.run(scanRequest, context: context)
         progress.clear()
 
-        if let writeBaseline {
-            try Baseline.write(outcome.report.findings, to: writeBaseline)
+        if let baselineOutput {
+            try Baseline.write(outcome.report.findings, to: baselineOutput)
         }
         let color = output == nil && format == .text && Console.stdoutIsTerminal
         var renderer: any ReportRenderer
@@ -201,9 +217,9 @@ struct ScanCommand: ParsableCommand {
             renderer = text
         }
         let rendered = renderer.render(outcome.report)
-        if let output {
+        if let report {
             do {
-                try AtomicFile.write(rendered, to: output)
+                try report.write(rendered)
             } catch let error as SentinelError {
                 // Not a findings outcome: the report the user asked for does not exist.
                 throw SentinelError(.invalidInput, error.message, errno: error.errno)

@@ -3,97 +3,106 @@
 #endif
 import Foundation
 
-/// A file the (root) launcher writes after an untrusted payload ran, such as `--status-json`.
+/// The one way the CLI writes a file: a report, a baseline, a status file, a worker's options.
 ///
-/// The caller's path is resolved once, before the run: its directory is opened and held. The
-/// file is then written relative to that descriptor under a fresh name (`O_CREAT | O_EXCL |
-/// O_NOFOLLOW`) and renamed into place, so a link or FIFO planted at the name meanwhile is
-/// replaced, never followed or opened. Links, devices, FIFOs and sockets named by the caller are
-/// refused, except `/dev/null` itself (a character device 1:3 named directly), written in place.
+/// The caller's path is resolved once, before the work (a scan, a sandboxed run) that might plant
+/// something at it: its directory is opened and held. The file is then written relative to that
+/// descriptor under a fresh name (`O_CREAT | O_EXCL | O_NOFOLLOW`) and renamed into place, so a
+/// link or FIFO planted at the name meanwhile is replaced, never followed or opened. Links,
+/// devices, FIFOs and sockets at the name are refused when prepared, except the outputs named
+/// directly: `/dev/null`, and `/dev/stdout` and `/dev/stderr` (written to the process's own
+/// descriptors 1 and 2, not resolved through /proc).
 public final class PreparedOutputFile: Sendable {
     /// The path as the caller gave it.
     public let path: String
     /// The real path of the directory holding the file (for containment checks).
-    public let directory: String
-    private let directoryFD: Int32
+    public var directory: String { parent?.realPath ?? "/dev" }
+    private let parent: OutputParent?
     private let name: String
-    private let isNullDevice: Bool
+    private let target: Target
+
+    private enum Target {
+        case file
+        case nullDevice
+        case descriptor(Int32)
+    }
 
     /// The device number of `/dev/null` (major 1, minor 3) on Linux.
     private static let nullDevice: UInt = 0x103
+    /// Outputs named directly that are the process's own standard streams.
+    private static let standardStreams: [String: Int32] = ["/dev/stdout": 1, "/dev/stderr": 2]
 
     /// Resolves `path`. Throws `SentinelError(.invalidInput)` naming the path when its directory
-    /// is missing, or the name is a directory, a link or a special file other than /dev/null.
-    public init(path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        let name = url.lastPathComponent
-        guard !path.hasSuffix("/"), !name.isEmpty, name != ".", name != ".." else {
-            throw SentinelError(.invalidInput, "\(path): not a file name")
+    /// is missing, or the name is a directory, a link or a special file other than those named
+    /// directly, or its directory part has a link inside one of `trees` (real paths of the trees
+    /// the command reads: whoever writes them may have planted it). `createParents` makes a
+    /// missing directory first (0755).
+    public init(path: String, createParents: Bool = false, refusingLinksInside trees: [String] = []) throws {
+        self.path = path
+        if let stream = Self.standardStreams[path] {
+            (parent, name, target) = (nil, path, .descriptor(stream))
+            return
         }
-        let parent = url.deletingLastPathComponent().path
-        let fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw SentinelError(
-                .invalidInput, "\(path): cannot open directory \(parent): \(Errno.current)",
-                errno: .current)
-        }
-        var info = stat()
-        var isNullDevice = false
-        if fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
+        let (parent, name) = try OutputParent.open(for: path, creating: createParents, trees: trees)
+        var target = Target.file
+        if let existing = parent.kind(of: name) {
             let problem: String?
-            switch info.st_mode & S_IFMT {
+            switch existing.type {
             case S_IFREG: problem = nil
             case S_IFDIR: problem = "is a directory"
             case S_IFLNK: problem = "is a symbolic link; name the file itself"
-            case S_IFCHR where UInt(info.st_rdev) == Self.nullDevice:
+            case S_IFCHR where existing.device == Self.nullDevice:
                 problem = nil
-                isNullDevice = true
+                target = .nullDevice
             default: problem = "is a special file (device, FIFO or socket); only a regular file or /dev/null"
             }
-            if let problem {
-                close(fd)
-                throw SentinelError(.invalidInput, "\(path): \(problem)")
-            }
+            if let problem { throw SentinelError(.invalidInput, "\(path): \(problem)") }
         }
-        self.path = path
-        self.name = name
-        self.directoryFD = fd
-        self.isNullDevice = isNullDevice
-        self.directory = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")) ?? parent
+        (self.parent, self.name, self.target) = (parent, name, target)
     }
 
-    deinit { close(directoryFD) }
-
-    /// Writes `data` as the whole file. Throws `SentinelError(.io)` naming the path.
-    public func write(_ data: Data) throws {
-        if isNullDevice {
-            let fd = openat(directoryFD, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else { throw SentinelError(.io, "\(path): cannot open: \(Errno.current)") }
-            defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFCHR, UInt(info.st_rdev) == Self.nullDevice else {
-                throw SentinelError(.io, "\(path): is no longer /dev/null")
+    /// Writes `data` as the whole file (mode `mode` for a new regular file). Throws
+    /// `SentinelError(.io)` naming the path.
+    public func write(_ data: Data, mode: mode_t = 0o644) throws {
+        switch target {
+        case .descriptor(let fd):
+            if let failure = data.withUnsafeBytes({ writeAll(fd, $0) }) {
+                throw SentinelError(.io, "\(path): write failed: \(failure)", errno: failure)
             }
-            return  // what /dev/null would do with the bytes
+        case .nullDevice:
+            try checkStillNull()
+        case .file:
+            guard let parent else { return }
+            let temporary = OutputParent.temporaryName(for: name)
+            var failure = createExclusive(parent.fd, temporary, data, mode: mode)
+            if failure == nil, renameat(parent.fd, temporary, parent.fd, name) != 0 { failure = .current }
+            if let failure {
+                unlinkat(parent.fd, temporary, 0)
+                throw SentinelError(.io, "\(path): write failed: \(failure)", errno: failure)
+            }
+        }
+    }
 
-        }
-        let temporary = ".\(name).tmp-\(UInt64.random(in: 0...UInt64.max))"
-        let fd = openat(directoryFD, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw SentinelError(.io, "\(path): cannot create temporary file: \(Errno.current)")
-        }
-        var failure = data.withUnsafeBytes { writeAll(fd, $0) }
-        if failure == nil, fsync(fd) != 0 { failure = Errno.current }
-        close(fd)
-        if failure == nil, renameat(directoryFD, temporary, directoryFD, name) != 0 { failure = Errno.current }
-        if let failure {
-            unlinkat(directoryFD, temporary, 0)
-            throw SentinelError(.io, "\(path): write failed: \(failure)")
-        }
+    /// Writes the UTF-8 bytes of `text` as the whole file.
+    public func write(_ text: String, mode: mode_t = 0o644) throws {
+        try write(Data(text.utf8), mode: mode)
     }
 
     /// Whether the file lies in `tree` or beneath it (`tree` a real path).
     public func isInside(_ tree: String) -> Bool {
-        directory == tree || directory.hasPrefix(tree.hasSuffix("/") ? tree : tree + "/")
+        parent?.isInside(tree) ?? false
+    }
+
+    /// `/dev/null` is opened only to check it is still the null device: what it would do with
+    /// the bytes is discard them.
+    private func checkStillNull() throws {
+        guard let parent else { return }
+        let fd = openat(parent.fd, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw SentinelError(.io, "\(path): cannot open: \(Errno.current)", errno: .current) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFCHR, UInt(info.st_rdev) == Self.nullDevice else {
+            throw SentinelError(.io, "\(path): is no longer /dev/null")
+        }
     }
 }

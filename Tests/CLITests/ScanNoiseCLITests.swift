@@ -135,9 +135,11 @@ import Testing
     @Test func withOutputTheSummaryStillReachesTheTerminal() throws {
         let root = try Self.tree(Self.project)
         defer { try? FileManager.default.removeItem(atPath: root) }
+        // Beside the tree, as a report should be (one inside it adds a warning).
+        defer { unlink(root + ".r.sarif") }
         let result = try CLI.run(
             [
-                "scan", root, "--tools", "native", "--format", "sarif", "--output", root + "/r.sarif", "--min-confidence", "low",
+                "scan", root, "--tools", "native", "--format", "sarif", "--output", root + ".r.sarif", "--min-confidence", "low",
                 "--fail-on", "medium",
             ],
             environment: environment)
@@ -182,8 +184,9 @@ import Testing
         #expect(result.stdout.contains("requirements.txt:1: "), "\(result.stdout)")
 
         let json = try CLI.run(
-            ["scan", root, "--tools", "native,osv", "--format", "json", "--output", root + "/r.json"],
+            ["scan", root, "--tools", "native,osv", "--format", "json", "--output", root + ".r.json"],
             environment: environment)
+        unlink(root + ".r.json")
         #expect(json.status == 2)
         let lines = json.stderr.split(separator: "\n")
         #expect(lines.count == 2, "\(json.stderr)")

@@ -51,6 +51,33 @@ extension EscapeBattery {
             #expect(result.stderr.contains("system directory"), "\(result.summary)")
         }
 
+        /// Nothing beneath a system tree is a workspace either (`/etc/apt`, `/root/.ssh`, `/run/sentinel`).
+        @Test(
+            "a directory beneath a system tree is refused",
+            arguments: ["/etc/apt", "/usr/local/bin", "/var/spool", "/var/lib/dpkg", "/run", "/root"])
+        func systemSubtreeIsRefused(parent: String) throws {
+            // A fresh hidden directory beneath the tree (beneath /root, hidden ones are refused).
+            let directory = parent + "/.sentinel-escape-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            if parent == "/run" || parent == "/root" {
+                #expect(mkdir(directory, 0o755) == 0)
+            }
+            defer { if parent == "/run" || parent == "/root" { rmdir(directory) } }
+            let workspace = parent == "/run" || parent == "/root" ? directory : parent
+            let result = try Self.run(workspace: workspace, flags: ["--ro"], ["/bin/true"])
+            #expect(result.status == 2, "\(workspace): \(result.summary)")
+            #expect(result.stderr.contains("system directory"), "\(result.summary)")
+        }
+
+        /// The narrow allow-list: scratch beneath /var/tmp, and a project directory in root's home.
+        @Test("scratch beneath /var/tmp and a project in root's home are accepted", arguments: ["/var/tmp", "/root"])
+        func allowedSubtreeIsAccepted(parent: String) throws {
+            let directory = parent + "/sentinel-escape-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            #expect(mkdir(directory, 0o755) == 0)
+            defer { rmdir(directory) }
+            let result = try Self.run(workspace: directory, flags: ["--ro"], ["/bin/true"])
+            #expect(result.status == 0, "\(directory): \(result.summary)")
+        }
+
         /// The payload's uid inside, as seen on the host (the `outside` column of its uid map).
         static func hostUID(of result: CommandResult) -> Int? {
             let lines = result.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }

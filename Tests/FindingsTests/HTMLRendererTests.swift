@@ -117,7 +117,7 @@ import Testing
         let directory = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/report.html"
-        try AtomicFile.write(html, to: path)
+        try PreparedOutputFile(path: path).write(html)
         let result = try Fixtures.run(
             "/usr/bin/timeout",
             [

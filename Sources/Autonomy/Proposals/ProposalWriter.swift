@@ -10,32 +10,20 @@ public enum ProposalWriter {
     public static func root(_ state: StateDirectory) -> String { state.file("proposals") }
 
     /// Writes `document` with `patch` and `body`; returns the directory. An existing directory
-    /// of the same id (the same change proposed again) is kept as it is.
+    /// of the same id (the same change proposed again) is kept as it is. Written through the
+    /// CLI's one output primitive: made beside the final name and renamed into place without
+    /// following anything planted there.
     @discardableResult
     public static func write(_ document: ProposalDocument, patch: String, body: String, state: StateDirectory) throws -> String {
         let root = root(state)
         try PrivateDirectory.create(root)
         let final = root + "/" + document.id
-        if FileManager.default.fileExists(atPath: final) { return final }
-        let temporary = root + "/.tmp-\(document.id)-\(UUID().uuidString.prefix(8))"
-        try PrivateDirectory.create(temporary)
-        do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try Data(patch.utf8).write(to: URL(fileURLWithPath: temporary + "/patch.diff"))
-            try Data(body.utf8).write(to: URL(fileURLWithPath: temporary + "/PR.md"))
-            try (try encoder.encode(document) + Data("\n".utf8)).write(to: URL(fileURLWithPath: temporary + "/proposal.json"))
-            guard rename(temporary, final) == 0 else {
-                if errno == EEXIST || errno == ENOTEMPTY {
-                    try? FileManager.default.removeItem(atPath: temporary)
-                    return final
-                }
-                throw SentinelError(.io, "\(final): cannot rename the proposal into place: \(Errno.current)")
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw error
-        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let json = try encoder.encode(document) + Data("\n".utf8)
+        try PreparedOutputDirectory(path: final, existing: .keep).write(
+            [("patch.diff", Data(patch.utf8)), ("PR.md", Data(body.utf8)), ("proposal.json", json)],
+            mode: 0o700, fileMode: 0o600)
         return final
     }
 

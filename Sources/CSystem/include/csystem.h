@@ -38,6 +38,10 @@ ssize_t csys_fgetxattr(int fd, const char *name, void *value, size_t size);
  */
 int csys_openat_beneath(int dirfd, const char *name, int flags);
 
+/* renameat2(2) with RENAME_NOREPLACE (`exchange` 0) or RENAME_EXCHANGE (`exchange` 1): how an
+ * output directory is put in place without following or clobbering what sits at the name. */
+int csys_renameat2(int olddirfd, const char *oldname, int newdirfd, const char *newname, int exchange);
+
 #ifdef __cplusplus
 }
 #endif

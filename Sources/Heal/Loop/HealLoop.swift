@@ -105,8 +105,7 @@ public struct HealLoop: Sendable {
         var tracerDirectory: String?
         if let tracer {
             let directory = workspace.root + "/tracer"
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            try tracer.source.write(toFile: directory + "/\(tracer.module).py", atomically: false, encoding: .utf8)
+            try PreparedOutputFile(path: directory + "/\(tracer.module).py", createParents: true).write(tracer.source)
             tracerDirectory = directory
         }
         let verifier = Verifier(

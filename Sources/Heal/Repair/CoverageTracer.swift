@@ -56,9 +56,7 @@ public enum CoverageTracer {
     @discardableResult
     public static func install(into directory: String) throws -> String {
         let path = directory + "/" + moduleName + ".py"
-        guard FileManager.default.createFile(atPath: path, contents: Data(pluginSource.utf8)) else {
-            throw SentinelError(.io, "\(path): cannot write the coverage plugin")
-        }
+        try PreparedOutputFile(path: path).write(pluginSource)
         return path
     }
 

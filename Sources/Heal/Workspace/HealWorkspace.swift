@@ -165,10 +165,7 @@ public final class HealWorkspace: @unchecked Sendable {
                     throw SentinelError(.invalidInput, "\(source): repository larger than \(maxBytes >> 20) MiB")
                 }
                 let data = try BoundedFile.read(from, limit: Int(maxBytes), followLinks: false)
-                guard
-                    FileManager.default.createFile(
-                        atPath: to, contents: data, attributes: [.posixPermissions: Int(info.st_mode & 0o755)])
-                else { throw SentinelError(.io, "\(to): cannot write snapshot file") }
+                try PreparedOutputFile(path: to).write(data, mode: info.st_mode & 0o755)
                 files.append(path)
             case S_IFLNK:
                 let target = try FileManager.default.destinationOfSymbolicLink(atPath: from)
