@@ -9,7 +9,7 @@ import Testing
 extension EscapeBattery {
     /// What a run leaves behind on the host: nothing. Checked after the hardest exit (OOM kill).
     @Suite struct Cleanup {
-        static let controllers = ["memory", "pids", "cpu", "unified"]
+        static let controllers = ["memory", "pids", "cpu", "cpuacct", "unified"]
 
         /// `sentinel-*` cgroups under every v1 controller and the v2 mount.
         static func sentinelCgroups() -> Set<String> {

@@ -11,6 +11,7 @@ struct SandboxStatus: Sendable {
     var exitCode: Int?
     var signal: Int?
     var reason: String?
+    var cpuMs: Int?
 
     init?(path: String) {
         guard let data = FileManager.default.contents(atPath: path),
@@ -19,6 +20,7 @@ struct SandboxStatus: Sendable {
         exitCode = object["exitCode"] as? Int
         signal = object["signal"] as? Int
         reason = object["reason"] as? String
+        cpuMs = object["cpuMs"] as? Int
     }
 }
 
