@@ -12,6 +12,8 @@ struct SandboxStatus: Sendable {
     var signal: Int?
     var reason: String?
     var cpuMs: Int?
+    /// Denied egress records per `host:port`.
+    var egressDenied: [String: Int] = [:]
 
     init?(path: String) {
         guard let data = FileManager.default.contents(atPath: path),
@@ -21,6 +23,9 @@ struct SandboxStatus: Sendable {
         signal = object["signal"] as? Int
         reason = object["reason"] as? String
         cpuMs = object["cpuMs"] as? Int
+        for record in object["egress"] as? [[String: Any]] ?? [] where record["allowed"] as? Bool == false {
+            egressDenied["\(record["host"] ?? "?"):\(record["port"] ?? "?")", default: 0] += 1
+        }
     }
 }
 
