@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Adapters", "Audit", "Autonomy", "DAST", "Heal", "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store",
+                "Adapters", "Audit", "Autonomy", "DAST", "Egress", "Heal", "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store",
                 "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -160,9 +160,27 @@ static void close_all_except(int keep) {
     (void)close_range((unsigned)keep + 1, ~0U, 0);
 }
 
+/* Our copy of the launcher's argv (a DAST run's `--header 'Authorization: ...'`) and environment
+   shows in /proc/1/cmdline and /proc/1/environ; the first may be read by any process in the
+   sandbox. Both become NULs after a fixed title, before any sandbox process exists. Plain
+   stores into our own copy-on-write pages: nothing the launcher sees changes. */
+static void hide_launcher_arguments(const struct sbx_config *config) {
+    static const char title[] = "sentinel-init";
+    volatile char *arguments = (volatile char *)config->argument_area;
+    for (uintptr_t i = 0; arguments != NULL && i < config->argument_area_length; i++) {
+        arguments[i] = i + 1 < config->argument_area_length && i < sizeof title - 1 ? title[i] : '\0';
+    }
+    volatile char *environment = (volatile char *)config->environment_area;
+    for (uintptr_t i = 0; environment != NULL && i < config->environment_area_length; i++) {
+        environment[i] = '\0';
+    }
+    (void)prctl(PR_SET_NAME, title, 0, 0, 0);
+}
+
 void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *fds) {
     int report = fds->report_write;
     close(fds->sync_write);
+    hide_launcher_arguments(config);
     /* The launcher dying must take the whole sandbox with it. */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
         sbx_child_fail(report, SBX_STAGE_PDEATHSIG, -1);

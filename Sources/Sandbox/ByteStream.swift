@@ -37,6 +37,8 @@ struct ByteStream {
     /// payload then sees EPIPE, as it would have writing to the caller directly) and at the end.
     let ownsSource: Bool
     let endAction: EndAction
+    /// Terminal output (a pty's) passes through this before it is written.
+    private var terminalFilter: TerminalOutputFilter?
 
     private(set) var captured = Data()
     private(set) var truncated = false
@@ -52,12 +54,16 @@ struct ByteStream {
     private var noWait: Bool
     private var scratch = [UInt8](repeating: 0, count: ByteStream.bufferLimit)
 
-    init(source: Int32, sink: Sink, isOutput: Bool, ownsSource: Bool, endAction: EndAction = .none) {
+    init(
+        source: Int32, sink: Sink, isOutput: Bool, ownsSource: Bool, endAction: EndAction = .none,
+        terminalFilter: TerminalOutputFilter? = nil
+    ) {
         self.source = source
         self.sink = sink
         self.isOutput = isOutput
         self.ownsSource = ownsSource
         self.endAction = endAction
+        self.terminalFilter = terminalFilter
         if case .descriptor(let fd) = sink {
             sinkFD = fd
             var info = stat()
@@ -106,7 +112,11 @@ struct ByteStream {
                 pending.removeAll(keepingCapacity: true)
                 pendingStart = 0
             }
-            pending.append(contentsOf: scratch[..<count])
+            if terminalFilter != nil {
+                terminalFilter!.filter(scratch[..<count], into: &pending)
+            } else {
+                pending.append(contentsOf: scratch[..<count])
+            }
         }
     }
 

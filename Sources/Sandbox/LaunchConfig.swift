@@ -69,6 +69,12 @@ enum LaunchConfig {
                     return sbx_sysctl(path: arena.copy($0.path), value: arena.copy(value))
                 }))
         config.user_limit_count = plan.userLimits.count
+        if let areas = LauncherStringAreas.current {
+            config.argument_area = areas.arguments.lowerBound
+            config.argument_area_length = UInt(areas.arguments.count)
+            config.environment_area = areas.environment.lowerBound
+            config.environment_area_length = UInt(areas.environment.count)
+        }
         return config
     }
 

@@ -5,7 +5,8 @@ import Dispatch
 import Synchronization
 
 /// The launcher's side of a `-t` run: the pty master's output goes to the caller's stdout
-/// (the payload's stdout and stderr are one terminal, as with `docker run -t`), the caller's
+/// (the payload's stdout and stderr are one terminal, as with `docker run -t`) through a
+/// `TerminalOutputFilter` (no clipboard writes, titles or window operations), the caller's
 /// stdin goes to the master with `-i`, the caller's terminal is raw meanwhile, and its window
 /// size follows SIGWINCH onto the pty.
 final class TerminalRelay {
@@ -24,7 +25,12 @@ final class TerminalRelay {
     /// launcher holds).
     static func streams(master: Int32, interactive: Bool) -> [ByteStream] {
         _ = fcntl(master, F_SETFL, fcntl(master, F_GETFL) | O_NONBLOCK)
-        var streams = [ByteStream(source: master, sink: .descriptor(1), isOutput: true, ownsSource: false)]
+        // What the payload writes drives the caller's terminal: only drawing passes.
+        var streams = [
+            ByteStream(
+                source: master, sink: .descriptor(1), isOutput: true, ownsSource: false,
+                terminalFilter: TerminalOutputFilter())
+        ]
         if interactive {
             // The end of the caller's input reads as end-of-file (VEOF, ^D) inside.
             streams.append(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Egress
 import Foundation
 import Sandbox
 import Support
@@ -118,6 +119,9 @@ struct SandboxRunCommand: ParsableCommand {
             forward: { handle.terminate(signal: $0) },
             abandon: { handle.abandon(signal: $0) })
         defer { forwarding.cancel() }
+        // A few lines per refused destination, the rest counted at the end: a payload hammering
+        // a denied host must not flood the caller's log.
+        let denials = EgressDenialLog()
         let result: RunResult
         do {
             var request = SandboxRequest(
@@ -128,7 +132,7 @@ struct SandboxRunCommand: ParsableCommand {
             request.terminal = tty
             request.requireLimits = requireLimits
             request.handle = handle
-            request.onEgressDenied = { Console.error($0.denialLine) }
+            request.onEgressDenied = { record in denials.line(for: record).map(Console.error) }
             request.onWarning = { Console.error("sentinel: warning: \($0)") }
             request.onNotice = { Console.noticeOnce($0) }
             result = try SandboxSession.run(request)
@@ -141,6 +145,7 @@ struct SandboxRunCommand: ParsableCommand {
                 ).statusJSON())
             throw error
         }
+        denials.summary().forEach(Console.error)
         try status?.write(result.statusJSON())
         if let failure = result.workspaceCommitFailure {
             Console.error("sentinel: \(failure); the workspace holds the changes applied before it")

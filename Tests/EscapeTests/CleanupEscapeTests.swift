@@ -9,7 +9,7 @@ import Testing
 extension EscapeBattery {
     /// What a run leaves behind on the host: nothing. Checked after the hardest exit (OOM kill).
     @Suite struct Cleanup {
-        static let controllers = ["memory", "pids", "cpu", "unified"]
+        static let controllers = ["memory", "pids", "cpu", "cpuacct", "unified"]
 
         /// `sentinel-*` cgroups under every v1 controller and the v2 mount.
         static func sentinelCgroups() -> Set<String> {
@@ -68,6 +68,54 @@ extension EscapeBattery {
                 #expect(survivor.isRunning, "the live launcher's sandbox was killed")
                 #expect(survivorGroups.contains { Self.tasks(in: $0) > 0 }, "the live sandbox lost its tasks")
             }
+        }
+
+        /// `kill -9` of the launcher also left its root directory (`/run/sentinel/sentinel-root-*`,
+        /// which only a live launcher removes) behind forever. The next launch removes it, and
+        /// never the directory of a launcher that is still running.
+        @Test func rootDirectoryOfAKilledLauncherGoesAtTheNextRun() throws {
+            try SandboxHarness.with { harness in
+                let survivor = try Self.startLauncher(harness, ["/bin/sleep", "600"])
+                defer { Self.stop(survivor) }
+                let victim = try Self.startLauncher(harness, ["/bin/sleep", "600"])
+                defer { Self.stop(victim) }
+                // Running once their groups hold the sandbox: the roots are made before that.
+                let victimGroups = Self.waitForGroups(of: victim.processIdentifier)
+                try #require(!Self.waitForGroups(of: survivor.processIdentifier).isEmpty && !victimGroups.isEmpty)
+                let survivorRoots = Self.rootDirectories(of: survivor.processIdentifier)
+                let victimRoots = Self.rootDirectories(of: victim.processIdentifier)
+                try #require(
+                    survivorRoots.count == 1 && victimRoots.count == 1,
+                    "no root directory named after its launcher in \(Self.runDirectory): \(Self.rootDirectories(of: nil))")
+
+                kill(victim.processIdentifier, SIGKILL)
+                victim.waitUntilExit()
+                var emptied = false
+                for _ in 0..<1200 where !emptied {
+                    emptied = victimGroups.allSatisfy { Self.tasks(in: $0) == 0 }
+                    if !emptied { usleep(50_000) }
+                }
+                #expect(
+                    victimRoots.allSatisfy { FileManager.default.fileExists(atPath: $0) },
+                    "the root directory went before the next run; the test proves nothing")
+
+                let next = try harness.probe(["ps"])
+                #expect(next.output?.kind == .info, "\(next.summary)")
+                let left = victimRoots.filter { FileManager.default.fileExists(atPath: $0) }
+                #expect(left.isEmpty, "root directory of the killed launcher left after the next run: \(left)")
+                let missing = survivorRoots.filter { !FileManager.default.fileExists(atPath: $0) }
+                #expect(missing.isEmpty, "the next run removed a live launcher's root directory: \(missing)")
+                #expect(survivor.isRunning, "the live launcher's sandbox was killed")
+            }
+        }
+
+        static let runDirectory = "/run/sentinel"
+
+        /// The root directories of launcher `pid` (`sentinel-root-<pid>-*`), or all with nil.
+        static func rootDirectories(of pid: pid_t?) -> [String] {
+            let prefix = pid.map { "sentinel-root-\($0)-" } ?? "sentinel-root-"
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: runDirectory)) ?? []
+            return entries.filter { $0.hasPrefix(prefix) }.sorted().map { runDirectory + "/" + $0 }
         }
 
         /// `sentinel sandbox run` in the background, its output discarded.

@@ -60,6 +60,32 @@ extension EscapeBattery {
             }
         }
 
+        /// The sandbox's init is a clone of the launcher, so it carried the launcher's argv: a DAST
+        /// run's `--header 'Authorization: …'` (here a secret-looking `--allow` value) showed in
+        /// `/proc/1/cmdline`, which any process may read. The init now shows a fixed title, and its
+        /// environment (the launcher's, with any key) stays unreadable.
+        @Test func theInitShowsNoneOfTheLaunchersArgumentsOrEnvironment() throws {
+            var environment = ProcessInfo.processInfo.environment
+            environment["SENTINEL_LLM_KEY"] = "escape-test-llm-key"
+            let secret = "escape-test-bearer-\(UUID().uuidString.prefix(8).lowercased())"
+            try SandboxHarness.with { harness in
+                let script = """
+                    printf 'cmdline='; tr '\\0' ' ' < /proc/1/cmdline; echo
+                    printf 'comm='; cat /proc/1/comm
+                    cat /proc/1/environ > /dev/null 2>&1; echo "environ-status=$?"
+                    """
+                let run = try harness.command(
+                    ["/bin/sh", "-c", script], flags: ["--allow", "\(secret).invalid:443"], environment: environment)
+                let lines = run.result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                #expect(lines.contains("cmdline=sentinel-init"), "\(run.summary)")
+                #expect(lines.contains("comm=sentinel-init"), "\(run.summary)")
+                #expect(lines.contains("environ-status=1"), "\(run.summary)")
+                for leaked in [secret, "escape-test-llm-key", "--workspace", "--status-json"] {
+                    #expect(!run.result.stdout.contains(leaked), "\(leaked) visible inside: \(run.summary)")
+                }
+            }
+        }
+
         /// fd 7 is open in the launcher (its shell opened it); the command must not inherit it.
         @Test func inheritedDescriptorsAreClosed() throws {
             try SandboxHarness.with { harness in

@@ -18,6 +18,34 @@ extension EscapeBattery {
             Attempt("connect-tcp", "10.0.2.2", "80", denied: "ENETUNREACH", "EHOSTUNREACH"),
         ]
 
+        /// A payload hammering hosts the proxy refuses wrote one stderr line per request
+        /// (31,771 lines in 10 s) into the caller's log. The first few per destination are
+        /// printed, then one line per destination counts the rest; `--status-json` keeps every
+        /// decision.
+        @Test func refusedEgressFloodsNoLog() throws {
+            try SandboxHarness.with { harness in
+                let run = try harness.command(
+                    [
+                        "/usr/bin/curl", "-s", "-o", "/dev/null", "http://denied-a.invalid/[1-300]",
+                        "http://denied-b.invalid:8080/[1-40]",
+                    ],
+                    flags: ["--allow", "127.0.0.1:9"], timeout: 300)
+                #expect(run.status?.egressDenied["denied-a.invalid:80"] == 300, "\(run.summary)")
+                #expect(run.status?.egressDenied["denied-b.invalid:8080"] == 40, "\(run.summary)")
+                let lines = run.result.stderr.split(separator: "\n").filter { $0.hasPrefix("sentinel: egress denied") }
+                #expect(lines.count <= 12, "\(lines.count) denial lines: \(run.summary)")
+                for (destination, total) in [("denied-a.invalid:80", 300), ("denied-b.invalid:8080", 40)] {
+                    let shown = lines.filter { $0.hasPrefix("sentinel: egress denied: \(destination) (") }.count
+                    let counted = lines.compactMap { line -> Int? in
+                        let words = line.split(separator: " ")
+                        guard line.hasSuffix(" more requests to \(destination) not shown"), words.count > 3 else { return nil }
+                        return Int(words[3])
+                    }
+                    #expect(shown >= 1 && shown + counted.reduce(0, +) == total, "\(destination): \(lines)")
+                }
+            }
+        }
+
         @Test("socket attempt denied", arguments: families)
         func denied(attempt: Attempt) throws {
             try SandboxHarness.with { harness in

@@ -184,6 +184,13 @@ struct ProbeSelfTests {
         #expect(entries.contains("usr") && entries.contains("proc"), "\(result.summary)")
     }
 
+    /// The CPU figure `burn-cpu` reports is what it used, at least what it was asked to burn.
+    @Test func burnCpuReportsItsOwnCPUTime() throws {
+        let (result, output) = try runProbeOnHost(["burn-cpu", "50"])
+        #expect(output?.kind == .info, "\(result.summary)")
+        #expect((output?.fields["cpu_ms"].flatMap { Int($0) } ?? 0) >= 50, "\(result.summary)")
+    }
+
     @Test func capsShowRootPrivileges() throws {
         let (result, output) = try runProbeOnHost(["caps"])
         let fields = try #require(output?.fields, "\(result.summary)")

@@ -75,6 +75,27 @@ extension EscapeBattery {
             }
         }
 
+        /// `cpuMs` is the whole tree's CPU time. The init's rusage (all v1 had without a `--cpus`
+        /// group, and all on split cpu/cpuacct hierarchies) misses every process the kernel reaps
+        /// when pid 1 ends: a worker still running when the payload exits, or the whole tree at a
+        /// timeout or Ctrl-C, reported 2 ms for 2 CPU-seconds. The probe's own CPU clock is the
+        /// truth; the bounds are loose (no speed is asserted).
+        @Test(arguments: [false, true])
+        func cpuTimeCountsTheWholeTree(workerOutlivesThePayload: Bool) throws {
+            try SandboxHarness.with { harness in
+                let burn = "./sentinel-probe burn-cpu 1000"
+                let command =
+                    workerOutlivesThePayload
+                    ? ["/bin/sh", "-c", "\(burn) hold > /tmp/burn & while ! grep -q INFO /tmp/burn; do sleep 0.1; done; cat /tmp/burn"]
+                    : ["/bin/sh", "-c", burn]
+                let run = try harness.command(command, timeout: 300)
+                let burned = try #require(run.output?.fields["cpu_ms"].flatMap { Int($0) }, "\(run.summary)")
+                let reported = try #require(run.status?.cpuMs, "\(run.summary)")
+                #expect(reported >= burned - 10, "cpuMs \(reported) < the \(burned) ms the payload used: \(run.summary)")
+                #expect(reported <= burned + 3000, "cpuMs \(reported) far above the \(burned) ms burned: \(run.summary)")
+            }
+        }
+
         static func size(of path: String) -> Int {
             var st = stat()
             return stat(path, &st) == 0 ? Int(st.st_size) : 0

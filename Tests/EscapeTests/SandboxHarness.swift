@@ -11,6 +11,9 @@ struct SandboxStatus: Sendable {
     var exitCode: Int?
     var signal: Int?
     var reason: String?
+    var cpuMs: Int?
+    /// Denied egress records per `host:port`.
+    var egressDenied: [String: Int] = [:]
 
     init?(path: String) {
         guard let data = FileManager.default.contents(atPath: path),
@@ -19,6 +22,10 @@ struct SandboxStatus: Sendable {
         exitCode = object["exitCode"] as? Int
         signal = object["signal"] as? Int
         reason = object["reason"] as? String
+        cpuMs = object["cpuMs"] as? Int
+        for record in object["egress"] as? [[String: Any]] ?? [] where record["allowed"] as? Bool == false {
+            egressDenied["\(record["host"] ?? "?"):\(record["port"] ?? "?")", default: 0] += 1
+        }
     }
 }
 

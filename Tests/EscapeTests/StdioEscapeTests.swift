@@ -16,8 +16,8 @@ import Testing
 struct StdioEscapeBattery {
     /// Runs `script` under /bin/sh with `$SENTINEL`, `$WS` (the workspace) and `$PROBE` (the
     /// probe inside) set; the runner's stdout and stderr are host files, stdin /dev/null.
-    private func shell(_ script: String, _ harness: SandboxHarness) throws -> CommandResult {
-        var environment = ProcessInfo.processInfo.environment
+    private func shell(_ script: String, _ harness: SandboxHarness, extra: [String: String] = [:]) throws -> CommandResult {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { _, new in new }
         environment["SENTINEL"] = PackagePaths.sentinel
         environment["WS"] = harness.path
         environment["PROBE"] = SandboxHarness.probeInside
@@ -119,6 +119,26 @@ struct StdioEscapeBattery {
             #expect(parsed.count == 3, "flags: \(flags) \(result.summary)")
             for (file, value) in parsed {
                 #expect(value & Int(O_NONBLOCK) == 0, "\(file) has O_NONBLOCK: \(flags)")
+            }
+        }
+    }
+
+    /// `-t` relayed the payload's terminal output raw: OSC 52 wrote the caller's clipboard,
+    /// OSC 0 set the window title and `CSI 21 t` typed it back into whatever reads the caller's
+    /// terminal next (the host shell), a DCS string reached the terminal. Drawing still passes,
+    /// also when a sequence is split across the payload's writes.
+    @Test func terminalOutputCannotReachPastTheScreen() throws {
+        try SandboxHarness.with { harness in
+            let payload = #"""
+                printf 'A\033]52;c;cm0gLXJmIH4K\007B\033]0;pwned\007C\033[21tD\033P$qm\033\\E\033[31mred\033[0m'
+                printf 'F\033]5'; sleep 0.3; printf '2;c;Zm9v\007G\033['; sleep 0.3; printf '1mH\n'
+                """#
+            let result = try shell(
+                "\"$SENTINEL\" sandbox run -t --workspace \"$WS\" -- /bin/sh -c \"$PAYLOAD\"", harness,
+                extra: ["PAYLOAD": payload])
+            #expect(result.stdout.contains("ABCDE\u{1B}[31mred\u{1B}[0mFG\u{1B}[1mH"), "\(result.summary)")
+            for forbidden in ["]52", "]0;", "[21t", "\u{1B}P", "pwned", "Zm9v"] {
+                #expect(!result.stdout.contains(forbidden), "\(forbidden.debugDescription) reached the terminal: \(result.summary)")
             }
         }
     }

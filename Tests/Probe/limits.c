@@ -100,6 +100,29 @@ int v_spin(int argc, char **argv) {
     for (;;) counter++;
 }
 
+/* Burns CPU until this process has used MS milliseconds of it, reports the exact figure (the
+ * truth a launcher's CPU accounting is checked against), then exits, or with HOLD waits to be
+ * killed without using more. */
+int v_burn_cpu(int argc, char **argv) {
+    long target_ms;
+    if (parse_int(argv[1], &target_ms) != 0 || target_ms <= 0 || target_ms > 60000) {
+        return usage(argv[0], "MS must be 1..60000");
+    }
+    struct timespec used = {0, 0};
+    volatile unsigned long counter = 0;
+    long used_ms = 0;
+    while (used_ms < target_ms) {
+        for (int i = 0; i < 1000000; i++) counter++;
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &used);
+        used_ms = (long)used.tv_sec * 1000 + used.tv_nsec / 1000000;
+    }
+    int status = info(argv[0], "cpu_ms=%ld", used_ms);
+    if (argc > 2) {
+        for (;;) pause();
+    }
+    return status;
+}
+
 /* The grandchild: detached, deaf to polite signals, appending a heartbeat forever. */
 static void heartbeat_forever(const char *file) {
     signal(SIGTERM, SIG_IGN);

@@ -114,6 +114,7 @@ static const struct probe_verb verbs[] = {
     {"memory-bomb", "MB", 1, 1, v_memory_bomb},
     {"disk-fill", "DIR [MAX_MB]", 1, 1, v_disk_fill},
     {"spin", "", 0, 1, v_spin},
+    {"burn-cpu", "MS [HOLD]", 1, 0, v_burn_cpu},
     {"daemon", "FILE", 1, 1, v_daemon},
     {"rlimit-raise", "", 0, 0, v_rlimit_raise},
     {"nice", "", 0, 0, v_nice},

@@ -103,7 +103,7 @@ VERB_DECL(v_vsock_socket); VERB_DECL(v_connect_tcp); VERB_DECL(v_udp_send); VERB
 VERB_DECL(v_connect_unix); VERB_DECL(v_connect_abstract); VERB_DECL(v_ifaces); VERB_DECL(v_socket_family);
 /* limits.c */
 VERB_DECL(v_fork_bomb); VERB_DECL(v_memory_bomb); VERB_DECL(v_disk_fill); VERB_DECL(v_spin);
-VERB_DECL(v_daemon); VERB_DECL(v_rlimit_raise); VERB_DECL(v_nice);
+VERB_DECL(v_daemon); VERB_DECL(v_rlimit_raise); VERB_DECL(v_nice); VERB_DECL(v_burn_cpu);
 /* quota.c */
 VERB_DECL(v_tcp_queue); VERB_DECL(v_inotify_exhaust); VERB_DECL(v_inotify_watches);
 VERB_DECL(v_user_limits);

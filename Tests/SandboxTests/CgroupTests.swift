@@ -65,6 +65,41 @@ import Testing
     }
 }
 
+/// v1's controllers against fake cgroupfs directories: split cpu and cpuacct hierarchies (this
+/// host) and co-mounted ones (`cpu,cpuacct`, linked from both names, as most distributions do).
+@Suite struct CgroupV1FakeTests {
+    private func fakeRoot(coMounted: Bool) throws -> TemporaryDirectory {
+        let directory = TemporaryDirectory("fake-cgroup1")
+        let hierarchies = coMounted ? ["memory", "pids", "cpu,cpuacct"] : ["memory", "pids", "cpu", "cpuacct"]
+        for hierarchy in hierarchies {
+            try FileManager.default.createDirectory(atPath: directory.path + "/" + hierarchy, withIntermediateDirectories: false)
+            directory.write(hierarchy + "/cgroup.procs", "")
+        }
+        if coMounted {
+            symlink("cpu,cpuacct", directory.path + "/cpu")
+            symlink("cpu,cpuacct", directory.path + "/cpuacct")
+        }
+        return directory
+    }
+
+    /// cpuacct is joined by every group, for the tree's CPU time, and a co-mounted hierarchy once.
+    @Test(arguments: [false, true])
+    func everyGroupCountsCPUTime(coMounted: Bool) throws {
+        let root = try fakeRoot(coMounted: coMounted)
+        let hierarchy = CgroupV1(root: root.path)
+        #expect(hierarchy.needed(for: CgroupLimits()) == ["memory", "cpuacct"])
+        #expect(
+            hierarchy.needed(for: CgroupLimits(pids: 8, cpus: 1))
+                == (coMounted ? ["memory", "pids", "cpu"] : ["memory", "pids", "cpu", "cpuacct"]))
+        for limits in [CgroupLimits(), CgroupLimits(cpus: 0.5)] {
+            let name = "sentinel-7-\(limits.cpus == nil ? 1 : 2)"
+            let group = try hierarchy.create(name: name, limits: limits)
+            TemporaryDirectory.at(root.path + "/cpuacct/" + name).write("cpuacct.usage", "2000000000\n")
+            #expect(group.cpuNanoseconds() == 2_000_000_000, "\(limits)")
+        }
+    }
+}
+
 /// v1 for real on this host.
 @Suite(.serialized, .enabled(if: TestHost.isRoot && TestHost.cgroupV1, "needs root and cgroup v1 controllers"))
 struct CgroupV1Tests {
@@ -82,8 +117,10 @@ struct CgroupV1Tests {
         #expect(read("pids/\(name)/pids.max") == "16")
         #expect(read("cpu/\(name)/cpu.cfs_quota_us") == "25000")
         #expect(group.oomKilled() == false)
+        #expect(group.cpuNanoseconds() != nil)
         group.destroy()
         #expect(!FileManager.default.fileExists(atPath: "/sys/fs/cgroup/memory/\(name)"))
+        #expect(!FileManager.default.fileExists(atPath: "/sys/fs/cgroup/cpuacct/\(name)"))
         #expect(!FileManager.default.fileExists(atPath: "/sys/fs/cgroup/pids/\(name)"))
     }
 

@@ -141,8 +141,9 @@ struct LauncherTests {
     @Test func setupFailureNamesTheStageAndErrno() throws {
         // Profile paths are optional; a path given by the caller is not. Use a plan whose
         // op fails in the child instead: mount a file over a directory.
-        let root = try NewRootDirectory.create()
-        defer { rmdir(root) }
+        let directory = try NewRootDirectory.create()
+        defer { directory.remove() }
+        let root = directory.path
         var plan = try? LaunchPlan.make(LaunchRequest(profile: .minimal, command: ["/bin/true"]), newRoot: root)
         plan?.filesystem.append(
             .mount(

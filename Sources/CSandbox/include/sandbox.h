@@ -179,6 +179,12 @@ struct sbx_config {
        SBX_USER_LIMITS_MAX; a failure names SBX_STAGE_USER_LIMITS and the index. */
     const struct sbx_sysctl *user_limits;
     size_t user_limit_count;
+
+    /* The launcher's argv and environment strings (arg_start..arg_end, env_start..env_end of
+       /proc/self/stat). The init is a copy of the launcher and every process in the sandbox
+       may read its /proc/1/cmdline: it overwrites its copy of both areas first. 0: none. */
+    uintptr_t argument_area, argument_area_length;
+    uintptr_t environment_area, environment_area_length;
 };
 
 struct sbx_process {

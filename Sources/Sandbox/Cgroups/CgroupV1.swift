@@ -11,14 +11,25 @@ public struct CgroupV1: CgroupHierarchy {
     public var version: CgroupVersion { .v1 }
     static let controllers = ["memory", "pids", "cpu", "cpuacct"]
 
-    /// Every attach costs an RCU grace period per controller, so a group joins only the
-    /// controllers it needs: memory always (OOM and peak), pids and cpu when limited.
-    /// CPU time comes from the init's rusage, which includes every reaped descendant.
-    private func needed(for limits: CgroupLimits) -> [String] {
+    /// A group joins only the controllers it needs (each costs a directory and an attach):
+    /// memory always (OOM and peak), pids and cpu when limited, and cpuacct always, for the
+    /// tree's CPU time. The init's rusage is no substitute: when pid 1 ends, the kernel reaps
+    /// what is left of the tree without accounting it (a worker outliving the payload, the
+    /// whole tree at a timeout or stop), so it reported 2 ms for 2 CPU-seconds. Where cpu and
+    /// cpuacct are one hierarchy (`cpu,cpuacct`, linked from both names) it is joined once.
+    func needed(for limits: CgroupLimits) -> [String] {
         var names = ["memory"]
         if limits.pids != nil { names.append("pids") }
         if limits.cpus != nil { names.append("cpu") }
-        return names.filter { CgroupFiles.exists("\(root)/\($0)/cgroup.procs") }
+        names.append("cpuacct")
+        var hierarchies = Set<[UInt64]>()
+        return names.filter { controller in
+            var info = stat()
+            guard CgroupFiles.exists("\(root)/\(controller)/cgroup.procs"), stat("\(root)/\(controller)", &info) == 0 else {
+                return false
+            }
+            return hierarchies.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
+        }
     }
 
     /// A view of the v1 hierarchies mounted under `root`.

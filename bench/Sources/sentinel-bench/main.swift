@@ -37,8 +37,8 @@ case "launcher", "launcher-no-cgroup", "launcher-no-seccomp":
     var profile = Profile.minimal
     if arguments[0] == "launcher-no-seccomp" { profile.seccomp = .disabled }
     let root = try NewRootDirectory.create()
-    defer { rmdir(root) }
-    let plan = try LaunchPlan.make(LaunchRequest(profile: profile, command: ["/bin/true"]), newRoot: root)
+    defer { root.remove() }
+    let plan = try LaunchPlan.make(LaunchRequest(profile: profile, command: ["/bin/true"]), newRoot: root.path)
     var options = LaunchOptions(profile: profile, output: .capture)
     if arguments[0] == "launcher-no-cgroup" { options.cgroupRoot = "/nonexistent" }
     for _ in 0..<iterations {

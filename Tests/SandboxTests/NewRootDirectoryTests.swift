@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Foundation
+import Testing
+
+@testable import Sandbox
+
+/// Stale root directories (a launcher killed with `kill -9` cannot remove its own) go at the
+/// next launch; a live launcher's never does, nor anything that is not such a directory.
+struct NewRootDirectoryTests {
+    /// A pid above pid_max: no process has it.
+    static let deadPID = "99999999"
+
+    @Test func namesCarryTheLauncherPid() {
+        #expect(NewRootDirectory.launcherPID("sentinel-root-1234-aB3dE9") == 1234)
+        for name in ["sentinel-root-aB3dE9", "sentinel-root--aB3dE9", "sentinel-root-12-abc", "sentinel-root-x-aB3dE9", "other-1-aB3dE9"] {
+            #expect(NewRootDirectory.launcherPID(name) == nil, "\(name)")
+        }
+    }
+
+    @Test func aDirectoryIsNamedAfterItsLauncherAndLockedUntilRemoved() throws {
+        let directory = try NewRootDirectory.create()
+        let name = (directory.path as NSString).lastPathComponent
+        #expect(NewRootDirectory.launcherPID(name) == getpid())
+        let other = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { close(other) }
+        #expect(flock(other, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK)
+        directory.remove()
+        #expect(!FileManager.default.fileExists(atPath: directory.path))
+        directory.remove()
+    }
+
+    @Test func onlyUnlockedEmptyDirectoriesOfDeadLaunchersGo() throws {
+        let base = TemporaryDirectory("root-base")
+        let make = { (name: String) in mkdir(base.path + "/" + name, 0o700) }
+        let stale = "sentinel-root-\(Self.deadPID)-aaaaaa"
+        let locked = "sentinel-root-\(Self.deadPID)-bbbbbb"
+        let full = "sentinel-root-\(Self.deadPID)-cccccc"
+        let alive = "sentinel-root-1-dddddd"
+        let mine = "sentinel-root-\(getpid())-eeeeee"
+        let older = "sentinel-root-ffffff"
+        for name in [stale, locked, full, alive, mine, older] { _ = make(name) }
+        base.write(full + "/left", "x")
+        // A link under a stale name must not be followed to its target.
+        let target = TemporaryDirectory("root-target")
+        symlink(target.path, base.path + "/sentinel-root-\(Self.deadPID)-gggggg")
+        let holder = open(base.path + "/" + locked, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
+
+        NewRootDirectory.removeStale(in: base.path)
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: base.path))
+        #expect(left == [locked, full, alive, mine, older, "sentinel-root-\(Self.deadPID)-gggggg"])
+        #expect(FileManager.default.fileExists(atPath: target.path))
+
+        close(holder)  // its launcher is gone: the lock goes with it
+        NewRootDirectory.removeStale(in: base.path)
+        #expect(!FileManager.default.fileExists(atPath: base.path + "/" + locked))
+    }
+}
