@@ -41,3 +41,21 @@ int csys_openat_beneath(int dirfd, const char *name, int flags) {
     } while (fd < 0 && errno == EAGAIN);
     return (int)fd;
 }
+
+static int ofd_lock(int fd, off_t offset, short type) {
+    struct flock lock;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = type;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = offset;
+    lock.l_len = 1;
+    return fcntl(fd, F_OFD_SETLK, &lock);
+}
+
+int csys_ofd_trylock(int fd, off_t offset) {
+    return ofd_lock(fd, offset, F_WRLCK);
+}
+
+int csys_ofd_unlock(int fd, off_t offset) {
+    return ofd_lock(fd, offset, F_UNLCK);
+}

@@ -117,9 +117,10 @@ public struct LaunchRequest: Sendable {
 
 extension LaunchPlan {
     /// Builds the plan for `request`, run by a launcher with effective ids `hostUID`/`hostGID`.
+    /// `payloadHostID`: a root launcher's `HostIDLease` id for the payload (nil: `nobody`).
     public static func make(
         _ request: LaunchRequest, newRoot: String, hostUID: UInt32 = getuid(),
-        hostGID: UInt32 = getgid()
+        hostGID: UInt32 = getgid(), payloadHostID: UInt32? = nil
     ) throws -> LaunchPlan {
         guard let first = request.command.first, !first.isEmpty else {
             throw SentinelError(.invalidInput, "no command given")
@@ -134,7 +135,7 @@ extension LaunchPlan {
         var workdir = profile.filesystem.tmpfs["/tmp"] != nil ? "/tmp" : "/"
         let maps = try IdentityMaps.make(
             hostUID: hostUID, hostGID: hostGID, insideUID: profile.uid,
-            insideGID: profile.gid)
+            insideGID: profile.gid, payloadHostID: payloadHostID)
         var workspace: WorkspaceMount?
         if let path = request.workspace {
             let directory = try WorkspaceDirectory(resolving: path)

@@ -145,6 +145,29 @@ import Testing
         #expect(try plan(profile, workspace: workspace.path).workspace?.idShift == nil)
     }
 
+    /// The payload's leased host id is what the workspace's owner is shown as, and what the maps give.
+    @Test func leasedHostIDIsThePayloadsOnTheHost() throws {
+        let workspace = TemporaryDirectory()
+        #expect(chown(workspace.path, 0, 0) == 0)
+        let leased = try LaunchPlan.make(
+            LaunchRequest(profile: .minimal, command: ["true"], workspace: workspace.path), newRoot: root,
+            hostUID: 0, hostGID: 0, payloadHostID: 0x7000_0042)
+        #expect(leased.uidMap == "0 0 1\n65534 1879048258 1\n" && leased.gidMap == "0 0 1\n65534 1879048258 1\n")
+        #expect(leased.workspace?.idShift == .init(diskUID: 0, diskGID: 0, shownUID: 0x7000_0042, shownGID: 0x7000_0042))
+        // A workspace the leased id owns is not shifted; an unprivileged launcher ignores the lease.
+        #expect(chown(workspace.path, 0x7000_0042, 0x7000_0042) == 0)
+        let owned = try LaunchPlan.make(
+            LaunchRequest(profile: .minimal, command: ["true"], workspace: workspace.path), newRoot: root,
+            hostUID: 0, hostGID: 0, payloadHostID: 0x7000_0042)
+        #expect(owned.workspace?.idShift == nil)
+        let unprivileged = try IdentityMaps.make(
+            hostUID: 1000, hostGID: 1000, insideUID: 65534, insideGID: 65534, payloadHostID: 0x7000_0042)
+        #expect(unprivileged.uidMap == "65534 1000 1\n" && unprivileged.hostUID == 1000)
+        #expect(throws: SentinelError.self) {
+            try IdentityMaps.make(hostUID: 0, hostGID: 0, insideUID: 65534, insideGID: 65534, payloadHostID: 0)
+        }
+    }
+
     /// `limits.workspaceSize` bounds the overlay's upper tmpfs (bytes and inodes); under a root
     /// launcher an `rw` workspace is an overlay over the read-only tree whose upper layer is the
     /// parent's (committed back after the run); an unprivileged launcher keeps the writable bind.

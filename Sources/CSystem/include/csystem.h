@@ -38,6 +38,17 @@ ssize_t csys_fgetxattr(int fd, const char *name, void *value, size_t size);
  */
 int csys_openat_beneath(int dirfd, const char *name, int flags);
 
+/*
+ * An open-file-description write lock (F_OFD_SETLK) on byte `offset` of `fd`, without waiting:
+ * -1 with EAGAIN (or EACCES) when another description holds it. Unlike a classic record lock it
+ * belongs to the description, so two descriptors of one process exclude each other, and it goes
+ * when the last descriptor of the description closes, however the process ends.
+ */
+int csys_ofd_trylock(int fd, off_t offset);
+
+/* Releases the lock csys_ofd_trylock took on byte `offset`. */
+int csys_ofd_unlock(int fd, off_t offset);
+
 #ifdef __cplusplus
 }
 #endif
