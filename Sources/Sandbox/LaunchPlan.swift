@@ -143,7 +143,9 @@ extension LaunchPlan {
             var mount = WorkspaceMount(directory: directory, mode: mode, idShift: nil)
             // Only a root launcher can idmap; an unprivileged one is the payload and owns what it may
             // use. Read-only trees are shifted too: a scanner must read what the tree's owner can
-            // (a root-owned 0700 checkout), and the mount stays read-only whatever the payload owns.
+            // (a root-owned 0700 checkout). The payload sees them through a read-only overlay
+            // (`RootBuilder.addWorkspace`), whose inodes are not the host's: owning them opens
+            // no host socket or FIFO and takes no lease a host writer would wait for.
             if hostUID == 0, directory.ownerUID != maps.hostUID || directory.ownerGID != maps.hostGID {
                 mount.idShift = .init(
                     diskUID: directory.ownerUID, diskGID: directory.ownerGID,

@@ -110,11 +110,17 @@ import Testing
         var profile = Profile.minimal
         let ro = try plan(profile, workspace: workspace.path)
         #expect(ro.workdir == "/workspace")
+        // ro: a read-only overlay with two lower layers (the tree and an empty directory), no upper.
+        #expect(
+            ro.filesystem.contains(
+                .mount(
+                    source: "overlay", path: root + "/workspace", fstype: "overlay",
+                    flags: [.readOnly, .noSuid, .noDev],
+                    data: "lowerdir=\(root)/.sentinel/overlay/lower:\(root)/.sentinel/overlay/empty", optional: false)))
         #expect(
             ro.filesystem.contains(
                 .remountBind(
-                    path: root + "/workspace", flags: [.readOnly, .noSuid, .noDev],
-                    optional: false)))
+                    path: root + "/.sentinel/overlay/lower", flags: [.readOnly, .noSuid, .noDev], optional: false)))
         profile.filesystem.workspace = .rw
         let rw = try plan(profile, workspace: workspace.path)
         // As root, rw is an overlay whose upper layer the parent commits back (see workspaceSizeBoundsTheUpperLayer).
@@ -124,7 +130,8 @@ import Testing
         let mount = overlay.filesystem.first { $0.path == root + "/workspace" && $0.description.contains("overlay") }
         #expect(mount?.description.contains("lowerdir=\(root)/.sentinel/overlay/lower,upperdir=") == true)
         #expect(overlay.filesystem.contains(.attachWorkspace(path: root + "/.sentinel/overlay/lower")))
-        #expect(ro.filesystem.contains(.attachWorkspace(path: root + "/workspace")))
+        #expect(ro.filesystem.contains(.attachWorkspace(path: root + "/.sentinel/overlay/lower")))
+        #expect(!ro.filesystem.contains(.attachWorkspace(path: root + "/workspace")))
         // Never a bind by path: the directory resolved once is what gets mounted.
         #expect(!(ro.filesystem + rw.filesystem + overlay.filesystem).contains { $0.description.contains(workspace.path) })
     }
