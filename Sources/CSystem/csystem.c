@@ -46,3 +46,21 @@ int csys_openat_beneath(int dirfd, const char *name, int flags) {
 int csys_renameat2(int olddirfd, const char *oldname, int newdirfd, const char *newname, int exchange) {
     return renameat2(olddirfd, oldname, newdirfd, newname, exchange ? RENAME_EXCHANGE : RENAME_NOREPLACE);
 }
+
+static int ofd_lock(int fd, off_t offset, short type) {
+    struct flock lock;
+    memset(&lock, 0, sizeof lock);
+    lock.l_type = type;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = offset;
+    lock.l_len = 1;
+    return fcntl(fd, F_OFD_SETLK, &lock);
+}
+
+int csys_ofd_trylock(int fd, off_t offset) {
+    return ofd_lock(fd, offset, F_WRLCK);
+}
+
+int csys_ofd_unlock(int fd, off_t offset) {
+    return ofd_lock(fd, offset, F_UNLCK);
+}

@@ -117,9 +117,10 @@ public struct LaunchRequest: Sendable {
 
 extension LaunchPlan {
     /// Builds the plan for `request`, run by a launcher with effective ids `hostUID`/`hostGID`.
+    /// `payloadHostID`: a root launcher's `HostIDLease` id for the payload (nil: `nobody`).
     public static func make(
         _ request: LaunchRequest, newRoot: String, hostUID: UInt32 = getuid(),
-        hostGID: UInt32 = getgid()
+        hostGID: UInt32 = getgid(), payloadHostID: UInt32? = nil
     ) throws -> LaunchPlan {
         guard let first = request.command.first, !first.isEmpty else {
             throw SentinelError(.invalidInput, "no command given")
@@ -134,7 +135,7 @@ extension LaunchPlan {
         var workdir = profile.filesystem.tmpfs["/tmp"] != nil ? "/tmp" : "/"
         let maps = try IdentityMaps.make(
             hostUID: hostUID, hostGID: hostGID, insideUID: profile.uid,
-            insideGID: profile.gid)
+            insideGID: profile.gid, payloadHostID: payloadHostID)
         var workspace: WorkspaceMount?
         if let path = request.workspace {
             let directory = try WorkspaceDirectory(resolving: path)
@@ -142,7 +143,9 @@ extension LaunchPlan {
             var mount = WorkspaceMount(directory: directory, mode: mode, idShift: nil)
             // Only a root launcher can idmap; an unprivileged one is the payload and owns what it may
             // use. Read-only trees are shifted too: a scanner must read what the tree's owner can
-            // (a root-owned 0700 checkout), and the mount stays read-only whatever the payload owns.
+            // (a root-owned 0700 checkout). The payload sees them through a read-only overlay
+            // (`RootBuilder.addWorkspace`), whose inodes are not the host's: owning them opens
+            // no host socket or FIFO and takes no lease a host writer would wait for.
             if hostUID == 0, directory.ownerUID != maps.hostUID || directory.ownerGID != maps.hostGID {
                 mount.idShift = .init(
                     diskUID: directory.ownerUID, diskGID: directory.ownerGID,

@@ -70,16 +70,19 @@ struct RootBuilder {
     ) {
         let inside = LaunchPlan.workspaceMountPoint
         ensureDirectory(inside, mode: 0o755)
-        if mode == .ro || (mode == .rw && !upperFromParent) {
+        if mode == .rw && !upperFromParent {
             ops.append(.attachWorkspace(path: root + inside))
-            let flags: MountFlags = mode == .ro ? [.readOnly, .noSuid, .noDev] : [.noSuid, .noDev]
-            ops.append(.remountBind(path: root + inside, flags: flags, optional: false))
+            ops.append(.remountBind(path: root + inside, flags: [.noSuid, .noDev], optional: false))
             return
         }
         // The lower layer is attached inside the new root first, so overlayfs is given only
         // paths this launcher made.
         let layer = "/.sentinel/overlay"
         ensureDirectory(layer, mode: 0o700)
+        if mode == .ro {
+            addReadOnlyOverlay(layer: layer, at: inside)
+            return
+        }
         if upperFromParent {
             ops.append(.attachUpperLayer(path: root + layer))
         } else {
@@ -105,6 +108,22 @@ struct RootBuilder {
             .mount(
                 source: "overlay", path: root + inside, fstype: "overlay", flags: [.noSuid, .noDev],
                 data: data, optional: false))
+    }
+
+    /// `ro`: the tree shown through an overlay with no upper layer (lower layers only, which is
+    /// read-only by construction; the empty second one is there because overlayfs needs two
+    /// without an upper layer). The payload may own what it sees (the idmapped tree) yet gets
+    /// overlay inodes, not the host's: a socket there connects to nothing, a FIFO is a pipe of
+    /// its own, a lease does not reach the host's file.
+    private mutating func addReadOnlyOverlay(layer: String, at inside: String) {
+        ops.append(.mkdir(path: root + layer + "/lower", mode: 0o755))
+        ops.append(.mkdir(path: root + layer + "/empty", mode: 0o755))
+        ops.append(.attachWorkspace(path: root + layer + "/lower"))
+        ops.append(.remountBind(path: root + layer + "/lower", flags: [.readOnly, .noSuid, .noDev], optional: false))
+        ops.append(
+            .mount(
+                source: "overlay", path: root + inside, fstype: "overlay", flags: [.readOnly, .noSuid, .noDev],
+                data: "lowerdir=\(root + layer)/lower:\(root + layer)/empty", optional: false))
     }
 
     /// Inodes for an upper layer of `size` bytes: one per page (a file with data takes at least

@@ -52,7 +52,7 @@ public struct SandboxRequest: Sendable {
 }
 
 /// The one way to run a command in the sandbox: profile → launch options → egress proxy →
-/// plan in a fresh root directory → launch. `sandbox run`, `doctor` and the scanners' adapters
+/// host id (root) → plan in a fresh root directory → launch. `sandbox run`, `doctor` and the scanners' adapters
 /// all come through here.
 public enum SandboxSession {
     /// Runs `request` to completion. Throws `SentinelError` when the sandbox cannot be set up or
@@ -76,8 +76,12 @@ public enum SandboxSession {
             callerEnvironment: request.callerEnvironment,
             extraEnvironment: request.environment.merging(proxyVariables) { mine, _ in mine })
         launch.terminal = request.terminal
-        return try NewRootDirectory.with { root in
-            try Launcher.run(try LaunchPlan.make(launch, newRoot: root), options: options)
+        // A root launcher's payload runs as a host id of its own, held until the run ends.
+        return try HostIDLease.with { payloadHostID in
+            try NewRootDirectory.with { root in
+                try Launcher.run(
+                    try LaunchPlan.make(launch, newRoot: root, payloadHostID: payloadHostID), options: options)
+            }
         }
     }
 }

@@ -126,6 +126,7 @@ struct ProbeSelfTests {
         ProbeCall("memory-bomb", "64"), ProbeCall("disk-fill", "/tmp"), ProbeCall("spin"),
         ProbeCall("daemon", "/tmp/sentinel-probe-never-written"),
         ProbeCall("tcp-queue", "1"), ProbeCall("inotify-exhaust"), ProbeCall("inotify-watches", "/usr"),
+        ProbeCall("pipe-pages", "1"), ProbeCall("occupy", "0", "0", "/tmp/sentinel-probe-never-held"),
     ]
 
     @Test("host-changing verbs refuse outside a sandbox", arguments: sandboxOnly)
@@ -133,6 +134,20 @@ struct ProbeSelfTests {
         let (result, output) = try runProbeOnHost(call.arguments)
         #expect(output == ProbeOutput("REFUSED \(call.arguments[0]) initial-user-namespace"), "\(result.summary)")
         #expect(result.status == 3, "\(result.summary)")
+    }
+
+    /// Unconfined, the FIFO and lease attempts reach a host FIFO's reader and a host file.
+    @Test func fifoWriteAndLeaseReachHostFiles() throws {
+        let scratch = try TemporaryDirectory(prefix: "sentinel-probe-host")
+        defer { scratch.remove() }
+        #expect(mkfifo(scratch.path + "/fifo", 0o600) == 0)
+        let reader = open(scratch.path + "/fifo", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        defer { close(reader) }
+        let (written, wrote) = try runProbeOnHost(["fifo-write", scratch.path + "/fifo"])
+        #expect(wrote?.kind == .escaped, "\(written.summary)")
+        try "data\n".write(toFile: scratch.path + "/file", atomically: false, encoding: .utf8)
+        let (leased, lease) = try runProbeOnHost(["lease", scratch.path + "/file"])
+        #expect(lease == ProbeOutput("INFO lease held=1"), "\(leased.summary)")
     }
 
     /// The harness copies the Swift runtime next to the probe; it must find it.

@@ -123,6 +123,11 @@ static const struct probe_verb verbs[] = {
     {"inotify-exhaust", "[HOLD]", 0, 1, v_inotify_exhaust},
     {"inotify-watches", "DIR [MAX] [HOLD]", 1, 1, v_inotify_watches},
     {"user-limits", "", 0, 0, v_user_limits},
+    /* what the payload's host identity shares or owns */
+    {"pipe-pages", "MAX [HOLD]", 1, 1, v_pipe_pages},
+    {"occupy", "PORT PIPES HOLD", 3, 1, v_occupy},
+    {"fifo-write", "PATH", 1, 0, v_fifo_write},
+    {"lease", "PATH [HOLD]", 1, 0, v_lease},
 };
 
 static void list_verbs(FILE *out) {

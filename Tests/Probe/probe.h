@@ -61,6 +61,9 @@ int status_field(const char *name, char *out, size_t len);
 
 int parse_int(const char *text, long *out);
 
+/* Sleeps until HOLD is removed (quota.c); see there. NULL: returns at once. */
+void hold_until_removed(const char *hold, long amount);
+
 #define VERB_DECL(fn) int fn(int argc, char **argv)
 
 /* fs.c */
@@ -107,5 +110,7 @@ VERB_DECL(v_daemon); VERB_DECL(v_rlimit_raise); VERB_DECL(v_nice); VERB_DECL(v_b
 /* quota.c */
 VERB_DECL(v_tcp_queue); VERB_DECL(v_inotify_exhaust); VERB_DECL(v_inotify_watches);
 VERB_DECL(v_user_limits);
+/* identity.c */
+VERB_DECL(v_pipe_pages); VERB_DECL(v_occupy); VERB_DECL(v_fifo_write); VERB_DECL(v_lease);
 
 #endif

@@ -32,7 +32,7 @@ enum {
  * the host can be checked meanwhile. A HOLD that exists already was made by the host (in a
  * directory bound read-only into the sandbox: the host sees the probe sleeping here); otherwise
  * the probe creates it once the quota is taken. */
-static void hold_until_removed(const char *hold, long amount) {
+void hold_until_removed(const char *hold, long amount) {
     if (hold == NULL) return;
     struct timespec tick = {0, 50 * 1000 * 1000};
     if (access(hold, F_OK) == 0) {

@@ -110,11 +110,17 @@ import Testing
         var profile = Profile.minimal
         let ro = try plan(profile, workspace: workspace.path)
         #expect(ro.workdir == "/workspace")
+        // ro: a read-only overlay with two lower layers (the tree and an empty directory), no upper.
+        #expect(
+            ro.filesystem.contains(
+                .mount(
+                    source: "overlay", path: root + "/workspace", fstype: "overlay",
+                    flags: [.readOnly, .noSuid, .noDev],
+                    data: "lowerdir=\(root)/.sentinel/overlay/lower:\(root)/.sentinel/overlay/empty", optional: false)))
         #expect(
             ro.filesystem.contains(
                 .remountBind(
-                    path: root + "/workspace", flags: [.readOnly, .noSuid, .noDev],
-                    optional: false)))
+                    path: root + "/.sentinel/overlay/lower", flags: [.readOnly, .noSuid, .noDev], optional: false)))
         profile.filesystem.workspace = .rw
         let rw = try plan(profile, workspace: workspace.path)
         // As root, rw is an overlay whose upper layer the parent commits back (see workspaceSizeBoundsTheUpperLayer).
@@ -124,7 +130,8 @@ import Testing
         let mount = overlay.filesystem.first { $0.path == root + "/workspace" && $0.description.contains("overlay") }
         #expect(mount?.description.contains("lowerdir=\(root)/.sentinel/overlay/lower,upperdir=") == true)
         #expect(overlay.filesystem.contains(.attachWorkspace(path: root + "/.sentinel/overlay/lower")))
-        #expect(ro.filesystem.contains(.attachWorkspace(path: root + "/workspace")))
+        #expect(ro.filesystem.contains(.attachWorkspace(path: root + "/.sentinel/overlay/lower")))
+        #expect(!ro.filesystem.contains(.attachWorkspace(path: root + "/workspace")))
         // Never a bind by path: the directory resolved once is what gets mounted.
         #expect(!(ro.filesystem + rw.filesystem + overlay.filesystem).contains { $0.description.contains(workspace.path) })
     }
@@ -143,6 +150,29 @@ import Testing
         }
         #expect(chown(workspace.path, 65534, 65534) == 0)
         #expect(try plan(profile, workspace: workspace.path).workspace?.idShift == nil)
+    }
+
+    /// The payload's leased host id is what the workspace's owner is shown as, and what the maps give.
+    @Test func leasedHostIDIsThePayloadsOnTheHost() throws {
+        let workspace = TemporaryDirectory()
+        #expect(chown(workspace.path, 0, 0) == 0)
+        let leased = try LaunchPlan.make(
+            LaunchRequest(profile: .minimal, command: ["true"], workspace: workspace.path), newRoot: root,
+            hostUID: 0, hostGID: 0, payloadHostID: 0x7000_0042)
+        #expect(leased.uidMap == "0 0 1\n65534 1879048258 1\n" && leased.gidMap == "0 0 1\n65534 1879048258 1\n")
+        #expect(leased.workspace?.idShift == .init(diskUID: 0, diskGID: 0, shownUID: 0x7000_0042, shownGID: 0x7000_0042))
+        // A workspace the leased id owns is not shifted; an unprivileged launcher ignores the lease.
+        #expect(chown(workspace.path, 0x7000_0042, 0x7000_0042) == 0)
+        let owned = try LaunchPlan.make(
+            LaunchRequest(profile: .minimal, command: ["true"], workspace: workspace.path), newRoot: root,
+            hostUID: 0, hostGID: 0, payloadHostID: 0x7000_0042)
+        #expect(owned.workspace?.idShift == nil)
+        let unprivileged = try IdentityMaps.make(
+            hostUID: 1000, hostGID: 1000, insideUID: 65534, insideGID: 65534, payloadHostID: 0x7000_0042)
+        #expect(unprivileged.uidMap == "65534 1000 1\n" && unprivileged.hostUID == 1000)
+        #expect(throws: SentinelError.self) {
+            try IdentityMaps.make(hostUID: 0, hostGID: 0, insideUID: 65534, insideGID: 65534, payloadHostID: 0)
+        }
     }
 
     /// `limits.workspaceSize` bounds the overlay's upper tmpfs (bytes and inodes); under a root

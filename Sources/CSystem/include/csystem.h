@@ -42,6 +42,17 @@ int csys_openat_beneath(int dirfd, const char *name, int flags);
  * output directory is put in place without following or clobbering what sits at the name. */
 int csys_renameat2(int olddirfd, const char *oldname, int newdirfd, const char *newname, int exchange);
 
+/*
+ * An open-file-description write lock (F_OFD_SETLK) on byte `offset` of `fd`, without waiting:
+ * -1 with EAGAIN (or EACCES) when another description holds it. Unlike a classic record lock it
+ * belongs to the description, so two descriptors of one process exclude each other, and it goes
+ * when the last descriptor of the description closes, however the process ends.
+ */
+int csys_ofd_trylock(int fd, off_t offset);
+
+/* Releases the lock csys_ofd_trylock took on byte `offset`. */
+int csys_ofd_unlock(int fd, off_t offset);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import CSystem
+import Foundation
+import Support
+
+/// One host uid/gid of the `HostIDRange`, held by one sandbox for its launch's lifetime.
+///
+/// The hold is an open-file-description lock (`F_OFD_SETLK`) on byte `id` of one root-only
+/// file, `/run/sentinel/ids.lock`: the kernel drops it when the descriptor closes, however the
+/// launcher ends (`kill -9` included), so no id leaks and nothing is left to clean up. Unlike a
+/// classic record lock it also keeps apart two threads of one process, each with its own
+/// descriptor; locking the id itself (not its index) keeps launchers given different ranges
+/// apart. Probing starts at a random id, so launchers starting together rarely meet, and skips
+/// ids the user or group database knows.
+public final class HostIDLease: Sendable {
+    /// The payload's host uid and gid.
+    public let id: UInt32
+    private let fd: Int32
+
+    /// The lock file's name in the root launcher's run directory (`NewRootDirectory.rootBase`).
+    public static let lockFileName = "ids.lock"
+
+    private init(id: UInt32, fd: Int32) {
+        self.id = id
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Runs `body` with a host id held for it: as root, one of the configured range; otherwise
+    /// nil (an unprivileged launcher can map only its own ids).
+    public static func with<T>(_ body: (UInt32?) throws -> T) throws -> T {
+        guard getuid() == 0 else { return try body(nil) }
+        let lease = try acquire(range: .configured(ProcessInfo.processInfo.environment))
+        return try withExtendedLifetime(lease) { try body(lease.id) }
+    }
+
+    /// Holds a free id of `range`: the first, from `first` on (wrapping), that no other lease
+    /// holds and `isAssigned` does not claim. Throws `.sandboxSetup` when there is none.
+    static func acquire(
+        range: HostIDRange, directory: String = NewRootDirectory.rootBase,
+        first: UInt32 = .random(in: 0...UInt32.max),
+        isAssigned: (UInt32) -> Bool = UserDatabase.knows
+    ) throws -> HostIDLease {
+        let fd = try openLockFile(in: directory)
+        var held = 0
+        var assigned = 0
+        for step in 0..<UInt64(range.count) {
+            let id = UInt32(UInt64(range.start) + (UInt64(first) + step) % UInt64(range.count))
+            guard csys_ofd_trylock(fd, off_t(id)) == 0 else {
+                guard errno == EAGAIN || errno == EACCES else {
+                    let error = Errno.current
+                    close(fd)
+                    throw SentinelError.sandboxSetup(stage: "host id", errno: error, detail: "lock \(id) in \(directory)/\(lockFileName)")
+                }
+                held += 1
+                continue
+            }
+            if isAssigned(id) {
+                _ = csys_ofd_unlock(fd, off_t(id))
+                assigned += 1
+                continue
+            }
+            return HostIDLease(id: id, fd: fd)
+        }
+        close(fd)
+        let last = UInt64(range.start) + UInt64(range.count) - 1
+        throw SentinelError.sandboxSetup(
+            stage: "host id", errno: nil,
+            detail:
+                "no free host id in \(range.start)..\(last): \(held) held by running sandboxes, \(assigned) known to the user or group database; widen \(HostIDRange.environmentVariable)=START:COUNT"
+        )
+    }
+
+    /// Opens (creating it 0600) the lock file in `directory`, a root-only directory made if
+    /// missing; follows no link and accepts only a regular file of ours no one else may open.
+    private static func openLockFile(in directory: String) throws -> Int32 {
+        try NewRootDirectory.ensurePrivateDirectory(directory)
+        let parent = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard parent >= 0 else { throw SentinelError.sandboxSetup(stage: "open", errno: .current, detail: directory) }
+        defer { close(parent) }
+        try checkPrivate(parent, type: S_IFDIR, path: directory)
+        let path = directory + "/" + lockFileName
+        let fd = openat(parent, lockFileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SentinelError.sandboxSetup(stage: "open", errno: .current, detail: path) }
+        do {
+            try checkPrivate(fd, type: S_IFREG, path: path)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// Refuses `fd` unless it is of `type`, owned by this launcher, with no permission for others
+    /// and (a file) a single name.
+    private static func checkPrivate(_ fd: Int32, type: mode_t, path: String) throws {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw SentinelError.sandboxSetup(stage: "fstat", errno: .current, detail: path) }
+        let single = type == S_IFDIR || info.st_nlink == 1
+        guard info.st_mode & S_IFMT == type, info.st_uid == geteuid(), info.st_mode & 0o077 == 0, single else {
+            throw SentinelError.sandboxSetup(
+                stage: "host id", errno: nil,
+                detail:
+                    "\(path) must be a \(type == S_IFDIR ? "directory" : "file") owned by uid \(geteuid()) that no one else may open (found uid \(info.st_uid), mode \(String(info.st_mode & 0o7777, radix: 8)), \(info.st_nlink) links)"
+            )
+        }
+    }
+}
+
+/// The user and group database (NSS): ids it names are someone's, never a sandbox's.
+enum UserDatabase {
+    /// Whether `id` is a known uid or gid.
+    static func knows(_ id: UInt32) -> Bool {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while true {
+            var user = passwd()
+            var found: UnsafeMutablePointer<passwd>?
+            let status = getpwuid_r(id, &user, &buffer, buffer.count, &found)
+            if status == ERANGE, buffer.count < 1 << 20 {
+                buffer = [CChar](repeating: 0, count: buffer.count * 4)
+                continue
+            }
+            if found != nil { return true }
+            break
+        }
+        while true {
+            var entry = group()
+            var found: UnsafeMutablePointer<group>?
+            let status = getgrgid_r(id, &entry, &buffer, buffer.count, &found)
+            if status == ERANGE, buffer.count < 1 << 20 {
+                buffer = [CChar](repeating: 0, count: buffer.count * 4)
+                continue
+            }
+            return found != nil
+        }
+    }
+}
