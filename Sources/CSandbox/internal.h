@@ -30,7 +30,7 @@ __attribute__((noreturn)) void sbx_init_main(const struct sbx_config *config,
 __attribute__((noreturn)) void sbx_child_fail(int report_fd, int stage, int index);
 
 /* ns.c */
-int sbx_loopback_up(void);
+int sbx_loopback_up(unsigned mtu);
 int sbx_proxy_listen(int port, int passing_socket);
 
 /* mount.c: returns 0, or -1 with errno set and *stage / *index naming the failure. */
@@ -54,11 +54,12 @@ int sbx_pty_open(const struct sbx_config *config, int passing_socket);
 int sbx_pty_take_control(void);
 /* Sends fd over an AF_UNIX socket (one byte plus SCM_RIGHTS). */
 int sbx_send_fd(int socket_fd, int fd);
-/* userns_limits.c: open every limit's file into fds (before the root is built: inside, /proc/sys
+/* sysctls.c: open every setting's file into fds (before the root is built: inside, /proc/sys
    is read-only), then write and close them (after the last namespace the init creates, since
-   the limits include the namespace counts). Return 0, or -1 with errno and *index set. */
-int sbx_user_limits_open(const struct sbx_config *config, int *fds, int *index);
-int sbx_user_limits_write(const struct sbx_config *config, const int *fds, int *index);
+   the limits include the namespace counts, and after the proxy's listen, which the backlog
+   limit would cut). Return 0, or -1 with errno and *index set. */
+int sbx_sysctls_open(const struct sbx_config *config, int *fds, int *index);
+int sbx_sysctls_write(const struct sbx_config *config, const int *fds, int *index);
 
 /* A raw fork: glibc's fork() runs atfork handlers that may take locks held by threads
    that no longer exist in this child. */

@@ -3,14 +3,80 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+/* Sets the MTU of interface `index` and the largest packet TCP may hand it at once
+   (gso_max_size) with one RTM_NEWLINK, and reads the kernel's answer. Every socket may take
+   one packet past its cgroup's memory limit; on a loopback left at 64 KiB packets (and 64 KiB
+   GSO, whatever the MTU) that packet is 64 KiB, with a 1500-byte MTU it is one page. */
+static int limit_packets(int index, unsigned mtu) {
+    struct {
+        struct nlmsghdr header;
+        struct ifinfomsg info;
+        struct rtattr mtu_attribute;
+        uint32_t mtu;
+        struct rtattr gso_attribute;
+        uint32_t gso_max_size;
+    } request;
+    memset(&request, 0, sizeof request);
+    request.header.nlmsg_len = sizeof request;
+    request.header.nlmsg_type = RTM_NEWLINK;
+    request.header.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+    request.header.nlmsg_seq = 1;
+    request.info.ifi_family = AF_UNSPEC;
+    request.info.ifi_index = index;
+    request.mtu_attribute.rta_type = IFLA_MTU;
+    request.mtu_attribute.rta_len = RTA_LENGTH(sizeof request.mtu);
+    request.mtu = mtu;
+    request.gso_attribute.rta_type = IFLA_GSO_MAX_SIZE;
+    request.gso_attribute.rta_len = RTA_LENGTH(sizeof request.gso_max_size);
+    request.gso_max_size = mtu;
+
+    int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
+    if (fd < 0) return -1;
+    struct sockaddr_nl kernel;
+    memset(&kernel, 0, sizeof kernel);
+    kernel.nl_family = AF_NETLINK;
+    int result = -1;
+    if (sendto(fd, &request, sizeof request, 0, (struct sockaddr *)&kernel, sizeof kernel) ==
+        (ssize_t)sizeof request) {
+        /* The answer is an NLMSG_ERROR carrying 0 (done) or -errno, then our request echoed. */
+        union {
+            struct nlmsghdr header;
+            char bytes[1024];
+        } answer;
+        ssize_t got;
+        do {
+            got = recv(fd, &answer, sizeof answer, 0);
+        } while (got < 0 && errno == EINTR);
+        if (got >= (ssize_t)(NLMSG_HDRLEN + sizeof(struct nlmsgerr)) &&
+            answer.header.nlmsg_type == NLMSG_ERROR) {
+            const struct nlmsgerr *error = (const struct nlmsgerr *)NLMSG_DATA(&answer.header);
+            if (error->error == 0) {
+                result = 0;
+            } else {
+                errno = -error->error;
+            }
+        } else if (got >= 0) {
+            errno = EPROTO;
+        }
+    }
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return result;
+}
+
 /* A fresh network namespace has only a down loopback; bring it up so that local
-   servers inside the sandbox, and the egress proxy's listener, work. */
-int sbx_loopback_up(void) {
+   servers inside the sandbox, and the egress proxy's listener, work; with `mtu`, bound
+   its packets (limit_packets). */
+int sbx_loopback_up(unsigned mtu) {
     int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         return -1;
@@ -22,6 +88,10 @@ int sbx_loopback_up(void) {
     if (result == 0) {
         request.ifr_flags |= IFF_UP | IFF_RUNNING;
         result = ioctl(fd, SIOCSIFFLAGS, &request);
+    }
+    if (result == 0 && mtu > 0) {
+        result = ioctl(fd, SIOCGIFINDEX, &request);
+        if (result == 0) result = limit_packets(request.ifr_ifindex, mtu);
     }
     int saved = errno;
     close(fd);

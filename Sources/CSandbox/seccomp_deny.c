@@ -1,7 +1,8 @@
 /*
  * The deny layer of the default seccomp policy: calls refused with a chosen errno, the answer
  * an unprivileged process gets from the kernel (EPERM for privileged operations, EAFNOSUPPORT
- * and EPROTONOSUPPORT for families and protocols a kernel may lack). It runs before the
+ * and EPROTONOSUPPORT for families and protocols a kernel may lack), and one option that
+ * succeeds without effect (SO_RCVBUF). It runs before the
  * allow-list layer (seccomp_allow.c); where it allows, the allow-list decides.
  *
  * libseccomp cannot express an exception inside a rule for the same syscall with another
@@ -88,6 +89,13 @@ static int add_socket_rules(scmp_filter_ctx ctx) {
                                SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM),
                                SCMP_A2(SCMP_CMP_EQ, IPPROTO_ICMP, 0));
     }
+    /* setsockopt(SOL_SOCKET, SO_RCVBUF) succeeds without effect: the kernel's own sizing
+       (tcp_rmem, autotuning) stays. A connection nobody has accepted belongs to no memory
+       cgroup and keeps its listener's buffer, which SO_RCVBUF could raise to twice the host's
+       net.core.rmem_max (read-only in a child network namespace). */
+    rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(0), SCMP_SYS(setsockopt), 2,
+                           SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, SOL_SOCKET),
+                           SCMP_A2(SCMP_CMP_MASKED_EQ, 0xffffffffu, SO_RCVBUF));
     return rc;
 }
 

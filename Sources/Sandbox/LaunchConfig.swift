@@ -62,13 +62,10 @@ enum LaunchConfig {
             config.tty_rows = windowSize.ws_row
             config.tty_cols = windowSize.ws_col
         }
-        config.user_limits = UnsafePointer(
-            arena.buffer(
-                plan.userLimits.map {
-                    let value: String = String($0.value)
-                    return sbx_sysctl(path: arena.copy($0.path), value: arena.copy(value))
-                }))
-        config.user_limit_count = plan.userLimits.count
+        config.sysctls = UnsafePointer(
+            arena.buffer(plan.sysctls.map { sbx_sysctl(path: arena.copy($0.path), value: arena.copy($0.value)) }))
+        config.sysctl_count = plan.sysctls.count
+        config.loopback_mtu = plan.loopbackMTU
         if let areas = LauncherStringAreas.current {
             config.argument_area = areas.arguments.lowerBound
             config.argument_area_length = UInt(areas.arguments.count)

@@ -35,8 +35,11 @@ public struct LaunchPlan: Sendable, Equatable {
     public var rlimits: [ResourceLimit]
     /// The resolved workspace the `.attachWorkspace` step mounts, if any.
     public var workspace: WorkspaceMount?
-    /// Per-user-namespace limits (`/proc/sys/user`) the init sets before the payload starts.
-    public var userLimits: [UserNamespaceLimit] = []
+    /// Settings of the sandbox's own user and network namespaces (`/proc/sys/user`,
+    /// `/proc/sys/net`) the init writes before the payload starts.
+    public var sysctls: [NamespaceSysctl] = []
+    /// The loopback's MTU and largest TCP packet inside (0: the kernel's 64 KiB).
+    public var loopbackMTU: UInt32 = NetworkNamespaceLimits.loopbackMTU
 
     /// Where the workspace appears inside the sandbox.
     public static let workspaceMountPoint = "/workspace"
@@ -186,7 +189,7 @@ extension LaunchPlan {
             hostname: profile.hostname, uidMap: maps.uidMap, gidMap: maps.gidMap, denySetgroups: maps.denySetgroups,
             uid: maps.uid, gid: maps.gid, newRoot: newRoot, filesystem: builder.ops,
             rlimits: resourceLimits(profile.limits), workspace: workspace)
-        plan.userLimits = UserNamespaceLimits.make(profile.limits)
+        plan.sysctls = UserNamespaceLimits.make(profile.limits) + NetworkNamespaceLimits.make()
         return plan
     }
 

@@ -196,10 +196,10 @@ public enum Launcher {
             return .commandFailed(stage: stage, errno: errno, detail: plan.argv.first)
         }
         var detail: String?
-        if failure.stage == Int32(SBX_STAGE_USER_LIMITS.rawValue) {
+        if failure.stage == Int32(SBX_STAGE_SYSCTLS.rawValue) {
             detail =
-                failure.index >= 0 && Int(failure.index) < plan.userLimits.count
-                ? plan.userLimits[Int(failure.index)].path : nil
+                failure.index >= 0 && Int(failure.index) < plan.sysctls.count
+                ? plan.sysctls[Int(failure.index)].path : nil
         } else if failure.index >= 0, Int(failure.index) < plan.filesystem.count {
             detail = plan.filesystem[Int(failure.index)].path
         }

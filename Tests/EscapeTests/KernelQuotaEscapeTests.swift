@@ -53,6 +53,18 @@ extension EscapeBattery {
             }
         }
 
+        /// fs.aio-max-nr is one pool of AIO events for the whole host: one io_setup inside took all
+        /// of it and host root's own io_setup failed with EAGAIN for the run. The AIO calls are
+        /// absent inside (ENOSYS, as on a kernel without CONFIG_AIO), like io_uring.
+        @Test func aioContextsAreRefused() throws {
+            try SandboxHarness.with { harness in
+                let (run, hostDuring) = try Self.whileHolding(harness, ["aio-quota"], hostCheck: TestHost.aioProblem)
+                expectDenied(run, Attempt("aio-quota", denied: "ENOSYS"))
+                #expect(hostDuring == nil, "host io_setup failed while the sandbox ran: \(hostDuring ?? "")")
+            }
+            #expect(TestHost.aioProblem() == nil, "host io_setup fails after the run: \(TestHost.aioProblem() ?? "")")
+        }
+
         /// Creating namespaces is refused by seccomp; the per-namespace counts are 0 as well,
         /// and the inotify limits are the profile's.
         @Test func userNamespaceLimitsAreSetInside() throws {
@@ -88,9 +100,12 @@ extension EscapeBattery {
         }
 
         /// Runs the probe with a hold file the host made in its scratch directory (bound read-only
-        /// into the sandbox, so the host's unlink is seen inside), checks host inotify once the probe
+        /// into the sandbox, so the host's unlink is seen inside), runs `hostCheck` once the probe
         /// sleeps holding its quota, then lets it go. Returns the run and the host's problem.
-        static func whileHolding(_ harness: SandboxHarness, _ arguments: [String]) throws -> (SandboxRun, String?) {
+        static func whileHolding(
+            _ harness: SandboxHarness, _ arguments: [String], flags: [String] = [],
+            hostCheck: () -> String? = TestHost.inotifyProblem
+        ) throws -> (SandboxRun, String?) {
             let holdDirectory = harness.scratch.path + "/hold-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: holdDirectory, withIntermediateDirectories: false)
             chmod(holdDirectory, 0o755)
@@ -101,7 +116,7 @@ extension EscapeBattery {
             let finished = DispatchSemaphore(value: 0)
             Thread.detachNewThread {
                 let result = Result {
-                    try harness.probe(arguments + [holdPath], flags: ["--bind-ro", holdDirectory], timeout: 300)
+                    try harness.probe(arguments + [holdPath], flags: flags + ["--bind-ro", holdDirectory], timeout: 600)
                 }
                 outcome.withLock { $0 = result }
                 finished.signal()
@@ -110,7 +125,7 @@ extension EscapeBattery {
             var hostDuring: String? = "the probe never held its quota"
             for _ in 0..<2400 {
                 if Self.probeIsHolding(arguments[0]) {
-                    hostDuring = TestHost.inotifyProblem()
+                    hostDuring = hostCheck()
                     break
                 }
                 if outcome.withLock({ $0 != nil }) { break }
@@ -146,6 +161,15 @@ extension EscapeBattery {
 }
 
 extension TestHost {
+    /// Whether host root can still create an AIO context (the probe's harmless `aio-context`
+    /// verb, run on the host); nil when it can, else the probe's answer.
+    static func aioProblem() -> String? {
+        guard let result = try? CommandRunner.run(PackagePaths.probe, ["aio-context"], timeout: 60) else {
+            return "the probe did not run"
+        }
+        return ProbeOutput(result.stdout)?.kind == .info ? nil : result.summary
+    }
+
     /// Whether this process (host root) can still create an inotify instance and a watch;
     /// nil when it can, else what failed.
     static func inotifyProblem() -> String? {

@@ -127,6 +127,7 @@ struct ProbeSelfTests {
         ProbeCall("daemon", "/tmp/sentinel-probe-never-written"),
         ProbeCall("tcp-queue", "1"), ProbeCall("inotify-exhaust"), ProbeCall("inotify-watches", "/usr"),
         ProbeCall("pipe-pages", "1"), ProbeCall("occupy", "0", "0", "/tmp/sentinel-probe-never-held"),
+        ProbeCall("tcp-pin", "1", "1", "1"), ProbeCall("tcp-backlog", "1", "1", "1"), ProbeCall("aio-quota"),
     ]
 
     @Test("host-changing verbs refuse outside a sandbox", arguments: sandboxOnly)
@@ -330,6 +331,20 @@ struct ProbeSelfTests {
             let host = TestHost.readProcFile("/proc/sys/user/" + name)?.trimmingCharacters(in: .whitespacesAndNewlines)
             #expect(host != nil && output?.fields[name] == host, "\(name): \(result.summary)")
         }
+    }
+
+    /// The network values the battery checks inside are the ones this namespace sees on the host.
+    @Test func netLimitsReadsTheNamespace() throws {
+        let (result, output) = try runProbeOnHost(["net-limits"])
+        let somaxconn = TestHost.readProcFile("/proc/sys/net/core/somaxconn")?.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(somaxconn != nil && output?.fields["somaxconn"] == somaxconn, "\(result.summary)")
+        #expect(output?.fields["lo_mtu"].flatMap { Int($0) }.map { $0 > 0 } == true, "\(result.summary)")
+    }
+
+    /// The host check of the AIO attempt: one context, released at once.
+    @Test func aioContextWorksOnHost() throws {
+        let (result, output) = try runProbeOnHost(["aio-context"])
+        #expect(output?.kind == .info, "\(result.summary)")
     }
 
     @Test func ifacesListsLoopback() throws {

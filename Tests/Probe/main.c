@@ -120,7 +120,12 @@ static const struct probe_verb verbs[] = {
     {"nice", "", 0, 0, v_nice},
     /* kernel quotas outside the memory cgroup and rlimits */
     {"tcp-queue", "MAX_MB [CONNECTIONS]", 1, 1, v_tcp_queue},
+    {"tcp-pin", "PROCESSES CONNECTIONS CAP_MB [HOLD]", 3, 1, v_tcp_pin},
+    {"tcp-backlog", "LISTENERS CONNECTIONS CAP_MB [HOLD]", 3, 1, v_tcp_backlog},
     {"inotify-exhaust", "[HOLD]", 0, 1, v_inotify_exhaust},
+    {"aio-quota", "[HOLD]", 0, 1, v_aio_quota},
+    {"aio-context", "", 0, 0, v_aio_context},
+    {"net-limits", "", 0, 0, v_net_limits},
     {"inotify-watches", "DIR [MAX] [HOLD]", 1, 1, v_inotify_watches},
     {"user-limits", "", 0, 0, v_user_limits},
     /* what the payload's host identity shares or owns */

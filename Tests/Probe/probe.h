@@ -109,8 +109,10 @@ VERB_DECL(v_fork_bomb); VERB_DECL(v_memory_bomb); VERB_DECL(v_disk_fill); VERB_D
 VERB_DECL(v_daemon); VERB_DECL(v_rlimit_raise); VERB_DECL(v_nice); VERB_DECL(v_burn_cpu);
 /* quota.c */
 VERB_DECL(v_tcp_queue); VERB_DECL(v_inotify_exhaust); VERB_DECL(v_inotify_watches);
-VERB_DECL(v_user_limits);
+VERB_DECL(v_user_limits); VERB_DECL(v_aio_quota); VERB_DECL(v_aio_context);
 /* identity.c */
 VERB_DECL(v_pipe_pages); VERB_DECL(v_occupy); VERB_DECL(v_fifo_write); VERB_DECL(v_lease);
+/* sockmem.c */
+VERB_DECL(v_tcp_pin); VERB_DECL(v_tcp_backlog); VERB_DECL(v_net_limits);
 
 #endif

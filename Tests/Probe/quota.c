@@ -1,5 +1,6 @@
 /* Kernel memory and per-user quotas that a cgroup's memory counter or an rlimit does not see:
- * loopback TCP buffers, inotify instances and watches, and the per-user-namespace limits.
+ * loopback TCP buffers, inotify instances and watches, AIO contexts, and the per-user-namespace
+ * limits.
  * Each attempt is capped so that, run by mistake without a sandbox, it stops on its own. */
 #include "probe.h"
 
@@ -17,6 +18,7 @@
 #include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -227,4 +229,57 @@ int v_user_limits(int argc, char **argv) {
     }
     closedir(directory);
     return info(argv[0], "%s", out);
+}
+
+/* The value of a /proc/sys file holding one number; -1 when unreadable. */
+static long proc_sys_number(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char text[32];
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    text[n] = '\0';
+    return strtol(text, NULL, 10);
+}
+
+enum { AIO_CONTEXTS_CAP = 64 };
+
+/* aio-quota [HOLD]: AIO contexts (io_setup) until the kernel refuses. fs.aio-max-nr counts the
+ * events of every context on the host in one pool, so whatever the payload takes, host root
+ * cannot have. Holds them while HOLD exists. ESCAPED when any context was created. */
+int v_aio_quota(int argc, char **argv) {
+    long want = proc_sys_number("/proc/sys/fs/aio-max-nr") - proc_sys_number("/proc/sys/fs/aio-nr");
+    if (want <= 0) want = 65536;
+    unsigned long contexts[AIO_CONTEXTS_CAP];
+    int count = 0, err = 0;
+    long taken = 0;
+    while (count < AIO_CONTEXTS_CAP && want > 0) {
+        contexts[count] = 0;
+        if (syscall(SYS_io_setup, (unsigned)want, &contexts[count]) == 0) {
+            taken += want;
+            count++;
+        } else if (errno == EAGAIN) {
+            want /= 2; /* the pool has less left: take what remains */
+        } else {
+            err = errno;
+            break;
+        }
+    }
+    fprintf(stderr, "sentinel-probe aio-quota: %ld events in %d contexts (host aio-nr now %ld of %ld)\n", taken, count,
+            proc_sys_number("/proc/sys/fs/aio-nr"), proc_sys_number("/proc/sys/fs/aio-max-nr"));
+    hold_until_removed(argc > 1 ? argv[1] : NULL, taken);
+    for (int i = 0; i < count; i++) syscall(SYS_io_destroy, contexts[i]);
+    if (count > 0) return escaped(argv[0], "events=%ld contexts=%d", taken, count);
+    return denied(argv[0], err ? err : EAGAIN);
+}
+
+/* aio-context: one AIO context of one event, released at once; harmless, so the host can run
+ * it to see whether its own io_setup still works. */
+int v_aio_context(int argc, char **argv) {
+    (void)argc;
+    unsigned long context = 0;
+    if (syscall(SYS_io_setup, 1u, &context) != 0) return denied(argv[0], errno);
+    syscall(SYS_io_destroy, context);
+    return info(argv[0], "created=1");
 }

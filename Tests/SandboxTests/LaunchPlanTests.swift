@@ -319,23 +319,45 @@ import Testing
         let made = UserNamespaceLimits.make(limits) { host[$0] }
         #expect(
             made == [
-                UserNamespaceLimit(name: "max_inotify_instances", value: 16),
-                UserNamespaceLimit(name: "max_inotify_watches", value: 50000),
-                UserNamespaceLimit(name: "max_fanotify_groups", value: 0),
-                UserNamespaceLimit(name: "max_user_namespaces", value: 0),
-                UserNamespaceLimit(name: "max_net_namespaces", value: 0),
-                UserNamespaceLimit(name: "max_cgroup_namespaces", value: 0),
+                NamespaceSysctl(name: "user/max_inotify_instances", value: "16"),
+                NamespaceSysctl(name: "user/max_inotify_watches", value: "50000"),
+                NamespaceSysctl(name: "user/max_fanotify_groups", value: "0"),
+                NamespaceSysctl(name: "user/max_user_namespaces", value: "0"),
+                NamespaceSysctl(name: "user/max_net_namespaces", value: "0"),
+                NamespaceSysctl(name: "user/max_cgroup_namespaces", value: "0"),
             ])
         #expect(made.first?.path == "/proc/sys/user/max_inotify_instances")
     }
 
-    /// Every `max_*` file this kernel has is in the plan (the init opens at most 16).
-    @Test func planCarriesEveryUserLimitThisKernelHas() throws {
-        let names = try plan().userLimits.map(\.name)
+    /// The network settings lower the host's values and never raise them; files the kernel
+    /// lacks are left out.
+    @Test func networkLimitsNeverRaiseTheHosts() {
+        let host = ["net/core/somaxconn": "4096", "net/ipv4/tcp_wmem": "4096\t16384\t4194304"]
+        #expect(
+            NetworkNamespaceLimits.make { host[$0] } == [
+                NamespaceSysctl(name: "net/core/somaxconn", value: "16"),
+                NamespaceSysctl(name: "net/ipv4/tcp_wmem", value: "1024 16384 4194304"),
+            ])
+        let tight = ["net/core/somaxconn": "8", "net/ipv4/tcp_wmem": "512 8192 65536"]
+        #expect(
+            NetworkNamespaceLimits.make { tight[$0] } == [
+                NamespaceSysctl(name: "net/core/somaxconn", value: "8"),
+                NamespaceSysctl(name: "net/ipv4/tcp_wmem", value: "512 8192 65536"),
+            ])
+        #expect(NetworkNamespaceLimits.make { _ in nil }.isEmpty)
+        #expect(NetworkNamespaceLimits.make { $0.hasSuffix("tcp_wmem") ? "garbage" : nil }.isEmpty)
+    }
+
+    /// Every `max_*` file this kernel has is in the plan, and the network settings (the init
+    /// opens at most 24).
+    @Test func planCarriesEverySettingThisKernelHas() throws {
+        let names = try plan().sysctls.map(\.name)
         let present = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/sys/user")) ?? [])
-            .filter { $0.hasPrefix("max_") }
-        #expect(Set(names) == Set(present), "\(names) vs \(present)")
-        #expect(names.count <= 16)
+            .filter { $0.hasPrefix("max_") }.map { "user/" + $0 }
+        #expect(Set(names.filter { $0.hasPrefix("user/") }) == Set(present), "\(names) vs \(present)")
+        #expect(names.contains("net/core/somaxconn") && names.contains("net/ipv4/tcp_wmem"), "\(names)")
+        #expect(names.count <= 24)
+        #expect(try plan().loopbackMTU == 1500)
     }
 
     @Test func emptyCommandIsRejected() {

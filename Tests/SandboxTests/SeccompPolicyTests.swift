@@ -45,6 +45,28 @@ import Testing
         #expect(try bpf.run(SyscallCall(nr, 0, 0, mode)) == verdict, "\(name)")
     }
 
+    /// Linux AIO is absent (ENOSYS, as on a kernel without CONFIG_AIO), like io_uring: its event
+    /// pool (fs.aio-max-nr) is one for the whole host, and one io_setup can take all of it.
+    @Test(arguments: [
+        (Int32(206), "io_setup"), (207, "io_destroy"), (208, "io_getevents"), (209, "io_submit"),
+        (210, "io_cancel"), (333, "io_pgetevents"),
+    ])
+    func asynchronousIOIsAbsent(nr: Int32, name: String) throws {
+        #expect(try bpf.run(SyscallCall(nr, 64)) == .errno(ENOSYS), "\(name)")
+    }
+
+    /// setsockopt(SO_RCVBUF) succeeds without effect (a connection nobody accepts belongs to no
+    /// cgroup and keeps its listener's buffer); the other buffer options pass.
+    @Test(arguments: [
+        (SyscallCall(54, 3, 1, 8), "SOL_SOCKET SO_RCVBUF", SeccompVerdict.errno(0)),
+        (SyscallCall(54, 3, 1, 7), "SOL_SOCKET SO_SNDBUF", .allow),
+        (SyscallCall(54, 3, 6, 8), "IPPROTO_TCP 8", .allow),
+        (SyscallCall(55, 3, 1, 8), "getsockopt SO_RCVBUF", .allow),
+    ])
+    func receiveBufferSizeIsTheKernels(call: SyscallCall, name: String, verdict: SeccompVerdict) throws {
+        #expect(try bpf.run(call) == verdict, "\(name)")
+    }
+
     /// The explicit denials keep the errnos the escape battery checks.
     @Test(arguments: [
         (SyscallCall(101), "ptrace", SeccompVerdict.errno(EPERM)),

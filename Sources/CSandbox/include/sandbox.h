@@ -76,7 +76,7 @@ enum sbx_stage {
     SBX_STAGE_CHOWN,
     /* Init-side, after the others for stable numbering: opening (before the root is built)
        or writing (before the payload forks) a per-user-namespace limit. */
-    SBX_STAGE_USER_LIMITS,
+    SBX_STAGE_SYSCTLS,
     /* The upper layer of an rw workspace: a tmpfs the parent makes (sbx_workspace_upper). */
     SBX_STAGE_UPPER_FSOPEN,
     SBX_STAGE_UPPER_FSCONFIG,
@@ -121,14 +121,14 @@ struct sbx_rlimit {
     rlim_t hard;
 };
 
-/* One per-user-namespace limit: a file under /proc/sys/user and its decimal value. */
+/* One setting of the sandbox's own namespaces: a file under /proc/sys and its text. */
 struct sbx_sysctl {
     const char *path;
     const char *value;
 };
 
-/* The most limits the init can hold open at once (it allocates nothing). */
-#define SBX_USER_LIMITS_MAX 16
+/* The most settings the init can hold open at once (it allocates nothing). */
+#define SBX_SYSCTLS_MAX 24
 
 struct sbx_config {
     /* The payload: argv[0] is searched in search_path (colon-separated) when it has no '/'. */
@@ -173,12 +173,16 @@ struct sbx_config {
        as its controlling terminal; the std*_fd fields are then unused. */
     int tty;
     unsigned short tty_rows, tty_cols; /* the pty's first window size; 0: leave it unset */
-    /* Written by the init into its own user namespace (it holds CAP_SYS_RESOURCE there)
-       before the payload starts; the kernel checks every ancestor namespace's limit too, so
-       these bound what the sandbox charges to the launcher's uid on the host. At most
-       SBX_USER_LIMITS_MAX; a failure names SBX_STAGE_USER_LIMITS and the index. */
-    const struct sbx_sysctl *user_limits;
-    size_t user_limit_count;
+    /* Written by the init in its own user and network namespaces (it holds every capability
+       there) before the payload starts: per-user limits (/proc/sys/user, which the kernel
+       checks in every ancestor namespace too, so they bound what the sandbox charges to the
+       launcher's uid on the host) and network settings (/proc/sys/net). At most
+       SBX_SYSCTLS_MAX; a failure names SBX_STAGE_SYSCTLS and the index. */
+    const struct sbx_sysctl *sysctls;
+    size_t sysctl_count;
+    /* When non-zero, the loopback's MTU and the largest packet TCP may hand it at once
+       (gso_max_size), set when the init brings it up. */
+    unsigned loopback_mtu;
 
     /* The launcher's argv and environment strings (arg_start..arg_end, env_start..env_end of
        /proc/self/stat). The init is a copy of the launcher and every process in the sandbox
