@@ -3,6 +3,7 @@
 # over 100 sequential and 20 concurrent runs. Needs root (user namespaces, cgroups).
 #
 #   bench/launch-overhead.sh            # builds release, prints the figures for BENCHMARKS.md
+#   BASELINE=/path/to/older/sentinel bench/launch-overhead.sh   # the older build in the same run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,16 +20,27 @@ out=bench/out
 mkdir -p "$out"
 
 echo "== full CLI vs bwrap (hyperfine, paired) =="
+baseline=()
+if [[ -n "${BASELINE:-}" ]]; then
+  baseline=(-n baseline "$BASELINE sandbox run --profile minimal -- /bin/true")
+fi
 hyperfine --warmup 10 --runs "$RUNS" -N --export-json "$out/launch-cli.json" \
   -n sentinel "$SENTINEL sandbox run --profile minimal -- /bin/true" \
+  "${baseline[@]}" \
   -n bwrap "${BWRAP[*]}" >/dev/null
 python3 - "$out/launch-cli.json" <<'PY'
 import json, sys
 r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-s, b = r["sentinel"], r["bwrap"]
-print(f"cli     mean {s['mean']*1e3:.2f} ms  median {s['median']*1e3:.2f} ms")
-print(f"bwrap   mean {b['mean']*1e3:.2f} ms  median {b['median']*1e3:.2f} ms")
-print(f"ratio (median) cli/bwrap = {s['median']/b['median']:.2f}x")
+b = r["bwrap"]
+for name in ("sentinel", "baseline", "bwrap"):
+    if name in r:
+        x = r[name]
+        print(f"{name:9} median {x['median']*1e3:.2f} ms  min {x['min']*1e3:.2f}  max {x['max']*1e3:.2f}  "
+              f"mean {x['mean']*1e3:.2f} ms  user+sys {(x['user']+x['system'])*1e3:.2f} ms")
+print(f"ratio (median) cli/bwrap = {r['sentinel']['median']/b['median']:.2f}x")
+if "baseline" in r:
+    print(f"ratio (median) baseline/bwrap = {r['baseline']['median']/b['median']:.2f}x")
+    print(f"ratio (median) cli/baseline = {r['sentinel']['median']/r['baseline']['median']:.2f}x")
 PY
 
 echo "== launcher in-process vs bwrap spawned by the same loop =="
