@@ -30,8 +30,18 @@ enum LimitEnforcement {
         let limits = options.cgroupLimits
         let unavailable: String
         if euid == 0 {
-            if let hierarchy = Cgroups.detect(root: options.cgroupRoot) { return .cgroup(hierarchy) }
-            unavailable = "cgroups unavailable"
+            switch Cgroups.detect(root: options.cgroupRoot) {
+            case let v2 as CgroupV2:
+                // Enabled now, so that a root that cannot delegate falls back like a user does.
+                do throws(CgroupDelegation.Unavailable) {
+                    try v2.enableControllers()
+                    return .cgroup(v2)
+                } catch {
+                    unavailable = "cgroups unavailable (\(error.reason))"
+                }
+            case let hierarchy?: return .cgroup(hierarchy)
+            case nil: unavailable = "cgroups unavailable"
+            }
         } else {
             switch CgroupDelegation.detect(
                 needed: CgroupDelegation.controllers(for: limits),

@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import Foundation
+import Support
 import TestSupport
 import Testing
 @testable import Sandbox
@@ -53,6 +54,30 @@ import Testing
         #expect(group.oomKilled())
         #expect(group.peakMemoryBytes() == 123_456_789)
         #expect(group.cpuNanoseconds() == 2_500_000)
+    }
+
+    /// A root launcher whose v2 root refuses to enable controllers for its children (on a real
+    /// kernel: the root of a container's cgroup namespace with another process in it, EBUSY;
+    /// seen under qemu, bench/cgroup-v2-qemu.sh) used to fail every run at setup, limits or
+    /// not. It now takes the rlimit fallback and says why, or refuses under --require-limits.
+    /// Here the fake's `cgroup.subtree_control` is a directory, so every write to it fails.
+    @Test func aRootThatCannotEnableControllersFallsBackToRlimits() throws {
+        let root = fakeRoot()
+        try FileManager.default.removeItem(atPath: root.path + "/cgroup.subtree_control")
+        try FileManager.default.createDirectory(atPath: root.path + "/cgroup.subtree_control", withIntermediateDirectories: false)
+        var options = LaunchOptions(cgroupLimits: CgroupLimits(memoryBytes: 64 << 20, pids: 32))
+        options.cgroupRoot = root.path
+        let enforcement = try LimitEnforcement.choose(options, euid: 0)
+        guard case .rlimits(let rlimits, let notice) = enforcement else {
+            Issue.record("expected the rlimit fallback, got \(enforcement)")
+            return
+        }
+        #expect(rlimits.count == 2)
+        let why = try #require(notice)
+        #expect(why.hasPrefix("cgroups unavailable (") && why.contains(root.path + "/cgroup.subtree_control"), "\(why)")
+        #expect(why.hasSuffix("): memory and pids limited by rlimits"), "\(why)")
+        options.requireLimits = true
+        #expect(throws: SentinelError.self) { try LimitEnforcement.choose(options, euid: 0) }
     }
 
     @Test func destroyUsesCgroupKill() throws {

@@ -90,7 +90,7 @@ public enum CgroupDelegation {
     /// Enables `needed` in `base/cgroup.subtree_control`. The kernel refuses that (EBUSY) while
     /// `base` holds processes, the launcher included ("no internal processes"), so the launcher
     /// first moves itself into a leaf below it, as nsjail does.
-    static func enable(_ needed: [String], in base: String) throws {
+    static func enable(_ needed: [String], in base: String) throws(Unavailable) {
         let enabled = Set(
             (CgroupFiles.read(base + "/cgroup.subtree_control") ?? "")
                 .split(whereSeparator: \.isWhitespace).map { String($0.drop { $0 == "+" }) })
@@ -102,10 +102,18 @@ public enum CgroupDelegation {
                 try CgroupFiles.write(text, to: base + "/cgroup.subtree_control")
             } catch let error as SentinelError where error.errno == Errno(rawValue: EBUSY) {
                 try moveSelf(below: base)
-                try CgroupFiles.write(text, to: base + "/cgroup.subtree_control")
+                do {
+                    try CgroupFiles.write(text, to: base + "/cgroup.subtree_control")
+                } catch let error as SentinelError where error.errno == Errno(rawValue: EBUSY) {
+                    throw Unavailable(
+                        reason: "\(base) holds processes besides the launcher, and cgroup v2 lets only a cgroup "
+                            + "without processes enable controllers for its children")
+                }
             }
-        } catch let error as SentinelError {
-            throw Unavailable(reason: error.message)
+        } catch let error as Unavailable {
+            throw error
+        } catch {
+            throw Unavailable(reason: (error as? SentinelError)?.message ?? "\(error)")
         }
     }
 

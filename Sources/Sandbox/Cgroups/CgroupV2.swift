@@ -17,7 +17,11 @@ public struct CgroupV2: CgroupHierarchy {
 
     /// Creates group `name` and writes `memory.max`, `pids.max`, `cpu.max`; throws naming the file on failure.
     public func create(name: String, limits: CgroupLimits) throws -> any CgroupGroup {
-        try enableControllers()
+        do {
+            try enableControllers()
+        } catch {
+            throw SentinelError(.sandboxSetup, "cgroup: \(error.reason)")
+        }
         let path = "\(root)/\(name)"
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
             throw SentinelError(.sandboxSetup, "cgroup: mkdir \(path): \(Errno.current)", errno: .current)
@@ -45,12 +49,12 @@ public struct CgroupV2: CgroupHierarchy {
     }
 
     /// Child groups get only the controllers the parent delegates in `cgroup.subtree_control`.
-    private func enableControllers() throws {
+    /// A root holding processes refuses that (EBUSY): the root of a container's cgroup
+    /// namespace, where the launcher itself lives. The launcher then moves itself into a leaf
+    /// first, as a delegated launcher does; throws when that is not enough.
+    func enableControllers() throws(CgroupDelegation.Unavailable) {
         let available = Set((CgroupFiles.read(root + "/cgroup.controllers") ?? "").split(whereSeparator: \.isWhitespace))
-        let enabled = Set((CgroupFiles.read(root + "/cgroup.subtree_control") ?? "").split(whereSeparator: \.isWhitespace))
-        let wanted = ["memory", "pids", "cpu"].filter { available.contains(Substring($0)) && !enabled.contains(Substring($0)) }
-        guard !wanted.isEmpty else { return }
-        try CgroupFiles.write(wanted.map { "+" + $0 }.joined(separator: " "), to: root + "/cgroup.subtree_control")
+        try CgroupDelegation.enable(["memory", "pids", "cpu"].filter { available.contains(Substring($0)) }, in: root)
     }
 
     /// Names of the groups directly under `root` that start with `prefix`, sorted.
