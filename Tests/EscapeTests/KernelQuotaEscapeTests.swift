@@ -21,6 +21,9 @@ extension EscapeBattery {
         @Test func loopbackTCPBuffersStayUnderTheMemoryLimit() throws {
             try SandboxHarness.with { harness in
                 let run = try harness.probe(["tcp-queue", "512"], flags: ["--memory", "64M"], timeout: 300)
+                // cgroup v2 charges socket buffers to memory.max itself: the probe is OOM-killed at
+                // the limit instead of being refused buffers, and the limit held either way.
+                if run.status?.reason == "oom" { return }
                 #expect(run.output?.kind == .info, "\(run.summary)")
                 let queued = try #require(run.output?.fields["queued"].flatMap { Int64($0) }, "\(run.summary)")
                 // Something was queued (the attempt ran), and well under the 64 MiB limit.
