@@ -64,7 +64,7 @@ extension EscapeBattery {
                         let first = Self.inode(ws + "/src/" + name)
                         return ["l1", "l2", "l3"].contains { Self.inode(ws + "/\($0)/" + name) != first }
                     }
-                    #expect(unlinked.isEmpty, "\(unlinked.count) files committed as copies, not links")
+                    #expect(unlinked.count == 0, "files committed as copies, not links: \(unlinked.prefix(5))")
                 } else {
                     #expect(run.result.status == 125, "\(run.summary)")
                     #expect(run.result.stderr.contains("workspace commit failed"), "\(run.summary)")
@@ -120,13 +120,16 @@ extension EscapeBattery {
                     let deadline = Date().addingTimeInterval(60)
                     while access(baits + "/ready", F_OK) != 0, racer.get() == nil, Date() < deadline { usleep(10_000) }
                     let script = "cd /workspace/links && ln -s $(seq -f /nowhere/r\(round)-%g \(Self.symlinks)) ."
-                    let run = try harness.command(["/bin/sh", "-c", script], flags: ["--rw"], timeout: 300)
-                    close(open(baits + "/stop", O_WRONLY | O_CREAT | O_CLOEXEC, 0o644))
-                    finished.wait()
+                    let run = try { () throws -> SandboxRun in
+                        defer {
+                            close(open(baits + "/stop", O_WRONLY | O_CREAT | O_CLOEXEC, 0o644))
+                            finished.wait()
+                        }
+                        return try harness.command(["/bin/sh", "-c", script], flags: ["--rw"], timeout: 300)
+                    }()
                     let raced = (try? racer.get()?.get())?.stdout ?? "racer failed"
                     results.append("round \(round): status \(run.result.status), \(raced.trimmingCharacters(in: .newlines))")
-                    #expect(
-                        [0, 125].contains(run.result.status), "\(run.summary)")
+                    #expect([0, 125].contains(run.result.status), "\(run.summary)")
                     var info = stat()
                     #expect(lstat(victim, &info) == 0)
                     if info.st_uid != 0 || info.st_gid != 0 || info.st_mode & 0o7777 != 0o600 {
