@@ -64,3 +64,36 @@ int csys_ofd_trylock(int fd, off_t offset) {
 int csys_ofd_unlock(int fd, off_t offset) {
     return ofd_lock(fd, offset, F_UNLCK);
 }
+
+/* struct file_handle needs int alignment; Swift's byte arrays do not promise it. */
+union handle_buffer {
+    struct file_handle handle;
+    unsigned char bytes[CSYS_FILE_HANDLE_SIZE];
+};
+
+_Static_assert(sizeof(struct file_handle) + MAX_HANDLE_SZ <= CSYS_FILE_HANDLE_SIZE, "handle buffer too small");
+
+int csys_file_handle(int fd, void *handle) {
+    union handle_buffer buffer;
+    memset(&buffer, 0, sizeof buffer);
+    buffer.handle.handle_bytes = MAX_HANDLE_SZ;
+    int mount_id;
+    if (name_to_handle_at(fd, "", &buffer.handle, &mount_id, AT_EMPTY_PATH) != 0) return -1;
+    size_t length = sizeof buffer.handle + buffer.handle.handle_bytes;
+    memcpy(handle, buffer.bytes, length);
+    return (int)length;
+}
+
+int csys_open_by_handle(int mount_fd, const void *handle, size_t length, int flags) {
+    union handle_buffer buffer;
+    if (length < sizeof buffer.handle || length > sizeof buffer) {
+        errno = EINVAL;
+        return -1;
+    }
+    memcpy(buffer.bytes, handle, length);
+    if (sizeof buffer.handle + buffer.handle.handle_bytes != length) {
+        errno = EINVAL;
+        return -1;
+    }
+    return open_by_handle_at(mount_fd, &buffer.handle, flags | O_CLOEXEC);
+}

@@ -17,6 +17,14 @@ import Support
 /// a whiteout removes the host entry (a directory recursively, by fds). Committed entries get the
 /// workspace owner's ids (what the idmapped bind stored before) and the payload's mode bits
 /// without setuid/setgid. Special files other than whiteouts are not created (reported).
+///
+/// The workspace's owner may be a local user racing the commit on the host, renaming entries in
+/// her directories while root works there. So owner, mode and times are set only through a
+/// descriptor of what the commit created (a symlink reopened `O_PATH` and checked to be the one
+/// it made, a new directory checked to be its own, empty and private), and the commit changes or
+/// empties only her own directories: anything she renames into place gains her nothing she
+/// could not do herself. Every further name of a hard-linked file is linked, never copied, and
+/// the commit writes at most `byteLimit` bytes (file data and symlink targets) in all.
 struct WorkspaceCommit {
     /// What a commit changed on the host.
     struct Summary: Sendable, Equatable {
@@ -24,6 +32,7 @@ struct WorkspaceCommit {
         var symlinks = 0
         var directories = 0
         var removed = 0
+        /// Bytes written: file data and symlink targets.
         var bytes: UInt64 = 0
         /// Entries not committed (special files), as paths relative to the workspace.
         var skipped: [String] = []
@@ -33,48 +42,47 @@ struct WorkspaceCommit {
     /// deeper than any real project (each level holds two descriptors) or absurdly wide.
     static let maxDepth = 256
     static let maxEntries = 1 << 20
-    /// Hard-linked files whose committed inode is kept open to link further names to it.
-    static let maxLinkedInodes = 1024
 
-    /// AT_EMPTY_PATH (GNU-only, not in Swift's Glibc module).
+    /// AT_EMPTY_PATH and O_PATH (GNU-only, not in Swift's Glibc module).
     private static let atEmptyPath: Int32 = 0x1000
-
-    private struct InodeKey: Hashable {
-        var device: UInt64
-        var inode: UInt64
-    }
+    static let oPath: Int32 = 0o10_000_000
 
     private let ownerUID: uid_t
     private let ownerGID: gid_t
+    /// Who the commit runs as: the owner of what it creates before handing it over.
+    private let selfUID = geteuid()
     private let device: UInt64
+    private let byteLimit: UInt64
     private var entries = 0
-    private var linked: [InodeKey: Int32] = [:]
+    private var linked: CommittedInodes
     private var summary = Summary()
     private let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 4096)
 
-    private init(directory: WorkspaceDirectory) {
+    private init(directory: WorkspaceDirectory, root: Int32, byteLimit: UInt64) {
         ownerUID = directory.ownerUID
         ownerGID = directory.ownerGID
         device = directory.device
+        self.byteLimit = byteLimit
+        linked = CommittedInodes(mount: root, device: directory.device)
     }
 
     /// Commits `upper` (a directory in the parent's own mount of the upper layer's tmpfs) to
-    /// `directory`. Throws `SentinelError` naming the entry (relative to the workspace) on the
-    /// first problem; the changes applied before it stay applied.
-    static func apply(upper: Int32, to directory: WorkspaceDirectory) throws -> Summary {
-        var commit = WorkspaceCommit(directory: directory)
-        defer { commit.release() }
+    /// `directory`, writing at most `byteLimit` bytes. Throws `SentinelError` naming the entry
+    /// (relative to the workspace) on the first problem; the changes applied before it stay
+    /// applied, the entry it stopped at is not.
+    static func apply(upper: Int32, to directory: WorkspaceDirectory, byteLimit: UInt64) throws -> Summary {
         // The O_PATH descriptor resolved before the run, re-opened: never the path string.
         let host = openat(directory.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard host >= 0 else { throw failure(".", "open workspace", .current) }
         defer { close(host) }
+        var commit = WorkspaceCommit(directory: directory, root: host, byteLimit: byteLimit)
+        defer { commit.release() }
         try commit.merge(upper: upper, host: host, path: ".", depth: 0)
         return commit.summary
     }
 
     private mutating func release() {
-        for fd in linked.values { close(fd) }
-        linked.removeAll()
+        linked.release()
         buffer.deallocate()
     }
 
@@ -134,13 +142,8 @@ struct WorkspaceCommit {
             exists = false
         }
         if !exists, mkdirat(host, name, 0o700) != 0 { throw Self.failure(path, "mkdirat", .current) }
-        let hostChild = csys_openat_beneath(host, name, O_RDONLY | O_DIRECTORY)
-        guard hostChild >= 0 else { throw Self.failure(path, "openat2", .current) }
+        let (hostChild, opened) = try openHostDirectory(host, name, path: path, created: !exists)
         defer { close(hostChild) }
-        var opened = stat()
-        guard fstat(hostChild, &opened) == 0, UInt64(opened.st_dev) == device else {
-            throw Self.failure(path, "fstat", nil, "not on the workspace's filesystem")
-        }
         if !exists, fchown(hostChild, ownerUID, ownerGID) != 0 { throw Self.failure(path, "fchown", .current) }
         try merge(upper: upperChild, host: hostChild, path: path, depth: depth + 1)
         // The payload's permission bits; an existing directory keeps its setgid bit.
@@ -157,13 +160,18 @@ struct WorkspaceCommit {
         upper: Int32, host: Int32, name: [CChar], info: stat, path: String,
         depth: Int
     ) throws {
-        let key = InodeKey(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-        if info.st_nlink > 1, let committed = linked[key] {
-            // Another name of an inode already committed: link it (AT_EMPTY_PATH: by fd, no path).
-            let temporary = try Self.temporaryName(in: host, path: path) {
-                linkat(committed, "", host, $0, Self.atEmptyPath)
+        let key = CommittedInodes.Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        // Another name of an inode already committed: link it (AT_EMPTY_PATH: by fd, no path).
+        let linkTo = { (committed: Int32) in
+            try Self.temporaryName(in: host, path: path) { linkat(committed, "", host, $0, Self.atEmptyPath) }
+        }
+        if info.st_nlink > 1, let temporary = try linked.withCommitted(key, path: path, linkTo) {
+            do {
+                try place(host: host, temporary: temporary, name: name, path: path, depth: depth)
+            } catch {
+                unlinkat(host, temporary, 0)
+                throw error
             }
-            try place(host: host, temporary: temporary, name: name, path: path, depth: depth)
             summary.files += 1
             return
         }
@@ -183,7 +191,8 @@ struct WorkspaceCommit {
             return target >= 0 ? 0 : -1
         }
         do {
-            summary.bytes += try copyData(from: source, to: target, size: opened.st_size, path: path)
+            summary.bytes += try copyData(
+                from: source, to: target, size: opened.st_size, budget: byteLimit - summary.bytes, path: path)
             guard fchown(target, ownerUID, ownerGID) == 0 else { throw Self.failure(path, "fchown", .current) }
             guard fchmod(target, info.st_mode & 0o1777) == 0 else { throw Self.failure(path, "fchmod", .current) }
             var times = [info.st_atim, info.st_mtim]
@@ -195,8 +204,8 @@ struct WorkspaceCommit {
             throw error
         }
         summary.files += 1
-        if info.st_nlink > 1, linked.count < Self.maxLinkedInodes {
-            linked[key] = target
+        if info.st_nlink > 1 {
+            linked.keep(target, for: key)
         } else {
             close(target)
         }
@@ -210,14 +219,19 @@ struct WorkspaceCommit {
         let length = readlinkat(upper, name, &target, Int(PATH_MAX))
         guard length >= 0 else { throw Self.failure(path, "readlinkat(upper)", .current) }
         target[length] = 0
+        guard UInt64(length) <= byteLimit - summary.bytes else { throw sizeExceeded(path) }
         let temporary = try Self.temporaryName(in: host, path: path) { symlinkat(target, host, $0) }
         do {
-            guard fchownat(host, temporary, ownerUID, ownerGID, AT_SYMLINK_NOFOLLOW) == 0 else {
+            let link = try openCreatedSymlink(host, temporary, target: target, length: length, path: path)
+            defer { close(link) }
+            let byDescriptor = Self.atEmptyPath | AT_SYMLINK_NOFOLLOW
+            guard fchownat(link, "", ownerUID, ownerGID, byDescriptor) == 0 else {
                 throw Self.failure(path, "fchownat", .current)
             }
             var times = [info.st_atim, info.st_mtim]
-            _ = utimensat(host, temporary, &times, AT_SYMLINK_NOFOLLOW)
+            _ = utimensat(link, "", &times, byDescriptor)
             try place(host: host, temporary: temporary, name: name, path: path, depth: depth)
+            summary.bytes += UInt64(length)
         } catch {
             unlinkat(host, temporary, 0)
             throw error
@@ -250,10 +264,19 @@ struct WorkspaceCommit {
             let directory = csys_openat_beneath(host, name, O_RDONLY | O_DIRECTORY)
             guard directory >= 0 else { throw Self.failure(path, "openat2", .current) }
             defer { close(directory) }
-            for child in try Self.names(in: directory, path: path) {
-                try remove(host: directory, name: child, path: path + "/" + Self.display(child), depth: depth + 1)
+            var opened = stat()
+            guard fstat(directory, &opened) == 0 else { throw Self.failure(path, "fstat", .current) }
+            // Only the owner's directories are emptied; another's (one she renamed here) goes
+            // only if it is empty, as she could remove it herself.
+            let owned = opened.st_uid == ownerUID
+            if owned {
+                for child in try Self.names(in: directory, path: path) {
+                    try remove(host: directory, name: child, path: path + "/" + Self.display(child), depth: depth + 1)
+                }
             }
-            guard unlinkat(host, name, AT_REMOVEDIR) == 0 else { throw Self.failure(path, "unlinkat", .current) }
+            guard unlinkat(host, name, AT_REMOVEDIR) == 0 else {
+                throw Self.failure(path, "unlinkat", .current, owned ? nil : "not the workspace owner's directory")
+            }
         } else {
             guard unlinkat(host, name, 0) == 0 else { throw Self.failure(path, "unlinkat", .current) }
         }
@@ -264,7 +287,7 @@ struct WorkspaceCommit {
 
     /// Copies the data extents of `source` (holes stay holes, so a sparse file costs the host
     /// only what it cost the size-limited upper layer), then sets the length.
-    private func copyData(from source: Int32, to target: Int32, size: off_t, path: String) throws -> UInt64 {
+    private func copyData(from source: Int32, to target: Int32, size: off_t, budget: UInt64, path: String) throws -> UInt64 {
         let seekData: Int32 = 3, seekHole: Int32 = 4
         var copied: UInt64 = 0
         var offset: off_t = 0
@@ -281,6 +304,7 @@ struct WorkspaceCommit {
                 let want = Int(min(end - at, off_t(1 << 20)))
                 let got = pread(source, buffer, want, at)
                 guard got > 0 else { throw Self.failure(path, "pread(upper)", got < 0 ? .current : nil, got == 0 ? "short read" : nil) }
+                guard copied + UInt64(got) <= budget else { throw sizeExceeded(path) }
                 var written = 0
                 while written < got {
                     let put = pwrite(target, buffer + written, got - written, at + off_t(written))
@@ -294,6 +318,55 @@ struct WorkspaceCommit {
         }
         guard ftruncate(target, size) == 0 else { throw Self.failure(path, "ftruncate", .current) }
         return copied
+    }
+
+    private func sizeExceeded(_ path: String) -> SentinelError {
+        Self.failure(path, "size", nil, "the commit would write more than the workspace size, \(byteLimit) bytes")
+    }
+
+    /// Opens the directory `name` just made (`created`) or found in `host`, and checks it is one
+    /// the commit may change: on the workspace's filesystem, and either the workspace owner's
+    /// or, just made, still root's own, private and empty (else the owner renamed another
+    /// directory over the new name, and it is left alone).
+    private func openHostDirectory(_ host: Int32, _ name: [CChar], path: String, created: Bool) throws -> (Int32, stat) {
+        let fd = csys_openat_beneath(host, name, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { throw Self.failure(path, "openat2", .current) }
+        var info = stat()
+        do {
+            guard fstat(fd, &info) == 0, UInt64(info.st_dev) == device else {
+                throw Self.failure(path, "fstat", nil, "not on the workspace's filesystem")
+            }
+            if created {
+                guard info.st_uid == selfUID, info.st_mode & 0o077 == 0,
+                    try Self.names(in: fd, path: path).isEmpty
+                else { throw Self.failure(path, "mkdirat", nil, "replaced while committing") }
+            } else if info.st_uid != ownerUID {
+                throw Self.failure(path, "fstat", nil, "not the workspace owner's directory")
+            }
+        } catch {
+            close(fd)
+            throw error
+        }
+        return (fd, info)
+    }
+
+    /// Reopens the symlink just made at `temporary` without following it, and checks it is that
+    /// symlink: root's, one name, holding `target` (else the owner renamed something over it).
+    private func openCreatedSymlink(_ host: Int32, _ temporary: [CChar], target: [CChar], length: Int, path: String) throws
+        -> Int32
+    {
+        let fd = csys_openat_beneath(host, temporary, Self.oPath)
+        guard fd >= 0 else { throw Self.failure(path, "openat2", .current) }
+        var info = stat()
+        var content = [CChar](repeating: 0, count: length + 2)
+        let read = readlinkat(fd, "", &content, length + 1)
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, info.st_uid == selfUID, info.st_nlink == 1,
+            UInt64(info.st_dev) == device, read == length, content.prefix(length) == target.prefix(length)
+        else {
+            close(fd)
+            throw Self.failure(path, "symlinkat", nil, "replaced while committing")
+        }
+        return fd
     }
 
     /// Creates something at a fresh temporary name in `host` with `make` (which fails with

@@ -14,6 +14,8 @@ final class WorkspaceUpperLayer {
     let mount: Int32
     /// The clone the init attaches at `/.sentinel/overlay` in the new root.
     private(set) var tree: Int32
+    /// The tmpfs's size: also the most the commit writes to the workspace.
+    let size: UInt64
 
     /// Upper layers with no size limit still get one: a tmpfs's default is half the host's RAM.
     init(sizeLimit: UInt64?) throws {
@@ -28,6 +30,7 @@ final class WorkspaceUpperLayer {
         }
         mount = keep
         self.tree = tree
+        self.size = size
     }
 
     /// The init has attached its clone: the parent's copy of it is no longer needed.
@@ -41,7 +44,7 @@ final class WorkspaceUpperLayer {
         let upper = csys_openat_beneath(mount, "upper", O_RDONLY | O_DIRECTORY)
         guard upper >= 0 else { throw WorkspaceCommit.failure(".", "openat2(upper)", .current) }
         defer { close(upper) }
-        return try WorkspaceCommit.apply(upper: upper, to: directory)
+        return try WorkspaceCommit.apply(upper: upper, to: directory, byteLimit: size)
     }
 
     deinit {

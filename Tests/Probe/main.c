@@ -26,6 +26,8 @@ static const struct probe_verb verbs[] = {
     {"sysrq-trigger", "", 0, 1, v_sysrq_trigger},
     {"proc-exe-write", "[PID]", 0, 0, v_proc_exe_write},
     {"list-dir", "PATH", 1, 0, v_list_dir},
+    /* on the host, as a workspace's owner: races the root launcher's commit */
+    {"commit-race", "DIR BAITS SECONDS", 3, 0, v_commit_race},
     /* mounts */
     {"mount", "", 0, 1, v_mount},
     {"mount-proc", "", 0, 1, v_mount_proc},

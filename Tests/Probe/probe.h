@@ -73,6 +73,8 @@ VERB_DECL(v_mknod); VERB_DECL(v_chroot); VERB_DECL(v_open_by_handle_at); VERB_DE
 VERB_DECL(v_sys_access); VERB_DECL(v_proc_kcore); VERB_DECL(v_proc_sys_write);
 VERB_DECL(v_sysrq_trigger); VERB_DECL(v_chmod_setuid);
 VERB_DECL(v_proc_exe_write); VERB_DECL(v_list_dir);
+/* race.c */
+VERB_DECL(v_commit_race);
 /* mount.c */
 VERB_DECL(v_mount); VERB_DECL(v_remount_rw); VERB_DECL(v_mount_proc); VERB_DECL(v_mount_cgroup);
 VERB_DECL(v_umount); VERB_DECL(v_pivot_root); VERB_DECL(v_fsopen); VERB_DECL(v_open_tree);

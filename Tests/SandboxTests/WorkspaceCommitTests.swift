@@ -16,11 +16,11 @@ struct WorkspaceCommitTests {
     let host = TemporaryDirectory("sentinel-commit-ws")
     let outside = TemporaryDirectory("sentinel-outside")
 
-    private func commit() throws -> WorkspaceCommit.Summary {
+    private func commit(byteLimit: UInt64 = 256 << 20) throws -> WorkspaceCommit.Summary {
         let directory = try WorkspaceDirectory(resolving: host.path)
         let fd = open(upper.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         defer { close(fd) }
-        return try WorkspaceCommit.apply(upper: fd, to: directory)
+        return try WorkspaceCommit.apply(upper: fd, to: directory, byteLimit: byteLimit)
     }
 
     private func setXattr(_ path: String, _ name: String, _ value: String) {
@@ -111,5 +111,68 @@ struct WorkspaceCommitTests {
         #expect(lstat(host.path + "/sparse", &info) == 0 && info.st_size == 1 << 30)
         #expect(info.st_blocks * 512 < 1 << 20, "holes were filled in")
         #expect(summary.bytes < 1 << 20)
+    }
+
+    /// Every name of a hard-linked file is a link to the one committed file, past the files the
+    /// commit keeps open too (those it reopens by file handle), and its data is written once.
+    @Test func everyNameOfAHardLinkedFileIsLinkedNotCopied() throws {
+        let files = CommittedInodes.maxOpen + 100
+        for directory in ["a", "b"] {
+            try FileManager.default.createDirectory(atPath: upper.path + "/" + directory, withIntermediateDirectories: false)
+        }
+        for index in 0..<files {
+            upper.write("a/\(index)", "file \(index)\n")
+            #expect(link(upper.path + "/a/\(index)", upper.path + "/b/\(index)") == 0)
+        }
+        let summary = try commit()
+        var copies = 0
+        for index in 0..<files {
+            var first = stat(), second = stat()
+            #expect(lstat(host.path + "/a/\(index)", &first) == 0 && lstat(host.path + "/b/\(index)", &second) == 0)
+            if first.st_ino != second.st_ino { copies += 1 }
+        }
+        #expect(copies == 0, "\(copies) names committed as copies")
+        #expect(summary.files == 2 * files)
+        #expect(summary.bytes == (0..<files).reduce(0) { $0 + UInt64("file \($1)\n".utf8.count) })
+    }
+
+    /// Past the byte limit the commit stops with `workspaceCommitFailed` naming the size, and
+    /// leaves neither the file it stopped at nor a temporary behind.
+    @Test func commitStopsAtItsByteLimit() throws {
+        upper.write("small", "fits\n")
+        let big = open(upper.path + "/big", O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        let chunk = [UInt8](repeating: 7, count: 1 << 20)
+        for _ in 0..<3 { #expect(write(big, chunk, chunk.count) == chunk.count) }
+        close(big)
+        #expect {
+            _ = try commit(byteLimit: 2 << 20)
+        } throws: { error in
+            let error = error as? SentinelError
+            return error?.code == .workspaceCommitFailed && error?.message.contains("workspace size") == true
+        }
+        let left = (try? FileManager.default.contentsOfDirectory(atPath: host.path)) ?? []
+        #expect(!left.contains("big") && !left.contains { $0.hasPrefix(".sentinel-commit-") }, "\(left)")
+    }
+
+    /// The owner may rename a directory that is not hers (root's, say) over a name the commit
+    /// merges into or removes: it is neither written into nor emptied.
+    @Test func anotherUsersDirectoryIsNeitherMergedIntoNorEmptied() throws {
+        #expect(chown(host.path, 1234, 4321) == 0)
+        for directory in ["merged", "removed", "empty"] {
+            try FileManager.default.createDirectory(atPath: host.path + "/" + directory, withIntermediateDirectories: false)
+        }
+        host.write("removed/precious", "root's\n")
+        try FileManager.default.createDirectory(atPath: upper.path + "/merged", withIntermediateDirectories: false)
+        upper.write("merged/new", "payload\n")
+        #expect(throws: SentinelError.self) { _ = try commit() }
+        #expect(!FileManager.default.fileExists(atPath: host.path + "/merged/new"))
+        try FileManager.default.removeItem(atPath: upper.path + "/merged")
+        #expect(mknod(upper.path + "/removed", S_IFCHR | 0o000, 0) == 0)
+        #expect(throws: SentinelError.self) { _ = try commit() }
+        #expect(text(host.path + "/removed/precious") == "root's\n")
+        try FileManager.default.removeItem(atPath: upper.path + "/removed")
+        #expect(mknod(upper.path + "/empty", S_IFCHR | 0o000, 0) == 0)
+        _ = try commit()
+        #expect(!FileManager.default.fileExists(atPath: host.path + "/empty"))
     }
 }

@@ -53,6 +53,22 @@ int csys_ofd_trylock(int fd, off_t offset);
 /* Releases the lock csys_ofd_trylock took on byte `offset`. */
 int csys_ofd_unlock(int fd, off_t offset);
 
+/* The size of the buffers csys_file_handle fills: a struct file_handle of MAX_HANDLE_SZ bytes. */
+#define CSYS_FILE_HANDLE_SIZE 136
+
+/*
+ * name_to_handle_at(fd, "", ..., AT_EMPTY_PATH): the file handle of the file open at `fd`
+ * (a struct file_handle) in `handle`, CSYS_FILE_HANDLE_SIZE bytes. Returns its length, or -1
+ * with errno (EOPNOTSUPP: the filesystem gives no handles). How the workspace commit
+ * remembers a committed file without holding a descriptor.
+ */
+int csys_file_handle(int fd, void *handle);
+
+/* open_by_handle_at(mount_fd, handle, flags | O_CLOEXEC): the file a handle from
+ * csys_file_handle (`length` bytes) names, on the filesystem of `mount_fd` (an fd opened
+ * without O_PATH; needs CAP_DAC_READ_SEARCH). */
+int csys_open_by_handle(int mount_fd, const void *handle, size_t length, int flags);
+
 #ifdef __cplusplus
 }
 #endif
