@@ -37,7 +37,8 @@ public struct AuditEntry: Sendable, Hashable, Codable {
 
 /// An append-only JSON-lines log in which every line holds the SHA-256 of the line before it
 /// (`prev`; the first holds 64 zeros) and its own sequence number, so that any edit, deletion,
-/// reordering or truncation breaks the chain where it happened (`AuditVerifier`). Appends take an
+/// reordering breaks the chain where it happened (`AuditVerifier`); the head each append anchors
+/// beside the log (`AuditHead`) shows truncation and a recomputed chain. Appends take an
 /// exclusive `flock` on the file (writers in other processes wait), refuse to extend a log whose
 /// last line is incomplete, and are flushed with `fsync` before they return.
 public struct AuditLog: Sendable {
@@ -82,6 +83,8 @@ public struct AuditLog: Sendable {
             throw SentinelError(.io, "\(path): cannot append: \(failure)", errno: failure)
         }
         guard fsync(fd) == 0 else { throw SentinelError(.io, "\(path): fsync failed: \(Errno.current)", errno: .current) }
+        // Still under the lock: the anchor always names the line just written.
+        try AuditHead(sequence: sequence, hash: SHA256.hex(Array(line.utf8))).write(anchorOf: path)
         return line
     }
 

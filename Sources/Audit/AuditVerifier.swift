@@ -3,7 +3,9 @@ import Support
 
 /// Checks an audit log's chain from the first line: each line is a JSON object whose `seq` is its
 /// line number and whose `prev` is the SHA-256 of the line before it (64 zeros for the first),
-/// and the file ends with a newline. The first line that breaks any of this is named.
+/// and the file ends with a newline; then that the log ends exactly at its anchored head
+/// (`AuditHead`) and holds any head recorded out of band. The first line that breaks any of this
+/// is named.
 public enum AuditVerifier {
     /// The first line that breaks the chain.
     public struct Break: Sendable, Hashable {
@@ -20,17 +22,65 @@ public enum AuditVerifier {
         /// The first broken line, or nil when the log is intact.
         public var broken: Break?
 
+        /// The log's last line as a head (nil when the log is empty or broken).
+        public var head: AuditHead?
+        /// Whether an anchor was found and checked (a log written before anchors has none).
+        public var anchored = false
+        /// The hashes of the lines the checkpoints name, by line number.
+        var checkpointHashes: [Int: String] = [:]
+
         /// True when nothing is broken.
         public var intact: Bool { broken == nil }
     }
 
-    /// Verifies the log at `path` (read whole; a missing file is `SentinelError(.invalidInput)`).
-    public static func verify(path: String) throws -> Result {
-        verify(Array(try BoundedFile.read(path, limit: 1 << 30, followLinks: false)))
+    /// Verifies the log at `path` (read whole; a missing file is `SentinelError(.invalidInput)`)
+    /// against its anchor, and against `expected`, a head recorded earlier, when given.
+    public static func verify(path: String, expecting expected: AuditHead? = nil) throws -> Result {
+        let anchor = try AuditHead.read(anchorOf: path)
+        var result = verify(
+            Array(try BoundedFile.read(path, limit: 1 << 30, followLinks: false)), checkpoints: [anchor, expected].compactMap { $0 })
+        result.anchored = anchor != nil
+        guard result.intact else { return result }
+        if let anchor, let problem = problem(result, checkpoint: anchor, what: "the anchor (\(path)\(AuditHead.anchorSuffix))") {
+            return problem
+        }
+        if let anchor, let head = result.head, head.sequence > anchor.sequence {
+            return broken(
+                result, line: anchor.sequence + 1,
+                "added after the anchored head \(anchor) (an append cut short before its anchor, or lines added by hand)")
+        }
+        if let expected, let problem = problem(result, checkpoint: expected, what: "the recorded head \(expected)") { return problem }
+        return result
+    }
+
+    private static func broken(_ result: Result, line: Int, _ reason: String) -> Result {
+        var copy = result
+        copy.broken = Break(line: line, reason: reason)
+        copy.validLines = min(result.validLines, line - 1)
+        copy.head = nil
+        return copy
+    }
+
+    /// The log must reach `checkpoint` and hold exactly its line there.
+    private static func problem(_ result: Result, checkpoint: AuditHead, what: String) -> Result? {
+        if result.validLines < checkpoint.sequence {
+            return broken(
+                result, line: result.validLines + 1,
+                "truncated: \(what) names \(checkpoint.sequence) entries, the log holds \(result.validLines)")
+        }
+        if result.checkpointHashes[checkpoint.sequence] != checkpoint.hash {
+            return broken(result, line: checkpoint.sequence, "not the line \(what) names: the log was rewritten")
+        }
+        return nil
     }
 
     /// Verifies log `bytes`.
-    public static func verify(_ bytes: [UInt8]) -> Result {
+    public static func verify(_ bytes: [UInt8]) -> Result { verify(bytes, checkpoints: []) }
+
+    /// Verifies log `bytes`, keeping the hashes of the lines `checkpoints` name.
+    static func verify(_ bytes: [UInt8], checkpoints: [AuditHead]) -> Result {
+        let wanted = Set(checkpoints.map(\.sequence))
+        var hashes: [Int: String] = [:]
         var previous = AuditLog.genesis
         var number = 0
         var start = 0
@@ -58,7 +108,11 @@ public enum AuditVerifier {
                     broken: Break(line: number, reason: "seq is \(object["seq"].map { "\($0)" } ?? "missing"), expected \(number)"))
             }
             previous = SHA256.hex(line)
+            if wanted.contains(number) { hashes[number] = previous }
         }
-        return Result(validLines: number, broken: nil)
+        var result = Result(validLines: number, broken: nil)
+        result.head = number > 0 ? AuditHead(sequence: number, hash: previous) : nil
+        result.checkpointHashes = hashes
+        return result
     }
 }

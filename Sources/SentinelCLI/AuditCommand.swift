@@ -14,19 +14,39 @@ struct AuditVerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Check the audit log's hash chain and name the first broken line.",
-        discussion: "Exit status: 0 intact; 1 the chain is broken (edited, deleted, reordered or truncated lines); 2 no log.")
+        discussion: """
+            Checks the chain, then that the log ends at the head anchored beside it (audit.jsonl.head) and, with \
+            --expect-head, that it still holds a head you recorded elsewhere (the head line this prints). \
+            Exit status: 0 intact; 1 broken (edited, deleted, reordered, truncated or rewritten lines); 2 no log.
+            """)
 
     @Option(help: ArgumentHelp("The log (default: $SENTINEL_HOME/audit.jsonl).", valueName: "file"))
     var log: String?
 
+    @Option(
+        name: .customLong("expect-head"),
+        help: ArgumentHelp("A head recorded earlier (SEQ:SHA256) the log must still hold.", valueName: "head"))
+    var expectHead: String?
+
     func run() throws {
         let path = log ?? StateDirectory.current.file("audit.jsonl")
-        let result = try AuditVerifier.verify(path: path)
+        let expected = try expectHead.map { text -> AuditHead in
+            guard let head = AuditHead(parsing: text) else {
+                throw SentinelError(.invalidInput, "--expect-head: '\(text)' is not SEQ:SHA256")
+            }
+            return head
+        }
+        let result = try AuditVerifier.verify(path: path, expecting: expected)
         if let broken = result.broken {
             Console.out("\(path):\(broken.line): \(broken.reason)")
             Console.out("audit log broken at line \(broken.line) (\(result.validLines) lines before it chain correctly)")
             throw ExitCode(1)
         }
         Console.out("audit log intact: \(result.validLines) entries (\(path))")
+        if let head = result.head { Console.out("head: \(head)") }
+        if !result.anchored && result.validLines > 0 {
+            Console.out(
+                "note: no anchor (\(path)\(AuditHead.anchorSuffix)): truncation and rewrites are not detectable until the next append")
+        }
     }
 }

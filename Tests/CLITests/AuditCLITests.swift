@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 
 /// `sentinel audit verify`: exit 0 intact, 1 broken (naming the line), 2 no log.
@@ -13,7 +14,20 @@ struct AuditCLITests {
         try (first + "\n").write(toFile: root + "/audit.jsonl", atomically: false, encoding: .utf8)
         let intact = try CLI.run(["audit", "verify", "--log", root + "/audit.jsonl"])
         #expect(intact.status == 0)
-        #expect(intact.stdout == "audit log intact: 1 entries (\(root)/audit.jsonl)\n")
+        let head = "1:" + SHA256.hex(Array(first.utf8))
+        #expect(
+            intact.stdout == "audit log intact: 1 entries (\(root)/audit.jsonl)\nhead: \(head)\n"
+                + "note: no anchor (\(root)/audit.jsonl.head): truncation and rewrites are not detectable until the next append\n")
+
+        // A head recorded out of band: the log must still hold it.
+        #expect(try CLI.run(["audit", "verify", "--log", root + "/audit.jsonl", "--expect-head", head]).status == 0)
+        let other = "2:" + String(repeating: "a", count: 64)
+        let rewritten = try CLI.run(["audit", "verify", "--log", root + "/audit.jsonl", "--expect-head", other])
+        #expect(rewritten.status == 1)
+        #expect(rewritten.stdout.hasPrefix("\(root)/audit.jsonl:2: truncated: the recorded head \(other)"), "\(rewritten.stdout)")
+        let bad = try CLI.run(["audit", "verify", "--log", root + "/audit.jsonl", "--expect-head", "x"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr == "sentinel: --expect-head: 'x' is not SEQ:SHA256\n")
 
         try (first.replacingOccurrences(of: "observation", with: "approval") + "\n" + first + "\n").write(
             toFile: root + "/audit.jsonl", atomically: false, encoding: .utf8)
