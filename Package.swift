@@ -68,7 +68,7 @@ let package = Package(
         // The scanner interface and the external tools run in the sandbox (Bandit, Semgrep).
         .target(name: "Adapters", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Sandbox", "SAST", "Support"]),
         // Orchestrates scanners (native, adapters in the sandbox) into one report.
-        .target(name: "Scan", dependencies: ["Adapters", "DAST", "Documents", "Findings", "Sandbox", "SAST", "SCA", "Support"]),
+        .target(name: "Scan", dependencies: ["Adapters", "DAST", "Documents", "Findings", "Git", "Sandbox", "SAST", "SCA", "Support"]),
         // `sentinel heal`: signals, actors, the overlay workspace, verifier, reflector, memory, the loop.
         .target(
             name: "Heal",

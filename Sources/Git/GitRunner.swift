@@ -7,12 +7,12 @@ extension SentinelError.Code {
 }
 
 /// The one way Sentinel runs the git CLI. git reads no user or system configuration here
-/// (`GIT_CONFIG_GLOBAL=/dev/null`, `GIT_CONFIG_NOSYSTEM`), runs no hooks and no external diff,
-/// so its output depends only on the directory it is pointed at. It is pointed at directories
-/// Sentinel made itself, and at the user's repository only to read it and to create a branch and
-/// commit with plumbing (a temporary index; the working tree, index and HEAD are left alone).
-/// A repository's own `.git/config` can name programs (filters); that file is the user's, and
-/// the tree's content alone cannot name one.
+/// (`GIT_CONFIG_GLOBAL=/dev/null`, `GIT_CONFIG_NOSYSTEM`, `GIT_ATTR_NOSYSTEM`), and no program a
+/// repository's own configuration names ever runs: every key of it that names one (filters,
+/// textconv, external diffs, merge drivers, fsmonitor, hooks, pager, editor, credentials, gpg)
+/// is overridden on the command line (`GitConfigGuard`). It is pointed at directories Sentinel
+/// made itself, and at the user's repository only to read it and to create a branch and commit
+/// with plumbing (a temporary index; the working tree, index and HEAD are left alone).
 public enum GitRunner {
     /// What one git run printed and how it ended.
     public struct Output: Sendable, Hashable {
@@ -32,12 +32,21 @@ public enum GitRunner {
     public static func run(
         _ arguments: [String], in directory: String, input: Data? = nil, environment: [String: String] = [:]
     ) throws -> Output {
+        let listing = try spawn(["config", "--list", "--name-only", "-z"], in: directory, input: nil, environment: environment)
+        let guarded = GitConfigGuard.arguments(forKeys: listing.status == 0 ? GitConfigGuard.keys(fromListing: listing.stdout) : [])
+        return try spawn(guarded + arguments, in: directory, input: input, environment: environment)
+    }
+
+    private static func spawn(
+        _ arguments: [String], in directory: String, input: Data?, environment: [String: String]
+    ) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false"] + arguments
+        process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = [
             "PATH": "/usr/bin:/bin", "HOME": directory, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",
+            "GIT_ATTR_NOSYSTEM": "1", "GIT_PAGER": "cat", "GIT_EDITOR": "false", "GIT_ASKPASS": "", "GIT_SSH_COMMAND": "false",
             "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_AUTHOR_NAME": "sentinel",
             "GIT_AUTHOR_EMAIL": "sentinel@localhost", "GIT_COMMITTER_NAME": "sentinel",
             "GIT_COMMITTER_EMAIL": "sentinel@localhost",

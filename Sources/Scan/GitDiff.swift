@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import Git
 import Support
 
 /// The lines changed between a revision and the working tree, from git (`scan --since REV`).
@@ -10,28 +11,20 @@ public enum GitDiff {
         guard !revision.hasPrefix("-") else {
             throw SentinelError(.invalidInput, "'\(revision)' is not a revision")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = [
-            "-C", directory, "diff", "--unified=0", "--no-color", "--no-ext-diff", "--relative",
-            revision, "--",
-        ]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        // Through the one git runner: the repository's own configuration runs nothing.
+        let output: GitRunner.Output
         do {
-            try process.run()
-        } catch {
-            throw SentinelError(.invalidInput, "cannot run git: \(error)")
+            output = try GitRunner.run(
+                ["diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--relative", revision, "--"],
+                in: directory)
+        } catch let error as SentinelError {
+            throw SentinelError(.invalidInput, "cannot run git: \(error.message)")
         }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let first = message.split(separator: "\n").first.map(String.init) ?? "git diff failed"
+        guard output.status == 0 else {
+            let first = output.stderr.split(separator: "\n").first.map(String.init) ?? "git diff failed"
             throw SentinelError(.invalidInput, "\(revision): \(first)")
         }
+        let data = output.stdout
         return ChangedLines(unifiedDiff: String(decoding: data, as: UTF8.self))
     }
 }

@@ -3,6 +3,7 @@
 #endif
 import Findings
 import Foundation
+import Git
 import Support
 
 /// What SARIF URIs are relative to: the repository root (`--sarif-root DIR`, else the git top
@@ -40,17 +41,10 @@ public enum SARIFRoot {
 
     /// `git rev-parse --show-toplevel`, or nil outside a work tree or without git.
     static func gitTopLevel(of directory: String) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = ["-C", directory, "rev-parse", "--show-toplevel"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
+        guard let output = try? GitRunner.run(["rev-parse", "--show-toplevel"], in: directory), output.status == 0 else {
+            return nil
+        }
+        let data = output.stdout
         let top = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return top.isEmpty ? nil : canonical(top) ?? top
     }

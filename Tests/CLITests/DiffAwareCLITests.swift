@@ -48,4 +48,40 @@ struct DiffAwareCLITests {
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--since no-such-revision"))
     }
+
+    /// A scanned repository's own `.git/config` is hostile: filters, textconv, fsmonitor, an
+    /// external diff and hooks it names must never run on the host during `scan --since` (or for
+    /// the SARIF root lookup), and the scan still works.
+    @Test func repositoryConfigRunsNothing() throws {
+        let directory = NSTemporaryDirectory() + "sentinel-since-hostile-\(UUID().uuidString)"
+        let marker = directory + ".ran"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.removeItem(atPath: marker)
+        }
+        let old = "import os\n\ndef a(x):\n    os.system(\"ls \" + x)\n"
+        try old.write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)
+        try git(["init", "-q"], in: directory)
+        try git(["add", "."], in: directory)
+        try git(["commit", "-q", "-m", "first"], in: directory)
+        let run = "sh -c 'echo ran >> \(marker); cat'"
+        for (key, value) in [
+            ("filter.evil.clean", run), ("filter.evil.smudge", run), ("filter.evil.required", "true"),
+            ("diff.evil.textconv", run), ("diff.evil.command", run), ("diff.external", run),
+            ("core.fsmonitor", run), ("core.hooksPath", directory), ("core.pager", run),
+        ] {
+            try git(["config", key, value], in: directory)
+        }
+        try "*.py filter=evil diff=evil\n".write(toFile: directory + "/.gitattributes", atomically: true, encoding: .utf8)
+        try (old + "\ndef b(y):\n    eval(y)\n").write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)
+
+        let since = try CLI.run([
+            "scan", directory, "--sast", "--tools", "native", "--format", "sarif", "--fail-on", "none",
+            "--since", "HEAD", "--min-confidence", "low",
+        ])
+        #expect(!FileManager.default.fileExists(atPath: marker), "the repository's git config ran a command on the host")
+        #expect(since.status == 0, "\(since.stderr)")
+        #expect(since.stdout.contains("\"startLine\": 7"), "\(since.stdout.prefix(400))")
+    }
 }
