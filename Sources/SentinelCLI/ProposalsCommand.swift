@@ -83,9 +83,16 @@ struct ProposalsApproveCommand: ParsableCommand {
     @Argument(help: "The proposal id (any unique prefix of at least 4 characters).") var id: String
     @Flag(name: .customLong("dry-run"), help: "Print the git steps and GitHub requests; change nothing.")
     var dryRun = false
+    @Option(
+        help: ArgumentHelp(
+            "Your policy file, instead of the repository's (only yours may name the GitHub repository, API and token).",
+            valueName: "file"))
+    var policy: String?
 
     func run() throws {
-        let review = ProposalReview(state: .current, environment: ProcessInfo.processInfo.environment)
+        let review = ProposalReview(
+            state: .current, environment: ProcessInfo.processInfo.environment,
+            operatorPolicy: try policy.map { try Policy.load(path: $0) })
         if dryRun {
             Console.write(1, try review.plan(id))
             return

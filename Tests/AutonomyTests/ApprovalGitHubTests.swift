@@ -37,9 +37,11 @@ struct ApprovalGitHubTests {
     }
 
     func review(_ repo: TestRepository, token: String = ApprovalGitHubTests.token) -> ProposalReview {
+        // The GitHub settings are the operator's (a repository's own policy may not name them).
         ProposalReview(
             state: repo.state,
-            environment: ["USER": "alice", "GITHUB_TOKEN": token, "SENTINEL_GITHUB_API": repo.githubAPI ?? ""])
+            environment: ["USER": "alice", "GITHUB_TOKEN": token, "SENTINEL_GITHUB_API": repo.githubAPI ?? ""],
+            operatorPolicy: try? Policy.load(path: repo.path + "/.sentinel/policy.yml"))
     }
 
     @Test("approve pushes through the API and opens the pull request with its labels; the audit log has the push")

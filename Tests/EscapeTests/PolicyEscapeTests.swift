@@ -52,8 +52,14 @@ struct PolicyEscapeTests {
         let outcome = try AutonomyController(state: state, environment: [:]).act(
             AutonomyRequest(candidate: try repo.candidate(), repository: repo.path, requested: .proposer, policy: policy))
         let id = try #require(outcome.proposal?.id)
+        // The repository's own policy may not name a GitHub API at all; even as the operator's
+        // policy, another API needs SENTINEL_GITHUB_API.
         let review = ProposalReview(state: state, environment: ["GITHUB_TOKEN": Self.token, "USER": "op"])
-        let error = #expect(throws: SentinelError.self) { try review.approve(id) }
+        let refused = #expect(throws: SentinelError.self) { try review.approve(id) }
+        #expect(refused?.message.contains("--policy") == true, "\(refused?.message ?? "")")
+        var operatorReview = review
+        operatorReview.operatorPolicy = policy
+        let error = #expect(throws: SentinelError.self) { try operatorReview.approve(id) }
         #expect(error?.message.contains("SENTINEL_GITHUB_API") == true, "\(error?.message ?? "")")
         #expect(attacker.requests.isEmpty)
         #expect(try GitRunner.run(["rev-parse", "--verify", "--quiet", outcome.proposal?.branch ?? "x"], in: repo.path).status != 0)

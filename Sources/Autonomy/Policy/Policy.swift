@@ -70,10 +70,13 @@ public struct Policy: Sendable, Hashable {
     }
 
     /// The policy of `repository` (`REPO/.sentinel/policy.yml`), or the default when it has none.
+    /// It is the repository's, so hostile: it may tighten what Sentinel does but never name a
+    /// file, a host or a credential (`notify`, `github.repository`, `github.api`,
+    /// `github.tokenEnv`); those are refused, naming the key, and come from the operator's policy.
     public static func load(repository: String) throws -> Policy {
         let path = (repository as NSString).appendingPathComponent(defaultPath)
         var info = stat()
-        return lstat(path, &info) == 0 ? try load(path: path) : .default
+        return lstat(path, &info) == 0 ? try PolicyParser.load(path: path, origin: .repository) : .default
     }
 
     /// Parses and validates policy `text`; `file` names it in errors

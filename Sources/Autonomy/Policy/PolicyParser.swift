@@ -15,7 +15,18 @@ enum PolicyParser {
 
     static let rootKeys: Set<String> = ["version", "level", "rules", "protected", "actor", "limits", "notify", "github"]
 
-    static func load(path: String) throws -> Policy {
+    /// Who wrote a policy: the operator (`--policy FILE`) or the repository it governs.
+    enum Origin {
+        case operatorFile
+        case repository
+    }
+
+    /// Keys only the operator's policy may set: they name files, hosts or credentials.
+    static let operatorOnlyKeys: [(section: String, key: String)] = [
+        ("notify", "file"), ("notify", "webhook"), ("github", "repository"), ("github", "api"), ("github", "tokenEnv"),
+    ]
+
+    static func load(path: String, origin: Origin = .operatorFile) throws -> Policy {
         let data: Data
         do {
             data = try BoundedFile.read(path, limit: maxBytes, followLinks: false)
@@ -26,11 +37,11 @@ enum PolicyParser {
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw SentinelError(.invalidInput, "\(path): not UTF-8 text")
         }
-        return try parse(bytes, file: path)
+        return try parse(bytes, file: path, origin: origin)
     }
 
     /// Parses the bytes of a policy file; its hash is of exactly these bytes (a BOM included).
-    static func parse(_ bytes: [UInt8], file: String) throws -> Policy {
+    static func parse(_ bytes: [UInt8], file: String, origin: Origin = .operatorFile) throws -> Policy {
         var policy = Policy.default
         policy.file = file
         policy.sha256 = SHA256.hex(bytes)
@@ -47,6 +58,14 @@ enum PolicyParser {
         guard let root = documents.first, root.value != .null, root.string != "" else { return policy }
         guard root.isObject else { throw reader.fail(root, "", "a policy must be a mapping") }
         try reader.checkKeys(root, allowed: rootKeys, at: "")
+        if origin == .repository {
+            for (section, key) in operatorOnlyKeys {
+                guard let node = root[section]?[key] else { continue }
+                throw reader.fail(
+                    node, "\(section).\(key)",
+                    "a repository's policy may not name files, hosts or credentials; the operator sets it (--policy FILE)")
+            }
+        }
         if let node = root["version"] {
             let version = try reader.scalarText(node, key: "version")
             guard version == "1" else { throw reader.fail(node, "version", "'\(version)' is not supported (only 1)") }

@@ -17,15 +17,19 @@ public struct ProposalReview: Sendable {
     public var send: @Sendable (HTTPRequest) throws -> (HTTPResponse, [UInt8])
     /// Crash points for tests.
     public var failpoint: @Sendable (String) throws -> Void
+    /// The operator's policy (`--policy FILE`), used instead of the repository's: only it may name
+    /// the GitHub repository, API and token, or a notification file or webhook.
+    public var operatorPolicy: Policy?
 
     /// A review; see the properties.
     public init(
-        state: StateDirectory, environment: [String: String],
+        state: StateDirectory, environment: [String: String], operatorPolicy: Policy? = nil,
         send: @escaping @Sendable (HTTPRequest) throws -> (HTTPResponse, [UInt8]) = HTTPClient.send,
         failpoint: @escaping @Sendable (String) throws -> Void = { _ in }
     ) {
         self.state = state
         self.environment = environment
+        self.operatorPolicy = operatorPolicy
         self.send = send
         self.failpoint = failpoint
     }
@@ -44,9 +48,11 @@ public struct ProposalReview: Sendable {
         return store
     }
 
-    /// The policy of the proposal's repository (`.sentinel/policy.yml`), or the default.
+    /// The operator's policy when given, else the proposal's repository's (`.sentinel/policy.yml`,
+    /// which may name no host, file or credential), or the default.
     public func policy(for queued: QueuedProposal) throws -> Policy {
-        try Policy.load(repository: queued.repository)
+        if let operatorPolicy { return operatorPolicy }
+        return try Policy.load(repository: queued.repository)
     }
 
     /// What `approve` would do, without doing it: the git steps and the GitHub requests.
