@@ -17,6 +17,10 @@ C_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([A-Za-z0-9_]+)/')
 # DESIGN §5b: one primitive writes files (Support's PreparedOutputFile / PreparedOutputDirectory,
 # directory fd + O_NOFOLLOW + temp and rename). Foundation's path-based writers follow links.
 PATH_WRITERS = re.compile(r"FileManager\.default\.createFile\(|\.write\(toFile:|\.write\(to: *URL\(|\bAtomicFile\b|\bfopen\(")
+# The read side (issue 26): code that reads the scanned tree's files goes through Support's
+# TreeReader (directory fd, openat2 beneath, no links, regular files, bounded), never a path reader.
+PATH_READERS = re.compile(r"\.contents\(atPath:|Data\(contentsOf:|contentsOfFile:")
+TREE_READERS = ("Sources/Scan/", "Sources/SCA/Lockfiles/", "Sources/Adapters/SourceLines.swift")
 
 
 def layers() -> list[str]:
@@ -60,6 +64,9 @@ def main() -> int:
             for number, line in enumerate(source.read_text(errors="replace").splitlines(), 1):
                 if PATH_WRITERS.search(line) and not line.lstrip().startswith("//"):
                     problems.append(f"{source.relative_to(ROOT)}:{number}: writes a file by path; use PreparedOutputFile")
+                tree_code = str(source.relative_to(ROOT)).startswith(TREE_READERS)
+                if tree_code and PATH_READERS.search(line) and not line.lstrip().startswith("//"):
+                    problems.append(f"{source.relative_to(ROOT)}:{number}: reads a tree file by path; use TreeReader")
                 match = IMPORT.match(line)
                 if not match:
                     continue

@@ -1,4 +1,5 @@
 import Findings
+import Foundation
 import Support
 
 /// What a scanner looks for.
@@ -19,6 +20,8 @@ public struct ScanTarget: Sendable {
     /// True when the user named files or several paths: scanners look at exactly `files` (and
     /// `oversizedFiles`), never elsewhere under the root.
     public var isFileList: Bool
+    /// The root opened once: every file a scanner reads goes through it (DESIGN §5b).
+    private let tree: TreeReader?
 
     /// Makes a target from an absolute root and files relative to it.
     public init(root: String, files: [String], oversizedFiles: [String] = [], isFileList: Bool = false) {
@@ -26,6 +29,15 @@ public struct ScanTarget: Sendable {
         self.files = files
         self.oversizedFiles = oversizedFiles
         self.isFileList = isFileList
+        self.tree = try? TreeReader(path: root)
+    }
+
+    /// The bytes of the tree's file `relative`, read through the root's `TreeReader`: never
+    /// outside the tree, never through a link, a regular file of at most `limit` bytes. Throws
+    /// `SentinelError(.invalidInput)` as `RELATIVE: problem`.
+    public func read(_ relative: String, limit: Int = 1 << 30) throws -> Data {
+        guard let tree else { throw SentinelError(.invalidInput, "\(root): cannot open directory") }
+        return try tree.read(relative, limit: limit)
     }
 
     /// The absolute path of `relative` under `root`.

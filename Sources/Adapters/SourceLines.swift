@@ -1,16 +1,18 @@
 import Findings
 import Foundation
+import Support
 
 /// Lines of the scanned files, read on demand from the host scan root and kept for the rest of
 /// one report: adapters use them for snippets a tool does not print and to turn byte columns
-/// into code-point columns.
+/// into code-point columns. The tool's report names the files, so they are read through the
+/// root's `TreeReader`: a name that leads out of the tree (`e/shadow`, `e -> /etc`) reads nothing.
 final class SourceLines {
-    private let root: String?
+    private let tree: TreeReader?
     private var files: [String: LineIndex?] = [:]
 
     /// - Parameter root: the host scan root; `nil` reads nothing (every lookup is `nil`).
     init(root: String?) {
-        self.root = root
+        self.tree = root.flatMap { try? TreeReader(path: $0) }
     }
 
     /// The bytes of 1-based `line` of `file` (relative to the root), without its line break.
@@ -28,9 +30,7 @@ final class SourceLines {
     private func lines(of file: String) -> LineIndex? {
         if let cached = files[file] { return cached }
         var result: LineIndex?
-        if let root, !file.hasPrefix("/"), !file.split(separator: "/").contains(".."),
-            let data = FileManager.default.contents(atPath: (root as NSString).appendingPathComponent(file))
-        {
+        if let data = try? tree?.read(file, limit: 1 << 30) {
             result = LineIndex(data)
         }
         files[file] = result

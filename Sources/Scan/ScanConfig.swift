@@ -55,15 +55,33 @@ public struct ScanConfig: Sendable, Equatable {
         "minConfidence",
     ]
 
-    /// Loads `path`; relative directories in it resolve against the file's directory.
+    /// Larger configs are refused unread: a real one is a few hundred bytes.
+    public static let maxSize = 1 << 20
+
+    /// Loads `path`, a file the operator named (`--config`); relative directories in it resolve
+    /// against the file's directory. Only a regular file up to `maxSize` is read.
     public static func load(path: String) throws -> ScanConfig {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SentinelError(.invalidInput, "\(path): cannot read config")
-        }
+        let data = try BoundedFile.read(path, limit: maxSize)
         let directory = (path as NSString).deletingLastPathComponent
         return try parse(
             String(decoding: data, as: UTF8.self), source: path,
             baseDirectory: directory.isEmpty ? "." : directory)
+    }
+
+    /// Loads the scanned tree's own `.sentinel.yml` from `directory`, nil when there is none.
+    /// The tree is untrusted: the file is read through a `TreeReader`, so a link (to a host
+    /// file), a FIFO or a device at that name is refused unread, and the error names only the file.
+    public static func load(inTree directory: String) throws -> ScanConfig? {
+        guard let tree = try? TreeReader(path: directory), tree.exists(fileName) else { return nil }
+        let source = (directory as NSString).appendingPathComponent(fileName)
+        let data: Data
+        do {
+            data = try tree.read(fileName, limit: maxSize)
+        } catch let error as SentinelError {
+            let problem = error.message.hasPrefix(fileName + ": ") ? String(error.message.dropFirst(fileName.count + 2)) : error.message
+            throw SentinelError(.invalidInput, "\(source): \(problem)")
+        }
+        return try parse(String(decoding: data, as: UTF8.self), source: source, baseDirectory: directory)
     }
 
     /// Parses config text; `source` names it in errors (`FILE:LINE: KEY: problem`), relative

@@ -251,19 +251,23 @@ public struct ScanRunner: Sendable {
     }
 }
 
-/// Reads each source file once, for suppression comments.
+/// Reads each source file once, for suppression comments, through the tree's `TreeReader`: a
+/// finding (a tool's output) that names a file outside the tree or behind a link reads nothing.
 final class SourceCache: Sendable {
     private let root: String
+    private let tree: TreeReader?
     private let cache = Mutex<[String: LineIndex]>([:])
 
     init(root: String) {
         self.root = root
+        self.tree = try? TreeReader(path: root)
     }
 
     func lines(of file: String) -> LineIndex? {
         if let cached = cache.withLock({ $0[file] }) { return cached }
-        let path = file.hasPrefix("/") ? file : root + "/" + file
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        let relative = file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
+        guard let data = try? tree?.read(relative, limit: 1 << 30) else { return nil }
         // Splitting the decoded String on "\n" missed CRLF ("\r\n" is one Character), so a whole
         // CRLF file was one line and its suppressions never applied.
         let lines = LineIndex(data)

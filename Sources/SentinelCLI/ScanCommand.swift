@@ -131,8 +131,8 @@ struct ScanCommand: ParsableCommand {
         let directory = isDirectory(root) ? root : (root as NSString).deletingLastPathComponent
         if let config {
             scanConfig = try ScanConfig.load(path: config)
-        } else if FileManager.default.fileExists(atPath: directory + "/" + ScanConfig.fileName) {
-            scanConfig = try ScanConfig.load(path: directory + "/" + ScanConfig.fileName)
+        } else if let inTree = try ScanConfig.load(inTree: directory) {
+            scanConfig = inTree
         }
         scanConfig.include += includes
         scanConfig.exclude += excludes

@@ -120,6 +120,23 @@ import Testing
             ])
     }
 
+    /// `e -> HOST`: `-r e/secret.txt` looks inside the tree by its text; it is not (issue 26).
+    @Test func includesThroughALinkedDirectoryAreRefused() throws {
+        let tree = try Tree()
+        let host = try Tree()
+        try host.write("secret.txt", "evil==6.6.6\nHOST-MARKER shadow line\n")
+        try host.write("constraints.txt", "six==0.0.1\nHOST-MARKER constraint line\n")
+        try FileManager.default.createSymbolicLink(atPath: tree.root + "/e", withDestinationPath: host.root)
+        try tree.write("requirements.txt", "-r base.txt\n-c e/constraints.txt\nsix\n")
+        try tree.write("base.txt", "-r e/secret.txt\n")
+        let scan = try LockfileDetector(root: tree.root).scan()
+        #expect(scan.dependencies.map { "\($0.name) \($0.version ?? "nil")" } == ["six nil"])
+        let problems = scan.results.flatMap(\.problems).map(\.description)
+        #expect(!problems.joined().contains("HOST-MARKER"), "\(problems)")
+        #expect(problems.contains("base.txt:1: warning: cannot read included file e/secret.txt"), "\(problems)")
+        #expect(problems.contains("requirements.txt:2: warning: cannot read included file e/constraints.txt"), "\(problems)")
+    }
+
     @Test func missingRootThrows() {
         #expect(throws: (any Error).self) { try LockfileDetector(root: "/nonexistent/sentinel-test").scan() }
     }

@@ -93,18 +93,6 @@ public struct LockfileDetector: Sendable {
         return scan
     }
 
-    /// The bytes of a plain file no larger than `maxFileSize`, not through a symbolic link:
-    /// files named by the scanned tree (includes, manifests) must not lead to devices or
-    /// elsewhere.
-    static func readRegularFile(_ path: String) -> [UInt8]? {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard attributes?[.type] as? FileAttributeType == .typeRegular,
-            let size = attributes?[.size] as? NSNumber, size.int64Value <= maxFileSize,
-            let data = FileManager.default.contents(atPath: path)
-        else { return nil }
-        return [UInt8](data)
-    }
-
     /// Identity of a dependency line across results.
     private struct Seen: Hashable {
         let file: String, line: Int, name: String, version: String?
@@ -116,28 +104,36 @@ public struct LockfileDetector: Sendable {
         }
     }
 
+    /// Every file, include and manifest is read through one `TreeReader` of `root`: nothing
+    /// outside the tree, no link, no special file, nothing over `maxFileSize`.
     private func read(_ files: [String], into scan: inout Scan) {
-        let parsers = parsers()
+        guard let tree = try? TreeReader(path: root) else {
+            scan.errors += files.map { LockfileProblem(.error, file: $0, line: 0, "cannot open the scanned directory") }
+            return
+        }
+        let parsers = parsers().map { (parser: any LockfileParser) -> any LockfileParser in
+            parser is RequirementsParser ? RequirementsParser(tree: tree) : parser
+        }
         var seen = Set<Seen>()
         var seenProblems = Set<LockfileProblem>()
         for relative in files {
             guard let parser = Self.parser(forPath: relative, in: parsers) else { continue }
-            let full = (root as NSString).appendingPathComponent(relative)
-            let size = (try? FileManager.default.attributesOfItem(atPath: full))?[.size] as? NSNumber
-            if let size, size.int64Value > Self.maxFileSize {
-                scan.errors.append(.init(.error, file: relative, line: 0, "file too large (\(size.int64Value) bytes)"))
+            let data: Data
+            do {
+                data = try tree.read(relative, limit: Int(Self.maxFileSize))
+            } catch let error as SentinelError {
+                scan.errors.append(.init(.error, file: relative, line: 0, Self.what(error.message, file: relative)))
                 continue
-            }
-            guard let data = FileManager.default.contents(atPath: full) else {
+            } catch {
                 scan.errors.append(.init(.error, file: relative, line: 0, "cannot read file"))
                 continue
             }
             do {
                 var result: LockfileResult
                 if let aware = parser as? any ManifestAwareLockfileParser {
-                    let manifestPath = ((full as NSString).deletingLastPathComponent as NSString)
-                        .appendingPathComponent(type(of: aware).manifestName)
-                    let manifest = Self.readRegularFile(manifestPath)
+                    let directory = (relative as NSString).deletingLastPathComponent
+                    let manifestPath = (directory as NSString).appendingPathComponent(type(of: aware).manifestName)
+                    let manifest = (try? tree.read(manifestPath, limit: Int(Self.maxFileSize))).map { [UInt8]($0) }
                     result = try aware.parse([UInt8](data), file: relative, manifest: manifest)
                 } else {
                     result = try parser.parse([UInt8](data), file: relative)
@@ -182,6 +178,11 @@ public struct LockfileDetector: Sendable {
             }
         }
         return found
+    }
+
+    /// The "what" of a `FILE: what` read error: the problem carries the file itself.
+    private static func what(_ message: String, file: String) -> String {
+        message.hasPrefix("\(file): ") ? String(message.dropFirst(file.count + 2)) : message
     }
 
     /// The LINE of a `FILE:LINE: message` error, 0 when absent.

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// pip requirements files: `==`/`===` pins with extras, markers and `--hash` options, `-r`
 /// includes (relative to the including file, cycles reported), `-c` constraints that pin
@@ -17,15 +18,18 @@ public struct RequirementsParser: LockfileParser {
     private let loader: Loader
 
     /// `root` is the directory file names are relative to (the scan root); nil means the
-    /// current directory.
+    /// current directory. Includes are read through a `TreeReader` of it.
     public init(root: String? = nil) {
-        self.loader = { path in
-            let full = root.map { ($0 as NSString).appendingPathComponent(path) } ?? path
-            guard let bytes = LockfileDetector.readRegularFile(full) else {
-                throw malformed(path, 0, "cannot read file")
-            }
-            return bytes
-        }
+        self.loader = { path in try Self.read(path, from: TreeReader(path: root ?? ".")) }
+    }
+
+    /// Reads includes from `tree`, never outside it nor through a link (`TreeReader`).
+    public init(tree: TreeReader) {
+        self.loader = { path in try Self.read(path, from: tree) }
+    }
+
+    private static func read(_ path: String, from tree: TreeReader) throws -> [UInt8] {
+        [UInt8](try tree.read(path, limit: Int(LockfileDetector.maxFileSize)))
     }
 
     /// A parser that reads includes through `loader`, for tests and in-memory use.

@@ -48,7 +48,7 @@ public struct NativeSASTScanner: Adapters.Scanner {
         let progress = Atomic<Int>(0)
         let name = name
         let read: @Sendable (String) -> String? = { file in
-            guard let data = FileManager.default.contents(atPath: target.absolute(file)) else {
+            guard let data = try? target.read(file) else {
                 unread.withLock { list in
                     if !list.contains(where: { $0.file == file }) { list.append(SkippedFile(file: file, reason: "cannot read")) }
                 }

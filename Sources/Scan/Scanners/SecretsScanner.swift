@@ -23,7 +23,7 @@ public struct SecretsScanner: Adapters.Scanner {
         var unread: [SkippedFile] = []
         for (index, file) in target.files.enumerated() {
             if index % 64 == 0 { context.progress(.file(tool: name, index: index, total: target.files.count, path: file)) }
-            guard let data = FileManager.default.contents(atPath: target.absolute(file)) else {
+            guard let data = try? target.read(file) else {
                 unread.append(SkippedFile(file: file, reason: "cannot read"))
                 continue
             }

@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import CSystem
+import Foundation
+
+/// The one way the CLI reads files of a tree it does not own: a scanned repository's lockfiles,
+/// requirements includes, config and sources.
+///
+/// The tree's directory is opened once (the operator named it, so links in its own path are
+/// followed). Every file is then opened relative to that descriptor by `openat2` with
+/// `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV`: no absolute
+/// path, no `..` above the tree, no mount crossed and no symbolic link at all, not even one that
+/// stays inside (whoever writes the tree chose it; pip would follow it, Sentinel reports it
+/// unread). The kernel resolves the whole path, so a link swapped in between a check and the read
+/// is refused too. Only regular files are read (opened `O_NONBLOCK` so a FIFO cannot block the
+/// open, then `fstat`), up to a size bound. Errors name the file as the tree names it and the
+/// problem, never what a link points at or what a refused file holds.
+public final class TreeReader: Sendable {
+    /// The tree's path as the caller gave it.
+    public let path: String
+    private let fd: Int32
+
+    /// Opens the directory `path`. Throws `SentinelError(.invalidInput)` naming it when it cannot
+    /// be opened as a directory.
+    public init(path: String) throws {
+        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let failure = Errno.current
+            throw SentinelError(.invalidInput, "\(path): cannot open directory: \(failure)", errno: failure)
+        }
+        self.path = path
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// The bytes of the regular file at `relative`, at most `limit` of them. Throws
+    /// `SentinelError(.invalidInput)` as `RELATIVE: problem` when the path leaves the tree, passes
+    /// through a link, is not a regular file or is larger than `limit`.
+    public func read(_ relative: String, limit: Int) throws -> Data {
+        let file = try openFile(relative)
+        defer { close(file) }
+        return try BoundedFile.read(fd: file, name: relative, limit: limit)
+    }
+
+    /// Whether something (of any kind, a link included) sits at `relative` inside the tree.
+    public func exists(_ relative: String) -> Bool {
+        let file = csys_openat_beneath(fd, relative, Self.pathOnly)
+        guard file >= 0 else { return errno != ENOENT && errno != ENOTDIR }
+        close(file)
+        return true
+    }
+
+    /// `O_PATH` (Linux), which the Glibc module leaves out: a descriptor that names, not opens.
+    private static let pathOnly: Int32 = 0o10_000_000
+
+    private func openFile(_ relative: String) throws -> Int32 {
+        let file = csys_openat_beneath(fd, relative, O_RDONLY | O_NONBLOCK)
+        guard file >= 0 else {
+            let failure = Errno.current
+            throw SentinelError(.invalidInput, "\(relative): \(Self.problem(failure))", errno: failure)
+        }
+        return file
+    }
+
+    private static func problem(_ failure: Errno) -> String {
+        switch failure.rawValue {
+        case ELOOP: "is or passes through a symbolic link, which is not followed in a scanned tree"
+        case EXDEV: "lies outside the scanned tree (or across a mount point); not followed"
+        case ENOENT: "does not exist"
+        case ENOTDIR: "a part of the path is not a directory"
+        default: "cannot open: \(failure)"
+        }
+    }
+}
