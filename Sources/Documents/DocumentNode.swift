@@ -26,7 +26,8 @@ public struct DocumentNode: Sendable, Hashable {
         self.column = column
     }
 
-    /// The value of member `key` of an object (the first one if repeated), nil otherwise.
+    /// The value of member `key` of an object, nil otherwise. JSON objects hold each key once
+    /// (the last value, as Python and Node read it); elsewhere the first of a repeated key.
     public subscript(key: String) -> DocumentNode? {
         guard case .object(let members) = value else { return nil }
         return members.first { $0.key == key }?.value

@@ -94,7 +94,7 @@ public enum JSON {
                     }
                     throw fail("expected ',' or '}' in object")
                 }
-                return DocumentNode(.object(members), line: start, column: startColumn)
+                return DocumentNode(.object(JSON.lastValueWins(members)), line: start, column: startColumn)
             case UInt8(ascii: "["):
                 i += 1
                 var elements: [DocumentNode] = []

@@ -80,4 +80,16 @@ import Testing
     @Test func depthIsBounded() {
         #expect(message(String(repeating: "[", count: 10_000)) == "f.json:1: JSON nested too deeply")
     }
+
+    /// Python's `json` and Node's `JSON.parse` (pipenv, npm): a repeated key holds its last
+    /// value at its first place; a scanner keeping the first value misses what gets installed.
+    @Test func repeatedKeysKeepTheLastValueAtTheFirstPlace() throws {
+        let node = try parse("{\"a\": 1, \"b\": 2,\n \"a\": {\"c\": 3}}")
+        #expect(node.members.map(\.key) == ["a", "b"])
+        #expect(node["a"]?["c"]?.scalarText == "3")
+        #expect(node.member("a")?.line == 2)
+        let wide = try parse("{" + (0..<20).map { "\"k\($0 % 10)\": \($0)" }.joined(separator: ", ") + "}")
+        #expect(wide.members.map(\.key) == (0..<10).map { "k\($0)" })
+        #expect(wide["k3"]?.scalarText == "13")
+    }
 }

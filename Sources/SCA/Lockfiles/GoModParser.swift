@@ -26,8 +26,10 @@ public struct GoModParser: LockfileParser {
         var replacements: [String: [Replacement]] = [:]
         var block: String?
         var sawModule = false
-        for line in TextLines(bytes).lines {
-            var text = line.text
+        let lines = TextLines.lineFeedLines(bytes)
+        for line in lines {
+            // The go command ends lines at `\n` only; `\r` is whitespace like space and tab.
+            var text = String(line.text.map { $0 == "\r" ? " " : $0 })
             var comment = ""
             if let slashes = text.range(of: "//") {
                 comment = text[slashes.upperBound...].trimmingCharacters(in: .whitespaces)
@@ -55,7 +57,7 @@ public struct GoModParser: LockfileParser {
                 requires: &requires, replacements: &replacements, result: &result)
         }
         if let block {
-            throw malformed(file, TextLines(bytes).lines.last?.number ?? 0, "unterminated \(block) ( block")
+            throw malformed(file, lines.last?.number ?? 0, "unterminated \(block) ( block")
         }
         if !sawModule, !requires.isEmpty || !result.dependencies.isEmpty {
             result.problems.append(.init(.warning, file: file, line: 0, "no module directive"))

@@ -15,8 +15,9 @@ public struct GoSumParser: LockfileParser {
         var result = LockfileResult(file: file, format: Self.format)
         var contentSeen = Set<String>()
         var positions: [String: Int] = [:]
-        for line in TextLines(bytes).lines {
-            let words = line.bytes.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 })
+        // The go command splits go.sum at `\n` and each line with `strings.Fields` (Unicode space).
+        for line in TextLines.lineFeedLines(bytes) {
+            let words = line.text.split(whereSeparator: \.isWhitespace).map { ArraySlice(Array($0.utf8)) }
             if words.isEmpty { continue }
             guard words.count == 3 else { throw malformed(file, line.number, "expected 'module version hash'") }
             let module = String(decoding: words[0], as: UTF8.self)

@@ -4,13 +4,15 @@ import Foundation
 /// `# via` block of `#   name` lines, under (or, in old versions, beside) the requirement. Those
 /// annotations are the only graph a requirements file has; this reads them.
 enum PipCompileAnnotations {
-    /// For each line that starts a requirement, the `via` entries written for it.
-    static func vias(in bytes: [UInt8]) -> [Int: [String]] {
+    /// For each line that starts a requirement, the `via` entries written for it; `lines` are
+    /// the file's physical lines as pip splits them (`PipText`).
+    static func vias(in lines: [(number: Int, text: String)]) -> [Int: [String]] {
         var result: [Int: [String]] = [:]
         var owner: Int?
         var inBlock = false
         var previousContinues = false
-        for line in TextLines(bytes).lines {
+        for (number, raw) in lines {
+            let line = TextLines.Line(number: number, bytes: ArraySlice(raw.utf8))
             let content = line.bytes.trimmed
             if content.isEmpty {
                 inBlock = false

@@ -42,7 +42,12 @@ public struct RequirementsParser: LockfileParser {
         var state = State()
         state.active = [file]
         state.visited = [file]
-        parseFile(bytes, file: file, asConstraints: false, into: &state)
+        let lines: [(number: Int, text: String)]
+        switch PipText.decode(bytes) {
+        case .text(let text): lines = PipText.lines(text)
+        case .refused(let why): throw malformed(file, 0, "not read: \(why)")
+        }
+        parseFile(lines, file: file, asConstraints: false, into: &state)
         applyConstraints(&state)
         return LockfileResult(
             file: file, format: Self.format, dependencies: deduplicated(state.dependencies),
@@ -66,14 +71,17 @@ public struct RequirementsParser: LockfileParser {
 
     private static let maxIncludeDepth = 32
 
-    private func parseFile(_ bytes: [UInt8], file: String, asConstraints: Bool, into state: inout State) {
+    /// Reads one file's physical lines (`PipText`), as pip split them.
+    private func parseFile(
+        _ physical: [(number: Int, text: String)], file: String, asConstraints: Bool, into state: inout State
+    ) {
         defer {
             if !asConstraints {
-                PipCompileAnnotations.apply(PipCompileAnnotations.vias(in: bytes), to: &state.dependencies, file: file)
+                PipCompileAnnotations.apply(PipCompileAnnotations.vias(in: physical), to: &state.dependencies, file: file)
             }
         }
         let reportsUnpinned = !file.hasSuffix(".in")
-        for logical in Self.logicalLines(bytes) {
+        for logical in Self.logicalLines(physical) {
             let text = logical.bytes
             if text.isEmpty { continue }
             if text.first == UInt8(ascii: "-") {
@@ -179,8 +187,16 @@ public struct RequirementsParser: LockfileParser {
             state.problems.append(.init(.warning, file: file, line: line, "cannot read included file \(path)"))
             return
         }
+        let lines: [(number: Int, text: String)]
+        switch PipText.decode(bytes) {
+        case .text(let text): lines = PipText.lines(text)
+        case .refused(let why):
+            // pip reads this file; Sentinel cannot read it the same way, so it is not clean.
+            state.problems.append(.init(.error, file: path, line: 0, "not read: \(why)"))
+            return
+        }
         state.active.append(path)
-        parseFile(bytes, file: path, asConstraints: constraints, into: &state)
+        parseFile(lines, file: path, asConstraints: constraints, into: &state)
         state.active.removeLast()
     }
 

@@ -60,61 +60,64 @@ extension RequirementsParser {
         return (joined.hasPrefix("/") ? "/" : "") + parts.joined(separator: "/")
     }
 
-    /// Physical lines joined at trailing backslashes, comments removed, each numbered by its
-    /// first physical line. One pass over the bytes: these files can be long.
-    static func logicalLines(_ bytes: [UInt8]) -> [TextLines.Line] {
-        var storage: [UInt8] = []
-        storage.reserveCapacity(bytes.count)
-        var spans: [(number: Int, start: Int, end: Int)] = []
-        bytes.withUnsafeBufferPointer { b in
-            var lineStart = 0
-            var number = 1
-            var logicalStart = -1
-            var logicalNumber = 0
-            func finishPhysical(_ end: Int) {
-                // The content of [lineStart, end): comment stripped, continuation noted.
-                var e = end
-                var isCommentLine = true
-                var k = lineStart
-                while k < e {
-                    if b[k] == UInt8(ascii: "#") { break }
-                    if b[k] != 0x20, b[k] != 0x09 {
-                        isCommentLine = false
-                        break
-                    }
-                    k += 1
-                }
-                if k == e { isCommentLine = false }
-                let continues = !isCommentLine && e > lineStart && b[e - 1] == UInt8(ascii: "\\")
-                if continues { e -= 1 }
-                // pip's rule: `#` at the start or after whitespace begins a comment.
-                var previous: UInt8 = 0x20
-                var c = lineStart
-                while c < e {
-                    if b[c] == UInt8(ascii: "#"), previous == 0x20 || previous == 0x09 {
-                        e = c
-                        break
-                    }
-                    previous = b[c]
-                    c += 1
-                }
-                if logicalStart < 0 {
-                    logicalStart = storage.count
-                    logicalNumber = number
-                }
-                if e > lineStart { storage.append(contentsOf: UnsafeBufferPointer(rebasing: b[lineStart..<e])) }
-                if !continues {
-                    spans.append((logicalNumber, logicalStart, storage.count))
-                    logicalStart = -1
-                }
-            }
-            for line in TextLines.ranges(bytes) {
-                lineStart = line.range.lowerBound
-                number = line.number
-                finishPhysical(line.range.upperBound)
-            }
-            if logicalStart >= 0 { spans.append((logicalNumber, logicalStart, storage.count)) }
+    /// pip's `join_lines` and `ignore_comments`: a line ending in `\\` (and not a comment) is
+    /// joined to the next before comments are cut, so a comment on a continued line swallows
+    /// the line after it; each logical line keeps the number of its first physical line.
+    static func logicalLines(_ lines: [(number: Int, text: String)]) -> [TextLines.Line] {
+        var result: [TextLines.Line] = []
+        // The continued line being built, appended to in place: long chains stay linear.
+        var pendingNumber: Int?
+        var pending = ""
+        func emit(_ number: Int, _ text: String) {
+            let content = strippedComment(text)
+            if !content.isEmpty { result.append(TextLines.Line(number: number, bytes: ArraySlice(content.utf8))) }
         }
-        return spans.map { TextLines.Line(number: $0.number, bytes: storage[$0.start..<$0.end].trimmed) }
+        for (number, line) in lines {
+            let isComment = startsComment(line)
+            if line.unicodeScalars.last != "\\" || isComment {
+                let text = isComment ? " " + line : line
+                if let started = pendingNumber {
+                    pending += text
+                    emit(started, pending)
+                    pendingNumber = nil
+                    pending = ""
+                } else {
+                    emit(number, text)
+                }
+            } else {
+                if pendingNumber == nil { pendingNumber = number }
+                pending.unicodeScalars.append(contentsOf: line.unicodeScalars.trimming { $0 == "\\" })
+            }
+        }
+        if let started = pendingNumber { emit(started, pending) }
+        return result
+    }
+
+    /// `COMMENT_RE.match`: the line is a comment once leading whitespace is skipped.
+    private static func startsComment(_ line: String) -> Bool {
+        line.unicodeScalars.first(where: { !PipText.isSpace($0) }) == "#"
+    }
+
+    /// `COMMENT_RE.sub("", line).strip()`: cut at the first `#` that starts the line or follows
+    /// whitespace, then strip Unicode whitespace.
+    private static func strippedComment(_ line: String) -> String {
+        var kept = String.UnicodeScalarView()
+        var previousIsSpace = true
+        for scalar in line.unicodeScalars {
+            if scalar == "#", previousIsSpace { break }
+            previousIsSpace = PipText.isSpace(scalar)
+            kept.append(scalar)
+        }
+        return String(kept.trimming(PipText.isSpace))
+    }
+}
+
+extension String.UnicodeScalarView {
+    /// Without the leading and trailing scalars that match `drop`.
+    fileprivate func trimming(_ drop: (Unicode.Scalar) -> Bool) -> String.UnicodeScalarView {
+        guard let first = firstIndex(where: { !drop($0) }), let last = lastIndex(where: { !drop($0) }) else {
+            return String.UnicodeScalarView()
+        }
+        return String.UnicodeScalarView(self[first...last])
     }
 }

@@ -31,6 +31,23 @@ struct TextLines {
         return result
     }
 
+    /// Lines ended by `\n` alone, BOM dropped, for formats whose tool reads a lone `\r` as part
+    /// of a line (go.mod: space between tokens; go.sum: a field separator). Splitting there too
+    /// would show Sentinel lines the tool never sees.
+    static func lineFeedLines(_ bytes: [UInt8]) -> [Line] {
+        let body = droppingBOM(bytes)
+        var lines: [Line] = []
+        var start = body.startIndex
+        var number = 1
+        for index in body.indices where body[index] == 0x0A {
+            lines.append(Line(number: number, bytes: body[start..<index]))
+            number += 1
+            start = index + 1
+        }
+        if start < body.endIndex { lines.append(Line(number: number, bytes: body[start...])) }
+        return lines
+    }
+
     static func droppingBOM(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { return bytes[3...] }
         return bytes[...]
