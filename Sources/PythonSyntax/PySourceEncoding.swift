@@ -19,6 +19,9 @@ enum PySourceEncoding {
         func fail(_ message: String, line: Int = 1) -> PythonSyntaxError {
             PythonSyntaxError(.invalidCharacter, file: fileName, line: line, column: 1, message: message)
         }
+        func unsupported(_ message: String) -> PythonSyntaxError {
+            PythonSyntaxError(.unsupportedEncoding, file: fileName, line: 1, column: 1, message: message)
+        }
         guard let name = cookie(b, from: start), !isUTF8(name) else {
             return String(validating: b, as: UTF8.self) != nil ? .asIs : .invalidUTF8(lines: invalidLines(b))
         }
@@ -28,12 +31,20 @@ enum PySourceEncoding {
         if key.hasPrefix("utf_16") || key.hasPrefix("utf16") || key.hasPrefix("utf_32") || key.hasPrefix("utf32") {
             throw fail("encoding problem: \(name) is not ASCII-compatible")
         }
-        guard let encoding = codecs[key] else {
-            // A name Python may know (mac-roman, cp866...) but this table does not: text that is UTF-8
-            // anyway (ASCII, in practice) reads the same; anything else is refused rather than guessed.
-            guard String(validating: b, as: UTF8.self) != nil else {
-                throw fail("unknown or unsupported encoding: \(name)")
+        if let decoder = PyEscapeCodecs.decoder(named: key) {
+            // Plain ASCII reads differently: decode as CPython does, or refuse (never lex it as is).
+            do throws(PyEscapeCodecs.Failure) {
+                return .transcoded(try decoder(b))
+            } catch .malformed(let why), .unsupported(let why) {
+                throw unsupported("source declared \(name) does not decode here: \(why)")
             }
+        }
+        guard let encoding = codecs[key] else {
+            // A name Python knows (mac-roman, cp866...) but this table does not: pure ASCII reads the
+            // same in an ASCII-transparent codec; anything else is refused rather than guessed.
+            guard !b.contains(where: { $0 >= 0x80 }),
+                asciiTransparent.contains(key) || asciiTransparent.contains(key.replacingOccurrences(of: ".", with: "_"))
+            else { throw unsupported("unknown or unsupported encoding: \(name)") }
             return .asIs
         }
         if encoding == .utf8 || (!b.contains(where: { $0 >= 0x80 }) && encoding != .iso2022JP) {

@@ -37,6 +37,9 @@ public struct PythonSyntaxError: Error, Sendable, Hashable, CustomStringConverti
         public static let python2Syntax = Code(rawValue: "python2-syntax")
         /// Nesting deeper than ``PythonParser/maximumNestingDepth``.
         public static let nestingTooDeep = Code(rawValue: "nesting-too-deep")
+        /// A declared source encoding this parser cannot decode as CPython would (an unknown codec,
+        /// `\N{...}` under `unicode_escape`...): Python may run code that is not what the bytes show.
+        public static let unsupportedEncoding = Code(rawValue: "unsupported-encoding")
     }
 
     /// The kind of problem.

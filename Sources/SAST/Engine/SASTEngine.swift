@@ -170,7 +170,8 @@ public struct SASTEngine: Sendable {
             // Already on a large-stack thread: parse here rather than on yet another thread.
             module = try PythonParser.parseOnCurrentThread(bytes: text.bytes, fileName: file, pattern: false)
         } catch let error as PythonSyntaxError {
-            return FileScanResult(findings: [], parseError: "\(error.description) (file skipped)")
+            let bound = ParserBoundFinding.finding(for: error).map { [$0] } ?? []
+            return FileScanResult(findings: bound, parseError: "\(error.description) (file skipped)")
         } catch {
             return FileScanResult(findings: [], parseError: "\(file): cannot parse: \(error) (file skipped)")
         }

@@ -45,8 +45,10 @@ public struct NativeSASTScanner: Adapters.Scanner {
         let directories = builtInDirectories + context.ruleDirectories
         let files = target.files(withExtensions: ["py", "pyw"])
         let unread = Mutex<[SkippedFile]>([])
+        let hidden = Mutex<[String: Finding]>([:])
         let progress = Atomic<Int>(0)
         let name = name
+        // Decoded as its coding cookie says, as CPython reads it; a file that hides code that way is a finding.
         let read: @Sendable (String) -> String? = { file in
             guard let data = try? target.read(file) else {
                 unread.withLock { list in
@@ -54,7 +56,9 @@ public struct NativeSASTScanner: Adapters.Scanner {
                 }
                 return nil
             }
-            return String(decoding: data, as: UTF8.self)
+            let (text, finding) = SourceEncodingCheck.read([UInt8](data), file: file)
+            if let finding { hidden.withLock { $0[file] = finding } }
+            return text
         }
         // One project: summaries of each module's functions follow flows into the modules that
         // import it. Its imports are noted while the rules may still be compiling.
@@ -73,7 +77,9 @@ public struct NativeSASTScanner: Adapters.Scanner {
             })
         var findings: [Finding] = []
         var notices: [Notice] = []
+        let evasions = hidden.withLock { $0 }
         for index in files.indices {
+            if let evasion = evasions[files[index]] { findings.append(evasion) }
             guard let result = collected[index] else { continue }
             findings += result.findings
             if let error = result.parseError {
@@ -81,11 +87,18 @@ public struct NativeSASTScanner: Adapters.Scanner {
             }
         }
         var output = ScannerOutput(
-            findings: findings, rules: rules.descriptors,
+            findings: findings, rules: rules.descriptors + Self.ownDescriptors(of: findings),
             tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
         output.skippedFiles = unread.withLock { $0 }
         output.equivalence = rules.equivalence
         return output
+    }
+
+    /// The rules of the findings the scanner makes itself (not from a rule file).
+    private static func ownDescriptors(of findings: [Finding]) -> [RuleDescriptor] {
+        [SourceEncodingCheck.descriptor, ParserBoundFinding.descriptor].filter { rule in
+            findings.contains { $0.ruleId == rule.id }
+        }
     }
 
     /// The Bandit/Semgrep mapping of the rules this scanner would load; nil when they do not load.
