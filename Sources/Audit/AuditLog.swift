@@ -44,16 +44,21 @@ public struct AuditEntry: Sendable, Hashable, Codable {
 public struct AuditLog: Sendable {
     /// The log file.
     public let path: String
-    /// Strings replaced by `<redacted>` wherever they would appear in an entry (tokens, keys).
-    public var secrets: [String]
+    /// Replaces every secret it knows by `<redacted>` wherever it would appear in an entry.
+    public var redactor: Redactor
 
     /// The `prev` of the first line.
     public static let genesis = String(repeating: "0", count: 64)
 
-    /// A log at `path`; `secrets` are never written.
+    /// A log at `path`; `secrets` (and well-known token shapes) are never written.
     public init(path: String, secrets: [String] = []) {
+        self.init(path: path, redactor: Redactor(secrets: secrets))
+    }
+
+    /// A log at `path` that writes every line through `redactor`.
+    public init(path: String, redactor: Redactor) {
         self.path = path
-        self.secrets = secrets.filter { !$0.isEmpty }
+        self.redactor = redactor
     }
 
     /// Appends `entry` at `date` and returns the line written (without its newline).
@@ -76,7 +81,7 @@ public struct AuditLog: Sendable {
             sequence = number + 1
             previous = SHA256.hex(Array(last.utf8))
         }
-        let line = redact(try Self.encode(entry, sequence: sequence, previous: previous, date: date))
+        let line = redactor.redact(try Self.encode(entry, sequence: sequence, previous: previous, date: date))
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
         if let failure = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
@@ -86,10 +91,6 @@ public struct AuditLog: Sendable {
         // Still under the lock: the anchor always names the line just written.
         try AuditHead(sequence: sequence, hash: SHA256.hex(Array(line.utf8))).write(anchorOf: path)
         return line
-    }
-
-    private func redact(_ line: String) -> String {
-        secrets.reduce(line) { $0.replacingOccurrences(of: $1, with: "<redacted>") }
     }
 
     static func encode(_ entry: AuditEntry, sequence: Int, previous: String, date: Date) throws -> String {

@@ -18,7 +18,16 @@ enum Console {
 
     static func write(_ fd: Int32, _ text: String) {
         // A closed terminal or pipe is not worth failing over: the error is dropped.
-        Array(text.utf8).withUnsafeBytes { _ = writeAll(fd, $0) }
+        Array(redactor.withLock { $0 }.redact(text).utf8).withUnsafeBytes { _ = writeAll(fd, $0) }
+    }
+
+    /// What stdout and stderr never show: built once from the environment's credentials, and
+    /// widened by a command that learns of more (the policy's `github.tokenEnv`).
+    private static let redactor = Mutex(Redactor.process)
+
+    /// From now on, stdout and stderr also hide what `more` hides.
+    static func redact(_ more: Redactor) {
+        redactor.withLock { $0 = Redactor(secrets: $0.secrets + more.secrets, shapes: $0.shapes || more.shapes) }
     }
 
     private static let noticesShown = Mutex<Set<String>>([])

@@ -75,10 +75,14 @@ struct HealCommand: ParsableCommand {
             Console.error("sentinel: warning: \(OutputPlacement.insideWarning(option: "--out", path: output.path, tree: tree))")
         }
         let autonomyPolicy = try loadPolicy()
+        let controller = AutonomyController(state: .current, environment: ProcessInfo.processInfo.environment)
+        // One redactor for everything this heal writes, sends or prints (the signal is hostile text).
+        let redactor = controller.redactor(policy: autonomyPolicy)
+        Console.redact(redactor)
         if (requested ?? autonomyPolicy.level) > .observer { _ = try GitRepository(containing: repo) }
         let signals = try SignalReader.read(path: signal, finding: finding)
         let sandboxProfile = try OptionValue.naming("--profile") { try ProfileStore.standard().resolve(profile) }
-        let memory = try HealMemory(state: StateDirectory.current)
+        let memory = try HealMemory(state: StateDirectory.current, redactor: redactor)
         let request = HealRequest(
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,
             actors: try HealActors.standard(environment: ProcessInfo.processInfo.environment),
@@ -88,17 +92,18 @@ struct HealCommand: ParsableCommand {
         let outcome = try loop.run(request)
         progress.clear()
         let evidence = Evidence(outcome: outcome, request: request)
-        if let output { try HealOutput.write(to: output, patch: outcome.candidate?.patch, evidence: evidence) }
+        if let output, !(try HealOutput.write(to: output, patch: outcome.candidate?.patch, evidence: evidence, redactor: redactor)) {
+            Console.error("sentinel: warning: \(output.path)/patch.diff not written: the patch contains the value of a credential")
+        }
         var autonomy: AutonomyOutcome?
         if let candidate = outcome.candidate {
             let rate = try memory.successRate(of: candidate.actor)
-            let controller = AutonomyController(state: .current, environment: ProcessInfo.processInfo.environment)
             autonomy = try controller.act(
                 AutonomyRequest(
                     candidate: candidate, repository: repo, requested: requested, policy: autonomyPolicy,
                     ruleCWEs: ruleCWEs(candidate.signal.ruleId),
                     actorSuccessRate: rate.total > 0 ? Double(rate.verified) / Double(rate.total) : nil,
-                    evidenceSHA256: SHA256.hex(Array(try evidence.json()))))
+                    evidenceSHA256: SHA256.hex(Array(try HealOutput.evidenceJSON(evidence, redactor: redactor)))))
         }
         if format == "json" {
             Console.write(1, try Self.json(evidence: evidence, autonomy: autonomy) + "\n")

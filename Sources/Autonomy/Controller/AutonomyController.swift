@@ -89,11 +89,15 @@ public struct AutonomyController: Sendable {
         self.failpoint = failpoint
     }
 
+    /// The one redactor for everything this controller writes or sends: the environment's
+    /// credentials, `GITHUB_TOKEN`, `SENTINEL_LLM_KEY` and the variable the policy names.
+    public func redactor(policy: Policy) -> Redactor {
+        Redactor(environment: environment, naming: ["GITHUB_TOKEN", "SENTINEL_LLM_KEY"] + [policy.github?.tokenEnv].compactMap { $0 })
+    }
+
     /// The audit log (`$SENTINEL_HOME/audit.jsonl`), with every token this process knows redacted.
     public func auditLog(policy: Policy) -> AuditLog {
-        var names = ["GITHUB_TOKEN", "SENTINEL_LLM_KEY"]
-        if let github = policy.github { names.append(github.tokenEnv) }
-        return AuditLog(path: state.file("audit.jsonl"), secrets: names.compactMap { environment[$0] }.filter { $0.count >= 8 })
+        AuditLog(path: state.file("audit.jsonl"), redactor: redactor(policy: policy))
     }
 
     /// The GitHub target when the policy names a repository and the token's variable is set.
@@ -198,6 +202,13 @@ public struct AutonomyController: Sendable {
                 to: .observer, rule: "not-a-repository",
                 reason: "\(request.repository) is not a git repository: nothing can be proposed or applied")
         }
+        let redactor = self.redactor(policy: policy)
+        if decision.level > .observer, redactor.finds(in: candidate.patch) {
+            // Redacting the patch would break it; proposing it would publish the credential.
+            decision.lower(
+                to: .observer, rule: "secret-in-patch",
+                reason: "the patch contains the value of a credential: it is neither proposed nor applied")
+        }
         let id = String(SHA256.hex(root + "\n" + candidate.signal.fingerprint + "\n" + candidate.patch).prefix(12))
         // One connection for the whole decision; Observer never opens the queue.
         let queue = decision.level > .observer ? try store() : nil
@@ -243,7 +254,7 @@ public struct AutonomyController: Sendable {
         if decision.level >= .proposer, let repository, let queue {
             let queued = try propose(
                 candidate, id: id, decision: decision, repository: repository, policy: policy, inputs: inputs, audit: audit,
-                queue: queue)
+                queue: queue, redactor: redactor)
             outcome.proposal = queued
             outcome.action = "proposed"
             if decision.level == .actor, queued.status == .pending {
@@ -269,7 +280,8 @@ public struct AutonomyController: Sendable {
             candidate, outcome.decision, repository: root, action: outcome.action, proposal: outcome.proposal,
             applied: outcome.applied)
         let notifier = Notifier(
-            file: policy.notifyFile.map { $0.hasPrefix("/") ? $0 : state.file($0) }, webhook: policy.webhook, send: send)
+            file: policy.notifyFile.map { $0.hasPrefix("/") ? $0 : state.file($0) }, webhook: policy.webhook, send: send,
+            redactor: redactor)
         outcome.warnings += notifier.deliver(outcome.notification)
         return outcome
     }
@@ -279,7 +291,7 @@ public struct AutonomyController: Sendable {
 
     private func propose(
         _ candidate: Candidate, id: String, decision: Decision, repository: GitRepository, policy: Policy,
-        inputs: [String: String], audit: AuditLog, queue: AutonomyStore
+        inputs: [String: String], audit: AuditLog, queue: AutonomyStore, redactor: Redactor
     ) throws -> QueuedProposal {
         guard let head = try repository.commit("HEAD") else {
             throw SentinelError(.invalidInput, "\(repository.root): the repository has no commit to propose a change on")
@@ -298,7 +310,8 @@ public struct AutonomyController: Sendable {
             decision: decision, patchSHA256: patchHash)
         document.decision = decision
         let directory = try ProposalWriter.write(
-            document, patch: candidate.patch, body: PullRequestText.body(for: candidate, document: document), state: state)
+            document, patch: candidate.patch, body: PullRequestText.body(for: candidate, document: document), state: state,
+            redactor: redactor)
         let queued = try queue.enqueue(
             QueuedProposal(
                 id: id, repository: repository.root, status: .pending, created: created, decided: nil, reason: nil,

@@ -23,7 +23,10 @@ struct GitHubClient {
         ]
         if request.body != nil { headers["Content-Type"] = "application/json" }
         let http = HTTPRequest(
-            url: config.baseURL + request.path, method: request.method, headers: headers, body: Array((request.body ?? "").utf8),
+            url: config.baseURL + request.path, method: request.method, headers: headers,
+            // The body's prose (PR.md, the commit message) was redacted when the proposal was
+            // written; here only the token itself, never shapes (blobs are base64 file content).
+            body: Redactor(secrets: [config.token], shapes: false).redact(Array((request.body ?? "").utf8)),
             timeout: 120, connectTimeout: 20, maxBytes: 8 << 20)
         do {
             let (response, body) = try send(http)

@@ -69,15 +69,19 @@ public struct Notifier: Sendable {
     public var webhook: String?
     /// How requests are sent (tests substitute a loopback server's client).
     public var send: @Sendable (HTTPRequest) throws -> (HTTPResponse, [UInt8])
+    /// What every line written and every body posted goes through (a signal's text may quote a secret).
+    public var redactor: Redactor
 
     /// A notifier; see the properties.
     public init(
         file: String?, webhook: String?,
-        send: @escaping @Sendable (HTTPRequest) throws -> (HTTPResponse, [UInt8]) = HTTPClient.send
+        send: @escaping @Sendable (HTTPRequest) throws -> (HTTPResponse, [UInt8]) = HTTPClient.send,
+        redactor: Redactor = Redactor()
     ) {
         self.file = file
         self.webhook = webhook
         self.send = send
+        self.redactor = redactor
     }
 
     /// The notification as one line of JSON.
@@ -90,7 +94,8 @@ public struct Notifier: Sendable {
     /// Delivers `notification`; returns one warning per channel that failed.
     public func deliver(_ notification: Notification) -> [String] {
         guard file != nil || webhook != nil else { return [] }
-        guard let body = try? Self.json(notification) else { return ["notification: cannot encode"] }
+        guard let encoded = try? Self.json(notification) else { return ["notification: cannot encode"] }
+        let body = redactor.redact(encoded)
         var warnings: [String] = []
         if let file {
             if let failure = Self.append(body + [0x0A], to: file) { warnings.append("notification file \(file): \(failure)") }
@@ -105,7 +110,7 @@ public struct Notifier: Sendable {
                     warnings.append("webhook: HTTP \(response.status)")
                 }
             } catch {
-                warnings.append("webhook: \(error)")
+                warnings.append(redactor.redact("webhook: \(error)"))
             }
         }
         return warnings

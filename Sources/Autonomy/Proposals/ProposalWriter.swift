@@ -12,17 +12,24 @@ public enum ProposalWriter {
     /// Writes `document` with `patch` and `body`; returns the directory. An existing directory
     /// of the same id (the same change proposed again) is kept as it is. Written through the
     /// CLI's one output primitive: made beside the final name and renamed into place without
-    /// following anything planted there.
+    /// following anything planted there. `PR.md` and `proposal.json` (the pull request's body,
+    /// title and commit message) go through `redactor`; the patch cannot (it would no longer
+    /// apply, nor match its hash), so a patch holding a secret is refused (`.invalidInput`).
     @discardableResult
-    public static func write(_ document: ProposalDocument, patch: String, body: String, state: StateDirectory) throws -> String {
+    public static func write(
+        _ document: ProposalDocument, patch: String, body: String, state: StateDirectory, redactor: Redactor
+    ) throws -> String {
+        guard !redactor.finds(in: patch) else {
+            throw SentinelError(.invalidInput, "proposal \(document.id): the patch contains the value of a credential; not written")
+        }
         let root = root(state)
         try PrivateDirectory.create(root)
         let final = root + "/" + document.id
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let json = try encoder.encode(document) + Data("\n".utf8)
+        let json = redactor.redact(try encoder.encode(document) + Data("\n".utf8))
         try PreparedOutputDirectory(path: final, existing: .keep).write(
-            [("patch.diff", Data(patch.utf8)), ("PR.md", Data(body.utf8)), ("proposal.json", json)],
+            [("patch.diff", Data(patch.utf8)), ("PR.md", Data(redactor.redact(body).utf8)), ("proposal.json", json)],
             mode: 0o700, fileMode: 0o600)
         return final
     }

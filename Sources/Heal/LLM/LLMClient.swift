@@ -97,7 +97,10 @@ public final class LLMClient: Sendable {
         if let key = configuration.key { headers["Authorization"] = "Bearer \(key.value)" }
         return HTTPRequest(
             url: configuration.endpoint, method: "POST", headers: headers,
-            body: ChatCompletionJSON.body(model: configuration.model, messages: messages, temperature: configuration.temperature),
+            // The prompt quotes the signal and the sources (hostile text): the environment's
+            // credentials and the key are replaced; shapes are not (they are the code's own).
+            body: Redactor(secrets: Redactor.process.secrets + [configuration.key?.value].compactMap { $0 }, shapes: false).redact(
+                ChatCompletionJSON.body(model: configuration.model, messages: messages, temperature: configuration.temperature)),
             timeout: configuration.requestTimeout, connectTimeout: min(30, configuration.requestTimeout),
             maxBytes: configuration.maxResponseBytes)
     }

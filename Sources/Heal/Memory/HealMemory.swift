@@ -18,6 +18,9 @@ extension SentinelError.Code {
 public final class HealMemory: @unchecked Sendable {
     /// The database file.
     public let path: String
+    /// What the prose of a record (the signal's message, the description, the lesson) goes
+    /// through; the patch is kept as it is, for reuse (a patch holding a secret is never proposed).
+    public let redactor: Redactor
     private let database: Database
     private let lock = NSLock()
 
@@ -62,8 +65,9 @@ public final class HealMemory: @unchecked Sendable {
     /// Opens (creating) the memory at `path`. A file that is not a SQLite database, or fails
     /// SQLite's quick check, is `SentinelError(.invalidInput)` (exit 2): it is reported and left
     /// as it is, never silently reset.
-    public init(path: String) throws {
+    public init(path: String, redactor: Redactor = Redactor()) throws {
         self.path = path
+        self.redactor = redactor
         do {
             database = try Database(path: path)
             let check = try database.prepare("PRAGMA quick_check")
@@ -81,8 +85,8 @@ public final class HealMemory: @unchecked Sendable {
     }
 
     /// The memory of the state directory.
-    public convenience init(state: StateDirectory) throws {
-        try self.init(path: state.file("heal.sqlite"))
+    public convenience init(state: StateDirectory, redactor: Redactor = Redactor()) throws {
+        try self.init(path: state.file("heal.sqlite"), redactor: redactor)
     }
 
     private static func cause(_ message: String) -> String {
@@ -101,18 +105,18 @@ public final class HealMemory: @unchecked Sendable {
                 """)
             insert.bind(1, signal.fingerprint)
             insert.bind(2, signal.kind.rawValue)
-            insert.bind(3, signal.message)
+            insert.bind(3, redactor.redact(signal.message))
             insert.bind(4, signal.exceptionType)
             insert.bind(5, signal.topFrames.first)
             insert.bind(6, signal.ruleId)
             insert.bind(7, signal.dependency?.package.lowercased())
             insert.bind(8, attempt.actor.rawValue)
             insert.bind(9, attempt.strategy)
-            insert.bind(10, attempt.description)
+            insert.bind(10, redactor.redact(attempt.description))
             insert.bind(11, attempt.patchHash)
             insert.bind(12, attempt.patch)
             insert.bind(13, attempt.verdict.rawValue)
-            insert.bind(14, attempt.lesson?.summary)
+            insert.bind(14, attempt.lesson.map { redactor.redact($0.summary) })
             insert.bind(15, Self.timestamp(date))
             try insert.run()
             return database.lastInsertRowID

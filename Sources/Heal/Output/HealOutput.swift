@@ -16,16 +16,35 @@ public enum HealOutput {
         try PreparedOutputDirectory(path: path, existing: .replaceIfOnly(files), refusingLinksInside: trees)
     }
 
-    /// Writes `evidence` (and `patch` when not nil) to the prepared directory.
-    public static func write(to output: PreparedOutputDirectory, patch: String?, evidence: Evidence) throws {
+    /// `evidence` as written: its JSON through `redactor` (a signal's text may quote a secret).
+    /// Hash this, not `evidence.json()`: what is recorded is what was written.
+    public static func evidenceJSON(_ evidence: Evidence, redactor: Redactor = Redactor()) throws -> Data {
+        redactor.redact(try evidence.json())
+    }
+
+    /// Whether `patch` can be written: redacting it would break it, so a patch holding a value
+    /// `redactor` knows is withheld (`evidence.json` says so through the caller's warning).
+    public static func canWrite(patch: String, redactor: Redactor) -> Bool { !redactor.finds(in: patch) }
+
+    /// Writes `evidence` (redacted) and `patch` when not nil and free of secrets to the prepared
+    /// directory; returns false when the patch was withheld.
+    @discardableResult
+    public static func write(
+        to output: PreparedOutputDirectory, patch: String?, evidence: Evidence, redactor: Redactor = Redactor()
+    ) throws -> Bool {
         var files: [(name: String, data: Data)] = []
-        if let patch { files.append(("patch.diff", Data(patch.utf8))) }
-        files.append(("evidence.json", try evidence.json() + Data("\n".utf8)))
+        let withheld = patch.map { !canWrite(patch: $0, redactor: redactor) } ?? false
+        if let patch, !withheld { files.append(("patch.diff", Data(patch.utf8))) }
+        files.append(("evidence.json", try evidenceJSON(evidence, redactor: redactor) + Data("\n".utf8)))
         try output.write(files)
+        return !withheld
     }
 
     /// Prepares `directory` and writes to it.
-    public static func write(to directory: String, patch: String?, evidence: Evidence) throws {
-        try write(to: prepare(directory), patch: patch, evidence: evidence)
+    @discardableResult
+    public static func write(to directory: String, patch: String?, evidence: Evidence, redactor: Redactor = Redactor()) throws
+        -> Bool
+    {
+        try write(to: prepare(directory), patch: patch, evidence: evidence, redactor: redactor)
     }
 }

@@ -1,0 +1,87 @@
+import Foundation
+
+/// THE redactor (DESIGN §5b): every value that leaves the process (files written, HTTP bodies,
+/// stdout and stderr) goes through one, so a credential quoted by attacker-controlled text (a
+/// heal signal, a server's answer) is replaced by `<redacted>` wherever it would appear. It knows
+/// the values of the environment's credential-looking variables, of every variable the operator
+/// or the policy names (`github.tokenEnv`), and well-known token shapes (`TokenShape`). Values
+/// shorter than `minimumLength` are never redacted: replacing `true` or `8080` everywhere would
+/// mangle output without protecting anything.
+public struct Redactor: Sendable, Hashable {
+    /// What a secret is replaced by.
+    public static let replacement = "<redacted>"
+    /// Shorter values are not treated as secrets.
+    public static let minimumLength = 8
+
+    /// The process's own: its environment's credential-looking variables, read once.
+    public static let process = Redactor(environment: ProcessInfo.processInfo.environment)
+
+    /// The values replaced, longest first (so a secret that contains another is replaced whole).
+    public let secrets: [String]
+    /// Whether well-known token shapes are replaced too.
+    public let shapes: Bool
+
+    /// A redactor for `secrets` (short and empty values dropped) and, when `shapes`, token shapes.
+    public init(secrets: [String] = [], shapes: Bool = true) {
+        let kept = Set(secrets.filter { $0.count >= Self.minimumLength })
+        self.secrets = kept.sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 }
+        self.shapes = shapes
+    }
+
+    /// A redactor for the values of `environment`'s credential-looking variables (`isSecretName`)
+    /// and of the variables `names` (whatever they are called).
+    public init(environment: [String: String], naming names: [String] = [], shapes: Bool = true) {
+        let named = Set(names)
+        self.init(
+            secrets: environment.compactMap { named.contains($0.key) || Self.isSecretName($0.key) ? $0.value : nil },
+            shapes: shapes)
+    }
+
+    /// Whether a variable called `name` holds a credential by convention: `*TOKEN*`, `*SECRET*`,
+    /// `*PASSWORD*`/`*PASSWD*`/`*PASSPHRASE*`, `*CREDENTIAL*`, `*_KEY`, `*_KEY_*`, `*APIKEY*`.
+    public static func isSecretName(_ name: String) -> Bool {
+        let upper = name.uppercased()
+        let words = ["TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "APIKEY", "_KEY_", "PRIVATE_KEY"]
+        return words.contains { upper.contains($0) } || upper.hasSuffix("_KEY") || upper == "KEY"
+    }
+
+    /// Whether `text` holds a secret this redactor would replace.
+    public func finds(in text: String) -> Bool {
+        secrets.contains { text.contains($0) } || (shapes && !TokenShape.ranges(in: Array(text.utf8)).isEmpty)
+    }
+
+    /// `text` with every secret replaced by `<redacted>`.
+    public func redact(_ text: String) -> String {
+        guard !secrets.isEmpty || shapes else { return text }
+        var result = secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.replacement) }
+        if shapes {
+            let bytes = Array(result.utf8)
+            let ranges = TokenShape.ranges(in: bytes)
+            if !ranges.isEmpty { result = String(decoding: Self.replacing(ranges, in: bytes), as: UTF8.self) }
+        }
+        return result
+    }
+
+    /// `bytes` (UTF-8 text) with every secret replaced; unchanged bytes when there is none.
+    public func redact(_ bytes: [UInt8]) -> [UInt8] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard finds(in: text) else { return bytes }
+        return Array(redact(text).utf8)
+    }
+
+    /// `data` (UTF-8 text) with every secret replaced.
+    public func redact(_ data: Data) -> Data { Data(redact(Array(data))) }
+
+    private static func replacing(_ ranges: [Range<Int>], in bytes: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var cursor = 0
+        for range in ranges {
+            result += bytes[cursor..<range.lowerBound]
+            result += Array(replacement.utf8)
+            cursor = range.upperBound
+        }
+        result += bytes[cursor...]
+        return result
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Support
+import Testing
+
+/// The one redactor: which variables count as credentials, what is replaced, what is left alone.
+@Suite("redactor")
+struct RedactorTests {
+    @Test(
+        "credential-looking names count, others do not",
+        arguments: [
+            ("GITHUB_TOKEN", true), ("SENTINEL_LLM_KEY", true), ("AWS_SECRET_ACCESS_KEY", true), ("DB_PASSWORD", true),
+            ("NPM_CONFIG_AUTH_TOKEN", true), ("SSH_KEY_FILE_CONTENT", true), ("PATH", false), ("HOME", false),
+            ("GRPC_DEFAULT_SSL_ROOTS_FILE_PATH", false), ("KEYBOARD_LAYOUT", false),
+        ])
+    func names(name: String, secret: Bool) {
+        #expect(Redactor.isSecretName(name) == secret)
+    }
+
+    @Test("values of the environment's credentials and of the named variables are replaced; the rest is kept")
+    func environmentValues() {
+        let environment = [
+            "GITHUB_TOKEN": "token-value-0123", "DEPLOY_BOT": "deploy-value-4567", "HOME": "/root/home-dir",
+            "SHORT_TOKEN": "abc",
+        ]
+        let redactor = Redactor(environment: environment, naming: ["DEPLOY_BOT"])
+        let text = "a token-value-0123 b deploy-value-4567 c /root/home-dir abc"
+        #expect(redactor.redact(text) == "a <redacted> b <redacted> c /root/home-dir abc")
+        #expect(redactor.finds(in: text))
+        #expect(!redactor.finds(in: "nothing here"))
+        #expect(Redactor(environment: environment).redact(text).contains("deploy-value-4567"))
+        #expect(redactor.redact(Array("x token-value-0123".utf8)) == Array("x <redacted>".utf8))
+    }
+
+    @Test("a secret containing another is replaced whole")
+    func longestFirst() {
+        let redactor = Redactor(secrets: ["secret-value", "secret-value-longer"])
+        #expect(redactor.redact("[secret-value-longer]") == "[<redacted>]")
+    }
+
+    @Test(
+        "well-known token shapes are replaced without any variable naming them",
+        arguments: [
+            "ghp_" + String(repeating: "a1B2", count: 9), "github_pat_" + String(repeating: "Ab_1", count: 6),
+            "xoxb-1234567890-abcdefghij", "AKIA" + "Z7QM3XKD4HTVRN2P",
+        ])
+    func shapes(token: String) {
+        #expect(Redactor().redact("key=\(token);") == "key=<redacted>;")
+    }
+
+    @Test("near misses of the shapes are left alone", arguments: ["ghp_short", "AKIA…(redacted, 20 chars)", "xoxb-short"])
+    func nearMisses(text: String) {
+        #expect(Redactor().redact(text) == text)
+    }
+
+    @Test("a long run of token prefixes is redacted in one linear pass")
+    func repeatedPrefixes() {
+        let text = String(repeating: "xoxb-", count: 200_000)
+        #expect(Redactor().redact(text).hasPrefix("<redacted>"))
+    }
+}
