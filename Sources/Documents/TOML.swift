@@ -16,14 +16,30 @@ final class TOMLTable {
     }
 
     let line: Int
-    var entries: [Entry] = []
+    private(set) var entries: [Entry] = []
+    /// Where each key is in `entries`: tables with many keys are looked up in constant time.
+    private var positions: [String: Int] = [:]
     /// Whether the table was made by a header or dotted key (may be extended) or inline (closed).
     var isInline = false
 
     init(line: Int) { self.line = line }
 
     subscript(key: String) -> TOMLValue? {
-        entries.first { $0.key == key }?.value
+        position(of: key).map { entries[$0].value }
+    }
+
+    /// The index of `key` in `entries`.
+    func position(of key: String) -> Int? { positions[key] }
+
+    /// Adds an entry whose key is not there yet.
+    func append(_ entry: Entry) {
+        positions[entry.key] = entries.count
+        entries.append(entry)
+    }
+
+    /// Replaces the value at `position`.
+    func setValue(_ value: TOMLValue, at position: Int) {
+        entries[position].value = value
     }
 
     func string(_ key: String) -> String? {
@@ -137,6 +153,10 @@ struct PositionedTOML {
         let file: String
         var i = 0
         var line = 1
+        /// How far `column()` has looked, and the start of the line there: `i` only moves
+        /// forward, so finding line starts stays linear however many keys a line holds.
+        var scannedTo = 0
+        var lineStart = 0
 
         init(bytes: [UInt8], file: String) {
             self.bytes = bytes
@@ -144,6 +164,15 @@ struct PositionedTOML {
         }
 
         func fail(_ what: String) -> Error { malformed(file, line, what) }
+
+        /// The 1-based byte column of `i`.
+        mutating func column() -> Int {
+            while scannedTo < i {
+                if bytes[scannedTo] == 0x0A || bytes[scannedTo] == 0x0D { lineStart = scannedTo + 1 }
+                scannedTo += 1
+            }
+            return i - lineStart + 1
+        }
 
         var atEnd: Bool { i >= bytes.count }
         var current: UInt8 { bytes[i] }
@@ -198,6 +227,7 @@ struct PositionedTOML {
         mutating func document() throws -> TOMLTable {
             let root = TOMLTable(line: 1)
             var current = root
+            var currentDepth = 0
             var defined = Set<ObjectIdentifier>()
             while true {
                 skipSpaceAndNewlines()
@@ -221,9 +251,10 @@ struct PositionedTOML {
                     }
                     try endOfLine()
                     current = try open(path: path, in: root, isArray: isArray, line: headerLine, defined: &defined)
+                    currentDepth = path.count
                     continue
                 }
-                try keyValue(into: current, depth: 0)
+                try keyValue(into: current, depth: currentDepth)
                 try endOfLine()
             }
         }
@@ -236,7 +267,7 @@ struct PositionedTOML {
             var table = root
             for (index, key) in path.enumerated() {
                 let last = index == path.count - 1
-                let position = table.entries.firstIndex { $0.key == key }
+                let position = table.position(of: key)
                 if last {
                     if isArray {
                         let fresh = TOMLTable(line: headerLine)
@@ -247,11 +278,11 @@ struct PositionedTOML {
                             }
                             // Drop the entry's reference first so the append happens in place:
                             // otherwise every [[package]] copies all earlier ones.
-                            table.entries[position].value = .bare("")
+                            table.setValue(.bare(""), at: position)
                             list.append(fresh)
-                            table.entries[position].value = .tableArray(list)
+                            table.setValue(.tableArray(list), at: position)
                         } else {
-                            table.entries.append(.init(key: key, line: headerLine, value: .tableArray([fresh])))
+                            table.append(.init(key: key, line: headerLine, value: .tableArray([fresh])))
                         }
                         return fresh
                     }
@@ -267,7 +298,7 @@ struct PositionedTOML {
                     }
                     let fresh = TOMLTable(line: headerLine)
                     defined.insert(ObjectIdentifier(fresh))
-                    table.entries.append(.init(key: key, line: headerLine, value: .table(fresh)))
+                    table.append(.init(key: key, line: headerLine, value: .table(fresh)))
                     return fresh
                 }
                 if let position {
@@ -278,49 +309,53 @@ struct PositionedTOML {
                     }
                 } else {
                     let fresh = TOMLTable(line: headerLine)
-                    table.entries.append(.init(key: key, line: headerLine, value: .table(fresh)))
+                    table.append(.init(key: key, line: headerLine, value: .table(fresh)))
                     table = fresh
                 }
             }
             return table
         }
 
+        /// Reads `key = value` into `table`, which is `depth` tables below the root: each
+        /// segment of a dotted key is one table deeper, so the key's length counts towards
+        /// the bound as nesting does.
         mutating func keyValue(into table: TOMLTable, depth: Int) throws {
             let keyLine = line
-            var keyColumn = 1
-            // Keys start after indentation only, so the column is the distance to the line start.
-            while i - keyColumn >= 0, bytes[i - keyColumn] != 0x0A, bytes[i - keyColumn] != 0x0D { keyColumn += 1 }
+            let keyColumn = column()
             let path = try keyPath()
+            guard depth + path.count < PositionedTOML.maxDepth else { throw fail("TOML key nested too deeply") }
             skipBlank()
             guard i < bytes.count, bytes[i] == UInt8(ascii: "=") else {
                 throw fail("expected '=' after key '\(path.joined(separator: "."))'")
             }
             i += 1
             skipBlank()
-            let value = try self.value(depth: depth + 1)
+            let value = try self.value(depth: depth + path.count)
             var target = table
             for key in path.dropLast() {
-                if let position = target.entries.firstIndex(where: { $0.key == key }) {
+                if let position = target.position(of: key) {
                     guard case .table(let next) = target.entries[position].value, !next.isInline else {
                         throw malformed(file, keyLine, "'\(key)' is not a table")
                     }
                     target = next
                 } else {
                     let fresh = TOMLTable(line: keyLine)
-                    target.entries.append(.init(key: key, line: keyLine, value: .table(fresh)))
+                    target.append(.init(key: key, line: keyLine, value: .table(fresh)))
                     target = fresh
                 }
             }
             guard let last = path.last else { throw malformed(file, keyLine, "empty key") }
-            guard !target.entries.contains(where: { $0.key == last }) else {
+            guard target.position(of: last) == nil else {
                 throw malformed(file, keyLine, "duplicate key '\(path.joined(separator: "."))'")
             }
-            target.entries.append(.init(key: last, line: keyLine, column: keyColumn, value: value))
+            target.append(.init(key: last, line: keyLine, column: keyColumn, value: value))
         }
 
+        /// The segments of a (dotted) key; at most `maxDepth` of them, since each is a table.
         mutating func keyPath() throws -> [String] {
             var path: [String] = []
             while true {
+                guard path.count < PositionedTOML.maxDepth else { throw fail("TOML key nested too deeply") }
                 skipBlank()
                 guard i < bytes.count else { throw fail("expected a key") }
                 switch bytes[i] {
@@ -395,7 +430,7 @@ struct PositionedTOML {
                 while true {
                     // Newlines inside inline tables are not TOML 1.0, but 1.1 allows them; accept.
                     skipSpaceAndNewlines()
-                    try keyValue(into: table, depth: depth + 1)
+                    try keyValue(into: table, depth: depth)
                     skipSpaceAndNewlines()
                     guard i < bytes.count else { throw fail("unterminated inline table") }
                     if bytes[i] == UInt8(ascii: ",") {

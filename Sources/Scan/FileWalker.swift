@@ -24,6 +24,10 @@ public struct FileWalker: Sendable {
         ".tox", ".mypy_cache", ".pytest_cache", "site-packages", ".idea", ".vscode",
     ]
 
+    /// How many directories deep below a target the walk goes; deeper ones are reported
+    /// skipped. Real trees stay far shallower, and each level holds one descriptor open.
+    public static let maxDepth = 256
+
     /// `--max-file-size` when not given: 5 MiB.
     public static let defaultMaxFileBytes = 5 << 20
 
@@ -91,24 +95,67 @@ public struct FileWalker: Sendable {
         return selection
     }
 
-    private func walk(_ directory: String, relative: String, into selection: inout Selection) {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        walk(fd: fd, error: errno, relative: relative, into: &selection)
+    /// One directory on the walk's own stack: its open listing (the descriptor its
+    /// subdirectories are opened relative to) and the subdirectories still to visit.
+    private struct Level {
+        let handle: OpaquePointer
+        var subdirectories: [String]
+        /// How many bytes of the walk's path precede this directory's own name.
+        let parentLength: Int
     }
 
-    /// Lists the directory open as `fd` (which it closes) and walks its subdirectories, every
-    /// call relative to a directory descriptor: one path lookup per entry instead of one per
-    /// syscall per full path, and nothing the tree's owner swaps between the calls is followed.
-    /// `error`: the `errno` of the open that gave `fd`, when it failed.
-    private func walk(fd: Int32, error: Int32, relative: String, into selection: inout Selection) {
+    /// Walks `directory` depth first on an explicit stack, never recursing: depth is the tree
+    /// owner's to choose. One path buffer grows and shrinks with the stack, so a deep tree costs
+    /// memory linear in its depth; directories below `maxDepth` are reported, not walked.
+    private func walk(_ directory: String, relative: String, into selection: inout Selection) {
+        var path = Array(relative.utf8)
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard let first = enter(fd: fd, error: errno, path: path, parentLength: 0, into: &selection) else { return }
+        var levels = [first]
+        while !levels.isEmpty {
+            let top = levels.count - 1
+            guard let name = levels[top].subdirectories.popLast() else {
+                closedir(levels[top].handle)
+                path.removeLast(path.count - levels[top].parentLength)
+                levels.removeLast()
+                continue
+            }
+            let parentLength = path.count
+            if !path.isEmpty { path.append(UInt8(ascii: "/")) }
+            path.append(contentsOf: name.utf8)
+            if levels.count > FileWalker.maxDepth {
+                selection.skipped.append(
+                    SkippedFile(
+                        file: String(decoding: path, as: UTF8.self) + "/",
+                        reason: "nested deeper than \(FileWalker.maxDepth) directories (not walked)"))
+                path.removeLast(path.count - parentLength)
+                continue
+            }
+            let child = openat(dirfd(levels[top].handle), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if let level = enter(fd: child, error: errno, path: path, parentLength: parentLength, into: &selection) {
+                levels.append(level)
+            } else {
+                path.removeLast(path.count - parentLength)
+            }
+        }
+    }
+
+    /// Lists the directory open as `fd` (which it takes over), considers its files and returns
+    /// its subdirectories still to walk; nil, reported as skipped, when it cannot be listed.
+    /// Every call is relative to a directory descriptor: one path lookup per entry instead of
+    /// one per syscall per full path, and nothing the tree's owner swaps between the calls is
+    /// followed. `error`: the `errno` of the open that gave `fd`, when it failed.
+    private func enter(
+        fd: Int32, error: Int32, path: [UInt8], parentLength: Int, into selection: inout Selection
+    ) -> Level? {
+        let relative = String(decoding: path, as: UTF8.self)
         guard fd >= 0, let handle = fdopendir(fd) else {
             let reason = String(cString: strerror(fd >= 0 ? errno : error))
             if fd >= 0 { close(fd) }
             selection.skipped.append(
                 SkippedFile(file: relative.isEmpty ? "." : relative + "/", reason: "cannot list directory: \(reason)"))
-            return
+            return nil
         }
-        defer { closedir(handle) }
         let dfd = dirfd(handle)
         var entries: [(name: String, type: UInt8)] = []
         while let entry = readdir(handle) {
@@ -118,6 +165,7 @@ public struct FileWalker: Sendable {
             }
             if name != ".", name != ".." { entries.append((name, record.d_type)) }
         }
+        var subdirectories: [String] = []
         for (name, type) in entries {
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             var info = stat()
@@ -136,9 +184,7 @@ public struct FileWalker: Sendable {
             case Int32(DT_DIR):
                 if skippedDirectories.contains(name) { continue }
                 if exclude.contains(where: { $0.matches(relativePath) && $0.pattern.hasSuffix("/") }) { continue }
-                let child = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-                let error = errno
-                walk(fd: child, error: error, relative: relativePath, into: &selection)
+                subdirectories.append(name)
             case Int32(DT_REG):
                 if !include.isEmpty && !include.contains(where: { $0.matches(relativePath) }) { continue }
                 if exclude.contains(where: { $0.matches(relativePath) }) { continue }
@@ -148,6 +194,7 @@ public struct FileWalker: Sendable {
                 continue
             }
         }
+        return Level(handle: handle, subdirectories: subdirectories, parentLength: parentLength)
     }
 
     /// Adds a regular file (`name` in the directory open as `dfd`): selected, oversized, or

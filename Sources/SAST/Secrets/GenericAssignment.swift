@@ -8,6 +8,8 @@ enum GenericAssignment {
     ].map { Array($0.utf8) }
     static let assignmentBytes: [UInt8] = [UInt8(ascii: "="), UInt8(ascii: ":")]
     static let quoteBytes: [UInt8] = [UInt8(ascii: "\""), UInt8(ascii: "'")]
+    /// The longest value taken for a secret.
+    static let maxValueBytes = 200
     static let placeholders = [
         "${", "{{", "<", "%(", "xxx", "changeme", "change_me", "example", "dummy", "placeholder",
         "your_", "your-", "****", "redacted", "todo", "fixme", "secret", "password",
@@ -22,22 +24,31 @@ enum GenericAssignment {
         let lower = line.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
         var result: [Range<Int>] = []
         for keyword in keywords {
+            var identifierEnd = 0
             for start in ByteSearch.occurrences(of: keyword, in: lower[...]) {
                 let keywordEnd = start + keyword.count
-                if let value = valueAfter(keywordEnd: keywordEnd, in: lower), isSecretLike(line, value) {
-                    let absolute = (line.startIndex + value.lowerBound)..<(line.startIndex + value.upperBound)
-                    if !result.contains(where: { $0.overlaps(absolute) }) { result.append(absolute) }
+                // Occurrences come in order: one inside the identifier an earlier one measured
+                // (`tokentoken…`) ends where it ends, so no byte is read twice.
+                if keywordEnd >= identifierEnd { identifierEnd = endOfIdentifier(from: keywordEnd, in: lower) }
+                if let value = valueAfter(identifierEnd: identifierEnd, in: lower), isSecretLike(line, value) {
+                    result.append((line.startIndex + value.lowerBound)..<(line.startIndex + value.upperBound))
                 }
             }
         }
-        return result
+        return ByteRanges.disjoint(result)
     }
 
-    /// After the keyword: the rest of an identifier, an optional closing quote, `=`/`:`/`:=`/`=>`,
-    /// then a quoted literal. Returns the literal's content range (indices into `bytes`).
-    private static func valueAfter(keywordEnd: Int, in bytes: [UInt8]) -> Range<Int>? {
-        var index = keywordEnd
+    /// Where the identifier (word bytes and `-`) running from `index` ends.
+    private static func endOfIdentifier(from index: Int, in bytes: [UInt8]) -> Int {
+        var index = index
         while index < bytes.count, ByteSet.word.contains(bytes[index]) || bytes[index] == UInt8(ascii: "-") { index += 1 }
+        return index
+    }
+
+    /// After the keyword's identifier: an optional closing quote, `=`/`:`/`:=`/`=>`, then a
+    /// quoted literal. Returns the literal's content range (indices into `bytes`).
+    private static func valueAfter(identifierEnd: Int, in bytes: [UInt8]) -> Range<Int>? {
+        var index = identifierEnd
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") { index += 1 }
         while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
         guard index < bytes.count else { return nil }
@@ -57,13 +68,15 @@ enum GenericAssignment {
         }
         let quote = bytes[index]
         let start = index + 1
-        guard let end = bytes[start...].firstIndex(of: quote) else { return nil }
+        // A value longer than `maxValueBytes` is no secret: look no further for its end.
+        let window = bytes[start..<min(bytes.count, start + maxValueBytes + 1)]
+        guard let end = window.firstIndex(of: quote) else { return nil }
         return start..<end
     }
 
     private static func isSecretLike(_ line: ArraySlice<UInt8>, _ value: Range<Int>) -> Bool {
         let bytes = line[(line.startIndex + value.lowerBound)..<(line.startIndex + value.upperBound)]
-        guard bytes.count >= 8, bytes.count <= 200, !bytes.contains(UInt8(ascii: " ")) else { return false }
+        guard bytes.count >= 8, bytes.count <= maxValueBytes, !bytes.contains(UInt8(ascii: " ")) else { return false }
         let text = String(decoding: bytes, as: UTF8.self).lowercased()
         if placeholders.contains(where: { text.contains($0) }) { return false }
         // Words and simple patterns are not keys; mixed classes and high entropy are.

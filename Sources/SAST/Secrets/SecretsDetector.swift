@@ -48,12 +48,18 @@ public struct SecretsDetector: Sendable {
 
     static let privateKeyMarker = Array("-----BEGIN ".utf8)
 
-    /// Findings for one file's bytes; binary files (a NUL in the first 8 KiB) yield none.
-    /// Token prefixes are searched over the whole file at once (vectorised `memchr`), so the
-    /// cost is per candidate, not per line; the generic assignment check runs per line behind a
-    /// cheap prefilter.
+    /// Snippets of lines longer than this (minified code, binary files) quote only the text
+    /// around their secret, so what a file's findings repeat stays linear in the file.
+    static let maxSnippetBytes = 400
+    /// How much of a long line a snippet keeps either side of its (redacted) secret.
+    static let snippetContext = 120
+
+    /// Findings for one file's bytes. Binary-looking files are scanned too, as gitleaks and
+    /// trufflehog do: a NUL byte must not hide the key committed beside it. Token prefixes are
+    /// searched over the whole file at once (vectorised `memchr`), so the cost is per
+    /// candidate, not per line; the generic assignment check runs per line behind a cheap
+    /// prefilter. Every step is linear in the line it looks at.
     public func scan(file: String, bytes: [UInt8]) -> [Finding] {
-        if bytes.prefix(8192).contains(0) { return [] }
         let all = bytes[...]
         let lines = LineIndex(bytes)
         // Lines with a token-prefix or private-key candidate, then every line through the
@@ -90,13 +96,12 @@ public struct SecretsDetector: Sendable {
                 hits.append(("secrets.private-key", "private key", range, .critical, .high))
             }
         }
-        for range in GenericAssignment.secretValues(in: line)
-        where !hits.contains(where: { $0.range.overlaps(range) }) {
+        for range in ByteRanges.sparing(GenericAssignment.secretValues(in: line), hits.map(\.range)) {
             hits.append(("secrets.generic-password", "hard-coded secret", range, .medium, .medium))
         }
         guard !hits.isEmpty else { return [] }
-        let redactedLine = Redaction.redact(line: line, ranges: hits.map(\.range))
-        return hits.map { hit in
+        let redacted = Redaction.redacted(line: line, ranges: hits.map(\.range))
+        return zip(hits, redacted.positions).map { hit, position in
             let secret = String(decoding: line[hit.range], as: UTF8.self)
             let column = line[line.startIndex..<hit.range.lowerBound].count + 1
             let location = Location(
@@ -106,8 +111,25 @@ public struct SecretsDetector: Sendable {
                 ruleId: hit.rule, tool: "secrets", severity: hit.severity, confidence: hit.confidence,
                 message: "\(hit.title) committed in source: \(Redaction.redact(secret))",
                 location: location, cwe: [798], evidence: Redaction.redact(secret),
-                snippet: redactedLine.trimmingCharacters(in: .whitespaces))
+                snippet: Self.snippet(redacted.bytes, around: position))
         }
+    }
+
+    /// The redacted line, or on a long line the part around `position` (where the secret's
+    /// redacted form is), with control bytes shown as `.`: binary files have them.
+    static func snippet(_ line: [UInt8], around position: Range<Int>) -> String {
+        var from = 0
+        var to = line.count
+        if line.count > maxSnippetBytes {
+            from = max(0, position.lowerBound - snippetContext)
+            to = min(line.count, position.upperBound + snippetContext)
+            // Cut between characters, not inside one.
+            while from > 0, line[from] & 0xC0 == 0x80 { from -= 1 }
+            while to < line.count, line[to] & 0xC0 == 0x80 { to += 1 }
+        }
+        let shown = line[from..<to].map { $0 < 0x20 && $0 != 0x09 || $0 == 0x7F ? UInt8(ascii: ".") : $0 }
+        let text = String(decoding: shown, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return (from > 0 ? "…" : "") + text + (to < line.count ? "…" : "")
     }
 
     /// `text` with every secret this detector recognises redacted: applied to every finding
@@ -119,7 +141,7 @@ public struct SecretsDetector: Sendable {
         var changed = false
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             var ranges = tokens.flatMap { $0.matches(in: line) }
-            ranges += GenericAssignment.secretValues(in: line).filter { range in !ranges.contains { $0.overlaps(range) } }
+            ranges += ByteRanges.sparing(GenericAssignment.secretValues(in: line), ranges)
             if ranges.isEmpty {
                 output.append(String(decoding: line, as: UTF8.self))
             } else {

@@ -26,20 +26,26 @@ struct TokenPattern: Sendable {
 
     /// Byte ranges of every match in `line`. The run of body bytes after the prefix must
     /// have an allowed length: a longer run is part of something else, not this token.
+    /// Linear in the line: a prefix found inside the body run an earlier one measured
+    /// (`xoxb-xoxb-…`) ends where that run ends, so no byte is read twice.
     func matches(in line: ArraySlice<UInt8>) -> [Range<Int>] {
         var result: [Range<Int>] = []
         for prefix in prefixes {
+            var runEnd = line.startIndex
             for index in ByteSearch.occurrences(of: prefix, in: line) {
                 if boundaryBefore, index > line.startIndex, ByteSet.word.contains(line[index - 1]) { continue }
-                var end = index + prefix.count
-                let bodyStart = end
-                while end < line.endIndex, body.contains(line[end]) { end += 1 }
-                let length = end - bodyStart
+                let bodyStart = index + prefix.count
+                // Occurrences come in order, so a body starting before `runEnd` starts inside it.
+                if bodyStart >= runEnd {
+                    runEnd = bodyStart
+                    while runEnd < line.endIndex, body.contains(line[runEnd]) { runEnd += 1 }
+                }
+                let length = runEnd - bodyStart
                 guard length >= minimumBody && length <= maximumBody else { continue }
-                if !result.contains(where: { $0.overlaps(index..<end) }) { result.append(index..<end) }
+                result.append(index..<runEnd)
             }
         }
-        return result.sorted { $0.lowerBound < $1.lowerBound }
+        return ByteRanges.disjoint(result)
     }
 }
 

@@ -1,0 +1,68 @@
+import Findings
+import Testing
+
+@testable import SAST
+
+/// Issue 26: the secrets scan is linear in its input (no match attempt rescans what an earlier
+/// one read, and what it reports per finding is bounded), and a NUL byte hides nothing.
+@Suite struct SecretsBoundsTests {
+    static let aws = "AKIA" + "Q3EGZT7RKMXJ4HVN"
+    static let slack = "xoxb-" + "2837465019-9182736450-" + "QwErTyUiOpAsDfGhJkLzXcVb"
+
+    private func scan(_ bytes: [UInt8]) -> [Finding] {
+        SecretsDetector().scan(file: "x.txt", bytes: bytes)
+    }
+
+    /// 5 MB inputs that took quadratic time: each finishes in seconds when the work is linear;
+    /// the limit only keeps a regression from hanging the suite.
+    @Test(
+        .timeLimit(.minutes(2)),
+        arguments: [
+            // Every `xoxb-` starts a body run reaching the end of the line.
+            String(repeating: "xoxb-", count: 1_000_000),
+            // Every `token` starts an identifier reaching the end of the line.
+            String(repeating: "token", count: 1_000_000) + " = \"x\"",
+            // Every `glpat-` starts a body run reaching the end of the line.
+            String(repeating: "glpat-", count: 850_000),
+        ])
+    func aFiveMegabyteLineOfPrefixesIsScannedInLinearTime(text: String) {
+        // At most the run's tail, which has a token's shape (`xoxb-` + 255 body bytes).
+        #expect(scan(Array(text.utf8)).count <= 1)
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aFiveMegabyteLineOfSecretsIsScannedInLinearTime() {
+        let line = String(repeating: "token = \"\(Self.slack)\"; password = \"Zq8#rT2!vLp9@wXs\"; ", count: 60_000)
+        let findings = scan(Array(line.utf8))
+        #expect(findings.count == 120_000)
+        #expect(Set(findings.map(\.ruleId)) == ["secrets.slack-token", "secrets.generic-password"])
+    }
+
+    @Test func whatIsReportedPerFindingIsBounded() throws {
+        // 3,000 tokens on one 177 KB line: each finding quotes the line around its own secret.
+        let line = String(repeating: "k = \"\(Self.slack)\"; ", count: 3_000)
+        let findings = scan(Array(line.utf8))
+        #expect(findings.count == 3_000)
+        let longest = findings.map { $0.snippet?.utf8.count ?? 0 }.max() ?? 0
+        #expect(longest <= SecretsDetector.maxSnippetBytes + 200, "\(longest)")
+        let last = try #require(findings.last)
+        #expect(last.snippet?.contains("xoxb…(redacted, 51 chars)") == true)
+        #expect(last.location.startColumn == 2_999 * 59 + 6)
+    }
+
+    @Test func aNulByteInTheFirstKilobytesHidesNoKey() throws {
+        let bytes: [UInt8] = [0x7F, 0x45, 0x4C, 0x46, 0, 0, 0, 1] + Array("\naws = \"\(Self.aws)\"\n".utf8)
+        let finding = try #require(scan(bytes).first)
+        #expect(finding.ruleId == "secrets.aws-access-key-id")
+        #expect(finding.location.startLine == 2)
+        #expect(SecretsDetector().scan(file: "bin", bytes: [0, 1, 2] + Array(Self.aws.utf8)).count == 1)
+    }
+
+    @Test func aBinarySnippetCarriesNoControlBytes() throws {
+        let bytes: [UInt8] = [0, 1, 2, 0x1B] + Array("k=\"\(Self.aws)\"".utf8) + [0, 0xFF, 7]
+        let finding = try #require(scan(bytes).first)
+        let snippet = try #require(finding.snippet)
+        #expect(!snippet.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(snippet.debugDescription)")
+        #expect(!snippet.contains(Self.aws))
+    }
+}
