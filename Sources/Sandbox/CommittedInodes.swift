@@ -68,7 +68,7 @@ struct CommittedInodes {
                 path, "name_to_handle_at", errno,
                 "a hard link past \(Self.maxOpen) linked files, on a filesystem without file handles")
         case .handle(let handle, let inode):
-            let fd = csys_open_by_handle(mount, handle, handle.count, WorkspaceCommit.oPath)
+            let fd = csys_open_by_handle(mount, handle, handle.count, LinuxFlags.openPathOnly)
             guard fd >= 0 else { throw WorkspaceCommit.failure(path, "open_by_handle_at", .current) }
             defer { close(fd) }
             var info = stat()

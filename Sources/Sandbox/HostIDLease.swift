@@ -114,27 +114,26 @@ public final class HostIDLease: Sendable {
 enum UserDatabase {
     /// Whether `id` is a known uid or gid.
     static func knows(_ id: UInt32) -> Bool {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        while true {
+        let isUser = lookup { buffer, size in
             var user = passwd()
             var found: UnsafeMutablePointer<passwd>?
-            let status = getpwuid_r(id, &user, &buffer, buffer.count, &found)
-            if status == ERANGE, buffer.count < 1 << 20 {
-                buffer = [CChar](repeating: 0, count: buffer.count * 4)
-                continue
-            }
-            if found != nil { return true }
-            break
+            return (getpwuid_r(id, &user, buffer, size, &found), found != nil)
         }
-        while true {
-            var entry = group()
-            var found: UnsafeMutablePointer<group>?
-            let status = getgrgid_r(id, &entry, &buffer, buffer.count, &found)
-            if status == ERANGE, buffer.count < 1 << 20 {
-                buffer = [CChar](repeating: 0, count: buffer.count * 4)
-                continue
+        return isUser
+            || lookup { buffer, size in
+                var entry = group()
+                var found: UnsafeMutablePointer<group>?
+                return (getgrgid_r(id, &entry, buffer, size, &found), found != nil)
             }
-            return found != nil
+    }
+
+    /// Runs one reentrant NSS lookup, growing its buffer while it answers ERANGE (up to 1 MiB).
+    private static func lookup(_ call: (UnsafeMutablePointer<CChar>, Int) -> (status: Int32, found: Bool)) -> Bool {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        while true {
+            let (status, found) = buffer.withUnsafeMutableBufferPointer { call($0.baseAddress!, $0.count) }
+            guard status == ERANGE, buffer.count < 1 << 20 else { return found }
+            buffer = [CChar](repeating: 0, count: buffer.count * 4)
         }
     }
 }

@@ -43,10 +43,6 @@ struct WorkspaceCommit {
     static let maxDepth = 256
     static let maxEntries = 1 << 20
 
-    /// AT_EMPTY_PATH and O_PATH (GNU-only, not in Swift's Glibc module).
-    private static let atEmptyPath: Int32 = 0x1000
-    static let oPath: Int32 = 0o10_000_000
-
     private let ownerUID: uid_t
     private let ownerGID: gid_t
     /// Who the commit runs as: the owner of what it creates before handing it over.
@@ -163,7 +159,7 @@ struct WorkspaceCommit {
         let key = CommittedInodes.Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         // Another name of an inode already committed: link it (AT_EMPTY_PATH: by fd, no path).
         let linkTo = { (committed: Int32) in
-            try Self.temporaryName(in: host, path: path) { linkat(committed, "", host, $0, Self.atEmptyPath) }
+            try Self.temporaryName(in: host, path: path) { linkat(committed, "", host, $0, LinuxFlags.atEmptyPath) }
         }
         if info.st_nlink > 1, let temporary = try linked.withCommitted(key, path: path, linkTo) {
             do {
@@ -224,7 +220,7 @@ struct WorkspaceCommit {
         do {
             let link = try openCreatedSymlink(host, temporary, target: target, length: length, path: path)
             defer { close(link) }
-            let byDescriptor = Self.atEmptyPath | AT_SYMLINK_NOFOLLOW
+            let byDescriptor = LinuxFlags.atEmptyPath | AT_SYMLINK_NOFOLLOW
             guard fchownat(link, "", ownerUID, ownerGID, byDescriptor) == 0 else {
                 throw Self.failure(path, "fchownat", .current)
             }
@@ -355,7 +351,7 @@ struct WorkspaceCommit {
     private func openCreatedSymlink(_ host: Int32, _ temporary: [CChar], target: [CChar], length: Int, path: String) throws
         -> Int32
     {
-        let fd = csys_openat_beneath(host, temporary, Self.oPath)
+        let fd = csys_openat_beneath(host, temporary, LinuxFlags.openPathOnly)
         guard fd >= 0 else { throw Self.failure(path, "openat2", .current) }
         var info = stat()
         var content = [CChar](repeating: 0, count: length + 2)

@@ -139,23 +139,20 @@ public final class WorkspaceDirectory: Sendable, Equatable, CustomStringConverti
     /// The directory's parents, nearest first, up to `/` (mounts are crossed as `..` crosses them).
     private static func ancestors(of fd: Int32) -> [Identity] {
         var chain: [Identity] = []
-        var current = openat(fd, "..", pathOnly | O_DIRECTORY | O_CLOEXEC)
+        var current = openat(fd, "..", LinuxFlags.openPathOnly | O_DIRECTORY | O_CLOEXEC)
         while current >= 0, chain.count < 4096 {
             var info = stat()
             guard fstat(current, &info) == 0 else { break }
             let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             if chain.last == identity { break }  // `/` is its own parent
             chain.append(identity)
-            let parent = openat(current, "..", pathOnly | O_DIRECTORY | O_CLOEXEC)
+            let parent = openat(current, "..", LinuxFlags.openPathOnly | O_DIRECTORY | O_CLOEXEC)
             close(current)
             current = parent
         }
         if current >= 0 { close(current) }
         return chain
     }
-
-    /// `O_PATH`, which the Glibc module leaves out.
-    private static let pathOnly: Int32 = 0o10_000_000
 
     /// For the error message only: the first component of `path` that is a symbolic link.
     private static func firstSymlink(in path: String) -> (path: String, target: String)? {

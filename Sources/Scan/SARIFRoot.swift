@@ -14,10 +14,10 @@ public enum SARIFRoot {
     /// Errors name the root (`DIR: no such directory`); the caller adds where it came from.
     /// - Returns: the absolute root and the scanned directory's path below it (`""` when equal).
     public static func resolve(scanDirectory: String, explicit: String?) throws -> (root: String, prefix: String) {
-        let directory = canonical(scanDirectory) ?? scanDirectory
+        let directory = OutputPlacement.realPath(scanDirectory) ?? scanDirectory
         let root: String
         if let explicit {
-            guard let resolved = canonical(explicit) else {
+            guard let resolved = OutputPlacement.realPath(explicit) else {
                 throw SentinelError(.invalidInput, "\(explicit): no such directory")
             }
             root = resolved
@@ -32,13 +32,6 @@ public enum SARIFRoot {
         return (root, prefix)
     }
 
-    /// The absolute path with symlinks resolved (git reports the resolved top level).
-    static func canonical(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
-    }
-
     /// `git rev-parse --show-toplevel`, or nil outside a work tree or without git.
     static func gitTopLevel(of directory: String) -> String? {
         guard let output = try? GitRunner.run(["rev-parse", "--show-toplevel"], in: directory), output.status == 0 else {
@@ -46,6 +39,6 @@ public enum SARIFRoot {
         }
         let data = output.stdout
         let top = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return top.isEmpty ? nil : canonical(top) ?? top
+        return top.isEmpty ? nil : OutputPlacement.realPath(top) ?? top
     }
 }

@@ -18,8 +18,6 @@ final class OutputParent: Sendable {
     /// The directory's real path, for containment checks and messages (read when asked).
     var realPath: String { Self.realPath(of: fd) ?? named }
 
-    /// `O_PATH` (Linux), which the Glibc module leaves out: a descriptor that names, not opens.
-    private static let pathOnly: Int32 = 0o10_000_000
     /// The most links a walk follows (the kernel's own limit).
     private static let maxLinks = 40
 
@@ -64,7 +62,7 @@ final class OutputParent: Sendable {
 
     /// Opens the absolute `directory` one component at a time; returns an `O_RDONLY` descriptor.
     private static func walk(_ directory: String, for path: String, creating: Bool, trees: [String]) throws -> Int32 {
-        var current = Glibc.open("/", pathOnly | O_DIRECTORY | O_CLOEXEC)
+        var current = Glibc.open("/", LinuxFlags.openPathOnly | O_DIRECTORY | O_CLOEXEC)
         guard current >= 0 else { throw SentinelError(.io, "/: cannot open: \(Errno.current)") }
         defer { close(current) }
         var pending = directory.split(separator: "/").map(String.init).reversed() as [String]
@@ -74,12 +72,12 @@ final class OutputParent: Sendable {
         }
         while let component = pending.popLast() {
             if component == "." { continue }
-            var next = openat(current, component, pathOnly | O_NOFOLLOW | O_CLOEXEC)
+            var next = openat(current, component, LinuxFlags.openPathOnly | O_NOFOLLOW | O_CLOEXEC)
             if next < 0, errno == ENOENT, creating, component != ".." {
                 guard mkdirat(current, component, 0o755) == 0 || errno == EEXIST else {
                     throw fail("cannot create directory \(component): \(Errno.current)", .current)
                 }
-                next = openat(current, component, pathOnly | O_NOFOLLOW | O_CLOEXEC)
+                next = openat(current, component, LinuxFlags.openPathOnly | O_NOFOLLOW | O_CLOEXEC)
             }
             guard next >= 0 else {
                 let failure = Errno.current
@@ -108,7 +106,7 @@ final class OutputParent: Sendable {
                 }
                 pending += target.split(separator: "/").map(String.init).reversed()
                 if target.hasPrefix("/") {
-                    let root = Glibc.open("/", pathOnly | O_DIRECTORY | O_CLOEXEC)
+                    let root = Glibc.open("/", LinuxFlags.openPathOnly | O_DIRECTORY | O_CLOEXEC)
                     guard root >= 0 else { throw fail("cannot open /: \(Errno.current)") }
                     close(current)
                     current = root

@@ -46,14 +46,11 @@ public final class TreeReader: Sendable {
 
     /// Whether something (of any kind, a link included) sits at `relative` inside the tree.
     public func exists(_ relative: String) -> Bool {
-        let file = csys_openat_beneath(fd, relative, Self.pathOnly)
+        let file = csys_openat_beneath(fd, relative, LinuxFlags.openPathOnly)
         guard file >= 0 else { return errno != ENOENT && errno != ENOTDIR }
         close(file)
         return true
     }
-
-    /// `O_PATH` (Linux), which the Glibc module leaves out: a descriptor that names, not opens.
-    private static let pathOnly: Int32 = 0o10_000_000
 
     private func openFile(_ relative: String) throws -> Int32 {
         let file = csys_openat_beneath(fd, relative, O_RDONLY | O_NONBLOCK)
