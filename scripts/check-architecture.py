@@ -21,6 +21,43 @@ PATH_WRITERS = re.compile(r"FileManager\.default\.createFile\(|\.write\(toFile:|
 # TreeReader (directory fd, openat2 beneath, no links, regular files, bounded), never a path reader.
 PATH_READERS = re.compile(r"\.contents\(atPath:|Data\(contentsOf:|contentsOfFile:")
 TREE_READERS = ("Sources/Scan/", "Sources/SCA/Lockfiles/", "Sources/Adapters/SourceLines.swift")
+# Every raw file-system call (open, mkdir, link, rename, chmod... of libc, and Foundation's path
+# readers and mutators) sits in a file listed in scripts/raw-file-calls.txt with the reason it may:
+# the primitives themselves, and code acting on kernel or root-owned trees. Anything else goes
+# through the primitives; a new raw call fails here until it is listed and justified.
+RAW_FS_CALLS = re.compile(
+    r"(?<![\w.])(?<!func )(?<!case )(?:Glibc\.)?"
+    r"(open|openat|openat2|creat|fopen|opendir|mkdir|mkdirat|mkfifo|mknod|mknodat|unlink|unlinkat|rmdir|rename|"
+    r"renameat|renameat2|symlink|symlinkat|link|linkat|chmod|fchmodat|chown|lchown|fchownat|truncate|utimensat)"
+    r"\((?!\))(?![^()]*\b[a-z]\w*: )")
+FOUNDATION_PATH_IO = re.compile(
+    r"FileManager\.default\.(createDirectory|copyItem|moveItem|removeItem|createSymbolicLink|linkItem|setAttributes|"
+    r"replaceItem|trashItem|createFile|contents)\(|FileHandle\((forWriting|forUpdating|forReading)|"
+    r"Data\(contentsOf:|contentsOfFile:")
+
+
+def raw_file_call_allowances() -> dict[str, str]:
+    allowed = {}
+    for line in (ROOT / "scripts" / "raw-file-calls.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            path, _, reason = line.partition(" ")
+            allowed[path] = reason.strip()
+    return allowed
+
+
+def raw_file_calls(source: pathlib.Path) -> list[tuple[int, str]]:
+    """(line, call) of each raw file-system call in `source`, skipping names the file defines itself."""
+    text = source.read_text(errors="replace")
+    own = set(re.findall(r"\bfunc ([a-z]\w*)\(", text))
+    found = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.lstrip().startswith("//"):
+            continue
+        for match in RAW_FS_CALLS.finditer(line):
+            if match.group(1) not in own:
+                found.append((number, match.group(1)))
+        found += [(number, match.group(0).rstrip("(")) for match in FOUNDATION_PATH_IO.finditer(line)]
+    return found
 
 
 def layers() -> list[str]:
@@ -77,6 +114,20 @@ def main() -> int:
                 allowed = CLI_ONLY.get(imported)
                 if allowed is not None and module not in allowed:
                     problems.append(f"{where}: {module} imports {imported}; only {', '.join(sorted(allowed))} may")
+    allowed = raw_file_call_allowances()
+    for source in sorted((ROOT / "Sources").rglob("*.swift")):
+        name = str(source.relative_to(ROOT))
+        calls = raw_file_calls(source)
+        if calls and name not in allowed:
+            number, call = calls[0]
+            problems.append(f"{name}:{number}: {call}: a raw file-system call; use the primitives in Support "
+                            "(PreparedOutputFile, AppendOnlyFile, TreeReader, BoundedFile) or list the file "
+                            "with its reason in scripts/raw-file-calls.txt")
+        elif not calls and name in allowed:
+            problems.append(f"scripts/raw-file-calls.txt: {name} makes no raw file-system call any more; remove it")
+    for listed in allowed:
+        if not (ROOT / listed).exists():
+            problems.append(f"scripts/raw-file-calls.txt: {listed} does not exist")
     for problem in problems:
         print(problem, file=sys.stderr)
     print(f"architecture: {len(order)} modules in the layer table, {len(problems)} problem(s)")

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Where an external tool lives in the tools venv (`<toolsDirectory>/bin/<name>`), whether it is
 /// there, and what must be bound into the sandbox for it to run.
@@ -45,7 +46,8 @@ public struct ToolInstallation: Sendable, Hashable {
     /// `nil` when the interpreter is visible or the venv has no `pyvenv.cfg`.
     public func interpreterReason(visible: [String]) -> String? {
         let config = (directory as NSString).appendingPathComponent("pyvenv.cfg")
-        guard let text = try? String(contentsOfFile: config, encoding: .utf8) else { return nil }
+        guard let data = try? BoundedFile.read(config, limit: 1 << 16), let text = String(data: data, encoding: .utf8)
+        else { return nil }
         for line in text.split(whereSeparator: \.isNewline) {
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, parts[0] == "home", parts[1].hasPrefix("/") else { continue }

@@ -64,9 +64,8 @@ public struct AuditLog: Sendable {
     /// Appends `entry` at `date` and returns the line written (without its newline).
     @discardableResult
     public func append(_ entry: AuditEntry, at date: Date = Date()) throws -> String {
-        let fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw SentinelError(.io, "\(path): cannot open the audit log: \(Errno.current)", errno: .current) }
-        defer { close(fd) }
+        let file = try AppendOnlyFile(path: path)
+        let fd = file.fd
         guard case .success = retryingOnInterrupt({ flock(fd, LOCK_EX) }) else {
             throw SentinelError(.io, "\(path): cannot lock the audit log: \(Errno.current)", errno: .current)
         }
@@ -84,9 +83,7 @@ public struct AuditLog: Sendable {
         let line = redactor.redact(try Self.encode(entry, sequence: sequence, previous: previous, date: date))
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
-        if let failure = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
-            throw SentinelError(.io, "\(path): cannot append: \(failure)", errno: failure)
-        }
+        try file.append(bytes)
         guard fsync(fd) == 0 else { throw SentinelError(.io, "\(path): fsync failed: \(Errno.current)", errno: .current) }
         // Still under the lock: the anchor always names the line just written.
         try AuditHead(sequence: sequence, hash: SHA256.hex(Array(line.utf8))).write(anchorOf: path)

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Foundation
 import Support
 
@@ -103,11 +106,20 @@ public struct Baseline: Sendable, Codable, Hashable {
         try write(findings, to: PreparedOutputFile(path: path))
     }
 
+    /// The largest baseline read (a million accepted findings fit well below it).
+    static let maxBytes = 256 << 20
+
     /// Reads a baseline. Throws `.invalidInput` naming `path` when it is missing, not JSON, or not
     /// a Sentinel baseline of a version this build understands.
     public static func load(_ path: String) throws -> Baseline {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // A baseline usually lives in the repository: a FIFO or device there must not hang or feed the scan.
+        let data: Data
+        do {
+            data = try BoundedFile.read(path, limit: maxBytes)
+        } catch let error as SentinelError where error.errno?.rawValue == ENOENT || error.errno?.rawValue == EACCES {
             throw SentinelError(.invalidInput, "\(path): cannot read baseline (missing or unreadable)")
+        } catch let error as SentinelError {
+            throw SentinelError(.invalidInput, "\(error.message) (baseline)")
         }
         let baseline: Baseline
         do {

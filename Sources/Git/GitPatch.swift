@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Foundation
 import Support
 
@@ -20,6 +23,9 @@ public struct FileChange: Sendable, Hashable, Codable {
 
 /// Git-format patches made and applied in private scratch repositories, never in the user's.
 public enum GitPatch {
+    /// The largest file a patch may produce (a source file; far above any real one).
+    static let maxResultBytes = 32 << 20
+
     /// The `git diff` of `changes` with `a/` and `b/` prefixes, as `git apply` takes it on the
     /// original tree. Empty when nothing changes.
     public static func diff(_ changes: [FileChange], context: Int = 3) throws -> String {
@@ -66,10 +72,20 @@ public enum GitPatch {
             }
             for path in paths { try checkRelative(path) }
             try GitRunner.check(["apply", "--whitespace=nowarn", "-"], in: dir, input: input)
+            // Read back beneath the scratch tree without following links: a patch may declare a
+            // symbolic link (mode 120000), which `git apply` makes and a path read would follow.
+            let tree = try TreeReader(path: dir)
             return try paths.map { path in
-                let file = dir + "/" + path
-                let after = FileManager.default.fileExists(atPath: file) ? try String(contentsOfFile: file, encoding: .utf8) : nil
-                return FileChange(path: path, before: files[path], after: after)
+                guard tree.exists(path) else { return FileChange(path: path, before: files[path], after: nil) }
+                do {
+                    let data = try tree.read(path, limit: maxResultBytes)
+                    guard let after = String(data: data, encoding: .utf8) else {
+                        throw SentinelError(.invalidInput, "\(path): the patched file is not UTF-8 text")
+                    }
+                    return FileChange(path: path, before: files[path], after: after)
+                } catch let error as SentinelError where error.errno?.rawValue == ELOOP {
+                    throw SentinelError(.invalidInput, "\(path): the patch makes a symbolic link; only regular files are applied")
+                }
             }
         }
     }

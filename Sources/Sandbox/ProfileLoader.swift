@@ -7,8 +7,11 @@ import Support
 public enum ProfileLoader {
     /// Loads the profile file at `path`.
     public static func load(path: String) throws -> Profile {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SentinelError(.invalidInput, "\(path): cannot read profile")
+        let data: Data
+        do {
+            data = try BoundedFile.read(path, limit: 1 << 20)
+        } catch let error as SentinelError {
+            throw SentinelError(.invalidInput, "\(error.message) (cannot read profile)", errno: error.errno)
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw SentinelError(.invalidInput, "\(path): profile is not UTF-8 text")

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Foundation
 import Support
 import Testing
@@ -81,6 +84,18 @@ import Testing
             try Baseline.load("/nonexistent/baseline.json")
         } throws: { error in
             (error as? SentinelError)?.message == "/nonexistent/baseline.json: cannot read baseline (missing or unreadable)"
+        }
+    }
+
+    /// A baseline usually lives in the repository; a FIFO shipped there is named for what it is.
+    @Test func fifoBaselineIsRefusedAsSpecialFile() throws {
+        let path = NSTemporaryDirectory() + "baseline-fifo-\(UUID().uuidString).json"
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        #expect {
+            try Baseline.load(path)
+        } throws: { error in
+            (error as? SentinelError)?.message == "\(path): not a regular file (baseline)"
         }
     }
 }

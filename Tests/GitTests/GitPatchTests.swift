@@ -73,3 +73,31 @@ struct GitPatchAddedLinesTests {
         #expect(GitPatch.addedLines("") == [:])
     }
 }
+
+@Suite("GitPatch hostile links")
+struct GitPatchHostileLinkTests {
+    /// A patch (an LLM's answer, a proposal on disk) may declare a symbolic link: `git apply`
+    /// makes one in the scratch tree, and reading it back by path would follow it to a host file
+    /// whose content then travels on as the "new file" (into the workspace, the PR body).
+    @Test("a patch that adds a symbolic link is refused, and no host file is read through it")
+    func symbolicLinkRefused() throws {
+        let marker = "HOST-MARKER-\(UUID().uuidString)"
+        let host = NSTemporaryDirectory() + "gitpatch-host-\(UUID().uuidString)"
+        try Data(marker.utf8).write(to: URL(fileURLWithPath: host))
+        defer { try? FileManager.default.removeItem(atPath: host) }
+        let patch = """
+            diff --git a/leak.txt b/leak.txt
+            new file mode 120000
+            --- /dev/null
+            +++ b/leak.txt
+            @@ -0,0 +1 @@
+            +\(host)
+            \\ No newline at end of file
+
+            """
+        var changes: [FileChange]?
+        let error = #expect(throws: SentinelError.self) { changes = try GitPatch.apply(patch, to: [:]) }
+        #expect(changes?.contains { $0.after?.contains(marker) == true } != true, "host file read through the link")
+        #expect(error?.message.contains("leak.txt") == true, "\(String(describing: error))")
+    }
+}

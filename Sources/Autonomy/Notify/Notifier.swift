@@ -98,7 +98,7 @@ public struct Notifier: Sendable {
         let body = redactor.redact(encoded)
         var warnings: [String] = []
         if let file {
-            if let failure = Self.append(body + [0x0A], to: file) { warnings.append("notification file \(file): \(failure)") }
+            if let failure = Self.append(body + [0x0A], to: file) { warnings.append("notification file \(failure)") }
         }
         if let webhook {
             do {
@@ -117,14 +117,15 @@ public struct Notifier: Sendable {
     }
 
     /// One `write` with `O_APPEND` (whole lines from concurrent writers never interleave), no
-    /// links followed, created private.
+    /// links followed, created private: `AppendOnlyFile`.
     static func append(_ bytes: [UInt8], to path: String) -> String? {
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return "cannot open: \(Errno.current)" }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return "not a regular file" }
-        if let failure = bytes.withUnsafeBytes({ writeAll(fd, $0) }) { return "cannot write: \(failure)" }
-        return nil
+        do {
+            try AppendOnlyFile(path: path).append(bytes)
+            return nil
+        } catch let error as SentinelError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
     }
 }

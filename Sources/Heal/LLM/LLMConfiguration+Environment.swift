@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Foundation
 import Support
 
@@ -47,11 +50,18 @@ extension LLMConfiguration {
         if let path = nonEmpty(env["SENTINEL_LLM_KEY_FILE"]) {
             let name = "SENTINEL_LLM_KEY_FILE \(path)"
             // Only the file's name goes into these messages: its content is the secret.
-            guard let data = FileManager.default.contents(atPath: path) else {
-                let reason = FileManager.default.fileExists(atPath: path) ? "cannot read the key file" : "no such file"
+            let data: Data
+            do {
+                data = try BoundedFile.read(path, limit: 16_384)
+            } catch let error as SentinelError {
+                let reason =
+                    switch error.errno?.rawValue {
+                    case ENOENT: "no such file"
+                    case nil: error.message.hasSuffix("bytes") ? "too large to hold one key" : "not a regular file"
+                    default: "cannot read the key file"
+                    }
                 throw SentinelError(.invalidInput, "\(name): \(reason)")
             }
-            guard data.count <= 16_384 else { throw SentinelError(.invalidInput, "\(name): too large to hold one key") }
             return try checked(String(decoding: data, as: UTF8.self), name)
         }
         if let value = env["SENTINEL_LLM_KEY"], !value.isEmpty { return try checked(value, "SENTINEL_LLM_KEY") }
