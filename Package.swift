@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Documents", "Egress", "Support"]),
         .target(name: "Findings", dependencies: ["Documents", "Support"]),
         // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
-        .target(name: "PythonSyntax", dependencies: ["Findings"]),
+        .target(name: "PythonSyntax", dependencies: ["Findings", "Support"]),
         .target(name: "SAST", dependencies: ["Documents", "Findings", "PythonSyntax", "Support"]),
         .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib"]),
         // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.

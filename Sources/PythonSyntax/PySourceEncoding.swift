@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// PEP 263 source encodings: a file declaring a `coding:` cookie other than UTF-8 is transcoded to
 /// UTF-8 before lexing (offsets then refer to the transcoded text), as CPython decodes it.
@@ -39,7 +40,7 @@ enum PySourceEncoding {
                 throw unsupported("source declared \(name) does not decode here: \(why)")
             }
         }
-        guard let encoding = codecs[key] else {
+        guard let encoding = PythonCodecs.foundationEncodings[key] else {
             // A name Python knows (mac-roman, cp866...) but this table does not: pure ASCII reads the
             // same in an ASCII-transparent codec; anything else is refused rather than guessed.
             guard !b.contains(where: { $0 >= 0x80 }),
@@ -108,22 +109,8 @@ enum PySourceEncoding {
         return n == "utf-8" || n.hasPrefix("utf-8-")
     }
 
-    /// Python's codec name normalisation: lowercase, runs of other characters than letters, digits and
-    /// `.` become one `_`.
-    static func normalized(_ name: String) -> String {
-        var out = ""
-        var pendingUnderscore = false
-        for c in name.lowercased() {
-            if c.isASCII && (c.isLetter || c.isNumber || c == ".") {
-                if pendingUnderscore && !out.isEmpty { out.append("_") }
-                pendingUnderscore = false
-                out.append(c)
-            } else {
-                pendingUnderscore = true
-            }
-        }
-        return out
-    }
+    /// Python's codec name normalisation (`PythonCodecs.normalized`).
+    static func normalized(_ name: String) -> String { PythonCodecs.normalized(name) }
 
     /// Latin-1 to UTF-8 without Foundation: each byte is its own code point.
     static func latin1ToUTF8(_ b: [UInt8]) -> [UInt8] {

@@ -1,3 +1,6 @@
+import Foundation
+import Support
+
 /// How pip turns a requirements file's bytes into numbered lines (`auto_decode`, then
 /// `str.splitlines()`): a scanner that splits differently can be shown one file while pip
 /// installs another (issue 26).
@@ -92,38 +95,30 @@ enum PipText {
         }
     }
 
-    /// The encodings Sentinel decodes exactly as CPython does; any other declaration is refused
-    /// rather than read as UTF-8, since pip would read different lines.
+    /// Decodes with CPython's codec `declared` where Foundation reproduces it (`PythonCodecs`,
+    /// checked against CPython); any other declaration is refused rather than read as UTF-8,
+    /// since pip would read different lines.
     private static func decode(_ bytes: [UInt8], declared: String) -> Decoded {
-        switch normalized(declared) {
-        case "utf_8", "utf8", "u8", "utf", "utf8_ucs2", "utf8_ucs4", "cp65001", "utf_8_sig", "utf8_sig":
-            return .text(String(decoding: bytes, as: UTF8.self))
-        case "latin_1", "latin1", "iso8859_1", "iso_8859_1", "8859", "cp819", "ibm819", "latin", "l1", "iso_ir_100",
-            "csisolatin1", "iso_8859_1_1987":
-            return .text(String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })))
-        case "ascii", "us_ascii", "us", "646", "cp367", "ibm367", "csascii", "iso646_us", "iso_ir_6", "ansi_x3_4_1968":
+        let key = PythonCodecs.normalized(declared)
+        if key == "utf_8_sig" || key == "utf8_sig" {
+            let body = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+            return .text(String(decoding: body, as: UTF8.self))
+        }
+        guard let encoding = PythonCodecs.foundationEncoding(named: declared) else {
+            return .refused("declares encoding '\(declared)', which Sentinel cannot decode as pip does")
+        }
+        switch encoding {
+        case .utf8: return .text(String(decoding: bytes, as: UTF8.self))
+        case .isoLatin1: return .text(String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })))
+        case .ascii:
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return .refused("not ASCII, as its coding line declares") }
             return .text(String(decoding: bytes, as: UTF8.self))
         default:
-            return .refused("declares encoding '\(declared)', which Sentinel cannot decode as pip does")
-        }
-    }
-
-    /// Python's `encodings.normalize_encoding`, lowercased: runs of other characters than
-    /// letters, digits and `.` become one `_`.
-    private static func normalized(_ name: String) -> String {
-        var out = ""
-        var pending = false
-        for c in name.lowercased() {
-            if c.isASCII, c.isLetter || c.isNumber || c == "." {
-                if pending, !out.isEmpty { out.append("_") }
-                pending = false
-                out.append(c)
-            } else {
-                pending = true
+            guard let text = String(bytes: bytes, encoding: encoding) else {
+                return .refused("does not decode as '\(declared)', its coding line")
             }
+            return .text(text)
         }
-        return out.replacingDots()
     }
 
     /// Strict UTF-16; `bigEndian` nil means Python's "utf-16": a second mark may choose the order.
@@ -168,13 +163,5 @@ enum PipText {
             }
         }
         return out
-    }
-}
-
-extension String {
-    /// Python's codec search tries the name again with `.` read as `_`; the table here holds
-    /// only the `_` spellings.
-    fileprivate func replacingDots() -> String {
-        String(map { $0 == "." ? "_" : $0 })
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 
-/// The PEP 263 encodings besides UTF-8 that Foundation decodes as CPython's codecs do.
-extension PySourceEncoding {
+/// CPython's codec names, shared by every reader that decodes as Python does: the PEP 263 source
+/// decoder (PythonSyntax) and pip's requirements reader (SCA). One table, checked against
+/// CPython's codecs in PythonEncodingTests.
+public enum PythonCodecs {
     /// A CoreFoundation encoding by its `CFStringEncoding` number (Foundation on Linux decodes these).
-    fileprivate static func cf(_ raw: UInt) -> String.Encoding { String.Encoding(rawValue: 0x8000_0000 | raw) }
+    private static func cf(_ raw: UInt) -> String.Encoding { String.Encoding(rawValue: 0x8000_0000 | raw) }
 
-    /// Python codec names and aliases (normalised) whose decoding Foundation reproduces, checked
-    /// against CPython's codecs in PythonEncodingTests.
-    static let codecs: [String: String.Encoding] = {
+    /// Python codec names and aliases (normalised) whose decoding Foundation reproduces.
+    public static let foundationEncodings: [String: String.Encoding] = {
         var table: [String: String.Encoding] = [:]
         func add(_ names: String, _ encoding: String.Encoding) {
             for n in names.split(separator: " ") { table[String(n)] = encoding }
@@ -31,8 +32,8 @@ extension PySourceEncoding {
         add("cp1258 windows_1258", cf(0x0508))
         add("koi8_r cskoi8r", cf(0x0A02))
         add("koi8_u", cf(0x0A08))
-        add("cp437 437 ibm437", cf(0x0400))
-        add("cp850 850 ibm850", cf(0x0410))
+        // Not cp437 or cp850: CPython maps 0x1A, 0x1C and 0x7F in a cycle that Foundation's DOS
+        // code pages follow for a lone byte but not inside a text (PipLinesDifferentialTests saw it).
         add("shift_jis shiftjis sjis s_jis csshiftjis", .shiftJIS)
         add("iso2022_jp iso2022jp iso_2022_jp csiso2022jp", .iso2022JP)
         add("gb2312 euc_cn euccn eucgb2312_cn gb2312_1980 gb2312_80 iso_ir_58 chinese", cf(0x0930))
@@ -44,4 +45,27 @@ extension PySourceEncoding {
         add("cp949 949 ms949 uhc", cf(0x0422))
         return table
     }()
+
+    /// The Foundation encoding that decodes as CPython's codec `name` does (any spelling), or nil.
+    public static func foundationEncoding(named name: String) -> String.Encoding? {
+        let key = normalized(name)
+        return foundationEncodings[key] ?? foundationEncodings[String(key.map { $0 == "." ? "_" : $0 })]
+    }
+
+    /// Python's codec name normalisation: lowercase, runs of other characters than letters, digits and
+    /// `.` become one `_`.
+    public static func normalized(_ name: String) -> String {
+        var out = ""
+        var pendingUnderscore = false
+        for c in name.lowercased() {
+            if c.isASCII && (c.isLetter || c.isNumber || c == ".") {
+                if pendingUnderscore && !out.isEmpty { out.append("_") }
+                pendingUnderscore = false
+                out.append(c)
+            } else {
+                pendingUnderscore = true
+            }
+        }
+        return out
+    }
 }
