@@ -26,11 +26,11 @@ import Testing
     }
 
     @Test(arguments: [
-        ("rules: /etc\n", "rules[0]: '/etc' lies outside the scanned tree"),
+        ("rules: [/etc]\n", "rules[0]: '/etc' lies outside the scanned tree"),
         ("rules: [my-rules, ../host]\n", "rules[1]: '../host' lies outside the scanned tree"),
         ("rules: [my-rules/../../host]\n", "rules[0]: 'my-rules/../../host' lies outside the scanned tree"),
         ("rules: [host-link]\n", "rules[0]: 'host-link' is or passes through a symbolic link"),
-        ("semgrep: {config: /root/secret.yml}\n", "semgrep.config[0]: '/root/secret.yml' lies outside the scanned tree"),
+        ("semgrep: {config: [/root/secret.yml]}\n", "semgrep.config[0]: '/root/secret.yml' lies outside the scanned tree"),
         ("semgrep:\n  config: [semgrep.yml, host-link/x.yml]\n", "semgrep.config[1]: 'host-link/x.yml' is or passes through"),
         ("rules: [missing]\n", "rules[0]: 'missing' does not exist"),
     ])
