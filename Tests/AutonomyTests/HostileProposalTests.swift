@@ -129,6 +129,35 @@ struct HostileProposalTests {
         #expect(try repo.git(["show", applied.branch + ":app.py"]).contains("yaml.safe_load"))
     }
 
+    @Test("edited files with the queue's digest edited to match are refused: the audit log's proposal entry disagrees")
+    func queueRewrittenToo() throws {
+        let repo = try TestRepository()
+        let proposal = try propose(repo)
+        try Self.swapPatch(proposal.directory)
+        let forged = try ProposalWriter.read(proposal.directory).digest.description
+        try Database(path: repo.state.file("autonomy.sqlite")).execute(
+            "UPDATE proposals SET digest = '\(forged)' WHERE id = '\(proposal.id)'")
+        let error = #expect(throws: SentinelError.self) {
+            try ProposalReview(state: repo.state, environment: ["USER": "alice"]).approve(proposal.id)
+        }
+        #expect(
+            error?.message == "\(repo.audit): the proposal entry of \(proposal.id) is missing or records other files than "
+                + "the approval queue; not approved")
+        #expect(try repo.git(["branch", "--list", "sentinel/*"]).isEmpty)
+    }
+
+    @Test("a queue row without a digest (an older Sentinel's) is refused: there is nothing to prove the files by")
+    func rowWithoutDigest() throws {
+        let repo = try TestRepository()
+        let proposal = try propose(repo)
+        try Database(path: repo.state.file("autonomy.sqlite")).execute("UPDATE proposals SET digest = NULL")
+        let error = #expect(throws: SentinelError.self) {
+            try ProposalReview(state: repo.state, environment: ["USER": "alice"]).approve(proposal.id)
+        }
+        #expect(error?.message.hasPrefix("proposal \(proposal.id): the approval queue holds no digest of its files") == true)
+        #expect(try AutonomyStore(state: repo.state).find(proposal.id).status == .pending)
+    }
+
     @Test("a link planted for a proposal file is not followed")
     func linkedFileRefused() throws {
         let repo = try TestRepository()
