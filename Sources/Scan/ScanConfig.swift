@@ -23,9 +23,11 @@ public struct ScanConfig: Sendable, Equatable {
     /// `minConfidence`: findings below it are left out of the report; nil means the default
     /// (`Confidence.defaultMinimum`) unless `--min-confidence` says otherwise.
     public var minConfidence: Confidence?
-    /// Extra native rule directories, absolute.
+    /// Extra native rule directories, absolute (inside the scanned tree when the tree's own
+    /// `.sentinel.yml` named them).
     public var ruleDirectories: [String]
-    /// Semgrep configs (files or directories), absolute.
+    /// Semgrep configs (files or directories), absolute (inside the scanned tree when the tree's
+    /// own `.sentinel.yml` named them).
     public var semgrepConfigs: [String]
     /// Whether `DefaultIgnores` apply (`default-excludes: false` turns them off).
     public var defaultExcludes: Bool = true
@@ -81,12 +83,17 @@ public struct ScanConfig: Sendable, Equatable {
             let problem = error.message.hasPrefix(fileName + ": ") ? String(error.message.dropFirst(fileName.count + 2)) : error.message
             throw SentinelError(.invalidInput, "\(source): \(problem)")
         }
-        return try parse(String(decoding: data, as: UTF8.self), source: source, baseDirectory: directory)
+        return try parse(String(decoding: data, as: UTF8.self), source: source, baseDirectory: directory, tree: tree)
     }
 
     /// Parses config text; `source` names it in errors (`FILE:LINE: KEY: problem`), relative
-    /// paths resolve against `baseDirectory`.
-    public static func parse(_ text: String, source: String, baseDirectory: String) throws -> ScanConfig {
+    /// paths resolve against `baseDirectory`. With `tree` (the config is the scanned tree's own,
+    /// so repository content), every path it names (`rules`, `semgrep.config`) must lie inside
+    /// that tree and be reached without a symbolic link, or the config is refused naming the key:
+    /// a repository may not point the CLI at host files (an operator's `--config` may).
+    public static func parse(
+        _ text: String, source: String, baseDirectory: String, tree: TreeReader? = nil
+    ) throws -> ScanConfig {
         // Every scalar stays text, as the keys expect (`failOn: high`, `default-excludes: yes`).
         let documents: [DocumentNode]
         do {
@@ -146,15 +153,23 @@ public struct ScanConfig: Sendable, Equatable {
             }
             config.minConfidence = confidence
         }
-        let resolve = { (path: String) in
-            path.hasPrefix("/") ? path : ((baseDirectory + "/" + path) as NSString).standardizingPath
+        let resolve = { (list: DocumentNode, key: String) throws -> [String] in
+            try reader.stringList(list, key: key).enumerated().map { index, path in
+                if let tree, let problem = tree.problem(reaching: path) {
+                    throw reader.fail(
+                        list.elements[index], "\(key)[\(index)]",
+                        "'\(path)' \(problem); a repository's .sentinel.yml names only paths inside the scanned tree "
+                            + "(an operator's --config FILE may name others)")
+                }
+                return path.hasPrefix("/") ? path : ((baseDirectory + "/" + path) as NSString).standardizingPath
+            }
         }
-        if let value = root["rules"] { config.ruleDirectories = try reader.stringList(value, key: "rules").map(resolve) }
+        if let value = root["rules"] { config.ruleDirectories = try resolve(value, "rules") }
         if let value = root["semgrep"] {
             _ = try reader.mapping(value, key: "semgrep")
             try reader.checkKeys(value, allowed: ["config"], at: "semgrep")
             if let configs = value["config"] {
-                config.semgrepConfigs = try reader.stringList(configs, key: "semgrep.config").map(resolve)
+                config.semgrepConfigs = try resolve(configs, "semgrep.config")
             }
         }
         if let value = root["sca"] {

@@ -78,7 +78,7 @@ struct ProposalsApproveCommand: ParsableCommand {
             and HEAD are left alone. With a GitHub repository in the policy and its token set, the branch is pushed \
             and a pull request opened through the REST API. Exit status: 0 applied; 1 the patch no longer applies \
             (the proposal is marked stale) or GitHub refused (nothing is left half-done); 2 unknown or decided \
-            proposal, or uncommitted changes in the repository.
+            proposal, uncommitted changes in the repository, or a proposal file changed since it was proposed.
             """)
     @Argument(help: "The proposal id (any unique prefix of at least 4 characters).") var id: String
     @Flag(name: .customLong("dry-run"), help: "Print the git steps and GitHub requests; change nothing.")

@@ -52,6 +52,18 @@ public final class TreeReader: Sendable {
         return true
     }
 
+    /// Nil when `relative` names something (of any kind, a directory too) inside the tree reached
+    /// without a link; else why not, as `read` words it (for a config naming a path in the tree).
+    public func problem(reaching relative: String) -> String? {
+        let file = csys_openat_beneath(fd, relative, LinuxFlags.openPathOnly)
+        guard file >= 0 else { return Self.problem(Errno.current) }
+        defer { close(file) }
+        // O_PATH | O_NOFOLLOW opens a final link itself rather than failing: look at what it is.
+        var info = stat()
+        guard fstat(file, &info) == 0 else { return Self.problem(Errno.current) }
+        return info.st_mode & S_IFMT == S_IFLNK ? Self.problem(Errno(rawValue: ELOOP)) : nil
+    }
+
     private func openFile(_ relative: String) throws -> Int32 {
         let file = csys_openat_beneath(fd, relative, O_RDONLY | O_NONBLOCK)
         guard file >= 0 else {

@@ -67,8 +67,9 @@ struct ControllerTests {
             #expect(body.contains(section), "\(section)")
         }
         #expect(body.contains("app.py | 2 +-"))
-        let (document, patch) = try ProposalWriter.read(proposal.directory)
-        #expect(SHA256.hex(patch) == document.patchSHA256)
+        let written = try ProposalWriter.read(proposal.directory)
+        let document = written.document
+        #expect(SHA256.hex(written.patch) == document.patchSHA256)
         #expect(document.baseCommit == (try repo.git(["rev-parse", "HEAD"])))
         #expect(document.base == "main")
         #expect(document.commitMessage.contains("Sentinel-Proposal: \(proposal.id)\n"))

@@ -47,6 +47,18 @@ struct AutonomyCLITests {
         #expect(dry.stdout.contains("would commit the patch of proposal \(id)"))
         #expect(try scratch.tree() == before)
 
+        // An edited PR.md (what the pull request would say) is refused in one line naming it; restored, it passes.
+        let body = scratch.home + "/proposals/\(id)/PR.md"
+        let original = try Data(contentsOf: URL(fileURLWithPath: body))
+        try Data("Routine cleanup, merge at will.\n".utf8).write(to: URL(fileURLWithPath: body))
+        let edited = try CLI.run(["proposals", "approve", id], environment: scratch.environment)
+        #expect(edited.status == 2)
+        #expect(
+            edited.stderr == "sentinel: \(body): changed since it was proposed (its SHA-256 is not the one the approval "
+                + "queue and the audit log recorded); not approved\n")
+        #expect(try scratch.tree() == before)
+        try original.write(to: URL(fileURLWithPath: body))
+
         let approve = try CLI.run(["proposals", "approve", id], environment: scratch.environment)
         #expect(approve.status == 0, "\(approve.stderr)")
         #expect(approve.stdout.hasPrefix("committed "))

@@ -309,19 +309,23 @@ public struct AutonomyController: Sendable {
             signal: SignalSummary(candidate.signal), confidence: candidate.confidence, risk: decision.risk,
             decision: decision, patchSHA256: patchHash)
         document.decision = decision
-        let directory = try ProposalWriter.write(
+        let (directory, digest) = try ProposalWriter.write(
             document, patch: candidate.patch, body: PullRequestText.body(for: candidate, document: document), state: state,
             redactor: redactor)
         let queued = try queue.enqueue(
             QueuedProposal(
                 id: id, repository: repository.root, status: .pending, created: created, decided: nil, reason: nil,
                 branch: branch, title: title, action: ActionClass(candidate.actor), fingerprint: candidate.signal.fingerprint,
-                directory: directory, commit: nil, pullRequest: nil))
+                directory: directory, commit: nil, pullRequest: nil, digest: digest.description))
         if queued.created == created {
+            // The digest of its files, outside their directory (also in the queue row): approval
+            // compares both with the files before committing or publishing anything.
+            var recorded = inputs
+            recorded["proposal"] = digest.description
             try audit.append(
                 AuditEntry(
                     event: "proposal", actor: "controller", level: decision.level.rawValue, rule: decision.rule,
-                    inputs: inputs, details: ["proposal": id, "branch": branch, "title": title, "directory": directory]),
+                    inputs: recorded, details: ["proposal": id, "branch": branch, "title": title, "directory": directory]),
                 at: now())
         }
         return queued
@@ -331,16 +335,16 @@ public struct AutonomyController: Sendable {
         -> AppliedProposal
     {
         let github = try githubTarget(policy: policy)
+        let files = try ProposalIntegrity.verified(queued, auditLog: state.file("audit.jsonl"))
         guard try queue.transition(queued.id, from: .pending, to: .applying, reason: ProposalRecovery.marker()) else {
             throw SentinelError(.invalidInput, "proposal \(queued.id) was decided by another process")
         }
-        let (document, patch) = try ProposalWriter.read(queued.directory)
         let applier = ProposalApplier(
             store: queue, audit: audit, github: github, send: send, actor: "controller",
             level: .actor, failpoint: failpoint)
         var applying = queued
         applying.status = .applying
-        return try applier.apply(applying, document: document, patch: patch)
+        return try applier.apply(applying, files: files)
     }
 
     private func notification(

@@ -45,12 +45,15 @@ public struct QueuedProposal: Sendable, Hashable, Codable {
     public var commit: String?
     /// The pull request, once opened.
     public var pullRequest: String?
+    /// The digest of its files when it was proposed (`ProposalDigest`), kept here, outside its
+    /// directory; nil for a row an older Sentinel wrote, which cannot be approved.
+    public var digest: String?
 
     /// A row; see the properties.
     public init(
         id: String, repository: String, status: ProposalStatus, created: String, decided: String?, reason: String?,
         branch: String, title: String, action: ActionClass, fingerprint: String, directory: String, commit: String?,
-        pullRequest: String?
+        pullRequest: String?, digest: String? = nil
     ) {
         self.id = id
         self.repository = repository
@@ -65,6 +68,7 @@ public struct QueuedProposal: Sendable, Hashable, Codable {
         self.directory = directory
         self.commit = commit
         self.pullRequest = pullRequest
+        self.digest = digest
     }
 }
 
@@ -108,7 +112,8 @@ public final class AutonomyStore: @unchecked Sendable {
                         proposal TEXT NOT NULL
                     );
                     CREATE INDEX IF NOT EXISTS applications_window ON applications(repository, at);
-                    """)
+                    """),
+            Migration(version: 2, sql: "ALTER TABLE proposals ADD COLUMN digest TEXT"),
         ], remedy: "use the Sentinel that wrote it, or move the file aside")
 
     /// Opens (creating) the store at `path`; a damaged file is `SentinelError(.invalidInput)`.
@@ -139,7 +144,7 @@ public final class AutonomyStore: @unchecked Sendable {
                 let insert = try database.prepare(
                     """
                     INSERT INTO proposals(id, repository, status, created, decided, reason, branch, title, action,
-                        fingerprint, directory, commit_sha, pull_request) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)
+                        fingerprint, directory, commit_sha, pull_request, digest) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)
                     """)
                 bind(insert, proposal)
                 try insert.run()
@@ -259,20 +264,21 @@ public final class AutonomyStore: @unchecked Sendable {
     }
 
     private static let columns =
-        "id, repository, status, created, decided, reason, branch, title, action, fingerprint, directory, commit_sha, pull_request"
+        "id, repository, status, created, decided, reason, branch, title, action, fingerprint, directory, commit_sha, pull_request, digest"
 
     private static func row(_ s: Statement) -> QueuedProposal {
         QueuedProposal(
             id: s.text(0) ?? "", repository: s.text(1) ?? "", status: ProposalStatus(rawValue: s.text(2) ?? "") ?? .stale,
             created: s.text(3) ?? "", decided: s.text(4), reason: s.text(5), branch: s.text(6) ?? "",
             title: s.text(7) ?? "", action: ActionClass(rawValue: s.text(8) ?? "") ?? .llmPatch,
-            fingerprint: s.text(9) ?? "", directory: s.text(10) ?? "", commit: s.text(11), pullRequest: s.text(12))
+            fingerprint: s.text(9) ?? "", directory: s.text(10) ?? "", commit: s.text(11), pullRequest: s.text(12),
+            digest: s.text(13))
     }
 
     private func bind(_ statement: Statement, _ p: QueuedProposal) {
         let values: [String?] = [
             p.id, p.repository, p.status.rawValue, p.created, p.decided, p.reason, p.branch, p.title, p.action.rawValue,
-            p.fingerprint, p.directory, p.commit, p.pullRequest,
+            p.fingerprint, p.directory, p.commit, p.pullRequest, p.digest,
         ]
         for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
     }

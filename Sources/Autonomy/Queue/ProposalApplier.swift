@@ -67,8 +67,10 @@ public struct ProposalApplier: Sendable {
         self.failpoint = failpoint
     }
 
-    /// Applies `queued` (which the caller has moved to `applying`).
-    public func apply(_ queued: QueuedProposal, document: ProposalDocument, patch: String) throws -> AppliedProposal {
+    /// Applies `queued` (which the caller has moved to `applying`) from `files`, its verified
+    /// files (`ProposalIntegrity`).
+    public func apply(_ queued: QueuedProposal, files: ProposalFiles) throws -> AppliedProposal {
+        let document = files.document
         let inputs = ["patch": document.patchSHA256]
         do {
             let repository = try GitRepository(containing: queued.repository)
@@ -82,7 +84,7 @@ public struct ProposalApplier: Sendable {
             try record("apply-started", queued, inputs: inputs, ["branch": queued.branch, "parent": parent])
             let commit: String
             do {
-                commit = try repository.commit(patch: patch, onto: parent, message: document.commitMessage)
+                commit = try repository.commit(patch: files.patch, onto: parent, message: document.commitMessage)
             } catch let error as SentinelError where error.code == .patchStale {
                 try store.transition(queued.id, from: .applying, to: .stale, reason: error.message)
                 try record("stale", queued, inputs: inputs, ["reason": error.message, "parent": parent])
@@ -95,7 +97,7 @@ public struct ProposalApplier: Sendable {
             var published: PublishedPullRequest?
             if let github {
                 published = try publish(
-                    queued, document: document, parent: parent, commit: commit, repository: repository, github: github)
+                    queued, files: files, parent: parent, commit: commit, repository: repository, github: github)
             }
             try store.transition(
                 queued.id, from: .applying, to: .applied, reason: "applied by \(actor)", commit: commit,
@@ -113,13 +115,14 @@ public struct ProposalApplier: Sendable {
     }
 
     private func publish(
-        _ queued: QueuedProposal, document: ProposalDocument, parent: String, commit: String,
+        _ queued: QueuedProposal, files: ProposalFiles, parent: String, commit: String,
         repository: GitRepository, github: GitHubTarget
     ) throws -> PublishedPullRequest {
+        let document = files.document
         let draft = PullRequestDraft(
             repository: github.settings.repository, base: github.settings.base ?? document.base ?? "main",
             baseCommit: parent, branch: queued.branch, title: document.title,
-            body: (try? String(contentsOfFile: queued.directory + "/PR.md", encoding: .utf8)) ?? document.title,
+            body: files.body,
             commitMessage: document.commitMessage, changes: document.changes, labels: document.labels)
         do {
             let published = try GitHubPublisher.publish(draft, config: github.config, send: send)

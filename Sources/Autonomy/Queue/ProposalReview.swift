@@ -58,7 +58,8 @@ public struct ProposalReview: Sendable {
     /// What `approve` would do, without doing it: the git steps and the GitHub requests.
     public func plan(_ id: String) throws -> String {
         let queued = try pending(id, store: try store())
-        let (document, _) = try ProposalWriter.read(queued.directory)
+        let files = try ProposalIntegrity.verified(queued, auditLog: state.file("audit.jsonl"))
+        let document = files.document
         let policy = try policy(for: queued)
         var text = "would commit the patch of proposal \(queued.id) on top of "
         text += (document.base.map { "refs/heads/\($0)" } ?? document.baseCommit) + " as branch \(queued.branch)\n"
@@ -70,8 +71,7 @@ public struct ProposalReview: Sendable {
             let draft = PullRequestDraft(
                 repository: settings.repository, base: settings.base ?? document.base ?? "main",
                 baseCommit: document.baseCommit, branch: queued.branch, title: document.title,
-                body: (try? String(contentsOfFile: queued.directory + "/PR.md", encoding: .utf8)) ?? "",
-                commitMessage: document.commitMessage, changes: document.changes, labels: document.labels)
+                body: files.body, commitMessage: document.commitMessage, changes: document.changes, labels: document.labels)
             let token = environment[settings.tokenEnv].map { $0.isEmpty ? "unset" : "set" } ?? "unset"
             text += "GitHub requests to \(settings.api) (token from \(settings.tokenEnv): \(token)):\n"
             for request in GitHubPublisher.plan(draft) {
@@ -93,10 +93,9 @@ public struct ProposalReview: Sendable {
         // Refused before anything is recorded; the applier checks again just before committing.
         try GitRepository(containing: queued.repository).requireClean()
         let policy = try policy(for: queued)
-        let (document, patch) = try ProposalWriter.read(queued.directory)
-        guard SHA256.hex(patch) == document.patchSHA256 else {
-            throw SentinelError(.invalidInput, "\(queued.directory)/patch.diff: changed since it was proposed (SHA-256 differs)")
-        }
+        // What is approved is exactly what was proposed: every file, against the digest recorded
+        // outside the proposal's directory; nothing is read from the directory again after this.
+        let files = try ProposalIntegrity.verified(queued, auditLog: state.file("audit.jsonl"))
         let controller = controller()
         let github = try controller.githubTarget(policy: policy)
         guard try store.transition(queued.id, from: .pending, to: .applying, reason: ProposalRecovery.marker()) else {
@@ -106,14 +105,17 @@ public struct ProposalReview: Sendable {
         try audit.append(
             AuditEntry(
                 event: "approval", actor: reviewer, level: AutonomyLevel.proposer.rawValue,
-                inputs: ["patch": document.patchSHA256, "policy": policy.sha256 ?? "built-in default"],
+                inputs: [
+                    "patch": files.document.patchSHA256, "proposal": files.digest.description,
+                    "policy": policy.sha256 ?? "built-in default",
+                ],
                 details: ["proposal": queued.id, "branch": queued.branch]))
         var applying = queued
         applying.status = .applying
         let applier = ProposalApplier(
             store: store, audit: audit, github: github, send: send, actor: reviewer,
             level: .proposer, failpoint: failpoint)
-        return try applier.apply(applying, document: document, patch: patch)
+        return try applier.apply(applying, files: files)
     }
 
     /// Denies proposal `id` (a unique prefix) with `reason`.

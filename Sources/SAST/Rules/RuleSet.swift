@@ -30,9 +30,8 @@ public struct RuleSet: Sendable {
         let parsed = Mutex<[Result<Rule, any Error>?]>(Array(repeating: nil, count: files.count))
         PyLargeStack.concurrentPerform(iterations: files.count) { i in
             let rule = Result { () throws -> Rule in
-                guard let data = FileManager.default.contents(atPath: files[i]) else {
-                    throw SentinelError(.io, "\(files[i]): cannot read rule file")
-                }
+                // A rule directory may be the scanned repository's own: no link is followed.
+                let data = try BoundedFile.read(files[i], limit: maxRuleFileSize, followLinks: false)
                 return try RuleLoader.parse(String(decoding: data, as: UTF8.self), file: files[i])
             }
             parsed.withLock { $0[i] = rule }
@@ -40,18 +39,26 @@ public struct RuleSet: Sendable {
         return try RuleSet(rules: parsed.withLock { $0 }.map { try $0!.get() })
     }
 
-    /// Rule files under `directory`, sorted so errors and ordering are reproducible.
+    /// Larger rule files are refused unread: the largest shipped one is a few kilobytes.
+    static let maxRuleFileSize = 4 << 20
+
+    /// Rule files under `directory`, sorted so errors and ordering are reproducible. A symbolic
+    /// link inside it is an error, not a way out of the directory (it may be a repository's).
     static func ruleFiles(under directory: String) throws -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
         else { throw SentinelError(.invalidInput, "\(directory): no such rule directory") }
         let root = URL(fileURLWithPath: directory)
-        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else {
+        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isSymbolicLinkKey])
+        else {
             throw SentinelError(.io, "\(directory): cannot list rule directory")
         }
         var files: [String] = []
-        for case let url as URL in enumerator where ["yaml", "yml"].contains(url.pathExtension) {
-            files.append(url.path)
+        for case let url as URL in enumerator {
+            if (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]))?.isSymbolicLink == true {
+                throw SentinelError(.invalidInput, "\(url.path): is a symbolic link; rule directories are read without following links")
+            }
+            if ["yaml", "yml"].contains(url.pathExtension) { files.append(url.path) }
         }
         return files.sorted()
     }
