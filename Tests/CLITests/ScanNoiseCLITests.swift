@@ -38,6 +38,11 @@ import Testing
         ".venv/lib/site.py": "eval(input())\n",
     ]
 
+    /// What the summary says of the project's test and environment files.
+    static let excludedSummary =
+        "3 files left out of code analysis by the default ignores: 2 test code (tests/, conftest.py), "
+        + "1 dependencies (.venv/); secrets are still searched in them (--no-default-excludes analyses them)"
+
     /// The summary line without its varying time.
     static func summary(_ text: String) -> String? {
         text.split(separator: "\n").last.map {
@@ -60,7 +65,7 @@ import Testing
         #expect(scan.stdout.contains("app.py:4:5: low: [python.assert-used]"), "asserts outside tests are kept")
         #expect(
             Self.summary(scan.stdout)?.hasSuffix(
-                "(1 file scanned in T s); 3 files excluded by default ignores (--no-default-excludes to scan them)") == true,
+                "(1 file scanned in T s); \(Self.excludedSummary)") == true,
             "\(scan.stdout)")
 
         let all = try CLI.run(
@@ -147,7 +152,7 @@ import Testing
         #expect(result.stdout == "")
         #expect(
             Self.summary(result.stderr) == "2 findings: 1 medium, 1 low (1 file scanned in T s); "
-                + "3 files excluded by default ignores (--no-default-excludes to scan them)", "\(result.stderr)")
+                + Self.excludedSummary, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
