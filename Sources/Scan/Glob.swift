@@ -38,7 +38,8 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
             return parts.contains { Self.matchSegment(only[...], $0[...]) }
         }
         if directoryPrefix {
-            return (1...max(1, parts.count)).contains { Self.matchSegments(segments[...], parts[..<$0]) }
+            // An empty path has no directory to be under.
+            return parts.isEmpty ? false : (1...parts.count).contains { Self.matchSegments(segments[...], parts[..<$0]) }
         }
         return Self.matchSegments(segments[...], parts[...])
     }

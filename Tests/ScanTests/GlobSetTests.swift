@@ -33,5 +33,8 @@ import Testing
             #expect(set.matches(path) == globs.contains { $0.matches(path) }, "\(path)")
         }
         #expect(!GlobSet([]).matches("a.py"))
+        // No segment at all: nothing to match, and no crash.
+        #expect(!GlobSet(globs).matches("/") || globs.contains { $0.matches("/") })
+        #expect(!Glob("src/gen/").matches("/") && !Glob("s[a-z]c/").matches(""))
     }
 }
