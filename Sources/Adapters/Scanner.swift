@@ -20,6 +20,10 @@ public struct ScanTarget: Sendable {
     /// True when the user named files or several paths: scanners look at exactly `files` (and
     /// `oversizedFiles`), never elsewhere under the root.
     public var isFileList: Bool
+    /// Files the default ignores leave out of code and dependency analysis (tests, vendored and
+    /// build output): a credential committed there leaks all the same, so the secrets scan reads
+    /// them too.
+    public var defaultIgnoredFiles: [String] = []
     /// The root opened once: every file a scanner reads goes through it (DESIGN §5b).
     private let tree: TreeReader?
 

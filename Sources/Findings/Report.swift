@@ -102,8 +102,9 @@ public struct Report: Sendable, Codable, Hashable {
     public var belowConfidenceCount: Int = 0
     /// The `--min-confidence` the report was filtered with; nil when every confidence is shown.
     public var minimumConfidence: Confidence?
-    /// Files left out by the default ignores (tests, environments, vendored and build output).
-    public var excludedByDefault: Int = 0
+    /// Files the default ignores left out of code analysis, by kind (tests, dependencies, build
+    /// output); `excludedByDefault` is their total.
+    public var defaultExclusions: [DefaultExclusion] = []
     /// Files selected for the scan that no scanner read, with the reason.
     public var skippedFiles: [SkippedFile]
 

@@ -62,6 +62,10 @@ extension Array where Element == Finding {
             byKey[DedupeKey(file: file, line: line), default: []].append(index)
         }
         for indices in byKey.values where indices.count > 1 {
+            // Only findings of different tools merge: one tool's group (a line of 1,000 secrets)
+            // has nothing to fold, and is not compared pair by pair.
+            let tool = self[indices[0]].tool
+            guard indices.contains(where: { self[$0].tool != tool }) else { continue }
             // Best first, so each finding is folded into the strongest overlapping one.
             let ranked = indices.sorted {
                 Self.preferred(self[$0], over: self[$1]) || (!Self.preferred(self[$1], over: self[$0]) && $0 < $1)

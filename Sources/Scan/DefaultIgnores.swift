@@ -1,6 +1,9 @@
+import Findings
+
 /// The paths a scan leaves out unless told otherwise (`--no-default-excludes`, or
 /// `default-excludes: false` in `.sentinel.yml`): test code, virtual environments, vendored
-/// dependencies and build output. On real projects most raw findings live there (asserts in
+/// dependencies and build output. They leave code and dependency analysis only: the secrets
+/// scan reads them too. On real projects most raw findings live there (asserts in
 /// tests, third-party code the project does not own), which buries the few that matter.
 public struct DefaultIgnores: Sendable, Hashable {
     /// Test code: what pytest and unittest discover, and the usual test directories.
@@ -21,6 +24,10 @@ public struct DefaultIgnores: Sendable, Hashable {
     ]
 
     private static let tests = PatternSet(testPatterns)
+    private static let kinds: [(DefaultExclusion.Kind, PatternSet)] = [
+        (.tests, PatternSet(testPatterns)), (.dependencies, PatternSet(dependencyPatterns)),
+        (.build, PatternSet(buildPatterns)),
+    ]
 
     private let set: PatternSet?
 
@@ -39,14 +46,35 @@ public struct DefaultIgnores: Sendable, Hashable {
         set?.matches(path) ?? false
     }
 
+    /// `paths` the defaults leave out, counted by kind with the patterns that matched, in the
+    /// order of `DefaultExclusion.Kind`; a path is counted once, under the first kind matching it.
+    public static func exclusions(_ paths: [String]) -> [DefaultExclusion] {
+        var counts: [DefaultExclusion.Kind: Int] = [:]
+        var matched: [DefaultExclusion.Kind: Set<String>] = [:]
+        for path in paths {
+            for (kind, set) in kinds {
+                guard let pattern = set.firstMatch(path) else { continue }
+                counts[kind, default: 0] += 1
+                matched[kind, default: []].insert(pattern)
+                break
+            }
+        }
+        return DefaultExclusion.Kind.allCases.compactMap { kind in
+            guard let count = counts[kind] else { return nil }
+            let order = patterns.filter { matched[kind]?.contains($0) == true }
+            return DefaultExclusion(kind: kind, files: count, patterns: order)
+        }
+    }
+
     /// Splits `files` into those scanned and those left out by the defaults. A file an explicit
     /// include pattern names is kept: `--include 'tests/**'` means the user wants the tests.
     public func partition(_ files: [String], include: [Glob] = []) -> (kept: [String], excluded: [String]) {
         guard set != nil else { return (files, []) }
         var kept: [String] = []
         var excluded: [String] = []
+        let included = GlobSet(include)
         for file in files {
-            if ignores(file) && !include.contains(where: { $0.matches(file) }) {
+            if ignores(file) && !included.matches(file) {
                 excluded.append(file)
             } else {
                 kept.append(file)
@@ -69,7 +97,11 @@ private struct PatternSet: Sendable, Hashable {
         fileNames = patterns.filter { !$0.hasSuffix("/") }.map { Array($0.utf8) }
     }
 
-    func matches(_ path: String) -> Bool {
+    func matches(_ path: String) -> Bool { firstMatch(path) != nil }
+
+    /// The pattern that leaves `path` out (`node_modules/`, `conftest.py`): the first ignored
+    /// directory on the path, else the first file-name pattern; nil when none does.
+    func firstMatch(_ path: String) -> String? {
         var path = path
         return path.withUTF8 { bytes in
             // The last non-empty segment is the file's name; the others are its directories.
@@ -78,16 +110,18 @@ private struct PatternSet: Sendable, Hashable {
             for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "/") {
                 defer { start = i + 1 }
                 guard i > start else { continue }
-                if let directory = name, isIgnoredDirectory(bytes[directory]) { return true }
+                if let directory = name, let match = ignoredDirectory(bytes[directory]) {
+                    return String(decoding: match, as: UTF8.self) + "/"
+                }
                 name = start..<i
             }
-            guard let name else { return false }
+            guard let name else { return nil }
             let text = ArraySlice(bytes[name])
-            return fileNames.contains { Glob.matchSegment($0[...], text) }
+            return fileNames.first { Glob.matchSegment($0[...], text) }.map { String(decoding: $0, as: UTF8.self) }
         }
     }
 
-    private func isIgnoredDirectory(_ segment: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        directories.contains { $0.count == segment.count && $0.elementsEqual(segment) }
+    private func ignoredDirectory(_ segment: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8]? {
+        directories.first { $0.count == segment.count && $0.elementsEqual(segment) }
     }
 }

@@ -69,6 +69,7 @@ public struct FileWalker: Sendable {
     public func select(targets: [String], root: String) -> Selection {
         var selection = Selection()
         var seen = Set<String>()
+        let filters = Filters(self)
         for target in targets {
             let relative = FileWalker.relative(target, to: root)
             var info = stat()
@@ -78,7 +79,7 @@ public struct FileWalker: Sendable {
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                walk(target, relative: relative == "." ? "" : relative, into: &selection)
+                walk(target, relative: relative == "." ? "" : relative, filters: filters, into: &selection)
             case S_IFREG:
                 consider(at: AT_FDCWD, name: target, relative: relative, size: Int(info.st_size), into: &selection)
             case S_IFLNK:
@@ -95,6 +96,21 @@ public struct FileWalker: Sendable {
         return selection
     }
 
+    /// The include and exclude globs compiled once per walk: a file is checked against all of
+    /// them with a few set lookups, however many a configuration lists.
+    private struct Filters {
+        let include: GlobSet
+        let exclude: GlobSet
+        /// The exclude patterns ending in `/`: a directory they match is not entered.
+        let excludedDirectories: GlobSet
+
+        init(_ walker: FileWalker) {
+            include = GlobSet(walker.include)
+            exclude = GlobSet(walker.exclude)
+            excludedDirectories = GlobSet(walker.exclude.filter { $0.pattern.hasSuffix("/") })
+        }
+    }
+
     /// One directory on the walk's own stack: its open listing (the descriptor its
     /// subdirectories are opened relative to) and the subdirectories still to visit.
     private struct Level {
@@ -107,10 +123,10 @@ public struct FileWalker: Sendable {
     /// Walks `directory` depth first on an explicit stack, never recursing: depth is the tree
     /// owner's to choose. One path buffer grows and shrinks with the stack, so a deep tree costs
     /// memory linear in its depth; directories below `maxDepth` are reported, not walked.
-    private func walk(_ directory: String, relative: String, into selection: inout Selection) {
+    private func walk(_ directory: String, relative: String, filters: Filters, into selection: inout Selection) {
         var path = Array(relative.utf8)
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard let first = enter(fd: fd, error: errno, path: path, parentLength: 0, into: &selection) else { return }
+        guard let first = enter(fd: fd, error: errno, path: path, parentLength: 0, filters: filters, into: &selection) else { return }
         var levels = [first]
         while !levels.isEmpty {
             let top = levels.count - 1
@@ -132,7 +148,9 @@ public struct FileWalker: Sendable {
                 continue
             }
             let child = openat(dirfd(levels[top].handle), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if let level = enter(fd: child, error: errno, path: path, parentLength: parentLength, into: &selection) {
+            if let level = enter(
+                fd: child, error: errno, path: path, parentLength: parentLength, filters: filters, into: &selection)
+            {
                 levels.append(level)
             } else {
                 path.removeLast(path.count - parentLength)
@@ -146,7 +164,7 @@ public struct FileWalker: Sendable {
     /// one per syscall per full path, and nothing the tree's owner swaps between the calls is
     /// followed. `error`: the `errno` of the open that gave `fd`, when it failed.
     private func enter(
-        fd: Int32, error: Int32, path: [UInt8], parentLength: Int, into selection: inout Selection
+        fd: Int32, error: Int32, path: [UInt8], parentLength: Int, filters: Filters, into selection: inout Selection
     ) -> Level? {
         let relative = String(decoding: path, as: UTF8.self)
         guard fd >= 0, let handle = fdopendir(fd) else {
@@ -183,11 +201,11 @@ public struct FileWalker: Sendable {
             switch kind {
             case Int32(DT_DIR):
                 if skippedDirectories.contains(name) { continue }
-                if exclude.contains(where: { $0.matches(relativePath) && $0.pattern.hasSuffix("/") }) { continue }
+                if filters.excludedDirectories.matches(relativePath) { continue }
                 subdirectories.append(name)
             case Int32(DT_REG):
-                if !include.isEmpty && !include.contains(where: { $0.matches(relativePath) }) { continue }
-                if exclude.contains(where: { $0.matches(relativePath) }) { continue }
+                if !filters.include.isEmpty && !filters.include.matches(relativePath) { continue }
+                if filters.exclude.matches(relativePath) { continue }
                 consider(at: dfd, name: name, relative: relativePath, size: Int(info.st_size), into: &selection)
             default:
                 // Symbolic links are deliberately not followed, and sockets or FIFOs are not source.

@@ -5,9 +5,9 @@
 public struct Glob: Sendable, Hashable, CustomStringConvertible {
     /// The pattern text as written.
     public let pattern: String
-    private let segments: [[UInt8]]
-    private let anyDepth: Bool
-    private let directoryPrefix: Bool
+    let segments: [[UInt8]]
+    let anyDepth: Bool
+    let directoryPrefix: Bool
 
     /// Compiles `pattern`; every string is a valid pattern.
     public init(_ pattern: String) {
@@ -26,14 +26,20 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `path` (relative, `/`-separated) matches.
     public func matches(_ path: String) -> Bool {
-        let parts = path.split(separator: "/").map { Array($0.utf8) }
+        matches(parts: path.split(separator: "/").map { Array($0.utf8) })
+    }
+
+    /// Whether the path split into `parts` (its non-empty segments) matches: a ``GlobSet``
+    /// splits each path once for all of its patterns.
+    func matches(parts: [[UInt8]]) -> Bool {
         if anyDepth {
             // A bare name matches a file or any directory on the path.
             guard let only = segments.first else { return false }
             return parts.contains { Self.matchSegment(only[...], $0[...]) }
         }
         if directoryPrefix {
-            return (1...max(1, parts.count)).contains { Self.matchSegments(segments[...], parts[..<$0]) }
+            // An empty path has no directory to be under.
+            return parts.isEmpty ? false : (1...parts.count).contains { Self.matchSegments(segments[...], parts[..<$0]) }
         }
         return Self.matchSegments(segments[...], parts[...])
     }

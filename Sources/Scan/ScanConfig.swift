@@ -59,6 +59,9 @@ public struct ScanConfig: Sendable, Equatable {
 
     /// Larger configs are refused unread: a real one is a few hundred bytes.
     public static let maxSize = 1 << 20
+    /// The most `include` or `exclude` patterns a config may give: real ones list tens, and each
+    /// pattern is checked against every file of the tree.
+    public static let maxPatterns = 10_000
 
     /// Loads `path`, a file the operator named (`--config`); relative directories in it resolve
     /// against the file's directory. Only a regular file up to `maxSize` is read.
@@ -123,8 +126,8 @@ public struct ScanConfig: Sendable, Equatable {
                 return name
             }
         }
-        if let value = root["include"] { config.include = try reader.stringList(value, key: "include") }
-        if let value = root["exclude"] { config.exclude = try reader.stringList(value, key: "exclude") }
+        if let value = root["include"] { config.include = try patterns(value, key: "include", reader: reader) }
+        if let value = root["exclude"] { config.exclude = try patterns(value, key: "exclude", reader: reader) }
         if let value = root["default-excludes"] {
             switch try reader.scalarText(value, key: "default-excludes").lowercased() {
             case "true", "yes", "on": config.defaultExcludes = true
@@ -184,5 +187,13 @@ public struct ScanConfig: Sendable, Equatable {
             }
         }
         return config
+    }
+
+    /// A list of globs, at most `maxPatterns` of them.
+    private static func patterns(_ value: DocumentNode, key: String, reader: DocumentReader) throws -> [String] {
+        guard value.elements.count <= maxPatterns else {
+            throw reader.fail(value, key, "\(value.elements.count) patterns, more than the \(maxPatterns) a config may give")
+        }
+        return try reader.stringList(value, key: key)
     }
 }

@@ -93,10 +93,11 @@ public struct ScanRunner: Sendable {
         if let maxFileBytes = request.maxFileBytes { walker.maxFileBytes = maxFileBytes }
         let targets = request.targets ?? [request.root]
         var selection = walker.select(targets: targets, root: request.root)
-        let excludedByDefault = Self.applyDefaultIgnores(&selection, request: request, targets: targets, include: include)
-        let target = ScanTarget(
+        let excluded = Self.applyDefaultIgnores(&selection, request: request, targets: targets, include: include)
+        var target = ScanTarget(
             root: request.root, files: selection.files, oversizedFiles: selection.oversized,
             isFileList: targets != [request.root])
+        target.defaultIgnoredFiles = excluded.files
 
         var tools: [ToolRun] = []
         var notices: [Notice] = []
@@ -120,7 +121,7 @@ public struct ScanRunner: Sendable {
         // Bad input (e.g. no lockfile could be read) is the user's to fix: exit 2, not 3.
         if let inputError { throw inputError }
         var report = Report(findings: [], rules: [], tools: tools, notices: notices, filesScanned: target.files.count)
-        report.excludedByDefault = excludedByDefault
+        report.defaultExclusions = excluded.exclusions
         var inputErrors: [Notice] = []
         var equivalence: RuleEquivalence?
         var unread: [SkippedFile] = []
@@ -157,11 +158,12 @@ public struct ScanRunner: Sendable {
     }
 
     /// Leaves out what the default ignores cover (tests, environments, vendored and build output),
-    /// except files named as targets: naming a file asks for it. Returns how many were left out.
+    /// except files named as targets: naming a file asks for it. Returns what was left out, by
+    /// kind, and the files among it within the size limit (the secrets scan still reads them).
     static func applyDefaultIgnores(
         _ selection: inout FileWalker.Selection, request: ScanRequest, targets: [String],
         include: [Glob]
-    ) -> Int {
+    ) -> (exclusions: [DefaultExclusion], files: [String]) {
         let ignores = DefaultIgnores(enabled: request.config.defaultExcludes)
         let named = Set(
             targets.filter { target in
@@ -172,12 +174,13 @@ public struct ScanRunner: Sendable {
             Set(ignores.partition(files.filter { !named.contains($0) }, include: include).excluded)
         }
         let excludedFiles = excluded(selection.files)
+        let secretsOnly = selection.files.filter { excludedFiles.contains($0) }
         selection.files.removeAll { excludedFiles.contains($0) }
         let excludedOversized = excluded(selection.oversized)
         selection.oversized.removeAll { excludedOversized.contains($0) }
         let excludedSkips = excluded(selection.skipped.map(\.file))
         selection.skipped.removeAll { excludedSkips.contains($0.file) }
-        return excludedFiles.count + excludedOversized.count
+        return (DefaultIgnores.exclusions(Array(excludedFiles) + Array(excludedOversized)), secretsOnly)
     }
 
     /// Files the scan was asked to cover and did not read, sorted by path: unreadable or special

@@ -37,7 +37,9 @@ public struct TokenShape: Sendable, Hashable {
         var found: [Range<Int>] = []
         var index = 0
         while index < bytes.count {
-            if index == 0 || !isWordByte(bytes[index - 1]), let end = match(at: index, in: bytes) {
+            if startsPrefix[Int(bytes[index])], index == 0 || !isWordByte(bytes[index - 1]),
+                let end = match(at: index, in: bytes)
+            {
                 found.append(index..<end)
                 index = end
             } else {
@@ -46,6 +48,14 @@ public struct TokenShape: Sendable, Hashable {
         }
         return found
     }
+
+    /// Whether a byte starts some prefix (`g`, `x`, `A`): one table look-up rules out almost
+    /// every position of a report before any prefix is compared.
+    private static let startsPrefix: [Bool] = {
+        var table = [Bool](repeating: false, count: 256)
+        for shape in known { for prefix in shape.prefixes { table[Int(prefix.utf8.first ?? 0)] = true } }
+        return table
+    }()
 
     private static func match(at start: Int, in bytes: [UInt8]) -> Int? {
         for shape in known {
@@ -65,7 +75,12 @@ public struct TokenShape: Sendable, Hashable {
     private static func hasPrefix(_ prefix: String, at start: Int, in bytes: [UInt8]) -> Bool {
         let utf8 = prefix.utf8
         guard start + utf8.count <= bytes.count else { return false }
-        return zip(utf8, bytes[start...]).allSatisfy { $0 == $1 }
+        var index = start
+        for byte in utf8 {
+            guard bytes[index] == byte else { return false }
+            index += 1
+        }
+        return true
     }
 
     private func accepts(_ byte: UInt8) -> Bool {

@@ -38,6 +38,11 @@ import Testing
         ".venv/lib/site.py": "eval(input())\n",
     ]
 
+    /// What the summary says of the project's test and environment files.
+    static let excludedSummary =
+        "3 files left out of code analysis by the default ignores: 2 test code (tests/, conftest.py), "
+        + "1 dependencies (.venv/); secrets are still searched in them (--no-default-excludes analyses them)"
+
     /// The summary line without its varying time.
     static func summary(_ text: String) -> String? {
         text.split(separator: "\n").last.map {
@@ -56,11 +61,11 @@ import Testing
             ["scan", root, "--tools", "native", "--fail-on", "none", "--min-confidence", "low"], environment: environment)
         #expect(scan.status == 0, "\(scan.stderr)")
         #expect(scan.stdout.contains("app.py:5:5: medium: [python.os-system]") || scan.stdout.contains("app.py:5:"), "\(scan.stdout)")
-        #expect(!scan.stdout.contains("tests/") && !scan.stdout.contains(".venv"))
+        #expect(!scan.stdout.contains("tests/test_app.py") && !scan.stdout.contains(".venv/lib"))
         #expect(scan.stdout.contains("app.py:4:5: low: [python.assert-used]"), "asserts outside tests are kept")
         #expect(
             Self.summary(scan.stdout)?.hasSuffix(
-                "(1 file scanned in T s); 3 files excluded by default ignores (--no-default-excludes to scan them)") == true,
+                "(1 file scanned in T s); \(Self.excludedSummary)") == true,
             "\(scan.stdout)")
 
         let all = try CLI.run(
@@ -147,8 +152,24 @@ import Testing
         #expect(result.stdout == "")
         #expect(
             Self.summary(result.stderr) == "2 findings: 1 medium, 1 low (1 file scanned in T s); "
-                + "3 files excluded by default ignores (--no-default-excludes to scan them)", "\(result.stderr)")
+                + Self.excludedSummary, "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    /// Issue 26: an AWS key in `conftest.py` or `build/` is reported (the default ignores quiet
+    /// code analysis, not the secrets scan), and JSON says which kinds of files were left out.
+    @Test func secretsInTestAndBuildFilesAreReported() throws {
+        let key = "aws_access_key_id = \"AKIA" + "Q3EGZT7RKMXJ4HVN\"\n"
+        let root = try Self.tree(["app.py": "x = 1\n", "conftest.py": key, "build/lib/settings.py": key])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try CLI.run(["scan", root, "--tools", "secrets", "--format", "json"], environment: environment)
+        #expect(result.status == 1, "\(result.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let files = (document?["findings"] as? [[String: Any]] ?? []).compactMap { ($0["location"] as? [String: Any])?["file"] as? String }
+        #expect(Set(files) == ["conftest.py", "build/lib/settings.py"], "\(result.stdout)")
+        let summary = document?["summary"] as? [String: Any]
+        let kinds = (summary?["defaultExclusions"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+        #expect(kinds == ["tests", "build"], "\(result.stdout)")
     }
 
     // MARK: - Bad input

@@ -97,9 +97,12 @@ import Testing
     @Test func headerCountsHiddenAndExcludedFiles() {
         var report = Fixtures.sampleReport()
         report.belowSeverityCount = 4
-        report.excludedByDefault = 120
+        report.defaultExclusions = [DefaultExclusion(kind: .dependencies, files: 120, patterns: [".venv/"])]
         let html = HTMLRenderer().render(report)
-        #expect(html.contains(" · 4 below --severity · 120 files excluded by default ignores</p>"))
+        #expect(
+            html.contains(
+                " · 4 below --severity · 120 files left out of code analysis by the default ignores: 120 dependencies (.venv/); "
+                    + "secrets are still searched in them (--no-default-excludes analyses them)</p>"))
     }
 
     @Test func scriptHashInPolicyMatchesTheScript() {

@@ -76,13 +76,20 @@ import Testing
     @Test func summaryCountsHiddenAndExcludedFiles() {
         var report = Fixtures.sampleReport()
         report.belowSeverityCount = 7
-        report.excludedByDefault = 1
+        report.defaultExclusions = [DefaultExclusion(kind: .tests, files: 1, patterns: ["conftest.py"])]
         #expect(
             TextRenderer().summary(report) == "5 findings: 1 critical, 2 high, 1 medium, 1 low (42 files scanned in 1.23 s); "
-                + "2 suppressed, 1 in baseline, 7 below --severity; 1 file excluded by default ignores (--no-default-excludes to scan them)"
+                + "2 suppressed, 1 in baseline, 7 below --severity; 1 file left out of code analysis by the default ignores: "
+                + "1 test code (conftest.py); secrets are still searched in them (--no-default-excludes analyses them)"
         )
-        report.excludedByDefault = 812
-        #expect(TextRenderer().summary(report).hasSuffix("; 812 files excluded by default ignores (--no-default-excludes to scan them)"))
+        report.defaultExclusions = [
+            DefaultExclusion(kind: .tests, files: 12, patterns: ["tests/"]),
+            DefaultExclusion(kind: .dependencies, files: 800, patterns: [".venv/", "node_modules/"]),
+        ]
+        #expect(
+            TextRenderer().summary(report).hasSuffix(
+                "; 812 files left out of code analysis by the default ignores: 12 test code (tests/), "
+                    + "800 dependencies (.venv/, node_modules/); secrets are still searched in them (--no-default-excludes analyses them)"))
     }
 
     @Test func quietKeepsFindingsAndErrorsOnly() {

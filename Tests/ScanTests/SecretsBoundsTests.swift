@@ -58,6 +58,20 @@ import Testing
         #expect(SecretsDetector().scan(file: "bin", bytes: [0, 1, 2] + Array(Self.aws.utf8)).count == 1)
     }
 
+    /// CPython decodes a file as its `coding:` cookie says: a key written in UTF-7 base64 runs
+    /// (or as `unicode_escape` escapes) is a plain key to Python, so it is one to the scan too.
+    @Test(arguments: [
+        "# coding: utf-7\naws_key = \"+AEEASwBJAEEAUQAzAEUARwBaAFQANwBSAEsATQBYAEoANABIAFYATg-\"\n",
+        "# -*- coding: unicode_escape -*-\naws_key = \"\\x41KIAQ3EGZT7RKMXJ4HVN\"\n",
+    ])
+    func aKeyHiddenByTheDeclaredEncodingIsFound(source: String) throws {
+        let findings = SecretsDetector().scan(file: "settings.py", bytes: Array(source.utf8))
+        let finding = try #require(findings.first { $0.ruleId == "secrets.aws-access-key-id" }, "\(findings)")
+        #expect(finding.location.startLine == 2)
+        #expect(finding.evidence == "AKIA…(redacted, 20 chars)")
+        #expect(findings.count == 1)
+    }
+
     @Test func aBinarySnippetCarriesNoControlBytes() throws {
         let bytes: [UInt8] = [0, 1, 2, 0x1B] + Array("k=\"\(Self.aws)\"".utf8) + [0, 0xFF, 7]
         let finding = try #require(scan(bytes).first)

@@ -41,7 +41,7 @@ public struct HTMLRenderer: ReportRenderer {
             \(report.baselinedCount > 0 ? " · \(report.baselinedCount) in baseline" : "")\
             \(report.belowSeverityCount > 0 ? " · \(report.belowSeverityCount) below --severity" : "")\
             \(report.belowConfidenceSummary.map { " · " + escape($0) } ?? "")\
-            \(report.excludedByDefault > 0 ? " · \(report.excludedByDefault) files excluded by default ignores" : "")</p></header>
+            \(report.defaultExclusionSummary.map { " · " + escape($0) } ?? "")</p></header>
 
             """
         html += summary(report, findings: findings)

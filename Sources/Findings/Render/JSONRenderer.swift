@@ -31,8 +31,10 @@ public struct JSONRenderer: ReportRenderer {
         public var belowMinConfidence: Int?
         /// The `--min-confidence` the findings were filtered with; absent when none was applied.
         public var minConfidence: Confidence?
-        /// Files the default ignores left out.
+        /// Files the default ignores left out of code analysis.
         public var excludedByDefault: Int?
+        /// Those files by kind, with the patterns that matched them; absent when there are none.
+        public var defaultExclusions: [DefaultExclusion]?
         /// Files the scan did not read, with the reason.
         public var skippedFiles: [SkippedFile]
     }
@@ -63,7 +65,9 @@ public struct JSONRenderer: ReportRenderer {
             tools: report.tools.sorted { $0.name < $1.name },
             notices: report.notices, belowSeverity: report.belowSeverityCount,
             belowMinConfidence: report.belowConfidenceCount, minConfidence: report.minimumConfidence,
-            excludedByDefault: report.excludedByDefault, skippedFiles: report.skippedFiles)
+            excludedByDefault: report.excludedByDefault,
+            defaultExclusions: report.defaultExclusions.isEmpty ? nil : report.defaultExclusions,
+            skippedFiles: report.skippedFiles)
         return Document(findings: findings, summary: summary)
     }
 

@@ -71,6 +71,7 @@ public struct SARIFRenderer: ReportRenderer {
             notices += report.skippedFiles.map { Notice(level: .warning, message: "skipped: \($0.reason)", file: $0.file) }
             // So is what `--min-confidence` left out: a viewer shows the note, a script reads the count.
             if let hidden = report.belowConfidenceSummary { notices.append(Notice(level: .info, message: hidden)) }
+            if let excluded = report.defaultExclusionSummary { notices.append(Notice(level: .info, message: excluded)) }
         }
         if toolRun != nil || !notices.isEmpty {
             var invocation: [String: JSONValue] = ["executionSuccessful": .bool(toolRun?.status != .failed)]
@@ -88,6 +89,15 @@ public struct SARIFRenderer: ReportRenderer {
             if name == owner, report.belowConfidenceCount > 0 {
                 properties["belowMinConfidence"] = .int(report.belowConfidenceCount)
                 properties.set("minConfidence", report.minimumConfidence?.rawValue)
+            }
+            if name == owner, !report.defaultExclusions.isEmpty {
+                properties["defaultExclusions"] = .array(
+                    report.defaultExclusions.map { exclusion in
+                        [
+                            "kind": .string(exclusion.kind.rawValue), "files": .int(exclusion.files),
+                            "patterns": .array(exclusion.patterns.map { .string($0) }),
+                        ]
+                    })
             }
             if !properties.isEmpty { invocation["properties"] = .object(properties) }
             run["invocations"] = [.object(invocation)]

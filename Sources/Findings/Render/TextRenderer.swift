@@ -123,10 +123,7 @@ public struct TextRenderer: ReportRenderer {
         }
         if !hidden.isEmpty { text += "; " + hidden.joined(separator: ", ") }
         if let hidden = report.belowConfidenceSummary { text += "; " + hidden }
-        if report.excludedByDefault > 0 {
-            let files = report.excludedByDefault == 1 ? "1 file" : "\(report.excludedByDefault) files"
-            text += "; \(files) excluded by default ignores (--no-default-excludes to scan them)"
-        }
+        if let excluded = report.defaultExclusionSummary { text += "; " + excluded }
         return text
     }
 

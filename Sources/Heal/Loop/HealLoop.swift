@@ -112,6 +112,9 @@ public struct HealLoop: Sendable {
             profile: request.profile, command: request.verify, tracerDirectory: tracerDirectory,
             tracerModule: tracer?.module, environment: request.environment)
         var state = LoopState(request: request, deadline: deadline)
+        state.notes += workspace.tooDeep.map {
+            "\($0): nested deeper than \(HealWorkspace.maxDepth) directories, not copied into the heal workspace"
+        }
         var outcome: HealOutcome?
         for signal in request.signals.map({ $0.relative(to: workspace) }) {
             if state.budgetLeft == nil { break }

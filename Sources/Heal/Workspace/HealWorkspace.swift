@@ -20,6 +20,9 @@ public final class HealWorkspace: @unchecked Sendable {
     public var snapshot: String { root + "/base" }
     /// Files in the snapshot (repository-relative paths), for actors.
     public let files: [String]
+    /// Directories of the repository nested deeper than `maxDepth` (paths ending in `/`): not
+    /// copied, so not in the snapshot. The heal reports them in its notes.
+    public let tooDeep: [String]
     private let fileSet: Set<String>
     private let lock = NSLock()
     private var counter = 0
@@ -29,6 +32,8 @@ public final class HealWorkspace: @unchecked Sendable {
         ".git", ".hg", ".svn", ".sentinel", "__pycache__", ".pytest_cache", ".mypy_cache", ".tox", ".nox",
         "node_modules", ".venv",
     ]
+    /// How many directories deep the snapshot goes: real source trees stay far shallower.
+    public static let maxDepth = 256
     /// The most bytes a snapshot holds: heal works on source trees, not data sets.
     public static let maxBytes: Int64 = 512 << 20
 
@@ -48,7 +53,7 @@ public final class HealWorkspace: @unchecked Sendable {
         do {
             var files: [String] = []
             var bytes: Int64 = 0
-            try Self.copyTree(from: repository, to: root + "/base", relative: "", files: &files, bytes: &bytes)
+            tooDeep = try Self.copyTree(from: repository, to: root + "/base", files: &files, bytes: &bytes)
             self.files = files.sorted()
             fileSet = Set(files)
         } catch {
@@ -145,52 +150,69 @@ public final class HealWorkspace: @unchecked Sendable {
         return lstat(path, &info) == 0 ? Int(info.st_mode & 0o777) : nil
     }
 
+    /// Copies the repository on an explicit stack, never recursing: depth is the repository
+    /// owner's to choose. Directories nested deeper than `maxDepth` are not copied; their paths
+    /// (ending in `/`) are returned, in the order met.
     private static func copyTree(
-        from source: String, to target: String, relative: String, files: inout [String], bytes: inout Int64
-    ) throws {
-        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
-        let names = try FileManager.default.contentsOfDirectory(atPath: source).sorted()
-        for name in names where !skipped.contains(name) {
-            let from = source + "/" + name
-            let to = target + "/" + name
-            let path = relative.isEmpty ? name : relative + "/" + name
-            var info = stat()
-            guard lstat(from, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR:
-                try copyTree(from: from, to: to, relative: path, files: &files, bytes: &bytes)
-            case S_IFREG:
-                bytes += Int64(info.st_size)
-                guard bytes <= maxBytes else {
-                    throw SentinelError(.invalidInput, "\(source): repository larger than \(maxBytes >> 20) MiB")
-                }
-                let data = try BoundedFile.read(from, limit: Int(maxBytes), followLinks: false)
-                try PreparedOutputFile(path: to).write(data, mode: info.st_mode & 0o755)
-                files.append(path)
-            case S_IFLNK:
-                let target = try FileManager.default.destinationOfSymbolicLink(atPath: from)
-                try FileManager.default.createSymbolicLink(atPath: to, withDestinationPath: target)
-            default:
+        from repository: String, to snapshot: String, files: inout [String], bytes: inout Int64
+    ) throws -> [String] {
+        var skippedDirectories: [String] = []
+        // (source, target, repository-relative path, depth below the repository)
+        var pending = [(repository, snapshot, "", 0)]
+        while let (source, target, relative, depth) = pending.popLast() {
+            if depth > maxDepth {
+                skippedDirectories.append(relative + "/")
                 continue
             }
+            try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
+            let names = try FileManager.default.contentsOfDirectory(atPath: source).sorted()
+            for name in names.reversed() where !skipped.contains(name) {
+                let from = source + "/" + name
+                let to = target + "/" + name
+                let path = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard lstat(from, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    pending.append((from, to, path, depth + 1))
+                case S_IFREG:
+                    bytes += Int64(info.st_size)
+                    guard bytes <= maxBytes else {
+                        throw SentinelError(.invalidInput, "\(repository): repository larger than \(maxBytes >> 20) MiB")
+                    }
+                    let data = try BoundedFile.read(from, limit: Int(maxBytes), followLinks: false)
+                    try PreparedOutputFile(path: to).write(data, mode: info.st_mode & 0o755)
+                    files.append(path)
+                case S_IFLNK:
+                    let target = try FileManager.default.destinationOfSymbolicLink(atPath: from)
+                    try FileManager.default.createSymbolicLink(atPath: to, withDestinationPath: target)
+                default:
+                    continue
+                }
+            }
         }
+        return skippedDirectories
     }
 
-    private static func linkTree(from source: String, to target: String) throws {
-        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
-        for name in try FileManager.default.contentsOfDirectory(atPath: source) {
-            let from = source + "/" + name
-            let to = target + "/" + name
-            var info = stat()
-            guard lstat(from, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR: try linkTree(from: from, to: to)
-            case S_IFLNK:
-                try FileManager.default.createSymbolicLink(
-                    atPath: to, withDestinationPath: try FileManager.default.destinationOfSymbolicLink(atPath: from))
-            default:
-                guard link(from, to) == 0 else {
-                    throw SentinelError(.io, "\(to): link failed: \(Errno.current)", errno: .current)
+    /// A tree of hard links to the snapshot, made on an explicit stack like the snapshot itself.
+    private static func linkTree(from snapshot: String, to tree: String) throws {
+        var pending = [(snapshot, tree)]
+        while let (source, target) = pending.popLast() {
+            try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
+            for name in try FileManager.default.contentsOfDirectory(atPath: source) {
+                let from = source + "/" + name
+                let to = target + "/" + name
+                var info = stat()
+                guard lstat(from, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: pending.append((from, to))
+                case S_IFLNK:
+                    try FileManager.default.createSymbolicLink(
+                        atPath: to, withDestinationPath: try FileManager.default.destinationOfSymbolicLink(atPath: from))
+                default:
+                    guard link(from, to) == 0 else {
+                        throw SentinelError(.io, "\(to): link failed: \(Errno.current)", errno: .current)
+                    }
                 }
             }
         }

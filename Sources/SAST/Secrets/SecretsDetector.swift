@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import PythonSyntax
 
 /// Finds credentials in any text file: provider tokens by their exact shapes, private key
 /// blocks, and `password = "..."`-style assignments whose value looks random. Every secret
@@ -60,6 +61,36 @@ public struct SecretsDetector: Sendable {
     /// candidate, not per line; the generic assignment check runs per line behind a cheap
     /// prefilter. Every step is linear in the line it looks at.
     public func scan(file: String, bytes: [UInt8]) -> [Finding] {
+        let findings = scan(bytes: bytes, file: file)
+        guard let (encoding, decoded) = Self.pythonDecoded(bytes, file: file) else { return findings }
+        // A Python file is also read as CPython decodes it (its `coding:` cookie), with the one
+        // decoder the code analysis uses: a key written as UTF-7 base64 runs or as
+        // `unicode_escape` escapes is a plain key to Python.
+        let seen = Set(findings.map { "\($0.ruleId)\u{0}\($0.location.startLine ?? 0)\u{0}\($0.evidence ?? "")" })
+        return findings
+            + scan(bytes: decoded, file: file).compactMap { finding in
+                guard !seen.contains("\(finding.ruleId)\u{0}\(finding.location.startLine ?? 0)\u{0}\(finding.evidence ?? "")")
+                else { return nil }
+                var copy = finding
+                copy.message += " (in the file as Python decodes it: \(encoding))"
+                copy.properties["sourceEncoding"] = encoding
+                return copy
+            }
+    }
+
+    /// A Python file whose declared encoding makes ASCII read as other characters: the encoding's
+    /// name and the text Python runs; nil for any other file (the cookie must be on line 1 or 2).
+    static func pythonDecoded(_ bytes: [UInt8], file: String) -> (String, [UInt8])? {
+        guard file.hasSuffix(".py") || file.hasSuffix(".pyw") || file.hasSuffix(".pyi") else { return nil }
+        let head = bytes.prefix(1024).split(separator: UInt8(ascii: "\n"), maxSplits: 2, omittingEmptySubsequences: false).prefix(2)
+        guard head.contains(where: { ByteSearch.occurrences(of: Array("coding".utf8), in: $0).first != nil }),
+            let source = try? PythonSource(bytes: bytes, fileName: file), source.rewritesASCII,
+            let encoding = source.declaredEncoding
+        else { return nil }
+        return (encoding, Array(source.text.utf8))
+    }
+
+    private func scan(bytes: [UInt8], file: String) -> [Finding] {
         let all = bytes[...]
         let lines = LineIndex(bytes)
         // Lines with a token-prefix or private-key candidate, then every line through the
