@@ -6,6 +6,10 @@ import Support
 /// compression methods are reported, not guessed at. Kept over ZIPFoundation: twice as fast on the
 /// OSV exports, and a damaged central directory fails here instead of ending the listing early
 /// (BENCHMARKS.md, "Zip reader").
+///
+/// Hostile archives (issue 26): every size and offset the central directory declares is checked
+/// against the file and `ZipLimits` before anything is read or allocated, entries may not overlap
+/// each other or the central directory, and inflation stops at the declared size.
 struct ZipArchive {
     struct Entry {
         var name: String
@@ -21,7 +25,7 @@ struct ZipArchive {
     let bytes: [UInt8]
     let entries: [Entry]
 
-    init(path: String, bytes: [UInt8]) throws {
+    init(path: String, bytes: [UInt8], limits: ZipLimits = .osvExports) throws {
         self.path = path
         self.bytes = bytes
         let directory = try ZipDirectory(path: path, bytes: bytes)
@@ -47,7 +51,32 @@ struct ZipArchive {
             entries.append(entry)
             at = extraStart + extraLength + commentLength
         }
+        try Self.checkPlacement(entries, before: directory.offset, path: path)
+        try limits.check(entries, path: path)
         self.entries = entries
+    }
+
+    /// Each entry's local header and data lie before the central directory, and no two entries
+    /// share bytes (overlapping entries are how a small zip expands many times over). The span
+    /// counted is the least an entry takes: its 30-byte header, its name and its data.
+    private static func checkPlacement(_ entries: [Entry], before directory: Int, path: String) throws {
+        var previous: (end: Int, name: String)?
+        let ordered = entries.indices.sorted { (entries[$0].localHeaderOffset, $0) < (entries[$1].localHeaderOffset, $1) }
+        for entry in ordered.map({ entries[$0] }) {
+            let place = "\(path)!\(entry.name)"
+            let local = entry.localHeaderOffset
+            guard local <= directory - 30 else {
+                throw SentinelError(.invalidInput, "\(place): local header offset \(local) lies outside the file")
+            }
+            let dataStart = local + 30 + entry.name.utf8.count
+            guard dataStart <= directory, entry.compressedSize <= directory - dataStart else {
+                throw SentinelError(.invalidInput, "\(place): compressed size \(entry.compressedSize) runs past the central directory")
+            }
+            if let previous, local < previous.end {
+                throw SentinelError(.invalidInput, "\(place): overlaps \(path)!\(previous.name)")
+            }
+            previous = (dataStart + entry.compressedSize, entry.name)
+        }
     }
 
     /// The uncompressed bytes of `entry`, checked against its CRC.
@@ -71,10 +100,6 @@ struct ZipArchive {
             guard entry.compressedSize == entry.size else { throw SentinelError(.invalidInput, "\(place): stored size mismatch") }
             output = Array(data)
         case 8:
-            // Deflate expands at most ~1032:1; a larger declared size is damage, not a buffer to allocate.
-            guard entry.size <= entry.compressedSize * 1_100 + 1_024 else {
-                throw SentinelError(.invalidInput, "\(place): declared size \(entry.size) is implausible")
-            }
             output = try Compression.inflateRaw(data, size: entry.size, name: place)
         default: throw SentinelError(.unsupported, "\(place): compression method \(entry.method)")
         }
