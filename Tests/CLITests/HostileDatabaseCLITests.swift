@@ -33,6 +33,7 @@ struct HostileDatabaseCLITests {
         (.bomb, "bomb.json: declared size 209715200 bytes is past the bound of 67108864 bytes per entry"),
         (.overlapping, "R-1.json: overlaps "),
         (.offsetOverflow, "R-0.json: local header offset 9223372036854775792 lies outside the file"),
+        (.controlName, #"R-0.json\x0A\x1B[2Jforged.json: declared size 104857600 bytes"#),
     ])
     func importOfAHostileZipIsOneLineAndExitTwo(kind: HostileZip.Kind, problem: String) throws {
         defer { try? FileManager.default.removeItem(atPath: home) }

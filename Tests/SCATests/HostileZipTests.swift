@@ -32,6 +32,7 @@ struct HostileZipTests {
         .dataIntoDirectory: "x.zip!R-1.json: compressed size 187 runs past the central directory",
         .bomb: "x.zip!bomb.json: declared size 209715200 bytes is past the bound of 67108864 bytes per entry",
         .ratio: "x.zip!ratio.json: expands 10485760 bytes from 10203 (1027:1), past the bound of 100:1",
+        .controlName: #"x.zip!R-0.json\x0A\x1B[2Jforged.json: declared size 104857600 bytes is past the bound of 67108864 bytes per entry"#,
     ]
 
     @Test(arguments: HostileZip.Kind.allCases)
@@ -80,5 +81,43 @@ struct HostileZipTests {
         limits.maxTotalBytes = 500
         let error = #expect(throws: SentinelError.self) { try Self.readAll(bytes, limits: limits) }
         #expect(error?.message.hasPrefix("x.zip: entries expand to more than 500 bytes in total") == true, "\(String(describing: error))")
+    }
+
+    /// Seeded mutations of real archives, biased to the central directory and end records where
+    /// sizes and offsets live: every outcome is entries or a `SentinelError`, never a trap.
+    /// `SENTINEL_ZIP_FUZZ_SECONDS` runs longer than the default 3,000 rounds.
+    @Test func mutatedArchivesNeverTrap() throws {
+        let dir = try Fixtures.temporaryDirectory("hostile-zip-fuzz")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let plain = dir.appendingPathComponent("plain.zip").path
+        let records = Dictionary(
+            uniqueKeysWithValues: (0..<4).map { ("R-\($0).json", HostileZip.record(id: "R-\($0)", modified: "2024-01-01T00:00:00Z")) })
+        try HostileZip.export(records, to: plain)
+        let bases = try [plain, ZipArchiveTests.write("zip64-everywhere", in: dir), ZipArchiveTests.write("streamed", in: dir)]
+            .map { Array(try Data(contentsOf: URL(fileURLWithPath: $0))) }
+        let seconds = Double(ProcessInfo.processInfo.environment["SENTINEL_ZIP_FUZZ_SECONDS"] ?? "") ?? 0
+        let deadline = Date().addingTimeInterval(seconds)
+        var random = SeededRandom(state: 26)
+        var round = 0
+        var opened = 0
+        while round < 3_000 || Date() < deadline {
+            var bytes = bases[round % bases.count]
+            round += 1
+            for _ in 0...(random.next() % 8) {
+                let tail = min(bytes.count, 160)
+                let at =
+                    random.next() % 3 == 0
+                    ? Int(random.next() % UInt64(bytes.count)) : bytes.count - 1 - Int(random.next() % UInt64(tail))
+                let values: [UInt8] = [0x00, 0xFF, 0x7F, 0x80, 0x01, UInt8(truncatingIfNeeded: random.next())]
+                bytes[at] = values[Int(random.next() % UInt64(values.count))]
+            }
+            do {
+                try Self.readAll(bytes)
+                opened += 1
+            } catch let error as SentinelError {
+                #expect(!error.message.isEmpty && !error.message.contains("\n"))
+            }
+        }
+        #expect(round >= 3_000 && opened < round, "\(opened) of \(round) mutated archives opened")
     }
 }

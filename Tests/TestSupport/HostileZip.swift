@@ -25,6 +25,8 @@ public enum HostileZip {
         case bomb = "bomb"
         /// 10 MiB of zeros (under any per-entry size bound, but 1,000:1).
         case ratio = "ratio"
+        /// An entry named with a newline and a terminal escape, declaring 100 MiB.
+        case controlName = "control-name"
     }
 
     static let script = #"""
@@ -66,6 +68,9 @@ public enum HostileZip {
         elif kind == "bomb":
             data, crc, size = deflate(zeros(bomb << 20))
             entries.append(dict(name="bomb.json", data=data, crc=crc, size=size))
+        elif kind == "control-name":
+            data, crc, size = deflate([record(0)])
+            entries.append(dict(name="R-0.json\n\x1b[2Jforged.json", data=data, crc=crc, size=100 << 20))
         elif kind == "ratio":
             data, crc, size = deflate(zeros(10 << 20))
             entries.append(dict(name="ratio.json", data=data, crc=crc, size=size))

@@ -123,7 +123,7 @@ extension OSVDatabase {
         let archive = try ZipArchive(path: display, bytes: Array(data))
         for entry in archive.entries where Self.isAdvisoryName(entry.name) {
             report.files += 1
-            let name = "\(display)!\(entry.name)"
+            let name = "\(display)!\(entry.shownName)"
             let bytes: [UInt8]
             do {
                 bytes = try archive.contents(of: entry)

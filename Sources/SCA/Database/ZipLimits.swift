@@ -28,7 +28,7 @@ extension ZipLimits {
     func check(_ entries: [ZipArchive.Entry], path: String) throws {
         var total = 0
         for entry in entries {
-            let place = "\(path)!\(entry.name)"
+            let place = "\(path)!\(entry.shownName)"
             guard entry.size <= maxEntryBytes else {
                 throw SentinelError(
                     .invalidInput, "\(place): declared size \(entry.size) bytes is past the bound of \(maxEntryBytes) bytes per entry")
