@@ -11,7 +11,7 @@ public struct ImportReport: Sendable, Hashable {
     public var inserted = 0
     /// Records that replaced an older `modified` version of themselves.
     public var updated = 0
-    /// Records already present with the same `modified`.
+    /// Records already present with the same `modified` and content.
     public var unchanged = 0
     /// Records ignored because the database holds a newer `modified`.
     public var olderIgnored = 0
