@@ -16,7 +16,7 @@ struct DatabaseImportCommand: ParsableCommand {
         commandName: "import",
         abstract: "Import OSV records: JSON or YAML files, directories of them, or .zip exports.",
         discussion:
-            "Idempotent and transactional: a record replaces the stored one only when its `modified` is newer; an interrupted import leaves the previous database intact."
+            "Idempotent and transactional: a record replaces the stored one unless the stored `modified` is newer (a date past tomorrow orders nothing); a damaged archive, or one past the size bounds, fails the import, and an interrupted import leaves the previous database intact."
     )
 
     @Argument(help: "Files, directories or .zip exports.") var paths: [String]
@@ -47,7 +47,8 @@ struct DatabaseUpdateCommand: ParsableCommand {
         abstract: "Download the OSV project's per-ecosystem exports (BASE/<ecosystem>/all.zip) and import them.",
         discussion: """
             Conditional requests (ETag/Last-Modified): an unchanged export is not downloaded again. Each ecosystem \
-            is imported in one transaction; a failed or damaged download leaves its data as it was. Exit status 1 \
+            is imported in one transaction and replaces that ecosystem's records (records the export no longer \
+            holds are removed); a failed, damaged or oversized download leaves its data as it was. Exit status 1 \
             when any ecosystem failed.
             """)
 
@@ -86,7 +87,8 @@ struct DatabaseUpdateCommand: ParsableCommand {
                 for problem in report.problems { Console.error("sentinel: \(problem.source): \(problem.message)") }
                 Console.out(
                     "\(name): imported \(report.files) files: \(report.inserted) new, \(report.updated) updated, "
-                        + "\(report.unchanged) unchanged, \(report.problems.count) problems")
+                        + "\(report.unchanged) unchanged, \(report.problems.count) problems"
+                        + (report.removed > 0 ? ", \(report.removed) no longer in the export removed" : ""))
             case .notModified:
                 Console.out("\(name): up to date (not modified)")
             case .failed(let message):

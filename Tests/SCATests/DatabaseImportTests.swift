@@ -186,7 +186,7 @@ struct DatabaseImportTests {
             #expect(matches.count == 4)  // Z-3, Z-10, Z-17, Z-24
             #expect(try db.record(id: "Z-3")?.details?.hasPrefix("long text") == true)
         }
-        // A damaged archive is a reported problem, not a crash.
+        // A damaged archive fails the import (nothing changes); a damaged entry is a reported problem.
         let deflated = try Data(contentsOf: dir.appendingPathComponent("deflated.zip"))
         let truncated = dir.appendingPathComponent("truncated.zip")
         try deflated.prefix(deflated.count / 2).write(to: truncated)
@@ -195,8 +195,11 @@ struct DatabaseImportTests {
         for i in stride(from: 60, to: bytes.count / 3, by: 7) { bytes[i] ^= 0x5A }
         try Data(bytes).write(to: corrupt)
         let db = try OSVDatabase(path: dir.appendingPathComponent("bad.sqlite").path)
-        let report = try db.import(paths: [truncated.path, corrupt.path])
-        #expect(report.problems.contains { $0.source == truncated.path })
+        #expect(throws: SentinelError(.invalidInput, "\(truncated.path): no zip end-of-central-directory record")) {
+            try db.import(paths: [truncated.path, corrupt.path])
+        }
+        #expect(try db.status().records == 0)
+        let report = try db.import(paths: [corrupt.path])
         #expect(report.problems.contains { $0.source.hasPrefix(corrupt.path + "!") })
     }
 }

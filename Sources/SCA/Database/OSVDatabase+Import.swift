@@ -11,10 +11,12 @@ public struct ImportReport: Sendable, Hashable {
     public var inserted = 0
     /// Records that replaced an older `modified` version of themselves.
     public var updated = 0
-    /// Records already present with the same `modified`.
+    /// Records already present with the same `modified` and content.
     public var unchanged = 0
     /// Records ignored because the database holds a newer `modified`.
     public var olderIgnored = 0
+    /// Records a full export no longer holds, removed from its ecosystem (`importExport`).
+    public var removed = 0
     /// Malformed files and records, each naming its source; the import went on without them.
     public var problems = [ImportProblem]()
 
@@ -35,8 +37,11 @@ public struct ImportProblem: Sendable, Hashable, CustomStringConvertible {
 extension OSVDatabase {
     /// Imports OSV records from `.json`/`.yaml`/`.yml` files, directories of them (recursively) and
     /// `.zip` exports, in one transaction: on any failure of the database itself nothing changes.
-    /// Malformed records are reported in the result and skipped. A record replaces a stored one only
-    /// when its `modified` is newer, so re-importing the same data changes nothing.
+    /// Malformed records are reported in the result and skipped; a damaged or out-of-bounds archive
+    /// (`ZipLimits`) throws and changes nothing. A record replaces a stored one unless the stored
+    /// one's `modified` is newer, so re-importing the same data changes nothing; a stored
+    /// `modified` later than tomorrow orders nothing (a hostile copy dated 2999 would otherwise win
+    /// for good).
     ///
     /// With `feed`, the feed state of its ecosystem (or, when it names none, of every ecosystem
     /// the import touched) is written in the same transaction.
@@ -48,6 +53,11 @@ extension OSVDatabase {
     /// central directory, CRC mismatch, truncation) throws and leaves the database as it was;
     /// malformed records inside an intact archive are reported and skipped as usual. Records
     /// name `label` (the URL) as their source rather than the temporary file.
+    ///
+    /// The export is the whole of `feed.ecosystem`'s data: its records
+    /// replace the stored ones whatever their `modified` says, and records of that ecosystem it
+    /// no longer holds are removed. So whatever an earlier source served (a mirror's record
+    /// withdrawn or dated 2999, records it made up), an update from the real source restores.
     public func importExport(zip path: String, label: String, feed: FeedState) throws -> ImportReport {
         try importRecords(paths: [path], failAfter: nil, feed: feed, strictArchive: label)
     }
@@ -59,7 +69,7 @@ extension OSVDatabase {
     ) throws -> ImportReport {
         let files = try Self.collectFiles(paths)
         cachedLookup = nil
-        var writer = try RecordWriter(connection)
+        var writer = try RecordWriter(connection, replacing: label != nil)
         return try connection.transaction {
             var report = ImportReport()
             var seen = 0
@@ -82,6 +92,9 @@ extension OSVDatabase {
                     try decodeAndStore(Array(data), name: file, report: &report, store: store)
                 }
             }
+            if label != nil, let ecosystem = feed?.ecosystem, !ecosystem.isEmpty {
+                report.removed = try writer.removeAbsent(from: ecosystem)
+            }
             if var feed {
                 let ecosystems =
                     feed.ecosystem.isEmpty
@@ -95,8 +108,8 @@ extension OSVDatabase {
         }
     }
 
-    /// With a `label` (a downloaded export) archive damage throws; without, it is a problem
-    /// of that file and the import goes on.
+    /// A damaged or out-of-bounds archive throws. A damaged entry throws with a `label` (a
+    /// downloaded export); without, it is a problem of that entry and the import goes on.
     private func importZip(
         _ file: String, label: String?, report: inout ImportReport,
         store: (OSVRecord, [UInt8], String, inout ImportReport) throws -> Void
@@ -107,15 +120,10 @@ extension OSVDatabase {
             report.problems.append(ImportProblem(source: file, message: "\(file): cannot be read"))
             return
         }
-        let archive: ZipArchive
-        do { archive = try ZipArchive(path: display, bytes: Array(data)) } catch let error as SentinelError {
-            if label != nil { throw error }
-            report.problems.append(ImportProblem(source: file, message: error.message))
-            return
-        }
+        let archive = try ZipArchive(path: display, bytes: Array(data))
         for entry in archive.entries where Self.isAdvisoryName(entry.name) {
             report.files += 1
-            let name = "\(display)!\(entry.name)"
+            let name = "\(display)!\(entry.shownName)"
             let bytes: [UInt8]
             do {
                 bytes = try archive.contents(of: entry)
@@ -198,7 +206,13 @@ extension OSVDatabase {
 
 /// The prepared statements of one import and the newer-wins rule.
 struct RecordWriter {
+    /// How far past now a `modified` date may lie and still order records (clock skew).
+    static let skew: Double = 86_400
     private let connection: Database
+    /// A full export: its records replace stored ones whatever their dates.
+    private let replacing: Bool
+    /// `modified` keys later than this (now plus `skew`) are not trusted to order records.
+    private let horizon: String
     private let find: Statement
     private let insert: Statement
     private let update: Statement
@@ -208,10 +222,14 @@ struct RecordWriter {
     private let insertAlias: Statement
     /// Ecosystems of the records stored (new, updated or unchanged) by this writer.
     private(set) var ecosystems = Set<String>()
+    /// Ids of the records this writer was given.
+    private var ids = Set<String>()
 
-    init(_ connection: Database) throws {
+    init(_ connection: Database, replacing: Bool = false, now: Date = Date()) throws {
         self.connection = connection
-        find = try connection.prepare("SELECT rid, modified_key FROM records WHERE id = ?")
+        self.replacing = replacing
+        horizon = OSVTimestamp.sortKey(of: now.addingTimeInterval(Self.skew))
+        find = try connection.prepare("SELECT rid, modified_key, raw FROM records WHERE id = ?")
         let columns =
             "id, modified, modified_key, published, withdrawn, summary, aliases, severity, db_severity, refs, source, raw, raw_size"
         insert = try connection.prepare("INSERT INTO records(\(columns)) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")
@@ -231,16 +249,20 @@ struct RecordWriter {
     mutating func store(_ record: OSVRecord, raw: [UInt8], source: String, into report: inout ImportReport) throws {
         let key = record.modifiedKey
         for entry in record.affected where !entry.ecosystem.isEmpty { ecosystems.insert(entry.ecosystem) }
+        ids.insert(record.id)
+        let blob = try Compression.compress(raw)
         find.reset()
         find.bind(1, record.id)
         var rid: Int64?
         if try find.step() {
             let storedKey = find.text(1) ?? ""
-            if key == storedKey {
+            // The same date with other content is not "unchanged": a copy that kept the date
+            // and changed the record must not stay for good.
+            if key == storedKey && find.blob(2) == blob {
                 report.unchanged += 1
                 return
             }
-            if key < storedKey {
+            if !replacing && key < storedKey && storedKey <= horizon {
                 report.olderIgnored += 1
                 return
             }
@@ -259,7 +281,7 @@ struct RecordWriter {
         statement.bind(9, record.databaseSeverity)
         statement.bind(10, record.references.map { "\($0.type)\t\($0.url)" }.joined(separator: "\n"))
         statement.bind(11, source)
-        statement.bind(12, blob: try Compression.compress(raw))
+        statement.bind(12, blob: blob)
         statement.bind(13, Int64(raw.count))
         if let rid {
             statement.bind(14, rid)
@@ -294,5 +316,37 @@ struct RecordWriter {
             insertAffected.bind(6, entry.severity)
             try insertAffected.step()
         }
+    }
+}
+
+extension RecordWriter {
+    /// Removes `ecosystem` (and `ecosystem:suffix`) from the records this writer was not given:
+    /// their affected entries there go, and a record left with none goes too. Returns how many
+    /// records lost the ecosystem.
+    func removeAbsent(from ecosystem: String) throws -> Int {
+        let select = try connection.prepare(
+            """
+            SELECT DISTINCT r.rid, r.id FROM records r JOIN affected a ON a.rid = r.rid
+            WHERE a.ecosystem = ?1 OR substr(a.ecosystem, 1, length(?1) + 1) = ?1 || ':'
+            """)
+        select.bind(1, ecosystem)
+        var absent = [Int64]()
+        while try select.step() {
+            if !ids.contains(select.text(1) ?? "") { absent.append(select.int(0)) }
+        }
+        let deleteEntries = try connection.prepare(
+            "DELETE FROM affected WHERE rid = ?1 AND (ecosystem = ?2 OR substr(ecosystem, 1, length(?2) + 1) = ?2 || ':')")
+        let deleteBare = try connection.prepare(
+            "DELETE FROM records WHERE rid = ?1 AND NOT EXISTS (SELECT 1 FROM affected WHERE rid = ?1)")
+        for rid in absent {
+            deleteEntries.reset()
+            deleteEntries.bind(1, rid)
+            deleteEntries.bind(2, ecosystem)
+            try deleteEntries.step()
+            deleteBare.reset()
+            deleteBare.bind(1, rid)
+            try deleteBare.step()
+        }
+        return absent.count
     }
 }

@@ -1,9 +1,10 @@
+import Foundation
 import Store
 import Support
 
 extension OSVDatabase {
     /// The advisories that affect `dependency` (none when it has no pinned version). Withdrawn
-    /// records are never matched. One indexed query on (ecosystem, normalised name).
+    /// records are never matched; a `withdrawn` date still in the future is not a withdrawal yet. One indexed query on (ecosystem, normalised name).
     ///
     /// Go's standard library and toolchain are looked up as packages `stdlib` and `toolchain` of
     /// ecosystem `Go`, with the `go` directive's version in any spelling Go uses (`1.21`,
@@ -39,6 +40,8 @@ struct Lookup {
     private var rows = [String: RecordRow]()
     /// Per package (`ecosystem<tab>name`): its advisories' ids, labels and prepared entries.
     private var packages = [String: [(id: String, labels: [String?], prepared: AnyObject)]]()
+    /// Now, as a `modified`/`withdrawn` sort key: records withdrawn after it still match.
+    private let now = OSVTimestamp.sortKey(of: Date())
 
     struct RecordRow {
         var aliases, summary, modified, published, severity, databaseSeverity, references: String?
@@ -48,17 +51,17 @@ struct Lookup {
         query = try database.connection.prepare(
             """
             SELECT r.id, r.aliases, r.summary, r.modified, r.published, r.severity, r.db_severity, r.refs,
-                   a.ecosystem, a.ranges, a.versions, a.severity
+                   a.ecosystem, a.ranges, a.versions, a.severity, r.withdrawn
             FROM affected a JOIN records r ON r.rid = a.rid
-            WHERE a.ecosystem = ?1 AND a.name = ?2 AND r.withdrawn IS NULL
+            WHERE a.ecosystem = ?1 AND a.name = ?2
             ORDER BY r.id
             """)
         // Aliases both ways: the record named by an alias, and records that list the id (or one
         // of its aliases, e.g. the same CVE) among their own aliases.
         aliasQuery = try database.connection.prepare(
             """
-            SELECT r.id, r.severity, r.db_severity FROM records r
-            WHERE r.withdrawn IS NULL AND (r.id = ?1 OR r.rid IN (SELECT rid FROM aliases WHERE alias = ?1))
+            SELECT r.id, r.severity, r.db_severity, r.withdrawn FROM records r
+            WHERE r.id = ?1 OR r.rid IN (SELECT rid FROM aliases WHERE alias = ?1)
             """)
     }
 
@@ -108,7 +111,7 @@ struct Lookup {
             aliasQuery.bind(1, key)
             while try aliasQuery.step() {
                 let id = aliasQuery.text(0) ?? ""
-                guard id != advisory.id else { continue }
+                guard id != advisory.id, !OSVTimestamp.isPast(aliasQuery.text(3), now: now) else { continue }
                 let entries = Self.pairs(aliasQuery.text(1)).map { OSVSeverity(type: $0.0, score: $0.1) }
                 let found = SeverityAssessment.assess(severity: entries, databaseLabels: [aliasQuery.text(2)])
                 guard !found.isUnknown else { continue }
@@ -132,6 +135,7 @@ struct Lookup {
         // Rows arrive grouped by record id; an advisory may list the package in several entries.
         var grouped = [(id: String, entries: [OSVAffected], labels: [String?])]()
         while try query.step() {
+            guard !OSVTimestamp.isPast(query.text(12), now: now) else { continue }
             let id = query.text(0) ?? ""
             if rows[id] == nil {
                 rows[id] = RecordRow(

@@ -6,9 +6,15 @@ import Support
 /// compression methods are reported, not guessed at. Kept over ZIPFoundation: twice as fast on the
 /// OSV exports, and a damaged central directory fails here instead of ending the listing early
 /// (BENCHMARKS.md, "Zip reader").
+///
+/// Hostile archives (issue 26): every size and offset the central directory declares is checked
+/// against the file and `ZipLimits` before anything is read or allocated, entries may not overlap
+/// each other or the central directory, and inflation stops at the declared size.
 struct ZipArchive {
     struct Entry {
         var name: String
+        /// The name's length in bytes as stored (`name` may hold replacement characters).
+        var nameLength: Int
         var method: UInt16
         var flags: UInt16
         var crc: UInt32
@@ -21,7 +27,7 @@ struct ZipArchive {
     let bytes: [UInt8]
     let entries: [Entry]
 
-    init(path: String, bytes: [UInt8]) throws {
+    init(path: String, bytes: [UInt8], limits: ZipLimits = .osvExports) throws {
         self.path = path
         self.bytes = bytes
         let directory = try ZipDirectory(path: path, bytes: bytes)
@@ -37,6 +43,7 @@ struct ZipArchive {
             guard extraStart + extraLength <= directory.end else { throw damaged }
             var entry = Entry(
                 name: String(decoding: bytes[(at + 46)..<extraStart], as: UTF8.self),
+                nameLength: nameLength,
                 method: bytes.u16(at + 10),
                 flags: bytes.u16(at + 8),
                 crc: bytes.u32(at + 16),
@@ -47,12 +54,37 @@ struct ZipArchive {
             entries.append(entry)
             at = extraStart + extraLength + commentLength
         }
+        try Self.checkPlacement(entries, before: directory.offset, path: path)
+        try limits.check(entries, path: path)
         self.entries = entries
+    }
+
+    /// Each entry's local header and data lie before the central directory, and no two entries
+    /// share bytes (overlapping entries are how a small zip expands many times over). The span
+    /// counted is the least an entry takes: its 30-byte header, its name and its data.
+    private static func checkPlacement(_ entries: [Entry], before directory: Int, path: String) throws {
+        var previous: (end: Int, name: String)?
+        let ordered = entries.indices.sorted { (entries[$0].localHeaderOffset, $0) < (entries[$1].localHeaderOffset, $1) }
+        for entry in ordered.map({ entries[$0] }) {
+            let place = "\(path)!\(entry.shownName)"
+            let local = entry.localHeaderOffset
+            guard local <= directory - 30 else {
+                throw SentinelError(.invalidInput, "\(place): local header offset \(local) lies outside the file")
+            }
+            let dataStart = local + 30 + entry.nameLength
+            guard dataStart <= directory, entry.compressedSize <= directory - dataStart else {
+                throw SentinelError(.invalidInput, "\(place): compressed size \(entry.compressedSize) runs past the central directory")
+            }
+            if let previous, local < previous.end {
+                throw SentinelError(.invalidInput, "\(place): overlaps \(path)!\(previous.name)")
+            }
+            previous = (dataStart + entry.compressedSize, entry.shownName)
+        }
     }
 
     /// The uncompressed bytes of `entry`, checked against its CRC.
     func contents(of entry: Entry) throws -> [UInt8] {
-        let place = "\(path)!\(entry.name)"
+        let place = "\(path)!\(entry.shownName)"
         guard entry.flags & 1 == 0 else { throw SentinelError(.unsupported, "\(place): encrypted entry") }
         let local = entry.localHeaderOffset
         guard local <= bytes.count - 30, bytes.u32(local) == 0x0403_4b50 else {
@@ -71,10 +103,6 @@ struct ZipArchive {
             guard entry.compressedSize == entry.size else { throw SentinelError(.invalidInput, "\(place): stored size mismatch") }
             output = Array(data)
         case 8:
-            // Deflate expands at most ~1032:1; a larger declared size is damage, not a buffer to allocate.
-            guard entry.size <= entry.compressedSize * 1_100 + 1_024 else {
-                throw SentinelError(.invalidInput, "\(place): declared size \(entry.size) is implausible")
-            }
             output = try Compression.inflateRaw(data, size: entry.size, name: place)
         default: throw SentinelError(.unsupported, "\(place): compression method \(entry.method)")
         }
@@ -84,6 +112,21 @@ struct ZipArchive {
 }
 
 extension ZipArchive.Entry {
+    /// The name for messages: the archive chooses it, so control characters (a newline would
+    /// forge a second line of output, an escape sequence restyle the terminal) are shown as `\xNN`.
+    var shownName: String {
+        var shown = ""
+        for scalar in name.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                shown += "\\x" + (hex.count < 2 ? "0" + hex : hex)
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
     /// Replaces the 32-bit fields saturated at 0xFFFFFFFF with the zip64 extra field's 64-bit
     /// values (tag 1: size, compressed size, local header offset, in that order, each present only
     /// when saturated). False when a saturated field has no value or a value does not fit.

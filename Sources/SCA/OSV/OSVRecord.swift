@@ -131,6 +131,16 @@ public enum OSVEvent: Sendable, Hashable {
 
 /// RFC 3339 timestamps compared as text after normalisation.
 enum OSVTimestamp {
+    /// `date` as a sort key.
+    static func sortKey(of date: Date) -> String { sortKey(ISO8601DateFormatter().string(from: date)) }
+
+    /// Whether `text` (a `withdrawn` date) is set and not later than `now` (a sort key). A date
+    /// in the future is not a withdrawal yet: the OSV schema's `withdrawn` says when it was withdrawn.
+    static func isPast(_ text: String?, now: String) -> Bool {
+        guard let text else { return false }
+        return sortKey(text) <= now
+    }
+
     /// `YYYY-MM-DDTHH:MM:SS.ffffffZ` (fraction padded to 9 digits) for UTC times, which is what OSV
     /// writes; other text is returned unchanged.
     static func sortKey(_ text: String) -> String {
