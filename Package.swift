@@ -133,7 +133,7 @@ let package = Package(
             name: "AutonomyTests",
             dependencies: ["Autonomy", "Audit", "Git", "HTTP", "Heal", "Store", "Support", "TestSupport"]
         ),
-        .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support"]),
+        .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support", "TestSupport"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(
             name: "CLITests",
