@@ -45,6 +45,25 @@ import Testing
         #expect(report.filesScanned == 1)
     }
 
+    /// Test keys and example passwords are fixtures where the default ignores look (Trivy skips
+    /// those paths outright); an issued credential there is reported, the fixtures counted.
+    @Test func fixtureProneMatchesInDefaultIgnoredFilesAreCountedNotReported() throws {
+        let fixtures = "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\npassword = \"s3cr3t-Value-42\"\n"
+        let root = try Self.tree([
+            "app/settings.py": "password = \"s3cr3t-Value-42\"\n",
+            "tests/certs/server.key": fixtures,
+            "conftest.py": "aws_access_key_id = \"\(Self.aws)\"\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let report = try Self.scan(root)
+        let reported = Set(report.findings.map { "\($0.location.file ?? "") \($0.ruleId)" })
+        #expect(reported == ["app/settings.py secrets.generic-password", "conftest.py secrets.aws-access-key-id"])
+        #expect(
+            report.notices.contains {
+                $0.tool == "secrets" && $0.message.hasPrefix("2 private-key or password matches in files the default ignores")
+            }, "\(report.notices)")
+    }
+
     @Test func oneFileAddsAtMostTheBoundPerRuleAndTheRestAreCounted() throws {
         let root = try Self.tree([
             "x.txt": String(repeating: "k = \"\(Self.slack)\"; ", count: 5_000) + "\naws = \"\(Self.aws)\"\n"

@@ -193,6 +193,11 @@ public struct SecretsDetector: Sendable {
         return start..<(start + 11 + label.utf8.count + 5)
     }
 
+    /// Rules whose matches are, by convention, fixtures in test code and third-party trees: a
+    /// self-signed test key, an example password. Issued credentials with a provider's shape
+    /// (AWS, GitHub, Slack...) are not among them: one in `conftest.py` works all the same.
+    public static let fixtureProneRules: Set<String> = ["secrets.private-key", "secrets.generic-password"]
+
     /// Rule descriptors for SARIF.
     public static var descriptors: [RuleDescriptor] {
         var seen = Set<String>()

@@ -22,13 +22,16 @@ public struct SecretsScanner: Adapters.Scanner {
     /// Whether any file is selected; every text file may hold a secret.
     public func applies(to target: ScanTarget) -> Bool { !target.files.isEmpty || !target.defaultIgnoredFiles.isEmpty }
 
-    /// Looks for credentials in the target's files, and in those the default ignores leave out
-    /// of code analysis (tests, vendored and build output: gitleaks and Trivy read them too);
-    /// found values are redacted.
+    /// Looks for credentials in the target's files, and for issued credentials also in those the
+    /// default ignores leave out of code analysis (tests, vendored and build output): an AWS key
+    /// in `conftest.py` is live, while private keys and password assignments there are fixtures by
+    /// convention (Trivy's built-in allow rules skip test and vendor paths altogether). Those left
+    /// out are counted in a notice. Found values are redacted.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         var findings: [Finding] = []
         var notices: [Notice] = []
         var unread: [SkippedFile] = []
+        var fixtures = 0
         let files = target.files + target.defaultIgnoredFiles
         for (index, file) in files.enumerated() {
             if index % 64 == 0 { context.progress(.file(tool: name, index: index, total: files.count, path: file)) }
@@ -36,13 +39,28 @@ public struct SecretsScanner: Adapters.Scanner {
                 unread.append(SkippedFile(file: file, reason: "cannot read"))
                 continue
             }
-            let (kept, capped) = Self.capped(detector.scan(file: file, bytes: Array(data)))
+            var found = detector.scan(file: file, bytes: Array(data))
+            if index >= target.files.count {
+                let before = found.count
+                found.removeAll { SecretsDetector.fixtureProneRules.contains($0.ruleId) }
+                fixtures += before - found.count
+            }
+            let (kept, capped) = Self.capped(found)
             findings += kept
             notices += capped.map { rule, count in
                 Notice(
                     message: "\(count) \(rule) findings in one file: the first \(Self.maxFindingsPerRule) are reported",
                     file: file, tool: name)
             }
+        }
+        if fixtures > 0 {
+            notices.append(
+                Notice(
+                    level: .info,
+                    message:
+                        "\(fixtures) private-key or password match\(fixtures == 1 ? "" : "es") in files the default ignores leave out "
+                        + "(test code, dependencies, build output) not reported as fixtures; --no-default-excludes reports them",
+                    tool: name))
         }
         var output = ScannerOutput(
             findings: findings, rules: SecretsDetector.descriptors,
