@@ -8,17 +8,19 @@ struct FindingBuilder: Sendable {
     let source: SourceText
     let root: PyNode
     private let fixes: FixBuilder
+    private let definitions: DefinitionIndex
 
     init(file: String, source: SourceText, root: PyNode) {
         self.file = file
         self.source = source
         self.root = root
         self.fixes = FixBuilder(source: source, imports: ModuleImports(root: root, source: source))
+        self.definitions = DefinitionIndex(root)
     }
 
     func finding(_ rule: Rule, range: SourceRange, bindings: Bindings, evidence: String?) -> Finding {
         let location = source.location(range, file: file)
-        let scope = root.enclosingDefinitions(containing: range.start)
+        let scope = definitions.enclosing(range.start)
             .filter { $0.range.start.offset < range.start.offset }
             .compactMap(\.text).joined(separator: ".")
         let fix = rule.fixes.isEmpty ? nil : fixes.fix(rule, range: range, location: location, bindings: bindings)

@@ -81,15 +81,15 @@ struct PatternSearch: Sendable {
             if current.isEmpty { break }
             switch clause {
             case .positive(let formula):
-                let others = matches(formula)
+                let others = Self.byRange(matches(formula))
                 current = current.compactMap { m in
-                    others.first { $0.range == m.range && m.bindings.isCompatible(with: $0.bindings) }
+                    others[m.range]?.first { m.bindings.isCompatible(with: $0.bindings) }
                         .map { PatternMatch(range: m.range, bindings: m.bindings.merging($0.bindings)) }
                 }
             case .not(let formula):
-                let others = matches(formula)
+                let others = Self.byRange(matches(formula))
                 current.removeAll { m in
-                    others.contains { $0.range == m.range && m.bindings.isCompatible(with: $0.bindings) }
+                    others[m.range]?.contains { m.bindings.isCompatible(with: $0.bindings) } ?? false
                 }
             case .inside(let formula):
                 let others = matches(formula)
@@ -124,6 +124,12 @@ struct PatternSearch: Sendable {
             }
         }
         return current
+    }
+
+    /// `matches` grouped by range, in their order: a clause comparing ranges looks its candidates
+    /// up instead of scanning every match for each (quadratic on a generated file).
+    private static func byRange(_ matches: [PatternMatch]) -> [SourceRange: [PatternMatch]] {
+        Dictionary(grouping: matches, by: \.range)
     }
 
     /// The bindings of a match of `formula` exactly at `node`, or nil. Patterns and alternatives are
