@@ -4,9 +4,10 @@ import Foundation
 /// stdout and stderr) goes through one, so a credential quoted by attacker-controlled text (a
 /// heal signal, a server's answer) is replaced by `<redacted>` wherever it would appear. It knows
 /// the values of the environment's credential-looking variables, of every variable the operator
-/// or the policy names (`github.tokenEnv`), and well-known token shapes (`TokenShape`). Values
-/// shorter than `minimumLength` are never redacted: replacing `true` or `8080` everywhere would
-/// mangle output without protecting anything.
+/// or the policy names (`github.tokenEnv`), and the provider credential shapes the secrets scan
+/// knows (`CredentialShape.known`: AWS, GitHub, Slack, Google, Stripe, GitLab...). Values shorter
+/// than `minimumLength` are never redacted: replacing `true` or `8080` everywhere would mangle
+/// output without protecting anything.
 public struct Redactor: Sendable, Hashable {
     /// What a secret is replaced by.
     public static let replacement = "<redacted>"
@@ -47,7 +48,7 @@ public struct Redactor: Sendable, Hashable {
 
     /// Whether `text` holds a secret this redactor would replace.
     public func finds(in text: String) -> Bool {
-        secrets.contains { text.contains($0) } || (shapes && !TokenShape.ranges(in: Array(text.utf8)).isEmpty)
+        secrets.contains { text.contains($0) } || (shapes && !CredentialShape.ranges(in: Array(text.utf8)).isEmpty)
     }
 
     /// `text` with every secret replaced by `<redacted>`.
@@ -56,7 +57,7 @@ public struct Redactor: Sendable, Hashable {
         var result = secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.replacement) }
         if shapes {
             let bytes = Array(result.utf8)
-            let ranges = TokenShape.ranges(in: bytes)
+            let ranges = CredentialShape.ranges(in: bytes)
             if !ranges.isEmpty { result = String(decoding: Self.replacing(ranges, in: bytes), as: UTF8.self) }
         }
         return result

@@ -1,3 +1,5 @@
+import Support
+
 /// `password = "s3cr3t-V4lue"`, `"api_key": "..."`, `DB_PASSWORD: '...'`: a name that says
 /// secret, an assignment, and a quoted literal that looks random (long enough, high entropy,
 /// not a placeholder).

@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import Support
 import PythonSyntax
 
 /// Finds credentials in any text file: provider tokens by their exact shapes, private key
@@ -9,43 +10,7 @@ public struct SecretsDetector: Sendable {
     /// Makes a detector with the built-in token patterns.
     public init() {}
 
-    static let tokens: [TokenPattern] = [
-        TokenPattern(
-            "secrets.aws-access-key-id", "AWS access key ID", prefixes: ["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
-            body: .upperAlphanumeric, length: 16...17),
-        TokenPattern(
-            "secrets.github-token", "GitHub token", prefixes: ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
-            body: .alphanumeric, length: 36...255),
-        TokenPattern(
-            "secrets.github-token", "GitHub fine-grained token", prefixes: ["github_pat_"], body: .word,
-            length: 60...255),
-        TokenPattern(
-            "secrets.slack-token", "Slack token", prefixes: ["xoxb-", "xoxa-", "xoxp-", "xoxr-", "xoxs-"],
-            body: ByteSet(
-                [
-                    UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"),
-                ], "-"), length: 20...255),
-        TokenPattern(
-            "secrets.slack-webhook", "Slack webhook URL", prefixes: ["https://hooks.slack.com/services/T"],
-            body: ByteSet(
-                [
-                    UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"),
-                ], "/"), length: 20...200,
-            boundaryBefore: false),
-        TokenPattern("secrets.google-api-key", "Google API key", prefixes: ["AIza"], body: .urlSafe, length: 35...35),
-        TokenPattern(
-            "secrets.stripe-live-key", "Stripe live secret key", prefixes: ["sk_live_", "rk_live_"],
-            body: .alphanumeric, length: 24...99),
-        TokenPattern(
-            "secrets.gitlab-token", "GitLab personal access token", prefixes: ["glpat-"], body: .urlSafe,
-            length: 20...20),
-        TokenPattern("secrets.npm-token", "npm access token", prefixes: ["npm_"], body: .alphanumeric, length: 36...36),
-        TokenPattern(
-            "secrets.pypi-token", "PyPI upload token", prefixes: ["pypi-AgEIcHlwaS5vcmc"], body: .urlSafe,
-            length: 50...300),
-    ]
+    static var tokens: [CredentialShape] { CredentialShape.known }
 
     static let privateKeyMarker = Array("-----BEGIN ".utf8)
 

@@ -1,9 +1,9 @@
 /// Overlap checks between byte ranges in O(n log n), so a line holding thousands of secrets
 /// costs what thousands of lines holding one do.
-enum ByteRanges {
+public enum ByteRanges {
     /// `ranges` sorted by start, without any range overlapping one kept before it (of two
     /// starting together, the longer is kept).
-    static func disjoint(_ ranges: [Range<Int>]) -> [Range<Int>] {
+    public static func disjoint(_ ranges: [Range<Int>]) -> [Range<Int>] {
         let sorted = ranges.sorted {
             $0.lowerBound != $1.lowerBound ? $0.lowerBound < $1.lowerBound : $0.upperBound > $1.upperBound
         }
@@ -15,7 +15,7 @@ enum ByteRanges {
     }
 
     /// The members of `candidates` that overlap no range of `taken`, in their order.
-    static func sparing(_ candidates: [Range<Int>], _ taken: [Range<Int>]) -> [Range<Int>] {
+    public static func sparing(_ candidates: [Range<Int>], _ taken: [Range<Int>]) -> [Range<Int>] {
         guard !taken.isEmpty else { return candidates }
         let sorted = taken.sorted { $0.lowerBound < $1.lowerBound }
         // reach[k]: the furthest end among the first k + 1 taken ranges.

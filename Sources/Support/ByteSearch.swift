@@ -4,9 +4,9 @@
 
 /// Substring search over bytes: libc's vectorised `memchr` finds the first byte, `memcmp`
 /// confirms. The secrets detector runs it for every prefix on every line of every file.
-enum ByteSearch {
+public enum ByteSearch {
     /// Start indices (in `haystack`'s index space) of every non-overlapping occurrence of `needle`.
-    static func occurrences(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> [Int] {
+    public static func occurrences(of needle: [UInt8], in haystack: ArraySlice<UInt8>) -> [Int] {
         guard !needle.isEmpty, haystack.count >= needle.count else { return [] }
         var result: [Int] = []
         haystack.withUnsafeBytes { hay in
@@ -30,7 +30,7 @@ enum ByteSearch {
     }
 
     /// Whether any byte of `bytes` occurs in `haystack`.
-    static func containsAny(_ bytes: [UInt8], in haystack: ArraySlice<UInt8>) -> Bool {
+    public static func containsAny(_ bytes: [UInt8], in haystack: ArraySlice<UInt8>) -> Bool {
         haystack.withUnsafeBytes { hay in
             guard let base = hay.baseAddress else { return false }
             return bytes.contains { memchr(base, Int32($0), hay.count) != nil }
