@@ -35,6 +35,7 @@ for target in "${TARGETS[@]}"; do
            -timeout=10 -max_len=65537 -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$seeds")
   echo "fuzz: ${command[*]}" >&2
   status=0
+  started=$(date +%s)
   /usr/bin/time -f 'maxrss_kb=%M' -o "$WORK/logs/$target.time" "${command[@]}" >"$log" 2>&1 || status=$?
   execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | awk '{s+=$2} END {print s+0}')
   [ "$execs" -gt 0 ] || execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
@@ -43,7 +44,7 @@ for target in "${TARGETS[@]}"; do
   ft=$(grep -oE 'ft: [0-9]+' <<<"$last" | grep -oE '[0-9]+' || echo ?)
   corp=$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' <<<"$last" | cut -d' ' -f2 || echo ?)
   rss=$(( $(grep -oE '[0-9]+' "$WORK/logs/$target.time" | tail -1) / 1024 ))
-  elapsed=$(grep -oE 'Done [0-9]+ runs in [0-9]+ second' "$log" | grep -oE '[0-9]+ second' | grep -oE '[0-9]+' || echo "$SECONDS_EACH")
+  elapsed=$(( $(date +%s) - started ))
   found=$(( $(find "$artifacts" -type f | wc -l) - before ))
   echo "FUZZ target=$target seconds=$elapsed execs=$execs exec/s=$(( execs / (elapsed > 0 ? elapsed : 1) ))" \
        "cov=$cov ft=$ft corpus=$corp peak_rss_mb=$rss new_artifacts=$found exit=$status log=$log"

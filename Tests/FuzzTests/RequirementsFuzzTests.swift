@@ -8,7 +8,8 @@ import Testing
     static func parse(_ bytes: [UInt8]) -> String? {
         let files = bytes.split(separator: 0, omittingEmptySubsequences: false).map(Array.init)
         let parser = RequirementsParser(loader: { path in
-            guard let index = Int(path.split(separator: "/").last ?? ""), files.indices.contains(index) else {
+            // A path maps to one file only: the tree stays finite, as a repository's is.
+            guard let index = Int(path), files.indices.contains(index) else {
                 throw SentinelError(.io, "\(path): no such file")
             }
             return files[index]
