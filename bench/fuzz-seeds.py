@@ -131,6 +131,20 @@ def osvzip(outdir):
                 for path in records[start:start + 4]:
                     archive.writestr(os.path.basename(path), read(path))
             write(outdir, start // 4 % 2, buffer.getvalue())
+    # zip64 in every record (end record, locator, central and local extras), as a > 4 GiB or
+    # > 65,535-entry export has: the limits are lowered so a small archive takes that form.
+    limits = zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT
+    zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT = 0, 1
+    try:
+        for start in range(0, min(len(records), 16), 4):
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+                for path in records[start:start + 4]:
+                    with archive.open(os.path.basename(path), "w", force_zip64=True) as entry:
+                        entry.write(read(path))
+            write(outdir, 0, buffer.getvalue())
+    finally:
+        zipfile.ZIP64_LIMIT, zipfile.ZIP_FILECOUNT_LIMIT = limits
 
 
 TARGETS = {

@@ -37,12 +37,13 @@ for target in "${TARGETS[@]}"; do
   status=0
   started=$(date +%s)
   /usr/bin/time -f 'maxrss_kb=%M' -o "$WORK/logs/$target.time" "${command[@]}" >"$log" 2>&1 || status=$?
-  execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | awk '{s+=$2} END {print s+0}')
-  [ "$execs" -gt 0 ] || execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')
+  # Fork mode (KEEP_GOING=1) prints no final stats: its last status line has the count.
+  execs=$( (grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" || true) | awk '{s+=$2} END {print s+0}')
+  [ "$execs" -gt 0 ] || execs=$( (grep -oE '^#[0-9]+' "$log" || echo 0) | tail -1 | tr -d '#')
   last=$(grep -E '(cov|ft): [0-9]+' "$log" | tail -1)
   cov=$(grep -oE 'cov: [0-9]+' <<<"$last" | grep -oE '[0-9]+' || echo ?)
   ft=$(grep -oE 'ft: [0-9]+' <<<"$last" | grep -oE '[0-9]+' || echo ?)
-  corp=$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' <<<"$last" | cut -d' ' -f2 || echo ?)
+  corp=$(grep -oE 'corp: [0-9]+(/[0-9]+[a-zA-Z]*)?' <<<"$last" | cut -d' ' -f2 || echo ?)
   rss=$(( $(grep -oE '[0-9]+' "$WORK/logs/$target.time" | tail -1) / 1024 ))
   elapsed=$(( $(date +%s) - started ))
   found=$(( $(find "$artifacts" -type f | wc -l) - before ))
