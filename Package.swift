@@ -16,6 +16,10 @@ let package = Package(
     products: [
         .executable(name: "sentinel", targets: ["sentinel"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
+        // The readers fuzz/ (a separate, opt-in package) drives with libFuzzer.
+        .library(name: "Support", targets: ["Support"]),
+        .library(name: "Documents", targets: ["Documents"]),
+        .library(name: "Heal", targets: ["Heal"]),
         .library(name: "Findings", targets: ["Findings"]),
         .library(name: "PythonSyntax", targets: ["PythonSyntax"]),
         .library(name: "SAST", targets: ["SAST"]),
@@ -133,6 +137,9 @@ let package = Package(
             name: "AutonomyTests",
             dependencies: ["Autonomy", "Audit", "Git", "HTTP", "Heal", "Store", "Support", "TestSupport"]
         ),
+        // Seeded, bounded mutation of every reader of attacker-controlled input (bench/fuzz.sh goes further).
+        .testTarget(
+            name: "FuzzTests", dependencies: ["Documents", "Heal", "PythonSyntax", "SCA", "Support", "TestSupport"]),
         .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support", "TestSupport"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(

@@ -22,7 +22,9 @@ struct JUnitReport {
     /// Parses `data`; nil when it is not XML with `testsuite`/`testcase` elements.
     static func parse(_ data: Data) -> JUnitReport? {
         let delegate = Delegate()
-        let parser = XMLParser(data: data)
+        // Foundation's XMLParser traps on a name or attribute that is not UTF-8 (libxml2 passes
+        // such bytes through): bad sequences become U+FFFD first, as SignalReader reads the text.
+        let parser = XMLParser(data: Data(String(decoding: data, as: UTF8.self).utf8))
         parser.shouldResolveExternalEntities = false
         parser.delegate = delegate
         guard parser.parse(), delegate.sawSuite else { return nil }

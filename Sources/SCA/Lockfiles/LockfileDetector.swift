@@ -55,9 +55,10 @@ public struct LockfileDetector: Sendable {
     /// By name, plus one layout by place: any `.txt` in a directory named `requirements`
     /// (`requirements/base.txt`), as Django-style projects keep them.
     private static func parser(forPath path: String, in parsers: [any LockfileParser]) -> (any LockfileParser)? {
-        let name = (path as NSString).lastPathComponent
+        let name = PathText.lastComponent(of: path)
         if let byName = parsers.first(where: { type(of: $0).matches(fileName: name) }) { return byName }
-        let directory = ((path as NSString).deletingLastPathComponent as NSString).lastPathComponent
+        // PathText, not NSString: a file named with one character trapped Foundation (issue 26).
+        let directory = PathText.lastComponent(of: PathText.directory(of: path))
         if directory == "requirements", name.hasSuffix(".txt") { return parsers.first { $0 is RequirementsParser } }
         return nil
     }
@@ -71,8 +72,8 @@ public struct LockfileDetector: Sendable {
         var scan = Scan()
         if !isDirectory.boolValue {
             // A single file names itself; its directory becomes the base for includes.
-            let directory = (root as NSString).deletingLastPathComponent
-            let name = (root as NSString).lastPathComponent
+            let directory = PathText.directory(of: root)
+            let name = PathText.lastComponent(of: root)
             let detector = LockfileDetector(root: directory.isEmpty ? "." : directory)
             if detector.parser(forFileName: name) != nil { scan.files = [name] }
             detector.read(scan.files, into: &scan)
@@ -131,7 +132,7 @@ public struct LockfileDetector: Sendable {
             do {
                 var result: LockfileResult
                 if let aware = parser as? any ManifestAwareLockfileParser {
-                    let directory = (relative as NSString).deletingLastPathComponent
+                    let directory = PathText.directory(of: relative)
                     let manifestPath = (directory as NSString).appendingPathComponent(type(of: aware).manifestName)
                     let manifest = (try? tree.read(manifestPath, limit: Int(Self.maxFileSize))).map { [UInt8]($0) }
                     result = try aware.parse([UInt8](data), file: relative, manifest: manifest)

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// The line-level syntax of requirements files, apart from what the lines mean: logical lines,
 /// option words, include paths, name normalisation.
@@ -45,7 +46,7 @@ extension RequirementsParser {
         if target.hasPrefix("/") {
             joined = target
         } else {
-            let directory = (file as NSString).deletingLastPathComponent
+            let directory = PathText.directory(of: file)
             joined = directory.isEmpty ? target : directory + "/" + target
         }
         var parts: [Substring] = []
