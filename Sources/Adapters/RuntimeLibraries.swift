@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Directories of the shared libraries this process has loaded from outside the system's own
 /// (a debug build's Swift runtime under the toolchain): the DAST worker is this same binary, so
@@ -14,7 +15,7 @@ enum RuntimeLibraries {
             guard let slash = line.firstIndex(of: "/") else { continue }
             let path = String(line[slash...])
             guard path.contains(".so"), !systemPrefixes.contains(where: path.hasPrefix) else { continue }
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = PathText.directory(of: path)
             if !directories.contains(directory) { directories.append(directory) }
         }
         return directories

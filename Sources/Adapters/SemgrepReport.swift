@@ -102,7 +102,7 @@ public enum SemgrepReport {
             let exists = FileManager.default.fileExists(atPath: standardized, isDirectory: &isDirectory)
             let lower = standardized.lowercased()
             let isFile = exists ? !isDirectory.boolValue : (lower.hasSuffix(".yaml") || lower.hasSuffix(".yml"))
-            let directory = isFile ? (standardized as NSString).deletingLastPathComponent : standardized
+            let directory = isFile ? PathText.directory(of: standardized) : standardized
             return directory.split(separator: "/").filter { $0 != "." }.joined(separator: ".")
         }
         return Set(dotted.filter { !$0.isEmpty }).sorted { $0.count > $1.count }

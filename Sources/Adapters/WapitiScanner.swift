@@ -89,7 +89,7 @@ public struct WapitiScanner: Scanner {
 
     /// Wapiti's venv for `context`.
     public func installation(context: ScanContext) -> ToolInstallation {
-        let directory = toolsDirectory ?? ((context.toolsDirectory as NSString).deletingLastPathComponent + "/wapiti")
+        let directory = toolsDirectory ?? (PathText.directory(of: context.toolsDirectory) + "/wapiti")
         return ToolInstallation(tool: name, directory: directory)
     }
 

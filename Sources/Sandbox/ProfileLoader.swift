@@ -16,7 +16,7 @@ public enum ProfileLoader {
         guard let text = String(data: data, encoding: .utf8) else {
             throw SentinelError(.invalidInput, "\(path): profile is not UTF-8 text")
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: path)
         return try parse(text, source: path, baseDirectory: directory.isEmpty ? "." : directory)
     }
 

@@ -122,10 +122,10 @@ public final class WorkspaceDirectory: Sendable, Equatable, CustomStringConverti
                 names.insert(String(cString: real))
                 free(real)
             }
-            var ancestor = (directory as NSString).deletingLastPathComponent
+            var ancestor = PathText.directory(of: directory)
             while withAncestors, ancestor != "/", !ancestor.isEmpty {
                 names.insert(ancestor)
-                ancestor = (ancestor as NSString).deletingLastPathComponent
+                ancestor = PathText.directory(of: ancestor)
             }
         }
         var result: [Identity: String] = [:]

@@ -67,7 +67,7 @@ public struct ScanConfig: Sendable, Equatable {
     /// against the file's directory. Only a regular file up to `maxSize` is read.
     public static func load(path: String) throws -> ScanConfig {
         let data = try BoundedFile.read(path, limit: maxSize)
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: path)
         return try parse(
             String(decoding: data, as: UTF8.self), source: path,
             baseDirectory: directory.isEmpty ? "." : directory)

@@ -40,10 +40,10 @@ public struct ScanPaths: Sendable, Hashable {
         if given.allSatisfy({ !$0.hasPrefix("/") }), targets.allSatisfy({ contains(cwd, $0) }) {
             return ScanPaths(root: cwd, targets: targets)
         }
-        let directories = targets.map { isDirectory($0) ? $0 : ($0 as NSString).deletingLastPathComponent }
+        let directories = targets.map { isDirectory($0) ? $0 : PathText.directory(of: $0) }
         var common = directories[0]
         for directory in directories.dropFirst() {
-            while !contains(common, directory) { common = (common as NSString).deletingLastPathComponent }
+            while !contains(common, directory) { common = PathText.directory(of: common) }
         }
         return ScanPaths(root: common, targets: targets)
     }

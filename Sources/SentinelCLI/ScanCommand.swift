@@ -128,7 +128,7 @@ struct ScanCommand: ParsableCommand {
         }
 
         var scanConfig = ScanConfig()
-        let directory = isDirectory(root) ? root : (root as NSString).deletingLastPathComponent
+        let directory = isDirectory(root) ? root : PathText.directory(of: root)
         if let config {
             scanConfig = try ScanConfig.load(path: config)
         } else if let inTree = try ScanConfig.load(inTree: directory) {

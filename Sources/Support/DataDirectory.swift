@@ -27,7 +27,7 @@ public enum DataDirectory {
             found.append(standardized)
         }
         if let executable = executable ?? runningExecutable() {
-            let binDirectory = (executable as NSString).deletingLastPathComponent
+            let binDirectory = PathText.directory(of: executable)
             consider(binDirectory + "/../share/sentinel/" + name)
             var directory = binDirectory
             for _ in 0..<6 where directory != "/" && !directory.isEmpty {
@@ -35,7 +35,7 @@ public enum DataDirectory {
                     consider(directory + "/" + name)
                     break
                 }
-                directory = (directory as NSString).deletingLastPathComponent
+                directory = PathText.directory(of: directory)
             }
         }
         for prefix in installedPrefixes { consider(prefix + "/" + name) }

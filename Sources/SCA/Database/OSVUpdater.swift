@@ -56,7 +56,7 @@ public struct OSVUpdater: Sendable {
             if let etag = feed.etag { headers["If-None-Match"] = etag }
             if let lastModified = feed.lastModified { headers["If-Modified-Since"] = lastModified }
         }
-        let directory = (database.path as NSString).deletingLastPathComponent
+        let directory = PathText.directory(of: database.path)
         let temporary = try Self.temporaryFile(in: directory.isEmpty ? "." : directory)
         defer { unlink(temporary) }
 
