@@ -209,7 +209,7 @@ struct ScanCommand: ParsableCommand {
         case .text: renderer = TextRenderer(color: color, verbosity: quiet ? .quiet : verbose ? .verbose : .normal)
         case .html:
             let base = SourceLinks.baseURL(environment: ProcessInfo.processInfo.environment, prefix: repository?.prefix ?? "")
-            renderer = HTMLRenderer(sourceBaseURL: base)
+            renderer = HTMLRenderer(sourceBaseURL: base, version: SentinelVersion.current)
         default:
             renderer = format.renderer(
                 color: color, sourceRoot: repository?.root ?? directory,

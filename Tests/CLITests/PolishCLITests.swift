@@ -90,6 +90,25 @@ import Testing
         #expect(engines == ["native", "secrets"], "\(results)")
     }
 
+    @Test("HTML: severity badges never wrap, headers break only between words, every engine shows a version")
+    func htmlBadgesAndVersions() throws {
+        let tree = try ScanNoiseCLITests.tree(["app.py": Self.vulnerable])
+        defer { try? FileManager.default.removeItem(atPath: tree) }
+        let result = try CLI.run(
+            ["scan", tree, "--sast", "--secrets", "--format", "html", "--fail-on", "none", "--min-confidence", "low"],
+            environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = result.stdout
+        // At 1400 px Chromium drew "mediu|m" in two lines and "Confiden|ce" in the header.
+        #expect(html.contains(".badge{padding:.1em .5em;border-radius:4px;color:#fff;font-weight:600;white-space:nowrap"))
+        #expect(html.contains("th{white-space:nowrap;overflow-wrap:normal;word-break:normal}"))
+        for engine in ["native", "secrets"] {
+            #expect(
+                html.contains("<tr data-tool=\"\(engine)\"><td>\(engine)</td><td>Sentinel \(SentinelVersion.current)</td>"),
+                "\(engine): the version cell was empty")
+        }
+    }
+
     @Test("Progress reaches a CI log: plain lines, no escape codes, when stderr is a pipe")
     func progressWhenStderrIsNotATerminal() throws {
         var files: [String: String] = [:]

@@ -50,7 +50,8 @@ public struct SARIFRenderer: ReportRenderer {
             let rules = SARIFRenderer.rules(for: name, report: report, findings: findings.filter { $0.tool == name })
             ruleIndices[name] = Dictionary(rules.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
             var component: [String: JSONValue] = ["name": .string(name), "rules": .array(rules.map(SARIFRenderer.rule))]
-            component.set("version", toolRun?.version)
+            // The built-in engines are Sentinel itself, at Sentinel's version.
+            component.set("version", toolRun?.version ?? (ToolName.builtIn.contains(name) ? version : nil))
             component.set("informationUri", toolRun?.informationURI)
             extensions.append(.object(component))
         }
