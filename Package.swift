@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "Support", "TestSupport"]),
         .testTarget(
             name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Store", "Support", "TestSupport"]),
-        .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support"]),
+        .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax", "TestSupport"]),
         .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "Store", "TestSupport"], exclude: ["Fixtures"]),

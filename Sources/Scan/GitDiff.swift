@@ -11,20 +11,42 @@ public enum GitDiff {
         guard !revision.hasPrefix("-") else {
             throw SentinelError(.invalidInput, "'\(revision)' is not a revision")
         }
-        // Through the one git runner: the repository's own configuration runs nothing.
-        let output: GitRunner.Output
-        do {
-            output = try GitRunner.run(
-                ["diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--relative", revision, "--"],
-                in: directory)
-        } catch let error as SentinelError {
-            throw SentinelError(.invalidInput, "cannot run git: \(error.message)")
+        // The two usual mistakes, in Sentinel's words rather than git's `fatal:` lines.
+        let inside = try git(["rev-parse", "--is-inside-work-tree"], in: directory)
+        guard inside.status == 0, String(decoding: inside.stdout, as: UTF8.self).hasPrefix("true") else {
+            if inside.status != 0, !inside.stderr.contains("not a git repository") {
+                let reason = firstLine(inside.stderr)
+                throw SentinelError(.invalidInput, "\(revision): git cannot read the repository at \(directory): \(reason)")
+            }
+            throw SentinelError(.invalidInput, "\(revision): \(directory) is not in a git work tree (--since compares with a git revision)")
         }
+        let known = try git(["rev-parse", "--verify", "--quiet", "--end-of-options", revision + "^{commit}"], in: directory)
+        guard known.status == 0 else {
+            throw SentinelError(.invalidInput, "\(revision): no such commit in the git repository at \(directory)")
+        }
+        let output = try git(
+            ["diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--relative", revision, "--"],
+            in: directory)
         guard output.status == 0 else {
-            let first = output.stderr.split(separator: "\n").first.map(String.init) ?? "git diff failed"
-            throw SentinelError(.invalidInput, "\(revision): \(first)")
+            throw SentinelError(.invalidInput, "\(revision): git diff failed: \(firstLine(output.stderr))")
         }
         let data = output.stdout
         return ChangedLines(unifiedDiff: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Through the one git runner: the repository's own configuration runs nothing.
+    private static func git(_ arguments: [String], in directory: String) throws -> GitRunner.Output {
+        do {
+            return try GitRunner.run(arguments, in: directory)
+        } catch let error as SentinelError {
+            throw SentinelError(.invalidInput, "cannot run git: \(error.message)")
+        }
+    }
+
+    /// git's first message line without its `fatal: ` / `error: ` prefix.
+    private static func firstLine(_ text: String) -> String {
+        var line = text.split(separator: "\n").first.map(String.init) ?? "no message"
+        for prefix in ["fatal: ", "error: "] where line.hasPrefix(prefix) { line.removeFirst(prefix.count) }
+        return line
     }
 }

@@ -30,11 +30,11 @@ struct HealCommand: ParsableCommand {
     var repo: String
     @Option(help: ArgumentHelp("The project's own check, run by /bin/sh in the sandbox.", valueName: "command"))
     var verify: String
-    @Option(name: .customLong("max-attempts"), help: "Most candidates judged (default: 100).")
+    @Option(name: .customLong("max-attempts"), help: "Most candidates judged.")
     var maxAttempts: Int = 100
-    @Option(name: .customLong("max-minutes"), help: "Wall-clock budget in minutes (default: 15).")
+    @Option(name: .customLong("max-minutes"), help: "Wall-clock budget in minutes.")
     var maxMinutes: Double = 15
-    @Option(help: "Sandbox profile for verification (default: fix-verify).") var profile: String = "fix-verify"
+    @Option(help: "Sandbox profile for verification.") var profile: String = "fix-verify"
     @Option(
         help: ArgumentHelp(
             "observer (report only), proposer (queue a proposal) or actor (commit on a branch when the policy allows); default: the policy's level, else observer.",
@@ -43,8 +43,9 @@ struct HealCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The autonomy policy (default: REPO/.sentinel/policy.yml when it exists).", valueName: "file"))
     var policy: String?
     @Option(help: ArgumentHelp("Write patch.diff and evidence.json here.", valueName: "dir")) var out: String?
+    // Optional: a default computed here would print this machine's core count in `--help`.
     @Option(help: "Candidates verified at once (default: the number of cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    var jobs: Int?
     @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format")) var format: String = "text"
     @Option(help: ArgumentHelp("With a report: work on this finding (rule id or fingerprint).", valueName: "id"))
     var finding: String?
@@ -64,6 +65,7 @@ struct HealCommand: ParsableCommand {
         }
         guard maxAttempts >= 1 else { throw SentinelError(.invalidInput, "--max-attempts: must be at least 1") }
         guard maxMinutes > 0 else { throw SentinelError(.invalidInput, "--max-minutes: must be more than 0") }
+        let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw SentinelError(.invalidInput, "--jobs: must be at least 1") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: repo, isDirectory: &isDirectory), isDirectory.boolValue else {

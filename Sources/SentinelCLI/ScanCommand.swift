@@ -54,7 +54,9 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .customLong("fail-on"), help: "Lowest severity that fails the scan, or none (default: the config's failOn, else high).")
     var failOn: Gate?
     @Option(help: "Report only findings not in this baseline file.") var baseline: String?
-    @Option(name: .customLong("write-baseline"), help: "Write every current finding to this baseline file.")
+    @Option(
+        name: .customLong("write-baseline"),
+        help: "Write every current finding to this baseline file (the findings do not fail the scan).")
     var writeBaseline: String?
     @Option(help: "Report only findings on lines changed since this git revision.") var since: String?
     @Option(help: "Config file (default: PATH/.sentinel.yml when present).") var config: String?
@@ -173,7 +175,7 @@ struct ScanCommand: ParsableCommand {
         scanRequest.minimumConfidence = minConfidence ?? scanConfig.minConfidence ?? Confidence.defaultMinimum
         if webOnly { scanRequest.targets = [] }
 
-        let progress = ProgressLine(enabled: Console.stderrIsTerminal && !quiet)
+        let progress = ProgressLine.forStderr(quiet: quiet, environment: ProcessInfo.processInfo.environment)
         var sandbox = SandboxRunner()
         sandbox.requireLimits = requireLimits
         sandbox.onNotice = { Console.noticeOnce($0) }
@@ -198,6 +200,8 @@ struct ScanCommand: ParsableCommand {
 
         if let baselineOutput {
             try Baseline.write(outcome.report.findings, to: baselineOutput)
+            let count = outcome.report.findings.count
+            Console.error("sentinel: wrote \(count) finding\(count == 1 ? "" : "s") to the baseline \(baselineOutput.path)")
         }
         let color = output == nil && format == .text && Console.stdoutIsTerminal
         var renderer: any ReportRenderer
@@ -205,11 +209,15 @@ struct ScanCommand: ParsableCommand {
         case .text: renderer = TextRenderer(color: color, verbosity: quiet ? .quiet : verbose ? .verbose : .normal)
         case .html:
             let base = SourceLinks.baseURL(environment: ProcessInfo.processInfo.environment, prefix: repository?.prefix ?? "")
-            renderer = HTMLRenderer(sourceBaseURL: base)
+            renderer = HTMLRenderer(sourceBaseURL: base, version: SentinelVersion.current)
         default:
             renderer = format.renderer(
                 color: color, sourceRoot: repository?.root ?? directory,
                 pathPrefix: repository?.prefix ?? "")
+            if var sarif = renderer as? SARIFRenderer {
+                sarif.version = SentinelVersion.current
+                renderer = sarif
+            }
         }
         // Failed tools go to stderr below; a text report on stdout does not repeat them.
         if output == nil, var text = renderer as? TextRenderer {
@@ -240,7 +248,9 @@ struct ScanCommand: ParsableCommand {
         if output != nil && !quiet {
             Console.error(TextRenderer(color: Console.stderrIsTerminal).summary(outcome.report))
         }
-        throw ExitCode(outcome.exitStatus.rawValue)
+        // Writing a baseline accepts the findings it lists: they do not fail this run.
+        let accepted = baselineOutput != nil && outcome.exitStatus == .findings
+        throw ExitCode(accepted ? ScanExitStatus.clean.rawValue : outcome.exitStatus.rawValue)
     }
 
     /// The `--dast` request: the URL checked, the budgets parsed, the OpenAPI seeds read here

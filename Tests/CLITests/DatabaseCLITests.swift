@@ -126,10 +126,8 @@ struct DatabaseCLITests {
             ["scan", project, "--sca", "--format", "sarif", "--fail-on", "none"], environment: environment(), timeout: 300)
         #expect(sarif.status == 0)
         let log = try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any]
-        let rules =
-            ((log?["runs"] as? [[String: Any]])?.first?["tool"] as? [String: Any]).flatMap {
-                ($0["driver"] as? [String: Any])?["rules"] as? [[String: Any]]
-            } ?? []
+        let osv = log.flatMap { SARIFEngines.view($0, tool: "osv") }
+        let rules = ((osv?["tool"] as? [String: Any])?["driver"] as? [String: Any])?["rules"] as? [[String: Any]] ?? []
         let rule = rules.first { $0["id"] as? String == "GHSA-6757-jp84-gxfx" }
         let help = (rule?["help"] as? [String: Any])?["text"] as? String ?? ""
         #expect(help.hasPrefix("GHSA-6757-jp84-gxfx (CVE-2020-1747): "), "\(help)")

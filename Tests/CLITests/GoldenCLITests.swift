@@ -79,4 +79,27 @@ import Testing
         let covered = Set(Self.help.map { Array($0.arguments.dropLast()) })
         #expect(Set(paths(Sentinel.self, [])) == covered)
     }
+
+    /// Each option states its default once: a hand-written "(default: X)" next to the one
+    /// ArgumentParser adds for a property with an initial value read "(default: 100). (default: 100)".
+    @Test(arguments: help)
+    func statesEachDefaultOnce(_ golden: Case) throws {
+        let environment = ["PATH": "/usr/bin:/bin", "COLUMNS": "80", "LINES": "24"]
+        let result = try CLI.run(golden.arguments, environment: environment)
+        #expect(result.status == 0, "\(result.stderr)")
+        // One entry per option or argument: its lines joined, the wrapping undone.
+        var entries: [String] = []
+        for line in result.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("  ") && !line.hasPrefix("                  ") || entries.isEmpty {
+                entries.append(text)
+            } else {
+                entries[entries.count - 1] += " " + text
+            }
+        }
+        for entry in entries {
+            let count = entry.components(separatedBy: "(default:").count - 1
+            #expect(count <= 1, "\(golden.golden): \(entry)")
+        }
+    }
 }

@@ -291,9 +291,7 @@ struct ScanTargetsCLITests {
         #expect(!html.contains("data-tool=\"sentinel\""))
 
         let sarif = try Self.json(try CLI.run(["scan", ".", "--format", "sarif"], environment: environment, directory: root).stdout)
-        let drivers = (sarif["runs"] as? [[String: Any]] ?? []).compactMap {
-            (($0["tool"] as? [String: Any])?["driver"] as? [String: Any])?["name"] as? String
-        }
+        let drivers = SARIFEngines.names(sarif)
         #expect(Set(drivers) == names.union(["native", "secrets"]), "\(drivers)")
 
         let unknown = try CLI.run(["scan", ".", "--tools", "sentinel"], environment: environment, directory: root)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Findings
@@ -97,10 +98,8 @@ import Testing
         report.tools = [ToolRun(name: "native"), ToolRun(name: "bandit")]
         let sarif = SARIFRenderer().render(report)
         let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.utf8)) as? [String: Any])
-        let runs = try #require(log["runs"] as? [[String: Any]])
         func invocation(_ tool: String) -> [String: Any]? {
-            let run = runs.first { (($0["tool"] as? [String: Any])?["driver"] as? [String: Any])?["name"] as? String == tool }
-            return (run?["invocations"] as? [[String: Any]])?.first
+            (SARIFEngines.view(log, tool: tool)?["invocations"] as? [[String: Any]])?.first
         }
         let native = try #require(invocation("native"))
         let properties = try #require(native["properties"] as? [String: Any])

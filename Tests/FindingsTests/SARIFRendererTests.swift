@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Findings
@@ -9,20 +10,36 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// One engine's part of the log, as a run of its own.
     static func run(_ log: [String: Any], tool: String) -> [String: Any]? {
-        (log["runs"] as? [[String: Any]])?.first {
-            (($0["tool"] as? [String: Any])?["driver"] as? [String: Any])?["name"] as? String == tool
-        }
+        SARIFEngines.view(log, tool: tool)
     }
 
-    @Test func logHeaderAndOneRunPerTool() throws {
-        let log = try Self.parse(Fixtures.sampleReport())
+    @Test func logHeaderOneRunWithEachEngineAnExtension() throws {
+        let text = SARIFRenderer(version: "9.9.9").render(Fixtures.sampleReport())
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
         #expect(log["version"] as? String == "2.1.0")
         #expect(log["$schema"] as? String == SARIFRenderer.schemaURI)
-        let names = (log["runs"] as? [[String: Any]])?.compactMap {
-            (($0["tool"] as? [String: Any])?["driver"] as? [String: Any])?["name"] as? String
+        let runs = try #require(log["runs"] as? [[String: Any]])
+        #expect(runs.count == 1)
+        let tool = try #require(runs[0]["tool"] as? [String: Any])
+        let sentinelDriver = try #require(tool["driver"] as? [String: Any])
+        #expect(sentinelDriver["name"] as? String == "Sentinel")
+        #expect(sentinelDriver["version"] as? String == "9.9.9")
+        #expect(SARIFEngines.names(log) == ["bandit", "dast", "native", "osv", "semgrep"])
+        // Every result points at its engine's rule: rule.toolComponent.index, then rule.index there.
+        let extensions = try #require(tool["extensions"] as? [[String: Any]])
+        let results = try #require(runs[0]["results"] as? [[String: Any]])
+        #expect(results.count == Fixtures.sampleReport().findings.count)
+        for result in results {
+            let rule = try #require(result["rule"] as? [String: Any])
+            let component = try #require((rule["toolComponent"] as? [String: Any])?["index"] as? Int)
+            let index = try #require(rule["index"] as? Int)
+            let rules = try #require(extensions[component]["rules"] as? [[String: Any]])
+            #expect(rules[index]["id"] as? String == result["ruleId"] as? String)
+            #expect(rule["id"] as? String == result["ruleId"] as? String)
+            #expect(result["ruleIndex"] as? Int == index)
         }
-        #expect(names == ["bandit", "dast", "native", "osv", "semgrep"])
         let bandit = try #require(Self.run(log, tool: "bandit"))
         let driver = try #require((bandit["tool"] as? [String: Any])?["driver"] as? [String: Any])
         #expect(driver["version"] as? String == "1.7.9")

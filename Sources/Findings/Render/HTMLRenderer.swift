@@ -12,9 +12,13 @@ public struct HTMLRenderer: ReportRenderer {
     /// locations link to `base + file#Lline`; without it they stay text.
     public var sourceBaseURL: String?
 
+    /// Sentinel's version: the version shown for the built-in engines, which report none.
+    public var version: String?
+
     /// Makes an HTML renderer; without `sourceBaseURL`, locations are plain text.
-    public init(title: String = "Sentinel report", sourceBaseURL: String? = nil) {
+    public init(title: String = "Sentinel report", sourceBaseURL: String? = nil, version: String? = nil) {
         self.title = title
+        self.version = version
         self.sourceBaseURL = sourceBaseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
     }
 
@@ -70,8 +74,10 @@ public struct HTMLRenderer: ReportRenderer {
         for name in report.toolNames {
             let run = report.tools.first { $0.name == name }
             let status = run.map { $0.status.rawValue + ($0.message.map { ": " + $0 } ?? "") } ?? "succeeded"
+            // The built-in engines are Sentinel itself; an adapter that reported no version says so.
+            let shown = run?.version ?? (ToolName.builtIn.contains(name) ? version.map { "Sentinel \($0)" } : nil) ?? "not reported"
             html +=
-                "<tr data-tool=\"\(escape(name))\"><td>\(escape(name))</td><td>\(escape(run?.version ?? ""))</td>"
+                "<tr data-tool=\"\(escape(name))\"><td>\(escape(name))</td><td>\(escape(shown))</td>"
                 + "<td class=\"status-\(escape(run?.status.rawValue ?? "succeeded"))\">\(escape(status))</td>"
                 + "<td class=\"num\">\(byTool[name] ?? 0)</td></tr>\n"
         }
@@ -240,13 +246,14 @@ public struct HTMLRenderer: ReportRenderer {
         th[data-key]{cursor:pointer;user-select:none;background:#eef1f5}
         th.asc::after{content:" \\25B2"}th.desc::after{content:" \\25BC"}
         #by-tool{width:auto}.num{text-align:right}
-        .badge{padding:.1em .5em;border-radius:4px;color:#fff;font-weight:600}
+        .badge{padding:.1em .5em;border-radius:4px;color:#fff;font-weight:600;white-space:nowrap;display:inline-block}
         .sev-critical .count,.badge.sev-critical{background:#7b1fa2}.sev-unknown .count,.badge.sev-unknown{background:#4e342e}.sev-high .count,.badge.sev-high{background:#c62828}
         .sev-medium .count,.badge.sev-medium{background:#ef6c00}.sev-low .count,.badge.sev-low{background:#1565c0}
         .sev-info .count,.badge.sev-info{background:#607d8b}.card .count{color:#fff;padding:0 .3em;border-radius:4px}
         pre{background:#f3f5f8;padding:.4em;margin:.3em 0;white-space:pre-wrap;overflow-wrap:anywhere}
-        #findings{table-layout:fixed}.c-sev{width:6.5em}.c-tool{width:6em}.c-rule{width:16%}.c-loc{width:22%}
-        .c-line{width:4em}.c-conf{width:6.5em}td,th{overflow-wrap:anywhere;word-break:break-word}
+        #findings{table-layout:fixed}.c-sev{width:7em}.c-tool{width:6em}.c-rule{width:16%}.c-loc{width:22%}
+        .c-line{width:4em}.c-conf{width:8em}td,th{overflow-wrap:anywhere;word-break:break-word}
+        th{white-space:nowrap;overflow-wrap:normal;word-break:normal}
         #by-tool{max-width:100%}a{color:#0b57d0}
         @media (max-width:800px){#findings,#findings tbody,#findings tr,#findings td{display:block;width:auto}
         #findings thead,#findings colgroup{display:none}#findings tr{border-bottom:2px solid #d8dde3}}

@@ -1,7 +1,10 @@
-/// SARIF 2.1.0 for GitHub code scanning and other SARIF viewers: one `run` per tool, rules with
-/// help text, CWE tags and `security-severity`, results with `partialFingerprints`, regions,
-/// snippets, fixes and data flows (`codeFlows`). Web (DAST) results use the URL as the artifact
-/// and carry a `webRequest`.
+/// SARIF 2.1.0 for GitHub code scanning and other SARIF viewers: one `run` whose driver is
+/// Sentinel and whose `tool.extensions` are the engines that ran (native, secrets, osv, bandit...),
+/// each with its rules; a result names its rule by id and by `rule.toolComponent` index (SARIF
+/// §3.52.7, §3.19.23), as CodeQL's query packs do. Rules carry help text, CWE tags and
+/// `security-severity`; results `partialFingerprints`, regions, snippets, fixes and data flows
+/// (`codeFlows`). Web (DAST) results use the URL as the artifact and carry a `webRequest`. Each
+/// engine's status and notices are one invocation, `properties.tool` naming it.
 public struct SARIFRenderer: ReportRenderer {
     /// The schema URI written to `$schema`: the OASIS errata-01 schema's own id.
     public static let schemaURI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -18,8 +21,17 @@ public struct SARIFRenderer: ReportRenderer {
     /// which is what GitHub code scanning resolves them against.
     public var pathPrefix: String
 
+    /// `tool.driver.name`.
+    public static let driverName = "Sentinel"
+    /// Sentinel's version, `tool.driver.version` when set.
+    public var version: String?
+    /// Sentinel's home page, `tool.driver.informationUri` when set.
+    public var informationURI: String?
+
     /// Makes a SARIF renderer; without `sourceRoot`, URIs are relative with no base.
-    public init(sourceRoot: String? = nil, pathPrefix: String = "") {
+    public init(sourceRoot: String? = nil, pathPrefix: String = "", version: String? = nil, informationURI: String? = nil) {
+        self.version = version
+        self.informationURI = informationURI
         self.sourceRoot = sourceRoot
         var prefix = Location.relativePath(pathPrefix)
         if prefix == "." || prefix == "/" { prefix = "" }
@@ -31,78 +43,90 @@ public struct SARIFRenderer: ReportRenderer {
         let findings = report.findings.sortedForReport()
         var toolNames = report.toolNames
         if toolNames.isEmpty { toolNames = [ToolName.native] }  // an empty scan still says who ran
-        let runs = toolNames.map { name in
-            run(tool: name, report: report, findings: findings.filter { $0.tool == name })
+        var extensions: [JSONValue] = []
+        var ruleIndices: [String: [String: Int]] = [:]
+        for name in toolNames {
+            let toolRun = report.tools.first { $0.name == name }
+            let rules = SARIFRenderer.rules(for: name, report: report, findings: findings.filter { $0.tool == name })
+            ruleIndices[name] = Dictionary(rules.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
+            var component: [String: JSONValue] = ["name": .string(name), "rules": .array(rules.map(SARIFRenderer.rule))]
+            // The built-in engines are Sentinel itself, at Sentinel's version.
+            component.set("version", toolRun?.version ?? (ToolName.builtIn.contains(name) ? version : nil))
+            component.set("informationUri", toolRun?.informationURI)
+            extensions.append(.object(component))
         }
-        let log: JSONValue = [
-            "$schema": .string(SARIFRenderer.schemaURI),
-            "version": "2.1.0",
-            "runs": .array(runs),
-        ]
-        return log.rendered()
-    }
+        let componentIndex = Dictionary(toolNames.enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { a, _ in a })
+        var driver: [String: JSONValue] = ["name": .string(SARIFRenderer.driverName)]
+        driver.set("version", version)
+        driver.set("informationUri", informationURI)
 
-    // MARK: - Runs
-
-    private func run(tool name: String, report: Report, findings: [Finding]) -> JSONValue {
-        let toolRun = report.tools.first { $0.name == name }
-        let rules = SARIFRenderer.rules(for: name, report: report, findings: findings)
-        let ruleIndex = Dictionary(rules.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
-
-        var driver: [String: JSONValue] = ["name": .string(name), "rules": .array(rules.map(SARIFRenderer.rule))]
-        driver.set("version", toolRun?.version)
-        driver.set("informationUri", toolRun?.informationURI)
-
+        let results: [JSONValue] = findings.map { finding in
+            let component = componentIndex[finding.tool]
+            return result(finding, component: component, ruleIndex: ruleIndices[finding.tool]?[finding.ruleId])
+        }
         var run: [String: JSONValue] = [
-            "tool": ["driver": .object(driver)],
-            "results": .array(findings.map { result($0, ruleIndex: ruleIndex[$0.ruleId]) }),
+            "tool": ["driver": .object(driver), "extensions": .array(extensions)],
+            "results": .array(results),
             "columnKind": "unicodeCodePoints",
         ]
         if let sourceRoot {
             let uri = "file://" + SARIFRenderer.percentEncode(sourceRoot.hasSuffix("/") ? sourceRoot : sourceRoot + "/")
             run["originalUriBaseIds"] = [SARIFRenderer.sourceRootId: ["uri": .string(uri)]]
         }
-        // Notices without a tool belong to the native run (or the first run when sentinel is absent).
+        let invocations = toolNames.compactMap { invocation(tool: $0, report: report) }
+        if !invocations.isEmpty { run["invocations"] = .array(invocations) }
+        let log: JSONValue = [
+            "$schema": .string(SARIFRenderer.schemaURI),
+            "version": "2.1.0",
+            "runs": [.object(run)],
+        ]
+        return log.rendered()
+    }
+
+    // MARK: - Invocations
+
+    /// One engine's status and notices, or nil when it neither ran nor said anything.
+    private func invocation(tool name: String, report: Report) -> JSONValue? {
+        let toolRun = report.tools.first { $0.name == name }
+        // Notices without a tool belong to the native engine (or the first when native is absent).
         let firstName = report.toolNames.first ?? ToolName.native
         let owner = report.toolNames.contains(ToolName.native) ? ToolName.native : firstName
         var notices = report.notices.filter { ($0.tool ?? owner) == name }
-        // Files no tool read are reported once, by the run that owns tool-less notices.
+        // Files no tool read are reported once, by the engine that owns tool-less notices.
         if name == owner {
             notices += report.skippedFiles.map { Notice(level: .warning, message: "skipped: \($0.reason)", file: $0.file) }
             // So is what `--min-confidence` left out: a viewer shows the note, a script reads the count.
             if let hidden = report.belowConfidenceSummary { notices.append(Notice(level: .info, message: hidden)) }
             if let excluded = report.defaultExclusionSummary { notices.append(Notice(level: .info, message: excluded)) }
         }
-        if toolRun != nil || !notices.isEmpty {
-            var invocation: [String: JSONValue] = ["executionSuccessful": .bool(toolRun?.status != .failed)]
-            var notifications = notices.map(notification)
-            if let toolRun, toolRun.status != .succeeded {
-                notifications.insert(
-                    [
-                        "level": .string(toolRun.status == .failed ? "error" : "note"),
-                        "message": ["text": .string("\(name) \(toolRun.status.rawValue)" + (toolRun.message.map { ": " + $0 } ?? ""))],
-                    ], at: 0)
-            }
-            if !notifications.isEmpty { invocation["toolExecutionNotifications"] = .array(notifications) }
-            var properties: [String: JSONValue] = [:]
-            properties.set("status", toolRun?.status.rawValue)
-            if name == owner, report.belowConfidenceCount > 0 {
-                properties["belowMinConfidence"] = .int(report.belowConfidenceCount)
-                properties.set("minConfidence", report.minimumConfidence?.rawValue)
-            }
-            if name == owner, !report.defaultExclusions.isEmpty {
-                properties["defaultExclusions"] = .array(
-                    report.defaultExclusions.map { exclusion in
-                        [
-                            "kind": .string(exclusion.kind.rawValue), "files": .int(exclusion.files),
-                            "patterns": .array(exclusion.patterns.map { .string($0) }),
-                        ]
-                    })
-            }
-            if !properties.isEmpty { invocation["properties"] = .object(properties) }
-            run["invocations"] = [.object(invocation)]
+        guard toolRun != nil || !notices.isEmpty else { return nil }
+        var invocation: [String: JSONValue] = ["executionSuccessful": .bool(toolRun?.status != .failed)]
+        var notifications = notices.map(notification)
+        if let toolRun, toolRun.status != .succeeded {
+            notifications.insert(
+                [
+                    "level": .string(toolRun.status == .failed ? "error" : "note"),
+                    "message": ["text": .string("\(name) \(toolRun.status.rawValue)" + (toolRun.message.map { ": " + $0 } ?? ""))],
+                ], at: 0)
         }
-        return .object(run)
+        if !notifications.isEmpty { invocation["toolExecutionNotifications"] = .array(notifications) }
+        var properties: [String: JSONValue] = ["tool": .string(name)]
+        properties.set("status", toolRun?.status.rawValue)
+        if name == owner, report.belowConfidenceCount > 0 {
+            properties["belowMinConfidence"] = .int(report.belowConfidenceCount)
+            properties.set("minConfidence", report.minimumConfidence?.rawValue)
+        }
+        if name == owner, !report.defaultExclusions.isEmpty {
+            properties["defaultExclusions"] = .array(
+                report.defaultExclusions.map { exclusion in
+                    [
+                        "kind": .string(exclusion.kind.rawValue), "files": .int(exclusion.files),
+                        "patterns": .array(exclusion.patterns.map { .string($0) }),
+                    ]
+                })
+        }
+        invocation["properties"] = .object(properties)
+        return .object(invocation)
     }
 
     private func notification(_ notice: Notice) -> JSONValue {
@@ -177,13 +201,18 @@ public struct SARIFRenderer: ReportRenderer {
 
     // MARK: - Results
 
-    private func result(_ finding: Finding, ruleIndex: Int?) -> JSONValue {
+    private func result(_ finding: Finding, component: Int?, ruleIndex: Int?) -> JSONValue {
         var object: [String: JSONValue] = [
             "ruleId": .string(finding.ruleId),
             "level": .string(finding.severity.sarifLevel),
             "message": ["text": .string(finding.message)],
             "partialFingerprints": [SARIFRenderer.fingerprintKey: .string(finding.fingerprint)],
         ]
+        // The rule lives in the engine's extension, not the driver: `rule.toolComponent` says which.
+        var rule: [String: JSONValue] = ["id": .string(finding.ruleId)]
+        rule.set("index", ruleIndex)
+        if let component { rule["toolComponent"] = ["index": .int(component)] }
+        object["rule"] = .object(rule)
         object.set("ruleIndex", ruleIndex)
         object["locations"] = [.object(["physicalLocation": physicalLocation(finding.location, snippet: finding.snippet)])]
         if !finding.codeFlow.isEmpty { object["codeFlows"] = [codeFlow(finding.codeFlow)] }

@@ -22,8 +22,14 @@ enum ReportSignals {
     static func fromSARIF(_ root: DocumentNode) -> [Finding] {
         var findings: [Finding] = []
         for run in root["runs"]?.elements ?? [] {
-            let tool = run["tool"]?["driver"]?["name"]?.string?.lowercased() ?? "sarif"
+            let driver = run["tool"]?["driver"]?["name"]?.string?.lowercased() ?? "sarif"
+            let extensions = run["tool"]?["extensions"]?.elements ?? []
             for result in run["results"]?.elements ?? [] {
+                // Sentinel's log: one run, each engine an extension the result's rule points at.
+                let component = result["rule"]?["toolComponent"]?["index"]?.scalarText.flatMap { Int($0) }
+                let tool =
+                    component.flatMap { $0 >= 0 && $0 < extensions.count ? extensions[$0]["name"]?.string?.lowercased() : nil }
+                    ?? driver
                 let properties = result["properties"]
                 var severity: Severity = .medium
                 if let named = properties?["severity"]?.string, let parsed = try? Severity(parsing: named) {

@@ -683,7 +683,9 @@ def ping_page(action, host, output):
 
 def run_shell(command):
     try:
-        done = subprocess.run(["sh", "-c", command], capture_output=True, timeout=15, stdin=subprocess.DEVNULL)
+        # In the instance's own directory: an injected `>NAME` must not land in the caller's checkout.
+        done = subprocess.run(["sh", "-c", command], capture_output=True, timeout=15, stdin=subprocess.DEVNULL,
+                              cwd=APP.data_dir)
         return (done.stdout + done.stderr).decode("utf-8", "replace")
     except subprocess.TimeoutExpired:
         return "timed out"
