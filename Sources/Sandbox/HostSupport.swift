@@ -29,20 +29,17 @@ public enum HostSupport {
         }
     }
 
-    /// The external tools `doctor` looks for; Bandit and Semgrep first in `toolsDirectory/bin`.
-    public static let tools = ["python3", "curl", "bandit", "semgrep", "wapiti", "bwrap"]
+    /// The host tools `doctor` looks for on `PATH`; the sandboxed scanners (Bandit, Semgrep,
+    /// Wapiti) are checked by the scan's own availability test (`Scan.ExternalToolCheck`).
+    public static let tools = ["python3", "curl", "bwrap"]
 
-    /// Probes the kernel, user namespaces, seccomp, cgroups, overlayfs and the tools, without
-    /// starting a sandbox. `environment` supplies `PATH`; `toolsDirectory` is where `make tools`
-    /// installs Bandit and Semgrep.
-    public static func probe(toolsDirectory: String, environment: [String: String]) -> [Check] {
+    /// Probes the kernel, user namespaces, seccomp, cgroups, overlayfs and the host tools, without
+    /// starting a sandbox. `environment` supplies `PATH`.
+    public static func probe(environment: [String: String]) -> [Check] {
         var checks = [kernel(), user(), userNamespaces(), seccomp(), cgroups(), overlay()]
         let path = environment["PATH"] ?? "/usr/bin:/bin"
         for tool in tools {
-            let installed = toolsDirectory + "/bin/" + tool
-            if ["bandit", "semgrep"].contains(tool), access(installed, X_OK) == 0 {
-                checks.append(Check(.ok, tool, "\(installed) (runs in the sandbox)"))
-            } else if let found = which(tool, path: path) {
+            if let found = which(tool, path: path) {
                 checks.append(Check(.ok, tool, found))
             } else {
                 checks.append(Check(.warn, tool, "not found"))

@@ -11,11 +11,13 @@ struct DoctorCommand: ParsableCommand {
         abstract: "Check what this host supports.")
 
     func run() throws {
+        let tools = ExternalToolCheck.all().map { check in
+            HostSupport.Check(
+                check.unavailableReason == nil ? .ok : .warn, check.tool,
+                check.unavailableReason ?? "\(check.executable) (runs in the sandbox\(check.note.map { "; \($0)" } ?? ""))")
+        }
         let checks =
-            HostSupport.probe(
-                toolsDirectory: ScanContext.defaultToolsDirectory,
-                environment: ProcessInfo.processInfo.environment)
-            + [HostSupport.sandboxRuns()]
+            HostSupport.probe(environment: ProcessInfo.processInfo.environment) + tools + [HostSupport.sandboxRuns()]
         for check in checks { Console.out(Self.line(check)) }
         if checks.contains(where: { $0.level == .fail }) { throw ExitCode(1) }
     }

@@ -142,6 +142,24 @@ struct SandboxRunCLITests {
         #expect(result.stdout == "/workspace\nmarker\n")
     }
 
+    /// `doctor` and `--tools` decide the same way: an external scanner installed in its venv (Wapiti
+    /// lives beside the tools venv, in `wapiti/`) is usable, whatever `PATH` says.
+    @Test func doctorAgreesWithTheScanOnExternalTools() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = "/usr/bin:/bin"
+        let tools = environment["SENTINEL_TOOLS"] ?? "/opt/sentinel-tools/venv"
+        let result = try CLI.run(["doctor"], environment: environment)
+        let executables = [
+            "bandit": tools + "/bin/bandit", "semgrep": tools + "/bin/semgrep",
+            "wapiti": (tools as NSString).deletingLastPathComponent + "/wapiti/bin/wapiti",
+        ]
+        for (tool, executable) in executables {
+            let line = result.stdout.split(separator: "\n").first { $0.dropFirst(6).hasPrefix(tool + " ") }
+            let installed = FileManager.default.isExecutableFile(atPath: executable)
+            #expect(line?.hasPrefix(installed ? "ok    " : "warn  ") == true, "\(tool): \(line ?? "no line")")
+        }
+    }
+
     @Test func doctorRunsASandbox() throws {
         let result = try CLI.run(["doctor"])
         #expect(result.status == 0, "\(result.stdout)")

@@ -108,7 +108,7 @@ public struct ProposalApplier: Sendable {
             return AppliedProposal(branch: queued.branch, commit: commit, parent: parent, pullRequest: published)
         } catch let error as SentinelError where error.code != .patchStale {
             // Back in the queue: the proposal can be approved again once the cause is fixed.
-            try? store.transition(queued.id, from: .applying, to: .pending, reason: "not applied: \(error.message)")
+            _ = try? store.transition(queued.id, from: .applying, to: .pending, reason: "not applied: \(error.message)")
             try? record("application-failed", queued, inputs: inputs, ["reason": error.message])
             throw error
         }
