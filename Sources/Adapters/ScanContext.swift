@@ -27,6 +27,11 @@ public struct ScanContext: Sendable {
     /// are also notices in the report.
     public var warn: @Sendable (String) -> Void = { _ in }
 
+    /// Whether a scan whose lockfiles cannot be checked for want of advisory data fails (exit 3,
+    /// naming the command that fetches it) rather than reporting "no findings" it never looked
+    /// for. `--allow-missing-db` turns it off.
+    public var requireDatabase = true
+
     /// Seven days.
     public static let defaultMaxDatabaseAge: Double = 7 * 86_400
 

@@ -66,6 +66,10 @@ struct ScanCommand: ParsableCommand {
     var requireLimits = false
     @Option(name: .customLong("max-db-age"), help: "Warn when the OSV data used is older than this (default: 7d).")
     var maxDatabaseAge: String?
+    @Flag(
+        name: .customLong("allow-missing-db"),
+        help: "Skip dependency checks when there is no OSV database, instead of failing (exit 3).")
+    var allowMissingDatabase = false
 
     // Noise control (issue 8): which files, which severities, how much text.
     @Option(name: .customLong("exclude"), help: ArgumentHelp("Leave out files matching this glob (repeatable).", valueName: "glob"))
@@ -183,6 +187,7 @@ struct ScanCommand: ParsableCommand {
             sandbox: sandbox, ruleDirectories: scanConfig.ruleDirectories,
             databasePath: StateDirectory.current.osvDatabase,
             progress: { progress.show($0) })
+        context.requireDatabase = !allowMissingDatabase
         if let maxDatabaseAge {
             guard let seconds = Quantity.seconds(maxDatabaseAge) else {
                 throw SentinelError(.invalidInput, "--max-db-age: '\(maxDatabaseAge)' is not a duration (e.g. 7d, 36h)")

@@ -161,7 +161,8 @@ struct NonRootScanCLITests {
     @Test func scanningTheExamplesFindsIssuesNotAFailure() throws {
         let home = try Nobody.directory()
         defer { try? FileManager.default.removeItem(atPath: home) }
-        let result = try Nobody.run(["scan", CLI.packageRoot + "/examples"], environment: ["SENTINEL_HOME": home])
+        let result = try Nobody.run(
+            ["scan", CLI.packageRoot + "/examples", "--allow-missing-db"], environment: ["SENTINEL_HOME": home])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stdout.contains("findings:") || result.stdout.contains(" findings"))
         #expect(!result.stderr.contains("error"))

@@ -93,12 +93,17 @@ struct ScanCLITests {
         #expect((json?["findings"] as? [Any])?.isEmpty == true)
     }
 
-    @Test func missingDatabaseSkipsSCAWithANoticeButFailsWhenNamed() throws {
+    /// Issue 27: lockfiles without advisory data are not "no findings". The scan fails closed
+    /// (exit 3, naming the command that fetches the data) unless the user accepts it.
+    @Test func missingDatabaseFailsClosedUnlessAllowed() throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         let defaults = try CLI.run(["scan", examples, "--sca", "--format", "json"], environment: environment)
-        #expect(defaults.status == 0, "\(defaults.stderr)")
-        #expect(defaults.stdout.contains("no OSV database"))
-        let named = try CLI.run(["scan", examples, "--sca", "--tools", "osv"], environment: environment)
+        #expect(defaults.status == 3, "\(defaults.stderr)")
+        #expect(defaults.stderr.contains("no OSV database") && defaults.stderr.contains("sentinel db update"))
+        let allowed = try CLI.run(["scan", examples, "--sca", "--format", "json", "--allow-missing-db"], environment: environment)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(allowed.stdout.contains("no OSV database"))
+        let named = try CLI.run(["scan", examples, "--sca", "--tools", "osv", "--allow-missing-db"], environment: environment)
         #expect(named.status == 3)
         #expect(named.stderr.contains("no OSV database"))
     }

@@ -32,7 +32,8 @@ public struct DependencyScanner: Adapters.Scanner {
     public func unavailableReason(context: ScanContext) -> String? {
         FileManager.default.fileExists(atPath: context.databasePath)
             ? nil
-            : "no OSV database at \(context.databasePath): run `sentinel db import PATH...` first"
+            : "no OSV database at \(context.databasePath): run `sentinel db update` (or `sentinel db import PATH...` "
+                + "offline) first, or pass --allow-missing-db"
     }
 
     /// Reads the target's lockfiles and reports packages with known vulnerabilities in the OSV database.
