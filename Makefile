@@ -69,7 +69,7 @@ demo: deps release
 	git -C .sentinel/demo-repo init -q -b main && git -C .sentinel/demo-repo add -A && \
 	  git -C .sentinel/demo-repo -c user.name=demo -c user.email=demo@localhost commit -qm "example project"
 	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) scan .sentinel/demo-repo --format sarif \
-	  --output .sentinel/demo.sarif --fail-on none
+	  --output .sentinel/demo.sarif --fail-on none --allow-missing-db
 	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) heal --signal .sentinel/demo.sarif \
 	  --finding python.requests-verify-false --repo .sentinel/demo-repo --verify "python3 -m py_compile app.py settings.py" \
 	  --level proposer --out .sentinel/demo-heal-finding
