@@ -20,6 +20,21 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
     }()
 
+    /// This process's environment with `SENTINEL_HOME` set to `home` (a test's own state).
+    static func environment(home: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SENTINEL_HOME"] = home
+        return environment
+    }
+
+    /// A fresh temporary directory named `prefix-UUID` holding `files` (path → bytes).
+    static func tree(_ files: [String: [UInt8]], prefix: String) throws -> String {
+        let root = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        for (file, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: root + "/" + file)) }
+        return root
+    }
+
     struct Result {
         var status: Int32
         var stdout: String

@@ -8,21 +8,10 @@ import Testing
 /// real binary runs in a child process, so a crash shows as a signal status, not a lost run.
 @Suite(.serialized) struct HostileDepthCLITests {
     let home = NSTemporaryDirectory() + "sentinel-home-\(UUID().uuidString)"
-    var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["SENTINEL_HOME"] = home
-        return environment
-    }
+    var environment: [String: String] { CLI.environment(home: home) }
 
     /// A fresh directory holding `files` (path → bytes).
-    static func tree(_ files: [String: [UInt8]]) throws -> String {
-        let root = NSTemporaryDirectory() + "sentinel-hostile-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        for (file, bytes) in files {
-            try Data(bytes).write(to: URL(fileURLWithPath: root + "/" + file))
-        }
-        return root
-    }
+    static func tree(_ files: [String: [UInt8]]) throws -> String { try CLI.tree(files, prefix: "sentinel-hostile") }
 
     /// `rm -rf`, which removes trees of any depth through descriptors.
     static func remove(_ path: String) {

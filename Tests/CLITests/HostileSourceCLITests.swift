@@ -6,19 +6,10 @@ import Testing
 /// Never "clean", exit 0. The native tools only, so no sandbox is needed.
 @Suite(.serialized) struct HostileSourceCLITests {
     let home = NSTemporaryDirectory() + "sentinel-home-\(UUID().uuidString)"
-    var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["SENTINEL_HOME"] = home
-        return environment
-    }
+    var environment: [String: String] { CLI.environment(home: home) }
 
     /// A fresh directory holding `files` (path → bytes).
-    static func tree(_ files: [String: [UInt8]]) throws -> String {
-        let root = NSTemporaryDirectory() + "sentinel-encoding-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        for (file, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: root + "/" + file)) }
-        return root
-    }
+    static func tree(_ files: [String: [UInt8]]) throws -> String { try CLI.tree(files, prefix: "sentinel-encoding") }
 
     /// `(ruleId, file, line)` of every finding of a JSON report.
     static func findings(_ stdout: String) throws -> [(rule: String, file: String, line: Int)] {
