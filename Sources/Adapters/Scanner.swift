@@ -97,6 +97,9 @@ public protocol Scanner: Sendable {
     func applies(to target: ScanTarget) -> Bool
     /// Whether the tool can run here; nil when it can, else why not (e.g. "bandit is not installed").
     func unavailableReason(context: ScanContext) -> String?
+    /// Whether being unavailable fails the scan even when the tool was not named (the default set
+    /// chose it): what it would have checked is then unchecked, not clean.
+    func unavailableFailsScan(context: ScanContext) -> Bool
     /// Scans. Throws `SentinelError(.toolFailed, ...)` when the tool fails.
     func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput
     /// Starts, in the background, work that needs no file list (loading and compiling rules), so
@@ -110,6 +113,8 @@ extension Scanner {
     public var isDefault: Bool { true }
     /// By default a scanner can always run (nil).
     public func unavailableReason(context: ScanContext) -> String? { nil }
+    /// By default an unavailable tool the user did not name is skipped with a notice.
+    public func unavailableFailsScan(context: ScanContext) -> Bool { false }
     /// By default there is nothing to prepare.
     public func prepare(context: ScanContext) {}
 }

@@ -105,9 +105,7 @@ public struct ScanRunner: Sendable {
         for (scanner, explicit) in plan {
             guard scanner.applies(to: target) else { continue }
             if let reason = scanner.unavailableReason(context: context) {
-                // No advisory data for lockfiles that are there: failing closed, like a tool that
-                // cannot start, unless the user said missing data is acceptable.
-                if explicit || (scanner.name == ToolName.osv && context.requireDatabase) {
+                if explicit || scanner.unavailableFailsScan(context: context) {
                     // The failed ToolRun carries the message; a notice too would print it twice.
                     tools.append(ToolRun(name: scanner.name, status: .failed, message: reason))
                 } else {

@@ -36,6 +36,10 @@ public struct DependencyScanner: Adapters.Scanner {
                 + "offline) first, or pass --allow-missing-db"
     }
 
+    /// Lockfiles without advisory data are unchecked, not clean: the scan fails closed unless the
+    /// user accepted missing data (`--allow-missing-db`).
+    public func unavailableFailsScan(context: ScanContext) -> Bool { context.requireDatabase }
+
     /// Reads the target's lockfiles and reports packages with known vulnerabilities in the OSV database.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         // Named files: exactly the lockfiles among them; a directory: every lockfile under it that the
