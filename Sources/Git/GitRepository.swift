@@ -18,7 +18,10 @@ public struct GitRepository: Sendable, Hashable {
     public init(containing path: String) throws {
         let output = try GitRunner.run(["rev-parse", "--show-toplevel"], in: path)
         guard output.status == 0 else {
-            throw SentinelError(.invalidInput, "\(path): not a git repository (proposals and branches need one)")
+            // Any other refusal (an unreadable .git, a broken HEAD) is git's to explain.
+            let first = output.stderr.split(separator: "\n").first.map(String.init) ?? ""
+            let reason = first.isEmpty || first.contains("not a git repository") ? "" : ": git says \(first)"
+            throw SentinelError(.invalidInput, "\(path): not a git repository (proposals and branches need one)\(reason)")
         }
         root = String(decoding: output.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

@@ -10,7 +10,10 @@ extension SentinelError.Code {
 /// (`GIT_CONFIG_GLOBAL=/dev/null`, `GIT_CONFIG_NOSYSTEM`, `GIT_ATTR_NOSYSTEM`), and no program a
 /// repository's own configuration names ever runs: every key of it that names one (filters,
 /// textconv, external diffs, merge drivers, fsmonitor, hooks, pager, editor, credentials, gpg)
-/// is overridden on the command line (`GitConfigGuard`). It is pointed at directories Sentinel
+/// is overridden on the command line (`GitConfigGuard`). That guard, not the owner of the
+/// directory, is what makes a repository safe to read, so git's ownership check is lifted
+/// (`safe.directory=*`): a CI checkout belongs to the runner's user while Sentinel runs as the
+/// container's root, and git refuses such a repository outright. It is pointed at directories Sentinel
 /// made itself, and at the user's repository only to read it and to create a branch and commit
 /// with plumbing (a temporary index; the working tree, index and HEAD are left alone).
 public enum GitRunner {
@@ -42,7 +45,7 @@ public enum GitRunner {
     ) throws -> Output {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
+        process.arguments = ["-c", "safe.directory=*"] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         process.environment = [
             "PATH": "/usr/bin:/bin", "HOME": directory, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",

@@ -89,7 +89,7 @@ struct HealCommand: ParsableCommand {
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,
             actors: try HealActors.standard(environment: ProcessInfo.processInfo.environment),
             maxAttempts: maxAttempts, maxSeconds: maxMinutes * 60, jobs: jobs)
-        let progress = HealProgressLine(enabled: Console.stderrIsTerminal)
+        let progress = HealProgressLine(mode: ProgressLine.Mode.forStderr(quiet: false, environment: ProcessInfo.processInfo.environment))
         let loop = HealLoop(memory: memory, progress: { progress.show($0) })
         let outcome = try loop.run(request)
         progress.clear()
@@ -141,31 +141,5 @@ extension HealCommand {
         object["autonomy"] = try JSONSerialization.jsonObject(with: try encoder.encode(autonomy))
         let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         return String(decoding: data, as: UTF8.self)
-    }
-}
-
-/// One line on a terminal: attempt N/M, the actor, what it is doing, elapsed time.
-final class HealProgressLine: Sendable {
-    private let enabled: Bool
-    private let started = Date()
-
-    init(enabled: Bool) { self.enabled = enabled }
-
-    func show(_ event: HealProgress) {
-        guard enabled else { return }
-        let elapsed = Int(Date().timeIntervalSince(started))
-        let text: String
-        switch event {
-        case .baseline: text = "baseline: running the verify command on the unchanged tree…"
-        case .proposing(let actor): text = "\(actor.rawValue): proposing…"
-        case .verifying(let first, let last, let limit, let actor):
-            let range = first == last ? "\(first)" : "\(first)-\(last)"
-            text = "attempt \(range)/\(limit) · \(actor.rawValue) · verifying…"
-        }
-        Console.write(2, "\r\u{1b}[2K\(text) \(elapsed)s")
-    }
-
-    func clear() {
-        if enabled { Console.write(2, "\r\u{1b}[2K") }
     }
 }

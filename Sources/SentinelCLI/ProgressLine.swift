@@ -12,6 +12,15 @@ final class ProgressLine: Sendable {
         case off
         case terminal
         case plain(interval: Double)
+
+        /// Terminal on a TTY, plain lines elsewhere (interval from `SENTINEL_PROGRESS_INTERVAL`,
+        /// seconds, 0 = every update), off when `quiet`.
+        static func forStderr(quiet: Bool, environment: [String: String]) -> Mode {
+            if quiet { return .off }
+            if Console.stderrIsTerminal { return .terminal }
+            let configured = environment["SENTINEL_PROGRESS_INTERVAL"].flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil }
+            return .plain(interval: configured ?? ProgressLine.defaultInterval)
+        }
     }
 
     /// Seconds between plain lines unless `SENTINEL_PROGRESS_INTERVAL` says otherwise.
@@ -31,10 +40,7 @@ final class ProgressLine: Sendable {
     /// Terminal line on a TTY, plain lines elsewhere, nothing when `quiet`; the plain interval
     /// comes from `SENTINEL_PROGRESS_INTERVAL` (seconds, 0 = every update) when it is a number.
     static func forStderr(quiet: Bool, environment: [String: String]) -> ProgressLine {
-        if quiet { return ProgressLine(mode: .off) }
-        if Console.stderrIsTerminal { return ProgressLine(mode: .terminal) }
-        let configured = environment["SENTINEL_PROGRESS_INTERVAL"].flatMap(Double.init).flatMap { $0 >= 0 ? $0 : nil }
-        return ProgressLine(mode: .plain(interval: configured ?? defaultInterval))
+        ProgressLine(mode: .forStderr(quiet: quiet, environment: environment))
     }
 
     func show(_ event: ScanProgress) {

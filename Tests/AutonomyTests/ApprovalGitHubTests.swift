@@ -92,4 +92,37 @@ struct ApprovalGitHubTests {
             #expect(try repo.auditEvents().suffix(2) == ["push-failed", "application-failed"])
         }
     }
+
+    @Test("--dry-run explains the push: the policy, the files, the repository, the pull request; no token, no push")
+    func dryRunExplainsThePush() throws {
+        let (repo, server, proposal) = try setUp()
+        defer { server.server.stop() }
+        let plan = try review(repo).plan(proposal.id)
+        #expect(plan.contains("policy: \(repo.path)/.sentinel/policy.yml (--policy)\n"), "\(plan)")
+        #expect(plan.contains("files: app.py (changed)\n"), "\(plan)")
+        #expect(
+            plan.contains(
+                "would push branch \(proposal.branch) to octo/demo and open a pull request into main: "
+                    + "\"Fix python.yaml-load in app.py\", labels sentinel, automated, security\n"), "\(plan)")
+        #expect(plan.contains("  POST /repos/octo/demo/git/blobs (app.py, "), "\(plan)")
+        #expect(server.requests.isEmpty, "a dry run sends nothing")
+
+        let unset = try review(repo, token: "").plan(proposal.id)
+        #expect(
+            unset.hasSuffix(
+                "GITHUB_TOKEN is not set: the branch would be committed in this repository only; nothing is pushed to octo/demo\n"),
+            "\(unset)")
+        #expect(!unset.contains("GitHub requests"))
+    }
+
+    @Test("--dry-run refuses an API the approval would refuse (the token only goes to GitHub or SENTINEL_GITHUB_API)")
+    func dryRunRefusesForeignAPI() throws {
+        let (repo, server, proposal) = try setUp()
+        defer { server.server.stop() }
+        let foreign = ProposalReview(
+            state: repo.state, environment: ["USER": "alice", "GITHUB_TOKEN": Self.token],
+            operatorPolicy: try Policy.load(path: repo.path + "/.sentinel/policy.yml"))
+        let error = #expect(throws: SentinelError.self) { try foreign.plan(proposal.id) }
+        #expect(error?.message.contains("is not GitHub's API") == true, "\(String(describing: error))")
+    }
 }

@@ -126,6 +126,28 @@ struct HealCLITests {
         #expect(again.stderr == "sentinel: memory: no record \(id)\n")
     }
 
+    @Test("progress in a CI log (stderr not a terminal): a plain line per step, repeated while a step lasts, no escapes")
+    func progressOnNonTerminal() throws {
+        let scratch = try Scratch(fixture: "sast-yaml-load")
+        let report = scratch.root + "/report.sarif"
+        _ = try CLI.run(["scan", scratch.repo, "--format", "sarif", "--output", report], environment: scratch.environment)
+        var environment = scratch.environment
+        environment["SENTINEL_PROGRESS_INTERVAL"] = "1"
+        // Each run of the verify command lasts 3 s or more: long enough for a repeated line.
+        let result = try CLI.run(
+            ["heal", "--signal", report, "--repo", scratch.repo, "--verify", "sleep 3; python3 -m pytest -q"],
+            environment: environment, timeout: 600)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let baseline = lines.filter { $0.hasPrefix("sentinel: heal: baseline: running the verify command on the unchanged tree… ") }
+        #expect(baseline.count >= 2, "the baseline's line is repeated while it runs: \(result.stderr)")
+        #expect(lines.contains { $0.hasPrefix("sentinel: heal: rule-fix: proposing… ") }, "\(result.stderr)")
+        #expect(lines.contains { $0.hasPrefix("sentinel: heal: attempt 1/") && $0.contains(" · rule-fix · verifying… ") })
+        #expect(lines.allSatisfy { $0.hasPrefix("sentinel: heal: ") && $0.hasSuffix("s") }, "\(result.stderr)")
+        #expect(!result.stderr.contains("\u{1B}"), "\(result.stderr.debugDescription)")
+        #expect(!result.stdout.contains("sentinel: heal: "))
+    }
+
     @Test("a SAST finding in a SARIF report: the rule's fix, the re-scan clean, the tests green")
     func ruleFix() throws {
         let scratch = try Scratch(fixture: "sast-yaml-load")

@@ -55,36 +55,6 @@ public struct ProposalReview: Sendable {
         return try Policy.load(repository: queued.repository)
     }
 
-    /// What `approve` would do, without doing it: the git steps and the GitHub requests.
-    public func plan(_ id: String) throws -> String {
-        let queued = try pending(id, store: try store())
-        let files = try ProposalIntegrity.verified(queued, auditLog: state.file("audit.jsonl"))
-        let document = files.document
-        let policy = try policy(for: queued)
-        var text = "would commit the patch of proposal \(queued.id) on top of "
-        text += (document.base.map { "refs/heads/\($0)" } ?? document.baseCommit) + " as branch \(queued.branch)\n"
-        text +=
-            "commit message:\n"
-            + document.commitMessage.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { "    " + $0 }.joined(separator: "\n") + "\n"
-        if let settings = policy.github {
-            let draft = PullRequestDraft(
-                repository: settings.repository, base: settings.base ?? document.base ?? "main",
-                baseCommit: document.baseCommit, branch: queued.branch, title: document.title,
-                body: files.body, commitMessage: document.commitMessage, changes: document.changes, labels: document.labels)
-            let token = environment[settings.tokenEnv].map { $0.isEmpty ? "unset" : "set" } ?? "unset"
-            text += "GitHub requests to \(settings.api) (token from \(settings.tokenEnv): \(token)):\n"
-            for request in GitHubPublisher.plan(draft) {
-                text += "  \(request.method) \(request.path)"
-                if let body = request.body { text += " " + String(body.prefix(300)) + (body.count > 300 ? "…" : "") }
-                text += "\n"
-            }
-        } else {
-            text += "no GitHub repository in the policy: nothing is pushed\n"
-        }
-        return text
-    }
-
     /// Approves proposal `id` (a unique prefix): commits it on its branch, and opens a pull
     /// request when the policy names a GitHub repository and the token is set.
     public func approve(_ id: String) throws -> AppliedProposal {
@@ -135,7 +105,7 @@ public struct ProposalReview: Sendable {
         return try store.find(queued.id)
     }
 
-    private func pending(_ id: String, store: AutonomyStore) throws -> QueuedProposal {
+    func pending(_ id: String, store: AutonomyStore) throws -> QueuedProposal {
         let queued = try store.find(id)
         guard queued.status == .pending else {
             let why = queued.reason.map { " (\($0))" } ?? ""
@@ -144,7 +114,7 @@ public struct ProposalReview: Sendable {
         return queued
     }
 
-    private func controller() -> AutonomyController {
+    func controller() -> AutonomyController {
         AutonomyController(state: state, environment: environment, send: send, failpoint: failpoint)
     }
 }

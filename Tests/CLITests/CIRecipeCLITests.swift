@@ -1,0 +1,384 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Foundation
+import TestSupport
+import Testing
+
+/// The README's GitHub Actions workflow, run as written: its YAML is read from README.md, each
+/// `run:` step runs in bash with the real binary, and the `uses:` steps do what GitHub's actions
+/// do — a checkout owned by the runner's user (not the container's root), SARIF validated as the
+/// upload action does, artifacts that lose their file modes — against a fake GitHub API and an
+/// OSV mirror on loopback. scan → SARIF upload → heal as proposer → approve with the policy from
+/// outside the checkout must open the pull request.
+@Suite(
+    "README CI recipe", .serialized,
+    .enabled(
+        if: TestHost.canSandbox && PythonHost.hasPytest && FileManager.default.isExecutableFile(atPath: "/usr/bin/zip"),
+        "heals in the sandbox and builds an OSV export: needs root, user namespaces, python3-pytest and zip"))
+struct CIRecipeCLITests {
+    static let token = "ghs_recipeWorkflowToken0123456789abcdef"
+    /// The uid actions/checkout leaves the workspace to (the runner's user), not the container's root.
+    static let runnerUID: uid_t = 1001
+
+    @Test("scan fails on the finding, SARIF uploads, heal proposes, approve --policy opens the pull request")
+    func workflowRunsEndToEnd() throws {
+        let workflow = try Workflow.fromReadme(CLI.packageRoot + "/README.md")
+        #expect(workflow.jobs.map(\.name) == ["scan", "heal", "approve"])
+        let runner = try Runner()
+        defer { runner.cleanUp() }
+
+        let scan = try runner.run(try #require(workflow.job("scan")), needsFailed: false)
+        #expect(scan.failed, "the scan gates on the yaml.load finding")
+        #expect(scan.exits.first { $0.command.hasPrefix("sentinel scan") }?.status == 1)
+        let sarif = try #require(runner.uploadedSARIF.first, "upload-sarif ran")
+        #expect(sarif.category == "sentinel")
+        #expect(sarif.ruleIds.contains("python.yaml-load"), "\(sarif.ruleIds)")
+        #expect(sarif.driver == "Sentinel")
+        for uri in sarif.artifactURIs {
+            #expect(!uri.hasPrefix("/") && FileManager.default.fileExists(atPath: runner.workspace + "/" + uri), "\(uri)")
+        }
+
+        let heal = try runner.run(try #require(workflow.job("heal")), needsFailed: scan.failed)
+        #expect(heal.ran && !heal.failed, "\(heal.log)")
+        let list = try #require(heal.exits.first { $0.command == "sentinel proposals list" })
+        #expect(list.stdout.contains("  pending  "), "\(list.stdout)")
+        #expect(list.stdout.contains("sentinel/fix/python.yaml-load-"))
+
+        let approve = try runner.run(try #require(workflow.job("approve")), needsFailed: heal.failed)
+        #expect(approve.ran && !approve.failed, "\(approve.log)")
+        let output = approve.exits.last?.stdout ?? ""
+        // The dry run says what would be pushed where, with the outside policy's repository.
+        #expect(output.contains("would commit the patch of proposal "), "\(output)")
+        #expect(output.contains("policy: \(runner.runnerTemp)/policy.yml (--policy)\n"), "\(output)")
+        #expect(output.contains("files: settings/loader.py (changed)\n"), "\(output)")
+        #expect(output.contains("would push branch sentinel/fix/python.yaml-load-"), "\(output)")
+        #expect(
+            output.contains(
+                " to octo/demo and open a pull request into main: \"Fix python.yaml-load in settings/loader.py\", labels sentinel, security\n"
+            ), "\(output)")
+        #expect(output.contains("GitHub requests to \(runner.github.apiURL) (token from GITHUB_TOKEN: set):"), "\(output)")
+        #expect(output.contains("/git/blobs (settings/loader.py, "), "\(output)")
+        #expect(output.contains("POST /repos/octo/demo/pulls"), "\(output)")
+        #expect(output.contains("opened pull request #1: "), "\(output)")
+        let pull = try #require(runner.github.pulls.first)
+        #expect(runner.github.pulls.count == 1)
+        #expect(pull.head.hasPrefix("sentinel/fix/python.yaml-load-"))
+        #expect(pull.base == "main")
+        #expect(pull.body.contains("## Evidence") && pull.body.contains("## How to revert"))
+        #expect(runner.github.labels[pull.number]?.contains("sentinel") == true)
+        #expect(runner.github.refs[pull.head] != nil)
+        let changed = runner.github.blobs.values.contains { $0.contains("yaml.safe_load(") }
+        #expect(changed, "the pushed tree holds the fixed loader")
+    }
+}
+
+/// The jobs of the README's workflow, in order, as PyYAML reads the block (GitHub's own parser
+/// accepts the same YAML).
+struct Workflow {
+    struct Step {
+        var uses: String?
+        var run: String?
+        var condition: String?
+        var with: [String: String]
+        var env: [String: String]
+    }
+
+    struct Job {
+        var name: String
+        var condition: String?
+        var env: [String: String]
+        var steps: [Step]
+    }
+
+    var jobs: [Job]
+
+    func job(_ name: String) -> Job? { jobs.first { $0.name == name } }
+
+    /// The first ```yaml block after "**GitHub Actions**" in `readme`.
+    static func fromReadme(_ readme: String) throws -> Workflow {
+        let script = """
+            import json, sys, yaml
+            text = open(sys.argv[1], encoding="utf-8").read()
+            start = text.index("**GitHub Actions**")
+            block = text.index("```yaml\\n", start) + len("```yaml\\n")
+            doc = yaml.safe_load(text[block:text.index("```", block)])
+            def strings(d): return {str(k): str(v) for k, v in (d or {}).items()}
+            jobs = []
+            for name, job in doc["jobs"].items():
+                steps = [{"uses": s.get("uses"), "run": s.get("run"), "if": s.get("if"),
+                          "with": strings(s.get("with")), "env": strings(s.get("env"))} for s in job["steps"]]
+                jobs.append({"name": name, "if": job.get("if"), "env": strings(job.get("env")), "steps": steps})
+            print(json.dumps(jobs))
+            """
+        let parsed = try CLI.runProgram("/usr/bin/python3", ["-c", script, readme])
+        guard parsed.status == 0, let data = parsed.stdout.data(using: .utf8),
+            let jobs = try JSONSerialization.jsonObject(with: data) as? [[String: Any]]
+        else { throw RecipeError("README workflow not read: \(parsed.stderr)") }
+        return Workflow(
+            jobs: jobs.map { job in
+                Job(
+                    name: job["name"] as? String ?? "", condition: job["if"] as? String,
+                    env: job["env"] as? [String: String] ?? [:],
+                    steps: (job["steps"] as? [[String: Any]] ?? []).map { step in
+                        Step(
+                            uses: step["uses"] as? String, run: step["run"] as? String, condition: step["if"] as? String,
+                            with: step["with"] as? [String: String] ?? [:], env: step["env"] as? [String: String] ?? [:])
+                    })
+            })
+    }
+}
+
+struct RecipeError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One GitHub-hosted runner per job, as GitHub gives them: a fresh workspace at the same path,
+/// a fresh `RUNNER_TEMP` and `SENTINEL_HOME`; only artifacts carry files between jobs.
+final class Runner {
+    struct Exit {
+        var command: String
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    struct JobResult {
+        var ran: Bool
+        var failed: Bool
+        var exits: [Exit]
+        var log: String { exits.map { "$ \($0.command)\n[\($0.status)]\n\($0.stdout)\($0.stderr)" }.joined(separator: "\n") }
+    }
+
+    struct UploadedSARIF {
+        var category: String
+        var driver: String
+        var ruleIds: [String]
+        var artifactURIs: [String]
+    }
+
+    let root: String
+    let origin: String
+    let github: FakeGitHubServer
+    let mirror: LoopbackHTTPServer
+    private(set) var uploadedSARIF: [UploadedSARIF] = []
+    private var artifacts: [String: String] = [:]
+
+    var workspace: String { root + "/work/demo/demo" }
+    var runnerTemp: String { root + "/runner-temp" }
+    var state: String { root + "/state" }
+    var runnerHome: String { root + "/github-home" }
+
+    init() throws {
+        root = try HealCLITests.Scratch.makeDirectory()
+        // The repository as GitHub holds it: the heal fixture with its yaml.load, on main.
+        origin = root + "/origin"
+        try FileManager.default.copyItem(atPath: HealCLITests.corpus + "/sast-yaml-load", toPath: origin)
+        try? FileManager.default.removeItem(atPath: origin + "/.fixture.json")
+        for command in [
+            ["init", "-q", "-b", "main"], ["add", "-A"],
+            ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture"],
+        ] {
+            _ = try Self.git(command, in: origin)
+        }
+        let head = try Self.git(["rev-parse", "HEAD"], in: origin)
+        let tree = try Self.git(["rev-parse", "HEAD^{tree}"], in: origin)
+        github = try FakeGitHubServer(token: CIRecipeCLITests.token, commits: [head: tree], branches: ["main": head])
+        let export = try Self.osvExport(in: root)
+        mirror = try LoopbackHTTPServer { request in
+            request.path.hasSuffix("/PyPI/all.zip") ? .init(status: 200, body: export) : .init(status: 404)
+        }
+    }
+
+    func cleanUp() {
+        github.server.stop()
+        mirror.stop()
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    /// The operator's policy, from the `SENTINEL_POLICY` variable: outside the checkout.
+    var policy: String {
+        "level: proposer\ngithub:\n  repository: \(github.repository)\n  api: \(github.apiURL)\n  labels: [sentinel]\n"
+    }
+
+    /// Runs `job` on a fresh runner; `needsFailed` says whether a job it needs failed.
+    func run(_ job: Workflow.Job, needsFailed: Bool) throws -> JobResult {
+        guard try evaluate(job.condition, failed: needsFailed) else { return JobResult(ran: false, failed: false, exits: []) }
+        for directory in [root + "/work", runnerTemp, state, runnerHome] {
+            try? FileManager.default.removeItem(atPath: directory)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        var result = JobResult(ran: true, failed: false, exits: [])
+        for step in job.steps {
+            guard try evaluate(step.condition, failed: result.failed) else { continue }
+            if let run = step.run {
+                let exit = try shell(run, environment: environment(job: job, step: step))
+                result.exits.append(exit)
+                if exit.status != 0 { result.failed = true }
+            } else if let uses = step.uses {
+                try perform(uses, with: step.with)
+            }
+        }
+        return result
+    }
+
+    /// The expressions the README's workflow uses; any other fails the test, so it is kept in step.
+    private func evaluate(_ condition: String?, failed: Bool) throws -> Bool {
+        switch condition {
+        case nil: return !failed
+        case "failure() && github.event_name == 'push'": return failed
+        case "always() && hashFiles('sentinel.sarif') != ''":
+            return FileManager.default.fileExists(atPath: workspace + "/sentinel.sarif")
+        case let other?: throw RecipeError("the test does not know the expression \(other)")
+        }
+    }
+
+    private func environment(job: Workflow.Job, step: Workflow.Step) throws -> [String: String] {
+        var environment: [String: String] = [
+            "PATH": URL(fileURLWithPath: CLI.binary).deletingLastPathComponent().path + ":/usr/local/bin:/usr/bin:/bin",
+            "HOME": runnerHome, "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push",
+            "GITHUB_REPOSITORY": github.repository, "GITHUB_WORKSPACE": workspace, "RUNNER_TEMP": runnerTemp,
+            "PYTHONDONTWRITEBYTECODE": "1",
+            // The operator's mirror and GitHub Enterprise-style API: loopback servers of this test.
+            "SENTINEL_OSV_URL": mirror.baseURL, "SENTINEL_GITHUB_API": github.apiURL,
+        ]
+        for (key, value) in job.env.merging(step.env, uniquingKeysWith: { _, step in step }) {
+            environment[key] = try substitute(value)
+        }
+        return environment
+    }
+
+    /// `${{ … }}` values the workflow reads from the repository's settings; paths the workflow
+    /// names on the runner are mapped into this test's scratch directory.
+    private func substitute(_ value: String) throws -> String {
+        switch value {
+        case "${{ vars.SENTINEL_POLICY }}": return policy
+        case "${{ secrets.GITHUB_TOKEN }}": return CIRecipeCLITests.token
+        case "/tmp/sentinel": return state
+        default:
+            if value.contains("${{") { throw RecipeError("the test does not know the value \(value)") }
+            return value
+        }
+    }
+
+    private func shell(_ script: String, environment: [String: String]) throws -> Exit {
+        let result = try CLI.runProgram(
+            "/bin/bash", ["--noprofile", "--norc", "-e", "-c", script], environment: environment, directory: workspace,
+            timeout: 900)
+        return Exit(
+            command: script.trimmingCharacters(in: .whitespacesAndNewlines), status: result.status, stdout: result.stdout,
+            stderr: result.stderr)
+    }
+
+    /// What the actions the workflow names do, as far as the job can see.
+    private func perform(_ uses: String, with inputs: [String: String]) throws {
+        switch uses {
+        case "actions/checkout@v4":
+            _ = try Self.git(["clone", "-q", origin, workspace], in: root)
+            // In a container job the workspace belongs to the runner's user, not to root.
+            try chownTree(workspace, to: CIRecipeCLITests.runnerUID)
+        case "github/codeql-action/upload-sarif@v3":
+            try uploadSARIF(workspace + "/" + (inputs["sarif_file"] ?? ""), category: inputs["category"] ?? "")
+        case "actions/upload-artifact@v4":
+            let name = try #require(inputs["name"])
+            let source = try absolute(try #require(inputs["path"]))
+            let stored = root + "/artifacts/" + name
+            try FileManager.default.createDirectory(atPath: stored, withIntermediateDirectories: true)
+            try copyWithoutModes(source, into: stored, hidden: inputs["include-hidden-files"] == "true")
+        case "actions/download-artifact@v4":
+            let name = try #require(inputs["name"])
+            let stored = root + "/artifacts/" + name
+            let destination = try absolute(inputs["path"] ?? ".")
+            try FileManager.default.createDirectory(atPath: destination, withIntermediateDirectories: true)
+            try copyWithoutModes(stored, into: destination, hidden: true)
+        default: throw RecipeError("the test does not know the action \(uses)")
+        }
+    }
+
+    private func absolute(_ path: String) throws -> String {
+        let mapped = try substitute(path)
+        return mapped.hasPrefix("/") ? mapped : workspace + "/" + mapped
+    }
+
+    /// Artifacts are zip files: a file comes back 0644, a directory 0755, owned by whoever
+    /// unpacks; a directory's contents become the artifact's root, hidden files only when asked.
+    private func copyWithoutModes(_ source: String, into directory: String, hidden: Bool) throws {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else { return }
+        guard isDirectory.boolValue else {
+            return try copyFile(source, to: directory + "/" + URL(fileURLWithPath: source).lastPathComponent)
+        }
+        for entry in try FileManager.default.contentsOfDirectory(atPath: source) where hidden || !entry.hasPrefix(".") {
+            var inner: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: source + "/" + entry, isDirectory: &inner)
+            if inner.boolValue {
+                let target = directory + "/" + entry
+                try FileManager.default.createDirectory(
+                    atPath: target, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+                try copyWithoutModes(source + "/" + entry, into: target, hidden: hidden)
+            } else {
+                try copyFile(source + "/" + entry, to: directory + "/" + entry)
+            }
+        }
+    }
+
+    private func copyFile(_ source: String, to target: String) throws {
+        try? FileManager.default.removeItem(atPath: target)
+        try Data(contentsOf: URL(fileURLWithPath: source)).write(to: URL(fileURLWithPath: target))
+        chmod(target, 0o644)
+    }
+
+    /// What github/codeql-action/upload-sarif checks before it uploads: a SARIF 2.1.0 log whose
+    /// results name rules and artifacts relative to the checkout.
+    private func uploadSARIF(_ path: String, category: String) throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        let log = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(log["version"] as? String == "2.1.0")
+        let runs = try #require(log["runs"] as? [[String: Any]])
+        #expect(runs.count == 1)
+        var ruleIds: [String] = []
+        var uris: [String] = []
+        for run in runs {
+            for result in run["results"] as? [[String: Any]] ?? [] {
+                if let rule = result["ruleId"] as? String { ruleIds.append(rule) }
+                for location in result["locations"] as? [[String: Any]] ?? [] {
+                    let physical = location["physicalLocation"] as? [String: Any]
+                    let artifact = physical?["artifactLocation"] as? [String: Any]
+                    if let uri = artifact?["uri"] as? String { uris.append(uri) }
+                }
+            }
+        }
+        let driver = ((runs.first?["tool"] as? [String: Any])?["driver"] as? [String: Any])?["name"] as? String ?? ""
+        uploadedSARIF.append(UploadedSARIF(category: category, driver: driver, ruleIds: ruleIds, artifactURIs: uris))
+    }
+
+    private func chownTree(_ path: String, to uid: uid_t) throws {
+        let result = try CLI.runProgram("/bin/chown", ["-R", "\(uid):\(uid)", path])
+        guard result.status == 0 else { throw RecipeError("chown: \(result.stderr)") }
+    }
+
+    @discardableResult
+    static func git(_ arguments: [String], in directory: String) throws -> String {
+        let result = try CLI.runProgram("/usr/bin/git", ["-C", directory] + arguments)
+        guard result.status == 0 else { throw RecipeError("git \(arguments.joined(separator: " ")): \(result.stderr)") }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// OSV's PyPI export as the mirror serves it: one advisory, modified today, in a zip.
+    static func osvExport(in root: String) throws -> [UInt8] {
+        let directory = root + "/osv-export"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let modified = ISO8601DateFormatter().string(from: Date())
+        let advisory = """
+            {"id": "PYSEC-0000-1", "modified": "\(modified)", "published": "\(modified)",
+             "summary": "an advisory of a package the repository does not use",
+             "affected": [{"package": {"ecosystem": "PyPI", "name": "not-a-dependency"},
+                           "ranges": [{"type": "ECOSYSTEM", "events": [{"introduced": "0"}, {"fixed": "1.0"}]}]}]}
+            """
+        try advisory.write(toFile: directory + "/PYSEC-0000-1.json", atomically: false, encoding: .utf8)
+        let zip = try CLI.runProgram("/usr/bin/zip", ["-q", "-j", root + "/all.zip", directory + "/PYSEC-0000-1.json"])
+        guard zip.status == 0 else { throw RecipeError("zip: \(zip.stderr)") }
+        return Array(try Data(contentsOf: URL(fileURLWithPath: root + "/all.zip")))
+    }
+}
