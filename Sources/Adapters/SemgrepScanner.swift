@@ -68,6 +68,13 @@ public struct SemgrepScanner: Scanner {
         }
     }
 
+    /// What to do when no rules were given: Semgrep has no default rules offline, and its
+    /// registry (`--config auto`, `p/python`) is out of the sandbox's reach.
+    public static let noRules =
+        "semgrep needs rules: list rule files or directories under `semgrep: {config: [PATH, ...]}` in the scanned "
+        + "tree's .sentinel.yml or in your --config file (e.g. a checkout of semgrep-rules); the Semgrep registry is "
+        + "not reachable from the sandbox"
+
     /// Why Semgrep cannot run: not installed (or its venv's Python is not visible in the
     /// sandbox), no rules given, or a rule path missing.
     public func unavailableReason(context: ScanContext) -> String? {
@@ -75,7 +82,7 @@ public struct SemgrepScanner: Scanner {
         if let reason = installation.unavailableReason(profile: profile, context: context) {
             return reason
         }
-        if configPaths.isEmpty { return "semgrep needs rules: no rule files or directories were given" }
+        if configPaths.isEmpty { return Self.noRules }
         if let absent = configPaths.first(where: { !FileManager.default.fileExists(atPath: $0) }) {
             return "semgrep rules not found: \(absent)"
         }

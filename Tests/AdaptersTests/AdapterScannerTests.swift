@@ -199,7 +199,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: tools) }
         #expect(
             SemgrepScanner(configPaths: []).unavailableReason(context: context)
-                == "semgrep needs rules: no rule files or directories were given")
+                == SemgrepScanner.noRules)
         #expect(
             SemgrepScanner(configPaths: ["/nonexistent/rules"]).unavailableReason(context: context)
                 == "semgrep rules not found: /nonexistent/rules")

@@ -146,4 +146,22 @@ import Testing
         let tracked = try CLI.runProgram("/usr/bin/git", ["ls-files", "XSS"], directory: CLI.packageRoot)
         #expect(tracked.stdout.isEmpty, "a stray file from an injected redirect is tracked: \(tracked.stdout)")
     }
+
+    @Test(
+        "Semgrep without rules says where rules go, and the scan fails (exit 3)",
+        .enabled(
+            if: FileManager.default.isExecutableFile(
+                atPath: (ProcessInfo.processInfo.environment["SENTINEL_TOOLS"] ?? "/opt/sentinel-tools/venv") + "/bin/semgrep"),
+            "needs Semgrep installed by scripts/install-tools.sh"))
+    func semgrepSaysHowToGiveItRules() throws {
+        let tree = try ScanNoiseCLITests.tree(["app.py": Self.vulnerable])
+        defer { try? FileManager.default.removeItem(atPath: tree) }
+        let result = try CLI.run(["scan", tree, "--tools", "semgrep"], environment: environment)
+        #expect(result.status == 3, "\(result.stdout)\(result.stderr)")
+        #expect(
+            result.stderr
+                == "sentinel: semgrep needs rules: list rule files or directories under `semgrep: {config: [PATH, ...]}` in the "
+                + "scanned tree's .sentinel.yml or in your --config file (e.g. a checkout of semgrep-rules); the Semgrep "
+                + "registry is not reachable from the sandbox\n")
+    }
 }
