@@ -164,5 +164,14 @@ import Testing
         let findings = report?["findings"] as? [[String: Any]] ?? []
         let found = Set(findings.compactMap { $0["ruleId"] as? String })
         #expect(found == ["python.requests-verify-false", "python.yaml-load"], "\(scan.stdout)")
+
+        // An install that lost its rules fails closed: no "0 rules", no clean scan.
+        try FileManager.default.removeItem(atPath: root + "/opt/sentinel/share/sentinel/rules")
+        let noRules = try Self.inRoot(root, ["/opt/sentinel/bin/sentinel", "rules", "list"])
+        #expect(noRules.status == 2, "\(noRules.stdout)")
+        #expect(noRules.stderr.contains("no rule directory found"), "\(noRules.stderr)")
+        let unchecked = try Self.inRoot(root, ["/opt/sentinel/bin/sentinel", "scan", "/tmp/app.py", "--sast"])
+        #expect(unchecked.status == 3, "\(unchecked.stdout)")
+        #expect(unchecked.stderr.contains("no rule directory found"), "\(unchecked.stderr)")
     }
 }
