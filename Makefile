@@ -15,8 +15,9 @@ APT_PACKAGES = libseccomp-dev libcap-dev libjson-c-dev libcurl4-openssl-dev libs
 VENV         = .venv
 PIP_PACKAGES = jsonschema packaging cvss pyyaml
 TOOLS_DIR   ?= /opt/sentinel-tools/venv
+DISTDIR     ?= dist
 
-.PHONY: all deps apt-deps pip-deps tools build release install uninstall check-install check test demo bench clean
+.PHONY: all deps apt-deps pip-deps tools build release install uninstall dist check-install check test demo bench clean
 
 all: build
 
@@ -50,7 +51,8 @@ tools: apt-deps
 build: apt-deps
 	$(SWIFT) build -c $(CONFIG)
 
-test: deps
+# The tarball first: DistributionCLITests installs it on a clean Debian root.
+test: deps dist
 	$(SWIFT) build --build-tests
 	PATH="$(abspath $(VENV))/bin:$$PATH" SENTINEL_VENV=$(abspath $(VENV)) $(SWIFT) test --skip-build
 
@@ -102,6 +104,12 @@ install: release
 	chmod -R u=rwX,go=rX "$(DESTDIR)$(PREFIX)/share/sentinel"
 	@echo "installed $(DESTDIR)$(PREFIX)/bin/sentinel and $(DESTDIR)$(PREFIX)/share/sentinel/{rules,profiles}"
 
+# $(DISTDIR)/sentinel-VERSION-linux-ARCH.tar.gz (+ .sha256, + .debug): `make install` into a staging
+# tree, stripped, with completions, --help texts and checksums; unpacks with `tar -x` anywhere
+# (layout in scripts/dist.sh and README's Install section).
+dist: release
+	scripts/dist.sh $(RELEASE_BIN) $(DISTDIR)
+
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/sentinel"
 	rm -rf "$(DESTDIR)$(PREFIX)/share/sentinel"
@@ -120,4 +128,4 @@ bench: deps
 	bench/launch-overhead.sh
 
 clean:
-	rm -rf .build $(RELEASE_DIR) $(VENV)
+	rm -rf .build $(RELEASE_DIR) $(VENV) dist

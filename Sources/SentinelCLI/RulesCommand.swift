@@ -17,7 +17,10 @@ struct RulesListCommand: ParsableCommand {
     @Argument(help: "Rule directories (default: the shipped rules).") var directories: [String] = []
 
     func run() throws {
-        let rules = try RuleSet.load(directories: directories.isEmpty ? RuleLocations.standard() : directories)
+        // No shipped rules is a broken install, not an empty rule set.
+        let directories = directories.isEmpty ? RuleLocations.standard() : directories
+        guard !directories.isEmpty else { throw SentinelError(.invalidInput, "no rule directory found (set SENTINEL_RULES)") }
+        let rules = try RuleSet.load(directories: directories)
         for rule in rules.descriptors.sorted(by: { $0.id < $1.id }) {
             let cwe = rule.cwe.map { "CWE-\($0)" }.joined(separator: ",")
             Console.out(

@@ -34,6 +34,10 @@ public struct NativeSASTScanner: Adapters.Scanner {
             ? "no rule directory found (set SENTINEL_RULES or add `rules:` to .sentinel.yml)" : nil
     }
 
+    /// Always: the rules ship with the binary, so without them the install is broken and the
+    /// Python files would go unchecked, not clean (exit 3, not "No findings").
+    public func unavailableFailsScan(context: ScanContext) -> Bool { true }
+
     /// Starts loading and compiling the rules (while the files are listed).
     public func prepare(context: ScanContext) {
         let directories = builtInDirectories + context.ruleDirectories

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The release tarball, from a `make install` into a staging DESTDIR (one install mechanism):
+#
+#   DISTDIR/sentinel-VERSION-linux-ARCH.tar.gz         the tree below, under one top-level directory
+#   DISTDIR/sentinel-VERSION-linux-ARCH.tar.gz.sha256  its checksum (sha256sum -c format)
+#   DISTDIR/sentinel-VERSION-linux-ARCH.debug          the binary's debug info (gdb finds it by debuglink)
+#
+#   sentinel-VERSION-linux-ARCH/
+#     bin/sentinel                                     release binary, Swift runtime static, stripped
+#     share/sentinel/{rules,profiles}/                 found relative to the binary (<bindir>/../share/sentinel)
+#     share/bash-completion/completions/sentinel       completions from swift-argument-parser
+#     share/zsh/site-functions/_sentinel
+#     share/fish/vendor_completions.d/sentinel.fish
+#     share/doc/sentinel/help/sentinel[-SUB...].txt    `--help` of every command and subcommand
+#     share/doc/sentinel/README.md (+ LICENSE when the repository has one)
+#     share/doc/sentinel/SHA256SUMS                    every other file, relative to the tree's root
+#
+# The archive holds files only (no directory entries), so `tar -x -C /usr/local --strip-components=1`
+# creates what is missing and leaves the modes of existing directories alone. Owner 0:0, modes
+# normalised, sorted, mtime of the last commit, gzip without a timestamp: the same tree gives the
+# same bytes.
+#
+# usage: scripts/dist.sh RELEASE_BINARY DISTDIR   (the Makefile's `dist` target builds the binary first)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+binary="${1:?usage: dist.sh RELEASE_BINARY DISTDIR}"
+distdir="${2:?usage: dist.sh RELEASE_BINARY DISTDIR}"
+fail() { echo "dist: $*" >&2; exit 1; }
+
+[[ -x "$binary" ]] || fail "$binary: no release binary (make release)"
+version="$("$binary" --version)"
+[[ "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+ ]] || fail "$binary --version printed '$version'"
+name="sentinel-$version-linux-$(uname -m)"
+mkdir -p "$distdir"
+distdir="$(cd "$distdir" && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+stage="$work/$name"
+
+# 1. The installed tree: bin/sentinel and share/sentinel/{rules,profiles}, exactly as `make install`.
+make -C "$root" --no-print-directory install DESTDIR="$work" PREFIX="/$name" RELEASE_BIN="$(realpath "$binary")" >/dev/null
+bin="$stage/bin/sentinel"
+
+# 2. Debug info beside the tarball, symbols and debug sections out of the shipped binary.
+objcopy --only-keep-debug "$bin" "$distdir/$name.debug"
+chmod 0644 "$distdir/$name.debug"
+objcopy --strip-all --add-gnu-debuglink="$distdir/$name.debug" "$bin"
+
+# 3. What the binary says about itself, from the stripped binary that ships.
+share="$stage/share"
+mkdir -p "$share/bash-completion/completions" "$share/zsh/site-functions" "$share/fish/vendor_completions.d" \
+    "$share/doc/sentinel/help"
+"$bin" --generate-completion-script bash >"$share/bash-completion/completions/sentinel"
+"$bin" --generate-completion-script zsh >"$share/zsh/site-functions/_sentinel"
+"$bin" --generate-completion-script fish >"$share/fish/vendor_completions.d/sentinel.fish"
+# Every command path from argument-parser's own description of the tree (`help` is its built-in).
+"$bin" --experimental-dump-help | python3 -c '
+import json, sys
+def walk(command, path):
+    yield path
+    for sub in command.get("subcommands", []):
+        if sub["commandName"] != "help":
+            yield from walk(sub, path + [sub["commandName"]])
+for path in walk(json.load(sys.stdin)["command"], []):
+    print(" ".join(path))
+' >"$work/commands"
+while read -r -a words; do
+    file="$(IFS=-; echo "sentinel${words[*]:+-${words[*]}}").txt"
+    COLUMNS=80 LINES=24 "$bin" "${words[@]}" --help >"$share/doc/sentinel/help/$file"
+done <"$work/commands"
+for doc in README.md LICENSE LICENSE.md COPYING; do
+    [[ -f "$root/$doc" ]] && install -m 0644 "$root/$doc" "$share/doc/sentinel/$doc"
+done
+
+# 4. Checksums of every file in the tree, then the archive and its own checksum.
+(cd "$stage" && find . -type f ! -path ./share/doc/sentinel/SHA256SUMS -printf '%P\n' | LC_ALL=C sort |
+    xargs -d '\n' sha256sum >"$work/SHA256SUMS")
+mv "$work/SHA256SUMS" "$share/doc/sentinel/SHA256SUMS"
+mtime="$(git -C "$root" log -1 --format=%ct 2>/dev/null || date +%s)"
+(cd "$work" && find "$name" ! -type d | LC_ALL=C sort) >"$work/files"
+tar -C "$work" --no-recursion --owner=0 --group=0 --numeric-owner --mode='u+rw,go+r,go-w' \
+    --mtime="@$mtime" -T "$work/files" -cf - | gzip -9 -n >"$distdir/$name.tar.gz"
+(cd "$distdir" && sha256sum "$name.tar.gz" >"$name.tar.gz.sha256")
+echo "$distdir/$name.tar.gz ($(du -h "$distdir/$name.tar.gz" | cut -f1), binary $(du -h "$bin" | cut -f1))"
