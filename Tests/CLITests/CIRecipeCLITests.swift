@@ -127,7 +127,8 @@ struct Workflow {
                     env: job["env"] as? [String: String] ?? [:],
                     steps: (job["steps"] as? [[String: Any]] ?? []).map { step in
                         Step(
-                            name: step["name"] as? String, uses: step["uses"] as? String, run: step["run"] as? String, condition: step["if"] as? String,
+                            name: step["name"] as? String, uses: step["uses"] as? String, run: step["run"] as? String,
+                            condition: step["if"] as? String,
                             with: step["with"] as? [String: String] ?? [:], env: step["env"] as? [String: String] ?? [:])
                     })
             })
