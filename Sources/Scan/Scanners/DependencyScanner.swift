@@ -84,13 +84,18 @@ public struct DependencyScanner: Adapters.Scanner {
             }
         }
         for (id, found) in matchesByAdvisory { rules[id] = descriptor(for: found) }
-        for warning in try staleDataWarnings(database, ecosystems: Set(pinned.map(\.ecosystem.name)), context: context) {
+        let stale = try staleData(database, ecosystems: Set(pinned.map(\.ecosystem.name)), context: context)
+        var tool = ToolRun(name: name, status: .succeeded)
+        if let stale, context.allowStaleDatabase {
+            let warning = stale + ": scanned with them as --allow-stale-db asks; `sentinel db update` refreshes them"
             context.warn(warning)
             notices.append(Notice(level: .warning, message: warning, tool: name))
+        } else if let stale {
+            // Old advisories miss what was published since: unchecked, not clean (exit 3).
+            tool = ToolRun(name: name, status: .failed, message: stale + ": run `sentinel db update`, or pass --allow-stale-db")
         }
         var output = ScannerOutput(
-            findings: findings, rules: rules.values.sorted { $0.id < $1.id },
-            tool: ToolRun(name: name, status: .succeeded), notices: notices)
+            findings: findings, rules: rules.values.sorted { $0.id < $1.id }, tool: tool, notices: notices)
         output.inputErrors = inputErrors
         return output
     }
@@ -181,20 +186,20 @@ public struct DependencyScanner: Adapters.Scanner {
             "\(severity) (\(assessment.source.hasPrefix("alias:") ? "label of alias \(assessment.source.split(separator: " ").last ?? "")" : "database label"))"
     }
 
-    /// One warning per ecosystem in use whose data was last refreshed longer ago than allowed.
-    private func staleDataWarnings(_ database: OSVDatabase, ecosystems: Set<String>, context: ScanContext) throws -> [String] {
+    /// What is too old among the advisories of the ecosystems in use, judged by each one's newest
+    /// `modified` (not by when it was imported), in one clause; nil when everything is current.
+    private func staleData(_ database: OSVDatabase, ecosystems: Set<String>, context: ScanContext) throws -> String? {
         let now = Date()
-        let feeds = try database.feeds()
-        var warnings: [String] = []
+        var clauses: [String] = []
         for ecosystem in Set(ecosystems.map(FeedState.exportName)).sorted() {
-            guard let feed = feeds.first(where: { $0.ecosystem == ecosystem }) else { continue }
-            let age = now.timeIntervalSince(feed.refreshedAt)
+            guard let data = try database.dataAge(of: ecosystem, now: now) else { continue }
+            let age = data.seconds(at: now)
             guard age > context.maxDatabaseAge else { continue }
-            warnings.append(
-                "the \(ecosystem) advisories are \(FeedState.describeAge(age)) old "
-                    + "(older than \(FeedState.describeAge(context.maxDatabaseAge))): run `sentinel db update`")
+            clauses.append(
+                "the \(ecosystem) advisories are \(FeedState.describeAge(age)) old (newest modified \(data.newestModified))")
         }
-        return warnings
+        guard !clauses.isEmpty else { return nil }
+        return clauses.joined(separator: ", ") + ", over the \(FeedState.describeAge(context.maxDatabaseAge)) limit"
     }
 }
 
