@@ -30,7 +30,8 @@ public struct ScanContext: Sendable {
 
     /// Whether a scan whose lockfiles cannot be checked for want of advisory data fails (exit 3,
     /// naming the command that fetches it) rather than reporting "no findings" it never looked
-    /// for. `--allow-missing-db` turns it off.
+    /// for; so do dependencies of an ecosystem the database holds nothing for. `--allow-missing-db`
+    /// turns it off.
     public var requireDatabase = true
 
     /// Whether advisory data older than `maxDatabaseAge` is used with a warning rather than

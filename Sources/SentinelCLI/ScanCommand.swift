@@ -74,7 +74,8 @@ struct ScanCommand: ParsableCommand {
     var allowStaleDatabase = false
     @Flag(
         name: .customLong("allow-missing-db"),
-        help: "Skip dependency checks when there is no OSV database, instead of failing (exit 3).")
+        help: "Skip dependency checks without advisory data (no OSV database, or none for an ecosystem in use) instead of failing (exit 3)."
+    )
     var allowMissingDatabase = false
 
     // Noise control (issue 8): which files, which severities, how much text.

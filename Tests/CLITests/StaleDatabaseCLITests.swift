@@ -89,4 +89,28 @@ import Testing
         #expect(stale.status == 3)
         #expect(stale.stderr.hasPrefix("sentinel: osv: the PyPI advisories are 30d old (newest modified \(old)),"), "\(stale.stderr)")
     }
+
+    /// Lockfiles of an ecosystem the database holds nothing for are unchecked, not clean.
+    @Test func anEcosystemWithoutAdvisoriesFailsClosedUnlessAllowed() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try setUp([("TEST-2026-2", "freshpkg", Self.date(daysAgo: 1))])
+        let lock = """
+            {"name": "p", "lockfileVersion": 3, "packages": {"": {"name": "p", "dependencies": {"left-pad": "1.3.0"}},
+             "node_modules/left-pad": {"version": "1.3.0"}}}
+            """
+        try lock.write(toFile: project + "/package-lock.json", atomically: true, encoding: .utf8)
+
+        let missing = try CLI.run(["scan", project, "--sca", "--fail-on", "none"], environment: environment)
+        #expect(missing.status == 3)
+        #expect(
+            missing.stderr
+                == "sentinel: osv: the OSV database holds no npm advisories: run `sentinel db update --ecosystem npm`, or pass --allow-missing-db\n"
+        )
+        let allowed = try CLI.run(["scan", project, "--sca", "--fail-on", "none", "--allow-missing-db"], environment: environment)
+        #expect(allowed.status == 0)
+        #expect(
+            allowed.stderr
+                == "sentinel: warning: the OSV database holds no npm advisories: those dependencies were not checked, as --allow-missing-db asks\n"
+        )
+    }
 }

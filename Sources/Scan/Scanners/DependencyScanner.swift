@@ -84,16 +84,14 @@ public struct DependencyScanner: Adapters.Scanner {
             }
         }
         for (id, found) in matchesByAdvisory { rules[id] = descriptor(for: found) }
-        let stale = try staleData(database, ecosystems: Set(pinned.map(\.ecosystem.name)), context: context)
-        var tool = ToolRun(name: name, status: .succeeded)
-        if let stale, context.allowStaleDatabase {
-            let warning = stale + ": scanned with them as --allow-stale-db asks; `sentinel db update` refreshes them"
+        // Old or absent advisories miss what was published: unchecked, not clean (exit 3).
+        let data = try AdvisoryDataCheck(database, ecosystems: Set(pinned.map(\.ecosystem.name)), context: context)
+        for warning in data.warnings {
             context.warn(warning)
             notices.append(Notice(level: .warning, message: warning, tool: name))
-        } else if let stale {
-            // Old advisories miss what was published since: unchecked, not clean (exit 3).
-            tool = ToolRun(name: name, status: .failed, message: stale + ": run `sentinel db update`, or pass --allow-stale-db")
         }
+        let tool =
+            data.failureMessage.map { ToolRun(name: name, status: .failed, message: $0) } ?? ToolRun(name: name, status: .succeeded)
         var output = ScannerOutput(
             findings: findings, rules: rules.values.sorted { $0.id < $1.id }, tool: tool, notices: notices)
         output.inputErrors = inputErrors
@@ -184,22 +182,6 @@ public struct DependencyScanner: Adapters.Scanner {
         if assessment.isUnknown { return "unknown (no CVSS vector or severity label is published; gated like high)" }
         return
             "\(severity) (\(assessment.source.hasPrefix("alias:") ? "label of alias \(assessment.source.split(separator: " ").last ?? "")" : "database label"))"
-    }
-
-    /// What is too old among the advisories of the ecosystems in use, judged by each one's newest
-    /// `modified` (not by when it was imported), in one clause; nil when everything is current.
-    private func staleData(_ database: OSVDatabase, ecosystems: Set<String>, context: ScanContext) throws -> String? {
-        let now = Date()
-        var clauses: [String] = []
-        for ecosystem in Set(ecosystems.map(FeedState.exportName)).sorted() {
-            guard let data = try database.dataAge(of: ecosystem, now: now) else { continue }
-            let age = data.seconds(at: now)
-            guard age > context.maxDatabaseAge else { continue }
-            clauses.append(
-                "the \(ecosystem) advisories are \(FeedState.describeAge(age)) old (newest modified \(data.newestModified))")
-        }
-        guard !clauses.isEmpty else { return nil }
-        return clauses.joined(separator: ", ") + ", over the \(FeedState.describeAge(context.maxDatabaseAge)) limit"
     }
 }
 
