@@ -1,4 +1,5 @@
 import Foundation
+import Git
 import Store
 import Support
 
@@ -11,10 +12,17 @@ enum StateLocation {
         let state = try StateDirectory.resolve(environment: environment)
         guard environment["SENTINEL_HOME"].map(\.isEmpty) ?? true else { return state }
         let legacy = FileManager.default.currentDirectoryPath + "/.sentinel"
-        if let notice = try LegacyStateMigration.migrate(legacy, to: state).notice(from: legacy) {
+        if let notice = try LegacyStateMigration.migrate(legacy, to: state, cameWithTheTree: tracked).notice(from: legacy) {
             Console.noticeOnce(notice)
         }
         return state
+    }
+
+    /// Whether git tracks anything under `directory`: then it came with the repository, whatever
+    /// its mode. Outside a work tree (or without git) nothing is tracked.
+    private static func tracked(_ directory: String) -> Bool {
+        guard let listing = try? GitRunner.run(["ls-files", "-z", "--", "."], in: directory) else { return false }
+        return listing.status == 0 && !listing.stdout.isEmpty
     }
 
     /// The state directory; throws when the environment does not say where it is.

@@ -68,16 +68,21 @@ public enum LegacyStateMigration {
         }
     }
 
-    /// Moves what qualifies from `legacy` into `state`; an empty outcome when `legacy` is absent
-    /// or not a directory this user made through Sentinel. Throws only when a destination
-    /// directory cannot be made or opened.
-    public static func migrate(_ legacy: String, to state: StateDirectory) throws -> Outcome {
+    /// Moves what qualifies from `legacy` into `state`; an empty outcome when `legacy` is absent,
+    /// not a directory this user made through Sentinel, or `cameWithTheTree` says its content
+    /// came with the checkout (asked only of a directory that qualifies otherwise: a checkout
+    /// under umask 077 makes 0700 directories too). Throws only when a destination directory
+    /// cannot be made or opened.
+    public static func migrate(
+        _ legacy: String, to state: StateDirectory, cameWithTheTree: (String) -> Bool = { _ in false }
+    ) throws -> Outcome {
         var outcome = Outcome()
         let source = open(legacy, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
         guard source >= 0 else { return outcome }
         defer { close(source) }
         var info = stat()
         guard fstat(source, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o7777 == 0o700 else { return outcome }
+        guard !cameWithTheTree(legacy) else { return outcome }
         var destinations: [String: Int32] = [:]
         defer { for fd in destinations.values { close(fd) } }
         for entry in entries {

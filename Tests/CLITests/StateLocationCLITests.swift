@@ -121,4 +121,22 @@ import Testing
         )
         #expect(exists(legacy + "/osv.sqlite"))
     }
+
+    /// Under umask 077 a checkout makes 0700 directories too: what git tracks there is the
+    /// repository's, never imported.
+    @Test func aStateDirectoryGitTracksIsNotImported() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let legacy = repo + "/.sentinel"
+        let made = try CLI.run(["db", "import", Self.examples + "/osv"], environment: environment(["SENTINEL_HOME": legacy]))
+        try #require(made.status == 0, "\(made.stderr)")
+        for arguments in [["init", "-q"], ["add", "-f", ".sentinel/osv.sqlite"]] {
+            let git = try CLI.runProgram("/usr/bin/git", arguments, environment: environment(["HOME": home]), directory: repo)
+            try #require(git.status == 0, "\(git.stderr)")
+        }
+
+        let status = try CLI.run(["db", "status"], environment: environment(["HOME": home]), directory: repo)
+        #expect(status.status == 2)
+        #expect(status.stderr.hasPrefix("sentinel: no OSV database at \(home)/.cache/sentinel/osv.sqlite:"), "\(status.stderr)")
+        #expect(exists(legacy + "/osv.sqlite"))
+    }
 }
