@@ -21,7 +21,8 @@ public struct ScanContext: Sendable {
     public var toolsDirectory: String
     /// Told as scanners start, move through files and finish.
     public var progress: @Sendable (ScanProgress) -> Void
-    /// OSV data older than this (seconds) draws a warning (`--max-db-age`, `sca.max-db-age`).
+    /// OSV data whose newest `modified` is older than this (seconds) fails the scan, or draws a
+    /// warning with `allowStaleDatabase` (`--max-db-age`, `sca.max-db-age`).
     public var maxDatabaseAge: Double = ScanContext.defaultMaxDatabaseAge
     /// Warnings the user should see while the scan runs (the CLI prints them on stderr); they
     /// are also notices in the report.
@@ -29,8 +30,13 @@ public struct ScanContext: Sendable {
 
     /// Whether a scan whose lockfiles cannot be checked for want of advisory data fails (exit 3,
     /// naming the command that fetches it) rather than reporting "no findings" it never looked
-    /// for. `--allow-missing-db` turns it off.
+    /// for; so do dependencies of an ecosystem the database holds nothing for. `--allow-missing-db`
+    /// turns it off.
     public var requireDatabase = true
+
+    /// Whether advisory data older than `maxDatabaseAge` is used with a warning rather than
+    /// failing the scan (exit 3, naming `sentinel db update`). `--allow-stale-db` turns it on.
+    public var allowStaleDatabase = false
 
     /// Seven days.
     public static let defaultMaxDatabaseAge: Double = 7 * 86_400

@@ -31,7 +31,9 @@ public struct ScanConfig: Sendable, Equatable {
     public var semgrepConfigs: [String]
     /// Whether `DefaultIgnores` apply (`default-excludes: false` turns them off).
     public var defaultExcludes: Bool = true
-    /// `sca.max-db-age`: OSV data older than this many seconds draws a warning (nil: the default).
+    /// `sca.max-db-age`: OSV data older than this many seconds fails the scan (nil: the default);
+    /// in the scanned tree's own file it may only lower the default (the repository is not trusted
+    /// to accept older data), a `--config` file may also raise it.
     public var maxDatabaseAge: Double?
 
     /// The defaults: every scanner that applies, the default ignores, no overrides.

@@ -20,7 +20,7 @@ struct AuditVerifyCommand: ParsableCommand {
             Exit status: 0 intact; 1 broken (edited, deleted, reordered, truncated or rewritten lines); 2 no log.
             """)
 
-    @Option(help: ArgumentHelp("The log (default: $SENTINEL_HOME/audit.jsonl).", valueName: "file"))
+    @Option(help: ArgumentHelp("The log (default: audit.jsonl in $SENTINEL_HOME, else in $XDG_STATE_HOME/sentinel).", valueName: "file"))
     var log: String?
 
     @Option(
@@ -29,7 +29,7 @@ struct AuditVerifyCommand: ParsableCommand {
     var expectHead: String?
 
     func run() throws {
-        let path = log ?? StateDirectory.current.file("audit.jsonl")
+        let path = try log ?? StateLocation.current().file("audit.jsonl")
         let expected = try expectHead.map { text -> AuditHead in
             guard let head = AuditHead(parsing: text) else {
                 throw SentinelError(.invalidInput, "--expect-head: '\(text)' is not SEQ:SHA256")

@@ -29,14 +29,14 @@ struct DatabaseImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let database = try OSVDatabase(path: StateDirectory.current.osvDatabase)
+        let database = try OSVDatabase(path: StateLocation.current().osvDatabase)
         let source = "import " + paths.joined(separator: " ")
         let report = try database.import(paths: paths, feed: FeedState(ecosystem: "", source: source))
         for problem in report.problems { Console.error("sentinel: \(problem.source): \(problem.message)") }
         Console.out(
             "imported \(report.files) files: \(report.inserted) new, \(report.updated) updated, "
                 + "\(report.unchanged) unchanged, \(report.olderIgnored) older ignored, \(report.problems.count) problems")
-        Console.out("database: \(StateDirectory.current.osvDatabase)")
+        Console.out("database: \(try StateLocation.current().osvDatabase)")
         if report.files > 0 && report.problems.count == report.files { throw ExitCode(2) }
     }
 }
@@ -72,7 +72,7 @@ struct DatabaseUpdateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let database = try OSVDatabase(path: StateDirectory.current.osvDatabase)
+        let database = try OSVDatabase(path: StateLocation.current().osvDatabase)
         let environment = ProcessInfo.processInfo.environment["SENTINEL_OSV_URL"].flatMap { $0.isEmpty ? nil : $0 }
         let updater = OSVUpdater(baseURL: url ?? environment ?? OSVUpdater.defaultBaseURL)
         var names = ecosystems
@@ -101,10 +101,14 @@ struct DatabaseUpdateCommand: ParsableCommand {
 }
 
 struct DatabaseStatusCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show what the database holds.")
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show what the database holds.",
+        discussion:
+            "Per ecosystem: records, the newest `modified`, the age scan judges (from that date; over --max-db-age, default 7d, a scan fails), where the data came from and when it was last imported or confirmed current."
+    )
 
     func run() throws {
-        let path = StateDirectory.current.osvDatabase
+        let path = try StateLocation.current().osvDatabase
         guard FileManager.default.fileExists(atPath: path) else {
             throw SentinelError(.invalidInput, "no OSV database at \(path): run `sentinel db import PATH...` or `sentinel db update`")
         }
@@ -115,13 +119,18 @@ struct DatabaseStatusCommand: ParsableCommand {
         Console.out("records   \(status.records) (\(status.withdrawn) withdrawn)")
         Console.out("modified  newest \(status.newestModified ?? "-")")
         let now = Date()
+        var ages: [String: DataAge] = [:]
         for entry in status.ecosystems {
             var line =
                 "  \(entry.ecosystem.padding(toLength: 12, withPad: " ", startingAt: 0)) \(entry.records) records, newest \(entry.newestModified ?? "-")"
-            if let feed = feeds[FeedState.exportName(entry.ecosystem)] {
-                line += ", source \(feed.source), age \(FeedState.describeAge(now.timeIntervalSince(feed.refreshedAt)))"
+            // The age `scan` judges: the export's newest `modified`, whatever the import time.
+            let export = FeedState.exportName(entry.ecosystem)
+            if ages[export] == nil { ages[export] = try database.dataAge(of: export, now: now) }
+            line += ", age " + (ages[export].map { FeedState.describeAge($0.seconds(at: now)) } ?? "unknown")
+            if let feed = feeds[export] {
+                line += ", source \(feed.source), updated \(FeedState.describeAge(now.timeIntervalSince(feed.refreshedAt))) ago"
             } else {
-                line += ", source unknown, age unknown"
+                line += ", source unknown"
             }
             Console.out(line)
         }

@@ -77,14 +77,14 @@ struct HealCommand: ParsableCommand {
             Console.error("sentinel: warning: \(OutputPlacement.insideWarning(option: "--out", path: output.path, tree: tree))")
         }
         let autonomyPolicy = try loadPolicy()
-        let controller = AutonomyController(state: .current, environment: ProcessInfo.processInfo.environment)
+        let controller = AutonomyController(state: try StateLocation.current(), environment: ProcessInfo.processInfo.environment)
         // One redactor for everything this heal writes, sends or prints (the signal is hostile text).
         let redactor = controller.redactor(policy: autonomyPolicy)
         Console.redact(redactor)
         if (requested ?? autonomyPolicy.level) > .observer { _ = try GitRepository(containing: repo) }
         let signals = try SignalReader.read(path: signal, finding: finding)
         let sandboxProfile = try OptionValue.naming("--profile") { try ProfileStore.standard().resolve(profile) }
-        let memory = try HealMemory(state: StateDirectory.current, redactor: redactor)
+        let memory = try HealMemory(state: StateLocation.current(), redactor: redactor)
         let request = HealRequest(
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,
             actors: try HealActors.standard(environment: ProcessInfo.processInfo.environment),

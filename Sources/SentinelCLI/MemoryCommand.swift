@@ -15,7 +15,7 @@ struct MemoryListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "One line per remembered attempt, newest first.")
 
     func run() throws {
-        let memory = try HealMemory(state: StateDirectory.current)
+        let memory = try HealMemory(state: StateLocation.current())
         let records = try memory.list()
         if records.isEmpty { Console.out("heal memory is empty (\(memory.path))") }
         for record in records {
@@ -30,7 +30,7 @@ struct MemoryShowCommand: ParsableCommand {
     @Argument(help: "The record id (from memory list).") var id: Int64
 
     func run() throws {
-        let memory = try HealMemory(state: StateDirectory.current)
+        let memory = try HealMemory(state: StateLocation.current())
         guard let record = try memory.record(id: id) else {
             throw SentinelError(.invalidInput, "memory: no record \(id)")
         }
@@ -52,7 +52,7 @@ struct MemoryForgetCommand: ParsableCommand {
     @Argument(help: "The record id (from memory list).") var id: Int64
 
     func run() throws {
-        let memory = try HealMemory(state: StateDirectory.current)
+        let memory = try HealMemory(state: StateLocation.current())
         guard try memory.forget(id: id) else { throw SentinelError(.invalidInput, "memory: no record \(id)") }
         Console.out("forgot \(id)")
     }

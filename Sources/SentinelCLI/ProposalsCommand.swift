@@ -31,7 +31,7 @@ struct ProposalsListCommand: ParsableCommand {
             }
             return [status]
         }
-        let review = ProposalReview(state: .current, environment: ProcessInfo.processInfo.environment)
+        let review = ProposalReview(state: try StateLocation.current(), environment: ProcessInfo.processInfo.environment)
         let proposals = try review.store().list(statuses: wanted)
         if format == "json" {
             let encoder = JSONEncoder()
@@ -51,7 +51,7 @@ struct ProposalsShowCommand: ParsableCommand {
     @Argument(help: "The proposal id (any unique prefix of at least 4 characters).") var id: String
 
     func run() throws {
-        let review = ProposalReview(state: .current, environment: ProcessInfo.processInfo.environment)
+        let review = ProposalReview(state: try StateLocation.current(), environment: ProcessInfo.processInfo.environment)
         let proposal = try review.store().find(id)
         var lines = [
             "id: \(proposal.id)", "status: \(proposal.status.rawValue)", "repository: \(proposal.repository)",
@@ -91,7 +91,7 @@ struct ProposalsApproveCommand: ParsableCommand {
 
     func run() throws {
         let review = ProposalReview(
-            state: .current, environment: ProcessInfo.processInfo.environment,
+            state: try StateLocation.current(), environment: ProcessInfo.processInfo.environment,
             operatorPolicy: try policy.map { try Policy.load(path: $0) })
         if dryRun {
             Console.write(1, try review.plan(id))
@@ -113,7 +113,7 @@ struct ProposalsDenyCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Why (recorded in the queue and the audit log).", valueName: "text")) var reason: String
 
     func run() throws {
-        let review = ProposalReview(state: .current, environment: ProcessInfo.processInfo.environment)
+        let review = ProposalReview(state: try StateLocation.current(), environment: ProcessInfo.processInfo.environment)
         let denied = try review.deny(id, reason: reason)
         Console.out("denied \(denied.id): \(denied.reason ?? reason)")
     }

@@ -64,11 +64,18 @@ struct ScanCommand: ParsableCommand {
         name: .customLong("require-limits"),
         help: "Fail a sandboxed tool (exit 3) instead of approximating its limits with rlimits when no cgroup can be made.")
     var requireLimits = false
-    @Option(name: .customLong("max-db-age"), help: "Warn when the OSV data used is older than this (default: 7d).")
+    @Option(
+        name: .customLong("max-db-age"),
+        help: "Fail (exit 3) when the newest OSV advisory of an ecosystem in use was modified longer ago than this (default: 7d).")
     var maxDatabaseAge: String?
     @Flag(
+        name: .customLong("allow-stale-db"),
+        help: "Scan with OSV data older than --max-db-age (with a warning) instead of failing (exit 3).")
+    var allowStaleDatabase = false
+    @Flag(
         name: .customLong("allow-missing-db"),
-        help: "Skip dependency checks when there is no OSV database, instead of failing (exit 3).")
+        help: "Skip dependency checks without advisory data (no OSV database, or none for an ecosystem in use) instead of failing (exit 3)."
+    )
     var allowMissingDatabase = false
 
     // Noise control (issue 8): which files, which severities, how much text.
@@ -185,16 +192,19 @@ struct ScanCommand: ParsableCommand {
         sandbox.onNotice = { Console.noticeOnce($0) }
         var context = ScanContext(
             sandbox: sandbox, ruleDirectories: scanConfig.ruleDirectories,
-            databasePath: StateDirectory.current.osvDatabase,
+            databasePath: try StateLocation.current().osvDatabase,
             progress: { progress.show($0) })
         context.requireDatabase = !allowMissingDatabase
+        context.allowStaleDatabase = allowStaleDatabase
         if let maxDatabaseAge {
             guard let seconds = Quantity.seconds(maxDatabaseAge) else {
                 throw SentinelError(.invalidInput, "--max-db-age: '\(maxDatabaseAge)' is not a duration (e.g. 7d, 36h)")
             }
             context.maxDatabaseAge = seconds
         } else if let configured = scanConfig.maxDatabaseAge {
-            context.maxDatabaseAge = configured
+            // The scanned tree's own .sentinel.yml may ask for fresher data, never accept older;
+            // a --config file is the operator's.
+            context.maxDatabaseAge = config != nil ? configured : min(configured, ScanContext.defaultMaxDatabaseAge)
         }
         context.warn = {
             progress.clear(); Console.error("sentinel: warning: \($0)")

@@ -48,7 +48,7 @@ import Testing
             ["db", "import", CLI.packageRoot + "/examples/osv"], environment: scene.environment)
         #expect(imported.status == 0, "\(imported.stderr)")
         let result = try CLI.run(
-            ["scan", scene.tree, "--sca", "--tools", "osv", "--format", format, "--fail-on", "none"],
+            ["scan", scene.tree, "--sca", "--tools", "osv", "--format", format, "--fail-on", "none", "--allow-stale-db"],
             environment: scene.environment, timeout: 120)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stdout.contains(scene.marker), "\(result.stdout)")

@@ -20,7 +20,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: project, withIntermediateDirectories: true)
         try Data("# reviewed\u{0C}requests==2.19.1\n".utf8).write(to: URL(fileURLWithPath: project + "/requirements.txt"))
 
-        let result = try CLI.run(["scan", project, "--sca", "--format", "json"], environment: environment, timeout: 300)
+        let result = try CLI.run(
+            ["scan", project, "--sca", "--format", "json", "--allow-stale-db"], environment: environment, timeout: 300)
         #expect(result.status == 1, "\(result.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let findings = report?["findings"] as? [[String: Any]] ?? []

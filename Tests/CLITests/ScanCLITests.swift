@@ -16,6 +16,7 @@ struct ScanCLITests {
     }
     var examples: String { CLI.packageRoot + "/examples" }
 
+    /// The example advisories were last modified on 2024-10-01: scans with them pass --allow-stale-db.
     private func importExampleAdvisories() throws {
         let result = try CLI.run(["db", "import", examples + "/osv"], environment: environment)
         #expect(result.status == 0, "\(result.stderr)")
@@ -25,8 +26,15 @@ struct ScanCLITests {
     @Test func exampleProjectFindingsAndExitOne() throws {
         defer { try? FileManager.default.removeItem(atPath: home) }
         try importExampleAdvisories()
-        let result = try CLI.run(["scan", examples, "--format", "json"], environment: environment, timeout: 300)
+        let result = try CLI.run(["scan", examples, "--format", "json", "--allow-stale-db"], environment: environment, timeout: 300)
         #expect(result.status == 1, "\(result.stderr)")
+        // Without the opt-out, the same scan fails closed on the data's age (issue 27).
+        let stale = try CLI.run(["scan", examples, "--sca"], environment: environment, timeout: 300)
+        #expect(stale.status == 3)
+        #expect(
+            stale.stderr.hasSuffix(
+                "d old (newest modified 2024-10-01T00:00:00Z), over the 7d limit: run `sentinel db update`, or pass --allow-stale-db\n"),
+            "\(stale.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         let findings = json?["findings"] as? [[String: Any]] ?? []
         let rules = Set(findings.compactMap { $0["ruleId"] as? String })
@@ -51,7 +59,7 @@ struct ScanCLITests {
         try importExampleAdvisories()
         let output = home + "/report.sarif"
         let result = try CLI.run(
-            ["scan", examples, "--format", "sarif", "--output", output, "--fail-on", "none"],
+            ["scan", examples, "--format", "sarif", "--output", output, "--fail-on", "none", "--allow-stale-db"],
             environment: environment, timeout: 300)
         #expect(result.status == 0, "\(result.stderr)")
         let schema =
@@ -82,11 +90,11 @@ struct ScanCLITests {
         try importExampleAdvisories()
         let baseline = home + "/baseline.json"
         let first = try CLI.run(
-            ["scan", examples, "--write-baseline", baseline, "--format", "json"],
+            ["scan", examples, "--write-baseline", baseline, "--format", "json", "--allow-stale-db"],
             environment: environment, timeout: 300)
         #expect(first.status == 0, "\(first.stderr)")  // writing a baseline accepts its findings
         let second = try CLI.run(
-            ["scan", examples, "--baseline", baseline, "--format", "json"],
+            ["scan", examples, "--baseline", baseline, "--format", "json", "--allow-stale-db"],
             environment: environment, timeout: 300)
         #expect(second.status == 0, "\(second.stdout)")
         let json = try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any]

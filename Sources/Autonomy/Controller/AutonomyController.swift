@@ -95,7 +95,7 @@ public struct AutonomyController: Sendable {
         Redactor(environment: environment, naming: ["GITHUB_TOKEN", "SENTINEL_LLM_KEY"] + [policy.github?.tokenEnv].compactMap { $0 })
     }
 
-    /// The audit log (`$SENTINEL_HOME/audit.jsonl`), with every token this process knows redacted.
+    /// The audit log (`audit.jsonl` in the state directory), with every token this process knows redacted.
     public func auditLog(policy: Policy) -> AuditLog {
         AuditLog(path: state.file("audit.jsonl"), redactor: redactor(policy: policy))
     }

@@ -99,7 +99,7 @@ enum PolicyParser {
                 let parts = name.split(separator: "/", omittingEmptySubsequences: false)
                 guard !name.hasPrefix("/"), !parts.contains(".."), !parts.contains("") else {
                     throw reader.fail(
-                        file, "notify.file", "must be a relative path inside the state directory ($SENTINEL_HOME), without '..'")
+                        file, "notify.file", "must be a relative path inside the state directory, without '..'")
                 }
                 policy.notifyFile = name
             }

@@ -15,7 +15,7 @@ public struct ProposalFiles: Sendable {
     public var digest: ProposalDigest
 }
 
-/// Writes and reads proposal directories under `$SENTINEL_HOME/proposals/<id>/`: `patch.diff`,
+/// Writes and reads proposal directories under `proposals/<id>/` of the state directory: `patch.diff`,
 /// `PR.md` and `proposal.json`, written to a temporary directory beside it and renamed into
 /// place, so a proposal is either complete or absent.
 public enum ProposalWriter {

@@ -72,7 +72,7 @@ public struct QueuedProposal: Sendable, Hashable, Codable {
     }
 }
 
-/// The approval queue and the rate-limit counters, in `$SENTINEL_HOME/autonomy.sqlite`. Every
+/// The approval queue and the rate-limit counters, in the state directory's `autonomy.sqlite`. Every
 /// change of state is one `BEGIN IMMEDIATE` transaction with a guard on the current state, so
 /// two `sentinel` processes never both approve the same proposal or both take the last slot of
 /// a rate limit.

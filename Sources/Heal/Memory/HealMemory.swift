@@ -10,7 +10,7 @@ extension SentinelError.Code {
     public static let healBusy = SentinelError.Code("heal-busy", exitStatus: 1)
 }
 
-/// Heal's memory in the state database (`$SENTINEL_HOME/heal.sqlite`): every attempt with its
+/// Heal's memory in the state database (`heal.sqlite` in the state directory): every attempt with its
 /// provenance and lesson, keyed by signal fingerprint, and the per-signal locks. Similar signals
 /// (same exception type and innermost frame, same rule, same package) retrieve past verified
 /// fixes and lessons first. Only verified outcomes count in favour of a strategy: an attempt

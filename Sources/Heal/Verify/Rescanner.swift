@@ -10,11 +10,11 @@ import Store
 public struct Rescanner: Sendable {
     /// The tool to re-run.
     public var tool: String
-    /// The OSV database (`osv` re-scans).
-    public var databasePath: String
+    /// The OSV database (`osv` re-scans); nil for the state directory's.
+    public var databasePath: String?
 
     /// A re-scanner for `tool`; `databasePath` defaults to the state directory's OSV index.
-    public init(tool: String, databasePath: String = StateDirectory.current.osvDatabase) {
+    public init(tool: String, databasePath: String? = nil) {
         self.tool = tool
         self.databasePath = databasePath
     }
@@ -32,7 +32,9 @@ public struct Rescanner: Sendable {
 
     /// The findings of one scan of `root`.
     public func findings(in root: String) throws -> [Finding] {
-        let context = ScanContext(databasePath: databasePath)
+        var context = try ScanContext(databasePath: databasePath ?? StateDirectory.current.osvDatabase)
+        // Before and after are judged by the same data, whatever its age (the scan gated on it).
+        context.allowStaleDatabase = true
         let runner = ScanRunner(scanners: ScannerRegistry.standard(config: ScanConfig()))
         let outcome = try runner.run(ScanRequest(root: root, tools: [tool]), context: context)
         return outcome.report.findings

@@ -6,7 +6,7 @@ import Support
 /// (ecosystem, normalised name) so that a dependency lookup is one indexed query.
 ///
 /// The CLI decides where the file lives (`StateDirectory.osvDatabase`: `$SENTINEL_HOME/osv.sqlite`
-/// or `.sentinel/osv.sqlite`).
+/// or `~/.cache/sentinel/osv.sqlite`).
 /// A connection is not thread-safe; open one per thread or task.
 public final class OSVDatabase {
     /// The database file.

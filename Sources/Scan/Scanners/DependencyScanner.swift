@@ -84,13 +84,16 @@ public struct DependencyScanner: Adapters.Scanner {
             }
         }
         for (id, found) in matchesByAdvisory { rules[id] = descriptor(for: found) }
-        for warning in try staleDataWarnings(database, ecosystems: Set(pinned.map(\.ecosystem.name)), context: context) {
+        // Old or absent advisories miss what was published: unchecked, not clean (exit 3).
+        let data = try AdvisoryDataCheck(database, ecosystems: Set(pinned.map(\.ecosystem.name)), context: context)
+        for warning in data.warnings {
             context.warn(warning)
             notices.append(Notice(level: .warning, message: warning, tool: name))
         }
+        let tool =
+            data.failureMessage.map { ToolRun(name: name, status: .failed, message: $0) } ?? ToolRun(name: name, status: .succeeded)
         var output = ScannerOutput(
-            findings: findings, rules: rules.values.sorted { $0.id < $1.id },
-            tool: ToolRun(name: name, status: .succeeded), notices: notices)
+            findings: findings, rules: rules.values.sorted { $0.id < $1.id }, tool: tool, notices: notices)
         output.inputErrors = inputErrors
         return output
     }
@@ -179,22 +182,6 @@ public struct DependencyScanner: Adapters.Scanner {
         if assessment.isUnknown { return "unknown (no CVSS vector or severity label is published; gated like high)" }
         return
             "\(severity) (\(assessment.source.hasPrefix("alias:") ? "label of alias \(assessment.source.split(separator: " ").last ?? "")" : "database label"))"
-    }
-
-    /// One warning per ecosystem in use whose data was last refreshed longer ago than allowed.
-    private func staleDataWarnings(_ database: OSVDatabase, ecosystems: Set<String>, context: ScanContext) throws -> [String] {
-        let now = Date()
-        let feeds = try database.feeds()
-        var warnings: [String] = []
-        for ecosystem in Set(ecosystems.map(FeedState.exportName)).sorted() {
-            guard let feed = feeds.first(where: { $0.ecosystem == ecosystem }) else { continue }
-            let age = now.timeIntervalSince(feed.refreshedAt)
-            guard age > context.maxDatabaseAge else { continue }
-            warnings.append(
-                "the \(ecosystem) advisories are \(FeedState.describeAge(age)) old "
-                    + "(older than \(FeedState.describeAge(context.maxDatabaseAge))): run `sentinel db update`")
-        }
-        return warnings
     }
 }
 

@@ -1,0 +1,184 @@
+import CSystem
+import Support
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Moves the state an older Sentinel kept in `./.sentinel` of the current directory to the
+/// directories it lives in now (`StateDirectory`).
+///
+/// The current directory is often a checked-out repository, so only a directory the user made
+/// through Sentinel qualifies: a real directory (not a link) owned by this user with mode 0700,
+/// as `PrivateDirectory` makes it (git makes directories with the umask's mode). Only Sentinel's
+/// own entries move (a repository's `.sentinel/policy.yml` or `STOP` stays): regular files, and
+/// for `proposals` a tree of directories and regular files, all owned by this user. A move is
+/// one `renameat2(RENAME_NOREPLACE)` by directory descriptor, so nothing is copied, no link is
+/// followed and state the destination already holds is never replaced.
+public enum LegacyStateMigration {
+    /// One piece of state: its name, the files that travel with it, whether it is a directory.
+    struct Entry {
+        var name: String
+        var companions: [String] = []
+        var isDirectory = false
+        var isCache = false
+    }
+
+    static let sqliteSideFiles = ["-wal", "-shm", "-journal"]
+    static let entries: [Entry] = [
+        Entry(name: "audit.jsonl", companions: [".head"]),
+        Entry(name: "autonomy.sqlite", companions: sqliteSideFiles),
+        Entry(name: "heal.sqlite", companions: sqliteSideFiles),
+        Entry(name: "proposals", isDirectory: true),
+        Entry(name: StateDirectory.osvDatabaseName, companions: sqliteSideFiles, isCache: true),
+    ]
+    /// How deep and how large a `proposals` tree may be to be checked at all.
+    static let maxDepth = 8
+    static let maxTreeEntries = 100_000
+
+    /// One name and what became of it: the directory it went to, or why it stayed.
+    public struct Item: Sendable, Hashable {
+        /// The entry's name (`heal.sqlite`, `proposals`).
+        public var name: String
+        /// Where it went (moved) or why it stayed (kept).
+        public var detail: String
+    }
+
+    /// What a migration did.
+    public struct Outcome: Sendable, Hashable {
+        /// Names moved, each with the directory it went to, in entry order.
+        public var moved: [Item] = []
+        /// Names left where they were, each with the reason.
+        public var kept: [Item] = []
+
+        /// The one line to tell the user (nil when there is nothing to tell).
+        public func notice(from legacy: String) -> String? {
+            guard !moved.isEmpty || !kept.isEmpty else { return nil }
+            var directories: [String] = []
+            for move in moved where !directories.contains(move.detail) { directories.append(move.detail) }
+            let parts = directories.map { directory in
+                moved.filter { $0.detail == directory }.map(\.name).joined(separator: ", ") + " to \(directory)"
+            }
+            var line = parts.isEmpty ? "" : "moved the state in \(legacy): \(parts.joined(separator: "; "))"
+            if !kept.isEmpty {
+                line += (line.isEmpty ? "" : "; ") + "left in \(legacy): "
+                line += kept.map { "\($0.name) (\($0.detail))" }.joined(separator: ", ")
+            }
+            return line
+        }
+    }
+
+    /// Moves what qualifies from `legacy` into `state`; an empty outcome when `legacy` is absent,
+    /// not a directory this user made through Sentinel, or `cameWithTheTree` says its content
+    /// came with the checkout (asked only of a directory that qualifies otherwise: a checkout
+    /// under umask 077 makes 0700 directories too). Throws only when a destination directory
+    /// cannot be made or opened.
+    public static func migrate(
+        _ legacy: String, to state: StateDirectory, cameWithTheTree: (String) -> Bool = { _ in false }
+    ) throws -> Outcome {
+        var outcome = Outcome()
+        let source = open(legacy, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard source >= 0 else { return outcome }
+        defer { close(source) }
+        var info = stat()
+        guard fstat(source, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o7777 == 0o700 else { return outcome }
+        guard !cameWithTheTree(legacy) else { return outcome }
+        var destinations: [String: Int32] = [:]
+        defer { for fd in destinations.values { close(fd) } }
+        for entry in entries {
+            guard exists(source, entry.name) else { continue }
+            let names = [entry.name] + entry.companions.map { entry.name + $0 }.filter { exists(source, $0) }
+            if let problem = names.lazy.compactMap({ self.problem(source, $0, directory: $0 == entry.name && entry.isDirectory) })
+                .first
+            {
+                outcome.kept.append(Item(name: entry.name, detail: problem))
+                continue
+            }
+            let directory = entry.isCache ? state.cachePath : state.path
+            if destinations[directory] == nil { destinations[directory] = try openDestination(directory) }
+            let target = destinations[directory]!
+            var here = stat()
+            if fstat(target, &here) == 0 && here.st_dev == info.st_dev && here.st_ino == info.st_ino { continue }
+            if names.contains(where: { exists(target, $0) }) {
+                outcome.kept.append(Item(name: entry.name, detail: "\(directory) has one already"))
+                continue
+            }
+            if let failure = move(names, from: source, to: target) {
+                let reason = failure.rawValue == EXDEV ? "\(directory) is on another file system" : "cannot be moved: \(failure)"
+                outcome.kept.append(Item(name: entry.name, detail: reason))
+                continue
+            }
+            outcome.moved.append(Item(name: entry.name, detail: directory))
+        }
+        // Sentinel's own directory, now empty, goes too; anything else in it keeps it.
+        if !outcome.moved.isEmpty { _ = unlinkat(AT_FDCWD, legacy, AT_REMOVEDIR) }
+        return outcome
+    }
+
+    /// Moves every name or, on the first failure, moves the ones already moved back.
+    private static func move(_ names: [String], from source: Int32, to target: Int32) -> Errno? {
+        var done: [String] = []
+        for name in names {
+            if csys_renameat2(source, name, target, name, 0) == 0 {
+                done.append(name)
+                continue
+            }
+            let failure = Errno.current
+            for name in done { _ = csys_renameat2(target, name, source, name, 0) }
+            return failure
+        }
+        return nil
+    }
+
+    private static func exists(_ directory: Int32, _ name: String) -> Bool {
+        var info = stat()
+        return fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0
+    }
+
+    /// Why `name` in `directory` is not Sentinel's to move, or nil when it is.
+    private static func problem(_ directory: Int32, _ name: String, directory isDirectory: Bool) -> String? {
+        var info = stat()
+        guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return "cannot be read: \(Errno.current)" }
+        guard info.st_uid == geteuid() else { return "not owned by you" }
+        let type = info.st_mode & S_IFMT
+        if !isDirectory { return type == S_IFREG ? nil : "not a regular file" }
+        guard type == S_IFDIR else { return "not a directory" }
+        var budget = maxTreeEntries
+        return treeProblem(directory, name, depth: 0, budget: &budget)
+    }
+
+    /// The first entry of the tree at `name` that is not a directory or regular file owned by
+    /// this user, named with its path, or nil.
+    private static func treeProblem(_ parent: Int32, _ name: String, depth: Int, budget: inout Int) -> String? {
+        guard depth < maxDepth else { return "deeper than \(maxDepth) levels" }
+        let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0, let stream = fdopendir(fd) else {
+            if fd >= 0 { close(fd) }
+            return "cannot be listed: \(Errno.current)"
+        }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let child = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if child == "." || child == ".." { continue }
+            budget -= 1
+            guard budget >= 0 else { return "more than \(maxTreeEntries) entries" }
+            var info = stat()
+            guard fstatat(fd, child, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return "\(child) cannot be read" }
+            guard info.st_uid == geteuid() else { return "holds \(child), not owned by you" }
+            switch info.st_mode & S_IFMT {
+            case S_IFREG: continue
+            case S_IFDIR:
+                if let problem = treeProblem(fd, child, depth: depth + 1, budget: &budget) { return problem }
+            default: return "holds \(child), not a regular file or directory"
+            }
+        }
+        return nil
+    }
+
+    private static func openDestination(_ directory: String) throws -> Int32 {
+        try PrivateDirectory.create(directory)
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw SentinelError(.io, "\(directory): cannot open: \(Errno.current)", errno: .current) }
+        return fd
+    }
+}
