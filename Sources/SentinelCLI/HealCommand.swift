@@ -49,6 +49,12 @@ struct HealCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format")) var format: String = "text"
     @Option(help: ArgumentHelp("With a report: work on this finding (rule id or fingerprint).", valueName: "id"))
     var finding: String?
+    @Option(
+        name: .customLong("package-index"),
+        help: ArgumentHelp(
+            "Where a dependency bump's verification installs the bumped version from: a directory of wheels (bound read-only) or an http(s) index URL the profile's egress allows. Without it a bump is 'not exercised'.",
+            valueName: "dir|url"))
+    var packageIndex: String?
 
     func run() throws {
         guard !verify.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -84,11 +90,13 @@ struct HealCommand: ParsableCommand {
         if (requested ?? autonomyPolicy.level) > .observer { _ = try GitRepository(containing: repo) }
         let signals = try SignalReader.read(path: signal, finding: finding)
         let sandboxProfile = try OptionValue.naming("--profile") { try ProfileStore.standard().resolve(profile) }
+        let index = try packageIndex.map { try PackageIndex(parsing: $0) }
         let memory = try HealMemory(state: StateDirectory.current, redactor: redactor)
         let request = HealRequest(
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,
-            actors: try HealActors.standard(environment: ProcessInfo.processInfo.environment),
-            maxAttempts: maxAttempts, maxSeconds: maxMinutes * 60, jobs: jobs)
+            actors: try HealActors.standard(
+                environment: ProcessInfo.processInfo.environment, osvDatabase: StateDirectory.current.osvDatabase),
+            maxAttempts: maxAttempts, maxSeconds: maxMinutes * 60, jobs: jobs, packageIndex: index)
         let progress = HealProgressLine(enabled: Console.stderrIsTerminal)
         let loop = HealLoop(memory: memory, progress: { progress.show($0) })
         let outcome = try loop.run(request)

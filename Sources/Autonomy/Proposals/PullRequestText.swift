@@ -84,6 +84,7 @@ public enum PullRequestText {
             + (document.base.map { " onto `\($0)`" } ?? "") + " at `\(document.baseCommit.prefix(12))`.\n\n"
         text += "## Why\n\n" + why(candidate.signal) + "\n"
         text += "## Change\n\n" + diffStat(candidate.patch) + "\n"
+        if let bump = candidate.bump { text += "## Advisories\n\n" + advisories(bump, exercised: candidate.exercised) + "\n" }
         if !candidate.notes.isEmpty {
             text += candidate.notes.map { "- Note: \($0)\n" }.joined() + "\n"
         }
@@ -159,6 +160,22 @@ public enum PullRequestText {
         return text
     }
 
+    /// What the bump clears, what stays open, whether it is a major bump, and whether the tests
+    /// ran with it installed.
+    static func advisories(_ bump: BumpPlan, exercised: String?) -> String {
+        func links(_ ids: [String]) -> String { ids.map { "[\($0)](\(advisoryLink($0)))" }.joined(separator: ", ") }
+        var text = "- `\(bump.package)` \(bump.from) → \(bump.to)"
+        text += bump.majorBump ? " — **major version bump**: read the changelog before merging.\n" : " (same major version).\n"
+        text += "- Clears: " + (bump.clears.isEmpty ? "no known advisory" : links(bump.clears)) + ".\n"
+        if let unchecked = bump.unchecked {
+            text += "- Stays open: unknown, the other advisories of `\(bump.package)` were not checked: \(unchecked).\n"
+        } else {
+            text += "- Stays open: " + (bump.stillOpen.isEmpty ? "none known for `\(bump.package)`" : links(bump.stillOpen)) + ".\n"
+        }
+        if let exercised { text += "- Tests: \(exercised).\n" }
+        return text
+    }
+
     static func evidence(_ candidate: Candidate) -> String {
         var text = "| | |\n|---|---|\n"
         if let run = candidate.verifications.first {
@@ -173,6 +190,9 @@ public enum PullRequestText {
                 "| Re-scan (\(rescan.tool)) | rule findings \(rescan.ruleFindingsBefore) → \(rescan.ruleFindingsAfter); "
                 + "all findings \(rescan.findingsBefore) → \(rescan.findingsAfter)"
                 + (rescan.introduced.isEmpty ? "" : "; introduced: \(rescan.introduced.joined(separator: ", "))") + " |\n"
+            if !rescan.openAfter.isEmpty {
+                text += "| Still reported in the changed files | \(rescan.openAfter.joined(separator: "; ")) |\n"
+            }
         }
         if let coverage = candidate.coverage {
             text += "| Added lines run by tests | \(coverage.covered) of \(coverage.total) |\n"

@@ -18,7 +18,9 @@ public enum HealSummary {
                 lines.append(
                     "  re-scan (\(rescan.tool)): \(rescan.ruleFindingsBefore) → \(rescan.ruleFindingsAfter) findings of the rule, "
                         + "\(rescan.findingsBefore) → \(rescan.findingsAfter) in the changed files")
+                if !rescan.openAfter.isEmpty { lines.append("  still reported: \(rescan.openAfter.joined(separator: "; "))") }
             }
+            if let exercised = candidate.exercised { lines.append("  bumped version: \(exercised)") }
             for note in candidate.notes { lines.append("  note: \(note)") }
             lines.append(String(format: "  confidence: %.2f", candidate.confidence.value))
         } else {

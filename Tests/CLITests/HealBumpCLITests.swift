@@ -1,0 +1,150 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Dependency bumps through the real `sentinel heal` (issue 27, "Honest evidence"): the bumped
+/// version is installed in the sandbox from a wheel directory the test builds and the evidence
+/// records the version the tests' Python had; a bump that could not be installed says "not
+/// exercised" and stays below the policy's 0.95; the version chosen clears every advisory of the
+/// package; and every figure evidence.json and PR.md print is checked against what happened.
+@Suite(
+    "heal CLI: dependency bumps", .serialized,
+    .enabled(
+        if: TestHost.canSandbox && PythonHost.hasPytest,
+        "runs pip and pytest in the sandbox: needs root, user namespaces and python3-pytest"))
+struct HealBumpCLITests {
+    static let package = "sentinel-fixture-textutil"
+
+    /// A second advisory of the fixture package, fixed only in 1.1.0: 1.0.2 (the first
+    /// advisory's fix) leaves it open, as pyyaml 5.3.1 left CVE-2020-14343 open.
+    static let secondAdvisory = """
+        {"schema_version": "1.6.0", "id": "SFX-TEST-0002", "modified": "2026-02-01T00:00:00Z",
+         "summary": "sentinel-fixture-textutil truncate reads past the end (fictional)",
+         "affected": [{"package": {"ecosystem": "PyPI", "name": "sentinel-fixture-textutil"},
+                       "ranges": [{"type": "ECOSYSTEM", "events": [{"introduced": "0"}, {"fixed": "1.1.0"}]}]}]}
+        """
+
+    /// The textutil fixture as a git repository, its wheels (built by make_index.py) both in
+    /// `wheels` and inside the repository (for a verify command that installs them itself), an
+    /// OSV database with both advisories, and a report of the vulnerable pin; heal works on the
+    /// first advisory (fixed in 1.0.2), as the issue's pyyaml report did.
+    final class Setup {
+        let scratch: HealCLITests.Scratch
+        var wheels: String { scratch.root + "/index/files" }
+        var report: String { scratch.root + "/report.json" }
+
+        init() throws {
+            scratch = try HealCLITests.Scratch(fixture: "deps-textutil-newest-breaks")
+            let build = try CLI.runProgram(
+                "/usr/bin/python3", [HealCLITests.corpus + "/packages/make_index.py", scratch.root + "/index"])
+            #expect(build.status == 0, "\(build.stderr)")
+            let advisories = scratch.root + "/osv"
+            try FileManager.default.createDirectory(atPath: advisories, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                atPath: HealCLITests.corpus + "/packages/osv/SFX-2026-0001.json", toPath: advisories + "/SFX-2026-0001.json")
+            try secondAdvisory.write(toFile: advisories + "/SFX-TEST-0002.json", atomically: false, encoding: .utf8)
+            let imported = try CLI.run(["db", "import", advisories], environment: scratch.environment)
+            #expect(imported.status == 0, "\(imported.stderr)")
+            let scan = try CLI.run(
+                ["scan", scratch.repo, "--tools", "osv", "--format", "json", "--output", report, "--fail-on", "none"],
+                environment: scratch.environment)
+            #expect(scan.status == 0, "\(scan.stderr)")
+        }
+
+        /// A verify command that installs the pin itself from wheels copied into the repository
+        /// (what a project without Sentinel's venv does): the tests pass whatever Sentinel installed.
+        func selfInstallingVerify() throws -> String {
+            try FileManager.default.copyItem(atPath: wheels, toPath: scratch.repo + "/wheels")
+            return "D=$(mktemp -d) && python3 -m pip install -q --disable-pip-version-check --no-cache-dir --no-deps "
+                + "--target $D --no-index --find-links wheels -r requirements.txt && PYTHONPATH=$D python3 -m pytest -q"
+        }
+
+        func heal(verify: String, extra: [String]) throws -> (CLI.Result, [String: Any], Int) {
+            let started = Date()
+            let result = try CLI.run(
+                [
+                    "heal", "--signal", report, "--finding", "SFX-2026-0001", "--repo", scratch.repo, "--verify", verify,
+                    "--out", scratch.out, "--format", "json",
+                ] + extra, environment: scratch.environment, timeout: 900)
+            let wall = Int(Date().timeIntervalSince(started) * 1000)
+            let evidence = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+            return (result, evidence, wall)
+        }
+    }
+
+    @Test("the bumped version is installed from --package-index and is the one the tests import; it clears both advisories")
+    func installedAndImported() throws {
+        let setup = try Setup()
+        let verify =
+            "python3 -c 'import importlib.metadata as m, sentinel_fixture_textutil as t; "
+            + "print(\"IMPORTED\", m.version(\"sentinel-fixture-textutil\"), t.__file__)' && python3 -m pytest -q"
+        let (result, evidence, wall) = try setup.heal(
+            verify: verify, extra: ["--package-index", setup.wheels, "--level", "proposer"])
+        #expect(result.status == 0, "\(evidence["attempts"] ?? "")\(evidence["notes"] ?? "")\(result.stderr)")
+        let candidate = try #require(evidence["candidate"] as? [String: Any])
+        // Clears the package: 1.0.2 would leave SFX-TEST-0002 open.
+        #expect(candidate["description"] as? String == "\(Self.package) 1.0.1 → 1.1.0 in requirements.txt")
+        let bump = try #require(candidate["bump"] as? [String: Any])
+        #expect(bump["clears"] as? [String] == ["SFX-2026-0001", "SFX-TEST-0002"])
+        #expect(bump["stillOpen"] as? [String] == [])
+        #expect(bump["majorBump"] as? Bool == false)
+        #expect(bump["unchecked"] == nil)
+        // Installed and imported, in every run.
+        let runs = try #require(candidate["verifications"] as? [[String: Any]])
+        #expect(runs.count == 2)
+        for run in runs {
+            let dependency = try #require(run["dependency"] as? [String: Any])
+            #expect(dependency["target"] as? String == "1.1.0")
+            #expect(dependency["imported"] as? String == "1.1.0")
+            #expect(dependency["notExercised"] == nil)
+            #expect(dependency["index"] as? String == "wheel directory \(setup.wheels)")
+            // What the tests' own process imported, printed by the verify command itself.
+            #expect((run["outputTail"] as? String ?? "").contains("IMPORTED 1.1.0 /tmp/.sentinel-venv/"))
+        }
+        #expect((candidate["exercised"] as? String ?? "").hasPrefix("exercised: \(Self.package) 1.1.0 installed"))
+        let confidence = try #require(candidate["confidence"] as? [String: Any])
+        #expect((confidence["inputs"] as? [String: Double])?["bumpNotExercised"] == nil)
+        #expect(confidence["value"] as? Double ?? 0 >= 0.95)
+        try FigureChecks.evidence(evidence, setup: setup, wall: wall)
+        let pr = try FigureChecks.pullRequest(setup: setup, evidence: evidence)
+        #expect(pr.contains("# Bump \(Self.package) from 1.0.1 to 1.1.0\n"))
+        #expect(pr.contains("- `\(Self.package)` 1.0.1 → 1.1.0 (same major version).\n"))
+        #expect(
+            pr.contains(
+                "- Clears: [SFX-2026-0001](https://osv.dev/vulnerability/SFX-2026-0001), "
+                    + "[SFX-TEST-0002](https://osv.dev/vulnerability/SFX-TEST-0002).\n"))
+        #expect(pr.contains("- Stays open: none known for `\(Self.package)`.\n"))
+    }
+
+    @Test("without --package-index the bump is 'not exercised' and its confidence stays below 0.95")
+    func noIndexNotExercised() throws {
+        let setup = try Setup()
+        let (result, evidence, _) = try setup.heal(verify: try setup.selfInstallingVerify(), extra: [])
+        #expect(result.status == 0, "\(evidence["attempts"] ?? "")\(result.stderr)")
+        let candidate = try #require(evidence["candidate"] as? [String: Any])
+        #expect(
+            candidate["exercised"] as? String
+                == "not exercised: no package index was given (--package-index), so 1.1.0 was not installed; "
+                + "\(Self.package) is not importable")
+        let confidence = try #require(candidate["confidence"] as? [String: Any])
+        #expect((confidence["inputs"] as? [String: Double])?["bumpNotExercised"] == -0.40)
+        #expect(confidence["value"] as? Double ?? 1 < 0.95)
+    }
+
+    @Test("a wheel directory without the version: 'not exercised' with pip's reason, confidence below 0.95")
+    func installFailsNotExercised() throws {
+        let setup = try Setup()
+        let empty = setup.scratch.root + "/empty-wheels"
+        try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+        let (result, evidence, _) = try setup.heal(
+            verify: try setup.selfInstallingVerify(), extra: ["--package-index", empty])
+        #expect(result.status == 0, "\(evidence["attempts"] ?? "")\(result.stderr)")
+        let candidate = try #require(evidence["candidate"] as? [String: Any])
+        let exercised = candidate["exercised"] as? String ?? ""
+        #expect(
+            exercised.hasPrefix(
+                "not exercised: installing \(Self.package)==1.1.0 failed: ERROR: Could not find a version that satisfies"),
+            "\(exercised)")
+        #expect((candidate["confidence"] as? [String: Any])?["value"] as? Double ?? 1 < 0.95)
+    }
+}
