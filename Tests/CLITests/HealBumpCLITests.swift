@@ -24,26 +24,46 @@ struct HealBumpCLITests {
                        "ranges": [{"type": "ECOSYSTEM", "events": [{"introduced": "0"}, {"fixed": "1.1.0"}]}]}]}
         """
 
-    /// The textutil fixture as a git repository, its wheels (built by make_index.py) both in
-    /// `wheels` and inside the repository (for a verify command that installs them itself), an
-    /// OSV database with both advisories, and a report of the vulnerable pin; heal works on the
-    /// first advisory (fixed in 1.0.2), as the issue's pyyaml report did.
+    /// A fixture as a git repository (its requirements.txt replaced by `requirements` when
+    /// given), the fixture packages' wheels (built by make_index.py) in `wheels`, an OSV
+    /// database with `advisories` (fixture files) and `extra` records, and a report of the
+    /// vulnerable pins. By default: textutil and both its advisories; heal works on the first
+    /// (fixed in 1.0.2), as the issue's pyyaml report did.
     final class Setup {
         let scratch: HealCLITests.Scratch
+        let package: String
+        let finding: String
         var wheels: String { scratch.root + "/index/files" }
         var report: String { scratch.root + "/report.json" }
 
-        init() throws {
-            scratch = try HealCLITests.Scratch(fixture: "deps-textutil-newest-breaks")
+        init(
+            fixture: String = "deps-textutil-newest-breaks", package: String = HealBumpCLITests.package,
+            requirements: String? = nil, advisories: [String] = ["SFX-2026-0001"],
+            extra: [String: String] = ["SFX-TEST-0002": HealBumpCLITests.secondAdvisory], finding: String = "SFX-2026-0001"
+        ) throws {
+            scratch = try HealCLITests.Scratch(fixture: fixture)
+            self.package = package
+            self.finding = finding
+            if let requirements {
+                try requirements.write(toFile: scratch.repo + "/requirements.txt", atomically: false, encoding: .utf8)
+                let commit = try CLI.runProgram(
+                    "/usr/bin/git",
+                    ["-C", scratch.repo, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qam", "pins"])
+                #expect(commit.status == 0, "\(commit.stderr)")
+            }
             let build = try CLI.runProgram(
                 "/usr/bin/python3", [HealCLITests.corpus + "/packages/make_index.py", scratch.root + "/index"])
             #expect(build.status == 0, "\(build.stderr)")
-            let advisories = scratch.root + "/osv"
-            try FileManager.default.createDirectory(atPath: advisories, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(
-                atPath: HealCLITests.corpus + "/packages/osv/SFX-2026-0001.json", toPath: advisories + "/SFX-2026-0001.json")
-            try secondAdvisory.write(toFile: advisories + "/SFX-TEST-0002.json", atomically: false, encoding: .utf8)
-            let imported = try CLI.run(["db", "import", advisories], environment: scratch.environment)
+            let directory = scratch.root + "/osv"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            for id in advisories {
+                try FileManager.default.copyItem(
+                    atPath: HealCLITests.corpus + "/packages/osv/\(id).json", toPath: directory + "/\(id).json")
+            }
+            for (id, json) in extra {
+                try json.write(toFile: directory + "/\(id).json", atomically: false, encoding: .utf8)
+            }
+            let imported = try CLI.run(["db", "import", directory], environment: scratch.environment)
             #expect(imported.status == 0, "\(imported.stderr)")
             let scan = try CLI.run(
                 ["scan", scratch.repo, "--tools", "osv", "--format", "json", "--output", report, "--fail-on", "none"],
@@ -63,7 +83,7 @@ struct HealBumpCLITests {
             let started = Date()
             let result = try CLI.run(
                 [
-                    "heal", "--signal", report, "--finding", "SFX-2026-0001", "--repo", scratch.repo, "--verify", verify,
+                    "heal", "--signal", report, "--finding", finding, "--repo", scratch.repo, "--verify", verify,
                     "--out", scratch.out, "--format", "json",
                 ] + extra, environment: scratch.environment, timeout: 900)
             let wall = Int(Date().timeIntervalSince(started) * 1000)
@@ -146,5 +166,29 @@ struct HealBumpCLITests {
                 "not exercised: installing \(Self.package)==1.1.0 failed: ERROR: Could not find a version that satisfies"),
             "\(exercised)")
         #expect((candidate["confidence"] as? [String: Any])?["value"] as? Double ?? 1 < 0.95)
+    }
+
+    @Test("a major bump is marked, and the other vulnerable pin of the same file is reported as still open")
+    func majorBumpAndOtherPins() throws {
+        let setup = try Setup(
+            fixture: "deps-mathops-compatible-release", package: "sentinel-fixture-mathops",
+            requirements: "sentinel-fixture-mathops==0.9.1\nsentinel-fixture-kvparse==2.3.0\n",
+            advisories: ["SFX-2026-0003", "SFX-2026-0002"], extra: [:], finding: "SFX-2026-0003")
+        let (result, evidence, wall) = try setup.heal(
+            verify: "python3 -m pytest -q", extra: ["--package-index", setup.wheels, "--level", "proposer"])
+        #expect(result.status == 0, "\(evidence["attempts"] ?? "")\(evidence["notes"] ?? "")\(result.stderr)")
+        let candidate = try #require(evidence["candidate"] as? [String: Any])
+        #expect(candidate["description"] as? String == "sentinel-fixture-mathops 0.9.1 → 1.0.0 (major) in requirements.txt")
+        let bump = try #require(candidate["bump"] as? [String: Any])
+        #expect(bump["majorBump"] as? Bool == true)
+        #expect(bump["clears"] as? [String] == ["SFX-2026-0003"])
+        let rescan = try #require(candidate["rescan"] as? [String: Any])
+        #expect(rescan["openAfter"] as? [String] == ["sentinel-fixture-kvparse 2.3.0: SFX-2026-0002"])
+        #expect((candidate["exercised"] as? String ?? "").hasPrefix("exercised: sentinel-fixture-mathops 1.0.0 installed"))
+        try FigureChecks.evidence(evidence, setup: setup, wall: wall)
+        let pr = try FigureChecks.pullRequest(setup: setup, evidence: evidence)
+        #expect(
+            pr.contains("- `sentinel-fixture-mathops` 0.9.1 → 1.0.0 — **major version bump**: read the changelog before merging.\n"))
+        #expect(pr.contains("| Still reported in the changed files | sentinel-fixture-kvparse 2.3.0: SFX-2026-0002 |\n"))
     }
 }

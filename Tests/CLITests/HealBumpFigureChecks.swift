@@ -13,7 +13,7 @@ enum FigureChecks {
         let bump = try #require(candidate["bump"] as? [String: Any])
         let patch = try String(contentsOfFile: setup.scratch.out + "/patch.diff", encoding: .utf8)
         let requirements = try String(contentsOfFile: setup.scratch.repo + "/requirements.txt", encoding: .utf8)
-        let pin = HealBumpCLITests.package + "=="
+        let pin = setup.package + "=="
         // Versions: the pin in the repository and the one the patch writes.
         let pinned = requirements.split(separator: "\n").first { $0.hasPrefix(pin) }.map { String($0.dropFirst(pin.count)) }
         #expect(bump["from"] as? String == pinned)
@@ -68,6 +68,24 @@ enum FigureChecks {
         let longest = all.map { int($0["totalMilliseconds"]) }.max() ?? 0
         #expect(int(timing["totalMilliseconds"]) >= longest && int(timing["totalMilliseconds"]) <= wall)
         #expect(attempts.filter { $0["verdict"] as? String == "verified" }.count == 1)
+        // Each run: exit status and reason as pytest's closing line says, CPU within the
+        // profile's 2 CPUs over the run's time, an install that took time when it installed.
+        for run in all {
+            #expect(int(run["exitCode"]) == 0 && run["reason"] as? String == "exited")
+            #expect((run["outputTail"] as? String ?? "").contains("\(passedLines(run)) passed"))
+            #expect(int(run["cpuMilliseconds"]) <= 2 * int(run["totalMilliseconds"]))
+            if let dependency = run["dependency"] as? [String: Any], dependency["notExercised"] == nil {
+                #expect(int(dependency["installMilliseconds"]) > 0)
+            }
+        }
+        // The sandbox summary: the fix-verify profile as shipped.
+        let sandbox = try #require(evidence["sandbox"] as? [String: Any])
+        let profile = try String(contentsOfFile: CLI.packageRoot + "/profiles/fix-verify.yaml", encoding: .utf8)
+        #expect(sandbox["profile"] as? String == "fix-verify" && profile.contains("name: fix-verify\n"))
+        #expect(sandbox["network"] as? String == "none" && profile.contains("\nnetwork: none\n"))
+        #expect(int(sandbox["memoryBytes"]) == 2 << 30 && profile.contains("  memory: 2G\n"))
+        #expect(int(sandbox["pids"]) == 512 && profile.contains("  pids: 512\n"))
+        #expect(int(sandbox["timeoutSeconds"]) == 1800 && profile.contains("  timeout: 30m\n"))
     }
 
     /// PR.md of the queued proposal, with its evidence table checked against `evidence`.
@@ -93,6 +111,9 @@ enum FigureChecks {
         let value = (candidate["confidence"] as? [String: Any])?["value"] as? Double ?? -1
         #expect(text.contains("- Confidence **\(String(format: "%.2f", value))**: "))
         if let exercised = candidate["exercised"] as? String { #expect(text.contains("- Tests: \(exercised).\n")) }
+        #expect(
+            text.contains(
+                "| Sandbox | fix-verify: network none, workspace overlay, memory 2048 MiB, 512 pids, 2.0 CPUs, timeout 1800 s |\n"))
         return text
     }
 
