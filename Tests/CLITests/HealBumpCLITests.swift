@@ -116,6 +116,9 @@ struct HealBumpCLITests {
             let dependency = try #require(run["dependency"] as? [String: Any])
             #expect(dependency["target"] as? String == "1.1.0")
             #expect(dependency["imported"] as? String == "1.1.0")
+            // Recorded in the tests' own process (pytest's), with the file it came from.
+            let byTests = dependency["importedByTests"] as? [String] ?? []
+            #expect(byTests.count == 1 && byTests[0].hasPrefix("1.1.0 /tmp/.sentinel-venv/lib/"), "\(byTests)")
             #expect(dependency["notExercised"] == nil)
             #expect(dependency["index"] as? String == "wheel directory \(setup.wheels)")
             // What the tests' own process imported, printed by the verify command itself.
@@ -190,5 +193,21 @@ struct HealBumpCLITests {
         #expect(
             pr.contains("- `sentinel-fixture-mathops` 0.9.1 → 1.0.0 — **major version bump**: read the changelog before merging.\n"))
         #expect(pr.contains("| Still reported in the changed files | sentinel-fixture-kvparse 2.3.0: SFX-2026-0002 |\n"))
+    }
+
+    @Test("the tests import another copy (an older pin on PYTHONPATH): 'not exercised', naming the copy they imported")
+    func testsImportAnotherCopy() throws {
+        let setup = try Setup()
+        try FileManager.default.copyItem(atPath: setup.wheels, toPath: setup.scratch.repo + "/wheels")
+        let verify =
+            "D=$(mktemp -d) && python3 -m pip install -q --disable-pip-version-check --no-cache-dir --no-deps --target $D "
+            + "--no-index --find-links wheels sentinel-fixture-textutil==1.0.1 && PYTHONPATH=$D python3 -m pytest -q"
+        let (result, evidence, _) = try setup.heal(verify: verify, extra: ["--package-index", setup.wheels])
+        #expect(result.status == 0, "\(evidence["attempts"] ?? "")\(result.stderr)")
+        let candidate = try #require(evidence["candidate"] as? [String: Any])
+        let exercised = candidate["exercised"] as? String ?? ""
+        #expect(
+            exercised.hasPrefix("not exercised: 1.1.0 was installed but the tests imported \(Self.package) 1.0.1 /tmp/"), "\(exercised)")
+        #expect((candidate["confidence"] as? [String: Any])?["value"] as? Double ?? 1 < 0.95)
     }
 }

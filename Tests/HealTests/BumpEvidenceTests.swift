@@ -14,10 +14,12 @@ struct BumpEvidenceTests {
     func markers() {
         var stderr =
             "\n@@sentinel-install 2500000 \nfrom the tests\n@@sentinel-imported 9.9\n@@sentinel-install 1 forged\n"
+            + "\n@@sentinel-tests-imported 5.4 /tmp/.sentinel-venv/lib/python3.11/site-packages/yaml/__init__.py\n"
             + "\n@@sentinel-imported 5.4\n"
         let record = BumpInstaller.record(for: Self.pin, index: .directory("/srv/wheels"), stderr: &stderr)
         #expect(record.installMilliseconds == 2)
         #expect(record.imported == "5.4")
+        #expect(record.importedByTests == ["5.4 /tmp/.sentinel-venv/lib/python3.11/site-packages/yaml/__init__.py"])
         #expect(record.exercised)
         #expect(record.index == "wheel directory /srv/wheels")
         #expect(!stderr.contains("@@sentinel-install 2500000") && stderr.contains("from the tests"))
@@ -43,6 +45,16 @@ struct BumpEvidenceTests {
                 "not exercised: 5.4 was installed but pyyaml is not importable"
             ),
             (
+                "/w", "\n@@sentinel-install 0 \n\n@@sentinel-imported 5.4\n",
+                "not exercised: 5.4 was installed but no process of the tests imported pyyaml from it"
+            ),
+            (
+                "/w",
+                "\n@@sentinel-install 0 \n\n@@sentinel-tests-imported 5.4 /v/yaml/__init__.py\n"
+                    + "\n@@sentinel-tests-imported 6.0 /usr/lib/python3/dist-packages/yaml/__init__.py\n\n@@sentinel-imported 5.4\n",
+                "not exercised: 5.4 was installed but the tests imported pyyaml 6.0 /usr/lib/python3/dist-packages/yaml/__init__.py"
+            ),
+            (
                 "/w", "killed before anything was printed",
                 "not exercised: installing pyyaml==5.4 failed: the install step did not report (the run was cut short)"
             ),
@@ -55,7 +67,7 @@ struct BumpEvidenceTests {
 
     @Test("5.4.0 installed for a 5.4 target is the same version (PEP 440)")
     func equalVersions() {
-        var stderr = "\n@@sentinel-install 0 \n\n@@sentinel-imported 5.4.0\n"
+        var stderr = "\n@@sentinel-install 0 \n\n@@sentinel-tests-imported 5.4.0 /v/yaml/__init__.py\n\n@@sentinel-imported 5.4.0\n"
         #expect(BumpInstaller.record(for: Self.pin, index: .url("http://127.0.0.1:1/simple/"), stderr: &stderr).exercised)
     }
 

@@ -54,7 +54,7 @@ extension Candidate {
         }
         if let reason = records.compactMap(\.notExercised).first { return reason }
         return "exercised: \(first.package) \(first.target) installed from the \(first.index ?? "?") in a fresh "
-            + "virtual environment; the tests' Python had \(first.package) \(first.imported ?? "?") in "
+            + "virtual environment; the tests imported it (\(first.importedByTests.joined(separator: "; "))) in "
             + "\(records.count) of \(verifications.count) runs"
     }
 }
