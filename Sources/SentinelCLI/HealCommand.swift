@@ -73,6 +73,7 @@ struct HealCommand: ParsableCommand {
         guard maxMinutes > 0 else { throw SentinelError(.invalidInput, "--max-minutes: must be more than 0") }
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw SentinelError(.invalidInput, "--jobs: must be at least 1") }
+        let index = try packageIndex.map { try PackageIndex(parsing: $0) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: repo, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw SentinelError(.invalidInput, "\(repo): repository not found or not a directory")
@@ -90,7 +91,6 @@ struct HealCommand: ParsableCommand {
         if (requested ?? autonomyPolicy.level) > .observer { _ = try GitRepository(containing: repo) }
         let signals = try SignalReader.read(path: signal, finding: finding)
         let sandboxProfile = try OptionValue.naming("--profile") { try ProfileStore.standard().resolve(profile) }
-        let index = try packageIndex.map { try PackageIndex(parsing: $0) }
         let memory = try HealMemory(state: StateDirectory.current, redactor: redactor)
         let request = HealRequest(
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,
