@@ -108,4 +108,17 @@ struct BumpEvidenceTests {
                 == "pyyaml 5.3 → 6.0 (major version bump) clears CVE-2020-1747; other advisories of pyyaml were not checked: "
                 + "no OSV database at /nonexistent/osv.sqlite")
     }
+
+    @Test("a candidate's time limit leaves room for its install when the baseline installed a pin")
+    func timeoutCoversInstall() {
+        var baseline = Verification(
+            command: "pytest", exitCode: 0, reason: "exited", commandMilliseconds: 500, totalMilliseconds: 3000,
+            cpuMilliseconds: 400, peakMemoryBytes: nil, tests: nil, outputTail: "")
+        let loop = HealLoop(memory: nil)
+        #expect(loop.candidateTimeout(baseline: baseline, budget: 900) == 30)
+        var stderr = "\n@@sentinel-install 30000000000 \n\n@@sentinel-imported 5.4\n"
+        baseline.dependency = BumpInstaller.record(for: Self.pin, index: .directory("/w"), stderr: &stderr)
+        #expect(loop.candidateTimeout(baseline: baseline, budget: 900) == 30 + 90)
+        #expect(loop.candidateTimeout(baseline: baseline, budget: 100) == 100)
+    }
 }

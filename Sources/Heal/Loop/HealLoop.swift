@@ -354,9 +354,11 @@ public struct HealLoop: Sendable {
     }
 
     /// A candidate may take ten times what the unchanged tree took (at least 30 s), never more than
-    /// the budget left: a mutation that loops forever must not eat the whole budget.
+    /// the budget left: a mutation that loops forever must not eat the whole budget. When the
+    /// baseline installed a pin, each run also gets time for its own install (at least 60 s).
     func candidateTimeout(baseline: Verification, budget: Double) -> Double {
-        min(budget, max(30, 10 * Double(baseline.commandMilliseconds) / 1000))
+        let install = baseline.dependency.map { max(60, 3 * Double($0.installMilliseconds) / 1000) } ?? 0
+        return min(budget, max(30, 10 * Double(baseline.commandMilliseconds) / 1000) + install)
     }
 
     /// One proposal's check: guard, tree, verify, re-scan, judge.
