@@ -75,8 +75,11 @@ struct HealBumpCLITests {
         /// (what a project without Sentinel's venv does): the tests pass whatever Sentinel installed.
         func selfInstallingVerify() throws -> String {
             try FileManager.default.copyItem(atPath: wheels, toPath: scratch.repo + "/wheels")
-            return "D=$(mktemp -d) && python3 -m pip install -q --disable-pip-version-check --no-cache-dir --no-deps "
+            let verify =
+                "D=$(mktemp -d) && python3 -m pip install -q --disable-pip-version-check --no-cache-dir --no-deps "
                 + "--target $D --no-index --find-links wheels -r requirements.txt && PYTHONPATH=$D python3 -m pytest -q"
+            try verify.write(toFile: scratch.root + "/verify.txt", atomically: false, encoding: .utf8)
+            return verify
         }
 
         func heal(verify: String, extra: [String]) throws -> (CLI.Result, [String: Any], Int) {
@@ -152,6 +155,31 @@ struct HealBumpCLITests {
         let confidence = try #require(candidate["confidence"] as? [String: Any])
         #expect((confidence["inputs"] as? [String: Double])?["bumpNotExercised"] == -0.40)
         #expect(confidence["value"] as? Double ?? 1 < 0.95)
+        // As text, with a policy that lets bumps of requirements files through at actor level:
+        // the controller keeps it a proposal because of its confidence.
+        let policy = setup.scratch.root + "/policy.yml"
+        try """
+        rules:
+          - id: bumps
+            allow: [dependency-bump]
+            paths: ["requirements*.txt"]
+        actor: {minConfidence: 0.95, maxRisk: high}
+
+        """.write(toFile: policy, atomically: false, encoding: .utf8)
+        let text = try CLI.run(
+            [
+                "heal", "--signal", setup.report, "--finding", "SFX-2026-0001", "--repo", setup.scratch.repo, "--verify",
+                try String(contentsOfFile: setup.scratch.root + "/verify.txt", encoding: .utf8), "--level", "actor",
+                "--policy", policy,
+            ], environment: setup.scratch.environment, timeout: 900)
+        #expect(text.status == 0, "\(text.stdout)\(text.stderr)")
+        #expect(text.stdout.hasPrefix("heal: unexercised bump (the tests passed, but not with the bumped version) for "))
+        #expect(
+            text.stdout.contains(
+                "\n  bumped version: not exercised: no package index was given (--package-index), so 1.1.0 was not installed; "
+                    + "\(Self.package) is not importable\n"))
+        #expect(text.stdout.contains("\nautonomy: proposer (asked for actor); decided by min-confidence\n"), "\(text.stdout)")
+        #expect(text.stdout.contains("is below the policy's minimum 0.95"))
     }
 
     @Test("a wheel directory without the version: 'not exercised' with pip's reason, confidence below 0.95")
@@ -160,7 +188,7 @@ struct HealBumpCLITests {
         let empty = setup.scratch.root + "/empty-wheels"
         try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
         let (result, evidence, _) = try setup.heal(
-            verify: try setup.selfInstallingVerify(), extra: ["--package-index", empty])
+            verify: try setup.selfInstallingVerify(), extra: ["--package-index", empty, "--level", "proposer"])
         #expect(result.status == 0, "\(evidence["attempts"] ?? "")\(result.stderr)")
         let candidate = try #require(evidence["candidate"] as? [String: Any])
         let exercised = candidate["exercised"] as? String ?? ""
@@ -169,6 +197,8 @@ struct HealBumpCLITests {
                 "not exercised: installing \(Self.package)==1.1.0 failed: ERROR: Could not find a version that satisfies"),
             "\(exercised)")
         #expect((candidate["confidence"] as? [String: Any])?["value"] as? Double ?? 1 < 0.95)
+        let pr = try FigureChecks.pullRequest(setup: setup, evidence: evidence)
+        #expect(pr.contains("> **The tests did not run with the bumped version** (\(exercised)); this bump is not verified.\n"))
     }
 
     @Test("a major bump is marked, and the other vulnerable pin of the same file is reported as still open")

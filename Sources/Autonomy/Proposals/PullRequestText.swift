@@ -57,7 +57,8 @@ public enum PullRequestText {
 
         \(candidate.description)
 
-        Verified by Sentinel in the sandbox (\(candidate.actor.rawValue), strategy \(candidate.strategy), \
+        \(unexercised(candidate) == nil ? "Verified" : "Checked, without the bumped version installed,") by Sentinel \
+        in the sandbox (\(candidate.actor.rawValue), strategy \(candidate.strategy), \
         confidence \(format(candidate.confidence.value))).
 
         Sentinel-Signal: \(candidate.signal.fingerprint)
@@ -78,6 +79,9 @@ public enum PullRequestText {
     public static func body(for candidate: Candidate, document: ProposalDocument) -> String {
         var text = "# \(document.title)\n\n"
         text += "## Summary\n\n\(candidate.description)\n\n"
+        if let reason = unexercised(candidate) {
+            text += "> **The tests did not run with the bumped version** (\(reason)); this bump is not verified.\n\n"
+        }
         text +=
             "Proposed by `sentinel heal` (\(candidate.actor.rawValue), strategy `\(candidate.strategy)`); "
             + "proposal `\(document.id)`, branch `\(document.branch)`"
@@ -95,6 +99,11 @@ public enum PullRequestText {
         text += "Once merged: `git revert <merge commit>`; the commit carries the trailer "
         text += "`Sentinel-Proposal: \(document.id)` (`git log --grep 'Sentinel-Proposal: \(document.id)'` finds it).\n"
         return text
+    }
+
+    /// For a bump whose tests did not run with the bumped version, why (`not exercised: …`).
+    static func unexercised(_ candidate: Candidate) -> String? {
+        candidate.exercised.flatMap { $0.hasPrefix("not exercised") ? $0 : nil }
     }
 
     static func why(_ signal: Signal) -> String {
