@@ -49,6 +49,12 @@ struct HealCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format")) var format: String = "text"
     @Option(help: ArgumentHelp("With a report: work on this finding (rule id or fingerprint).", valueName: "id"))
     var finding: String?
+    @Option(
+        name: .customLong("package-index"),
+        help: ArgumentHelp(
+            "Where a dependency bump's verification installs the bumped version from: a directory of wheels (bound read-only) or an http(s) index URL the profile's egress allows. Without it a bump is 'not exercised'.",
+            valueName: "dir|url"))
+    var packageIndex: String?
 
     func run() throws {
         guard !verify.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -67,6 +73,7 @@ struct HealCommand: ParsableCommand {
         guard maxMinutes > 0 else { throw SentinelError(.invalidInput, "--max-minutes: must be more than 0") }
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw SentinelError(.invalidInput, "--jobs: must be at least 1") }
+        let index = try packageIndex.map { try PackageIndex(parsing: $0) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: repo, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw SentinelError(.invalidInput, "\(repo): repository not found or not a directory")
@@ -87,8 +94,9 @@ struct HealCommand: ParsableCommand {
         let memory = try HealMemory(state: StateLocation.current(), redactor: redactor)
         let request = HealRequest(
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,
-            actors: try HealActors.standard(environment: ProcessInfo.processInfo.environment),
-            maxAttempts: maxAttempts, maxSeconds: maxMinutes * 60, jobs: jobs)
+            actors: try HealActors.standard(
+                environment: ProcessInfo.processInfo.environment, osvDatabase: StateLocation.current().osvDatabase),
+            maxAttempts: maxAttempts, maxSeconds: maxMinutes * 60, jobs: jobs, packageIndex: index)
         let progress = HealProgressLine(mode: ProgressLine.Mode.forStderr(quiet: false, environment: ProcessInfo.processInfo.environment))
         let loop = HealLoop(memory: memory, progress: { progress.show($0) })
         let outcome = try loop.run(request)

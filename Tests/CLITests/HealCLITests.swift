@@ -189,20 +189,25 @@ struct HealCLITests {
         #expect(imported.status == 0)
         let report = scratch.root + "/report.json"
         _ = try CLI.run(["scan", scratch.repo, "--format", "json", "--output", report], environment: scratch.environment)
-        let verify =
-            "D=$(mktemp -d) && python3 -m pip install -q --disable-pip-version-check --no-cache-dir --no-deps "
-            + "--target $D --index-url \(server.baseURL)/simple/ -r requirements.txt && PYTHONPATH=$D python3 -m pytest -q"
         let before = try scratch.tree()
+        // Sentinel installs the pin (the baseline's 1.0.1, each candidate's version) from the
+        // index through the egress proxy; the verify command is the project's own.
         let result = try CLI.run(
             [
-                "heal", "--signal", report, "--repo", scratch.repo, "--verify", verify, "--profile",
+                "heal", "--signal", report, "--repo", scratch.repo, "--verify", "python3 -m pytest -q", "--profile",
                 scratch.root + "/profile.yaml", "--out", scratch.out, "--format", "json",
+                "--package-index", "\(server.baseURL)/simple/",
             ], environment: scratch.environment, timeout: 600)
         let evidence = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect(result.status == 0, "\(String(describing: evidence?["attempts"]))\(String(describing: evidence?["notes"]))\(result.stderr)")
         let candidate = try #require(evidence?["candidate"] as? [String: Any])
         #expect(candidate["description"] as? String == "sentinel-fixture-textutil 1.0.1 → 1.0.2 in requirements.txt")
         #expect((candidate["rescan"] as? [String: Any])?["ruleFindingsAfter"] as? Int == 0)
+        #expect(
+            (candidate["exercised"] as? String ?? "").hasPrefix(
+                "exercised: sentinel-fixture-textutil 1.0.2 installed from the index http://"))
+        let baseline = evidence?["baseline"] as? [String: Any]
+        #expect((baseline?["dependency"] as? [String: Any])?["imported"] as? String == "1.0.1")
         #expect(try scratch.tree() == before)
     }
 
@@ -273,6 +278,9 @@ struct HealCLIInputTests {
         let level = try Self.run(base + ["--level", "boss"], home: root + "/home")
         #expect(level.status == 2)
         #expect(level.stderr == "sentinel: --level: 'boss' is not one of observer, proposer, actor\n")
+        let index = try Self.run(base + ["--package-index", root + "/no-wheels"], home: root + "/home")
+        #expect(index.status == 2)
+        #expect(index.stderr == "sentinel: --package-index: \(root)/no-wheels: not a directory or an http(s) URL\n")
         let notGit = try Self.run(base + ["--level", "actor"], home: root + "/home")
         #expect(notGit.status == 2)
         #expect(notGit.stderr == "sentinel: \(root)/repo: not a git repository (proposals and branches need one)\n")

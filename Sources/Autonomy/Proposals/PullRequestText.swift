@@ -57,7 +57,8 @@ public enum PullRequestText {
 
         \(candidate.description)
 
-        Verified by Sentinel in the sandbox (\(candidate.actor.rawValue), strategy \(candidate.strategy), \
+        \(unexercised(candidate) == nil ? "Verified" : "Checked, without the bumped version installed,") by Sentinel \
+        in the sandbox (\(candidate.actor.rawValue), strategy \(candidate.strategy), \
         confidence \(format(candidate.confidence.value))).
 
         Sentinel-Signal: \(candidate.signal.fingerprint)
@@ -78,12 +79,16 @@ public enum PullRequestText {
     public static func body(for candidate: Candidate, document: ProposalDocument) -> String {
         var text = "# \(document.title)\n\n"
         text += "## Summary\n\n\(candidate.description)\n\n"
+        if let reason = unexercised(candidate) {
+            text += "> **The tests did not run with the bumped version** (\(reason)); this bump is not verified.\n\n"
+        }
         text +=
             "Proposed by `sentinel heal` (\(candidate.actor.rawValue), strategy `\(candidate.strategy)`); "
             + "proposal `\(document.id)`, branch `\(document.branch)`"
             + (document.base.map { " onto `\($0)`" } ?? "") + " at `\(document.baseCommit.prefix(12))`.\n\n"
         text += "## Why\n\n" + why(candidate.signal) + "\n"
         text += "## Change\n\n" + diffStat(candidate.patch) + "\n"
+        if let bump = candidate.bump { text += "## Advisories\n\n" + advisories(bump, exercised: candidate.exercised) + "\n" }
         if !candidate.notes.isEmpty {
             text += candidate.notes.map { "- Note: \($0)\n" }.joined() + "\n"
         }
@@ -94,6 +99,11 @@ public enum PullRequestText {
         text += "Once merged: `git revert <merge commit>`; the commit carries the trailer "
         text += "`Sentinel-Proposal: \(document.id)` (`git log --grep 'Sentinel-Proposal: \(document.id)'` finds it).\n"
         return text
+    }
+
+    /// For a bump whose tests did not run with the bumped version, why (`not exercised: …`).
+    static func unexercised(_ candidate: Candidate) -> String? {
+        candidate.exercised.flatMap { $0.hasPrefix("not exercised") ? $0 : nil }
     }
 
     static func why(_ signal: Signal) -> String {
@@ -159,6 +169,22 @@ public enum PullRequestText {
         return text
     }
 
+    /// What the bump clears, what stays open, whether it is a major bump, and whether the tests
+    /// ran with it installed.
+    static func advisories(_ bump: BumpPlan, exercised: String?) -> String {
+        func links(_ ids: [String]) -> String { ids.map { "[\($0)](\(advisoryLink($0)))" }.joined(separator: ", ") }
+        var text = "- `\(bump.package)` \(bump.from) → \(bump.to)"
+        text += bump.majorBump ? " — **major version bump**: read the changelog before merging.\n" : " (same major version).\n"
+        text += "- Clears: " + (bump.clears.isEmpty ? "no known advisory" : links(bump.clears)) + ".\n"
+        if let unchecked = bump.unchecked {
+            text += "- Stays open: unknown, the other advisories of `\(bump.package)` were not checked: \(unchecked).\n"
+        } else {
+            text += "- Stays open: " + (bump.stillOpen.isEmpty ? "none known for `\(bump.package)`" : links(bump.stillOpen)) + ".\n"
+        }
+        if let exercised { text += "- Tests: \(exercised).\n" }
+        return text
+    }
+
     static func evidence(_ candidate: Candidate) -> String {
         var text = "| | |\n|---|---|\n"
         if let run = candidate.verifications.first {
@@ -173,6 +199,9 @@ public enum PullRequestText {
                 "| Re-scan (\(rescan.tool)) | rule findings \(rescan.ruleFindingsBefore) → \(rescan.ruleFindingsAfter); "
                 + "all findings \(rescan.findingsBefore) → \(rescan.findingsAfter)"
                 + (rescan.introduced.isEmpty ? "" : "; introduced: \(rescan.introduced.joined(separator: ", "))") + " |\n"
+            if !rescan.openAfter.isEmpty {
+                text += "| Still reported in the changed files | \(rescan.openAfter.joined(separator: "; ")) |\n"
+            }
         }
         if let coverage = candidate.coverage {
             text += "| Added lines run by tests | \(coverage.covered) of \(coverage.total) |\n"

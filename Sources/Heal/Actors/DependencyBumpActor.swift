@@ -2,18 +2,21 @@ import Foundation
 import Git
 import SCA
 
-/// Raises a vulnerable dependency to the smallest fixed version at or above the installed one,
-/// in the manifest or lockfile the finding came from (or, when the report did not say, every
-/// Python manifest in the repository that pins it). Later fixed versions follow as fallbacks in
-/// case the smallest one breaks the tests.
+/// Raises a vulnerable dependency to the smallest version that clears every advisory of the
+/// package in the OSV database (`BumpPlan`), in the manifest or lockfile the finding came from
+/// (or, when the report did not say, every Python manifest in the repository that pins it).
+/// Later versions follow as fallbacks in case the first one breaks the tests; when no known
+/// version clears every advisory, the one leaving the fewest open comes first.
 public struct DependencyBumpActor: HealActor {
     /// Dependency bumps.
     public let kind = ActorKind.dependencyBump
-    /// Fixed versions tried, smallest first.
+    /// Versions tried, best first.
     public var maxVersions = 3
+    /// The OSV database whose advisories a version must clear; nil: the report's fixed versions only.
+    public var databasePath: String?
 
-    /// A bump actor.
-    public init() {}
+    /// A bump actor judging versions against the database at `databasePath`.
+    public init(databasePath: String? = nil) { self.databasePath = databasePath }
 
     /// Manifests and lockfiles a pin can live in.
     static let manifestNames: Set<String> = [
@@ -37,12 +40,13 @@ public struct DependencyBumpActor: HealActor {
     /// One proposal per target version, smallest first (higher score).
     public func propose(_ context: ActorContext, round: Int) throws -> [Proposal] {
         guard round == 1, let dependency = context.signal.dependency else { return [] }
-        let versions = Self.targets(installed: dependency.installed, fixed: dependency.fixedVersions).prefix(maxVersions)
+        let plans = BumpPlan.plans(for: dependency, databasePath: databasePath).prefix(maxVersions)
         let files = manifests(for: dependency, in: context.workspace)
         var proposals: [Proposal] = []
-        for (rank, version) in versions.enumerated() {
+        for (rank, plan) in plans.enumerated() {
+            let version = plan.to
             var changes: [FileChange] = []
-            var notes: [String] = []
+            var notes: [String] = [plan.summary]
             for path in files {
                 guard let text = context.workspace.read(path),
                     let result = ManifestBump.bump(
@@ -55,9 +59,11 @@ public struct DependencyBumpActor: HealActor {
             var proposal = Proposal(
                 actor: kind, changes: changes,
                 description:
-                    "\(dependency.package) \(dependency.installed) → \(version) in \(changes.map(\.path).joined(separator: ", "))",
+                    "\(dependency.package) \(dependency.installed) → \(version)\(plan.majorBump ? " (major)" : "") in "
+                    + changes.map(\.path).joined(separator: ", "),
                 score: 1 - Double(rank) * 0.1, strategy: "smallest-fixed-version", notes: notes)
             proposal.targetVersion = version
+            proposal.bump = plan
             proposals.append(proposal)
         }
         if proposals.isEmpty {

@@ -38,6 +38,8 @@ public struct Proposal: Sendable, Hashable {
     public var unusable: String?
     /// For a dependency bump: the version the dependency is raised to (branch and PR titles name it).
     public var targetVersion: String? = nil
+    /// For a dependency bump: the advisories the version clears and those that stay open.
+    public var bump: BumpPlan? = nil
 
     /// A proposal; see the properties.
     public init(

@@ -2,8 +2,9 @@
 public enum HealActors {
     /// Every actor available: dependency bumps, rule fixes, program repair, and the LLM actor
     /// when `SENTINEL_LLM_URL` and `SENTINEL_LLM_MODEL` configure one.
-    public static func standard(environment: [String: String]) throws -> [any HealActor] {
-        var actors: [any HealActor] = [DependencyBumpActor(), RuleFixActor(), RepairActor()]
+    /// `osvDatabase` is the index bumps are judged against (every advisory of the package).
+    public static func standard(environment: [String: String], osvDatabase: String? = nil) throws -> [any HealActor] {
+        var actors: [any HealActor] = [DependencyBumpActor(databasePath: osvDatabase), RuleFixActor(), RepairActor()]
         if let llm = try LLMActor.fromEnvironment(environment) { actors.append(llm) }
         return actors
     }

@@ -60,6 +60,9 @@ public struct Rescan: Sendable, Hashable, Codable {
     /// Rules with more findings in the changed files than before, at or above the signal's
     /// severity (a lower-severity audit note that the rewrite now matches does not count).
     public var introduced: [String] = []
+    /// What the re-scan still reports in the changed files, one `rule` (or, for dependencies,
+    /// `package version: advisory`) per finding, sorted: what the patch leaves open.
+    public var openAfter: [String] = []
 
     /// The signal's finding is gone and nothing as severe appeared.
     public var clean: Bool { ruleFindingsAfter < ruleFindingsBefore && introduced.isEmpty }

@@ -31,6 +31,8 @@ public struct Candidate: Sendable, Hashable, Codable {
     public var coverage: ChangeCoverage? = nil
     /// For a dependency bump: the version the dependency is raised to.
     public var targetVersion: String? = nil
+    /// For a dependency bump: the advisories the version clears and those that stay open.
+    public var bump: BumpPlan? = nil
     /// The verify command's run on the unchanged tree (tests before).
     public var baseline: Verification? = nil
     /// The sandbox it was verified in.
@@ -38,4 +40,21 @@ public struct Candidate: Sendable, Hashable, Codable {
 
     /// Repository-relative paths the patch touches.
     public var files: [String] { changes.map(\.path) }
+}
+
+extension Candidate {
+    /// For a dependency bump: whether its verification runs had the bumped version installed
+    /// and imported (`exercised: …`), else the first run's reason (`not exercised: …`); nil for
+    /// other candidates.
+    public var exercised: String? {
+        guard bump != nil else { return nil }
+        let records = verifications.compactMap(\.dependency)
+        guard records.count == verifications.count, let first = records.first else {
+            return "not exercised: a verification run did not record the installed version"
+        }
+        if let reason = records.compactMap(\.notExercised).first { return reason }
+        return "exercised: \(first.package) \(first.target) installed from the \(first.index ?? "?") in a fresh "
+            + "virtual environment; the tests imported it (\(first.importedByTests.joined(separator: "; "))) in "
+            + "\(records.count) of \(verifications.count) runs"
+    }
 }

@@ -25,12 +25,15 @@ public struct HealRequest: Sendable {
     public var actors: [any HealActor]
     /// Variables set in every verification run.
     public var environment: [String: String]
+    /// Where a dependency bump's verification installs the bumped version from (nil: nowhere,
+    /// so a bump is "not exercised").
+    public var packageIndex: PackageIndex?
 
     /// A request; the defaults are 100 attempts, 15 minutes and one job per core.
     public init(
         repository: String, signals: [Signal], verify: String, profile: Profile, actors: [any HealActor],
         maxAttempts: Int = 100, maxSeconds: Double = 900, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], packageIndex: PackageIndex? = nil
     ) {
         self.repository = repository
         self.signals = signals
@@ -41,6 +44,7 @@ public struct HealRequest: Sendable {
         self.maxSeconds = maxSeconds
         self.jobs = max(1, jobs)
         self.environment = environment
+        self.packageIndex = packageIndex
     }
 }
 
@@ -110,7 +114,7 @@ public struct HealLoop: Sendable {
         }
         let verifier = Verifier(
             profile: request.profile, command: request.verify, tracerDirectory: tracerDirectory,
-            tracerModule: tracer?.module, environment: request.environment)
+            tracerModule: tracer?.module, environment: request.environment, packageIndex: request.packageIndex)
         var state = LoopState(request: request, deadline: deadline)
         state.notes += workspace.tooDeep.map {
             "\($0): nested deeper than \(HealWorkspace.maxDepth) directories, not copied into the heal workspace"
@@ -149,7 +153,11 @@ public struct HealLoop: Sendable {
             totalMilliseconds: 0, verificationMilliseconds: 0, sandboxOverheadMilliseconds: 0, memory: remembered)
 
         progress(.baseline)
-        let (baseline, _) = try verifier.run(tree: workspace.snapshot, timeout: state.budgetLeft ?? 1)
+        // A vulnerable pin's baseline runs with the pinned version, when an index can supply it.
+        let pinned = signal.dependency.flatMap { dependency in
+            request.packageIndex.map { _ in PackagePin(package: dependency.package, version: dependency.installed) }
+        }
+        let (baseline, _) = try verifier.run(tree: workspace.snapshot, timeout: state.budgetLeft ?? 1, install: pinned)
         state.account(baseline)
         outcome.baseline = baseline
         if signal.kind == .testFailure, baseline.succeeded {
@@ -262,8 +270,13 @@ public struct HealLoop: Sendable {
                     record(proposal, trial, verdict: trial.refused ? .rejected : .failed, signal: signal, state: &state)
                 }
             }
-            // The smallest plausible patch wins; a flaky one gives way to the next smallest.
-            for (proposal, trial) in passing.sorted(by: { $0.0.size < $1.0.size }) {
+            // The smallest plausible patch wins; a flaky one gives way to the next smallest. Bumps
+            // keep the actor's order: the version clearing most advisories, not the fewest
+            // changed characters (1.0.1 → 1.0.2 is a smaller edit than 1.0.1 → 1.1.0).
+            let ordered = passing.sorted { a, b in
+                a.0.bump != nil && b.0.bump != nil ? a.0.score > b.0.score : a.0.size < b.0.size
+            }
+            for (position, (proposal, trial)) in ordered.enumerated() {
                 if state.budgetLeft == nil {
                     record(proposal, trial, verdict: .skipped, signal: signal, state: &state)
                     continue
@@ -287,16 +300,26 @@ public struct HealLoop: Sendable {
                     actor: proposal.actor, verifiedRuns: both.verifications.count,
                     ranTests: both.verifications.allSatisfy { $0.tests != nil },
                     signalGone: both.rescan?.clean ?? !signal.failingTests.isEmpty, changedLines: lines,
-                    memory: (stats.0, stats.1))
+                    memory: (stats.0, stats.1),
+                    bumpExercised: proposal.bump.map { _ in
+                        both.verifications.allSatisfy { $0.dependency?.exercised == true }
+                    })
                 var candidate = Candidate(
                     signal: signal, actor: proposal.actor, description: proposal.description, strategy: proposal.strategy,
                     patch: attempt.patch, changes: proposal.changes, confidence: confidence,
                     verifications: both.verifications, rescan: both.rescan, notes: proposal.notes, changedLines: lines)
                 candidate.targetVersion = proposal.targetVersion
+                candidate.bump = proposal.bump
                 candidate.baseline = baseline
                 candidate.sandbox = SandboxSummary(request.profile)
                 candidate.coverage = coverage(
                     of: candidate, workspace: workspace, verifier: verifier, baseline: baseline, state: &state)
+                // The others that passed once ran too: the evidence accounts for every run.
+                for (other, run) in ordered[(position + 1)...] {
+                    var passedOnce = run
+                    passedOnce.lesson = Lesson(summary: "passed once; not re-run: attempt \(attempt.number) was verified first")
+                    record(other, passedOnce, verdict: .skipped, signal: signal, state: &state)
+                }
                 return candidate
             }
         }
@@ -331,9 +354,11 @@ public struct HealLoop: Sendable {
     }
 
     /// A candidate may take ten times what the unchanged tree took (at least 30 s), never more than
-    /// the budget left: a mutation that loops forever must not eat the whole budget.
+    /// the budget left: a mutation that loops forever must not eat the whole budget. When the
+    /// baseline installed a pin, each run also gets time for its own install (at least 60 s).
     func candidateTimeout(baseline: Verification, budget: Double) -> Double {
-        min(budget, max(30, 10 * Double(baseline.commandMilliseconds) / 1000))
+        let install = baseline.dependency.map { max(60, 3 * Double($0.installMilliseconds) / 1000) } ?? 0
+        return min(budget, max(30, 10 * Double(baseline.commandMilliseconds) / 1000) + install)
     }
 
     /// One proposal's check: guard, tree, verify, re-scan, judge.
@@ -358,7 +383,8 @@ public struct HealLoop: Sendable {
         do {
             let tree = try workspace.tree(applying: proposal.changes)
             defer { workspace.remove(tree) }
-            let (run, _) = try verifier.run(tree: tree, timeout: timeout)
+            let pin = proposal.bump.map { PackagePin(package: $0.package, version: $0.to) }
+            let (run, _) = try verifier.run(tree: tree, timeout: timeout, install: pin)
             trial.verifications = [run]
             if let rescanner, let findingsBefore {
                 let after = try rescanner.findings(in: tree)

@@ -12,6 +12,10 @@
 /// - + 0.10 × (memory success rate − 0.5) for the actor, from verified outcomes only (Laplace
 ///   smoothed, so an actor with no history counts as 0.5 and moves nothing).
 ///
+/// - − 0.40 for a dependency bump whose verification did not run with the bumped version
+///   installed and imported ("not exercised"): it then stays below 0.95, whatever else it has,
+///   so the autonomy policy never applies it as verified.
+///
 /// So a one-line fix from an advisory or a rule template, verified twice by tests that ran, with
 /// the signal gone, reaches 0.95 (the autonomy policy's default threshold for applying without a
 /// human); a repair template or a model's patch does not, whatever its history.
@@ -21,10 +25,14 @@ public struct Confidence: Sendable, Hashable, Codable {
     /// Each contribution by name.
     public var inputs: [String: Double]
 
+    /// What a bump loses when its version was not installed in the run: enough that the
+    /// largest possible sum (1.0) lands well below the 0.95 the policy asks of an actor.
+    public static let notExercisedPenalty = -0.40
+
     /// The confidence of a candidate.
     public static func compute(
         actor: ActorKind, verifiedRuns: Int, ranTests: Bool, signalGone: Bool, changedLines: Int,
-        memory: (verified: Int, total: Int)
+        memory: (verified: Int, total: Int), bumpExercised: Bool? = nil
     ) -> Confidence {
         var inputs: [String: Double] = [:]
         inputs["actor"] =
@@ -39,6 +47,7 @@ public struct Confidence: Sendable, Hashable, Codable {
         inputs["patchSize"] = -min(0.20, 0.02 * Double(max(0, changedLines - 2)))
         let rate = (Double(memory.verified) + 1) / (Double(memory.total) + 2)
         inputs["memory"] = ((0.10 * (rate - 0.5)) * 1000).rounded() / 1000
+        if bumpExercised == false { inputs["bumpNotExercised"] = notExercisedPenalty }
         let sum = inputs.values.reduce(0, +)
         return Confidence(value: (min(1, max(0, sum)) * 100).rounded() / 100, inputs: inputs)
     }

@@ -25,7 +25,8 @@ public struct Evidence: Sendable, Codable, Hashable {
     public struct Timing: Sendable, Codable, Hashable {
         /// The whole heal, ms.
         public var totalMilliseconds: Int
-        /// All verification runs, set-up included, ms.
+        /// All verification runs, set-up included, summed, ms (runs overlap with `--jobs` > 1,
+        /// so this may exceed `totalMilliseconds`).
         public var verificationMilliseconds: Int
         /// Of that, sandbox set-up and tear-down, ms.
         public var sandboxOverheadMilliseconds: Int
@@ -55,6 +56,11 @@ public struct Evidence: Sendable, Codable, Hashable {
         public var testsBefore: [String: Int]?
         /// Same, after.
         public var testsAfter: [String: Int]?
+        /// For a dependency bump: what the version clears and what stays open.
+        public var bump: BumpPlan?
+        /// For a dependency bump: `exercised: pkg 1.2 installed from …, imported 1.2`, or
+        /// `not exercised: …` with the reason, from the verification runs.
+        public var exercised: String?
     }
 
     /// Format version.
@@ -108,7 +114,8 @@ public struct Evidence: Sendable, Codable, Hashable {
                 actor: candidate.actor, description: candidate.description, files: candidate.files,
                 changedLines: candidate.changedLines, confidence: candidate.confidence,
                 verifications: candidate.verifications, rescan: candidate.rescan, notes: candidate.notes,
-                testsBefore: outcome.baseline?.tests?.counts, testsAfter: candidate.verifications.first?.tests?.counts)
+                testsBefore: outcome.baseline?.tests?.counts, testsAfter: candidate.verifications.first?.tests?.counts,
+                bump: candidate.bump, exercised: candidate.exercised)
         }
         stopReason = outcome.stopReason
         notes = outcome.notes

@@ -9,7 +9,12 @@ public enum HealSummary {
         let seconds = String(format: "%.1f", Double(evidence.timing.totalMilliseconds) / 1000)
         let share = String(format: "%.0f%%", evidence.timing.sandboxOverheadShare * 100)
         if let candidate = evidence.candidate {
-            lines.append("heal: verified fix for \(evidence.signal.message)")
+            // A bump whose tests did not run with the bumped version is not called verified.
+            let unexercised = candidate.exercised?.hasPrefix("not exercised") == true
+            lines.append(
+                unexercised
+                    ? "heal: unexercised bump (the tests passed, but not with the bumped version) for \(evidence.signal.message)"
+                    : "heal: verified fix for \(evidence.signal.message)")
             lines.append("  actor: \(candidate.actor.rawValue): \(candidate.description)")
             lines.append("  files: \(candidate.files.joined(separator: ", ")) (\(candidate.changedLines) changed lines)")
             let runs = candidate.verifications.map(\.summary).joined(separator: "; ")
@@ -18,7 +23,9 @@ public enum HealSummary {
                 lines.append(
                     "  re-scan (\(rescan.tool)): \(rescan.ruleFindingsBefore) → \(rescan.ruleFindingsAfter) findings of the rule, "
                         + "\(rescan.findingsBefore) → \(rescan.findingsAfter) in the changed files")
+                if !rescan.openAfter.isEmpty { lines.append("  still reported: \(rescan.openAfter.joined(separator: "; "))") }
             }
+            if let exercised = candidate.exercised { lines.append("  bumped version: \(exercised)") }
             for note in candidate.notes { lines.append("  note: \(note)") }
             lines.append(String(format: "  confidence: %.2f", candidate.confidence.value))
         } else {

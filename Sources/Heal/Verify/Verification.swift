@@ -20,12 +20,16 @@ public struct Verification: Sendable, Hashable, Codable {
     public var tests: PytestReport?
     /// The end of what the command printed (stdout then stderr), for people and lessons.
     public var outputTail: String
+    /// For a dependency bump: the bumped version's installation and what the tests imported.
+    public var dependency: InstalledDependency? = nil
 
     /// The command exited 0 within its limits.
     public var succeeded: Bool { reason == "exited" && exitCode == 0 }
 
     /// Sandbox set-up and tear-down: the run's time not spent in the command.
-    public var overheadMilliseconds: Int { max(0, totalMilliseconds - commandMilliseconds) }
+    public var overheadMilliseconds: Int {
+        max(0, totalMilliseconds - commandMilliseconds - (dependency?.installMilliseconds ?? 0))
+    }
 
     /// Tests seen passing (empty when the output was not pytest's).
     public var passedTests: Set<String> { Set(tests?.passed ?? []) }

@@ -18,11 +18,13 @@ public struct Verifier: Sendable {
     public var tracerModule: String?
     /// Variables set for every run, on top of the profile's.
     public var environment: [String: String]
+    /// Where a bump's verification installs the bumped version from; nil: nowhere (not exercised).
+    public var packageIndex: PackageIndex?
 
     /// A verifier for `command` under `profile`.
     public init(
         profile: Profile, command: String, tracerDirectory: String? = nil, tracerModule: String? = nil,
-        environment: [String: String] = [:]
+        environment: [String: String] = [:], packageIndex: PackageIndex? = nil
     ) {
         var profile = profile
         profile.filesystem.workspace = .overlay
@@ -31,6 +33,7 @@ public struct Verifier: Sendable {
         self.tracerDirectory = tracerDirectory
         self.tracerModule = tracerModule
         self.environment = environment
+        self.packageIndex = packageIndex
     }
 
     /// The most of the command's output kept in the evidence.
@@ -38,8 +41,12 @@ public struct Verifier: Sendable {
 
     /// Runs the command on `tree`; with `trace`, pytest also loads the coverage tracer.
     /// `timeout` (seconds) lowers the profile's wall-clock limit, e.g. to what the budget has left.
+    /// With `install`, the command runs in a fresh virtual environment holding that version
+    /// (`BumpInstaller`), and the verification records what was installed and imported.
     /// Returns the verification and the whole output (for the tracer's block).
-    public func run(tree: String, trace: Bool = false, timeout: Double? = nil) throws -> (Verification, String) {
+    public func run(tree: String, trace: Bool = false, timeout: Double? = nil, install: PackagePin? = nil) throws -> (
+        Verification, String
+    ) {
         var profile = self.profile
         if let timeout {
             profile.limits.timeoutSeconds = min(profile.limits.timeoutSeconds ?? timeout, max(1, timeout))
@@ -55,8 +62,15 @@ public struct Verifier: Sendable {
             extra.append(tracerDirectory)
         }
         environment["PYTEST_ADDOPTS"] = options + (environment["PYTEST_ADDOPTS"].map { " " + $0 } ?? "")
+        var wrapper = ["/bin/sh", "-c", Self.timedWrapper, "sentinel-verify", command]
+        if let install {
+            wrapper =
+                ["/bin/sh", "-c", BumpInstaller.wrapper, "sentinel-verify", command]
+                + BumpInstaller.arguments(install, index: packageIndex)
+            if case .directory(let path) = packageIndex { extra.append(path) }
+        }
         let request = SandboxRequest(
-            profile: profile, command: ["/bin/sh", "-c", Self.timedWrapper, "sentinel-verify", command], workspace: tree,
+            profile: profile, command: wrapper, workspace: tree,
             extraReadOnly: extra,
             environment: environment, output: .capture)
         let started = DispatchTime.now()
@@ -64,14 +78,16 @@ public struct Verifier: Sendable {
         let total = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
         var errors = String(decoding: result.stderr, as: UTF8.self)
         let inside = Self.takeTiming(&errors)
+        let installed = install.map { BumpInstaller.record(for: $0, index: packageIndex, stderr: &errors) }
         let output = String(decoding: result.stdout, as: UTF8.self) + errors
         let report = PytestReport(output: output)
         let commandMilliseconds = inside ?? result.wallMilliseconds
-        let verification = Verification(
+        var verification = Verification(
             command: command, exitCode: result.exitCode, reason: result.reason.rawValue,
             commandMilliseconds: commandMilliseconds, totalMilliseconds: max(total, commandMilliseconds),
             cpuMilliseconds: result.cpuMilliseconds, peakMemoryBytes: result.peakMemoryBytes,
             tests: report.recognized ? report : nil, outputTail: Self.tail(output))
+        verification.dependency = installed
         return (verification, output)
     }
 
