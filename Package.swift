@@ -140,7 +140,7 @@ let package = Package(
         // Seeded, bounded mutation of every reader of attacker-controlled input (bench/fuzz.sh goes further).
         .testTarget(
             name: "FuzzTests", dependencies: ["Documents", "Heal", "PythonSyntax", "SCA", "Support", "TestSupport"]),
-        .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "Support", "TestSupport"]),
+        .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "SAST", "Support", "TestSupport"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(
             name: "CLITests",
