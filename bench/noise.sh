@@ -23,30 +23,14 @@ cd "$(dirname "$0")/.."
 REPO=$PWD
 WORK=${NOISE_DIR:-$HOME/.cache/sentinel-bench/noise}
 OLD_COMMIT=66d8159
-PROJECTS=(django flask requests httpx sqlalchemy scrapy ansible-core)
-mkdir -p "$WORK/sdists" "$WORK/src" "$WORK/out" "$WORK/old"
+mkdir -p "$WORK/out" "$WORK/old"
 # An empty SENTINEL_HOME for both sides (no OSV database, no user config).
 rm -rf "$WORK/home" && mkdir -p "$WORK/home"
 
-# 1. Sources: sdists from PyPI, unpacked once. pip builds each sdist's metadata; with build
-# isolation it would build setuptools & co. from source too (minutes each), so the build
-# backends come as wheels into a private venv and isolation is off.
-for project in "${PROJECTS[@]}"; do
-    pattern=$(echo "$project" | tr '-' '_')
-    if ! ls "$WORK/sdists" | grep -qi "^\(${project}\|${pattern}\)-[0-9]"; then
-        if [[ ! -x "$WORK/dlvenv/bin/pip" ]]; then
-            python3 -m venv "$WORK/dlvenv"
-            "$WORK/dlvenv/bin/pip" install -q -U setuptools wheel flit_core hatchling hatch-vcs \
-                hatch-fancy-pypi-readme setuptools_scm
-        fi
-        "$WORK/dlvenv/bin/pip" download -q --no-deps --no-binary :all: --no-build-isolation "$project" \
-            -d "$WORK/sdists" >/dev/null
-    fi
-done
-for archive in "$WORK"/sdists/*.tar.gz; do
-    name=$(basename "$archive" .tar.gz)
-    [[ -d "$WORK/src/$name" ]] || tar -xzf "$archive" -C "$WORK/src"
-done
+# 1. Sources: sdists from PyPI, unpacked once (bench/lib/noise-sources.sh, shared with
+# bench/findings-identical.sh).
+source bench/lib/noise-sources.sh
+noise_sources "$WORK"
 
 # 2. Binaries, debug builds both. The old one is built from a `git archive` of the commit,
 # outside the repo, and kept as $WORK/old/sentinel-$OLD_COMMIT-debug. Each side gets its own

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Refactor identity (issue 28): the findings of two sentinel revisions, byte for byte, on the
+# corpora of ../shared/corpora (Bandit's examples, semgrep-rules' Python tests, ConDefects, each
+# RealVuln dev app at its own root) and the seven real projects of bench/noise.sh, in JSON and
+# SARIF; then an interleaved hyperfine A/B of the two on a few targets.
+#
+#   bench/findings-identical.sh                                 # BASE=28ef7b8, head = this tree
+#   BASE=28ef7b8 HEAD_REV=28ef7b8 bench/findings-identical.sh   # self-comparison (must be identical)
+#   HEAD_REV=/work/main bench/findings-identical.sh             # head = that tree as it is (uncommitted too)
+#   CONFIG=debug ...        # debug builds (faster to build, slower to scan; the A/B then means little)
+#   SPEED=0 ...             # identity only;  SPEED_TARGETS="django realvuln-pygoat" picks the A/B targets
+#   ADAPTERS=bandit ...     # adapter tools to add when installed (default: bandit; none: ADAPTERS=)
+#   TARGETS="django bandit-examples" ...   # only these targets (names as printed)
+#   IDENTICAL_DIR=... NOISE_DIR=... CORPORA=...   # defaults: ~/.cache/sentinel-bench/{identical,noise}, ../shared/corpora
+#   IDENTICAL_SRC_DIR=...   # where the projects are scanned from (default: $TMPDIR/sentinel-bench-UID/identical-projects)
+#
+# Each side is built from its own sources outside the repository, in $WORK/build-<sha> (a
+# `git archive` of the commit; reused when its binary exists) or, for a HEAD_REV that is a
+# directory, with its scratch path in $WORK/build-tree-<hash of the path> (rebuilt incrementally
+# every run), in the configuration of `make release` (-c release -Xswiftc -static-stdlib). Each
+# side scans with its own rules and profiles. Both read a copy, made afresh for every scan, of one
+# SENTINEL_HOME holding only an OSV database that BASE's binary imported from the corpus's PyPI,
+# crates.io and Go advisories (old data, hence --allow-stale-db; the corpus has no npm advisories and
+# vfapi has a package.json, hence --allow-missing-db).
+#
+# Every scan: --tools native,secrets,osv[,ADAPTERS] --min-confidence low --allow-stale-db
+# --allow-missing-db --fail-on none, in JSON
+# and in SARIF, from the same working directory. bench/findings-normalise.py then blanks only
+# what legitimately differs between two runs (it lists the fields) and the normalised reports are
+# compared byte for byte. One line per target, a total and an unmistakable summary line; the diff
+# of a differing target goes to $WORK/runs/<base>..<head>/diff/. Exit status 0 either way (a
+# benchmark reports, it does not fail), 2 on a setup error (a build, a scan that exits non-zero).
+# A tool that does not succeed in a scan (Bandit on a tree it refuses) is named on its target's line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+REPO=$PWD
+source bench/lib/private-dir.sh
+source bench/lib/noise-sources.sh
+WORK=$(private_dir "${IDENTICAL_DIR:-$HOME/.cache/sentinel-bench/identical}" IDENTICAL_DIR) || exit 2
+NOISE=${NOISE_DIR:-$HOME/.cache/sentinel-bench/noise}
+CORPORA=$(realpath "${CORPORA:-$REPO/../shared/corpora}")
+CONFIG=${CONFIG:-release}
+BASE=${BASE:-28ef7b8}
+HEAD_REV=${HEAD_REV:-$REPO}
+ADAPTERS=${ADAPTERS-bandit}
+SPEED=${SPEED:-1}
+SPEED_TARGETS=${SPEED_TARGETS:-django realvuln-pygoat bandit-examples}
+started=$SECONDS
+
+# 1. Binaries. build_side REV prints "BINARY SOURCE_DIR LABEL" (rules and profiles come from
+# SOURCE_DIR). Build output goes to $WORK/build-*.log.
+build_side() {
+    local rev=$1 src scratch key label sha
+    if [[ -d "$rev" ]]; then
+        src=$(realpath "$rev")
+        key=tree-$(printf '%s' "$src" | sha1sum | cut -c1-12)
+        scratch=$WORK/build-$key/$CONFIG-scratch
+        label="$src@$(git -C "$src" rev-parse --short HEAD)$(git -C "$src" diff --quiet HEAD 2>/dev/null || echo +changes)"
+        mkdir -p "$WORK/build-$key"
+        build "$src" "$scratch" "$WORK/build-$key.log" || return 2
+    else
+        sha=$(git rev-parse --verify "$rev^{commit}") || return 2
+        src=$WORK/build-$sha/src
+        scratch=$WORK/build-$sha/$CONFIG-scratch
+        label=$(git rev-parse --short "$sha")
+        if [[ ! -x "$scratch/$CONFIG/sentinel" ]]; then
+            if [[ ! -f "$src/Package.swift" ]]; then
+                rm -rf "$src" && mkdir -p "$src"
+                git archive "$sha" | tar -x -C "$src"
+            fi
+            build "$src" "$scratch" "$WORK/build-$sha.log" || return 2
+        fi
+    fi
+    printf '%s %s %s\n' "$scratch/$CONFIG/sentinel" "$src" "$label"
+}
+build() {
+    local flags=(-c "$CONFIG")
+    [[ $CONFIG == release ]] && flags+=(-Xswiftc -static-stdlib)
+    echo "building $1 ($CONFIG) ..." >&2
+    if ! swift build --package-path "$1" --scratch-path "$2" "${flags[@]}" --product sentinel >"$3" 2>&1; then
+        echo "findings-identical.sh: the build of $1 failed; see $3" >&2
+        return 2
+    fi
+}
+read -r BASE_BIN BASE_SRC BASE_LABEL < <(build_side "$BASE") && [[ -x ${BASE_BIN:-} ]] || exit 2
+read -r HEAD_BIN HEAD_SRC HEAD_LABEL < <(build_side "$HEAD_REV") && [[ -x ${HEAD_BIN:-} ]] || exit 2
+BASE_VERSION=$("$BASE_BIN" --version)
+HEAD_VERSION=$("$HEAD_BIN" --version)
+RUN=$WORK/runs/$(basename "$BASE_LABEL")..$(basename "${HEAD_LABEL//\//_}")
+rm -rf "$RUN" && mkdir -p "$RUN/out" "$RUN/diff" "$RUN/cwd"
+
+# 2. One SENTINEL_HOME with the OSV database, imported once by BASE's binary and kept.
+HOME_TEMPLATE=$WORK/home-osv-$(basename "$BASE_LABEL")
+if [[ ! -f "$HOME_TEMPLATE/.complete" ]]; then
+    rm -rf "$HOME_TEMPLATE" && mkdir -m 700 -p "$HOME_TEMPLATE"
+    SENTINEL_HOME=$HOME_TEMPLATE "$BASE_BIN" db import "$CORPORA/osv/pypa/vulns" "$CORPORA/osv/rustsec/crates" \
+        "$CORPORA/osv/golang/data/osv" >"$WORK/osv-import.log" 2>&1 || {
+        echo "findings-identical.sh: OSV import failed; see $WORK/osv-import.log" >&2
+        exit 2
+    }
+    touch "$HOME_TEMPLATE/.complete"
+fi
+
+# 3. Targets: NAME PATH, one a line.
+noise_sources "$NOISE"
+PROJECTS=$(private_dir "${IDENTICAL_SRC_DIR:-${TMPDIR:-/tmp}/sentinel-bench-$(id -u)/identical-projects}" IDENTICAL_SRC_DIR) || exit 2
+targets=$RUN/targets.tsv
+{
+    printf 'bandit-examples\t%s\n' "$CORPORA/bandit/examples"
+    printf 'semgrep-rules-python\t%s\n' "$CORPORA/semgrep-rules/python"
+    printf 'condefects-py\t%s\n' "$CORPORA/condefects-py"
+    for app in "$CORPORA"/realvuln-dev/apps/*/; do printf '%s\t%s\n' "$(basename "$app")" "${app%/}"; done
+    for source in "$NOISE"/src/*/; do
+        name=$(basename "$source")
+        # Bandit refuses a workspace beneath /root (a system directory), where the noise cache of
+        # a root user lies: the projects are scanned from a copy in a private directory of $TMPDIR.
+        [[ -d "$PROJECTS/$name" ]] || cp -a "${source%/}" "$PROJECTS/$name"
+        printf '%s\t%s\n' "${name%%-[0-9]*}" "$PROJECTS/$name"
+    done
+} >"$targets.all"
+if [[ -n "${TARGETS:-}" ]]; then
+    awk -v want=" $TARGETS " 'index(want, " " $1 " ")' "$targets.all" >"$targets"
+else
+    cp "$targets.all" "$targets"
+fi
+
+tools=native,secrets,osv
+for adapter in ${ADAPTERS//,/ }; do
+    if [[ -x /opt/sentinel-tools/venv/bin/$adapter ]] || command -v "$adapter" >/dev/null; then
+        tools+=,$adapter
+    else
+        echo "findings-identical.sh: $adapter is not installed; left out" >&2
+    fi
+done
+
+# scan SIDE NAME PATH FORMAT: one scan into $RUN/out/NAME.SIDE.FORMAT.
+scan() {
+    local side=$1 name=$2 path=$3 format=$4 bin src home
+    if [[ $side == base ]]; then bin=$BASE_BIN src=$BASE_SRC; else bin=$HEAD_BIN src=$HEAD_SRC; fi
+    home=$RUN/home
+    rm -rf "$home" && cp -a "$HOME_TEMPLATE" "$home"
+    (cd "$RUN/cwd" && SENTINEL_HOME=$home SENTINEL_RULES=$src/rules SENTINEL_PROFILES=$src/profiles "$bin" scan "$path" \
+        --tools "$tools" --min-confidence low --allow-stale-db --allow-missing-db --fail-on none --format "$format" \
+        --output "$RUN/out/$name.$side.$format" 2>"$RUN/out/$name.$side.$format.stderr") || {
+        echo "findings-identical.sh: $name ($side, $format) failed; see $RUN/out/$name.$side.$format.stderr" >&2
+        exit 2
+    }
+}
+
+echo "base: $BASE_LABEL ($BASE_BIN)"
+echo "head: $HEAD_LABEL ($HEAD_BIN)"
+echo "tools: $tools; $CONFIG builds; outputs in $RUN"
+printf '%-48s %s\n' target result
+same=0
+different=0
+failures=0
+while IFS=$'\t' read -r name path; do
+    verdicts=()
+    for format in json sarif; do
+        for side in base head; do scan "$side" "$name" "$path" "$format"; done
+        verdicts+=("$(python3 bench/findings-normalise.py compare "$format" "$RUN/out/$name.base.$format" \
+            "$RUN/out/$name.head.$format" "$RUN/diff/$name.$format.diff" "$BASE_VERSION" "$HEAD_VERSION")")
+    done
+    # A tool that failed on a side makes the comparison hollow: say so on the target's line.
+    failed=$(python3 bench/findings-normalise.py failed "$RUN/out/$name.base.json" "$RUN/out/$name.head.json")
+    note=${failed:+; TOOL NOT SUCCEEDED: $failed}
+    [[ -n $failed ]] && failures=$((failures + 1))
+    # Each verdict: "identical N" or "DIFFERENT N M" (findings base, head).
+    read -r json_verdict base_count head_count <<<"${verdicts[0]}"
+    read -r sarif_verdict _ <<<"${verdicts[1]}"
+    if [[ $json_verdict == identical && $sarif_verdict == identical ]]; then
+        same=$((same + 1))
+        printf '%-48s identical (%d findings%s)\n' "$name" "$base_count" "$note"
+    else
+        different=$((different + 1))
+        printf '%-48s DIFFERENT (%d findings base, %d head; json %s, sarif %s%s; see %s)\n' "$name" "$base_count" \
+            "${head_count:-$base_count}" "$json_verdict" "$sarif_verdict" "$note" "$RUN/diff/$name.*.diff"
+    fi
+done <"$targets"
+total=$((same + different))
+[[ $failures -gt 0 ]] && echo "warning: on $failures targets a tool did not succeed on a side (see the lines above)"
+if [[ $different -eq 0 ]]; then
+    echo "== FINDINGS IDENTICAL: $same of $total targets (JSON and SARIF), base $BASE_LABEL, head $HEAD_LABEL =="
+else
+    echo "== FINDINGS DIFFERENT: $different of $total targets differ (JSON or SARIF), base $BASE_LABEL, head $HEAD_LABEL =="
+fi
+
+# 4. Speed A/B: hyperfine on the default tools' JSON scan (no adapter: Bandit's time is Bandit's),
+# in rounds that alternate base and head (hyperfine itself runs one command's runs after the
+# other's), each with its warm-up run, pooled per side. ROUNDS=3 RUNS=3 by default.
+if [[ $SPEED == 1 ]]; then
+    ROUNDS=${ROUNDS:-3}
+    RUNS=${RUNS:-3}
+    echo
+    echo "speed A/B: hyperfine -N --warmup 1 --runs $RUNS, $ROUNDS rounds alternating base/head, pooled;"
+    echo "scan PATH --tools native,secrets,osv --min-confidence low --allow-stale-db --allow-missing-db --fail-on none --format json"
+    for name in $SPEED_TARGETS; do
+        path=$(awk -F'\t' -v n="$name" '$1 == n {print $2}' "$targets.all")
+        [[ -n "$path" ]] || continue
+        for round in $(seq "$ROUNDS"); do
+            for side in base head; do
+                if [[ $side == base ]]; then bin=$BASE_BIN src=$BASE_SRC; else bin=$HEAD_BIN src=$HEAD_SRC; fi
+                rm -rf "$RUN/home" && cp -a "$HOME_TEMPLATE" "$RUN/home"
+                (cd "$RUN/cwd" && SENTINEL_HOME=$RUN/home SENTINEL_RULES=$src/rules SENTINEL_PROFILES=$src/profiles \
+                    hyperfine -N --warmup 1 --runs "$RUNS" --style none \
+                    --export-json "$RUN/speed-$name-$round-$side.json" \
+                    "$bin scan $path --tools native,secrets,osv --min-confidence low --allow-stale-db --allow-missing-db --fail-on none --format json --output /dev/null" \
+                    >/dev/null 2>>"$RUN/speed.log")
+            done
+        done
+    done
+    python3 bench/findings-normalise.py speed "$RUN" $SPEED_TARGETS
+fi
+echo "took $(((SECONDS - started) / 60)) min $(((SECONDS - started) % 60)) s"
