@@ -57,37 +57,40 @@ test: deps dist
 	PATH="$(abspath $(VENV))/bin:$$PATH" SENTINEL_VENV=$(abspath $(VENV)) $(SWIFT) test --skip-build
 
 # The release binary, as installed: the debug build is ~8x slower on real projects.
+DEMO := .build/demo
 demo: deps release
+	@# The demo's own state and scratch files, under .build (ignored by git), never ./.sentinel.
+	mkdir -p $(DEMO)
 	$(RELEASE_BIN) doctor
 	$(RELEASE_BIN) sandbox run --profile minimal -- /bin/sh -c 'echo "hello from $$(hostname), uid $$(id -u)"; ls /'
-	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) db import examples/osv
+	SENTINEL_HOME=$(abspath $(DEMO)) $(RELEASE_BIN) db import examples/osv
 	@# The example project is vulnerable on purpose: exit status 1 (findings) is the expected result.
 	@# Its advisories were last modified in 2024: without --allow-stale-db the scan fails (exit 3).
-	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) scan examples --allow-stale-db; status=$$?; [ $$status -eq 1 ] || exit $$status
+	SENTINEL_HOME=$(abspath $(DEMO)) $(RELEASE_BIN) scan examples --allow-stale-db; status=$$?; [ $$status -eq 1 ] || exit $$status
 	@# Scan -> heal -> proposal -> approval, on a git copy of the example project (its own state, so
 	@# every run starts afresh): the disabled TLS check gets its rule's fix, verified in the sandbox,
 	@# proposed for review (the copy is untouched), then approved into a commit on a new branch.
-	rm -rf .sentinel/demo-repo .sentinel/demo-autonomy && mkdir -p .sentinel/demo-repo
-	cp examples/app.py examples/settings.py examples/requirements.txt examples/README.md .sentinel/demo-repo/
-	git -C .sentinel/demo-repo init -q -b main && git -C .sentinel/demo-repo add -A && \
-	  git -C .sentinel/demo-repo -c user.name=demo -c user.email=demo@localhost commit -qm "example project"
-	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) scan .sentinel/demo-repo --format sarif \
-	  --output .sentinel/demo.sarif --fail-on none --allow-missing-db
-	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) heal --signal .sentinel/demo.sarif \
-	  --finding python.requests-verify-false --repo .sentinel/demo-repo --verify "python3 -m py_compile app.py settings.py" \
-	  --level proposer --out .sentinel/demo-heal-finding
-	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) proposals list
-	id=$$(SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) proposals list | cut -d' ' -f1) && \
-	  SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) proposals show $$id | sed -n '1,/^## How to revert/p' && \
-	  SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) proposals approve $$id
-	git -C .sentinel/demo-repo log --oneline --all
-	SENTINEL_HOME=$(abspath .sentinel/demo-autonomy) $(RELEASE_BIN) audit verify
+	rm -rf $(DEMO)/demo-repo $(DEMO)/demo-autonomy && mkdir -p $(DEMO)/demo-repo
+	cp examples/app.py examples/settings.py examples/requirements.txt examples/README.md $(DEMO)/demo-repo/
+	git -C $(DEMO)/demo-repo init -q -b main && git -C $(DEMO)/demo-repo add -A && \
+	  git -C $(DEMO)/demo-repo -c user.name=demo -c user.email=demo@localhost commit -qm "example project"
+	SENTINEL_HOME=$(abspath $(DEMO)/demo-autonomy) $(RELEASE_BIN) scan $(DEMO)/demo-repo --format sarif \
+	  --output $(DEMO)/demo.sarif --fail-on none --allow-missing-db
+	SENTINEL_HOME=$(abspath $(DEMO)/demo-autonomy) $(RELEASE_BIN) heal --signal $(DEMO)/demo.sarif \
+	  --finding python.requests-verify-false --repo $(DEMO)/demo-repo --verify "python3 -m py_compile app.py settings.py" \
+	  --level proposer --out $(DEMO)/demo-heal-finding
+	SENTINEL_HOME=$(abspath $(DEMO)/demo-autonomy) $(RELEASE_BIN) proposals list
+	id=$$(SENTINEL_HOME=$(abspath $(DEMO)/demo-autonomy) $(RELEASE_BIN) proposals list | cut -d' ' -f1) && \
+	  SENTINEL_HOME=$(abspath $(DEMO)/demo-autonomy) $(RELEASE_BIN) proposals show $$id | sed -n '1,/^## How to revert/p' && \
+	  SENTINEL_HOME=$(abspath $(DEMO)/demo-autonomy) $(RELEASE_BIN) proposals approve $$id
+	git -C $(DEMO)/demo-repo log --oneline --all
+	SENTINEL_HOME=$(abspath $(DEMO)/demo-autonomy) $(RELEASE_BIN) audit verify
 	@# ...and a one-line logic bug is repaired from pytest's output (fault localisation + repair templates).
 	cd Tests/Fixtures/heal/logic-binary-search && PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest -q -p no:cacheprovider \
-	  > $(abspath .sentinel)/demo-pytest.txt; [ $$? -eq 1 ]
-	SENTINEL_HOME=$(abspath .sentinel) $(RELEASE_BIN) heal --signal .sentinel/demo-pytest.txt \
-	  --repo Tests/Fixtures/heal/logic-binary-search --verify "python3 -m pytest -q" --out .sentinel/demo-heal-logic
-	cat .sentinel/demo-heal-logic/patch.diff
+	  > $(abspath $(DEMO))/demo-pytest.txt; [ $$? -eq 1 ]
+	SENTINEL_HOME=$(abspath $(DEMO)) $(RELEASE_BIN) heal --signal $(DEMO)/demo-pytest.txt \
+	  --repo Tests/Fixtures/heal/logic-binary-search --verify "python3 -m pytest -q" --out $(DEMO)/demo-heal-logic
+	cat $(DEMO)/demo-heal-logic/patch.diff
 
 # The installed binary: Swift runtime linked statically (faster start, no runtime needed).
 release: apt-deps
