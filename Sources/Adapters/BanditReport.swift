@@ -2,6 +2,7 @@ import SAST
 import Documents
 import Findings
 import Foundation
+import ScanCore
 import Support
 
 /// Bandit's JSON report (`bandit -f json`) read into findings, rule descriptors and notices.

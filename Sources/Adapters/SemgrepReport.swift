@@ -1,6 +1,7 @@
 import Documents
 import Findings
 import Foundation
+import ScanCore
 import Support
 
 /// Semgrep's JSON report (`semgrep scan --json`) read into findings `semgrep.<rule id>`, rule

@@ -1,7 +1,7 @@
-import Adapters
 import Findings
 import Foundation
 import Scan
+import ScanCore
 import Store
 
 /// Re-runs the scanner that raised a finding (`native`, `osv`, `bandit`, `semgrep`, `secrets`)
