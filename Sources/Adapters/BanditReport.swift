@@ -93,7 +93,7 @@ public enum BanditReport {
         let moreInfo = entry["more_info"]?.string ?? ""
         return .success(
             Finding(
-                ruleId: "bandit.\(testId)", tool: "bandit",
+                ruleId: RuleID(tool: ToolName.bandit, checkId: testId).rawValue, tool: ToolName.bandit,
                 severity: severity(entry["issue_severity"]?.string),
                 confidence: confidence(entry["issue_confidence"]?.string),
                 message: redactingPasswords(testId, ToolText.flattened(entry["issue_text"]?.string ?? "Bandit \(testId) \(testName)")),
