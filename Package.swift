@@ -32,7 +32,6 @@ let package = Package(
     targets: [
         // System libraries (pkg-config names; `make` installs the -dev packages first).
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
-        .systemLibrary(name: "CCap", pkgConfig: "libcap", providers: [.apt(["libcap-dev"])]),
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -42,7 +41,7 @@ let package = Package(
         // The clone..execve window: C only, no Swift runs in the child.
         .target(
             name: "CSandbox",
-            dependencies: ["CSeccomp", "CCap", "CJSONC"],
+            dependencies: ["CSeccomp", "CJSONC"],
             cSettings: strictC
         ),
         // The glibc calls Swift's Glibc module leaves out (pipe2, accept4, pwritev2, openat2...).

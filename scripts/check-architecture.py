@@ -4,8 +4,9 @@
 The table (scripts/layers.txt) lists modules top to bottom; a module may import only modules listed
 above it, plus system and third-party modules. ArgumentParser belongs to the CLI surface alone.
 Every directory under Sources/ must appear in the table, so a new module is placed on purpose.
-Package.swift declares exactly what each Swift target imports: an import of a package module that
-is not a declared dependency, or a declared dependency no source of the target imports, fails.
+Package.swift declares exactly what each target imports (Swift `import`s; a C target's `#include`s of
+a system library's headers): an import of a package module that is not a declared dependency, or a
+declared dependency no source of the target imports, fails.
 """
 import pathlib
 import re
@@ -62,6 +63,7 @@ def raw_file_calls(source: pathlib.Path) -> list[tuple[int, str]]:
     return found
 
 
+SYSTEM_INCLUDE = re.compile(r"^\s*#\s*include\s+<([^>]+)>", re.M)
 TARGET_CALL = re.compile(r"\.(target|testTarget|executableTarget|systemLibrary)\(")
 DEFAULT_ROOT = {"target": "Sources", "executableTarget": "Sources", "testTarget": "Tests", "systemLibrary": "Sources"}
 
@@ -94,24 +96,34 @@ def package_targets() -> dict[str, tuple[str, set[str]]]:
 
 
 def dependency_drift() -> list[str]:
-    """Swift targets whose imports of package modules differ from their declared dependencies.
+    """Targets whose imports of package modules differ from their declared dependencies.
 
     System modules (Foundation, Glibc, Dispatch, Synchronization, Testing...) are not the package's
-    and are ignored; C targets (no Swift sources) are left to the compiler.
+    and are ignored. A C target imports a system library when it includes a header the library's
+    shim includes (`<seccomp.h>` is CSeccomp's).
     """
     targets = package_targets()
     modules = set(targets) | {dependency for _, declared in targets.values() for dependency in declared}
+    shim_headers = {}
+    for name, (directory, _) in targets.items():
+        for shim in sorted((ROOT / directory).glob("*.h")) if (ROOT / directory / "module.modulemap").exists() else []:
+            for header in SYSTEM_INCLUDE.findall(shim.read_text(errors="replace")):
+                shim_headers[header] = name
     problems = []
     for name, (directory, declared) in sorted(targets.items()):
-        sources = sorted((ROOT / directory).rglob("*.swift")) if (ROOT / directory).is_dir() else []
-        if not sources:
+        root = ROOT / directory
+        if not root.is_dir() or (root / "module.modulemap").exists():
             continue
         imported = set()
-        for source in sources:
+        for source in sorted(root.rglob("*.swift")):
             for line in source.read_text(errors="replace").splitlines():
                 match = IMPORT.match(line)
                 if match and match.group(1) in modules and match.group(1) != name:
                     imported.add(match.group(1))
+        for source in sorted(root.rglob("*")):
+            if source.suffix in (".c", ".h"):
+                included = SYSTEM_INCLUDE.findall(source.read_text(errors="replace"))
+                imported |= {shim_headers[header] for header in included if header in shim_headers}
         for module in sorted(imported - declared):
             problems.append(f"Package.swift: {name} imports {module} but does not declare it as a dependency")
         for module in sorted(declared - imported):
