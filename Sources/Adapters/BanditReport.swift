@@ -87,8 +87,7 @@ public enum BanditReport {
         }
 
         let testName = entry["test_name"]?.string ?? ""
-        var properties = ["testId": testId, "banditLine": String(line)]
-        if !testName.isEmpty { properties["testName"] = testName }
+        let facts = ExternalToolFacts(testId: testId, testName: testName.isEmpty ? nil : testName, reportedLine: line)
         let cwe = entry["issue_cwe"]?["id"]?.int ?? 0
         let moreInfo = entry["more_info"]?.string ?? ""
         return .success(
@@ -97,7 +96,7 @@ public enum BanditReport {
                 severity: severity(entry["issue_severity"]?.string),
                 confidence: confidence(entry["issue_confidence"]?.string),
                 message: redactingPasswords(testId, ToolText.flattened(entry["issue_text"]?.string ?? "Bandit \(testId) \(testName)")),
-                location: location, cwe: cwe > 0 ? [cwe] : [], snippet: snippet, properties: properties,
+                location: location, cwe: cwe > 0 ? [cwe] : [], snippet: snippet, facts: FindingFacts(external: facts),
                 references: moreInfo.isEmpty ? [] : [moreInfo]))
     }
 
@@ -127,8 +126,8 @@ public enum BanditReport {
     }
 
     static func descriptor(for finding: Finding) -> RuleDescriptor {
-        let testId = finding.properties["testId"] ?? finding.ruleId
-        let testName = finding.properties["testName"]
+        let testId = finding.facts.external.testId ?? finding.ruleId
+        let testName = finding.facts.external.testName
         // Bandit names every blacklist check "blacklist"; the id tells them apart.
         let name = testName.map { $0 == "blacklist" ? "blacklist \(testId)" : $0 }
         return RuleDescriptor(

@@ -141,8 +141,7 @@ public enum SemgrepReport {
                         endColumn: end, text: text)
                 ])
         }
-        var properties = ["checkId": checkId]
-        if let category = metadata?["category"]?.string { properties["category"] = category }
+        let facts = ExternalToolFacts(checkId: checkId, category: metadata?["category"]?.string)
 
         let finding = Finding(
             ruleId: id, tool: "semgrep", severity: severity,
@@ -151,7 +150,7 @@ public enum SemgrepReport {
             snippet: snippet(
                 extra?["lines"]?.string, file: file, lines: startLine...endLine,
                 sources: sources),
-            properties: properties, references: references)
+            facts: FindingFacts(external: facts), references: references)
         let rule = RuleDescriptor(
             id: id, tool: "semgrep", name: String(id.split(separator: ".").last ?? Substring(id)),
             shortDescription: message, helpURI: references.first, defaultSeverity: severity, cwe: cwe,

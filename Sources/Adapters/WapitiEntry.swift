@@ -27,12 +27,13 @@ enum WapitiEntry {
         let name = ToolText.flattened(category).prefixed(200)
         var evidence = info
         if !request.isEmpty { evidence += (evidence.isEmpty ? "" : "\n\n") + request }
-        var properties = ["category": name]
-        if section != .vulnerabilities { properties["section"] = section.rawValue }
         let module = text("module", 40)
-        if !module.isEmpty { properties["module"] = module }
         let wstg = (entry["wstg"]?.strings ?? []).prefix(10).map { ToolText.flattened($0).prefixed(60) }
-        if !wstg.isEmpty { properties["wstg"] = wstg.joined(separator: ", ") }
+        let facts = FindingFacts(
+            web: WebFacts(wstg: wstg.isEmpty ? nil : Array(wstg)),
+            external: ExternalToolFacts(
+                category: name, module: module.isEmpty ? nil : module,
+                section: section == .vulnerabilities ? nil : section.rawValue))
         let location = Location(
             url: url(path: text("path", 2048), request: request, target: target), method: method.isEmpty ? nil : method,
             parameter: parameter.isEmpty ? nil : parameter)
@@ -41,7 +42,7 @@ enum WapitiEntry {
             severity: severity(entry["level"]),
             confidence: confidence(category: category, section: section),
             message: info.isEmpty ? name : info, location: location, cwe: classification.cwe,
-            evidence: evidence.isEmpty ? nil : evidence.prefixed(4000), properties: properties,
+            evidence: evidence.isEmpty ? nil : evidence.prefixed(4000), facts: facts,
             references: classification.references)
     }
 

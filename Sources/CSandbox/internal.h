@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
 
 /* What a child writes to the report pipe on failure: one record, atomically. */
 struct sbx_report {
@@ -54,6 +56,29 @@ int sbx_pty_open(const struct sbx_config *config, int passing_socket);
 int sbx_pty_take_control(void);
 /* Sends fd over an AF_UNIX socket (one byte plus SCM_RIGHTS). */
 int sbx_send_fd(int socket_fd, int fd);
+
+/* The message both ends of descriptor passing use: one byte plus room for one SCM_RIGHTS
+   descriptor. Initialise it in place (it points into itself); no allocation. */
+struct sbx_fd_message {
+    struct msghdr header;
+    struct iovec io;
+    char byte;
+    union {
+        char buffer[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+};
+
+static inline void sbx_fd_message_init(struct sbx_fd_message *message, char byte) {
+    memset(message, 0, sizeof *message);
+    message->byte = byte;
+    message->io.iov_base = &message->byte;
+    message->io.iov_len = 1;
+    message->header.msg_iov = &message->io;
+    message->header.msg_iovlen = 1;
+    message->header.msg_control = message->control.buffer;
+    message->header.msg_controllen = sizeof message->control.buffer;
+}
 /* sysctls.c: open every setting's file into fds (before the root is built: inside, /proc/sys
    is read-only), then write and close them (after the last namespace the init creates, since
    the limits include the namespace counts, and after the proxy's listen, which the backlog

@@ -49,24 +49,14 @@ static int attach_cgroups(pid_t pid, const int *fds, size_t count) {
 }
 
 static int receive_fd(int socket_fd) {
-    char byte;
-    struct iovec io = {.iov_base = &byte, .iov_len = 1};
-    union {
-        char buffer[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    struct msghdr message;
-    memset(&message, 0, sizeof message);
-    message.msg_iov = &io;
-    message.msg_iovlen = 1;
-    message.msg_control = control.buffer;
-    message.msg_controllen = sizeof control.buffer;
+    struct sbx_fd_message message;
+    sbx_fd_message_init(&message, 0);
     ssize_t got;
     do {
-        got = recvmsg(socket_fd, &message, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+        got = recvmsg(socket_fd, &message.header, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
     } while (got < 0 && errno == EINTR);
     if (got != 1) return -1;
-    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message.header);
     if (header == NULL || header->cmsg_type != SCM_RIGHTS ||
         header->cmsg_len != CMSG_LEN(sizeof(int))) {
         errno = EPROTO;

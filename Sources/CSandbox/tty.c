@@ -9,27 +9,16 @@
 #include <unistd.h>
 
 int sbx_send_fd(int socket_fd, int fd) {
-    union {
-        char buffer[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    memset(&control, 0, sizeof control);
-    char byte = 'F';
-    struct iovec io = {.iov_base = &byte, .iov_len = 1};
-    struct msghdr message;
-    memset(&message, 0, sizeof message);
-    message.msg_iov = &io;
-    message.msg_iovlen = 1;
-    message.msg_control = control.buffer;
-    message.msg_controllen = sizeof control.buffer;
-    struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+    struct sbx_fd_message message;
+    sbx_fd_message_init(&message, 'F');
+    struct cmsghdr *header = CMSG_FIRSTHDR(&message.header);
     header->cmsg_level = SOL_SOCKET;
     header->cmsg_type = SCM_RIGHTS;
     header->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(header), &fd, sizeof(int));
     ssize_t sent;
     do {
-        sent = sendmsg(socket_fd, &message, MSG_NOSIGNAL);
+        sent = sendmsg(socket_fd, &message.header, MSG_NOSIGNAL);
     } while (sent < 0 && errno == EINTR);
     return sent == 1 ? 0 : -1;
 }

@@ -25,8 +25,10 @@ public struct Finding: Sendable, Codable, Hashable {
     public var snippet: String?
     /// The function or class the match is in (`Views.login`), when known; part of the fingerprint.
     public var enclosingScope: String?
-    /// Tool-specific extras: aliases, fixed versions, the other tools that reported it.
-    public var properties: [String: String]
+    /// What the scanner knows beyond the common fields, typed per scanner (the vulnerable
+    /// package, the web technique, the external tool's test id, the merged copies); encoded as
+    /// the `properties` object.
+    public var facts: FindingFacts
     /// Links to advisories or documentation.
     public var references: [String]
     /// The data flow that makes the finding, source first and sink last; empty when the rule
@@ -40,7 +42,7 @@ public struct Finding: Sendable, Codable, Hashable {
         ruleId: String, tool: String = ToolName.native, severity: Severity, confidence: Confidence = .medium,
         message: String, location: Location, cwe: [Int] = [], fingerprint: String? = nil,
         fix: Fix? = nil, evidence: String? = nil, snippet: String? = nil, enclosingScope: String? = nil,
-        properties: [String: String] = [:], references: [String] = [], codeFlow: [FlowStep] = []
+        facts: FindingFacts = FindingFacts(), references: [String] = [], codeFlow: [FlowStep] = []
     ) {
         self.ruleId = ruleId
         self.tool = tool
@@ -53,7 +55,7 @@ public struct Finding: Sendable, Codable, Hashable {
         self.evidence = evidence
         self.snippet = snippet
         self.enclosingScope = enclosingScope
-        self.properties = properties
+        self.facts = facts
         self.references = references
         self.codeFlow = codeFlow
         self.fingerprint =
@@ -68,7 +70,8 @@ public struct Finding: Sendable, Codable, Hashable {
 
     private enum CodingKeys: String, CodingKey {
         case ruleId, tool, severity, confidence, message, location, cwe, fingerprint, fix, evidence, snippet
-        case enclosingScope, properties, references, codeFlow
+        case enclosingScope, references, codeFlow
+        case facts = "properties"
     }
 
     /// Decodes leniently: only `ruleId`, `severity`, `message` and `location` are required, so
@@ -89,7 +92,7 @@ public struct Finding: Sendable, Codable, Hashable {
             evidence: try c.decodeIfPresent(String.self, forKey: .evidence),
             snippet: try c.decodeIfPresent(String.self, forKey: .snippet),
             enclosingScope: try c.decodeIfPresent(String.self, forKey: .enclosingScope),
-            properties: try c.decodeIfPresent([String: String].self, forKey: .properties) ?? [:],
+            facts: try c.decodeIfPresent(FindingFacts.self, forKey: .facts) ?? FindingFacts(),
             references: try c.decodeIfPresent([String].self, forKey: .references) ?? [],
             codeFlow: try c.decodeIfPresent([FlowStep].self, forKey: .codeFlow) ?? [])
     }
@@ -109,7 +112,7 @@ public struct Finding: Sendable, Codable, Hashable {
         try c.encodeIfPresent(evidence, forKey: .evidence)
         try c.encodeIfPresent(snippet, forKey: .snippet)
         try c.encodeIfPresent(enclosingScope, forKey: .enclosingScope)
-        try c.encode(properties, forKey: .properties)
+        try c.encode(facts, forKey: .facts)
         try c.encode(references, forKey: .references)
         if !codeFlow.isEmpty { try c.encode(codeFlow, forKey: .codeFlow) }
     }

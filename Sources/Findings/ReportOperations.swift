@@ -48,8 +48,8 @@ extension Array where Element == Finding {
     ///    with the higher confidence (then severity; a built-in engine before an adapter). An
     ///    adapter and the native engine merge only through pass 1.
     ///
-    /// The survivor records the others in `properties["alsoReportedBy"]` (tools) and
-    /// `properties["alsoReportedAs"]` (rule ids). Order of survivors is preserved.
+    /// The survivor records the others in `facts.pipeline.alsoReportedBy` (tools) and
+    /// `alsoReportedAs` (rule ids). Order of survivors is preserved.
     public func deduplicated(equivalence: RuleEquivalence = RuleEquivalence()) -> [Finding] {
         var result = self
         var dropped = Set<Int>()
@@ -97,7 +97,7 @@ extension Array where Element == Finding {
             let mapped: Set<String>
             switch finding.tool {
             case ToolName.bandit:
-                mapped = Set(equivalence.nativeRules(forBandit: finding.properties["testId"] ?? finding.ruleId))
+                mapped = Set(equivalence.nativeRules(forBandit: finding.facts.external.testId ?? finding.ruleId))
             case ToolName.semgrep:
                 mapped = Set(equivalence.nativeRules(forSemgrep: finding.ruleId))
             default:
@@ -148,20 +148,11 @@ extension Array where Element == Finding {
     }
 
     private static func note(_ other: Finding, on winner: inout Finding) {
-        func append(_ key: String, _ value: String) {
-            var items = winner.properties[key].map { $0.split(separator: ",").map(String.init) } ?? []
-            if !items.contains(value) { items.append(value) }
-            winner.properties[key] = items.joined(separator: ",")
-        }
-        append("alsoReportedBy", other.tool)
-        append("alsoReportedAs", other.ruleId)
+        winner.facts.pipeline.noteCopy(tool: other.tool, ruleId: other.ruleId)
         // What the other finding had already absorbed travels with it.
-        for key in ["alsoReportedBy", "alsoReportedAs"] {
-            for value in (other.properties[key] ?? "").split(separator: ",") { append(key, String(value)) }
-        }
-        for (key, value) in other.properties where key != "alsoReportedBy" && key != "alsoReportedAs" {
-            if winner.properties[key] == nil { winner.properties[key] = value }
-        }
+        for tool in other.facts.pipeline.alsoReportedBy ?? [] { winner.facts.pipeline.noteCopy(tool: tool, ruleId: nil) }
+        for rule in other.facts.pipeline.alsoReportedAs ?? [] { winner.facts.pipeline.noteCopy(tool: nil, ruleId: rule) }
+        winner.facts.adoptMissing(from: other.facts)
         // A proven path is worth keeping whichever copy found it.
         if winner.codeFlow.isEmpty { winner.codeFlow = other.codeFlow }
     }

@@ -57,7 +57,7 @@ public struct SuppressionDirective: Sendable, Hashable {
     static func names(of finding: Finding, equivalence: RuleEquivalence)
         -> (rules: [String], bandit: [String], semgrep: [String])
     {
-        let folded = (finding.properties["alsoReportedAs"] ?? "").split(separator: ",").map(String.init)
+        let folded = finding.facts.pipeline.alsoReportedAs ?? []
         var rules = [finding.ruleId]
         switch RuleID(finding.ruleId).tool {
         case ToolName.bandit: rules += equivalence.nativeRules(forBandit: finding.ruleId)
@@ -77,8 +77,8 @@ public struct SuppressionDirective: Sendable, Hashable {
             bandit += equivalence.banditIds(forNative: id)
             semgrep += equivalence.semgrepIds(forNative: id)
         }
-        if let testId = finding.properties["testId"] { bandit.append(testId) }
-        if let name = finding.properties["testName"] ?? finding.properties["test_name"] { bandit.append(name) }
+        if let testId = finding.facts.external.testId { bandit.append(testId) }
+        if let name = finding.facts.external.testName ?? finding.facts.other["test_name"] { bandit.append(name) }
         rules += folded + bandit.map { "bandit." + $0 } + semgrep.map { "semgrep." + $0 }
         return (rules, bandit, semgrep)
     }
@@ -102,7 +102,7 @@ extension StringProtocol {
 public struct SuppressionResult: Sendable, Hashable {
     /// Findings no directive covers.
     public var kept: [Finding]
-    /// Findings a directive hid; `properties["suppressionReason"]` holds the reason when given.
+    /// Findings a directive hid; `facts.pipeline.suppressionReason` holds the reason when given.
     public var suppressed: [Finding]
     /// New findings about the suppressions themselves (`sentinel.suppression-without-reason`).
     public var extraFindings: [Finding]
@@ -162,8 +162,8 @@ public enum Suppressions {
             candidates += (byLine[lines.lowerBound - 1] ?? []).filter { $0.standsAlone && $0.kind != .nosec }
             if let directive = candidates.first(where: { $0.covers(finding, equivalence: equivalence) }) {
                 var hidden = finding
-                hidden.properties["suppressionReason"] = directive.reason ?? ""
-                hidden.properties["suppressionKind"] = directive.kind.rawValue
+                hidden.facts.pipeline.suppressionReason = directive.reason ?? ""
+                hidden.facts.pipeline.suppressionKind = directive.kind.rawValue
                 suppressed.append(hidden)
             } else {
                 kept.append(finding)

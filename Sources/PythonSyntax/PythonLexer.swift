@@ -12,7 +12,7 @@ struct PythonLexer {
     private var i: Int
     private var line: Int
     private var lineStart: Int
-    private var tokens: [PyToken] = []
+    private var tokens: [PythonToken] = []
     private var comments: [PyComment] = []
     private var indents: [Int] = [0]
     private var altIndents: [Int] = [0]
@@ -65,13 +65,13 @@ struct PythonLexer {
         return (l, offset - start + 1)
     }
 
-    private mutating func emit(_ kind: PyTokenKind, _ text: String, _ s: Int, _ e: Int) {
-        tokens.append(PyToken(kind: kind, text: text, start: loc(s), end: loc(e)))
+    private mutating func emit(_ kind: PythonToken.Kind, _ text: String, _ s: Int, _ e: Int) {
+        tokens.append(PythonToken(kind: kind, text: text, range: SourceRange(start: loc(s), end: loc(e))))
         lineHasToken = true
     }
 
     /// Runs the lexer to the end; returns tokens (ending with `.end`) and comments.
-    mutating func run() throws -> ([PyToken], [PyComment]) {
+    mutating func run() throws -> ([PythonToken], [PyComment]) {
         var atLineStart = !nested
         while true {
             if atLineStart {
@@ -310,7 +310,8 @@ struct PythonLexer {
         }
         i = end
         tokens.append(
-            PyToken(kind: .string, text: String(decoding: b[s..<end], as: UTF8.self), start: startLoc, end: loc(end)))
+            PythonToken(
+                kind: .string, text: String(decoding: b[s..<end], as: UTF8.self), range: SourceRange(start: startLoc, end: loc(end))))
         lineHasToken = true
     }
 

@@ -40,7 +40,7 @@ extension PyParser {
         }
     }
 
-    func numberNode(_ t: PyToken) -> PyNode {
+    func numberNode(_ t: PythonToken) -> PyNode {
         let text = t.text.contains("_") ? t.text.replacingOccurrences("_", "") : t.text
         var kind = PyNodeKind.integer
         let u = text.utf8

@@ -155,11 +155,11 @@ extension PyParser {
 /// Lines inside one f-string token, so offsets of its pieces map to lines and columns in
 /// O(log n) (scanning from the token start for each piece would be quadratic in the literal's size).
 struct FStringLines {
-    let token: PyToken
+    let token: PythonToken
     /// The token's own lines; `nil` for the common one-line f-string, which needs no index.
     private let lines: LineIndex?
 
-    init(token: PyToken, bytes b: [UInt8]) {
+    init(token: PythonToken, bytes b: [UInt8]) {
         self.token = token
         lines = token.end.line > token.start.line ? LineIndex(Array(b[token.start.offset..<token.end.offset])) : nil
     }

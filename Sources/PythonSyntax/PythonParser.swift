@@ -107,7 +107,7 @@ public enum PythonParser {
 /// Recursive-descent parser state over a token array. One instance per file (and per f-string field).
 struct PyParser {
     let b: [UInt8]
-    let toks: [PyToken]
+    let toks: [PythonToken]
     let file: String
     let patternMode: Bool
     var p = 0
@@ -116,7 +116,7 @@ struct PyParser {
     /// the tree without recursing here, but later walks recurse, so they are capped too.
     var chainLinks = 0
 
-    init(bytes: [UInt8], tokens: [PyToken], file: String, patternMode: Bool, depth: Int = 0) {
+    init(bytes: [UInt8], tokens: [PythonToken], file: String, patternMode: Bool, depth: Int = 0) {
         self.b = bytes
         self.toks = tokens
         self.file = file
@@ -133,8 +133,8 @@ struct PyParser {
 
     // MARK: Token access
 
-    @inline(__always) var tok: PyToken { toks[p] }
-    @inline(__always) func peek(_ n: Int) -> PyToken { toks[min(p + n, toks.count - 1)] }
+    @inline(__always) var tok: PythonToken { toks[p] }
+    @inline(__always) func peek(_ n: Int) -> PythonToken { toks[min(p + n, toks.count - 1)] }
     @inline(__always) func at(_ s: String) -> Bool { toks[p].is(s) }
     @inline(__always) var lastEnd: SourceLocation { p > 0 ? toks[p - 1].end : toks[0].start }
 
@@ -181,7 +181,7 @@ struct PyParser {
 
     // MARK: Errors and depth
 
-    func error(_ message: String, _ code: PythonSyntaxError.Code = .unexpectedToken, at t: PyToken? = nil)
+    func error(_ message: String, _ code: PythonSyntaxError.Code = .unexpectedToken, at t: PythonToken? = nil)
         -> PythonSyntaxError
     {
         let t = t ?? tok
@@ -206,7 +206,7 @@ struct PyParser {
     }
 
     /// A short, single-line description of a token for messages.
-    static func describe(_ t: PyToken) -> String {
+    static func describe(_ t: PythonToken) -> String {
         switch t.kind {
         case .string: return "a string literal"
         case .number: return "number \(t.text.prefix(20))"

@@ -44,23 +44,18 @@ extension PythonParser {
         let bytes = Array(source.utf8)
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         var lexer = PythonLexer(bytes: bytes, file: fileName, allowMetavariables: false, start: start)
-        return try lexer.run().0.map { token in
-            PythonToken(kind: token.kind.public, text: token.text, range: SourceRange(start: token.start, end: token.end))
-        }
+        return try lexer.run().0
     }
 }
 
-extension PyTokenKind {
-    fileprivate var `public`: PythonToken.Kind {
-        switch self {
-        case .name: .name
-        case .number: .number
-        case .string: .string
-        case .op: .op
-        case .newline: .newline
-        case .indent: .indent
-        case .dedent: .dedent
-        case .end: .end
-        }
+extension PythonToken {
+    /// Where the token starts.
+    var start: SourceLocation { range.start }
+    /// Where the token ends.
+    var end: SourceLocation { range.end }
+
+    /// Whether this is the operator or keyword spelled `s`.
+    @inline(__always) func `is`(_ s: String) -> Bool {
+        (kind == .op || kind == .name) && text == s
     }
 }

@@ -1,4 +1,5 @@
 import Findings
+import Support
 
 /// The paths a scan leaves out unless told otherwise (`--no-default-excludes`, or
 /// `default-excludes: false` in `.sentinel.yml`): test code, virtual environments, vendored
@@ -89,12 +90,12 @@ public struct DefaultIgnores: Sendable, Hashable {
 /// tree with a large `node_modules` has many.
 private struct PatternSet: Sendable, Hashable {
     let directories: [[UInt8]]
-    /// File-name globs (no `/`), as ``Glob`` matches one segment.
-    let fileNames: [[UInt8]]
+    /// File-name globs (no `/`), matched against a file's name alone.
+    let fileNames: [Glob]
 
     init(_ patterns: [String]) {
         directories = patterns.filter { $0.hasSuffix("/") }.map { Array($0.utf8.dropLast()) }
-        fileNames = patterns.filter { !$0.hasSuffix("/") }.map { Array($0.utf8) }
+        fileNames = patterns.filter { !$0.hasSuffix("/") }.map { Glob($0) }
     }
 
     func matches(_ path: String) -> Bool { firstMatch(path) != nil }
@@ -117,7 +118,7 @@ private struct PatternSet: Sendable, Hashable {
             }
             guard let name else { return nil }
             let text = ArraySlice(bytes[name])
-            return fileNames.first { Glob.matchSegment($0[...], text) }.map { String(decoding: $0, as: UTF8.self) }
+            return fileNames.first { $0.matches(name: text) }?.pattern
         }
     }
 

@@ -3,6 +3,7 @@
 #endif
 import Findings
 import Foundation
+import Support
 
 /// Lists the files a scan covers: regular files under the root, minus directories no one
 /// wants scanned (VCS data, dependencies, build output), filtered by include/exclude globs.

@@ -48,6 +48,10 @@ public struct ScanPaths: Sendable, Hashable {
         return ScanPaths(root: common, targets: targets)
     }
 
+    /// The directory scanned, or the one holding the scanned file: where `.sentinel.yml`, the
+    /// git repository and SARIF's root are looked for.
+    public var directory: String { Self.isDirectory(root) ? root : PathText.directory(of: root) }
+
     /// Whether the scan is one whole directory (rather than named files or several paths).
     public var isWholeDirectory: Bool { targets == [root] }
 

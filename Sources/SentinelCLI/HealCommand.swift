@@ -106,16 +106,15 @@ struct HealCommand: ParsableCommand {
         }
         var autonomy: AutonomyOutcome?
         if let candidate = outcome.candidate {
-            let rate = try memory.successRate(of: candidate.actor)
             autonomy = try controller.act(
                 AutonomyRequest(
                     candidate: candidate, repository: repo, requested: requested, policy: autonomyPolicy,
-                    ruleCWEs: ruleCWEs(candidate.signal.ruleId),
-                    actorSuccessRate: rate.total > 0 ? Double(rate.verified) / Double(rate.total) : nil,
+                    ruleCWEs: RuleSet.shippedCWEs(of: candidate.signal.ruleId),
+                    actorSuccessRate: try memory.successShare(of: candidate.actor),
                     evidenceSHA256: SHA256.hex(Array(try HealOutput.evidenceJSON(evidence, redactor: redactor)))))
         }
         if format == "json" {
-            Console.write(1, try Self.json(evidence: evidence, autonomy: autonomy) + "\n")
+            Console.write(1, try evidence.json(with: autonomy) + "\n")
         } else {
             Console.write(1, HealSummary.text(evidence, out: out))
             if let autonomy { Console.write(1, AutonomySummary.text(autonomy)) }
@@ -130,23 +129,5 @@ extension HealCommand {
     func loadPolicy() throws -> Policy {
         if let policy { return try Policy.load(path: policy) }
         return try Policy.load(repository: repo)
-    }
-
-    /// The CWE ids of the signal's rule, from the shipped rules' metadata.
-    func ruleCWEs(_ ruleId: String?) -> [Int] {
-        guard let ruleId, let rules = try? RuleSet.load(directories: RuleLocations.standard()) else { return [] }
-        return rules.rules.first { $0.id == ruleId }?.cwe ?? []
-    }
-
-    /// The evidence object with the controller's outcome under `autonomy`.
-    static func json(evidence: Evidence, autonomy: AutonomyOutcome?) throws -> String {
-        let text = String(decoding: try evidence.json(), as: UTF8.self)
-        guard let autonomy else { return text }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
-        object["autonomy"] = try JSONSerialization.jsonObject(with: try encoder.encode(autonomy))
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
     }
 }

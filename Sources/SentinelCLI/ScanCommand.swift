@@ -104,13 +104,7 @@ struct ScanCommand: ParsableCommand {
 
     func run() throws {
         let scanPaths = try ScanPaths.resolve(paths)
-        let root = scanPaths.root
-        let maxFileBytes = try maxFileSize.map { text -> Int in
-            guard let bytes = Quantity.bytes(text), bytes <= UInt64(Int.max) else {
-                throw SentinelError(.invalidInput, "--max-file-size: '\(text)' is not a size (e.g. 5M, 512K, 1G)")
-            }
-            return Int(bytes)
-        }
+        let directory = scanPaths.directory
         let web = try dast.map { try webScan(url: $0) }
         if web == nil,
             active || openapi != nil || !headers.isEmpty || !cookies.isEmpty || maxDuration != nil
@@ -122,9 +116,16 @@ struct ScanCommand: ParsableCommand {
         }
         if zapKeyFile != nil && zap == nil { throw SentinelError(.invalidInput, "--zap-key-file needs --zap URL") }
         if quiet && verbose { throw SentinelError(.invalidInput, "--quiet and --verbose cannot be used together") }
+        var options = ScanOptions(paths: scanPaths, given: !paths.isEmpty)
+        options.maxFileBytes = try maxFileSize.map { text -> Int in
+            guard let bytes = Quantity.bytes(text), bytes <= UInt64(Int.max) else {
+                throw SentinelError(.invalidInput, "--max-file-size: '\(text)' is not a size (e.g. 5M, 512K, 1G)")
+            }
+            return Int(bytes)
+        }
         // Resolved now, before any scanner runs: a bad path fails at once, and nothing planted at the
         // name during the scan is followed (the report replaces it).
-        let scannedTree = OutputPlacement.realPath(root)
+        let scannedTree = OutputPlacement.realPath(scanPaths.root)
         let trees = scannedTree.map { [$0] } ?? []
         let report = try output.map { path in
             try OptionValue.naming("--output") { try PreparedOutputFile(path: path, refusingLinksInside: trees) }
@@ -140,77 +141,50 @@ struct ScanCommand: ParsableCommand {
             }
         }
 
-        var scanConfig = ScanConfig()
-        let directory = isDirectory(root) ? root : PathText.directory(of: root)
-        if let config {
-            scanConfig = try ScanConfig.load(path: config)
-        } else if let inTree = try ScanConfig.load(inTree: directory) {
-            scanConfig = inTree
+        options.kinds = [(sast, ScannerKind.sast), (sca, .sca), (secrets, .secrets)].filter(\.0).map(\.1)
+        options.web = web
+        options.zap = zap != nil
+        options.tools = tools?.names
+        options.configFile = config
+        options.includes = includes
+        options.excludes = excludes
+        options.noDefaultExcludes = noDefaultExcludes
+        options.failOn = failOn
+        options.severity = severity
+        options.minConfidence = minConfidence
+        options.allowMissingDatabase = allowMissingDatabase
+        options.allowStaleDatabase = allowStaleDatabase
+        options.maxDatabaseAge = try maxDatabaseAge.map { text in
+            guard let seconds = Quantity.seconds(text) else {
+                throw SentinelError(.invalidInput, "--max-db-age: '\(text)' is not a duration (e.g. 7d, 36h)")
+            }
+            return seconds
         }
-        scanConfig.include += includes
-        scanConfig.exclude += excludes
-        if noDefaultExcludes { scanConfig.defaultExcludes = false }
         // SARIF URIs and HTML links are relative to the repository root, not the scanned directory.
         let repository =
             format == .sarif || format == .html
             ? try OptionValue.naming("--sarif-root") { try SARIFRoot.resolve(scanDirectory: directory, explicit: sarifRoot) }
             : nil
-
-        var kinds: [ScannerKind] = []
-        if sast { kinds.append(.sast) }
-        if sca { kinds.append(.sca) }
-        if secrets { kinds.append(.secrets) }
-        // `--dast URL` alone scans the application only; with paths or other kinds, both.
-        let webOnly = web != nil && kinds.isEmpty && paths.isEmpty
-        if web != nil { kinds.append(.dast) }
-        let gate: Gate
-        if let failOn {
-            gate = failOn
-        } else if let configured = scanConfig.failOn {
-            gate = Gate(failOn: configured)
-        } else {
-            gate = Gate()
+        options.baseline = try baseline.map(Baseline.load)
+        options.changedLines = try since.map { revision in
+            try OptionValue.naming("--since", value: revision) { try GitDiff.changedLines(in: directory, since: revision) }
         }
-        let request = ScanRequest(
-            root: root, kinds: kinds.isEmpty ? nil : kinds,
-            tools: tools?.names ?? (zap != nil ? ScannerRegistry.defaultToolNames + [ToolName.zap] : nil),
-            config: scanConfig, gate: gate, baseline: try baseline.map(Baseline.load),
-            changedLines: try since.map { revision in
-                try OptionValue.naming("--since", value: revision) {
-                    try GitDiff.changedLines(in: directory, since: revision)
-                }
-            },
-            targets: scanPaths.targets, maxFileBytes: maxFileBytes)
-        var scanRequest = request
-        scanRequest.minimumSeverity = severity
-        scanRequest.minimumConfidence = minConfidence ?? scanConfig.minConfidence ?? Confidence.defaultMinimum
-        if webOnly { scanRequest.targets = [] }
+        let plan = try ScanPlan(options)
 
         let progress = ProgressLine.forStderr(quiet: quiet, environment: ProcessInfo.processInfo.environment)
         var sandbox = SandboxRunner()
         sandbox.requireLimits = requireLimits
         sandbox.onNotice = { Console.noticeOnce($0) }
         var context = ScanContext(
-            sandbox: sandbox, ruleDirectories: scanConfig.ruleDirectories,
+            sandbox: sandbox, ruleDirectories: plan.config.ruleDirectories,
             databasePath: try StateLocation.current().osvDatabase,
             progress: { progress.show($0) })
-        context.requireDatabase = !allowMissingDatabase
-        context.allowStaleDatabase = allowStaleDatabase
-        if let maxDatabaseAge {
-            guard let seconds = Quantity.seconds(maxDatabaseAge) else {
-                throw SentinelError(.invalidInput, "--max-db-age: '\(maxDatabaseAge)' is not a duration (e.g. 7d, 36h)")
-            }
-            context.maxDatabaseAge = seconds
-        } else if let configured = scanConfig.maxDatabaseAge {
-            // The scanned tree's own .sentinel.yml may ask for fresher data, never accept older;
-            // a --config file is the operator's.
-            context.maxDatabaseAge = config != nil ? configured : min(configured, ScanContext.defaultMaxDatabaseAge)
-        }
+        plan.configure(&context)
         context.warn = {
             progress.clear(); Console.error("sentinel: warning: \($0)")
         }
-        let runner = ScanRunner(scanners: ScannerRegistry.standard(config: scanConfig, web: web))
-        let outcome = try runner.run(scanRequest, context: context)
+        let runner = ScanRunner(scanners: ScannerRegistry.standard(config: plan.config, web: web))
+        let outcome = try runner.run(plan.request, context: context)
         progress.clear()
 
         if let baselineOutput {
@@ -218,28 +192,11 @@ struct ScanCommand: ParsableCommand {
             let count = outcome.report.findings.count
             Console.error("sentinel: wrote \(count) finding\(count == 1 ? "" : "s") to the baseline \(baselineOutput.path)")
         }
-        let color = output == nil && format == .text && Console.stdoutIsTerminal
-        var renderer: any ReportRenderer
-        switch format {
-        case .text: renderer = TextRenderer(color: color, verbosity: quiet ? .quiet : verbose ? .verbose : .normal)
-        case .html:
-            let base = SourceLinks.baseURL(environment: ProcessInfo.processInfo.environment, prefix: repository?.prefix ?? "")
-            renderer = HTMLRenderer(sourceBaseURL: base, version: SentinelVersion.current)
-        default:
-            renderer = format.renderer(
-                color: color, sourceRoot: repository?.root ?? directory,
-                pathPrefix: repository?.prefix ?? "")
-            if var sarif = renderer as? SARIFRenderer {
-                sarif.version = SentinelVersion.current
-                renderer = sarif
-            }
-        }
-        // Failed tools go to stderr below; a text report on stdout does not repeat them.
-        if output == nil, var text = renderer as? TextRenderer {
-            text.showToolFailures = false
-            renderer = text
-        }
-        let rendered = renderer.render(outcome.report)
+        let out = ScanReportOutput(
+            format: format, toFile: output != nil, stdoutIsTerminal: Console.stdoutIsTerminal,
+            verbosity: quiet ? .quiet : verbose ? .verbose : .normal, repository: repository, directory: directory,
+            version: SentinelVersion.current, environment: ProcessInfo.processInfo.environment)
+        let rendered = out.renderer().render(outcome.report)
         if let report {
             do {
                 try report.write(rendered)
@@ -250,22 +207,11 @@ struct ScanCommand: ParsableCommand {
         } else if !rendered.isEmpty {
             Console.write(1, rendered.hasSuffix("\n") ? rendered : rendered + "\n")
         }
-        // A text report on stdout already lists bad input; elsewhere it goes to the terminal, once.
-        let reportShowsInput = output == nil && format == .text
-        for notice in outcome.report.notices where notice.level == .error {
-            if reportShowsInput && outcome.inputErrors.contains(notice) { continue }
-            Console.error("sentinel: \(notice.tool.map { "\($0): " } ?? "")\(notice.message)")
-        }
-        for tool in outcome.report.tools where tool.status == .failed {
-            let message = tool.message ?? "failed"
-            Console.error("sentinel: " + (message.hasPrefix(tool.name + " ") ? message : "\(tool.name): \(message)"))
-        }
+        for line in out.errorLines(outcome) { Console.error("sentinel: " + line) }
         if output != nil && !quiet {
             Console.error(TextRenderer(color: Console.stderrIsTerminal).summary(outcome.report))
         }
-        // Writing a baseline accepts the findings it lists: they do not fail this run.
-        let accepted = baselineOutput != nil && outcome.exitStatus == .findings
-        throw ExitCode(accepted ? ScanExitStatus.clean.rawValue : outcome.exitStatus.rawValue)
+        throw ExitCode(ScanPlan.exitStatus(of: outcome, wroteBaseline: baselineOutput != nil).rawValue)
     }
 
     /// The `--dast` request: the URL checked, the budgets parsed, the OpenAPI seeds read here
@@ -296,10 +242,5 @@ struct ScanCommand: ParsableCommand {
         request.zapURL = zap
         request.zapKeyFile = zapKeyFile
         return request
-    }
-
-    private func isDirectory(_ path: String) -> Bool {
-        var directory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 }

@@ -30,8 +30,8 @@ import Testing
         #expect(finding.location == Location(file: "app/views.py", startLine: 10, startColumn: 12, endLine: 10, endColumn: 30))
         #expect(finding.snippet == "    return pickle.loads(blob)")
         #expect(finding.references == ["https://bandit.readthedocs.io/en/1.9.4/blacklists/blacklist_calls.html#b301-pickle"])
-        #expect(finding.properties["testName"] == "blacklist")
-        #expect(finding.properties["testId"] == "B301")
+        #expect(finding.facts.properties["testName"] == "blacklist")
+        #expect(finding.facts.properties["testId"] == "B301")
     }
 
     @Test func multiLineStatementSpansItsRangeWithCodePointColumns() throws {
@@ -40,7 +40,7 @@ import Testing
         #expect(finding.severity == .high)
         // Bandit points at line 20 (`shell=True`) but the call spans 18-21; its col_offset 22 is a
         // UTF-8 offset on line 18, which holds "é" (two bytes): code-point column 22, not 23.
-        #expect(finding.properties["banditLine"] == "20")
+        #expect(finding.facts.properties["banditLine"] == "20")
         #expect(finding.location == Location(file: "app/views.py", startLine: 18, startColumn: 22, endLine: 21, endColumn: 6))
         #expect(
             finding.snippet == """

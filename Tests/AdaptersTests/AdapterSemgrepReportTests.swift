@@ -26,7 +26,7 @@ import Testing
             ])
         #expect(output.findings.allSatisfy { $0.tool == "semgrep" && $0.location.file == "app/views.py" })
         #expect(output.tool.version == "1.182.0")
-        #expect(output.findings[1].properties["checkId"] == "opt.rules.subprocess-shell-true")
+        #expect(output.findings[1].facts.properties["checkId"] == "opt.rules.subprocess-shell-true")
     }
 
     @Test func findingCarriesSeverityCweConfidenceAndFix() throws {
@@ -37,7 +37,7 @@ import Testing
         #expect(finding.message == "subprocess called with shell=True; a user value reaching it runs as a shell command.")
         #expect(finding.location == Location(file: "app/views.py", startLine: 6, startColumn: 5, endLine: 6, endColumn: 37))
         #expect(finding.references == ["https://docs.python.org/3/library/subprocess.html#security-considerations"])
-        #expect(finding.properties["category"] == "security")
+        #expect(finding.facts.properties["category"] == "security")
         let fix = try #require(finding.fix)
         #expect(
             fix.replacements == [

@@ -60,7 +60,7 @@ import Testing
         // The site's session cookie in the recorded request is masked.
         #expect(evidence.contains("\ncookie: [masked]"))
         #expect(!evidence.contains("abc123"))
-        #expect(xss.properties == ["category": "Reflected Cross Site Scripting", "module": "xss", "wstg": "WSTG-INPV-01"])
+        #expect(xss.facts.properties == ["category": "Reflected Cross Site Scripting", "module": "xss", "wstg": "WSTG-INPV-01"])
         #expect(xss.references.contains("https://cwe.mitre.org/data/definitions/79.html"))
     }
 
@@ -74,7 +74,7 @@ import Testing
         let methods = output.findings[6]
         #expect(methods.severity == .info)
         #expect(methods.confidence == .low)
-        #expect(methods.properties["section"] == "additionals")
+        #expect(methods.facts.properties["section"] == "additionals")
         #expect(output.findings[7].location.url == "http://127.0.0.1:8765/search")
     }
 
@@ -129,7 +129,7 @@ import Testing
         #expect(output.findings[1].severity == .critical)
         #expect(output.findings[1].message == "Mystery")
         #expect(output.findings[2].confidence == .low)
-        #expect(output.findings[2].properties["section"] == "anomalies")
+        #expect(output.findings[2].facts.properties["section"] == "anomalies")
         #expect(output.findings[2].cwe == [388])
     }
 

@@ -135,7 +135,7 @@ enum Candidates {
             totalMilliseconds: 1000, cpuMilliseconds: 800, peakMemoryBytes: nil, tests: nil, outputTail: "")
         var candidate = Candidate(
             signal: signal, actor: actor, description: "the fix", strategy: "template", patch: patch, changes: changes,
-            confidence: Confidence(value: confidence, inputs: ["actor": confidence]), verifications: [run, run],
+            confidence: CandidateConfidence(value: confidence, inputs: ["actor": confidence]), verifications: [run, run],
             rescan: nil, notes: [], changedLines: lines)
         candidate.coverage = coverage
         return candidate

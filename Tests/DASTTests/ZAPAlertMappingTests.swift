@@ -29,7 +29,7 @@ import Testing
                 "https://owasp.org/www-community/attacks/xss/", "https://cwe.mitre.org/data/definitions/79.html",
             ])
         #expect(
-            finding.properties == ["wascid": "8", "alertRef": "40012-1", "messageId": "42", "solution": "Validate all input."])
+            finding.facts.properties == ["wascid": "8", "alertRef": "40012-1", "messageId": "42", "solution": "Validate all input."])
         #expect(finding.location.isWeb)
     }
 
@@ -42,7 +42,7 @@ import Testing
         #expect(finding.location.parameter == nil)
         #expect(finding.cwe.isEmpty)
         #expect(finding.evidence == nil)
-        #expect(finding.properties.isEmpty)
+        #expect(finding.facts.properties.isEmpty)
         #expect(finding.references.isEmpty)
     }
 
@@ -83,7 +83,7 @@ import Testing
         #expect(result.findings.map(\.location.parameter) == ["q", "name", "q"])
         #expect(result.findings.map(\.location.method) == ["GET", "GET", "POST"])
         #expect(result.duplicates == 1)
-        #expect(result.findings[0].properties["messageId"] == "42")
+        #expect(result.findings[0].facts.properties["messageId"] == "42")
     }
 
     @Test func eachPluginSeenHasOneRuleDescriptor() throws {
@@ -117,7 +117,7 @@ import Testing
         #expect(finding.message == "XSS[31m [redacted] second line (parameter q)")
         #expect((finding.evidence?.count ?? 0) < 2200)
         #expect(finding.references == ["https://ok.example/"])
-        #expect(finding.properties["solution"] == "use [redacted]")
+        #expect(finding.facts.properties["solution"] == "use [redacted]")
         let encoded = String(decoding: try JSONEncoder().encode(finding), as: UTF8.self)
         #expect(!encoded.contains(secret))
     }

@@ -38,7 +38,7 @@ struct PolicyEscapeTests {
             return Candidate(
                 signal: Signal(kind: .finding, source: "r.sarif", message: "m", ruleId: "python.yaml-load"), actor: .ruleFix,
                 description: "d", strategy: "s", patch: try GitPatch.diff([change]), changes: [change],
-                confidence: Confidence(value: 0.95, inputs: [:]), verifications: [], rescan: nil, notes: [], changedLines: 2)
+                confidence: CandidateConfidence(value: 0.95, inputs: [:]), verifications: [], rescan: nil, notes: [], changedLines: 2)
         }
     }
 

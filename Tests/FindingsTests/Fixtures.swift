@@ -128,7 +128,7 @@ enum Fixtures {
             message: "requests 2.19.0 is affected by GHSA-xxxx-yyyy-zzzz; fixed in 2.20.0",
             location: Location(file: "requirements.txt", startLine: 4),
             fix: Fix(description: "Upgrade requests to 2.20.0"),
-            properties: ["aliases": "CVE-2018-18074", "fixedVersions": "2.20.0"])
+            facts: FindingFacts(dependency: DependencyFacts(fixedVersions: ["2.20.0"], aliases: ["CVE-2018-18074"])))
     }
 
     static func sampleReport() -> Report {

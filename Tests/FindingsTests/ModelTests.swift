@@ -68,7 +68,7 @@ import Testing
         let finding = try JSONDecoder().decode(Finding.self, from: Data(json.utf8))
         #expect(finding.tool == "native")
         #expect(finding.confidence == .medium)
-        #expect(finding.cwe.isEmpty && finding.properties.isEmpty && finding.references.isEmpty)
+        #expect(finding.cwe.isEmpty && finding.facts.properties.isEmpty && finding.references.isEmpty)
         #expect(
             finding.fingerprint
                 == Finding(ruleId: "r", severity: .low, message: "m", location: Location(file: "a.py", startLine: 2)).fingerprint)

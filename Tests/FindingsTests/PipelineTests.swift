@@ -32,7 +32,7 @@ import Testing
     @Test func suppressesDedupesAndGates() {
         let (report, status) = FindingsPipeline().process(Self.scanned, sources: { $0 == "app.py" ? Self.lines : nil })
         #expect(report.findings.map(\.ruleId) == ["python.eval", Suppressions.missingReasonRuleId])
-        #expect(report.findings.first?.properties["alsoReportedBy"] == "bandit")
+        #expect(report.findings.first?.facts.properties["alsoReportedBy"] == "bandit")
         #expect(report.suppressedCount == 2)
         #expect(report.rules.contains { $0.id == Suppressions.missingReasonRuleId })
         #expect(status == .findings)

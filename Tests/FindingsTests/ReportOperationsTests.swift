@@ -19,8 +19,8 @@ import Testing
         let merged = [bandit, native, semgrep].deduplicated()
         #expect(merged.count == 1)
         #expect(merged.first?.ruleId == "python.cmdi")
-        #expect(merged.first?.properties["alsoReportedBy"] == "bandit,semgrep")
-        #expect(merged.first?.properties["alsoReportedAs"] == "bandit.B602,semgrep.x")
+        #expect(merged.first?.facts.properties["alsoReportedBy"] == "bandit,semgrep")
+        #expect(merged.first?.facts.properties["alsoReportedAs"] == "bandit.B602,semgrep.x")
     }
 
     @Test func higherConfidenceWinsBetweenAdapters() {
@@ -28,7 +28,7 @@ import Testing
         let bandit = Self.finding("bandit.B602", tool: "bandit", line: 5, cwe: [78], confidence: .high)
         let merged = [semgrep, bandit].deduplicated()
         #expect(merged.map(\.ruleId) == ["bandit.B602"])
-        #expect(merged.first?.properties["alsoReportedBy"] == "semgrep")
+        #expect(merged.first?.facts.properties["alsoReportedBy"] == "semgrep")
     }
 
     static var table: RuleEquivalence {
@@ -45,14 +45,14 @@ import Testing
         // used to replace python.eval-used (high, medium confidence).
         let native = Self.finding("python.eval-used", tool: "native", line: 5, cwe: [78, 95], confidence: .medium)
         var bandit = Self.finding("bandit.B307", tool: "bandit", line: 5, cwe: [78], confidence: .high, severity: .medium)
-        bandit.properties["testId"] = "B307"
+        bandit.facts.external.testId = "B307"
         let merged = [bandit, native].deduplicated(equivalence: Self.table)
         #expect(merged.count == 1)
         #expect(merged.first?.ruleId == "python.eval-used")
         #expect(merged.first?.severity == .high)
         #expect(merged.first?.fingerprint == native.fingerprint)
-        #expect(merged.first?.properties["alsoReportedBy"] == "bandit")
-        #expect(merged.first?.properties["alsoReportedAs"] == "bandit.B307")
+        #expect(merged.first?.facts.properties["alsoReportedBy"] == "bandit")
+        #expect(merged.first?.facts.properties["alsoReportedAs"] == "bandit.B307")
     }
 
     @Test func banditMergesThroughTheTableAcrossTheStatementsLines() {
@@ -82,7 +82,7 @@ import Testing
         let byCWE = Self.finding("semgrep.my-eval", tool: "semgrep", line: 5, cwe: [95], confidence: .high)
         let merged = [byCWE, native].deduplicated(equivalence: Self.table)
         #expect(merged.map(\.ruleId) == ["python.eval-used"])
-        #expect(merged.first?.properties["alsoReportedAs"] == "semgrep.my-eval")
+        #expect(merged.first?.facts.properties["alsoReportedAs"] == "semgrep.my-eval")
         let elsewhere = Self.finding("semgrep.my-eval", tool: "semgrep", line: 6, cwe: [95], confidence: .high)
         #expect([elsewhere, native].deduplicated(equivalence: Self.table).count == 2)
     }

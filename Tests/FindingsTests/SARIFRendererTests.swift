@@ -213,7 +213,7 @@ import Testing
             message: "Ünïcödé \"quoted\" <script>alert('x')</script> \\ back\nslash\ttab \u{1} 日本語 🚀",
             location: Location(file: "src/dír with space/ファイル#1.py", startLine: 1, startColumn: 1),
             cwe: [79], evidence: "\u{0}nul and \u{7f}del", snippet: "print(f\"{x}\")  # ünï",
-            properties: ["note": "a \"b\" <c>"], references: ["https://example.com/a b"])
+            facts: FindingFacts(other: ["note": "a \"b\" <c>"]), references: ["https://example.com/a b"])
         return Report(
             findings: [finding],
             rules: [

@@ -20,7 +20,7 @@ import Testing
         #expect(result.suppressed.map(\.ruleId) == ["python.cmdi"])
         #expect(result.kept.map(\.ruleId) == ["python.other"])
         #expect(result.extraFindings.isEmpty)
-        #expect(result.suppressed.first?.properties["suppressionReason"] == "cmd is a constant")
+        #expect(result.suppressed.first?.facts.properties["suppressionReason"] == "cmd is a constant")
     }
 
     @Test func lineAboveOnlyWhenTheCommentStandsAlone() {
@@ -39,7 +39,7 @@ import Testing
         let result = Self.apply(findings, source)
         #expect(Set(result.suppressed.map(\.ruleId)) == ["r1", "r2", "r9"])
         #expect(result.kept.map(\.ruleId) == ["r3"])
-        #expect(result.suppressed.last?.properties["suppressionReason"] == "generated code")
+        #expect(result.suppressed.last?.facts.properties["suppressionReason"] == "generated code")
     }
 
     @Test func slashCommentsAndWildcards() {
@@ -124,7 +124,7 @@ import Testing
 
     @Test func aMergedFindingAnswersToEveryToolsId() {
         var merged = Self.finding("python.eval-used", line: 1)
-        merged.properties["alsoReportedAs"] = "bandit.B307,semgrep.eval-detected"
+        merged.facts.pipeline.alsoReportedAs = ["bandit.B307", "semgrep.eval-detected"]
         for comment in ["# nosec B307", "# nosemgrep: eval-detected", "# sentinel: ignore[bandit.B307] ok"] {
             #expect(Self.apply([merged], "eval(x)  \(comment)\n").suppressed.count == 1, "\(comment)")
         }
@@ -147,8 +147,8 @@ import Testing
         }
         let nativeOnly = [Self.finding("python.eval-used", line: 1), Self.finding("python.taint-code-injection", line: 1)]
         var merged = nativeOnly
-        merged[1].properties["alsoReportedAs"] = "bandit.B307"
-        merged[1].properties["alsoReportedBy"] = "bandit"
+        merged[1].facts.pipeline.alsoReportedAs = ["bandit.B307"]
+        merged[1].facts.pipeline.alsoReportedBy = ["bandit"]
         #expect(hiddenIds(nativeOnly) == Set(hidden), "native only: \(comment)")
         #expect(hiddenIds(merged) == Set(hidden), "with Bandit folded in: \(comment)")
     }
@@ -220,7 +220,7 @@ import Testing
         ]
         let result = Self.apply(findings, source)
         #expect(result.suppressed.map(\.ruleId) == ["python.cmdi", "bandit.B602"])
-        #expect(result.suppressed.first?.properties["suppressionReason"] == "cmd is a constant")
+        #expect(result.suppressed.first?.facts.properties["suppressionReason"] == "cmd is a constant")
         #expect(result.kept.map(\.ruleId) == ["python.other"])
     }
 

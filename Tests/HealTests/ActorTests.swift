@@ -164,10 +164,13 @@ struct ReflectorTests {
 
     @Test("confidence grows with evidence and shrinks with patch size; it stays in [0, 1]")
     func confidence() {
-        let small = Confidence.compute(actor: .ruleFix, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (0, 0))
-        let large = Confidence.compute(actor: .ruleFix, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 40, memory: (0, 0))
-        let llm = Confidence.compute(actor: .llmPatch, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (0, 0))
-        let proven = Confidence.compute(
+        let small = CandidateConfidence.compute(
+            actor: .ruleFix, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (0, 0))
+        let large = CandidateConfidence.compute(
+            actor: .ruleFix, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 40, memory: (0, 0))
+        let llm = CandidateConfidence.compute(
+            actor: .llmPatch, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (0, 0))
+        let proven = CandidateConfidence.compute(
             actor: .ruleFix, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (20, 20))
         #expect(small.value == 0.95)
         #expect(large.value < small.value)

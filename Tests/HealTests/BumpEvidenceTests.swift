@@ -84,12 +84,12 @@ struct BumpEvidenceTests {
 
     @Test("a bump not exercised stays below 0.95 however strong the rest of its evidence")
     func confidencePenalty() {
-        let best = Confidence.compute(
+        let best = CandidateConfidence.compute(
             actor: .dependencyBump, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (50, 50),
             bumpExercised: false)
         #expect(best.value == 0.60)
         #expect(best.inputs["bumpNotExercised"] == -0.40)
-        let exercised = Confidence.compute(
+        let exercised = CandidateConfidence.compute(
             actor: .dependencyBump, verifiedRuns: 2, ranTests: true, signalGone: true, changedLines: 2, memory: (0, 0),
             bumpExercised: true)
         #expect(exercised.value == 0.95 && exercised.inputs["bumpNotExercised"] == nil)

@@ -218,11 +218,13 @@ struct HealMemoryTests {
                 number: 1, actor: .ruleFix, description: "d", strategy: "fix-template", patchHash: "h", patch: "p",
                 size: 1, verdict: verdict, lesson: nil, verifications: [], rescan: nil, notes: [])
         }
+        #expect(try memory.successShare(of: .ruleFix) == nil, "no history: no share")
         for verdict in [Verdict.failed, .rejected, .flaky] { try memory.record(attempt(verdict), for: signal) }
         #expect(try memory.successRate(of: .ruleFix).verified == 0)
         let id = try memory.record(attempt(.verified), for: signal)
         let rate = try memory.successRate(of: .ruleFix)
         #expect(rate.verified == 1 && rate.total == 3)
+        #expect(try memory.successShare(of: .ruleFix) == 1.0 / 3)
         #expect(try memory.similar(to: signal).first?.id == id)
         #expect(try memory.forget(id: id))
         #expect(try !memory.forget(id: id))

@@ -96,10 +96,10 @@ struct SignalTests {
             ruleId: "PYSEC-2021-142", tool: "osv", severity: .critical, confidence: .high,
             message: "pyyaml 5.3.1 is affected", location: Location(file: "requirements.txt", startLine: 2),
             snippet: "pyyaml==5.3.1",
-            properties: [
-                "package": "pyyaml", "installedVersion": "5.3.1", "fixedVersions": "5.4", "fixedVersion": "5.4",
-                "ecosystem": "PyPI", "aliases": "CVE-2020-14343",
-            ])
+            facts: FindingFacts(
+                dependency: DependencyFacts(
+                    package: "pyyaml", installedVersion: "5.3.1", ecosystem: "PyPI", fixedVersions: ["5.4"],
+                    smallestFixedVersion: "5.4", aliases: ["CVE-2020-14343"])))
         return Report(findings: [code, dependency])
     }
 

@@ -243,9 +243,9 @@ struct DataflowTests {
     func remoteAndLocal() throws {
         let engine = try engine(rule: Self.rule)
         let remote = try #require(engine.scan(file: "a.py", source: Self.prelude + "os.system(request.args['c'])\n").findings.first)
-        #expect(remote.severity == .high && remote.confidence == .high && remote.properties["source"] == "remote")
+        #expect(remote.severity == .high && remote.confidence == .high && remote.facts.properties["source"] == "remote")
         let local = try #require(engine.scan(file: "a.py", source: Self.prelude + "os.system(input())\n").findings.first)
-        #expect(local.severity == .medium && local.confidence == .low && local.properties["source"] == "local")
+        #expect(local.severity == .medium && local.confidence == .low && local.facts.properties["source"] == "local")
     }
 
     @Test("the code flow runs from the source through the assignments and helpers to the sink")

@@ -1,4 +1,5 @@
 import Findings
+import Support
 import Testing
 @testable import Scan
 

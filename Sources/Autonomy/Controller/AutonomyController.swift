@@ -361,7 +361,7 @@ public struct AutonomyController: Sendable {
         }
         return Notification(
             time: AutonomyStore.timestamp(now()), repository: repository, signal: SignalSummary(candidate.signal),
-            candidate: CandidateSummary(candidate), decision: decision, action: action, proposal: proposal?.id,
+            candidate: NotifiedCandidate(candidate), decision: decision, action: action, proposal: proposal?.id,
             branch: applied?.branch, commit: applied?.commit, pullRequest: applied?.pullRequest?.url, reason: reason)
     }
 

@@ -16,7 +16,7 @@ public struct Notification: Sendable, Hashable, Codable {
     /// The signal.
     public var signal: SignalSummary
     /// The candidate: actor, description, files, confidence, SHA-256 of the patch.
-    public var candidate: CandidateSummary
+    public var candidate: NotifiedCandidate
     /// The decision.
     public var decision: Decision
     /// What was done: `notified`, `proposed`, `applied`.
@@ -34,7 +34,7 @@ public struct Notification: Sendable, Hashable, Codable {
 }
 
 /// The candidate as a notification carries it (no patch text: its hash).
-public struct CandidateSummary: Sendable, Hashable, Codable {
+public struct NotifiedCandidate: Sendable, Hashable, Codable {
     /// The heal actor.
     public var actor: String
     /// One line.

@@ -1,3 +1,5 @@
+import Support
+
 extension Policy {
     /// Judges a candidate of class `action` changing `paths` (repository-relative), whose
     /// dependency belongs to `ecosystem` (an OSV name such as `PyPI`; nil when none).
@@ -38,7 +40,7 @@ extension Policy {
     }
 
     private func decide(_ action: ActionClass, path: String, protected guarded: [PathGlob]) -> PathDecision {
-        let segments = PathGlob.segments(of: path)
+        let segments = Glob.policySegments(of: path)
         if segments.isEmpty || segments.contains("..") {
             return PathDecision(
                 path: path, kind: .invalid, effect: .deny, deciders: ["invalid path: \(path)"],

@@ -34,7 +34,7 @@ public struct ProposalDocument: Sendable, Hashable, Codable {
     /// What it fixes.
     public var signal: SignalSummary
     /// Trust in the candidate and its inputs.
-    public var confidence: Confidence
+    public var confidence: CandidateConfidence
     /// Risk of the change and its inputs.
     public var risk: Risk
     /// What the controller decided and why.

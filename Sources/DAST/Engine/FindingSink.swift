@@ -35,7 +35,7 @@ public final class FindingSink: Sendable {
             state.order.compactMap { key in
                 guard var finding = state.findings[key] else { return nil }
                 let count = state.counts[key] ?? 1
-                if count > 1 { finding.properties["occurrences"] = String(count) }
+                if count > 1 { finding.facts.web.occurrences = count }
                 return finding
             }
         }

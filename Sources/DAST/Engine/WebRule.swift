@@ -39,23 +39,23 @@ public struct WebRule: Sendable, Hashable {
     /// A finding of this rule at `url` (`method`, `parameter`), with `evidence`.
     public func finding(
         url: String, method: String? = nil, parameter: String? = nil, message: String, evidence: String,
-        confidence: Confidence? = nil, properties: [String: String] = [:]
+        confidence: Confidence? = nil, web: WebFacts = WebFacts()
     ) -> Finding {
         Finding(
             ruleId: ruleId, tool: DAST.toolName, severity: severity, confidence: confidence ?? self.confidence,
             message: message, location: Location(url: url, method: method, parameter: parameter), cwe: cwe,
-            evidence: Evidence.bounded(evidence), properties: properties)
+            evidence: Evidence.bounded(evidence), facts: FindingFacts(web: web))
     }
 
     /// A finding of this rule at an insertion point.
     public func finding(
         at point: InsertionPoint, message: String, evidence: String, confidence: Confidence? = nil,
-        properties: [String: String] = [:]
+        web: WebFacts = WebFacts()
     ) -> Finding {
-        var properties = properties
-        properties["parameterIn"] = point.kind
+        var web = web
+        web.parameterIn = point.kind
         return finding(
             url: point.endpoint.url.string, method: point.endpoint.method, parameter: point.name,
-            message: message, evidence: evidence, confidence: confidence, properties: properties)
+            message: message, evidence: evidence, confidence: confidence, web: web)
     }
 }

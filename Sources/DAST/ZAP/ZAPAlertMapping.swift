@@ -58,18 +58,17 @@ public enum ZAPAlertMapping {
         var evidence: [String] = []
         if !alert.attack.isEmpty { evidence.append("attack: " + clean(alert.attack, 1000)) }
         if !alert.evidence.isEmpty { evidence.append("evidence: " + clean(alert.evidence, 1000)) }
-        var properties: [String: String] = [:]
-        if alert.wascId > 0 { properties["wascid"] = String(alert.wascId) }
-        for (key, value, limit) in [
-            ("alertRef", alert.alertRef, 40), ("messageId", alert.messageId, 40), ("solution", alert.solution, 2000),
-        ] where !value.isEmpty {
-            properties[key] = clean(value, limit)
-        }
+        func kept(_ text: String, _ limit: Int) -> String? { text.isEmpty ? nil : clean(text, limit) }
+        let facts = FindingFacts(
+            web: WebFacts(wascId: alert.wascId > 0 ? alert.wascId : nil),
+            external: ExternalToolFacts(
+                alertRef: kept(alert.alertRef, 40), messageId: kept(alert.messageId, 40),
+                solution: kept(alert.solution, 2000)))
         return Finding(
             ruleId: ruleId(alert.pluginId), tool: tool, severity: severity(alert.risk), confidence: confidence,
             message: parameter.isEmpty ? name : "\(name) (parameter \(parameter))", location: location,
             cwe: alert.cweId > 0 ? [alert.cweId] : [], evidence: evidence.isEmpty ? nil : evidence.joined(separator: "\n"),
-            properties: properties, references: references(alert.reference, secret: secret))
+            facts: facts, references: references(alert.reference, secret: secret))
     }
 
     /// `zap.<pluginId>`, the id kept to letters, digits, `-`, `_` and `.` (at most 40).

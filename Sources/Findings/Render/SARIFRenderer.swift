@@ -225,7 +225,7 @@ public struct SARIFRenderer: ReportRenderer {
         properties.set("evidence", finding.evidence)
         properties.set("enclosingScope", finding.enclosingScope)
         if !finding.references.isEmpty { properties["references"] = .array(finding.references.map { .string($0) }) }
-        for (key, value) in finding.properties where properties[key] == nil { properties[key] = .string(value) }
+        for (key, value) in finding.facts.properties where properties[key] == nil { properties[key] = .string(value) }
 
         let location = finding.location
         if location.isWeb {

@@ -17,7 +17,7 @@ public struct Candidate: Sendable, Hashable, Codable {
     /// The changed files with their content before and after.
     public var changes: [FileChange]
     /// Trust in [0, 1] and its inputs.
-    public var confidence: Confidence
+    public var confidence: CandidateConfidence
     /// The two passing runs of the verify command.
     public var verifications: [Verification]
     /// The re-scan, for findings and dependencies.

@@ -296,7 +296,7 @@ public struct HealLoop: Sendable {
                 let attempt = record(proposal, both, verdict: .verified, signal: signal, state: &state)
                 let stats = (try? memory?.successRate(of: proposal.actor)) ?? (0, 0)
                 let lines = GitPatch.changedLines(attempt.patch).count
-                let confidence = Confidence.compute(
+                let confidence = CandidateConfidence.compute(
                     actor: proposal.actor, verifiedRuns: both.verifications.count,
                     ranTests: both.verifications.allSatisfy { $0.tests != nil },
                     signalGone: both.rescan?.clean ?? !signal.failingTests.isEmpty, changedLines: lines,

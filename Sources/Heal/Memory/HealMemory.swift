@@ -153,6 +153,13 @@ public final class HealMemory: @unchecked Sendable {
         }
     }
 
+    /// The share of `actor`'s judged attempts that verified, or nil when memory has none (the
+    /// controller's risk then takes its no-history value).
+    public func successShare(of actor: ActorKind) throws -> Double? {
+        let rate = try successRate(of: actor)
+        return rate.total > 0 ? Double(rate.verified) / Double(rate.total) : nil
+    }
+
     /// Verified and total judged attempts of `actor` (all signals): its verified success rate.
     public func successRate(of actor: ActorKind) throws -> (verified: Int, total: Int) {
         try lock.withLock {

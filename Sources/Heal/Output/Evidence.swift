@@ -5,22 +5,6 @@ import Sandbox
 /// the baseline, every attempt with its lesson and runs, the winning candidate's verification,
 /// re-scan and confidence, the sandbox it ran in and where the time went.
 public struct Evidence: Sendable, Codable, Hashable {
-    /// The sandbox a verification ran in.
-    public struct SandboxSummary: Sendable, Codable, Hashable {
-        /// Profile name.
-        public var profile: String
-        /// `none` or `proxy` with its allow-list.
-        public var network: String
-        /// Memory limit, bytes.
-        public var memoryBytes: UInt64?
-        /// Process limit.
-        public var pids: Int?
-        /// Wall-clock limit, seconds.
-        public var timeoutSeconds: Double?
-        /// Always `overlay`: the tests' writes are discarded.
-        public var workspace: String
-    }
-
     /// Where the time went.
     public struct Timing: Sendable, Codable, Hashable {
         /// The whole heal, ms.
@@ -45,7 +29,7 @@ public struct Evidence: Sendable, Codable, Hashable {
         /// Lines added plus removed.
         public var changedLines: Int
         /// Trust in [0, 1] and its inputs.
-        public var confidence: Confidence
+        public var confidence: CandidateConfidence
         /// The two passing runs.
         public var verifications: [Verification]
         /// The re-scan, for findings and dependencies.
@@ -96,13 +80,7 @@ public struct Evidence: Sendable, Codable, Hashable {
         fingerprint = outcome.signal.fingerprint
         repository = request.repository
         verifyCommand = request.verify
-        let profile = request.profile
-        let network =
-            profile.network.mode == .none
-            ? "none" : "proxy: " + (profile.network.allow.isEmpty ? "(nothing)" : profile.network.allow.joined(separator: ", "))
-        sandbox = SandboxSummary(
-            profile: profile.name, network: network, memoryBytes: profile.limits.memoryBytes, pids: profile.limits.pids,
-            timeoutSeconds: profile.limits.timeoutSeconds, workspace: "overlay")
+        sandbox = Self.sandboxSummary(request.profile)
         baseline = outcome.baseline
         attempts = outcome.attempts.map { attempt in
             var slim = attempt
@@ -127,6 +105,18 @@ public struct Evidence: Sendable, Codable, Hashable {
             sandboxOverheadMilliseconds: outcome.sandboxOverheadMilliseconds,
             sandboxOverheadShare: (share * 1000).rounded() / 1000)
         memory = outcome.memory.prefix(10).map { "#\($0.id) \($0.verdict) \($0.actor): \($0.description)" }
+    }
+
+    /// The sandbox as evidence.json names it: the network as `proxy: a, b`, the workspace
+    /// `overlay` (verification runs always are; their writes are discarded), no CPU limit.
+    static func sandboxSummary(_ profile: Profile) -> SandboxSummary {
+        var summary = SandboxSummary(profile)
+        summary.network =
+            profile.network.mode == .none
+            ? "none" : "proxy: " + (profile.network.allow.isEmpty ? "(nothing)" : profile.network.allow.joined(separator: ", "))
+        summary.workspace = "overlay"
+        summary.cpus = nil
+        return summary
     }
 
     /// Pretty, key-sorted JSON.

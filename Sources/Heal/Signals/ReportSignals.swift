@@ -56,7 +56,7 @@ enum ReportSignals {
                             startColumn: region?["startColumn"]?.scalarText.flatMap { Int($0) },
                             endLine: region?["endLine"]?.scalarText.flatMap { Int($0) },
                             endColumn: region?["endColumn"]?.scalarText.flatMap { Int($0) }),
-                        fingerprint: fingerprint, snippet: region?["snippet"]?["text"]?.string, properties: strings))
+                        fingerprint: fingerprint, snippet: region?["snippet"]?["text"]?.string, facts: FindingFacts(properties: strings)))
             }
         }
         return findings
@@ -65,16 +65,16 @@ enum ReportSignals {
     /// The signal for one finding.
     static func signal(_ finding: Finding, source: String) -> Signal {
         let location = Signal.Location(file: finding.location.file ?? "", line: finding.location.startLine)
-        let properties = finding.properties
-        if let package = properties["package"], let installed = properties["installedVersion"] {
-            let fixed = (properties["fixedVersions"] ?? properties["fixedVersion"] ?? "")
-                .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            let advisories = [finding.ruleId] + (properties["aliases"] ?? "").split(separator: ",").map(String.init)
+        let facts = finding.facts.dependency
+        if let package = facts.package, let installed = facts.installedVersion {
+            let fixed = (facts.fixedVersions ?? facts.smallestFixedVersion.map { [$0] } ?? [])
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let advisories = [finding.ruleId] + (facts.aliases ?? [])
             return Signal(
                 kind: .vulnerableDependency, source: source, message: finding.message, locations: [location],
                 ruleId: finding.ruleId, severity: finding.severity, findingFingerprint: finding.fingerprint,
                 dependency: Signal.Dependency(
-                    ecosystem: properties["ecosystem"] ?? "PyPI", package: package, installed: installed,
+                    ecosystem: facts.ecosystem ?? "PyPI", package: package, installed: installed,
                     fixedVersions: fixed, manifest: finding.location.file, advisories: advisories))
         }
         return Signal(

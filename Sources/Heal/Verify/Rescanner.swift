@@ -66,7 +66,7 @@ public struct Rescanner: Sendable {
         let old = byRule(before)
         let introduced = byRule(after).filter { $0.value > old[$0.key, default: 0] }.map(\.key).sorted()
         let open = after.filter { files.contains($0.location.file ?? "") }.map { finding in
-            guard let package = finding.properties["package"], let version = finding.properties["installedVersion"] else {
+            guard let package = finding.facts.dependency.package, let version = finding.facts.dependency.installedVersion else {
                 return finding.ruleId
             }
             return "\(package) \(version): \(finding.ruleId)"

@@ -57,6 +57,19 @@ struct AbstractValue: Sendable, Equatable {
         return AbstractValue(taint: taint)
     }
 
+    /// Writes `value` where ``part(at:)`` reads: the element at a constant index inside a
+    /// list/tuple, else the entry under the key.
+    mutating func setPart(at key: PyConstant, to value: AbstractValue) {
+        if elements != nil, case .integer(let i) = key {
+            let position = i < 0 ? elements!.count + i : i
+            if elements!.indices.contains(position) {
+                elements![position] = value
+                return
+            }
+        }
+        members[key.key] = value
+    }
+
     /// `value.name`: a field written before, else the object's own taint.
     func attribute(_ name: String) -> AbstractValue {
         members["." + name] ?? AbstractValue(taint: taint)

@@ -38,7 +38,7 @@ public struct SecretsDetector: Sendable {
                 else { return nil }
                 var copy = finding
                 copy.message += " (in the file as Python decodes it: \(encoding))"
-                copy.properties["sourceEncoding"] = encoding
+                copy.facts.code.sourceEncoding = encoding
                 return copy
             }
     }

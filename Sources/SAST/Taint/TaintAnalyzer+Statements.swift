@@ -141,16 +141,10 @@ extension TaintAnalyzer {
             if !c[2].isEmpty { execute(block: c[2].children) }
             return
         }
-        let before = state
         loopExits.append([])
-        var entry = before
-        // Twice, so taint carried from one iteration to the next is seen.
-        for _ in 0..<2 {
-            state = entry
-            reachable = true
-            refine(c[0], truthy: true)
-            execute(block: c[1].children)
-            if reachable { entry = Self.join(entry, state) }
+        let entry = iterateTwice {
+            $0.refine(c[0], truthy: true)
+            $0.execute(block: c[1].children)
         }
         let exits = loopExits.removeLast()
         if constant?.isTruthy == true {
@@ -173,20 +167,28 @@ extension TaintAnalyzer {
     private mutating func executeFor(_ c: [PyNode]) {
         let items = evaluate(c[1])
         let element = elementValue(of: items)
-        let before = state
         loopExits.append([])
-        var entry = before
-        for _ in 0..<2 {
-            state = entry
-            reachable = true
-            assign(c[0], element)
-            execute(block: c[2].children)
-            if reachable { entry = Self.join(entry, state) }
+        let entry = iterateTwice {
+            $0.assign(c[0], element)
+            $0.execute(block: c[2].children)
         }
         let exits = loopExits.removeLast()
         state = exits.reduce(entry) { Self.join($0, $1) }
         reachable = true
         if !c[3].isEmpty { execute(block: c[3].children) }
+    }
+
+    /// Runs a loop's body twice from the state before it, so taint carried from one iteration
+    /// to the next is seen, and returns the loop's entry state joined over both passes.
+    private mutating func iterateTwice(_ body: (inout Self) -> Void) -> [String: AbstractValue] {
+        var entry = state
+        for _ in 0..<2 {
+            state = entry
+            reachable = true
+            body(&self)
+            if reachable { entry = Self.join(entry, state) }
+        }
+        return entry
     }
 
     /// What iterating over `value` yields: any of its elements.
@@ -318,16 +320,7 @@ extension TaintAnalyzer {
             guard let base = target.children.first else { return }
             let key = evaluate(target.children[1])
             if let constant = key.constant {
-                updatePart(of: base) { container in
-                    if container.elements != nil, case .integer(let i) = constant {
-                        let position = i < 0 ? container.elements!.count + i : i
-                        if container.elements!.indices.contains(position) {
-                            container.elements![position] = value
-                            return
-                        }
-                    }
-                    container.members[constant.key] = value
-                }
+                updatePart(of: base) { $0.setPart(at: constant, to: value) }
             } else {
                 updatePart(of: base) { $0.absorb(value.whole) }
             }
@@ -384,14 +377,7 @@ extension TaintAnalyzer {
                 if let key {
                     var part = container.part(at: key)
                     update(&part)
-                    if container.elements != nil, case .integer(let i) = key {
-                        let position = i < 0 ? container.elements!.count + i : i
-                        if container.elements!.indices.contains(position) {
-                            container.elements![position] = part
-                            return
-                        }
-                    }
-                    container.members[key.key] = part
+                    container.setPart(at: key, to: part)
                 } else {
                     var part = AbstractValue(taint: container.whole)
                     update(&part)

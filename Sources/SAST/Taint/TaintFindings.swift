@@ -25,10 +25,10 @@ enum TaintFindings {
                 // Environment, argv, stdin: the operator's own input (CodeQL's `-local` queries).
                 finding.severity = min(finding.severity, .medium)
                 finding.confidence = .low
-                finding.properties["source"] = "local"
+                finding.facts.code.taintSource = .local
             } else {
                 finding.confidence = .high
-                finding.properties["source"] = "remote"
+                finding.facts.code.taintSource = .remote
             }
             finding.codeFlow = flow.origin.hops.map { hop in builder.step(hop) }
             out.append(finding)

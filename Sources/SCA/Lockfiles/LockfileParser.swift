@@ -95,36 +95,6 @@ func malformed(_ file: String, _ line: Int, _ what: String) -> SentinelError {
     SentinelError(.invalidInput, "\(file):\(line): \(what)")
 }
 
-/// Shell-style matching with `*` (any run of characters) and nothing else: enough for names.
-enum Glob {
-    static func matches(pattern: String, name: String) -> Bool {
-        let p = Array(pattern.utf8)
-        let n = Array(name.utf8)
-        var pi = 0
-        var ni = 0
-        var star = -1
-        var mark = 0
-        while ni < n.count {
-            if pi < p.count, p[pi] == UInt8(ascii: "*") {
-                star = pi
-                mark = ni
-                pi += 1
-            } else if pi < p.count, p[pi] == n[ni] {
-                pi += 1
-                ni += 1
-            } else if star >= 0 {
-                pi = star + 1
-                mark += 1
-                ni = mark
-            } else {
-                return false
-            }
-        }
-        while pi < p.count, p[pi] == UInt8(ascii: "*") { pi += 1 }
-        return pi == p.count
-    }
-}
-
 /// Keeps the first entry per (name, version): lockfiles repeat a package under several
 /// descriptors or hashes, and one finding per line is what users want.
 func deduplicated(_ dependencies: [Dependency]) -> [Dependency] {

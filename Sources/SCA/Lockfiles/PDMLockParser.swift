@@ -16,44 +16,18 @@ public struct PDMLockParser: ManifestAwareLockfileParser {
 
     /// Parses one file; throws `SentinelError(.invalidInput, "FILE:LINE: ...")` when it is malformed.
     public func parse(_ bytes: [UInt8], file: String, manifest: [UInt8]?) throws -> LockfileResult {
-        let root = try TOML.parse(bytes, file: file)
-        var result = LockfileResult(file: file, format: Self.format)
-        var graph = DependencyGraph()
-        var wanted: [[String]] = []
-        var index: [String: Int] = [:]
-        for table in try TOMLPackages.tables(in: root, file: file) {
-            let (name, version, line) = try TOMLPackages.identity(of: table, file: file)
-            var notes: [String: String] = [:]
-            if case .array(let groups)? = table["groups"]?.value {
-                notes["groups"] = groups.compactMap(\.string).joined(separator: ",")
-            }
-            if case .array(let extras)? = table["extras"]?.value {
-                notes["extras"] = extras.compactMap(\.string).joined(separator: ",")
-            }
-            result.dependencies.append(
-                Dependency(ecosystem: .pypi, name: name, version: version, file: file, line: line, notes: notes))
-            let node = graph.addNode(name)
-            index[RequirementsParser.normalized(name)] = index[RequirementsParser.normalized(name)] ?? node
-            wanted.append(
+        try PyPITOMLLock.parse(
+            bytes, file: file, format: Self.format, manifest: manifest,
+            describe: { table, _, _, _ in
+                var notes: [String: String] = [:]
+                notes["groups"] = PyPITOMLLock.list(table, "groups")
+                notes["extras"] = PyPITOMLLock.list(table, "extras")
+                return notes
+            },
+            requires: { table in
                 table.array("dependencies").compactMap { value in
-                    value.string.flatMap { Requirement(ArraySlice($0.utf8)) }.map {
-                        RequirementsParser.normalized($0.name)
-                    }
-                })
-        }
-        for (from, names) in wanted.enumerated() {
-            for name in names { if let to = index[name] { graph.addEdge(from: from, to: to) } }
-        }
-        let names = manifest.flatMap { ManifestDirectNames.pyproject($0) }
-        if manifest != nil, names == nil {
-            result.problems.append(
-                .init(
-                    .warning, file: file, line: 0,
-                    "pyproject.toml beside it could not be read; direct dependencies guessed"))
-        }
-        let paths = graph.paths(from: graph.direct(named: names, key: RequirementsParser.normalized))
-        for i in result.dependencies.indices { result.dependencies[i].apply(path: paths[i]) }
-        result.dependencies = deduplicated(result.dependencies)
-        return result
+                    value.string.flatMap { Requirement(ArraySlice($0.utf8)) }?.name
+                }
+            })
     }
 }

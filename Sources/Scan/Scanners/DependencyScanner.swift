@@ -123,24 +123,19 @@ public struct DependencyScanner: ScanCore.Scanner {
                 while trimmed.hasSuffix(".") { trimmed.removeLast() }
                 return ": " + trimmed
             } ?? ""
-        var properties: [String: String] = [
-            "package": match.package, "installedVersion": match.version, "ecosystem": match.ecosystem.name,
-            "affectedRange": match.affectedRange, "fixedVersions": match.fixedVersions.joined(separator: ","),
-            "aliases": advisory.aliases.joined(separator: ","), "direct": dependency.isDirect ? "true" : "false",
-        ]
-        if let smallest = match.smallestFix { properties["fixedVersion"] = smallest }
-        if !sameAs.isEmpty { properties["sameAs"] = sameAs.joined(separator: ",") }
-        if let sameMajor = match.fixIsSameMajor { properties["fixSameMajor"] = sameMajor ? "true" : "false" }
-        if !dependency.path.isEmpty { properties["dependencyPath"] = dependency.path.joined(separator: " > ") }
-        if let score = advisory.severity.score { properties["cvssScore"] = String(score) }
-        if let vector = advisory.severity.vector { properties["cvssVector"] = vector }
-        properties["severitySource"] = advisory.severity.source
+        let facts = DependencyFacts(
+            package: match.package, installedVersion: match.version, ecosystem: match.ecosystem.name,
+            affectedRange: match.affectedRange, fixedVersions: match.fixedVersions,
+            smallestFixedVersion: match.smallestFix, fixIsSameMajor: match.fixIsSameMajor, aliases: advisory.aliases,
+            sameAs: sameAs.isEmpty ? nil : sameAs, isDirect: dependency.isDirect,
+            path: dependency.path.isEmpty ? nil : dependency.path, cvssScore: advisory.severity.score,
+            cvssVector: advisory.severity.vector, severitySource: advisory.severity.source)
         let via = dependency.isDirect || dependency.path.count < 2 ? "" : " via \(dependency.path.joined(separator: " > "))"
         return Finding(
             ruleId: advisory.id, tool: name, severity: Severity(advisory.severity.severity), confidence: .high,
             message: "\(match.package) \(match.version)\(via) is affected by \(advisory.id)\(aliases)\(summary); \(fix)",
             location: Location(file: dependency.file, startLine: max(1, dependency.line)),
-            snippet: "\(match.package)==\(match.version)", properties: properties,
+            snippet: "\(match.package)==\(match.version)", facts: FindingFacts(dependency: facts),
             references: [advisory.url] + advisory.references.map(\.url).filter { $0 != advisory.url })
     }
 

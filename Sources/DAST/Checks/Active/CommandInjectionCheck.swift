@@ -30,7 +30,7 @@ public struct CommandInjectionCheck: ActiveCheck {
             return [
                 Self.rule.finding(
                     at: point, message: "OS command injection in '\(point.name)': the shell ran an injected echo",
-                    evidence: Evidence.of(request, response, around: expected), properties: ["technique": "output"])
+                    evidence: Evidence.of(request, response, around: expected), web: WebFacts(technique: .output))
             ]
         }
         for wrapper in Self.wrappers.prefix(6) where wrapper != "`%@`" {
@@ -46,7 +46,7 @@ public struct CommandInjectionCheck: ActiveCheck {
                 Self.rule.finding(
                     at: point, message: "OS command injection in '\(point.name)': an injected sleep delays the answer",
                     evidence: "Baseline: \(String(format: "%.2f", context.baseline.elapsed)) s\n" + evidence,
-                    properties: ["technique": "time"])
+                    web: WebFacts(technique: .time))
             ]
         }
         return []

@@ -45,7 +45,7 @@ public struct CrossSiteScriptingCheck: ActiveCheck {
                         at: point,
                         message: "Reflected XSS in '\(point.name)': input breaks out of \(Self.describe(reflection)) into markup",
                         evidence: Evidence.of(request, response, around: marker),
-                        properties: ["context": Self.describe(reflection)])
+                        web: WebFacts(reflectionContext: Self.describe(reflection)))
                 ]
             }
         }

@@ -24,7 +24,7 @@ public struct LDAPInjectionCheck: ActiveCheck {
             return [
                 Self.rule.finding(
                     at: point, message: "LDAP injection in '\(point.name)': filter syntax breaks the LDAP query",
-                    evidence: Evidence.of(hit.request, hit.response, around: hit.signature), properties: ["technique": "error"])
+                    evidence: Evidence.of(hit.request, hit.response, around: hit.signature), web: WebFacts(technique: .error))
             ]
         }
         // A parenthesis that changes nothing means no filter is being built from this value.
@@ -42,7 +42,7 @@ public struct LDAPInjectionCheck: ActiveCheck {
             Self.rule.finding(
                 at: point, message: "LDAP injection in '\(point.name)': an injected filter decides which entries match",
                 evidence: "Request (matches all): \(request.url)\nRequest (matches none): \(point.request(nothing[0]).url)",
-                properties: ["technique": "boolean"])
+                web: WebFacts(technique: .boolean))
         ]
     }
 }

@@ -42,7 +42,7 @@ public struct SQLInjectionCheck: ActiveCheck {
         guard let hit else { return nil }
         return Self.rule.finding(
             at: point, message: "SQL injection in '\(point.name)': a \(hit.suffix) breaks the query (database error)",
-            evidence: Evidence.of(hit.request, hit.response, around: hit.signature), properties: ["technique": "error"])
+            evidence: Evidence.of(hit.request, hit.response, around: hit.signature), web: WebFacts(technique: .error))
     }
 
     private func booleanBased(_ point: InsertionPoint, _ context: ActiveContext) throws -> Finding? {
@@ -67,7 +67,7 @@ public struct SQLInjectionCheck: ActiveCheck {
                 message: "SQL injection in '\(point.name)': injected conditions decide the answer (boolean-based)",
                 evidence: "Request (true): \(point.request(holding[0]).url) → the same page as the original\n"
                     + "Request (false): \(point.request(failing[0]).url) → a different page",
-                properties: ["technique": "boolean"])
+                web: WebFacts(technique: .boolean))
         }
         return nil
     }
@@ -88,7 +88,7 @@ public struct SQLInjectionCheck: ActiveCheck {
             return Self.rule.finding(
                 at: point, message: "SQL injection in '\(point.name)': an injected sleep delays the answer (time-based)",
                 evidence: "Baseline: \(String(format: "%.2f", context.baseline.elapsed)) s\n" + evidence,
-                properties: ["technique": "time"])
+                web: WebFacts(technique: .time))
         }
         return nil
     }

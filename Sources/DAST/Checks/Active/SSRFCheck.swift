@@ -21,14 +21,14 @@ public struct SSRFCheck: ActiveCheck {
         let pending = Self.rule.finding(
             at: point, message: "Server-side request forgery in '\(point.name)': the server fetched a URL the scan named",
             evidence: "Request: \(point.request("\(canary.base)/\(token)").summary)\nThe canary received GET /\(token).",
-            properties: ["technique": "out-of-band"])
+            web: WebFacts(technique: .outOfBand))
         let url = canary.url(token: token, proving: pending)
         guard let (request, response) = try context.send(point, url) else { return [] }
         let echo = CanaryRegistry.echo(of: token)
         guard response.text.contains(echo) else { return [] }
         var finding = pending
         finding.evidence = Evidence.bounded(Evidence.of(request, response, around: echo))
-        finding.properties["technique"] = "echo"
+        finding.facts.web.technique = .echo
         return [finding]
     }
 }

@@ -29,7 +29,7 @@ enum StoredXSSPass {
                         message: "Stored XSS in '\(point.name)': what it stores is shown as markup on \(page.request.url.path)",
                         evidence: "Stored through: \(point.request("<\(marker)>").summary)\n"
                             + "Shown at: GET \(page.request.url)\n… \(Evidence.excerpt(of: response.text, around: marker) ?? "") …",
-                        properties: ["shownAt": page.request.url.string]))
+                        web: WebFacts(shownAt: page.request.url.string)))
             }
         }
     }

@@ -26,7 +26,7 @@ public struct XPathInjectionCheck: ActiveCheck {
             return [
                 Self.rule.finding(
                     at: point, message: "XPath injection in '\(point.name)': a \(hit.suffix) breaks the XPath query",
-                    evidence: Evidence.of(hit.request, hit.response, around: hit.signature), properties: ["technique": "error"])
+                    evidence: Evidence.of(hit.request, hit.response, around: hit.signature), web: WebFacts(technique: .error))
             ]
         }
         guard try BooleanProbe.quoteMatters(point, context: context) else { return [] }
@@ -45,7 +45,7 @@ public struct XPathInjectionCheck: ActiveCheck {
             Self.rule.finding(
                 at: point, message: "XPath injection in '\(point.name)': injected XPath conditions decide the answer",
                 evidence: "Request (true): \(point.request(holds[0]).url)\nRequest (false): \(point.request(fails[0]).url)",
-                properties: ["technique": "boolean"])
+                web: WebFacts(technique: .boolean))
         ]
     }
 

@@ -25,7 +25,7 @@ public struct XXECheck: ActiveCheck {
             return [
                 Self.rule.finding(
                     at: point, message: "XML external entities are resolved in '\(point.name)': /etc/passwd came back",
-                    evidence: Evidence.of(request, response, around: "root:"), properties: ["technique": "file"])
+                    evidence: Evidence.of(request, response, around: "root:"), web: WebFacts(technique: .file))
             ]
         }
         guard let canary = context.canary else { return [] }
@@ -33,7 +33,7 @@ public struct XXECheck: ActiveCheck {
         let pending = Self.rule.finding(
             at: point, message: "XML external entities are resolved in '\(point.name)': the parser fetched the scan's URL",
             evidence: "An entity SYSTEM \"\(canary.base)/\(token)\" was fetched by the target.",
-            properties: ["technique": "out-of-band"])
+            web: WebFacts(technique: .outOfBand))
         let url = canary.url(token: token, proving: pending)
         guard let document = Self.inject(entity: url, into: original, root: root),
             let (request, response) = try context.send(point, document),

@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 
 /// Cross-origin resource sharing that lets any site read answers: the `Origin` a request names
@@ -40,7 +41,7 @@ public struct CORSCheck: ProbeCheck {
                     url: request.url.withQuery([]).string, method: "GET", parameter: "Origin",
                     message: "\(request.url.path) lets any origin read its answers"
                         + (credentials ? " with the user's cookies" : ""),
-                    evidence: evidence, properties: ["parameterIn": "header"]))
+                    evidence: evidence, web: WebFacts(parameterIn: "header")))
         }
     }
 }

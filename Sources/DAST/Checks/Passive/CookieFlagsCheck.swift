@@ -1,3 +1,5 @@
+import Findings
+
 /// Cookies set without `HttpOnly` (scripts can read them), without `Secure` on HTTPS (they
 /// travel in clear), or without `SameSite` (sent on cross-site requests). One finding per
 /// cookie name and flag.
@@ -28,7 +30,7 @@ public struct CookieFlagsCheck: PassiveCheck {
                 sink.report(
                     rule.finding(
                         url: url.string, method: exchange.request.method, parameter: cookie.name, message: message,
-                        evidence: evidence, properties: ["parameterIn": "cookie"]),
+                        evidence: evidence, web: WebFacts(parameterIn: "cookie")),
                     key: "\(rule.ruleId)|\(url.origin)|\(cookie.name)")
             }
             if !cookie.flags.contains("httponly") {

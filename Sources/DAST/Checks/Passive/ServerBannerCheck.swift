@@ -1,3 +1,5 @@
+import Findings
+
 /// `Server`, `X-Powered-By` and `X-AspNet-Version` headers that name a product *and version*:
 /// they tell an attacker which advisories to try. One finding per header value.
 public struct ServerBannerCheck: PassiveCheck {
@@ -21,7 +23,7 @@ public struct ServerBannerCheck: PassiveCheck {
                     url: url.string, method: exchange.request.method, parameter: name,
                     message: "The \(name) header discloses '\(value)'",
                     evidence: "Request: \(exchange.request.method) \(url)\nResponse header: \(name): \(value)",
-                    properties: ["parameterIn": "header"]),
+                    web: WebFacts(parameterIn: "header")),
                 key: "\(Self.rule.ruleId)|\(url.origin)|\(name)|\(value)")
         }
     }

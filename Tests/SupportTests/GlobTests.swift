@@ -1,5 +1,5 @@
 import Testing
-@testable import Scan
+@testable import Support
 
 @Suite struct GlobTests {
     @Test(arguments: [

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Scan
+@testable import Support
 
 /// A walk compiles its globs once into a `GlobSet` (hash look-ups for the common shapes): it
 /// answers exactly as its globs do one by one.

@@ -19,7 +19,7 @@
 /// So a one-line fix from an advisory or a rule template, verified twice by tests that ran, with
 /// the signal gone, reaches 0.95 (the autonomy policy's default threshold for applying without a
 /// human); a repair template or a model's patch does not, whatever its history.
-public struct Confidence: Sendable, Hashable, Codable {
+public struct CandidateConfidence: Sendable, Hashable, Codable {
     /// The value, clamped to [0, 1] and rounded to two decimals.
     public var value: Double
     /// Each contribution by name.
@@ -33,7 +33,7 @@ public struct Confidence: Sendable, Hashable, Codable {
     public static func compute(
         actor: ActorKind, verifiedRuns: Int, ranTests: Bool, signalGone: Bool, changedLines: Int,
         memory: (verified: Int, total: Int), bumpExercised: Bool? = nil
-    ) -> Confidence {
+    ) -> CandidateConfidence {
         var inputs: [String: Double] = [:]
         inputs["actor"] =
             switch actor {
@@ -49,6 +49,6 @@ public struct Confidence: Sendable, Hashable, Codable {
         inputs["memory"] = ((0.10 * (rate - 0.5)) * 1000).rounded() / 1000
         if bumpExercised == false { inputs["bumpNotExercised"] = notExercisedPenalty }
         let sum = inputs.values.reduce(0, +)
-        return Confidence(value: (min(1, max(0, sum)) * 100).rounded() / 100, inputs: inputs)
+        return CandidateConfidence(value: (min(1, max(0, sum)) * 100).rounded() / 100, inputs: inputs)
     }
 }

@@ -1,7 +1,7 @@
 /// Many globs compiled once and matched together: a path is split once, and the common shapes
 /// (a bare name `node_modules`, `*.min.js`, a literal path, a literal directory `build/`) are
 /// looked up in hash sets instead of tried one by one. Only the other patterns (classes, `?`,
-/// `**` between segments) are matched in turn. Same answers as ``Glob/matches(_:)`` on each.
+/// `**` between segments, the policy dialect's) are matched in turn. Same answers as ``Glob/matches(_:)`` on each.
 public struct GlobSet: Sendable {
     /// Bare names with no wildcard, matched against any segment of the path.
     private var names: Set<[UInt8]> = []
@@ -23,6 +23,10 @@ public struct GlobSet: Sendable {
     public init(_ globs: [Glob]) {
         isEmpty = globs.isEmpty
         for glob in globs {
+            guard !glob.isPolicy else {
+                others.append(glob)
+                continue
+            }
             let segments = glob.segments
             let literal = segments.allSatisfy { !$0.contains(where: Self.isWildcard) }
             if glob.anyDepth, let only = segments.first {
@@ -62,7 +66,7 @@ public struct GlobSet: Sendable {
             }
             if paths.contains(prefix) { return true }
         }
-        return others.contains { $0.matches(parts: parts) }
+        return others.contains { $0.isPolicy ? $0.matches(path) : $0.matches(units: parts) }
     }
 
     private static func isWildcard(_ byte: UInt8) -> Bool {
