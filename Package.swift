@@ -32,7 +32,6 @@ let package = Package(
     targets: [
         // System libraries (pkg-config names; `make` installs the -dev packages first).
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
-        .systemLibrary(name: "CCap", pkgConfig: "libcap", providers: [.apt(["libcap-dev"])]),
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -42,7 +41,7 @@ let package = Package(
         // The clone..execve window: C only, no Swift runs in the child.
         .target(
             name: "CSandbox",
-            dependencies: ["CSeccomp", "CCap", "CJSONC"],
+            dependencies: ["CSeccomp", "CJSONC"],
             cSettings: strictC
         ),
         // The glibc calls Swift's Glibc module leaves out (pipe2, accept4, pwritev2, openat2...).
@@ -69,28 +68,33 @@ let package = Package(
         .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib"]),
         // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.
         .target(name: "DAST", dependencies: ["CSystem", "Documents", "Findings", "HTTP", "Support"]),
-        // The scanner interface and the external tools run in the sandbox (Bandit, Semgrep).
-        .target(name: "Adapters", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Sandbox", "SAST", "Support"]),
-        // Orchestrates scanners (native, adapters in the sandbox) into one report.
-        .target(name: "Scan", dependencies: ["Adapters", "DAST", "Documents", "Findings", "Git", "Sandbox", "SAST", "SCA", "Support"]),
+        // The scanner interface: `Scanner`, its target, output and context (the sandbox runner for tools).
+        .target(name: "ScanCore", dependencies: ["Findings", "Sandbox", "Support"]),
+        // The external tools, run in the sandbox: Bandit, Semgrep, Wapiti, ZAP.
+        .target(name: "Adapters", dependencies: ["DAST", "Documents", "Findings", "Sandbox", "SAST", "ScanCore", "Support"]),
+        // The native scanners (SAST, secrets, SCA, DAST) and the orchestration of every scanner into one report.
+        .target(
+            name: "Scan",
+            dependencies: ["Adapters", "DAST", "Documents", "Findings", "Git", "Sandbox", "SAST", "SCA", "ScanCore", "Support"]
+        ),
         // `sentinel heal`: signals, actors, the overlay workspace, verifier, reflector, memory, the loop.
         .target(
             name: "Heal",
             dependencies: [
-                "Adapters", "Documents", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan",
+                "Documents", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan", "ScanCore",
                 "Store", "Support",
             ]
         ),
         // Progressive autonomy: policy, risk, the controller, proposals, the GitHub publisher.
         .target(
             name: "Autonomy",
-            dependencies: ["Audit", "Documents", "Findings", "Git", "HTTP", "Heal", "SAST", "Store", "Support"]
+            dependencies: ["Audit", "Documents", "Git", "HTTP", "Heal", "Store", "Support"]
         ),
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Adapters", "Audit", "Autonomy", "DAST", "Egress", "Heal", "Sandbox", "Findings", "SAST", "SCA", "Scan", "Store",
-                "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Audit", "Autonomy", "DAST", "Egress", "Findings", "Git", "Heal", "Sandbox", "SAST", "SCA", "Scan", "ScanCore",
+                "Store", "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "sentinel", dependencies: ["SentinelCLI"]),
@@ -117,19 +121,20 @@ let package = Package(
             name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Store", "Support", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
-        .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax", "TestSupport"]),
-        .testTarget(name: "SCATests", dependencies: ["SCA", "Findings", "Store", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax", "Support", "TestSupport"]),
         .testTarget(
-            name: "AdaptersTests", dependencies: ["Adapters", "Documents", "Scan", "Findings", "Sandbox", "Support", "TestSupport"],
+            name: "SCATests", dependencies: ["SCA", "Documents", "Store", "Support", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "AdaptersTests",
+            dependencies: ["Adapters", "Documents", "ScanCore", "Findings", "Sandbox", "Support", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
-        .testTarget(name: "DASTTests", dependencies: ["DAST", "Findings", "HTTP", "Support", "TestSupport"]),
+        .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "Support"]),
         .testTarget(
             name: "HealTests",
             dependencies: [
-                "Heal", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Store", "Support",
-                "TestSupport",
+                "Heal", "Findings", "Git", "HTTP", "Sandbox", "Store", "Support", "TestSupport",
             ],
             exclude: ["Fixtures"]
         ),
@@ -140,12 +145,13 @@ let package = Package(
         // Seeded, bounded mutation of every reader of attacker-controlled input (bench/fuzz.sh goes further).
         .testTarget(
             name: "FuzzTests", dependencies: ["Documents", "Heal", "PythonSyntax", "SCA", "Support", "TestSupport"]),
-        .testTarget(name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "SAST", "Support", "TestSupport"]),
+        .testTarget(
+            name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "SAST", "ScanCore", "Support", "TestSupport"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "Autonomy", "Heal", "SentinelCLI", "Store", "TestSupport",
+                "Autonomy", "Heal", "SentinelCLI", "Store", "Support", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Golden"]

@@ -4,6 +4,9 @@
 The table (scripts/layers.txt) lists modules top to bottom; a module may import only modules listed
 above it, plus system and third-party modules. ArgumentParser belongs to the CLI surface alone.
 Every directory under Sources/ must appear in the table, so a new module is placed on purpose.
+Package.swift declares exactly what each target imports (Swift `import`s; a C target's `#include`s of
+a system library's headers): an import of a package module that is not a declared dependency, or a
+declared dependency no source of the target imports, fails.
 """
 import pathlib
 import re
@@ -60,6 +63,74 @@ def raw_file_calls(source: pathlib.Path) -> list[tuple[int, str]]:
     return found
 
 
+SYSTEM_INCLUDE = re.compile(r"^\s*#\s*include\s+<([^>]+)>", re.M)
+TARGET_CALL = re.compile(r"\.(target|testTarget|executableTarget|systemLibrary)\(")
+DEFAULT_ROOT = {"target": "Sources", "executableTarget": "Sources", "testTarget": "Tests", "systemLibrary": "Sources"}
+
+
+def package_targets() -> dict[str, tuple[str, set[str]]]:
+    """Each target of Package.swift: name → (its source directory, its declared dependencies).
+
+    A dependency is a target name, a product by name (`"Yams"`) or `.product(name: "ArgumentParser", ...)`,
+    whose module bears the product's name.
+    """
+    text = (ROOT / "Package.swift").read_text()
+    targets = {}
+    for match in TARGET_CALL.finditer(text):
+        depth, end = 0, match.end() - 1
+        for end in range(match.end() - 1, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            if depth == 0:
+                break
+        call = text[match.end():end]
+        name = re.search(r'name:\s*"([^"]+)"', call).group(1)
+        path = re.search(r'\bpath:\s*"([^"]+)"', call)
+        listed = re.search(r"dependencies:\s*\[(.*?)\]\s*(?:,\s*[a-zA-Z]+:|$)", call, re.S)
+        dependencies = set()
+        if listed:
+            body = re.sub(r"\.product\(\s*name:\s*(\"[^\"]+\")[^)]*\)", r"\1", listed.group(1))
+            dependencies = set(re.findall(r'"([^"]+)"', body))
+        directory = path.group(1) if path else f"{DEFAULT_ROOT[match.group(1)]}/{name}"
+        targets[name] = (directory, dependencies)
+    return targets
+
+
+def dependency_drift() -> list[str]:
+    """Targets whose imports of package modules differ from their declared dependencies.
+
+    System modules (Foundation, Glibc, Dispatch, Synchronization, Testing...) are not the package's
+    and are ignored. A C target imports a system library when it includes a header the library's
+    shim includes (`<seccomp.h>` is CSeccomp's).
+    """
+    targets = package_targets()
+    modules = set(targets) | {dependency for _, declared in targets.values() for dependency in declared}
+    shim_headers = {}
+    for name, (directory, _) in targets.items():
+        for shim in sorted((ROOT / directory).glob("*.h")) if (ROOT / directory / "module.modulemap").exists() else []:
+            for header in SYSTEM_INCLUDE.findall(shim.read_text(errors="replace")):
+                shim_headers[header] = name
+    problems = []
+    for name, (directory, declared) in sorted(targets.items()):
+        root = ROOT / directory
+        if not root.is_dir() or (root / "module.modulemap").exists():
+            continue
+        imported = set()
+        for source in sorted(root.rglob("*.swift")):
+            for line in source.read_text(errors="replace").splitlines():
+                match = IMPORT.match(line)
+                if match and match.group(1) in modules and match.group(1) != name:
+                    imported.add(match.group(1))
+        for source in sorted(root.rglob("*")):
+            if source.suffix in (".c", ".h"):
+                included = SYSTEM_INCLUDE.findall(source.read_text(errors="replace"))
+                imported |= {shim_headers[header] for header in included if header in shim_headers}
+        for module in sorted(imported - declared):
+            problems.append(f"Package.swift: {name} imports {module} but does not declare it as a dependency")
+        for module in sorted(declared - imported):
+            problems.append(f"Package.swift: {name} declares {module} but no source of it imports it")
+    return problems
+
+
 def layers() -> list[str]:
     text = (ROOT / "scripts" / "layers.txt").read_text()
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
@@ -114,6 +185,7 @@ def main() -> int:
                 allowed = CLI_ONLY.get(imported)
                 if allowed is not None and module not in allowed:
                     problems.append(f"{where}: {module} imports {imported}; only {', '.join(sorted(allowed))} may")
+    problems += dependency_drift()
     allowed = raw_file_call_allowances()
     for source in sorted((ROOT / "Sources").rglob("*.swift")):
         name = str(source.relative_to(ROOT))

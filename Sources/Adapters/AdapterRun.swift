@@ -1,11 +1,12 @@
 import Findings
 import Foundation
 import Sandbox
+import ScanCore
 import Support
 
 /// The steps every external-tool adapter shares: run the invocation, reject runs that did not
 /// end normally, read the report, and record how long it took.
-enum AdapterRun {
+public enum AdapterRun {
     /// The whole scan of an adapter: refuses when the tool cannot run here, returns an empty
     /// output when nothing was selected for it, otherwise reports progress, runs `invocation`
     /// (see `run`) and keeps the findings of the selected files, with paths under the scan root.
@@ -39,7 +40,7 @@ enum AdapterRun {
 
     /// Runs `invocation` with `executor`: a run that could not start, timed out or was killed
     /// throws `.toolFailed` naming `tool`; any exit status is returned for the caller to judge.
-    static func execute(tool: String, invocation: ToolInvocation, executor: any ToolExecutor) throws -> RunResult {
+    public static func execute(tool: String, invocation: ToolInvocation, executor: any ToolExecutor) throws -> RunResult {
         let result: RunResult
         do {
             result = try executor.execute(invocation)

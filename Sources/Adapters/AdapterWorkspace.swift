@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import ScanCore
 
 /// The host directory an adapter mounts read-only at `/workspace`: the scan root for a directory
 /// scan; for named files, the deepest directory that holds every one of them, so the sandbox

@@ -2,6 +2,7 @@ import SAST
 import Documents
 import Findings
 import Foundation
+import ScanCore
 import Support
 
 /// Bandit's JSON report (`bandit -f json`) read into findings, rule descriptors and notices.
@@ -91,7 +92,7 @@ public enum BanditReport {
         let moreInfo = entry["more_info"]?.string ?? ""
         return .success(
             Finding(
-                ruleId: "bandit.\(testId)", tool: "bandit",
+                ruleId: RuleID(tool: ToolName.bandit, checkId: testId).rawValue, tool: ToolName.bandit,
                 severity: severity(entry["issue_severity"]?.string),
                 confidence: confidence(entry["issue_confidence"]?.string),
                 message: redactingPasswords(testId, ToolText.flattened(entry["issue_text"]?.string ?? "Bandit \(testId) \(testName)")),

@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import ScanCore
 import Support
 
 /// Bandit (Python SAST) run inside the sandbox with the `scan-bandit` profile over a read-only
@@ -7,7 +8,7 @@ import Support
 ///
 /// `# nosec` is honoured by Bandit itself (no `--ignore-nosec`), with Bandit's own rules for
 /// multi-line statements and `# nosec B602` lists; the count it hid is reported as a notice.
-public struct BanditScanner: Scanner {
+public struct BanditScanner: ScanCore.Scanner {
     /// The sandbox profile Bandit runs under.
     public static let defaultProfile = "scan-bandit"
     /// Files Bandit reads (`bandit -r` picks `*.py` and `*.pyw`).

@@ -4,13 +4,13 @@ import Sandbox
 /// A sandboxed tool's egress log (the proxy's decisions, `RunResult.egress`) as notices, so the
 /// user sees which hosts a DAST tool reached and what it was refused: one notice per
 /// destination and decision, in the order first seen.
-enum EgressNotices {
+public enum EgressNotices {
     /// The most destinations listed; the rest are counted in one more notice.
     static let maxDestinations = 20
 
     /// Notices for `egress`: `info` for what was allowed (connections, bytes), `warning` for
     /// what was denied (attempts, the reason).
-    static func notices(_ egress: [EgressSummary], tool: String) -> [Notice] {
+    public static func notices(_ egress: [EgressSummary], tool: String) -> [Notice] {
         struct Destination {
             var host: String
             var port: Int

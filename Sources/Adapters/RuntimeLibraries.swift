@@ -4,11 +4,12 @@ import Support
 /// Directories of the shared libraries this process has loaded from outside the system's own
 /// (a debug build's Swift runtime under the toolchain): the DAST worker is this same binary, so
 /// they are bound read-only into its sandbox. A statically linked release binary needs none.
-enum RuntimeLibraries {
+public enum RuntimeLibraries {
     /// Prefixes every profile binds already.
     static let systemPrefixes = ["/usr/", "/lib/", "/lib32/", "/lib64/", "/libx32/", "/etc/"]
 
-    static func directories(maps: String? = readMaps()) -> [String] {
+    /// The directories to bind, from `maps` (`/proc/self/maps` by default); none for a static binary.
+    public static func directories(maps: String? = readMaps()) -> [String] {
         guard let maps else { return [] }
         var directories: [String] = []
         for line in maps.split(separator: "\n") {
@@ -22,7 +23,7 @@ enum RuntimeLibraries {
     }
 
     /// `/proc/self/maps`, read to its end (proc files report size 0, so a sized read gets nothing).
-    static func readMaps() -> String? {
+    public static func readMaps() -> String? {
         guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps") else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.readToEnd() else { return nil }

@@ -1,6 +1,7 @@
 import Documents
 import Findings
 import Foundation
+import ScanCore
 import Support
 
 /// Semgrep's JSON report (`semgrep scan --json`) read into findings `semgrep.<rule id>`, rule
@@ -123,7 +124,7 @@ public enum SemgrepReport {
 
         let extra = entry["extra"]
         let metadata = extra?["metadata"]
-        let id = "semgrep." + ruleId(checkId: checkId, prefixes: prefixes)
+        let id = RuleID(tool: ToolName.semgrep, checkId: ruleId(checkId: checkId, prefixes: prefixes)).rawValue
         let severity = severity(extra?["severity"]?.string)
         let cwe = ToolText.cweIds(metadata?["cwe"]?.strings ?? [])
         var references = metadata?["references"]?.strings ?? []

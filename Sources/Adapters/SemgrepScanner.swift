@@ -1,12 +1,13 @@
 import Findings
 import Foundation
+import ScanCore
 import Support
 
 /// Semgrep run inside the sandbox with the `scan-semgrep` profile over a read-only workspace,
 /// with rules from local files or directories (bound read-only) and no network: metrics and the
 /// version check are off. Opt-in (`--tools semgrep`), because it needs rules. Findings are
 /// `semgrep.<id>` with the `id:` the rule file gives.
-public struct SemgrepScanner: Scanner {
+public struct SemgrepScanner: ScanCore.Scanner {
     /// The sandbox profile Semgrep runs under.
     public static let defaultProfile = "scan-semgrep"
     /// Extensions of files Semgrep has a parser for (the languages its rules are written for).

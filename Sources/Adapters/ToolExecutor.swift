@@ -1,4 +1,5 @@
 import Sandbox
+import ScanCore
 import Support
 
 /// One run of an external tool inside the sandbox: the arguments of `SandboxRunner.run`.

@@ -1,4 +1,5 @@
 import Foundation
+import ScanCore
 import Support
 
 /// Where an external tool lives in the tools venv (`<toolsDirectory>/bin/<name>`), whether it is

@@ -38,7 +38,8 @@ enum WapitiEntry {
             url: url(path: text("path", 2048), request: request, target: target), method: method.isEmpty ? nil : method,
             parameter: parameter.isEmpty ? nil : parameter)
         return Finding(
-            ruleId: "wapiti." + WapitiCategories.slug(category), tool: "wapiti", severity: severity(entry["level"]),
+            ruleId: RuleID(tool: ToolName.wapiti, checkId: WapitiCategories.slug(category)).rawValue, tool: ToolName.wapiti,
+            severity: severity(entry["level"]),
             confidence: confidence(category: category, section: section),
             message: info.isEmpty ? name : info, location: location, cwe: classification.cwe,
             evidence: evidence.isEmpty ? nil : evidence.prefixed(4000), facts: facts,

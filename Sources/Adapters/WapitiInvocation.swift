@@ -1,5 +1,6 @@
 import Foundation
 import Sandbox
+import ScanCore
 import Support
 
 /// The command line `WapitiScanner` runs in the sandbox: a shell that runs Wapiti with its log

@@ -1,6 +1,7 @@
 import Documents
 import Findings
 import Foundation
+import ScanCore
 import Support
 
 /// Wapiti's JSON report (`wapiti -f json`) read into findings `wapiti.<category-slug>`, one per

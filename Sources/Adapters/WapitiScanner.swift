@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import Sandbox
+import ScanCore
 import Support
 
 /// Wapiti (DAST) run inside the sandbox with the `scan-wapiti` profile against one URL. Its
@@ -16,7 +17,7 @@ import Support
 /// stderr). The parent reads it from the captured, size-bounded stdout, so there is no file a
 /// compromised Wapiti could swap for a symbolic link or a FIFO, and no writable workspace: the
 /// workspace is an empty directory mounted read-only.
-public struct WapitiScanner: Scanner {
+public struct WapitiScanner: ScanCore.Scanner {
     /// The sandbox profile Wapiti runs under.
     public static let defaultProfile = "scan-wapiti"
     /// Modules that only read the responses of a crawl: headers, cookie flags, CSP. (`methods`

@@ -1,6 +1,7 @@
 import DAST
 import Findings
 import Foundation
+import ScanCore
 import Support
 
 /// OWASP ZAP driven over its JSON API: spider the target (and, with `active`, attack it), then
@@ -11,7 +12,7 @@ import Support
 /// not confined by Sentinel's proxy; point it at targets you may scan. The API key is read from
 /// `apiKeyFile`, sent only in the `X-ZAP-API-Key` header, and redacted from anything ZAP sends
 /// back before it reaches an error, a notice or a finding.
-public struct ZAPScanner: Scanner {
+public struct ZAPScanner: ScanCore.Scanner {
     /// `zap`, what `--tools` selects it by.
     public let name = "zap"
     /// Dynamic analysis.

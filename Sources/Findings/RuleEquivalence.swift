@@ -50,7 +50,7 @@ public struct RuleEquivalence: Sendable, Hashable {
 
     /// Native rules that cover Bandit test `testId` (`B307` or `bandit.B307`).
     public func nativeRules(forBandit testId: String) -> [String] {
-        nativeByBandit[Self.banditTestId(testId).uppercased()] ?? []
+        nativeByBandit[(RuleID(testId).checkId(of: ToolName.bandit) ?? testId).uppercased()] ?? []
     }
 
     /// Bandit test ids native rule `ruleId` covers.
@@ -60,7 +60,7 @@ public struct RuleEquivalence: Sendable, Hashable {
     /// match when equal or when one is the other's dotted suffix (`eval-detected` and
     /// `python.lang.security.audit.eval-detected.eval-detected`), as `nosemgrep: id` matches.
     public func nativeRules(forSemgrep id: String) -> [String] {
-        let bare = Self.semgrepRuleId(id)
+        let bare = RuleID(id).checkId(of: ToolName.semgrep) ?? id
         var result: [String] = []
         for (known, natives) in nativeBySemgrep where Self.semgrepIdsMatch(known, bare) {
             for native in natives where !result.contains(native) { result.append(native) }
@@ -70,16 +70,6 @@ public struct RuleEquivalence: Sendable, Hashable {
 
     /// Semgrep rule ids native rule `ruleId` corresponds to.
     public func semgrepIds(forNative ruleId: String) -> [String] { semgrepByNative[ruleId] ?? [] }
-
-    /// `B307` from `bandit.B307`; other ids unchanged.
-    static func banditTestId(_ id: String) -> String {
-        id.hasPrefix("bandit.") ? String(id.dropFirst("bandit.".count)) : id
-    }
-
-    /// The rule id Semgrep printed, from a finding's `semgrep.<id>`.
-    static func semgrepRuleId(_ id: String) -> String {
-        id.hasPrefix("semgrep.") ? String(id.dropFirst("semgrep.".count)) : id
-    }
 
     /// Equal (ignoring case), or one is a dotted suffix of the other.
     static func semgrepIdsMatch(_ a: String, _ b: String) -> Bool {

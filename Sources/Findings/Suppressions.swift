@@ -59,18 +59,18 @@ public struct SuppressionDirective: Sendable, Hashable {
     {
         let folded = finding.facts.pipeline.alsoReportedAs ?? []
         var rules = [finding.ruleId]
-        if finding.ruleId.hasPrefix("bandit.") {
-            rules += equivalence.nativeRules(forBandit: finding.ruleId)
-        } else if finding.ruleId.hasPrefix("semgrep.") {
-            rules += equivalence.nativeRules(forSemgrep: finding.ruleId)
+        switch RuleID(finding.ruleId).tool {
+        case ToolName.bandit: rules += equivalence.nativeRules(forBandit: finding.ruleId)
+        case ToolName.semgrep: rules += equivalence.nativeRules(forSemgrep: finding.ruleId)
+        default: break
         }
         var bandit: [String] = []
         var semgrep: [String] = []
-        for id in [finding.ruleId] + folded {
-            if id.hasPrefix("bandit.") {
-                bandit.append(RuleEquivalence.banditTestId(id))
-            } else if id.hasPrefix("semgrep.") {
-                semgrep.append(RuleEquivalence.semgrepRuleId(id))
+        for id in ([finding.ruleId] + folded).map(RuleID.init) {
+            if let testId = id.checkId(of: ToolName.bandit) {
+                bandit.append(testId)
+            } else if let checkId = id.checkId(of: ToolName.semgrep) {
+                semgrep.append(checkId)
             }
         }
         for id in rules {

@@ -1,5 +1,6 @@
 import Adapters
 import Findings
+import ScanCore
 
 /// Whether one external scanner (Bandit, Semgrep, Wapiti) can run here, decided by the same
 /// `unavailableReason` a scan asks, so `doctor` and `--tools` never disagree (issue 27: `doctor`

@@ -1,7 +1,7 @@
-import Adapters
 import Findings
 import Documents
 import Foundation
+import ScanCore
 import Support
 
 /// `.sentinel.yml` at the scanned root (or `--config FILE`): which scanners and tools run,

@@ -1,8 +1,8 @@
 import Dispatch
-import Adapters
 import Findings
 import Foundation
 import SAST
+import ScanCore
 import Support
 import Synchronization
 
@@ -69,10 +69,10 @@ public struct ScanOutcome: Sendable {
 /// findings through the pipeline: overrides, suppressions, dedupe, `--since`, baseline, gate.
 public struct ScanRunner: Sendable {
     /// Every scanner the runner can choose from; the request selects among them.
-    public let scanners: [any Adapters.Scanner]
+    public let scanners: [any ScanCore.Scanner]
 
     /// Makes a runner over `scanners`.
-    public init(scanners: [any Adapters.Scanner]) {
+    public init(scanners: [any ScanCore.Scanner]) {
         self.scanners = scanners
     }
 
@@ -101,7 +101,7 @@ public struct ScanRunner: Sendable {
 
         var tools: [ToolRun] = []
         var notices: [Notice] = []
-        var runnable: [any Adapters.Scanner] = []
+        var runnable: [any ScanCore.Scanner] = []
         for (scanner, explicit) in plan {
             guard scanner.applies(to: target) else { continue }
             if let reason = scanner.unavailableReason(context: context) {
@@ -210,7 +210,7 @@ public struct ScanRunner: Sendable {
     }
 
     /// The scanners to run, each marked whether the user named it (`--tools`/config).
-    func select(_ request: ScanRequest) throws -> [(any Adapters.Scanner, Bool)] {
+    func select(_ request: ScanRequest) throws -> [(any ScanCore.Scanner, Bool)] {
         let kinds = request.kinds ?? request.config.scanners ?? Self.defaultKinds
         if let named = request.tools ?? request.config.tools {
             let known = Set(scanners.map(\.name))
@@ -225,7 +225,7 @@ public struct ScanRunner: Sendable {
     }
 
     /// Each scanner on its own thread; a failure becomes a failed `ToolRun` and a notice.
-    static func runConcurrently(_ scanners: [any Adapters.Scanner], target: ScanTarget, context: ScanContext)
+    static func runConcurrently(_ scanners: [any ScanCore.Scanner], target: ScanTarget, context: ScanContext)
         -> ([ScannerOutput], SentinelError?)
     {
         let results = Mutex<[Int: ScannerOutput]>([:])

@@ -1,6 +1,7 @@
 import Adapters
 import DAST
 import Findings
+import ScanCore
 /// Every scanner Sentinel knows, in the order reports list them.
 public enum ScannerRegistry {
     /// The scanners' tool names (`native`, `secrets`, `osv`, `bandit`, `semgrep`): what `--tools`
@@ -16,8 +17,8 @@ public enum ScannerRegistry {
     public static let webToolNames = [ToolName.dast, ToolName.zap, ToolName.wapiti]
 
     /// The scanners, configured by `config` (Semgrep's rule files) and, for `--dast`, `web`.
-    public static func standard(config: ScanConfig, web: WebScanRequest? = nil) -> [any Adapters.Scanner] {
-        var scanners: [any Adapters.Scanner] = [
+    public static func standard(config: ScanConfig, web: WebScanRequest? = nil) -> [any ScanCore.Scanner] {
+        var scanners: [any ScanCore.Scanner] = [
             NativeSASTScanner(),
             SecretsScanner(),
             DependencyScanner(),

@@ -1,4 +1,3 @@
-import Adapters
 import ArgumentParser
 import Foundation
 import Sandbox

@@ -4,7 +4,6 @@ import Foundation
 import Git
 import Heal
 import SAST
-import Scan
 import Sandbox
 import Store
 import Support

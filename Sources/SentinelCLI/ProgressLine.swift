@@ -1,6 +1,5 @@
-import Adapters
 import Foundation
-import Scan
+import ScanCore
 import Synchronization
 
 /// Scan progress on stderr: one self-overwriting status line on a terminal; elsewhere (a CI

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SAST
-import Scan
 import Support
 
 /// `sentinel rules`: the native rules and their tests.

@@ -1,9 +1,9 @@
 import ArgumentParser
-import Adapters
 import DAST
 import Findings
 import Foundation
 import Scan
+import ScanCore
 import Store
 import Support
 

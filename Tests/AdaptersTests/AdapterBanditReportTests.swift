@@ -1,10 +1,10 @@
 import Findings
 import Foundation
+import ScanCore
 import Support
 import Testing
 
 @testable import Adapters
-@testable import Scan
 
 @Suite struct AdapterBanditReportTests {
     let root = AdapterFixtures.tree

@@ -1,12 +1,12 @@
 import Findings
 import Foundation
 import Sandbox
+import ScanCore
 import Support
 import TestSupport
 import Testing
 
 @testable import Adapters
-@testable import Scan
 
 /// What the end-to-end adapter tests need from the host.
 enum AdapterHost {

@@ -1,11 +1,11 @@
 import Findings
 import Foundation
 import Sandbox
+import ScanCore
 import Support
 import Testing
 
 @testable import Adapters
-@testable import Scan
 
 /// The adapters' run logic against scripted sandbox results: every failure mode, without tools.
 @Suite struct AdapterScannerTests {
@@ -17,7 +17,7 @@ import Testing
     }
 
     /// Runs `scanner` and returns the `.toolFailed` message it throws.
-    func failure(_ scanner: some Adapters.Scanner) throws -> String? {
+    func failure(_ scanner: some ScanCore.Scanner) throws -> String? {
         let (context, tools) = try context()
         defer { try? FileManager.default.removeItem(atPath: tools) }
         do {

@@ -1,12 +1,12 @@
 import Documents
 import Foundation
 import Sandbox
+import ScanCore
 import Support
 import Synchronization
 import Testing
 
 @testable import Adapters
-@testable import Scan
 
 /// Fixtures and fakes the adapter tests share.
 enum AdapterFixtures {

@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import Sandbox
+import ScanCore
 import Support
 import Synchronization
 import TestSupport

@@ -3,6 +3,7 @@
 #endif
 import Findings
 import Foundation
+import ScanCore
 import Support
 import Synchronization
 import TestSupport

@@ -1,4 +1,3 @@
-import Adapters
 import Findings
 import Foundation
 import Testing

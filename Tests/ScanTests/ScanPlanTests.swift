@@ -1,8 +1,8 @@
-import Adapters
 import Findings
 import Foundation
 import SAST
 import Scan
+import ScanCore
 import Testing
 
 /// `sentinel scan`'s precedence rules, called as the CLI calls them: the command line over the

@@ -1,13 +1,13 @@
 import Findings
 import Foundation
+import ScanCore
 import Support
 import Testing
 
-@testable import Adapters
 @testable import Scan
 
 /// A scanner with a scripted outcome.
-private struct FakeScanner: Adapters.Scanner {
+private struct FakeScanner: ScanCore.Scanner {
     var name: String
     var kind: ScannerKind = .sast
     var isDefault = true
@@ -64,7 +64,7 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
     }
 
     @Test func aMissingToolIsSkippedByDefaultButFailsWhenNamed() throws {
-        let scanners: [any Adapters.Scanner] = [
+        let scanners: [any ScanCore.Scanner] = [
             FakeScanner(name: "bandit", unavailable: "bandit is not installed"),
             FakeScanner(name: "native"),
         ]
@@ -126,7 +126,7 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
     }
 
     /// Reports what it was given: one assert finding per file.
-    private struct EchoScanner: Adapters.Scanner {
+    private struct EchoScanner: ScanCore.Scanner {
         let name = "native"
         let kind = ScannerKind.sast
         func applies(to target: ScanTarget) -> Bool { true }

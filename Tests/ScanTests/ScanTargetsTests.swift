@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import ScanCore
 import Support
 import Testing
 

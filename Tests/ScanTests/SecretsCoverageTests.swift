@@ -1,6 +1,6 @@
-import Adapters
 import Findings
 import Foundation
+import ScanCore
 import Testing
 
 @testable import Scan

@@ -77,7 +77,7 @@ public enum ZAPAlertMapping {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0))
         }
         let id = String(String.UnicodeScalarView(kept.prefix(40)))
-        return "zap." + (id.isEmpty ? "unknown" : id)
+        return RuleID(tool: ToolName.zap, checkId: id.isEmpty ? "unknown" : id).rawValue
     }
 
     /// ZAP's risk: `High` → high, `Medium` → medium, `Low` → low, anything else (`Informational`)

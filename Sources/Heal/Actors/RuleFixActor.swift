@@ -2,7 +2,6 @@ import Findings
 import Foundation
 import Git
 import SAST
-import Scan
 import Support
 
 /// Applies the `fix:` template of the native rule that raised a finding: the file is scanned

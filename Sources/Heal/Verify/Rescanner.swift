@@ -1,7 +1,7 @@
-import Adapters
 import Findings
 import Foundation
 import Scan
+import ScanCore
 import Store
 
 /// Re-runs the scanner that raised a finding (`native`, `osv`, `bandit`, `semgrep`, `secrets`)
@@ -24,10 +24,17 @@ public struct Rescanner: Sendable {
         switch signal.kind {
         case .vulnerableDependency: return Rescanner(tool: "osv")
         case .finding:
-            let name = tool ?? (signal.ruleId?.hasPrefix("bandit.") == true ? "bandit" : "native")
+            let name = tool ?? rerunTool(for: RuleID(signal.ruleId ?? ""))
             return ScannerRegistry.toolNames.contains(name) ? Rescanner(tool: name) : nil
         default: return nil
         }
+    }
+
+    /// The scanner that re-runs a finding of rule `ruleId` when the signal does not name one: Bandit
+    /// for Bandit's checks, the native engine for every other id (it also reports what the other
+    /// tools' checks map to).
+    static func rerunTool(for ruleId: RuleID) -> String {
+        ruleId.tool == ToolName.bandit ? ToolName.bandit : ToolName.native
     }
 
     /// The findings of one scan of `root`.

@@ -1,5 +1,5 @@
-import Adapters
 import Findings
+import ScanCore
 
 /// What `sentinel scan` was asked, once the command line is parsed and the values that name an
 /// option in their errors (`--since`, `--baseline`, `--sarif-root`) are read: typed, no defaults

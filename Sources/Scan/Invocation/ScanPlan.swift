@@ -1,5 +1,5 @@
-import Adapters
 import Findings
+import ScanCore
 
 /// The scan `ScanOptions` ask for, with every precedence rule of `sentinel scan` applied in one
 /// place: the configuration (`--config`, else the tree's `.sentinel.yml`, plus the command line's

@@ -1,6 +1,6 @@
-import Adapters
 import Foundation
 import SCA
+import ScanCore
 
 /// Whether the OSV data can vouch for the ecosystems a scan's pinned dependencies use: each one
 /// must have advisories (else its dependencies are unchecked, not clean) whose newest `modified`

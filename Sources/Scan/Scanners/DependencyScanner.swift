@@ -1,14 +1,14 @@
-import Adapters
 import Findings
 import Foundation
 import SCA
+import ScanCore
 import Support
 
 /// SCA: every lockfile and manifest in the tree, matched against the offline OSV database.
 /// One finding per (package, version, advisory) at the lockfile line, naming the smallest
 /// fixed version above the installed one; the fix data also travels in `properties` for the
 /// healer's dependency-bump actor.
-public struct DependencyScanner: Adapters.Scanner {
+public struct DependencyScanner: ScanCore.Scanner {
     /// Selected by `--tools osv`; findings carry it as their tool.
     public let name = "osv"
     /// Dependency scanning, selected by `--sca`.

@@ -1,14 +1,14 @@
 import Dispatch
-import Adapters
 import Findings
 import Foundation
 import SAST
+import ScanCore
 import Support
 import Synchronization
 
 /// The native rule engine over the tree's Python files: every file parsed once, files
 /// spread across the cores, parse failures reported as one-line notices.
-public struct NativeSASTScanner: Adapters.Scanner {
+public struct NativeSASTScanner: ScanCore.Scanner {
     /// Selected by `--tools native`; findings carry it as their tool.
     public let name = "native"
     /// Static analysis, selected by `--sast`.
@@ -133,17 +133,5 @@ private final class PreparedEngine: Sendable {
             defer { ready = nil }
             return ready
         }
-    }
-}
-
-/// Where the shipped rules live: `$SENTINEL_RULES` (colon-separated), else the first shipped
-/// directory (beside the installed binary, the checkout it was built in, the installed locations).
-public enum RuleLocations {
-    /// The rule directories to load: `$SENTINEL_RULES` split on `:`, else the shipped one, else none.
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
-        if let configured = environment["SENTINEL_RULES"] {
-            return configured.split(separator: ":").map(String.init)
-        }
-        return DataDirectory.directory(named: "rules", containing: "python").map { [$0] } ?? []
     }
 }

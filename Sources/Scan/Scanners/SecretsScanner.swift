@@ -1,10 +1,10 @@
-import Adapters
 import Findings
 import Foundation
 import SAST
+import ScanCore
 
 /// The secrets detector over every selected text file.
-public struct SecretsScanner: Adapters.Scanner {
+public struct SecretsScanner: ScanCore.Scanner {
     /// Selected by `--tools secrets`; findings carry it as their tool.
     public let name = "secrets"
     /// Secrets detection, selected by `--secrets`.

@@ -1,7 +1,9 @@
+import Adapters
 import DAST
 import Findings
 import Foundation
 import Sandbox
+import ScanCore
 import Support
 
 /// The native web scanner, confined: `sentinel dast-worker` runs inside the `dast` profile
@@ -9,7 +11,7 @@ import Support
 /// enforces it), reads its options from a private read-only workspace, and prints its result
 /// as JSON. Responses are parsed in there; the parent decodes only that JSON. The parent runs
 /// the out-of-band canary and turns the probes the target fetched into findings.
-public struct NativeDASTScanner: Scanner {
+public struct NativeDASTScanner: ScanCore.Scanner {
     /// The sandbox profile the worker runs under.
     public static let defaultProfile = "dast"
     /// Where the worker's options file is inside the sandbox.
