@@ -66,7 +66,8 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         }
         // One project: summaries of each module's functions follow flows into the modules that
         // import it. Its imports are noted while the rules may still be compiling.
-        let project = ProjectSummaries(files: files, read: read)
+        let rootName = target.root.split(separator: "/").last.map(String.init)
+        let project = ProjectSummaries(files: files, rootName: rootName, read: read)
         let ready = prepared.take()
         // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
         let engine =
