@@ -4,7 +4,7 @@ from http.server import BaseHTTPRequestHandler
 
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseServerError
-from flask import Flask, jsonify, render_template
+from flask import Flask, jsonify, render_template, render_template_string
 
 app = Flask(__name__)
 log = logging.getLogger(__name__)
@@ -99,3 +99,38 @@ def last_chance(request):
             traceback.format_exc() if settings.DEBUG else "Internal Server Error",
             content_type="text/plain",
         )
+
+
+class Handler2(BaseHTTPRequestHandler):
+    def do_GET(self):
+        try:
+            code = handler.get_status_code()
+            content = handler.get_content()
+        except Exception as ex:
+            content = str(ex)
+            code = 500
+        if code != 200:
+            # ruleid: python.exception-details-in-response
+            self.send_error(code, content)
+            return None
+        # ok: python.exception-details-in-response
+        self.wfile.write(b"done")
+
+    def do_POST(self):
+        message = str(self.path)
+        try:
+            work()
+        except OSError:
+            # ok: python.exception-details-in-response
+            self.send_error(500, message)
+
+
+@app.route("/search")
+def search():
+    try:
+        results = query()
+        return jsonify(results), 200
+    except Exception as e:
+        template = """<html><h3>%s</h3></html>""" % str(e)
+        # ruleid: python.exception-details-in-response
+        return render_template_string(template, dir=dir), 404
