@@ -25,9 +25,10 @@ public struct RuleID: Sendable, Hashable, CustomStringConvertible {
         return Self.namespacedTools.contains(prefix) ? prefix : nil
     }
 
-    /// The tool's own id when this is `tool`'s check (`B602` of `bandit.B602` for `bandit`), else nil.
+    /// The tool's own id when this is `tool`'s check (`B602` of `bandit.B602` for `bandit`), else
+    /// nil. Any tool namespaces its checks so, also one `tool` does not know (a scanner's own).
     public func checkId(of tool: String) -> String? {
-        guard self.tool == tool else { return nil }
+        guard !tool.isEmpty, rawValue.hasPrefix(tool + ".") else { return nil }
         return String(rawValue.dropFirst(tool.count + 1))
     }
 

@@ -149,12 +149,22 @@ public struct ScanRunner: Sendable {
             severityOverrides: request.config.severity,
             changedLines: request.changedLines, minimumSeverity: request.minimumSeverity,
             minimumConfidence: request.minimumConfidence,
-            equivalence: equivalence ?? RuleEquivalence())
+            equivalence: equivalence ?? RuleEquivalence(), suppressionSyntaxes: suppressionSyntaxes)
         let sources = SourceCache(root: request.root)
         let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })
         // Bad input the scan could read past (a corrupt lockfile) still fails the run with 2.
         let exitStatus = !inputErrors.isEmpty && status != .scannerFailed ? .usage : status
         return ScanOutcome(report: final, exitStatus: exitStatus, inputErrors: inputErrors)
+    }
+
+    /// The suppression comments honoured: every registered scanner's, whether or not it runs
+    /// here, then any other this runner's scanners declare.
+    var suppressionSyntaxes: [SuppressionSyntax] {
+        var syntaxes = ScannerRegistry.suppressionSyntaxes
+        for case let syntax? in scanners.map(\.suppressionSyntax) where !syntaxes.contains(where: { $0.marker == syntax.marker }) {
+            syntaxes.append(syntax)
+        }
+        return syntaxes
     }
 
     /// Leaves out what the default ignores cover (tests, environments, vendored and build output),

@@ -13,6 +13,12 @@ public enum ScannerRegistry {
         standard(config: ScanConfig()).filter(\.isDefault).map(\.name) + [ToolName.dast]
     }
 
+    /// The suppression comments of every scanner Sentinel knows (`# nosec`, `# nosemgrep`):
+    /// honoured whichever tools run, so `# nosec` hides a native finding without Bandit.
+    public static var suppressionSyntaxes: [SuppressionSyntax] {
+        standard(config: ScanConfig()).compactMap(\.suppressionSyntax)
+    }
+
     /// The web scanners' names: they exist only for a `--dast` scan.
     public static let webToolNames = [ToolName.dast, ToolName.zap, ToolName.wapiti]
 

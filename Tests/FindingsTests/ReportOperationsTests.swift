@@ -37,7 +37,7 @@ import Testing
             nativeRule: "python.eval-used", banditIds: ["B307"],
             semgrepIds: ["python.lang.security.audit.eval-detected.eval-detected"])
         table.add(nativeRule: "python.try-except-pass", banditIds: ["B110"], semgrepIds: [])
-        return table
+        return table.declaring(ToolSyntaxes.all)
     }
 
     @Test func theNativeFindingWinsOverTheAdaptersCopyWhateverTheConfidence() {

@@ -113,14 +113,15 @@ extension PipelineFacts {
     init(reading r: inout PropertyReader) {
         self.init(
             alsoReportedBy: r.list("alsoReportedBy", ","), alsoReportedAs: r.list("alsoReportedAs", ","),
-            suppressionReason: r.string("suppressionReason"), suppressionKind: r.string("suppressionKind"))
+            suppressionReason: r.string("suppressionReason"),
+            suppressionKind: r.string("suppressionKind").map(SuppressionKind.init(rawValue:)))
     }
 
     func write(to w: inout PropertyWriter) {
         w.set("alsoReportedBy", alsoReportedBy, ",")
         w.set("alsoReportedAs", alsoReportedAs, ",")
         w.set("suppressionReason", suppressionReason)
-        w.set("suppressionKind", suppressionKind)
+        w.set("suppressionKind", suppressionKind?.rawValue)
     }
 }
 

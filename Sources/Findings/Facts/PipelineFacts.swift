@@ -7,12 +7,12 @@ public struct PipelineFacts: Sendable, Hashable {
     /// The reason the suppressing comment gave (empty when it gave none).
     public var suppressionReason: String?
     /// The kind of comment that suppressed it (`sentinel`, `nosec`, `nosemgrep`).
-    public var suppressionKind: String?
+    public var suppressionKind: SuppressionKind?
 
     /// Pipeline facts; leave out what is unknown.
     public init(
         alsoReportedBy: [String]? = nil, alsoReportedAs: [String]? = nil, suppressionReason: String? = nil,
-        suppressionKind: String? = nil
+        suppressionKind: SuppressionKind? = nil
     ) {
         self.alsoReportedBy = alsoReportedBy
         self.alsoReportedAs = alsoReportedAs
