@@ -15,7 +15,7 @@ public struct BanditScanner: ScanCore.Scanner {
     public static let extensions: Set<String> = ["py", "pyw"]
 
     /// `bandit`, what `--tools` selects it by.
-    public let name = "bandit"
+    public let name = ToolName.bandit
     /// Static analysis.
     public let kind = ScannerKind.sast
     /// Opt-in (`--tools bandit` or `tools:` in `.sentinel.yml`): the native engine covers its

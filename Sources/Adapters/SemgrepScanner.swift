@@ -28,7 +28,7 @@ public struct SemgrepScanner: ScanCore.Scanner {
     ]
 
     /// `semgrep`, what `--tools` selects it by.
-    public let name = "semgrep"
+    public let name = ToolName.semgrep
     /// Static analysis.
     public let kind = ScannerKind.sast
     /// Opt-in: it needs rules.

@@ -30,8 +30,8 @@ extension Array where Element == Finding {
     }
 
     /// Number of findings per tool name.
-    public func countsByTool() -> [String: Int] {
-        var counts: [String: Int] = [:]
+    public func countsByTool() -> [ToolName: Int] {
+        var counts: [ToolName: Int] = [:]
         for finding in self { counts[finding.tool, default: 0] += 1 }
         return counts
     }
@@ -185,7 +185,7 @@ extension Report {
     public var anyToolFailed: Bool { tools.contains { $0.status == .failed } }
 
     /// Tool names in the report: those that ran plus any that only appear on findings, sorted.
-    public var toolNames: [String] {
+    public var toolNames: [ToolName] {
         Array(Set(tools.map(\.name)).union(findings.map(\.tool))).sorted()
     }
 }

@@ -1,26 +1,3 @@
-/// The names of the scanners, one per engine (DESIGN §3): what findings carry in `tool`, what
-/// `--tools` and `.sentinel.yml` select, and what every report lists.
-public enum ToolName {
-    /// The native rule engine (SAST).
-    public static let native = "native"
-    /// The native secrets detector.
-    public static let secrets = "secrets"
-    /// The native dependency scanner (OSV).
-    public static let osv = "osv"
-    /// The Bandit adapter.
-    public static let bandit = "bandit"
-    /// The Semgrep adapter.
-    public static let semgrep = "semgrep"
-    /// The native web scanner (DAST).
-    public static let dast = "dast"
-    /// OWASP ZAP, driven over its API.
-    public static let zap = "zap"
-    /// The Wapiti adapter.
-    public static let wapiti = "wapiti"
-    /// The engines built into Sentinel; every other tool is an external adapter.
-    public static let builtIn: Set<String> = [native, secrets, osv, dast]
-}
-
 /// Which native rules check what an external tool's check checks (from the rules'
 /// `metadata.bandit` / `metadata.semgrep`), by tool. The pipeline uses it to fold an adapter's
 /// copy of an issue into the native finding, and to let a tool's suppression comment
@@ -28,19 +5,19 @@ public enum ToolName {
 /// reported it.
 public struct RuleEquivalence: Sendable, Hashable {
     /// Tool → check id (lower case) → native rule ids.
-    private var nativeByCheck: [String: [String: [String]]] = [:]
+    private var nativeByCheck: [ToolName: [String: [String]]] = [:]
     /// Tool → native rule id → check ids as the rule metadata spells them.
-    private var checksByNative: [String: [String: [String]]] = [:]
+    private var checksByNative: [ToolName: [String: [String]]] = [:]
     /// How each tool's check ids match (`caseInsensitive` for a tool not listed), as the tools'
     /// `SuppressionSyntax` declare it.
-    public var matching: [String: CheckIDMatching] = [:]
+    public var matching: [ToolName: CheckIDMatching] = [:]
 
     /// An empty table: no adapter check maps to a native rule.
     public init() {}
 
     /// Records that native rule `nativeRule` covers `checkIds` of `tool` (ids that differ only in
     /// case are one check).
-    public mutating func add(nativeRule: String, checkIds: [String], of tool: String) {
+    public mutating func add(nativeRule: String, checkIds: [String], of tool: ToolName) {
         for id in checkIds where !id.isEmpty {
             let key = id.lowercased()
             if !(nativeByCheck[tool]?[key] ?? []).contains(nativeRule) {
@@ -60,7 +37,7 @@ public struct RuleEquivalence: Sendable, Hashable {
     }
 
     /// The tools some native rule maps, sorted.
-    public var tools: [String] { nativeByCheck.keys.sorted() }
+    public var tools: [ToolName] { nativeByCheck.keys.sorted() }
 
     /// Native rules that cover the external check `ruleId` (`bandit.B307`), sorted; none for
     /// Sentinel's own ids.
@@ -75,5 +52,5 @@ public struct RuleEquivalence: Sendable, Hashable {
     }
 
     /// The check ids of `tool` that native rule `ruleId` covers.
-    public func checkIds(of tool: String, forNative ruleId: String) -> [String] { checksByNative[tool]?[ruleId] ?? [] }
+    public func checkIds(of tool: ToolName, forNative ruleId: String) -> [String] { checksByNative[tool]?[ruleId] ?? [] }
 }

@@ -59,11 +59,11 @@ public struct SuppressionDirective: Sendable, Hashable {
     /// `taint-code-injection` both map to B307, yet are two issues): so what an ignore hides never
     /// depends on which tools ran.
     static func names(of finding: Finding, equivalence: RuleEquivalence, syntaxes: [SuppressionSyntax])
-        -> (rules: [String], checks: [String: [String]])
+        -> (rules: [String], checks: [ToolName: [String]])
     {
         let folded = finding.facts.pipeline.alsoReportedAs ?? []
         var rules = [finding.ruleId] + equivalence.nativeRules(for: RuleID(finding.ruleId))
-        var checks: [String: [String]] = [:]
+        var checks: [ToolName: [String]] = [:]
         let tools = Set(syntaxes.map(\.tool))
         for id in ([finding.ruleId] + folded).map(RuleID.init) {
             for tool in tools.union(id.tool.map { [$0] } ?? []) {

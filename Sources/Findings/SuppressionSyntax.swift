@@ -43,7 +43,7 @@ public struct SuppressionSyntax: Sendable, Hashable {
     /// The word after the comment sign (`nosec` in `# nosec B602`).
     public var marker: String
     /// The tool whose check ids the comment names (`bandit`).
-    public var tool: String
+    public var tool: ToolName
     /// How a named id matches the finding's ids of `tool`'s checks.
     public var matching: CheckIDMatching
     /// Whether a comment alone on its line also covers the line below.
@@ -54,7 +54,7 @@ public struct SuppressionSyntax: Sendable, Hashable {
 
     /// A syntax; see the properties.
     public init(
-        marker: String, tool: String, matching: CheckIDMatching = .caseInsensitive, coversNextLine: Bool = false,
+        marker: String, tool: ToolName, matching: CheckIDMatching = .caseInsensitive, coversNextLine: Bool = false,
         namesRecordedTest: Bool = false
     ) {
         self.marker = marker

@@ -17,7 +17,7 @@ public struct ScanRequest: Sendable {
     /// `--sast/--sca/--secrets/--dast`; nil means the config's list, else every kind that applies.
     public var kinds: [ScannerKind]?
     /// `--tools`; nil means the config's list, else the default set.
-    public var tools: [String]?
+    public var tools: [ToolName]?
     /// The project's `.sentinel.yml` settings (include/exclude, tools, rule directories).
     public var config: ScanConfig
     /// Which findings fail the scan (exit 1).
@@ -39,7 +39,7 @@ public struct ScanRequest: Sendable {
 
     /// Makes a request for `root`; everything else defaults to the config's or built-in choices.
     public init(
-        root: String, kinds: [ScannerKind]? = nil, tools: [String]? = nil, config: ScanConfig = ScanConfig(),
+        root: String, kinds: [ScannerKind]? = nil, tools: [ToolName]? = nil, config: ScanConfig = ScanConfig(),
         gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil,
         targets: [String]? = nil, maxFileBytes: Int? = nil
     ) {
@@ -227,7 +227,7 @@ public struct ScanRunner: Sendable {
             for name in named where !known.contains(name) {
                 throw SentinelError(
                     .invalidInput,
-                    "unknown tool '\(name)' (known: \(scanners.map(\.name).joined(separator: ", ")))")
+                    "unknown tool '\(name)' (known: \(scanners.map(\.name.rawValue).joined(separator: ", ")))")
             }
             return scanners.filter { named.contains($0.name) && kinds.contains($0.kind) }.map { ($0, true) }
         }

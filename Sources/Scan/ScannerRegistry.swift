@@ -6,10 +6,10 @@ import ScanCore
 public enum ScannerRegistry {
     /// The scanners' tool names (`native`, `secrets`, `osv`, `bandit`, `semgrep`): what `--tools`
     /// and a config's `tools:` may name.
-    public static var toolNames: [String] { standard(config: ScanConfig()).map(\.name) + webToolNames }
+    public static var toolNames: [ToolName] { standard(config: ScanConfig()).map(\.name) + webToolNames }
 
     /// The tools a scan runs when nothing names them (the built-in engines).
-    public static var defaultToolNames: [String] {
+    public static var defaultToolNames: [ToolName] {
         standard(config: ScanConfig()).filter(\.isDefault).map(\.name) + [ToolName.dast]
     }
 
@@ -20,7 +20,7 @@ public enum ScannerRegistry {
     }
 
     /// The web scanners' names: they exist only for a `--dast` scan.
-    public static let webToolNames = [ToolName.dast, ToolName.zap, ToolName.wapiti]
+    public static let webToolNames: [ToolName] = [ToolName.dast, ToolName.zap, ToolName.wapiti]
 
     /// The scanners, configured by `config` (Semgrep's rule files) and, for `--dast`, `web`.
     public static func standard(config: ScanConfig, web: WebScanRequest? = nil) -> [any ScanCore.Scanner] {

@@ -89,7 +89,7 @@ public struct ScannerOutput: Sendable {
 /// around an external tool (which always runs inside the sandbox).
 public protocol Scanner: Sendable {
     /// The name `--tools` selects it by (`native`, `secrets`, `osv`, `bandit`, `semgrep`).
-    var name: String { get }
+    var name: ToolName { get }
     var kind: ScannerKind { get }
     /// Whether the default tool set runs it (the native engines; external tools are opt-in).
     var isDefault: Bool { get }

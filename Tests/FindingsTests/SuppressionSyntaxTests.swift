@@ -8,7 +8,7 @@ import Testing
     /// A tool Sentinel has never heard of, with a comment of its own.
     static let lint = SuppressionSyntax(marker: "nolintx", tool: "lintx", matching: .caseInsensitive, coversNextLine: true)
 
-    static func finding(_ rule: String, tool: String, line: Int = 1) -> Finding {
+    static func finding(_ rule: String, tool: ToolName, line: Int = 1) -> Finding {
         Finding(ruleId: rule, tool: tool, severity: .high, message: "m", location: Location(file: "a.py", startLine: line))
     }
 

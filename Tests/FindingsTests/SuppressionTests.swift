@@ -3,7 +3,7 @@ import Testing
 @testable import Findings
 
 @Suite struct SuppressionTests {
-    static func finding(_ rule: String, line: Int, file: String = "app.py", tool: String = "native", endLine: Int? = nil) -> Finding {
+    static func finding(_ rule: String, line: Int, file: String = "app.py", tool: ToolName = "native", endLine: Int? = nil) -> Finding {
         Finding(
             ruleId: rule, tool: tool, severity: .high, message: "m",
             location: Location(file: file, startLine: line, startColumn: 1, endLine: endLine))

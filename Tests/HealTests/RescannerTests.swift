@@ -27,7 +27,7 @@ import Testing
     /// The tool a Sentinel report says raised the finding decides, not its rule id; a Bandit
     /// finding re-runs Bandit, every other one (Semgrep's, the secrets detector's) the native engine.
     @Test func theToolTheFindingCarriesDecides() {
-        func signal(_ ruleId: String, tool: String) -> Signal {
+        func signal(_ ruleId: String, tool: ToolName) -> Signal {
             Signal(kind: .finding, source: "sentinel-json", message: "m", ruleId: ruleId, tool: tool)
         }
         #expect(Rescanner.forSignal(signal("bandit.B602", tool: ToolName.bandit))?.tool == ToolName.bandit)

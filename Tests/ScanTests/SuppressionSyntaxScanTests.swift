@@ -8,7 +8,7 @@ import Testing
 
 /// A scanner with a comment of its own (`# nolintx ID`), whose findings it returns as given.
 private struct LintScanner: ScanCore.Scanner {
-    var name = "lintx"
+    var name: ToolName = "lintx"
     var kind = ScannerKind.sast
     var declares = true
     var findings: [Finding]
@@ -31,7 +31,7 @@ private struct LintScanner: ScanCore.Scanner {
         return path
     }
 
-    static func finding(_ rule: String, tool: String, line: Int) -> Finding {
+    static func finding(_ rule: String, tool: ToolName, line: Int) -> Finding {
         Finding(ruleId: rule, tool: tool, severity: .high, message: "m", location: Location(file: "a.py", startLine: line))
     }
 

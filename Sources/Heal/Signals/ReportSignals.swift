@@ -50,7 +50,7 @@ enum ReportSignals {
                 }
                 let fingerprint = result["partialFingerprints"]?.members.first?.value.string
                 let finding = Finding(
-                    ruleId: result["ruleId"]?.string ?? "unknown", tool: strings["tool"] ?? tool, severity: severity,
+                    ruleId: result["ruleId"]?.string ?? "unknown", tool: ToolName(strings["tool"] ?? tool), severity: severity,
                     message: result["message"]?["text"]?.string ?? "",
                     location: Location(
                         file: file, startLine: line,
@@ -65,7 +65,7 @@ enum ReportSignals {
     }
 
     /// The signal for one finding; `raisedBy` is the scanner that raised it, when the report says.
-    static func signal(_ finding: Finding, source: String, raisedBy: String?) -> Signal {
+    static func signal(_ finding: Finding, source: String, raisedBy: ToolName?) -> Signal {
         let location = Signal.Location(file: finding.location.file ?? "", line: finding.location.startLine)
         let facts = finding.facts.dependency
         if let package = facts.package, let installed = facts.installedVersion {

@@ -90,13 +90,13 @@ public struct Signal: Sendable, Hashable, Codable {
     /// For findings from Sentinel's own report: the scanner that raised it (`Finding.tool`); nil
     /// when the report does not say (another tool's SARIF). Not encoded: `evidence.json` keeps
     /// its shape.
-    public var tool: String?
+    public var tool: ToolName?
 
     /// A signal with the given parts; `fingerprint` is derived from them.
     public init(
         kind: Kind, source: String, message: String, locations: [Location] = [], failingTests: [String] = [],
         exceptionType: String? = nil, topFrames: [String] = [], ruleId: String? = nil, severity: Severity? = nil,
-        findingFingerprint: String? = nil, dependency: Dependency? = nil, tool: String? = nil
+        findingFingerprint: String? = nil, dependency: Dependency? = nil, tool: ToolName? = nil
     ) {
         self.kind = kind
         self.source = source

@@ -96,7 +96,7 @@ public enum SignalReader {
 
     /// One signal per finding, each with the scanner that raised it when the report says.
     private static func reportSignals(
-        _ findings: [(finding: Finding, raisedBy: String?)], source: String, name: String, finding: String?
+        _ findings: [(finding: Finding, raisedBy: ToolName?)], source: String, name: String, finding: String?
     ) throws -> [Signal] {
         guard !findings.isEmpty else { throw SentinelError(.invalidInput, "\(name): report with no findings") }
         let signals = ReportSignals.ordered(findings, by: \.finding).map {

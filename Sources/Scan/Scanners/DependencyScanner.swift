@@ -10,7 +10,7 @@ import Support
 /// healer's dependency-bump actor.
 public struct DependencyScanner: ScanCore.Scanner {
     /// Selected by `--tools osv`; findings carry it as their tool.
-    public let name = "osv"
+    public let name = ToolName.osv
     /// Dependency scanning, selected by `--sca`.
     public let kind = ScannerKind.sca
 
