@@ -76,6 +76,8 @@ public final class NewRootDirectory {
             guard let owner = launcherPID(name), owner != getpid() else { continue }
             if kill(owner, 0) == 0 || errno == EPERM { continue }
             guard let directory = try? baseDirectory.openDirectory(name) else { continue }
+            // Held (and so locked) until the directory is gone.
+            defer { withExtendedLifetime(directory) {} }
             guard flock(directory.rawValue, LOCK_EX | LOCK_NB) == 0, let opened = try? directory.status(),
                 let named = try? baseDirectory.status(of: name),
                 opened.st_dev == named.st_dev, opened.st_ino == named.st_ino

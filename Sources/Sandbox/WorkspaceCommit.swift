@@ -75,6 +75,8 @@ struct WorkspaceCommit {
     static func apply(upper: DirectoryDescriptor, to directory: WorkspaceDirectory, byteLimit: UInt64) throws -> Summary {
         // The O_PATH descriptor resolved before the run, re-opened: never the path string.
         let host = try step(".", "open workspace") { try DirectoryDescriptor(duplicating: directory.fd).reopened() }
+        // `linked` reopens handles on host's raw descriptor: it stays open until the commit ends.
+        defer { withExtendedLifetime(host) {} }
         var commit = WorkspaceCommit(directory: directory, root: host, byteLimit: byteLimit)
         defer { commit.release() }
         try commit.merge(upper: upper, host: host, path: ".", depth: 0)
@@ -146,6 +148,8 @@ struct WorkspaceCommit {
         }
         if !exists { try Self.step(path, "mkdirat") { try host.makeDirectory(name, mode: 0o700) } }
         let (hostChild, opened) = try openHostDirectory(host, name, path: path, created: !exists)
+        // Its raw descriptor is used below: it stays open until the last call returns.
+        defer { withExtendedLifetime(hostChild) {} }
         if !exists, fchown(hostChild.rawValue, ownerUID, ownerGID) != 0 { throw Self.failure(path, "fchown", .current) }
         try merge(upper: upperChild, host: hostChild, path: path, depth: depth + 1)
         // The payload's permission bits; an existing directory keeps its setgid bit.

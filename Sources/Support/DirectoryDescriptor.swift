@@ -14,7 +14,9 @@ import CSystem
 /// `readdir` returned it (not necessarily UTF-8) passes unchanged. The descriptor closes when the
 /// value goes away, except `workingDirectory`'s.
 public final class DirectoryDescriptor: Sendable {
-    /// The descriptor itself (`AT_FDCWD` for `workingDirectory`).
+    /// The descriptor itself (`AT_FDCWD` for `workingDirectory`). Open while this value lives: a
+    /// caller passing it to a call of its own keeps the value alive until the call returns
+    /// (`defer { withExtendedLifetime(directory) {} }`), or the optimizer may close it before.
     public let rawValue: Int32
     private let owned: Bool
 

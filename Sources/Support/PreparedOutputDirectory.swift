@@ -65,6 +65,7 @@ public final class PreparedOutputDirectory: Sendable {
         } catch {
             throw SentinelError(.io, "\(path): cannot open the temporary directory: \(error)")
         }
+        defer { withExtendedLifetime(directory) {} }
         for file in files {
             guard !file.name.contains("/"), !file.name.isEmpty, file.name != ".", file.name != ".." else {
                 throw SentinelError(.io, "\(path): \(file.name) is not a file name")
