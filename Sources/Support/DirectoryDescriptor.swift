@@ -150,7 +150,9 @@ public final class DirectoryDescriptor: Sendable {
                 break
             }
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.bindMemory(to: CChar.self).prefix { $0 != 0 }) + [0]
+                let bytes = raw.bindMemory(to: CChar.self)
+                // The name and its NUL, copied once.
+                return Array(bytes.prefix(strnlen(bytes.baseAddress!, bytes.count) + 1))
             }
             if name == [46, 0] || name == [46, 46, 0] { continue }
             result.append(Entry(name: name, type: entry.pointee.d_type))
@@ -166,7 +168,7 @@ public final class DirectoryDescriptor: Sendable {
         public var type: UInt8
 
         /// The name as text (invalid UTF-8 repaired), for messages and matching.
-        public var text: String { String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        public var text: String { name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
     }
 
     // MARK: changing
