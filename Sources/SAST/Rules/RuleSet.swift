@@ -66,7 +66,10 @@ public struct RuleSet: Sendable {
     /// Which rules cover which Bandit tests and Semgrep rules (`metadata.bandit`/`semgrep`).
     public var equivalence: RuleEquivalence {
         var table = RuleEquivalence()
-        for rule in rules { table.add(nativeRule: rule.id, banditIds: rule.banditIds, semgrepIds: rule.semgrepIds) }
+        for rule in rules {
+            table.add(nativeRule: rule.id, checkIds: rule.banditIds, of: ToolName.bandit)
+            table.add(nativeRule: rule.id, checkIds: rule.semgrepIds, of: ToolName.semgrep)
+        }
         return table
     }
 

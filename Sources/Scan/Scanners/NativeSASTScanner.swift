@@ -10,7 +10,7 @@ import Synchronization
 /// spread across the cores, parse failures reported as one-line notices.
 public struct NativeSASTScanner: ScanCore.Scanner {
     /// Selected by `--tools native`; findings carry it as their tool.
-    public let name = "native"
+    public let name = ToolName.native
     /// Static analysis, selected by `--sast`.
     public let kind = ScannerKind.sast
     /// Rule directories besides those of the scan context (the shipped rules).
