@@ -84,10 +84,10 @@ struct HTMLScanner {
                 valueStart = token.range.lowerBound
                 state = .unquotedValue
             }
-            context = Self.context(ofAttribute: attribute, quoted: false)
+            context = Self.context(ofAttribute: attribute, quoted: false, startsValue: valueStart == token.range.lowerBound)
             inAttribute = true
         case .attributeValue:
-            context = Self.context(ofAttribute: attribute, quoted: true)
+            context = Self.context(ofAttribute: attribute, quoted: true, startsValue: valueStart == token.range.lowerBound)
             inAttribute = true
         }
         outputs.append(
@@ -96,10 +96,12 @@ struct HTMLScanner {
                 autoescaped: autoescape.last ?? true))
     }
 
-    static func context(ofAttribute name: String, quoted: Bool) -> OutputContext {
+    /// The context of an output in attribute `name`'s value; a URL attribute counts as one only
+    /// when the output starts the value (after `/user/` it is a path, no `javascript:` URL).
+    static func context(ofAttribute name: String, quoted: Bool, startsValue: Bool) -> OutputContext {
         if name.hasPrefix("on") { return .eventAttribute }
         if name == "style" { return .style }
-        if urlAttributes.contains(name) { return .urlAttribute }
+        if urlAttributes.contains(name) && startsValue { return .urlAttribute }
         return quoted ? .attribute : .unquotedAttribute
     }
 

@@ -7,7 +7,8 @@ public enum OutputContext: String, Sendable, Hashable, CaseIterable {
     /// An unquoted attribute value: a space in the value starts a new attribute, so even escaped
     /// output can add an event handler.
     case unquotedAttribute = "unquoted-attribute"
-    /// A URL attribute (`href`, `src`, `action`, ...): escaping does not stop `javascript:`.
+    /// The start of a URL attribute's value (`href`, `src`, `action`, ...): escaping does not stop
+    /// `javascript:`. An output after a constant prefix (`href="/user/{{ id }}"`) is `attribute`.
     case urlAttribute = "url-attribute"
     /// Event-handler attribute (`onclick`): JavaScript, run after the browser decodes the HTML
     /// entities escaping produced.

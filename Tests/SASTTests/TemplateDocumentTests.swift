@@ -18,14 +18,14 @@ import Testing
             <p title="{{ a }}" data-x={{ b }} href="{{ c }}" onclick="f('{{ d }}')" style="{{ e }}" {{ f }}>{{ g }}</p>
             <script>var s = "{{ h }}"; {{ i }}; // it's {{ j }}
             var t = `x ${y} {{ k }}`;</script><style>p { color: {{ l }} }</style>
-            <!-- {{ m }} --><textarea>{{ n }}</textarea>
+            <!-- {{ m }} --><textarea>{{ n }}</textarea><a href="/u/{{ o }}">
             """
         let found = Self.outputs(text)
-        #expect(found.map(\.0) == ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n"])
+        #expect(found.map(\.0) == ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o"])
         #expect(
             found.map(\.1) == [
                 .attribute, .unquotedAttribute, .urlAttribute, .eventAttribute, .style, .tag, .text, .scriptString, .script,
-                .script, .scriptString, .style, .comment, .text,
+                .script, .scriptString, .style, .comment, .text, .attribute,
             ])
     }
 

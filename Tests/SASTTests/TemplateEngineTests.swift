@@ -24,7 +24,12 @@ import Testing
         """
 
     static func scan(_ rules: [TemplateRule], _ text: String, frameworks: Set<String>? = nil) -> [Finding] {
-        TemplateEngine(rules: rules).scan(file: "t.html", bytes: Array(text.utf8), frameworks: frameworks).findings
+        let project = frameworks.map { modules in
+            var project = TemplateProject()
+            project.modules = modules
+            return project
+        }
+        return TemplateEngine(rules: rules).scan(file: "t.html", bytes: Array(text.utf8), project: project).findings
     }
 
     @Test func aContextConditionTwin() throws {
@@ -40,6 +45,18 @@ import Testing
         #expect(Self.scan([rule], "{{ a|safe }}", frameworks: ["flask"]).isEmpty)
         #expect(Self.scan([rule], "{{ a|safe }}", frameworks: ["django", "os"]).count == 1)
         #expect(Self.scan([rule], "{{ a|safe }}", frameworks: nil).count == 1, "rule tests: every framework")
+    }
+
+    @Test func aProjectWideProtectionRulesARuleOut() throws {
+        var rule = try Self.rule(Self.safeRule)
+        rule.projectNotRegex = try TemplateRegex(source: #"(?m)^[^#\n]*"django\.middleware\.csrf\.CsrfViewMiddleware""#)
+        var project = TemplateProject()
+        project.note(pythonText: "MIDDLEWARE = [\n    # \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n", rules: [rule])
+        #expect(project.applies(rule), "a commented-out middleware protects nothing")
+        project.note(pythonText: "import django\nMIDDLEWARE = [\n    \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n", rules: [rule])
+        #expect(!project.applies(rule))
+        #expect(project.modules == ["django"])
+        #expect(TemplateEngine(rules: [rule]).scan(file: "t.html", bytes: Array("{{ a|safe }}".utf8), project: project).findings.isEmpty)
     }
 
     @Test func theStrongestRuleOfALineAndCWEWins() throws {

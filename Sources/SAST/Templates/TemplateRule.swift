@@ -42,6 +42,9 @@ public struct TemplateRule: Sendable, Hashable {
     /// `frameworks`: the rule applies only in a project whose Python code imports one of these
     /// top-level modules (`django`, `flask`); empty: any project.
     public var frameworks: [String]
+    /// `project-not-regex`: the rule does not apply in a project where some Python file holds a
+    /// match (a protection turned on for every view: Django's CSRF middleware).
+    public var projectNotRegex: TemplateRegex?
     /// `metadata.references`.
     public var references: [String]
     /// `metadata.bandit`.
@@ -84,7 +87,7 @@ public struct TemplateRegex: Sendable, Hashable {
     }
 
     /// Whether `text` holds a match.
-    func occurs(in text: String) -> Bool {
+    public func occurs(in text: String) -> Bool {
         box.regex.firstMatch(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)) != nil
     }
 

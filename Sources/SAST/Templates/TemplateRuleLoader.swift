@@ -10,6 +10,7 @@ enum TemplateRuleLoader {
     static let keys: Set<String> = [
         "id", "message", "severity", "confidence", "languages", "cwe", "metadata", "construct", "pattern-regex",
         "pattern-not-regex", "context", "autoescaped", "elements", "frameworks",
+        "project-not-regex",
     ]
 
     static func parse(_ map: Mapping, _ c: Cursor) throws -> TemplateRule {
@@ -57,10 +58,12 @@ enum TemplateRuleLoader {
             elements = Set(try c.strings(node, "elements").map { $0.lowercased() })
         }
         let frameworks = try map["frameworks"].map { try c.strings($0, "frameworks") } ?? []
+        let projectNotRegex = try map["project-not-regex"].map { try compile(try c.string($0, "project-not-regex"), $0, c) }
         return TemplateRule(
             id: header.id, message: header.message, severity: header.severity, confidence: header.confidence,
             cwe: header.cwe, construct: construct, regex: regex, notRegexes: notRegexes, contexts: contexts,
-            autoescaped: autoescaped, elements: elements, frameworks: frameworks, references: header.references,
+            autoescaped: autoescaped, elements: elements, frameworks: frameworks, projectNotRegex: projectNotRegex,
+            references: header.references,
             banditIds: header.bandit, semgrepIds: header.semgrep, file: file)
     }
 

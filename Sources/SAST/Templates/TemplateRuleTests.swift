@@ -13,7 +13,7 @@ enum TemplateRuleTests {
         }
         let bytes = [UInt8](data)
         let document = TemplateDocument(bytes: bytes)
-        let result = engine.scan(file: file, bytes: bytes, frameworks: nil)
+        let result = engine.scan(file: file, bytes: bytes, project: nil)
         return RuleTests.compare(
             file: file, annotations: annotations(document), findings: result.findings,
             known: Set(engine.rules.map(\.id)), problems: result.bounds)

@@ -49,7 +49,10 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         let directories = builtInDirectories + context.ruleDirectories
         let files = target.files(withExtensions: ["py", "pyw"])
         let templates = target.files(withExtensions: TemplateFiles.extensions)
-        let frameworks = Mutex<Set<String>>([])
+        // What the Python code says for the template rules: its imports, and the rules a
+        // project-wide protection rules out (noted once the rules are compiled).
+        let templateProject = Mutex(TemplateProject())
+        let templateRules = Mutex<[TemplateRule]>([])
         let unread = Mutex<[SkippedFile]>([])
         let hidden = Mutex<[String: Finding]>([:])
         let progress = Atomic<Int>(0)
@@ -66,8 +69,9 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             if let finding { hidden.withLock { $0[file] = finding } }
             // Template rules that need a web framework look at what the Python code imports.
             if !templates.isEmpty, let text {
-                let imported = TemplateFiles.importedTopLevelModules(in: text)
-                frameworks.withLock { $0.formUnion(imported) }
+                var facts = TemplateProject()
+                facts.note(pythonText: text, rules: templateRules.withLock { $0 })
+                templateProject.withLock { $0.merge(facts) }
             }
             return text
         }
@@ -80,6 +84,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             try ready.flatMap { $0.directories == directories ? $0.engine : nil }?.get()
             ?? SASTEngine(rules: try RuleSet.load(directories: directories))
         let rules = engine.rules
+        templateRules.withLock { $0 = rules.templateRules.filter { $0.projectNotRegex != nil } }
         let collected = engine.scanProject(
             files: files, project: project, read: read,
             progress: { index in
@@ -99,7 +104,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         }
         let scanned = Self.scanTemplates(
             templates, in: target, engine: TemplateEngine(rules: rules.templateRules),
-            frameworks: frameworks.withLock { $0 }, tool: name)
+            project: templateProject.withLock { $0 }, tool: name)
         findings += scanned.findings
         notices += scanned.notices
         unread.withLock { $0 += scanned.unread }
@@ -114,7 +119,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// Runs the template rules over the files of `templates` that are templates (template syntax
     /// or a `templates/` directory), in parallel; findings in file order.
     private static func scanTemplates(
-        _ templates: [String], in target: ScanTarget, engine: TemplateEngine, frameworks: Set<String>, tool: String
+        _ templates: [String], in target: ScanTarget, engine: TemplateEngine, project: TemplateProject, tool: String
     ) -> (findings: [Finding], notices: [Notice], unread: [SkippedFile]) {
         guard !engine.rules.isEmpty, !templates.isEmpty else { return ([], [], []) }
         let results = Mutex<[TemplateScanResult?]>(Array(repeating: nil, count: templates.count))
@@ -126,7 +131,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             }
             let bytes = [UInt8](data)
             guard TemplateFiles.isTemplate(templates[i], bytes: bytes) else { return }
-            let result = engine.scan(file: templates[i], bytes: bytes, frameworks: frameworks)
+            let result = engine.scan(file: templates[i], bytes: bytes, project: project)
             results.withLock { $0[i] = result }
         }
         var findings: [Finding] = []
