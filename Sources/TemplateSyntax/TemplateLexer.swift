@@ -96,7 +96,8 @@ struct TemplateLexer {
     private func verbatimEnd(of inner: Range<Int>) -> (endTag: String, kind: TemplateToken.Kind)? {
         let name = TemplateText.firstWord(bytes, inner)
         switch name {
-        case "raw": return ("endraw", .text)
+        // `{% raw %}` alone: Tornado's `{% raw expr %}` is an unescaped output, not a block.
+        case "raw": return inner.count == 3 ? ("endraw", .text) : nil
         case "verbatim": return ("endverbatim", .text)
         case "comment": return ("endcomment", .comment)
         default: return nil

@@ -39,6 +39,11 @@ import Testing
         #expect(document.problems.isEmpty)
     }
 
+    @Test func tornadosRawOutputIsNoBlock() {
+        let document = Self.document("{% raw query %}<p>{{ after }}</p>")
+        #expect(document.outputs.count == 1 && document.problems.isEmpty)
+    }
+
     @Test func autoescapeBlocksMarkTheirOutputs() {
         let document = Self.document(
             "{{ a }}{% autoescape off %}{{ b }}{% autoescape on %}{{ c }}{% endautoescape %}{{ d }}{% endautoescape %}{{ e }}")
