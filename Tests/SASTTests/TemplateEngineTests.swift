@@ -86,6 +86,25 @@ import Testing
         }
     }
 
+    @Test func theShippedRulesReadHostileTemplates() throws {
+        // One-line scripts without semicolons full of sink names, a template literal of `<`
+        // without `${`, unterminated forms and tags, NUL bytes: the search stays bounded per
+        // candidate (no quadratic regex), and one line holds at most one finding per rule.
+        let rules = try RuleSet.load(directories: [RuleFilesTests.rulesDirectory]).templateRules
+        let hostile = [
+            "<script>" + String(repeating: "x.html(a + ' ", count: 20_000) + "</script>",
+            "<script>var h = `" + String(repeating: "<b ", count: 50_000) + "`; $(h)</script>",
+            "<script>" + String(repeating: "var h = '<i>' + v\n", count: 5_000) + "</script>",
+            String(repeating: "<form method=post ", count: 20_000),
+            "<form method=get>" + String(repeating: "<input type=text \0", count: 20_000),
+        ]
+        for text in hostile {
+            let result = TemplateEngine(rules: rules).scan(file: "h.html", bytes: Array(text.utf8), project: nil)
+            let perLine = Dictionary(grouping: result.findings) { "\($0.ruleId)#\($0.location.startLine ?? 0)" }
+            #expect(perLine.values.allSatisfy { $0.count == 1 })
+        }
+    }
+
     @Test func templatesAreFoundBySyntaxOrDirectory() {
         #expect(TemplateFiles.isTemplate("a/page.html", bytes: Array("<p>{{ x }}</p>".utf8)))
         #expect(TemplateFiles.isTemplate("app/templates/plain.html", bytes: Array("<p>x</p>".utf8)))
