@@ -52,7 +52,7 @@ let package = Package(
         // One positioned document node; JSON, TOML and YAML readers; the JSON writer.
         .target(name: "Documents", dependencies: ["Support", "Yams"]),
         // SQLite connections, statements, migrations and the state directories ($SENTINEL_HOME or XDG).
-        .target(name: "Store", dependencies: ["CSQLite", "CSystem", "Support"]),
+        .target(name: "Store", dependencies: ["CSQLite", "Support"]),
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
         .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
         // The git CLI through one runner: diffs of candidate patches (later branches and commits).

@@ -14,7 +14,7 @@ public enum AdapterRun {
     ///   - plan: the invocation, the files it names and the workspace it runs over.
     ///   - parse: reads the tool's report; its second argument is the workspace's host path.
     static func scan(
-        tool: String, informationURI: String, plan: (ToolInvocation, ToolTargets, AdapterWorkspace),
+        tool: ToolName, informationURI: String, plan: (ToolInvocation, ToolTargets, AdapterWorkspace),
         unavailableReason: String?, context: ScanContext, executor: (any ToolExecutor)?,
         failureDetail: (Data) -> String? = { _ in nil },
         parse: (Data, String) throws -> ScannerOutput
@@ -40,7 +40,7 @@ public enum AdapterRun {
 
     /// Runs `invocation` with `executor`: a run that could not start, timed out or was killed
     /// throws `.toolFailed` naming `tool`; any exit status is returned for the caller to judge.
-    public static func execute(tool: String, invocation: ToolInvocation, executor: any ToolExecutor) throws -> RunResult {
+    public static func execute(tool: ToolName, invocation: ToolInvocation, executor: any ToolExecutor) throws -> RunResult {
         let result: RunResult
         do {
             result = try executor.execute(invocation)
@@ -57,7 +57,7 @@ public enum AdapterRun {
     ///   - failureDetail: reads a tool-reported reason out of the output of a run that exited
     ///     with a failing status (Semgrep's `errors[]`), preferred over stderr.
     static func run(
-        tool: String, invocation: ToolInvocation, executor: any ToolExecutor,
+        tool: ToolName, invocation: ToolInvocation, executor: any ToolExecutor,
         failureDetail: (Data) -> String? = { _ in nil },
         parse: (Data) throws -> ScannerOutput
     ) throws -> ScannerOutput {

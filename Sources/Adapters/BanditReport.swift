@@ -22,13 +22,13 @@ public enum BanditReport {
     /// - Throws: `SentinelError(.toolFailed, "bandit failed: ...")` when `data` is not a
     ///   complete Bandit report (empty, truncated, not JSON, no `results` array).
     public static func parse(data: Data, root: String, readSources: Bool = true) throws -> ScannerOutput {
-        let document = try ToolReportJSON.parse(data, tool: "bandit")
+        let document = try ToolReportJSON.parse(data, tool: ToolName.bandit)
         guard let results = document["results"]?.array else {
             throw SentinelError(.toolFailed, "bandit failed: its JSON output has no 'results' array")
         }
 
         let sources = SourceLines(root: readSources ? root : nil)
-        var output = ScannerOutput(tool: ToolRun(name: "bandit", informationURI: informationURI))
+        var output = ScannerOutput(tool: ToolRun(name: ToolName.bandit, informationURI: informationURI))
         var rules: [String: RuleDescriptor] = [:]
         for (index, entry) in results.enumerated() {
             switch finding(from: entry, root: root, sources: sources) {
@@ -39,14 +39,14 @@ public enum BanditReport {
                 output.notices.append(
                     Notice(
                         level: .warning, message: "bandit: result \(index) skipped: \(problem.description)",
-                        tool: "bandit"))
+                        tool: ToolName.bandit))
             }
         }
         output.rules = rules.values.sorted { $0.id < $1.id }
         output.notices += (document["errors"]?.array ?? []).map { notice(fromError: $0, root: root) }
         if let nosec = nosecCount(document), nosec > 0 {
             output.notices.append(
-                Notice(level: .info, message: "bandit: \(nosec) issue(s) hidden by # nosec comments", tool: "bandit"))
+                Notice(level: .info, message: "bandit: \(nosec) issue(s) hidden by # nosec comments", tool: ToolName.bandit))
         }
         return output
     }
@@ -131,7 +131,7 @@ public enum BanditReport {
         // Bandit names every blacklist check "blacklist"; the id tells them apart.
         let name = testName.map { $0 == "blacklist" ? "blacklist \(testId)" : $0 }
         return RuleDescriptor(
-            id: finding.ruleId, tool: "bandit", name: name, shortDescription: finding.message,
+            id: finding.ruleId, tool: ToolName.bandit, name: name, shortDescription: finding.message,
             helpURI: finding.references.first, defaultSeverity: finding.severity, cwe: finding.cwe,
             tags: ["bandit"])
     }
@@ -140,7 +140,7 @@ public enum BanditReport {
         let file = entry["filename"]?.string.map { ToolPaths.relative($0, root: root) }
         let reason = ToolFailure.oneLine(entry["reason"]?.string ?? "unknown error")
         let message = file.map { "bandit could not scan \($0): \(reason)" } ?? "bandit: \(reason)"
-        return Notice(level: .warning, message: message, file: file, tool: "bandit")
+        return Notice(level: .warning, message: message, file: file, tool: ToolName.bandit)
     }
 
     /// Issues hidden by `# nosec` (Bandit's `_totals.nosec` + `_totals.skipped_tests`).

@@ -15,12 +15,18 @@ public struct BanditScanner: ScanCore.Scanner {
     public static let extensions: Set<String> = ["py", "pyw"]
 
     /// `bandit`, what `--tools` selects it by.
-    public let name = "bandit"
+    public let name = ToolName.bandit
     /// Static analysis.
     public let kind = ScannerKind.sast
     /// Opt-in (`--tools bandit` or `tools:` in `.sentinel.yml`): the native engine covers its
     /// checks, so results do not depend on whether Bandit happens to be installed.
     public let isDefault = false
+    /// `# nosec` and `# nosec B602, B607`: on its line only; ids are Bandit's test ids or names,
+    /// compared ignoring case, the recorded test id and name included.
+    public static let suppressionSyntax = SuppressionSyntax(
+        marker: "nosec", tool: ToolName.bandit, matching: .caseInsensitive, coversNextLine: false, namesRecordedTest: true)
+    /// Bandit's `# nosec`.
+    public var suppressionSyntax: SuppressionSyntax? { Self.suppressionSyntax }
     /// The sandbox profile (a name or a path).
     public var profile: String
     /// Runs the tool; `nil` runs it in the context's sandbox.

@@ -10,7 +10,7 @@ public enum EgressNotices {
 
     /// Notices for `egress`: `info` for what was allowed (connections, bytes), `warning` for
     /// what was denied (attempts, the reason).
-    public static func notices(_ egress: [EgressSummary], tool: String) -> [Notice] {
+    public static func notices(_ egress: [EgressSummary], tool: ToolName) -> [Notice] {
         struct Destination {
             var host: String
             var port: Int

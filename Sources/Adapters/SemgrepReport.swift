@@ -26,7 +26,7 @@ public enum SemgrepReport {
     public static func parse(data: Data, root: String, configPaths: [String] = [], readSources: Bool = true) throws
         -> ScannerOutput
     {
-        let document = try ToolReportJSON.parse(data, tool: "semgrep")
+        let document = try ToolReportJSON.parse(data, tool: ToolName.semgrep)
         guard let results = document["results"]?.array else {
             throw SentinelError(.toolFailed, "semgrep failed: its JSON output has no 'results' array")
         }
@@ -34,7 +34,7 @@ public enum SemgrepReport {
         let prefixes = ruleIdPrefixes(configPaths: configPaths)
 
         var output = ScannerOutput(
-            tool: ToolRun(name: "semgrep", version: document["version"]?.string, informationURI: informationURI))
+            tool: ToolRun(name: ToolName.semgrep, version: document["version"]?.string, informationURI: informationURI))
         var rules: [String: RuleDescriptor] = [:]
         for (index, entry) in results.enumerated() {
             guard let parsed = finding(from: entry, root: root, prefixes: prefixes, sources: sources) else {
@@ -42,7 +42,7 @@ public enum SemgrepReport {
                     Notice(
                         level: .warning,
                         message: "semgrep: result \(index) skipped: no check_id, path or start line",
-                        tool: "semgrep"))
+                        tool: ToolName.semgrep))
                 continue
             }
             output.findings.append(parsed.finding)
@@ -56,7 +56,7 @@ public enum SemgrepReport {
     /// The first message in a report's `errors[]`, preferring `level: error`: why a run that
     /// exited with status 2 or more failed. `nil` when `data` holds no such report.
     public static func fatalMessage(in data: Data) -> String? {
-        guard let errors = (try? ToolReportJSON.parse(data, tool: "semgrep"))?["errors"]?.array else { return nil }
+        guard let errors = (try? ToolReportJSON.parse(data, tool: ToolName.semgrep))?["errors"]?.array else { return nil }
         let fatal = errors.first { $0["level"]?.string == "error" } ?? errors.first
         return fatal?["message"]?.string.map(ToolText.flattened)
     }
@@ -144,7 +144,7 @@ public enum SemgrepReport {
         let facts = ExternalToolFacts(checkId: checkId, category: metadata?["category"]?.string)
 
         let finding = Finding(
-            ruleId: id, tool: "semgrep", severity: severity,
+            ruleId: id, tool: ToolName.semgrep, severity: severity,
             confidence: confidence(metadata?["confidence"]?.string), message: message, location: location,
             cwe: cwe, fix: fix,
             snippet: snippet(
@@ -152,7 +152,7 @@ public enum SemgrepReport {
                 sources: sources),
             facts: FindingFacts(external: facts), references: references)
         let rule = RuleDescriptor(
-            id: id, tool: "semgrep", name: String(id.split(separator: ".").last ?? Substring(id)),
+            id: id, tool: ToolName.semgrep, name: String(id.split(separator: ".").last ?? Substring(id)),
             shortDescription: message, helpURI: references.first, defaultSeverity: severity, cwe: cwe,
             tags: metadata?["category"]?.strings ?? [])
         return (finding, rule)
@@ -185,6 +185,6 @@ public enum SemgrepReport {
         let file = entry["path"]?.string.map { ToolPaths.relative($0, root: root) }
         let text = ToolFailure.oneLine(ToolText.flattened(entry["message"]?.string ?? "unknown error"))
         let message = file.map { "semgrep: \($0): \(text)" } ?? "semgrep: \(text)"
-        return Notice(level: level, message: message, file: file, tool: "semgrep")
+        return Notice(level: level, message: message, file: file, tool: ToolName.semgrep)
     }
 }

@@ -28,11 +28,17 @@ public struct SemgrepScanner: ScanCore.Scanner {
     ]
 
     /// `semgrep`, what `--tools` selects it by.
-    public let name = "semgrep"
+    public let name = ToolName.semgrep
     /// Static analysis.
     public let kind = ScannerKind.sast
     /// Opt-in: it needs rules.
     public let isDefault = false
+    /// `# nosemgrep` and `# nosemgrep: rule-id`: on its line, or alone on the line above; an id
+    /// matches a Semgrep rule id equal to it or ending in `.` and it.
+    public static let suppressionSyntax = SuppressionSyntax(
+        marker: "nosemgrep", tool: ToolName.semgrep, matching: .dottedSuffix, coversNextLine: true)
+    /// Semgrep's `# nosemgrep`.
+    public var suppressionSyntax: SuppressionSyntax? { Self.suppressionSyntax }
     /// The rule files or directories passed as `--config` (host paths, bound read-only).
     public var configPaths: [String]
     /// The sandbox profile (a name or a path).

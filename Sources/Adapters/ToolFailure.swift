@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 import Sandbox
 import Support
@@ -13,7 +14,7 @@ public enum ToolFailure {
     /// Throws when the run did not end by the tool exiting on its own: a timeout, the memory
     /// limit, a signal, a sandbox setup failure, or output cut at the profile's `outputBytes`.
     /// - Parameter timeout: the limit that was asked for, named in the message when it fired.
-    public static func checkTermination(_ result: RunResult, tool: String, timeout: Double?) throws {
+    public static func checkTermination(_ result: RunResult, tool: ToolName, timeout: Double?) throws {
         switch result.reason {
         case .exited:
             break
@@ -41,7 +42,7 @@ public enum ToolFailure {
     /// The error for a run that exited with `result.exitCode` but left no usable report.
     /// - Parameter detail: what was wrong with the report (e.g. the JSON error), used when
     ///   the tool wrote nothing to stderr.
-    public static func failed(_ result: RunResult, tool: String, detail: String?) -> SentinelError {
+    public static func failed(_ result: RunResult, tool: ToolName, detail: String?) -> SentinelError {
         if let line = reasonLine(of: result.stderr) {
             return SentinelError(.toolFailed, "\(tool) failed: \(line)")
         }
@@ -51,7 +52,7 @@ public enum ToolFailure {
     }
 
     /// Wraps an error thrown while starting the run (a failed sandbox stage, an unknown profile).
-    public static func launchFailed(_ error: any Error, tool: String) -> SentinelError {
+    public static func launchFailed(_ error: any Error, tool: ToolName) -> SentinelError {
         if let error = error as? SentinelError, error.code == .toolFailed { return error }
         return SentinelError(.toolFailed, "\(tool) failed: \(oneLine(String(describing: error)))")
     }

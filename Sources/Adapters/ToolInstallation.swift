@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 import ScanCore
 import Support
@@ -9,19 +10,19 @@ public struct ToolInstallation: Sendable, Hashable {
     public static let profileToolsRoot = "/opt/sentinel-tools"
 
     /// The executable's name (`bandit`, `semgrep`).
-    public var tool: String
+    public var tool: ToolName
     /// The venv (`/opt/sentinel-tools/venv`).
     public var directory: String
 
     /// `tool` in the venv `directory`.
-    public init(tool: String, directory: String) {
+    public init(tool: ToolName, directory: String) {
         self.tool = tool
         self.directory = directory
     }
 
     /// `<directory>/bin/<tool>`, absolute (the sandbox's working directory is `/workspace`).
     public var executable: String {
-        (AdapterBinds.absolute(directory) as NSString).standardizingPath + "/bin/" + tool
+        (AdapterBinds.absolute(directory) as NSString).standardizingPath + "/bin/" + tool.rawValue
     }
 
     /// Why the tool cannot run, or `nil` when its executable is there.

@@ -1,3 +1,4 @@
+import Findings
 import Documents
 import Foundation
 import Support
@@ -7,7 +8,7 @@ import Support
 enum ToolReportJSON {
     /// The report in `data`. Throws a one-line reason (`no JSON output`, `unreadable JSON output
     /// (N bytes): ...`) for the caller to put after `TOOL failed: `.
-    static func parse(_ data: Data, tool: String) throws -> DocumentNode {
+    static func parse(_ data: Data, tool: ToolName) throws -> DocumentNode {
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             throw SentinelError(.toolFailed, "\(tool) failed: no JSON output")
         }

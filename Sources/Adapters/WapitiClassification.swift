@@ -33,7 +33,7 @@ struct WapitiClassification {
     func descriptor(category: String, finding: Finding) -> RuleDescriptor {
         let name = ToolText.flattened(category)
         return RuleDescriptor(
-            id: finding.ruleId, tool: "wapiti", name: name, shortDescription: name,
+            id: finding.ruleId, tool: ToolName.wapiti, name: name, shortDescription: name,
             fullDescription: description.isEmpty ? nil : description, help: solution.isEmpty ? nil : solution,
             helpURI: references.first, defaultSeverity: finding.severity, cwe: cwe, tags: ["wapiti", "dast"])
     }

@@ -22,12 +22,12 @@ public enum WapitiReport {
     ///   report (empty, not JSON, no `vulnerabilities` object); `.invalidInput` for a bad URL.
     public static func parse(data: Data, targetURL: String) throws -> ScannerOutput {
         let target = try WebTargetURL(targetURL)
-        let document = try ToolReportJSON.parse(data, tool: "wapiti")
+        let document = try ToolReportJSON.parse(data, tool: ToolName.wapiti)
         guard let vulnerabilities = document["vulnerabilities"], vulnerabilities.isObject else {
             throw SentinelError(.toolFailed, "wapiti failed: its JSON output has no 'vulnerabilities' object")
         }
         let infos = document["infos"]
-        var output = ScannerOutput(tool: ToolRun(name: "wapiti", version: version(infos), informationURI: informationURI))
+        var output = ScannerOutput(tool: ToolRun(name: ToolName.wapiti, version: version(infos), informationURI: informationURI))
         var rules: [String: RuleDescriptor] = [:]
         var skipped = 0
         var unread = 0
@@ -61,7 +61,7 @@ public enum WapitiReport {
             }
         }
         output.rules = rules.values.sorted { $0.id < $1.id }
-        func warn(_ message: String) { output.notices.append(Notice(level: .warning, message: message, tool: "wapiti")) }
+        func warn(_ message: String) { output.notices.append(Notice(level: .warning, message: message, tool: ToolName.wapiti)) }
         if skipped > 0 { warn("wapiti: \(skipped) malformed report entr\(skipped == 1 ? "y" : "ies") skipped") }
         if unread > 0 { warn("wapiti: more than \(maxEntries) report entries; \(unread) were not read") }
         if infos?["crawled_pages_nbr"]?.int == 0 {

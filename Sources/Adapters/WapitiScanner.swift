@@ -37,7 +37,7 @@ public struct WapitiScanner: ScanCore.Scanner {
     }
 
     /// `wapiti`, what `--tools` selects it by.
-    public let name = "wapiti"
+    public let name = ToolName.wapiti
     /// Dynamic analysis.
     public let kind = ScannerKind.dast
     /// Opt-in: it needs a target URL.

@@ -14,7 +14,7 @@ import Support
 /// back before it reaches an error, a notice or a finding.
 public struct ZAPScanner: ScanCore.Scanner {
     /// `zap`, what `--tools` selects it by.
-    public let name = "zap"
+    public let name = ToolName.zap
     /// Dynamic analysis.
     public let kind = ScannerKind.dast
     /// Opt-in: it needs a running ZAP and a target URL.

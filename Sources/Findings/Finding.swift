@@ -4,7 +4,7 @@ public struct Finding: Sendable, Codable, Hashable {
     /// The rule that fired (`python.sqli`, `bandit.B602`, `semgrep.<id>`, `osv.GHSA-...`).
     public var ruleId: String
     /// The tool that produced it (`native`, `secrets`, `osv`, `bandit`, `semgrep`, ...; see `ToolName`).
-    public var tool: String
+    public var tool: ToolName
     /// How bad the problem is if real; the gate and `--severity` judge by it.
     public var severity: Severity
     /// How sure the tool is that the finding is real.
@@ -39,7 +39,7 @@ public struct Finding: Sendable, Codable, Hashable {
     /// the normalised `snippet` (or the message when there is no snippet) and `enclosingScope`
     /// (see `Fingerprint.compute`).
     public init(
-        ruleId: String, tool: String = ToolName.native, severity: Severity, confidence: Confidence = .medium,
+        ruleId: String, tool: ToolName = ToolName.native, severity: Severity, confidence: Confidence = .medium,
         message: String, location: Location, cwe: [Int] = [], fingerprint: String? = nil,
         fix: Fix? = nil, evidence: String? = nil, snippet: String? = nil, enclosingScope: String? = nil,
         facts: FindingFacts = FindingFacts(), references: [String] = [], codeFlow: [FlowStep] = []
@@ -81,7 +81,7 @@ public struct Finding: Sendable, Codable, Hashable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             ruleId: try c.decode(String.self, forKey: .ruleId),
-            tool: try c.decodeIfPresent(String.self, forKey: .tool) ?? ToolName.native,
+            tool: try c.decodeIfPresent(ToolName.self, forKey: .tool) ?? ToolName.native,
             severity: try c.decode(Severity.self, forKey: .severity),
             confidence: try c.decodeIfPresent(Confidence.self, forKey: .confidence) ?? .medium,
             message: try c.decode(String.self, forKey: .message),

@@ -19,14 +19,17 @@ public struct FindingsPipeline: Sendable {
     /// `--min-confidence`: findings below it are hidden (and so not gated), only counted; nil
     /// keeps every confidence. The CLI's default is `Confidence.defaultMinimum`.
     public var minimumConfidence: Confidence?
-    /// Which native rules cover which Bandit/Semgrep checks (de-duplication and suppressions).
+    /// Which native rules cover which external tools' checks (de-duplication and suppressions).
     public var equivalence: RuleEquivalence
+    /// The external tools' suppression comments (`# nosec`), as their scanners declare them:
+    /// those of every scanner Sentinel knows, whether or not it ran.
+    public var suppressionSyntaxes: [SuppressionSyntax]
 
     /// Makes a pipeline; by default with the default gate and no baseline, overrides or filters.
     public init(
         gate: Gate = Gate(), baseline: Baseline? = nil, severityOverrides: [String: Severity] = [:],
         changedLines: ChangedLines? = nil, minimumSeverity: Severity? = nil, minimumConfidence: Confidence? = nil,
-        equivalence: RuleEquivalence = RuleEquivalence()
+        equivalence: RuleEquivalence = RuleEquivalence(), suppressionSyntaxes: [SuppressionSyntax] = []
     ) {
         self.gate = gate
         self.baseline = baseline
@@ -35,6 +38,7 @@ public struct FindingsPipeline: Sendable {
         self.minimumSeverity = minimumSeverity
         self.minimumConfidence = minimumConfidence
         self.equivalence = equivalence
+        self.suppressionSyntaxes = suppressionSyntaxes
     }
 
     /// Runs the steps on `report` (its findings as the scanners produced them). `sources` returns a
@@ -47,9 +51,11 @@ public struct FindingsPipeline: Sendable {
             copy.severity = severity
             return copy
         }
+        let equivalence = equivalence.declaring(suppressionSyntaxes)
         findings = Fingerprint.assignOccurrences(findings).deduplicated(equivalence: equivalence)
 
-        let suppression = Suppressions.apply(to: findings, equivalence: equivalence, sources: sources)
+        let suppression = Suppressions.apply(
+            to: findings, equivalence: equivalence, syntaxes: suppressionSyntaxes, sources: sources)
         findings = suppression.kept + suppression.extraFindings
         result.suppressedCount += suppression.suppressed.count
         if !suppression.extraFindings.isEmpty, !result.rules.contains(where: { $0.id == Suppressions.missingReasonRuleId }) {

@@ -11,7 +11,7 @@ public struct ToolRun: Sendable, Codable, Hashable {
     }
 
     /// The tool's name as findings carry it in `tool` (`native`, `secrets`, `osv`, `bandit`, `semgrep`; see `ToolName`).
-    public var name: String
+    public var name: ToolName
     /// The tool's version, when it reported one.
     public var version: String?
     /// The tool's home page (SARIF `informationUri`).
@@ -25,7 +25,7 @@ public struct ToolRun: Sendable, Codable, Hashable {
 
     /// Makes a tool run record; by default one that succeeded, with no version or timing.
     public init(
-        name: String, version: String? = nil, informationURI: String? = nil, status: Status = .succeeded,
+        name: ToolName, version: String? = nil, informationURI: String? = nil, status: Status = .succeeded,
         message: String? = nil, durationSeconds: Double? = nil
     ) {
         self.name = name
@@ -52,10 +52,10 @@ public struct Notice: Sendable, Codable, Hashable {
     /// The file concerned, relative to the scan root, when there is one.
     public var file: String?
     /// The tool that raised it.
-    public var tool: String?
+    public var tool: ToolName?
 
     /// Makes a notice, a warning by default.
-    public init(level: Level = .warning, message: String, file: String? = nil, tool: String? = nil) {
+    public init(level: Level = .warning, message: String, file: String? = nil, tool: ToolName? = nil) {
         self.level = level
         self.message = message
         self.file = file

@@ -30,8 +30,8 @@ extension Array where Element == Finding {
     }
 
     /// Number of findings per tool name.
-    public func countsByTool() -> [String: Int] {
-        var counts: [String: Int] = [:]
+    public func countsByTool() -> [ToolName: Int] {
+        var counts: [ToolName: Int] = [:]
         for finding in self { counts[finding.tool, default: 0] += 1 }
         return counts
     }
@@ -39,8 +39,8 @@ extension Array where Element == Finding {
     /// Merges findings that different tools made about the same thing, in two passes:
     ///
     /// 1. An external adapter's finding (Bandit, Semgrep) that a native rule also reports -- same
-    ///    file, overlapping lines, and a mapped check (`equivalence`: Bandit test id → native
-    ///    rules, or the mapped Semgrep rule id), or, for a check the table does not map, a CWE in
+    ///    file, overlapping lines, and a mapped check (`equivalence`: the tool's check id, Bandit's
+    ///    recorded test id → native rules), or, for a check the table does not map, a CWE in
     ///    common on the same start line -- is folded into the native finding, which keeps its id,
     ///    severity and fingerprint whatever the confidences. So the results do not depend on
     ///    which external tools are installed.
@@ -94,15 +94,9 @@ extension Array where Element == Finding {
         guard !nativeByFile.isEmpty else { return }
         for (index, finding) in enumerated() where !ToolName.builtIn.contains(finding.tool) {
             guard let file = finding.location.file, let candidates = nativeByFile[file] else { continue }
-            let mapped: Set<String>
-            switch finding.tool {
-            case ToolName.bandit:
-                mapped = Set(equivalence.nativeRules(forBandit: finding.facts.external.testId ?? finding.ruleId))
-            case ToolName.semgrep:
-                mapped = Set(equivalence.nativeRules(forSemgrep: finding.ruleId))
-            default:
-                mapped = []
-            }
+            // Bandit's copy names its check by the test id it recorded.
+            let check = finding.facts.external.testId.map { RuleID(tool: finding.tool, checkId: $0) } ?? RuleID(finding.ruleId)
+            let mapped = Set(equivalence.nativeRules(for: check))
             // A mapped Bandit test merges only into its native rules; anything else (Semgrep, a
             // Bandit test no native rule maps) also when a CWE is shared on the same start line.
             let byCWE = (finding.tool != ToolName.bandit || mapped.isEmpty) && !finding.cwe.isEmpty
@@ -191,7 +185,7 @@ extension Report {
     public var anyToolFailed: Bool { tools.contains { $0.status == .failed } }
 
     /// Tool names in the report: those that ran plus any that only appear on findings, sorted.
-    public var toolNames: [String] {
+    public var toolNames: [ToolName] {
         Array(Set(tools.map(\.name)).union(findings.map(\.tool))).sorted()
     }
 }

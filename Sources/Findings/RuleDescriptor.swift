@@ -4,7 +4,7 @@ public struct RuleDescriptor: Sendable, Codable, Hashable {
     /// The id findings carry (`python.sqli.string-format`, `bandit.B602`).
     public var id: String
     /// The tool that owns the rule (`native`, `bandit`, ...); decides its SARIF run.
-    public var tool: String
+    public var tool: ToolName
     /// A short human name (`SQL built from strings`).
     public var name: String?
     /// One sentence on what the rule finds.
@@ -31,7 +31,7 @@ public struct RuleDescriptor: Sendable, Codable, Hashable {
 
     /// Makes a rule descriptor from its metadata.
     public init(
-        id: String, tool: String = ToolName.native, name: String? = nil, shortDescription: String,
+        id: String, tool: ToolName = ToolName.native, name: String? = nil, shortDescription: String,
         fullDescription: String? = nil, help: String? = nil, helpMarkdown: String? = nil,
         helpURI: String? = nil, defaultSeverity: Severity, cwe: [Int] = [], tags: [String] = [],
         precision: Confidence? = nil

@@ -2,102 +2,6 @@
     import Glibc
 #endif
 
-/// One in-source suppression comment.
-public struct SuppressionDirective: Sendable, Hashable {
-    /// Which syntax it used, which decides the findings it can hide.
-    public enum Kind: String, Sendable, Hashable {
-        /// `# sentinel: ignore[ID, ...] reason` or `// sentinel: ignore...`: any tool's findings.
-        case sentinel
-        /// Bandit's `# nosec` / `# nosec B602, B607`: bare, every finding on the line; with ids,
-        /// the findings of those Bandit tests and of the native rules that map to them.
-        case nosec
-        /// Semgrep's `# nosemgrep` / `# nosemgrep: rule-id`: bare, every finding on the line (or
-        /// the next line when it stands alone); with ids, those Semgrep rules and the native
-        /// rules that map to them.
-        case nosemgrep
-    }
-
-    /// The syntax the comment used.
-    public var kind: Kind
-    /// The rule ids it names; empty means every rule. For `nosec`, Bandit test ids (`B602`) or
-    /// names; for `nosemgrep`, Semgrep rule ids.
-    public var ruleIds: [String]
-    /// The justification after the ids; `nil` when none was written.
-    public var reason: String?
-    /// 1-based line of the comment.
-    public var line: Int
-    /// 1-based column where the comment starts.
-    public var column: Int
-    /// True when the line holds nothing but the comment, so it also covers the line below.
-    public var standsAlone: Bool
-
-    /// Whether this directive hides `finding`, ignoring position. A finding is known by its own
-    /// rule id, the ids of the copies folded into it (`alsoReportedAs`) and, through
-    /// `equivalence`, the Bandit/Semgrep/native ids of the same check, so each syntax hides the
-    /// issue whichever tool reported it.
-    public func covers(_ finding: Finding, equivalence: RuleEquivalence = RuleEquivalence()) -> Bool {
-        if ruleIds.isEmpty { return true }
-        let names = SuppressionDirective.names(of: finding, equivalence: equivalence)
-        switch kind {
-        case .sentinel:
-            return ruleIds.contains { pattern in names.rules.contains { SuppressionDirective.matches(pattern: pattern, ruleId: $0) } }
-        case .nosec:
-            return ruleIds.contains { id in names.bandit.contains { $0.caseInsensitiveEquals(id) } }
-        case .nosemgrep:
-            return ruleIds.contains { id in names.semgrep.contains { RuleEquivalence.semgrepIdsMatch($0, id) } }
-        }
-    }
-
-    /// Every id the finding's issue goes by: its rule id, the ids of the copies folded into it
-    /// (`alsoReportedAs`), the Bandit test ids and names and Semgrep rule ids of its check (also
-    /// as `bandit.B307` / `semgrep.<id>` rule ids), and, for an adapter's own finding, the native
-    /// rules that cover its check. A native finding does not go by the other native rules that
-    /// cover the same Bandit check (`eval-used` and `taint-code-injection` both map to B307, yet
-    /// are two issues): so what an ignore hides never depends on which tools ran.
-    static func names(of finding: Finding, equivalence: RuleEquivalence)
-        -> (rules: [String], bandit: [String], semgrep: [String])
-    {
-        let folded = finding.facts.pipeline.alsoReportedAs ?? []
-        var rules = [finding.ruleId]
-        switch RuleID(finding.ruleId).tool {
-        case ToolName.bandit: rules += equivalence.nativeRules(forBandit: finding.ruleId)
-        case ToolName.semgrep: rules += equivalence.nativeRules(forSemgrep: finding.ruleId)
-        default: break
-        }
-        var bandit: [String] = []
-        var semgrep: [String] = []
-        for id in ([finding.ruleId] + folded).map(RuleID.init) {
-            if let testId = id.checkId(of: ToolName.bandit) {
-                bandit.append(testId)
-            } else if let checkId = id.checkId(of: ToolName.semgrep) {
-                semgrep.append(checkId)
-            }
-        }
-        for id in rules {
-            bandit += equivalence.banditIds(forNative: id)
-            semgrep += equivalence.semgrepIds(forNative: id)
-        }
-        if let testId = finding.facts.external.testId { bandit.append(testId) }
-        if let name = finding.facts.external.testName ?? finding.facts.other["test_name"] { bandit.append(name) }
-        rules += folded + bandit.map { "bandit." + $0 } + semgrep.map { "semgrep." + $0 }
-        return (rules, bandit, semgrep)
-    }
-
-    /// Exact match, case-insensitive; a trailing `*` matches any suffix (`python.sqli.*`).
-    static func matches(pattern: String, ruleId: String) -> Bool {
-        if pattern.hasSuffix("*") {
-            return ruleId.lowercased().hasPrefix(pattern.dropLast().lowercased())
-        }
-        return pattern.caseInsensitiveEquals(ruleId)
-    }
-}
-
-extension StringProtocol {
-    fileprivate func caseInsensitiveEquals(_ other: some StringProtocol) -> Bool {
-        lowercased() == other.lowercased()
-    }
-}
-
 /// What `Suppressions.apply` decided.
 public struct SuppressionResult: Sendable, Hashable {
     /// Findings no directive covers.
@@ -109,8 +13,9 @@ public struct SuppressionResult: Sendable, Hashable {
 }
 
 /// In-source suppressions (DESIGN §4): `# sentinel: ignore[RULE-ID] reason` (or `//` in C-like
-/// languages) on the finding's line or alone on the line above, Bandit's `# nosec [Bxxx]` on the
-/// line and Semgrep's `# nosemgrep[: id]` on the line or alone above it, each hiding the issue
+/// languages) on the finding's line or alone on the line above, and the external tools' own
+/// comments as their scanners declare them (`SuppressionSyntax`: Bandit's `# nosec [Bxxx]` on the
+/// line, Semgrep's `# nosemgrep[: id]` on the line or alone above it), each hiding the issue
 /// whichever tool reported it (see `SuppressionDirective.covers`). A `sentinel` suppression
 /// without a reason still works but is reported as a low finding, so every accepted risk has a
 /// written justification.
@@ -125,23 +30,26 @@ public enum Suppressions {
         help: "Write why the finding is accepted after the rule ids: # sentinel: ignore[RULE-ID] reason",
         defaultSeverity: .low, tags: ["maintainability"])
 
-    /// Hides the findings that directives cover. `sources` returns the lines of a file (relative
-    /// path as in `Location.file`), or `nil` when it cannot be read; each file is read once.
+    /// Hides the findings that directives cover: `# sentinel: ignore` and the comments of
+    /// `syntaxes` (a syntax not listed is plain text). `sources` returns the lines of a file
+    /// (relative path as in `Location.file`), or `nil` when it cannot be read; each file is read once.
     public static func apply(
-        to findings: [Finding], equivalence: RuleEquivalence = RuleEquivalence(), sources: (String) -> LineIndex?
+        to findings: [Finding], equivalence: RuleEquivalence = RuleEquivalence(), syntaxes: [SuppressionSyntax] = [],
+        sources: (String) -> LineIndex?
     ) -> SuppressionResult {
+        let equivalence = equivalence.declaring(syntaxes)
         var directivesByFile: [String: [Int: [SuppressionDirective]]] = [:]
         var extra: [Finding] = []
         func directives(for file: String) -> [Int: [SuppressionDirective]] {
             if let cached = directivesByFile[file] { return cached }
             var byLine: [Int: [SuppressionDirective]] = [:]
             if let lines = sources(file) {
-                for number in candidateLines(lines) {
+                for number in candidateLines(lines, syntaxes: syntaxes) {
                     let text = lines.text(ofLine: number)
-                    let found = parse(line: text, number: number)
+                    let found = parse(line: text, number: number, syntaxes: syntaxes)
                     guard !found.isEmpty else { continue }
                     byLine[number] = found
-                    for directive in found where directive.kind == .sentinel && directive.reason == nil {
+                    for directive in found where directive.syntax == nil && directive.reason == nil {
                         extra.append(missingReasonFinding(file: file, directive: directive, text: text))
                     }
                 }
@@ -159,11 +67,11 @@ public enum Suppressions {
             }
             let byLine = directives(for: file)
             var candidates: [SuppressionDirective] = lines.flatMap { byLine[$0] ?? [] }
-            candidates += (byLine[lines.lowerBound - 1] ?? []).filter { $0.standsAlone && $0.kind != .nosec }
-            if let directive = candidates.first(where: { $0.covers(finding, equivalence: equivalence) }) {
+            candidates += (byLine[lines.lowerBound - 1] ?? []).filter(\.coversNextLine)
+            if let directive = candidates.first(where: { $0.covers(finding, equivalence: equivalence, syntaxes: syntaxes) }) {
                 var hidden = finding
                 hidden.facts.pipeline.suppressionReason = directive.reason ?? ""
-                hidden.facts.pipeline.suppressionKind = directive.kind.rawValue
+                hidden.facts.pipeline.suppressionKind = directive.kind
                 suppressed.append(hidden)
             } else {
                 kept.append(finding)
@@ -172,41 +80,40 @@ public enum Suppressions {
         return SuppressionResult(kept: kept, suppressed: suppressed, extraFindings: extra)
     }
 
-    /// The directives on one line (at most one of each kind). `number` is the 1-based line number.
-    public static func parse(line: some StringProtocol, number: Int = 1) -> [SuppressionDirective] {
+    /// The directives on one line (at most one of each kind): `# sentinel: ignore`, then those
+    /// of `syntaxes` in order. `number` is the 1-based line number.
+    public static func parse(line: some StringProtocol, number: Int = 1, syntaxes: [SuppressionSyntax] = []) -> [SuppressionDirective] {
         let bytes = Array(line.utf8)
         var result: [SuppressionDirective] = []
         let firstCode = bytes.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? bytes.count
-        if let (start, body) = findComment(marker: "sentinel:", in: bytes) {
+        if let (start, body) = findComment(marker: sentinelMarker, in: bytes) {
             if let directive = parseSentinel(body) {
                 result.append(
                     SuppressionDirective(
-                        kind: .sentinel, ruleIds: directive.ids, reason: directive.reason, line: number,
+                        ruleIds: directive.ids, reason: directive.reason, line: number,
                         column: column(of: start, in: bytes), standsAlone: start == firstCode))
             }
         }
-        if let (start, body) = findComment(marker: "nosec", in: bytes), !isWordByte(body.first) {
+        for syntax in syntaxes {
+            guard let (start, body) = findComment(marker: syntax.marker, in: bytes), !isWordByte(body.first) else { continue }
             result.append(
                 SuppressionDirective(
-                    kind: .nosec, ruleIds: parseNosecIds(body), reason: nil, line: number,
-                    column: column(of: start, in: bytes), standsAlone: start == firstCode))
-        }
-        if let (start, body) = findComment(marker: "nosemgrep", in: bytes), !isWordByte(body.first) {
-            result.append(
-                SuppressionDirective(
-                    kind: .nosemgrep, ruleIds: parseNosecIds(body), reason: nil, line: number,
-                    column: column(of: start, in: bytes), standsAlone: start == firstCode))
+                    syntax: syntax, ruleIds: parseToolIds(body), line: number, column: column(of: start, in: bytes),
+                    standsAlone: start == firstCode))
         }
         return result
     }
 
+    /// What starts Sentinel's own directive, after the comment sign.
+    private static let sentinelMarker = "sentinel:"
+
     /// The lines that mention a directive's marker, ascending: only they can hold a directive,
     /// and a file with findings is mostly lines without (one search per marker, not a parse per line).
-    static func candidateLines(_ lines: LineIndex) -> [Int] {
+    static func candidateLines(_ lines: LineIndex, syntaxes: [SuppressionSyntax]) -> [Int] {
         var found = Set<Int>()
         lines.bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
-            for marker in ["sentinel:", "nosec", "nosemgrep"] {
+            for marker in [sentinelMarker] + syntaxes.map(\.marker) where !marker.isEmpty {
                 let needle = Array(marker.utf8)
                 var from = 0
                 // memchr for the first byte (vectorised), then a compare: glibc's memmem is not
@@ -273,8 +180,9 @@ public enum Suppressions {
         return (ids, reason.isEmpty ? nil : reason)
     }
 
-    /// `B602, B607` or `B602,B607` up to the next `#`; names are kept too.
-    private static func parseNosecIds(_ body: ArraySlice<UInt8>) -> [String] {
+    /// A tool's ids after its marker: `B602, B607`, `B602,B607` or `: a.b, c`, up to the next
+    /// `#`; names are kept too.
+    private static func parseToolIds(_ body: ArraySlice<UInt8>) -> [String] {
         var rest = body
         if rest.first == UInt8(ascii: ":") { rest = rest.dropFirst() }
         if let hash = rest.firstIndex(of: UInt8(ascii: "#")) { rest = rest[..<hash] }

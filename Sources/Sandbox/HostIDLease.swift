@@ -78,13 +78,20 @@ public final class HostIDLease: Sendable {
     /// missing; follows no link and accepts only a regular file of ours no one else may open.
     private static func openLockFile(in directory: String) throws -> Int32 {
         try NewRootDirectory.ensurePrivateDirectory(directory)
-        let parent = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard parent >= 0 else { throw SentinelError.sandboxSetup(stage: "open", errno: .current, detail: directory) }
-        defer { close(parent) }
-        try checkPrivate(parent, type: S_IFDIR, path: directory)
+        let parent: DirectoryDescriptor
+        do throws(Errno) {
+            parent = try DirectoryDescriptor.workingDirectory.openDirectory(directory)
+        } catch {
+            throw SentinelError.sandboxSetup(stage: "open", errno: error, detail: directory)
+        }
+        try checkPrivate(parent.rawValue, type: S_IFDIR, path: directory)
         let path = directory + "/" + lockFileName
-        let fd = openat(parent, lockFileName, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw SentinelError.sandboxSetup(stage: "open", errno: .current, detail: path) }
+        let fd: Int32
+        do throws(Errno) {
+            fd = try parent.openFile(lockFileName, flags: O_RDWR | O_CREAT, mode: 0o600)
+        } catch {
+            throw SentinelError.sandboxSetup(stage: "open", errno: error, detail: path)
+        }
         do {
             try checkPrivate(fd, type: S_IFREG, path: path)
         } catch {

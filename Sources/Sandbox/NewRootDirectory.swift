@@ -22,15 +22,13 @@ public final class NewRootDirectory {
 
     /// The directory's path.
     public let path: String
-    /// The directory itself, open and locked until `remove()`.
-    private var lock: Int32
+    /// The directory itself, open and locked until `remove()` (closing it releases the lock).
+    private var lock: DirectoryDescriptor?
 
-    private init(path: String, lock: Int32) {
+    private init(path: String, lock: DirectoryDescriptor) {
         self.path = path
         self.lock = lock
     }
-
-    deinit { if lock >= 0 { close(lock) } }
 
     /// Runs `body` with a fresh directory's path, removed afterwards.
     public static func with<T>(_ body: (String) throws -> T) throws -> T {
@@ -48,22 +46,21 @@ public final class NewRootDirectory {
             throw SentinelError.sandboxSetup(stage: "mkdtemp", errno: .current, detail: base.path)
         }
         let path = String(nulTerminated: template)
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let error = SentinelError.sandboxSetup(stage: "flock", errno: .current, detail: path)
-            if fd >= 0 { close(fd) }
-            rmdir(path)
-            throw error
+        do throws(Errno) {
+            let directory = try DirectoryDescriptor.workingDirectory.openDirectory(path)
+            guard flock(directory.rawValue, LOCK_EX | LOCK_NB) == 0 else { throw Errno.current }
+            return NewRootDirectory(path: path, lock: directory)
+        } catch {
+            try? DirectoryDescriptor.workingDirectory.remove(path, directory: true)
+            throw SentinelError.sandboxSetup(stage: "flock", errno: error, detail: path)
         }
-        return NewRootDirectory(path: path, lock: fd)
     }
 
     /// Removes the directory, then releases its lock. Once only; later calls do nothing.
     public func remove() {
-        guard lock >= 0 else { return }
-        rmdir(path)
-        close(lock)
-        lock = -1
+        guard lock != nil else { return }
+        try? DirectoryDescriptor.workingDirectory.remove(path, directory: true)
+        lock = nil
     }
 
     /// Removes the directories in `base` left by launchers that died. One goes only when its
@@ -74,22 +71,18 @@ public final class NewRootDirectory {
     /// anything in it stays). Names without a pid, made by earlier versions that took no lock,
     /// are left alone: a live one would look the same.
     static func removeStale(in base: String) {
-        let baseFD = open(base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard baseFD >= 0 else { return }
-        defer { close(baseFD) }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [] {
+        guard let baseDirectory = try? DirectoryDescriptor.workingDirectory.openDirectory(base) else { return }
+        for name in (try? baseDirectory.entries().map(\.text)) ?? [] {
             guard let owner = launcherPID(name), owner != getpid() else { continue }
             if kill(owner, 0) == 0 || errno == EPERM { continue }
-            let fd = openat(baseFD, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            var opened = stat()
-            var named = stat()
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0, fstat(fd, &opened) == 0,
-                fstatat(baseFD, name, &named, AT_SYMLINK_NOFOLLOW) == 0,
+            guard let directory = try? baseDirectory.openDirectory(name) else { continue }
+            // Held (and so locked) until the directory is gone.
+            defer { withExtendedLifetime(directory) {} }
+            guard flock(directory.rawValue, LOCK_EX | LOCK_NB) == 0, let opened = try? directory.status(),
+                let named = try? baseDirectory.status(of: name),
                 opened.st_dev == named.st_dev, opened.st_ino == named.st_ino
             else { continue }
-            _ = unlinkat(baseFD, name, AT_REMOVEDIR)
+            try? baseDirectory.remove(name, directory: true)
         }
     }
 
@@ -120,8 +113,10 @@ public final class NewRootDirectory {
     /// Creates `path` 0700 if absent; refuses it unless it is a real directory of ours that no
     /// one else may write or enter.
     static func ensurePrivateDirectory(_ path: String) throws {
-        if mkdir(path, 0o700) != 0, errno != EEXIST {
-            throw SentinelError.sandboxSetup(stage: "mkdir", errno: .current, detail: path)
+        do throws(Errno) {
+            try DirectoryDescriptor.workingDirectory.makeDirectory(path, mode: 0o700)
+        } catch {
+            guard error.rawValue == EEXIST else { throw SentinelError.sandboxSetup(stage: "mkdir", errno: error, detail: path) }
         }
         var info = stat()
         guard lstat(path, &info) == 0 else {

@@ -9,8 +9,8 @@ import Support
 ///
 /// The upper layer is entirely the payload's: symlinks, hard links, whiteouts (0:0 character
 /// devices), opaque directories (`user.overlay.opaque`), FIFOs, sparse files, deep trees, names
-/// with newlines. So both trees are walked by directory descriptors only: every open is relative
-/// to a directory fd, resolves no symlink and crosses no mount (`csys_openat_beneath`), every stat
+/// with newlines. So both trees are walked by directory descriptors only (`DirectoryDescriptor`):
+/// every open is relative to a directory fd, resolves no symlink and crosses no mount (`beneath`), every stat
 /// is `AT_SYMLINK_NOFOLLOW`, and names are single components as `readdir` returned them. Nothing
 /// existing on the host is ever opened for writing: a file is written to a fresh temporary name
 /// (`O_CREAT|O_EXCL|O_NOFOLLOW`) and renamed over its target; a symlink is created as a symlink;
@@ -54,12 +54,12 @@ struct WorkspaceCommit {
     private var summary = Summary()
     private let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 4096)
 
-    private init(directory: WorkspaceDirectory, root: Int32, byteLimit: UInt64) {
+    private init(directory: WorkspaceDirectory, root: DirectoryDescriptor, byteLimit: UInt64) {
         ownerUID = directory.ownerUID
         ownerGID = directory.ownerGID
         device = directory.device
         self.byteLimit = byteLimit
-        linked = CommittedInodes(mount: root, device: directory.device)
+        linked = CommittedInodes(mount: root.rawValue, device: directory.device)
     }
 
     /// Commits `upper` (a directory in the parent's own mount of the upper layer's tmpfs) to
@@ -67,10 +67,16 @@ struct WorkspaceCommit {
     /// (relative to the workspace) on the first problem; the changes applied before it stay
     /// applied, the entry it stopped at is not.
     static func apply(upper: Int32, to directory: WorkspaceDirectory, byteLimit: UInt64) throws -> Summary {
+        let upper = try step(".", "open upper") { try DirectoryDescriptor(duplicating: upper) }
+        return try apply(upper: upper, to: directory, byteLimit: byteLimit)
+    }
+
+    /// Commits `upper` to `directory`, as `apply(upper:to:byteLimit:)` with the upper directory's descriptor.
+    static func apply(upper: DirectoryDescriptor, to directory: WorkspaceDirectory, byteLimit: UInt64) throws -> Summary {
         // The O_PATH descriptor resolved before the run, re-opened: never the path string.
-        let host = openat(directory.fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard host >= 0 else { throw failure(".", "open workspace", .current) }
-        defer { close(host) }
+        let host = try step(".", "open workspace") { try DirectoryDescriptor(duplicating: directory.fd).reopened() }
+        // `linked` reopens handles on host's raw descriptor: it stays open until the commit ends.
+        defer { withExtendedLifetime(host) {} }
         var commit = WorkspaceCommit(directory: directory, root: host, byteLimit: byteLimit)
         defer { commit.release() }
         try commit.merge(upper: upper, host: host, path: ".", depth: 0)
@@ -86,20 +92,26 @@ struct WorkspaceCommit {
         .workspaceCommit(stage: stage, errno: errno, detail: path + (reason.map { ": " + $0 } ?? ""))
     }
 
+    /// One descriptor call at `stage` of committing `path`, its failure as the commit words it.
+    private static func step<T>(_ path: String, _ stage: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as Errno {
+            throw failure(path, stage, error)
+        }
+    }
+
     // MARK: walking
 
     /// The upper directory `upper` over the host directory `host`: every entry applied.
-    private mutating func merge(upper: Int32, host: Int32, path: String, depth: Int) throws {
+    private mutating func merge(upper: DirectoryDescriptor, host: DirectoryDescriptor, path: String, depth: Int) throws {
         for name in try Self.names(in: upper, path: path) {
             entries += 1
             guard entries <= Self.maxEntries else {
                 throw Self.failure(path, "walk", nil, "more than \(Self.maxEntries) entries")
             }
             let child = path == "." ? Self.display(name) : path + "/" + Self.display(name)
-            var info = stat()
-            guard fstatat(upper, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-                throw Self.failure(child, "fstatat(upper)", .current)
-            }
+            let info = try Self.step(child, "fstatat(upper)") { try upper.status(of: name) }
             switch info.st_mode & S_IFMT {
             case S_IFCHR where info.st_rdev == 0:
                 try remove(host: host, name: name, path: child, depth: depth)
@@ -118,61 +130,58 @@ struct WorkspaceCommit {
     }
 
     private mutating func commitDirectory(
-        upper: Int32, host: Int32, name: [CChar], info: stat, path: String,
+        upper: DirectoryDescriptor, host: DirectoryDescriptor, name: [CChar], info: stat, path: String,
         depth: Int
     ) throws {
         guard depth < Self.maxDepth else {
             throw Self.failure(path, "walk", nil, "deeper than \(Self.maxDepth) directories")
         }
-        let upperChild = csys_openat_beneath(upper, name, O_RDONLY | O_DIRECTORY)
-        guard upperChild >= 0 else { throw Self.failure(path, "openat2(upper)", .current) }
-        defer { close(upperChild) }
-        try Self.refuseRedirect(upperChild, path: path)
-        let opaque = try Self.isOpaque(upperChild, path: path)
-        var hostInfo = stat()
-        var exists = fstatat(host, name, &hostInfo, AT_SYMLINK_NOFOLLOW) == 0
-        if !exists, errno != ENOENT { throw Self.failure(path, "fstatat", .current) }
+        let upperChild = try Self.step(path, "openat2(upper)") { try upper.openDirectory(name, beneath: true) }
+        try Self.refuseRedirect(upperChild.rawValue, path: path)
+        let opaque = try Self.isOpaque(upperChild.rawValue, path: path)
+        let hostInfo = try Self.step(path, "fstatat") { try host.statusIfPresent(of: name) }
+        var exists = hostInfo != nil
         // An opaque directory replaced the host's; a directory over a file or link replaced it.
-        if exists, opaque || hostInfo.st_mode & S_IFMT != S_IFDIR {
+        if let hostInfo, opaque || hostInfo.st_mode & S_IFMT != S_IFDIR {
             try remove(host: host, name: name, path: path, depth: depth)
             exists = false
         }
-        if !exists, mkdirat(host, name, 0o700) != 0 { throw Self.failure(path, "mkdirat", .current) }
+        if !exists { try Self.step(path, "mkdirat") { try host.makeDirectory(name, mode: 0o700) } }
         let (hostChild, opened) = try openHostDirectory(host, name, path: path, created: !exists)
-        defer { close(hostChild) }
-        if !exists, fchown(hostChild, ownerUID, ownerGID) != 0 { throw Self.failure(path, "fchown", .current) }
+        // Its raw descriptor is used below: it stays open until the last call returns.
+        defer { withExtendedLifetime(hostChild) {} }
+        if !exists, fchown(hostChild.rawValue, ownerUID, ownerGID) != 0 { throw Self.failure(path, "fchown", .current) }
         try merge(upper: upperChild, host: hostChild, path: path, depth: depth + 1)
         // The payload's permission bits; an existing directory keeps its setgid bit.
         let mode = (info.st_mode & 0o1777) | (exists ? opened.st_mode & S_ISGID : 0)
-        if opened.st_mode & 0o7777 != mode, fchmod(hostChild, mode) != 0 {
+        if opened.st_mode & 0o7777 != mode, fchmod(hostChild.rawValue, mode) != 0 {
             throw Self.failure(path, "fchmod", .current)
         }
         var times = [info.st_atim, info.st_mtim]
-        _ = futimens(hostChild, &times)
+        _ = futimens(hostChild.rawValue, &times)
         summary.directories += 1
     }
 
     private mutating func commitFile(
-        upper: Int32, host: Int32, name: [CChar], info: stat, path: String,
+        upper: DirectoryDescriptor, host: DirectoryDescriptor, name: [CChar], info: stat, path: String,
         depth: Int
     ) throws {
         let key = CommittedInodes.Key(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         // Another name of an inode already committed: link it (AT_EMPTY_PATH: by fd, no path).
         let linkTo = { (committed: Int32) in
-            try Self.temporaryName(in: host, path: path) { linkat(committed, "", host, $0, LinuxFlags.atEmptyPath) }
+            try Self.temporaryName(path: path) { (name) throws(Errno) in try host.link(committed, as: name) }
         }
         if info.st_nlink > 1, let temporary = try linked.withCommitted(key, path: path, linkTo) {
             do {
                 try place(host: host, temporary: temporary, name: name, path: path, depth: depth)
             } catch {
-                unlinkat(host, temporary, 0)
+                try? host.remove(temporary)
                 throw error
             }
             summary.files += 1
             return
         }
-        let source = csys_openat_beneath(upper, name, O_RDONLY | O_NONBLOCK)
-        guard source >= 0 else { throw Self.failure(path, "openat2(upper)", .current) }
+        let source = try Self.step(path, "openat2(upper)") { try upper.openFile(name, flags: O_RDONLY | O_NONBLOCK, beneath: true) }
         defer { close(source) }
         var opened = stat()
         guard fstat(source, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG, opened.st_ino == info.st_ino else {
@@ -182,9 +191,8 @@ struct WorkspaceCommit {
             throw Self.failure(path, "fgetxattr", nil, "metacopy-only entry in the upper layer")
         }
         var target: Int32 = -1
-        let temporary = try Self.temporaryName(in: host, path: path) {
-            target = openat(host, $0, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            return target >= 0 ? 0 : -1
+        let temporary = try Self.temporaryName(path: path) { (name) throws(Errno) in
+            target = try host.openFile(name, flags: O_WRONLY | O_CREAT | O_EXCL, mode: 0o600)
         }
         do {
             summary.bytes += try copyData(
@@ -195,7 +203,7 @@ struct WorkspaceCommit {
             _ = futimens(target, &times)
             try place(host: host, temporary: temporary, name: name, path: path, depth: depth)
         } catch {
-            unlinkat(host, temporary, 0)
+            try? host.remove(temporary)
             close(target)
             throw error
         }
@@ -208,28 +216,24 @@ struct WorkspaceCommit {
     }
 
     private mutating func commitSymlink(
-        upper: Int32, host: Int32, name: [CChar], info: stat, path: String,
+        upper: DirectoryDescriptor, host: DirectoryDescriptor, name: [CChar], info: stat, path: String,
         depth: Int
     ) throws {
-        var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlinkat(upper, name, &target, Int(PATH_MAX))
-        guard length >= 0 else { throw Self.failure(path, "readlinkat(upper)", .current) }
-        target[length] = 0
+        let target = try Self.step(path, "readlinkat(upper)") { try upper.linkTarget(name) }
+        let length = target.count - 1
         guard UInt64(length) <= byteLimit - summary.bytes else { throw sizeExceeded(path) }
-        let temporary = try Self.temporaryName(in: host, path: path) { symlinkat(target, host, $0) }
+        let temporary = try Self.temporaryName(path: path) { (name) throws(Errno) in
+            try host.makeSymbolicLink(name, target: target)
+        }
         do {
-            let link = try openCreatedSymlink(host, temporary, target: target, length: length, path: path)
+            let link = try openCreatedSymlink(host, temporary, target: target, path: path)
             defer { close(link) }
-            let byDescriptor = LinuxFlags.atEmptyPath | AT_SYMLINK_NOFOLLOW
-            guard fchownat(link, "", ownerUID, ownerGID, byDescriptor) == 0 else {
-                throw Self.failure(path, "fchownat", .current)
-            }
-            var times = [info.st_atim, info.st_mtim]
-            _ = utimensat(link, "", &times, byDescriptor)
+            try Self.step(path, "fchownat") { try DirectoryDescriptor.setOwner(of: link, uid: ownerUID, gid: ownerGID) }
+            try? DirectoryDescriptor.setTimes(of: link, access: info.st_atim, modification: info.st_mtim)
             try place(host: host, temporary: temporary, name: name, path: path, depth: depth)
             summary.bytes += UInt64(length)
         } catch {
-            unlinkat(host, temporary, 0)
+            try? host.remove(temporary)
             throw error
         }
         summary.symlinks += 1
@@ -237,31 +241,29 @@ struct WorkspaceCommit {
 
     /// Renames the committed `temporary` over `name`, removing a directory there first (rename
     /// replaces files and links atomically, never follows them).
-    private mutating func place(host: Int32, temporary: [CChar], name: [CChar], path: String, depth: Int) throws {
-        var existing = stat()
-        if fstatat(host, name, &existing, AT_SYMLINK_NOFOLLOW) == 0, existing.st_mode & S_IFMT == S_IFDIR {
+    private mutating func place(host: DirectoryDescriptor, temporary: [CChar], name: [CChar], path: String, depth: Int) throws {
+        if let existing = try? host.status(of: name), existing.st_mode & S_IFMT == S_IFDIR {
             try remove(host: host, name: name, path: path, depth: depth)
         }
-        guard renameat(host, temporary, host, name) == 0 else { throw Self.failure(path, "renameat", .current) }
+        try Self.step(path, "renameat") { try host.rename(temporary, to: name) }
     }
 
     /// Removes the host entry `name` (a directory with everything in it), by descriptors only.
-    private mutating func remove(host: Int32, name: [CChar], path: String, depth: Int) throws {
-        var info = stat()
-        guard fstatat(host, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else {
-            if errno == ENOENT { return }
-            throw Self.failure(path, "fstatat", .current)
+    private mutating func remove(host: DirectoryDescriptor, name: [CChar], path: String, depth: Int) throws {
+        let info: stat
+        do throws(Errno) {
+            info = try host.status(of: name)
+        } catch {
+            guard error.rawValue == ENOENT else { throw Self.failure(path, "fstatat", error) }
+            return
         }
         if info.st_mode & S_IFMT == S_IFDIR {
             guard depth < Self.maxDepth else {
                 throw Self.failure(path, "remove", nil, "deeper than \(Self.maxDepth) directories")
             }
             // RESOLVE_NO_XDEV: a mount point inside the workspace is never emptied.
-            let directory = csys_openat_beneath(host, name, O_RDONLY | O_DIRECTORY)
-            guard directory >= 0 else { throw Self.failure(path, "openat2", .current) }
-            defer { close(directory) }
-            var opened = stat()
-            guard fstat(directory, &opened) == 0 else { throw Self.failure(path, "fstat", .current) }
+            let directory = try Self.step(path, "openat2") { try host.openDirectory(name, beneath: true) }
+            let opened = try Self.step(path, "fstat") { try directory.status() }
             // Only the owner's directories are emptied; another's (one she renamed here) goes
             // only if it is empty, as she could remove it herself.
             let owned = opened.st_uid == ownerUID
@@ -270,11 +272,13 @@ struct WorkspaceCommit {
                     try remove(host: directory, name: child, path: path + "/" + Self.display(child), depth: depth + 1)
                 }
             }
-            guard unlinkat(host, name, AT_REMOVEDIR) == 0 else {
-                throw Self.failure(path, "unlinkat", .current, owned ? nil : "not the workspace owner's directory")
+            do throws(Errno) {
+                try host.remove(name, directory: true)
+            } catch {
+                throw Self.failure(path, "unlinkat", error, owned ? nil : "not the workspace owner's directory")
             }
         } else {
-            guard unlinkat(host, name, 0) == 0 else { throw Self.failure(path, "unlinkat", .current) }
+            try Self.step(path, "unlinkat") { try host.remove(name) }
         }
         summary.removed += 1
     }
@@ -324,40 +328,34 @@ struct WorkspaceCommit {
     /// the commit may change: on the workspace's filesystem, and either the workspace owner's
     /// or, just made, still root's own, private and empty (else the owner renamed another
     /// directory over the new name, and it is left alone).
-    private func openHostDirectory(_ host: Int32, _ name: [CChar], path: String, created: Bool) throws -> (Int32, stat) {
-        let fd = csys_openat_beneath(host, name, O_RDONLY | O_DIRECTORY)
-        guard fd >= 0 else { throw Self.failure(path, "openat2", .current) }
-        var info = stat()
-        do {
-            guard fstat(fd, &info) == 0, UInt64(info.st_dev) == device else {
-                throw Self.failure(path, "fstat", nil, "not on the workspace's filesystem")
-            }
-            if created {
-                guard info.st_uid == selfUID, info.st_mode & 0o077 == 0,
-                    try Self.names(in: fd, path: path).isEmpty
-                else { throw Self.failure(path, "mkdirat", nil, "replaced while committing") }
-            } else if info.st_uid != ownerUID {
-                throw Self.failure(path, "fstat", nil, "not the workspace owner's directory")
-            }
-        } catch {
-            close(fd)
-            throw error
+    private func openHostDirectory(
+        _ host: DirectoryDescriptor, _ name: [CChar], path: String, created: Bool
+    ) throws -> (DirectoryDescriptor, stat) {
+        let directory = try Self.step(path, "openat2") { try host.openDirectory(name, beneath: true) }
+        guard let info = try? directory.status(), UInt64(info.st_dev) == device else {
+            throw Self.failure(path, "fstat", nil, "not on the workspace's filesystem")
         }
-        return (fd, info)
+        if created {
+            guard info.st_uid == selfUID, info.st_mode & 0o077 == 0,
+                try Self.names(in: directory, path: path).isEmpty
+            else { throw Self.failure(path, "mkdirat", nil, "replaced while committing") }
+        } else if info.st_uid != ownerUID {
+            throw Self.failure(path, "fstat", nil, "not the workspace owner's directory")
+        }
+        return (directory, info)
     }
 
     /// Reopens the symlink just made at `temporary` without following it, and checks it is that
     /// symlink: root's, one name, holding `target` (else the owner renamed something over it).
-    private func openCreatedSymlink(_ host: Int32, _ temporary: [CChar], target: [CChar], length: Int, path: String) throws
+    private func openCreatedSymlink(_ host: DirectoryDescriptor, _ temporary: [CChar], target: [CChar], path: String) throws
         -> Int32
     {
-        let fd = csys_openat_beneath(host, temporary, LinuxFlags.openPathOnly)
-        guard fd >= 0 else { throw Self.failure(path, "openat2", .current) }
+        let fd = try Self.step(path, "openat2") {
+            try host.openFile(temporary, flags: LinuxFlags.openPathOnly, beneath: true)
+        }
         var info = stat()
-        var content = [CChar](repeating: 0, count: length + 2)
-        let read = readlinkat(fd, "", &content, length + 1)
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, info.st_uid == selfUID, info.st_nlink == 1,
-            UInt64(info.st_dev) == device, read == length, content.prefix(length) == target.prefix(length)
+            UInt64(info.st_dev) == device, (try? DirectoryDescriptor.linkTarget(of: fd)) == target
         else {
             close(fd)
             throw Self.failure(path, "symlinkat", nil, "replaced while committing")
@@ -365,36 +363,26 @@ struct WorkspaceCommit {
         return fd
     }
 
-    /// Creates something at a fresh temporary name in `host` with `make` (which fails with
-    /// EEXIST when the name is taken) and returns the name.
-    private static func temporaryName(in host: Int32, path: String, _ make: ([CChar]) -> Int32) throws -> [CChar] {
+    /// Creates something at a fresh temporary name with `make` (which fails with EEXIST when
+    /// the name is taken) and returns the name.
+    private static func temporaryName(path: String, _ make: ([CChar]) throws(Errno) -> Void) throws -> [CChar] {
         for _ in 0..<16 {
             let name = Array(".sentinel-commit-\(UInt64.random(in: 0...UInt64.max))".utf8CString)
-            if make(name) == 0 { return name }
-            if errno != EEXIST { throw failure(path, "create temporary", .current) }
+            do throws(Errno) {
+                try make(name)
+                return name
+            } catch {
+                guard error.rawValue == EEXIST else { throw failure(path, "create temporary", error) }
+            }
         }
         throw failure(path, "create temporary", Errno(rawValue: EEXIST))
     }
 
-    /// The names in a directory (without `.` and `..`), read through a duplicate descriptor.
-    private static func names(in directory: Int32, path: String) throws -> [[CChar]] {
-        let copy = fcntl(directory, F_DUPFD_CLOEXEC, 0)
-        guard copy >= 0, let stream = fdopendir(copy) else {
-            if copy >= 0 { close(copy) }
-            throw failure(path, "fdopendir", .current)
-        }
-        defer { closedir(stream) }
-        rewinddir(stream)
-        var result: [[CChar]] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                Array(raw.bindMemory(to: CChar.self).prefix { $0 != 0 }) + [0]
-            }
-            if name == [46, 0] || name == [46, 46, 0] { continue }
-            result.append(name)
-            if result.count > maxEntries { throw failure(path, "walk", nil, "more than \(maxEntries) entries") }
-        }
-        return result
+    /// The names in a directory (without `.` and `..`), at most `maxEntries` of them.
+    private static func names(in directory: DirectoryDescriptor, path: String) throws -> [[CChar]] {
+        let entries = try step(path, "fdopendir") { try directory.entries(limit: maxEntries) }
+        if entries.count > maxEntries { throw failure(path, "walk", nil, "more than \(maxEntries) entries") }
+        return entries.map(\.name)
     }
 
     /// A name for messages: lossy UTF-8, control characters escaped.

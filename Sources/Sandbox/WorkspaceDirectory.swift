@@ -139,18 +139,14 @@ public final class WorkspaceDirectory: Sendable, Equatable, CustomStringConverti
     /// The directory's parents, nearest first, up to `/` (mounts are crossed as `..` crosses them).
     private static func ancestors(of fd: Int32) -> [Identity] {
         var chain: [Identity] = []
-        var current = openat(fd, "..", LinuxFlags.openPathOnly | O_DIRECTORY | O_CLOEXEC)
-        while current >= 0, chain.count < 4096 {
-            var info = stat()
-            guard fstat(current, &info) == 0 else { break }
+        var current = try? DirectoryDescriptor(duplicating: fd).openDirectory("..", pathOnly: true)
+        while let directory = current, chain.count < 4096 {
+            guard let info = try? directory.status() else { break }
             let identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             if chain.last == identity { break }  // `/` is its own parent
             chain.append(identity)
-            let parent = openat(current, "..", LinuxFlags.openPathOnly | O_DIRECTORY | O_CLOEXEC)
-            close(current)
-            current = parent
+            current = try? directory.openDirectory("..", pathOnly: true)
         }
-        if current >= 0 { close(current) }
         return chain
     }
 

@@ -2,7 +2,6 @@
     import Glibc
 #endif
 import CSandbox
-import CSystem
 import Support
 
 /// The size-limited tmpfs an `rw` workspace's payload writes to (the overlay's upper layer),
@@ -11,7 +10,7 @@ import Support
 /// the workspace after the run (`WorkspaceCommit`); the init attaches a clone.
 final class WorkspaceUpperLayer {
     /// The parent's detached mount (the tmpfs root).
-    let mount: Int32
+    let mount: DirectoryDescriptor
     /// The clone the init attaches at `/.sentinel/overlay` in the new root.
     private(set) var tree: Int32
     /// The tmpfs's size: also the most the commit writes to the workspace.
@@ -28,7 +27,7 @@ final class WorkspaceUpperLayer {
                 stage: String(cString: sbx_stage_name(failure.stage)),
                 errno: Errno(rawValue: failure.err), detail: "workspace upper layer")
         }
-        mount = keep
+        mount = DirectoryDescriptor(taking: keep)
         self.tree = tree
         self.size = size
     }
@@ -41,14 +40,14 @@ final class WorkspaceUpperLayer {
 
     /// Commits the upper directory to `directory` (see `WorkspaceCommit`).
     func commit(to directory: WorkspaceDirectory) throws -> WorkspaceCommit.Summary {
-        let upper = csys_openat_beneath(mount, "upper", O_RDONLY | O_DIRECTORY)
-        guard upper >= 0 else { throw WorkspaceCommit.failure(".", "openat2(upper)", .current) }
-        defer { close(upper) }
+        let upper: DirectoryDescriptor
+        do throws(Errno) {
+            upper = try mount.openDirectory("upper", beneath: true)
+        } catch {
+            throw WorkspaceCommit.failure(".", "openat2(upper)", error)
+        }
         return try WorkspaceCommit.apply(upper: upper, to: directory, byteLimit: size)
     }
 
-    deinit {
-        closeTree()
-        close(mount)
-    }
+    deinit { closeTree() }
 }

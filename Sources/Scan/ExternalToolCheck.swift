@@ -7,7 +7,7 @@ import ScanCore
 /// said Wapiti was missing while `--tools wapiti` ran it from its own venv).
 public struct ExternalToolCheck: Sendable, Hashable {
     /// The tool's `--tools` name.
-    public var tool: String
+    public var tool: ToolName
     /// The executable a scan would run (inside the sandbox).
     public var executable: String
     /// Why it cannot run; nil when it can.

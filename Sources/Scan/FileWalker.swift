@@ -82,7 +82,7 @@ public struct FileWalker: Sendable {
             case S_IFDIR:
                 walk(target, relative: relative == "." ? "" : relative, filters: filters, into: &selection)
             case S_IFREG:
-                consider(at: AT_FDCWD, name: target, relative: relative, size: Int(info.st_size), into: &selection)
+                consider(at: .workingDirectory, name: target, relative: relative, size: Int(info.st_size), into: &selection)
             case S_IFLNK:
                 selection.skipped.append(SkippedFile(file: relative, reason: "symbolic link (not followed)"))
             default:
@@ -112,10 +112,10 @@ public struct FileWalker: Sendable {
         }
     }
 
-    /// One directory on the walk's own stack: its open listing (the descriptor its
-    /// subdirectories are opened relative to) and the subdirectories still to visit.
+    /// One directory on the walk's own stack: its descriptor (its subdirectories are opened
+    /// relative to it) and the subdirectories still to visit.
     private struct Level {
-        let handle: OpaquePointer
+        let directory: DirectoryDescriptor
         var subdirectories: [String]
         /// How many bytes of the walk's path precede this directory's own name.
         let parentLength: Int
@@ -126,13 +126,12 @@ public struct FileWalker: Sendable {
     /// memory linear in its depth; directories below `maxDepth` are reported, not walked.
     private func walk(_ directory: String, relative: String, filters: Filters, into selection: inout Selection) {
         var path = Array(relative.utf8)
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard let first = enter(fd: fd, error: errno, path: path, parentLength: 0, filters: filters, into: &selection) else { return }
+        let opened = Result { () throws(Errno) in try DirectoryDescriptor.workingDirectory.openDirectory(directory) }
+        guard let first = enter(opened, path: path, parentLength: 0, filters: filters, into: &selection) else { return }
         var levels = [first]
         while !levels.isEmpty {
             let top = levels.count - 1
             guard let name = levels[top].subdirectories.popLast() else {
-                closedir(levels[top].handle)
                 path.removeLast(path.count - levels[top].parentLength)
                 levels.removeLast()
                 continue
@@ -148,10 +147,9 @@ public struct FileWalker: Sendable {
                 path.removeLast(path.count - parentLength)
                 continue
             }
-            let child = openat(dirfd(levels[top].handle), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if let level = enter(
-                fd: child, error: errno, path: path, parentLength: parentLength, filters: filters, into: &selection)
-            {
+            let parent = levels[top].directory
+            let child = Result { () throws(Errno) in try parent.openDirectory(name) }
+            if let level = enter(child, path: path, parentLength: parentLength, filters: filters, into: &selection) {
                 levels.append(level)
             } else {
                 path.removeLast(path.count - parentLength)
@@ -159,40 +157,34 @@ public struct FileWalker: Sendable {
         }
     }
 
-    /// Lists the directory open as `fd` (which it takes over), considers its files and returns
+    /// Lists the directory `opened` (or the failure to open it), considers its files and returns
     /// its subdirectories still to walk; nil, reported as skipped, when it cannot be listed.
     /// Every call is relative to a directory descriptor: one path lookup per entry instead of
     /// one per syscall per full path, and nothing the tree's owner swaps between the calls is
-    /// followed. `error`: the `errno` of the open that gave `fd`, when it failed.
+    /// followed.
     private func enter(
-        fd: Int32, error: Int32, path: [UInt8], parentLength: Int, filters: Filters, into selection: inout Selection
+        _ opened: Result<DirectoryDescriptor, Errno>, path: [UInt8], parentLength: Int, filters: Filters,
+        into selection: inout Selection
     ) -> Level? {
         let relative = String(decoding: path, as: UTF8.self)
-        guard fd >= 0, let handle = fdopendir(fd) else {
-            let reason = String(cString: strerror(fd >= 0 ? errno : error))
-            if fd >= 0 { close(fd) }
-            selection.skipped.append(
-                SkippedFile(file: relative.isEmpty ? "." : relative + "/", reason: "cannot list directory: \(reason)"))
+        let listed = opened.flatMap { directory in Result { () throws(Errno) in (directory, try directory.entries()) } }
+        guard case .success(let (directory, entries)) = listed else {
+            if case .failure(let failure) = listed {
+                selection.skipped.append(
+                    SkippedFile(file: relative.isEmpty ? "." : relative + "/", reason: "cannot list directory: \(failure)"))
+            }
             return nil
         }
-        let dfd = dirfd(handle)
-        var entries: [(name: String, type: UInt8)] = []
-        while let entry = readdir(handle) {
-            var record = entry.pointee
-            let name = withUnsafePointer(to: &record.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
-            }
-            if name != ".", name != ".." { entries.append((name, record.d_type)) }
-        }
         var subdirectories: [String] = []
-        for (name, type) in entries {
+        for (name, type) in entries.map({ ($0.text, $0.type) }) {
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             var info = stat()
             // The size is needed for files; a file system without types in its entries needs the
             // type from stat too. Directories and links need neither.
             var kind = Int32(type)
             if kind == Int32(DT_REG) || kind == Int32(DT_UNKNOWN) {
-                guard fstatat(dfd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                guard let found = try? directory.status(of: name) else { continue }
+                info = found
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR: kind = Int32(DT_DIR)
                 case S_IFREG: kind = Int32(DT_REG)
@@ -207,25 +199,27 @@ public struct FileWalker: Sendable {
             case Int32(DT_REG):
                 if !filters.include.isEmpty && !filters.include.matches(relativePath) { continue }
                 if filters.exclude.matches(relativePath) { continue }
-                consider(at: dfd, name: name, relative: relativePath, size: Int(info.st_size), into: &selection)
+                consider(at: directory, name: name, relative: relativePath, size: Int(info.st_size), into: &selection)
             default:
                 // Symbolic links are deliberately not followed, and sockets or FIFOs are not source.
                 continue
             }
         }
-        return Level(handle: handle, subdirectories: subdirectories, parentLength: parentLength)
+        return Level(directory: directory, subdirectories: subdirectories, parentLength: parentLength)
     }
 
-    /// Adds a regular file (`name` in the directory open as `dfd`): selected, oversized, or
-    /// skipped when it cannot be opened.
-    private func consider(at dfd: Int32, name: String, relative: String, size: Int, into selection: inout Selection) {
+    /// Adds a regular file (`name` in `directory`): selected, oversized, or skipped when it
+    /// cannot be opened.
+    private func consider(
+        at directory: DirectoryDescriptor, name: String, relative: String, size: Int, into selection: inout Selection
+    ) {
         // Open (without reading) so that a file no scanner could read is reported here, once.
-        let fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            selection.skipped.append(SkippedFile(file: relative, reason: "cannot read: \(FileWalker.errorText())"))
+        do throws(Errno) {
+            close(try directory.openFile(name, flags: O_RDONLY | O_NONBLOCK))
+        } catch {
+            selection.skipped.append(SkippedFile(file: relative, reason: "cannot read: \(error)"))
             return
         }
-        close(fd)
         if size > maxFileBytes {
             selection.oversized.append(relative)
         } else {

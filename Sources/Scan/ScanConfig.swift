@@ -11,7 +11,7 @@ public struct ScanConfig: Sendable, Equatable {
     /// Scanners to run; nil means every one that applies.
     public var scanners: [ScannerKind]?
     /// Tools to run (`native`, `secrets`, `osv`, `bandit`, `semgrep`); nil means the default set.
-    public var tools: [String]?
+    public var tools: [ToolName]?
     /// Globs of files to scan (empty: every file).
     public var include: [String]
     /// Globs of files to leave out, after the default ignores.
@@ -38,7 +38,7 @@ public struct ScanConfig: Sendable, Equatable {
 
     /// The defaults: every scanner that applies, the default ignores, no overrides.
     public init(
-        scanners: [ScannerKind]? = nil, tools: [String]? = nil, include: [String] = [], exclude: [String] = [],
+        scanners: [ScannerKind]? = nil, tools: [ToolName]? = nil, include: [String] = [], exclude: [String] = [],
         severity: [String: Severity] = [:], failOn: Severity?? = .none, ruleDirectories: [String] = [],
         semgrepConfigs: [String] = []
     ) {
@@ -122,10 +122,11 @@ public struct ScanConfig: Sendable, Equatable {
         if let value = root["tools"] {
             let known = ScannerRegistry.toolNames
             config.tools = try reader.stringList(value, key: "tools").enumerated().map { index, name in
-                guard known.contains(name) else {
-                    throw reader.fail(value.elements[index], "tools[\(index)]", "'\(name)' is not one of \(known.joined(separator: ", "))")
+                guard known.contains(ToolName(name)) else {
+                    let names = known.map(\.rawValue).joined(separator: ", ")
+                    throw reader.fail(value.elements[index], "tools[\(index)]", "'\(name)' is not one of \(names)")
                 }
-                return name
+                return ToolName(name)
             }
         }
         if let value = root["include"] { config.include = try patterns(value, key: "include", reader: reader) }

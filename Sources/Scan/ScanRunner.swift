@@ -17,7 +17,7 @@ public struct ScanRequest: Sendable {
     /// `--sast/--sca/--secrets/--dast`; nil means the config's list, else every kind that applies.
     public var kinds: [ScannerKind]?
     /// `--tools`; nil means the config's list, else the default set.
-    public var tools: [String]?
+    public var tools: [ToolName]?
     /// The project's `.sentinel.yml` settings (include/exclude, tools, rule directories).
     public var config: ScanConfig
     /// Which findings fail the scan (exit 1).
@@ -39,7 +39,7 @@ public struct ScanRequest: Sendable {
 
     /// Makes a request for `root`; everything else defaults to the config's or built-in choices.
     public init(
-        root: String, kinds: [ScannerKind]? = nil, tools: [String]? = nil, config: ScanConfig = ScanConfig(),
+        root: String, kinds: [ScannerKind]? = nil, tools: [ToolName]? = nil, config: ScanConfig = ScanConfig(),
         gate: Gate = Gate(), baseline: Baseline? = nil, changedLines: ChangedLines? = nil,
         targets: [String]? = nil, maxFileBytes: Int? = nil
     ) {
@@ -149,12 +149,22 @@ public struct ScanRunner: Sendable {
             severityOverrides: request.config.severity,
             changedLines: request.changedLines, minimumSeverity: request.minimumSeverity,
             minimumConfidence: request.minimumConfidence,
-            equivalence: equivalence ?? RuleEquivalence())
+            equivalence: equivalence ?? RuleEquivalence(), suppressionSyntaxes: suppressionSyntaxes)
         let sources = SourceCache(root: request.root)
         let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })
         // Bad input the scan could read past (a corrupt lockfile) still fails the run with 2.
         let exitStatus = !inputErrors.isEmpty && status != .scannerFailed ? .usage : status
         return ScanOutcome(report: final, exitStatus: exitStatus, inputErrors: inputErrors)
+    }
+
+    /// The suppression comments honoured: every registered scanner's, whether or not it runs
+    /// here, then any other this runner's scanners declare.
+    var suppressionSyntaxes: [SuppressionSyntax] {
+        var syntaxes = ScannerRegistry.suppressionSyntaxes
+        for case let syntax? in scanners.map(\.suppressionSyntax) where !syntaxes.contains(where: { $0.marker == syntax.marker }) {
+            syntaxes.append(syntax)
+        }
+        return syntaxes
     }
 
     /// Leaves out what the default ignores cover (tests, environments, vendored and build output),
@@ -217,7 +227,7 @@ public struct ScanRunner: Sendable {
             for name in named where !known.contains(name) {
                 throw SentinelError(
                     .invalidInput,
-                    "unknown tool '\(name)' (known: \(scanners.map(\.name).joined(separator: ", ")))")
+                    "unknown tool '\(name)' (known: \(scanners.map(\.name.rawValue).joined(separator: ", ")))")
             }
             return scanners.filter { named.contains($0.name) && kinds.contains($0.kind) }.map { ($0, true) }
         }

@@ -6,15 +6,21 @@ import ScanCore
 public enum ScannerRegistry {
     /// The scanners' tool names (`native`, `secrets`, `osv`, `bandit`, `semgrep`): what `--tools`
     /// and a config's `tools:` may name.
-    public static var toolNames: [String] { standard(config: ScanConfig()).map(\.name) + webToolNames }
+    public static var toolNames: [ToolName] { standard(config: ScanConfig()).map(\.name) + webToolNames }
 
     /// The tools a scan runs when nothing names them (the built-in engines).
-    public static var defaultToolNames: [String] {
+    public static var defaultToolNames: [ToolName] {
         standard(config: ScanConfig()).filter(\.isDefault).map(\.name) + [ToolName.dast]
     }
 
+    /// The suppression comments of every scanner Sentinel knows (`# nosec`, `# nosemgrep`):
+    /// honoured whichever tools run, so `# nosec` hides a native finding without Bandit.
+    public static var suppressionSyntaxes: [SuppressionSyntax] {
+        standard(config: ScanConfig()).compactMap(\.suppressionSyntax)
+    }
+
     /// The web scanners' names: they exist only for a `--dast` scan.
-    public static let webToolNames = [ToolName.dast, ToolName.zap, ToolName.wapiti]
+    public static let webToolNames: [ToolName] = [ToolName.dast, ToolName.zap, ToolName.wapiti]
 
     /// The scanners, configured by `config` (Semgrep's rule files) and, for `--dast`, `web`.
     public static func standard(config: ScanConfig, web: WebScanRequest? = nil) -> [any ScanCore.Scanner] {

@@ -1,12 +1,13 @@
+import Findings
 import Foundation
 import Sandbox
 import Support
 
 /// Progress a scan reports (the CLI shows it on a TTY).
 public enum ScanProgress: Sendable {
-    case started(tool: String, files: Int)
-    case file(tool: String, index: Int, total: Int, path: String)
-    case finished(tool: String, findings: Int)
+    case started(tool: ToolName, files: Int)
+    case file(tool: ToolName, index: Int, total: Int, path: String)
+    case finished(tool: ToolName, findings: Int)
 }
 
 /// What scanners may use beyond the target: the sandbox for external tools, settings, progress.

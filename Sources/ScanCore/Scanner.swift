@@ -89,10 +89,13 @@ public struct ScannerOutput: Sendable {
 /// around an external tool (which always runs inside the sandbox).
 public protocol Scanner: Sendable {
     /// The name `--tools` selects it by (`native`, `secrets`, `osv`, `bandit`, `semgrep`).
-    var name: String { get }
+    var name: ToolName { get }
     var kind: ScannerKind { get }
     /// Whether the default tool set runs it (the native engines; external tools are opt-in).
     var isDefault: Bool { get }
+    /// The tool's own in-source suppression comment (`# nosec`), honoured whether or not the tool
+    /// runs; nil when it has none.
+    var suppressionSyntax: SuppressionSyntax? { get }
     /// Whether there is anything for it in the target (e.g. Python files, lockfiles).
     func applies(to target: ScanTarget) -> Bool
     /// Whether the tool can run here; nil when it can, else why not (e.g. "bandit is not installed").
@@ -111,6 +114,8 @@ public protocol Scanner: Sendable {
 extension Scanner {
     /// By default a scanner is in the default set.
     public var isDefault: Bool { true }
+    /// By default a scanner has no suppression comment of its own.
+    public var suppressionSyntax: SuppressionSyntax? { nil }
     /// By default a scanner can always run (nil).
     public func unavailableReason(context: ScanContext) -> String? { nil }
     /// By default an unavailable tool the user did not name is skipped with a notice.

@@ -12,7 +12,7 @@ struct DoctorCommand: ParsableCommand {
     func run() throws {
         let tools = ExternalToolCheck.all().map { check in
             HostSupport.Check(
-                check.unavailableReason == nil ? .ok : .warn, check.tool,
+                check.unavailableReason == nil ? .ok : .warn, check.tool.rawValue,
                 check.unavailableReason ?? "\(check.executable) (runs in the sandbox\(check.note.map { "; \($0)" } ?? ""))")
         }
         let checks =

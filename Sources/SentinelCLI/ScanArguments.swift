@@ -45,16 +45,16 @@ extension Confidence: ExpressibleByArgument {
 
 /// `--tools native,osv`: a comma-separated list of the scanners' tool names.
 struct ToolList: ExpressibleByArgument {
-    let names: [String]
+    let names: [ToolName]
 
     init?(argument: String) {
-        let names = argument.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let names = argument.split(separator: ",").map { ToolName($0.trimmingCharacters(in: .whitespaces)) }
         let known = ScannerRegistry.toolNames
         guard names.allSatisfy(known.contains) else { return nil }
         self.names = names
     }
 
-    var defaultValueDescription: String { names.joined(separator: ",") }
+    var defaultValueDescription: String { names.map(\.rawValue).joined(separator: ",") }
 
-    static var allValueStrings: [String] { ScannerRegistry.toolNames }
+    static var allValueStrings: [String] { ScannerRegistry.toolNames.map(\.rawValue) }
 }

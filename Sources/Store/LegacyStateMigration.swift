@@ -1,4 +1,3 @@
-import CSystem
 import Support
 
 #if canImport(Glibc)
@@ -77,14 +76,11 @@ public enum LegacyStateMigration {
         _ legacy: String, to state: StateDirectory, cameWithTheTree: (String) -> Bool = { _ in false }
     ) throws -> Outcome {
         var outcome = Outcome()
-        let source = open(legacy, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard source >= 0 else { return outcome }
-        defer { close(source) }
-        var info = stat()
-        guard fstat(source, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o7777 == 0o700 else { return outcome }
+        guard let source = try? DirectoryDescriptor.workingDirectory.openDirectory(legacy),
+            let info = try? source.status(), info.st_uid == geteuid(), info.st_mode & 0o7777 == 0o700
+        else { return outcome }
         guard !cameWithTheTree(legacy) else { return outcome }
-        var destinations: [String: Int32] = [:]
-        defer { for fd in destinations.values { close(fd) } }
+        var destinations: [String: DirectoryDescriptor] = [:]
         for entry in entries {
             guard exists(source, entry.name) else { continue }
             let names = [entry.name] + entry.companions.map { entry.name + $0 }.filter { exists(source, $0) }
@@ -97,8 +93,7 @@ public enum LegacyStateMigration {
             let directory = entry.isCache ? state.cachePath : state.path
             if destinations[directory] == nil { destinations[directory] = try openDestination(directory) }
             let target = destinations[directory]!
-            var here = stat()
-            if fstat(target, &here) == 0 && here.st_dev == info.st_dev && here.st_ino == info.st_ino { continue }
+            if let here = try? target.status(), here.st_dev == info.st_dev && here.st_ino == info.st_ino { continue }
             if names.contains(where: { exists(target, $0) }) {
                 outcome.kept.append(Item(name: entry.name, detail: "\(directory) has one already"))
                 continue
@@ -111,34 +106,37 @@ public enum LegacyStateMigration {
             outcome.moved.append(Item(name: entry.name, detail: directory))
         }
         // Sentinel's own directory, now empty, goes too; anything else in it keeps it.
-        if !outcome.moved.isEmpty { _ = unlinkat(AT_FDCWD, legacy, AT_REMOVEDIR) }
+        if !outcome.moved.isEmpty { try? DirectoryDescriptor.workingDirectory.remove(legacy, directory: true) }
         return outcome
     }
 
     /// Moves every name or, on the first failure, moves the ones already moved back.
-    private static func move(_ names: [String], from source: Int32, to target: Int32) -> Errno? {
+    private static func move(_ names: [String], from source: DirectoryDescriptor, to target: DirectoryDescriptor) -> Errno? {
         var done: [String] = []
         for name in names {
-            if csys_renameat2(source, name, target, name, 0) == 0 {
+            do throws(Errno) {
+                try source.rename(name, to: name, in: target, replacing: .never)
                 done.append(name)
-                continue
+            } catch {
+                for name in done { try? target.rename(name, to: name, in: source, replacing: .never) }
+                return error
             }
-            let failure = Errno.current
-            for name in done { _ = csys_renameat2(target, name, source, name, 0) }
-            return failure
         }
         return nil
     }
 
-    private static func exists(_ directory: Int32, _ name: String) -> Bool {
-        var info = stat()
-        return fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0
+    private static func exists(_ directory: DirectoryDescriptor, _ name: String) -> Bool {
+        (try? directory.status(of: name)) != nil
     }
 
     /// Why `name` in `directory` is not Sentinel's to move, or nil when it is.
-    private static func problem(_ directory: Int32, _ name: String, directory isDirectory: Bool) -> String? {
-        var info = stat()
-        guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return "cannot be read: \(Errno.current)" }
+    private static func problem(_ directory: DirectoryDescriptor, _ name: String, directory isDirectory: Bool) -> String? {
+        let info: stat
+        do throws(Errno) {
+            info = try directory.status(of: name)
+        } catch {
+            return "cannot be read: \(error)"
+        }
         guard info.st_uid == geteuid() else { return "not owned by you" }
         let type = info.st_mode & S_IFMT
         if !isDirectory { return type == S_IFREG ? nil : "not a regular file" }
@@ -149,36 +147,38 @@ public enum LegacyStateMigration {
 
     /// The first entry of the tree at `name` that is not a directory or regular file owned by
     /// this user, named with its path, or nil.
-    private static func treeProblem(_ parent: Int32, _ name: String, depth: Int, budget: inout Int) -> String? {
+    private static func treeProblem(_ parent: DirectoryDescriptor, _ name: String, depth: Int, budget: inout Int) -> String? {
         guard depth < maxDepth else { return "deeper than \(maxDepth) levels" }
-        let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0, let stream = fdopendir(fd) else {
-            if fd >= 0 { close(fd) }
-            return "cannot be listed: \(Errno.current)"
+        let directory: DirectoryDescriptor
+        let entries: [DirectoryDescriptor.Entry]
+        do throws(Errno) {
+            directory = try parent.openDirectory(name)
+            entries = try directory.entries(limit: max(budget, 0))
+        } catch {
+            return "cannot be listed: \(error)"
         }
-        defer { closedir(stream) }
-        while let entry = readdir(stream) {
-            let child = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if child == "." || child == ".." { continue }
+        for entry in entries {
+            let child = entry.text
             budget -= 1
             guard budget >= 0 else { return "more than \(maxTreeEntries) entries" }
-            var info = stat()
-            guard fstatat(fd, child, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return "\(child) cannot be read" }
+            guard let info = try? directory.status(of: child) else { return "\(child) cannot be read" }
             guard info.st_uid == geteuid() else { return "holds \(child), not owned by you" }
             switch info.st_mode & S_IFMT {
             case S_IFREG: continue
             case S_IFDIR:
-                if let problem = treeProblem(fd, child, depth: depth + 1, budget: &budget) { return problem }
+                if let problem = treeProblem(directory, child, depth: depth + 1, budget: &budget) { return problem }
             default: return "holds \(child), not a regular file or directory"
             }
         }
         return nil
     }
 
-    private static func openDestination(_ directory: String) throws -> Int32 {
+    private static func openDestination(_ directory: String) throws -> DirectoryDescriptor {
         try PrivateDirectory.create(directory)
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw SentinelError(.io, "\(directory): cannot open: \(Errno.current)", errno: .current) }
-        return fd
+        do throws(Errno) {
+            return try DirectoryDescriptor.workingDirectory.openDirectory(directory, followingLinks: true)
+        } catch {
+            throw SentinelError(.io, "\(directory): cannot open: \(error)", errno: error)
+        }
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// The one way the CLI appends to a file it keeps (the audit log, a notification file).
 ///
 /// The directory is opened through `OutputParent` (the same walk as every output), the file
-/// relative to it with `O_APPEND | O_NOFOLLOW | O_NONBLOCK`, created private (0600) when
+/// relative to it (`DirectoryDescriptor`) with `O_APPEND | O_NOFOLLOW | O_NONBLOCK`, created private (0600) when
 /// missing, and kept only when it is a regular file: a link, FIFO, device or socket at the name
 /// is refused, never followed, opened for writing or blocked on. Whole lines written with one
 /// `write` by concurrent appenders never interleave (`O_APPEND`).
@@ -21,12 +21,12 @@ public final class AppendOnlyFile: Sendable {
     public init(path: String) throws {
         self.path = path
         let (parent, name) = try OutputParent.open(for: path)
-        let flags = O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
-        let fd = openat(parent.fd, name, flags, 0o600)
-        guard fd >= 0 else {
-            let failure = Errno.current
-            if failure.rawValue == ELOOP { throw SentinelError(.invalidInput, "\(path): is a symbolic link") }
-            throw SentinelError(.io, "\(path): cannot open: \(failure)", errno: failure)
+        let fd: Int32
+        do throws(Errno) {
+            fd = try parent.directory.openFile(name, flags: O_RDWR | O_APPEND | O_CREAT | O_NONBLOCK, mode: 0o600)
+        } catch {
+            if error.rawValue == ELOOP { throw SentinelError(.invalidInput, "\(path): is a symbolic link") }
+            throw SentinelError(.io, "\(path): cannot open: \(error)", errno: error)
         }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {

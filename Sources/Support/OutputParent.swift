@@ -12,11 +12,11 @@ import Foundation
 /// `O_NOFOLLOW`, each link's own directory checked. From then on every operation is relative to
 /// the descriptor, and the final component is never followed.
 final class OutputParent: Sendable {
-    let fd: Int32
+    let directory: DirectoryDescriptor
     private let named: String
 
     /// The directory's real path, for containment checks and messages (read when asked).
-    var realPath: String { Self.realPath(of: fd) ?? named }
+    var realPath: String { Self.realPath(of: directory.rawValue) ?? named }
 
     /// The most links a walk follows (the kernel's own limit).
     private static let maxLinks = 40
@@ -30,21 +30,18 @@ final class OutputParent: Sendable {
             throw SentinelError(.invalidInput, "\(path): not a file name")
         }
         let directory = url.deletingLastPathComponent().path
-        let fd = try walk(directory, for: path, creating: creating, trees: trees)
-        return (OutputParent(fd: fd, named: directory), name)
+        let opened = try walk(directory, for: path, creating: creating, trees: trees)
+        return (OutputParent(opened, named: directory), name)
     }
 
-    private init(fd: Int32, named: String) {
-        self.fd = fd
+    private init(_ directory: DirectoryDescriptor, named: String) {
+        self.directory = directory
         self.named = named
     }
 
-    deinit { close(fd) }
-
     /// What sits at `name` (without following it): nil when nothing does.
     func kind(of name: String) -> (type: mode_t, device: UInt)? {
-        var info = stat()
-        guard fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        guard let info = try? directory.status(of: name) else { return nil }
         return (info.st_mode & S_IFMT, UInt(info.st_rdev))
     }
 
@@ -60,27 +57,34 @@ final class OutputParent: Sendable {
         path == tree || path.hasPrefix(tree.hasSuffix("/") ? tree : tree + "/")
     }
 
-    /// Opens the absolute `directory` one component at a time; returns an `O_RDONLY` descriptor.
-    private static func walk(_ directory: String, for path: String, creating: Bool, trees: [String]) throws -> Int32 {
-        var current = Glibc.open("/", LinuxFlags.openPathOnly | O_DIRECTORY | O_CLOEXEC)
-        guard current >= 0 else { throw SentinelError(.io, "/: cannot open: \(Errno.current)") }
-        defer { close(current) }
-        var pending = directory.split(separator: "/").map(String.init).reversed() as [String]
-        var links = 0
+    /// Opens the absolute `directory` one component at a time; returns it open for reading.
+    private static func walk(_ directory: String, for path: String, creating: Bool, trees: [String]) throws -> DirectoryDescriptor {
         func fail(_ problem: String, _ failure: Errno? = nil) -> SentinelError {
             SentinelError(.invalidInput, "\(path): \(problem)", errno: failure)
         }
+        let openRoot = { () throws(Errno) in try DirectoryDescriptor.workingDirectory.openDirectory("/", pathOnly: true) }
+        var current: DirectoryDescriptor
+        switch Result(catching: openRoot) {
+        case .success(let root): current = root
+        case .failure(let failure): throw SentinelError(.io, "/: cannot open: \(failure)")
+        }
+        var pending = directory.split(separator: "/").map(String.init).reversed() as [String]
+        var links = 0
         while let component = pending.popLast() {
             if component == "." { continue }
-            var next = openat(current, component, LinuxFlags.openPathOnly | O_NOFOLLOW | O_CLOEXEC)
-            if next < 0, errno == ENOENT, creating, component != ".." {
-                guard mkdirat(current, component, 0o755) == 0 || errno == EEXIST else {
-                    throw fail("cannot create directory \(component): \(Errno.current)", .current)
+            let openComponent = { () throws(Errno) in try current.openFile(component, flags: LinuxFlags.openPathOnly) }
+            var opened = Result(catching: openComponent)
+            if case .failure(let missing) = opened, missing.rawValue == ENOENT, creating, component != ".." {
+                let make = { () throws(Errno) in try current.makeDirectory(component, mode: 0o755) }
+                if case .failure(let failure) = Result(catching: make), failure.rawValue != EEXIST {
+                    throw fail("cannot create directory \(component): \(failure)", failure)
                 }
-                next = openat(current, component, LinuxFlags.openPathOnly | O_NOFOLLOW | O_CLOEXEC)
+                opened = Result(catching: openComponent)
             }
-            guard next >= 0 else {
-                let failure = Errno.current
+            let next: Int32
+            switch opened {
+            case .success(let fd): next = fd
+            case .failure(let failure):
                 throw fail(
                     failure.rawValue == ENOENT ? "directory \(directory) does not exist" : "cannot open directory \(directory): \(failure)",
                     failure)
@@ -92,40 +96,35 @@ final class OutputParent: Sendable {
             }
             switch info.st_mode & S_IFMT {
             case S_IFDIR:
-                close(current)
-                current = next
+                current = DirectoryDescriptor(taking: next)
             case S_IFLNK:
-                defer { close(next) }
-                let here = realPath(of: current) ?? "?"
+                close(next)
+                let here = realPath(of: current.rawValue) ?? "?"
                 if let tree = trees.first(where: { Self.path(here, isInside: $0) }) {
                     throw fail("\(here)/\(component) is a symbolic link inside \(tree), the tree being read; it is not followed")
                 }
                 links += 1
-                guard links <= maxLinks, let target = readLink(current, component) else {
+                guard links <= maxLinks, let target = try? current.linkTarget(component), target.count > 1 else {
                     throw fail("too many symbolic links in \(directory)")
                 }
-                pending += target.split(separator: "/").map(String.init).reversed()
-                if target.hasPrefix("/") {
-                    let root = Glibc.open("/", LinuxFlags.openPathOnly | O_DIRECTORY | O_CLOEXEC)
-                    guard root >= 0 else { throw fail("cannot open /: \(Errno.current)") }
-                    close(current)
-                    current = root
+                let text = String(decoding: target.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                pending += text.split(separator: "/").map(String.init).reversed()
+                if text.hasPrefix("/") {
+                    switch Result(catching: openRoot) {
+                    case .success(let root): current = root
+                    case .failure(let failure): throw fail("cannot open /: \(failure)")
+                    }
                 }
             default:
                 close(next)
                 throw fail("\(component) in \(directory) is not a directory")
             }
         }
-        let fd = openat(current, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw fail("cannot open directory \(directory): \(Errno.current)", .current) }
-        return fd
-    }
-
-    private static func readLink(_ directory: Int32, _ name: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlinkat(directory, name, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        do throws(Errno) {
+            return try current.reopened()
+        } catch {
+            throw fail("cannot open directory \(directory): \(error)", error)
+        }
     }
 
     private static func realPath(of fd: Int32) -> String? {
@@ -135,9 +134,13 @@ final class OutputParent: Sendable {
 
 /// Creates `name` in `directory` with `data` as its whole content, never following or opening
 /// anything already there (`O_CREAT | O_EXCL | O_NOFOLLOW`), and flushes it.
-func createExclusive(_ directory: Int32, _ name: String, _ data: Data, mode: mode_t) -> Errno? {
-    let fd = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-    guard fd >= 0 else { return .current }
+func createExclusive(_ directory: DirectoryDescriptor, _ name: String, _ data: Data, mode: mode_t) -> Errno? {
+    let fd: Int32
+    do throws(Errno) {
+        fd = try directory.openFile(name, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode)
+    } catch {
+        return error
+    }
     defer { close(fd) }
     // The umask must not decide what the operator reads: set the mode on what we created.
     if fchmod(fd, mode) != 0 { return .current }

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import CSystem
 import Foundation
 
 /// A directory of output files written all at once (`heal --out`, a proposal): the files go to a
@@ -45,8 +44,10 @@ public final class PreparedOutputDirectory: Sendable {
     @discardableResult
     public func write(_ files: [(name: String, data: Data)], mode: mode_t = 0o755, fileMode: mode_t = 0o644) throws -> Bool {
         let staging = OutputParent.temporaryName(for: name)
-        guard mkdirat(parent.fd, staging, 0o700) == 0 else {
-            throw SentinelError(.io, "\(path): cannot create a temporary directory: \(Errno.current)", errno: .current)
+        do throws(Errno) {
+            try parent.directory.makeDirectory(staging, mode: 0o700)
+        } catch {
+            throw SentinelError(.io, "\(path): cannot create a temporary directory: \(error)", errno: error)
         }
         do {
             try fill(staging, files, mode: mode, fileMode: fileMode)
@@ -58,26 +59,34 @@ public final class PreparedOutputDirectory: Sendable {
     }
 
     private func fill(_ staging: String, _ files: [(name: String, data: Data)], mode: mode_t, fileMode: mode_t) throws {
-        let fd = openat(parent.fd, staging, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { throw SentinelError(.io, "\(path): cannot open the temporary directory: \(Errno.current)") }
-        defer { close(fd) }
+        let directory: DirectoryDescriptor
+        do throws(Errno) {
+            directory = try parent.directory.openDirectory(staging)
+        } catch {
+            throw SentinelError(.io, "\(path): cannot open the temporary directory: \(error)")
+        }
+        defer { withExtendedLifetime(directory) {} }
         for file in files {
             guard !file.name.contains("/"), !file.name.isEmpty, file.name != ".", file.name != ".." else {
                 throw SentinelError(.io, "\(path): \(file.name) is not a file name")
             }
-            if let failure = createExclusive(fd, file.name, file.data, mode: fileMode) {
+            if let failure = createExclusive(directory, file.name, file.data, mode: fileMode) {
                 throw SentinelError(.io, "\(path)/\(file.name): write failed: \(failure)", errno: failure)
             }
         }
-        guard fchmod(fd, mode) == 0, fsync(fd) == 0 else {
+        guard fchmod(directory.rawValue, mode) == 0, fsync(directory.rawValue) == 0 else {
             throw SentinelError(.io, "\(path): cannot finish the temporary directory: \(Errno.current)")
         }
     }
 
     private func putInPlace(_ staging: String, written: [String]) throws -> Bool {
-        if csys_renameat2(parent.fd, staging, parent.fd, name, 0) == 0 { return true }
-        guard errno == EEXIST else {
-            throw SentinelError(.io, "\(path): cannot rename the output into place: \(Errno.current)", errno: .current)
+        do throws(Errno) {
+            try parent.directory.rename(staging, to: name, replacing: .never)
+            return true
+        } catch {
+            guard error.rawValue == EEXIST else {
+                throw SentinelError(.io, "\(path): cannot rename the output into place: \(error)", errno: error)
+            }
         }
         guard case .replaceIfOnly(let names) = existing else {
             remove(staging, names: written)
@@ -85,8 +94,10 @@ public final class PreparedOutputDirectory: Sendable {
         }
         // Checked again now: what sits there may have changed since the output was prepared.
         try checkReplaceable()
-        guard csys_renameat2(parent.fd, staging, parent.fd, name, 1) == 0 else {
-            throw SentinelError(.io, "\(path): cannot swap the output into place: \(Errno.current)", errno: .current)
+        do throws(Errno) {
+            try parent.directory.rename(staging, to: name, replacing: .exchange)
+        } catch {
+            throw SentinelError(.io, "\(path): cannot swap the output into place: \(error)", errno: error)
         }
         // The previous output now sits at the staging name; only the names it may hold go.
         remove(staging, names: Array(names))
@@ -95,12 +106,10 @@ public final class PreparedOutputDirectory: Sendable {
 
     /// Removes `directory` (a name in the parent) and the given names in it, following nothing.
     private func remove(_ directory: String, names: [String]) {
-        let fd = openat(parent.fd, directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        if fd >= 0 {
-            for name in names { unlinkat(fd, name, 0) }
-            close(fd)
+        if let opened = try? parent.directory.openDirectory(directory) {
+            for name in names { try? opened.remove(name) }
         }
-        unlinkat(parent.fd, directory, AT_REMOVEDIR)
+        try? parent.directory.remove(directory, directory: true)
     }
 
     private func checkReplaceable() throws {
@@ -117,17 +126,10 @@ public final class PreparedOutputDirectory: Sendable {
     }
 
     private func entries() throws -> [String] {
-        let fd = openat(parent.fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0, let stream = fdopendir(fd) else {
-            if fd >= 0 { close(fd) }
-            throw SentinelError(.invalidInput, "\(path): cannot list: \(Errno.current)", errno: .current)
+        do throws(Errno) {
+            return try parent.directory.openDirectory(name).entries().map(\.text)
+        } catch {
+            throw SentinelError(.invalidInput, "\(path): cannot list: \(error)", errno: error)
         }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 }

@@ -74,10 +74,13 @@ public final class PreparedOutputFile: Sendable {
         case .file:
             guard let parent else { return }
             let temporary = OutputParent.temporaryName(for: name)
-            var failure = createExclusive(parent.fd, temporary, data, mode: mode)
-            if failure == nil, renameat(parent.fd, temporary, parent.fd, name) != 0 { failure = .current }
+            let directory = parent.directory
+            var failure = createExclusive(directory, temporary, data, mode: mode)
+            if failure == nil {
+                do throws(Errno) { try directory.rename(temporary, to: name) } catch { failure = error }
+            }
             if let failure {
-                unlinkat(parent.fd, temporary, 0)
+                try? directory.remove(temporary)
                 throw SentinelError(.io, "\(path): write failed: \(failure)", errno: failure)
             }
         }
@@ -97,8 +100,12 @@ public final class PreparedOutputFile: Sendable {
     /// the bytes is discard them.
     private func checkStillNull() throws {
         guard let parent else { return }
-        let fd = openat(parent.fd, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw SentinelError(.io, "\(path): cannot open: \(Errno.current)", errno: .current) }
+        let fd: Int32
+        do throws(Errno) {
+            fd = try parent.directory.openFile(name, flags: O_WRONLY | O_NONBLOCK)
+        } catch {
+            throw SentinelError(.io, "\(path): cannot open: \(error)", errno: error)
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFCHR, UInt(info.st_rdev) == Self.nullDevice else {

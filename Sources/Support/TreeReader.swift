@@ -1,7 +1,6 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import CSystem
 import Foundation
 
 /// The one way the CLI reads files of a tree it does not own: a scanned repository's lockfiles,
@@ -19,21 +18,18 @@ import Foundation
 public final class TreeReader: Sendable {
     /// The tree's path as the caller gave it.
     public let path: String
-    private let fd: Int32
+    private let directory: DirectoryDescriptor
 
     /// Opens the directory `path`. Throws `SentinelError(.invalidInput)` naming it when it cannot
     /// be opened as a directory.
     public init(path: String) throws {
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let failure = Errno.current
-            throw SentinelError(.invalidInput, "\(path): cannot open directory: \(failure)", errno: failure)
+        do throws(Errno) {
+            directory = try DirectoryDescriptor.workingDirectory.openDirectory(path, followingLinks: true)
+        } catch {
+            throw SentinelError(.invalidInput, "\(path): cannot open directory: \(error)", errno: error)
         }
         self.path = path
-        self.fd = fd
     }
-
-    deinit { close(fd) }
 
     /// The bytes of the regular file at `relative`, at most `limit` of them. Throws
     /// `SentinelError(.invalidInput)` as `RELATIVE: problem` when the path leaves the tree, passes
@@ -46,17 +42,23 @@ public final class TreeReader: Sendable {
 
     /// Whether something (of any kind, a link included) sits at `relative` inside the tree.
     public func exists(_ relative: String) -> Bool {
-        let file = csys_openat_beneath(fd, relative, LinuxFlags.openPathOnly)
-        guard file >= 0 else { return errno != ENOENT && errno != ENOTDIR }
-        close(file)
-        return true
+        do throws(Errno) {
+            close(try directory.openFile(relative, flags: LinuxFlags.openPathOnly, beneath: true))
+            return true
+        } catch {
+            return error.rawValue != ENOENT && error.rawValue != ENOTDIR
+        }
     }
 
     /// Nil when `relative` names something (of any kind, a directory too) inside the tree reached
     /// without a link; else why not, as `read` words it (for a config naming a path in the tree).
     public func problem(reaching relative: String) -> String? {
-        let file = csys_openat_beneath(fd, relative, LinuxFlags.openPathOnly)
-        guard file >= 0 else { return Self.problem(Errno.current) }
+        let file: Int32
+        do throws(Errno) {
+            file = try directory.openFile(relative, flags: LinuxFlags.openPathOnly, beneath: true)
+        } catch {
+            return Self.problem(error)
+        }
         defer { close(file) }
         // O_PATH | O_NOFOLLOW opens a final link itself rather than failing: look at what it is.
         var info = stat()
@@ -65,12 +67,11 @@ public final class TreeReader: Sendable {
     }
 
     private func openFile(_ relative: String) throws -> Int32 {
-        let file = csys_openat_beneath(fd, relative, O_RDONLY | O_NONBLOCK)
-        guard file >= 0 else {
-            let failure = Errno.current
-            throw SentinelError(.invalidInput, "\(relative): \(Self.problem(failure))", errno: failure)
+        do throws(Errno) {
+            return try directory.openFile(relative, flags: O_RDONLY | O_NONBLOCK, beneath: true)
+        } catch {
+            throw SentinelError(.invalidInput, "\(relative): \(Self.problem(error))", errno: error)
         }
-        return file
     }
 
     private static func problem(_ failure: Errno) -> String {

@@ -11,7 +11,7 @@ import Testing
 /// What the end-to-end adapter tests need from the host.
 enum AdapterHost {
     static let toolsDirectory = ScanContext.defaultToolsDirectory
-    static func installed(_ tool: String) -> Bool {
+    static func installed(_ tool: ToolName) -> Bool {
         ToolInstallation(tool: tool, directory: toolsDirectory).missingReason == nil
     }
 

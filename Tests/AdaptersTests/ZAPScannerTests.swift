@@ -50,7 +50,7 @@ import Testing
         let scanner = ZAPScanner(
             targetURL: "http://127.0.0.1:8080", apiURL: server.apiURL, apiKeyFile: file, active: true, maxDuration: 60,
             pollInterval: 0.01)
-        let started = Mutex<[String]>([])
+        let started = Mutex<[ToolName]>([])
         var context = ScanContext()
         context.progress = { event in
             if case .started(let tool, _) = event { started.withLock { $0.append(tool) } }

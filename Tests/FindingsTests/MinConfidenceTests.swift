@@ -7,7 +7,7 @@ import Testing
 /// `--min-confidence`: the pipeline step that hides (and counts) findings below it, and how each
 /// format says how many it hid.
 @Suite struct MinConfidenceTests {
-    static func finding(_ rule: String, line: Int, severity: Severity = .high, confidence: Confidence, tool: String = "native")
+    static func finding(_ rule: String, line: Int, severity: Severity = .high, confidence: Confidence, tool: ToolName = "native")
         -> Finding
     {
         Finding(

@@ -12,7 +12,7 @@ import Testing
         "exec(code)  # sentinel: ignore[python.exec]",
     ]
 
-    static func finding(_ rule: String, line: Int, severity: Severity = .high, tool: String = "native", cwe: [Int] = []) -> Finding {
+    static func finding(_ rule: String, line: Int, severity: Severity = .high, tool: ToolName = "native", cwe: [Int] = []) -> Finding {
         Finding(
             ruleId: rule, tool: tool, severity: severity, message: rule,
             location: Location(file: "app.py", startLine: line, startColumn: 1),

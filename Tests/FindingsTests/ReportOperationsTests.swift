@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct ReportOperationsTests {
     static func finding(
-        _ rule: String, tool: String, line: Int, cwe: [Int], confidence: Confidence,
+        _ rule: String, tool: ToolName, line: Int, cwe: [Int], confidence: Confidence,
         severity: Severity = .high, file: String = "a.py"
     ) -> Finding {
         Finding(
@@ -37,7 +37,7 @@ import Testing
             nativeRule: "python.eval-used", banditIds: ["B307"],
             semgrepIds: ["python.lang.security.audit.eval-detected.eval-detected"])
         table.add(nativeRule: "python.try-except-pass", banditIds: ["B110"], semgrepIds: [])
-        return table
+        return table.declaring(ToolSyntaxes.all)
     }
 
     @Test func theNativeFindingWinsOverTheAdaptersCopyWhateverTheConfidence() {
@@ -94,7 +94,7 @@ import Testing
         ("other file", 5, [78], "b.py", "bandit"),
         ("same tool", 5, [78], "a.py", "native"),
     ])
-    func keepsDistinctFindings(label: String, line: Int, cwe: [Int], file: String, tool: String) {
+    func keepsDistinctFindings(label: String, line: Int, cwe: [Int], file: String, tool: ToolName) {
         let native = Self.finding("python.cmdi", tool: "native", line: 5, cwe: [78], confidence: .high)
         let other = Self.finding("x.rule", tool: tool, line: line, cwe: cwe, confidence: .high, file: file)
         #expect([native, other].deduplicated().count == 2, "\(label)")

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Findings
@@ -30,5 +31,26 @@ import Testing
         #expect(id.tool == ToolName.semgrep)
         #expect(id.checkId(of: ToolName.semgrep) == "bandit.looks-like-a-prefix")
         #expect(RuleID(tool: ToolName.bandit, checkId: "B101").description == "bandit.B101")
+    }
+}
+
+/// Issue 28: a tool's name is a type of its own, written as the plain string.
+@Suite struct ToolNameTests {
+    @Test func roundTripsJSONAsAPlainString() throws {
+        let encoded = try JSONEncoder().encode([ToolName.bandit, "lintx"])
+        #expect(String(decoding: encoded, as: UTF8.self) == #"["bandit","lintx"]"#)
+        #expect(try JSONDecoder().decode([ToolName].self, from: encoded) == [.bandit, "lintx"])
+        let run = String(decoding: try JSONEncoder().encode(ToolRun(name: .semgrep)), as: UTF8.self)
+        #expect(run.contains(#""name":"semgrep""#))
+        let finding = Finding(ruleId: "bandit.B602", tool: .bandit, severity: .high, message: "m", location: Location(file: "a.py"))
+        let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(finding)) as? [String: Any])
+        #expect(object["tool"] as? String == "bandit")
+    }
+
+    @Test func comparesAndPrintsAsItsName() {
+        #expect([ToolName.semgrep, .bandit, .native].sorted() == [.bandit, .native, .semgrep])
+        #expect("\(ToolName.osv)" == "osv" && ToolName("zap") == .zap && ToolName(rawValue: "dast") == .dast)
+        #expect(ToolName.builtIn.contains("secrets") && !ToolName.builtIn.contains(.bandit))
+        #expect(RuleID("wapiti.x").tool == .wapiti && RuleID("lintx.L1").checkId(of: "lintx") == "L1")
     }
 }

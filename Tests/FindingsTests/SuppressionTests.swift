@@ -3,7 +3,7 @@ import Testing
 @testable import Findings
 
 @Suite struct SuppressionTests {
-    static func finding(_ rule: String, line: Int, file: String = "app.py", tool: String = "native", endLine: Int? = nil) -> Finding {
+    static func finding(_ rule: String, line: Int, file: String = "app.py", tool: ToolName = "native", endLine: Int? = nil) -> Finding {
         Finding(
             ruleId: rule, tool: tool, severity: .high, message: "m",
             location: Location(file: file, startLine: line, startColumn: 1, endLine: endLine))
@@ -11,7 +11,7 @@ import Testing
 
     static func apply(_ findings: [Finding], _ source: String, file: String = "app.py") -> SuppressionResult {
         let lines = LineIndex(source)
-        return Suppressions.apply(to: findings, sources: { $0 == file ? lines : nil })
+        return Suppressions.apply(to: findings, syntaxes: ToolSyntaxes.all, sources: { $0 == file ? lines : nil })
     }
 
     @Test func sameLineWithReason() {
@@ -90,7 +90,9 @@ import Testing
 
     static func applyMapped(_ findings: [Finding], _ source: String) -> Set<String> {
         let lines = LineIndex(source)
-        return Set(Suppressions.apply(to: findings, equivalence: equivalence, sources: { _ in lines }).suppressed.map(\.ruleId))
+        return Set(
+            Suppressions.apply(to: findings, equivalence: equivalence, syntaxes: ToolSyntaxes.all, sources: { _ in lines })
+                .suppressed.map(\.ruleId))
     }
 
     @Test(arguments: [
@@ -143,7 +145,9 @@ import Testing
         table.add(nativeRule: "python.taint-code-injection", banditIds: ["B307"], semgrepIds: [])
         let lines = LineIndex("x = eval(input())  " + comment)
         func hiddenIds(_ findings: [Finding]) -> Set<String> {
-            Set(Suppressions.apply(to: findings, equivalence: table, sources: { _ in lines }).suppressed.map(\.ruleId))
+            Set(
+                Suppressions.apply(to: findings, equivalence: table, syntaxes: ToolSyntaxes.all, sources: { _ in lines })
+                    .suppressed.map(\.ruleId))
         }
         let nativeOnly = [Self.finding("python.eval-used", line: 1), Self.finding("python.taint-code-injection", line: 1)]
         var merged = nativeOnly
@@ -156,8 +160,10 @@ import Testing
     @Test func nosemgrepAloneOnTheLineAboveCoversTheNextLine() {
         let result = Self.apply([Self.finding("python.cmdi", line: 2)], "# nosemgrep\nos.system(x)\n")
         #expect(result.suppressed.count == 1)
-        #expect(Suppressions.parse(line: "x()  # nosemgrep: a.b, c").first?.ruleIds == ["a.b", "c"])
-        #expect(Suppressions.parse(line: "x()  # nosemgrep: a.b, c").first?.kind == .nosemgrep)
+        #expect(Suppressions.parse(line: "x()  # nosemgrep: a.b, c", syntaxes: ToolSyntaxes.all).first?.ruleIds == ["a.b", "c"])
+        #expect(
+            Suppressions.parse(line: "x()  # nosemgrep: a.b, c", syntaxes: ToolSyntaxes.all).first?.kind
+                == SuppressionKind(rawValue: "nosemgrep"))
     }
 
     @Test(arguments: [
@@ -232,9 +238,9 @@ import Testing
     /// Only lines that mention a marker are parsed; the others cannot hold a directive.
     @Test func candidateLinesAreThoseWithAMarker() {
         let source = "a()\r\nb()  # nosec B101\r\nc()\n# sentinel: ignore[r] why\nnosemgrep = 1\nnosecurity()\n"
-        #expect(Suppressions.candidateLines(LineIndex(source)) == [2, 4, 5, 6])
-        #expect(Suppressions.candidateLines(LineIndex("")).isEmpty)
-        #expect(Suppressions.candidateLines(LineIndex("x = 'nose'\n")).isEmpty)
+        #expect(Suppressions.candidateLines(LineIndex(source), syntaxes: ToolSyntaxes.all) == [2, 4, 5, 6])
+        #expect(Suppressions.candidateLines(LineIndex(""), syntaxes: ToolSyntaxes.all).isEmpty)
+        #expect(Suppressions.candidateLines(LineIndex("x = 'nose'\n"), syntaxes: ToolSyntaxes.all).isEmpty)
     }
 
     @Test func aDirectiveOnTheLastLineWithoutNewlineStillCounts() {

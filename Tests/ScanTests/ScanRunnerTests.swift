@@ -8,7 +8,7 @@ import Testing
 
 /// A scanner with a scripted outcome.
 private struct FakeScanner: ScanCore.Scanner {
-    var name: String
+    var name: ToolName
     var kind: ScannerKind = .sast
     var isDefault = true
     var unavailable: String?
@@ -127,7 +127,7 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
 
     /// Reports what it was given: one assert finding per file.
     private struct EchoScanner: ScanCore.Scanner {
-        let name = "native"
+        let name = ToolName.native
         let kind = ScannerKind.sast
         func applies(to target: ScanTarget) -> Bool { true }
         func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
@@ -172,7 +172,7 @@ private func finding(_ rule: String, _ severity: Severity, line: Int = 1) -> Fin
     }
 
     @Test func minimumConfidenceHidesAndCountsEveryToolsFindings() throws {
-        func sure(_ rule: String, _ confidence: Confidence, line: Int, tool: String = "native") -> Finding {
+        func sure(_ rule: String, _ confidence: Confidence, line: Int, tool: ToolName = "native") -> Finding {
             var copy = finding(rule, .high, line: line)
             copy.tool = tool
             copy.confidence = confidence

@@ -6,7 +6,7 @@ import Findings
 /// cleaned: the API key redacted, control characters dropped, lengths bounded.
 public enum ZAPAlertMapping {
     /// The tool name findings carry.
-    public static let tool = "zap"
+    public static let tool = ToolName.zap
     /// ZAP's home page (SARIF `informationUri`).
     public static let informationURI = "https://www.zaproxy.org/"
 

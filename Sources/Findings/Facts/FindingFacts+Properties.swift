@@ -112,15 +112,16 @@ extension ExternalToolFacts {
 extension PipelineFacts {
     init(reading r: inout PropertyReader) {
         self.init(
-            alsoReportedBy: r.list("alsoReportedBy", ","), alsoReportedAs: r.list("alsoReportedAs", ","),
-            suppressionReason: r.string("suppressionReason"), suppressionKind: r.string("suppressionKind"))
+            alsoReportedBy: r.list("alsoReportedBy", ",")?.map(ToolName.init(rawValue:)), alsoReportedAs: r.list("alsoReportedAs", ","),
+            suppressionReason: r.string("suppressionReason"),
+            suppressionKind: r.string("suppressionKind").map(SuppressionKind.init(rawValue:)))
     }
 
     func write(to w: inout PropertyWriter) {
-        w.set("alsoReportedBy", alsoReportedBy, ",")
+        w.set("alsoReportedBy", alsoReportedBy?.map(\.rawValue), ",")
         w.set("alsoReportedAs", alsoReportedAs, ",")
         w.set("suppressionReason", suppressionReason)
-        w.set("suppressionKind", suppressionKind)
+        w.set("suppressionKind", suppressionKind?.rawValue)
     }
 }
 

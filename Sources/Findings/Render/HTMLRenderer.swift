@@ -77,7 +77,7 @@ public struct HTMLRenderer: ReportRenderer {
             // The built-in engines are Sentinel itself; an adapter that reported no version says so.
             let shown = run?.version ?? (ToolName.builtIn.contains(name) ? version.map { "Sentinel \($0)" } : nil) ?? "not reported"
             html +=
-                "<tr data-tool=\"\(escape(name))\"><td>\(escape(name))</td><td>\(escape(shown))</td>"
+                "<tr data-tool=\"\(escape(name.rawValue))\"><td>\(escape(name.rawValue))</td><td>\(escape(shown))</td>"
                 + "<td class=\"status-\(escape(run?.status.rawValue ?? "succeeded"))\">\(escape(status))</td>"
                 + "<td class=\"num\">\(byTool[name] ?? 0)</td></tr>\n"
         }
@@ -92,7 +92,7 @@ public struct HTMLRenderer: ReportRenderer {
         }
         html += "</select></label>\n<label>Tool <select id=\"filter-tool\"><option value=\"\">all</option>"
         for name in report.toolNames {
-            html += "<option value=\"\(escape(name))\">\(escape(name))</option>"
+            html += "<option value=\"\(escape(name.rawValue))\">\(escape(name.rawValue))</option>"
         }
         html += "</select></label>\n<label>Text <input id=\"filter-text\" type=\"search\" placeholder=\"rule, file, message\"></label>\n"
         html += "<span id=\"shown\">\(findings.count) of \(findings.count)</span>\n</section>\n"
@@ -115,14 +115,14 @@ public struct HTMLRenderer: ReportRenderer {
             let location = finding.location
             html +=
                 "<tr class=\"finding\" data-severity=\"\(finding.severity.rawValue)\" data-sev=\"\(finding.severity.rank)\""
-                + " data-tool=\"\(escape(finding.tool))\" data-rule=\"\(escape(finding.ruleId))\""
+                + " data-tool=\"\(escape(finding.tool.rawValue))\" data-rule=\"\(escape(finding.ruleId))\""
                 + " data-loc=\"\(escape(location.artifact))\" data-line=\"\(location.startLine ?? 0)\""
                 + " data-conf=\"\(finding.confidence.rank)\" data-fingerprint=\"\(escape(finding.fingerprint))\">"
             html += "<td><span class=\"badge sev-\(finding.severity.rawValue)\">\(finding.severity.rawValue)</span></td>"
             let help =
                 report.rule(finding.ruleId)?.helpURI
                 ?? finding.cwe.first.map { "https://cwe.mitre.org/data/definitions/\($0).html" }
-            html += "<td>\(escape(finding.tool))</td><td class=\"rule\">\(link(help, text: finding.ruleId))</td>"
+            html += "<td>\(escape(finding.tool.rawValue))</td><td class=\"rule\">\(link(help, text: finding.ruleId))</td>"
             html +=
                 "<td class=\"loc\">\(link(locationURL(location), text: location.displayString))</td>"
                 + "<td class=\"num\">\(location.startLine.map(String.init) ?? "")</td>"

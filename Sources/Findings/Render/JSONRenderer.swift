@@ -57,7 +57,7 @@ public struct JSONRenderer: ReportRenderer {
         let summary = Summary(
             total: findings.count,
             bySeverity: Dictionary(uniqueKeysWithValues: bySeverity.map { ($0.key.rawValue, $0.value) }),
-            byTool: findings.countsByTool(),
+            byTool: Dictionary(uniqueKeysWithValues: findings.countsByTool().map { ($0.key.rawValue, $0.value) }),
             filesScanned: report.filesScanned,
             durationSeconds: report.durationSeconds.isFinite ? (report.durationSeconds * 1000).rounded() / 1000 : 0,
             suppressed: report.suppressedCount,

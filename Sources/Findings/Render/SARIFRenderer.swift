@@ -44,12 +44,12 @@ public struct SARIFRenderer: ReportRenderer {
         var toolNames = report.toolNames
         if toolNames.isEmpty { toolNames = [ToolName.native] }  // an empty scan still says who ran
         var extensions: [JSONValue] = []
-        var ruleIndices: [String: [String: Int]] = [:]
+        var ruleIndices: [ToolName: [String: Int]] = [:]
         for name in toolNames {
             let toolRun = report.tools.first { $0.name == name }
             let rules = SARIFRenderer.rules(for: name, report: report, findings: findings.filter { $0.tool == name })
             ruleIndices[name] = Dictionary(rules.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
-            var component: [String: JSONValue] = ["name": .string(name), "rules": .array(rules.map(SARIFRenderer.rule))]
+            var component: [String: JSONValue] = ["name": .string(name.rawValue), "rules": .array(rules.map(SARIFRenderer.rule))]
             // The built-in engines are Sentinel itself, at Sentinel's version.
             component.set("version", toolRun?.version ?? (ToolName.builtIn.contains(name) ? version : nil))
             component.set("informationUri", toolRun?.informationURI)
@@ -86,7 +86,7 @@ public struct SARIFRenderer: ReportRenderer {
     // MARK: - Invocations
 
     /// One engine's status and notices, or nil when it neither ran nor said anything.
-    private func invocation(tool name: String, report: Report) -> JSONValue? {
+    private func invocation(tool name: ToolName, report: Report) -> JSONValue? {
         let toolRun = report.tools.first { $0.name == name }
         // Notices without a tool belong to the native engine (or the first when native is absent).
         let firstName = report.toolNames.first ?? ToolName.native
@@ -110,7 +110,7 @@ public struct SARIFRenderer: ReportRenderer {
                 ], at: 0)
         }
         if !notifications.isEmpty { invocation["toolExecutionNotifications"] = .array(notifications) }
-        var properties: [String: JSONValue] = ["tool": .string(name)]
+        var properties: [String: JSONValue] = ["tool": .string(name.rawValue)]
         properties.set("status", toolRun?.status.rawValue)
         if name == owner, report.belowConfidenceCount > 0 {
             properties["belowMinConfidence"] = .int(report.belowConfidenceCount)
@@ -144,7 +144,7 @@ public struct SARIFRenderer: ReportRenderer {
 
     /// The rules a run declares: descriptors owned by the tool plus every rule its findings use
     /// (synthesised from the findings when the report has no descriptor), sorted by id.
-    static func rules(for tool: String, report: Report, findings: [Finding]) -> [RuleDescriptor] {
+    static func rules(for tool: ToolName, report: Report, findings: [Finding]) -> [RuleDescriptor] {
         var byId: [String: RuleDescriptor] = [:]
         for rule in report.rules where rule.tool == tool { byId[rule.id] = rule }
         for finding in findings where byId[finding.ruleId] == nil {

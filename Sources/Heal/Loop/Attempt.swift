@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 
 /// What became of one proposal.
@@ -48,7 +49,7 @@ public struct Lesson: Sendable, Hashable, Codable {
 /// The re-scan of the files a candidate touched, against the same scan of the unchanged tree.
 public struct Rescan: Sendable, Hashable, Codable {
     /// The scanner re-run (`native`, `osv`, …).
-    public var tool: String
+    public var tool: ToolName
     /// Findings of the signal's rule in its file before and after.
     public var ruleFindingsBefore: Int
     /// Same, on the candidate tree.

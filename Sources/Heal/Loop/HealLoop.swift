@@ -165,7 +165,7 @@ public struct HealLoop: Sendable {
             outcome.stopReason = "not-reproduced"
             return outcome
         }
-        var rescanner = Rescanner.forSignal(signal, tool: nil)
+        var rescanner = Rescanner.forSignal(signal)
         let findingsBefore = try rescanner.map { try $0.findings(in: workspace.snapshot) }
         if let scanner = rescanner, let findingsBefore,
             Rescanner.compare(tool: scanner.tool, signal: signal, changed: [], before: findingsBefore, after: [])

@@ -19,10 +19,12 @@ enum ReportSignals {
 
     /// The results of a SARIF log, as findings (rule, level or `properties.severity`, message,
     /// first physical location, partial fingerprint, string properties).
-    static func fromSARIF(_ root: DocumentNode) -> [Finding] {
-        var findings: [Finding] = []
+    /// `fromSentinel` is true for the results of Sentinel's own run, whose `tool` names the scanner.
+    static func fromSARIF(_ root: DocumentNode) -> [(finding: Finding, fromSentinel: Bool)] {
+        var findings: [(finding: Finding, fromSentinel: Bool)] = []
         for run in root["runs"]?.elements ?? [] {
             let driver = run["tool"]?["driver"]?["name"]?.string?.lowercased() ?? "sarif"
+            let fromSentinel = driver == SARIFRenderer.driverName.lowercased()
             let extensions = run["tool"]?["extensions"]?.elements ?? []
             for result in run["results"]?.elements ?? [] {
                 // Sentinel's log: one run, each engine an extension the result's rule points at.
@@ -47,23 +49,23 @@ enum ReportSignals {
                     if let text = member.value.string { strings[member.key] = text }
                 }
                 let fingerprint = result["partialFingerprints"]?.members.first?.value.string
-                findings.append(
-                    Finding(
-                        ruleId: result["ruleId"]?.string ?? "unknown", tool: strings["tool"] ?? tool, severity: severity,
-                        message: result["message"]?["text"]?.string ?? "",
-                        location: Location(
-                            file: file, startLine: line,
-                            startColumn: region?["startColumn"]?.scalarText.flatMap { Int($0) },
-                            endLine: region?["endLine"]?.scalarText.flatMap { Int($0) },
-                            endColumn: region?["endColumn"]?.scalarText.flatMap { Int($0) }),
-                        fingerprint: fingerprint, snippet: region?["snippet"]?["text"]?.string, facts: FindingFacts(properties: strings)))
+                let finding = Finding(
+                    ruleId: result["ruleId"]?.string ?? "unknown", tool: ToolName(strings["tool"] ?? tool), severity: severity,
+                    message: result["message"]?["text"]?.string ?? "",
+                    location: Location(
+                        file: file, startLine: line,
+                        startColumn: region?["startColumn"]?.scalarText.flatMap { Int($0) },
+                        endLine: region?["endLine"]?.scalarText.flatMap { Int($0) },
+                        endColumn: region?["endColumn"]?.scalarText.flatMap { Int($0) }),
+                    fingerprint: fingerprint, snippet: region?["snippet"]?["text"]?.string, facts: FindingFacts(properties: strings))
+                findings.append((finding, fromSentinel))
             }
         }
         return findings
     }
 
-    /// The signal for one finding.
-    static func signal(_ finding: Finding, source: String) -> Signal {
+    /// The signal for one finding; `raisedBy` is the scanner that raised it, when the report says.
+    static func signal(_ finding: Finding, source: String, raisedBy: ToolName?) -> Signal {
         let location = Signal.Location(file: finding.location.file ?? "", line: finding.location.startLine)
         let facts = finding.facts.dependency
         if let package = facts.package, let installed = facts.installedVersion {
@@ -79,13 +81,14 @@ enum ReportSignals {
         }
         return Signal(
             kind: .finding, source: source, message: "\(finding.ruleId): \(finding.message)", locations: [location],
-            ruleId: finding.ruleId, severity: finding.severity, findingFingerprint: finding.fingerprint)
+            ruleId: finding.ruleId, severity: finding.severity, findingFingerprint: finding.fingerprint, tool: raisedBy)
     }
 
     /// Most severe first; among equals, file and line order.
-    static func ordered(_ findings: [Finding]) -> [Finding] {
+    static func ordered<Found>(_ findings: [Found], by finding: (Found) -> Finding) -> [Found] {
         findings.enumerated().sorted { a, b in
-            if a.element.severity != b.element.severity { return a.element.severity > b.element.severity }
+            let (x, y) = (finding(a.element).severity, finding(b.element).severity)
+            if x != y { return x > y }
             return a.offset < b.offset
         }.map(\.element)
     }

@@ -87,12 +87,16 @@ public struct Signal: Sendable, Hashable, Codable {
     public var findingFingerprint: String?
     /// For vulnerable dependencies: the package, versions and advisories.
     public var dependency: Dependency?
+    /// For findings from Sentinel's own report: the scanner that raised it (`Finding.tool`); nil
+    /// when the report does not say (another tool's SARIF). Not encoded: `evidence.json` keeps
+    /// its shape.
+    public var tool: ToolName?
 
     /// A signal with the given parts; `fingerprint` is derived from them.
     public init(
         kind: Kind, source: String, message: String, locations: [Location] = [], failingTests: [String] = [],
         exceptionType: String? = nil, topFrames: [String] = [], ruleId: String? = nil, severity: Severity? = nil,
-        findingFingerprint: String? = nil, dependency: Dependency? = nil
+        findingFingerprint: String? = nil, dependency: Dependency? = nil, tool: ToolName? = nil
     ) {
         self.kind = kind
         self.source = source
@@ -105,6 +109,12 @@ public struct Signal: Sendable, Hashable, Codable {
         self.severity = severity
         self.findingFingerprint = findingFingerprint
         self.dependency = dependency
+        self.tool = tool
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind, source, message, locations, failingTests, exceptionType, topFrames, ruleId, severity
+        case findingFingerprint, dependency
     }
 
     /// Stable identity of the problem: the same failure seen twice (another run, other line

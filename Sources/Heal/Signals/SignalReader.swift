@@ -65,11 +65,11 @@ public enum SignalReader {
     private static func jsonSignals(_ data: Data, text: String, name: String, finding: String?) throws -> [Signal]? {
         if let root = try? JSON.parse(Array(data), file: name), root.isObject {
             if root["runs"] != nil, root["version"] != nil || root["$schema"] != nil {
-                let findings = ReportSignals.fromSARIF(root)
+                let findings = ReportSignals.fromSARIF(root).map { ($0.finding, $0.fromSentinel ? $0.finding.tool : nil) }
                 return try reportSignals(findings, source: "sarif", name: name, finding: finding)
             }
             if root["findings"] != nil {
-                let findings = try ReportSignals.fromJSON(data, name: name)
+                let findings = try ReportSignals.fromJSON(data, name: name).map { ($0, Optional($0.tool)) }
                 return try reportSignals(findings, source: "sentinel-json", name: name, finding: finding)
             }
             if let signals = AuditSignals.signals(root) {
@@ -94,11 +94,14 @@ public enum SignalReader {
         return try select([signal], finding: finding, name: name)
     }
 
-    private static func reportSignals(_ findings: [Finding], source: String, name: String, finding: String?) throws
-        -> [Signal]
-    {
+    /// One signal per finding, each with the scanner that raised it when the report says.
+    private static func reportSignals(
+        _ findings: [(finding: Finding, raisedBy: ToolName?)], source: String, name: String, finding: String?
+    ) throws -> [Signal] {
         guard !findings.isEmpty else { throw SentinelError(.invalidInput, "\(name): report with no findings") }
-        let signals = ReportSignals.ordered(findings).map { ReportSignals.signal($0, source: source) }
+        let signals = ReportSignals.ordered(findings, by: \.finding).map {
+            ReportSignals.signal($0.finding, source: source, raisedBy: $0.raisedBy)
+        }
         return try select(signals, finding: finding, name: name)
     }
 

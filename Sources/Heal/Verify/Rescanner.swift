@@ -9,32 +9,35 @@ import Store
 /// that matter: the signal's rule in its file, and every finding in the changed files.
 public struct Rescanner: Sendable {
     /// The tool to re-run.
-    public var tool: String
+    public var tool: ToolName
     /// The OSV database (`osv` re-scans); nil for the state directory's.
     public var databasePath: String?
 
     /// A re-scanner for `tool`; `databasePath` defaults to the state directory's OSV index.
-    public init(tool: String, databasePath: String? = nil) {
+    public init(tool: ToolName, databasePath: String? = nil) {
         self.tool = tool
         self.databasePath = databasePath
     }
 
-    /// The scanner that raised `signal`, or nil when it is not a finding Sentinel can re-run.
-    public static func forSignal(_ signal: Signal, tool: String?) -> Rescanner? {
+    /// The scanner that re-runs `signal`, or nil when it is not a finding Sentinel can re-run.
+    /// `tool` overrides the choice.
+    public static func forSignal(_ signal: Signal, tool: ToolName? = nil) -> Rescanner? {
         switch signal.kind {
-        case .vulnerableDependency: return Rescanner(tool: "osv")
+        case .vulnerableDependency: return Rescanner(tool: ToolName.osv)
         case .finding:
-            let name = tool ?? rerunTool(for: RuleID(signal.ruleId ?? ""))
+            let name = tool ?? rerunTool(for: signal)
             return ScannerRegistry.toolNames.contains(name) ? Rescanner(tool: name) : nil
         default: return nil
         }
     }
 
-    /// The scanner that re-runs a finding of rule `ruleId` when the signal does not name one: Bandit
-    /// for Bandit's checks, the native engine for every other id (it also reports what the other
-    /// tools' checks map to).
-    static func rerunTool(for ruleId: RuleID) -> String {
-        ruleId.tool == ToolName.bandit ? ToolName.bandit : ToolName.native
+    /// The scanner that re-runs a finding: Bandit for a finding Bandit raised, the native engine
+    /// for every other (it also reports what the other tools' checks map to). A signal whose
+    /// report does not name the scanner (another tool's SARIF) goes by its rule id: Bandit for
+    /// Bandit's checks (`bandit.B602`).
+    static func rerunTool(for signal: Signal) -> ToolName {
+        let raisedBy = signal.tool ?? RuleID(signal.ruleId ?? "").tool
+        return raisedBy == ToolName.bandit ? ToolName.bandit : ToolName.native
     }
 
     /// The findings of one scan of `root`.
@@ -49,7 +52,7 @@ public struct Rescanner: Sendable {
 
     /// Compares the scans of the baseline tree and a candidate tree.
     public static func compare(
-        tool: String, signal: Signal, changed: [String], before: [Finding], after: [Finding]
+        tool: ToolName, signal: Signal, changed: [String], before: [Finding], after: [Finding]
     ) -> Rescan {
         let file = signal.locations.first?.file ?? ""
         let files = Set(changed + [file])

@@ -100,38 +100,48 @@ public final class HealWorkspace: @unchecked Sendable {
     private static func write(_ change: FileChange, into tree: String) throws {
         var components = change.path.split(separator: "/").map(String.init)
         let name = components.removeLast()
-        var directory = open(tree, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard directory >= 0 else { throw SentinelError(.io, "\(tree): cannot open candidate tree: \(Errno.current)") }
-        defer { close(directory) }
+        var directory: DirectoryDescriptor
+        do throws(Errno) {
+            directory = try DirectoryDescriptor.workingDirectory.openDirectory(tree)
+        } catch {
+            throw SentinelError(.io, "\(tree): cannot open candidate tree: \(error)")
+        }
         for component in components {
-            var next = openat(directory, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-            if next < 0, errno == ENOENT, change.after != nil {
-                guard mkdirat(directory, component, 0o755) == 0 || errno == EEXIST else {
-                    throw SentinelError(.io, "\(change.path): cannot make \(component): \(Errno.current)")
+            let parent = directory
+            let openComponent = { () throws(Errno) in try parent.openDirectory(component) }
+            var next = Result(catching: openComponent)
+            if case .failure(let missing) = next, missing.rawValue == ENOENT, change.after != nil {
+                let make = { () throws(Errno) in try parent.makeDirectory(component, mode: 0o755) }
+                if case .failure(let failure) = Result(catching: make), failure.rawValue != EEXIST {
+                    throw SentinelError(.io, "\(change.path): cannot make \(component): \(failure)")
                 }
-                next = openat(directory, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                next = Result(catching: openComponent)
             }
-            guard next >= 0 else {
+            guard case .success(let opened) = next else {
                 throw SentinelError(
                     .invalidInput, "\(change.path): \(component) is not a directory of the repository (a link is never followed)")
             }
-            close(directory)
-            directory = next
+            directory = opened
         }
-        var info = stat()
         var mode: mode_t = 0o644
-        if fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 {
+        if let info = try? directory.status(of: name) {
             guard info.st_mode & S_IFMT != S_IFDIR else {
                 throw SentinelError(.invalidInput, "\(change.path): is a directory")
             }
             if info.st_mode & S_IFMT == S_IFREG { mode = info.st_mode & 0o755 }
-            guard unlinkat(directory, name, 0) == 0 else {
-                throw SentinelError(.io, "\(change.path): cannot replace: \(Errno.current)")
+            do throws(Errno) {
+                try directory.remove(name)
+            } catch {
+                throw SentinelError(.io, "\(change.path): cannot replace: \(error)")
             }
         }
         guard let after = change.after else { return }
-        let fd = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
-        guard fd >= 0 else { throw SentinelError(.io, "\(change.path): cannot create: \(Errno.current)") }
+        let fd: Int32
+        do throws(Errno) {
+            fd = try directory.openFile(name, flags: O_WRONLY | O_CREAT | O_EXCL, mode: mode)
+        } catch {
+            throw SentinelError(.io, "\(change.path): cannot create: \(error)")
+        }
         defer { close(fd) }
         let bytes = Array(after.utf8)
         if let failure = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {

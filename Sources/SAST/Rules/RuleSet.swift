@@ -77,8 +77,11 @@ public struct RuleSet: Sendable {
     /// Which rules cover which Bandit tests and Semgrep rules (`metadata.bandit`/`semgrep`).
     public var equivalence: RuleEquivalence {
         var table = RuleEquivalence()
-        for rule in rules { table.add(nativeRule: rule.id, banditIds: rule.banditIds, semgrepIds: rule.semgrepIds) }
-        for rule in templateRules { table.add(nativeRule: rule.id, banditIds: rule.banditIds, semgrepIds: rule.semgrepIds) }
+        let all = rules.map { ($0.id, $0.banditIds, $0.semgrepIds) } + templateRules.map { ($0.id, $0.banditIds, $0.semgrepIds) }
+        for (id, bandit, semgrep) in all {
+            table.add(nativeRule: id, checkIds: bandit, of: ToolName.bandit)
+            table.add(nativeRule: id, checkIds: semgrep, of: ToolName.semgrep)
+        }
         return table
     }
 

@@ -104,7 +104,7 @@ public struct SecretsDetector: Sendable {
                 file: file, startLine: number, startColumn: column, endLine: number,
                 endColumn: column + hit.range.count)
             return Finding(
-                ruleId: hit.rule, tool: "secrets", severity: hit.severity, confidence: hit.confidence,
+                ruleId: hit.rule, tool: ToolName.secrets, severity: hit.severity, confidence: hit.confidence,
                 message: "\(hit.title) committed in source: \(Redaction.redact(secret))",
                 location: location, cwe: [798], evidence: Redaction.redact(secret),
                 snippet: Self.snippet(redacted.bytes, around: position))
@@ -173,7 +173,7 @@ public struct SecretsDetector: Sendable {
         for (id, title, severity) in all where seen.insert(id).inserted {
             rules.append(
                 RuleDescriptor(
-                    id: id, tool: "secrets", name: id, shortDescription: "\(title) in source",
+                    id: id, tool: ToolName.secrets, name: id, shortDescription: "\(title) in source",
                     fullDescription:
                         "A \(title) is committed in the repository. Revoke it, rotate it, and load it from the environment or a secret store instead.",
                     defaultSeverity: severity, cwe: [798], tags: ["security", "secrets"]))

@@ -16,7 +16,7 @@ public struct ScanOptions: Sendable {
     /// Whether `--zap` was given (ZAP joins the default tools).
     public var zap = false
     /// `--tools`.
-    public var tools: [String]?
+    public var tools: [ToolName]?
     /// `--config FILE`, the operator's, instead of the tree's `.sentinel.yml`.
     public var configFile: String?
     /// `--include` and `--exclude` globs, added to the config's.

@@ -68,7 +68,7 @@ public struct ScanReportOutput: Sendable {
         }
         for tool in outcome.report.tools where tool.status == .failed {
             let message = tool.message ?? "failed"
-            lines.append(message.hasPrefix(tool.name + " ") ? message : "\(tool.name): \(message)")
+            lines.append(message.hasPrefix(tool.name.rawValue + " ") ? message : "\(tool.name): \(message)")
         }
         return lines
     }

@@ -10,7 +10,7 @@ import Support
 /// healer's dependency-bump actor.
 public struct DependencyScanner: ScanCore.Scanner {
     /// Selected by `--tools osv`; findings carry it as their tool.
-    public let name = "osv"
+    public let name = ToolName.osv
     /// Dependency scanning, selected by `--sca`.
     public let kind = ScannerKind.sca
 
@@ -104,7 +104,7 @@ public struct DependencyScanner: ScanCore.Scanner {
     }
 
     static let notPinnedRule = RuleDescriptor(
-        id: "sca.not-pinned", tool: "osv", name: "not-pinned", shortDescription: "Dependency not pinned to a version",
+        id: "sca.not-pinned", tool: ToolName.osv, name: "not-pinned", shortDescription: "Dependency not pinned to a version",
         fullDescription:
             "The manifest names a dependency without an exact version, so the installed version (and its advisories) cannot be known. Pin it in a lockfile.",
         defaultSeverity: .info, tags: ["supply-chain"])
@@ -160,7 +160,7 @@ public struct DependencyScanner: ScanCore.Scanner {
             "**\(advisory.id)**\(aliases): \(summary ?? "known vulnerability")\n\nSeverity: \(severity)\n\n"
             + fixes.map { "- \($0)" }.joined(separator: "\n") + "\n\nDetails: [\(advisory.id)](\(advisory.url))"
         var descriptor = RuleDescriptor(
-            id: advisory.id, tool: "osv", name: advisory.id, shortDescription: summary ?? "Known vulnerability \(advisory.id)",
+            id: advisory.id, tool: ToolName.osv, name: advisory.id, shortDescription: summary ?? "Known vulnerability \(advisory.id)",
             fullDescription: summary ?? advisory.id, help: text, helpMarkdown: markdown, helpURI: advisory.url,
             defaultSeverity: Severity(advisory.severity.severity), tags: ["security", "vulnerability"] + advisory.aliases)
         descriptor.securitySeverityScore = advisory.severity.score

@@ -10,7 +10,7 @@ import Synchronization
 /// files spread across the cores, parse failures reported as one-line notices.
 public struct NativeSASTScanner: ScanCore.Scanner {
     /// Selected by `--tools native`; findings carry it as their tool.
-    public let name = "native"
+    public let name = ToolName.native
     /// Static analysis, selected by `--sast`.
     public let kind = ScannerKind.sast
     /// Rule directories besides those of the scan context (the shipped rules).
@@ -119,7 +119,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// Runs the template rules over the files of `templates` that are templates (template syntax
     /// or a `templates/` directory), in parallel; findings in file order.
     private static func scanTemplates(
-        _ templates: [String], in target: ScanTarget, engine: TemplateEngine, project: TemplateProject, tool: String
+        _ templates: [String], in target: ScanTarget, engine: TemplateEngine, project: TemplateProject, tool: ToolName
     ) -> (findings: [Finding], notices: [Notice], unread: [SkippedFile]) {
         guard !engine.rules.isEmpty, !templates.isEmpty else { return ([], [], []) }
         let results = Mutex<[TemplateScanResult?]>(Array(repeating: nil, count: templates.count))

@@ -6,7 +6,7 @@ import ScanCore
 /// The secrets detector over every selected text file.
 public struct SecretsScanner: ScanCore.Scanner {
     /// Selected by `--tools secrets`; findings carry it as their tool.
-    public let name = "secrets"
+    public let name = ToolName.secrets
     /// Secrets detection, selected by `--secrets`.
     public let kind = ScannerKind.secrets
     private let detector = SecretsDetector()
