@@ -13,14 +13,14 @@ struct RuleFilesTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("rules").path
 
-    /// Every rule test file, relative to `rules/` (`python/eval-used.py`): one test case each, so one
+    /// Every rule test file, relative to `rules/` (`python/eval-used.py`, `templates/safe-filter.html`): one test case each, so one
     /// rule runs alone with `swift test --filter 'RuleFilesTests'` and its argument in the output.
     static let testFiles: [String] = {
         let root = URL(fileURLWithPath: rulesDirectory)
         let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         var files: [String] = []
         while let url = enumerator?.nextObject() as? URL {
-            if url.pathExtension == "py" { files.append(String(url.path.dropFirst(root.path.count + 1))) }
+            if ["py", "html"].contains(url.pathExtension) { files.append(String(url.path.dropFirst(root.path.count + 1))) }
         }
         return files.sorted()
     }()
@@ -31,7 +31,11 @@ struct RuleFilesTests {
     @Test("the rule test file's ruleid/ok annotations hold", arguments: testFiles)
     func ruleFile(_ file: String) throws {
         let engine = try Self.engine.get()
-        let result = RuleTests.check(file: Self.rulesDirectory + "/" + file, engine: engine)
+        let path = Self.rulesDirectory + "/" + file
+        let result =
+            file.hasSuffix(".html")
+            ? TemplateRuleTests.check(file: path, engine: TemplateEngine(rules: engine.rules.templateRules))
+            : RuleTests.check(file: path, engine: engine)
         #expect(result.expectations > 0, "\(file) checks nothing")
         #expect(result.failures.isEmpty, "\(result.failures.joined(separator: "\n"))")
     }
