@@ -30,6 +30,9 @@ struct ConfidenceFromTests {
         #expect(try Self.confidences("def f(cur, h):\n    v = h.params['id'][0]\n    cur.execute('SELECT ' + v)\n") == [.medium])
         #expect(try Self.confidences("def f(cur, name):\n    cur.execute('SELECT {}'.format(name))\n") == [.medium])
         #expect(try Self.confidences("def f(cur):\n    name = 'users'\n    cur.execute('SELECT ' + name)\n") == [.low])
+        #expect(try Self.confidences("def f(cur, name):\n    cur.execute('SELECT ' + name.strip())\n") == [.medium])
+        let handle = "def f(cur, conn):\n    row = conn.cursor().fetchone()\n    cur.execute('SELECT ' + row[0])\n"
+        #expect(try Self.confidences(handle) == [.low])
         #expect(try Self.confidences("def f(cur):\n    cur.execute('SELECT {}'.format(3))\n") == [.low])
     }
 

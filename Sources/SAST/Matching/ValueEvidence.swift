@@ -19,6 +19,12 @@ struct ValueEvidence: Sendable {
         "get_argument", "get_arguments", "get_query_argument", "get_query_arguments", "get_body_argument",
     ]
     static let fileReads: Set<String> = ["read", "readline", "readlines", "read_text", "read_bytes"]
+    /// Methods whose result is (part of) their receiver's data.
+    static let passThrough: Set<String> = [
+        "strip", "lstrip", "rstrip", "lower", "upper", "title", "capitalize", "casefold", "replace", "split",
+        "rsplit", "splitlines", "partition", "rpartition", "join", "format", "encode", "decode", "get", "getlist",
+        "pop", "values", "items", "keys", "copy", "zfill", "ljust", "rjust", "center", "__getitem__",
+    ]
     static let socketReads: Set<String> = ["recv", "recvfrom", "recvmsg", "recv_into"]
 
     /// The origin classes of `nodes`' values; empty when one of them names an identifier in `unless`.
@@ -33,11 +39,24 @@ struct ValueEvidence: Sendable {
             for value in frontier where read < maxValues && seen.insert([value.range.start.offset, value.range.end.offset]).inserted {
                 read += 1
                 var vetoed = false
+                // Receivers of methods that make new data (`conn.cursor().fetchone()`): a parameter
+                // there is a handle, not the value.
+                var handles: [SourceRange] = []
                 ValueOrigins.walkScope(value) { part in
                     if let text = part.text, part.kind == .name || part.kind == .attribute, unless.contains(text) {
                         vetoed = true
                     }
-                    if let origin = classify(part) { out.insert(origin) }
+                    if part.kind == .call, let callee = part.children.first, callee.kind == .attribute,
+                        let method = callee.text, !Self.passThrough.contains(method), let receiver = callee.children.first
+                    {
+                        handles.append(receiver.range)
+                    }
+                    if let origin = classify(part),
+                        origin != .parameter
+                            || !handles.contains(where: { $0.start <= part.range.start && part.range.end <= $0.end })
+                    {
+                        out.insert(origin)
+                    }
                     if part.kind == .name || part.kind == .attribute || part.kind == .call {
                         next.append(contentsOf: follow.values(of: part).dropFirst())
                     }
