@@ -18,7 +18,7 @@ public enum LoadedRule: Sendable {
 public enum RuleLoader {
     static let topKeys: Set<String> = [
         "id", "message", "severity", "confidence", "languages", "cwe", "mode", "pattern", "pattern-either",
-        "patterns", "sources", "sinks", "sanitizers", "fix", "fix-imports", "metadata",
+        "patterns", "sources", "sinks", "sanitizers", "fix", "fix-imports", "metadata", "confidence-from",
     ]
 
     /// Parses `text`, the contents of `file`, as a Python rule.
@@ -83,10 +83,15 @@ public enum RuleLoader {
         default:
             throw fail(file, map.line("mode"), "bad mode '\(modeText)' (expected search or taint)")
         }
+        let confidenceFrom = try map["confidence-from"].map { try c.confidenceFrom($0) }
+        if confidenceFrom != nil, modeText != "search" {
+            throw fail(file, map.line("confidence-from"), "'confidence-from' needs a search rule (a taint flow is evidence already)")
+        }
         return Rule(
             id: header.id, message: header.message, severity: header.severity, confidence: header.confidence,
             languages: header.languages, cwe: header.cwe, mode: mode, fixes: fixes, fixImports: fixImports,
-            references: header.references, banditIds: header.bandit, semgrepIds: header.semgrep, file: file)
+            references: header.references, banditIds: header.bandit, semgrepIds: header.semgrep, file: file,
+            confidenceFrom: confidenceFrom)
     }
 
     /// `FILE:LINE: message` (`FILE: message` when `line` is 0: the problem has no one place).
