@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "Findings", targets: ["Findings"]),
         .library(name: "PythonSyntax", targets: ["PythonSyntax"]),
         .library(name: "SAST", targets: ["SAST"]),
+        .library(name: "TemplateSyntax", targets: ["TemplateSyntax"]),
         .library(name: "SCA", targets: ["SCA"]),
     ],
     dependencies: [
@@ -64,7 +65,9 @@ let package = Package(
         .target(name: "Findings", dependencies: ["Documents", "Support"]),
         // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
         .target(name: "PythonSyntax", dependencies: ["Findings", "Support"]),
-        .target(name: "SAST", dependencies: ["Documents", "Findings", "PythonSyntax", "Support"]),
+        // The Jinja2/Django template tokenizer with the HTML context of each output (SAST's template rules read it).
+        .target(name: "TemplateSyntax"),
+        .target(name: "SAST", dependencies: ["Documents", "Findings", "PythonSyntax", "Support", "TemplateSyntax"]),
         .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib"]),
         // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.
         .target(name: "DAST", dependencies: ["CSystem", "Documents", "Findings", "HTTP", "Support"]),
@@ -121,7 +124,8 @@ let package = Package(
             name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Store", "Support", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
-        .testTarget(name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax", "Support", "TestSupport"]),
+        .testTarget(
+            name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax", "Support", "TemplateSyntax", "TestSupport"]),
         .testTarget(
             name: "SCATests", dependencies: ["SCA", "Documents", "Store", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# SAST throughput on a large real Python tree (Django's sources from PyPI): the native engine
+# SAST throughput on a large real Python tree (Django's sources from PyPI, scanned at the root of the
+# `pip install --target` tree, where users point the tool, not at its `django/` package): the native engine
 # vs `bandit -r` vs `semgrep` with Sentinel's rule ids' Semgrep counterparts unavailable offline,
 # so Semgrep runs the shipped Python rules of the semgrep-rules corpus merged into one file.
 # All three in one hyperfine run; peak memory from /usr/bin/time -v.
@@ -19,9 +20,9 @@ mkdir -p "$out"
 if [ ! -d "$TREE/django" ]; then
   python3 -m pip install --quiet --no-deps --target "$TREE" "django==5.2.8"
 fi
-files=$(find "$TREE/django" -name '*.py' | wc -l)
-lines=$(find "$TREE/django" -name '*.py' -print0 | xargs -0 cat | wc -l)
-echo "tree: $TREE/django ($files Python files, $lines lines)"
+files=$(find "$TREE" -name '*.py' | wc -l)
+lines=$(find "$TREE" -name '*.py' -print0 | xargs -0 cat | wc -l)
+echo "tree: $TREE ($files Python files, $lines lines)"
 
 SCRATCH=.build-release-static
 swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib --product sentinel >/dev/null
@@ -43,12 +44,12 @@ print(f"semgrep: {len(rules)} rules merged", file=sys.stderr)
 PY
 
 # SEMGREP=0 skips Semgrep (about 2 minutes a run here).
-peers=(-n bandit "$TOOLS/bin/bandit -r -q -f json -o /dev/null $TREE/django")
+peers=(-n bandit "$TOOLS/bin/bandit -r -q -f json -o /dev/null $TREE")
 if [ "${SEMGREP:-1}" != 0 ]; then
-  peers+=(-n semgrep "$TOOLS/bin/semgrep scan --metrics=off --disable-version-check --quiet --json -o /dev/null --config $semgrep_rules $TREE/django")
+  peers+=(-n semgrep "$TOOLS/bin/semgrep scan --metrics=off --disable-version-check --quiet --json -o /dev/null --config $semgrep_rules $TREE")
 fi
 hyperfine --warmup 1 --runs "${RUNS:-3}" --ignore-failure --export-json "$out/sast-speed.json" \
-  -n native "$SENTINEL scan $TREE/django --sast --tools native --format json --output /dev/null --fail-on none" \
+  -n native "$SENTINEL scan $TREE --sast --tools native --format json --output /dev/null --fail-on none" \
   "${peers[@]}" >/dev/null
 python3 - "$out/sast-speed.json" "$lines" <<'PY'
 import json, sys
@@ -63,8 +64,8 @@ if "semgrep" in r:
 PY
 for name in native bandit; do
   case $name in
-    native) cmd=("$SENTINEL" scan "$TREE/django" --sast --tools native --format json --output /dev/null --fail-on none) ;;
-    bandit) cmd=("$TOOLS/bin/bandit" -r -q -f json -o /dev/null "$TREE/django") ;;
+    native) cmd=("$SENTINEL" scan "$TREE" --sast --tools native --format json --output /dev/null --fail-on none) ;;
+    bandit) cmd=("$TOOLS/bin/bandit" -r -q -f json -o /dev/null "$TREE") ;;
   esac
   /usr/bin/time -v "${cmd[@]}" 2>"$out/time-$name.txt" >/dev/null || true
   echo "$name peak RSS $(awk -F: '/Maximum resident/ {gsub(/ /,"",$2); print $2}' "$out/time-$name.txt") KiB"

@@ -142,7 +142,8 @@ public enum Suppressions {
                 var j = i - 1
                 while j >= 0 && (bytes[j] == UInt8(ascii: " ") || bytes[j] == UInt8(ascii: "\t")) { j -= 1 }
                 if j >= 0 && bytes[j] == UInt8(ascii: "#") {
-                    return (j, bytes[(i + needle.count)...])
+                    // A Jinja2/Django template comment, `{# ... #}`, starts at its brace.
+                    return (j >= 1 && bytes[j - 1] == UInt8(ascii: "{") ? j - 1 : j, bytes[(i + needle.count)...])
                 }
                 if j >= 1 && bytes[j] == UInt8(ascii: "/") && bytes[j - 1] == UInt8(ascii: "/") {
                     return (j - 1, bytes[(i + needle.count)...])
@@ -172,6 +173,7 @@ public enum Suppressions {
         }
         // A reason may be introduced by ':', '-' or an em dash; those alone are not a reason.
         var reason = String(decoding: rest, as: UTF8.self).trimmingSpaces()
+        if reason.hasSuffix("#}") { reason = String(reason.dropLast(2)).trimmingSpaces() }  // `{# ... #}`
         while let first = reason.first, ":-—–".contains(first) {
             reason = String(reason.dropFirst()).trimmingSpaces()
         }

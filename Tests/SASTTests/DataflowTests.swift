@@ -278,6 +278,28 @@ struct DataflowTests {
         #expect(flow.last?.location.file == "app/helpers/utils.py" && flow.last?.location.startLine == 4)
     }
 
+    @Test("a package scanned at its own root resolves its absolute imports as from the repository around it")
+    func packageAsScanRoot() throws {
+        let engine = try engine(rule: Self.rule)
+        let package = [
+            "__init__.py": "",
+            "views.py": "from flask import request\nfrom shop.helpers import run\n\ndef view():\n    run(request.args['c'])\n",
+            "helpers.py": "import os\n\ndef run(cmd):\n    os.system('echo ' + cmd)\n",
+        ]
+        func lines(_ files: [String: String], rootName: String?, view: String) throws -> [Int] {
+            let names = files.keys.sorted()
+            let project = ProjectSummaries(files: names, rootName: rootName, read: { files[$0] })
+            let results = engine.scanProject(files: names, project: project, read: { files[$0] })
+            return try #require(results[names.firstIndex(of: view)!]).findings.compactMap(\.location.startLine)
+        }
+        let around = Dictionary(uniqueKeysWithValues: package.map { ("shop/" + $0.key, $0.value) })
+        #expect(try lines(around, rootName: "repo", view: "shop/views.py") == [5])
+        #expect(try lines(package, rootName: "shop", view: "views.py") == [5])
+        // A root that is no package, or whose name is no identifier, adds no prefix.
+        #expect(try lines(package, rootName: nil, view: "views.py") == [])
+        #expect(try lines(package, rootName: "shop-1.0", view: "views.py") == [])
+    }
+
     /// An audit of `os.system` and the taint rule, sharing CWE 78.
     static func auditAndFlowEngine() throws -> SASTEngine {
         let audit = try RuleLoader.parse(

@@ -14,3 +14,18 @@ app = Flask(__name__)
 CORS(app, origins="*")
 # ok: python.cors-wildcard-origin
 CORS(app, origins=["https://app.example.com"])
+# ruleid: python.cors-wildcard-origin
+CORS(app)
+# ruleid: python.cors-wildcard-origin
+CORS(app, supports_credentials=True)
+# ok: python.cors-wildcard-origin
+CORS(app, resources={r"/api/*": {"origins": "https://app.example.com"}})
+# ok: python.cors-wildcard-origin
+cors = CORS()
+
+# ruleid: python.cors-wildcard-origin
+CORS_ALLOW_ALL_ORIGINS = True
+# ruleid: python.cors-wildcard-origin
+CORS_ORIGIN_ALLOW_ALL = True
+# ok: python.cors-wildcard-origin
+CORS_ALLOW_ALL_ORIGINS = False

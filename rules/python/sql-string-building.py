@@ -34,3 +34,19 @@ def greeting(name):
 
 # ok: python.sql-string-building
 BASE_QUERY = "SELECT id, name FROM products " + "WHERE deleted = 0"
+
+
+def login(c, username, password):
+    # ruleid: python.sql-string-building
+    c.execute("SELECT * FROM users WHERE name = '{}' AND pw = '{}'".format(username, password))
+
+
+def show(handler, cursor):
+    item = handler.params["id"][0]
+    # ruleid: python.sql-string-building
+    cursor.execute("SELECT * FROM items WHERE id=" + item)
+
+
+def quoted_table(cursor, connection, table):
+    # ruleid: python.sql-string-building
+    cursor.execute("SELECT COUNT(*) FROM %s" % connection.ops.quote_name(table))

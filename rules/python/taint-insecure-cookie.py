@@ -8,7 +8,7 @@ def login():
     resp = make_response("welcome")
     # ruleid: python.taint-insecure-cookie
     resp.set_cookie("session_id", new_session_id())
-    # ruleid: python.taint-insecure-cookie
+    # ok: python.taint-insecure-cookie
     resp.set_cookie("theme", request.form["theme"], secure=True)
     # ok: python.taint-insecure-cookie
     resp.set_cookie("token", issue_token(), secure=True, httponly=True, samesite="Lax")
@@ -37,9 +37,21 @@ def remember_me(request):
 
 def logout(request):
     response = HttpResponse("bye")
-    # A deleted cookie (max_age=0) carries no value.
+    # A deleted cookie (max_age=0, expires=0, an empty value) carries no value.
     # ok: python.taint-insecure-cookie
     response.set_cookie("session_id", max_age=0, path="/", expires="Thu, 01 Jan 1970 00:00:00 GMT")
+    # ok: python.taint-insecure-cookie
+    response.set_cookie('vulpy_session', '', expires=0)
+    # ok: python.taint-insecure-cookie
+    response.set_cookie("session_id", None)
     # ruleid: python.taint-insecure-cookie
     response.set_cookie("session_id", max_age=60, path="/")
+    return response
+
+
+def prefs(request):
+    response = HttpResponse("ok")
+    # A literal value is still a value (only the empty one deletes).
+    # ruleid: python.taint-insecure-cookie
+    response.set_cookie("lang", "en")
     return response

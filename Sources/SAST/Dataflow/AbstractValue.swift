@@ -2,28 +2,84 @@
 /// containers and objects the parts it holds, so that `a = [safe, tainted]; a[0]` is clean and
 /// `d['k'] = tainted; d['other']` too.
 struct AbstractValue: Sendable, Equatable {
+    /// The fields, behind one reference: the analysis copies values all the time (state maps at
+    /// every branch and join, arguments, summaries), and a copy is then one retain, not one per
+    /// field. Written only when not shared (copy on write).
+    private var storage: Storage
+
     /// Taint of the value itself; for a container, of the parts not tracked one by one.
-    var taint = Taint.clean
+    var taint: Taint {
+        get { storage.taint }
+        _modify {
+            makeUnique()
+            yield &storage.taint
+        }
+    }
     /// The constant, when the value is one.
-    var constant: PyConstant?
+    var constant: PyConstant? {
+        get { storage.constant }
+        _modify {
+            makeUnique()
+            yield &storage.constant
+        }
+    }
     /// A list or tuple whose length and order are known.
-    var elements: [AbstractValue]?
+    var elements: [AbstractValue]? {
+        get { storage.elements }
+        _modify {
+            makeUnique()
+            yield &storage.elements
+        }
+    }
     /// Dict entries under constant keys (`PyConstant.key`) and attributes (`.name`).
-    var members: [String: AbstractValue] = [:]
+    var members: [String: AbstractValue] {
+        get { storage.members }
+        _modify {
+            makeUnique()
+            yield &storage.members
+        }
+    }
     /// Produced by `realpath`/`abspath`/`normpath`/`resolve()`: a prefix check then confines it.
-    var isNormalizedPath = false
+    var isNormalizedPath: Bool {
+        get { storage.isNormalizedPath }
+        _modify {
+            makeUnique()
+            yield &storage.isNormalizedPath
+        }
+    }
     /// The class it is an instance of, when made by a constructor of a class the analysis knows.
-    var typeName: String?
+    var typeName: String? {
+        get { storage.typeName }
+        _modify {
+            makeUnique()
+            yield &storage.typeName
+        }
+    }
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+    }
+
+    /// Two values are equal when their fields are; the same storage is equal without a look.
+    static func == (a: AbstractValue, b: AbstractValue) -> Bool {
+        a.storage === b.storage || a.storage.sameFields(as: b.storage)
+    }
 
     static let clean = AbstractValue()
     /// Containers longer than this are tracked as a whole.
     static let maximumParts = 32
 
-    init(taint: Taint = .clean) { self.taint = taint }
+    init(taint: Taint = .clean) {
+        storage = taint.isTainted ? Storage(taint: taint) : Storage.clean
+    }
 
-    init(constant: PyConstant) { self.constant = constant }
+    init(constant: PyConstant) {
+        storage = Storage(taint: .clean)
+        storage.constant = constant
+    }
 
     init(elements: [AbstractValue]) {
+        storage = Storage(taint: .clean)
         if elements.count <= Self.maximumParts {
             self.elements = elements
         } else {
@@ -100,8 +156,8 @@ struct AbstractValue: Sendable, Equatable {
     }
 
     private init(taint: Taint, elementsOf value: AbstractValue) {
-        self.taint = taint
-        self.elements = value.elements
+        storage = Storage(taint: taint)
+        storage.elements = value.elements
     }
 
     /// Appends an element (a list's `append`), collapsing when the list grows too long.
@@ -120,5 +176,37 @@ struct AbstractValue: Sendable, Equatable {
         if elements != nil || !members.isEmpty { self = collapsed }
         taint.formUnion(other)
         constant = nil
+    }
+}
+
+extension AbstractValue {
+    /// ``AbstractValue``'s fields. `@unchecked Sendable`: a storage is written only while one
+    /// value holds it (``AbstractValue/makeUnique()``), and shared values are only read.
+    fileprivate final class Storage: @unchecked Sendable {
+        var taint: Taint
+        var constant: PyConstant?
+        var elements: [AbstractValue]?
+        var members: [String: AbstractValue] = [:]
+        var isNormalizedPath = false
+        var typeName: String?
+
+        /// The storage of every clean value made without parts (never written: it is shared).
+        static let clean = Storage(taint: .clean)
+
+        init(taint: Taint) { self.taint = taint }
+
+        init(copying other: Storage) {
+            taint = other.taint
+            constant = other.constant
+            elements = other.elements
+            members = other.members
+            isNormalizedPath = other.isNormalizedPath
+            typeName = other.typeName
+        }
+
+        func sameFields(as other: Storage) -> Bool {
+            taint == other.taint && constant == other.constant && elements == other.elements && members == other.members
+                && isNormalizedPath == other.isNormalizedPath && typeName == other.typeName
+        }
     }
 }

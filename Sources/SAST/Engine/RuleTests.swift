@@ -1,3 +1,4 @@
+import Findings
 import Foundation
 import PythonSyntax
 import Support
@@ -21,24 +22,31 @@ public struct RuleTestResult: Sendable, Hashable {
 /// finding of ID starting on it; `# ok: ID` means it must not. Any other finding of a rule the
 /// file tests is unexpected too, so a test file documents everything its rules report in it.
 public enum RuleTests {
-    /// Loads the rules under `directory` and checks every `*.py` test file there.
+    /// Loads the rules under `directory` and checks every `*.py` test file there, and every
+    /// `*.html` test file against the template rules.
     /// - Throws: `SentinelError` when the rules do not load.
     public static func run(directory: String) throws -> [RuleTestResult] {
         let rules = try RuleSet.load(directories: [directory])
         let engine = SASTEngine(rules: rules)
         let root = URL(fileURLWithPath: directory)
         var files: [String] = []
+        var templates: [String] = []
         if let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) {
-            for case let url as URL in enumerator where url.pathExtension == "py" { files.append(url.path) }
+            for case let url as URL in enumerator {
+                if url.pathExtension == "py" { files.append(url.path) }
+                if url.pathExtension == "html" { templates.append(url.path) }
+            }
         }
         var results = files.sorted().map { check(file: $0, engine: engine) }
+        let templateEngine = TemplateEngine(rules: rules.templateRules)
+        results += templates.sorted().map { TemplateRuleTests.check(file: $0, engine: templateEngine) }
         // A rule without any test is a failure of its own.
         let tested = Set(results.flatMap(\.ruleIds))
-        for rule in rules.rules where !tested.contains(rule.id) {
+        for (id, file) in rules.rules.map({ ($0.id, $0.file) }) + rules.templateRules.map({ ($0.id, $0.file) })
+        where !tested.contains(id) {
             results.append(
                 RuleTestResult(
-                    file: rule.file, ruleIds: [rule.id], expectations: 0,
-                    failures: ["\(rule.file): rule \(rule.id) has no test annotations"]))
+                    file: file, ruleIds: [id], expectations: 0, failures: ["\(file): rule \(id) has no test annotations"]))
         }
         return results
     }
@@ -56,15 +64,22 @@ public enum RuleTests {
             return RuleTestResult(file: file, ruleIds: [], expectations: 0, failures: ["\(error)"])
         }
         let annotations = Annotation.parse(module: module, source: SourceText(source))
-        let ids = Set(annotations.map(\.ruleId))
-        let known = Set(engine.rules.rules.map(\.id))
-        var failures: [String] = []
-        for id in ids.sorted() where !known.contains(id) { failures.append("\(file): annotation names unknown rule \(id)") }
-
         let result = engine.scan(file: file, source: source)
-        if let error = result.parseError { failures.append(error) }
+        return compare(
+            file: file, annotations: annotations, findings: result.findings, known: Set(engine.rules.rules.map(\.id)),
+            problems: result.parseError.map { [$0] } ?? [])
+    }
+
+    /// Checks `findings` against `annotations`: each `ruleid` line has a finding of its rule, no
+    /// `ok` line has one, and no other line has a finding of a rule the file annotates.
+    static func compare(
+        file: String, annotations: [Annotation], findings: [Finding], known: Set<String>, problems: [String]
+    ) -> RuleTestResult {
+        let ids = Set(annotations.map(\.ruleId))
+        var failures: [String] = problems
+        for id in ids.sorted() where !known.contains(id) { failures.append("\(file): annotation names unknown rule \(id)") }
         var found: [String: Set<Int>] = [:]
-        for finding in result.findings where ids.contains(finding.ruleId) {
+        for finding in findings where ids.contains(finding.ruleId) {
             found[finding.ruleId, default: []].insert(finding.location.startLine ?? 0)
         }
         var expected: [String: Set<Int>] = [:]

@@ -211,6 +211,8 @@ public struct Rule: Sendable, Hashable {
     public var semgrepIds: [String]
     /// The file the rule came from.
     public var file: String
+    /// `confidence-from`: evidence that raises a finding's confidence above `confidence`.
+    public var confidenceFrom: ConfidenceFrom? = nil
 
     /// The SARIF metadata of this rule.
     public var descriptor: RuleDescriptor {

@@ -3,6 +3,14 @@ import Documents
 import Findings
 import Support
 
+/// A rule file's rule: a Python rule or a template rule.
+public enum LoadedRule: Sendable {
+    /// `languages: [python]` (the default).
+    case python(Rule)
+    /// `languages: [template]`.
+    case template(TemplateRule)
+}
+
 /// Parses and validates one rule file (format in `rules/README.md`).
 ///
 /// Every key is checked, so a typo (`pattern-nto`) is an error naming the file and the key path
@@ -10,12 +18,22 @@ import Support
 public enum RuleLoader {
     static let topKeys: Set<String> = [
         "id", "message", "severity", "confidence", "languages", "cwe", "mode", "pattern", "pattern-either",
-        "patterns", "sources", "sinks", "sanitizers", "fix", "fix-imports", "metadata",
+        "patterns", "sources", "sinks", "sanitizers", "fix", "fix-imports", "metadata", "confidence-from",
     ]
 
-    /// Parses `text`, the contents of `file`.
+    /// Parses `text`, the contents of `file`, as a Python rule.
     /// - Throws: `SentinelError(.invalidInput)` naming the file and the problem.
     public static func parse(_ text: String, file: String) throws -> Rule {
+        guard case .python(let rule) = try parseAny(text, file: file) else {
+            throw fail(file, "a template rule where a Python rule is expected")
+        }
+        return rule
+    }
+
+    /// Parses `text`, the contents of `file`: a template rule when its `languages` are
+    /// `[template]`, else a Python rule.
+    /// - Throws: `SentinelError(.invalidInput)` naming the file and the problem.
+    public static func parseAny(_ text: String, file: String) throws -> LoadedRule {
         let root: DocumentNode
         do {
             // Every scalar stays text: patterns, ids and messages are strings whatever they look like.
@@ -26,43 +44,20 @@ public enum RuleLoader {
         }
         let c = Cursor(file: file)
         let map = try c.mapping(root, "")
+        if let node = map["languages"], try c.strings(node, "languages") == [TemplateRuleLoader.language] {
+            return .template(try TemplateRuleLoader.parse(map, c))
+        }
+        return .python(try parse(map, c))
+    }
+
+    private static func parse(_ map: Mapping, _ c: Cursor) throws -> Rule {
+        let file = c.file
         for key in map.keys where !topKeys.contains(key) { throw fail(file, map.line(key), "unknown key '\(key)'") }
 
-        guard let id = try map["id"].map({ try c.string($0, "id") }), !id.isEmpty else {
-            throw fail(file, "missing 'id'")
-        }
-        guard let message = try map["message"].map({ try c.string($0, "message") }), !message.isEmpty else {
-            throw fail(file, "missing 'message'")
-        }
-        guard let severityNode = map["severity"] else { throw fail(file, "missing 'severity'") }
-        let severityText = try c.string(severityNode, "severity")
-        guard let severity = Severity(rawValue: severityText) else {
-            throw fail(
-                file, severityNode.line, "bad severity '\(severityText)' (expected info, low, medium, high or critical)")
-        }
-        var confidence = Confidence.medium
-        if let node = map["confidence"] {
-            let text = try c.string(node, "confidence")
-            guard let value = Confidence(rawValue: text) else {
-                throw fail(file, node.line, "bad confidence '\(text)' (expected low, medium or high)")
-            }
-            confidence = value
-        }
-        let languages = try map["languages"].map { try c.strings($0, "languages") } ?? ["python"]
-        let cwe = try map["cwe"].map { try c.cwes($0) } ?? []
+        let header = try RuleHeader(map, c)
         let fixes = try map["fix"].map { try c.fixTemplates($0) } ?? []
         let fixImports = try map["fix-imports"].map { try c.modules($0, "fix-imports") } ?? []
         if !fixImports.isEmpty && fixes.isEmpty { throw fail(file, map.line("fix-imports"), "'fix-imports' needs 'fix'") }
-
-        var references: [String] = []
-        var bandit: [String] = []
-        var semgrep: [String] = []
-        if let node = map["metadata"] {
-            let meta = try c.mapping(node, "metadata")
-            references = try meta["references"].map { try c.strings($0, "metadata.references") } ?? []
-            bandit = try meta["bandit"].map { try c.strings($0, "metadata.bandit") } ?? []
-            semgrep = try meta["semgrep"].map { try c.strings($0, "metadata.semgrep") } ?? []
-        }
 
         let searchKeys = ["pattern", "pattern-either", "patterns"].filter { map[$0] != nil }
         let taintKeys = ["sources", "sinks", "sanitizers"].filter { map[$0] != nil }
@@ -88,10 +83,15 @@ public enum RuleLoader {
         default:
             throw fail(file, map.line("mode"), "bad mode '\(modeText)' (expected search or taint)")
         }
+        let confidenceFrom = try map["confidence-from"].map { try c.confidenceFrom($0) }
+        if confidenceFrom != nil, modeText != "search" {
+            throw fail(file, map.line("confidence-from"), "'confidence-from' needs a search rule (a taint flow is evidence already)")
+        }
         return Rule(
-            id: id, message: message, severity: severity, confidence: confidence, languages: languages,
-            cwe: cwe, mode: mode, fixes: fixes, fixImports: fixImports, references: references, banditIds: bandit,
-            semgrepIds: semgrep, file: file)
+            id: header.id, message: header.message, severity: header.severity, confidence: header.confidence,
+            languages: header.languages, cwe: header.cwe, mode: mode, fixes: fixes, fixImports: fixImports,
+            references: header.references, banditIds: header.bandit, semgrepIds: header.semgrep, file: file,
+            confidenceFrom: confidenceFrom)
     }
 
     /// `FILE:LINE: message` (`FILE: message` when `line` is 0: the problem has no one place).

@@ -6,19 +6,22 @@ import Support
 
 /// The rules a scan applies, loaded once and shared by every file.
 public struct RuleSet: Sendable {
-    /// The rules, sorted by id.
+    /// The Python rules, sorted by id.
     public var rules: [Rule]
+    /// The template rules (`languages: [template]`), sorted by id.
+    public var templateRules: [TemplateRule]
 
     /// Wraps already-parsed rules; duplicate ids are rejected.
-    public init(rules: [Rule]) throws {
+    public init(rules: [Rule], templateRules: [TemplateRule] = []) throws {
         var seen: [String: String] = [:]
-        for rule in rules {
-            if let other = seen[rule.id] {
-                throw SentinelError(.invalidInput, "\(rule.file): duplicate rule id '\(rule.id)' (also in \(other))")
+        for (id, file) in rules.map({ ($0.id, $0.file) }) + templateRules.map({ ($0.id, $0.file) }) {
+            if let other = seen[id] {
+                throw SentinelError(.invalidInput, "\(file): duplicate rule id '\(id)' (also in \(other))")
             }
-            seen[rule.id] = rule.file
+            seen[id] = file
         }
         self.rules = rules.sorted { $0.id < $1.id }
+        self.templateRules = templateRules.sorted { $0.id < $1.id }
     }
 
     /// Loads every `*.yaml`/`*.yml` file under `directories`, recursively.
@@ -27,16 +30,24 @@ public struct RuleSet: Sendable {
         let files = try directories.flatMap(ruleFiles(under:))
         // Rule files are read and parsed on one large-stack thread per processor (patterns
         // recurse like code, see `PyLargeStack`); the first bad file in order is the error.
-        let parsed = Mutex<[Result<Rule, any Error>?]>(Array(repeating: nil, count: files.count))
+        let parsed = Mutex<[Result<LoadedRule, any Error>?]>(Array(repeating: nil, count: files.count))
         PyLargeStack.concurrentPerform(iterations: files.count) { i in
-            let rule = Result { () throws -> Rule in
+            let rule = Result { () throws -> LoadedRule in
                 // A rule directory may be the scanned repository's own: no link is followed.
                 let data = try BoundedFile.read(files[i], limit: maxRuleFileSize, followLinks: false)
-                return try RuleLoader.parse(String(decoding: data, as: UTF8.self), file: files[i])
+                return try RuleLoader.parseAny(String(decoding: data, as: UTF8.self), file: files[i])
             }
             parsed.withLock { $0[i] = rule }
         }
-        return try RuleSet(rules: parsed.withLock { $0 }.map { try $0!.get() })
+        var rules: [Rule] = []
+        var templateRules: [TemplateRule] = []
+        for result in parsed.withLock({ $0 }) {
+            switch try result!.get() {
+            case .python(let rule): rules.append(rule)
+            case .template(let rule): templateRules.append(rule)
+            }
+        }
+        return try RuleSet(rules: rules, templateRules: templateRules)
     }
 
     /// Larger rule files are refused unread: the largest shipped one is a few kilobytes.
@@ -66,13 +77,14 @@ public struct RuleSet: Sendable {
     /// Which rules cover which Bandit tests and Semgrep rules (`metadata.bandit`/`semgrep`).
     public var equivalence: RuleEquivalence {
         var table = RuleEquivalence()
-        for rule in rules {
-            table.add(nativeRule: rule.id, checkIds: rule.banditIds, of: ToolName.bandit)
-            table.add(nativeRule: rule.id, checkIds: rule.semgrepIds, of: ToolName.semgrep)
+        let all = rules.map { ($0.id, $0.banditIds, $0.semgrepIds) } + templateRules.map { ($0.id, $0.banditIds, $0.semgrepIds) }
+        for (id, bandit, semgrep) in all {
+            table.add(nativeRule: id, checkIds: bandit, of: ToolName.bandit)
+            table.add(nativeRule: id, checkIds: semgrep, of: ToolName.semgrep)
         }
         return table
     }
 
     /// SARIF metadata of every rule.
-    public var descriptors: [RuleDescriptor] { rules.map(\.descriptor) }
+    public var descriptors: [RuleDescriptor] { rules.map(\.descriptor) + templateRules.map(\.descriptor) }
 }

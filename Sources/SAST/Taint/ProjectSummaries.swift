@@ -35,13 +35,21 @@ public final class ProjectSummaries: @unchecked Sendable {
     /// Every dotted suffix of a module name → the full names it may stand for (a `src/` layout).
     private let suffixes: [String: [String]]
 
-    /// Maps the scanned files (paths relative to the scan root) to module names.
-    public init(files: [String]) {
+    /// The package the scan root itself is (`django` when `django/` with its `__init__.py` is
+    /// scanned), prefixed to every module name so that what a file imports resolves the same
+    /// whether the scan starts at the package or at the repository around it.
+    let rootPackage: String?
+
+    /// Maps the scanned files (paths relative to the scan root) to module names; `rootName` is the
+    /// last component of the scan root, the package name when the root holds an `__init__.py`.
+    public init(files: [String], rootName: String? = nil) {
+        let rootPackage = rootName.flatMap { Self.isIdentifier($0) && files.contains("__init__.py") ? $0 : nil }
+        self.rootPackage = rootPackage
         var modules: [String: String] = [:]
         var moduleOfFile: [String: String] = [:]
         var suffixes: [String: [String]] = [:]
         for file in files {
-            guard let name = Self.moduleName(file) else { continue }
+            guard let name = Self.moduleName(file, rootPackage: rootPackage) else { continue }
             modules[name] = file
             moduleOfFile[file] = name
             let parts = name.split(separator: ".")
@@ -56,8 +64,8 @@ public final class ProjectSummaries: @unchecked Sendable {
 
     /// Maps the files to modules and notes what each imports, reading them (in parallel) with
     /// `read` (nil: unreadable, left out).
-    public convenience init(files: [String], read: @escaping @Sendable (String) -> String?) {
-        self.init(files: files)
+    public convenience init(files: [String], rootName: String? = nil, read: @escaping @Sendable (String) -> String?) {
+        self.init(files: files, rootName: rootName)
         DispatchQueue.concurrentPerform(iterations: files.count) { i in
             if let text = read(files[i]) { noteImports(of: files[i], text: text) }
         }
@@ -65,17 +73,25 @@ public final class ProjectSummaries: @unchecked Sendable {
 
     /// ``moduleName(_:)`` of a scanned file, looked up (this is asked for every file several times).
     func module(of file: String) -> String? {
-        moduleOfFile[file] ?? Self.moduleName(file)
+        moduleOfFile[file] ?? Self.moduleName(file, rootPackage: rootPackage)
     }
 
-    /// `pkg/sub/mod.py` → `pkg.sub.mod`; `pkg/__init__.py` → `pkg`.
-    static func moduleName(_ file: String) -> String? {
+    /// `pkg/sub/mod.py` → `pkg.sub.mod`; `pkg/__init__.py` → `pkg`; under `rootPackage` `root`,
+    /// `mod.py` → `root.mod` and `__init__.py` → `root`.
+    static func moduleName(_ file: String, rootPackage: String? = nil) -> String? {
         var parts = file.split(separator: "/").map(String.init)
         guard var last = parts.popLast() else { return nil }
         for suffix in [".py", ".pyw"] where last.hasSuffix(suffix) { last.removeLast(suffix.count) }
         if last != "__init__" { parts.append(last) }
+        if let rootPackage { parts.insert(rootPackage, at: 0) }
         guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && !$0.contains(".") && !$0.contains("-") }) else { return nil }
         return parts.joined(separator: ".")
+    }
+
+    /// Whether `name` can be a Python package name (ASCII letters, digits, `_`, not starting with a digit).
+    static func isIdentifier(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
     }
 
     /// Records what `file` imports from the project's modules (from its text, before parsing).

@@ -12,7 +12,7 @@ extension TaintAnalyzer {
                 for child in e.children.dropFirst() { _ = evaluate(child) }
                 return .clean
             }
-            if let source = firstMatch(patterns.sources, e), !readsForeignTyped(e) {
+            if let source = firstSource(e), !readsForeignTyped(e) {
                 for child in e.children { _ = evaluate(child) }
                 let label = Self.label(e, index.source)
                 var origin = TaintOrigin(label: label, line: e.range.start.line)

@@ -22,6 +22,12 @@ extension TaintAnalyzer {
         }
     }
 
+    /// The first source pattern that matches `node`; none where the file's search found no source.
+    func firstSource(_ node: PyNode) -> TaintSource? {
+        if let sourceStarts, !sourceStarts.contains(node.range.start.offset) { return nil }
+        return firstMatch(patterns.sources, node)
+    }
+
     /// Reports (or, in a summary, records) every sink `node` is whose checked part is tainted.
     mutating func checkSinks(_ node: PyNode) {
         if peeking || patterns.sinks.isEmpty { return }

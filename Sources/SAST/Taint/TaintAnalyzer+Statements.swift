@@ -127,7 +127,12 @@ extension TaintAnalyzer {
     static func join(_ a: [String: AbstractValue], _ b: [String: AbstractValue]) -> [String: AbstractValue] {
         var out = a
         for (name, value) in b {
-            out[name] = a[name].map { $0.joined(with: value) } ?? value
+            // Most names hold the same value on both paths (one storage: compared without a look).
+            if let existing = a[name] {
+                if existing != value { out[name] = existing.joined(with: value) }
+            } else {
+                out[name] = value
+            }
         }
         // Authenticated only if on both paths.
         if a[authenticatedKey] == nil || b[authenticatedKey] == nil { out[authenticatedKey] = nil }

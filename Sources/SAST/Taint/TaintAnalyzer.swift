@@ -30,6 +30,9 @@ struct TaintAnalyzer {
     /// The file's shared rule-free summaries, which stand for the functions not relevant here.
     let shared: SharedSummaries?
     var flows: [TaintFlow] = []
+    /// Where the rule's sources match in the file (start offsets, from the shared search), once
+    /// ``run()`` knows them: a node that starts elsewhere is no source, and most nodes are asked.
+    var sourceStarts: Set<Int>?
 
     // Per-scope state, reset for each function.
     var state: [String: AbstractValue] = [:]
@@ -98,6 +101,7 @@ struct TaintAnalyzer {
     /// Runs the analysis; the flows found are in ``flows``.
     mutating func run() {
         let sourceOffsets = sourceCache.offsets(of: patterns, in: index)
+        sourceStarts = Set(sourceOffsets)
         let importsSource = project?.importsSourceSummary(ruleId: ruleId) ?? false
         // In a project, the functions other modules import are summarised for them when this
         // module can matter to the rule (a source, a sink or a sanitizer in it); otherwise the
@@ -338,7 +342,7 @@ struct TaintAnalyzer {
     private mutating func seedParameterSources(_ function: PyNode, _ names: [String]) {
         let offset = function.range.start.offset
         let known = routeSources[offset]
-        let found = known ?? firstMatch(patterns.sources, function)
+        let found = known ?? firstSource(function)
         if known == nil { routeSources[offset] = .some(found) }
         guard let source = found else { return }
         var typed = Self.typedRouteParameters(function)

@@ -6,8 +6,8 @@ import ScanCore
 import Support
 import Synchronization
 
-/// The native rule engine over the tree's Python files: every file parsed once, files
-/// spread across the cores, parse failures reported as one-line notices.
+/// The native rule engine over the tree's Python files and templates: every file parsed once,
+/// files spread across the cores, parse failures reported as one-line notices.
 public struct NativeSASTScanner: ScanCore.Scanner {
     /// Selected by `--tools native`; findings carry it as their tool.
     public let name = ToolName.native
@@ -23,9 +23,9 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         self.builtInDirectories = builtInDirectories
     }
 
-    /// Whether the target has Python files (`.py`, `.pyw`).
+    /// Whether the target has Python files (`.py`, `.pyw`) or template files (`.html`, `.j2`, ...).
     public func applies(to target: ScanTarget) -> Bool {
-        !target.files(withExtensions: ["py", "pyw"]).isEmpty
+        !target.files(withExtensions: ["py", "pyw"]).isEmpty || !target.files(withExtensions: TemplateFiles.extensions).isEmpty
     }
 
     /// Why it cannot run (no rule directory at all), or nil when it can.
@@ -48,6 +48,11 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         let directories = builtInDirectories + context.ruleDirectories
         let files = target.files(withExtensions: ["py", "pyw"])
+        let templates = target.files(withExtensions: TemplateFiles.extensions)
+        // What the Python code says for the template rules: its imports, and the rules a
+        // project-wide protection rules out (noted once the rules are compiled).
+        let templateProject = Mutex(TemplateProject())
+        let templateRules = Mutex<[TemplateRule]>([])
         let unread = Mutex<[SkippedFile]>([])
         let hidden = Mutex<[String: Finding]>([:])
         let progress = Atomic<Int>(0)
@@ -62,17 +67,25 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             }
             let (text, finding) = SourceEncodingCheck.read([UInt8](data), file: file)
             if let finding { hidden.withLock { $0[file] = finding } }
+            // Template rules that need a web framework look at what the Python code imports.
+            if !templates.isEmpty, let text {
+                var facts = TemplateProject()
+                facts.note(pythonText: text, rules: templateRules.withLock { $0 })
+                templateProject.withLock { $0.merge(facts) }
+            }
             return text
         }
         // One project: summaries of each module's functions follow flows into the modules that
         // import it. Its imports are noted while the rules may still be compiling.
-        let project = ProjectSummaries(files: files, read: read)
+        let rootName = target.root.split(separator: "/").last.map(String.init)
+        let project = ProjectSummaries(files: files, rootName: rootName, read: read)
         let ready = prepared.take()
         // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
         let engine =
             try ready.flatMap { $0.directories == directories ? $0.engine : nil }?.get()
             ?? SASTEngine(rules: try RuleSet.load(directories: directories))
         let rules = engine.rules
+        templateRules.withLock { $0 = rules.templateRules.filter { $0.projectNotRegex != nil } }
         let collected = engine.scanProject(
             files: files, project: project, read: read,
             progress: { index in
@@ -90,12 +103,47 @@ public struct NativeSASTScanner: ScanCore.Scanner {
                 notices.append(Notice(level: .warning, message: error, file: files[index], tool: name))
             }
         }
+        let scanned = Self.scanTemplates(
+            templates, in: target, engine: TemplateEngine(rules: rules.templateRules),
+            project: templateProject.withLock { $0 }, tool: name)
+        findings += scanned.findings
+        notices += scanned.notices
+        unread.withLock { $0 += scanned.unread }
         var output = ScannerOutput(
             findings: findings, rules: rules.descriptors + Self.ownDescriptors(of: findings),
             tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
         output.skippedFiles = unread.withLock { $0 }
         output.equivalence = rules.equivalence
         return output
+    }
+
+    /// Runs the template rules over the files of `templates` that are templates (template syntax
+    /// or a `templates/` directory), in parallel; findings in file order.
+    private static func scanTemplates(
+        _ templates: [String], in target: ScanTarget, engine: TemplateEngine, project: TemplateProject, tool: ToolName
+    ) -> (findings: [Finding], notices: [Notice], unread: [SkippedFile]) {
+        guard !engine.rules.isEmpty, !templates.isEmpty else { return ([], [], []) }
+        let results = Mutex<[TemplateScanResult?]>(Array(repeating: nil, count: templates.count))
+        let unread = Mutex<[SkippedFile]>([])
+        DispatchQueue.concurrentPerform(iterations: templates.count) { i in
+            guard let data = try? target.read(templates[i]) else {
+                unread.withLock { $0.append(SkippedFile(file: templates[i], reason: "cannot read")) }
+                return
+            }
+            let bytes = [UInt8](data)
+            guard TemplateFiles.isTemplate(templates[i], bytes: bytes) else { return }
+            let result = engine.scan(file: templates[i], bytes: bytes, project: project)
+            results.withLock { $0[i] = result }
+        }
+        var findings: [Finding] = []
+        var notices: [Notice] = []
+        for (i, result) in results.withLock({ $0 }).enumerated() {
+            guard let result else { continue }
+            findings += result.findings
+            // A bound hit leaves part of the file unchecked: said, never silent.
+            for bound in result.bounds { notices.append(Notice(level: .warning, message: bound, file: templates[i], tool: tool)) }
+        }
+        return (findings, notices, unread.withLock { $0 })
     }
 
     /// The rules of the findings the scanner makes itself (not from a rule file).

@@ -1,0 +1,165 @@
+import Findings
+import Foundation
+import TemplateSyntax
+
+/// What scanning one template produced.
+public struct TemplateScanResult: Sendable {
+    /// Findings, sorted by position then rule id.
+    public var findings: [Finding]
+    /// What the tokenizer could not read as a template would (`FILE:LINE: unterminated {{`).
+    public var problems: [String]
+    /// Bounds hit: the rest of the file was not analysed (`FILE:LINE: more than ...`).
+    public var bounds: [String]
+}
+
+/// Runs template rules over Jinja2/Django templates (``TemplateDocument``).
+public struct TemplateEngine: Sendable {
+    /// The rules, sorted by id.
+    public let rules: [TemplateRule]
+
+    /// An engine for `rules`.
+    public init(rules: [TemplateRule]) { self.rules = rules }
+
+    /// Scans the template `bytes`; `file` is the path findings carry. `project` is what the
+    /// project's Python code says (nil: unknown, every rule applies, as in rule tests).
+    public func scan(file: String, bytes: [UInt8], project: TemplateProject?) -> TemplateScanResult {
+        let document = TemplateDocument(bytes: bytes)
+        var findings: [Finding] = []
+        for rule in rules where project?.applies(rule) ?? true {
+            var lines = Set<Int>()
+            for region in Self.regions(of: rule, in: document) {
+                let text = document.text(region)
+                if rule.notRegexes.contains(where: { $0.occurs(in: text) }) { continue }
+                for match in rule.regex.matches(in: text) {
+                    guard let range = Self.byteRange(match, in: text, base: region.lowerBound) else { continue }
+                    let finding = Self.finding(rule, range: range, document: document, file: file)
+                    // One finding per rule and line, as for Python rules.
+                    if lines.insert(finding.location.startLine ?? 0).inserted { findings.append(finding) }
+                }
+            }
+        }
+        findings = Self.strongestPerLine(findings)
+        findings.sort {
+            ($0.location.startLine ?? 0, $0.location.startColumn ?? 0, $0.ruleId)
+                < ($1.location.startLine ?? 0, $1.location.startColumn ?? 0, $1.ruleId)
+        }
+        func text(_ problem: TemplateProblem) -> String { "\(file):\(document.position(of: problem.offset).line): \(problem.message)" }
+        return TemplateScanResult(
+            findings: findings, problems: document.problems.filter { !$0.isBound }.map(text),
+            bounds: document.problems.filter(\.isBound).map(text))
+    }
+
+    /// One finding per line and CWE: the most severe (then most confident) rule's, as a proven
+    /// flow supersedes an audit finding of the same weakness (`innerHTML = ... + location.hash`
+    /// is DOM XSS from the URL, not also "HTML built from a variable").
+    static func strongestPerLine(_ findings: [Finding]) -> [Finding] {
+        var best: [String: Finding] = [:]
+        var order: [String] = []
+        for finding in findings {
+            let key = "\(finding.location.startLine ?? 0)#\(finding.cwe)"
+            guard let other = best[key] else {
+                best[key] = finding
+                order.append(key)
+                continue
+            }
+            if (finding.severity, finding.confidence, other.ruleId) > (other.severity, other.confidence, finding.ruleId) {
+                best[key] = finding
+            }
+        }
+        return order.compactMap { best[$0] }
+    }
+
+    /// The byte ranges the rule's expressions read: its construct, where its conditions hold.
+    static func regions(of rule: TemplateRule, in document: TemplateDocument) -> [Range<Int>] {
+        switch rule.construct {
+        case .output:
+            return document.outputs.filter { output in
+                (rule.contexts?.contains(output.context) ?? true) && (rule.autoescaped.map { $0 == output.autoescaped } ?? true)
+            }.map(\.expression)
+        case .tag:
+            return document.tags.map(\.content)
+        case .element:
+            return document.elements.filter { rule.elements?.contains($0.name) ?? true }.map { element in
+                element.range.lowerBound..<max(element.range.upperBound, element.body?.upperBound ?? 0)
+            }
+        }
+    }
+
+    /// The bytes of the match `match` (UTF-16 offsets in `text`, which starts at byte `base`).
+    private static func byteRange(_ match: NSRange, in text: String, base: Int) -> Range<Int>? {
+        guard let range = Range(match, in: text) else { return nil }
+        let start = text.utf8.distance(from: text.startIndex, to: range.lowerBound)
+        let end = text.utf8.distance(from: text.startIndex, to: range.upperBound)
+        return (base + start)..<(base + max(start, end))
+    }
+
+    private static func finding(_ rule: TemplateRule, range: Range<Int>, document: TemplateDocument, file: String) -> Finding {
+        let start = document.position(of: range.lowerBound)
+        let end = document.position(of: range.upperBound)
+        let snippet = (start.line...max(start.line, min(end.line, start.line + 4))).map(document.line).joined(separator: "\n")
+        return Finding(
+            ruleId: rule.id, severity: rule.severity, confidence: rule.confidence, message: rule.message,
+            location: Location(file: file, startLine: start.line, startColumn: start.column, endLine: end.line, endColumn: end.column),
+            cwe: rule.cwe, snippet: snippet, references: rule.references)
+    }
+}
+
+/// What a template scan knows of the project around the templates, from its Python code.
+public struct TemplateProject: Sendable {
+    /// The top-level modules the Python code imports (`flask`, `django`).
+    public var modules: Set<String> = []
+    /// Rules whose `project-not-regex` matched some Python file.
+    public var ruledOut: Set<String> = []
+
+    /// A project of which nothing is known yet.
+    public init() {}
+
+    /// Notes one Python file's text: its imports, and the rules of `rules` it rules out.
+    public mutating func note(pythonText text: String, rules: [TemplateRule]) {
+        modules.formUnion(TemplateFiles.importedTopLevelModules(in: text))
+        for rule in rules where !ruledOut.contains(rule.id) {
+            if let regex = rule.projectNotRegex, regex.occurs(in: text) { ruledOut.insert(rule.id) }
+        }
+    }
+
+    /// Adds what `other` noted (another file's facts).
+    public mutating func merge(_ other: TemplateProject) {
+        modules.formUnion(other.modules)
+        ruledOut.formUnion(other.ruledOut)
+    }
+
+    /// Whether `rule` applies: the project uses one of its frameworks, and nothing rules it out.
+    public func applies(_ rule: TemplateRule) -> Bool {
+        (rule.frameworks.isEmpty || rule.frameworks.contains(where: modules.contains)) && !ruledOut.contains(rule.id)
+    }
+}
+
+/// Which files are templates, and which web frameworks a project's Python code imports.
+public enum TemplateFiles {
+    /// Extensions of template files (without the dot).
+    public static let extensions: Set<String> = ["html", "htm", "jinja", "jinja2", "j2", "djhtml", "tpl"]
+
+    /// Whether `file` (relative path) with these bytes is a template: it holds template syntax
+    /// (`{{`, `{%`, `{#`) or lies under a `templates/` directory.
+    public static func isTemplate(_ file: String, bytes: [UInt8]) -> Bool {
+        if file.hasPrefix("templates/") || file.contains("/templates/") { return true }
+        var previous: UInt8 = 0
+        for byte in bytes {
+            if previous == UInt8(ascii: "{") && (byte == UInt8(ascii: "{") || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "#")) {
+                return true
+            }
+            previous = byte
+        }
+        return false
+    }
+
+    /// The top-level modules `text` (a Python file) imports (`flask` of `from flask.views import View`).
+    public static func importedTopLevelModules(in text: String) -> Set<String> {
+        Set(
+            ImportScan.imports(in: text).compactMap { module, name in
+                let written = module.isEmpty ? name : module
+                guard !written.hasPrefix("."), let top = written.split(separator: ".").first else { return nil }
+                return String(top)
+            })
+    }
+}

@@ -1,0 +1,98 @@
+import Findings
+import Foundation
+import TemplateSyntax
+
+/// What part of a template a template rule's `pattern-regex` reads.
+public enum TemplateConstruct: String, Sendable, Hashable, CaseIterable {
+    /// A `{{ ... }}` output: the expression with its filters (`note.text | safe`).
+    case output
+    /// A `{% ... %}` tag: its name and arguments (`autoescape off`).
+    case tag
+    /// An HTML element: its start tag and, for `form`, `script` and `style`, its content up to the
+    /// end tag (`<form method="post">...`).
+    case element
+}
+
+/// A rule over templates (`languages: [template]`, format in `rules/README.md`): a regular
+/// expression searched in one kind of construct, with conditions on where the construct is.
+public struct TemplateRule: Sendable, Hashable {
+    /// Unique id, `template.<name>`.
+    public var id: String
+    /// The finding message.
+    public var message: String
+    /// Severity of the findings.
+    public var severity: Severity
+    /// How likely a finding is real.
+    public var confidence: Confidence
+    /// CWE ids.
+    public var cwe: [Int]
+    /// The construct the expressions read.
+    public var construct: TemplateConstruct
+    /// `pattern-regex`: searched in the construct's text; each match is a finding.
+    public var regex: TemplateRegex
+    /// `pattern-not-regex`: a construct whose text holds a match of one of these is skipped.
+    public var notRegexes: [TemplateRegex]
+    /// `context`: for outputs, the HTML contexts the rule applies in (nil: any).
+    public var contexts: Set<OutputContext>?
+    /// `autoescaped`: for outputs, only those inside (false) or outside (true) an
+    /// `{% autoescape off %}` block (nil: either).
+    public var autoescaped: Bool?
+    /// `elements`: for elements, the element names the rule reads (nil: any).
+    public var elements: Set<String>?
+    /// `frameworks`: the rule applies only in a project whose Python code imports one of these
+    /// top-level modules (`django`, `flask`); empty: any project.
+    public var frameworks: [String]
+    /// `project-not-regex`: the rule does not apply in a project where some Python file holds a
+    /// match (a protection turned on for every view: Django's CSRF middleware).
+    public var projectNotRegex: TemplateRegex?
+    /// `metadata.references`.
+    public var references: [String]
+    /// `metadata.bandit`.
+    public var banditIds: [String]
+    /// `metadata.semgrep`.
+    public var semgrepIds: [String]
+    /// The file the rule came from.
+    public var file: String
+
+    /// The SARIF metadata of this rule.
+    public var descriptor: RuleDescriptor {
+        RuleDescriptor(
+            id: id, tool: ToolName.native, name: id.split(separator: ".").last.map(String.init),
+            shortDescription: message, helpURI: references.first, defaultSeverity: severity, cwe: cwe,
+            tags: ["template"], precision: confidence)
+    }
+}
+
+/// A regular expression searched anywhere in a text (Semgrep's `pattern-regex`), compiled once.
+/// NSRegularExpression is immutable and documented thread-safe.
+public struct TemplateRegex: Sendable, Hashable {
+    /// The expression as written.
+    public let source: String
+    private let box: Box
+
+    private final class Box: @unchecked Sendable {
+        let regex: NSRegularExpression
+        init(_ regex: NSRegularExpression) { self.regex = regex }
+    }
+
+    /// Compiles `source` (Python's `(?P<NAME>` groups are accepted); throws when it is invalid.
+    public init(source: String) throws {
+        self.source = source
+        box = Box(try NSRegularExpression(pattern: RegexGroupNames.icuSpelling(source)))
+    }
+
+    /// The UTF-16 ranges of every non-overlapping match in `text`.
+    func matches(in text: String) -> [NSRange] {
+        box.regex.matches(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)).map(\.range)
+    }
+
+    /// Whether `text` holds a match.
+    public func occurs(in text: String) -> Bool {
+        box.regex.firstMatch(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)) != nil
+    }
+
+    /// Two expressions are equal when their source texts are.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.source == rhs.source }
+    /// Hashes the source text.
+    public func hash(into hasher: inout Hasher) { hasher.combine(source) }
+}

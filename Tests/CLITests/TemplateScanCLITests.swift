@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+/// Issue 29: templates are files to scan too. A small Flask app with a Jinja2 template, scanned
+/// with the shipped rules as a user would: findings carry the template's file, line and column,
+/// go through the same pipeline (a `{# sentinel: ignore[...] reason #}` comment hides one), and a
+/// template without Python around it gets no framework-only rule.
+@Suite(.serialized) struct TemplateScanCLITests {
+    let home = NSTemporaryDirectory() + "sentinel-home-\(UUID().uuidString)"
+
+    static let app = """
+        from flask import Flask, render_template, request
+
+        app = Flask(__name__)
+
+
+        @app.route("/search")
+        def search():
+            return render_template("search.html", q=request.args.get("q", ""))
+
+        """
+
+    static let template = """
+        {% extends "base.html" %}
+        {% block content %}
+        <p>You searched for {{ q|safe }}</p>
+        <p>{{ banner|safe }}</p>  {# sentinel: ignore[template.safe-filter] the banner is our own HTML #}
+        <script>var query = "{{ q|safe }}";</script>
+        <form method="post" action="/comment">
+          <input name="text">
+        </form>
+        <p>{{ q }}</p>
+        {% endblock %}
+
+        """
+
+    static func tree(_ files: [String: String]) throws -> String {
+        let root = NSTemporaryDirectory() + "sentinel-templates-\(UUID().uuidString)"
+        for (file, text) in files {
+            let path = root + "/" + file
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        return root
+    }
+
+    /// `ruleId@file:line:column` of each finding of a JSON report.
+    static func findings(_ json: String) throws -> [String] {
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        return findings.compactMap { finding in
+            guard let id = finding["ruleId"] as? String, let location = finding["location"] as? [String: Any] else { return nil }
+            let file = location["file"] as? String ?? "?"
+            return "\(id)@\(file):\(location["startLine"] as? Int ?? 0):\(location["startColumn"] as? Int ?? 0)"
+        }.sorted()
+    }
+
+    @Test func aFlaskTemplateIsScannedWithThePythonCode() throws {
+        let root = try Self.tree(["app.py": Self.app, "templates/search.html": Self.template])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scan = try CLI.run(
+            ["scan", root, "--tools", "native", "--format", "json", "--fail-on", "none"], environment: CLI.environment(home: home))
+        #expect(scan.status == 0, "\(scan.stderr)")
+        // The banner's |safe on line 4 is suppressed by its template comment.
+        #expect(
+            try Self.findings(scan.stdout) == [
+                "template.form-without-csrf-token@templates/search.html:6:1",
+                "template.safe-filter-in-script@templates/search.html:5:26",
+                "template.safe-filter@templates/search.html:3:25",
+            ])
+    }
+
+    @Test func frameworkRulesNeedTheFramework() throws {
+        // The same template beside Python code that is no Flask or Django app: the CSRF rule (which
+        // knows those frameworks' tokens) stays quiet, the others do not.
+        let root = try Self.tree(["tool.py": "import os\n", "templates/search.html": Self.template])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scan = try CLI.run(
+            ["scan", root, "--tools", "native", "--format", "json", "--fail-on", "none"], environment: CLI.environment(home: home))
+        let found = try Self.findings(scan.stdout)
+        #expect(!found.contains { $0.hasPrefix("template.form-without-csrf-token") })
+        #expect(found.contains { $0.hasPrefix("template.safe-filter@") })
+    }
+}

@@ -1,0 +1,115 @@
+import Findings
+import Foundation
+import Testing
+
+@testable import SAST
+
+/// Template rules: loading, conditions, framework gating, one finding per line.
+@Suite struct TemplateEngineTests {
+    static func rule(_ yaml: String) throws -> TemplateRule {
+        guard case .template(let rule) = try RuleLoader.parseAny(yaml, file: "t.yaml") else { throw CancellationError() }
+        return rule
+    }
+
+    static let safeRule = """
+        id: template.t-safe
+        message: safe
+        severity: medium
+        languages: [template]
+        cwe: [79]
+        construct: output
+        context: [text]
+        pattern-regex: '\\|\\s*safe\\b'
+
+        """
+
+    static func scan(_ rules: [TemplateRule], _ text: String, frameworks: Set<String>? = nil) -> [Finding] {
+        let project = frameworks.map { modules in
+            var project = TemplateProject()
+            project.modules = modules
+            return project
+        }
+        return TemplateEngine(rules: rules).scan(file: "t.html", bytes: Array(text.utf8), project: project).findings
+    }
+
+    @Test func aContextConditionTwin() throws {
+        let rule = try Self.rule(Self.safeRule)
+        let found = Self.scan([rule], "<p>{{ a|safe }}</p>\n<a title=\"{{ b|safe }}\"></a>\n<p>{{ c }}</p>")
+        #expect(found.map { $0.location.startLine } == [1])
+        #expect(found.first?.location.startColumn == 8, "at the `|`")
+    }
+
+    @Test func frameworksGateARule() throws {
+        var rule = try Self.rule(Self.safeRule)
+        rule.frameworks = ["django"]
+        #expect(Self.scan([rule], "{{ a|safe }}", frameworks: ["flask"]).isEmpty)
+        #expect(Self.scan([rule], "{{ a|safe }}", frameworks: ["django", "os"]).count == 1)
+        #expect(Self.scan([rule], "{{ a|safe }}", frameworks: nil).count == 1, "rule tests: every framework")
+    }
+
+    @Test func aProjectWideProtectionRulesARuleOut() throws {
+        var rule = try Self.rule(Self.safeRule)
+        rule.projectNotRegex = try TemplateRegex(source: #"(?m)^[^#\n]*"django\.middleware\.csrf\.CsrfViewMiddleware""#)
+        var project = TemplateProject()
+        project.note(pythonText: "MIDDLEWARE = [\n    # \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n", rules: [rule])
+        #expect(project.applies(rule), "a commented-out middleware protects nothing")
+        project.note(pythonText: "import django\nMIDDLEWARE = [\n    \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n", rules: [rule])
+        #expect(!project.applies(rule))
+        #expect(project.modules == ["django"])
+        #expect(TemplateEngine(rules: [rule]).scan(file: "t.html", bytes: Array("{{ a|safe }}".utf8), project: project).findings.isEmpty)
+    }
+
+    @Test func theStrongestRuleOfALineAndCWEWins() throws {
+        let weak = try Self.rule(Self.safeRule)
+        var strong = weak
+        strong.id = "template.t-strong"
+        strong.severity = .high
+        let found = Self.scan([weak, strong], "<p>{{ a|safe }}</p>")
+        #expect(found.map(\.ruleId) == ["template.t-strong"])
+    }
+
+    @Test func badTemplateRulesAreErrorsNamingTheKey() {
+        let cases = [
+            (Self.safeRule.replacingOccurrences(of: "construct: output", with: "construct: block"), "bad construct"),
+            (Self.safeRule.replacingOccurrences(of: "context: [text]", with: "context: [body]"), "bad context"),
+            (Self.safeRule.replacingOccurrences(of: "construct: output", with: "construct: tag"), "'context' applies to outputs"),
+            (Self.safeRule + "pattern: eval(...)\n", "unknown key 'pattern'"),
+            (Self.safeRule.replacingOccurrences(of: "'\\|\\s*safe\\b'", with: "'(unclosed'"), "invalid regular expression"),
+        ]
+        for (yaml, message) in cases {
+            #expect(throws: (any Error).self) { try RuleLoader.parseAny(yaml, file: "t.yaml") }
+            do {
+                _ = try RuleLoader.parseAny(yaml, file: "t.yaml")
+            } catch {
+                #expect("\(error)".contains(message), "\(error)")
+            }
+        }
+    }
+
+    @Test func theShippedRulesReadHostileTemplates() throws {
+        // One-line scripts without semicolons full of sink names, a template literal of `<`
+        // without `${`, unterminated forms and tags, NUL bytes: the search stays bounded per
+        // candidate (no quadratic regex), and one line holds at most one finding per rule.
+        let rules = try RuleSet.load(directories: [RuleFilesTests.rulesDirectory]).templateRules
+        let hostile = [
+            "<script>" + String(repeating: "x.html(a + ' ", count: 20_000) + "</script>",
+            "<script>var h = `" + String(repeating: "<b ", count: 50_000) + "`; $(h)</script>",
+            "<script>" + String(repeating: "var h = '<i>' + v\n", count: 5_000) + "</script>",
+            String(repeating: "<form method=post ", count: 20_000),
+            "<form method=get>" + String(repeating: "<input type=text \0", count: 20_000),
+        ]
+        for text in hostile {
+            let result = TemplateEngine(rules: rules).scan(file: "h.html", bytes: Array(text.utf8), project: nil)
+            let perLine = Dictionary(grouping: result.findings) { "\($0.ruleId)#\($0.location.startLine ?? 0)" }
+            #expect(perLine.values.allSatisfy { $0.count == 1 })
+        }
+    }
+
+    @Test func templatesAreFoundBySyntaxOrDirectory() {
+        #expect(TemplateFiles.isTemplate("a/page.html", bytes: Array("<p>{{ x }}</p>".utf8)))
+        #expect(TemplateFiles.isTemplate("app/templates/plain.html", bytes: Array("<p>x</p>".utf8)))
+        #expect(!TemplateFiles.isTemplate("docs/plain.html", bytes: Array("<p>{ x }</p>".utf8)))
+        #expect(
+            TemplateFiles.importedTopLevelModules(in: "import os.path\nfrom flask.views import View\nfrom . import x\n") == ["os", "flask"])
+    }
+}

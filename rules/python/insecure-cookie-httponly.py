@@ -1,0 +1,59 @@
+from flask import Flask, make_response, request
+
+app = Flask(__name__)
+
+
+@app.route("/login", methods=["POST"])
+def login():
+    resp = make_response("welcome")
+    # ruleid: python.insecure-cookie-httponly
+    resp.set_cookie("session_id", new_session_id())
+    # ruleid: python.insecure-cookie-httponly
+    resp.set_cookie("theme", request.form["theme"], secure=True)
+    # ok: python.insecure-cookie-httponly
+    resp.set_cookie("token", issue_token(), secure=True, httponly=True, samesite="Lax")
+    # ok: python.insecure-cookie-httponly
+    resp.set_cookie("lang", "en", httponly=True, max_age=3600, secure=True)
+    return resp
+
+
+def django_view(request):
+    response = HttpResponse("ok")
+    # ok: python.insecure-cookie-httponly
+    response.set_cookie("csrftoken", token, httponly=True)
+    # ok: python.insecure-cookie-httponly
+    response.set_cookie("prefs", prefs, **COOKIE_DEFAULTS)
+    return response
+
+
+def remember_me(request):
+    response = HttpResponse("ok")
+    # ok: python.insecure-cookie-httponly
+    response.set_cookie("remember", "1", secure=settings.COOKIE_SECURE, httponly=settings.COOKIE_HTTPONLY)
+    # ok: python.insecure-cookie-httponly
+    response.set_cookie("debug", "1", secure=False, httponly=True)
+    # ruleid: python.insecure-cookie-httponly
+    response.set_cookie("sid", sid, secure=True, httponly=False)
+    return response
+
+
+def logout(request):
+    response = HttpResponse("bye")
+    # A deleted cookie (max_age=0, expires=0, an empty value) carries no value.
+    # ok: python.insecure-cookie-httponly
+    response.set_cookie("session_id", max_age=0, path="/", expires="Thu, 01 Jan 1970 00:00:00 GMT")
+    # ok: python.insecure-cookie-httponly
+    response.set_cookie('vulpy_session', '', expires=0)
+    # ok: python.insecure-cookie-httponly
+    response.set_cookie("session_id", None)
+    # ruleid: python.insecure-cookie-httponly
+    response.set_cookie("session_id", max_age=60, path="/")
+    return response
+
+
+def prefs(request):
+    response = HttpResponse("ok")
+    # A literal value is still a value (only the empty one deletes).
+    # ruleid: python.insecure-cookie-httponly
+    response.set_cookie("lang", "en")
+    return response
