@@ -25,7 +25,7 @@ import Testing
 
     static func scan(_ rules: [TemplateRule], _ text: String, frameworks: Set<String>? = nil) -> [Finding] {
         let project = frameworks.map { modules in
-            var project = TemplateProject()
+            var project = ProjectFacts()
             project.modules = modules
             return project
         }
@@ -41,7 +41,7 @@ import Testing
 
     @Test func frameworksGateARule() throws {
         var rule = try Self.rule(Self.safeRule)
-        rule.frameworks = ["django"]
+        rule.scope.frameworks = ["django"]
         #expect(Self.scan([rule], "{{ a|safe }}", frameworks: ["flask"]).isEmpty)
         #expect(Self.scan([rule], "{{ a|safe }}", frameworks: ["django", "os"]).count == 1)
         #expect(Self.scan([rule], "{{ a|safe }}", frameworks: nil).count == 1, "rule tests: every framework")
@@ -49,12 +49,13 @@ import Testing
 
     @Test func aProjectWideProtectionRulesARuleOut() throws {
         var rule = try Self.rule(Self.safeRule)
-        rule.projectNotRegex = try TemplateRegex(source: #"(?m)^[^#\n]*"django\.middleware\.csrf\.CsrfViewMiddleware""#)
-        var project = TemplateProject()
-        project.note(pythonText: "MIDDLEWARE = [\n    # \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n", rules: [rule])
-        #expect(project.applies(rule), "a commented-out middleware protects nothing")
-        project.note(pythonText: "import django\nMIDDLEWARE = [\n    \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n", rules: [rule])
-        #expect(!project.applies(rule))
+        rule.scope.notRegex = try TemplateRegex(source: #"(?m)^[^#\n]*"django\.middleware\.csrf\.CsrfViewMiddleware""#)
+        var project = ProjectFacts()
+        let scoped = [ScopedRule(id: rule.id, scope: rule.scope)]
+        project.note(pythonText: "MIDDLEWARE = [\n    # \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n", scoped: scoped)
+        #expect(project.applies(rule.id, rule.scope), "a commented-out middleware protects nothing")
+        project.note(pythonText: "import django\nMIDDLEWARE = [\n    \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n", scoped: scoped)
+        #expect(!project.applies(rule.id, rule.scope))
         #expect(project.modules == ["django"])
         #expect(TemplateEngine(rules: [rule]).scan(file: "t.html", bytes: Array("{{ a|safe }}".utf8), project: project).findings.isEmpty)
     }

@@ -213,6 +213,9 @@ public struct Rule: Sendable, Hashable {
     public var file: String
     /// `confidence-from`: evidence that raises a finding's confidence above `confidence`.
     public var confidenceFrom: ConfidenceFrom? = nil
+    /// `frameworks` and `project-not-regex`: the projects the rule applies in (checked by the
+    /// scan over the whole project, not in rule tests).
+    public var scope = ProjectScope()
 
     /// The SARIF metadata of this rule.
     public var descriptor: RuleDescriptor {

@@ -16,10 +16,10 @@ public enum LoadedRule: Sendable {
 /// Every key is checked, so a typo (`pattern-nto`) is an error naming the file and the key path
 /// instead of a rule that silently matches too much.
 public enum RuleLoader {
-    static let topKeys: Set<String> = [
+    static let topKeys = Set<String>([
         "id", "message", "severity", "confidence", "languages", "cwe", "mode", "pattern", "pattern-either",
         "patterns", "sources", "sinks", "sanitizers", "fix", "fix-imports", "metadata", "confidence-from",
-    ]
+    ]).union(ProjectScope.keys)
 
     /// Parses `text`, the contents of `file`, as a Python rule.
     /// - Throws: `SentinelError(.invalidInput)` naming the file and the problem.
@@ -91,7 +91,7 @@ public enum RuleLoader {
             id: header.id, message: header.message, severity: header.severity, confidence: header.confidence,
             languages: header.languages, cwe: header.cwe, mode: mode, fixes: fixes, fixImports: fixImports,
             references: header.references, banditIds: header.bandit, semgrepIds: header.semgrep, file: file,
-            confidenceFrom: confidenceFrom)
+            confidenceFrom: confidenceFrom, scope: try ProjectScope(map, c))
     }
 
     /// `FILE:LINE: message` (`FILE: message` when `line` is 0: the problem has no one place).

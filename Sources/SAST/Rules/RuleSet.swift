@@ -74,6 +74,12 @@ public struct RuleSet: Sendable {
         return files.sorted()
     }
 
+    /// The rules of either kind that apply only in some projects (``ProjectScope``).
+    public var scopedRules: [ScopedRule] {
+        rules.filter { !$0.scope.isEverywhere }.map { ScopedRule(id: $0.id, scope: $0.scope) }
+            + templateRules.filter { !$0.scope.isEverywhere }.map { ScopedRule(id: $0.id, scope: $0.scope) }
+    }
+
     /// Which rules cover which Bandit tests and Semgrep rules (`metadata.bandit`/`semgrep`).
     public var equivalence: RuleEquivalence {
         var table = RuleEquivalence()

@@ -22,10 +22,10 @@ public struct TemplateEngine: Sendable {
 
     /// Scans the template `bytes`; `file` is the path findings carry. `project` is what the
     /// project's Python code says (nil: unknown, every rule applies, as in rule tests).
-    public func scan(file: String, bytes: [UInt8], project: TemplateProject?) -> TemplateScanResult {
+    public func scan(file: String, bytes: [UInt8], project: ProjectFacts?) -> TemplateScanResult {
         let document = TemplateDocument(bytes: bytes)
         var findings: [Finding] = []
-        for rule in rules where project?.applies(rule) ?? true {
+        for rule in rules where project?.applies(rule.id, rule.scope) ?? true {
             var lines = Set<Int>()
             for region in Self.regions(of: rule, in: document) {
                 let text = document.text(region)
@@ -101,36 +101,6 @@ public struct TemplateEngine: Sendable {
             ruleId: rule.id, severity: rule.severity, confidence: rule.confidence, message: rule.message,
             location: Location(file: file, startLine: start.line, startColumn: start.column, endLine: end.line, endColumn: end.column),
             cwe: rule.cwe, snippet: snippet, references: rule.references)
-    }
-}
-
-/// What a template scan knows of the project around the templates, from its Python code.
-public struct TemplateProject: Sendable {
-    /// The top-level modules the Python code imports (`flask`, `django`).
-    public var modules: Set<String> = []
-    /// Rules whose `project-not-regex` matched some Python file.
-    public var ruledOut: Set<String> = []
-
-    /// A project of which nothing is known yet.
-    public init() {}
-
-    /// Notes one Python file's text: its imports, and the rules of `rules` it rules out.
-    public mutating func note(pythonText text: String, rules: [TemplateRule]) {
-        modules.formUnion(TemplateFiles.importedTopLevelModules(in: text))
-        for rule in rules where !ruledOut.contains(rule.id) {
-            if let regex = rule.projectNotRegex, regex.occurs(in: text) { ruledOut.insert(rule.id) }
-        }
-    }
-
-    /// Adds what `other` noted (another file's facts).
-    public mutating func merge(_ other: TemplateProject) {
-        modules.formUnion(other.modules)
-        ruledOut.formUnion(other.ruledOut)
-    }
-
-    /// Whether `rule` applies: the project uses one of its frameworks, and nothing rules it out.
-    public func applies(_ rule: TemplateRule) -> Bool {
-        (rule.frameworks.isEmpty || rule.frameworks.contains(where: modules.contains)) && !ruledOut.contains(rule.id)
     }
 }
 

@@ -39,12 +39,8 @@ public struct TemplateRule: Sendable, Hashable {
     public var autoescaped: Bool?
     /// `elements`: for elements, the element names the rule reads (nil: any).
     public var elements: Set<String>?
-    /// `frameworks`: the rule applies only in a project whose Python code imports one of these
-    /// top-level modules (`django`, `flask`); empty: any project.
-    public var frameworks: [String]
-    /// `project-not-regex`: the rule does not apply in a project where some Python file holds a
-    /// match (a protection turned on for every view: Django's CSRF middleware).
-    public var projectNotRegex: TemplateRegex?
+    /// `frameworks` and `project-not-regex`: the projects the rule applies in.
+    public var scope: ProjectScope
     /// `metadata.references`.
     public var references: [String]
     /// `metadata.bandit`.

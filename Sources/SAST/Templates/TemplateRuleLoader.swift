@@ -7,11 +7,10 @@ enum TemplateRuleLoader {
     /// The `languages` value of a template rule.
     static let language = "template"
 
-    static let keys: Set<String> = [
+    static let keys = Set<String>([
         "id", "message", "severity", "confidence", "languages", "cwe", "metadata", "construct", "pattern-regex",
-        "pattern-not-regex", "context", "autoescaped", "elements", "frameworks",
-        "project-not-regex",
-    ]
+        "pattern-not-regex", "context", "autoescaped", "elements",
+    ]).union(ProjectScope.keys)
 
     static func parse(_ map: Mapping, _ c: Cursor) throws -> TemplateRule {
         let file = c.file
@@ -57,17 +56,17 @@ enum TemplateRuleLoader {
             guard construct == .element else { throw RuleLoader.fail(file, node.line, "'elements' applies to elements only") }
             elements = Set(try c.strings(node, "elements").map { $0.lowercased() })
         }
-        let frameworks = try map["frameworks"].map { try c.strings($0, "frameworks") } ?? []
-        let projectNotRegex = try map["project-not-regex"].map { try compile(try c.string($0, "project-not-regex"), $0, c) }
+        let scope = try ProjectScope(map, c)
         return TemplateRule(
             id: header.id, message: header.message, severity: header.severity, confidence: header.confidence,
             cwe: header.cwe, construct: construct, regex: regex, notRegexes: notRegexes, contexts: contexts,
-            autoescaped: autoescaped, elements: elements, frameworks: frameworks, projectNotRegex: projectNotRegex,
+            autoescaped: autoescaped, elements: elements, scope: scope,
             references: header.references,
             banditIds: header.bandit, semgrepIds: header.semgrep, file: file)
     }
 
-    private static func compile(_ source: String, _ node: DocumentNode, _ c: Cursor) throws -> TemplateRegex {
+    /// Compiles a rule's regular expression; throws naming the file and the line.
+    static func compile(_ source: String, _ node: DocumentNode, _ c: Cursor) throws -> TemplateRegex {
         do {
             return try TemplateRegex(source: source)
         } catch {

@@ -49,10 +49,10 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         let directories = builtInDirectories + context.ruleDirectories
         let files = target.files(withExtensions: ["py", "pyw"])
         let templates = target.files(withExtensions: TemplateFiles.extensions)
-        // What the Python code says for the template rules: its imports, and the rules a
-        // project-wide protection rules out (noted once the rules are compiled).
-        let templateProject = Mutex(TemplateProject())
-        let templateRules = Mutex<[TemplateRule]>([])
+        // What the Python code says for rules that apply only in some projects: its imports, and
+        // the rules a project-wide protection rules out (noted once the rules are compiled).
+        let projectFacts = Mutex(ProjectFacts())
+        let scopedRules = Mutex<[ScopedRule]>([])
         let unread = Mutex<[SkippedFile]>([])
         let hidden = Mutex<[String: Finding]>([:])
         let progress = Atomic<Int>(0)
@@ -67,11 +67,12 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             }
             let (text, finding) = SourceEncodingCheck.read([UInt8](data), file: file)
             if let finding { hidden.withLock { $0[file] = finding } }
-            // Template rules that need a web framework look at what the Python code imports.
-            if !templates.isEmpty, let text {
-                var facts = TemplateProject()
-                facts.note(pythonText: text, rules: templateRules.withLock { $0 })
-                templateProject.withLock { $0.merge(facts) }
+            // Rules that need a web framework look at what the Python code imports.
+            let scoped = scopedRules.withLock { $0 }
+            if let text, !templates.isEmpty || !scoped.isEmpty {
+                var facts = ProjectFacts()
+                facts.note(pythonText: text, scoped: scoped)
+                projectFacts.withLock { $0.merge(facts) }
             }
             return text
         }
@@ -85,7 +86,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             try ready.flatMap { $0.directories == directories ? $0.engine : nil }?.get()
             ?? SASTEngine(rules: try RuleSet.load(directories: directories))
         let rules = engine.rules
-        templateRules.withLock { $0 = rules.templateRules.filter { $0.projectNotRegex != nil } }
+        scopedRules.withLock { $0 = rules.scopedRules }
         let collected = engine.scanProject(
             files: files, project: project, read: read,
             progress: { index in
@@ -95,17 +96,20 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         var findings: [Finding] = []
         var notices: [Notice] = []
         let evasions = hidden.withLock { $0 }
+        // Every Python file was read during the scan: the facts are complete.
+        let facts = projectFacts.withLock { $0 }
+        let scopes = Dictionary(uniqueKeysWithValues: rules.rules.map { ($0.id, $0.scope) })
         for index in files.indices {
             if let evasion = evasions[files[index]] { findings.append(evasion) }
             guard let result = collected[index] else { continue }
-            findings += result.findings
+            findings += result.findings.filter { facts.applies($0.ruleId, scopes[$0.ruleId] ?? ProjectScope()) }
             if let error = result.parseError {
                 notices.append(Notice(level: .warning, message: error, file: files[index], tool: name))
             }
         }
         let scanned = Self.scanTemplates(
             templates, in: target, engine: TemplateEngine(rules: rules.templateRules),
-            project: templateProject.withLock { $0 }, tool: name)
+            project: facts, tool: name)
         findings += scanned.findings
         notices += scanned.notices
         unread.withLock { $0 += scanned.unread }
@@ -120,7 +124,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// Runs the template rules over the files of `templates` that are templates (template syntax
     /// or a `templates/` directory), in parallel; findings in file order.
     private static func scanTemplates(
-        _ templates: [String], in target: ScanTarget, engine: TemplateEngine, project: TemplateProject, tool: ToolName
+        _ templates: [String], in target: ScanTarget, engine: TemplateEngine, project: ProjectFacts, tool: ToolName
     ) -> (findings: [Finding], notices: [Notice], unread: [SkippedFile]) {
         guard !engine.rules.isEmpty, !templates.isEmpty else { return ([], [], []) }
         let results = Mutex<[TemplateScanResult?]>(Array(repeating: nil, count: templates.count))
