@@ -18,12 +18,17 @@
 #   NOISE_DIR=/some/dir bench/noise.sh  # default: ~/.cache/sentinel-bench/noise (never the repo)
 #   RESCAN=0 bench/noise.sh             # reuse the scans already in $WORK/out
 #   MIN_CONFIDENCE=medium bench/noise.sh  # the new side as its default report (not comparable)
+#   OLD_COMMIT=e562253 OLD_MIN_CONFIDENCE=medium MIN_CONFIDENCE=medium bench/noise.sh
+#                                       # two default reports: a later commit as the old side
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
 WORK=${NOISE_DIR:-$HOME/.cache/sentinel-bench/noise}
-OLD_COMMIT=66d8159
-mkdir -p "$WORK/out" "$WORK/old"
+OLD_COMMIT=${OLD_COMMIT:-66d8159}
+# The old side's build, rules and profiles, per commit (66d8159's keep their first place).
+OLD=$WORK/old
+[[ $OLD_COMMIT == 66d8159 ]] || OLD=$WORK/old-$OLD_COMMIT
+mkdir -p "$WORK/out" "$OLD"
 # An empty SENTINEL_HOME for both sides (no OSV database, no user config).
 rm -rf "$WORK/home" && mkdir -p "$WORK/home"
 
@@ -33,20 +38,20 @@ source bench/lib/noise-sources.sh
 noise_sources "$WORK"
 
 # 2. Binaries, debug builds both. The old one is built from a `git archive` of the commit,
-# outside the repo, and kept as $WORK/old/sentinel-$OLD_COMMIT-debug. Each side gets its own
+# outside the repo, and kept as $OLD/sentinel-$OLD_COMMIT-debug. Each side gets its own
 # commit's rules and profiles explicitly: a copied binary does not find its source tree, and
 # without the `scan-bandit` profile the old default's Bandit fails.
 if [[ -z "${OLD_BIN:-}" ]]; then
-    OLD_BIN=$WORK/old/sentinel-$OLD_COMMIT-debug
+    OLD_BIN=$OLD/sentinel-$OLD_COMMIT-debug
     if [[ ! -x "$OLD_BIN" ]]; then
-        rm -rf "$WORK/old/src" && mkdir -p "$WORK/old/src"
-        git archive "$OLD_COMMIT" | tar -x -C "$WORK/old/src"
-        (cd "$WORK/old/src" && swift build --product sentinel >/dev/null)
-        cp "$WORK/old/src/.build/debug/sentinel" "$OLD_BIN"
+        rm -rf "$OLD/src" && mkdir -p "$OLD/src"
+        git archive "$OLD_COMMIT" | tar -x -C "$OLD/src"
+        (cd "$OLD/src" && swift build --product sentinel >/dev/null)
+        cp "$OLD/src/.build/debug/sentinel" "$OLD_BIN"
     fi
 fi
-[[ -d "$WORK/old/rules" ]] || git archive "$OLD_COMMIT" rules | tar -x -C "$WORK/old"
-[[ -d "$WORK/old/profiles" ]] || git archive "$OLD_COMMIT" profiles | tar -x -C "$WORK/old"
+[[ -d "$OLD/rules" ]] || git archive "$OLD_COMMIT" rules | tar -x -C "$OLD"
+[[ -d "$OLD/profiles" ]] || git archive "$OLD_COMMIT" profiles | tar -x -C "$OLD"
 if [[ -z "${NEW_BIN:-}" ]]; then
     swift build --product sentinel >/dev/null
     NEW_BIN=$REPO/.build/debug/sentinel
@@ -64,7 +69,9 @@ for source in "$WORK"/src/*/; do
         [[ -s "$out" && "${RESCAN:-1}" == 0 ]] && continue
         extra=()
         if [[ $side == old ]]; then
-            bin=$OLD_BIN rules=$WORK/old/rules profiles=$WORK/old/profiles
+            bin=$OLD_BIN rules=$OLD/rules profiles=$OLD/profiles
+            # 66d8159 had no confidence filter; a later old side may be asked for its default report.
+            [[ -n "${OLD_MIN_CONFIDENCE:-}" ]] && extra=(--min-confidence "$OLD_MIN_CONFIDENCE")
         else
             bin=$NEW_BIN rules=$REPO/rules profiles=$REPO/profiles
             extra=(--min-confidence "${MIN_CONFIDENCE:-low}")
