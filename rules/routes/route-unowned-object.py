@@ -1,4 +1,4 @@
-from flask import Flask, abort
+from flask import Flask, abort, request, session
 from flask_login import current_user, login_required
 
 app = Flask(__name__)
@@ -48,3 +48,40 @@ def mine(note_id):
 def public_post(post_id):
     # Not authenticated: a public object, for another check to judge.
     return Post.query.get(post_id)
+
+
+# ruleid: python.route-unowned-object
+@app.route("/orders/<order_id>")
+@login_required
+def order_sql(order_id):
+    query = f"SELECT * FROM orders WHERE id = {order_id}"
+    return db.session.execute(query).fetchone()
+
+
+# ok: python.route-unowned-object
+@app.route("/files/<name>")
+@login_required
+def own_file(name):
+    # Restricted to the caller's files by a server-side value.
+    uid = session["user_id"]
+    return cursor.execute("SELECT * FROM files WHERE name = ? AND user_id = ?", (name, uid)).fetchone()
+
+
+# ok: python.route-unowned-object
+@app.route("/login", methods=["POST"])
+def login():
+    user = User.query.get(request.form["id"])
+    if user is None:
+        return "unknown", 401
+    return "welcome"
+
+
+# ok: python.route-unowned-object
+@app.route("/profile", methods=["POST"])
+@login_required
+def update_profile():
+    # The client's values are set; the row is the caller's own.
+    data = request.json
+    uid = session["user_id"]
+    sql = "UPDATE users SET " + ", ".join(f"{k} = ?" for k in data) + " WHERE id = ?"
+    cursor.execute(sql, list(data.values()) + [uid])

@@ -1,3 +1,4 @@
+import Foundation
 import PythonSyntax
 
 extension HandlerFacts {
@@ -20,6 +21,8 @@ extension HandlerFacts {
     init(body: PyNode, supplied parameters: Set<String>, aliases: ImportAliases) {
         self.init()
         var supplied = parameters
+        // Locals holding text (`query = f"SELECT ..."`), for a query run through a variable.
+        var texts: [String: PyNode] = [:]
         var visited = 0
         // A handler body is a few hundred nodes; a generated giant one is read up to a bound.
         body.walk { node in
@@ -35,8 +38,11 @@ extension HandlerFacts {
             case .keyword:
                 comparisons.append(node.normalizedSource)
             case .assign, .annAssign:
-                if let value = node.children.last, Self.isSupplied(value, supplied) {
-                    for target in node.children.dropLast() where target.kind == .name { supplied.insert(target.text ?? "") }
+                guard let value = node.children.last else { break }
+                let targets = node.children.dropLast().filter { $0.kind == .name }.compactMap(\.text)
+                if Self.isSupplied(value, supplied) { supplied.formUnion(targets) }
+                if [.string, .joinedStr, .binOp, .call].contains(value.kind) {
+                    for target in targets { texts[target] = value }
                 }
             case .name:
                 if let text = node.text {
@@ -49,7 +55,11 @@ extension HandlerFacts {
             case .integer:
                 if node.text == "401" || node.text == "403" { denies = true }
             case .call:
-                if Self.loadsByKey(node, supplied) { objectLoads.append(node.range.start.line) }
+                if Self.loadsByKey(node, supplied, texts) {
+                    objectLoads.append(node.range.start.line)
+                    let sql = node.callArguments.first.flatMap { $0.kind == .name ? texts[$0.text ?? ""] : nil }
+                    loadTexts.append(node.normalizedSource + (sql.map { "\n" + $0.normalizedSource } ?? ""))
+                }
             default:
                 break
             }
@@ -78,7 +88,7 @@ extension HandlerFacts {
     /// Whether `call` loads a stored object by a client-supplied key: `M.query.get(x)`,
     /// `session.get(M, x)`, `filter_by(id=x)`, `M.objects.get(pk=x)`, `get_object_or_404(M, pk=x)`,
     /// `filter(M.id == x)`, `execute("... WHERE id = ?", (x,))`.
-    static func loadsByKey(_ call: PyNode, _ supplied: Set<String>) -> Bool {
+    static func loadsByKey(_ call: PyNode, _ supplied: Set<String>, _ texts: [String: PyNode] = [:]) -> Bool {
         guard let callee = call.callee else { return false }
         let method = callee.kind == .attribute ? callee.text ?? "" : callee.text ?? ""
         let base = callee.kind == .attribute ? callee.children.first?.dottedName ?? "" : ""
@@ -89,9 +99,8 @@ extension HandlerFacts {
             if base.hasSuffix("session"), positional.count >= 2, isSupplied(positional[1], supplied) { return true }
         case "execute", "executemany", "raw":
             guard let sql = positional.first else { return false }
-            let text = sql.normalizedSource.lowercased()
-            let keyed = text.contains("where") && text.contains("id")
-            return keyed && call.callArguments.contains { isSupplied($0, supplied) }
+            let resolved = sql.kind == .name ? texts[sql.text ?? ""] ?? sql : sql
+            return sqlLoadsByKey(resolved, parameters: positional.dropFirst().first, supplied)
         case "filter", "where":
             let compared = positional.contains { argument in
                 guard argument.kind == .compare, argument.text == "==", argument.children.count == 2 else { return false }
@@ -107,6 +116,51 @@ extension HandlerFacts {
             argument.kind == .keyword && isKeyName(argument.text ?? "")
                 && argument.children.first.map { isSupplied($0, supplied) } == true
         }
+    }
+
+    /// Whether the SQL `sql` selects by a key the client supplies: its `WHERE` part names a key
+    /// column and formats in a supplied value (`{id}` of an f-string, or a supplied operand of a
+    /// concatenation or `format`) or, with placeholders, the last parameter (where the key
+    /// usually comes) is supplied. A query also restricted by a user/owner column bound to a
+    /// server-side value is the caller's own.
+    static func sqlLoadsByKey(_ sql: PyNode, parameters: PyNode?, _ supplied: Set<String>) -> Bool {
+        let text = sql.normalizedSource.lowercased()
+        guard let whereRange = text.range(of: "where", options: .backwards) else { return false }
+        let clause = text[whereRange.upperBound...]
+        guard clause.contains("id") else { return false }
+        switch sql.kind {
+        case .joinedStr:
+            let formatted = clause.split(separator: "{").dropFirst().compactMap { $0.split(separator: "}").first }
+            let names = formatted.flatMap { $0.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init) }
+            if !Set(names).isDisjoint(with: supplied) { return true }
+        case .binOp:
+            // Only what is added after the `WHERE` selects.
+            let operands = plusOperands(sql)
+            if let at = operands.lastIndex(where: { $0.normalizedSource.lowercased().contains("where") }),
+                operands[at...].contains(where: { $0.kind != .string && isSupplied($0, supplied) })
+            {
+                return true
+            }
+        case .call:
+            if isSupplied(sql, supplied) { return true }
+        default:
+            break
+        }
+        guard let parameters else { return false }
+        // `(a, b)`, `[a, b]`, `list(values) + [key]`: the last value of the last part.
+        let tail = plusOperands(parameters).last ?? parameters
+        let values = [.tuple, .list].contains(tail.kind) ? tail.children : [tail]
+        guard let last = values.last, isSupplied(last, supplied) else { return false }
+        let restricted =
+            clause.range(of: #"(user|owner|author)(_?id)?\s*="#, options: .regularExpression) != nil
+            && values.contains { $0.kind == .name && !isSupplied($0, supplied) }
+        return !restricted
+    }
+
+    /// The operands of a chain of `+` (`a + b + c`: a, b, c); the node itself otherwise.
+    static func plusOperands(_ node: PyNode) -> [PyNode] {
+        guard node.kind == .binOp, node.text == "+", node.children.count == 2 else { return [node] }
+        return plusOperands(node.children[0]) + plusOperands(node.children[1])
     }
 
     /// `Note.id`, `Note.user_id`: a column that is a key.

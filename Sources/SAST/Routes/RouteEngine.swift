@@ -59,7 +59,7 @@ public struct RouteEngine: Sendable {
 
         func owns(_ handler: RouteHandler) -> Bool {
             guard let regex = rule.ownership else { return false }
-            return (handler.facts.comparisons + handler.facts.conditions).contains(where: regex.occurs)
+            return (handler.facts.comparisons + handler.facts.conditions + handler.facts.loadTexts).contains(where: regex.occurs)
         }
 
         func flagged() -> [RouteHandler] {
@@ -85,12 +85,11 @@ public struct RouteEngine: Sendable {
         }
 
         /// Authenticated handlers that load by a client key without comparing with the current
-        /// user, in a file where another handler does compare.
+        /// user, in a project where another handler does compare (it knows whose objects are whose).
         private func unownedObjects() -> [RouteHandler] {
-            let owningFiles = Set(handlers.filter(owns).map(\.file))
+            guard handlers.contains(where: owns) else { return [] }
             return handlers.filter { handler in
-                !handler.facts.objectLoads.isEmpty && owningFiles.contains(handler.file) && authenticates(handler)
-                    && !owns(handler)
+                !handler.facts.objectLoads.isEmpty && authenticates(handler) && !isPublic(handler) && !owns(handler)
             }
         }
 

@@ -55,4 +55,7 @@ public struct HandlerFacts: Sendable, Hashable {
     /// Lines where it loads a stored object by a value the request supplies (`Note.query.get(id)`,
     /// `get_object_or_404(M, pk=pk)`, `M.objects.get(id=x)`, SQL `... WHERE ... id ...`).
     public var objectLoads: [Int] = []
+    /// The source of each load (SQL text a local variable holds included), for ownership
+    /// evidence inside the query itself (`WHERE owner_id = {current_user.id}`).
+    public var loadTexts: [String] = []
 }
