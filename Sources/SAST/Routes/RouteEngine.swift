@@ -70,16 +70,19 @@ public struct RouteEngine: Sendable {
             }
         }
 
-        /// In each group, the handlers without authentication when at least `min-siblings`
-        /// siblings, and twice as many as lack it, authenticate.
+        /// In each group, the handlers without authentication that act on something private
+        /// (`acts-on`) when at least `min-siblings` siblings, and twice as many as those, authenticate.
+        /// A sibling that touches nothing private needs no guard and does not count against them.
         private func missingAuthentication() -> [RouteHandler] {
             var out: [RouteHandler] = []
             for members in Dictionary(grouping: handlers.filter { !isPublic($0) }, by: \.group).values {
-                let (with, without) = (members.filter(authenticates), members.filter { !authenticates($0) })
-                guard with.count >= rule.minSiblings, with.count >= 2 * without.count else { continue }
-                out += without.filter { handler in
-                    rule.actsOn.map { regex in handler.facts.names.contains(where: regex.occurs) } ?? true
+                let with = members.filter(authenticates)
+                let without = members.filter { handler in
+                    !authenticates(handler)
+                        && rule.actsOn.map { regex in handler.facts.names.contains(where: regex.occurs) } ?? true
                 }
+                guard with.count >= rule.minSiblings, with.count >= 2 * without.count else { continue }
+                out += without
             }
             return out
         }
