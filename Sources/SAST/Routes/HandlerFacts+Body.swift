@@ -23,11 +23,8 @@ extension HandlerFacts {
         var supplied = parameters
         // Locals holding text (`query = f"SELECT ..."`), for a query run through a variable.
         var texts: [String: PyNode] = [:]
-        var visited = 0
-        // A handler body is a few hundred nodes; a generated giant one is read up to a bound.
+        // Every node once (the parser bounds nesting, so the sub-walks stay within its depth).
         body.walk { node in
-            visited += 1
-            guard visited < 50_000 else { return false }
             switch node.kind {
             case .if, .while, .assert:
                 if let test = node.children.first { conditions.append(test.normalizedSource) }

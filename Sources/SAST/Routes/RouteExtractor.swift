@@ -27,7 +27,7 @@ struct RouteExtractor {
     func handlers(in root: PyNode) -> [RouteHandler] {
         let importsDjango = imports(root, prefixes: ["django", "rest_framework"])
         var out: [RouteHandler] = []
-        visit(root, depth: 0, topLevel: true, importsDjango: importsDjango, into: &out)
+        visit(root, topLevel: true, importsDjango: importsDjango, into: &out)
         if importsDjango { out += urlTargets(root) }
         return out
     }
@@ -36,10 +36,7 @@ struct RouteExtractor {
     /// `url(r"^p$", views.show, name="show")` (the last name of the second argument).
     private func urlTargets(_ root: PyNode) -> [RouteHandler] {
         var out: [RouteHandler] = []
-        var visited = 0
         root.walk { node in
-            visited += 1
-            guard visited < 200_000 else { return false }
             guard node.kind == .call, let callee = node.callee?.dottedName,
                 ["path", "re_path", "url"].contains(callee.split(separator: ".").last ?? ""), node.callArguments.count >= 2
             else { return true }
@@ -59,21 +56,20 @@ struct RouteExtractor {
         return out
     }
 
-    private func visit(_ node: PyNode, depth: Int, topLevel: Bool, importsDjango: Bool, into out: inout [RouteHandler]) {
-        // Handlers sit at module level, in classes or in an app factory: a few levels deep at most.
-        guard depth < 12 else { return }
+    private func visit(_ node: PyNode, topLevel: Bool, importsDjango: Bool, into out: inout [RouteHandler]) {
+        // Recursion follows statement nesting, which the parser bounds.
         for child in node.children {
             switch child.kind {
             case .functionDef, .asyncFunctionDef:
                 if let handler = decoratedHandler(child) ?? djangoView(child, topLevel: topLevel, importsDjango: importsDjango) {
                     out.append(handler)
                 } else {
-                    visit(child, depth: depth + 1, topLevel: false, importsDjango: importsDjango, into: &out)
+                    visit(child, topLevel: false, importsDjango: importsDjango, into: &out)
                 }
             case .classDef:
                 out += classHandlers(child)
             case .block, .if, .try, .with, .asyncWith:
-                visit(child, depth: depth + 1, topLevel: topLevel, importsDjango: importsDjango, into: &out)
+                visit(child, topLevel: topLevel, importsDjango: importsDjango, into: &out)
             default:
                 continue
             }
