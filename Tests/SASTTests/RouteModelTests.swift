@@ -73,6 +73,17 @@ import Testing
             """)
         #expect(found.map(\.name).sorted() == ["health", "remove"], "a verb decorator without a path is no route")
         let remove = try #require(Self.named(found, "remove"))
+        let guarded = try Self.handlers(
+            """
+            from fastapi import APIRouter, Depends
+            admin = APIRouter(prefix="/admin", dependencies=[Depends(require_admin)])
+
+            @admin.post("/reset")
+            def reset():
+                pass
+            """)
+        #expect(guarded.first?.guards.contains("require_admin") == true, "a router's dependencies guard its routes")
+        #expect(guarded.first?.guards.contains("admin.post") == false, "the route decorator guards nothing")
         #expect(remove.guards.contains("get_current_user"))
         #expect(remove.facts.objectLoads == [8], "the dependency is not a client value; the path parameter is")
     }

@@ -8,6 +8,9 @@ import PythonSyntax
 struct RouteExtractor {
     let file: String
     let aliases: ImportAliases
+    /// Guards of a whole app or router object, by its name: FastAPI's
+    /// `router = APIRouter(dependencies=[Depends(auth)])`.
+    var objectGuards: [String: [String]] = [:]
 
     /// Decorator methods that register a route (`@x.route("/p")`, `@x.get("/p")`).
     static let routeMethods: Set<String> = ["route", "get", "post", "put", "delete", "patch", "api_route", "head", "options"]
@@ -26,8 +29,17 @@ struct RouteExtractor {
     /// The handlers and `before_request` hooks of `root`, a parsed module.
     func handlers(in root: PyNode) -> [RouteHandler] {
         let importsDjango = imports(root, prefixes: ["django", "rest_framework"])
+        var extractor = self
+        for statement in root.children where statement.kind == .assign {
+            guard let value = statement.children.last, value.kind == .call,
+                let dependencies = value.keywordArgument("dependencies")
+            else { continue }
+            for target in statement.children.dropLast() {
+                if let name = target.dottedName { extractor.objectGuards[name, default: []] += guardNames(dependencies) }
+            }
+        }
         var out: [RouteHandler] = []
-        visit(root, topLevel: true, importsDjango: importsDjango, into: &out)
+        extractor.visit(root, topLevel: true, importsDjango: importsDjango, into: &out)
         if importsDjango { out += urlTargets(root) }
         return out
     }
@@ -94,7 +106,9 @@ struct RouteExtractor {
             // `@cache.get(...)` is not a route: a verb decorator names a path.
             if method != "route", method != "api_route", !(path?.hasPrefix("/") ?? false) { continue }
             let receiver = aliases.canonicalize(base)
-            return handler(def, group: "\(file)#\(receiver)", receiver: receiver, path: path)
+            var found = handler(def, group: "\(file)#\(receiver)", receiver: receiver, path: path)
+            found.guards += objectGuards[base] ?? []
+            return found
         }
         return nil
     }
@@ -146,7 +160,8 @@ struct RouteExtractor {
 
     private func handler(_ def: PyNode, group: String, receiver: String?, path: String?) -> RouteHandler {
         let start = decorators(of: def).first?.range.start ?? def.range.start
-        var guards = decorators(of: def).flatMap { guardNames($0.children.first ?? $0) }
+        // The route's own decorator names its object (`@auth_bp.route`), which guards nothing.
+        var guards = decorators(of: def).filter { !isRouteDecorator($0) }.flatMap { guardNames($0.children.first ?? $0) }
         // FastAPI dependencies: `user = Depends(get_current_user)`.
         if def.children.count > 2 {
             for parameter in def.children[2].children where parameter.kind == .parameter {
@@ -180,6 +195,14 @@ struct RouteExtractor {
         default:
             return []
         }
+    }
+
+    /// `@X.route(...)`, `@X.get("/p")`, `@X.before_request`.
+    private func isRouteDecorator(_ decorator: PyNode) -> Bool {
+        let expression = decorator.children.first ?? decorator
+        let callee = expression.kind == .call ? expression.callee : expression
+        guard let callee, callee.kind == .attribute, let method = callee.text else { return false }
+        return Self.routeMethods.contains(method) || ["before_request", "before_app_request"].contains(method)
     }
 
     private func decorators(of def: PyNode) -> [PyNode] {
