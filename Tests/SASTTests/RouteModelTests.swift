@@ -81,9 +81,14 @@ import Testing
             @admin.post("/reset")
             def reset():
                 pass
+
+            @app.get("/keys", dependencies=[Depends(verify_key)])
+            def keys():
+                pass
             """)
         #expect(guarded.first?.guards.contains("require_admin") == true, "a router's dependencies guard its routes")
         #expect(guarded.first?.guards.contains("admin.post") == false, "the route decorator guards nothing")
+        #expect(guarded.last?.guards.contains("verify_key") == true, "its dependencies do")
         #expect(remove.guards.contains("get_current_user"))
         #expect(remove.facts.objectLoads == [8], "the dependency is not a client value; the path parameter is")
     }

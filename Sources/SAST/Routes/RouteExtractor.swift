@@ -162,6 +162,10 @@ struct RouteExtractor {
         let start = decorators(of: def).first?.range.start ?? def.range.start
         // The route's own decorator names its object (`@auth_bp.route`), which guards nothing.
         var guards = decorators(of: def).filter { !isRouteDecorator($0) }.flatMap { guardNames($0.children.first ?? $0) }
+        // ... but its `dependencies=[Depends(auth)]` (FastAPI) do.
+        for decorator in decorators(of: def) where isRouteDecorator(decorator) {
+            if let dependencies = decorator.children.first?.keywordArgument("dependencies") { guards += guardNames(dependencies) }
+        }
         // FastAPI dependencies: `user = Depends(get_current_user)`.
         if def.children.count > 2 {
             for parameter in def.children[2].children where parameter.kind == .parameter {
