@@ -53,3 +53,10 @@ def reset_password():
 @app.route("/search")
 def search():
     return "results"
+
+
+# ok: python.route-exposed-endpoint
+@app.route("/internal_server_error")
+def internal_server_error():
+    # An error page: public by nature.
+    return "oops", 500
