@@ -42,8 +42,10 @@ public enum RuleTests {
         results += templates.sorted().map { TemplateRuleTests.check(file: $0, engine: templateEngine) }
         // A rule without any test is a failure of its own.
         let tested = Set(results.flatMap(\.ruleIds))
-        for (id, file) in rules.rules.map({ ($0.id, $0.file) }) + rules.templateRules.map({ ($0.id, $0.file) })
-        where !tested.contains(id) {
+        let all =
+            rules.rules.map { ($0.id, $0.file) } + rules.templateRules.map { ($0.id, $0.file) }
+            + rules.routeRules.map { ($0.id, $0.file) }
+        for (id, file) in all where !tested.contains(id) {
             results.append(
                 RuleTestResult(
                     file: file, ruleIds: [id], expectations: 0, failures: ["\(file): rule \(id) has no test annotations"]))
@@ -65,8 +67,11 @@ public enum RuleTests {
         }
         let annotations = Annotation.parse(module: module, source: SourceText(source))
         let result = engine.scan(file: file, source: source)
+        // A route rule's test file is a project of one file.
+        let routeFindings = RouteEngine(rules: engine.rules.routeRules).findings(handlers: result.routes)
+        let known = Set(engine.rules.rules.map(\.id) + engine.rules.routeRules.map(\.id))
         return compare(
-            file: file, annotations: annotations, findings: result.findings, known: Set(engine.rules.rules.map(\.id)),
+            file: file, annotations: annotations, findings: result.findings + routeFindings, known: known,
             problems: result.parseError.map { [$0] } ?? [])
     }
 

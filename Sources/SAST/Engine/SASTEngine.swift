@@ -12,6 +12,8 @@ public struct FileScanResult: Sendable {
     /// Whether a taint rule's source occurs in the file (a project scan re-analyses such a file in
     /// an import cycle once the modules after it have published their summaries).
     public var hasSources = false
+    /// The request handlers of the file, for the route rules (empty when there are none).
+    public var routes: [RouteHandler] = []
     /// Every finding before flows superseded audits: a second round that drops a flow must get
     /// the audit it had hidden back.
     var unsuperseded: [Finding] = []
@@ -68,9 +70,11 @@ public struct SASTEngine: Sendable {
         let compiled = taintOnly ? compiled.filter { $0.taint != nil } : compiled
         let taintShared = TaintShared(
             ruleFree: ruleFree, vocabulary: vocabulary, targets: targets, identifiers: identifierVocabulary)
+        let routes = !taintOnly && !rules.routeRules.isEmpty
         let result = try? PyLargeStack.run {
             Self.scan(
-                file: file, source: source, rules: compiled, taintShared: taintShared, project: project, access: access)
+                file: file, source: source, rules: compiled, taintShared: taintShared, project: project, access: access,
+                routes: routes)
         }
         return result ?? FileScanResult(findings: [], parseError: "\(file): internal error while scanning (file skipped)")
     }
@@ -162,7 +166,7 @@ public struct SASTEngine: Sendable {
 
     private static func scan(
         file: String, source: String, rules compiled: [CompiledRule], taintShared: TaintShared,
-        project: ProjectSummaries?, access: ProjectAccess
+        project: ProjectSummaries?, access: ProjectAccess, routes: Bool
     ) -> FileScanResult {
         let text = SourceText(source)
         let module: PythonModule
@@ -221,6 +225,13 @@ public struct SASTEngine: Sendable {
         // Kept only where a second round may re-analyse the file.
         if project != nil, findings.count != unsuperseded.count { result.unsuperseded = unsuperseded }
         result.hasSources = sourceCache.foundAny
+        if routes {
+            result.routes = RouteExtractor(file: file, aliases: index.aliases).handlers(in: module.root).map { handler in
+                var handler = handler
+                handler.snippet = String(decoding: text.lineBytes(handler.line), as: UTF8.self)
+                return handler
+            }
+        }
         return result
     }
 }

@@ -9,6 +9,8 @@ public enum LoadedRule: Sendable {
     case python(Rule)
     /// `languages: [template]`.
     case template(TemplateRule)
+    /// `mode: route`.
+    case route(RouteRule)
 }
 
 /// Parses and validates one rule file (format in `rules/README.md`).
@@ -25,7 +27,7 @@ public enum RuleLoader {
     /// - Throws: `SentinelError(.invalidInput)` naming the file and the problem.
     public static func parse(_ text: String, file: String) throws -> Rule {
         guard case .python(let rule) = try parseAny(text, file: file) else {
-            throw fail(file, "a template rule where a Python rule is expected")
+            throw fail(file, "a template or route rule where a Python rule is expected")
         }
         return rule
     }
@@ -46,6 +48,9 @@ public enum RuleLoader {
         let map = try c.mapping(root, "")
         if let node = map["languages"], try c.strings(node, "languages") == [TemplateRuleLoader.language] {
             return .template(try TemplateRuleLoader.parse(map, c))
+        }
+        if let node = map["mode"], try c.string(node, "mode") == "route" {
+            return .route(try RouteRuleLoader.parse(map, c))
         }
         return .python(try parse(map, c))
     }
@@ -81,7 +86,7 @@ public enum RuleLoader {
                     sinks: try c.sinks(sinks),
                     sanitizers: try map["sanitizers"].map { try c.taintPatterns($0, "sanitizers") } ?? []))
         default:
-            throw fail(file, map.line("mode"), "bad mode '\(modeText)' (expected search or taint)")
+            throw fail(file, map.line("mode"), "bad mode '\(modeText)' (expected search, taint or route)")
         }
         let confidenceFrom = try map["confidence-from"].map { try c.confidenceFrom($0) }
         if confidenceFrom != nil, modeText != "search" {

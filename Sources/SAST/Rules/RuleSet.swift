@@ -10,11 +10,14 @@ public struct RuleSet: Sendable {
     public var rules: [Rule]
     /// The template rules (`languages: [template]`), sorted by id.
     public var templateRules: [TemplateRule]
+    /// The route rules (`mode: route`), sorted by id.
+    public var routeRules: [RouteRule]
 
     /// Wraps already-parsed rules; duplicate ids are rejected.
-    public init(rules: [Rule], templateRules: [TemplateRule] = []) throws {
+    public init(rules: [Rule], templateRules: [TemplateRule] = [], routeRules: [RouteRule] = []) throws {
         var seen: [String: String] = [:]
-        for (id, file) in rules.map({ ($0.id, $0.file) }) + templateRules.map({ ($0.id, $0.file) }) {
+        let all = rules.map { ($0.id, $0.file) } + templateRules.map { ($0.id, $0.file) } + routeRules.map { ($0.id, $0.file) }
+        for (id, file) in all {
             if let other = seen[id] {
                 throw SentinelError(.invalidInput, "\(file): duplicate rule id '\(id)' (also in \(other))")
             }
@@ -22,6 +25,7 @@ public struct RuleSet: Sendable {
         }
         self.rules = rules.sorted { $0.id < $1.id }
         self.templateRules = templateRules.sorted { $0.id < $1.id }
+        self.routeRules = routeRules.sorted { $0.id < $1.id }
     }
 
     /// Loads every `*.yaml`/`*.yml` file under `directories`, recursively.
@@ -41,13 +45,15 @@ public struct RuleSet: Sendable {
         }
         var rules: [Rule] = []
         var templateRules: [TemplateRule] = []
+        var routeRules: [RouteRule] = []
         for result in parsed.withLock({ $0 }) {
             switch try result!.get() {
             case .python(let rule): rules.append(rule)
             case .template(let rule): templateRules.append(rule)
+            case .route(let rule): routeRules.append(rule)
             }
         }
-        return try RuleSet(rules: rules, templateRules: templateRules)
+        return try RuleSet(rules: rules, templateRules: templateRules, routeRules: routeRules)
     }
 
     /// Larger rule files are refused unread: the largest shipped one is a few kilobytes.
@@ -92,5 +98,7 @@ public struct RuleSet: Sendable {
     }
 
     /// SARIF metadata of every rule.
-    public var descriptors: [RuleDescriptor] { rules.map(\.descriptor) + templateRules.map(\.descriptor) }
+    public var descriptors: [RuleDescriptor] {
+        rules.map(\.descriptor) + templateRules.map(\.descriptor) + routeRules.map(\.descriptor)
+    }
 }

@@ -107,6 +107,8 @@ public struct NativeSASTScanner: ScanCore.Scanner {
                 notices.append(Notice(level: .warning, message: error, file: files[index], tool: name))
             }
         }
+        // Route rules read every file's handlers at once: siblings and the project's other handlers.
+        findings += RouteEngine(rules: rules.routeRules).findings(handlers: collected.flatMap { $0?.routes ?? [] })
         let scanned = Self.scanTemplates(
             templates, in: target, engine: TemplateEngine(rules: rules.templateRules),
             project: facts, tool: name)

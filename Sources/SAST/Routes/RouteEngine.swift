@@ -1,0 +1,107 @@
+import Findings
+
+/// Runs route rules over the handlers of one project (``RouteHandler``, found file by file while
+/// the project is scanned): the checks need the siblings of a handler, and some the whole project.
+public struct RouteEngine: Sendable {
+    /// The rules, sorted by id.
+    public let rules: [RouteRule]
+
+    /// An engine for `rules`.
+    public init(rules: [RouteRule]) { self.rules = rules }
+
+    /// The findings of every rule over `handlers` (every file's, hooks included), sorted by file
+    /// and position.
+    public func findings(handlers: [RouteHandler]) -> [Finding] {
+        var out: [Finding] = []
+        for rule in rules {
+            let checker = Checker(rule: rule, handlers: handlers)
+            for handler in checker.flagged() { out.append(Self.finding(rule, handler)) }
+        }
+        return out.sorted {
+            ($0.location.file ?? "", $0.location.startLine ?? 0, $0.ruleId) < (
+                $1.location.file ?? "", $1.location.startLine ?? 0, $1.ruleId
+            )
+        }
+    }
+
+    private static func finding(_ rule: RouteRule, _ handler: RouteHandler) -> Finding {
+        Finding(
+            ruleId: rule.id, severity: rule.severity, confidence: rule.confidence,
+            message: "\(rule.message) (handler \(handler.name)\(handler.path.map { " at \($0)" } ?? ""))",
+            location: Location(file: handler.file, startLine: handler.line, startColumn: handler.column),
+            cwe: rule.cwe, snippet: handler.snippet, enclosingScope: handler.name, references: rule.references)
+    }
+
+    /// One rule over one project's handlers.
+    private struct Checker {
+        let rule: RouteRule
+        let handlers: [RouteHandler]
+        /// Receivers whose `before_request` hook authenticates.
+        let guardedReceivers: Set<String>
+
+        init(rule: RouteRule, handlers: [RouteHandler]) {
+            self.rule = rule
+            let routed = Set(handlers.filter { $0.kind == .urlTarget }.map(\.name))
+            self.handlers = handlers.filter { $0.kind == .handler || $0.kind == .unroutedView && routed.contains($0.name) }
+            guardedReceivers = Set(
+                handlers.filter { $0.kind == .hook && rule.authentication.shows(in: $0) }.compactMap(\.receiver))
+        }
+
+        func authenticates(_ handler: RouteHandler) -> Bool {
+            handler.receiver.map(guardedReceivers.contains) == true || rule.authentication.shows(in: handler)
+        }
+
+        func isPublic(_ handler: RouteHandler) -> Bool {
+            guard let regex = rule.publicHandlers else { return false }
+            return regex.occurs(in: handler.name.split(separator: ".").last.map(String.init) ?? handler.name)
+                || handler.path.map { $0 == "/" || $0.isEmpty || regex.occurs(in: $0) } == true
+        }
+
+        func owns(_ handler: RouteHandler) -> Bool {
+            guard let regex = rule.ownership else { return false }
+            return (handler.facts.comparisons + handler.facts.conditions + handler.facts.loadTexts).contains(where: regex.occurs)
+        }
+
+        func flagged() -> [RouteHandler] {
+            switch rule.check {
+            case .missingAuthentication: return missingAuthentication()
+            case .unownedObject: return unownedObjects()
+            case .exposedEndpoint: return exposedEndpoints()
+            }
+        }
+
+        /// In each group, the handlers without authentication that act on something private
+        /// (`acts-on`) when at least `min-siblings` siblings, and twice as many as those, authenticate.
+        /// A sibling that touches nothing private needs no guard and does not count against them.
+        private func missingAuthentication() -> [RouteHandler] {
+            var out: [RouteHandler] = []
+            for members in Dictionary(grouping: handlers.filter { !isPublic($0) }, by: \.group).values {
+                let with = members.filter(authenticates)
+                let without = members.filter { handler in
+                    !authenticates(handler)
+                        && rule.actsOn.map { regex in handler.facts.names.contains(where: regex.occurs) } ?? true
+                }
+                guard with.count >= rule.minSiblings, with.count >= 2 * without.count else { continue }
+                out += without
+            }
+            return out
+        }
+
+        /// Authenticated handlers that load by a client key without comparing with the current
+        /// user, in a project where another handler does compare (it knows whose objects are whose).
+        private func unownedObjects() -> [RouteHandler] {
+            guard handlers.contains(where: owns) else { return [] }
+            return handlers.filter { handler in
+                !handler.facts.objectLoads.isEmpty && authenticates(handler) && !isPublic(handler) && !owns(handler)
+            }
+        }
+
+        /// Debug/admin/internal handlers without authentication in a project whose handlers authenticate.
+        private func exposedEndpoints() -> [RouteHandler] {
+            guard let paths = rule.paths, handlers.filter(authenticates).count >= rule.minSiblings else { return [] }
+            return handlers.filter { handler in
+                !authenticates(handler) && !isPublic(handler) && (paths.occurs(in: handler.path ?? "") || paths.occurs(in: handler.name))
+            }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import PythonSyntax
+
+/// Finds the request handlers of one Python file (``RouteHandler``): functions under a route
+/// decorator (`@app.route`, `@bp.get`, `@router.post`: Flask, FastAPI, aiohttp), the HTTP methods of
+/// view classes (Flask-RESTful/RESTX `Resource`, `MethodView`, Django/DRF views and viewsets,
+/// Tornado `RequestHandler`), Django function views (first parameter `request` in a module that
+/// imports Django), and Graphene `mutate`/`resolve_*` methods.
+struct RouteExtractor {
+    let file: String
+    let aliases: ImportAliases
+    /// Guards of a whole app or router object, by its name: FastAPI's
+    /// `router = APIRouter(dependencies=[Depends(auth)])`.
+    var objectGuards: [String: [String]] = [:]
+
+    /// Decorator methods that register a route (`@x.route("/p")`, `@x.get("/p")`).
+    static let routeMethods: Set<String> = ["route", "get", "post", "put", "delete", "patch", "api_route", "head", "options"]
+    /// Methods of a view class that answer a request (HTTP verbs, DRF viewset actions).
+    static let classHandlerMethods: Set<String> = [
+        "get", "post", "put", "delete", "patch", "head", "options", "list", "retrieve", "create", "update",
+        "partial_update", "destroy",
+    ]
+    /// Class attributes that guard every method of a view class.
+    static let classGuardAttributes: Set<String> = [
+        "permission_classes", "authentication_classes", "method_decorators", "decorators",
+    ]
+    /// Parameters that carry the framework's objects, not request-supplied values.
+    static let frameworkParameters: Set<String> = ["self", "cls", "request", "req", "info", "root", "_", "parent"]
+
+    /// The handlers and `before_request` hooks of `root`, a parsed module.
+    func handlers(in root: PyNode) -> [RouteHandler] {
+        let importsDjango = imports(root, prefixes: ["django", "rest_framework"])
+        var extractor = self
+        for statement in root.children where statement.kind == .assign {
+            guard let value = statement.children.last, value.kind == .call,
+                let dependencies = value.keywordArgument("dependencies")
+            else { continue }
+            for target in statement.children.dropLast() {
+                if let name = target.dottedName { extractor.objectGuards[name, default: []] += guardNames(dependencies) }
+            }
+        }
+        var out: [RouteHandler] = []
+        extractor.visit(root, topLevel: true, importsDjango: importsDjango, into: &out)
+        if importsDjango { out += urlTargets(root) }
+        return out
+    }
+
+    /// The views Django URL patterns name: `path("p/", views.show)`, `re_path(r"^p$", show)`,
+    /// `url(r"^p$", views.show, name="show")` (the last name of the second argument).
+    private func urlTargets(_ root: PyNode) -> [RouteHandler] {
+        var out: [RouteHandler] = []
+        root.walk { node in
+            guard node.kind == .call, let callee = node.callee?.dottedName,
+                ["path", "re_path", "url"].contains(callee.split(separator: ".").last ?? ""), node.callArguments.count >= 2
+            else { return true }
+            var target = node.callArguments[node.callArguments.startIndex + 1]
+            // `Class.as_view()`: the class.
+            if target.kind == .call, let callee = target.callee, callee.kind == .attribute, let base = callee.children.first {
+                target = base
+            }
+            if let name = target.dottedName?.split(separator: ".").last {
+                out.append(
+                    RouteHandler(
+                        file: file, name: String(name), group: "", receiver: nil, line: node.range.start.line,
+                        column: node.range.start.column, kind: .urlTarget))
+            }
+            return true
+        }
+        return out
+    }
+
+    private func visit(_ node: PyNode, topLevel: Bool, importsDjango: Bool, into out: inout [RouteHandler]) {
+        // Recursion follows statement nesting, which the parser bounds.
+        for child in node.children {
+            switch child.kind {
+            case .functionDef, .asyncFunctionDef:
+                if let handler = decoratedHandler(child) ?? djangoView(child, topLevel: topLevel, importsDjango: importsDjango) {
+                    out.append(handler)
+                } else {
+                    visit(child, topLevel: false, importsDjango: importsDjango, into: &out)
+                }
+            case .classDef:
+                out += classHandlers(child)
+            case .block, .if, .try, .with, .asyncWith:
+                visit(child, topLevel: topLevel, importsDjango: importsDjango, into: &out)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// A function under `@X.route(...)`/`@X.get("/...")`, or a `@X.before_request` hook.
+    private func decoratedHandler(_ def: PyNode) -> RouteHandler? {
+        for decorator in decorators(of: def) {
+            let expression = decorator.children.first ?? decorator
+            if expression.kind == .attribute, let base = expression.children.first?.dottedName,
+                ["before_request", "before_app_request"].contains(expression.text ?? "")
+            {
+                var hook = handler(def, group: "\(file)#\(base)", receiver: aliases.canonicalize(base), path: nil)
+                hook.kind = .hook
+                return hook
+            }
+            guard expression.kind == .call, let callee = expression.callee, callee.kind == .attribute,
+                let method = callee.text, Self.routeMethods.contains(method), let base = callee.children.first?.dottedName
+            else { continue }
+            let path = expression.callArguments.first.flatMap { $0.kind == .string ? $0.text : nil }
+            // `@cache.get(...)` is not a route: a verb decorator names a path.
+            if method != "route", method != "api_route", !(path?.hasPrefix("/") ?? false) { continue }
+            let receiver = aliases.canonicalize(base)
+            var found = handler(def, group: "\(file)#\(receiver)", receiver: receiver, path: path)
+            found.guards += objectGuards[base] ?? []
+            return found
+        }
+        return nil
+    }
+
+    /// A module-level function whose first parameter is `request`, in a module that imports Django.
+    private func djangoView(_ def: PyNode, topLevel: Bool, importsDjango: Bool) -> RouteHandler? {
+        guard importsDjango, topLevel, parameterNames(def).first == "request" else { return nil }
+        var view = handler(def, group: "\(file)#views", receiver: nil, path: nil)
+        // A decorated view is one (`@login_required`, `@api_view`, `@csrf_exempt`); else a URL must name it.
+        if decorators(of: def).isEmpty { view.kind = .unroutedView }
+        return view
+    }
+
+    /// The handler methods of a view class or a GraphQL type, with the class's guards.
+    private func classHandlers(_ cls: PyNode) -> [RouteHandler] {
+        guard cls.children.count > 3 else { return [] }
+        let bases = cls.children[2].children.compactMap { $0.dottedName.map(aliases.canonicalize) }
+        let last = bases.map { String($0.split(separator: ".").last ?? "") }
+        let isView = last.contains { name in
+            ["Handler", "Resource", "View", "ViewSet", "APIView", "Endpoint", "HTTPEndpoint"].contains { name.hasSuffix($0) }
+        }
+        let isGraphQL = bases.contains { $0.hasPrefix("graphene.") } || last.contains { ["Mutation", "ObjectType"].contains($0) }
+        guard isView || isGraphQL else { return [] }
+        var classGuards = decorators(of: cls).flatMap { guardNames($0.children.first ?? $0) } + bases
+        let body = cls.children[3]
+        for statement in body.children where statement.kind == .assign {
+            let targets = statement.children.dropLast().compactMap(\.dottedName)
+            if targets.contains(where: Self.classGuardAttributes.contains), let value = statement.children.last {
+                classGuards += guardNames(value)
+            }
+        }
+        var out: [RouteHandler] = []
+        for def in body.children where def.kind == .functionDef || def.kind == .asyncFunctionDef {
+            guard let name = def.text else { continue }
+            let isAction = decorators(of: def).contains {
+                ($0.children.first?.callee ?? $0.children.first)?.dottedName?.hasSuffix("action") ?? false
+            }
+            let answers =
+                isView && (Self.classHandlerMethods.contains(name) || isAction)
+                || isGraphQL && (name == "mutate" || name.hasPrefix("resolve_"))
+            guard answers else { continue }
+            var handler = handler(def, group: "\(file)#classes", receiver: nil, path: nil)
+            handler.name = "\(cls.text ?? "").\(name)"
+            handler.guards += classGuards
+            out.append(handler)
+        }
+        return out
+    }
+
+    private func handler(_ def: PyNode, group: String, receiver: String?, path: String?) -> RouteHandler {
+        let start = decorators(of: def).first?.range.start ?? def.range.start
+        // The route's own decorator names its object (`@auth_bp.route`), which guards nothing.
+        var guards = decorators(of: def).filter { !isRouteDecorator($0) }.flatMap { guardNames($0.children.first ?? $0) }
+        // ... but its `dependencies=[Depends(auth)]` (FastAPI) do.
+        for decorator in decorators(of: def) where isRouteDecorator(decorator) {
+            if let dependencies = decorator.children.first?.keywordArgument("dependencies") { guards += guardNames(dependencies) }
+        }
+        // FastAPI dependencies: `user = Depends(get_current_user)`.
+        if def.children.count > 2 {
+            for parameter in def.children[2].children where parameter.kind == .parameter {
+                if let value = parameter.children.last, value.kind == .call,
+                    let callee = value.callee?.dottedName, ["Depends", "Security"].contains(callee.split(separator: ".").last ?? "")
+                {
+                    guards += value.callArguments.flatMap(guardNames)
+                }
+            }
+        }
+        let supplied = Set(parameterNames(def).filter { !Self.frameworkParameters.contains($0) })
+            .subtracting(dependencyParameters(def))
+        let body = def.children.count > 4 ? def.children[4] : def
+        return RouteHandler(
+            file: file, name: def.text ?? "", group: group, receiver: receiver, line: start.line, column: start.column,
+            path: path, guards: guards, facts: HandlerFacts(body: body, supplied: supplied, aliases: aliases))
+    }
+
+    /// The dotted names an expression of guards names: `login_required`, `permission_required` of
+    /// `permission_required("x")`, each element of `[IsAuthenticated, jwt_required()]`.
+    private func guardNames(_ expression: PyNode) -> [String] {
+        switch expression.kind {
+        case .name, .attribute:
+            return expression.dottedName.map { [aliases.canonicalize($0)] } ?? []
+        case .call:
+            return (expression.callee.map(guardNames) ?? []) + expression.callArguments.flatMap(guardNames)
+        case .list, .tuple:
+            return expression.children.flatMap(guardNames)
+        case .keyword:
+            return expression.children.flatMap(guardNames)
+        default:
+            return []
+        }
+    }
+
+    /// `@X.route(...)`, `@X.get("/p")`, `@X.before_request`.
+    private func isRouteDecorator(_ decorator: PyNode) -> Bool {
+        let expression = decorator.children.first ?? decorator
+        let callee = expression.kind == .call ? expression.callee : expression
+        guard let callee, callee.kind == .attribute, let method = callee.text else { return false }
+        return Self.routeMethods.contains(method) || ["before_request", "before_app_request"].contains(method)
+    }
+
+    private func decorators(of def: PyNode) -> [PyNode] {
+        def.children.first.map { $0.kind == .decorators ? $0.children : [] } ?? []
+    }
+
+    private func parameterNames(_ def: PyNode) -> [String] {
+        guard def.children.count > 2 else { return [] }
+        return def.children[2].children.filter { $0.kind == .parameter }.compactMap(\.text)
+    }
+
+    /// Parameters whose default is a FastAPI dependency: the framework fills them, not the client.
+    private func dependencyParameters(_ def: PyNode) -> Set<String> {
+        guard def.children.count > 2 else { return [] }
+        return Set(
+            def.children[2].children.filter { parameter in
+                guard parameter.kind == .parameter, let value = parameter.children.last, value.kind == .call else { return false }
+                return ["Depends", "Security"].contains(value.callee?.dottedName?.split(separator: ".").last ?? "")
+            }.compactMap(\.text))
+    }
+
+    private func imports(_ root: PyNode, prefixes: [String]) -> Bool {
+        root.children.contains { statement in
+            let modules: [String] =
+                statement.kind == .import
+                ? statement.children.compactMap(\.text)
+                : statement.kind == .importFrom ? [statement.text ?? ""] : []
+            return modules.contains { module in prefixes.contains { module == $0 || module.hasPrefix($0 + ".") } }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/// One request handler of a scanned project and what its code shows (``RouteExtractor``): the
+/// facts route rules (`mode: route`, `rules/README.md`) decide on.
+public struct RouteHandler: Sendable, Hashable {
+    /// The file, as findings carry it.
+    public var file: String
+    /// The function's name (`Class.method` for a method).
+    public var name: String
+    /// Handlers of one group are siblings: one app/blueprint/router object in a file, one class,
+    /// or a file's function views.
+    public var group: String
+    /// The object whose hooks apply to the handler (`app` of `@app.route`); nil for other shapes.
+    public var receiver: String?
+    /// Where findings go: the first decorator's line and column, else the `def`'s.
+    public var line: Int
+    /// Column of ``line``'s position.
+    public var column: Int
+    /// The URL path when the code names it (`/notes/<int:id>`).
+    public var path: String?
+    /// Resolved dotted names of what guards the handler: its decorators, its class's decorators,
+    /// bases and `permission_classes`/`method_decorators`/`decorators`, FastAPI `Depends(...)`.
+    public var guards: [String] = []
+    /// What its body shows (``HandlerFacts``).
+    public var facts = HandlerFacts()
+    /// The source line at ``line``, for the finding.
+    public var snippet: String?
+    /// What the entry is: a handler, or what decides about others.
+    public var kind = RouteEntryKind.handler
+}
+
+/// What a ``RouteHandler`` entry of a file stands for.
+public enum RouteEntryKind: Sendable, Hashable {
+    /// A request handler.
+    case handler
+    /// A hook that runs before every handler of its ``RouteHandler/receiver`` (Flask
+    /// `before_request`), not a handler.
+    case hook
+    /// A Django function view by its shape only (first parameter `request`): a handler when some
+    /// URL configuration of the project names it.
+    case unroutedView
+    /// A name a URL configuration routes to (`path("x/", views.show)`: `show`), not a handler.
+    case urlTarget
+}
+
+/// What one handler's body does that bears on access control, as source text and names.
+public struct HandlerFacts: Sendable, Hashable {
+    /// Normalized source of every `if`/`elif`/`while`/`assert` test and conditional expression.
+    public var conditions: [String] = []
+    /// Normalized source of every comparison and every keyword argument of a call.
+    public var comparisons: [String] = []
+    /// Resolved dotted names of everything the body names or calls.
+    public var names: Set<String> = []
+    /// Whether it refuses with 401/403 (`abort(403)`, `return ..., 401`, `HTTPException(403)`,
+    /// `PermissionDenied`).
+    public var denies = false
+    /// Lines where it loads a stored object by a value the request supplies (`Note.query.get(id)`,
+    /// `get_object_or_404(M, pk=pk)`, `M.objects.get(id=x)`, SQL `... WHERE ... id ...`).
+    public var objectLoads: [Int] = []
+    /// The source of each load (SQL text a local variable holds included), for ownership
+    /// evidence inside the query itself (`WHERE owner_id = {current_user.id}`).
+    public var loadTexts: [String] = []
+}
