@@ -171,6 +171,8 @@ public struct TaintSpec: Sendable, Hashable {
     public var sinks: [TaintSink]
     /// Calls whose results are clean.
     public var sanitizers: [CompiledPattern]
+    /// The source sets the rule includes (`- include: web-request`), which models extend.
+    public var sourceSets: [String] = []
 }
 
 /// What a rule looks for.
