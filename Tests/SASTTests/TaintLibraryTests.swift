@@ -30,7 +30,9 @@ struct TaintLibraryTests {
     /// A directory holding `files` (name → text), removed after `body`.
     func withRules<T>(_ files: [String: String], _ body: (String) throws -> T) throws -> T {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("taint-library-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("sets"), withIntermediateDirectories: true)
+        for sub in ["sets", "own"] {
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent(sub), withIntermediateDirectories: true)
+        }
         defer { try? FileManager.default.removeItem(at: dir) }
         for (name, text) in files { try text.write(to: dir.appendingPathComponent(name), atomically: true, encoding: .utf8) }
         return try body(dir.path)
@@ -61,6 +63,19 @@ struct TaintLibraryTests {
         let found = SASTEngine(rules: rules).scan(
             file: "a.py", source: "import os\nos.system(request.args['x'])\nos.system(int(request.form['n']))\n")
         #expect(found.findings.compactMap(\.location.startLine) == [2])
+    }
+
+    @Test("a rule directory loaded alone may include the sets of another (setsFrom), whose rules stay out")
+    func setsFromAnotherDirectory() throws {
+        let files = [
+            "sets/web.yaml": Self.sources, "sets/casts.yaml": Self.casts,
+            "sets/other.yaml": Self.rule.replacingOccurrences(of: "python.t", with: "python.other"), "own/t.yaml": Self.rule,
+        ]
+        let rules = try withRules(files) { dir in try RuleSet.load(directories: [dir + "/own"], setsFrom: [dir + "/sets"]) }
+        #expect(rules.rules.map(\.id) == ["python.t"])
+        // The same directory as a rule directory and a set directory is read once.
+        let same = try withRules(files) { dir in try RuleSet.load(directories: [dir + "/sets"], setsFrom: [dir + "/sets/"]) }
+        #expect(same.rules.map(\.id) == ["python.other"])
     }
 
     @Test("except leaves out a source of the set, by its pattern as written")

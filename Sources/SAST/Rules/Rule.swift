@@ -161,6 +161,8 @@ public struct TaintSource: Sendable, Hashable {
     public var pattern: CompiledPattern
     /// `kind: local`.
     public var isLocal: Bool
+    /// `pattern-inside:`: the source counts only inside code matching this (a handler class).
+    public var inside: CompiledPattern? = nil
 }
 
 /// The parts of a `mode: taint` rule.

@@ -352,8 +352,8 @@ struct Cursor {
         return members.filter { !excluded.contains(pattern($0).source) }
     }
 
-    /// Taint sources: like ``taintPatterns(_:_:)``, each entry with an optional `kind: remote|local`,
-    /// or `include: SET` of a source set.
+    /// Taint sources: like ``taintPatterns(_:_:)``, each entry with an optional `kind: remote|local`
+    /// and `pattern-inside:` (for every alternative), or `include: SET` of a source set.
     func sources(_ node: DocumentNode) throws -> [TaintSource] {
         try list(node, "sources").enumerated().flatMap { i, entry -> [TaintSource] in
             let path = "sources[\(i)]"
@@ -361,7 +361,7 @@ struct Cursor {
                 return try included(entry, path, from: library.sources, kind: "source", pattern: \.pattern)
             }
             let map = try mapping(entry, path)
-            for key in map.keys.sorted() where !["pattern", "pattern-either", "kind"].contains(key) {
+            for key in map.keys.sorted() where !["pattern", "pattern-either", "kind", "pattern-inside"].contains(key) {
                 throw RuleLoader.fail(file, map.line(key), "unknown key '\(path).\(key)'")
             }
             var isLocal = false
@@ -379,7 +379,8 @@ struct Cursor {
             guard patterns.count >= 1, (map["pattern"] == nil) != (map["pattern-either"] == nil) else {
                 throw RuleLoader.fail(file, entry.line, "'\(path)' must hold exactly one of pattern, pattern-either")
             }
-            return patterns.map { TaintSource(pattern: $0, isLocal: isLocal) }
+            let inside = try map["pattern-inside"].map { try pattern($0, "\(path).pattern-inside") }
+            return patterns.map { TaintSource(pattern: $0, isLocal: isLocal, inside: inside) }
         }
     }
 

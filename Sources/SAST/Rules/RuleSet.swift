@@ -31,9 +31,14 @@ public struct RuleSet: Sendable {
 
     /// Loads every `*.yaml`/`*.yml` file under `directories`, recursively: the source and
     /// sanitizer sets (`set:` files) first, then the rules, which may include any of them.
+    /// `setsFrom`: more directories whose sets (not rules) the rules may include (the shipped
+    /// sets, for testing a project's own rule directory alone).
     /// - Throws: `SentinelError` naming the first bad file.
-    public static func load(directories: [String]) throws -> RuleSet {
-        let files = try directories.flatMap(ruleFiles(under:))
+    public static func load(directories: [String], setsFrom: [String] = []) throws -> RuleSet {
+        let ruleDirectories = Set(directories.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        let setDirectories = setsFrom.filter { !ruleDirectories.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
+        let ownFiles = try directories.flatMap(ruleFiles(under:))
+        let files = try ownFiles + setDirectories.flatMap(ruleFiles(under:))
         // Files are read and parsed on one large-stack thread per processor (patterns recurse
         // like code, see `PyLargeStack`); the first bad file in order is the error.
         let documents = try inParallel(files.count) { i -> (DocumentNode, TaintPatternSet?) in
@@ -45,7 +50,7 @@ public struct RuleSet: Sendable {
         var sets = TaintLibrary()
         for case let set? in documents.map(\.1) { try sets.add(set) }
         let library = sets
-        let ruleFiles = files.indices.filter { documents[$0].1 == nil }
+        let ruleFiles = ownFiles.indices.filter { documents[$0].1 == nil }
         let loaded = try inParallel(ruleFiles.count) { i in
             try RuleLoader.parseAny(documents[ruleFiles[i]].0, file: files[ruleFiles[i]], library: library)
         }
