@@ -125,7 +125,7 @@ let package = Package(
         .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(
-            name: "SASTTests", dependencies: ["SAST", "Findings", "PythonSyntax", "Support", "TemplateSyntax", "TestSupport"]),
+            name: "SASTTests", dependencies: ["SAST", "Documents", "Findings", "PythonSyntax", "Support", "TemplateSyntax", "TestSupport"]),
         .testTarget(
             name: "SCATests", dependencies: ["SCA", "Documents", "Store", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(

@@ -1,12 +1,13 @@
 import Findings
 import Documents
 import Foundation
+import SAST
 import ScanCore
 import Support
 
 /// `.sentinel.yml` at the scanned root (or `--config FILE`): which scanners and tools run,
 /// which files, per-rule severities, the gate, the lowest confidence reported, extra rule
-/// directories.
+/// directories, the project's own taint models.
 public struct ScanConfig: Sendable, Equatable {
     /// Scanners to run; nil means every one that applies.
     public var scanners: [ScannerKind]?
@@ -35,6 +36,8 @@ public struct ScanConfig: Sendable, Equatable {
     /// in the scanned tree's own file it may only lower the default (the repository is not trusted
     /// to accept older data), a `--config` file may also raise it.
     public var maxDatabaseAge: Double?
+    /// `models`: the project's own taint sources, sanitizers and sinks, added to the native rules.
+    public var taintModels = TaintModels()
 
     /// The defaults: every scanner that applies, the default ignores, no overrides.
     public init(
@@ -56,7 +59,7 @@ public struct ScanConfig: Sendable, Equatable {
     public static let fileName = ".sentinel.yml"
     static let keys: Set<String> = [
         "scanners", "tools", "include", "exclude", "severity", "failOn", "rules", "semgrep", "default-excludes", "sca",
-        "minConfidence",
+        "minConfidence", "models",
     ]
 
     /// Larger configs are refused unread: a real one is a few hundred bytes.
@@ -178,6 +181,7 @@ public struct ScanConfig: Sendable, Equatable {
                 config.semgrepConfigs = try resolve(configs, "semgrep.config")
             }
         }
+        if let value = root["models"] { config.taintModels = try TaintModels.parse(value, file: source) }
         if let value = root["sca"] {
             _ = try reader.mapping(value, key: "sca")
             try reader.checkKeys(value, allowed: ["max-db-age"], at: "sca")

@@ -22,10 +22,10 @@ public enum ScannerRegistry {
     /// The web scanners' names: they exist only for a `--dast` scan.
     public static let webToolNames: [ToolName] = [ToolName.dast, ToolName.zap, ToolName.wapiti]
 
-    /// The scanners, configured by `config` (Semgrep's rule files) and, for `--dast`, `web`.
+    /// The scanners, configured by `config` (taint models, Semgrep's rule files) and, for `--dast`, `web`.
     public static func standard(config: ScanConfig, web: WebScanRequest? = nil) -> [any ScanCore.Scanner] {
         var scanners: [any ScanCore.Scanner] = [
-            NativeSASTScanner(),
+            NativeSASTScanner(models: config.taintModels),
             SecretsScanner(),
             DependencyScanner(),
             BanditScanner(),

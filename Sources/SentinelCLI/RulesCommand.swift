@@ -42,7 +42,8 @@ struct RulesTestCommand: ParsableCommand {
         guard let directory = directory ?? RuleLocations.standard().first else {
             throw SentinelError(.invalidInput, "no rule directory found")
         }
-        let results = try RuleTests.run(directory: directory)
+        // A project's own rules may include the shipped source and sanitizer sets.
+        let results = try RuleTests.run(directory: directory, setsFrom: RuleLocations.standard())
         var failed = 0
         var expectations = 0
         for result in results {

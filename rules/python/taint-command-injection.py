@@ -146,3 +146,67 @@ def cli():
     os.system("tar xzf " + args.archive)
     # ruleid: python.taint-command-injection
     os.execvp(os.environ["EDITOR"], ["editor", "notes.txt"])
+
+
+# GraphQL: the arguments of a Graphene resolver or mutation come from the query; root and info do not.
+class Query:
+    def resolve_diagnostics(self, info, cmd="whoami"):
+        # ruleid: python.taint-command-injection
+        return os.popen(cmd).read()
+
+    def resolve_node(root, info):
+        # ok: python.taint-command-injection
+        return os.popen(info.field_name + root.name).read()
+
+
+class RunJob:
+    def mutate(root, info, job, **kwargs):
+        # ruleid: python.taint-command-injection
+        subprocess.call("run " + job, shell=True)
+
+
+import strawberry
+
+
+@strawberry.type
+class StrawberryQuery:
+    @strawberry.field
+    def ping(self, host: str) -> str:
+        # ruleid: python.taint-command-injection
+        return os.popen("ping " + host).read()
+
+    @strawberry.mutation(description="restart")
+    def restart(self, info: strawberry.Info, service: str, count: int) -> str:
+        # ok: python.taint-command-injection
+        os.system("systemctl restart %d" % count)
+        # ruleid: python.taint-command-injection
+        return os.popen("systemctl restart " + service).read()
+
+
+# Tornado: a handler method's path arguments are groups of the URL; the same method outside a
+# RequestHandler is no handler.
+class ServiceHandler(tornado.web.RequestHandler):
+    def post(self, service, *args):
+        # ruleid: python.taint-command-injection
+        os.system("systemctl restart " + service)
+
+
+class Cache:
+    def get(self, key):
+        # ok: python.taint-command-injection
+        return os.popen("cat /var/cache/" + key).read()
+
+
+# http.server: the request target and headers of a handler; another class's path is not a request.
+class LookupHandler(BaseHTTPRequestHandler):
+    def do_GET(self):
+        # ruleid: python.taint-command-injection
+        os.system("host " + self.headers.get("X-Host", ""))
+        # ruleid: python.taint-command-injection
+        os.system("grep -r " + self.path.split("?")[1] + " /srv")
+
+
+class Build:
+    def run(self):
+        # ok: python.taint-command-injection
+        os.system("make -C " + self.path)

@@ -23,10 +23,11 @@ public struct RuleTestResult: Sendable, Hashable {
 /// file tests is unexpected too, so a test file documents everything its rules report in it.
 public enum RuleTests {
     /// Loads the rules under `directory` and checks every `*.py` test file there, and every
-    /// `*.html` test file against the template rules.
+    /// `*.html` test file against the template rules. `setsFrom`: directories whose source and
+    /// sanitizer sets the rules may include (the shipped ones, for a project's rule directory).
     /// - Throws: `SentinelError` when the rules do not load.
-    public static func run(directory: String) throws -> [RuleTestResult] {
-        let rules = try RuleSet.load(directories: [directory])
+    public static func run(directory: String, setsFrom: [String] = []) throws -> [RuleTestResult] {
+        let rules = try RuleSet.load(directories: [directory], setsFrom: setsFrom)
         let engine = SASTEngine(rules: rules)
         let root = URL(fileURLWithPath: directory)
         var files: [String] = []

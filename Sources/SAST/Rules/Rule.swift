@@ -161,6 +161,8 @@ public struct TaintSource: Sendable, Hashable {
     public var pattern: CompiledPattern
     /// `kind: local`.
     public var isLocal: Bool
+    /// `pattern-inside:`: the source counts only inside code matching this (a handler class).
+    public var inside: CompiledPattern? = nil
 }
 
 /// The parts of a `mode: taint` rule.
@@ -171,6 +173,8 @@ public struct TaintSpec: Sendable, Hashable {
     public var sinks: [TaintSink]
     /// Calls whose results are clean.
     public var sanitizers: [CompiledPattern]
+    /// The source sets the rule includes (`- include: web-request`), which models extend.
+    public var sourceSets: [String] = []
 }
 
 /// What a rule looks for.

@@ -35,17 +35,31 @@ public enum RuleLoader {
     /// Parses `text`, the contents of `file`: a template rule when its `languages` are
     /// `[template]`, else a Python rule.
     /// - Throws: `SentinelError(.invalidInput)` naming the file and the problem.
-    public static func parseAny(_ text: String, file: String) throws -> LoadedRule {
-        let root: DocumentNode
-        do {
-            // Every scalar stays text: patterns, ids and messages are strings whatever they look like.
-            guard let node = try YAML.documents(Array(text.utf8), file: file, scalars: .strings).first else {
-                throw fail(file, "empty rule file")
-            }
-            root = node
+    /// `library`: the source and sanitizer sets its `include:` entries may name.
+    public static func parseAny(_ text: String, file: String, library: TaintLibrary = TaintLibrary()) throws -> LoadedRule {
+        try parseAny(document(text, file: file), file: file, library: library)
+    }
+
+    /// The parsed YAML of a rule or set file.
+    static func document(_ text: String, file: String) throws -> DocumentNode {
+        // Every scalar stays text: patterns, ids and messages are strings whatever they look like.
+        guard let node = try YAML.documents(Array(text.utf8), file: file, scalars: .strings).first else {
+            throw fail(file, "empty rule file")
         }
+        return node
+    }
+
+    /// The set a file defines (a mapping with `set:`), nil when it is a rule file.
+    static func set(_ root: DocumentNode, file: String) throws -> TaintPatternSet? {
         let c = Cursor(file: file)
+        guard root.isObject, root["set"] != nil else { return nil }
+        return try TaintPatternSet(try c.mapping(root, ""), c)
+    }
+
+    static func parseAny(_ root: DocumentNode, file: String, library: TaintLibrary) throws -> LoadedRule {
+        let c = Cursor(file: file, library: library)
         let map = try c.mapping(root, "")
+        if map["set"] != nil { throw fail(file, map.line("set"), "a set file, not a rule (load it with the rules' directory)") }
         if let node = map["languages"], try c.strings(node, "languages") == [TemplateRuleLoader.language] {
             return .template(try TemplateRuleLoader.parse(map, c))
         }
@@ -84,7 +98,8 @@ public enum RuleLoader {
                 TaintSpec(
                     sources: try c.sources(sources),
                     sinks: try c.sinks(sinks),
-                    sanitizers: try map["sanitizers"].map { try c.taintPatterns($0, "sanitizers") } ?? []))
+                    sanitizers: try map["sanitizers"].map { try c.sanitizers($0) } ?? [],
+                    sourceSets: try c.includedSets(sources, "sources")))
         default:
             throw fail(file, map.line("mode"), "bad mode '\(modeText)' (expected search, taint or route)")
         }
@@ -129,6 +144,8 @@ struct Mapping {
 /// Typed access to rule documents with errors that name the file, the line and the key path.
 struct Cursor {
     var file: String
+    /// The sets `include:` may name.
+    var library = TaintLibrary()
 
     func mapping(_ node: DocumentNode, _ path: String) throws -> Mapping {
         guard node.isObject else { throw RuleLoader.fail(file, node.line, "'\(path)' must be a mapping") }
@@ -292,19 +309,64 @@ struct Cursor {
 
     /// Taint sources or sanitizers: entries of `pattern` or `pattern-either` (flattened).
     func taintPatterns(_ node: DocumentNode, _ path: String) throws -> [CompiledPattern] {
-        try list(node, path).enumerated().flatMap { i, entry -> [CompiledPattern] in
-            let (key, value) = try single(entry, "\(path)[\(i)]", allowed: ["pattern", "pattern-either"])
-            if key == "pattern" { return [try pattern(value, "\(path)[\(i)].pattern")] }
-            return try taintPatterns(value, "\(path)[\(i)].pattern-either")
+        try list(node, path).enumerated().flatMap { i, entry in try patternEntry(entry, "\(path)[\(i)]") }
+    }
+
+    /// One entry of ``taintPatterns(_:_:)``: `pattern` or `pattern-either`.
+    func patternEntry(_ entry: DocumentNode, _ path: String) throws -> [CompiledPattern] {
+        let (key, value) = try single(entry, path, allowed: ["pattern", "pattern-either"])
+        if key == "pattern" { return [try pattern(value, "\(path).pattern")] }
+        return try taintPatterns(value, "\(path).pattern-either")
+    }
+
+    /// Taint sanitizers: ``taintPatterns(_:_:)`` entries, or `include: SET` of a sanitizer set.
+    func sanitizers(_ node: DocumentNode) throws -> [CompiledPattern] {
+        try list(node, "sanitizers").enumerated().flatMap { i, entry -> [CompiledPattern] in
+            let path = "sanitizers[\(i)]"
+            guard entry.isObject, entry["include"] != nil else { return try patternEntry(entry, path) }
+            return try included(entry, path, from: library.sanitizers, kind: "sanitizer") { $0 }
         }
     }
 
-    /// Taint sources: like ``taintPatterns(_:_:)``, each entry with an optional `kind: remote|local`.
+    /// The names of the sets a `sources:` list includes.
+    func includedSets(_ node: DocumentNode, _ path: String) throws -> [String] {
+        try node.elements.compactMap { entry in try entry["include"].map { try string($0, path) } }
+    }
+
+    /// The members of the set an `include: NAME` entry names (at `path`), less those its
+    /// `except: [PATTERN, ...]` lists as written in the set: a rule that must not take a source
+    /// says so. An unknown set, or an `except` pattern the set does not have, is an error.
+    func included<Member>(
+        _ entry: DocumentNode, _ path: String, from sets: [String: [Member]], kind: String,
+        pattern: (Member) -> CompiledPattern
+    ) throws -> [Member] {
+        let map = try mapping(entry, path)
+        for key in map.keys.sorted() where key != "include" && key != "except" {
+            throw RuleLoader.fail(file, map.line(key), "unknown key '\(path).\(key)' (an include takes only 'except')")
+        }
+        let name = try string(map["include"]!, "\(path).include")
+        guard let members = sets[name] else {
+            let known = library.names.joined(separator: ", ")
+            throw RuleLoader.fail(
+                file, map.line("include"), "'\(path).include': no \(kind) set '\(name)' (known sets: \(known.isEmpty ? "none" : known))")
+        }
+        let excluded = try map["except"].map { try strings($0, "\(path).except") } ?? []
+        for text in excluded where !members.contains(where: { pattern($0).source == text }) {
+            throw RuleLoader.fail(file, map.line("except"), "'\(path).except': set '\(name)' has no pattern '\(text)'")
+        }
+        return members.filter { !excluded.contains(pattern($0).source) }
+    }
+
+    /// Taint sources: like ``taintPatterns(_:_:)``, each entry with an optional `kind: remote|local`
+    /// and `pattern-inside:` (for every alternative), or `include: SET` of a source set.
     func sources(_ node: DocumentNode) throws -> [TaintSource] {
         try list(node, "sources").enumerated().flatMap { i, entry -> [TaintSource] in
             let path = "sources[\(i)]"
+            if entry.isObject, entry["include"] != nil {
+                return try included(entry, path, from: library.sources, kind: "source", pattern: \.pattern)
+            }
             let map = try mapping(entry, path)
-            for key in map.keys.sorted() where !["pattern", "pattern-either", "kind"].contains(key) {
+            for key in map.keys.sorted() where !["pattern", "pattern-either", "kind", "pattern-inside"].contains(key) {
                 throw RuleLoader.fail(file, map.line(key), "unknown key '\(path).\(key)'")
             }
             var isLocal = false
@@ -322,7 +384,8 @@ struct Cursor {
             guard patterns.count >= 1, (map["pattern"] == nil) != (map["pattern-either"] == nil) else {
                 throw RuleLoader.fail(file, entry.line, "'\(path)' must hold exactly one of pattern, pattern-either")
             }
-            return patterns.map { TaintSource(pattern: $0, isLocal: isLocal) }
+            let inside = try map["pattern-inside"].map { try pattern($0, "\(path).pattern-inside") }
+            return patterns.map { TaintSource(pattern: $0, isLocal: isLocal, inside: inside) }
         }
     }
 

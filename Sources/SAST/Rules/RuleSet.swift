@@ -1,3 +1,4 @@
+import Documents
 import Findings
 import Foundation
 import Synchronization
@@ -13,8 +14,14 @@ public struct RuleSet: Sendable {
     /// The route rules (`mode: route`), sorted by id.
     public var routeRules: [RouteRule]
 
+    /// The source and sanitizer sets the rules were loaded with (models extend them).
+    public var library: TaintLibrary
+
     /// Wraps already-parsed rules; duplicate ids are rejected.
-    public init(rules: [Rule], templateRules: [TemplateRule] = [], routeRules: [RouteRule] = []) throws {
+    public init(
+        rules: [Rule], templateRules: [TemplateRule] = [], routeRules: [RouteRule] = [],
+        library: TaintLibrary = TaintLibrary()
+    ) throws {
         var seen: [String: String] = [:]
         let all = rules.map { ($0.id, $0.file) } + templateRules.map { ($0.id, $0.file) } + routeRules.map { ($0.id, $0.file) }
         for (id, file) in all {
@@ -26,34 +33,55 @@ public struct RuleSet: Sendable {
         self.rules = rules.sorted { $0.id < $1.id }
         self.templateRules = templateRules.sorted { $0.id < $1.id }
         self.routeRules = routeRules.sorted { $0.id < $1.id }
+        self.library = library
     }
 
-    /// Loads every `*.yaml`/`*.yml` file under `directories`, recursively.
+    /// Loads every `*.yaml`/`*.yml` file under `directories`, recursively: the source and
+    /// sanitizer sets (`set:` files) first, then the rules, which may include any of them.
+    /// `setsFrom`: more directories whose sets (not rules) the rules may include (the shipped
+    /// sets, for testing a project's own rule directory alone).
     /// - Throws: `SentinelError` naming the first bad file.
-    public static func load(directories: [String]) throws -> RuleSet {
-        let files = try directories.flatMap(ruleFiles(under:))
-        // Rule files are read and parsed on one large-stack thread per processor (patterns
-        // recurse like code, see `PyLargeStack`); the first bad file in order is the error.
-        let parsed = Mutex<[Result<LoadedRule, any Error>?]>(Array(repeating: nil, count: files.count))
-        PyLargeStack.concurrentPerform(iterations: files.count) { i in
-            let rule = Result { () throws -> LoadedRule in
-                // A rule directory may be the scanned repository's own: no link is followed.
-                let data = try BoundedFile.read(files[i], limit: maxRuleFileSize, followLinks: false)
-                return try RuleLoader.parseAny(String(decoding: data, as: UTF8.self), file: files[i])
-            }
-            parsed.withLock { $0[i] = rule }
+    public static func load(directories: [String], setsFrom: [String] = []) throws -> RuleSet {
+        let ruleDirectories = Set(directories.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        let setDirectories = setsFrom.filter { !ruleDirectories.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
+        let ownFiles = try directories.flatMap(ruleFiles(under:))
+        let files = try ownFiles + setDirectories.flatMap(ruleFiles(under:))
+        // Files are read and parsed on one large-stack thread per processor (patterns recurse
+        // like code, see `PyLargeStack`); the first bad file in order is the error.
+        let documents = try inParallel(files.count) { i -> (DocumentNode, TaintPatternSet?) in
+            // A rule directory may be the scanned repository's own: no link is followed.
+            let data = try BoundedFile.read(files[i], limit: maxRuleFileSize, followLinks: false)
+            let root = try RuleLoader.document(String(decoding: data, as: UTF8.self), file: files[i])
+            return (root, try RuleLoader.set(root, file: files[i]))
+        }
+        var sets = TaintLibrary()
+        for case let set? in documents.map(\.1) { try sets.add(set) }
+        let library = sets
+        let ruleFiles = ownFiles.indices.filter { documents[$0].1 == nil }
+        let loaded = try inParallel(ruleFiles.count) { i in
+            try RuleLoader.parseAny(documents[ruleFiles[i]].0, file: files[ruleFiles[i]], library: library)
         }
         var rules: [Rule] = []
         var templateRules: [TemplateRule] = []
         var routeRules: [RouteRule] = []
-        for result in parsed.withLock({ $0 }) {
-            switch try result!.get() {
+        for rule in loaded {
+            switch rule {
             case .python(let rule): rules.append(rule)
             case .template(let rule): templateRules.append(rule)
             case .route(let rule): routeRules.append(rule)
             }
         }
-        return try RuleSet(rules: rules, templateRules: templateRules, routeRules: routeRules)
+        return try RuleSet(rules: rules, templateRules: templateRules, routeRules: routeRules, library: library)
+    }
+
+    /// `body(0..<count)` on large-stack threads, results in order; the first error in order is thrown.
+    private static func inParallel<T: Sendable>(_ count: Int, _ body: @Sendable @escaping (Int) throws -> T) throws -> [T] {
+        let results = Mutex<[Result<T, any Error>?]>(Array(repeating: nil, count: count))
+        PyLargeStack.concurrentPerform(iterations: count) { i in
+            let result = Result { try body(i) }
+            results.withLock { $0[i] = result }
+        }
+        return try results.withLock { $0 }.map { try $0!.get() }
     }
 
     /// Larger rule files are refused unread: the largest shipped one is a few kilobytes.

@@ -13,19 +13,18 @@ extension TaintAnalyzer {
         } ?? false
     }
 
-    /// The value of the first of `patterns` that matches `node`.
-    func firstMatch<Value>(_ patterns: KindIndex<Value>, _ node: PyNode) -> Value? {
-        let matcher = matcher
-        return patterns.first(node, index.aliases) { tree, value in
-            var bindings = Bindings()
-            return matcher.match(tree, node, &bindings) ? value : nil
-        }
-    }
-
     /// The first source pattern that matches `node`; none where the file's search found no source.
     func firstSource(_ node: PyNode) -> TaintSource? {
         if let sourceStarts, !sourceStarts.contains(node.range.start.offset) { return nil }
-        return firstMatch(patterns.sources, node)
+        let matcher = matcher
+        let insideRanges = insideRanges
+        let index = index
+        return patterns.sources.first(node, index.aliases) { tree, source in
+            var bindings = Bindings()
+            guard matcher.match(tree, node, &bindings) else { return nil }
+            if let inside = source.inside, !insideRanges.contains(node.range, bindings, inside: inside, index: index) { return nil }
+            return source
+        }
     }
 
     /// Reports (or, in a summary, records) every sink `node` is whose checked part is tainted.

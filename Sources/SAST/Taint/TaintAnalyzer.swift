@@ -349,7 +349,13 @@ struct TaintAnalyzer {
         // `item_id: int` (FastAPI, typed views) cannot carry text either; the request object itself
         // and injected dependencies (`db = Depends(get_db)`) are not request data, their fields are.
         if function.children.count > 2 {
-            for parameter in function.children[2].children where parameter.kind == .parameter {
+            // A GraphQL resolver's root (the parent object) and `info` (the resolver's context)
+            // are the library's, not the client's: its arguments follow them.
+            let parameters = function.children[2].children.filter { $0.kind == .parameter }
+            if parameters.count >= 2, parameters[1].text == "info", let root = parameters[0].text {
+                typed.formUnion([root, "info"])
+            }
+            for parameter in parameters {
                 guard let name = parameter.text else { continue }
                 let type = parameter.children.first?.dottedName.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
                 if let type, Self.nonTextTypes.contains(type) { typed.insert(name) }
@@ -373,6 +379,7 @@ struct TaintAnalyzer {
     /// Annotations whose values carry no attacker text (numbers, UUIDs) or are not request data.
     static let nonTextTypes: Set<String> = [
         "int", "float", "bool", "UUID", "Request", "HttpRequest", "WebSocket", "BackgroundTasks", "Response", "Session",
+        "Info", "ResolveInfo", "GraphQLResolveInfo",
     ]
 
     /// Names bound by `<int:name>`, `<float:name>` or `<uuid:name>` in the function's decorators.

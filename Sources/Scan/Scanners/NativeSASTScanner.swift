@@ -18,9 +18,19 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// The engine `prepare` compiled, for the rule directories it was compiled from.
     private let prepared = PreparedEngine()
 
-    /// Makes the scanner with the shipped rule directories (`RuleLocations.standard()` by default).
-    public init(builtInDirectories: [String] = RuleLocations.standard()) {
+    /// The project's own sources, sanitizers and sinks (`models:` in `.sentinel.yml`).
+    public let models: TaintModels
+
+    /// Makes the scanner with the shipped rule directories (`RuleLocations.standard()` by default)
+    /// and the project's `models`.
+    public init(builtInDirectories: [String] = RuleLocations.standard(), models: TaintModels = TaintModels()) {
         self.builtInDirectories = builtInDirectories
+        self.models = models
+    }
+
+    /// The rules of `directories` with the models applied.
+    private func engine(_ directories: [String]) throws -> SASTEngine {
+        SASTEngine(rules: try RuleSet.load(directories: directories).applying(models))
     }
 
     /// Whether the target has Python files (`.py`, `.pyw`) or template files (`.html`, `.j2`, ...).
@@ -41,7 +51,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// Starts loading and compiling the rules (while the files are listed).
     public func prepare(context: ScanContext) {
         let directories = builtInDirectories + context.ruleDirectories
-        prepared.start(directories) { Result { SASTEngine(rules: try RuleSet.load(directories: directories)) } }
+        prepared.start(directories) { [self] in Result { try engine(directories) } }
     }
 
     /// Runs the native rules over the Python files; a bad rule file is reported as bad input (exit 2).
@@ -84,7 +94,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
         let engine =
             try ready.flatMap { $0.directories == directories ? $0.engine : nil }?.get()
-            ?? SASTEngine(rules: try RuleSet.load(directories: directories))
+            ?? engine(directories)
         let rules = engine.rules
         scopedRules.withLock { $0 = rules.scopedRules }
         let collected = engine.scanProject(

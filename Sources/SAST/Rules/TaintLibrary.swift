@@ -1,0 +1,63 @@
+import Support
+
+/// Named source and sanitizer sets, defined once (a file with `set: NAME`, rules/README.md) and
+/// included by taint rules (`- include: web-request`), so every rule takes the same framework
+/// knowledge and a source added to a set reaches every rule that includes it.
+public struct TaintLibrary: Sendable, Hashable {
+    /// Source sets by name.
+    private(set) var sources: [String: [TaintSource]] = [:]
+    /// Sanitizer sets by name.
+    private(set) var sanitizers: [String: [CompiledPattern]] = [:]
+    /// The file that defines each set, for errors.
+    private(set) var files: [String: String] = [:]
+
+    /// An empty library.
+    public init() {}
+
+    /// Every set's name, sorted.
+    public var names: [String] { files.keys.sorted() }
+
+    /// Adds `set`; a name defined twice is an error naming both files.
+    mutating func add(_ set: TaintPatternSet) throws {
+        if let other = files[set.name] {
+            throw SentinelError(.invalidInput, "\(set.file): duplicate set '\(set.name)' (also in \(other))")
+        }
+        files[set.name] = set.file
+        switch set.content {
+        case .sources(let list): sources[set.name] = list
+        case .sanitizers(let list): sanitizers[set.name] = list
+        }
+    }
+}
+
+/// One set file's contents: a name and its sources or its sanitizers.
+struct TaintPatternSet: Sendable {
+    enum Content: Sendable {
+        case sources([TaintSource])
+        case sanitizers([CompiledPattern])
+    }
+
+    var name: String
+    var file: String
+    var content: Content
+
+    static let keys: Set<String> = ["set", "sources", "sanitizers"]
+
+    /// Parses a set file's mapping (it has `set:`).
+    init(_ map: Mapping, _ c: Cursor) throws {
+        let file = c.file
+        for key in map.keys where !Self.keys.contains(key) {
+            throw RuleLoader.fail(file, map.line(key), "unknown key '\(key)' in a set (expected set, sources or sanitizers)")
+        }
+        name = try c.string(map["set"]!, "set")
+        guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
+            throw RuleLoader.fail(file, map.line("set"), "bad set name '\(name)' (lowercase letters, digits and '-')")
+        }
+        self.file = file
+        switch (map["sources"], map["sanitizers"]) {
+        case (let node?, nil): content = .sources(try c.sources(node))
+        case (nil, let node?): content = .sanitizers(try c.sanitizers(node))
+        default: throw RuleLoader.fail(file, "a set needs exactly one of 'sources' and 'sanitizers'")
+        }
+    }
+}
