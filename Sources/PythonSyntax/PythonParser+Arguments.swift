@@ -102,6 +102,14 @@ extension PyParser {
                 items.append(Self.node(.ellipsis, from: s, end: lastEnd))
                 bareStarPending = false
                 sawDefault = false
+            } else if at("(") {
+                guard python2 else {
+                    throw error("invalid syntax: tuple parameters are Python 2; unpack in the body", .python2Syntax)
+                }
+                if sawDefault && !sawStar {
+                    throw error("non-default argument follows default argument", .invalidArguments, at: s)
+                }
+                items.append(try python2TupleParameter(position: items.count))
             } else {
                 let name = try expectName()
                 let ann = try annotation(&self)

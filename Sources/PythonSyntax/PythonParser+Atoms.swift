@@ -32,6 +32,8 @@ extension PyParser {
             case "...":
                 advance()
                 return Self.node(.ellipsis, from: t.start, end: lastEnd)
+            case "`" where python2:
+                return try python2Backticks()
             default:
                 throw error(expected: "an expression")
             }

@@ -89,10 +89,15 @@ extension PyParser {
         let name = try expectName()
         let tparams = try typeParams()
         try expect("(")
+        let outerUnpacking = tupleParameterUnpacking
+        tupleParameterUnpacking = []
         let params = try parameterList(closing: ")", annotations: true)
+        let unpacking = tupleParameterUnpacking
+        tupleParameterUnpacking = outerUnpacking
         try expect(")")
         let returns = accept("->") ? try expression() : empty
-        let body = try colonBlock()
+        var body = try colonBlock()
+        if !unpacking.isEmpty { body.children = unpacking + body.children }
         return Self.node(
             isAsync ? .asyncFunctionDef : .functionDef, name, [decorators, tparams, params, returns, body], from: start,
             end: lastEnd)
@@ -164,9 +169,19 @@ extension PyParser {
             if !at(":") {
                 type = try expression()
                 if at(",") {
-                    throw error("multiple exception types must be parenthesized", at: type.range.start)
+                    // Python 2's `except E, e:` binds the exception to `e`, as `except E as e:` does.
+                    if python2 {
+                        advance()
+                        name = try expectName()
+                    } else {
+                        let python2Form = peek(1).kind == .name && peek(2).is(":")
+                        throw error(
+                            "multiple exception types must be parenthesized" + (python2Form ? " (Python 2 syntax)" : ""),
+                            python2Form ? .python2Syntax : .unexpectedToken, at: type.range.start)
+                    }
+                } else if accept("as") {
+                    name = try expectName()
                 }
-                if accept("as") { name = try expectName() }
             } else if isStar {
                 throw error("expected one or more exception types")
             }

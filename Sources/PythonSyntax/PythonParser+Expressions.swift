@@ -26,6 +26,7 @@ extension PyParser {
         case .op:
             switch t.text {
             case "(", "[", "{", "-", "+", "~", "*", "...": return true
+            case "`": return python2
             default: return false
             }
         default: return false
@@ -92,7 +93,10 @@ extension PyParser {
         defer { leave() }
         let start = tok.start
         advance()
+        // A lambda's body is an expression: its Python 2 tuple parameters stay unnamed `.N`.
+        let outerUnpacking = tupleParameterUnpacking
         let params = try parameterList(closing: ":", annotations: false)
+        tupleParameterUnpacking = outerUnpacking
         try expect(":")
         let body = try expression()
         return Self.node(.lambda, nil, [params, body], from: start, end: lastEnd)

@@ -16,7 +16,7 @@ extension PyParser {
             let s = t.start.offset
             var q = s
             while b[q] != UInt8(ascii: "'") && b[q] != UInt8(ascii: "\"") { q += 1 }
-            let prefix = PyStringScan.prefix(b, s, q) ?? PyStringScan.Prefix()
+            let prefix = PyStringScan.prefix(b, s, q, python2: python2) ?? PyStringScan.Prefix()
             let triple = q + 2 < b.count && b[q + 1] == b[q] && b[q + 2] == b[q] && t.end.offset - q >= 6
             let bodyStart = q + (triple ? 3 : 1)
             let bodyEnd = t.end.offset - (triple ? 3 : 1)

@@ -94,14 +94,22 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             })
         var findings: [Finding] = []
         var notices: [Notice] = []
+        var python2Files = 0
         let evasions = hidden.withLock { $0 }
         for index in files.indices {
             if let evasion = evasions[files[index]] { findings.append(evasion) }
             guard let result = collected[index] else { continue }
             findings += result.findings
-            if let error = result.parseError {
-                notices.append(Notice(level: .warning, message: error, file: files[index], tool: name))
-            }
+            guard let parse = result.parseNotice else { continue }
+            // A skipped file is a warning; a Python 2 file was analysed: a note, counted below.
+            let level: Notice.Level = parse.kind == .skipped ? .warning : .info
+            if parse.kind == .python2Dialect { python2Files += 1 }
+            notices.append(Notice(level: level, message: parse.message, file: files[index], tool: name))
+        }
+        if python2Files > 0 {
+            let files = python2Files == 1 ? "1 Python 2 file" : "\(python2Files) Python 2 files"
+            notices.append(
+                Notice(level: .info, message: "\(files) analysed with the Python 2 dialect (-v lists them)", tool: name))
         }
         let scanned = Self.scanTemplates(
             templates, in: target, engine: TemplateEngine(rules: rules.templateRules),
