@@ -166,18 +166,29 @@ extension PyParser {
             star = isStar
             var type = empty
             var name: String?
+            var targetUnpacking: PyNode?
             if !at(":") {
                 type = try expression()
                 if at(",") {
                     // Python 2's `except E, e:` binds the exception to `e`, as `except E as e:` does.
                     if python2 {
                         advance()
-                        name = try expectName()
+                        if atIdentifier && peek(1).is(":") {
+                            name = try expectName()
+                        } else {
+                            // `except E, (errno, msg):` or `except E, self.error:` binds a target.
+                            let target = try targetElement()
+                            try checkTarget(target, .assign)
+                            name = ".exception"
+                            targetUnpacking = PyNode(
+                                .assign, children: [target, PyNode(.name, text: ".exception", range: target.range)],
+                                range: target.range)
+                        }
                     } else {
-                        let python2Form = peek(1).kind == .name && peek(2).is(":")
+                        // Python 2 reads `except E, target:`; Python 3 wants a tuple of types.
                         throw error(
-                            "multiple exception types must be parenthesized" + (python2Form ? " (Python 2 syntax)" : ""),
-                            python2Form ? .python2Syntax : .unexpectedToken, at: type.range.start)
+                            "multiple exception types must be parenthesized (Python 2 syntax)", .python2Syntax,
+                            at: type.range.start)
                     }
                 } else if accept("as") {
                     name = try expectName()
@@ -185,7 +196,8 @@ extension PyParser {
             } else if isStar {
                 throw error("expected one or more exception types")
             }
-            let handlerBody = try colonBlock()
+            var handlerBody = try colonBlock()
+            if let targetUnpacking { handlerBody.children.insert(targetUnpacking, at: 0) }
             children.append(Self.node(.exceptHandler, name, [type, handlerBody], from: s, end: lastEnd))
         }
         let orelse = children.count > 1 ? try elseBlock() : empty

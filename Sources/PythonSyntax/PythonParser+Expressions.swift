@@ -20,7 +20,7 @@ extension PyParser {
         case .name:
             switch t.text {
             case "not", "lambda", "await", "None", "True", "False": return true
-            default: return !PyParser.keywords.contains(t.text)
+            default: return !isReserved(t.text)
             }
         case .number, .string: return true
         case .op:
@@ -203,7 +203,7 @@ extension PyParser {
     }
 
     mutating func awaitPrimary() throws -> PyNode {
-        guard at("await") else { return try primary() }
+        guard at("await") && !python2 else { return try primary() }
         let start = tok.start
         advance()
         return Self.node(.await, nil, [try primary()], from: start, end: lastEnd)

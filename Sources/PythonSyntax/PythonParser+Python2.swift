@@ -3,6 +3,17 @@
 extension PyParser {
     /// `print [>>f,] [x, y[,]]` as `print(x, y, file=f)`; `exec code [in g[, l]]` as `exec(code, g, l)`.
     mutating func python2PrintOrExec() throws -> PyNode {
+        // `print(x, file=f)` in a Python 2 file (or one of Python 3.6 names): read as Python 3 when
+        // that reads the whole statement as one call of print.
+        if at("print") && peek(1).is("(") {
+            let (save, saveDepth, saveLinks) = (p, depth, chainLinks)
+            if let statement = try? expressionStatement(), tok.kind == .newline || tok.kind == .end || at(";"),
+                statement.kind == .exprStmt, statement.children[0].kind == .call
+            {
+                return statement
+            }
+            (p, depth, chainLinks) = (save, saveDepth, saveLinks)
+        }
         let start = tok.start
         let head = tok
         advance()
@@ -77,7 +88,8 @@ extension PyParser {
         let name = ".\(position)"
         let value = PyNode(.name, text: name, range: target.range)
         tupleParameterUnpacking.append(PyNode(.assign, children: [target, value], range: target.range))
-        return Self.node(.parameter, name, [empty, empty], from: start, end: lastEnd)
+        let defaultValue = accept("=") ? try expression() : empty
+        return Self.node(.parameter, name, [empty, defaultValue], from: start, end: lastEnd)
     }
 
     private mutating func python2ParameterTuple() throws -> PyNode {

@@ -11,7 +11,7 @@ extension PyParser {
             case "def", "class", "if", "while", "for", "try", "with":
                 out.append(try compoundStatement())
                 return
-            case "async" where peek(1).is("def") || peek(1).is("for") || peek(1).is("with"):
+            case "async" where !python2 && (peek(1).is("def") || peek(1).is("for") || peek(1).is("with")):
                 out.append(try compoundStatement())
                 return
             case "match":

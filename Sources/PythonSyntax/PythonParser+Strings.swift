@@ -43,7 +43,9 @@ extension PyParser {
             } else {
                 let value: String
                 do {
-                    value = try PyStringDecoder.decode(b, bodyStart, bodyEnd, raw: prefix.raw, bytes: prefix.bytes)
+                    value = try PyStringDecoder.decode(
+                        b, bodyStart, bodyEnd, raw: prefix.raw, bytes: prefix.bytes,
+                        python2Str: python2 && !prefix.unicode && !prefix.bytes)
                 } catch {
                     throw escapeError(error, lines: FStringLines(token: t, bytes: b))
                 }

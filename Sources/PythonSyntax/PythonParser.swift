@@ -167,6 +167,14 @@ struct PyParser {
         "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
     ]
 
+    /// Words Python 3 reserves that Python 2 code uses as names (`async = False`, `xmlrpclib.True`).
+    static let python2Names: Set<String> = ["async", "await", "nonlocal", "True", "False"]
+
+    /// Whether `word` is reserved in this parser's dialect.
+    @inline(__always) func isReserved(_ word: String) -> Bool {
+        PyParser.keywords.contains(word) && !(python2 && PyParser.python2Names.contains(word))
+    }
+
     // MARK: Token access
 
     @inline(__always) var tok: PythonToken { toks[p] }
@@ -193,13 +201,13 @@ struct PyParser {
     /// Consumes an identifier that is not a reserved word.
     mutating func expectName() throws -> String {
         let t = tok
-        guard t.kind == .name, !PyParser.keywords.contains(t.text) else { throw error(expected: "a name") }
+        guard t.kind == .name, !isReserved(t.text) else { throw error(expected: "a name") }
         advance()
         return t.text
     }
 
     /// Whether the current token is a name usable as an identifier.
-    var atIdentifier: Bool { tok.kind == .name && !PyParser.keywords.contains(tok.text) }
+    var atIdentifier: Bool { tok.kind == .name && !isReserved(tok.text) }
 
     // MARK: Node construction
 
@@ -237,6 +245,10 @@ struct PyParser {
         case .indent: return error("unexpected indent", .indentation)
         case .dedent: return error("unindent where \(expected) was expected", .indentation)
         case .newline: return error("invalid syntax: expected \(expected) before end of line")
+        case .name where !python2 && PyParser.python2Names.contains(tok.text):
+            // `async = False`, `xmlrpclib.True`: names in Python 2.
+            return error(
+                "invalid syntax: expected \(expected), found \(PyParser.describe(tok)) (a name in Python 2)", .python2Syntax)
         default: return error("invalid syntax: expected \(expected), found \(PyParser.describe(tok))")
         }
     }
