@@ -4,8 +4,9 @@ enum PyStringDecoder {
     /// Unknown escapes and `\N{...}` (which needs the Unicode name table) are kept verbatim.
     /// - Throws: where CPython does: a truncated `\x`, `\u` or `\U`, a `\U` beyond U+10FFFF, a `\N`
     ///   without its braced name.
+    /// `python2Str`: a Python 2 `str` literal, where `\u`, `\U` and `\N` are not escapes.
     static func decode(
-        _ b: [UInt8], _ start: Int, _ end: Int, raw: Bool, bytes: Bool
+        _ b: [UInt8], _ start: Int, _ end: Int, raw: Bool, bytes: Bool, python2Str: Bool = false
     ) throws(PyStringScan.Failure) -> String {
         if raw || !b[start..<end].contains(UInt8(ascii: "\\")) {
             return bytes ? latin1(b[start..<end]) : String(decoding: b[start..<end], as: UTF8.self)
@@ -61,7 +62,7 @@ enum PyStringDecoder {
                 appendScalar(v)
             case UInt8(ascii: "x"), UInt8(ascii: "u"), UInt8(ascii: "U"):
                 let width = e == UInt8(ascii: "x") ? 2 : e == UInt8(ascii: "u") ? 4 : 8
-                if bytes && e != UInt8(ascii: "x") {
+                if (bytes || python2Str) && e != UInt8(ascii: "x") {
                     out.append(UInt8(ascii: "\\"))
                     out.append(e)
                     continue
@@ -80,7 +81,7 @@ enum PyStringDecoder {
                 }
                 i += width
                 appendScalar(v)
-            case UInt8(ascii: "N") where !bytes:
+            case UInt8(ascii: "N") where !bytes && !python2Str:
                 // Kept verbatim (no name table here), but it must be well formed: `\N{NAME}`.
                 guard i < end, b[i] == UInt8(ascii: "{"), let close = b[i..<end].firstIndex(of: UInt8(ascii: "}")),
                     close > i + 1

@@ -15,8 +15,9 @@ enum PyStringScan {
         var unicode = false
     }
 
-    /// Parses a prefix such as `rb` or `F`; nil when it is not a valid string prefix.
-    static func prefix(_ b: [UInt8], _ start: Int, _ end: Int) -> Prefix? {
+    /// Parses a prefix such as `rb` or `F`; nil when it is not a valid string prefix. `python2`
+    /// also accepts Python 2's raw unicode `ur` (read as a raw string).
+    static func prefix(_ b: [UInt8], _ start: Int, _ end: Int, python2: Bool = false) -> Prefix? {
         var p = Prefix()
         var i = start
         while i < end {
@@ -37,6 +38,7 @@ enum PyStringScan {
             }
             i += 1
         }
+        if p.unicode && python2 && p.raw && !p.bytes && !p.formatted && b[start] | 0x20 == UInt8(ascii: "u") { return p }
         if p.unicode && (p.raw || p.bytes || p.formatted) { return nil }
         if p.bytes && p.formatted { return nil }
         return p

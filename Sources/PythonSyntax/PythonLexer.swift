@@ -3,11 +3,14 @@
 /// Produces NEWLINE/INDENT/DEDENT the way CPython's tokenizer does (blank and comment-only lines and
 /// lines inside brackets produce none; tabs advance to the next multiple of 8), and collects comments
 /// on the side. `nested` lexes an f-string replacement field in place: no line structure at all.
+/// The Python 2 dialect reads `<>` as `!=`, old octal and long literals as their Python 3 spelling,
+/// `ur''` strings, backtick tokens, and indentation that mixes tabs and spaces.
 struct PythonLexer {
     private let b: [UInt8]
     private let file: String
     private let allowMetavariables: Bool
     private let nested: Bool
+    private let python2: Bool
     private let limit: Int
     private var i: Int
     private var line: Int
@@ -22,9 +25,10 @@ struct PythonLexer {
     /// Prepares to lex `bytes[start..<limit]`, whose first byte is at `line`/`column`.
     init(
         bytes: [UInt8], file: String, allowMetavariables: Bool, start: Int = 0, limit: Int? = nil,
-        line: Int = 1, column: Int = 1, nested: Bool = false
+        line: Int = 1, column: Int = 1, nested: Bool = false, dialect: PythonDialect = .python3
     ) {
         self.b = bytes
+        self.python2 = dialect == .python2
         self.file = file
         self.allowMetavariables = allowMetavariables
         self.nested = nested
@@ -202,7 +206,7 @@ struct PythonLexer {
         let top = indents[indents.count - 1]
         let altTop = altIndents[altIndents.count - 1]
         if col > top {
-            if alternate <= altTop { throw inconsistentTabs() }
+            if alternate <= altTop && !python2 { throw inconsistentTabs() }
             indents.append(col)
             altIndents.append(alternate)
             emit(.indent, "", i, i)
@@ -217,14 +221,15 @@ struct PythonLexer {
             if col != indents[indents.count - 1] {
                 throw fail(.indentation, "unindent does not match any outer indentation level", at: i)
             }
-            if alternate != altIndents[altIndents.count - 1] { throw inconsistentTabs() }
-        } else if alternate != altTop {
+            if alternate != altIndents[altIndents.count - 1] && !python2 { throw inconsistentTabs() }
+        } else if alternate != altTop && !python2 {
             throw inconsistentTabs()
         }
     }
 
+    /// Python 2 read a tab as 8 columns whatever the spaces around it: such a file may be Python 2.
     private func inconsistentTabs() -> PythonSyntaxError {
-        fail(.indentation, "inconsistent use of tabs and spaces in indentation", at: i)
+        fail(.python2Syntax, "inconsistent use of tabs and spaces in indentation (Python 2 layout)", at: i)
     }
 
     @inline(__always) static func isIdentifierStart(_ c: UInt8) -> Bool {
@@ -243,9 +248,14 @@ struct PythonLexer {
             if b[i] >= 0x80 { nonASCII = true }
             i += 1
         }
-        if i < limit && (b[i] == 34 || b[i] == 39) && i - s <= 2 && PyStringScan.prefix(b, s, i) != nil {
-            try string(start: s, quoteAt: i)
-            return
+        if i < limit && (b[i] == 34 || b[i] == 39) && i - s <= 2 {
+            if PyStringScan.prefix(b, s, i, python2: python2) != nil {
+                try string(start: s, quoteAt: i)
+                return
+            }
+            if PyStringScan.prefix(b, s, i, python2: true) != nil {
+                throw fail(.python2Syntax, "invalid string prefix '\(String(decoding: b[s..<i], as: UTF8.self))' (Python 2 syntax)", at: s)
+            }
         }
         let text = String(decoding: b[s..<i], as: UTF8.self)
         if nonASCII { try checkIdentifier(text, at: s) }
@@ -281,7 +291,7 @@ struct PythonLexer {
     }
 
     private mutating func string(start s: Int, quoteAt q: Int) throws {
-        guard let prefix = PyStringScan.prefix(b, s, q) else {
+        guard let prefix = PyStringScan.prefix(b, s, q, python2: python2) else {
             throw fail(.unexpectedToken, "invalid string prefix", at: s)
         }
         let quote = b[q]
@@ -322,6 +332,8 @@ struct PythonLexer {
     private mutating func number() throws {
         let s = i
         let dec: (UInt8) -> Bool = { $0 >= 48 && $0 <= 57 }
+        var isInt = true
+        var text: String?
         if b[i] == 48 && i + 1 < limit && "xXoObB".utf8.contains(b[i + 1]) {
             let base = b[i + 1] | 0x20
             i += 2
@@ -339,7 +351,6 @@ struct PythonLexer {
             }
         } else {
             digits(dec)
-            var isInt = true
             if i < limit && b[i] == 46 {
                 isInt = false
                 i += 1
@@ -364,14 +375,31 @@ struct PythonLexer {
                 var allZero = true
                 for k in s..<i where b[k] != 48 && b[k] != 95 { allZero = false }
                 if !allZero {
-                    throw fail(
-                        .python2Syntax,
-                        "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
-                        at: s)
+                    guard python2 else {
+                        throw fail(
+                            .python2Syntax,
+                            "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers",
+                            at: s)
+                    }
+                    // Python 2's old octal `0777` is Python 3's `0o777`.
+                    guard b[s..<i].allSatisfy({ $0 >= 48 && $0 <= 55 }) else {
+                        throw fail(.invalidNumber, "invalid octal literal", at: s)
+                    }
+                    text = "0o" + String(decoding: b[(s + 1)..<i], as: UTF8.self)
                 }
             }
         }
-        emit(.number, String(decoding: b[s..<i], as: UTF8.self), s, i)
+        // Python 2's long suffix (`10L`, `0x1fL`): the same integer in Python 3.
+        if isInt && i < limit && (b[i] | 0x20) == 108 && !(i + 1 < limit && PythonLexer.isIdentifierContinue(b[i + 1])) {
+            guard python2 else {
+                throw fail(.python2Syntax, "invalid decimal literal: the 'L' suffix of long integers is Python 2", at: s)
+            }
+            let digits = text ?? String(decoding: b[s..<i], as: UTF8.self)
+            i += 1
+            emit(.number, digits, s, i)
+            return
+        }
+        emit(.number, text ?? String(decoding: b[s..<i], as: UTF8.self), s, i)
     }
 
     private mutating func op() throws {
@@ -400,7 +428,10 @@ struct PythonLexer {
             } else if c1 == UInt8(ascii: "=") {
                 n = 2
             } else if c == UInt8(ascii: "<") && c1 == UInt8(ascii: ">") {
-                throw fail(.python2Syntax, "invalid syntax: '<>' is Python 2; use '!='", at: i)
+                guard python2 else { throw fail(.python2Syntax, "invalid syntax: '<>' is Python 2; use '!='", at: i) }
+                i += 2
+                emit(.op, "!=", s, i)
+                return
             }
         case UInt8(ascii: "-"):
             if c1 == UInt8(ascii: ">") || c1 == UInt8(ascii: "=") { n = 2 }
@@ -415,7 +446,8 @@ struct PythonLexer {
         case UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "~"):
             break
         case UInt8(ascii: "`"):
-            throw fail(.python2Syntax, "invalid syntax: backticks are Python 2; use repr()", at: i)
+            // Python 2's `x` is repr(x); the parser pairs the backticks.
+            guard python2 else { throw fail(.python2Syntax, "invalid syntax: backticks are Python 2; use repr()", at: i) }
         default:
             throw fail(
                 .invalidCharacter,

@@ -102,6 +102,19 @@ extension PyParser {
                 items.append(Self.node(.ellipsis, from: s, end: lastEnd))
                 bareStarPending = false
                 sawDefault = false
+            } else if at("(") {
+                guard python2 else {
+                    throw error("invalid syntax: tuple parameters are Python 2; unpack in the body", .python2Syntax)
+                }
+                let parameter = try python2TupleParameter(position: items.count)
+                if parameter.children[1].isEmpty {
+                    if sawDefault && !sawStar {
+                        throw error("non-default argument follows default argument", .invalidArguments, at: s)
+                    }
+                } else {
+                    sawDefault = true
+                }
+                items.append(parameter)
             } else {
                 let name = try expectName()
                 let ann = try annotation(&self)

@@ -15,7 +15,7 @@ extension PyParser {
                 advance()
                 return Self.node(.false, from: t.start, end: lastEnd)
             default:
-                if PyParser.keywords.contains(t.text) { throw error(expected: "an expression") }
+                if isReserved(t.text) { throw error(expected: "an expression") }
                 advance()
                 return Self.node(.name, t.text, from: t.start, end: lastEnd)
             }
@@ -32,6 +32,8 @@ extension PyParser {
             case "...":
                 advance()
                 return Self.node(.ellipsis, from: t.start, end: lastEnd)
+            case "`" where python2:
+                return try python2Backticks()
             default:
                 throw error(expected: "an expression")
             }
@@ -95,7 +97,7 @@ extension PyParser {
         let first = try starNamedExpression()
         if atComprehension {
             try checkComprehensionElement(first)
-            let comps = try comprehensions()
+            let comps = try comprehensions(python2List: python2)
             try expect("]")
             return Self.node(.listComp, nil, [first] + comps, from: start, end: lastEnd)
         }
@@ -203,8 +205,9 @@ extension PyParser {
         }
     }
 
-    /// `([async] for targets in disjunction (if disjunction)*)+`.
-    mutating func comprehensions() throws -> [PyNode] {
+    /// `([async] for targets in disjunction (if disjunction)*)+`. `python2List`: a Python 2 list
+    /// comprehension, whose `in` may take an unparenthesised tuple (`[x for x in a, b]`).
+    mutating func comprehensions(python2List: Bool = false) throws -> [PyNode] {
         var out: [PyNode] = []
         while atComprehension {
             let s = tok.start
@@ -213,7 +216,13 @@ extension PyParser {
             let target = try targetList()
             try checkTarget(target, .loop)
             try expect("in")
-            var children = [target, try disjunction()]
+            var iter = try disjunction()
+            if python2List && at(",") {
+                var items = [iter]
+                while accept(",") && !at("]") { items.append(try disjunction()) }
+                iter = Self.node(.tuple, nil, items, from: iter.range.start, end: lastEnd)
+            }
+            var children = [target, iter]
             while accept("if") { children.append(try disjunction()) }
             out.append(Self.node(.comprehension, isAsync ? "async" : nil, children, from: s, end: lastEnd))
         }

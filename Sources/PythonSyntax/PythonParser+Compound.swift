@@ -89,10 +89,15 @@ extension PyParser {
         let name = try expectName()
         let tparams = try typeParams()
         try expect("(")
+        let outerUnpacking = tupleParameterUnpacking
+        tupleParameterUnpacking = []
         let params = try parameterList(closing: ")", annotations: true)
+        let unpacking = tupleParameterUnpacking
+        tupleParameterUnpacking = outerUnpacking
         try expect(")")
         let returns = accept("->") ? try expression() : empty
-        let body = try colonBlock()
+        var body = try colonBlock()
+        if !unpacking.isEmpty { body.children = unpacking + body.children }
         return Self.node(
             isAsync ? .asyncFunctionDef : .functionDef, name, [decorators, tparams, params, returns, body], from: start,
             end: lastEnd)
@@ -161,16 +166,38 @@ extension PyParser {
             star = isStar
             var type = empty
             var name: String?
+            var targetUnpacking: PyNode?
             if !at(":") {
                 type = try expression()
                 if at(",") {
-                    throw error("multiple exception types must be parenthesized", at: type.range.start)
+                    // Python 2's `except E, e:` binds the exception to `e`, as `except E as e:` does.
+                    if python2 {
+                        advance()
+                        if atIdentifier && peek(1).is(":") {
+                            name = try expectName()
+                        } else {
+                            // `except E, (errno, msg):` or `except E, self.error:` binds a target.
+                            let target = try targetElement()
+                            try checkTarget(target, .assign)
+                            name = ".exception"
+                            targetUnpacking = PyNode(
+                                .assign, children: [target, PyNode(.name, text: ".exception", range: target.range)],
+                                range: target.range)
+                        }
+                    } else {
+                        // Python 2 reads `except E, target:`; Python 3 wants a tuple of types.
+                        throw error(
+                            "multiple exception types must be parenthesized (Python 2 syntax)", .python2Syntax,
+                            at: type.range.start)
+                    }
+                } else if accept("as") {
+                    name = try expectName()
                 }
-                if accept("as") { name = try expectName() }
             } else if isStar {
                 throw error("expected one or more exception types")
             }
-            let handlerBody = try colonBlock()
+            var handlerBody = try colonBlock()
+            if let targetUnpacking { handlerBody.children.insert(targetUnpacking, at: 0) }
             children.append(Self.node(.exceptHandler, name, [type, handlerBody], from: s, end: lastEnd))
         }
         let orelse = children.count > 1 ? try elseBlock() : empty

@@ -20,12 +20,13 @@ extension PyParser {
         case .name:
             switch t.text {
             case "not", "lambda", "await", "None", "True", "False": return true
-            default: return !PyParser.keywords.contains(t.text)
+            default: return !isReserved(t.text)
             }
         case .number, .string: return true
         case .op:
             switch t.text {
             case "(", "[", "{", "-", "+", "~", "*", "...": return true
+            case "`": return python2
             default: return false
             }
         default: return false
@@ -92,7 +93,10 @@ extension PyParser {
         defer { leave() }
         let start = tok.start
         advance()
+        // A lambda's body is an expression: its Python 2 tuple parameters stay unnamed `.N`.
+        let outerUnpacking = tupleParameterUnpacking
         let params = try parameterList(closing: ":", annotations: false)
+        tupleParameterUnpacking = outerUnpacking
         try expect(":")
         let body = try expression()
         return Self.node(.lambda, nil, [params, body], from: start, end: lastEnd)
@@ -199,7 +203,7 @@ extension PyParser {
     }
 
     mutating func awaitPrimary() throws -> PyNode {
-        guard at("await") else { return try primary() }
+        guard at("await") && !python2 else { return try primary() }
         let start = tok.start
         advance()
         return Self.node(.await, nil, [try primary()], from: start, end: lastEnd)

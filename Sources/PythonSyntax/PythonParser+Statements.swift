@@ -11,7 +11,7 @@ extension PyParser {
             case "def", "class", "if", "while", "for", "try", "with":
                 out.append(try compoundStatement())
                 return
-            case "async" where peek(1).is("def") || peek(1).is("for") || peek(1).is("with"):
+            case "async" where !python2 && (peek(1).is("def") || peek(1).is("for") || peek(1).is("with")):
                 out.append(try compoundStatement())
                 return
             case "match":
@@ -63,7 +63,14 @@ extension PyParser {
                 var cause = empty
                 if startsExpression {
                     exc = try expression()
-                    if accept("from") { cause = try expression() }
+                    if at(",") {
+                        guard python2 else {
+                            throw error("invalid syntax: 'raise E, V' is Python 2; use raise E(V)", .python2Syntax)
+                        }
+                        exc = try python2RaiseArguments(exc)
+                    } else if accept("from") {
+                        cause = try expression()
+                    }
                 }
                 return Self.node(.raise, nil, [exc, cause], from: start, end: lastEnd)
             case "global", "nonlocal":
@@ -97,6 +104,8 @@ extension PyParser {
                 return try importFrom()
             case "type" where peek(1).kind == .name && (peek(2).is("=") || peek(2).is("[")):
                 return try typeAlias()
+            case "print" where python2 && !printIsFunction, "exec" where python2:
+                return try python2PrintOrExec()
             case "print", "exec":
                 let message =
                     "Missing parentheses in call to '\(tok.text)'. Did you mean \(tok.text)(...)? (Python 2 syntax)"
@@ -186,6 +195,7 @@ extension PyParser {
             while accept(".") { module += "." + (try expectName()) }
         }
         try expect("import")
+        let future = module == "__future__"
         var aliases: [PyNode] = []
         if at("*") {
             let s = tok.start
@@ -200,6 +210,7 @@ extension PyParser {
             } while accept(",")
             if parenthesised { try expect(")") }
             if aliases.isEmpty { throw error(expected: "a name to import") }
+            if future && aliases.contains(where: { $0.text == "print_function" }) { printIsFunction = true }
         }
         return Self.node(.importFrom, module, aliases, from: start, end: lastEnd)
     }

@@ -16,7 +16,7 @@ extension PyParser {
             let s = t.start.offset
             var q = s
             while b[q] != UInt8(ascii: "'") && b[q] != UInt8(ascii: "\"") { q += 1 }
-            let prefix = PyStringScan.prefix(b, s, q) ?? PyStringScan.Prefix()
+            let prefix = PyStringScan.prefix(b, s, q, python2: python2) ?? PyStringScan.Prefix()
             let triple = q + 2 < b.count && b[q + 1] == b[q] && b[q + 2] == b[q] && t.end.offset - q >= 6
             let bodyStart = q + (triple ? 3 : 1)
             let bodyEnd = t.end.offset - (triple ? 3 : 1)
@@ -43,7 +43,9 @@ extension PyParser {
             } else {
                 let value: String
                 do {
-                    value = try PyStringDecoder.decode(b, bodyStart, bodyEnd, raw: prefix.raw, bytes: prefix.bytes)
+                    value = try PyStringDecoder.decode(
+                        b, bodyStart, bodyEnd, raw: prefix.raw, bytes: prefix.bytes,
+                        python2Str: python2 && !prefix.unicode && !prefix.bytes)
                 } catch {
                     throw escapeError(error, lines: FStringLines(token: t, bytes: b))
                 }

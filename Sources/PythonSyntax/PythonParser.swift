@@ -8,6 +8,10 @@ public struct PythonModule: Sendable, Hashable {
     public var fileName: String
     /// Number of lines in the source.
     public var lineCount: Int
+    /// The grammar the file was read with.
+    public var dialect: PythonDialect = .python3
+    /// Why the Python 3 grammar could not read it, when ``dialect`` is ``PythonDialect/python2``.
+    public var python3Failure: PythonSyntaxError?
 }
 
 /// Entry points of the Python 3.12 parser.
@@ -77,13 +81,34 @@ public enum PythonParser {
         return out
     }
 
-    static func parse(bytes: [UInt8], fileName: String, pattern: Bool) throws -> PythonModule {
-        try PyLargeStack.run { try parseOnCurrentThread(bytes: bytes, fileName: fileName, pattern: pattern) }
+    static func parse(
+        bytes: [UInt8], fileName: String, pattern: Bool, dialect: PythonDialect = .python3
+    ) throws -> PythonModule {
+        try PyLargeStack.run {
+            try parseOnCurrentThread(bytes: bytes, fileName: fileName, pattern: pattern, dialect: dialect)
+        }
+    }
+
+    /// Parses as Python 3, and when that fails on Python 2 syntax (``PythonSyntaxError/Code/python2Syntax``),
+    /// with the Python 2 dialect: the module's ``PythonModule/dialect`` and
+    /// ``PythonModule/python3Failure`` say so. On the calling thread, like ``parseOnCurrentThread(bytes:fileName:pattern:dialect:)``.
+    /// - Throws: the Python 3 ``PythonSyntaxError`` when neither grammar reads the file.
+    public static func parseAnyDialectOnCurrentThread(bytes: [UInt8], fileName: String) throws -> PythonModule {
+        do {
+            return try parseOnCurrentThread(bytes: bytes, fileName: fileName, pattern: false)
+        } catch let python3 as PythonSyntaxError where python3.code == .python2Syntax {
+            guard var module = try? parseOnCurrentThread(bytes: bytes, fileName: fileName, pattern: false, dialect: .python2)
+            else { throw python3 }
+            module.python3Failure = python3
+            return module
+        }
     }
 
     /// Parses on the calling thread, for a caller already on a `PyLargeStack` thread (deep
     /// nesting recurses deeply). `pattern` accepts rule-pattern syntax (`...`, `$X`).
-    public static func parseOnCurrentThread(bytes: [UInt8], fileName: String, pattern: Bool) throws -> PythonModule {
+    public static func parseOnCurrentThread(
+        bytes: [UInt8], fileName: String, pattern: Bool, dialect: PythonDialect = .python3
+    ) throws -> PythonModule {
         var start = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
         // CPython refuses a NUL anywhere, inside string literals and comments too.
@@ -93,14 +118,15 @@ public enum PythonParser {
                 .invalidCharacter, file: fileName, line: line, column: column,
                 message: "source code cannot contain null bytes")
         }
-        var lexer = PythonLexer(bytes: bytes, file: fileName, allowMetavariables: pattern, start: start)
+        var lexer = PythonLexer(
+            bytes: bytes, file: fileName, allowMetavariables: pattern, start: start, dialect: dialect)
         let (tokens, comments) = try lexer.run()
-        var parser = PyParser(bytes: bytes, tokens: tokens, file: fileName, patternMode: pattern)
+        var parser = PyParser(bytes: bytes, tokens: tokens, file: fileName, patternMode: pattern, dialect: dialect)
         let root = try parser.parseFile()
         var lines = 0
         for c in bytes where c == 10 { lines += 1 }
         if let last = bytes.last, last != 10 { lines += 1 }
-        return PythonModule(root: root, comments: comments, fileName: fileName, lineCount: lines)
+        return PythonModule(root: root, comments: comments, fileName: fileName, lineCount: lines, dialect: dialect)
     }
 }
 
@@ -110,17 +136,27 @@ struct PyParser {
     let toks: [PythonToken]
     let file: String
     let patternMode: Bool
+    /// Python 2's statements and literals are read too (``PythonDialect/python2``).
+    let python2: Bool
+    /// `from __future__ import print_function` was seen: `print` is a name again.
+    var printIsFunction = false
+    /// Tuple parameters of the `def` being parsed, as `(a, b) = .0` assignments for its body.
+    var tupleParameterUnpacking: [PyNode] = []
     var p = 0
     var depth = 0
     /// Links of left-nested chains (`a+b+c`, `a.b.c()`, `elif`) open on the current path; they deepen
     /// the tree without recursing here, but later walks recurse, so they are capped too.
     var chainLinks = 0
 
-    init(bytes: [UInt8], tokens: [PythonToken], file: String, patternMode: Bool, depth: Int = 0) {
+    init(
+        bytes: [UInt8], tokens: [PythonToken], file: String, patternMode: Bool, depth: Int = 0,
+        dialect: PythonDialect = .python3
+    ) {
         self.b = bytes
         self.toks = tokens
         self.file = file
         self.patternMode = patternMode
+        self.python2 = dialect == .python2
         self.depth = depth
     }
 
@@ -130,6 +166,14 @@ struct PyParser {
         "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
         "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
     ]
+
+    /// Words Python 3 reserves that Python 2 code uses as names (`async = False`, `xmlrpclib.True`).
+    static let python2Names: Set<String> = ["async", "await", "nonlocal", "True", "False"]
+
+    /// Whether `word` is reserved in this parser's dialect.
+    @inline(__always) func isReserved(_ word: String) -> Bool {
+        PyParser.keywords.contains(word) && !(python2 && PyParser.python2Names.contains(word))
+    }
 
     // MARK: Token access
 
@@ -157,13 +201,13 @@ struct PyParser {
     /// Consumes an identifier that is not a reserved word.
     mutating func expectName() throws -> String {
         let t = tok
-        guard t.kind == .name, !PyParser.keywords.contains(t.text) else { throw error(expected: "a name") }
+        guard t.kind == .name, !isReserved(t.text) else { throw error(expected: "a name") }
         advance()
         return t.text
     }
 
     /// Whether the current token is a name usable as an identifier.
-    var atIdentifier: Bool { tok.kind == .name && !PyParser.keywords.contains(tok.text) }
+    var atIdentifier: Bool { tok.kind == .name && !isReserved(tok.text) }
 
     // MARK: Node construction
 
@@ -201,6 +245,10 @@ struct PyParser {
         case .indent: return error("unexpected indent", .indentation)
         case .dedent: return error("unindent where \(expected) was expected", .indentation)
         case .newline: return error("invalid syntax: expected \(expected) before end of line")
+        case .name where !python2 && PyParser.python2Names.contains(tok.text):
+            // `async = False`, `xmlrpclib.True`: names in Python 2.
+            return error(
+                "invalid syntax: expected \(expected), found \(PyParser.describe(tok)) (a name in Python 2)", .python2Syntax)
         default: return error("invalid syntax: expected \(expected), found \(PyParser.describe(tok))")
         }
     }

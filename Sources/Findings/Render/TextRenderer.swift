@@ -68,7 +68,12 @@ public struct TextRenderer: ReportRenderer {
             }
             lines.append("\(label): \(tool.name) \(verb)" + (tool.message.map { ": " + TextRenderer.sanitize($0) } ?? ""))
         }
-        for notice in report.notices where verbosity != .quiet || notice.level == .error {
+        // A note about one file (a Python 2 file read with the Python 2 dialect) is counted by a
+        // note of its own; the files are listed with --verbose.
+        for notice in report.notices
+        where verbosity == .verbose || (verbosity == .normal && !(notice.level == .info && notice.file != nil))
+            || notice.level == .error
+        {
             let prefix = notice.file.map { TextRenderer.sanitize($0) + ": " } ?? ""
             let label = notice.level == .info ? "note" : notice.level.rawValue
             lines.append("\(prefix)\(label): \(TextRenderer.sanitize(notice.message))")

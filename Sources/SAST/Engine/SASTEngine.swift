@@ -7,8 +7,11 @@ import Synchronization
 public struct FileScanResult: Sendable {
     /// Findings, sorted by position then rule id.
     public var findings: [Finding]
-    /// A one-line notice when the file could not be parsed (it is then skipped).
-    public var parseError: String?
+    /// What reading the file as Python said, when it is worth telling: it could not be parsed
+    /// (skipped), or was analysed with the Python 2 dialect.
+    public var parseNotice: ParseNotice?
+    /// The one-line notice when the file could not be parsed (it is then skipped).
+    public var parseError: String? { parseNotice?.kind == .skipped ? parseNotice?.message : nil }
     /// Whether a taint rule's source occurs in the file (a project scan re-analyses such a file in
     /// an import cycle once the modules after it have published their summaries).
     public var hasSources = false
@@ -18,10 +21,32 @@ public struct FileScanResult: Sendable {
     /// the audit it had hidden back.
     var unsuperseded: [Finding] = []
 
-    /// Creates a result.
+    /// Creates a result; `parseError` says the file could not be parsed.
     public init(findings: [Finding], parseError: String? = nil) {
         self.findings = findings
-        self.parseError = parseError
+        self.parseNotice = parseError.map { ParseNotice(kind: .skipped, message: $0) }
+    }
+}
+
+/// A one-line notice about how a Python file was read.
+public struct ParseNotice: Sendable, Hashable {
+    /// What happened to the file.
+    public enum Kind: Sendable, Hashable {
+        /// It could not be parsed: no rule ran on it.
+        case skipped
+        /// It is Python 2: analysed with the Python 2 dialect (``PythonDialect/python2``).
+        case python2Dialect
+    }
+
+    /// What happened to the file.
+    public var kind: Kind
+    /// `file:line:col: message (...)`, one line.
+    public var message: String
+
+    /// Makes a notice.
+    public init(kind: Kind, message: String) {
+        self.kind = kind
+        self.message = message
     }
 }
 
@@ -172,7 +197,7 @@ public struct SASTEngine: Sendable {
         let module: PythonModule
         do {
             // Already on a large-stack thread: parse here rather than on yet another thread.
-            module = try PythonParser.parseOnCurrentThread(bytes: text.bytes, fileName: file, pattern: false)
+            module = try PythonParser.parseAnyDialectOnCurrentThread(bytes: text.bytes, fileName: file)
         } catch let error as PythonSyntaxError {
             let bound = ParserBoundFinding.finding(for: error).map { [$0] } ?? []
             return FileScanResult(findings: bound, parseError: "\(error.description) (file skipped)")
@@ -222,6 +247,10 @@ public struct SASTEngine: Sendable {
             }
         }
         var result = FileScanResult(findings: findings)
+        if let python3 = module.python3Failure {
+            result.parseNotice = ParseNotice(
+                kind: .python2Dialect, message: "\(python3.description) (analysed with the Python 2 dialect)")
+        }
         // Kept only where a second round may re-analyse the file.
         if project != nil, findings.count != unsuperseded.count { result.unsuperseded = unsuperseded }
         result.hasSources = sourceCache.foundAny

@@ -105,6 +105,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             })
         var findings: [Finding] = []
         var notices: [Notice] = []
+        var python2Files = 0
         let evasions = hidden.withLock { $0 }
         // Every Python file was read during the scan: the facts are complete.
         let facts = projectFacts.withLock { $0 }
@@ -113,9 +114,16 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             if let evasion = evasions[files[index]] { findings.append(evasion) }
             guard let result = collected[index] else { continue }
             findings += result.findings.filter { facts.applies($0.ruleId, scopes[$0.ruleId] ?? ProjectScope()) }
-            if let error = result.parseError {
-                notices.append(Notice(level: .warning, message: error, file: files[index], tool: name))
-            }
+            guard let parse = result.parseNotice else { continue }
+            // A skipped file is a warning; a Python 2 file was analysed: a note, counted below.
+            let level: Notice.Level = parse.kind == .skipped ? .warning : .info
+            if parse.kind == .python2Dialect { python2Files += 1 }
+            notices.append(Notice(level: level, message: parse.message, file: files[index], tool: name))
+        }
+        if python2Files > 0 {
+            let files = python2Files == 1 ? "1 Python 2 file" : "\(python2Files) Python 2 files"
+            notices.append(
+                Notice(level: .info, message: "\(files) analysed with the Python 2 dialect (-v lists them)", tool: name))
         }
         // Route rules read every file's handlers at once: siblings and the project's other handlers.
         findings += RouteEngine(rules: rules.routeRules).findings(handlers: collected.flatMap { $0?.routes ?? [] })
