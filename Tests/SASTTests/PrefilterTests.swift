@@ -49,6 +49,41 @@ struct PrefilterTests {
         #expect(PatternSearch.bindsString("$Q", first))
         #expect(!PatternSearch.bindsString("$F", first))
     }
+
+    @Test("a pattern-inside confines the seed: the same matches, bindings merged, where the inside encloses them")
+    func insideConfinesTheSeed() throws {
+        let rule = """
+            patterns:
+              - pattern-inside: log.info(...)
+              - pattern-either:
+                  - pattern: $PW
+                  - pattern: $OBJ.$PW
+              - metavariable-regex:
+                  metavariable: $PW
+                  regex: ^password$
+            """
+        let source = """
+            password = read()
+            log.info("user %s", user.password)
+            log.info("x", f(password))
+            print(password)
+            log.debug(password)
+
+            """
+        #expect(try findingLines(rule: rule, source: source) == [2, 3])
+        #expect(try findingLines(rule: rule, source: "password = 1\nprint(password)\n").isEmpty)
+        let regions = EnclosingRegions([
+            SourceRange(start: SourceLocation(line: 1, column: 1, offset: 10), end: SourceLocation(line: 1, column: 1, offset: 50)),
+            SourceRange(start: SourceLocation(line: 1, column: 1, offset: 12), end: SourceLocation(line: 1, column: 1, offset: 20)),
+            SourceRange(start: SourceLocation(line: 1, column: 1, offset: 60), end: SourceLocation(line: 1, column: 1, offset: 70)),
+        ])
+        func encloses(_ from: Int, _ to: Int) -> Bool {
+            regions.encloses(
+                SourceRange(start: SourceLocation(line: 1, column: 1, offset: from), end: SourceLocation(line: 1, column: 1, offset: to)))
+        }
+        #expect(encloses(10, 50) && encloses(30, 45) && encloses(61, 70))
+        #expect(!encloses(9, 20) && !encloses(45, 55) && !encloses(55, 58) && !encloses(65, 71))
+    }
 }
 
 extension RuleMode {

@@ -60,6 +60,29 @@ import Testing
         #expect(TemplateEngine(rules: [rule]).scan(file: "t.html", bytes: Array("{{ a|safe }}".utf8), project: project).findings.isEmpty)
     }
 
+    @Test func aProjectWideProtectionIsSearchedOnlyWhereItsWordsAre() throws {
+        // Every Python file is searched for it: the literal prefilter must reject most of them
+        // without running the expression, and never a file that holds a match.
+        let rules = try RuleSet.load(directories: [RuleFilesTests.rulesDirectory]).templateRules
+        let expressions = rules.compactMap(\.projectNotRegex)
+        #expect(!expressions.isEmpty)
+        let texts = [
+            "MIDDLEWARE = [\n    'django.middleware.csrf.CsrfViewMiddleware',\n]\n",
+            "MIDDLEWARE = [\n    # 'django.middleware.csrf.CsrfViewMiddleware',\n]\n",
+            "csrf = CSRFProtect(app)\n", "SeaSurf (app)\n", "import os\nprint(os.getcwd())\n", "",
+            "x = '\u{212A}' # 'DJANGO.MIDDLEWARE.CSRF.CSRFVIEWMIDDLEWARE'\n",
+        ]
+        for expression in expressions {
+            let icu = RegexGroupNames.icuSpelling(expression.source)
+            #expect(!RegexLiterals(pattern: icu).required.isEmpty, "\(expression.source) has no literal prefilter")
+            let raw = try NSRegularExpression(pattern: icu)
+            for text in texts {
+                let expected = raw.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+                #expect(expression.occurs(in: text) == expected, "\(expression.source) on \(text.debugDescription)")
+            }
+        }
+    }
+
     @Test func theStrongestRuleOfALineAndCWEWins() throws {
         let weak = try Self.rule(Self.safeRule)
         var strong = weak

@@ -15,11 +15,11 @@ struct PatternSearch: Sendable {
         self.matcher = PatternMatcher(aliases: index.aliases)
     }
 
-    /// Every match of one pattern.
-    func matches(_ pattern: PyNode) -> [PatternMatch] {
-        if pattern.kind == .module { return sequenceMatches(pattern.children) }
+    /// Every match of one pattern (inside `within`'s regions, when given).
+    func matches(_ pattern: PyNode, within: [EnclosingRegions] = []) -> [PatternMatch] {
+        if pattern.kind == .module { return sequenceMatches(pattern.children).filter { within.encloses($0.range) } }
         var out: [PatternMatch] = []
-        for node in index.candidates(for: pattern) {
+        for node in index.candidates(for: pattern) where within.encloses(node.range) {
             var bindings = Bindings()
             if matcher.match(pattern, node, &bindings) { out.append(PatternMatch(range: node.range, bindings: bindings)) }
         }
@@ -43,22 +43,23 @@ struct PatternSearch: Sendable {
         return out
     }
 
-    /// Every match of a search formula.
-    func matches(_ formula: PatternFormula) -> [PatternMatch] {
+    /// Every match of a search formula. `within`: only the matches each of these regions
+    /// encloses are wanted (a caller drops the others), so no other is built.
+    func matches(_ formula: PatternFormula, within: [EnclosingRegions] = []) -> [PatternMatch] {
         switch formula {
         case .pattern(let pattern):
             guard pattern.requiredIdentifiers.isSubset(of: index.identifiers), index.hasStrings(pattern.requiredStrings) else {
                 return []
             }
-            return matches(pattern.tree)
+            return matches(pattern.tree, within: within)
         case .either(let alternatives):
-            return alternatives.flatMap { matches($0) }
+            return alternatives.flatMap { matches($0, within: within) }
         case .all(let clauses):
-            return matches(clauses)
+            return matches(clauses, within: within)
         }
     }
 
-    private func matches(_ clauses: [PatternClause]) -> [PatternMatch] {
+    private func matches(_ clauses: [PatternClause], within outer: [EnclosingRegions] = []) -> [PatternMatch] {
         guard let firstPositive = clauses.firstIndex(where: { if case .positive = $0 { true } else { false } }),
             case .positive(let seed) = clauses[firstPositive]
         else { return [] }
@@ -67,7 +68,18 @@ struct PatternSearch: Sendable {
         for case .metavariableRegex(let name, let regex) in clauses where Self.bindsString(name, seed) {
             guard anyStringLiteral(matches: regex) else { return [] }
         }
-        var current = Self.bareMetavariable(seed).flatMap { bareRegexSeed($0, clauses) } ?? matches(seed)
+        // A `pattern-inside` keeps only the matches its matches enclose, and a match's range never
+        // changes: searched first, it confines the seed (a logging call, a `try` block), which
+        // is often a bare metavariable that every expression of the file would match.
+        var within = outer
+        var insideMatches: (clause: Int, matches: [PatternMatch])?
+        if let i = clauses.firstIndex(where: { if case .inside = $0 { true } else { false } }), case .inside(let formula) = clauses[i] {
+            let found = matches(formula)
+            if found.isEmpty { return [] }
+            insideMatches = (i, found)
+            within.append(EnclosingRegions(found.map(\.range)))
+        }
+        var current = Self.bareMetavariable(seed).flatMap { bareRegexSeed($0, clauses, within: within) } ?? matches(seed, within: within)
         // Cheap filter first: a regex on a binding the seed already made costs far less than
         // matching another pattern over the whole file, and each regex's literals cost less than
         // any regex. (Bindings that later clauses make are checked in order below.)
@@ -92,7 +104,7 @@ struct PatternSearch: Sendable {
                     others[m.range]?.contains { m.bindings.isCompatible(with: $0.bindings) } ?? false
                 }
             case .inside(let formula):
-                let others = matches(formula)
+                let others = insideMatches?.clause == i ? insideMatches!.matches : matches(formula)
                 current = current.compactMap { m in
                     others.first { Self.contains($0.range, m.range) && m.bindings.isCompatible(with: $0.bindings) }
                         .map { PatternMatch(range: m.range, bindings: m.bindings.merging($0.bindings)) }
@@ -224,12 +236,12 @@ struct PatternSearch: Sendable {
 
     /// `pattern: $S` with `metavariable-regex` on `$S` (string-content rules): test the regex on
     /// every expression before building any match, since nearly all fail.
-    private func bareRegexSeed(_ name: String, _ clauses: [PatternClause]) -> [PatternMatch]? {
+    private func bareRegexSeed(_ name: String, _ clauses: [PatternClause], within: [EnclosingRegions]) -> [PatternMatch]? {
         var regexes: [MetavariableRegex] = []
         for case .metavariableRegex(let variable, let regex) in clauses where variable == name { regexes.append(regex) }
         if regexes.isEmpty { return nil }
         var out: [PatternMatch] = []
-        for node in index.expressions {
+        for node in index.expressions where within.encloses(node.range) {
             let binding = Binding(nodes: [node])
             if regexes.allSatisfy({ binding.matches($0, in: index.source) }) {
                 out.append(PatternMatch(range: node.range, bindings: [name: binding]))
@@ -241,4 +253,39 @@ struct PatternSearch: Sendable {
     static func contains(_ outer: SourceRange, _ inner: SourceRange) -> Bool {
         outer.start.offset <= inner.start.offset && inner.end.offset <= outer.end.offset
     }
+}
+
+/// Source regions, for asking fast whether one of them encloses a range.
+struct EnclosingRegions: Sendable {
+    /// Start offsets, ascending.
+    private let starts: [Int]
+    /// For each position, the largest end offset of the regions up to it.
+    private let furthestEnds: [Int]
+
+    init(_ ranges: [SourceRange]) {
+        let sorted = ranges.map { ($0.start.offset, $0.end.offset) }.sorted { $0 < $1 }
+        starts = sorted.map(\.0)
+        var furthest = Int.min
+        furthestEnds = sorted.map { region in
+            furthest = max(furthest, region.1)
+            return furthest
+        }
+    }
+
+    /// Whether some region starts at or before `range` and ends at or after it.
+    func encloses(_ range: SourceRange) -> Bool {
+        // The number of regions starting at or before the range.
+        var low = 0
+        var high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= range.start.offset { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 && furthestEnds[low - 1] >= range.end.offset
+    }
+}
+
+extension [EnclosingRegions] {
+    /// Whether each of the region sets encloses `range`.
+    func encloses(_ range: SourceRange) -> Bool { allSatisfy { $0.encloses(range) } }
 }

@@ -65,6 +65,9 @@ public struct TemplateRegex: Sendable, Hashable {
     /// The expression as written.
     public let source: String
     private let box: Box
+    /// Literal text every match contains: a `project-not-regex` is searched in every Python file,
+    /// and most hold none of its words.
+    private let literals: RegexLiterals
 
     private final class Box: @unchecked Sendable {
         let regex: NSRegularExpression
@@ -74,17 +77,20 @@ public struct TemplateRegex: Sendable, Hashable {
     /// Compiles `source` (Python's `(?P<NAME>` groups are accepted); throws when it is invalid.
     public init(source: String) throws {
         self.source = source
-        box = Box(try NSRegularExpression(pattern: RegexGroupNames.icuSpelling(source)))
+        let icu = RegexGroupNames.icuSpelling(source)
+        box = Box(try NSRegularExpression(pattern: icu))
+        literals = RegexLiterals(pattern: icu)
     }
 
     /// The UTF-16 ranges of every non-overlapping match in `text`.
     func matches(in text: String) -> [NSRange] {
-        box.regex.matches(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)).map(\.range)
+        guard literals.mayMatch(text) else { return [] }
+        return box.regex.matches(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)).map(\.range)
     }
 
     /// Whether `text` holds a match.
     public func occurs(in text: String) -> Bool {
-        box.regex.firstMatch(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)) != nil
+        literals.mayMatch(text) && box.regex.firstMatch(in: text, range: NSRange(text.startIndex..<text.endIndex, in: text)) != nil
     }
 
     /// Two expressions are equal when their source texts are.
