@@ -63,13 +63,15 @@ import Testing
     @Test func aProjectWideProtectionIsSearchedOnlyWhereItsWordsAre() throws {
         // Every Python file is searched for it: the literal prefilter must reject most of them
         // without running the expression, and never a file that holds a match.
-        let rules = try RuleSet.load(directories: [RuleFilesTests.rulesDirectory]).templateRules
-        let expressions = rules.compactMap(\.projectNotRegex)
+        let rules = try RuleSet.load(directories: [RuleFilesTests.rulesDirectory])
+        let expressions = rules.scopedRules.compactMap(\.scope.notRegex)
         #expect(!expressions.isEmpty)
         let texts = [
             "MIDDLEWARE = [\n    'django.middleware.csrf.CsrfViewMiddleware',\n]\n",
             "MIDDLEWARE = [\n    # 'django.middleware.csrf.CsrfViewMiddleware',\n]\n",
             "csrf = CSRFProtect(app)\n", "SeaSurf (app)\n", "import os\nprint(os.getcwd())\n", "",
+            "from flask_limiter import Limiter\n", "# import slowapi\n", "    throttle_classes = [UserRateThrottle]\n",
+            "INSTALLED_APPS = ['axes']\n",
             "x = '\u{212A}' # 'DJANGO.MIDDLEWARE.CSRF.CSRFVIEWMIDDLEWARE'\n",
         ]
         for expression in expressions {
