@@ -56,6 +56,16 @@ struct ConfidenceFromTests {
         #expect(try Self.confidences("def f():\n    q = 'users'\n    cur.execute('SELECT ' + q)\n") == [.low])
     }
 
+    @Test("a comprehension whose elements ignore the loop variable shows only how many, not what")
+    func comprehensionCounts() throws {
+        let placeholders = "def f(cur, ids):\n    cur.execute('SELECT ' + ', '.join('?' for _ in ids))\n"
+        #expect(try Self.confidences(placeholders) == [.low])
+        let values = "def f(cur, ids):\n    cur.execute('SELECT ' + ', '.join(str(i) for i in ids))\n"
+        #expect(try Self.confidences(values) == [.medium])
+        let filtered = "def f(cur, ids, n):\n    cur.execute('SELECT ' + ', '.join(['?' for i in ids if i > n]))\n"
+        #expect(try Self.confidences(filtered) == [.low])
+    }
+
     @Test("a parameter through a library's own quoting stays low")
     func unlessIdentifiers() throws {
         #expect(try Self.confidences("def f(cur, t):\n    cur.execute('SELECT ' + quote_name(t))\n") == [.low])

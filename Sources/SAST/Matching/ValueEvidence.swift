@@ -42,7 +42,9 @@ struct ValueEvidence: Sendable {
                 // Receivers of methods that make new data (`conn.cursor().fetchone()`): a parameter
                 // there is a handle, not the value.
                 var handles: [SourceRange] = []
+                let counted = Self.iteratedOnly(in: value)
                 ValueOrigins.walkScope(value) { part in
+                    if counted.contains(where: { $0.start <= part.range.start && part.range.end <= $0.end }) { return }
                     if let text = part.text, part.kind == .name || part.kind == .attribute, unless.contains(text) {
                         vetoed = true
                     }
@@ -64,6 +66,33 @@ struct ValueEvidence: Sendable {
                 if vetoed { return [] }
             }
             frontier = next
+        }
+        return out
+    }
+
+    /// The iterables (and conditions) of comprehensions whose elements do not use the loop
+    /// variables (`", ".join("?" for _ in params)`): they decide how many values, not what they hold.
+    static func iteratedOnly(in value: PyNode) -> [SourceRange] {
+        var out: [SourceRange] = []
+        value.walk { node in
+            guard [.listComp, .setComp, .generatorExp, .dictComp].contains(node.kind) else { return true }
+            let generators = node.children.filter { $0.kind == .comprehension }
+            var targets = Set<String>()
+            for generator in generators {
+                generator.children.first?.walk { part in
+                    if part.kind == .name, let text = part.text { targets.insert(text) }
+                    return true
+                }
+            }
+            var used = false
+            for element in node.children where element.kind != .comprehension {
+                element.walk { part in
+                    if part.kind == .name, let text = part.text, targets.contains(text) { used = true }
+                    return !used
+                }
+            }
+            if !used { out += generators.flatMap { $0.children.dropFirst().map(\.range) } }
+            return true
         }
         return out
     }
