@@ -35,3 +35,16 @@ class Client:
         self.log.warning("unexpected token %r in input", self.token)
         # ok: python.credentials-logged
         print("your password is", self.api_key)
+
+
+def project_logger(request, Log, AuditLogger, Catalog):
+    audit = Log(request)
+    # ruleid: python.credentials-logged
+    audit.info(f"login by {request.POST['username']} with password {request.POST['password']}")
+    trail = AuditLogger()
+    password = request.POST["password"]
+    # ruleid: python.credentials-logged
+    trail.warning("password was %s", password)
+    books = Catalog()
+    # ok: python.credentials-logged
+    books.info(password)
