@@ -134,3 +134,31 @@ def search():
         template = """<html><h3>%s</h3></html>""" % str(e)
         # ruleid: python.exception-details-in-response
         return render_template_string(template, dir=dir), 404
+
+
+from flask_restful import Resource
+
+
+class Picture(Resource):
+    def get(self):
+        try:
+            return fetch_picture()
+        except Exception as e:
+            # ruleid: python.exception-details-in-response
+            return {"message": str(e)}, 500
+
+    def helper(self):
+        try:
+            return fetch_picture()
+        except Exception as e:
+            # ok: python.exception-details-in-response
+            return {"message": str(e)}
+
+
+@app.post("/items")
+async def create_item(item):
+    try:
+        return store(item)
+    except Exception as e:
+        # ruleid: python.exception-details-in-response
+        return {"detail": repr(e)}
