@@ -1,0 +1,24 @@
+import logging
+
+from flask import request
+
+log = logging.getLogger(__name__)
+
+
+class Handler:
+    def post(self):
+        # ruleid: python.request-body-logged
+        print("POST ", self.request.uri, "\nBODY ", self.request.body)
+        # ok: python.request-body-logged
+        print("POST ", self.request.uri)
+
+
+def view():
+    # ruleid: python.request-body-logged
+    log.info("payload: %s", request.get_json())
+    # ruleid: python.request-body-logged
+    logging.debug(f"form {request.form}")
+    # ok: python.request-body-logged
+    log.info("user %s signed in", request.form["username"])
+    # ok: python.request-body-logged
+    log.info("%d bytes", len(request.get_data()))
