@@ -61,3 +61,24 @@ application = tornado.web.Application([], **settings)
 quiet = {"debug": False}
 # ok: python.debug-enabled-settings
 application = tornado.web.Application([], **quiet)
+
+
+class Application(tornado.web.Application):
+    def __init__(self):
+        handlers = [(r"/", object)]
+        settings = {"template_path": "templates", "debug": True}
+        # ruleid: python.debug-enabled-settings
+        tornado.web.Application.__init__(self, handlers, **settings)
+
+
+class QuietApplication(tornado.web.Application):
+    def __init__(self):
+        settings = {"template_path": "templates", "debug": os.environ.get("DEBUG") == "1"}
+        # ok: python.debug-enabled-settings
+        super().__init__([], **settings)
+
+
+class Plain:
+    def __init__(self):
+        # ok: python.debug-enabled-settings
+        self.debug = True
