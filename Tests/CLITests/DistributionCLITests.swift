@@ -149,8 +149,13 @@ import Testing
         #expect(version.status == 0, "\(version.stderr)")
         #expect(name == "sentinel-\(version.stdout.trimmingCharacters(in: .newlines))-linux-\(Self.arch).tar.gz")
 
+        // Source and sanitizer sets (`set:` files) are what rules include, not rules themselves.
         let shippedRules = try FileManager.default.subpathsOfDirectory(atPath: CLI.packageRoot + "/rules")
-            .filter { $0.hasSuffix(".yaml") }.count
+            .filter { $0.hasSuffix(".yaml") }
+            .filter { path in
+                let text = (try? String(contentsOfFile: CLI.packageRoot + "/rules/" + path, encoding: .utf8)) ?? ""
+                return !text.split(separator: "\n").contains { $0.hasPrefix("set:") }
+            }.count
         let rules = try Self.inRoot(root, ["/opt/sentinel/bin/sentinel", "rules", "list"])
         #expect(rules.status == 0, "\(rules.stderr)")
         #expect(rules.stdout.split(separator: "\n").last.map(String.init) == "\(shippedRules) rules", "\(rules.stdout)")
