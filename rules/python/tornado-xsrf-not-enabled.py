@@ -21,3 +21,13 @@ class Other:
     def __init__(self):
         # ok: python.tornado-xsrf-not-enabled
         super().__init__()
+
+
+class Handler(tornado.web.RequestHandler):
+    def initialize(self):
+        # ok: python.tornado-xsrf-not-enabled
+        super().initialize()
+
+
+# ok: python.tornado-xsrf-not-enabled
+application.add_handlers(r".*", [(r"/x", MainHandler)])
