@@ -47,10 +47,9 @@ public struct RouteRule: Sendable, Hashable {
 
     /// The SARIF metadata of this rule.
     public var descriptor: RuleDescriptor {
-        RuleDescriptor(
-            id: id, tool: ToolName.native, name: id.split(separator: ".").last.map(String.init),
-            shortDescription: message, helpURI: references.first, defaultSeverity: severity, cwe: cwe,
-            tags: ["route"], precision: confidence)
+        .native(
+            id: id, message: message, references: references, severity: severity, cwe: cwe, confidence: confidence,
+            tags: ["route"])
     }
 }
 

@@ -223,15 +223,28 @@ public struct Rule: Sendable, Hashable {
 
     /// The SARIF metadata of this rule.
     public var descriptor: RuleDescriptor {
-        RuleDescriptor(
-            id: id, tool: ToolName.native, name: id.split(separator: ".").last.map(String.init),
-            shortDescription: message, helpURI: references.first, defaultSeverity: severity, cwe: cwe,
-            tags: isTaint ? ["taint"] : [], precision: confidence)
+        .native(
+            id: id, message: message, references: references, severity: severity, cwe: cwe, confidence: confidence,
+            tags: isTaint ? ["taint"] : [])
     }
 
     /// Whether this is a `mode: taint` rule.
     public var isTaint: Bool {
         if case .taint = mode { return true }
         return false
+    }
+}
+
+extension RuleDescriptor {
+    /// The SARIF metadata of a native rule of any kind: its name is the id's last part, its help
+    /// the first reference.
+    static func native(
+        id: String, message: String, references: [String], severity: Severity, cwe: [Int], confidence: Confidence,
+        tags: [String]
+    ) -> RuleDescriptor {
+        RuleDescriptor(
+            id: id, tool: ToolName.native, name: id.split(separator: ".").last.map(String.init),
+            shortDescription: message, helpURI: references.first, defaultSeverity: severity, cwe: cwe, tags: tags,
+            precision: confidence)
     }
 }

@@ -52,10 +52,9 @@ public struct TemplateRule: Sendable, Hashable {
 
     /// The SARIF metadata of this rule.
     public var descriptor: RuleDescriptor {
-        RuleDescriptor(
-            id: id, tool: ToolName.native, name: id.split(separator: ".").last.map(String.init),
-            shortDescription: message, helpURI: references.first, defaultSeverity: severity, cwe: cwe,
-            tags: ["template"], precision: confidence)
+        .native(
+            id: id, message: message, references: references, severity: severity, cwe: cwe, confidence: confidence,
+            tags: ["template"])
     }
 }
 
