@@ -52,9 +52,13 @@ import Testing
         rule.scope.notRegex = try TemplateRegex(source: #"(?m)^[^#\n]*"django\.middleware\.csrf\.CsrfViewMiddleware""#)
         var project = ProjectFacts()
         let scoped = [ScopedRule(id: rule.id, scope: rule.scope)]
-        project.note(pythonText: "MIDDLEWARE = [\n    # \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n", scoped: scoped)
+        let commented = "MIDDLEWARE = [\n    # \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n"
+        project.note(pythonText: commented)
+        project.ruleOut(scoped, text: commented)
         #expect(project.applies(rule.id, rule.scope), "a commented-out middleware protects nothing")
-        project.note(pythonText: "import django\nMIDDLEWARE = [\n    \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n", scoped: scoped)
+        let protected = "import django\nMIDDLEWARE = [\n    \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n"
+        project.note(pythonText: protected)
+        project.ruleOut(scoped, text: protected)
         #expect(!project.applies(rule.id, rule.scope))
         #expect(project.modules == ["django"])
         #expect(TemplateEngine(rules: [rule]).scan(file: "t.html", bytes: Array("{{ a|safe }}".utf8), project: project).findings.isEmpty)

@@ -84,18 +84,18 @@ public struct SASTEngine: Sendable {
     /// Scans one Python file. `file` is the path findings carry (relative to the scan root).
     /// Never throws: a file that does not parse yields `parseError` and no findings.
     public func scan(file: String, source: String, project: ProjectSummaries? = nil) -> FileScanResult {
-        scan(file: file, source: source, project: project, access: .full, taintOnly: false)
+        scan(file: file, source: source, project: project, access: .full, only: nil)
     }
 
     private func scan(
-        file: String, source: String, project: ProjectSummaries?, access: ProjectAccess, taintOnly: Bool
+        file: String, source: String, project: ProjectSummaries?, access: ProjectAccess, only: Set<String>?
     ) -> FileScanResult {
         // Matching and taint recurse once per tree level; long operator chains are deep, so the
         // work runs on the parser's large-stack thread like parsing does.
-        let compiled = taintOnly ? compiled.filter { $0.taint != nil } : compiled
+        let compiled = only.map { ids in self.compiled.filter { ids.contains($0.rule.id) } } ?? self.compiled
         let taintShared = TaintShared(
             ruleFree: ruleFree, vocabulary: vocabulary, targets: targets, identifiers: identifierVocabulary)
-        let routes = !taintOnly && !rules.routeRules.isEmpty
+        let routes = only == nil && !rules.routeRules.isEmpty
         let result = try? PyLargeStack.run {
             Self.scan(
                 file: file, source: source, rules: compiled, taintShared: taintShared, project: project, access: access,
@@ -153,29 +153,40 @@ public struct SASTEngine: Sendable {
             defer { scheduler.done(i) }
             guard let text = read(files[i]) else { return }
             let access = ProjectAccess(visible: Set(earlier[i].compactMap { modules[$0] }), publishes: publishes[i])
-            let result = scan(file: files[i], source: text, project: project, access: access, taintOnly: false)
+            let result = scan(file: files[i], source: text, project: project, access: access, only: nil)
             results.withLock { $0[i] = result }
             progress(i)
         }
         let first = results.withLock { $0 }
         // Only flows can change: files with a source that import a later module with summaries,
-        // and files that import a later module with a helper returning a source. Their taint rules
-        // run again, reading every module and publishing nothing (no file of this round may read
-        // what another wrote meanwhile; nothing reads after it).
-        let again = files.indices.filter { i in
-            guard !later[i].isEmpty, let result = first[i], result.parseError == nil else { return false }
-            return result.hasSources && project.hasAnySummary(inAny: later[i]) || project.hasAnySourceSummary(inAny: later[i])
+        // and files that import a later module with a helper returning a source. Of their taint
+        // rules, only those run again that the later modules can change: a rule with a flow here
+        // (a later helper may clean it or lengthen its path), or with its own summary (a sink, a
+        // source, a sanitizer) in a later module. Any other rule found no flow, and a rule-free
+        // summary only narrows what a call to an unknown function passes on, so it still finds
+        // none. They read every module and publish nothing (no file of this round may read what
+        // another wrote meanwhile; nothing reads after it).
+        let taintRules = compiled.filter { $0.taint != nil }.map(\.rule.id)
+        let again: [(file: Int, rules: Set<String>)] = files.indices.compactMap { i in
+            guard !later[i].isEmpty, let result = first[i], result.parseError == nil,
+                result.hasSources && project.hasAnySummary(inAny: later[i]) || project.hasAnySourceSummary(inAny: later[i])
+            else { return nil }
+            let reported = Set((result.unsuperseded.isEmpty ? result.findings : result.unsuperseded).map(\.ruleId))
+            let rules = taintRules.filter { rule in
+                reported.contains(rule) || project.hasRuleSpecificSummary(ruleId: rule, inAny: later[i])
+                    || project.hasSourceSummary(ruleId: rule, inAny: later[i])
+            }
+            return rules.isEmpty ? nil : (i, Set(rules))
         }
-        let taintRules = Set(compiled.filter { $0.taint != nil }.map(\.rule.id))
         PyLargeStack.concurrentPerform(iterations: again.count, workers: workers) { j in
-            let i = again[j]
+            let (i, rules) = again[j]
             guard let text = read(files[i]), var merged = first[i] else { return }
             let access = ProjectAccess(visible: nil, publishes: false)
-            let second = scan(file: files[i], source: text, project: project, access: access, taintOnly: true)
+            let second = scan(file: files[i], source: text, project: project, access: access, only: rules)
             guard second.parseError == nil else { return }
             merged.findings = TaintFindings.supersedeAudits(
                 (merged.unsuperseded.isEmpty ? merged.findings : merged.unsuperseded).filter {
-                    !taintRules.contains($0.ruleId)
+                    !rules.contains($0.ruleId)
                 } + second.findings)
             merged.findings.sort(by: Self.byPosition)
             results.withLock { $0[i] = merged }

@@ -37,6 +37,10 @@ public struct ProjectScope: Sendable, Hashable {
 
 /// What a scan knows of the project's Python code for ``ProjectScope``s: the modules it imports,
 /// and the rules a project-wide protection rules out.
+///
+/// The imports are noted from every file as it is first read; a `project-not-regex` is searched
+/// only for the rules that report something (``rulingOut(_:in:)``): most scans have no finding of
+/// such a rule, and the search over every file cost a sixth of a large project's scan.
 public struct ProjectFacts: Sendable {
     /// The top-level modules the Python code imports (`flask`, `django`).
     public var modules: Set<String> = []
@@ -46,11 +50,25 @@ public struct ProjectFacts: Sendable {
     /// A project of which nothing is known yet.
     public init() {}
 
-    /// Notes one Python file's text: its imports, and which of the `scoped` rules it rules out.
-    public mutating func note(pythonText text: String, scoped: [ScopedRule]) {
+    /// Notes one Python file's imports.
+    public mutating func note(pythonText text: String) {
         modules.formUnion(TemplateFiles.importedTopLevelModules(in: text))
+    }
+
+    /// Rules out each of `scoped` whose `project-not-regex` matches `text`.
+    public mutating func ruleOut(_ scoped: [ScopedRule], text: String) {
         for rule in scoped where !ruledOut.contains(rule.id) {
             if let regex = rule.scope.notRegex, regex.occurs(in: text) { ruledOut.insert(rule.id) }
+        }
+    }
+
+    /// Of the `scoped` rules, those whose `project-not-regex` still has to be searched before
+    /// `reported` (the rule ids with findings) can be shown: they apply by their frameworks,
+    /// and nothing ruled them out yet.
+    public func rulingOut(_ scoped: [ScopedRule], in reported: Set<String>) -> [ScopedRule] {
+        scoped.filter { rule in
+            rule.scope.notRegex != nil && reported.contains(rule.id) && !ruledOut.contains(rule.id)
+                && applies(rule.id, rule.scope)
         }
     }
 

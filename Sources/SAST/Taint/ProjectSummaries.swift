@@ -205,7 +205,13 @@ public final class ProjectSummaries: @unchecked Sendable {
         return table.values.contains { rule in modules.contains { rule[$0] != nil } }
     }
 
-    /// Whether any summary was published for `ruleId` under one of `modules`.
+    /// Whether `ruleId` itself (not the rule-free summaries) published a summary under one of `modules`.
+    func hasRuleSpecificSummary(ruleId: String, inAny modules: Set<String>) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let published = table[ruleId] else { return false }
+        return modules.contains { published[$0] != nil }
+    }
 }
 
 /// What one file's analysis may read and write of the project's summaries (see

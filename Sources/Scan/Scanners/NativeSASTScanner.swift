@@ -59,10 +59,9 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         let directories = builtInDirectories + context.ruleDirectories
         let files = target.files(withExtensions: ["py", "pyw"])
         let templates = target.files(withExtensions: TemplateFiles.extensions)
-        // What the Python code says for rules that apply only in some projects: its imports, and
-        // the rules a project-wide protection rules out (noted once the rules are compiled).
+        // What the Python code imports, for rules that apply only in some web frameworks: noted
+        // from each file as the import pre-scan reads it.
         let projectFacts = Mutex(ProjectFacts())
-        let scopedRules = Mutex<[ScopedRule]>([])
         let unread = Mutex<[SkippedFile]>([])
         let hidden = Mutex<[String: Finding]>([:])
         let progress = Atomic<Int>(0)
@@ -77,11 +76,13 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             }
             let (text, finding) = SourceEncodingCheck.read([UInt8](data), file: file)
             if let finding { hidden.withLock { $0[file] = finding } }
-            // Rules that need a web framework look at what the Python code imports.
-            let scoped = scopedRules.withLock { $0 }
-            if let text, !templates.isEmpty || !scoped.isEmpty {
+            return text
+        }
+        let noting: @Sendable (String) -> String? = { file in
+            let text = read(file)
+            if let text {
                 var facts = ProjectFacts()
-                facts.note(pythonText: text, scoped: scoped)
+                facts.note(pythonText: text)
                 projectFacts.withLock { $0.merge(facts) }
             }
             return text
@@ -89,14 +90,13 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         // One project: summaries of each module's functions follow flows into the modules that
         // import it. Its imports are noted while the rules may still be compiling.
         let rootName = target.root.split(separator: "/").last.map(String.init)
-        let project = ProjectSummaries(files: files, rootName: rootName, read: read)
+        let project = ProjectSummaries(files: files, rootName: rootName, read: noting)
         let ready = prepared.take()
         // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
         let engine =
             try ready.flatMap { $0.directories == directories ? $0.engine : nil }?.get()
             ?? engine(directories)
         let rules = engine.rules
-        scopedRules.withLock { $0 = rules.scopedRules }
         let collected = engine.scanProject(
             files: files, project: project, read: read,
             progress: { index in
@@ -107,13 +107,12 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         var notices: [Notice] = []
         var python2Files = 0
         let evasions = hidden.withLock { $0 }
-        // Every Python file was read during the scan: the facts are complete.
-        let facts = projectFacts.withLock { $0 }
-        let scopes = Dictionary(uniqueKeysWithValues: rules.rules.map { ($0.id, $0.scope) })
+        // Every Python file was read by the pre-scan: the imports are complete.
+        var facts = projectFacts.withLock { $0 }
         for index in files.indices {
             if let evasion = evasions[files[index]] { findings.append(evasion) }
             guard let result = collected[index] else { continue }
-            findings += result.findings.filter { facts.applies($0.ruleId, scopes[$0.ruleId] ?? ProjectScope()) }
+            findings += result.findings
             guard let parse = result.parseNotice else { continue }
             // A skipped file is a warning; a Python 2 file was analysed: a note, counted below.
             let level: Notice.Level = parse.kind == .skipped ? .warning : .info
@@ -133,12 +132,34 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         findings += scanned.findings
         notices += scanned.notices
         unread.withLock { $0 += scanned.unread }
+        // A project-wide protection is looked for only when a rule it rules out reported something.
+        let searched = facts.rulingOut(rules.scopedRules, in: Set(findings.map(\.ruleId)))
+        if !searched.isEmpty { facts.merge(Self.protections(searched, in: files, read: read)) }
+        let scopes = Dictionary(
+            rules.rules.map { ($0.id, $0.scope) } + rules.templateRules.map { ($0.id, $0.scope) }, uniquingKeysWith: { a, _ in a })
+        findings = findings.filter { facts.applies($0.ruleId, scopes[$0.ruleId] ?? ProjectScope()) }
         var output = ScannerOutput(
             findings: findings, rules: rules.descriptors + Self.ownDescriptors(of: findings),
             tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
         output.skippedFiles = unread.withLock { $0 }
         output.equivalence = rules.equivalence
         return output
+    }
+
+    /// The facts of the `scoped` rules that some Python file rules out (their `project-not-regex`
+    /// matches), the files searched in parallel until each rule is ruled out or every file read.
+    private static func protections(
+        _ scoped: [ScopedRule], in files: [String], read: @escaping @Sendable (String) -> String?
+    ) -> ProjectFacts {
+        let facts = Mutex(ProjectFacts())
+        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+            let open = scoped.filter { rule in !facts.withLock { $0.ruledOut.contains(rule.id) } }
+            guard !open.isEmpty, let text = read(files[i]) else { return }
+            var found = ProjectFacts()
+            found.ruleOut(open, text: text)
+            facts.withLock { $0.merge(found) }
+        }
+        return facts.withLock { $0 }
     }
 
     /// Runs the template rules over the files of `templates` that are templates (template syntax
