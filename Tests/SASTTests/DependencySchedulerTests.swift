@@ -19,6 +19,19 @@ struct DependencySchedulerTests {
         #expect(scheduler.next() == nil)
     }
 
+    @Test("of the ready files, the one heading the costliest chain of waiting files goes first")
+    func costliestChainFirst() {
+        // Ranks: a 0, b 1, c 2, d 3; d waits for c. a and b cost more than c alone, but c and d
+        // together cost most: c goes first, then the rest by cost of their chains.
+        let scheduler = DependencyScheduler(rank: [0, 1, 2, 3], waitFor: [[], [], [], [2]], cost: [5, 6, 4, 4])
+        #expect(scheduler.next() == 2)
+        #expect(scheduler.next() == 1)
+        scheduler.done(2)
+        #expect(scheduler.next() == 0)
+        #expect(scheduler.next() == 3)
+        #expect(scheduler.next() == nil)
+    }
+
     @Test("a thread with nothing ready waits for the file it needs")
     func waitsForWorkInProgress() async {
         let scheduler = DependencyScheduler(rank: [0, 1], waitFor: [[], [0]])

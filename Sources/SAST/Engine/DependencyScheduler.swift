@@ -7,11 +7,16 @@ import Foundation
 /// round a file reads the summaries of the modules it imports that rank before it, and only those
 /// (``ProjectAccess``); it starts once all of them are done, so it always reads the same summaries.
 /// The modules it imports that rank after it (import cycles) stay hidden until the second round.
-/// A file that is ready goes before an earlier one still waiting; with none ready, a thread waits.
+/// A file that is ready goes before one still waiting; of the ready files, the one that heads the
+/// costliest chain of files waiting on each other goes first (then the earliest ranked), so that
+/// a long chain does not start last and leave the other threads idle at the end. The order only
+/// decides when a file runs, never what it reads. With none ready, a thread waits.
 final class DependencyScheduler: @unchecked Sendable {
     private let condition = NSCondition()
     /// Position of each file in the dependency order.
     private let rank: [Int]
+    /// Per file, the cost of the costliest chain of files that starts with it and waits on it.
+    private let chain: [Int]
     /// Per file, how many of the files it waits for are not done yet.
     private var waiting: [Int]
     /// Per file, the files that wait for it.
@@ -20,26 +25,34 @@ final class DependencyScheduler: @unchecked Sendable {
     private var handedOut = 0
 
     /// `rank`: each file's position in the dependency order; `waitFor`: per file, the files (ranked
-    /// before it) whose results it reads.
-    init(rank: [Int], waitFor: [[Int]]) {
+    /// before it) whose results it reads; `cost`: per file, an estimate of its scanning time (its
+    /// size; nil: all alike).
+    init(rank: [Int], waitFor: [[Int]], cost: [Int]? = nil) {
         self.rank = rank
         var dependents = [[Int]](repeating: [], count: rank.count)
         for (file, list) in waitFor.enumerated() {
             for other in Set(list) where other != file { dependents[other].append(file) }
         }
         self.dependents = dependents
+        // Latest ranked first: a file waits only for files ranked before it.
+        var chain = cost ?? [Int](repeating: 1, count: rank.count)
+        for file in rank.indices.sorted(by: { rank[$0] > rank[$1] }) {
+            chain[file] += dependents[file].map { chain[$0] }.max() ?? 0
+        }
+        self.chain = chain
         let waiting = waitFor.enumerated().map { file, list in Set(list).subtracting([file]).count }
         self.waiting = waiting
         ready = rank.indices.filter { waiting[$0] == 0 }
     }
 
-    /// The next file to scan, the earliest ready one; waits while none is ready and some are still
-    /// being scanned. Nil once every file was handed out.
+    /// The next file to scan, the ready one heading the costliest chain (then the earliest
+    /// ranked); waits while none is ready and some are still being scanned. Nil once every file
+    /// was handed out.
     func next() -> Int? {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let best = ready.indices.min(by: { rank[ready[$0]] < rank[ready[$1]] }) {
+            if let best = ready.indices.min(by: { (-chain[ready[$0]], rank[ready[$0]]) < (-chain[ready[$1]], rank[ready[$1]]) }) {
                 handedOut += 1
                 return ready.remove(at: best)
             }

@@ -147,7 +147,7 @@ public struct SASTEngine: Sendable {
         // Two files of one module name (`m.py` and `m/__init__.py`): only the one importers wait for
         // publishes, or what they read would depend on which finished last.
         let publishes = files.indices.map { i in modules[i].map { fileOfModule[$0] == i } ?? true }
-        let scheduler = DependencyScheduler(rank: rank, waitFor: earlier.map(Array.init))
+        let scheduler = DependencyScheduler(rank: rank, waitFor: earlier.map(Array.init), cost: files.map(project.size(of:)))
         PyLargeStack.concurrentPerform(iterations: files.count, workers: workers) { _ in
             guard let i = scheduler.next() else { return }
             defer { scheduler.done(i) }

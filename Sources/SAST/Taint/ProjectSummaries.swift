@@ -23,6 +23,8 @@ public final class ProjectSummaries: @unchecked Sendable {
     private var reexports: [String: String] = [:]
     /// The scanned modules each file imports, with the names it imports from each, from its text.
     private var importsOf: [String: [String: Set<String>]] = [:]
+    /// Each noted file's size in bytes (an estimate of its scanning time).
+    private var sizes: [String: Int] = [:]
     private var table: [String: [String: [String: Found]]] = [:]
     /// Per rule, the modules with a function that returns a source.
     private var sourceModules: [String: Set<String>] = [:]
@@ -109,11 +111,13 @@ public final class ProjectSummaries: @unchecked Sendable {
                 if isPackage, name != "*", target != module, !module.isEmpty { passedOn[module + "." + name] = target }
             }
         }
-        guard !found.isEmpty else { return }
         lock.lock()
-        for (target, names) in found { exported[target, default: []].formUnion(names) }
-        reexports.merge(passedOn) { first, _ in first }
-        importsOf[file] = found
+        sizes[file] = text.utf8.count
+        if !found.isEmpty {
+            for (target, names) in found { exported[target, default: []].formUnion(names) }
+            reexports.merge(passedOn) { first, _ in first }
+            importsOf[file] = found
+        }
         lock.unlock()
     }
 
@@ -131,6 +135,13 @@ public final class ProjectSummaries: @unchecked Sendable {
             }
         }
         return out
+    }
+
+    /// The size in bytes of a file noted by ``noteImports(of:text:)`` (0: not noted).
+    func size(of file: String) -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return sizes[file] ?? 0
     }
 
     /// The module that defines what a package passes on under `dotted` (`pkg.f` → `pkg.base`).
