@@ -193,6 +193,9 @@ struct TaintAnalyzer {
 
     /// Replaces a function's summary, noting when (the analyses that read the old one are stale).
     private mutating func setSummary(_ summary: FunctionSummary, of key: String) {
+        // The same again (a function run once more after a callee changed, to the same end):
+        // what read it stays current.
+        if let old = summaries[key], old.isIdentical(to: summary) { return }
         clock += 1
         summaries[key] = summary
         summarySetAt[key] = clock
@@ -477,6 +480,37 @@ struct TaintAnalyzer {
         // `session["k"] = v`: the place written is the sink.
         if node.kind == .assign, let target = node.children.first { return label(target, index.source) }
         return label(node, index.source)
+    }
+}
+
+extension FunctionSummary {
+    /// Whether the two say exactly the same, the paths and witnesses included (``sameEffects(as:)``
+    /// compares only what the fixpoint needs).
+    fileprivate func isIdentical(to other: FunctionSummary) -> Bool {
+        parameters == other.parameters && returns == other.returns && fieldWrites == other.fieldWrites
+            && isMethod == other.isMethod && usesSanitizer == other.usesSanitizer && checksSecret == other.checksSecret
+            && hasReturnValue == other.hasReturnValue && returnsSource.origins.count == other.returnsSource.origins.count
+            && zip(returnsSource.origins, other.returnsSource.origins).allSatisfy { $0.isIdentical(to: $1) }
+            && sinks.count == other.sinks.count
+            && sinks.allSatisfy { path, sink in other.sinks[path].map { sink.isIdentical(to: $0) } ?? false }
+    }
+}
+
+extension TaintOrigin {
+    /// Equal in every field, the path taken included (`==` leaves the path out).
+    fileprivate func isIdentical(to other: TaintOrigin) -> Bool {
+        self == other && hops == other.hops && socketParameter == other.socketParameter
+    }
+}
+
+extension SummarySink {
+    /// The same sink (range, label, bindings) reached along the same path.
+    fileprivate func isIdentical(to other: SummarySink) -> Bool {
+        hops == other.hops && hit.file == other.hit.file && hit.range == other.hit.range && hit.label == other.hit.label
+            && hit.bindings.count == other.hit.bindings.count
+            && hit.bindings.allSatisfy { name, binding in
+                other.hit.bindings[name].map { $0.identifier == binding.identifier && $0.nodes == binding.nodes } ?? false
+            }
     }
 }
 
