@@ -21,11 +21,13 @@ extension TaintAnalyzer {
         switch callee.kind {
         case .name:
             guard let name = callee.text, state[name] == nil || model.classes[name] != nil else { return nil }
-            if let function = model.functionsByKey[name], let summary = summaries[function.key] {
-                return CallTarget(summary: summary, name: name, shift: 0)
+            if let function = model.functionsByKey[name] {
+                summariesRead.insert(function.key)
+                if let summary = summaries[function.key] { return CallTarget(summary: summary, name: name, shift: 0) }
             }
             if model.classes[name] != nil {
                 let initializer = model.method("__init__", of: name)
+                if let initializer { summariesRead.insert(initializer.key) }
                 let summary = initializer.flatMap { summaries[$0.key] } ?? FunctionSummary(parameters: ["self"], isMethod: true)
                 return CallTarget(summary: summary, name: name, shift: 1, constructs: name)
             }
@@ -44,7 +46,9 @@ extension TaintAnalyzer {
                 throughClass = true
             }
             if let className {
-                guard let function = model.method(method, of: className), let summary = summaries[function.key] else { return nil }
+                guard let function = model.method(method, of: className) else { return nil }
+                summariesRead.insert(function.key)
+                guard let summary = summaries[function.key] else { return nil }
                 let shift = throughClass ? (function.isClassMethod ? 1 : 0) : (function.isMethod ? 1 : 0)
                 return CallTarget(summary: summary, name: function.key, shift: shift)
             }

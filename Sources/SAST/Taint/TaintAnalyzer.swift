@@ -34,6 +34,27 @@ struct TaintAnalyzer {
     /// ``run()`` knows them: a node that starts elsewhere is no source, and most nodes are asked.
     var sourceStarts: Set<Int>?
 
+    /// The last analysis of a function while reporting: the flows it found, and what they
+    /// depend on besides the function itself.
+    struct KeptAnalysis {
+        var flows: [TaintFlow]
+        /// When it started (``clock``).
+        var started: Int
+        /// The keys of the summaries its calls looked up.
+        var summariesRead: Set<String>
+        /// The source fields of its class when it started.
+        var sourceFieldsAtStart: [String: Taint]?
+    }
+
+    /// The last analysis of each function (by offset) that kept its flows.
+    private var analysed: [Int: KeptAnalysis] = [:]
+    /// Counts analyses and summary changes, to order them.
+    private var clock = 0
+    /// When each summary was last set (``clock``).
+    private var summarySetAt: [String: Int] = [:]
+    /// The keys of the summaries the current analysis looked up (``resolve(_:receiver:)``).
+    var summariesRead: Set<String> = []
+
     // Per-scope state, reset for each function.
     var state: [String: AbstractValue] = [:]
     var reachable = true
@@ -116,7 +137,8 @@ struct TaintAnalyzer {
         // only what importers see matters.
         let reachesSink = mayHoldSink || (project?.importsRuleSpecificSummary(ruleId) ?? false)
         if (sourceOffsets.isEmpty && !importsSource) || !reachesSink {
-            if exporting {
+            // What is summarised here is for importers only: nothing when this file publishes none.
+            if exporting, project?.access.publishes == true {
                 resolveRelevance()
                 seedRuleFree(covering: exported)
                 computeSummaries(also: exported, onlyFor: exported)
@@ -131,8 +153,10 @@ struct TaintAnalyzer {
                     !relevant.contains($0.key)
                 })
         }
-        computeSummaries(also: exporting ? exported : [])
+        // Summarising keeps each function's flows: its last analysis stands for the report's
+        // while what it read is unchanged.
         reporting = true
+        computeSummaries(also: exporting ? exported : [])
         // A method may read what another stored from a source (`self.x`): when a pass learns
         // such a field, the methods run again.
         for _ in 0..<2 {
@@ -144,7 +168,13 @@ struct TaintAnalyzer {
                 guard relevant?.contains(function.key) != false else { continue }
                 let range = function.node.range.start.offset..<function.node.range.end.offset
                 guard helperReadsSource || sourceOffsets.contains(where: range.contains) else { continue }
-                _ = analyse(function)
+                let offset = function.node.range.start.offset
+                if let earlier = analysed[offset], isCurrent(earlier, function) {
+                    flows += earlier.flows
+                } else {
+                    _ = analyseKeepingFlows(function)
+                    flows += analysed[offset]?.flows ?? []
+                }
             }
             if sourceFields.values.reduce(0, { $0 + $1.count }) == known { break }
         }
@@ -157,8 +187,40 @@ struct TaintAnalyzer {
     private mutating func seedRuleFree(covering roots: [FileModel.Function]) {
         guard let shared, let relevant else { return }
         for (key, summary) in shared.ruleFree(covering: roots) where !relevant.contains(key) && summaries[key] == nil {
-            summaries[key] = summary
+            setSummary(summary, of: key)
         }
+    }
+
+    /// Replaces a function's summary, noting when (the analyses that read the old one are stale).
+    private mutating func setSummary(_ summary: FunctionSummary, of key: String) {
+        // The same again (a function run once more after a callee changed, to the same end):
+        // what read it stays current.
+        if let old = summaries[key], old.isIdentical(to: summary) { return }
+        clock += 1
+        summaries[key] = summary
+        summarySetAt[key] = clock
+    }
+
+    /// Analyses `function`, keeping the flows it reports (``reporting``) in ``analysed`` rather
+    /// than in ``flows``, with what they depend on.
+    private mutating func analyseKeepingFlows(_ function: FileModel.Function) -> FunctionSummary {
+        let fieldsAtStart = function.className.flatMap { sourceFields[$0] }
+        clock += 1
+        let started = clock
+        let before = flows.count
+        let summary = analyse(function)
+        analysed[function.node.range.start.offset] = KeptAnalysis(
+            flows: Array(flows[before...]), started: started, summariesRead: summariesRead, sourceFieldsAtStart: fieldsAtStart)
+        flows.removeSubrange(before...)
+        return summary
+    }
+
+    /// Whether analysing `function` again would report what `earlier` did: no summary it read
+    /// was replaced since, and the source fields of its class are as they were (they only grow,
+    /// so equal means untouched).
+    private func isCurrent(_ earlier: KeptAnalysis, _ function: FileModel.Function) -> Bool {
+        earlier.summariesRead.allSatisfy { (summarySetAt[$0] ?? 0) < earlier.started }
+            && function.className.flatMap({ sourceFields[$0] }) == earlier.sourceFieldsAtStart
     }
 
     /// Summaries of `roots` and the functions they call that are not summarised yet (no flow
@@ -185,7 +247,7 @@ struct TaintAnalyzer {
         // previous round found. Callees go first, so outside recursion one round is final; a
         // function runs again only when something it calls changed after it ran.
         for function in wanted where summaries[function.key] == nil {
-            summaries[function.key] = FunctionSummary(parameters: [], isMethod: function.isMethod)
+            setSummary(FunctionSummary(parameters: [], isMethod: function.isMethod), of: function.key)
         }
         let ordered = Self.calleesFirst(wanted, callees, model: model)
         var pending = ordered
@@ -194,9 +256,9 @@ struct TaintAnalyzer {
             var ranAt: [String: Int] = [:]
             for (step, function) in pending.enumerated() {
                 ranAt[function.key] = step
-                let summary = analyse(function)
+                let summary = reporting ? analyseKeepingFlows(function) : analyse(function)
                 let old = summaries[function.key]
-                summaries[function.key] = summary
+                setSummary(summary, of: function.key)
                 if old == nil || !old!.sameEffects(as: summary) {
                     changedAt[function.className.map { _ in function.node.text ?? "" } ?? function.key] = step
                     if let className = function.className { changedAt[className] = step }
@@ -295,6 +357,7 @@ struct TaintAnalyzer {
         currentClass = nil
         receiverName = nil
         loopExits = []
+        summariesRead = []
     }
 
     /// Analyses one function with its parameters standing for the caller's values.
@@ -417,6 +480,37 @@ struct TaintAnalyzer {
         // `session["k"] = v`: the place written is the sink.
         if node.kind == .assign, let target = node.children.first { return label(target, index.source) }
         return label(node, index.source)
+    }
+}
+
+extension FunctionSummary {
+    /// Whether the two say exactly the same, the paths and witnesses included (``sameEffects(as:)``
+    /// compares only what the fixpoint needs).
+    fileprivate func isIdentical(to other: FunctionSummary) -> Bool {
+        parameters == other.parameters && returns == other.returns && fieldWrites == other.fieldWrites
+            && isMethod == other.isMethod && usesSanitizer == other.usesSanitizer && checksSecret == other.checksSecret
+            && hasReturnValue == other.hasReturnValue && returnsSource.origins.count == other.returnsSource.origins.count
+            && zip(returnsSource.origins, other.returnsSource.origins).allSatisfy { $0.isIdentical(to: $1) }
+            && sinks.count == other.sinks.count
+            && sinks.allSatisfy { path, sink in other.sinks[path].map { sink.isIdentical(to: $0) } ?? false }
+    }
+}
+
+extension TaintOrigin {
+    /// Equal in every field, the path taken included (`==` leaves the path out).
+    fileprivate func isIdentical(to other: TaintOrigin) -> Bool {
+        self == other && hops == other.hops && socketParameter == other.socketParameter
+    }
+}
+
+extension SummarySink {
+    /// The same sink (range, label, bindings) reached along the same path.
+    fileprivate func isIdentical(to other: SummarySink) -> Bool {
+        hops == other.hops && hit.file == other.hit.file && hit.range == other.hit.range && hit.label == other.hit.label
+            && hit.bindings.count == other.hit.bindings.count
+            && hit.bindings.allSatisfy { name, binding in
+                other.hit.bindings[name].map { $0.identifier == binding.identifier && $0.nodes == binding.nodes } ?? false
+            }
     }
 }
 
