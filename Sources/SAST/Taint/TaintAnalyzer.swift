@@ -67,6 +67,8 @@ struct TaintAnalyzer {
     var sourceFields: [String: [String: Taint]] = [:]
     /// Sinks already matched with `pattern-inside` ranges, by sink pattern.
     let insideRanges: InsideRanges
+    /// The sinks, sanitizers and sources each node visited is.
+    let answers = PatternAnswers()
 
     init(
         patterns: TaintPatterns, index: FileIndex, sourceCache: SourceMatchCache = SourceMatchCache(),
@@ -405,6 +407,9 @@ struct TaintAnalyzer {
     /// One-line source text for messages, shortened.
     static func label(_ node: PyNode, _ source: SourceText) -> String {
         let text = source.slice(from: node.range.start.offset, to: node.range.end.offset)
+        // One short line (no line feed; no more bytes than the limit has characters): the text
+        // itself, without splitting and counting characters (each tainted assignment asks).
+        if text.utf8.count <= 60, !text.utf8.contains(UInt8(ascii: "\n")) { return text }
         let line = text.split(separator: "\n").first.map(String.init) ?? text
         return line.count > 60 ? String(line.prefix(57)) + "..." : line
     }
