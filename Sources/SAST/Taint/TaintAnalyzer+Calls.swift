@@ -82,7 +82,8 @@ extension TaintAnalyzer {
 
     /// Whether the root of a dotted name is a module or name bound by an import (`requests.get`).
     func isImportedName(_ dotted: String) -> Bool {
-        let head = String(dotted.prefix { $0 != "." })
+        // By bytes (see ``ImportAliases/canonicalize(_:)``): this runs for every method call.
+        let head = dotted.utf8.firstIndex(of: UInt8(ascii: ".")).map { String(dotted[..<$0]) } ?? dotted
         return state[head] == nil && (index.aliases.resolve(head) != nil || model.importedModules.contains(head))
     }
 

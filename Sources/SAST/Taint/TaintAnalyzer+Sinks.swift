@@ -3,11 +3,12 @@ import PythonSyntax
 
 /// Sources, sinks and sanitizers: pattern matches against the rule, and the flows reported.
 extension TaintAnalyzer {
-    /// Whether one of `patterns` matches `node`.
-    func matchesAny(_ patterns: KindIndex<CompiledPattern>, _ node: PyNode) -> Bool {
+    /// Whether one of the rule's sanitizers matches `node`.
+    func isSanitizer(_ node: PyNode) -> Bool {
+        let patterns = patterns.sanitizers
         // Most nodes have no candidate pattern: they are answered without the memo.
         guard patterns.first(node, index.aliases, { _ in true }) == true else { return false }
-        if let known = answers.sanitizer(node) { return known }
+        if let known = sanitizerAnswers.answer(node) { return known }
         // A local: a closure that named `self` would copy the whole analyzer.
         let matcher = matcher
         let found =
@@ -15,7 +16,7 @@ extension TaintAnalyzer {
                 var bindings = Bindings()
                 return matcher.match(entry.tree, node, &bindings) ? true : nil
             } ?? false
-        answers.remember(sanitizer: found, for: node)
+        sanitizerAnswers.remember(found, for: node)
         return found
     }
 
@@ -23,7 +24,7 @@ extension TaintAnalyzer {
     func firstSource(_ node: PyNode) -> TaintSource? {
         if let sourceStarts, sourceStarts.isEmpty || !sourceStarts.contains(node.range.start.offset) { return nil }
         guard patterns.sources.first(node, index.aliases, { _ in true }) == true else { return nil }
-        if let known = answers.source(node) { return known }
+        if let known = sourceAnswers.answer(node) { return known }
         let matcher = matcher
         let insideRanges = insideRanges
         let index = index
@@ -35,14 +36,14 @@ extension TaintAnalyzer {
             }
             return entry.value
         }
-        answers.remember(source: found, for: node)
+        sourceAnswers.remember(found, for: node)
         return found
     }
 
     /// The sinks `node` is, each with its bindings and the parts whose taint it checks.
     private func sinkSites(_ node: PyNode) -> [SinkSite] {
         guard patterns.sinks.first(node, index.aliases, { _ in true }) == true else { return [] }
-        if let known = answers.sinks(node) { return known }
+        if let known = sinkAnswers.answer(node) { return known }
         var matched: [(KindIndex<TaintSink>.Entry, Bindings)] = []
         let matcher = matcher
         _ = patterns.sinks.first(node, index.aliases) { entry -> Bool? in
@@ -71,7 +72,7 @@ extension TaintAnalyzer {
             }
             sites.append(SinkSite(bindings: bindings, parts: parts))
         }
-        answers.remember(sinks: sites, for: node)
+        sinkAnswers.remember(sites, for: node)
         return sites
     }
 
@@ -123,32 +124,27 @@ struct SinkSite {
     var parts: [PyNode]
 }
 
-/// What one rule's patterns say about each node of a file, found once per node: an analysis
-/// visits a node many times (summary rounds, both passes of a loop, peeks, the reporting pass),
-/// and the answer depends on the node alone. Asked only about nodes some pattern could match.
-/// Used by one analysis, on one thread.
-final class PatternAnswers {
-    private var sinkSites: [Int: [(PyNode, [SinkSite])]] = [:]
-    private var sanitizers: [Int: [(PyNode, Bool)]] = [:]
-    private var sources: [Int: [(PyNode, TaintSource?)]] = [:]
+/// What a list of patterns says about each node of a file (the sinks it is, whether it is a
+/// sanitizer, which source), found once per node: the analyses visit a node many times (summary
+/// rounds, both passes of a loop, peeks, the reporting pass, the rules that share the list), and
+/// the answer depends on the node alone. Asked only about nodes some pattern could match. Used
+/// by the one thread scanning the file.
+final class NodeAnswers<Value> {
+    private var table: [Int: [(PyNode, Value)]] = [:]
 
     /// Start and kind: nodes that share both (`a.b` in `a.b.c`) are told apart by `==`.
     private static func key(_ node: PyNode) -> Int { node.range.start.offset &<< 7 | node.kind.ordinal }
 
-    private static func answer<T>(_ table: [Int: [(PyNode, T)]], _ node: PyNode) -> T? {
-        guard let entries = table[key(node)] else { return nil }
+    /// What is known of `node` (for an optional `Value`, `.some(nil)` is a known "none").
+    func answer(_ node: PyNode) -> Value? {
+        guard let entries = table[Self.key(node)] else { return nil }
         for (known, value) in entries where known == node { return value }
         return nil
     }
 
-    func sinks(_ node: PyNode) -> [SinkSite]? { Self.answer(sinkSites, node) }
-    func sanitizer(_ node: PyNode) -> Bool? { Self.answer(sanitizers, node) }
-    /// `.some(nil)`: the node is known to be no source.
-    func source(_ node: PyNode) -> TaintSource?? { Self.answer(sources, node) }
-
-    func remember(sinks: [SinkSite], for node: PyNode) { sinkSites[Self.key(node), default: []].append((node, sinks)) }
-    func remember(sanitizer: Bool, for node: PyNode) { sanitizers[Self.key(node), default: []].append((node, sanitizer)) }
-    func remember(source: TaintSource?, for node: PyNode) { sources[Self.key(node), default: []].append((node, source)) }
+    func remember(_ value: Value, for node: PyNode) {
+        table[Self.key(node), default: []].append((node, value))
+    }
 }
 
 /// Per-file memo of where a sink's `pattern-inside` matches.

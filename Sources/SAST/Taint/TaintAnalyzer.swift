@@ -67,8 +67,11 @@ struct TaintAnalyzer {
     var sourceFields: [String: [String: Taint]] = [:]
     /// Sinks already matched with `pattern-inside` ranges, by sink pattern.
     let insideRanges: InsideRanges
-    /// The sinks, sanitizers and sources each node visited is.
-    let answers = PatternAnswers()
+    /// The sinks each node visited is (this rule's own).
+    let sinkAnswers = NodeAnswers<[SinkSite]>()
+    /// Whether each node visited is a sanitizer, which source: shared by the file's rules with the same list.
+    let sanitizerAnswers: NodeAnswers<Bool>
+    let sourceAnswers: NodeAnswers<TaintSource?>
 
     init(
         patterns: TaintPatterns, index: FileIndex, sourceCache: SourceMatchCache = SourceMatchCache(),
@@ -83,6 +86,8 @@ struct TaintAnalyzer {
         self.project = project
         self.model = model ?? FileModel(root: index.root)
         self.insideRanges = InsideRanges()
+        self.sanitizerAnswers = sourceCache.answers(sanitizers: patterns.sanitizerListKey)
+        self.sourceAnswers = sourceCache.answers(sources: patterns.sourceAnswersKey)
         self.shared = shared
         self.givenCalleeNames = calleeNames
     }

@@ -53,6 +53,8 @@ struct TaintPatterns: Sendable {
         sourcePatterns = spec.sources.map(\.pattern)
         sourceKeys = sourcePatterns.map { SourceMatchCache.key(of: $0) }
         sourceListKey = SourceMatchCache.key(of: sourceKeys)
+        sourceAnswersKey = SourceMatchCache.key(of: spec.sources.map { SourceMatchCache.key(of: $0) })
+        sanitizerListKey = SourceMatchCache.key(of: spec.sanitizers.map { SourceMatchCache.key(of: $0) })
         sourceNames = IdentifierRequirement(patterns: spec.sources.map(\.pattern.tree))
         // A sink with `pattern-inside` needs the identifiers of both (`$C.get` alone is everywhere).
         var sinkSets: [Set<String>]? = []
@@ -88,6 +90,10 @@ struct TaintPatterns: Sendable {
     let sourceKeys: [Int]
     /// The key of the whole list in ``SourceMatchCache`` (most rules include the same sources).
     let sourceListKey: Int
+    /// The keys of the sources (with their kind and `pattern-inside`) and of the sanitizers, for
+    /// sharing what they say about each node (``SourceMatchCache/answers(sources:)``).
+    let sourceAnswersKey: Int
+    let sanitizerListKey: Int
 }
 
 /// Values keyed by what their pattern's root needs: a call's callee name, an attribute's or name's
@@ -168,11 +174,13 @@ final class KindIndex<Value: Sendable>: Sendable {
     /// at every node, and nearly always there is none.
     func first<R>(_ node: PyNode, _ aliases: ImportAliases, _ body: (Entry) -> R?) -> R? {
         guard !isEmpty else { return nil }
-        if kinds.contains(node.kind), let list = byKind[node.kind] {
+        // Read once: `kind` is a call into another module.
+        let kind = node.kind
+        if kinds.contains(kind), let list = byKind[kind] {
             for candidate in list { if let found = body(candidate) { return found } }
         }
         for candidate in anyKind { if let found = body(candidate) { return found } }
-        switch node.kind {
+        switch kind {
         case .call where !byCallee.isEmpty:
             guard let callee = node.children.first, let text = callee.text else { return nil }
             if callee.kind == .attribute {
@@ -252,6 +260,41 @@ final class SourceMatchCache: @unchecked Sendable {
 
     /// By source list (``TaintPatterns/sourceListKey``): the offsets of all its patterns.
     private var listOffsets: [Int: [Int]] = [:]
+
+    /// What each list of sources (resp. sanitizers) says about the nodes of the file, by list key.
+    private var sourceAnswers: [Int: NodeAnswers<TaintSource?>] = [:]
+    private var sanitizerAnswers: [Int: NodeAnswers<Bool>] = [:]
+
+    /// The answers of the sources whose list has key `sources` (``TaintPatterns/sourceAnswersKey``).
+    func answers(sources key: Int) -> NodeAnswers<TaintSource?> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = sourceAnswers[key] { return known }
+        let made = NodeAnswers<TaintSource?>()
+        sourceAnswers[key] = made
+        return made
+    }
+
+    /// The answers of the sanitizers whose list has key `sanitizers` (``TaintPatterns/sanitizerListKey``).
+    func answers(sanitizers key: Int) -> NodeAnswers<Bool> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = sanitizerAnswers[key] { return known }
+        let made = NodeAnswers<Bool>()
+        sanitizerAnswers[key] = made
+        return made
+    }
+
+    /// The number of a source with what decides its matches besides the pattern: its kind and
+    /// its `pattern-inside`.
+    static func key(of source: TaintSource) -> Int {
+        numbers.withLock { table in
+            let text = "source\u{0}\(source.isLocal)\u{0}\(source.inside?.source ?? "")\u{0}" + source.pattern.source
+            if let known = table[text] { return known }
+            table[text] = table.count
+            return table.count - 1
+        }
+    }
 
     /// Process-wide numbers of source lists, as ``numbers`` of pattern texts.
     private static let listNumbers = Mutex<[[Int]: Int]>([:])
