@@ -89,6 +89,8 @@ struct AbstractValue: Sendable, Equatable {
 
     /// Everything the value holds: itself and all its parts.
     var whole: Taint {
+        // Most values have no parts: their taint, without a union.
+        if storage.elements == nil, storage.members.isEmpty { return storage.taint }
         var out = taint
         if let elements { for element in elements { out.formUnion(element.whole) } }
         // By key: a dictionary's order changes from run to run, and a union keeps the first

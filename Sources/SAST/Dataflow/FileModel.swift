@@ -34,6 +34,13 @@ struct FileModel: Sendable {
     /// The functions a call by each name may run: a function by its name, an `__init__` also by
     /// the classes constructed with it (``constructors(of:)``).
     private(set) var functionsByCallName: [String: [Function]] = [:]
+    /// Each class's methods by name, inherited ones included (see ``method(_:of:)``): the
+    /// analyses resolve a method call at every visit, so the bases are searched once, here.
+    private var methodsByClass: [String: [String: Function]] = [:]
+    /// Each class's constants by name, inherited ones included (see ``classConstant(_:of:)``).
+    private var constantsByClass: [String: [String: AbstractValue]] = [:]
+    /// The classes whose construction runs each `__init__` (by its key; see ``constructors(of:)``).
+    private var constructorsByInitializer: [String: [String]] = [:]
 
     init(root: PyNode) {
         var literal: [String: PyConstant] = [:]
@@ -71,6 +78,7 @@ struct FileModel: Sendable {
         }
         importedModules = imported
         relativeImports = relative
+        resolveInheritance()
         for function in functions {
             for name in callNames(of: function) { functionsByCallName[name, default: []].append(function) }
         }
@@ -185,19 +193,46 @@ struct FileModel: Sendable {
 
     /// The method `name` of `className` or of the nearest base defined in this file.
     func method(_ name: String, of className: String) -> Function? {
-        // The class's own method, or a class without bases: no search (this runs for every
-        // method call the analyses resolve).
-        if let function = functionsByKey[className + "." + name] { return function }
-        guard classes[className]?.bases.isEmpty == false else { return nil }
+        methodsByClass[className]?[name]
+    }
+
+    /// `className` and its bases defined in this file, nearest first (breadth-first, each once;
+    /// a base is named by the last segment of its dotted name).
+    private func lineage(of className: String) -> [String] {
         var seen: Set<String> = []
+        var order: [String] = []
         var queue = [className]
-        while let current = queue.first {
-            queue.removeFirst()
+        var next = 0
+        while next < queue.count {
+            let current = queue[next]
+            next += 1
             guard seen.insert(current).inserted else { continue }
-            if let function = functionsByKey["\(current).\(name)"] { return function }
+            order.append(current)
             queue += classes[current]?.bases.compactMap { $0.split(separator: ".").last.map(String.init) } ?? []
         }
-        return nil
+        return order
+    }
+
+    /// Fills the tables of inherited methods, constants and constructors: each class takes what
+    /// the nearest class of its lineage defines.
+    private mutating func resolveInheritance() {
+        var ownMethods: [String: [String: Function]] = [:]
+        for (key, function) in functionsByKey {
+            // `Class.name`: a method (class and function names hold no dot).
+            guard let dot = key.firstIndex(of: ".") else { continue }
+            ownMethods[String(key[..<dot]), default: [:]][String(key[key.index(after: dot)...])] = function
+        }
+        for className in classes.keys {
+            var methods: [String: Function] = [:]
+            var constants: [String: AbstractValue] = [:]
+            for current in lineage(of: className) {
+                methods.merge(ownMethods[current] ?? [:]) { nearest, _ in nearest }
+                constants.merge(classes[current]?.constants ?? [:]) { nearest, _ in nearest }
+            }
+            methodsByClass[className] = methods
+            constantsByClass[className] = constants
+            if let initializer = methods["__init__"] { constructorsByInitializer[initializer.key, default: []].append(className) }
+        }
     }
 
     /// The names a call may use to run `function`: its own, and for an `__init__` the classes
@@ -212,20 +247,12 @@ struct FileModel: Sendable {
     /// that inherit it).
     func constructors(of initializer: Function) -> [String] {
         guard initializer.node.text == "__init__", initializer.className != nil else { return [] }
-        return classes.keys.filter { method("__init__", of: $0)?.key == initializer.key }
+        return constructorsByInitializer[initializer.key] ?? []
     }
 
     /// A class constant of `className` (or a base), when no method assigns the attribute.
     func classConstant(_ name: String, of className: String) -> AbstractValue? {
-        var seen: Set<String> = []
-        var queue = [className]
-        while let current = queue.first {
-            queue.removeFirst()
-            guard seen.insert(current).inserted, let info = classes[current] else { continue }
-            if let value = info.constants[name] { return value }
-            queue += info.bases.compactMap { $0.split(separator: ".").last.map(String.init) }
-        }
-        return nil
+        constantsByClass[className]?[name]
     }
 
     /// Whether a summary of `function` can be used: the file calls it (by name or as a method).

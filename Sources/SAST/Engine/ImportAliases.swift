@@ -43,9 +43,11 @@ struct ImportAliases: Sendable {
 
     /// The canonical spelling of a dotted name (`sp.call` → `subprocess.call`).
     func canonicalize(_ dotted: String) -> String {
-        let head = dotted.prefix { $0 != "." }
-        guard let target = resolve(String(head)) else { return dotted }
-        return target + dotted.dropFirst(head.count)
+        // By bytes, not characters: the analyses canonicalise every callee they visit. (In a
+        // dotted name a `.` is a character of its own: an identifier never starts with a mark.)
+        guard let dot = dotted.utf8.firstIndex(of: UInt8(ascii: ".")) else { return resolve(dotted) ?? dotted }
+        guard let target = resolve(String(dotted[..<dot])) else { return dotted }
+        return target + dotted[dot...]
     }
 
     /// A name or attribute chain rebuilt over the canonical module path, carrying the original

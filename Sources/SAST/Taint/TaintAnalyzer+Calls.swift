@@ -16,9 +16,13 @@ extension TaintAnalyzer {
             return apply(target, call: call, receiver: receiver, arguments: arguments, values: values)
         }
         let dotted = callee.dottedName.map { index.aliases.canonicalize($0) }
-        if let dotted, Self.secretComparisons.contains(dotted) { secretCompared = true }
-        if let dotted, Self.cleanResults.contains(dotted) { return .clean }
-        if dotted == "socket.socket" || dotted == "socket.socketpair" {
+        switch dotted.flatMap(Self.knownCall) {
+        case .secretComparison?:
+            secretCompared = true
+            return .clean
+        case .cleanResult?:
+            return .clean
+        case .socket?:
             // The address family, positional or `family=`: AF_UNIX reaches only this machine.
             let family = arguments.first { $0.kind == .keyword ? $0.text == "family" : true }
             let value = family.map { $0.kind == .keyword ? ($0.children.first ?? $0) : $0 }
@@ -27,14 +31,15 @@ extension TaintAnalyzer {
                 out.typeName = Self.unixSocketType
                 return out
             }
-        }
-        if let dotted, Self.normalizingCalls.contains(dotted) {
+        case .normalizing?:
             var out = AbstractValue(taint: all)
             out.isNormalizedPath = true
             return out
+        case nil:
+            break
         }
         if callee.kind == .attribute, let method = callee.text, let base = callee.children.first, var object = receiver {
-            if Self.cleanMethods.contains(method) { return .clean }
+            if Self.cleanMethodNames.mayContain(method), Self.cleanMethods.contains(method) { return .clean }
             if let result = containerMethod(method, on: &object, base: base, arguments: arguments, values: values) {
                 // Only a method that changes the container writes it back: `request.POST.copy()` or
                 // `.get()` leaves `request` as it was (storing the part would taint the whole object).
@@ -77,7 +82,8 @@ extension TaintAnalyzer {
 
     /// Whether the root of a dotted name is a module or name bound by an import (`requests.get`).
     func isImportedName(_ dotted: String) -> Bool {
-        let head = String(dotted.prefix { $0 != "." })
+        // By bytes (see ``ImportAliases/canonicalize(_:)``): this runs for every method call.
+        let head = dotted.utf8.firstIndex(of: UInt8(ascii: ".")).map { String(dotted[..<$0]) } ?? dotted
         return state[head] == nil && (index.aliases.resolve(head) != nil || model.importedModules.contains(head))
     }
 
@@ -90,6 +96,29 @@ extension TaintAnalyzer {
         "hmac.compare_digest", "secrets.compare_digest",
     ]
 
+    /// What the analysis knows of a call by its canonical name, beyond what flows through it.
+    enum KnownCall {
+        case secretComparison, cleanResult, socket, normalizing
+    }
+
+    /// The known call `dotted` is, if any. (A filter first: nearly every call is none, and this
+    /// runs for every call the analyses visit.)
+    static func knownCall(_ dotted: String) -> KnownCall? {
+        knownCallNames.mayContain(dotted) ? knownCalls[dotted] : nil
+    }
+
+    private static let knownCalls: [String: KnownCall] = {
+        var table: [String: KnownCall] = [:]
+        for name in cleanResults { table[name] = .cleanResult }
+        // Also clean results; comparing a secret is what matters.
+        for name in secretComparisons { table[name] = .secretComparison }
+        for name in normalizingCalls { table[name] = .normalizing }
+        for name in ["socket.socket", "socket.socketpair"] { table[name] = .socket }
+        return table
+    }()
+
+    private static let knownCallNames = NameFilter(knownCalls.keys)
+
     /// Methods whose result holds no attacker text (the receiver's text does not flow out).
     static let cleanMethods: Set<String> = [
         "isdigit", "isalpha", "isalnum", "isnumeric", "isdecimal", "isidentifier", "isspace", "islower",
@@ -97,6 +126,9 @@ extension TaintAnalyzer {
         "__len__", "exists", "is_file", "is_dir", "is_absolute", "is_relative_to", "isoformat", "timestamp",
         "hexdigest", "digest",
     ]
+
+    /// ``cleanMethods``, for rejecting most methods without a lookup.
+    private static let cleanMethodNames = NameFilter(cleanMethods)
 
     /// Constant-time comparisons of a presented token with a secret.
     static let secretComparisons: Set<String> = ["hmac.compare_digest", "secrets.compare_digest"]

@@ -4,10 +4,12 @@ import PythonSyntax
 extension TaintAnalyzer {
     /// The value of an expression, checking the sinks inside it on the way.
     mutating func evaluate(_ e: PyNode) -> AbstractValue {
-        if e.isEmpty { return .clean }
+        // Read once: `kind` is a call into another module, and this runs at every node.
+        let kind = e.kind
+        if kind == .empty { return .clean }
         checkSinks(e)
-        if e.kind == .call || e.kind == .attribute || e.kind == .name || e.kind == .subscript || e.kind == .binOp {
-            if matchesAny(patterns.sanitizers, e) {
+        if kind == .call || kind == .attribute || kind == .name || kind == .subscript || kind == .binOp {
+            if isSanitizer(e) {
                 sanitizerSeen = true
                 for child in e.children.dropFirst() { _ = evaluate(child) }
                 return .clean
@@ -25,7 +27,7 @@ extension TaintAnalyzer {
         }
         if let constant = PyConstant(literal: e) { return AbstractValue(constant: constant) }
         let c = e.children
-        switch e.kind {
+        switch kind {
         case .name:
             guard let name = e.text else { return .clean }
             return state[name] ?? readGlobal(name)

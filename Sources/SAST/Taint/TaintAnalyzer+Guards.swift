@@ -104,7 +104,7 @@ extension TaintAnalyzer {
         guard let callee = call.children.first else { return }
         if checksSecret(call) { state[Self.authenticatedKey] = AbstractValue(constant: .bool(true)) }
         let arguments = call.children.dropFirst().map { $0.kind == .keyword ? ($0.children.first ?? $0) : $0 }
-        if matchesAny(patterns.sanitizers, call) {
+        if isSanitizer(call) {
             for argument in arguments { clean(argument, to: .clean) }
             return
         }

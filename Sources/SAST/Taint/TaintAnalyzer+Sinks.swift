@@ -3,41 +3,57 @@ import PythonSyntax
 
 /// Sources, sinks and sanitizers: pattern matches against the rule, and the flows reported.
 extension TaintAnalyzer {
-    /// Whether one of `patterns` matches `node`.
-    func matchesAny(_ patterns: KindIndex<CompiledPattern>, _ node: PyNode) -> Bool {
+    /// Whether one of the rule's sanitizers matches `node`.
+    func isSanitizer(_ node: PyNode) -> Bool {
+        let patterns = patterns.sanitizers
+        // Most nodes have no candidate pattern: they are answered without the memo.
+        guard patterns.first(node, index.aliases, { _ in true }) == true else { return false }
+        if let known = sanitizerAnswers.answer(node) { return known }
         // A local: a closure that named `self` would copy the whole analyzer.
         let matcher = matcher
-        return patterns.first(node, index.aliases) { tree, _ -> Bool? in
-            var bindings = Bindings()
-            return matcher.match(tree, node, &bindings) ? true : nil
-        } ?? false
+        let found =
+            patterns.first(node, index.aliases) { entry -> Bool? in
+                var bindings = Bindings()
+                return matcher.match(entry.tree, node, &bindings) ? true : nil
+            } ?? false
+        sanitizerAnswers.remember(found, for: node)
+        return found
     }
 
     /// The first source pattern that matches `node`; none where the file's search found no source.
     func firstSource(_ node: PyNode) -> TaintSource? {
-        if let sourceStarts, !sourceStarts.contains(node.range.start.offset) { return nil }
+        if let sourceStarts, sourceStarts.isEmpty || !sourceStarts.contains(node.range.start.offset) { return nil }
+        guard patterns.sources.first(node, index.aliases, { _ in true }) == true else { return nil }
+        if let known = sourceAnswers.answer(node) { return known }
         let matcher = matcher
         let insideRanges = insideRanges
         let index = index
-        return patterns.sources.first(node, index.aliases) { tree, source in
+        let found = patterns.sources.first(node, index.aliases) { entry -> TaintSource? in
             var bindings = Bindings()
-            guard matcher.match(tree, node, &bindings) else { return nil }
-            if let inside = source.inside, !insideRanges.contains(node.range, bindings, inside: inside, index: index) { return nil }
-            return source
+            guard matcher.match(entry.tree, node, &bindings) else { return nil }
+            if let inside = entry.value.inside, !insideRanges.contains(node.range, bindings, inside: inside, index: index) {
+                return nil
+            }
+            return entry.value
         }
+        sourceAnswers.remember(found, for: node)
+        return found
     }
 
-    /// Reports (or, in a summary, records) every sink `node` is whose checked part is tainted.
-    mutating func checkSinks(_ node: PyNode) {
-        if peeking || patterns.sinks.isEmpty { return }
-        var matched: [(TaintSink, Bindings)] = []
+    /// The sinks `node` is, each with its bindings and the parts whose taint it checks.
+    private func sinkSites(_ node: PyNode) -> [SinkSite] {
+        guard patterns.sinks.first(node, index.aliases, { _ in true }) == true else { return [] }
+        if let known = sinkAnswers.answer(node) { return known }
+        var matched: [(KindIndex<TaintSink>.Entry, Bindings)] = []
         let matcher = matcher
-        _ = patterns.sinks.first(node, index.aliases) { tree, sink -> Bool? in
+        _ = patterns.sinks.first(node, index.aliases) { entry -> Bool? in
             var bindings = Bindings()
-            if matcher.match(tree, node, &bindings) { matched.append((sink, bindings)) }
+            if matcher.match(entry.tree, node, &bindings) { matched.append((entry, bindings)) }
             return nil
         }
-        for (sink, bindings) in matched {
+        var sites: [SinkSite] = []
+        for (entry, bindings) in matched {
+            let sink = entry.value
             if sink.excluded.contains(where: { pattern in
                 var ignored = Bindings()
                 return matcher.match(pattern.tree, node, &ignored)
@@ -54,12 +70,22 @@ extension TaintAnalyzer {
             } else {
                 parts = node.children
             }
+            sites.append(SinkSite(bindings: bindings, parts: parts))
+        }
+        sinkAnswers.remember(sites, for: node)
+        return sites
+    }
+
+    /// Reports (or, in a summary, records) every sink `node` is whose checked part is tainted.
+    mutating func checkSinks(_ node: PyNode) {
+        if peeking || patterns.sinks.isEmpty { return }
+        for site in sinkSites(node) {
             // Peek without side effects: the real evaluation follows in the caller.
             var taint = Taint.clean
-            for part in parts { taint.formUnion(peekValue(part).whole) }
+            for part in site.parts { taint.formUnion(peekValue(part).whole) }
             guard taint.isTainted else { continue }
             let label = Self.sinkLabel(node, index)
-            let hit = TaintSinkHit(range: node.range, label: label, bindings: bindings)
+            let hit = TaintSinkHit(range: node.range, label: label, bindings: site.bindings)
             reach(hit, with: taint.through(FlowHop(range: node.range, note: "sink: " + label)), via: nil, at: node.range)
         }
     }
@@ -89,6 +115,35 @@ extension TaintAnalyzer {
                 flows.append(TaintFlow(sink: hit, origin: origin, via: via, reportRange: hit.file == nil ? hit.range : range))
             }
         }
+    }
+}
+
+/// A sink a node is: the metavariables its pattern bound, and the parts whose taint it checks.
+struct SinkSite {
+    var bindings: Bindings
+    var parts: [PyNode]
+}
+
+/// What a list of patterns says about each node of a file (the sinks it is, whether it is a
+/// sanitizer, which source), found once per node: the analyses visit a node many times (summary
+/// rounds, both passes of a loop, peeks, the reporting pass, the rules that share the list), and
+/// the answer depends on the node alone. Asked only about nodes some pattern could match. Used
+/// by the one thread scanning the file.
+final class NodeAnswers<Value> {
+    private var table: [Int: [(PyNode, Value)]] = [:]
+
+    /// Start and kind: nodes that share both (`a.b` in `a.b.c`) are told apart by `==`.
+    private static func key(_ node: PyNode) -> Int { node.range.start.offset &<< 7 | node.kind.ordinal }
+
+    /// What is known of `node` (for an optional `Value`, `.some(nil)` is a known "none").
+    func answer(_ node: PyNode) -> Value? {
+        guard let entries = table[Self.key(node)] else { return nil }
+        for (known, value) in entries where known == node { return value }
+        return nil
+    }
+
+    func remember(_ value: Value, for node: PyNode) {
+        table[Self.key(node), default: []].append((node, value))
     }
 }
 

@@ -88,6 +88,11 @@ struct TaintAnalyzer {
     var sourceFields: [String: [String: Taint]] = [:]
     /// Sinks already matched with `pattern-inside` ranges, by sink pattern.
     let insideRanges: InsideRanges
+    /// The sinks each node visited is (this rule's own).
+    let sinkAnswers = NodeAnswers<[SinkSite]>()
+    /// Whether each node visited is a sanitizer, which source: shared by the file's rules with the same list.
+    let sanitizerAnswers: NodeAnswers<Bool>
+    let sourceAnswers: NodeAnswers<TaintSource?>
 
     init(
         patterns: TaintPatterns, index: FileIndex, sourceCache: SourceMatchCache = SourceMatchCache(),
@@ -102,6 +107,8 @@ struct TaintAnalyzer {
         self.project = project
         self.model = model ?? FileModel(root: index.root)
         self.insideRanges = InsideRanges()
+        self.sanitizerAnswers = sourceCache.answers(sanitizers: patterns.sanitizerListKey)
+        self.sourceAnswers = sourceCache.answers(sources: patterns.sourceAnswersKey)
         self.shared = shared
         self.givenCalleeNames = calleeNames
     }
@@ -468,6 +475,9 @@ struct TaintAnalyzer {
     /// One-line source text for messages, shortened.
     static func label(_ node: PyNode, _ source: SourceText) -> String {
         let text = source.slice(from: node.range.start.offset, to: node.range.end.offset)
+        // One short line (no line feed; no more bytes than the limit has characters): the text
+        // itself, without splitting and counting characters (each tainted assignment asks).
+        if text.utf8.count <= 60, !text.utf8.contains(UInt8(ascii: "\n")) { return text }
         let line = text.split(separator: "\n").first.map(String.init) ?? text
         return line.count > 60 ? String(line.prefix(57)) + "..." : line
     }

@@ -52,6 +52,9 @@ struct TaintPatterns: Sendable {
         sinks = KindIndex(spec.sinks) { $0.pattern.tree }
         sourcePatterns = spec.sources.map(\.pattern)
         sourceKeys = sourcePatterns.map { SourceMatchCache.key(of: $0) }
+        sourceListKey = SourceMatchCache.key(of: sourceKeys)
+        sourceAnswersKey = SourceMatchCache.key(of: spec.sources.map { SourceMatchCache.key(of: $0) })
+        sanitizerListKey = SourceMatchCache.key(of: spec.sanitizers.map { SourceMatchCache.key(of: $0) })
         sourceNames = IdentifierRequirement(patterns: spec.sources.map(\.pattern.tree))
         // A sink with `pattern-inside` needs the identifiers of both (`$C.get` alone is everywhere).
         var sinkSets: [Set<String>]? = []
@@ -85,6 +88,12 @@ struct TaintPatterns: Sendable {
     let sourcePatterns: [CompiledPattern]
     /// Their keys in ``SourceMatchCache`` (rules that share a source share its matches).
     let sourceKeys: [Int]
+    /// The key of the whole list in ``SourceMatchCache`` (most rules include the same sources).
+    let sourceListKey: Int
+    /// The keys of the sources (with their kind and `pattern-inside`) and of the sanitizers, for
+    /// sharing what they say about each node (``SourceMatchCache/answers(sources:)``).
+    let sourceAnswersKey: Int
+    let sanitizerListKey: Int
 }
 
 /// Values keyed by what their pattern's root needs: a call's callee name, an attribute's or name's
@@ -93,12 +102,24 @@ struct TaintPatterns: Sendable {
 /// A class: the analysis asks one at every node, and a struct of several tables would be copied
 /// (a retain per table) at each ask.
 final class KindIndex<Value: Sendable>: Sendable {
+    /// A pattern's tree and its value, behind one reference: going through the candidates then
+    /// copies a reference, not every field of the value (a sink holds a dozen).
+    final class Entry: Sendable {
+        let tree: PyNode
+        let value: Value
+
+        init(_ tree: PyNode, _ value: Value) {
+            self.tree = tree
+            self.value = value
+        }
+    }
+
     /// Patterns of calls with a concrete callee name, by that name.
-    private let byCallee: [String: [(PyNode, Value)]]
+    private let byCallee: [String: [Entry]]
     /// Patterns of a concrete name or attribute, by its text.
-    private let byName: [String: [(PyNode, Value)]]
-    private let byKind: [PyNodeKind: [(PyNode, Value)]]
-    private let anyKind: [(PyNode, Value)]
+    private let byName: [String: [Entry]]
+    private let byKind: [PyNodeKind: [Entry]]
+    private let anyKind: [Entry]
     /// The keys of `byCallee` and `byName`, for rejecting most nodes without a lookup.
     private let callees: NameFilter
     private let names: NameFilter
@@ -107,34 +128,35 @@ final class KindIndex<Value: Sendable>: Sendable {
     let isEmpty: Bool
 
     init(_ values: [Value], tree: (Value) -> PyNode) {
-        var byCallee: [String: [(PyNode, Value)]] = [:]
-        var byName: [String: [(PyNode, Value)]] = [:]
-        var byKind: [PyNodeKind: [(PyNode, Value)]] = [:]
-        var anyKind: [(PyNode, Value)] = []
+        var byCallee: [String: [Entry]] = [:]
+        var byName: [String: [Entry]] = [:]
+        var byKind: [PyNodeKind: [Entry]] = [:]
+        var anyKind: [Entry] = []
         var callees = NameFilter()
         var names = NameFilter()
         var kinds = KindBits()
         isEmpty = values.isEmpty
         for value in values {
             let root = tree(value)
+            let entry = Entry(root, value)
             if root.kind == .call, let callee = PatternIndexKey.callName(root) {
-                byCallee[callee, default: []].append((root, value))
+                byCallee[callee, default: []].append(entry)
                 callees.insert(callee)
                 continue
             }
             if root.kind == .name || root.kind == .attribute, let text = root.text, !text.hasPrefix("$") {
-                byName[text, default: []].append((root, value))
+                byName[text, default: []].append(entry)
                 names.insert(text)
                 continue
             }
             switch root.kind {
             case .name where root.text?.hasPrefix("$") == true, .ellipsis:
-                anyKind.append((root, value))
+                anyKind.append(entry)
             case .attribute:
-                byKind[.name, default: []].append((root, value))
-                byKind[.attribute, default: []].append((root, value))
+                byKind[.name, default: []].append(entry)
+                byKind[.attribute, default: []].append(entry)
             default:
-                byKind[root.kind, default: []].append((root, value))
+                byKind[root.kind, default: []].append(entry)
             }
         }
         for kind in byKind.keys { kinds.insert(kind) }
@@ -150,13 +172,15 @@ final class KindIndex<Value: Sendable>: Sendable {
     /// Calls `body` with each pattern that could match `node` (of its kind, of any kind, then by
     /// callee or name) until it returns a value, without building a list: the taint analysis asks
     /// at every node, and nearly always there is none.
-    func first<R>(_ node: PyNode, _ aliases: ImportAliases, _ body: ((PyNode, Value)) -> R?) -> R? {
+    func first<R>(_ node: PyNode, _ aliases: ImportAliases, _ body: (Entry) -> R?) -> R? {
         guard !isEmpty else { return nil }
-        if kinds.contains(node.kind), let list = byKind[node.kind] {
+        // Read once: `kind` is a call into another module.
+        let kind = node.kind
+        if kinds.contains(kind), let list = byKind[kind] {
             for candidate in list { if let found = body(candidate) { return found } }
         }
         for candidate in anyKind { if let found = body(candidate) { return found } }
-        switch node.kind {
+        switch kind {
         case .call where !byCallee.isEmpty:
             guard let callee = node.children.first, let text = callee.text else { return nil }
             if callee.kind == .attribute {
@@ -183,7 +207,7 @@ final class KindIndex<Value: Sendable>: Sendable {
         return nil
     }
 
-    private static func first<R>(in list: [(PyNode, Value)]?, _ body: ((PyNode, Value)) -> R?) -> R? {
+    private static func first<R>(in list: [Entry]?, _ body: (Entry) -> R?) -> R? {
         guard let list else { return nil }
         for candidate in list { if let found = body(candidate) { return found } }
         return nil
@@ -234,10 +258,61 @@ final class SourceMatchCache: @unchecked Sendable {
         return offsets.contains { $0?.isEmpty == false }
     }
 
+    /// By source list (``TaintPatterns/sourceListKey``): the offsets of all its patterns.
+    private var listOffsets: [Int: [Int]] = [:]
+
+    /// What each list of sources (resp. sanitizers) says about the nodes of the file, by list key.
+    private var sourceAnswers: [Int: NodeAnswers<TaintSource?>] = [:]
+    private var sanitizerAnswers: [Int: NodeAnswers<Bool>] = [:]
+
+    /// The answers of the sources whose list has key `sources` (``TaintPatterns/sourceAnswersKey``).
+    func answers(sources key: Int) -> NodeAnswers<TaintSource?> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = sourceAnswers[key] { return known }
+        let made = NodeAnswers<TaintSource?>()
+        sourceAnswers[key] = made
+        return made
+    }
+
+    /// The answers of the sanitizers whose list has key `sanitizers` (``TaintPatterns/sanitizerListKey``).
+    func answers(sanitizers key: Int) -> NodeAnswers<Bool> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = sanitizerAnswers[key] { return known }
+        let made = NodeAnswers<Bool>()
+        sanitizerAnswers[key] = made
+        return made
+    }
+
+    /// The number of a source with what decides its matches besides the pattern: its kind and
+    /// its `pattern-inside`.
+    static func key(of source: TaintSource) -> Int {
+        numbers.withLock { table in
+            let text = "source\u{0}\(source.isLocal)\u{0}\(source.inside?.source ?? "")\u{0}" + source.pattern.source
+            if let known = table[text] { return known }
+            table[text] = table.count
+            return table.count - 1
+        }
+    }
+
+    /// Process-wide numbers of source lists, as ``numbers`` of pattern texts.
+    private static let listNumbers = Mutex<[[Int]: Int]>([:])
+
+    /// The number of a list of pattern numbers, the same for every rule that has it.
+    static func key(of sourceKeys: [Int]) -> Int {
+        listNumbers.withLock { table in
+            if let known = table[sourceKeys] { return known }
+            table[sourceKeys] = table.count
+            return table.count - 1
+        }
+    }
+
     /// Where the source patterns of `patterns` match in the file.
     func offsets(of patterns: TaintPatterns, in index: FileIndex) -> [Int] {
         lock.lock()
         defer { lock.unlock() }
+        if let known = listOffsets[patterns.sourceListKey] { return known }
         var out: [Int] = []
         // By position, so no pattern (a tree and a set) is copied per lookup.
         for i in patterns.sourceKeys.indices {
@@ -254,6 +329,7 @@ final class SourceMatchCache: @unchecked Sendable {
             offsets[key] = found
             out += found
         }
+        listOffsets[patterns.sourceListKey] = out
         return out
     }
 }
