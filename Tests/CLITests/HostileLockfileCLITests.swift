@@ -7,9 +7,7 @@ import Testing
 @Suite(.serialized) struct HostileLockfileCLITests {
     let home = NSTemporaryDirectory() + "sentinel-home-\(UUID().uuidString)"
     var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["SENTINEL_HOME"] = home
-        return environment
+        CLI.environment(home: home)
     }
 
     @Test func aPinAfterAFormFeedIsReported() throws {

@@ -10,9 +10,7 @@ import Testing
 struct ScanCLITests {
     let home = NSTemporaryDirectory() + "sentinel-home-\(UUID().uuidString)"
     var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["SENTINEL_HOME"] = home
-        return environment
+        CLI.environment(home: home)
     }
     var examples: String { CLI.packageRoot + "/examples" }
 

@@ -8,9 +8,7 @@ import Testing
 @Suite(.serialized) struct ScanConfidenceCLITests {
     let home = NSTemporaryDirectory() + "sentinel-home-\(UUID().uuidString)"
     var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["SENTINEL_HOME"] = home
-        return environment
+        CLI.environment(home: home)
     }
 
     static let auditRule = """

@@ -12,9 +12,7 @@ import Testing
 struct ScanTargetsCLITests {
     let home = NSTemporaryDirectory() + "sentinel-home-\(UUID().uuidString)"
     var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["SENTINEL_HOME"] = home
-        return environment
+        CLI.environment(home: home)
     }
 
     static let banditInstalled = FileManager.default.isExecutableFile(atPath: "/opt/sentinel-tools/venv/bin/bandit")

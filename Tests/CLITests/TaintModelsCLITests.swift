@@ -7,9 +7,7 @@ import Testing
 @Suite(.serialized) struct TaintModelsCLITests {
     let home = NSTemporaryDirectory() + "sentinel-home-\(UUID().uuidString)"
     var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
-        environment["SENTINEL_HOME"] = home
-        return environment
+        CLI.environment(home: home)
     }
 
     static let models = """
