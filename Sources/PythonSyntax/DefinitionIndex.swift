@@ -1,3 +1,5 @@
+import Support
+
 /// The function and class definitions of a tree, indexed once: the definitions enclosing a
 /// location are then found by a binary search and a walk up the nesting, not by descending the
 /// tree per question (asked once per finding, the descent made a generated module of 20,000
@@ -33,12 +35,7 @@ public struct DefinitionIndex: Sendable {
     public func enclosing(_ location: SourceLocation) -> [PyNode] {
         // The last definition starting at or before the location; any definition containing the
         // location either is it or, ranges being nested, lies on its chain of parents.
-        var low = 0
-        var high = definitions.count
-        while low < high {
-            let middle = (low + high) / 2
-            if definitions[middle].range.start.offset <= location.offset { low = middle + 1 } else { high = middle }
-        }
+        let low = definitions.partitioningIndex { $0.range.start.offset > location.offset }
         var chain: [PyNode] = []
         var index = low - 1
         while index >= 0 {

@@ -23,13 +23,8 @@ public enum ByteRanges {
         reach.reserveCapacity(sorted.count)
         for range in sorted { reach.append(max(reach.last ?? range.upperBound, range.upperBound)) }
         return candidates.filter { candidate in
-            // How many taken ranges start before the candidate ends (binary search).
-            var low = 0
-            var high = sorted.count
-            while low < high {
-                let middle = (low + high) / 2
-                if sorted[middle].lowerBound < candidate.upperBound { low = middle + 1 } else { high = middle }
-            }
+            // How many taken ranges start before the candidate ends.
+            let low = sorted.partitioningIndex { $0.lowerBound >= candidate.upperBound }
             return low == 0 || reach[low - 1] <= candidate.lowerBound
         }
     }

@@ -54,13 +54,7 @@ public struct RepairFile: Sendable {
 
     /// Index of the first token that starts at or after `offset`.
     func tokenIndex(atOrAfter offset: Int) -> Int {
-        var low = 0
-        var high = tokens.count
-        while low < high {
-            let middle = (low + high) / 2
-            if tokens[middle].range.start.offset < offset { low = middle + 1 } else { high = middle }
-        }
-        return low
+        tokens.partitioningIndex { $0.range.start.offset >= offset }
     }
 
     /// The tokens lying wholly inside bytes `start..<end`.

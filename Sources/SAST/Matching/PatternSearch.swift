@@ -1,4 +1,5 @@
 import PythonSyntax
+import Support
 /// One place a pattern or formula matched, with its metavariable bindings.
 struct PatternMatch: Sendable {
     var range: SourceRange
@@ -275,12 +276,7 @@ struct EnclosingRegions: Sendable {
     /// Whether some region starts at or before `range` and ends at or after it.
     func encloses(_ range: SourceRange) -> Bool {
         // The number of regions starting at or before the range.
-        var low = 0
-        var high = starts.count
-        while low < high {
-            let middle = (low + high) / 2
-            if starts[middle] <= range.start.offset { low = middle + 1 } else { high = middle }
-        }
+        let low = starts.partitioningIndex { $0 > range.start.offset }
         return low > 0 && furthestEnds[low - 1] >= range.end.offset
     }
 }
