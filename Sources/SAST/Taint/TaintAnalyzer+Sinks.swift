@@ -7,7 +7,7 @@ extension TaintAnalyzer {
     func isSanitizer(_ node: PyNode) -> Bool {
         let patterns = patterns.sanitizers
         // Most nodes have no candidate pattern: they are answered without the memo.
-        guard patterns.first(node, index.aliases, { _ in true }) == true else { return false }
+        guard patterns.hasCandidate(node, index.aliases) else { return false }
         if let known = sanitizerAnswers.answer(node) { return known }
         // A local: a closure that named `self` would copy the whole analyzer.
         let matcher = matcher
@@ -23,7 +23,7 @@ extension TaintAnalyzer {
     /// The first source pattern that matches `node`; none where the file's search found no source.
     func firstSource(_ node: PyNode) -> TaintSource? {
         if let sourceStarts, sourceStarts.isEmpty || !sourceStarts.contains(node.range.start.offset) { return nil }
-        guard patterns.sources.first(node, index.aliases, { _ in true }) == true else { return nil }
+        guard patterns.sources.hasCandidate(node, index.aliases) else { return nil }
         if let known = sourceAnswers.answer(node) { return known }
         let matcher = matcher
         let insideRanges = insideRanges
@@ -42,7 +42,7 @@ extension TaintAnalyzer {
 
     /// The sinks `node` is, each with its bindings and the parts whose taint it checks.
     private func sinkSites(_ node: PyNode) -> [SinkSite] {
-        guard patterns.sinks.first(node, index.aliases, { _ in true }) == true else { return [] }
+        guard patterns.sinks.hasCandidate(node, index.aliases) else { return [] }
         if let known = sinkAnswers.answer(node) { return known }
         var matched: [(KindIndex<TaintSink>.Entry, Bindings)] = []
         let matcher = matcher

@@ -493,37 +493,6 @@ struct TaintAnalyzer {
     }
 }
 
-extension FunctionSummary {
-    /// Whether the two say exactly the same, the paths and witnesses included (``sameEffects(as:)``
-    /// compares only what the fixpoint needs).
-    fileprivate func isIdentical(to other: FunctionSummary) -> Bool {
-        parameters == other.parameters && returns == other.returns && fieldWrites == other.fieldWrites
-            && isMethod == other.isMethod && usesSanitizer == other.usesSanitizer && checksSecret == other.checksSecret
-            && hasReturnValue == other.hasReturnValue && returnsSource.origins.count == other.returnsSource.origins.count
-            && zip(returnsSource.origins, other.returnsSource.origins).allSatisfy { $0.isIdentical(to: $1) }
-            && sinks.count == other.sinks.count
-            && sinks.allSatisfy { path, sink in other.sinks[path].map { sink.isIdentical(to: $0) } ?? false }
-    }
-}
-
-extension TaintOrigin {
-    /// Equal in every field, the path taken included (`==` leaves the path out).
-    fileprivate func isIdentical(to other: TaintOrigin) -> Bool {
-        self == other && hops == other.hops && socketParameter == other.socketParameter
-    }
-}
-
-extension SummarySink {
-    /// The same sink (range, label, bindings) reached along the same path.
-    fileprivate func isIdentical(to other: SummarySink) -> Bool {
-        hops == other.hops && hit.file == other.hit.file && hit.range == other.hit.range && hit.label == other.hit.label
-            && hit.bindings.count == other.hit.bindings.count
-            && hit.bindings.allSatisfy { name, binding in
-                other.hit.bindings[name].map { $0.identifier == binding.identifier && $0.nodes == binding.nodes } ?? false
-            }
-    }
-}
-
 extension SourceRange {
     /// The first line of a definition, for a flow step that points at a function.
     var headerRange: SourceRange { SourceRange(start: start, end: start) }

@@ -207,6 +207,11 @@ final class KindIndex<Value: Sendable>: Sendable {
         return nil
     }
 
+    /// Whether some pattern could match `node` (most nodes have none).
+    func hasCandidate(_ node: PyNode, _ aliases: ImportAliases) -> Bool {
+        first(node, aliases) { _ in true } ?? false
+    }
+
     private static func first<R>(in list: [Entry]?, _ body: (Entry) -> R?) -> R? {
         guard let list else { return nil }
         for candidate in list { if let found = body(candidate) { return found } }
@@ -266,22 +271,18 @@ final class SourceMatchCache: @unchecked Sendable {
     private var sanitizerAnswers: [Int: NodeAnswers<Bool>] = [:]
 
     /// The answers of the sources whose list has key `sources` (``TaintPatterns/sourceAnswersKey``).
-    func answers(sources key: Int) -> NodeAnswers<TaintSource?> {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = sourceAnswers[key] { return known }
-        let made = NodeAnswers<TaintSource?>()
-        sourceAnswers[key] = made
-        return made
-    }
+    func answers(sources key: Int) -> NodeAnswers<TaintSource?> { answers(key, in: &sourceAnswers) }
 
     /// The answers of the sanitizers whose list has key `sanitizers` (``TaintPatterns/sanitizerListKey``).
-    func answers(sanitizers key: Int) -> NodeAnswers<Bool> {
+    func answers(sanitizers key: Int) -> NodeAnswers<Bool> { answers(key, in: &sanitizerAnswers) }
+
+    /// The answers of the list `key` in `table`, made on first use.
+    private func answers<Value>(_ key: Int, in table: inout [Int: NodeAnswers<Value>]) -> NodeAnswers<Value> {
         lock.lock()
         defer { lock.unlock() }
-        if let known = sanitizerAnswers[key] { return known }
-        let made = NodeAnswers<Bool>()
-        sanitizerAnswers[key] = made
+        if let known = table[key] { return known }
+        let made = NodeAnswers<Value>()
+        table[key] = made
         return made
     }
 
