@@ -53,11 +53,11 @@ import Testing
         var project = ProjectFacts()
         let scoped = [ScopedRule(id: rule.id, scope: rule.scope)]
         let commented = "MIDDLEWARE = [\n    # \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n"
-        project.note(pythonText: commented)
+        project.modules.formUnion(TemplateFiles.importedTopLevelModules(in: commented))
         project.ruleOut(scoped, text: commented)
         #expect(project.applies(rule.id, rule.scope), "a commented-out middleware protects nothing")
         let protected = "import django\nMIDDLEWARE = [\n    \"django.middleware.csrf.CsrfViewMiddleware\",\n]\n"
-        project.note(pythonText: protected)
+        project.modules.formUnion(TemplateFiles.importedTopLevelModules(in: protected))
         project.ruleOut(scoped, text: protected)
         #expect(!project.applies(rule.id, rule.scope))
         #expect(project.modules == ["django"])

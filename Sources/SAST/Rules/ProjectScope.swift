@@ -38,7 +38,7 @@ public struct ProjectScope: Sendable, Hashable {
 /// What a scan knows of the project's Python code for ``ProjectScope``s: the modules it imports,
 /// and the rules a project-wide protection rules out.
 ///
-/// The imports are noted from every file as it is first read; a `project-not-regex` is searched
+/// The imports come from the project's import pre-scan; a `project-not-regex` is searched
 /// only for the rules that report something (``rulingOut(_:in:)``): most scans have no finding of
 /// such a rule, and the search over every file cost a sixth of a large project's scan.
 public struct ProjectFacts: Sendable {
@@ -49,11 +49,6 @@ public struct ProjectFacts: Sendable {
 
     /// A project of which nothing is known yet.
     public init() {}
-
-    /// Notes one Python file's imports.
-    public mutating func note(pythonText text: String) {
-        modules.formUnion(TemplateFiles.importedTopLevelModules(in: text))
-    }
 
     /// Rules out each of `scoped` whose `project-not-regex` matches `text`.
     public mutating func ruleOut(_ scoped: [ScopedRule], text: String) {

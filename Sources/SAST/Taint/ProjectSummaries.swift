@@ -25,6 +25,7 @@ public final class ProjectSummaries: @unchecked Sendable {
     private var importsOf: [String: [String: Set<String>]] = [:]
     /// Each noted file's size in bytes (an estimate of its scanning time).
     private var sizes: [String: Int] = [:]
+    private var topLevelModules: Set<String> = []
     private var table: [String: [String: [String: Found]]] = [:]
     /// Per rule, the modules with a function that returns a source.
     private var sourceModules: [String: Set<String>] = [:]
@@ -102,7 +103,9 @@ public final class ProjectSummaries: @unchecked Sendable {
         let isPackage = file.hasSuffix("__init__.py")
         var found: [String: Set<String>] = [:]
         var passedOn: [String: String] = [:]
+        var topLevel: Set<String> = []
         for (from, name) in ImportScan.imports(in: text) {
+            if let top = TemplateFiles.topLevelModule(from, name) { topLevel.insert(top) }
             let absolute = ProjectView.absolute(from, module: module, isPackage: isPackage)
             if name != "*", let target = resolveModule(absolute + "." + name) {
                 found[target, default: []].insert("*")
@@ -113,6 +116,7 @@ public final class ProjectSummaries: @unchecked Sendable {
         }
         lock.lock()
         sizes[file] = text.utf8.count
+        topLevelModules.formUnion(topLevel)
         if !found.isEmpty {
             for (target, names) in found { exported[target, default: []].formUnion(names) }
             reexports.merge(passedOn) { first, _ in first }
@@ -135,6 +139,14 @@ public final class ProjectSummaries: @unchecked Sendable {
             }
         }
         return out
+    }
+
+    /// The top-level modules the noted files import (`flask` of `from flask.views import View`;
+    /// of the scanned project's own modules too), for ``ProjectFacts/modules``.
+    public var importedTopLevelModules: Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return topLevelModules
     }
 
     /// The size in bytes of a file noted by ``noteImports(of:text:)`` (0: not noted).

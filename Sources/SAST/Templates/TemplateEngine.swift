@@ -125,11 +125,14 @@ public enum TemplateFiles {
 
     /// The top-level modules `text` (a Python file) imports (`flask` of `from flask.views import View`).
     public static func importedTopLevelModules(in text: String) -> Set<String> {
-        Set(
-            ImportScan.imports(in: text).compactMap { module, name in
-                let written = module.isEmpty ? name : module
-                guard !written.hasPrefix("."), let top = written.split(separator: ".").first else { return nil }
-                return String(top)
-            })
+        Set(ImportScan.imports(in: text).compactMap(topLevelModule))
+    }
+
+    /// The top-level module of one import (`(module, name)` as ``ImportScan`` gives it); nil for a
+    /// relative one.
+    static func topLevelModule(_ module: String, _ name: String) -> String? {
+        let written = module.isEmpty ? name : module
+        guard !written.hasPrefix("."), let top = written.split(separator: ".").first else { return nil }
+        return String(top)
     }
 }

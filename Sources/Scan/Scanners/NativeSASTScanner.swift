@@ -59,9 +59,6 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         let directories = builtInDirectories + context.ruleDirectories
         let files = target.files(withExtensions: ["py", "pyw"])
         let templates = target.files(withExtensions: TemplateFiles.extensions)
-        // What the Python code imports, for rules that apply only in some web frameworks: noted
-        // from each file as the import pre-scan reads it.
-        let projectFacts = Mutex(ProjectFacts())
         let unread = Mutex<[SkippedFile]>([])
         let hidden = Mutex<[String: Finding]>([:])
         let progress = Atomic<Int>(0)
@@ -78,19 +75,10 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             if let finding { hidden.withLock { $0[file] = finding } }
             return text
         }
-        let noting: @Sendable (String) -> String? = { file in
-            let text = read(file)
-            if let text {
-                var facts = ProjectFacts()
-                facts.note(pythonText: text)
-                projectFacts.withLock { $0.merge(facts) }
-            }
-            return text
-        }
         // One project: summaries of each module's functions follow flows into the modules that
         // import it. Its imports are noted while the rules may still be compiling.
         let rootName = target.root.split(separator: "/").last.map(String.init)
-        let project = ProjectSummaries(files: files, rootName: rootName, read: noting)
+        let project = ProjectSummaries(files: files, rootName: rootName, read: read)
         let ready = prepared.take()
         // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
         let engine =
@@ -107,8 +95,10 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         var notices: [Notice] = []
         var python2Files = 0
         let evasions = hidden.withLock { $0 }
-        // Every Python file was read by the pre-scan: the imports are complete.
-        var facts = projectFacts.withLock { $0 }
+        // What the Python code imports, for rules that apply only in some web frameworks (every
+        // file was read by the import pre-scan).
+        var facts = ProjectFacts()
+        facts.modules = project.importedTopLevelModules
         for index in files.indices {
             if let evasion = evasions[files[index]] { findings.append(evasion) }
             guard let result = collected[index] else { continue }
