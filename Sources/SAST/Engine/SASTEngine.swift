@@ -158,23 +158,25 @@ public struct SASTEngine: Sendable {
             progress(i)
         }
         let first = results.withLock { $0 }
-        // Only flows can change: files with a source that import a later module with summaries,
-        // and files that import a later module with a helper returning a source. Of their taint
-        // rules, only those run again that the later modules can change: a rule with a flow here
-        // (a later helper may clean it or lengthen its path), or with its own summary (a sink, a
-        // source, a sanitizer) in a later module. Any other rule found no flow, and a rule-free
-        // summary only narrows what a call to an unknown function passes on, so it still finds
-        // none. They read every module and publish nothing (no file of this round may read what
-        // another wrote meanwhile; nothing reads after it).
+        // Only flows can change, and only through the summaries of the names a file imports from a
+        // later module (a function, or a class and its methods; everything of a module it takes
+        // whole). A rule runs again when such a summary is its own (a sink, a source, a
+        // sanitizer) and the file has a source, when one returns its source, or when it found a
+        // flow here and a rule-free summary may now clean it or lengthen its path. Any other rule
+        // found no flow, and a rule-free summary only narrows what a call to an unknown function
+        // passes on, so it still finds none. They read every module and publish nothing (no file
+        // of this round may read what another wrote meanwhile; nothing reads after it).
         let taintRules = compiled.filter { $0.taint != nil }.map(\.rule.id)
         let again: [(file: Int, rules: Set<String>)] = files.indices.compactMap { i in
-            guard !later[i].isEmpty, let result = first[i], result.parseError == nil,
-                result.hasSources && project.hasAnySummary(inAny: later[i]) || project.hasAnySourceSummary(inAny: later[i])
-            else { return nil }
+            guard !later[i].isEmpty, let result = first[i], result.parseError == nil else { return nil }
+            let imported = project.importedNames(of: files[i], from: later[i])
+            guard !imported.isEmpty else { return nil }
             let reported = Set((result.unsuperseded.isEmpty ? result.findings : result.unsuperseded).map(\.ruleId))
+            let ruleFreeReaches = project.publishes(ruleId: ProjectSummaries.anyRule, under: imported)
             let rules = taintRules.filter { rule in
-                reported.contains(rule) || project.hasRuleSpecificSummary(ruleId: rule, inAny: later[i])
-                    || project.hasSourceSummary(ruleId: rule, inAny: later[i])
+                let own = project.publishes(ruleId: rule, under: imported)
+                return own && result.hasSources || reported.contains(rule) && (own || ruleFreeReaches)
+                    || project.publishes(ruleId: rule, under: imported, returningSource: true)
             }
             return rules.isEmpty ? nil : (i, Set(rules))
         }

@@ -214,26 +214,47 @@ public final class ProjectSummaries: @unchecked Sendable {
         return !found.isDisjoint(with: modules)
     }
 
-    /// Whether one of `modules` has a function that returns a source of any rule.
-    public func hasAnySourceSummary(inAny modules: Set<String>) -> Bool {
+    /// What `file` imports from `modules`, per module: the names (nil when it takes the module
+    /// whole: `import m`, `from m import *`, or a name a package passes on from it), as noted by
+    /// ``noteImports(of:text:)``. Only summaries under these names can reach the file's analysis.
+    func importedNames(of file: String, from modules: Set<String>) -> [String: Set<String>?] {
         lock.lock()
         defer { lock.unlock() }
-        return sourceModules.values.contains { !$0.isDisjoint(with: modules) }
+        var out: [String: Set<String>?] = [:]
+        for (module, names) in importsOf[file] ?? [:] {
+            if modules.contains(module) {
+                let taken: Set<String>? = names.contains("*") ? nil : names
+                if let previous = out[module] {
+                    out[module] = previous.flatMap { old in taken.map { old.union($0) } }
+                } else {
+                    out[module] = taken
+                }
+            }
+            for name in names where name != "*" {
+                if let defining = reexports[module + "." + name], modules.contains(defining) { out[defining] = .some(nil) }
+            }
+        }
+        return out
     }
 
-    /// Whether any rule published a summary under one of `modules`.
-    public func hasAnySummary(inAny modules: Set<String>) -> Bool {
+    /// Whether `ruleId` published a summary (one returning a source, when `returningSource`)
+    /// under a name `imported` holds (``importedNames(of:from:)``): a function, or a class and its
+    /// methods.
+    func publishes(
+        ruleId: String, under imported: [String: Set<String>?], returningSource: Bool = false
+    ) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        return table.values.contains { rule in modules.contains { rule[$0] != nil } }
-    }
-
-    /// Whether `ruleId` itself (not the rule-free summaries) published a summary under one of `modules`.
-    func hasRuleSpecificSummary(ruleId: String, inAny modules: Set<String>) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let published = table[ruleId] else { return false }
-        return modules.contains { published[$0] != nil }
+        guard let byModule = table[ruleId] else { return false }
+        for (module, names) in imported {
+            guard let published = byModule[module] else { continue }
+            for (key, found) in published where !returningSource || found.summary.returnsSource.isTainted {
+                guard let names else { return true }
+                let head = key.firstIndex(of: ".").map { String(key[..<$0]) } ?? key
+                if names.contains(head) { return true }
+            }
+        }
+        return false
     }
 }
 
