@@ -21,6 +21,9 @@ struct RuleRelevance: Sendable {
         var scope: Set<String> = []
         /// The names its calls use (`helper`, `run` of `self.run()`), for the call graph.
         var calleeNames: Set<String> = []
+        /// The file's classes a method call in it can go through: its own class (`self.run()`)
+        /// and those it names (`Job.run()`, `Job().run()`, `job = Job()` ... `job.run()`).
+        var classes: Set<String> = []
         /// The project functions it calls in other modules, as (module, function).
         var projectCallees: [(module: String, function: String)] = []
         /// The text of what it assigns to (`self.reset_token`, `session["csrf"]`), for sinks
@@ -31,6 +34,8 @@ struct RuleRelevance: Sendable {
     private(set) var facts: [String: Facts] = [:]
     /// The names a call can use for each function (``FileModel/callNames(of:)``).
     private(set) var names: [String: Set<String>] = [:]
+    /// For resolving method calls as the analysis does (``TaintAnalyzer/resolve(_:receiver:)``).
+    private let model: FileModel
     /// The whole file's identifiers.
     private let fileIdentifiers: Set<String>
     /// What the whole file assigns to (module level included).
@@ -41,6 +46,7 @@ struct RuleRelevance: Sendable {
     init(
         model: FileModel, index: FileIndex, project: ProjectView?, vocabulary: RelevanceVocabulary, targets: [MetavariableRegex]
     ) {
+        self.model = model
         fileIdentifiers = index.identifiers
         let reader = IdentifierReader(aliases: index.aliases, vocabulary: vocabulary, targets: targets)
         fileAssignedTargets = reader.assignedTargets(in: index.root, source: index.source)
@@ -49,12 +55,14 @@ struct RuleRelevance: Sendable {
         for function in model.functions {
             var fact = reader.facts(of: function.node, model: model, project: project, source: index.source)
             fact.scope = scopes[function.node.range.start.offset] ?? []
+            if let className = function.className { fact.classes.insert(className) }
             // The same key twice (a redefinition): either may run, so both count.
             if let earlier = facts[function.key] {
                 fact.identifiers.formUnion(earlier.identifiers)
                 fact.header.formUnion(earlier.header)
                 fact.scope.formUnion(earlier.scope)
                 fact.calleeNames.formUnion(earlier.calleeNames)
+                fact.classes.formUnion(earlier.classes)
                 fact.projectCallees += earlier.projectCallees
                 fact.assignedTargets += earlier.assignedTargets
             }
@@ -72,13 +80,15 @@ struct RuleRelevance: Sendable {
     }
 
     /// The keys of the functions `patterns` must analyse: those that mention the rule, and their
-    /// callers in this file, to a fixpoint.
+    /// callers in this file, to a fixpoint. A caller is a function with a call the analysis can
+    /// resolve to one of them: by name for a function or a class's constructor, and for a method
+    /// through a class the caller can reach it from (a call it cannot resolve reads no summary).
     func relevant(to patterns: TaintPatterns, ruleId: String, project: ProjectView?) -> Set<String> {
         let words = patterns.relevance
         if words.always || words.fileWideSink(in: fileIdentifiers) { return Set(facts.keys) }
         let specific = project?.summaries.ruleSpecific(ruleId) ?? [:]
         var relevant = Set<String>()
-        var calledNames = Set<String>()
+        var callees = Callees()
         for (key, fact) in facts {
             let mentions =
                 words.mentioned(in: fact)
@@ -86,21 +96,47 @@ struct RuleRelevance: Sendable {
                     && fact.projectCallees.contains { project?.sees($0.module) != false && specific[$0.module]?[$0.function] != nil })
             guard mentions else { continue }
             relevant.insert(key)
-            calledNames.formUnion(names[key] ?? [])
+            callees.add(key, model: model, names: names)
         }
-        // Callers, over the names calls use; each round adds at least one function.
+        // Callers; each round adds at least one function.
         var pending = facts.filter { !relevant.contains($0.key) && !$0.value.calleeNames.isEmpty }
         var changed = !relevant.isEmpty
         while changed {
             changed = false
-            for (key, fact) in pending where !fact.calleeNames.isDisjoint(with: calledNames) {
+            for (key, fact) in pending where callees.reached(from: fact, model: model) {
                 relevant.insert(key)
-                calledNames.formUnion(names[key] ?? [])
+                callees.add(key, model: model, names: names)
                 pending.removeValue(forKey: key)
                 changed = true
             }
         }
         return relevant
+    }
+
+    /// The relevant functions as calls reach them.
+    private struct Callees {
+        /// Names whose call may run one: a function's, a constructed class's.
+        var byName: Set<String> = []
+        /// Methods by name, as keys (`Job.run`).
+        var methods: [String: Set<String>] = [:]
+
+        mutating func add(_ key: String, model: FileModel, names: [String: Set<String>]) {
+            guard let function = model.functionsByKey[key], function.className != nil, let name = function.node.text else {
+                byName.formUnion(names[key] ?? [])
+                return
+            }
+            methods[name, default: []].insert(key)
+            byName.formUnion(model.constructors(of: function))
+        }
+
+        func reached(from fact: Facts, model: FileModel) -> Bool {
+            if !fact.calleeNames.isDisjoint(with: byName) { return true }
+            for name in fact.calleeNames {
+                guard let keys = methods[name] else { continue }
+                if fact.classes.contains(where: { model.method(name, of: $0).map { keys.contains($0.key) } ?? false }) { return true }
+            }
+            return false
+        }
     }
 }
 
@@ -229,6 +265,7 @@ private struct IdentifierReader {
         var imported: Set<String> = []
         function.walk { node in
             add(node, to: &out.identifiers)
+            if node.kind == .name, let text = node.text, model.classes[text] != nil { out.classes.insert(text) }
             addTargets(of: node, to: &out.assignedTargets, source: source)
             guard node.kind == .call, let callee = node.children.first else { return true }
             if let text = callee.text, callee.kind == .name || callee.kind == .attribute { out.calleeNames.insert(text) }
