@@ -71,8 +71,8 @@ struct RuleRelevance: Sendable {
         }
     }
 
-    /// The names each function's calls use, by function key.
-    var calleeNames: [String: Set<String>] { facts.mapValues(\.calleeNames) }
+    /// What each function's calls can run, for the summaries' closures.
+    var calls: FileCalls { FileCalls(names: facts.mapValues(\.calleeNames), classes: facts.mapValues(\.classes)) }
 
     /// Whether the file assigns to a name one of `sinks`' regexes accepts.
     func assigns(to sinks: [MetavariableRegex]) -> Bool {
@@ -88,24 +88,20 @@ struct RuleRelevance: Sendable {
         if words.always || words.fileWideSink(in: fileIdentifiers) { return Set(facts.keys) }
         let specific = project?.summaries.ruleSpecific(ruleId) ?? [:]
         var relevant = Set<String>()
-        var callees = Callees()
         for (key, fact) in facts {
             let mentions =
                 words.mentioned(in: fact)
                 || (!specific.isEmpty
                     && fact.projectCallees.contains { project?.sees($0.module) != false && specific[$0.module]?[$0.function] != nil })
-            guard mentions else { continue }
-            relevant.insert(key)
-            callees.add(key, model: model, names: names)
+            if mentions { relevant.insert(key) }
         }
         // Callers; each round adds at least one function.
         var pending = facts.filter { !relevant.contains($0.key) && !$0.value.calleeNames.isEmpty }
         var changed = !relevant.isEmpty
         while changed {
             changed = false
-            for (key, fact) in pending where callees.reached(from: fact, model: model) {
+            for (key, fact) in pending where callsRelevant(fact, relevant) {
                 relevant.insert(key)
-                callees.add(key, model: model, names: names)
                 pending.removeValue(forKey: key)
                 changed = true
             }
@@ -113,30 +109,38 @@ struct RuleRelevance: Sendable {
         return relevant
     }
 
-    /// The relevant functions as calls reach them.
-    private struct Callees {
-        /// Names whose call may run one: a function's, a constructed class's.
-        var byName: Set<String> = []
-        /// Methods by name, as keys (`Job.run`).
-        var methods: [String: Set<String>] = [:]
-
-        mutating func add(_ key: String, model: FileModel, names: [String: Set<String>]) {
-            guard let function = model.functionsByKey[key], function.className != nil, let name = function.node.text else {
-                byName.formUnion(names[key] ?? [])
-                return
-            }
-            methods[name, default: []].insert(key)
-            byName.formUnion(model.constructors(of: function))
+    /// Whether a call in the function can run one of `relevant`.
+    private func callsRelevant(_ fact: Facts, _ relevant: Set<String>) -> Bool {
+        fact.calleeNames.contains { name in
+            model.functionsByCallName[name]?.contains { callee in
+                relevant.contains(callee.key) && FileCalls.mayRun(callee, as: name, through: fact.classes, in: model)
+            } ?? false
         }
+    }
+}
 
-        func reached(from fact: Facts, model: FileModel) -> Bool {
-            if !fact.calleeNames.isDisjoint(with: byName) { return true }
-            for name in fact.calleeNames {
-                guard let keys = methods[name] else { continue }
-                if fact.classes.contains(where: { model.method(name, of: $0).map { keys.contains($0.key) } ?? false }) { return true }
-            }
-            return false
-        }
+/// The calls each function of a file makes, as far as the taint analysis follows them
+/// (``TaintAnalyzer/resolve(_:receiver:)``): which of the file's functions they can run.
+struct FileCalls: Sendable {
+    /// The names each function's calls use (`helper`, `run` of `self.run()`), by function key.
+    var names: [String: Set<String>] = [:]
+    /// The file's classes each function's method calls can go through, by function key: its own
+    /// (`self.run()`) and those it names (`Job.run()`, `Job().run()`, `job = Job()` ... `job.run()`).
+    var classes: [String: Set<String>] = [:]
+
+    /// Whether a call by `name` in `caller` can run `callee`, one of the functions called so
+    /// (``FileModel/functionsByCallName``); unknown callers may call anything by its name.
+    func mayRun(_ callee: FileModel.Function, as name: String, from caller: String, in model: FileModel) -> Bool {
+        guard let through = classes[caller] else { return true }
+        return Self.mayRun(callee, as: name, through: through, in: model)
+    }
+
+    /// A function runs by its name, an `__init__` by the name of a class it constructs; a method
+    /// only through a class whose lookup finds it (the analysis never resolves `x.run()` on a
+    /// receiver of unknown class).
+    static func mayRun(_ callee: FileModel.Function, as name: String, through classes: Set<String>, in model: FileModel) -> Bool {
+        guard callee.className != nil, name == callee.node.text else { return true }
+        return classes.contains { model.method(name, of: $0)?.key == callee.key }
     }
 }
 

@@ -28,8 +28,8 @@ final class SharedSummaries: @unchecked Sendable {
     private(set) lazy var relevance = RuleRelevance(
         model: model, index: index, project: project, vocabulary: vocabulary, targets: targets)
 
-    /// The names each function's calls use, for ordering summaries callees first.
-    private(set) lazy var calleeNames = relevance.calleeNames
+    /// What each function's calls can run, for the summaries' closures and order.
+    private(set) lazy var calls = relevance.calls
 
     private var ruleFreeAnalyzer: TaintAnalyzer?
 
@@ -38,7 +38,7 @@ final class SharedSummaries: @unchecked Sendable {
     func ruleFree(covering roots: [FileModel.Function]) -> [String: FunctionSummary] {
         var analyzer =
             ruleFreeAnalyzer
-            ?? TaintAnalyzer(patterns: ruleFreePatterns, index: index, project: project, model: model, calleeNames: calleeNames)
+            ?? TaintAnalyzer(patterns: ruleFreePatterns, index: index, project: project, model: model, calls: calls)
         if roots.contains(where: { analyzer.summaries[$0.key] == nil }) {
             analyzer.summariseClosure(of: roots)
         }

@@ -25,8 +25,8 @@ struct TaintAnalyzer {
     /// rule-free summaries (see ``RuleRelevance``). Resolved only when the analysis needs it
     /// (``resolveRelevance()``): many files need none.
     private(set) var relevant: Set<String>?
-    /// The names each function's calls use, when given (``shared`` has them otherwise).
-    private let givenCalleeNames: [String: Set<String>]?
+    /// What each function's calls can run, when given (``shared`` has it otherwise).
+    private let givenCalls: FileCalls?
     /// The file's shared rule-free summaries, which stand for the functions not relevant here.
     let shared: SharedSummaries?
     var flows: [TaintFlow] = []
@@ -97,7 +97,7 @@ struct TaintAnalyzer {
     init(
         patterns: TaintPatterns, index: FileIndex, sourceCache: SourceMatchCache = SourceMatchCache(),
         ruleId: String = "", project: ProjectView? = nil, model: FileModel? = nil,
-        shared: SharedSummaries? = nil, calleeNames: [String: Set<String>]? = nil
+        shared: SharedSummaries? = nil, calls: FileCalls? = nil
     ) {
         self.patterns = patterns
         self.sourceCache = sourceCache
@@ -110,7 +110,7 @@ struct TaintAnalyzer {
         self.sanitizerAnswers = sourceCache.answers(sanitizers: patterns.sanitizerListKey)
         self.sourceAnswers = sourceCache.answers(sources: patterns.sourceAnswersKey)
         self.shared = shared
-        self.givenCalleeNames = calleeNames
+        self.givenCalls = calls
     }
 
     /// Whether the file assigns to a name one of the rule's sinks accepts (any, without shared facts).
@@ -280,19 +280,23 @@ struct TaintAnalyzer {
         }
     }
 
+    private var calls: FileCalls? { shared?.calls ?? givenCalls }
+
     private func callees(of function: FileModel.Function) -> Set<String> {
-        (shared?.calleeNames ?? givenCalleeNames)?[function.key] ?? Self.calleeNames(of: function.node)
+        calls?.names[function.key] ?? Self.calleeNames(of: function.node)
     }
 
-    /// `roots` and the file's functions they call, directly or not (by the names calls use).
+    /// `roots` and the file's functions they call, directly or not (as ``FileCalls`` follows calls).
     private func reachable(from roots: [FileModel.Function]) -> [FileModel.Function] {
         var seen = Set(roots.map(\.key))
         var out = roots
         var queue = roots
+        let calls = self.calls
         while let next = queue.popLast() {
             // In a fixed order (a set's changes from run to run): `out` orders the summaries.
             for name in callees(of: next).sorted() {
-                for function in model.functionsByCallName[name] ?? [] where seen.insert(function.key).inserted {
+                for function in model.functionsByCallName[name] ?? []
+                where calls?.mayRun(function, as: name, from: next.key, in: model) != false && seen.insert(function.key).inserted {
                     out.append(function)
                     queue.append(function)
                 }
