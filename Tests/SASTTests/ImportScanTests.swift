@@ -47,4 +47,35 @@ import Testing
     func statementShapes(text: String, expected: [String]) {
         #expect(ImportScan.imports(in: text).map { "\($0.module):\($0.name)" } == expected)
     }
+
+    @Test func aliasesAreKeptBesideTheNames() {
+        let found = ImportScan.imports(in: "from m import a as b, c\nimport x.y as z, w").map {
+            "\($0.module):\($0.name):\($0.alias ?? "-")"
+        }
+        #expect(found == ["m:a:b", "m:c:-", "x.y:*:z", "w:*:-"])
+    }
+
+    @Test func attributesReadOfImportedNamesAreFound() {
+        let text = """
+            job = Job.create(x)
+            Job .run(job); Job.\\
+                stop()
+            MyJob.skip(); my.Job.other(); JobX.no()
+            Job
+            """
+        #expect(ImportScan.attributes(of: ["Job", "Other"], in: text) == ["Job": ["create", "run", "stop"]])
+        #expect(ImportScan.attributes(of: [], in: text).isEmpty)
+    }
+
+    /// Another module's object has no known class where it is used: only what is called through
+    /// the class's name (or anything of a module taken whole) can read a method's summary.
+    @Test func methodsAreExportedOnlyWhenImportersCallThemThroughTheClass() {
+        let files = ["jobs.py", "use.py", "whole.py", "other.py"]
+        let project = ProjectSummaries(files: files)
+        project.noteImports(of: "use.py", text: "from jobs import Job as J\nJ.run(1)\nJ(2).stop()\n")
+        project.noteImports(of: "whole.py", text: "from other import *\n")
+        #expect(project.mayCall("run", of: "Job", in: "jobs"))
+        #expect(!project.mayCall("stop", of: "Job", in: "jobs"))
+        #expect(project.mayCall("anything", of: "Thing", in: "other"))
+    }
 }

@@ -6,9 +6,10 @@
 /// `import a.b`), before any parsing: a project scan summarises only the functions another module
 /// imports, which is a small part of a large tree.
 enum ImportScan {
-    /// (module as written, name or "*") pairs; relative modules keep their dots.
-    static func imports(in text: String) -> [(module: String, name: String)] {
-        var out: [(String, String)] = []
+    /// (module as written, name or "*", the local name when one is given with `as`) triples;
+    /// relative modules keep their dots.
+    static func imports(in text: String) -> [(module: String, name: String, alias: String?)] {
+        var out: [(String, String, String?)] = []
         // The statement so far, while it goes on over more lines: an open parenthesis (until a
         // line with `)`) or a line ending in a backslash.
         var pending = ""
@@ -73,7 +74,7 @@ enum ImportScan {
     /// `import a.b as c, d` / `from m import (x as y, z)`: the statement's words (parentheses,
     /// backslashes and tabs count as spaces), then its comma-separated items' first words.
     /// Bytes, not Foundation's `replacingOccurrences`: this runs on every import of a tree.
-    private static func parse(_ statement: String) -> [(String, String)] {
+    private static func parse(_ statement: String) -> [(String, String, String?)] {
         var words: [ArraySlice<UInt8>] = []
         var bytes = Array(statement.utf8)
         for i in bytes.indices where isBlank(bytes[i]) { bytes[i] = UInt8(ascii: " ") }
@@ -84,33 +85,91 @@ enum ImportScan {
         }
         guard let first = words.first else { return [] }
         if first.elementsEqual("import".utf8) {
-            return items(words.dropFirst()).map { ($0, "*") }
+            return items(words.dropFirst()).map { ($0.name, "*", $0.alias) }
         }
         guard first.elementsEqual("from".utf8), words.count >= 4, words[2].elementsEqual("import".utf8) else { return [] }
         let module = String(decoding: words[1], as: UTF8.self)
-        return items(words.dropFirst(3)).map { (module, $0) }
+        return items(words.dropFirst(3)).map { (module, $0.name, $0.alias) }
     }
 
     private static func isBlank(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "(") || byte == UInt8(ascii: ")") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "\t")
     }
 
-    /// The first word of each comma-separated item of `words` joined by spaces (`a as b, c` →
-    /// `a`, `c`); empty items are skipped.
-    private static func items(_ words: ArraySlice<ArraySlice<UInt8>>) -> [String] {
-        var out: [String] = []
-        var atItemStart = true
+    /// The first word of each comma-separated item of `words` joined by spaces, and the word
+    /// after its `as` (`a as b, c` → (`a`, `b`), (`c`, nil)); empty items are skipped.
+    private static func items(_ words: ArraySlice<ArraySlice<UInt8>>) -> [(name: String, alias: String?)] {
+        var out: [(name: String, alias: String?)] = []
+        // Where the current item is: at its start, after its first word, after its `as`, done.
+        enum Position { case start, named, afterAs, done }
+        var position = Position.start
         for word in words {
             var start = word.startIndex
             for i in word.startIndex...word.endIndex where i == word.endIndex || word[i] == UInt8(ascii: ",") {
-                if i > start, atItemStart {
-                    out.append(String(decoding: word[start..<i], as: UTF8.self))
-                    atItemStart = false
+                if i > start {
+                    let part = word[start..<i]
+                    switch position {
+                    case .start:
+                        out.append((String(decoding: part, as: UTF8.self), nil))
+                        position = .named
+                    case .named:
+                        position = part.elementsEqual("as".utf8) ? .afterAs : .done
+                    case .afterAs:
+                        out[out.count - 1].alias = String(decoding: part, as: UTF8.self)
+                        position = .done
+                    case .done:
+                        break
+                    }
                 }
-                if i < word.endIndex { atItemStart = true }
+                if i < word.endIndex { position = .start }
                 start = i + 1
             }
         }
         return out
+    }
+
+    /// The attributes `text` reads of each of `names` (`run` of `Job.run(...)`, blanks around
+    /// the dot allowed), by name: a quick pass over the bytes, before any parsing; strings and
+    /// comments count too (more is harmless: it only keeps more summaries).
+    static func attributes(of names: Set<String>, in text: String) -> [String: Set<String>] {
+        guard !names.isEmpty else { return [:] }
+        let lengths = Set(names.map(\.utf8.count))
+        var out: [String: Set<String>] = [:]
+        var text = text
+        text.withUTF8 { bytes in
+            var i = 0
+            while i < bytes.count {
+                guard isIdentifierByte(bytes[i]), i == 0 || !(isIdentifierByte(bytes[i - 1]) || bytes[i - 1] == UInt8(ascii: ".")) else {
+                    i += 1
+                    continue
+                }
+                let start = i
+                while i < bytes.count, isIdentifierByte(bytes[i]) { i += 1 }
+                guard lengths.contains(i - start) else { continue }
+                var dot = i
+                while dot < bytes.count, isSpace(bytes[dot]) { dot += 1 }
+                guard dot < bytes.count, bytes[dot] == UInt8(ascii: ".") else { continue }
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
+                guard names.contains(name) else { continue }
+                var attribute = dot + 1
+                while attribute < bytes.count, isSpace(bytes[attribute]) { attribute += 1 }
+                var end = attribute
+                while end < bytes.count, isIdentifierByte(bytes[end]) { end += 1 }
+                guard end > attribute else { continue }
+                out[name, default: []].insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[attribute..<end]), as: UTF8.self))
+            }
+        }
+        return out
+    }
+
+    /// ASCII letters, digits, `_`, and any byte of a non-ASCII character (identifiers may hold them).
+    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+    }
+
+    /// Blanks Python allows around a dot (lines may break inside brackets or after a backslash).
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "\\")
     }
 }

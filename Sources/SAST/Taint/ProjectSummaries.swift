@@ -21,6 +21,9 @@ public final class ProjectSummaries: @unchecked Sendable {
     /// Names a package's `__init__` imports from one of its modules (`from .base import f` in
     /// `pkg/__init__.py`): `pkg.f` → `pkg.base`, so `from pkg import f` finds the summary.
     private var reexports: [String: String] = [:]
+    /// The attributes files read of each name they import from the project (`run` of
+    /// `Job.run(...)` after `from jobs import Job`), by that name.
+    private var attributesRead: [String: Set<String>] = [:]
     /// The scanned modules each file imports, with the names it imports from each, from its text.
     private var importsOf: [String: [String: Set<String>]] = [:]
     /// Each noted file's size in bytes (an estimate of its scanning time).
@@ -104,7 +107,9 @@ public final class ProjectSummaries: @unchecked Sendable {
         var found: [String: Set<String>] = [:]
         var passedOn: [String: String] = [:]
         var topLevel: Set<String> = []
-        for (from, name) in ImportScan.imports(in: text) {
+        // The names bound here to what a project module defines (`as` names included), and what each stands for.
+        var bound: [String: String] = [:]
+        for (from, name, alias) in ImportScan.imports(in: text) {
             if let top = TemplateFiles.topLevelModule(from, name) { topLevel.insert(top) }
             let absolute = ProjectView.absolute(from, module: module, isPackage: isPackage)
             if name != "*", let target = resolveModule(absolute + "." + name) {
@@ -112,11 +117,14 @@ public final class ProjectSummaries: @unchecked Sendable {
             } else if let target = resolveModule(absolute) {
                 found[target, default: []].insert(name)
                 if isPackage, name != "*", target != module, !module.isEmpty { passedOn[module + "." + name] = target }
+                if name != "*" { bound[alias ?? name] = name }
             }
         }
+        let read = ImportScan.attributes(of: Set(bound.keys), in: text)
         lock.lock()
         sizes[file] = text.utf8.count
         topLevelModules.formUnion(topLevel)
+        for (local, attributes) in read { attributesRead[bound[local] ?? local, default: []].formUnion(attributes) }
         if !found.isEmpty {
             for (target, names) in found { exported[target, default: []].formUnion(names) }
             reexports.merge(passedOn) { first, _ in first }
@@ -169,6 +177,17 @@ public final class ProjectSummaries: @unchecked Sendable {
         defer { lock.unlock() }
         guard let names = exported[module] else { return false }
         return names.contains("*") || names.contains(name)
+    }
+
+    /// Whether another module may call the method `method` of the class `className` of
+    /// `module`: through the class (`Job.run(...)`), or anything of a module taken whole. An
+    /// object of a class from another module has no known class where it is used, so its
+    /// methods are never looked up there.
+    func mayCall(_ method: String, of className: String, in module: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if exported[module]?.contains("*") == true { return true }
+        return attributesRead[className]?.contains(method) ?? false
     }
 
     /// The module a dotted import name refers to: itself, or the one scanned module it ends.
@@ -337,7 +356,12 @@ struct ProjectView: Sendable {
         guard let name = function.className ?? function.node.text else { return false }
         // Nested helpers are not importable.
         if function.className == nil, function.key != name { return false }
-        return summaries.isImported(name, from: module)
+        guard summaries.isImported(name, from: module) else { return false }
+        // `Job(...)` runs `__init__`; any other method is called through the class, if at all.
+        if let className = function.className, let method = function.node.text, method != "__init__" {
+            return summaries.mayCall(method, of: className, in: module)
+        }
+        return true
     }
 
     /// Whether a module this file imports published a summary for `ruleId` itself (a sink, a

@@ -125,7 +125,7 @@ public enum TemplateFiles {
 
     /// The top-level modules `text` (a Python file) imports (`flask` of `from flask.views import View`).
     public static func importedTopLevelModules(in text: String) -> Set<String> {
-        Set(ImportScan.imports(in: text).compactMap(topLevelModule))
+        Set(ImportScan.imports(in: text).compactMap { topLevelModule($0.module, $0.name) })
     }
 
     /// The top-level module of one import (`(module, name)` as ``ImportScan`` gives it); nil for a
