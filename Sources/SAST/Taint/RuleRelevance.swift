@@ -38,8 +38,6 @@ struct RuleRelevance: Sendable {
     private let model: FileModel
     /// The whole file's identifiers.
     private let fileIdentifiers: Set<String>
-    /// What the whole file assigns to (module level included).
-    private let fileAssignedTargets: [String]
 
     /// `targets`: the regexes of sinks known by the name assigned to (only targets one of them
     /// may match are kept).
@@ -49,7 +47,6 @@ struct RuleRelevance: Sendable {
         self.model = model
         fileIdentifiers = index.identifiers
         let reader = IdentifierReader(aliases: index.aliases, vocabulary: vocabulary, targets: targets)
-        fileAssignedTargets = reader.assignedTargets(in: index.root, source: index.source)
         var scopes: [Int: Set<String>] = [:]
         reader.collectScopes(index.root.children, around: [], into: &scopes)
         for function in model.functions {
@@ -74,9 +71,11 @@ struct RuleRelevance: Sendable {
     /// What each function's calls can run, for the summaries' closures.
     var calls: FileCalls { FileCalls(names: facts.mapValues(\.calleeNames), classes: facts.mapValues(\.classes)) }
 
-    /// Whether the file assigns to a name one of `sinks`' regexes accepts.
-    func assigns(to sinks: [MetavariableRegex]) -> Bool {
-        fileAssignedTargets.contains { target in sinks.contains { $0.matches(target) } }
+    /// What the whole file assigns to (module level included) that one of `targets` may match:
+    /// one walk, without the functions' facts.
+    static func assignedTargets(in index: FileIndex, targets: [MetavariableRegex]) -> [String] {
+        IdentifierReader(aliases: index.aliases, vocabulary: RelevanceVocabulary([]), targets: targets)
+            .assignedTargets(in: index.root, source: index.source)
     }
 
     /// The keys of the functions `patterns` must analyse: those that mention the rule, and their

@@ -28,6 +28,15 @@ final class SharedSummaries: @unchecked Sendable {
     private(set) lazy var relevance = RuleRelevance(
         model: model, index: index, project: project, vocabulary: vocabulary, targets: targets)
 
+    /// What the file assigns to that a sink known by the target's name may match.
+    private lazy var assignedTargets = RuleRelevance.assignedTargets(in: index, targets: targets)
+
+    /// Whether the file assigns to a name one of `sinks`' regexes accepts; many files need no
+    /// more of the relevance facts than this.
+    func assigns(to sinks: [MetavariableRegex]) -> Bool {
+        assignedTargets.contains { target in sinks.contains { $0.matches(target) } }
+    }
+
     /// What each function's calls can run, for the summaries' closures and order.
     private(set) lazy var calls = relevance.calls
 

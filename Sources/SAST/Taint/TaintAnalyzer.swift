@@ -117,7 +117,7 @@ struct TaintAnalyzer {
     private var assignsToSinkName: Bool {
         let regexes = patterns.relevance.targetSinks
         guard !regexes.isEmpty else { return false }
-        return shared?.relevance.assigns(to: regexes) ?? true
+        return shared?.assigns(to: regexes) ?? true
     }
 
     /// Which functions this rule analyses itself, from the file's shared facts.

@@ -59,7 +59,7 @@ struct TaintPatterns: Sendable {
         // A sink with `pattern-inside` needs the identifiers of both (`$C.get` alone is everywhere).
         var sinkSets: [Set<String>]? = []
         for sink in spec.sinks {
-            // Assignments to a secret's name are found by the name (``RuleRelevance/assigns(to:)``).
+            // Assignments to a secret's name are found by the name (``SharedSummaries/assigns(to:)``).
             if sink.targetRegex != nil { continue }
             var ids = PatternIndexKey.requiredIdentifiers(sink.pattern.tree)
             if let inside = sink.inside { ids.formUnion(PatternIndexKey.requiredIdentifiers(inside.tree)) }
