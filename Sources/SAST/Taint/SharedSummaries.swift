@@ -36,13 +36,14 @@ final class SharedSummaries: @unchecked Sendable {
     /// What `roots` and the functions they call do with their parameters, for any rule. Computed
     /// as rules ask: a file where no rule can report needs only its exported functions'.
     func ruleFree(covering roots: [FileModel.Function]) -> [String: FunctionSummary] {
-        var analyzer =
-            ruleFreeAnalyzer
-            ?? TaintAnalyzer(patterns: ruleFreePatterns, index: index, project: project, model: model, calleeNames: calleeNames)
-        if roots.contains(where: { analyzer.summaries[$0.key] == nil }) {
-            analyzer.summariseClosure(of: roots)
+        // Changed in place: a copy taken out and stored back would copy its tables at the first write.
+        if ruleFreeAnalyzer == nil {
+            ruleFreeAnalyzer = TaintAnalyzer(
+                patterns: ruleFreePatterns, index: index, project: project, model: model, calleeNames: calleeNames)
         }
-        ruleFreeAnalyzer = analyzer
-        return analyzer.summaries
+        if roots.contains(where: { ruleFreeAnalyzer!.summaries[$0.key] == nil }) {
+            ruleFreeAnalyzer!.summariseClosure(of: roots)
+        }
+        return ruleFreeAnalyzer!.summaries
     }
 }

@@ -43,8 +43,11 @@ extension TaintAnalyzer {
             if let result = containerMethod(method, on: &object, base: base, arguments: arguments, values: values) {
                 // Only a method that changes the container writes it back: `request.POST.copy()` or
                 // `.get()` leaves `request` as it was (storing the part would taint the whole object).
-                if !Self.readOnlyContainerMethods.contains(method), [.name, .attribute, .subscript].contains(base.kind),
-                    base.dottedName.map(isImportedName) != true
+                // A closure, not `map(isImportedName)`: a method reference would copy the analyzer.
+                let baseKind = base.kind
+                if !Self.readOnlyContainerMethods.contains(method),
+                    baseKind == .name || baseKind == .attribute || baseKind == .subscript,
+                    base.dottedName.map({ isImportedName($0) }) != true
                 {
                     updatePart(of: base) { $0 = object }
                 }

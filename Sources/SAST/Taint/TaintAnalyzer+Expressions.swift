@@ -20,7 +20,7 @@ extension TaintAnalyzer {
                 var origin = TaintOrigin(label: label, line: e.range.start.line)
                 origin.isLocal = source.isLocal
                 if !origin.isLocal { localizeSocketRead(e, &origin) }
-                if state[Self.authenticatedKey] != nil { origin.isLocal = true }
+                if state.isAuthenticated { origin.isLocal = true }
                 origin.append(FlowHop(range: e.range, note: "source: " + label))
                 return AbstractValue(taint: Taint(origin))
             }
@@ -343,7 +343,7 @@ extension TaintAnalyzer {
     func readsForeignTyped(_ e: PyNode) -> Bool {
         guard !foreignTyped.isEmpty else { return false }
         var root = e
-        while [.attribute, .call, .subscript].contains(root.kind), let first = root.children.first { root = first }
+        while root.kind == .attribute || root.kind == .call || root.kind == .subscript, let first = root.children.first { root = first }
         return root.kind == .name && root.text.map(foreignTyped.contains) == true
     }
 

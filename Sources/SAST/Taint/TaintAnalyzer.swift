@@ -56,7 +56,7 @@ struct TaintAnalyzer {
     var summariesRead: Set<String> = []
 
     // Per-scope state, reset for each function.
-    var state: [String: AbstractValue] = [:]
+    var state = ScopeState()
     var reachable = true
     var returned = AbstractValue.clean
     var reporting = false
@@ -81,7 +81,7 @@ struct TaintAnalyzer {
     var currentClass: String?
     var receiverName: String?
     /// States at `break`/`continue` of the loops being executed, innermost last.
-    var loopExits: [[[String: AbstractValue]]] = []
+    var loopExits: [[ScopeState]] = []
     /// The statement being executed, for the code flow's steps.
     var statementRange: SourceRange?
     /// Source fields of each class: `self.x = <source>` in one method, read in another.
@@ -351,7 +351,7 @@ struct TaintAnalyzer {
     }
 
     mutating func resetScope() {
-        state = [:]
+        state.removeAll()
         reachable = true
         returned = .clean
         currentSinks = [:]
@@ -375,7 +375,8 @@ struct TaintAnalyzer {
         var names: [String] = []
         if node.children.count > 2 {
             for parameter in node.children[2].children {
-                guard [.parameter, .varArgs, .kwArgs].contains(parameter.kind), let name = parameter.text else { continue }
+                let kind = parameter.kind
+                guard kind == .parameter || kind == .varArgs || kind == .kwArgs, let name = parameter.text else { continue }
                 let origin = TaintOrigin(label: name, line: parameter.range.start.line, parameter: names.count)
                 var value = AbstractValue(taint: Taint(origin))
                 if names.isEmpty, function.isMethod {
