@@ -34,8 +34,8 @@ struct TaintAnalyzer {
     /// ``run()`` knows them: a node that starts elsewhere is no source, and most nodes are asked.
     var sourceStarts: Set<Int>?
 
-    /// The last analysis of a function while reporting: the flows it found, and what they
-    /// depend on besides the function itself.
+    /// The last analysis of a function: the flows it found (while reporting), and what they and
+    /// its summary depend on besides the function itself.
     struct KeptAnalysis {
         var flows: [TaintFlow]
         /// When it started (``clock``).
@@ -46,7 +46,7 @@ struct TaintAnalyzer {
         var sourceFieldsAtStart: [String: Taint]?
     }
 
-    /// The last analysis of each function (by offset) that kept its flows.
+    /// The last analysis of each function (by offset) in ``computeSummaries(also:onlyFor:skippingKnown:)``.
     private var analysed: [Int: KeptAnalysis] = [:]
     /// Counts analyses and summary changes, to order them.
     private var clock = 0
@@ -209,7 +209,7 @@ struct TaintAnalyzer {
     }
 
     /// Analyses `function`, keeping the flows it reports (``reporting``) in ``analysed`` rather
-    /// than in ``flows``, with what they depend on.
+    /// than in ``flows``, with what they and its summary depend on.
     private mutating func analyseKeepingFlows(_ function: FileModel.Function) -> FunctionSummary {
         let fieldsAtStart = function.className.flatMap { sourceFields[$0] }
         clock += 1
@@ -222,9 +222,9 @@ struct TaintAnalyzer {
         return summary
     }
 
-    /// Whether analysing `function` again would report what `earlier` did: no summary it read
-    /// was replaced since, and the source fields of its class are as they were (they only grow,
-    /// so equal means untouched).
+    /// Whether analysing `function` again would report and summarise what `earlier` did: no
+    /// summary it read was replaced since, and the source fields of its class are as they were
+    /// (they only grow, so equal means untouched).
     private func isCurrent(_ earlier: KeptAnalysis, _ function: FileModel.Function) -> Bool {
         earlier.summariesRead.allSatisfy { (summarySetAt[$0] ?? 0) < earlier.started }
             && function.className.flatMap({ sourceFields[$0] }) == earlier.sourceFieldsAtStart
@@ -263,7 +263,10 @@ struct TaintAnalyzer {
             var ranAt: [String: Int] = [:]
             for (step, function) in pending.enumerated() {
                 ranAt[function.key] = step
-                let summary = reporting ? analyseKeepingFlows(function) : analyse(function)
+                // The same inputs give the same summary: a function runs again only when a
+                // summary it read, or a source field of its class, changed since it last ran.
+                if let earlier = analysed[function.node.range.start.offset], isCurrent(earlier, function) { continue }
+                let summary = analyseKeepingFlows(function)
                 let old = summaries[function.key]
                 setSummary(summary, of: function.key)
                 if old == nil || !old!.sameEffects(as: summary) {
