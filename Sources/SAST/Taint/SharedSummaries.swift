@@ -28,8 +28,8 @@ final class SharedSummaries: @unchecked Sendable {
     private(set) lazy var relevance = RuleRelevance(
         model: model, index: index, project: project, vocabulary: vocabulary, targets: targets)
 
-    /// The names each function's calls use, for ordering summaries callees first.
-    private(set) lazy var calleeNames = relevance.calleeNames
+    /// Which functions each one calls, for ordering summaries callees first.
+    private(set) lazy var callGraph = CallGraph(model: model, index: index, calleeNames: relevance.calleeNames)
 
     private var ruleFreeAnalyzer: TaintAnalyzer?
 
@@ -39,7 +39,7 @@ final class SharedSummaries: @unchecked Sendable {
         // Changed in place: a copy taken out and stored back would copy its tables at the first write.
         if ruleFreeAnalyzer == nil {
             ruleFreeAnalyzer = TaintAnalyzer(
-                patterns: ruleFreePatterns, index: index, project: project, model: model, calleeNames: calleeNames)
+                patterns: ruleFreePatterns, index: index, project: project, model: model, callGraph: callGraph)
         }
         if roots.contains(where: { ruleFreeAnalyzer!.summaries[$0.key] == nil }) {
             ruleFreeAnalyzer!.summariseClosure(of: roots)
