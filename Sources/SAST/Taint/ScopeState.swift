@@ -20,7 +20,7 @@ struct ScopeState {
     /// holds them: one state serves the analyses of a whole file.
     mutating func removeAll() {
         if isKnownUniquelyReferenced(&slots) {
-            slots.slots.removeAll(keepingCapacity: true)
+            slots.removeAll()
         } else {
             slots = ScopeSlots()
         }
@@ -31,12 +31,12 @@ struct ScopeState {
     /// The value bound to `name` on this path.
     subscript(name: String) -> AbstractValue? {
         get {
-            guard let slot = slots.slots[name], slot < values.count else { return nil }
+            guard let slot = slots.slot(of: name), slot < values.count else { return nil }
             return values[slot]
         }
         set {
             guard let newValue else {
-                if let slot = slots.slots[name], slot < values.count { values[slot] = nil }
+                if let slot = slots.slot(of: name), slot < values.count { values[slot] = nil }
                 return
             }
             let slot = slots.slot(for: name)
@@ -67,21 +67,66 @@ struct ScopeState {
 }
 
 /// The numbering of a scope's names (see ``ScopeState``), shared by reference between the copies
-/// of one analysis's state.
+/// of one analysis's state. An open-addressing table with a cheap hash of the name's bytes: it is
+/// asked at every name the analysis meets, and the names of one function are few and short.
 private final class ScopeSlots {
-    /// Read at every name the analysis meets: no run-time exclusivity check (one thread, and no
-    /// access overlaps another).
-    @exclusivity(unchecked) var slots: [String: Int] = [:]
+    /// Names by bucket (nil: free); a power of two long, at most half full.
+    @exclusivity(unchecked) private var names: [String?] = Array(repeating: nil, count: 16)
+    /// The slot of the name in each bucket.
+    @exclusivity(unchecked) private var slots: [Int] = Array(repeating: 0, count: 16)
+    /// How many names have a slot (the next slot given).
+    @exclusivity(unchecked) private(set) var count = 0
 
-    /// The slot of `name`, given the next free one when it has none (one lookup either way).
-    func slot(for name: String) -> Int {
-        let next = slots.count
-        return Self.take(&slots[name], next)
+    /// The slot of `name`, if it has one.
+    func slot(of name: String) -> Int? {
+        let mask = names.count - 1
+        var bucket = Self.hash(name) & mask
+        while let known = names[bucket] {
+            if known == name { return slots[bucket] }
+            bucket = (bucket + 1) & mask
+        }
+        return nil
     }
 
-    private static func take(_ slot: inout Int?, _ next: Int) -> Int {
-        if let slot { return slot }
-        slot = next
-        return next
+    /// The slot of `name`, given the next free one when it has none.
+    func slot(for name: String) -> Int {
+        let mask = names.count - 1
+        var bucket = Self.hash(name) & mask
+        while let known = names[bucket] {
+            if known == name { return slots[bucket] }
+            bucket = (bucket + 1) & mask
+        }
+        names[bucket] = name
+        slots[bucket] = count
+        count += 1
+        if count * 2 > names.count { grow() }
+        return count - 1
+    }
+
+    /// Forgets every name, keeping the table's size.
+    func removeAll() {
+        for bucket in names.indices { names[bucket] = nil }
+        count = 0
+    }
+
+    private func grow() {
+        let old = zip(names, slots)
+        names = Array(repeating: nil, count: names.count * 2)
+        slots = Array(repeating: 0, count: names.count)
+        let mask = names.count - 1
+        for case (let name?, let slot) in old {
+            var bucket = Self.hash(name) & mask
+            while names[bucket] != nil { bucket = (bucket + 1) & mask }
+            names[bucket] = name
+            slots[bucket] = slot
+        }
+    }
+
+    /// FNV-1a over the UTF-8 bytes, folded: identifiers are short, and a seeded hasher costs more
+    /// than the lookup it serves.
+    private static func hash(_ name: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in name.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return Int(truncatingIfNeeded: hash ^ (hash >> 32))
     }
 }

@@ -5,7 +5,8 @@ import PythonSyntax
 extension TaintAnalyzer {
     mutating func evaluateCall(_ call: PyNode) -> AbstractValue {
         guard let callee = call.children.first else { return .clean }
-        let arguments = Array(call.children.dropFirst())
+        // A slice: an array made for every call visited would be allocated and freed each time.
+        let arguments = call.children.dropFirst()
         var receiver: AbstractValue? = nil
         if callee.kind == .attribute, let base = callee.children.first { receiver = evaluate(base) }
         let values = arguments.map { evaluate($0) }
@@ -161,7 +162,7 @@ extension TaintAnalyzer {
     /// List and dict methods: element-precise when the shape is known. Returns the call's result,
     /// or nil when `method` is not a container method.
     private mutating func containerMethod(
-        _ method: String, on object: inout AbstractValue, base: PyNode, arguments: [PyNode], values: [AbstractValue]
+        _ method: String, on object: inout AbstractValue, base: PyNode, arguments: ArraySlice<PyNode>, values: [AbstractValue]
     ) -> AbstractValue? {
         let first = values.first
         let key = arguments.first.flatMap { PyConstant(literal: $0) } ?? first?.constant

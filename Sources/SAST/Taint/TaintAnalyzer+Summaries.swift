@@ -71,7 +71,7 @@ extension TaintAnalyzer {
     /// The caller's side of a summary: what the call returns, and the sinks inside the callee
     /// that the arguments reach.
     mutating func apply(
-        _ target: CallTarget, call: PyNode, receiver: AbstractValue?, arguments: [PyNode], values: [AbstractValue]
+        _ target: CallTarget, call: PyNode, receiver: AbstractValue?, arguments: ArraySlice<PyNode>, values: [AbstractValue]
     ) -> AbstractValue {
         let summary = target.summary
         var bound: [Int: AbstractValue] = [:]
