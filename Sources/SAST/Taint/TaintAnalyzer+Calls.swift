@@ -16,7 +16,11 @@ extension TaintAnalyzer {
         if let target = resolve(callee, receiver: receiver) {
             return apply(target, call: call, receiver: receiver, arguments: arguments, values: values)
         }
-        let dotted = callee.dottedName.map { index.aliases.canonicalize($0) }
+        // A method call keeps its last segment in the canonical name: one no known call ends
+        // with needs no dotted name spelled out (most; the method branch below returns for them).
+        let unknownMethod =
+            callee.kind == .attribute && receiver != nil && callee.text.map { !Self.knownCallLastSegments.mayContain($0) } == true
+        let dotted = unknownMethod ? nil : callee.dottedName.map { index.aliases.canonicalize($0) }
         switch dotted.flatMap(Self.knownCall) {
         case .secretComparison?:
             secretCompared = true
@@ -88,7 +92,12 @@ extension TaintAnalyzer {
     func isImportedName(_ dotted: String) -> Bool {
         // By bytes (see ``ImportAliases/canonicalize(_:)``): this runs for every method call.
         let head = dotted.utf8.firstIndex(of: UInt8(ascii: ".")).map { String(dotted[..<$0]) } ?? dotted
-        return state[head] == nil && (index.aliases.resolve(head) != nil || model.importedModules.contains(head))
+        return isImportedRoot(head)
+    }
+
+    /// Whether a name is a module or name bound by an import, not a local variable.
+    func isImportedRoot(_ name: String) -> Bool {
+        state[name] == nil && (index.aliases.resolve(name) != nil || model.importedModules.contains(name))
     }
 
     /// Calls whose result holds no attacker text: numbers, booleans, type checks, UUIDs.
@@ -122,6 +131,9 @@ extension TaintAnalyzer {
     }()
 
     private static let knownCallNames = NameFilter(knownCalls.keys)
+
+    /// The last segments of the known calls (`compare_digest`, `realpath`).
+    private static let knownCallLastSegments = NameFilter(knownCalls.keys.map(FileIndex.lastSegment))
 
     /// Methods whose result holds no attacker text (the receiver's text does not flow out).
     static let cleanMethods: Set<String> = [

@@ -319,6 +319,8 @@ extension TaintAnalyzer {
 
     /// Conditions whose truth the code fixes without a literal: `TYPE_CHECKING` is false at run time.
     func staticTruth(_ test: PyNode) -> PyConstant? {
+        // An attribute keeps its last segment in the canonical name.
+        if test.kind == .attribute, test.text != "TYPE_CHECKING" { return nil }
         guard let dotted = test.dottedName else { return nil }
         let name = index.aliases.canonicalize(dotted)
         return name == "typing.TYPE_CHECKING" || name == "TYPE_CHECKING" ? .bool(false) : nil

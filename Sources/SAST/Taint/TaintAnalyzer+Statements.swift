@@ -276,7 +276,10 @@ extension TaintAnalyzer {
 
     /// Calls after which the path ends: `abort(404)`, `sys.exit()`, `os._exit()`.
     func isTerminatingCall(_ call: PyNode) -> Bool {
-        guard let callee = call.children.first, let dotted = callee.dottedName else { return false }
+        guard let callee = call.children.first else { return false }
+        // A method call keeps its last segment in the canonical name.
+        if callee.kind == .attribute, let method = callee.text, !Self.terminatingLastSegments.contains(method) { return false }
+        guard let dotted = callee.dottedName else { return false }
         let name = index.aliases.canonicalize(dotted)
         return Self.terminatingCalls.contains(name) || name.hasSuffix(".abort")
     }
@@ -285,6 +288,9 @@ extension TaintAnalyzer {
         "abort", "flask.abort", "sys.exit", "exit", "quit", "os._exit", "os.abort", "werkzeug.exceptions.abort",
         "fastapi.HTTPException", "pytest.fail", "pytest.skip",
     ]
+
+    /// The last segments of the terminating calls (`.abort` of any module among them).
+    private static let terminatingLastSegments = Set(terminatingCalls.map(FileIndex.lastSegment))
 
     /// Binds `value` to an assignment target. Names are overwritten; writing into an element,
     /// an entry or an attribute updates that part (a constant key or index: only that part).
