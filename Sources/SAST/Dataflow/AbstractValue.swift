@@ -184,13 +184,15 @@ struct AbstractValue: Sendable, Equatable {
 extension AbstractValue {
     /// ``AbstractValue``'s fields. `@unchecked Sendable`: a storage is written only while one
     /// value holds it (``AbstractValue/makeUnique()``), and shared values are only read.
+    /// The fields skip the run-time exclusivity check: every value reads them, and a storage is
+    /// written only through ``AbstractValue/makeUnique()``'s single owner.
     fileprivate final class Storage: @unchecked Sendable {
-        var taint: Taint
-        var constant: PyConstant?
-        var elements: [AbstractValue]?
-        var members: [String: AbstractValue] = [:]
-        var isNormalizedPath = false
-        var typeName: String?
+        @exclusivity(unchecked) var taint: Taint
+        @exclusivity(unchecked) var constant: PyConstant?
+        @exclusivity(unchecked) var elements: [AbstractValue]?
+        @exclusivity(unchecked) var members: [String: AbstractValue] = [:]
+        @exclusivity(unchecked) var isNormalizedPath = false
+        @exclusivity(unchecked) var typeName: String?
 
         /// The storage of every clean value made without parts (never written: it is shared).
         static let clean = Storage(taint: .clean)

@@ -12,6 +12,8 @@ struct FileModel: Sendable {
         /// An instance or class method (its first parameter is the receiver).
         var isMethod: Bool
         var isClassMethod: Bool
+        /// Its position in ``FileModel/functions``.
+        var index: Int
     }
 
     /// A class defined in the file.
@@ -146,7 +148,7 @@ struct FileModel: Sendable {
                 let key = className.map { "\($0).\(name)" } ?? name
                 let function = Function(
                     key: key, node: statement, className: className, isMethod: className != nil && !isStatic,
-                    isClassMethod: isClassMethod)
+                    isClassMethod: isClassMethod, index: functions.count)
                 functions.append(function)
                 functionsByKey[key] = function
                 // Nested helpers resolve by their bare name.

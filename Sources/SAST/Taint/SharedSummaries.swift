@@ -37,21 +37,22 @@ final class SharedSummaries: @unchecked Sendable {
         assignedTargets.contains { target in sinks.contains { $0.matches(target) } }
     }
 
-    /// What each function's calls can run, for the summaries' closures and order.
-    private(set) lazy var calls = relevance.calls
+    /// Which functions each one's calls can run, for the summaries' closures and order.
+    private(set) lazy var callGraph = CallGraph(model: model, index: index, calls: relevance.calls)
 
     private var ruleFreeAnalyzer: TaintAnalyzer?
 
     /// What `roots` and the functions they call do with their parameters, for any rule. Computed
     /// as rules ask: a file where no rule can report needs only its exported functions'.
     func ruleFree(covering roots: [FileModel.Function]) -> [String: FunctionSummary] {
-        var analyzer =
-            ruleFreeAnalyzer
-            ?? TaintAnalyzer(patterns: ruleFreePatterns, index: index, project: project, model: model, calls: calls)
-        if roots.contains(where: { analyzer.summaries[$0.key] == nil }) {
-            analyzer.summariseClosure(of: roots)
+        // Changed in place: a copy taken out and stored back would copy its tables at the first write.
+        if ruleFreeAnalyzer == nil {
+            ruleFreeAnalyzer = TaintAnalyzer(
+                patterns: ruleFreePatterns, index: index, project: project, model: model, callGraph: callGraph)
         }
-        ruleFreeAnalyzer = analyzer
-        return analyzer.summaries
+        if roots.contains(where: { ruleFreeAnalyzer!.summaries[$0.key] == nil }) {
+            ruleFreeAnalyzer!.summariseClosure(of: roots)
+        }
+        return ruleFreeAnalyzer!.summaries
     }
 }

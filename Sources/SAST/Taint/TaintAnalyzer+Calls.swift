@@ -5,7 +5,8 @@ import PythonSyntax
 extension TaintAnalyzer {
     mutating func evaluateCall(_ call: PyNode) -> AbstractValue {
         guard let callee = call.children.first else { return .clean }
-        let arguments = Array(call.children.dropFirst())
+        // A slice: an array made for every call visited would be allocated and freed each time.
+        let arguments = call.children.dropFirst()
         var receiver: AbstractValue? = nil
         if callee.kind == .attribute, let base = callee.children.first { receiver = evaluate(base) }
         let values = arguments.map { evaluate($0) }
@@ -15,7 +16,11 @@ extension TaintAnalyzer {
         if let target = resolve(callee, receiver: receiver) {
             return apply(target, call: call, receiver: receiver, arguments: arguments, values: values)
         }
-        let dotted = callee.dottedName.map { index.aliases.canonicalize($0) }
+        // A method call keeps its last segment in the canonical name: one no known call ends
+        // with needs no dotted name spelled out (most; the method branch below returns for them).
+        let unknownMethod =
+            callee.kind == .attribute && receiver != nil && callee.text.map { !Self.knownCallLastSegments.mayContain($0) } == true
+        let dotted = unknownMethod ? nil : callee.dottedName.map { index.aliases.canonicalize($0) }
         switch dotted.flatMap(Self.knownCall) {
         case .secretComparison?:
             secretCompared = true
@@ -43,8 +48,11 @@ extension TaintAnalyzer {
             if let result = containerMethod(method, on: &object, base: base, arguments: arguments, values: values) {
                 // Only a method that changes the container writes it back: `request.POST.copy()` or
                 // `.get()` leaves `request` as it was (storing the part would taint the whole object).
-                if !Self.readOnlyContainerMethods.contains(method), [.name, .attribute, .subscript].contains(base.kind),
-                    base.dottedName.map(isImportedName) != true
+                // A closure, not `map(isImportedName)`: a method reference would copy the analyzer.
+                let baseKind = base.kind
+                if !Self.readOnlyContainerMethods.contains(method),
+                    baseKind == .name || baseKind == .attribute || baseKind == .subscript,
+                    base.dottedName.map({ isImportedName($0) }) != true
                 {
                     updatePart(of: base) { $0 = object }
                 }
@@ -84,7 +92,12 @@ extension TaintAnalyzer {
     func isImportedName(_ dotted: String) -> Bool {
         // By bytes (see ``ImportAliases/canonicalize(_:)``): this runs for every method call.
         let head = dotted.utf8.firstIndex(of: UInt8(ascii: ".")).map { String(dotted[..<$0]) } ?? dotted
-        return state[head] == nil && (index.aliases.resolve(head) != nil || model.importedModules.contains(head))
+        return isImportedRoot(head)
+    }
+
+    /// Whether a name is a module or name bound by an import, not a local variable.
+    func isImportedRoot(_ name: String) -> Bool {
+        state[name] == nil && (index.aliases.resolve(name) != nil || model.importedModules.contains(name))
     }
 
     /// Calls whose result holds no attacker text: numbers, booleans, type checks, UUIDs.
@@ -118,6 +131,9 @@ extension TaintAnalyzer {
     }()
 
     private static let knownCallNames = NameFilter(knownCalls.keys)
+
+    /// The last segments of the known calls (`compare_digest`, `realpath`).
+    private static let knownCallLastSegments = NameFilter(knownCalls.keys.map(FileIndex.lastSegment))
 
     /// Methods whose result holds no attacker text (the receiver's text does not flow out).
     static let cleanMethods: Set<String> = [
@@ -158,7 +174,7 @@ extension TaintAnalyzer {
     /// List and dict methods: element-precise when the shape is known. Returns the call's result,
     /// or nil when `method` is not a container method.
     private mutating func containerMethod(
-        _ method: String, on object: inout AbstractValue, base: PyNode, arguments: [PyNode], values: [AbstractValue]
+        _ method: String, on object: inout AbstractValue, base: PyNode, arguments: ArraySlice<PyNode>, values: [AbstractValue]
     ) -> AbstractValue? {
         let first = values.first
         let key = arguments.first.flatMap { PyConstant(literal: $0) } ?? first?.constant

@@ -20,7 +20,7 @@ extension TaintAnalyzer {
                 var origin = TaintOrigin(label: label, line: e.range.start.line)
                 origin.isLocal = source.isLocal
                 if !origin.isLocal { localizeSocketRead(e, &origin) }
-                if state[Self.authenticatedKey] != nil { origin.isLocal = true }
+                if state.isAuthenticated { origin.isLocal = true }
                 origin.append(FlowHop(range: e.range, note: "source: " + label))
                 return AbstractValue(taint: Taint(origin))
             }
@@ -319,6 +319,8 @@ extension TaintAnalyzer {
 
     /// Conditions whose truth the code fixes without a literal: `TYPE_CHECKING` is false at run time.
     func staticTruth(_ test: PyNode) -> PyConstant? {
+        // An attribute keeps its last segment in the canonical name.
+        if test.kind == .attribute, test.text != "TYPE_CHECKING" { return nil }
         guard let dotted = test.dottedName else { return nil }
         let name = index.aliases.canonicalize(dotted)
         return name == "typing.TYPE_CHECKING" || name == "TYPE_CHECKING" ? .bool(false) : nil
@@ -343,7 +345,7 @@ extension TaintAnalyzer {
     func readsForeignTyped(_ e: PyNode) -> Bool {
         guard !foreignTyped.isEmpty else { return false }
         var root = e
-        while [.attribute, .call, .subscript].contains(root.kind), let first = root.children.first { root = first }
+        while root.kind == .attribute || root.kind == .call || root.kind == .subscript, let first = root.children.first { root = first }
         return root.kind == .name && root.text.map(foreignTyped.contains) == true
     }
 

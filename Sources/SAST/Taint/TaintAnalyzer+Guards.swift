@@ -19,11 +19,11 @@ extension TaintAnalyzer {
                 // After a false `and` (a true `or`) one operand failed (held), which one is unknown:
                 // what every case proves holds (`if (u or html) and not is_safe(u): u = "/"`).
                 let before = state
-                var proven: [String: AbstractValue]? = nil
+                var proven: ScopeState? = nil
                 for operand in c {
                     state = before
                     refine(operand, truthy: truthy)
-                    proven = proven.map { Self.join($0, state) } ?? state
+                    proven = proven.map { ScopeState.join($0, state) } ?? state
                 }
                 state = proven ?? before
             }
@@ -102,7 +102,7 @@ extension TaintAnalyzer {
     /// A call that, when true, vouches for its arguments.
     private mutating func refineCheck(_ call: PyNode) {
         guard let callee = call.children.first else { return }
-        if checksSecret(call) { state[Self.authenticatedKey] = AbstractValue(constant: .bool(true)) }
+        if checksSecret(call) { state.isAuthenticated = true }
         let arguments = call.children.dropFirst().map { $0.kind == .keyword ? ($0.children.first ?? $0) : $0 }
         if isSanitizer(call) {
             for argument in arguments { clean(argument, to: .clean) }
@@ -194,11 +194,6 @@ extension TaintAnalyzer {
             break
         }
     }
-
-    /// The state entry (not a Python name) present on paths where the caller proved it holds a
-    /// secret (`if not hmac.compare_digest(token, SECRET): return`, or a helper doing that):
-    /// request data read there comes from a trusted principal, so it counts as a local source.
-    static let authenticatedKey = "\u{1}authenticated"
 
     /// Whether a call compares a presented value with a secret in constant time, itself or in
     /// the helper it runs.

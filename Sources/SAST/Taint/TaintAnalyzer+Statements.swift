@@ -89,7 +89,8 @@ extension TaintAnalyzer {
 
     /// Expressions worth remembering as conditions: calls (`ok = is_safe(x)`), comparisons, `not`.
     private static func isCondition(_ node: PyNode) -> Bool {
-        [.call, .compare, .unaryOp, .boolOp].contains(node.kind)
+        let kind = node.kind
+        return kind == .call || kind == .compare || kind == .unaryOp || kind == .boolOp
     }
 
     private mutating func executeIf(_ c: [PyNode]) {
@@ -111,7 +112,7 @@ extension TaintAnalyzer {
     }
 
     /// Joins the states at the end of two paths; `nil` is a path that ended (return, raise).
-    mutating func merge(_ a: [String: AbstractValue]?, _ b: [String: AbstractValue]?) {
+    mutating func merge(_ a: ScopeState?, _ b: ScopeState?) {
         switch (a, b) {
         case (nil, nil):
             reachable = false
@@ -119,24 +120,9 @@ extension TaintAnalyzer {
             state = one
             reachable = true
         case (let x?, let y?):
-            state = Self.join(x, y)
+            state = ScopeState.join(x, y)
             reachable = true
         }
-    }
-
-    static func join(_ a: [String: AbstractValue], _ b: [String: AbstractValue]) -> [String: AbstractValue] {
-        var out = a
-        for (name, value) in b {
-            // Most names hold the same value on both paths (one storage: compared without a look).
-            if let existing = a[name] {
-                if existing != value { out[name] = existing.joined(with: value) }
-            } else {
-                out[name] = value
-            }
-        }
-        // Authenticated only if on both paths.
-        if a[authenticatedKey] == nil || b[authenticatedKey] == nil { out[authenticatedKey] = nil }
-        return out
     }
 
     private mutating func executeWhile(_ c: [PyNode]) {
@@ -154,7 +140,7 @@ extension TaintAnalyzer {
         let exits = loopExits.removeLast()
         if constant?.isTruthy == true {
             // `while True:` ends only through `break`.
-            let broken = exits.reduce(nil as [String: AbstractValue]?) { partial, s in partial.map { Self.join($0, s) } ?? s }
+            let broken = exits.reduce(nil as ScopeState?) { partial, s in partial.map { ScopeState.join($0, s) } ?? s }
             if let broken {
                 state = broken
                 reachable = true
@@ -163,7 +149,7 @@ extension TaintAnalyzer {
             }
             return
         }
-        state = exits.reduce(entry) { Self.join($0, $1) }
+        state = exits.reduce(entry) { ScopeState.join($0, $1) }
         reachable = true
         refine(c[0], truthy: false)
         if !c[2].isEmpty { execute(block: c[2].children) }
@@ -178,20 +164,20 @@ extension TaintAnalyzer {
             $0.execute(block: c[2].children)
         }
         let exits = loopExits.removeLast()
-        state = exits.reduce(entry) { Self.join($0, $1) }
+        state = exits.reduce(entry) { ScopeState.join($0, $1) }
         reachable = true
         if !c[3].isEmpty { execute(block: c[3].children) }
     }
 
     /// Runs a loop's body twice from the state before it, so taint carried from one iteration
     /// to the next is seen, and returns the loop's entry state joined over both passes.
-    private mutating func iterateTwice(_ body: (inout Self) -> Void) -> [String: AbstractValue] {
+    private mutating func iterateTwice(_ body: (inout Self) -> Void) -> ScopeState {
         var entry = state
         for _ in 0..<2 {
             state = entry
             reachable = true
             body(&self)
-            if reachable { entry = Self.join(entry, state) }
+            if reachable { entry = ScopeState.join(entry, state) }
         }
         return entry
     }
@@ -212,11 +198,11 @@ extension TaintAnalyzer {
         guard let body = c.first else { return }
         let before = state
         execute(block: body.children)
-        let afterBody: [String: AbstractValue]? = reachable ? state : nil
-        var merged: [String: AbstractValue]? = nil
+        let afterBody: ScopeState? = reachable ? state : nil
+        var merged: ScopeState? = nil
         let handlers = c.filter { $0.kind == .exceptHandler }
         // Any statement of the body may raise: a handler starts from either end.
-        let handlerEntry = afterBody.map { Self.join(before, $0) } ?? Self.join(before, state)
+        let handlerEntry = afterBody.map { ScopeState.join(before, $0) } ?? ScopeState.join(before, state)
         for handler in handlers {
             state = handlerEntry
             reachable = true
@@ -244,11 +230,11 @@ extension TaintAnalyzer {
         }
     }
 
-    static func joinOptional(_ a: [String: AbstractValue]?, _ b: [String: AbstractValue]?) -> [String: AbstractValue]? {
+    static func joinOptional(_ a: ScopeState?, _ b: ScopeState?) -> ScopeState? {
         switch (a, b) {
         case (nil, nil): return nil
         case (let x?, nil), (nil, let x?): return x
-        case (let x?, let y?): return join(x, y)
+        case (let x?, let y?): return ScopeState.join(x, y)
         }
     }
 
@@ -256,7 +242,7 @@ extension TaintAnalyzer {
         guard let subject = c.first else { return }
         let value = evaluate(subject)
         let before = state
-        var merged: [String: AbstractValue]? = nil
+        var merged: ScopeState? = nil
         var exhaustive = false
         for matchCase in c.dropFirst() {
             state = before
@@ -269,9 +255,9 @@ extension TaintAnalyzer {
             }
             if matchCase.children.count > 1, !matchCase.children[1].isEmpty { _ = evaluate(matchCase.children[1]) }
             if let body = matchCase.children.last { execute(block: body.children) }
-            if reachable { merged = merged.map { Self.join($0, state) } ?? state }
+            if reachable { merged = merged.map { ScopeState.join($0, state) } ?? state }
         }
-        if !exhaustive { merged = merged.map { Self.join($0, before) } ?? before }
+        if !exhaustive { merged = merged.map { ScopeState.join($0, before) } ?? before }
         merge(merged, nil)
     }
 
@@ -290,7 +276,10 @@ extension TaintAnalyzer {
 
     /// Calls after which the path ends: `abort(404)`, `sys.exit()`, `os._exit()`.
     func isTerminatingCall(_ call: PyNode) -> Bool {
-        guard let callee = call.children.first, let dotted = callee.dottedName else { return false }
+        guard let callee = call.children.first else { return false }
+        // A method call keeps its last segment in the canonical name.
+        if callee.kind == .attribute, let method = callee.text, !Self.terminatingLastSegments.contains(method) { return false }
+        guard let dotted = callee.dottedName else { return false }
         let name = index.aliases.canonicalize(dotted)
         return Self.terminatingCalls.contains(name) || name.hasSuffix(".abort")
     }
@@ -299,6 +288,9 @@ extension TaintAnalyzer {
         "abort", "flask.abort", "sys.exit", "exit", "quit", "os._exit", "os.abort", "werkzeug.exceptions.abort",
         "fastapi.HTTPException", "pytest.fail", "pytest.skip",
     ]
+
+    /// The last segments of the terminating calls (`.abort` of any module among them).
+    private static let terminatingLastSegments = Set(terminatingCalls.map(FileIndex.lastSegment))
 
     /// Binds `value` to an assignment target. Names are overwritten; writing into an element,
     /// an entry or an attribute updates that part (a constant key or index: only that part).

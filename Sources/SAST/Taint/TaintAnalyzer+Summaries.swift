@@ -52,7 +52,8 @@ extension TaintAnalyzer {
                 let shift = throughClass ? (function.isClassMethod ? 1 : 0) : (function.isMethod ? 1 : 0)
                 return CallTarget(summary: summary, name: function.key, shift: shift)
             }
-            if let dotted = callee.dottedName, isImportedName(dotted) {
+            // The root first: the dotted name is spelled out only for an imported one.
+            if let root = callee.dottedRoot, isImportedRoot(root), let dotted = callee.dottedName {
                 return projectTarget(index.aliases.canonicalize(dotted))
             }
             return nil
@@ -71,7 +72,7 @@ extension TaintAnalyzer {
     /// The caller's side of a summary: what the call returns, and the sinks inside the callee
     /// that the arguments reach.
     mutating func apply(
-        _ target: CallTarget, call: PyNode, receiver: AbstractValue?, arguments: [PyNode], values: [AbstractValue]
+        _ target: CallTarget, call: PyNode, receiver: AbstractValue?, arguments: ArraySlice<PyNode>, values: [AbstractValue]
     ) -> AbstractValue {
         let summary = target.summary
         var bound: [Int: AbstractValue] = [:]
@@ -160,5 +161,18 @@ extension TaintAnalyzer {
             out.formUnion(Taint(origin))
         }
         return out
+    }
+}
+
+extension PyNode {
+    /// The first name of the dotted name the node is (`a` of `a.b.c`): nil exactly when
+    /// ``dottedName`` is, without spelling the whole name out.
+    var dottedRoot: String? {
+        var node = self
+        while node.kind == .attribute {
+            guard node.text != nil, let base = node.children.first else { return nil }
+            node = base
+        }
+        return node.kind == .name ? node.text : nil
     }
 }

@@ -25,8 +25,8 @@ struct TaintAnalyzer {
     /// rule-free summaries (see ``RuleRelevance``). Resolved only when the analysis needs it
     /// (``resolveRelevance()``): many files need none.
     private(set) var relevant: Set<String>?
-    /// What each function's calls can run, when given (``shared`` has it otherwise).
-    private let givenCalls: FileCalls?
+    /// The file's call graph, when given (``shared`` has it otherwise).
+    private let givenCallGraph: CallGraph?
     /// The file's shared rule-free summaries, which stand for the functions not relevant here.
     let shared: SharedSummaries?
     var flows: [TaintFlow] = []
@@ -34,8 +34,8 @@ struct TaintAnalyzer {
     /// ``run()`` knows them: a node that starts elsewhere is no source, and most nodes are asked.
     var sourceStarts: Set<Int>?
 
-    /// The last analysis of a function while reporting: the flows it found, and what they
-    /// depend on besides the function itself.
+    /// The last analysis of a function: the flows it found (while reporting), and what they and
+    /// its summary depend on besides the function itself.
     struct KeptAnalysis {
         var flows: [TaintFlow]
         /// When it started (``clock``).
@@ -46,7 +46,7 @@ struct TaintAnalyzer {
         var sourceFieldsAtStart: [String: Taint]?
     }
 
-    /// The last analysis of each function (by offset) that kept its flows.
+    /// The last analysis of each function (by offset) in ``computeSummaries(also:onlyFor:skippingKnown:)``.
     private var analysed: [Int: KeptAnalysis] = [:]
     /// Counts analyses and summary changes, to order them.
     private var clock = 0
@@ -56,7 +56,7 @@ struct TaintAnalyzer {
     var summariesRead: Set<String> = []
 
     // Per-scope state, reset for each function.
-    var state: [String: AbstractValue] = [:]
+    var state = ScopeState()
     var reachable = true
     var returned = AbstractValue.clean
     var reporting = false
@@ -81,7 +81,7 @@ struct TaintAnalyzer {
     var currentClass: String?
     var receiverName: String?
     /// States at `break`/`continue` of the loops being executed, innermost last.
-    var loopExits: [[[String: AbstractValue]]] = []
+    var loopExits: [[ScopeState]] = []
     /// The statement being executed, for the code flow's steps.
     var statementRange: SourceRange?
     /// Source fields of each class: `self.x = <source>` in one method, read in another.
@@ -97,7 +97,7 @@ struct TaintAnalyzer {
     init(
         patterns: TaintPatterns, index: FileIndex, sourceCache: SourceMatchCache = SourceMatchCache(),
         ruleId: String = "", project: ProjectView? = nil, model: FileModel? = nil,
-        shared: SharedSummaries? = nil, calls: FileCalls? = nil
+        shared: SharedSummaries? = nil, callGraph: CallGraph? = nil
     ) {
         self.patterns = patterns
         self.sourceCache = sourceCache
@@ -110,7 +110,7 @@ struct TaintAnalyzer {
         self.sanitizerAnswers = sourceCache.answers(sanitizers: patterns.sanitizerListKey)
         self.sourceAnswers = sourceCache.answers(sources: patterns.sourceAnswersKey)
         self.shared = shared
-        self.givenCalls = calls
+        self.givenCallGraph = callGraph
     }
 
     /// Whether the file assigns to a name one of the rule's sinks accepts (any, without shared facts).
@@ -156,7 +156,7 @@ struct TaintAnalyzer {
         // Only what the relevant functions call needs a summary from outside the rule.
         if let relevant {
             seedRuleFree(
-                covering: reachable(from: model.functions.filter { relevant.contains($0.key) }).filter {
+                covering: callGraph.reachable(from: model.functions.filter { relevant.contains($0.key) }, in: model).filter {
                     !relevant.contains($0.key)
                 })
         }
@@ -209,7 +209,7 @@ struct TaintAnalyzer {
     }
 
     /// Analyses `function`, keeping the flows it reports (``reporting``) in ``analysed`` rather
-    /// than in ``flows``, with what they depend on.
+    /// than in ``flows``, with what they and its summary depend on.
     private mutating func analyseKeepingFlows(_ function: FileModel.Function) -> FunctionSummary {
         let fieldsAtStart = function.className.flatMap { sourceFields[$0] }
         clock += 1
@@ -222,9 +222,9 @@ struct TaintAnalyzer {
         return summary
     }
 
-    /// Whether analysing `function` again would report what `earlier` did: no summary it read
-    /// was replaced since, and the source fields of its class are as they were (they only grow,
-    /// so equal means untouched).
+    /// Whether analysing `function` again would report and summarise what `earlier` did: no
+    /// summary it read was replaced since, and the source fields of its class are as they were
+    /// (they only grow, so equal means untouched).
     private func isCurrent(_ earlier: KeptAnalysis, _ function: FileModel.Function) -> Bool {
         earlier.summariesRead.allSatisfy { (summarySetAt[$0] ?? 0) < earlier.started }
             && function.className.flatMap({ sourceFields[$0] }) == earlier.sourceFieldsAtStart
@@ -243,27 +243,35 @@ struct TaintAnalyzer {
     private mutating func computeSummaries(
         also exported: [FileModel.Function], onlyFor roots: [FileModel.Function]? = nil, skippingKnown: Bool = false
     ) {
-        var keys = Set<String>()
-        let candidates = roots.map { reachable(from: $0) } ?? (model.functions.filter { model.isCalled($0, index) } + exported)
+        let graph = callGraph
+        // Each key once (a redefinition is the same function).
+        var taken = [Bool](repeating: false, count: model.functions.count)
+        let candidates =
+            roots.map { graph.reachable(from: $0, in: model) } ?? (model.functions.filter { graph.isCalled[$0.index] } + exported)
         let wanted = candidates.filter {
-            keys.insert($0.key).inserted && relevant?.contains($0.key) != false && (!skippingKnown || summaries[$0.key] == nil)
+            let owner = graph.keyOwner[$0.index]
+            guard !taken[owner] else { return false }
+            taken[owner] = true
+            return relevant?.contains($0.key) != false && (!skippingKnown || summaries[$0.key] == nil)
         }
         guard !wanted.isEmpty else { return }
-        let callees = Dictionary(wanted.map { ($0.key, self.callees(of: $0)) }) { a, _ in a }
         // From nothing upwards: a recursive call first contributes nothing, then what the
         // previous round found. Callees go first, so outside recursion one round is final; a
         // function runs again only when something it calls changed after it ran.
         for function in wanted where summaries[function.key] == nil {
             setSummary(FunctionSummary(parameters: [], isMethod: function.isMethod), of: function.key)
         }
-        let ordered = Self.calleesFirst(wanted, callees, model: model)
+        let ordered = graph.calleesFirst(wanted)
         var pending = ordered
         for _ in 0..<4 {
             var changedAt: [String: Int] = [:]
             var ranAt: [String: Int] = [:]
             for (step, function) in pending.enumerated() {
                 ranAt[function.key] = step
-                let summary = reporting ? analyseKeepingFlows(function) : analyse(function)
+                // The same inputs give the same summary: a function runs again only when a
+                // summary it read, or a source field of its class, changed since it last ran.
+                if let earlier = analysed[function.node.range.start.offset], isCurrent(earlier, function) { continue }
+                let summary = analyseKeepingFlows(function)
                 let old = summaries[function.key]
                 setSummary(summary, of: function.key)
                 if old == nil || !old!.sameEffects(as: summary) {
@@ -274,88 +282,19 @@ struct TaintAnalyzer {
             if changedAt.isEmpty { break }
             pending = ordered.filter { function in
                 let ran = ranAt[function.key] ?? -1
-                return callees[function.key]?.contains { (changedAt[$0] ?? -2) >= ran } ?? false
+                return graph.calleeNames[function.index].contains { (changedAt[$0] ?? -2) >= ran }
             }
             if pending.isEmpty { break }
         }
     }
 
-    private var calls: FileCalls? { shared?.calls ?? givenCalls }
-
-    private func callees(of function: FileModel.Function) -> Set<String> {
-        calls?.names[function.key] ?? Self.calleeNames(of: function.node)
-    }
-
-    /// `roots` and the file's functions they call, directly or not (as ``FileCalls`` follows calls).
-    private func reachable(from roots: [FileModel.Function]) -> [FileModel.Function] {
-        var seen = Set(roots.map(\.key))
-        var out = roots
-        var queue = roots
-        let calls = self.calls
-        while let next = queue.popLast() {
-            // In a fixed order (a set's changes from run to run): `out` orders the summaries.
-            for name in callees(of: next).sorted() {
-                for function in model.functionsByCallName[name] ?? []
-                where calls?.mayRun(function, as: name, from: next.key, in: model) != false && seen.insert(function.key).inserted {
-                    out.append(function)
-                    queue.append(function)
-                }
-            }
-        }
-        return out
-    }
-
-    /// The names a function's calls use (`helper`, `run` of `self.run()`).
-    static func calleeNames(of function: PyNode) -> Set<String> {
-        var out: Set<String> = []
-        function.walk { node in
-            if node.kind == .call, let callee = node.children.first, callee.kind == .name || callee.kind == .attribute,
-                let name = callee.text
-            {
-                out.insert(name)
-            }
-            return true
-        }
-        return out
-    }
-
-    /// `functions` ordered so that, outside cycles, a function comes after those it calls.
-    static func calleesFirst(
-        _ functions: [FileModel.Function], _ callees: [String: Set<String>], model: FileModel
-    ) -> [FileModel.Function] {
-        var byName: [String: [Int]] = [:]
-        for (i, function) in functions.enumerated() {
-            for name in model.callNames(of: function) { byName[name, default: []].append(i) }
-        }
-        var order: [FileModel.Function] = []
-        var visited = [Bool](repeating: false, count: functions.count)
-        for root in functions.indices where !visited[root] {
-            // Iterative post-order: (function, its callees still to visit).
-            visited[root] = true
-            var stack: [(Int, [Int])] = [(root, Self.targets(functions[root], callees, byName))]
-            while !stack.isEmpty {
-                if let next = stack[stack.count - 1].1.popLast() {
-                    guard !visited[next] else { continue }
-                    visited[next] = true
-                    stack.append((next, Self.targets(functions[next], callees, byName)))
-                } else {
-                    order.append(functions[stack.removeLast().0])
-                }
-            }
-        }
-        return order
-    }
-
-    private static func targets(
-        _ function: FileModel.Function, _ callees: [String: Set<String>], _ byName: [String: [Int]]
-    ) -> [Int] {
-        // Sorted: a set's order changes from run to run, and the order of a cycle's functions
-        // decides what a bounded fixpoint reaches.
-        (callees[function.key] ?? []).flatMap { byName[$0] ?? [] }.sorted()
+    /// The file's call graph: the shared one, the one given, or (alone) one read from the bodies.
+    private var callGraph: CallGraph {
+        shared?.callGraph ?? givenCallGraph ?? CallGraph(model: model, index: index, calls: nil)
     }
 
     mutating func resetScope() {
-        state = [:]
+        state.removeAll()
         reachable = true
         returned = .clean
         currentSinks = [:]
@@ -379,7 +318,8 @@ struct TaintAnalyzer {
         var names: [String] = []
         if node.children.count > 2 {
             for parameter in node.children[2].children {
-                guard [.parameter, .varArgs, .kwArgs].contains(parameter.kind), let name = parameter.text else { continue }
+                let kind = parameter.kind
+                guard kind == .parameter || kind == .varArgs || kind == .kwArgs, let name = parameter.text else { continue }
                 let origin = TaintOrigin(label: name, line: parameter.range.start.line, parameter: names.count)
                 var value = AbstractValue(taint: Taint(origin))
                 if names.isEmpty, function.isMethod {

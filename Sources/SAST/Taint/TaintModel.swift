@@ -108,7 +108,7 @@ struct FunctionSummary: Sendable {
     /// Whether a sanitizer of the rule runs in it.
     var usesSanitizer = false
     /// Whether it compares a value with a secret in constant time (`hmac.compare_digest`): used
-    /// as a condition, it authenticates the caller (see ``TaintAnalyzer/authenticatedKey``).
+    /// as a condition, it authenticates the caller (see ``ScopeState/isAuthenticated``).
     var checksSecret = false
 
     /// Whether a `return` with a value runs in it.
