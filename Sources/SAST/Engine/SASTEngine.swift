@@ -366,6 +366,10 @@ final class CompiledRule: Sendable {
             for clause in clauses {
                 if case .positive(let formula) = clause, let sets = required(formula) { return sets }
             }
+            // No match lies outside a `pattern-inside`'s matches: what they need, every match needs.
+            for clause in clauses {
+                if case .inside(let formula) = clause, let sets = required(formula) { return sets }
+            }
             return nil
         }
     }
