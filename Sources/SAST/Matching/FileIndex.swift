@@ -129,6 +129,9 @@ struct FileIndex: Sendable {
         }
     }
 
+    /// The file's text lowercased, for literal tests over the whole file (made once, when first asked).
+    var lowercased: LowercasedText { lazyKinds.lowercased(source.bytes) }
+
     /// Every expression node, in pre-order (collected once per file).
     var expressions: [PyNode] { lazyKinds.expressions(in: root) }
 
@@ -288,6 +291,16 @@ final class LazyKinds: @unchecked Sendable {
     }
 
     private var stringValues: Set<String>?
+    private var lowercasedText: LowercasedText?
+
+    func lowercased(_ bytes: [UInt8]) -> LowercasedText {
+        lock.lock()
+        defer { lock.unlock() }
+        if let lowercasedText { return lowercasedText }
+        let made = LowercasedText(bytes)
+        lowercasedText = made
+        return made
+    }
     private var callsByRegexes: [[MetavariableRegex]: [PyNode]] = [:]
 
     /// The calls `collect` finds for `regexes`, collected once.

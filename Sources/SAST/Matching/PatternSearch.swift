@@ -220,6 +220,8 @@ struct PatternSearch: Sendable {
     /// Whether some string literal of the file (f-strings and bytes included) that `within`'s
     /// regions enclose matches `regex`: a seed's match, and so its string, lies inside them.
     private func anyStringLiteral(matches regex: MetavariableRegex, within: [EnclosingRegions]) -> Bool {
+        // Literals absent from the whole file are absent from each of its strings.
+        guard index.lowercased.mayContain(regex.literals) else { return false }
         for kind in [PyNodeKind.string, .joinedStr, .bytes] {
             for node in index.nodes(of: kind)
             where within.encloses(node.range) && Binding(nodes: [node]).matches(regex, in: index.source) {
