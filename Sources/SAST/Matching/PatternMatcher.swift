@@ -67,6 +67,63 @@ struct PatternMatcher: Sendable {
         return p.kind == .attribute && matchExpanded(p, t, &b, expanded: expanded)
     }
 
+    /// Whether `p` certainly does not match `t`, by the kinds, texts and child counts the pattern
+    /// fixes: no binding is made, so most candidates of a search are dropped without allocating
+    /// one. False when unsure (metavariables, wildcards, import aliases): ``match(_:_:_:)`` decides.
+    static func cannotMatch(_ p: PyNode, _ t: PyNode) -> Bool {
+        switch p.kind {
+        case .ellipsis, .empty, .exprStmt:
+            return false
+        case .name:
+            // A plain name matches a name, or an attribute chain through an alias.
+            guard let name = p.text, !name.hasPrefix("$") else { return false }
+            return t.kind != .name && t.kind != .attribute
+        case .string:
+            if let text = p.text, isStringMetavariable(text) { return t.kind != .string && t.kind != .joinedStr && t.kind != .bytes }
+            return t.kind != .string || (p.text != "..." && p.text != t.text)
+        case .attribute:
+            // The import-resolved spelling of an attribute keeps its last segment.
+            guard t.kind == .attribute else { return t.kind != .name }
+            guard let text = p.text, !text.hasPrefix("$") else { return false }
+            return text != t.text
+        case .joinedStr, .parameters, .decorators:
+            // Matched piece by piece, texts aside.
+            return p.kind != t.kind
+        default:
+            break
+        }
+        guard p.kind == t.kind else { return true }
+        if let text = p.text {
+            if text.hasPrefix("$"), identifierKinds.contains(p.kind) {
+                if t.text == nil { return true }
+            } else if text != t.text {
+                return true
+            }
+        } else if t.text != nil, !textIgnored.contains(p.kind) {
+            return true
+        }
+        if p.kind == .call { return cannotMatchArguments(p, t) }
+        // Children are matched pairwise when the pattern has no wildcard among them.
+        if p.children.contains(where: isWildcard) { return false }
+        guard p.children.count == t.children.count else { return true }
+        for i in p.children.indices where cannotMatch(p.children[i], t.children[i]) { return true }
+        return false
+    }
+
+    /// For two calls: a keyword the pattern names that the call lacks, or a first positional
+    /// argument that cannot match the call's first positional one (``matchCall(_:_:_:expanded:)``).
+    private static func cannotMatchArguments(_ p: PyNode, _ t: PyNode) -> Bool {
+        let pArgs = p.children.dropFirst()
+        let tArgs = t.children.dropFirst()
+        for keyword in pArgs where keyword.kind == .keyword {
+            guard let name = keyword.text, !name.hasPrefix("$") else { continue }
+            if !tArgs.contains(where: { $0.kind == .keyword && $0.text == name }) { return true }
+        }
+        guard let first = pArgs.first, !isWildcard(first), !isKeywordArgument(first) else { return false }
+        guard let target = tArgs.first(where: { !isKeywordArgument($0) }) else { return true }
+        return cannotMatch(first, target)
+    }
+
     /// Retries a dotted-name pattern against the import-resolved spelling of the target.
     private func matchExpanded(_ p: PyNode, _ t: PyNode, _ b: inout Bindings, expanded: Bool) -> Bool {
         guard !expanded, p.kind == .name || p.kind == .attribute, t.kind == .name || t.kind == .attribute,

@@ -20,7 +20,7 @@ struct PatternSearch: Sendable {
     func matches(_ pattern: PyNode, within: [EnclosingRegions] = []) -> [PatternMatch] {
         if pattern.kind == .module { return sequenceMatches(pattern.children).filter { within.encloses($0.range) } }
         var out: [PatternMatch] = []
-        for node in index.candidates(for: pattern) where within.encloses(node.range) {
+        for node in index.candidates(for: pattern) where within.encloses(node.range) && !PatternMatcher.cannotMatch(pattern, node) {
             var bindings = Bindings()
             if matcher.match(pattern, node, &bindings) { out.append(PatternMatch(range: node.range, bindings: bindings)) }
         }
@@ -269,7 +269,7 @@ struct PatternSearch: Sendable {
             return []
         }
         var out: [PatternMatch] = []
-        for node in index.calls(namedBy: regexes) where within.encloses(node.range) {
+        for node in index.calls(namedBy: regexes) where within.encloses(node.range) && !PatternMatcher.cannotMatch(pattern.tree, node) {
             var bindings = Bindings()
             if matcher.match(pattern.tree, node, &bindings) { out.append(PatternMatch(range: node.range, bindings: bindings)) }
         }
