@@ -94,12 +94,12 @@ struct PatternMatcher: Sendable {
         }
         guard p.kind == t.kind else { return true }
         if let text = p.text {
-            if text.hasPrefix("$"), identifierKinds.contains(p.kind) {
+            if text.hasPrefix("$"), isIdentifierKind(p.kind) {
                 if t.text == nil { return true }
             } else if text != t.text {
                 return true
             }
-        } else if t.text != nil, !textIgnored.contains(p.kind) {
+        } else if t.text != nil, !isTextIgnored(p.kind) {
             return true
         }
         if p.kind == .call { return cannotMatchArguments(p, t) }
@@ -134,22 +134,29 @@ struct PatternMatcher: Sendable {
 
     /// Compares the `text` of two nodes of one kind; `$X` in an identifier position binds it.
     private func matchText(_ p: PyNode, _ t: PyNode, _ b: inout Bindings) -> Bool {
-        guard let text = p.text else { return t.text == nil || Self.textIgnored.contains(p.kind) }
-        if text.hasPrefix("$"), Self.identifierKinds.contains(p.kind) {
+        guard let text = p.text else { return t.text == nil || Self.isTextIgnored(p.kind) }
+        if text.hasPrefix("$"), Self.isIdentifierKind(p.kind) {
             guard let target = t.text else { return false }
             return bind(text, Binding(nodes: [], identifier: target), &b)
         }
         return text == t.text
     }
 
-    /// Kinds whose text is an identifier a metavariable may stand for.
-    private static let identifierKinds: Set<PyNodeKind> = [
-        .attribute, .keyword, .functionDef, .asyncFunctionDef, .classDef, .parameter, .varArgs, .kwArgs,
-        .alias, .exceptHandler, .importFrom, .typeParam,
-    ]
+    /// Kinds whose text is an identifier a metavariable may stand for. (A switch, not a Set:
+    /// asked for every candidate node.)
+    private static func isIdentifierKind(_ kind: PyNodeKind) -> Bool {
+        switch kind {
+        case .attribute, .keyword, .functionDef, .asyncFunctionDef, .classDef, .parameter, .varArgs, .kwArgs, .alias,
+            .exceptHandler, .importFrom, .typeParam:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// Kinds whose text a pattern may leave out (a comprehension without `async`, a handler
     /// without `as name`).
-    private static let textIgnored: Set<PyNodeKind> = [.exceptHandler, .formattedValue]
+    private static func isTextIgnored(_ kind: PyNodeKind) -> Bool { kind == .exceptHandler || kind == .formattedValue }
 
     private func bind(_ name: String, _ binding: Binding, _ b: inout Bindings) -> Bool {
         if name == "$_" { return true }
