@@ -123,6 +123,36 @@ struct PrefilterTests {
         #expect(CompiledRule.required(formula) == [["subprocess", "run"]])
     }
 
+    @Test("a regex on a metavariable bound at a fixed place drops candidates early, with the same findings")
+    func bindingProbes() throws {
+        let rule = """
+            patterns:
+              - pattern-either:
+                  - pattern: $N = $VALUE
+                  - pattern: $OBJ.$N = $VALUE
+                  - pattern: $F("$N", ...)
+              - metavariable-regex:
+                  metavariable: $N
+                  regex: (?i)["']?(?:passw|secret|hunter)
+            """
+        let source = """
+            password = x
+            user = y
+            self.secret = z
+            self.name = z
+            check("hunter2", 1)
+            check(k=1, *["hunter2"])
+            check(other, "hunter2")
+
+            """
+        #expect(try findingLines(rule: rule, source: source) == [1, 3, 5])
+        let pattern = try PythonParser.parsePattern("$F(\"$V\", ...)")
+        let probe = try #require(BindingProbe("$V", in: pattern, regex: try MetavariableRegex(source: "hunter")))
+        #expect(probe.identifierKind == nil)
+        #expect(BindingProbe("$F", in: pattern, regex: try MetavariableRegex(source: "run")) == nil)
+        #expect(BindingProbe("$V", in: try PythonParser.parsePattern("f(..., \"$V\")"), regex: try MetavariableRegex(source: "x")) == nil)
+    }
+
     /// Every pattern tree of the shipped rules, search and taint.
     static func shippedPatterns() throws -> [PyNode] {
         var out: [PyNode] = []

@@ -17,10 +17,14 @@ struct PatternSearch: Sendable {
     }
 
     /// Every match of one pattern (inside `within`'s regions, when given).
-    func matches(_ pattern: PyNode, within: [EnclosingRegions] = []) -> [PatternMatch] {
+    /// `probes`: regexes its matches must pass, tried on each candidate before matching.
+    func matches(_ pattern: PyNode, within: [EnclosingRegions] = [], probes: [BindingProbe] = []) -> [PatternMatch] {
         if pattern.kind == .module { return sequenceMatches(pattern.children).filter { within.encloses($0.range) } }
         var out: [PatternMatch] = []
-        for node in index.candidates(for: pattern) where within.encloses(node.range) && !PatternMatcher.cannotMatch(pattern, node) {
+        for node in index.candidates(for: pattern)
+        where within.encloses(node.range) && !PatternMatcher.cannotMatch(pattern, node)
+            && probes.allSatisfy({ $0.mayPass(node, in: index.source) })
+        {
             var bindings = Bindings()
             if matcher.match(pattern, node, &bindings) { out.append(PatternMatch(range: node.range, bindings: bindings)) }
         }
@@ -46,15 +50,20 @@ struct PatternSearch: Sendable {
 
     /// Every match of a search formula. `within`: only the matches each of these regions
     /// encloses are wanted (a caller drops the others), so no other is built.
-    func matches(_ formula: PatternFormula, within: [EnclosingRegions] = []) -> [PatternMatch] {
+    /// `regexes`: `metavariable-regex` clauses every wanted match passes (a seed's), tried where
+    /// a pattern binds their metavariable at a fixed place (``BindingProbe``).
+    func matches(
+        _ formula: PatternFormula, within: [EnclosingRegions] = [], regexes: [(name: String, regex: MetavariableRegex)] = []
+    ) -> [PatternMatch] {
         switch formula {
         case .pattern(let pattern):
             guard pattern.requiredIdentifiers.isSubset(of: index.identifiers), index.hasStrings(pattern.requiredStrings) else {
                 return []
             }
-            return matches(pattern.tree, within: within)
+            let probes = regexes.compactMap { BindingProbe($0.name, in: pattern.tree, regex: $0.regex) }
+            return matches(pattern.tree, within: within, probes: probes)
         case .either(let alternatives):
-            return alternatives.flatMap { matches($0, within: within) }
+            return alternatives.flatMap { matches($0, within: within, regexes: regexes) }
         case .all(let clauses):
             return matches(clauses, within: within)
         }
@@ -82,7 +91,7 @@ struct PatternSearch: Sendable {
         }
         var current =
             Self.bareMetavariable(seed).flatMap { bareRegexSeed($0, clauses, within: within) }
-            ?? namedCallSeed(seed, clauses, within: within) ?? matches(seed, within: within)
+            ?? namedCallSeed(seed, clauses, within: within) ?? matches(seed, within: within, regexes: Self.regexes(clauses))
         // Cheap filter first: a regex on a binding the seed already made costs far less than
         // matching another pattern over the whole file, and each regex's literals cost less than
         // any regex. (Bindings that later clauses make are checked in order below.)
@@ -139,6 +148,14 @@ struct PatternSearch: Sendable {
             }
         }
         return current
+    }
+
+    /// The `metavariable-regex` clauses of a `patterns:` formula.
+    private static func regexes(_ clauses: [PatternClause]) -> [(name: String, regex: MetavariableRegex)] {
+        clauses.compactMap { clause in
+            if case .metavariableRegex(let name, let regex) = clause { return (name, regex) }
+            return nil
+        }
     }
 
     /// `matches` grouped by range, in their order: a clause comparing ranges looks its candidates
