@@ -86,9 +86,17 @@ struct PatternMatcher: Sendable {
             guard t.kind == .attribute else { return t.kind != .name }
             guard let text = p.text, !text.hasPrefix("$") else { return false }
             return text != t.text
-        case .joinedStr, .parameters, .decorators:
+        case .joinedStr:
             // Matched piece by piece, texts aside.
             return p.kind != t.kind
+        case .parameters, .decorators:
+            // Each element the pattern names takes one of the target's; a named parameter must be there.
+            guard p.kind == t.kind, t.children.count >= p.children.count(where: { !isWildcard($0) }) else { return true }
+            return p.kind == .parameters
+                && p.children.contains { parameter in
+                    guard parameter.kind == .parameter, let name = parameter.text, !name.hasPrefix("$") else { return false }
+                    return !t.children.contains { $0.text == name }
+                }
         default:
             break
         }
