@@ -230,16 +230,12 @@ public struct SASTEngine: Sendable {
         let shared = SharedSummaries(
             index: index, model: model, project: view, ruleFree: taintShared.ruleFree, vocabulary: taintShared.vocabulary,
             targets: taintShared.targets)
-        var lowercased: LowercasedText?
         let presence = taintShared.identifiers.presence(in: index.identifiers)
         for rule in compiled
         where view == nil
             ? rule.applies(presence: presence) : rule.appliesInProject(presence: presence, projectImports: hasProjectImports)
         {
-            if let needs = rule.textNeeds {
-                if lowercased == nil { lowercased = LowercasedText(text.bytes) }
-                guard lowercased!.mayContain(needs) else { continue }
-            }
+            if let needs = rule.textNeeds, !index.lowercased.mayContain(needs) { continue }
             findings += rule.findings(
                 in: index, builder: builder, sourceCache: sourceCache, model: model, project: view, shared: shared)
         }
@@ -367,6 +363,10 @@ final class CompiledRule: Sendable {
         case .all(let clauses):
             for clause in clauses {
                 if case .positive(let formula) = clause, let sets = required(formula) { return sets }
+            }
+            // No match lies outside a `pattern-inside`'s matches: what they need, every match needs.
+            for clause in clauses {
+                if case .inside(let formula) = clause, let sets = required(formula) { return sets }
             }
             return nil
         }

@@ -94,10 +94,11 @@ struct FileIndex: Sendable {
     }
 
     /// The most numerous kinds, which patterns rarely start with: found by walking when needed.
-    /// (A switch, not a Set: this runs for every node of every file.)
+    /// (A switch, not a Set: this runs for every node of every file.) Strings are indexed: rules
+    /// ask for them in nearly every file (string patterns, `"$S"` regexes, required strings).
     static func isUnindexed(_ kind: PyNodeKind) -> Bool {
         switch kind {
-        case .name, .string, .integer, .float, .true, .false, .none, .keyword, .parameter, .empty, .block, .decorators, .typeParams,
+        case .name, .integer, .float, .true, .false, .none, .keyword, .parameter, .empty, .block, .decorators, .typeParams,
             .parameters, .formattedValue, .alias:
             return true
         default:
@@ -111,12 +112,32 @@ struct FileIndex: Sendable {
         return lazyKinds.nodes(of: kind, in: root)
     }
 
+    /// The calls (in the index's order) with a key (``callKeys(_:_:)``) that every one of
+    /// `regexes` matches; remembered, since several rules and alternatives ask with one regex.
+    func calls(namedBy regexes: [MetavariableRegex]) -> [PyNode] {
+        lazyKinds.calls(namedBy: regexes) {
+            let names = Set(callsByName.keys.filter { key in regexes.allSatisfy { $0.matches(key) } })
+            if names.isEmpty { return [] }
+            return byKind[.call].filter { call in
+                guard let callee = call.children.first, let text = callee.text else { return false }
+                switch callee.kind {
+                case .attribute: return names.contains(text)
+                case .name: return names.contains(text) || aliases.resolve(text).map { names.contains(Self.lastSegment($0)) } == true
+                default: return false
+                }
+            }
+        }
+    }
+
+    /// The file's text lowercased, for literal tests over the whole file (made once, when first asked).
+    var lowercased: LowercasedText { lazyKinds.lowercased(source.bytes) }
+
     /// Every expression node, in pre-order (collected once per file).
     var expressions: [PyNode] { lazyKinds.expressions(in: root) }
 
     /// Whether the file has a string literal of each of these values.
     func hasStrings(_ values: Set<String>) -> Bool {
-        values.isEmpty || lazyKinds.strings(in: root).isSuperset(of: values)
+        values.isEmpty || lazyKinds.strings(of: byKind[.string]).isSuperset(of: values)
     }
 
     /// Statements and the structural pieces of definitions and statements.
@@ -270,10 +291,30 @@ final class LazyKinds: @unchecked Sendable {
     }
 
     private var stringValues: Set<String>?
+    private var lowercasedText: LowercasedText?
 
-    /// The values of the file's string literals.
-    func strings(in root: PyNode) -> Set<String> {
-        let strings = nodes(of: .string, in: root)
+    func lowercased(_ bytes: [UInt8]) -> LowercasedText {
+        lock.lock()
+        defer { lock.unlock() }
+        if let lowercasedText { return lowercasedText }
+        let made = LowercasedText(bytes)
+        lowercasedText = made
+        return made
+    }
+    private var callsByRegexes: [[MetavariableRegex]: [PyNode]] = [:]
+
+    /// The calls `collect` finds for `regexes`, collected once.
+    func calls(namedBy regexes: [MetavariableRegex], collect: () -> [PyNode]) -> [PyNode] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = callsByRegexes[regexes] { return known }
+        let found = collect()
+        callsByRegexes[regexes] = found
+        return found
+    }
+
+    /// The values of the file's string literals (`strings`, the same each time).
+    func strings(of strings: [PyNode]) -> Set<String> {
         lock.lock()
         defer { lock.unlock() }
         if let stringValues { return stringValues }

@@ -67,6 +67,71 @@ struct PatternMatcher: Sendable {
         return p.kind == .attribute && matchExpanded(p, t, &b, expanded: expanded)
     }
 
+    /// Whether `p` certainly does not match `t`, by the kinds, texts and child counts the pattern
+    /// fixes: no binding is made, so most candidates of a search are dropped without allocating
+    /// one. False when unsure (metavariables, wildcards, import aliases): ``match(_:_:_:)`` decides.
+    static func cannotMatch(_ p: PyNode, _ t: PyNode) -> Bool {
+        switch p.kind {
+        case .ellipsis, .empty, .exprStmt:
+            return false
+        case .name:
+            // A plain name matches a name, or an attribute chain through an alias.
+            guard let name = p.text, !name.hasPrefix("$") else { return false }
+            return t.kind != .name && t.kind != .attribute
+        case .string:
+            if let text = p.text, isStringMetavariable(text) { return t.kind != .string && t.kind != .joinedStr && t.kind != .bytes }
+            return t.kind != .string || (p.text != "..." && p.text != t.text)
+        case .attribute:
+            // The import-resolved spelling of an attribute keeps its last segment.
+            guard t.kind == .attribute else { return t.kind != .name }
+            guard let text = p.text, !text.hasPrefix("$") else { return false }
+            return text != t.text
+        case .joinedStr:
+            // Matched piece by piece, texts aside.
+            return p.kind != t.kind
+        case .parameters, .decorators:
+            // Each element the pattern names takes one of the target's; a named parameter must be there.
+            guard p.kind == t.kind, t.children.count >= p.children.count(where: { !isWildcard($0) }) else { return true }
+            return p.kind == .parameters
+                && p.children.contains { parameter in
+                    guard parameter.kind == .parameter, let name = parameter.text, !name.hasPrefix("$") else { return false }
+                    return !t.children.contains { $0.text == name }
+                }
+        default:
+            break
+        }
+        guard p.kind == t.kind else { return true }
+        if let text = p.text {
+            if text.hasPrefix("$"), isIdentifierKind(p.kind) {
+                if t.text == nil { return true }
+            } else if text != t.text {
+                return true
+            }
+        } else if t.text != nil, !isTextIgnored(p.kind) {
+            return true
+        }
+        if p.kind == .call { return cannotMatchArguments(p, t) }
+        // Children are matched pairwise when the pattern has no wildcard among them.
+        if p.children.contains(where: isWildcard) { return false }
+        guard p.children.count == t.children.count else { return true }
+        for i in p.children.indices where cannotMatch(p.children[i], t.children[i]) { return true }
+        return false
+    }
+
+    /// For two calls: a keyword the pattern names that the call lacks, or a first positional
+    /// argument that cannot match the call's first positional one (``matchCall(_:_:_:expanded:)``).
+    private static func cannotMatchArguments(_ p: PyNode, _ t: PyNode) -> Bool {
+        let pArgs = p.children.dropFirst()
+        let tArgs = t.children.dropFirst()
+        for keyword in pArgs where keyword.kind == .keyword {
+            guard let name = keyword.text, !name.hasPrefix("$") else { continue }
+            if !tArgs.contains(where: { $0.kind == .keyword && $0.text == name }) { return true }
+        }
+        guard let first = pArgs.first, !isWildcard(first), !isKeywordArgument(first) else { return false }
+        guard let target = tArgs.first(where: { !isKeywordArgument($0) }) else { return true }
+        return cannotMatch(first, target)
+    }
+
     /// Retries a dotted-name pattern against the import-resolved spelling of the target.
     private func matchExpanded(_ p: PyNode, _ t: PyNode, _ b: inout Bindings, expanded: Bool) -> Bool {
         guard !expanded, p.kind == .name || p.kind == .attribute, t.kind == .name || t.kind == .attribute,
@@ -77,22 +142,29 @@ struct PatternMatcher: Sendable {
 
     /// Compares the `text` of two nodes of one kind; `$X` in an identifier position binds it.
     private func matchText(_ p: PyNode, _ t: PyNode, _ b: inout Bindings) -> Bool {
-        guard let text = p.text else { return t.text == nil || Self.textIgnored.contains(p.kind) }
-        if text.hasPrefix("$"), Self.identifierKinds.contains(p.kind) {
+        guard let text = p.text else { return t.text == nil || Self.isTextIgnored(p.kind) }
+        if text.hasPrefix("$"), Self.isIdentifierKind(p.kind) {
             guard let target = t.text else { return false }
             return bind(text, Binding(nodes: [], identifier: target), &b)
         }
         return text == t.text
     }
 
-    /// Kinds whose text is an identifier a metavariable may stand for.
-    private static let identifierKinds: Set<PyNodeKind> = [
-        .attribute, .keyword, .functionDef, .asyncFunctionDef, .classDef, .parameter, .varArgs, .kwArgs,
-        .alias, .exceptHandler, .importFrom, .typeParam,
-    ]
+    /// Kinds whose text is an identifier a metavariable may stand for. (A switch, not a Set:
+    /// asked for every candidate node.)
+    private static func isIdentifierKind(_ kind: PyNodeKind) -> Bool {
+        switch kind {
+        case .attribute, .keyword, .functionDef, .asyncFunctionDef, .classDef, .parameter, .varArgs, .kwArgs, .alias,
+            .exceptHandler, .importFrom, .typeParam:
+            return true
+        default:
+            return false
+        }
+    }
+
     /// Kinds whose text a pattern may leave out (a comprehension without `async`, a handler
     /// without `as name`).
-    private static let textIgnored: Set<PyNodeKind> = [.exceptHandler, .formattedValue]
+    private static func isTextIgnored(_ kind: PyNodeKind) -> Bool { kind == .exceptHandler || kind == .formattedValue }
 
     private func bind(_ name: String, _ binding: Binding, _ b: inout Bindings) -> Bool {
         if name == "$_" { return true }

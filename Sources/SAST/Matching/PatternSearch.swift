@@ -17,10 +17,14 @@ struct PatternSearch: Sendable {
     }
 
     /// Every match of one pattern (inside `within`'s regions, when given).
-    func matches(_ pattern: PyNode, within: [EnclosingRegions] = []) -> [PatternMatch] {
+    /// `probes`: regexes its matches must pass, tried on each candidate before matching.
+    func matches(_ pattern: PyNode, within: [EnclosingRegions] = [], probes: [BindingProbe] = []) -> [PatternMatch] {
         if pattern.kind == .module { return sequenceMatches(pattern.children).filter { within.encloses($0.range) } }
         var out: [PatternMatch] = []
-        for node in index.candidates(for: pattern) where within.encloses(node.range) {
+        for node in index.candidates(for: pattern)
+        where within.encloses(node.range) && !PatternMatcher.cannotMatch(pattern, node)
+            && probes.allSatisfy({ $0.mayPass(node, in: index.source) })
+        {
             var bindings = Bindings()
             if matcher.match(pattern, node, &bindings) { out.append(PatternMatch(range: node.range, bindings: bindings)) }
         }
@@ -46,15 +50,20 @@ struct PatternSearch: Sendable {
 
     /// Every match of a search formula. `within`: only the matches each of these regions
     /// encloses are wanted (a caller drops the others), so no other is built.
-    func matches(_ formula: PatternFormula, within: [EnclosingRegions] = []) -> [PatternMatch] {
+    /// `regexes`: `metavariable-regex` clauses every wanted match passes (a seed's), tried where
+    /// a pattern binds their metavariable at a fixed place (``BindingProbe``).
+    func matches(
+        _ formula: PatternFormula, within: [EnclosingRegions] = [], regexes: [(name: String, regex: MetavariableRegex)] = []
+    ) -> [PatternMatch] {
         switch formula {
         case .pattern(let pattern):
             guard pattern.requiredIdentifiers.isSubset(of: index.identifiers), index.hasStrings(pattern.requiredStrings) else {
                 return []
             }
-            return matches(pattern.tree, within: within)
+            let probes = regexes.compactMap { BindingProbe($0.name, in: pattern.tree, regex: $0.regex) }
+            return matches(pattern.tree, within: within, probes: probes)
         case .either(let alternatives):
-            return alternatives.flatMap { matches($0, within: within) }
+            return alternatives.flatMap { matches($0, within: within, regexes: regexes) }
         case .all(let clauses):
             return matches(clauses, within: within)
         }
@@ -67,7 +76,7 @@ struct PatternSearch: Sendable {
         // A string the seed binds (`"$S"` in every alternative) that a regex must match: when no
         // string literal of the file matches, neither can the seed's bindings.
         for case .metavariableRegex(let name, let regex) in clauses where Self.bindsString(name, seed) {
-            guard anyStringLiteral(matches: regex) else { return [] }
+            guard anyStringLiteral(matches: regex, within: outer) else { return [] }
         }
         // A `pattern-inside` keeps only the matches its matches enclose, and a match's range never
         // changes: searched first, it confines the seed (a logging call, a `try` block), which
@@ -80,7 +89,9 @@ struct PatternSearch: Sendable {
             insideMatches = (i, found)
             within.append(EnclosingRegions(found.map(\.range)))
         }
-        var current = Self.bareMetavariable(seed).flatMap { bareRegexSeed($0, clauses, within: within) } ?? matches(seed, within: within)
+        var current =
+            Self.bareMetavariable(seed).flatMap { bareRegexSeed($0, clauses, within: within) }
+            ?? namedCallSeed(seed, clauses, within: within) ?? matches(seed, within: within, regexes: Self.regexes(clauses))
         // Cheap filter first: a regex on a binding the seed already made costs far less than
         // matching another pattern over the whole file, and each regex's literals cost less than
         // any regex. (Bindings that later clauses make are checked in order below.)
@@ -139,6 +150,14 @@ struct PatternSearch: Sendable {
         return current
     }
 
+    /// The `metavariable-regex` clauses of a `patterns:` formula.
+    private static func regexes(_ clauses: [PatternClause]) -> [(name: String, regex: MetavariableRegex)] {
+        clauses.compactMap { clause in
+            if case .metavariableRegex(let name, let regex) = clause { return (name, regex) }
+            return nil
+        }
+    }
+
     /// `matches` grouped by range, in their order: a clause comparing ranges looks its candidates
     /// up instead of scanning every match for each (quadratic on a generated file).
     private static func byRange(_ matches: [PatternMatch]) -> [SourceRange: [PatternMatch]] {
@@ -160,7 +179,8 @@ struct PatternSearch: Sendable {
             }
             return nil
         case .all(let clauses):
-            return matches(clauses).first { $0.range == node.range }?.bindings
+            // Only a match the node's range encloses can have that range.
+            return matches(clauses, within: [EnclosingRegions([node.range])]).first { $0.range == node.range }?.bindings
         }
     }
 
@@ -203,12 +223,7 @@ struct PatternSearch: Sendable {
     static func bindsString(_ name: String, _ formula: PatternFormula) -> Bool {
         switch formula {
         case .pattern(let pattern):
-            var found = false
-            pattern.tree.walk { node in
-                if node.kind == .string, node.text == name { found = true }
-                return !found
-            }
-            return found
+            return pattern.stringMetavariables.contains(name)
         case .either(let alternatives):
             return !alternatives.isEmpty && alternatives.allSatisfy { bindsString(name, $0) }
         case .all(let clauses):
@@ -219,10 +234,16 @@ struct PatternSearch: Sendable {
         }
     }
 
-    /// Whether some string literal of the file (f-strings and bytes included) matches `regex`.
-    private func anyStringLiteral(matches regex: MetavariableRegex) -> Bool {
+    /// Whether some string literal of the file (f-strings and bytes included) that `within`'s
+    /// regions enclose matches `regex`: a seed's match, and so its string, lies inside them.
+    private func anyStringLiteral(matches regex: MetavariableRegex, within: [EnclosingRegions]) -> Bool {
+        // Literals absent from the whole file are absent from each of its strings.
+        guard index.lowercased.mayContain(regex.literals) else { return false }
         for kind in [PyNodeKind.string, .joinedStr, .bytes] {
-            for node in index.nodes(of: kind) where Binding(nodes: [node]).matches(regex, in: index.source) { return true }
+            for node in index.nodes(of: kind)
+            where within.encloses(node.range) && Binding(nodes: [node]).matches(regex, in: index.source) {
+                return true
+            }
         }
         return false
     }
@@ -247,6 +268,27 @@ struct PatternSearch: Sendable {
             if regexes.allSatisfy({ binding.matches($0, in: index.source) }) {
                 out.append(PatternMatch(range: node.range, bindings: [name: binding]))
             }
+        }
+        return out
+    }
+
+    /// `$RECV.$M(...)` with `metavariable-regex` on `$M`: `$M` binds the last segment of the
+    /// callee (``FileIndex/callKeys(_:_:)``), so only calls with a key the regexes accept are
+    /// tried, in the index's order; most calls of a file are rejected by name before any match.
+    private func namedCallSeed(_ seed: PatternFormula, _ clauses: [PatternClause], within: [EnclosingRegions]) -> [PatternMatch]? {
+        guard case .pattern(let pattern) = seed, pattern.tree.kind == .call, let callee = pattern.tree.children.first,
+            callee.kind == .attribute, let name = callee.text, name.hasPrefix("$"), !name.hasPrefix("$..."), name != "$_"
+        else { return nil }
+        var regexes: [MetavariableRegex] = []
+        for case .metavariableRegex(let variable, let regex) in clauses where variable == name { regexes.append(regex) }
+        if regexes.isEmpty { return nil }
+        guard pattern.requiredIdentifiers.isSubset(of: index.identifiers), index.hasStrings(pattern.requiredStrings) else {
+            return []
+        }
+        var out: [PatternMatch] = []
+        for node in index.calls(namedBy: regexes) where within.encloses(node.range) && !PatternMatcher.cannotMatch(pattern.tree, node) {
+            var bindings = Bindings()
+            if matcher.match(pattern.tree, node, &bindings) { out.append(PatternMatch(range: node.range, bindings: bindings)) }
         }
         return out
     }

@@ -13,6 +13,8 @@ struct RegexLiterals: Sendable, Hashable {
     /// `(?i)` somewhere: ICU folds some non-ASCII letters to ASCII ones (the Kelvin sign to `k`),
     /// so a haystack with non-ASCII bytes is never rejected.
     let caseInsensitive: Bool
+    /// `required`'s entries prepared for a single pass over a text each.
+    private let searches: [NeedleSet]
 
     /// No requirement: every text may match.
     static let none = RegexLiterals(required: [], caseInsensitive: false)
@@ -58,6 +60,7 @@ struct RegexLiterals: Sendable, Hashable {
         // Shortest strings first: they are found soonest.
         self.required = required.map { $0.sorted { $0.count != $1.count ? $0.count < $1.count : $0.lexicographicallyPrecedes($1) } }
         self.caseInsensitive = caseInsensitive
+        self.searches = self.required.map(NeedleSet.init)
     }
 
     /// Whether the expression can match `text`; false means it certainly does not.
@@ -69,10 +72,12 @@ struct RegexLiterals: Sendable, Hashable {
 
     /// Whether the expression can match the text with these UTF-8 bytes.
     func mayMatch(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if required.isEmpty { return true }
-        if caseInsensitive, bytes.contains(where: { $0 >= 0x80 }) { return true }
-        for alternatives in required where !alternatives.contains(where: { Self.occurs($0, in: bytes) }) {
-            return false
+        for search in searches {
+            switch search.find(in: bytes) {
+            case .found: continue
+            // An absent entry was looked for in every byte, so the pass saw any non-ASCII one.
+            case .absent(let sawNonASCII): return caseInsensitive && sawNonASCII
+            }
         }
         return true
     }
@@ -96,6 +101,59 @@ struct RegexLiterals: Sendable, Hashable {
     /// ASCII lowercase; other bytes unchanged.
     @inline(__always) static func lower(_ byte: UInt8) -> UInt8 {
         byte &- 0x41 < 26 ? byte | 0x20 : byte
+    }
+}
+
+/// The strings of one ``RegexLiterals`` entry grouped by first byte, so that one pass over a text
+/// finds whether any occurs (instead of one pass per string: docstrings are long).
+private struct NeedleSet: Sendable, Hashable {
+    /// The strings, ordered by first byte.
+    private let needles: [[UInt8]]
+    /// For each byte value, where its strings start in `needles` (257 entries: the last ends them).
+    private let starts: [Int]
+    /// Whether an empty string is among them: it occurs in every text.
+    private let hasEmpty: Bool
+
+    enum Outcome {
+        case found
+        case absent(sawNonASCII: Bool)
+    }
+
+    init(_ strings: [[UInt8]]) {
+        needles = strings.filter { !$0.isEmpty }.sorted { a, b in a[0] != b[0] ? a[0] < b[0] : a.lexicographicallyPrecedes(b) }
+        var starts = [Int](repeating: 0, count: 257)
+        for needle in needles { starts[Int(needle[0]) + 1] += 1 }
+        for i in 1..<starts.count { starts[i] += starts[i - 1] }
+        self.starts = starts
+        hasEmpty = strings.contains(where: \.isEmpty)
+    }
+
+    /// Whether one of the strings occurs in `haystack`, ASCII letters compared lowercased.
+    func find(in haystack: UnsafeBufferPointer<UInt8>) -> Outcome {
+        if hasEmpty { return .found }
+        var high: UInt8 = 0
+        return needles.withUnsafeBufferPointer { needles in
+            starts.withUnsafeBufferPointer { starts in
+                let count = haystack.count
+                for i in 0..<count {
+                    let byte = haystack[i]
+                    high |= byte
+                    let first = Int(RegexLiterals.lower(byte))
+                    var k = starts[first]
+                    let end = starts[first + 1]
+                    while k < end {
+                        let needle = needles[k]
+                        if needle.count <= count - i {
+                            var j = 1
+                            while j < needle.count, RegexLiterals.lower(haystack[i + j]) == needle[j] { j += 1 }
+                            if j == needle.count { return .found }
+                        }
+                        k += 1
+                    }
+                }
+                return .absent(sawNonASCII: high >= 0x80)
+            }
+        }
     }
 }
 

@@ -12,6 +12,8 @@ public struct CompiledPattern: Sendable, Hashable {
     let requiredIdentifiers: Set<String>
     /// String literal values every match contains (`"password"` of a dict pattern).
     let requiredStrings: Set<String>
+    /// The `"$S"` metavariables of the pattern: what they bind is always a string literal.
+    let stringMetavariables: Set<String>
 
     /// A pattern and its parsed tree.
     public init(source: String, tree: PyNode) {
@@ -19,6 +21,12 @@ public struct CompiledPattern: Sendable, Hashable {
         self.tree = tree
         requiredIdentifiers = PatternIndexKey.requiredIdentifiers(tree)
         requiredStrings = PatternIndexKey.requiredStrings(tree)
+        var strings: Set<String> = []
+        tree.walk { node in
+            if node.kind == .string, let text = node.text, text.hasPrefix("$") { strings.insert(text) }
+            return true
+        }
+        stringMetavariables = strings
     }
 }
 

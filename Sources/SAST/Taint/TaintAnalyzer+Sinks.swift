@@ -13,6 +13,7 @@ extension TaintAnalyzer {
         let matcher = matcher
         let found =
             patterns.first(node, index.aliases) { entry -> Bool? in
+                if PatternMatcher.cannotMatch(entry.tree, node) { return nil }
                 var bindings = Bindings()
                 return matcher.match(entry.tree, node, &bindings) ? true : nil
             } ?? false
@@ -29,6 +30,7 @@ extension TaintAnalyzer {
         let insideRanges = insideRanges
         let index = index
         let found = patterns.sources.first(node, index.aliases) { entry -> TaintSource? in
+            if PatternMatcher.cannotMatch(entry.tree, node) { return nil }
             var bindings = Bindings()
             guard matcher.match(entry.tree, node, &bindings) else { return nil }
             if let inside = entry.value.inside, !insideRanges.contains(node.range, bindings, inside: inside, index: index) {
@@ -47,6 +49,7 @@ extension TaintAnalyzer {
         var matched: [(KindIndex<TaintSink>.Entry, Bindings)] = []
         let matcher = matcher
         _ = patterns.sinks.first(node, index.aliases) { entry -> Bool? in
+            if PatternMatcher.cannotMatch(entry.tree, node) { return nil }
             var bindings = Bindings()
             if matcher.match(entry.tree, node, &bindings) { matched.append((entry, bindings)) }
             return nil
