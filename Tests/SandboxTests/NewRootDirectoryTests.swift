@@ -54,7 +54,14 @@ struct NewRootDirectoryTests {
         #expect(FileManager.default.fileExists(atPath: target.path))
 
         close(holder)  // its launcher is gone: the lock goes with it
-        NewRootDirectory.removeStale(in: base.path)
+        // Once every copy is closed: a child that another test forked while `holder` was open keeps a
+        // copy of it (and so the lock) until it execs or exits, so the sweep is tried until then.
+        let deadline = Date().addingTimeInterval(120)
+        repeat {
+            NewRootDirectory.removeStale(in: base.path)
+            if !FileManager.default.fileExists(atPath: base.path + "/" + locked) { break }
+            usleep(50_000)
+        } while Date() < deadline
         #expect(!FileManager.default.fileExists(atPath: base.path + "/" + locked))
     }
 }
