@@ -32,9 +32,7 @@ struct RuleRelevance: Sendable {
     }
 
     private(set) var facts: [String: Facts] = [:]
-    /// The names a call can use for each function (``FileModel/callNames(of:)``).
-    private(set) var names: [String: Set<String>] = [:]
-    /// For resolving method calls as the analysis does (``TaintAnalyzer/resolve(_:receiver:)``).
+    /// The file's functions, numbered as the call graph numbers them.
     private let model: FileModel
     /// The whole file's identifiers.
     private let fileIdentifiers: Set<String>
@@ -64,7 +62,6 @@ struct RuleRelevance: Sendable {
                 fact.assignedTargets += earlier.assignedTargets
             }
             facts[function.key] = fact
-            names[function.key, default: []].formUnion(model.callNames(of: function))
         }
     }
 
@@ -79,10 +76,9 @@ struct RuleRelevance: Sendable {
     }
 
     /// The keys of the functions `patterns` must analyse: those that mention the rule, and their
-    /// callers in this file, to a fixpoint. A caller is a function with a call the analysis can
-    /// resolve to one of them: by name for a function or a class's constructor, and for a method
-    /// through a class the caller can reach it from (a call it cannot resolve reads no summary).
-    func relevant(to patterns: TaintPatterns, ruleId: String, project: ProjectView?) -> Set<String> {
+    /// callers in this file, to a fixpoint: the functions with a call `graph` says can run one of
+    /// them (a call the analysis cannot resolve reads no summary).
+    func relevant(to patterns: TaintPatterns, ruleId: String, project: ProjectView?, graph: CallGraph) -> Set<String> {
         let words = patterns.relevance
         if words.always || words.fileWideSink(in: fileIdentifiers) { return Set(facts.keys) }
         let specific = project?.summaries.ruleSpecific(ruleId) ?? [:]
@@ -94,27 +90,20 @@ struct RuleRelevance: Sendable {
                     && fact.projectCallees.contains { project?.sees($0.module) != false && specific[$0.module]?[$0.function] != nil })
             if mentions { relevant.insert(key) }
         }
-        // Callers; each round adds at least one function.
-        var pending = facts.filter { !relevant.contains($0.key) && !$0.value.calleeNames.isEmpty }
+        // Callers, by position in the file; each round adds at least one function.
+        let functions = model.functions
+        var pending = functions.indices.filter { !relevant.contains(functions[$0].key) && !graph.callees[$0].isEmpty }
         var changed = !relevant.isEmpty
         while changed {
             changed = false
-            for (key, fact) in pending where callsRelevant(fact, relevant) {
-                relevant.insert(key)
-                pending.removeValue(forKey: key)
+            pending.removeAll { caller in
+                guard graph.callees[caller].contains(where: { relevant.contains(functions[$0].key) }) else { return false }
+                relevant.insert(functions[caller].key)
                 changed = true
+                return true
             }
         }
         return relevant
-    }
-
-    /// Whether a call in the function can run one of `relevant`.
-    private func callsRelevant(_ fact: Facts, _ relevant: Set<String>) -> Bool {
-        fact.calleeNames.contains { name in
-            model.functionsByCallName[name]?.contains { callee in
-                relevant.contains(callee.key) && FileCalls.mayRun(callee, as: name, through: fact.classes, in: model)
-            } ?? false
-        }
     }
 }
 
@@ -129,17 +118,12 @@ struct FileCalls: Sendable {
 
     /// Whether a call by `name` in `caller` can run `callee`, one of the functions called so
     /// (``FileModel/functionsByCallName``); unknown callers may call anything by its name.
-    func mayRun(_ callee: FileModel.Function, as name: String, from caller: String, in model: FileModel) -> Bool {
-        guard let through = classes[caller] else { return true }
-        return Self.mayRun(callee, as: name, through: through, in: model)
-    }
-
     /// A function runs by its name, an `__init__` by the name of a class it constructs; a method
     /// only through a class whose lookup finds it (the analysis never resolves `x.run()` on a
     /// receiver of unknown class).
-    static func mayRun(_ callee: FileModel.Function, as name: String, through classes: Set<String>, in model: FileModel) -> Bool {
-        guard callee.className != nil, name == callee.node.text else { return true }
-        return classes.contains { model.method(name, of: $0)?.key == callee.key }
+    func mayRun(_ callee: FileModel.Function, as name: String, from caller: String, in model: FileModel) -> Bool {
+        guard callee.className != nil, name == callee.node.text, let through = classes[caller] else { return true }
+        return through.contains { model.method(name, of: $0)?.key == callee.key }
     }
 }
 

@@ -24,7 +24,7 @@ final class SharedSummaries: @unchecked Sendable {
         self.vocabulary = vocabulary
     }
 
-    /// Which functions mention what, for ``RuleRelevance/relevant(to:ruleId:project:)``.
+    /// Which functions mention what, for ``RuleRelevance/relevant(to:ruleId:project:graph:)``.
     private(set) lazy var relevance = RuleRelevance(
         model: model, index: index, project: project, vocabulary: vocabulary, targets: targets)
 

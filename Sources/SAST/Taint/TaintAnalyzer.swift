@@ -123,7 +123,7 @@ struct TaintAnalyzer {
     /// Which functions this rule analyses itself, from the file's shared facts.
     private mutating func resolveRelevance() {
         guard let shared, relevant == nil else { return }
-        relevant = shared.relevance.relevant(to: patterns, ruleId: ruleId, project: project)
+        relevant = shared.relevance.relevant(to: patterns, ruleId: ruleId, project: project, graph: shared.callGraph)
     }
 
     /// Runs the analysis; the flows found are in ``flows``.
