@@ -155,7 +155,7 @@ struct PythonLexer {
             case 36 where allowMetavariables:  // '$'
                 try metavariable()
             default:
-                if PythonLexer.isIdentifierStart(c) {
+                if PythonIdentifier.isStart(c) {
                     try identifier()
                 } else {
                     try op()
@@ -232,19 +232,11 @@ struct PythonLexer {
         fail(.python2Syntax, "inconsistent use of tabs and spaces in indentation (Python 2 layout)", at: i)
     }
 
-    @inline(__always) static func isIdentifierStart(_ c: UInt8) -> Bool {
-        (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A || c == 95 || c >= 0x80
-    }
-
-    @inline(__always) static func isIdentifierContinue(_ c: UInt8) -> Bool {
-        isIdentifierStart(c) || (c >= 48 && c <= 57)
-    }
-
     private mutating func identifier() throws {
         let s = i
         i += 1
         var nonASCII = b[s] >= 0x80
-        while i < limit && PythonLexer.isIdentifierContinue(b[i]) {
+        while i < limit && PythonIdentifier.isContinue(b[i]) {
             if b[i] >= 0x80 { nonASCII = true }
             i += 1
         }
@@ -283,10 +275,10 @@ struct PythonLexer {
         let s = i
         i += 1
         if i + 2 < limit && b[i] == 46 && b[i + 1] == 46 && b[i + 2] == 46 { i += 3 }
-        guard i < limit, PythonLexer.isIdentifierStart(b[i]) else {
+        guard i < limit, PythonIdentifier.isStart(b[i]) else {
             throw fail(.invalidCharacter, "invalid metavariable", at: s)
         }
-        while i < limit && PythonLexer.isIdentifierContinue(b[i]) { i += 1 }
+        while i < limit && PythonIdentifier.isContinue(b[i]) { i += 1 }
         emit(.name, String(decoding: b[s..<i], as: UTF8.self), s, i)
     }
 
@@ -363,7 +355,7 @@ struct PythonLexer {
                     isInt = false
                     i = j
                     digits(dec)
-                } else if j >= limit || !PythonLexer.isIdentifierStart(b[j]) {
+                } else if j >= limit || !PythonIdentifier.isStart(b[j]) {
                     throw fail(.invalidNumber, "invalid decimal literal", at: s)
                 }
             }
@@ -390,7 +382,7 @@ struct PythonLexer {
             }
         }
         // Python 2's long suffix (`10L`, `0x1fL`): the same integer in Python 3.
-        if isInt && i < limit && (b[i] | 0x20) == 108 && !(i + 1 < limit && PythonLexer.isIdentifierContinue(b[i + 1])) {
+        if isInt && i < limit && (b[i] | 0x20) == 108 && !(i + 1 < limit && PythonIdentifier.isContinue(b[i + 1])) {
             guard python2 else {
                 throw fail(.python2Syntax, "invalid decimal literal: the 'L' suffix of long integers is Python 2", at: s)
             }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import PythonSyntax
 
 /// A quick pass over a file's text for the names it imports (`from a.b import c, d`,
 /// `import a.b`), before any parsing: a project scan summarises only the functions another module
@@ -139,12 +140,14 @@ enum ImportScan {
         text.withUTF8 { bytes in
             var i = 0
             while i < bytes.count {
-                guard isIdentifierByte(bytes[i]), i == 0 || !(isIdentifierByte(bytes[i - 1]) || bytes[i - 1] == UInt8(ascii: ".")) else {
+                guard PythonIdentifier.isContinue(bytes[i]),
+                    i == 0 || !(PythonIdentifier.isContinue(bytes[i - 1]) || bytes[i - 1] == UInt8(ascii: "."))
+                else {
                     i += 1
                     continue
                 }
                 let start = i
-                while i < bytes.count, isIdentifierByte(bytes[i]) { i += 1 }
+                while i < bytes.count, PythonIdentifier.isContinue(bytes[i]) { i += 1 }
                 guard lengths.contains(i - start) else { continue }
                 var dot = i
                 while dot < bytes.count, isSpace(bytes[dot]) { dot += 1 }
@@ -154,18 +157,12 @@ enum ImportScan {
                 var attribute = dot + 1
                 while attribute < bytes.count, isSpace(bytes[attribute]) { attribute += 1 }
                 var end = attribute
-                while end < bytes.count, isIdentifierByte(bytes[end]) { end += 1 }
+                while end < bytes.count, PythonIdentifier.isContinue(bytes[end]) { end += 1 }
                 guard end > attribute else { continue }
                 out[name, default: []].insert(String(decoding: UnsafeBufferPointer(rebasing: bytes[attribute..<end]), as: UTF8.self))
             }
         }
         return out
-    }
-
-    /// ASCII letters, digits, `_`, and any byte of a non-ASCII character (identifiers may hold them).
-    private static func isIdentifierByte(_ byte: UInt8) -> Bool {
-        byte >= 0x80 || byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
-            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
     }
 
     /// Blanks Python allows around a dot (lines may break inside brackets or after a backslash).
