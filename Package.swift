@@ -162,3 +162,14 @@ let package = Package(
         ),
     ]
 )
+
+// Release builds let the analysis modules' callers inline across module boundaries: the taint and
+// search passes read syntax nodes (`PythonSyntax`) in their hottest loops, where an accessor call and
+// its retain/release pair per node cost 6-8 % of a scan (bench/sast-speed.sh, measured 2026-11-25).
+let crossModuleOptimized: Set<String> = [
+    "Support", "Documents", "Findings", "PythonSyntax", "TemplateSyntax", "SAST", "ScanCore", "Scan",
+]
+for target in package.targets where crossModuleOptimized.contains(target.name) {
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+}
