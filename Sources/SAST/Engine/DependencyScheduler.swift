@@ -22,6 +22,8 @@ final class DependencyScheduler: @unchecked Sendable {
     /// Per file, the files that wait for it.
     private let dependents: [[Int]]
     private var ready: [Int]
+    /// Per file, whether ``done(_:)`` was called for it.
+    private var finished: [Bool]
     private var handedOut = 0
 
     /// `rank`: each file's position in the dependency order; `waitFor`: per file, the files (ranked
@@ -43,6 +45,7 @@ final class DependencyScheduler: @unchecked Sendable {
         let waiting = waitFor.enumerated().map { file, list in Set(list).subtracting([file]).count }
         self.waiting = waiting
         ready = rank.indices.filter { waiting[$0] == 0 }
+        finished = [Bool](repeating: false, count: rank.count)
     }
 
     /// The next file to scan, the ready one heading the costliest chain (then the earliest
@@ -61,10 +64,13 @@ final class DependencyScheduler: @unchecked Sendable {
         }
     }
 
-    /// Records that `file` is done (scanned, or left out): the files waiting only for it become ready.
+    /// Records that `file` is done (what others read of it is out, or it was left out): the files
+    /// waiting only for it become ready. Once per file; a second call changes nothing.
     func done(_ file: Int) {
         condition.lock()
         defer { condition.unlock() }
+        guard !finished[file] else { return }
+        finished[file] = true
         for dependent in dependents[file] {
             waiting[dependent] -= 1
             if waiting[dependent] == 0 { ready.append(dependent) }

@@ -87,8 +87,11 @@ public struct SASTEngine: Sendable {
         scan(file: file, source: source, project: project, access: .full, only: nil)
     }
 
+    /// `published`: called once what importers read of this file is published (its taint rules and
+    /// rule-free summaries), before its search rules run; not called when the file does not parse.
     private func scan(
-        file: String, source: String, project: ProjectSummaries?, access: ProjectAccess, only: Set<String>?
+        file: String, source: String, project: ProjectSummaries?, access: ProjectAccess, only: Set<String>?,
+        published: @escaping @Sendable () -> Void = {}
     ) -> FileScanResult {
         // Matching and taint recurse once per tree level; long operator chains are deep, so the
         // work runs on the parser's large-stack thread like parsing does.
@@ -99,7 +102,7 @@ public struct SASTEngine: Sendable {
         let result = try? PyLargeStack.run {
             Self.scan(
                 file: file, source: source, rules: compiled, taintShared: taintShared, project: project, access: access,
-                routes: routes)
+                routes: routes, published: published)
         }
         return result ?? FileScanResult(findings: [], parseError: "\(file): internal error while scanning (file skipped)")
     }
@@ -153,7 +156,10 @@ public struct SASTEngine: Sendable {
             defer { scheduler.done(i) }
             guard let text = read(files[i]) else { return }
             let access = ProjectAccess(visible: Set(earlier[i].compactMap { modules[$0] }), publishes: publishes[i])
-            let result = scan(file: files[i], source: text, project: project, access: access, only: nil)
+            // The files waiting for this one start as soon as its summaries are out.
+            let result = scan(
+                file: files[i], source: text, project: project, access: access, only: nil,
+                published: { scheduler.done(i) })
             results.withLock { $0[i] = result }
             progress(i)
         }
@@ -204,7 +210,7 @@ public struct SASTEngine: Sendable {
 
     private static func scan(
         file: String, source: String, rules compiled: [CompiledRule], taintShared: TaintShared,
-        project: ProjectSummaries?, access: ProjectAccess, routes: Bool
+        project: ProjectSummaries?, access: ProjectAccess, routes: Bool, published: () -> Void
     ) -> FileScanResult {
         let text = SourceText(source)
         let module: PythonModule
@@ -231,17 +237,22 @@ public struct SASTEngine: Sendable {
             index: index, model: model, project: view, ruleFree: taintShared.ruleFree, vocabulary: taintShared.vocabulary,
             targets: taintShared.targets)
         let presence = taintShared.identifiers.presence(in: index.identifiers)
-        for rule in compiled
-        where view == nil
-            ? rule.applies(presence: presence) : rule.appliesInProject(presence: presence, projectImports: hasProjectImports)
-        {
-            if let needs = rule.textNeeds, !index.lowercased.mayContain(needs) { continue }
-            findings += rule.findings(
+        let applicable = compiled.indices.filter { i in
+            let rule = compiled[i]
+            guard
+                view == nil
+                    ? rule.applies(presence: presence)
+                    : rule.appliesInProject(presence: presence, projectImports: hasProjectImports)
+            else { return false }
+            return rule.textNeeds.map { index.lowercased.mayContain($0) } ?? true
+        }
+        // Taint rules first: they publish what importers read, and the files waiting for this one
+        // start once that is out, while the search rules run here. Findings keep the rules' order.
+        var byRule = [[Finding]](repeating: [], count: compiled.count)
+        for i in applicable where compiled[i].taint != nil {
+            byRule[i] = compiled[i].findings(
                 in: index, builder: builder, sourceCache: sourceCache, model: model, project: view, shared: shared)
         }
-        let unsuperseded = findings
-        findings = TaintFindings.supersedeAudits(findings)
-        findings.sort(by: byPosition)
         if let view {
             // What the imported functions do with their parameters, whatever the rule.
             let exported = view.exported
@@ -255,6 +266,15 @@ public struct SASTEngine: Sendable {
                     classes: Set(model.classes.keys))
             }
         }
+        published()
+        for i in applicable where compiled[i].taint == nil {
+            byRule[i] = compiled[i].findings(
+                in: index, builder: builder, sourceCache: sourceCache, model: model, project: view, shared: shared)
+        }
+        findings = byRule.flatMap { $0 }
+        let unsuperseded = findings
+        findings = TaintFindings.supersedeAudits(findings)
+        findings.sort(by: byPosition)
         var result = FileScanResult(findings: findings)
         if let python3 = module.python3Failure {
             result.parseNotice = ParseNotice(
