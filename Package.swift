@@ -100,7 +100,15 @@ let package = Package(
                 "Store", "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "sentinel", dependencies: ["SentinelCLI"]),
+        // jemalloc (Debian's libjemalloc2) replaces glibc's malloc for the whole process: the
+        // analyses allocate small objects from every thread, where it is 4-6 % faster in wall and
+        // CPU time at the Django tree root than glibc's, at the same peak memory (bench/sast-speed.sh
+        // and LD_PRELOAD, 2026-11-25; BENCHMARKS.md). Linked as a shared library: the static archive's
+        // symbols would be made local by the static Swift runtime's `--exclude-libs ALL`.
+        .executableTarget(
+            name: "sentinel", dependencies: ["SentinelCLI"],
+            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
+        ),
 
         // A C program the escape battery runs inside the sandbox: one attempt per verb.
         // Linked without the shared Swift runtime: the sandbox shows only the host's /usr and /lib.
