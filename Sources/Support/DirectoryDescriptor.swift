@@ -87,6 +87,12 @@ public final class DirectoryDescriptor: Sendable {
         return info
     }
 
+    /// Throws why the caller could not read `name` (EACCES...), checked against its effective
+    /// ids without opening it (one `faccessat2`, no file opened and closed); the link itself for a link.
+    public func checkReadable(_ name: UnsafePointer<CChar>) throws(Errno) {
+        _ = try Self.call { faccessat(rawValue, name, R_OK, AT_EACCESS | AT_SYMLINK_NOFOLLOW) }
+    }
+
     /// The directory's own status.
     public func status() throws(Errno) -> stat {
         var info = stat()

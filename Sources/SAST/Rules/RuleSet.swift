@@ -90,23 +90,63 @@ public struct RuleSet: Sendable {
     /// Rule files under `directory`, sorted so errors and ordering are reproducible. A symbolic
     /// link inside it is an error, not a way out of the directory (it may be a repository's).
     static func ruleFiles(under directory: String) throws -> [String] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-        else { throw SentinelError(.invalidInput, "\(directory): no such rule directory") }
-        let root = URL(fileURLWithPath: directory)
-        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isSymbolicLinkKey])
-        else {
-            throw SentinelError(.io, "\(directory): cannot list rule directory")
-        }
-        var files: [String] = []
-        for case let url as URL in enumerator {
-            if (try? url.resourceValues(forKeys: [.isSymbolicLinkKey]))?.isSymbolicLink == true {
-                throw SentinelError(.invalidInput, "\(url.path): is a symbolic link; rule directories are read without following links")
+        // The directory named is opened following links (the operator or a config named it); below
+        // it, each directory is listed through its descriptor and nothing is followed.
+        let top: DirectoryDescriptor
+        do throws(Errno) {
+            top = try DirectoryDescriptor.workingDirectory.openDirectory(directory, followingLinks: true)
+        } catch {
+            if error.rawValue == ENOENT || error.rawValue == ENOTDIR {
+                throw SentinelError(.invalidInput, "\(directory): no such rule directory")
             }
-            if ["yaml", "yml"].contains(url.pathExtension) { files.append(url.path) }
+            throw SentinelError(.io, "\(directory): cannot list rule directory: \(error)", errno: error)
+        }
+        // Paths as the callers always saw them: absolute, the directory as named, no `..` resolved.
+        let base = URL(fileURLWithPath: directory).path
+        var files: [String] = []
+        var pending: [(DirectoryDescriptor, path: String, depth: Int)] = [(top, base, 0)]
+        while let (directory, path, depth) = pending.popLast() {
+            let entries: [DirectoryDescriptor.Entry]
+            do throws(Errno) { entries = try directory.entries() } catch {
+                throw SentinelError(.io, "\(path): cannot list rule directory: \(error)", errno: error)
+            }
+            for entry in entries {
+                let child = path.hasSuffix("/") ? path + entry.text : path + "/" + entry.text
+                var type = Int32(entry.type)
+                if type == Int32(DT_UNKNOWN), let info = try? directory.status(of: entry.name) {
+                    switch info.st_mode & S_IFMT {
+                    case S_IFDIR: type = Int32(DT_DIR)
+                    case S_IFLNK: type = Int32(DT_LNK)
+                    default: type = Int32(DT_REG)
+                    }
+                }
+                switch type {
+                case Int32(DT_LNK):
+                    throw SentinelError(
+                        .invalidInput, "\(child): is a symbolic link; rule directories are read without following links")
+                case Int32(DT_DIR):
+                    guard depth < maxRuleDirectoryDepth else {
+                        throw SentinelError(.invalidInput, "\(child): rule directories nest deeper than \(maxRuleDirectoryDepth)")
+                    }
+                    do throws(Errno) {
+                        pending.append((try directory.openDirectory(entry.name), child, depth + 1))
+                    } catch {
+                        throw SentinelError(.io, "\(child): cannot list rule directory: \(error)", errno: error)
+                    }
+                default:
+                    let name = entry.text
+                    // `x.yaml` and `.x.yaml`, not a bare `.yaml` (no extension, as URL sees it).
+                    if (name.hasSuffix(".yaml") && name != ".yaml") || (name.hasSuffix(".yml") && name != ".yml") {
+                        files.append(child)
+                    }
+                }
+            }
         }
         return files.sorted()
     }
+
+    /// How deep rule directories may nest (the shipped ones are two levels deep).
+    static let maxRuleDirectoryDepth = 32
 
     /// The rules of either kind that apply only in some projects (``ProjectScope``).
     public var scopedRules: [ScopedRule] {
