@@ -251,7 +251,8 @@ public struct SASTEngine: Sendable {
         var byRule = [[Finding]](repeating: [], count: compiled.count)
         for i in applicable where compiled[i].taint != nil {
             byRule[i] = compiled[i].findings(
-                in: index, builder: builder, sourceCache: sourceCache, model: model, project: view, shared: shared)
+                in: index, builder: builder, sourceCache: sourceCache, model: model, project: view, shared: shared,
+                presence: presence)
         }
         if let view {
             // What the imported functions do with their parameters, whatever the rule.
@@ -319,6 +320,7 @@ final class CompiledRule: Sendable {
         var required: NumberedRequirement
         var sources: NumberedRequirement
         var sinks: NumberedRequirement
+        var sanitizers: NumberedRequirement
     }
 
     /// Compiles `rule`, with its checks numbered on their own (the engine renumbers them in one
@@ -357,15 +359,15 @@ final class CompiledRule: Sendable {
         self.taint = taint
         let checks = Self.requirements(required, taint)
         let numbered = checks.map((vocabulary ?? IdentifierVocabulary(checks)).numbered)
-        gates = Gates(required: numbered[0], sources: numbered[1], sinks: numbered[2])
+        gates = Gates(required: numbered[0], sources: numbered[1], sinks: numbered[2], sanitizers: numbered[3])
     }
 
     /// The identifier checks of the rule, for the engine's vocabulary.
     var requirements: [IdentifierRequirement] { Self.requirements(required, taint) }
 
-    /// `required`, then a taint rule's source names and sink names (``Gates``' order).
+    /// `required`, then a taint rule's source, sink and sanitizer names (``Gates``' order).
     private static func requirements(_ required: IdentifierRequirement, _ taint: TaintPatterns?) -> [IdentifierRequirement] {
-        [required, taint?.sourceNames ?? .always, taint?.sinkNames ?? .always]
+        [required, taint?.sourceNames ?? .always, taint?.sinkNames ?? .always, taint?.sanitizerNames ?? .always]
     }
 
     /// Identifier sets of which at least one must be wholly present for any match; nil when unknown.
@@ -409,9 +411,10 @@ final class CompiledRule: Sendable {
         taint?.relevance.targetSinks.isEmpty == false || gates.sinks.isSatisfied(by: presence)
     }
 
+    /// `presence`: the file's identifiers in the engine's vocabulary (nil: read from `index`).
     func findings(
         in index: FileIndex, builder: FindingBuilder, sourceCache: SourceMatchCache, model: FileModel,
-        project: ProjectView? = nil, shared: SharedSummaries? = nil
+        project: ProjectView? = nil, shared: SharedSummaries? = nil, presence: IdentifierPresence? = nil
     ) -> [Finding] {
         switch rule.mode {
         case .search(let formula):
@@ -427,6 +430,9 @@ final class CompiledRule: Sendable {
             var analyzer = TaintAnalyzer(
                 patterns: taint, index: index, sourceCache: sourceCache, ruleId: rule.id, project: project, model: model,
                 shared: shared)
+            if let presence {
+                analyzer.namesPresent = (gates.sinks.isSatisfied(by: presence), gates.sanitizers.isSatisfied(by: presence))
+            }
             analyzer.run()
             // The functions this rule left to the rule-free summary are published once, for any rule.
             // A rule without some of the rule-free sanitizers publishes its own functions' summaries

@@ -240,8 +240,11 @@ struct PatternSearch: Sendable {
         // Literals absent from the whole file are absent from each of its strings.
         guard index.lowercased.mayContain(regex.literals) else { return false }
         for kind in [PyNodeKind.string, .joinedStr, .bytes] {
+            // The literals on the bytes first: most strings fail them, and no binding is made for those.
             for node in index.nodes(of: kind)
-            where within.encloses(node.range) && Binding(nodes: [node]).matches(regex, in: index.source) {
+            where regex.mayMatch(index.source.bytes, from: node.range.start.offset, to: node.range.end.offset)
+                && within.encloses(node.range) && Binding(nodes: [node]).matches(regex, in: index.source)
+            {
                 return true
             }
         }

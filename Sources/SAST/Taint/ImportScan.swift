@@ -134,7 +134,8 @@ enum ImportScan {
     /// comments count too (more is harmless: it only keeps more summaries).
     static func attributes(of names: Set<String>, in text: String) -> [String: Set<String>] {
         guard !names.isEmpty else { return [:] }
-        let lengths = Set(names.map(\.utf8.count))
+        // The names' lengths as bits (63: that long or longer): most identifiers are rejected by length alone.
+        let lengths = names.reduce(UInt64(0)) { $0 | 1 << UInt64(min($1.utf8.count, 63)) }
         var out: [String: Set<String>] = [:]
         var text = text
         text.withUTF8 { bytes in
@@ -148,7 +149,7 @@ enum ImportScan {
                 }
                 let start = i
                 while i < bytes.count, PythonIdentifier.isContinue(bytes[i]) { i += 1 }
-                guard lengths.contains(i - start) else { continue }
+                guard lengths & 1 << UInt64(min(i - start, 63)) != 0 else { continue }
                 var dot = i
                 while dot < bytes.count, isSpace(bytes[dot]) { dot += 1 }
                 guard dot < bytes.count, bytes[dot] == UInt8(ascii: ".") else { continue }

@@ -374,15 +374,25 @@ struct RelevanceNames: Sendable {
         fileSinks.contains { $0.isSubset(of: identifiers) }
     }
 
+    /// Whether every name of one of `triggers`' sets is in `names`; the smaller side is walked
+    /// (a rule's trigger names or a function's names), each name looked up once in the other.
+    private static func triggered(_ triggers: [String: [Set<String>]], by names: Set<String>) -> Bool {
+        if names.count <= triggers.count {
+            for id in names {
+                if let alternatives = triggers[id], alternatives.contains(where: { $0.isSubset(of: names) }) { return true }
+            }
+        } else {
+            for (id, alternatives) in triggers where names.contains(id) {
+                if alternatives.contains(where: { $0.isSubset(of: names) }) { return true }
+            }
+        }
+        return false
+    }
+
     /// Whether the function mentions one of the rule's patterns.
     func mentioned(in fact: RuleRelevance.Facts) -> Bool {
         if always { return true }
-        for id in fact.identifiers {
-            if let alternatives = triggers[id], alternatives.contains(where: { $0.isSubset(of: fact.identifiers) }) { return true }
-        }
-        for id in fact.header {
-            if let alternatives = headerTriggers[id], alternatives.contains(where: { $0.isSubset(of: fact.header) }) { return true }
-        }
+        if Self.triggered(triggers, by: fact.identifiers) || Self.triggered(headerTriggers, by: fact.header) { return true }
         if !targetSinks.isEmpty, fact.assignedTargets.contains(where: { target in targetSinks.contains { $0.matches(target) } }) {
             return true
         }

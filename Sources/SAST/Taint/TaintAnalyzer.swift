@@ -33,6 +33,9 @@ struct TaintAnalyzer {
     /// Where the rule's sources match in the file (start offsets, from the shared search), once
     /// ``run()`` knows them: a node that starts elsewhere is no source, and most nodes are asked.
     var sourceStarts: Set<Int>?
+    /// Whether the file names every identifier of some sink and of some sanitizer, when the
+    /// engine already knows it from its numbered vocabulary (nil: read from the index's names).
+    var namesPresent: (sinks: Bool, sanitizers: Bool)?
 
     /// The last analysis of a function: the flows it found (while reporting), and what they and
     /// its summary depend on besides the function itself.
@@ -135,10 +138,11 @@ struct TaintAnalyzer {
         // module can matter to the rule (a source, a sink or a sanitizer in it); otherwise the
         // rule-free summary the engine publishes speaks for them.
         let exported = project?.exported ?? []
-        let mayHoldSink = patterns.sinkNames.isSatisfied(by: index.identifiers) || assignsToSinkName
+        let mayHoldSink = (namesPresent?.sinks ?? patterns.sinkNames.isSatisfied(by: index.identifiers)) || assignsToSinkName
         let exporting =
             !exported.isEmpty
-            && (!sourceOffsets.isEmpty || mayHoldSink || patterns.sanitizerNames.isSatisfied(by: index.identifiers))
+            && (!sourceOffsets.isEmpty || mayHoldSink
+                || (namesPresent?.sanitizers ?? patterns.sanitizerNames.isSatisfied(by: index.identifiers)))
         // No flow starts in a file without a source or a helper that returns one, and none ends
         // in a file without a sink or a project helper that has this rule's own summary: then
         // only what importers see matters.
