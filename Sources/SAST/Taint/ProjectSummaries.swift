@@ -16,7 +16,8 @@ public final class ProjectSummaries: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    /// Names other modules import from each module (`*`: the whole module, `import a.b`).
+    /// Names other modules import from each module (`*`: the whole module, `import a.b`); a module
+    /// a file binds to a name of its own gives the names read through it (`Job` of `models.Job`).
     private var exported: [String: Set<String>] = [:]
     /// Names a package's `__init__` imports from one of its modules (`from .base import f` in
     /// `pkg/__init__.py`): `pkg.f` → `pkg.base`, so `from pkg import f` finds the summary.
@@ -24,6 +25,10 @@ public final class ProjectSummaries: @unchecked Sendable {
     /// The attributes files read of each name they import from the project (`run` of
     /// `Job.run(...)` after `from jobs import Job`), by that name.
     private var attributesRead: [String: Set<String>] = [:]
+    /// The names files read of each module they take whole under one name of their own
+    /// (`models` of `from pkg import models`, `m` of `import pkg.models as m`): `Job` of
+    /// `models.Job.run(...)`, whose methods may then all be called.
+    private var readThroughModule: [String: Set<String>] = [:]
     /// The scanned modules each file imports, with the names it imports from each, from its text.
     private var importsOf: [String: [String: Set<String>]] = [:]
     /// Each noted file's size in bytes (an estimate of its scanning time).
@@ -109,22 +114,40 @@ public final class ProjectSummaries: @unchecked Sendable {
         var topLevel: Set<String> = []
         // The names bound here to what a project module defines (`as` names included), and what each stands for.
         var bound: [String: String] = [:]
+        // The names bound here to a whole project module, and the module: what the file reads of
+        // it is what it reads through the name (`models.Job`), not everything it defines.
+        var modules: [String: String] = [:]
         for (from, name, alias) in ImportScan.imports(in: text) {
             if let top = TemplateFiles.topLevelModule(from, name) { topLevel.insert(top) }
             let absolute = ProjectView.absolute(from, module: module, isPackage: isPackage)
             if name != "*", let target = resolveModule(absolute + "." + name) {
-                found[target, default: []].insert("*")
+                // `from pkg import models [as m]`
+                found[target, default: []] = found[target] ?? []
+                modules[alias ?? name] = target
+            } else if name == "*", let alias, let target = resolveModule(absolute) {
+                // `import pkg.models as m` (`from pkg import *` has no `as`)
+                found[target, default: []] = found[target] ?? []
+                modules[alias] = target
             } else if let target = resolveModule(absolute) {
                 found[target, default: []].insert(name)
                 if isPackage, name != "*", target != module, !module.isEmpty { passedOn[module + "." + name] = target }
                 if name != "*" { bound[alias ?? name] = name }
             }
         }
-        let read = ImportScan.attributes(of: Set(bound.keys), in: text)
+        let read = ImportScan.attributes(of: Set(bound.keys).union(modules.keys), in: text)
+        var throughModules: [String: Set<String>] = [:]
+        for (local, target) in modules {
+            let names = read[local] ?? []
+            found[target, default: []].formUnion(names)
+            throughModules[target, default: []].formUnion(names)
+        }
         lock.lock()
+        for (target, names) in throughModules { readThroughModule[target, default: []].formUnion(names) }
         sizes[file] = text.utf8.count
         topLevelModules.formUnion(topLevel)
-        for (local, attributes) in read { attributesRead[bound[local] ?? local, default: []].formUnion(attributes) }
+        for (local, attributes) in read where modules[local] == nil {
+            attributesRead[bound[local] ?? local, default: []].formUnion(attributes)
+        }
         if !found.isEmpty {
             for (target, names) in found { exported[target, default: []].formUnion(names) }
             reexports.merge(passedOn) { first, _ in first }
@@ -180,13 +203,14 @@ public final class ProjectSummaries: @unchecked Sendable {
     }
 
     /// Whether another module may call the method `method` of the class `className` of
-    /// `module`: through the class (`Job.run(...)`), or anything of a module taken whole. An
+    /// `module`: through the class (`Job.run(...)`, `models.Job.run(...)`), or anything of a module
+    /// taken whole with `import a.b` or `from a.b import *`. An
     /// object of a class from another module has no known class where it is used, so its
     /// methods are never looked up there.
     func mayCall(_ method: String, of className: String, in module: String) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        if exported[module]?.contains("*") == true { return true }
+        if exported[module]?.contains("*") == true || readThroughModule[module]?.contains(className) == true { return true }
         return attributesRead[className]?.contains(method) ?? false
     }
 
