@@ -1,6 +1,7 @@
 /* The _GNU_SOURCE calls of csystem.h (the target is compiled with _GNU_SOURCE defined). */
 #include "csystem.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -24,6 +25,10 @@ int csys_accept4(int fd, int flags) {
 ssize_t csys_write_nowait(int fd, const void *buffer, size_t count) {
     struct iovec vector = {.iov_base = (void *)buffer, .iov_len = count};
     return pwritev2(fd, &vector, 1, -1, RWF_NOWAIT);
+}
+
+ssize_t csys_getdents64(int fd, void *buffer, size_t size) {
+    return getdents64(fd, buffer, size);
 }
 
 ssize_t csys_fgetxattr(int fd, const char *name, void *value, size_t size) {

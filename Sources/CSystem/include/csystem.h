@@ -27,6 +27,10 @@ int csys_accept4(int fd, int flags);
  * Pipes and sockets only; EOPNOTSUPP where the kernel cannot. */
 ssize_t csys_write_nowait(int fd, const void *buffer, size_t count);
 
+/* getdents64(2): the directory's next entries as `struct linux_dirent64` records (d_ino u64,
+ * d_off s64, d_reclen u16, d_type u8, then the NUL-terminated name); 0 at the end. */
+ssize_t csys_getdents64(int fd, void *buffer, size_t size);
+
 /* fgetxattr(2). */
 ssize_t csys_fgetxattr(int fd, const char *name, void *value, size_t size);
 
