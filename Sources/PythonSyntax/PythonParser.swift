@@ -172,7 +172,10 @@ struct PyParser {
 
     /// Whether `word` is reserved in this parser's dialect.
     @inline(__always) func isReserved(_ word: String) -> Bool {
-        PyParser.keywords.contains(word) && !(python2 && PyParser.python2Names.contains(word))
+        // Every keyword is 2 to 8 letters long: most names are rejected before any hashing.
+        let length = word.utf8.count
+        return length >= 2 && length <= 8 && PyParser.keywords.contains(word)
+            && !(python2 && PyParser.python2Names.contains(word))
     }
 
     // MARK: Token access

@@ -56,6 +56,8 @@ extension PythonToken {
 
     /// Whether this is the operator or keyword spelled `s`.
     @inline(__always) func `is`(_ s: String) -> Bool {
-        (kind == .op || kind == .name) && text == s
+        // Lengths first: an inline string's is in its bits, and most tokens asked are another
+        // word of another length, rejected without the comparison call.
+        (kind == .op || kind == .name) && text.utf8.count == s.utf8.count && text == s
     }
 }
