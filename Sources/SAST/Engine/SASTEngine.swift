@@ -186,8 +186,10 @@ public struct SASTEngine: Sendable {
             }
             return rules.isEmpty ? nil : (i, Set(rules))
         }
-        PyLargeStack.concurrentPerform(iterations: again.count, workers: workers) { j in
-            let (i, rules) = again[j]
+        // Largest first: the threads then finish together instead of one running a big file alone.
+        let largestFirst = again.sorted { project.size(of: files[$0.file]) > project.size(of: files[$1.file]) }
+        PyLargeStack.concurrentPerform(iterations: largestFirst.count, workers: workers) { j in
+            let (i, rules) = largestFirst[j]
             guard let text = read(files[i]), var merged = first[i] else { return }
             let access = ProjectAccess(visible: nil, publishes: false)
             let second = scan(file: files[i], source: text, project: project, access: access, only: rules)
