@@ -167,14 +167,16 @@ struct PyParser {
         "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield",
     ]
 
+    /// The shortest and the longest keyword's length.
+    static let keywordLengths = keywords.map(\.utf8.count).min()!...keywords.map(\.utf8.count).max()!
+
     /// Words Python 3 reserves that Python 2 code uses as names (`async = False`, `xmlrpclib.True`).
     static let python2Names: Set<String> = ["async", "await", "nonlocal", "True", "False"]
 
     /// Whether `word` is reserved in this parser's dialect.
     @inline(__always) func isReserved(_ word: String) -> Bool {
-        // Every keyword is 2 to 8 letters long: most names are rejected before any hashing.
-        let length = word.utf8.count
-        return length >= 2 && length <= 8 && PyParser.keywords.contains(word)
+        // Most names are longer or shorter than every keyword: rejected before any hashing.
+        PyParser.keywordLengths.contains(word.utf8.count) && PyParser.keywords.contains(word)
             && !(python2 && PyParser.python2Names.contains(word))
     }
 

@@ -185,11 +185,7 @@ public struct FileWalker: Sendable {
             if kind == Int32(DT_REG) || kind == Int32(DT_UNKNOWN) {
                 guard let found = try? directory.status(of: name) else { continue }
                 info = found
-                switch info.st_mode & S_IFMT {
-                case S_IFDIR: kind = Int32(DT_DIR)
-                case S_IFREG: kind = Int32(DT_REG)
-                default: kind = Int32(DT_UNKNOWN)
-                }
+                kind = Int32(DirectoryDescriptor.Entry.type(ofMode: info.st_mode))
             }
             switch kind {
             case Int32(DT_DIR):

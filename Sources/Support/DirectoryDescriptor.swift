@@ -136,12 +136,12 @@ public final class DirectoryDescriptor: Sendable {
     // MARK: listing
 
     /// The entries, without `.` and `..`, in the order the directory gives them, read from the
-    /// start through a duplicate descriptor (so this one's position does not matter). At most
-    /// `limit + 1` are read: a caller bounding a directory's width sees that there were more.
+    /// start (this descriptor's position is reset first, so an earlier listing does not matter;
+    /// two threads must not list one descriptor at once). At most `limit + 1` are read: a caller
+    /// bounding a directory's width sees that there were more.
     public func entries(limit: Int = .max) throws(Errno) -> [Entry] {
-        // getdents64 on this descriptor, from the start (an earlier listing moved its position):
-        // a dup, fdopendir's checks and closedir cost three more syscalls per directory, and a
-        // walk lists thousands.
+        // getdents64 on this descriptor itself: a dup, fdopendir's checks and closedir cost three
+        // more syscalls per directory, and a walk lists thousands.
         _ = try Self.call { lseek(rawValue, 0, SEEK_SET) }
         var result: [Entry] = []
         let capacity = 32 * 1024
@@ -158,8 +158,10 @@ public final class DirectoryDescriptor: Sendable {
                 guard length > 19, offset + length <= filled else { throw Errno(rawValue: EIO) }
                 let type = record.load(fromByteOffset: 18, as: UInt8.self)
                 let name = (record + 19).assumingMemoryBound(to: CChar.self)
+                let nameLength = strnlen(name, length - 19)
+                guard nameLength < length - 19 else { throw Errno(rawValue: EIO) }
                 // The name and its NUL, copied once.
-                let bytes = Array(UnsafeBufferPointer(start: name, count: strnlen(name, length - 19) + 1))
+                let bytes = Array(UnsafeBufferPointer(start: name, count: nameLength + 1))
                 offset += length
                 if bytes == [46, 0] || bytes == [46, 46, 0] { continue }
                 result.append(Entry(name: bytes, type: type))
@@ -177,6 +179,10 @@ public final class DirectoryDescriptor: Sendable {
 
         /// The name as text (invalid UTF-8 repaired), for messages and matching.
         public var text: String { name.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
+
+        /// The `type` a file of mode `mode` has in an entry (`DT_DIR` for `S_IFDIR`...: the kernel's
+        /// `IFTODT`), for an entry whose type had to come from `stat`.
+        public static func type(ofMode mode: mode_t) -> UInt8 { UInt8(truncatingIfNeeded: (mode & S_IFMT) >> 12) }
     }
 
     // MARK: changing

@@ -114,11 +114,7 @@ public struct RuleSet: Sendable {
                 let child = path.hasSuffix("/") ? path + entry.text : path + "/" + entry.text
                 var type = Int32(entry.type)
                 if type == Int32(DT_UNKNOWN), let info = try? directory.status(of: entry.name) {
-                    switch info.st_mode & S_IFMT {
-                    case S_IFDIR: type = Int32(DT_DIR)
-                    case S_IFLNK: type = Int32(DT_LNK)
-                    default: type = Int32(DT_REG)
-                    }
+                    type = Int32(DirectoryDescriptor.Entry.type(ofMode: info.st_mode))
                 }
                 switch type {
                 case Int32(DT_LNK):

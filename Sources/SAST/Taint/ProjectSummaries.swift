@@ -116,27 +116,26 @@ public final class ProjectSummaries: @unchecked Sendable {
         var bound: [String: String] = [:]
         // The names bound here to a whole project module, and the module: what the file reads of
         // it is what it reads through the name (`models.Job`), not everything it defines.
-        var modules: [String: String] = [:]
+        var wholeModules: [String: String] = [:]
         for (from, name, alias) in ImportScan.imports(in: text) {
             if let top = TemplateFiles.topLevelModule(from, name) { topLevel.insert(top) }
             let absolute = ProjectView.absolute(from, module: module, isPackage: isPackage)
             if name != "*", let target = resolveModule(absolute + "." + name) {
                 // `from pkg import models [as m]`
-                found[target, default: []] = found[target] ?? []
-                modules[alias ?? name] = target
+                wholeModules[alias ?? name] = target
             } else if name == "*", let alias, let target = resolveModule(absolute) {
                 // `import pkg.models as m` (`from pkg import *` has no `as`)
-                found[target, default: []] = found[target] ?? []
-                modules[alias] = target
+                wholeModules[alias] = target
             } else if let target = resolveModule(absolute) {
                 found[target, default: []].insert(name)
                 if isPackage, name != "*", target != module, !module.isEmpty { passedOn[module + "." + name] = target }
                 if name != "*" { bound[alias ?? name] = name }
             }
         }
-        let read = ImportScan.attributes(of: Set(bound.keys).union(modules.keys), in: text)
+        let read = ImportScan.attributes(of: Set(bound.keys).union(wholeModules.keys), in: text)
         var throughModules: [String: Set<String>] = [:]
-        for (local, target) in modules {
+        // Each such module is imported (a key of `found`) even when nothing is read through it.
+        for (local, target) in wholeModules {
             let names = read[local] ?? []
             found[target, default: []].formUnion(names)
             throughModules[target, default: []].formUnion(names)
@@ -145,7 +144,7 @@ public final class ProjectSummaries: @unchecked Sendable {
         for (target, names) in throughModules { readThroughModule[target, default: []].formUnion(names) }
         sizes[file] = text.utf8.count
         topLevelModules.formUnion(topLevel)
-        for (local, attributes) in read where modules[local] == nil {
+        for (local, attributes) in read where wholeModules[local] == nil {
             attributesRead[bound[local] ?? local, default: []].formUnion(attributes)
         }
         if !found.isEmpty {
