@@ -63,13 +63,31 @@ PIP_TIMEOUT = 1200
 SCAN_TIMEOUT = 13 * 60
 LOCK = threading.Lock()
 START_ONLY = False
+RESCORE = False
+OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out", "dast-realvuln")  # reports, for --rescore
 
 SHIM = r'''
 import asyncio, importlib, logging, os, runpy, sys
+ARGV = list(sys.argv)
 kind, target, port, appdir = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 before = [b for b in sys.argv[5].split(",") if b] if len(sys.argv) > 5 else []
 os.chdir(appdir)
 sys.path.insert(0, appdir)
+if os.environ.get("BENCH_PY_COMPAT"):  # old Django on 3.11: names Python removed, put back in the interpreter
+    import collections, collections.abc, gettext, inspect
+    for n in collections.abc.__all__:
+        setattr(collections, n, getattr(collections.abc, n))
+    gettext.NullTranslations.set_output_charset = lambda self, charset: None
+    _translation = gettext.translation
+    gettext.translation = lambda *a, codeset=None, **kw: _translation(*a, **kw)
+    if not hasattr(inspect, "getargspec"):
+        inspect.getargspec = lambda f: inspect.getfullargspec(f)[:4]
+    try:  # patterns() (removed in Django 1.10) for urls.py written for 1.9
+        import django.conf.urls
+        if not hasattr(django.conf.urls, "patterns"):
+            django.conf.urls.patterns = lambda prefix, *urls: list(urls)
+    except ImportError:
+        pass
 sys.argv = [target]
 logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(name)s %(message)s")
 def resolve(spec):
@@ -92,6 +110,9 @@ if kind == "flask_main":
     PORT = port
     flask.Flask.run = run
     sys.argv = [target]
+    runpy.run_path(target, run_name="__main__")
+elif kind == "script":  # the app's own script (manage.py runserver ...), argv after the shim's own
+    sys.argv = [target] + [a.replace("{port}", str(port)) for a in ARGV[6:]]
     runpy.run_path(target, run_name="__main__")
 elif kind == "wsgi":
     app = resolve(target)
@@ -181,7 +202,8 @@ def requirements_of(app, recipe):
 
 def venv_for(cache, app, recipe):
     reqs = requirements_of(app, recipe)
-    key = hashlib.sha256(json.dumps([sys.version_info[:2], sorted(reqs)]).encode()).hexdigest()[:16]
+    key = hashlib.sha256(json.dumps([sys.version_info[:2], sorted(reqs),
+                                     sorted(recipe.get("requirements_nodeps", []))]).encode()).hexdigest()[:16]
     base = os.path.join(cache, "venv")
     with LOCK:
         private_dir(base, os.getuid())
@@ -198,6 +220,11 @@ def venv_for(cache, app, recipe):
             # the venv's own paths are what its scripts use; venv at its final name only once complete
             r = subprocess.run([os.path.join(tmp, "bin", "python"), "-m", "pip", "install", "--no-input"] + reqs
                                if reqs else ["true"], stdout=out, stderr=subprocess.STDOUT, env=env, timeout=PIP_TIMEOUT)
+            nodeps = recipe.get("requirements_nodeps", [])
+            if r.returncode == 0 and nodeps:
+                r = subprocess.run([os.path.join(tmp, "bin", "python"), "-m", "pip", "install", "--no-input",
+                                    "--no-deps"] + nodeps, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                   timeout=PIP_TIMEOUT)
         if r.returncode != 0:
             text = open(logpath, errors="replace").read()
             errs = [l for l in text.splitlines() if l.startswith("ERROR") or "error:" in l.lower()]
@@ -279,6 +306,8 @@ class AppRun:
 
     def setup(self):
         for step in self.recipe.get("setup", []):
+            if self.recipe["kind"] == "script" and step[0] == "{python}" and step[1].endswith(".py"):
+                step = ["{python}", self.shim, "script", step[1], "0", self.workdir, ""] + step[2:]
             r = subprocess.run(self.wrap(step, 300), cwd=self.workdir, env=self.env(), stdout=self.log,
                                stderr=self.log, stdin=subprocess.DEVNULL, timeout=330)
             if r.returncode != 0:
@@ -296,7 +325,7 @@ class AppRun:
             argv = self.recipe["cmd"]
         else:
             argv = ["{python}", self.shim, kind, self.recipe["target"], "{port}", self.workdir,
-                    ",".join(self.recipe.get("before", []))]
+                    ",".join(self.recipe.get("before", []))] + self.recipe.get("args", [])
         self.proc = subprocess.Popen(self.wrap(argv, wall), cwd=self.workdir, env=self.env(), stdout=self.log,
                                      stderr=self.log, stdin=subprocess.DEVNULL, start_new_session=True)
         url = "http://127.0.0.1:%d%s" % (self.port, self.recipe.get("probe", "/"))
@@ -372,6 +401,19 @@ def const_str(node):
 
 
 ROUTE_METHODS = {"route", "get", "post", "put", "delete", "patch", "api_route", "websocket", "head", "options"}
+
+
+def parse_py(source):
+    """ast of a module; Python 2 sources (some of these apps) are read through lib2to3 first."""
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from lib2to3 import refactor
+        tool = refactor.RefactoringTool(refactor.get_fixers_from_package("lib2to3.fixes"))
+        return ast.parse(str(tool.refactor_string(source if source.endswith("\n") else source + "\n", "<app>")))
 
 
 def python_routes(tree):
@@ -516,14 +558,15 @@ def route_map(app, recipe):
             out.setdefault(os.path.normpath(os.path.join(sub, f)), []).extend(["/" + r for r in rxs])
     class_files, tornado_all, global_prefixes, per_file = {}, [], {}, {}
     for root, dirs, files in os.walk(base):
-        dirs[:] = [d for d in dirs if d not in (".git", "node_modules", "tests", "test", "venv", ".venv")]
+        dirs[:] = [d for d in dirs if d not in (".git", "node_modules", "tests", "test", "venv", ".venv")
+                   and os.path.relpath(os.path.join(root, d), base) not in recipe.get("not_served", [])]
         for name in files:
             if not name.endswith(".py"):
                 continue
             full = os.path.join(root, name)
             rel = os.path.relpath(full, appdir)
             try:
-                tree = ast.parse(open(full, encoding="utf-8", errors="replace").read())
+                tree = parse_py(open(full, encoding="utf-8", errors="replace").read())
             except (SyntaxError, ValueError):
                 continue
             routes, prefixes, tornado = python_routes(tree)
@@ -655,9 +698,14 @@ def run_app(app, recipe, sentinel, cache, ids, scanners):
                 log("  %s answers on %s" % (app, url))
                 return res
             seconds, report, serr = scan(sentinel, url, tools, run.dir)
+            if report is not None:
+                os.makedirs(OUT_DIR, exist_ok=True)
+                with open(os.path.join(OUT_DIR, "%s-%s.json" % (app, tools)), "w") as f:
+                    json.dump(report, f)
             requests = run.requests_after_start() if recipe.get("access_log", True) else None
             entry = {"wall": seconds, "requests": requests, "error": serr}
             if report:
+                entry["report"] = os.path.join(OUT_DIR, "%s-%s.json" % (app, tools))
                 found, fps = score(report, reach, routes, recipe.get("fallback"))
                 entry.update(found=sorted(found), fps=fps, findings=len(report.get("findings", [])),
                              status=",".join(str(t.get("status")) for t in report.get("summary", {}).get("tools", [])))
@@ -688,6 +736,9 @@ def main():
         elif a == "--start-only":  # recipe development: install, seed, start, probe, stop
             global START_ONLY
             START_ONLY = True
+        elif a == "--rescore":  # score the saved run again (after a route-map or recipe change), no scans
+            global RESCORE
+            RESCORE = True
         elif a == "--skip-wapiti":
             skip_wapiti = True
         elif a == "--jobs":
@@ -718,6 +769,15 @@ def main():
         want = {a if a.startswith("realvuln-") else "realvuln-" + a for a in only}
         apps = [a for a in apps if a in want]
     scanners = ["dast"] + ([] if skip_wapiti or not os.path.exists(WAPITI) else ["wapiti"])
+    saved = os.path.join(OUT_DIR, "results.json")
+    if RESCORE:
+        results = json.load(open(saved))
+        apps = [a for a in apps if a in results]
+        for a in apps:
+            rescore(results[a], a, recipes[a])
+        scanners = [t for t in ("dast", "wapiti") if any(t in results[a]["scanners"] for a in apps)]
+        report(apps, results, scanners)
+        return
     log("sentinel: %s; scanners: %s; cache: %s; apps: %d" % (sentinel, ",".join(scanners), cache, len(apps)))
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -731,7 +791,24 @@ def main():
                               "labels": 0, "reachable": 0}
             r = results[a]
             log("%s: %s" % (a, "started" if r["started"] else "NOT STARTED: " + str(r["reason"])))
+    os.makedirs(OUT_DIR, exist_ok=True)
+    old = json.load(open(saved)) if os.path.isfile(saved) else {}
+    old.update(results)
+    with open(saved, "w") as f:
+        json.dump(old, f, indent=1)
     report(apps, results, scanners)
+
+
+def rescore(res, app, recipe):
+    gt = json.load(open(os.path.join(CORPUS, "ground-truth", app, "ground-truth.json")))
+    labels = [l for l in gt.get("findings", []) if l.get("is_vulnerable")]
+    routes = route_map(app, recipe)
+    reach = [l for l in labels if l["file"] in routes or l["file"] == recipe.get("fallback")]
+    res.update(labels=len(labels), reachable=len(reach), notes=recipe.get("notes", ""))
+    for entry in res["scanners"].values():
+        if entry.get("report") and os.path.isfile(entry["report"]):
+            found, fps = score(json.load(open(entry["report"])), reach, routes, recipe.get("fallback"))
+            entry.update(found=sorted(found), fps=fps)
 
 
 def fmt(v, pat="%d"):
