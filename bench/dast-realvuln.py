@@ -268,6 +268,12 @@ class AppRun:
         with open(self.shim, "w") as f:
             f.write(SHIM)
         os.chmod(self.shim, 0o644)
+        overlay = os.path.join(self.dir, "overlay")  # recipe-supplied modules (e.g. a settings shim), read-only
+        os.mkdir(overlay, 0o755)
+        for name, text in recipe.get("overlay", {}).items():
+            with open(os.path.join(overlay, os.path.basename(name)), "w") as f:
+                f.write(text)
+            os.chmod(os.path.join(overlay, os.path.basename(name)), 0o644)
         self.logpath = os.path.join(self.dir, "app.log")
         self.log = open(self.logpath, "wb")
         os.chmod(self.logpath, 0o600)
@@ -301,6 +307,8 @@ class AppRun:
         env = {"PATH": os.path.join(self.mnt, "bin") + ":/usr/bin:/bin", "HOME": self.scratch,
                "LANG": "C.UTF-8", "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1",
                "VIRTUAL_ENV": self.mnt, "TMPDIR": self.scratch}
+        if self.recipe.get("overlay"):
+            env["PYTHONPATH"] = os.path.join(self.dir, "overlay")
         env.update({k: v.replace("{port}", str(self.port or 0)) for k, v in self.recipe.get("env", {}).items()})
         return env
 
