@@ -57,6 +57,7 @@ RECIPES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dast-realvul
 WAPITI = "/opt/sentinel-tools/wapiti/bin/wapiti"
 BENCH_USER = "sentinel-bench"
 INJECTION_CWES = {79, 89, 78, 77, 22, 23, 95, 94, 1336, 601, 918, 611, 113, 93, 643, 90, 502, 98, 943, 917}
+ANSI = re.compile(r"\x1b\[[0-9;]*m")  # werkzeug colours non-2xx request lines
 REQUEST_LINE = re.compile(r'(?:"|\s|^)(GET|POST|PUT|DELETE|HEAD|OPTIONS|PATCH|TRACE|CONNECT|PROPFIND)\s+/')
 MEM_CAP = 4 << 30
 PIP_TIMEOUT = 1200
@@ -358,7 +359,7 @@ class AppRun:
     def requests_after_start(self):
         self.log.flush()
         text = read_nofollow(self.logpath)[self.seed_log_bytes:]
-        return sum(1 for line in text.splitlines() if REQUEST_LINE.search(line))
+        return sum(1 for line in ANSI.sub("", text).splitlines() if REQUEST_LINE.search(line))
 
     def stop(self):
         if self.proc and self.proc.poll() is None:
