@@ -2,6 +2,12 @@
 """Sentinel's DAST engine vs Wapiti on real deliberately vulnerable Python web apps (issue 30).
 
     python3 bench/dast-realvuln.py [SENTINEL_BINARY] [--apps a,b] [--skip-wapiti] [--jobs N]
+    python3 bench/dast-realvuln.py --start-only [--apps a,b]   # recipe work: install, seed, start, stop
+    python3 bench/dast-realvuln.py --rescore                   # score the saved reports again, no scans
+
+Run as root (apps run as the system user sentinel-bench, created when missing). Apps run --jobs at a
+time (default 3); each app's two scans run one after the other. Reports and results.json are kept in
+bench/out/dast-realvuln/ (git-ignored) for --rescore.
 
 The apps are the ones in ../shared/corpora/realvuln-dev/apps, their labels the ground truth beside
 them. Per app (recipe in bench/dast-realvuln-apps.json):
@@ -776,6 +782,8 @@ def main():
     apps = sorted(recipes)
     if only:
         want = {a if a.startswith("realvuln-") else "realvuln-" + a for a in only}
+        for a in sorted(want - set(apps)):
+            log("%s: no recipe in %s (skipped)" % (a, os.path.basename(RECIPES)))
         apps = [a for a in apps if a in want]
     scanners = ["dast"] + ([] if skip_wapiti or not os.path.exists(WAPITI) else ["wapiti"])
     saved = os.path.join(OUT_DIR, "results.json")
