@@ -6,6 +6,9 @@ struct ImportAliases: Sendable {
     private(set) var canonical: [String: String] = [:]
     /// The local names, for rejecting most names without a lookup.
     private var locals = NameFilter()
+    /// `canonical`'s dotted names split at their dots, once: the analyses expand the same few
+    /// aliases at every use.
+    private var segments: [String: [String]] = [:]
 
     init() {}
 
@@ -33,6 +36,7 @@ struct ImportAliases: Sendable {
             return false
         }
         locals = NameFilter(canonical.keys)
+        segments = canonical.mapValues { $0.split(separator: ".").map(String.init) }
     }
 
     /// Whether the file imports nothing under another name.
@@ -40,6 +44,9 @@ struct ImportAliases: Sendable {
 
     /// The dotted name `name` stands for, when an import bound it to something else.
     func resolve(_ name: String) -> String? { locals.mayContain(name) ? canonical[name] : nil }
+
+    /// The segments of the dotted name `name` stands for (``resolve(_:)``), split once.
+    func resolvedSegments(_ name: String) -> [String]? { locals.mayContain(name) ? segments[name] : nil }
 
     /// The canonical spelling of a dotted name (`sp.call` → `subprocess.call`).
     func canonicalize(_ dotted: String) -> String {
@@ -64,12 +71,9 @@ struct ImportAliases: Sendable {
     private func rebuild(_ node: PyNode) -> PyNode? {
         switch node.kind {
         case .name:
-            guard let text = node.text, let target = canonical[text] else { return nil }
-            var parts = target.split(separator: ".").map(String.init)
-            guard let first = parts.first else { return nil }
-            parts.removeFirst()
+            guard let text = node.text, let parts = segments[text], let first = parts.first else { return nil }
             var out = PyNode(.name, text: first, range: node.range)
-            for part in parts { out = PyNode(.attribute, text: part, children: [out], range: node.range) }
+            for part in parts.dropFirst() { out = PyNode(.attribute, text: part, children: [out], range: node.range) }
             return out
         case .attribute:
             guard let base = node.children.first, let expanded = rebuild(base) else { return nil }

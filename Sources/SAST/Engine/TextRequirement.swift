@@ -71,24 +71,40 @@ extension PatternFormula {
 }
 
 /// A file's bytes with ASCII letters lowercased, for ``RegexLiterals`` tests over the whole file.
+/// Every rule with a text requirement asks its own literals of every file: the pairs of adjacent
+/// bytes the file holds (a 64 Ki-bit set, made in the lowering pass) reject most absent literals
+/// without reading the text, and only the others are searched for.
 struct LowercasedText: Sendable {
     let bytes: [UInt8]
     let isASCII: Bool
+    /// Bit `a << 8 | b` is set when the byte pair `a b` occurs.
+    private let pairs: [UInt64]
 
     init(_ source: [UInt8]) {
         // One pass into uninitialised storage (no per-byte append): this runs on every file
         // that a rule with a text requirement might match.
         var high: UInt8 = 0
+        var pairs = [UInt64](repeating: 0, count: 1024)
         bytes = [UInt8](unsafeUninitializedCapacity: source.count) { buffer, count in
             source.withUnsafeBufferPointer { input in
-                for i in input.indices {
-                    high |= input[i]
-                    buffer[i] = RegexLiterals.lower(input[i])
+                pairs.withUnsafeMutableBufferPointer { pairs in
+                    var previous: Int?
+                    for i in input.indices {
+                        high |= input[i]
+                        let lower = RegexLiterals.lower(input[i])
+                        buffer[i] = lower
+                        if let previous {
+                            let pair = previous << 8 | Int(lower)
+                            pairs[pair >> 6] |= 1 << UInt64(pair & 63)
+                        }
+                        previous = Int(lower)
+                    }
                 }
             }
             count = source.count
         }
         isASCII = high < 0x80
+        self.pairs = pairs
     }
 
     /// Whether the text may satisfy `requirement` (false: it certainly does not).
@@ -96,9 +112,19 @@ struct LowercasedText: Sendable {
         if requirement.caseInsensitive && !isASCII { return true }
         return bytes.withUnsafeBytes { haystack in
             requirement.required.allSatisfy { alternatives in
-                alternatives.contains { needle in needle.withUnsafeBytes { Self.find($0, in: haystack) } }
+                alternatives.contains { needle in needle.withUnsafeBytes { hasPairs(of: $0) && Self.find($0, in: haystack) } }
             }
         }
+    }
+
+    /// Whether every pair of adjacent bytes of `needle` occurs in the text.
+    private func hasPairs(of needle: UnsafeRawBufferPointer) -> Bool {
+        guard needle.count > 1 else { return true }
+        for i in 1..<needle.count {
+            let pair = Int(needle[i - 1]) << 8 | Int(needle[i])
+            if pairs[pair >> 6] & (1 << UInt64(pair & 63)) == 0 { return false }
+        }
+        return true
     }
 
     /// Whether `needle` occurs in `haystack`: memchr to each candidate first byte, then memcmp.

@@ -49,8 +49,11 @@ struct RouteExtractor {
     private func urlTargets(_ root: PyNode) -> [RouteHandler] {
         var out: [RouteHandler] = []
         root.walk { node in
-            guard node.kind == .call, let callee = node.callee?.dottedName,
-                ["path", "re_path", "url"].contains(callee.split(separator: ".").last ?? ""), node.callArguments.count >= 2
+            // The callee's last name first (a name's text, an attribute's name): most calls fail it
+            // before their dotted name is spelled out.
+            guard node.kind == .call, let callee = node.callee, callee.kind == .name || callee.kind == .attribute,
+                let last = callee.text, ["path", "re_path", "url"].contains(last), callee.dottedName != nil,
+                node.callArguments.count >= 2
             else { return true }
             var target = node.callArguments[node.callArguments.startIndex + 1]
             // `Class.as_view()`: the class.

@@ -168,8 +168,8 @@ private struct IdentifierReader {
         case .name:
             guard let text = node.text else { return }
             if vocabulary.contains(text) { ids.insert(text) }
-            if let full = aliases.resolve(text) {
-                for part in full.split(separator: ".") where vocabulary.contains(String(part)) { ids.insert(String(part)) }
+            if let parts = aliases.resolvedSegments(text) {
+                for part in parts where vocabulary.contains(part) { ids.insert(part) }
             }
         case .attribute, .keyword, .parameter, .varArgs, .kwArgs, .functionDef, .asyncFunctionDef, .classDef, .string:
             if let text = node.text, text.utf8.count <= 64, vocabulary.contains(text) { ids.insert(text) }
@@ -259,9 +259,14 @@ private struct IdentifierReader {
             guard project != nil else { return true }
             if callee.kind == .name, let name = callee.text, let dotted = aliases.resolve(name) ?? model.relativeImports[name] {
                 imported.insert(dotted)
-            } else if callee.kind == .attribute, let dotted = callee.dottedName {
-                let head = String(dotted.prefix { $0 != "." })
-                if aliases.resolve(head) != nil || model.importedModules.contains(head) {
+            } else if callee.kind == .attribute {
+                // The chain's root name first: most method calls are on no import, and their
+                // dotted names are not spelled out.
+                var root = callee
+                while root.kind == .attribute, let base = root.children.first { root = base }
+                if root.kind == .name, let head = root.text, aliases.resolve(head) != nil || model.importedModules.contains(head),
+                    let dotted = callee.dottedName
+                {
                     imported.insert(aliases.canonicalize(dotted))
                 }
             }
