@@ -4,7 +4,7 @@ extension PyParser {
         let t = tok
         switch t.kind {
         case .name:
-            switch t.text {
+            switch t.word {
             case "None":
                 advance()
                 return Self.node(.none, from: t.start, end: lastEnd)
@@ -25,7 +25,7 @@ extension PyParser {
         case .string:
             return try strings()
         case .op:
-            switch t.text {
+            switch t.word {
             case "(": return try parenthesised()
             case "[": return try listDisplay()
             case "{": return try braceDisplay()
@@ -157,7 +157,7 @@ extension PyParser {
         while k < toks.count {
             let t = toks[k]
             if t.kind == .op {
-                switch t.text {
+                switch t.word {
                 case "(", "[", "{": level += 1
                 case ")", "]": level -= 1
                 case "}":

@@ -32,7 +32,7 @@ extension PyParser {
 
     mutating func compoundStatement() throws -> PyNode {
         let start = tok.start
-        switch tok.text {
+        switch tok.word {
         case "def": return try functionDef(decorators: emptyDecorators, start: start)
         case "class": return try classDef(decorators: emptyDecorators, start: start)
         case "if": return try ifStatement()
@@ -46,7 +46,7 @@ extension PyParser {
         case "with": return try withStatement(start: start, isAsync: false)
         case "async":
             advance()
-            switch tok.text {
+            switch tok.word {
             case "def": return try functionDef(decorators: emptyDecorators, start: start, isAsync: true)
             case "for": return try forStatement(start: start, isAsync: true)
             default: return try withStatement(start: start, isAsync: true)

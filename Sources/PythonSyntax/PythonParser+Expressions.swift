@@ -18,13 +18,13 @@ extension PyParser {
         let t = tok
         switch t.kind {
         case .name:
-            switch t.text {
+            switch t.word {
             case "not", "lambda", "await", "None", "True", "False": return true
             default: return !isReserved(t.text)
             }
         case .number, .string: return true
         case .op:
-            switch t.text {
+            switch t.word {
             case "(", "[", "{", "-", "+", "~", "*", "...": return true
             case "`": return python2
             default: return false
@@ -138,20 +138,20 @@ extension PyParser {
             let t = tok
             var op: String
             if t.kind == .op {
-                switch t.text {
+                switch t.word {
                 case "<", ">", "==", ">=", "<=", "!=": op = t.text
                 default: op = ""
                 }
                 if op.isEmpty { break }
                 advance()
-            } else if t.kind == .name && t.text == "in" {
+            } else if t.kind == .name && t.word == "in" {
                 op = "in"
                 advance()
-            } else if t.kind == .name && t.text == "not" && peek(1).is("in") {
+            } else if t.kind == .name && t.word == "not" && peek(1).is("in") {
                 op = "not in"
                 advance()
                 advance()
-            } else if t.kind == .name && t.text == "is" {
+            } else if t.kind == .name && t.word == "is" {
                 advance()
                 op = accept("not") ? "is not" : "is"
             } else {
@@ -217,7 +217,7 @@ extension PyParser {
         var e = try atom()
         while tok.kind == .op {
             if tok.text == "." || tok.text == "(" || tok.text == "[" { try link() }
-            switch tok.text {
+            switch tok.word {
             case ".":
                 advance()
                 let name = try expectName()

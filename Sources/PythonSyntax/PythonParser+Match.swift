@@ -96,7 +96,7 @@ extension PyParser {
         case .string:
             return Self.node(.matchValue, nil, [try strings()], from: s, end: lastEnd)
         case .name:
-            switch t.text {
+            switch t.word {
             case "None", "True", "False":
                 advance()
                 return Self.node(.matchSingleton, t.text, from: s, end: lastEnd)
@@ -115,7 +115,7 @@ extension PyParser {
             if name == "_" { return Self.node(.matchAs, from: s, end: lastEnd) }
             return Self.node(.matchAs, name, from: s, end: lastEnd)
         case .op:
-            switch t.text {
+            switch t.word {
             case "-":
                 return Self.node(.matchValue, nil, [try signedNumber()], from: s, end: lastEnd)
             case "(":

@@ -7,7 +7,7 @@ extension PyParser {
     /// Parses one logical line or compound statement, appending the statement(s) it holds.
     mutating func statement(into out: inout [PyNode]) throws {
         if tok.kind == .name {
-            switch tok.text {
+            switch tok.word {
             case "def", "class", "if", "while", "for", "try", "with":
                 out.append(try compoundStatement())
                 return
@@ -43,7 +43,7 @@ extension PyParser {
     mutating func simpleStatement() throws -> PyNode {
         let start = tok.start
         if tok.kind == .name {
-            switch tok.text {
+            switch tok.word {
             case "pass":
                 advance()
                 return Self.node(.pass, from: start, end: lastEnd)

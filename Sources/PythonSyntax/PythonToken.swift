@@ -54,6 +54,11 @@ extension PythonToken {
     /// Where the token ends.
     var end: SourceLocation { range.end }
 
+    /// The text when it can be a keyword or an operator (at most 15 bytes: a string stored inline),
+    /// otherwise empty: the parser's `switch`es compare names with keywords, and a long name
+    /// compared with each takes the slow comparison.
+    @inline(__always) var word: String { text.utf8.count <= 15 ? text : "" }
+
     /// Whether this is the operator or keyword spelled `s`.
     @inline(__always) func `is`(_ s: String) -> Bool {
         // Lengths first: an inline string's is in its bits, and most tokens asked are another
