@@ -278,6 +278,29 @@ struct DataflowTests {
         #expect(flow.last?.location.file == "app/helpers/utils.py" && flow.last?.location.startLine == 4)
     }
 
+    @Test("a helper whose summary for the rule is the rule-free one publishes none of the rule's own")
+    func identicalSummaryNotPublished() throws {
+        // `alias` names the sink's identifiers (so the rule analyses it) but calls nothing: what it
+        // does for the rule (its first parameter flows to its result, its second does not) is what
+        // it does for any rule. `run` reaches the sink.
+        var edited = Self.helperProject
+        edited["app/helpers/utils.py"]! += "\ndef alias(value, label):\n    runner = os.system\n    return value\n"
+        edited["app/views.py"] =
+            edited["app/views.py"]!.replacingOccurrences(of: "import run, clean", with: "import run, clean, alias")
+            + "\ndef other():\n    os.system(alias(request.args['e'], request.args['f']))\n"
+        let files = edited
+        let engine = try engine(rule: Self.rule)
+        let names = files.keys.sorted()
+        let project = ProjectSummaries(files: names, read: { files[$0] })
+        let results = engine.scanProject(files: names, project: project, read: { files[$0] })
+        let specific = project.ruleSpecific("test.rule")["app.helpers.utils"] ?? [:]
+        #expect(specific["run"] != nil)
+        #expect(specific["alias"] == nil)
+        // The rule-free summary still carries the flow through `alias` to the view's sink.
+        let views = try #require(results[names.firstIndex(of: "app/views.py")!])
+        #expect(views.findings.compactMap(\.location.startLine) == [6, 10])
+    }
+
     @Test("a package scanned at its own root resolves its absolute imports as from the repository around it")
     func packageAsScanRoot() throws {
         let engine = try engine(rule: Self.rule)

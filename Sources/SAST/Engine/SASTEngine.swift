@@ -230,7 +230,7 @@ public struct SASTEngine: Sendable {
         var findings: [Finding] = []
         let sourceCache = SourceMatchCache()
         let model = FileModel(root: module.root)
-        var view = project.map { ProjectView(summaries: $0, file: file, root: module.root) }
+        var view = project.map { ProjectView(summaries: $0, file: file, index: index) }
         view?.access = access
         if let current = view { view?.exported = model.functions.filter(current.isExported) }
         // A module others import from summarises what they import, whatever it mentions.
@@ -439,9 +439,16 @@ final class CompiledRule: Sendable {
             // The functions this rule left to the rule-free summary are published once, for any rule.
             // A rule without some of the rule-free sanitizers publishes its own functions' summaries
             // even when they say what an unknown function would: the rule-free one may say less.
-            let published = analyzer.summaries.filter { key, summary in
+            var published = analyzer.summaries.filter { key, summary in
                 analyzer.relevant?.contains(key) != false && (summary.mattersToImporters || taint.lacksSharedSanitizers)
                     && model.functionsByKey[key].map { project?.isExported($0) ?? false } == true
+            }
+            // A summary identical to the rule-free one tells importers nothing the rule-free one
+            // (or, when that is not published, an unknown call) does not: publishing it would only
+            // make their calls to it look rule-specific, to be analysed and re-run for nothing.
+            if let shared, !published.isEmpty, project?.access.publishes == true {
+                let ruleFree = shared.ruleFree(covering: published.keys.compactMap { model.functionsByKey[$0] })
+                published = published.filter { key, summary in ruleFree[key].map { !summary.isIdentical(to: $0) } ?? true }
             }
             if let project, project.access.publishes, !published.isEmpty {
                 project.summaries.publish(

@@ -328,36 +328,30 @@ struct ProjectView: Sendable {
     /// and the answer depends only on the project's modules, fixed before the scan.
     private let located = LocationMemo()
 
-    init(summaries: ProjectSummaries, file: String, root: PyNode) {
+    /// `index`: the file's, whose import statements (wherever they are) say what it imports.
+    init(summaries: ProjectSummaries, file: String, index: FileIndex) {
         self.summaries = summaries
         module = summaries.module(of: file) ?? ""
         isPackage = file.hasSuffix("__init__.py")
         var imported: Set<String> = []
-        let module = self.module
-        let isPackage = self.isPackage
-        root.walk { node in
-            switch node.kind {
-            case .import:
-                for alias in node.children {
-                    if let name = alias.text, let resolved = summaries.resolveModule(name) { imported.insert(resolved) }
-                }
-            case .importFrom:
-                guard let from = node.text else { return false }
-                let absolute = Self.absolute(from, module: module, isPackage: isPackage)
-                if let resolved = summaries.resolveModule(absolute) { imported.insert(resolved) }
-                for alias in node.children {
-                    if let name = alias.text, let resolved = summaries.resolveModule(absolute + "." + name) {
-                        imported.insert(resolved)
-                    } else if let name = alias.text, let package = summaries.resolveModule(absolute),
-                        let defining = summaries.reexporter(of: package + "." + name)
-                    {
-                        imported.insert(defining)
-                    }
-                }
-            default:
-                return true
+        for node in index.nodes(of: .import) {
+            for alias in node.children {
+                if let name = alias.text, let resolved = summaries.resolveModule(name) { imported.insert(resolved) }
             }
-            return false
+        }
+        for node in index.nodes(of: .importFrom) {
+            guard let from = node.text else { continue }
+            let absolute = Self.absolute(from, module: module, isPackage: isPackage)
+            if let resolved = summaries.resolveModule(absolute) { imported.insert(resolved) }
+            for alias in node.children {
+                if let name = alias.text, let resolved = summaries.resolveModule(absolute + "." + name) {
+                    imported.insert(resolved)
+                } else if let name = alias.text, let package = summaries.resolveModule(absolute),
+                    let defining = summaries.reexporter(of: package + "." + name)
+                {
+                    imported.insert(defining)
+                }
+            }
         }
         importedModules = imported
     }

@@ -71,8 +71,14 @@ struct RuleRelevance: Sendable {
     /// What the whole file assigns to (module level included) that one of `targets` may match:
     /// one walk, without the functions' facts.
     static func assignedTargets(in index: FileIndex, targets: [MetavariableRegex]) -> [String] {
-        IdentifierReader(aliases: index.aliases, vocabulary: RelevanceVocabulary([]), targets: targets)
-            .assignedTargets(in: index.root, source: index.source)
+        guard !targets.isEmpty else { return [] }
+        let reader = IdentifierReader(aliases: index.aliases, vocabulary: RelevanceVocabulary([]), targets: targets)
+        // The assignments from the index, not a walk of the tree: only their targets are read.
+        var out: [String] = []
+        for kind in [PyNodeKind.assign, .annAssign, .augAssign] {
+            for node in index.nodes(of: kind) { reader.addTargets(of: node, to: &out, source: index.source) }
+        }
+        return out
     }
 
     /// The keys of the functions `patterns` must analyse: those that mention the rule, and their
@@ -209,16 +215,6 @@ private struct IdentifierReader {
                 }
             }
         }
-    }
-
-    /// The source text of every assignment target under `root` (short ones: names, fields, entries).
-    func assignedTargets(in root: PyNode, source: SourceText) -> [String] {
-        var out: [String] = []
-        root.walk { node in
-            addTargets(of: node, to: &out, source: source)
-            return true
-        }
-        return out
     }
 
     /// The text of what `node` assigns to, when it is an assignment and a target regex matches.

@@ -76,9 +76,17 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             return text
         }
         // One project: summaries of each module's functions follow flows into the modules that
-        // import it. Its imports are noted while the rules may still be compiling.
+        // import it. Its imports are noted while the rules may still be compiling; the texts read
+        // for it are kept (up to a bound) for the first round, which then need not read them again.
         let rootName = target.root.split(separator: "/").last.map(String.init)
-        let project = ProjectSummaries(files: files, rootName: rootName, read: read)
+        let kept = KeptTexts(budget: KeptTexts.defaultBudget)
+        let project = ProjectSummaries(
+            files: files, rootName: rootName,
+            read: { file in
+                let text = read(file)
+                if let text { kept.keep(text, for: file) }
+                return text
+            })
         let ready = prepared.take()
         // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
         let engine =
@@ -86,7 +94,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             ?? engine(directories)
         let rules = engine.rules
         let collected = engine.scanProject(
-            files: files, project: project, read: read,
+            files: files, project: project, read: { file in kept.take(file) ?? read(file) },
             progress: { index in
                 let done = progress.add(1, ordering: .relaxed).newValue
                 if done % 50 == 0 { context.progress(.file(tool: name, index: done, total: files.count, path: files[index])) }
@@ -191,6 +199,29 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// The Bandit/Semgrep mapping of the rules this scanner would load; nil when they do not load.
     public func equivalence(context: ScanContext) -> RuleEquivalence? {
         (try? RuleSet.load(directories: builtInDirectories + context.ruleDirectories))?.equivalence
+    }
+}
+
+/// Texts the import pre-scan read, kept for the first round of the scan, each taken once; at most
+/// `budget` UTF-8 bytes in all (beyond it a file is read again), so a huge tree costs no more memory.
+final class KeptTexts: Sendable {
+    /// 64 MiB: every Python file of most repositories (Django's 883 are 7 MiB).
+    static let defaultBudget = 64 << 20
+    private let state: Mutex<(texts: [String: String], room: Int)>
+
+    init(budget: Int) { state = Mutex(([:], budget)) }
+
+    func keep(_ text: String, for file: String) {
+        state.withLock { state in
+            let size = text.utf8.count
+            guard size <= state.room else { return }
+            state.room -= size
+            state.texts[file] = text
+        }
+    }
+
+    func take(_ file: String) -> String? {
+        state.withLock { $0.texts.removeValue(forKey: file) }
     }
 }
 
