@@ -1,3 +1,4 @@
+import DAST
 import Findings
 import Documents
 import Foundation
@@ -38,6 +39,8 @@ public struct ScanConfig: Sendable, Equatable {
     public var maxDatabaseAge: Double?
     /// `models`: the project's own taint sources, sanitizers and sinks, added to the native rules.
     public var taintModels = TaintModels()
+    /// `dast.login`: how a `--dast` scan logs in (the operator's `--config` only: it holds credentials).
+    public var dastLogin: WebLogin?
 
     /// The defaults: every scanner that applies, the default ignores, no overrides.
     public init(
@@ -59,7 +62,7 @@ public struct ScanConfig: Sendable, Equatable {
     public static let fileName = ".sentinel.yml"
     static let keys: Set<String> = [
         "scanners", "tools", "include", "exclude", "severity", "failOn", "rules", "semgrep", "default-excludes", "sca",
-        "minConfidence", "models",
+        "minConfidence", "models", "dast",
     ]
 
     /// Larger configs are refused unread: a real one is a few hundred bytes.
@@ -70,12 +73,13 @@ public struct ScanConfig: Sendable, Equatable {
 
     /// Loads `path`, a file the operator named (`--config`); relative directories in it resolve
     /// against the file's directory. Only a regular file up to `maxSize` is read.
-    public static func load(path: String) throws -> ScanConfig {
+    /// `environment` gives the `{env: NAME}` values of `dast.login.fields`.
+    public static func load(path: String, environment: [String: String] = [:]) throws -> ScanConfig {
         let data = try BoundedFile.read(path, limit: maxSize)
         let directory = PathText.directory(of: path)
         return try parse(
             String(decoding: data, as: UTF8.self), source: path,
-            baseDirectory: directory.isEmpty ? "." : directory)
+            baseDirectory: directory.isEmpty ? "." : directory, environment: environment)
     }
 
     /// Loads the scanned tree's own `.sentinel.yml` from `directory`, nil when there is none.
@@ -100,7 +104,7 @@ public struct ScanConfig: Sendable, Equatable {
     /// that tree and be reached without a symbolic link, or the config is refused naming the key:
     /// a repository may not point the CLI at host files (an operator's `--config` may).
     public static func parse(
-        _ text: String, source: String, baseDirectory: String, tree: TreeReader? = nil
+        _ text: String, source: String, baseDirectory: String, tree: TreeReader? = nil, environment: [String: String] = [:]
     ) throws -> ScanConfig {
         // Every scalar stays text, as the keys expect (`failOn: high`, `default-excludes: yes`).
         let documents: [DocumentNode]
@@ -182,6 +186,14 @@ public struct ScanConfig: Sendable, Equatable {
             }
         }
         if let value = root["models"] { config.taintModels = try TaintModels.parse(value, file: source) }
+        if let value = root["dast"] {
+            guard tree == nil else {
+                throw reader.fail(
+                    root.members.first { $0.key == "dast" }?.line ?? value.line, "dast",
+                    "set by the operator only (scan --config FILE): a repository's .sentinel.yml may not hold credentials")
+            }
+            config.dastLogin = try DASTConfig.login(value, reader: reader, environment: environment)
+        }
         if let value = root["sca"] {
             _ = try reader.mapping(value, key: "sca")
             try reader.checkKeys(value, allowed: ["max-db-age"], at: "sca")

@@ -32,7 +32,8 @@ public enum ScannerRegistry {
             SemgrepScanner(configPaths: config.semgrepConfigs),
         ]
         if let web {
-            let options = web.options
+            var options = web.options
+            options.login = options.login ?? config.dastLogin
             scanners.append(NativeDASTScanner(options: options, workerExecutable: web.workerExecutable))
             scanners.append(WapitiScanner(targetURL: options.target, active: options.active, maxDuration: options.maxDuration))
             if let zapURL = web.zapURL {

@@ -146,6 +146,7 @@ struct ScanCommand: ParsableCommand {
         options.zap = zap != nil
         options.tools = tools?.names
         options.configFile = config
+        options.environment = ProcessInfo.processInfo.environment
         options.includes = includes
         options.excludes = excludes
         options.noDefaultExcludes = noDefaultExcludes

@@ -39,6 +39,37 @@ struct DASTCLITests {
         #expect(egress.first?.hasPrefix("dast egress: connected to 127.0.0.1:\(app.port) ") == true)
     }
 
+    @Test(
+        .enabled(if: TestHost.canSandbox, "the worker runs in the sandbox: needs root and user namespaces"),
+        .enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
+    func theOperatorsConfigLogsTheScanIn() throws {
+        let app = try VulnerableApp(script: "loginapp.py")
+        defer { app.stop() }
+        let home = NSTemporaryDirectory() + "dast-login-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let config = home + "/scan.yml"
+        try Data(
+            "dast:\n  login:\n    url: /login\n    fields: {user: carol, pass: {env: LOGINAPP_PASSWORD}}\n    loggedInText: Signed in as\n"
+                .utf8
+        ).write(to: URL(fileURLWithPath: config))
+        let result = try CLI.run(
+            ["scan", "--dast", app.url, "--active", "--rate", "500", "--format", "json", "--config", config],
+            environment: ["SENTINEL_HOME": home, "PATH": "/usr/bin:/bin", "LOGINAPP_PASSWORD": "s3cret-Passw0rd"],
+            timeout: 600)
+        #expect(result.status == 1, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let findings = try #require(report["findings"] as? [[String: Any]])
+        let located = findings.compactMap { finding -> String? in
+            guard let location = finding["location"] as? [String: Any], let url = location["url"] as? String else { return nil }
+            return "\(finding["ruleId"] ?? "") \(url) \(location["parameter"] ?? "")"
+        }
+        // Behind the login: the crawl started where the login landed (/dashboard).
+        #expect(located.contains("dast.xss-reflected \(app.url)notes q"))
+        // The password never appears in the report.
+        #expect(!result.stdout.contains("s3cret-Passw0rd") && !result.stderr.contains("s3cret-Passw0rd"))
+    }
+
     @Test(arguments: [
         (
             ["--dast", "http://user:pw@127.0.0.1:9/"],

@@ -26,14 +26,15 @@ public final class VulnerableApp: @unchecked Sendable {
     private let process: Process
     private let portDirectory: String
 
-    /// Starts the app and waits (up to 30 s) for it to listen.
-    public init() throws {
+    /// Starts the app (`script` of the fixture directory, with `arguments`) and waits (up to
+    /// 30 s) for it to listen.
+    public init(script: String = "vulnapp.py", arguments: [String] = []) throws {
         portDirectory = NSTemporaryDirectory() + "vulnapp-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: portDirectory, withIntermediateDirectories: false)
         let portFile = portDirectory + "/port"
         process = Process()
         process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = [Self.directory + "/vulnapp.py", "--port", "0", "--port-file", portFile]
+        process.arguments = [Self.directory + "/" + script, "--port", "0", "--port-file", portFile] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -49,7 +50,7 @@ public final class VulnerableApp: @unchecked Sendable {
         }
         guard let found else {
             process.terminate()
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "vulnapp did not start"])
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(script) did not start"])
         }
         port = found
     }

@@ -17,6 +17,8 @@ public struct Crawler: Sendable {
     public var concurrency: Int
     /// Operations from an OpenAPI document.
     public var api: [APISeed]
+    /// Pages to fetch besides the start page's links (where the login landed).
+    public var entries: [WebURL] = []
 
     /// A crawler; see the properties.
     public init(start: WebURL, client: WebClient, limits: CrawlLimits, concurrency: Int = 4, api: [APISeed] = []) {
@@ -47,6 +49,10 @@ public struct Crawler: Sendable {
         let firstExchange = try fetch(first, observe: observe)
         var frontier = follow(firstExchange, from: first, depth: 0, state: state)
         frontier += seeds(state: state, observe: observe)
+        for entry in entries where client.scope.contains(entry) && !CrawlLimits.skips(entry) {
+            let endpoint = Endpoint(method: "GET", url: entry, discovery: .login)
+            if state.admit(endpoint) { frontier.append(endpoint) }
+        }
         var depth = 1
         while !frontier.isEmpty, depth <= limits.maxDepth, state.pageCount < limits.maxPages {
             let level = frontier

@@ -5,7 +5,7 @@ import Documents
 public struct Endpoint: Sendable, Hashable {
     /// How the crawler found it.
     public enum Discovery: String, Sendable, Hashable, Codable {
-        case start, link, form, redirect, robots, sitemap, openapi, script
+        case start, link, form, redirect, robots, sitemap, openapi, script, login
     }
 
     /// What the body is.

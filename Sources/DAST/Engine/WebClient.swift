@@ -4,7 +4,8 @@ import Synchronization
 
 /// The scan's one way to send a request: scope is checked (nothing outside the target's
 /// origin is ever sent), a budget slot is taken, the session's headers and cookies are added,
-/// and the answer's cookies are kept. Counts what it sent.
+/// and the answer's cookies are kept. With a login (``WebLogin``), an answer that says the
+/// session is gone makes it log in again and repeat the request. Counts what it sent.
 public final class WebClient: Sendable {
     /// The origin requests may go to.
     public let scope: Scope
@@ -12,19 +13,25 @@ public final class WebClient: Sendable {
     public let budget: RequestBudget
     /// The session's cookies.
     public let cookies: CookieJar
+    /// How the session logs in (nil: it does not).
+    public let login: WebLogin?
     private let transport: any WebTransport
     private let sessionHeaders: [HTTPHeader]
     private let counters = Mutex<(errors: Int, truncated: Int, firstError: String?)>((0, 0, nil))
+    let loginState = Mutex(LoginState())
 
-    /// A client for `scope` over `transport`, adding `headers` to every request.
+    /// A client for `scope` over `transport`, adding `headers` to every request; `login` says how
+    /// to log in (``logIn()`` does it first, the client again whenever the session ends).
     public init(
-        scope: Scope, transport: any WebTransport, budget: RequestBudget, headers: [HTTPHeader] = [], cookies: CookieJar = CookieJar()
+        scope: Scope, transport: any WebTransport, budget: RequestBudget, headers: [HTTPHeader] = [],
+        cookies: CookieJar = CookieJar(), login: WebLogin? = nil
     ) {
         self.scope = scope
         self.transport = transport
         self.budget = budget
         self.sessionHeaders = headers
         self.cookies = cookies
+        self.login = login
     }
 
     /// Sends `request` with the session's headers and cookies (unless `withCookies` is false or
@@ -32,6 +39,16 @@ public final class WebClient: Sendable {
     /// spent, `SentinelError(.invalidInput)` for a URL out of scope (a bug: callers check first),
     /// and `SentinelError(.network)` when the target did not answer.
     public func send(_ request: WebRequest, withCookies: Bool = true) throws -> WebResponse {
+        let generation = loginState.withLock { $0.generation }
+        let response = try sendOnce(request, withCookies: withCookies)
+        // A request with a cookie of its own (a test of the cookie) is answered for that cookie.
+        guard login != nil, withCookies, request.header("Cookie") == nil, endsSession(response, of: request) else { return response }
+        guard try renewSession(seen: generation) else { return response }
+        return try sendOnce(request, withCookies: withCookies)
+    }
+
+    /// ``send(_:withCookies:)`` without the login's renewal.
+    func sendOnce(_ request: WebRequest, withCookies: Bool = true) throws -> WebResponse {
         guard scope.contains(request.url) else {
             throw SentinelError(.invalidInput, "\(request.url): out of scope (\(scope.origin))")
         }

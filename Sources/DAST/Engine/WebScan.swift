@@ -37,13 +37,29 @@ public struct WebScan: Sendable {
         }
         let client = WebClient(
             scope: Scope(target: start), transport: transport, budget: budget,
-            headers: try WebTarget.headers(options.headers), cookies: cookies)
+            headers: try WebTarget.headers(options.headers), cookies: cookies, login: options.login)
         let sink = FindingSink()
         var result = WebScanResult()
-        let crawler = Crawler(
+        if options.login != nil {
+            // An authenticated scan that cannot log in would report the login page's findings as
+            // the application's: it fails, saying why.
+            do {
+                try client.logIn(start: start)
+            } catch let error as SentinelError {
+                result.fatal = error.message
+                result.requests = budget.sent
+                return result
+            } catch {
+                result.fatal = "the scan's budget ended while logging in"
+                result.requests = budget.sent
+                return result
+            }
+        }
+        var crawler = Crawler(
             start: start, client: client,
             limits: CrawlLimits(maxPages: options.maxPages, maxDepth: options.maxDepth, submitsMutatingForms: options.active),
             concurrency: options.concurrency, api: options.api)
+        crawler.entries = client.loginLanding.map { [$0] } ?? []
         let site: Crawler.Result
         do {
             site = try crawler.crawl { exchange in
@@ -90,6 +106,12 @@ public struct WebScan: Sendable {
         let problems = client.problems
         if problems.truncated > 0 {
             result.notices.append("\(problems.truncated) responses were larger than \(options.maxResponseBytes) bytes and were cut")
+        }
+        let logins = client.logins
+        if logins.count > 1 || logins.failure != nil {
+            var line = "logged in again \(logins.renewals) time\(logins.renewals == 1 ? "" : "s") after the session ended"
+            if let failure = logins.failure { line += "; then \(failure): the rest ran without a session" }
+            result.notices.append(line)
         }
         if problems.errors > 0 {
             result.notices.append("\(problems.errors) requests got no answer (first: \(Self.reason(problems.firstError ?? "")))")

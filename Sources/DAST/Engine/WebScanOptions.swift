@@ -34,6 +34,8 @@ public struct WebScanOptions: Sendable, Codable, Hashable {
     public var api: [APISeed] = []
     /// Seed for markers and arithmetic probes: fixed in tests, random otherwise.
     public var seed: UInt64 = 0
+    /// How to log in before crawling, and again when the session ends (nil: no login).
+    public var login: WebLogin?
 
     /// Options for `target`; everything else has its default.
     public init(target: String) {

@@ -43,6 +43,8 @@ public struct ScanOptions: Sendable {
     public var allowStaleDatabase = false
     /// `--max-db-age` in seconds.
     public var maxDatabaseAge: Double?
+    /// The operator's environment: the `{env: NAME}` values of the `--config` file's `dast.login`.
+    public var environment: [String: String] = [:]
 
     /// Options for `paths` (`given`: named on the command line), everything else unset.
     public init(paths: ScanPaths, given: Bool) {

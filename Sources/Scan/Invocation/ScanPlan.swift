@@ -23,7 +23,7 @@ public struct ScanPlan: Sendable {
     public init(_ options: ScanOptions) throws {
         var config = ScanConfig()
         if let file = options.configFile {
-            config = try ScanConfig.load(path: file)
+            config = try ScanConfig.load(path: file, environment: options.environment)
         } else if let inTree = try ScanConfig.load(inTree: options.paths.directory) {
             config = inTree
         }

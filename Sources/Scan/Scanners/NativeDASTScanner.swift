@@ -111,8 +111,18 @@ public struct NativeDASTScanner: ScanCore.Scanner {
             finding.evidence = (finding.evidence ?? "") + "\nCanary: \(canaryHits[probe.token] ?? "")"
             findings.append(finding)
         }
+        // The login's values (a password the target echoes, a request body quoted as evidence)
+        // never leave the process, whatever the answers held.
+        let credentials = Redactor(secrets: options.login.map { Array($0.fields.values) } ?? [], shapes: false)
+        findings = findings.map { finding in
+            var finding = finding
+            finding.message = credentials.redact(finding.message)
+            finding.evidence = finding.evidence.map(credentials.redact)
+            finding.snippet = finding.snippet.map(credentials.redact)
+            return finding
+        }
         let used = Set(findings.map(\.ruleId))
-        var notices = worker.notices.map { Notice(level: .info, message: $0, tool: name) }
+        var notices = worker.notices.map { Notice(level: .info, message: credentials.redact($0), tool: name) }
         if worker.stoppedBy != "complete" {
             notices.append(Notice(level: .warning, message: "the scan was cut short by its \(worker.stoppedBy)", tool: name))
         }

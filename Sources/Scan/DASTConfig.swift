@@ -1,0 +1,58 @@
+import DAST
+import Documents
+import Support
+
+/// The `dast:` section of a scan config: how an authenticated web scan logs in. It holds
+/// credentials, so only the operator's `--config FILE` may give it; a repository's own
+/// `.sentinel.yml` naming it is refused (it could otherwise send the operator's secrets to a host).
+///
+/// ```yaml
+/// dast:
+///   login:
+///     url: /login                      # the page with the login form
+///     fields: {username: alice, password: {env: APP_PASSWORD}}
+///     loggedInText: Log out            # optional: shown only after a successful login
+///     loggedOutText: Please log in     # optional: shown only when nobody is logged in
+/// ```
+enum DASTConfig {
+    static let keys: Set<String> = ["login"]
+    static let loginKeys: Set<String> = ["url", "fields", "loggedInText", "loggedOutText"]
+
+    /// The login of `node` (the `dast` value); `environment` gives `{env: NAME}` values.
+    static func login(
+        _ node: DocumentNode, reader: DocumentReader, environment: [String: String]
+    ) throws -> WebLogin? {
+        _ = try reader.mapping(node, key: "dast")
+        try reader.checkKeys(node, allowed: keys, at: "dast")
+        guard let login = node["login"] else { return nil }
+        _ = try reader.mapping(login, key: "dast.login")
+        try reader.checkKeys(login, allowed: loginKeys, at: "dast.login")
+        guard let urlNode = login["url"], let url = try reader.string(urlNode, key: "dast.login.url"), !url.isEmpty else {
+            throw reader.fail(login, "dast.login", "needs url (the page with the login form)")
+        }
+        guard let fieldsNode = login["fields"] else {
+            throw reader.fail(login, "dast.login", "needs fields (the form's values by field name)")
+        }
+        var fields: [String: String] = [:]
+        for member in try reader.mapping(fieldsNode, key: "dast.login.fields") {
+            let key = "dast.login.fields.\(member.key)"
+            if member.value.isObject {
+                try reader.checkKeys(member.value, allowed: ["env"], at: key)
+                guard let nameNode = member.value["env"], let name = try reader.string(nameNode, key: key + ".env") else {
+                    throw reader.fail(member.value, key, "give a value or {env: NAME}")
+                }
+                guard let value = environment[name] else {
+                    throw reader.fail(member.value, key, "the environment variable \(name) is not set")
+                }
+                fields[member.key] = value
+            } else {
+                fields[member.key] = try reader.scalarText(member.value, key: key)
+            }
+        }
+        guard !fields.isEmpty else { throw reader.fail(fieldsNode, "dast.login.fields", "names no field") }
+        return WebLogin(
+            url: url, fields: fields,
+            loggedInText: try reader.string(login["loggedInText"], key: "dast.login.loggedInText"),
+            loggedOutText: try reader.string(login["loggedOutText"], key: "dast.login.loggedOutText"))
+    }
+}

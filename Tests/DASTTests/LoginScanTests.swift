@@ -1,0 +1,81 @@
+import DAST
+import Findings
+import Foundation
+import TestSupport
+import Testing
+
+/// Authenticated scans (issue 30) against `loginapp.py`: a form login with a CSRF token and a
+/// password no filler guesses, pages that redirect to the login without a session, and sessions
+/// that end after a number of requests.
+@Suite(.enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
+struct LoginScanTests {
+    static let login = WebLogin(
+        url: "/login", fields: ["user": "carol", "pass": "s3cret-Passw0rd"], loggedInText: "Signed in as")
+
+    static func options(_ app: VulnerableApp, login: WebLogin?) -> WebScanOptions {
+        var options = WebScanOptions(target: app.url)
+        options.active = true
+        options.ratePerSecond = 0
+        options.seed = 7
+        options.login = login
+        return options
+    }
+
+    static func reflected(_ result: WebScanResult, path: String, parameter: String) -> Bool {
+        result.findings.contains { finding in
+            finding.ruleId == "dast.xss-reflected" && finding.location.parameter == parameter
+                && finding.location.url.flatMap(WebURL.init)?.path == path
+        }
+    }
+
+    @Test func withoutTheLoginNothingBehindItIsFound() throws {
+        let app = try VulnerableApp(script: "loginapp.py")
+        defer { app.stop() }
+        let result = try WebScan(options: Self.options(app, login: nil)).run()
+        #expect(result.fatal == nil)
+        #expect(!Self.reflected(result, path: "/notes", parameter: "q"))
+    }
+
+    @Test func theLoginOpensThePagesBehindIt() throws {
+        let app = try VulnerableApp(script: "loginapp.py")
+        defer { app.stop() }
+        let transport = RecordingTransport()
+        let result = try WebScan(options: Self.options(app, login: Self.login), transport: transport).run()
+        #expect(result.fatal == nil)
+        #expect(Self.reflected(result, path: "/notes", parameter: "q"))
+        // The escaped twin is not reported, and the session was never ended by the crawl.
+        #expect(!Self.reflected(result, path: "/profile", parameter: "name"))
+        #expect(!transport.requests.contains { $0.url.path == "/logout" })
+        // The login posted the form's own CSRF token back, with the configured values.
+        let posted = try #require(transport.requests.first { $0.method == "POST" && $0.url.path == "/login" })
+        let body = String(decoding: posted.body, as: UTF8.self)
+        #expect(body.contains("user=carol") && body.contains("csrf_token=") && !body.contains("csrf_token=&"))
+    }
+
+    @Test func aSessionThatEndsIsOpenedAgain() throws {
+        let app = try VulnerableApp(script: "loginapp.py", arguments: ["--session-requests", "15"])
+        defer { app.stop() }
+        let result = try WebScan(options: Self.options(app, login: Self.login)).run()
+        #expect(result.fatal == nil)
+        #expect(Self.reflected(result, path: "/notes", parameter: "q"))
+        #expect(result.notices.contains { $0.hasPrefix("logged in again") && !$0.contains("failed") })
+    }
+
+    @Test func aLoginThatFailsEndsTheScanSayingWhy() throws {
+        let app = try VulnerableApp(script: "loginapp.py")
+        defer { app.stop() }
+        var wrong = Self.login
+        wrong.fields["pass"] = "not-the-password"
+        let result = try WebScan(options: Self.options(app, login: wrong)).run()
+        #expect(result.fatal == "login at /login failed: the answer (/login, status 200) does not show 'Signed in as'")
+        #expect(result.findings.isEmpty)
+        var noForm = Self.login
+        noForm.url = "/dashboard?x=1"
+        // /dashboard redirects to /login: the form is found there.
+        #expect(try WebScan(options: Self.options(app, login: noForm)).run().fatal == nil)
+        noForm.url = "/nothing"
+        #expect(
+            try WebScan(options: Self.options(app, login: noForm)).run().fatal
+                == "login at /nothing failed: no login form at /nothing (status 404)")
+    }
+}

@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""LoginApp: a DELIBERATELY VULNERABLE web application behind a form login, the target of
+Sentinel's authenticated-scan tests (shaped unlike vulnapp.py: a CSRF token on the login form,
+a password no form filler guesses, redirects to the login page, sessions that end).
+
+Never deploy it. It binds 127.0.0.1 only and keeps all state in memory.
+
+  GET  /login             the form: user, pass and a hidden csrf_token tied to a pre-session cookie
+  POST /login             carol / s3cret-Passw0rd with the right token: a session (cookie sid), 303 to /dashboard
+  GET  /dashboard         "Signed in as carol", links to /notes and /profile (and /logout)
+  GET  /notes?q=          VULNERABLE: q is reflected unescaped (logged in only)
+  GET  /profile?name=     SAFE TWIN: name is escaped (logged in only)
+  GET  /logout            ends the session
+Pages that need a session redirect to /login?next=... without one. A session ends after
+--session-requests requests made with it (default: never), so a long scan must log in again.
+
+Usage: python3 loginapp.py [--port 0] [--port-file FILE] [--session-requests N]
+Python 3.11 standard library only.
+"""
+
+import argparse
+import html
+import http.server
+import os
+import secrets
+import threading
+import urllib.parse
+
+USER, PASSWORD = "carol", "s3cret-Passw0rd"
+
+
+class State:
+    def __init__(self, session_requests):
+        self.lock = threading.Lock()
+        self.tokens = {}      # pre-session cookie -> csrf token
+        self.sessions = {}    # sid -> requests left (None: unbounded)
+        self.session_requests = session_requests
+        self.logins = 0
+
+
+STATE = None
+
+
+def page(title, body):
+    return ("<!doctype html><html><head><title>%s</title></head><body><h1>%s</h1>%s</body></html>"
+            % (title, title, body)).encode()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    server_version = "LoginApp/1.0"
+
+    def log_message(self, *args):
+        pass
+
+    def cookies(self):
+        jar = {}
+        for part in self.headers.get("Cookie", "").split(";"):
+            name, _, value = part.strip().partition("=")
+            if name:
+                jar[name] = value
+        return jar
+
+    def send(self, status, body=b"", headers=()):
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def session(self):
+        """The session's user when the request carries a live one (each use counts)."""
+        sid = self.cookies().get("sid", "")
+        with STATE.lock:
+            if sid not in STATE.sessions:
+                return None
+            left = STATE.sessions[sid]
+            if left is not None:
+                if left <= 0:
+                    del STATE.sessions[sid]
+                    return None
+                STATE.sessions[sid] = left - 1
+        return USER
+
+    def to_login(self, url):
+        self.send(302, headers=[("Location", "/login?next=" + urllib.parse.quote(url.path))])
+
+    def login_form(self, message=""):
+        pre = self.cookies().get("pre") or secrets.token_hex(8)
+        with STATE.lock:
+            token = STATE.tokens.setdefault(pre, secrets.token_hex(16))
+        form = ('<form method="post" action="/login">%s'
+                '<input type="hidden" name="csrf_token" value="%s">'
+                '<label>User <input type="text" name="user"></label>'
+                '<label>Password <input type="password" name="pass"></label>'
+                '<input type="submit" value="Sign in"></form>' % (message, token))
+        self.send(200, page("Sign in", form), [("Set-Cookie", "pre=%s; Path=/; HttpOnly" % pre)])
+
+    def do_GET(self):
+        url = urllib.parse.urlsplit(self.path)
+        query = urllib.parse.parse_qs(url.query)
+        if url.path == "/":
+            self.send(200, page("Welcome", '<p><a href="/login">Sign in</a> to see your notes.</p>'))
+        elif url.path == "/login":
+            self.login_form()
+        elif url.path == "/logout":
+            with STATE.lock:
+                STATE.sessions.pop(self.cookies().get("sid", ""), None)
+            self.send(200, page("Signed out", "<p>Bye.</p>"), [("Set-Cookie", "sid=; Path=/; Max-Age=0")])
+        elif url.path in ("/dashboard", "/notes", "/profile"):
+            if self.session() is None:
+                return self.to_login(url)
+            if url.path == "/dashboard":
+                body = ('<p>Signed in as %s.</p><ul><li><a href="/notes?q=todo">Notes</a></li>'
+                        '<li><a href="/profile?name=carol">Profile</a></li><li><a href="/logout">Sign out</a></li></ul>'
+                        % USER)
+                self.send(200, page("Dashboard", body))
+            elif url.path == "/notes":
+                q = query.get("q", ["todo"])[0]
+                self.send(200, page("Notes", "<p>Signed in as %s. No notes match %s.</p>" % (USER, q)))  # VULNERABLE
+            else:
+                name = query.get("name", ["carol"])[0]
+                self.send(200, page("Profile", "<p>Signed in as %s. Name: %s</p>" % (USER, html.escape(name))))
+        else:
+            self.send(404, page("Not found", "<p>Nothing here.</p>"))
+
+    def do_POST(self):
+        url = urllib.parse.urlsplit(self.path)
+        length = min(int(self.headers.get("Content-Length") or 0), 1 << 16)
+        form = urllib.parse.parse_qs(self.rfile.read(length).decode("utf-8", "replace"))
+        if url.path != "/login":
+            return self.send(404, page("Not found", "<p>Nothing here.</p>"))
+        pre = self.cookies().get("pre", "")
+        with STATE.lock:
+            token_ok = pre and STATE.tokens.get(pre) == form.get("csrf_token", [""])[0]
+        if not token_ok:
+            return self.login_form('<p class="error">Your form expired, try again.</p>')
+        if form.get("user", [""])[0] != USER or form.get("pass", [""])[0] != PASSWORD:
+            return self.login_form('<p class="error">Invalid user or password.</p>')
+        sid = secrets.token_hex(16)
+        with STATE.lock:
+            STATE.sessions[sid] = STATE.session_requests
+            STATE.logins += 1
+        self.send(303, headers=[("Location", "/dashboard"), ("Set-Cookie", "sid=%s; Path=/; HttpOnly" % sid)])
+
+
+def main():
+    global STATE
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--port-file")
+    parser.add_argument("--session-requests", type=int, default=None)
+    args = parser.parse_args()
+    STATE = State(args.session_requests)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.daemon_threads = True
+    if args.port_file:
+        temporary = args.port_file + ".tmp"
+        with open(temporary, "w") as f:
+            f.write(str(server.server_address[1]))
+        os.rename(temporary, args.port_file)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+import DAST
+import Foundation
+import Support
+import Testing
+
+@testable import Scan
+
+/// `dast.login` in a scan config: how an authenticated `--dast` scan logs in. It holds
+/// credentials, so only the operator's `--config FILE` may give it.
+@Suite struct DASTLoginConfigTests {
+    static let text = """
+        dast:
+          login:
+            url: /login
+            fields: {user: carol, pass: {env: APP_PASSWORD}}
+            loggedInText: Signed in as
+        """
+
+    @Test func theOperatorsConfigGivesTheLoginWithValuesFromTheEnvironment() throws {
+        let config = try ScanConfig.parse(
+            Self.text, source: "/ops/scan.yml", baseDirectory: "/ops", environment: ["APP_PASSWORD": "s3cret-Passw0rd"])
+        #expect(
+            config.dastLogin
+                == WebLogin(
+                    url: "/login", fields: ["user": "carol", "pass": "s3cret-Passw0rd"], loggedInText: "Signed in as"))
+    }
+
+    @Test(arguments: [
+        (text, "/ops/scan.yml:4: dast.login.fields.pass: the environment variable APP_PASSWORD is not set"),
+        ("dast: {login: {fields: {user: a}}}\n", "/ops/scan.yml:1: dast.login: needs url (the page with the login form)"),
+        ("dast: {login: {url: /login}}\n", "/ops/scan.yml:1: dast.login: needs fields (the form's values by field name)"),
+        ("dast: {login: {url: /login, fields: {user: a}, form: 2}}\n", "/ops/scan.yml:1: unknown key 'dast.login.form'"),
+    ])
+    func aBadLoginIsNamed(text: String, expected: String) throws {
+        let error = #expect(throws: SentinelError.self) {
+            try ScanConfig.parse(text, source: "/ops/scan.yml", baseDirectory: "/ops", environment: [:])
+        }
+        #expect(error?.code == .invalidInput)
+        #expect(error?.message.hasPrefix(expected) == true, "\(error?.message ?? "")")
+    }
+
+    @Test func aRepositorysOwnConfigMayNotHoldALogin() throws {
+        let base = NSTemporaryDirectory() + "sentinel-dast-login-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: true)
+        try Data(Self.text.utf8).write(to: URL(fileURLWithPath: base + "/.sentinel.yml"))
+        let error = #expect(throws: SentinelError.self) { try ScanConfig.load(inTree: base) }
+        #expect(
+            error?.message
+                == "\(base)/.sentinel.yml:1: dast: set by the operator only (scan --config FILE): "
+                + "a repository's .sentinel.yml may not hold credentials")
+    }
+}
