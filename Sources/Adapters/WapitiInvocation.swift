@@ -34,16 +34,24 @@ extension WapitiScanner {
         }
         let installation = installation(context: context)
         let seconds = Self.format(maxDuration)
-        let wapiti = [
+        var wapiti = [
             installation.executable, "-u", target.url, "--scope", scope.rawValue, "-m", modules.joined(separator: ","),
             "--flush-session", "--no-bugreport", "-f", "json", "-o", Self.reportPath,
             "--store-session", "/tmp/wapiti/session", "--store-config", "/tmp/wapiti/config",
             "--proxy", "http://127.0.0.1:\(EgressLaunch.port)/", "--max-scan-time", seconds, "--max-attack-time", seconds,
             "-v", "1",
         ]
+        var environment = Self.environment
+        if let login {
+            guard let value = WapitiLogin.environmentValue(login, target: target.url) else {
+                throw SentinelError(.invalidInput, "dast.login: Wapiti's login needs a user name field and a password field")
+            }
+            environment[WapitiLogin.variable] = value
+            wapiti += ["--form-script", "/workspace/" + WapitiLogin.scriptName] + WapitiLogin.exclusions(target: target.url)
+        }
         return ToolInvocation(
             profile: profile, command: ["/bin/sh", "-c", Self.script, "wapiti-run", Self.reportPath] + wapiti,
-            workspace: workspace, extraReadOnly: installation.extraReadOnly, environment: Self.environment,
+            workspace: workspace, extraReadOnly: installation.extraReadOnly, environment: environment,
             timeout: maxDuration + 120, networkAllow: [target.egressEntry])
     }
 

@@ -1,3 +1,4 @@
+import DAST
 import Findings
 import Foundation
 import Sandbox
@@ -60,6 +61,8 @@ public struct WapitiScanner: ScanCore.Scanner {
     public var toolsDirectory: String?
     /// Runs the tool; `nil` runs it in the context's sandbox.
     public var executor: (any ToolExecutor)?
+    /// The operator's form login (`dast.login`), done Wapiti's way (``WapitiLogin``); nil: none.
+    public var login: WebLogin?
 
     /// - Parameters:
     ///   - targetURL: the http(s) URL to scan.
@@ -114,8 +117,12 @@ public struct WapitiScanner: ScanCore.Scanner {
         if let reason = unavailableReason(context: context) { throw SentinelError(.toolFailed, reason) }
         let workspace = try ScratchDirectory.make(prefix: "sentinel-wapiti")
         defer { try? FileManager.default.removeItem(atPath: workspace) }
-        // Empty, mounted read-only; the payload's uid must be able to enter it (its cwd).
+        // Empty but for the login plug-in (no secret: the values come in its environment), mounted
+        // read-only; the payload's uid must be able to enter it (its cwd).
         chmod(workspace, 0o755)
+        if login != nil {
+            try PreparedOutputFile(path: workspace + "/" + WapitiLogin.scriptName).write(Data(WapitiLogin.script.utf8), mode: 0o644)
+        }
         let invocation = try invocation(for: web, workspace: workspace, context: context)
         context.progress(.started(tool: name, files: 1))
         let result = try AdapterRun.execute(

@@ -35,7 +35,9 @@ public enum ScannerRegistry {
             var options = web.options
             options.login = options.login ?? config.dastLogin
             scanners.append(NativeDASTScanner(options: options, workerExecutable: web.workerExecutable))
-            scanners.append(WapitiScanner(targetURL: options.target, active: options.active, maxDuration: options.maxDuration))
+            var wapiti = WapitiScanner(targetURL: options.target, active: options.active, maxDuration: options.maxDuration)
+            wapiti.login = options.login
+            scanners.append(wapiti)
             if let zapURL = web.zapURL {
                 scanners.append(
                     ZAPScanner(

@@ -1,3 +1,4 @@
+import DAST
 import Findings
 import Foundation
 import Sandbox
@@ -78,6 +79,29 @@ import Testing
         #expect(invocation.command.contains("domain"))
         #expect(invocation.networkAllow == ["[::1]:8443"])
         #expect(!WapitiScanner.passiveModules.contains("methods"))
+    }
+
+    @Test func aLoginIsDoneByWapitisOwnFormLoginWithTheValuesOffTheCommandLine() throws {
+        let (context, tools) = try context()
+        defer { try? FileManager.default.removeItem(atPath: tools) }
+        let report = try report()
+        let executor = ScriptedExecutor { invocation in
+            // The plug-in is in the workspace while Wapiti runs; it holds no value.
+            let script = (try? String(contentsOfFile: invocation.workspace + "/sentinel_login.py", encoding: .utf8)) ?? ""
+            #expect(script.contains("async_try_form_login") && !script.contains("s3cret"))
+            return RunResult(exitCode: 0, reason: .exited, wallMilliseconds: 10, stdout: report)
+        }
+        var scanner = WapitiScanner(targetURL: "http://127.0.0.1:8765/", active: true, toolsDirectory: tools, executor: executor)
+        scanner.login = WebLogin(url: "/login", fields: ["user": "carol", "pass": "s3cret-Passw0rd"])
+        _ = try scanner.scan(files, context: context)
+        let invocation = try #require(executor.invocations.first)
+        #expect(!invocation.command.contains { $0.contains("s3cret") })
+        let script = try #require(invocation.command.firstIndex(of: "--form-script"))
+        #expect(invocation.command[script + 1] == "/workspace/sentinel_login.py")
+        #expect(invocation.command.contains("http://127.0.0.1:8765/*logout*"))
+        #expect(
+            invocation.environment["SENTINEL_WAPITI_LOGIN"]
+                == #"{"password":"s3cret-Passw0rd","url":"http://127.0.0.1:8765/login","username":"carol"}"#)
     }
 
     @Test func chosenModulesReplaceTheDefaultsAndMustBeModuleNames() throws {
