@@ -138,7 +138,7 @@ let package = Package(
             name: "SCATests", dependencies: ["SCA", "Documents", "Store", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "AdaptersTests",
-            dependencies: ["Adapters", "Documents", "ScanCore", "Findings", "Sandbox", "Support", "TestSupport"],
+            dependencies: ["Adapters", "DAST", "Documents", "ScanCore", "Findings", "Sandbox", "Support", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
         .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport"]),
@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "FuzzTests", dependencies: ["Documents", "Heal", "PythonSyntax", "SCA", "Support", "TestSupport"]),
         .testTarget(
-            name: "ScanTests", dependencies: ["Scan", "Adapters", "Findings", "SAST", "ScanCore", "Support", "TestSupport"]),
+            name: "ScanTests", dependencies: ["Scan", "Adapters", "DAST", "Findings", "SAST", "ScanCore", "Support", "TestSupport"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(
             name: "CLITests",
