@@ -4,6 +4,7 @@
     python3 bench/dast-realvuln.py [SENTINEL_BINARY] [--apps a,b] [--skip-wapiti] [--jobs N]
     python3 bench/dast-realvuln.py --start-only [--apps a,b]   # recipe work: install, seed, start, stop
     python3 bench/dast-realvuln.py --rescore                   # score the saved reports again, no scans
+    python3 bench/dast-realvuln.py --no-login                  # leave out the recipes' logins
 
 Run as root (apps run as the system user sentinel-bench, created when missing). Apps run --jobs at a
 time (default 3); each app's two scans run one after the other. Reports and results.json are kept in
@@ -21,7 +22,10 @@ them. Per app (recipe in bench/dast-realvuln-apps.json):
     `prlimit --as` and a wall-clock bound, in a private mount namespace where the venv is bind-mounted
     into the run dir (the cache dir itself stays 700); after the scan the whole process group dies;
   * the scans are `sentinel scan --dast URL --active --tools dast` and the same with
-    `--tools wapiti` (Wapiti through Sentinel's adapter), both `--max-duration 10m`;
+    `--tools wapiti` (Wapiti through Sentinel's adapter), both `--max-duration 10m`; where the recipe
+    has a "login" (the form, the field values of a user the app or its seed step creates), both get it
+    as `dast.login` in an operator config (`--config`; the values in the environment): Sentinel logs in
+    itself, Wapiti with its own form login;
   * requests are counted from the app's own access log (werkzeug, Django runserver, uvicorn,
     BaseHTTPServer and tornado all log one line per request; the count is left out where the app
     logs none), wall time is the scan's;
@@ -71,6 +75,7 @@ SCAN_TIMEOUT = 13 * 60
 LOCK = threading.Lock()
 START_ONLY = False
 RESCORE = False
+NO_LOGIN = False  # --no-login: scan every app anonymously, as the first run did
 OUT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "out", "dast-realvuln")  # reports, for --rescore
 
 SHIM = r'''
@@ -655,17 +660,33 @@ def score(report, labels, routes, fallback=None):
 
 # ---------------------------------------------------------------- one scan
 
-def scan(sentinel, url, tools, out_dir):
+def scan(sentinel, url, tools, out_dir, login=None):
+    """One scan; `login` (the recipe's, as `dast.login` takes it) goes to both scanners through an
+    operator config file, its values through the environment."""
     out = os.path.join(out_dir, "report-%s.json" % tools)
     home = tempfile.mkdtemp(prefix="sentinel-home-")
     env = dict(os.environ, SENTINEL_HOME=home, SENTINEL_RULES=os.path.join(ROOT, "rules")
                if os.path.isdir(os.path.join(ROOT, "rules")) else "/work/main/rules")
+    config = []
+    if login and not NO_LOGIN:
+        fields = {}
+        for index, (name, value) in enumerate(sorted(login["fields"].items())):
+            env["BENCH_LOGIN_%d" % index] = value
+            fields[name] = {"env": "BENCH_LOGIN_%d" % index}
+        spec = {"url": login["url"], "fields": fields}
+        for key in ("loggedInText", "loggedOutText"):
+            if login.get(key):
+                spec[key] = login[key]
+        path = os.path.join(home, "scan.yml")
+        with open(path, "w") as f:
+            json.dump({"dast": {"login": spec}}, f)  # JSON is YAML
+        config = ["--config", path]
     started = time.time()
     err = None
     try:
         r = subprocess.run([sentinel, "scan", "--dast", url, "--active", "--tools", tools, "--format", "json",
                             "--output", out, "--fail-on", "none", "--min-confidence", "low",
-                            "--max-duration", "10m"], env=env, stdout=subprocess.DEVNULL,
+                            "--max-duration", "10m"] + config, env=env, stdout=subprocess.DEVNULL,
                            stderr=subprocess.PIPE, timeout=SCAN_TIMEOUT)
         if r.returncode not in (0, 1):
             err = "sentinel exited %d: %s" % (r.returncode, last_line(r.stderr.decode(errors="replace")))
@@ -712,7 +733,7 @@ def run_app(app, recipe, sentinel, cache, ids, scanners):
             if START_ONLY:
                 log("  %s answers on %s" % (app, url))
                 return res
-            seconds, report, serr = scan(sentinel, url, tools, run.dir)
+            seconds, report, serr = scan(sentinel, url, tools, run.dir, recipe.get("login"))
             if report is not None:
                 os.makedirs(OUT_DIR, exist_ok=True)
                 with open(os.path.join(OUT_DIR, "%s-%s.json" % (app, tools)), "w") as f:
@@ -756,6 +777,9 @@ def main():
             RESCORE = True
         elif a == "--skip-wapiti":
             skip_wapiti = True
+        elif a == "--no-login":  # every app anonymously (the recipes' logins are not given)
+            global NO_LOGIN
+            NO_LOGIN = True
         elif a == "--jobs":
             jobs = int(args[i + 1])
             i += 1
