@@ -42,7 +42,7 @@ extension WapitiScanner {
             "-v", "1",
         ]
         var environment = Self.environment
-        if let login {
+        if let login, login.format == .form {
             guard let value = WapitiLogin.environmentValue(login, target: target.url) else {
                 throw SentinelError(.invalidInput, "dast.login: Wapiti's login needs a user name field and a password field")
             }

@@ -13,10 +13,14 @@ import Support
 ///     fields: {username: alice, password: {env: APP_PASSWORD}}
 ///     loggedInText: Log out            # optional: shown only after a successful login
 ///     loggedOutText: Please log in     # optional: shown only when nobody is logged in
+///     # An API's login instead: the fields posted as JSON, the token sent back in a header.
+///     format: json                     # form (default) or json
+///     token: {json: data.token}        # or {header: Authorization}
+///     authorization: "Bearer {token}"  # the default
 /// ```
 enum DASTConfig {
     static let keys: Set<String> = ["login"]
-    static let loginKeys: Set<String> = ["url", "fields", "loggedInText", "loggedOutText"]
+    static let loginKeys: Set<String> = ["url", "fields", "loggedInText", "loggedOutText", "format", "token", "authorization"]
 
     /// The login of `node` (the `dast` value); `environment` gives `{env: NAME}` values.
     static func login(
@@ -50,9 +54,34 @@ enum DASTConfig {
             }
         }
         guard !fields.isEmpty else { throw reader.fail(fieldsNode, "dast.login.fields", "names no field") }
-        return WebLogin(
+        var result = WebLogin(
             url: url, fields: fields,
             loggedInText: try reader.string(login["loggedInText"], key: "dast.login.loggedInText"),
             loggedOutText: try reader.string(login["loggedOutText"], key: "dast.login.loggedOutText"))
+        if let node = login["format"] {
+            let text = try reader.scalarText(node, key: "dast.login.format")
+            guard let format = WebLogin.Format(rawValue: text) else {
+                throw reader.fail(node, "dast.login.format", "'\(text)' is not one of form, json")
+            }
+            result.format = format
+        }
+        if let node = login["token"] {
+            let members = try reader.mapping(node, key: "dast.login.token")
+            try reader.checkKeys(node, allowed: ["json", "header"], at: "dast.login.token")
+            guard members.count == 1, let member = members.first, let place = try reader.string(member.value, key: "dast.login.token"),
+                !place.isEmpty
+            else {
+                throw reader.fail(node, "dast.login.token", "give one of {json: PATH} or {header: NAME}")
+            }
+            result.token = member.key == "json" ? .json(place) : .header(place)
+        }
+        if let node = login["authorization"] {
+            let text = try reader.scalarText(node, key: "dast.login.authorization")
+            guard text.contains("{token}"), !text.contains(where: \.isNewline) else {
+                throw reader.fail(node, "dast.login.authorization", "must hold {token} on one line")
+            }
+            result.authorization = text
+        }
+        return result
     }
 }

@@ -61,6 +61,47 @@ struct LoginScanTests {
         #expect(result.notices.contains { $0.hasPrefix("logged in again") && !$0.contains("failed") })
     }
 
+    static var apiLogin: WebLogin {
+        var login = WebLogin(url: "/api/login", fields: ["user": "carol", "pass": "s3cret-Passw0rd"])
+        login.format = .json
+        login.token = .json("data.token")
+        return login
+    }
+
+    static func injected(_ result: WebScanResult, path: String, parameter: String) -> Bool {
+        result.findings.contains { finding in
+            finding.ruleId == "dast.sqli" && finding.location.parameter == parameter
+                && finding.location.url.flatMap(WebURL.init)?.path == path
+        }
+    }
+
+    @Test func anAPILoginsTokenOpensTheAPIAndIsRenewed() throws {
+        let app = try VulnerableApp(script: "loginapp.py", arguments: ["--session-requests", "20"])
+        defer { app.stop() }
+        #expect(!Self.injected(try WebScan(options: Self.options(app, login: nil)).run(), path: "/api/search", parameter: "q"))
+        let transport = RecordingTransport()
+        let result = try WebScan(options: Self.options(app, login: Self.apiLogin), transport: transport).run()
+        #expect(result.fatal == nil)
+        #expect(Self.injected(result, path: "/api/search", parameter: "q"))
+        #expect(result.notices.contains { $0.hasPrefix("logged in again") && !$0.contains("failed") })
+        let searches = transport.requests.filter { $0.url.path == "/api/search" }
+        #expect(!searches.isEmpty && searches.allSatisfy { $0.header("Authorization")?.hasPrefix("Bearer ") == true })
+    }
+
+    @Test func anAPILoginWithoutItsTokenFails() throws {
+        let app = try VulnerableApp(script: "loginapp.py")
+        defer { app.stop() }
+        var login = Self.apiLogin
+        login.token = .json("data.access_token")
+        #expect(
+            try WebScan(options: Self.options(app, login: login)).run().fatal
+                == "login at /api/login failed: the answer holds no token at json: data.access_token")
+        login.fields["pass"] = "wrong"
+        #expect(
+            try WebScan(options: Self.options(app, login: login)).run().fatal
+                == "login at /api/login failed: the answer's status is 403")
+    }
+
     @Test func aLoginThatFailsEndsTheScanSayingWhy() throws {
         let app = try VulnerableApp(script: "loginapp.py")
         defer { app.stop() }

@@ -25,11 +25,23 @@ import Testing
                     url: "/login", fields: ["user": "carol", "pass": "s3cret-Passw0rd"], loggedInText: "Signed in as"))
     }
 
+    @Test func anAPILoginTakesItsTokenAsConfigured() throws {
+        let config = try ScanConfig.parse(
+            "dast:\n  login:\n    url: /api/login\n    fields: {user: a, pass: b}\n    format: json\n"
+                + "    token: {header: X-Token}\n    authorization: \"Token {token}\"\n",
+            source: "/ops/scan.yml", baseDirectory: "/ops")
+        let login = try #require(config.dastLogin)
+        #expect(login.format == .json && login.token == .header("X-Token") && login.authorization == "Token {token}")
+    }
+
     @Test(arguments: [
         (text, "/ops/scan.yml:4: dast.login.fields.pass: the environment variable APP_PASSWORD is not set"),
         ("dast: {login: {fields: {user: a}}}\n", "/ops/scan.yml:1: dast.login: needs url (the page with the login form)"),
         ("dast: {login: {url: /login}}\n", "/ops/scan.yml:1: dast.login: needs fields (the form's values by field name)"),
         ("dast: {login: {url: /login, fields: {user: a}, form: 2}}\n", "/ops/scan.yml:1: unknown key 'dast.login.form'"),
+        ("dast: {login: {url: /l, fields: {u: a}, format: xml}}\n", "/ops/scan.yml:1: dast.login.format: 'xml' is not one of form, json"),
+        ("dast: {login: {url: /l, fields: {u: a}, token: {cookie: s}}}\n", "/ops/scan.yml:1: unknown key 'dast.login.token.cookie'"),
+        ("dast: {login: {url: /l, fields: {u: a}, authorization: Bearer}}\n", "/ops/scan.yml:1: dast.login.authorization: must hold {token}"),
     ])
     func aBadLoginIsNamed(text: String, expected: String) throws {
         let error = #expect(throws: SentinelError.self) {

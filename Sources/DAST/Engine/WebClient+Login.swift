@@ -1,3 +1,5 @@
+import Documents
+import Foundation
 import Support
 
 /// The login's state, shared by the scan's threads: which session is current and how often it
@@ -79,6 +81,7 @@ extension WebClient {
     /// Fetches the login page, submits its form filled from `login`, follows the redirects and
     /// checks the outcome.
     private static func perform(_ login: WebLogin, page: WebURL, client: WebClient, state: inout LoginState) throws {
+        if login.format == .json { return try performJSON(login, url: page, client: client, state: &state) }
         let fail = { (reason: String) in SentinelError(.toolFailed, "login at \(page.pathAndQuery) failed: \(reason)") }
         let (formPage, formAnswer) = try follow(WebRequest(url: page), client: client)
         let document = HTMLDocument.parse(formAnswer.text, url: formPage)
@@ -122,9 +125,63 @@ extension WebClient {
                 throw fail("the answer (\(landing.pathAndQuery), status \(answer.status)) is the login form again")
             }
         }
+        try takeToken(login, from: answer, client: client, fail: fail)
         state.generation += 1
         state.failure = nil
         state.landing = state.landing ?? landing
+    }
+
+    /// An API login: `fields` as a JSON object posted to `url`; the answer must be a success
+    /// (and show `loggedInText`, and hold the token, when they are given).
+    private static func performJSON(_ login: WebLogin, url: WebURL, client: WebClient, state: inout LoginState) throws {
+        let fail = { (reason: String) in SentinelError(.toolFailed, "login at \(url.pathAndQuery) failed: \(reason)") }
+        let object = DocumentNode(
+            .object(
+                login.fields.sorted { $0.key < $1.key }.map { name, value in
+                    DocumentMember(key: name, line: 1, column: 1, value: DocumentNode(.string(value), line: 1, column: 1))
+                }), line: 1, column: 1)
+        var request = WebRequest(method: "POST", url: url, body: JSONWriter.bytes(object, sortKeys: true))
+        request.setHeader("Content-Type", "application/json")
+        request.setHeader("Accept", "application/json")
+        state.loginURLs = [url]
+        // Without the previous session's token: a stale one may be refused before the login is read.
+        client.tokenAuthorization.withLock { $0 = nil }
+        let answer = try client.sendOnce(request)
+        guard (200..<300).contains(answer.status) else { throw fail("the answer's status is \(answer.status)") }
+        if let expected = login.loggedInText, !expected.isEmpty, !answer.text.contains(expected) {
+            throw fail("the answer does not show '\(expected)'")
+        }
+        try takeToken(login, from: answer, client: client, fail: fail)
+        state.generation += 1
+        state.failure = nil
+    }
+
+    /// The login's token from `answer`, as the `Authorization` value to send (nothing without a `token`).
+    private static func takeToken(
+        _ login: WebLogin, from answer: WebResponse, client: WebClient, fail: (String) -> SentinelError
+    ) throws {
+        guard let place = login.token else { return }
+        let token: String?
+        switch place {
+        case .header(let name):
+            token = answer.header(name).map { value in
+                // `Authorization: Bearer x` handed out as it is to be sent: the token is `x`.
+                let parts = value.split(separator: " ", maxSplits: 1)
+                return parts.count == 2 && parts[0].lowercased() == "bearer" ? String(parts[1]) : value
+            }
+        case .json(let path):
+            token = (try? JSON.parse(answer.body, file: "login answer")).flatMap { document in
+                var node: DocumentNode? = document
+                for key in path.split(separator: ".") { node = node?[String(key)] }
+                if case .string(let text)? = node?.value { return text }
+                return nil
+            }
+        }
+        guard let token, !token.isEmpty, !token.contains(where: { $0.isNewline }) else {
+            throw fail("the answer holds no token at \(place.description)")
+        }
+        let value = login.authorization.replacingOccurrences(of: "{token}", with: token)
+        client.tokenAuthorization.withLock { $0 = value }
     }
 
     /// Sends `request` and follows in-scope redirects (as GETs), at most ``WebLogin/maxRedirects``;
@@ -140,5 +197,15 @@ extension WebClient {
             answer = try client.sendOnce(WebRequest(url: next))
         }
         return (url, answer)
+    }
+}
+
+extension WebLogin.Token {
+    /// `json: data.token` or `header: Authorization`, as the config writes it.
+    var description: String {
+        switch self {
+        case .json(let path): "json: \(path)"
+        case .header(let name): "header: \(name)"
+        }
     }
 }

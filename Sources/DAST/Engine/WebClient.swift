@@ -19,6 +19,9 @@ public final class WebClient: Sendable {
     private let sessionHeaders: [HTTPHeader]
     private let counters = Mutex<(errors: Int, truncated: Int, firstError: String?)>((0, 0, nil))
     let loginState = Mutex(LoginState())
+    /// The `Authorization` value an API login's token gives (its own lock: the login sends
+    /// requests while it holds `loginState`'s).
+    let tokenAuthorization = Mutex<String?>(nil)
 
     /// A client for `scope` over `transport`, adding `headers` to every request; `login` says how
     /// to log in (``logIn()`` does it first, the client again whenever the session ends).
@@ -59,6 +62,9 @@ public final class WebClient: Sendable {
         }
         if withCookies, prepared.header("Cookie") == nil, let cookie = cookies.header {
             prepared.headers.append(HTTPHeader(name: "Cookie", value: cookie))
+        }
+        if login?.token != nil, prepared.header("Authorization") == nil, let authorization = tokenAuthorization.withLock({ $0 }) {
+            prepared.headers.append(HTTPHeader(name: "Authorization", value: authorization))
         }
         do {
             let response = try transport.send(prepared)

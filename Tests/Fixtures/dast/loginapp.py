@@ -11,7 +11,10 @@ Never deploy it. It binds 127.0.0.1 only and keeps all state in memory.
   GET  /notes?q=          VULNERABLE: q is reflected unescaped (logged in only)
   GET  /profile?name=     SAFE TWIN: name is escaped (logged in only)
   GET  /logout            ends the session
-Pages that need a session redirect to /login?next=... without one. A session ends after
+  POST /api/login         JSON {"user", "pass"}: {"data": {"token": T}} (an API's login)
+  GET  /api/search?q=     VULNERABLE (SQL injection, the error shown) with Authorization: Bearer T, else 401
+  GET  /openapi.json      the API's description (how a crawler finds /api/search)
+Pages that need a session redirect to /login?next=... without one. A session (or token) ends after
 --session-requests requests made with it (default: never), so a long scan must log in again.
 
 Usage: python3 loginapp.py [--port 0] [--port-file FILE] [--session-requests N]
@@ -21,8 +24,10 @@ Python 3.11 standard library only.
 import argparse
 import html
 import http.server
+import json
 import os
 import secrets
+import sqlite3
 import threading
 import urllib.parse
 
@@ -33,7 +38,7 @@ class State:
     def __init__(self, session_requests):
         self.lock = threading.Lock()
         self.tokens = {}      # pre-session cookie -> csrf token
-        self.sessions = {}    # sid -> requests left (None: unbounded)
+        self.sessions = {}    # sid or API token -> requests left (None: unbounded)
         self.session_requests = session_requests
         self.logins = 0
 
@@ -71,17 +76,42 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def session(self):
         """The session's user when the request carries a live one (each use counts)."""
-        sid = self.cookies().get("sid", "")
+        return USER if self.live(self.cookies().get("sid", "")) else None
+
+    def live(self, key):
+        """Whether `key` is a live session or token (each use counts)."""
         with STATE.lock:
-            if sid not in STATE.sessions:
-                return None
-            left = STATE.sessions[sid]
+            if key not in STATE.sessions:
+                return False
+            left = STATE.sessions[key]
             if left is not None:
                 if left <= 0:
-                    del STATE.sessions[sid]
-                    return None
-                STATE.sessions[sid] = left - 1
-        return USER
+                    del STATE.sessions[key]
+                    return False
+                STATE.sessions[key] = left - 1
+        return True
+
+    def send_json(self, status, value):
+        body = json.dumps(value).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def api_search(self, query):
+        auth = self.headers.get("Authorization", "")
+        if not auth.startswith("Bearer ") or not self.live(auth[len("Bearer "):]):
+            return self.send_json(401, {"error": "a bearer token is needed"})
+        q = query.get("q", ["todo"])[0]
+        db = sqlite3.connect(":memory:")
+        db.execute("CREATE TABLE notes (title TEXT)")
+        db.executemany("INSERT INTO notes VALUES (?)", [("todo",), ("groceries",)])
+        try:
+            rows = db.execute("SELECT title FROM notes WHERE title LIKE '%" + q + "%'").fetchall()  # VULNERABLE
+        except sqlite3.Error as error:
+            return self.send_json(500, {"error": "sqlite3.OperationalError: %s" % error})
+        self.send_json(200, {"notes": [row[0] for row in rows]})
 
     def to_login(self, url):
         self.send(302, headers=[("Location", "/login?next=" + urllib.parse.quote(url.path))])
@@ -108,6 +138,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with STATE.lock:
                 STATE.sessions.pop(self.cookies().get("sid", ""), None)
             self.send(200, page("Signed out", "<p>Bye.</p>"), [("Set-Cookie", "sid=; Path=/; Max-Age=0")])
+        elif url.path == "/api/search":
+            self.api_search(query)
+        elif url.path == "/openapi.json":
+            self.send_json(200, {
+                "openapi": "3.0.0", "info": {"title": "LoginApp API", "version": "1"},
+                "paths": {"/api/search": {"get": {
+                    "parameters": [{"name": "q", "in": "query", "schema": {"type": "string", "example": "todo"}}],
+                    "responses": {"200": {"description": "notes"}}}}}})
         elif url.path in ("/dashboard", "/notes", "/profile"):
             if self.session() is None:
                 return self.to_login(url)
@@ -128,6 +166,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         url = urllib.parse.urlsplit(self.path)
         length = min(int(self.headers.get("Content-Length") or 0), 1 << 16)
+        if url.path == "/api/login":
+            try:
+                sent = json.loads(self.rfile.read(length) or b"{}")
+            except ValueError:
+                return self.send_json(400, {"error": "not JSON"})
+            if not isinstance(sent, dict) or sent.get("user") != USER or sent.get("pass") != PASSWORD:
+                return self.send_json(403, {"error": "invalid user or password"})
+            token = secrets.token_hex(16)
+            with STATE.lock:
+                STATE.sessions[token] = STATE.session_requests
+                STATE.logins += 1
+            return self.send_json(200, {"data": {"token": token}})
         form = urllib.parse.parse_qs(self.rfile.read(length).decode("utf-8", "replace"))
         if url.path != "/login":
             return self.send(404, page("Not found", "<p>Nothing here.</p>"))
