@@ -142,10 +142,8 @@ public struct WapitiScanner: ScanCore.Scanner {
         output.tool.durationSeconds = Double(result.wallMilliseconds) / 1000
         output.notices = EgressNotices.notices(result.egress, tool: name) + output.notices
         if let login, login.format != .form {
-            output.notices.append(
-                Notice(
-                    level: .warning, message: "dast.login with format \(login.format.rawValue) is not given to Wapiti (it logs in through forms only)",
-                    tool: name))
+            let message = "dast.login with format \(login.format.rawValue) is not given to Wapiti (it logs in through forms only)"
+            output.notices.append(Notice(level: .warning, message: message, tool: name))
         }
         context.progress(.finished(tool: name, findings: output.findings.count))
         return output

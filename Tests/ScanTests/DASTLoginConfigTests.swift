@@ -41,7 +41,10 @@ import Testing
         ("dast: {login: {url: /login, fields: {user: a}, form: 2}}\n", "/ops/scan.yml:1: unknown key 'dast.login.form'"),
         ("dast: {login: {url: /l, fields: {u: a}, format: xml}}\n", "/ops/scan.yml:1: dast.login.format: 'xml' is not one of form, json"),
         ("dast: {login: {url: /l, fields: {u: a}, token: {cookie: s}}}\n", "/ops/scan.yml:1: unknown key 'dast.login.token.cookie'"),
-        ("dast: {login: {url: /l, fields: {u: a}, authorization: Bearer}}\n", "/ops/scan.yml:1: dast.login.authorization: must hold {token}"),
+        (
+            "dast: {login: {url: /l, fields: {u: a}, authorization: Bearer}}\n",
+            "/ops/scan.yml:1: dast.login.authorization: must hold {token}"
+        ),
     ])
     func aBadLoginIsNamed(text: String, expected: String) throws {
         let error = #expect(throws: SentinelError.self) {
