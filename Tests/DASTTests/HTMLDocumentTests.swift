@@ -39,6 +39,20 @@ import Testing
             ])
     }
 
+    @Test func eventHandlersAreReadAsScripts() throws {
+        let html = """
+            <button onclick="window.location.href='/lab1'">a</button>
+            <div onmouseover="location.assign(&quot;/lab2&quot;)" title="/not-a-link">b</div>
+            <input type="button" ONCLICK="go('https://site.test/lab3')" value="/nor-this">
+            <button onclick>c</button>
+            """
+        #expect(
+            try links(html) == [
+                "navigation button[onclick] http://site.test/lab1", "navigation div[onmouseover] http://site.test/lab2",
+                "navigation input[onclick] https://site.test/lab3",
+            ])
+    }
+
     @Test func baseHrefAppliesToTheWholeDocument() throws {
         let document = try parse(
             #"<a href="early">e</a><base href="http://site.test/base/"><base href="/ignored/"><a href="../up">u</a>"#)

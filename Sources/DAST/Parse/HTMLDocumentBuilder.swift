@@ -70,6 +70,16 @@ struct HTMLDocumentBuilder {
         if name == "base", baseHref == nil, let href = token.attribute("href", in: bytes) {
             baseHref = href
         }
+        // Event handlers are inline scripts too (`onclick="window.location.href='/lab'"`): pages
+        // whose navigation is buttons have no other link to what they lead to.
+        for attribute in token.attributes where attribute.name.hasPrefix("on") && attribute.valueRange != nil {
+            let budget = maxRawLinks - rawLinks.count
+            guard budget > 0, let code = token.attribute(attribute.name, in: bytes) else { break }
+            let script = Array(code.utf8)
+            for reference in ScriptURLs.candidates(script, in: 0..<script.count, limit: budget) {
+                addLink(reference, .navigation, "\(name)[\(attribute.name)]")
+            }
+        }
         if name == "meta", token.attribute("http-equiv", in: bytes)?.lowercased() == "refresh",
             let content = token.attribute("content", in: bytes), let reference = HTMLLinkSources.refreshURL(content)
         {
