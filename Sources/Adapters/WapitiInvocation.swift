@@ -41,6 +41,7 @@ extension WapitiScanner {
             "--proxy", "http://127.0.0.1:\(EgressLaunch.port)/", "--max-scan-time", seconds, "--max-attack-time", seconds,
             "-v", "1",
         ]
+        wapiti += WapitiLogin.exclusions(target: target.url, paths: exclude)
         var environment = Self.environment
         if let login, login.format == .form {
             guard let value = WapitiLogin.environmentValue(login, target: target.url) else {

@@ -1,5 +1,6 @@
 import DAST
 import Documents
+import Foundation
 
 /// The login a `dast.login` gives, as Wapiti does it: its own form login (`async_try_form_login`:
 /// it finds the login form, fills the user and password fields, keeps the others), run from a
@@ -50,5 +51,16 @@ enum WapitiLogin {
         guard let base = WebURL(target) else { return [] }
         let origin = base.origin.description
         return ["logout", "log-out", "signout", "sign-out", "logoff"].flatMap { ["-x", "\(origin)/*\($0)*"] }
+    }
+
+    /// `-x` wildcards for the path globs `paths` (`/admin/**` is `ORIGIN/admin/*`; a glob without
+    /// `/` names a last segment anywhere: `ORIGIN/*NAME`).
+    static func exclusions(target: String, paths: [String]) -> [String] {
+        guard let base = WebURL(target) else { return [] }
+        let origin = base.origin.description
+        return paths.flatMap { path -> [String] in
+            let wildcard = path.replacingOccurrences(of: "**", with: "*")
+            return ["-x", wildcard.contains("/") ? origin + "/" + wildcard.drop { $0 == "/" } : origin + "/*" + wildcard]
+        }
     }
 }

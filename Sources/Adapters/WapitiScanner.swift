@@ -63,6 +63,8 @@ public struct WapitiScanner: ScanCore.Scanner {
     public var executor: (any ToolExecutor)?
     /// The operator's form login (`dast.login`), done Wapiti's way (``WapitiLogin``); nil: none.
     public var login: WebLogin?
+    /// URL path globs never requested (`--exclude-url`), given to Wapiti as `-x` wildcards.
+    public var exclude: [String] = []
 
     /// - Parameters:
     ///   - targetURL: the http(s) URL to scan.

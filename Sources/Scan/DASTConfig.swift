@@ -17,10 +17,25 @@ import Support
 ///     format: json                     # form (default) or json
 ///     token: {json: data.token}        # or {header: Authorization}
 ///     authorization: "Bearer {token}"  # the default
+///   exclude: [/user/chpasswd, /admin/**]   # URL paths never requested
 /// ```
 enum DASTConfig {
-    static let keys: Set<String> = ["login"]
+    static let keys: Set<String> = ["login", "exclude"]
     static let loginKeys: Set<String> = ["url", "fields", "loggedInText", "loggedOutText", "format", "token", "authorization"]
+
+    /// The path globs of `dast.exclude` (each checked now: a bad one is named).
+    static func exclude(_ node: DocumentNode, reader: DocumentReader) throws -> [String] {
+        guard let list = node["exclude"] else { return [] }
+        let patterns = try reader.stringList(list, key: "dast.exclude")
+        for (index, pattern) in patterns.enumerated() {
+            do {
+                _ = try Glob.policy(pattern)
+            } catch let error as SentinelError {
+                throw reader.fail(list.elements[index], "dast.exclude[\(index)]", error.message)
+            }
+        }
+        return patterns
+    }
 
     /// The login of `node` (the `dast` value); `environment` gives `{env: NAME}` values.
     static func login(

@@ -41,6 +41,8 @@ public struct ScanConfig: Sendable, Equatable {
     public var taintModels = TaintModels()
     /// `dast.login`: how a `--dast` scan logs in (the operator's `--config` only: it holds credentials).
     public var dastLogin: WebLogin?
+    /// `dast.exclude`: URL path globs a `--dast` scan never requests (added to `--exclude-url`).
+    public var dastExclude: [String] = []
 
     /// The defaults: every scanner that applies, the default ignores, no overrides.
     public init(
@@ -193,6 +195,7 @@ public struct ScanConfig: Sendable, Equatable {
                     "set by the operator only (scan --config FILE): a repository's .sentinel.yml may not hold credentials")
             }
             config.dastLogin = try DASTConfig.login(value, reader: reader, environment: environment)
+            config.dastExclude = try DASTConfig.exclude(value, reader: reader)
         }
         if let value = root["sca"] {
             _ = try reader.mapping(value, key: "sca")

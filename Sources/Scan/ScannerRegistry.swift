@@ -34,9 +34,11 @@ public enum ScannerRegistry {
         if let web {
             var options = web.options
             options.login = options.login ?? config.dastLogin
+            options.exclude += config.dastExclude
             scanners.append(NativeDASTScanner(options: options, workerExecutable: web.workerExecutable))
             var wapiti = WapitiScanner(targetURL: options.target, active: options.active, maxDuration: options.maxDuration)
             wapiti.login = options.login
+            wapiti.exclude = options.exclude
             scanners.append(wapiti)
             if let zapURL = web.zapURL {
                 scanners.append(

@@ -36,6 +36,10 @@ struct ScanCommand: ParsableCommand {
         name: .customLong("cookie"),
         help: ArgumentHelp("With --dast: start the session with this cookie (repeatable).", valueName: "name=value"))
     var cookies: [String] = []
+    @Option(
+        name: .customLong("exclude-url"),
+        help: ArgumentHelp("With --dast: never request URL paths matching this glob (repeatable).", valueName: "glob"))
+    var excludeURLs: [String] = []
     @Option(name: .customLong("max-duration"), help: "With --dast: stop the web scan after this long (default: 10m).")
     var maxDuration: String?
     @Option(name: .customLong("max-requests"), help: "With --dast: send at most this many requests (default: 6000).")
@@ -107,12 +111,13 @@ struct ScanCommand: ParsableCommand {
         let directory = scanPaths.directory
         let web = try dast.map { try webScan(url: $0) }
         if web == nil,
-            active || openapi != nil || !headers.isEmpty || !cookies.isEmpty || maxDuration != nil
+            active || openapi != nil || !headers.isEmpty || !cookies.isEmpty || !excludeURLs.isEmpty || maxDuration != nil
                 || maxRequests != nil || rate != nil || zap != nil || zapKeyFile != nil
         {
             throw SentinelError(
                 .invalidInput,
-                "--active, --openapi, --header, --cookie, --max-duration, --max-requests, --rate and --zap need --dast URL")
+                "--active, --openapi, --header, --cookie, --exclude-url, --max-duration, --max-requests, --rate and --zap need --dast URL"
+            )
         }
         if zapKeyFile != nil && zap == nil { throw SentinelError(.invalidInput, "--zap-key-file needs --zap URL") }
         if quiet && verbose { throw SentinelError(.invalidInput, "--quiet and --verbose cannot be used together") }
@@ -224,6 +229,14 @@ struct ScanCommand: ParsableCommand {
         options.active = active
         options.headers = headers
         options.cookies = cookies
+        for pattern in excludeURLs {
+            do {
+                _ = try Glob.policy(pattern)
+            } catch let error as SentinelError {
+                throw SentinelError(.invalidInput, "--exclude-url: \(error.message)")
+            }
+        }
+        options.exclude = excludeURLs
         if let maxDuration {
             guard let seconds = Quantity.seconds(maxDuration), seconds > 0 else {
                 throw SentinelError(.invalidInput, "--max-duration: '\(maxDuration)' is not a duration (e.g. 90s, 10m)")

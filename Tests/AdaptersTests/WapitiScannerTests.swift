@@ -93,12 +93,15 @@ import Testing
         }
         var scanner = WapitiScanner(targetURL: "http://127.0.0.1:8765/", active: true, toolsDirectory: tools, executor: executor)
         scanner.login = WebLogin(url: "/login", fields: ["user": "carol", "pass": "s3cret-Passw0rd"])
+        scanner.exclude = ["/admin/**", "delete*"]
         _ = try scanner.scan(files, context: context)
         let invocation = try #require(executor.invocations.first)
         #expect(!invocation.command.contains { $0.contains("s3cret") })
         let script = try #require(invocation.command.firstIndex(of: "--form-script"))
         #expect(invocation.command[script + 1] == "/workspace/sentinel_login.py")
         #expect(invocation.command.contains("http://127.0.0.1:8765/*logout*"))
+        #expect(invocation.command.contains("http://127.0.0.1:8765/admin/*"))
+        #expect(invocation.command.contains("http://127.0.0.1:8765/*delete*"))
         #expect(
             invocation.environment["SENTINEL_WAPITI_LOGIN"]
                 == #"{"password":"s3cret-Passw0rd","url":"http://127.0.0.1:8765/login","username":"carol"}"#)

@@ -82,7 +82,17 @@ struct DASTCLITests {
         (["--dast", "file:///etc/passwd"], "sentinel: --dast: 'file:///etc/passwd' is not an http:// or https:// URL\n"),
         (
             ["--active"],
-            "sentinel: --active, --openapi, --header, --cookie, --max-duration, --max-requests, --rate and --zap need --dast URL\n"
+            "sentinel: --active, --openapi, --header, --cookie, --exclude-url, --max-duration, --max-requests, --rate and --zap "
+                + "need --dast URL\n"
+        ),
+        (
+            ["--exclude-url", "/admin/**"],
+            "sentinel: --active, --openapi, --header, --cookie, --exclude-url, --max-duration, --max-requests, --rate and --zap "
+                + "need --dast URL\n"
+        ),
+        (
+            ["--dast", "http://127.0.0.1:9/", "--exclude-url", "/a/[b"],
+            "sentinel: --exclude-url: glob '/a/[b': unclosed '['\n"
         ),
         (["--dast", "http://127.0.0.1:9/", "--header", "Bearer token"], "sentinel: --header: an entry is not 'Name: value'\n"),
         (

@@ -102,6 +102,19 @@ struct LoginScanTests {
                 == "login at /api/login failed: the answer's status is 403")
     }
 
+    @Test func excludedPathsAreNeverRequested() throws {
+        let app = try VulnerableApp(script: "loginapp.py")
+        defer { app.stop() }
+        var options = Self.options(app, login: Self.login)
+        options.exclude = ["/notes", "prof*"]
+        let transport = RecordingTransport()
+        let result = try WebScan(options: options, transport: transport).run()
+        #expect(result.fatal == nil)
+        #expect(!transport.requests.contains { ["/notes", "/profile"].contains($0.url.path) })
+        #expect(transport.requests.contains { $0.url.path == "/dashboard" })
+        #expect(!Self.reflected(result, path: "/notes", parameter: "q"))
+    }
+
     @Test func aLoginThatFailsEndsTheScanSayingWhy() throws {
         let app = try VulnerableApp(script: "loginapp.py")
         defer { app.stop() }

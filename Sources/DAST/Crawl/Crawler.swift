@@ -87,7 +87,7 @@ public struct Crawler: Sendable {
                 state.noteOutOfScope(candidate.url.string)
                 return
             }
-            guard !CrawlLimits.skips(candidate.url), state.admit(candidate) else { return }
+            guard !CrawlLimits.skips(candidate.url), !client.excludes(candidate.url), state.admit(candidate) else { return }
             if candidate.isMutating && !limits.submitsMutatingForms { return }
             found.append(candidate)
         }
@@ -137,7 +137,7 @@ public struct Crawler: Sendable {
                 state.noteOutOfScope(endpoint.url.string)
                 return
             }
-            if state.admit(endpoint) { found.append(endpoint) }
+            if !client.excludes(endpoint.url), state.admit(endpoint) { found.append(endpoint) }
         }
         if let robotsURL = start.resolving("/robots.txt"),
             let robots = try? client.send(WebRequest(url: robotsURL)), robots.status == 200
@@ -168,7 +168,7 @@ public struct Crawler: Sendable {
             if let type = seed.contentType, let body = seed.body {
                 endpoint.body = APIBody.make(contentType: type, text: body)
             }
-            guard client.scope.contains(endpoint.url) else { continue }
+            guard client.scope.contains(endpoint.url), !client.excludes(endpoint.url) else { continue }
             // API operations are recorded even when mutating: only the active checks send them.
             if state.admit(endpoint), !endpoint.isMutating || limits.submitsMutatingForms { found.append(endpoint) }
         }

@@ -15,6 +15,8 @@ public final class WebClient: Sendable {
     public let cookies: CookieJar
     /// How the session logs in (nil: it does not).
     public let login: WebLogin?
+    /// Paths never requested (``WebScanOptions/exclude``).
+    public let excluded: [Glob]
     private let transport: any WebTransport
     private let sessionHeaders: [HTTPHeader]
     private let counters = Mutex<(errors: Int, truncated: Int, firstError: String?)>((0, 0, nil))
@@ -27,8 +29,9 @@ public final class WebClient: Sendable {
     /// to log in (``logIn()`` does it first, the client again whenever the session ends).
     public init(
         scope: Scope, transport: any WebTransport, budget: RequestBudget, headers: [HTTPHeader] = [],
-        cookies: CookieJar = CookieJar(), login: WebLogin? = nil
+        cookies: CookieJar = CookieJar(), login: WebLogin? = nil, excluded: [Glob] = []
     ) {
+        self.excluded = excluded
         self.scope = scope
         self.transport = transport
         self.budget = budget
@@ -55,6 +58,7 @@ public final class WebClient: Sendable {
         guard scope.contains(request.url) else {
             throw SentinelError(.invalidInput, "\(request.url): out of scope (\(scope.origin))")
         }
+        guard !excludes(request.url) else { throw SentinelError(.invalidInput, "\(request.url): excluded") }
         try budget.acquire()
         var prepared = request
         for header in sessionHeaders where prepared.header(header.name) == nil {
@@ -78,6 +82,11 @@ public final class WebClient: Sendable {
             }
             throw error
         }
+    }
+
+    /// Whether `url`'s path matches an exclusion: it is never requested.
+    public func excludes(_ url: WebURL) -> Bool {
+        !excluded.isEmpty && excluded.contains { $0.matches(String(url.path.drop { $0 == "/" })) }
     }
 
     /// Requests that got no answer, responses cut at the size cap, and the first failure's text.

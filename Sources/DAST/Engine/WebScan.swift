@@ -35,9 +35,16 @@ public struct WebScan: Sendable {
             }
             cookies.set(String(cookie[..<equals]), String(cookie[cookie.index(after: equals)...]))
         }
+        let excluded = try options.exclude.map { pattern in
+            do {
+                return try Glob.policy(pattern)
+            } catch let error as SentinelError {
+                throw SentinelError(.invalidInput, "--exclude-url: \(error.message)")
+            }
+        }
         let client = WebClient(
             scope: Scope(target: start), transport: transport, budget: budget,
-            headers: try WebTarget.headers(options.headers), cookies: cookies, login: options.login)
+            headers: try WebTarget.headers(options.headers), cookies: cookies, login: options.login, excluded: excluded)
         let sink = FindingSink()
         var result = WebScanResult()
         if options.login != nil {

@@ -36,6 +36,9 @@ public struct WebScanOptions: Sendable, Codable, Hashable {
     public var seed: UInt64 = 0
     /// How to log in before crawling, and again when the session ends (nil: no login).
     public var login: WebLogin?
+    /// URL paths never requested, as policy globs (`/user/chpasswd`, `/admin/**`, `delete*`):
+    /// what would end the session or destroy the data the scan needs.
+    public var exclude: [String] = []
 
     /// Options for `target`; everything else has its default.
     public init(target: String) {
