@@ -3,6 +3,7 @@ public enum WebRules {
     /// Checks run on every exchange of the crawl.
     public static let passive: [any PassiveCheck] = [
         SecurityHeadersCheck(), CookieFlagsCheck(), ServerBannerCheck(), DirectoryListingCheck(), ErrorDisclosureCheck(),
+        CSRFTokenCheck(),
     ]
     /// Harmless probes after the crawl (run without `--active` too).
     public static let probes: [any ProbeCheck] = [SensitiveFileCheck(), CORSCheck()]

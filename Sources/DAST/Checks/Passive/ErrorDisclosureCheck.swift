@@ -1,9 +1,16 @@
 /// Stack traces and framework debug pages in an answer: they show code paths, file names,
-/// versions and sometimes secrets.
+/// versions and sometimes secrets. A framework's debug page (Werkzeug's debugger, Django's
+/// `DEBUG = True` page) is reported as the debug mode it is, not as a stack trace as well.
 public struct ErrorDisclosureCheck: PassiveCheck {
     static let rule = WebRule(
         id: "stack-trace", name: "Stack trace or debug page disclosed", severity: .low, cwe: [209],
         help: "Show users a generic error page; log the details on the server. Turn debug modes off in production.")
+    static let debugRule = WebRule(
+        id: "debug-mode", name: "Framework debug mode on", severity: .medium, cwe: [215, 489],
+        help: "Turn the framework's debug mode off outside development (Flask debug=False, Django DEBUG = False): "
+            + "its pages show code, settings and, with Werkzeug's debugger, a console.")
+    /// Texts only a framework's debug page contains.
+    static let debugSignatures = ["Werkzeug Debugger", "You're seeing this error because you have DEBUG = True"]
     /// Texts only a stack trace or a debug page contains.
     static let signatures = [
         "Traceback (most recent call last):", "Werkzeug Debugger", "You're seeing this error because you have DEBUG = True",
@@ -13,7 +20,7 @@ public struct ErrorDisclosureCheck: PassiveCheck {
     ]
 
     /// The rules it reports.
-    public var rules: [WebRule] { [Self.rule] }
+    public var rules: [WebRule] { [Self.rule, Self.debugRule] }
 
     /// A check.
     public init() {}
@@ -23,6 +30,15 @@ public struct ErrorDisclosureCheck: PassiveCheck {
         let text = exchange.response.text
         guard let signature = Self.signatures.first(where: text.contains) else { return }
         let url = exchange.request.url.withQuery([])
+        if let debug = Self.debugSignatures.first(where: text.contains) {
+            sink.report(
+                Self.debugRule.finding(
+                    url: url.string, method: exchange.request.method,
+                    message: "\(url.path) answers with the framework's debug page: debug mode is on",
+                    evidence: Evidence.of(exchange.request, exchange.response, around: debug)),
+                key: "\(Self.debugRule.ruleId)|\(url.origin)\(url.path)")
+            return
+        }
         sink.report(
             Self.rule.finding(
                 url: url.string, method: exchange.request.method,
