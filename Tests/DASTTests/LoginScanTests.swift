@@ -21,11 +21,15 @@ struct LoginScanTests {
         return options
     }
 
-    static func reflected(_ result: WebScanResult, path: String, parameter: String) -> Bool {
+    /// Whether `result` has a finding of `rule` on `path`'s `parameter`.
+    static func reported(_ result: WebScanResult, _ rule: String, path: String, parameter: String) -> Bool {
         result.findings.contains { finding in
-            finding.ruleId == "dast.xss-reflected" && finding.location.parameter == parameter
-                && finding.location.url.flatMap(WebURL.init)?.path == path
+            finding.ruleId == rule && finding.location.parameter == parameter && finding.location.url.flatMap(WebURL.init)?.path == path
         }
+    }
+
+    static func reflected(_ result: WebScanResult, path: String, parameter: String) -> Bool {
+        reported(result, "dast.xss-reflected", path: path, parameter: parameter)
     }
 
     @Test func withoutTheLoginNothingBehindItIsFound() throws {
@@ -69,10 +73,7 @@ struct LoginScanTests {
     }
 
     static func injected(_ result: WebScanResult, path: String, parameter: String) -> Bool {
-        result.findings.contains { finding in
-            finding.ruleId == "dast.sqli" && finding.location.parameter == parameter
-                && finding.location.url.flatMap(WebURL.init)?.path == path
-        }
+        reported(result, "dast.sqli", path: path, parameter: parameter)
     }
 
     @Test func anAPILoginsTokenOpensTheAPIAndIsRenewed() throws {

@@ -30,20 +30,16 @@ public struct ErrorDisclosureCheck: PassiveCheck {
         let text = exchange.response.text
         guard let signature = Self.signatures.first(where: text.contains) else { return }
         let url = exchange.request.url.withQuery([])
-        if let debug = Self.debugSignatures.first(where: text.contains) {
-            sink.report(
-                Self.debugRule.finding(
-                    url: url.string, method: exchange.request.method,
-                    message: "\(url.path) answers with the framework's debug page: debug mode is on",
-                    evidence: Evidence.of(exchange.request, exchange.response, around: debug)),
-                key: "\(Self.debugRule.ruleId)|\(url.origin)\(url.path)")
-            return
-        }
+        let debug = Self.debugSignatures.first(where: text.contains)
+        let rule = debug == nil ? Self.rule : Self.debugRule
+        let message =
+            debug == nil
+            ? "\(url.path) answers with a stack trace or debug page"
+            : "\(url.path) answers with the framework's debug page: debug mode is on"
         sink.report(
-            Self.rule.finding(
-                url: url.string, method: exchange.request.method,
-                message: "\(url.path) answers with a stack trace or debug page",
-                evidence: Evidence.of(exchange.request, exchange.response, around: signature)),
-            key: "\(Self.rule.ruleId)|\(url.origin)\(url.path)")
+            rule.finding(
+                url: url.string, method: exchange.request.method, message: message,
+                evidence: Evidence.of(exchange.request, exchange.response, around: debug ?? signature)),
+            key: "\(rule.ruleId)|\(url.origin)\(url.path)")
     }
 }
