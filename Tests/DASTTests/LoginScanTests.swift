@@ -89,6 +89,17 @@ struct LoginScanTests {
         #expect(!searches.isEmpty && searches.allSatisfy { $0.header("Authorization")?.hasPrefix("Bearer ") == true })
     }
 
+    @Test func anOrConditionFindsAnInjectionWhereTheValueMatchesNothing() throws {
+        let app = try VulnerableApp(script: "loginapp.py")
+        defer { app.stop() }
+        let result = try WebScan(options: Self.options(app, login: nil)).run()
+        let finding = result.findings.first {
+            $0.ruleId == "dast.sqli" && $0.location.url.flatMap(WebURL.init)?.path == "/api/people"
+        }
+        #expect(finding?.location.parameter == "name" && finding?.facts.web.technique == .boolean)
+        #expect(!Self.injected(result, path: "/api/people-safe", parameter: "name"))
+    }
+
     @Test func anAPILoginWithoutItsTokenFails() throws {
         let app = try VulnerableApp(script: "loginapp.py")
         defer { app.stop() }

@@ -13,7 +13,10 @@ Never deploy it. It binds 127.0.0.1 only and keeps all state in memory.
   GET  /logout            ends the session
   POST /api/login         JSON {"user", "pass"}: {"data": {"token": T}} (an API's login)
   GET  /api/search?q=     VULNERABLE (SQL injection, the error shown) with Authorization: Bearer T, else 401
-  GET  /openapi.json      the API's description (how a crawler finds /api/search)
+  GET  /api/people?name=  VULNERABLE (SQL injection, errors hidden: a generic 500), public; the example
+                          name matches nobody, so only an OR condition changes the answer
+  GET  /api/people-safe?name=  SAFE TWIN: the same query with a placeholder
+  GET  /openapi.json      the API's description (how a crawler finds /api/search and /api/people)
 Pages that need a session redirect to /login?next=... without one. A session (or token) ends after
 --session-requests requests made with it (default: never), so a long scan must log in again.
 
@@ -113,6 +116,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send_json(500, {"error": "sqlite3.OperationalError: %s" % error})
         self.send_json(200, {"notes": [row[0] for row in rows]})
 
+    def api_people(self, query, safe):
+        name = query.get("name", ["nobody"])[0]
+        db = sqlite3.connect(":memory:")
+        db.execute("CREATE TABLE people (name TEXT, team TEXT)")
+        db.executemany("INSERT INTO people VALUES (?, ?)", [("carol", "blue"), ("dave", "red")])
+        try:
+            if safe:
+                rows = db.execute("SELECT name, team FROM people WHERE name = ?", (name,)).fetchall()
+            else:
+                rows = db.execute('SELECT name, team FROM people WHERE name = "' + name + '"').fetchall()  # VULNERABLE
+        except sqlite3.Error:
+            return self.send_json(500, {"error": "internal error"})
+        self.send_json(200, {"people": [{"name": n, "team": t} for n, t in rows]})
+
     def to_login(self, url):
         self.send(302, headers=[("Location", "/login?next=" + urllib.parse.quote(url.path))])
 
@@ -140,12 +157,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(200, page("Signed out", "<p>Bye.</p>"), [("Set-Cookie", "sid=; Path=/; Max-Age=0")])
         elif url.path == "/api/search":
             self.api_search(query)
+        elif url.path in ("/api/people", "/api/people-safe"):
+            self.api_people(query, safe=url.path.endswith("-safe"))
         elif url.path == "/openapi.json":
+            def get(name, example):
+                return {"get": {"parameters": [{"name": name, "in": "query", "schema": {"type": "string", "example": example}}],
+                                "responses": {"200": {"description": "ok"}}}}
             self.send_json(200, {
                 "openapi": "3.0.0", "info": {"title": "LoginApp API", "version": "1"},
-                "paths": {"/api/search": {"get": {
-                    "parameters": [{"name": "q", "in": "query", "schema": {"type": "string", "example": "todo"}}],
-                    "responses": {"200": {"description": "notes"}}}}}})
+                "paths": {"/api/search": get("q", "todo"), "/api/people": get("name", "nobody"),
+                          "/api/people-safe": get("name", "nobody")}})
         elif url.path in ("/dashboard", "/notes", "/profile"):
             if self.session() is None:
                 return self.to_login(url)

@@ -3,8 +3,9 @@ import Findings
 
 /// SQL injection, three ways: a database error that a stray quote causes and a doubled quote
 /// does not (error-based); answers that follow an injected condition — the true one as the
-/// original, the false one different, twice with different conditions (boolean-based); and an
-/// injected `SLEEP`/`pg_sleep`/`WAITFOR` that delays the answer as asked (time-based).
+/// original, the false one different, twice with different conditions (boolean-based; with `OR`
+/// the other way round, for a value that matches nothing, on reads only); and an injected
+/// `SLEEP`/`pg_sleep`/`WAITFOR` that delays the answer as asked (time-based).
 public struct SQLInjectionCheck: ActiveCheck {
     static let rule = WebRule(
         id: "sqli", name: "SQL injection", severity: .critical, cwe: [89],
@@ -51,12 +52,26 @@ public struct SQLInjectionCheck: ActiveCheck {
         // Upper-case keywords: SQL accepts them, XPath does not (so the XPath check keeps its own).
         var shapes: [([String], [String])] = []
         if numeric { shapes.append(([" AND 1=1", " AND 2>1"], [" AND 1=2", " AND 2>3"])) }
-        for quote in ["'", "\""] where try BooleanProbe.quoteMatters(point, context: context, quote: quote) {
+        let quotes = try ["'", "\""].filter { try BooleanProbe.quoteMatters(point, context: context, quote: $0) }
+        for quote in quotes {
             shapes.append(
                 (
                     ["\(quote) AND \(quote)1\(quote)=\(quote)1", "\(quote) AND \(quote)b\(quote)>\(quote)a"],
                     ["\(quote) AND \(quote)1\(quote)=\(quote)2", "\(quote) AND \(quote)a\(quote)>\(quote)b"]
                 ))
+        }
+        // A value that matches nothing (`WHERE name = 'nobody'`) answers the same to every AND:
+        // there an OR decides, the false one as the original, the true one wider. Only on reads:
+        // `OR 1=1` in an UPDATE or a DELETE reaches every row.
+        if ["GET", "HEAD"].contains(point.endpoint.method) {
+            if numeric { shapes.append(([" OR 1=2", " OR 2>3"], [" OR 1=1", " OR 2>1"])) }
+            for quote in quotes {
+                shapes.append(
+                    (
+                        ["\(quote) OR \(quote)1\(quote)=\(quote)2", "\(quote) OR \(quote)a\(quote)>\(quote)b"],
+                        ["\(quote) OR \(quote)1\(quote)=\(quote)1", "\(quote) OR \(quote)b\(quote)>\(quote)a"]
+                    ))
+            }
         }
         for (holds, fails) in shapes {
             let holding = holds.map { value + $0 }
@@ -65,8 +80,8 @@ public struct SQLInjectionCheck: ActiveCheck {
             return Self.rule.finding(
                 at: point,
                 message: "SQL injection in '\(point.name)': injected conditions decide the answer (boolean-based)",
-                evidence: "Request (true): \(point.request(holding[0]).url) → the same page as the original\n"
-                    + "Request (false): \(point.request(failing[0]).url) → a different page",
+                evidence: "Request: \(point.request(holding[0]).url) → the same answer as the original\n"
+                    + "Request: \(point.request(failing[0]).url) → a different answer",
                 web: WebFacts(technique: .boolean))
         }
         return nil
