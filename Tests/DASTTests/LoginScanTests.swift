@@ -100,6 +100,20 @@ struct LoginScanTests {
         #expect(!Self.injected(result, path: "/api/people-safe", parameter: "name"))
     }
 
+    @Test func aTargetThatAsksToSlowDownGetsItsPauseAndTheRequestAgain() throws {
+        let app = try VulnerableApp(script: "loginapp.py")
+        defer { app.stop() }
+        let transport = RecordingTransport()
+        let budget = RequestBudget(maxRequests: 10, ratePerSecond: 0, maxDuration: 600)
+        let client = WebClient(scope: Scope(target: try #require(WebURL(app.url))), transport: transport, budget: budget)
+        let answer = try client.send(WebRequest(url: try #require(WebURL(app.url + "limited"))))
+        #expect(answer.status == 200)
+        #expect(transport.requests.count == 2 && budget.sent == 2)
+        #expect(client.problems.throttled == 1)
+        // The pause was taken (Retry-After: 1); no upper bound is asserted (a loaded machine).
+        #expect(budget.elapsed >= 0.9)
+    }
+
     @Test func anAPILoginWithoutItsTokenFails() throws {
         let app = try VulnerableApp(script: "loginapp.py")
         defer { app.stop() }

@@ -40,6 +40,13 @@ public final class RequestBudget: Sendable {
     /// Seconds since the budget was made.
     public var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
 
+    /// Holds every request back for `seconds` from now (a target that asked the scan to slow
+    /// down: 429, `Retry-After`); the requests after it keep the rate limit's spacing.
+    public func pause(seconds: Double) {
+        let until = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
+        state.withLock { $0.nextSlot = max($0.nextSlot, until) }
+    }
+
     /// Seconds left before the deadline (never negative).
     public var remaining: Double { max(0, maxDuration - elapsed) }
 

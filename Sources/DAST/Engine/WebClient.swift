@@ -19,7 +19,11 @@ public final class WebClient: Sendable {
     public let excluded: [Glob]
     private let transport: any WebTransport
     private let sessionHeaders: [HTTPHeader]
-    private let counters = Mutex<(errors: Int, truncated: Int, firstError: String?)>((0, 0, nil))
+    private let counters = Mutex<(errors: Int, truncated: Int, firstError: String?, throttled: Int)>((0, 0, nil, 0))
+    /// Times one request is sent again after the target asked the scan to slow down.
+    static let maxThrottleRetries = 3
+    /// The longest pause a `Retry-After` gets (a longer one would stall the scan for nothing).
+    static let maxThrottlePause = 30.0
     let loginState = Mutex(LoginState())
     /// The `Authorization` value an API login's token gives (its own lock: the login sends
     /// requests while it holds `loginState`'s).
@@ -59,6 +63,22 @@ public final class WebClient: Sendable {
             throw SentinelError(.invalidInput, "\(request.url): out of scope (\(scope.origin))")
         }
         guard !excludes(request.url) else { throw SentinelError(.invalidInput, "\(request.url): excluded") }
+        var attempt = 0
+        while true {
+            let response = try sendPrepared(request, withCookies: withCookies)
+            // 429 (or a 503 that says when to come back): every request waits, then this one again.
+            guard attempt < Self.maxThrottleRetries,
+                response.status == 429 || (response.status == 503 && response.header("Retry-After") != nil)
+            else { return response }
+            let asked = response.header("Retry-After").flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            budget.pause(seconds: min(asked ?? Double(1 << attempt), Self.maxThrottlePause))
+            counters.withLock { $0.throttled += 1 }
+            attempt += 1
+        }
+    }
+
+    /// One request with the session's headers and cookies, a budget slot taken first.
+    private func sendPrepared(_ request: WebRequest, withCookies: Bool) throws -> WebResponse {
         try budget.acquire()
         var prepared = request
         for header in sessionHeaders where prepared.header(header.name) == nil {
@@ -89,6 +109,7 @@ public final class WebClient: Sendable {
         !excluded.isEmpty && excluded.contains { $0.matches(String(url.path.drop { $0 == "/" })) }
     }
 
-    /// Requests that got no answer, responses cut at the size cap, and the first failure's text.
-    public var problems: (errors: Int, truncated: Int, firstError: String?) { counters.withLock { $0 } }
+    /// Requests that got no answer, responses cut at the size cap, the first failure's text, and
+    /// answers that asked the scan to slow down.
+    public var problems: (errors: Int, truncated: Int, firstError: String?, throttled: Int) { counters.withLock { $0 } }
 }

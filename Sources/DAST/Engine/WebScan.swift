@@ -120,6 +120,9 @@ public struct WebScan: Sendable {
             if let failure = logins.failure { line += "; then \(failure): the rest ran without a session" }
             result.notices.append(line)
         }
+        if problems.throttled > 0 {
+            result.notices.append("the target asked to slow down \(problems.throttled) times (429 or Retry-After): the scan waited")
+        }
         if problems.errors > 0 {
             result.notices.append("\(problems.errors) requests got no answer (first: \(Self.reason(problems.firstError ?? "")))")
         }

@@ -16,6 +16,7 @@ Never deploy it. It binds 127.0.0.1 only and keeps all state in memory.
   GET  /api/people?name=  VULNERABLE (SQL injection, errors hidden: a generic 500), public; the example
                           name matches nobody, so only an OR condition changes the answer
   GET  /api/people-safe?name=  SAFE TWIN: the same query with a placeholder
+  GET  /limited           429 with Retry-After: 1 to every other request (a target that asks to slow down)
   GET  /openapi.json      the API's description (how a crawler finds /api/search and /api/people)
 Pages that need a session redirect to /login?next=... without one. A session (or token) ends after
 --session-requests requests made with it (default: never), so a long scan must log in again.
@@ -44,6 +45,7 @@ class State:
         self.sessions = {}    # sid or API token -> requests left (None: unbounded)
         self.session_requests = session_requests
         self.logins = 0
+        self.limited = 0
 
 
 STATE = None
@@ -157,6 +159,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(200, page("Signed out", "<p>Bye.</p>"), [("Set-Cookie", "sid=; Path=/; Max-Age=0")])
         elif url.path == "/api/search":
             self.api_search(query)
+        elif url.path == "/limited":
+            with STATE.lock:
+                STATE.limited += 1
+                refused = STATE.limited % 2 == 1
+            if refused:
+                return self.send(429, page("Too many requests", "<p>Slow down.</p>"), [("Retry-After", "1")])
+            self.send(200, page("Limited", "<p>Served.</p>"))
         elif url.path in ("/api/people", "/api/people-safe"):
             self.api_people(query, safe=url.path.endswith("-safe"))
         elif url.path == "/openapi.json":
