@@ -35,14 +35,10 @@ enum WapitiLogin {
         let names = login.fields.keys.sorted()
         let password = names.first { $0.lowercased().contains("pass") || $0.lowercased().contains("pwd") } ?? names.last
         guard let password, let user = names.first(where: { $0 != password }) else { return nil }
-        func member(_ key: String, _ text: String) -> DocumentMember {
-            DocumentMember(key: key, line: 1, column: 1, value: DocumentNode(.string(text), line: 1, column: 1))
-        }
-        let object = DocumentNode(
-            .object([
-                member("url", page.string), member("username", login.fields[user] ?? ""),
-                member("password", login.fields[password] ?? ""),
-            ]), line: 1, column: 1)
+        let object = DocumentNode.object([
+            ("url", .string(page.string)), ("username", .string(login.fields[user] ?? "")),
+            ("password", .string(login.fields[password] ?? "")),
+        ])
         return String(decoding: JSONWriter.bytes(object, sortKeys: true), as: UTF8.self)
     }
 

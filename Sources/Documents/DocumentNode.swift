@@ -107,3 +107,12 @@ public struct DocumentMember: Sendable, Hashable {
         self.value = value
     }
 }
+
+extension DocumentNode {
+    /// An object made in code, not read from a file (every position 1:1), with `members` in the given order.
+    public static func object(_ members: [(String, Value)]) -> DocumentNode {
+        DocumentNode(
+            .object(members.map { DocumentMember(key: $0.0, line: 1, column: 1, value: DocumentNode($0.1, line: 1, column: 1)) }),
+            line: 1, column: 1)
+    }
+}

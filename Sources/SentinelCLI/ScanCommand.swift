@@ -229,13 +229,7 @@ struct ScanCommand: ParsableCommand {
         options.active = active
         options.headers = headers
         options.cookies = cookies
-        for pattern in excludeURLs {
-            do {
-                _ = try Glob.policy(pattern)
-            } catch let error as SentinelError {
-                throw SentinelError(.invalidInput, "--exclude-url: \(error.message)")
-            }
-        }
+        _ = try WebScanOptions.exclusionGlobs(excludeURLs)
         options.exclude = excludeURLs
         if let maxDuration {
             guard let seconds = Quantity.seconds(maxDuration), seconds > 0 else {

@@ -12,12 +12,12 @@ enum GitHubJSON {
 
     /// The compact JSON text of an object with `members` in the given order.
     static func text(_ members: [(String, Value)]) -> String {
-        JSONWriter.string(DocumentNode(object(members), line: 1, column: 1), sortKeys: false)
+        JSONWriter.string(DocumentNode.object(members), sortKeys: false)
     }
 
     /// An object value with `members` in the given order.
     static func object(_ members: [(String, Value)]) -> Value {
-        .object(members.map { DocumentMember(key: $0.0, line: 1, column: 1, value: DocumentNode($0.1, line: 1, column: 1)) })
+        DocumentNode.object(members).value
     }
 
     /// An array value of `elements`.

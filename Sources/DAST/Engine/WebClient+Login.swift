@@ -78,11 +78,25 @@ extension WebClient {
         }
     }
 
-    /// Fetches the login page, submits its form filled from `login`, follows the redirects and
-    /// checks the outcome.
+    /// Logs in (the form, or the API's JSON), checks the outcome and takes the token; the new
+    /// session is then current.
     private static func perform(_ login: WebLogin, page: WebURL, client: WebClient, state: inout LoginState) throws {
-        if login.format == .json { return try performJSON(login, url: page, client: client, state: &state) }
         let fail = { (reason: String) in SentinelError(.toolFailed, "login at \(page.pathAndQuery) failed: \(reason)") }
+        let (landing, answer) =
+            login.format == .json
+            ? try submitJSON(login, url: page, client: client, state: &state, fail: fail)
+            : try submitForm(login, page: page, client: client, state: &state, fail: fail)
+        try takeToken(login, from: answer, client: client, fail: fail)
+        state.generation += 1
+        state.failure = nil
+        state.landing = state.landing ?? landing
+    }
+
+    /// Fetches the login page, submits its form filled from `login` and follows the redirects;
+    /// returns where it landed and the answer there, once it shows a successful login.
+    private static func submitForm(
+        _ login: WebLogin, page: WebURL, client: WebClient, state: inout LoginState, fail: (String) -> SentinelError
+    ) throws -> (WebURL?, WebResponse) {
         let (formPage, formAnswer) = try follow(WebRequest(url: page), client: client)
         let document = HTMLDocument.parse(formAnswer.text, url: formPage)
         let names = Set(login.fields.keys)
@@ -125,21 +139,15 @@ extension WebClient {
                 throw fail("the answer (\(landing.pathAndQuery), status \(answer.status)) is the login form again")
             }
         }
-        try takeToken(login, from: answer, client: client, fail: fail)
-        state.generation += 1
-        state.failure = nil
-        state.landing = state.landing ?? landing
+        return (landing, answer)
     }
 
     /// An API login: `fields` as a JSON object posted to `url`; the answer must be a success
-    /// (and show `loggedInText`, and hold the token, when they are given).
-    private static func performJSON(_ login: WebLogin, url: WebURL, client: WebClient, state: inout LoginState) throws {
-        let fail = { (reason: String) in SentinelError(.toolFailed, "login at \(url.pathAndQuery) failed: \(reason)") }
-        let object = DocumentNode(
-            .object(
-                login.fields.sorted { $0.key < $1.key }.map { name, value in
-                    DocumentMember(key: name, line: 1, column: 1, value: DocumentNode(.string(value), line: 1, column: 1))
-                }), line: 1, column: 1)
+    /// (and show `loggedInText` when it is given). It lands nowhere a crawl could start.
+    private static func submitJSON(
+        _ login: WebLogin, url: WebURL, client: WebClient, state: inout LoginState, fail: (String) -> SentinelError
+    ) throws -> (WebURL?, WebResponse) {
+        let object = DocumentNode.object(login.fields.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
         var request = WebRequest(method: "POST", url: url, body: JSONWriter.bytes(object, sortKeys: true))
         request.setHeader("Content-Type", "application/json")
         request.setHeader("Accept", "application/json")
@@ -151,9 +159,7 @@ extension WebClient {
         if let expected = login.loggedInText, !expected.isEmpty, !answer.text.contains(expected) {
             throw fail("the answer does not show '\(expected)'")
         }
-        try takeToken(login, from: answer, client: client, fail: fail)
-        state.generation += 1
-        state.failure = nil
+        return (nil, answer)
     }
 
     /// The login's token from `answer`, as the `Authorization` value to send (nothing without a `token`).

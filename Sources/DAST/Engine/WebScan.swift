@@ -35,13 +35,7 @@ public struct WebScan: Sendable {
             }
             cookies.set(String(cookie[..<equals]), String(cookie[cookie.index(after: equals)...]))
         }
-        let excluded = try options.exclude.map { pattern in
-            do {
-                return try Glob.policy(pattern)
-            } catch let error as SentinelError {
-                throw SentinelError(.invalidInput, "--exclude-url: \(error.message)")
-            }
-        }
+        let excluded = try WebScanOptions.exclusionGlobs(options.exclude)
         let client = WebClient(
             scope: Scope(target: start), transport: transport, budget: budget,
             headers: try WebTarget.headers(options.headers), cookies: cookies, login: options.login, excluded: excluded)

@@ -1,3 +1,5 @@
+import Support
+
 /// Everything one web scan is told: the target, what to do, and its budgets. The parent builds
 /// it from the command line and hands it to the sandboxed worker as JSON.
 public struct WebScanOptions: Sendable, Codable, Hashable {
@@ -43,6 +45,17 @@ public struct WebScanOptions: Sendable, Codable, Hashable {
     /// Options for `target`; everything else has its default.
     public init(target: String) {
         self.target = target
+    }
+
+    /// `exclude` compiled; throws `SentinelError(.invalidInput)` naming `--exclude-url` and the bad glob.
+    public static func exclusionGlobs(_ patterns: [String]) throws -> [Glob] {
+        try patterns.map { pattern in
+            do {
+                return try Glob.policy(pattern)
+            } catch let error as SentinelError {
+                throw SentinelError(.invalidInput, "--exclude-url: \(error.message)")
+            }
+        }
     }
 }
 

@@ -443,14 +443,14 @@ final class CompiledRule: Sendable {
                 analyzer.relevant?.contains(key) != false && (summary.mattersToImporters || taint.lacksSharedSanitizers)
                     && model.functionsByKey[key].map { project?.isExported($0) ?? false } == true
             }
-            // A summary identical to the rule-free one tells importers nothing the rule-free one
-            // (or, when that is not published, an unknown call) does not: publishing it would only
-            // make their calls to it look rule-specific, to be analysed and re-run for nothing.
-            if let shared, !published.isEmpty, project?.access.publishes == true {
-                let ruleFree = shared.ruleFree(covering: published.keys.compactMap { model.functionsByKey[$0] })
-                published = published.filter { key, summary in ruleFree[key].map { !summary.isIdentical(to: $0) } ?? true }
-            }
             if let project, project.access.publishes, !published.isEmpty {
+                // A summary identical to the rule-free one tells importers nothing the rule-free one
+                // (or, when that is not published, an unknown call) does not: publishing it would only
+                // make their calls to it look rule-specific, to be analysed and re-run for nothing.
+                if let shared {
+                    let ruleFree = shared.ruleFree(covering: published.keys.compactMap { model.functionsByKey[$0] })
+                    published = published.filter { key, summary in ruleFree[key].map { !summary.isIdentical(to: $0) } ?? true }
+                }
                 project.summaries.publish(
                     ruleId: rule.id, module: project.module, file: builder.file, summaries: published,
                     classes: Set(model.classes.keys))
