@@ -50,22 +50,24 @@ public final class WebClient: Sendable {
     /// and `SentinelError(.network)` when the target did not answer.
     public func send(_ request: WebRequest, withCookies: Bool = true) throws -> WebResponse {
         let generation = loginState.withLock { $0.generation }
-        let response = try sendOnce(request, withCookies: withCookies)
+        let response = try sendOnce(request, withCookies: withCookies, session: login == nil ? nil : generation)
         // A request with a cookie of its own (a test of the cookie) is answered for that cookie.
         guard login != nil, withCookies, request.header("Cookie") == nil, endsSession(response, of: request) else { return response }
         guard try renewSession(seen: generation) else { return response }
-        return try sendOnce(request, withCookies: withCookies)
+        return try sendOnce(request, withCookies: withCookies, session: loginState.withLock { $0.generation })
     }
 
-    /// ``send(_:withCookies:)`` without the login's renewal.
-    func sendOnce(_ request: WebRequest, withCookies: Bool = true) throws -> WebResponse {
+    /// ``send(_:withCookies:)`` without the login's renewal. With `session`, the login generation
+    /// the request was sent in, cookies from the answer are kept only if no login came since: a
+    /// late answer of an ended session must not overwrite the new session's cookie.
+    func sendOnce(_ request: WebRequest, withCookies: Bool = true, session: Int? = nil) throws -> WebResponse {
         guard scope.contains(request.url) else {
             throw SentinelError(.invalidInput, "\(request.url): out of scope (\(scope.origin))")
         }
         guard !excludes(request.url) else { throw SentinelError(.invalidInput, "\(request.url): excluded") }
         var attempt = 0
         while true {
-            let response = try sendPrepared(request, withCookies: withCookies)
+            let response = try sendPrepared(request, withCookies: withCookies, session: session)
             // 429 (or a 503 that says when to come back): every request waits, then this one again.
             guard attempt < Self.maxThrottleRetries,
                 response.status == 429 || (response.status == 503 && response.header("Retry-After") != nil)
@@ -78,7 +80,7 @@ public final class WebClient: Sendable {
     }
 
     /// One request with the session's headers and cookies, a budget slot taken first.
-    private func sendPrepared(_ request: WebRequest, withCookies: Bool) throws -> WebResponse {
+    private func sendPrepared(_ request: WebRequest, withCookies: Bool, session: Int?) throws -> WebResponse {
         try budget.acquire()
         var prepared = request
         for header in sessionHeaders where prepared.header(header.name) == nil {
@@ -92,7 +94,7 @@ public final class WebClient: Sendable {
         }
         do {
             let response = try transport.send(prepared)
-            if withCookies { cookies.store(from: response) }
+            if withCookies, session == nil || loginState.withLock({ $0.generation }) == session { cookies.store(from: response) }
             if response.truncated { counters.withLock { $0.truncated += 1 } }
             return response
         } catch let error as SentinelError {

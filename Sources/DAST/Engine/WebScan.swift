@@ -77,13 +77,20 @@ public struct WebScan: Sendable {
         result.pages = site.pages.count
         result.endpoints = site.endpoints.count
         result.outOfScope = Array(site.outOfScope.prefix(50))
+        let tally = RequestTally()
+        tally.count("crawl", budget.sent)
+        var sent = budget.sent
         for probe in WebRules.probes { probe.probe(site, start: start, client: client, sink: sink) }
+        tally.count("probes", budget.sent - sent)
         var registry: CanaryRegistry?
         do {
             if options.active {
                 registry = options.canary.map(CanaryRegistry.init)
                 let planted = PlantedMarkers()
-                result.insertionPoints = try activePhase(site, client: client, sink: sink, canary: registry, planted: planted)
+                result.insertionPoints = try activePhase(
+                    site, client: client, sink: sink, canary: registry, planted: planted, tally: tally)
+                sent = budget.sent
+                defer { tally.count(StoredXSSPass.rule.id, budget.sent - sent) }
                 try StoredXSSPass.run(pages: site.pages, planted: planted, client: client, sink: sink)
             }
         } catch let exhausted as RequestBudget.Exhausted {
@@ -100,6 +107,7 @@ public struct WebScan: Sendable {
                 result.stoppedBy = "time limit (\(Int(options.maxDuration)) s)"
             }
         }
+        result.requestsByCheck = tally.all
         result.findings = sink.findings
         result.probes = registry?.all ?? []
         result.requests = budget.sent
@@ -126,21 +134,27 @@ public struct WebScan: Sendable {
     /// Every active check on every insertion point, `concurrency` points at a time. Returns the
     /// number of points tested; throws `RequestBudget.Exhausted` when the budget ends.
     private func activePhase(
-        _ site: Crawler.Result, client: WebClient, sink: FindingSink, canary: CanaryRegistry?, planted: PlantedMarkers
+        _ site: Crawler.Result, client: WebClient, sink: FindingSink, canary: CanaryRegistry?, planted: PlantedMarkers,
+        tally: RequestTally
     ) throws -> Int {
         let markers = Markers(seed: options.seed)
         let points = site.endpoints.flatMap { InsertionPoint.all(of: $0) } + cookiePoints(site, cookies: client.cookies)
         let exhausted = Mutex<RequestBudget.Exhausted?>(nil)
+        let baselines = Baselines()
         ParallelLoop.run(points.count, concurrency: options.concurrency) { index in
             guard exhausted.withLock({ $0 == nil }) else { return }
             let point = points[index]
             do {
-                let baseline = try client.send(point.request(point.original))
+                let baseline = try baselines.answer(point.request(point.original)) {
+                    tally.count("baseline")
+                    return try client.send($0)
+                }
                 let errors = ErrorDisclosureCheck()
                 var context = ActiveContext(
-                    client: client, baseline: baseline, markers: markers, canary: canary, planted: planted,
+                    client: client, baseline: baseline, markers: markers, canary: canary, planted: planted, tally: tally,
                     observe: { errors.inspect($0, into: sink) })
                 for check in WebRules.active {
+                    context.check = check.rules[0].id
                     for finding in try check.test(point, context: context) {
                         context.reported.insert(finding.ruleId)
                         sink.report(finding)
@@ -175,5 +189,20 @@ public struct WebScan: Sendable {
     static func reason(_ message: String) -> String {
         guard let range = message.range(of: ": ") else { return message }
         return String(message[range.upperBound...])
+    }
+}
+
+/// The answers to the original requests of the points: the parameters of one page share the
+/// page's answer. Reads only; a form's answer may change with every submission.
+final class Baselines: Sendable {
+    private let answers = Mutex<[WebRequest: WebResponse]>([:])
+
+    /// The remembered answer to `request` (a GET or HEAD), or `fetch`'s.
+    func answer(_ request: WebRequest, fetch: (WebRequest) throws -> WebResponse) throws -> WebResponse {
+        guard ["GET", "HEAD"].contains(request.method) else { return try fetch(request) }
+        if let known = answers.withLock({ $0[request] }) { return known }
+        let answer = try fetch(request)
+        answers.withLock { $0[request] = answer }
+        return answer
     }
 }

@@ -13,6 +13,9 @@ public struct WebScanResult: Sendable, Codable {
     public var pages = 0
     /// Distinct endpoints found.
     public var endpoints = 0
+    /// Requests sent per phase and check (`crawl`, `probes`, `baseline`, then rule ids; logins
+    /// and renewals are counted where they happened).
+    public var requestsByCheck: [String: Int] = [:]
     /// Insertion points the active checks tested.
     public var insertionPoints = 0
     /// Seconds the scan took.

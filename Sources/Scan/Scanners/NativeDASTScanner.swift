@@ -123,6 +123,13 @@ public struct NativeDASTScanner: ScanCore.Scanner {
         }
         let used = Set(findings.map(\.ruleId))
         var notices = worker.notices.map { Notice(level: .info, message: credentials.redact($0), tool: name) }
+        if !worker.requestsByCheck.isEmpty {
+            let counts = worker.requestsByCheck.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            notices.append(
+                Notice(
+                    level: .info, message: "requests by check: " + counts.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
+                    tool: name))
+        }
         if worker.stoppedBy != "complete" {
             notices.append(Notice(level: .warning, message: "the scan was cut short by its \(worker.stoppedBy)", tool: name))
         }

@@ -17,6 +17,14 @@ Never deploy it. It binds 127.0.0.1 only and keeps all state in memory.
                           name matches nobody, so only an OR condition changes the answer
   GET  /api/people-safe?name=  SAFE TWIN: the same query with a placeholder
   GET  /limited           429 with Retry-After: 1 to every other request (a target that asks to slow down)
+  GET  /tools             links to the three tools below and their twins
+  GET  /tools/banner?text=       VULNERABLE (command injection): the value in single quotes in a shell
+                                 command whose stdout is shown (its stderr is not)
+  GET  /tools/banner-safe?text=  SAFE TWIN: the value quoted by shlex.quote
+  GET  /tools/convert?expr=      VULNERABLE (code injection): eval of the value; the example value
+                                 fails to evaluate, so the page looks the same for any broken input
+  GET  /tools/convert-safe?expr= SAFE TWIN: ast.literal_eval
+  GET  /tools/static?ref=        ignores its parameter (an inert point: no probe needs to go further)
   GET  /openapi.json      the API's description (how a crawler finds /api/search and /api/people)
 Pages that need a session redirect to /login?next=... without one. A session (or token) ends after
 --session-requests requests made with it (default: never), so a long scan must log in again.
@@ -26,12 +34,15 @@ Python 3.11 standard library only.
 """
 
 import argparse
+import ast
 import html
 import http.server
 import json
 import os
 import secrets
+import shlex
 import sqlite3
+import subprocess
 import threading
 import urllib.parse
 
@@ -150,7 +161,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         query = urllib.parse.parse_qs(url.query)
         if url.path == "/":
-            self.send(200, page("Welcome", '<p><a href="/login">Sign in</a> to see your notes.</p>'))
+            self.send(200, page("Welcome", '<p><a href="/login">Sign in</a> to see your notes, or use the '
+                                '<a href="/tools">tools</a>.</p>'))
         elif url.path == "/login":
             self.login_form()
         elif url.path == "/logout":
@@ -166,6 +178,27 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if refused:
                 return self.send(429, page("Too many requests", "<p>Slow down.</p>"), [("Retry-After", "1")])
             self.send(200, page("Limited", "<p>Served.</p>"))
+        elif url.path == "/tools":
+            links = "".join('<li><a href="%s">%s</a></li>' % (href, href) for href in (
+                "/tools/banner?text=hello", "/tools/banner-safe?text=hello", "/tools/convert?expr=abc",
+                "/tools/convert-safe?expr=abc", "/tools/static?ref=home"))
+            self.send(200, page("Tools", "<ul>%s</ul>" % links))
+        elif url.path in ("/tools/banner", "/tools/banner-safe"):
+            text = query.get("text", ["hello"])[0]
+            quoted = shlex.quote(text) if url.path.endswith("-safe") else "'" + text + "'"  # VULNERABLE unless -safe
+            shown = subprocess.run(["/bin/sh", "-c", "printf '%s\\n' " + quoted], capture_output=True, text=True,
+                                   timeout=10).stdout
+            self.send(200, page("Banner", "<pre>%s</pre>" % html.escape(shown)))
+        elif url.path in ("/tools/convert", "/tools/convert-safe"):
+            expr = query.get("expr", ["abc"])[0]
+            try:
+                value = ast.literal_eval(expr) if url.path.endswith("-safe") else eval(expr)  # noqa: S307 VULNERABLE
+                shown = "Result: %s" % html.escape(str(value))
+            except Exception:  # noqa: BLE001
+                shown = "Something went wrong"
+            self.send(200, page("Convert", "<p>%s</p>" % shown))
+        elif url.path == "/tools/static":
+            self.send(200, page("Static", "<p>Nothing depends on the reference.</p>"))
         elif url.path in ("/api/people", "/api/people-safe"):
             self.api_people(query, safe=url.path.endswith("-safe"))
         elif url.path == "/openapi.json":

@@ -19,6 +19,12 @@ public struct ActiveContext: Sendable {
     public let planted: PlantedMarkers
     /// Rule ids already reported at this point (a later check may defer to an earlier one).
     public var reported: Set<String> = []
+    /// The marker appended to the original value to see where it lands (one per point).
+    public let reflectionMarker: String
+    /// The check sending now, for the scan's requests-per-check tally.
+    var check = "baseline"
+    /// Requests sent, per check (shared by every point of the scan).
+    let tally: RequestTally
     /// Told about every exchange (the error-disclosure check reads them).
     let observe: @Sendable (Exchange) -> Void
     let answers: ResponseMemo
@@ -26,8 +32,11 @@ public struct ActiveContext: Sendable {
     /// A context for one point.
     init(
         client: WebClient, baseline: WebResponse, markers: Markers, canary: CanaryRegistry?, planted: PlantedMarkers,
-        answers: ResponseMemo = ResponseMemo(), observe: @escaping @Sendable (Exchange) -> Void = { _ in }
+        answers: ResponseMemo = ResponseMemo(), tally: RequestTally = RequestTally(),
+        observe: @escaping @Sendable (Exchange) -> Void = { _ in }
     ) {
+        self.tally = tally
+        self.reflectionMarker = markers.marker()
         self.client = client
         self.baseline = baseline
         self.markers = markers
@@ -42,6 +51,7 @@ public struct ActiveContext: Sendable {
     public func send(_ point: InsertionPoint, _ value: String) throws -> (WebRequest, WebResponse)? {
         if let remembered = answers.recall(value) { return remembered }
         let request = point.request(value)
+        tally.count(check)
         do {
             let response = try client.send(request)
             observe(Exchange(request: request, response: response))
@@ -52,6 +62,39 @@ public struct ActiveContext: Sendable {
         } catch {
             return nil
         }
+    }
+
+    /// The answer to the original value followed by `reflectionMarker`: where the value shows
+    /// (body, headers), for every check that asks. Nil when the target did not answer.
+    public func reflection(_ point: InsertionPoint) throws -> WebResponse? {
+        try send(point, point.original + reflectionMarker)?.1
+    }
+
+    /// Quotes, parentheses, a shell separator and pipe, a backslash and the openers of the common
+    /// template syntaxes: no SQL, XPath, LDAP, shell, template or code parser takes them as they are.
+    public static let breaker = "'\"`)(;|\\{{${<%"
+
+    /// True when the original value followed by `breaker` answers differently from the original
+    /// (beyond its own reflection), or not at all: something parses this value. The checks that
+    /// need a visible effect (an error, a condition deciding the answer) run only then;
+    /// time-based probes do not ask. One request per point, shared by every check.
+    public func reacts(_ point: InsertionPoint) throws -> Bool {
+        let value = point.original + Self.breaker
+        guard let (_, broken) = try send(point, value) else { return true }
+        return ResponseSimilarity.ratio(broken, baseline, removing: [value, point.original]) < 0.99
+    }
+
+    /// ``reacts(_:)``, or — where the original may itself be what fails, so breaking it changes
+    /// nothing (`ping test` that prints to stderr only) — a plain number that answers unlike both
+    /// the original and the broken value: the value is read. One more request at most.
+    public func readsValue(_ point: InsertionPoint) throws -> Bool {
+        if try reacts(point) { return true }
+        let broken = point.original + Self.breaker
+        let number = point.original == "1" ? "2" : "1"
+        guard let (_, plain) = try send(point, number), let brokenAnswer = answers.recall(broken)?.1 else { return true }
+        let removing = [broken, point.original, number]
+        return ResponseSimilarity.ratio(plain, baseline, removing: removing) < 0.99
+            && ResponseSimilarity.ratio(plain, brokenAnswer, removing: removing) < 0.99
     }
 
     /// Sends `value` afresh, never from memory (timing and repeat-to-confirm probes).
@@ -74,4 +117,18 @@ final class ResponseMemo: Sendable {
     }
 
     func forget(_ value: String) { answers.withLock { _ = $0.removeValue(forKey: value) } }
+}
+
+/// Requests sent per check, across every point of a scan (ZAP shows the same per rule).
+public final class RequestTally: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    /// An empty tally.
+    public init() {}
+
+    /// One more request for `name`.
+    public func count(_ name: String, _ requests: Int = 1) { counts.withLock { $0[name, default: 0] += requests } }
+
+    /// The counts, by name.
+    public var all: [String: Int] { counts.withLock { $0 } }
 }

@@ -15,7 +15,8 @@ public struct CodeEvaluationCheck: ActiveCheck {
     /// A check.
     public init() {}
 
-    /// Arithmetic, then a concatenation in Python, JavaScript, PHP or Ruby.
+    /// Arithmetic (its own probe: the original may be what fails to evaluate), then a
+    /// concatenation in Python, JavaScript, PHP or Ruby.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
         let (a, b, product) = context.markers.product()
         guard !context.baseline.text.contains(String(product)),

@@ -24,22 +24,27 @@ public struct CrossSiteScriptingCheck: ActiveCheck {
     /// Probe, then one breakout per context the probe landed in.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
         if point.endpoint.isMutating { try plant(point, context: context) }
-        let probe = context.markers.marker()
-        guard let (_, probed) = try context.send(point, point.original + probe), probed.text.contains(probe) else { return [] }
+        let probe = context.reflectionMarker
+        guard let probed = try context.reflection(point), probed.text.contains(probe) else { return [] }
         if probed.mediaType.contains("javascript"), let finding = try jsonpCallback(point, context: context) {
             return [finding]
         }
         guard probed.isHTML else { return [] }
         var tried = Set<String>()
+        // First characters the page escaped: other breakouts starting with them fail the same way.
+        var escaped = Set<Character>()
         for reflection in ReflectionContext.contexts(of: probe, in: probed.text).prefix(4) {
             for template in Self.breakouts(for: reflection) where tried.insert(template).inserted {
+                guard let first = template.first, !escaped.contains(first) else { continue }
                 let marker = context.markers.marker()
                 let payload = template.replacingOccurrences(of: "MARK", with: marker)
                 // A javascript: URL works only at the start of the value.
                 let value = payload.hasPrefix("javascript:") ? payload : point.original + payload
-                guard let (request, response) = try context.send(point, value), response.isHTML,
-                    Self.executes(marker, in: response.text)
-                else { continue }
+                guard let (request, response) = try context.send(point, value) else { continue }
+                guard response.isHTML, Self.executes(marker, in: response.text) else {
+                    if Self.escapesHead(of: payload, in: response.text) { escaped.insert(first) }
+                    continue
+                }
                 return [
                     Self.rule.finding(
                         at: point,
@@ -52,6 +57,15 @@ public struct CrossSiteScriptingCheck: ActiveCheck {
         return []
     }
 
+    /// True when the page shows the payload's leading punctuation HTML-escaped, right before
+    /// the rest of it (`&lt;snt…` for `<snt…>`).
+    static func escapesHead(of payload: String, in text: String) -> Bool {
+        let head = String(payload.prefix { !$0.isLetter && !$0.isNumber })
+        let escapedHead = HTMLRenderer.escape(head)
+        guard !head.isEmpty, escapedHead != head else { return false }
+        return text.contains(escapedHead + payload.dropFirst(head.count).prefix(4))
+    }
+
     /// Payloads for a reflection context; `MARK` becomes a fresh marker.
     static func breakouts(for reflection: ReflectionContext) -> [String] {
         switch reflection {
@@ -59,9 +73,11 @@ public struct CrossSiteScriptingCheck: ActiveCheck {
         case .rcdata(let element): ["</\(element)><MARK>"]
         case .comment: ["--><MARK>"]
         case .style: ["</style><MARK>"]
-        case .attributeValue(_, let quote?), .urlAttribute(_, let quote?):
-            ["\(quote)><MARK>", "\(quote) onmouseover=MARK x=\(quote)", "javascript:MARK"]
-        case .attributeValue(_, nil), .urlAttribute(_, nil): [" onmouseover=MARK ", "><MARK>", "javascript:MARK"]
+        // A javascript: URL runs only from an attribute that holds a URL.
+        case .attributeValue(_, let quote?): ["\(quote)><MARK>", "\(quote) onmouseover=MARK x=\(quote)"]
+        case .urlAttribute(_, let quote?): ["\(quote)><MARK>", "\(quote) onmouseover=MARK x=\(quote)", "javascript:MARK"]
+        case .attributeValue(_, nil): [" onmouseover=MARK ", "><MARK>"]
+        case .urlAttribute(_, nil): [" onmouseover=MARK ", "><MARK>", "javascript:MARK"]
         case .script(let quote?): ["</script><MARK>", "\(quote);MARK;//", "\\\(quote);MARK;//"]
         case .script(nil), .scriptComment: ["</script><MARK>", "\n;MARK;//"]
         case .attributeName, .tagName: [" onmouseover=MARK ", "><MARK>"]

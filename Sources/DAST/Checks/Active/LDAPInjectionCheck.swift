@@ -20,7 +20,11 @@ public struct LDAPInjectionCheck: ActiveCheck {
 
     /// Error-based, then boolean-based.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
-        if let hit = try ErrorProbe.first(point, context: context, suffixes: [")", "*)(|(", "\\"], signatures: Self.errors) {
+        // Any filter syntax error shows with a lone parenthesis; without a reaction there is none.
+        // A value already proved to reach SQL or XPath is not also an LDAP filter.
+        let proved = [SQLInjectionCheck.rule.ruleId, XPathInjectionCheck.rule.ruleId]
+        guard !proved.contains(where: context.reported.contains), try context.reacts(point) else { return [] }
+        if let hit = try ErrorProbe.first(point, context: context, suffixes: [")"], signatures: Self.errors) {
             return [
                 Self.rule.finding(
                     at: point, message: "LDAP injection in '\(point.name)': filter syntax breaks the LDAP query",
@@ -33,10 +37,11 @@ public struct LDAPInjectionCheck: ActiveCheck {
         // a position) and literal searches answer both alike; only an evaluated filter does not.
         let everything = ["*)(objectClass=*", "*)(|(objectClass=*)"]
         let nothing = ["*)(objectClass=0", "*)(|(objectClass=0)"]
+        // The first pair must differ before the second is asked for.
         guard let compare = try ResponseComparison.calibrate(point, context: context, injected: everything + nothing),
-            let (request, all) = try context.send(point, everything[0]), let (_, all2) = try context.send(point, everything[1]),
-            let (_, none) = try context.send(point, nothing[0]), let (_, none2) = try context.send(point, nothing[1]),
-            compare.same(all, all2), compare.same(none, none2), compare.differs(all, none)
+            let (request, all) = try context.send(point, everything[0]), let (_, none) = try context.send(point, nothing[0]),
+            compare.differs(all, none), let (_, all2) = try context.send(point, everything[1]), compare.same(all, all2),
+            let (_, none2) = try context.send(point, nothing[1]), compare.same(none, none2)
         else { return [] }
         return [
             Self.rule.finding(

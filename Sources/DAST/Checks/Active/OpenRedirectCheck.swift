@@ -16,15 +16,29 @@ public struct OpenRedirectCheck: ActiveCheck {
     /// A check.
     public init() {}
 
-    /// An absolute URL, then a scheme-relative one.
+    /// Where the value is a URL or a path, the page redirects, or the value shows in a header or
+    /// a refresh: an absolute URL, then (unless that answer went nowhere) the scheme-relative
+    /// forms some filters let through.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
         let marker = context.markers.marker()
-        for payload in ["http://\(Self.host)/\(marker)", "//\(Self.host)/\(marker)", "/\\\(Self.host)/\(marker)"] {
+        let value = point.original
+        let likely = value.hasPrefix("/") || value.contains("://") || Self.target(of: context.baseline) != nil
+        // Otherwise the value must show where a redirect's target would: in a header or a refresh.
+        if !likely, let probed = try context.reflection(point) {
+            let marker = context.reflectionMarker
+            guard probed.headers.contains(where: { $0.value.contains(marker) }) || Self.target(of: probed) != nil else {
+                return []
+            }
+        }
+        for (index, payload) in ["http://\(Self.host)/\(marker)", "//\(Self.host)/\(marker)", "/\\\(Self.host)/\(marker)"]
+            .enumerated()
+        {
             guard let (request, response) = try context.send(point, payload) else { continue }
-            var target: String?
-            if response.isRedirect, let location = response.header("Location") { target = location }
-            if target == nil, response.isHTML, let refresh = Self.metaRefresh(response.text) { target = refresh }
-            guard let target, let resolved = request.url.resolving(target), resolved.host == Self.host else { continue }
+            let target = Self.target(of: response)
+            guard let target, let resolved = request.url.resolving(target), resolved.host == Self.host else {
+                if index == 0 && !likely && target == nil { return [] }
+                continue
+            }
             return [
                 Self.rule.finding(
                     at: point, message: "Open redirect in '\(point.name)': the target sends users to any site",
@@ -32,6 +46,12 @@ public struct OpenRedirectCheck: ActiveCheck {
             ]
         }
         return []
+    }
+
+    /// Where the answer sends the browser: a redirect's `Location`, or a meta refresh.
+    static func target(of response: WebResponse) -> String? {
+        if response.isRedirect, let location = response.header("Location") { return location }
+        return response.isHTML ? metaRefresh(response.text) : nil
     }
 
     /// The URL of a `<meta http-equiv="refresh" content="0; url=...">`.

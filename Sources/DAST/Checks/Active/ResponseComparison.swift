@@ -21,7 +21,8 @@ struct ResponseComparison: Sendable {
         }
         let stability = ResponseSimilarity.ratio(context.baseline, again)
         guard stability >= 0.98 else { return nil }
-        return ResponseComparison(baseline: context.baseline, stability: stability, injected: injected)
+        // The original is removed too: a page that echoes the value shows it in the baseline only.
+        return ResponseComparison(baseline: context.baseline, stability: stability, injected: injected + [point.original])
     }
 
     /// As alike as the baseline is to itself.

@@ -26,16 +26,25 @@ public struct SQLInjectionCheck: ActiveCheck {
     public init() {}
 
     /// Error-based, then boolean-based, then time-based; the first proof wins.
+    /// Error- and boolean-based only where the point reacts to syntax (an error or a condition
+    /// must show); time-based everywhere, since a blind injection shows nothing else.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
-        if let finding = try errorBased(point, context) { return [finding] }
-        if let finding = try booleanBased(point, context) { return [finding] }
-        if let finding = try timeBased(point, context) { return [finding] }
+        let reacts = try context.reacts(point)
+        if reacts, let finding = try errorBased(point, context) { return [finding] }
+        if reacts, let finding = try booleanBased(point, context) { return [finding] }
+        // MySQL's other string quote where a double quote changed the answer (already asked).
+        let doubleQuotes =
+            reacts
+            && context.answers.recall(point.original + "\"").map { _, answer in
+                ResponseSimilarity.ratio(answer, context.baseline, removing: [point.original + "\"", point.original]) < 0.99
+            } == true
+        if let finding = try timeBased(point, context, doubleQuotes: doubleQuotes) { return [finding] }
         return []
     }
 
     private func errorBased(_ point: InsertionPoint, _ context: ActiveContext) throws -> Finding? {
-        let balanced = ["'": "''", "\"": "\"\"", "')": "'')"]
-        let hit = try ErrorProbe.first(point, context: context, suffixes: ["'", "\"", "')"], signatures: Self.errors) { hit in
+        let balanced = ["'": "''", "\"": "\"\""]
+        let hit = try ErrorProbe.first(point, context: context, suffixes: ["'", "\""], signatures: Self.errors) { hit in
             // The balanced variant is valid SQL again: an error that stays is not about quoting.
             guard let (_, answer) = try context.send(point, point.original + (balanced[hit.suffix] ?? "")) else { return true }
             return !answer.text.contains(hit.signature)
@@ -87,9 +96,11 @@ public struct SQLInjectionCheck: ActiveCheck {
         return nil
     }
 
-    private func timeBased(_ point: InsertionPoint, _ context: ActiveContext) throws -> Finding? {
+    /// MySQL's `SLEEP` in numeric and quoted contexts, PostgreSQL's stacked `pg_sleep`.
+    private func timeBased(_ point: InsertionPoint, _ context: ActiveContext, doubleQuotes: Bool) throws -> Finding? {
         let numeric = !point.original.isEmpty && point.original.allSatisfy(\.isNumber)
-        var templates = ["' AND SLEEP(%d)-- -", "\" AND SLEEP(%d)-- -", "';SELECT pg_sleep(%d)--"]
+        var templates = ["' AND SLEEP(%d)-- -", "';SELECT pg_sleep(%d)--"]
+        if doubleQuotes { templates.insert("\" AND SLEEP(%d)-- -", at: 1) }
         if numeric { templates.insert(" AND SLEEP(%d)", at: 0) }
         for template in templates {
             var evidence = ""

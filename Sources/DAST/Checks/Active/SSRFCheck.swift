@@ -14,9 +14,9 @@ public struct SSRFCheck: ActiveCheck {
     /// A check.
     public init() {}
 
-    /// One canary URL per point.
+    /// One canary URL per point, except where the value is a number (an id or a count).
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
-        guard let canary = context.canary else { return [] }
+        guard let canary = context.canary, point.original.isEmpty || !point.original.allSatisfy(\.isNumber) else { return [] }
         let token = context.markers.marker()
         let pending = Self.rule.finding(
             at: point, message: "Server-side request forgery in '\(point.name)': the server fetched a URL the scan named",

@@ -21,8 +21,8 @@ public struct XPathInjectionCheck: ActiveCheck {
 
     /// Error-based, then boolean-based.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
-        guard !context.reported.contains(SQLInjectionCheck.rule.ruleId) else { return [] }
-        if let hit = try ErrorProbe.first(point, context: context, suffixes: ["'", "\"", "')]"], signatures: Self.errors) {
+        guard !context.reported.contains(SQLInjectionCheck.rule.ruleId), try context.reacts(point) else { return [] }
+        if let hit = try ErrorProbe.first(point, context: context, suffixes: ["'", "\""], signatures: Self.errors) {
             return [
                 Self.rule.finding(
                     at: point, message: "XPath injection in '\(point.name)': a \(hit.suffix) breaks the XPath query",
@@ -52,11 +52,13 @@ public struct XPathInjectionCheck: ActiveCheck {
     /// The tautologies answer alike and unlike the original; the contradictions answer like an
     /// empty match (both alike).
     private func widens(_ point: InsertionPoint, context: ActiveContext, holds: [String], fails: [String]) throws -> Bool {
+        // The first pair must differ (and the tautology from the original) before the second is asked for.
         guard let compare = try ResponseComparison.calibrate(point, context: context, injected: holds + fails),
-            let (_, first) = try context.send(point, holds[0]), let (_, second) = try context.send(point, holds[1]),
-            let (_, none) = try context.send(point, fails[0]), let (_, none2) = try context.send(point, fails[1])
+            let (_, first) = try context.send(point, holds[0]), compare.differs(first, context.baseline),
+            let (_, none) = try context.send(point, fails[0]), compare.differs(first, none),
+            let (_, second) = try context.send(point, holds[1]), compare.same(first, second),
+            let (_, none2) = try context.send(point, fails[1])
         else { return false }
-        return compare.same(first, second) && compare.same(none, none2) && compare.differs(first, none)
-            && compare.differs(first, context.baseline)
+        return compare.same(none, none2)
     }
 }
