@@ -138,9 +138,27 @@ public struct WebScan: Sendable {
         tally: RequestTally
     ) throws -> Int {
         let markers = Markers(seed: options.seed)
-        let points = site.endpoints.flatMap { InsertionPoint.all(of: $0) } + cookiePoints(site, cookies: client.cookies)
-        let exhausted = Mutex<RequestBudget.Exhausted?>(nil)
+        let all = site.endpoints.flatMap { InsertionPoint.all(of: $0) } + cookiePoints(site, cookies: client.cookies)
+        // The reads all end before the first request that changes state: a query tested while
+        // another point inserts rows answers differently each time and proves nothing.
+        let phases = [all.filter { !$0.endpoint.isMutating }, all.filter(\.endpoint.isMutating)]
         let baselines = Baselines()
+        for points in phases {
+            if let error = test(points, client: client, sink: sink, context: (markers, canary, planted, tally), baselines) {
+                throw error
+            }
+        }
+        return all.count
+    }
+
+    /// Every active check on each of `points`, `concurrency` points at a time; returns the first
+    /// `RequestBudget.Exhausted` (the rest of the points then stop).
+    private func test(
+        _ points: [InsertionPoint], client: WebClient, sink: FindingSink,
+        context shared: (Markers, CanaryRegistry?, PlantedMarkers, RequestTally), _ baselines: Baselines
+    ) -> RequestBudget.Exhausted? {
+        let (markers, canary, planted, tally) = shared
+        let exhausted = Mutex<RequestBudget.Exhausted?>(nil)
         ParallelLoop.run(points.count, concurrency: options.concurrency) { index in
             guard exhausted.withLock({ $0 == nil }) else { return }
             let point = points[index]
@@ -166,8 +184,7 @@ public struct WebScan: Sendable {
                 return  // no baseline: the point is skipped
             }
         }
-        if let error = exhausted.withLock({ $0 }) { throw error }
-        return points.count
+        return exhausted.withLock { $0 }
     }
 
     /// The session's cookies as insertion points of the pages that set them (the deserialisation
