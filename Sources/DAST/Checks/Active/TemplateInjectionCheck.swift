@@ -17,11 +17,13 @@ public struct TemplateInjectionCheck: ActiveCheck {
     /// A check.
     public init() {}
 
-    /// Where the point reacts to syntax: each group of syntaxes once, each with its own product;
-    /// the syntax whose product came back is repeated with new numbers before it counts.
+    /// Each group of syntaxes once, each with its own product (not gated on the breaker: a
+    /// lenient engine leaves an unclosed `${` alone); the syntax whose product came back is
+    /// repeated with new numbers before it counts.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
-        guard try context.reacts(point) else { return [] }
-        for group in Self.forms {
+        for (index, group) in Self.forms.enumerated() {
+            // ERB and EJS refuse an unclosed `<%` (the breaker has one): without a reaction, no such engine.
+            if index > 0, try !context.reacts(point) { break }
             let products = group.map { _ in context.markers.product() }
             let payload = zip(group, products).map { form, product in
                 form.replacingOccurrences(of: "%@", with: "\(product.0)*\(product.1)")

@@ -29,24 +29,28 @@ public struct XPathInjectionCheck: ActiveCheck {
                     evidence: Evidence.of(hit.request, hit.response, around: hit.signature), web: WebFacts(technique: .error))
             ]
         }
-        guard try BooleanProbe.quoteMatters(point, context: context) else { return [] }
-        let value = point.original
-        // Each true value has a false twin of the same length, so a parser error that quotes a
-        // position is the same for both.
-        let holds = ["\(value)' or 'a'='a", "\(value)' or 'b'='b"]
-        let fails = ["\(value)' or 'a'='b", "\(value)' or 'b'='c"]
-        let confirmed =
-            try BooleanProbe.confirms(
-                point, context: context, holds: ["\(value)' and 'a'='a", "\(value)' and 'b'='b"],
-                fails: ["\(value)' and 'a'='b", "\(value)' and 'b'='c"])
-            || (try widens(point, context: context, holds: holds, fails: fails))
-        guard confirmed else { return [] }
-        return [
-            Self.rule.finding(
-                at: point, message: "XPath injection in '\(point.name)': injected XPath conditions decide the answer",
-                evidence: "Request (true): \(point.request(holds[0]).url)\nRequest (false): \(point.request(fails[0]).url)",
-                web: WebFacts(technique: .boolean))
-        ]
+        // Single- or double-quoted literals (XPath has both), where that quote changes the answer.
+        for quote in ["'", "\""] where try BooleanProbe.quoteMatters(point, context: context, quote: quote) {
+            let value = point.original
+            let q = quote
+            // Each true value has a false twin of the same length, so a parser error that quotes a
+            // position is the same for both.
+            let holds = ["\(value)\(q) or \(q)a\(q)=\(q)a", "\(value)\(q) or \(q)b\(q)=\(q)b"]
+            let fails = ["\(value)\(q) or \(q)a\(q)=\(q)b", "\(value)\(q) or \(q)b\(q)=\(q)c"]
+            let confirmed =
+                try BooleanProbe.confirms(
+                    point, context: context, holds: ["\(value)\(q) and \(q)a\(q)=\(q)a", "\(value)\(q) and \(q)b\(q)=\(q)b"],
+                    fails: ["\(value)\(q) and \(q)a\(q)=\(q)b", "\(value)\(q) and \(q)b\(q)=\(q)c"])
+                || (try widens(point, context: context, holds: holds, fails: fails))
+            guard confirmed else { continue }
+            return [
+                Self.rule.finding(
+                    at: point, message: "XPath injection in '\(point.name)': injected XPath conditions decide the answer",
+                    evidence: "Request (true): \(point.request(holds[0]).url)\nRequest (false): \(point.request(fails[0]).url)",
+                    web: WebFacts(technique: .boolean))
+            ]
+        }
+        return []
     }
 
     /// The tautologies answer alike and unlike the original; the contradictions answer like an
