@@ -143,8 +143,9 @@ public struct WebScan: Sendable {
         // another point inserts rows answers differently each time and proves nothing.
         let phases = [all.filter { !$0.endpoint.isMutating }, all.filter(\.endpoint.isMutating)]
         let baselines = Baselines()
+        let engines = DatabaseEngines()
         for points in phases {
-            if let error = test(points, client: client, sink: sink, context: (markers, canary, planted, tally), baselines) {
+            if let error = test(points, client: client, sink: sink, context: (markers, canary, planted, tally, engines), baselines) {
                 throw error
             }
         }
@@ -155,9 +156,9 @@ public struct WebScan: Sendable {
     /// `RequestBudget.Exhausted` (the rest of the points then stop).
     private func test(
         _ points: [InsertionPoint], client: WebClient, sink: FindingSink,
-        context shared: (Markers, CanaryRegistry?, PlantedMarkers, RequestTally), _ baselines: Baselines
+        context shared: (Markers, CanaryRegistry?, PlantedMarkers, RequestTally, DatabaseEngines), _ baselines: Baselines
     ) -> RequestBudget.Exhausted? {
-        let (markers, canary, planted, tally) = shared
+        let (markers, canary, planted, tally, engines) = shared
         let exhausted = Mutex<RequestBudget.Exhausted?>(nil)
         ParallelLoop.run(points.count, concurrency: options.concurrency) { index in
             guard exhausted.withLock({ $0 == nil }) else { return }
@@ -170,7 +171,7 @@ public struct WebScan: Sendable {
                 let errors = ErrorDisclosureCheck()
                 var context = ActiveContext(
                     client: client, baseline: baseline, markers: markers, canary: canary, planted: planted, tally: tally,
-                    observe: { errors.inspect($0, into: sink) })
+                    engines: engines, observe: { errors.inspect($0, into: sink) })
                 for check in WebRules.active {
                     context.check = check.rules[0].id
                     for finding in try check.test(point, context: context) {

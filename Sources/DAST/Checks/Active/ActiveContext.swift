@@ -21,6 +21,11 @@ public struct ActiveContext: Sendable {
     public var reported: Set<String> = []
     /// The marker appended to the original value to see where it lands (one per point).
     public let reflectionMarker: String
+    /// An arithmetic expression of this point and its product: the plain value ``readsValue(_:)``
+    /// sends is the one the code-evaluation check needs, so one request serves both.
+    public let arithmetic: (expression: String, product: Int)
+    /// The database engines the site's answers have named so far (shared by every point).
+    public let engines: DatabaseEngines
     /// The check sending now, for the scan's requests-per-check tally.
     var check = "baseline"
     /// Requests sent, per check (shared by every point of the scan).
@@ -33,10 +38,13 @@ public struct ActiveContext: Sendable {
     init(
         client: WebClient, baseline: WebResponse, markers: Markers, canary: CanaryRegistry?, planted: PlantedMarkers,
         answers: ResponseMemo = ResponseMemo(), tally: RequestTally = RequestTally(),
-        observe: @escaping @Sendable (Exchange) -> Void = { _ in }
+        engines: DatabaseEngines = DatabaseEngines(), observe: @escaping @Sendable (Exchange) -> Void = { _ in }
     ) {
         self.tally = tally
+        self.engines = engines
         self.reflectionMarker = markers.marker()
+        let (a, b, product) = markers.product()
+        self.arithmetic = ("\(a)*\(b)", product)
         self.client = client
         self.baseline = baseline
         self.markers = markers
@@ -54,6 +62,7 @@ public struct ActiveContext: Sendable {
         tally.count(check)
         do {
             let response = try client.send(request)
+            engines.note(response.text)
             observe(Exchange(request: request, response: response))
             answers.remember(value, (request, response))
             return (request, response)
@@ -81,20 +90,19 @@ public struct ActiveContext: Sendable {
     public func reacts(_ point: InsertionPoint) throws -> Bool {
         let value = point.original + Self.breaker
         guard let (_, broken) = try send(point, value) else { return true }
-        return ResponseSimilarity.ratio(broken, baseline, removing: [value, point.original]) < 0.99
+        return ResponseSimilarity.ratio(broken, baseline, value: value, original: point.original) < 0.99
     }
 
     /// ``reacts(_:)``, or — where the original may itself be what fails, so breaking it changes
-    /// nothing (`ping test` that prints to stderr only) — a plain number that answers unlike both
-    /// the original and the broken value: the value is read. One more request at most.
+    /// nothing (`ping test` that prints to stderr only) — a plain arithmetic value that answers
+    /// unlike both the original and the broken value: the value is read. One more request at most.
     public func readsValue(_ point: InsertionPoint) throws -> Bool {
         if try reacts(point) { return true }
         let broken = point.original + Self.breaker
-        let number = point.original == "1" ? "2" : "1"
+        let number = arithmetic.expression
         guard let (_, plain) = try send(point, number), let brokenAnswer = answers.recall(broken)?.1 else { return true }
-        let removing = [broken, point.original, number]
-        return ResponseSimilarity.ratio(plain, baseline, removing: removing) < 0.99
-            && ResponseSimilarity.ratio(plain, brokenAnswer, removing: removing) < 0.99
+        return ResponseSimilarity.ratio(plain, baseline, value: number, original: point.original) < 0.99
+            && ResponseSimilarity.ratio(plain, brokenAnswer, removing: [broken, number]) < 0.99
     }
 
     /// Sends `value` afresh, never from memory (timing and repeat-to-confirm probes).
@@ -131,4 +139,34 @@ public final class RequestTally: Sendable {
 
     /// The counts, by name.
     public var all: [String: Int] { counts.withLock { $0 } }
+}
+
+/// The database engines a site's answers name in their errors, gathered over the scan: a site
+/// that shows SQLite's or MySQL's errors is not asked for PostgreSQL's sleep, and the reverse.
+public final class DatabaseEngines: Sendable {
+    /// An engine an error text names.
+    public enum Engine: Sendable, Hashable {
+        case sqlite, mysql, postgres, mssql, oracle
+    }
+
+    static let signatures: [(Engine, String)] = [
+        (.sqlite, "sqlite3.OperationalError"), (.sqlite, "SQLITE_ERROR"), (.sqlite, "SQLiteException"),
+        (.mysql, "You have an error in your SQL syntax"), (.mysql, "MySqlException"), (.mysql, "mysql_fetch"),
+        (.postgres, "psycopg2."), (.postgres, "org.postgresql.util.PSQLException"), (.postgres, "pg_query():"),
+        (.mssql, "Unclosed quotation mark"), (.mssql, "ODBC SQL Server Driver"), (.oracle, "ORA-0"),
+    ]
+    private let named = Mutex<Set<Engine>>([])
+
+    /// None named yet.
+    public init() {}
+
+    /// Notes the engines `text` names.
+    public func note(_ text: String) {
+        let found = Self.signatures.filter { text.contains($0.1) }.map(\.0)
+        guard !found.isEmpty else { return }
+        named.withLock { $0.formUnion(found) }
+    }
+
+    /// The engines named so far.
+    public var all: Set<Engine> { named.withLock { $0 } }
 }

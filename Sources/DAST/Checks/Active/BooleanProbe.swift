@@ -21,6 +21,6 @@ enum BooleanProbe {
     /// at this point, so string-context boolean probes are worth sending.
     static func quoteMatters(_ point: InsertionPoint, context: ActiveContext, quote: String = "'") throws -> Bool {
         guard let (_, answer) = try context.send(point, point.original + quote) else { return false }
-        return ResponseSimilarity.ratio(answer, context.baseline, removing: [point.original + quote, point.original]) < 0.99
+        return ResponseSimilarity.ratio(answer, context.baseline, value: point.original + quote, original: point.original) < 0.99
     }
 }

@@ -18,9 +18,9 @@ public struct CodeEvaluationCheck: ActiveCheck {
     /// Arithmetic (its own probe: the original may be what fails to evaluate), then a
     /// concatenation in Python, JavaScript, PHP or Ruby.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
-        let (a, b, product) = context.markers.product()
+        let (expression, product) = context.arithmetic
         guard !context.baseline.text.contains(String(product)),
-            let (_, arithmetic) = try context.send(point, "\(a)*\(b)"), arithmetic.text.contains(String(product))
+            let (_, arithmetic) = try context.send(point, expression), arithmetic.text.contains(String(product))
         else { return [] }
         let (c, d, _) = context.markers.product()
         let joined = "\(c)\(d)"
@@ -34,7 +34,7 @@ public struct CodeEvaluationCheck: ActiveCheck {
             return [
                 Self.rule.finding(
                     at: point, message: "Code injection in '\(point.name)': the server evaluates input as code",
-                    evidence: Evidence.of(request, response, around: joined) + "\n(\(a)*\(b) also came back as \(product))")
+                    evidence: Evidence.of(request, response, around: joined) + "\n(\(expression) also came back as \(product))")
             ]
         }
         return []

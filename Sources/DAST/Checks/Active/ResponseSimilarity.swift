@@ -22,6 +22,15 @@ enum ResponseSimilarity {
         return Double(2 * common) / Double(left.count + right.count)
     }
 
+    /// How alike `answer` (to the point's request with `value`) is to `baseline` (with
+    /// `original`). Where the answer shows `value`, both are removed first: a page that echoes its
+    /// input differs by that alone. Where it does not, the original stays in the baseline: the
+    /// value no longer showing is a difference (a command whose output vanished).
+    static func ratio(_ answer: WebResponse, _ baseline: WebResponse, value: String, original: String) -> Double {
+        let shown = HTMLEscaping.forms(of: value).contains { answer.text.contains($0) }
+        return ratio(answer, baseline, removing: shown ? [value, original] : [value])
+    }
+
     private static func chunks(_ text: String, removing injected: [String]) -> [Substring] {
         var cleaned = text
         for value in injected.sorted(by: { $0.count > $1.count }) where value.count >= 2 {

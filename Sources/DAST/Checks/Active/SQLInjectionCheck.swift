@@ -36,7 +36,7 @@ public struct SQLInjectionCheck: ActiveCheck {
         let doubleQuotes =
             reacts
             && context.answers.recall(point.original + "\"").map { _, answer in
-                ResponseSimilarity.ratio(answer, context.baseline, removing: [point.original + "\"", point.original]) < 0.99
+                ResponseSimilarity.ratio(answer, context.baseline, value: point.original + "\"", original: point.original) < 0.99
             } == true
         if let finding = try timeBased(point, context, doubleQuotes: doubleQuotes) { return [finding] }
         return []
@@ -99,9 +99,15 @@ public struct SQLInjectionCheck: ActiveCheck {
     /// MySQL's `SLEEP` in numeric and quoted contexts, PostgreSQL's stacked `pg_sleep`.
     private func timeBased(_ point: InsertionPoint, _ context: ActiveContext, doubleQuotes: Bool) throws -> Finding? {
         let numeric = !point.original.isEmpty && point.original.allSatisfy(\.isNumber)
-        var templates = ["' AND SLEEP(%d)-- -", "';SELECT pg_sleep(%d)--"]
-        if doubleQuotes { templates.insert("\" AND SLEEP(%d)-- -", at: 1) }
-        if numeric { templates.insert(" AND SLEEP(%d)", at: 0) }
+        var mysql = ["' AND SLEEP(%d)-- -"]
+        if doubleQuotes { mysql.append("\" AND SLEEP(%d)-- -") }
+        if numeric { mysql.insert(" AND SLEEP(%d)", at: 0) }
+        // Where the site's errors named engines, only their sleeps (SQLite has none of its own:
+        // MySQL's spelling stays, the one SQLite apps register, PostgreSQL's goes).
+        let named = context.engines.all
+        let templates =
+            (named.isEmpty || !named.isDisjoint(with: [.mysql, .sqlite]) ? mysql : [])
+            + (named.isEmpty || named.contains(.postgres) ? ["';SELECT pg_sleep(%d)--"] : [])
         for template in templates {
             var evidence = ""
             let confirmed = try TimingOracle.confirms(baseline: context.baseline.elapsed) { delay in

@@ -29,8 +29,11 @@ public struct XPathInjectionCheck: ActiveCheck {
                     evidence: Evidence.of(hit.request, hit.response, around: hit.signature), web: WebFacts(technique: .error))
             ]
         }
-        // Single- or double-quoted literals (XPath has both), where that quote changes the answer.
+        // Single- or double-quoted literals (XPath has both), where that quote changes the answer —
+        // unless its answer is a database's error: the value reaches SQL, not XPath.
         for quote in ["'", "\""] where try BooleanProbe.quoteMatters(point, context: context, quote: quote) {
+            let answer = context.answers.recall(point.original + quote)?.1.text ?? ""
+            guard !SQLInjectionCheck.errors.contains(where: answer.contains) else { continue }
             let value = point.original
             let q = quote
             // Each true value has a false twin of the same length, so a parser error that quotes a
@@ -41,7 +44,7 @@ public struct XPathInjectionCheck: ActiveCheck {
                 try BooleanProbe.confirms(
                     point, context: context, holds: ["\(value)\(q) and \(q)a\(q)=\(q)a", "\(value)\(q) and \(q)b\(q)=\(q)b"],
                     fails: ["\(value)\(q) and \(q)a\(q)=\(q)b", "\(value)\(q) and \(q)b\(q)=\(q)c"])
-                || (try widens(point, context: context, holds: holds, fails: fails))
+                || (try widens(point, context: context, quote: q, holds: holds, fails: fails))
             guard confirmed else { continue }
             return [
                 Self.rule.finding(
@@ -55,10 +58,16 @@ public struct XPathInjectionCheck: ActiveCheck {
 
     /// The tautologies answer alike and unlike the original; the contradictions answer like an
     /// empty match (both alike).
-    private func widens(_ point: InsertionPoint, context: ActiveContext, holds: [String], fails: [String]) throws -> Bool {
-        // The first pair must differ (and the tautology from the original) before the second is asked for.
+    private func widens(
+        _ point: InsertionPoint, context: ActiveContext, quote: String, holds: [String], fails: [String]
+    ) throws -> Bool {
+        // The tautology must answer unlike the original and unlike the lone quote (a tautology that
+        // does not parse fails as the quote does); then the first pair must differ before the
+        // second is asked for.
+        let broken = context.answers.recall(point.original + quote)?.1
         guard let compare = try ResponseComparison.calibrate(point, context: context, injected: holds + fails),
             let (_, first) = try context.send(point, holds[0]), compare.differs(first, context.baseline),
+            broken.map({ compare.differs(first, $0) }) ?? true,
             let (_, none) = try context.send(point, fails[0]), compare.differs(first, none),
             let (_, second) = try context.send(point, holds[1]), compare.same(first, second),
             let (_, none2) = try context.send(point, fails[1])
