@@ -28,6 +28,8 @@ struct SecondShapeTests {
             ("xss-jsonp-callback", "/profile.js", "jsonp"), ("xxe", "/import", "doc"), ("xpath-injection", "/member", "name"),
             ("ldap-injection", "/people", "q"), ("template-injection", "/card", "title"),
             ("insecure-deserialization", "/wizard", "state"),
+            // Found only because the reads are tested before the writes that add matching rows.
+            ("sqli", "/notes", "owner"),
         ]
         for (rule, path, parameter) in expected {
             #expect(finding(rule, path)?.location.parameter == parameter, "\(rule) at \(path)")

@@ -20,6 +20,9 @@ Never deploy it. It binds 127.0.0.1 only and keeps all state in memory.
                                                                   twin: /people-safe
   POST /card                 VULNERABLE SSTI: ${ expr } in a form field (not vulnapp's {{ }})
                                                                   twin: /card-safe
+  GET  /notes?owner=         VULNERABLE SQL (a double-quoted value, errors a bare 500, one JSON line)
+                             while POST /api/notes adds rows the same value matches: tested during
+                             the writes, its answer changes under the probes  twin: /notes-safe
   POST /wizard               VULNERABLE deserialisation: a pickle in a hidden form field (not a
                              cookie)                              twin: /wizard-safe (HMAC-checked)
 
@@ -51,6 +54,9 @@ import vulnapp  # noqa: E402  (its XPath and LDAP engines and its entity resolve
 SECRET = os.urandom(16)
 LOCK = threading.Lock()
 COMMENTS = {"raw": [], "safe": []}
+NOTES = sqlite3.connect(":memory:", check_same_thread=False)
+NOTES.execute("CREATE TABLE notes (owner TEXT, text TEXT)")
+NOTES.execute("INSERT INTO notes VALUES ('ada', 'buy rope')")
 
 
 def page(title, body, status=200):
@@ -86,6 +92,17 @@ def stock(query, safe):
     except sqlite3.Error:
         pass
     return page("Stock", "<p>We will e-mail you when it is back.</p>")
+
+
+def notes(query, safe):
+    owner = query.get("owner", "ada")
+    try:
+        with LOCK:
+            rows = (NOTES.execute("SELECT owner, text FROM notes WHERE owner = ?", (owner,)) if safe else
+                    NOTES.execute('SELECT owner, text FROM notes WHERE owner = "%s"' % owner)).fetchall()  # VULNERABLE
+    except sqlite3.Error:
+        return 500, "text/plain", "Internal Server Error"
+    return 200, "application/json", json.dumps({"notes": rows})
 
 
 def comments_page(kind):
@@ -198,8 +215,15 @@ def openapi():
         return {"post": {"requestBody": {"content": {"application/json": {"schema": {
             "type": "object", "properties": {"text": {"type": "string", "example": "nice"}}}}}},
             "responses": {"200": {"description": "ok"}}}}
+    def get(name):
+        return {"get": {"parameters": [{"name": name, "in": "query", "required": True, "schema": {"type": "string"}}],
+                        "responses": {"200": {"description": "ok"}}}}
+    add = {"post": {"requestBody": {"content": {"application/json": {"schema": {
+        "type": "object", "properties": {"owner": {"type": "string"}, "text": {"type": "string"}}}}}},
+        "responses": {"200": {"description": "ok"}}}}
     document = {"openapi": "3.0.0", "info": {"title": "LabApp", "version": "1"},
-                "paths": {"/api/comments": post("/api/comments"), "/api/comments-safe": post("/api/comments-safe")}}
+                "paths": {"/api/comments": post("/api/comments"), "/api/comments-safe": post("/api/comments-safe"),
+                          "/notes": get("owner"), "/notes-safe": get("owner"), "/api/notes": add}}
     return 200, "application/json", json.dumps(document)
 
 
@@ -227,6 +251,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             "/stock": lambda: stock(query, safe), "/comments": lambda: comments_page("safe" if safe else "raw"),
             "/profile.js": lambda: profile_js(query, safe), "/import": lambda: import_doc(query, safe),
             "/member": lambda: member(query, safe), "/people": lambda: people(query, safe),
+            "/notes": lambda: notes(query, safe),
         }
         self.reply(routes[base]() if base in routes else page("Not found", "<p>Nothing here.</p>", 404))
 
@@ -243,6 +268,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 return self.reply((400, "application/json", '{"error": "not JSON"}'))
             with LOCK:
                 COMMENTS["safe" if safe else "raw"].append(text[:500])
+            return self.reply((200, "application/json", '{"ok": true}'))
+        if base == "/api/notes":
+            try:
+                sent = json.loads(raw or "{}")
+                row = (str(sent.get("owner", ""))[:100], str(sent.get("text", ""))[:500])
+            except (ValueError, AttributeError):
+                return self.reply((400, "application/json", '{"error": "not JSON"}'))
+            with LOCK:
+                NOTES.execute("INSERT INTO notes VALUES (?, ?)", row)
             return self.reply((200, "application/json", '{"ok": true}'))
         form = {k: v[0] for k, v in urllib.parse.parse_qs(raw, keep_blank_values=True).items()}
         if base == "/card":
