@@ -88,7 +88,9 @@ public struct Crawler: Sendable {
                 return
             }
             guard !CrawlLimits.skips(candidate.url), !client.excludes(candidate.url), state.admit(candidate) else { return }
-            if candidate.isMutating && !limits.submitsMutatingForms { return }
+            // A form with a password field (a password change) is recorded for the active phase,
+            // which tests it last, but not submitted while crawling: it may end the session.
+            if candidate.isMutating && (!limits.submitsMutatingForms || candidate.mayEndSession) { return }
             found.append(candidate)
         }
         let response = exchange.response

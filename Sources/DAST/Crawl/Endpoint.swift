@@ -75,4 +75,14 @@ public struct Endpoint: Sendable, Hashable {
 
     /// True for methods that may change the target's state (only forms, and only with `--active`).
     public var isMutating: Bool { !["GET", "HEAD", "OPTIONS"].contains(method) }
+
+    /// True for a state-changing request with a password field: a password change, an account
+    /// deletion. Fuzzing it may end the scan's own session, so the scan tests it last.
+    public var mayEndSession: Bool {
+        guard isMutating, case .form(let pairs) = body else { return false }
+        return pairs.contains { pair in
+            let name = pair.name.lowercased()
+            return name.contains("pass") || name.contains("pwd")
+        }
+    }
 }

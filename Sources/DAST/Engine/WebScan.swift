@@ -140,8 +140,12 @@ public struct WebScan: Sendable {
         let markers = Markers(seed: options.seed)
         let all = site.endpoints.flatMap { InsertionPoint.all(of: $0) } + cookiePoints(site, cookies: client.cookies)
         // The reads all end before the first request that changes state: a query tested while
-        // another point inserts rows answers differently each time and proves nothing.
-        let phases = [all.filter { !$0.endpoint.isMutating }, all.filter(\.endpoint.isMutating)]
+        // another point inserts rows answers differently each time and proves nothing. Forms
+        // with a password field (a password change) come last: they may end the session.
+        let phases = [
+            all.filter { !$0.endpoint.isMutating }, all.filter { $0.endpoint.isMutating && !$0.endpoint.mayEndSession },
+            all.filter(\.endpoint.mayEndSession),
+        ]
         let baselines = Baselines()
         let engines = DatabaseEngines()
         for points in phases {

@@ -11,6 +11,9 @@ Never deploy it. It binds 127.0.0.1 only and keeps all state in memory.
   GET  /notes?q=          VULNERABLE: q is reflected unescaped (logged in only)
   GET  /profile?name=     SAFE TWIN: name is escaped (logged in only)
   GET  /logout            ends the session
+  GET  /account           (logged in) two forms: POST /notes/add (VULNERABLE: text reflected unescaped)
+                          and POST /account/password (new_password, no current one asked: it changes the
+                          password and ends every session, as a careless app does)
   POST /api/login         JSON {"user", "pass"}: {"data": {"token": T}} (an API's login)
   GET  /api/search?q=     VULNERABLE (SQL injection, the error shown) with Authorization: Bearer T, else 401
   GET  /api/people?name=  VULNERABLE (SQL injection, errors hidden: a generic 500), public; the example
@@ -46,7 +49,8 @@ import subprocess
 import threading
 import urllib.parse
 
-USER, PASSWORD = "carol", "s3cret-Passw0rd"
+USER = "carol"
+PASSWORD = "s3cret-Passw0rd"  # changed by POST /account/password
 
 
 class State:
@@ -209,12 +213,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 "openapi": "3.0.0", "info": {"title": "LoginApp API", "version": "1"},
                 "paths": {"/api/search": get("q", "todo"), "/api/people": get("name", "nobody"),
                           "/api/people-safe": get("name", "nobody")}})
+        elif url.path == "/account":
+            if self.session() is None:
+                return self.to_login(url)
+            self.send(200, page("Account", '<form method="post" action="/notes/add"><input name="text" value="todo">'
+                                '<input type="submit" value="Add note"></form>'
+                                '<form method="post" action="/account/password">'
+                                '<input type="password" name="new_password"><input type="submit" value="Change"></form>'))
         elif url.path in ("/dashboard", "/notes", "/profile"):
             if self.session() is None:
                 return self.to_login(url)
             if url.path == "/dashboard":
                 body = ('<p>Signed in as %s.</p><ul><li><a href="/notes?q=todo">Notes</a></li>'
-                        '<li><a href="/profile?name=carol">Profile</a></li><li><a href="/logout">Sign out</a></li></ul>'
+                        '<li><a href="/profile?name=carol">Profile</a></li><li><a href="/account">Account</a></li>'
+                        '<li><a href="/logout">Sign out</a></li></ul>'
                         % USER)
                 self.send(200, page("Dashboard", body))
             elif url.path == "/notes":
@@ -227,6 +239,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send(404, page("Not found", "<p>Nothing here.</p>"))
 
     def do_POST(self):
+        global PASSWORD
         url = urllib.parse.urlsplit(self.path)
         length = min(int(self.headers.get("Content-Length") or 0), 1 << 16)
         if url.path == "/api/login":
@@ -242,6 +255,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 STATE.logins += 1
             return self.send_json(200, {"data": {"token": token}})
         form = urllib.parse.parse_qs(self.rfile.read(length).decode("utf-8", "replace"))
+        if url.path in ("/notes/add", "/account/password"):
+            if self.session() is None:
+                return self.to_login(url)
+            if url.path == "/notes/add":
+                text = form.get("text", [""])[0]
+                return self.send(200, page("Note added", "<p>Signed in as %s. Added: %s</p>" % (USER, text)))  # VULNERABLE
+            with STATE.lock:
+                PASSWORD = form.get("new_password", [PASSWORD])[0]
+                STATE.sessions.clear()
+            return self.send(200, page("Password changed", "<p>Sign in again.</p>"))
         if url.path != "/login":
             return self.send(404, page("Not found", "<p>Nothing here.</p>"))
         pre = self.cookies().get("pre", "")
