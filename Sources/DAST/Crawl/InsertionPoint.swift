@@ -38,6 +38,10 @@ public struct InsertionPoint: Sendable, Hashable {
         }
     }
 
+    /// True when the original value is a number (an id, a count): not a file name or a URL, and
+    /// a numeric SQL context.
+    public var isNumeric: Bool { !original.isEmpty && original.allSatisfy(\.isNumber) }
+
     /// `query`, `form`, `json`, `cookie`, `header` or `body`: where the parameter is.
     public var kind: String {
         switch place {

@@ -79,6 +79,12 @@ public struct ActiveContext: Sendable {
         try send(point, point.original + reflectionMarker)?.1
     }
 
+    /// True when ``reflection(_:)``'s answer shows the marker in a header value (a `Location`, a
+    /// cookie): the value is copied into the response's headers.
+    public func reflectedInHeader(_ point: InsertionPoint) throws -> Bool {
+        try reflection(point)?.headers.contains { $0.value.contains(reflectionMarker) } == true
+    }
+
     /// Quotes, parentheses, a shell separator and pipe, a backslash and the openers of the common
     /// template syntaxes: no SQL, XPath, LDAP, shell, template or code parser takes them as they are.
     public static let breaker = "'\"`)(;|\\{{${<%"

@@ -18,8 +18,7 @@ public struct HeaderInjectionCheck: ActiveCheck {
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
         let original = point.original
         let inBaseline = original.count >= 3 && context.baseline.headers.contains { $0.value.contains(original) }
-        let marked = try context.reflection(point)?.headers.contains { $0.value.contains(context.reflectionMarker) }
-        guard inBaseline || marked == true else { return [] }
+        guard try inBaseline || context.reflectedInHeader(point) else { return [] }
         let marker = context.markers.marker()
         for separator in ["\r\n", "\n"] {
             guard let (request, response) = try context.send(point, point.original + separator + "\(Self.header): \(marker)"),

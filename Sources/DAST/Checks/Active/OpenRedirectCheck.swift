@@ -25,10 +25,7 @@ public struct OpenRedirectCheck: ActiveCheck {
         let likely = value.hasPrefix("/") || value.contains("://") || Self.target(of: context.baseline) != nil
         // Otherwise the value must show where a redirect's target would: in a header or a refresh.
         if !likely, let probed = try context.reflection(point) {
-            let marker = context.reflectionMarker
-            guard probed.headers.contains(where: { $0.value.contains(marker) }) || Self.target(of: probed) != nil else {
-                return []
-            }
+            guard try context.reflectedInHeader(point) || Self.target(of: probed) != nil else { return [] }
         }
         for (index, payload) in ["http://\(Self.host)/\(marker)", "//\(Self.host)/\(marker)", "/\\\(Self.host)/\(marker)"]
             .enumerated()

@@ -36,8 +36,7 @@ public struct PathTraversalCheck: ActiveCheck {
     /// where the value is a URL; Windows' form where the server says it runs on Windows.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
         // A number (an id, a count) is not a file name.
-        let numeric = !point.original.isEmpty && point.original.allSatisfy(\.isNumber)
-        guard !numeric, !Self.readsFile(context.baseline.text) else { return [] }
+        guard !point.isNumeric, !Self.readsFile(context.baseline.text) else { return [] }
         guard let (request, answer) = try context.send(point, Self.climb) else { return [] }
         if Self.readsFile(answer.text) { return [finding(point, request, answer)] }
         var more: [String] = []

@@ -25,19 +25,16 @@ public struct SQLInjectionCheck: ActiveCheck {
     /// A check.
     public init() {}
 
-    /// Error-based, then boolean-based, then time-based; the first proof wins.
-    /// Error- and boolean-based only where the point reacts to syntax (an error or a condition
-    /// must show); time-based everywhere, since a blind injection shows nothing else.
+    /// Error-based, then boolean-based, then time-based; the first proof wins. Error- and
+    /// boolean-based only where the point reacts to syntax (an error or a condition must show);
+    /// time-based everywhere, since a blind injection shows nothing else.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
         let reacts = try context.reacts(point)
         if reacts, let finding = try errorBased(point, context) { return [finding] }
         if reacts, let finding = try booleanBased(point, context) { return [finding] }
-        // MySQL's other string quote where a double quote changed the answer (already asked).
-        let doubleQuotes =
-            reacts
-            && context.answers.recall(point.original + "\"").map { _, answer in
-                ResponseSimilarity.ratio(answer, context.baseline, value: point.original + "\"", original: point.original) < 0.99
-            } == true
+        // MySQL's other string quote where a double quote changed the answer (the error probe
+        // asked already: remembered, not sent again).
+        let doubleQuotes = try reacts && BooleanProbe.quoteMatters(point, context: context, quote: "\"")
         if let finding = try timeBased(point, context, doubleQuotes: doubleQuotes) { return [finding] }
         return []
     }
@@ -57,7 +54,7 @@ public struct SQLInjectionCheck: ActiveCheck {
 
     private func booleanBased(_ point: InsertionPoint, _ context: ActiveContext) throws -> Finding? {
         let value = point.original
-        let numeric = !value.isEmpty && value.allSatisfy(\.isNumber)
+        let numeric = point.isNumeric
         // Upper-case keywords: SQL accepts them, XPath does not (so the XPath check keeps its own).
         var shapes: [([String], [String])] = []
         if numeric { shapes.append(([" AND 1=1", " AND 2>1"], [" AND 1=2", " AND 2>3"])) }
@@ -98,7 +95,7 @@ public struct SQLInjectionCheck: ActiveCheck {
 
     /// MySQL's `SLEEP` in numeric and quoted contexts, PostgreSQL's stacked `pg_sleep`.
     private func timeBased(_ point: InsertionPoint, _ context: ActiveContext, doubleQuotes: Bool) throws -> Finding? {
-        let numeric = !point.original.isEmpty && point.original.allSatisfy(\.isNumber)
+        let numeric = point.isNumeric
         var mysql = ["' AND SLEEP(%d)-- -"]
         if doubleQuotes { mysql.append("\" AND SLEEP(%d)-- -") }
         if numeric { mysql.insert(" AND SLEEP(%d)", at: 0) }

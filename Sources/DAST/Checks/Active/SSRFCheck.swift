@@ -16,7 +16,7 @@ public struct SSRFCheck: ActiveCheck {
 
     /// One canary URL per point, except where the value is a number (an id or a count).
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
-        guard let canary = context.canary, point.original.isEmpty || !point.original.allSatisfy(\.isNumber) else { return [] }
+        guard let canary = context.canary, !point.isNumeric else { return [] }
         let token = context.markers.marker()
         let pending = Self.rule.finding(
             at: point, message: "Server-side request forgery in '\(point.name)': the server fetched a URL the scan named",
