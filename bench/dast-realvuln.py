@@ -446,7 +446,7 @@ def python_routes(tree):
                 if isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr in ROUTE_METHODS \
                         and d.args and const_str(d.args[0]) is not None:
                     owner = d.func.value.id if isinstance(d.func.value, ast.Name) else None
-                    routes.append((owner, const_str(d.args[0])))
+                    routes.append((owner, const_str(d.args[0]), node.name))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
             name = node.func.attr
             if name in ("add_url_rule", "add_route", "add_get", "add_post", "add_put", "add_delete",
@@ -458,7 +458,7 @@ def python_routes(tree):
                 for a in args:
                     if const_str(a) is not None and const_str(a).startswith("/"):
                         owner = node.func.value.id if isinstance(node.func.value, ast.Name) else None
-                        routes.append((owner, const_str(a)))
+                        routes.append((owner, const_str(a), None))
                         break
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and len(node.targets) == 1 \
                 and isinstance(node.targets[0], ast.Name):
@@ -565,6 +565,9 @@ def django_routes(appdir, urls_rel, prefix, out, depth=0):
                 out.setdefault(f, []).append(prefix + rx + ("$" if node.func.id == "path" or pat.endswith("$") else ""))
 
 
+HANDLERS = {}  # app -> file -> [(route regex, handler function)] where a decorator names it
+
+
 def route_map(app, recipe):
     """file (relative to the app root) -> list of path regexes (matched against the URL path without '/')."""
     appdir = os.path.join(CORPUS, "apps", app)
@@ -606,9 +609,12 @@ def route_map(app, recipe):
                             global_prefixes[tname] = const_str(kw.value)
     api_prefix = recipe.get("api_prefix", {})
     for rel, routes in per_file.items():
-        for owner, path in routes:
+        for owner, path, function in routes:
             pre = api_prefix.get(rel, "") + global_prefixes.get(owner, "")
-            out.setdefault(rel, []).append(route_regex(pre.rstrip("/") + path if pre else path))
+            rx = route_regex(pre.rstrip("/") + path if pre else path)
+            out.setdefault(rel, []).append(rx)
+            if function:
+                HANDLERS.setdefault(app, {}).setdefault(rel, []).append((re.compile(rx.lstrip("^").rstrip("$")), function))
     for rx, handler in tornado_all:
         if handler in class_files:
             out.setdefault(class_files[handler], []).append(route_regex(rx if rx.startswith("^") else "^" + rx))
@@ -616,6 +622,95 @@ def route_map(app, recipe):
         out.setdefault(f, []).extend(rxs)
     return {f: [re.compile(r.lstrip("^").rstrip("$") if not r.endswith("$") else r.lstrip("^")) for r in rxs]
             for f, rxs in out.items()}
+
+
+def module_file(appdir, importer, dotted, level=0):
+    """The app file a module name imports (relative to the app root), looked up beside the
+    importer, then from each of its parent directories up to the app root; None for a library."""
+    here = os.path.dirname(os.path.join(appdir, importer))
+    if level:
+        for _ in range(level - 1):
+            here = os.path.dirname(here)
+        bases = [here]
+    else:
+        bases, d = [], here
+        while True:
+            bases.append(d)
+            if os.path.normpath(d) == os.path.normpath(appdir):
+                break
+            d = os.path.dirname(d)
+    parts = dotted.split(".") if dotted else []
+    for base in bases:
+        for cand in (os.path.join(base, *parts) + ".py", os.path.join(base, *parts, "__init__.py")):
+            if parts and os.path.isfile(cand):
+                return os.path.relpath(cand, appdir)
+    return None
+
+
+def handler_callees(app, routes):
+    """handler file -> {(app file, function)} it calls directly (`libuser.login(...)` after
+    `import libuser`, `login(...)` after `from libuser import login`): a label in a helper module
+    is reached through the routes of the handlers that call its function (one level)."""
+    appdir = os.path.join(CORPUS, "apps", app)
+    out = {}
+    for rel in routes:
+        if not rel.endswith(".py") or not os.path.isfile(os.path.join(appdir, rel)):
+            continue
+        try:
+            tree = parse_py(open(os.path.join(appdir, rel), encoding="utf-8", errors="replace").read())
+        except (SyntaxError, ValueError):
+            continue
+        modules, names = {}, {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    f = module_file(appdir, rel, a.name)
+                    if f:
+                        modules[a.asname or a.name] = f
+            elif isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    sub = module_file(appdir, rel, ((node.module or "") + "." + a.name).strip("."), node.level)
+                    if sub:
+                        modules[a.asname or a.name] = sub
+                        continue
+                    f = module_file(appdir, rel, node.module or "", node.level)
+                    if f:
+                        names[a.asname or a.name] = (f, a.name)
+        def calls_in(scope):
+            calls = set()
+            for node in ast.walk(scope):
+                if not isinstance(node, ast.Call):
+                    continue
+                fn = node.func
+                if isinstance(fn, ast.Attribute) and isinstance(fn.value, ast.Name) and fn.value.id in modules:
+                    calls.add((modules[fn.value.id], fn.attr))
+                elif isinstance(fn, ast.Name) and fn.id in names:
+                    calls.add(names[fn.id])
+            return calls
+        out[rel] = calls_in(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                out[(rel, node.name)] = calls_in(node)
+    return out
+
+
+def reachable(label, served, callees, path=None, app=None):
+    """True when the label's file serves one of `served`'s routes, or a handler among them calls
+    the label's function: the handler function of the route `path` matches where a decorator
+    names it, else any function of the handler's file."""
+    if label["file"] in served:
+        return True
+    function = (label.get("location") or {}).get("function")
+    if not function:
+        return False
+    target = (label["file"], function)
+    for h in served:
+        named = [fn for rx, fn in HANDLERS.get(app, {}).get(h, []) if path is not None and
+                 (rx.fullmatch(path) or rx.fullmatch(path.rstrip("/")) or rx.fullmatch(path.lstrip("/")))]
+        scopes = [(h, fn) for fn in named] if named else [h]
+        if any(target in callees.get(scope, ()) for scope in scopes):
+            return True
+    return False
 
 
 def url_path(url):
@@ -644,14 +739,15 @@ def cwes_of(label):
     return out
 
 
-def score(report, labels, routes, fallback=None):
+def score(report, labels, routes, fallback=None, callees=None, app=None):
     findings = [f for f in report.get("findings", []) if (f.get("location") or {}).get("url")]
     found, matched = set(), set()
     for i, f in enumerate(findings):
-        served = files_serving(url_path(f["location"]["url"]), routes, fallback)
+        path = url_path(f["location"]["url"])
+        served = files_serving(path, routes, fallback)
         fc = set(f.get("cwe") or [])
         for label in labels:
-            if label["file"] in served and fc & cwes_of(label):
+            if reachable(label, served, callees or {}, path, app) and fc & cwes_of(label):
                 found.add(label["id"])
                 matched.add(i)
     fps = [f for i, f in enumerate(findings) if i not in matched]
@@ -711,7 +807,9 @@ def run_app(app, recipe, sentinel, cache, ids, scanners):
     except Exception as e:  # noqa: BLE001
         routes = {}
         res["route_error"] = str(e)
-    reach = [l for l in labels if l["file"] in routes or l["file"] == recipe.get("fallback")]
+    callees = handler_callees(app, routes)
+    served_all = set(routes) | ({recipe["fallback"]} if recipe.get("fallback") else set())
+    reach = [l for l in labels if reachable(l, served_all, callees)]
     res.update(labels=len(labels), reachable=len(reach), route_files=len(routes))
     if recipe.get("skip"):
         res["reason"] = recipe["skip"]
@@ -742,7 +840,7 @@ def run_app(app, recipe, sentinel, cache, ids, scanners):
             entry = {"wall": seconds, "requests": requests, "error": serr}
             if report:
                 entry["report"] = os.path.join(OUT_DIR, "%s-%s.json" % (app, tools))
-                found, fps = score(report, reach, routes, recipe.get("fallback"))
+                found, fps = score(report, reach, routes, recipe.get("fallback"), callees, app)
                 entry.update(found=sorted(found), fps=fps, findings=len(report.get("findings", [])),
                              status=",".join(str(t.get("status")) for t in report.get("summary", {}).get("tools", [])))
             res["scanners"][tools] = entry
@@ -844,11 +942,13 @@ def rescore(res, app, recipe):
     gt = json.load(open(os.path.join(CORPUS, "ground-truth", app, "ground-truth.json")))
     labels = [l for l in gt.get("findings", []) if l.get("is_vulnerable")]
     routes = route_map(app, recipe)
-    reach = [l for l in labels if l["file"] in routes or l["file"] == recipe.get("fallback")]
+    callees = handler_callees(app, routes)
+    served_all = set(routes) | ({recipe["fallback"]} if recipe.get("fallback") else set())
+    reach = [l for l in labels if reachable(l, served_all, callees)]
     res.update(labels=len(labels), reachable=len(reach), notes=recipe.get("notes", ""))
     for entry in res["scanners"].values():
         if entry.get("report") and os.path.isfile(entry["report"]):
-            found, fps = score(json.load(open(entry["report"])), reach, routes, recipe.get("fallback"))
+            found, fps = score(json.load(open(entry["report"])), reach, routes, recipe.get("fallback"), callees, app)
             entry.update(found=sorted(found), fps=fps)
 
 

@@ -40,6 +40,12 @@ struct ScanCommand: ParsableCommand {
         name: .customLong("exclude-url"),
         help: ArgumentHelp("With --dast: never request URL paths matching this glob (repeatable).", valueName: "glob"))
     var excludeURLs: [String] = []
+    @Option(
+        name: .customLong("dast-checks"),
+        help: ArgumentHelp(
+            "With --dast: run only these checks, or leave out those with a leading '-' (comma-separated rule ids).",
+            valueName: "ids"))
+    var dastChecks: [String] = []
     @Option(name: .customLong("max-duration"), help: "With --dast: stop the web scan after this long (default: 10m).")
     var maxDuration: String?
     @Option(name: .customLong("max-requests"), help: "With --dast: send at most this many requests (default: 6000).")
@@ -111,12 +117,13 @@ struct ScanCommand: ParsableCommand {
         let directory = scanPaths.directory
         let web = try dast.map { try webScan(url: $0) }
         if web == nil,
-            active || openapi != nil || !headers.isEmpty || !cookies.isEmpty || !excludeURLs.isEmpty || maxDuration != nil
+            active || openapi != nil || !headers.isEmpty || !cookies.isEmpty || !excludeURLs.isEmpty || !dastChecks.isEmpty
+                || maxDuration != nil
                 || maxRequests != nil || rate != nil || zap != nil || zapKeyFile != nil
         {
             throw SentinelError(
                 .invalidInput,
-                "--active, --openapi, --header, --cookie, --exclude-url, --max-duration, --max-requests, --rate and --zap need --dast URL"
+                "--active, --openapi, --header, --cookie, --exclude-url, --dast-checks, --max-duration, --max-requests, --rate and --zap need --dast URL"
             )
         }
         if zapKeyFile != nil && zap == nil { throw SentinelError(.invalidInput, "--zap-key-file needs --zap URL") }
@@ -231,6 +238,7 @@ struct ScanCommand: ParsableCommand {
         options.cookies = cookies
         _ = try WebScanOptions.exclusionGlobs(excludeURLs)
         options.exclude = excludeURLs
+        options.checks = try WebCheckSelection(parsing: dastChecks)
         if let maxDuration {
             guard let seconds = Quantity.seconds(maxDuration), seconds > 0 else {
                 throw SentinelError(.invalidInput, "--max-duration: '\(maxDuration)' is not a duration (e.g. 90s, 10m)")

@@ -85,13 +85,13 @@ struct DASTCLITests {
         (["--dast", "file:///etc/passwd"], "sentinel: --dast: 'file:///etc/passwd' is not an http:// or https:// URL\n"),
         (
             ["--active"],
-            "sentinel: --active, --openapi, --header, --cookie, --exclude-url, --max-duration, --max-requests, --rate and --zap "
-                + "need --dast URL\n"
+            "sentinel: --active, --openapi, --header, --cookie, --exclude-url, --dast-checks, --max-duration, --max-requests, "
+                + "--rate and --zap need --dast URL\n"
         ),
         (
             ["--exclude-url", "/admin/**"],
-            "sentinel: --active, --openapi, --header, --cookie, --exclude-url, --max-duration, --max-requests, --rate and --zap "
-                + "need --dast URL\n"
+            "sentinel: --active, --openapi, --header, --cookie, --exclude-url, --dast-checks, --max-duration, --max-requests, "
+                + "--rate and --zap need --dast URL\n"
         ),
         (
             ["--dast", "http://127.0.0.1:9/", "--exclude-url", "/a/[b"],
@@ -108,6 +108,14 @@ struct DASTCLITests {
         #expect(result.status == 2)
         #expect(result.stderr == message)
         #expect(result.stdout.isEmpty)
+    }
+
+    @Test func anUnknownCheckExitsTwoListingTheKnownOnes() throws {
+        let result = try CLI.run(["scan", "--dast", "http://127.0.0.1:9/", "--dast-checks", "sqli,-nosuch"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("sentinel: --dast-checks: no check reports 'nosuch' (known: "))
+        #expect(result.stderr.contains("sqli, ssrf") && result.stderr.hasSuffix(")\n"))
+        #expect(result.stderr.split(separator: "\n").count == 1 && result.stdout.isEmpty)
     }
 
     @Test(.enabled(if: TestHost.canSandbox, "the worker runs in the sandbox: needs root and user namespaces"))

@@ -54,6 +54,8 @@ struct LoginScanTests {
         let posted = try #require(transport.requests.first { $0.method == "POST" && $0.url.path == "/login" })
         let body = String(decoding: posted.body, as: UTF8.self)
         #expect(body.contains("user=carol") && body.contains("csrf_token=") && !body.contains("csrf_token=&"))
+        // The session lives in a cookie: the account's token-less note form is a CSRF risk.
+        #expect(result.findings.contains { $0.ruleId == "dast.csrf-token-missing" && $0.location.url?.hasSuffix("/notes/add") == true })
     }
 
     @Test func aSessionThatEndsIsOpenedAgain() throws {

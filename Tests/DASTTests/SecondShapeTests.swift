@@ -1,6 +1,7 @@
 import DAST
 import Findings
 import Foundation
+import Support
 import TestSupport
 import Testing
 
@@ -11,14 +12,20 @@ import Testing
 /// hidden form field. Each twin (a `-safe` path) does the same safely and must stay clean.
 @Suite(.enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
 struct SecondShapeTests {
-    @Test func eachClassIsFoundInItsSecondShapeAndNoTwinIsFlagged() throws {
+    /// An active scan of a fresh `labapp.py` with `checks`.
+    static func scan(checks: WebCheckSelection = WebCheckSelection()) throws -> WebScanResult {
         let app = try VulnerableApp(script: "labapp.py")
         defer { app.stop() }
         var options = WebScanOptions(target: app.url)
         options.active = true
         options.ratePerSecond = 0
         options.seed = 5
-        let result = try WebScan(options: options).run()
+        options.checks = checks
+        return try WebScan(options: options).run()
+    }
+
+    @Test func eachClassIsFoundInItsSecondShapeAndNoTwinIsFlagged() throws {
+        let result = try Self.scan()
         #expect(result.fatal == nil)
         func finding(_ rule: String, _ path: String) -> Finding? {
             result.findings.first { $0.ruleId == "dast." + rule && $0.location.url.flatMap(WebURL.init)?.path == path }
@@ -30,6 +37,10 @@ struct SecondShapeTests {
             ("insecure-deserialization", "/wizard", "state"),
             // Found only because the reads are tested before the writes that add matching rows.
             ("sqli", "/notes", "owner"),
+            // A sign-in reads: only a widening OR shows it, and it is SQL, not XPath.
+            ("sqli", "/signin", "password"),
+            // A not-found page that shows the path it was asked for.
+            ("xss-reflected", "/sentinel-missing-page", "(path)"),
         ]
         for (rule, path, parameter) in expected {
             #expect(finding(rule, path)?.location.parameter == parameter, "\(rule) at \(path)")
@@ -37,10 +48,31 @@ struct SecondShapeTests {
         // Numeric blind SQL: the boolean pair where the page shows the row, the sleep where it never changes.
         #expect(finding("sqli", "/item")?.facts.web.technique == .boolean)
         #expect(finding("sqli", "/stock")?.facts.web.technique == .time)
+        #expect(finding("xpath-injection", "/signin") == nil)
+        // No cookie ever set: a forged request carries no credentials, token-less forms are no CSRF risk.
+        #expect(!result.findings.contains { $0.ruleId == "dast.csrf-token-missing" })
         let injection: Set<Int> = [79, 89, 90, 94, 95, 502, 611, 643, 1336]
         let twins = result.findings.filter { finding in
             (finding.location.url ?? "").contains("-safe") && !Set(finding.cwe).isDisjoint(with: injection)
         }
         #expect(twins.isEmpty, "\(twins.map { "\($0.ruleId) \($0.location.url ?? "")" })")
+    }
+
+    /// With the SQL check left out, the sign-in's answers to lower-case conditions still must not
+    /// pass for XPath: SQL cannot evaluate XPath's own `string-length`. The XPath lab still is.
+    @Test func aSignInOverSQLIsNotReportedAsXPathWhenOnlyXPathIsChecked() throws {
+        let result = try Self.scan(checks: WebCheckSelection(parsing: ["xpath-injection"]))
+        let paths = result.findings.map { "\($0.ruleId) \($0.location.url.flatMap(WebURL.init)?.path ?? "")" }
+        #expect(paths == ["dast.xpath-injection /member"], "\(paths)")
+    }
+
+    @Test func aCheckNoRuleNamesIsRefusedWithTheKnownOnes() {
+        #expect {
+            try WebCheckSelection(parsing: ["sqli,-nope"])
+        } throws: { error in
+            (error as? SentinelError)?.message.hasPrefix("--dast-checks: no check reports 'nope' (known: ") == true
+        }
+        let selection = try? WebCheckSelection(parsing: ["-csrf-token-missing"])
+        #expect(selection?.reports("dast.sqli") == true && selection?.reports("dast.csrf-token-missing") == false)
     }
 }

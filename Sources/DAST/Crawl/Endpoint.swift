@@ -80,9 +80,28 @@ public struct Endpoint: Sendable, Hashable {
     /// deletion. Fuzzing it may end the scan's own session, so the scan tests it last.
     public var mayEndSession: Bool {
         guard isMutating, case .form(let pairs) = body else { return false }
+        return pairs.contains { Self.isPassword($0.name) }
+    }
+
+    /// True for a sign-in form: one password field beside an account name (`user`, `login`,
+    /// `email`, `name`). Its query is a lookup, not a write, so a widening condition (`OR`) only
+    /// reads more rows — unlike a password change (two password fields) or an account deletion
+    /// (a password alone), where it would reach every account.
+    public var isSignIn: Bool {
+        guard isMutating, case .form(let pairs) = body, pairs.count(where: { Self.isPassword($0.name) }) == 1 else {
+            return false
+        }
         return pairs.contains { pair in
             let name = pair.name.lowercased()
-            return name.contains("pass") || name.contains("pwd")
+            return !Self.isPassword(name) && ["user", "login", "mail", "name", "account"].contains { name.contains($0) }
         }
+    }
+
+    /// True for the lookups a widening condition cannot harm: reads, and sign-in forms.
+    public var isLookup: Bool { !isMutating || isSignIn }
+
+    private static func isPassword(_ name: String) -> Bool {
+        let name = name.lowercased()
+        return name.contains("pass") || name.contains("pwd")
     }
 }

@@ -11,6 +11,9 @@ public struct InsertionPoint: Sendable, Hashable {
         case header(String)
         /// The whole raw body (an XML document, say).
         case body
+        /// The last segment of the URL's path, percent-encoded (a page that shows the path it
+        /// was asked for: not-found pages, `/hello/<name>` routes).
+        case path
     }
 
     /// The endpoint the payload is sent to.
@@ -35,6 +38,7 @@ public struct InsertionPoint: Sendable, Hashable {
         case .cookie(let name): name
         case .header(let name): name
         case .body: "body"
+        case .path: "(path)"
         }
     }
 
@@ -51,6 +55,7 @@ public struct InsertionPoint: Sendable, Hashable {
         case .cookie: "cookie"
         case .header: "header"
         case .body: "body"
+        case .path: "path"
         }
     }
 
@@ -71,6 +76,9 @@ public struct InsertionPoint: Sendable, Hashable {
             extraCookie = NameValue(name, value)
         case .header:
             break
+        case .path:
+            let parent = endpoint.url.path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+            endpoint.url = endpoint.url.with(path: parent.joined(separator: "/") + "/" + FormEncoding.percentEncode(value))
         }
         var request = endpoint.request
         if case .header(let name) = place { request.setHeader(name, value) }
@@ -97,6 +105,15 @@ public struct InsertionPoint: Sendable, Hashable {
         // Repeated names (`a=1&a=2`) are one parameter.
         var seen = Set<Place>()
         return points.filter { seen.insert($0.place).inserted }
+    }
+
+    /// A page the site does not have, its one path segment the point: what a not-found page
+    /// shows of the path it was asked for (reflected, or rendered as a template) is tested once
+    /// per site.
+    public static func missingPage(of site: WebURL) -> InsertionPoint {
+        let original = "sentinel-missing-page"
+        let endpoint = Endpoint(method: "GET", url: site.with(path: "/" + original).withQuery([]), discovery: .start)
+        return InsertionPoint(endpoint: endpoint, place: .path, original: original)
     }
 
     private static func replace(_ name: String, in pairs: [NameValue], with value: String) -> [NameValue] {

@@ -6,6 +6,7 @@ import Synchronization
 /// `Max-Age=0` is removed.
 public final class CookieJar: Sendable {
     private let cookies = Mutex<[(name: String, value: String)]>([])
+    private let held = Atomic<Bool>(false)
     /// At most this many cookies are kept (a hostile target cannot grow the jar without bound).
     public static let capacity = 64
 
@@ -18,7 +19,12 @@ public final class CookieJar: Sendable {
             list.removeAll { $0.name == name }
             if list.count < Self.capacity { list.append((name, value)) }
         }
+        held.store(true, ordering: .relaxed)
     }
+
+    /// True once any cookie was set, even if removed since: the site keeps state in cookies, so a
+    /// browser sends them along with a forged cross-site request.
+    public var everHeld: Bool { held.load(ordering: .relaxed) }
 
     /// Takes the cookies a response sets.
     public func store(from response: WebResponse) {

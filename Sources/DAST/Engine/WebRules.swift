@@ -17,6 +17,6 @@ public enum WebRules {
 
     /// Every rule, for SARIF's metadata.
     public static var all: [WebRule] {
-        passive.flatMap(\.rules) + probes.flatMap(\.rules) + active.flatMap(\.rules) + [StoredXSSPass.rule]
+        passive.flatMap(\.rules) + probes.flatMap(\.rules) + active.flatMap(\.rules)
     }
 }

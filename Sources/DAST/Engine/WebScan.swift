@@ -56,6 +56,7 @@ public struct WebScan: Sendable {
                 return result
             }
         }
+        let passive = WebRules.passive.filter { options.checks.runs($0.rules) }
         var crawler = Crawler(
             start: start, client: client,
             limits: CrawlLimits(maxPages: options.maxPages, maxDepth: options.maxDepth, submitsMutatingForms: options.active),
@@ -64,7 +65,7 @@ public struct WebScan: Sendable {
         let site: Crawler.Result
         do {
             site = try crawler.crawl { exchange in
-                for check in WebRules.passive { check.inspect(exchange, into: sink) }
+                for check in passive { check.inspect(exchange, into: sink) }
             }
         } catch let error as SentinelError {
             result.fatal = "\(start): the target did not answer: \(Self.reason(error.message))"
@@ -80,7 +81,9 @@ public struct WebScan: Sendable {
         let tally = RequestTally()
         tally.count("crawl", budget.sent)
         var sent = budget.sent
-        for probe in WebRules.probes { probe.probe(site, start: start, client: client, sink: sink) }
+        for probe in WebRules.probes where options.checks.runs(probe.rules) {
+            probe.probe(site, start: start, client: client, sink: sink)
+        }
         tally.count("probes", budget.sent - sent)
         var registry: CanaryRegistry?
         do {
@@ -88,10 +91,12 @@ public struct WebScan: Sendable {
                 registry = options.canary.map(CanaryRegistry.init)
                 let planted = PlantedMarkers()
                 result.insertionPoints = try activePhase(
-                    site, client: client, sink: sink, canary: registry, planted: planted, tally: tally)
+                    site, start: start, client: client, sink: sink, canary: registry, planted: planted, tally: tally)
                 sent = budget.sent
                 defer { tally.count(StoredXSSPass.rule.id, budget.sent - sent) }
-                try StoredXSSPass.run(pages: site.pages, planted: planted, client: client, sink: sink)
+                if options.checks.reports(StoredXSSPass.rule.id) {
+                    try StoredXSSPass.run(pages: site.pages, planted: planted, client: client, sink: sink)
+                }
             }
         } catch let exhausted as RequestBudget.Exhausted {
             switch exhausted {
@@ -108,7 +113,12 @@ public struct WebScan: Sendable {
             }
         }
         result.requestsByCheck = tally.all
-        result.findings = sink.findings
+        // A forged request carries only what the browser adds by itself: where the site never set
+        // a cookie (an API authorised by a header), a form without a token is no CSRF risk.
+        let ambient = cookies.everHeld
+        result.findings = sink.findings.filter { finding in
+            options.checks.reports(finding.ruleId) && (ambient || finding.ruleId != CSRFTokenCheck.rule.ruleId)
+        }
         result.probes = registry?.all ?? []
         result.requests = budget.sent
         result.seconds = budget.elapsed
@@ -134,11 +144,13 @@ public struct WebScan: Sendable {
     /// Every active check on every insertion point, `concurrency` points at a time. Returns the
     /// number of points tested; throws `RequestBudget.Exhausted` when the budget ends.
     private func activePhase(
-        _ site: Crawler.Result, client: WebClient, sink: FindingSink, canary: CanaryRegistry?, planted: PlantedMarkers,
-        tally: RequestTally
+        _ site: Crawler.Result, start: WebURL, client: WebClient, sink: FindingSink, canary: CanaryRegistry?,
+        planted: PlantedMarkers, tally: RequestTally
     ) throws -> Int {
         let markers = Markers(seed: options.seed)
-        let all = site.endpoints.flatMap { InsertionPoint.all(of: $0) } + cookiePoints(site, cookies: client.cookies)
+        let all =
+            site.endpoints.flatMap { InsertionPoint.all(of: $0) } + cookiePoints(site, cookies: client.cookies)
+            + [InsertionPoint.missingPage(of: start)]
         // The reads all end before the first request that changes state: a query tested while
         // another point inserts rows answers differently each time and proves nothing. Forms
         // with a password field (a password change) come last: they may end the session.
@@ -176,7 +188,7 @@ public struct WebScan: Sendable {
                 var context = ActiveContext(
                     client: client, baseline: baseline, markers: markers, canary: canary, planted: planted, tally: tally,
                     engines: engines, observe: { errors.inspect($0, into: sink) })
-                for check in WebRules.active {
+                for check in WebRules.active where options.checks.runs(check.rules) {
                     context.check = check.rules[0].id
                     for finding in try check.test(point, context: context) {
                         context.reported.insert(finding.ruleId)

@@ -41,6 +41,8 @@ public struct WebScanOptions: Sendable, Codable, Hashable {
     /// URL paths never requested, as policy globs (`/user/chpasswd`, `/admin/**`, `delete*`):
     /// what would end the session or destroy the data the scan needs.
     public var exclude: [String] = []
+    /// The checks to run (`--dast-checks`): every one by default.
+    public var checks = WebCheckSelection()
 
     /// Options for `target`; everything else has its default.
     public init(target: String) {

@@ -68,6 +68,13 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
             userInfo: userInfo)
     }
 
+    /// This URL with its path replaced by `newPath` (already percent-encoded, starting with `/`).
+    func with(path newPath: String) -> WebURL {
+        WebURL(
+            scheme: scheme, host: host, port: port, path: newPath, query: query, fragment: fragment,
+            userInfo: userInfo)
+    }
+
     /// This URL with its query replaced by `newQuery` (raw) and the fragment kept.
     func with(query newQuery: String?) -> WebURL {
         WebURL(

@@ -23,6 +23,11 @@ Never deploy it. It binds 127.0.0.1 only and keeps all state in memory.
   GET  /notes?owner=         VULNERABLE SQL (a double-quoted value, errors a bare 500, one JSON line)
                              while POST /api/notes adds rows the same value matches: tested during
                              the writes, its answer changes under the probes  twin: /notes-safe
+  POST /signin               VULNERABLE SQL in a sign-in form (a bare 500 on errors; a wrong password
+                             and every AND answer alike: only a widening OR shows it; not XPath)
+                                                                  twin: /signin-safe
+  GET  /<anything else>      VULNERABLE reflected XSS in the path: the not-found page shows the path
+                             it was asked for, decoded and unescaped
   POST /wizard               VULNERABLE deserialisation: a pickle in a hidden form field (not a
                              cookie)                              twin: /wizard-safe (HMAC-checked)
 
@@ -167,6 +172,22 @@ def card(form, safe):
     return page("Card", "<p class=card>%s</p>" % html.escape(shown))
 
 
+def signin(form, safe):
+    user, password = form.get("username", ""), form.get("password", "")
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE users (name TEXT, password TEXT)")
+    conn.execute("INSERT INTO users VALUES ('ada', 'correct horse')")
+    try:
+        row = (conn.execute("SELECT name FROM users WHERE name = ? AND password = ?", (user, password)) if safe else
+               conn.execute("SELECT name FROM users WHERE name = '%s' AND password = '%s'" % (user, password))
+               ).fetchone()  # VULNERABLE unless safe
+    except sqlite3.Error:
+        return 500, "text/plain", "Internal Server Error"
+    if not row:
+        return page("Sign in", "<p>Wrong user name or password.</p>", 401)
+    return page("Welcome", "<p>Signed in as %s.</p>" % html.escape(row[0]))
+
+
 def wizard_state(step):
     return base64.b64encode(pickle.dumps({"step": step, "plan": "free"})).decode()
 
@@ -203,6 +224,9 @@ def home():
         for a in ("/card", "/card-safe"))
     forms += '<form method="post" action="/wizard"><input type="hidden" name="state" value="%s">' \
              '<input type="submit" value="Start"></form>' % wizard_state("1")
+    forms += "".join(
+        '<form method="post" action="%s"><input name="username"><input type="password" name="password">'
+        '<input type="submit" value="Sign in"></form>' % a for a in ("/signin", "/signin-safe"))
     state = wizard_state("1")
     forms += '<form method="post" action="/wizard-safe"><input type="hidden" name="state" value="%s">' \
              '<input type="hidden" name="sig" value="%s"><input type="submit" value="Start"></form>' % (state, sign(state))
@@ -253,7 +277,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             "/member": lambda: member(query, safe), "/people": lambda: people(query, safe),
             "/notes": lambda: notes(query, safe),
         }
-        self.reply(routes[base]() if base in routes else page("Not found", "<p>Nothing here.</p>", 404))
+        missing = "<p>Nothing at %s.</p>" % urllib.parse.unquote(path)  # VULNERABLE: the path unescaped
+        self.reply(routes[base]() if base in routes else page("Not found", missing, 404))
 
     def do_POST(self):
         url = urllib.parse.urlsplit(self.path)
@@ -281,6 +306,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         form = {k: v[0] for k, v in urllib.parse.parse_qs(raw, keep_blank_values=True).items()}
         if base == "/card":
             return self.reply(card(form, safe))
+        if base == "/signin":
+            return self.reply(signin(form, safe))
         if base == "/wizard":
             return self.reply(wizard(form, safe, url.path))
         self.reply(page("Not found", "<p>Nothing here.</p>", 404))

@@ -16,7 +16,7 @@ public struct CrossSiteScriptingCheck: ActiveCheck {
         help: "Validate the callback name against ^[A-Za-z_$][\\w$.]*$, or drop JSONP for CORS.")
 
     /// The rules it reports.
-    public var rules: [WebRule] { [Self.rule, Self.jsonp] }
+    public var rules: [WebRule] { [Self.rule, Self.jsonp, StoredXSSPass.rule] }
 
     /// A check.
     public init() {}

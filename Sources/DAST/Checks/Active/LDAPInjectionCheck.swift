@@ -46,7 +46,7 @@ public struct LDAPInjectionCheck: ActiveCheck {
         return [
             Self.rule.finding(
                 at: point, message: "LDAP injection in '\(point.name)': an injected filter decides which entries match",
-                evidence: "Request (matches all): \(request.url)\nRequest (matches none): \(point.request(nothing[0]).url)",
+                evidence: "Request (matches all): \(request.summary)\nRequest (matches none): \(point.request(nothing[0]).summary)",
                 web: WebFacts(technique: .boolean))
         ]
     }

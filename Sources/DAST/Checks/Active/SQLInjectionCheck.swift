@@ -4,7 +4,7 @@ import Findings
 /// SQL injection, three ways: a database error that a stray quote causes and a doubled quote
 /// does not (error-based); answers that follow an injected condition — the true one as the
 /// original, the false one different, twice with different conditions (boolean-based; with `OR`
-/// the other way round, for a value that matches nothing, on reads only); and an injected
+/// the other way round, for a value that matches nothing, on lookups only); and an injected
 /// `SLEEP`/`pg_sleep`/`WAITFOR` that delays the answer as asked (time-based).
 public struct SQLInjectionCheck: ActiveCheck {
     static let rule = WebRule(
@@ -66,10 +66,11 @@ public struct SQLInjectionCheck: ActiveCheck {
                     ["\(quote) AND \(quote)1\(quote)=\(quote)2", "\(quote) AND \(quote)a\(quote)>\(quote)b"]
                 ))
         }
-        // A value that matches nothing (`WHERE name = 'nobody'`) answers the same to every AND:
-        // there an OR decides, the false one as the original, the true one wider. Only on reads:
-        // `OR 1=1` in an UPDATE or a DELETE reaches every row.
-        if ["GET", "HEAD"].contains(point.endpoint.method) {
+        // A value that matches nothing (`WHERE name = 'nobody'`, a sign-in with a wrong password)
+        // answers the same to every AND: there an OR decides, the false one as the original, the
+        // true one wider. Only on lookups (reads, sign-ins): `OR 1=1` in an UPDATE or a DELETE
+        // reaches every row.
+        if point.endpoint.isLookup {
             if numeric { shapes.append(([" OR 1=2", " OR 2>3"], [" OR 1=1", " OR 2>1"])) }
             for quote in quotes {
                 shapes.append(
@@ -86,8 +87,8 @@ public struct SQLInjectionCheck: ActiveCheck {
             return Self.rule.finding(
                 at: point,
                 message: "SQL injection in '\(point.name)': injected conditions decide the answer (boolean-based)",
-                evidence: "Request: \(point.request(holding[0]).url) → the same answer as the original\n"
-                    + "Request: \(point.request(failing[0]).url) → a different answer",
+                evidence: "Request: \(point.request(holding[0]).summary) → the same answer as the original\n"
+                    + "Request: \(point.request(failing[0]).summary) → a different answer",
                 web: WebFacts(technique: .boolean))
         }
         return nil

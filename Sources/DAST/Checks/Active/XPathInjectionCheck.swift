@@ -1,8 +1,9 @@
 import Findings
 
 /// XPath injection: a stray quote makes the XPath engine fail (its error text in the answer),
-/// or lower-case `or`/`and` conditions — XPath's only spelling — decide the answer. Runs after
-/// the SQL check, which uses upper-case keywords, and defers to it on the same parameter.
+/// or lower-case `or`/`and` conditions — XPath's only spelling — decide the answer and a
+/// condition only XPath can evaluate (`string-length`, an unknown column to SQL) agrees. Runs
+/// after the SQL check and defers to it on the same parameter.
 public struct XPathInjectionCheck: ActiveCheck {
     static let rule = WebRule(
         id: "xpath-injection", name: "XPath injection", severity: .high, cwe: [643, 91],
@@ -40,20 +41,47 @@ public struct XPathInjectionCheck: ActiveCheck {
             // position is the same for both.
             let holds = ["\(value)\(q) or \(q)a\(q)=\(q)a", "\(value)\(q) or \(q)b\(q)=\(q)b"]
             let fails = ["\(value)\(q) or \(q)a\(q)=\(q)b", "\(value)\(q) or \(q)b\(q)=\(q)c"]
-            let confirmed =
-                try BooleanProbe.confirms(
-                    point, context: context, holds: ["\(value)\(q) and \(q)a\(q)=\(q)a", "\(value)\(q) and \(q)b\(q)=\(q)b"],
-                    fails: ["\(value)\(q) and \(q)a\(q)=\(q)b", "\(value)\(q) and \(q)b\(q)=\(q)c"])
-                || (try widens(point, context: context, quote: q, holds: holds, fails: fails))
+            // SQL accepts lower-case conditions too: the last word is a condition in XPath's own
+            // function, which SQL answers with an error.
+            let narrowHolds = ["\(value)\(q) and \(q)a\(q)=\(q)a", "\(value)\(q) and \(q)b\(q)=\(q)b"]
+            let narrowFails = ["\(value)\(q) and \(q)a\(q)=\(q)b", "\(value)\(q) and \(q)b\(q)=\(q)c"]
+            let narrows = try BooleanProbe.confirms(point, context: context, holds: narrowHolds, fails: narrowFails)
+            let confirmed: Bool
+            if narrows {
+                confirmed = try answersAlike(
+                    point, context: context, "\(value)\(q) and string-length(\(q)ab\(q))=2 and \(q)a\(q)=\(q)a",
+                    point.original, injected: holds + fails)
+            } else {
+                // A widening condition only where it reads more rows: `or` in an UPDATE or a
+                // DELETE reaches every row.
+                confirmed =
+                    try point.endpoint.isLookup && widens(point, context: context, quote: q, holds: holds, fails: fails)
+                    && answersAlike(
+                        point, context: context, "\(value)\(q) or string-length(\(q)ab\(q))=2 or \(q)a\(q)=\(q)b", holds[0],
+                        injected: holds + fails)
+            }
             guard confirmed else { continue }
             return [
                 Self.rule.finding(
                     at: point, message: "XPath injection in '\(point.name)': injected XPath conditions decide the answer",
-                    evidence: "Request (true): \(point.request(holds[0]).url)\nRequest (false): \(point.request(fails[0]).url)",
+                    evidence: "Request (true): \(point.request(narrows ? narrowHolds[0] : holds[0]).summary)\n"
+                        + "Request (false): \(point.request(narrows ? narrowFails[0] : fails[0]).summary)",
                     web: WebFacts(technique: .boolean))
             ]
         }
         return []
+    }
+
+    /// True when `value` answers like `reference` (both sent before or now; remembered answers
+    /// are not sent again).
+    private func answersAlike(
+        _ point: InsertionPoint, context: ActiveContext, _ value: String, _ reference: String, injected: [String]
+    ) throws -> Bool {
+        guard let compare = try ResponseComparison.calibrate(point, context: context, injected: injected + [value]),
+            let (_, answer) = try context.send(point, value)
+        else { return false }
+        let expected = reference == point.original ? context.baseline : try context.send(point, reference)?.1
+        return expected.map { compare.same(answer, $0) } ?? false
     }
 
     /// The tautologies answer alike and unlike the original; the contradictions answer like an

@@ -33,7 +33,10 @@ public struct CookieFlagsCheck: PassiveCheck {
                         evidence: evidence, web: WebFacts(parameterIn: "cookie")),
                     key: "\(rule.ruleId)|\(url.origin)|\(cookie.name)")
             }
-            if !cookie.flags.contains("httponly") {
+            // A double-submit CSRF cookie is meant for scripts (Django's csrftoken, Angular's
+            // XSRF-TOKEN): HttpOnly would break it and protect nothing.
+            let lowered = cookie.name.lowercased()
+            if !cookie.flags.contains("httponly"), !lowered.contains("csrf"), !lowered.contains("xsrf") {
                 report(Self.httpOnly, "Cookie '\(cookie.name)' is set without HttpOnly: any script on the page can read it")
             }
             if url.scheme == "https", !cookie.flags.contains("secure") {

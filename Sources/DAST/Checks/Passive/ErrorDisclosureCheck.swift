@@ -10,10 +10,15 @@ public struct ErrorDisclosureCheck: PassiveCheck {
         help: "Turn the framework's debug mode off outside development (Flask debug=False, Django DEBUG = False): "
             + "its pages show code, settings and, with Werkzeug's debugger, a console.")
     /// Texts only a framework's debug page contains.
-    static let debugSignatures = ["Werkzeug Debugger", "You're seeing this error because you have DEBUG = True"]
+    /// (Django writes its apostrophe curly and `DEBUG = True` in a `<code>` since 3.x.)
+    static let debugSignatures = [
+        "Werkzeug Debugger", "You're seeing this error because you have DEBUG = True",
+        "seeing this error because you have <code>DEBUG = True</code>",
+    ]
     /// Texts only a stack trace or a debug page contains.
     static let signatures = [
         "Traceback (most recent call last):", "Werkzeug Debugger", "You're seeing this error because you have DEBUG = True",
+        "seeing this error because you have <code>DEBUG = True</code>",
         "Exception in thread \"", "\tat java.", "at org.springframework.", "Server Error in '/' Application",
         "Stack trace:\n#0 ", "PHP Fatal error:", "Fatal error: Uncaught", "ActionController::RoutingError",
         "at Object.<anonymous> (", "System.NullReferenceException",

@@ -5,7 +5,7 @@ import Findings
 public struct ServerBannerCheck: PassiveCheck {
     static let rule = WebRule(
         id: "server-banner", name: "Server software and version disclosed", severity: .info, confidence: .high,
-        cwe: [200], help: "Remove version numbers from Server and X-Powered-By headers (or drop the headers).")
+        cwe: [497], help: "Remove version numbers from Server and X-Powered-By headers (or drop the headers).")
 
     /// The rules it reports.
     public var rules: [WebRule] { [Self.rule] }
