@@ -58,6 +58,25 @@ struct LoginScanTests {
         #expect(result.findings.contains { $0.ruleId == "dast.csrf-token-missing" && $0.location.url?.hasSuffix("/notes/add") == true })
     }
 
+    /// The login page's `pre` cookie is tested too, and the page sets again whatever `pre` it was
+    /// sent: that answer speaks for the probe's cookie, not the session's, which stays as it was.
+    @Test func theAnswerToAProbedCookieLeavesTheSessionsCookiesAlone() throws {
+        let app = try VulnerableApp(script: "loginapp.py")
+        defer { app.stop() }
+        var options = Self.options(app, login: Self.login)
+        options.exclude = ["/account/password"]
+        let transport = RecordingTransport()
+        _ = try WebScan(options: options, transport: transport).run()
+        let headers = transport.requests.compactMap { $0.header("Cookie") }
+        // A probe sends the one cookie it tests; the session sends its whole jar.
+        #expect(headers.contains { !$0.contains(";") && $0.hasPrefix("pre=") && $0.contains("'") })
+        let jars = Set(
+            headers.filter { $0.contains("; ") }.compactMap { header in
+                header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.first { $0.hasPrefix("pre=") }
+            })
+        #expect(jars.count == 1, "\(jars.sorted().prefix(5))")
+    }
+
     @Test func aSessionThatEndsIsOpenedAgain() throws {
         let app = try VulnerableApp(script: "loginapp.py", arguments: ["--session-requests", "15"])
         defer { app.stop() }

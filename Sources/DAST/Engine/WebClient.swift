@@ -92,9 +92,14 @@ public final class WebClient: Sendable {
         if login?.token != nil, prepared.header("Authorization") == nil, let authorization = tokenAuthorization.withLock({ $0 }) {
             prepared.headers.append(HTTPHeader(name: "Authorization", value: authorization))
         }
+        // The answer to a request that brought its own cookie (a test of that cookie) speaks for
+        // that cookie, not for the session: what it sets is not kept.
+        let keepsCookies = withCookies && request.header("Cookie") == nil
         do {
             let response = try transport.send(prepared)
-            if withCookies, session == nil || loginState.withLock({ $0.generation }) == session { cookies.store(from: response) }
+            if keepsCookies, session == nil || loginState.withLock({ $0.generation }) == session {
+                cookies.store(from: response)
+            }
             if response.truncated { counters.withLock { $0.truncated += 1 } }
             return response
         } catch let error as SentinelError {
