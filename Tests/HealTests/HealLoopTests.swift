@@ -165,6 +165,55 @@ struct HealLoopTests {
         #expect(outcome.attempts.isEmpty)
     }
 
+    /// A traceback raised inside the standard library (a JSON file that is not JSON).
+    static func jsonSignal() -> Signal {
+        let decoder = "/usr/lib/python3.11/json/decoder.py"
+        return Signal(
+            kind: .exception, source: "traceback", message: "JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+            locations: [Signal.Location(file: decoder, line: 355, function: "raw_decode")],
+            exceptionType: "json.decoder.JSONDecodeError", topFrames: [decoder + ":raw_decode"])
+    }
+
+    @Test("an exception the verify command never raises is not healed by a patch that makes it pass")
+    func unrelatedPassIsNoFix() throws {
+        // The tests fail for another reason (calc's mean); fixing that makes the command pass,
+        // which says nothing about the JSONDecodeError.
+        let project = try ScratchProject(Self.buggy)
+        let actor = ScriptedActor(kind: .logicRepair, rounds: [[("fix mean instead", ["calc.py": Self.fixedCalc])]])
+        var request = try Self.request(project, actors: [actor])
+        request.signals = [Self.jsonSignal()]
+        let outcome = try HealLoop(memory: nil).run(request)
+        #expect(outcome.candidate == nil)
+        #expect(outcome.stopReason == "not-reproduced")
+        #expect(outcome.notes.contains { $0.contains("does not raise json.decoder.JSONDecodeError") }, "\(outcome.notes)")
+        #expect(outcome.attempts.isEmpty)
+    }
+
+    @Test("an exception still raised fails the candidate even when the command exits 0")
+    func exceptionMustBeGone() throws {
+        let load = "import json\n\n\ndef settings():\n    with open('settings.json') as f:\n        return json.load(f)\n"
+        let project = try ScratchProject([
+            "app.py": load + "\n\nprint(settings())\n", "settings.json": "",
+        ])
+        let swallowed =
+            "import json, traceback\n\n\ndef settings():\n    try:\n        with open('settings.json') as f:\n"
+            + "            return json.load(f)\n    except ValueError:\n        traceback.print_exc()\n        return {}\n"
+            + "\n\nprint(settings())\n"
+        let fixed =
+            "import json\n\n\ndef settings():\n    with open('settings.json') as f:\n        text = f.read()\n"
+            + "    return json.loads(text) if text.strip() else {}\n\n\nprint(settings())\n"
+        let actor = ScriptedActor(
+            kind: .logicRepair, rounds: [[("print and go on", ["app.py": swallowed])], [("read empty as {}", ["app.py": fixed])]])
+        var request = try Self.request(project, actors: [actor])
+        request.signals = [Self.jsonSignal()]
+        request.verify = "python3 app.py"
+        let outcome = try HealLoop(memory: nil).run(request)
+        #expect(outcome.candidate?.description == "read empty as {}")
+        let first = try #require(outcome.attempts.first)
+        #expect(first.verdict != .verified)
+        #expect(first.lesson?.summary == "the verify command still raises json.decoder.JSONDecodeError")
+    }
+
     @Test("a second heal on the same signal finds it locked; a lock left by a dead process is taken over")
     func lock() throws {
         let (memory, directory) = try Self.memory()

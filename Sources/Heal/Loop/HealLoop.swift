@@ -157,11 +157,21 @@ public struct HealLoop: Sendable {
         let pinned = signal.dependency.flatMap { dependency in
             request.packageIndex.map { _ in PackagePin(package: dependency.package, version: dependency.installed) }
         }
-        let (baseline, _) = try verifier.run(tree: workspace.snapshot, timeout: state.budgetLeft ?? 1, install: pinned)
+        let (baseline, baselineOutput) = try verifier.run(
+            tree: workspace.snapshot, timeout: state.budgetLeft ?? 1, install: pinned)
         state.account(baseline)
         outcome.baseline = baseline
         if signal.kind == .testFailure, baseline.succeeded {
             state.notes.append("the verify command passes on the unchanged repository: \(signal.message) does not reproduce")
+            outcome.stopReason = "not-reproduced"
+            return outcome
+        }
+        if SignalEcho.applies(to: signal), !SignalEcho.shows(signal, in: baselineOutput) {
+            // Its exit status alone would then "verify" any patch that makes the command pass.
+            let what = signal.exceptionType.map { "raise \($0)" } ?? "log \"\(signal.message.prefix(80))\""
+            state.notes.append(
+                "the verify command does not \(what) on the unchanged repository: a run that passes would not show "
+                    + "the signal gone, so nothing is verified")
             outcome.stopReason = "not-reproduced"
             return outcome
         }
@@ -384,7 +394,7 @@ public struct HealLoop: Sendable {
             let tree = try workspace.tree(applying: proposal.changes)
             defer { workspace.remove(tree) }
             let pin = proposal.bump.map { PackagePin(package: $0.package, version: $0.to) }
-            let (run, _) = try verifier.run(tree: tree, timeout: timeout, install: pin)
+            let (run, output) = try verifier.run(tree: tree, timeout: timeout, install: pin)
             trial.verifications = [run]
             if let rescanner, let findingsBefore {
                 let after = try rescanner.findings(in: tree)
@@ -392,7 +402,9 @@ public struct HealLoop: Sendable {
                     tool: rescanner.tool, signal: signal, changed: proposal.changes.map(\.path), before: findingsBefore,
                     after: after)
             }
-            let judgement = Reflector.judge(signal: signal, baseline: baseline, run: run, rescan: trial.rescan)
+            let judgement = Reflector.judge(
+                signal: signal, baseline: baseline, run: run, rescan: trial.rescan,
+                signalShown: SignalEcho.shows(signal, in: output))
             trial.passed = judgement.passed
             trial.lesson = judgement.lesson
         } catch {

@@ -14,9 +14,11 @@ public enum Reflector {
     /// Whether `run` (with `rescan` for findings) fixes `signal` without breaking what
     /// `baseline` shows passing. A run passes when the command exits 0 — or, when the baseline
     /// itself failed for other reasons, when the signal's own tests now pass and nothing
-    /// regressed — and no test that passed before fails now, no fewer tests run, and a
-    /// finding's re-scan is clean.
-    public static func judge(signal: Signal, baseline: Verification, run: Verification, rescan: Rescan?) -> Judgement {
+    /// regressed — and no test that passed before fails now, no fewer tests run, a finding's
+    /// re-scan is clean, and an exception's or error log's output (`signalShown`) no longer shows it.
+    public static func judge(
+        signal: Signal, baseline: Verification, run: Verification, rescan: Rescan?, signalShown: Bool = false
+    ) -> Judgement {
         let before = baseline.passedTests
         let after = run.passedTests
         let failingNow = Set(run.tests?.failing ?? [])
@@ -43,6 +45,10 @@ public enum Reflector {
         }
         if let count = run.testCount, let old = baseline.testCount, count < old {
             return fail("runs fewer tests than before (\(count) < \(old))")
+        }
+        if signalShown {
+            let what = signal.exceptionType.map { "still raises \($0)" } ?? "still logs the error"
+            return fail("the verify command \(what)")
         }
         let ownTestsPass = !target.isEmpty && target.isSubset(of: after)
         let commandOK =
