@@ -39,6 +39,8 @@ struct SecondShapeTests {
             ("sqli", "/notes", "owner"),
             // A sign-in reads: only a widening OR shows it, and it is SQL, not XPath.
             ("sqli", "/signin", "password"),
+            // A GraphQL API found by its usual path and read by introspection.
+            ("sqli", "/graphql", "variables.books_author"),
             // A not-found page that shows the path it was asked for.
             ("xss-reflected", "/sentinel-missing-page", "(path)"),
         ]
@@ -49,6 +51,7 @@ struct SecondShapeTests {
         #expect(finding("sqli", "/item")?.facts.web.technique == .boolean)
         #expect(finding("sqli", "/stock")?.facts.web.technique == .time)
         #expect(finding("xpath-injection", "/signin") == nil)
+        #expect(!result.findings.contains { $0.location.parameter == "variables.booksSafe_author" })
         // No cookie ever set: a forged request carries no credentials, token-less forms are no CSRF risk.
         #expect(!result.findings.contains { $0.ruleId == "dast.csrf-token-missing" })
         let injection: Set<Int> = [79, 89, 90, 94, 95, 502, 611, 643, 1336]
@@ -64,6 +67,23 @@ struct SecondShapeTests {
         let result = try Self.scan(checks: WebCheckSelection(parsing: ["xpath-injection"]))
         let paths = result.findings.map { "\($0.ruleId) \($0.location.url.flatMap(WebURL.init)?.path ?? "")" }
         #expect(paths == ["dast.xpath-injection /member"], "\(paths)")
+    }
+
+    /// Nothing links to the API: it is found at its usual path, read by introspection, and each
+    /// operation's variables are tested; a mutation named for destruction is never sent.
+    @Test func aGraphQLAPIIsTestedThroughItsVariablesAndItsDestructiveMutationIsNeverSent() throws {
+        let app = try VulnerableApp(script: "labapp.py")
+        defer { app.stop() }
+        var options = WebScanOptions(target: app.url)
+        options.active = true
+        options.ratePerSecond = 0
+        options.checks = try WebCheckSelection(parsing: ["sqli"])
+        let result = try WebScan(options: options).run()
+        let parameters = result.findings.filter { $0.location.url?.hasSuffix("/graphql") == true }.map(\.location.parameter)
+        #expect(parameters == ["variables.books_author"])
+        let transport = CurlTransport(timeout: 10, connectTimeout: 5, maxBodyBytes: 1 << 16)
+        let deletes = try transport.send(WebRequest(url: try #require(WebURL(app.url + "graphql/deletes"))))
+        #expect(deletes.text == "[]")
     }
 
     @Test func aCheckNoRuleNamesIsRefusedWithTheKnownOnes() {

@@ -6,6 +6,8 @@ public struct Endpoint: Sendable, Hashable {
     /// How the crawler found it.
     public enum Discovery: String, Sendable, Hashable, Codable {
         case start, link, form, redirect, robots, sitemap, openapi, script, login
+        /// A GraphQL query or mutation from the API's introspection.
+        case graphqlQuery = "graphql-query", graphqlMutation = "graphql-mutation"
     }
 
     /// What the body is.
@@ -74,7 +76,8 @@ public struct Endpoint: Sendable, Hashable {
     }
 
     /// True for methods that may change the target's state (only forms, and only with `--active`).
-    public var isMutating: Bool { !["GET", "HEAD", "OPTIONS"].contains(method) }
+    /// A GraphQL query is a read whatever its method.
+    public var isMutating: Bool { discovery != .graphqlQuery && !["GET", "HEAD", "OPTIONS"].contains(method) }
 
     /// True for a state-changing request with a password field: a password change, an account
     /// deletion. Fuzzing it may end the scan's own session, so the scan tests it last.

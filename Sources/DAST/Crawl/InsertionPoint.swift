@@ -95,7 +95,9 @@ public struct InsertionPoint: Sendable, Hashable {
         case .form(let pairs):
             points += pairs.map { InsertionPoint(endpoint: endpoint, place: .form($0.name), original: $0.value) }
         case .json(let node):
-            points += JSONPath.leaves(of: node).map {
+            // A GraphQL request's values are its variables; the document itself is not a parameter.
+            let graphQL = [.graphqlQuery, .graphqlMutation].contains(endpoint.discovery)
+            points += JSONPath.leaves(of: node).filter { !graphQL || $0.steps.first == .key("variables") }.map {
                 InsertionPoint(endpoint: endpoint, place: .json($0), original: $0.value(in: node) ?? "")
             }
         case .raw(_, let text):

@@ -57,12 +57,16 @@ public struct WebScan: Sendable {
             }
         }
         let passive = WebRules.passive.filter { options.checks.runs($0.rules) }
+        let graphQLStart = budget.sent
+        var graphQL =
+            options.active ? GraphQLDiscovery.endpoints(paths: GraphQLDiscovery.usualPaths, start: start, client: client) : []
+        let graphQLRequests = budget.sent - graphQLStart
         var crawler = Crawler(
             start: start, client: client,
             limits: CrawlLimits(maxPages: options.maxPages, maxDepth: options.maxDepth, submitsMutatingForms: options.active),
             concurrency: options.concurrency, api: options.api)
         crawler.entries = client.loginLanding.map { [$0] } ?? []
-        let site: Crawler.Result
+        var site: Crawler.Result
         do {
             site = try crawler.crawl { exchange in
                 for check in passive { check.inspect(exchange, into: sink) }
@@ -79,7 +83,8 @@ public struct WebScan: Sendable {
         result.endpoints = site.endpoints.count
         result.outOfScope = Array(site.outOfScope.prefix(50))
         let tally = RequestTally()
-        tally.count("crawl", budget.sent)
+        tally.count("crawl", budget.sent - graphQLRequests)
+        tally.count("graphql", graphQLRequests)
         var sent = budget.sent
         for probe in WebRules.probes where options.checks.runs(probe.rules) {
             probe.probe(site, start: start, client: client, sink: sink)
@@ -90,6 +95,13 @@ public struct WebScan: Sendable {
             if options.active {
                 registry = options.canary.map(CanaryRegistry.init)
                 let planted = PlantedMarkers()
+                sent = budget.sent
+                if graphQL.isEmpty {
+                    graphQL = GraphQLDiscovery.endpoints(
+                        paths: GraphQLDiscovery.crawledPaths(site), start: start, client: client)
+                }
+                site.endpoints += graphQL
+                tally.count("graphql", budget.sent - sent)
                 result.insertionPoints = try activePhase(
                     site, start: start, client: client, sink: sink, canary: registry, planted: planted, tally: tally)
                 sent = budget.sent

@@ -26,6 +26,9 @@ Never deploy it. It binds 127.0.0.1 only and keeps all state in memory.
   POST /signin               VULNERABLE SQL in a sign-in form (a bare 500 on errors; a wrong password
                              and every AND answer alike: only a widening OR shows it; not XPath)
                                                                   twin: /signin-safe
+  POST /graphql               a GraphQL API (introspection on, no link to it): books(author) VULNERABLE SQL
+                             (errors in the answer's "errors"), booksSafe(author) its twin, the mutation
+                             deleteAllBooks(confirm) destroys (a scan must never send it)
   GET  /<anything else>      VULNERABLE reflected XSS in the path: the not-found page shows the path
                              it was asked for, decoded and unescaped
   POST /wizard               VULNERABLE deserialisation: a pickle in a hidden form field (not a
@@ -188,6 +191,55 @@ def signin(form, safe):
     return page("Welcome", "<p>Signed in as %s.</p>" % html.escape(row[0]))
 
 
+GRAPHQL_STRING = {"kind": "SCALAR", "name": "String", "ofType": None}
+GRAPHQL_BOOK = {"kind": "OBJECT", "name": "Book", "ofType": None}
+GRAPHQL_SCHEMA = {"data": {"__schema": {
+    "queryType": {"name": "Query"}, "mutationType": {"name": "Mutation"},
+    "types": [
+        {"kind": "OBJECT", "name": "Query", "enumValues": None, "fields": [
+            {"name": name, "args": [{"name": "author", "type": GRAPHQL_STRING}],
+             "type": {"kind": "LIST", "name": None, "ofType": GRAPHQL_BOOK}} for name in ("books", "booksSafe")]},
+        {"kind": "OBJECT", "name": "Mutation", "enumValues": None, "fields": [
+            {"name": "deleteAllBooks", "args": [{"name": "confirm", "type": GRAPHQL_STRING}],
+             "type": {"kind": "SCALAR", "name": "Boolean", "ofType": None}}]},
+        {"kind": "OBJECT", "name": "Book", "enumValues": None, "fields": [
+            {"name": "title", "args": [], "type": GRAPHQL_STRING},
+            {"name": "author", "args": [], "type": GRAPHQL_STRING}]},
+        {"kind": "SCALAR", "name": "String", "enumValues": None, "fields": None},
+        {"kind": "SCALAR", "name": "Boolean", "enumValues": None, "fields": None}]}}}
+GRAPHQL_DELETES = []
+
+
+def graphql(raw):
+    """Enough of GraphQL for a scanner: introspection, and the first field of the operation with
+    its variables (`query ($a: String) { books(author: $a) { title } }`)."""
+    try:
+        sent = json.loads(raw or "{}")
+        document, variables = str(sent.get("query", "")), sent.get("variables") or {}
+    except (ValueError, AttributeError):
+        return 400, "application/json", '{"errors": [{"message": "not JSON"}]}'
+    if "__schema" in document:
+        return 200, "application/json", json.dumps(GRAPHQL_SCHEMA)
+    match = re.search(r"\{\s*(\w+)\s*\(\s*\w+\s*:\s*\$(\w+)", document)
+    if not match:
+        return 200, "application/json", '{"errors": [{"message": "Syntax Error"}]}'
+    field, author = match.group(1), str(variables.get(match.group(2), ""))
+    if field == "deleteAllBooks":
+        GRAPHQL_DELETES.append(author)
+        return 200, "application/json", '{"data": {"deleteAllBooks": true}}'
+    conn = database()
+    conn.execute("CREATE TABLE books (title TEXT, author TEXT)")
+    conn.execute("INSERT INTO books VALUES ('Emma', 'Austen')")
+    try:
+        rows = (conn.execute("SELECT title, author FROM books WHERE author = ?", (author,)) if field == "booksSafe"
+                else conn.execute("SELECT title, author FROM books WHERE author = '%s'" % author)  # VULNERABLE
+                ).fetchall()
+    except sqlite3.Error as e:
+        return 200, "application/json", json.dumps({"errors": [{"message": "sqlite3.OperationalError: %s" % e}],
+                                                    "data": {field: None}})
+    return 200, "application/json", json.dumps({"data": {field: [{"title": t, "author": a} for t, a in rows]}})
+
+
 def wizard_state(step):
     return base64.b64encode(pickle.dumps({"step": step, "plan": "free"})).decode()
 
@@ -276,6 +328,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             "/profile.js": lambda: profile_js(query, safe), "/import": lambda: import_doc(query, safe),
             "/member": lambda: member(query, safe), "/people": lambda: people(query, safe),
             "/notes": lambda: notes(query, safe),
+            # What the test asks: was the destructive mutation ever sent?
+            "/graphql/deletes": lambda: (200, "application/json", json.dumps(GRAPHQL_DELETES)),
         }
         missing = "<p>Nothing at %s.</p>" % urllib.parse.unquote(path)  # VULNERABLE: the path unescaped
         self.reply(routes[base]() if base in routes else page("Not found", missing, 404))
@@ -306,6 +360,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         form = {k: v[0] for k, v in urllib.parse.parse_qs(raw, keep_blank_values=True).items()}
         if base == "/card":
             return self.reply(card(form, safe))
+        if url.path == "/graphql":
+            return self.reply(graphql(raw))
         if base == "/signin":
             return self.reply(signin(form, safe))
         if base == "/wizard":
