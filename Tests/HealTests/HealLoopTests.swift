@@ -214,6 +214,47 @@ struct HealLoopTests {
         #expect(first.lesson?.summary == "the verify command still raises json.decoder.JSONDecodeError")
     }
 
+    @Test("a test helper named like code is refused: the traced baseline shows only the tests load it")
+    func tamperedHelperIsRefused() throws {
+        // checks/expected.py computes what the tests expect; a patch that makes it ask the buggy
+        // code would pass every test.
+        let test = """
+            import os, sys
+            sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+            sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+            from calc import mean
+            import expected
+
+
+            def test_mean():
+                assert mean([2, 4]) == expected.mean([2, 4])
+
+
+            def test_expected_alone():
+                assert expected.mean([3]) == 3
+            """
+        let project = try ScratchProject([
+            "calc.py": Self.buggy["calc.py"]!, "checks/test_calc.py": test,
+            "checks/expected.py": "def mean(xs):\n    return sum(xs) / len(xs)\n",
+        ])
+        let tampered = "import calc\n\n\ndef mean(xs):\n    return calc.mean(xs) if len(xs) > 1 else sum(xs) / len(xs)\n"
+        let actor = ScriptedActor(
+            kind: .logicRepair,
+            rounds: [[("expect what the code says", ["checks/expected.py": tampered])], [("the fix", ["calc.py": Self.fixedCalc])]])
+        var request = try Self.request(project, actors: [actor])
+        request.signals = [
+            Signal(
+                kind: .testFailure, source: "pytest", message: "1 failing test: checks/test_calc.py::test_mean",
+                failingTests: ["checks/test_calc.py::test_mean"], exceptionType: "AssertionError")
+        ]
+        request.verify = "python3 -m pytest -q checks"
+        let outcome = try HealLoop(memory: nil).run(request)
+        #expect(outcome.candidate?.description == "the fix")
+        let first = try #require(outcome.attempts.first)
+        #expect(first.verdict == .rejected)
+        #expect(first.lesson?.summary == "refused: edits checks/expected.py, which only the tests load (their own code or data)")
+    }
+
     @Test("a second heal on the same signal finds it locked; a lock left by a dead process is taken over")
     func lock() throws {
         let (memory, directory) = try Self.memory()

@@ -29,7 +29,8 @@ public struct RepairActor: HealActor {
         guard !spectrum.failingTests.isEmpty else {
             throw HealActorError("fault localisation saw no failing test under the coverage tracer")
         }
-        let ranked = Ochiai.rank(spectrum).filter { !RegressionGuard.isTestFile($0.file) }
+        let oracle = OracleFiles(spectrum)
+        let ranked = Ochiai.rank(spectrum).filter { !RegressionGuard.isTestFile($0.file) && !oracle.contains($0.file) }
         guard !ranked.isEmpty else { throw HealActorError("no source line outside the tests ran in a failing test") }
         var sources: [String: String] = [:]
         for line in ranked.prefix(topLines) where sources[line.file] == nil {

@@ -192,8 +192,21 @@ public struct HealLoop: Sendable {
         var traceRun: @Sendable (String) throws -> (Verification, String) = { _ in
             throw HealActorError("no coverage tracer is configured")
         }
+        state.oracle = OracleFiles()
         if verifier.tracerDirectory != nil {
             traceRun = { tree in try verifier.run(tree: tree, trace: true, timeout: nil) }
+            // One traced run of the unchanged tree tells which files the tests are made of (no
+            // candidate may edit them) and is the fault localisation's spectrum too.
+            if signal.kind == .testFailure || signal.kind == .exception, baseline.tests != nil,
+                let traced = try? verifier.run(tree: workspace.snapshot, trace: true, timeout: state.budgetLeft ?? 1)
+            {
+                state.account(traced.0)
+                if let spectrum = try? CoverageTracer.parse(output: traced.1) { state.oracle = OracleFiles(spectrum) }
+                let snapshot = workspace.snapshot
+                traceRun = { tree in
+                    tree == snapshot ? traced : try verifier.run(tree: tree, trace: true, timeout: nil)
+                }
+            }
         }
         let actors = request.actors.filter { $0.applies(to: signal) }.sorted { $0.kind < $1.kind }
         if actors.isEmpty { state.notes.append("no actor can act on a \(signal.kind.rawValue) signal (\(signal.source))") }
@@ -266,10 +279,11 @@ public struct HealLoop: Sendable {
                     first: state.attempts.count + 1, last: state.attempts.count + batch.count, limit: request.maxAttempts,
                     actor: batch[0].actor))
             let timeout = candidateTimeout(baseline: baseline, budget: state.budgetLeft ?? 1)
+            let oracle = state.oracle
             let results = Parallel.map(batch) { proposal in
                 self.trial(
                     proposal, signal: signal, workspace: workspace, verifier: verifier, baseline: baseline,
-                    rescanner: rescanner, findingsBefore: findingsBefore, timeout: timeout)
+                    rescanner: rescanner, findingsBefore: findingsBefore, timeout: timeout, oracle: oracle)
             }
             var passing: [(Proposal, Trial)] = []
             for (proposal, trial) in zip(batch, results) {
@@ -294,7 +308,7 @@ public struct HealLoop: Sendable {
                 let again = self.trial(
                     proposal, signal: signal, workspace: workspace, verifier: verifier, baseline: baseline,
                     rescanner: rescanner, findingsBefore: findingsBefore,
-                    timeout: candidateTimeout(baseline: baseline, budget: state.budgetLeft ?? 1))
+                    timeout: candidateTimeout(baseline: baseline, budget: state.budgetLeft ?? 1), oracle: state.oracle)
                 again.verifications.forEach { state.account($0) }
                 var both = trial
                 both.verifications += again.verifications
@@ -382,10 +396,10 @@ public struct HealLoop: Sendable {
 
     private func trial(
         _ proposal: Proposal, signal: Signal, workspace: HealWorkspace, verifier: Verifier, baseline: Verification,
-        rescanner: Rescanner?, findingsBefore: [Finding]?, timeout: Double
+        rescanner: Rescanner?, findingsBefore: [Finding]?, timeout: Double, oracle: OracleFiles
     ) -> Trial {
         var trial = Trial()
-        if let reason = proposal.unusable ?? RegressionGuard.refusal(proposal.changes) {
+        if let reason = proposal.unusable ?? RegressionGuard.refusal(proposal.changes, oracle: oracle) {
             trial.refused = true
             trial.lesson = Reflector.refused(reason)
             return trial
@@ -439,6 +453,8 @@ struct LoopState {
     var verificationMilliseconds = 0
     var overheadMilliseconds = 0
     var exhaustedBy = "max-attempts"
+    /// The files the signal's tests are made of (from the traced baseline run).
+    var oracle = OracleFiles()
 
     init(request: HealRequest, deadline: UInt64) {
         self.request = request

@@ -8,9 +8,14 @@ import PythonSyntax
 /// passed before must still pass, no fewer tests run) is `Reflector.judge`.
 public enum RegressionGuard {
     /// Why `changes` may not run, or nil when they may.
-    public static func refusal(_ changes: [FileChange]) -> String? {
+    /// `oracle` holds the files a traced run of the tests showed they are made of (helpers and
+    /// data beside them), refused whatever their names.
+    public static func refusal(_ changes: [FileChange], oracle: OracleFiles = OracleFiles()) -> String? {
         if let test = changes.first(where: { isTestFile($0.path) }) {
             return "edits test file \(test.path)"
+        }
+        if let helper = changes.first(where: { oracle.contains($0.path) }) {
+            return "edits \(helper.path), which only the tests load (their own code or data)"
         }
         for change in changes {
             let before = change.before ?? ""

@@ -13,6 +13,7 @@ extension CoverageTracer {
         Loaded with `-p sentinel_heal_trace`. It writes nothing to disk: when pytest unconfigures it prints
         one JSON document between marker lines on the process's own standard output.
         """
+        import builtins
         import json
         import os
         import sys
@@ -22,7 +23,6 @@ extension CoverageTracer {
 
         BEGIN = "@@SENTINEL-TRACE-BEGIN@@"
         END = "@@SENTINEL-TRACE-END@@"
-        TEST_DIRS = {"test", "tests"}
         SKIP_DIRS = {"site-packages", "dist-packages", "__pycache__", ".git", ".tox", ".nox", ".venv", "venv"}
 
 
@@ -47,6 +47,30 @@ extension CoverageTracer {
                 self.tracers = {}
                 self.lines = None
                 self.tests = {}
+                # Which files pytest collected tests from (and its conftests), who imported each
+                # project module, and the files tests opened: what the tests themselves are made of.
+                self.collected = set()
+                self.imports = {}
+                self.read = set()
+
+            def relative(self, filename):
+                if not isinstance(filename, str) or not filename or filename.startswith("<"):
+                    return None
+                path = os.path.realpath(filename)
+                if not path.startswith(self.root):
+                    return None
+                parts = path[len(self.root):].split(os.sep)
+                if any(part in SKIP_DIRS for part in parts[:-1]):
+                    return None
+                return "/".join(parts)
+
+            def imported(self, module, importer):
+                target = self.relative(getattr(module, "__file__", None))
+                if target is None or len(self.imports) > 20000:
+                    return
+                importers = self.imports.setdefault(target, set())
+                if len(importers) < 200:
+                    importers.add(self.relative(importer) or "")
 
             def file_index(self, filename):
                 index = self.known.get(filename)
@@ -58,16 +82,11 @@ extension CoverageTracer {
                 # Only the project's own non-test modules: the stdlib, site-packages and tests are not traced.
                 if not filename or filename.startswith("<"):
                     return -1
-                path = os.path.realpath(filename)
-                if not path.startswith(self.root) or not path.endswith(".py"):
+                relative = self.relative(filename)
+                # The collected test modules and conftests are not traced (pytest says which they are).
+                if relative is None or not relative.endswith(".py") or relative in self.collected:
                     return -1
-                parts = path[len(self.root):].split(os.sep)
-                name = parts[-1]
-                if any(part in SKIP_DIRS or part in TEST_DIRS for part in parts[:-1]):
-                    return -1
-                if name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py":
-                    return -1
-                self.paths.append("/".join(parts))
+                self.paths.append(relative)
                 return len(self.paths) - 1
 
             def global_trace(self, frame, event, arg):
@@ -133,11 +152,53 @@ extension CoverageTracer {
                             runs.append([line, line])
                     lines = {f: [a if a == b else [a, b] for a, b in runs] for f, runs in by_file.items()}
                     tests.append({"id": nodeid, "outcome": outcome or "error", "lines": lines})
-                return {"version": 1, "files": self.paths, "tests": tests}
+                imports = {f: sorted(i) for f, i in sorted(self.imports.items())}
+                return {"version": 1, "files": self.paths, "tests": tests, "collected": sorted(self.collected),
+                        "imports": imports, "read": sorted(self.read)[:10000]}
 
 
         _recorder = None
         _emitted = False
+        _import = builtins.__import__
+
+
+        def _recording_import(name, globals=None, locals=None, fromlist=(), level=0):
+            module = _import(name, globals, locals, fromlist, level)
+            recorder = _recorder
+            if recorder is not None:
+                try:
+                    importer = (globals or {}).get("__file__")
+                    package = (globals or {}).get("__package__") or ""
+                    full = name
+                    if level:
+                        base = package.rsplit(".", level - 1)[0] if level > 1 else package
+                        full = base + ("." + name if name else "")
+                    target = sys.modules.get(full, module)
+                    recorder.imported(target, importer)
+                    for item in fromlist or ():
+                        sub = sys.modules.get(full + "." + item) if isinstance(item, str) else None
+                        if sub is not None:
+                            recorder.imported(sub, importer)
+                except Exception:
+                    pass
+            return module
+
+
+        builtins.__import__ = _recording_import
+
+
+        def _audit(event, args):
+            # Files the tests open for reading while they run (their data).
+            recorder = _recorder
+            if event == "open" and recorder is not None and recorder.lines is not None and len(recorder.read) < 10000:
+                mode = args[1] if len(args) > 1 else "r"
+                if mode is None or "r" in str(mode) and "+" not in str(mode):
+                    relative = recorder.relative(args[0]) if isinstance(args[0], str) else None
+                    if relative is not None and not relative.endswith((".py", ".pyc")):
+                        recorder.read.add(relative)
+
+
+        sys.addaudithook(_audit)
 
 
         def _gettrace_threads():
@@ -150,6 +211,22 @@ extension CoverageTracer {
             # The loop names the workspace when the command runs pytest from a subdirectory.
             root = os.environ.get("SENTINEL_HEAL_TRACE_ROOT") or getattr(config, "rootpath", None) or config.rootdir
             _recorder = Recorder(str(root))
+
+
+        def pytest_collection_modifyitems(session, config, items):
+            recorder = _recorder
+            if recorder is None:
+                return
+            for item in items:
+                relative = recorder.relative(str(getattr(item, "path", None) or getattr(item, "fspath", "")))
+                if relative is not None:
+                    recorder.collected.add(relative)
+            for plugin in config.pluginmanager.get_plugins():
+                name = getattr(plugin, "__file__", None)
+                if isinstance(name, str) and os.path.basename(name) == "conftest.py":
+                    relative = recorder.relative(name)
+                    if relative is not None:
+                        recorder.collected.add(relative)
 
 
         @pytest.hookimpl(hookwrapper=True)

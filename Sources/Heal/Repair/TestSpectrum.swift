@@ -57,6 +57,13 @@ public struct TestRun: Sendable, Hashable {
 public struct TestSpectrum: Sendable, Hashable {
     /// The tests in the order they ran.
     public var tests: [TestRun]
+    /// The files pytest collected tests from, and its conftests.
+    public var collected: Set<String> = []
+    /// Each project module the run imported, with the project files that imported it (`""`
+    /// for an importer outside the project: pytest's own loader).
+    public var importers: [String: Set<String>] = [:]
+    /// Project files (not Python) the tests opened for reading while they ran.
+    public var read: Set<String> = []
 
     /// A spectrum of `tests`.
     public init(tests: [TestRun]) {

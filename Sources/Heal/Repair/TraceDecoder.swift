@@ -37,7 +37,35 @@ struct TraceDecoder {
         var tests: [TestRun] = []
         tests.reserveCapacity(testNodes.count)
         for node in testNodes { tests.append(try test(node, files: files)) }
-        return TestSpectrum(tests: tests)
+        var spectrum = TestSpectrum(tests: tests)
+        // What the tests are made of (absent from older plugins: empty).
+        spectrum.collected = Set(try paths(root["collected"], field: "collected"))
+        spectrum.read = Set(try paths(root["read"], field: "read"))
+        if let imports = root["imports"] {
+            guard imports.isObject, imports.members.count <= 20_000 else { throw fail("`imports` is not an object") }
+            for member in imports.members {
+                let module = try path(member.key, field: "imports")
+                let importers = try paths(member.value, field: "imports", allowingEmpty: true)
+                spectrum.importers[module] = Set(importers)
+            }
+        }
+        return spectrum
+    }
+
+    /// A list of project-relative paths (at most 20,000); nil is empty.
+    private func paths(_ node: DocumentNode?, field: String, allowingEmpty: Bool = false) throws -> [String] {
+        guard let node else { return [] }
+        guard case .array(let elements) = node.value, elements.count <= 20_000 else { throw fail("`\(field)` is not a list") }
+        return try elements.compactMap { element in
+            guard let text = element.string else { throw fail("`\(field)`: a path is not a string") }
+            if allowingEmpty && text.isEmpty { return "" }
+            return try path(text, field: field)
+        }
+    }
+
+    private func path(_ text: String, field: String) throws -> String {
+        do { try GitPatch.checkRelative(text) } catch { throw fail("`\(field)`: `\(quoted(text))` is not a path inside the project") }
+        return text
     }
 
     private mutating func test(_ node: DocumentNode, files: [String]) throws -> TestRun {
