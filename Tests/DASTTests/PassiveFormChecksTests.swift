@@ -39,4 +39,19 @@ struct PassiveFormChecksTests {
         #expect(sink.findings.first { $0.ruleId == "dast.debug-mode" }?.cwe == [215, 489])
         #expect(sink.findings.first { $0.ruleId == "dast.debug-mode" }?.location.url == "http://127.0.0.1:8000/crash")
     }
+
+    /// Cookie flags: a session's cookie is reported at the rule's confidence, a preference's at
+    /// low, and a double-submit CSRF cookie (meant for scripts) is not asked for HttpOnly.
+    @Test func cookieFlagsWeighWhatTheCookieGrants() throws {
+        let sink = FindingSink()
+        let url = try #require(WebURL("http://127.0.0.1:8000/"))
+        let headers = [
+            "sessionid=abc; Path=/", "theme=dark; Path=/", "csrftoken=Zx81kq0P2m; Path=/; SameSite=Lax",
+            "cart=8f14e45fceea167a5a36dedd4bea2543; Path=/",
+        ].map { HTTPHeader(name: "Set-Cookie", value: $0) }
+        CookieFlagsCheck().inspect(
+            Exchange(request: WebRequest(url: url), response: WebResponse(status: 200, headers: headers, body: [])), into: sink)
+        let httpOnly = sink.findings.filter { $0.ruleId == "dast.cookie-no-httponly" }
+        #expect(httpOnly.map { "\($0.location.parameter ?? "") \($0.confidence)" } == ["sessionid high", "theme low", "cart high"])
+    }
 }

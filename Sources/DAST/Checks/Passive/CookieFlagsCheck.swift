@@ -26,11 +26,14 @@ public struct CookieFlagsCheck: PassiveCheck {
         for line in exchange.response.headers(named: "Set-Cookie") {
             guard let cookie = SetCookie(line), !cookie.value.isEmpty, cookie.maxAge != 0 else { continue }
             let evidence = "Request: \(exchange.request.method) \(url)\nResponse header: Set-Cookie: \(Self.redacted(line))"
+            // A cookie that grants nothing (a theme, a demo value) loses little without the flags:
+            // reported, but with low confidence, below the default report's threshold.
+            let confidence: Confidence? = Self.mayGrantAccess(cookie) ? nil : .low
             func report(_ rule: WebRule, _ message: String) {
                 sink.report(
                     rule.finding(
                         url: url.string, method: exchange.request.method, parameter: cookie.name, message: message,
-                        evidence: evidence, web: WebFacts(parameterIn: "cookie")),
+                        evidence: evidence, confidence: confidence, web: WebFacts(parameterIn: "cookie")),
                     key: "\(rule.ruleId)|\(url.origin)|\(cookie.name)")
             }
             // A double-submit CSRF cookie is meant for scripts (Django's csrftoken, Angular's
@@ -54,5 +57,19 @@ public struct CookieFlagsCheck: PassiveCheck {
         let rest = line[line.index(after: equals)...]
         let attributes = rest.firstIndex(of: ";").map { String(rest[$0...]) } ?? ""
         return String(line[...equals]) + "…" + attributes
+    }
+
+    /// Words in the names of cookies that carry a session or a credential.
+    static let accessWords = ["sess", "sid", "auth", "token", "jwt", "login", "remember", "user", "account", "key", "id"]
+
+    /// Whether `cookie` may be what identifies a user: its name says so, or its value looks like a
+    /// random token (16 or more characters, letters and digits mixed).
+    static func mayGrantAccess(_ cookie: SetCookie) -> Bool {
+        let name = cookie.name.lowercased()
+        if accessWords.contains(where: name.contains) { return true }
+        let value = cookie.value
+        let letters = value.contains { $0.isLetter }
+        let digits = value.contains { $0.isNumber }
+        return value.count >= 16 && letters && digits
     }
 }
