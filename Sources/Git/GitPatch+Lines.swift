@@ -7,6 +7,19 @@ extension GitPatch {
         }.map { $0.dropFirst() }
     }
 
+    /// The paths a unified diff touches, old and new sides (`a/` and `b/` stripped, `/dev/null`
+    /// left out), in order of appearance.
+    public static func paths(in patch: String) -> [String] {
+        var paths: [String] = []
+        for text in patch.split(separator: "\n") where text.hasPrefix("--- ") || text.hasPrefix("+++ ") {
+            let name = text.dropFirst(4)
+            guard name.hasPrefix("a/") || name.hasPrefix("b/") else { continue }
+            let path = String(name.dropFirst(2))
+            if !paths.contains(path) { paths.append(path) }
+        }
+        return paths
+    }
+
     /// The lines a unified diff adds, by the new file's path and 1-based line number in the new
     /// file (what a coverage run of the patched tree reports). Deleted files have none.
     public static func addedLines(_ patch: String) -> [String: [Int]] {

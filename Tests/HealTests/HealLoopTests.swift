@@ -255,6 +255,22 @@ struct HealLoopTests {
         #expect(first.lesson?.summary == "refused: edits checks/expected.py, which only the tests load (their own code or data)")
     }
 
+    @Test("a fix memory verified is replayed first the next time the signal comes")
+    func memoryReplaysAVerifiedFixFirst() throws {
+        let (memory, directory) = try Self.memory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try ScratchProject(Self.buggy)
+        let learner = ScriptedActor(
+            kind: .logicRepair, rounds: [[("break first", ["calc.py": Self.breaksFirst])], [("the fix", ["calc.py": Self.fixedCalc])]])
+        #expect(try HealLoop(memory: memory).run(try Self.request(first, actors: [learner])).candidate != nil)
+        // The same bug again elsewhere, and an actor with nothing to say: memory alone fixes it.
+        let again = try ScratchProject(Self.buggy)
+        let outcome = try HealLoop(memory: memory).run(try Self.request(again, actors: [ScriptedActor(kind: .logicRepair, rounds: [])]))
+        let candidate = try #require(outcome.candidate)
+        #expect(candidate.description.hasPrefix("remembered fix #") && candidate.description.hasSuffix(": the fix"))
+        #expect(outcome.attempts.count == 1 && outcome.attempts.first?.verdict == .verified)
+    }
+
     @Test("a second heal on the same signal finds it locked; a lock left by a dead process is taken over")
     func lock() throws {
         let (memory, directory) = try Self.memory()

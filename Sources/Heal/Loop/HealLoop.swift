@@ -208,6 +208,19 @@ public struct HealLoop: Sendable {
                 }
             }
         }
+        // A fix memory verified for this signal or a similar one goes first, as it was.
+        let replays = MemoryReplay.proposals(remembered, workspace: workspace).filter {
+            state.tried.insert(patchKey($0)).inserted
+        }
+        if !replays.isEmpty,
+            let candidate = try validate(
+                replays, signal: signal, request: request, workspace: workspace, verifier: verifier, baseline: baseline,
+                rescanner: rescanner, findingsBefore: findingsBefore, state: &state)
+        {
+            outcome.candidate = candidate
+            outcome.stopReason = "verified"
+            return outcome
+        }
         let actors = request.actors.filter { $0.applies(to: signal) }.sorted { $0.kind < $1.kind }
         if actors.isEmpty { state.notes.append("no actor can act on a \(signal.kind.rawValue) signal (\(signal.source))") }
         for actor in actors {
