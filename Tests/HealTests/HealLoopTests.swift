@@ -271,6 +271,20 @@ struct HealLoopTests {
         #expect(outcome.attempts.count == 1 && outcome.attempts.first?.verdict == .verified)
     }
 
+    @Test("a verify command that hangs on the unchanged tree stops at the baseline's budget and says so")
+    func hangingBaselineStops() throws {
+        let project = try ScratchProject(Self.buggy)
+        let actor = ScriptedActor(kind: .logicRepair, rounds: [[("the fix", ["calc.py": Self.fixedCalc])]])
+        var request = try Self.request(project, actors: [actor])
+        request.verify = "sleep 600"
+        request.maxSeconds = 120
+        let outcome = try HealLoop(memory: nil).run(request)
+        #expect(outcome.stopReason == "baseline-timeout")
+        #expect(outcome.attempts.isEmpty)
+        // A quarter of 120 s is 30 s.
+        #expect(outcome.notes.contains { $0.hasPrefix("the verify command did not finish on the unchanged repository within 30 s") })
+    }
+
     @Test("a second heal on the same signal finds it locked; a lock left by a dead process is taken over")
     func lock() throws {
         let (memory, directory) = try Self.memory()

@@ -58,7 +58,8 @@ public struct HealOutcome: Sendable {
     public var attempts: [Attempt]
     /// The verified candidate, if any.
     public var candidate: Candidate?
-    /// Why the loop stopped: `verified`, `max-attempts`, `max-minutes`, `exhausted`, `not-reproduced`.
+    /// Why the loop stopped: `verified`, `max-attempts`, `max-minutes`, `exhausted`, `not-reproduced`,
+    /// `baseline-timeout`.
     public var stopReason: String
     /// Things to tell the user (an actor that failed, a signal that did not reproduce).
     public var notes: [String]
@@ -157,10 +158,19 @@ public struct HealLoop: Sendable {
         let pinned = signal.dependency.flatMap { dependency in
             request.packageIndex.map { _ in PackagePin(package: dependency.package, version: dependency.installed) }
         }
-        let (baseline, baselineOutput) = try verifier.run(
-            tree: workspace.snapshot, timeout: state.budgetLeft ?? 1, install: pinned)
+        // The unchanged tree gets a quarter of the budget (at least 30 s): a command that hangs
+        // there would hang for every candidate too, and must not spend the whole budget saying so.
+        let baselineBudget = min(state.budgetLeft ?? 1, max(30, request.maxSeconds / 4))
+        let (baseline, baselineOutput) = try verifier.run(tree: workspace.snapshot, timeout: baselineBudget, install: pinned)
         state.account(baseline)
         outcome.baseline = baseline
+        if baseline.reason == "timeout" {
+            state.notes.append(
+                "the verify command did not finish on the unchanged repository within \(Int(baselineBudget)) s "
+                    + "(a quarter of the budget): it hangs before any change, so no candidate can be judged")
+            outcome.stopReason = "baseline-timeout"
+            return outcome
+        }
         if signal.kind == .testFailure, baseline.succeeded {
             state.notes.append("the verify command passes on the unchanged repository: \(signal.message) does not reproduce")
             outcome.stopReason = "not-reproduced"
