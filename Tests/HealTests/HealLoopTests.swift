@@ -285,6 +285,46 @@ struct HealLoopTests {
         #expect(outcome.notes.contains { $0.hasPrefix("the verify command did not finish on the unchanged repository within 30 s") })
     }
 
+    /// Thirty template proposals that do not fix anything (each a different harmless comment).
+    static func uselessTemplates() -> ScriptedActor {
+        let variants = (1...30).map { n in ("comment \(n)", ["calc.py": Self.buggy["calc.py"]! + "\n# note \(n)\n"]) }
+        return ScriptedActor(kind: .logicRepair, rounds: [variants])
+    }
+
+    static let modelFix =
+        "calc.py\n<<<<<<< SEARCH\n    return sum(xs) / (len(xs) - 1)\n=======\n    return sum(xs) / len(xs)\n>>>>>>> REPLACE\n"
+
+    @Test("a configured model is asked after a short template budget, not after the templates give up")
+    func modelIsAskedEarly() throws {
+        let provider = try FakeLLMProvider([FakeLLMProvider.completion(Self.modelFix)])
+        let model = LLMActor(proposer: LLMProposer(client: LLMClient(configuration: provider.configuration())))
+        let project = try ScratchProject(Self.buggy)
+        let request = try Self.request(project, actors: [Self.uselessTemplates(), model], maxAttempts: 100)
+        let outcome = try HealLoop(memory: nil).run(request)
+        #expect(outcome.candidate?.actor == .llmPatch)
+        let asked = try #require(outcome.attempts.first { $0.actor == .llmPatch })
+        // 8 template attempts, then at most one more batch (2 jobs × 2) before the model's turn.
+        #expect(asked.number <= 13, "attempt \(asked.number)")
+        #expect(provider.requests.count == 1)
+    }
+
+    @Test("a model reply that repeats an earlier patch is a lesson and the model is asked again")
+    func repeatedReplyIsALesson() throws {
+        // The first reply makes the template's proposal again.
+        let same =
+            "calc.py\n<<<<<<< SEARCH\ndef first(xs):\n    return xs[0]\n=======\ndef first(xs):\n    return xs[0]\n\n# note 1\n>>>>>>> REPLACE\n"
+        let provider = try FakeLLMProvider([FakeLLMProvider.completion(same), FakeLLMProvider.completion(Self.modelFix)])
+        let model = LLMActor(proposer: LLMProposer(client: LLMClient(configuration: provider.configuration())))
+        let project = try ScratchProject(Self.buggy)
+        let templates = ScriptedActor(
+            kind: .logicRepair, rounds: [[("comment 1", ["calc.py": Self.buggy["calc.py"]! + "\n# note 1\n"])]])
+        let outcome = try HealLoop(memory: nil).run(try Self.request(project, actors: [templates, model]))
+        #expect(outcome.candidate?.actor == .llmPatch)
+        let lessons = outcome.attempts.compactMap(\.lesson?.summary)
+        #expect(lessons.contains("refused: the same patch as an earlier attempt; propose a different change"), "\(lessons)")
+        #expect(provider.requests.count == 2)
+    }
+
     @Test("a second heal on the same signal finds it locked; a lock left by a dead process is taken over")
     func lock() throws {
         let (memory, directory) = try Self.memory()

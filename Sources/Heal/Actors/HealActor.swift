@@ -76,12 +76,16 @@ public struct ActorContext: Sendable {
     public var memory: [MemoryRecord]
     /// Runs the verify command on a tree with the coverage tracer (for fault localisation).
     public var traceRun: @Sendable (String) throws -> (Verification, String)
+    /// The code under repair's most suspicious lines, most first (empty without a traced run).
+    public var suspicious: [SuspiciousLine]
 
     /// A context; see the properties.
     public init(
         signal: Signal, workspace: HealWorkspace, baseline: Verification, attempts: [Attempt] = [],
-        memory: [MemoryRecord] = [], traceRun: @escaping @Sendable (String) throws -> (Verification, String)
+        memory: [MemoryRecord] = [], traceRun: @escaping @Sendable (String) throws -> (Verification, String),
+        suspicious: [SuspiciousLine] = []
     ) {
+        self.suspicious = suspicious
         self.signal = signal
         self.workspace = workspace
         self.baseline = baseline

@@ -86,7 +86,9 @@ public struct LLMActor: HealActor {
     private func excerpts(_ context: ActorContext, files: [String: String]) -> [LLMExcerpt] {
         var shown: [LLMExcerpt] = []
         var seen = Set<String>()
-        for location in context.signal.locations where files[location.file] != nil {
+        // The code under repair first (fault localisation's top lines), then where the signal points.
+        let suspicious = context.suspicious.prefix(6).map { Signal.Location(file: $0.file, line: $0.line) }
+        for location in suspicious + context.signal.locations where files[location.file] != nil {
             let key = "\(location.file):\((location.line ?? 1) / contextLines)"
             guard seen.insert(key).inserted, shown.count < 6, let text = files[location.file] else { continue }
             let lines = text.components(separatedBy: "\n")

@@ -211,7 +211,13 @@ public struct HealLoop: Sendable {
                 let traced = try? verifier.run(tree: workspace.snapshot, trace: true, timeout: state.budgetLeft ?? 1)
             {
                 state.account(traced.0)
-                if let spectrum = try? CoverageTracer.parse(output: traced.1) { state.oracle = OracleFiles(spectrum) }
+                if let spectrum = try? CoverageTracer.parse(output: traced.1) {
+                    let oracle = OracleFiles(spectrum)
+                    state.oracle = oracle
+                    state.suspicious = Ochiai.rank(spectrum).filter {
+                        !RegressionGuard.isTestFile($0.file) && !oracle.contains($0.file)
+                    }.prefix(12).map { $0 }
+                }
                 let snapshot = workspace.snapshot
                 traceRun = { tree in
                     tree == snapshot ? traced : try verifier.run(tree: tree, trace: true, timeout: nil)
@@ -233,38 +239,139 @@ public struct HealLoop: Sendable {
         }
         let actors = request.actors.filter { $0.applies(to: signal) }.sorted { $0.kind < $1.kind }
         if actors.isEmpty { state.notes.append("no actor can act on a \(signal.kind.rawValue) signal (\(signal.source))") }
-        for actor in actors {
+        let turns = Turns(
+            loop: self, signal: signal, request: request, workspace: workspace, verifier: verifier, baseline: baseline,
+            rescanner: rescanner, findingsBefore: findingsBefore, remembered: remembered, traceRun: traceRun)
+        // A model, when one is configured, has its first turn after a short template budget, not
+        // after the templates have given up: it may need one round where they need hundreds.
+        let model = actors.first { $0.kind == .llmPatch }
+        var modelRound = 1
+        let templatesStarted = state.attempts.count
+        let clockStarted = DispatchTime.now().uptimeNanoseconds
+        for actor in actors where actor.kind != .llmPatch {
             var round = 1
             while state.budgetLeft != nil {
-                progress(.proposing(actor.kind))
-                let context = ActorContext(
-                    signal: signal, workspace: workspace, baseline: baseline, attempts: state.attempts,
-                    memory: remembered, traceRun: traceRun)
-                var proposals: [Proposal]
-                do {
-                    proposals = try actor.propose(context, round: round)
-                } catch {
-                    state.notes.append("\(actor.kind.rawValue): \(error)")
-                    break
+                guard let proposals = try turns.proposals(of: actor, round: round, state: &state) else { break }
+                var index = 0
+                while index < proposals.count, state.budgetLeft != nil {
+                    if let model, modelRound == 1 {
+                        let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStarted) / 1e9
+                        if state.attempts.count - templatesStarted >= Self.templateBudgetAttempts
+                            || seconds >= Self.templateBudgetSeconds
+                        {
+                            modelRound += 1
+                            if case let candidate?? = try turns.modelTurn(model, round: 1, state: &state) {
+                                outcome.candidate = candidate
+                                outcome.stopReason = "verified"
+                                return outcome
+                            }
+                        }
+                    }
+                    let chunk = Array(proposals[index..<min(proposals.count, index + Self.chunk(request))])
+                    index += chunk.count
+                    if let candidate = try turns.validate(chunk, state: &state) {
+                        outcome.candidate = candidate
+                        outcome.stopReason = "verified"
+                        return outcome
+                    }
                 }
-                proposals = rank(proposals.filter { state.tried.insert(patchKey($0)).inserted }, memory: remembered)
-                if proposals.isEmpty { break }
-                if let candidate = try validate(
-                    proposals, signal: signal, request: request, workspace: workspace, verifier: verifier,
-                    baseline: baseline, rescanner: rescanner, findingsBefore: findingsBefore, state: &state)
-                {
+                round += 1
+            }
+        }
+        if let model {
+            while state.budgetLeft != nil, modelRound <= Self.maxModelRounds {
+                let round = modelRound
+                modelRound += 1
+                guard let result = try turns.modelTurn(model, round: round, state: &state) else { break }
+                if let candidate = result {
                     outcome.candidate = candidate
                     outcome.stopReason = "verified"
                     return outcome
                 }
-                round += 1
             }
         }
         return outcome
     }
 
+    /// Template attempts before a configured model's first turn.
+    static let templateBudgetAttempts = 8
+    /// Seconds of template attempts before a configured model's first turn.
+    static let templateBudgetSeconds = 20.0
+    /// Rounds a model is asked at most (its actor stops earlier when it has its own limit).
+    static let maxModelRounds = 100
+    /// Proposals validated between checks of the model's turn.
+    static func chunk(_ request: HealRequest) -> Int { max(1, request.jobs) * 2 }
+
+    /// One signal's proposing and validating, for the loop's turns.
+    private struct Turns {
+        let loop: HealLoop
+        let signal: Signal
+        let request: HealRequest
+        let workspace: HealWorkspace
+        let verifier: Verifier
+        let baseline: Verification
+        let rescanner: Rescanner?
+        let findingsBefore: [Finding]?
+        let remembered: [MemoryRecord]
+        let traceRun: @Sendable (String) throws -> (Verification, String)
+
+        /// `actor`'s proposals for `round`, new ones only and ranked; nil when it has nothing
+        /// (or failed: the note says why).
+        func proposals(of actor: any HealActor, round: Int, state: inout LoopState) throws -> [Proposal]? {
+            loop.progress(.proposing(actor.kind))
+            let context = ActorContext(
+                signal: signal, workspace: workspace, baseline: baseline, attempts: state.attempts, memory: remembered,
+                traceRun: traceRun, suspicious: state.suspicious)
+            let proposals: [Proposal]
+            do {
+                proposals = try actor.propose(context, round: round)
+            } catch {
+                state.notes.append("\(actor.kind.rawValue): \(error)")
+                return nil
+            }
+            let fresh = loop.rank(proposals.filter { state.tried.insert(loop.patchKey($0)).inserted }, memory: remembered)
+            return fresh.isEmpty ? nil : fresh
+        }
+
+        /// One round of the model: its proposal validated; a reply that repeats an earlier patch
+        /// becomes a lesson for the next round, not the end of its turns. Nil when it has nothing
+        /// more to say; `.some(nil)` when it said something that was not the fix.
+        @discardableResult
+        func modelTurn(_ model: any HealActor, round: Int, state: inout LoopState) throws -> Candidate?? {
+            loop.progress(.proposing(model.kind))
+            let context = ActorContext(
+                signal: signal, workspace: workspace, baseline: baseline, attempts: state.attempts, memory: remembered,
+                traceRun: traceRun, suspicious: state.suspicious)
+            let proposals: [Proposal]
+            do {
+                proposals = try model.propose(context, round: round)
+            } catch {
+                state.notes.append("\(model.kind.rawValue): \(error)")
+                return nil
+            }
+            if proposals.isEmpty { return nil }
+            var fresh: [Proposal] = []
+            for proposal in proposals {
+                if state.tried.insert(loop.patchKey(proposal)).inserted {
+                    fresh.append(proposal)
+                } else {
+                    var repeated = proposal
+                    repeated.unusable = "the same patch as an earlier attempt; propose a different change"
+                    fresh.append(repeated)
+                }
+            }
+            return .some(try validate(fresh, state: &state))
+        }
+
+        func validate(_ proposals: [Proposal], state: inout LoopState) throws -> Candidate? {
+            try loop.validate(
+                proposals, signal: signal, request: request, workspace: workspace, verifier: verifier, baseline: baseline,
+                rescanner: rescanner, findingsBefore: findingsBefore, state: &state)
+        }
+    }
+
     /// Verified strategies of similar signals first, then the actor's own order, smaller first.
-    private func rank(_ proposals: [Proposal], memory: [MemoryRecord]) -> [Proposal] {
+    fileprivate func rank(_ proposals: [Proposal], memory: [MemoryRecord]) -> [Proposal] {
         let proven = Set(memory.filter(\.verified).map { "\($0.actor)/\($0.strategy)" })
         return proposals.enumerated().sorted { a, b in
             let boostA = proven.contains("\(a.element.actor.rawValue)/\(a.element.strategy)") ? 0.25 : 0
@@ -277,13 +384,13 @@ public struct HealLoop: Sendable {
         }.map(\.element)
     }
 
-    private func patchKey(_ proposal: Proposal) -> String {
+    fileprivate func patchKey(_ proposal: Proposal) -> String {
         if proposal.unusable != nil { return "unusable\u{0}\(proposal.actor.rawValue)\u{0}\(proposal.description)" }
         return proposal.changes.map { "\($0.path)\u{0}\($0.after ?? "\u{1}")" }.joined(separator: "\u{0}")
     }
 
     /// Validates `proposals` in batches of `jobs`; returns the first verified candidate.
-    private func validate(
+    fileprivate func validate(
         _ proposals: [Proposal], signal: Signal, request: HealRequest, workspace: HealWorkspace, verifier: Verifier,
         baseline: Verification, rescanner: Rescanner?, findingsBefore: [Finding]?, state: inout LoopState
     ) throws -> Candidate? {
@@ -478,6 +585,8 @@ struct LoopState {
     var exhaustedBy = "max-attempts"
     /// The files the signal's tests are made of (from the traced baseline run).
     var oracle = OracleFiles()
+    /// The most suspicious lines of the code under repair (from the same run), most first.
+    var suspicious: [SuspiciousLine] = []
 
     init(request: HealRequest, deadline: UInt64) {
         self.request = request
