@@ -207,6 +207,19 @@ struct RepairTemplateTests {
         TemplateCase(
             InitialValueTemplate(), "def f(x, acc=None):\n    pass\n", line: 1, ["line 1: `None` → `[]`", "line 1: `None` → `\"\"`"]),
         TemplateCase(InitialValueTemplate(), "name = ''\nn = 2\n", line: 1, ["line 1: `''` → `[]`", "line 1: `''` → `None`"]),
+        // Programs judged by what they print.
+        TemplateCase(DeleteOutputTemplate(), "x = 1\nprint(x, 'debug')\nprint(x)\n", line: 2, ["line 2: delete `print(x, 'debug')`"]),
+        TemplateCase(DeleteOutputTemplate(), "if a: print(a)\n", line: 1, []),
+        TemplateCase(DeleteOutputTemplate(), "print(a); b = 1\n", line: 1, []),
+        TemplateCase(DeleteOutputTemplate(), "items.append(x)\n", line: 1, []),
+        TemplateCase(PrintExpressionTemplate(), "a = [1, 2]\na[a[0]]\n", line: 2, ["line 2: `a[a[0]]` → `print(a[a[0]])`"]),
+        TemplateCase(PrintExpressionTemplate(), "main()\n", line: 1, []),
+        TemplateCase(
+            StringCaseTemplate(), "print('NO')\n", line: 1, ["line 1: `'NO'` → `'No'`", "line 1: `'NO'` → `'no'`"]),
+        TemplateCase(
+            StringCaseTemplate(), "say(\"yes\", f'{x}')\n", line: 1, ["line 1: `\"yes\"` → `\"Yes\"`", "line 1: `\"yes\"` → `\"YES\"`"]),
+        TemplateCase(PrintUnpackedTemplate(), "print(A)\n", line: 1, ["line 1: `A` → `*A`"]),
+        TemplateCase(PrintUnpackedTemplate(), "print('x', A)\nprint(3)\n", line: 1, []),
     ]
 
     static let clamp = """

@@ -22,6 +22,15 @@ public enum RepairTemplates {
     /// | swap arguments | 0.4 |
     /// | replace variable | 0.3 |
     ///
+    /// For programs judged by what they print:
+    ///
+    /// | template | prior |
+    /// |---|---|
+    /// | delete an output statement (`print`) | 0.5 |
+    /// | print a bare expression | 0.4 |
+    /// | a string literal's case | 0.4 |
+    /// | print a sequence's items (`print(*a)`) | 0.3 |
+    ///
     /// A prior is for a template's likeliest change at a line. Templates that can tell their
     /// changes apart rank them (``RepairEdit/rank``: replace-variable puts a name of the same kind
     /// used just above first, missing-guard the value the function already returns), and each step
@@ -38,8 +47,12 @@ public enum RepairTemplates {
         DropConditionTemplate(prior: 0.5),
         ReturnValueTemplate(prior: 0.5),
         MissingReturnTemplate(prior: 0.5),
+        DeleteOutputTemplate(prior: 0.5),
         MissingGuardTemplate(prior: 0.4),
         SwapArgumentsTemplate(prior: 0.4),
+        PrintExpressionTemplate(prior: 0.4),
+        StringCaseTemplate(prior: 0.4),
         ReplaceVariableTemplate(prior: 0.3),
+        PrintUnpackedTemplate(prior: 0.3),
     ]
 }
