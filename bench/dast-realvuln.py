@@ -713,6 +713,13 @@ def reachable(label, served, callees, path=None, app=None):
     return False
 
 
+def reachable_labels(app, recipe, labels, routes):
+    """The handlers' callees and the labels some route reaches (through its file or a call)."""
+    callees = handler_callees(app, routes)
+    served_all = set(routes) | ({recipe["fallback"]} if recipe.get("fallback") else set())
+    return callees, [l for l in labels if reachable(l, served_all, callees)]
+
+
 def url_path(url):
     rest = url.split("://", 1)[-1]
     path = "/" + rest.split("/", 1)[1] if "/" in rest else "/"
@@ -807,9 +814,7 @@ def run_app(app, recipe, sentinel, cache, ids, scanners):
     except Exception as e:  # noqa: BLE001
         routes = {}
         res["route_error"] = str(e)
-    callees = handler_callees(app, routes)
-    served_all = set(routes) | ({recipe["fallback"]} if recipe.get("fallback") else set())
-    reach = [l for l in labels if reachable(l, served_all, callees)]
+    callees, reach = reachable_labels(app, recipe, labels, routes)
     res.update(labels=len(labels), reachable=len(reach), route_files=len(routes))
     if recipe.get("skip"):
         res["reason"] = recipe["skip"]
@@ -942,9 +947,7 @@ def rescore(res, app, recipe):
     gt = json.load(open(os.path.join(CORPUS, "ground-truth", app, "ground-truth.json")))
     labels = [l for l in gt.get("findings", []) if l.get("is_vulnerable")]
     routes = route_map(app, recipe)
-    callees = handler_callees(app, routes)
-    served_all = set(routes) | ({recipe["fallback"]} if recipe.get("fallback") else set())
-    reach = [l for l in labels if reachable(l, served_all, callees)]
+    callees, reach = reachable_labels(app, recipe, labels, routes)
     res.update(labels=len(labels), reachable=len(reach), notes=recipe.get("notes", ""))
     for entry in res["scanners"].values():
         if entry.get("report") and os.path.isfile(entry["report"]):

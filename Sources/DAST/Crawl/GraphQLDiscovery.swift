@@ -34,11 +34,7 @@ enum GraphQLDiscovery {
 
     /// The schema at `url`, or nil when it answers no introspection.
     private static func introspect(_ url: WebURL, client: WebClient) throws -> GraphQLSchema? {
-        let body = DocumentNode(
-            .object([
-                DocumentMember(
-                    key: "query", line: 1, column: 1, value: DocumentNode(.string(GraphQLSchema.introspection), line: 1, column: 1))
-            ]), line: 1, column: 1)
+        let body = DocumentNode.object([("query", .string(GraphQLSchema.introspection))])
         var request = WebRequest(method: "POST", url: url)
         request.setHeader("Content-Type", "application/json")
         request.body = JSONWriter.bytes(body, sortKeys: false)
@@ -50,11 +46,7 @@ enum GraphQLDiscovery {
     }
 
     private static func endpoint(_ operation: GraphQLSchema.Operation, url: WebURL) -> Endpoint {
-        let body = DocumentNode(
-            .object([
-                DocumentMember(key: "query", line: 1, column: 1, value: DocumentNode(.string(operation.document), line: 1, column: 1)),
-                DocumentMember(key: "variables", line: 1, column: 1, value: DocumentNode(.object(operation.variables), line: 1, column: 1)),
-            ]), line: 1, column: 1)
+        let body = DocumentNode.object([("query", .string(operation.document)), ("variables", operation.variables.value)])
         return Endpoint(
             method: "POST", url: url, body: .json(body),
             discovery: operation.kind == "mutation" ? .graphqlMutation : .graphqlQuery)

@@ -12,8 +12,8 @@ struct GraphQLSchema: Sendable {
         var field: String
         /// The document, an anonymous operation (servers may allow only known names): `query ($field_a: String!) { field(a: $field_a) { id title } }`.
         var document: String
-        /// The variables' example values, in argument order.
-        var variables: [DocumentMember]
+        /// The variables' example values, an object in argument order.
+        var variables: DocumentNode
     }
 
     /// The standard introspection query, cut to what operations need (four levels of type wrappers).
@@ -58,7 +58,7 @@ struct GraphQLSchema: Sendable {
         if kind == "mutation", destructiveVerbs.contains(where: { name.lowercased().hasPrefix($0) }) { return nil }
         var declarations: [String] = []
         var arguments: [String] = []
-        var variables: [DocumentMember] = []
+        var variables: [(String, DocumentNode.Value)] = []
         for argument in field["args"]?.elements ?? [] {
             guard let argumentName = argument["name"]?.string, isName(argumentName), let type = argument["type"] else {
                 return nil
@@ -73,14 +73,14 @@ struct GraphQLSchema: Sendable {
             let variable = "\(name)_\(argumentName)"
             declarations.append("$\(variable): \(signature(of: type))")
             arguments.append("\(argumentName): $\(variable)")
-            variables.append(DocumentMember(key: variable, line: 1, column: 1, value: example))
+            variables.append((variable, example))
         }
         // Only strings carry a payload (GraphQL refuses a string for an Int).
-        guard variables.contains(where: { $0.value.string != nil }) else { return nil }
+        guard variables.contains(where: { if case .string = $0.1 { true } else { false } }) else { return nil }
         let selection = selectionSet(of: field["type"], types: types)
         let document =
             "\(kind) (\(declarations.joined(separator: ", "))) { \(name)(\(arguments.joined(separator: ", ")))\(selection) }"
-        return Operation(kind: kind, field: name, document: document, variables: variables)
+        return Operation(kind: kind, field: name, document: document, variables: DocumentNode.object(variables))
     }
 
     /// `{ a b c }` of up to eight scalar fields without required arguments, `{ __typename }` for
@@ -104,16 +104,14 @@ struct GraphQLSchema: Sendable {
     }
 
     /// An example value for a scalar or enum argument; nil for input objects and unknown scalars.
-    private static func example(kind: String, name: String?, types: [String: DocumentNode]) -> DocumentNode? {
+    private static func example(kind: String, name: String?, types: [String: DocumentNode]) -> DocumentNode.Value? {
         switch (kind, name) {
-        case ("SCALAR", "String"?), ("SCALAR", "ID"?): return DocumentNode(.string(name == "ID" ? "1" : "sentinel"), line: 1, column: 1)
-        case ("SCALAR", "Int"?): return DocumentNode(.integer(1), line: 1, column: 1)
-        case ("SCALAR", "Float"?): return DocumentNode(.double(1.5), line: 1, column: 1)
-        case ("SCALAR", "Boolean"?): return DocumentNode(.bool(true), line: 1, column: 1)
-        case ("ENUM", let name?):
-            return types[name]?["enumValues"]?.elements.first?["name"]?.string.map {
-                DocumentNode(.string($0), line: 1, column: 1)
-            }
+        case ("SCALAR", "String"?): return .string("sentinel")
+        case ("SCALAR", "ID"?): return .string("1")
+        case ("SCALAR", "Int"?): return .integer(1)
+        case ("SCALAR", "Float"?): return .double(1.5)
+        case ("SCALAR", "Boolean"?): return .bool(true)
+        case ("ENUM", let name?): return types[name]?["enumValues"]?.elements.first?["name"]?.string.map { .string($0) }
         default: return nil
         }
     }

@@ -57,10 +57,13 @@ public struct WebScan: Sendable {
             }
         }
         let passive = WebRules.passive.filter { options.checks.runs($0.rules) }
-        let graphQLStart = budget.sent
+        let tally = RequestTally()
+        tally.count("crawl", budget.sent)  // the login's, as before the crawl
+        var sent = budget.sent
         var graphQL =
             options.active ? GraphQLDiscovery.endpoints(paths: GraphQLDiscovery.usualPaths, start: start, client: client) : []
-        let graphQLRequests = budget.sent - graphQLStart
+        tally.count("graphql", budget.sent - sent)
+        sent = budget.sent
         var crawler = Crawler(
             start: start, client: client,
             limits: CrawlLimits(maxPages: options.maxPages, maxDepth: options.maxDepth, submitsMutatingForms: options.active),
@@ -82,10 +85,8 @@ public struct WebScan: Sendable {
         result.pages = site.pages.count
         result.endpoints = site.endpoints.count
         result.outOfScope = Array(site.outOfScope.prefix(50))
-        let tally = RequestTally()
-        tally.count("crawl", budget.sent - graphQLRequests)
-        tally.count("graphql", graphQLRequests)
-        var sent = budget.sent
+        tally.count("crawl", budget.sent - sent)
+        sent = budget.sent
         for probe in WebRules.probes where options.checks.runs(probe.rules) {
             probe.probe(site, start: start, client: client, sink: sink)
         }

@@ -224,24 +224,21 @@ public struct HealLoop: Sendable {
                 }
             }
         }
-        // A fix memory verified for this signal or a similar one goes first, as it was.
-        let replays = MemoryReplay.proposals(remembered, workspace: workspace).filter {
-            state.tried.insert(patchKey($0)).inserted
-        }
-        if !replays.isEmpty,
-            let candidate = try validate(
-                replays, signal: signal, request: request, workspace: workspace, verifier: verifier, baseline: baseline,
-                rescanner: rescanner, findingsBefore: findingsBefore, state: &state)
-        {
+        let turns = Turns(
+            loop: self, signal: signal, request: request, workspace: workspace, verifier: verifier, baseline: baseline,
+            rescanner: rescanner, findingsBefore: findingsBefore, remembered: remembered, traceRun: traceRun)
+        func verified(_ candidate: Candidate) -> HealOutcome {
             outcome.candidate = candidate
             outcome.stopReason = "verified"
             return outcome
         }
+        // A fix memory verified for this signal or a similar one goes first, as it was.
+        let replays = MemoryReplay.proposals(remembered, workspace: workspace).filter {
+            state.tried.insert(patchKey($0)).inserted
+        }
+        if !replays.isEmpty, let candidate = try turns.validate(replays, state: &state) { return verified(candidate) }
         let actors = request.actors.filter { $0.applies(to: signal) }.sorted { $0.kind < $1.kind }
         if actors.isEmpty { state.notes.append("no actor can act on a \(signal.kind.rawValue) signal (\(signal.source))") }
-        let turns = Turns(
-            loop: self, signal: signal, request: request, workspace: workspace, verifier: verifier, baseline: baseline,
-            rescanner: rescanner, findingsBefore: findingsBefore, remembered: remembered, traceRun: traceRun)
         // A model, when one is configured, has its first turn after a short template budget, not
         // after the templates have given up: it may need one round where they need hundreds.
         let model = actors.first { $0.kind == .llmPatch }
@@ -251,7 +248,7 @@ public struct HealLoop: Sendable {
         for actor in actors where actor.kind != .llmPatch {
             var round = 1
             while state.budgetLeft != nil {
-                guard let proposals = try turns.proposals(of: actor, round: round, state: &state) else { break }
+                guard let proposals = turns.proposals(of: actor, round: round, state: &state) else { break }
                 var index = 0
                 while index < proposals.count, state.budgetLeft != nil {
                     if let model, modelRound == 1 {
@@ -260,20 +257,14 @@ public struct HealLoop: Sendable {
                             || seconds >= Self.templateBudgetSeconds
                         {
                             modelRound += 1
-                            if case let candidate?? = try turns.modelTurn(model, round: 1, state: &state) {
-                                outcome.candidate = candidate
-                                outcome.stopReason = "verified"
-                                return outcome
+                            if case .verified(let candidate) = try turns.modelTurn(model, round: 1, state: &state) {
+                                return verified(candidate)
                             }
                         }
                     }
                     let chunk = Array(proposals[index..<min(proposals.count, index + Self.chunk(request))])
                     index += chunk.count
-                    if let candidate = try turns.validate(chunk, state: &state) {
-                        outcome.candidate = candidate
-                        outcome.stopReason = "verified"
-                        return outcome
-                    }
+                    if let candidate = try turns.validate(chunk, state: &state) { return verified(candidate) }
                 }
                 round += 1
             }
@@ -282,12 +273,9 @@ public struct HealLoop: Sendable {
             while state.budgetLeft != nil, modelRound <= Self.maxModelRounds {
                 let round = modelRound
                 modelRound += 1
-                guard let result = try turns.modelTurn(model, round: round, state: &state) else { break }
-                if let candidate = result {
-                    outcome.candidate = candidate
-                    outcome.stopReason = "verified"
-                    return outcome
-                }
+                let turn = try turns.modelTurn(model, round: round, state: &state)
+                if case .verified(let candidate) = turn { return verified(candidate) }
+                if case .silent = turn { break }
             }
         }
         return outcome
@@ -315,52 +303,49 @@ public struct HealLoop: Sendable {
         let remembered: [MemoryRecord]
         let traceRun: @Sendable (String) throws -> (Verification, String)
 
-        /// `actor`'s proposals for `round`, new ones only and ranked; nil when it has nothing
-        /// (or failed: the note says why).
-        func proposals(of actor: any HealActor, round: Int, state: inout LoopState) throws -> [Proposal]? {
+        /// What a model's turn came to.
+        enum ModelTurn {
+            /// It had nothing more to say (or failed: the note says why).
+            case silent
+            /// It proposed something that was not the fix.
+            case tried
+            /// It proposed the fix.
+            case verified(Candidate)
+        }
+
+        /// `actor`'s proposals for `round`; nil when it failed (the note says why).
+        private func ask(_ actor: any HealActor, round: Int, state: inout LoopState) -> [Proposal]? {
             loop.progress(.proposing(actor.kind))
             let context = ActorContext(
                 signal: signal, workspace: workspace, baseline: baseline, attempts: state.attempts, memory: remembered,
                 traceRun: traceRun, suspicious: state.suspicious)
-            let proposals: [Proposal]
             do {
-                proposals = try actor.propose(context, round: round)
+                return try actor.propose(context, round: round)
             } catch {
                 state.notes.append("\(actor.kind.rawValue): \(error)")
                 return nil
             }
+        }
+
+        /// `actor`'s proposals for `round`, new ones only and ranked; nil when it has nothing
+        /// (or failed: the note says why).
+        func proposals(of actor: any HealActor, round: Int, state: inout LoopState) -> [Proposal]? {
+            guard let proposals = ask(actor, round: round, state: &state) else { return nil }
             let fresh = loop.rank(proposals.filter { state.tried.insert(loop.patchKey($0)).inserted }, memory: remembered)
             return fresh.isEmpty ? nil : fresh
         }
 
         /// One round of the model: its proposal validated; a reply that repeats an earlier patch
-        /// becomes a lesson for the next round, not the end of its turns. Nil when it has nothing
-        /// more to say; `.some(nil)` when it said something that was not the fix.
-        @discardableResult
-        func modelTurn(_ model: any HealActor, round: Int, state: inout LoopState) throws -> Candidate?? {
-            loop.progress(.proposing(model.kind))
-            let context = ActorContext(
-                signal: signal, workspace: workspace, baseline: baseline, attempts: state.attempts, memory: remembered,
-                traceRun: traceRun, suspicious: state.suspicious)
-            let proposals: [Proposal]
-            do {
-                proposals = try model.propose(context, round: round)
-            } catch {
-                state.notes.append("\(model.kind.rawValue): \(error)")
-                return nil
+        /// becomes a lesson for the next round, not the end of its turns.
+        func modelTurn(_ model: any HealActor, round: Int, state: inout LoopState) throws -> ModelTurn {
+            guard let proposals = ask(model, round: round, state: &state), !proposals.isEmpty else { return .silent }
+            let marked = proposals.map { proposal in
+                guard !state.tried.insert(loop.patchKey(proposal)).inserted else { return proposal }
+                var repeated = proposal
+                repeated.unusable = "the same patch as an earlier attempt; propose a different change"
+                return repeated
             }
-            if proposals.isEmpty { return nil }
-            var fresh: [Proposal] = []
-            for proposal in proposals {
-                if state.tried.insert(loop.patchKey(proposal)).inserted {
-                    fresh.append(proposal)
-                } else {
-                    var repeated = proposal
-                    repeated.unusable = "the same patch as an earlier attempt; propose a different change"
-                    fresh.append(repeated)
-                }
-            }
-            return .some(try validate(fresh, state: &state))
+            return try validate(marked, state: &state).map(ModelTurn.verified) ?? .tried
         }
 
         func validate(_ proposals: [Proposal], state: inout LoopState) throws -> Candidate? {
