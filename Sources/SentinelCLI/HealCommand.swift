@@ -29,8 +29,8 @@ struct HealCommand: ParsableCommand {
     var repo: String
     @Option(help: ArgumentHelp("The project's own check, run by /bin/sh in the sandbox.", valueName: "command"))
     var verify: String
-    @Option(name: .customLong("max-attempts"), help: "Most candidates judged.")
-    var maxAttempts: Int = 100
+    @Option(name: .customLong("max-attempts"), help: "Most candidates judged (default: as many as --max-minutes allows).")
+    var maxAttempts: Int?
     @Option(name: .customLong("max-minutes"), help: "Wall-clock budget in minutes.")
     var maxMinutes: Double = 15
     @Option(help: "Sandbox profile for verification.") var profile: String = "fix-verify"
@@ -68,7 +68,7 @@ struct HealCommand: ParsableCommand {
         guard format == "text" || format == "json" else {
             throw SentinelError(.invalidInput, "--format: '\(format)' is not one of text, json")
         }
-        guard maxAttempts >= 1 else { throw SentinelError(.invalidInput, "--max-attempts: must be at least 1") }
+        guard (maxAttempts ?? 1) >= 1 else { throw SentinelError(.invalidInput, "--max-attempts: must be at least 1") }
         guard maxMinutes > 0 else { throw SentinelError(.invalidInput, "--max-minutes: must be more than 0") }
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw SentinelError(.invalidInput, "--jobs: must be at least 1") }
@@ -95,7 +95,7 @@ struct HealCommand: ParsableCommand {
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,
             actors: try HealActors.standard(
                 environment: ProcessInfo.processInfo.environment, osvDatabase: StateLocation.current().osvDatabase),
-            maxAttempts: maxAttempts, maxSeconds: maxMinutes * 60, jobs: jobs, packageIndex: index)
+            maxAttempts: maxAttempts ?? Int.max, maxSeconds: maxMinutes * 60, jobs: jobs, packageIndex: index)
         let progress = HealProgressLine(mode: ProgressLine.Mode.forStderr(quiet: false, environment: ProcessInfo.processInfo.environment))
         let loop = HealLoop(memory: memory, progress: { progress.show($0) })
         let outcome = try loop.run(request)

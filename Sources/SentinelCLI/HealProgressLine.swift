@@ -35,7 +35,7 @@ final class HealProgressLine: Sendable {
         case .proposing(let actor): text = "\(actor.rawValue): proposing…"
         case .verifying(let first, let last, let limit, let actor):
             let range = first == last ? "\(first)" : "\(first)-\(last)"
-            text = "attempt \(range)/\(limit) · \(actor.rawValue) · verifying…"
+            text = "attempt \(range)\(limit == Int.max ? "" : "/\(limit)") · \(actor.rawValue) · verifying…"
         }
         state.withLock { state in
             state.text = text

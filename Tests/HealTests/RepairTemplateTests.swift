@@ -220,6 +220,36 @@ struct RepairTemplateTests {
             StringCaseTemplate(), "say(\"yes\", f'{x}')\n", line: 1, ["line 1: `\"yes\"` → `\"Yes\"`", "line 1: `\"yes\"` → `\"YES\"`"]),
         TemplateCase(PrintUnpackedTemplate(), "print(A)\n", line: 1, ["line 1: `A` → `*A`"]),
         TemplateCase(PrintUnpackedTemplate(), "print('x', A)\nprint(3)\n", line: 1, []),
+        // Scripts: top-level code has its variables in the module.
+        TemplateCase(ReplaceVariableTemplate(), "n = 3\nx = 1\ny = n\n", line: 3, ["line 3: `n` → `x`"]),
+        TemplateCase(
+            AugmentedAssignmentTemplate(), "x = 1\nx *= 2+1\n", line: 2, ["line 2: `x *= 2+1` → `x = x * 2+1`"]),
+        TemplateCase(AugmentedAssignmentTemplate(), "s = 0\ns -= a + b\n", line: 2, ["line 2: `s -= a + b` → `s = s - a + b`"]),
+        // Writing these out changes nothing: `x += a + b`, `x *= a * b`, `x *= a ** 2`.
+        TemplateCase(AugmentedAssignmentTemplate(), "x += a + b\n", line: 1, []),
+        TemplateCase(AugmentedAssignmentTemplate(), "x *= a * b\n", line: 1, []),
+        TemplateCase(AugmentedAssignmentTemplate(), "x *= a ** 2\n", line: 1, []),
+        TemplateCase(
+            LiteralToVariableTemplate(), "n = int(input())\nfor i in range(10):\n    pass\n", line: 2,
+            ["line 2: `10` → `n`"]),
+        TemplateCase(
+            LiteralToVariableTemplate(), "def f(dp, m):\n    dp[0][-1] = 1\n", line: 2,
+            [
+                "line 2: `0` → `m`", "line 2: `0` → `dp`", "line 2: `-1` → `m`", "line 2: `-1` → `dp`", "line 2: `1` → `m`",
+                "line 2: `1` → `dp`",
+            ]),
+        // A name bound only below the line is not an alternative.
+        TemplateCase(LiteralToVariableTemplate(), "x = 1\nn = 2\n", line: 1, []),
+        TemplateCase(
+            NearbyExpressionTemplate(), "for i in range(n):\n    if A[i] > A[i + 1]:\n        x = i\n", line: 3,
+            ["line 3: `i` → `A[i]`", "line 3: `i` → `A[i + 1]`"]),
+        TemplateCase(
+            NearbyExpressionTemplate(), "for i in range(a):\n  if L[i] <= B:\n    count += B\n", line: 3,
+            ["line 3: `count` → `L[i]`", "line 3: `B` → `L[i]`"]),
+        TemplateCase(NearbyExpressionTemplate(), "x = A[1:2]\ny = x\n", line: 2, []),
+        TemplateCase(BreakToExitTemplate(), "while a:\n    print(1)\n    break\n", line: 3, ["line 3: `break` → `exit()`"]),
+        TemplateCase(BreakToExitTemplate(), "def f():\n    while a:\n        break\n", line: 3, []),
+        TemplateCase(ArithmeticOperatorTemplate(), "print(n-998244353)\n", line: 1, ["line 1: `-` → `+`", "line 1: `-` → `%`"]),
     ]
 
     static let clamp = """

@@ -78,14 +78,17 @@ public struct ActorContext: Sendable {
     public var traceRun: @Sendable (String) throws -> (Verification, String)
     /// The code under repair's most suspicious lines, most first (empty without a traced run).
     public var suspicious: [SuspiciousLine]
+    /// What the failing tests compared in the baseline run: expected and printed values.
+    public var compared: [ComparedValues]
 
     /// A context; see the properties.
     public init(
         signal: Signal, workspace: HealWorkspace, baseline: Verification, attempts: [Attempt] = [],
         memory: [MemoryRecord] = [], traceRun: @escaping @Sendable (String) throws -> (Verification, String),
-        suspicious: [SuspiciousLine] = []
+        suspicious: [SuspiciousLine] = [], compared: [ComparedValues] = []
     ) {
         self.suspicious = suspicious
+        self.compared = compared
         self.signal = signal
         self.workspace = workspace
         self.baseline = baseline

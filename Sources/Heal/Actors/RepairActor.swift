@@ -9,9 +9,9 @@ public struct RepairActor: HealActor {
     /// Logic repair.
     public let kind = ActorKind.logicRepair
     /// Suspicious lines edited.
-    public var topLines = 20
+    public var topLines = 40
     /// Candidates proposed at most.
-    public var limit = 200
+    public var limit = 1000
 
     /// A repair actor.
     public init() {}
@@ -37,7 +37,8 @@ public struct RepairActor: HealActor {
             sources[line.file] = context.workspace.read(line.file)
         }
         let candidates = try RepairGenerator().candidates(
-            sources: sources, suspicious: ranked, top: topLines, limit: limit)
+            sources: sources, suspicious: ranked, top: topLines, limit: limit,
+            difference: OutputDifference(context.compared))
         return candidates.map { candidate in
             Proposal(
                 actor: kind, changes: [candidate.change], description: "\(candidate.change.path):\(candidate.description)",

@@ -15,7 +15,7 @@ public struct HealRequest: Sendable {
     public var verify: String
     /// The sandbox profile verification runs under (`fix-verify` by default).
     public var profile: Profile
-    /// The most proposals judged (refused ones included).
+    /// The most proposals judged (refused ones included); `Int.max`: as many as the time allows.
     public var maxAttempts: Int
     /// The wall-clock budget, seconds.
     public var maxSeconds: Double
@@ -29,10 +29,11 @@ public struct HealRequest: Sendable {
     /// so a bump is "not exercised").
     public var packageIndex: PackageIndex?
 
-    /// A request; the defaults are 100 attempts, 15 minutes and one job per core.
+    /// A request; the defaults are no attempt cap (the time budget decides), 15 minutes and one
+    /// job per core.
     public init(
         repository: String, signals: [Signal], verify: String, profile: Profile, actors: [any HealActor],
-        maxAttempts: Int = 100, maxSeconds: Double = 900, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        maxAttempts: Int = .max, maxSeconds: Double = 900, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
         environment: [String: String] = [:], packageIndex: PackageIndex? = nil
     ) {
         self.repository = repository
@@ -226,7 +227,8 @@ public struct HealLoop: Sendable {
         }
         let turns = Turns(
             loop: self, signal: signal, request: request, workspace: workspace, verifier: verifier, baseline: baseline,
-            rescanner: rescanner, findingsBefore: findingsBefore, remembered: remembered, traceRun: traceRun)
+            rescanner: rescanner, findingsBefore: findingsBefore, remembered: remembered, traceRun: traceRun,
+            compared: ComparedValues.parse(baselineOutput))
         func verified(_ candidate: Candidate) -> HealOutcome {
             outcome.candidate = candidate
             outcome.stopReason = "verified"
@@ -302,6 +304,8 @@ public struct HealLoop: Sendable {
         let findingsBefore: [Finding]?
         let remembered: [MemoryRecord]
         let traceRun: @Sendable (String) throws -> (Verification, String)
+        /// What the failing tests compared on the unchanged tree.
+        let compared: [ComparedValues]
 
         /// What a model's turn came to.
         enum ModelTurn {
@@ -318,7 +322,7 @@ public struct HealLoop: Sendable {
             loop.progress(.proposing(actor.kind))
             let context = ActorContext(
                 signal: signal, workspace: workspace, baseline: baseline, attempts: state.attempts, memory: remembered,
-                traceRun: traceRun, suspicious: state.suspicious)
+                traceRun: traceRun, suspicious: state.suspicious, compared: compared)
             do {
                 return try actor.propose(context, round: round)
             } catch {
@@ -355,14 +359,16 @@ public struct HealLoop: Sendable {
         }
     }
 
-    /// Verified strategies of similar signals first, then the actor's own order, smaller first.
+    /// The actor's order, with strategies verified on similar signals raised by a quarter of their
+    /// score (not by a fixed amount: a proven strategy on an unlikely line must not pass every
+    /// likely change), then smaller first.
     fileprivate func rank(_ proposals: [Proposal], memory: [MemoryRecord]) -> [Proposal] {
         let proven = Set(memory.filter(\.verified).map { "\($0.actor)/\($0.strategy)" })
         return proposals.enumerated().sorted { a, b in
-            let boostA = proven.contains("\(a.element.actor.rawValue)/\(a.element.strategy)") ? 0.25 : 0
-            let boostB = proven.contains("\(b.element.actor.rawValue)/\(b.element.strategy)") ? 0.25 : 0
-            let scoreA = a.element.score + boostA
-            let scoreB = b.element.score + boostB
+            let boostA = proven.contains("\(a.element.actor.rawValue)/\(a.element.strategy)") ? 1.25 : 1
+            let boostB = proven.contains("\(b.element.actor.rawValue)/\(b.element.strategy)") ? 1.25 : 1
+            let scoreA = a.element.score * boostA
+            let scoreB = b.element.score * boostB
             if scoreA != scoreB { return scoreA > scoreB }
             if a.element.size != b.element.size { return a.element.size < b.element.size }
             return a.offset < b.offset

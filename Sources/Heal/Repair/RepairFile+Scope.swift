@@ -10,9 +10,19 @@ extension RepairFile {
         .functionDef, .asyncFunctionDef, .classDef, .lambda, .listComp, .setComp, .dictComp, .generatorExp,
     ]
 
-    /// The parameter names of `function`, in order, receivers left out.
+    /// The statements of `scope`: a function's body, or the module's top level for the module.
+    func body(of scope: PyNode) -> [PyNode] {
+        scope.kind == .module ? scope.children : scope.children[4].children
+    }
+
+    /// The innermost function around `line`, or the module when the line is top-level code
+    /// (scripts keep their variables there).
+    func scope(ofLine line: Int) -> PyNode { enclosingFunction(ofLine: line) ?? module.root }
+
+    /// The parameter names of `function`, in order, receivers left out (none for the module).
     func parameters(of function: PyNode) -> [String] {
-        function.children[2].children.compactMap { parameter in
+        guard function.kind != .module else { return [] }
+        return function.children[2].children.compactMap { parameter in
             switch parameter.kind {
             case .parameter, .varArgs, .kwArgs: parameter.text.flatMap { Self.receivers.contains($0) ? nil : $0 }
             default: nil
@@ -42,7 +52,7 @@ extension RepairFile {
     /// The target names of the binding statements of `function`'s own body.
     func targets(in function: PyNode, augmented: Bool) -> [PyNode] {
         var out: [PyNode] = []
-        for statement in function.children[4].children {
+        for statement in body(of: function) {
             statement.walk { node in
                 switch node.kind {
                 case .assign: out += node.children.dropLast().flatMap { Self.names(in: $0) }
@@ -61,16 +71,18 @@ extension RepairFile {
     /// bindings and reads in the body), and the offsets of the occurrences it dereferences.
     func nameUsage(in function: PyNode) -> NameUsage {
         var usage = NameUsage()
-        for parameter in function.children[2].children {
+        for parameter in function.kind == .module ? [] : function.children[2].children {
             if let name = parameter.text { usage.lines[name, default: []].append(parameter.range.start.line) }
         }
-        function.children[4].walk { node in
-            if node.kind == .name, let name = node.text { usage.lines[name, default: []].append(node.range.start.line) }
-            for operand in Self.dereferencedOperands(of: node) where operand.kind == .name {
-                usage.dereferenced.insert(operand.range.start.offset)
-                if let name = operand.text { usage.dereferencedNames.insert(name) }
+        for statement in body(of: function) {
+            statement.walk { node in
+                if node.kind == .name, let name = node.text { usage.lines[name, default: []].append(node.range.start.line) }
+                for operand in Self.dereferencedOperands(of: node) where operand.kind == .name {
+                    usage.dereferenced.insert(operand.range.start.offset)
+                    if let name = operand.text { usage.dereferencedNames.insert(name) }
+                }
+                return true
             }
-            return true
         }
         return usage
     }
@@ -91,7 +103,7 @@ extension RepairFile {
     /// The `return` statements of `function`'s own body (not those of nested functions).
     func returns(of function: PyNode) -> [PyNode] {
         var out: [PyNode] = []
-        for statement in function.children[4].children {
+        for statement in body(of: function) {
             statement.walk { node in
                 if node.kind == .return { out.append(node) }
                 return !Self.scopeKinds.contains(node.kind)
@@ -103,7 +115,7 @@ extension RepairFile {
     /// Whether `function` is a generator (its own body yields).
     func isGenerator(_ function: PyNode) -> Bool {
         var found = false
-        for statement in function.children[4].children {
+        for statement in body(of: function) {
             statement.walk { node in
                 if node.kind == .yield || node.kind == .yieldFrom { found = true }
                 return !found && !Self.scopeKinds.contains(node.kind)

@@ -13,6 +13,9 @@ import Support
 public struct RepairGenerator: Sendable {
     /// The templates tried, in order.
     public var templates: [any RepairTemplate]
+    /// The templates aimed by the output the failing tests compared (run only when there is a
+    /// difference to aim at).
+    public var guided: [any GuidedRepairTemplate]
 
     /// What each step down a template's own ranking multiplies a candidate's score by.
     public static let rankDecay = 0.95
@@ -23,9 +26,13 @@ public struct RepairGenerator: Sendable {
         (0..<max(0, rank)).reduce(1.0) { weight, _ in weight * rankDecay }
     }
 
-    /// A generator trying `templates`.
-    public init(templates: [any RepairTemplate] = RepairTemplates.standard) {
+    /// A generator trying `templates`, and `guided` where the output differs.
+    public init(
+        templates: [any RepairTemplate] = RepairTemplates.standard,
+        guided: [any GuidedRepairTemplate] = RepairTemplates.guided
+    ) {
         self.templates = templates
+        self.guided = guided
     }
 
     /// Candidates for one file: `suspicious` lines whose `file` is `path` are tried, each scored by
@@ -44,17 +51,30 @@ public struct RepairGenerator: Sendable {
     }
 
     /// Candidates for the `top` most suspicious lines across files (`sources`: path → text, as
-    /// read from the workspace). Files that are missing from `sources` or do not parse are left out.
-    public func candidates(sources: [String: String], suspicious: [SuspiciousLine], top: Int = 20, limit: Int = 200)
-        throws -> [RepairCandidate]
-    {
+    /// read from the workspace), and, when `difference` has something to aim at, the guided
+    /// templates' candidates on every line of those files in `suspicious` (each line a failing
+    /// test ran). Files that are missing from `sources` or do not parse are left out.
+    public func candidates(
+        sources: [String: String], suspicious: [SuspiciousLine], top: Int = 20, limit: Int = 200,
+        difference: OutputDifference = OutputDifference([])
+    ) throws -> [RepairCandidate] {
         let chosen = Array(suspicious.prefix(top))
         let templates = self.templates
+        let guided = difference.isEmpty ? [] : self.guided
+        // Guided changes are scored against the most suspicious line: the output aims them.
+        let best = suspicious.first?.score ?? 0
         let all = try PyLargeStack.run {
             var out: [RepairCandidate] = []
             for path in Set(chosen.map(\.file)).sorted() {
                 guard let source = sources[path], let file = try? RepairFile(path: path, source: source) else { continue }
                 out += Self.generate(templates: templates, file: file, lines: chosen.filter { $0.file == path })
+                let ran = Set(suspicious.filter { $0.file == path }.map(\.line))
+                var parsed: [String: Bool] = [:]
+                for template in guided {
+                    out += Self.candidates(
+                        template.candidates(in: file, difference: difference, lines: ran), in: file, template: template.name,
+                        score: best * template.prior, parsed: &parsed)
+                }
             }
             return out
         }
@@ -64,23 +84,31 @@ public struct RepairGenerator: Sendable {
     /// Every parsing candidate of every template at every line, unsorted, duplicates kept.
     static func generate(templates: [any RepairTemplate], file: RepairFile, lines: [SuspiciousLine]) -> [RepairCandidate] {
         var out: [RepairCandidate] = []
-        var checked: [String: Bool] = [:]
+        var parsed: [String: Bool] = [:]
         for suspicious in lines where suspicious.line >= 1 && suspicious.line <= file.lineStarts.count {
             for template in templates {
-                for edit in template.candidates(in: file, line: suspicious.line) {
-                    guard let after = apply(edit.edits, to: file), after != file.source else { continue }
-                    if checked[after] == nil { checked[after] = Self.parses(after, path: file.path) }
-                    guard checked[after] == true else { continue }
-                    out.append(
-                        RepairCandidate(
-                            change: FileChange(path: file.path, before: file.source, after: after), template: template.name,
-                            line: edit.line, description: edit.description,
-                            score: suspicious.score * template.prior * rankWeight(edit.rank), rank: edit.rank,
-                            size: size(of: edit.edits, in: file)))
-                }
+                out += candidates(
+                    template.candidates(in: file, line: suspicious.line), in: file, template: template.name,
+                    score: suspicious.score * template.prior, parsed: &parsed)
             }
         }
         return out
+    }
+
+    /// `edits` applied to `file`, those that change nothing or do not parse left out, each scored
+    /// `score` lowered by its rank. `parsed` remembers which texts parse (templates often agree).
+    static func candidates(
+        _ edits: [RepairEdit], in file: RepairFile, template: String, score: Double, parsed: inout [String: Bool]
+    ) -> [RepairCandidate] {
+        edits.compactMap { edit in
+            guard let after = apply(edit.edits, to: file), after != file.source else { return nil }
+            if parsed[after] == nil { parsed[after] = parses(after, path: file.path) }
+            guard parsed[after] == true else { return nil }
+            return RepairCandidate(
+                change: FileChange(path: file.path, before: file.source, after: after), template: template,
+                line: edit.line, description: edit.description, score: score * rankWeight(edit.rank), rank: edit.rank,
+                size: size(of: edit.edits, in: file))
+        }
     }
 
     /// Whether `text` is valid Python (called on the large-stack thread).

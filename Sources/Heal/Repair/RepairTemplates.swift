@@ -21,6 +21,10 @@ public enum RepairTemplates {
     /// | missing guard | 0.4 |
     /// | swap arguments | 0.4 |
     /// | replace variable | 0.3 |
+    /// | augmented assignment written out (`x *= 2 + 1` → `x = x * 2 + 1`) | 0.5 |
+    /// | a literal that should be a variable (`range(10)` → `range(n)`) | 0.3 |
+    /// | a variable that should be a nearby subscript (`x = i` → `x = A[i]`) | 0.3 |
+    /// | `break` that should end a script (`exit()`) | 0.3 |
     ///
     /// For programs judged by what they print:
     ///
@@ -52,7 +56,31 @@ public enum RepairTemplates {
         SwapArgumentsTemplate(prior: 0.4),
         PrintExpressionTemplate(prior: 0.4),
         StringCaseTemplate(prior: 0.4),
+        AugmentedAssignmentTemplate(prior: 0.5),
         ReplaceVariableTemplate(prior: 0.3),
         PrintUnpackedTemplate(prior: 0.3),
+        LiteralToVariableTemplate(prior: 0.3),
+        NearbyExpressionTemplate(prior: 0.3),
+        BreakToExitTemplate(prior: 0.3),
+    ]
+
+    /// The templates aimed by the output a failing test compared (``GuidedRepairTemplate``), with
+    /// their priors. Their score is the prior times the most suspicious line's: the printed
+    /// difference says more about where the slip is than coverage, which ranks a line every test
+    /// runs low. A literal that is a near spelling of an expected word comes first, as nothing
+    /// else explains that difference; an argument shift needs two or more numbers off by the same
+    /// one before it fires at all:
+    ///
+    /// | template | prior |
+    /// |---|---|
+    /// | a printed word spelled as expected | 0.95 |
+    /// | delete a `print` of lines not expected | 0.85 |
+    /// | shift all printed positions by one | 0.8 |
+    /// | drop a `print` argument when more was printed | 0.9 (three ranks lower unless the expected tokens were all printed in a row) |
+    public static let guided: [any GuidedRepairTemplate] = [
+        ExpectedLiteralTemplate(prior: 0.95),
+        ExtraOutputTemplate(prior: 0.85),
+        OneBasedOutputTemplate(prior: 0.8),
+        DropPrintArgumentTemplate(prior: 0.9),
     ]
 }

@@ -34,7 +34,9 @@ public struct ArithmeticOperatorTemplate: RepairTemplate {
             let between = file.operatorTokens(between: node.children[0], and: node.children[1])
             guard let token = between.first(where: { $0.text == node.text }), token.range.start.line == line else { continue }
             let suffix = node.kind == .augAssign ? "=" : ""
-            for replacement in Self.swaps[spelling] ?? [] {
+            // `n - 998244353` where `n % 998244353` was meant: a modulus written as a subtraction.
+            let modulus = spelling == "-" && (file.integerValue(node.children[1]) ?? 0) >= 2 ? ["%"] : []
+            for replacement in (Self.swaps[spelling] ?? []) + modulus {
                 out.append(
                     file.replacing(token.range.start.offset, token.range.end.offset, with: replacement + suffix, line: line))
             }

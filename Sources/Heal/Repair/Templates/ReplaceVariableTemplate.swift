@@ -1,7 +1,8 @@
 import PythonSyntax
 
 /// Reads another local instead: `return lo` → `return hi`, `total += x` → `total += y`. The
-/// alternatives are the enclosing function's parameters and assigned names, likeliest first
+/// alternatives are the enclosing function's parameters and assigned names (the module's names for
+/// top-level code, where scripts keep their variables), likeliest first
 /// (``RepairEdit/rank``): names of the same kind (one the function dereferences, as `xs[i]`,
 /// `q.pop()`, `f(…)` or `for v in xs`, for a read that dereferences, any other name otherwise),
 /// then names the line does not use already (a name the statement already has would make
@@ -22,7 +23,7 @@ public struct ReplaceVariableTemplate: RepairTemplate {
 
     /// Each read of a local on `line` replaced by each other local, ranked.
     public func candidates(in file: RepairFile, line: Int) -> [RepairEdit] {
-        guard let function = file.enclosingFunction(ofLine: line) else { return [] }
+        let function = file.scope(ofLine: line)
         let locals = file.locals(of: function)
         let stores = file.storeOffsets(in: function)
         let usage = file.nameUsage(in: function)
@@ -35,7 +36,10 @@ public struct ReplaceVariableTemplate: RepairTemplate {
             names += 1
             if names > Self.maximumNames { break }
             let dereferenced = usage.dereferenced.contains(node.range.start.offset)
-            let ranked = locals.enumerated().filter { $0.element != name }.sorted { a, b in
+            // Only names bound above the line: one first bound by it would be read unbound.
+            let ranked = locals.enumerated().filter {
+                $0.element != name && (usage.lines[$0.element]?.min() ?? Int.max) < line
+            }.sorted { a, b in
                 key(a.element, index: a.offset, dereferenced: dereferenced, onLine: onLine, usage: usage, line: line)
                     .lexicographicallyPrecedes(
                         key(b.element, index: b.offset, dereferenced: dereferenced, onLine: onLine, usage: usage, line: line))
