@@ -190,5 +190,8 @@ struct GuidedRepairTests {
         #expect(outcome.candidate?.strategy == "expected-literal")
         #expect(outcome.attempts.count == 1)
         #expect(outcome.candidate?.changes.first?.after?.contains("return \"Draw\"") == true)
+        // The evidence says what was checked: the failing test itself, and the files the tests are.
+        #expect(outcome.candidate?.checks?.failingTestsPassed == ["tests/test_game.py::test_draw"])
+        #expect(outcome.candidate?.checks?.testFiles == ["tests/test_game.py"])
     }
 }

@@ -271,6 +271,23 @@ struct HealLoopTests {
         #expect(outcome.attempts.count == 1 && outcome.attempts.first?.verdict == .verified)
     }
 
+    @Test("a candidate that failed on this signal in an earlier heal is not judged again")
+    func memorySkipsKnownFailures() throws {
+        let (memory, directory) = try Self.memory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let wrong = ScriptedActor(kind: .logicRepair, rounds: [[("break first", ["calc.py": Self.breaksFirst])]])
+        let first = try ScratchProject(Self.buggy)
+        #expect(try HealLoop(memory: memory).run(try Self.request(first, actors: [wrong])).candidate == nil)
+        let both = ScriptedActor(
+            kind: .logicRepair,
+            rounds: [[("break first", ["calc.py": Self.breaksFirst]), ("the fix", ["calc.py": Self.fixedCalc])]])
+        let again = try ScratchProject(Self.buggy)
+        let outcome = try HealLoop(memory: memory).run(try Self.request(again, actors: [both]))
+        #expect(outcome.candidate?.description == "the fix")
+        #expect(outcome.attempts.map(\.description) == ["the fix"])
+        #expect(outcome.notes.contains("memory: 1 candidate that failed on this signal in an earlier heal was not tried again"))
+    }
+
     @Test("a verify command that hangs on the unchanged tree stops at the baseline's budget and says so")
     func hangingBaselineStops() throws {
         let project = try ScratchProject(Self.buggy)

@@ -134,6 +134,12 @@ public struct HealLoop: Sendable {
                 signal: request.signals[0], baseline: nil, attempts: [], candidate: nil, stopReason: "exhausted",
                 notes: [], totalMilliseconds: 0, verificationMilliseconds: 0, sandboxOverheadMilliseconds: 0, memory: [])
         final.attempts = state.attempts
+        if state.skippedAsFailedBefore > 0 {
+            let count = state.skippedAsFailedBefore
+            state.notes.append(
+                "memory: \(count) candidate\(count == 1 ? " that failed on this signal in an earlier heal was" : "s that failed on this signal in an earlier heal were") not tried again"
+            )
+        }
         final.notes = state.notes
         final.totalMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
         final.verificationMilliseconds = state.verificationMilliseconds
@@ -228,7 +234,8 @@ public struct HealLoop: Sendable {
         let turns = Turns(
             loop: self, signal: signal, request: request, workspace: workspace, verifier: verifier, baseline: baseline,
             rescanner: rescanner, findingsBefore: findingsBefore, remembered: remembered, traceRun: traceRun,
-            compared: ComparedValues.parse(baselineOutput))
+            compared: ComparedValues.parse(baselineOutput),
+            failedBefore: (try? memory?.failedPatches(of: signal)) ?? [])
         func verified(_ candidate: Candidate) -> HealOutcome {
             outcome.candidate = candidate
             outcome.stopReason = "verified"
@@ -306,6 +313,8 @@ public struct HealLoop: Sendable {
         let traceRun: @Sendable (String) throws -> (Verification, String)
         /// What the failing tests compared on the unchanged tree.
         let compared: [ComparedValues]
+        /// Hashes of patches that failed on this signal in earlier heals (memory).
+        let failedBefore: Set<String>
 
         /// What a model's turn came to.
         enum ModelTurn {
@@ -335,8 +344,17 @@ public struct HealLoop: Sendable {
         /// (or failed: the note says why).
         func proposals(of actor: any HealActor, round: Int, state: inout LoopState) -> [Proposal]? {
             guard let proposals = ask(actor, round: round, state: &state) else { return nil }
-            let fresh = loop.rank(proposals.filter { state.tried.insert(loop.patchKey($0)).inserted }, memory: remembered)
-            return fresh.isEmpty ? nil : fresh
+            let fresh = proposals.filter { proposal in
+                guard state.tried.insert(loop.patchKey(proposal)).inserted else { return false }
+                // What failed on this very signal before fails again: memory skips it.
+                guard !failedBefore.isEmpty,
+                    failedBefore.contains(SHA256.hex((try? GitPatch.diff(proposal.changes)) ?? ""))
+                else { return true }
+                state.skippedAsFailedBefore += 1
+                return false
+            }
+            let ranked = loop.rank(fresh, memory: remembered)
+            return ranked.isEmpty ? nil : ranked
         }
 
         /// One round of the model: its proposal validated; a reply that repeats an earlier patch
@@ -457,6 +475,7 @@ public struct HealLoop: Sendable {
                 candidate.bump = proposal.bump
                 candidate.baseline = baseline
                 candidate.sandbox = SandboxSummary(request.profile)
+                candidate.checks = VerificationChecks(signal: signal, runs: both.verifications, oracle: state.oracle)
                 candidate.coverage = coverage(
                     of: candidate, workspace: workspace, verifier: verifier, baseline: baseline, state: &state)
                 // The others that passed once ran too: the evidence accounts for every run.
@@ -574,6 +593,8 @@ struct LoopState {
     var verificationMilliseconds = 0
     var overheadMilliseconds = 0
     var exhaustedBy = "max-attempts"
+    /// Proposals not judged because they failed on the same signal in an earlier heal.
+    var skippedAsFailedBefore = 0
     /// The files the signal's tests are made of (from the traced baseline run).
     var oracle = OracleFiles()
     /// The most suspicious lines of the code under repair (from the same run), most first.

@@ -174,6 +174,23 @@ public final class HealMemory: @unchecked Sendable {
         }
     }
 
+    /// The patch hashes that failed or were refused on this very signal before (its fingerprint),
+    /// at most `limit`: a later heal of it skips them instead of judging them again.
+    public func failedPatches(of signal: Signal, limit: Int = 10_000) throws -> Set<String> {
+        try lock.withLock {
+            let query = try database.prepare(
+                """
+                SELECT DISTINCT patch_hash FROM heal_attempts
+                WHERE fingerprint = ?1 AND verdict IN ('failed', 'rejected') LIMIT ?2
+                """)
+            query.bind(1, signal.fingerprint)
+            query.bind(2, limit)
+            var hashes = Set<String>()
+            while try query.step() { if let hash = query.text(0) { hashes.insert(hash) } }
+            return hashes
+        }
+    }
+
     /// Every record, newest first.
     public func list(limit: Int = 1000) throws -> [MemoryRecord] {
         try lock.withLock {

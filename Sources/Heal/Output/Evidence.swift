@@ -45,6 +45,8 @@ public struct Evidence: Sendable, Codable, Hashable {
         /// For a dependency bump: `exercised: pkg 1.2 installed from …, imported 1.2`, or
         /// `not exercised: …` with the reason, from the verification runs.
         public var exercised: String?
+        /// What verification checked beyond the exit status.
+        public var checks: VerificationChecks?
     }
 
     /// Format version.
@@ -93,7 +95,7 @@ public struct Evidence: Sendable, Codable, Hashable {
                 changedLines: candidate.changedLines, confidence: candidate.confidence,
                 verifications: candidate.verifications, rescan: candidate.rescan, notes: candidate.notes,
                 testsBefore: outcome.baseline?.tests?.counts, testsAfter: candidate.verifications.first?.tests?.counts,
-                bump: candidate.bump, exercised: candidate.exercised)
+                bump: candidate.bump, exercised: candidate.exercised, checks: candidate.checks)
         }
         stopReason = outcome.stopReason
         notes = outcome.notes

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Heal on the ConDefects dev set: run.sh over the first N bugs, then the figures BENCHMARKS.md quotes.
+
+    bench/heal-condefects.py SENTINEL [N] [--work DIR]
+
+The corpus's own runner (../shared/corpora/condefects-py/run.sh) runs `sentinel heal` on each bug
+and judges the emitted patch outside Sentinel. This wrapper gives the run a fresh SENTINEL_HOME (so
+no memory from an earlier run replays or boosts anything) and then reads each bug's evidence.json
+for what the runner does not print: attempts per fix, the strategy that fixed it, verification time
+and the sandbox's share of it. CONDEFECTS_MAX_MINUTES (default 3) is passed through.
+"""
+import argparse
+import csv
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RUN_SH = HERE.parent.parent / "shared" / "corpora" / "condefects-py" / "run.sh"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("sentinel")
+    ap.add_argument("n", nargs="?", type=int, default=40)
+    ap.add_argument("--work", help="where logs go (default: bench/out/condefects-<time>)")
+    args = ap.parse_args()
+    if not RUN_SH.exists():
+        sys.exit("not found: %s (the corpus sits beside the project, in ../shared)" % RUN_SH)
+    work = Path(args.work or HERE / "out" / ("condefects-%d" % int(time.time()))).resolve()
+    work.mkdir(parents=True, exist_ok=True)
+    home = work / "home"
+    home.mkdir(exist_ok=True)
+    env = dict(os.environ, CONDEFECTS_WORK=str(work / "bugs"), SENTINEL_HOME=str(home))
+    rc = subprocess.call([str(RUN_SH), args.sentinel, str(args.n)], env=env)
+    if rc != 0:
+        sys.exit("run.sh exited %d" % rc)
+    rows = list(csv.DictReader(open(work / "bugs" / "results.tsv"), delimiter="\t"))
+    fixed = [r for r in rows if r["fixed"] == "yes"]
+    attempts, strategies, verification, overhead = [], {}, 0, 0
+    for row in rows:
+        evidence_file = work / "bugs" / row["id"] / "out" / "evidence.json"
+        if not evidence_file.exists():
+            continue
+        evidence = json.load(open(evidence_file))
+        verification += evidence["timing"]["verificationMilliseconds"]
+        overhead += evidence["timing"]["sandboxOverheadMilliseconds"]
+        if row["fixed"] == "yes":
+            winner = [a for a in evidence["attempts"] if a["verdict"] == "verified"]
+            attempts.append(len([a for a in evidence["attempts"] if a["verdict"] != "skipped"]))
+            if winner:
+                strategies[winner[0]["strategy"]] = strategies.get(winner[0]["strategy"], 0) + 1
+    equal = sum(1 for r in fixed if r["equal"] == "True")
+    seconds = [float(r["seconds"]) for r in fixed]
+    print()
+    print("# %d bugs: fixed %d, equal to the author's fix %d" % (len(rows), len(fixed), equal))
+    if fixed:
+        print("# attempts per fix: mean %.1f, median %g, max %d" % (
+            statistics.mean(attempts), statistics.median(attempts), max(attempts)))
+        print("# heal time per fix: mean %.1f s, median %.1f s" % (statistics.mean(seconds), statistics.median(seconds)))
+    print("# heal time, all bugs: %.0f s" % sum(float(r["seconds"]) for r in rows))
+    if verification:
+        print("# sandbox overhead: %.1f%% of %.1f s verification time" % (100.0 * overhead / verification, verification / 1000))
+    print("# fixed by: " + ", ".join("%s %d" % kv for kv in sorted(strategies.items(), key=lambda kv: -kv[1])))
+    print("# logs: %s" % work)
+
+
+if __name__ == "__main__":
+    main()
