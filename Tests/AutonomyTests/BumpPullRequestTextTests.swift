@@ -35,4 +35,16 @@ struct BumpPullRequestTextTests {
         #expect(text.contains("- Stays open: unknown, the other advisories of `pyyaml` were not checked: no OSV database at /x.\n"))
         #expect(!text.contains("none known"))
     }
+
+    @Test("a model's explanation is quoted as its words, in one paragraph")
+    func modelWords() {
+        #expect(
+            PullRequestText.modelWords("Divide by the count.\n# not a heading") == """
+                ## What the model changed and why, in its words
+
+                > Divide by the count. # not a heading
+
+
+                """)
+    }
 }

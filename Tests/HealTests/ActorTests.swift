@@ -223,7 +223,9 @@ struct LLMActorLoopTests {
     func lessonsReachTheModel() throws {
         let project = try ScratchProject(ScratchProject.buggyMean)
         let bad = "calc.py\n<<<<<<< SEARCH\nthis text is not in the file\n=======\nx\n>>>>>>> REPLACE\n"
-        let good = "calc.py\n<<<<<<< SEARCH\n    return sum(xs) / (len(xs) - 1)\n=======\n    return sum(xs) / len(xs)\n>>>>>>> REPLACE\n"
+        let good =
+            "The mean divides by the count, not one less.\n"
+            + "calc.py\n<<<<<<< SEARCH\n    return sum(xs) / (len(xs) - 1)\n=======\n    return sum(xs) / len(xs)\n>>>>>>> REPLACE\n"
         let provider = try FakeLLMProvider([FakeLLMProvider.completion(bad), FakeLLMProvider.completion(good)])
         let actor = LLMActor(proposer: LLMProposer(client: LLMClient(configuration: provider.configuration(key: "sk-test-secret"))))
         let request = HealRequest(
@@ -233,6 +235,8 @@ struct LLMActorLoopTests {
         let outcome = try HealLoop(memory: nil).run(request)
         let candidate = try #require(outcome.candidate)
         #expect(candidate.actor == .llmPatch)
+        // The model's own words travel with the candidate, for the pull request to quote.
+        #expect(candidate.rationale == "The mean divides by the count, not one less.")
         #expect(outcome.attempts.map(\.verdict) == [.rejected, .verified])
         #expect(outcome.attempts[0].lesson?.summary.hasPrefix("refused: the model's reply could not be used") == true)
         #expect(provider.requests.count == 2)
@@ -241,6 +245,19 @@ struct LLMActorLoopTests {
         #expect(provider.requests[1].headers["authorization"] == "Bearer sk-test-secret")
         let evidence = String(decoding: try Evidence(outcome: outcome, request: request).json(), as: UTF8.self)
         #expect(!evidence.contains("sk-test-secret"))
+    }
+}
+
+@Suite("Reply explanation")
+struct ReplyExplanationTests {
+    @Test("the prose around edit blocks is the explanation; paths, blocks, fences and diffs are not")
+    func prose() {
+        let blocks = "calc.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
+        #expect(ReplyExplanation.text(of: "Start at 2.\n" + blocks) == "Start at 2.")
+        #expect(ReplyExplanation.text(of: blocks + "\nThe loop starts one too early.\n") == "The loop starts one too early.")
+        #expect(ReplyExplanation.text(of: blocks) == nil)
+        #expect(ReplyExplanation.text(of: "```diff\n--- a/calc.py\n+++ b/calc.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n```\n") == nil)
+        #expect(ReplyExplanation.text(of: String(repeating: "why ", count: 400))?.count == ReplyExplanation.maximumLength)
     }
 }
 

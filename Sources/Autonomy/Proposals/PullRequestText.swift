@@ -87,6 +87,7 @@ public enum PullRequestText {
             + "proposal `\(document.id)`, branch `\(document.branch)`"
             + (document.base.map { " onto `\($0)`" } ?? "") + " at `\(document.baseCommit.prefix(12))`.\n\n"
         text += "## Why\n\n" + why(candidate.signal) + "\n"
+        if let rationale = candidate.rationale { text += modelWords(rationale) }
         text += "## Change\n\n" + diffStat(candidate.patch) + "\n"
         if let bump = candidate.bump { text += "## Advisories\n\n" + advisories(bump, exercised: candidate.exercised) + "\n" }
         if !candidate.notes.isEmpty {
@@ -99,6 +100,13 @@ public enum PullRequestText {
         text += "Once merged: `git revert <merge commit>`; the commit carries the trailer "
         text += "`Sentinel-Proposal: \(document.id)` (`git log --grep 'Sentinel-Proposal: \(document.id)'` finds it).\n"
         return text
+    }
+
+    /// The section quoting a model's explanation of its change, marked as its words: what was
+    /// verified is Sentinel's, in the evidence. One quoted paragraph, whatever the reply held.
+    static func modelWords(_ rationale: String) -> String {
+        let line = rationale.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return "## What the model changed and why, in its words\n\n> \(line)\n\n"
     }
 
     /// For a bump whose tests did not run with the bumped version, why (`not exercised: …`).

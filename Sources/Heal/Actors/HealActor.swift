@@ -40,6 +40,8 @@ public struct Proposal: Sendable, Hashable {
     public var targetVersion: String? = nil
     /// For a dependency bump: the advisories the version clears and those that stay open.
     public var bump: BumpPlan? = nil
+    /// A model's own explanation of its change, quoted as its words in a pull request.
+    public var rationale: String? = nil
 
     /// A proposal; see the properties.
     public init(

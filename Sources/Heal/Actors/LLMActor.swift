@@ -57,11 +57,17 @@ public struct LLMActor: HealActor {
         if let details = context.baseline.tests?.failures.first?.details, !details.isEmpty {
             summary += "\n" + details.prefix(8).joined(separator: "\n")
         }
+        // What the failing tests compared, as values: the model aims by the difference.
+        for pair in context.compared.prefix(3) {
+            summary += "\nExpected:\n" + LLMPrompt.clipped(pair.expected, to: 1_000)
+            summary += "\nActual:\n" + LLMPrompt.clipped(pair.actual, to: 1_000)
+        }
         do {
             let proposal = try proposer.propose(signal: summary, excerpts: excerpts, attempts: attempts, files: files)
             var made = Proposal(
                 actor: kind, changes: proposal.changes, description: "model patch, round \(round)",
                 score: 1, strategy: "llm")
+            made.rationale = ReplyExplanation.text(of: proposal.reply.content)
             if !proposal.testPaths.isEmpty { made.unusable = "the model edited tests: \(proposal.testPaths.joined(separator: ", "))" }
             return [made]
         } catch let error as SentinelError where error.code == .llmEdits || error.code == .llmResponse {

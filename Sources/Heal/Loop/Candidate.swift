@@ -37,6 +37,8 @@ public struct Candidate: Sendable, Hashable, Codable {
     public var baseline: Verification? = nil
     /// The sandbox it was verified in.
     public var sandbox: SandboxSummary? = nil
+    /// A model's own explanation of the change (``Proposal/rationale``).
+    public var rationale: String? = nil
     /// What verifying it checked beyond the exit status.
     public var checks: VerificationChecks? = nil
 

@@ -473,6 +473,7 @@ public struct HealLoop: Sendable {
                     verifications: both.verifications, rescan: both.rescan, notes: proposal.notes, changedLines: lines)
                 candidate.targetVersion = proposal.targetVersion
                 candidate.bump = proposal.bump
+                candidate.rationale = proposal.rationale
                 candidate.baseline = baseline
                 candidate.sandbox = SandboxSummary(request.profile)
                 candidate.checks = VerificationChecks(signal: signal, runs: both.verifications, oracle: state.oracle)

@@ -47,6 +47,8 @@ public struct Evidence: Sendable, Codable, Hashable {
         public var exercised: String?
         /// What verification checked beyond the exit status.
         public var checks: VerificationChecks?
+        /// A model's own explanation of its change.
+        public var rationale: String?
     }
 
     /// Format version.
@@ -95,7 +97,8 @@ public struct Evidence: Sendable, Codable, Hashable {
                 changedLines: candidate.changedLines, confidence: candidate.confidence,
                 verifications: candidate.verifications, rescan: candidate.rescan, notes: candidate.notes,
                 testsBefore: outcome.baseline?.tests?.counts, testsAfter: candidate.verifications.first?.tests?.counts,
-                bump: candidate.bump, exercised: candidate.exercised, checks: candidate.checks)
+                bump: candidate.bump, exercised: candidate.exercised, checks: candidate.checks,
+                rationale: candidate.rationale)
         }
         stopReason = outcome.stopReason
         notes = outcome.notes
