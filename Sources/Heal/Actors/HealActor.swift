@@ -40,6 +40,9 @@ public struct Proposal: Sendable, Hashable {
     public var targetVersion: String? = nil
     /// For a dependency bump: the advisories the version clears and those that stay open.
     public var bump: BumpPlan? = nil
+    /// The part of the code it changes (`file:line` for a template's candidate): the loop gives
+    /// each region a time budget per pass (``RegionSchedule``); nil: never deferred.
+    public var region: String? = nil
     /// A model's own explanation of its change, quoted as its words in a pull request.
     public var rationale: String? = nil
 

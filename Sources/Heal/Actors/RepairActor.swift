@@ -40,9 +40,11 @@ public struct RepairActor: HealActor {
             sources: sources, suspicious: ranked, top: topLines, limit: limit,
             difference: OutputDifference(context.compared))
         return candidates.map { candidate in
-            Proposal(
+            var proposal = Proposal(
                 actor: kind, changes: [candidate.change], description: "\(candidate.change.path):\(candidate.description)",
                 score: candidate.score, strategy: candidate.template)
+            proposal.region = "\(candidate.change.path):\(candidate.line)"
+            return proposal
         }
     }
 }

@@ -258,8 +258,8 @@ public struct HealLoop: Sendable {
             var round = 1
             while state.budgetLeft != nil {
                 guard let proposals = turns.proposals(of: actor, round: round, state: &state) else { break }
-                var index = 0
-                while index < proposals.count, state.budgetLeft != nil {
+                var schedule = RegionSchedule(proposals, budget: Self.regionBudget(request))
+                while !schedule.isEmpty, state.budgetLeft != nil {
                     if let model, modelRound == 1 {
                         let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStarted) / 1e9
                         if state.attempts.count - templatesStarted >= Self.templateBudgetAttempts
@@ -271,9 +271,10 @@ public struct HealLoop: Sendable {
                             }
                         }
                     }
-                    let chunk = Array(proposals[index..<min(proposals.count, index + Self.chunk(request))])
-                    index += chunk.count
+                    let chunk = schedule.next(Self.chunk(request))
+                    let chunkStarted = DispatchTime.now().uptimeNanoseconds
                     if let candidate = try turns.validate(chunk, state: &state) { return verified(candidate) }
+                    schedule.charge(chunk, seconds: Double(DispatchTime.now().uptimeNanoseconds - chunkStarted) / 1e9)
                 }
                 round += 1
             }
@@ -296,6 +297,11 @@ public struct HealLoop: Sendable {
     static let templateBudgetSeconds = 20.0
     /// Rounds a model is asked at most (its actor stops earlier when it has its own limit).
     static let maxModelRounds = 100
+    /// Seconds each region of the code gets per pass (``RegionSchedule``): a twentieth of the
+    /// budget, at least 5 s: about ten candidates at a line before the next line's turn when
+    /// each run takes a second on two cores.
+    static func regionBudget(_ request: HealRequest) -> Double { max(5, request.maxSeconds / 20) }
+
     /// Proposals validated between checks of the model's turn.
     static func chunk(_ request: HealRequest) -> Int { max(1, request.jobs) * 2 }
 
