@@ -248,6 +248,26 @@ struct LLMActorLoopTests {
     }
 }
 
+extension LLMActorLoopTests {
+    @Test("the model sees the localised function whole and where the code calls it")
+    func functionAndCallers() throws {
+        var files = ScratchProject.buggyMean
+        files["calc.py"]! += "\n\ndef report(xs):\n    return 'mean %s' % mean(xs)\n"
+        let project = try ScratchProject(files)
+        let fix = "calc.py\n<<<<<<< SEARCH\n    return sum(xs) / (len(xs) - 1)\n=======\n    return sum(xs) / len(xs)\n>>>>>>> REPLACE\n"
+        let provider = try FakeLLMProvider([FakeLLMProvider.completion(fix)])
+        let actor = LLMActor(proposer: LLMProposer(client: LLMClient(configuration: provider.configuration(key: "sk-test"))))
+        let request = HealRequest(
+            repository: project.path, signals: [HealLoopTests.signal()], verify: "python3 -m pytest -q",
+            profile: try ProfileStore.standard().resolve("fix-verify"), actors: [actor], maxAttempts: 2, maxSeconds: 300,
+            jobs: 1)
+        #expect(try HealLoop(memory: nil).run(request).candidate != nil)
+        let body = String(decoding: try #require(provider.requests.first).body, as: UTF8.self)
+        #expect(body.contains("### calc.py (lines 1-2)"), "\(body)")
+        #expect(body.contains("% mean(xs)"), "\(body)")
+    }
+}
+
 @Suite("Reply explanation")
 struct ReplyExplanationTests {
     @Test("the prose around edit blocks is the explanation; paths, blocks, fences and diffs are not")

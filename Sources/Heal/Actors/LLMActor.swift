@@ -77,6 +77,37 @@ public struct LLMActor: HealActor {
         }
     }
 
+    /// Most lines of the localised function shown whole, and most of its call sites shown.
+    static let maximumFunctionLines = 120
+    static let maximumCallers = 3
+
+    /// The function fault localisation ranks first, whole, and the places outside the tests that
+    /// call it (a few lines each): the model sees the code under repair and how it is used.
+    static func localisedFunction(_ context: ActorContext, files: [String: String]) -> [LLMExcerpt] {
+        guard let top = context.suspicious.first, let source = files[top.file],
+            let file = try? RepairFile(path: top.file, source: source),
+            let function = file.enclosingFunction(ofLine: top.line), let name = function.text
+        else { return [] }
+        let lines = source.components(separatedBy: "\n")
+        let first = function.range.start.line
+        let last = min(lines.count, file.codeEnd(of: function).line)
+        guard first <= last, last - first < maximumFunctionLines else { return [] }
+        var out = [LLMExcerpt(path: top.file, firstLine: first, text: lines[(first - 1)..<last].joined(separator: "\n"))]
+        for (path, text) in files.sorted(by: { $0.key < $1.key }) where !RegressionGuard.isTestFile(path) {
+            let fileLines = text.components(separatedBy: "\n")
+            for (index, line) in fileLines.enumerated() where out.count <= maximumCallers {
+                let number = index + 1
+                guard line.contains("\(name)("), !line.contains("def \(name)("),
+                    path != top.file || number < first || number > last
+                else { continue }
+                let from = max(1, number - 2)
+                let to = min(fileLines.count, number + 2)
+                out.append(LLMExcerpt(path: path, firstLine: from, text: fileLines[(from - 1)..<to].joined(separator: "\n")))
+            }
+        }
+        return out
+    }
+
     /// Python and text sources the model may edit, bounded in total.
     static func sourceFiles(_ workspace: HealWorkspace, limit: Int = 2 << 20) -> [String: String] {
         var files: [String: String] = [:]
@@ -90,11 +121,13 @@ public struct LLMActor: HealActor {
     }
 
     private func excerpts(_ context: ActorContext, files: [String: String]) -> [LLMExcerpt] {
-        var shown: [LLMExcerpt] = []
+        var shown = Self.localisedFunction(context, files: files)
+        var covered = Set(shown.flatMap { excerpt in excerpt.lines.map { "\(excerpt.path):\($0)" } })
         var seen = Set<String>()
         // The code under repair first (fault localisation's top lines), then where the signal points.
         let suspicious = context.suspicious.prefix(6).map { Signal.Location(file: $0.file, line: $0.line) }
         for location in suspicious + context.signal.locations where files[location.file] != nil {
+            guard !covered.contains("\(location.file):\(location.line ?? 1)") else { continue }
             let key = "\(location.file):\((location.line ?? 1) / contextLines)"
             guard seen.insert(key).inserted, shown.count < 6, let text = files[location.file] else { continue }
             let lines = text.components(separatedBy: "\n")
@@ -103,6 +136,7 @@ public struct LLMActor: HealActor {
             let last = min(lines.count, center + contextLines / 2)
             guard first <= last else { continue }
             shown.append(LLMExcerpt(path: location.file, firstLine: first, text: lines[(first - 1)..<last].joined(separator: "\n")))
+            covered.formUnion((first...last).map { "\(location.file):\($0)" })
         }
         if shown.isEmpty {
             // No location inside the repository: show the smallest non-test sources whole.

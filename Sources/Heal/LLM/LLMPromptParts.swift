@@ -13,6 +13,11 @@ public struct LLMExcerpt: Sendable, Hashable, Codable {
         self.firstLine = firstLine
         self.text = text
     }
+
+    /// The line numbers it covers.
+    public var lines: ClosedRange<Int> {
+        firstLine...(firstLine + max(0, TextLines.split(text).count - 1))
+    }
 }
 
 /// An earlier attempt at the same signal and what it taught: shown so the model does not
