@@ -1,4 +1,5 @@
 import Git
+import Support
 
 /// The kinds of actor, cheapest and most certain first; also the action classes the autonomy
 /// policy speaks of.
@@ -57,6 +58,13 @@ public struct Proposal: Sendable, Hashable {
         self.score = score
         self.strategy = strategy
         self.notes = notes
+    }
+
+    /// The change itself: a SHA-256 over each changed file's path and new content, so the same
+    /// change has the same key whichever actor made it and however its diff is laid out.
+    public var changeKey: String {
+        SHA256.hex(
+            changes.sorted { $0.path < $1.path }.map { "\($0.path)\u{0}\($0.after ?? "\u{1}")" }.joined(separator: "\u{0}"))
     }
 
     /// Characters added and removed over every file: "the smallest plausible patch" compares this.

@@ -95,4 +95,6 @@ public struct Attempt: Sendable, Hashable, Codable {
     public var rescan: Rescan?
     /// Notes the actor attached (flags such as hashes not recomputed).
     public var notes: [String]
+    /// The change itself (``Proposal/changeKey``), for memory to know it again.
+    public var changeKey: String? = nil
 }

@@ -235,7 +235,7 @@ public struct HealLoop: Sendable {
             loop: self, signal: signal, request: request, workspace: workspace, verifier: verifier, baseline: baseline,
             rescanner: rescanner, findingsBefore: findingsBefore, remembered: remembered, traceRun: traceRun,
             compared: ComparedValues.parse(baselineOutput),
-            failedBefore: (try? memory?.failedPatches(of: signal)) ?? [])
+            failedBefore: (try? memory?.failedChanges(of: signal)) ?? [])
         func verified(_ candidate: Candidate) -> HealOutcome {
             outcome.candidate = candidate
             outcome.stopReason = "verified"
@@ -319,7 +319,7 @@ public struct HealLoop: Sendable {
         let traceRun: @Sendable (String) throws -> (Verification, String)
         /// What the failing tests compared on the unchanged tree.
         let compared: [ComparedValues]
-        /// Hashes of patches that failed on this signal in earlier heals (memory).
+        /// Changes (``Proposal/changeKey``) that failed on this signal in earlier heals (memory).
         let failedBefore: Set<String>
 
         /// What a model's turn came to.
@@ -353,9 +353,7 @@ public struct HealLoop: Sendable {
             let fresh = proposals.filter { proposal in
                 guard state.tried.insert(loop.patchKey(proposal)).inserted else { return false }
                 // What failed on this very signal before fails again: memory skips it.
-                guard !failedBefore.isEmpty,
-                    failedBefore.contains(SHA256.hex((try? GitPatch.diff(proposal.changes)) ?? ""))
-                else { return true }
+                guard !failedBefore.isEmpty, failedBefore.contains(proposal.changeKey) else { return true }
                 state.skippedAsFailedBefore += 1
                 return false
             }
@@ -583,7 +581,7 @@ public struct HealLoop: Sendable {
             number: state.attempts.count + 1, actor: proposal.actor, description: proposal.description,
             strategy: proposal.strategy, patchHash: SHA256.hex(patch), patch: patch, size: proposal.size,
             verdict: verdict, lesson: verdict == .verified ? nil : trial.lesson, verifications: trial.verifications,
-            rescan: trial.rescan, notes: proposal.notes)
+            rescan: trial.rescan, notes: proposal.notes, changeKey: proposal.changeKey)
         state.attempts.append(attempt)
         if verdict != .skipped { _ = try? memory?.record(attempt, for: signal) }
         return attempt

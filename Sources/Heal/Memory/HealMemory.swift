@@ -59,7 +59,15 @@ public final class HealMemory: @unchecked Sendable {
                         host TEXT NOT NULL,
                         started TEXT NOT NULL
                     );
-                    """)
+                    """),
+            // The change itself, whatever its diff looks like: what failed on a signal is skipped
+            // by key, without a diff per candidate.
+            Migration(
+                version: 2,
+                sql: """
+                    ALTER TABLE heal_attempts ADD COLUMN change_key TEXT;
+                    CREATE INDEX IF NOT EXISTS heal_attempts_change ON heal_attempts(fingerprint, change_key);
+                    """),
         ], remedy: "use the Sentinel that wrote it, or move the file aside")
 
     /// Opens (creating) the memory at `path`. A file that is not a SQLite database, or fails
@@ -100,8 +108,8 @@ public final class HealMemory: @unchecked Sendable {
             let insert = try database.prepare(
                 """
                 INSERT INTO heal_attempts(fingerprint, kind, signal_message, exception_type, top_frame, rule_id, package,
-                    actor, strategy, description, patch_hash, patch, verdict, lesson, created)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+                    actor, strategy, description, patch_hash, patch, verdict, lesson, created, change_key)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
                 """)
             insert.bind(1, signal.fingerprint)
             insert.bind(2, signal.kind.rawValue)
@@ -118,6 +126,7 @@ public final class HealMemory: @unchecked Sendable {
             insert.bind(13, attempt.verdict.rawValue)
             insert.bind(14, attempt.lesson.map { redactor.redact($0.summary) })
             insert.bind(15, Self.timestamp(date))
+            insert.bind(16, attempt.changeKey)
             try insert.run()
             return database.lastInsertRowID
         }
@@ -174,14 +183,15 @@ public final class HealMemory: @unchecked Sendable {
         }
     }
 
-    /// The patch hashes that failed or were refused on this very signal before (its fingerprint),
-    /// at most `limit`: a later heal of it skips them instead of judging them again.
-    public func failedPatches(of signal: Signal, limit: Int = 10_000) throws -> Set<String> {
+    /// The changes (``Attempt/changeKey``) that failed or were refused on this very signal before
+    /// (its fingerprint), at most `limit`: a later heal of it skips them instead of judging them
+    /// again.
+    public func failedChanges(of signal: Signal, limit: Int = 10_000) throws -> Set<String> {
         try lock.withLock {
             let query = try database.prepare(
                 """
-                SELECT DISTINCT patch_hash FROM heal_attempts
-                WHERE fingerprint = ?1 AND verdict IN ('failed', 'rejected') LIMIT ?2
+                SELECT DISTINCT change_key FROM heal_attempts
+                WHERE fingerprint = ?1 AND change_key IS NOT NULL AND verdict IN ('failed', 'rejected') LIMIT ?2
                 """)
             query.bind(1, signal.fingerprint)
             query.bind(2, limit)
