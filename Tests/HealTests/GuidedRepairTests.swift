@@ -148,6 +148,17 @@ struct GuidedRepairTests {
             candidates.compactMap(\.change.after).sorted() == ["print(i + 1, j + 1, 'x')\nprint(k - 1)\n", "print(i, j, 'x')\nprint(k)\n"])
     }
 
+    @Test("a container printed whole prints its items, one per line when they were expected so")
+    func itemsOutput() throws {
+        let source = "res = ['Yes', 'No']\nprint(res)\nprint('done')\n"
+        let perLine = try guidedRepairs(
+            ItemsOutputTemplate(), source, [ComparedValues(expected: "Yes\nNo", actual: "['Yes', 'No']")])
+        #expect(perLine.compactMap(\.change.after) == ["res = ['Yes', 'No']\nprint(*res, sep=\"\\n\")\nprint('done')\n"])
+        let spaced = try guidedRepairs(ItemsOutputTemplate(), source, [ComparedValues(expected: "1 2", actual: "[1, 2]")])
+        #expect(spaced.compactMap(\.change.after) == ["res = ['Yes', 'No']\nprint(*res)\nprint('done')\n"])
+        #expect(try guidedRepairs(ItemsOutputTemplate(), source, [ComparedValues(expected: "1 3", actual: "[1, 2]")]).isEmpty)
+    }
+
     @Test(
         "a misspelt word on a line coverage ranks low is the first attempt, aimed by pytest's assertion",
         .enabled(if: TestHost.canSandbox, "verifies candidates in the sandbox: needs root and user namespaces"))

@@ -250,6 +250,8 @@ struct RepairTemplateTests {
         TemplateCase(BreakToExitTemplate(), "while a:\n    print(1)\n    break\n", line: 3, ["line 3: `break` → `exit()`"]),
         TemplateCase(BreakToExitTemplate(), "def f():\n    while a:\n        break\n", line: 3, []),
         TemplateCase(ArithmeticOperatorTemplate(), "print(n-998244353)\n", line: 1, ["line 1: `-` → `+`", "line 1: `-` → `%`"]),
+        TemplateCase(ConversionTemplate(), "r, = read(float)\n", line: 1, ["line 1: `float` → `int`", "line 1: `float` → `str`"]),
+        TemplateCase(ConversionTemplate(), "n = int(s) + len(t)\n", line: 1, ["line 1: `int` → `float`", "line 1: `int` → `str`"]),
     ]
 
     static let clamp = """

@@ -25,6 +25,7 @@ public enum RepairTemplates {
     /// | a literal that should be a variable (`range(10)` → `range(n)`) | 0.3 |
     /// | a variable that should be a nearby subscript (`x = i` → `x = A[i]`) | 0.3 |
     /// | `break` that should end a script (`exit()`) | 0.3 |
+    /// | `int` / `float` / `str` for one another | 0.3 |
     ///
     /// For programs judged by what they print:
     ///
@@ -62,6 +63,7 @@ public enum RepairTemplates {
         LiteralToVariableTemplate(prior: 0.3),
         NearbyExpressionTemplate(prior: 0.3),
         BreakToExitTemplate(prior: 0.3),
+        ConversionTemplate(prior: 0.3),
     ]
 
     /// The templates aimed by the output a failing test compared (``GuidedRepairTemplate``), with
@@ -75,11 +77,13 @@ public enum RepairTemplates {
     /// |---|---|
     /// | a printed word spelled as expected | 0.95 |
     /// | delete a `print` of lines not expected | 0.85 |
+    /// | print a container's items when its repr was printed | 0.9 |
     /// | shift all printed positions by one | 0.8 |
     /// | drop a `print` argument when more was printed | 0.9 (three ranks lower unless the expected tokens were all printed in a row) |
     public static let guided: [any GuidedRepairTemplate] = [
         ExpectedLiteralTemplate(prior: 0.95),
         ExtraOutputTemplate(prior: 0.85),
+        ItemsOutputTemplate(prior: 0.9),
         OneBasedOutputTemplate(prior: 0.8),
         DropPrintArgumentTemplate(prior: 0.9),
     ]

@@ -17,6 +17,9 @@ public struct OutputDifference: Sendable, Hashable {
     /// Whether every comparison printed its expected tokens in a row, with more around them: the
     /// answer is there, something else was printed too.
     public var expectedWithin = false
+    /// When every comparison printed one container (`['Yes', 'No']`, `(1, 2)`) whose items are the
+    /// expected tokens: whether the expected output has one item per line.
+    public var containerItems: Bool?
     /// When every comparison printed as many tokens as expected, every number differs by the same
     /// ±1 and there are at least two such numbers: that difference (expected minus actual).
     public var shift: Int?
@@ -61,11 +64,31 @@ public struct OutputDifference: Sendable, Hashable {
                 extraLines.append(line)
             }
         }
+        containerItems = Self.containerItems(compared)
         if aligned, shiftedNumbers >= 2, shifts.count == 1, let delta = shifts.first, abs(delta) == 1 { shift = delta }
     }
 
     /// Whether there is anything to aim at.
     public var isEmpty: Bool { missing.isEmpty && extra.isEmpty && extraLines.isEmpty && !printedMoreTokens }
+
+    /// Whether every comparison printed a container of the expected tokens, and if so whether
+    /// they were expected one per line; nil otherwise.
+    static func containerItems(_ compared: [ComparedValues]) -> Bool? {
+        guard !compared.isEmpty else { return nil }
+        var perLine = true
+        for pair in compared {
+            let printed = pair.actual.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let open = printed.first, let close = printed.last, (open == "[" && close == "]") || (open == "(" && close == ")")
+            else { return nil }
+            let items = printed.dropFirst().dropLast().split(separator: ",").map { item in
+                item.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+            }
+            let expected = tokens(pair.expected)
+            guard !expected.isEmpty, items == expected else { return nil }
+            if lines(pair.expected).count != expected.count { perLine = false }
+        }
+        return perLine
+    }
 
     /// Whether `part` occurs in `whole` as a contiguous run.
     static func contains(_ whole: [String], _ part: [String]) -> Bool {
