@@ -285,7 +285,7 @@ struct HealLoopTests {
         let outcome = try HealLoop(memory: memory).run(try Self.request(again, actors: [both]))
         #expect(outcome.candidate?.description == "the fix")
         #expect(outcome.attempts.map(\.description) == ["the fix"])
-        #expect(outcome.notes.contains("memory: 1 candidate that failed on this signal in an earlier heal was not tried again"))
+        #expect(outcome.notes.contains("memory: 1 candidate that failed on this signal in an earlier heal not tried again"))
     }
 
     @Test("a verify command that hangs on the unchanged tree stops at the baseline's budget and says so")

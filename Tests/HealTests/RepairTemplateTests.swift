@@ -304,6 +304,13 @@ struct RepairTemplateTests {
             })
     }
 
+    @Test("a literal written twice on a line also moves in both places at once")
+    func repeatedLiteral() throws {
+        let made = try repairs(OffByOneTemplate(), "print(2002*2002-s)\n", line: 1).compactMap(\.change.after)
+        #expect(made.contains("print(2003*2003-s)\n") && made.contains("print(2001*2001-s)\n"))
+        #expect(made.contains("print(2003*2002-s)\n") && made.count == 6)
+    }
+
     @Test("inserted code takes the file's indentation and goes where it belongs")
     func insertions() throws {
         let returns = try repairs(MissingReturnTemplate(), Self.total, line: 4)

@@ -136,9 +136,8 @@ public struct HealLoop: Sendable {
         final.attempts = state.attempts
         if state.skippedAsFailedBefore > 0 {
             let count = state.skippedAsFailedBefore
-            state.notes.append(
-                "memory: \(count) candidate\(count == 1 ? " that failed on this signal in an earlier heal was" : "s that failed on this signal in an earlier heal were") not tried again"
-            )
+            let what = count == 1 ? "1 candidate that failed" : "\(count) candidates that failed"
+            state.notes.append("memory: \(what) on this signal in an earlier heal not tried again")
         }
         final.notes = state.notes
         final.totalMilliseconds = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)

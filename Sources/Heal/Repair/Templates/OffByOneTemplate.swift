@@ -4,7 +4,8 @@ import PythonSyntax
 /// bound of an ordering comparison (`i < n` → `i < n - 1`) and a sum divided with `//`, where
 /// rounding wants its `± 1` (`(total + size) // size` → `(total + size - 1) // size`, `(lo + hi)
 /// // 2` → `(lo + hi + 1) // 2`). Each gets `+ 1` and `- 1`; a sum ending in a literal takes the
-/// change in it (`n - 1` → `n`, `n - 2`).
+/// change in it (`n - 1` → `n`, `n - 2`). A literal written more than once on the line also moves
+/// everywhere there at once (`2002 * 2002` → `2003 * 2003`: one constant, written twice).
 public struct OffByOneTemplate: RepairTemplate {
     /// `off-by-one`.
     public let name = "off-by-one"
@@ -22,6 +23,21 @@ public struct OffByOneTemplate: RepairTemplate {
                 out.append(
                     file.replacing(
                         target.range.start.offset, target.range.end.offset, with: file.shifted(target, by: delta), line: line))
+            }
+        }
+        // One constant written several times on the line moves everywhere at once.
+        let literals = file.nodes(onLine: line).filter { $0.kind == .integer && $0.range.start.line == line }
+        let repeated = Dictionary(grouping: literals) { file.text(of: $0) }.filter { $0.value.count > 1 }
+        for (text, nodes) in repeated.sorted(by: { $0.key < $1.key }) {
+            guard let value = Int(text) else { continue }
+            for delta in [1, -1] {
+                let edits = nodes.map {
+                    SourceEdit(start: $0.range.start.offset, end: $0.range.end.offset, replacement: String(value + delta))
+                }
+                out.append(
+                    RepairEdit(
+                        line: line, edits: edits,
+                        description: "line \(line): every `\(text)` → `\(value + delta)` (\(nodes.count) of them)"))
             }
         }
         return out
