@@ -325,6 +325,22 @@ struct HealLoopTests {
         #expect(provider.requests.count == 1)
     }
 
+    @Test("a model that missed gets its next turn after the next template budget, not after the templates give up")
+    func modelTurnsInterleave() throws {
+        let miss =
+            "calc.py\n<<<<<<< SEARCH\n    return sum(xs) / (len(xs) - 1)\n=======\n    return sum(xs) / (len(xs) - 2)\n>>>>>>> REPLACE\n"
+        let provider = try FakeLLMProvider([FakeLLMProvider.completion(miss), FakeLLMProvider.completion(Self.modelFix)])
+        let model = LLMActor(proposer: LLMProposer(client: LLMClient(configuration: provider.configuration())))
+        let project = try ScratchProject(Self.buggy)
+        let outcome = try HealLoop(memory: nil).run(try Self.request(project, actors: [Self.uselessTemplates(), model], maxAttempts: 100))
+        #expect(outcome.candidate?.actor == .llmPatch)
+        let asked = outcome.attempts.filter { $0.actor == .llmPatch }.map(\.number)
+        #expect(asked.count == 2)
+        // Two template budgets of 8 (each overrun by at most a batch of 4), not all 30 templates first.
+        #expect((asked.last ?? 99) <= 28, "model attempts \(asked)")
+        #expect(provider.requests.count == 2)
+    }
+
     @Test("a model reply that repeats an earlier patch is a lesson and the model is asked again")
     func repeatedReplyIsALesson() throws {
         // The first reply makes the template's proposal again.

@@ -247,27 +247,28 @@ public struct HealLoop: Sendable {
         if !replays.isEmpty, let candidate = try turns.validate(replays, state: &state) { return verified(candidate) }
         let actors = request.actors.filter { $0.applies(to: signal) }.sorted { $0.kind < $1.kind }
         if actors.isEmpty { state.notes.append("no actor can act on a \(signal.kind.rawValue) signal (\(signal.source))") }
-        // A model, when one is configured, has its first turn after a short template budget, not
-        // after the templates have given up: it may need one round where they need hundreds.
+        // A model, when one is configured, has a turn after each short template budget, not after
+        // the templates have given up: it may need a round or two where they need hundreds.
         let model = actors.first { $0.kind == .llmPatch }
         var modelRound = 1
-        let templatesStarted = state.attempts.count
-        let clockStarted = DispatchTime.now().uptimeNanoseconds
+        var modelSilent = false
+        var sinceTurn = (attempts: state.attempts.count, clock: DispatchTime.now().uptimeNanoseconds)
         for actor in actors where actor.kind != .llmPatch {
             var round = 1
             while state.budgetLeft != nil {
                 guard let proposals = turns.proposals(of: actor, round: round, state: &state) else { break }
                 var schedule = RegionSchedule(proposals, budget: Self.regionBudget(request))
                 while !schedule.isEmpty, state.budgetLeft != nil {
-                    if let model, modelRound == 1 {
-                        let seconds = Double(DispatchTime.now().uptimeNanoseconds - clockStarted) / 1e9
-                        if state.attempts.count - templatesStarted >= Self.templateBudgetAttempts
+                    if let model, !modelSilent, modelRound <= Self.maxModelRounds {
+                        let seconds = Double(DispatchTime.now().uptimeNanoseconds - sinceTurn.clock) / 1e9
+                        if state.attempts.count - sinceTurn.attempts >= Self.templateBudgetAttempts
                             || seconds >= Self.templateBudgetSeconds
                         {
+                            let turn = try turns.modelTurn(model, round: modelRound, state: &state)
                             modelRound += 1
-                            if case .verified(let candidate) = try turns.modelTurn(model, round: 1, state: &state) {
-                                return verified(candidate)
-                            }
+                            if case .verified(let candidate) = turn { return verified(candidate) }
+                            if case .silent = turn { modelSilent = true }
+                            sinceTurn = (state.attempts.count, DispatchTime.now().uptimeNanoseconds)
                         }
                     }
                     let chunk = schedule.next(Self.chunk(request))
@@ -278,7 +279,7 @@ public struct HealLoop: Sendable {
                 round += 1
             }
         }
-        if let model {
+        if let model, !modelSilent {
             while state.budgetLeft != nil, modelRound <= Self.maxModelRounds {
                 let round = modelRound
                 modelRound += 1
@@ -290,9 +291,9 @@ public struct HealLoop: Sendable {
         return outcome
     }
 
-    /// Template attempts before a configured model's first turn.
+    /// Template attempts before a configured model's turn (its first, and each next one).
     static let templateBudgetAttempts = 8
-    /// Seconds of template attempts before a configured model's first turn.
+    /// Seconds of template attempts before a configured model's turn (its first, and each next one).
     static let templateBudgetSeconds = 20.0
     /// Rounds a model is asked at most (its actor stops earlier when it has its own limit).
     static let maxModelRounds = 100
