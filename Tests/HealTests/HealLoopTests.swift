@@ -341,6 +341,19 @@ struct HealLoopTests {
         #expect(provider.requests.count == 2)
     }
 
+    @Test("a model reply equal to a template's queued proposal is judged at once, and only once")
+    func modelReplyQueuedByTemplate() throws {
+        let provider = try FakeLLMProvider([FakeLLMProvider.completion(Self.modelFix)])
+        let model = LLMActor(proposer: LLMProposer(client: LLMClient(configuration: provider.configuration())))
+        let useless = (1...29).map { n in ("comment \(n)", ["calc.py": Self.buggy["calc.py"]! + "\n# note \(n)\n"]) }
+        let templates = ScriptedActor(kind: .logicRepair, rounds: [useless + [("the fix, last", ["calc.py": Self.fixedCalc])]])
+        let project = try ScratchProject(Self.buggy)
+        let outcome = try HealLoop(memory: nil).run(try Self.request(project, actors: [templates, model], maxAttempts: 100))
+        #expect(outcome.candidate?.actor == .llmPatch)
+        #expect(outcome.attempts.count <= 13, "\(outcome.attempts.count) attempts")
+        #expect(!outcome.attempts.contains { $0.description == "the fix, last" })
+    }
+
     @Test("a model reply that repeats an earlier patch is a lesson and the model is asked again")
     func repeatedReplyIsALesson() throws {
         // The first reply makes the template's proposal again.

@@ -43,9 +43,13 @@ public struct LLMActor: HealActor {
                     ? "earlier verified fix of a similar signal (\(record.signalMessage))"
                     : "earlier attempt at a similar signal: \(record.lesson ?? record.verdict)")
         }
+        // Its own earlier rounds always (their lessons are what reflection is for), then the
+        // latest of the others.
+        let own = context.attempts.filter { $0.actor == kind }.suffix(3)
+        let others = context.attempts.filter { $0.actor != kind }.suffix(5)
         let attempts =
             remembered
-            + context.attempts.suffix(8).map { attempt in
+            + (others + own).sorted { $0.number < $1.number }.map { attempt in
                 LLMAttempt(
                     change: attempt.patch.isEmpty ? attempt.description : attempt.patch,
                     lesson: attempt.lesson?.summary ?? attempt.verdict.rawValue)

@@ -366,7 +366,11 @@ public struct HealLoop: Sendable {
         func modelTurn(_ model: any HealActor, round: Int, state: inout LoopState) throws -> ModelTurn {
             guard let proposals = ask(model, round: round, state: &state), !proposals.isEmpty else { return .silent }
             let marked = proposals.map { proposal in
-                guard !state.tried.insert(loop.patchKey(proposal)).inserted else { return proposal }
+                // Repeated means judged already; one a template has queued but not run yet is
+                // judged now (and not again when its turn comes).
+                let key = loop.patchKey(proposal)
+                state.tried.insert(key)
+                guard state.judged.contains(key) else { return proposal }
                 var repeated = proposal
                 repeated.unusable = "the same patch as an earlier attempt; propose a different change"
                 return repeated
@@ -407,6 +411,8 @@ public struct HealLoop: Sendable {
         _ proposals: [Proposal], signal: Signal, request: HealRequest, workspace: HealWorkspace, verifier: Verifier,
         baseline: Verification, rescanner: Rescanner?, findingsBefore: [Finding]?, state: inout LoopState
     ) throws -> Candidate? {
+        // A change is judged once per heal, whoever proposed it first.
+        let proposals = proposals.filter { $0.unusable != nil || state.judged.insert(patchKey($0)).inserted }
         var index = 0
         while index < proposals.count {
             guard state.budgetLeft != nil else { return nil }
@@ -595,6 +601,8 @@ struct LoopState {
     var attempts: [Attempt] = []
     var notes: [String] = []
     var tried = Set<String>()
+    /// Changes judged (``HealLoop/patchKey(_:)``): proposed is `tried`, run or refused is this.
+    var judged = Set<String>()
     var verificationMilliseconds = 0
     var overheadMilliseconds = 0
     var exhaustedBy = "max-attempts"
