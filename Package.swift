@@ -122,7 +122,7 @@ let package = Package(
 
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "Support"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Support"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Support", "TestSupport"]),
         // A loopback HTTP server the HTTP, SCA and CLI tests start on 127.0.0.1.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Support", "TestSupport"]),

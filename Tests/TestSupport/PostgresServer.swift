@@ -1,0 +1,142 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Foundation
+
+/// A throwaway PostgreSQL server for one test, as fleet mode's tests need one (issue 32): `initdb`
+/// in a new temporary directory as the unprivileged `postgres` user (PostgreSQL refuses root),
+/// password authentication (SCRAM) for a role `sentinel`, listening on 127.0.0.1 only at a free
+/// port, its socket directory private. `stop()` (or deinit) stops it at once and removes the
+/// directory.
+public final class PostgresServer: @unchecked Sendable {
+    /// Debian's PostgreSQL 15 programs.
+    public static let binaries = "/usr/lib/postgresql/15/bin"
+    /// The role the tests connect as.
+    public let user = "sentinel"
+    /// Its password (random per server).
+    public let password: String
+    /// The port it listens on, on 127.0.0.1.
+    public let port: Int
+    /// The server's directory (data and socket), removed by `stop()`.
+    public let directory: String
+    private var stopped = false
+
+    /// Whether this host can start one: the programs and the `postgres` user exist, and we are root
+    /// (to hand the directory to that user).
+    public static var available: Bool {
+        FileManager.default.isExecutableFile(atPath: binaries + "/initdb") && getpwnam("postgres") != nil
+            && geteuid() == 0
+    }
+
+    /// `postgres://sentinel:…@127.0.0.1:PORT/postgres`.
+    public var url: String { "postgres://\(user):\(password)@127.0.0.1:\(port)/postgres" }
+
+    /// Initialises and starts a server; throws with the programs' output when either fails.
+    public init() throws {
+        password = UUID().uuidString.replacingOccurrences(of: "-", with: "")
+        directory = NSTemporaryDirectory() + "pg-" + UUID().uuidString
+        port = try Self.freePort()
+        guard let account = getpwnam("postgres") else { throw ServerError("no postgres user") }
+        let owner = (account.pointee.pw_uid, account.pointee.pw_gid)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        let passwordFile = directory + "/password"
+        try password.write(toFile: passwordFile, atomically: false, encoding: .utf8)
+        for path in [directory, passwordFile] {
+            guard chown(path, owner.0, owner.1) == 0, chmod(path, 0o700) == 0 else {
+                throw ServerError("cannot hand \(path) to postgres: errno \(errno)")
+            }
+        }
+        try Self.run(
+            "initdb", "-D", directory + "/data", "-U", user, "--auth=scram-sha-256", "--pwfile=" + passwordFile,
+            "--no-sync", "-E", "UTF8", "--locale=C.UTF-8")
+        try Self.run(
+            "pg_ctl", "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
+            "-h 127.0.0.1 -p \(port) -k \(directory) -c fsync=off", "start")
+    }
+
+    deinit { stop() }
+
+    /// Stops the server at once and removes its directory.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        try? Self.run("pg_ctl", "-D", directory + "/data", "-m", "immediate", "-w", "stop")
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Runs `sql` through `psql` as the test role and returns its unaligned output.
+    public func psql(_ sql: String) throws -> String {
+        try Self.run(
+            "psql", "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", user,
+            "-d", "postgres", "-c", sql, environment: ["PGPASSWORD": password], asPostgres: false)
+    }
+
+    /// A failure to start, or a program that exited non-zero, with its output.
+    public struct ServerError: Error, CustomStringConvertible {
+        /// What failed, with the program's output.
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    @discardableResult
+    private static func run(
+        _ program: String, _ arguments: String..., environment: [String: String] = [:], asPostgres: Bool = true
+    ) throws -> String {
+        let process = Process()
+        if asPostgres {
+            // runuser drops root for the postgres user without a login shell or PAM session.
+            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+            // Descriptors above stderr closed first: the server outlives pg_ctl, and one it
+            // inherited from this process (Foundation's exit-watch socket) would keep
+            // `waitUntilExit` waiting until the server stops.
+            process.arguments =
+                [
+                    "-u", "postgres", "--", "/usr/bin/python3", "-c",
+                    "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])",
+                    binaries + "/" + program,
+                ] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: binaries + "/" + program)
+            process.arguments = arguments
+        }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.currentDirectoryURL = URL(fileURLWithPath: "/")
+        // Output goes to a file, not a pipe: the server pg_ctl starts outlives it and would hold
+        // a pipe's write end open, so reading to its end would wait for the server to stop.
+        let outputPath = NSTemporaryDirectory() + "pg-output-" + UUID().uuidString
+        guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+            let output = FileHandle(forWritingAtPath: outputPath)
+        else { throw ServerError("cannot create \(outputPath)") }
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try? output.close()
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard process.terminationStatus == 0 else {
+            throw ServerError("\(program) exited \(process.terminationStatus): \(text)")
+        }
+        return text
+    }
+
+    /// A port nothing listens on now (the kernel's choice for a bound, then closed, socket).
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw ServerError("socket: errno \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
+            }
+        }
+        guard bound else { throw ServerError("bind: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
