@@ -74,6 +74,17 @@ public struct RepairFile: Sendable {
         tokens(from: left.range.end.offset, to: right.range.start.offset).filter { $0.text != "(" && $0.text != ")" }
     }
 
+    /// A plain string literal token's quote and body: quotes at both ends, no prefix (f-strings and
+    /// bytes are left alone), not triple-quoted, no escapes. Nil for any other token.
+    func plainString(_ token: PythonToken) -> (quote: Character, body: String)? {
+        let text = token.text
+        guard token.kind == .string, let quote = text.first, quote == "\"" || quote == "'", text.count >= 3,
+            text.last == quote, !text.hasPrefix("\"\"\""), !text.hasPrefix("'''")
+        else { return nil }
+        let body = String(text.dropFirst().dropLast())
+        return body.contains("\\") ? nil : (quote, body)
+    }
+
     /// The deepest statement that starts on `line` as the first thing on it.
     func statement(startingOn line: Int) -> PyNode? {
         nodes(onLine: line).last { node in

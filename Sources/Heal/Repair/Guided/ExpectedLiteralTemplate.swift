@@ -19,13 +19,8 @@ public struct ExpectedLiteralTemplate: GuidedRepairTemplate {
     public func candidates(in file: RepairFile, difference: OutputDifference, lines: Set<Int>) -> [RepairEdit] {
         guard !difference.missing.isEmpty, !difference.extra.isEmpty else { return [] }
         var out: [RepairEdit] = []
-        for token in file.tokens where token.kind == .string && lines.contains(token.range.start.line) {
-            let text = token.text
-            guard let quote = text.first, quote == "\"" || quote == "'", text.count >= 3, text.last == quote,
-                !text.hasPrefix("\"\"\""), !text.hasPrefix("'''")
-            else { continue }
-            let body = String(text.dropFirst().dropLast())
-            guard !body.contains("\\") else { continue }
+        for token in file.tokens where lines.contains(token.range.start.line) {
+            guard let (quote, body) = file.plainString(token) else { continue }
             let words = OutputDifference.tokens(body)
             for word in Set(words) where difference.extra.contains(word) && word.contains(where: \.isLetter) {
                 let near = difference.missing.compactMap { wanted -> (String, Int)? in

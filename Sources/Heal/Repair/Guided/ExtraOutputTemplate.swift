@@ -52,7 +52,7 @@ public struct ExtraOutputTemplate: GuidedRepairTemplate {
     /// concatenation (`"total: " + str(t)`).
     static func leadingText(of node: PyNode, in file: RepairFile) -> String? {
         switch node.kind {
-        case .string: ComparedValues.literal(file.text(of: node)[...])
+        case .string: node.text  // the parser's decoded value
         case .binOp where node.text == "+": leadingText(of: node.children[0], in: file)
         default: nil
         }

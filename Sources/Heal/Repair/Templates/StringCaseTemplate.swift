@@ -15,15 +15,8 @@ public struct StringCaseTemplate: RepairTemplate {
     /// lower-case forms (the ones that differ), capitalised first.
     public func candidates(in file: RepairFile, line: Int) -> [RepairEdit] {
         var out: [RepairEdit] = []
-        for token in file.tokens(from: file.offset(ofLine: line), to: file.offset(afterLineHolding: file.offset(ofLine: line)))
-        where token.kind == .string {
-            let text = token.text
-            // A plain literal: quotes at both ends, no prefix (f-strings and bytes are left alone).
-            guard let quote = text.first, quote == "\"" || quote == "'", text.count >= 3, text.last == quote,
-                !text.hasPrefix("\"\"\""), !text.hasPrefix("'''")
-            else { continue }
-            let body = String(text.dropFirst().dropLast())
-            guard body.contains(where: \.isLetter), !body.contains("\\") else { continue }
+        for token in file.tokens(from: file.offset(ofLine: line), to: file.offset(afterLineHolding: file.offset(ofLine: line))) {
+            guard let (quote, body) = file.plainString(token), body.contains(where: \.isLetter) else { continue }
             let capitalised = body.prefix(1).uppercased() + body.dropFirst().lowercased()
             var seen: Set<String> = [body]
             for (rank, variant) in [capitalised, body.uppercased(), body.lowercased()].enumerated()
