@@ -11,7 +11,7 @@ PREFIX      ?= /usr/local
 DESTDIR     ?=
 APT_PACKAGES = libseccomp-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libssl-dev libjemalloc-dev \
                pkg-config curl git python3 python3-venv python3-pip python3-pytest python3-yaml python3-jinja2 \
-               python3-requests bubblewrap hyperfine time chromium gcc python3-dev debootstrap postgresql-15
+               python3-requests bubblewrap hyperfine time chromium gcc python3-dev debootstrap postgresql-15 libpq-dev
 VENV         = .venv
 PIP_PACKAGES = jsonschema packaging cvss pyyaml
 TOOLS_DIR   ?= /opt/sentinel-tools/venv

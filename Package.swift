@@ -38,6 +38,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libpq, PostgreSQL's own client: fleet mode's server connection (URIs, PGPASSFILE, sslmode,
+        // LISTEN/NOTIFY as every PostgreSQL tool has them). Chosen over PostgresNIO: a first build of
+        // PostgresNIO took 294 s on this machine and brings an event loop into a synchronous store.
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
 
         // The clone..execve window: C only, no Swift runs in the child.
         .target(
@@ -52,7 +56,8 @@ let package = Package(
         // One positioned document node; JSON, TOML and YAML readers; the JSON writer.
         .target(name: "Documents", dependencies: ["Support", "Yams"]),
         // SQLite connections, statements, migrations and the state directories ($SENTINEL_HOME or XDG).
-        .target(name: "Store", dependencies: ["CSQLite", "Support"]),
+        // and the fleet's job queue on SQLite or PostgreSQL (one `JobQueue` interface).
+        .target(name: "Store", dependencies: ["CPostgres", "CSQLite", "Support"]),
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
         .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
         // The git CLI through one runner: diffs of candidate patches (later branches and commits).
@@ -93,10 +98,13 @@ let package = Package(
             name: "Autonomy",
             dependencies: ["Audit", "Documents", "Git", "HTTP", "Heal", "Store", "Support"]
         ),
+        // Fleet mode: workers that claim jobs from the queue and run them as sandboxed `sentinel`
+        // runs, the scheduler, JSON logs and Prometheus metrics.
+        .target(name: "Fleet", dependencies: ["CSystem", "Findings", "Git", "Store", "Support"]),
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Audit", "Autonomy", "DAST", "Egress", "Findings", "Git", "Heal", "Sandbox", "SAST", "SCA", "Scan", "ScanCore",
+                "Audit", "Autonomy", "DAST", "Egress", "Findings", "Fleet", "Git", "Heal", "Sandbox", "SAST", "SCA", "Scan", "ScanCore",
                 "Store", "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -143,6 +151,7 @@ let package = Package(
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
         .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "Support"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "Support"]),
         .testTarget(
             name: "HealTests",
             dependencies: [

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DAST
 import Findings
+import Fleet
 import Foundation
 import Scan
 import ScanCore
@@ -111,6 +112,8 @@ struct ScanCommand: ParsableCommand {
     var sarifRoot: String?
     @Option(name: .customLong("max-file-size"), help: "Skip (and list) files larger than this; K/M/G suffixes (default: 5M).")
     var maxFileSize: String?
+    /// A fleet worker's scan also writes the report itself here, for `fleet results` to render.
+    @Option(name: .customLong("fleet-record"), help: .hidden) var fleetRecord: String?
 
     func run() throws {
         let scanPaths = try ScanPaths.resolve(paths)
@@ -209,6 +212,12 @@ struct ScanCommand: ParsableCommand {
             format: format, toFile: output != nil, stdoutIsTerminal: Console.stdoutIsTerminal,
             verbosity: quiet ? .quiet : verbose ? .verbose : .normal, repository: repository, directory: directory,
             version: SentinelVersion.current, environment: ProcessInfo.processInfo.environment)
+        if let fleetRecord {
+            let place = try? SARIFRoot.resolve(scanDirectory: directory, explicit: sarifRoot)
+            let record = ScanRecord(
+                report: outcome.report, directory: directory, repositoryRoot: place?.root, repositoryPrefix: place?.prefix)
+            try PreparedOutputFile(path: fleetRecord).write(try record.encoded(), mode: 0o600)
+        }
         let rendered = out.renderer().render(outcome.report)
         if let report {
             do {

@@ -9,7 +9,7 @@ public struct Sentinel: ParsableCommand {
         version: SentinelVersion.current,
         subcommands: [
             ScanCommand.self, HealCommand.self, MemoryCommand.self, ProposalsCommand.self, AuditCommand.self, RulesCommand.self,
-            DatabaseCommand.self,
+            DatabaseCommand.self, FleetCommand.self,
             SandboxCommand.self, DoctorCommand.self, DastWorkerCommand.self,
         ]
     )

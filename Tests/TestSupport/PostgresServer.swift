@@ -64,11 +64,41 @@ public final class PostgresServer: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// One server for every test of this process that only needs a database of its own
+    /// (`createDatabase`); stopped and removed when the process exits. Nil where none can start.
+    public static let shared: PostgresServer? = {
+        guard available, let server = try? PostgresServer() else { return nil }
+        atexit { PostgresServer.shared?.stop() }
+        return server
+    }()
+
+    /// The database name at the end of a URL `createDatabase` returned.
+    public static func databaseName(_ url: String) -> String {
+        String(url.split(separator: "/").last ?? "postgres")
+    }
+
+    /// Creates a new empty database and returns its URL (`postgres://sentinel:…@127.0.0.1:PORT/NAME`).
+    public func createDatabase() throws -> String {
+        let name = "t" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try psql("CREATE DATABASE \(name)")
+        return "postgres://\(user):\(password)@127.0.0.1:\(port)/\(name)"
+    }
+
+    /// Stops the server (fast shutdown: connections are cut) and starts it again on the same port,
+    /// as an operator's restart or a failover would.
+    public func restart(downFor seconds: Double = 0) throws {
+        try Self.run("pg_ctl", "-D", directory + "/data", "-m", "fast", "-w", "stop")
+        if seconds > 0 { usleep(UInt32(seconds * 1_000_000)) }
+        try Self.run(
+            "pg_ctl", "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
+            "-h 127.0.0.1 -p \(port) -k \(directory) -c fsync=off", "start")
+    }
+
     /// Runs `sql` through `psql` as the test role and returns its unaligned output.
-    public func psql(_ sql: String) throws -> String {
+    public func psql(_ sql: String, database: String = "postgres") throws -> String {
         try Self.run(
             "psql", "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", String(port), "-U", user,
-            "-d", "postgres", "-c", sql, environment: ["PGPASSWORD": password], asPostgres: false)
+            "-d", database, "-c", sql, environment: ["PGPASSWORD": password], asPostgres: false)
     }
 
     /// A failure to start, or a program that exited non-zero, with its output.

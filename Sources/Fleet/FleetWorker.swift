@@ -1,0 +1,167 @@
+import Foundation
+import Store
+import Support
+
+/// A fleet worker: `concurrency` threads, each with its own database connection, claiming jobs
+/// (woken by NOTIFY on PostgreSQL), running them (`JobExecution`) and recording the outcome. Any
+/// worker returns expired leases to the queue. A database that goes away (a restart) is waited
+/// for: statements are retried after reconnecting, and running jobs keep running meanwhile.
+public final class FleetWorker: Sendable {
+    let url: DatabaseURL
+    let options: WorkerOptions
+    let log: JSONLog
+    /// The worker's metrics (serve `metrics.registry` on `/metrics`).
+    public let metrics: WorkerMetrics
+    /// Set it to stop the worker (SIGTERM: `draining`; a second one: `abandoning`).
+    public let stop: StopState
+
+    /// A worker on the queue at `url`.
+    public init(
+        url: DatabaseURL, options: WorkerOptions, log: JSONLog, metrics: WorkerMetrics = WorkerMetrics(), stop: StopState = StopState()
+    ) {
+        self.url = url
+        self.options = options
+        self.log = log
+        self.metrics = metrics
+        self.stop = stop
+    }
+
+    /// Runs until `stop` leaves `running` and every running job has finished or been released.
+    public func run() {
+        log.info(
+            "worker.started",
+            [
+                LogField("worker", .string(options.name)), LogField("database", .string(url.redacted)),
+                LogField("concurrency", .int(Int64(options.concurrency))),
+            ])
+        let group = DispatchGroup()
+        for slot in 0..<max(1, options.concurrency) {
+            group.enter()
+            let thread = Thread { [self] in
+                loop(slot: slot)
+                group.leave()
+            }
+            thread.name = "fleet-worker-\(slot)"
+            thread.start()
+        }
+        group.wait()
+        log.info("worker.stopped", [LogField("worker", .string(options.name))])
+    }
+
+    private func loop(slot: Int) {
+        let owner = options.concurrency > 1 ? "\(options.name)/\(slot)" : options.name
+        var queue: JobQueue?
+        var lastReap = Date.distantPast
+        var lastCounts = Date.distantPast
+        while stop.current == .running {
+            do {
+                let connected = try queue ?? JobQueue(url: url, retry: options.retry)
+                queue = connected
+                if Date().timeIntervalSince(lastReap) >= 1 {
+                    lastReap = Date()
+                    for expired in try connected.reapExpiredLeases() { reaped(expired) }
+                }
+                if slot == 0, Date().timeIntervalSince(lastCounts) >= 5 {
+                    lastCounts = Date()
+                    metrics.record(try connected.counts())
+                }
+                let started = Date()
+                guard let job = try connected.claim(owner: owner, leaseSeconds: options.leaseSeconds), let lease = job.lease else {
+                    metrics.claimLatency.observe(Date().timeIntervalSince(started))
+                    let due = try connected.secondsUntilNextDue() ?? 5
+                    try connected.waitForWork(timeout: min(max(due, 0.01), 5))
+                    continue
+                }
+                metrics.claimLatency.observe(Date().timeIntervalSince(started))
+                run(job, lease: lease, queue: connected)
+            } catch {
+                metrics.databaseErrors.increment()
+                log.warning("database.error", [LogField("worker", .string(owner)), LogField("error", .string("\(error)"))])
+                if let queue { try? queue.reconnectIfNeeded() }
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+    }
+
+    private func run(_ job: Job, lease: JobLease, queue: JobQueue) {
+        let kind = MetricLabels([("kind", job.request.kind.rawValue)])
+        metrics.claimed.increment(labels: kind)
+        log.info("job.claimed", fields(job, [LogField("attempt", .int(Int64(job.attempts)))]))
+        metrics.running.add(1)
+        let started = Date()
+        var execution = JobExecution(job: job, lease: lease, options: options, stop: stop)
+        let outcome = execution.run(queue: queue)
+        let elapsed = Date().timeIntervalSince(started)
+        metrics.running.add(-1)
+        metrics.duration.observe(elapsed, labels: kind)
+        metrics.setupSeconds.observe(max(0, elapsed - execution.runSeconds), labels: kind)
+        let seconds = LogField("seconds", .double((elapsed * 1000).rounded() / 1000))
+        persist(job) {
+            switch outcome {
+            case .succeeded(let result):
+                if try queue.complete(lease, result: result) {
+                    metrics.succeeded.increment(labels: kind)
+                    log.info("job.succeeded", fields(job, [seconds, LogField("exit", .int(Int64(result.exitStatus)))]))
+                } else {
+                    metrics.leasesLost.increment()
+                    log.warning("job.lease_lost", fields(job, [LogField("detail", .string("another attempt owns the job"))]))
+                }
+            case .failed(let reason, let retry):
+                let state = try queue.fail(lease, reason: reason, retry: retry)
+                switch state {
+                case .queued: metrics.retried.increment(labels: kind)
+                case .dead: metrics.dead.increment(labels: kind)
+                case .failed: metrics.failed.increment(labels: kind)
+                default: metrics.leasesLost.increment()
+                }
+                log.warning(
+                    state == .queued ? "job.retry" : state == .dead ? "job.dead" : "job.failed",
+                    fields(job, [seconds, LogField("reason", .string(reason))]))
+            case .cancelled:
+                try queue.cancelled(lease)
+                log.info("job.cancelled", fields(job, [seconds]))
+            case .leaseLost:
+                metrics.leasesLost.increment()
+                log.warning("job.lease_lost", fields(job, [seconds]))
+            case .released(let reason, let delay):
+                try queue.release(lease, delay: delay, reason: reason)
+                metrics.released.increment(labels: kind)
+                log.info("job.released", fields(job, [LogField("reason", .string(reason))]))
+            }
+        }
+    }
+
+    /// Runs `record` until it succeeds: a result is not dropped because the server restarted. It
+    /// gives up after two lease lengths; the lease has expired by then and another attempt runs.
+    private func persist(_ job: Job, _ record: () throws -> Void) {
+        let deadline = Date().addingTimeInterval(max(30, options.leaseSeconds * 2))
+        while true {
+            do {
+                return try record()
+            } catch {
+                metrics.databaseErrors.increment()
+                log.warning("database.error", fields(job, [LogField("error", .string("\(error)"))]))
+                guard Date() < deadline else { return }
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+        }
+    }
+
+    private func reaped(_ expired: ExpiredLease) {
+        metrics.leaseExpiries.increment()
+        if expired.newState == .dead { metrics.dead.increment() }
+        log.warning(
+            "lease.expired",
+            [
+                LogField("worker", .string(options.name)), LogField("job", .int(expired.jobID)),
+                LogField("holder", .string(expired.owner)), LogField("state", .string(expired.newState.rawValue)),
+            ])
+    }
+
+    private func fields(_ job: Job, _ more: [LogField] = []) -> [LogField] {
+        [
+            LogField("worker", .string(options.name)), LogField("job", .int(job.id)),
+            LogField("kind", .string(job.request.kind.rawValue)), LogField("repository", .string(job.request.repository)),
+        ] + more
+    }
+}

@@ -1,0 +1,214 @@
+import Findings
+import Foundation
+import Git
+import Store
+import Support
+
+/// How a job's run ended, as the worker records it.
+enum ExecutionOutcome: Sendable {
+    /// A result to record.
+    case succeeded(JobResult)
+    /// A failed attempt; `retry` when another attempt may succeed.
+    case failed(String, retry: Bool)
+    /// Stopped because someone cancelled the job.
+    case cancelled
+    /// Stopped because the lease was lost: another worker owns the job now; record nothing.
+    case leaseLost
+    /// Not run, or stopped unfinished, and given back (the worker is stopping, a lock is busy).
+    case released(String, delay: Double)
+}
+
+/// Runs one claimed job: checks out the repository when asked (a clone at the revision), runs
+/// `sentinel scan` or `sentinel heal` as a child process while renewing the lease, and turns what it
+/// wrote into a result. The heal of a signal takes the fleet-wide lock of its fingerprint first.
+struct JobExecution {
+    let job: Job
+    let lease: JobLease
+    let options: WorkerOptions
+    let stop: StopState
+
+    /// How long the run itself took (the rest of the job's time is overhead: checkout, start, upload).
+    var runSeconds = 0.0
+
+    mutating func run(queue: JobQueue) -> ExecutionOutcome {
+        let spec: FleetJobSpec
+        do {
+            spec = try FleetJobSpec.decode(job.request.spec, job: job.id)
+        } catch {
+            return .failed("\(error)", retry: false)
+        }
+        let lockKey = job.request.exclusiveKey.map { "sentinel-heal:" + $0 }
+        if let lockKey {
+            guard (try? queue.tryLock(lockKey)) == true else {
+                return .released("a heal of the same signal is running elsewhere", delay: 5)
+            }
+        }
+        defer { if let lockKey { try? queue.unlock(lockKey) } }
+        do {
+            return try ScratchDirectory.with { scratch in try run(spec, scratch: scratch, queue: queue) }
+        } catch let error as SentinelError {
+            return .failed(error.message, retry: error.code != .invalidInput)
+        } catch {
+            return .failed("\(error)", retry: true)
+        }
+    }
+
+    private mutating func run(_ spec: FleetJobSpec, scratch: String, queue: JobQueue) throws -> ExecutionOutcome {
+        let directory = try checkout(spec, scratch: scratch)
+        let arguments = try Self.arguments(for: spec, directory: directory, scratch: scratch)
+        let started = Date()
+        let child = try JobProcess(
+            executable: options.executable, arguments: arguments, directory: directory, scratch: scratch,
+            environment: options.environment)
+        if let interrupted = supervise(child, queue: queue) { return interrupted }
+        runSeconds = Date().timeIntervalSince(started)
+        return try outcome(of: child, spec: spec, directory: directory, scratch: scratch, queue: queue)
+    }
+
+    /// The tree to run in: the directory itself, or a fresh clone at the revision.
+    private func checkout(_ spec: FleetJobSpec, scratch: String) throws -> String {
+        guard let repository = spec.repository else {
+            let empty = scratch + "/target"
+            try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+            return empty
+        }
+        guard spec.isRemote || spec.revision != nil else {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: repository, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw SentinelError(.invalidInput, "\(repository): no such directory on worker \(options.name)")
+            }
+            return repository
+        }
+        let tree = scratch + "/checkout"
+        // `--` ends the options: a repository named like one is a path, never an option.
+        try GitRunner.check(
+            ["-c", "protocol.ext.allow=never", "clone", "--quiet", "--no-hardlinks", "--", repository, tree], in: scratch)
+        if let revision = spec.revision {
+            try GitRunner.check(["checkout", "--quiet", "--detach", revision, "--"], in: tree)
+        }
+        return tree
+    }
+
+    static func arguments(for spec: FleetJobSpec, directory: String, scratch: String) throws -> [String] {
+        switch spec.kind {
+        case .scan:
+            return ["scan", directory] + spec.arguments + ["--quiet", "--format", "json", "--fleet-record", scratch + "/record.json"]
+        case .dast:
+            guard let target = spec.target else { throw SentinelError(.invalidInput, "a DAST job without a target URL") }
+            return ["scan", directory, "--dast", target] + spec.arguments
+                + ["--quiet", "--format", "json", "--fleet-record", scratch + "/record.json"]
+        case .heal:
+            guard let signal = spec.signal, let verify = spec.verify else {
+                throw SentinelError(.invalidInput, "a heal job without its signal or --verify command")
+            }
+            let signalFile = try PreparedOutputFile(path: scratch + "/signal")
+            try signalFile.write(signal, mode: 0o600)
+            return ["heal", "--signal", scratch + "/signal", "--repo", directory, "--verify", verify, "--out", scratch + "/out"]
+                + spec.arguments
+        }
+    }
+
+    /// Waits for the child, renewing the lease; stops it when the job is cancelled, the lease is
+    /// lost, it runs too long or the worker abandons its jobs. Nil when it ended on its own.
+    private func supervise(_ child: JobProcess, queue: JobQueue) -> ExecutionOutcome? {
+        let deadline = Date().addingTimeInterval(options.jobTimeout)
+        var lastRenewed = Date()
+        while !child.wait(seconds: options.renewInterval) {
+            if stop.current == .abandoning {
+                child.stop()
+                return .released("worker \(options.name) stopped before the job finished", delay: 0)
+            }
+            if Date() > deadline {
+                child.stop()
+                return .failed("timed out after \(Int(options.jobTimeout)) s", retry: true)
+            }
+            switch try? queue.renew(lease, leaseSeconds: options.leaseSeconds) {
+            case .held: lastRenewed = Date()
+            case .cancelRequested:
+                child.stop()
+                return .cancelled
+            case .lost:
+                child.stop()
+                return .leaseLost
+            case nil:
+                // The server is unreachable: keep running while the lease may still hold.
+                try? queue.reconnectIfNeeded()
+                if Date().timeIntervalSince(lastRenewed) > options.leaseSeconds * 2 {
+                    child.stop()
+                    return .leaseLost
+                }
+            }
+        }
+        return nil
+    }
+
+    private func outcome(of child: JobProcess, spec: FleetJobSpec, directory: String, scratch: String, queue: JobQueue) throws
+        -> ExecutionOutcome
+    {
+        let status = child.status
+        switch spec.kind {
+        case .scan, .dast:
+            guard status == 0 || status == 1 else {
+                let reason = "sentinel scan exited \(status): \(child.lastErrorLine())"
+                return .failed(reason, retry: status != 2)
+            }
+            let data = try BoundedFile.read(scratch + "/record.json", limit: 512 << 20, followLinks: false)
+            let record = try ScanRecord.decode(data, name: "job \(job.id) record")
+            let findings = record.report.findings.map { finding in
+                StoredFinding(
+                    fingerprint: finding.fingerprint, ruleID: finding.ruleId, severity: finding.severity.rawValue,
+                    location: Self.location(finding.location))
+            }
+            return .succeeded(JobResult(exitStatus: status, report: try record.encoded(), findings: findings))
+        case .heal:
+            guard status == 0 || status == 1 else {
+                return .failed("sentinel heal exited \(status): \(child.lastErrorLine())", retry: status != 2)
+            }
+            var record = HealRecord(exitStatus: status)
+            if status == 0 {
+                record.patch = Self.text(scratch + "/out/patch.diff")
+                record.summary = Self.text(scratch + "/out/PR.md")
+                if let patch = record.patch {
+                    let key = SHA256.hex(job.request.repository + "\n" + patch)
+                    record.duplicate = try !queue.recordProposal(key, jobID: job.id)
+                }
+            }
+            return .succeeded(JobResult(exitStatus: status, report: try record.encoded()))
+        }
+    }
+
+    private static func text(_ path: String) -> String? {
+        (try? BoundedFile.read(path, limit: 16 << 20, followLinks: false)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    static func location(_ location: Location) -> String {
+        if let file = location.file { return location.startLine.map { "\(file):\($0)" } ?? file }
+        return [location.method, location.url, location.parameter].compactMap { $0 }.joined(separator: " ")
+    }
+}
+
+/// What a heal job leaves: its exit status and, when it verified a fix, the patch and the PR text.
+public struct HealRecord: Sendable, Hashable, Codable {
+    /// `sentinel heal`'s status: 0 a verified candidate, 1 none.
+    public var exitStatus: Int32
+    /// The candidate's patch.
+    public var patch: String?
+    /// Its PR.md.
+    public var summary: String?
+    /// True when another job already proposed the same change (it is not proposed again).
+    public var duplicate = false
+
+    /// A record; see the properties.
+    public init(exitStatus: Int32, patch: String? = nil, summary: String? = nil) {
+        self.exitStatus = exitStatus
+        self.patch = patch
+        self.summary = summary
+    }
+
+    /// The record as stored.
+    public func encoded() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes, .prettyPrinted]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}

@@ -1,0 +1,30 @@
+import Store
+
+/// How a worker runs.
+public struct WorkerOptions: Sendable {
+    /// The `sentinel` binary jobs run (the worker's own executable).
+    public var executable: String
+    /// Jobs run at once.
+    public var concurrency = 1
+    /// A lease lasts this long unless renewed; a dead worker's jobs come back after it.
+    public var leaseSeconds = 30.0
+    /// The longest one job may run before it is stopped and retried.
+    public var jobTimeout = 3600.0
+    /// After SIGTERM, running jobs have this long to finish; then they are stopped and released.
+    public var drainSeconds = 60.0
+    /// Backoff between attempts.
+    public var retry = RetryPolicy()
+    /// Environment the jobs see (the worker's, less its database credentials).
+    public var environment: [String: String] = [:]
+    /// This worker's name in leases and logs (`host:pid`).
+    public var name: String
+
+    /// Options for a worker running `executable`, named `name`.
+    public init(executable: String, name: String) {
+        self.executable = executable
+        self.name = name
+    }
+
+    /// How often a running job's lease is renewed: a third of its length.
+    var renewInterval: Double { max(0.05, leaseSeconds / 3) }
+}

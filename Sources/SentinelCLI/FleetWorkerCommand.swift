@@ -1,0 +1,103 @@
+import ArgumentParser
+import Dispatch
+import Fleet
+import Foundation
+import Store
+import Support
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `sentinel fleet worker`: claims and runs jobs until SIGTERM, then finishes (or, after --drain,
+/// releases) the running ones.
+struct FleetWorkerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Claim and run queued jobs until SIGTERM; logs JSON lines on standard error.",
+        discussion:
+            "SIGTERM stops claiming and lets running jobs finish for --drain, then stops and releases them; a second SIGTERM releases them at once."
+    )
+    @OptionGroup var database: FleetDatabaseOptions
+    @Option(help: "Jobs run at once.") var concurrency = 1
+    @Option(help: "Lease length: a dead worker's jobs return after it.") var lease = "30s"
+    @Option(name: .customLong("job-timeout"), help: "Stop and retry a job that runs longer.") var jobTimeout = "1h"
+    @Option(help: "After SIGTERM, how long running jobs may finish.") var drain = "60s"
+    @Option(name: .customLong("retry-base"), help: "Backoff after a first failed attempt, doubling each time.")
+    var retryBase = "10s"
+    @Option(help: ArgumentHelp("Serve Prometheus metrics at http://127.0.0.1:PORT/metrics.", valueName: "port"))
+    var metrics: Int?
+    @Option(help: "This worker's name in leases and logs (default: host:pid).") var name: String?
+    @Flag(help: "Also run the scheduler (one scheduler leads fleet-wide; the others wait).") var schedule = false
+
+    func run() throws {
+        let url = try database.resolve()
+        guard (1...256).contains(concurrency) else { throw SentinelError(.invalidInput, "--concurrency: must be 1 to 256") }
+        let executable = try SelfExecutable.path()
+        var options = WorkerOptions(executable: executable, name: name ?? Self.defaultName())
+        options.concurrency = concurrency
+        options.leaseSeconds = try Self.seconds(lease, "--lease")
+        options.jobTimeout = try Self.seconds(jobTimeout, "--job-timeout")
+        options.drainSeconds = try Self.seconds(drain, "--drain")
+        options.retry = RetryPolicy(base: try Self.seconds(retryBase, "--retry-base", allowZero: true))
+        options.environment = ProcessInfo.processInfo.environment
+        _ = try JobQueue(url: url)  // Fails now, with one line, when the database cannot be reached.
+        let log = JSONLog()
+        let worker = FleetWorker(url: url, options: options, log: log)
+        let server = try metrics.map { port in
+            try OptionValue.naming("--metrics") { try MetricsServer(registry: worker.metrics.registry, port: port) }
+        }
+        if let server { log.info("metrics.serving", [LogField("url", .string("http://127.0.0.1:\(server.port)/metrics"))]) }
+        let stop = worker.stop
+        let drainSeconds = options.drainSeconds
+        let signals = Self.onStopSignals { count in
+            stop.advance(to: count == 1 ? .draining : .abandoning)
+            if count == 1 {
+                log.info("worker.draining", [LogField("seconds", .double(drainSeconds))])
+                DispatchQueue.global().asyncAfter(deadline: .now() + drainSeconds) { stop.advance(to: .abandoning) }
+            }
+        }
+        if schedule {
+            let scheduler = FleetScheduler(url: url, name: options.name, log: log, stop: stop)
+            Thread.detachNewThread { scheduler.run() }
+        }
+        worker.run()
+        server?.stop()
+        withExtendedLifetime(signals) {}
+    }
+
+    static func defaultName() -> String {
+        var host = [CChar](repeating: 0, count: 256)
+        gethostname(&host, host.count - 1)
+        return String(nulTerminated: host) + ":\(getpid())"
+    }
+
+    static func seconds(_ text: String, _ option: String, allowZero: Bool = false) throws -> Double {
+        guard let seconds = Quantity.seconds(text), seconds > 0 || (allowZero && seconds == 0) else {
+            throw SentinelError(.invalidInput, "\(option): '\(text)' is not a duration (e.g. 30s, 5m, 1h)")
+        }
+        return seconds
+    }
+
+    /// SIGTERM and SIGINT, counted, handled on a dispatch queue.
+    static func onStopSignals(_ handle: @escaping @Sendable (Int) -> Void) -> [any DispatchSourceSignal] {
+        let queue = DispatchQueue(label: "sentinel.fleet.signals")
+        let counter = SignalCounter()
+        return [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler { handle(counter.next()) }
+            source.resume()
+            return source
+        }
+    }
+}
+
+/// Signals received so far (touched only on the signal queue).
+private final class SignalCounter: @unchecked Sendable {
+    private var count = 0
+    func next() -> Int {
+        count += 1
+        return count
+    }
+}

@@ -1,0 +1,185 @@
+import CPostgres
+import Foundation
+import Support
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension SentinelError.Code {
+    /// The database server refused a connection or a statement (fleet mode).
+    public static let database = SentinelError.Code("database")
+}
+
+/// One PostgreSQL connection through libpq, PostgreSQL's own client library: the connection URI,
+/// `PGPASSFILE`, `PGSSLMODE` and the other `PG*` variables mean what they mean to `psql`. Store is
+/// the only module that calls libpq; every failure is a `SentinelError(.database)` naming the server
+/// (its URL without the password) and the statement.
+///
+/// Not thread-safe: open one per thread, as with `Database`.
+public final class PostgresConnection {
+    /// The server, for messages: the URL with any password removed.
+    public let server: String
+    private let handle: OpaquePointer
+    private var listening: Set<String> = []
+
+    /// Connects to `url` (`postgres://user@host:port/db?sslmode=require`). A connection that takes
+    /// longer than 10 s fails, unless the URL sets `connect_timeout` itself.
+    public init(url: DatabaseURL) throws {
+        guard case .postgres(let uri) = url else {
+            throw SentinelError(.invalidInput, "\(url.redacted): not a postgres:// URL")
+        }
+        server = url.redacted
+        // Keywords before `dbname` are defaults the URI (expanded from `dbname`) may override.
+        let keywords = ["connect_timeout", "application_name", "dbname"]
+        let values = ["10", "sentinel", uri]
+        let connection = CStringArray.with(keywords) { keys in
+            CStringArray.with(values) { vals in PQconnectdbParams(keys, vals, 1) }
+        }
+        guard let connection else { throw SentinelError(.database, "\(server): cannot connect: out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = Self.firstLine(PQerrorMessage(connection))
+            PQfinish(connection)
+            throw SentinelError(.database, "\(server): cannot connect: \(message)")
+        }
+        handle = connection
+        // The server's NOTICE lines ("relation already exists, skipping") are not ours to print.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// True while the connection to the server is up.
+    public var isConnected: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Re-establishes a broken connection (after a server restart); channels are listened to again.
+    public func reconnect() throws {
+        PQreset(handle)
+        guard isConnected else {
+            throw SentinelError(.database, "\(server): cannot reconnect: \(Self.firstLine(PQerrorMessage(handle)))")
+        }
+        let channels = listening
+        listening = []
+        for channel in channels { try listen(channel) }
+    }
+
+    /// Runs one statement with text parameters (`$1`, `$2`...; nil is NULL) and returns its rows as
+    /// text (nil for NULL).
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
+        let result = CStringArray.with(optional: parameters) { values in
+            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        }
+        return try rows(of: result, sql: sql)
+    }
+
+    /// Runs one or more `;`-separated statements without parameters.
+    public func execute(_ sql: String) throws {
+        _ = try rows(of: PQexec(handle, sql), sql: sql)
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    @discardableResult
+    public func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            if isConnected { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Subscribes this connection to `channel` (`LISTEN`); `waitForNotification` then returns its
+    /// notifications.
+    public func listen(_ channel: String) throws {
+        guard !channel.isEmpty, channel.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || ($0 >= 97 && $0 <= 122) }) else {
+            throw SentinelError(.invalidInput, "'\(channel)': a channel name is lower-case letters and '_'")
+        }
+        try execute("LISTEN \(channel)")
+        listening.insert(channel)
+    }
+
+    /// Waits up to `timeout` seconds for a notification on a channel this connection listens to;
+    /// nil when none came. The wait is `poll(2)` on the connection's socket: no query runs while
+    /// nothing happens.
+    public func waitForNotification(timeout: Double) throws -> PostgresNotification? {
+        if let pending = nextNotification() { return pending }
+        let deadline = Self.monotonicSeconds() + max(0, timeout)
+        while true {
+            let remaining = deadline - Self.monotonicSeconds()
+            guard remaining > 0 else { return nil }
+            let socket = PQsocket(handle)
+            guard socket >= 0 else { throw SentinelError(.database, "\(server): the connection is closed") }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, Int32(min(remaining * 1000, 60_000).rounded(.up)))
+            if ready < 0 && errno != EINTR { throw SentinelError(.database, "\(server): poll failed", errno: .current) }
+            guard ready > 0 else { continue }
+            guard PQconsumeInput(handle) == 1 else {
+                throw SentinelError(.database, "\(server): connection lost: \(Self.firstLine(PQerrorMessage(handle)))")
+            }
+            if let notification = nextNotification() { return notification }
+        }
+    }
+
+    private func nextNotification() -> PostgresNotification? {
+        guard let notify = PQnotifies(handle) else { return nil }
+        defer { PQfreemem(notify) }
+        return PostgresNotification(
+            channel: String(cString: notify.pointee.relname), payload: String(cString: notify.pointee.extra))
+    }
+
+    private func rows(of result: OpaquePointer?, sql: String) throws -> [[String?]] {
+        guard let result else {
+            throw SentinelError(.database, "\(server): \(Self.statementName(sql)): \(Self.firstLine(PQerrorMessage(handle)))")
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return []
+        case PGRES_TUPLES_OK:
+            let count = PQntuples(result)
+            let columns = PQnfields(result)
+            var rows: [[String?]] = []
+            rows.reserveCapacity(Int(count))
+            for row in 0..<count {
+                rows.append(
+                    (0..<columns).map { column in
+                        PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                    })
+            }
+            return rows
+        default:
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
+            let message = Self.firstLine(PQresultErrorMessage(result))
+            throw SentinelError(
+                .database, "\(server): \(Self.statementName(sql)): \(message)\(state.isEmpty ? "" : " (SQLSTATE \(state))")")
+        }
+    }
+
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    /// The statement's first words, to name it in a message without its data.
+    static func statementName(_ sql: String) -> String {
+        sql.split(whereSeparator: \.isWhitespace).prefix(3).joined(separator: " ")
+    }
+
+    static func firstLine(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "unknown error" }
+        let text = String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.split(separator: "\n").first.map(String.init) ?? "unknown error"
+    }
+}
+
+/// One `NOTIFY` received: its channel and payload.
+public struct PostgresNotification: Sendable, Hashable {
+    /// The channel (`LISTEN` name).
+    public var channel: String
+    /// The payload text (may be empty).
+    public var payload: String
+}

@@ -1,0 +1,178 @@
+import Support
+
+extension JobQueue {
+    /// The lock only the scheduler holding it may submit schedules under.
+    public static let schedulerLock = "sentinel-fleet-scheduler"
+
+    /// Adds or replaces the schedule `schedule.name`; it is first due now, unless `nextRun` says when.
+    public func saveSchedule(_ schedule: Schedule) throws {
+        let request = schedule.request
+        try storage.rows(
+            """
+            INSERT INTO fleet_schedules (name, kind, spec, repository, branch, priority, max_attempts, interval_seconds, next_run)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN CAST($9 AS DOUBLE PRECISION) > 0 THEN CAST($9 AS DOUBLE PRECISION) ELSE {now} END)
+            ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, spec = excluded.spec, repository = excluded.repository,
+                branch = excluded.branch, priority = excluded.priority, max_attempts = excluded.max_attempts,
+                interval_seconds = excluded.interval_seconds, next_run = excluded.next_run
+            """,
+            [
+                schedule.name, request.kind.rawValue, request.spec, request.repository, request.branch, String(request.priority),
+                String(request.maxAttempts), String(schedule.interval), String(schedule.nextRun),
+            ])
+    }
+
+    /// Removes a schedule; false when there was none by that name.
+    @discardableResult
+    public func removeSchedule(_ name: String) throws -> Bool {
+        !(try storage.rows("DELETE FROM fleet_schedules WHERE name = $1 RETURNING name", [name])).isEmpty
+    }
+
+    /// Every schedule, by name.
+    public func schedules() throws -> [Schedule] {
+        try storage.rows(
+            "SELECT name, kind, spec, repository, branch, priority, max_attempts, interval_seconds, next_run FROM fleet_schedules ORDER BY name",
+            []
+        ).compactMap { row in
+            guard let name = row[0], let kind = row[1].flatMap(JobKind.init(rawValue:)) else { return nil }
+            let request = JobRequest(
+                kind: kind, spec: row[2] ?? "", repository: row[3] ?? "", branch: row[4] ?? "",
+                priority: row[5].flatMap { Int($0) } ?? 0, maxAttempts: row[6].flatMap { Int($0) } ?? 1)
+            return Schedule(
+                name: name, request: request, interval: row[7].flatMap { Double($0) } ?? 0,
+                nextRun: row[8].flatMap { Double($0) } ?? 0)
+        }
+    }
+
+    /// Submits a job for every due schedule and moves it to its next time, in one transaction, so a
+    /// scheduler that dies half-way submits nothing twice. Only the holder of `schedulerLock` calls
+    /// this. Returns the job ids.
+    public func submitDueSchedules() throws -> [Int64] {
+        try storage.transaction {
+            let due = try storage.rows(
+                "SELECT name, interval_seconds FROM fleet_schedules WHERE next_run <= {now} ORDER BY name {skip_locked}", [])
+            let schedules = try self.schedules()
+            var submitted: [Int64] = []
+            for row in due {
+                guard let name = row[0], let schedule = schedules.first(where: { $0.name == name }) else { continue }
+                submitted.append(try insertForSchedule(schedule.request))
+                // The next time counts from now: a scheduler that was down does not fire a burst.
+                try storage.rows(
+                    "UPDATE fleet_schedules SET next_run = {now} + interval_seconds WHERE name = $1", [name])
+            }
+            if !submitted.isEmpty { try storage.notify(Self.jobsChannel, payload: "schedule") }
+            return submitted
+        }
+    }
+
+    private func insertForSchedule(_ request: JobRequest) throws -> Int64 {
+        let row = try storage.rows(
+            """
+            INSERT INTO fleet_jobs (kind, spec, repository, branch, priority, max_attempts, run_after, created_at)
+            VALUES ($1, $2, $3, $4, $5, $6, {now}, {now}) RETURNING id
+            """,
+            [
+                request.kind.rawValue, request.spec, request.repository, request.branch, String(request.priority),
+                String(max(1, request.maxAttempts)),
+            ])
+        guard let text = row.first?.first ?? nil, let id = Int64(text) else {
+            throw SentinelError(.database, "\(storage.name): INSERT returned no job id")
+        }
+        return id
+    }
+}
+
+extension JobQueue {
+    /// Records a decision on `proposal` and announces it (NOTIFY): a worker waiting in
+    /// `waitForDecision` wakes at once. The first decision stands.
+    @discardableResult
+    public func decide(_ decision: ApprovalDecision) throws -> Bool {
+        try storage.transaction {
+            let inserted = try storage.rows(
+                """
+                INSERT INTO fleet_approvals (proposal, approved, reason, decided_at) VALUES ($1, $2, $3, {now})
+                ON CONFLICT (proposal) DO NOTHING RETURNING proposal
+                """, [decision.proposal, decision.approved ? "1" : "0", decision.reason])
+            if !inserted.isEmpty { try storage.notify(Self.approvalsChannel, payload: decision.proposal) }
+            return !inserted.isEmpty
+        }
+    }
+
+    /// The decision on `proposal`, if one was made.
+    public func decision(_ proposal: String) throws -> ApprovalDecision? {
+        guard let row = try storage.rows("SELECT approved, reason FROM fleet_approvals WHERE proposal = $1", [proposal]).first
+        else { return nil }
+        return ApprovalDecision(proposal: proposal, approved: row[0] == "1", reason: row[1] ?? "")
+    }
+
+    /// Waits up to `timeout` seconds for a decision on `proposal`. On PostgreSQL it sleeps in
+    /// LISTEN until the decision's NOTIFY arrives (no polling); on SQLite it polls.
+    public func waitForDecision(_ proposal: String, timeout: Double) throws -> ApprovalDecision? {
+        let deadline = PostgresConnection.monotonicSeconds() + timeout
+        // LISTEN first, then look: a decision made in between is not missed.
+        _ = try storage.wait(channel: Self.approvalsChannel, timeout: 0)
+        while true {
+            if let decision = try decision(proposal) { return decision }
+            let remaining = deadline - PostgresConnection.monotonicSeconds()
+            guard remaining > 0 else { return nil }
+            _ = try storage.wait(channel: Self.approvalsChannel, timeout: remaining)
+        }
+    }
+
+    /// Records that job `jobID` proposed the change `changeKey`; false when some job already did
+    /// (the same proposal is never made twice).
+    public func recordProposal(_ changeKey: String, jobID: Int64) throws -> Bool {
+        !(try storage.rows(
+            "INSERT INTO fleet_proposals (change_key, job_id, created_at) VALUES ($1, $2, {now}) ON CONFLICT (change_key) DO NOTHING RETURNING change_key",
+            [changeKey, String(jobID)])).isEmpty
+    }
+
+    /// How the findings of scan `jobID` compare, by fingerprint, with `base` — by default the
+    /// previous successful scan of the same repository and branch — computed in SQL.
+    public func findingsDelta(of jobID: Int64, against base: Int64? = nil) throws -> FindingsDelta {
+        let job = String(jobID)
+        let baseID: Int64? =
+            try base
+            ?? storage.value(
+                """
+                SELECT previous.id FROM fleet_jobs AS previous, fleet_jobs AS this
+                WHERE this.id = $1 AND previous.repository = this.repository AND previous.branch = this.branch
+                  AND previous.kind = this.kind AND previous.state = 'succeeded' AND previous.id < this.id
+                ORDER BY previous.id DESC LIMIT 1
+                """, [job]
+            ).flatMap { Int64($0) }
+        var delta = FindingsDelta(baseJob: baseID)
+        let baseText = baseID.map(String.init) ?? "-1"
+        let columns = "f.fingerprint, f.rule_id, f.severity, f.location"
+        let added = try storage.rows(
+            """
+            SELECT \(columns), EXISTS (
+                SELECT 1 FROM fleet_findings AS earlier
+                WHERE earlier.repository = f.repository AND earlier.branch = f.branch AND earlier.fingerprint = f.fingerprint
+                  AND earlier.job_id < $2)
+            FROM fleet_findings AS f
+            WHERE f.job_id = $1 AND NOT EXISTS (
+                SELECT 1 FROM fleet_findings AS b WHERE b.job_id = $2 AND b.fingerprint = f.fingerprint)
+            ORDER BY f.fingerprint
+            """, [job, baseText])
+        for row in added {
+            let seenBefore = row[4] == "t" || row[4] == "1" || row[4] == "true"
+            if seenBefore { delta.reintroduced.append(Self.finding(row)) } else { delta.new.append(Self.finding(row)) }
+        }
+        delta.fixed = try storage.rows(
+            """
+            SELECT \(columns) FROM fleet_findings AS f
+            WHERE f.job_id = $2 AND NOT EXISTS (
+                SELECT 1 FROM fleet_findings AS t WHERE t.job_id = $1 AND t.fingerprint = f.fingerprint)
+            ORDER BY f.fingerprint
+            """, [job, baseText]
+        ).map(Self.finding)
+        delta.unchanged =
+            try storage.value(
+                """
+                SELECT count(*) FROM fleet_findings AS f WHERE f.job_id = $1 AND EXISTS (
+                    SELECT 1 FROM fleet_findings AS b WHERE b.job_id = $2 AND b.fingerprint = f.fingerprint)
+                """, [job, baseText]
+            ).flatMap { Int($0) } ?? 0
+        return delta
+    }
+}

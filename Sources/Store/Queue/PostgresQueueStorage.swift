@@ -1,0 +1,54 @@
+import Foundation
+
+/// `QueueStorage` on one PostgreSQL connection: advisory locks keyed by a 64-bit hash of the
+/// lock's name (`hashtextextended`), LISTEN/NOTIFY for wake-ups.
+final class PostgresQueueStorage: QueueStorage {
+    let connection: PostgresConnection
+    var name: String { connection.server }
+    var isServer: Bool { true }
+
+    init(url: DatabaseURL) throws {
+        connection = try PostgresConnection(url: url)
+    }
+
+    func rows(_ sql: String, _ parameters: [String?]) throws -> [[String?]] {
+        try connection.query(Self.expand(sql), parameters)
+    }
+
+    func script(_ sql: String) throws { try connection.execute(Self.expand(sql)) }
+
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result { try connection.transaction(body) }
+
+    func tryLock(_ key: String) throws -> Bool {
+        try connection.query("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", [key]).first?.first == "t"
+    }
+
+    func unlock(_ key: String) throws {
+        try connection.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key])
+    }
+
+    func notify(_ channel: String, payload: String) throws {
+        try connection.query("SELECT pg_notify($1, $2)", [channel, payload])
+    }
+
+    func wait(channel: String, timeout: Double) throws -> String? {
+        try connection.listen(channel)
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0, let note = try connection.waitForNotification(timeout: remaining) else { return nil }
+            if note.channel == channel { return note.payload }
+        }
+    }
+
+    func reconnectIfNeeded() throws {
+        if !connection.isConnected { try connection.reconnect() }
+    }
+
+    /// `{now}`: the server's clock, so that machines with skewed clocks agree on leases.
+    static func expand(_ sql: String) -> String {
+        sql.replacingOccurrences(of: "{now}", with: "extract(epoch from clock_timestamp())::double precision")
+            .replacingOccurrences(of: "{skip_locked}", with: "FOR UPDATE SKIP LOCKED")
+            .replacingOccurrences(of: "{serial}", with: "BIGSERIAL PRIMARY KEY")
+    }
+}

@@ -1,0 +1,34 @@
+/// The SQL connection a `JobQueue` runs on: one per backend, so that the queue's logic (and the
+/// shared test suite) is the same for SQLite and PostgreSQL. Statements use `$1`, `$2`...
+/// placeholders and `{now}` for the current time in seconds since 1970.
+protocol QueueStorage: AnyObject {
+    /// The server or file, for messages.
+    var name: String { get }
+    /// True for PostgreSQL: `FOR UPDATE SKIP LOCKED` and `NOTIFY` exist.
+    var isServer: Bool { get }
+    /// Runs one statement and returns its rows as text.
+    @discardableResult func rows(_ sql: String, _ parameters: [String?]) throws -> [[String?]]
+    /// Runs `;`-separated statements without parameters.
+    func script(_ sql: String) throws
+    /// All of `body` or nothing; on SQLite the write lock is taken up front.
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result
+    /// Takes the lock named `key` for this connection without waiting; false when another holds it.
+    /// A connection that ends (a process killed) releases its locks.
+    func tryLock(_ key: String) throws -> Bool
+    /// Releases a lock `tryLock` took.
+    func unlock(_ key: String) throws
+    /// Sends `payload` to listeners of `channel` (on commit, inside a transaction).
+    func notify(_ channel: String, payload: String) throws
+    /// Waits up to `timeout` seconds for a notification on `channel` (the payload), or for the
+    /// poll interval where the backend has no notifications.
+    func wait(channel: String, timeout: Double) throws -> String?
+    /// Reconnects when the server connection broke (a restart); nothing for SQLite.
+    func reconnectIfNeeded() throws
+}
+
+extension QueueStorage {
+    /// The first column of the first row as text.
+    func value(_ sql: String, _ parameters: [String?] = []) throws -> String? {
+        try rows(sql, parameters).first?.first ?? nil
+    }
+}

@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+/// `sentinel fleet` end to end (issue 32): real worker and scheduler processes, real scans, and a
+/// throwaway PostgreSQL server the tests start, kill and restart.
+@Suite(
+    "Fleet mode, end to end", .serialized,
+    .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
+struct FleetCLITests {
+    static let scanOptions = ["--tools", "native,secrets"]
+
+    /// Submits a scan of `project` and returns its id.
+    static func submit(_ project: String, environment: [String: String], extra: [String] = []) throws -> Int64 {
+        let submitted = try CLI.run(["fleet", "submit", "scan", project] + extra + scanOptions, environment: environment)
+        #expect(submitted.status == 0, "\(submitted.stderr)")
+        return try #require(Int64(submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test("the CLI contract: submit prints the id, status --format json the counts, results the report as scan prints it")
+    func contract() throws {
+        let database = "sqlite:" + NSTemporaryDirectory() + "fleet-" + UUID().uuidString + "/fleet.sqlite"
+        let environment = try CLI.fleetEnvironment(database: database)
+        let project = try CLI.fleetProject()
+        let id = try Self.submit(project, environment: environment)
+        let status = try CLI.run(["fleet", "status", "--format", "json"], environment: environment)
+        let counts = try #require(try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Int])
+        #expect(counts == ["queued": 1, "running": 0, "succeeded": 0, "failed": 0, "dead": 0, "cancelled": 0])
+        let pending = try CLI.run(["fleet", "results", String(id)], environment: environment)
+        #expect(pending.status == 1 && pending.stderr == "sentinel: job \(id) is queued: no result\n")
+
+        let worker = try FleetProcess(["worker", "--concurrency", "2"], environment: environment)
+        #expect(try eventually(timeout: 120) { try JobQueue(url: DatabaseURL(parsing: database)).counts().succeeded == 1 })
+        worker.signal(SIGTERM)
+        #expect(worker.wait(timeout: 60) == 0)
+        #expect(worker.events("job.succeeded").first?["job"] as? Int == Int(id))
+
+        let direct = try CLI.run(["scan", project, "--format", "json"] + Self.scanOptions, environment: environment)
+        let fleet = try CLI.run(["fleet", "results", String(id), "--format", "json"], environment: environment)
+        #expect(fleet.status == 0, "\(fleet.stderr)")
+        func fingerprints(_ json: String) throws -> [String] {
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            return try #require(report["findings"] as? [[String: Any]]).compactMap { $0["fingerprint"] as? String }.sorted()
+        }
+        let expected = try fingerprints(direct.stdout)
+        let fromFleet = try fingerprints(fleet.stdout)
+        #expect(!expected.isEmpty && fromFleet == expected)
+        let sarif = try CLI.run(["fleet", "results", String(id), "--format", "sarif"], environment: environment)
+        let log = try #require(try JSONSerialization.jsonObject(with: Data(sarif.stdout.utf8)) as? [String: Any])
+        let run = try #require((log["runs"] as? [[String: Any]])?.first)
+        #expect(log["version"] as? String == "2.1.0" && (run["results"] as? [Any])?.count == expected.count)
+    }
+
+    @Test("a password in --database is refused: the command line is visible to every user")
+    func passwordOnCommandLine() throws {
+        let result = try CLI.run(["fleet", "status", "--database", "postgres://u:secret-pass-1@127.0.0.1:1/db"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("SENTINEL_DATABASE_URL or PGPASSFILE") && !result.stderr.contains("secret-pass-1"))
+    }
+
+    @Test("a worker killed with -9 mid-job loses its lease; another worker runs the job, which completes exactly once")
+    func killNineMidJob() throws {
+        let server = try #require(PostgresServer.shared)
+        let database = try server.createDatabase()
+        let environment = try CLI.fleetEnvironment(database: database)
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        // Big enough that the scan runs for seconds: the kill lands while it runs.
+        let project = try CLI.fleetProject(files: 6000)
+        let id = try Self.submit(project, environment: environment)
+        let doomed = try FleetProcess(["worker", "--lease", "2s", "--name", "doomed"], environment: environment)
+        #expect(eventually(timeout: 60) { !doomed.events("job.claimed").isEmpty })
+        doomed.signal(SIGKILL)
+        #expect(doomed.wait(timeout: 30) == 128 + SIGKILL || doomed.process.terminationReason == .uncaughtSignal)
+        #expect(try queue.job(id)?.state == .running)
+        // setpriv --pdeathsig: the killed worker's scan dies with it.
+        #expect(eventually(timeout: 30) { Self.runningScans() == 0 })
+
+        let survivor = try FleetProcess(["worker", "--lease", "5s", "--retry-base", "0s", "--name", "survivor"], environment: environment)
+        #expect(try eventually(timeout: 300) { try queue.job(id)?.state == .succeeded })
+        survivor.signal(SIGTERM)
+        #expect(survivor.wait(timeout: 60) == 0)
+        let job = try #require(try queue.job(id))
+        #expect(job.attempts == 2 && job.leaseExpiries == 1)
+        #expect(survivor.events("lease.expired").first?["holder"] as? String == "doomed")
+        #expect(survivor.events("job.succeeded").count == 1)
+        let result = try #require(try queue.result(id))
+        let name = PostgresServer.databaseName(database)
+        #expect(
+            try server.psql("SELECT count(*) FROM fleet_results", database: name).trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(result.report.utf8)) as? [String: Any])
+        let findings = try #require((record["report"] as? [String: Any])?["findings"] as? [Any])
+        #expect(!findings.isEmpty && result.findings.count == Set(result.findings.map(\.fingerprint)).count)
+    }
+
+    @Test("a database restart mid-run: workers reconnect and every job completes once")
+    func serverRestart() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let database = try server.createDatabase()
+        let environment = try CLI.fleetEnvironment(database: database)
+        let project = try CLI.fleetProject(files: 400)
+        let ids = try (0..<8).map { _ in try Self.submit(project, environment: environment) }
+        let worker = try FleetProcess(["worker", "--concurrency", "2", "--lease", "20s"], environment: environment)
+        #expect(eventually(timeout: 120) { !worker.events("job.succeeded").isEmpty })
+        try server.restart(downFor: 1)
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        #expect(try eventually(timeout: 300) { try queue.counts().succeeded == ids.count })
+        worker.signal(SIGTERM)
+        #expect(worker.wait(timeout: 60) == 0)
+        #expect(!worker.events("database.error").isEmpty)
+        var expected = QueueCounts()
+        expected.succeeded = ids.count
+        #expect(try queue.counts() == expected)
+        let succeeded = worker.events("job.succeeded").compactMap { $0["job"] as? Int }
+        #expect(succeeded.sorted() == ids.map { Int($0) })
+        let name = PostgresServer.databaseName(database)
+        #expect(
+            try server.psql("SELECT count(*) FROM fleet_results", database: name).trimmingCharacters(in: .whitespacesAndNewlines) == "8")
+    }
+
+    @Test("two schedulers: one leads and submits each due scan once; killed, the other takes over")
+    func schedulerElection() throws {
+        let server = try #require(PostgresServer.shared)
+        let database = try server.createDatabase()
+        let environment = try CLI.fleetEnvironment(database: database)
+        let project = try CLI.fleetProject()
+        let added = try CLI.run(
+            ["fleet", "schedule", "add", "nightly", project, "--every", "1h"] + Self.scanOptions, environment: environment)
+        #expect(added.status == 0, "\(added.stderr)")
+        let first = try FleetProcess(["schedule", "run", "--name", "first"], environment: environment)
+        #expect(eventually(timeout: 60) { !first.events("scheduler.leading").isEmpty })
+        let second = try FleetProcess(["schedule", "run", "--name", "second"], environment: environment)
+        #expect(eventually(timeout: 60) { !second.events("scheduler.waiting").isEmpty })
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        #expect(try eventually(timeout: 30) { try queue.counts().queued == 1 })
+        usleep(1_500_000)
+        #expect(try queue.counts().queued == 1)
+        #expect(second.events("scheduler.leading").isEmpty)
+        first.signal(SIGKILL)
+        #expect(eventually(timeout: 60) { !second.events("scheduler.leading").isEmpty })
+        #expect(try queue.counts().queued == 1)
+        second.signal(SIGTERM)
+        #expect(second.wait(timeout: 30) == 0)
+    }
+
+    @Test("SIGTERM: the worker claims nothing more, finishes its running job, and exits 0; /metrics counted it")
+    func drainOnSigterm() throws {
+        let server = try #require(PostgresServer.shared)
+        let database = try server.createDatabase()
+        let environment = try CLI.fleetEnvironment(database: database)
+        let project = try CLI.fleetProject(files: 3000)
+        let running = try Self.submit(project, environment: environment)
+        let waiting = try Self.submit(project, environment: environment)
+        let port = try Self.freePort()
+        let worker = try FleetProcess(["worker", "--metrics", String(port)], environment: environment)
+        #expect(eventually(timeout: 60) { !worker.events("job.claimed").isEmpty })
+        let scrape = try CLI.runProgram("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(port)/metrics"])
+        #expect(scrape.stdout.contains("sentinel_fleet_jobs_claimed_total{kind=\"scan\"} 1"), "\(scrape.stdout)")
+        #expect(scrape.stdout.contains("# TYPE sentinel_fleet_job_duration_seconds histogram"))
+        worker.signal(SIGTERM)
+        #expect(worker.wait(timeout: 300) == 0)
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        #expect(try queue.job(running)?.state == .succeeded)
+        #expect(try queue.job(waiting)?.state == .queued)
+        #expect(worker.events("job.claimed").count == 1 && !worker.events("worker.draining").isEmpty)
+    }
+
+    /// `sentinel scan` processes a fleet worker started (they carry `--fleet-record`).
+    static func runningScans() -> Int {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.filter { entry in
+            guard Int(entry) != nil, let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
+            return String(decoding: data, as: UTF8.self).contains("--fleet-record")
+        }.count
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
