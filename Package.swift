@@ -126,7 +126,7 @@ let package = Package(
         ),
 
         // Benchmarks' helpers (bench/*.sh drive them); not shipped.
-        .executableTarget(name: "sentinel-bench", dependencies: ["PythonSyntax", "Sandbox"], path: "bench/Sources/sentinel-bench"),
+        .executableTarget(name: "sentinel-bench", dependencies: ["PythonSyntax", "Sandbox", "Store"], path: "bench/Sources/sentinel-bench"),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "Support"]),
@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
         .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "Support"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "Support"]),
+        .testTarget(name: "FleetTests", dependencies: ["Fleet", "Store", "Support"]),
         .testTarget(
             name: "HealTests",
             dependencies: [

@@ -20,6 +20,8 @@ public struct FleetJobSpec: Sendable, Hashable, Codable {
     public var signal: String?
     /// A heal's `--verify` command.
     public var verify: String?
+    /// Seconds a heal's verified fix waits for `fleet approve` or `fleet deny` before the job ends.
+    public var awaitApproval: Double?
 
     /// A spec; see the properties.
     public init(
@@ -41,6 +43,35 @@ public struct FleetJobSpec: Sendable, Hashable, Codable {
         return repository.contains("://") || repository.hasPrefix("git@")
     }
 
+    /// Options a job may not carry: those the worker sets itself, and those naming a file on the
+    /// worker's machine (a submitter could otherwise read one back through an error message or a
+    /// report). A repository's own `.sentinel.yml` still applies.
+    public static let refusedOptions: Set<String> = [
+        "--format", "--output", "--write-baseline", "--fleet-record", "--out", "--signal", "--repo", "--verify",
+        "--config", "--baseline", "--openapi", "--zap-key-file", "--sarif-root", "--since",
+    ]
+
+    /// Throws when `arguments` hold a refused option, or a `--profile` that is a path rather than a
+    /// profile's name. Both `submit` and the worker check: the queue is writable by submitters.
+    public static func checkArguments(_ arguments: [String]) throws {
+        for (index, argument) in arguments.enumerated() {
+            let name = String(argument.split(separator: "=", maxSplits: 1).first ?? "")
+            if refusedOptions.contains(name) {
+                throw SentinelError(
+                    .invalidInput, "\(name): not allowed in a fleet job (the worker sets it, or it names a file on the worker)")
+            }
+            if name == "--profile" {
+                let value = argument.contains("=") ? String(argument.drop { $0 != "=" }.dropFirst()) : arguments[safe: index + 1] ?? ""
+                guard !value.contains("/") else {
+                    throw SentinelError(.invalidInput, "--profile: a fleet job names a profile the workers have, not a path")
+                }
+            }
+        }
+    }
+
+    /// The proposal a heal job's verified fix waits on (`fleet approve JOB` decides it).
+    public static func approvalProposal(of job: Int64) -> String { "job-\(job)" }
+
     /// The JSON stored in the queue.
     public func encoded() throws -> String {
         let encoder = JSONEncoder()
@@ -56,4 +87,8 @@ public struct FleetJobSpec: Sendable, Hashable, Codable {
             throw SentinelError(.invalidInput, "job \(id): the stored job description is not valid: \(error)")
         }
     }
+}
+
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -67,7 +67,6 @@ public final class FleetWorker: Sendable {
                 }
                 let started = Date()
                 guard let job = try connected.claim(owner: owner, leaseSeconds: options.leaseSeconds), let lease = job.lease else {
-                    metrics.claimLatency.observe(Date().timeIntervalSince(started))
                     let due = try connected.secondsUntilNextDue() ?? 5
                     try connected.waitForWork(timeout: min(max(due, 0.01), 5))
                     continue
@@ -90,6 +89,9 @@ public final class FleetWorker: Sendable {
         metrics.running.add(1)
         let started = Date()
         var execution = JobExecution(job: job, lease: lease, options: options, stop: stop)
+        execution.onAwaitingApproval = { [self] job in
+            log.info("job.awaiting_approval", fields(job, [LogField("proposal", .string(FleetJobSpec.approvalProposal(of: job.id)))]))
+        }
         let outcome = execution.run(queue: queue)
         let elapsed = Date().timeIntervalSince(started)
         metrics.running.add(-1)

@@ -26,6 +26,8 @@ struct JobExecution {
     let lease: JobLease
     let options: WorkerOptions
     let stop: StopState
+    /// Told when a verified fix starts waiting for a decision (the worker logs it).
+    var onAwaitingApproval: (Job) -> Void = { _ in }
 
     /// How long the run itself took (the rest of the job's time is overhead: checkout, start, upload).
     var runSeconds = 0.0
@@ -90,6 +92,7 @@ struct JobExecution {
     }
 
     static func arguments(for spec: FleetJobSpec, directory: String, scratch: String) throws -> [String] {
+        try FleetJobSpec.checkArguments(spec.arguments)
         switch spec.kind {
         case .scan:
             return ["scan", directory] + spec.arguments + ["--quiet", "--format", "json", "--fleet-record", scratch + "/record.json"]
@@ -113,7 +116,8 @@ struct JobExecution {
     private func supervise(_ child: JobProcess, queue: JobQueue) -> ExecutionOutcome? {
         let deadline = Date().addingTimeInterval(options.jobTimeout)
         var lastRenewed = Date()
-        while !child.wait(seconds: options.renewInterval) {
+        // Short waits: a stop request is seen within a second, the lease renewed on its interval.
+        while !child.wait(seconds: min(1, options.renewInterval)) {
             if stop.current == .abandoning {
                 child.stop()
                 return .released("worker \(options.name) stopped before the job finished", delay: 0)
@@ -122,6 +126,7 @@ struct JobExecution {
                 child.stop()
                 return .failed("timed out after \(Int(options.jobTimeout)) s", retry: true)
             }
+            guard Date().timeIntervalSince(lastRenewed) >= options.renewInterval else { continue }
             switch try? queue.renew(lease, leaseSeconds: options.leaseSeconds) {
             case .held: lastRenewed = Date()
             case .cancelRequested:
@@ -173,7 +178,36 @@ struct JobExecution {
                     record.duplicate = try !queue.recordProposal(key, jobID: job.id)
                 }
             }
+            if record.patch != nil, !record.duplicate, let seconds = spec.awaitApproval {
+                if let interrupted = try awaitApproval(&record, seconds: seconds, queue: queue) { return interrupted }
+            }
             return .succeeded(JobResult(exitStatus: status, report: try record.encoded()))
+        }
+    }
+
+    /// Holds the verified fix until a person decides (`fleet approve` / `fleet deny`): the worker
+    /// sleeps in LISTEN and wakes on the decision's NOTIFY, renewing its lease between waits.
+    private func awaitApproval(_ record: inout HealRecord, seconds: Double, queue: JobQueue) throws -> ExecutionOutcome? {
+        let deadline = Date().addingTimeInterval(seconds)
+        onAwaitingApproval(job)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0 else {
+                record.approval = "timed out"
+                return nil
+            }
+            if let decision = try queue.waitForDecision(
+                FleetJobSpec.approvalProposal(of: job.id), timeout: min(remaining, options.renewInterval))
+            {
+                record.approval = decision.approved ? "approved" : "denied"
+                record.approvalReason = decision.reason.isEmpty ? nil : decision.reason
+                return nil
+            }
+            switch try queue.renew(lease, leaseSeconds: options.leaseSeconds) {
+            case .held: continue
+            case .cancelRequested: return .cancelled
+            case .lost: return .leaseLost
+            }
         }
     }
 
@@ -197,6 +231,10 @@ public struct HealRecord: Sendable, Hashable, Codable {
     public var summary: String?
     /// True when another job already proposed the same change (it is not proposed again).
     public var duplicate = false
+    /// With `--await-approval`: `approved`, `denied` or `timed out`.
+    public var approval: String?
+    /// The reason given with the decision.
+    public var approvalReason: String?
 
     /// A record; see the properties.
     public init(exitStatus: Int32, patch: String? = nil, summary: String? = nil) {

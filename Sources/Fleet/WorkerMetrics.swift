@@ -37,7 +37,7 @@ public struct WorkerMetrics: Sendable {
         duration = registry.histogram(
             "sentinel_fleet_job_duration_seconds", help: "Wall time of a job's run.", buckets: MetricsRegistry.durationBuckets)
         claimLatency = registry.histogram(
-            "sentinel_fleet_claim_seconds", help: "Time of one claim statement.",
+            "sentinel_fleet_claim_seconds", help: "Time of a claim statement that returned a job.",
             buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1])
         setupSeconds = registry.histogram(
             "sentinel_fleet_job_setup_seconds",

@@ -14,7 +14,8 @@ struct FleetCommand: ParsableCommand {
             """,
         subcommands: [
             FleetSubmitCommand.self, FleetWorkerCommand.self, FleetStatusCommand.self, FleetJobsCommand.self,
-            FleetResultsCommand.self, FleetHistoryCommand.self, FleetCancelCommand.self, FleetScheduleCommand.self,
+            FleetResultsCommand.self, FleetHistoryCommand.self, FleetCancelCommand.self, FleetApproveCommand.self,
+            FleetDenyCommand.self, FleetScheduleCommand.self,
         ])
 }
 

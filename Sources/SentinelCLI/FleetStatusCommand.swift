@@ -111,3 +111,38 @@ enum FleetJSON {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 }
+
+/// `sentinel fleet approve JOB` / `deny JOB`: the decision a heal job's verified fix waits for.
+struct FleetApproveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "approve", abstract: "Approve the verified fix a heal job (--await-approval) holds; its worker wakes at once.")
+    @OptionGroup var database: FleetDatabaseOptions
+    @Argument(help: "The heal job's id.") var job: JobID
+    @Option(help: "Why (recorded with the decision).") var reason = ""
+
+    func run() throws { try FleetDecision.record(job, approved: true, reason: reason, database: database) }
+}
+
+struct FleetDenyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deny", abstract: "Deny the verified fix a heal job (--await-approval) holds; its worker wakes at once.")
+    @OptionGroup var database: FleetDatabaseOptions
+    @Argument(help: "The heal job's id.") var job: JobID
+    @Option(help: "Why (recorded with the decision).") var reason = ""
+
+    func run() throws { try FleetDecision.record(job, approved: false, reason: reason, database: database) }
+}
+
+enum FleetDecision {
+    static func record(_ job: JobID, approved: Bool, reason: String, database: FleetDatabaseOptions) throws {
+        let queue = try database.open()
+        guard let stored = try queue.job(job.value), stored.request.kind == .heal else {
+            throw SentinelError(.invalidInput, "job \(job.value): no such heal job")
+        }
+        let proposal = FleetJobSpec.approvalProposal(of: job.value)
+        guard try queue.decide(ApprovalDecision(proposal: proposal, approved: approved, reason: reason)) else {
+            throw SentinelError(.invalidInput, "job \(job.value): already decided")
+        }
+        Console.write(1, "job \(job.value): \(approved ? "approved" : "denied")\n")
+    }
+}

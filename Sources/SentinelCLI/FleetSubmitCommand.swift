@@ -33,18 +33,11 @@ struct FleetQueueOptions: ParsableArguments {
     }
 }
 
-/// Options a worker sets itself, refused in a submission.
+/// Options passed through to the worker's `sentinel scan` or `heal`.
 enum FleetPassThrough {
-    static let reserved = ["--format", "--output", "--write-baseline", "--fleet-record", "--out", "--signal", "--repo", "--verify"]
-
-    /// Checks `arguments` as `sentinel COMMAND` would parse them, refusing the reserved ones.
+    /// Checks `arguments` as `sentinel COMMAND` would parse them, refusing what a job may not carry.
     static func check<Command: ParsableCommand>(_ arguments: [String], as command: Command.Type, around: [String]) throws {
-        for argument in arguments {
-            let name = String(argument.split(separator: "=", maxSplits: 1).first ?? "")
-            if reserved.contains(name) {
-                throw SentinelError(.invalidInput, "\(name): the worker sets this itself; read the result with `sentinel fleet results`")
-            }
-        }
+        try FleetJobSpec.checkArguments(arguments)
         do {
             _ = try Command.parse(around + arguments)
         } catch {
@@ -104,6 +97,10 @@ struct FleetSubmitHealCommand: ParsableCommand {
     var repo: String
     @Option(help: "The command that must pass for a fix to count.") var verify: String
     @Option(help: ArgumentHelp("Heal this revision (a clone is checked out).", valueName: "rev")) var rev: String?
+    @Option(
+        name: .customLong("await-approval"),
+        help: ArgumentHelp("Hold a verified fix this long for `fleet approve` or `fleet deny` (e.g. 4h).", valueName: "duration"))
+    var awaitApproval: String?
     @OptionGroup var queue: FleetQueueOptions
     @Argument(parsing: .allUnrecognized, help: "Options for `sentinel heal` (--max-minutes, --jobs, --profile...).")
     var healOptions: [String] = []
@@ -116,9 +113,10 @@ struct FleetSubmitHealCommand: ParsableCommand {
         let repository = try FleetPassThrough.repository(repo)
         // The lock key: the same problem in the same repository, whichever file reported it.
         let key = repository + "\n" + signals.map(\.fingerprint).sorted().joined(separator: "\n")
-        let spec = FleetJobSpec(
+        var spec = FleetJobSpec(
             kind: .heal, repository: repository, revision: rev, arguments: healOptions,
             signal: String(decoding: data, as: UTF8.self), verify: verify)
+        spec.awaitApproval = try awaitApproval.map { try FleetWorkerCommand.seconds($0, "--await-approval") }
         try queue.submit(spec, repository: repository, branch: rev ?? "", exclusiveKey: SHA256.hex(key))
     }
 }

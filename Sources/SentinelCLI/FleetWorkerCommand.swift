@@ -25,7 +25,7 @@ struct FleetWorkerCommand: ParsableCommand {
     @Option(help: "After SIGTERM, how long running jobs may finish.") var drain = "60s"
     @Option(name: .customLong("retry-base"), help: "Backoff after a first failed attempt, doubling each time.")
     var retryBase = "10s"
-    @Option(help: ArgumentHelp("Serve Prometheus metrics at http://127.0.0.1:PORT/metrics.", valueName: "port"))
+    @Option(help: ArgumentHelp("Serve Prometheus metrics at http://127.0.0.1:PORT/metrics (0: a free port, logged).", valueName: "port"))
     var metrics: Int?
     @Option(help: "This worker's name in leases and logs (default: host:pid).") var name: String?
     @Flag(help: "Also run the scheduler (one scheduler leads fleet-wide; the others wait).") var schedule = false

@@ -55,11 +55,41 @@ struct FleetCLITests {
         #expect(log["version"] as? String == "2.1.0" && (run["results"] as? [Any])?.count == expected.count)
     }
 
+    @Test(
+        "a job cannot carry options that name files on the worker or that the worker sets itself",
+        arguments: [["--config", "/etc/shadow"], ["--baseline=/etc/passwd"], ["--output", "x"], ["--since", "HEAD~1"]])
+    func refusedOptions(_ options: [String]) throws {
+        let environment = try CLI.fleetEnvironment(
+            database: "sqlite:" + NSTemporaryDirectory() + "fleet-" + UUID().uuidString + "/f.sqlite")
+        let result = try CLI.run(["fleet", "submit", "scan", try CLI.fleetProject()] + options, environment: environment)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("sentinel: \(options[0].split(separator: "=")[0]): not allowed in a fleet job"), "\(result.stderr)")
+    }
+
     @Test("a password in --database is refused: the command line is visible to every user")
     func passwordOnCommandLine() throws {
         let result = try CLI.run(["fleet", "status", "--database", "postgres://u:secret-pass-1@127.0.0.1:1/db"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("SENTINEL_DATABASE_URL or PGPASSFILE") && !result.stderr.contains("secret-pass-1"))
+    }
+
+    @Test("the password can come from PGPASSFILE, as for psql; without it the connection fails in one line")
+    func passwordFile() throws {
+        let server = try #require(PostgresServer.shared)
+        let name = PostgresServer.databaseName(try server.createDatabase())
+        let file = NSTemporaryDirectory() + "pgpass-" + UUID().uuidString
+        try "127.0.0.1:\(server.port):\(name):\(server.user):\(server.password)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        chmod(file, 0o600)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        var environment = try CLI.fleetEnvironment(database: "")
+        environment["PGPASSFILE"] = file
+        let url = "postgres://\(server.user)@127.0.0.1:\(server.port)/\(name)"
+        let status = try CLI.run(["fleet", "status", "--format", "json", "--database", url], environment: environment)
+        #expect(status.status == 0, "\(status.stderr)")
+        environment["PGPASSFILE"] = "/nonexistent"
+        let denied = try CLI.run(["fleet", "status", "--database", url], environment: environment)
+        #expect(denied.status == 1 && denied.stderr.hasPrefix("sentinel: \(url): cannot connect: "), "\(denied.stderr)")
+        #expect(denied.stderr.split(separator: "\n").count == 1)
     }
 
     @Test("a worker killed with -9 mid-job loses its lease; another worker runs the job, which completes exactly once")
@@ -167,6 +197,72 @@ struct FleetCLITests {
         #expect(try queue.job(running)?.state == .succeeded)
         #expect(try queue.job(waiting)?.state == .queued)
         #expect(worker.events("job.claimed").count == 1 && !worker.events("worker.draining").isEmpty)
+    }
+
+    @Test(
+        "two heals of one signal never run at once; the second's identical fix is marked a duplicate, not proposed again",
+        .enabled(
+            if: TestHost.canSandbox && PythonHost.hasPytest, "runs pytest in the sandbox: needs root, user namespaces and python3-pytest"))
+    func healOncePerSignal() throws {
+        let server = try #require(PostgresServer.shared)
+        let database = try server.createDatabase()
+        let scratch = try HealCLITests.Scratch(fixture: "logic-binary-search")
+        let signal = try scratch.pytestSignal()
+        var environment = try CLI.fleetEnvironment(database: database)
+        environment["PYTHONDONTWRITEBYTECODE"] = "1"
+        let submit = ["fleet", "submit", "heal", "--signal", signal, "--repo", scratch.repo, "--verify", "python3 -m pytest -q"]
+        let first = try CLI.run(submit + ["--await-approval", "20m"], environment: environment)
+        let second = try CLI.run(submit, environment: environment)
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
+        let ids = [first, second].compactMap { Int64($0.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let worker = try FleetProcess(["worker", "--concurrency", "2"], environment: environment)
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        // The first fix waits for a person; the second heal of the signal waits for the first.
+        #expect(eventually(timeout: 900) { !worker.events("job.awaiting_approval").isEmpty })
+        #expect(try queue.job(ids[1])?.state == .queued)
+        let approve = try CLI.run(["fleet", "approve", String(ids[0]), "--reason", "looks right"], environment: environment)
+        #expect(approve.status == 0 && approve.stdout == "job \(ids[0]): approved\n", "\(approve.stderr)")
+        #expect(try CLI.run(["fleet", "deny", String(ids[0])], environment: environment).status == 2)
+        #expect(try eventually(timeout: 900) { try queue.counts().succeeded == 2 })
+        worker.signal(SIGTERM)
+        #expect(worker.wait(timeout: 60) == 0)
+        let one = try #require(try queue.job(ids[0]))
+        let two = try #require(try queue.job(ids[1]))
+        #expect(try #require(two.startedAt) >= (try #require(one.finishedAt)))
+        func record(_ id: Int64) throws -> [String: Any] {
+            let report = try #require(try queue.result(id)?.report)
+            return try #require(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
+        }
+        let made = try record(ids[0])
+        let again = try record(ids[1])
+        #expect(made["exitStatus"] as? Int == 0 && made["duplicate"] as? Bool == false)
+        #expect(made["approval"] as? String == "approved" && made["approvalReason"] as? String == "looks right")
+        #expect((made["patch"] as? String)?.contains("+    while lo <= hi:") == true)
+        #expect(
+            again["exitStatus"] as? Int == 0 && again["duplicate"] as? Bool == true && again["patch"] as? String == made["patch"] as? String
+        )
+    }
+
+    @Test("cancel: a running job's worker stops it at its next lease renewal; a queued one never starts")
+    func cancelRunning() throws {
+        let server = try #require(PostgresServer.shared)
+        let database = try server.createDatabase()
+        let environment = try CLI.fleetEnvironment(database: database)
+        let project = try CLI.fleetProject(files: 6000)
+        let running = try Self.submit(project, environment: environment)
+        let queued = try Self.submit(project, environment: environment)
+        #expect(try CLI.run(["fleet", "cancel", String(queued)], environment: environment).stdout == "job \(queued): cancelled\n")
+        let worker = try FleetProcess(["worker", "--lease", "3s"], environment: environment)
+        #expect(eventually(timeout: 60) { !worker.events("job.claimed").isEmpty })
+        let cancel = try CLI.run(["fleet", "cancel", String(running)], environment: environment)
+        #expect(cancel.stdout == "job \(running): running; its worker stops it within a lease renewal\n", "\(cancel.stderr)")
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        #expect(try eventually(timeout: 60) { try queue.job(running)?.state == .cancelled })
+        #expect(eventually(timeout: 30) { Self.runningScans() == 0 })
+        worker.signal(SIGTERM)
+        #expect(worker.wait(timeout: 60) == 0)
+        #expect(worker.events("job.cancelled").count == 1 && worker.events("job.claimed").count == 1)
+        #expect(try queue.result(running) == nil)
     }
 
     /// `sentinel scan` processes a fleet worker started (they carry `--fleet-record`).

@@ -32,7 +32,7 @@ public final class PostgresServer: @unchecked Sendable {
     public var url: String { "postgres://\(user):\(password)@127.0.0.1:\(port)/postgres" }
 
     /// Initialises and starts a server; throws with the programs' output when either fails.
-    public init() throws {
+    public init(tls: Bool = false) throws {
         password = UUID().uuidString.replacingOccurrences(of: "-", with: "")
         directory = NSTemporaryDirectory() + "pg-" + UUID().uuidString
         port = try Self.freePort()
@@ -49,9 +49,26 @@ public final class PostgresServer: @unchecked Sendable {
         try Self.run(
             "initdb", "-D", directory + "/data", "-U", user, "--auth=scram-sha-256", "--pwfile=" + passwordFile,
             "--no-sync", "-E", "UTF8", "--locale=C.UTF-8")
+        if tls {
+            // A self-signed certificate for 127.0.0.1, made by the server's user so the key stays its own.
+            try Self.run(
+                "/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", directory + "/data/server.key", "-out",
+                directory + "/data/server.crt")
+            settings += " -c ssl=on"
+        }
+        try start()
+    }
+
+    /// The server's certificate (with `tls`): the root a client verifies it against.
+    public var certificate: String { directory + "/data/server.crt" }
+
+    private var settings = "-c fsync=off"
+
+    private func start() throws {
         try Self.run(
             "pg_ctl", "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
-            "-h 127.0.0.1 -p \(port) -k \(directory) -c fsync=off", "start")
+            "-h 127.0.0.1 -p \(port) -k \(directory) \(settings)", "start")
     }
 
     deinit { stop() }
@@ -89,9 +106,7 @@ public final class PostgresServer: @unchecked Sendable {
     public func restart(downFor seconds: Double = 0) throws {
         try Self.run("pg_ctl", "-D", directory + "/data", "-m", "fast", "-w", "stop")
         if seconds > 0 { usleep(UInt32(seconds * 1_000_000)) }
-        try Self.run(
-            "pg_ctl", "-D", directory + "/data", "-l", directory + "/log", "-w", "-t", "60", "-o",
-            "-h 127.0.0.1 -p \(port) -k \(directory) -c fsync=off", "start")
+        try start()
     }
 
     /// Runs `sql` through `psql` as the test role and returns its unaligned output.
@@ -123,7 +138,7 @@ public final class PostgresServer: @unchecked Sendable {
                 [
                     "-u", "postgres", "--", "/usr/bin/python3", "-c",
                     "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])",
-                    binaries + "/" + program,
+                    program.hasPrefix("/") ? program : binaries + "/" + program,
                 ] + arguments
         } else {
             process.executableURL = URL(fileURLWithPath: binaries + "/" + program)

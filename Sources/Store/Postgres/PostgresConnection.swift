@@ -92,12 +92,13 @@ public final class PostgresConnection {
         }
     }
 
-    /// Subscribes this connection to `channel` (`LISTEN`); `waitForNotification` then returns its
-    /// notifications.
+    /// Subscribes this connection to `channel` (`LISTEN`, once); `waitForNotification` then returns
+    /// its notifications.
     public func listen(_ channel: String) throws {
         guard !channel.isEmpty, channel.utf8.allSatisfy({ $0 == UInt8(ascii: "_") || ($0 >= 97 && $0 <= 122) }) else {
             throw SentinelError(.invalidInput, "'\(channel)': a channel name is lower-case letters and '_'")
         }
+        guard !listening.contains(channel) else { return }
         try execute("LISTEN \(channel)")
         listening.insert(channel)
     }
@@ -182,4 +183,10 @@ public struct PostgresNotification: Sendable, Hashable {
     public var channel: String
     /// The payload text (may be empty).
     public var payload: String
+
+    /// A notification on `channel` carrying `payload`.
+    public init(channel: String, payload: String) {
+        self.channel = channel
+        self.payload = payload
+    }
 }

@@ -283,7 +283,7 @@ public final class JobQueue {
     /// Jobs in `state` (all when nil), newest first, at most `limit`.
     public func jobs(state: JobState? = nil, limit: Int = 100) throws -> [Job] {
         try storage.rows(
-            "SELECT \(Self.columns) FROM fleet_jobs WHERE ($1 IS NULL OR state = $1) ORDER BY id DESC LIMIT $2",
+            "SELECT \(Self.columns) FROM fleet_jobs WHERE (CAST($1 AS TEXT) IS NULL OR state = CAST($1 AS TEXT)) ORDER BY id DESC LIMIT $2",
             [state?.rawValue, String(limit)]
         ).map(job)
     }

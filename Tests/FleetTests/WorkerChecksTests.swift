@@ -1,0 +1,53 @@
+import Fleet
+import Foundation
+import Store
+import Support
+import Testing
+
+/// What a worker checks itself, whatever `submit` let through: the queue is writable by anyone who
+/// may submit, so a row written straight into it is as hostile as any other input.
+@Suite("Worker checks")
+struct WorkerChecksTests {
+    @Test("a job row carrying a file-naming option fails for good, without running anything")
+    func refusedOptionInARow() throws {
+        let url = DatabaseURL.sqlite(path: NSTemporaryDirectory() + "worker-" + UUID().uuidString + "/fleet.sqlite")
+        let queue = try JobQueue(url: url)
+        let spec = FleetJobSpec(kind: .scan, repository: NSTemporaryDirectory(), arguments: ["--config", "/etc/shadow"])
+        let id = try queue.submit(JobRequest(kind: .scan, spec: try spec.encoded(), repository: "r"))
+        let garbled = try queue.submit(JobRequest(kind: .scan, spec: "{not json", repository: "r"))
+        let lines = LogLines()
+        // The executable is never reached: /bin/false would fail the job differently.
+        let worker = FleetWorker(
+            url: url, options: WorkerOptions(executable: "/bin/false", name: "checker"),
+            log: JSONLog(redactor: Redactor(), sink: { lines.append($0) }))
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            worker.run()
+            done.signal()
+        }
+        let deadline = Date().addingTimeInterval(120)
+        while try queue.counts().failed < 2, Date() < deadline { usleep(50_000) }
+        worker.stop.advance(to: .draining)
+        done.wait()
+        let job = try #require(try queue.job(id))
+        #expect(job.state == .failed && job.attempts == 1)
+        #expect(job.lastError == "--config: not allowed in a fleet job (the worker sets it, or it names a file on the worker)")
+        #expect(try queue.job(garbled)?.lastError?.hasPrefix("job \(garbled): the stored job description is not valid") == true)
+        #expect(lines.all.contains { $0.contains("\"event\":\"job.failed\"") && $0.contains("\"job\":\(id)") })
+    }
+
+    @Test("--profile names a profile the workers have, never a path")
+    func profilePath() {
+        #expect(throws: SentinelError.self) { try FleetJobSpec.checkArguments(["--profile", "/etc/sentinel/x.yaml"]) }
+        #expect(throws: SentinelError.self) { try FleetJobSpec.checkArguments(["--profile=../x"]) }
+        #expect(throws: Never.self) { try FleetJobSpec.checkArguments(["--profile", "fix-verify", "--jobs", "2"]) }
+    }
+}
+
+/// Log lines written by a worker under test.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func append(_ line: String) { lock.withLock { lines.append(line) } }
+    var all: [String] { lock.withLock { lines } }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Store
+import Support
+import TestSupport
+import Testing
+
+/// The libpq connection fleet mode runs on: TLS when the URL asks for it, and the server's errors
+/// reported with their SQLSTATE and without the password.
+@Suite(
+    "PostgreSQL connection", .serialized,
+    .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
+struct PostgresConnectionTests {
+    @Test("sslmode=verify-full with the server's certificate as root: the session is encrypted; another root is refused")
+    func tls() throws {
+        let server = try PostgresServer(tls: true)
+        defer { server.stop() }
+        let base = try server.createDatabase()
+        let verified = try PostgresConnection(
+            url: DatabaseURL(parsing: base + "?sslmode=verify-full&sslrootcert=" + server.certificate))
+        #expect(try verified.query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()") == [["t"]])
+        let plain = try PostgresConnection(url: DatabaseURL(parsing: base + "?sslmode=disable"))
+        #expect(try plain.query("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()") == [["f"]])
+
+        let other = try PostgresServer(tls: true)
+        defer { other.stop() }
+        #expect {
+            try PostgresConnection(url: DatabaseURL(parsing: base + "?sslmode=verify-full&sslrootcert=" + other.certificate))
+        } throws: { error in
+            (error as? SentinelError)?.code == .database && !"\(error)".contains(server.password)
+        }
+    }
+
+    @Test("a failing statement names the statement and its SQLSTATE; parameters are never interpolated")
+    func errors() throws {
+        let server = try #require(PostgresServer.shared)
+        let connection = try PostgresConnection(url: DatabaseURL(parsing: server.createDatabase()))
+        #expect {
+            try connection.query("SELECT * FROM no_such_table WHERE name = $1", ["x"])
+        } throws: { error in
+            let message = (error as? SentinelError)?.message ?? ""
+            return message.contains("SELECT * FROM") && message.contains("SQLSTATE 42P01")
+        }
+        let hostile = "'); DROP TABLE t; --"
+        #expect(try connection.query("SELECT $1::text, $2::text IS NULL", [hostile, nil]) == [[hostile, "t"]])
+    }
+
+    @Test("LISTEN waits without a query and wakes on NOTIFY; a broken connection reconnects and listens again")
+    func notifyAndReconnect() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let url = try DatabaseURL(parsing: server.createDatabase())
+        let listener = try PostgresConnection(url: url)
+        try listener.listen("sentinel_test")
+        let sender = try PostgresConnection(url: url)
+        #expect(try listener.waitForNotification(timeout: 0.05) == nil)
+        try sender.query("SELECT pg_notify('sentinel_test', 'hello')")
+        #expect(try listener.waitForNotification(timeout: 60) == PostgresNotification(channel: "sentinel_test", payload: "hello"))
+
+        try server.restart()
+        #expect(throws: SentinelError.self) { try listener.query("SELECT 1") }
+        #expect(!listener.isConnected)
+        try listener.reconnect()
+        let again = try PostgresConnection(url: url)
+        try again.query("SELECT pg_notify('sentinel_test', 'after restart')")
+        #expect(try listener.waitForNotification(timeout: 60)?.payload == "after restart")
+    }
+}
