@@ -126,7 +126,8 @@ let package = Package(
         ),
 
         // Benchmarks' helpers (bench/*.sh drive them); not shipped.
-        .executableTarget(name: "sentinel-bench", dependencies: ["PythonSyntax", "Sandbox", "Store"], path: "bench/Sources/sentinel-bench"),
+        .executableTarget(
+            name: "sentinel-bench", dependencies: ["PythonSyntax", "Sandbox", "Store"], path: "bench/Sources/sentinel-bench"),
 
         .testTarget(name: "SupportTests", dependencies: ["Support"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "Support"]),
