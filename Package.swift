@@ -100,7 +100,7 @@ let package = Package(
         ),
         // Fleet mode: workers that claim jobs from the queue and run them as sandboxed `sentinel`
         // runs, the scheduler, JSON logs and Prometheus metrics.
-        .target(name: "Fleet", dependencies: ["CSystem", "Findings", "Git", "Store", "Support"]),
+        .target(name: "Fleet", dependencies: ["Audit", "CSystem", "Findings", "Git", "Store", "Support"]),
         .target(
             name: "SentinelCLI",
             dependencies: [
@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
         .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "Support"]),
-        .testTarget(name: "FleetTests", dependencies: ["Fleet", "Store", "Support"]),
+        .testTarget(name: "FleetTests", dependencies: ["Audit", "Fleet", "Store", "Support", "TestSupport"]),
         .testTarget(
             name: "HealTests",
             dependencies: [

@@ -90,7 +90,9 @@ public struct AuditLog: Sendable {
         return line
     }
 
-    static func encode(_ entry: AuditEntry, sequence: Int, previous: String, date: Date) throws -> String {
+    /// The line `entry` becomes as number `sequence` after a line whose SHA-256 is `previous`: the
+    /// one format of every audit chain (this file, and the fleet's in its database).
+    public static func encode(_ entry: AuditEntry, sequence: Int, previous: String, date: Date) throws -> String {
         struct Line: Encodable {
             var seq: Int
             var time: String

@@ -13,6 +13,12 @@ public enum AuditVerifier {
         public var line: Int
         /// What is wrong with it.
         public var reason: String
+
+        /// A break at `line` for `reason`.
+        public init(line: Int, reason: String) {
+            self.line = line
+            self.reason = reason
+        }
     }
 
     /// The outcome of a check.
@@ -37,11 +43,20 @@ public enum AuditVerifier {
     /// against its anchor, and against `expected`, a head recorded earlier, when given.
     public static func verify(path: String, expecting expected: AuditHead? = nil) throws -> Result {
         let anchor = try AuditHead.read(anchorOf: path)
-        var result = verify(
-            Array(try BoundedFile.read(path, limit: 1 << 30, followLinks: false)), checkpoints: [anchor, expected].compactMap { $0 })
+        return verify(
+            Array(try BoundedFile.read(path, limit: 1 << 30, followLinks: false)), anchor: anchor,
+            anchorName: "the anchor (\(path)\(AuditHead.anchorSuffix))", expecting: expected)
+    }
+
+    /// Verifies log `bytes` (lines, each ending in a newline) against `anchor`, the head stored
+    /// apart from them (named `anchorName` in a break's reason), and `expected` when given.
+    public static func verify(_ bytes: [UInt8], anchor: AuditHead?, anchorName: String, expecting expected: AuditHead? = nil)
+        -> Result
+    {
+        var result = verify(bytes, checkpoints: [anchor, expected].compactMap { $0 })
         result.anchored = anchor != nil
         guard result.intact else { return result }
-        if let anchor, let problem = problem(result, checkpoint: anchor, what: "the anchor (\(path)\(AuditHead.anchorSuffix))") {
+        if let anchor, let problem = problem(result, checkpoint: anchor, what: anchorName) {
             return problem
         }
         if let anchor, let head = result.head, head.sequence > anchor.sequence {

@@ -1,3 +1,4 @@
+import Audit
 import Foundation
 import Store
 import Support
@@ -59,7 +60,7 @@ public final class FleetWorker: Sendable {
                 queue = connected
                 if Date().timeIntervalSince(lastReap) >= 1 {
                     lastReap = Date()
-                    for expired in try connected.reapExpiredLeases() { reaped(expired) }
+                    for expired in try connected.reapExpiredLeases() { reaped(expired, queue: connected) }
                 }
                 if slot == 0, Date().timeIntervalSince(lastCounts) >= 5 {
                     lastCounts = Date()
@@ -98,10 +99,18 @@ public final class FleetWorker: Sendable {
         metrics.duration.observe(elapsed, labels: kind)
         metrics.setupSeconds.observe(max(0, elapsed - execution.runSeconds), labels: kind)
         let seconds = LogField("seconds", .double((elapsed * 1000).rounded() / 1000))
+        var details = [
+            "job": String(job.id), "kind": job.request.kind.rawValue, "repository": job.request.repository, "attempt": String(job.attempts),
+        ]
+        var inputs = ["spec": SHA256.hex(job.request.spec)]
+        var event = ""
         persist(job) {
             switch outcome {
             case .succeeded(let result):
                 if try queue.complete(lease, result: result) {
+                    event = "fleet.job.succeeded"
+                    inputs["report"] = SHA256.hex(result.report)
+                    details["exit"] = String(result.exitStatus)
                     metrics.succeeded.increment(labels: kind)
                     log.info("job.succeeded", fields(job, [seconds, LogField("exit", .int(Int64(result.exitStatus)))]))
                 } else {
@@ -110,6 +119,8 @@ public final class FleetWorker: Sendable {
                 }
             case .failed(let reason, let retry):
                 let state = try queue.fail(lease, reason: reason, retry: retry)
+                event = "fleet.job." + (state == .queued ? "retry" : state?.rawValue ?? "lease-lost")
+                details["reason"] = reason
                 switch state {
                 case .queued: metrics.retried.increment(labels: kind)
                 case .dead: metrics.dead.increment(labels: kind)
@@ -121,15 +132,28 @@ public final class FleetWorker: Sendable {
                     fields(job, [seconds, LogField("reason", .string(reason))]))
             case .cancelled:
                 try queue.cancelled(lease)
+                event = "fleet.job.cancelled"
                 log.info("job.cancelled", fields(job, [seconds]))
             case .leaseLost:
                 metrics.leasesLost.increment()
                 log.warning("job.lease_lost", fields(job, [seconds]))
             case .released(let reason, let delay):
                 try queue.release(lease, delay: delay, reason: reason)
+                event = "fleet.job.released"
+                details["reason"] = reason
                 metrics.released.increment(labels: kind)
                 log.info("job.released", fields(job, [LogField("reason", .string(reason))]))
             }
+        }
+        audit(event, job, queue: queue, inputs: inputs, details: details)
+    }
+
+    /// Records what became of a job in the fleet's audit chain (after the queue, so the chain never
+    /// claims an outcome the queue does not hold).
+    private func audit(_ event: String, _ job: Job, queue: JobQueue, inputs: [String: String], details: [String: String]) {
+        guard !event.isEmpty else { return }
+        persist(job) {
+            try FleetAudit(queue: queue).append(AuditEntry(event: event, actor: options.name, inputs: inputs, details: details))
         }
     }
 
@@ -149,8 +173,12 @@ public final class FleetWorker: Sendable {
         }
     }
 
-    private func reaped(_ expired: ExpiredLease) {
+    private func reaped(_ expired: ExpiredLease, queue: JobQueue) {
         metrics.leaseExpiries.increment()
+        let entry = AuditEntry(
+            event: "fleet.lease.expired", actor: options.name,
+            details: ["job": String(expired.jobID), "holder": expired.owner, "state": expired.newState.rawValue])
+        try? FleetAudit(queue: queue).append(entry)
         if expired.newState == .dead { metrics.dead.increment() }
         log.warning(
             "lease.expired",

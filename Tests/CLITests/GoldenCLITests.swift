@@ -30,7 +30,8 @@ import Testing
         ["audit", "verify"], ["proposals"], ["proposals", "list"], ["proposals", "show"], ["proposals", "approve"],
         ["proposals", "deny"], ["dast-worker"], ["fleet"], ["fleet", "submit"], ["fleet", "submit", "scan"],
         ["fleet", "submit", "heal"], ["fleet", "submit", "dast"], ["fleet", "worker"], ["fleet", "status"], ["fleet", "jobs"],
-        ["fleet", "results"], ["fleet", "history"], ["fleet", "cancel"], ["fleet", "approve"], ["fleet", "deny"], ["fleet", "schedule"],
+        ["fleet", "results"], ["fleet", "history"], ["fleet", "cancel"], ["fleet", "approve"], ["fleet", "deny"], ["fleet", "audit"],
+        ["fleet", "audit", "verify"], ["fleet", "schedule"],
         ["fleet", "schedule", "add"],
         ["fleet", "schedule", "list"], ["fleet", "schedule", "remove"], ["fleet", "schedule", "run"],
     ].map { path in

@@ -68,6 +68,12 @@ enum QueueSchema {
             job_id BIGINT NOT NULL,
             created_at DOUBLE PRECISION NOT NULL
         );
+        CREATE TABLE IF NOT EXISTS fleet_audit (seq BIGINT PRIMARY KEY, line TEXT NOT NULL);
+        CREATE TABLE IF NOT EXISTS fleet_audit_head (
+            id INTEGER PRIMARY KEY CHECK (id = 1),
+            seq BIGINT NOT NULL,
+            hash TEXT NOT NULL
+        );
         CREATE TABLE IF NOT EXISTS fleet_schema (version INTEGER NOT NULL);
         """
 }
