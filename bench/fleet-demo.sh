@@ -347,6 +347,14 @@ if [[ -n $changed ]]; then
   say "files under $APPS changed during the run (they must be read in place, read-only): $changed"
 fi
 
+# Every outcome and the lease expiry are in the fleet's audit chain, and it is intact.
+if audit=$(fleet audit verify); then
+  say "$(head -1 <<<"$audit")"
+else
+  FAILURES=$((FAILURES + 1))
+  say "fleet audit verify failed: $audit"
+fi
+
 wall=$(python3 -c "print(f'{$END - $START:.1f}')")
 after_kill=$(python3 -c "print(f'{$END - $KILLED_AT:.1f}')")
 echo

@@ -48,7 +48,7 @@ public struct FleetJobSpec: Sendable, Hashable, Codable {
     /// report). A repository's own `.sentinel.yml` still applies.
     public static let refusedOptions: Set<String> = [
         "--format", "--output", "--write-baseline", "--fleet-record", "--out", "--signal", "--repo", "--verify",
-        "--config", "--baseline", "--openapi", "--zap-key-file", "--sarif-root", "--since",
+        "--config", "--baseline", "--openapi", "--zap-key-file", "--sarif-root",
     ]
 
     /// Throws when `arguments` hold a refused option, or a `--profile` that is a path rather than a

@@ -57,7 +57,7 @@ struct FleetCLITests {
 
     @Test(
         "a job cannot carry options that name files on the worker or that the worker sets itself",
-        arguments: [["--config", "/etc/shadow"], ["--baseline=/etc/passwd"], ["--output", "x"], ["--since", "HEAD~1"]])
+        arguments: [["--config", "/etc/shadow"], ["--baseline=/etc/passwd"], ["--output", "x"], ["--sarif-root", "/"]])
     func refusedOptions(_ options: [String]) throws {
         let environment = try CLI.fleetEnvironment(
             database: "sqlite:" + NSTemporaryDirectory() + "fleet-" + UUID().uuidString + "/f.sqlite")
