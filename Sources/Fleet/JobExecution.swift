@@ -74,6 +74,7 @@ struct JobExecution {
             try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
             return empty
         }
+        try checkAllowed(repository)
         guard spec.isRemote || spec.revision != nil else {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: repository, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -89,6 +90,23 @@ struct JobExecution {
             try GitRunner.check(["checkout", "--quiet", "--detach", revision, "--"], in: tree)
         }
         return tree
+    }
+
+    /// With `--repository-root`, a local repository (a path, or a `file://` URL) must resolve inside
+    /// one of the roots; remote URLs are the network's business.
+    private func checkAllowed(_ repository: String) throws {
+        guard !options.repositoryRoots.isEmpty else { return }
+        var path = repository
+        if path.hasPrefix("file://") {
+            path.removeFirst("file://".count)
+        } else if path.contains("://") || path.hasPrefix("git@") {
+            return
+        }
+        let real = OutputPlacement.realPath(path) ?? path
+        guard options.repositoryRoots.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+            throw SentinelError(
+                .invalidInput, "\(repository): outside this worker's repository roots (\(options.repositoryRoots.joined(separator: ", ")))")
+        }
     }
 
     static func arguments(for spec: FleetJobSpec, directory: String, scratch: String) throws -> [String] {

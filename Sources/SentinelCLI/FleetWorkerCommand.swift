@@ -29,6 +29,10 @@ struct FleetWorkerCommand: ParsableCommand {
     var metrics: Int?
     @Option(help: "This worker's name in leases and logs (default: host:pid).") var name: String?
     @Flag(help: "Also run the scheduler (one scheduler leads fleet-wide; the others wait).") var schedule = false
+    @Option(
+        name: .customLong("repository-root"),
+        help: ArgumentHelp("Run only jobs whose local repository is inside this directory (repeatable; default: any).", valueName: "dir"))
+    var repositoryRoots: [String] = []
 
     func run() throws {
         let url = try database.resolve()
@@ -41,6 +45,12 @@ struct FleetWorkerCommand: ParsableCommand {
         options.drainSeconds = try Self.seconds(drain, "--drain")
         options.retry = RetryPolicy(base: try Self.seconds(retryBase, "--retry-base", allowZero: true))
         options.environment = ProcessInfo.processInfo.environment
+        options.repositoryRoots = try repositoryRoots.map { root in
+            guard let real = OutputPlacement.realPath(root) else {
+                throw SentinelError(.invalidInput, "--repository-root: \(root): no such directory")
+            }
+            return real
+        }
         _ = try JobQueue(url: url)  // Fails now, with one line, when the database cannot be reached.
         let log = JSONLog()
         let worker = FleetWorker(url: url, options: options, log: log)

@@ -36,6 +36,36 @@ struct WorkerChecksTests {
         #expect(lines.all.contains { $0.contains("\"event\":\"job.failed\"") && $0.contains("\"job\":\(id)") })
     }
 
+    @Test("with repository roots, a job naming a directory outside them (or a file:// URL to one) fails without running")
+    func outsideRepositoryRoots() throws {
+        let url = DatabaseURL.sqlite(path: NSTemporaryDirectory() + "worker-" + UUID().uuidString + "/fleet.sqlite")
+        let queue = try JobQueue(url: url)
+        let root = NSTemporaryDirectory() + "roots-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root + "/repos", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: root + "/repos/escape", withDestinationPath: "/etc")
+        var ids: [Int64] = []
+        for repository in ["/etc", root + "/repos/escape", "file:///etc", root + "/repos/../"] {
+            let spec = FleetJobSpec(kind: .scan, repository: repository, arguments: [])
+            ids.append(try queue.submit(JobRequest(kind: .scan, spec: try spec.encoded(), repository: repository)))
+        }
+        var options = WorkerOptions(executable: "/bin/false", name: "rooted")
+        options.repositoryRoots = [OutputPlacement.realPath(root + "/repos") ?? root + "/repos"]
+        let worker = FleetWorker(url: url, options: options, log: JSONLog(redactor: Redactor(), sink: { _ in }))
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            worker.run()
+            done.signal()
+        }
+        let deadline = Date().addingTimeInterval(120)
+        while try queue.counts().failed < ids.count, Date() < deadline { usleep(50_000) }
+        worker.stop.advance(to: .draining)
+        done.wait()
+        for id in ids {
+            let job = try #require(try queue.job(id))
+            #expect(job.state == .failed && job.lastError?.contains("outside this worker's repository roots") == true, "\(job)")
+        }
+    }
+
     @Test("--profile names a profile the workers have, never a path")
     func profilePath() {
         #expect(throws: SentinelError.self) { try FleetJobSpec.checkArguments(["--profile", "/etc/sentinel/x.yaml"]) }
