@@ -188,7 +188,7 @@ struct FleetCLITests {
         let project = try CLI.fleetProject(files: 3000)
         let running = try Self.submit(project, environment: environment)
         let waiting = try Self.submit(project, environment: environment)
-        let port = try Self.freePort()
+        let port = try PostgresServer.freePort()
         let worker = try FleetProcess(["worker", "--metrics", String(port)], environment: environment)
         #expect(eventually(timeout: 60) { !worker.events("job.claimed").isEmpty })
         let scrape = try CLI.runProgram("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(port)/metrics"])
@@ -275,18 +275,5 @@ struct FleetCLITests {
             guard Int(entry) != nil, let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
             return String(decoding: data, as: UTF8.self).contains("--fleet-record")
         }.count
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -166,8 +166,8 @@ public final class PostgresServer: @unchecked Sendable {
         return text
     }
 
-    /// A port nothing listens on now (the kernel's choice for a bound, then closed, socket).
-    private static func freePort() throws -> Int {
+    /// A port nothing listens on now on 127.0.0.1 (the kernel's choice for a bound, then closed, socket).
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ServerError("socket: errno \(errno)") }
         defer { close(fd) }

@@ -54,7 +54,7 @@ extension JobQueue {
             var submitted: [Int64] = []
             for row in due {
                 guard let name = row[0], let schedule = schedules.first(where: { $0.name == name }) else { continue }
-                submitted.append(try insertForSchedule(schedule.request))
+                submitted.append(try insert(schedule.request))
                 // The next time counts from now: a scheduler that was down does not fire a burst.
                 try storage.rows(
                     "UPDATE fleet_schedules SET next_run = {now} + interval_seconds WHERE name = $1", [name])
@@ -62,22 +62,6 @@ extension JobQueue {
             if !submitted.isEmpty { try storage.notify(Self.jobsChannel, payload: "schedule") }
             return submitted
         }
-    }
-
-    private func insertForSchedule(_ request: JobRequest) throws -> Int64 {
-        let row = try storage.rows(
-            """
-            INSERT INTO fleet_jobs (kind, spec, repository, branch, priority, max_attempts, run_after, created_at)
-            VALUES ($1, $2, $3, $4, $5, $6, {now}, {now}) RETURNING id
-            """,
-            [
-                request.kind.rawValue, request.spec, request.repository, request.branch, String(request.priority),
-                String(max(1, request.maxAttempts)),
-            ])
-        guard let text = row.first?.first ?? nil, let id = Int64(text) else {
-            throw SentinelError(.database, "\(storage.name): INSERT returned no job id")
-        }
-        return id
     }
 }
 

@@ -57,7 +57,7 @@ public final class JobQueue {
         }
     }
 
-    private func insert(_ request: JobRequest) throws -> Int64 {
+    func insert(_ request: JobRequest) throws -> Int64 {
         let row = try storage.rows(
             """
             INSERT INTO fleet_jobs (kind, spec, repository, branch, priority, max_attempts, run_after, created_at, exclusive_key)
