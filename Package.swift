@@ -100,7 +100,7 @@ let package = Package(
         ),
         // Fleet mode: workers that claim jobs from the queue and run them as sandboxed `sentinel`
         // runs, the scheduler, JSON logs and Prometheus metrics.
-        .target(name: "Fleet", dependencies: ["Audit", "CSystem", "Findings", "Git", "Store", "Support"]),
+        .target(name: "Fleet", dependencies: ["Audit", "CSystem", "Findings", "Git", "Heal", "Store", "Support"]),
         .target(
             name: "SentinelCLI",
             dependencies: [

@@ -15,6 +15,7 @@ public final class FleetWorker: Sendable {
     public let metrics: WorkerMetrics
     /// Set it to stop the worker (SIGTERM: `draining`; a second one: `abandoning`).
     public let stop: StopState
+    let memory: MemorySync
 
     /// A worker on the queue at `url`.
     public init(
@@ -25,6 +26,7 @@ public final class FleetWorker: Sendable {
         self.log = log
         self.metrics = metrics
         self.stop = stop
+        memory = MemorySync(environment: options.environment)
     }
 
     /// Runs until `stop` leaves `running` and every running job has finished or been released.
@@ -90,6 +92,10 @@ public final class FleetWorker: Sendable {
         metrics.running.add(1)
         let started = Date()
         var execution = JobExecution(job: job, lease: lease, options: options, stop: stop)
+        execution.memory = memory
+        execution.onMemoryError = { [self] error in
+            log.warning("memory.error", fields(job, [LogField("error", .string("\(error)"))]))
+        }
         execution.onAwaitingApproval = { [self] job in
             log.info("job.awaiting_approval", fields(job, [LogField("proposal", .string(FleetJobSpec.approvalProposal(of: job.id)))]))
         }

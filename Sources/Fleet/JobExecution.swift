@@ -26,6 +26,10 @@ struct JobExecution {
     let lease: JobLease
     let options: WorkerOptions
     let stop: StopState
+    /// The worker's heal memory, shared through the fleet database around each heal.
+    var memory: MemorySync?
+    /// Told when memory could not be shared (the heal runs anyway, with what this machine knows).
+    var onMemoryError: (any Error) -> Void = { _ in }
     /// Told when a verified fix starts waiting for a decision (the worker logs it).
     var onAwaitingApproval: (Job) -> Void = { _ in }
 
@@ -58,6 +62,14 @@ struct JobExecution {
     private mutating func run(_ spec: FleetJobSpec, scratch: String, queue: JobQueue) throws -> ExecutionOutcome {
         let directory = try checkout(spec, scratch: scratch)
         let arguments = try Self.arguments(for: spec, directory: directory, scratch: scratch)
+        if spec.kind == .heal, let memory {
+            do { try memory.pull(queue) } catch { onMemoryError(error) }
+        }
+        defer {
+            if spec.kind == .heal, let memory {
+                do { try memory.push(queue) } catch { onMemoryError(error) }
+            }
+        }
         let started = Date()
         let child = try JobProcess(
             executable: options.executable, arguments: arguments, directory: directory, scratch: scratch,
@@ -190,7 +202,12 @@ struct JobExecution {
             var record = HealRecord(exitStatus: status)
             if status == 0 {
                 record.patch = Self.text(scratch + "/out/patch.diff")
-                record.summary = Self.text(scratch + "/out/PR.md")
+                record.evidence = Self.text(scratch + "/out/evidence.json")
+                let candidate =
+                    record.evidence.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }?[
+                        "candidate"] as? [String: Any]
+                record.actor = candidate?["actor"] as? String
+                record.description = candidate?["description"] as? String
                 if let patch = record.patch {
                     let key = SHA256.hex(job.request.repository + "\n" + patch)
                     record.duplicate = try !queue.recordProposal(key, jobID: job.id)
@@ -245,8 +262,12 @@ public struct HealRecord: Sendable, Hashable, Codable {
     public var exitStatus: Int32
     /// The candidate's patch.
     public var patch: String?
-    /// Its PR.md.
-    public var summary: String?
+    /// The actor that proposed it (`logic-repair`, `rule-fix`, `llm`...).
+    public var actor: String?
+    /// What it changes, in the heal's words ("remembered fix #N: ..." when memory replayed it).
+    public var description: String?
+    /// The heal's evidence.json: the signal, the baseline, every verification.
+    public var evidence: String?
     /// True when another job already proposed the same change (it is not proposed again).
     public var duplicate = false
     /// With `--await-approval`: `approved`, `denied` or `timed out`.
@@ -255,10 +276,9 @@ public struct HealRecord: Sendable, Hashable, Codable {
     public var approvalReason: String?
 
     /// A record; see the properties.
-    public init(exitStatus: Int32, patch: String? = nil, summary: String? = nil) {
+    public init(exitStatus: Int32, patch: String? = nil) {
         self.exitStatus = exitStatus
         self.patch = patch
-        self.summary = summary
     }
 
     /// The record as stored.

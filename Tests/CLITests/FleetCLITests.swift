@@ -246,6 +246,42 @@ struct FleetCLITests {
         )
     }
 
+    @Test(
+        "heal memory is shared: a fix verified on one worker is replayed first by another with a memory of its own",
+        .enabled(
+            if: TestHost.canSandbox && PythonHost.hasPytest, "runs pytest in the sandbox: needs root, user namespaces and python3-pytest"))
+    func memorySharedAcrossWorkers() throws {
+        let server = try #require(PostgresServer.shared)
+        let database = try server.createDatabase()
+        let scratch = try HealCLITests.Scratch(fixture: "logic-binary-search")
+        let signal = try scratch.pytestSignal()
+        // Two machines: the same database, a state directory (and heal memory) each.
+        var first = try CLI.fleetEnvironment(database: database)
+        var second = try CLI.fleetEnvironment(database: database)
+        first["PYTHONDONTWRITEBYTECODE"] = "1"
+        second["PYTHONDONTWRITEBYTECODE"] = "1"
+        let submit = ["fleet", "submit", "heal", "--signal", signal, "--repo", scratch.repo, "--verify", "python3 -m pytest -q"]
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        func heal(on environment: [String: String]) throws -> [String: Any] {
+            let submitted = try CLI.run(submit, environment: environment)
+            let id = try #require(Int64(submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(submitted.stderr)")
+            let worker = try FleetProcess(["worker"], environment: environment)
+            #expect(try eventually(timeout: 900) { try queue.job(id)?.state == .succeeded })
+            worker.signal(SIGTERM)
+            #expect(worker.wait(timeout: 60) == 0)
+            let report = try #require(try queue.result(id)?.report)
+            return try #require(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
+        }
+        let learnt = try heal(on: first)
+        #expect(learnt["exitStatus"] as? Int == 0 && (learnt["description"] as? String)?.contains("remembered fix") == false)
+        let shared = try server.psql("SELECT count(*) FROM fleet_memory", database: PostgresServer.databaseName(database))
+        #expect((Int(shared.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0)
+        let replayed = try heal(on: second)
+        #expect(replayed["exitStatus"] as? Int == 0, "\(replayed)")
+        #expect((replayed["description"] as? String)?.hasPrefix("remembered fix #") == true, "\(replayed["description"] ?? "")")
+        #expect(replayed["duplicate"] as? Bool == true)
+    }
+
     @Test("cancel: a running job's worker stops it at its next lease renewal; a queued one never starts")
     func cancelRunning() throws {
         let server = try #require(PostgresServer.shared)

@@ -275,6 +275,11 @@ public final class HealMemory: @unchecked Sendable {
         }
     }
 
+    /// Runs `body` with the connection, under the memory's lock.
+    func withDatabase<Result>(_ body: (Database) throws -> Result) throws -> Result {
+        try lock.withLock { try body(database) }
+    }
+
     private static let columns = """
         id, fingerprint, kind, signal_message, exception_type, top_frame, rule_id, package, actor, strategy, \
         description, patch_hash, patch, verdict, lesson, created

@@ -74,6 +74,7 @@ enum QueueSchema {
             seq BIGINT NOT NULL,
             hash TEXT NOT NULL
         );
+        CREATE TABLE IF NOT EXISTS fleet_memory (id {serial}, key TEXT NOT NULL UNIQUE, record TEXT NOT NULL);
         CREATE TABLE IF NOT EXISTS fleet_schema (version INTEGER NOT NULL);
         """
 }

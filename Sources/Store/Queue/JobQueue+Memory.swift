@@ -1,0 +1,26 @@
+extension JobQueue {
+    /// Adds heal-memory records (key, JSON) to the fleet's shared memory, each once by its key;
+    /// returns how many were new.
+    @discardableResult
+    public func shareMemory(_ records: [(key: String, record: String)]) throws -> Int {
+        try storage.transaction {
+            var added = 0
+            for record in records {
+                let inserted = try storage.rows(
+                    "INSERT INTO fleet_memory (key, record) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING id",
+                    [record.key, record.record])
+                added += inserted.count
+            }
+            return added
+        }
+    }
+
+    /// Shared heal-memory records after `id` (a cursor), oldest first, at most `limit`.
+    public func sharedMemory(after id: Int64, limit: Int = 500) throws -> [(id: Int64, record: String)] {
+        try storage.rows("SELECT id, record FROM fleet_memory WHERE id > $1 ORDER BY id LIMIT $2", [String(id), String(limit)])
+            .compactMap { row in
+                guard let id = row[0].flatMap({ Int64($0) }), let record = row[1] else { return nil }
+                return (id, record)
+            }
+    }
+}
