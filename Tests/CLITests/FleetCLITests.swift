@@ -100,6 +100,7 @@ struct FleetCLITests {
         let queue = try JobQueue(url: DatabaseURL(parsing: database))
         // Big enough that the scan runs for seconds: the kill lands while it runs.
         let project = try CLI.fleetProject(files: 6000)
+        defer { try? FileManager.default.removeItem(atPath: project) }
         let id = try Self.submit(project, environment: environment)
         let doomed = try FleetProcess(["worker", "--lease", "2s", "--name", "doomed"], environment: environment)
         #expect(eventually(timeout: 60) { !doomed.events("job.claimed").isEmpty })
@@ -136,6 +137,7 @@ struct FleetCLITests {
         let database = try server.createDatabase()
         let environment = try CLI.fleetEnvironment(database: database)
         let project = try CLI.fleetProject(files: 400)
+        defer { try? FileManager.default.removeItem(atPath: project) }
         let ids = try (0..<8).map { _ in try Self.submit(project, environment: environment) }
         let worker = try FleetProcess(["worker", "--concurrency", "2", "--lease", "20s"], environment: environment)
         #expect(eventually(timeout: 120) { !worker.events("job.succeeded").isEmpty })
@@ -186,6 +188,7 @@ struct FleetCLITests {
         let database = try server.createDatabase()
         let environment = try CLI.fleetEnvironment(database: database)
         let project = try CLI.fleetProject(files: 3000)
+        defer { try? FileManager.default.removeItem(atPath: project) }
         let running = try Self.submit(project, environment: environment)
         let waiting = try Self.submit(project, environment: environment)
         let port = try PostgresServer.freePort()
@@ -282,12 +285,38 @@ struct FleetCLITests {
         #expect(replayed["duplicate"] as? Bool == true)
     }
 
+    @Test(
+        "a DAST job: the worker runs `scan --dast` (its worker in the sandbox) and the findings come back from the database",
+        .enabled(if: TestHost.canSandbox, "the DAST worker runs in the sandbox: needs root and user namespaces"),
+        .enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
+    func dastJob() throws {
+        let app = try VulnerableApp()
+        defer { app.stop() }
+        let server = try #require(PostgresServer.shared)
+        let database = try server.createDatabase()
+        let environment = try CLI.fleetEnvironment(database: database)
+        let submitted = try CLI.run(
+            ["fleet", "submit", "dast", app.url, "--active", "--rate", "500", "--dast-checks", "dast.xss-reflected"],
+            environment: environment)
+        let id = try #require(Int64(submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(submitted.stderr)")
+        let worker = try FleetProcess(["worker"], environment: environment)
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        #expect(try eventually(timeout: 600) { try queue.job(id)?.state == .succeeded })
+        #expect(try queue.job(id)?.lastError == nil)
+        worker.signal(SIGTERM)
+        #expect(worker.wait(timeout: 60) == 0)
+        let results = try CLI.run(["fleet", "results", String(id)], environment: environment)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(results.stdout.utf8)) as? [String: Any])
+        #expect(try DASTCLITests.located(report).contains("dast.xss-reflected \(app.url)xss/reflect q"), "\(results.stdout.prefix(2000))")
+    }
+
     @Test("cancel: a running job's worker stops it at its next lease renewal; a queued one never starts")
     func cancelRunning() throws {
         let server = try #require(PostgresServer.shared)
         let database = try server.createDatabase()
         let environment = try CLI.fleetEnvironment(database: database)
         let project = try CLI.fleetProject(files: 6000)
+        defer { try? FileManager.default.removeItem(atPath: project) }
         let running = try Self.submit(project, environment: environment)
         let queued = try Self.submit(project, environment: environment)
         #expect(try CLI.run(["fleet", "cancel", String(queued)], environment: environment).stdout == "job \(queued): cancelled\n")
