@@ -36,13 +36,22 @@ struct FleetQueueOptions: ParsableArguments {
 /// Options passed through to the worker's `sentinel scan` or `heal`.
 enum FleetPassThrough {
     /// Checks `arguments` as `sentinel COMMAND` would parse them, refusing what a job may not carry.
-    static func check<Command: ParsableCommand>(_ arguments: [String], as command: Command.Type, around: [String]) throws {
+    @discardableResult
+    static func check<Command: ParsableCommand>(_ arguments: [String], as command: Command.Type, around: [String]) throws -> Command {
         try FleetJobSpec.checkArguments(arguments)
+        let parsed: Command
         do {
-            _ = try Command.parse(around + arguments)
+            parsed = try Command.parse(around + arguments)
         } catch {
             throw SentinelError(.invalidInput, Command.message(for: error))
         }
+        if let scan = parsed as? ScanCommand, scan.paths.count != 1 {
+            throw SentinelError(
+                .invalidInput,
+                "a fleet job scans exactly one directory, its repository: '\(scan.paths.dropFirst().joined(separator: " "))' is not an option"
+            )
+        }
+        return parsed
     }
 
     /// `path` made absolute when it is a directory here; a URL as it is.

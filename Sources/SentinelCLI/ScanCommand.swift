@@ -116,6 +116,11 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .customLong("fleet-record"), help: .hidden) var fleetRecord: String?
 
     func run() throws {
+        // A fleet job names its one repository; a path smuggled among its options is refused here,
+        // where the parser, not a guess, tells options from paths.
+        if fleetRecord != nil, paths.count != 1 {
+            throw SentinelError(.invalidInput, "a fleet job scans exactly one directory, its repository")
+        }
         let scanPaths = try ScanPaths.resolve(paths)
         let directory = scanPaths.directory
         let web = try dast.map { try webScan(url: $0) }
