@@ -43,29 +43,91 @@ public struct FleetJobSpec: Sendable, Hashable, Codable {
         return repository.contains("://") || repository.hasPrefix("git@")
     }
 
-    /// Options a job may not carry: those the worker sets itself, and those naming a file on the
-    /// worker's machine (a submitter could otherwise read one back through an error message or a
-    /// report). A repository's own `.sentinel.yml` still applies.
-    public static let refusedOptions: Set<String> = [
-        "--format", "--output", "--write-baseline", "--fleet-record", "--out", "--signal", "--repo", "--verify",
-        "--config", "--baseline", "--openapi", "--zap-key-file", "--sarif-root",
-    ]
-
-    /// Throws when `arguments` hold a refused option, or a `--profile` that is a path rather than a
-    /// profile's name. Both `submit` and the worker check: the queue is writable by submitters.
-    public static func checkArguments(_ arguments: [String]) throws {
-        for (index, argument) in arguments.enumerated() {
-            let name = String(argument.split(separator: "=", maxSplits: 1).first ?? "")
-            if refusedOptions.contains(name) {
-                throw SentinelError(
-                    .invalidInput, "\(name): not allowed in a fleet job (the worker sets it, or it names a file on the worker)")
-            }
-            if name == "--profile" {
-                let value = argument.contains("=") ? String(argument.drop { $0 != "=" }.dropFirst()) : arguments[safe: index + 1] ?? ""
-                guard !value.contains("/") else {
-                    throw SentinelError(.invalidInput, "--profile: a fleet job names a profile the workers have, not a path")
+    /// The options a job may carry, with whether each takes a value: an allow-list, so that nothing
+    /// the worker sets itself (`--format`, `--output`, `--out`, `--level`), nothing naming a file or a
+    /// host of the worker's (`--config`, `--baseline`, `--policy`, `--package-index`, `--zap`...)
+    /// and no path among the options reaches a worker, whatever option a later version adds.
+    public static func allowedOptions(for kind: JobKind) -> [String: Bool] {
+        switch kind {
+        case .scan, .dast:
+            var options: [String: Bool] = [:]
+            for flag in [
+                "--sast", "--sca", "--secrets", "--no-default-excludes", "-q", "--quiet", "-v", "--verbose", "--allow-stale-db",
+                "--allow-missing-db", "--require-limits",
+            ] { options[flag] = false }
+            for valued in [
+                "--tools", "--fail-on", "--exclude", "--include", "--severity", "--min-confidence", "--max-file-size", "--since",
+                "--max-db-age",
+            ] { options[valued] = true }
+            if kind == .dast {
+                options["--active"] = false
+                for valued in ["--header", "--cookie", "--exclude-url", "--dast-checks", "--max-duration", "--max-requests", "--rate"] {
+                    options[valued] = true
                 }
             }
+            return options
+        case .heal:
+            return ["--max-minutes": true, "--jobs": true, "--profile": true, "--finding": true]
+        }
+    }
+
+    /// Throws unless every option in `arguments` is allowed for `kind`, every other word is an
+    /// option's value, a `--profile` is a profile's name (never a file) and no value that git would
+    /// read as an option (`--since -x`) is given. Both `submit` and the worker check: the queue is
+    /// writable by submitters.
+    public static func checkArguments(_ arguments: [String], kind: JobKind) throws {
+        let allowed = allowedOptions(for: kind)
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("-"), argument.count > 1 else {
+                throw SentinelError(.invalidInput, "'\(argument)': a fleet job's options hold no paths; name the repository once")
+            }
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let takesValue = allowed[parts[0]] else {
+                throw SentinelError(
+                    .invalidInput,
+                    "\(parts[0]): not allowed in a fleet \(kind.rawValue) job (the worker sets it, or it names a file or host of the worker's)"
+                )
+            }
+            guard takesValue else { continue }
+            let value: String
+            if parts.count == 2 {
+                value = parts[1]
+            } else {
+                guard index < arguments.count else { throw SentinelError(.invalidInput, "\(parts[0]): missing its value") }
+                value = arguments[index]
+                index += 1
+            }
+            if parts[0] == "--profile",
+                value.isEmpty || !value.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 })
+            {
+                throw SentinelError(.invalidInput, "--profile: a fleet job names one of the workers' profiles (a-z, 0-9, -), not a file")
+            }
+            if parts[0] == "--since", value.hasPrefix("-") {
+                throw SentinelError(.invalidInput, "--since: '\(value)' is not a revision")
+            }
+        }
+    }
+
+    /// Throws unless `revision` is one git cannot read as an option.
+    public static func checkRevision(_ revision: String?) throws {
+        guard let revision else { return }
+        guard !revision.isEmpty, !revision.hasPrefix("-"), !revision.contains("\0") else {
+            throw SentinelError(.invalidInput, "--rev: '\(revision)' is not a revision")
+        }
+    }
+
+    /// Throws when a repository URL carries credentials (`https://user:token@host/...`): they would
+    /// be stored in the queue and shown in every log line; workers bring their own.
+    public static func checkRepository(_ repository: String?) throws {
+        guard let repository, let scheme = repository.range(of: "://") else { return }
+        let authority = repository[scheme.upperBound...].prefix { $0 != "/" }
+        guard !authority.contains("@") else {
+            throw SentinelError(
+                .invalidInput,
+                "\(repository.prefix(upTo: scheme.upperBound))…: a repository URL carries no credentials; give the workers theirs")
         }
     }
 
@@ -87,8 +149,4 @@ public struct FleetJobSpec: Sendable, Hashable, Codable {
             throw SentinelError(.invalidInput, "job \(id): the stored job description is not valid: \(error)")
         }
     }
-}
-
-extension Array {
-    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -91,7 +91,8 @@ public final class FleetWorker: Sendable {
         log.info("job.claimed", fields(job, [LogField("attempt", .int(Int64(job.attempts)))]))
         metrics.running.add(1)
         let started = Date()
-        var execution = JobExecution(job: job, lease: lease, options: options, stop: stop)
+        let keeper = LeaseKeeper(url: url, lease: lease, options: options)
+        var execution = JobExecution(job: job, lease: lease, options: options, stop: stop, keeper: keeper)
         execution.memory = memory
         execution.onMemoryError = { [self] error in
             log.warning("memory.error", fields(job, [LogField("error", .string("\(error)"))]))
@@ -100,6 +101,7 @@ public final class FleetWorker: Sendable {
             log.info("job.awaiting_approval", fields(job, [LogField("proposal", .string(FleetJobSpec.approvalProposal(of: job.id)))]))
         }
         let outcome = execution.run(queue: queue)
+        keeper.stop()
         let elapsed = Date().timeIntervalSince(started)
         metrics.running.add(-1)
         metrics.duration.observe(elapsed, labels: kind)
@@ -110,7 +112,7 @@ public final class FleetWorker: Sendable {
         ]
         var inputs = ["spec": SHA256.hex(job.request.spec)]
         var event = ""
-        persist(job) {
+        persist(job, queue: queue) {
             switch outcome {
             case .succeeded(let result):
                 if try queue.complete(lease, result: result) {
@@ -158,14 +160,14 @@ public final class FleetWorker: Sendable {
     /// claims an outcome the queue does not hold).
     private func audit(_ event: String, _ job: Job, queue: JobQueue, inputs: [String: String], details: [String: String]) {
         guard !event.isEmpty else { return }
-        persist(job) {
+        persist(job, queue: queue) {
             try FleetAudit(queue: queue).append(AuditEntry(event: event, actor: options.name, inputs: inputs, details: details))
         }
     }
 
     /// Runs `record` until it succeeds: a result is not dropped because the server restarted. It
     /// gives up after two lease lengths; the lease has expired by then and another attempt runs.
-    private func persist(_ job: Job, _ record: () throws -> Void) {
+    private func persist(_ job: Job, queue: JobQueue, _ record: () throws -> Void) {
         let deadline = Date().addingTimeInterval(max(30, options.leaseSeconds * 2))
         while true {
             do {
@@ -173,8 +175,10 @@ public final class FleetWorker: Sendable {
             } catch {
                 metrics.databaseErrors.increment()
                 log.warning("database.error", fields(job, [LogField("error", .string("\(error)"))]))
-                guard Date() < deadline else { return }
+                // A refused record (bad input) will not change on a retry.
+                guard Date() < deadline, (error as? SentinelError)?.code != .invalidInput else { return }
                 Thread.sleep(forTimeInterval: 0.5)
+                try? queue.reconnectIfNeeded()
             }
         }
     }

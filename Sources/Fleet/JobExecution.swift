@@ -26,6 +26,8 @@ struct JobExecution {
     let lease: JobLease
     let options: WorkerOptions
     let stop: StopState
+    /// Renews the lease from the claim to the end of the job.
+    let keeper: LeaseKeeper
     /// The worker's heal memory, shared through the fleet database around each heal.
     var memory: MemorySync?
     /// Told when memory could not be shared (the heal runs anyway, with what this machine knows).
@@ -70,6 +72,7 @@ struct JobExecution {
                 do { try memory.push(queue) } catch { onMemoryError(error) }
             }
         }
+        if let interrupted = interruption() { return interrupted }
         let started = Date()
         let child = try JobProcess(
             executable: options.executable, arguments: arguments, directory: directory, scratch: scratch,
@@ -86,43 +89,50 @@ struct JobExecution {
             try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
             return empty
         }
-        try checkAllowed(repository)
+        try FleetJobSpec.checkRevision(spec.revision)
+        let source = try allowedSource(repository)
         guard spec.isRemote || spec.revision != nil else {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: repository, isDirectory: &isDirectory), isDirectory.boolValue else {
+            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw SentinelError(.invalidInput, "\(repository): no such directory on worker \(options.name)")
             }
-            return repository
+            return source
         }
         let tree = scratch + "/checkout"
         // `--` ends the options: a repository named like one is a path, never an option.
         try GitRunner.check(
-            ["-c", "protocol.ext.allow=never", "clone", "--quiet", "--no-hardlinks", "--", repository, tree], in: scratch)
+            ["-c", "protocol.ext.allow=never", "clone", "--quiet", "--no-hardlinks", "--", source, tree], in: scratch)
         if let revision = spec.revision {
             try GitRunner.check(["checkout", "--quiet", "--detach", revision, "--"], in: tree)
         }
         return tree
     }
 
-    /// With `--repository-root`, a local repository (a path, or a `file://` URL) must resolve inside
-    /// one of the roots; remote URLs are the network's business.
-    private func checkAllowed(_ repository: String) throws {
-        guard !options.repositoryRoots.isEmpty else { return }
+    /// What to scan or clone for `repository`: a URL as it is (never with credentials); with
+    /// `--repository-root`, a local repository (a path, or a `file://` URL) resolved, links and all,
+    /// and inside one of the roots — the resolved path is what is used, so nothing swapped in
+    /// between the check and the use is followed.
+    private func allowedSource(_ repository: String) throws -> String {
+        try FleetJobSpec.checkRepository(repository)
         var path = repository
         if path.hasPrefix("file://") {
             path.removeFirst("file://".count)
         } else if path.contains("://") || path.hasPrefix("git@") {
-            return
+            return repository
         }
-        let real = OutputPlacement.realPath(path) ?? path
-        guard options.repositoryRoots.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") }) else {
+        guard !options.repositoryRoots.isEmpty else { return repository }
+        // git decodes %-escapes in file:// URLs; a path that does not resolve is not checked, so refused.
+        guard !path.contains("%"), let real = OutputPlacement.realPath(path),
+            options.repositoryRoots.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") })
+        else {
             throw SentinelError(
                 .invalidInput, "\(repository): outside this worker's repository roots (\(options.repositoryRoots.joined(separator: ", ")))")
         }
+        return real
     }
 
     static func arguments(for spec: FleetJobSpec, directory: String, scratch: String) throws -> [String] {
-        try FleetJobSpec.checkArguments(spec.arguments)
+        try FleetJobSpec.checkArguments(spec.arguments, kind: spec.kind)
         switch spec.kind {
         case .scan:
             return ["scan", directory] + spec.arguments + ["--quiet", "--format", "json", "--fleet-record", scratch + "/record.json"]
@@ -145,36 +155,29 @@ struct JobExecution {
     /// lost, it runs too long or the worker abandons its jobs. Nil when it ended on its own.
     private func supervise(_ child: JobProcess, queue: JobQueue) -> ExecutionOutcome? {
         let deadline = Date().addingTimeInterval(options.jobTimeout)
-        var lastRenewed = Date()
-        // Short waits: a stop request is seen within a second, the lease renewed on its interval.
-        while !child.wait(seconds: min(1, options.renewInterval)) {
-            if stop.current == .abandoning {
+        // Short waits: a stop request, a cancellation or a lost lease is seen within a second.
+        while !child.wait(seconds: 1) {
+            if let interrupted = interruption() {
                 child.stop()
-                return .released("worker \(options.name) stopped before the job finished", delay: 0)
+                return interrupted
             }
             if Date() > deadline {
                 child.stop()
                 return .failed("timed out after \(Int(options.jobTimeout)) s", retry: true)
             }
-            guard Date().timeIntervalSince(lastRenewed) >= options.renewInterval else { continue }
-            switch try? queue.renew(lease, leaseSeconds: options.leaseSeconds) {
-            case .held: lastRenewed = Date()
-            case .cancelRequested:
-                child.stop()
-                return .cancelled
-            case .lost:
-                child.stop()
-                return .leaseLost
-            case nil:
-                // The server is unreachable: keep running while the lease may still hold.
-                try? queue.reconnectIfNeeded()
-                if Date().timeIntervalSince(lastRenewed) > options.leaseSeconds * 2 {
-                    child.stop()
-                    return .leaseLost
-                }
-            }
         }
         return nil
+    }
+
+    /// Why the job must stop now, if it must: the worker is abandoning its jobs, the job was
+    /// cancelled, or its lease is lost.
+    private func interruption() -> ExecutionOutcome? {
+        if stop.current == .abandoning { return .released("worker \(options.name) stopped before the job finished", delay: 0) }
+        switch keeper.status {
+        case .held: return nil
+        case .cancelRequested: return .cancelled
+        case .lost: return .leaseLost
+        }
     }
 
     private func outcome(of child: JobProcess, spec: FleetJobSpec, directory: String, scratch: String, queue: JobQueue) throws
@@ -226,22 +229,22 @@ struct JobExecution {
         let deadline = Date().addingTimeInterval(seconds)
         onAwaitingApproval(job)
         while true {
+            if let interrupted = interruption() { return interrupted }
             let remaining = deadline.timeIntervalSinceNow
             guard remaining > 0 else {
                 record.approval = "timed out"
                 return nil
             }
-            if let decision = try queue.waitForDecision(
-                FleetJobSpec.approvalProposal(of: job.id), timeout: min(remaining, options.renewInterval))
-            {
-                record.approval = decision.approved ? "approved" : "denied"
-                record.approvalReason = decision.reason.isEmpty ? nil : decision.reason
-                return nil
-            }
-            switch try queue.renew(lease, leaseSeconds: options.leaseSeconds) {
-            case .held: continue
-            case .cancelRequested: return .cancelled
-            case .lost: return .leaseLost
+            do {
+                if let decision = try queue.waitForDecision(FleetJobSpec.approvalProposal(of: job.id), timeout: min(remaining, 1)) {
+                    record.approval = decision.approved ? "approved" : "denied"
+                    record.approvalReason = decision.reason.isEmpty ? nil : decision.reason
+                    return nil
+                }
+            } catch {
+                // The server went away: wait for it while the lease holds (the keeper says when not).
+                try? queue.reconnectIfNeeded()
+                Thread.sleep(forTimeInterval: 0.5)
             }
         }
     }

@@ -25,7 +25,8 @@ struct FleetScheduleAddCommand: ParsableCommand {
 
     func run() throws {
         let interval = try FleetWorkerCommand.seconds(every, "--every")
-        try FleetPassThrough.check(scanOptions, as: ScanCommand.self, around: ["."])
+        try FleetPassThrough.check(scanOptions, kind: .scan, as: ScanCommand.self, around: ["."])
+        try FleetJobSpec.checkRevision(rev)
         let repository = try FleetPassThrough.repository(path)
         let spec = FleetJobSpec(kind: .scan, repository: repository, revision: rev, arguments: scanOptions)
         let request = JobRequest(

@@ -37,8 +37,10 @@ struct FleetQueueOptions: ParsableArguments {
 enum FleetPassThrough {
     /// Checks `arguments` as `sentinel COMMAND` would parse them, refusing what a job may not carry.
     @discardableResult
-    static func check<Command: ParsableCommand>(_ arguments: [String], as command: Command.Type, around: [String]) throws -> Command {
-        try FleetJobSpec.checkArguments(arguments)
+    static func check<Command: ParsableCommand>(
+        _ arguments: [String], kind: JobKind, as command: Command.Type, around: [String]
+    ) throws -> Command {
+        try FleetJobSpec.checkArguments(arguments, kind: kind)
         let parsed: Command
         do {
             parsed = try Command.parse(around + arguments)
@@ -56,6 +58,7 @@ enum FleetPassThrough {
 
     /// `path` made absolute when it is a directory here; a URL as it is.
     static func repository(_ path: String) throws -> String {
+        try FleetJobSpec.checkRepository(path)
         if path.contains("://") || path.hasPrefix("git@") { return path }
         var isDirectory: ObjCBool = false
         guard let real = OutputPlacement.realPath(path), FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory),
@@ -76,7 +79,8 @@ struct FleetSubmitScanCommand: ParsableCommand {
     var scanOptions: [String] = []
 
     func run() throws {
-        try FleetPassThrough.check(scanOptions, as: ScanCommand.self, around: ["."])
+        try FleetPassThrough.check(scanOptions, kind: .scan, as: ScanCommand.self, around: ["."])
+        try FleetJobSpec.checkRevision(rev)
         let repository = try FleetPassThrough.repository(path)
         let spec = FleetJobSpec(kind: .scan, repository: repository, revision: rev, arguments: scanOptions)
         try queue.submit(spec, repository: repository, branch: branch ?? rev ?? "")
@@ -91,7 +95,7 @@ struct FleetSubmitDastCommand: ParsableCommand {
     var scanOptions: [String] = []
 
     func run() throws {
-        try FleetPassThrough.check(scanOptions, as: ScanCommand.self, around: [".", "--dast", url])
+        try FleetPassThrough.check(scanOptions, kind: .dast, as: ScanCommand.self, around: [".", "--dast", url])
         let spec = FleetJobSpec(kind: .dast, arguments: scanOptions, target: url)
         try queue.submit(spec, repository: url, branch: "")
     }
@@ -116,7 +120,8 @@ struct FleetSubmitHealCommand: ParsableCommand {
 
     func run() throws {
         try FleetPassThrough.check(
-            healOptions, as: HealCommand.self, around: ["--signal", "-", "--repo", ".", "--verify", verify])
+            healOptions, kind: .heal, as: HealCommand.self, around: ["--signal", "-", "--repo", ".", "--verify", verify])
+        try FleetJobSpec.checkRevision(rev)
         let data = try OptionValue.naming("--signal") { try BoundedFile.read(signal, limit: 8 << 20) }
         let signals = try OptionValue.naming("--signal") { try SignalReader.read(data, name: signal) }
         let repository = try FleetPassThrough.repository(repo)

@@ -96,7 +96,8 @@ struct FleetWorkerCommand: ParsableCommand {
         return [SIGTERM, SIGINT].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { handle(counter.next()) }
+            // Two signals delivered together are counted as two (`data` holds how many came).
+            source.setEventHandler { handle(counter.next(by: max(1, Int(source.data)))) }
             source.resume()
             return source
         }
@@ -106,8 +107,8 @@ struct FleetWorkerCommand: ParsableCommand {
 /// Signals received so far (touched only on the signal queue).
 private final class SignalCounter: @unchecked Sendable {
     private var count = 0
-    func next() -> Int {
-        count += 1
+    func next(by received: Int) -> Int {
+        count += received
         return count
     }
 }

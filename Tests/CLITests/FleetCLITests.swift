@@ -56,14 +56,42 @@ struct FleetCLITests {
     }
 
     @Test(
-        "a job cannot carry options that name files on the worker or that the worker sets itself",
-        arguments: [["--config", "/etc/shadow"], ["--baseline=/etc/passwd"], ["--output", "x"], ["--sarif-root", "/"]])
+        "a job carries only allowed options: nothing naming a file of the worker's, nothing the worker sets, no second path",
+        arguments: [
+            ["--config", "/etc/shadow"], ["--baseline=/etc/passwd"], ["--output", "x"], ["--sarif-root", "/"],
+            ["--tools", "native", "/etc"],
+            ["--quiet", "/etc"],
+        ])
     func refusedOptions(_ options: [String]) throws {
         let environment = try CLI.fleetEnvironment(
             database: "sqlite:" + NSTemporaryDirectory() + "fleet-" + UUID().uuidString + "/f.sqlite")
         let result = try CLI.run(["fleet", "submit", "scan", try CLI.fleetProject()] + options, environment: environment)
         #expect(result.status == 2)
-        #expect(result.stderr.hasPrefix("sentinel: \(options[0].split(separator: "=")[0]): not allowed in a fleet job"), "\(result.stderr)")
+        let refused =
+            options.last == "/etc"
+            ? "sentinel: '/etc': a fleet job's options hold no paths; name the repository once\n"
+            : "sentinel: \(options[0].split(separator: "=")[0]): not allowed in a fleet scan job (the worker sets it, or it names a file or host of the worker's)\n"
+        #expect(result.stderr == refused)
+    }
+
+    @Test("a path smuggled into a job row's options is refused by the worker, and by the worker's scan behind it")
+    func smuggledPath() throws {
+        let database = "sqlite:" + NSTemporaryDirectory() + "fleet-" + UUID().uuidString + "/f.sqlite"
+        let environment = try CLI.fleetEnvironment(database: database)
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        let project = try CLI.fleetProject()
+        // Written straight into the queue, as anyone with access to it could.
+        let spec = FleetJobSpecJSON.scan(repository: project, arguments: ["--quiet", "/etc"])
+        let id = try queue.submit(JobRequest(kind: .scan, spec: spec, repository: project))
+        let worker = try FleetProcess(["worker"], environment: environment)
+        #expect(try eventually(timeout: 120) { try queue.job(id)?.state == .failed })
+        worker.signal(SIGTERM)
+        #expect(worker.wait(timeout: 60) == 0)
+        #expect(try queue.job(id)?.lastError == "'/etc': a fleet job's options hold no paths; name the repository once")
+        #expect(try queue.result(id) == nil)
+        let record = NSTemporaryDirectory() + "record-" + UUID().uuidString
+        let direct = try CLI.run(["scan", project, "/etc", "--fleet-record", record], environment: environment)
+        #expect(direct.status == 2 && direct.stderr == "sentinel: a fleet job scans exactly one directory, its repository\n")
     }
 
     @Test("a password in --database is refused: the command line is visible to every user")
@@ -218,13 +246,15 @@ struct FleetCLITests {
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         let submit = ["fleet", "submit", "heal", "--signal", signal, "--repo", scratch.repo, "--verify", "python3 -m pytest -q"]
         let first = try CLI.run(submit + ["--await-approval", "20m"], environment: environment)
+        let worker = try FleetProcess(["worker", "--concurrency", "2"], environment: environment)
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        // The first fix waits for a person; a second heal of the signal, submitted now, waits for the
+        // first (had both been queued together, either could have gone first).
+        #expect(eventually(timeout: 900) { !worker.events("job.awaiting_approval").isEmpty })
         let second = try CLI.run(submit, environment: environment)
         #expect(first.status == 0 && second.status == 0, "\(first.stderr)\(second.stderr)")
         let ids = [first, second].compactMap { Int64($0.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        let worker = try FleetProcess(["worker", "--concurrency", "2"], environment: environment)
-        let queue = try JobQueue(url: DatabaseURL(parsing: database))
-        // The first fix waits for a person; the second heal of the signal waits for the first.
-        #expect(eventually(timeout: 900) { !worker.events("job.awaiting_approval").isEmpty })
+        usleep(2_000_000)
         #expect(try queue.job(ids[1])?.state == .queued)
         let approve = try CLI.run(["fleet", "approve", String(ids[0]), "--reason", "looks right"], environment: environment)
         #expect(approve.status == 0 && approve.stdout == "job \(ids[0]): approved\n", "\(approve.stderr)")
@@ -340,5 +370,14 @@ struct FleetCLITests {
             guard Int(entry) != nil, let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { return false }
             return String(decoding: data, as: UTF8.self).contains("--fleet-record")
         }.count
+    }
+}
+
+/// A scan job's stored description, written as a submitter with database access could write it.
+enum FleetJobSpecJSON {
+    static func scan(repository: String, arguments: [String]) -> String {
+        let data = try? JSONSerialization.data(
+            withJSONObject: ["kind": "scan", "repository": repository, "arguments": arguments], options: [.sortedKeys])
+        return String(decoding: data ?? Data(), as: UTF8.self)
     }
 }

@@ -31,7 +31,8 @@ struct WorkerChecksTests {
         done.wait()
         let job = try #require(try queue.job(id))
         #expect(job.state == .failed && job.attempts == 1)
-        #expect(job.lastError == "--config: not allowed in a fleet job (the worker sets it, or it names a file on the worker)")
+        #expect(
+            job.lastError == "--config: not allowed in a fleet scan job (the worker sets it, or it names a file or host of the worker's)")
         #expect(try queue.job(garbled)?.lastError?.hasPrefix("job \(garbled): the stored job description is not valid") == true)
         #expect(lines.all.contains { $0.contains("\"event\":\"job.failed\"") && $0.contains("\"job\":\(id)") })
     }
@@ -44,7 +45,7 @@ struct WorkerChecksTests {
         try FileManager.default.createDirectory(atPath: root + "/repos", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: root + "/repos/escape", withDestinationPath: "/etc")
         var ids: [Int64] = []
-        for repository in ["/etc", root + "/repos/escape", "file:///etc", root + "/repos/../"] {
+        for repository in ["/etc", root + "/repos/escape", "file:///etc", root + "/repos/../", "file://" + root + "/repos/%2e%2e/"] {
             let spec = FleetJobSpec(kind: .scan, repository: repository, arguments: [])
             ids.append(try queue.submit(JobRequest(kind: .scan, spec: try spec.encoded(), repository: repository)))
         }
@@ -66,11 +67,24 @@ struct WorkerChecksTests {
         }
     }
 
-    @Test("--profile names a profile the workers have, never a path")
+    @Test("only allowed options reach a worker: a profile by name, no paths, no option-like revisions, no URL credentials")
     func profilePath() {
-        #expect(throws: SentinelError.self) { try FleetJobSpec.checkArguments(["--profile", "/etc/sentinel/x.yaml"]) }
-        #expect(throws: SentinelError.self) { try FleetJobSpec.checkArguments(["--profile=../x"]) }
-        #expect(throws: Never.self) { try FleetJobSpec.checkArguments(["--profile", "fix-verify", "--jobs", "2"]) }
+        for refused in [
+            ["--profile", "/etc/sentinel/x.yaml"], ["--profile=../x"], ["--profile", "evil.yaml"], ["--package-index", "/root"],
+            ["--policy", "p.yaml"], ["--level", "actor"], ["--jobs", "2", "stray"],
+        ] {
+            #expect(throws: SentinelError.self, "\(refused)") { try FleetJobSpec.checkArguments(refused, kind: .heal) }
+        }
+        #expect(throws: Never.self) { try FleetJobSpec.checkArguments(["--profile", "fix-verify", "--jobs", "2"], kind: .heal) }
+        for refused in [["--zap", "http://10.0.0.1"], ["--since", "--output=x"], ["--active"], ["--tools", "native", "/etc"]] {
+            #expect(throws: SentinelError.self, "\(refused)") { try FleetJobSpec.checkArguments(refused, kind: .scan) }
+        }
+        #expect(throws: Never.self) {
+            try FleetJobSpec.checkArguments(["--tools=native,secrets", "--since", "HEAD~3", "-q", "--exclude", "tests/*"], kind: .scan)
+        }
+        #expect(throws: Never.self) { try FleetJobSpec.checkArguments(["--active", "--dast-checks", "-dast.sqli"], kind: .dast) }
+        #expect(throws: SentinelError.self) { try FleetJobSpec.checkRevision("--upload-pack=x") }
+        #expect(throws: SentinelError.self) { try FleetJobSpec.checkRepository("https://bob:ghp_token@git.example/x.git") }
     }
 }
 

@@ -160,6 +160,12 @@ struct JobQueueTests {
         try queue.cancelled(lease)
         #expect(try queue.job(running)?.state == .cancelled)
         #expect(try queue.cancel(999_999) == nil)
+        // A cancel requested while an attempt runs is not undone by that attempt's retry.
+        let retried = try queue.submit(Self.request())
+        let attempt = try #require(try queue.claim(owner: "w", leaseSeconds: 60)?.lease)
+        #expect(try queue.cancel(retried) == .running)
+        #expect(try queue.fail(attempt, reason: "crashed", retry: true) == .cancelled)
+        #expect(try queue.claim(owner: "w", leaseSeconds: 60) == nil)
     }
 
     @Test("a released job is claimable again without losing an attempt", arguments: QueueBackend.available)

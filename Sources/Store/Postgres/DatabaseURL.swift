@@ -22,10 +22,25 @@ public enum DatabaseURL: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// True when the URL itself carries a password (`user:password@`).
+    /// True when the URL itself carries a password (`user:password@`, or a `password=` parameter).
     public var hasPassword: Bool {
-        guard case .postgres(let uri) = self, let credentials = Self.credentials(of: uri) else { return false }
-        return credentials.contains(":")
+        guard case .postgres(let uri) = self else { return false }
+        if Self.credentials(of: uri)?.contains(":") == true { return true }
+        return Self.passwordParameter(in: uri) != nil
+    }
+
+    /// The value's range of a `password=` query parameter.
+    static func passwordParameter(in uri: String) -> Range<String.Index>? {
+        guard let query = uri.firstIndex(of: "?") else { return nil }
+        var start = uri.index(after: query)
+        while start < uri.endIndex {
+            let end = uri[start...].firstIndex(of: "&") ?? uri.endIndex
+            if uri[start..<end].lowercased().hasPrefix("password=") {
+                return uri.index(start, offsetBy: "password=".count)..<end
+            }
+            start = end < uri.endIndex ? uri.index(after: end) : end
+        }
+        return nil
     }
 
     /// The URL with any password replaced by `***`: what messages and logs show.
@@ -48,8 +63,9 @@ public enum DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     static func redact(_ uri: String) -> String {
-        guard let credentials = credentials(of: uri), let colon = credentials.firstIndex(of: ":") else { return uri }
         var text = uri
+        if let parameter = passwordParameter(in: text) { text.replaceSubrange(parameter, with: "***") }
+        guard let credentials = credentials(of: text), let colon = credentials.firstIndex(of: ":") else { return text }
         text.replaceSubrange(credentials.index(after: colon)..<credentials.endIndex, with: "***")
         return text
     }

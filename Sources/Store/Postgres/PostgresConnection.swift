@@ -31,8 +31,9 @@ public final class PostgresConnection {
         }
         server = url.redacted
         // Keywords before `dbname` are defaults the URI (expanded from `dbname`) may override.
-        let keywords = ["connect_timeout", "application_name", "dbname"]
-        let values = ["10", "sentinel", uri]
+        // Keepalives: a server or network that vanishes is noticed in about half a minute, not hours.
+        let keywords = ["connect_timeout", "application_name", "keepalives_idle", "keepalives_interval", "keepalives_count", "dbname"]
+        let values = ["10", "sentinel", "10", "5", "3", uri]
         let connection = CStringArray.with(keywords) { keys in
             CStringArray.with(values) { vals in PQconnectdbParams(keys, vals, 1) }
         }

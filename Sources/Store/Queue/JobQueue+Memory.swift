@@ -5,7 +5,8 @@ extension JobQueue {
     public func shareMemory(_ records: [(key: String, record: String)]) throws -> Int {
         try storage.transaction {
             var added = 0
-            for record in records {
+            // In key order: two workers sharing overlapping records lock rows in the same order.
+            for record in records.sorted(by: { $0.key < $1.key }) {
                 let inserted = try storage.rows(
                     "INSERT INTO fleet_memory (key, record) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING RETURNING id",
                     [record.key, record.record])

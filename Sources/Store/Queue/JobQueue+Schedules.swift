@@ -102,12 +102,13 @@ extension JobQueue {
         }
     }
 
-    /// Records that job `jobID` proposed the change `changeKey`; false when some job already did
-    /// (the same proposal is never made twice).
+    /// Records that job `jobID` proposed the change `changeKey`; false when another job already did
+    /// (the same proposal is never made twice). A retried attempt of the same job finds its own row.
     public func recordProposal(_ changeKey: String, jobID: Int64) throws -> Bool {
-        !(try storage.rows(
-            "INSERT INTO fleet_proposals (change_key, job_id, created_at) VALUES ($1, $2, {now}) ON CONFLICT (change_key) DO NOTHING RETURNING change_key",
-            [changeKey, String(jobID)])).isEmpty
+        try storage.rows(
+            "INSERT INTO fleet_proposals (change_key, job_id, created_at) VALUES ($1, $2, {now}) ON CONFLICT (change_key) DO NOTHING",
+            [changeKey, String(jobID)])
+        return try storage.value("SELECT job_id FROM fleet_proposals WHERE change_key = $1", [changeKey]) == String(jobID)
     }
 
     /// How the findings of scan `jobID` compare, by fingerprint, with `base` — by default the

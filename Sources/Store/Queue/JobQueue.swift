@@ -31,6 +31,11 @@ public final class JobQueue {
     public var location: String { storage.name }
 
     private func migrate() throws {
+        // Every worker and command opens the queue: when the tables are there, no DDL runs (on
+        // PostgreSQL even a CREATE INDEX IF NOT EXISTS locks fleet_jobs against every claim).
+        if let found = try? storage.value("SELECT max(version) FROM fleet_schema").flatMap({ Int($0) }), found == QueueSchema.version {
+            return
+        }
         try storage.transaction {
             // Workers starting together must not race on CREATE TABLE.
             if storage.isServer { try storage.rows("SELECT pg_advisory_xact_lock(hashtextextended('sentinel-fleet-schema', 0))", []) }
@@ -152,7 +157,8 @@ public final class JobQueue {
             let state: JobState = !shouldRetry ? .failed : attempts < maximum ? .queued : .dead
             let note = state == .dead ? "\(reason) (attempt \(attempts) of \(maximum); dead-lettered)" : reason
             try end(lease.jobID, state: state, error: note, delay: retry.delay(afterAttempt: attempts))
-            return state
+            // A cancel requested meanwhile turns a retry into `cancelled`.
+            return try storage.value("SELECT state FROM fleet_jobs WHERE id = $1", [String(lease.jobID)]).flatMap(JobState.init(rawValue:))
         }
     }
 
@@ -161,7 +167,8 @@ public final class JobQueue {
     public func release(_ lease: JobLease, delay: Double = 0, reason: String? = nil) throws {
         try storage.rows(
             """
-            UPDATE fleet_jobs SET state = 'queued', attempts = attempts - 1, run_after = {now} + $3, lease_owner = NULL,
+            UPDATE fleet_jobs SET state = CASE WHEN cancel_requested = 1 THEN 'cancelled' ELSE 'queued' END,
+                attempts = attempts - 1, run_after = {now} + $3, lease_owner = NULL,
                 lease_token = NULL, lease_until = NULL, last_error = coalesce($4, last_error)
             WHERE id = $1 AND lease_token = $2 AND state = 'running'
             """, [String(lease.jobID), lease.token, String(max(0, delay)), reason])
@@ -179,8 +186,9 @@ public final class JobQueue {
     private func end(_ id: Int64, state: JobState, error: String, delay: Double) throws {
         try storage.rows(
             """
-            UPDATE fleet_jobs SET state = $2, last_error = $3, run_after = {now} + $4, lease_owner = NULL, lease_token = NULL,
-                lease_until = NULL, finished_at = CASE WHEN $2 = 'queued' THEN NULL ELSE {now} END
+            UPDATE fleet_jobs SET state = CASE WHEN $2 = 'queued' AND cancel_requested = 1 THEN 'cancelled' ELSE $2 END,
+                last_error = $3, run_after = {now} + $4, lease_owner = NULL, lease_token = NULL, lease_until = NULL,
+                finished_at = CASE WHEN $2 = 'queued' AND cancel_requested = 0 THEN NULL ELSE {now} END
             WHERE id = $1
             """, [String(id), state.rawValue, error, String(delay)])
     }
@@ -190,18 +198,19 @@ public final class JobQueue {
     @discardableResult
     public func cancel(_ id: Int64) throws -> JobState? {
         try storage.transaction {
-            guard let text = try storage.value("SELECT state FROM fleet_jobs WHERE id = $1", [String(id)]),
-                let state = JobState(rawValue: text)
-            else { return nil }
-            switch state {
-            case .queued:
-                try storage.rows(
-                    "UPDATE fleet_jobs SET state = 'cancelled', finished_at = {now} WHERE id = $1 AND state = 'queued'", [String(id)])
-            case .running:
-                try storage.rows("UPDATE fleet_jobs SET cancel_requested = 1 WHERE id = $1", [String(id)])
-            case .succeeded, .failed, .dead, .cancelled: break
+            // Each step one atomic UPDATE: a claim between a read and a write cannot slip through.
+            if !(try storage.rows(
+                "UPDATE fleet_jobs SET state = 'cancelled', finished_at = {now} WHERE id = $1 AND state = 'queued' RETURNING id",
+                [String(id)])).isEmpty
+            {
+                return .queued
             }
-            return state
+            if !(try storage.rows(
+                "UPDATE fleet_jobs SET cancel_requested = 1 WHERE id = $1 AND state = 'running' RETURNING id", [String(id)])).isEmpty
+            {
+                return .running
+            }
+            return try storage.value("SELECT state FROM fleet_jobs WHERE id = $1", [String(id)]).flatMap(JobState.init(rawValue:))
         }
     }
 
