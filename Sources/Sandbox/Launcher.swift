@@ -24,6 +24,7 @@ public enum Launcher {
             $0.commitsBack ? try WorkspaceUpperLayer(sizeLimit: $0.sizeLimit) : nil
         }
         let seccomp = try SeccompProgram.forProfile(options.seccomp)
+        LaunchTrace.mark("seccomp")
         let enforcement = try LimitEnforcement.choose(options)
         var rlimits = plan.rlimits
         if case .rlimits(let fallback, let notice) = enforcement {
@@ -48,11 +49,13 @@ public enum Launcher {
                 windowSize: callerTerminal?.windowSize, arena: arena)
         ])
 
+        LaunchTrace.mark("prepare")
         var launch = sbx_launch()
         var failure = sbx_failure()
         guard sbx_spawn_begin(configPointer, &launch, &failure) == 0 else {
             throw setupError(failure, plan: plan)
         }
+        LaunchTrace.mark("clone")
         // The init is building its root now; prepare the cgroup meanwhile.
         let cgroup: AttachedCgroup
         do {
@@ -62,6 +65,7 @@ public enum Launcher {
             throw error
         }
         defer { cgroup.destroy() }
+        LaunchTrace.mark("cgroup")
 
         var process = sbx_process()
         let finished = cgroup.procsFDs.withUnsafeBufferPointer { procs in
@@ -73,6 +77,7 @@ public enum Launcher {
         if finished != 0 {
             throw setupError(failure, plan: plan)
         }
+        LaunchTrace.mark("root-and-exec")
         // The payload's ends live on in the sandbox only.
         stdio.closePayloadEnds()
         let master = process.tty_fd
@@ -95,6 +100,7 @@ public enum Launcher {
             until: options.timeoutSeconds.map { started.uptimeNanoseconds + UInt64($0 * 1e9) },
             stopRequested: { options.handle?.requestedSignal != nil })
         close(process.status_fd)
+        LaunchTrace.mark("payload")
         let usage = reap(process.pid)
         let summaries = egress?.finish() ?? []
 

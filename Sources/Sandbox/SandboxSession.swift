@@ -76,11 +76,15 @@ public enum SandboxSession {
             callerEnvironment: request.callerEnvironment,
             extraEnvironment: request.environment.merging(proxyVariables) { mine, _ in mine })
         launch.terminal = request.terminal
+        LaunchTrace.mark("options")
         // A root launcher's payload runs as a host id of its own, held until the run ends.
         return try HostIDLease.with { payloadHostID in
-            try NewRootDirectory.with { root in
-                try Launcher.run(
-                    try LaunchPlan.make(launch, newRoot: root, payloadHostID: payloadHostID), options: options)
+            LaunchTrace.mark("host-id")
+            return try NewRootDirectory.with { root in
+                LaunchTrace.mark("root-directory")
+                let plan = try LaunchPlan.make(launch, newRoot: root, payloadHostID: payloadHostID)
+                LaunchTrace.mark("plan")
+                return try Launcher.run(plan, options: options)
             }
         }
     }

@@ -89,7 +89,9 @@ struct SandboxRunCommand: ParsableCommand {
     }
 
     func run() throws {
+        LaunchTrace.mark("arguments")
         var selected = try ProfileStore.standard().resolve(profile)
+        LaunchTrace.mark("profile")
         if let mode { selected.filesystem.workspace = Profile.WorkspaceMode(rawValue: mode.rawValue)! }
         if let memory { selected.limits.memoryBytes = memory.bytes }
         if let workspaceSize { selected.limits.workspaceSizeBytes = workspaceSize.bytes }
@@ -136,6 +138,8 @@ struct SandboxRunCommand: ParsableCommand {
             request.onWarning = { Console.error("sentinel: warning: \($0)") }
             request.onNotice = { Console.noticeOnce($0) }
             result = try SandboxSession.run(request)
+            LaunchTrace.mark("cleanup")
+            LaunchTrace.report()
         } catch let error as SentinelError where error.stage != nil {
             // A failed sandbox stage (setup, execve): the status object still says which one.
             try status?.write(

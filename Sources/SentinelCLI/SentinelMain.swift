@@ -1,4 +1,5 @@
 import ArgumentParser
+import Sandbox
 import Support
 
 /// Parses arguments, runs the command, and maps every outcome to an exit status in one place:
@@ -7,6 +8,7 @@ import Support
 public enum SentinelMain {
     /// Runs `sentinel ARGUMENTS` and returns the status to exit with.
     public static func run(_ arguments: [String]) -> Int32 {
+        LaunchTrace.mark("start")
         do {
             var command = try Sentinel.parseAsRoot(arguments)
             try command.run()
