@@ -7,6 +7,7 @@ CONFIG      ?= debug
 BIN          = .build/$(CONFIG)/sentinel
 RELEASE_DIR  = .build-release-static
 RELEASE_BIN  = $(RELEASE_DIR)/release/sentinel
+RELEASE_CLI  = $(RELEASE_DIR)/release/sentinel-cli
 PREFIX      ?= /usr/local
 DESTDIR     ?=
 APT_PACKAGES = libseccomp-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libssl-dev libjemalloc-dev \
@@ -92,21 +93,25 @@ demo: deps release
 	  --repo Tests/Fixtures/heal/logic-binary-search --verify "python3 -m pytest -q" --out $(DEMO)/demo-heal-logic
 	cat $(DEMO)/demo-heal-logic/patch.diff
 
-# The installed binary: Swift runtime linked statically (faster start, no runtime needed).
+# The installed binaries: Swift runtime linked statically (faster start, no runtime needed).
+# `sentinel` is the lean launcher; `sentinel-cli` the full command line it hands the rest to.
 release: apt-deps
+	$(SWIFT) build -c release --scratch-path $(RELEASE_DIR) -Xswiftc -static-stdlib --product sentinel-cli
 	$(SWIFT) build -c release --scratch-path $(RELEASE_DIR) -Xswiftc -static-stdlib --product sentinel
-	@echo "$(RELEASE_BIN)"
+	@echo "$(RELEASE_BIN) (runs sandbox run itself, every other command through $(RELEASE_CLI))"
 
-# $(DESTDIR)$(PREFIX)/bin/sentinel and $(DESTDIR)$(PREFIX)/share/sentinel/{rules,profiles}. The binary
-# looks for its data in <bindir>/../share/sentinel first, so the tree may be moved as a whole.
+# $(DESTDIR)$(PREFIX)/bin/sentinel, $(DESTDIR)$(PREFIX)/libexec/sentinel/sentinel-cli and
+# $(DESTDIR)$(PREFIX)/share/sentinel/{rules,profiles}. The binaries look for their data in
+# <prefix>/share/sentinel first, so the tree may be moved as a whole.
 # The data directories are replaced, not merged: a rule removed upstream does not linger.
 install: release
-	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/sentinel"
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/libexec/sentinel" "$(DESTDIR)$(PREFIX)/share/sentinel"
 	install -m 0755 $(RELEASE_BIN) "$(DESTDIR)$(PREFIX)/bin/sentinel"
+	install -m 0755 $(RELEASE_CLI) "$(DESTDIR)$(PREFIX)/libexec/sentinel/sentinel-cli"
 	rm -rf "$(DESTDIR)$(PREFIX)/share/sentinel/rules" "$(DESTDIR)$(PREFIX)/share/sentinel/profiles"
 	cp -R rules profiles "$(DESTDIR)$(PREFIX)/share/sentinel/"
 	chmod -R u=rwX,go=rX "$(DESTDIR)$(PREFIX)/share/sentinel"
-	@echo "installed $(DESTDIR)$(PREFIX)/bin/sentinel and $(DESTDIR)$(PREFIX)/share/sentinel/{rules,profiles}"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/sentinel, $(DESTDIR)$(PREFIX)/libexec/sentinel/sentinel-cli and $(DESTDIR)$(PREFIX)/share/sentinel/{rules,profiles}"
 
 # $(DISTDIR)/sentinel-VERSION-linux-ARCH.tar.gz (+ .sha256, + .debug): `make install` into a staging
 # tree, stripped, with completions, --help texts and checksums; unpacks with `tar -x` anywhere
@@ -115,7 +120,8 @@ dist: release
 	scripts/dist.sh $(RELEASE_BIN) $(DISTDIR)
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/sentinel"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/sentinel" "$(DESTDIR)$(PREFIX)/libexec/sentinel/sentinel-cli"
+	rmdir "$(DESTDIR)$(PREFIX)/libexec/sentinel" 2>/dev/null || true
 	rm -rf "$(DESTDIR)$(PREFIX)/share/sentinel"
 
 # A real `make install` into a temporary DESTDIR, moved elsewhere and run from there.

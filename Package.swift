@@ -14,7 +14,11 @@ let package = Package(
     name: "Sentinel",
     platforms: [.macOS(.v15)],
     products: [
+        // The `sentinel` users run: a lean launcher that runs `sandbox run` and `--version` itself
+        // and hands every other command to `sentinel-cli` (issue 33: a sandbox launch must not pay
+        // for loading the whole toolkit, 45 shared libraries and every analysis's metadata).
         .executable(name: "sentinel", targets: ["sentinel"]),
+        .executable(name: "sentinel-cli", targets: ["sentinel-cli"]),
         .library(name: "Sandbox", targets: ["Sandbox"]),
         // The readers fuzz/ (a separate, opt-in package) drives with libFuzzer.
         .library(name: "Support", targets: ["Support"]),
@@ -101,10 +105,15 @@ let package = Package(
         // Fleet mode: workers that claim jobs from the queue and run them as sandboxed `sentinel`
         // runs, the scheduler, JSON logs and Prometheus metrics.
         .target(name: "Fleet", dependencies: ["Audit", "CSystem", "Findings", "Git", "Heal", "Store", "Support"]),
+        // What both executables share: `sandbox run`'s options and runner, the console, the version.
+        .target(
+            name: "CLICore", dependencies: ["Egress", "Sandbox", "Support"]
+        ),
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Audit", "Autonomy", "DAST", "Egress", "Findings", "Fleet", "Git", "Heal", "Sandbox", "SAST", "SCA", "Scan", "ScanCore",
+                "Audit", "CLICore", "Autonomy", "DAST", "Findings", "Fleet", "Git", "Heal", "Sandbox", "SAST", "SCA", "Scan",
+                "ScanCore",
                 "Store", "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -114,9 +123,13 @@ let package = Package(
         // and LD_PRELOAD, 2026-11-25; BENCHMARKS.md). Linked as a shared library: the static archive's
         // symbols would be made local by the static Swift runtime's `--exclude-libs ALL`.
         .executableTarget(
-            name: "sentinel", dependencies: ["SentinelCLI"],
+            name: "sentinel-cli", dependencies: ["SentinelCLI"],
             linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
         ),
+        // The lean launcher: only the sandbox and the command line's core (libc, libseccomp,
+        // json-c and libcrypto; no libcurl, libpq, SQLite or jemalloc), so `sandbox run` starts
+        // in a fraction of `sentinel-cli`'s time.
+        .executableTarget(name: "sentinel", dependencies: ["CLICore"]),
 
         // A C program the escape battery runs inside the sandbox: one attempt per verb.
         // Linked without the shared Swift runtime: the sandbox shows only the host's /usr and /lib.
@@ -173,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "Autonomy", "Heal", "SentinelCLI", "Store", "Support", "TestSupport",
+                "Autonomy", "CLICore", "Heal", "SentinelCLI", "Store", "Support", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Golden"]

@@ -13,11 +13,14 @@ fail() { echo "check-install: $*" >&2; exit 1; }
 
 make -C "$root" install DESTDIR="$work/stage" PREFIX=/opt/sentinel
 [[ -x "$work/stage/opt/sentinel/bin/sentinel" ]] || fail "no bin/sentinel under DESTDIR"
+[[ -x "$work/stage/opt/sentinel/libexec/sentinel/sentinel-cli" ]] || fail "no libexec/sentinel/sentinel-cli under DESTDIR"
 [[ -f "$work/stage/opt/sentinel/share/sentinel/profiles/minimal.yaml" ]] || fail "no share/sentinel/profiles"
 [[ -d "$work/stage/opt/sentinel/share/sentinel/rules/python" ]] || fail "no share/sentinel/rules"
-if ldd "$work/stage/opt/sentinel/bin/sentinel" | grep -q libswiftCore; then
-    fail "the installed binary links the Swift runtime dynamically"
-fi
+for binary in bin/sentinel libexec/sentinel/sentinel-cli; do
+    if ldd "$work/stage/opt/sentinel/$binary" | grep -q libswiftCore; then
+        fail "$binary links the Swift runtime dynamically"
+    fi
+done
 
 # Moved: the prefix it was installed for (/opt/sentinel) no longer holds it.
 mv "$work/stage/opt/sentinel" "$work/moved"

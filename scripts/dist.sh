@@ -3,10 +3,12 @@
 #
 #   DISTDIR/sentinel-VERSION-linux-ARCH.tar.gz         the tree below, under one top-level directory
 #   DISTDIR/sentinel-VERSION-linux-ARCH.tar.gz.sha256  its checksum (sha256sum -c format)
-#   DISTDIR/sentinel-VERSION-linux-ARCH.debug          the binary's debug info (gdb finds it by debuglink)
+#   DISTDIR/sentinel-VERSION-linux-ARCH.debug          bin/sentinel's debug info (gdb finds it by debuglink)
+#   DISTDIR/sentinel-VERSION-linux-ARCH-cli.debug      libexec/sentinel/sentinel-cli's
 #
 #   sentinel-VERSION-linux-ARCH/
-#     bin/sentinel                                     release binary, Swift runtime static, stripped
+#     bin/sentinel                                     the lean launcher, Swift runtime static, stripped
+#     libexec/sentinel/sentinel-cli                    the full command line it runs every other command in
 #     share/sentinel/{rules,profiles}/                 found relative to the binary (<bindir>/../share/sentinel)
 #     share/bash-completion/completions/sentinel       completions from swift-argument-parser
 #     share/zsh/site-functions/_sentinel
@@ -38,13 +40,19 @@ trap 'rm -rf "$work"' EXIT
 stage="$work/$name"
 
 # 1. The installed tree: bin/sentinel and share/sentinel/{rules,profiles}, exactly as `make install`.
-make -C "$root" --no-print-directory install DESTDIR="$work" PREFIX="/$name" RELEASE_BIN="$(realpath "$binary")" >/dev/null
+cli="$(dirname "$(realpath "$binary")")/sentinel-cli"
+[[ -x "$cli" ]] || fail "$cli: no release binary beside $binary (make release)"
+make -C "$root" --no-print-directory install DESTDIR="$work" PREFIX="/$name" RELEASE_BIN="$(realpath "$binary")" \
+    RELEASE_CLI="$cli" >/dev/null
 bin="$stage/bin/sentinel"
 
-# 2. Debug info beside the tarball, symbols and debug sections out of the shipped binary.
-objcopy --only-keep-debug "$bin" "$distdir/$name.debug"
-chmod 0644 "$distdir/$name.debug"
-objcopy --strip-all --add-gnu-debuglink="$distdir/$name.debug" "$bin"
+# 2. Debug info beside the tarball, symbols and debug sections out of the shipped binaries.
+for pair in "$bin:$name.debug" "$stage/libexec/sentinel/sentinel-cli:$name-cli.debug"; do
+    shipped="${pair%%:*}" debug="$distdir/${pair#*:}"
+    objcopy --only-keep-debug "$shipped" "$debug"
+    chmod 0644 "$debug"
+    objcopy --strip-all --add-gnu-debuglink="$debug" "$shipped"
+done
 
 # 3. What the binary says about itself, from the stripped binary that ships.
 share="$stage/share"

@@ -137,6 +137,12 @@ int sbx_seccomp_default(struct sbx_filter *out, char *err, size_t err_len) {
     return rc;
 }
 
+unsigned sbx_seccomp_library_version(void) {
+    const struct scmp_version *version = seccomp_version();
+    if (version == NULL) return 0;
+    return (version->major & 0xffu) << 16 | (version->minor & 0xffu) << 8 | (version->micro & 0xffu);
+}
+
 void sbx_filter_free(struct sbx_filter *filter) {
     free(filter->prog.filter);
     filter->prog.filter = NULL;

@@ -3,7 +3,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <linux/openat2.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -101,4 +103,42 @@ int csys_open_by_handle(int mount_fd, const void *handle, size_t length, int fla
         return -1;
     }
     return open_by_handle_at(mount_fd, &buffer.handle, flags | O_CLOEXEC);
+}
+
+struct build_id_search {
+    unsigned char *out;
+    size_t capacity;
+    int length;
+};
+
+/* Called for the main program first; stops there (returns 1) whatever it finds. */
+static int find_build_id(struct dl_phdr_info *info, size_t size, void *context) {
+    (void)size;
+    struct build_id_search *search = context;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *header = &info->dlpi_phdr[i];
+        if (header->p_type != PT_NOTE) continue;
+        const unsigned char *notes = (const unsigned char *)(info->dlpi_addr + header->p_vaddr);
+        size_t offset = 0, end = header->p_memsz;
+        while (offset + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *note = (const ElfW(Nhdr) *)(notes + offset);
+            size_t name = offset + sizeof *note;
+            size_t descriptor = name + ((note->n_namesz + 3u) & ~3u);
+            if (descriptor + note->n_descsz > end) break;
+            if (note->n_type == NT_GNU_BUILD_ID && note->n_namesz == 4 && memcmp(notes + name, "GNU", 4) == 0) {
+                if (note->n_descsz > search->capacity) return 1;
+                memcpy(search->out, notes + descriptor, note->n_descsz);
+                search->length = (int)note->n_descsz;
+                return 1;
+            }
+            offset = descriptor + ((note->n_descsz + 3u) & ~3u);
+        }
+    }
+    return 1;
+}
+
+int csys_build_id(unsigned char *out, size_t capacity) {
+    struct build_id_search search = {out, capacity, -1};
+    dl_iterate_phdr(find_build_id, &search);
+    return search.length;
 }

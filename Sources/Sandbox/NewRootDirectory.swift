@@ -94,6 +94,13 @@ public final class NewRootDirectory {
         return pid
     }
 
+    /// The base directory when it is the launcher's alone (`/run/sentinel` as root,
+    /// `$XDG_RUNTIME_DIR/sentinel` otherwise), created if missing; nil when there is none.
+    static func privateBase() -> String? {
+        guard let base = try? baseDirectory(), base.isPrivate else { return nil }
+        return base.path
+    }
+
     /// The base directory and whether it is ours alone (so stale directories may be swept).
     private static func baseDirectory() throws -> (path: String, isPrivate: Bool) {
         if geteuid() == 0 {

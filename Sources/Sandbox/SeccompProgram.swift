@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import CSandbox
 import Support
 import Synchronization
@@ -21,18 +24,50 @@ public final class SeccompProgram: @unchecked Sendable {
     /// Number of BPF instructions.
     public var instructionCount: Int { Int(filterStorage.pointee.prog.len) }
 
-    /// Sentinel's default policy (an allow-list under explicit denials), compiled once per process.
+    /// Sentinel's default policy (an allow-list under explicit denials): compiled at most once
+    /// per process, and read from `SeccompProgramCache` when an earlier launch of this build
+    /// stored it.
     public static func builtIn() throws -> SeccompProgram {
         try cache.withLock { cached in
             if let cached { return cached }
-            let program = SeccompProgram()
-            var message = [CChar](repeating: 0, count: 512)
-            guard sbx_seccomp_default(program.filter, &message, message.count) == 0 else {
-                throw SentinelError(.sandboxSetup, "seccomp: \(String(nulTerminated: message))")
+            let key = SeccompProgramCache.key(policy: "default")
+            let directory = key == nil ? nil : SeccompProgramCache.directory()
+            if let key, let directory, let instructions = SeccompProgramCache.load(key, in: directory) {
+                let program = SeccompProgram(instructions: instructions)
+                cached = program
+                return program
+            }
+            let program = try compileBuiltIn()
+            if let key, let directory {
+                SeccompProgramCache.store(program.instructions, key: key, in: directory)
             }
             cached = program
             return program
         }
+    }
+
+    /// Compiles the default policy with libseccomp, bypassing every cache.
+    static func compileBuiltIn() throws -> SeccompProgram {
+        let program = SeccompProgram()
+        var message = [CChar](repeating: 0, count: 512)
+        guard sbx_seccomp_default(program.filter, &message, message.count) == 0 else {
+            throw SentinelError(.sandboxSetup, "seccomp: \(String(nulTerminated: message))")
+        }
+        return program
+    }
+
+    /// A program of `instructions` (read back from the cache), in memory the C side frees.
+    init(instructions: [sock_filter]) {
+        filterStorage = .allocate(capacity: 1)
+        let copy = malloc(instructions.count * MemoryLayout<sock_filter>.stride)!.bindMemory(
+            to: sock_filter.self, capacity: instructions.count)
+        copy.initialize(from: instructions, count: instructions.count)
+        filterStorage.initialize(to: sbx_filter(prog: sock_fprog(len: UInt16(instructions.count), filter: copy)))
+    }
+
+    /// The program's instructions, valid while this object lives.
+    var instructions: UnsafeBufferPointer<sock_filter> {
+        UnsafeBufferPointer(start: filterStorage.pointee.prog.filter, count: instructionCount)
     }
 
     /// An OCI/Docker seccomp JSON profile.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Audit
+import CLICore
 import Foundation
 import Store
 import Support

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLICore
 import DAST
 
 /// `sentinel dast-worker OPTIONS`: the web scanner's sandboxed half (hidden; `scan --dast` runs

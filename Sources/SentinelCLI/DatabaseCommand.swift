@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLICore
 import Foundation
 import SCA
 import Store

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLICore
 import Findings
 import Fleet
 import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLICore
 import Fleet
 import Foundation
 import Store

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Audit
+import CLICore
 import Fleet
 import Foundation
 import Store

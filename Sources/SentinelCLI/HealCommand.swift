@@ -1,5 +1,6 @@
 import ArgumentParser
 import Autonomy
+import CLICore
 import Foundation
 import Git
 import Heal

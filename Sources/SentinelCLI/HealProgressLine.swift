@@ -1,3 +1,4 @@
+import CLICore
 import Foundation
 import Heal
 import Synchronization

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLICore
 import Sandbox
 import Support
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLICore
 
 /// `sentinel sandbox ...`: run commands in the sandbox and inspect profiles.
 struct SandboxCommand: ParsableCommand {

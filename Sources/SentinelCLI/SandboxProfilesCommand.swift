@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLICore
 import Sandbox
 
 /// `sentinel sandbox profiles`: the profiles this installation knows.

@@ -1,8 +1,6 @@
 import ArgumentParser
-import Egress
-import Foundation
+import CLICore
 import Sandbox
-import Support
 
 enum WorkspaceModeFlag: String, EnumerableFlag {
     case ro, rw, overlay
@@ -17,8 +15,9 @@ enum WorkspaceModeFlag: String, EnumerableFlag {
 }
 
 /// `sentinel sandbox run`: runs one command in a fresh sandbox and exits with its status.
-struct SandboxRunCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct SandboxRunCommand: ParsableCommand {
+    /// The subcommand's name, abstract and exit statuses.
+    public static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Run a command in a fresh sandbox.",
         discussion: """
@@ -77,92 +76,37 @@ struct SandboxRunCommand: ParsableCommand {
     @Argument(parsing: .postTerminator, help: "The command and its arguments, after --.")
     var command: [String] = []
 
-    func validate() throws {
-        guard !command.isEmpty else { throw ValidationError("missing command: sentinel sandbox run [options] -- COMMAND [ARG...]") }
-        if let pids, pids <= 0 { throw ValidationError("--pids must be above 0") }
-        if let cpus, cpus <= 0 { throw ValidationError("--cpus must be above 0") }
-        // A tmpfs of size 0 has no limit at all.
-        if let workspaceSize, workspaceSize.bytes < 1 << 20 { throw ValidationError("--workspace-size must be at least 1M") }
-        if let workspace, !FileManager.default.fileExists(atPath: workspace) {
-            throw ValidationError("\(workspace): workspace not found")
-        }
+    /// Makes the command; ArgumentParser fills it from the command line.
+    public init() {}
+
+    /// The parsed options as `SandboxRunner` takes them.
+    public var options: SandboxRunOptions {
+        var options = SandboxRunOptions()
+        options.profile = profile
+        options.workspace = workspace
+        options.mode = mode.map { Profile.WorkspaceMode(rawValue: $0.rawValue)! }
+        options.bindReadOnly = bindReadOnly
+        options.allow = allow
+        options.memoryBytes = memory?.bytes
+        options.workspaceSizeBytes = workspaceSize?.bytes
+        options.pids = pids
+        options.cpus = cpus
+        options.timeoutSeconds = timeout?.seconds
+        options.requireLimits = requireLimits
+        options.statusJSON = statusJSON
+        options.interactive = interactive
+        options.tty = tty
+        options.command = command
+        return options
     }
 
-    func run() throws {
-        LaunchTrace.mark("arguments")
-        var selected = try ProfileStore.standard().resolve(profile)
-        LaunchTrace.mark("profile")
-        if let mode { selected.filesystem.workspace = Profile.WorkspaceMode(rawValue: mode.rawValue)! }
-        if let memory { selected.limits.memoryBytes = memory.bytes }
-        if let workspaceSize { selected.limits.workspaceSizeBytes = workspaceSize.bytes }
-        if let pids { selected.limits.pids = pids }
-        if let cpus { selected.limits.cpus = cpus }
-        if let timeout { selected.limits.timeoutSeconds = timeout.seconds }
-        if !allow.isEmpty {
-            selected.network.mode = .proxy
-            selected.network.allow += allow
-        }
-
-        let workspacePath = workspace.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
-        // Resolved before the payload runs; refused where the payload could plant a link.
-        let workspaceTree = workspacePath.flatMap(OutputPlacement.realPath)
-        let status = try statusJSON.map {
-            try PreparedOutputFile(path: $0, refusingLinksInside: workspaceTree.map { [$0] } ?? [])
-        }
-        if let status, let workspacePath, selected.filesystem.workspace == .rw, status.isInside(workspacePath) {
-            throw SentinelError(
-                .invalidInput, "--status-json \(status.path): inside the writable workspace \(workspacePath); the payload could replace it")
-        }
-        // Ctrl-C, SIGTERM and SIGHUP stop the sandbox and still clean up its cgroups; a
-        // launcher that cannot finish (a stuck write) exits anyway, at once on a second signal.
-        let handle = LaunchHandle()
-        let forwarding = SignalForwarding(
-            signals: [SIGINT, SIGTERM, SIGHUP],
-            forward: { handle.terminate(signal: $0) },
-            abandon: { handle.abandon(signal: $0) })
-        defer { forwarding.cancel() }
-        // A few lines per refused destination, the rest counted at the end: a payload hammering
-        // a denied host must not flood the caller's log.
-        let denials = EgressDenialLog()
-        let result: RunResult
-        do {
-            var request = SandboxRequest(
-                profile: selected, command: command, workspace: workspacePath,
-                extraReadOnly: bindReadOnly.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                callerEnvironment: ProcessInfo.processInfo.environment, output: .inherit)
-            request.interactive = interactive
-            request.terminal = tty
-            request.requireLimits = requireLimits
-            request.handle = handle
-            request.onEgressDenied = { record in denials.line(for: record).map(Console.error) }
-            request.onWarning = { Console.error("sentinel: warning: \($0)") }
-            request.onNotice = { Console.noticeOnce($0) }
-            result = try SandboxSession.run(request)
-            LaunchTrace.mark("cleanup")
-            LaunchTrace.report()
-        } catch let error as SentinelError where error.stage != nil {
-            // A failed sandbox stage (setup, execve): the status object still says which one.
-            try status?.write(
-                RunResult(
-                    exitCode: error.exitStatus, reason: .setupFailed, stage: error.stage,
-                    errno: error.errno?.rawValue
-                ).statusJSON())
-            throw error
-        }
-        denials.summary().forEach(Console.error)
-        try status?.write(result.statusJSON())
-        if let failure = result.workspaceCommitFailure {
-            Console.error("sentinel: \(failure); the workspace holds the changes applied before it")
-        }
-        if result.reason == .timeout {
-            Console.error("sentinel: timed out after \(formatSeconds(selected.limits.timeoutSeconds ?? 0))")
-        } else if result.reason == .oom {
-            Console.error("sentinel: killed: memory limit exceeded")
-        }
-        throw ExitCode(result.exitCode)
+    /// Refuses what cannot run: no command, non-positive limits, a missing workspace.
+    public func validate() throws {
+        if let message = options.usageError() { throw ValidationError(message) }
     }
 
-    private func formatSeconds(_ seconds: Double) -> String {
-        seconds == seconds.rounded() ? "\(Int(seconds))s" : "\(seconds)s"
+    /// Runs the command in a fresh sandbox; throws `ExitCode` with the command's status.
+    public func run() throws {
+        throw ExitCode(try SandboxRunner.run(options))
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLICore
 
 /// The `sentinel` command: subcommands live one per file.
 public struct Sentinel: ParsableCommand {
@@ -15,10 +16,4 @@ public struct Sentinel: ParsableCommand {
     )
     /// Makes the root command; ArgumentParser fills it from the command line.
     public init() {}
-}
-
-/// The version `sentinel --version` prints.
-public enum SentinelVersion {
-    /// The release version string (semantic versioning).
-    public static let current = "0.1.0"
 }

@@ -11,8 +11,9 @@ public enum DataDirectory {
     public static let installedPrefixes = ["/usr/local/share/sentinel", "/usr/share/sentinel"]
 
     /// Every existing `name` directory holding `marker`, most specific first:
-    /// 1. `<bindir>/../share/sentinel/name` — the prefix the binary was installed into, wherever
-    ///    that tree was moved since (`make install DESTDIR=...` then copied elsewhere);
+    /// 1. `<prefix>/share/sentinel/name` — the prefix the binary was installed into (as
+    ///    `<prefix>/bin/sentinel` or `<prefix>/libexec/sentinel/sentinel-cli`), wherever that
+    ///    tree was moved since (`make install DESTDIR=...` then copied elsewhere);
     /// 2. the nearest ancestor of the executable with `name/marker` — the checkout a
     ///    `.build/debug/sentinel` was built in;
     /// 3. the absolute installed locations.
@@ -28,7 +29,7 @@ public enum DataDirectory {
         }
         if let executable = executable ?? runningExecutable() {
             let binDirectory = PathText.directory(of: executable)
-            consider(binDirectory + "/../share/sentinel/" + name)
+            consider(installPrefix(of: binDirectory) + "/share/sentinel/" + name)
             var directory = binDirectory
             for _ in 0..<6 where directory != "/" && !directory.isEmpty {
                 if FileManager.default.fileExists(atPath: directory + "/" + name + "/" + marker) {
@@ -40,6 +41,12 @@ public enum DataDirectory {
         }
         for prefix in installedPrefixes { consider(prefix + "/" + name) }
         return found
+    }
+
+    /// The prefix of a binary in `directory`: `<prefix>/bin` or `<prefix>/libexec/sentinel`.
+    static func installPrefix(of directory: String) -> String {
+        let parent = PathText.directory(of: directory)
+        return directory.hasSuffix("/libexec/sentinel") ? PathText.directory(of: parent) : parent
     }
 
     /// The first of ``candidates(named:containing:executable:)``.

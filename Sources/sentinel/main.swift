@@ -1,6 +1,6 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import SentinelCLI
+import CLICore
 
-exit(SentinelMain.run(Array(CommandLine.arguments.dropFirst())))
+exit(LeanEntry.main(CommandLine.arguments))

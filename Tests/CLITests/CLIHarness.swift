@@ -20,6 +20,9 @@ enum CLI {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
     }()
 
+    /// `sentinel-cli`, the full command line `sentinel` hands every other command to, beside it.
+    static var fullBinary: String { (binary as NSString).deletingLastPathComponent + "/sentinel-cli" }
+
     /// This process's environment with `SENTINEL_HOME` set to `home` (a test's own state).
     static func environment(home: String) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment

@@ -140,8 +140,10 @@ import Testing
         // No Swift in the root: no toolchain, no runtime library to fall back on.
         let swift = try Self.inRoot(root, ["/bin/sh", "-c", "command -v swift || ls /usr/lib/swift /usr/lib/*/libswiftCore.so"])
         #expect(swift.status != 0, "\(swift.stdout)")
-        let libraries = try Self.inRoot(root, ["/usr/bin/ldd", "/opt/sentinel/bin/sentinel"])
-        #expect(libraries.status == 0 && !libraries.stdout.contains("not found"), "\(libraries.stdout)\(libraries.stderr)")
+        for binary in ["/opt/sentinel/bin/sentinel", "/opt/sentinel/libexec/sentinel/sentinel-cli"] {
+            let libraries = try Self.inRoot(root, ["/usr/bin/ldd", binary])
+            #expect(libraries.status == 0 && !libraries.stdout.contains("not found"), "\(binary): \(libraries.stdout)\(libraries.stderr)")
+        }
         let sums = try Self.inRoot(root, ["/bin/sh", "-c", "cd /opt/sentinel && sha256sum --quiet -c share/doc/sentinel/SHA256SUMS"])
         #expect(sums.status == 0, "\(sums.stdout)\(sums.stderr)")
 

@@ -5,11 +5,13 @@ import Testing
     import Glibc
 #endif
 
-/// An installed tree (`bin/sentinel`, `share/sentinel/{rules,profiles}`) moved away from the prefix
+/// An installed tree (`bin/sentinel`, `libexec/sentinel/sentinel-cli`, `share/sentinel/{rules,profiles}`)
+/// moved away from the prefix
 /// it was installed for still finds its data beside itself. The debug binary stands in for the
 /// release one (same lookup code); `scripts/check-install.sh` runs the real `make install`.
 @Suite struct InstallLayoutCLITests {
-    /// A prefix outside any checkout: `bin/sentinel` (a copy of the built binary), one profile
+    /// A prefix outside any checkout: `bin/sentinel` and `libexec/sentinel/sentinel-cli` (copies of
+    /// the built binaries), one profile
     /// and one rule, each only there, so that output naming them proves where they came from.
     static func fakePrefix() throws -> String {
         let prefix = NSTemporaryDirectory() + "sentinel-prefix-\(UUID().uuidString)"
@@ -17,7 +19,9 @@ import Testing
         try fm.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: prefix + "/share/sentinel/profiles", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: prefix + "/share/sentinel/rules/python", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: prefix + "/libexec/sentinel", withIntermediateDirectories: true)
         try fm.copyItem(atPath: CLI.binary, toPath: prefix + "/bin/sentinel")
+        try fm.copyItem(atPath: CLI.fullBinary, toPath: prefix + "/libexec/sentinel/sentinel-cli")
         let profile = """
             name: relocated-only
             description: A profile that exists only in the moved prefix
@@ -56,6 +60,7 @@ import Testing
         try FileManager.default.moveItem(atPath: original, toPath: moved)
         defer { try? FileManager.default.removeItem(atPath: moved) }
 
+        // `sandbox profiles` and `rules list` run in sentinel-cli, `sandbox run` in sentinel itself.
         let profiles = try Self.run(moved + "/bin/sentinel", ["sandbox", "profiles"])
         #expect(profiles.status == 0, "\(profiles.stderr)")
         let rows = profiles.stdout.split(separator: "\n").map(String.init)
@@ -68,6 +73,32 @@ import Testing
         #expect(lines.count == 2, "\(rules.stdout)")
         #expect(lines.first?.hasPrefix("relocated-only-rule ") == true)
         #expect(lines.last == "1 rules")
+
+        let run = try Self.run(moved + "/bin/sentinel", ["sandbox", "run", "--", "/bin/true"])
+        #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    /// Without `sentinel-cli` beside it, `sentinel` still runs `sandbox run` and `--version`, and
+    /// every other command fails with one line naming where the full command line was looked for.
+    @Test func withoutTheFullCommandLineOnlyTheLeanCommandsRun() throws {
+        let prefix = try Self.fakePrefix()
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        try FileManager.default.removeItem(atPath: prefix + "/libexec/sentinel/sentinel-cli")
+        let binary = prefix + "/bin/sentinel"
+
+        let version = try Self.run(binary, ["--version"])
+        #expect(version.status == 0 && !version.stdout.isEmpty, "\(version.stderr)")
+        let run = try Self.run(binary, ["sandbox", "run", "--", "/bin/sh", "-c", "echo inside"])
+        #expect(run.status == 0 && run.stdout == "inside\n", "\(run.stderr)")
+        let rules = try Self.run(binary, ["rules", "list"])
+        #expect(rules.status == 1)
+        #expect(
+            rules.stderr
+                == "sentinel: \(prefix)/libexec/sentinel/sentinel-cli: not found (nor \(prefix)/bin/sentinel-cli): every command but `sandbox run` and `--version` runs in it\n",
+            "\(rules.stderr)")
+        // A `sandbox run` the lean parser leaves to sentinel-cli (help) fails the same way.
+        let help = try Self.run(binary, ["sandbox", "run", "--help"])
+        #expect(help.status == 1 && help.stderr.contains("sentinel-cli: not found"), "\(help.stderr)")
     }
 
     /// Through a symlink (`/usr/local/bin/sentinel -> /opt/sentinel/bin/sentinel`, as package

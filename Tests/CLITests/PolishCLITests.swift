@@ -1,4 +1,5 @@
 import Foundation
+import CLICore
 import SentinelCLI
 import TestSupport
 import Testing

@@ -252,6 +252,10 @@ int sbx_seccomp_oci(const char *path, struct sbx_filter *out, char *err, size_t 
 
 void sbx_filter_free(struct sbx_filter *filter);
 
+/* The running libseccomp's version as major << 16 | minor << 8 | micro: a program compiled by
+   one version is not reused under another (the seccomp program cache keys on it). */
+unsigned sbx_seccomp_library_version(void);
+
 /*
  * Opens a directory with O_PATH, following no symbolic link in any component
  * (openat2 RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS). Returns the fd or -1 with errno.

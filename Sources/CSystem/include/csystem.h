@@ -73,6 +73,10 @@ int csys_file_handle(int fd, void *handle);
  * without O_PATH; needs CAP_DAC_READ_SEARCH). */
 int csys_open_by_handle(int mount_fd, const void *handle, size_t length, int flags);
 
+/* The main program's GNU build ID (its NT_GNU_BUILD_ID note, found with dl_iterate_phdr):
+   copies up to `capacity` bytes to `out` and returns its length, or -1 when it has none. */
+int csys_build_id(unsigned char *out, size_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

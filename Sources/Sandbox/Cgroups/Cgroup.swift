@@ -19,6 +19,17 @@ public struct CgroupLimits: Sendable, Equatable {
         self.pids = pids
         self.cpus = cpus
     }
+
+    /// The most CPUs a limit may name (the profile loader's and the command line's bound).
+    public static let maximumCPUs = 1024.0
+
+    /// `cpus` as a CFS quota per `period` microseconds: at least 1 ms, at most `maximumCPUs`
+    /// periods; a value no one should have let through (NaN, infinite) is the most restrictive.
+    public func quota(period: Int) -> Int? {
+        guard let cpus else { return nil }
+        guard cpus.isFinite else { return 1000 }
+        return Int(min(max(1000, cpus * Double(period)), Self.maximumCPUs * Double(period)))
+    }
 }
 
 /// Which cgroup hierarchy the host has: v1 (per-controller) or v2 (unified).

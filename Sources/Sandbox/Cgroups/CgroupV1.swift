@@ -79,10 +79,10 @@ public struct CgroupV1: CgroupHierarchy {
                 try CgroupFiles.write(String(count), to: pids + "/pids.max")
             }
             let cpu = "\(root)/cpu/\(name)"
-            if let cpus = limits.cpus, created.contains(cpu) {
-                let period = 100_000
+            let period = 100_000
+            if let quota = limits.quota(period: period), created.contains(cpu) {
                 try CgroupFiles.write(String(period), to: cpu + "/cpu.cfs_period_us")
-                try CgroupFiles.write(String(max(1000, Int(cpus * Double(period)))), to: cpu + "/cpu.cfs_quota_us")
+                try CgroupFiles.write(String(quota), to: cpu + "/cpu.cfs_quota_us")
             }
         } catch {
             for path in created { CgroupFiles.removeDirectory(path) }

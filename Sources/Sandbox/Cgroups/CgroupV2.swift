@@ -37,9 +37,9 @@ public struct CgroupV2: CgroupHierarchy {
             if let count = limits.pids {
                 try CgroupFiles.write(String(count), to: path + "/pids.max")
             }
-            if let cpus = limits.cpus {
-                let period = 100_000
-                try CgroupFiles.write("\(max(1000, Int(cpus * Double(period)))) \(period)", to: path + "/cpu.max")
+            let period = 100_000
+            if let quota = limits.quota(period: period) {
+                try CgroupFiles.write("\(quota) \(period)", to: path + "/cpu.max")
             }
         } catch {
             CgroupFiles.removeDirectory(path)

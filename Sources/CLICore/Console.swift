@@ -7,16 +7,19 @@ import Synchronization
 
 /// Writes to the standard streams without going through buffered `print` for stderr,
 /// so messages interleave correctly with a sandboxed child writing to the same fds.
-enum Console {
-    static func out(_ text: String) {
+public enum Console {
+    /// Writes `text` and a newline (unless it ends in one) to stdout, redacted.
+    public static func out(_ text: String) {
         write(1, text.hasSuffix("\n") ? text : text + "\n")
     }
 
-    static func error(_ text: String) {
+    /// Writes `text` and a newline (unless it ends in one) to stderr, redacted.
+    public static func error(_ text: String) {
         write(2, text.hasSuffix("\n") ? text : text + "\n")
     }
 
-    static func write(_ fd: Int32, _ text: String) {
+    /// Writes `text` to `fd`, redacted; a closed stream is ignored.
+    public static func write(_ fd: Int32, _ text: String) {
         // A closed terminal or pipe is not worth failing over: the error is dropped.
         Array(redactor.withLock { $0 }.redact(text).utf8).withUnsafeBytes { _ = writeAll(fd, $0) }
     }
@@ -26,7 +29,7 @@ enum Console {
     private static let redactor = Mutex(Redactor.process)
 
     /// From now on, stdout and stderr also hide what `more` hides.
-    static func redact(_ more: Redactor) {
+    public static func redact(_ more: Redactor) {
         redactor.withLock { $0 = Redactor(secrets: $0.secrets + more.secrets, shapes: $0.shapes || more.shapes) }
     }
 
@@ -34,11 +37,13 @@ enum Console {
 
     /// `sentinel: notice: TEXT` on stderr, once per process (one command) however many
     /// sandboxes report it.
-    static func noticeOnce(_ text: String) {
+    public static func noticeOnce(_ text: String) {
         guard noticesShown.withLock({ $0.insert(text).inserted }) else { return }
         error("sentinel: notice: \(text)")
     }
 
-    static var stderrIsTerminal: Bool { isatty(2) == 1 }
-    static var stdoutIsTerminal: Bool { isatty(1) == 1 }
+    /// Whether stderr is a terminal.
+    public static var stderrIsTerminal: Bool { isatty(2) == 1 }
+    /// Whether stdout is a terminal.
+    public static var stdoutIsTerminal: Bool { isatty(1) == 1 }
 }

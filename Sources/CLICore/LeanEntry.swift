@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Sandbox
+import Support
+
+/// The `sentinel` executable: it runs `sandbox run` and `--version` itself and replaces itself
+/// (`execv`, same pid, same environment and descriptors) with `sentinel-cli` for everything
+/// else, including any `sandbox run` it cannot parse, so help, usage errors and every other
+/// command's text come from one parser.
+///
+/// Why two executables: starting `sentinel-cli` costs ~10 ms before `main` (45 shared
+/// libraries, the analyses' metadata) and ArgumentParser's first parse 1.5-2.5 ms more; a
+/// sandbox launch is about 3 ms of work. The lean path runs the same `SandboxRunner` on the
+/// same `SandboxRunOptions`; only the parsing differs, and `SandboxRunArguments` answers only
+/// where it reads exactly what ArgumentParser reads.
+public enum LeanEntry {
+    /// What `sentinel ARGUMENTS` does.
+    public enum Route: Equatable, Sendable {
+        /// `sentinel --version`.
+        case version
+        /// `sentinel sandbox run OPTIONS...`: the options after `run`.
+        case sandboxRun([String])
+        /// Anything else: `sentinel-cli` runs it.
+        case full
+    }
+
+    /// The route of `arguments` (without the program name).
+    public static func route(_ arguments: [String]) -> Route {
+        if arguments == ["--version"] { return .version }
+        if arguments.count >= 2, arguments[0] == "sandbox", arguments[1] == "run" {
+            return .sandboxRun(Array(arguments.dropFirst(2)))
+        }
+        return .full
+    }
+
+    /// Runs `argv` (program name first) and returns the status to exit with; returns only when
+    /// it ran the command itself or could not start `sentinel-cli`.
+    public static func main(_ argv: [String]) -> Int32 {
+        LaunchTrace.mark("start")
+        switch route(Array(argv.dropFirst())) {
+        case .version:
+            Console.out(SentinelVersion.current)
+            return 0
+        case .sandboxRun(let arguments):
+            // Help, completion requests, anything unusual and every usage error: sentinel-cli
+            // parses and prints them, as ever.
+            guard let options = SandboxRunArguments.parse(arguments) else { return replaceWithFull(argv) }
+            do {
+                return try SandboxRunner.run(options)
+            } catch let error as SentinelError {
+                Console.error("sentinel: \(error.message)")
+                return error.exitStatus
+            } catch {
+                Console.error("sentinel: \(error)")
+                return 1
+            }
+        case .full:
+            return replaceWithFull(argv)
+        }
+    }
+
+    /// Execs `sentinel-cli` with `argv`; on failure prints why and returns the status.
+    private static func replaceWithFull(_ argv: [String]) -> Int32 {
+        let error = FullCommandLine.exec(argv, executable: DataDirectory.runningExecutable())
+        Console.error("sentinel: \(error.message)")
+        return error.exitStatus
+    }
+}
+
+/// Where `sentinel-cli`, the full command line, lives beside the `sentinel` that runs it.
+public enum FullCommandLine {
+    /// The full command line's file name.
+    public static let name = "sentinel-cli"
+
+    /// Where it is looked for, in order, for a `sentinel` at `executable` (symlinks resolved):
+    /// `<bindir>/../libexec/sentinel/sentinel-cli` (an installed tree, `make install`), then
+    /// `<bindir>/sentinel-cli` (a build directory). Both sit in the tree the binary came from,
+    /// which is as trusted as the binary itself; nothing is searched on `PATH`.
+    public static func candidates(for executable: String) -> [String] {
+        let binDirectory = PathText.directory(of: executable)
+        return [
+            PathText.directory(of: binDirectory) + "/libexec/sentinel/" + name,
+            binDirectory + "/" + name,
+        ]
+    }
+
+    /// Replaces the process with the first candidate that exists, passing `argv` and the
+    /// environment on. Returns only on failure, with the error to report.
+    public static func exec(_ argv: [String], executable: String?) -> SentinelError {
+        guard let executable else {
+            return SentinelError(.io, "/proc/self/exe: cannot find the running binary, so not \(name) either")
+        }
+        let paths = candidates(for: executable)
+        for path in paths {
+            let failure = execv(path, argv)
+            guard failure.rawValue == ENOENT else {
+                return SentinelError(.io, "\(path): cannot run the full command line: \(failure)", errno: failure)
+            }
+        }
+        return SentinelError(
+            .io, "\(paths[0]): not found (nor \(paths[1])): every command but `sandbox run` and `--version` runs in it")
+    }
+
+    private static func execv(_ path: String, _ argv: [String]) -> Errno {
+        let pointers = argv.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        _ = Glibc.execv(path, pointers)
+        return .current
+    }
+}

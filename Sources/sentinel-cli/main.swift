@@ -1,0 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import SentinelCLI
+
+exit(SentinelMain.run(Array(CommandLine.arguments.dropFirst())))
