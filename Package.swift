@@ -56,22 +56,25 @@ let package = Package(
         // The glibc calls Swift's Glibc module leaves out (pipe2, accept4, pwritev2, openat2...).
         .target(name: "CSystem", cSettings: strictC),
 
-        .target(name: "Support", dependencies: ["CCrypto", "CSystem"]),
+        .target(name: "Support", dependencies: ["CSystem"]),
+        // SHA-256 through libcrypto, apart from Support so that the lean launcher does not load
+        // libcrypto (4,000 relocations, a third of its dynamic linking) for a hash it never takes.
+        .target(name: "Digest", dependencies: ["CCrypto"]),
         // One positioned document node; JSON, TOML and YAML readers; the JSON writer.
         .target(name: "Documents", dependencies: ["Support", "Yams"]),
         // SQLite connections, statements, migrations and the state directories ($SENTINEL_HOME or XDG).
         // and the fleet's job queue on SQLite or PostgreSQL (one `JobQueue` interface).
-        .target(name: "Store", dependencies: ["CPostgres", "CSQLite", "Support"]),
+        .target(name: "Store", dependencies: ["Digest", "CPostgres", "CSQLite", "Support"]),
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
         .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
         // The git CLI through one runner: diffs of candidate patches (later branches and commits).
         .target(name: "Git", dependencies: ["Support"]),
         // The tamper-evident audit log: append-only JSON lines chained by SHA-256.
-        .target(name: "Audit", dependencies: ["Support"]),
+        .target(name: "Audit", dependencies: ["Digest", "Support"]),
         // The egress proxy: allow/deny policy, reserved ranges, relay, resolver (no sandbox types).
         .target(name: "Egress", dependencies: ["CSystem", "Support"]),
         .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Documents", "Egress", "Support"]),
-        .target(name: "Findings", dependencies: ["Documents", "Support"]),
+        .target(name: "Findings", dependencies: ["Digest", "Documents", "Support"]),
         // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
         .target(name: "PythonSyntax", dependencies: ["Findings", "Support"]),
         // The Jinja2/Django template tokenizer with the HTML context of each output (SAST's template rules read it).
@@ -93,6 +96,7 @@ let package = Package(
         .target(
             name: "Heal",
             dependencies: [
+                "Digest",
                 "Documents", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan", "ScanCore",
                 "Store", "Support",
             ]
@@ -100,11 +104,11 @@ let package = Package(
         // Progressive autonomy: policy, risk, the controller, proposals, the GitHub publisher.
         .target(
             name: "Autonomy",
-            dependencies: ["Audit", "Documents", "Git", "HTTP", "Heal", "Store", "Support"]
+            dependencies: ["Digest", "Audit", "Documents", "Git", "HTTP", "Heal", "Store", "Support"]
         ),
         // Fleet mode: workers that claim jobs from the queue and run them as sandboxed `sentinel`
         // runs, the scheduler, JSON logs and Prometheus metrics.
-        .target(name: "Fleet", dependencies: ["Audit", "CSystem", "Findings", "Git", "Heal", "Store", "Support"]),
+        .target(name: "Fleet", dependencies: ["Digest", "Audit", "CSystem", "Findings", "Git", "Heal", "Store", "Support"]),
         // What both executables share: `sandbox run`'s options and runner, the console, the version.
         .target(
             name: "CLICore", dependencies: ["Egress", "Sandbox", "Support"]
@@ -112,6 +116,7 @@ let package = Package(
         .target(
             name: "SentinelCLI",
             dependencies: [
+                "Digest",
                 "Audit", "CLICore", "Autonomy", "DAST", "Findings", "Fleet", "Git", "Heal", "Sandbox", "SAST", "SCA", "Scan",
                 "ScanCore",
                 "Store", "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -142,7 +147,7 @@ let package = Package(
         .executableTarget(
             name: "sentinel-bench", dependencies: ["PythonSyntax", "Sandbox", "Store"], path: "bench/Sources/sentinel-bench"),
 
-        .testTarget(name: "SupportTests", dependencies: ["Support"]),
+        .testTarget(name: "SupportTests", dependencies: ["Digest", "Support"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "Support"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Support", "TestSupport"]),
         // A loopback HTTP server the HTTP, SCA and CLI tests start on 127.0.0.1.
@@ -152,7 +157,7 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "Support", "TestSupport"]),
         .testTarget(
             name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Store", "Support", "TestSupport"]),
-        .testTarget(name: "FindingsTests", dependencies: ["Findings", "Support", "TestSupport"]),
+        .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(
             name: "SASTTests", dependencies: ["SAST", "Documents", "Findings", "PythonSyntax", "Support", "TemplateSyntax", "TestSupport"]),
@@ -164,7 +169,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
         .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport"]),
-        .testTarget(name: "AuditTests", dependencies: ["Audit", "Support"]),
+        .testTarget(name: "AuditTests", dependencies: ["Digest", "Audit", "Support"]),
         .testTarget(name: "FleetTests", dependencies: ["Audit", "Fleet", "Store", "Support", "TestSupport"]),
         .testTarget(
             name: "HealTests",
@@ -175,7 +180,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutonomyTests",
-            dependencies: ["Autonomy", "Audit", "Git", "HTTP", "Heal", "Store", "Support", "TestSupport"]
+            dependencies: ["Digest", "Autonomy", "Audit", "Git", "HTTP", "Heal", "Store", "Support", "TestSupport"]
         ),
         // Seeded, bounded mutation of every reader of attacker-controlled input (bench/fuzz.sh goes further).
         .testTarget(
@@ -186,6 +191,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
+                "Digest",
                 "Autonomy", "CLICore", "Heal", "SentinelCLI", "Store", "Support", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -1,47 +1,131 @@
 #!/usr/bin/env bash
-# Launch overhead of the sandbox vs bubblewrap, measured in the same run, plus a leak check
+# Launch overhead of `sentinel sandbox run` vs bubblewrap, measured in the same run, with a
+# per-phase breakdown, callgrind instruction counts, the in-process launcher, and a leak check
 # over 100 sequential and 20 concurrent runs. Needs root (user namespaces, cgroups).
 #
 #   bench/launch-overhead.sh            # builds release, prints the figures for BENCHMARKS.md
-#   BASELINE=/path/to/older/sentinel bench/launch-overhead.sh   # the older build in the same run
+#   BASELINE=/path/to/older/sentinel bench/launch-overhead.sh   # an older build, in the same run
+#   RUNS=200 (default) runs per command; TRACE_RUNS=100 runs per phase breakdown
+#
+# The default profile (`minimal`) with its limits on: cgroup memory, pids and CPU, rlimits,
+# seccomp, no network. bwrap sets no limits and binds the host's / read-only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The shipped binary links the Swift runtime statically (see Makefile `release`): a CLI that
-# starts in a sandbox per scanner run should not pay for loading the runtime's shared objects.
+# The shipped binaries link the Swift runtime statically (see Makefile `release`).
 SCRATCH=.build-release-static
-swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib --product sentinel >/dev/null
-swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib --product sentinel-bench >/dev/null
+for product in sentinel-cli sentinel sentinel-bench; do
+  swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib --product "$product" >/dev/null
+done
 SENTINEL=$SCRATCH/release/sentinel
 BENCH=$SCRATCH/release/sentinel-bench
 BWRAP=(bwrap --ro-bind / / --unshare-all --die-with-parent --cap-drop ALL /bin/true)
 RUNS=${RUNS:-200}
+TRACE_RUNS=${TRACE_RUNS:-100}
 out=bench/out
 mkdir -p "$out"
+export SENTINEL_RULES=$PWD/rules SENTINEL_PROFILES=$PWD/profiles
 
-echo "== full CLI vs bwrap (hyperfine, paired) =="
-baseline=()
-if [[ -n "${BASELINE:-}" ]]; then
-  baseline=(-n baseline "$BASELINE sandbox run --profile minimal -- /bin/true")
-fi
-hyperfine --warmup 10 --runs "$RUNS" -N --export-json "$out/launch-cli.json" \
-  -n sentinel "$SENTINEL sandbox run --profile minimal -- /bin/true" \
-  "${baseline[@]}" \
-  -n bwrap "${BWRAP[*]}" >/dev/null
-python3 - "$out/launch-cli.json" <<'PY'
-import json, sys
-r = {x["command"]: x for x in json.load(open(sys.argv[1]))["results"]}
-b = r["bwrap"]
-for name in ("sentinel", "baseline", "bwrap"):
-    if name in r:
-        x = r[name]
-        print(f"{name:9} median {x['median']*1e3:.2f} ms  min {x['min']*1e3:.2f}  max {x['max']*1e3:.2f}  "
-              f"mean {x['mean']*1e3:.2f} ms  user+sys {(x['user']+x['system'])*1e3:.2f} ms")
-print(f"ratio (median) cli/bwrap = {r['sentinel']['median']/b['median']:.2f}x")
-if "baseline" in r:
-    print(f"ratio (median) baseline/bwrap = {r['baseline']['median']/b['median']:.2f}x")
-    print(f"ratio (median) cli/baseline = {r['sentinel']['median']/r['baseline']['median']:.2f}x")
+echo "== CLI launch vs bwrap: $RUNS runs each, interleaved; wall and CPU (user+sys of the whole tree) per run =="
+# Interleaved (A, B, bwrap, A, B, bwrap, ...) so that machine drift touches every command alike.
+python3 - "$RUNS" "$SENTINEL" "${BASELINE:-}" "${BWRAP[@]}" <<'PY' | tee "$out/launch-cli.txt"
+import os, statistics, sys, time
+runs, new, old, bwrap = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
+run = ["sandbox", "run", "--profile", "minimal", "--", "/bin/true"]
+commands = {"sentinel sandbox run": [new] + run}
+if old: commands["baseline sandbox run"] = [old] + run
+commands["bwrap"] = bwrap
+commands["sentinel --version"] = [new, "--version"]
+if old: commands["baseline --version"] = [old, "--version"]
+commands["/bin/true"] = ["/bin/true"]
+devnull = os.open(os.devnull, os.O_RDWR)
+def once(argv):
+    start = time.perf_counter_ns()
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(devnull, 0); os.dup2(devnull, 1); os.dup2(devnull, 2)
+        os.execvp(argv[0], argv)
+    _, status, usage = os.wait4(pid, 0)
+    wall = (time.perf_counter_ns() - start) / 1e6
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(argv)} failed: {status}")
+    return wall, (usage.ru_utime + usage.ru_stime) * 1e3
+for argv in commands.values():
+    for _ in range(10): once(argv)  # warm-up: page cache, the seccomp program cache
+samples = {name: ([], []) for name in commands}
+for _ in range(runs):
+    for name, argv in commands.items():
+        wall, cpu = once(argv)
+        samples[name][0].append(wall); samples[name][1].append(cpu)
+def row(values):
+    return f"min {min(values):6.2f}  median {statistics.median(values):6.2f}  max {max(values):7.2f}"
+median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
+for name, (wall, cpu) in samples.items():
+    print(f"{name:22} wall ms: {row(wall)}   CPU ms: {row(cpu)}")
+b = median["bwrap"]
+for name in commands:
+    if name.endswith("sandbox run"):
+        print(f"{name} / bwrap (medians): wall {median[name][0] / b[0]:.2f}x, CPU {median[name][1] / b[1]:.2f}x")
+if old:
+    n, o = median["sentinel sandbox run"], median["baseline sandbox run"]
+    print(f"sentinel / baseline (medians): wall {n[0] / o[0]:.2f}x, CPU {n[1] / o[1]:.2f}x")
 PY
+
+echo "== where one launch spends its time: SENTINEL_LAUNCH_TRACE=1, median of $TRACE_RUNS launches =="
+trace() {
+  for _ in $(seq "$TRACE_RUNS"); do
+    SENTINEL_LAUNCH_TRACE=1 "$1" sandbox run --profile minimal -- /bin/true 2>&1 >/dev/null | grep launch-trace
+  done
+}
+trace "$SENTINEL" >"$out/launch-trace-new.txt"
+if [[ -n "${BASELINE:-}" ]]; then trace "$BASELINE" >"$out/launch-trace-baseline.txt"; fi
+python3 - "$out/launch-trace-new.txt" ${BASELINE:+"$out/launch-trace-baseline.txt"} <<'PY'
+import collections, re, statistics, sys
+def phases(path):
+    wall, cpu, order = collections.defaultdict(list), collections.defaultdict(list), []
+    for line in open(path):
+        m = re.match(r"sentinel: launch-trace: (\S+) wall=([\d.]+) cpu=([\d.]+)", line)
+        if not m: continue
+        if m[1] not in order: order.append(m[1])
+        wall[m[1]].append(float(m[2])); cpu[m[1]].append(float(m[3]))
+    return order, {k: (statistics.median(wall[k]), statistics.median(cpu[k])) for k in order}
+new_order, new = phases(sys.argv[1])
+old_order, old = phases(sys.argv[2]) if len(sys.argv) > 2 else ([], {})
+order = old_order + [k for k in new_order if k not in old_order]
+header = f"{'phase':15} {'after wall':>10} {'cpu':>7}"
+if old: header = f"{'phase':15} {'before wall':>11} {'cpu':>7}   {'after wall':>10} {'cpu':>7}"
+print(header + "   (ms; `start` is the process's CPU before main; the launcher's own CPU, children apart)")
+for k in order:
+    cells = ""
+    if old:
+        cells += f"{old[k][0]:11.3f} {old[k][1]:7.3f}   " if k in old else f"{'-':>11} {'-':>7}   "
+    cells += f"{new[k][0]:10.3f} {new[k][1]:7.3f}" if k in new else f"{'-':>10} {'-':>7}"
+    print(f"{k:15} {cells}")
+PY
+
+echo "== callgrind: instructions executed by the launcher process (children not traced) =="
+# valgrind 3.19 cannot read Swift's DWARF 5; a copy without debug info is what it runs. Under
+# valgrind the sandbox's init (a fork of the launcher, so valgrind's too) cannot set the payload's
+# rlimits (valgrind refuses RLIMIT_CORE/SIGPENDING/MSGQUEUE changes), so a `sandbox run` ends
+# there with exit 125: its count is start-up, options, profile, host id, plan, seccomp, clone and
+# the failure's clean-up, the same truncation for both builds.
+callgrind() {
+  local binary="$1" name="$2"; shift 2
+  local copy work count
+  work=$(mktemp -d)
+  copy="$work/sentinel"
+  objcopy --strip-debug "$binary" "$copy"
+  count=$( (valgrind --tool=callgrind --callgrind-out-file="$work/out.%p" "$copy" "$@" 2>&1 >/dev/null || true) |
+    awk '/== Command:/ && !parent { parent = $1 } $1 == parent && /Collected :/ { print $4 }')
+  rm -rf "$work"
+  printf '%-7s %-46s %12s instructions\n' "$name" "$*" "$count"
+}
+for args in "--version" "sandbox run --profile minimal -- /bin/true"; do
+  # shellcheck disable=SC2086
+  if [[ -n "${BASELINE:-}" ]]; then callgrind "$BASELINE" before $args; fi
+  # shellcheck disable=SC2086
+  callgrind "$SENTINEL" after $args
+done
 
 echo "== launcher in-process vs bwrap spawned by the same loop =="
 for round in 1 2 3; do

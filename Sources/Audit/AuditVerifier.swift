@@ -1,3 +1,4 @@
+import Digest
 import Foundation
 import Support
 

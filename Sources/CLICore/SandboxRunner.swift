@@ -52,7 +52,7 @@ public enum SandboxRunner {
             var request = SandboxRequest(
                 profile: selected, command: options.command, workspace: workspacePath,
                 extraReadOnly: options.bindReadOnly.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-                callerEnvironment: ProcessInfo.processInfo.environment, output: .inherit)
+                callerEnvironment: ProcessEnvironment.all(), output: .inherit)
             request.interactive = options.interactive
             request.terminal = options.tty
             request.requireLimits = options.requireLimits

@@ -44,7 +44,11 @@ public enum YAML {
         var documents: [DocumentNode] = []
         do {
             // Resolving tags runs a regex per scalar; only `.typed` needs them.
-            var sequence = try Yams.compose_all(yaml: text, scalars == .typed ? .default : .basic)
+            // `compose` builds nodes only: no constructor is ever called, so an empty one spares
+            // building Yams' default tables; the encoding is named, not read from the
+            // environment (`YAMS_DEFAULT_ENCODING`) at every parse.
+            var sequence = try Yams.compose_all(
+                yaml: text, scalars == .typed ? .default : .basic, Constructor([:], [:], [:]), .utf8)
             var budget = Budget(file: file)
             while let node = sequence.next() {
                 documents.append(try convert(node, scalars: scalars, budget: &budget))

@@ -1,3 +1,4 @@
+import Digest
 import Support
 
 /// Stable identities for findings: the same problem keeps its fingerprint when unrelated lines are

@@ -33,7 +33,8 @@ public final class HostIDLease: Sendable {
     /// nil (an unprivileged launcher can map only its own ids).
     public static func with<T>(_ body: (UInt32?) throws -> T) throws -> T {
         guard getuid() == 0 else { return try body(nil) }
-        let lease = try acquire(range: .configured(ProcessInfo.processInfo.environment))
+        let variable = HostIDRange.environmentVariable
+        let lease = try acquire(range: .configured(ProcessEnvironment.value(variable).map { [variable: $0] } ?? [:]))
         return try withExtendedLifetime(lease) { try body(lease.id) }
     }
 

@@ -25,7 +25,7 @@ struct LauncherStringAreas: Equatable {
         // fields[0] is field 3 (state), so field N is fields[N - 3].
         guard fields.count > 48,
             let argStart = UInt(fields[45]), let argEnd = UInt(fields[46]),
-            let envStart = UInt(fields[47]), let envEnd = UInt(fields[48].trimmingCharacters(in: .whitespacesAndNewlines)),
+            let envStart = UInt(fields[47]), let envEnd = UInt(fields[48].trimmedOfWhitespace()),
             argStart <= argEnd, envStart <= envEnd
         else { return nil }
         return LauncherStringAreas(arguments: argStart..<argEnd, environment: envStart..<envEnd)

@@ -35,6 +35,6 @@ public struct NamespaceSysctl: Sendable, Equatable {
         var buffer = [UInt8](repeating: 0, count: 128)
         let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard count > 0 else { return nil }
-        return String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return String(decoding: buffer[..<count], as: UTF8.self).trimmedOfWhitespace()
     }
 }

@@ -107,7 +107,7 @@ public final class NewRootDirectory {
             try ensurePrivateDirectory(rootBase)
             return (rootBase, true)
         }
-        if let runtime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"),
+        if let runtime = ProcessEnvironment.value("XDG_RUNTIME_DIR"), runtime.hasPrefix("/"),
             (try? ensurePrivateDirectory(runtime + "/sentinel")) != nil
         {
             return (runtime + "/sentinel", true)

@@ -13,7 +13,9 @@ public struct ProfileStore: Sendable {
 
     /// `$SENTINEL_PROFILES` (colon-separated), then the shipped profiles: beside the installed
     /// binary, the checkout it was built in, the installed locations (``DataDirectory``).
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ProfileStore {
+    public static func standard(
+        environment: [String: String] = ProcessEnvironment.value("SENTINEL_PROFILES").map { ["SENTINEL_PROFILES": $0] } ?? [:]
+    ) -> ProfileStore {
         var directories: [String] = []
         if let configured = environment["SENTINEL_PROFILES"] {
             directories += configured.split(separator: ":").map(String.init)

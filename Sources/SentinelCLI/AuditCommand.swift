@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audit
 import CLICore
+import Digest
 import Foundation
 import Store
 import Support

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLICore
+import Digest
 import Fleet
 import Foundation
 import Heal

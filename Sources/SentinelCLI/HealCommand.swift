@@ -1,6 +1,7 @@
 import ArgumentParser
 import Autonomy
 import CLICore
+import Digest
 import Foundation
 import Git
 import Heal

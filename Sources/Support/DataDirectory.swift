@@ -21,8 +21,8 @@ public enum DataDirectory {
     public static func candidates(named name: String, containing marker: String, executable: String? = nil) -> [String] {
         var found: [String] = []
         func consider(_ directory: String) {
-            let standardized = (directory as NSString).standardizingPath
-            guard FileManager.default.fileExists(atPath: standardized + "/" + marker),
+            let standardized = PathText.lexicallyNormalized(directory)
+            guard access(standardized + "/" + marker, F_OK) == 0,
                 !found.contains(standardized)
             else { return }
             found.append(standardized)
@@ -32,7 +32,7 @@ public enum DataDirectory {
             consider(installPrefix(of: binDirectory) + "/share/sentinel/" + name)
             var directory = binDirectory
             for _ in 0..<6 where directory != "/" && !directory.isEmpty {
-                if FileManager.default.fileExists(atPath: directory + "/" + name + "/" + marker) {
+                if access(directory + "/" + name + "/" + marker, F_OK) == 0 {
                     consider(directory + "/" + name)
                     break
                 }

@@ -22,4 +22,35 @@ public enum PathText {
         let last = scalars[scalars.index(after: slash)...]
         return last.isEmpty ? "/" : String(last)
     }
+
+    /// An absolute `path` with `.`, `..` and repeated or trailing slashes resolved on the text
+    /// alone (no link is followed): `/a/./b//../c/` → `/a/c`. A relative path comes back as it is.
+    public static func lexicallyNormalized(_ path: String) -> String {
+        guard path.hasPrefix("/") else { return path }
+        // Most paths need nothing: no `/.` (`.`, `..`, dot-files too), no `//`, no trailing `/`.
+        let bytes = Array(path.utf8)
+        let slash = UInt8(ascii: "/")
+        let plain =
+            bytes.last != slash && !zip(bytes, bytes.dropFirst()).contains { $0 == slash && ($1 == slash || $1 == UInt8(ascii: ".")) }
+        if plain { return path }
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." {
+                if !parts.isEmpty { parts.removeLast() }
+                continue
+            }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}
+
+extension StringProtocol {
+    /// The text without leading and trailing white space and newlines, in the standard library
+    /// (Foundation's `trimmingCharacters(in:)` costs ~0.8 M instructions at its first call).
+    public func trimmedOfWhitespace() -> String {
+        let start = drop { $0.isWhitespace }
+        return String(start.dropLast(start.reversed().prefix { $0.isWhitespace }.count))
+    }
 }

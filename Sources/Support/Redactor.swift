@@ -15,7 +15,7 @@ public struct Redactor: Sendable, Hashable {
     public static let minimumLength = 8
 
     /// The process's own: its environment's credential-looking variables, read once.
-    public static let process = Redactor(environment: ProcessInfo.processInfo.environment)
+    public static let process = Redactor(environment: ProcessEnvironment.all())
 
     /// The values replaced, longest first (so a secret that contains another is replaced whole).
     public let secrets: [String]
@@ -41,10 +41,18 @@ public struct Redactor: Sendable, Hashable {
     /// Whether a variable called `name` holds a credential by convention: `*TOKEN*`, `*SECRET*`,
     /// `*PASSWORD*`/`*PASSWD*`/`*PASSPHRASE*`, `*CREDENTIAL*`, `*_KEY`, `*_KEY_*`, `*APIKEY*`.
     public static func isSecretName(_ name: String) -> Bool {
-        let upper = name.uppercased()
-        let words = ["TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "APIKEY", "_KEY_", "PRIVATE_KEY"]
-        return words.contains { upper.contains($0) } || upper.hasSuffix("_KEY") || upper == "KEY"
+        // Bytes, not Foundation's `contains`: every process checks its whole environment at its
+        // first output, where Foundation's search cost a third of `sentinel --version`.
+        let upper = name.utf8.map { $0 >= 0x61 && $0 <= 0x7A ? $0 - 0x20 : $0 }
+        return secretWords.contains { word in
+            upper.count >= word.count && (0...(upper.count - word.count)).contains { upper[$0..<$0 + word.count].elementsEqual(word) }
+        } || upper.suffix(4).elementsEqual("_KEY".utf8) || upper.elementsEqual("KEY".utf8)
     }
+
+    private static let secretWords = [
+        "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "APIKEY", "_KEY_", "PRIVATE_KEY",
+    ]
+    .map { Array($0.utf8) }
 
     /// Whether `text` holds a secret this redactor would replace.
     public func finds(in text: String) -> Bool {

@@ -1,4 +1,5 @@
 import Audit
+import Digest
 import Foundation
 import Support
 import Testing

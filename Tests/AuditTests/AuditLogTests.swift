@@ -1,4 +1,5 @@
 import Audit
+import Digest
 import Dispatch
 import Foundation
 import Support

@@ -1,5 +1,6 @@
 import Audit
 import Autonomy
+import Digest
 import Foundation
 import Git
 import Heal

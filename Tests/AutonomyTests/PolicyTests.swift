@@ -1,4 +1,5 @@
 import Autonomy
+import Digest
 import Foundation
 import Support
 import Testing

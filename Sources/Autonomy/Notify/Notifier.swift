@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import Digest
 import Foundation
 import HTTP
 import Heal

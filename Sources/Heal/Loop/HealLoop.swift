@@ -1,3 +1,4 @@
+import Digest
 import Dispatch
 import Findings
 import Foundation

@@ -1,3 +1,4 @@
+import Digest
 import Findings
 import Foundation
 import Support

@@ -81,7 +81,7 @@ public enum Cgroups {
     /// v2 when the unified root has controllers, else v1 when its controllers are mounted.
     public static func detect(root: String = "/sys/fs/cgroup") -> (any CgroupHierarchy)? {
         if let controllers = CgroupFiles.read(root + "/cgroup.controllers"),
-            !controllers.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+            !controllers.trimmedOfWhitespace().isEmpty
         {
             return CgroupV2(root: root)
         }

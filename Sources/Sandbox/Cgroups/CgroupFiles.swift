@@ -33,7 +33,7 @@ enum CgroupFiles {
     }
 
     static func readNumber(_ path: String) -> UInt64? {
-        read(path).flatMap { UInt64($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        read(path).flatMap { UInt64($0.trimmedOfWhitespace()) }
     }
 
     /// The value of `key` in a flat keyed file such as `memory.events` or `cpu.stat`.
