@@ -1,4 +1,5 @@
 // swift-tools-version: 6.2
+import Foundation
 import PackageDescription
 
 /// C targets are compiled with every warning as an error: the clone..exec window is
@@ -9,6 +10,17 @@ let strictC: [CSetting] = [
     .treatAllWarnings(as: .error),
     .define("_GNU_SOURCE"),
 ]
+
+/// Release executables link libstdc++ statically (the Swift runtime's C++ half): the dynamic loader's
+/// relocation of libstdc++.so cost 1.6 M instructions, a third of `sentinel --version` (callgrind,
+/// bench/launch-overhead.sh). The directory holds only `libstdc++.a` (a link to Debian 12's
+/// libstdc++-12-dev copy, which the Swift toolchain depends on), so the runtime's `-lstdc++` finds the
+/// archive before gcc's shared one; where the link dangles (another gcc), the shared library is used
+/// as before (a dangling link in the search path would fail the link).
+let staticLibstdcxxDirectory = Context.packageDirectory + "/scripts/static-libstdc++"
+let staticLibstdcxx: LinkerSetting = .unsafeFlags(
+    FileManager.default.fileExists(atPath: staticLibstdcxxDirectory + "/libstdc++.a") ? ["-L" + staticLibstdcxxDirectory] : [],
+    .when(platforms: [.linux], configuration: .release))
 
 let package = Package(
     name: "Sentinel",
@@ -129,12 +141,12 @@ let package = Package(
         // symbols would be made local by the static Swift runtime's `--exclude-libs ALL`.
         .executableTarget(
             name: "sentinel-cli", dependencies: ["SentinelCLI"],
-            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
+            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux])), staticLibstdcxx]
         ),
         // The lean launcher: only the sandbox and the command line's core (libc, libseccomp,
         // json-c and libcrypto; no libcurl, libpq, SQLite or jemalloc), so `sandbox run` starts
         // in a fraction of `sentinel-cli`'s time.
-        .executableTarget(name: "sentinel", dependencies: ["CLICore"]),
+        .executableTarget(name: "sentinel", dependencies: ["CLICore"], linkerSettings: [staticLibstdcxx]),
 
         // A C program the escape battery runs inside the sandbox: one attempt per verb.
         // Linked without the shared Swift runtime: the sandbox shows only the host's /usr and /lib.

@@ -23,6 +23,7 @@ public enum Launcher {
         let upperLayer = try plan.workspace.flatMap {
             $0.commitsBack ? try WorkspaceUpperLayer(sizeLimit: $0.sizeLimit) : nil
         }
+        LaunchTrace.mark("workspace")
         let seccomp = try SeccompProgram.forProfile(options.seccomp)
         LaunchTrace.mark("seccomp")
         let enforcement = try LimitEnforcement.choose(options)
@@ -78,6 +79,7 @@ public enum Launcher {
             throw setupError(failure, plan: plan)
         }
         LaunchTrace.mark("root-and-exec")
+        let executed = DispatchTime.now().uptimeNanoseconds
         // The payload's ends live on in the sandbox only.
         stdio.closePayloadEnds()
         let master = process.tty_fd
@@ -122,6 +124,9 @@ public enum Launcher {
             stdoutTruncated: !relay && waiter.captured(0).truncated,
             stderrTruncated: !relay && waiter.captured(1).truncated,
             egress: summaries)
+        if !waiter.timedOut, options.handle?.requestedSignal == nil {
+            result.commandMicroseconds = waiter.payloadEnded.map { Int(($0 - min($0, executed)) / 1000) }
+        }
         // After every run whose payload started, however it ended (a run killed at its timeout
         // keeps what it wrote, as a direct bind did); never after a setup failure.
         if let upperLayer, let workspace = plan.workspace {

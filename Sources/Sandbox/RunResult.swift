@@ -21,6 +21,10 @@ public struct RunResult: Sendable {
     public var errno: Int32?
     /// Wall-clock time from launch to the end of the tree.
     public var wallMilliseconds: Int
+    /// Wall-clock time of the command alone, from its `execve` to its exit as the sandbox's init
+    /// saw it, in microseconds: what is not the sandbox's own set-up and tear-down. Nil when the
+    /// command did not start or its ending was not seen (a timeout, a stop).
+    public var commandMicroseconds: Int?
     /// CPU time of the whole tree (the cgroup's, else the init's rusage).
     public var cpuMilliseconds: Int
     /// Peak memory of the tree (the cgroup's high-water mark, else the init's max RSS); nil when unknown.

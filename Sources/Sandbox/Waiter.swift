@@ -13,6 +13,8 @@ struct Waiter {
     private(set) var streams: [ByteStream]
 
     var payloadStatus: Int32?
+    /// When the payload's status arrived (its exit as the init saw it), monotonic nanoseconds.
+    var payloadEnded: UInt64?
     var timedOut = false
 
     /// How long output may still drain after the tree was killed at the deadline, and after
@@ -109,6 +111,7 @@ struct Waiter {
                         statusBytes.append(contentsOf: buffer[..<count])
                         if statusBytes.count >= 4 {
                             payloadStatus = statusBytes.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
+                            payloadEnded = DispatchTime.now().uptimeNanoseconds
                         }
                     } else {
                         statusOpen = false

@@ -94,7 +94,8 @@ import Testing
         }
         #expect(
             phases == [
-                "start", "arguments", "profile", "options", "host-id", "root-directory", "plan", "seccomp", "prepare", "clone",
+                "start", "arguments", "profile", "options", "host-id", "root-directory", "plan", "workspace", "seccomp", "prepare",
+                "clone",
                 "cgroup", "root-and-exec", "payload", "cleanup", "total",
             ])
         environment["SENTINEL_LAUNCH_TRACE"] = nil

@@ -23,6 +23,22 @@ struct SandboxSessionTests {
         #expect(result.out == "C.UTF-8||json|/tmp\n")
     }
 
+    /// The command's own time (execve to exit) is what it ran, not the sandbox's set-up: heal
+    /// tells its overhead from it. A command that never ends on its own has none.
+    @Test func theCommandsOwnTimeIsMeasuredApartFromTheLaunch() throws {
+        let result = try SandboxSession.run(SandboxRequest(profile: .minimal, command: ["/bin/sleep", "0.3"]))
+        #expect(result.exitCode == 0)
+        let command = try #require(result.commandMicroseconds)
+        #expect(command >= 300_000, "\(command) µs")
+        #expect(command <= result.wallMilliseconds * 1000 + 1000, "\(command) µs of \(result.wallMilliseconds) ms")
+
+        var profile = Profile.minimal
+        profile.limits.timeoutSeconds = 0.2
+        let stopped = try SandboxSession.run(SandboxRequest(profile: profile, command: ["/bin/sleep", "30"]))
+        #expect(stopped.reason == .timeout)
+        #expect(stopped.commandMicroseconds == nil)
+    }
+
     @Test func workspaceIsTheWorkingDirectory() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "session-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")

@@ -62,7 +62,9 @@ public struct Verifier: Sendable {
             extra.append(tracerDirectory)
         }
         environment["PYTEST_ADDOPTS"] = options + (environment["PYTEST_ADDOPTS"].map { " " + $0 } ?? "")
-        var wrapper = ["/bin/sh", "-c", Self.timedWrapper, "sentinel-verify", command]
+        // The launcher times the command from its execve to its exit: no timing shell around it
+        // (two `date` processes and a shell per run were most of heal's sandbox overhead).
+        var wrapper = ["/bin/sh", "-c", command]
         if let install {
             wrapper =
                 ["/bin/sh", "-c", BumpInstaller.wrapper, "sentinel-verify", command]
@@ -77,11 +79,12 @@ public struct Verifier: Sendable {
         let result = try SandboxSession.run(request)
         let total = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
         var errors = String(decoding: result.stderr, as: UTF8.self)
-        let inside = Self.takeTiming(&errors)
+        // A bump's wrapper installs first and times the command itself.
+        let inside = install == nil ? nil : Self.takeTiming(&errors)
         let installed = install.map { BumpInstaller.record(for: $0, index: packageIndex, stderr: &errors) }
         let output = String(decoding: result.stdout, as: UTF8.self) + errors
         let report = PytestReport(output: output)
-        let commandMilliseconds = inside ?? result.wallMilliseconds
+        let commandMilliseconds = inside ?? result.commandMicroseconds.map { $0 / 1000 } ?? result.wallMilliseconds
         var verification = Verification(
             command: command, exitCode: result.exitCode, reason: result.reason.rawValue,
             commandMilliseconds: commandMilliseconds, totalMilliseconds: max(total, commandMilliseconds),
@@ -91,13 +94,8 @@ public struct Verifier: Sendable {
         return (verification, output)
     }
 
-    /// Times the command from inside the sandbox, so that set-up and tear-down can be told apart
-    /// from the project's own time: the shell prints the nanoseconds it took on a marked last
-    /// line of stderr, which `takeTiming` removes.
-    static let timedWrapper = """
-        t0=$(date +%s%N); /bin/sh -c "$1"; status=$?; t1=$(date +%s%N); \
-        printf '\n%s %s\n' '\(timingMarker)' "$((t1 - t0))" >&2; exit $status
-        """
+    /// The marked last line of stderr on which a bump's wrapper (`BumpInstaller`) prints the
+    /// nanoseconds the command took, which `takeTiming` removes.
     static let timingMarker = "@@sentinel-verify-ns"
 
     /// The command's own milliseconds from the marked line, removed from `stderr`; nil when absent
