@@ -11,12 +11,13 @@ let strictC: [CSetting] = [
     .define("_GNU_SOURCE"),
 ]
 
-/// Release executables link libstdc++ statically (the Swift runtime's C++ half): the dynamic loader's
+/// The lean launcher links libstdc++ statically (the Swift runtime's C++ half): the dynamic loader's
 /// relocation of libstdc++.so cost 1.6 M instructions, a third of `sentinel --version` (callgrind,
 /// bench/launch-overhead.sh). The directory holds only `libstdc++.a` (a link to Debian 12's
 /// libstdc++-12-dev copy, which the Swift toolchain depends on), so the runtime's `-lstdc++` finds the
 /// archive before gcc's shared one; where the link dangles (another gcc), the shared library is used
-/// as before (a dangling link in the search path would fail the link).
+/// as before (a dangling link in the search path would fail the link). Not `sentinel-cli`: libxml2's
+/// ICU loads the shared libstdc++ into it anyway, and two copies would save nothing.
 let staticLibstdcxxDirectory = Context.packageDirectory + "/scripts/static-libstdc++"
 let staticLibstdcxx: LinkerSetting = .unsafeFlags(
     FileManager.default.fileExists(atPath: staticLibstdcxxDirectory + "/libstdc++.a") ? ["-L" + staticLibstdcxxDirectory] : [],
@@ -141,7 +142,7 @@ let package = Package(
         // symbols would be made local by the static Swift runtime's `--exclude-libs ALL`.
         .executableTarget(
             name: "sentinel-cli", dependencies: ["SentinelCLI"],
-            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux])), staticLibstdcxx]
+            linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
         ),
         // The lean launcher: only the sandbox and the command line's core (libc, libseccomp,
         // json-c and libcrypto; no libcurl, libpq, SQLite or jemalloc), so `sandbox run` starts

@@ -6,33 +6,16 @@
 #   bench/launch-ab.sh OLD_BINARY NEW_BINARY [RUNS]     # needs root (user namespaces, cgroups)
 set -euo pipefail
 [[ $# -ge 2 ]] || { echo "usage: $0 OLD_BINARY NEW_BINARY [RUNS]" >&2; exit 2; }
-python3 - "$1" "$2" "${3:-200}" <<'PY'
-import os, statistics, sys, time
+PYTHONPATH="$(dirname "$0")/lib" python3 - "$1" "$2" "${3:-200}" <<'PY'
+import statistics, sys
+from interleaved_runs import run_interleaved
 old, new, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 commands = {
     "old": [old, "sandbox", "run", "--profile", "minimal", "--", "/bin/true"],
     "new": [new, "sandbox", "run", "--profile", "minimal", "--", "/bin/true"],
     "bwrap": ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "/bin/true"],
 }
-devnull = os.open(os.devnull, os.O_RDWR)
-def once(argv):
-    start = time.perf_counter_ns()
-    pid = os.fork()
-    if pid == 0:
-        os.dup2(devnull, 0); os.dup2(devnull, 1); os.dup2(devnull, 2)
-        os.execvp(argv[0], argv)
-    _, status, usage = os.wait4(pid, 0)
-    wall = (time.perf_counter_ns() - start) / 1e6
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{argv[0]} failed: {status}")
-    return wall, (usage.ru_utime + usage.ru_stime) * 1e3
-samples = {name: ([], []) for name in commands}
-for name, argv in commands.items():
-    for _ in range(10): once(argv)  # warm-up
-for _ in range(runs):
-    for name, argv in commands.items():
-        wall, cpu = once(argv)
-        samples[name][0].append(wall); samples[name][1].append(cpu)
+samples = run_interleaved(commands, runs)
 med = {n: statistics.median(s[0]) for n, s in samples.items()}
 for name, (wall, cpu) in samples.items():
     print(f"{name:6} wall min {min(wall):6.2f}  median {med[name]:6.2f}  max {max(wall):7.2f} ms   "

@@ -28,8 +28,9 @@ export SENTINEL_RULES=$PWD/rules SENTINEL_PROFILES=$PWD/profiles
 
 echo "== CLI launch vs bwrap: $RUNS runs each, interleaved; wall and CPU (user+sys of the whole tree) per run =="
 # Interleaved (A, B, bwrap, A, B, bwrap, ...) so that machine drift touches every command alike.
-python3 - "$RUNS" "$SENTINEL" "${BASELINE:-}" "${BWRAP[@]}" <<'PY' | tee "$out/launch-cli.txt"
-import os, statistics, sys, time
+PYTHONPATH=bench/lib python3 - "$RUNS" "$SENTINEL" "${BASELINE:-}" "${BWRAP[@]}" <<'PY' | tee "$out/launch-cli.txt"
+import statistics, sys
+from interleaved_runs import run_interleaved
 runs, new, old, bwrap = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
 run = ["sandbox", "run", "--profile", "minimal", "--", "/bin/true"]
 commands = {"sentinel sandbox run": [new] + run}
@@ -38,25 +39,7 @@ commands["bwrap"] = bwrap
 commands["sentinel --version"] = [new, "--version"]
 if old: commands["baseline --version"] = [old, "--version"]
 commands["/bin/true"] = ["/bin/true"]
-devnull = os.open(os.devnull, os.O_RDWR)
-def once(argv):
-    start = time.perf_counter_ns()
-    pid = os.fork()
-    if pid == 0:
-        os.dup2(devnull, 0); os.dup2(devnull, 1); os.dup2(devnull, 2)
-        os.execvp(argv[0], argv)
-    _, status, usage = os.wait4(pid, 0)
-    wall = (time.perf_counter_ns() - start) / 1e6
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{' '.join(argv)} failed: {status}")
-    return wall, (usage.ru_utime + usage.ru_stime) * 1e3
-for argv in commands.values():
-    for _ in range(10): once(argv)  # warm-up: page cache, the seccomp program cache
-samples = {name: ([], []) for name in commands}
-for _ in range(runs):
-    for name, argv in commands.items():
-        wall, cpu = once(argv)
-        samples[name][0].append(wall); samples[name][1].append(cpu)
+samples = run_interleaved(commands, runs)
 def row(values):
     return f"min {min(values):6.2f}  median {statistics.median(values):6.2f}  max {max(values):7.2f}"
 median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
@@ -91,7 +74,7 @@ def phases(path):
     return order, {k: (statistics.median(wall[k]), statistics.median(cpu[k])) for k in order}
 new_order, new = phases(sys.argv[1])
 old_order, old = phases(sys.argv[2]) if len(sys.argv) > 2 else ([], {})
-order = old_order + [k for k in new_order if k not in old_order]
+order = new_order + [k for k in old_order if k not in new_order]
 header = f"{'phase':15} {'after wall':>10} {'cpu':>7}"
 if old: header = f"{'phase':15} {'before wall':>11} {'cpu':>7}   {'after wall':>10} {'cpu':>7}"
 print(header + "   (ms; `start` is the process's CPU before main; the launcher's own CPU, children apart)")

@@ -1,0 +1,37 @@
+"""Runs commands interleaved (A, B, C, A, B, C, ...) so that machine drift touches them alike, and
+returns each one's wall and CPU (user+sys of the whole tree, from wait4) per run, in ms.
+hyperfine runs one command's runs after the other's, so a drift lands on one command only.
+
+    from interleaved_runs import run_interleaved
+    samples = run_interleaved({"name": argv, ...}, runs=200)   # {name: (walls, cpus)}
+"""
+import os
+import sys
+import time
+
+
+def once(argv, devnull):
+    start = time.perf_counter_ns()
+    pid = os.fork()
+    if pid == 0:
+        os.dup2(devnull, 0); os.dup2(devnull, 1); os.dup2(devnull, 2)
+        os.execvp(argv[0], argv)
+    _, status, usage = os.wait4(pid, 0)
+    wall = (time.perf_counter_ns() - start) / 1e6
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(argv)} failed: {status}")
+    return wall, (usage.ru_utime + usage.ru_stime) * 1e3
+
+
+def run_interleaved(commands, runs, warmup=10):
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for argv in commands.values():
+        for _ in range(warmup):  # page cache, the seccomp program cache
+            once(argv, devnull)
+    samples = {name: ([], []) for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():
+            wall, cpu = once(argv, devnull)
+            samples[name][0].append(wall)
+            samples[name][1].append(cpu)
+    return samples
