@@ -54,6 +54,17 @@ if old:
     print(f"sentinel / baseline (medians): wall {n[0] / o[0]:.2f}x, CPU {n[1] / o[1]:.2f}x")
 PY
 
+echo "== start-up alone: hyperfine -N (spawns without a shell), $RUNS runs =="
+start_commands=(-n "sentinel --version" "$SENTINEL --version" -n "/bin/true" "/bin/true")
+if [[ -n "${BASELINE:-}" ]]; then start_commands+=(-n "baseline --version" "$BASELINE --version"); fi
+hyperfine -N --warmup 20 --runs "$RUNS" --export-json "$out/launch-version.json" "${start_commands[@]}" >/dev/null
+python3 - "$out/launch-version.json" <<'PY'
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    print(f"{r['command']:20} median {r['median']*1e3:5.2f} ms  min {r['min']*1e3:5.2f}  max {r['max']*1e3:6.2f}  "
+          f"user+sys {(r['user']+r['system'])*1e3:5.2f} ms")
+PY
+
 echo "== where one launch spends its time: SENTINEL_LAUNCH_TRACE=1, median of $TRACE_RUNS launches =="
 trace() {
   for _ in $(seq "$TRACE_RUNS"); do
