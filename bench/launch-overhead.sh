@@ -5,7 +5,8 @@
 #
 #   bench/launch-overhead.sh            # builds release, prints the figures for BENCHMARKS.md
 #   BASELINE=/path/to/older/sentinel bench/launch-overhead.sh   # an older build, in the same run
-#   RUNS=200 (default) runs per command; TRACE_RUNS=100 runs per phase breakdown
+#   RUNS=200 (default) runs per command; TRACE_RUNS=100 runs per phase breakdown;
+#   SPACED_RUNS=40 launches 300 ms apart per command
 #
 # The default profile (`minimal`) with its limits on: cgroup memory, pids and CPU, rlimits,
 # seccomp, no network. bwrap sets no limits and binds the host's / read-only.
@@ -22,6 +23,7 @@ BENCH=$SCRATCH/release/sentinel-bench
 BWRAP=(bwrap --ro-bind / / --unshare-all --die-with-parent --cap-drop ALL /bin/true)
 RUNS=${RUNS:-200}
 TRACE_RUNS=${TRACE_RUNS:-100}
+SPACED_RUNS=${SPACED_RUNS:-40}
 out=bench/out
 mkdir -p "$out"
 export SENTINEL_RULES=$PWD/rules SENTINEL_PROFILES=$PWD/profiles
@@ -52,6 +54,30 @@ for name in commands:
 if old:
     n, o = median["sentinel sandbox run"], median["baseline sandbox run"]
     print(f"sentinel / baseline (medians): wall {n[0] / o[0]:.2f}x, CPU {n[1] / o[1]:.2f}x")
+PY
+
+echo "== launched once in a while: 300 ms apart, $SPACED_RUNS runs each, interleaved =="
+# Back to back, a launch finds the kernel's cgroup migration lock still in its fast state from the
+# previous one; a launch on its own (a user, heal between test runs, a fleet job) waits for an RCU
+# grace period unless a cgroup hierarchy is mounted with favordynmods (`sentinel doctor` says).
+grep -q 'cgroup.*favordynmods' /proc/self/mounts && echo "favordynmods: on" || echo "favordynmods: off"
+PYTHONPATH=bench/lib python3 - "$SPACED_RUNS" "$SENTINEL" "${BASELINE:-}" "${BWRAP[@]}" <<'PY' | tee "$out/launch-spaced.txt"
+import statistics, sys
+from interleaved_runs import run_interleaved
+runs, new, old, bwrap = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
+run = ["sandbox", "run", "--profile", "minimal", "--", "/bin/true"]
+commands = {"sentinel sandbox run": [new] + run}
+if old: commands["baseline sandbox run"] = [old] + run
+commands["bwrap"] = bwrap
+samples = run_interleaved(commands, runs, warmup=2, pause=0.3)
+median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
+for name, (wall, cpu) in samples.items():
+    print(f"{name:22} wall ms: min {min(wall):6.2f}  median {median[name][0]:6.2f}  max {max(wall):7.2f}   "
+          f"CPU ms median {median[name][1]:6.2f}")
+for name in commands:
+    if name != "bwrap":
+        print(f"{name} / bwrap (medians): wall {median[name][0] / median['bwrap'][0]:.2f}x, "
+              f"CPU {median[name][1] / median['bwrap'][1]:.2f}x")
 PY
 
 echo "== start-up alone: hyperfine -N (spawns without a shell), $RUNS runs =="

@@ -8,8 +8,28 @@ import Testing
 struct HostSupportTests {
     @Test func probeNamesEveryCheckInOrder() {
         let checks = HostSupport.probe(environment: ["PATH": "/usr/bin:/bin"])
-        #expect(checks.map(\.name) == ["kernel", "user", "user namespaces", "seccomp", "cgroups", "overlayfs"] + HostSupport.tools)
+        #expect(
+            checks.map(\.name)
+                == ["kernel", "user", "user namespaces", "seccomp", "cgroups", "cgroup attach", "overlayfs"] + HostSupport.tools)
         #expect(checks.allSatisfy { !$0.detail.isEmpty })
+    }
+
+    /// The cgroup attach check reads the mount options: one cgroup mount with `favordynmods` is
+    /// enough (the lock is global); otherwise it names the cgroup2 mount, else the first cgroup one.
+    @Test func theCgroupAttachCheckReadsFavordynmods() {
+        let hybrid = """
+            proc /proc proc rw,nosuid 0 0
+            cgroup /sys/fs/cgroup/memory cgroup rw,relatime,memory 0 0
+            cgroup2 /sys/fs/cgroup/unified cgroup2 rw,relatime 0 0
+            """
+        let slow = HostSupport.cgroupAttach(mounts: hybrid)
+        #expect(slow.level == .warn)
+        #expect(slow.detail.contains("`mount -o remount,favordynmods /sys/fs/cgroup/unified`"), "\(slow.detail)")
+        let v1Only = HostSupport.cgroupAttach(mounts: "cgroup /sys/fs/cgroup/pids cgroup rw,pids 0 0\n")
+        #expect(v1Only.detail.contains("favordynmods /sys/fs/cgroup/pids`"), "\(v1Only.detail)")
+        let fast = HostSupport.cgroupAttach(mounts: hybrid.replacingOccurrences(of: "cgroup2 rw,relatime", with: "cgroup2 rw,relatime,favordynmods"))
+        #expect(fast.level == .ok && fast.detail.contains("favordynmods on /sys/fs/cgroup/unified"), "\(fast.detail)")
+        #expect(HostSupport.cgroupAttach(mounts: "proc /proc proc rw 0 0\n").level == .ok)
     }
 
     @Test func toolsAreFoundOnThePathGiven() {

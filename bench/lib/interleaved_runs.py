@@ -23,7 +23,9 @@ def once(argv, devnull):
     return wall, (usage.ru_utime + usage.ru_stime) * 1e3
 
 
-def run_interleaved(commands, runs, warmup=10):
+def run_interleaved(commands, runs, warmup=10, pause=0.0):
+    """`pause` seconds between runs: a command launched once in a while, as users and heal do,
+    rather than back to back (where kernel state left by the previous launch is still warm)."""
     devnull = os.open(os.devnull, os.O_RDWR)
     for argv in commands.values():
         for _ in range(warmup):  # page cache, the seccomp program cache
@@ -31,6 +33,8 @@ def run_interleaved(commands, runs, warmup=10):
     samples = {name: ([], []) for name in commands}
     for _ in range(runs):
         for name, argv in commands.items():
+            if pause:
+                time.sleep(pause)
             wall, cpu = once(argv, devnull)
             samples[name][0].append(wall)
             samples[name][1].append(cpu)
