@@ -77,7 +77,7 @@ let package = Package(
         .target(name: "Documents", dependencies: ["Support", "Yams"]),
         // SQLite connections, statements, migrations and the state directories ($SENTINEL_HOME or XDG).
         // and the fleet's job queue on SQLite or PostgreSQL (one `JobQueue` interface).
-        .target(name: "Store", dependencies: ["Digest", "CPostgres", "CSQLite", "Support"]),
+        .target(name: "Store", dependencies: ["CPostgres", "CSQLite", "Digest", "Support"]),
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
         .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
         // The git CLI through one runner: diffs of candidate patches (later branches and commits).
@@ -109,30 +109,25 @@ let package = Package(
         .target(
             name: "Heal",
             dependencies: [
-                "Digest",
-                "Documents", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan", "ScanCore",
+                "Digest", "Documents", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan", "ScanCore",
                 "Store", "Support",
             ]
         ),
         // Progressive autonomy: policy, risk, the controller, proposals, the GitHub publisher.
         .target(
             name: "Autonomy",
-            dependencies: ["Digest", "Audit", "Documents", "Git", "HTTP", "Heal", "Store", "Support"]
+            dependencies: ["Audit", "Digest", "Documents", "Git", "HTTP", "Heal", "Store", "Support"]
         ),
         // Fleet mode: workers that claim jobs from the queue and run them as sandboxed `sentinel`
         // runs, the scheduler, JSON logs and Prometheus metrics.
-        .target(name: "Fleet", dependencies: ["Digest", "Audit", "CSystem", "Findings", "Git", "Heal", "Store", "Support"]),
+        .target(name: "Fleet", dependencies: ["Audit", "CSystem", "Digest", "Findings", "Git", "Heal", "Store", "Support"]),
         // What both executables share: `sandbox run`'s options and runner, the console, the version.
-        .target(
-            name: "CLICore", dependencies: ["Egress", "Sandbox", "Support"]
-        ),
+        .target(name: "CLICore", dependencies: ["Egress", "Sandbox", "Support"]),
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Digest",
-                "Audit", "CLICore", "Autonomy", "DAST", "Findings", "Fleet", "Git", "Heal", "Sandbox", "SAST", "SCA", "Scan",
-                "ScanCore",
-                "Store", "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Audit", "Autonomy", "CLICore", "DAST", "Digest", "Findings", "Fleet", "Git", "Heal", "Sandbox", "SAST", "SCA",
+                "Scan", "ScanCore", "Store", "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // jemalloc (Debian's libjemalloc2) replaces glibc's malloc for the whole process: the
@@ -144,9 +139,9 @@ let package = Package(
             name: "sentinel-cli", dependencies: ["SentinelCLI"],
             linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
         ),
-        // The lean launcher: only the sandbox and the command line's core (libc, libseccomp,
-        // json-c and libcrypto; no libcurl, libpq, SQLite or jemalloc), so `sandbox run` starts
-        // in a fraction of `sentinel-cli`'s time.
+        // The lean launcher: only the sandbox and the command line's core (libc, libseccomp and
+        // json-c; no libcurl, libpq, SQLite, libcrypto or jemalloc), so `sandbox run` starts in a
+        // fraction of `sentinel-cli`'s time.
         .executableTarget(name: "sentinel", dependencies: ["CLICore"], linkerSettings: [staticLibstdcxx]),
 
         // A C program the escape battery runs inside the sandbox: one attempt per verb.
@@ -182,7 +177,7 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
         .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport"]),
-        .testTarget(name: "AuditTests", dependencies: ["Digest", "Audit", "Support"]),
+        .testTarget(name: "AuditTests", dependencies: ["Audit", "Digest", "Support"]),
         .testTarget(name: "FleetTests", dependencies: ["Audit", "Fleet", "Store", "Support", "TestSupport"]),
         .testTarget(
             name: "HealTests",
@@ -193,7 +188,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AutonomyTests",
-            dependencies: ["Digest", "Autonomy", "Audit", "Git", "HTTP", "Heal", "Store", "Support", "TestSupport"]
+            dependencies: ["Audit", "Autonomy", "Digest", "Git", "HTTP", "Heal", "Store", "Support", "TestSupport"]
         ),
         // Seeded, bounded mutation of every reader of attacker-controlled input (bench/fuzz.sh goes further).
         .testTarget(
@@ -204,8 +199,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "Digest",
-                "Autonomy", "CLICore", "Heal", "SentinelCLI", "Store", "Support", "TestSupport",
+                "Autonomy", "CLICore", "Digest", "Heal", "SentinelCLI", "Store", "Support", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Golden"]

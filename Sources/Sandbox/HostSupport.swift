@@ -119,9 +119,8 @@ public enum HostSupport {
 
     /// Whether moving a sandbox's init into its cgroups must wait for an RCU grace period: the
     /// kernel takes one global lock for every migration, and unless a cgroup hierarchy is mounted
-    /// with `favordynmods` (Linux 6.0+) each writer first waits for a grace period, 10-20 ms on
-    /// a loaded 2-core machine, longer than the rest of a launch (bench/launch-overhead.sh, spaced
-    /// launches). The option makes every fork and exit slightly dearer instead, so it is the
+    /// with `favordynmods` (Linux 6.0+) each writer first waits for a grace period, which in heal's
+    /// spaced launches cost more than half its sandbox overhead (bench/heal-corpus.py, BENCHMARKS.md). The option makes every fork and exit slightly dearer instead, so it is the
     /// operator's choice; `doctor` names the mount that would take it.
     static func cgroupAttach(mounts: String) -> Check {
         let cgroupMounts = mounts.split(separator: "\n").compactMap { line -> (path: String, type: Substring, options: [Substring])? in
@@ -137,7 +136,7 @@ public enum HostSupport {
         let suggested = cgroupMounts.first { $0.type == "cgroup2" }?.path ?? first.path
         return Check(
             .warn, "cgroup attach",
-            "each sandbox's cgroup attach waits for an RCU grace period (10-20 ms); "
+            "each sandbox's cgroup attach waits for an RCU grace period (often longer than the rest of the launch); "
                 + "`mount -o remount,favordynmods \(suggested)` (Linux 6.0+) removes the wait at a small cost to every fork and exit")
     }
 
