@@ -32,12 +32,9 @@ echo "== CLI launch vs bwrap: $RUNS runs each, interleaved; wall and CPU (user+s
 # Interleaved (A, B, bwrap, A, B, bwrap, ...) so that machine drift touches every command alike.
 PYTHONPATH=bench/lib python3 - "$RUNS" "$SENTINEL" "${BASELINE:-}" "${BWRAP[@]}" <<'PY' | tee "$out/launch-cli.txt"
 import statistics, sys
-from interleaved_runs import run_interleaved
+from interleaved_runs import run_interleaved, sandbox_commands
 runs, new, old, bwrap = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
-run = ["sandbox", "run", "--profile", "minimal", "--", "/bin/true"]
-commands = {"sentinel sandbox run": [new] + run}
-if old: commands["baseline sandbox run"] = [old] + run
-commands["bwrap"] = bwrap
+commands = sandbox_commands(new, old, bwrap)
 commands["sentinel --version"] = [new, "--version"]
 if old: commands["baseline --version"] = [old, "--version"]
 commands["/bin/true"] = ["/bin/true"]
@@ -63,12 +60,9 @@ echo "== launched once in a while: 300 ms apart, $SPACED_RUNS runs each, interle
 grep -q 'cgroup.*favordynmods' /proc/self/mounts && echo "favordynmods: on" || echo "favordynmods: off"
 PYTHONPATH=bench/lib python3 - "$SPACED_RUNS" "$SENTINEL" "${BASELINE:-}" "${BWRAP[@]}" <<'PY' | tee "$out/launch-spaced.txt"
 import statistics, sys
-from interleaved_runs import run_interleaved
+from interleaved_runs import run_interleaved, sandbox_commands
 runs, new, old, bwrap = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
-run = ["sandbox", "run", "--profile", "minimal", "--", "/bin/true"]
-commands = {"sentinel sandbox run": [new] + run}
-if old: commands["baseline sandbox run"] = [old] + run
-commands["bwrap"] = bwrap
+commands = sandbox_commands(new, old, bwrap)
 samples = run_interleaved(commands, runs, warmup=2, pause=0.3)
 median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
 for name, (wall, cpu) in samples.items():

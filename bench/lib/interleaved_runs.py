@@ -39,3 +39,14 @@ def run_interleaved(commands, runs, warmup=10, pause=0.0):
             samples[name][0].append(wall)
             samples[name][1].append(cpu)
     return samples
+
+
+def sandbox_commands(new, old, bwrap):
+    """`sandbox run --profile minimal -- /bin/true` of the new build (and the old one, when
+    given) beside bwrap's argv."""
+    run = ["sandbox", "run", "--profile", "minimal", "--", "/bin/true"]
+    commands = {"sentinel sandbox run": [new] + run}
+    if old:
+        commands["baseline sandbox run"] = [old] + run
+    commands["bwrap"] = bwrap
+    return commands
