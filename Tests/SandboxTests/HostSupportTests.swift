@@ -27,7 +27,8 @@ struct HostSupportTests {
         #expect(slow.detail.contains("`mount -o remount,favordynmods /sys/fs/cgroup/unified`"), "\(slow.detail)")
         let v1Only = HostSupport.cgroupAttach(mounts: "cgroup /sys/fs/cgroup/pids cgroup rw,pids 0 0\n")
         #expect(v1Only.detail.contains("favordynmods /sys/fs/cgroup/pids`"), "\(v1Only.detail)")
-        let fast = HostSupport.cgroupAttach(mounts: hybrid.replacingOccurrences(of: "cgroup2 rw,relatime", with: "cgroup2 rw,relatime,favordynmods"))
+        let fast = HostSupport.cgroupAttach(
+            mounts: hybrid.replacingOccurrences(of: "cgroup2 rw,relatime", with: "cgroup2 rw,relatime,favordynmods"))
         #expect(fast.level == .ok && fast.detail.contains("favordynmods on /sys/fs/cgroup/unified"), "\(fast.detail)")
         #expect(HostSupport.cgroupAttach(mounts: "proc /proc proc rw 0 0\n").level == .ok)
     }
