@@ -10,15 +10,12 @@
 #include <linux/close_range.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/seccomp.h>
-
-pid_t sbx_raw_fork(void) {
-    return (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0);
-}
 
 void sbx_child_fail(int report_fd, int stage, int index) {
     struct sbx_report report = {.stage = stage, .err = errno, .index = index};
@@ -177,6 +174,38 @@ static void hide_launcher_arguments(const struct sbx_config *config) {
     (void)prctl(PR_SET_NAME, title, 0, 0, 0);
 }
 
+struct payload_start {
+    const struct sbx_config *config;
+    const struct sbx_child_fds *fds;
+    int tty_slave;
+};
+
+static int payload_entry(void *argument) {
+    const struct payload_start *start = argument;
+    close(start->fds->status_write);
+    payload_main(start->config, start->fds->report_write, start->tty_slave);
+}
+
+/* 64 KiB is ample for payload_main (its deepest frame is exec_payload's 4 KiB path); the
+   mapping stays until the init exits. */
+#define PAYLOAD_STACK_SIZE (64 * 1024)
+
+/* The payload shares the init's memory until its execve (CLONE_VM | CLONE_VFORK, as
+   posix_spawn does), so starting it copies none of the launcher's page tables and takes no
+   copy-on-write faults; the init sleeps meanwhile, so nothing changes under the payload. It
+   runs on a stack of its own: a vfork child returning through the init's frames would
+   overwrite them. Its file table, signal handlers and credentials are its own (no CLONE_FILES,
+   CLONE_SIGHAND or CLONE_THREAD), so everything payload_main drops is dropped for it alone. */
+static pid_t spawn_payload(const struct sbx_config *config, const struct sbx_child_fds *fds,
+                           int tty_slave) {
+    void *stack = mmap(NULL, PAYLOAD_STACK_SIZE, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) return -1;
+    struct payload_start start = {.config = config, .fds = fds, .tty_slave = tty_slave};
+    return clone(payload_entry, (char *)stack + PAYLOAD_STACK_SIZE, CLONE_VM | CLONE_VFORK | SIGCHLD,
+                 &start);
+}
+
 void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *fds) {
     int report = fds->report_write;
     close(fds->sync_write);
@@ -223,12 +252,8 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
        able to open /proc/1/mem or ptrace the init. */
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) sbx_child_fail(report, SBX_STAGE_DUMPABLE, -1);
 
-    pid_t payload = sbx_raw_fork();
+    pid_t payload = spawn_payload(config, fds, tty_slave);
     if (payload < 0) sbx_child_fail(report, SBX_STAGE_FORK, -1);
-    if (payload == 0) {
-        close(fds->status_write);
-        payload_main(config, report, tty_slave);
-    }
 
     /* Init keeps only the status pipe: holding the caller's pipes would delay their EOF. */
     close_all_except(fds->status_write);

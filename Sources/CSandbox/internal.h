@@ -85,7 +85,3 @@ static inline void sbx_fd_message_init(struct sbx_fd_message *message, char byte
    limit would cut). Return 0, or -1 with errno and *index set. */
 int sbx_sysctls_open(const struct sbx_config *config, int *fds, int *index);
 int sbx_sysctls_write(const struct sbx_config *config, const int *fds, int *index);
-
-/* A raw fork: glibc's fork() runs atfork handlers that may take locks held by threads
-   that no longer exist in this child. */
-pid_t sbx_raw_fork(void);

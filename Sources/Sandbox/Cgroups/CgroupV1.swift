@@ -22,13 +22,18 @@ public struct CgroupV1: CgroupHierarchy {
         if limits.pids != nil { names.append("pids") }
         if limits.cpus != nil { names.append("cpu") }
         names.append("cpuacct")
-        var hierarchies = Set<[UInt64]>()
+        // A list, not a Set: at most four entries, and a Set of pairs costs its first launch
+        // more (the runtime builds the type's metadata and conformances) than the rest of this.
+        var hierarchies: [(device: UInt64, inode: UInt64)] = []
         return names.filter { controller in
             var info = stat()
             guard CgroupFiles.exists("\(root)/\(controller)/cgroup.procs"), stat("\(root)/\(controller)", &info) == 0 else {
                 return false
             }
-            return hierarchies.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
+            let hierarchy = (device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            guard !hierarchies.contains(where: { $0 == hierarchy }) else { return false }
+            hierarchies.append(hierarchy)
+            return true
         }
     }
 
