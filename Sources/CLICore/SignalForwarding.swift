@@ -1,24 +1,30 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Dispatch
+import Support
 import Synchronization
 
-/// Turns stop signals into a stop of the sandbox, handled on a dispatch queue (so a launcher
-/// blocked anywhere still reacts), until cancelled (then the default dispositions come back).
+/// Turns stop signals into a stop of the sandbox until cancelled. The signals are blocked in
+/// the launcher's thread (and so in every thread it starts later) and taken by one thread of
+/// their own in `sigwaitinfo`, so a launcher blocked anywhere still reacts, and no handler runs
+/// Swift code in signal context.
 ///
 /// The first signal is forwarded (`forward`); the launcher then has `grace` seconds to end
 /// on its own (reporting 128+N) before it exits anyway. A second signal exits at once. Both
 /// exits call `abandon` first (kill the sandbox tree, restore the terminal) and end the
 /// process with 128+N.
+///
+/// A plain thread rather than dispatch signal sources: those start libdispatch's manager
+/// thread, its epoll set and a signalfd per signal, a twentieth of a whole launch.
 final class SignalForwarding {
-    private let sources: [any DispatchSourceSignal]
     private let signals: [Int32]
-    /// Signals received so far, or -1 once cancelled.
-    private final class Count: Sendable {
-        let value = Mutex(0)
+    private var previousMask = sigset_t()
+    private var thread: pthread_t?
+    private let cancelled = Cancelled()
+
+    private final class Cancelled: Sendable {
+        let value = Atomic(false)
     }
-    private let received = Count()
 
     /// The grace after the first signal: `SENTINEL_SIGNAL_GRACE` seconds when set (a test
     /// sets it high to show that a second signal alone ends a stuck launcher), else 3.
@@ -31,34 +37,48 @@ final class SignalForwarding {
         forward: @escaping @Sendable (Int32) -> Void, abandon: @escaping @Sendable (Int32) -> Void
     ) {
         self.signals = signals
-        let queue = DispatchQueue(label: "sentinel.signals")
-        let received = self.received
-        var sources: [any DispatchSourceSignal] = []
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                let count = max(1, Int(source.data))
-                let before = received.value.withLock { total -> Int in
-                    let before = total
-                    if total >= 0 { total += count }
-                    return before
-                }
-                guard before >= 0 else { return }
-                if before == 0 {
-                    forward(number)
-                    guard count == 1 else { Self.exit(number, abandon) }
-                    queue.asyncAfter(deadline: .now() + grace) {
-                        if received.value.withLock({ $0 }) >= 0 { Self.exit(number, abandon) }
-                    }
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in signals { sigaddset(&set, number) }
+        pthread_sigmask(SIG_BLOCK, &set, &previousMask)
+        let waited = set
+        let cancelled = self.cancelled
+        let graceNanoseconds = UInt64(min(grace, 1e9) * 1e9)
+        thread = PosixThread.spawn(joinable: true, stackSize: 64 << 10) {
+            var set = waited
+            var first: Int32?
+            var deadline: UInt64 = 0
+            while true {
+                var number: Int32
+                if first == nil {
+                    number = sigwaitinfo(&set, nil)
                 } else {
-                    Self.exit(number, abandon)
+                    let left = deadline &- min(deadline, Self.monotonicNanoseconds())
+                    var timeout = timespec(tv_sec: Int(left / 1_000_000_000), tv_nsec: Int(left % 1_000_000_000))
+                    number = sigtimedwait(&set, nil, &timeout)
                 }
+                if cancelled.value.load(ordering: .acquiring) { return }
+                if number < 0 {
+                    // EAGAIN: the grace is over; EINTR: a stop of this thread, wait again.
+                    if errno == EAGAIN, let first { Self.exit(first, abandon) }
+                    continue
+                }
+                guard first == nil else { Self.exit(number, abandon) }
+                first = number
+                forward(number)
+                deadline = Self.monotonicNanoseconds() &+ graceNanoseconds
             }
-            source.resume()
-            sources.append(source)
         }
-        self.sources = sources
+        if thread == nil {
+            // No thread, no forwarding: the signals keep their default effect.
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        }
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     private static func exit(_ number: Int32, _ abandon: @Sendable (Int32) -> Void) -> Never {
@@ -66,9 +86,17 @@ final class SignalForwarding {
         _exit(128 + number)
     }
 
+    /// Stops forwarding: the thread ends, and the launcher's signal mask is what it was, so a
+    /// signal from now on has its default effect.
     func cancel() {
-        received.value.withLock { $0 = -1 }
-        for source in sources { source.cancel() }
-        for number in signals { signal(number, SIG_DFL) }
+        guard let thread else { return }
+        self.thread = nil
+        cancelled.value.store(true, ordering: .releasing)
+        // Wakes the thread's wait: directed at it, where the signal is blocked and awaited.
+        pthread_kill(thread, signals[0])
+        pthread_join(thread, nil)
+        pthread_sigmask(SIG_SETMASK, &previousMask, nil)
     }
+
+    deinit { cancel() }
 }

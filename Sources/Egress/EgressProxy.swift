@@ -87,7 +87,7 @@ public final class EgressProxy: Sendable {
         }
         guard first else { throw SentinelError(.invalidInput, "egress proxy: already started or stopped") }
         SocketIO.setNonBlocking(listener)
-        guard ProxyThread.spawn({ [self] in acceptLoop() }) else {
+        guard Self.spawnThread({ [self] in acceptLoop() }) else {
             state.withLock { $0.liveThreads -= 1 }
             throw SentinelError(.io, "egress proxy: cannot start the accept thread")
         }
@@ -148,6 +148,22 @@ public final class EgressProxy: Sendable {
 
     // MARK: Threads
 
+    /// Runs `body` on a detached thread of its own (connections block in `poll`); false when
+    /// the thread could not be made.
+    static func spawnThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+        PosixThread.spawn {
+            // A write into a socket whose peer left raises SIGPIPE, which would kill the whole
+            // process: `send` passes MSG_NOSIGNAL, and proxy threads block it besides (the
+            // sandboxed child's dispositions stay untouched; a blocked thread-directed SIGPIPE
+            // just stays pending).
+            var set = sigset_t()
+            sigemptyset(&set)
+            sigaddset(&set, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &set, nil)
+            body()
+        } != nil
+    }
+
     private var context: SessionContext {
         SessionContext(
             policy: policy, resolver: resolver, limits: limits, stopFd: stopRead, budget: budget,
@@ -204,7 +220,7 @@ public final class EgressProxy: Sendable {
                 continue
             }
             let refusal = admission == .refuse ? "connection limit \(limits.maxConnections) reached" : nil
-            let spawned = ProxyThread.spawn { [self] in
+            let spawned = Self.spawnThread { [self] in
                 EgressSession(client: fd, context: context, refusal: refusal).run()
                 release(admission)
             }

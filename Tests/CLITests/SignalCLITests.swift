@@ -56,6 +56,14 @@ struct SignalCLITests {
         #expect(cgroups(of: pid).isEmpty)
     }
 
+    /// The launcher blocks the stop signals it forwards; the payload must not inherit that mask,
+    /// or Ctrl-C inside an interactive sandbox and a tool's own SIGTERM handling would break.
+    @Test func payloadStartsWithNoSignalBlocked() throws {
+        let result = try CLI.run(["sandbox", "run", "--", "grep", "^SigBlk", "/proc/self/status"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "SigBlk:\t0000000000000000\n")
+    }
+
     @Test func terminateEndsTheLauncherWith143() throws {
         let (process, marker) = try startSleeping()
         kill(process.processIdentifier, SIGTERM)

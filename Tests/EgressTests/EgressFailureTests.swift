@@ -88,7 +88,7 @@ struct EgressFailureTests {
         let received = Mutex<[Int]>([])
         let done = Mutex(0)
         for index in 0..<clients {
-            _ = ProxyThread.spawn {
+            _ = EgressProxy.spawnThread {
                 defer { done.withLock { $0 += 1 } }
                 guard let fd = try? Loopback.connect(port: harness.port) else { return }
                 let size = 100_000 + index
@@ -140,7 +140,7 @@ struct EgressFailureTests {
     func sigpipeBlocked() throws {
         let result = Mutex<Int32?>(nil)
         #expect(
-            ProxyThread.spawn {
+            EgressProxy.spawnThread {
                 var pair: [Int32] = [-1, -1]
                 guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else { return }
                 shutdown(pair[0], Int32(SHUT_WR))

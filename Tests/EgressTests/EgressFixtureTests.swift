@@ -135,7 +135,7 @@ final class TestHTTPServer: Sendable {
     init(ipv6: Bool = false) throws {
         (listener, port) = try Loopback.listen(ipv6: ipv6)
         running.withLock { $0 += 1 }
-        _ = ProxyThread.spawn { [self] in acceptLoop() }
+        _ = EgressProxy.spawnThread { [self] in acceptLoop() }
     }
 
     /// Connections accepted so far.
@@ -165,7 +165,7 @@ final class TestHTTPServer: Sendable {
             }
             state.withLock { $0.accepted += 1 }
             running.withLock { $0 += 1 }
-            _ = ProxyThread.spawn { [self] in
+            _ = EgressProxy.spawnThread { [self] in
                 serve(fd)
                 running.withLock { $0 -= 1 }
             }
