@@ -36,6 +36,7 @@ let package = Package(
         // The readers fuzz/ (a separate, opt-in package) drives with libFuzzer.
         .library(name: "Support", targets: ["Support"]),
         .library(name: "Documents", targets: ["Documents"]),
+        .library(name: "DocumentsYAML", targets: ["DocumentsYAML"]),
         .library(name: "Heal", targets: ["Heal"]),
         .library(name: "Findings", targets: ["Findings"]),
         .library(name: "PythonSyntax", targets: ["PythonSyntax"]),
@@ -73,8 +74,11 @@ let package = Package(
         // SHA-256 through libcrypto, apart from Support so that the lean launcher does not load
         // libcrypto (4,000 relocations, a third of its dynamic linking) for a hash it never takes.
         .target(name: "Digest", dependencies: ["CCrypto"]),
-        // One positioned document node; JSON, TOML and YAML readers; the JSON writer.
-        .target(name: "Documents", dependencies: ["Support", "Yams"]),
+        // One positioned document node; the JSON and TOML readers; the JSON writer.
+        .target(name: "Documents", dependencies: ["Support"]),
+        // The YAML reader (through Yams), apart from Documents: Yams links Foundation's NS* layer
+        // and ICU (34 MB of data, 40k relocations), which the lean launcher must not load.
+        .target(name: "DocumentsYAML", dependencies: ["Documents", "Support", "Yams"]),
         // SQLite connections, statements, migrations and the state directories ($SENTINEL_HOME or XDG).
         // and the fleet's job queue on SQLite or PostgreSQL (one `JobQueue` interface).
         .target(name: "Store", dependencies: ["CPostgres", "CSQLite", "Digest", "Support"]),
@@ -92,18 +96,20 @@ let package = Package(
         .target(name: "PythonSyntax", dependencies: ["Findings", "Support"]),
         // The Jinja2/Django template tokenizer with the HTML context of each output (SAST's template rules read it).
         .target(name: "TemplateSyntax"),
-        .target(name: "SAST", dependencies: ["Documents", "Findings", "PythonSyntax", "Support", "TemplateSyntax"]),
-        .target(name: "SCA", dependencies: ["Documents", "Findings", "HTTP", "Store", "Support", "CZlib"]),
+        .target(name: "SAST", dependencies: ["Documents", "DocumentsYAML", "Findings", "PythonSyntax", "Support", "TemplateSyntax"]),
+        .target(name: "SCA", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "Store", "Support", "CZlib"]),
         // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.
-        .target(name: "DAST", dependencies: ["CSystem", "Documents", "Findings", "HTTP", "Support"]),
+        .target(name: "DAST", dependencies: ["CSystem", "Documents", "DocumentsYAML", "Findings", "HTTP", "Support"]),
         // The scanner interface: `Scanner`, its target, output and context (the sandbox runner for tools).
-        .target(name: "ScanCore", dependencies: ["Findings", "Sandbox", "Support"]),
+        .target(name: "ScanCore", dependencies: ["DocumentsYAML", "Findings", "Sandbox", "Support"]),
         // The external tools, run in the sandbox: Bandit, Semgrep, Wapiti, ZAP.
         .target(name: "Adapters", dependencies: ["DAST", "Documents", "Findings", "Sandbox", "SAST", "ScanCore", "Support"]),
         // The native scanners (SAST, secrets, SCA, DAST) and the orchestration of every scanner into one report.
         .target(
             name: "Scan",
-            dependencies: ["Adapters", "DAST", "Documents", "Findings", "Git", "Sandbox", "SAST", "SCA", "ScanCore", "Support"]
+            dependencies: [
+                "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "Sandbox", "SAST", "SCA", "ScanCore", "Support",
+            ]
         ),
         // `sentinel heal`: signals, actors, the overlay workspace, verifier, reflector, memory, the loop.
         .target(
@@ -116,7 +122,7 @@ let package = Package(
         // Progressive autonomy: policy, risk, the controller, proposals, the GitHub publisher.
         .target(
             name: "Autonomy",
-            dependencies: ["Audit", "Digest", "Documents", "Git", "HTTP", "Heal", "Store", "Support"]
+            dependencies: ["Audit", "Digest", "Documents", "DocumentsYAML", "Git", "HTTP", "Heal", "Store", "Support"]
         ),
         // Fleet mode: workers that claim jobs from the queue and run them as sandboxed `sentinel`
         // runs, the scheduler, JSON logs and Prometheus metrics.
@@ -140,8 +146,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
         ),
         // The lean launcher: only the sandbox and the command line's core (libc, libseccomp and
-        // json-c; no libcurl, libpq, SQLite, libcrypto or jemalloc), so `sandbox run` starts in a
-        // fraction of `sentinel-cli`'s time.
+        // json-c; no libcurl, libpq, SQLite, libcrypto or jemalloc; FoundationEssentials, but not
+        // Foundation's NS* layer, Yams or ICU), so `sandbox run` starts in a fraction of
+        // `sentinel-cli`'s time (`LeanLauncherCLITests` checks what it links).
         .executableTarget(name: "sentinel", dependencies: ["CLICore"], linkerSettings: [staticLibstdcxx]),
 
         // A C program the escape battery runs inside the sandbox: one attempt per verb.
@@ -156,19 +163,20 @@ let package = Package(
             name: "sentinel-bench", dependencies: ["PythonSyntax", "Sandbox", "Store"], path: "bench/Sources/sentinel-bench"),
 
         .testTarget(name: "SupportTests", dependencies: ["Digest", "Support"]),
-        .testTarget(name: "DocumentsTests", dependencies: ["Documents", "Support"]),
+        .testTarget(name: "DocumentsTests", dependencies: ["Documents", "DocumentsYAML", "Support"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Support", "TestSupport"]),
         // A loopback HTTP server the HTTP, SCA and CLI tests start on 127.0.0.1.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Support", "TestSupport"]),
         .testTarget(name: "EgressTests", dependencies: ["Egress", "Support", "TestSupport"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "Support", "TestSupport"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "ScanCore", "Support", "TestSupport"]),
         .testTarget(
             name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Store", "Support", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(
-            name: "SASTTests", dependencies: ["SAST", "Documents", "Findings", "PythonSyntax", "Support", "TemplateSyntax", "TestSupport"]),
+            name: "SASTTests",
+            dependencies: ["SAST", "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "Support", "TemplateSyntax", "TestSupport"]),
         .testTarget(
             name: "SCATests", dependencies: ["SCA", "Documents", "Store", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
@@ -182,7 +190,7 @@ let package = Package(
         .testTarget(
             name: "HealTests",
             dependencies: [
-                "Heal", "Findings", "Git", "HTTP", "Sandbox", "Store", "Support", "TestSupport",
+                "Heal", "Findings", "Git", "HTTP", "Sandbox", "ScanCore", "Store", "Support", "TestSupport",
             ],
             exclude: ["Fixtures"]
         ),
@@ -192,7 +200,7 @@ let package = Package(
         ),
         // Seeded, bounded mutation of every reader of attacker-controlled input (bench/fuzz.sh goes further).
         .testTarget(
-            name: "FuzzTests", dependencies: ["Documents", "Heal", "PythonSyntax", "SCA", "Support", "TestSupport"]),
+            name: "FuzzTests", dependencies: ["Documents", "DocumentsYAML", "Heal", "PythonSyntax", "SCA", "Support", "TestSupport"]),
         .testTarget(
             name: "ScanTests", dependencies: ["Scan", "Adapters", "DAST", "Findings", "SAST", "ScanCore", "Support", "TestSupport"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
@@ -211,7 +219,7 @@ let package = Package(
 // search passes read syntax nodes (`PythonSyntax`) in their hottest loops, where an accessor call and
 // its retain/release pair per node cost 6-8 % of a scan (bench/sast-speed.sh, measured 2026-11-25).
 let crossModuleOptimized: Set<String> = [
-    "Support", "Documents", "Findings", "PythonSyntax", "TemplateSyntax", "SAST", "ScanCore", "Scan",
+    "Support", "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "TemplateSyntax", "SAST", "ScanCore", "Scan",
 ]
 for target in package.targets where crossModuleOptimized.contains(target.name) {
     target.swiftSettings =

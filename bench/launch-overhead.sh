@@ -129,6 +129,9 @@ callgrind() {
   work=$(mktemp -d)
   copy="$work/sentinel"
   objcopy --strip-debug "$binary" "$copy"
+  # The lean launcher takes a YAML profile's document from the run cache that the sentinel-cli
+  # beside it filled (the runs above did), so the copy gets the same sentinel-cli beside it.
+  ln -s "$(cd "$(dirname "$binary")" && pwd)/sentinel-cli" "$work/sentinel-cli"
   count=$( (valgrind --tool=callgrind --callgrind-out-file="$work/out.%p" "$copy" "$@" 2>&1 >/dev/null || true) |
     awk '/== Command:/ && !parent { parent = $1 } $1 == parent && /Collected :/ { print $4 }')
   rm -rf "$work"

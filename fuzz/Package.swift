@@ -12,7 +12,7 @@ let package = Package(
         .target(name: "FuzzSupport", dependencies: [.product(name: "Support", package: "Sentinel")]),
         .executableTarget(
             name: "fuzz-documents",
-            dependencies: ["FuzzSupport", .product(name: "Documents", package: "Sentinel")]
+            dependencies: ["FuzzSupport", .product(name: "Documents", package: "Sentinel"), .product(name: "DocumentsYAML", package: "Sentinel")]
         ),
         .executableTarget(
             name: "fuzz-lockfiles",

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import Support
 import Synchronization
 

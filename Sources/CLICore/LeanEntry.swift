@@ -49,7 +49,12 @@ public enum LeanEntry {
             // parses and prints them, as ever.
             guard let options = SandboxRunArguments.parse(arguments) else { return replaceWithFull(argv) }
             do {
-                return try SandboxRunner.run(options)
+                let reader = FullCommandLine.path(for: DataDirectory.runningExecutable()).flatMap(ExecutableIdentity.of)
+                return try SandboxRunner.run(options, syntax: .jsonOnly(reader: reader))
+            } catch is ProfileSyntax.Unsupported {
+                // A YAML profile the run cache does not hold yet: sentinel-cli reads it (and
+                // caches its document for the next launch) or says what is wrong with it.
+                return replaceWithFull(argv)
             } catch let error as SentinelError {
                 Console.error("sentinel: \(error.message)")
                 return error.exitStatus
@@ -85,6 +90,12 @@ public enum FullCommandLine {
             PathText.directory(of: binDirectory) + "/libexec/sentinel/" + name,
             binDirectory + "/" + name,
         ]
+    }
+
+    /// The first candidate that exists for a `sentinel` at `executable`, or nil.
+    public static func path(for executable: String?) -> String? {
+        guard let executable else { return nil }
+        return candidates(for: executable).first { access($0, X_OK) == 0 }
     }
 
     /// Replaces the process with the first candidate that exists, passing `argv` and the

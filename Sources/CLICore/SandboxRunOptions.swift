@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Sandbox
 
 /// What `sentinel sandbox run` was asked to do, as typed values: `SandboxRunCommand` (the full

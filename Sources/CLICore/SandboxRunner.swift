@@ -2,18 +2,20 @@
     import Glibc
 #endif
 import Egress
-import Foundation
+import FoundationEssentials
 import Sandbox
 import Support
 
 /// Runs `sentinel sandbox run`'s options in a fresh sandbox, for both executables.
 public enum SandboxRunner {
-    /// Runs `options` (already checked by `usageError()`) and returns the status to exit with:
-    /// the command's own, or what `RunResult` maps its ending to. Throws `SentinelError` when the
-    /// sandbox cannot be set up, after writing the status object that says which stage failed.
-    public static func run(_ options: SandboxRunOptions) throws -> Int32 {
+    /// Runs `options` (already checked by `usageError()`), reading profiles with `syntax`, and
+    /// returns the status to exit with: the command's own, or what `RunResult` maps its ending
+    /// to. Throws `SentinelError` when the sandbox cannot be set up, after writing the status
+    /// object that says which stage failed, and `ProfileSyntax.Unsupported`, before anything
+    /// else is done, when `syntax` cannot read the profile.
+    public static func run(_ options: SandboxRunOptions, syntax: ProfileSyntax) throws -> Int32 {
         LaunchTrace.mark("arguments")
-        var selected = try ProfileStore.standard().resolve(options.profile)
+        var selected = try ProfileStore.standard(syntax: syntax).resolve(options.profile)
         LaunchTrace.mark("profile")
         if let mode = options.mode { selected.filesystem.workspace = mode }
         if let memory = options.memoryBytes { selected.limits.memoryBytes = memory }

@@ -53,7 +53,7 @@ final class SignalForwarding {
                 if first == nil {
                     number = sigwaitinfo(&set, nil)
                 } else {
-                    let left = deadline &- min(deadline, Self.monotonicNanoseconds())
+                    let left = deadline &- min(deadline, MonotonicClock.nanoseconds())
                     var timeout = timespec(tv_sec: Int(left / 1_000_000_000), tv_nsec: Int(left % 1_000_000_000))
                     number = sigtimedwait(&set, nil, &timeout)
                 }
@@ -66,19 +66,13 @@ final class SignalForwarding {
                 guard first == nil else { Self.exit(number, abandon) }
                 first = number
                 forward(number)
-                deadline = Self.monotonicNanoseconds() &+ graceNanoseconds
+                deadline = MonotonicClock.nanoseconds() &+ graceNanoseconds
             }
         }
         if thread == nil {
             // No thread, no forwarding: the signals keep their default effect.
             pthread_sigmask(SIG_SETMASK, &previousMask, nil)
         }
-    }
-
-    private static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
     private static func exit(_ number: Int32, _ abandon: @Sendable (Int32) -> Void) -> Never {

@@ -7,15 +7,15 @@ public enum JSON {
 
     /// Parses one JSON document (a UTF-8 BOM is skipped); errors read `FILE:LINE: problem`.
     public static func parse(_ bytes: [UInt8], file: String) throws -> DocumentNode {
-        let body = droppingBOM(bytes)
+        let body = DocumentInput.droppingBOM(bytes)
         return try body.withUnsafeBufferPointer { buffer in
             var reader = Reader(bytes: buffer, file: file)
             reader.skipSpace()
-            guard reader.i < buffer.count else { throw malformed(file, reader.line, "empty JSON document") }
+            guard reader.i < buffer.count else { throw DocumentInput.malformed(file, reader.line, "empty JSON document") }
             let node = try reader.value(depth: 0)
             reader.skipSpace()
             guard reader.i == buffer.count else {
-                throw malformed(file, reader.line, "unexpected text after the JSON document")
+                throw DocumentInput.malformed(file, reader.line, "unexpected text after the JSON document")
             }
             return node
         }
@@ -47,7 +47,7 @@ public enum JSON {
             }
         }
 
-        func fail(_ what: String) -> Error { malformed(file, line, what) }
+        func fail(_ what: String) -> Error { DocumentInput.malformed(file, line, what) }
 
         var column: Int { i - lineStart + 1 }
 

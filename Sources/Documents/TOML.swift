@@ -143,7 +143,7 @@ struct PositionedTOML {
     static let maxDepth = 128
 
     static func parse(_ bytes: [UInt8], file: String) throws -> TOMLTable {
-        let body = Array(droppingBOM(bytes))
+        let body = Array(DocumentInput.droppingBOM(bytes))
         var reader = Reader(bytes: body, file: file)
         return try reader.document()
     }
@@ -163,7 +163,7 @@ struct PositionedTOML {
             self.file = file
         }
 
-        func fail(_ what: String) -> Error { malformed(file, line, what) }
+        func fail(_ what: String) -> Error { DocumentInput.malformed(file, line, what) }
 
         /// The 1-based byte column of `i`.
         mutating func column() -> Int {
@@ -273,7 +273,7 @@ struct PositionedTOML {
                         let fresh = TOMLTable(line: headerLine)
                         if let position {
                             guard case .tableArray(var list) = table.entries[position].value else {
-                                throw malformed(
+                                throw DocumentInput.malformed(
                                     file, headerLine, "'\(path.joined(separator: "."))' is not an array of tables")
                             }
                             // Drop the entry's reference first so the append happens in place:
@@ -288,11 +288,11 @@ struct PositionedTOML {
                     }
                     if let position {
                         guard case .table(let existing) = table.entries[position].value, !existing.isInline else {
-                            throw malformed(file, headerLine, "'\(path.joined(separator: "."))' is already defined")
+                            throw DocumentInput.malformed(file, headerLine, "'\(path.joined(separator: "."))' is already defined")
                         }
                         // Re-opening a header is an error; a table implied by a dotted header is not.
                         guard defined.insert(ObjectIdentifier(existing)).inserted else {
-                            throw malformed(file, headerLine, "table [\(path.joined(separator: "."))] defined twice")
+                            throw DocumentInput.malformed(file, headerLine, "table [\(path.joined(separator: "."))] defined twice")
                         }
                         return existing
                     }
@@ -305,7 +305,7 @@ struct PositionedTOML {
                     switch table.entries[position].value {
                     case .table(let next) where !next.isInline: table = next
                     case .tableArray(let list) where !list.isEmpty: table = list[list.count - 1]
-                    default: throw malformed(file, headerLine, "'\(key)' is not a table")
+                    default: throw DocumentInput.malformed(file, headerLine, "'\(key)' is not a table")
                     }
                 } else {
                     let fresh = TOMLTable(line: headerLine)
@@ -335,7 +335,7 @@ struct PositionedTOML {
             for key in path.dropLast() {
                 if let position = target.position(of: key) {
                     guard case .table(let next) = target.entries[position].value, !next.isInline else {
-                        throw malformed(file, keyLine, "'\(key)' is not a table")
+                        throw DocumentInput.malformed(file, keyLine, "'\(key)' is not a table")
                     }
                     target = next
                 } else {
@@ -344,9 +344,9 @@ struct PositionedTOML {
                     target = fresh
                 }
             }
-            guard let last = path.last else { throw malformed(file, keyLine, "empty key") }
+            guard let last = path.last else { throw DocumentInput.malformed(file, keyLine, "empty key") }
             guard target.position(of: last) == nil else {
-                throw malformed(file, keyLine, "duplicate key '\(path.joined(separator: "."))'")
+                throw DocumentInput.malformed(file, keyLine, "duplicate key '\(path.joined(separator: "."))'")
             }
             target.append(.init(key: last, line: keyLine, column: keyColumn, value: value))
         }
@@ -474,7 +474,7 @@ struct PositionedTOML {
                 }
                 guard i > from else { throw fail("expected a value") }
                 let text = String(decoding: bytes[from..<i], as: UTF8.self)
-                guard Reader.isBareValue(text) else { throw malformed(file, line, "invalid value '\(text)'") }
+                guard Reader.isBareValue(text) else { throw DocumentInput.malformed(file, line, "invalid value '\(text)'") }
                 return .bare(text)
             }
         }

@@ -2,7 +2,7 @@
     import Glibc
 #endif
 import CSystem
-import Foundation
+import FoundationEssentials
 import Support
 
 /// One direction of the payload's stdio as the waiter moves it: from `source` into memory

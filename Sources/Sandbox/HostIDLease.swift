@@ -2,7 +2,7 @@
     import Glibc
 #endif
 import CSystem
-import Foundation
+import FoundationEssentials
 import Support
 
 /// One host uid/gid of the `HostIDRange`, held by one sandbox for its launch's lifetime.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Support
 
 #if canImport(Glibc)
@@ -157,6 +157,6 @@ public enum HostSupport {
     }
 
     private static func read(_ path: String) -> String? {
-        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        (try? String(contentsOfFile: path, encoding: .utf8))?.trimmedOfWhitespace()
     }
 }

@@ -1,6 +1,6 @@
 import CSandbox
 import CSystem
-import Foundation
+import FoundationEssentials
 import Support
 
 #if canImport(Glibc)
@@ -17,7 +17,7 @@ public enum Launcher {
     /// Runs the plan. Throws `SentinelError` when the sandbox cannot be set up or the command
     /// cannot be executed; every other outcome (exit, signal, timeout, OOM) is a `RunResult`.
     public static func run(_ plan: LaunchPlan, options: LaunchOptions) throws -> RunResult {
-        let started = DispatchTime.now()
+        let started = MonotonicClock.nanoseconds()
         let workspaceTree = try makeWorkspaceTree(plan.workspace)
         defer { if workspaceTree >= 0 { close(workspaceTree) } }
         let upperLayer = try plan.workspace.flatMap {
@@ -79,7 +79,7 @@ public enum Launcher {
             throw setupError(failure, plan: plan)
         }
         LaunchTrace.mark("root-and-exec")
-        let executed = DispatchTime.now().uptimeNanoseconds
+        let executed = MonotonicClock.nanoseconds()
         // The payload's ends live on in the sandbox only.
         stdio.closePayloadEnds()
         let master = process.tty_fd
@@ -99,14 +99,14 @@ public enum Launcher {
         defer { terminalRelay?.finish() }
         var waiter = Waiter(pid: process.pid, statusFD: process.status_fd, streams: streams)
         waiter.wait(
-            until: options.timeoutSeconds.map { started.uptimeNanoseconds + UInt64($0 * 1e9) },
+            until: options.timeoutSeconds.map { started + UInt64($0 * 1e9) },
             stopRequested: { options.handle?.requestedSignal != nil })
         close(process.status_fd)
         LaunchTrace.mark("payload")
         let usage = reap(process.pid)
         let summaries = egress?.finish() ?? []
 
-        let wall = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
+        let wall = Int((MonotonicClock.nanoseconds() - started) / 1_000_000)
         let cpuFromUsage =
             (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
             + (Int(usage.ru_utime.tv_usec) + Int(usage.ru_stime.tv_usec)) / 1000

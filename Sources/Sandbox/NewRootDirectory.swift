@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import Support
 
 /// The empty directory one run's root is mounted on (in the sandbox's own mount namespace).
@@ -113,8 +113,8 @@ public final class NewRootDirectory {
             return (runtime + "/sentinel", true)
         }
         // A shared temporary directory: nothing there is swept.
-        let temporary = NSTemporaryDirectory()
-        return (temporary.hasSuffix("/") ? String(temporary.dropLast()) : temporary, false)
+        let temporary = ProcessEnvironment.value("TMPDIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return (temporary.count > 1 && temporary.hasSuffix("/") ? String(temporary.dropLast()) : temporary, false)
     }
 
     /// Creates `path` 0700 if absent; refuses it unless it is a real directory of ours that no

@@ -1,38 +1,68 @@
 import Documents
-import Foundation
+import FoundationEssentials
 import Support
 
 /// Reads a profile from YAML or JSON and validates every field, naming the file, the line and
 /// the key on any problem (`FILE:LINE: KEY: problem`). Sections a profile leaves out take the `minimal` profile's values.
 public enum ProfileLoader {
-    /// Loads the profile file at `path`.
-    public static func load(path: String) throws -> Profile {
+    /// Loads the profile file at `path`, read with `syntax`, or taken from the run cache when an
+    /// earlier load stored the document of exactly these bytes (`ProfileDocumentCache`).
+    public static func load(path: String, syntax: ProfileSyntax) throws -> Profile {
+        try load(path: path, syntax: syntax, cache: RunCacheFile.directory())
+    }
+
+    /// `load(path:syntax:)` with the run cache in `cache` (none when nil).
+    static func load(path: String, syntax: ProfileSyntax, cache: String?) throws -> Profile {
         let data: Data
         do {
-            data = try BoundedFile.read(path, limit: 1 << 20)
+            data = try BoundedFile.read(path, limit: ProfileDocumentCache.sourceLimit)
         } catch let error as SentinelError {
             throw SentinelError(.invalidInput, "\(error.message) (cannot read profile)", errno: error.errno)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard String(data: data, encoding: .utf8) != nil else {
             throw SentinelError(.invalidInput, "\(path): profile is not UTF-8 text")
         }
+        let source = Array(data)
         let directory = PathText.directory(of: path)
-        return try parse(text, source: path, baseDirectory: directory.isEmpty ? "." : directory)
-    }
-
-    /// Parses profile text; `source` names it in errors, relative paths resolve against
-    /// `baseDirectory`.
-    public static func parse(_ text: String, source: String, baseDirectory: String = ".") throws -> Profile {
+        let baseDirectory = directory.isEmpty ? "." : directory
+        let reader = cache == nil ? nil : syntax.cacheIdentity
+        if let cache, let reader, let cached = ProfileDocumentCache.load(source: source, in: cache, reader: reader),
+            let profile = try? profile(from: cached, source: path, baseDirectory: baseDirectory)
+        {
+            return profile
+        }
         let root: DocumentNode
         do {
-            // Every scalar stays text: profiles need no implicit typing, and resolving tags
-            // costs more than the rest of a launch.
-            root = try YAML.parse(Array(text.utf8), file: source, scalars: .strings)
+            root = try document(source, source: path, syntax: syntax)
+        } catch is SentinelError where syntax.isPartial {
+            throw ProfileSyntax.Unsupported(path: path)
+        }
+        let profile = try profile(from: root, source: path, baseDirectory: baseDirectory)
+        if let cache, let reader { ProfileDocumentCache.store(root, source: source, in: cache, reader: reader) }
+        return profile
+    }
+
+    /// Parses profile text with `syntax`; `source` names it in errors, relative paths resolve
+    /// against `baseDirectory`.
+    public static func parse(
+        _ text: String, source: String, baseDirectory: String = ".", syntax: ProfileSyntax
+    ) throws -> Profile {
+        try profile(
+            from: document(Array(text.utf8), source: source, syntax: syntax), source: source, baseDirectory: baseDirectory)
+    }
+
+    private static func document(_ bytes: [UInt8], source: String, syntax: ProfileSyntax) throws -> DocumentNode {
+        do {
+            return try syntax.parse(bytes, source)
         } catch let error as SentinelError {
             // Keep saying what was expected: the file may be either format.
             throw SentinelError(
                 .invalidInput, error.message.replacing("invalid YAML: ", with: "not valid YAML or JSON: "))
         }
+    }
+
+    /// The profile `root` describes, every field validated; `source` names the file in errors.
+    static func profile(from root: DocumentNode, source: String, baseDirectory: String) throws -> Profile {
         let reader = DocumentReader(source: source)
         guard root.isObject else { throw reader.fail(root, "", "a profile must be a mapping") }
         try reader.checkKeys(
@@ -66,7 +96,7 @@ public enum ProfileLoader {
             case "disabled": profile.seccomp = .disabled
             default:
                 let path = text.hasPrefix("/") ? text : baseDirectory + "/" + text
-                profile.seccomp = .oci(path: (path as NSString).standardizingPath)
+                profile.seccomp = .oci(path: PathText.lexicallyNormalized(path))
             }
         }
         if let value = root["limits"] {

@@ -1,19 +1,23 @@
-import Foundation
+import FoundationEssentials
 import Support
 
 /// Finds profiles by name in the profile directories, or by path.
 public struct ProfileStore: Sendable {
     /// Directories searched in order for `<name>.<ext>` profile files.
     public var directories: [String]
+    /// How the files are read.
+    public var syntax: ProfileSyntax
 
-    /// Makes a store searching `directories` in order.
-    public init(directories: [String]) {
+    /// Makes a store searching `directories` in order, reading files with `syntax`.
+    public init(directories: [String], syntax: ProfileSyntax) {
         self.directories = directories
+        self.syntax = syntax
     }
 
     /// `$SENTINEL_PROFILES` (colon-separated), then the shipped profiles: beside the installed
     /// binary, the checkout it was built in, the installed locations (``DataDirectory``).
     public static func standard(
+        syntax: ProfileSyntax,
         environment: [String: String] = ProcessEnvironment.value("SENTINEL_PROFILES").map { ["SENTINEL_PROFILES": $0] } ?? [:]
     ) -> ProfileStore {
         var directories: [String] = []
@@ -21,7 +25,7 @@ public struct ProfileStore: Sendable {
             directories += configured.split(separator: ":").map(String.init)
         }
         directories += DataDirectory.candidates(named: "profiles", containing: "minimal.yaml")
-        return ProfileStore(directories: directories)
+        return ProfileStore(directories: directories, syntax: syntax)
     }
 
     private static let extensions = ["yaml", "yml", "json"]
@@ -29,14 +33,14 @@ public struct ProfileStore: Sendable {
     /// A profile by name (`minimal`) or by path (`./my.yaml`). `minimal` always resolves,
     /// to the built-in copy when no file defines it.
     public func resolve(_ nameOrPath: String) throws -> Profile {
-        if nameOrPath.contains("/") || Self.extensions.contains((nameOrPath as NSString).pathExtension) {
+        if nameOrPath.contains("/") || Self.extensions.contains(PathText.pathExtension(of: nameOrPath)) {
             guard FileManager.default.fileExists(atPath: nameOrPath) else {
                 throw SentinelError(.invalidInput, "\(nameOrPath): profile file not found")
             }
-            return try ProfileLoader.load(path: nameOrPath)
+            return try ProfileLoader.load(path: nameOrPath, syntax: syntax)
         }
         if let path = path(forName: nameOrPath) {
-            return try ProfileLoader.load(path: path)
+            return try ProfileLoader.load(path: path, syntax: syntax)
         }
         if nameOrPath == Profile.minimal.name { return Profile.minimal }
         let known = list().map(\.name).joined(separator: ", ")
@@ -60,8 +64,8 @@ public struct ProfileStore: Sendable {
         var result: [(name: String, path: String)] = []
         for directory in directories {
             let entries = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
-            for entry in entries where Self.extensions.contains((entry as NSString).pathExtension) {
-                let name = (entry as NSString).deletingPathExtension
+            for entry in entries where Self.extensions.contains(PathText.pathExtension(of: entry)) {
+                let name = PathText.deletingPathExtension(of: entry)
                 if seen.insert(name).inserted { result.append((name, "\(directory)/\(entry)")) }
             }
         }

@@ -35,12 +35,13 @@ struct RootBuilder {
         // Binds and tmpfs mounts go shallowest first, so `--bind-ro /tmp/x` lands inside the
         // /tmp tmpfs instead of being covered by it.
         enum Entry { case bind(String, optional: Bool), tmpfs(String, UInt64) }
-        var entries: [(path: String, entry: Entry)] = (profile.filesystem.readOnly + extraReadOnly).map {
-            ($0, .bind($0, optional: !extraReadOnly.contains($0)))
+        func depth(_ path: String) -> Int { path.split(separator: "/").count }
+        var entries: [(depth: Int, path: String, entry: Entry)] = (profile.filesystem.readOnly + extraReadOnly).map {
+            (depth($0), $0, .bind($0, optional: !extraReadOnly.contains($0)))
         }
-        entries += profile.filesystem.tmpfs.map { ($0.key, .tmpfs($0.key, $0.value)) }
-        entries.sort { ($0.path.split(separator: "/").count, $0.path) < ($1.path.split(separator: "/").count, $1.path) }
-        for (_, entry) in entries {
+        entries += profile.filesystem.tmpfs.map { (depth($0.key), $0.key, .tmpfs($0.key, $0.value)) }
+        entries.sort { ($0.depth, $0.path) < ($1.depth, $1.path) }
+        for (_, _, entry) in entries {
             switch entry {
             case .bind(let path, let optional):
                 try bindReadOnly(host: path, optional: optional)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Support
 
 /// How a sandboxed run ended and what it cost.

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 import Support
 
 /// Waits for the sandbox init to report the payload's status while moving the payload's
@@ -62,7 +62,7 @@ struct Waiter {
         var killedAt: UInt64?
         var drainWindow = Self.drainAfterTimeout
         while statusOpen || streams.contains(where: { $0.isOutput && !$0.finished }) {
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = MonotonicClock.nanoseconds()
             if let deadline, killedAt == nil, now >= deadline {
                 timedOut = payloadStatus == nil
                 kill(pid, SIGKILL)
@@ -96,7 +96,7 @@ struct Waiter {
             }
             // A retry after an interruption waits only what is left of `timeout`, so the
             // deadline checks above still run on time.
-            let polled = DispatchTime.now().uptimeNanoseconds
+            let polled = MonotonicClock.nanoseconds()
             let result = retryingOnInterrupt {
                 poll(&fds, nfds_t(fds.count), Self.remaining(timeout, since: polled))
             }
@@ -111,7 +111,7 @@ struct Waiter {
                         statusBytes.append(contentsOf: buffer[..<count])
                         if statusBytes.count >= 4 {
                             payloadStatus = statusBytes.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
-                            payloadEnded = DispatchTime.now().uptimeNanoseconds
+                            payloadEnded = MonotonicClock.nanoseconds()
                         }
                     } else {
                         statusOpen = false
@@ -131,7 +131,7 @@ struct Waiter {
     /// What is left of a poll timeout of `milliseconds` (-1: none) begun at `start` (uptime ns).
     private static func remaining(_ milliseconds: Int32, since start: UInt64) -> Int32 {
         guard milliseconds >= 0 else { return -1 }
-        let elapsed = (DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+        let elapsed = (MonotonicClock.nanoseconds() - start) / 1_000_000
         return Int32(max(0, Int64(milliseconds) - Int64(clamping: elapsed)))
     }
 }

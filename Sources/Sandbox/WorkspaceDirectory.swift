@@ -2,7 +2,7 @@
     import Glibc
 #endif
 import CSandbox
-import Foundation
+import FoundationEssentials
 import Support
 
 /// The workspace directory, resolved once by the parent: opened without following any

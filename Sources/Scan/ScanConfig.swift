@@ -1,6 +1,7 @@
 import DAST
 import Findings
 import Documents
+import DocumentsYAML
 import Foundation
 import SAST
 import ScanCore

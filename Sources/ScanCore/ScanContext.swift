@@ -71,7 +71,7 @@ public struct SandboxRunner: Sendable {
     public var onNotice: @Sendable (String) -> Void = { _ in }
 
     /// A runner using `profiles` (by default the shipped ones).
-    public init(profiles: ProfileStore = .standard()) {
+    public init(profiles: ProfileStore = .standard(syntax: .yaml)) {
         self.profiles = profiles
     }
 

@@ -7,6 +7,7 @@ import Git
 import Heal
 import SAST
 import Sandbox
+import ScanCore
 import Store
 import Support
 
@@ -91,7 +92,7 @@ struct HealCommand: ParsableCommand {
         Console.redact(redactor)
         if (requested ?? autonomyPolicy.level) > .observer { _ = try GitRepository(containing: repo) }
         let signals = try SignalReader.read(path: signal, finding: finding)
-        let sandboxProfile = try OptionValue.naming("--profile") { try ProfileStore.standard().resolve(profile) }
+        let sandboxProfile = try OptionValue.naming("--profile") { try ProfileStore.standard(syntax: .yaml).resolve(profile) }
         let memory = try HealMemory(state: StateLocation.current(), redactor: redactor)
         let request = HealRequest(
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLICore
 import Sandbox
+import ScanCore
 import Support
 
 /// `sentinel sandbox check PROFILE`: validates a profile and shows what it would build.
@@ -16,7 +17,7 @@ struct SandboxCheckCommand: ParsableCommand {
     var verbose = false
 
     func run() throws {
-        let loaded = try ProfileStore.standard().resolve(profile)
+        let loaded = try ProfileStore.standard(syntax: .yaml).resolve(profile)
         let program = try SeccompProgram.forProfile(loaded.seccomp)
         // Shown with a placeholder root: every run gets a fresh one under /run/sentinel.
         let plan = try LaunchPlan.make(

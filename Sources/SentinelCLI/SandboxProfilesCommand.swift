@@ -1,18 +1,19 @@
 import ArgumentParser
 import CLICore
 import Sandbox
+import ScanCore
 
 /// `sentinel sandbox profiles`: the profiles this installation knows.
 struct SandboxProfilesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "profiles", abstract: "List sandbox profiles.")
 
     func run() throws {
-        let store = ProfileStore.standard()
+        let store = ProfileStore.standard(syntax: .yaml)
         var rows: [[String]] = [["NAME", "WORKSPACE", "NETWORK", "DESCRIPTION"]]
         var broken = false
         for entry in store.list() {
             do {
-                let profile = try ProfileLoader.load(path: entry.path)
+                let profile = try ProfileLoader.load(path: entry.path, syntax: .yaml)
                 rows.append([
                     profile.name, profile.filesystem.workspace.rawValue, profile.network.mode.rawValue,
                     profile.description,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLICore
 import Sandbox
+import ScanCore
 
 enum WorkspaceModeFlag: String, EnumerableFlag {
     case ro, rw, overlay
@@ -107,6 +108,6 @@ public struct SandboxRunCommand: ParsableCommand {
 
     /// Runs the command in a fresh sandbox; throws `ExitCode` with the command's status.
     public func run() throws {
-        throw ExitCode(try SandboxRunner.run(options))
+        throw ExitCode(try SandboxRunner.run(options, syntax: .yaml))
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// The one way the CLI appends to a file it keeps (the audit log, a notification file).
 ///

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// Reads a whole regular file with a size cap. FIFOs, devices and directories are refused
 /// (a FIFO would block, a device never ends), so a path a user or a payload named cannot hang

@@ -36,4 +36,21 @@ public enum ByteSearch {
             return bytes.contains { memchr(base, Int32($0), hay.count) != nil }
         }
     }
+
+    /// `haystack` with every non-overlapping occurrence of `needle` (searched left to right)
+    /// replaced by `replacement`; byte for byte, so a needle is found inside any character.
+    public static func replacing(_ needle: [UInt8], with replacement: [UInt8], in haystack: [UInt8]) -> [UInt8] {
+        let found = occurrences(of: needle, in: haystack[...])
+        guard !found.isEmpty else { return haystack }
+        var result: [UInt8] = []
+        result.reserveCapacity(haystack.count + found.count * max(0, replacement.count - needle.count))
+        var copied = 0
+        for start in found {
+            result += haystack[copied..<start]
+            result += replacement
+            copied = start + needle.count
+        }
+        result += haystack[copied...]
+        return result
+    }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
     import Glibc
@@ -54,14 +54,13 @@ public enum DataDirectory {
         candidates(named: name, containing: marker, executable: executable).first
     }
 
-    /// The running binary's real path: `/proc/self/exe` (the kernel's answer, not argv[0]),
-    /// else what Foundation reports.
+    /// The running binary's real path: `/proc/self/exe` (the kernel's answer, not argv[0]).
     public static func runningExecutable() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         if length > 0 {
             return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
-        return Bundle.main.executableURL?.resolvingSymlinksInPath().path
+        return nil
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// The directory an output is written into, opened once when the output is prepared.
 ///

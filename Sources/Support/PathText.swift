@@ -27,22 +27,45 @@ public enum PathText {
     /// alone (no link is followed): `/a/./b//../c/` → `/a/c`. A relative path comes back as it is.
     public static func lexicallyNormalized(_ path: String) -> String {
         guard path.hasPrefix("/") else { return path }
-        // Most paths need nothing: no `/.` (`.`, `..`, dot-files too), no `//`, no trailing `/`.
-        let bytes = Array(path.utf8)
+        // Bytes and integer offsets only: generic collections of substrings cost their first
+        // use in a process (runtime metadata) more than the whole walk.
         let slash = UInt8(ascii: "/")
-        let plain =
-            bytes.last != slash && !zip(bytes, bytes.dropFirst()).contains { $0 == slash && ($1 == slash || $1 == UInt8(ascii: ".")) }
-        if plain { return path }
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == "." { continue }
-            if part == ".." {
-                if !parts.isEmpty { parts.removeLast() }
+        let dot = UInt8(ascii: ".")
+        let bytes = Array(path.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var componentStarts: [Int] = []
+        var index = 0
+        while index < bytes.count {
+            while index < bytes.count, bytes[index] == slash { index += 1 }
+            let start = index
+            while index < bytes.count, bytes[index] != slash { index += 1 }
+            let length = index - start
+            if length == 0 || (length == 1 && bytes[start] == dot) { continue }
+            if length == 2, bytes[start] == dot, bytes[start + 1] == dot {
+                if let last = componentStarts.popLast() { result.removeLast(result.count - last) }
                 continue
             }
-            parts.append(part)
+            componentStarts.append(result.count)
+            result.append(slash)
+            result.append(contentsOf: bytes[start..<index])
         }
-        return "/" + parts.joined(separator: "/")
+        return result.isEmpty ? "/" : String(decoding: result, as: UTF8.self)
+    }
+
+    /// The extension of the last component, without its dot (`a/b.yaml` → `yaml`), or `` when it
+    /// has none; a leading dot (`.profile`) starts a name, not an extension.
+    public static func pathExtension(of path: String) -> String {
+        let name = lastComponent(of: path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...])
+    }
+
+    /// `path` without the extension of its last component (`a/b.yaml` → `a/b`).
+    public static func deletingPathExtension(of path: String) -> String {
+        let extensionText = pathExtension(of: path)
+        guard !extensionText.isEmpty else { return path }
+        return String(path.dropLast(extensionText.count + 1))
     }
 }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// A directory of output files written all at once (`heal --out`, a proposal): the files go to a
 /// fresh sibling directory, made and filled relative to descriptors (`mkdirat`, `O_EXCL |

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// The one way the CLI writes a file: a report, a baseline, a status file, a worker's options.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// CPython's codec names, shared by every reader that decodes as Python does: the PEP 263 source
 /// decoder (PythonSyntax) and pip's requirements reader (SCA). One table, checked against

@@ -47,4 +47,4 @@ public enum Quantity {
     }
 }
 
-import Foundation
+import FoundationEssentials

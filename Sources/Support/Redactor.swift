@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// THE redactor (DESIGN §5b): every value that leaves the process (files written, HTTP bodies,
 /// stdout and stderr) goes through one, so a credential quoted by attacker-controlled text (a
@@ -62,7 +62,11 @@ public struct Redactor: Sendable, Hashable {
     /// `text` with every secret replaced by `<redacted>`.
     public func redact(_ text: String) -> String {
         guard !secrets.isEmpty || shapes else { return text }
-        var result = secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Self.replacement) }
+        var result = secrets.reduce(text) { text, secret in
+            String(
+                decoding: ByteSearch.replacing(Array(secret.utf8), with: Array(Self.replacement.utf8), in: Array(text.utf8)),
+                as: UTF8.self)
+        }
         if shapes {
             let bytes = Array(result.utf8)
             let ranges = CredentialShape.ranges(in: bytes)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// A private (0700) temporary directory removed after use.
 public enum ScratchDirectory {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
-import Foundation
+import FoundationEssentials
 
 /// The one way the CLI reads files of a tree it does not own: a scanned repository's lockfiles,
 /// requirements includes, config and sources.

@@ -25,7 +25,7 @@ enum AdapterHost {
     /// A context whose sandbox reads this checkout's profiles.
     static func context() -> ScanContext {
         ScanContext(
-            sandbox: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles])),
+            sandbox: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles], syntax: .yaml)),
             toolsDirectory: toolsDirectory)
     }
 

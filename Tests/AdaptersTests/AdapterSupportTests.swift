@@ -205,7 +205,7 @@ final class ScriptedExecutor: ToolExecutor {
         let tools = try AdapterFixtures.fakeToolsDirectory(in: "/tmp")
         defer { try? FileManager.default.removeItem(atPath: tools) }
         let context = ScanContext(
-            sandbox: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles])),
+            sandbox: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles], syntax: .yaml)),
             toolsDirectory: tools)
         #expect(
             ToolInstallation(tool: "bandit", directory: tools).unavailableReason(profile: "scan-bandit", context: context)
@@ -238,7 +238,7 @@ final class ScriptedExecutor: ToolExecutor {
                 + " does not show; recreate it with scripts/install-tools.sh (it uses /usr/bin/python3)")
         // The scanners consult the profile's read-only paths.
         let context = ScanContext(
-            sandbox: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles])),
+            sandbox: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles], syntax: .yaml)),
             toolsDirectory: directory)
         #expect(BanditScanner().unavailableReason(context: context)?.contains("/root/.pyenv") == true)
         #expect(

@@ -17,7 +17,7 @@ import Testing
     func context() throws -> (ScanContext, String) {
         let tools = try AdapterFixtures.fakeToolsDirectory(["wapiti"])
         let context = ScanContext(
-            sandbox: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles])), toolsDirectory: tools)
+            sandbox: SandboxRunner(profiles: ProfileStore(directories: [AdapterFixtures.profiles], syntax: .yaml)), toolsDirectory: tools)
         return (context, tools)
     }
 

@@ -129,4 +129,47 @@ import Testing
             #expect(!bytes.suffix(16).elementsEqual([6, 0, 0, 0, 0, 0, 0xFF, 0x7F, 6, 0, 0, 0, 0, 0, 0xFF, 0x7F]), "\(name) not replaced")
         }
     }
+
+    /// A YAML profile the run cache lacks is read by `sentinel-cli` (the lean launcher reads no
+    /// YAML and hands the command over), which caches its document; the next launch reads that.
+    @Test(.enabled(if: geteuid() == 0, "the root launcher's cache is /run/sentinel"))
+    func aNewYAMLProfileRunsThroughTheFullCommandLineThenFromTheCache() throws {
+        let directory = NSTemporaryDirectory() + "lean-profile-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let marker = UUID().uuidString
+        let path = directory + "/custom.yaml"
+        try Data("# \(marker)\nname: custom\nenv:\n  set:\n    MARK: \(marker)\n".utf8).write(to: URL(fileURLWithPath: path))
+        func cached() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: "/run/sentinel").filter { name in
+                name.hasPrefix("profile-")
+                    && ((try? Data(contentsOf: URL(fileURLWithPath: "/run/sentinel/" + name))).map {
+                        String(decoding: $0, as: UTF8.self).contains(marker)
+                    } ?? false)
+            }
+        }
+        #expect(try cached().isEmpty)
+        let command = ["sandbox", "run", "--profile", path, "--", "/bin/sh", "-c", "echo $MARK"]
+        let first = try CLI.run(command)
+        #expect(first.status == 0 && first.stdout == marker + "\n", "\(first.stderr)")
+        #expect(try cached().count == 1)
+        let second = try CLI.run(command)
+        #expect(second.status == 0 && second.stdout == marker + "\n", "\(second.stderr)")
+        // A broken profile still gets the YAML reader's own error, naming its line.
+        try Data("name: custom\nlimits: [\n".utf8).write(to: URL(fileURLWithPath: path))
+        let broken = try CLI.run(command)
+        #expect(broken.status == 2 && broken.stderr.contains("\(path):"), "\(broken.stderr)")
+    }
+
+    /// The lean launcher links no part of Foundation that brings ICU, and no Yams (which needs
+    /// that part): an `import Foundation` anywhere on its path, instead of FoundationEssentials,
+    /// links Foundation's NS* layer and ICU's 34 MB of data, a fifth of a launch.
+    @Test func theLeanLauncherLinksNeitherFoundationsNSLayerNorICU() throws {
+        let result = try CLI.runProgram("/usr/bin/readelf", ["-d", CLI.binary])
+        let needed = result.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("[libc.so.6]") }, "\(result.stdout)\(result.stderr)")
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so"] {
+            #expect(!needed.contains { $0.contains("[\(library)]") }, "\(CLI.binary) needs \(library)")
+        }
+    }
 }

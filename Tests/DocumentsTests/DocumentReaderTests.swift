@@ -2,6 +2,7 @@ import Support
 import Testing
 
 @testable import Documents
+import DocumentsYAML
 
 /// The typed accessor: values in either spelling, and `FILE:LINE: KEY: problem` errors.
 @Suite struct DocumentReaderTests {

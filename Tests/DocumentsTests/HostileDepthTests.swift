@@ -3,6 +3,7 @@ import Support
 import Testing
 
 @testable import Documents
+@testable import DocumentsYAML
 
 /// Issue 26: nesting depth is attacker-controlled, so every reader bounds it and a bound that is
 /// hit is a one-line error naming the file and line, never a stack overflow.

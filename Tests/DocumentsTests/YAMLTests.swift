@@ -2,6 +2,7 @@ import Support
 import Testing
 
 @testable import Documents
+@testable import DocumentsYAML
 
 /// The YAML reader over Yams' `compose`: positions from marks, the two scalar modes, aliases,
 /// errors with lines.

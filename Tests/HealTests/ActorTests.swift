@@ -3,6 +3,7 @@ import Git
 import Sandbox
 import Support
 import TestSupport
+import ScanCore
 import Testing
 
 @testable import Heal
@@ -230,7 +231,7 @@ struct LLMActorLoopTests {
         let actor = LLMActor(proposer: LLMProposer(client: LLMClient(configuration: provider.configuration(key: "sk-test-secret"))))
         let request = HealRequest(
             repository: project.path, signals: [HealLoopTests.signal()], verify: "python3 -m pytest -q",
-            profile: try ProfileStore.standard().resolve("fix-verify"), actors: [actor], maxAttempts: 5, maxSeconds: 300,
+            profile: try ProfileStore.standard(syntax: .yaml).resolve("fix-verify"), actors: [actor], maxAttempts: 5, maxSeconds: 300,
             jobs: 1)
         let outcome = try HealLoop(memory: nil).run(request)
         let candidate = try #require(outcome.candidate)
@@ -259,7 +260,7 @@ extension LLMActorLoopTests {
         let actor = LLMActor(proposer: LLMProposer(client: LLMClient(configuration: provider.configuration(key: "sk-test"))))
         let request = HealRequest(
             repository: project.path, signals: [HealLoopTests.signal()], verify: "python3 -m pytest -q",
-            profile: try ProfileStore.standard().resolve("fix-verify"), actors: [actor], maxAttempts: 2, maxSeconds: 300,
+            profile: try ProfileStore.standard(syntax: .yaml).resolve("fix-verify"), actors: [actor], maxAttempts: 2, maxSeconds: 300,
             jobs: 1)
         #expect(try HealLoop(memory: nil).run(request).candidate != nil)
         let body = String(decoding: try #require(provider.requests.first).body, as: UTF8.self)

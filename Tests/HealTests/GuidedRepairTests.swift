@@ -1,6 +1,7 @@
 import Foundation
 import Sandbox
 import TestSupport
+import ScanCore
 import Testing
 
 @testable import Heal
@@ -195,7 +196,7 @@ struct GuidedRepairTests {
                     kind: .testFailure, source: "pytest", message: "1 failing test: tests/test_game.py::test_draw",
                     failingTests: ["tests/test_game.py::test_draw"], exceptionType: "AssertionError")
             ],
-            verify: "python3 -m pytest -q", profile: try ProfileStore.standard().resolve("fix-verify"),
+            verify: "python3 -m pytest -q", profile: try ProfileStore.standard(syntax: .yaml).resolve("fix-verify"),
             actors: [RepairActor()], maxSeconds: 300, jobs: 1)
         let outcome = try HealLoop(memory: nil).run(request)
         #expect(outcome.candidate?.strategy == "expected-literal")

@@ -5,6 +5,7 @@ import Store
 import Support
 import Synchronization
 import TestSupport
+import ScanCore
 import Testing
 
 @testable import Heal
@@ -46,7 +47,7 @@ struct HealLoopTests {
     static func request(_ project: ScratchProject, actors: [any HealActor], maxAttempts: Int = 20) throws -> HealRequest {
         HealRequest(
             repository: project.path, signals: [signal()], verify: "python3 -m pytest -q",
-            profile: try ProfileStore.standard().resolve("fix-verify"), actors: actors, maxAttempts: maxAttempts,
+            profile: try ProfileStore.standard(syntax: .yaml).resolve("fix-verify"), actors: actors, maxAttempts: maxAttempts,
             maxSeconds: 300, jobs: 2)
     }
 
@@ -114,7 +115,7 @@ struct HealLoopTests {
             return LoopbackHTTPServer.Response(status: 200, body: Array(answer.utf8))
         }
         defer { server.stop() }
-        var profile = try ProfileStore.standard().resolve("fix-verify")
+        var profile = try ProfileStore.standard(syntax: .yaml).resolve("fix-verify")
         profile.network.mode = .proxy
         profile.network.allow = ["127.0.0.1:\(server.port)"]
         let project = try ScratchProject(["calc.py": "x = 1\n"])

@@ -3,6 +3,7 @@ import Git
 import Sandbox
 import Support
 import TestSupport
+import ScanCore
 import Testing
 
 @testable import Heal
@@ -50,7 +51,7 @@ final class ScratchProject {
 @Suite("Verifier", .enabled(if: TestHost.canSandbox, "runs the project's tests in the sandbox: needs root and user namespaces"))
 struct VerifierTests {
     static func verifier(_ command: String = "python3 -m pytest -q") throws -> Verifier {
-        Verifier(profile: try ProfileStore.standard().resolve("fix-verify"), command: command)
+        Verifier(profile: try ProfileStore.standard(syntax: .yaml).resolve("fix-verify"), command: command)
     }
 
     @Test("the baseline fails one test; the fixed tree passes all three, and the snapshot is untouched")

@@ -1,4 +1,5 @@
 import Documents
+import DocumentsYAML
 import Foundation
 import Support
 import Testing

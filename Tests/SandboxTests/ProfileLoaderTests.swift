@@ -1,5 +1,6 @@
 import Foundation
 import Support
+import ScanCore
 import Testing
 
 @testable import Sandbox
@@ -7,7 +8,7 @@ import Testing
 @Suite struct ProfileLoaderTests {
     @Test(arguments: ["minimal", "scan-bandit", "scan-semgrep", "scan-wapiti", "fix-verify", "dast"])
     func shippedProfilesLoad(name: String) throws {
-        let profile = try ProfileLoader.load(path: "\(Paths.profiles)/\(name).yaml")
+        let profile = try ProfileLoader.load(path: "\(Paths.profiles)/\(name).yaml", syntax: .yaml)
         #expect(profile.name == name)
         #expect(!profile.description.isEmpty)
         #expect(profile.filesystem.readOnly.contains("/usr"))
@@ -20,27 +21,27 @@ import Testing
     }
 
     @Test func shippedProfilesHaveTheIssuedShape() throws {
-        let minimal = try ProfileLoader.load(path: "\(Paths.profiles)/minimal.yaml")
+        let minimal = try ProfileLoader.load(path: "\(Paths.profiles)/minimal.yaml", syntax: .yaml)
         #expect(minimal.network.mode == .none)
         #expect(minimal.filesystem.workspace == .ro)
         #expect(minimal.limits.memoryBytes == 512 << 20)
         #expect(minimal.limits.timeoutSeconds == 300)
         #expect(minimal.filesystem.tmpfs == ["/tmp": 64 << 20])
-        let fixVerify = try ProfileLoader.load(path: "\(Paths.profiles)/fix-verify.yaml")
+        let fixVerify = try ProfileLoader.load(path: "\(Paths.profiles)/fix-verify.yaml", syntax: .yaml)
         #expect(fixVerify.filesystem.workspace == .overlay)
         #expect(fixVerify.network.mode == .none)
-        let semgrep = try ProfileLoader.load(path: "\(Paths.profiles)/scan-semgrep.yaml")
+        let semgrep = try ProfileLoader.load(path: "\(Paths.profiles)/scan-semgrep.yaml", syntax: .yaml)
         #expect(semgrep.network.mode == .proxy)
         #expect(semgrep.network.allow.isEmpty)
         // Wapiti's allow-list is set per run to its target alone.
-        let wapiti = try ProfileLoader.load(path: "\(Paths.profiles)/scan-wapiti.yaml")
+        let wapiti = try ProfileLoader.load(path: "\(Paths.profiles)/scan-wapiti.yaml", syntax: .yaml)
         #expect(wapiti.network.mode == .proxy)
         #expect(wapiti.network.allow.isEmpty)
         #expect(wapiti.filesystem.workspace == .ro)
     }
 
     @Test func builtInMinimalMatchesTheShippedFile() throws {
-        let shipped = try ProfileLoader.load(path: "\(Paths.profiles)/minimal.yaml")
+        let shipped = try ProfileLoader.load(path: "\(Paths.profiles)/minimal.yaml", syntax: .yaml)
         var builtIn = Profile.minimal
         builtIn.description = shipped.description
         #expect(shipped == builtIn)
@@ -52,7 +53,7 @@ import Testing
              "limits": {"memory": "1G", "pids": 10, "cpus": 0.5, "timeout": "90s"},
              "filesystem": {"workspace": "rw", "tmpfs": {"/tmp": "8M"}}}
             """
-        let profile = try ProfileLoader.parse(json, source: "j.json")
+        let profile = try ProfileLoader.parse(json, source: "j.json", syntax: .yaml)
         #expect(profile.network == Profile.Network(mode: .proxy, allow: ["example.com:443"]))
         #expect(profile.limits.memoryBytes == 1 << 30)
         #expect(profile.limits.pids == 10)
@@ -65,14 +66,14 @@ import Testing
     /// The inotify limits default to 16 instances and 8,192 watches; a profile raises them
     /// within their bound (`Profile.Limits.inotifyBounds`).
     @Test func inotifyLimitsDefaultAndAreRaisedWithinTheirBound() throws {
-        let plain = try ProfileLoader.parse("name: x\nlimits: {memory: 1G}\n", source: "p.yaml")
+        let plain = try ProfileLoader.parse("name: x\nlimits: {memory: 1G}\n", source: "p.yaml", syntax: .yaml)
         #expect(plain.limits.inotifyInstances == 16 && plain.limits.inotifyWatches == 8192)
         let raised = try ProfileLoader.parse(
             "name: x\nlimits: {inotifyInstances: 64, inotifyWatches: 65536}\n",
-            source: "p.yaml")
+            source: "p.yaml", syntax: .yaml)
         #expect(raised.limits.inotifyInstances == 64 && raised.limits.inotifyWatches == 65536)
         do {
-            _ = try ProfileLoader.parse("name: x\nlimits: {inotifyInstances: 1000}\n", source: "p.yaml")
+            _ = try ProfileLoader.parse("name: x\nlimits: {inotifyInstances: 1000}\n", source: "p.yaml", syntax: .yaml)
             Issue.record("accepted 1000 instances")
         } catch let error as SentinelError {
             #expect(error.message == "p.yaml:2: limits.inotifyInstances: must be 1 to 64")
@@ -82,19 +83,19 @@ import Testing
     /// Profiles that leave `workspaceSize` out get the minimal profile's 256M; the shipped
     /// profiles all say it.
     @Test func workspaceSizeIsParsedAndDefaulted() throws {
-        let plain = try ProfileLoader.parse("name: x\nlimits: {memory: 1G}\n", source: "p.yaml")
+        let plain = try ProfileLoader.parse("name: x\nlimits: {memory: 1G}\n", source: "p.yaml", syntax: .yaml)
         #expect(plain.limits.workspaceSizeBytes == 256 << 20)
-        let set = try ProfileLoader.parse("name: x\nlimits: {workspaceSize: 1G}\n", source: "p.yaml")
+        let set = try ProfileLoader.parse("name: x\nlimits: {workspaceSize: 1G}\n", source: "p.yaml", syntax: .yaml)
         #expect(set.limits.workspaceSizeBytes == 1 << 30)
         #expect(throws: SentinelError.self) {
-            _ = try ProfileLoader.parse("name: x\nlimits: {workspaceSize: 0}\n", source: "p.yaml")
+            _ = try ProfileLoader.parse("name: x\nlimits: {workspaceSize: 0}\n", source: "p.yaml", syntax: .yaml)
         }
     }
 
     @Test func relativeSeccompPathResolvesAgainstTheProfile() throws {
         let profile = try ProfileLoader.parse(
             "name: x\nseccomp: policies/a.json\n", source: "p.yaml",
-            baseDirectory: "/etc/sentinel")
+            baseDirectory: "/etc/sentinel", syntax: .yaml)
         #expect(profile.seccomp == .oci(path: "/etc/sentinel/policies/a.json"))
     }
 
@@ -124,7 +125,7 @@ import Testing
     ])
     func rejectsBadProfilesNamingTheProblem(text: String, expected: String) {
         do {
-            _ = try ProfileLoader.parse(text, source: "bad.yaml")
+            _ = try ProfileLoader.parse(text, source: "bad.yaml", syntax: .yaml)
             Issue.record("accepted: \(text)")
         } catch let error as SentinelError {
             #expect(error.code == .invalidInput)
@@ -153,7 +154,7 @@ import Testing
     ])
     func errorsNameFileLineAndKey(text: String, expected: String) {
         do {
-            _ = try ProfileLoader.parse(text, source: "bad.yaml")
+            _ = try ProfileLoader.parse(text, source: "bad.yaml", syntax: .yaml)
             Issue.record("accepted: \(text)")
         } catch let error as SentinelError {
             #expect(error.message.hasPrefix(expected), "\(error.message)")
@@ -164,12 +165,12 @@ import Testing
     }
 
     @Test func storeResolvesNamesPathsAndUnknowns() throws {
-        let store = ProfileStore(directories: [Paths.profiles])
+        let store = ProfileStore(directories: [Paths.profiles], syntax: .yaml)
         #expect(try store.resolve("fix-verify").name == "fix-verify")
         #expect(try store.resolve(Paths.profiles + "/scan-bandit.yaml").name == "scan-bandit")
         #expect(store.list().map(\.name) == ["dast", "fix-verify", "minimal", "scan-bandit", "scan-semgrep", "scan-wapiti"])
         #expect(throws: SentinelError.self) { try store.resolve("no-such-profile") }
         // The built-in copy keeps `minimal` working without a profiles directory.
-        #expect(try ProfileStore(directories: []).resolve("minimal") == Profile.minimal)
+        #expect(try ProfileStore(directories: [], syntax: .jsonOnly(reader: nil)).resolve("minimal") == Profile.minimal)
     }
 }

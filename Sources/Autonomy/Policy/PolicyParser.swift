@@ -3,6 +3,7 @@
 #endif
 import Digest
 import Documents
+import DocumentsYAML
 import Foundation
 import Support
 

@@ -1,5 +1,6 @@
 import PythonSyntax
 import Documents
+import DocumentsYAML
 import Findings
 import Support
 

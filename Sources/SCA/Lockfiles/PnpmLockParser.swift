@@ -1,4 +1,5 @@
 import Documents
+import DocumentsYAML
 import Foundation
 
 /// `pnpm-lock.yaml`, lockfile versions 5 (`/name/1.0.0_peer` keys), 6 (`/name@1.0.0(peer)`)

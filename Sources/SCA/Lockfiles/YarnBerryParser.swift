@@ -1,4 +1,5 @@
 import Documents
+import DocumentsYAML
 import Foundation
 
 /// yarn berry (v2+) lockfiles: YAML keyed by descriptor lists, with `resolution` and

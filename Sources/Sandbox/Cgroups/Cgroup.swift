@@ -109,4 +109,4 @@ public enum Cgroups {
     }
 }
 
-import Foundation
+import FoundationEssentials

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Support
 import Synchronization
 
@@ -36,7 +36,7 @@ public enum CgroupDelegation {
             let halves = line.components(separatedBy: " - ")
             guard halves.count >= 2, halves[1].split(separator: " ").first == "cgroup2" else { continue }
             let fields = halves[0].split(separator: " ")
-            if fields.count >= 5, fields[3] == "/" { return String(fields[4]).replacingOccurrences(of: "\\040", with: " ") }
+            if fields.count >= 5, fields[3] == "/" { return String(fields[4]).replacing("\\040", with: " ") }
         }
         return nil
     }

@@ -64,4 +64,4 @@ enum CgroupFiles {
     }
 }
 
-import Foundation
+import FoundationEssentials

@@ -152,4 +152,4 @@ public struct CgroupV1: CgroupHierarchy {
     }
 }
 
-import Foundation
+import FoundationEssentials

@@ -104,4 +104,4 @@ public struct CgroupV2: CgroupHierarchy {
     }
 }
 
-import Foundation
+import FoundationEssentials

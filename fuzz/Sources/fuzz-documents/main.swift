@@ -1,4 +1,5 @@
 import Documents
+import DocumentsYAML
 import FuzzSupport
 
 /// JSON, TOML and YAML (each scalar mode, single document and stream); every tree read is

@@ -1,4 +1,5 @@
 import Documents
+import DocumentsYAML
 import Support
 
 /// An OpenAPI 3.0 or 3.1 document (JSON or YAML) read into the operations an API scan

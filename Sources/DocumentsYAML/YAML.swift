@@ -1,3 +1,5 @@
+import Documents
+import Support
 import Yams
 
 /// YAML through Yams' `compose`, whose node marks give lines and columns, behind the one-line
@@ -33,14 +35,14 @@ public enum YAML {
     ) throws -> DocumentNode {
         let documents = try documents(bytes, file: file, scalars: scalars)
         guard let node = documents.last(where: isMain) ?? documents.last else {
-            throw malformed(file, 1, "empty YAML document")
+            throw DocumentInput.malformed(file, 1, "empty YAML document")
         }
         return node
     }
 
     /// Every document of a stream, in order; none for an empty file.
     public static func documents(_ bytes: [UInt8], file: String, scalars: Scalars = .text) throws -> [DocumentNode] {
-        let text = String(decoding: droppingBOM(bytes), as: UTF8.self)
+        let text = String(decoding: DocumentInput.droppingBOM(bytes), as: UTF8.self)
         var documents: [DocumentNode] = []
         do {
             // Resolving tags runs a regex per scalar; only `.typed` needs them.
@@ -55,7 +57,7 @@ public enum YAML {
             }
             if let error = sequence.error { throw error }
         } catch let error as YamlError {
-            throw malformed(file, line(of: error), "invalid YAML: \(problem(of: error))")
+            throw DocumentInput.malformed(file, line(of: error), "invalid YAML: \(problem(of: error))")
         }
         return documents
     }
@@ -66,7 +68,7 @@ public enum YAML {
 
         mutating func spend(_ line: Int) throws {
             left -= 1
-            if left < 0 { throw malformed(file, line, "YAML document too large (aliases expand to too many nodes)") }
+            if left < 0 { throw DocumentInput.malformed(file, line, "YAML document too large (aliases expand to too many nodes)") }
         }
     }
 
