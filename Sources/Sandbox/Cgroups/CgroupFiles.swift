@@ -5,11 +5,31 @@ import Support
 
 /// The one choke point for cgroupfs reads and writes, so errors name the file.
 enum CgroupFiles {
+    /// Writes `text` into the control file at `path` (created where it is missing: only a fake
+    /// cgroupfs lacks it).
     static func write(_ text: String, to path: String) throws {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw SentinelError(.sandboxSetup, "cgroup: open \(path): \(Errno.current)", errno: .current)
         }
+        try write(text, to: fd, path: path)
+    }
+
+    /// Writes `text` into the control file at `path` if the kernel offers it; false when it
+    /// does not (an interface this kernel or configuration lacks). One open instead of a check
+    /// and an open.
+    static func writeIfPresent(_ text: String, to path: String) throws -> Bool {
+        let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT { return false }
+            throw SentinelError(.sandboxSetup, "cgroup: open \(path): \(Errno.current)", errno: .current)
+        }
+        try write(text, to: fd, path: path)
+        return true
+    }
+
+    /// Writes `text` with one `write` (a control file takes one value per call) and closes `fd`.
+    private static func write(_ text: String, to fd: Int32, path: String) throws {
         defer { close(fd) }
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }

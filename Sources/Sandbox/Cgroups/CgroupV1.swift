@@ -26,10 +26,10 @@ public struct CgroupV1: CgroupHierarchy {
         // more (the runtime builds the type's metadata and conformances) than the rest of this.
         var hierarchies: [(device: UInt64, inode: UInt64)] = []
         return names.filter { controller in
+            // Controllers mounted together (`cpu,cpuacct`, reached through two links) share one
+            // `cgroup.procs`: one stat tells both that the hierarchy is there and which it is.
             var info = stat()
-            guard CgroupFiles.exists("\(root)/\(controller)/cgroup.procs"), stat("\(root)/\(controller)", &info) == 0 else {
-                return false
-            }
+            guard stat("\(root)/\(controller)/cgroup.procs", &info) == 0 else { return false }
             let hierarchy = (device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             guard !hierarchies.contains(where: { $0 == hierarchy }) else { return false }
             hierarchies.append(hierarchy)
@@ -62,12 +62,8 @@ public struct CgroupV1: CgroupHierarchy {
             if let bytes = limits.memoryBytes, created.contains(memory) {
                 try CgroupFiles.write(String(bytes), to: memory + "/memory.limit_in_bytes")
                 // Without swap accounting a limited group could page out instead of dying.
-                if CgroupFiles.exists(memory + "/memory.memsw.limit_in_bytes") {
-                    try CgroupFiles.write(String(bytes), to: memory + "/memory.memsw.limit_in_bytes")
-                }
-                if CgroupFiles.exists(memory + "/memory.swappiness") {
-                    try? CgroupFiles.write("0", to: memory + "/memory.swappiness")
-                }
+                _ = try CgroupFiles.writeIfPresent(String(bytes), to: memory + "/memory.memsw.limit_in_bytes")
+                _ = try? CgroupFiles.writeIfPresent("0", to: memory + "/memory.swappiness")
                 // v1 does not count socket buffers in the memory limit: without this a payload
                 // queues gigabytes in loopback TCP. Writing the file is what turns TCP
                 // accounting on for the group (deprecated since 6.x, still enforced on 6.18;
@@ -75,9 +71,8 @@ public struct CgroupV1: CgroupHierarchy {
                 // The TCP counter is separate from the memory one, so half the limit keeps
                 // the group's total under 1.5x the limit; the kernel overshoots it only by a
                 // forced packet per socket, and sockets are bounded by the open-files limit.
-                if CgroupFiles.exists(memory + "/memory.kmem.tcp.limit_in_bytes") {
-                    try CgroupFiles.write(String(Self.tcpLimit(memory: bytes)), to: memory + "/memory.kmem.tcp.limit_in_bytes")
-                }
+                _ = try CgroupFiles.writeIfPresent(
+                    String(Self.tcpLimit(memory: bytes)), to: memory + "/memory.kmem.tcp.limit_in_bytes")
             }
             let pids = "\(root)/pids/\(name)"
             if let count = limits.pids, created.contains(pids) {
@@ -140,14 +135,17 @@ public struct CgroupV1: CgroupHierarchy {
         }
 
         func destroy() {
-            // Normally empty already: the pid namespace died with its init. Sweep only
-            // what is left (a launcher killed mid-run leaves live tasks behind).
-            for _ in 0..<3 {
-                let left = directories.flatMap { CgroupFiles.pids(in: $0 + "/cgroup.procs") }
-                if left.isEmpty { break }
-                for pid in left { kill(pid, SIGKILL) }
+            // Normally empty already: the pid namespace died with its init, and the first rmdir
+            // succeeds. Sweep only a group still busy (a launcher killed mid-run leaves live
+            // tasks behind).
+            for directory in directories where rmdir(directory) != 0 && errno == EBUSY {
+                for _ in 0..<3 {
+                    let left = CgroupFiles.pids(in: directory + "/cgroup.procs")
+                    if left.isEmpty { break }
+                    for pid in left { kill(pid, SIGKILL) }
+                }
+                CgroupFiles.removeDirectory(directory)
             }
-            for directory in directories { CgroupFiles.removeDirectory(directory) }
         }
     }
 }

@@ -30,9 +30,7 @@ public struct CgroupV2: CgroupHierarchy {
             if let bytes = limits.memoryBytes {
                 // Socket buffers are charged to memory.max on v2: no separate TCP limit exists.
                 try CgroupFiles.write(String(bytes), to: path + "/memory.max")
-                if CgroupFiles.exists(path + "/memory.swap.max") {
-                    try CgroupFiles.write("0", to: path + "/memory.swap.max")
-                }
+                _ = try CgroupFiles.writeIfPresent("0", to: path + "/memory.swap.max")
             }
             if let count = limits.pids {
                 try CgroupFiles.write(String(count), to: path + "/pids.max")
