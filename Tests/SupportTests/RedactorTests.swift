@@ -37,6 +37,15 @@ struct RedactorTests {
         #expect(redactor.redact("[secret-value-longer]") == "[<redacted>]")
     }
 
+    /// Matching is on bytes, not on characters: a combining mark after a secret (which makes its
+    /// last letter and the mark one character) must not hide it.
+    @Test("a secret is replaced even where the text around it joins its characters")
+    func byteLevelMatching() {
+        let redactor = Redactor(secrets: ["hunter2-value"], shapes: false)
+        #expect(redactor.redact("x hunter2-value\u{301} y") == "x <redacted>\u{301} y")
+        #expect(redactor.redact("\u{1F600}hunter2-value\u{1F600}") == "\u{1F600}<redacted>\u{1F600}")
+    }
+
     @Test(
         "well-known token shapes are replaced without any variable naming them",
         arguments: [
