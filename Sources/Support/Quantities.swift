@@ -2,7 +2,8 @@
 public enum Quantity {
     /// Bytes from `N`, `NK`, `NM`, `NG` (powers of 1024; `KiB`-style and `B` suffixes accepted).
     public static func bytes(_ text: String) -> UInt64? {
-        var body = trimmingBlanks(text)
+        // Blanks go, a newline stays and makes the text no quantity (as Foundation's `.whitespaces`).
+        var body = text.trimmingWhitespace(keepingNewlines: true)
         if body.hasSuffix("iB") || body.hasSuffix("ib") {
             body = body.dropLast(2)
         } else if body.hasSuffix("B") || body.hasSuffix("b") {
@@ -25,7 +26,7 @@ public enum Quantity {
 
     /// Seconds from `N`, `Ns`, `Nm`, `Nh`, `Nd` (`ms` also accepted).
     public static func seconds(_ text: String) -> Double? {
-        var body = trimmingBlanks(text)
+        var body = text.trimmingWhitespace(keepingNewlines: true)
         var multiplier = 1.0
         if body.hasSuffix("ms") {
             multiplier = 0.001; body = body.dropLast(2)
@@ -35,15 +36,6 @@ public enum Quantity {
         }
         guard let value = Double(body), value >= 0, value.isFinite else { return nil }
         return value * multiplier
-    }
-
-    /// `text` without leading and trailing blanks (spaces, tabs and other non-newline white
-    /// space, as Foundation's `.whitespaces`), in the standard library: Foundation's trimming
-    /// was a tenth of a launch's profile loading.
-    static func trimmingBlanks(_ text: String) -> Substring {
-        func blank(_ character: Character) -> Bool { character.isWhitespace && !character.isNewline }
-        let trimmed = text.drop(while: blank)
-        return trimmed.dropLast(trimmed.reversed().prefix(while: blank).count)
     }
 }
 
