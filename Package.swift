@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "Support", dependencies: ["CSystem"]),
         // SHA-256 through libcrypto, apart from Support so that the lean launcher does not load
         // libcrypto (4,000 relocations, a third of its dynamic linking) for a hash it never takes.
-        .target(name: "Digest", dependencies: ["CCrypto"]),
+        .target(name: "Digest", dependencies: ["CCrypto", "Support"]),
         // One positioned document node; the JSON and TOML readers; the JSON writer.
         .target(name: "Documents", dependencies: ["Support"]),
         // The YAML reader (through Yams), apart from Documents: Yams links Foundation's NS* layer

@@ -1,4 +1,5 @@
 import CCrypto
+import Support
 
 /// SHA-256 (FIPS 180-4) computed by libcrypto (OpenSSL's EVP interface): fingerprints and the
 /// audit chain rest on the implementation the rest of the system already trusts and tunes.
@@ -80,13 +81,6 @@ public struct SHA256: Sendable {
 
     /// Lowercase hex of any bytes (e.g. a digest from `finalize()`).
     public static func hexString(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.underestimatedCount * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        Hex.lowercase(bytes)
     }
 }

@@ -27,12 +27,12 @@ enum ProfileDocumentCache {
 
     /// The start of every key of `reader`'s entries.
     private static func readerPrefix(_ reader: [UInt8]) -> String {
-        RunCacheFile.hex(RunCacheFile.littleEndian(RunCacheFile.checksum(reader)).reversed())
+        Hex.lowercase(RunCacheFile.littleEndian(RunCacheFile.checksum(reader)).reversed())
     }
 
     /// The key of `source` for `reader`.
     static func key(source: [UInt8], reader: [UInt8]) -> [UInt8] {
-        Array((readerPrefix(reader) + "-" + RunCacheFile.hex(RunCacheFile.littleEndian(RunCacheFile.checksum(source)).reversed())).utf8)
+        Array((readerPrefix(reader) + "-" + Hex.lowercase(RunCacheFile.littleEndian(RunCacheFile.checksum(source)).reversed())).utf8)
     }
 
     /// The file name the document of `key` is stored under.

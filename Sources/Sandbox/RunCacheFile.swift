@@ -31,7 +31,7 @@ enum RunCacheFile {
     /// The first 20 bytes of a build ID in hex, the start of every key; nil without one.
     static func buildPrefix(_ buildID: [UInt8]?) -> String? {
         guard let buildID, !buildID.isEmpty else { return nil }
-        return hex(buildID.prefix(20))
+        return Hex.lowercase(buildID.prefix(20))
     }
 
     /// The body of file `name` in `directory` if it is one this launcher may trust (see the
@@ -115,12 +115,5 @@ enum RunCacheFile {
 
     static func readLittleEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
         bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
-    }
-
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        for byte in bytes { text += [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
-        return String(decoding: text, as: UTF8.self)
     }
 }
