@@ -14,36 +14,86 @@ import Support
 /// descriptor; locking the id itself (not its index) keeps launchers given different ranges
 /// apart. Probing starts at a random id, so launchers starting together rarely meet, and skips
 /// ids the user or group database knows.
+///
+/// The database is asked once the init is building its root (`confirmUnassigned()`, called by
+/// the `Launcher` before the payload may start): two NSS lookups load their modules and cost
+/// ~0.6 ms, which then overlap the init's mount work instead of adding to every launch. An id
+/// found assigned there abandons that launch, which `with` starts again on another id.
 public final class HostIDLease: Sendable {
     /// The payload's host uid and gid.
     public let id: UInt32
     private let fd: Int32
+    /// What `confirmUnassigned()` asks; nil when `acquire` asked the database already.
+    private let isAssigned: (@Sendable (UInt32) -> Bool)?
 
     /// The lock file's name in the root launcher's run directory (`NewRootDirectory.rootBase`).
     public static let lockFileName = "ids.lock"
 
-    private init(id: UInt32, fd: Int32) {
+    /// Launches abandoned for an assigned id before `with` falls back to asking the database
+    /// while probing, which ends with an error naming the range when every id is taken.
+    static let abandonedLaunchLimit = 4
+
+    /// The lease's id turned out to be known to the user or group database: the launch that
+    /// holds it must not release its payload.
+    struct Assigned: Error {
+        let id: UInt32
+    }
+
+    private init(id: UInt32, fd: Int32, unconfirmed isAssigned: (@Sendable (UInt32) -> Bool)?) {
         self.id = id
         self.fd = fd
+        self.isAssigned = isAssigned
     }
 
     deinit { close(fd) }
 
+    /// Throws `Assigned` when the user or group database knows the id. Called before the
+    /// payload is released; a lease acquired with the database already asked returns at once.
+    func confirmUnassigned() throws(Assigned) {
+        if let isAssigned, isAssigned(id) { throw Assigned(id: id) }
+    }
+
     /// Runs `body` with a host id held for it: as root, one of the configured range; otherwise
-    /// nil (an unprivileged launcher can map only its own ids).
-    public static func with<T>(_ body: (UInt32?) throws -> T) throws -> T {
+    /// nil (an unprivileged launcher can map only its own ids). `body` launches with the lease
+    /// in `LaunchOptions.hostIDLease`; a launch abandoned because its id is assigned runs again.
+    public static func with<T>(_ body: (HostIDLease?) throws -> T) throws -> T {
         guard getuid() == 0 else { return try body(nil) }
         let variable = HostIDRange.environmentVariable
-        let lease = try acquire(range: .configured(ProcessEnvironment.value(variable).map { [variable: $0] } ?? [:]))
-        return try withExtendedLifetime(lease) { try body(lease.id) }
+        let range = try HostIDRange.configured(ProcessEnvironment.value(variable).map { [variable: $0] } ?? [:])
+        return try with(range: range, body)
+    }
+
+    /// `with` for a given range, directory and database (tests).
+    static func with<T>(
+        range: HostIDRange, directory: String = NewRootDirectory.rootBase,
+        first: @autoclosure () -> UInt32 = .random(in: 0...UInt32.max),
+        isAssigned: @escaping @Sendable (UInt32) -> Bool = UserDatabase.knows,
+        _ body: (HostIDLease) throws -> T
+    ) throws -> T {
+        // Held until the end, so that no later probe picks them again.
+        var abandoned: [HostIDLease] = []
+        defer { withExtendedLifetime(abandoned) {} }
+        while true {
+            let deferred = abandoned.count < abandonedLaunchLimit
+            let lease = try acquire(
+                range: range, directory: directory, first: first(), isAssigned: isAssigned, confirmingLater: deferred)
+            do {
+                return try withExtendedLifetime(lease) { try body(lease) }
+            } catch let error as Assigned where error.id == lease.id && deferred {
+                abandoned.append(lease)
+            }
+        }
     }
 
     /// Holds a free id of `range`: the first, from `first` on (wrapping), that no other lease
     /// holds and `isAssigned` does not claim. Throws `.sandboxSetup` when there is none.
+    /// `confirmingLater`: the first id no other lease holds, with `isAssigned` left for
+    /// `confirmUnassigned()`.
     static func acquire(
         range: HostIDRange, directory: String = NewRootDirectory.rootBase,
         first: UInt32 = .random(in: 0...UInt32.max),
-        isAssigned: (UInt32) -> Bool = UserDatabase.knows
+        isAssigned: @escaping @Sendable (UInt32) -> Bool = UserDatabase.knows,
+        confirmingLater: Bool = false
     ) throws -> HostIDLease {
         let fd = try openLockFile(in: directory)
         var held = 0
@@ -59,12 +109,12 @@ public final class HostIDLease: Sendable {
                 held += 1
                 continue
             }
-            if isAssigned(id) {
+            if !confirmingLater, isAssigned(id) {
                 _ = csys_ofd_unlock(fd, off_t(id))
                 assigned += 1
                 continue
             }
-            return HostIDLease(id: id, fd: fd)
+            return HostIDLease(id: id, fd: fd, unconfirmed: confirmingLater ? isAssigned : nil)
         }
         close(fd)
         let last = UInt64(range.start) + UInt64(range.count) - 1

@@ -56,6 +56,9 @@ public struct LaunchOptions: Sendable {
     /// devpts, its controlling terminal (`-t`); the plan must come from a `LaunchRequest`
     /// with `terminal` set. The caller's terminal is raw while `interactive` relays it.
     public var terminal = false
+    /// A root launcher's lease on the plan's payload host id: the `Launcher` confirms that the
+    /// user and group database do not know the id before it releases the payload.
+    var hostIDLease: HostIDLease?
 
     /// Options with every limit given explicitly; `init(profile:output:)` takes them from a profile.
     public init(

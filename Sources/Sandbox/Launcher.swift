@@ -67,6 +67,15 @@ public enum Launcher {
         }
         defer { cgroup.destroy() }
         LaunchTrace.mark("cgroup")
+        // The user database's answer (its NSS modules loaded, ~0.6 ms) also overlaps the init's
+        // mounts; no payload is released as a host id the database names.
+        do {
+            try options.hostIDLease?.confirmUnassigned()
+        } catch {
+            sbx_spawn_abort(&launch)
+            throw error
+        }
+        LaunchTrace.mark("host-id-check")
 
         var process = sbx_process()
         let finished = cgroup.procsFDs.withUnsafeBufferPointer { procs in

@@ -63,13 +63,6 @@ enum ProfileDocumentCache {
             + JSONWriter.bytes(document, style: .compact, sortKeys: false)
         RunCacheFile.store(
             body, name: fileName(key), magic: magic, key: key, in: directory,
-            stale: { entries in
-                let cached = entries.filter { $0.name.hasPrefix(prefix) && $0.name.hasSuffix(suffix) }
-                guard cached.count > maximumEntries else { return [] }
-                let oldestFirst = cached.sorted {
-                    ($0.modified.seconds, $0.modified.nanoseconds, $0.name) < ($1.modified.seconds, $1.modified.nanoseconds, $1.name)
-                }
-                return oldestFirst.prefix(cached.count - maximumEntries).map(\.name)
-            })
+            stale: RunCacheFile.beyondNewest(maximumEntries, prefix: prefix, suffix: suffix))
     }
 }

@@ -57,6 +57,19 @@ enum RunCacheFile {
         let modified: (seconds: Int, nanoseconds: Int)
     }
 
+    /// A `stale` picker for `store`: of the entries named `prefix…suffix`, all but the newest
+    /// `count` (by modification time, then name).
+    static func beyondNewest(_ count: Int, prefix: String, suffix: String) -> (_ entries: [Entry]) -> [String] {
+        { entries in
+            let cached = entries.filter { $0.name.hasPrefix(prefix) && $0.name.hasSuffix(suffix) }
+            guard cached.count > count else { return [] }
+            let oldestFirst = cached.sorted {
+                ($0.modified.seconds, $0.modified.nanoseconds, $0.name) < ($1.modified.seconds, $1.modified.nanoseconds, $1.name)
+            }
+            return oldestFirst.prefix(cached.count - count).map(\.name)
+        }
+    }
+
     /// Stores `body` as file `name` in `directory` (a new file renamed into place, mode 0600),
     /// then removes the entries `stale` picks among the directory's regular files; `name`
     /// itself is never removed. Failures are ignored: the next launch redoes the work.

@@ -52,7 +52,8 @@ public struct SandboxRequest: Sendable {
 }
 
 /// The one way to run a command in the sandbox: profile → launch options → egress proxy →
-/// host id (root) → plan in a fresh root directory → launch. `sandbox run`, `doctor` and the scanners' adapters
+/// host id (root; the user database is asked during the launch) → plan in a fresh root
+/// directory → launch. `sandbox run`, `doctor` and the scanners' adapters
 /// all come through here.
 public enum SandboxSession {
     /// Runs `request` to completion. Throws `SentinelError` when the sandbox cannot be set up or
@@ -78,12 +79,14 @@ public enum SandboxSession {
         launch.terminal = request.terminal
         LaunchTrace.mark("options")
         // A root launcher's payload runs as a host id of its own, held until the run ends.
-        return try HostIDLease.with { payloadHostID in
+        return try HostIDLease.with { lease in
             LaunchTrace.mark("host-id")
             return try NewRootDirectory.with { root in
                 LaunchTrace.mark("root-directory")
-                let plan = try LaunchPlan.make(launch, newRoot: root, payloadHostID: payloadHostID)
+                let plan = try LaunchPlan.make(launch, newRoot: root, payloadHostID: lease?.id)
                 LaunchTrace.mark("plan")
+                var options = options
+                options.hostIDLease = lease
                 return try Launcher.run(plan, options: options)
             }
         }

@@ -8,8 +8,10 @@ import Support
 /// (`RunCacheFile`): libseccomp takes ~2 ms to compile its ~300 rules, at every launch of a
 /// short-lived CLI. The key names the executable's build ID, the running libseccomp's version
 /// and the policy, so another build or another libseccomp never reads a program it did not
-/// compile; storing removes the programs of other keys. Without a build ID or a private
-/// directory nothing is cached.
+/// compile. Storing keeps the newest `maximumEntries` programs: two builds launching in turn
+/// (an upgrade while a fleet runs, a benchmark against an older build) would otherwise remove
+/// each other's and compile at every launch. Without a build ID or a private directory nothing
+/// is cached.
 enum SeccompProgramCache {
     private static let magic = Array("SENTINEL-SECCOMP-2\n".utf8)
     private static let prefix = "seccomp-"
@@ -17,6 +19,8 @@ enum SeccompProgramCache {
     /// BPF_MAXINSNS: the kernel's own limit on a program's length.
     static let maximumInstructions = 4096
     private static let instructionSize = MemoryLayout<sock_filter>.stride
+    /// Programs kept: a few builds, each with its policies (at most 32 KiB each).
+    static let maximumEntries = 8
 
     /// The key of `policy` for this build and libseccomp (hex digits, a dash, a policy name:
     /// at most 64 characters), or nil without a build ID.
@@ -50,11 +54,11 @@ enum SeccompProgramCache {
         }
     }
 
-    /// Stores `program` under `key` in `directory` and removes the programs of other keys.
-    /// Failures are ignored: the next launch compiles.
+    /// Stores `program` under `key` in `directory`, keeping the newest `maximumEntries`
+    /// programs. Failures are ignored: the next launch compiles.
     static func store(_ program: UnsafeBufferPointer<sock_filter>, key: [UInt8], in directory: String) {
         RunCacheFile.store(
             Array(UnsafeRawBufferPointer(program)), name: fileName(key), magic: magic, key: key, in: directory,
-            stale: { entries in entries.map(\.name).filter { $0.hasPrefix(prefix) && $0.hasSuffix(suffix) } })
+            stale: RunCacheFile.beyondNewest(maximumEntries, prefix: prefix, suffix: suffix))
     }
 }

@@ -96,7 +96,7 @@ import Testing
             phases == [
                 "start", "arguments", "profile", "options", "host-id", "root-directory", "plan", "workspace", "seccomp", "prepare",
                 "clone",
-                "cgroup", "root-and-exec", "payload", "cleanup", "total",
+                "cgroup", "host-id-check", "root-and-exec", "payload", "cleanup", "total",
             ])
         environment["SENTINEL_LAUNCH_TRACE"] = nil
         let quiet = try CLI.run(["sandbox", "run", "--", "/bin/true"], environment: environment)
@@ -110,9 +110,13 @@ import Testing
         let warm = try CLI.run(["sandbox", "run", "--", "/bin/true"])
         #expect(warm.status == 0, "\(warm.stderr)")
         let directory = "/run/sentinel"
+        // This build's programs (the cache keeps other builds' too): their names start with its build ID.
+        let notes = try CLI.runProgram("/usr/bin/readelf", ["-n", CLI.binary]).stdout
+        let buildID = try #require(
+            notes.split(separator: "\n").first { $0.contains("Build ID:") }?.split(separator: " ").last.map(String.init))
         let cached = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { $0.hasPrefix("seccomp-") && $0.hasSuffix(".bpf") }
-        try #require(!cached.isEmpty, "no cached program after a launch")
+            .filter { $0.hasPrefix("seccomp-" + buildID.prefix(40)) && $0.hasSuffix(".bpf") }
+        try #require(!cached.isEmpty, "no cached program of build \(buildID) after a launch")
         for name in cached {
             // An allow-everything program (RET ALLOW) with a stale header stands in for tampering.
             var bytes = try Array(Data(contentsOf: URL(fileURLWithPath: directory + "/" + name)))

@@ -18,7 +18,9 @@ import Testing
     let parent = TemporaryDirectory("sentinel-ids")
     var directory: String { parent.path + "/run" }
 
-    private func lease(_ count: UInt32, first: UInt32 = 0, isAssigned: (UInt32) -> Bool = { _ in false }) throws
+    private func lease(
+        _ count: UInt32, first: UInt32 = 0, isAssigned: @escaping @Sendable (UInt32) -> Bool = { _ in false }
+    ) throws
         -> HostIDLease
     {
         try HostIDLease.acquire(
@@ -72,7 +74,7 @@ import Testing
 
     /// Ids the user or group database names are skipped (and counted in the error).
     @Test func assignedIDsAreSkipped() throws {
-        let assigned: (UInt32) -> Bool = { $0 == Self.start }
+        let assigned: @Sendable (UInt32) -> Bool = { $0 == Self.start }
         let only = try lease(2, isAssigned: assigned)
         #expect(only.id == Self.start + 1)
         #expect {
@@ -82,6 +84,52 @@ import Testing
         }
         #expect(UserDatabase.knows(0))
         withExtendedLifetime(only) {}
+    }
+
+    /// The database is asked during the launch: a launch whose id it names is abandoned and
+    /// started again on another id, and the abandoned id stays held until `with` returns.
+    @Test func aLaunchOnAnAssignedIDStartsAgainOnAnother() throws {
+        let range = HostIDRange(start: Self.start, count: 3)
+        let assigned: @Sendable (UInt32) -> Bool = { $0 == Self.start }
+        var launched: [UInt32] = []
+        let released = try HostIDLease.with(range: range, directory: directory, first: 0, isAssigned: assigned) { lease in
+            launched.append(lease.id)
+            try lease.confirmUnassigned()
+            // The abandoned id is still held: no other lease can take it meanwhile.
+            #expect(try self.lease(3, first: 0).id == Self.start + 2)
+            return lease.id
+        }
+        #expect(launched == [Self.start, Self.start + 1])
+        #expect(released == Self.start + 1)
+        #expect(try lease(1, first: 0).id == Self.start)
+    }
+
+    /// After `abandonedLaunchLimit` abandoned launches the database is asked while probing, so
+    /// a range the database fills ends with the error that counts the assigned ids.
+    @Test func manyAssignedIDsAreProbedBeforeTheLaunch() throws {
+        let limit = HostIDLease.abandonedLaunchLimit
+        let count = UInt32(limit + 2)
+        let free = Self.start + count - 1
+        var launched: [UInt32] = []
+        let id = try HostIDLease.with(
+            range: HostIDRange(start: Self.start, count: count), directory: directory, first: 0,
+            isAssigned: { $0 != free }
+        ) { lease in
+            launched.append(lease.id)
+            try lease.confirmUnassigned()
+            return lease.id
+        }
+        #expect(id == free)
+        #expect(launched == (0..<UInt32(limit)).map { Self.start + $0 } + [free])
+
+        #expect {
+            try HostIDLease.with(
+                range: HostIDRange(start: Self.start, count: count), directory: directory, first: 0,
+                isAssigned: { _ in true }
+            ) { try $0.confirmUnassigned() }
+        } throws: { error in
+            ((error as? SentinelError)?.message ?? "").contains("known to the user or group database")
+        }
     }
 
     /// Threads of one process, each with its own descriptor, exclude each other.

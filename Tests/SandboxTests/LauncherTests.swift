@@ -44,6 +44,37 @@ struct LauncherTests {
         #expect(result.wallMilliseconds >= 0)
     }
 
+    /// The user database is asked while the init builds its root: a host id it names stops the
+    /// launch before the payload starts (nothing it would write appears), and leaves no group.
+    @Test func aPayloadIsNeverReleasedAsAHostIDTheDatabaseNames() throws {
+        let parent = TemporaryDirectory("sentinel-assigned-id")
+        let workspace = parent.path + "/workspace"
+        try FileManager.default.createDirectory(atPath: workspace, withIntermediateDirectories: true)
+        var profile = Profile.minimal
+        profile.filesystem.workspace = .rw
+        let label = "assigned_\(getpid())"
+        func launch(assigned: Bool) throws -> RunResult {
+            let lease = try HostIDLease.acquire(
+                range: HostIDRange(start: 0x7000_0000, count: 64), directory: parent.path + "/run",
+                isAssigned: { _ in assigned }, confirmingLater: true)
+            var options = LaunchOptions(profile: profile, output: .capture)
+            options.hostIDLease = lease
+            options.cgroupLabel = label
+            return try NewRootDirectory.with { root in
+                let plan = try LaunchPlan.make(
+                    LaunchRequest(profile: profile, command: ["/bin/sh", "-c", "echo ran > /workspace/ran"], workspace: workspace),
+                    newRoot: root, payloadHostID: lease.id)
+                return try Launcher.run(plan, options: options)
+            }
+        }
+        #expect(throws: HostIDLease.Assigned.self) { try launch(assigned: true) }
+        #expect(!FileManager.default.fileExists(atPath: workspace + "/ran"))
+        #expect(Cgroups.detect().map { $0.groups(withPrefix: Cgroups.prefix).filter { $0.hasSuffix(label) } } ?? [] == [])
+        let result = try launch(assigned: false)
+        #expect(result.exitCode == 0, "\(result.err)")
+        #expect((try? String(contentsOfFile: workspace + "/ran", encoding: .utf8)) == "ran\n")
+    }
+
     @Test func searchesPathInsideTheSandbox() throws {
         let result = try runSandboxed(["echo", "found"])
         #expect(result.out == "found\n")

@@ -48,7 +48,8 @@ import Testing
     }
 
     /// Another build (another build ID) or another libseccomp has another key: it never reads
-    /// this program, and storing its own removes this one.
+    /// this program, and storing its own keeps this one (two builds launching in turn do not
+    /// compile at every launch); only the newest `maximumEntries` programs are kept.
     @Test func aProgramIsReadOnlyUnderItsOwnKey() throws {
         let (directory, file, program) = try Self.stored()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -61,8 +62,21 @@ import Testing
         #expect(SeccompProgramCache.load(other, in: directory) == nil)
 
         SeccompProgramCache.store(program.instructions, key: other, in: directory)
-        #expect(!FileManager.default.fileExists(atPath: file))
         #expect(SeccompProgramCache.load(other, in: directory) != nil)
+        #expect(SeccompProgramCache.load(Self.key, in: directory) != nil)
+
+        // Older programs go once more than the limit are stored; the newest stay.
+        let keys = try (0..<SeccompProgramCache.maximumEntries).map {
+            try #require(SeccompProgramCache.key(policy: "default", buildID: [0xEE, UInt8($0)]))
+        }
+        for key in keys {
+            // Distinct modification times, whatever the filesystem's resolution.
+            usleep(2000)
+            SeccompProgramCache.store(program.instructions, key: key, in: directory)
+        }
+        #expect(!FileManager.default.fileExists(atPath: file))
+        #expect(SeccompProgramCache.load(other, in: directory) == nil)
+        for key in keys { #expect(SeccompProgramCache.load(key, in: directory) != nil) }
     }
 
     enum Tampering: String, CaseIterable, Sendable {
