@@ -19,10 +19,9 @@ struct SandboxCheckCommand: ParsableCommand {
     func run() throws {
         let loaded = try ProfileStore.standard(syntax: .yaml).resolve(profile)
         let program = try SeccompProgram.forProfile(loaded.seccomp)
-        // Shown with a placeholder root: every run gets a fresh one under /run/sentinel.
+        // Shown with the root launcher's mount point, where every run mounts its own root.
         let plan = try LaunchPlan.make(
-            LaunchRequest(profile: loaded, command: ["/bin/true"]),
-            newRoot: NewRootDirectory.rootBase + "/sentinel-root-XXXXXX")
+            LaunchRequest(profile: loaded, command: ["/bin/true"]), newRoot: NewRootDirectory.rootMountPoint)
         let limits = loaded.limits
         Console.out("profile \(loaded.name): ok")
         Console.out("  workspace   \(loaded.filesystem.workspace.rawValue)")

@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import Foundation
+import Support
 import Testing
 
 @testable import Sandbox
@@ -19,8 +20,35 @@ struct NewRootDirectoryTests {
         }
     }
 
+    /// In a private base every run shares one mount point, made once and kept; the launch that
+    /// makes it removes what earlier versions left, and later launches list nothing.
+    @Test func runsInAPrivateBaseShareOneMountPointThatStays() throws {
+        let base = TemporaryDirectory("root-base")
+        chmod(base.path, 0o700)
+        let stale = "sentinel-root-\(Self.deadPID)-aaaaaa"
+        mkdir(base.path + "/" + stale, 0o700)
+        let first = try NewRootDirectory.create(in: (base.path, true))
+        let second = try NewRootDirectory.create(in: (base.path, true))
+        #expect(first.path == base.path + "/root" && second.path == first.path)
+        #expect(!FileManager.default.fileExists(atPath: base.path + "/" + stale), "the first launch sweeps")
+        first.remove()
+        second.remove()
+        var info = stat()
+        #expect(lstat(first.path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && info.st_mode & 0o7777 == 0o700)
+
+        mkdir(base.path + "/" + stale, 0o700)
+        _ = try NewRootDirectory.create(in: (base.path, true))
+        #expect(FileManager.default.fileExists(atPath: base.path + "/" + stale), "only the launch that makes the mount point sweeps")
+
+        // A mount point someone else may enter is refused.
+        chmod(first.path, 0o755)
+        #expect(throws: SentinelError.self) { try NewRootDirectory.create(in: (base.path, true)) }
+    }
+
+    /// In a shared temporary directory each run gets a directory of its own, locked until removed.
     @Test func aDirectoryIsNamedAfterItsLauncherAndLockedUntilRemoved() throws {
-        let directory = try NewRootDirectory.create()
+        let base = TemporaryDirectory("root-shared-base")
+        let directory = try NewRootDirectory.create(in: (base.path, false))
         let name = (directory.path as NSString).lastPathComponent
         #expect(NewRootDirectory.launcherPID(name) == getpid())
         let other = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
