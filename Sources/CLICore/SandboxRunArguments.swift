@@ -12,55 +12,67 @@ import Support
 /// one text users see. A test runs both parsers over the same argument lists: whenever this one
 /// answers, ArgumentParser answers the same.
 public enum SandboxRunArguments {
-    /// Options taking a value, and what each sets.
-    private static let valued: [String: @Sendable (inout SandboxRunOptions, String) -> Bool] = [
-        "--profile": {
-            $0.profile = $1; return true
-        },
-        "--workspace": {
-            $0.workspace = $1; return true
-        },
-        "--bind-ro": {
-            $0.bindReadOnly.append($1); return true
-        },
-        "--allow": {
-            $0.allow.append($1); return true
-        },
-        "--memory": { options, text in assign(Quantity.bytes(text), to: &options.memoryBytes) },
-        "--workspace-size": { options, text in assign(Quantity.bytes(text), to: &options.workspaceSizeBytes) },
-        "--pids": { options, text in assign(Int(text), to: &options.pids) },
-        "--cpus": { options, text in assign(Double(text), to: &options.cpus) },
-        "--timeout": { options, text in assign(Quantity.seconds(text).flatMap { $0 > 0 ? $0 : nil }, to: &options.timeoutSeconds) },
-        "--status-json": {
-            $0.statusJSON = $1; return true
-        },
-    ]
-    /// Options that may be given more than once (their values add up).
-    private static let repeatable: Set<String> = ["--bind-ro", "--allow"]
-    /// Flags, and what each sets.
-    private static let flags: [String: @Sendable (inout SandboxRunOptions) -> Void] = [
-        "--ro": { $0.mode = .ro },
-        "--rw": { $0.mode = .rw },
-        "--overlay": { $0.mode = .overlay },
-        "--require-limits": { $0.requireLimits = true },
-        "--interactive": { $0.interactive = true },
-        "-i": { $0.interactive = true },
-        "--tty": { $0.tty = true },
-        "-t": { $0.tty = true },
-    ]
-    /// Flags that are one setting under several names (a second of a group is not taken).
-    private static let groups: [String: String] = [
-        "--ro": "mode", "--rw": "mode", "--overlay": "mode", "-i": "--interactive", "-t": "--tty",
-    ]
+    // Switches, not dictionaries of closures: a launch builds no hashed table (their first use
+    // cost more instructions than the rest of the parse).
 
-    /// Every option and flag name this parser takes (a test checks them against the help).
-    public static var names: Set<String> { Set(valued.keys).union(flags.keys) }
+    /// What option `name` sets from its value (false: the value does not read), or nil when it
+    /// takes no value.
+    private static func valued(_ name: String) -> (@Sendable (inout SandboxRunOptions, String) -> Bool)? {
+        switch name {
+        case "--profile": { options, text in replace(&options.profile, with: text) }
+        case "--workspace": { options, text in assign(text, to: &options.workspace) }
+        case "--bind-ro": { options, text in append(text, to: &options.bindReadOnly) }
+        case "--allow": { options, text in append(text, to: &options.allow) }
+        case "--memory": { options, text in assign(Quantity.bytes(text), to: &options.memoryBytes) }
+        case "--workspace-size": { options, text in assign(Quantity.bytes(text), to: &options.workspaceSizeBytes) }
+        case "--pids": { options, text in assign(Int(text), to: &options.pids) }
+        case "--cpus": { options, text in assign(Double(text), to: &options.cpus) }
+        case "--timeout": { options, text in assign(Quantity.seconds(text).flatMap { $0 > 0 ? $0 : nil }, to: &options.timeoutSeconds) }
+        case "--status-json": { options, text in assign(text, to: &options.statusJSON) }
+        default: nil
+        }
+    }
+
+    /// Options that may be given more than once (their values add up).
+    private static func isRepeatable(_ name: String) -> Bool { name == "--bind-ro" || name == "--allow" }
+
+    /// What flag `name` sets, and the setting it is a name of (a second name of one setting is
+    /// not taken), or nil when it is no flag.
+    private static func flag(_ name: String) -> (setting: String, set: @Sendable (inout SandboxRunOptions) -> Void)? {
+        switch name {
+        case "--ro": ("mode", { $0.mode = .ro })
+        case "--rw": ("mode", { $0.mode = .rw })
+        case "--overlay": ("mode", { $0.mode = .overlay })
+        case "--require-limits": (name, { $0.requireLimits = true })
+        case "--interactive", "-i": ("--interactive", { $0.interactive = true })
+        case "--tty", "-t": ("--tty", { $0.tty = true })
+        default: nil
+        }
+    }
+
+    private static let valuedNames = [
+        "--profile", "--workspace", "--bind-ro", "--allow", "--memory", "--workspace-size", "--pids", "--cpus", "--timeout",
+        "--status-json",
+    ]
+    private static let flagNames = ["--ro", "--rw", "--overlay", "--require-limits", "--interactive", "-i", "--tty", "-t"]
+
+    /// Every option and flag name this parser takes (a test checks them against the help, and
+    /// that each is one `parse` takes).
+    public static var names: Set<String> { Set(valuedNames + flagNames) }
+
+    /// Whether `parse` takes `name` as an option or flag.
+    public static func takes(_ name: String) -> Bool { valued(name) != nil || flag(name) != nil }
 
     /// The options `arguments` (after `sandbox run`) give, or nil when this parser is not certain
     /// to read them as ArgumentParser does, or they make a usage error.
     public static func parse(_ arguments: [String]) -> SandboxRunOptions? {
         var options = SandboxRunOptions()
-        var seen = Set<String>()
+        var seen: [String] = []
+        func firstTime(_ setting: String) -> Bool {
+            guard !seen.contains(setting) else { return false }
+            seen.append(setting)
+            return true
+        }
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -70,13 +82,13 @@ public enum SandboxRunArguments {
                 return options.usageError() == nil ? options : nil
             }
             if argument == "-it" || argument == "-ti" {
-                guard seen.insert("--interactive").inserted, seen.insert("--tty").inserted else { return nil }
+                guard firstTime("--interactive"), firstTime("--tty") else { return nil }
                 options.interactive = true
                 options.tty = true
                 continue
             }
-            if let set = flags[argument] {
-                guard seen.insert(groups[argument] ?? argument).inserted else { return nil }
+            if let (setting, set) = flag(argument) {
+                guard firstTime(setting) else { return nil }
                 set(&options)
                 continue
             }
@@ -86,7 +98,7 @@ public enum SandboxRunArguments {
                 name = String(argument[..<equals])
                 value = String(argument[argument.index(after: equals)...])
             }
-            guard let set = valued[name], repeatable.contains(name) || seen.insert(name).inserted else { return nil }
+            guard let set = valued(name), isRepeatable(name) || firstTime(name) else { return nil }
             if value == nil, index < arguments.count {
                 value = arguments[index]
                 index += 1
@@ -95,6 +107,16 @@ public enum SandboxRunArguments {
         }
         // No `--`: no command, a usage error.
         return nil
+    }
+
+    private static func replace(_ target: inout String, with value: String) -> Bool {
+        target = value
+        return true
+    }
+
+    private static func append(_ value: String, to list: inout [String]) -> Bool {
+        list.append(value)
+        return true
     }
 
     private static func assign<T>(_ value: T?, to target: inout T?) -> Bool {

@@ -166,7 +166,10 @@ struct RootBuilder {
 
     /// Covers `path` (its type read from the host's copy): a directory with an empty read-only
     /// tmpfs, a file with the empty file bound read-only. Every mask is read-only, so no mask is
-    /// a writable alias of the others (they share the empty file's inode).
+    /// a writable alias of the others (they share the empty file's inode): a file's mask is a
+    /// bind of the empty file's own read-only mount, and a bind takes the flags of the mount it
+    /// copies, so one remount serves every mask (two syscalls fewer per mask on the way to the
+    /// payload; a test reads the flags back from inside).
     private mutating func mask(host path: String) {
         var info = stat()
         guard lstat(path, &info) == 0 else { return }
@@ -182,7 +185,6 @@ struct RootBuilder {
                 .mount(
                     source: emptyFile, path: root + path, fstype: nil, flags: [.bind], data: nil,
                     optional: true))
-            ops.append(.remountBind(path: root + path, flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true))
         }
     }
 
@@ -252,6 +254,9 @@ struct RootBuilder {
         guard !haveEmptyFile else { return }
         haveEmptyFile = true
         ops.append(.mkfile(path: emptyFile, mode: 0o000))
+        // A read-only mount of its own, which every mask's bind copies.
+        ops.append(.mount(source: emptyFile, path: emptyFile, fstype: nil, flags: [.bind], data: nil, optional: false))
+        ops.append(.remountBind(path: emptyFile, flags: [.readOnly, .noSuid, .noDev, .noExec], optional: false))
     }
 
     /// Creates `path` and its missing ancestors inside the new root.

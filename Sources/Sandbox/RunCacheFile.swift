@@ -44,16 +44,19 @@ enum RunCacheFile {
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
             info.st_mode & 0o077 == 0, info.st_nlink == 1,
-            let data = try? BoundedFile.read(fd: fd, name: name, limit: headerSize(magic) + bodyLimit)
+            let data = try? BoundedFile.read(fd: fd, name: name, limit: headerSize(magic) + bodyLimit),
+            let body = decode(Array(data), magic: magic, key: key)
         else { return nil }
-        return decode(Array(data), magic: magic, key: key)
+        // Used now: `store` keeps the newest entries, so an entry in use is not the first to go.
+        _ = futimens(fd, nil)
+        return body
     }
 
     /// A file of the cache directory, as `store` shows it to its caller.
     struct Entry {
         /// The file name.
         let name: String
-        /// Its last modification, in seconds and nanoseconds since the epoch.
+        /// Its last modification or use (`load` marks a hit), in seconds and nanoseconds since the epoch.
         let modified: (seconds: Int, nanoseconds: Int)
     }
 

@@ -34,16 +34,21 @@ public enum BoundedFile {
             throw SentinelError(.invalidInput, "\(name): larger than \(limit) bytes")
         }
         var data = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        // Chunks sized from the file's own size (procfs says 0), left uninitialised: zeroing a
+        // 64 KiB buffer for every small file was most of what reading one cost.
+        var chunkSize = min(max(Int(info.st_size) + 1, 4096), 64 << 10)
         while true {
-            let count: Int
-            switch retryingOnInterrupt({ buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }) {
-            case .success(let read): count = read
-            case .failure(let failure): throw SentinelError(.io, "\(name): read failed: \(failure)", errno: failure)
+            let chunk = try [UInt8](unsafeUninitializedCapacity: chunkSize) { buffer, initialized in
+                initialized = 0
+                switch retryingOnInterrupt({ Glibc.read(fd, buffer.baseAddress, buffer.count) }) {
+                case .success(let read): initialized = read
+                case .failure(let failure): throw SentinelError(.io, "\(name): read failed: \(failure)", errno: failure)
+                }
             }
-            if count == 0 { break }
-            data.append(contentsOf: buffer[0..<count])
+            if chunk.isEmpty { break }
+            data.append(contentsOf: chunk)
             guard data.count <= limit else { throw SentinelError(.invalidInput, "\(name): larger than \(limit) bytes") }
+            chunkSize = 64 << 10
         }
         return data
     }

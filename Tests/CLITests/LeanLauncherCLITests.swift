@@ -76,6 +76,9 @@ import Testing
             }
         }
         #expect(listed == SandboxRunArguments.names, "help lists \(listed.sorted())")
+        // The names are the ones the parser's switches take, and nothing else is taken.
+        #expect(SandboxRunArguments.names.allSatisfy(SandboxRunArguments.takes))
+        #expect(!SandboxRunArguments.takes("--version") && !SandboxRunArguments.takes("--help") && !SandboxRunArguments.takes("-it"))
     }
 
     /// With `SENTINEL_LAUNCH_TRACE=1` a launch prints each phase once, in order, with its wall and

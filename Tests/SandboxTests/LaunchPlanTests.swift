@@ -80,11 +80,16 @@ import Testing
             return nil
         }
         #expect(maskedFiles.contains(root + "/proc/kallsyms") && maskedFiles.contains(root + "/etc/shadow"))
-        for path in maskedFiles {
-            #expect(
-                ops.contains(.remountBind(path: path, flags: [.readOnly, .noSuid, .noDev, .noExec], optional: true)),
-                "\(path) is masked by a writable bind")
+        // Each mask binds the empty file's own mount, made read-only before the first mask
+        // (a bind copies its source mount's flags; `LauncherTests` reads them back from inside).
+        let empty = root + "/.sentinel/empty"
+        let readOnly = ops.firstIndex(of: .remountBind(path: empty, flags: [.readOnly, .noSuid, .noDev, .noExec], optional: false))
+        let firstMask = ops.firstIndex {
+            if case .mount(let source?, let path, nil, _, _, _) = $0 { return source == empty && path != empty }
+            return false
         }
+        #expect(ops.contains(.mount(source: empty, path: empty, fstype: nil, flags: [.bind], data: nil, optional: false)))
+        #expect(readOnly != nil && firstMask != nil && readOnly! < firstMask!, "a mask precedes the empty file's read-only mount")
         for entry in [
             "kcore", "keys", "timer_list", "sched_debug", "slabinfo", "pagetypeinfo", "vmallocinfo",
             "config.gz", "iomem", "ioports", "acpi", "asound", "scsi", "latency_stats", "timer_stats",

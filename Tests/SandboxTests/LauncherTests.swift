@@ -75,6 +75,28 @@ struct LauncherTests {
         #expect((try? String(contentsOfFile: workspace + "/ran", encoding: .utf8)) == "ran\n")
     }
 
+    /// Every mask of a hidden file is read-only, nosuid, nodev and noexec, as the payload's
+    /// mount table shows it (the masks copy those flags from the empty file's own mount).
+    @Test func everyMaskedFileIsAReadOnlyMountInside() throws {
+        var profile = Profile.minimal
+        profile.filesystem.hidden = ["/etc/shadow", "/etc/machine-id"]
+        let result = try runSandboxed(["/bin/cat", "/proc/self/mountinfo"], profile: profile)
+        #expect(result.exitCode == 0, "\(result.err)")
+        let options = Dictionary(
+            result.out.split(separator: "\n").compactMap { line -> (String, String)? in
+                let fields = line.split(separator: " ")
+                return fields.count > 5 ? (String(fields[4]), String(fields[5])) : nil
+            }, uniquingKeysWith: { _, last in last })
+        let masked = ["/etc/shadow", "/proc/kallsyms", "/proc/keys", "/proc/timer_list"].filter {
+            FileManager.default.fileExists(atPath: $0)
+        }
+        #expect(!masked.isEmpty)
+        for path in masked {
+            let flags = Set((options[path] ?? "").split(separator: ",").map(String.init))
+            #expect(flags.isSuperset(of: ["ro", "nosuid", "nodev", "noexec"]), "\(path): \(options[path] ?? "not a mount")")
+        }
+    }
+
     @Test func searchesPathInsideTheSandbox() throws {
         let result = try runSandboxed(["echo", "found"])
         #expect(result.out == "found\n")

@@ -77,6 +77,14 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: file))
         #expect(SeccompProgramCache.load(other, in: directory) == nil)
         for key in keys { #expect(SeccompProgramCache.load(key, in: directory) != nil) }
+
+        // A program in use is kept over newer ones that are not: a hit marks it used.
+        usleep(2000)
+        #expect(SeccompProgramCache.load(keys[0], in: directory) != nil)
+        usleep(2000)
+        SeccompProgramCache.store(program.instructions, key: other, in: directory)
+        #expect(SeccompProgramCache.load(keys[0], in: directory) != nil)
+        #expect(SeccompProgramCache.load(keys[1], in: directory) == nil)
     }
 
     enum Tampering: String, CaseIterable, Sendable {

@@ -70,6 +70,15 @@ enum CgroupFiles {
         access(path, F_OK) == 0
     }
 
+    /// The names in directory `path` (empty when it cannot be listed). Follows a link at the
+    /// end: v1 controllers mounted together are reached through links (`cpu` → `cpu,cpuacct`).
+    static func entries(of path: String) -> [String] {
+        guard let directory = try? DirectoryDescriptor.workingDirectory.openDirectory(path, followingLinks: true),
+            let entries = try? directory.entries()
+        else { return [] }
+        return entries.map(\.text)
+    }
+
     static func pids(in path: String) -> [pid_t] {
         (read(path) ?? "").split(separator: "\n").compactMap { pid_t($0) }
     }

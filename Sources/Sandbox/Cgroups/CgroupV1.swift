@@ -93,10 +93,12 @@ public struct CgroupV1: CgroupHierarchy {
 
     /// Names of the groups in any controller that start with `prefix`, sorted.
     public func groups(withPrefix prefix: String) -> [String] {
-        var names = Set<String>()
+        // A list: a handful of names at most, and a Set's first use costs a launch more.
+        var names: [String] = []
         for controller in Self.controllers {
-            let entries = (try? FileManager.default.contentsOfDirectory(atPath: "\(root)/\(controller)")) ?? []
-            names.formUnion(entries.filter { $0.hasPrefix(prefix) })
+            for name in CgroupFiles.entries(of: "\(root)/\(controller)") where name.hasPrefix(prefix) && !names.contains(name) {
+                names.append(name)
+            }
         }
         return names.sorted()
     }

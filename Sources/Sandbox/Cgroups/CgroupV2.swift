@@ -57,7 +57,7 @@ public struct CgroupV2: CgroupHierarchy {
 
     /// Names of the groups directly under `root` that start with `prefix`, sorted.
     public func groups(withPrefix prefix: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).filter { $0.hasPrefix(prefix) }.sorted()
+        CgroupFiles.entries(of: root).filter { $0.hasPrefix(prefix) }.sorted()
     }
 
     /// Whether group `name`'s `cgroup.procs` lists no process (a missing group is empty).
