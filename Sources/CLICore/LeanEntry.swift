@@ -92,27 +92,26 @@ public enum FullCommandLine {
         ]
     }
 
-    /// The first candidate that exists for a `sentinel` at `executable`, or nil.
+    /// The first candidate that exists for a `sentinel` at `executable`, or nil: the one `exec`
+    /// runs (and whose identity keys the profile documents it caches for the lean launcher).
     public static func path(for executable: String?) -> String? {
         guard let executable else { return nil }
-        return candidates(for: executable).first { access($0, X_OK) == 0 }
+        return candidates(for: executable).first { access($0, F_OK) == 0 }
     }
 
-    /// Replaces the process with the first candidate that exists, passing `argv` and the
-    /// environment on. Returns only on failure, with the error to report.
+    /// Replaces the process with `path(for:)`, passing `argv` and the environment on. Returns
+    /// only on failure, with the error to report.
     public static func exec(_ argv: [String], executable: String?) -> SentinelError {
         guard let executable else {
             return SentinelError(.io, "/proc/self/exe: cannot find the running binary, so not \(name) either")
         }
-        let paths = candidates(for: executable)
-        for path in paths {
-            let failure = execv(path, argv)
-            guard failure.rawValue == ENOENT else {
-                return SentinelError(.io, "\(path): cannot run the full command line: \(failure)", errno: failure)
-            }
+        guard let path = path(for: executable) else {
+            let paths = candidates(for: executable)
+            return SentinelError(
+                .io, "\(paths[0]): not found (nor \(paths[1])): every command but `sandbox run` and `--version` runs in it")
         }
-        return SentinelError(
-            .io, "\(paths[0]): not found (nor \(paths[1])): every command but `sandbox run` and `--version` runs in it")
+        let failure = execv(path, argv)
+        return SentinelError(.io, "\(path): cannot run the full command line: \(failure)", errno: failure)
     }
 
     private static func execv(_ path: String, _ argv: [String]) -> Errno {

@@ -28,7 +28,8 @@ public enum LaunchTrace {
     /// Ends the phase called `phase` now (the first call ends `start`, named by it).
     public static func mark(_ phase: StaticString) {
         guard enabled else { return }
-        let now = Mark(phase: phase, wall: clock(CLOCK_MONOTONIC), cpu: clock(CLOCK_PROCESS_CPUTIME_ID))
+        let now = Mark(
+            phase: phase, wall: MonotonicClock.nanoseconds(), cpu: MonotonicClock.nanoseconds(of: CLOCK_PROCESS_CPUTIME_ID))
         marks.withLock { $0.append(now) }
     }
 
@@ -57,11 +58,5 @@ public enum LaunchTrace {
         let micros = nanoseconds / 1000
         let fraction = String(micros % 1000)
         return "\(micros / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
-    }
-
-    private static func clock(_ id: clockid_t) -> UInt64 {
-        var now = timespec()
-        clock_gettime(id, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

@@ -52,8 +52,8 @@ public struct SandboxRequest: Sendable {
 }
 
 /// The one way to run a command in the sandbox: profile → launch options → egress proxy →
-/// host id (root; the user database is asked during the launch) → plan in a fresh root
-/// directory → launch. `sandbox run`, `doctor` and the scanners' adapters
+/// host id (root; the user database is asked during the launch) → plan on the root's mount
+/// point (`NewRootDirectory`) → launch. `sandbox run`, `doctor` and the scanners' adapters
 /// all come through here.
 public enum SandboxSession {
     /// Runs `request` to completion. Throws `SentinelError` when the sandbox cannot be set up or

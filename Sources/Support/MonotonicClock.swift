@@ -7,8 +7,13 @@
 public enum MonotonicClock {
     /// Nanoseconds since an arbitrary start (boot), never going back.
     public static func nanoseconds() -> UInt64 {
+        nanoseconds(of: CLOCK_MONOTONIC)
+    }
+
+    /// Clock `id` in nanoseconds: `CLOCK_PROCESS_CPUTIME_ID` is the process's CPU time.
+    public static func nanoseconds(of id: clockid_t) -> UInt64 {
         var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
+        clock_gettime(id, &now)
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }
