@@ -14,6 +14,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/seccomp.h>
 
@@ -174,6 +175,12 @@ static void hide_launcher_arguments(const struct sbx_config *config) {
     (void)prctl(PR_SET_NAME, title, 0, 0, 0);
 }
 
+static uint64_t monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
 struct payload_start {
     const struct sbx_config *config;
     const struct sbx_child_fds *fds;
@@ -254,6 +261,8 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
 
     pid_t payload = spawn_payload(config, fds, tty_slave);
     if (payload < 0) sbx_child_fail(report, SBX_STAGE_FORK, -1);
+    /* The vfork is over: the payload has exec'd (or failed to, and reported it). */
+    uint64_t started = monotonic_ns();
 
     /* Init keeps only the status pipe: holding the caller's pipes would delay their EOF. */
     close_all_except(fds->status_write);
@@ -266,7 +275,9 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
             _exit(125);
         }
         if (reaped == payload) {
-            ssize_t ignored = write(status_fd, &status, sizeof status);
+            struct sbx_payload_end end = {
+                .status = status, .reserved = 0, .started_ns = started, .ended_ns = monotonic_ns()};
+            ssize_t ignored = write(status_fd, &end, sizeof end);
             (void)ignored;
             /* pid 1 exiting makes the kernel kill everything left in the namespace,
                double-forked daemons included. */

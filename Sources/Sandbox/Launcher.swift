@@ -88,7 +88,6 @@ public enum Launcher {
             throw setupError(failure, plan: plan)
         }
         LaunchTrace.mark("root-and-exec")
-        let executed = MonotonicClock.nanoseconds()
         // The payload's ends live on in the sandbox only.
         stdio.closePayloadEnds()
         let master = process.tty_fd
@@ -134,7 +133,7 @@ public enum Launcher {
             stderrTruncated: !relay && waiter.captured(1).truncated,
             egress: summaries)
         if !waiter.timedOut, options.handle?.requestedSignal == nil {
-            result.commandMicroseconds = waiter.payloadEnded.map { Int(($0 - min($0, executed)) / 1000) }
+            result.commandMicroseconds = waiter.payloadRun.map { Int($0 / 1000) }
         }
         // After every run whose payload started, however it ended (a run killed at its timeout
         // keeps what it wrote, as a direct bind did); never after a setup failure.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import CSandbox
 import FoundationEssentials
 import Support
 
@@ -13,8 +14,9 @@ struct Waiter {
     private(set) var streams: [ByteStream]
 
     var payloadStatus: Int32?
-    /// When the payload's status arrived (its exit as the init saw it), monotonic nanoseconds.
-    var payloadEnded: UInt64?
+    /// The payload's own run, from its execve to its exit, in nanoseconds, as the init timed it
+    /// (`sbx_payload_end`): the launcher learns of either end only when it is next scheduled.
+    var payloadRun: UInt64?
     var timedOut = false
 
     /// How long output may still drain after the tree was killed at the deadline, and after
@@ -105,13 +107,14 @@ struct Waiter {
             for (entry, slot) in zip(fds, slots) where entry.revents != 0 {
                 switch slot {
                 case .status:
-                    var buffer = [UInt8](repeating: 0, count: 8)
+                    var buffer = [UInt8](repeating: 0, count: 2 * MemoryLayout<sbx_payload_end>.size)
                     let fd = statusFD
                     if case .success(let count) = retryingOnInterrupt({ read(fd, &buffer, buffer.count) }), count > 0 {
                         statusBytes.append(contentsOf: buffer[..<count])
-                        if statusBytes.count >= 4 {
-                            payloadStatus = statusBytes.withUnsafeBytes { $0.loadUnaligned(as: Int32.self) }
-                            payloadEnded = MonotonicClock.nanoseconds()
+                        if payloadStatus == nil, statusBytes.count >= MemoryLayout<sbx_payload_end>.size {
+                            let end = statusBytes.withUnsafeBytes { $0.loadUnaligned(as: sbx_payload_end.self) }
+                            payloadStatus = end.status
+                            payloadRun = end.ended_ns >= end.started_ns ? end.ended_ns - end.started_ns : 0
                         }
                     } else {
                         statusOpen = false

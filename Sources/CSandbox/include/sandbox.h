@@ -191,9 +191,21 @@ struct sbx_config {
     uintptr_t environment_area, environment_area_length;
 };
 
+/* What the init writes on the status pipe when the payload ends, in one write: its wait
+   status and its own run, timed by the init (CLOCK_MONOTONIC; the sandbox has no time
+   namespace): from the moment its execve returned control to the init (the vfork's end) to
+   the moment the init reaped it. The launcher sees both only later, by as much as it takes
+   to be scheduled. */
+struct sbx_payload_end {
+    int32_t status;
+    uint32_t reserved;
+    uint64_t started_ns;
+    uint64_t ended_ns;
+};
+
 struct sbx_process {
     pid_t pid;         /* the sandbox init, in the caller's pid namespace */
-    int status_fd;     /* readable: 4 bytes, the payload's wait status, when it ends */
+    int status_fd;     /* readable: a struct sbx_payload_end, when the payload ends */
     int proxy_fd;      /* the listening socket inside the sandbox, or -1 */
     int tty_fd;        /* the pty master when config.tty, or -1 */
 };
