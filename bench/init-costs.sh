@@ -12,6 +12,8 @@
 #   bench/init-costs.sh          # prints the figures for BENCHMARKS.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/csandbox-harness.sh
+source bench/lib/csandbox-harness.sh
 RUNS=${RUNS:-400}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -153,9 +155,7 @@ int main(int argc, char **argv) {
     return 0;
 }
 C
-gcc -O2 -Wall -D_GNU_SOURCE -I Sources/CSandbox/include -I Sources/CSandbox "$work/probe.c" \
-  Sources/CSandbox/seccomp.c Sources/CSandbox/seccomp_allow.c Sources/CSandbox/seccomp_deny.c \
-  Sources/CSandbox/seccomp_syscalls.c Sources/CSandbox/seccomp_oci.c -o "$work/probe" -lseccomp -ljson-c
+csandbox_harness "$work/probe" Sources/CSandbox "$work/probe.c"
 for round in 1 2 3; do
   echo "== round $round ($RUNS samples per line)"
   "$work/probe" "$RUNS"

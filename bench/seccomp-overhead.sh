@@ -6,6 +6,8 @@
 #   bench/seccomp-overhead.sh          # prints the figures for BENCHMARKS.md
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=lib/csandbox-harness.sh
+source bench/lib/csandbox-harness.sh
 PEER_COMMIT=${PEER_COMMIT:-66d8159}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -67,7 +69,7 @@ int main(void) {
 C
 
 build() { # $1 = output, $2 = directory holding the CSandbox sources
-  gcc -O2 -D_GNU_SOURCE -I "$2/include" -I "$2" "$work/harness.c" "$2"/seccomp*.c -o "$1" -lseccomp -ljson-c
+  csandbox_harness "$1" "$2" "$work/harness.c"
 }
 mkdir -p "$work/peer/include"
 for file in $(git ls-tree --name-only "$PEER_COMMIT" Sources/CSandbox/ Sources/CSandbox/include/); do

@@ -25,14 +25,9 @@ enum ProfileDocumentCache {
     /// Entries kept at most (one per profile file a host launches with).
     static let maximumEntries = 32
 
-    /// The start of every key of `reader`'s entries.
-    private static func readerPrefix(_ reader: [UInt8]) -> String {
-        Hex.lowercase(RunCacheFile.littleEndian(RunCacheFile.checksum(reader)).reversed())
-    }
-
-    /// The key of `source` for `reader`.
+    /// The key of `source` for `reader`: the reader's hash, then the source's.
     static func key(source: [UInt8], reader: [UInt8]) -> [UInt8] {
-        Array((readerPrefix(reader) + "-" + Hex.lowercase(RunCacheFile.littleEndian(RunCacheFile.checksum(source)).reversed())).utf8)
+        Array((RunCacheFile.checksumText(reader) + "-" + RunCacheFile.checksumText(source)).utf8)
     }
 
     /// The file name the document of `key` is stored under.
@@ -47,7 +42,7 @@ enum ProfileDocumentCache {
             let body = RunCacheFile.load(fileName(key), magic: magic, key: key, in: directory, bodyLimit: bodyLimit),
             body.count >= 8
         else { return nil }
-        let length = RunCacheFile.readLittleEndian(body[0..<8])
+        let length = LittleEndian.value(body[0..<8])
         guard length == UInt64(source.count), body.count >= 8 + source.count,
             body[8..<8 + source.count].elementsEqual(source)
         else { return nil }
@@ -59,7 +54,7 @@ enum ProfileDocumentCache {
         guard source.count <= sourceLimit else { return }
         let key = key(source: source, reader: reader)
         let body =
-            RunCacheFile.littleEndian(UInt64(source.count)) + source
+            LittleEndian.bytes(UInt64(source.count)) + source
             + JSONWriter.bytes(document, style: .compact, sortKeys: false)
         RunCacheFile.store(
             body, name: fileName(key), magic: magic, key: key, in: directory,

@@ -99,7 +99,7 @@ enum RunCacheFile {
     /// The header (magic, key padded with NULs, checksum and length of the body, little-endian)
     /// and the body.
     static func encode(_ body: [UInt8], magic: [UInt8], key: [UInt8]) -> [UInt8] {
-        magic + padded(key) + littleEndian(checksum(body)) + littleEndian(UInt64(body.count)) + body
+        magic + padded(key) + LittleEndian.bytes(checksum(body)) + LittleEndian.bytes(UInt64(body.count)) + body
     }
 
     /// The body of `bytes` if its header has `magic`, names `key` and matches the body.
@@ -108,8 +108,8 @@ enum RunCacheFile {
         var offset = magic.count
         guard bytes[offset..<offset + keySize].elementsEqual(padded(key)) else { return nil }
         offset += keySize
-        let sum = readLittleEndian(bytes[offset..<offset + 8])
-        let length = readLittleEndian(bytes[offset + 8..<offset + 16])
+        let sum = LittleEndian.value(bytes[offset..<offset + 8])
+        let length = LittleEndian.value(bytes[offset + 8..<offset + 16])
         offset += 16
         let body = Array(bytes[offset...])
         guard UInt64(body.count) == length, checksum(body) == sum else { return nil }
@@ -125,11 +125,8 @@ enum RunCacheFile {
         Array(key.prefix(keySize)) + [UInt8](repeating: 0, count: keySize - min(keySize, key.count))
     }
 
-    static func littleEndian(_ value: UInt64) -> [UInt8] {
-        (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
-    }
-
-    static func readLittleEndian(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    /// `checksum(bytes)` as 16 hex digits, most significant first: a name for a key.
+    static func checksumText(_ bytes: [UInt8]) -> String {
+        Hex.lowercase(LittleEndian.bytes(checksum(bytes)).reversed())
     }
 }

@@ -14,7 +14,7 @@ public enum ExecutableIdentity {
             UInt64(info.st_dev), UInt64(info.st_ino), UInt64(info.st_size), UInt64(bitPattern: Int64(info.st_mtim.tv_sec)),
             UInt64(info.st_mtim.tv_nsec),
         ]
-        return fields.flatMap { field in (0..<8).map { UInt8(truncatingIfNeeded: field >> (8 * $0)) } }
+        return fields.flatMap(LittleEndian.bytes)
     }
 
     /// The running executable's identity (`/proc/self/exe`), read once.

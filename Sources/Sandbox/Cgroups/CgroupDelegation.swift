@@ -125,8 +125,7 @@ public enum CgroupDelegation {
             }
             try CgroupFiles.write(String(getpid()), to: leaf + "/cgroup.procs")
             // Leaves of launchers that are gone are empty: remove them.
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: base)) ?? []
-            where name.hasPrefix(selfLeafPrefix) {
+            for name in CgroupFiles.entries(of: base) where name.hasPrefix(selfLeafPrefix) {
                 guard let owner = pid_t(name.dropFirst(selfLeafPrefix.count)), owner != getpid() else { continue }
                 if kill(owner, 0) != 0 && errno == ESRCH { rmdir(base + "/" + name) }
             }
