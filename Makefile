@@ -95,9 +95,11 @@ demo: deps release
 
 # The installed binaries: Swift runtime linked statically (faster start, no runtime needed).
 # `sentinel` is the lean launcher; `sentinel-cli` the full command line it hands the rest to.
+# No `$$ORIGIN` runpath: neither binary has a shared library of its own, and the loader searched the
+# binary's directory and its 12 hwcaps subdirectories (24 failed calls) before finding libm.
 release: apt-deps
-	$(SWIFT) build -c release --scratch-path $(RELEASE_DIR) -Xswiftc -static-stdlib --product sentinel-cli
-	$(SWIFT) build -c release --scratch-path $(RELEASE_DIR) -Xswiftc -static-stdlib --product sentinel
+	$(SWIFT) build -c release --scratch-path $(RELEASE_DIR) -Xswiftc -static-stdlib --disable-local-rpath --product sentinel-cli
+	$(SWIFT) build -c release --scratch-path $(RELEASE_DIR) -Xswiftc -static-stdlib --disable-local-rpath --product sentinel
 	@echo "$(RELEASE_BIN) (runs sandbox run itself, every other command through $(RELEASE_CLI))"
 
 # $(DESTDIR)$(PREFIX)/bin/sentinel, $(DESTDIR)$(PREFIX)/libexec/sentinel/sentinel-cli and

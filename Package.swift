@@ -11,21 +11,28 @@ let strictC: [CSetting] = [
     .define("_GNU_SOURCE"),
 ]
 
-/// The lean launcher links libstdc++ statically (the Swift runtime's C++ half): the dynamic loader's
-/// relocation of libstdc++.so cost 1.6 M instructions, a third of `sentinel --version` (callgrind,
-/// bench/launch-overhead.sh). The directory holds only `libstdc++.a` (a link to Debian 12's
-/// libstdc++-12-dev copy, which the Swift toolchain depends on), so the runtime's `-lstdc++` finds the
-/// archive before gcc's shared one; where the link dangles (another gcc), the shared library is used
-/// as before (a dangling link in the search path would fail the link). Not `sentinel-cli`: libxml2's
-/// ICU loads the shared libstdc++ into it anyway, and two copies would save nothing.
+/// The lean launcher's only shared libraries are glibc's (libc, libm and the loader): libstdc++ (the
+/// Swift runtime's C++ half), libgcc, libseccomp and json-c are linked from their archives. Every
+/// shared library costs the loader a search, an open, its mappings and its relocations at every
+/// launch: libstdc++.so's relocation alone was 1.6 M instructions, a third of `sentinel --version`
+/// (callgrind, bench/launch-overhead.sh). glibc stays shared: a static glibc loads NSS modules
+/// (`libnss_systemd`, which the host-id check needs) by a `dlopen` that crashed the launcher.
+///
+/// Each directory under `scripts/static-libs` holds one link to a Debian 12 archive (the toolchain's
+/// libstdc++-12-dev, libseccomp-dev, libjson-c-dev), so `-lstdc++`, `-lseccomp` and `-ljson-c` find
+/// the archive before the shared library. A directory is passed only where its link resolves (another
+/// gcc or architecture: the shared library is used as before; a dangling link in the search path would
+/// fail the link). Not `sentinel-cli`: libxml2's ICU loads the shared libstdc++ into it anyway.
 ///
 /// It is also linked by lld with its 37,700 relative relocations packed (`DT_RELR`, glibc 2.36):
 /// 7 KB instead of 900 KB of `RELA` entries for the loader to read and apply one by one, 190 k
 /// fewer instructions for `sentinel --version` (callgrind, 1,070 k → 887 k).
-let staticLibstdcxxDirectory = Context.packageDirectory + "/scripts/static-libstdc++"
+let staticArchiveDirectories = ["libstdc++", "libseccomp", "libjson-c"]
+    .map { (directory: Context.packageDirectory + "/scripts/static-libs/" + $0, archive: $0 + ".a") }
+    .filter { FileManager.default.fileExists(atPath: $0.directory + "/" + $0.archive) }
 let leanLauncherLinking: LinkerSetting = .unsafeFlags(
-    (FileManager.default.fileExists(atPath: staticLibstdcxxDirectory + "/libstdc++.a") ? ["-L" + staticLibstdcxxDirectory] : [])
-        + ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+    staticArchiveDirectories.map { "-L" + $0.directory }
+        + ["-Xclang-linker", "-static-libgcc", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
     .when(platforms: [.linux], configuration: .release))
 
 let package = Package(
@@ -54,9 +61,12 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        // System libraries (pkg-config names; `make` installs the -dev packages first).
-        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp", providers: [.apt(["libseccomp-dev"])]),
-        .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+        // System libraries (pkg-config names; `make` installs the -dev packages first). libseccomp and
+        // json-c without pkg-config: its `-L/usr/lib/x86_64-linux-gnu` would lead the link's search
+        // path and win over the lean launcher's archives. Debian keeps their headers and libraries
+        // in the default paths; CSandbox names the libraries itself (a C target does not autolink).
+        .systemLibrary(name: "CSeccomp"),
+        .systemLibrary(name: "CJSONC"),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -70,7 +80,8 @@ let package = Package(
         .target(
             name: "CSandbox",
             dependencies: ["CSeccomp", "CJSONC"],
-            cSettings: strictC
+            cSettings: strictC,
+            linkerSettings: [.linkedLibrary("seccomp"), .linkedLibrary("json-c")]
         ),
         // The glibc calls Swift's Glibc module leaves out (pipe2, accept4, pwritev2, openat2...).
         .target(name: "CSystem", cSettings: strictC),

@@ -13,11 +13,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The shipped binaries link the Swift runtime statically (see Makefile `release`).
-SCRATCH=.build-release-static
-for product in sentinel-cli sentinel sentinel-bench; do
-  swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib --product "$product" >/dev/null
-done
+# The shipped binaries, built as `make release` builds them.
+source bench/lib/release-build.sh
+release_build sentinel-cli sentinel sentinel-bench
+SCRATCH=$RELEASE_SCRATCH
 SENTINEL=$SCRATCH/release/sentinel
 BENCH=$SCRATCH/release/sentinel-bench
 BWRAP=(bwrap --ro-bind / / --unshare-all --die-with-parent --cap-drop ALL /bin/true)

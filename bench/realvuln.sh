@@ -13,8 +13,9 @@ cd "$(dirname "$0")/.."
 CORPUS=${CORPUS:-../shared/corpora/realvuln-dev}
 [ -x "$CORPUS/score.sh" ] || { echo "realvuln.sh: no $CORPUS/score.sh" >&2; exit 2; }
 if [ -z "${SENTINEL:-}" ]; then
-  swift build -c release --scratch-path .build-release-static -Xswiftc -static-stdlib --product sentinel >/dev/null
-  SENTINEL=$PWD/.build-release-static/release/sentinel
+  source bench/lib/release-build.sh
+  release_build sentinel
+  SENTINEL=$PWD/$RELEASE_SCRATCH/release/sentinel
 fi
 # An empty state directory: no user configuration or OSV data changes what the native engine reports.
 HOME_DIR=$(mktemp -d)

@@ -24,9 +24,9 @@ files=$(find "$TREE" -name '*.py' | wc -l)
 lines=$(find "$TREE" -name '*.py' -print0 | xargs -0 cat | wc -l)
 echo "tree: $TREE ($files Python files, $lines lines)"
 
-SCRATCH=.build-release-static
-swift build -c release --scratch-path "$SCRATCH" -Xswiftc -static-stdlib --product sentinel >/dev/null
-SENTINEL=$SCRATCH/release/sentinel
+source bench/lib/release-build.sh
+release_build sentinel
+SENTINEL=$RELEASE_SCRATCH/release/sentinel
 
 semgrep_rules=$out/semgrep-python-rules.yml
 python3 - "$semgrep_rules" <<'PY'
