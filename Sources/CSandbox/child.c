@@ -227,7 +227,10 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
         sethostname(config->hostname, string_length(config->hostname)) != 0) {
         sbx_child_fail(report, SBX_STAGE_HOSTNAME, -1);
     }
-    if (sbx_loopback_up(config->loopback_mtu) != 0) sbx_child_fail(report, SBX_STAGE_LOOPBACK, -1);
+    /* A namespace the launcher made ahead is up and set already, and not ours to change. */
+    if (config->netns_fd < 0 && sbx_loopback_up(config->loopback_mtu) != 0) {
+        sbx_child_fail(report, SBX_STAGE_LOOPBACK, -1);
+    }
     if (config->proxy_port > 0) {
         if (sbx_proxy_listen(config->proxy_port, fds->proxy_socket) != 0) {
             sbx_child_fail(report, SBX_STAGE_PROXY_SOCKET, -1);
@@ -237,7 +240,7 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
     int stage = SBX_STAGE_NONE;
     int index = -1;
     int sysctl_fds[SBX_SYSCTLS_MAX];
-    if (sbx_sysctls_open(config, sysctl_fds, &index) != 0) {
+    if (sbx_sysctls_open(config->sysctls, config->sysctl_count, sysctl_fds, &index) != 0) {
         sbx_child_fail(report, SBX_STAGE_SYSCTLS, index);
     }
     if (sbx_build_root(config, &stage, &index) != 0) sbx_child_fail(report, stage, index);
@@ -252,7 +255,7 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
     wait_for_parent(fds->sync_read, report);
     close(fds->sync_read);
     if (unshare(CLONE_NEWCGROUP) != 0) sbx_child_fail(report, SBX_STAGE_CGROUP_NS, -1);
-    if (sbx_sysctls_write(config, sysctl_fds, &index) != 0) {
+    if (sbx_sysctls_write(config->sysctls, config->sysctl_count, sysctl_fds, &index) != 0) {
         sbx_child_fail(report, SBX_STAGE_SYSCTLS, index);
     }
     /* Not dumpable: a payload sharing our uid (rw workspace owned by root) must not be

@@ -33,6 +33,7 @@ __attribute__((noreturn)) void sbx_child_fail(int report_fd, int stage, int inde
 
 /* ns.c */
 int sbx_loopback_up(unsigned mtu);
+int sbx_proxy_socket(int port);
 int sbx_proxy_listen(int port, int passing_socket);
 
 /* mount.c: returns 0, or -1 with errno set and *stage / *index naming the failure. */
@@ -83,5 +84,5 @@ static inline void sbx_fd_message_init(struct sbx_fd_message *message, char byte
    is read-only), then write and close them (after the last namespace the init creates, since
    the limits include the namespace counts, and after the proxy's listen, which the backlog
    limit would cut). Return 0, or -1 with errno and *index set. */
-int sbx_sysctls_open(const struct sbx_config *config, int *fds, int *index);
-int sbx_sysctls_write(const struct sbx_config *config, const int *fds, int *index);
+int sbx_sysctls_open(const struct sbx_sysctl *sysctls, size_t count, int *fds, int *index);
+int sbx_sysctls_write(const struct sbx_sysctl *sysctls, size_t count, const int *fds, int *index);

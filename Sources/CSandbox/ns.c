@@ -99,9 +99,9 @@ int sbx_loopback_up(unsigned mtu) {
     return result;
 }
 
-/* Listens on 127.0.0.1:port inside the sandbox's network namespace and passes the
-   socket to the parent, which serves it as the egress proxy. */
-int sbx_proxy_listen(int port, int passing_socket) {
+/* A socket listening on 127.0.0.1:port in the calling thread's network namespace: the egress
+   proxy's, served outside by the parent. Returns the fd (CLOEXEC) or -1 with errno. */
+int sbx_proxy_socket(int port) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) {
         return -1;
@@ -119,7 +119,16 @@ int sbx_proxy_listen(int port, int passing_socket) {
         errno = saved;
         return -1;
     }
+    return fd;
+}
 
+/* Listens on 127.0.0.1:port inside the sandbox's network namespace and passes the
+   socket to the parent, which serves it as the egress proxy. */
+int sbx_proxy_listen(int port, int passing_socket) {
+    int fd = sbx_proxy_socket(port);
+    if (fd < 0) {
+        return -1;
+    }
     int sent = sbx_send_fd(passing_socket, fd);
     int saved = errno;
     close(fd);

@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -162,12 +163,31 @@ int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
         return -1;
     }
 
+    /* A namespace made ahead: this thread enters it so that the child is born there
+       (namespaces are per thread), and returns to its own right after the clone. */
+    int flags = namespace_flags;
+    int own_netns = -1;
+    if (config->netns_fd >= 0) {
+        own_netns = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC);
+        if (own_netns < 0 || setns(config->netns_fd, CLONE_NEWNET) != 0) {
+            int err = errno;
+            if (own_netns >= 0) close(own_netns);
+            int all[] = {sync_pipe[0], sync_pipe[1], report_pipe[0], report_pipe[1],
+                         status_pipe[0], status_pipe[1], proxy_pair[0], proxy_pair[1]};
+            for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) close_if_open(&all[i]);
+            failure->stage = own_netns < 0 ? SBX_STAGE_NETNS_OPEN : SBX_STAGE_NETNS_ENTER;
+            failure->err = err;
+            return -1;
+        }
+        flags &= ~CLONE_NEWNET;
+    }
+
     /* Block every signal around clone so that the child cannot run a Swift handler
        before it has reset them. */
     sigset_t all, previous;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &previous);
-    pid_t pid = (pid_t)syscall(SYS_clone, namespace_flags | SIGCHLD, 0, 0, 0, 0);
+    pid_t pid = (pid_t)syscall(SYS_clone, flags | SIGCHLD, 0, 0, 0, 0);
     if (pid == 0) {
         struct sbx_child_fds fds = {
             .sync_read = sync_pipe[0],
@@ -176,12 +196,20 @@ int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
             .status_write = status_pipe[1],
             .proxy_socket = proxy_pair[1],
         };
+        /* The host's network namespace is no descriptor the sandbox keeps. */
+        if (own_netns >= 0) close(own_netns);
         close(report_pipe[0]);
         close(status_pipe[0]);
         if (proxy_pair[0] >= 0) close(proxy_pair[0]);
         sbx_init_main(config, &fds);
     }
     int clone_errno = errno;
+    if (own_netns >= 0) {
+        /* Cannot fail as root with our own namespace's fd; a launcher thread left in the
+           sandbox's namespace would make every later connection from inside it. */
+        if (setns(own_netns, CLONE_NEWNET) != 0) abort();
+        close(own_netns);
+    }
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
     close_if_open(&sync_pipe[0]);
     close_if_open(&report_pipe[1]);

@@ -54,6 +54,10 @@ static const char *const stage_names[SBX_STAGE__COUNT] = {
     [SBX_STAGE_UPPER_FSOPEN] = "fsopen(tmpfs)",
     [SBX_STAGE_UPPER_FSCONFIG] = "fsconfig(tmpfs)",
     [SBX_STAGE_UPPER_FSMOUNT] = "fsmount(tmpfs)",
+    [SBX_STAGE_NETNS_THREAD] = "network namespace thread",
+    [SBX_STAGE_NETNS_UNSHARE] = "unshare(CLONE_NEWNET)",
+    [SBX_STAGE_NETNS_OPEN] = "open network namespace",
+    [SBX_STAGE_NETNS_ENTER] = "setns(network namespace)",
 };
 
 const char *sbx_stage_name(int stage) {

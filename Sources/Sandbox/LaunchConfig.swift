@@ -19,12 +19,20 @@ enum LaunchConfig {
         var upperTree: Int32 = -1
     }
 
+    /// The settings the init writes: the user namespace's, and the network namespace's when
+    /// the clone makes it (`preparedNetwork` nil); a failure's index counts in this list.
+    static func initSysctls(_ plan: LaunchPlan, preparedNetwork: Int32?) -> [NamespaceSysctl] {
+        preparedNetwork == nil ? plan.sysctls + plan.networkSysctls : plan.sysctls
+    }
+
     /// The C view of `plan` with `rlimits` (the plan's plus any fallback, clamped), `seccomp`,
-    /// the proxy port and pty settings of `options`, and `descriptors`.
+    /// the proxy port and pty settings of `options`, and `descriptors`. `preparedNetwork`: the
+    /// network namespace a root launcher made ahead (its loopback, settings and proxy listener
+    /// done), or nil for the clone and the init to make and set up.
     static func make(
         _ plan: LaunchPlan, options: LaunchOptions, rlimits: [LaunchPlan.ResourceLimit],
         seccomp: UnsafePointer<sock_fprog>?, descriptors: Descriptors, terminal: Bool,
-        windowSize: winsize?, arena: CStringArena
+        windowSize: winsize?, preparedNetwork: Int32?, arena: CStringArena
     ) -> sbx_config {
         var config = sbx_config()
         config.argv = UnsafePointer(arena.array(plan.argv))
@@ -56,16 +64,18 @@ enum LaunchConfig {
         config.stdin_fd = descriptors.stdin
         config.stdout_fd = descriptors.stdout
         config.stderr_fd = descriptors.stderr
-        config.proxy_port = Int32(options.proxyPort)
+        config.proxy_port = preparedNetwork == nil ? Int32(options.proxyPort) : 0
         config.tty = terminal ? 1 : 0
         if let windowSize {
             config.tty_rows = windowSize.ws_row
             config.tty_cols = windowSize.ws_col
         }
+        let sysctls = initSysctls(plan, preparedNetwork: preparedNetwork)
         config.sysctls = UnsafePointer(
-            arena.buffer(plan.sysctls.map { sbx_sysctl(path: arena.copy($0.path), value: arena.copy($0.value)) }))
-        config.sysctl_count = plan.sysctls.count
+            arena.buffer(sysctls.map { sbx_sysctl(path: arena.copy($0.path), value: arena.copy($0.value)) }))
+        config.sysctl_count = sysctls.count
         config.loopback_mtu = plan.loopbackMTU
+        config.netns_fd = preparedNetwork ?? -1
         if let areas = LauncherStringAreas.current {
             config.argument_area = areas.arguments.lowerBound
             config.argument_area_length = UInt(areas.arguments.count)

@@ -59,6 +59,9 @@ public struct LaunchOptions: Sendable {
     /// A root launcher's lease on the plan's payload host id: the `Launcher` confirms that the
     /// user and group database do not know the id before it releases the payload.
     var hostIDLease: HostIDLease?
+    /// A root launcher's network namespace, being made while the launch is planned; nil: the
+    /// clone makes it.
+    var preparedNetwork: PreparedNetworkNamespace?
 
     /// Options with every limit given explicitly; `init(profile:output:)` takes them from a profile.
     public init(

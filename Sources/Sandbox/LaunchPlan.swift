@@ -35,9 +35,13 @@ public struct LaunchPlan: Sendable, Equatable {
     public var rlimits: [ResourceLimit]
     /// The resolved workspace the `.attachWorkspace` step mounts, if any.
     public var workspace: WorkspaceMount?
-    /// Settings of the sandbox's own user and network namespaces (`/proc/sys/user`,
-    /// `/proc/sys/net`) the init writes before the payload starts.
+    /// Settings of the sandbox's own user namespace (`/proc/sys/user`) the init writes before
+    /// the payload starts.
     public var sysctls: [NamespaceSysctl] = []
+    /// Settings of its network namespace (`/proc/sys/net`), written by whoever makes the
+    /// namespace: the init, or a root launcher's thread ahead of the clone
+    /// (`PreparedNetworkNamespace`).
+    public var networkSysctls: [NamespaceSysctl] = []
     /// The loopback's MTU and largest TCP packet inside (0: the kernel's 64 KiB).
     public var loopbackMTU: UInt32 = NetworkNamespaceLimits.loopbackMTU
 
@@ -121,9 +125,11 @@ public struct LaunchRequest: Sendable {
 extension LaunchPlan {
     /// Builds the plan for `request`, run by a launcher with effective ids `hostUID`/`hostGID`.
     /// `payloadHostID`: a root launcher's `HostIDLease` id for the payload (nil: `nobody`).
+    /// `networkSettings`: the network namespace's settings when the caller read them already
+    /// (nil: `NetworkNamespaceLimits.make()` reads them now).
     public static func make(
         _ request: LaunchRequest, newRoot: String, hostUID: UInt32 = getuid(),
-        hostGID: UInt32 = getgid(), payloadHostID: UInt32? = nil
+        hostGID: UInt32 = getgid(), payloadHostID: UInt32? = nil, networkSettings: [NamespaceSysctl]? = nil
     ) throws -> LaunchPlan {
         guard let first = request.command.first, !first.isEmpty else {
             throw SentinelError(.invalidInput, "no command given")
@@ -189,7 +195,8 @@ extension LaunchPlan {
             hostname: profile.hostname, uidMap: maps.uidMap, gidMap: maps.gidMap, denySetgroups: maps.denySetgroups,
             uid: maps.uid, gid: maps.gid, newRoot: newRoot, filesystem: builder.ops,
             rlimits: resourceLimits(profile.limits), workspace: workspace)
-        plan.sysctls = UserNamespaceLimits.make(profile.limits) + NetworkNamespaceLimits.make()
+        plan.sysctls = UserNamespaceLimits.make(profile.limits)
+        plan.networkSysctls = networkSettings ?? NetworkNamespaceLimits.make()
         return plan
     }
 

@@ -10,7 +10,8 @@ import Support
 /// Runs a `LaunchPlan` through the C launcher and waits for the whole tree to end.
 ///
 /// The order: prepare everything the child reads (workspace tree, upper layer, seccomp
-/// program, limits, pipes, the C config), start the init (phase one), make and open the
+/// program, limits, the network namespace a root launcher made meanwhile, pipes, the C
+/// config), start the init (phase one), make and open the
 /// cgroup while the init builds its root, release it (phase two), serve egress and stdio until
 /// the tree ends, then measure, decide the ending (`RunEnding`) and commit an `rw` workspace back.
 public enum Launcher {
@@ -33,6 +34,9 @@ public enum Launcher {
             notice.map(options.onNotice)
         }
 
+        let network = try options.preparedNetwork?.descriptors()
+        LaunchTrace.mark("network")
+
         let relay = options.output == .inherit
         let terminal = relay && options.terminal
         let stdio = try StdioPipes(needed: !terminal, stdin: relay && options.interactive)
@@ -47,15 +51,16 @@ public enum Launcher {
             LaunchConfig.make(
                 plan, options: options, rlimits: LimitEnforcement.clamped(rlimits),
                 seccomp: seccomp?.pointer, descriptors: descriptors, terminal: terminal,
-                windowSize: callerTerminal?.windowSize, arena: arena)
+                windowSize: callerTerminal?.windowSize, preparedNetwork: network?.namespace, arena: arena)
         ])
 
         LaunchTrace.mark("prepare")
         var launch = sbx_launch()
         var failure = sbx_failure()
         guard sbx_spawn_begin(configPointer, &launch, &failure) == 0 else {
-            throw setupError(failure, plan: plan)
+            throw setupError(failure, plan: plan, preparedNetwork: network?.namespace)
         }
+        options.preparedNetwork?.closeNamespace()
         LaunchTrace.mark("clone")
         // The init is building its root now; prepare the cgroup meanwhile.
         let cgroup: AttachedCgroup
@@ -85,7 +90,7 @@ public enum Launcher {
         cgroup.closeProcsFiles()
         upperLayer?.closeTree()
         if finished != 0 {
-            throw setupError(failure, plan: plan)
+            throw setupError(failure, plan: plan, preparedNetwork: network?.namespace)
         }
         LaunchTrace.mark("root-and-exec")
         // The payload's ends live on in the sandbox only.
@@ -95,7 +100,8 @@ public enum Launcher {
 
         options.handle?.started(process.pid)
         defer { options.handle?.ended() }
-        let egress = try startEgress(process, options: options)
+        let proxyListener = options.preparedNetwork?.takeProxyListener() ?? process.proxy_fd
+        let egress = try startEgress(listener: proxyListener, process, options: options)
 
         let streams = stdio.streams(
             relay: relay, master: master, interactive: options.interactive,
@@ -163,16 +169,19 @@ public enum Launcher {
         return tree
     }
 
-    /// Serves the listening socket the init passed back, if the profile uses the proxy. On a
-    /// failure to start the proxy the tree is killed and reaped before the error propagates.
-    private static func startEgress(_ process: sbx_process, options: LaunchOptions) throws -> (any EgressService)? {
-        guard process.proxy_fd >= 0 else { return nil }
+    /// Serves the proxy's listening socket (made ahead with the network namespace, or passed
+    /// back by the init), if the profile uses the proxy. On a failure to start the proxy the
+    /// tree is killed and reaped before the error propagates.
+    private static func startEgress(
+        listener: Int32, _ process: sbx_process, options: LaunchOptions
+    ) throws -> (any EgressService)? {
+        guard listener >= 0 else { return nil }
         guard let start = options.startEgress else {
-            close(process.proxy_fd)
+            close(listener)
             return nil
         }
         do {
-            return try start(process.proxy_fd)
+            return try start(listener)
         } catch {
             kill(process.pid, SIGKILL)
             _ = reap(process.pid)
@@ -208,7 +217,7 @@ public enum Launcher {
         return usage
     }
 
-    private static func setupError(_ failure: sbx_failure, plan: LaunchPlan) -> SentinelError {
+    private static func setupError(_ failure: sbx_failure, plan: LaunchPlan, preparedNetwork: Int32?) -> SentinelError {
         let stage = String(cString: sbx_stage_name(failure.stage))
         let errno = failure.err != 0 ? Errno(rawValue: failure.err) : nil
         if failure.stage == Int32(SBX_STAGE_EXECVE.rawValue) {
@@ -216,9 +225,8 @@ public enum Launcher {
         }
         var detail: String?
         if failure.stage == Int32(SBX_STAGE_SYSCTLS.rawValue) {
-            detail =
-                failure.index >= 0 && Int(failure.index) < plan.sysctls.count
-                ? plan.sysctls[Int(failure.index)].path : nil
+            let sysctls = LaunchConfig.initSysctls(plan, preparedNetwork: preparedNetwork)
+            detail = failure.index >= 0 && Int(failure.index) < sysctls.count ? sysctls[Int(failure.index)].path : nil
         } else if failure.index >= 0, Int(failure.index) < plan.filesystem.count {
             detail = plan.filesystem[Int(failure.index)].path
         }

@@ -52,8 +52,9 @@ public struct SandboxRequest: Sendable {
 }
 
 /// The one way to run a command in the sandbox: profile → launch options → egress proxy →
-/// host id (root; the user database is asked during the launch) → plan on the root's mount
-/// point (`NewRootDirectory`) → launch. `sandbox run`, `doctor` and the scanners' adapters
+/// network namespace (root: made on another thread meanwhile) → host id (root; the user
+/// database is asked during the launch) → plan on the root's mount point (`NewRootDirectory`)
+/// → launch. `sandbox run`, `doctor` and the scanners' adapters
 /// all come through here.
 public enum SandboxSession {
     /// Runs `request` to completion. Throws `SentinelError` when the sandbox cannot be set up or
@@ -71,6 +72,10 @@ public enum SandboxSession {
         let proxyVariables = try EgressLaunch.configure(
             &options, network: profile.network,
             onDenied: request.onEgressDenied)
+        // As root, the network namespace is made on another thread while the rest is planned.
+        let networkSettings = NetworkNamespaceLimits.make()
+        options.preparedNetwork = PreparedNetworkNamespace.start(
+            loopbackMTU: NetworkNamespaceLimits.loopbackMTU, proxyPort: options.proxyPort, settings: networkSettings)
         var launch = LaunchRequest(
             profile: profile, command: request.command, workspace: request.workspace,
             extraReadOnly: request.extraReadOnly,
@@ -83,7 +88,8 @@ public enum SandboxSession {
             LaunchTrace.mark("host-id")
             return try NewRootDirectory.with { root in
                 LaunchTrace.mark("root-directory")
-                let plan = try LaunchPlan.make(launch, newRoot: root, payloadHostID: lease?.id)
+                let plan = try LaunchPlan.make(
+                    launch, newRoot: root, payloadHostID: lease?.id, networkSettings: networkSettings)
                 LaunchTrace.mark("plan")
                 var options = options
                 options.hostIDLease = lease

@@ -97,7 +97,8 @@ import Testing
         }
         #expect(
             phases == [
-                "start", "arguments", "profile", "options", "host-id", "root-directory", "plan", "workspace", "seccomp", "prepare",
+                "start", "arguments", "profile", "options", "host-id", "root-directory", "plan", "workspace", "seccomp", "network",
+                "prepare",
                 "clone",
                 "cgroup", "host-id-check", "root-and-exec", "payload", "cleanup", "total",
             ])

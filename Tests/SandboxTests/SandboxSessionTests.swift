@@ -103,4 +103,37 @@ struct SandboxSessionTests {
         #expect(denied.withLock { $0 } == ["other.invalid:443"])
         #expect(result.egress.map(\.allowed) == [false])
     }
+
+    /// A root launcher makes the network namespace ahead of the clone, on a thread of its own:
+    /// the payload finds it owned by the host's user namespace (`NS_GET_USERNS` is refused
+    /// inside), its loopback up, its settings written and the proxy listening; the thread that
+    /// ran the launch is back in its own network namespace.
+    @Test func aRootLaunchersNetworkNamespaceIsMadeAheadAndBelongsToTheHost() throws {
+        var profile = Profile.minimal
+        profile.network.mode = .proxy
+        var request = SandboxRequest(profile: profile, command: [])
+        request.command = [
+            "/usr/bin/python3", "-c",
+            """
+            import fcntl, os, socket
+            try:
+                fcntl.ioctl(os.open("/proc/self/ns/net", os.O_RDONLY), 0xb701)  # NS_GET_USERNS
+                owner = "sandbox"
+            except PermissionError:
+                owner = "host"
+            server = socket.socket()
+            server.bind(("127.0.0.1", 0))
+            server.listen()
+            socket.create_connection(server.getsockname()).close()
+            proxy = [line.split() for line in open("/proc/net/tcp") if " 0100007F:0C38 " in line]
+            listening = bool(proxy) and proxy[0][3] == "0A"
+            print(owner, open("/proc/sys/net/core/somaxconn").read().strip(), listening)
+            """,
+        ]
+        let before = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self/ns/net")
+        let result = try SandboxSession.run(request)
+        #expect(result.exitCode == 0, "\(result.err)")
+        #expect(result.out == "host 16 True\n")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self/ns/net") == before)
+    }
 }

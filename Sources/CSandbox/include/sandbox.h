@@ -4,7 +4,8 @@
  * The parent (Swift) prepares everything: the ordered list of filesystem operations with
  * absolute paths, uid/gid map text, the compiled seccomp program, rlimits and open cgroup
  * files. sbx_spawn() clones the sandbox init (pid 1 of fresh user, pid, mount, net, uts,
- * ipc and cgroup namespaces), which performs the operations using syscalls only, then
+ * ipc and cgroup namespaces; a root launcher makes the net namespace ahead, network.c),
+ * which performs the operations using syscalls only, then
  * forks the payload, which drops every privilege and execs. Failures travel back as
  * {stage, errno} over a CLOEXEC pipe. No allocation happens in any child.
  */
@@ -15,6 +16,7 @@
 #include <sys/types.h>
 #include <sys/resource.h>
 #include <linux/filter.h>
+#include <pthread.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -81,6 +83,12 @@ enum sbx_stage {
     SBX_STAGE_UPPER_FSOPEN,
     SBX_STAGE_UPPER_FSCONFIG,
     SBX_STAGE_UPPER_FSMOUNT,
+    /* The network namespace a root launcher makes ahead (sbx_network_start), and the parent
+       entering it for the clone. */
+    SBX_STAGE_NETNS_THREAD,
+    SBX_STAGE_NETNS_UNSHARE,
+    SBX_STAGE_NETNS_OPEN,
+    SBX_STAGE_NETNS_ENTER,
     SBX_STAGE__COUNT
 };
 
@@ -176,13 +184,18 @@ struct sbx_config {
     /* Written by the init in its own user and network namespaces (it holds every capability
        there) before the payload starts: per-user limits (/proc/sys/user, which the kernel
        checks in every ancestor namespace too, so they bound what the sandbox charges to the
-       launcher's uid on the host) and network settings (/proc/sys/net). At most
-       SBX_SYSCTLS_MAX; a failure names SBX_STAGE_SYSCTLS and the index. */
+       launcher's uid on the host) and, when it makes its network namespace, network settings
+       (/proc/sys/net). At most SBX_SYSCTLS_MAX; a failure names SBX_STAGE_SYSCTLS and the index. */
     const struct sbx_sysctl *sysctls;
     size_t sysctl_count;
     /* When non-zero, the loopback's MTU and the largest packet TCP may hand it at once
        (gso_max_size), set when the init brings it up. */
     unsigned loopback_mtu;
+    /* -1: the clone makes the sandbox's network namespace (owned by its user namespace) and
+       the init brings its loopback up. Otherwise a namespace made ahead (sbx_network_start),
+       loopback up and settings written: the parent enters it for the clone only, and the
+       init leaves it as it is. */
+    int netns_fd;
 
     /* The launcher's argv and environment strings (arg_start..arg_end, env_start..env_end of
        /proc/self/stat). The init is a copy of the launcher and every process in the sandbox
@@ -249,6 +262,28 @@ int sbx_spawn_finish(struct sbx_launch *launch, const int *cgroup_procs_fds, siz
 
 /* Kills and reaps a begun launch; closes its descriptors. */
 void sbx_spawn_abort(struct sbx_launch *launch);
+
+/*
+ * The sandbox's network namespace, made as root on a thread of its own while the launch is
+ * planned (network.c): unshare(CLONE_NEWNET), loopback up with `loopback_mtu` (0: the
+ * kernel's), the egress proxy's listener on 127.0.0.1:`proxy_port` (0: none), then the
+ * `sysctls` (read until sbx_network_join returns). The namespace belongs to the host's user
+ * namespace. sbx_network_start returns 0, or -1 with `failure` filled; sbx_network_join waits
+ * for the thread and returns 0 with `netns_fd` (and `proxy_fd`, or -1) set, both CLOEXEC and
+ * the caller's to close, or -1 with `failure` filled. Join every started job once.
+ */
+struct sbx_network_job {
+    unsigned loopback_mtu;
+    int proxy_port;
+    const struct sbx_sysctl *sysctls;
+    size_t sysctl_count;
+    pthread_t thread;
+    int netns_fd;
+    int proxy_fd;
+    struct sbx_failure failure;
+};
+int sbx_network_start(struct sbx_network_job *job);
+int sbx_network_join(struct sbx_network_job *job);
 
 /* Compiled seccomp programs, built in the parent (libseccomp, exported through a memfd). */
 struct sbx_filter {
