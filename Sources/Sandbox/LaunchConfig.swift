@@ -20,19 +20,20 @@ enum LaunchConfig {
     }
 
     /// The settings the init writes: the user namespace's, and the network namespace's when
-    /// the clone makes it (`preparedNetwork` nil); a failure's index counts in this list.
-    static func initSysctls(_ plan: LaunchPlan, preparedNetwork: Int32?) -> [NamespaceSysctl] {
-        preparedNetwork == nil ? plan.sysctls + plan.networkSysctls : plan.sysctls
+    /// the clone makes it (not `networkPrepared`); a failure's index counts in this list.
+    static func initSysctls(_ plan: LaunchPlan, networkPrepared: Bool) -> [NamespaceSysctl] {
+        networkPrepared ? plan.sysctls : plan.sysctls + plan.networkSysctls
     }
 
     /// The C view of `plan` with `rlimits` (the plan's plus any fallback, clamped), `seccomp`,
-    /// the proxy port and pty settings of `options`, and `descriptors`. `preparedNetwork`: the
-    /// network namespace a root launcher made ahead (its loopback, settings and proxy listener
-    /// done), or nil for the clone and the init to make and set up.
+    /// the proxy port and pty settings of `options`, and `descriptors`. `networkPrepared`: a
+    /// root launcher makes the network namespace ahead (its loopback, settings and proxy
+    /// listener), and the caller sets `netns_fd` once it is made; otherwise (`netns_fd` -1) the
+    /// clone and the init make and set it up.
     static func make(
         _ plan: LaunchPlan, options: LaunchOptions, rlimits: [LaunchPlan.ResourceLimit],
         seccomp: UnsafePointer<sock_fprog>?, descriptors: Descriptors, terminal: Bool,
-        windowSize: winsize?, preparedNetwork: Int32?, arena: CStringArena
+        windowSize: winsize?, networkPrepared: Bool, arena: CStringArena
     ) -> sbx_config {
         var config = sbx_config()
         config.argv = UnsafePointer(arena.array(plan.argv))
@@ -64,18 +65,18 @@ enum LaunchConfig {
         config.stdin_fd = descriptors.stdin
         config.stdout_fd = descriptors.stdout
         config.stderr_fd = descriptors.stderr
-        config.proxy_port = preparedNetwork == nil ? Int32(options.proxyPort) : 0
+        config.proxy_port = networkPrepared ? 0 : Int32(options.proxyPort)
         config.tty = terminal ? 1 : 0
         if let windowSize {
             config.tty_rows = windowSize.ws_row
             config.tty_cols = windowSize.ws_col
         }
-        let sysctls = initSysctls(plan, preparedNetwork: preparedNetwork)
+        let sysctls = initSysctls(plan, networkPrepared: networkPrepared)
         config.sysctls = UnsafePointer(
             arena.buffer(sysctls.map { sbx_sysctl(path: arena.copy($0.path), value: arena.copy($0.value)) }))
         config.sysctl_count = sysctls.count
         config.loopback_mtu = plan.loopbackMTU
-        config.netns_fd = preparedNetwork ?? -1
+        config.netns_fd = -1
         if let areas = LauncherStringAreas.current {
             config.argument_area = areas.arguments.lowerBound
             config.argument_area_length = UInt(areas.arguments.count)

@@ -10,9 +10,9 @@ import Support
 /// Runs a `LaunchPlan` through the C launcher and waits for the whole tree to end.
 ///
 /// The order: prepare everything the child reads (workspace tree, upper layer, seccomp
-/// program, limits, the network namespace a root launcher made meanwhile, pipes, the C
-/// config), start the init (phase one), make and open the
-/// cgroup while the init builds its root, release it (phase two), serve egress and stdio until
+/// program, limits, pipes, the C config; then the network namespace a root launcher's thread
+/// made meanwhile), start the init (phase one), make and open the cgroup while the init builds
+/// its root, release it (phase two), serve egress and stdio until
 /// the tree ends, then measure, decide the ending (`RunEnding`) and commit an `rw` workspace back.
 public enum Launcher {
     /// Runs the plan. Throws `SentinelError` when the sandbox cannot be set up or the command
@@ -34,9 +34,6 @@ public enum Launcher {
             notice.map(options.onNotice)
         }
 
-        let network = try options.preparedNetwork?.descriptors()
-        LaunchTrace.mark("network")
-
         let relay = options.output == .inherit
         let terminal = relay && options.terminal
         let stdio = try StdioPipes(needed: !terminal, stdin: relay && options.interactive)
@@ -51,14 +48,18 @@ public enum Launcher {
             LaunchConfig.make(
                 plan, options: options, rlimits: LimitEnforcement.clamped(rlimits),
                 seccomp: seccomp?.pointer, descriptors: descriptors, terminal: terminal,
-                windowSize: callerTerminal?.windowSize, preparedNetwork: network?.namespace, arena: arena)
+                windowSize: callerTerminal?.windowSize, networkPrepared: options.preparedNetwork != nil, arena: arena)
         ])
-
         LaunchTrace.mark("prepare")
+        // The network namespace's thread has had all of the preparation to finish in.
+        if let network = options.preparedNetwork {
+            configPointer.pointee.netns_fd = try network.descriptors().namespace
+        }
+        LaunchTrace.mark("network")
         var launch = sbx_launch()
         var failure = sbx_failure()
         guard sbx_spawn_begin(configPointer, &launch, &failure) == 0 else {
-            throw setupError(failure, plan: plan, preparedNetwork: network?.namespace)
+            throw setupError(failure, plan: plan, networkPrepared: options.preparedNetwork != nil)
         }
         options.preparedNetwork?.closeNamespace()
         LaunchTrace.mark("clone")
@@ -90,7 +91,7 @@ public enum Launcher {
         cgroup.closeProcsFiles()
         upperLayer?.closeTree()
         if finished != 0 {
-            throw setupError(failure, plan: plan, preparedNetwork: network?.namespace)
+            throw setupError(failure, plan: plan, networkPrepared: options.preparedNetwork != nil)
         }
         LaunchTrace.mark("root-and-exec")
         // The payload's ends live on in the sandbox only.
@@ -217,7 +218,7 @@ public enum Launcher {
         return usage
     }
 
-    private static func setupError(_ failure: sbx_failure, plan: LaunchPlan, preparedNetwork: Int32?) -> SentinelError {
+    private static func setupError(_ failure: sbx_failure, plan: LaunchPlan, networkPrepared: Bool) -> SentinelError {
         let stage = String(cString: sbx_stage_name(failure.stage))
         let errno = failure.err != 0 ? Errno(rawValue: failure.err) : nil
         if failure.stage == Int32(SBX_STAGE_EXECVE.rawValue) {
@@ -225,7 +226,7 @@ public enum Launcher {
         }
         var detail: String?
         if failure.stage == Int32(SBX_STAGE_SYSCTLS.rawValue) {
-            let sysctls = LaunchConfig.initSysctls(plan, preparedNetwork: preparedNetwork)
+            let sysctls = LaunchConfig.initSysctls(plan, networkPrepared: networkPrepared)
             detail = failure.index >= 0 && Int(failure.index) < sysctls.count ? sysctls[Int(failure.index)].path : nil
         } else if failure.index >= 0, Int(failure.index) < plan.filesystem.count {
             detail = plan.filesystem[Int(failure.index)].path

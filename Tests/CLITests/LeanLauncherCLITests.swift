@@ -97,8 +97,8 @@ import Testing
         }
         #expect(
             phases == [
-                "start", "arguments", "profile", "options", "host-id", "root-directory", "plan", "workspace", "seccomp", "network",
-                "prepare",
+                "start", "arguments", "profile", "options", "host-id", "root-directory", "plan", "workspace", "seccomp", "prepare",
+                "network",
                 "clone",
                 "cgroup", "host-id-check", "root-and-exec", "payload", "cleanup", "total",
             ])
