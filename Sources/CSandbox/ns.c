@@ -7,15 +7,19 @@
 #include <linux/rtnetlink.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-/* Sets the MTU of interface `index` and the largest packet TCP may hand it at once
-   (gso_max_size) with one RTM_NEWLINK, and reads the kernel's answer. Every socket may take
-   one packet past its cgroup's memory limit; on a loopback left at 64 KiB packets (and 64 KiB
-   GSO, whatever the MTU) that packet is 64 KiB, with a 1500-byte MTU it is one page. */
-static int limit_packets(int index, unsigned mtu) {
+/* The loopback's index in every network namespace (the kernel's LOOPBACK_IFINDEX). */
+#define LOOPBACK_INDEX 1
+
+/* A fresh network namespace has only a down loopback; bring it up so that local servers
+   inside the sandbox, and the egress proxy's listener, work. With `mtu`, the same RTM_NEWLINK
+   also sets its MTU and the largest packet TCP may hand it at once (gso_max_size): every
+   socket may take one packet past its cgroup's memory limit, and on a loopback left at 64 KiB
+   packets (and 64 KiB GSO, whatever the MTU) that packet is 64 KiB; with a 1500-byte MTU it is
+   one page. One request and the kernel's answer, instead of a socket and three ioctls first. */
+int sbx_loopback_up(unsigned mtu) {
     struct {
         struct nlmsghdr header;
         struct ifinfomsg info;
@@ -25,12 +29,14 @@ static int limit_packets(int index, unsigned mtu) {
         uint32_t gso_max_size;
     } request;
     memset(&request, 0, sizeof request);
-    request.header.nlmsg_len = sizeof request;
+    request.header.nlmsg_len = mtu > 0 ? sizeof request : NLMSG_LENGTH(sizeof request.info);
     request.header.nlmsg_type = RTM_NEWLINK;
     request.header.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
     request.header.nlmsg_seq = 1;
     request.info.ifi_family = AF_UNSPEC;
-    request.info.ifi_index = index;
+    request.info.ifi_index = LOOPBACK_INDEX;
+    request.info.ifi_flags = IFF_UP;
+    request.info.ifi_change = IFF_UP;
     request.mtu_attribute.rta_type = IFLA_MTU;
     request.mtu_attribute.rta_len = RTA_LENGTH(sizeof request.mtu);
     request.mtu = mtu;
@@ -44,8 +50,8 @@ static int limit_packets(int index, unsigned mtu) {
     memset(&kernel, 0, sizeof kernel);
     kernel.nl_family = AF_NETLINK;
     int result = -1;
-    if (sendto(fd, &request, sizeof request, 0, (struct sockaddr *)&kernel, sizeof kernel) ==
-        (ssize_t)sizeof request) {
+    if (sendto(fd, &request, request.header.nlmsg_len, 0, (struct sockaddr *)&kernel, sizeof kernel) ==
+        (ssize_t)request.header.nlmsg_len) {
         /* The answer is an NLMSG_ERROR carrying 0 (done) or -errno, then our request echoed. */
         union {
             struct nlmsghdr header;
@@ -66,32 +72,6 @@ static int limit_packets(int index, unsigned mtu) {
         } else if (got >= 0) {
             errno = EPROTO;
         }
-    }
-    int saved = errno;
-    close(fd);
-    errno = saved;
-    return result;
-}
-
-/* A fresh network namespace has only a down loopback; bring it up so that local
-   servers inside the sandbox, and the egress proxy's listener, work; with `mtu`, bound
-   its packets (limit_packets). */
-int sbx_loopback_up(unsigned mtu) {
-    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        return -1;
-    }
-    struct ifreq request;
-    memset(&request, 0, sizeof request);
-    memcpy(request.ifr_name, "lo", 3);
-    int result = ioctl(fd, SIOCGIFFLAGS, &request);
-    if (result == 0) {
-        request.ifr_flags |= IFF_UP | IFF_RUNNING;
-        result = ioctl(fd, SIOCSIFFLAGS, &request);
-    }
-    if (result == 0 && mtu > 0) {
-        result = ioctl(fd, SIOCGIFINDEX, &request);
-        if (result == 0) result = limit_packets(request.ifr_ifindex, mtu);
     }
     int saved = errno;
     close(fd);
