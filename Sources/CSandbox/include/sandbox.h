@@ -281,6 +281,7 @@ struct sbx_network_job {
     int netns_fd;
     int proxy_fd;
     struct sbx_failure failure;
+    void *stack; /* the thread's own, freed by sbx_network_join */
 };
 int sbx_network_start(struct sbx_network_job *job);
 int sbx_network_join(struct sbx_network_job *job);
