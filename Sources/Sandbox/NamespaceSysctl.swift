@@ -4,11 +4,12 @@ import FoundationEssentials
     import Glibc
 #endif
 
-/// One setting of the sandbox's own namespaces that its init writes before the payload starts:
-/// a per-user-namespace limit (`user/max_inotify_watches`) or a network namespace setting
-/// (`net/core/somaxconn`). The init opens every file before it builds the root (inside,
-/// /proc/sys is read-only) and holds every capability in those namespaces; the payload holds
-/// none, so it cannot change them back.
+/// One setting of the sandbox's own namespaces, written before the payload starts: a
+/// per-user-namespace limit (`user/max_inotify_watches`), which the init writes, or a network
+/// namespace setting (`net/core/somaxconn`), which whoever makes the namespace writes (a root
+/// launcher's `PreparedNetworkNamespace` thread, or the init). The init opens its files before it
+/// builds the root (inside, /proc/sys is read-only); the payload holds no capability in those
+/// namespaces, so it cannot change them back.
 public struct NamespaceSysctl: Sendable, Equatable {
     /// The file under /proc/sys, e.g. `net/core/somaxconn`.
     public var name: String
