@@ -42,7 +42,9 @@ public struct LaunchPlan: Sendable, Equatable {
     /// namespace: the init, or a root launcher's thread ahead of the clone
     /// (`PreparedNetworkNamespace`).
     public var networkSysctls: [NamespaceSysctl] = []
-    /// The loopback's MTU and largest TCP packet inside (0: the kernel's 64 KiB).
+    /// The loopback's MTU and largest TCP packet inside (0: the kernel's 64 KiB), when the init
+    /// brings the loopback up; a root launcher's `PreparedNetworkNamespace` uses
+    /// `NetworkNamespaceLimits.loopbackMTU`, this property's default.
     public var loopbackMTU: UInt32 = NetworkNamespaceLimits.loopbackMTU
 
     /// Where the workspace appears inside the sandbox.
