@@ -163,9 +163,7 @@ public enum Launcher {
                 shift?.diskUID ?? 0, shift?.shownUID ?? 0, shift?.diskGID ?? 0,
                 shift?.shownGID ?? 0, &tree, &failure) == 0
         else {
-            throw SentinelError.sandboxSetup(
-                stage: String(cString: sbx_stage_name(failure.stage)),
-                errno: Errno(rawValue: failure.err), detail: workspace.directory.path)
+            throw SentinelError.sandboxSetup(failure, detail: workspace.directory.path)
         }
         return tree
     }
@@ -219,10 +217,10 @@ public enum Launcher {
     }
 
     private static func setupError(_ failure: sbx_failure, plan: LaunchPlan, networkPrepared: Bool) -> SentinelError {
-        let stage = String(cString: sbx_stage_name(failure.stage))
-        let errno = failure.err != 0 ? Errno(rawValue: failure.err) : nil
         if failure.stage == Int32(SBX_STAGE_EXECVE.rawValue) {
-            return .commandFailed(stage: stage, errno: errno, detail: plan.argv.first)
+            return .commandFailed(
+                stage: String(cString: sbx_stage_name(failure.stage)),
+                errno: failure.err != 0 ? Errno(rawValue: failure.err) : nil, detail: plan.argv.first)
         }
         var detail: String?
         if failure.stage == Int32(SBX_STAGE_SYSCTLS.rawValue) {
@@ -231,6 +229,6 @@ public enum Launcher {
         } else if failure.index >= 0, Int(failure.index) < plan.filesystem.count {
             detail = plan.filesystem[Int(failure.index)].path
         }
-        return .sandboxSetup(stage: stage, errno: errno, detail: detail)
+        return .sandboxSetup(failure, detail: detail)
     }
 }

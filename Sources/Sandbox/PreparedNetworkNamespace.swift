@@ -72,9 +72,7 @@ final class PreparedNetworkNamespace: @unchecked Sendable {
         let detail =
             failure.stage == Int32(SBX_STAGE_SYSCTLS.rawValue) && failure.index >= 0 && Int(failure.index) < settings.count
             ? settings[Int(failure.index)].path : nil
-        return .sandboxSetup(
-            stage: String(cString: sbx_stage_name(failure.stage)),
-            errno: failure.err != 0 ? Errno(rawValue: failure.err) : nil, detail: detail)
+        return .sandboxSetup(failure, detail: detail)
     }
 
     deinit {

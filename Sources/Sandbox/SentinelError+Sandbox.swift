@@ -1,3 +1,4 @@
+import CSandbox
 import Support
 
 #if canImport(Glibc)
@@ -23,6 +24,13 @@ extension SentinelError {
         SentinelError(
             .sandboxSetup, "sandbox setup failed at \(stage)\(context(detail))\(reason(errno))",
             errno: errno, stage: stage)
+    }
+
+    /// The C launcher's `failure` (its stage's name and errno, none for 0) as `sandboxSetup`.
+    static func sandboxSetup(_ failure: sbx_failure, detail: String? = nil) -> SentinelError {
+        .sandboxSetup(
+            stage: String(cString: sbx_stage_name(failure.stage)),
+            errno: failure.err != 0 ? Errno(rawValue: failure.err) : nil, detail: detail)
     }
 
     /// `execve` of the command failed: 127 when it does not exist, else 126.

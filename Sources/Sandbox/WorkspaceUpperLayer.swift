@@ -23,9 +23,7 @@ final class WorkspaceUpperLayer {
         var tree: Int32 = -1
         var failure = sbx_failure()
         guard sbx_workspace_upper(size, RootBuilder.inodeLimit(forSize: size), &keep, &tree, &failure) == 0 else {
-            throw SentinelError.sandboxSetup(
-                stage: String(cString: sbx_stage_name(failure.stage)),
-                errno: Errno(rawValue: failure.err), detail: "workspace upper layer")
+            throw SentinelError.sandboxSetup(failure, detail: "workspace upper layer")
         }
         mount = DirectoryDescriptor(taking: keep)
         self.tree = tree
