@@ -161,9 +161,7 @@ public final class PostgresConnection {
     }
 
     static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        Double(MonotonicClock.nanoseconds()) / 1e9
     }
 
     /// The statement's first words, to name it in a message without its data.
