@@ -52,7 +52,11 @@ struct ByteStream {
     /// Pipes and sockets take `pwritev2(RWF_NOWAIT)`: all the pending bytes in one call that
     /// never blocks, without setting O_NONBLOCK on a description the caller shares.
     private var noWait: Bool
-    private var scratch = [UInt8](repeating: 0, count: ByteStream.bufferLimit)
+    /// The read buffer: one page until a read fills it, then `bufferLimit`. A stream that carries
+    /// little or nothing (most launches' stderr, `/bin/true`'s stdout) costs no 64 KiB to allocate
+    /// and zero, 16 page faults each.
+    private var scratch: [UInt8] = []
+    private static let firstReadSize = 4096
 
     init(
         source: Int32, sink: Sink, isOutput: Bool, ownsSource: Bool, endAction: EndAction = .none,
@@ -94,13 +98,19 @@ struct ByteStream {
 
     /// Reads what is available (after POLLIN, or any poll event on the source).
     mutating func readSource() {
+        if scratch.isEmpty { scratch = [UInt8](repeating: 0, count: Self.firstReadSize) }
         let room: Int
-        if case .capture = sink { room = scratch.count } else { room = Self.bufferLimit - pendingCount }
+        if case .capture = sink { room = scratch.count } else { room = min(scratch.count, Self.bufferLimit - pendingCount) }
         let fd = source
         let result = retryingOnInterrupt { read(fd, &scratch, max(1, room)) }
         if case .failure(let error) = result, error.rawValue == EAGAIN { return }
         // EOF, or an error such as EIO from a pty master whose slave every process has closed.
         guard case .success(let count) = result, count > 0 else { return endOfSource() }
+        defer {
+            if count == scratch.count && scratch.count < Self.bufferLimit {
+                scratch = [UInt8](repeating: 0, count: Self.bufferLimit)
+            }
+        }
         switch sink {
         case .capture(let limit):
             let space = Int(min(UInt64(Int.max), limit)) - captured.count

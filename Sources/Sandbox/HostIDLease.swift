@@ -4,6 +4,7 @@
 import CSystem
 import FoundationEssentials
 import Support
+import Synchronization
 
 /// One host uid/gid of the `HostIDRange`, held by one sandbox for its launch's lifetime.
 ///
@@ -15,16 +16,17 @@ import Support
 /// apart. Probing starts at a random id, so launchers starting together rarely meet, and skips
 /// ids the user or group database knows.
 ///
-/// The database is asked once the init is building its root (`confirmUnassigned()`, called by
-/// the `Launcher` before the payload may start): two NSS lookups load their modules and cost
-/// ~0.6 ms, which then overlap the init's mount work instead of adding to every launch. An id
-/// found assigned there abandons that launch, which `with` starts again on another id.
+/// The database is asked on a thread of its own from the moment the id is held, and its answer
+/// awaited only before the payload may start (`confirmUnassigned()`, called by the `Launcher`):
+/// two NSS lookups load their modules and cost ~0.7 ms, which then overlap the launch's plan, its
+/// clone, its cgroup and the init's mounts instead of adding to every launch. An id found assigned
+/// abandons that launch, which `with` starts again on another id.
 public final class HostIDLease: Sendable {
     /// The payload's host uid and gid.
     public let id: UInt32
     private let fd: Int32
-    /// What `confirmUnassigned()` asks; nil when `acquire` asked the database already.
-    private let isAssigned: (@Sendable (UInt32) -> Bool)?
+    /// The database's answer `confirmUnassigned()` awaits; nil when `acquire` asked it already.
+    private let answer: DatabaseAnswer?
 
     /// The lock file's name in the root launcher's run directory (`NewRootDirectory.rootBase`).
     public static let lockFileName = "ids.lock"
@@ -42,15 +44,16 @@ public final class HostIDLease: Sendable {
     private init(id: UInt32, fd: Int32, unconfirmed isAssigned: (@Sendable (UInt32) -> Bool)?) {
         self.id = id
         self.fd = fd
-        self.isAssigned = isAssigned
+        self.answer = isAssigned.map { DatabaseAnswer(id: id, isAssigned: $0) }
     }
 
     deinit { close(fd) }
 
-    /// Throws `Assigned` when the user or group database knows the id. Called before the
-    /// payload is released; a lease acquired with the database already asked returns at once.
+    /// Throws `Assigned` when the user or group database knows the id, waiting for its answer.
+    /// Called before the payload is released; a lease acquired with the database already asked
+    /// returns at once.
     func confirmUnassigned() throws(Assigned) {
-        if let isAssigned, isAssigned(id) { throw Assigned(id: id) }
+        if let answer, answer.isAssigned { throw Assigned(id: id) }
     }
 
     /// Runs `body` with a host id held for it: as root, one of the configured range; otherwise
@@ -166,6 +169,47 @@ public final class HostIDLease: Sendable {
             )
         }
     }
+}
+
+/// The user and group database's answer for one id, asked on a thread of its own when the answer is
+/// made; reading it waits for the thread. Without a thread (`pthread_create` failed) it is asked at
+/// once, on the caller's.
+final class DatabaseAnswer: Sendable {
+    /// Written by the asking thread before it ends, read after it is joined.
+    private final class Slot: @unchecked Sendable {
+        var isAssigned = false
+    }
+
+    private enum State {
+        case asking(pthread_t, Slot)
+        case answered(Bool)
+    }
+
+    private let state: Mutex<State>
+
+    init(id: UInt32, isAssigned: @escaping @Sendable (UInt32) -> Bool) {
+        let slot = Slot()
+        if let thread = PosixThread.spawn(joinable: true, { slot.isAssigned = isAssigned(id) }) {
+            state = Mutex(.asking(thread, slot))
+        } else {
+            state = Mutex(.answered(isAssigned(id)))
+        }
+    }
+
+    /// Whether the database knows the id.
+    var isAssigned: Bool {
+        state.withLock { state in
+            if case .asking(let thread, let slot) = state {
+                pthread_join(thread, nil)
+                state = .answered(slot.isAssigned)
+            }
+            guard case .answered(let isAssigned) = state else { return true }
+            return isAssigned
+        }
+    }
+
+    // A launch that failed before it asked still joins the thread.
+    deinit { _ = isAssigned }
 }
 
 /// The user and group database (NSS): ids it names are someone's, never a sandbox's.

@@ -73,8 +73,8 @@ public enum Launcher {
         }
         defer { cgroup.destroy() }
         LaunchTrace.mark("cgroup")
-        // The user database's answer (its NSS modules loaded, ~0.6 ms) also overlaps the init's
-        // mounts; no payload is released as a host id the database names.
+        // The user database's answer, asked on a thread since the id was held (its NSS modules
+        // loaded, ~0.7 ms); no payload is released as a host id the database names.
         do {
             try options.hostIDLease?.confirmUnassigned()
         } catch {
