@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# The floor under issue 33's CPU target: what bwrap costs once it carries the work every sentinel
+# launch must also do, whatever the language of the launcher. One small C driver starts bwrap
+# (the peer of bench/launch-overhead.sh) in two ways, interleaved with `sentinel sandbox run` in
+# one run:
+#   plain   fork, exec bwrap, wait;
+#   extras  the same, plus the default profile's mandatory work that bwrap does not do:
+#           - the user and group database asked about one id of the host id range (NSS, as
+#             HostIDLease does: a payload never runs as an id someone owns);
+#           - the profile's cgroup: one group per controller (v1: memory, pids, cpu, cpuacct;
+#             v2: one), its limits written, the child attached, the usage read back, removed;
+#           - the default seccomp program loaded (bwrap --seccomp), compiled once beforehand as
+#             sentinel's program cache does.
+# Wall and CPU (user+sys of the whole tree) per run, as bench/launch-overhead.sh measures them.
+# Needs root, gcc, libseccomp-dev and libjson-c-dev.
+#
+#   bench/launch-floor.sh            # RUNS=200 runs per command
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib/csandbox-harness.sh
+source bench/lib/release-build.sh
+release_build sentinel-cli sentinel
+SENTINEL=$RELEASE_SCRATCH/release/sentinel
+RUNS=${RUNS:-200}
+export SENTINEL_RULES=$PWD/rules SENTINEL_PROFILES=$PWD/profiles
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cat > "$work/floor.c" <<'C'
+#include "sandbox.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The default profile's limits: memory 512M, pids 128, cpus 1. */
+static const char *v1_controllers[] = {"memory", "pids", "cpu", "cpuacct"};
+enum { v1_count = 4 };
+static char groups[v1_count][128];
+static int group_count;
+
+/* Names the failure and removes the groups made so far (a killed child leaves them empty). */
+static void die(const char *what) {
+    fprintf(stderr, "floor: %s: %s\n", what, strerror(errno));
+    for (int i = 0; i < group_count; i++) rmdir(groups[i]);
+    exit(2);
+}
+
+static void write_file(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) die(path);
+    close(fd);
+}
+
+static void read_file(const char *path) {
+    char buffer[4096];
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || read(fd, buffer, sizeof buffer) < 0) die(path);
+    close(fd);
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "--write-program") == 0) {
+        char err[256];
+        struct sbx_filter filter;
+        if (sbx_seccomp_default(&filter, err, sizeof err) != 0) {
+            fprintf(stderr, "floor: %s\n", err);
+            return 2;
+        }
+        FILE *out = fopen(argv[2], "w");
+        if (out == NULL || fwrite(filter.prog.filter, sizeof filter.prog.filter[0], filter.prog.len, out) != filter.prog.len) die(argv[2]);
+        fclose(out);
+        return 0;
+    }
+    if (argc < 4) {
+        fprintf(stderr, "usage: floor plain|extras PROGRAM BWRAP-ARGV...\n");
+        return 2;
+    }
+    int extras = strcmp(argv[1], "extras") == 0;
+    char **bwrap = argv + 3;
+    int v2 = access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0;
+    int procs[v1_count];
+    int program;
+    if (extras) {
+        /* One id of sentinel's default host id range, as HostIDLease asks about it. */
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        uid_t id = 0x70000000u + (uid_t)(now.tv_nsec % 0x10000);
+        char buffer[4096];
+        struct passwd user, *found_user;
+        struct group group, *found_group;
+        getpwuid_r(id, &user, buffer, sizeof buffer, &found_user);
+        getgrgid_r(id, &group, buffer, sizeof buffer, &found_group);
+
+        char path[192];
+        if (v2) {
+            snprintf(groups[0], sizeof groups[0], "/sys/fs/cgroup/floor-%d", (int)getpid());
+            if (mkdir(groups[0], 0755) != 0) die(groups[0]);
+            group_count = 1;
+            snprintf(path, sizeof path, "%s/memory.max", groups[0]);
+            write_file(path, "536870912");
+            snprintf(path, sizeof path, "%s/pids.max", groups[0]);
+            write_file(path, "128");
+            snprintf(path, sizeof path, "%s/cpu.max", groups[0]);
+            write_file(path, "100000 100000");
+        } else {
+            for (int i = 0; i < v1_count; i++) {
+                snprintf(groups[i], sizeof groups[i], "/sys/fs/cgroup/%s/floor-%d", v1_controllers[i], (int)getpid());
+                if (mkdir(groups[i], 0755) != 0) die(groups[i]);
+                group_count = i + 1;
+            }
+            snprintf(path, sizeof path, "%s/memory.limit_in_bytes", groups[0]);
+            write_file(path, "536870912");
+            snprintf(path, sizeof path, "%s/pids.max", groups[1]);
+            write_file(path, "128");
+            snprintf(path, sizeof path, "%s/cpu.cfs_period_us", groups[2]);
+            write_file(path, "100000");
+            snprintf(path, sizeof path, "%s/cpu.cfs_quota_us", groups[2]);
+            write_file(path, "100000");
+        }
+        for (int i = 0; i < group_count; i++) {
+            snprintf(path, sizeof path, "%s/cgroup.procs", groups[i]);
+            if ((procs[i] = open(path, O_WRONLY | O_CLOEXEC)) < 0) die(path);
+        }
+        /* bwrap --seccomp 10: the program, compiled once beforehand. */
+        if ((program = open(argv[2], O_RDONLY)) < 0) die(argv[2]);
+        if (dup2(program, 10) < 0 || close(program) != 0) die("dup2");
+    }
+    pid_t child = fork();
+    if (child < 0) die("fork");
+    if (child == 0) {
+        for (int i = 0; i < group_count; i++) {
+            if (write(procs[i], "0", 1) != 1) _exit(126);
+        }
+        execvp(bwrap[0], bwrap);
+        fprintf(stderr, "floor: %s: %s\n", bwrap[0], strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(child, &status, 0) < 0) {
+        if (errno != EINTR) die("waitpid");
+    }
+    if (extras) {
+        char path[192];
+        if (v2) {
+            snprintf(path, sizeof path, "%s/memory.events", groups[0]);
+            read_file(path);
+            snprintf(path, sizeof path, "%s/cpu.stat", groups[0]);
+            read_file(path);
+            snprintf(path, sizeof path, "%s/memory.peak", groups[0]);
+            read_file(path);
+        } else {
+            snprintf(path, sizeof path, "%s/memory.oom_control", groups[0]);
+            read_file(path);
+            snprintf(path, sizeof path, "%s/cpuacct.usage", groups[3]);
+            read_file(path);
+            snprintf(path, sizeof path, "%s/memory.max_usage_in_bytes", groups[0]);
+            read_file(path);
+        }
+        /* bwrap returns before its sandbox's init has finished exiting: a group empties only
+           then, as sentinel's does once it has reaped its init. */
+        for (int i = 0; i < group_count; i++) {
+            close(procs[i]);
+            while (rmdir(groups[i]) != 0) {
+                if (errno != EBUSY) die(groups[i]);
+                struct timespec pause = {0, 20000};
+                nanosleep(&pause, NULL);
+            }
+        }
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+C
+csandbox_harness "$work/floor" Sources/CSandbox "$work/floor.c"
+"$work/floor" --write-program "$work/default.bpf"
+
+mkdir -p bench/out
+echo "== bwrap alone, bwrap with the launch's mandatory extras, sentinel: $RUNS runs each, interleaved =="
+PYTHONPATH=bench/lib python3 - "$RUNS" "$work/floor" "$work/default.bpf" "$SENTINEL" <<'PY' | tee bench/out/launch-floor.txt
+import statistics, sys
+from interleaved_runs import run_interleaved
+runs, floor, program, sentinel = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+bwrap = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "/bin/true"]
+seccomp = bwrap[:-1] + ["--seccomp", "10", "/bin/true"]
+commands = {
+    "bwrap": [floor, "plain", program] + bwrap,
+    "bwrap + extras": [floor, "extras", program] + seccomp,
+    "sentinel sandbox run": [sentinel, "sandbox", "run", "--profile", "minimal", "--", "/bin/true"],
+}
+samples = run_interleaved(commands, runs)
+median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
+for name, (wall, cpu) in samples.items():
+    print(f"{name:22} wall ms: min {min(wall):6.2f}  median {median[name][0]:6.2f}   "
+          f"CPU ms: min {min(cpu):6.2f}  median {median[name][1]:6.2f}")
+b = median["bwrap"]
+for name in ("bwrap + extras", "sentinel sandbox run"):
+    print(f"{name} / bwrap (medians): wall {median[name][0] / b[0]:.2f}x, CPU {median[name][1] / b[1]:.2f}x")
+PY
