@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # The floor under issue 33's CPU target: what bwrap costs once it carries the work every sentinel
 # launch must also do, whatever the language of the launcher. One small C driver starts bwrap
-# (the peer of bench/launch-overhead.sh) in two ways, interleaved with `sentinel sandbox run` in
-# one run:
-#   plain   fork, exec bwrap, wait;
-#   extras  the same, plus the default profile's mandatory work that bwrap does not do:
-#           - the user and group database asked about one id of the host id range (NSS, as
-#             HostIDLease does: a payload never runs as an id someone owns);
-#           - the profile's cgroup: one group per controller (v1: memory, pids, cpu, cpuacct;
-#             v2: one), its limits written, the child attached, the usage read back, removed;
-#           - the default seccomp program loaded (bwrap --seccomp), compiled once beforehand as
-#             sentinel's program cache does.
+# (the peer of bench/launch-overhead.sh) with each of the default profile's mandatory extras
+# that bwrap does not do, then with all of them, interleaved with `sentinel sandbox run` in one
+# run. Every row forks, execs bwrap and waits; the extras are
+#   seccomp  the default seccomp program loaded (bwrap --seccomp), compiled once beforehand as
+#            sentinel's program cache does;
+#   cgroup   the profile's cgroup: one group per controller (v1: memory, pids, cpu, cpuacct;
+#            v2: one), its limits written, the child attached, the usage read back, removed
+#            once bwrap's sandbox has left it;
+#   nss      the user and group database asked about one id of the host id range (as
+#            HostIDLease does: a payload never runs as an id someone owns).
 # Wall and CPU (user+sys of the whole tree) per run, as bench/launch-overhead.sh measures them.
 # Needs root, gcc, libseccomp-dev and libjson-c-dev.
 #
@@ -80,15 +80,15 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc < 4) {
-        fprintf(stderr, "usage: floor plain|extras PROGRAM BWRAP-ARGV...\n");
+        fprintf(stderr, "usage: floor none|seccomp,cgroup,nss PROGRAM BWRAP-ARGV...\n");
         return 2;
     }
-    int extras = strcmp(argv[1], "extras") == 0;
+    int nss = strstr(argv[1], "nss") != NULL, cgroup = strstr(argv[1], "cgroup") != NULL;
+    int seccomp = strstr(argv[1], "seccomp") != NULL;
     char **bwrap = argv + 3;
     int v2 = access("/sys/fs/cgroup/cgroup.controllers", F_OK) == 0;
     int procs[v1_count];
-    int program;
-    if (extras) {
+    if (nss) {
         /* One id of sentinel's default host id range, as HostIDLease asks about it. */
         struct timespec now;
         clock_gettime(CLOCK_MONOTONIC, &now);
@@ -98,7 +98,8 @@ int main(int argc, char **argv) {
         struct group group, *found_group;
         getpwuid_r(id, &user, buffer, sizeof buffer, &found_user);
         getgrgid_r(id, &group, buffer, sizeof buffer, &found_group);
-
+    }
+    if (cgroup) {
         char path[192];
         if (v2) {
             snprintf(groups[0], sizeof groups[0], "/sys/fs/cgroup/floor-%d", (int)getpid());
@@ -129,8 +130,11 @@ int main(int argc, char **argv) {
             snprintf(path, sizeof path, "%s/cgroup.procs", groups[i]);
             if ((procs[i] = open(path, O_WRONLY | O_CLOEXEC)) < 0) die(path);
         }
+    }
+    if (seccomp) {
         /* bwrap --seccomp 10: the program, compiled once beforehand. */
-        if ((program = open(argv[2], O_RDONLY)) < 0) die(argv[2]);
+        int program = open(argv[2], O_RDONLY);
+        if (program < 0) die(argv[2]);
         if (dup2(program, 10) < 0 || close(program) != 0) die("dup2");
     }
     pid_t child = fork();
@@ -147,7 +151,7 @@ int main(int argc, char **argv) {
     while (waitpid(child, &status, 0) < 0) {
         if (errno != EINTR) die("waitpid");
     }
-    if (extras) {
+    if (cgroup) {
         char path[192];
         if (v2) {
             snprintf(path, sizeof path, "%s/memory.events", groups[0]);
@@ -182,7 +186,7 @@ csandbox_harness "$work/floor" Sources/CSandbox "$work/floor.c"
 "$work/floor" --write-program "$work/default.bpf"
 
 mkdir -p bench/out
-echo "== bwrap alone, bwrap with the launch's mandatory extras, sentinel: $RUNS runs each, interleaved =="
+echo "== bwrap with each of a launch's mandatory extras, then all, and sentinel: $RUNS runs each, interleaved =="
 PYTHONPATH=bench/lib python3 - "$RUNS" "$work/floor" "$work/default.bpf" "$SENTINEL" <<'PY' | tee bench/out/launch-floor.txt
 import statistics, sys
 from interleaved_runs import run_interleaved
@@ -190,16 +194,17 @@ runs, floor, program, sentinel = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys
 bwrap = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "/bin/true"]
 seccomp = bwrap[:-1] + ["--seccomp", "10", "/bin/true"]
 commands = {
-    "bwrap": [floor, "plain", program] + bwrap,
-    "bwrap + extras": [floor, "extras", program] + seccomp,
+    "bwrap": [floor, "none", program] + bwrap,
+    "+ seccomp": [floor, "seccomp", program] + seccomp,
+    "+ cgroup": [floor, "cgroup", program] + bwrap,
+    "+ nss": [floor, "nss", program] + bwrap,
+    "+ all three": [floor, "seccomp,cgroup,nss", program] + seccomp,
     "sentinel sandbox run": [sentinel, "sandbox", "run", "--profile", "minimal", "--", "/bin/true"],
 }
 samples = run_interleaved(commands, runs)
 median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
-for name, (wall, cpu) in samples.items():
-    print(f"{name:22} wall ms: min {min(wall):6.2f}  median {median[name][0]:6.2f}   "
-          f"CPU ms: min {min(cpu):6.2f}  median {median[name][1]:6.2f}")
 b = median["bwrap"]
-for name in ("bwrap + extras", "sentinel sandbox run"):
-    print(f"{name} / bwrap (medians): wall {median[name][0] / b[0]:.2f}x, CPU {median[name][1] / b[1]:.2f}x")
+for name, (wall, cpu) in samples.items():
+    print(f"{name:22} wall ms: min {min(wall):6.2f}  median {median[name][0]:6.2f}  ({median[name][0] / b[0]:.2f}x)   "
+          f"CPU ms: min {min(cpu):6.2f}  median {median[name][1]:6.2f}  ({median[name][1] / b[1]:.2f}x)")
 PY

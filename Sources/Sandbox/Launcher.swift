@@ -118,6 +118,11 @@ public enum Launcher {
             stopRequested: { options.handle?.requestedSignal != nil })
         close(process.status_fd)
         LaunchTrace.mark("payload")
+        // The payload has ended and its init is leaving: what the cgroup counted is read while the
+        // init's namespaces are torn down (~0.3 ms), not after.
+        let counted = cgroup.group.map {
+            (oomKilled: $0.oomKilled(), cpuNanoseconds: $0.cpuNanoseconds(), peakMemoryBytes: $0.peakMemoryBytes())
+        }
         let usage = reap(process.pid)
         let summaries = egress?.finish() ?? []
 
@@ -128,12 +133,12 @@ public enum Launcher {
         let ending = RunEnding.of(
             waitStatus: waiter.payloadStatus, timedOut: waiter.timedOut,
             requestedSignal: options.handle?.requestedSignal,
-            oomKilled: cgroup.group?.oomKilled() ?? false)
+            oomKilled: counted?.oomKilled ?? false)
         var result = RunResult(
             exitCode: ending.exitCode, signal: ending.signal, reason: ending.reason,
             wallMilliseconds: wall,
-            cpuMilliseconds: cgroup.group?.cpuNanoseconds().map { Int($0 / 1_000_000) } ?? cpuFromUsage,
-            peakMemoryBytes: cgroup.group?.peakMemoryBytes() ?? UInt64(max(0, usage.ru_maxrss)) * 1024,
+            cpuMilliseconds: counted?.cpuNanoseconds.map { Int($0 / 1_000_000) } ?? cpuFromUsage,
+            peakMemoryBytes: counted?.peakMemoryBytes ?? UInt64(max(0, usage.ru_maxrss)) * 1024,
             stdout: relay ? Data() : waiter.captured(0).data,
             stderr: relay ? Data() : waiter.captured(1).data,
             stdoutTruncated: !relay && waiter.captured(0).truncated,

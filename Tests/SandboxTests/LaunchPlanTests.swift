@@ -321,7 +321,7 @@ import Testing
             "max_inotify_instances": 128, "max_inotify_watches": 100_000, "max_fanotify_groups": 128,
             "max_user_namespaces": 9000, "max_net_namespaces": 9000, "max_cgroup_namespaces": 9000,
         ]
-        let made = UserNamespaceLimits.make(limits) { host[$0] }
+        let made = UserNamespaceLimits.make(limits, present: { host[$0] != nil }) { host[$0] }
         #expect(
             made == [
                 NamespaceSysctl(name: "user/max_inotify_instances", value: "16"),
