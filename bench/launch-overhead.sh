@@ -5,6 +5,8 @@
 #
 #   bench/launch-overhead.sh            # builds release, prints the figures for BENCHMARKS.md
 #   BASELINE=/path/to/older/sentinel bench/launch-overhead.sh   # an older build, in the same run
+#     (interleaved with this build apart from bwrap's rows, and in the spaced, trace and
+#     callgrind rows)
 #   RUNS=200 (default) runs per command; TRACE_RUNS=100 runs per phase breakdown;
 #   SPACED_RUNS=40 launches 300 ms apart per command
 #
@@ -28,14 +30,15 @@ mkdir -p "$out"
 export SENTINEL_RULES=$PWD/rules SENTINEL_PROFILES=$PWD/profiles
 
 echo "== CLI launch vs bwrap: $RUNS runs each, interleaved; wall and CPU (user+sys of the whole tree) per run =="
-# Interleaved (A, B, bwrap, A, B, bwrap, ...) so that machine drift touches every command alike.
-PYTHONPATH=bench/lib python3 - "$RUNS" "$SENTINEL" "${BASELINE:-}" "${BWRAP[@]}" <<'PY' | tee "$out/launch-cli.txt"
+# Interleaved (A, bwrap, A, bwrap, ...) so that machine drift touches every command alike. The
+# baseline is measured apart (below): a launcher of 25 ms leaves namespaces and RCU callbacks for
+# the kernel to finish while the next command runs, which would be charged to its neighbours.
+PYTHONPATH=bench/lib python3 - "$RUNS" "$SENTINEL" "${BWRAP[@]}" <<'PY' | tee "$out/launch-cli.txt"
 import statistics, sys
 from interleaved_runs import run_interleaved, sandbox_commands
-runs, new, old, bwrap = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
-commands = sandbox_commands(new, old, bwrap)
+runs, new, bwrap = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+commands = sandbox_commands(new, None, bwrap)
 commands["sentinel --version"] = [new, "--version"]
-if old: commands["baseline --version"] = [old, "--version"]
 commands["/bin/true"] = ["/bin/true"]
 samples = run_interleaved(commands, runs)
 def row(values):
@@ -43,14 +46,28 @@ def row(values):
 median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
 for name, (wall, cpu) in samples.items():
     print(f"{name:22} wall ms: {row(wall)}   CPU ms: {row(cpu)}")
-b = median["bwrap"]
-for name in commands:
-    if name.endswith("sandbox run"):
-        print(f"{name} / bwrap (medians): wall {median[name][0] / b[0]:.2f}x, CPU {median[name][1] / b[1]:.2f}x")
-if old:
-    n, o = median["sentinel sandbox run"], median["baseline sandbox run"]
-    print(f"sentinel / baseline (medians): wall {n[0] / o[0]:.2f}x, CPU {n[1] / o[1]:.2f}x")
+n, b = median["sentinel sandbox run"], median["bwrap"]
+print(f"sentinel sandbox run / bwrap (medians): wall {n[0] / b[0]:.2f}x, CPU {n[1] / b[1]:.2f}x")
 PY
+
+if [[ -n "${BASELINE:-}" ]]; then
+  echo "== CLI launch vs the baseline: $RUNS runs each, interleaved =="
+  PYTHONPATH=bench/lib python3 - "$RUNS" "$SENTINEL" "$BASELINE" <<'PY' | tee "$out/launch-baseline.txt"
+import statistics, sys
+from interleaved_runs import run_interleaved
+runs, new, old = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+run = ["sandbox", "run", "--profile", "minimal", "--", "/bin/true"]
+commands = {"sentinel sandbox run": [new] + run, "baseline sandbox run": [old] + run,
+            "sentinel --version": [new, "--version"], "baseline --version": [old, "--version"]}
+samples = run_interleaved(commands, runs)
+median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
+for name, (wall, cpu) in samples.items():
+    print(f"{name:22} wall ms: min {min(wall):6.2f}  median {median[name][0]:6.2f}  max {max(wall):7.2f}   "
+          f"CPU ms median {median[name][1]:6.2f}")
+n, o = median["sentinel sandbox run"], median["baseline sandbox run"]
+print(f"sentinel / baseline (medians): wall {n[0] / o[0]:.2f}x, CPU {n[1] / o[1]:.2f}x")
+PY
+fi
 
 echo "== launched once in a while: 300 ms apart, $SPACED_RUNS runs each, interleaved =="
 # Back to back, a launch finds the kernel's cgroup migration lock still in its fast state from the

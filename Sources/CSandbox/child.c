@@ -152,6 +152,49 @@ static void wait_for_parent(int sync_read, int report) {
     }
 }
 
+/* The second release: one byte, with the cgroup files the init moves itself in by, if the
+   launcher moves it by none (cgroup v1 `tasks`). Writing "0" moves the writing thread alone,
+   which takes none of the kernel's global migration lock, so no RCU grace period; the init is
+   single-threaded, and the payload forks after it. The files were opened by the root launcher,
+   whose credentials the kernel checks. */
+static void wait_for_release_into_cgroups(int sync_read, int report) {
+    char byte;
+    struct iovec io = {.iov_base = &byte, .iov_len = 1};
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * SBX_ATTACH_FDS_MAX)];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = {
+        .msg_iov = &io, .msg_iovlen = 1, .msg_control = control.buffer, .msg_controllen = sizeof control.buffer};
+    ssize_t got;
+    do {
+        got = recvmsg(sync_read, &message, MSG_CMSG_CLOEXEC);
+    } while (got < 0 && errno == EINTR);
+    if (got != 1) {
+        if (got == 0) errno = EPIPE;
+        sbx_child_fail(report, SBX_STAGE_SYNC, -1);
+    }
+    if (message.msg_flags & MSG_CTRUNC) {
+        errno = EPROTO;
+        sbx_child_fail(report, SBX_STAGE_CGROUP_ATTACH, -1);
+    }
+    int index = 0;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++, index++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(header) + i * sizeof(int), sizeof fd);
+            ssize_t written;
+            do {
+                written = write(fd, "0", 1);
+            } while (written < 0 && errno == EINTR);
+            if (written != 1) sbx_child_fail(report, SBX_STAGE_CGROUP_ATTACH, index);
+            close(fd);
+        }
+    }
+}
+
 /* 0..2 included: they are the launcher's own stdio, which no sandbox process may hold. */
 static void close_all_except(int keep) {
     if (keep > 0) (void)close_range(0, (unsigned)keep - 1, 0);
@@ -250,9 +293,9 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
     }
     if (fds->proxy_socket >= 0) close(fds->proxy_socket);
 
-    /* The parent has now moved us into our cgroups; make them our cgroup root, so the
-       payload and everything it forks start there. */
-    wait_for_parent(fds->sync_read, report);
+    /* In our cgroups after this (moved by the parent, or by ourselves); make them our cgroup
+       root, so the payload and everything it forks start there. */
+    wait_for_release_into_cgroups(fds->sync_read, report);
     close(fds->sync_read);
     if (unshare(CLONE_NEWCGROUP) != 0) sbx_child_fail(report, SBX_STAGE_CGROUP_NS, -1);
     if (sbx_sysctls_write(config->sysctls, config->sysctl_count, sysctl_fds, &index) != 0) {

@@ -80,6 +80,9 @@ static inline void sbx_fd_message_init(struct sbx_fd_message *message, char byte
     message->header.msg_control = message->control.buffer;
     message->header.msg_controllen = sizeof message->control.buffer;
 }
+/* The most cgroup files the second release hands the init (cgroup v1: one per controller). */
+#define SBX_ATTACH_FDS_MAX 8
+
 /* sysctls.c: open every setting's file into fds (before the root is built: inside, /proc/sys
    is read-only), then write and close them (after the last namespace the init creates, since
    the limits include the namespace counts, and after the proxy's listen, which the backlog

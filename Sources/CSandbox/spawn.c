@@ -68,26 +68,34 @@ static int receive_fd(int socket_fd) {
     return fd;
 }
 
-/* Writes one release byte. SIGPIPE is blocked for the write and any resulting pending
-   SIGPIPE consumed: a child that already failed must not kill the launcher. */
-static int release_child(int fd, char byte) {
-    sigset_t pipe_only, previous;
-    sigemptyset(&pipe_only);
-    sigaddset(&pipe_only, SIGPIPE);
-    pthread_sigmask(SIG_BLOCK, &pipe_only, &previous);
-    ssize_t written;
-    do {
-        written = write(fd, &byte, 1);
-    } while (written < 0 && errno == EINTR);
-    int saved = errno;
-    if (written < 0 && saved == EPIPE) {
-        struct timespec zero = {0, 0};
-        while (sigtimedwait(&pipe_only, NULL, &zero) < 0 && errno == EINTR) {
-        }
+/* Sends one release byte on the sync socket, with `fds` (SCM_RIGHTS) when there are any.
+   MSG_NOSIGNAL: a child that already failed must not kill the launcher with SIGPIPE. */
+static int release_child(int fd, char byte, const int *fds, size_t count) {
+    union {
+        char buffer[CMSG_SPACE(sizeof(int) * SBX_ATTACH_FDS_MAX)];
+        struct cmsghdr align;
+    } control;
+    struct iovec io = {.iov_base = &byte, .iov_len = 1};
+    struct msghdr message = {.msg_iov = &io, .msg_iovlen = 1};
+    if (count > SBX_ATTACH_FDS_MAX) {
+        errno = E2BIG;
+        return -1;
     }
-    pthread_sigmask(SIG_SETMASK, &previous, NULL);
-    errno = saved;
-    return written == 1 ? 0 : -1;
+    if (count > 0) {
+        memset(&control, 0, sizeof control);
+        message.msg_control = control.buffer;
+        message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * count);
+        memcpy(CMSG_DATA(header), fds, sizeof(int) * count);
+    }
+    ssize_t sent;
+    do {
+        sent = sendmsg(fd, &message, MSG_NOSIGNAL);
+    } while (sent < 0 && errno == EINTR);
+    return sent == 1 ? 0 : -1;
 }
 
 /* After a failed release, the child's own report says what went wrong first. */
@@ -140,7 +148,7 @@ static int fail_release(struct sbx_launch *launch, struct sbx_failure *failure, 
 
 int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
                     struct sbx_failure *failure) {
-    int sync_pipe[2] = {-1, -1}, report_pipe[2] = {-1, -1}, status_pipe[2] = {-1, -1};
+    int sync_pair[2] = {-1, -1}, report_pipe[2] = {-1, -1}, status_pipe[2] = {-1, -1};
     int proxy_pair[2] = {-1, -1};
     failure->stage = SBX_STAGE_NONE;
     failure->err = 0;
@@ -150,12 +158,14 @@ int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
     launch->proxy = config->proxy_port > 0;
     launch->tty = config->tty;
 
-    if (pipe2(sync_pipe, O_CLOEXEC) != 0 || pipe2(report_pipe, O_CLOEXEC) != 0 ||
+    /* A socket, so that the second release can carry the init's cgroup files. */
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sync_pair) != 0 ||
+        pipe2(report_pipe, O_CLOEXEC) != 0 ||
         pipe2(status_pipe, O_CLOEXEC) != 0 ||
         ((config->proxy_port > 0 || config->tty) &&
          socketpair(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0, proxy_pair) != 0)) {
         int err = errno;
-        int all[] = {sync_pipe[0], sync_pipe[1], report_pipe[0], report_pipe[1],
+        int all[] = {sync_pair[0], sync_pair[1], report_pipe[0], report_pipe[1],
                      status_pipe[0], status_pipe[1], proxy_pair[0], proxy_pair[1]};
         for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) close_if_open(&all[i]);
         failure->stage = SBX_STAGE_PIPE;
@@ -172,7 +182,7 @@ int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
         if (own_netns < 0 || setns(config->netns_fd, CLONE_NEWNET) != 0) {
             int err = errno;
             if (own_netns >= 0) close(own_netns);
-            int all[] = {sync_pipe[0], sync_pipe[1], report_pipe[0], report_pipe[1],
+            int all[] = {sync_pair[0], sync_pair[1], report_pipe[0], report_pipe[1],
                          status_pipe[0], status_pipe[1], proxy_pair[0], proxy_pair[1]};
             for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) close_if_open(&all[i]);
             failure->stage = own_netns < 0 ? SBX_STAGE_NETNS_OPEN : SBX_STAGE_NETNS_ENTER;
@@ -190,8 +200,8 @@ int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
     pid_t pid = (pid_t)syscall(SYS_clone, flags | SIGCHLD, 0, 0, 0, 0);
     if (pid == 0) {
         struct sbx_child_fds fds = {
-            .sync_read = sync_pipe[0],
-            .sync_write = sync_pipe[1],
+            .sync_read = sync_pair[0],
+            .sync_write = sync_pair[1],
             .report_write = report_pipe[1],
             .status_write = status_pipe[1],
             .proxy_socket = proxy_pair[1],
@@ -211,11 +221,11 @@ int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
         close(own_netns);
     }
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
-    close_if_open(&sync_pipe[0]);
+    close_if_open(&sync_pair[0]);
     close_if_open(&report_pipe[1]);
     close_if_open(&status_pipe[1]);
     close_if_open(&proxy_pair[1]);
-    launch->sync_write = sync_pipe[1];
+    launch->sync_write = sync_pair[1];
     launch->report_read = report_pipe[0];
     launch->status_read = status_pipe[0];
     launch->proxy_read = proxy_pair[0];
@@ -232,12 +242,12 @@ int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
         return fail_launch(launch, failure, SBX_STAGE_GID_MAP, errno);
     }
     /* First release: the init builds its root while the parent prepares cgroups. */
-    if (release_child(launch->sync_write, '1') != 0) return fail_release(launch, failure, errno);
+    if (release_child(launch->sync_write, '1', NULL, 0) != 0) return fail_release(launch, failure, errno);
     return 0;
 }
 
-int sbx_spawn_finish(struct sbx_launch *launch, const int *cgroup_procs_fds, size_t count,
-                     struct sbx_process *process, struct sbx_failure *failure) {
+int sbx_spawn_finish(struct sbx_launch *launch, const int *cgroup_attach_fds, size_t count,
+                     int self_move, struct sbx_process *process, struct sbx_failure *failure) {
     process->pid = -1;
     process->status_fd = -1;
     process->proxy_fd = -1;
@@ -245,12 +255,15 @@ int sbx_spawn_finish(struct sbx_launch *launch, const int *cgroup_procs_fds, siz
     failure->stage = SBX_STAGE_NONE;
     failure->err = 0;
     failure->index = -1;
-    /* A v1 attach costs an RCU grace period per controller: it overlaps the init's
-       mount work. The payload forks only after the second release, inside every group. */
-    if (attach_cgroups(launch->pid, cgroup_procs_fds, count) != 0) {
+    /* The payload forks only after the second release, inside every group. Moved by the parent
+       (v2), the init waits for an RCU grace period whenever the kernel's migration lock was idle;
+       moving itself (v1 `tasks`), it takes no such lock. */
+    if (!self_move && attach_cgroups(launch->pid, cgroup_attach_fds, count) != 0) {
         return fail_launch(launch, failure, SBX_STAGE_CGROUP_ATTACH, errno);
     }
-    if (release_child(launch->sync_write, '2') != 0) return fail_release(launch, failure, errno);
+    if (release_child(launch->sync_write, '2', self_move ? cgroup_attach_fds : NULL, self_move ? count : 0) != 0) {
+        return fail_release(launch, failure, errno);
+    }
     close_if_open(&launch->sync_write);
 
     /* EOF on the report pipe means the payload's execve succeeded (it is CLOEXEC) and
@@ -297,6 +310,6 @@ int sbx_spawn(const struct sbx_config *config, struct sbx_process *process,
               struct sbx_failure *failure) {
     struct sbx_launch launch;
     if (sbx_spawn_begin(config, &launch, failure) != 0) return -1;
-    return sbx_spawn_finish(&launch, config->cgroup_procs_fds, config->cgroup_procs_count, process,
+    return sbx_spawn_finish(&launch, config->cgroup_attach_fds, config->cgroup_attach_count, config->cgroup_self_move, process,
                             failure);
 }

@@ -84,11 +84,12 @@ public enum Launcher {
         LaunchTrace.mark("host-id-check")
 
         var process = sbx_process()
-        let finished = cgroup.procsFDs.withUnsafeBufferPointer { procs in
-            sbx_spawn_finish(&launch, procs.baseAddress, procs.count, &process, &failure)
+        let finished = cgroup.attachFDs.withUnsafeBufferPointer { files in
+            sbx_spawn_finish(
+                &launch, files.baseAddress, files.count, cgroup.group?.initMovesItself == true ? 1 : 0, &process, &failure)
         }
         withExtendedLifetime((arena, seccomp)) {}
-        cgroup.closeProcsFiles()
+        cgroup.closeAttachFiles()
         upperLayer?.closeTree()
         if finished != 0 {
             throw setupError(failure, plan: plan, networkPrepared: options.preparedNetwork != nil)

@@ -65,7 +65,7 @@ import Testing
         #expect(read("memory.max") == "67108864")
         #expect(read("pids.max") == "32")
         #expect(read("cpu.max") == "50000 100000")
-        #expect(group.procsFiles == ["\(base)/sentinel-7-1/cgroup.procs"])
+        #expect(group.attachFiles == ["\(base)/sentinel-7-1/cgroup.procs"])
         // Nothing is written at the mount's root: that is not the user's.
         #expect(!FileManager.default.fileExists(atPath: mount.path + "/cgroup.subtree_control"))
     }

@@ -40,7 +40,8 @@ import Testing
         #expect(files.filter { $0.contains("kmem") || $0.contains("tcp") }.isEmpty, "\(files)")
         let subtree = try String(contentsOfFile: root.path + "/cgroup.subtree_control", encoding: .utf8)
         #expect(subtree == "+memory +pids +cpu")
-        #expect(group.procsFiles == ["\(root.path)/sentinel-1-1/cgroup.procs"])
+        #expect(group.attachFiles == ["\(root.path)/sentinel-1-1/cgroup.procs"])
+        #expect(!group.initMovesItself)
     }
 
     @Test func readsOOMPeakAndCPUFromTheKernelFiles() throws {

@@ -268,6 +268,30 @@ struct LauncherTests {
         #expect(throws: SentinelError.self) { try SeccompProgram.oci(path: directory.path + "/missing.json") }
     }
 
+    /// On cgroup v1 the init moves itself into every group of its run (`tasks`, "0": no global
+    /// migration lock); the payload it forks afterwards is there too.
+    @Test(.enabled(if: TestHost.cgroupV1, "cgroup v1 host"))
+    func theInitAndPayloadAreInEveryGroupOfTheRun() async throws {
+        let label = "members" + String(UInt32.random(in: 0...UInt32.max))
+        let run = Task.detached { try runSandboxed(["/bin/sleep", "2"], cgroupLabel: label) }
+        var members: [String: [String]] = [:]
+        for _ in 0..<400 where members.count < 3 || members.values.contains(where: { $0.count < 2 }) {
+            try await Task.sleep(for: .milliseconds(10))
+            for controller in ["memory", "pids", "cpuacct"] {
+                let root = "/sys/fs/cgroup/" + controller
+                let group = (try? FileManager.default.contentsOfDirectory(atPath: root))?.first { $0.hasSuffix("-" + label) }
+                guard let group, let text = try? String(contentsOfFile: "\(root)/\(group)/cgroup.procs", encoding: .utf8) else {
+                    continue
+                }
+                members[controller] = text.split(separator: "\n").map(String.init)
+            }
+        }
+        #expect(try await run.value.exitCode == 0)
+        for controller in ["memory", "pids", "cpuacct"] {
+            #expect(members[controller]?.count == 2, "\(controller): \(members[controller] ?? [])")
+        }
+    }
+
     @Test func concurrentRunsLeaveNoCgroupsBehind() async throws {
         // Other suites create groups in this process at the same time: label ours.
         let label = "concurrency" + String(UInt32.random(in: 0...UInt32.max))

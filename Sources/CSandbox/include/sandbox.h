@@ -167,9 +167,10 @@ struct sbx_config {
 
     int stdin_fd, stdout_fd, stderr_fd; /* -1: /dev/null inside */
 
-    /* Opened cgroup.procs (v2) or tasks/cgroup.procs (v1) files; the parent writes the pid. */
-    const int *cgroup_procs_fds;
-    size_t cgroup_procs_count;
+    /* Opened cgroup files the init enters its groups by (see sbx_spawn_finish). */
+    const int *cgroup_attach_fds;
+    size_t cgroup_attach_count;
+    int cgroup_self_move;
 
     /* When non-zero, the init listens on 127.0.0.1:proxy_port inside the sandbox network
        namespace and passes the listening socket back (sbx_process.proxy_fd). */
@@ -255,10 +256,14 @@ struct sbx_launch {
 int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
                     struct sbx_failure *failure);
 
-/* Phase two: attach the cgroups (pid written to each file), let the init fork the payload,
-   and wait for its execve. On failure the sandbox is killed and reaped. */
-int sbx_spawn_finish(struct sbx_launch *launch, const int *cgroup_procs_fds, size_t count,
-                     struct sbx_process *process, struct sbx_failure *failure);
+/* Phase two: put the init in its cgroups, let it fork the payload, and wait for its execve.
+   self_move: the files (cgroup v1 `tasks`, at most SBX_ATTACH_FDS_MAX) go to the init with
+   the release, and it writes "0" to each: a task moving itself alone takes no global lock, where
+   moving a process waits for an RCU grace period once the lock has been idle (~11 ms on an idle
+   2-vCPU VM). Otherwise (v2 cgroup.procs) the parent writes the init's pid to each. On failure
+   the sandbox is killed and reaped. */
+int sbx_spawn_finish(struct sbx_launch *launch, const int *cgroup_attach_fds, size_t count,
+                     int self_move, struct sbx_process *process, struct sbx_failure *failure);
 
 /* Kills and reaps a begun launch; closes its descriptors. */
 void sbx_spawn_abort(struct sbx_launch *launch);

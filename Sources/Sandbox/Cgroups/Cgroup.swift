@@ -53,8 +53,13 @@ public protocol CgroupHierarchy: Sendable {
 /// A live group holding one sandbox.
 public protocol CgroupGroup: Sendable {
     var name: String { get }
-    /// Files the launcher writes the sandbox pid into.
-    var procsFiles: [String] { get }
+    /// The files the sandbox's init enters the group by, in order: cgroup v1's `tasks`, which the
+    /// init writes "0" to itself (`initMovesItself`: a task moving itself alone takes none of the
+    /// kernel's global migration lock, whose writer waits for an RCU grace period once it was
+    /// idle), or v2's `cgroup.procs`, which the launcher writes the init's pid to.
+    var attachFiles: [String] { get }
+    /// Whether the init moves itself in (see `attachFiles`).
+    var initMovesItself: Bool { get }
     /// Whether the kernel OOM-killed a task of this group.
     func oomKilled() -> Bool
     func peakMemoryBytes() -> UInt64?

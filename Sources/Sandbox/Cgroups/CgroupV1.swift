@@ -119,7 +119,8 @@ public struct CgroupV1: CgroupHierarchy {
         let directories: [String]
         let root: String
 
-        var procsFiles: [String] { directories.map { $0 + "/cgroup.procs" } }
+        var attachFiles: [String] { directories.map { $0 + "/tasks" } }
+        var initMovesItself: Bool { true }
 
         func oomKilled() -> Bool {
             let path = "\(root)/memory/\(name)/memory.oom_control"

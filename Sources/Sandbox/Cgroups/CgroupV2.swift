@@ -74,7 +74,8 @@ public struct CgroupV2: CgroupHierarchy {
         let name: String
         let path: String
 
-        var procsFiles: [String] { [path + "/cgroup.procs"] }
+        var attachFiles: [String] { [path + "/cgroup.procs"] }
+        var initMovesItself: Bool { false }
 
         func oomKilled() -> Bool {
             (CgroupFiles.keyed(path + "/memory.events", "oom_kill") ?? 0) > 0
