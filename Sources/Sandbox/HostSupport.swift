@@ -38,7 +38,8 @@ public enum HostSupport {
     public static func probe(environment: [String: String]) -> [Check] {
         let mounts = (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
         var checks = [
-            kernel(), user(), userNamespaces(), seccomp(), cgroups(), cgroupAttach(mounts: mounts), overlay(),
+            kernel(), user(), userNamespaces(), seccomp(), cgroups(),
+            cgroupAttach(mounts: mounts, version: Cgroups.detect()?.version), overlay(),
         ]
         let path = environment["PATH"] ?? "/usr/bin:/bin"
         for tool in tools {
@@ -117,18 +118,23 @@ public enum HostSupport {
         return Check(.ok, "cgroups", "v2 (\(read("/sys/fs/cgroup/cgroup.controllers") ?? ""))")
     }
 
-    /// Whether moving a sandbox's init into its cgroups must wait for an RCU grace period: the
-    /// kernel takes one global lock for every migration, and unless a cgroup hierarchy is mounted
-    /// with `favordynmods` (Linux 6.0+) each writer first waits for a grace period, which in heal's
-    /// spaced launches cost more than half its sandbox overhead (bench/heal-corpus.py, BENCHMARKS.md). The option makes every fork and exit slightly dearer instead, so it is the
-    /// operator's choice; `doctor` names the mount that would take it.
-    static func cgroupAttach(mounts: String) -> Check {
+    /// Whether moving a sandbox's init into its cgroups must wait for an RCU grace period. On the
+    /// v1 hierarchies (`version`) the init moves itself, a task alone, which takes no global lock.
+    /// A v2 group's `cgroup.procs` move takes the kernel's one lock for every migration, and unless
+    /// a cgroup hierarchy is mounted with `favordynmods` (Linux 6.0+) its writer first waits for a
+    /// grace period, which in heal's spaced launches cost more than half its sandbox overhead
+    /// (bench/heal-corpus.py, BENCHMARKS.md). The option makes every fork and exit slightly dearer
+    /// instead, so it is the operator's choice; `doctor` names the mount that would take it.
+    static func cgroupAttach(mounts: String, version: CgroupVersion?) -> Check {
         let cgroupMounts = mounts.split(separator: "\n").compactMap { line -> (path: String, type: Substring, options: [Substring])? in
             let fields = line.split(separator: " ")
             guard fields.count >= 4, fields[2] == "cgroup" || fields[2] == "cgroup2" else { return nil }
             return (String(fields[1]), fields[2], fields[3].split(separator: ","))
         }
         guard let first = cgroupMounts.first else { return Check(.ok, "cgroup attach", "no cgroup hierarchy mounted") }
+        if version == .v1 {
+            return Check(.ok, "cgroup attach", "no RCU grace period per sandbox (v1: the init moves itself into its groups)")
+        }
         if let fast = cgroupMounts.first(where: { $0.options.contains("favordynmods") }) {
             return Check(.ok, "cgroup attach", "no RCU grace period per sandbox (favordynmods on \(fast.path))")
         }
