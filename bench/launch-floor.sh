@@ -7,8 +7,8 @@
 #   seccomp  the default seccomp program loaded (bwrap --seccomp), compiled once beforehand as
 #            sentinel's program cache does;
 #   cgroup   the profile's cgroup: one group per controller (v1: memory, pids, cpu, cpuacct;
-#            v2: one), its limits written, the child attached, the usage read back, removed
-#            once bwrap's sandbox has left it;
+#            v2: one), its limits written, the child moved in by itself before it execs bwrap,
+#            the usage read back, the group removed once bwrap's sandbox has left it;
 #   nss      the user and group database asked about one id of the host id range (as
 #            HostIDLease does: a payload never runs as an id someone owns).
 # Wall and CPU (user+sys of the whole tree) per run, as bench/launch-overhead.sh measures them.
@@ -53,14 +53,18 @@ static void die(const char *what) {
     exit(2);
 }
 
-static void write_file(const char *path, const char *text) {
+/* Writes `text` to, or reads, `directory`/`name`. */
+static void write_in(const char *directory, const char *name, const char *text) {
+    char path[192];
+    snprintf(path, sizeof path, "%s/%s", directory, name);
     int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text)) die(path);
     close(fd);
 }
 
-static void read_file(const char *path) {
-    char buffer[4096];
+static void read_in(const char *directory, const char *name) {
+    char path[192], buffer[4096];
+    snprintf(path, sizeof path, "%s/%s", directory, name);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0 || read(fd, buffer, sizeof buffer) < 0) die(path);
     close(fd);
@@ -105,29 +109,24 @@ int main(int argc, char **argv) {
             snprintf(groups[0], sizeof groups[0], "/sys/fs/cgroup/floor-%d", (int)getpid());
             if (mkdir(groups[0], 0755) != 0) die(groups[0]);
             group_count = 1;
-            snprintf(path, sizeof path, "%s/memory.max", groups[0]);
-            write_file(path, "536870912");
-            snprintf(path, sizeof path, "%s/pids.max", groups[0]);
-            write_file(path, "128");
-            snprintf(path, sizeof path, "%s/cpu.max", groups[0]);
-            write_file(path, "100000 100000");
+            write_in(groups[0], "memory.max", "536870912");
+            write_in(groups[0], "pids.max", "128");
+            write_in(groups[0], "cpu.max", "100000 100000");
         } else {
             for (int i = 0; i < v1_count; i++) {
                 snprintf(groups[i], sizeof groups[i], "/sys/fs/cgroup/%s/floor-%d", v1_controllers[i], (int)getpid());
                 if (mkdir(groups[i], 0755) != 0) die(groups[i]);
                 group_count = i + 1;
             }
-            snprintf(path, sizeof path, "%s/memory.limit_in_bytes", groups[0]);
-            write_file(path, "536870912");
-            snprintf(path, sizeof path, "%s/pids.max", groups[1]);
-            write_file(path, "128");
-            snprintf(path, sizeof path, "%s/cpu.cfs_period_us", groups[2]);
-            write_file(path, "100000");
-            snprintf(path, sizeof path, "%s/cpu.cfs_quota_us", groups[2]);
-            write_file(path, "100000");
+            write_in(groups[0], "memory.limit_in_bytes", "536870912");
+            write_in(groups[1], "pids.max", "128");
+            write_in(groups[2], "cpu.cfs_period_us", "100000");
+            write_in(groups[2], "cpu.cfs_quota_us", "100000");
         }
+        /* The child moves itself in, as sentinel's init does: on v1 a task alone (`tasks`),
+           which takes no global lock; v2 moves whole processes only. */
         for (int i = 0; i < group_count; i++) {
-            snprintf(path, sizeof path, "%s/cgroup.procs", groups[i]);
+            snprintf(path, sizeof path, "%s/%s", groups[i], v2 ? "cgroup.procs" : "tasks");
             if ((procs[i] = open(path, O_WRONLY | O_CLOEXEC)) < 0) die(path);
         }
     }
@@ -152,21 +151,14 @@ int main(int argc, char **argv) {
         if (errno != EINTR) die("waitpid");
     }
     if (cgroup) {
-        char path[192];
         if (v2) {
-            snprintf(path, sizeof path, "%s/memory.events", groups[0]);
-            read_file(path);
-            snprintf(path, sizeof path, "%s/cpu.stat", groups[0]);
-            read_file(path);
-            snprintf(path, sizeof path, "%s/memory.peak", groups[0]);
-            read_file(path);
+            read_in(groups[0], "memory.events");
+            read_in(groups[0], "cpu.stat");
+            read_in(groups[0], "memory.peak");
         } else {
-            snprintf(path, sizeof path, "%s/memory.oom_control", groups[0]);
-            read_file(path);
-            snprintf(path, sizeof path, "%s/cpuacct.usage", groups[3]);
-            read_file(path);
-            snprintf(path, sizeof path, "%s/memory.max_usage_in_bytes", groups[0]);
-            read_file(path);
+            read_in(groups[0], "memory.oom_control");
+            read_in(groups[3], "cpuacct.usage");
+            read_in(groups[0], "memory.max_usage_in_bytes");
         }
         /* bwrap returns before its sandbox's init has finished exiting: a group empties only
            then, as sentinel's does once it has reaped its init. */

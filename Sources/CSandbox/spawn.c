@@ -137,9 +137,12 @@ static int fail_launch(struct sbx_launch *launch, struct sbx_failure *failure, i
     return -1;
 }
 
-/* A release that failed because the child is gone reports the child's failure instead. */
+/* A release that failed because the child is gone (EPIPE, ECONNRESET) reports the child's
+   failure instead; any other failure leaves the child waiting, so it is killed without reading
+   its report (which would never come). */
 static int fail_release(struct sbx_launch *launch, struct sbx_failure *failure, int err) {
-    if (launch->report_read >= 0 && child_report(launch->report_read, failure)) {
+    int gone = err == EPIPE || err == ECONNRESET;
+    if (gone && launch->report_read >= 0 && child_report(launch->report_read, failure)) {
         sbx_spawn_abort(launch);
         return -1;
     }
