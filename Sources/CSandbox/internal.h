@@ -17,7 +17,9 @@ struct sbx_report {
 
 /* The descriptors the children use; all are CLOEXEC in the parent. */
 struct sbx_child_fds {
-    int sync_read;     /* the parent writes one byte when maps and cgroups are ready */
+    int sync_read;     /* a socket: the parent sends one byte when the id maps are written,
+                          then one more, with the cgroup files to move into (v1), when the
+                          payload may start */
     int sync_write;    /* the parent's end, closed at once in the child */
     int report_write;  /* {stage, errno} on failure; EOF on a successful execve */
     int status_write;  /* the payload's wait status, written by init */

@@ -3,6 +3,7 @@
 #endif
 import Foundation
 import Support
+import Synchronization
 import TestSupport
 import Testing
 @testable import Sandbox
@@ -269,25 +270,45 @@ struct LauncherTests {
     }
 
     /// On cgroup v1 the init moves itself into every group of its run (`tasks`, "0": no global
-    /// migration lock); the payload it forks afterwards is there too.
+    /// migration lock); the payload it forks afterwards is there too. The payload waits for the
+    /// test to have looked (a byte in a workspace file, which exists from the start: the workspace
+    /// is an overlay, where a name created later may stay unseen), so a loaded machine cannot end
+    /// it first.
     @Test(.enabled(if: TestHost.cgroupV1, "cgroup v1 host"))
-    func theInitAndPayloadAreInEveryGroupOfTheRun() async throws {
+    func theInitAndPayloadAreInEveryGroupOfTheRun() throws {
         let label = "members" + String(UInt32.random(in: 0...UInt32.max))
-        let run = Task.detached { try runSandboxed(["/bin/sleep", "2"], cgroupLabel: label) }
+        let workspace = TemporaryDirectory("members")
+        workspace.write("go", "")
+        let outcome = Mutex<Result<RunResult, any Error>?>(nil)
+        let waitForGo = "while [ ! -s /workspace/go ]; do sleep 0.01; done"
+        let workspacePath = workspace.path
+        let thread = try #require(
+            PosixThread.spawn(joinable: true) {
+                let result = Result {
+                    try runSandboxed(["/bin/sh", "-c", waitForGo], workspace: workspacePath, timeout: 120, cgroupLabel: label)
+                }
+                outcome.withLock { $0 = result }
+            })
+        let controllers = ["memory", "pids", "cpuacct"]
         var members: [String: [String]] = [:]
-        for _ in 0..<400 where members.count < 3 || members.values.contains(where: { $0.count < 2 }) {
-            try await Task.sleep(for: .milliseconds(10))
-            for controller in ["memory", "pids", "cpuacct"] {
+        let deadline = MonotonicClock.nanoseconds() + 120_000_000_000
+        while MonotonicClock.nanoseconds() < deadline {
+            for controller in controllers {
                 let root = "/sys/fs/cgroup/" + controller
                 let group = (try? FileManager.default.contentsOfDirectory(atPath: root))?.first { $0.hasSuffix("-" + label) }
-                guard let group, let text = try? String(contentsOfFile: "\(root)/\(group)/cgroup.procs", encoding: .utf8) else {
-                    continue
-                }
-                members[controller] = text.split(separator: "\n").map(String.init)
+                let text = group.flatMap { try? String(contentsOfFile: "\(root)/\($0)/cgroup.procs", encoding: .utf8) }
+                members[controller] = text.map { $0.split(separator: "\n").map(String.init) }
             }
+            if controllers.allSatisfy({ members[$0]?.count == 2 }) { break }
+            usleep(10_000)
         }
-        #expect(try await run.value.exitCode == 0)
-        for controller in ["memory", "pids", "cpuacct"] {
+        let go = open(workspace.path + "/go", O_WRONLY | O_APPEND | O_CLOEXEC)
+        #expect(go >= 0 && write(go, "1", 1) == 1)
+        close(go)
+        pthread_join(thread, nil)
+        let result = try #require(outcome.withLock { $0 }).get()
+        #expect(result.exitCode == 0, "\(result.err)")
+        for controller in controllers {
             #expect(members[controller]?.count == 2, "\(controller): \(members[controller] ?? [])")
         }
     }
