@@ -158,28 +158,23 @@ static void wait_for_parent(int sync_read, int report) {
    single-threaded, and the payload forks after it. The files were opened by the root launcher,
    whose credentials the kernel checks. */
 static void wait_for_release_into_cgroups(int sync_read, int report) {
-    char byte;
-    struct iovec io = {.iov_base = &byte, .iov_len = 1};
-    union {
-        char buffer[CMSG_SPACE(sizeof(int) * SBX_ATTACH_FDS_MAX)];
-        struct cmsghdr align;
-    } control;
-    struct msghdr message = {
-        .msg_iov = &io, .msg_iovlen = 1, .msg_control = control.buffer, .msg_controllen = sizeof control.buffer};
+    struct sbx_fd_message message;
+    sbx_fd_message_init(&message, 0, SBX_PASSED_FDS_MAX);
     ssize_t got;
     do {
-        got = recvmsg(sync_read, &message, MSG_CMSG_CLOEXEC);
+        got = recvmsg(sync_read, &message.header, MSG_CMSG_CLOEXEC);
     } while (got < 0 && errno == EINTR);
     if (got != 1) {
         if (got == 0) errno = EPIPE;
         sbx_child_fail(report, SBX_STAGE_SYNC, -1);
     }
-    if (message.msg_flags & MSG_CTRUNC) {
+    if (message.header.msg_flags & MSG_CTRUNC) {
         errno = EPROTO;
         sbx_child_fail(report, SBX_STAGE_CGROUP_ATTACH, -1);
     }
     int index = 0;
-    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message.header); header != NULL;
+         header = CMSG_NXTHDR(&message.header, header)) {
         if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
         size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
         for (size_t i = 0; i < count; i++, index++) {

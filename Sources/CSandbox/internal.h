@@ -57,33 +57,41 @@ int sbx_apply_rlimits(const struct sbx_rlimit *limits, size_t count);
 int sbx_pty_open(const struct sbx_config *config, int passing_socket);
 /* Makes the already-dup'd slave on fd 0 the controlling terminal of this new session. */
 int sbx_pty_take_control(void);
-/* Sends fd over an AF_UNIX socket (one byte plus SCM_RIGHTS). */
-int sbx_send_fd(int socket_fd, int fd);
+/* Sends one byte with `count` descriptors (SCM_RIGHTS; none: the byte alone) over an AF_UNIX
+   socket, never raising SIGPIPE. 0, or -1 with errno (E2BIG beyond SBX_PASSED_FDS_MAX). */
+int sbx_send_fds(int socket_fd, char byte, const int *fds, size_t count);
 
-/* The message both ends of descriptor passing use: one byte plus room for one SCM_RIGHTS
-   descriptor. Initialise it in place (it points into itself); no allocation. */
+/* The most descriptors one message carries (the second release: one cgroup v1 file per
+   controller). */
+#define SBX_PASSED_FDS_MAX 8
+
+/* The message both ends of descriptor passing use: one byte plus room for up to
+   SBX_PASSED_FDS_MAX SCM_RIGHTS descriptors. Initialise it in place (it points into itself);
+   no allocation. */
 struct sbx_fd_message {
     struct msghdr header;
     struct iovec io;
     char byte;
     union {
-        char buffer[CMSG_SPACE(sizeof(int))];
+        char buffer[CMSG_SPACE(sizeof(int) * SBX_PASSED_FDS_MAX)];
         struct cmsghdr align;
     } control;
 };
 
-static inline void sbx_fd_message_init(struct sbx_fd_message *message, char byte) {
+/* `capacity`: the descriptors a sender sends, or the most a receiver takes (the kernel closes any
+   beyond it and sets MSG_CTRUNC); 0 (at most SBX_PASSED_FDS_MAX) for no control data. */
+static inline void sbx_fd_message_init(struct sbx_fd_message *message, char byte, size_t capacity) {
     memset(message, 0, sizeof *message);
     message->byte = byte;
     message->io.iov_base = &message->byte;
     message->io.iov_len = 1;
     message->header.msg_iov = &message->io;
     message->header.msg_iovlen = 1;
-    message->header.msg_control = message->control.buffer;
-    message->header.msg_controllen = sizeof message->control.buffer;
+    if (capacity > 0) {
+        message->header.msg_control = message->control.buffer;
+        message->header.msg_controllen = CMSG_SPACE(sizeof(int) * capacity);
+    }
 }
-/* The most cgroup files the second release hands the init (cgroup v1: one per controller). */
-#define SBX_ATTACH_FDS_MAX 8
 
 /* sysctls.c: open every setting's file into fds (before the root is built: inside, /proc/sys
    is read-only), then write and close them (after the last namespace the init creates, since

@@ -109,7 +109,7 @@ int sbx_proxy_listen(int port, int passing_socket) {
     if (fd < 0) {
         return -1;
     }
-    int sent = sbx_send_fd(passing_socket, fd);
+    int sent = sbx_send_fds(passing_socket, 'F', &fd, 1);
     int saved = errno;
     close(fd);
     errno = saved;

@@ -51,7 +51,7 @@ static int attach_cgroups(pid_t pid, const int *fds, size_t count) {
 
 static int receive_fd(int socket_fd) {
     struct sbx_fd_message message;
-    sbx_fd_message_init(&message, 0);
+    sbx_fd_message_init(&message, 0, 1);
     ssize_t got;
     do {
         got = recvmsg(socket_fd, &message.header, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
@@ -66,36 +66,6 @@ static int receive_fd(int socket_fd) {
     int fd;
     memcpy(&fd, CMSG_DATA(header), sizeof fd);
     return fd;
-}
-
-/* Sends one release byte on the sync socket, with `fds` (SCM_RIGHTS) when there are any.
-   MSG_NOSIGNAL: a child that already failed must not kill the launcher with SIGPIPE. */
-static int release_child(int fd, char byte, const int *fds, size_t count) {
-    union {
-        char buffer[CMSG_SPACE(sizeof(int) * SBX_ATTACH_FDS_MAX)];
-        struct cmsghdr align;
-    } control;
-    struct iovec io = {.iov_base = &byte, .iov_len = 1};
-    struct msghdr message = {.msg_iov = &io, .msg_iovlen = 1};
-    if (count > SBX_ATTACH_FDS_MAX) {
-        errno = E2BIG;
-        return -1;
-    }
-    if (count > 0) {
-        memset(&control, 0, sizeof control);
-        message.msg_control = control.buffer;
-        message.msg_controllen = CMSG_SPACE(sizeof(int) * count);
-        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
-        header->cmsg_level = SOL_SOCKET;
-        header->cmsg_type = SCM_RIGHTS;
-        header->cmsg_len = CMSG_LEN(sizeof(int) * count);
-        memcpy(CMSG_DATA(header), fds, sizeof(int) * count);
-    }
-    ssize_t sent;
-    do {
-        sent = sendmsg(fd, &message, MSG_NOSIGNAL);
-    } while (sent < 0 && errno == EINTR);
-    return sent == 1 ? 0 : -1;
 }
 
 /* After a failed release, the child's own report says what went wrong first. */
@@ -245,7 +215,7 @@ int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
         return fail_launch(launch, failure, SBX_STAGE_GID_MAP, errno);
     }
     /* First release: the init builds its root while the parent prepares cgroups. */
-    if (release_child(launch->sync_write, '1', NULL, 0) != 0) return fail_release(launch, failure, errno);
+    if (sbx_send_fds(launch->sync_write, '1', NULL, 0) != 0) return fail_release(launch, failure, errno);
     return 0;
 }
 
@@ -264,7 +234,7 @@ int sbx_spawn_finish(struct sbx_launch *launch, const int *cgroup_attach_fds, si
     if (!self_move && attach_cgroups(launch->pid, cgroup_attach_fds, count) != 0) {
         return fail_launch(launch, failure, SBX_STAGE_CGROUP_ATTACH, errno);
     }
-    if (release_child(launch->sync_write, '2', self_move ? cgroup_attach_fds : NULL, self_move ? count : 0) != 0) {
+    if (sbx_send_fds(launch->sync_write, '2', self_move ? cgroup_attach_fds : NULL, self_move ? count : 0) != 0) {
         return fail_release(launch, failure, errno);
     }
     close_if_open(&launch->sync_write);

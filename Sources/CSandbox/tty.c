@@ -8,14 +8,20 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-int sbx_send_fd(int socket_fd, int fd) {
+int sbx_send_fds(int socket_fd, char byte, const int *fds, size_t count) {
+    if (count > SBX_PASSED_FDS_MAX) {
+        errno = E2BIG;
+        return -1;
+    }
     struct sbx_fd_message message;
-    sbx_fd_message_init(&message, 'F');
-    struct cmsghdr *header = CMSG_FIRSTHDR(&message.header);
-    header->cmsg_level = SOL_SOCKET;
-    header->cmsg_type = SCM_RIGHTS;
-    header->cmsg_len = CMSG_LEN(sizeof(int));
-    memcpy(CMSG_DATA(header), &fd, sizeof(int));
+    sbx_fd_message_init(&message, byte, count);
+    if (count > 0) {
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message.header);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int) * count);
+        memcpy(CMSG_DATA(header), fds, sizeof(int) * count);
+    }
     ssize_t sent;
     do {
         sent = sendmsg(socket_fd, &message.header, MSG_NOSIGNAL);
@@ -37,7 +43,7 @@ int sbx_pty_open(const struct sbx_config *config, int passing_socket) {
     }
     /* The payload drops to its own uid: give it its terminal, as login(1) would. */
     if (slave >= 0 &&
-        (fchown(slave, config->uid, config->gid) != 0 || sbx_send_fd(passing_socket, master) != 0)) {
+        (fchown(slave, config->uid, config->gid) != 0 || sbx_send_fds(passing_socket, 'F', &master, 1) != 0)) {
         int saved = errno;
         close(slave);
         slave = -1;

@@ -257,7 +257,7 @@ int sbx_spawn_begin(const struct sbx_config *config, struct sbx_launch *launch,
                     struct sbx_failure *failure);
 
 /* Phase two: put the init in its cgroups, let it fork the payload, and wait for its execve.
-   self_move: the files (cgroup v1 `tasks`, at most SBX_ATTACH_FDS_MAX) go to the init with
+   self_move: the files (cgroup v1 `tasks`, at most 8) go to the init with
    the release, and it writes "0" to each: a task moving itself alone takes no global lock, where
    moving a process waits for an RCU grace period once the lock has been idle (~11 ms on an idle
    2-vCPU VM). Otherwise (v2 cgroup.procs) the parent writes the init's pid to each. On failure
