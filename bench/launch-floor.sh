@@ -181,7 +181,7 @@ mkdir -p bench/out
 echo "== bwrap with each of a launch's mandatory extras, then all, and sentinel: $RUNS runs each, interleaved =="
 PYTHONPATH=bench/lib python3 - "$RUNS" "$work/floor" "$work/default.bpf" "$SENTINEL" <<'PY' | tee bench/out/launch-floor.txt
 import statistics, sys
-from interleaved_runs import run_interleaved
+from interleaved_runs import run_interleaved, sandbox_commands
 runs, floor, program, sentinel = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 bwrap = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "/bin/true"]
 seccomp = bwrap[:-1] + ["--seccomp", "10", "/bin/true"]
@@ -191,8 +191,7 @@ commands = {
     "+ cgroup": [floor, "cgroup", program] + bwrap,
     "+ nss": [floor, "nss", program] + bwrap,
     "+ all three": [floor, "seccomp,cgroup,nss", program] + seccomp,
-    "sentinel sandbox run": [sentinel, "sandbox", "run", "--profile", "minimal", "--", "/bin/true"],
-}
+} | sandbox_commands(sentinel, None)
 samples = run_interleaved(commands, runs)
 median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
 b = median["bwrap"]

@@ -54,11 +54,11 @@ if [[ -n "${BASELINE:-}" ]]; then
   echo "== CLI launch vs the baseline: $RUNS runs each, interleaved =="
   PYTHONPATH=bench/lib python3 - "$RUNS" "$SENTINEL" "$BASELINE" <<'PY' | tee "$out/launch-baseline.txt"
 import statistics, sys
-from interleaved_runs import run_interleaved
+from interleaved_runs import run_interleaved, sandbox_commands
 runs, new, old = int(sys.argv[1]), sys.argv[2], sys.argv[3]
-run = ["sandbox", "run", "--profile", "minimal", "--", "/bin/true"]
-commands = {"sentinel sandbox run": [new] + run, "baseline sandbox run": [old] + run,
-            "sentinel --version": [new, "--version"], "baseline --version": [old, "--version"]}
+commands = sandbox_commands(new, old)
+commands["sentinel --version"] = [new, "--version"]
+commands["baseline --version"] = [old, "--version"]
 samples = run_interleaved(commands, runs)
 median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
 for name, (wall, cpu) in samples.items():

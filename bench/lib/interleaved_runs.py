@@ -58,12 +58,13 @@ def run_interleaved(commands, runs, warmup=10, pause=0.0):
     return samples
 
 
-def sandbox_commands(new, old, bwrap):
+def sandbox_commands(new, old, bwrap=None):
     """`sandbox run --profile minimal -- /bin/true` of the new build (and the old one, when
-    given) beside bwrap's argv."""
+    given) beside bwrap's argv (when given)."""
     run = ["sandbox", "run", "--profile", "minimal", "--", "/bin/true"]
     commands = {"sentinel sandbox run": [new] + run}
     if old:
         commands["baseline sandbox run"] = [old] + run
-    commands["bwrap"] = bwrap
+    if bwrap:
+        commands["bwrap"] = bwrap
     return commands
