@@ -37,9 +37,11 @@ public enum HostSupport {
     /// starting a sandbox. `environment` supplies `PATH`.
     public static func probe(environment: [String: String]) -> [Check] {
         let mounts = (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
+        // The hierarchy this user's sandboxes would join: without root, only a delegated v2 subtree.
+        let sandboxVersion = getuid() == 0 ? Cgroups.detect()?.version : .v2
         var checks = [
             kernel(), user(), userNamespaces(), seccomp(), cgroups(),
-            cgroupAttach(mounts: mounts, version: Cgroups.detect()?.version), overlay(),
+            cgroupAttach(mounts: mounts, version: sandboxVersion), overlay(),
         ]
         let path = environment["PATH"] ?? "/usr/bin:/bin"
         for tool in tools {
@@ -118,8 +120,9 @@ public enum HostSupport {
         return Check(.ok, "cgroups", "v2 (\(read("/sys/fs/cgroup/cgroup.controllers") ?? ""))")
     }
 
-    /// Whether moving a sandbox's init into its cgroups must wait for an RCU grace period. On the
-    /// v1 hierarchies (`version`) the init moves itself, a task alone, which takes no global lock.
+    /// Whether moving a sandbox's init into its cgroups must wait for an RCU grace period, for
+    /// sandboxes joining `version`'s hierarchy. On v1 the init moves itself, a task alone, which
+    /// takes no global lock.
     /// A v2 group's `cgroup.procs` move takes the kernel's one lock for every migration, and unless
     /// a cgroup hierarchy is mounted with `favordynmods` (Linux 6.0+) its writer first waits for a
     /// grace period, which in heal's spaced launches cost more than half its sandbox overhead
