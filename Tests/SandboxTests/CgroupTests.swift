@@ -168,15 +168,22 @@ struct CgroupV1Tests {
     @Test func populatedGroupsOfUnknownLaunchersAreKept() throws {
         let hierarchy = try #require(Cgroups.detect() as? CgroupV1)
         let stale = "sentinel-99999998-1"
-        _ = try hierarchy.create(name: stale, limits: CgroupLimits(pids: 4))
         let sleeper = Process()
         sleeper.executableURL = URL(fileURLWithPath: "/bin/sleep")
         sleeper.arguments = ["300"]
         try sleeper.run()
         defer { if sleeper.isRunning { kill(sleeper.processIdentifier, SIGKILL); sleeper.waitUntilExit() } }
-        try String(sleeper.processIdentifier).write(
-            toFile: "/sys/fs/cgroup/memory/\(stale)/cgroup.procs",
-            atomically: false, encoding: .utf8)
+        // Launches of other suites sweep concurrently and rightly remove the group while it is
+        // still empty (its launcher is gone): make it again until the sleeper is in.
+        var entered = false
+        for _ in 0..<200 where !entered {
+            _ = try? hierarchy.create(name: stale, limits: CgroupLimits(pids: 4))
+            entered =
+                (try? String(sleeper.processIdentifier).write(
+                    toFile: "/sys/fs/cgroup/memory/\(stale)/cgroup.procs",
+                    atomically: false, encoding: .utf8)) != nil
+        }
+        try #require(entered)
         #expect(!hierarchy.isEmpty(name: stale))
         Cgroups.removeStale(in: hierarchy)
         #expect(hierarchy.groups(withPrefix: Cgroups.prefix).contains(stale))

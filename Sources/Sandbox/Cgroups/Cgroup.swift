@@ -46,8 +46,9 @@ public protocol CgroupHierarchy: Sendable {
     func groups(withPrefix prefix: String) -> [String]
     /// Whether group `name` holds no task (a missing group is empty).
     func isEmpty(name: String) -> Bool
-    /// Kills whatever is left in group `name` and removes it.
-    func destroy(name: String)
+    /// Removes group `name` if it holds no task, and never kills: `rmdir` is the kernel's own
+    /// atomic emptiness check, so a task that entered after `isEmpty` looked keeps its group.
+    func removeIfEmpty(name: String)
 }
 
 /// A live group holding one sandbox.
@@ -109,7 +110,7 @@ public enum Cgroups {
             if owner == getpid() { continue }
             if kill(owner, 0) == 0 || errno == EPERM { continue }
             guard hierarchy.isEmpty(name: name) else { continue }
-            hierarchy.destroy(name: name)
+            hierarchy.removeIfEmpty(name: name)
         }
     }
 }

@@ -108,10 +108,9 @@ public struct CgroupV1: CgroupHierarchy {
         Self.controllers.allSatisfy { CgroupFiles.pids(in: "\(root)/\($0)/\(name)/cgroup.procs").isEmpty }
     }
 
-    /// Kills whatever is left in group `name` and removes it from every controller.
-    public func destroy(name: String) {
-        let directories = Self.controllers.map { "\(root)/\($0)/\(name)" }.filter { CgroupFiles.exists($0) }
-        Group(name: name, directories: directories, root: root).destroy()
+    /// Removes group `name` from every controller where it holds no task; never kills.
+    public func removeIfEmpty(name: String) {
+        for controller in Self.controllers { rmdir("\(root)/\(controller)/\(name)") }
     }
 
     struct Group: CgroupGroup {

@@ -65,9 +65,9 @@ public struct CgroupV2: CgroupHierarchy {
         CgroupFiles.pids(in: "\(root)/\(name)/cgroup.procs").isEmpty
     }
 
-    /// Kills whatever is left in group `name` and removes it.
-    public func destroy(name: String) {
-        Group(name: name, path: "\(root)/\(name)").destroy()
+    /// Removes group `name` if it holds no process; never kills.
+    public func removeIfEmpty(name: String) {
+        rmdir("\(root)/\(name)")
     }
 
     struct Group: CgroupGroup {
