@@ -180,8 +180,8 @@ csandbox_harness "$work/floor" Sources/CSandbox "$work/floor.c"
 mkdir -p bench/out
 echo "== bwrap with each of a launch's mandatory extras, then all, and sentinel: $RUNS runs each, interleaved =="
 PYTHONPATH=bench/lib python3 - "$RUNS" "$work/floor" "$work/default.bpf" "$SENTINEL" <<'PY' | tee bench/out/launch-floor.txt
-import statistics, sys
-from interleaved_runs import run_interleaved, sandbox_commands
+import sys
+from interleaved_runs import medians, run_interleaved, sandbox_commands
 runs, floor, program, sentinel = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 bwrap = ["bwrap", "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "--cap-drop", "ALL", "/bin/true"]
 seccomp = bwrap[:-1] + ["--seccomp", "10", "/bin/true"]
@@ -193,7 +193,7 @@ commands = {
     "+ all three": [floor, "seccomp,cgroup,nss", program] + seccomp,
 } | sandbox_commands(sentinel, None)
 samples = run_interleaved(commands, runs)
-median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
+median = medians(samples)
 b = median["bwrap"]
 for name, (wall, cpu) in samples.items():
     print(f"{name:22} wall ms: min {min(wall):6.2f}  median {median[name][0]:6.2f}  ({median[name][0] / b[0]:.2f}x)   "

@@ -35,7 +35,7 @@ echo "== CLI launch vs bwrap: $RUNS runs each, interleaved; wall and CPU (user+s
 # the kernel to finish while the next command runs, which would be charged to its neighbours.
 PYTHONPATH=bench/lib python3 - "$RUNS" "$SENTINEL" "${BWRAP[@]}" <<'PY' | tee "$out/launch-cli.txt"
 import statistics, sys
-from interleaved_runs import run_interleaved, sandbox_commands
+from interleaved_runs import medians, run_interleaved, sandbox_commands
 runs, new, bwrap = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 commands = sandbox_commands(new, None, bwrap)
 commands["sentinel --version"] = [new, "--version"]
@@ -43,7 +43,7 @@ commands["/bin/true"] = ["/bin/true"]
 samples = run_interleaved(commands, runs)
 def row(values):
     return f"min {min(values):6.2f}  median {statistics.median(values):6.2f}  max {max(values):7.2f}"
-median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
+median = medians(samples)
 for name, (wall, cpu) in samples.items():
     print(f"{name:22} wall ms: {row(wall)}   CPU ms: {row(cpu)}")
 n, b = median["sentinel sandbox run"], median["bwrap"]
@@ -53,17 +53,14 @@ PY
 if [[ -n "${BASELINE:-}" ]]; then
   echo "== CLI launch vs the baseline: $RUNS runs each, interleaved =="
   PYTHONPATH=bench/lib python3 - "$RUNS" "$SENTINEL" "$BASELINE" <<'PY' | tee "$out/launch-baseline.txt"
-import statistics, sys
-from interleaved_runs import run_interleaved, sandbox_commands
+import sys
+from interleaved_runs import print_wall_rows, run_interleaved, sandbox_commands
 runs, new, old = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 commands = sandbox_commands(new, old)
 commands["sentinel --version"] = [new, "--version"]
 commands["baseline --version"] = [old, "--version"]
 samples = run_interleaved(commands, runs)
-median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
-for name, (wall, cpu) in samples.items():
-    print(f"{name:22} wall ms: min {min(wall):6.2f}  median {median[name][0]:6.2f}  max {max(wall):7.2f}   "
-          f"CPU ms median {median[name][1]:6.2f}")
+median = print_wall_rows(samples)
 n, o = median["sentinel sandbox run"], median["baseline sandbox run"]
 print(f"sentinel / baseline (medians): wall {n[0] / o[0]:.2f}x, CPU {n[1] / o[1]:.2f}x")
 PY
@@ -75,15 +72,12 @@ echo "== launched once in a while: 300 ms apart, $SPACED_RUNS runs each, interle
 # grace period unless a cgroup hierarchy is mounted with favordynmods (`sentinel doctor` says).
 grep -q 'cgroup.*favordynmods' /proc/self/mounts && echo "favordynmods: on" || echo "favordynmods: off"
 PYTHONPATH=bench/lib python3 - "$SPACED_RUNS" "$SENTINEL" "${BASELINE:-}" "${BWRAP[@]}" <<'PY' | tee "$out/launch-spaced.txt"
-import statistics, sys
-from interleaved_runs import run_interleaved, sandbox_commands
+import sys
+from interleaved_runs import print_wall_rows, run_interleaved, sandbox_commands
 runs, new, old, bwrap = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
 commands = sandbox_commands(new, old, bwrap)
 samples = run_interleaved(commands, runs, warmup=2, pause=0.3)
-median = {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
-for name, (wall, cpu) in samples.items():
-    print(f"{name:22} wall ms: min {min(wall):6.2f}  median {median[name][0]:6.2f}  max {max(wall):7.2f}   "
-          f"CPU ms median {median[name][1]:6.2f}")
+median = print_wall_rows(samples)
 for name in commands:
     if name != "bwrap":
         print(f"{name} / bwrap (medians): wall {median[name][0] / median['bwrap'][0]:.2f}x, "

@@ -12,6 +12,7 @@ the payload) is reaped: without this, its CPU counted only bwrap's own outer pro
 """
 import ctypes
 import os
+import statistics
 import sys
 import time
 
@@ -68,3 +69,17 @@ def sandbox_commands(new, old, bwrap=None):
     if bwrap:
         commands["bwrap"] = bwrap
     return commands
+
+
+def medians(samples):
+    """{name: (wall median, CPU median)} of `run_interleaved`'s samples, in ms."""
+    return {name: (statistics.median(w), statistics.median(c)) for name, (w, c) in samples.items()}
+
+
+def print_wall_rows(samples):
+    """One line per command: wall min, median and max, and the CPU median, in ms; returns `medians`."""
+    median = medians(samples)
+    for name, (wall, _) in samples.items():
+        print(f"{name:22} wall ms: min {min(wall):6.2f}  median {median[name][0]:6.2f}  max {max(wall):7.2f}   "
+              f"CPU ms median {median[name][1]:6.2f}")
+    return median
