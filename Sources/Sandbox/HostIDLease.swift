@@ -199,12 +199,14 @@ final class DatabaseAnswer: Sendable {
     /// Whether the database knows the id.
     var isAssigned: Bool {
         state.withLock { state in
-            if case .asking(let thread, let slot) = state {
+            switch state {
+            case .asking(let thread, let slot):
                 pthread_join(thread, nil)
                 state = .answered(slot.isAssigned)
+                return slot.isAssigned
+            case .answered(let isAssigned):
+                return isAssigned
             }
-            guard case .answered(let isAssigned) = state else { return true }
-            return isAssigned
         }
     }
 
