@@ -38,9 +38,10 @@ public enum HostSupport {
     public static func probe(environment: [String: String]) -> [Check] {
         let mounts = (try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8)) ?? ""
         // The hierarchy this user's sandboxes would join: without root, only a delegated v2 subtree.
-        let sandboxVersion = getuid() == 0 ? Cgroups.detect()?.version : .v2
+        let hostHierarchy = getuid() == 0 ? Cgroups.detect() : nil
+        let sandboxVersion = getuid() == 0 ? hostHierarchy?.version : .v2
         var checks = [
-            kernel(), user(), userNamespaces(), seccomp(), cgroups(),
+            kernel(), user(), userNamespaces(), seccomp(), cgroups(detected: hostHierarchy),
             cgroupAttach(mounts: mounts, version: sandboxVersion), overlay(),
         ]
         let path = environment["PATH"] ?? "/usr/bin:/bin"
@@ -96,7 +97,8 @@ public enum HostSupport {
         }
     }
 
-    private static func cgroups() -> Check {
+    /// `detected`: the host's hierarchy, which a root launcher's sandboxes join.
+    private static func cgroups(detected: (any CgroupHierarchy)?) -> Check {
         if getuid() != 0 {
             // Without root only a delegated v2 subtree can hold the sandbox's groups.
             switch CgroupDelegation.detect(needed: ["memory", "pids", "cpu"], cgroupRoot: "/sys/fs/cgroup") {
@@ -108,7 +110,7 @@ public enum HostSupport {
                     "no delegated v2 subtree (\(unavailable.reason)): memory and pids limited by rlimits, cpu not limited")
             }
         }
-        guard let hierarchy = Cgroups.detect() else {
+        guard let hierarchy = detected else {
             return Check(.warn, "cgroups", "no usable hierarchy: memory, pids and cpu limits will not be enforced")
         }
         if hierarchy.version == .v1 {
