@@ -139,12 +139,13 @@ __attribute__((noreturn)) static void payload_main(const struct sbx_config *conf
     sbx_child_fail(report, SBX_STAGE_EXECVE, -1);
 }
 
-/* Blocks until the parent writes one byte; EOF means it died or gave up. */
-static void wait_for_parent(int sync_read, int report) {
-    char byte;
+/* Blocks until the parent sends one byte (a release), taking up to `capacity` descriptors with
+   it (CLOEXEC) into `message`; EOF means it died or gave up. */
+static void wait_for_parent(int sync_read, int report, struct sbx_fd_message *message, size_t capacity) {
+    sbx_fd_message_init(message, 0, capacity);
     ssize_t got;
     do {
-        got = read(sync_read, &byte, 1);
+        got = recvmsg(sync_read, &message->header, MSG_CMSG_CLOEXEC);
     } while (got < 0 && errno == EINTR);
     if (got != 1) {
         if (got == 0) errno = EPIPE;
@@ -159,15 +160,7 @@ static void wait_for_parent(int sync_read, int report) {
    whose credentials the kernel checks. */
 static void wait_for_release_into_cgroups(int sync_read, int report) {
     struct sbx_fd_message message;
-    sbx_fd_message_init(&message, 0, SBX_PASSED_FDS_MAX);
-    ssize_t got;
-    do {
-        got = recvmsg(sync_read, &message.header, MSG_CMSG_CLOEXEC);
-    } while (got < 0 && errno == EINTR);
-    if (got != 1) {
-        if (got == 0) errno = EPIPE;
-        sbx_child_fail(report, SBX_STAGE_SYNC, -1);
-    }
+    wait_for_parent(sync_read, report, &message, SBX_PASSED_FDS_MAX);
     if (message.header.msg_flags & MSG_CTRUNC) {
         errno = EPROTO;
         sbx_child_fail(report, SBX_STAGE_CGROUP_ATTACH, -1);
@@ -259,7 +252,8 @@ void sbx_init_main(const struct sbx_config *config, const struct sbx_child_fds *
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) {
         sbx_child_fail(report, SBX_STAGE_PDEATHSIG, -1);
     }
-    wait_for_parent(fds->sync_read, report);
+    struct sbx_fd_message first_release; /* the id maps are written: it carries nothing */
+    wait_for_parent(fds->sync_read, report, &first_release, 0);
     if (setsid() < 0) sbx_child_fail(report, SBX_STAGE_SETSID, -1);
     if (config->hostname != NULL &&
         sethostname(config->hostname, string_length(config->hostname)) != 0) {
