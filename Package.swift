@@ -101,7 +101,7 @@ let package = Package(
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
         .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
         // The git CLI through one runner: diffs of candidate patches (later branches and commits).
-        .target(name: "Git", dependencies: ["Support"]),
+        .target(name: "Git", dependencies: ["Sandbox", "Support"]),
         // The tamper-evident audit log: append-only JSON lines chained by SHA-256.
         .target(name: "Audit", dependencies: ["Digest", "Support"]),
         // The egress proxy: allow/deny policy, reserved ranges, relay, resolver (no sandbox types).

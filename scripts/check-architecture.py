@@ -140,8 +140,8 @@ def layers() -> list[str]:
 
 
 def design_order() -> list[str]:
-    """The module names of DESIGN §1's layout block, in order (empty when DESIGN is not beside us)."""
-    design = ROOT.parent / "shared" / "DESIGN.md"
+    """The module names of docs/DESIGN.md §1 layout block, in order (empty without it)."""
+    design = ROOT / "docs" / "DESIGN.md"
     if not design.exists():
         return []
     block = design.read_text().split("## 1. Layout", 1)[-1].split("```")[1]

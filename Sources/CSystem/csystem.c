@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -18,6 +19,14 @@
 
 int csys_pipe2(int fds[2], int flags) {
     return pipe2(fds, flags);
+}
+
+int csys_memfd(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+int csys_memfd_seal(int fd) {
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE);
 }
 
 int csys_accept4(int fd, int flags) {

@@ -99,14 +99,9 @@ struct JobExecution {
             }
             return source
         }
-        let tree = scratch + "/checkout"
-        // `--` ends the options: a repository named like one is a path, never an option.
-        try GitRunner.check(
-            ["-c", "protocol.ext.allow=never", "clone", "--quiet", "--no-hardlinks", "--", source, tree], in: scratch)
-        if let revision = spec.revision {
-            try GitRunner.check(["checkout", "--quiet", "--detach", revision, "--"], in: tree)
-        }
-        return tree
+        // In the sandbox, as every git run: the local source read-only, a remote's host the only egress.
+        try GitClone.make(from: source, into: scratch, name: "checkout", revision: spec.revision)
+        return scratch + "/checkout"
     }
 
     /// What to scan or clone for `repository`: a URL as it is (never with credentials); with

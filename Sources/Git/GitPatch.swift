@@ -28,29 +28,41 @@ public enum GitPatch {
 
     /// The `git diff` of `changes` with `a/` and `b/` prefixes, as `git apply` takes it on the
     /// original tree. Empty when nothing changes.
+    ///
+    /// One sandboxed git run over the scratch tree, read-only: the files before are written to
+    /// `before/`, those after to `after/`, and a repository in the sandbox's own `/tmp` indexes
+    /// `before/` and is diffed against `after/` as its work tree (new files marked intent-to-add,
+    /// so that they show as additions).
     public static func diff(_ changes: [FileChange], context: Int = 3) throws -> String {
         try ScratchDirectory.with { dir in
-            try GitRunner.check(["init", "-q", "."], in: dir)
+            var added: [String] = []
+            do throws(Errno) {
+                let scratch = try DirectoryDescriptor.workingDirectory.openDirectory(dir)
+                try scratch.makeDirectory("before", mode: 0o700)
+                try scratch.makeDirectory("after", mode: 0o700)
+            } catch {
+                throw SentinelError(.io, "\(dir): cannot make the diff's trees: \(error)", errno: error)
+            }
             for change in changes {
                 try checkRelative(change.path)
-                if let before = change.before { try write(before, to: dir + "/" + change.path) }
+                if let before = change.before { try write(before, to: dir + "/before/" + change.path) }
+                if let after = change.after { try write(after, to: dir + "/after/" + change.path) }
+                if change.before == nil, change.after != nil { added.append(change.path) }
             }
-            try GitRunner.check(["add", "-A", "."], in: dir)
-            for change in changes {
-                let file = dir + "/" + change.path
-                if let after = change.after {
-                    try write(after, to: file)
-                    if change.before == nil { try GitRunner.check(["add", "-N", "--", change.path], in: dir) }
-                } else {
-                    try? FileManager.default.removeItem(atPath: file)
-                }
-            }
-            let data = try GitRunner.check(
-                [
-                    "diff", "--no-color", "--no-ext-diff", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/",
-                    "--unified=\(context)",
-                ], in: dir)
-            return String(decoding: data, as: UTF8.self)
+            let steps = """
+                export GIT_DIR=/tmp/index.git
+                git init -q || exit $?
+                (cd before && git --work-tree=. add -A .) || exit $?
+                cd after || exit 1
+                context=$1
+                shift
+                [ $# -eq 0 ] || git --work-tree=. add -N -- "$@" || exit $?
+                exec git --work-tree=. diff --no-color --no-ext-diff --no-renames --src-prefix=a/ --dst-prefix=b/ \
+                  "--unified=$context"
+                """
+            let output = try GitRunner.script(steps, arguments: [String(context)] + added, in: dir, writable: false)
+            guard output.status == 0 else { throw failure("diff", output) }
+            return String(decoding: output.stdout, as: UTF8.self)
         }
     }
 
@@ -59,19 +71,25 @@ public enum GitPatch {
     /// diff does not apply cleanly; paths outside the tree are refused.
     public static func apply(_ patch: String, to files: [String: String]) throws -> [FileChange] {
         try ScratchDirectory.with { dir in
-            try GitRunner.check(["init", "-q", "."], in: dir)
             for (path, content) in files {
                 try checkRelative(path)
                 try write(content, to: dir + "/" + path)
             }
-            let input = Data(patch.utf8)
-            let listed = try GitRunner.check(["apply", "--numstat", "-z", "-"], in: dir, input: input)
-            let paths = String(decoding: listed, as: UTF8.self).split(separator: "\0").compactMap { entry -> String? in
+            // One sandboxed run lists the paths (stdout) and applies the patch; whatever it wrote
+            // stays in this scratch tree until the paths are checked and read back beneath it.
+            let steps = """
+                git init -q . || exit $?
+                cat > /tmp/patch || exit $?
+                git apply --numstat -z /tmp/patch || exit $?
+                exec git apply --whitespace=nowarn /tmp/patch
+                """
+            let output = try GitRunner.script(steps, arguments: [], in: dir, input: Data(patch.utf8), writable: true)
+            guard output.status == 0 else { throw failure("apply", output) }
+            let paths = String(decoding: output.stdout, as: UTF8.self).split(separator: "\0").compactMap { entry -> String? in
                 let fields = entry.split(separator: "\t", maxSplits: 2)
                 return fields.count == 3 ? String(fields[2]) : nil
             }
             for path in paths { try checkRelative(path) }
-            try GitRunner.check(["apply", "--whitespace=nowarn", "-"], in: dir, input: input)
             // Read back beneath the scratch tree without following links: a patch may declare a
             // symbolic link (mode 120000), which `git apply` makes and a path read would follow.
             let tree = try TreeReader(path: dir)
@@ -96,6 +114,12 @@ public enum GitPatch {
         guard !path.isEmpty, !path.hasPrefix("/"), !parts.contains(".."), !parts.contains(""),
             !parts.contains(".git")
         else { throw SentinelError(.invalidInput, "\(path): not a path inside the repository") }
+    }
+
+    /// git's first complaint, as `SentinelError(.git)`.
+    private static func failure(_ command: String, _ output: GitRunner.Output) -> SentinelError {
+        let first = output.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(output.status)"
+        return SentinelError(.git, "git \(command): \(first)")
     }
 
     private static func write(_ text: String, to path: String) throws {

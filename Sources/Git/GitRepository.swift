@@ -16,14 +16,16 @@ public struct GitRepository: Sendable, Hashable {
 
     /// The repository containing `path`; `SentinelError(.invalidInput)` when it is not in one.
     public init(containing path: String) throws {
+        let tree = GitWorkTree.containing(path)
         let output = try GitRunner.run(["rev-parse", "--show-toplevel"], in: path)
-        guard output.status == 0 else {
+        guard let tree, output.status == 0 else {
             // Any other refusal (an unreadable .git, a broken HEAD) is git's to explain.
             let first = output.stderr.split(separator: "\n").first.map(String.init) ?? ""
             let reason = first.isEmpty || first.contains("not a git repository") ? "" : ": git says \(first)"
             throw SentinelError(.invalidInput, "\(path): not a git repository (proposals and branches need one)\(reason)")
         }
-        root = String(decoding: output.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        // git names the top level as the sandbox shows it; the host's is the tree it was shown.
+        root = tree.root
     }
 
     /// The branch HEAD is on, or nil when detached.
@@ -72,7 +74,7 @@ public struct GitRepository: Sendable, Hashable {
 
     /// Checks `name` the way git does for a new branch.
     public static func checkBranchName(_ name: String) throws {
-        let output = try GitRunner.run(["check-ref-format", "--branch", name], in: "/")
+        let output = try GitRunner.script("exec git \"$@\"", arguments: ["check-ref-format", "--branch", name], in: nil)
         guard output.status == 0, !name.hasPrefix("-") else {
             throw SentinelError(.invalidInput, "\(name): not a valid branch name")
         }
@@ -82,17 +84,27 @@ public struct GitRepository: Sendable, Hashable {
     /// its message. No ref changes: the commit is unreachable until `createBranch`. A patch that
     /// does not apply is `SentinelError(.patchStale)` with git's reason.
     public func commit(patch: String, onto base: String, message: String) throws -> String {
-        try ScratchDirectory.with { scratch in
-            let index = ["GIT_INDEX_FILE": scratch + "/index"]
-            try GitRunner.check(["read-tree", base], in: root, environment: index)
-            let applied = try GitRunner.run(
-                ["apply", "--cached", "--whitespace=nowarn", "-"], in: root, input: Data(patch.utf8), environment: index)
-            guard applied.status == 0 else {
-                let reason = applied.stderr.split(separator: "\n").prefix(2).joined(separator: "; ")
-                throw SentinelError(.patchStale, "the patch no longer applies to \(base.prefix(12)): \(reason)")
-            }
-            let tree = text(try GitRunner.check(["write-tree"], in: root, environment: index))
-            return text(try GitRunner.check(["commit-tree", tree, "-p", base, "-F", "-"], in: root, input: Data(message.utf8)))
+        // One run, so that the temporary index (in the sandbox's own /tmp) lives from the
+        // read-tree to the write-tree; the patch is its stdin, the message a variable.
+        let steps = """
+            export GIT_INDEX_FILE=/tmp/sentinel-index
+            git read-tree "$1" || exit 90
+            git apply --cached --whitespace=nowarn - || exit 91
+            tree=$(git write-tree) || exit 92
+            printf '%s' "$SENTINEL_MESSAGE" | git commit-tree "$tree" -p "$1" -F -
+            """
+        let output = try GitRunner.script(
+            steps, arguments: [base], in: root, input: Data(patch.utf8), writable: true,
+            environment: ["SENTINEL_MESSAGE": message])
+        switch output.status {
+        case 0:
+            return text(output.stdout)
+        case 91:
+            let reason = output.stderr.split(separator: "\n").prefix(2).joined(separator: "; ")
+            throw SentinelError(.patchStale, "the patch no longer applies to \(base.prefix(12)): \(reason)")
+        default:
+            let first = output.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(output.status)"
+            throw SentinelError(.git, "git commit of a patch onto \(base.prefix(12)): \(first)")
         }
     }
 
@@ -101,7 +113,7 @@ public struct GitRepository: Sendable, Hashable {
         try Self.checkBranchName(branch)
         let output = try GitRunner.run(
             ["update-ref", "-m", "sentinel: create " + branch, "refs/heads/" + branch, commit, String(repeating: "0", count: 40)],
-            in: root)
+            in: root, writable: true)
         guard output.status == 0 else {
             if try branchExists(branch) { throw SentinelError(.git, "branch \(branch) already exists in \(root)") }
             throw SentinelError(.git, "cannot create branch \(branch): \(output.stderr.split(separator: "\n").first ?? "")")
@@ -110,7 +122,7 @@ public struct GitRepository: Sendable, Hashable {
 
     /// Deletes `refs/heads/<branch>` only while it still points at `commit` (nothing else is lost).
     public func deleteBranch(_ branch: String, at commit: String) throws {
-        try GitRunner.check(["update-ref", "-d", "refs/heads/" + branch, commit], in: root)
+        try GitRunner.check(["update-ref", "-d", "refs/heads/" + branch, commit], in: root, writable: true)
     }
 
     /// The full message of `commit`.

@@ -6,16 +6,13 @@ extension SentinelError.Code {
     public static let git = SentinelError.Code("git")
 }
 
-/// The one way Sentinel runs the git CLI. git reads no user or system configuration here
-/// (`GIT_CONFIG_GLOBAL=/dev/null`, `GIT_CONFIG_NOSYSTEM`, `GIT_ATTR_NOSYSTEM`), and no program a
-/// repository's own configuration names ever runs: every key of it that names one (filters,
-/// textconv, external diffs, merge drivers, fsmonitor, hooks, pager, editor, credentials, gpg)
-/// is overridden on the command line (`GitConfigGuard`). That guard, not the owner of the
-/// directory, is what makes a repository safe to read, so git's ownership check is lifted
-/// (`safe.directory=*`): a CI checkout belongs to the runner's user while Sentinel runs as the
-/// container's root, and git refuses such a repository outright. It is pointed at directories Sentinel
-/// made itself, and at the user's repository only to read it and to create a branch and commit
-/// with plumbing (a temporary index; the working tree, index and HEAD are left alone).
+/// The one way Sentinel runs the git CLI: in the sandbox (`GitSandbox`), over the work tree the
+/// directory is in and nothing else, as an unprivileged identity, with the repository's own
+/// configuration kept from naming any program (`GitConfigGuard`) and submodules never entered.
+/// git reads no user or system configuration, and its ownership check stays on: in the
+/// sandbox a tree owned by someone else is shown as the payload's own (an idmapped mount),
+/// so a CI checkout owned by the runner's user is read as it is, while nothing in it can act
+/// with the host's root or the checkout owner's rights (red team R2, issue 53).
 public enum GitRunner {
     /// What one git run printed and how it ended.
     public struct Output: Sendable, Hashable {
@@ -27,80 +24,46 @@ public enum GitRunner {
         public var stderr: String
     }
 
-    /// The git binary.
-    public static let executable = "/usr/bin/git"
+    /// The git binary (inside the sandbox, the host's own, bound read-only).
+    public static let executable = GitSandbox.executable
 
     /// Runs `git ARGS` in `directory` with `input` on stdin; returns whatever the status.
-    /// `environment` adds variables (`GIT_INDEX_FILE`) to the fixed ones.
+    /// `writable`: the run may change the repository (objects, refs), committed back after it.
+    /// `configuration`: more overrides, after the guard's (`protocol.file.allow`).
     public static func run(
-        _ arguments: [String], in directory: String, input: Data? = nil, environment: [String: String] = [:]
+        _ arguments: [String], in directory: String, input: Data? = nil, writable: Bool = false,
+        configuration: [(key: String, value: String)] = []
     ) throws -> Output {
-        let listing = try spawn(["config", "--list", "--name-only", "-z"], in: directory, input: nil, environment: environment)
-        let guarded = GitConfigGuard.arguments(forKeys: listing.status == 0 ? GitConfigGuard.keys(fromListing: listing.stdout) : [])
-        return try spawn(guarded + arguments, in: directory, input: input, environment: environment)
+        try script(
+            "exec git \"$@\"", arguments: arguments, in: directory, input: input, writable: writable,
+            configuration: configuration)
     }
 
-    private static func spawn(
-        _ arguments: [String], in directory: String, input: Data?, environment: [String: String]
+    /// Runs the shell `body` (git commands; its positional parameters are `arguments`) in the
+    /// sandbox over the work tree `directory` is in (or, outside any, over `directory` itself;
+    /// nil: over no directory), starting in `directory` there. For sequences that share state
+    /// within one run (a temporary index, a patch read twice).
+    static func script(
+        _ body: String, arguments: [String], in directory: String?, input: Data? = nil, writable: Bool = false,
+        configuration: [(key: String, value: String)] = [], environment: [String: String] = [:]
     ) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-c", "safe.directory=*"] + arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory)
-        process.environment = [
-            "PATH": "/usr/bin:/bin", "HOME": directory, "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null",
-            "GIT_ATTR_NOSYSTEM": "1", "GIT_PAGER": "cat", "GIT_EDITOR": "false", "GIT_ASKPASS": "", "GIT_SSH_COMMAND": "false",
-            "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_AUTHOR_NAME": "sentinel",
-            "GIT_AUTHOR_EMAIL": "sentinel@localhost", "GIT_COMMITTER_NAME": "sentinel",
-            "GIT_COMMITTER_EMAIL": "sentinel@localhost",
-        ].merging(environment) { _, added in added }
-        let out = Pipe()
-        let err = Pipe()
-        let inPipe = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input == nil ? FileHandle.nullDevice : inPipe
-        do {
-            try process.run()
-        } catch {
-            throw SentinelError(.git, "cannot run \(executable): \(error)")
-        }
-        // Both pipes are drained at once so that neither side can block the other.
-        let errorText = ErrorCollector()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) {
-            errorText.set(err.fileHandleForReading.readDataToEndOfFile())
-        }
-        if let input {
-            DispatchQueue.global().async(group: group) {
-                try? inPipe.fileHandleForWriting.write(contentsOf: input)
-                try? inPipe.fileHandleForWriting.close()
-            }
-        }
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: data, stderr: errorText.text)
+        let tree = directory.map { GitWorkTree.containing($0) ?? GitWorkTree(root: $0, subdirectory: "") }
+        let start = tree.map { $0.subdirectory.isEmpty ? GitSandbox.mountPoint : GitSandbox.mountPoint + "/" + $0.subdirectory }
+        return try GitSandbox.run(
+            script: body, arguments: arguments, workspace: tree?.root, start: start, writable: writable,
+            input: input.map { Array($0) }, configuration: configuration, environment: environment)
     }
 
     /// Runs git and throws `SentinelError(.git)` with git's first error line unless it exits 0.
     @discardableResult
     public static func check(
-        _ arguments: [String], in directory: String, input: Data? = nil, environment: [String: String] = [:]
+        _ arguments: [String], in directory: String, input: Data? = nil, writable: Bool = false
     ) throws -> Data {
-        let output = try run(arguments, in: directory, input: input, environment: environment)
+        let output = try run(arguments, in: directory, input: input, writable: writable)
         guard output.status == 0 else {
             let first = output.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(output.status)"
             throw SentinelError(.git, "git \(arguments.first ?? ""): \(first)")
         }
         return output.stdout
     }
-}
-
-/// Standard error read on another thread.
-private final class ErrorCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-    func set(_ value: Data) { lock.withLock { data = value } }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }

@@ -52,6 +52,8 @@ public struct LaunchOptions: Sendable {
     public var onNotice: @Sendable (String) -> Void = { _ in }
     /// `.inherit` only: relay the caller's stdin to the payload (`-i`).
     public var interactive = false
+    /// `.capture` only: the payload's stdin holds these bytes (a sealed memfd) instead of /dev/null.
+    public var input: [UInt8]?
     /// `.inherit` only: the payload's stdin, stdout and stderr are a pty of the sandbox's own
     /// devpts, its controlling terminal (`-t`); the plan must come from a `LaunchRequest`
     /// with `terminal` set. The caller's terminal is raw while `interactive` relays it.

@@ -36,7 +36,8 @@ public enum Launcher {
 
         let relay = options.output == .inherit
         let terminal = relay && options.terminal
-        let stdio = try StdioPipes(needed: !terminal, stdin: relay && options.interactive)
+        let stdio = try StdioPipes(
+            needed: !terminal, stdin: relay && options.interactive, input: relay ? nil : options.input)
         let callerTerminal = terminal ? CallerTerminal(fd: 0) ?? CallerTerminal(fd: 1) : nil
 
         // Everything the child reads lives in the arena until the launch has exec'd.

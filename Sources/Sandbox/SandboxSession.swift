@@ -22,6 +22,8 @@ public struct SandboxRequest: Sendable {
     public var output: LaunchOptions.Output
     /// `.inherit` only: relay the caller's stdin (`-i`).
     public var interactive = false
+    /// `.capture` only: bytes the payload reads on stdin (nil: /dev/null).
+    public var input: [UInt8]?
     /// `.inherit` only: give the payload a pty of the sandbox's own devpts (`-t`).
     public var terminal = false
     /// Fail the setup rather than approximate cgroup limits with rlimits (`--require-limits`).
@@ -64,6 +66,7 @@ public enum SandboxSession {
         let profile = request.profile
         var options = LaunchOptions(profile: profile, output: request.output)
         options.interactive = request.interactive
+        options.input = request.input
         options.terminal = request.terminal
         options.requireLimits = request.requireLimits
         options.handle = request.handle

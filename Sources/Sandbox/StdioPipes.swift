@@ -14,14 +14,33 @@ final class StdioPipes {
     private var stderrPipe: [Int32] = [-1, -1]
 
     /// Makes the stdout and stderr pipes when `needed` (not with a pty), and the stdin pipe
-    /// when `stdin` too (`-i` without a pty; otherwise the payload reads /dev/null).
-    init(needed: Bool, stdin: Bool) throws {
+    /// when `stdin` too (`-i` without a pty; otherwise the payload reads /dev/null). `input`:
+    /// the payload's stdin is a sealed memfd holding these bytes, read at its own pace, so no
+    /// writer on our side can block on a payload that never reads.
+    init(needed: Bool, stdin: Bool, input: [UInt8]? = nil) throws {
         guard needed else { return }
         guard csys_pipe2(&stdoutPipe, O_CLOEXEC) == 0, csys_pipe2(&stderrPipe, O_CLOEXEC) == 0,
             !stdin || csys_pipe2(&stdinPipe, O_CLOEXEC) == 0
         else {
             throw SentinelError.sandboxSetup(stage: "pipe2", errno: .current)
         }
+        if let input, !stdin { stdinPipe[0] = try Self.memfd(holding: input) }
+    }
+
+    /// A sealed, rewound memfd holding `bytes`.
+    private static func memfd(holding bytes: [UInt8]) throws -> Int32 {
+        let fd = csys_memfd("sentinel-stdin")
+        guard fd >= 0 else { throw SentinelError.sandboxSetup(stage: "memfd_create", errno: .current) }
+        if let failure = bytes.withUnsafeBytes({ writeAll(fd, $0) }) {
+            close(fd)
+            throw SentinelError.sandboxSetup(stage: "write(stdin)", errno: failure)
+        }
+        guard csys_memfd_seal(fd) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
+            let failure = Errno.current
+            close(fd)
+            throw SentinelError.sandboxSetup(stage: "memfd seal", errno: failure)
+        }
+        return fd
     }
 
     deinit {

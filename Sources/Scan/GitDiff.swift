@@ -25,7 +25,10 @@ public enum GitDiff {
             throw SentinelError(.invalidInput, "\(revision): no such commit in the git repository at \(directory)")
         }
         let output = try git(
-            ["diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--relative", revision, "--"],
+            [
+                "diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "--relative", revision,
+                "--",
+            ],
             in: directory)
         guard output.status == 0 else {
             throw SentinelError(.invalidInput, "\(revision): git diff failed: \(firstLine(output.stderr))")

@@ -32,13 +32,9 @@ public enum SARIFRoot {
         return (root, prefix)
     }
 
-    /// `git rev-parse --show-toplevel`, or nil outside a work tree or without git.
+    /// The top level of the git work tree `directory` is in (no git run: the nearest ancestor
+    /// with a `.git`), or nil outside one.
     static func gitTopLevel(of directory: String) -> String? {
-        guard let output = try? GitRunner.run(["rev-parse", "--show-toplevel"], in: directory), output.status == 0 else {
-            return nil
-        }
-        let data = output.stdout
-        let top = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return top.isEmpty ? nil : OutputPlacement.realPath(top) ?? top
+        GitWorkTree.containing(directory)?.root
     }
 }

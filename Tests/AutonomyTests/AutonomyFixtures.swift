@@ -46,7 +46,7 @@ final class TestRepository {
 
     @discardableResult
     func git(_ arguments: [String]) throws -> String {
-        let output = try GitRunner.run(arguments, in: path)
+        let output = try GitRunner.run(arguments, in: path, writable: true)
         guard output.status == 0 else { throw SentinelError(.git, "git \(arguments): \(output.stderr)") }
         return String(decoding: output.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }

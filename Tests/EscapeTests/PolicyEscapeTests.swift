@@ -27,7 +27,7 @@ struct PolicyEscapeTests {
             try ".sentinel/\n".write(toFile: path + "/.gitignore", atomically: false, encoding: .utf8)
             try policy.write(toFile: path + "/.sentinel/policy.yml", atomically: false, encoding: .utf8)
             for arguments in [["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-qm", "initial"]] {
-                _ = try GitRunner.check(arguments, in: path)
+                _ = try GitRunner.check(arguments, in: path, writable: true)
             }
         }
 

@@ -18,6 +18,14 @@ extern "C" {
 /* pipe2(2): a pipe whose ends get `flags` (O_CLOEXEC, O_NONBLOCK) atomically. */
 int csys_pipe2(int fds[2], int flags);
 
+/* memfd_create(2) with MFD_CLOEXEC | MFD_ALLOW_SEALING: an anonymous file for data handed to a
+ * child as a descriptor (a sandboxed payload's stdin). */
+int csys_memfd(const char *name);
+
+/* fcntl(fd, F_ADD_SEALS, F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE): the memfd's
+ * contents can no longer change, whoever else holds it. */
+int csys_memfd_seal(int fd);
+
 /* accept4(fd, NULL, NULL, flags): a connection with SOCK_CLOEXEC / SOCK_NONBLOCK set
  * atomically, so a launcher forking on another thread never inherits it. */
 int csys_accept4(int fd, int flags);
