@@ -163,6 +163,34 @@ struct CgroupV1Tests {
         live.destroy()
     }
 
+    /// Red team R3: launchers that are pid 1 of their own containers named their groups alike
+    /// (`sentinel-1-1`) and one adopted the other's. A name that exists is never adopted.
+    @Test func aGroupThatExistsIsNeverAdopted() throws {
+        let hierarchy = try #require(Cgroups.detect() as? CgroupV1)
+        let name = Cgroups.nextName(label: "planted")
+        #expect(mkdir("/sys/fs/cgroup/pids/\(name)", 0o755) == 0)
+        defer { rmdir("/sys/fs/cgroup/pids/\(name)") }
+        #expect(throws: SentinelError.self) { _ = try hierarchy.create(name: name, limits: CgroupLimits(pids: 4)) }
+        // What was made before the refusal is gone again; the planted directory is left as it was.
+        #expect(!FileManager.default.fileExists(atPath: "/sys/fs/cgroup/memory/\(name)"))
+        #expect(FileManager.default.fileExists(atPath: "/sys/fs/cgroup/pids/\(name)"))
+    }
+
+    /// Red team R3: a sweep judged a launcher in another pid namespace dead by its pid and removed
+    /// its group between creation and attach (6 of 40 launches failed). A foreign namespace's empty
+    /// group is kept through a grace period; names carry the namespace, so ours are told apart.
+    @Test func emptyGroupsOfAnotherPidNamespaceAreKeptWhileYoung() throws {
+        let hierarchy = try #require(Cgroups.detect() as? CgroupV1)
+        #expect(Cgroups.nextName().contains(".\(Cgroups.pidNamespace)."))
+        let foreign = "sentinel-99999997-1.\(Cgroups.pidNamespace &+ 1).7-r3"
+        let group = try hierarchy.create(name: foreign, limits: CgroupLimits(pids: 4))
+        defer { group.destroy() }
+        Cgroups.removeStale(in: hierarchy)
+        #expect(hierarchy.groups(withPrefix: Cgroups.prefix).contains(foreign))
+        Cgroups.removeStale(in: hierarchy, now: Int(time(nil)) + Cgroups.foreignGraceSeconds + 1)
+        #expect(!hierarchy.groups(withPrefix: Cgroups.prefix).contains(foreign))
+    }
+
     /// A group whose launcher pid is gone but which still holds a task is left alone: it may
     /// be a live sandbox of a launcher in another pid namespace, or one still dying.
     @Test func populatedGroupsOfUnknownLaunchersAreKept() throws {

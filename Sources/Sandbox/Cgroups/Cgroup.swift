@@ -46,6 +46,8 @@ public protocol CgroupHierarchy: Sendable {
     func groups(withPrefix prefix: String) -> [String]
     /// Whether group `name` holds no task (a missing group is empty).
     func isEmpty(name: String) -> Bool
+    /// When group `name` was made (seconds since the epoch), or nil when it cannot be told.
+    func creationTime(name: String) -> Int?
     /// Removes group `name` if it holds no task, and never kills: `rmdir` is the kernel's own
     /// atomic emptiness check, so a task that entered after `isEmpty` looked keeps its group.
     func removeIfEmpty(name: String)
@@ -71,15 +73,28 @@ public protocol CgroupGroup: Sendable {
 
 /// Finds the hierarchy this host offers and names groups so stale ones can be found.
 public enum Cgroups {
-    /// Group names are `sentinel-<launcher pid>-<sequence>`: a group whose launcher is gone
-    /// is stale and any later run removes it.
+    /// Group names are `sentinel-<launcher pid>-<sequence>.<pid namespace>.<random>[-label]`.
+    /// The pid namespace (its inode) says where the pid means something: launchers that are
+    /// pid 1 of their own containers share the cgroup hierarchy but not their pids, and once
+    /// shared one name (`sentinel-1-1`, red team R3). The random part keeps names apart even
+    /// when a namespace's inode is reused.
     public static let prefix = "sentinel-"
     private static let sequence = Atomic<Int>(0)
+    /// This process's pid namespace (the inode of `/proc/self/ns/pid`; 0 when unreadable).
+    static let pidNamespace: UInt64 = {
+        var info = stat()
+        return stat("/proc/self/ns/pid", &info) == 0 ? UInt64(info.st_ino) : 0
+    }()
+    /// How long an empty group of a launcher in another pid namespace is left before a sweep
+    /// removes it: its launcher's liveness cannot be asked from here, and a live launcher
+    /// attaches its sandbox within milliseconds of making the group.
+    static let foreignGraceSeconds = 600
 
     /// A fresh group name; `label` (letters, digits, `_`) is appended so a caller can find
     /// exactly its own groups.
     public static func nextName(label: String? = nil) -> String {
-        let base = "\(prefix)\(getpid())-\(sequence.add(1, ordering: .relaxed).newValue)"
+        let base =
+            "\(prefix)\(getpid())-\(sequence.add(1, ordering: .relaxed).newValue).\(pidNamespace).\(UInt32.random(in: 0...UInt32.max))"
         guard let label, !label.isEmpty, label.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return base }
         return base + "-" + label
     }
@@ -99,16 +114,23 @@ public enum Cgroups {
 
     /// Removes groups left by launchers that died (`kill -9`: nothing in the sandbox can remove
     /// them, the init being inside). Every launch calls this before creating its own group.
-    /// A group goes only when its launcher is gone *and* it holds no task: the init dies with
-    /// its launcher (PDEATHSIG), so a populated group belongs to a live sandbox — one still
-    /// dying, or one whose launcher runs in another pid namespace where its pid means nothing
-    /// here — and is left for a later run.
-    public static func removeStale(in hierarchy: any CgroupHierarchy) {
+    /// A group goes only when it holds no task and its launcher is gone: asked with `kill(pid, 0)`
+    /// when the name is of this pid namespace (or of an older Sentinel, which named none); for a
+    /// launcher in another namespace, when the group has stayed empty past a grace period.
+    /// Removal is `rmdir` alone, the kernel's atomic emptiness check: a populated group (a live
+    /// sandbox) is never touched.
+    public static func removeStale(in hierarchy: any CgroupHierarchy, now: Int = Int(time(nil))) {
         for name in hierarchy.groups(withPrefix: prefix) {
             let fields = name.dropFirst(prefix.count).split(separator: "-")
-            guard let pidText = fields.first, let owner = pid_t(pidText) else { continue }
-            if owner == getpid() { continue }
-            if kill(owner, 0) == 0 || errno == EPERM { continue }
+            guard let pidText = fields.first, let owner = pid_t(pidText), fields.count >= 2 else { continue }
+            let parts = fields[1].split(separator: ".")
+            let namespace = parts.count >= 2 ? UInt64(parts[1]) : nil
+            if namespace == nil || namespace == pidNamespace {
+                if owner == getpid() { continue }
+                if kill(owner, 0) == 0 || errno == EPERM { continue }
+            } else if let made = hierarchy.creationTime(name: name), now - made < foreignGraceSeconds {
+                continue
+            }
             guard hierarchy.isEmpty(name: name) else { continue }
             hierarchy.removeIfEmpty(name: name)
         }

@@ -70,6 +70,13 @@ enum CgroupFiles {
         access(path, F_OK) == 0
     }
 
+    /// The later of `path`'s change and modification times, in seconds since the epoch; nil when it is not there.
+    static func changeTime(_ path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return max(Int(info.st_ctim.tv_sec), Int(info.st_mtim.tv_sec))
+    }
+
     /// The names in directory `path` (empty when it cannot be listed). Follows a link at the
     /// end: v1 controllers mounted together are reached through links (`cpu` → `cpu,cpuacct`).
     static func entries(of path: String) -> [String] {

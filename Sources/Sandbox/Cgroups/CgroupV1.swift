@@ -53,7 +53,9 @@ public struct CgroupV1: CgroupHierarchy {
         do {
             for controller in needed(for: limits) {
                 let path = "\(root)/\(controller)/\(name)"
-                guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+                // A name that exists is never adopted: whoever made it (a launcher in another pid
+                // namespace, or someone who planted it) may hold or change its limits.
+                guard mkdir(path, 0o755) == 0 else {
                     throw SentinelError(.sandboxSetup, "cgroup: mkdir \(path): \(Errno.current)", errno: .current)
                 }
                 created.append(path)
@@ -106,6 +108,12 @@ public struct CgroupV1: CgroupHierarchy {
     /// Whether group `name` holds no task (a missing group is empty).
     public func isEmpty(name: String) -> Bool {
         Self.controllers.allSatisfy { CgroupFiles.pids(in: "\(root)/\($0)/\(name)/cgroup.procs").isEmpty }
+    }
+
+    /// The newest change time of group `name`'s controller directories (kernfs sets it when
+    /// the directory is made), or nil when none is there.
+    public func creationTime(name: String) -> Int? {
+        Self.controllers.compactMap { CgroupFiles.changeTime("\(root)/\($0)/\(name)") }.max()
     }
 
     /// Removes group `name` from every controller where it holds no task; never kills.

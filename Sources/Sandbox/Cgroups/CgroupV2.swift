@@ -23,7 +23,9 @@ public struct CgroupV2: CgroupHierarchy {
             throw SentinelError(.sandboxSetup, "cgroup: \(error.reason)")
         }
         let path = "\(root)/\(name)"
-        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+        // A name that exists is never adopted: whoever made it (a launcher in another pid
+        // namespace, or someone who planted it) may hold or change its limits.
+        guard mkdir(path, 0o755) == 0 else {
             throw SentinelError(.sandboxSetup, "cgroup: mkdir \(path): \(Errno.current)", errno: .current)
         }
         do {
@@ -63,6 +65,11 @@ public struct CgroupV2: CgroupHierarchy {
     /// Whether group `name`'s `cgroup.procs` lists no process (a missing group is empty).
     public func isEmpty(name: String) -> Bool {
         CgroupFiles.pids(in: "\(root)/\(name)/cgroup.procs").isEmpty
+    }
+
+    /// The change time of group `name`'s directory (kernfs sets it when the directory is made).
+    public func creationTime(name: String) -> Int? {
+        CgroupFiles.changeTime("\(root)/\(name)")
     }
 
     /// Removes group `name` if it holds no process; never kills.
