@@ -16,6 +16,7 @@ public enum GitClone {
         var configuration: [(key: String, value: String)] = []
         var readOnly: [String] = []
         var egress: [String] = []
+        var environment: [String: String] = [:]
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(), source.contains("://") {
             guard scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty else {
                 throw SentinelError(.invalidInput, "\(source): only http(s) remotes and local repositories are cloned")
@@ -26,16 +27,30 @@ public enum GitClone {
             throw SentinelError(.invalidInput, "\(source): ssh remotes are not cloned (give an https URL)")
         } else {
             guard source.hasPrefix("/") else { throw SentinelError(.invalidInput, "\(source): not an absolute path") }
+            guard !source.contains("\n") else { throw SentinelError(.invalidInput, "a repository path holds a newline") }
             readOnly = [source]
             configuration = [("protocol.file.allow", "always")]
+            // The source is bound as it is (not shown as the sandbox's own, as the work tree is), so
+            // git's ownership check is lifted for exactly that repository, never for `*`. git 2.39
+            // reads `safe.directory` for a clone's source only from a global file: one in the
+            // sandbox's own /tmp, holding that entry alone.
+            let quoted = { (path: String) in
+                "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            }
+            environment = [
+                "SENTINEL_GIT_GLOBAL": "[safe]\n\tdirectory = \(quoted(source))\n\tdirectory = \(quoted(source + "/.git"))\n"
+            ]
         }
         let steps = """
+            if [ -n "$SENTINEL_GIT_GLOBAL" ]; then
+              printf '%s' "$SENTINEL_GIT_GLOBAL" > /tmp/global.gitconfig && export GIT_CONFIG_GLOBAL=/tmp/global.gitconfig
+            fi
             git clone --quiet --no-hardlinks -- "$1" "$2" || exit $?
             [ -z "$3" ] || git -C "$2" checkout --quiet --detach "$3" --
             """
         let output = try GitSandbox.run(
             script: steps, arguments: [source, name, revision ?? ""], workspace: parent, start: GitSandbox.mountPoint,
-            writable: true, input: nil, configuration: configuration, environment: [:], extraReadOnly: readOnly,
+            writable: true, input: nil, configuration: configuration, environment: environment, extraReadOnly: readOnly,
             egress: egress)
         guard output.status == 0 else {
             let first = output.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(output.status)"
