@@ -81,34 +81,57 @@ public enum FullCommandLine {
     public static let name = "sentinel-cli"
 
     /// Where it is looked for, in order, for a `sentinel` at `executable` (symlinks resolved):
-    /// `<bindir>/../libexec/sentinel/sentinel-cli` (an installed tree, `make install`), then
-    /// `<bindir>/sentinel-cli` (a build directory). Both sit in the tree the binary came from,
-    /// which is as trusted as the binary itself; nothing is searched on `PATH`.
+    /// `<bindir>/sentinel-cli` (a build directory, or a copy of both binaries), then, only for an
+    /// installed tree (`<prefix>/bin/sentinel`, `make install`),
+    /// `<prefix>/libexec/sentinel/sentinel-cli`. The sibling comes first: a directory above the
+    /// binary's own may belong to someone else. Nothing is searched on `PATH`.
     public static func candidates(for executable: String) -> [String] {
         let binDirectory = PathText.directory(of: executable)
-        return [
-            PathText.directory(of: binDirectory) + "/libexec/sentinel/" + name,
-            binDirectory + "/" + name,
-        ]
-    }
-
-    /// The first candidate that exists for a `sentinel` at `executable`, or nil: the one `exec`
-    /// runs (and whose identity keys the profile documents it caches for the lean launcher).
-    public static func path(for executable: String?) -> String? {
-        guard let executable else { return nil }
-        return candidates(for: executable).first { access($0, F_OK) == 0 }
-    }
-
-    /// Replaces the process with `path(for:)`, passing `argv` and the environment on. Returns
-    /// only on failure, with the error to report.
-    public static func exec(_ argv: [String], executable: String?) -> SentinelError {
-        guard let executable else {
-            return SentinelError(.io, "/proc/self/exe: cannot find the running binary, so not \(name) either")
+        var paths = [binDirectory + "/" + name]
+        if PathText.lastComponent(of: binDirectory) == "bin" {
+            paths.append(PathText.directory(of: binDirectory) + "/libexec/sentinel/" + name)
         }
-        guard let path = path(for: executable) else {
-            let paths = candidates(for: executable)
-            return SentinelError(
-                .io, "\(paths[0]): not found (nor \(paths[1])): every command but `sandbox run` and `--version` runs in it")
+        return paths
+    }
+
+    /// The one `exec` runs for a `sentinel` at `executable`: the first candidate that exists,
+    /// provided it passes ``TrustedPath`` (it and every directory above it owned by root or the
+    /// effective user, writable by no one else), as `sudo` checks its plugins. Throws
+    /// `SentinelError(.untrustedPath)` (exit 2) naming it and why when it does not (a later
+    /// candidate is not tried: the one that would normally run is the one in question), and
+    /// `SentinelError(.io)` when none exists.
+    public static func locate(for executable: String?) throws(SentinelError) -> String {
+        guard let executable else {
+            throw SentinelError(.io, "/proc/self/exe: cannot find the running binary, so not \(name) either")
+        }
+        let paths = candidates(for: executable)
+        guard let path = paths.first(where: { access($0, F_OK) == 0 }) else {
+            let others = paths.dropFirst().map { " (nor \($0))" }.joined()
+            throw SentinelError(.io, "\(paths[0]): not found\(others): every command but `sandbox run` and `--version` runs in it")
+        }
+        do {
+            try TrustedPath.checkFile(path)
+        } catch {
+            throw SentinelError(.untrustedPath, "\(path): not run: \(error.message); \(TrustedPath.rule())", errno: error.errno)
+        }
+        return path
+    }
+
+    /// ``locate(for:)``'s answer, or nil: the one `exec` runs (and whose identity keys the profile
+    /// documents it caches for the lean launcher).
+    public static func path(for executable: String?) -> String? {
+        try? locate(for: executable)
+    }
+
+    /// Replaces the process with ``locate(for:)``'s answer, passing `argv` and the environment on.
+    /// Returns only on failure, with the error to report. By path, after the check: nobody but
+    /// root and the effective user can change a path that passed it.
+    public static func exec(_ argv: [String], executable: String?) -> SentinelError {
+        let path: String
+        do {
+            path = try locate(for: executable)
+        } catch {
+            return error
         }
         let failure = execv(path, argv)
         return SentinelError(.io, "\(path): cannot run the full command line: \(failure)", errno: failure)

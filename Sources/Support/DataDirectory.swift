@@ -18,12 +18,18 @@ public enum DataDirectory {
     ///    `.build/debug/sentinel` was built in;
     /// 3. the absolute installed locations.
     /// `executable` defaults to the running binary (`/proc/self/exe`, symlinks resolved).
+    ///
+    /// A candidate is used only when it and every directory above it pass ``TrustedPath`` for the
+    /// effective user (owned by root or that user, writable by no one else): the profiles decide
+    /// a sandbox's seccomp filter and the rules whether a scan passes, so a copy of the binary in
+    /// a tree another user owns must not take hers. A nearest checkout that fails is skipped, not
+    /// replaced by a checkout further up.
     public static func candidates(named name: String, containing marker: String, executable: String? = nil) -> [String] {
         var found: [String] = []
         func consider(_ directory: String) {
             let standardized = PathText.lexicallyNormalized(directory)
-            guard access(standardized + "/" + marker, F_OK) == 0,
-                !found.contains(standardized)
+            guard !found.contains(standardized), let opened = try? TrustedPath.directory(standardized),
+                (try? opened.contains(marker)) == true
             else { return }
             found.append(standardized)
         }
@@ -32,6 +38,7 @@ public enum DataDirectory {
             consider(installPrefix(of: binDirectory) + "/share/sentinel/" + name)
             var directory = binDirectory
             for _ in 0..<6 where directory != "/" && !directory.isEmpty {
+                // Only where the checkout is: whether it may be used is `consider`'s question.
                 if access(directory + "/" + name + "/" + marker, F_OK) == 0 {
                     consider(directory + "/" + name)
                     break

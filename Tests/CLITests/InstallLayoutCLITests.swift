@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 
 #if canImport(Glibc)
@@ -88,7 +89,7 @@ import Testing
         try FileManager.default.removeItem(atPath: prefix + "/libexec/sentinel/sentinel-cli")
         let binary = prefix + "/bin/sentinel"
         let notFound =
-            "sentinel: \(prefix)/libexec/sentinel/sentinel-cli: not found (nor \(prefix)/bin/sentinel-cli): every command but `sandbox run` and `--version` runs in it\n"
+            "sentinel: \(prefix)/bin/sentinel-cli: not found (nor \(prefix)/libexec/sentinel/sentinel-cli): every command but `sandbox run` and `--version` runs in it\n"
 
         let version = try Self.run(binary, ["--version"])
         #expect(version.status == 0 && !version.stdout.isEmpty, "\(version.stderr)")
@@ -104,6 +105,54 @@ import Testing
         // A `sandbox run` the lean parser leaves to sentinel-cli (help) fails the same way.
         let help = try Self.run(binary, ["sandbox", "run", "--help"])
         #expect(help.status == 1 && help.stderr.contains("sentinel-cli: not found"), "\(help.stderr)")
+    }
+
+    /// A script standing in for a planted `sentinel-cli`: it leaves `marker` behind if it ever runs.
+    static func plant(_ path: String, marker: String) throws {
+        try FileManager.default.createDirectory(atPath: PathText.directory(of: path), withIntermediateDirectories: true)
+        try "#!/bin/sh\necho planted-ran > '\(marker)'\necho planted-ran\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(chmod(path, 0o755) == 0)
+    }
+
+    /// Red-team R1: root runs a copy of `sentinel` and `sentinel-cli` from a directory inside a tree
+    /// another user owns (under /tmp). Her `../libexec/sentinel/sentinel-cli` used to run as root;
+    /// now nothing of that tree is executed: the full command line is refused, in one line naming
+    /// it and why, with status 2.
+    @Test func aCopyInATreeAnotherUserOwnsRunsNothingOfHers() throws {
+        let top = NSTemporaryDirectory() + "sentinel-theirs-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: top) }
+        let theirs = top + "/theirs"
+        try FileManager.default.createDirectory(atPath: theirs + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.binary, toPath: theirs + "/bin/sentinel")
+        try FileManager.default.copyItem(atPath: CLI.fullBinary, toPath: theirs + "/bin/sentinel-cli")
+        let marker = top + "/marker"
+        try Self.plant(theirs + "/libexec/sentinel/sentinel-cli", marker: marker)
+        #expect(chown(theirs + "/libexec/sentinel/sentinel-cli", 65534, 65534) == 0)
+        #expect(chown(theirs + "/libexec/sentinel", 65534, 65534) == 0)
+        #expect(chown(theirs + "/libexec", 65534, 65534) == 0)
+        #expect(chown(theirs, 65534, 65534) == 0)
+
+        let result = try Self.run(theirs + "/bin/sentinel", ["rules", "list"])
+        #expect(!FileManager.default.fileExists(atPath: marker), "her sentinel-cli ran: \(result.stdout)")
+        #expect(result.status == 2 && result.stdout.isEmpty, "\(result.status) \(result.stdout)")
+        #expect(
+            result.stderr
+                == "sentinel: \(theirs)/bin/sentinel-cli: not run: \(theirs) is owned by uid 65534, not by root or uid \(geteuid()); it and every directory above it must belong to root or uid \(geteuid()) and be writable by no one else\n",
+            "\(result.stderr)")
+    }
+
+    /// The full command line beside the running `sentinel` comes first; `../libexec/sentinel/` only
+    /// serves an installed tree without one there (`make install`).
+    @Test func theSiblingFullCommandLineComesFirst() throws {
+        let prefix = try Self.fakePrefix()
+        defer { try? FileManager.default.removeItem(atPath: prefix) }
+        try FileManager.default.copyItem(atPath: CLI.fullBinary, toPath: prefix + "/bin/sentinel-cli")
+        try FileManager.default.removeItem(atPath: prefix + "/libexec/sentinel/sentinel-cli")
+        let marker = prefix + "/marker"
+        try Self.plant(prefix + "/libexec/sentinel/sentinel-cli", marker: marker)
+        let rules = try Self.run(prefix + "/bin/sentinel", ["rules", "list"])
+        #expect(rules.status == 0 && rules.stdout.split(separator: "\n").last == "1 rules", "\(rules.stdout)\(rules.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marker))
     }
 
     /// Through a symlink (`/usr/local/bin/sentinel -> /opt/sentinel/bin/sentinel`, as package
