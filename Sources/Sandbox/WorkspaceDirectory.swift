@@ -31,11 +31,21 @@ public final class WorkspaceDirectory: Sendable, Equatable, CustomStringConverti
 
     /// Opens `path` (relative paths are taken from the current directory). Throws
     /// `SentinelError(.invalidInput)` naming the path when it holds a symbolic link, is not a
-    /// directory, or is a system directory.
+    /// directory, or is a system directory. A descriptor path (`/proc/PID/fd/N`: a scan a fleet
+    /// worker handed the directory it checked and holds) is that open directory itself, checked
+    /// like any other under the path the kernel gives it now.
     public init(resolving path: String) throws {
         // Lexical only: with no link in the path, `a/b/..` is `a`.
-        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-        let fd = sbx_open_directory_nofollow(absolute)
+        var absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        let fd: Int32
+        if DirectoryDescriptor.isDescriptorPath(absolute),
+            let held = try? DirectoryDescriptor.workingDirectory.openDirectory(absolute, pathOnly: true, followingLinks: true)
+        {
+            fd = fcntl(held.rawValue, F_DUPFD_CLOEXEC, 0)
+            absolute = DirectoryDescriptor.currentPath(of: held.rawValue) ?? absolute
+        } else {
+            fd = sbx_open_directory_nofollow(absolute)
+        }
         guard fd >= 0 else {
             let failure = Errno.current
             switch failure.rawValue {

@@ -56,8 +56,7 @@ public struct FileWalker: Sendable {
 
     /// Relative paths, sorted. A root that is a file yields that file alone.
     public func files(under root: String) -> [String] {
-        var info = stat()
-        guard lstat(root, &info) == 0 else { return [] }
+        guard let info = Self.status(ofTarget: root) else { return [] }
         if info.st_mode & S_IFMT == S_IFREG {
             return [(root as NSString).lastPathComponent]
         }
@@ -73,8 +72,7 @@ public struct FileWalker: Sendable {
         let filters = Filters(self)
         for target in targets {
             let relative = FileWalker.relative(target, to: root)
-            var info = stat()
-            guard lstat(target, &info) == 0 else {
+            guard let info = Self.status(ofTarget: target) else {
                 selection.skipped.append(SkippedFile(file: relative, reason: "cannot read: \(FileWalker.errorText())"))
                 continue
             }
@@ -95,6 +93,16 @@ public struct FileWalker: Sendable {
         var seenSkips = Set<String>()
         selection.skipped = selection.skipped.filter { seenSkips.insert($0.file).inserted }.sorted { $0.file < $1.file }
         return selection
+    }
+
+    /// What a named target is, a link itself for a link (`lstat`): links are not followed, not even
+    /// as targets. A descriptor path (`/proc/PID/fd/N`, how a fleet worker hands over the directory
+    /// it checked) is the open directory itself, not a link its tree's owner chose: it is followed.
+    /// Nil, with `errno` set, when there is nothing to see.
+    static func status(ofTarget target: String) -> stat? {
+        var info = stat()
+        let found = DirectoryDescriptor.isDescriptorPath(target) ? stat(target, &info) : lstat(target, &info)
+        return found == 0 ? info : nil
     }
 
     /// The include and exclude globs compiled once per walk: a file is checked against all of
@@ -126,7 +134,10 @@ public struct FileWalker: Sendable {
     /// memory linear in its depth; directories below `maxDepth` are reported, not walked.
     private func walk(_ directory: String, relative: String, filters: Filters, into selection: inout Selection) {
         var path = Array(relative.utf8)
-        let opened = Result { () throws(Errno) in try DirectoryDescriptor.workingDirectory.openDirectory(directory) }
+        let following = DirectoryDescriptor.isDescriptorPath(directory)
+        let opened = Result { () throws(Errno) in
+            try DirectoryDescriptor.workingDirectory.openDirectory(directory, followingLinks: following)
+        }
         guard let first = enter(opened, path: path, parentLength: 0, filters: filters, into: &selection) else { return }
         var levels = [first]
         while !levels.isEmpty {

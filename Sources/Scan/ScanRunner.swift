@@ -177,8 +177,7 @@ public struct ScanRunner: Sendable {
         let ignores = DefaultIgnores(enabled: request.config.defaultExcludes)
         let named = Set(
             targets.filter { target in
-                var info = stat()
-                return lstat(target, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
+                FileWalker.status(ofTarget: target).map { $0.st_mode & S_IFMT != S_IFDIR } ?? false
             }.map { FileWalker.relative($0, to: request.root) })
         func excluded(_ files: [String]) -> Set<String> {
             Set(ignores.partition(files.filter { !named.contains($0) }, include: include).excluded)

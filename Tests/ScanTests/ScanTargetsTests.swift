@@ -36,6 +36,21 @@ import Testing
         #expect(FileWalker().files(under: root + "/a.py") == ["a.py"])
     }
 
+    /// A fleet worker hands a scan the directory it checked as `/proc/PID/fd/N`: walked as the open
+    /// directory, while a link named as the root is still not followed.
+    @Test func aDescriptorPathRootIsWalkedALinkRootIsNot() throws {
+        let root = try Self.tree(["a.py": "x", "lib/b.py": "x"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let held = try DirectoryDescriptor.workingDirectory.openDirectory(root)
+        let path = held.descriptorPath
+        #expect(FileWalker().select(targets: [path], root: path).files == ["a.py", "lib/b.py"])
+        #expect(FileWalker().files(under: path) == ["a.py", "lib/b.py"])
+        #expect(symlink(root, root + "-link") == 0)
+        defer { unlink(root + "-link") }
+        let linked = FileWalker().select(targets: [root + "-link"], root: root + "-link")
+        #expect(linked.files.isEmpty && linked.skipped.map(\.reason) == ["symbolic link (not followed)"])
+    }
+
     @Test func oversizedSpecialAndLinkedFilesAreReportedNotDropped() throws {
         let root = try Self.tree(["small.py": "x", "big.py": String(repeating: "#", count: 3000)])
         defer { try? FileManager.default.removeItem(atPath: root) }

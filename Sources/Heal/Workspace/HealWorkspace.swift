@@ -39,10 +39,13 @@ public final class HealWorkspace: @unchecked Sendable {
 
     /// Copies `repository` into a new private directory. Symbolic links are copied as links
     /// (never followed); FIFOs, sockets and devices are left out. Throws
-    /// `SentinelError(.invalidInput)` when the repository is missing or not a directory.
+    /// `SentinelError(.invalidInput)` when the repository is missing or not a directory (a link
+    /// included, unless it is a descriptor path, `/proc/PID/fd/N`: the directory a fleet worker
+    /// checked and holds open, not a link the tree's owner chose).
     public init(repository: String) throws {
         var info = stat()
-        guard lstat(repository, &info) == 0 else {
+        let held = DirectoryDescriptor.isDescriptorPath(repository)
+        guard (held ? stat(repository, &info) : lstat(repository, &info)) == 0 else {
             throw SentinelError(.invalidInput, "\(repository): repository not found")
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
