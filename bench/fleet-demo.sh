@@ -201,8 +201,9 @@ say "submitted $N_JOBS scans: $(status_json)"
 START=$(date +%s.%N)
 for k in $(seq 0 $((WORKERS - 1))); do
   mkdir -p "$WORK/home-w$k"
+  # Workers run local repositories only under their roots: the realvuln apps and the unpacked sdists.
   SENTINEL_HOME=$WORK/home-w$k "$SENTINEL" fleet worker --lease 10s --retry-base 1s --name "w$k" \
-    </dev/null 2>"$WORK/worker-$k.log" &
+    --repository-root "$APPS" --repository-root "$WORK/pypi" </dev/null 2>"$WORK/worker-$k.log" &
   WORKER_PIDS+=($!)
 done
 say "started $WORKERS workers (pids ${WORKER_PIDS[*]}), lease 10s, retry base 1s"

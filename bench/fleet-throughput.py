@@ -341,7 +341,8 @@ def small_scans(server, sentinel, workers, jobs, work, timeout):
             logs.append(log)
             with open(log, "wb") as handle:
                 procs.append(subprocess.Popen(
-                    [sentinel, "fleet", "worker", "--concurrency", "1", "--metrics", "0", "--name", f"w{k}"],
+                    [sentinel, "fleet", "worker", "--concurrency", "1", "--metrics", "0", "--name", f"w{k}",
+                     "--repository-root", str(run_dir)],
                     stdin=subprocess.DEVNULL, stdout=handle, stderr=subprocess.STDOUT,
                     env=sentinel_env(home, url)))
         # Done when every job has a terminal event in some worker's log (reading files costs no CPU

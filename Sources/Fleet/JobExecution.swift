@@ -63,7 +63,9 @@ struct JobExecution {
     }
 
     private mutating func run(_ spec: FleetJobSpec, scratch: String, queue: JobQueue) throws -> ExecutionOutcome {
-        let directory = try checkout(spec, scratch: scratch)
+        let (directory, local) = try checkout(spec, scratch: scratch)
+        // The job reaches a local repository through this descriptor: open until the job ends.
+        defer { withExtendedLifetime(local) {} }
         let arguments = try Self.arguments(for: spec, directory: directory, scratch: scratch)
         if spec.kind == .heal, let memory {
             do { try memory.pull(queue) } catch { onMemoryError(error) }
@@ -80,51 +82,48 @@ struct JobExecution {
             environment: options.environment)
         if let interrupted = supervise(child, queue: queue) { return interrupted }
         runSeconds = Date().timeIntervalSince(started)
-        return try outcome(of: child, spec: spec, directory: directory, scratch: scratch, queue: queue)
+        let shown = directory == local?.heldPath ? local?.path : nil
+        return try outcome(of: child, spec: spec, directory: directory, shown: shown, scratch: scratch, queue: queue)
     }
 
-    /// The tree to run in: the directory itself, or a fresh clone at the revision.
-    private func checkout(_ spec: FleetJobSpec, scratch: String) throws -> String {
+    /// The tree to run in — a local repository itself (by its descriptor), a fresh clone at the
+    /// revision, or an empty directory — and the local repository held open, if there is one.
+    private func checkout(_ spec: FleetJobSpec, scratch: String) throws -> (String, LocalRepository?) {
         guard let repository = spec.repository else {
             let empty = scratch + "/target"
             try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
-            return empty
+            return (empty, nil)
         }
         try FleetJobSpec.checkRevision(spec.revision)
-        let source = try allowedSource(repository)
-        guard spec.isRemote || spec.revision != nil else {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw SentinelError(.invalidInput, "\(repository): no such directory on worker \(options.name)")
-            }
-            return source
+        try FleetJobSpec.checkRepository(repository)
+        var source = repository
+        var local: LocalRepository?
+        if let path = Self.localPath(repository) {
+            local = try LocalRepository.open(path, repository: repository, roots: options.repositoryRoots, worker: options.name)
+            source = local?.heldPath ?? source
         }
-        // In the sandbox, as every git run: the local source read-only, a remote's host the only egress.
-        try GitClone.make(from: source, into: scratch, name: "checkout", revision: spec.revision)
-        return scratch + "/checkout"
+        guard spec.isRemote || spec.revision != nil else { return (source, local) }
+        // In the sandbox, as every git run: a local source bound read-only (by its checked real path:
+        // a bind takes a path, not a descriptor), a remote's host the only egress.
+        try GitClone.make(from: local?.path ?? source, into: scratch, name: "checkout", revision: spec.revision)
+        if let local {
+            // The bind resolved the path again: it must still be the directory that was checked.
+            let again = try LocalRepository.open(
+                local.path, repository: repository, roots: options.repositoryRoots, worker: options.name)
+            guard try again.directory.status().st_ino == local.directory.status().st_ino,
+                try again.directory.status().st_dev == local.directory.status().st_dev
+            else {
+                throw SentinelError(.invalidInput, "\(repository): changed while it was cloned; not scanned")
+            }
+        }
+        return (scratch + "/checkout", local)
     }
 
-    /// What to scan or clone for `repository`: a URL as it is (never with credentials); with
-    /// `--repository-root`, a local repository (a path, or a `file://` URL) resolved, links and all,
-    /// and inside one of the roots — the resolved path is what is used, so nothing swapped in
-    /// between the check and the use is followed.
-    private func allowedSource(_ repository: String) throws -> String {
-        try FleetJobSpec.checkRepository(repository)
-        var path = repository
-        if path.hasPrefix("file://") {
-            path.removeFirst("file://".count)
-        } else if path.contains("://") || path.hasPrefix("git@") {
-            return repository
-        }
-        guard !options.repositoryRoots.isEmpty else { return repository }
-        // git decodes %-escapes in file:// URLs; a path that does not resolve is not checked, so refused.
-        guard !path.contains("%"), let real = OutputPlacement.realPath(path),
-            options.repositoryRoots.contains(where: { real == $0 || real.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") })
-        else {
-            throw SentinelError(
-                .invalidInput, "\(repository): outside this worker's repository roots (\(options.repositoryRoots.joined(separator: ", ")))")
-        }
-        return real
+    /// The path of a local repository (a path, or a `file://` URL); nil for a remote URL, which is
+    /// cloned as it is (never with credentials).
+    static func localPath(_ repository: String) -> String? {
+        if repository.hasPrefix("file://") { return String(repository.dropFirst("file://".count)) }
+        return repository.contains("://") || repository.hasPrefix("git@") ? nil : repository
     }
 
     static func arguments(for spec: FleetJobSpec, directory: String, scratch: String) throws -> [String] {
@@ -176,9 +175,10 @@ struct JobExecution {
         }
     }
 
-    private func outcome(of child: JobProcess, spec: FleetJobSpec, directory: String, scratch: String, queue: JobQueue) throws
-        -> ExecutionOutcome
-    {
+    /// `shown`: the local repository's path, recorded instead of the descriptor path the scan was given.
+    private func outcome(
+        of child: JobProcess, spec: FleetJobSpec, directory: String, shown: String?, scratch: String, queue: JobQueue
+    ) throws -> ExecutionOutcome {
         let status = child.status
         switch spec.kind {
         case .scan, .dast:
@@ -187,7 +187,8 @@ struct JobExecution {
                 return .failed(reason, retry: status != 2)
             }
             let data = try BoundedFile.read(scratch + "/record.json", limit: 512 << 20, followLinks: false)
-            let record = try ScanRecord.decode(data, name: "job \(job.id) record")
+            var record = try ScanRecord.decode(data, name: "job \(job.id) record")
+            if let shown { record.directory = shown }
             let findings = record.report.findings.map { finding in
                 StoredFinding(
                     fingerprint: finding.fingerprint, ruleID: finding.ruleId, severity: finding.severity.rawValue,

@@ -18,8 +18,9 @@ public struct WorkerOptions: Sendable {
     public var environment: [String: String] = [:]
     /// This worker's name in leases and logs (`host:pid`).
     public var name: String
-    /// Directories (real paths) a job's local repository must be inside; empty allows any. Anyone who
-    /// can submit could otherwise have any directory of this machine scanned and read the findings.
+    /// Directories (real paths) a job's local repository (a path or a `file://` URL) must be inside;
+    /// empty runs no local repository, only remote URLs. Anyone who can submit could otherwise have
+    /// any directory of this machine scanned and read the findings.
     public var repositoryRoots: [String] = []
 
     /// Options for a worker running `executable`, named `name`.

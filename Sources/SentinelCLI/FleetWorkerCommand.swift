@@ -31,7 +31,9 @@ struct FleetWorkerCommand: ParsableCommand {
     @Flag(help: "Also run the scheduler (one scheduler leads fleet-wide; the others wait).") var schedule = false
     @Option(
         name: .customLong("repository-root"),
-        help: ArgumentHelp("Run only jobs whose local repository is inside this directory (repeatable; default: any).", valueName: "dir"))
+        help: ArgumentHelp(
+            "Run jobs whose local repository (a path or file:// URL) is inside this directory (repeatable). Without it the worker runs no local repository, only remote URLs.",
+            valueName: "dir"))
     var repositoryRoots: [String] = []
 
     func run() throws {

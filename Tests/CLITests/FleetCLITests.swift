@@ -13,6 +13,9 @@ import Testing
     .enabled(if: PostgresServer.available, "starts PostgreSQL 15 from Debian's packages as the postgres user: needs root"))
 struct FleetCLITests {
     static let scanOptions = ["--tools", "native,secrets"]
+    /// The tests' repositories are temporary directories: a worker runs a local repository only
+    /// under a `--repository-root`.
+    static let roots = ["--repository-root", NSTemporaryDirectory(), "--repository-root", "/tmp"]
 
     /// Submits a scan of `project` and returns its id.
     static func submit(_ project: String, environment: [String: String], extra: [String] = []) throws -> Int64 {
@@ -33,11 +36,15 @@ struct FleetCLITests {
         let pending = try CLI.run(["fleet", "results", String(id)], environment: environment)
         #expect(pending.status == 1 && pending.stderr == "sentinel: job \(id) is queued: no result\n")
 
-        let worker = try FleetProcess(["worker", "--concurrency", "2"], environment: environment)
+        let worker = try FleetProcess(["worker", "--concurrency", "2"] + Self.roots, environment: environment)
         #expect(try eventually(timeout: 120) { try JobQueue(url: DatabaseURL(parsing: database)).counts().succeeded == 1 })
         worker.signal(SIGTERM)
         #expect(worker.wait(timeout: 60) == 0)
         #expect(worker.events("job.succeeded").first?["job"] as? Int == Int(id))
+        // The scan ran on the worker's descriptor of the project; the record names the project.
+        let stored = try #require(try JobQueue(url: DatabaseURL(parsing: database)).result(id))
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(stored.report.utf8)) as? [String: Any])
+        #expect(record["directory"] as? String == URL(fileURLWithPath: project).resolvingSymlinksInPath().path)
 
         let direct = try CLI.run(["scan", project, "--format", "json"] + Self.scanOptions, environment: environment)
         let fleet = try CLI.run(["fleet", "results", String(id), "--format", "json"], environment: environment)
@@ -83,7 +90,7 @@ struct FleetCLITests {
         // Written straight into the queue, as anyone with access to it could.
         let spec = FleetJobSpecJSON.scan(repository: project, arguments: ["--quiet", "/etc"])
         let id = try queue.submit(JobRequest(kind: .scan, spec: spec, repository: project))
-        let worker = try FleetProcess(["worker"], environment: environment)
+        let worker = try FleetProcess(["worker"] + Self.roots, environment: environment)
         #expect(try eventually(timeout: 120) { try queue.job(id)?.state == .failed })
         worker.signal(SIGTERM)
         #expect(worker.wait(timeout: 60) == 0)
@@ -130,7 +137,7 @@ struct FleetCLITests {
         let project = try CLI.fleetProject(files: 6000)
         defer { try? FileManager.default.removeItem(atPath: project) }
         let id = try Self.submit(project, environment: environment)
-        let doomed = try FleetProcess(["worker", "--lease", "2s", "--name", "doomed"], environment: environment)
+        let doomed = try FleetProcess(["worker", "--lease", "2s", "--name", "doomed"] + Self.roots, environment: environment)
         #expect(eventually(timeout: 60) { !doomed.events("job.claimed").isEmpty })
         doomed.signal(SIGKILL)
         #expect(doomed.wait(timeout: 30) == 128 + SIGKILL || doomed.process.terminationReason == .uncaughtSignal)
@@ -138,7 +145,8 @@ struct FleetCLITests {
         // setpriv --pdeathsig: the killed worker's scan dies with it.
         #expect(eventually(timeout: 30) { Self.runningScans() == 0 })
 
-        let survivor = try FleetProcess(["worker", "--lease", "5s", "--retry-base", "0s", "--name", "survivor"], environment: environment)
+        let survivor = try FleetProcess(
+            ["worker", "--lease", "5s", "--retry-base", "0s", "--name", "survivor"] + Self.roots, environment: environment)
         #expect(try eventually(timeout: 300) { try queue.job(id)?.state == .succeeded })
         survivor.signal(SIGTERM)
         #expect(survivor.wait(timeout: 60) == 0)
@@ -167,7 +175,7 @@ struct FleetCLITests {
         let project = try CLI.fleetProject(files: 400)
         defer { try? FileManager.default.removeItem(atPath: project) }
         let ids = try (0..<8).map { _ in try Self.submit(project, environment: environment) }
-        let worker = try FleetProcess(["worker", "--concurrency", "2", "--lease", "20s"], environment: environment)
+        let worker = try FleetProcess(["worker", "--concurrency", "2", "--lease", "20s"] + Self.roots, environment: environment)
         #expect(eventually(timeout: 120) { !worker.events("job.succeeded").isEmpty })
         try server.restart(downFor: 1)
         let queue = try JobQueue(url: DatabaseURL(parsing: database))
@@ -220,7 +228,7 @@ struct FleetCLITests {
         let running = try Self.submit(project, environment: environment)
         let waiting = try Self.submit(project, environment: environment)
         let port = try PostgresServer.freePort()
-        let worker = try FleetProcess(["worker", "--metrics", String(port)], environment: environment)
+        let worker = try FleetProcess(["worker", "--metrics", String(port)] + Self.roots, environment: environment)
         #expect(eventually(timeout: 60) { !worker.events("job.claimed").isEmpty })
         let scrape = try CLI.runProgram("/usr/bin/curl", ["-sf", "http://127.0.0.1:\(port)/metrics"])
         #expect(scrape.stdout.contains("sentinel_fleet_jobs_claimed_total{kind=\"scan\"} 1"), "\(scrape.stdout)")
@@ -246,7 +254,7 @@ struct FleetCLITests {
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         let submit = ["fleet", "submit", "heal", "--signal", signal, "--repo", scratch.repo, "--verify", "python3 -m pytest -q"]
         let first = try CLI.run(submit + ["--await-approval", "20m"], environment: environment)
-        let worker = try FleetProcess(["worker", "--concurrency", "2"], environment: environment)
+        let worker = try FleetProcess(["worker", "--concurrency", "2"] + Self.roots, environment: environment)
         let queue = try JobQueue(url: DatabaseURL(parsing: database))
         // The first fix waits for a person; a second heal of the signal, submitted now, waits for the
         // first (had both been queued together, either could have gone first).
@@ -298,7 +306,7 @@ struct FleetCLITests {
         func heal(on environment: [String: String]) throws -> [String: Any] {
             let submitted = try CLI.run(submit, environment: environment)
             let id = try #require(Int64(submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(submitted.stderr)")
-            let worker = try FleetProcess(["worker"], environment: environment)
+            let worker = try FleetProcess(["worker"] + Self.roots, environment: environment)
             #expect(try eventually(timeout: 900) { try queue.job(id)?.state == .succeeded })
             worker.signal(SIGTERM)
             #expect(worker.wait(timeout: 60) == 0)
@@ -350,7 +358,7 @@ struct FleetCLITests {
         let running = try Self.submit(project, environment: environment)
         let queued = try Self.submit(project, environment: environment)
         #expect(try CLI.run(["fleet", "cancel", String(queued)], environment: environment).stdout == "job \(queued): cancelled\n")
-        let worker = try FleetProcess(["worker", "--lease", "3s"], environment: environment)
+        let worker = try FleetProcess(["worker", "--lease", "3s"] + Self.roots, environment: environment)
         #expect(eventually(timeout: 60) { !worker.events("job.claimed").isEmpty })
         let cancel = try CLI.run(["fleet", "cancel", String(running)], environment: environment)
         #expect(cancel.stdout == "job \(running): running; its worker stops it within a lease renewal\n", "\(cancel.stderr)")

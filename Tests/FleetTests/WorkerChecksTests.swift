@@ -4,6 +4,10 @@ import Store
 import Support
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// What a worker checks itself, whatever `submit` let through: the queue is writable by anyone who
 /// may submit, so a row written straight into it is as hostile as any other input.
 @Suite("Worker checks")
@@ -17,9 +21,9 @@ struct WorkerChecksTests {
         let garbled = try queue.submit(JobRequest(kind: .scan, spec: "{not json", repository: "r"))
         let lines = LogLines()
         // The executable is never reached: /bin/false would fail the job differently.
-        let worker = FleetWorker(
-            url: url, options: WorkerOptions(executable: "/bin/false", name: "checker"),
-            log: JSONLog(redactor: Redactor(), sink: { lines.append($0) }))
+        var options = WorkerOptions(executable: "/bin/false", name: "checker")
+        options.repositoryRoots = [try #require(OutputPlacement.realPath(NSTemporaryDirectory()))]
+        let worker = FleetWorker(url: url, options: options, log: JSONLog(redactor: Redactor(), sink: { lines.append($0) }))
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             worker.run()
@@ -65,6 +69,91 @@ struct WorkerChecksTests {
             let job = try #require(try queue.job(id))
             #expect(job.state == .failed && job.lastError?.contains("outside this worker's repository roots") == true, "\(job)")
         }
+    }
+
+    /// Runs a worker with `options` on `url` until `count` jobs have failed (or two minutes passed).
+    static func runWorker(_ options: WorkerOptions, url: DatabaseURL, untilFailed count: Int) throws {
+        let queue = try JobQueue(url: url)
+        let worker = FleetWorker(url: url, options: options, log: JSONLog(redactor: Redactor(), sink: { _ in }))
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            worker.run()
+            done.signal()
+        }
+        let deadline = Date().addingTimeInterval(120)
+        while try queue.counts().failed < count, Date() < deadline { usleep(50_000) }
+        worker.stop.advance(to: .draining)
+        done.wait()
+    }
+
+    /// A stand-in for `sentinel` that runs `body` (a shell fragment; `$2` is the directory the job
+    /// names after `scan`) and fails the job with status 2.
+    static func script(_ body: String, in directory: String) throws -> String {
+        let path = directory + "/fake-sentinel"
+        try "#!/bin/sh\n\(body)\nexit 2\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(chmod(path, 0o755) == 0)
+        return path
+    }
+
+    /// Red-team R4: a worker started without `--repository-root` (as the README's unit started it)
+    /// scanned any directory a submitter named. It now refuses every local repository, a path or a
+    /// `file://` URL, and runs nothing for it.
+    @Test("without repository roots, a job naming a local directory (or a file:// URL) fails without running")
+    func noRootsNoLocalRepository() throws {
+        let url = DatabaseURL.sqlite(path: NSTemporaryDirectory() + "worker-" + UUID().uuidString + "/fleet.sqlite")
+        let queue = try JobQueue(url: url)
+        let scratch = NSTemporaryDirectory() + "no-roots-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: scratch + "/secret", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let marker = scratch + "/ran"
+        let executable = try Self.script("echo \"$2\" >> '\(marker)'", in: scratch)
+        var ids: [(Int64, String)] = []
+        for repository in [scratch + "/secret", "file://" + scratch + "/secret"] {
+            let spec = FleetJobSpec(kind: .scan, repository: repository, arguments: [])
+            ids.append((try queue.submit(JobRequest(kind: .scan, spec: try spec.encoded(), repository: repository)), repository))
+        }
+        try Self.runWorker(WorkerOptions(executable: executable, name: "rootless"), url: url, untilFailed: ids.count)
+        #expect(!FileManager.default.fileExists(atPath: marker), "the job ran")
+        for (id, repository) in ids {
+            let job = try #require(try queue.job(id))
+            #expect(job.state == .failed && job.attempts == 1, "\(job)")
+            #expect(
+                job.lastError
+                    == "\(repository): this worker runs no local repository: it was started without --repository-root (a job may name a remote URL)",
+                "\(job)")
+        }
+    }
+
+    /// Red-team R10: the worker checked the repository's path as a string and the job re-opened it
+    /// by name, so a component swapped for a link after the check took the scan outside the roots.
+    /// Here the job's executable itself makes the swap (deterministically after the check, before
+    /// its first look): the directory it is given must still be the one the worker checked.
+    @Test("a component swapped for a link after the check: the job still sees the directory that was checked")
+    func swappedComponentAfterTheCheck() throws {
+        let url = DatabaseURL.sqlite(path: NSTemporaryDirectory() + "worker-" + UUID().uuidString + "/fleet.sqlite")
+        let queue = try JobQueue(url: url)
+        let top = try #require(OutputPlacement.realPath(NSTemporaryDirectory())) + "/swap-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: top) }
+        try FileManager.default.createDirectory(atPath: top + "/repos/team/project", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: top + "/outside/project", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: top + "/repos/team/project/inside.txt", contents: Data())
+        FileManager.default.createFile(atPath: top + "/outside/project/outside-secret.txt", contents: Data())
+        let marker = top + "/seen"
+        let executable = try Self.script(
+            """
+            mv '\(top)/repos/team' '\(top)/repos/team.moved'
+            ln -s '\(top)/outside' '\(top)/repos/team'
+            ls "$2" > '\(marker)'
+            """, in: top)
+        let repository = top + "/repos/team/project"
+        let spec = FleetJobSpec(kind: .scan, repository: repository, arguments: [])
+        let id = try queue.submit(JobRequest(kind: .scan, spec: try spec.encoded(), repository: repository))
+        var options = WorkerOptions(executable: executable, name: "rooted")
+        options.repositoryRoots = [top + "/repos"]
+        try Self.runWorker(options, url: url, untilFailed: 1)
+        #expect(try queue.job(id)?.lastError?.hasPrefix("sentinel scan exited 2") == true)
+        let seen = try String(contentsOfFile: marker, encoding: .utf8)
+        #expect(seen == "inside.txt\n", "the job looked outside the roots: \(seen)")
     }
 
     @Test("only allowed options reach a worker: a profile by name, no paths, no option-like revisions, no URL credentials")
