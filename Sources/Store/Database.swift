@@ -1,6 +1,10 @@
 import CSQLite
 import Support
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One SQLite connection. Store is the only module that calls the SQLite C API, so every failure
 /// becomes a `SentinelError` naming the database file and the failed call.
 ///
@@ -13,16 +17,20 @@ public final class Database {
 
     /// Opens the database at `path`, creating the file and any missing parent directory (mode
     /// 0700: state is private to its user). A file the OS will not let us write opens read-only.
+    /// The directory must be private (`PrivateDirectory`, else `.invalidInput`), and the file is
+    /// opened only as itself: a link at its name is refused (`.invalidInput`), never followed.
     public init(path: String) throws {
         self.path = path
-        let parent = Self.parentDirectory(of: path)
-        if !parent.isEmpty { try PrivateDirectory.create(parent) }
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        let rc = sqlite3_open_v2(try Self.checkedPath(path), &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            let symlink = db.map { sqlite3_extended_errcode($0) == Self.cantOpenSymlink } ?? false
             sqlite3_close(db)
+            if symlink {
+                throw SentinelError(.invalidInput, "\(path): a symbolic link; a state file is opened only as itself (move the link aside)")
+            }
             throw SentinelError(.io, "\(path): sqlite3_open_v2 failed: \(message)")
         }
         handle = db
@@ -62,6 +70,37 @@ public final class Database {
 
     /// The connection's latest error message.
     var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// `SQLITE_CANTOPEN_SYMLINK` (`SQLITE_CANTOPEN | 6 << 8`).
+    static let cantOpenSymlink = SQLITE_CANTOPEN | 6 << 8
+
+    /// The path SQLite is to open for `path`: through its checked directory's canonical path,
+    /// which holds no link, so that SQLITE_OPEN_NOFOLLOW refuses one at the file's own name (its
+    /// -wal, -shm and -journal files SQLite opens with O_NOFOLLOW itself). SQLite's in-memory and
+    /// temporary databases (`:memory:`, ``) have no file and pass as they are.
+    static func checkedPath(_ path: String) throws -> String {
+        guard !path.isEmpty, path != ":memory:" else { return path }
+        let parent = parentDirectory(of: path).isEmpty ? "." : parentDirectory(of: path)
+        let directory = try PrivateDirectory.open(parent)
+        let canonical = try canonicalPath(of: directory, named: parent)
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        return canonical + (canonical.hasSuffix("/") ? "" : "/") + name
+    }
+
+    /// The path without links of `directory` (opened from `name`), checked to be that same directory.
+    static func canonicalPath(of directory: DirectoryDescriptor, named name: String) throws -> String {
+        guard let resolved = realpath(name, nil) else {
+            throw SentinelError(.io, "\(name): realpath failed: \(Errno.current)", errno: .current)
+        }
+        defer { free(resolved) }
+        var info = stat()
+        guard stat(resolved, &info) == 0, let opened = try? directory.status(), info.st_dev == opened.st_dev,
+            info.st_ino == opened.st_ino
+        else {
+            throw SentinelError(.io, "\(name): replaced while it was opened")
+        }
+        return String(cString: resolved)
+    }
 
     /// `dir` of `dir/file`; empty for a bare file name (the current directory exists).
     static func parentDirectory(of path: String) -> String {

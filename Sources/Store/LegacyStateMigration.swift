@@ -173,12 +173,8 @@ public enum LegacyStateMigration {
         return nil
     }
 
+    /// The destination as `PrivateDirectory` opened and checked it: the moves go where it checked.
     private static func openDestination(_ directory: String) throws -> DirectoryDescriptor {
-        try PrivateDirectory.create(directory)
-        do throws(Errno) {
-            return try DirectoryDescriptor.workingDirectory.openDirectory(directory, followingLinks: true)
-        } catch {
-            throw SentinelError(.io, "\(directory): cannot open: \(error)", errno: error)
-        }
+        try PrivateDirectory.open(directory)
     }
 }

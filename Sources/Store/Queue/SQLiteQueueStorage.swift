@@ -45,10 +45,15 @@ final class SQLiteQueueStorage: QueueStorage {
     func tryLock(_ key: String) throws -> Bool {
         if locks[key] != nil { return false }
         let directory = database.path + ".locks"
-        try PrivateDirectory.create(directory)
-        let file = directory + "/" + SHA256.hex(key)
-        let descriptor = open(file, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw SentinelError(.io, "\(file): open failed", errno: .current) }
+        // By the checked directory's descriptor: the lock file is made where it was checked.
+        let locksDirectory = try PrivateDirectory.open(directory)
+        let name = SHA256.hex(key)
+        let descriptor: Int32
+        do throws(Errno) {
+            descriptor = try locksDirectory.openFile(name, flags: O_RDWR | O_CREAT, mode: 0o600)
+        } catch {
+            throw SentinelError(.io, "\(directory)/\(name): open failed", errno: error)
+        }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
             return false
