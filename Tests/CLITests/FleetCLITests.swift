@@ -101,11 +101,19 @@ struct FleetCLITests {
         #expect(direct.status == 2 && direct.stderr == "sentinel: a fleet job scans exactly one directory, its repository\n")
     }
 
-    @Test("a password in --database is refused: the command line is visible to every user")
-    func passwordOnCommandLine() throws {
-        let result = try CLI.run(["fleet", "status", "--database", "postgres://u:secret-pass-1@127.0.0.1:1/db"])
+    /// However it is spelt (issue 53, R7: percent-encoded keys, `sslpassword`, user information
+    /// running past a `?`), as libpq would read it.
+    @Test(
+        "a password in --database is refused: the command line is visible to every user",
+        arguments: [
+            "postgres://u:secret-pass-1@127.0.0.1:1/db", "postgresql://u@127.0.0.1:1/db?pass%77ord=secret-pass-1",
+            "postgresql://u@127.0.0.1:1/db?sslpassword=secret-pass-1", "postgres://h?a=b:secret-pass-1@127.0.0.1:1/db",
+        ])
+    func passwordOnCommandLine(_ url: String) throws {
+        let result = try CLI.run(["fleet", "status", "--database", url])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("SENTINEL_DATABASE_URL or PGPASSFILE") && !result.stderr.contains("secret-pass-1"))
+        #expect(
+            result.stderr.contains("SENTINEL_DATABASE_URL or PGPASSFILE") && !result.stderr.contains("secret-pass-1"), "\(result.stderr)")
     }
 
     @Test("the password can come from PGPASSFILE, as for psql; without it the connection fails in one line")

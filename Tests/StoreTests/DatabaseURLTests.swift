@@ -12,8 +12,9 @@ struct DatabaseURLTests {
         #expect(url.hasPassword)
         #expect(url.redacted == "postgres://fleet:***@db.internal:5432/sentinel?sslmode=require")
         #expect("\(url)" == url.redacted)
-        let parameter = try DatabaseURL(parsing: "postgres://fleet@db/sentinel?sslmode=require&password=s3cret-param&x=1")
-        #expect(parameter.hasPassword && parameter.redacted == "postgres://fleet@db/sentinel?sslmode=require&password=***&x=1")
+        let parameter = try DatabaseURL(parsing: "postgres://fleet@db/sentinel?sslmode=require&password=s3cret-param&connect_timeout=1")
+        #expect(
+            parameter.hasPassword && parameter.redacted == "postgres://fleet@db/sentinel?sslmode=require&password=***&connect_timeout=1")
         let bare = try DatabaseURL(parsing: "postgresql://fleet@db/sentinel")
         #expect(!bare.hasPassword && bare.redacted == "postgresql://fleet@db/sentinel")
     }

@@ -8,9 +8,14 @@ public enum DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     /// An SQLite database file.
     case sqlite(path: String)
 
-    /// Reads `text`; throws `invalidInput` naming what is wrong (never echoing a password).
+    /// Reads `text`; throws `invalidInput` naming what is wrong (never echoing a password). A
+    /// postgres URL libpq itself would refuse is refused here, with libpq's reason.
     public init(parsing text: String) throws {
         if text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") {
+            if case .failure(let refusal) = LibpqConninfo.parse(text) {
+                let reason = refusal.withoutQuotedText(secrets: ConnectionURIText(text).secretValues)
+                throw SentinelURLError.refused(Self.redact(text), reason: reason)
+            }
             self = .postgres(text)
         } else if text.hasPrefix("sqlite:") {
             var path = String(text.dropFirst("sqlite:".count))
@@ -22,28 +27,17 @@ public enum DatabaseURL: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// True when the URL itself carries a password (`user:password@`, or a `password=` parameter).
+    /// True when the URL itself carries a secret libpq reads: a password in `user:password@`, or
+    /// a `password=` or `sslpassword=` parameter however percent-encoded (`pass%77ord=`).
     public var hasPassword: Bool {
         guard case .postgres(let uri) = self else { return false }
-        if Self.credentials(of: uri)?.contains(":") == true { return true }
-        return Self.passwordParameter(in: uri) != nil
+        if ConnectionURIText(uri).hasSecret { return true }
+        // libpq's own reading decides too: whatever it would use as a secret is one.
+        guard case .success(let options) = LibpqConninfo.parse(uri) else { return false }
+        return options.contains { $0.isSecret && !$0.value.isEmpty }
     }
 
-    /// The value's range of a `password=` query parameter.
-    static func passwordParameter(in uri: String) -> Range<String.Index>? {
-        guard let query = uri.firstIndex(of: "?") else { return nil }
-        var start = uri.index(after: query)
-        while start < uri.endIndex {
-            let end = uri[start...].firstIndex(of: "&") ?? uri.endIndex
-            if uri[start..<end].lowercased().hasPrefix("password=") {
-                return uri.index(start, offsetBy: "password=".count)..<end
-            }
-            start = end < uri.endIndex ? uri.index(after: end) : end
-        }
-        return nil
-    }
-
-    /// The URL with any password replaced by `***`: what messages and logs show.
+    /// The URL with every secret value replaced by `***`: what messages and logs show.
     public var redacted: String {
         switch self {
         case .postgres(let uri): Self.redact(uri)
@@ -54,26 +48,29 @@ public enum DatabaseURL: Sendable, Hashable, CustomStringConvertible {
     /// The redacted URL.
     public var description: String { redacted }
 
-    /// `user:password` of `scheme://user:password@host...`, nil without an `@`.
-    static func credentials(of uri: String) -> Substring? {
-        guard let start = uri.range(of: "://")?.upperBound else { return nil }
-        let authority = uri[start...].prefix { $0 != "/" && $0 != "?" }
-        guard let at = authority.lastIndex(of: "@") else { return nil }
-        return authority[..<at]
-    }
-
     static func redact(_ uri: String) -> String {
-        var text = uri
-        if let parameter = passwordParameter(in: text) { text.replaceSubrange(parameter, with: "***") }
-        guard let credentials = credentials(of: text), let colon = credentials.firstIndex(of: ":") else { return text }
-        text.replaceSubrange(credentials.index(after: colon)..<credentials.endIndex, with: "***")
-        return text
+        let text = ConnectionURIText(uri)
+        let shown = text.redacted
+        guard uri.hasPrefix("postgres://") || uri.hasPrefix("postgresql://") else { return shown }
+        // What libpq reads from the text shown must hold no secret but the mask; should the
+        // two parsers ever disagree, only the scheme is shown.
+        if case .success(let options) = LibpqConninfo.parse(shown),
+            options.contains(where: { $0.isSecret && !$0.value.isEmpty && $0.value != "***" })
+        {
+            return String(decoding: text.bytes[..<text.prefixLength], as: UTF8.self) + "***"
+        }
+        return shown
     }
 }
 
 /// Why a database URL was refused.
 enum SentinelURLError {
     static let emptyPath = SentinelError(.invalidInput, "sqlite: needs a file path (sqlite:/var/lib/sentinel/fleet.sqlite)")
+
+    /// libpq refuses the URL; `reason` is its message without the text it quotes, when it has one.
+    static func refused(_ shown: String, reason: String?) -> SentinelError {
+        SentinelError(.invalidInput, "\(shown): libpq refuses it: \(reason ?? "not a connection URI it reads")")
+    }
 
     static func scheme(_ shown: String) -> SentinelError {
         SentinelError(.invalidInput, "'\(shown)': a database URL starts with postgres://, postgresql:// or sqlite:")
