@@ -1,53 +1,44 @@
 /// What a `-t` payload writes is a stream of terminal commands for the *caller's* terminal. Most
 /// only draw (text, colours, cursor movement, clearing), but some reach past the screen: OSC 52
-/// writes the caller's clipboard, OSC 0/1/2 set the window title (which `CSI 21 t` then types
-/// back into whatever reads the terminal next, the caller's shell included), DCS/APC/PM strings
-/// drive terminal features, `CSI … t` moves, resizes and reports the window. This filter passes
-/// drawing and drops the rest, as the stream arrives: a sequence split across reads is held
-/// until it is complete (at most `heldLimit` bytes; a longer one is dropped whole), and one
-/// still incomplete when the payload ends is never written, so the caller's next output cannot
-/// complete it.
+/// writes the caller's clipboard, OSC 0/1/2 and screen's `ESC k` set a title (which `CSI 21 t`
+/// then types back into whatever reads the terminal next, the caller's shell included), DCS/APC/PM
+/// strings drive terminal features, `CSI … t` and DECSCPP/DECSNLS resize the window, DECRQCRA
+/// reports a checksum of the screen. This filter is an allow-list: it passes what it understands
+/// and knows to act on the screen alone (`TerminalSequencePolicy`) and drops everything else,
+/// as the stream arrives. A sequence split across reads is held until it is complete (at most
+/// `heldLimit` bytes; a longer one is dropped whole), and one still incomplete when the payload
+/// ends is never written, so the caller's next output cannot complete it. Each byte is looked
+/// at once (a held CSI once more, when its final byte decides it): linear in the input.
 ///
-/// Passed: printable text (UTF-8), C0 controls except ENQ (answerback), CSI sequences except
-/// final `t`, two- and three-byte escapes that designate character sets or reset, OSC 8
-/// hyperlinks made of printable ASCII. Dropped: every other OSC, DCS, SOS, PM, APC, CSI `… t`,
-/// escapes with other intermediates (`ESC % @` would leave UTF-8 mode and arm raw C1 bytes),
-/// and C1 controls, raw or UTF-8 encoded (`C2 9B` is CSI to some terminals).
+/// Passed: well-formed UTF-8 text except the C1 code points U+0080–U+009F; the C0 controls of
+/// `TerminalSequencePolicy.passesControl`; the escapes and CSI sequences it allows. Dropped:
+/// OSC (hyperlinks included), DCS, SOS, PM, APC and `ESC k` strings whole; C1 controls raw or
+/// UTF-8 encoded (`C2 9B` is CSI to some terminals); malformed UTF-8 (overlong forms of C1
+/// controls among it); every other escape, control or CSI sequence.
 struct TerminalOutputFilter {
-    /// The most bytes of one sequence held while it is incomplete.
-    static let heldLimit = 4096
-    /// The most bytes of a CSI sequence; real ones (SGR with true colours) stay far below.
-    static let csiLimit = 256
+    /// The most bytes held for one incomplete sequence (a CSI; SGR with true colours stays far below).
+    static let heldLimit = 256
 
-    private enum State {
+    private enum State: Equatable {
         case ground
-        /// A 0xC2 byte held: with 0x80–0x9F after it, it encodes a C1 control.
-        case afterC2
-        /// After ESC; `held` is ESC and any intermediates.
+        /// Inside a UTF-8 character (`held` so far): `needed` more bytes, the next one in `next`.
+        case utf8(needed: Int, next: ClosedRange<UInt8>)
+        /// After ESC; `held` is ESC and its first intermediates.
         case escape
         /// Inside CSI; `held` is the sequence so far.
         case csi
-        /// A CSI being dropped (too long or refused): skip to its final byte.
+        /// A CSI being dropped (too long): skip to its final byte.
         case csiDropped
-        /// After ESC ]: the OSC number so far in `held`.
-        case oscNumber
-        /// An OSC that passes (a hyperlink), held until its terminator.
-        case oscKept
-        /// A string being dropped (DCS, SOS, PM, APC, or a refused OSC) until its terminator.
-        case stringDropped
-        /// An ESC inside a string: `\` ends it (ST); anything else aborts it.
-        case stringEscape(kept: Bool)
+        /// A string (OSC, DCS, SOS, PM, APC, `ESC k`) being dropped until its terminator.
+        case string
+        /// An ESC inside a string: `\` ends it (ST); anything else aborts it and starts anew.
+        case stringEscape
     }
 
     private var state = State.ground
     private var held: [UInt8] = []
-    /// UTF-8 continuation bytes still expected after a lead byte in ground.
-    private var continuation = 0
 
     private static let esc: UInt8 = 0x1B
-    private static let bel: UInt8 = 0x07
-    /// Intermediates of escapes that pass: charset designation (G0–G3), DEC line attributes, ANSI conformance.
-    private static let passedIntermediates: Set<UInt8> = Set("()*+-./# ".utf8)
 
     /// Filters `bytes`, appending what may reach the terminal to `output`.
     mutating func filter(_ bytes: ArraySlice<UInt8>, into output: inout [UInt8]) {
@@ -55,7 +46,7 @@ struct TerminalOutputFilter {
             var index = 0
             while index < buffer.count {
                 // Runs of plain text and line endings, most of any output, are copied whole.
-                if case .ground = state, continuation == 0 {
+                if state == .ground {
                     var end = index
                     while end < buffer.count, Self.isPlain(buffer[end]) { end += 1 }
                     if end != index {
@@ -97,26 +88,18 @@ struct TerminalOutputFilter {
     private mutating func step(_ byte: UInt8, _ output: inout [UInt8]) {
         switch state {
         case .ground: ground(byte, &output)
-        case .afterC2:
-            state = .ground
-            if (0x80...0x9F).contains(byte) { return }  // a C1 control in UTF-8: dropped with its lead byte
-            output.append(0xC2)
-            continuation = 1
-            ground(byte, &output)
+        case .utf8(let needed, let next): utf8(byte, needed: needed, next: next, &output)
         case .escape: escape(byte, &output)
         case .csi, .csiDropped: csi(byte, &output)
-        case .oscNumber: oscNumber(byte, &output)
-        case .oscKept, .stringDropped: string(byte, &output)
-        case .stringEscape(let kept):
-            if byte == UInt8(ascii: "\\") {
-                if kept { output += held + [Self.esc, byte] }
-                reset()
-            } else {
-                reset()
-                state = .escape
-                held = [Self.esc]
-                escape(byte, &output)
+        case .string:
+            switch byte {
+            case 0x07, 0x18, 0x1A: reset()  // BEL ends it (as for OSC), CAN and SUB cancel it
+            case Self.esc: state = .stringEscape
+            default: break
             }
+        case .stringEscape:
+            reset()
+            if byte != UInt8(ascii: "\\") { startEscape(byte, &output) }
         }
     }
 
@@ -125,34 +108,54 @@ struct TerminalOutputFilter {
         held.removeAll(keepingCapacity: true)
     }
 
+    private mutating func startEscape(_ byte: UInt8, _ output: inout [UInt8]) {
+        state = .escape
+        held = [Self.esc]
+        escape(byte, &output)
+    }
+
     private mutating func ground(_ byte: UInt8, _ output: inout [UInt8]) {
+        // Lead bytes and the range of the byte after them (Unicode Table 3-7): no overlong form,
+        // surrogate or code point past U+10FFFF.
         switch byte {
-        case 0x00..<0x80:
-            continuation = 0
-            if byte == Self.esc {
-                state = .escape
-                held = [byte]
-            } else if byte != 0x05 {  // ENQ makes the terminal type its answerback
-                output.append(byte)
-            }
-        case 0x80..<0xC0:
-            if continuation > 0 {
-                continuation -= 1
-                output.append(byte)
-            } else if byte >= 0xA0 {
-                output.append(byte)  // a stray continuation byte: the terminal shows U+FFFD
-            }  // else a raw C1 control: dropped
-        case 0xC2:
-            state = .afterC2
+        case 0x20...0x7E: output.append(byte)
+        case Self.esc:
+            state = .escape
+            held = [byte]
+        case 0xC2...0xDF: startCharacter(byte, needed: 1, next: 0x80...0xBF)
+        case 0xE0: startCharacter(byte, needed: 2, next: 0xA0...0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: startCharacter(byte, needed: 2, next: 0x80...0xBF)
+        case 0xED: startCharacter(byte, needed: 2, next: 0x80...0x9F)
+        case 0xF0: startCharacter(byte, needed: 3, next: 0x90...0xBF)
+        case 0xF1...0xF3: startCharacter(byte, needed: 3, next: 0x80...0xBF)
+        case 0xF4: startCharacter(byte, needed: 3, next: 0x80...0x8F)
         default:
-            switch byte {
-            case 0xC3...0xDF: continuation = 1
-            case 0xE0...0xEF: continuation = 2
-            case 0xF0...0xF4: continuation = 3
-            default: continuation = 0
-            }
-            output.append(byte)
+            // C0 controls off the list, DEL, and bytes that start no character: raw C1 controls
+            // (0x80–0x9F), stray continuation bytes, 0xC0, 0xC1, 0xF5–0xFF.
+            if TerminalSequencePolicy.passesControl(byte) { output.append(byte) }
         }
+    }
+
+    private mutating func startCharacter(_ lead: UInt8, needed: Int, next: ClosedRange<UInt8>) {
+        state = .utf8(needed: needed, next: next)
+        held = [lead]
+    }
+
+    private mutating func utf8(_ byte: UInt8, needed: Int, next: ClosedRange<UInt8>, _ output: inout [UInt8]) {
+        guard next.contains(byte) else {
+            // Malformed: the bytes so far are dropped, this one is read afresh.
+            reset()
+            ground(byte, &output)
+            return
+        }
+        held.append(byte)
+        guard needed == 1 else {
+            state = .utf8(needed: needed - 1, next: 0x80...0xBF)
+            return
+        }
+        // U+0080–U+009F, the C1 controls, are exactly C2 80 – C2 9F.
+        if !(held[0] == 0xC2 && held[1] < 0xA0) { output += held }
+        reset()
     }
 
     /// A C0 control inside a sequence: terminals act on it at once and carry on with the
@@ -166,8 +169,7 @@ struct TerminalOutputFilter {
             reset()
             state = .escape
             held = [byte]
-        case 0x05: break
-        default: output.append(byte)
+        default: if TerminalSequencePolicy.passesControl(byte) { output.append(byte) }
         }
         return true
     }
@@ -176,8 +178,8 @@ struct TerminalOutputFilter {
         if controlInSequence(byte, &output) { return }
         switch byte {
         case 0x20...0x2F:
-            held.append(byte)
-            if held.count > 8 { state = .csiDropped }  // no real escape has that many
+            // Two intermediates already refuse the escape: more need not be kept.
+            if held.count < 3 { held.append(byte) }
         case 0x30...0x7E:
             if held.count == 1 {
                 switch byte {
@@ -185,18 +187,16 @@ struct TerminalOutputFilter {
                     held.append(byte)
                     state = .csi
                     return
-                case UInt8(ascii: "]"):
-                    held.append(byte)
-                    state = .oscNumber
-                    return
-                case UInt8(ascii: "P"), UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"):
+                // OSC, DCS, SOS, PM, APC, and screen's and tmux's title string `ESC k … ST`.
+                case UInt8(ascii: "]"), UInt8(ascii: "P"), UInt8(ascii: "X"), UInt8(ascii: "^"), UInt8(ascii: "_"),
+                    UInt8(ascii: "k"):
                     held.removeAll(keepingCapacity: true)
-                    state = .stringDropped
+                    state = .string
                     return
                 default: break
                 }
             }
-            if held.dropFirst().allSatisfy(Self.passedIntermediates.contains) { output += held + [byte] }
+            if TerminalSequencePolicy.allowsEscape(intermediates: held.dropFirst(), final: byte) { output += held + [byte] }
             reset()
         case 0x7F:
             break  // DEL is ignored inside sequences
@@ -208,67 +208,23 @@ struct TerminalOutputFilter {
 
     private mutating func csi(_ byte: UInt8, _ output: inout [UInt8]) {
         if controlInSequence(byte, &output) { return }
-        let dropping: Bool
-        if case .csiDropped = state { dropping = true } else { dropping = false }
+        let dropping = state == .csiDropped
         switch byte {
         case 0x20...0x3F:
             guard !dropping else { return }
             held.append(byte)
-            if held.count >= Self.csiLimit {
+            if held.count >= Self.heldLimit {
                 held.removeAll(keepingCapacity: true)
                 state = .csiDropped
             }
         case 0x40...0x7E:
-            // `t`: XTWINOPS (move, resize, iconify, report or set the title) and its kin.
-            if !dropping && byte != UInt8(ascii: "t") { output += held + [byte] }
+            if !dropping && TerminalSequencePolicy.allowsCSI(held.dropFirst(2), final: byte) { output += held + [byte] }
             reset()
         case 0x7F:
             break
         default:
             reset()
             ground(byte, &output)
-        }
-    }
-
-    private mutating func oscNumber(_ byte: UInt8, _ output: inout [UInt8]) {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9") where held.count < 10:
-            held.append(byte)
-        case UInt8(ascii: ";") where held.count == 3 && held[2] == UInt8(ascii: "8"):
-            held.append(byte)
-            state = .oscKept  // OSC 8: a hyperlink
-        default:
-            held.removeAll(keepingCapacity: true)
-            state = .stringDropped
-            string(byte, &output)
-        }
-    }
-
-    private mutating func string(_ byte: UInt8, _ output: inout [UInt8]) {
-        let kept: Bool
-        if case .oscKept = state { kept = true } else { kept = false }
-        switch byte {
-        case Self.bel:
-            if kept { output += held + [byte] }
-            reset()
-        case Self.esc:
-            state = .stringEscape(kept: kept)
-        case 0x18, 0x1A:
-            reset()
-        case 0x20...0x7E where kept:
-            held.append(byte)
-            // One more byte for the terminator's ESC must still fit.
-            if held.count >= Self.heldLimit - 1 {
-                held.removeAll(keepingCapacity: true)
-                state = .stringDropped
-            }
-        default:
-            // A hyperlink is printable ASCII; anything else in it (a C1 byte a terminal might
-            // take as its end) drops it whole. Dropped strings swallow everything.
-            if kept {
-                held.removeAll(keepingCapacity: true)
-                state = .stringDropped
-            }
         }
     }
 }

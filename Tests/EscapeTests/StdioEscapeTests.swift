@@ -142,4 +142,25 @@ struct StdioEscapeBattery {
             }
         }
     }
+
+    /// Issue 53, R6: the filter was a deny-list, so screen's title string (`ESC k … ST`), C1
+    /// controls in overlong UTF-8, DECSNLS/DECSCPP resizes and DECRQCRA (a checksum of the
+    /// screen, answered into the caller's input) passed. Only what is known to draw passes.
+    @Test func terminalOutputIsAnAllowList() throws {
+        try SandboxHarness.with { harness in
+            let payload = #"""
+                printf 'A\033kpwned\033\\B\340\202\233'; printf '21tC\033[60*|\033[132$|D\033[1;1;1;1;24;80*yE'
+                printf '\033[8;100;300tF\302\2350;x\007G\033[?3hH\033[1mI\033[0m\n'
+                """#
+            let result = try shell(
+                "\"$SENTINEL\" sandbox run -t --workspace \"$WS\" -- /bin/sh -c \"$PAYLOAD\"", harness,
+                extra: ["PAYLOAD": payload])
+            #expect(result.stdout.contains("AB21tCDEF0;x\u{7}GH\u{1B}[1mI\u{1B}[0m"), "\(result.summary)")
+            for forbidden in ["\u{1B}k", "pwned", "*|", "$|", "*y", "[8;", "[?3h", "\u{9B}", "\u{9D}"] {
+                #expect(!result.stdout.contains(forbidden), "\(forbidden.debugDescription) reached the terminal: \(result.summary)")
+            }
+            // Malformed UTF-8 (the overlong C1) would read back as U+FFFD.
+            #expect(!result.stdout.contains("\u{FFFD}"), "malformed UTF-8 reached the terminal: \(result.summary)")
+        }
+    }
 }
