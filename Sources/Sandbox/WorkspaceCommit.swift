@@ -385,11 +385,24 @@ struct WorkspaceCommit {
         return entries.map(\.name)
     }
 
-    /// A name for messages: lossy UTF-8, control characters escaped.
+    /// A name for messages, which reach the caller's terminal: lossy UTF-8, with C0 and C1
+    /// controls and DEL escaped (`\x1b`, `\x9b`), so that a name cannot drive the terminal, and
+    /// bidi overrides, embeddings, isolates and marks escaped (`\u{202e}`), so that it cannot
+    /// reorder what the reader sees ("Trojan Source").
     static func display(_ name: [CChar]) -> String {
         let text = String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f ? "\\x" + String($0.value, radix: 16) : String($0) }
-            .joined()
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0..<0x20, 0x7F...0x9F:
+                shown += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                shown += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default:
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
     }
 
     /// overlayfs keeps its markers in `user.overlay.*` with `userxattr`, `trusted.overlay.*` without.

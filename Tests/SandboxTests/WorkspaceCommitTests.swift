@@ -72,6 +72,27 @@ struct WorkspaceCommitTests {
         #expect(summary.removed == 2)
     }
 
+    /// Issue 53, R6: a skipped entry's name reaches the caller's terminal in the commit's
+    /// warning. Control characters, C1 code points and bidi overrides, marks and isolates in it
+    /// are escaped, so a name can neither drive the terminal nor reorder what the reader sees.
+    @Test func hostileNamesInWarningsAreEscaped() throws {
+        let name = "a\u{1B}]0;t\u{7}\u{85}\u{9B}\u{202E}txt.exe\u{2066}\u{200F}\u{61C}\u{7F}\u{E9}"
+        #expect(mkfifo(upper.path + "/" + name, 0o600) == 0)
+        let summary = try commit()
+        #expect(summary.skipped == ["a\\x1b]0;t\\x07\\x85\\x9b\\u{202e}txt.exe\\u{2066}\\u{200f}\\u{61c}\\x7f\u{E9}"])
+    }
+
+    @Test(arguments: [
+        ("plain.txt", "plain.txt"), ("new\nline\ttab", "new\\x0aline\\x09tab"),
+        ("\u{80}\u{9F}\u{A0}", "\\x80\\x9f\u{A0}"),
+        ("\u{202A}\u{202B}\u{202C}\u{202D}\u{202E}", "\\u{202a}\\u{202b}\\u{202c}\\u{202d}\\u{202e}"),
+        ("\u{2066}\u{2067}\u{2068}\u{2069}\u{200E}\u{200F}\u{61C}", "\\u{2066}\\u{2067}\\u{2068}\\u{2069}\\u{200e}\\u{200f}\\u{61c}"),
+        ("caf\u{E9} \u{2603}", "caf\u{E9} \u{2603}"),
+    ])
+    func displayEscapes(_ name: String, _ shown: String) {
+        #expect(WorkspaceCommit.display(Array(name.utf8CString)) == shown)
+    }
+
     @Test func opaqueDirectoryReplacesTheHostDirectory() throws {
         try FileManager.default.createDirectory(atPath: host.path + "/d/old", withIntermediateDirectories: true)
         host.write("d/old/file", "x\n")
