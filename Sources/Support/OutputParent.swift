@@ -50,11 +50,37 @@ final class OutputParent: Sendable {
         ".\(name).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
     }
 
-    /// Whether the directory is `tree` or lies beneath it (`tree` a real path).
-    func isInside(_ tree: String) -> Bool { Self.path(realPath, isInside: tree) }
+    /// Whether the directory is `tree` or lies beneath it, by identity: see `descriptor(_:isInside:)`.
+    func isInside(_ tree: String) -> Bool {
+        guard let identity = TreeIdentity(path: tree) else { return false }
+        return Self.descriptor(directory.rawValue, isInside: [identity]) != nil
+    }
 
-    static func path(_ path: String, isInside tree: String) -> Bool {
-        path == tree || path.hasPrefix(tree.hasSuffix("/") ? tree : tree + "/")
+    /// The first of `trees` that directory `fd` is, or lies beneath, or nil. Decided by device and
+    /// inode while walking up through `..` by descriptor, never by comparing paths: a tree that is
+    /// also mounted at a second path (a bind mount) is the same tree there (red team R12).
+    static func descriptor(_ fd: Int32, isInside trees: [TreeIdentity]) -> TreeIdentity? {
+        guard !trees.isEmpty else { return nil }
+        var current = fd
+        var owned: [DirectoryDescriptor] = []
+        defer { withExtendedLifetime(owned) {} }
+        // Deeper than PATH_MAX allows: a walk that long is not a directory chain we made.
+        for _ in 0..<Int(PATH_MAX) {
+            var info = stat()
+            guard fstat(current, &info) == 0 else { return nil }
+            let here = TreeIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+            if let tree = trees.first(where: { $0 == here }) { return tree }
+            let step = { () throws(Errno) in
+                try DirectoryDescriptor(duplicating: current).openDirectory("..", pathOnly: true, followingLinks: true)
+            }
+            guard case .success(let parent) = Result(catching: step), let parentInfo = try? parent.status(),
+                // `/` is its own parent.
+                parentInfo.st_dev != info.st_dev || parentInfo.st_ino != info.st_ino
+            else { return nil }
+            owned.append(parent)
+            current = parent.rawValue
+        }
+        return nil
     }
 
     /// Opens the absolute `directory` one component at a time; returns it open for reading.
@@ -68,6 +94,8 @@ final class OutputParent: Sendable {
         case .success(let root): current = root
         case .failure(let failure): throw SentinelError(.io, "/: cannot open: \(failure)")
         }
+        // The trees as the kernel knows them, taken now: whatever path later leads into one.
+        let identities = trees.compactMap(TreeIdentity.init(path:))
         var pending = directory.split(separator: "/").map(String.init).reversed() as [String]
         var links = 0
         while let component = pending.popLast() {
@@ -100,8 +128,9 @@ final class OutputParent: Sendable {
             case S_IFLNK:
                 close(next)
                 let here = realPath(of: current.rawValue) ?? "?"
-                if let tree = trees.first(where: { Self.path(here, isInside: $0) }) {
-                    throw fail("\(here)/\(component) is a symbolic link inside \(tree), the tree being read; it is not followed")
+                if let tree = descriptor(current.rawValue, isInside: identities) {
+                    throw fail(
+                        "\(here)/\(component) is a symbolic link inside \(tree.path ?? "a tree"), the tree being read; it is not followed")
                 }
                 links += 1
                 guard links <= maxLinks, let target = try? current.linkTarget(component), target.count > 1 else {
@@ -146,4 +175,27 @@ func createExclusive(_ directory: DirectoryDescriptor, _ name: String, _ data: D
     if fchmod(fd, mode) != 0 { return .current }
     if let failure = data.withUnsafeBytes({ writeAll(fd, $0) }) { return failure }
     return fsync(fd) == 0 ? nil : .current
+}
+
+/// A directory tree as the kernel knows it: its root's device and inode (and, for messages, the
+/// path it was named by).
+struct TreeIdentity: Sendable {
+    let device: UInt64
+    let inode: UInt64
+    var path: String?
+
+    init(device: UInt64, inode: UInt64, path: String? = nil) {
+        (self.device, self.inode, self.path) = (device, inode, path)
+    }
+
+    /// The identity of the directory at `path` (links followed: the operator named it), or nil.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        self.init(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), path: path)
+    }
+
+    static func == (lhs: TreeIdentity, rhs: TreeIdentity) -> Bool {
+        lhs.device == rhs.device && lhs.inode == rhs.inode
+    }
 }

@@ -76,6 +76,26 @@ struct OutputEscapeTests {
         }
     }
 
+    /// Red team R12: the tree was also mounted at a second path, and the output named through that
+    /// path: "inside the tree" was decided by comparing path strings, so the planted link was followed.
+    @Test(
+        "scan --output and --write-baseline through a second mount of the tree: the planted link is still refused",
+        .enabled(if: geteuid() == 0, "a bind mount needs root"))
+    func reportThroughASecondMountOfTheTree() throws {
+        let layout = try Layout()
+        let alias = layout.scratch.path + "/alias"
+        try FileManager.default.createDirectory(atPath: alias, withIntermediateDirectories: false)
+        let bind = try CommandRunner.run("/bin/mount", ["--bind", layout.tree, alias], timeout: 60)
+        try #require(bind.status == 0, "\(bind.summary)")
+        defer { _ = try? CommandRunner.run("/bin/umount", ["-l", alias], timeout: 60) }
+        for option in ["--output", "--write-baseline"] {
+            let result = try layout.sentinel(["scan", layout.tree, "--sast", option, alias + "/out/report.json"])
+            #expect(layout.hostEntries.isEmpty, "\(option) wrote outside the tree: \(layout.hostEntries) \(result.summary)")
+            #expect(result.status == 2, "\(option): \(result.summary)")
+            #expect(result.stderr.contains("symbolic link inside"), "\(option): \(result.summary)")
+        }
+    }
+
     @Test("an output inside the scanned tree is written, with a warning")
     func reportInsideTheTreeWarns() throws {
         let layout = try Layout()

@@ -134,7 +134,9 @@ struct CgroupV1Tests {
         let name = Cgroups.nextName()
         let group = try hierarchy.create(name: name, limits: CgroupLimits(memoryBytes: 64 << 20, pids: 16, cpus: 0.25))
         let read = { (path: String) in
-            (try? String(contentsOfFile: "/sys/fs/cgroup/\(path)", encoding: .utf8))?
+            let controller = String(path.prefix { $0 != "/" })
+            let file = hierarchy.base(controller) + "/" + path.drop { $0 != "/" }.dropFirst()
+            return (try? String(contentsOfFile: file, encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
         #expect(read("memory/\(name)/memory.limit_in_bytes") == "67108864")
@@ -145,9 +147,9 @@ struct CgroupV1Tests {
         #expect(group.oomKilled() == false)
         #expect(group.cpuNanoseconds() != nil)
         group.destroy()
-        #expect(!FileManager.default.fileExists(atPath: "/sys/fs/cgroup/memory/\(name)"))
-        #expect(!FileManager.default.fileExists(atPath: "/sys/fs/cgroup/cpuacct/\(name)"))
-        #expect(!FileManager.default.fileExists(atPath: "/sys/fs/cgroup/pids/\(name)"))
+        #expect(!FileManager.default.fileExists(atPath: hierarchy.base("memory") + "/\(name)"))
+        #expect(!FileManager.default.fileExists(atPath: hierarchy.base("cpuacct") + "/\(name)"))
+        #expect(!FileManager.default.fileExists(atPath: hierarchy.base("pids") + "/\(name)"))
     }
 
     @Test func staleGroupsOfDeadLaunchersAreRemoved() throws {
@@ -168,12 +170,12 @@ struct CgroupV1Tests {
     @Test func aGroupThatExistsIsNeverAdopted() throws {
         let hierarchy = try #require(Cgroups.detect() as? CgroupV1)
         let name = Cgroups.nextName(label: "planted")
-        #expect(mkdir("/sys/fs/cgroup/pids/\(name)", 0o755) == 0)
-        defer { rmdir("/sys/fs/cgroup/pids/\(name)") }
+        #expect(mkdir(hierarchy.base("pids") + "/\(name)", 0o755) == 0)
+        defer { rmdir(hierarchy.base("pids") + "/\(name)") }
         #expect(throws: SentinelError.self) { _ = try hierarchy.create(name: name, limits: CgroupLimits(pids: 4)) }
         // What was made before the refusal is gone again; the planted directory is left as it was.
-        #expect(!FileManager.default.fileExists(atPath: "/sys/fs/cgroup/memory/\(name)"))
-        #expect(FileManager.default.fileExists(atPath: "/sys/fs/cgroup/pids/\(name)"))
+        #expect(!FileManager.default.fileExists(atPath: hierarchy.base("memory") + "/\(name)"))
+        #expect(FileManager.default.fileExists(atPath: hierarchy.base("pids") + "/\(name)"))
     }
 
     /// Red team R3: a sweep judged a launcher in another pid namespace dead by its pid and removed
@@ -208,7 +210,7 @@ struct CgroupV1Tests {
             _ = try? hierarchy.create(name: stale, limits: CgroupLimits(pids: 4))
             entered =
                 (try? String(sleeper.processIdentifier).write(
-                    toFile: "/sys/fs/cgroup/memory/\(stale)/cgroup.procs",
+                    toFile: hierarchy.base("memory") + "/\(stale)/cgroup.procs",
                     atomically: false, encoding: .utf8)) != nil
         }
         try #require(entered)

@@ -290,11 +290,13 @@ struct LauncherTests {
                 outcome.withLock { $0 = result }
             })
         let controllers = ["memory", "pids", "cpuacct"]
+        // Groups are made under the test process's own group in each controller.
+        let hierarchy = try #require(Cgroups.detect() as? CgroupV1)
         var members: [String: [String]] = [:]
         let deadline = MonotonicClock.nanoseconds() + 120_000_000_000
         while MonotonicClock.nanoseconds() < deadline {
             for controller in controllers {
-                let root = "/sys/fs/cgroup/" + controller
+                let root = hierarchy.base(controller)
                 let group = (try? FileManager.default.contentsOfDirectory(atPath: root))?.first { $0.hasSuffix("-" + label) }
                 let text = group.flatMap { try? String(contentsOfFile: "\(root)/\($0)/cgroup.procs", encoding: .utf8) }
                 members[controller] = text.map { $0.split(separator: "\n").map(String.init) }

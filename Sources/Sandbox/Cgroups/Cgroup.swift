@@ -99,15 +99,22 @@ public enum Cgroups {
         return base + "-" + label
     }
 
-    /// v2 when the unified root has controllers, else v1 when its controllers are mounted.
+    /// v2 when the unified root has controllers, else v1 when its controllers are mounted. On the
+    /// host's own mount, groups are made under the launcher's own group (`/proc/self/cgroup`), so
+    /// a CI job's limits hold for the sandboxes it starts (red team R14): v2 makes them below the
+    /// launcher's cgroup as a delegated subtree, v1 below its group in each controller.
     public static func detect(root: String = "/sys/fs/cgroup") -> (any CgroupHierarchy)? {
+        let own = root == "/sys/fs/cgroup" ? CgroupFiles.read("/proc/self/cgroup") : nil
         if let controllers = CgroupFiles.read(root + "/cgroup.controllers"),
             !controllers.trimmedOfWhitespace().isEmpty
         {
-            return CgroupV2(root: root)
+            let path = own.flatMap(CgroupDelegation.ownPath(fromProcCgroup:)) ?? "/"
+            var info = stat()
+            let nested = path != "/" && stat(root + path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+            return CgroupV2(root: nested ? root + path : root)
         }
         if CgroupFiles.exists(root + "/memory/memory.limit_in_bytes") || CgroupFiles.exists(root + "/pids/pids.max") {
-            return CgroupV1(root: root)
+            return CgroupV1(root: root, placement: own.map { CgroupV1.placement(fromProcCgroup: $0, root: root) } ?? [:])
         }
         return nil
     }

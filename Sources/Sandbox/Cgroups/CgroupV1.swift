@@ -37,9 +37,39 @@ public struct CgroupV1: CgroupHierarchy {
         }
     }
 
-    /// A view of the v1 hierarchies mounted under `root`.
-    public init(root: String) {
+    /// Per controller, the launcher's own group below the controller's mount (`/ci/job-7`): sandbox
+    /// groups are made beneath it, so that limits set on the launcher's group (a CI job's) hold
+    /// for its sandboxes too (red team R14). Empty: the mount's root.
+    public let placement: [String: String]
+
+    /// A view of the v1 hierarchies mounted under `root`, with groups made under `placement`.
+    public init(root: String, placement: [String: String] = [:]) {
         self.root = root
+        self.placement = placement
+    }
+
+    /// The directory sandbox groups of `controller` are made in.
+    func base(_ controller: String) -> String {
+        "\(root)/\(controller)\(placement[controller] ?? "")"
+    }
+
+    /// The launcher's own v1 groups from `/proc/self/cgroup` text (`ID:controller,...:PATH`), each
+    /// kept only where that directory exists under `root` (a container shown its own subtree as the
+    /// mount's root lists a path that does not exist there: its groups go at the mount's root).
+    static func placement(fromProcCgroup text: String, root: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3, fields[2].hasPrefix("/"), fields[2] != "/" else { continue }
+            let path = String(fields[2])
+            for controller in fields[1].split(separator: ",").map(String.init) where controllers.contains(controller) {
+                var info = stat()
+                if stat("\(root)/\(controller)\(path)", &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                    result[controller] = path
+                }
+            }
+        }
+        return result
     }
 
     /// The socket-buffer limit that goes with a memory limit of `memory` bytes.
@@ -52,7 +82,7 @@ public struct CgroupV1: CgroupHierarchy {
         var created: [String] = []
         do {
             for controller in needed(for: limits) {
-                let path = "\(root)/\(controller)/\(name)"
+                let path = "\(base(controller))/\(name)"
                 // A name that exists is never adopted: whoever made it (a launcher in another pid
                 // namespace, or someone who planted it) may hold or change its limits.
                 guard mkdir(path, 0o755) == 0 else {
@@ -60,7 +90,7 @@ public struct CgroupV1: CgroupHierarchy {
                 }
                 created.append(path)
             }
-            let memory = "\(root)/memory/\(name)"
+            let memory = "\(base("memory"))/\(name)"
             if let bytes = limits.memoryBytes, created.contains(memory) {
                 try CgroupFiles.write(String(bytes), to: memory + "/memory.limit_in_bytes")
                 // Without swap accounting a limited group could page out instead of dying.
@@ -76,11 +106,11 @@ public struct CgroupV1: CgroupHierarchy {
                 _ = try CgroupFiles.writeIfPresent(
                     String(Self.tcpLimit(memory: bytes)), to: memory + "/memory.kmem.tcp.limit_in_bytes")
             }
-            let pids = "\(root)/pids/\(name)"
+            let pids = "\(base("pids"))/\(name)"
             if let count = limits.pids, created.contains(pids) {
                 try CgroupFiles.write(String(count), to: pids + "/pids.max")
             }
-            let cpu = "\(root)/cpu/\(name)"
+            let cpu = "\(base("cpu"))/\(name)"
             let period = 100_000
             if let quota = limits.quota(period: period), created.contains(cpu) {
                 try CgroupFiles.write(String(period), to: cpu + "/cpu.cfs_period_us")
@@ -90,7 +120,7 @@ public struct CgroupV1: CgroupHierarchy {
             for path in created { CgroupFiles.removeDirectory(path) }
             throw error
         }
-        return Group(name: name, directories: created, root: root)
+        return Group(name: name, directories: created, memoryBase: base("memory"), cpuacctBase: base("cpuacct"))
     }
 
     /// Names of the groups in any controller that start with `prefix`, sorted.
@@ -98,7 +128,7 @@ public struct CgroupV1: CgroupHierarchy {
         // A list: a handful of names at most, and a Set's first use costs a launch more.
         var names: [String] = []
         for controller in Self.controllers {
-            for name in CgroupFiles.entries(of: "\(root)/\(controller)") where name.hasPrefix(prefix) && !names.contains(name) {
+            for name in CgroupFiles.entries(of: base(controller)) where name.hasPrefix(prefix) && !names.contains(name) {
                 names.append(name)
             }
         }
@@ -107,41 +137,43 @@ public struct CgroupV1: CgroupHierarchy {
 
     /// Whether group `name` holds no task (a missing group is empty).
     public func isEmpty(name: String) -> Bool {
-        Self.controllers.allSatisfy { CgroupFiles.pids(in: "\(root)/\($0)/\(name)/cgroup.procs").isEmpty }
+        Self.controllers.allSatisfy { CgroupFiles.pids(in: "\(base($0))/\(name)/cgroup.procs").isEmpty }
     }
 
     /// The newest change time of group `name`'s controller directories (kernfs sets it when
     /// the directory is made), or nil when none is there.
     public func creationTime(name: String) -> Int? {
-        Self.controllers.compactMap { CgroupFiles.changeTime("\(root)/\($0)/\(name)") }.max()
+        Self.controllers.compactMap { CgroupFiles.changeTime("\(base($0))/\(name)") }.max()
     }
 
     /// Removes group `name` from every controller where it holds no task; never kills.
     public func removeIfEmpty(name: String) {
-        for controller in Self.controllers { rmdir("\(root)/\(controller)/\(name)") }
+        for controller in Self.controllers { rmdir("\(base(controller))/\(name)") }
     }
 
     struct Group: CgroupGroup {
         let name: String
         let directories: [String]
-        let root: String
+        /// The memory and cpuacct directories the group's counters are read from.
+        let memoryBase: String
+        let cpuacctBase: String
 
         var attachFiles: [String] { directories.map { $0 + "/tasks" } }
         var initMovesItself: Bool { true }
 
         func oomKilled() -> Bool {
-            let path = "\(root)/memory/\(name)/memory.oom_control"
+            let path = "\(memoryBase)/\(name)/memory.oom_control"
             if let kills = CgroupFiles.keyed(path, "oom_kill") { return kills > 0 }
             // Kernels before 4.13 have no oom_kill counter; a hit on the limit is the best sign.
-            return (CgroupFiles.readNumber("\(root)/memory/\(name)/memory.failcnt") ?? 0) > 0
+            return (CgroupFiles.readNumber("\(memoryBase)/\(name)/memory.failcnt") ?? 0) > 0
         }
 
         func peakMemoryBytes() -> UInt64? {
-            CgroupFiles.readNumber("\(root)/memory/\(name)/memory.max_usage_in_bytes")
+            CgroupFiles.readNumber("\(memoryBase)/\(name)/memory.max_usage_in_bytes")
         }
 
         func cpuNanoseconds() -> UInt64? {
-            CgroupFiles.readNumber("\(root)/cpuacct/\(name)/cpuacct.usage")
+            CgroupFiles.readNumber("\(cpuacctBase)/\(name)/cpuacct.usage")
         }
 
         func destroy() {
