@@ -25,6 +25,24 @@ public struct EgressLimits: Hashable, Sendable {
     }
 }
 
+extension EgressLimits {
+    /// The receive and send buffer of each of the proxy's sockets (the kernel keeps twice this).
+    static let socketBufferBytes = 128 << 10
+
+    /// The most host memory one proxied connection can hold: the relay's two buffers and the
+    /// kernel's receive and send buffers of its two sockets.
+    public static let bytesPerConnection = 2 * Int64(Relay.bufferSize) + 4 * 2 * Int64(socketBufferBytes)
+
+    /// The connections a sandbox with `memoryBytes` of memory may hold at once: what its profile
+    /// asks (`requested`), but never so many that the proxy's buffers (outside the sandbox's
+    /// cgroup) could hold more than a quarter of the sandbox's own limit; at least 4.
+    public static func connections(requested: Int, memoryBytes: UInt64?) -> Int {
+        guard let memoryBytes else { return requested }
+        let affordable = Int(min(Int64(Int.max), Int64(clamping: memoryBytes / 4) / bytesPerConnection))
+        return max(1, min(requested, max(4, affordable)))
+    }
+}
+
 extension Duration {
     /// Whole milliseconds, at least 1 and at most `Int32.max`, for `poll`.
     var pollMilliseconds: Int32 {

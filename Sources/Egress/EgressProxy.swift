@@ -201,6 +201,7 @@ public final class EgressProxy: Sendable {
                 continue
             }
             SocketIO.setNoDelay(fd)
+            SocketIO.boundBuffers(fd, bytes: EgressLimits.socketBufferBytes)
             let admission = state.withLock { state -> Admission in
                 let admission: Admission
                 if state.active < limits.maxConnections {

@@ -51,6 +51,16 @@ enum SocketIO {
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
     }
 
+    /// Fixes the kernel's receive and send buffers of `fd` at `bytes` each (the kernel doubles
+    /// the figure for its bookkeeping), which also turns autotuning off: left alone, one socket
+    /// of a slow peer grows to `tcp_rmem`'s maximum (32 MiB here), and the proxy's sockets are
+    /// the launcher's, outside the sandbox's memory cgroup (red team R11).
+    static func boundBuffers(_ fd: Int32, bytes: Int) {
+        var size = Int32(clamping: bytes)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
+
     /// `send` that never raises SIGPIPE; returns bytes written, 0 on EAGAIN, -1 on error (errno set).
     static func send(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
         switch retryingOnInterrupt({ Glibc.send(fd, pointer, count, Int32(MSG_NOSIGNAL)) }) {
@@ -117,6 +127,8 @@ enum SocketIO {
         let fd = socket(
             family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(failure("socket", target, Errno.current)) }
+        // Before the handshake, so that the window offered to the peer is scaled to it.
+        boundBuffers(fd, bytes: EgressLimits.socketBufferBytes)
         let rc = target.withSockaddr { Glibc.connect(fd, $0, $1) }
         if rc != 0 {
             let code = errno

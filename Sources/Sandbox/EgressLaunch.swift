@@ -17,8 +17,10 @@ public enum EgressLaunch {
     ) throws -> [String: String] {
         guard network.mode == .proxy else { return [:] }
         let policy = try EgressPolicy(allow: network.allow, deny: network.deny)
+        // The proxy's buffers are the launcher's memory, not the sandbox's: bounded by its limit.
         let limits = EgressLimits(
-            maxConnections: network.maxConnections,
+            maxConnections: EgressLimits.connections(
+                requested: network.maxConnections, memoryBytes: options.cgroupLimits.memoryBytes),
             maxTotalBytes: network.maxBytes > 0 ? Int64(network.maxBytes) : nil)
         options.proxyPort = Int(port)
         options.startEgress = { socket in

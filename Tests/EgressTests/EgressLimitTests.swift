@@ -38,6 +38,44 @@ struct EgressLimitTests {
         #expect(waitUntil { server.accepted == 3 })
     }
 
+    /// Red team R11: a `--memory 64M` sandbox pinned 241 MiB of host memory through 64 connections
+    /// to a slow server: the proxy's sockets are the launcher's, and their buffers grew unbounded.
+    @Test("the proxy's upstream socket has fixed buffers, whatever the peer does")
+    func upstreamBuffersAreBounded() throws {
+        let server = try TestHTTPServer()
+        defer { server.stop() }
+        let harness = try ProxyHarness(allow: ["127.0.0.1:\(server.port)"], limits: EgressLimits())
+        defer { harness.proxy.stop() }
+        let tunnel = try EgressProxyTests.connectTunnel(harness, to: "127.0.0.1:\(server.port)")
+        defer { close(tunnel.fd) }
+        #expect(tunnel.head.hasPrefix("HTTP/1.1 200"))
+        // `ss` shows the kernel's buffer sizes (`rb`, `tb`) of the proxy's socket to the server.
+        let ss = Process()
+        ss.executableURL = URL(fileURLWithPath: "/usr/bin/ss")
+        ss.arguments = ["-tmnH", "state", "established", "dport", "= :\(server.port)"]
+        let pipe = Pipe()
+        ss.standardOutput = pipe
+        try ss.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ss.waitUntilExit()
+        let fixed = 2 * EgressLimits.socketBufferBytes
+        #expect(text.contains("rb\(fixed),"), "\(text)")
+        #expect(text.contains("tb\(fixed),"), "\(text)")
+    }
+
+    @Test("a sandbox's connections are bounded by its memory: the proxy's buffers stay within a quarter of it")
+    func connectionsFollowTheMemoryLimit() {
+        #expect(EgressLimits.connections(requested: 64, memoryBytes: nil) == 64)
+        #expect(EgressLimits.connections(requested: 64, memoryBytes: 64 << 20) == 10)
+        #expect(EgressLimits.connections(requested: 64, memoryBytes: 8 << 30) == 64)
+        #expect(EgressLimits.connections(requested: 64, memoryBytes: 1 << 20) == 4)
+        #expect(EgressLimits.connections(requested: 2, memoryBytes: 1 << 20) == 2)
+        for memory: UInt64 in [16 << 20, 64 << 20, 512 << 20] {
+            let connections = EgressLimits.connections(requested: 64, memoryBytes: memory)
+            #expect(Int64(connections) * EgressLimits.bytesPerConnection <= max(Int64(memory / 4), 4 * EgressLimits.bytesPerConnection))
+        }
+    }
+
     @Test("an idle tunnel is closed after the idle timeout and the record says so")
     func idleTimeout() throws {
         let server = try TestHTTPServer()
