@@ -19,7 +19,7 @@ struct MemorySharingTests {
                 number: number, actor: .ruleFix, description: "uses hunter2-long-secret", strategy: "fix-template",
                 patchHash: "h\(number)", patch: "p\(number)", size: 1, verdict: verdict, lesson: nil, verifications: [], rescan: nil,
                 notes: [])
-            try source.record(attempt, for: signal)
+            try source.record(attempt, for: signal, repository: "https://example.com/app")
         }
         let exported = try source.attempts(after: 0)
         #expect(exported.map(\.attempt.verdict) == ["failed", "verified"])
@@ -27,7 +27,7 @@ struct MemorySharingTests {
         #expect(try exported[0].attempt.key() == (try source.attempts(after: 0)[0].attempt.key()))
         #expect(try target.importAttempts(exported.map(\.attempt)) == 2)
         #expect(try target.importAttempts(exported.map(\.attempt)) == 0)
-        let remembered = try target.similar(to: signal)
+        let remembered = try target.similar(to: signal, repository: "https://example.com/app")
         #expect(remembered.first?.verdict == "verified" && remembered.first?.patch == "p2")
         #expect(remembered.allSatisfy { !$0.description.contains("hunter2-long-secret") })
     }

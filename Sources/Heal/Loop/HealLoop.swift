@@ -29,15 +29,19 @@ public struct HealRequest: Sendable {
     /// Where a dependency bump's verification installs the bumped version from (nil: nowhere,
     /// so a bump is "not exercised").
     public var packageIndex: PackageIndex?
+    /// What memory files this repository's attempts under, and offers fixes from
+    /// (``RepositoryIdentity``); nil: the repository directory's real path (`file://…`).
+    public var repositoryID: String?
 
     /// A request; the defaults are no attempt cap (the time budget decides), 15 minutes and one
     /// job per core.
     public init(
         repository: String, signals: [Signal], verify: String, profile: Profile, actors: [any HealActor],
         maxAttempts: Int = .max, maxSeconds: Double = 900, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-        environment: [String: String] = [:], packageIndex: PackageIndex? = nil
+        environment: [String: String] = [:], packageIndex: PackageIndex? = nil, repositoryID: String? = nil
     ) {
         self.repository = repository
+        self.repositoryID = repositoryID
         self.signals = signals
         self.verify = verify
         self.profile = profile
@@ -118,7 +122,8 @@ public struct HealLoop: Sendable {
         let verifier = Verifier(
             profile: request.profile, command: request.verify, tracerDirectory: tracerDirectory,
             tracerModule: tracer?.module, environment: request.environment, packageIndex: request.packageIndex)
-        var state = LoopState(request: request, deadline: deadline)
+        var state = LoopState(
+            request: request, deadline: deadline, repository: request.repositoryID ?? RepositoryIdentity.local(request.repository))
         state.notes += workspace.tooDeep.map {
             "\($0): nested deeper than \(HealWorkspace.maxDepth) directories, not copied into the heal workspace"
         }
@@ -155,7 +160,7 @@ public struct HealLoop: Sendable {
     ) throws -> HealOutcome {
         try memory?.acquireLock(signal.fingerprint)
         defer { memory?.releaseLock(signal.fingerprint) }
-        let remembered = (try? memory?.similar(to: signal)) ?? []
+        let remembered = (try? memory?.similar(to: signal, repository: state.repository)) ?? []
         var outcome = HealOutcome(
             signal: signal, baseline: nil, attempts: [], candidate: nil, stopReason: "exhausted", notes: [],
             totalMilliseconds: 0, verificationMilliseconds: 0, sandboxOverheadMilliseconds: 0, memory: remembered)
@@ -235,7 +240,7 @@ public struct HealLoop: Sendable {
             loop: self, signal: signal, request: request, workspace: workspace, verifier: verifier, baseline: baseline,
             rescanner: rescanner, findingsBefore: findingsBefore, remembered: remembered, traceRun: traceRun,
             compared: ComparedValues.parse(baselineOutput),
-            failedBefore: (try? memory?.failedChanges(of: signal)) ?? [])
+            failedBefore: (try? memory?.failedChanges(of: signal, repository: state.repository)) ?? [])
         func verified(_ candidate: Candidate) -> HealOutcome {
             outcome.candidate = candidate
             outcome.stopReason = "verified"
@@ -590,7 +595,7 @@ public struct HealLoop: Sendable {
             verdict: verdict, lesson: verdict == .verified ? nil : trial.lesson, verifications: trial.verifications,
             rescan: trial.rescan, notes: proposal.notes, changeKey: proposal.changeKey)
         state.attempts.append(attempt)
-        if verdict != .skipped { _ = try? memory?.record(attempt, for: signal) }
+        if verdict != .skipped { _ = try? memory?.record(attempt, for: signal, repository: state.repository) }
         return attempt
     }
 }
@@ -599,6 +604,8 @@ public struct HealLoop: Sendable {
 struct LoopState {
     let request: HealRequest
     let deadline: UInt64
+    /// The repository's identity in memory (``HealRequest/repositoryID``).
+    let repository: String
     var attempts: [Attempt] = []
     var notes: [String] = []
     var tried = Set<String>()
@@ -614,9 +621,10 @@ struct LoopState {
     /// The most suspicious lines of the code under repair (from the same run), most first.
     var suspicious: [SuspiciousLine] = []
 
-    init(request: HealRequest, deadline: UInt64) {
+    init(request: HealRequest, deadline: UInt64, repository: String) {
         self.request = request
         self.deadline = deadline
+        self.repository = repository
     }
 
     /// Seconds left, or nil when the time or the attempts are spent.
