@@ -34,6 +34,8 @@ struct JobExecution {
     var memory: MemorySync?
     /// Told when memory could not be shared (the heal runs anyway, with what this machine knows).
     var onMemoryError: (any Error) -> Void = { _ in }
+    /// Told how many shared records were dropped, unused, for want of a MAC this worker's key verifies.
+    var onMemoryDropped: (Int) -> Void = { _ in }
     /// Told when a verified fix starts waiting for a decision (the worker logs it).
     var onAwaitingApproval: (Job) -> Void = { _ in }
 
@@ -70,7 +72,10 @@ struct JobExecution {
         var arguments = try Self.arguments(for: spec, directory: directory, scratch: scratch)
         if let identity = Self.repositoryIdentity(of: spec, checkedPath: local?.path) { arguments += ["--repository-id", identity] }
         if spec.kind == .heal, let memory {
-            do { try memory.pull(queue) } catch { onMemoryError(error) }
+            do {
+                let pulled = try memory.pull(queue)
+                if pulled.dropped > 0 { onMemoryDropped(pulled.dropped) }
+            } catch { onMemoryError(error) }
         }
         defer {
             if spec.kind == .heal, let memory {

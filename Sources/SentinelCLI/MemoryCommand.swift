@@ -9,7 +9,7 @@ import Support
 struct MemoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory", abstract: "List, show or forget what heal remembers.",
-        subcommands: [MemoryListCommand.self, MemoryShowCommand.self, MemoryForgetCommand.self])
+        subcommands: [MemoryListCommand.self, MemoryShowCommand.self, MemoryForgetCommand.self, MemoryKeyCommand.self])
 }
 
 struct MemoryListCommand: ParsableCommand {

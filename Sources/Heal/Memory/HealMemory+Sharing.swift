@@ -4,8 +4,10 @@ import Store
 import Support
 
 /// One remembered attempt as another memory receives it (a fleet's workers share what each learnt):
-/// every column but the local row id. `key` is the SHA-256 of its canonical JSON, the same on every
-/// machine, so a shared store keeps each attempt once however often it is sent.
+/// every column but the local row id, and the MAC a worker's memory key made over all of them
+/// (``signed(with:)``): a shared store is writable by submitters, so only an attempt whose MAC
+/// verifies is ever taken in (``HealMemory/importShared(_:key:)``). `key` is the SHA-256 of its
+/// canonical JSON, so a shared store keeps each attempt once however often it is sent.
 public struct SharedAttempt: Sendable, Hashable, Codable {
     /// The signal's fingerprint, kind and message, and what makes signals similar.
     public var fingerprint: String
@@ -41,6 +43,8 @@ public struct SharedAttempt: Sendable, Hashable, Codable {
     public var changeKey: String?
     /// The repository it was made on (``RepositoryIdentity``): memory replays it there alone.
     public var repository: String? = nil
+    /// HMAC-SHA256 of every other field (``authenticatedBytes``) under a worker's memory key, in hex.
+    public var mac: String? = nil
 
     /// The canonical JSON: what is sent and stored.
     public func encoded() throws -> String {
@@ -82,9 +86,10 @@ extension HealMemory {
 
     /// Adds attempts another memory recorded, skipping those already here (the same signal,
     /// repository, time, actor, strategy, patch and verdict); their prose goes through this
-    /// memory's redactor like its own records'. Returns how many were added.
+    /// memory's redactor like its own records'. Returns how many were added. Not public: what
+    /// comes from a shared store enters through ``importShared(_:key:)``, which checks MACs.
     @discardableResult
-    public func importAttempts(_ attempts: [SharedAttempt]) throws -> Int {
+    func importAttempts(_ attempts: [SharedAttempt]) throws -> Int {
         try withDatabase { database in
             try database.transaction {
                 var added = 0

@@ -16,8 +16,14 @@ extension MemoryKey {
     public static func resolve(file: String?, environment: [String: String], state: StateDirectory) throws -> (
         key: MemoryKey, path: String
     ) {
-        if let file = file ?? environment[environmentVariable].flatMap({ $0.isEmpty ? nil : $0 }) {
-            return (try load(file), file)
+        if let file { return (try load(file), file) }
+        if let named = environment[environmentVariable], !named.isEmpty {
+            do {
+                return (try load(named), named)
+            } catch let error as SentinelError {
+                // Said with the variable's name: the redactor hides a `*_KEY_*` variable's value, the path.
+                throw SentinelError(error.code, "\(environmentVariable): \(error.message)", errno: error.errno)
+            }
         }
         return (try loadOrCreate(in: state), state.file(fileName))
     }

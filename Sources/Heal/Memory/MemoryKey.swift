@@ -32,14 +32,19 @@ public struct MemoryKey: Sendable, CustomStringConvertible, CustomDebugStringCon
 
     /// The key in a file's text: 64 hex digits, surrounding white space ignored; nil otherwise.
     static func parse(_ text: String) -> MemoryKey? {
-        let digits = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
-        guard digits.count == 2 * size else { return nil }
+        bytes(ofHex: text.trimmingCharacters(in: .whitespacesAndNewlines)).flatMap { try? MemoryKey(bytes: $0) }
+    }
+
+    /// The bytes `text` spells in hex digits (either case), two per byte; nil for anything else.
+    static func bytes(ofHex text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
         var bytes: [UInt8] = []
         for index in stride(from: 0, to: digits.count, by: 2) {
             guard let high = hexValue(digits[index]), let low = hexValue(digits[index + 1]) else { return nil }
             bytes.append(high << 4 | low)
         }
-        return try? MemoryKey(bytes: bytes)
+        return bytes
     }
 
     private static func hexValue(_ digit: UInt8) -> UInt8? {
