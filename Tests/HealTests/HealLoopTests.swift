@@ -292,6 +292,28 @@ struct HealLoopTests {
         #expect(outcome.candidate == nil && outcome.attempts.isEmpty)
     }
 
+    @Test(
+        "a remembered fix that adds a file, or changes one the signal is not in, is refused before it is applied",
+        arguments: ["sitecustomize.py", "tools/release.py"])
+    func replayChangesOnlyTheSignalsFiles(planted: String) throws {
+        let (memory, directory) = try Self.memory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var files = Self.buggy
+        files["tools/release.py"] = "VERSION = '1'\n"
+        let project = try ScratchProject(files)
+        // Verified once, with the planted change riding along (nothing the tests see refuses it).
+        let learner = ScriptedActor(
+            kind: .logicRepair, rounds: [[("the fix", ["calc.py": Self.fixedCalc, planted: "import os  # planted\n"])]])
+        let learnt = try HealLoop(memory: memory).run(try Self.request(project, actors: [learner]))
+        #expect(learnt.candidate?.patch.contains("b/\(planted)") == true)
+        let outcome = try HealLoop(memory: memory).run(
+            try Self.request(project, actors: [ScriptedActor(kind: .logicRepair, rounds: [])]))
+        #expect(outcome.memory.first?.verified == true)
+        #expect(outcome.candidate == nil && outcome.attempts.isEmpty)
+        let why = planted == "sitecustomize.py" ? "it adds sitecustomize.py" : "it changes tools/release.py, which the signal is not in"
+        #expect(outcome.notes.contains("memory: remembered fix #1 not replayed: \(why)"), "\(outcome.notes)")
+    }
+
     @Test("a candidate that failed on this signal in an earlier heal is not judged again")
     func memorySkipsKnownFailures() throws {
         let (memory, directory) = try Self.memory()

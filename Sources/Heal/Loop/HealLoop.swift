@@ -215,6 +215,7 @@ public struct HealLoop: Sendable {
             throw HealActorError("no coverage tracer is configured")
         }
         state.oracle = OracleFiles()
+        state.failureFiles = []
         if verifier.tracerDirectory != nil {
             traceRun = { tree in try verifier.run(tree: tree, trace: true, timeout: nil) }
             // One traced run of the unchanged tree tells which files the tests are made of (no
@@ -226,9 +227,9 @@ public struct HealLoop: Sendable {
                 if let spectrum = try? CoverageTracer.parse(output: traced.1) {
                     let oracle = OracleFiles(spectrum)
                     state.oracle = oracle
-                    state.suspicious = Ochiai.rank(spectrum).filter {
-                        !RegressionGuard.isTestFile($0.file) && !oracle.contains($0.file)
-                    }.prefix(12).map { $0 }
+                    let ranked = Ochiai.rank(spectrum).filter { !RegressionGuard.isTestFile($0.file) && !oracle.contains($0.file) }
+                    state.suspicious = ranked.prefix(12).map { $0 }
+                    state.failureFiles = Set(ranked.map(\.file))
                 }
                 let snapshot = workspace.snapshot
                 traceRun = { tree in
@@ -246,10 +247,12 @@ public struct HealLoop: Sendable {
             outcome.stopReason = "verified"
             return outcome
         }
-        // A fix memory verified for this signal or a similar one goes first, as it was.
-        let replays = MemoryReplay.proposals(remembered, workspace: workspace).filter {
-            state.tried.insert(patchKey($0)).inserted
-        }
+        // A fix memory verified for this signal or a similar one goes first, as it was, if it
+        // changes only files this signal is in.
+        let offer = MemoryReplay.proposals(
+            remembered, workspace: workspace, scope: ReplayScope(signal: signal, executed: state.failureFiles))
+        state.notes += offer.refusals
+        let replays = offer.proposals.filter { state.tried.insert(patchKey($0)).inserted }
         if !replays.isEmpty, let candidate = try turns.validate(replays, state: &state) { return verified(candidate) }
         let actors = request.actors.filter { $0.applies(to: signal) }.sorted { $0.kind < $1.kind }
         if actors.isEmpty { state.notes.append("no actor can act on a \(signal.kind.rawValue) signal (\(signal.source))") }
@@ -620,6 +623,8 @@ struct LoopState {
     var oracle = OracleFiles()
     /// The most suspicious lines of the code under repair (from the same run), most first.
     var suspicious: [SuspiciousLine] = []
+    /// Every file of the code under repair the failing tests ran (from the same run).
+    var failureFiles = Set<String>()
 
     init(request: HealRequest, deadline: UInt64, repository: String) {
         self.request = request
