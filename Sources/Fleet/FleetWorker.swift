@@ -27,7 +27,7 @@ public final class FleetWorker: Sendable {
         self.log = log
         self.metrics = metrics
         self.stop = stop
-        memory = MemorySync(environment: options.environment)
+        memory = MemorySync(environment: options.environment, keyFile: options.memoryKeyFile)
     }
 
     /// Runs until `stop` leaves `running` and every running job has finished or been released.
@@ -97,6 +97,11 @@ public final class FleetWorker: Sendable {
         execution.memory = memory
         execution.onMemoryError = { [self] error in
             log.warning("memory.error", fields(job, [LogField("error", .string("\(error)"))]))
+        }
+        execution.onMemoryDropped = { [self] count in
+            let what = "shared heal memory record\(count == 1 ? "" : "s") without a MAC this worker's memory key verifies, not used"
+            log.warning(
+                "memory.unauthenticated", fields(job, [LogField("dropped", .int(Int64(count))), LogField("message", .string(what))]))
         }
         execution.onAwaitingApproval = { [self] job in
             log.info("job.awaiting_approval", fields(job, [LogField("proposal", .string(FleetJobSpec.approvalProposal(of: job.id)))]))

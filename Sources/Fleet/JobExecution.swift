@@ -2,6 +2,7 @@ import Digest
 import Findings
 import Foundation
 import Git
+import Heal
 import Store
 import Support
 
@@ -33,6 +34,8 @@ struct JobExecution {
     var memory: MemorySync?
     /// Told when memory could not be shared (the heal runs anyway, with what this machine knows).
     var onMemoryError: (any Error) -> Void = { _ in }
+    /// Told how many shared records were dropped, unused, for want of a MAC this worker's key verifies.
+    var onMemoryDropped: (Int) -> Void = { _ in }
     /// Told when a verified fix starts waiting for a decision (the worker logs it).
     var onAwaitingApproval: (Job) -> Void = { _ in }
 
@@ -66,9 +69,13 @@ struct JobExecution {
         let (directory, local) = try checkout(spec, scratch: scratch)
         // The job reaches a local repository through this descriptor: open until the job ends.
         defer { withExtendedLifetime(local) {} }
-        let arguments = try Self.arguments(for: spec, directory: directory, scratch: scratch)
+        var arguments = try Self.arguments(for: spec, directory: directory, scratch: scratch)
+        if let identity = Self.repositoryIdentity(of: spec, checkedPath: local?.path) { arguments += ["--repository-id", identity] }
         if spec.kind == .heal, let memory {
-            do { try memory.pull(queue) } catch { onMemoryError(error) }
+            do {
+                let pulled = try memory.pull(queue)
+                if pulled.dropped > 0 { onMemoryDropped(pulled.dropped) }
+            } catch { onMemoryError(error) }
         }
         defer {
             if spec.kind == .heal, let memory {
@@ -124,6 +131,13 @@ struct JobExecution {
     static func localPath(_ repository: String) -> String? {
         if repository.hasPrefix("file://") { return String(repository.dropFirst("file://".count)) }
         return repository.contains("://") || repository.hasPrefix("git@") ? nil : repository
+    }
+
+    /// What a heal job's memory files its attempts under: the repository the job names (for a local
+    /// one, the path the worker checked), not the descriptor path or clone the heal is given.
+    static func repositoryIdentity(of spec: FleetJobSpec, checkedPath: String?) -> String? {
+        guard spec.kind == .heal, let repository = spec.repository else { return nil }
+        return RepositoryIdentity.of(checkedPath.map { "file://" + $0 } ?? repository)
     }
 
     static func arguments(for spec: FleetJobSpec, directory: String, scratch: String) throws -> [String] {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Fleet
 import Foundation
+import Heal
 import Store
 import Support
 
@@ -35,6 +36,12 @@ struct FleetWorkerCommand: ParsableCommand {
             "Run jobs whose local repository (a path or file:// URL) is inside this directory (repeatable). Without it the worker runs no local repository, only remote URLs.",
             valueName: "dir"))
     var repositoryRoots: [String] = []
+    @Option(
+        name: .customLong("memory-key"),
+        help: ArgumentHelp(
+            "The key that authenticates shared heal memory (default: SENTINEL_MEMORY_KEY_FILE, else the state directory's memory.key, made on first use). Every worker of a fleet needs the same key; submitters must not be able to read it.",
+            valueName: "file"))
+    var memoryKey: String?
 
     func run() throws {
         let url = try database.resolve()
@@ -53,8 +60,12 @@ struct FleetWorkerCommand: ParsableCommand {
             }
             return real
         }
+        // A key file that is missing, malformed or not private fails now (exit 2), not at the first heal.
+        let key = try MemoryKey.resolve(file: memoryKey, environment: options.environment, state: StateLocation.current())
+        options.memoryKeyFile = memoryKey.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
         _ = try JobQueue(url: url)  // Fails now, with one line, when the database cannot be reached.
         let log = JSONLog()
+        log.info("memory.key", [LogField("id", .string(key.key.id)), LogField("file", .string(key.path))])
         let worker = FleetWorker(url: url, options: options, log: log)
         let server = try metrics.map { port in
             try OptionValue.naming("--metrics") { try MetricsServer(registry: worker.metrics.registry, port: port) }

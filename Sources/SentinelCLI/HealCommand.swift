@@ -57,6 +57,12 @@ struct HealCommand: ParsableCommand {
             "Where a dependency bump's verification installs the bumped version from: a directory of wheels (bound read-only) or an http(s) index URL the profile's egress allows. Without it a bump is 'not exercised'.",
             valueName: "dir|url"))
     var packageIndex: String?
+    @Option(
+        name: .customLong("repository-id"),
+        help: ArgumentHelp(
+            "What heal memory files this repository under: fixes are replayed only on the repository they were learnt on (default: file:// and the real path of --repo; fleet workers give the job's repository URL).",
+            valueName: "id"))
+    var repositoryID: String?
 
     func run() throws {
         guard !verify.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -76,6 +82,9 @@ struct HealCommand: ParsableCommand {
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw SentinelError(.invalidInput, "--jobs: must be at least 1") }
         let index = try packageIndex.map { try PackageIndex(parsing: $0) }
+        if let repositoryID, repositoryID.isEmpty || repositoryID.count > 4096 || repositoryID.contains(where: \.isNewline) {
+            throw SentinelError(.invalidInput, "--repository-id: one line of at most 4096 characters")
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: repo, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw SentinelError(.invalidInput, "\(repo): repository not found or not a directory")
@@ -98,7 +107,8 @@ struct HealCommand: ParsableCommand {
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,
             actors: try HealActors.standard(
                 environment: ProcessInfo.processInfo.environment, osvDatabase: StateLocation.current().osvDatabase),
-            maxAttempts: maxAttempts ?? Int.max, maxSeconds: maxMinutes * 60, jobs: jobs, packageIndex: index)
+            maxAttempts: maxAttempts ?? Int.max, maxSeconds: maxMinutes * 60, jobs: jobs, packageIndex: index,
+            repositoryID: repositoryID)
         let progress = HealProgressLine(mode: ProgressLine.Mode.forStderr(quiet: false, environment: ProcessInfo.processInfo.environment))
         let loop = HealLoop(memory: memory, progress: { progress.show($0) })
         let outcome = try loop.run(request)

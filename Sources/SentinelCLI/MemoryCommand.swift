@@ -9,7 +9,7 @@ import Support
 struct MemoryCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "memory", abstract: "List, show or forget what heal remembers.",
-        subcommands: [MemoryListCommand.self, MemoryShowCommand.self, MemoryForgetCommand.self])
+        subcommands: [MemoryListCommand.self, MemoryShowCommand.self, MemoryForgetCommand.self, MemoryKeyCommand.self])
 }
 
 struct MemoryListCommand: ParsableCommand {
@@ -37,7 +37,8 @@ struct MemoryShowCommand: ParsableCommand {
         }
         var lines = [
             "id: \(record.id)", "created: \(record.created)", "signal: \(record.fingerprint) (\(record.kind))",
-            "message: \(record.signalMessage)", "actor: \(record.actor)", "strategy: \(record.strategy)",
+            "message: \(record.signalMessage)", "repository: \(record.repository ?? "(not recorded)")", "actor: \(record.actor)",
+            "strategy: \(record.strategy)",
             "description: \(record.description)", "verdict: \(record.verdict)",
         ]
         if let lesson = record.lesson { lines.append("lesson: \(lesson)") }

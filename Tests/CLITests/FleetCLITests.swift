@@ -304,11 +304,16 @@ struct FleetCLITests {
         let database = try server.createDatabase()
         let scratch = try HealCLITests.Scratch(fixture: "logic-binary-search")
         let signal = try scratch.pytestSignal()
-        // Two machines: the same database, a state directory (and heal memory) each.
+        // Two machines: the same database, a state directory (and heal memory) each, one memory key.
         var first = try CLI.fleetEnvironment(database: database)
         var second = try CLI.fleetEnvironment(database: database)
-        first["PYTHONDONTWRITEBYTECODE"] = "1"
-        second["PYTHONDONTWRITEBYTECODE"] = "1"
+        let keyFile = scratch.root + "/fleet-memory.key"
+        try (String(repeating: "3c", count: 32) + "\n").write(toFile: keyFile, atomically: false, encoding: .utf8)
+        #expect(chmod(keyFile, 0o600) == 0)
+        for name in ["PYTHONDONTWRITEBYTECODE", "SENTINEL_MEMORY_KEY_FILE"] {
+            first[name] = name == "PYTHONDONTWRITEBYTECODE" ? "1" : keyFile
+            second[name] = first[name]
+        }
         let submit = ["fleet", "submit", "heal", "--signal", signal, "--repo", scratch.repo, "--verify", "python3 -m pytest -q"]
         let queue = try JobQueue(url: DatabaseURL(parsing: database))
         func heal(on environment: [String: String]) throws -> [String: Any] {

@@ -26,7 +26,7 @@ import Testing
     static let help: [Case] = [
         [], ["scan"], ["rules"], ["rules", "list"], ["rules", "test"], ["db"], ["db", "import"], ["db", "update"],
         ["db", "status"], ["sandbox"], ["sandbox", "run"], ["sandbox", "profiles"], ["sandbox", "check"], ["doctor"],
-        ["heal"], ["memory"], ["memory", "list"], ["memory", "show"], ["memory", "forget"], ["audit"],
+        ["heal"], ["memory"], ["memory", "list"], ["memory", "show"], ["memory", "forget"], ["memory", "key"], ["audit"],
         ["audit", "verify"], ["proposals"], ["proposals", "list"], ["proposals", "show"], ["proposals", "approve"],
         ["proposals", "deny"], ["dast-worker"], ["fleet"], ["fleet", "submit"], ["fleet", "submit", "scan"],
         ["fleet", "submit", "heal"], ["fleet", "submit", "dast"], ["fleet", "worker"], ["fleet", "status"], ["fleet", "jobs"],

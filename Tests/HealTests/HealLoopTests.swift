@@ -44,11 +44,13 @@ struct HealLoopTests {
             failingTests: ["tests/test_calc.py::test_mean"], exceptionType: "AssertionError")
     }
 
-    static func request(_ project: ScratchProject, actors: [any HealActor], maxAttempts: Int = 20) throws -> HealRequest {
+    static func request(
+        _ project: ScratchProject, actors: [any HealActor], maxAttempts: Int = 20, repositoryID: String? = nil
+    ) throws -> HealRequest {
         HealRequest(
             repository: project.path, signals: [signal()], verify: "python3 -m pytest -q",
             profile: try ProfileStore.standard(syntax: .yaml).resolve("fix-verify"), actors: actors, maxAttempts: maxAttempts,
-            maxSeconds: 300, jobs: 2)
+            maxSeconds: 300, jobs: 2, repositoryID: repositoryID)
     }
 
     static func memory() throws -> (HealMemory, String) {
@@ -99,7 +101,7 @@ struct HealLoopTests {
         var similar = Self.signal()
         similar.failingTests = ["tests/test_calc.py::test_other"]
         similar.topFrames = []
-        let recalled = try memory.similar(to: similar)
+        let recalled = try memory.similar(to: similar, repository: RepositoryIdentity.local(project.path))
         #expect(recalled.first?.verified == true)
         let rate = try memory.successRate(of: .logicRepair)
         #expect(rate.verified == 1 && rate.total == 3)
@@ -263,13 +265,53 @@ struct HealLoopTests {
         let first = try ScratchProject(Self.buggy)
         let learner = ScriptedActor(
             kind: .logicRepair, rounds: [[("break first", ["calc.py": Self.breaksFirst])], [("the fix", ["calc.py": Self.fixedCalc])]])
-        #expect(try HealLoop(memory: memory).run(try Self.request(first, actors: [learner])).candidate != nil)
-        // The same bug again elsewhere, and an actor with nothing to say: memory alone fixes it.
+        let origin = "https://example.com/calc"
+        #expect(try HealLoop(memory: memory).run(try Self.request(first, actors: [learner], repositoryID: origin)).candidate != nil)
+        // The same bug again in another checkout of the repository, and an actor with nothing to
+        // say: memory alone fixes it.
         let again = try ScratchProject(Self.buggy)
-        let outcome = try HealLoop(memory: memory).run(try Self.request(again, actors: [ScriptedActor(kind: .logicRepair, rounds: [])]))
+        let outcome = try HealLoop(memory: memory).run(
+            try Self.request(again, actors: [ScriptedActor(kind: .logicRepair, rounds: [])], repositoryID: origin))
         let candidate = try #require(outcome.candidate)
         #expect(candidate.description.hasPrefix("remembered fix #") && candidate.description.hasSuffix(": the fix"))
         #expect(outcome.attempts.count == 1 && outcome.attempts.first?.verdict == .verified)
+    }
+
+    @Test("a fix learnt on another repository is not offered: memory replays only what this repository learnt")
+    func memoryKeepsToItsRepository() throws {
+        let (memory, directory) = try Self.memory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try ScratchProject(Self.buggy)
+        let learner = ScriptedActor(kind: .logicRepair, rounds: [[("the fix", ["calc.py": Self.fixedCalc])]])
+        #expect(try HealLoop(memory: memory).run(try Self.request(first, actors: [learner])).candidate != nil)
+        // The same rule, the same signal, in another repository: nothing it learnt is offered there.
+        let another = try ScratchProject(Self.buggy)
+        let outcome = try HealLoop(memory: memory).run(
+            try Self.request(another, actors: [ScriptedActor(kind: .logicRepair, rounds: [])]))
+        #expect(outcome.memory.isEmpty)
+        #expect(outcome.candidate == nil && outcome.attempts.isEmpty)
+    }
+
+    @Test(
+        "a remembered fix that adds a file, or changes one the signal is not in, is refused before it is applied",
+        arguments: ["sitecustomize.py", "tools/release.py"])
+    func replayChangesOnlyTheSignalsFiles(planted: String) throws {
+        let (memory, directory) = try Self.memory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var files = Self.buggy
+        files["tools/release.py"] = "VERSION = '1'\n"
+        let project = try ScratchProject(files)
+        // Verified once, with the planted change riding along (nothing the tests see refuses it).
+        let learner = ScriptedActor(
+            kind: .logicRepair, rounds: [[("the fix", ["calc.py": Self.fixedCalc, planted: "import os  # planted\n"])]])
+        let learnt = try HealLoop(memory: memory).run(try Self.request(project, actors: [learner]))
+        #expect(learnt.candidate?.patch.contains("b/\(planted)") == true)
+        let outcome = try HealLoop(memory: memory).run(
+            try Self.request(project, actors: [ScriptedActor(kind: .logicRepair, rounds: [])]))
+        #expect(outcome.memory.first?.verified == true)
+        #expect(outcome.candidate == nil && outcome.attempts.isEmpty)
+        let why = planted == "sitecustomize.py" ? "it adds sitecustomize.py" : "it changes tools/release.py, which the signal is not in"
+        #expect(outcome.notes.contains("memory: remembered fix #1 not replayed: \(why)"), "\(outcome.notes)")
     }
 
     @Test("a candidate that failed on this signal in an earlier heal is not judged again")
@@ -278,12 +320,13 @@ struct HealLoopTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let wrong = ScriptedActor(kind: .logicRepair, rounds: [[("break first", ["calc.py": Self.breaksFirst])]])
         let first = try ScratchProject(Self.buggy)
-        #expect(try HealLoop(memory: memory).run(try Self.request(first, actors: [wrong])).candidate == nil)
+        let origin = "https://example.com/calc"
+        #expect(try HealLoop(memory: memory).run(try Self.request(first, actors: [wrong], repositoryID: origin)).candidate == nil)
         let both = ScriptedActor(
             kind: .logicRepair,
             rounds: [[("break first", ["calc.py": Self.breaksFirst]), ("the fix", ["calc.py": Self.fixedCalc])]])
         let again = try ScratchProject(Self.buggy)
-        let outcome = try HealLoop(memory: memory).run(try Self.request(again, actors: [both]))
+        let outcome = try HealLoop(memory: memory).run(try Self.request(again, actors: [both], repositoryID: origin))
         #expect(outcome.candidate?.description == "the fix")
         #expect(outcome.attempts.map(\.description) == ["the fix"])
         #expect(outcome.notes.contains("memory: 1 candidate that failed on this signal in an earlier heal not tried again"))
@@ -426,13 +469,14 @@ struct HealMemoryTests {
                 size: 1, verdict: verdict, lesson: nil, verifications: [], rescan: nil, notes: [])
         }
         #expect(try memory.successShare(of: .ruleFix) == nil, "no history: no share")
-        for verdict in [Verdict.failed, .rejected, .flaky] { try memory.record(attempt(verdict), for: signal) }
+        let repository = "https://example.com/app"
+        for verdict in [Verdict.failed, .rejected, .flaky] { try memory.record(attempt(verdict), for: signal, repository: repository) }
         #expect(try memory.successRate(of: .ruleFix).verified == 0)
-        let id = try memory.record(attempt(.verified), for: signal)
+        let id = try memory.record(attempt(.verified), for: signal, repository: repository)
         let rate = try memory.successRate(of: .ruleFix)
         #expect(rate.verified == 1 && rate.total == 3)
         #expect(try memory.successShare(of: .ruleFix) == 1.0 / 3)
-        #expect(try memory.similar(to: signal).first?.id == id)
+        #expect(try memory.similar(to: signal, repository: repository).first?.id == id)
         #expect(try memory.forget(id: id))
         #expect(try !memory.forget(id: id))
         #expect(try memory.successRate(of: .ruleFix).verified == 0)

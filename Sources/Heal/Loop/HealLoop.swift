@@ -29,15 +29,19 @@ public struct HealRequest: Sendable {
     /// Where a dependency bump's verification installs the bumped version from (nil: nowhere,
     /// so a bump is "not exercised").
     public var packageIndex: PackageIndex?
+    /// What memory files this repository's attempts under, and offers fixes from
+    /// (``RepositoryIdentity``); nil: the repository directory's real path (`file://…`).
+    public var repositoryID: String?
 
     /// A request; the defaults are no attempt cap (the time budget decides), 15 minutes and one
     /// job per core.
     public init(
         repository: String, signals: [Signal], verify: String, profile: Profile, actors: [any HealActor],
         maxAttempts: Int = .max, maxSeconds: Double = 900, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-        environment: [String: String] = [:], packageIndex: PackageIndex? = nil
+        environment: [String: String] = [:], packageIndex: PackageIndex? = nil, repositoryID: String? = nil
     ) {
         self.repository = repository
+        self.repositoryID = repositoryID
         self.signals = signals
         self.verify = verify
         self.profile = profile
@@ -118,7 +122,8 @@ public struct HealLoop: Sendable {
         let verifier = Verifier(
             profile: request.profile, command: request.verify, tracerDirectory: tracerDirectory,
             tracerModule: tracer?.module, environment: request.environment, packageIndex: request.packageIndex)
-        var state = LoopState(request: request, deadline: deadline)
+        var state = LoopState(
+            request: request, deadline: deadline, repository: request.repositoryID ?? RepositoryIdentity.local(request.repository))
         state.notes += workspace.tooDeep.map {
             "\($0): nested deeper than \(HealWorkspace.maxDepth) directories, not copied into the heal workspace"
         }
@@ -155,7 +160,7 @@ public struct HealLoop: Sendable {
     ) throws -> HealOutcome {
         try memory?.acquireLock(signal.fingerprint)
         defer { memory?.releaseLock(signal.fingerprint) }
-        let remembered = (try? memory?.similar(to: signal)) ?? []
+        let remembered = (try? memory?.similar(to: signal, repository: state.repository)) ?? []
         var outcome = HealOutcome(
             signal: signal, baseline: nil, attempts: [], candidate: nil, stopReason: "exhausted", notes: [],
             totalMilliseconds: 0, verificationMilliseconds: 0, sandboxOverheadMilliseconds: 0, memory: remembered)
@@ -210,6 +215,7 @@ public struct HealLoop: Sendable {
             throw HealActorError("no coverage tracer is configured")
         }
         state.oracle = OracleFiles()
+        state.failureFiles = []
         if verifier.tracerDirectory != nil {
             traceRun = { tree in try verifier.run(tree: tree, trace: true, timeout: nil) }
             // One traced run of the unchanged tree tells which files the tests are made of (no
@@ -221,9 +227,9 @@ public struct HealLoop: Sendable {
                 if let spectrum = try? CoverageTracer.parse(output: traced.1) {
                     let oracle = OracleFiles(spectrum)
                     state.oracle = oracle
-                    state.suspicious = Ochiai.rank(spectrum).filter {
-                        !RegressionGuard.isTestFile($0.file) && !oracle.contains($0.file)
-                    }.prefix(12).map { $0 }
+                    let ranked = Ochiai.rank(spectrum).filter { !RegressionGuard.isTestFile($0.file) && !oracle.contains($0.file) }
+                    state.suspicious = ranked.prefix(12).map { $0 }
+                    state.failureFiles = Set(ranked.map(\.file))
                 }
                 let snapshot = workspace.snapshot
                 traceRun = { tree in
@@ -235,16 +241,18 @@ public struct HealLoop: Sendable {
             loop: self, signal: signal, request: request, workspace: workspace, verifier: verifier, baseline: baseline,
             rescanner: rescanner, findingsBefore: findingsBefore, remembered: remembered, traceRun: traceRun,
             compared: ComparedValues.parse(baselineOutput),
-            failedBefore: (try? memory?.failedChanges(of: signal)) ?? [])
+            failedBefore: (try? memory?.failedChanges(of: signal, repository: state.repository)) ?? [])
         func verified(_ candidate: Candidate) -> HealOutcome {
             outcome.candidate = candidate
             outcome.stopReason = "verified"
             return outcome
         }
-        // A fix memory verified for this signal or a similar one goes first, as it was.
-        let replays = MemoryReplay.proposals(remembered, workspace: workspace).filter {
-            state.tried.insert(patchKey($0)).inserted
-        }
+        // A fix memory verified for this signal or a similar one goes first, as it was, if it
+        // changes only files this signal is in.
+        let offer = MemoryReplay.proposals(
+            remembered, workspace: workspace, scope: ReplayScope(signal: signal, executed: state.failureFiles))
+        state.notes += offer.refusals
+        let replays = offer.proposals.filter { state.tried.insert(patchKey($0)).inserted }
         if !replays.isEmpty, let candidate = try turns.validate(replays, state: &state) { return verified(candidate) }
         let actors = request.actors.filter { $0.applies(to: signal) }.sorted { $0.kind < $1.kind }
         if actors.isEmpty { state.notes.append("no actor can act on a \(signal.kind.rawValue) signal (\(signal.source))") }
@@ -590,7 +598,7 @@ public struct HealLoop: Sendable {
             verdict: verdict, lesson: verdict == .verified ? nil : trial.lesson, verifications: trial.verifications,
             rescan: trial.rescan, notes: proposal.notes, changeKey: proposal.changeKey)
         state.attempts.append(attempt)
-        if verdict != .skipped { _ = try? memory?.record(attempt, for: signal) }
+        if verdict != .skipped { _ = try? memory?.record(attempt, for: signal, repository: state.repository) }
         return attempt
     }
 }
@@ -599,6 +607,8 @@ public struct HealLoop: Sendable {
 struct LoopState {
     let request: HealRequest
     let deadline: UInt64
+    /// The repository's identity in memory (``HealRequest/repositoryID``).
+    let repository: String
     var attempts: [Attempt] = []
     var notes: [String] = []
     var tried = Set<String>()
@@ -613,10 +623,13 @@ struct LoopState {
     var oracle = OracleFiles()
     /// The most suspicious lines of the code under repair (from the same run), most first.
     var suspicious: [SuspiciousLine] = []
+    /// Every file of the code under repair the failing tests ran (from the same run).
+    var failureFiles = Set<String>()
 
-    init(request: HealRequest, deadline: UInt64) {
+    init(request: HealRequest, deadline: UInt64, repository: String) {
         self.request = request
         self.deadline = deadline
+        self.repository = repository
     }
 
     /// Seconds left, or nil when the time or the attempts are spent.

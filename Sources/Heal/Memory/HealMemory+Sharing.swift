@@ -4,8 +4,10 @@ import Store
 import Support
 
 /// One remembered attempt as another memory receives it (a fleet's workers share what each learnt):
-/// every column but the local row id. `key` is the SHA-256 of its canonical JSON, the same on every
-/// machine, so a shared store keeps each attempt once however often it is sent.
+/// every column but the local row id, and the MAC a worker's memory key made over all of them
+/// (``signed(with:)``): a shared store is writable by submitters, so only an attempt whose MAC
+/// verifies is ever taken in (``HealMemory/importShared(_:key:)``). `key` is the SHA-256 of its
+/// canonical JSON, so a shared store keeps each attempt once however often it is sent.
 public struct SharedAttempt: Sendable, Hashable, Codable {
     /// The signal's fingerprint, kind and message, and what makes signals similar.
     public var fingerprint: String
@@ -39,6 +41,10 @@ public struct SharedAttempt: Sendable, Hashable, Codable {
     public var created: String
     /// The change's key (memory skips failed changes by it).
     public var changeKey: String?
+    /// The repository it was made on (``RepositoryIdentity``): memory replays it there alone.
+    public var repository: String? = nil
+    /// HMAC-SHA256 of every other field (``authenticatedBytes``) under a worker's memory key, in hex.
+    public var mac: String? = nil
 
     /// The canonical JSON: what is sent and stored.
     public func encoded() throws -> String {
@@ -59,7 +65,7 @@ extension HealMemory {
             let query = try database.prepare(
                 """
                 SELECT id, fingerprint, kind, signal_message, exception_type, top_frame, rule_id, package, actor, strategy,
-                    description, patch_hash, patch, verdict, lesson, created, change_key
+                    description, patch_hash, patch, verdict, lesson, created, change_key, repository
                 FROM heal_attempts WHERE id > ?1 ORDER BY id LIMIT ?2
                 """)
             query.bind(1, rowID)
@@ -71,18 +77,19 @@ extension HealMemory {
                     exceptionType: query.text(4), topFrame: query.text(5), ruleId: query.text(6), package: query.text(7),
                     actor: query.text(8) ?? "", strategy: query.text(9) ?? "", description: query.text(10) ?? "",
                     patchHash: query.text(11) ?? "", patch: query.text(12) ?? "", verdict: query.text(13) ?? "",
-                    lesson: query.text(14), created: query.text(15) ?? "", changeKey: query.text(16))
+                    lesson: query.text(14), created: query.text(15) ?? "", changeKey: query.text(16), repository: query.text(17))
                 rows.append((query.int(0), attempt))
             }
             return rows
         }
     }
 
-    /// Adds attempts another memory recorded, skipping those already here (the same signal, time,
-    /// actor, strategy, patch and verdict); their prose goes through this memory's redactor like its
-    /// own records'. Returns how many were added.
+    /// Adds attempts another memory recorded, skipping those already here (the same signal,
+    /// repository, time, actor, strategy, patch and verdict); their prose goes through this
+    /// memory's redactor like its own records'. Returns how many were added. Not public: what
+    /// comes from a shared store enters through ``importShared(_:key:)``, which checks MACs.
     @discardableResult
-    public func importAttempts(_ attempts: [SharedAttempt]) throws -> Int {
+    func importAttempts(_ attempts: [SharedAttempt]) throws -> Int {
         try withDatabase { database in
             try database.transaction {
                 var added = 0
@@ -90,7 +97,7 @@ extension HealMemory {
                     let present = try database.prepare(
                         """
                         SELECT 1 FROM heal_attempts WHERE fingerprint = ?1 AND created = ?2 AND actor = ?3 AND strategy = ?4
-                            AND patch_hash = ?5 AND verdict = ?6 LIMIT 1
+                            AND patch_hash = ?5 AND verdict = ?6 AND repository IS ?7 LIMIT 1
                         """)
                     present.bind(1, attempt.fingerprint)
                     present.bind(2, attempt.created)
@@ -98,12 +105,13 @@ extension HealMemory {
                     present.bind(4, attempt.strategy)
                     present.bind(5, attempt.patchHash)
                     present.bind(6, attempt.verdict)
+                    present.bind(7, attempt.repository)
                     if try present.step() { continue }
                     let insert = try database.prepare(
                         """
                         INSERT INTO heal_attempts(fingerprint, kind, signal_message, exception_type, top_frame, rule_id, package,
-                            actor, strategy, description, patch_hash, patch, verdict, lesson, created, change_key)
-                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                            actor, strategy, description, patch_hash, patch, verdict, lesson, created, change_key, repository)
+                        VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
                         """)
                     insert.bind(1, attempt.fingerprint)
                     insert.bind(2, attempt.kind)
@@ -121,6 +129,7 @@ extension HealMemory {
                     insert.bind(14, attempt.lesson.map { redactor.redact($0) })
                     insert.bind(15, attempt.created)
                     insert.bind(16, attempt.changeKey)
+                    insert.bind(17, attempt.repository)
                     try insert.run()
                     added += 1
                 }

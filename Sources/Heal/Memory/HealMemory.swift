@@ -12,8 +12,9 @@ extension SentinelError.Code {
 
 /// Heal's memory in the state database (`heal.sqlite` in the state directory): every attempt with its
 /// provenance and lesson, keyed by signal fingerprint, and the per-signal locks. Similar signals
-/// (same exception type and innermost frame, same rule, same package) retrieve past verified
-/// fixes and lessons first. Only verified outcomes count in favour of a strategy: an attempt
+/// (same exception type and innermost frame, same rule, same package) of the same repository
+/// (``RepositoryIdentity``) retrieve past verified fixes and lessons first; what was learnt on
+/// another repository is never offered (issue 53, R8). Only verified outcomes count in favour of a strategy: an attempt
 /// that failed, was refused or was forgotten never raises anything's rank.
 public final class HealMemory: @unchecked Sendable {
     /// The database file.
@@ -68,6 +69,14 @@ public final class HealMemory: @unchecked Sendable {
                     ALTER TABLE heal_attempts ADD COLUMN change_key TEXT;
                     CREATE INDEX IF NOT EXISTS heal_attempts_change ON heal_attempts(fingerprint, change_key);
                     """),
+            // The repository an attempt was made on: memory offers a fix only to the same one.
+            // Older rows have none, and are never offered.
+            Migration(
+                version: 3,
+                sql: """
+                    ALTER TABLE heal_attempts ADD COLUMN repository TEXT;
+                    CREATE INDEX IF NOT EXISTS heal_attempts_repository ON heal_attempts(repository, fingerprint);
+                    """),
         ], remedy: "use the Sentinel that wrote it, or move the file aside")
 
     /// Opens (creating) the memory at `path`. A file that is not a SQLite database, or fails
@@ -101,15 +110,15 @@ public final class HealMemory: @unchecked Sendable {
         message.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? message
     }
 
-    /// Records one attempt at `signal`; returns its id.
+    /// Records one attempt at `signal` in `repository` (``RepositoryIdentity``); returns its id.
     @discardableResult
-    public func record(_ attempt: Attempt, for signal: Signal, at date: Date = Date()) throws -> Int64 {
+    public func record(_ attempt: Attempt, for signal: Signal, repository: String, at date: Date = Date()) throws -> Int64 {
         try lock.withLock {
             let insert = try database.prepare(
                 """
                 INSERT INTO heal_attempts(fingerprint, kind, signal_message, exception_type, top_frame, rule_id, package,
-                    actor, strategy, description, patch_hash, patch, verdict, lesson, created, change_key)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
+                    actor, strategy, description, patch_hash, patch, verdict, lesson, created, change_key, repository)
+                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)
                 """)
             insert.bind(1, signal.fingerprint)
             insert.bind(2, signal.kind.rawValue)
@@ -127,22 +136,25 @@ public final class HealMemory: @unchecked Sendable {
             insert.bind(14, attempt.lesson.map { redactor.redact($0.summary) })
             insert.bind(15, Self.timestamp(date))
             insert.bind(16, attempt.changeKey)
+            insert.bind(17, repository)
             try insert.run()
             return database.lastInsertRowID
         }
     }
 
-    /// Past attempts at `signal` or similar ones: verified first, then this very signal's, newest
-    /// first; at most `limit`.
-    public func similar(to signal: Signal, limit: Int = 20) throws -> [MemoryRecord] {
+    /// Past attempts in `repository` at `signal` or similar ones: verified first, then this very
+    /// signal's, newest first; at most `limit`. A rule id (or exception, or package) alone never
+    /// brings in what another repository learnt.
+    public func similar(to signal: Signal, repository: String, limit: Int = 20) throws -> [MemoryRecord] {
         try lock.withLock {
             let query = try database.prepare(
                 """
                 SELECT \(Self.columns), fingerprint = ?1 AS exact FROM heal_attempts
-                WHERE fingerprint = ?1
-                   OR (?2 IS NOT NULL AND exception_type = ?2 AND top_frame IS ?3)
-                   OR (?4 IS NOT NULL AND rule_id = ?4)
-                   OR (?5 IS NOT NULL AND package = ?5)
+                WHERE repository = ?7 AND (
+                    fingerprint = ?1
+                    OR (?2 IS NOT NULL AND exception_type = ?2 AND top_frame IS ?3)
+                    OR (?4 IS NOT NULL AND rule_id = ?4)
+                    OR (?5 IS NOT NULL AND package = ?5))
                 ORDER BY verdict = 'verified' DESC, exact DESC, id DESC
                 LIMIT ?6
                 """)
@@ -152,10 +164,11 @@ public final class HealMemory: @unchecked Sendable {
             query.bind(4, signal.ruleId)
             query.bind(5, signal.dependency?.package.lowercased())
             query.bind(6, limit)
+            query.bind(7, repository)
             var records: [MemoryRecord] = []
             while try query.step() {
                 var record = Self.row(query)
-                record.exact = query.int(16) != 0
+                record.exact = query.int(17) != 0
                 records.append(record)
             }
             return records
@@ -183,18 +196,20 @@ public final class HealMemory: @unchecked Sendable {
         }
     }
 
-    /// The changes (``Attempt/changeKey``) that failed or were refused on this very signal before
-    /// (its fingerprint), at most `limit`: a later heal of it skips them instead of judging them
-    /// again.
-    public func failedChanges(of signal: Signal, limit: Int = 10_000) throws -> Set<String> {
+    /// The changes (``Attempt/changeKey``) that failed or were refused on this very signal (its
+    /// fingerprint) in `repository` before, at most `limit`: a later heal of it skips them
+    /// instead of judging them again.
+    public func failedChanges(of signal: Signal, repository: String, limit: Int = 10_000) throws -> Set<String> {
         try lock.withLock {
             let query = try database.prepare(
                 """
                 SELECT DISTINCT change_key FROM heal_attempts
-                WHERE fingerprint = ?1 AND change_key IS NOT NULL AND verdict IN ('failed', 'rejected') LIMIT ?2
+                WHERE fingerprint = ?1 AND repository = ?3 AND change_key IS NOT NULL AND verdict IN ('failed', 'rejected')
+                LIMIT ?2
                 """)
             query.bind(1, signal.fingerprint)
             query.bind(2, limit)
+            query.bind(3, repository)
             var hashes = Set<String>()
             while try query.step() { if let hash = query.text(0) { hashes.insert(hash) } }
             return hashes
@@ -282,7 +297,7 @@ public final class HealMemory: @unchecked Sendable {
 
     private static let columns = """
         id, fingerprint, kind, signal_message, exception_type, top_frame, rule_id, package, actor, strategy, \
-        description, patch_hash, patch, verdict, lesson, created
+        description, patch_hash, patch, verdict, lesson, created, repository
         """
 
     private static func row(_ query: Statement) -> MemoryRecord {
@@ -291,7 +306,7 @@ public final class HealMemory: @unchecked Sendable {
             signalMessage: query.text(3) ?? "", exceptionType: query.text(4), topFrame: query.text(5),
             ruleId: query.text(6), package: query.text(7), actor: query.text(8) ?? "", strategy: query.text(9) ?? "",
             description: query.text(10) ?? "", patchHash: query.text(11) ?? "", patch: query.text(12) ?? "",
-            verdict: query.text(13) ?? "", lesson: query.text(14), created: query.text(15) ?? "")
+            verdict: query.text(13) ?? "", lesson: query.text(14), created: query.text(15) ?? "", repository: query.text(16))
     }
 
     static func timestamp(_ date: Date) -> String {

@@ -32,6 +32,8 @@ public struct MemoryRecord: Sendable, Hashable, Codable {
     public var lesson: String?
     /// When it was recorded (ISO 8601, UTC).
     public var created: String
+    /// The repository it was made on (``RepositoryIdentity``); nil for a record older than that.
+    public var repository: String?
     /// True when it was for this very signal, not only a similar one (retrieval only).
     public var exact: Bool = false
 
