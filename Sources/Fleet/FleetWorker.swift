@@ -120,6 +120,12 @@ public final class FleetWorker: Sendable {
                     event = "fleet.job.succeeded"
                     inputs["report"] = SHA256.hex(result.report)
                     details["exit"] = String(result.exitStatus)
+                    // How a fix's approval wait ended is part of the outcome (a wait the worker cut short included).
+                    if job.request.kind == .heal, let record = try? JSONDecoder().decode(HealRecord.self, from: Data(result.report.utf8)),
+                        let approval = record.approval
+                    {
+                        details["approval"] = approval
+                    }
                     metrics.succeeded.increment(labels: kind)
                     log.info("job.succeeded", fields(job, [seconds, LogField("exit", .int(Int64(result.exitStatus)))]))
                 } else {

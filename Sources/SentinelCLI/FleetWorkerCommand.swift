@@ -21,7 +21,10 @@ struct FleetWorkerCommand: ParsableCommand {
     @OptionGroup var database: FleetDatabaseOptions
     @Option(help: "Jobs run at once.") var concurrency = 1
     @Option(help: "Lease length: a dead worker's jobs return after it.") var lease = "30s"
-    @Option(name: .customLong("job-timeout"), help: "Stop and retry a job that runs longer.") var jobTimeout = "1h"
+    @Option(
+        name: .customLong("job-timeout"),
+        help: "Stop and retry a job that runs longer; a heal's fix awaiting approval waits at most until then.")
+    var jobTimeout = "1h"
     @Option(help: "After SIGTERM, how long running jobs may finish.") var drain = "60s"
     @Option(name: .customLong("retry-base"), help: "Backoff after a first failed attempt, doubling each time.")
     var retryBase = "10s"
