@@ -1,3 +1,6 @@
 #pragma once
-// libcrypto's EVP digest interface (OpenSSL 3): Support's SHA256 is a facade over it.
+// libcrypto (OpenSSL 3): the EVP digest interface (Digest's SHA256 is a facade over it), the
+// one-shot HMAC (the fleet audit chain's links) and the CSPRNG (its key).
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <openssl/rand.h>
