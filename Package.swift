@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
         .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "Digest", "Support"]),
-        .testTarget(name: "FleetTests", dependencies: ["Audit", "Fleet", "Store", "Support", "TestSupport"]),
+        .testTarget(name: "FleetTests", dependencies: ["Audit", "Digest", "Fleet", "Store", "Support", "TestSupport"]),
         .testTarget(
             name: "HealTests",
             dependencies: [

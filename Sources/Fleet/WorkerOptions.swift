@@ -22,11 +22,14 @@ public struct WorkerOptions: Sendable {
     /// empty runs no local repository, only remote URLs. Anyone who can submit could otherwise have
     /// any directory of this machine scanned and read the findings.
     public var repositoryRoots: [String] = []
+    /// The key the worker links the fleet's audit chain with, and where it keeps its head files.
+    public var audit: FleetAuditState
 
-    /// Options for a worker running `executable`, named `name`.
-    public init(executable: String, name: String) {
+    /// Options for a worker running `executable`, named `name`, auditing with `audit`.
+    public init(executable: String, name: String, audit: FleetAuditState) {
         self.executable = executable
         self.name = name
+        self.audit = audit
     }
 
     /// How often a running job's lease is renewed: a third of its length.

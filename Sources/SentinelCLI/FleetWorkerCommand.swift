@@ -19,6 +19,7 @@ struct FleetWorkerCommand: ParsableCommand {
             "SIGTERM stops claiming and lets running jobs finish for --drain, then stops and releases them; a second SIGTERM releases them at once."
     )
     @OptionGroup var database: FleetDatabaseOptions
+    @OptionGroup var audit: FleetAuditOptions
     @Option(help: "Jobs run at once.") var concurrency = 1
     @Option(help: "Lease length: a dead worker's jobs return after it.") var lease = "30s"
     @Option(
@@ -43,7 +44,7 @@ struct FleetWorkerCommand: ParsableCommand {
         let url = try database.resolve()
         guard (1...256).contains(concurrency) else { throw SentinelError(.invalidInput, "--concurrency: must be 1 to 256") }
         let executable = try SelfExecutable.path()
-        var options = WorkerOptions(executable: executable, name: name ?? Self.defaultName())
+        var options = WorkerOptions(executable: executable, name: name ?? Self.defaultName(), audit: try audit.open())
         options.concurrency = concurrency
         options.leaseSeconds = try Self.seconds(lease, "--lease")
         options.jobTimeout = try Self.seconds(jobTimeout, "--job-timeout")

@@ -56,7 +56,7 @@ struct ApprovalWaitTests {
     @Test("a 100000 h approval wait on a worker with a 3 s job timeout ends by itself: succeeded, timed out, audited, not retried")
     func waitEndsAtTheJobTimeout() throws {
         let (url, queue, id, executable) = try Self.healJob(awaiting: 100_000)
-        var options = WorkerOptions(executable: executable, name: "bounded")
+        var options = WorkerOptions(executable: executable, name: "bounded", audit: try .scratch())
         options.jobTimeout = 3
         let worker = FleetWorker(url: url, options: options, log: JSONLog(redactor: Redactor(), sink: { _ in }))
         let done = Self.start(worker)
@@ -80,7 +80,7 @@ struct ApprovalWaitTests {
         let (url, queue, id, executable) = try Self.healJob(awaiting: 100_000)
         let events = LogLines()
         let worker = FleetWorker(
-            url: url, options: WorkerOptions(executable: executable, name: "stopping"),
+            url: url, options: WorkerOptions(executable: executable, name: "stopping", audit: try .scratch()),
             log: JSONLog(redactor: Redactor(), sink: { events.append($0) }))
         let done = Self.start(worker)
         let deadline = Date().addingTimeInterval(90)
