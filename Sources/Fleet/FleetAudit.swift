@@ -53,6 +53,19 @@ public struct FleetAudit {
         }
     }
 
+    /// Throws `.invalidInput` when the chain's last entry is linked with another key than this
+    /// machine's: a worker started without the fleet's key would have every entry refused.
+    public func checkKey() throws {
+        try queue.checkAuditTail { last, _ in
+            let object = last.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            guard let id = object?["key"] as? String, id != state.key.id else { return }
+            throw SentinelError(
+                .invalidInput,
+                "\(queue.location): the audit chain is linked with another key (id \(id)) than this machine's (id \(state.key.id), \(state.keyPath)): copy the workers' \(FleetAuditState.keyFileName) here or name it with --audit-key-file"
+            )
+        }
+    }
+
     /// Throws as `append` would, writing nothing: whether this machine may extend the chain now.
     public func checkTail() throws {
         try queue.checkAuditTail { last, stored in _ = try tail(last: last, stored: stored) }

@@ -24,6 +24,8 @@ public final class FleetAuditState: Sendable {
     public let key: AuditKey
     /// The state directory holding the head files.
     public let path: String
+    /// The key's file, for messages.
+    public let keyPath: String
     private let directory: DirectoryDescriptor
 
     /// The key file's name in the state directory.
@@ -34,15 +36,17 @@ public final class FleetAuditState: Sendable {
     /// file, made with random bytes when missing and `createKey`.
     public static func open(stateDirectory: String, keyFile: String? = nil, createKey: Bool = true) throws -> FleetAuditState {
         let directory = try PrivateDirectory.open(stateDirectory)
+        let keyPath = keyFile ?? stateDirectory + "/" + FleetAuditKeyFile.name
         let key =
             try keyFile.map { try FleetAuditKeyFile.load(path: $0) }
-            ?? FleetAuditKeyFile.load(in: directory, path: stateDirectory + "/" + FleetAuditKeyFile.name, create: createKey)
-        return FleetAuditState(key: key, path: stateDirectory, directory: directory)
+            ?? FleetAuditKeyFile.load(in: directory, path: keyPath, create: createKey)
+        return FleetAuditState(key: key, path: stateDirectory, keyPath: keyPath, directory: directory)
     }
 
-    private init(key: AuditKey, path: String, directory: DirectoryDescriptor) {
+    private init(key: AuditKey, path: String, keyPath: String, directory: DirectoryDescriptor) {
         self.key = key
         self.path = path
+        self.keyPath = keyPath
         self.directory = directory
     }
 

@@ -57,7 +57,8 @@ struct FleetWorkerCommand: ParsableCommand {
             }
             return real
         }
-        _ = try JobQueue(url: url)  // Fails now, with one line, when the database cannot be reached.
+        // Fails now, with one line, when the database cannot be reached or its audit chain has another key.
+        try FleetAudit(queue: JobQueue(url: url), state: options.audit).checkKey()
         let log = JSONLog()
         let worker = FleetWorker(url: url, options: options, log: log)
         let server = try metrics.map { port in

@@ -116,6 +116,20 @@ struct FleetAuditCLITests {
         #expect(try queue.auditLines().count == 3 && queue.decision("job-\(id)") == nil)
     }
 
+    @Test("a worker given another key than the chain's does not start")
+    func workerWithAnotherKey() throws {
+        let (environment, path, _) = try Self.fleetWithDecisions()
+        let elsewhere = try CLI.fleetEnvironment(database: "sqlite:" + path)
+        let worker = try CLI.run(["fleet", "worker"], environment: elsewhere, timeout: 30)
+        let fleetKey = try FleetKeyID.of(home: try #require(environment["SENTINEL_HOME"]))
+        let ownKey = try #require(elsewhere["SENTINEL_HOME"]) + "/fleet-audit.key"
+        #expect(worker.status == 2)
+        #expect(
+            worker.stderr
+                == "sentinel: \(path): the audit chain is linked with another key (id \(fleetKey)) than this machine's (id \(try FleetKeyID.of(home: try #require(elsewhere["SENTINEL_HOME"]))), \(ownKey)): copy the workers' fleet-audit.key here or name it with --audit-key-file\n"
+        )
+    }
+
     @Test("verify without the key, and with another machine's head file")
     func keyAndHeadsFromTheOperator() throws {
         let (environment, path, _) = try Self.fleetWithDecisions()
@@ -133,5 +147,16 @@ struct FleetAuditCLITests {
         let given = try CLI.run(["fleet", "audit", "verify", "--audit-key-file", key, "--head", head], environment: elsewhere)
         #expect(given.status == 0, "\(given.stderr)")
         #expect(given.stdout.hasSuffix("checked against the head file \(head): entry 4\n"), "\(given.stdout)")
+    }
+}
+
+/// The id a key file's key is named by in the lines it links: the first 16 hex digits of its
+/// HMAC-SHA-256 of a fixed text.
+enum FleetKeyID {
+    static func of(home: String) throws -> String {
+        let text = try String(contentsOfFile: home + "/fleet-audit.key", encoding: .utf8)
+        let hex = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        let key = stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0 }
+        return String(HMACSHA256.hex(Array("sentinel audit key id".utf8), key: key).prefix(16))
     }
 }
