@@ -199,10 +199,13 @@ say "submitted $N_JOBS scans: $(status_json)"
 
 # --- workers --------------------------------------------------------------------------------------
 START=$(date +%s.%N)
+# One fleet, one audit key (as an operator copies it to every machine): each worker is given it.
+(umask 077 && openssl rand -hex 32 >"$WORK/fleet-audit.key")
 for k in $(seq 0 $((WORKERS - 1))); do
   mkdir -p "$WORK/home-w$k"
   # Workers run local repositories only under their roots: the realvuln apps and the unpacked sdists.
   SENTINEL_HOME=$WORK/home-w$k "$SENTINEL" fleet worker --lease 10s --retry-base 1s --name "w$k" \
+    --audit-key-file "$WORK/fleet-audit.key" \
     --repository-root "$APPS" --repository-root "$WORK/pypi" </dev/null 2>"$WORK/worker-$k.log" &
   WORKER_PIDS+=($!)
 done

@@ -34,6 +34,7 @@ import json
 import os
 import pwd
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -332,6 +333,10 @@ def small_scans(server, sentinel, workers, jobs, work, timeout):
     cpu = CpuWindow(server.postmaster_pid())
     procs, logs = [], []
     started = time.time()
+    # One fleet, one audit key (as an operator copies it to every machine): each worker is given it.
+    key = run_dir / "fleet-audit.key"
+    with os.fdopen(os.open(key, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "w") as handle:
+        handle.write(secrets.token_hex(32) + "\n")
     cpu.start()
     try:
         for k in range(workers):
@@ -342,7 +347,7 @@ def small_scans(server, sentinel, workers, jobs, work, timeout):
             with open(log, "wb") as handle:
                 procs.append(subprocess.Popen(
                     [sentinel, "fleet", "worker", "--concurrency", "1", "--metrics", "0", "--name", f"w{k}",
-                     "--repository-root", str(run_dir)],
+                     "--audit-key-file", str(key), "--repository-root", str(run_dir)],
                     stdin=subprocess.DEVNULL, stdout=handle, stderr=subprocess.STDOUT,
                     env=sentinel_env(home, url)))
         # Done when every job has a terminal event in some worker's log (reading files costs no CPU

@@ -12,7 +12,8 @@ import Support
 public struct AuditHead: Sendable, Hashable, CustomStringConvertible {
     /// The last line's `seq`.
     public var sequence: Int
-    /// The SHA-256 (hex) of the last line, without its newline.
+    /// The last line's link (hex): the SHA-256 of the line without its newline, or in a keyed
+    /// chain the key's HMAC of it (`AuditKey.link`).
     public var hash: String
 
     /// The anchor's name: the log's path with this suffix.

@@ -91,15 +91,17 @@ public struct AuditLog: Sendable {
         return line
     }
 
-    /// The line `entry` becomes as number `sequence` after a line whose SHA-256 is `previous`: the
-    /// one format of every audit chain (this file, and the fleet's in its database).
-    public static func encode(_ entry: AuditEntry, sequence: Int, previous: String, date: Date) throws -> String {
+    /// The line `entry` becomes as number `sequence` after a line whose link is `previous`: the
+    /// one format of every audit chain (this file, and the fleet's in its database). `key` is the
+    /// id of the key a keyed chain links the line with (`AuditKey`); the file's lines have none.
+    public static func encode(_ entry: AuditEntry, sequence: Int, previous: String, date: Date, key: String? = nil) throws -> String {
         struct Line: Encodable {
             var seq: Int
             var time: String
             var entry: AuditEntry
             var prev: String
-            enum CodingKeys: String, CodingKey { case seq, time, event, actor, level, rule, inputs, details, prev }
+            var key: String?
+            enum CodingKeys: String, CodingKey { case seq, time, event, actor, level, rule, inputs, details, prev, key }
             func encode(to encoder: any Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
                 try c.encode(seq, forKey: .seq)
@@ -111,13 +113,14 @@ public struct AuditLog: Sendable {
                 try c.encode(entry.inputs, forKey: .inputs)
                 try c.encode(entry.details, forKey: .details)
                 try c.encode(prev, forKey: .prev)
+                try c.encodeIfPresent(key, forKey: .key)
             }
         }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(Line(seq: sequence, time: formatter.string(from: date), entry: entry, prev: previous))
+        let data = try encoder.encode(Line(seq: sequence, time: formatter.string(from: date), entry: entry, prev: previous, key: key))
         return String(decoding: data, as: UTF8.self)
     }
 

@@ -3,10 +3,11 @@ import Foundation
 import Support
 
 /// Checks an audit log's chain from the first line: each line is a JSON object whose `seq` is its
-/// line number and whose `prev` is the SHA-256 of the line before it (64 zeros for the first),
-/// and the file ends with a newline; then that the log ends exactly at its anchored head
-/// (`AuditHead`) and holds any head recorded out of band. The first line that breaks any of this
-/// is named.
+/// line number and whose `prev` is the link of the line before it (64 zeros for the first), and
+/// the file ends with a newline; then that the log ends exactly at its anchored head
+/// (`AuditHead`) and holds every head recorded out of band. A line's link is its SHA-256, or in a
+/// keyed chain (given its `AuditKey`) the HMAC the key makes of it. The first line that breaks any
+/// of this is named.
 public enum AuditVerifier {
     /// The first line that breaks the chain.
     public struct Break: Sendable, Hashable {
@@ -33,6 +34,9 @@ public enum AuditVerifier {
         public var head: AuditHead?
         /// Whether an anchor was found and checked (a log written before anchors has none).
         public var anchored = false
+        /// In a keyed chain, how many lines at its start were written before it was keyed: the
+        /// first keyed line vouches for them (its `prev` is the last one's SHA-256).
+        public var unkeyedLines = 0
         /// The hashes of the lines the checkpoints name, by line number.
         var checkpointHashes: [Int: String] = [:]
 
@@ -54,7 +58,30 @@ public enum AuditVerifier {
     public static func verify(_ bytes: [UInt8], anchor: AuditHead?, anchorName: String, expecting expected: AuditHead? = nil)
         -> Result
     {
-        var result = verify(bytes, checkpoints: [anchor, expected].compactMap { $0 })
+        verify(
+            bytes, key: nil, anchor: anchor, anchorName: anchorName,
+            heads: expected.map { [Checkpoint(head: $0, name: "the recorded head \($0)")] } ?? [])
+    }
+
+    /// A head kept apart from the lines (a head file, one recorded by hand) and its name in a
+    /// break's reason. The log must still hold its line, with its link.
+    public struct Checkpoint: Sendable, Hashable {
+        /// The head.
+        public var head: AuditHead
+        /// What it is, for messages: `the head file /var/lib/sentinel/...`.
+        public var name: String
+
+        /// A checkpoint; see the properties.
+        public init(head: AuditHead, name: String) {
+            self.head = head
+            self.name = name
+        }
+    }
+
+    /// Verifies log `bytes` linked with `key` (SHA-256 alone when nil) against `anchor`, the head
+    /// stored with them, which the log must end at, and `heads`, which it must each still hold.
+    public static func verify(_ bytes: [UInt8], key: AuditKey?, anchor: AuditHead?, anchorName: String, heads: [Checkpoint]) -> Result {
+        var result = verify(bytes, checkpoints: [anchor].compactMap { $0 } + heads.map(\.head), key: key)
         result.anchored = anchor != nil
         guard result.intact else { return result }
         if let anchor, let problem = problem(result, checkpoint: anchor, what: anchorName) {
@@ -65,7 +92,9 @@ public enum AuditVerifier {
                 result, line: anchor.sequence + 1,
                 "added after the anchored head \(anchor) (an append cut short before its anchor, or lines added by hand)")
         }
-        if let expected, let problem = problem(result, checkpoint: expected, what: "the recorded head \(expected)") { return problem }
+        for held in heads {
+            if let problem = problem(result, checkpoint: held.head, what: held.name) { return problem }
+        }
         return result
     }
 
@@ -93,13 +122,15 @@ public enum AuditVerifier {
     /// Verifies log `bytes`.
     public static func verify(_ bytes: [UInt8]) -> Result { verify(bytes, checkpoints: []) }
 
-    /// Verifies log `bytes`, keeping the hashes of the lines `checkpoints` name.
-    static func verify(_ bytes: [UInt8], checkpoints: [AuditHead]) -> Result {
+    /// Verifies log `bytes`, keeping the links of the lines `checkpoints` name. With `key`, lines
+    /// naming it are linked by its HMAC; lines naming none (SHA-256) only before the first of them.
+    static func verify(_ bytes: [UInt8], checkpoints: [AuditHead], key: AuditKey? = nil) -> Result {
         let wanted = Set(checkpoints.map(\.sequence))
         var hashes: [Int: String] = [:]
         var previous = AuditLog.genesis
         var number = 0
         var start = 0
+        var unkeyed = 0
         while start < bytes.count {
             number += 1
             guard let end = bytes[start...].firstIndex(of: 0x0A) else {
@@ -116,19 +147,59 @@ public enum AuditVerifier {
                 return Result(
                     validLines: number - 1,
                     broken: Break(
-                        line: number, reason: "prev does not match the SHA-256 of line \(number - 1) (edited, deleted or reordered)"))
+                        line: number,
+                        reason:
+                            "prev does not match the \(key == nil ? "SHA-256" : "link") of line \(number - 1) (edited, deleted or reordered)"
+                    ))
             }
             guard object["seq"] as? Int == number else {
                 return Result(
                     validLines: number - 1,
                     broken: Break(line: number, reason: "seq is \(object["seq"].map { "\($0)" } ?? "missing"), expected \(number)"))
             }
-            previous = SHA256.hex(line)
+            switch link(of: line, object: object, previous: previous, key: key, keyedSoFar: number - 1 - unkeyed) {
+            case .success(let link):
+                if key != nil, object["key"] == nil { unkeyed += 1 }
+                previous = link
+            case .failure(let reason): return Result(validLines: number - 1, broken: Break(line: number, reason: reason.message))
+            }
             if wanted.contains(number) { hashes[number] = previous }
         }
+        if key != nil, number > 0, unkeyed == number {
+            return Result(
+                validLines: 0,
+                broken: Break(
+                    line: 1,
+                    reason:
+                        "no entry is keyed: written before the chain was keyed (the next append vouches for them) or rewritten by someone without the key"
+                ))
+        }
         var result = Result(validLines: number, broken: nil)
+        result.unkeyedLines = unkeyed
         result.head = number > 0 ? AuditHead(sequence: number, hash: previous) : nil
         result.checkpointHashes = hashes
         return result
+    }
+
+    /// The link of `line` (its JSON `object`, its `prev` checked to be `previous`): SHA-256 without
+    /// `key` or for a line written before the chain was keyed (only while no line so far was keyed),
+    /// the key's HMAC for a line naming it; another key's line is refused.
+    private static func link(of line: [UInt8], object: [String: Any], previous: String, key: AuditKey?, keyedSoFar: Int)
+        -> Swift.Result<String, SentinelError>
+    {
+        guard let key else { return .success(SHA256.hex(line)) }
+        switch object["key"] {
+        case nil:
+            guard keyedSoFar == 0 else {
+                return .failure(SentinelError(.invalidInput, "not keyed, after keyed entries: added by someone without the key"))
+            }
+            return .success(SHA256.hex(line))
+        case let id as String where id == key.id:
+            return .success(key.link(previous: previous, line: line))
+        case let id?:
+            return .failure(
+                SentinelError(
+                    .invalidInput, "linked with another key (id \(id)), not this one (id \(key.id)): not the fleet's key, or forged"))
+        }
     }
 }

@@ -1,4 +1,5 @@
 import CCrypto
+import Support
 
 /// HMAC-SHA256 (RFC 2104) computed by libcrypto, and its check in constant time: what
 /// authenticates records that pass through a store others may write (shared heal memory).
@@ -29,5 +30,10 @@ public enum HMACSHA256 {
         let given = Array(code)
         guard given.count == expected.count else { return false }
         return CRYPTO_memcmp(given, expected, expected.count) == 0
+    }
+
+    /// The code of `message` under `key` as 64 lowercase hex digits (the fleet audit chain's links).
+    public static func hex(_ message: some Collection<UInt8>, key: some Collection<UInt8>) -> String {
+        Hex.lowercase(code(for: message, key: key))
     }
 }

@@ -125,6 +125,12 @@ public final class FleetWorker: Sendable {
                     event = "fleet.job.succeeded"
                     inputs["report"] = SHA256.hex(result.report)
                     details["exit"] = String(result.exitStatus)
+                    // How a fix's approval wait ended is part of the outcome (a wait the worker cut short included).
+                    if job.request.kind == .heal, let record = try? JSONDecoder().decode(HealRecord.self, from: Data(result.report.utf8)),
+                        let approval = record.approval
+                    {
+                        details["approval"] = approval
+                    }
                     metrics.succeeded.increment(labels: kind)
                     log.info("job.succeeded", fields(job, [seconds, LogField("exit", .int(Int64(result.exitStatus)))]))
                 } else {
@@ -167,7 +173,8 @@ public final class FleetWorker: Sendable {
     private func audit(_ event: String, _ job: Job, queue: JobQueue, inputs: [String: String], details: [String: String]) {
         guard !event.isEmpty else { return }
         persist(job, queue: queue) {
-            try FleetAudit(queue: queue).append(AuditEntry(event: event, actor: options.name, inputs: inputs, details: details))
+            try FleetAudit(queue: queue, state: options.audit).append(
+                AuditEntry(event: event, actor: options.name, inputs: inputs, details: details))
         }
     }
 
@@ -179,10 +186,16 @@ public final class FleetWorker: Sendable {
             do {
                 return try record()
             } catch {
+                let code = (error as? SentinelError)?.code
+                // A chain that is not what this worker knows it to be is an alarm, not a database hiccup.
+                if code == .auditChain {
+                    log.error("audit.refused", fields(job, [LogField("error", .string("\(error)"))]))
+                    return
+                }
                 metrics.databaseErrors.increment()
                 log.warning("database.error", fields(job, [LogField("error", .string("\(error)"))]))
                 // A refused record (bad input) will not change on a retry.
-                guard Date() < deadline, (error as? SentinelError)?.code != .invalidInput else { return }
+                guard Date() < deadline, code != .invalidInput else { return }
                 Thread.sleep(forTimeInterval: 0.5)
                 try? queue.reconnectIfNeeded()
             }
@@ -194,7 +207,13 @@ public final class FleetWorker: Sendable {
         let entry = AuditEntry(
             event: "fleet.lease.expired", actor: options.name,
             details: ["job": String(expired.jobID), "holder": expired.owner, "state": expired.newState.rawValue])
-        try? FleetAudit(queue: queue).append(entry)
+        do {
+            try FleetAudit(queue: queue, state: options.audit).append(entry)
+        } catch let error as SentinelError where error.code == .auditChain {
+            log.error("audit.refused", [LogField("worker", .string(options.name)), LogField("error", .string("\(error)"))])
+        } catch {
+            // A server that went away: this entry is lost, as before (the claim loop logs the outage).
+        }
         if expired.newState == .dead { metrics.dead.increment() }
         log.warning(
             "lease.expired",

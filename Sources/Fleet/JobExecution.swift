@@ -41,6 +41,9 @@ struct JobExecution {
 
     /// How long the run itself took (the rest of the job's time is overhead: checkout, start, upload).
     var runSeconds = 0.0
+    /// When the job's time is up: `options.jobTimeout` after its run started. The run and any
+    /// approval wait after it both end by then.
+    var deadline = Date.distantFuture
 
     mutating func run(queue: JobQueue) -> ExecutionOutcome {
         let spec: FleetJobSpec
@@ -84,6 +87,7 @@ struct JobExecution {
         }
         if let interrupted = interruption() { return interrupted }
         let started = Date()
+        deadline = started.addingTimeInterval(options.jobTimeout)
         let child = try JobProcess(
             executable: options.executable, arguments: arguments, directory: directory, scratch: scratch,
             environment: options.environment)
@@ -163,7 +167,6 @@ struct JobExecution {
     /// Waits for the child, renewing the lease; stops it when the job is cancelled, the lease is
     /// lost, it runs too long or the worker abandons its jobs. Nil when it ended on its own.
     private func supervise(_ child: JobProcess, queue: JobQueue) -> ExecutionOutcome? {
-        let deadline = Date().addingTimeInterval(options.jobTimeout)
         // Short waits: a stop request, a cancellation or a lost lease is seen within a second.
         while !child.wait(seconds: 1) {
             if let interrupted = interruption() {
@@ -235,15 +238,24 @@ struct JobExecution {
     }
 
     /// Holds the verified fix until a person decides (`fleet approve` / `fleet deny`): the worker
-    /// sleeps in LISTEN and wakes on the decision's NOTIFY, renewing its lease between waits.
+    /// sleeps in LISTEN and wakes on the decision's NOTIFY, renewing its lease between waits. The
+    /// worker bounds the wait, whatever the submitter asked: it ends at the job's deadline, or when
+    /// the worker stops, as `timed out` with the reason, and the job ends there. Given back to the
+    /// queue instead, it would run again and hold another slot (red team R9).
     private func awaitApproval(_ record: inout HealRecord, seconds: Double, queue: JobQueue) throws -> ExecutionOutcome? {
-        let deadline = Date().addingTimeInterval(seconds)
+        let asked = Date().addingTimeInterval(seconds)
         onAwaitingApproval(job)
         while true {
+            if stop.current == .abandoning {
+                record.approval = "timed out"
+                record.approvalReason = "no decision before worker \(options.name) stopped"
+                return nil
+            }
             if let interrupted = interruption() { return interrupted }
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = min(asked, deadline).timeIntervalSinceNow
             guard remaining > 0 else {
                 record.approval = "timed out"
+                if deadline < asked { record.approvalReason = "no decision within the worker's job timeout (\(Int(options.jobTimeout)) s)" }
                 return nil
             }
             do {
@@ -284,9 +296,10 @@ public struct HealRecord: Sendable, Hashable, Codable {
     public var evidence: String?
     /// True when another job already proposed the same change (it is not proposed again).
     public var duplicate = false
-    /// With `--await-approval`: `approved`, `denied` or `timed out`.
+    /// With `--await-approval`: `approved`, `denied` or `timed out` (no decision within the wait
+    /// asked for, the worker's job timeout, or before the worker stopped).
     public var approval: String?
-    /// The reason given with the decision.
+    /// The reason given with the decision; for a wait the worker ended, why it ended.
     public var approvalReason: String?
 
     /// A record; see the properties.

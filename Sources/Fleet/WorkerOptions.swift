@@ -26,11 +26,14 @@ public struct WorkerOptions: Sendable {
     /// `SENTINEL_MEMORY_KEY_FILE`, else the state directory's `memory.key`. Every worker of a fleet
     /// holds the same key; submitters must not.
     public var memoryKeyFile: String?
+    /// The key the worker links the fleet's audit chain with, and where it keeps its head files.
+    public var audit: FleetAuditState
 
-    /// Options for a worker running `executable`, named `name`.
-    public init(executable: String, name: String) {
+    /// Options for a worker running `executable`, named `name`, auditing with `audit`.
+    public init(executable: String, name: String, audit: FleetAuditState) {
         self.executable = executable
         self.name = name
+        self.audit = audit
     }
 
     /// How often a running job's lease is renewed: a third of its length.

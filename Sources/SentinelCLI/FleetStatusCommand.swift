@@ -122,7 +122,9 @@ struct FleetApproveCommand: ParsableCommand {
     @Argument(help: "The heal job's id.") var job: JobID
     @Option(help: "Why (recorded with the decision).") var reason = ""
 
-    func run() throws { try FleetDecision.record(job, approved: true, reason: reason, database: database) }
+    @OptionGroup var audit: FleetAuditOptions
+
+    func run() throws { try FleetDecision.record(job, approved: true, reason: reason, database: database, audit: audit) }
 }
 
 struct FleetDenyCommand: ParsableCommand {
@@ -132,49 +134,31 @@ struct FleetDenyCommand: ParsableCommand {
     @Argument(help: "The heal job's id.") var job: JobID
     @Option(help: "Why (recorded with the decision).") var reason = ""
 
-    func run() throws { try FleetDecision.record(job, approved: false, reason: reason, database: database) }
+    @OptionGroup var audit: FleetAuditOptions
+
+    func run() throws { try FleetDecision.record(job, approved: false, reason: reason, database: database, audit: audit) }
 }
 
 enum FleetDecision {
-    static func record(_ job: JobID, approved: Bool, reason: String, database: FleetDatabaseOptions) throws {
+    static func record(
+        _ job: JobID, approved: Bool, reason: String, database: FleetDatabaseOptions, audit options: FleetAuditOptions
+    ) throws {
         let queue = try database.open()
         guard let stored = try queue.job(job.value), stored.request.kind == .heal else {
             throw SentinelError(.invalidInput, "job \(job.value): no such heal job")
         }
+        let audit = FleetAudit(queue: queue, state: try options.open())
+        // A decision the chain could not record is not made: a refusal comes before it.
+        try audit.checkTail()
         let proposal = FleetJobSpec.approvalProposal(of: job.value)
         guard try queue.decide(ApprovalDecision(proposal: proposal, approved: approved, reason: reason)) else {
             throw SentinelError(.invalidInput, "job \(job.value): already decided")
         }
         let person = ProcessInfo.processInfo.environment["USER"] ?? "operator"
-        try FleetAudit(queue: queue).append(
+        try audit.append(
             AuditEntry(
                 event: approved ? "fleet.approval" : "fleet.denial", actor: person,
                 details: ["job": String(job.value), "proposal": proposal, "reason": reason]))
         Console.write(1, "job \(job.value): \(approved ? "approved" : "denied")\n")
-    }
-}
-
-/// `sentinel fleet audit verify`: the fleet's audit chain in its database.
-struct FleetAuditCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "audit", abstract: "Check the fleet's audit chain.", subcommands: [FleetAuditVerifyCommand.self])
-}
-
-struct FleetAuditVerifyCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "verify", abstract: "Check the fleet's audit chain in the database and name the first broken entry.",
-        discussion: "Exit status: 0 intact; 1 broken (edited, deleted, reordered or truncated entries).")
-    @OptionGroup var database: FleetDatabaseOptions
-
-    func run() throws {
-        let queue = try database.open()
-        let result = try FleetAudit(queue: queue).verify()
-        if let broken = result.broken {
-            Console.out("\(queue.location): entry \(broken.line): \(broken.reason)")
-            Console.out("fleet audit chain broken at entry \(broken.line) (\(result.validLines) entries before it chain correctly)")
-            throw ExitCode(1)
-        }
-        Console.out("fleet audit chain intact: \(result.validLines) entries (\(queue.location))")
-        if let head = result.head { Console.out("head: \(head)") }
     }
 }

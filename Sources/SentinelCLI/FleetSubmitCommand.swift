@@ -114,7 +114,9 @@ struct FleetSubmitHealCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Heal this revision (a clone is checked out).", valueName: "rev")) var rev: String?
     @Option(
         name: .customLong("await-approval"),
-        help: ArgumentHelp("Hold a verified fix this long for `fleet approve` or `fleet deny` (e.g. 4h).", valueName: "duration"))
+        help: ArgumentHelp(
+            "Hold a verified fix this long for `fleet approve` or `fleet deny` (e.g. 4h); the worker's --job-timeout may end it sooner.",
+            valueName: "duration"))
     var awaitApproval: String?
     @OptionGroup var queue: FleetQueueOptions
     @Argument(parsing: .allUnrecognized, help: "Options for `sentinel heal` (--max-minutes, --jobs, --profile...).")

@@ -20,9 +20,13 @@ struct FleetWorkerCommand: ParsableCommand {
             "SIGTERM stops claiming and lets running jobs finish for --drain, then stops and releases them; a second SIGTERM releases them at once."
     )
     @OptionGroup var database: FleetDatabaseOptions
+    @OptionGroup var audit: FleetAuditOptions
     @Option(help: "Jobs run at once.") var concurrency = 1
     @Option(help: "Lease length: a dead worker's jobs return after it.") var lease = "30s"
-    @Option(name: .customLong("job-timeout"), help: "Stop and retry a job that runs longer.") var jobTimeout = "1h"
+    @Option(
+        name: .customLong("job-timeout"),
+        help: "Stop and retry a job that runs longer; a heal's fix awaiting approval waits at most until then.")
+    var jobTimeout = "1h"
     @Option(help: "After SIGTERM, how long running jobs may finish.") var drain = "60s"
     @Option(name: .customLong("retry-base"), help: "Backoff after a first failed attempt, doubling each time.")
     var retryBase = "10s"
@@ -47,7 +51,7 @@ struct FleetWorkerCommand: ParsableCommand {
         let url = try database.resolve()
         guard (1...256).contains(concurrency) else { throw SentinelError(.invalidInput, "--concurrency: must be 1 to 256") }
         let executable = try SelfExecutable.path()
-        var options = WorkerOptions(executable: executable, name: name ?? Self.defaultName())
+        var options = WorkerOptions(executable: executable, name: name ?? Self.defaultName(), audit: try audit.open())
         options.concurrency = concurrency
         options.leaseSeconds = try Self.seconds(lease, "--lease")
         options.jobTimeout = try Self.seconds(jobTimeout, "--job-timeout")
@@ -63,7 +67,8 @@ struct FleetWorkerCommand: ParsableCommand {
         // A key file that is missing, malformed or not private fails now (exit 2), not at the first heal.
         let key = try MemoryKey.resolve(file: memoryKey, environment: options.environment, state: StateLocation.current())
         options.memoryKeyFile = memoryKey.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
-        _ = try JobQueue(url: url)  // Fails now, with one line, when the database cannot be reached.
+        // Fails now, with one line, when the database cannot be reached or its audit chain has another key.
+        try FleetAudit(queue: JobQueue(url: url), state: options.audit).checkKey()
         let log = JSONLog()
         log.info("memory.key", [LogField("id", .string(key.key.id)), LogField("file", .string(key.path))])
         let worker = FleetWorker(url: url, options: options, log: log)

@@ -323,10 +323,15 @@ struct FleetCLITests {
             #expect(try eventually(timeout: 900) { try queue.job(id)?.state == .succeeded })
             worker.signal(SIGTERM)
             #expect(worker.wait(timeout: 60) == 0)
+            #expect(worker.events("audit.refused").isEmpty, "\(worker.events("audit.refused"))")
             let report = try #require(try queue.result(id)?.report)
             return try #require(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
         }
         let learnt = try heal(on: first)
+        // One fleet, one audit key: the second machine is given the key the first one made.
+        let key = try #require(second["SENTINEL_HOME"]) + "/fleet-audit.key"
+        try FileManager.default.copyItem(atPath: try #require(first["SENTINEL_HOME"]) + "/fleet-audit.key", toPath: key)
+        #expect(chmod(key, 0o600) == 0)
         #expect(learnt["exitStatus"] as? Int == 0 && (learnt["description"] as? String)?.contains("remembered fix") == false)
         let shared = try server.psql("SELECT count(*) FROM fleet_memory", database: PostgresServer.databaseName(database))
         #expect((Int(shared.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0)

@@ -1,4 +1,5 @@
 import Audit
+import Digest
 import Fleet
 import Foundation
 import Store
@@ -6,9 +7,15 @@ import Support
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The fleet's audit chain in its database keeps the file log's guarantees on both backends: any
 /// edited, deleted or reordered entry breaks the chain where it happened, a deleted tail shows
-/// against the stored head, and writers on many connections append one at a time.
+/// against the stored head, and writers on many connections append one at a time. It is keyed and
+/// each machine holds its head (red team R5): someone who can write the database but holds neither
+/// cannot cut the tail off, edit, or chain entries of her own unseen.
 @Suite("Fleet audit chain (SQLite and PostgreSQL)")
 struct FleetAuditTests {
     enum Backend: String, CaseIterable, Sendable { case sqlite, postgres }
@@ -26,29 +33,44 @@ struct FleetAuditTests {
         AuditEntry(event: "fleet.job.succeeded", actor: "w\(n % 4)", details: ["job": String(n)])
     }
 
-    @Test("appends from four connections at once chain into one intact log", arguments: backends)
+    /// Machines of one fleet: a state directory each, one key file they were all given.
+    static func machines(_ count: Int) throws -> [FleetAuditState] {
+        let key = try FleetAuditState.scratch()
+        let keyFile = key.path + "/" + FleetAuditState.keyFileName
+        return try (0..<count).map { _ in
+            try FleetAuditState.open(stateDirectory: NSTemporaryDirectory() + "fleet-state-" + UUID().uuidString, keyFile: keyFile)
+        }
+    }
+
+    @Test("appends from four machines at once chain into one intact log, which holds each machine's head", arguments: backends)
     func concurrentAppends(_ backend: Backend) throws {
         let url = try Self.freshURL(backend)
         _ = try JobQueue(url: url)
+        let machines = try Self.machines(4)
         let failures = Failures()
         DispatchQueue.concurrentPerform(iterations: 4) { writer in
             do {
-                let audit = FleetAudit(queue: try JobQueue(url: url))
+                let audit = FleetAudit(queue: try JobQueue(url: url), state: machines[writer])
                 for n in 0..<25 { try audit.append(Self.entry(writer * 100 + n)) }
             } catch {
                 failures.add("\(error)")
             }
         }
         #expect(failures.all.isEmpty, "\(failures.all)")
-        let result = try FleetAudit(queue: JobQueue(url: url)).verify()
-        #expect(result.intact && result.validLines == 100 && result.head?.sequence == 100)
+        let queue = try JobQueue(url: url)
+        let heads = try machines.map { state in
+            AuditVerifier.Checkpoint(head: try #require(try state.head(for: queue.location)), name: state.path)
+        }
+        #expect(heads.contains { $0.head.sequence == 100 })
+        let result = try FleetAudit(queue: queue, state: machines[0]).verify(heads: heads)
+        #expect(result.intact && result.validLines == 100 && result.head?.sequence == 100 && result.unkeyedLines == 0)
     }
 
     @Test("an edited entry, a deleted one and a deleted tail are each found", arguments: backends)
     func tampering(_ backend: Backend) throws {
         let url = try Self.freshURL(backend)
         let queue = try JobQueue(url: url)
-        let audit = FleetAudit(queue: queue, redactor: Redactor(secrets: ["token-value-123456"]))
+        let audit = FleetAudit(queue: queue, state: try .scratch(), redactor: Redactor(secrets: ["token-value-123456"]))
         for n in 1...5 { try audit.append(Self.entry(n)) }
         try audit.append(AuditEntry(event: "fleet.approval", actor: "alice", details: ["reason": "token-value-123456"]))
         #expect(try queue.auditLines().last?.contains("token-value-123456") == false)
@@ -58,10 +80,148 @@ struct FleetAuditTests {
         try tamper.run("UPDATE fleet_audit SET line = replace(line, '\"w3\"', '\"mallory\"') WHERE seq = 3")
         #expect(try audit.verify().broken?.line == 4)
         try tamper.run("DELETE FROM fleet_audit WHERE seq >= 3")
-        let truncated = try audit.verify()
+        // The database's own head, then this machine's head file, each show the cut.
+        let truncated = try audit.verify(heads: [])
         #expect(truncated.broken?.line == 3 && truncated.validLines == 2)
         try tamper.run("DELETE FROM fleet_audit_head")
-        #expect(try audit.verify().broken?.reason.contains("without a stored head") == true)
+        #expect(try audit.verify(heads: []).broken?.reason.contains("without a stored head") == true)
+        let held = try audit.verify()
+        #expect(held.broken?.line == 3 && held.broken?.reason.hasPrefix("truncated: this machine's head file (") == true)
+    }
+
+    /// R5, as the red team did it and as the key and the head files answer: the tail of one machine's
+    /// entries cut off, the stored head pointed at what is left, and another machine appending on.
+    @Test("several machines: each head file holds the chain to its own last append", arguments: backends)
+    func headsOfSeveralMachines(_ backend: Backend) throws {
+        let url = try Self.freshURL(backend)
+        let queue = try JobQueue(url: url)
+        let machines = try Self.machines(2)
+        let (a, b) = (FleetAudit(queue: queue, state: machines[0]), FleetAudit(queue: queue, state: machines[1]))
+        for n in 1...3 { try a.append(Self.entry(n)) }
+        for n in 4...5 { try b.append(Self.entry(n)) }
+        try a.append(Self.entry(6))
+        // Entry 6 (a's) deleted; the stored head set to entry 5, whose link is entry 6's `prev`.
+        let sixthLine = try #require(try queue.auditLine(6))
+        let sixth = try #require(try JSONSerialization.jsonObject(with: Data(sixthLine.utf8)) as? [String: Any])
+        let tamper = try SQLHandle(url)
+        try tamper.run("DELETE FROM fleet_audit WHERE seq = 6")
+        try tamper.run("UPDATE fleet_audit_head SET seq = 5, hash = '\(try #require(sixth["prev"] as? String))'")
+
+        // b's head file covers entries 1-5 only: the cut is past it (the trade-off its doc names).
+        #expect(try b.verify().intact)
+        let seenByA = try a.verify()
+        #expect(seenByA.broken?.line == 6)
+        #expect(
+            seenByA.broken?.reason.hasPrefix("truncated: this machine's head file (\(machines[0].headPath(for: queue.location))) names 6")
+                == true)
+        // b appends on: its head holds, so it may; a's head file then names a line that is not there.
+        try b.append(Self.entry(7))
+        #expect(try a.verify().broken?.reason.contains("not the line this machine's head file") == true)
+        #expect(throws: SentinelError.self) { try a.append(Self.entry(8)) }
+        do {
+            try a.append(Self.entry(8))
+        } catch let error as SentinelError {
+            #expect(error.code == .auditChain)
+            #expect(
+                error.message
+                    == "\(queue.location): the audit chain was not extended: entry 6 is not the one this machine's head file (\(machines[0].headPath(for: queue.location))) names: the chain was rewritten; run sentinel fleet audit verify"
+            )
+        }
+        #expect(try queue.auditLines().count == 6)
+    }
+
+    @Test("a chain linked with another key is refused: verify names both keys, an append writes nothing", arguments: backends)
+    func anotherKey(_ backend: Backend) throws {
+        let url = try Self.freshURL(backend)
+        let queue = try JobQueue(url: url)
+        let fleet = try FleetAuditState.scratch()
+        let stranger = try FleetAuditState.scratch()
+        try FleetAudit(queue: queue, state: fleet).append(Self.entry(1))
+        let result = try FleetAudit(queue: queue, state: stranger).verify()
+        #expect(
+            result.broken
+                == AuditVerifier.Break(
+                    line: 1,
+                    reason:
+                        "linked with another key (id \(fleet.key.id)), not this one (id \(stranger.key.id)): not the fleet's key, or forged"
+                ))
+        #expect(
+            throws: SentinelError(
+                .auditChain,
+                "\(queue.location): entry 1 is linked with another key (id \(fleet.key.id)) than this machine's (id \(stranger.key.id)): copy the workers' fleet-audit.key into the state directory or name it with --audit-key-file"
+            )
+        ) {
+            try FleetAudit(queue: queue, state: stranger).append(Self.entry(2))
+        }
+        #expect(try queue.auditLines().count == 1)
+    }
+
+    @Test("entries written before the chain was keyed: vouched for by the first keyed entry after them, refused alone")
+    func unkeyedPrefix() throws {
+        let url = try Self.freshURL(.sqlite)
+        let queue = try JobQueue(url: url)
+        // Two entries as an earlier Sentinel wrote them: linked by SHA-256, no key named.
+        for n in 1...2 {
+            try queue.appendAuditLine { last, _ in
+                let previous = last.map { SHA256.hex($0) } ?? AuditLog.genesis
+                let line = try AuditLog.encode(Self.entry(n), sequence: n, previous: previous, date: Date())
+                return (line, n, SHA256.hex(line))
+            }
+        }
+        let audit = FleetAudit(queue: queue, state: try .scratch())
+        let alone = try audit.verify()
+        #expect(alone.broken?.line == 1 && alone.broken?.reason.hasPrefix("no entry is keyed: ") == true)
+        try audit.append(Self.entry(3))
+        let vouched = try audit.verify()
+        #expect(vouched.intact && vouched.validLines == 3 && vouched.unkeyedLines == 2)
+        // An unkeyed entry after a keyed one is somebody's without the key.
+        try queue.appendAuditLine { last, _ in
+            let line = try AuditLog.encode(Self.entry(4), sequence: 4, previous: SHA256.hex(try #require(last)), date: Date())
+            return (line, 4, SHA256.hex(line))
+        }
+        #expect(
+            try audit.verify(heads: []).broken
+                == AuditVerifier.Break(line: 4, reason: "prev does not match the link of line 3 (edited, deleted or reordered)"))
+    }
+
+    @Test(
+        "the key file: made on first use (mode 600), the same key after; refused when others may read it, another user owns it, or it is a link"
+    )
+    func keyFile() throws {
+        let state = NSTemporaryDirectory() + "fleet-state-" + UUID().uuidString
+        let made = try FleetAuditState.open(stateDirectory: state)
+        let path = state + "/fleet-audit.key"
+        var info = stat()
+        #expect(lstat(path, &info) == 0 && info.st_mode & 0o7777 == 0o600 && info.st_mode & S_IFMT == S_IFREG)
+        #expect(try FleetAuditState.open(stateDirectory: state).key.id == made.key.id)
+        #expect(try String(contentsOfFile: path, encoding: .utf8).count == 65)
+
+        #expect(chmod(path, 0o640) == 0)
+        #expect(
+            throws: SentinelError(
+                .invalidInput,
+                "\(path): group or others may read or write it (mode 640): whoever reads it can forge the audit chain; chmod 600 it")
+        ) { try FleetAuditState.open(stateDirectory: state) }
+        #expect(chmod(path, 0o600) == 0 && chown(path, 65_534, 65_534) == 0)
+        #expect(
+            throws: SentinelError(
+                .invalidInput, "\(path): owned by uid 65534, not by you (uid 0): whoever owns it can swap the key; keep your own copy")
+        ) { try FleetAuditState.open(stateDirectory: state) }
+        let elsewhere = NSTemporaryDirectory() + "fleet-state-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: elsewhere + "/fleet-audit.key", withDestinationPath: path)
+        #expect(
+            throws: SentinelError(
+                .invalidInput, "\(elsewhere)/fleet-audit.key: is a symbolic link; name the key file itself", errno: Errno(rawValue: ELOOP))
+        ) { try FleetAuditState.open(stateDirectory: elsewhere) }
+        // `fleet audit verify` makes no key: a new one could verify nothing.
+        let empty = NSTemporaryDirectory() + "fleet-state-" + UUID().uuidString
+        #expect(
+            throws: SentinelError(
+                .invalidInput,
+                "\(empty)/fleet-audit.key: no such file: copy the workers' fleet-audit.key here (mode 600), or name it with --audit-key-file"
+            )
+        ) { try FleetAuditState.open(stateDirectory: empty, createKey: false) }
     }
 }
 
@@ -84,4 +244,11 @@ final class Failures: @unchecked Sendable {
     private var errors: [String] = []
     func add(_ error: String) { lock.withLock { errors.append(error) } }
     var all: [String] { lock.withLock { errors } }
+}
+
+extension FleetAuditState {
+    /// A fresh state directory of its own, its key made in it.
+    static func scratch() throws -> FleetAuditState {
+        try FleetAuditState.open(stateDirectory: NSTemporaryDirectory() + "fleet-state-" + UUID().uuidString)
+    }
 }

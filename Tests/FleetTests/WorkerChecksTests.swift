@@ -21,7 +21,7 @@ struct WorkerChecksTests {
         let garbled = try queue.submit(JobRequest(kind: .scan, spec: "{not json", repository: "r"))
         let lines = LogLines()
         // The executable is never reached: /bin/false would fail the job differently.
-        var options = WorkerOptions(executable: "/bin/false", name: "checker")
+        var options = WorkerOptions(executable: "/bin/false", name: "checker", audit: try .scratch())
         options.repositoryRoots = [try #require(OutputPlacement.realPath(NSTemporaryDirectory()))]
         let worker = FleetWorker(url: url, options: options, log: JSONLog(redactor: Redactor(), sink: { lines.append($0) }))
         let done = DispatchSemaphore(value: 0)
@@ -53,7 +53,7 @@ struct WorkerChecksTests {
             let spec = FleetJobSpec(kind: .scan, repository: repository, arguments: [])
             ids.append(try queue.submit(JobRequest(kind: .scan, spec: try spec.encoded(), repository: repository)))
         }
-        var options = WorkerOptions(executable: "/bin/false", name: "rooted")
+        var options = WorkerOptions(executable: "/bin/false", name: "rooted", audit: try .scratch())
         options.repositoryRoots = [OutputPlacement.realPath(root + "/repos") ?? root + "/repos"]
         let worker = FleetWorker(url: url, options: options, log: JSONLog(redactor: Redactor(), sink: { _ in }))
         let done = DispatchSemaphore(value: 0)
@@ -112,7 +112,7 @@ struct WorkerChecksTests {
             let spec = FleetJobSpec(kind: .scan, repository: repository, arguments: [])
             ids.append((try queue.submit(JobRequest(kind: .scan, spec: try spec.encoded(), repository: repository)), repository))
         }
-        try Self.runWorker(WorkerOptions(executable: executable, name: "rootless"), url: url, untilFailed: ids.count)
+        try Self.runWorker(WorkerOptions(executable: executable, name: "rootless", audit: try .scratch()), url: url, untilFailed: ids.count)
         #expect(!FileManager.default.fileExists(atPath: marker), "the job ran")
         for (id, repository) in ids {
             let job = try #require(try queue.job(id))
@@ -148,7 +148,7 @@ struct WorkerChecksTests {
         let repository = top + "/repos/team/project"
         let spec = FleetJobSpec(kind: .scan, repository: repository, arguments: [])
         let id = try queue.submit(JobRequest(kind: .scan, spec: try spec.encoded(), repository: repository))
-        var options = WorkerOptions(executable: executable, name: "rooted")
+        var options = WorkerOptions(executable: executable, name: "rooted", audit: try .scratch())
         options.repositoryRoots = [top + "/repos"]
         try Self.runWorker(options, url: url, untilFailed: 1)
         #expect(try queue.job(id)?.lastError?.hasPrefix("sentinel scan exited 2") == true)

@@ -15,6 +15,7 @@ import Testing
     ])
     func rfc4231(key: [UInt8], message: String, code: String) {
         #expect(SHA256.hexString(HMACSHA256.code(for: Array(message.utf8), key: key)) == code)
+        #expect(HMACSHA256.hex(Array(message.utf8), key: key) == code)
     }
 
     @Test("a code is valid for its message and key only; a shorter or longer one is not")

@@ -3,15 +3,15 @@ import Support
 extension JobQueue {
     /// Appends one line to the fleet's audit chain, one writer at a time fleet-wide (an advisory
     /// transaction lock on PostgreSQL, the write lock on SQLite): `make` gets the chain's last line
-    /// (nil for the first) and returns the new line with its sequence number and SHA-256, which is
-    /// stored as the chain's head in the same transaction (the anchor truncation is checked against).
-    public func appendAuditLine(_ make: (String?) throws -> (line: String, sequence: Int, hash: String)) throws {
-        try storage.transaction {
-            if storage.isServer {
-                try storage.rows("SELECT pg_advisory_xact_lock(hashtextextended('sentinel-fleet-audit', 0))", [])
-            }
+    /// (nil for the first) and the stored head, and returns the new line with its sequence number
+    /// and link, which is stored as the chain's head in the same transaction. `make` may read other
+    /// lines (`auditLine`) and throw to refuse the append; nothing is written then.
+    public func appendAuditLine(
+        _ make: (_ last: String?, _ head: (sequence: Int, hash: String)?) throws -> (line: String, sequence: Int, hash: String)
+    ) throws {
+        try lockedAudit {
             let last = try storage.value("SELECT line FROM fleet_audit ORDER BY seq DESC LIMIT 1")
-            let next = try make(last)
+            let next = try make(last, try auditHead())
             try storage.rows("INSERT INTO fleet_audit (seq, line) VALUES ($1, $2)", [String(next.sequence), next.line])
             try storage.rows(
                 """
@@ -21,12 +21,41 @@ extension JobQueue {
         }
     }
 
+    /// Calls `check` with the chain's last line and stored head as `appendAuditLine` would give
+    /// them (under the same lock, so no append lands between the two reads); writes nothing.
+    public func checkAuditTail(_ check: (_ last: String?, _ head: (sequence: Int, hash: String)?) throws -> Void) throws {
+        try lockedAudit {
+            try check(try storage.value("SELECT line FROM fleet_audit ORDER BY seq DESC LIMIT 1"), try auditHead())
+        }
+    }
+
+    /// Every line of the chain and its stored head, read together (an append between two reads
+    /// would look like a cut or an addition).
+    public func auditSnapshot() throws -> (lines: [String], head: (sequence: Int, hash: String)?) {
+        try lockedAudit { (try auditLines(), try auditHead()) }
+    }
+
+    /// `body` in a transaction holding the audit chain's lock fleet-wide.
+    private func lockedAudit<Result>(_ body: () throws -> Result) throws -> Result {
+        try storage.transaction {
+            if storage.isServer {
+                try storage.rows("SELECT pg_advisory_xact_lock(hashtextextended('sentinel-fleet-audit', 0))", [])
+            }
+            return try body()
+        }
+    }
+
     /// Every line of the audit chain, in sequence order.
     public func auditLines() throws -> [String] {
         try storage.rows("SELECT line FROM fleet_audit ORDER BY seq", []).map { $0.first.flatMap { $0 } ?? "" }
     }
 
-    /// The stored head: the last line's sequence number and SHA-256; nil before the first append.
+    /// The line stored as number `sequence`, if there is one.
+    public func auditLine(_ sequence: Int) throws -> String? {
+        try storage.value("SELECT line FROM fleet_audit WHERE seq = $1", [String(sequence)])
+    }
+
+    /// The stored head: the last line's sequence number and link; nil before the first append.
     public func auditHead() throws -> (sequence: Int, hash: String)? {
         guard let row = try storage.rows("SELECT seq, hash FROM fleet_audit_head WHERE id = 1", []).first,
             let sequence = row[0].flatMap({ Int($0) }), let hash = row[1]

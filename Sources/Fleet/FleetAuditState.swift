@@ -1,0 +1,103 @@
+import Audit
+import Digest
+import Foundation
+import Store
+import Support
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What one machine keeps of the fleet's audit chain outside the database: the key that links it
+/// (`FleetAuditKeyFile`) and, for each database, a head file naming the highest entry this machine
+/// appended (`SEQ:LINK`, written through `PreparedOutputFile`, mode 600), both in its private state
+/// directory. Whoever can write the database but holds neither can delete the chain's tail and
+/// point the stored head at what is left; the head files still name what was there.
+///
+/// Workers on several machines share one chain, and each head file covers what its own machine
+/// wrote, up to its last append: `fleet audit verify` checks the chain holds every head file it is
+/// given (its own machine's by default, others' with `--head`). What no given head file covers — the
+/// entries after the highest of them, the entries of a machine whose head file is lost or not
+/// given — is protected by the key alone: it can be cut off, though not edited or forged.
+public final class FleetAuditState: Sendable {
+    /// The key the chain is linked with.
+    public let key: AuditKey
+    /// The state directory holding the head files.
+    public let path: String
+    /// The key's file, for messages.
+    public let keyPath: String
+    private let directory: DirectoryDescriptor
+
+    /// The key file's name in the state directory.
+    public static let keyFileName = FleetAuditKeyFile.name
+
+    /// The audit state in the state directory `stateDirectory` (made, mode 700, when missing; refused
+    /// when not private): the key from `keyFile` when given, else from the state directory's key
+    /// file, made with random bytes when missing and `createKey`.
+    public static func open(stateDirectory: String, keyFile: String? = nil, createKey: Bool = true) throws -> FleetAuditState {
+        let directory = try PrivateDirectory.open(stateDirectory)
+        let keyPath = keyFile ?? stateDirectory + "/" + FleetAuditKeyFile.name
+        let key =
+            try keyFile.map { try FleetAuditKeyFile.load(path: $0) }
+            ?? FleetAuditKeyFile.load(in: directory, path: keyPath, create: createKey)
+        return FleetAuditState(key: key, path: stateDirectory, keyPath: keyPath, directory: directory)
+    }
+
+    private init(key: AuditKey, path: String, keyPath: String, directory: DirectoryDescriptor) {
+        self.key = key
+        self.path = path
+        self.keyPath = keyPath
+        self.directory = directory
+    }
+
+    /// The head file of the database at `location` (a `JobQueue.location`).
+    public func headPath(for location: String) -> String {
+        path + "/" + Self.headName(for: location)
+    }
+
+    static func headName(for location: String) -> String {
+        "fleet-audit-" + SHA256.hex(location).prefix(16) + ".head"
+    }
+
+    /// The head this machine holds for the database at `location`; nil when it has none.
+    public func head(for location: String) throws -> AuditHead? {
+        let name = Self.headName(for: location)
+        let fd: Int32
+        do throws(Errno) {
+            fd = try directory.openFile(name, flags: O_RDONLY | O_NONBLOCK)
+        } catch {
+            if error.rawValue == ENOENT { return nil }
+            throw SentinelError(.io, "\(headPath(for: location)): cannot open: \(error)", errno: error)
+        }
+        defer { close(fd) }
+        return try Self.parse(BoundedFile.read(fd: fd, name: headPath(for: location), limit: 4096), path: headPath(for: location))
+    }
+
+    /// The head in a head file the operator names (another machine's).
+    public static func readHead(path: String) throws -> AuditHead {
+        try parse(BoundedFile.read(path, limit: 4096, followLinks: false), path: path)
+    }
+
+    private static func parse(_ data: Data, path: String) throws -> AuditHead {
+        guard let head = AuditHead(parsing: String(decoding: data, as: UTF8.self)) else {
+            throw SentinelError(.invalidInput, "\(path): not an audit head (SEQ:LINK)")
+        }
+        return head
+    }
+
+    /// Records `head` as this machine's for the database at `location`, unless it holds a higher
+    /// one: threads and processes appending at once finish in any order, and the file only grows.
+    func advance(to head: AuditHead, for location: String) throws {
+        // A description of its own: flock then excludes this process's other threads too.
+        let lock: DirectoryDescriptor
+        do throws(Errno) { lock = try directory.reopened() } catch {
+            throw SentinelError(.io, "\(path): cannot open: \(error)", errno: error)
+        }
+        guard case .success = retryingOnInterrupt({ flock(lock.rawValue, LOCK_EX) }) else {
+            throw SentinelError(.io, "\(path): cannot lock: \(Errno.current)", errno: .current)
+        }
+        defer { withExtendedLifetime(lock) {} }
+        if let held = try self.head(for: location), held.sequence >= head.sequence { return }
+        try PreparedOutputFile(path: headPath(for: location)).write(head.description + "\n", mode: 0o600)
+    }
+}

@@ -1,0 +1,162 @@
+import Digest
+import Foundation
+import Store
+import Testing
+
+/// Red-team R5: whoever could write the fleet database deleted and edited audit entries, chained
+/// them again with SHA-256, stored a new head, and `fleet audit verify` said intact. The chain is
+/// keyed now (a key the database never holds) and every writer keeps its head in its own state
+/// directory, so each of those rewrites is found, and the writer refuses to chain onto them.
+@Suite("Fleet audit chain against a database writer, end to end")
+struct FleetAuditCLITests {
+    /// What someone holding the database, but neither the key nor a head file, does to the chain.
+    enum Tampering: String, CaseIterable, Sendable {
+        /// Entry 2 edited and entry 4 deleted, the rest chained again by SHA-256 and the head stored.
+        case rechained
+        /// The same, every line's `key` removed as well (the chain as an unkeyed writer made it).
+        case rechainedWithoutKeys
+        /// Entry 4 deleted and the stored head set to entry 3 (its link is entry 4's `prev`).
+        case tailDeleted
+    }
+
+    /// A fleet on SQLite with four decisions in its audit chain, each appended by `fleet approve`
+    /// or `fleet deny` from one state directory.
+    static func fleetWithDecisions() throws -> (environment: [String: String], path: String, queue: JobQueue) {
+        let path = NSTemporaryDirectory() + "fleet-audit-" + UUID().uuidString + "/fleet.sqlite"
+        let environment = try CLI.fleetEnvironment(database: "sqlite:" + path)
+        let queue = try JobQueue(url: .sqlite(path: path))
+        for n in 1...4 {
+            let id = try queue.submit(JobRequest(kind: .heal, spec: "{}", repository: "repo"))
+            let decided = try CLI.run(["fleet", n == 3 ? "deny" : "approve", String(id), "--reason", "r\(n)"], environment: environment)
+            #expect(decided.status == 0, "\(decided.stderr)")
+        }
+        return (environment, path, queue)
+    }
+
+    /// The SHA-256 hex of `text`'s UTF-8 bytes.
+    static func sha256(_ text: String) -> String { SHA256.hex(text) }
+
+    /// Rewrites the chain in the database as `tampering` says, without the key.
+    static func tamper(_ tampering: Tampering, path: String, queue: JobQueue) throws {
+        let lines = try queue.auditLines()
+        #expect(lines.count == 4)
+        let database = try Database(path: path)
+        switch tampering {
+        case .tailDeleted:
+            let last = try #require(try JSONSerialization.jsonObject(with: Data(lines[3].utf8)) as? [String: Any])
+            let link = try #require(last["prev"] as? String)
+            try database.execute("DELETE FROM fleet_audit WHERE seq = 4")
+            try database.execute("UPDATE fleet_audit_head SET seq = 3, hash = '\(link)'")
+        case .rechained, .rechainedWithoutKeys:
+            try database.execute("DELETE FROM fleet_audit WHERE seq = 4")
+            var previous = String(repeating: "0", count: 64)
+            for (index, line) in lines.prefix(3).enumerated() {
+                var object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                if index == 1 { object["actor"] = "mallory" }
+                if tampering == .rechainedWithoutKeys { object["key"] = nil }
+                object["prev"] = previous
+                let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+                let rewritten = String(decoding: data, as: UTF8.self)
+                let update = try database.prepare("UPDATE fleet_audit SET line = ? WHERE seq = ?")
+                update.bind(1, rewritten)
+                update.bind(2, index + 1)
+                try update.run()
+                previous = sha256(rewritten)
+            }
+            try database.execute("UPDATE fleet_audit_head SET seq = 3, hash = '\(previous)'")
+        }
+    }
+
+    /// The head file `fleet approve` and `deny` kept for the database at `path`, in the state directory.
+    static func headFile(_ environment: [String: String], path: String) throws -> String {
+        try #require(environment["SENTINEL_HOME"]) + "/fleet-audit-" + SHA256.hex(path).prefix(16) + ".head"
+    }
+
+    @Test("a rewritten, re-chained or cut chain is found by fleet audit verify", arguments: Tampering.allCases)
+    func tamperingIsFound(_ tampering: Tampering) throws {
+        let (environment, path, queue) = try Self.fleetWithDecisions()
+        let head = try Self.headFile(environment, path: path)
+        let intact = try CLI.run(["fleet", "audit", "verify"], environment: environment)
+        #expect(intact.status == 0, "\(intact.stdout)\(intact.stderr)")
+        let link = try #require(try queue.auditHead()?.hash)
+        #expect(
+            intact.stdout
+                == "fleet audit chain intact: 4 entries (\(path))\nhead: 4:\(link)\nchecked against this machine's head file (\(head)): entry 4\n"
+        )
+
+        try Self.tamper(tampering, path: path, queue: queue)
+        let verified = try CLI.run(["fleet", "audit", "verify"], environment: environment)
+        #expect(verified.status == 1, "\(verified.stdout)\(verified.stderr)")
+        let expected =
+            switch tampering {
+            case .rechained:
+                "\(path): entry 2: prev does not match the link of line 1 (edited, deleted or reordered)\n"
+                    + "fleet audit chain broken at entry 2 (1 entries before it chain correctly)\n"
+            case .rechainedWithoutKeys:
+                "\(path): entry 1: no entry is keyed: written before the chain was keyed (the next append vouches for them) or rewritten by someone without the key\n"
+                    + "fleet audit chain broken at entry 1 (0 entries before it chain correctly)\n"
+            case .tailDeleted:
+                "\(path): entry 4: truncated: this machine's head file (\(head)) names 4 entries, the log holds 3\n"
+                    + "fleet audit chain broken at entry 4 (3 entries before it chain correctly)\n"
+            }
+        #expect(verified.stdout == expected)
+    }
+
+    @Test("a writer whose head the database no longer holds refuses to chain onto it, and records no decision")
+    func appendAfterTamperingIsRefused() throws {
+        let (environment, path, queue) = try Self.fleetWithDecisions()
+        try Self.tamper(.tailDeleted, path: path, queue: queue)
+        let id = try queue.submit(JobRequest(kind: .heal, spec: "{}", repository: "repo"))
+        let refused = try CLI.run(["fleet", "approve", String(id)], environment: environment)
+        #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
+        #expect(
+            refused.stderr
+                == "sentinel: \(path): the audit chain was not extended: this machine's head file (\(try Self.headFile(environment, path: path))) names entry 4, the chain ends at 3: entries were deleted; run sentinel fleet audit verify\n"
+        )
+        #expect(try queue.auditLines().count == 3 && queue.decision("job-\(id)") == nil)
+    }
+
+    @Test("a worker given another key than the chain's does not start")
+    func workerWithAnotherKey() throws {
+        let (environment, path, _) = try Self.fleetWithDecisions()
+        let elsewhere = try CLI.fleetEnvironment(database: "sqlite:" + path)
+        let worker = try CLI.run(["fleet", "worker"], environment: elsewhere, timeout: 30)
+        let fleetKey = try FleetKeyID.of(home: try #require(environment["SENTINEL_HOME"]))
+        let ownKey = try #require(elsewhere["SENTINEL_HOME"]) + "/fleet-audit.key"
+        #expect(worker.status == 2)
+        #expect(
+            worker.stderr
+                == "sentinel: \(path): the audit chain is linked with another key (id \(fleetKey)) than this machine's (id \(try FleetKeyID.of(home: try #require(elsewhere["SENTINEL_HOME"]))), \(ownKey)): copy the workers' fleet-audit.key here or name it with --audit-key-file\n"
+        )
+    }
+
+    @Test("verify without the key, and with another machine's head file")
+    func keyAndHeadsFromTheOperator() throws {
+        let (environment, path, _) = try Self.fleetWithDecisions()
+        var elsewhere = try CLI.fleetEnvironment(database: "sqlite:" + path)
+        let missing = try CLI.run(["fleet", "audit", "verify"], environment: elsewhere)
+        let keyPath = try #require(elsewhere["SENTINEL_HOME"]) + "/fleet-audit.key"
+        #expect(missing.status == 2)
+        #expect(
+            missing.stderr
+                == "sentinel: \(keyPath): no such file: copy the workers' fleet-audit.key here (mode 600), or name it with --audit-key-file\n"
+        )
+        let key = try #require(environment["SENTINEL_HOME"]) + "/fleet-audit.key"
+        let head = try Self.headFile(environment, path: path)
+        elsewhere["SENTINEL_DATABASE_URL"] = "sqlite:" + path
+        let given = try CLI.run(["fleet", "audit", "verify", "--audit-key-file", key, "--head", head], environment: elsewhere)
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(given.stdout.hasSuffix("checked against the head file \(head): entry 4\n"), "\(given.stdout)")
+    }
+}
+
+/// The id a key file's key is named by in the lines it links: the first 16 hex digits of its
+/// HMAC-SHA-256 of a fixed text.
+enum FleetKeyID {
+    static func of(home: String) throws -> String {
+        let text = try String(contentsOfFile: home + "/fleet-audit.key", encoding: .utf8)
+        let hex = Array(text.trimmingCharacters(in: .whitespacesAndNewlines).utf8)
+        let key = stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0 }
+        return String(HMACSHA256.hex(Array("sentinel audit key id".utf8), key: key).prefix(16))
+    }
+}
