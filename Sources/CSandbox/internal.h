@@ -42,6 +42,10 @@ int sbx_proxy_listen(int port, int passing_socket);
 int sbx_build_root(const struct sbx_config *config, int *stage, int *index);
 
 /* workspace.c: the init's side of the workspace ops; 0, or -1 with errno set. */
+/* mount_setattr(path, AT_RECURSIVE): read-only, nosuid, nodev (and noexec when asked) on the mount
+ * at `path` and every mount below it (a recursive bind carries the host's submounts, such as a
+ * container's /etc/hosts, which a remount of the top alone would leave writable). */
+int sbx_set_read_only_tree(const char *path, int noexec);
 int sbx_attach_tree(const struct sbx_fs_op *op);
 int sbx_bind_verified(const struct sbx_fs_op *op);
 

@@ -61,6 +61,8 @@ static int run_op(const struct sbx_fs_op *op, int *stage) {
         return mount(op->source, op->path, op->fstype, op->flags, op->data);
     case SBX_FS_REMOUNT_BIND:
         *stage = SBX_STAGE_REMOUNT;
+        /* A recursive bind is made read-only as a whole tree; MS_RDONLY is implied. */
+        if (op->flags & MS_REC) return sbx_set_read_only_tree(op->path, (op->flags & MS_NOEXEC) != 0);
         return mount(NULL, op->path, NULL,
                      MS_REMOUNT | MS_BIND | op->flags | locked_flags(op->path), NULL);
     case SBX_FS_ATTACH_TREE:

@@ -255,3 +255,11 @@ int sbx_workspace_upper(uint64_t size, uint64_t nr_inodes, int *keep_fd, int *tr
     return 0;
 }
 
+
+int sbx_set_read_only_tree(const char *path, int noexec) {
+    struct mount_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
+    if (noexec) attr.attr_set |= MOUNT_ATTR_NOEXEC;
+    return (int)syscall(SYS_mount_setattr, AT_FDCWD, path, AT_RECURSIVE, &attr, sizeof attr);
+}

@@ -156,8 +156,12 @@ struct RootBuilder {
             ensureDirectory(parent(of: path), mode: 0o755)
             ops.append(.mkfile(path: root + path, mode: 0o644))
         }
-        ops.append(.mount(source: path, path: root + path, fstype: nil, flags: [.bind], data: nil, optional: optional))
-        ops.append(.remountBind(path: root + path, flags: [.readOnly, .noSuid, .noDev], optional: optional))
+        // Recursive: a host path with mounts below it (Docker and Podman bind /etc/hosts and
+        // /etc/resolv.conf) cannot be bound alone inside a user namespace (EINVAL: the kernel
+        // will not uncover what a locked mount hides), and every mount of the tree is read-only.
+        ops.append(
+            .mount(source: path, path: root + path, fstype: nil, flags: [.bind, .recursive], data: nil, optional: optional))
+        ops.append(.remountBind(path: root + path, flags: [.readOnly, .noSuid, .noDev, .recursive], optional: optional))
     }
 
     private mutating func hide(_ path: String) {

@@ -22,9 +22,10 @@ import Testing
         #expect(
             ops.contains(
                 .mount(
-                    source: "/usr", path: root + "/usr", fstype: nil, flags: [.bind], data: nil,
+                    source: "/usr", path: root + "/usr", fstype: nil, flags: [.bind, .recursive], data: nil,
                     optional: true)))
-        #expect(ops.contains(.remountBind(path: root + "/usr", flags: [.readOnly, .noSuid, .noDev], optional: true)))
+        #expect(
+            ops.contains(.remountBind(path: root + "/usr", flags: [.readOnly, .noSuid, .noDev, .recursive], optional: true)))
         // Debian 12 is merged-/usr: /bin is a symlink and must stay one.
         var info = stat()
         if lstat("/bin", &info) == 0, info.st_mode & S_IFMT == S_IFLNK {
