@@ -23,6 +23,7 @@ public enum GitClone {
             }
             egress = ["\(host):\(url.port ?? (scheme == "https" ? 443 : 80))"]
             configuration = [("protocol.\(scheme).allow", "always")]
+            environment["GIT_ALLOW_PROTOCOL"] = scheme
         } else if source.hasPrefix("git@") {
             throw SentinelError(.invalidInput, "\(source): ssh remotes are not cloned (give an https URL)")
         } else {
@@ -30,6 +31,7 @@ public enum GitClone {
             guard !source.contains("\n") else { throw SentinelError(.invalidInput, "a repository path holds a newline") }
             readOnly = [source]
             configuration = [("protocol.file.allow", "always")]
+            environment["GIT_ALLOW_PROTOCOL"] = "file"
             // The source is bound as it is (not shown as the sandbox's own, as the work tree is), so
             // git's ownership check is lifted for exactly that repository, never for `*`. git 2.39
             // reads `safe.directory` for a clone's source only from a global file: one in the
@@ -37,9 +39,7 @@ public enum GitClone {
             let quoted = { (path: String) in
                 "\"" + path.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
             }
-            environment = [
-                "SENTINEL_GIT_GLOBAL": "[safe]\n\tdirectory = \(quoted(source))\n\tdirectory = \(quoted(source + "/.git"))\n"
-            ]
+            environment["SENTINEL_GIT_GLOBAL"] = "[safe]\n\tdirectory = \(quoted(source))\n\tdirectory = \(quoted(source + "/.git"))\n"
         }
         let steps = """
             if [ -n "$SENTINEL_GIT_GLOBAL" ]; then

@@ -25,15 +25,17 @@ enum GitConfigGuard {
         ("core.alternateRefsCommand", ""), ("submodule.recurse", "false"), ("diff.ignoreSubmodules", "all"),
         ("status.submoduleSummary", "false"), ("fetch.recurseSubmodules", "false"), ("push.recurseSubmodules", "no"),
         ("core.untrackedCache", "false"), ("gc.auto", "0"), ("maintenance.auto", "false"),
+        ("diff.mnemonicPrefix", "false"), ("diff.noprefix", "false"),
     ]
 
     /// Per-name keys that name a program or make one mandatory: `filter.NAME.clean`, ...
     static let programSuffixes: [(suffix: String, value: String)] = [
         ("clean", ""), ("smudge", ""), ("process", ""), ("required", "false"), ("textconv", ""), ("command", ""),
-        ("driver", ""),
+        ("driver", ""), ("uploadpack", ""), ("receivepack", ""), ("vcs", ""), ("promisor", "false"),
     ]
-    /// The sections whose per-name keys those suffixes belong to.
-    static let programSections = ["filter", "diff", "merge"]
+    /// The sections whose per-name keys those suffixes belong to (`remote.NAME.uploadpack` names
+    /// a program a fetch runs; `remote.NAME.promisor` makes git fetch missing objects from it).
+    static let programSections = ["filter", "diff", "merge", "remote"]
 
     /// The environment carrying `fixed` and then `extra` (later entries win for one key).
     static func environment(extra: [(key: String, value: String)] = []) -> [String: String] {
@@ -58,7 +60,7 @@ enum GitConfigGuard {
         }
         return """
             n=${GIT_CONFIG_COUNT:-0}
-            keys=$(git config --list --name-only 2>/dev/null) || keys=
+            keys=$(git config --list --name-only 2>/dev/null) || exit 125
             while IFS= read -r k; do
               case "$k" in
             \(cases)    *) continue ;;

@@ -45,7 +45,7 @@ public struct GitRepository: Sendable, Hashable {
     /// Tracked files changed in the working tree or the index (untracked files do not count:
     /// they cannot end up in a commit made from a temporary index).
     public func uncommittedChanges() throws -> [String] {
-        let data = try GitRunner.check(["status", "--porcelain=v1", "-z", "--untracked-files=no"], in: root)
+        let data = try GitRunner.check(["status", "--porcelain=v1", "-z", "--untracked-files=no", "--ignore-submodules=all"], in: root)
         return String(decoding: data, as: UTF8.self).split(separator: "\0").map { String($0.dropFirst(3)) }
     }
 

@@ -49,9 +49,16 @@ public enum GitRunner {
     ) throws -> Output {
         let tree = directory.map { GitWorkTree.containing($0) ?? GitWorkTree(root: $0, subdirectory: "") }
         let start = tree.map { $0.subdirectory.isEmpty ? GitSandbox.mountPoint : GitSandbox.mountPoint + "/" + $0.subdirectory }
+        // The repository and work tree are the ones mounted, whatever `core.worktree` says (a
+        // work tree elsewhere gave an empty diff, exit 0: `scan --since` saw no change).
+        var pinned: [String: String] = [:]
+        if tree?.hasGitDirectory == true {
+            pinned = ["GIT_DIR": GitSandbox.mountPoint + "/.git", "GIT_WORK_TREE": GitSandbox.mountPoint]
+        }
         return try GitSandbox.run(
             script: body, arguments: arguments, workspace: tree?.root, start: start, writable: writable,
-            input: input.map { Array($0) }, configuration: configuration, environment: environment)
+            input: input.map { Array($0) }, configuration: configuration,
+            environment: pinned.merging(environment) { _, given in given })
     }
 
     /// Runs git and throws `SentinelError(.git)` with git's first error line unless it exits 0.

@@ -24,6 +24,10 @@ enum GitSandbox {
         "GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C", "GIT_AUTHOR_NAME": "sentinel",
         "GIT_AUTHOR_EMAIL": "sentinel@localhost", "GIT_COMMITTER_NAME": "sentinel",
         "GIT_COMMITTER_EMAIL": "sentinel@localhost", "GIT_CEILING_DIRECTORIES": "/",
+        // No transport at all unless a clone names its one (this beats every `protocol.*.allow`
+        // a repository sets); no object fetched on demand from a promisor remote (its
+        // `uploadpack` would run); no replace refs rewriting what a commit holds.
+        "GIT_ALLOW_PROTOCOL": "", "GIT_NO_LAZY_FETCH": "1", "GIT_NO_REPLACE_OBJECTS": "1",
     ]
 
     /// The profile of one git run: `writable` commits the run's changes to the tree back after it;

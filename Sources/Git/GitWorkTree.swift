@@ -14,10 +14,13 @@ public struct GitWorkTree: Sendable, Hashable {
     public let root: String
     /// The directory's path below `root` (`""` when it is `root`).
     public let subdirectory: String
+    /// Whether `root/.git` is the repository's directory itself (not a `gitdir:` file).
+    let hasGitDirectory: Bool
 
-    init(root: String, subdirectory: String) {
+    init(root: String, subdirectory: String, hasGitDirectory: Bool = false) {
         self.root = root
         self.subdirectory = subdirectory
+        self.hasGitDirectory = hasGitDirectory
     }
 
     /// The work tree `directory` is in, or nil when it is in none (or does not exist).
@@ -29,7 +32,7 @@ public struct GitWorkTree: Sendable, Hashable {
             let marker = (candidate == "/" ? "" : candidate) + "/.git"
             if lstat(marker, &info) == 0, info.st_mode & S_IFMT == S_IFDIR || info.st_mode & S_IFMT == S_IFREG {
                 let below = candidate == real ? "" : String(real.dropFirst(candidate == "/" ? 1 : candidate.count + 1))
-                return GitWorkTree(root: candidate, subdirectory: below)
+                return GitWorkTree(root: candidate, subdirectory: below, hasGitDirectory: info.st_mode & S_IFMT == S_IFDIR)
             }
             guard candidate != "/" else { return nil }
             candidate = PathText.directory(of: candidate)

@@ -26,7 +26,8 @@ public enum GitDiff {
         }
         let output = try git(
             [
-                "diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "--relative", revision,
+                "diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "--src-prefix=a/",
+                "--dst-prefix=b/", "--relative", revision,
                 "--",
             ],
             in: directory)

@@ -68,6 +68,45 @@ struct GitPrivilegeEscapeTests {
         #expect(!output.stderr.contains("hostile-program-ran"), "the submodule's filter ran: \(output.stderr)")
     }
 
+    @Test("a submodule whose .gitmodules says ignore=none: status for a proposal enters it not (R2 by another route)")
+    func statusDoesNotEnterSubmodules() throws {
+        let scratch = try Scratch()
+        try Scratch.git(["init", "-q", "-b", "main", scratch.root + "/sub"])
+        try "hi\n".write(toFile: scratch.root + "/sub/f.txt", atomically: false, encoding: .utf8)
+        try Scratch.git(["-C", scratch.root + "/sub", "add", "-A"])
+        try Scratch.git(["-C", scratch.root + "/sub", "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "s"])
+        try Scratch.git(["-C", scratch.top, "-c", "protocol.file.allow=always", "submodule", "add", "-q", "../sub", "lib"])
+        try Scratch.git(["-C", scratch.top, "config", "-f", ".gitmodules", "submodule.lib.ignore", "none"])
+        try Scratch.git(["-C", scratch.top, "add", "-A"])
+        try Scratch.git(["-C", scratch.top, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "sub"])
+        // The submodule's own filter rewrites what it reads: entered, the submodule looks changed.
+        try scratch.append("[filter \"x\"]\n\tclean = sh ../hook.sh\n", to: scratch.top + "/.git/modules/lib/config")
+        try "* filter=x\n".write(toFile: scratch.top + "/lib/.gitattributes", atomically: false, encoding: .utf8)
+        try scratch.touch(scratch.top + "/lib/f.txt")
+
+        #expect(try GitRepository(containing: scratch.top).uncommittedChanges() == [])
+        #expect(!FileManager.default.fileExists(atPath: scratch.marker), "the submodule's filter ran on the host")
+    }
+
+    @Test("a promisor remote in the repository's config fetches nothing and runs no upload-pack")
+    func noLazyFetch() throws {
+        let scratch = try Scratch()
+        // A blob the repository lacks, and a promisor remote that would fetch it by running a program.
+        let blob = String(decoding: try GitRunner.check(["rev-parse", "HEAD:a.py"], in: scratch.top), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try FileManager.default.removeItem(atPath: scratch.top + "/.git/objects/\(blob.prefix(2))/\(blob.dropFirst(2))")
+        try scratch.append(
+            "[remote \"evil\"]\n\tpromisor = true\n\turl = .\n\tuploadpack = sh hook.sh\n"
+                + "[protocol \"file\"]\n\tallow = always\n",
+            to: scratch.top + "/.git/config")
+
+        // A run that may write (as commits and branches do): a read-only one could not store the fetch.
+        let output = try GitRunner.run(["cat-file", "blob", "HEAD:a.py"], in: scratch.top, writable: true)
+        #expect(output.status != 0)
+        #expect(!FileManager.default.fileExists(atPath: scratch.marker), "upload-pack ran on the host")
+        #expect(!output.stderr.contains("hostile-program-ran"), "upload-pack ran: \(output.stderr)")
+    }
+
     @Test("a filter whose name holds '=' is overridden like any other (git splits -c at the first '=')")
     func filterNameWithEqualsSignIsGuarded() throws {
         let scratch = try Scratch()
