@@ -52,9 +52,6 @@ public enum GitClone {
             script: steps, arguments: [source, name, revision ?? ""], workspace: parent, start: GitSandbox.mountPoint,
             writable: true, input: nil, configuration: configuration, environment: environment, extraReadOnly: readOnly,
             egress: egress)
-        guard output.status == 0 else {
-            let first = output.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(output.status)"
-            throw SentinelError(.git, "git clone \(source): \(first)")
-        }
+        guard output.status == 0 else { throw output.failure("clone \(source)") }
     }
 }

@@ -61,7 +61,7 @@ public enum GitPatch {
                   "--unified=$context"
                 """
             let output = try GitRunner.script(steps, arguments: [String(context)] + added, in: dir, writable: false)
-            guard output.status == 0 else { throw failure("diff", output) }
+            guard output.status == 0 else { throw output.failure("diff") }
             return String(decoding: output.stdout, as: UTF8.self)
         }
     }
@@ -84,7 +84,7 @@ public enum GitPatch {
                 exec git apply --whitespace=nowarn /tmp/patch
                 """
             let output = try GitRunner.script(steps, arguments: [], in: dir, input: Data(patch.utf8), writable: true)
-            guard output.status == 0 else { throw failure("apply", output) }
+            guard output.status == 0 else { throw output.failure("apply") }
             let paths = String(decoding: output.stdout, as: UTF8.self).split(separator: "\0").compactMap { entry -> String? in
                 let fields = entry.split(separator: "\t", maxSplits: 2)
                 return fields.count == 3 ? String(fields[2]) : nil
@@ -114,12 +114,6 @@ public enum GitPatch {
         guard !path.isEmpty, !path.hasPrefix("/"), !parts.contains(".."), !parts.contains(""),
             !parts.contains(".git")
         else { throw SentinelError(.invalidInput, "\(path): not a path inside the repository") }
-    }
-
-    /// git's first complaint, as `SentinelError(.git)`.
-    private static func failure(_ command: String, _ output: GitRunner.Output) -> SentinelError {
-        let first = output.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(output.status)"
-        return SentinelError(.git, "git \(command): \(first)")
     }
 
     private static func write(_ text: String, to path: String) throws {

@@ -103,8 +103,7 @@ public struct GitRepository: Sendable, Hashable {
             let reason = output.stderr.split(separator: "\n").prefix(2).joined(separator: "; ")
             throw SentinelError(.patchStale, "the patch no longer applies to \(base.prefix(12)): \(reason)")
         default:
-            let first = output.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(output.status)"
-            throw SentinelError(.git, "git commit of a patch onto \(base.prefix(12)): \(first)")
+            throw output.failure("commit of a patch onto \(base.prefix(12))")
         }
     }
 

@@ -22,6 +22,13 @@ public enum GitRunner {
         public var stdout: Data
         /// Standard error as text.
         public var stderr: String
+
+        /// `SentinelError(.git)` naming what failed (`git apply`) and git's first error line
+        /// (or the exit status when it printed none).
+        func failure(_ command: String) -> SentinelError {
+            let first = stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(status)"
+            return SentinelError(.git, "git \(command): \(first)")
+        }
     }
 
     /// The git binary (inside the sandbox, the host's own, bound read-only).
@@ -67,10 +74,7 @@ public enum GitRunner {
         _ arguments: [String], in directory: String, input: Data? = nil, writable: Bool = false
     ) throws -> Data {
         let output = try run(arguments, in: directory, input: input, writable: writable)
-        guard output.status == 0 else {
-            let first = output.stderr.split(separator: "\n").first.map(String.init) ?? "exit status \(output.status)"
-            throw SentinelError(.git, "git \(arguments.first ?? ""): \(first)")
-        }
+        guard output.status == 0 else { throw output.failure(arguments.first ?? "") }
         return output.stdout
     }
 }
