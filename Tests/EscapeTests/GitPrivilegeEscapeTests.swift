@@ -46,21 +46,28 @@ struct GitPrivilegeEscapeTests {
         func touch(_ path: String) throws {
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(5)], ofItemAtPath: path)
         }
+
+        /// Adds a submodule `lib` to `top` (committed, after `beforeCommit` ran on it), then plants
+        /// what a payload could write: the submodule's own config names a filter, its tree selects
+        /// it, and a file of it is stat-dirty, so that entering the submodule runs the filter.
+        func addHostileSubmodule(beforeCommit: () throws -> Void = {}) throws {
+            try Self.git(["init", "-q", "-b", "main", root + "/sub"])
+            try "hi\n".write(toFile: root + "/sub/f.txt", atomically: false, encoding: .utf8)
+            try Self.git(["-C", root + "/sub", "add", "-A"])
+            try Self.git(["-C", root + "/sub", "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "s"])
+            try Self.git(["-C", top, "-c", "protocol.file.allow=always", "submodule", "add", "-q", "../sub", "lib"])
+            try beforeCommit()
+            try Self.git(["-C", top, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "sub"])
+            try append("[filter \"x\"]\n\tclean = sh ../hook.sh\n", to: top + "/.git/modules/lib/config")
+            try "* filter=x\n".write(toFile: top + "/lib/.gitattributes", atomically: false, encoding: .utf8)
+            try touch(top + "/lib/f.txt")
+        }
     }
 
     @Test("a submodule planted in .git whose own config sets a clean filter: diff runs nothing (R2)")
     func submoduleFilterDoesNotRun() throws {
         let scratch = try Scratch()
-        try Scratch.git(["init", "-q", "-b", "main", scratch.root + "/sub"])
-        try "hi\n".write(toFile: scratch.root + "/sub/f.txt", atomically: false, encoding: .utf8)
-        try Scratch.git(["-C", scratch.root + "/sub", "add", "-A"])
-        try Scratch.git(["-C", scratch.root + "/sub", "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "s"])
-        try Scratch.git(["-C", scratch.top, "-c", "protocol.file.allow=always", "submodule", "add", "-q", "../sub", "lib"])
-        try Scratch.git(["-C", scratch.top, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "sub"])
-        // What the payload wrote: the submodule's own config names a filter, its tree selects it.
-        try scratch.append("[filter \"x\"]\n\tclean = sh ../hook.sh\n", to: scratch.top + "/.git/modules/lib/config")
-        try "* filter=x\n".write(toFile: scratch.top + "/lib/.gitattributes", atomically: false, encoding: .utf8)
-        try scratch.touch(scratch.top + "/lib/f.txt")
+        try scratch.addHostileSubmodule()
 
         let output = try GitRunner.run(["diff", "--unified=0", "--no-color", "HEAD", "--"], in: scratch.top)
         #expect(output.status == 0)
@@ -71,18 +78,12 @@ struct GitPrivilegeEscapeTests {
     @Test("a submodule whose .gitmodules says ignore=none: status for a proposal enters it not (R2 by another route)")
     func statusDoesNotEnterSubmodules() throws {
         let scratch = try Scratch()
-        try Scratch.git(["init", "-q", "-b", "main", scratch.root + "/sub"])
-        try "hi\n".write(toFile: scratch.root + "/sub/f.txt", atomically: false, encoding: .utf8)
-        try Scratch.git(["-C", scratch.root + "/sub", "add", "-A"])
-        try Scratch.git(["-C", scratch.root + "/sub", "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "s"])
-        try Scratch.git(["-C", scratch.top, "-c", "protocol.file.allow=always", "submodule", "add", "-q", "../sub", "lib"])
-        try Scratch.git(["-C", scratch.top, "config", "-f", ".gitmodules", "submodule.lib.ignore", "none"])
-        try Scratch.git(["-C", scratch.top, "add", "-A"])
-        try Scratch.git(["-C", scratch.top, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-qm", "sub"])
-        // The submodule's own filter rewrites what it reads: entered, the submodule looks changed.
-        try scratch.append("[filter \"x\"]\n\tclean = sh ../hook.sh\n", to: scratch.top + "/.git/modules/lib/config")
-        try "* filter=x\n".write(toFile: scratch.top + "/lib/.gitattributes", atomically: false, encoding: .utf8)
-        try scratch.touch(scratch.top + "/lib/f.txt")
+        // Committed in .gitmodules; the submodule's own filter rewrites what it reads, so entered,
+        // the submodule looks changed.
+        try scratch.addHostileSubmodule {
+            try Scratch.git(["-C", scratch.top, "config", "-f", ".gitmodules", "submodule.lib.ignore", "none"])
+            try Scratch.git(["-C", scratch.top, "add", "-A"])
+        }
 
         #expect(try GitRepository(containing: scratch.top).uncommittedChanges() == [])
         #expect(!FileManager.default.fileExists(atPath: scratch.marker), "the submodule's filter ran on the host")
