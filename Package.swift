@@ -148,7 +148,7 @@ let package = Package(
         .target(
             name: "SentinelCLI",
             dependencies: [
-                "Audit", "Autonomy", "CLICore", "DAST", "Digest", "Findings", "Fleet", "Git", "Heal", "Sandbox", "SAST", "SCA",
+                "Adapters", "Audit", "Autonomy", "CLICore", "DAST", "Digest", "Findings", "Fleet", "Git", "Heal", "Sandbox", "SAST", "SCA",
                 "Scan", "ScanCore", "Store", "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -178,7 +178,7 @@ let package = Package(
         .executableTarget(
             name: "sentinel-bench", dependencies: ["PythonSyntax", "Sandbox", "Store"], path: "bench/Sources/sentinel-bench"),
 
-        .testTarget(name: "SupportTests", dependencies: ["Digest", "Support"]),
+        .testTarget(name: "SupportTests", dependencies: ["CSystem", "Digest", "Support"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "DocumentsYAML", "Support"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Support", "TestSupport"]),
         // A loopback HTTP server the HTTP, SCA and CLI tests start on 127.0.0.1.

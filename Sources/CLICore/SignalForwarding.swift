@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// A plain thread rather than dispatch signal sources: those start libdispatch's manager
 /// thread, its epoll set and a signalfd per signal, a twentieth of a whole launch.
-final class SignalForwarding {
+public final class SignalForwarding {
     private let signals: [Int32]
     private var previousMask = sigset_t()
     private var thread: pthread_t?
@@ -28,11 +28,13 @@ final class SignalForwarding {
 
     /// The grace after the first signal: `SENTINEL_SIGNAL_GRACE` seconds when set (a test
     /// sets it high to show that a second signal alone ends a stuck launcher), else 3.
-    static var defaultGrace: Double {
+    public static var defaultGrace: Double {
         getenv("SENTINEL_SIGNAL_GRACE").flatMap { Double(String(cString: $0)) }.map { max(0, $0) } ?? 3
     }
 
-    init(
+    /// Starts taking `signals`: the first is passed to `forward`, a second (or the end of the
+    /// grace) calls `abandon` and exits with 128+N.
+    public init(
         signals: [Int32], grace: Double = SignalForwarding.defaultGrace,
         forward: @escaping @Sendable (Int32) -> Void, abandon: @escaping @Sendable (Int32) -> Void
     ) {
@@ -82,7 +84,7 @@ final class SignalForwarding {
 
     /// Stops forwarding: the thread ends, and the launcher's signal mask is what it was, so a
     /// signal from now on has its default effect.
-    func cancel() {
+    public func cancel() {
         guard let thread else { return }
         self.thread = nil
         cancelled.value.store(true, ordering: .releasing)

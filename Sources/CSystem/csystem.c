@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/uio.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -46,6 +48,82 @@ ssize_t csys_fgetxattr(int fd, const char *name, void *value, size_t size) {
     return fgetxattr(fd, name, value, size);
 }
 
+/* openat2's resolution, one component at a time, where the syscall answers ENOSYS (the
+   sandbox's seccomp filter refuses it: its mode lies in a struct the filter cannot read).
+   Every step is openat(O_NOFOLLOW) on the previous step's descriptor, so no symbolic link is
+   followed anywhere, ".." and absolute names are refused (EXDEV, as RESOLVE_BENEATH does), and a
+   step onto another mount is refused (EXDEV, as RESOLVE_NO_XDEV does). Mounts are told apart by
+   their ids (statx), not st_dev: overlayfs shows a file's lower device. */
+static int mount_id(int fd, uint64_t *id) {
+    struct statx info;
+    if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &info) != 0) return -1;
+    if (!(info.stx_mask & STATX_MNT_ID)) {
+        errno = ENOSYS;
+        return -1;
+    }
+    *id = info.stx_mnt_id;
+    return 0;
+}
+
+int csys_openat_beneath_by_steps(int dirfd, const char *name, int flags) {
+    if (name[0] == '/') {
+        errno = EXDEV;
+        return -1;
+    }
+    uint64_t start;
+    if (mount_id(dirfd, &start) != 0) return -1;
+    char buffer[4096];
+    size_t length = strlen(name);
+    if (length >= sizeof buffer) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(buffer, name, length + 1);
+    int current = dirfd;
+    char *cursor = buffer;
+    for (;;) {
+        while (*cursor == '/') cursor++;
+        char *slash = strchr(cursor, '/');
+        char *rest = slash;
+        if (slash != NULL) {
+            *slash = '\0';
+            rest = slash + 1;
+            while (*rest == '/') rest++;
+        }
+        int last = slash == NULL || *rest == '\0';
+        const char *component = *cursor == '\0' ? "." : cursor;
+        if (strcmp(component, "..") == 0) {
+            if (current != dirfd) close(current);
+            errno = EXDEV;
+            return -1;
+        }
+        int next = last ? openat(current, component, flags | O_CLOEXEC | O_NOFOLLOW, 0)
+                        : openat(current, component, O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+        int saved = errno;
+        /* O_DIRECTORY | O_NOFOLLOW on a link says ENOTDIR; openat2 says ELOOP, and callers tell
+           a link by it. */
+        struct stat entry;
+        if (next < 0 && saved == ENOTDIR && fstatat(current, component, &entry, AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISLNK(entry.st_mode)) {
+            saved = ELOOP;
+        }
+        if (current != dirfd) close(current);
+        if (next < 0) {
+            errno = saved;
+            return -1;
+        }
+        uint64_t id;
+        if (mount_id(next, &id) != 0 || id != start) {
+            close(next);
+            errno = EXDEV;
+            return -1;
+        }
+        if (last) return next;
+        current = next;
+        cursor = rest;
+    }
+}
+
 int csys_openat_beneath(int dirfd, const char *name, int flags) {
     struct open_how how;
     memset(&how, 0, sizeof how);
@@ -56,6 +134,7 @@ int csys_openat_beneath(int dirfd, const char *name, int flags) {
     do {
         fd = syscall(SYS_openat2, dirfd, name, &how, sizeof how);
     } while (fd < 0 && errno == EAGAIN);
+    if (fd < 0 && errno == ENOSYS) return csys_openat_beneath_by_steps(dirfd, name, flags);
     return (int)fd;
 }
 
@@ -150,4 +229,109 @@ int csys_build_id(unsigned char *out, size_t capacity) {
     struct build_id_search search = {out, capacity, -1};
     dl_iterate_phdr(find_build_id, &search);
     return search.length;
+}
+
+static int unix_address(const char *path, struct sockaddr_un *address) {
+    memset(address, 0, sizeof *address);
+    address->sun_family = AF_UNIX;
+    size_t length = strlen(path);
+    if (length == 0 || length >= sizeof address->sun_path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(address->sun_path, path, length);
+    return 0;
+}
+
+int csys_unix_listen(const char *path) {
+    struct sockaddr_un address;
+    if (unix_address(path, &address) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (bind(fd, (struct sockaddr *)&address, sizeof address) != 0 || listen(fd, 64) != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+int csys_unix_connect(const char *path) {
+    struct sockaddr_un address;
+    if (unix_address(path, &address) != 0) return -1;
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    int rc;
+    do {
+        rc = connect(fd, (struct sockaddr *)&address, sizeof address);
+    } while (rc != 0 && errno == EINTR);
+    if (rc != 0) {
+        int saved = errno;
+        close(fd);
+        errno = saved;
+        return -1;
+    }
+    return fd;
+}
+
+ssize_t csys_send_with_fd(int socket, const void *buffer, size_t count, int fd) {
+    struct iovec vector = {.iov_base = (void *)buffer, .iov_len = count};
+    union {
+        char bytes[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &vector;
+    message.msg_iovlen = 1;
+    if (fd >= 0) {
+        memset(&control, 0, sizeof control);
+        message.msg_control = control.bytes;
+        message.msg_controllen = sizeof control.bytes;
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(header), &fd, sizeof fd);
+    }
+    return sendmsg(socket, &message, MSG_NOSIGNAL);
+}
+
+ssize_t csys_recv_with_fd(int socket, void *buffer, size_t count, int *fd) {
+    *fd = -1;
+    struct iovec vector = {.iov_base = buffer, .iov_len = count};
+    union {
+        char bytes[CMSG_SPACE(4 * sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message;
+    memset(&message, 0, sizeof message);
+    message.msg_iov = &vector;
+    message.msg_iovlen = 1;
+    message.msg_control = control.bytes;
+    message.msg_controllen = sizeof control.bytes;
+    ssize_t got = recvmsg(socket, &message, MSG_CMSG_CLOEXEC);
+    if (got < 0) return -1;
+    int received = 0;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header != NULL; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t n = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < n; i++) {
+            int passed;
+            memcpy(&passed, CMSG_DATA(header) + i * sizeof(int), sizeof passed);
+            if (received++ == 0) {
+                *fd = passed;
+            } else {
+                close(passed);
+            }
+        }
+    }
+    if (received > 1 || (message.msg_flags & MSG_CTRUNC)) {
+        if (*fd >= 0) close(*fd);
+        *fd = -1;
+        errno = EPROTO;
+        return -1;
+    }
+    return got;
 }

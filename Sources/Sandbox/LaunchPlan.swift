@@ -109,6 +109,10 @@ public struct LaunchRequest: Sendable {
     public var extraEnvironment: [String: String]
     /// Mount a private devpts so the launcher can give the payload a terminal (`-t`).
     public var terminal = false
+    /// Where the workspace appears inside (`WorkspacePlacement` checks it).
+    public var workspaceMountPoint = LaunchPlan.workspaceMountPoint
+    /// The payload's working directory inside; nil: the workspace (or /tmp without one).
+    public var workingDirectory: String?
 
     /// Makes a request to run `command` under `profile`; by default no workspace and no extra paths or variables.
     public init(
@@ -179,11 +183,16 @@ extension LaunchPlan {
             let payloadOwns =
                 mount.idShift != nil
                 || (directory.ownerUID == maps.hostUID && directory.ownerGID == maps.hostGID)
+            let inside = try WorkspacePlacement.check(request.workspaceMountPoint, profile: profile)
             builder.addWorkspace(
-                mode: mode, upperRoot: payloadOwns ? (maps.uid, maps.gid, directory.mode) : nil,
+                mode: mode, at: inside, upperRoot: payloadOwns ? (maps.uid, maps.gid, directory.mode) : nil,
                 sizeLimit: mount.sizeLimit, upperFromParent: mount.commitsBack)
-            workdir = workspaceMountPoint
+            workdir = inside
             workspace = mount
+        }
+        if let directory = request.workingDirectory {
+            workdir = try WorkspacePlacement.checkWorkingDirectory(directory)
+            builder.ensureWorkingDirectory(workdir, boundReadOnly: profile.filesystem.readOnly + request.extraReadOnly)
         }
 
         let environment = EnvironmentFilter.apply(

@@ -1,9 +1,9 @@
 import Support
 
 /// A sandbox profile: what a task may see, reach and consume (DESIGN §4).
-public struct Profile: Sendable, Equatable {
+public struct Profile: Sendable, Equatable, Codable {
     /// How the workspace directory appears inside the sandbox.
-    public enum WorkspaceMode: String, Sendable, Equatable, CaseIterable {
+    public enum WorkspaceMode: String, Sendable, Equatable, CaseIterable, Codable {
         /// Read-only bind.
         case ro
         /// Writable: as root, writes go to a size-limited overlay layer the launcher commits back
@@ -14,7 +14,7 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// What the sandbox sees of the host's filesystem.
-    public struct Filesystem: Sendable, Equatable {
+    public struct Filesystem: Sendable, Equatable, Codable {
         /// Host paths bound read-only at the same place inside.
         public var readOnly: [String]
         /// Host paths hidden behind an empty, unreadable file or directory (secrets).
@@ -34,7 +34,7 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// Which environment variables the payload gets.
-    public struct Environment: Sendable, Equatable {
+    public struct Environment: Sendable, Equatable, Codable {
         /// Names passed through from the caller; a trailing `*` matches a prefix (`LC_*`).
         public var allow: [String]
         /// Fixed values, applied after the allow-list.
@@ -48,9 +48,9 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// Whether and where the payload may connect.
-    public struct Network: Sendable, Equatable {
+    public struct Network: Sendable, Equatable, Codable {
         /// `none`: no network at all; `proxy`: egress only through Sentinel's filtering proxy.
-        public enum Mode: String, Sendable, Equatable { case none, proxy }
+        public enum Mode: String, Sendable, Equatable, Codable { case none, proxy }
         /// No network, or egress through the proxy.
         public var mode: Mode
         /// Egress allow entries (`host[:port]`, `*.domain`, CIDR), for `proxy`.
@@ -76,7 +76,7 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// The seccomp filter applied to the payload.
-    public enum Seccomp: Sendable, Equatable {
+    public enum Seccomp: Sendable, Equatable, Codable {
         /// Sentinel's built-in deny-list.
         case `default`
         /// An OCI/Docker seccomp JSON file.
@@ -86,7 +86,7 @@ public struct Profile: Sendable, Equatable {
     }
 
     /// What the payload may consume; nil means no limit unless noted.
-    public struct Limits: Sendable, Equatable {
+    public struct Limits: Sendable, Equatable, Codable {
         /// Memory limit for the whole sandbox (cgroup), bytes.
         public var memoryBytes: UInt64?
         /// Most processes and threads in the sandbox (cgroup).

@@ -66,10 +66,10 @@ struct RootBuilder {
     /// the tmpfs holding the upper layer. `upperFromParent` (`rw` under a root launcher): that
     /// tmpfs is the parent's (`.attachUpperLayer`), which commits it back after the run.
     mutating func addWorkspace(
-        mode: Profile.WorkspaceMode, upperRoot: (uid: UInt32, gid: UInt32, mode: UInt32)? = nil,
+        mode: Profile.WorkspaceMode, at inside: String = LaunchPlan.workspaceMountPoint,
+        upperRoot: (uid: UInt32, gid: UInt32, mode: UInt32)? = nil,
         sizeLimit: UInt64? = nil, upperFromParent: Bool = false
     ) {
-        let inside = LaunchPlan.workspaceMountPoint
         ensureDirectory(inside, mode: 0o755)
         if mode == .rw && !upperFromParent {
             ops.append(.attachWorkspace(path: root + inside))
@@ -264,6 +264,13 @@ struct RootBuilder {
     }
 
     /// Creates `path` and its missing ancestors inside the new root.
+    /// Makes `path` (and its parents) in the new root unless an earlier step made it or it lies
+    /// in a host tree bound read-only, where it exists or the payload's `chdir` says it does not.
+    mutating func ensureWorkingDirectory(_ path: String, boundReadOnly: [String]) {
+        guard !boundReadOnly.contains(where: { path == $0 || path.hasPrefix($0 + "/") }) else { return }
+        ensureDirectory(path, mode: 0o755)
+    }
+
     private mutating func ensureDirectory(_ path: String, mode: UInt32) {
         guard !directories.contains(path) else { return }
         let parentPath = parent(of: path)

@@ -11,6 +11,11 @@ public struct SandboxRequest: Sendable {
     public var command: [String]
     /// Host directory mounted at `/workspace` (the working directory), or nil for none.
     public var workspace: String?
+    /// Where the workspace appears inside (`/workspace`; the analysis sandbox: its host path).
+    public var workspaceMountPoint = LaunchPlan.workspaceMountPoint
+    /// The command's working directory inside (nil: the workspace, else /tmp); made in the new
+    /// root when it lies in no tree the profile mounts.
+    public var workingDirectory: String?
     /// More host paths bound read-only at the same path (tool and rule directories).
     public var extraReadOnly: [String]
     /// Variables the profile's `env` allow-list may pass through (the caller's own environment
@@ -63,6 +68,8 @@ public enum SandboxSession {
     /// the command cannot be executed (the error names the stage); every other ending (exit,
     /// signal, timeout, OOM) is in the returned `RunResult`.
     public static func run(_ request: SandboxRequest) throws -> RunResult {
+        // In the analysis sandbox every launch is the root launcher's (`LaunchBroker`).
+        if let broker = LaunchBrokerClient.socketPath { return try LaunchBrokerClient.launch(request, socket: broker) }
         let profile = request.profile
         var options = LaunchOptions(profile: profile, output: request.output)
         options.interactive = request.interactive
@@ -85,6 +92,8 @@ public enum SandboxSession {
             callerEnvironment: request.callerEnvironment,
             extraEnvironment: request.environment.merging(proxyVariables) { mine, _ in mine })
         launch.terminal = request.terminal
+        launch.workspaceMountPoint = request.workspaceMountPoint
+        launch.workingDirectory = request.workingDirectory
         LaunchTrace.mark("options")
         // A root launcher's payload runs as a host id of its own, held until the run ends.
         return try HostIDLease.with { lease in

@@ -4,6 +4,8 @@ import DAST
 import Findings
 import Fleet
 import Foundation
+import Git
+import Sandbox
 import Scan
 import ScanCore
 import Store
@@ -146,20 +148,32 @@ struct ScanCommand: ParsableCommand {
         }
         // Resolved now, before any scanner runs: a bad path fails at once, and nothing planted at the
         // name during the scan is followed (the report replaces it).
+        // In the analysis sandbox the outputs are root's, prepared before it started.
+        let analysis = LaunchBrokerClient.isActive
         let scannedTree = OutputPlacement.realPath(scanPaths.root)
         let trees = scannedTree.map { [$0] } ?? []
-        let report = try output.map { path in
-            try OptionValue.naming("--output") { try PreparedOutputFile(path: path, refusingLinksInside: trees) }
-        }
-        let baselineOutput = try writeBaseline.map { path in
-            try OptionValue.naming("--write-baseline") { try PreparedOutputFile(path: path, refusingLinksInside: trees) }
-        }
-        if let tree = scannedTree {
+        let report =
+            analysis
+            ? nil
+            : try output.map { path in
+                try OptionValue.naming("--output") { try PreparedOutputFile(path: path, refusingLinksInside: trees) }
+            }
+        let baselineOutput =
+            analysis
+            ? nil
+            : try writeBaseline.map { path in
+                try OptionValue.naming("--write-baseline") { try PreparedOutputFile(path: path, refusingLinksInside: trees) }
+            }
+        if !analysis, let tree = scannedTree {
             for (option, file) in [("--output", report), ("--write-baseline", baselineOutput)] {
                 if let file, file.isInside(tree) {
                     Console.error("sentinel: warning: \(OutputPlacement.insideWarning(option: option, path: file.path, tree: tree))")
                 }
             }
+        }
+
+        if AnalysisSandbox.applies, web == nil {
+            throw ExitCode(try separatedScan(directory: directory, report: report, baselineOutput: baselineOutput))
         }
 
         options.kinds = [(sast, ScannerKind.sast), (sca, .sca), (secrets, .secrets)].filter(\.0).map(\.1)
@@ -199,7 +213,7 @@ struct ScanCommand: ParsableCommand {
         sandbox.onNotice = { Console.noticeOnce($0) }
         var context = ScanContext(
             sandbox: sandbox, ruleDirectories: plan.config.ruleDirectories,
-            databasePath: try StateLocation.current().osvDatabase,
+            databasePath: analysis ? AnalysisResources.osvDatabase() : try StateLocation.current().osvDatabase,
             progress: { progress.show($0) })
         plan.configure(&context)
         context.warn = {
@@ -209,10 +223,11 @@ struct ScanCommand: ParsableCommand {
         let outcome = try runner.run(plan.request, context: context)
         progress.clear()
 
-        if let baselineOutput {
-            try Baseline.write(outcome.report.findings, to: baselineOutput)
+        if let writeBaseline {
+            let data = try Baseline(findings: outcome.report.findings).encoded()
+            try AnalysisResources.write(data, slot: Self.baselineSlot, to: baselineOutput)
             let count = outcome.report.findings.count
-            Console.error("sentinel: wrote \(count) finding\(count == 1 ? "" : "s") to the baseline \(baselineOutput.path)")
+            Console.error("sentinel: wrote \(count) finding\(count == 1 ? "" : "s") to the baseline \(writeBaseline)")
         }
         let out = ScanReportOutput(
             format: format, toFile: output != nil, stdoutIsTerminal: Console.stdoutIsTerminal,
@@ -222,12 +237,14 @@ struct ScanCommand: ParsableCommand {
             let place = try? SARIFRoot.resolve(scanDirectory: directory, explicit: sarifRoot)
             let record = ScanRecord(
                 report: outcome.report, directory: directory, repositoryRoot: place?.root, repositoryPrefix: place?.prefix)
-            try PreparedOutputFile(path: fleetRecord).write(try record.encoded(), mode: 0o600)
+            try AnalysisResources.write(
+                Data(try record.encoded().utf8), slot: Self.fleetRecordSlot, to: analysis ? nil : try PreparedOutputFile(path: fleetRecord),
+                mode: 0o600)
         }
         let rendered = out.renderer().render(outcome.report)
-        if let report {
+        if output != nil {
             do {
-                try report.write(rendered)
+                try AnalysisResources.write(Data(rendered.utf8), slot: Self.outputSlot, to: report)
             } catch let error as SentinelError {
                 // Not a findings outcome: the report the user asked for does not exist.
                 throw SentinelError(.invalidInput, error.message, errno: error.errno)
@@ -239,7 +256,45 @@ struct ScanCommand: ParsableCommand {
         if output != nil && !quiet {
             Console.error(TextRenderer(color: Console.stderrIsTerminal).summary(outcome.report))
         }
-        throw ExitCode(ScanPlan.exitStatus(of: outcome, wroteBaseline: baselineOutput != nil).rawValue)
+        throw ExitCode(ScanPlan.exitStatus(of: outcome, wroteBaseline: writeBaseline != nil).rawValue)
+    }
+
+    static let outputSlot = "output"
+    static let baselineSlot = "write-baseline"
+    static let fleetRecordSlot = "fleet-record"
+
+    /// As root: the same scan as an unprivileged analysis (`AnalysisSandbox`), over the work
+    /// tree holding `directory` (or the directory), writing the outputs prepared here.
+    private func separatedScan(directory: String, report: PreparedOutputFile?, baselineOutput: PreparedOutputFile?) throws -> Int32 {
+        let cwd = FileManager.default.currentDirectoryPath
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let repository: String
+        if DirectoryDescriptor.isDescriptorPath(directory) {
+            // A fleet worker's job: the directory it checked and holds, lent again by descriptor;
+            // the analysis is given the path it shows inside (the directory's own).
+            repository = directory
+            let shown = try WorkspaceDirectory(resolving: directory).path
+            arguments = arguments.map { paths.contains($0) ? shown : $0 }
+        } else {
+            let real = OutputPlacement.realPath(directory) ?? directory
+            let top = GitWorkTree.containing(directory).map(\.root)
+            repository = top.flatMap { (try? WorkspaceDirectory(resolving: $0)) != nil ? $0 : nil } ?? real
+        }
+        var analysis = AnalysisSandbox(arguments: arguments, repository: repository, workingDirectory: cwd)
+        analysis.requireLimits = requireLimits
+        analysis.readOnlyFiles = [config, baseline].compactMap { $0 }.map { path in
+            URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL.path
+        }.filter { !($0 == repository || $0.hasPrefix(repository + "/")) }
+        if let report { analysis.slots[Self.outputSlot] = { try report.write($0) } }
+        if let baselineOutput { analysis.slots[Self.baselineSlot] = { try baselineOutput.write($0) } }
+        if let fleetRecord {
+            let record = try PreparedOutputFile(path: fleetRecord)
+            analysis.slots[Self.fleetRecordSlot] = { try record.write($0, mode: 0o600) }
+        }
+        let database = try StateLocation.current().osvDatabase
+        analysis.resources[AnalysisResources.osvDatabaseName] = database
+        analysis.environment[AnalysisResources.osvDatabasePathVariable] = database
+        return try analysis.run()
     }
 
     /// The `--dast` request: the URL checked, the budgets parsed, the OpenAPI seeds read here

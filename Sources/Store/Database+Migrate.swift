@@ -30,6 +30,20 @@ extension Database {
         }
     }
 
+    /// Checks, without writing, that the file holds `schema` at its latest version: a read-only
+    /// connection cannot bring it up to date, so an older one is refused with the schema's remedy.
+    public func requireLatest(_ schema: Schema) throws {
+        let found = try schemaVersion(of: schema)
+        try refuseNewer(found, schema)
+        guard found == schema.latestVersion else {
+            let remedy = schema.remedy.map { "; \($0)" } ?? ""
+            throw SentinelError(
+                .invalidInput,
+                "\(path): \(schema.title) schema \(found) is older than this build's (\(schema.latestVersion)) and this connection cannot update it\(remedy)"
+            )
+        }
+    }
+
     /// The stored version of `schema` (0 for a store this file has never held).
     public func schemaVersion(of schema: Schema) throws -> Int {
         let table = try prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'store_versions'")

@@ -14,6 +14,8 @@ public final class Database {
     /// The database file.
     public let path: String
     let handle: OpaquePointer
+    /// The read-only mapping a lent database is read from (`init(mapping:name:)`), unmapped last.
+    private var mapping: (UnsafeMutableRawPointer, Int)?
 
     /// Opens the database at `path`, creating the file and any missing parent directory (mode
     /// 0700: state is private to its user). A file the OS will not let us write opens read-only.
@@ -38,7 +40,47 @@ public final class Database {
         sqlite3_busy_timeout(db, 5_000)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    /// Reads the database in `fd`, read-only, from a shared read-only mapping of it: no lock,
+    /// no journal, no path (a file lent by descriptor cannot be reopened by one it may not
+    /// open). For a database another process lends for reading (the analysis sandbox's OSV
+    /// index); `name` names it in messages. The descriptor may be closed after this returns.
+    public init(mapping fd: Int32, name: String) throws {
+        path = name
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw SentinelError(.io, "\(name): not a regular file")
+        }
+        let size = Int(info.st_size)
+        var db: OpaquePointer?
+        guard sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK, let db else {
+            sqlite3_close(db)
+            throw SentinelError(.io, "\(name): sqlite3_open_v2 failed")
+        }
+        var mapped: (UnsafeMutableRawPointer, Int)?
+        if size > 0 {
+            guard let base = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), base != MAP_FAILED else {
+                sqlite3_close(db)
+                throw SentinelError(.io, "\(name): cannot map: \(Errno.current)", errno: .current)
+            }
+            let rc = sqlite3_deserialize(
+                db, "main", base.assumingMemoryBound(to: UInt8.self), Int64(size), Int64(size),
+                UInt32(SQLITE_DESERIALIZE_READONLY))
+            guard rc == SQLITE_OK else {
+                let message = String(cString: sqlite3_errmsg(db))
+                sqlite3_close(db)
+                munmap(base, size)
+                throw SentinelError(.io, "\(name): sqlite3_deserialize failed: \(message)")
+            }
+            mapped = (base, size)
+        }
+        handle = db
+        mapping = mapped
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+        if let mapping { munmap(mapping.0, mapping.1) }
+    }
 
     /// Runs one or more `;`-separated statements that return no rows.
     public func execute(_ sql: String) throws {

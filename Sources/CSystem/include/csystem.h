@@ -50,6 +50,11 @@ ssize_t csys_fgetxattr(int fd, const char *name, void *value, size_t size);
  */
 int csys_openat_beneath(int dirfd, const char *name, int flags);
 
+/* csys_openat_beneath without openat2, one openat(O_NOFOLLOW) per component: what it falls
+   back to where openat2 answers ENOSYS (inside the sandbox, whose filter refuses it). The same
+   refusals: a link anywhere (ELOOP), "..", an absolute name or another mount (EXDEV). */
+int csys_openat_beneath_by_steps(int dirfd, const char *name, int flags);
+
 /* renameat2(2) with RENAME_NOREPLACE (`exchange` 0) or RENAME_EXCHANGE (`exchange` 1): how an
  * output directory is put in place without following or clobbering what sits at the name. */
 int csys_renameat2(int olddirfd, const char *oldname, int newdirfd, const char *newname, int exchange);
@@ -84,6 +89,21 @@ int csys_open_by_handle(int mount_fd, const void *handle, size_t length, int fla
 /* The main program's GNU build ID (its NT_GNU_BUILD_ID note, found with dl_iterate_phdr):
    copies up to `capacity` bytes to `out` and returns its length, or -1 when it has none. */
 int csys_build_id(unsigned char *out, size_t capacity);
+
+/* A listening AF_UNIX stream socket bound at `path` (CLOEXEC, backlog 64); -1 with errno
+   (ENAMETOOLONG for a path longer than sun_path). */
+int csys_unix_listen(const char *path);
+
+/* A CLOEXEC AF_UNIX stream socket connected to `path`; -1 with errno. */
+int csys_unix_connect(const char *path);
+
+/* sendmsg(2) of `count` bytes with one descriptor (SCM_RIGHTS) when `fd` >= 0; MSG_NOSIGNAL. */
+ssize_t csys_send_with_fd(int socket, const void *buffer, size_t count, int fd);
+
+/* recvmsg(2) of up to `count` bytes; a descriptor that came with them (CLOEXEC) is stored in
+   `*fd`, else -1. More than one descriptor, or a truncated control message, closes what came
+   and fails with EPROTO. */
+ssize_t csys_recv_with_fd(int socket, void *buffer, size_t count, int *fd);
 
 #ifdef __cplusplus
 }

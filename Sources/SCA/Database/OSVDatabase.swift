@@ -17,11 +17,26 @@ public final class OSVDatabase {
 
     /// Opens (creating the file and its directory if needed) the database at `path`, bringing
     /// an older schema up to date.
+    /// A descriptor path (`/proc/self/fd/N`: the database root lends the analysis sandbox) is
+    /// read from that descriptor, read-only, and must already be at this build's schema.
     public init(path: String) throws {
         self.path = path
+        if let fd = Self.lentDescriptor(path) {
+            connection = try Database(mapping: fd, name: path)
+            try connection.execute("PRAGMA cache_size = -16000;")
+            try connection.requireLatest(Self.schema)
+            return
+        }
         connection = try Database(path: path)
         try connection.execute("PRAGMA foreign_keys = ON; PRAGMA cache_size = -16000;")
         try connection.migrate(Self.schema)
+    }
+
+    /// The descriptor `/proc/self/fd/N` names, or nil for any other path.
+    static func lentDescriptor(_ path: String) -> Int32? {
+        let prefix = "/proc/self/fd/"
+        guard path.hasPrefix(prefix), let fd = Int32(path.dropFirst(prefix.count)), fd >= 0 else { return nil }
+        return fd
     }
 
     // MARK: Status

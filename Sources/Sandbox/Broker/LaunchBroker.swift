@@ -1,0 +1,213 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import CSystem
+import Egress
+import FoundationEssentials
+import Support
+import Synchronization
+
+/// The root launcher's side of an analysis run: a socket, bound into the analysis sandbox and
+/// nowhere else (it lies in a directory only root may enter), on which the analysis asks for
+/// the three things it cannot do itself: launch a sandbox (`BrokerPolicy` decides), write an
+/// output the launcher prepared, and open a file the launcher named. Nothing a call carries is
+/// parsed beyond its JSON header; written bytes are copied, not read.
+public final class LaunchBroker: Sendable {
+    /// What the analysis may ask for besides launches.
+    public struct Services: Sendable {
+        /// Checks and completes launches.
+        public var policy: BrokerPolicy
+        /// Outputs by name: each receives the bytes of one write (the last write wins).
+        public var slots: [String: @Sendable (Data) throws -> Void]
+        /// Files by name, opened read-only (following no link at their name) when asked for.
+        public var resources: [String: String]
+        /// The most bytes one write may carry.
+        public var maxWrite: Int = 2 << 30
+        /// Launches at once; a further call waits for one to end.
+        public var concurrentLaunches = 4
+
+        /// Services over `policy` with no outputs and no files.
+        public init(policy: BrokerPolicy, slots: [String: @Sendable (Data) throws -> Void] = [:], resources: [String: String] = [:]) {
+            self.policy = policy
+            self.slots = slots
+            self.resources = resources
+        }
+    }
+
+    /// The environment variable that tells the analysis where the socket is.
+    public static let environmentVariable = "SENTINEL_LAUNCH_BROKER"
+
+    /// The socket's path (bind it read-only into the analysis sandbox at the same path).
+    public let socketPath: String
+    private let directory: String
+    private let listener: Int32
+    private let wake: (read: Int32, write: Int32)
+    private let services: Services
+    private let launchSlots: DispatchSemaphoreLike
+    private let thread: Mutex<pthread_t?> = Mutex(nil)
+
+    /// Makes the socket in a new private directory and starts serving it on a thread of its own.
+    public init(services: Services) throws {
+        self.services = services
+        directory = try ScratchDirectory.make(prefix: "sentinel-broker")
+        socketPath = directory + "/broker.sock"
+        let fd = csys_unix_listen(socketPath)
+        guard fd >= 0 else {
+            let error = Errno.current
+            rmdir(directory)
+            throw SentinelError(.sandboxSetup, "\(socketPath): cannot listen: \(error)", errno: error)
+        }
+        // Reachable only through the bind: the directory is root's, mode 0700.
+        chmod(socketPath, 0o666)
+        listener = fd
+        var fds: [Int32] = [-1, -1]
+        guard csys_pipe2(&fds, O_CLOEXEC) == 0 else {
+            close(fd)
+            unlink(socketPath)
+            rmdir(directory)
+            throw SentinelError(.sandboxSetup, "launch broker: cannot make a pipe: \(Errno.current)", errno: .current)
+        }
+        wake = (fds[0], fds[1])
+        launchSlots = DispatchSemaphoreLike(services.concurrentLaunches)
+        let started = PosixThread.spawn(joinable: true) { [self] in acceptLoop() }
+        guard let started else {
+            stop()
+            throw SentinelError(.sandboxSetup, "launch broker: cannot start its thread")
+        }
+        thread.withLock { $0 = started }
+    }
+
+    /// Stops accepting calls and removes the socket. Calls in progress end with their runs.
+    public func stop() {
+        _ = retryingOnInterrupt { write(wake.write, "x", 1) }
+        if let running = thread.withLock({ value -> pthread_t? in
+            defer { value = nil }
+            return value
+        }) {
+            pthread_join(running, nil)
+        }
+        close(listener)
+        close(wake.write)
+        close(wake.read)
+        unlink(socketPath)
+        rmdir(directory)
+    }
+
+    private func acceptLoop() {
+        var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+        while true {
+            guard case .success = retryingOnInterrupt({ poll(&fds, 2, -1) }) else { return }
+            if fds[1].revents != 0 { return }
+            guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
+            let connection = csys_accept4(listener, O_CLOEXEC)
+            guard connection >= 0 else { continue }
+            let channel = BrokerChannel(fd: connection)
+            if PosixThread.spawn({ [self] in serve(channel) }) == nil {
+                try? channel.send(BrokerReply(SentinelError(.sandboxSetup, "launch broker: no thread for the call")))
+            }
+        }
+    }
+
+    private func serve(_ channel: BrokerChannel) {
+        do {
+            guard let call = try channel.receive(BrokerCall.self, maxBody: services.maxWrite) else { return }
+            if let stray = call.descriptor { close(stray) }
+            switch call.header {
+            case .write(let slot):
+                guard let sink = services.slots[slot] else {
+                    throw SentinelError(.invalidInput, "launch broker: no output named \(slot)")
+                }
+                try sink(call.body)
+                try channel.send(BrokerReply.done)
+            case .open(let resource):
+                guard let path = services.resources[resource] else {
+                    throw SentinelError(.invalidInput, "launch broker: no file named \(resource)")
+                }
+                let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+                guard fd >= 0 else {
+                    throw SentinelError(.io, "\(path): cannot open: \(Errno.current)", errno: .current)
+                }
+                defer { close(fd) }
+                var info = stat()
+                guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                    throw SentinelError(.io, "\(path): not a regular file")
+                }
+                try channel.send(BrokerReply.done, descriptor: fd)
+            case .launch(let launch):
+                guard launch.hasInput || call.body.isEmpty, call.body.count <= 64 << 20 else {
+                    throw SentinelError(.invalidInput, "launch broker: stdin of \(call.body.count) bytes")
+                }
+                let run = try launchSlots.holding { try self.launch(launch, input: launch.hasInput ? call.body : nil, channel: channel) }
+                try channel.send(BrokerReply.launched(run.reply), body: run.output)
+            }
+        } catch let error as SentinelError {
+            try? channel.send(BrokerReply(error))
+        } catch {
+            try? channel.send(BrokerReply(SentinelError(.io, "launch broker: \(error)")))
+        }
+    }
+
+    private func launch(_ launch: BrokeredLaunch, input: Data?, channel: BrokerChannel) throws -> (reply: BrokeredRun, output: Data) {
+        var (request, held) = try services.policy.request(for: launch, input: input)
+        defer { if let held { close(held) } }
+        let told = Mutex<(notices: [String], warnings: [String], denied: [EgressRecord])>(([], [], []))
+        request.onNotice = { notice in told.withLock { $0.notices.append(notice) } }
+        request.onWarning = { warning in told.withLock { $0.warnings.append(warning) } }
+        request.onEgressDenied = { record in told.withLock { $0.denied.append(record) } }
+        // The analysis hanging up (it ended, or gave up on the run) stops the run.
+        let handle = LaunchHandle()
+        request.handle = handle
+        let finished = Atomic(false)
+        let watcher = PosixThread.spawn(joinable: true) {
+            var fds = [pollfd(fd: channel.fd, events: Int16(POLLIN) | LinuxFlags.pollPeerHangUp, revents: 0)]
+            while !finished.load(ordering: .sequentiallyConsistent) {
+                if poll(&fds, 1, 200) > 0, fds[0].revents != 0 {
+                    handle.terminate(signal: SIGKILL)
+                    return
+                }
+            }
+        }
+        defer {
+            finished.store(true, ordering: .sequentiallyConsistent)
+            if let watcher { pthread_join(watcher, nil) }
+        }
+        let result = try SandboxSession.run(request)
+        let collected = told.withLock { $0 }
+        return (
+            BrokeredRun(result, notices: collected.notices, warnings: collected.warnings, denied: collected.denied),
+            result.stdout + result.stderr
+        )
+    }
+}
+
+/// A counting semaphore over a mutex and condition variable: how many launches run at once.
+final class DispatchSemaphoreLike: @unchecked Sendable {
+    private var available: Int
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+
+    init(_ count: Int) {
+        available = max(1, count)
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(&condition)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    func holding<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(&mutex)
+        while available == 0 { pthread_cond_wait(&condition, &mutex) }
+        available -= 1
+        pthread_mutex_unlock(&mutex)
+        defer {
+            pthread_mutex_lock(&mutex)
+            available += 1
+            pthread_cond_signal(&condition)
+            pthread_mutex_unlock(&mutex)
+        }
+        return try body()
+    }
+}

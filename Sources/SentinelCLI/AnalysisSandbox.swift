@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Adapters
+import CLICore
+import Foundation
+import Sandbox
+import ScanCore
+import Support
+
+/// "Root only launches": a command that reads a repository, started as root, runs again as its
+/// own unprivileged analysis in the sandbox, and root keeps only what needs it. The analysis is
+/// this same binary with the same arguments, in a sandbox of its own (a leased host uid, no
+/// capability, no network, the built-in seccomp filter, a cgroup under root's), with the
+/// repository at its own path, read-only and id-shifted so that it reads what the owner can.
+/// Root serves it a `LaunchBroker`: the sandboxes it asks for (adapters, git) are root's to
+/// launch and `BrokerPolicy`'s to allow; the outputs the command line named were prepared by
+/// root and receive the analysis's bytes; the OSV database is lent as a read-only descriptor.
+/// Root parses nothing the analysis says beyond the broker's JSON headers.
+public struct AnalysisSandbox {
+    /// The command and its arguments after the executable (`scan ...`), as given.
+    public var arguments: [String]
+    /// The repository: mounted read-only at this same path, and the only workspace of launches.
+    public var repository: String
+    /// Where the command starts inside (root's current directory, made there if it is not in the repository).
+    public var workingDirectory: String
+    /// Files outside the repository the command line named for reading (`--config`, `--baseline`),
+    /// bound read-only at their paths.
+    public var readOnlyFiles: [String] = []
+    /// Outputs the command line named, prepared by root, by slot name.
+    public var slots: [String: @Sendable (Data) throws -> Void] = [:]
+    /// Root's files the analysis may read through a descriptor, by name.
+    public var resources: [String: String] = [:]
+    /// Variables set for the analysis on top of root's environment.
+    public var environment: [String: String] = [:]
+    /// Fail rather than approximate cgroup limits with rlimits (`--require-limits`).
+    public var requireLimits = false
+
+    /// An analysis of `repository` running `arguments`.
+    public init(arguments: [String], repository: String, workingDirectory: String) {
+        self.arguments = arguments
+        self.repository = repository
+        self.workingDirectory = workingDirectory
+    }
+
+    /// Whether a command started now must run as a separate analysis: as root, and not already
+    /// inside one.
+    public static var applies: Bool { geteuid() == 0 && !LaunchBrokerClient.isActive }
+
+    /// Variables root's environment never passes on: database credentials.
+    static let withheld: Set<String> = ["SENTINEL_DATABASE_URL", "PGPASSWORD", "PGPASSFILE", "PGSERVICEFILE"]
+
+    /// The analysis sandbox's limits, and the ceiling of every launch it asks for.
+    public static let limits = Profile.Limits(
+        memoryBytes: 8 << 30, pids: 1024, cpus: nil, timeoutSeconds: 12 * 3600, fileSizeBytes: 2 << 30,
+        openFiles: 4096, outputBytes: 1 << 30, workspaceSizeBytes: 4 << 30)
+
+    /// The analysis's profile: the system trees read-only, a private /tmp, no network.
+    static func profile(readOnly: [String]) -> Profile {
+        Profile(
+            name: "analysis",
+            description: "Sentinel's own analysis of a repository, started by root: read-only, no network",
+            filesystem: .init(
+                readOnly: Profile.defaultReadOnly + readOnly, hidden: Profile.defaultHidden, tmpfs: ["/tmp": 1 << 30],
+                workspace: .ro),
+            environment: .init(allow: [], set: [:]),
+            network: .init(mode: .none),
+            seccomp: .default,
+            limits: limits)
+    }
+
+    /// Runs the analysis to its end and returns the status to exit with (the analysis's own).
+    /// Throws when it cannot be set up, or the sandbox ended it (time, memory).
+    public func run() throws -> Int32 {
+        let repositoryDirectory = try WorkspaceDirectory(resolving: repository)
+        let shown = repositoryDirectory.path
+        guard let executable = DataDirectory.runningExecutable() else {
+            throw SentinelError(.io, "/proc/self/exe: cannot tell which binary runs")
+        }
+        let policy = BrokerPolicy(repository: repositoryDirectory, shownAt: shown, ceiling: Self.limits)
+        var services = LaunchBroker.Services(policy: policy, slots: slots, resources: resources)
+        services.concurrentLaunches = 4
+        let broker = try LaunchBroker(services: services)
+        defer { broker.stop() }
+
+        // The binary, its runtime, its data (rules, profiles) and the tools it would run, at
+        // their own paths: the analysis finds them as it would outside.
+        var bound = [executable, broker.socketPath] + RuntimeLibraries.directories()
+        for (name, marker) in [("rules", "python"), ("profiles", "minimal.yaml")] {
+            bound += DataDirectory.candidates(named: name, containing: marker).prefix(1)
+        }
+        bound += readOnlyFiles
+        let tools = ScanContext.defaultToolsDirectory
+        if access(tools, F_OK) == 0 { bound.append(tools) }
+        bound = bound.filter { path in !Profile.defaultReadOnly.contains { path == $0 || path.hasPrefix($0 + "/") } }
+
+        var environment = ProcessInfo.processInfo.environment.filter { !Self.withheld.contains($0.key) }
+        environment.merge(self.environment) { _, set in set }
+        environment[LaunchBroker.environmentVariable] = broker.socketPath
+        environment["HOME"] = "/tmp"
+        environment["TMPDIR"] = "/tmp"
+
+        var request = SandboxRequest(
+            profile: Self.profile(readOnly: []), command: [executable] + arguments, workspace: shown,
+            extraReadOnly: Array(Set(bound)).sorted(), environment: environment, output: .inherit)
+        request.workspaceMountPoint = shown
+        request.workingDirectory = workingDirectory
+        request.requireLimits = requireLimits
+        request.onNotice = { Console.noticeOnce($0) }
+        let handle = LaunchHandle()
+        request.handle = handle
+        let forwarding = SignalForwarding(
+            signals: [SIGINT, SIGTERM, SIGHUP],
+            forward: { handle.terminate(signal: $0) },
+            abandon: { handle.abandon(signal: $0) })
+        defer { forwarding.cancel() }
+        let result = try SandboxSession.run(request)
+        switch result.reason {
+        case .exited:
+            return result.exitCode
+        case .signaled:
+            return 128 + (result.signal ?? 9)
+        case .timeout, .oom, .setupFailed:
+            let stage = result.stage.map { " at \($0)" } ?? ""
+            throw SentinelError(.toolFailed, "the analysis sandbox ended the run (\(result.reason.rawValue)\(stage))")
+        }
+    }
+}

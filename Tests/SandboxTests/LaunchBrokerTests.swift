@@ -1,0 +1,186 @@
+import Foundation
+import Support
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Sandbox
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The root launcher's broker for the analysis sandbox: what a (possibly subverted) analysis
+/// asks for is checked before anything runs, and what is allowed runs as any sandbox does.
+@Suite("launch broker: the analysis asks, root checks and launches")
+struct LaunchBrokerTests {
+    /// A repository `repo` with one file, a sibling `repo-evil`, and a link out of the repository.
+    final class Scratch {
+        let root: String
+        var repository: String { root + "/repo" }
+        let held: WorkspaceDirectory
+
+        init() throws {
+            root = try ScratchDirectory.make(prefix: "broker")
+            for directory in ["repo/src", "repo-evil", "outside"] {
+                try FileManager.default.createDirectory(atPath: root + "/" + directory, withIntermediateDirectories: true)
+            }
+            try "inside\n".write(toFile: root + "/repo/src/f.txt", atomically: false, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(atPath: root + "/repo/out", withDestinationPath: root + "/outside")
+            held = try WorkspaceDirectory(resolving: root + "/repo")
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: root) }
+
+        func policy(egress: Set<String> = []) -> BrokerPolicy {
+            BrokerPolicy(
+                repository: held, shownAt: repository, allowedEgress: egress,
+                ceiling: .init(memoryBytes: 1 << 30, pids: 64, timeoutSeconds: 60, outputBytes: 1 << 20))
+        }
+    }
+
+    static func launch(_ profile: Profile = .minimal, workspace: String? = nil, extraReadOnly: [String] = []) -> BrokeredLaunch {
+        var request = SandboxRequest(profile: profile, command: ["/bin/true"], workspace: workspace, extraReadOnly: extraReadOnly)
+        request.output = .capture
+        return BrokeredLaunch(request)
+    }
+
+    static func refusal(_ body: () throws -> Void) -> String? {
+        do {
+            try body()
+            return nil
+        } catch let error as SentinelError {
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test("no seccomp filter but the built-in one", arguments: [Profile.Seccomp.disabled, .oci(path: "/etc/passwd")])
+    func onlyTheBuiltInFilter(seccomp: Profile.Seccomp) throws {
+        let scratch = try Scratch()
+        var profile = Profile.minimal
+        profile.seccomp = seccomp
+        let message = Self.refusal { _ = try scratch.policy().request(for: Self.launch(profile), input: nil) }
+        #expect(message?.contains("only the built-in seccomp filter") == true, "\(message ?? "allowed")")
+    }
+
+    @Test("egress only to what the command line named")
+    func egressOnlyToNamedHosts() throws {
+        let scratch = try Scratch()
+        var profile = Profile.minimal
+        profile.network = .init(mode: .proxy, allow: ["attacker.example:443"])
+        let refused = Self.refusal { _ = try scratch.policy(egress: ["target.example:80"]).request(for: Self.launch(profile), input: nil) }
+        #expect(refused?.contains("egress to attacker.example:443") == true)
+        profile.network.allow = ["target.example:80"]
+        let allowed = try scratch.policy(egress: ["target.example:80"]).request(for: Self.launch(profile), input: nil)
+        #expect(allowed.request.profile.network.allow == ["target.example:80"])
+    }
+
+    @Test(
+        "a workspace only inside the repository, by no link",
+        arguments: ["/etc", "REPO-evil", "REPO/../outside", "REPO/out", "REPO/missing", "/proc/self/root"])
+    func workspaceOnlyInsideTheRepository(path: String) throws {
+        let scratch = try Scratch()
+        let named = path.replacingOccurrences(of: "REPO", with: scratch.repository)
+        let message = Self.refusal {
+            let made = try scratch.policy().request(for: Self.launch(workspace: named), input: nil)
+            if let held = made.held { close(held) }
+        }
+        #expect(message != nil, "\(named) was allowed")
+    }
+
+    @Test("the repository and its directories are lent read-only, by descriptor")
+    func repositoryDirectoriesAreLent() throws {
+        let scratch = try Scratch()
+        for path in [scratch.repository, scratch.repository + "/src", scratch.repository + "/./src/"] {
+            let made = try scratch.policy().request(for: Self.launch(workspace: path), input: nil)
+            let held = try #require(made.held)
+            defer { close(held) }
+            #expect(made.request.workspace == "/proc/self/fd/\(held)")
+        }
+        var writable = Profile.minimal
+        writable.filesystem.workspace = .rw
+        let message = Self.refusal {
+            _ = try scratch.policy().request(for: Self.launch(writable, workspace: scratch.repository), input: nil)
+        }
+        #expect(message?.contains("writable workspace") == true)
+    }
+
+    @Test("no bind of the kernel's trees or of the whole root", arguments: ["/proc", "/proc/1/root", "/sys/kernel", "/dev", "/"])
+    func noKernelTrees(path: String) throws {
+        let scratch = try Scratch()
+        let message = Self.refusal { _ = try scratch.policy().request(for: Self.launch(extraReadOnly: [path]), input: nil) }
+        #expect(message?.contains("binding \(path)") == true, "\(message ?? "allowed")")
+    }
+
+    @Test("limits are clamped to the analysis's and the default hidden files always hidden")
+    func limitsAndHiddenFiles() throws {
+        let scratch = try Scratch()
+        var profile = Profile.minimal
+        profile.limits.memoryBytes = 64 << 30
+        profile.limits.timeoutSeconds = nil
+        profile.filesystem.hidden = []
+        let made = try scratch.policy().request(for: Self.launch(profile), input: nil)
+        #expect(made.request.profile.limits.memoryBytes == 1 << 30)
+        #expect(made.request.profile.limits.timeoutSeconds == 60)
+        #expect(Set(Profile.defaultHidden).isSubset(of: made.request.profile.filesystem.hidden))
+    }
+
+    @Test(
+        "a launch through the socket runs unprivileged over the lent repository; writes and files too",
+        .enabled(if: TestHost.canSandbox, "needs root and user namespaces"))
+    func roundTrip() throws {
+        let scratch = try Scratch()
+        let written = Mutex<Data?>(nil)
+        try "advisories\n".write(toFile: scratch.root + "/db", atomically: false, encoding: .utf8)
+        let broker = try LaunchBroker(
+            services: .init(
+                policy: scratch.policy(), slots: ["output": { data in written.withLock { $0 = data } }],
+                resources: ["db": scratch.root + "/db", "link": scratch.repository + "/out"]))
+        defer { broker.stop() }
+
+        var request = SandboxRequest(
+            profile: .minimal, command: ["/bin/sh", "-c", "id -u; cat src/f.txt; cat; echo oops >&2"],
+            workspace: scratch.repository)
+        request.input = Array("stdin\n".utf8)
+        let noticed = Mutex<[String]>([])
+        request.onNotice = { notice in noticed.withLock { $0.append(notice) } }
+        let result = try LaunchBrokerClient.launch(request, socket: broker.socketPath)
+        #expect(result.exitCode == 0)
+        let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.count == 3 && lines[1] == "inside" && lines[2] == "stdin", "\(lines)")
+        #expect(String(decoding: result.stderr, as: UTF8.self) == "oops\n")
+
+        try LaunchBrokerClient.write(slot: "output", Data("report".utf8), socket: broker.socketPath)
+        #expect(written.withLock { $0 } == Data("report".utf8))
+        #expect(
+            Self.refusal { try LaunchBrokerClient.write(slot: "other", Data(), socket: broker.socketPath) }?.contains(
+                "no output named other") == true)
+
+        let fd = try LaunchBrokerClient.open(resource: "db", socket: broker.socketPath)
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        #expect(read(fd, &buffer, 64) == 11)
+        #expect(write(fd, "x", 1) == -1, "a lent file must be read-only")
+        #expect(Self.refusal { _ = try LaunchBrokerClient.open(resource: "link", socket: broker.socketPath) } != nil)
+
+        var refused = SandboxRequest(profile: .minimal, command: ["/bin/true"], workspace: "/etc")
+        refused.output = .capture
+        #expect(
+            Self.refusal { _ = try LaunchBrokerClient.launch(refused, socket: broker.socketPath) }?.contains("outside the repository")
+                == true)
+    }
+
+    @Test("a frame that claims more than the bound is refused before anything is allocated")
+    func oversizedFrameIsRefused() throws {
+        var fds: [Int32] = [-1, -1]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        let sender = BrokerChannel(fd: fds[0])
+        let receiver = BrokerChannel(fd: fds[1])
+        let prefix = LittleEndian.bytes(2) + LittleEndian.bytes(UInt64(1) << 60)
+        _ = prefix.withUnsafeBytes { write(sender.fd, $0.baseAddress, $0.count) }
+        let message = Self.refusal { _ = try receiver.receive(BrokerCall.self, maxBody: 1024) }
+        #expect(message?.contains("a body of") == true, "\(message ?? "accepted")")
+    }
+}
