@@ -185,7 +185,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Support", "TestSupport"]),
         .testTarget(name: "EgressTests", dependencies: ["Egress", "Support", "TestSupport"]),
-        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "ScanCore", "Support", "TestSupport"]),
+        .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "CSystem", "ScanCore", "Support", "TestSupport"]),
         .testTarget(
             name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Store", "Support", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "Support", "TestSupport"]),

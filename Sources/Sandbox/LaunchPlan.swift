@@ -192,7 +192,10 @@ extension LaunchPlan {
         }
         if let directory = request.workingDirectory {
             workdir = try WorkspacePlacement.checkWorkingDirectory(directory)
-            builder.ensureWorkingDirectory(workdir, boundReadOnly: profile.filesystem.readOnly + request.extraReadOnly)
+            // Never made inside the workspace: its directories are the repository's (a link there
+            // would be followed by the launcher, as root, before the pivot); it has them or not.
+            let mounted = workspace != nil ? [PathText.lexicallyNormalized(request.workspaceMountPoint)] : []
+            builder.ensureWorkingDirectory(workdir, boundReadOnly: profile.filesystem.readOnly + request.extraReadOnly + mounted)
         }
 
         let environment = EnvironmentFilter.apply(

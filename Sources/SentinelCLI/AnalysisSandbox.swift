@@ -47,8 +47,26 @@ public struct AnalysisSandbox {
     /// inside one.
     public static var applies: Bool { geteuid() == 0 && !LaunchBrokerClient.isActive }
 
-    /// Variables root's environment never passes on: database credentials.
-    static let withheld: Set<String> = ["SENTINEL_DATABASE_URL", "PGPASSWORD", "PGPASSFILE", "PGSERVICEFILE"]
+    /// Variables root's environment never passes on, beside every credential by its name
+    /// (`Redactor.isSecretName`): database settings, agents and files that hold or reach keys.
+    static let withheld: Set<String> = [
+        "SENTINEL_DATABASE_URL", "PGPASSWORD", "PGPASSFILE", "PGSERVICEFILE", "SSH_AUTH_SOCK", "GPG_AGENT_INFO",
+        "SENTINEL_LLM_KEY_FILE", "SENTINEL_MEMORY_KEY_FILE", "GOOGLE_APPLICATION_CREDENTIALS", "AWS_SHARED_CREDENTIALS_FILE",
+        "DOCKER_AUTH_CONFIG", "NETRC", "GIT_ASKPASS", "SSH_ASKPASS",
+    ]
+
+    /// Whether root's variable `name` reaches the analysis.
+    static func passes(_ name: String) -> Bool {
+        !withheld.contains(name) && !Redactor.isSecretName(name)
+    }
+
+    /// What launches the analysis asks for may use at most: its own limits, with output held to
+    /// 128 MiB a stream (root holds a launch's output until the analysis takes it).
+    static var launchCeiling: Profile.Limits {
+        var limits = Self.limits
+        limits.outputBytes = 128 << 20
+        return limits
+    }
 
     /// The analysis sandbox's limits, and the ceiling of every launch it asks for.
     public static let limits = Profile.Limits(
@@ -77,24 +95,33 @@ public struct AnalysisSandbox {
         guard let executable = DataDirectory.runningExecutable() else {
             throw SentinelError(.io, "/proc/self/exe: cannot tell which binary runs")
         }
-        let policy = BrokerPolicy(repository: repositoryDirectory, shownAt: shown, ceiling: Self.limits)
+        // The binary, its runtime, its data (rules, profiles) and the tools it would run, at
+        // their own paths: the analysis finds them as it would outside.
+        var install = [executable] + RuntimeLibraries.directories()
+        for (name, marker) in [("rules", "python"), ("profiles", "minimal.yaml")] {
+            install += DataDirectory.candidates(named: name, containing: marker).prefix(1)
+        }
+        let tools = ScanContext.defaultToolsDirectory
+        if access(tools, F_OK) == 0 {
+            install.append(tools)
+            if let real = OutputPlacement.realPath(tools), real != tools { install.append(real) }
+        }
+        install = install.filter { path in !Profile.defaultReadOnly.contains { path == $0 || path.hasPrefix($0 + "/") } }
+
+        // What its launches may bind, mount and must hide: root's own choices only.
+        var policy = BrokerPolicy(repository: repositoryDirectory, shownAt: shown, ceiling: Self.launchCeiling)
+        let shipped = ProfileStore.standard(syntax: .yaml)
+        let profiles = shipped.list().compactMap { try? shipped.resolve($0.name) }
+        policy.readOnlyRoots.formUnion(install + profiles.flatMap(\.filesystem.readOnly))
+        policy.tmpfsPlaces.formUnion(profiles.flatMap(\.filesystem.tmpfs.keys))
+        policy.hidden = Array(Set(Profile.defaultHidden + profiles.flatMap(\.filesystem.hidden))).sorted()
         var services = LaunchBroker.Services(policy: policy, slots: slots, resources: resources)
         services.concurrentLaunches = 4
         let broker = try LaunchBroker(services: services)
         defer { broker.stop() }
+        let bound = install + [broker.socketPath] + readOnlyFiles
 
-        // The binary, its runtime, its data (rules, profiles) and the tools it would run, at
-        // their own paths: the analysis finds them as it would outside.
-        var bound = [executable, broker.socketPath] + RuntimeLibraries.directories()
-        for (name, marker) in [("rules", "python"), ("profiles", "minimal.yaml")] {
-            bound += DataDirectory.candidates(named: name, containing: marker).prefix(1)
-        }
-        bound += readOnlyFiles
-        let tools = ScanContext.defaultToolsDirectory
-        if access(tools, F_OK) == 0 { bound.append(tools) }
-        bound = bound.filter { path in !Profile.defaultReadOnly.contains { path == $0 || path.hasPrefix($0 + "/") } }
-
-        var environment = ProcessInfo.processInfo.environment.filter { !Self.withheld.contains($0.key) }
+        var environment = ProcessInfo.processInfo.environment.filter { Self.passes($0.key) }
         environment.merge(self.environment) { _, set in set }
         environment[LaunchBroker.environmentVariable] = broker.socketPath
         environment["HOME"] = "/tmp"

@@ -276,8 +276,11 @@ struct ScanCommand: ParsableCommand {
             let shown = try WorkspaceDirectory(resolving: directory).path
             arguments = arguments.map { paths.contains($0) ? shown : $0 }
         } else {
+            // Exactly the directory scanned, unless git must see its work tree (`--since`, and
+            // SARIF's and HTML's paths from the top level): no more of the tree is shown.
             let real = OutputPlacement.realPath(directory) ?? directory
-            let top = GitWorkTree.containing(directory).map(\.root)
+            let needsTop = since != nil || ((format == .sarif || format == .html) && sarifRoot == nil)
+            let top = needsTop ? GitWorkTree.containing(directory).map(\.root) : nil
             repository = top.flatMap { (try? WorkspaceDirectory(resolving: $0)) != nil ? $0 : nil } ?? real
         }
         var analysis = AnalysisSandbox(arguments: arguments, repository: repository, workingDirectory: cwd)

@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 import Support
 import Synchronization
@@ -114,6 +115,97 @@ struct LaunchBrokerTests {
         #expect(message?.contains("binding \(path)") == true, "\(message ?? "allowed")")
     }
 
+    /// Red team of the broker, finding 1: the launcher builds the new root by path, as root,
+    /// before it pivots; a path with `..`, or through a link the repository holds, made root
+    /// chmod a host file 0644 and create host directories.
+    @Test(
+        "no bind, tmpfs or mount point root did not choose: .., links, the repository",
+        arguments: [
+            "extra:/usr/../../../../tmp/victim", "extra:REPO/out/.", "extra:REPO/out", "extra:/usr/", "tmpfs:/usr/../tmp/new",
+            "tmpfs:REPO/out/made", "tmpfs:/var/tmp", "readOnly:/root", "mount:/tmp/x", "mount:REPO", "workdir:/etc",
+            "workdir:/workspace/../etc",
+        ])
+    func onlyRootsOwnPaths(case: String) throws {
+        let scratch = try Scratch()
+        let parts = `case`.split(separator: ":", maxSplits: 1).map(String.init)
+        let value = parts[1].replacingOccurrences(of: "REPO", with: scratch.repository)
+        var profile = Profile.minimal
+        var extra: [String] = []
+        switch parts[0] {
+        case "extra": extra = [value]
+        case "tmpfs": profile.filesystem.tmpfs[value] = 1 << 20
+        case "readOnly": profile.filesystem.readOnly.append(value)
+        default: break
+        }
+        var request = SandboxRequest(profile: profile, command: ["/bin/true"], extraReadOnly: extra)
+        request.output = .capture
+        if parts[0] == "mount" { request.workspaceMountPoint = value }
+        if parts[0] == "workdir" { request.workingDirectory = value }
+        let message = Self.refusal { _ = try scratch.policy().request(for: BrokeredLaunch(request), input: nil) }
+        #expect(message?.contains("refused") == true, "\(`case`) was allowed")
+    }
+
+    @Test("beneath a tree root allows: no link on the way, and neither a socket nor a FIFO")
+    func beneathAnAllowedTree() throws {
+        let scratch = try Scratch()
+        let tree = scratch.root + "/tools"
+        try FileManager.default.createDirectory(atPath: tree + "/lib", withIntermediateDirectories: true)
+        try "x".write(toFile: tree + "/lib/tool.py", atomically: false, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: tree + "/etc", withDestinationPath: "/etc")
+        #expect(mkfifo(tree + "/fifo", 0o600) == 0)
+        let socket = csys_unix_listen(tree + "/sock")
+        defer { close(socket) }
+        var policy = scratch.policy()
+        policy.readOnlyRoots.insert(tree)
+        try policy.checkBind(tree + "/lib/tool.py")
+        try policy.checkBind(tree + "/lib")
+        for path in [tree + "/etc/passwd", tree + "/etc", tree + "/fifo", tree + "/sock", tree + "/none"] {
+            #expect(Self.refusal { try policy.checkBind(path) } != nil, "\(path) was allowed")
+        }
+    }
+
+    @Test("a file of the repository is bound only where nobody but root could swap a component", .enabled(if: geteuid() == 0))
+    func bindInTheRepository() throws {
+        let scratch = try Scratch()
+        try scratch.policy().checkBind(scratch.repository + "/src/f.txt")
+        #expect(Self.refusal { try scratch.policy().checkBind(scratch.repository + "/out/x") } != nil, "through a link")
+        chown(scratch.repository + "/src", 4242, 4242)
+        #expect(Self.refusal { try scratch.policy().checkBind(scratch.repository + "/src/f.txt") }?.contains("not root's alone") == true)
+    }
+
+    @Test(
+        "limits that are not positive and finite are refused, not trapped on (red team finding 5)",
+        arguments: ["openFiles", "pids", "timeout", "cpus", "memory", "inotify"])
+    func badLimitsAreRefused(limit: String) throws {
+        let scratch = try Scratch()
+        var profile = Profile.minimal
+        switch limit {
+        case "openFiles": profile.limits.openFiles = -1
+        case "pids": profile.limits.pids = 0
+        case "timeout": profile.limits.timeoutSeconds = -5
+        case "cpus": profile.limits.cpus = .nan
+        case "memory": profile.limits.memoryBytes = 0
+        default: profile.limits.inotifyWatches = -1
+        }
+        let message = Self.refusal { _ = try scratch.policy().request(for: Self.launch(profile), input: nil) }
+        #expect(message?.contains("limit") == true, "\(message ?? "allowed")")
+    }
+
+    @Test("no granted secrets, no odd host name, no variable that is not one")
+    func profileFieldsAreChecked() throws {
+        let scratch = try Scratch()
+        var secrets = Profile.minimal
+        secrets.secrets = ["GITHUB_TOKEN"]
+        var hostname = Profile.minimal
+        hostname.hostname = String(repeating: "h", count: 65)
+        for profile in [secrets, hostname] {
+            #expect(Self.refusal { _ = try scratch.policy().request(for: Self.launch(profile), input: nil) } != nil)
+        }
+        var request = SandboxRequest(profile: .minimal, command: ["/bin/true"], environment: ["A=B": "c"])
+        request.output = .capture
+        #expect(Self.refusal { _ = try scratch.policy().request(for: BrokeredLaunch(request), input: nil) } != nil)
+    }
+
     @Test("limits are clamped to the analysis's and the default hidden files always hidden")
     func limitsAndHiddenFiles() throws {
         let scratch = try Scratch()
@@ -172,14 +264,37 @@ struct LaunchBrokerTests {
                 == true)
     }
 
+    @Test(
+        "a write that claims more than its bound is refused before its body is read; connections are capped",
+        .enabled(if: TestHost.canSandbox, "needs root"))
+    func brokerBoundsItsCalls() throws {
+        let scratch = try Scratch()
+        var services = LaunchBroker.Services(policy: scratch.policy(), slots: ["output": { _ in }])
+        services.maxWrite = 1024
+        services.concurrentConnections = 2
+        let broker = try LaunchBroker(services: services)
+        defer { broker.stop() }
+        let message = Self.refusal { try LaunchBrokerClient.write(slot: "output", Data(count: 4096), socket: broker.socketPath) }
+        #expect(message != nil, "a 4 KiB write passed a 1 KiB bound")
+        // Two idle connections hold the cap; a third is closed unanswered, and a call gets through
+        // again once they are gone.
+        let idle = (0..<2).map { _ in csys_unix_connect(broker.socketPath) }
+        usleep(200_000)
+        #expect(Self.refusal { try LaunchBrokerClient.write(slot: "output", Data(count: 8), socket: broker.socketPath) } != nil)
+        idle.forEach { close($0) }
+        usleep(300_000)
+        try LaunchBrokerClient.write(slot: "output", Data(count: 8), socket: broker.socketPath)
+    }
+
     @Test("a frame that claims more than the bound is refused before anything is allocated")
     func oversizedFrameIsRefused() throws {
         var fds: [Int32] = [-1, -1]
         #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
         let sender = BrokerChannel(fd: fds[0])
         let receiver = BrokerChannel(fd: fds[1])
-        let prefix = LittleEndian.bytes(2) + LittleEndian.bytes(UInt64(1) << 60)
-        _ = prefix.withUnsafeBytes { write(sender.fd, $0.baseAddress, $0.count) }
+        let header = try JSONEncoder().encode(BrokerCall.write(slot: "output"))
+        let frame = LittleEndian.bytes(UInt64(header.count)) + LittleEndian.bytes(UInt64(1) << 60) + [UInt8](header)
+        _ = frame.withUnsafeBytes { write(sender.fd, $0.baseAddress, $0.count) }
         let message = Self.refusal { _ = try receiver.receive(BrokerCall.self, maxBody: 1024) }
         #expect(message?.contains("a body of") == true, "\(message ?? "accepted")")
     }

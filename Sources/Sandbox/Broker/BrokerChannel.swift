@@ -42,6 +42,16 @@ final class BrokerChannel: @unchecked Sendable {
     func receive<Header: Decodable>(
         _ type: Header.Type, maxBody: Int
     ) throws -> (header: Header, body: Data, descriptor: Int32?)? {
+        try receive(type, maxBody: { _ in maxBody })
+    }
+
+    /// Receives one frame; its body may be at most `maxBody(header)` bytes, decided once the
+    /// header is read (before the body is), and `beforeBody` runs between the two (a caller
+    /// waits there for its turn to hold a large body). The body is read as it arrives, in
+    /// pieces: a peer that claims more than it sends makes the receiver hold only what came.
+    func receive<Header: Decodable>(
+        _ type: Header.Type, maxBody: (Header) -> Int, beforeBody: (Header) throws -> Void = { _ in }
+    ) throws -> (header: Header, body: Data, descriptor: Int32?)? {
         var prefix = [UInt8](repeating: 0, count: 16)
         var descriptor: Int32 = -1
         let first = prefix.withUnsafeMutableBytes { bytes in
@@ -59,23 +69,50 @@ final class BrokerChannel: @unchecked Sendable {
             let headerLength = LittleEndian.value(prefix[0..<8])
             let bodyLength = LittleEndian.value(prefix[8..<16])
             guard headerLength <= UInt64(Self.maxHeader) else { throw Self.failure("a header of \(headerLength) bytes") }
-            guard bodyLength <= UInt64(maxBody) else { throw Self.failure("a body of \(bodyLength) bytes (at most \(maxBody))") }
             var header = [UInt8](repeating: 0, count: Int(headerLength))
             try receiveAll(into: &header, from: 0)
-            var body = [UInt8](repeating: 0, count: Int(bodyLength))
-            try receiveAll(into: &body, from: 0)
             let decoded: Header
             do {
                 decoded = try JSONDecoder().decode(Header.self, from: Data(header))
             } catch {
                 throw Self.failure("a header that is not the expected JSON")
             }
+            let bound = maxBody(decoded)
+            guard bodyLength <= UInt64(max(0, bound)) else { throw Self.failure("a body of \(bodyLength) bytes (at most \(bound))") }
+            try beforeBody(decoded)
+            let body = try receiveBody(count: Int(bodyLength))
             defer { held = nil }
-            return (decoded, Data(body), held)
+            return (decoded, body, held)
         } catch {
             if let held { close(held) }
             throw error
         }
+    }
+
+    /// `count` bytes, read in pieces of at most 1 MiB as they come.
+    private func receiveBody(count: Int) throws -> Data {
+        var body = Data()
+        var piece = [UInt8](repeating: 0, count: min(count, 1 << 20))
+        while body.count < count {
+            let wanted = min(piece.count, count - body.count)
+            let result = piece.withUnsafeMutableBytes { raw in
+                retryingOnInterrupt { recv(fd, raw.baseAddress!, wanted, 0) }
+            }
+            switch result {
+            case .success(0): throw Self.failure("the other side closed the connection inside a frame")
+            case .success(let n): body.append(contentsOf: piece[0..<n])
+            case .failure(let error): throw Self.failure("cannot receive: \(error)", errno: error)
+            }
+        }
+        return body
+    }
+
+    /// Gives up on a peer that sends or takes nothing for `seconds` (each read or write then
+    /// fails with EAGAIN).
+    func setTimeouts(seconds: Int) {
+        var value = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
     private func sendAll<Bytes: ContiguousBytesCollection>(_ bytes: Bytes) throws {

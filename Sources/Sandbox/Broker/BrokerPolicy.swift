@@ -8,12 +8,19 @@ import Support
 /// What the root launcher lets the analysis sandbox launch. The analysis reads hostile input
 /// (a repository, a tool's report) and may be subverted by it, so everything a call says is
 /// checked here, and the sandbox it asks for may never be more than the analysis could do
-/// itself plus what this command needs:
-/// - the built-in seccomp filter, always; the default hidden files, always;
-/// - a workspace only inside the repository the command was started on, opened beneath the
-///   launcher's own descriptor of it (no link, no mount crossed), and never written;
+/// itself plus what this command needs. The launcher builds a new root by path, as root, before
+/// it pivots: so no path a call names reaches it unless root chose it.
+/// - the built-in seccomp filter, always; root's hidden files, always; no granted secrets;
+/// - read-only binds only of paths root allows (`readOnlyRoots`: the system trees, the shipped
+///   profiles' own, root's install and tools): exactly one of them, or a path beneath one with no
+///   symbolic link in it (walked from `/` without following any), naming a regular file or a
+///   directory (no socket: a bound socket is a way out of a sandbox without network);
+/// - tmpfs mounts only where root's profiles put them;
+/// - a workspace only inside the repository, opened beneath the launcher's own descriptor of it
+///   (no link, no mount crossed), never written, shown at `/workspace`, and a working directory
+///   only there or in `/tmp`;
 /// - egress only to hosts the command line named (`allowedEgress`);
-/// - limits no larger than the analysis sandbox's own (`ceiling`);
+/// - limits that are positive, finite and no larger than the analysis sandbox's own (`ceiling`);
 /// - no terminal, no caller stdin: output is captured and returned.
 /// The payload then runs as any brokered sandbox does: a leased host uid, no capability, in a
 /// cgroup under the launcher's.
@@ -26,17 +33,28 @@ public struct BrokerPolicy: Sendable {
     public var allowedEgress: Set<String>
     /// The most any launch may use; a limit the call leaves unset takes this one.
     public var ceiling: Profile.Limits
+    /// Host paths a launch may bind read-only (exactly, or beneath with no link on the way).
+    public var readOnlyRoots: Set<String>
+    /// Where a launch may mount a tmpfs.
+    public var tmpfsPlaces: Set<String>
+    /// What every launch hides, whatever it asks.
+    public var hidden: [String]
 
-    /// A policy over `repository`, seen by the analysis at `shownAt`.
-    public init(repository: WorkspaceDirectory, shownAt: String, allowedEgress: Set<String> = [], ceiling: Profile.Limits) {
+    /// A policy over `repository`, seen by the analysis at `shownAt`; binds, tmpfs places and
+    /// hidden files default to the built-in profiles'.
+    public init(
+        repository: WorkspaceDirectory, shownAt: String, allowedEgress: Set<String> = [], ceiling: Profile.Limits,
+        readOnlyRoots: Set<String> = Set(Profile.defaultReadOnly), tmpfsPlaces: Set<String> = ["/tmp"],
+        hidden: [String] = Profile.defaultHidden
+    ) {
         self.repository = repository
         self.shownAt = shownAt
         self.allowedEgress = allowedEgress
         self.ceiling = ceiling
+        self.readOnlyRoots = readOnlyRoots
+        self.tmpfsPlaces = tmpfsPlaces
+        self.hidden = hidden
     }
-
-    /// Trees no brokered launch binds: the kernel's views of processes and devices.
-    static let refusedTrees = ["/proc", "/sys", "/dev"]
 
     /// The request to run for `launch`, with its workspace opened (the caller closes `held`
     /// after the run). Throws `SentinelError(.invalidInput)` naming what was refused.
@@ -46,22 +64,35 @@ public struct BrokerPolicy: Sendable {
         guard profile.seccomp == .default else {
             throw refused("profile \(profile.name): only the built-in seccomp filter may be used")
         }
-        for path in profile.filesystem.readOnly + launch.extraReadOnly {
-            guard path.hasPrefix("/") else { throw refused("a read-only path that is not absolute: \(path)") }
-            let normalized = PathText.lexicallyNormalized(path)
-            if let tree = Self.refusedTrees.first(where: {
-                normalized == $0 || normalized.hasPrefix($0 + "/") || $0.hasPrefix(normalized + "/") || normalized == "/"
-            }) {
-                throw refused("binding \(path) (it is or holds \(tree))")
-            }
+        guard profile.secrets.isEmpty else { throw refused("granted secrets") }
+        guard profile.hostname.utf8.count <= 64, !profile.hostname.contains(where: { $0.isNewline || $0 == "\0" }) else {
+            throw refused("a host name that is not one")
         }
-        profile.filesystem.hidden = Array(Set(profile.filesystem.hidden).union(Profile.defaultHidden)).sorted()
+        for path in profile.filesystem.readOnly + launch.extraReadOnly { try checkBind(path) }
+        for place in profile.filesystem.tmpfs.keys where !tmpfsPlaces.contains(place) {
+            throw refused("a tmpfs at \(place)")
+        }
+        profile.filesystem.hidden = hidden
+        for (name, value) in launch.environment.merging(launch.callerEnvironment, uniquingKeysWith: { a, _ in a })
+        where name.isEmpty || name.contains("=") || name.contains("\0") || value.contains("\0") {
+            throw refused("an environment variable that is not one")
+        }
         if profile.network.mode == .proxy {
             if let entry = profile.network.allow.first(where: { !allowedEgress.contains($0) }) {
                 throw refused("egress to \(entry), which the command line did not name")
             }
         }
-        profile.limits = clamped(profile.limits)
+        profile.limits = try clamped(profile.limits)
+        guard launch.workspaceMountPoint == LaunchPlan.workspaceMountPoint else {
+            throw refused("a workspace shown at \(launch.workspaceMountPoint)")
+        }
+        if let directory = launch.workingDirectory {
+            let inside = PathText.lexicallyNormalized(directory)
+            guard directory == inside,
+                inside == "/tmp" || inside == LaunchPlan.workspaceMountPoint
+                    || inside.hasPrefix(LaunchPlan.workspaceMountPoint + "/")
+            else { throw refused("a working directory at \(directory)") }
+        }
         var held: Int32?
         var workspace: String?
         if let path = launch.workspace {
@@ -75,11 +106,68 @@ public struct BrokerPolicy: Sendable {
         var request = SandboxRequest(
             profile: profile, command: launch.command, workspace: workspace, extraReadOnly: launch.extraReadOnly,
             callerEnvironment: launch.callerEnvironment, environment: launch.environment, output: .capture)
-        request.workspaceMountPoint = launch.workspaceMountPoint
         request.workingDirectory = launch.workingDirectory
         request.requireLimits = launch.requireLimits
         request.input = input.map { [UInt8]($0) }
         return (request, held)
+    }
+
+    /// A read-only bind is allowed when root allows the path itself, or a tree it lies in and
+    /// nothing on the way is a link (walked from `/` by `O_PATH | O_NOFOLLOW` descriptors) and
+    /// it names a directory or a regular file.
+    func checkBind(_ path: String) throws {
+        let normalized = PathText.lexicallyNormalized(path)
+        guard path.hasPrefix("/"), path == normalized, !path.split(separator: "/").contains("..") else {
+            throw refused("binding \(path): not an absolute path in its plain form")
+        }
+        if readOnlyRoots.contains(path) { return }
+        if path.hasPrefix(shownAt + "/") { return try checkBindInRepository(path) }
+        // The deepest tree root allows holds it; from there (root's own choice, opened as named)
+        // no component may be a link or another mount.
+        guard let tree = readOnlyRoots.filter({ $0 != "/" && path.hasPrefix($0 + "/") }).max(by: { $0.count < $1.count }) else {
+            throw refused("binding \(path): not a path root shows to this analysis")
+        }
+        let top = open(tree, LinuxFlags.openPathOnly | O_DIRECTORY | O_CLOEXEC)
+        guard top >= 0 else { throw refused("binding \(path): cannot open \(tree)") }
+        defer { close(top) }
+        let fd = csys_openat_beneath_by_steps(top, String(path.dropFirst(tree.count + 1)), LinuxFlags.openPathOnly)
+        guard fd >= 0 else { throw refused("binding \(path): \(Errno.current) on the way (a link, or another mount)") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, [S_IFDIR, S_IFREG].contains(info.st_mode & S_IFMT) else {
+            throw refused("binding \(path): neither a directory nor a regular file")
+        }
+    }
+
+    /// A path in the repository (a rule file its `.sentinel.yml` names) may be bound by path
+    /// only where nobody but root could swap a component for a link before the launcher binds
+    /// it: the repository and every directory down to the path belong to root and are writable by
+    /// no one else, and no component is a link. Anything else is refused.
+    func checkBindInRepository(_ path: String) throws {
+        let components = path.dropFirst(shownAt.count + 1).split(separator: "/").map(String.init)
+        var current = fcntl(repository.fd, F_DUPFD_CLOEXEC, 0)
+        guard current >= 0 else { throw refused("binding \(path): cannot hold the repository") }
+        defer { close(current) }
+        func rootOwned(_ fd: Int32) -> Bool {
+            var info = stat()
+            return fstat(fd, &info) == 0 && info.st_uid == 0 && info.st_mode & 0o022 == 0
+        }
+        guard rootOwned(current) else { throw refused("binding \(path): the repository is not root's alone") }
+        for (index, component) in components.enumerated() {
+            let last = index == components.count - 1
+            let next = openat(current, component, LinuxFlags.openPathOnly | O_NOFOLLOW | O_CLOEXEC | (last ? 0 : O_DIRECTORY))
+            guard next >= 0 else { throw refused("binding \(path): \(Errno.current) at \(component)") }
+            close(current)
+            current = next
+            var info = stat()
+            guard fstat(current, &info) == 0 else { throw refused("binding \(path): cannot stat \(component)") }
+            let type = info.st_mode & S_IFMT
+            if last {
+                guard type == S_IFREG || type == S_IFDIR else { throw refused("binding \(path): neither a directory nor a regular file") }
+            } else {
+                guard rootOwned(current) else { throw refused("binding \(path): \(component) is not root's alone") }
+            }
+        }
     }
 
     /// A directory of the repository, named as the analysis sees it, opened beneath the held
@@ -101,20 +189,26 @@ public struct BrokerPolicy: Sendable {
         return fd
     }
 
-    private func clamped(_ limits: Profile.Limits) -> Profile.Limits {
-        func least<T: Comparable>(_ asked: T?, _ most: T?) -> T? {
+    /// Every limit positive and finite, and no larger than the ceiling's (an unset one takes it).
+    func clamped(_ limits: Profile.Limits) throws -> Profile.Limits {
+        func least<T: Comparable>(_ asked: T?, _ most: T?, _ name: String, positive: (T) -> Bool) throws -> T? {
+            if let asked, !positive(asked) { throw refused("a \(name) limit of \(asked)") }
             guard let most else { return asked }
             return asked.map { min($0, most) } ?? most
         }
+        let whole = { (value: Int) in value > 0 }
+        let bytes = { (value: UInt64) in value > 0 }
+        let real = { (value: Double) in value.isFinite && value > 0 }
         var limits = limits
-        limits.memoryBytes = least(limits.memoryBytes, ceiling.memoryBytes)
-        limits.pids = least(limits.pids, ceiling.pids)
-        limits.cpus = least(limits.cpus, ceiling.cpus)
-        limits.timeoutSeconds = least(limits.timeoutSeconds, ceiling.timeoutSeconds)
-        limits.fileSizeBytes = least(limits.fileSizeBytes, ceiling.fileSizeBytes)
-        limits.openFiles = least(limits.openFiles, ceiling.openFiles)
-        limits.outputBytes = least(limits.outputBytes, ceiling.outputBytes)
-        limits.workspaceSizeBytes = least(limits.workspaceSizeBytes, ceiling.workspaceSizeBytes)
+        limits.memoryBytes = try least(limits.memoryBytes, ceiling.memoryBytes, "memory", positive: bytes)
+        limits.pids = try least(limits.pids, ceiling.pids, "pids", positive: whole)
+        limits.cpus = try least(limits.cpus, ceiling.cpus ?? 1024, "cpus", positive: real)
+        limits.timeoutSeconds = try least(limits.timeoutSeconds, ceiling.timeoutSeconds, "timeout", positive: real)
+        limits.fileSizeBytes = try least(limits.fileSizeBytes, ceiling.fileSizeBytes, "file size", positive: bytes)
+        limits.openFiles = try least(limits.openFiles, ceiling.openFiles, "open files", positive: whole)
+        limits.outputBytes = try least(limits.outputBytes, ceiling.outputBytes, "output", positive: bytes)
+        limits.workspaceSizeBytes = try least(limits.workspaceSizeBytes, ceiling.workspaceSizeBytes, "workspace size", positive: bytes)
+        guard limits.inotifyInstances >= 0, limits.inotifyWatches >= 0 else { throw refused("a negative inotify limit") }
         limits.inotifyInstances = min(limits.inotifyInstances, ceiling.inotifyInstances)
         limits.inotifyWatches = min(limits.inotifyWatches, ceiling.inotifyWatches)
         return limits

@@ -21,10 +21,16 @@ public final class LaunchBroker: Sendable {
         public var slots: [String: @Sendable (Data) throws -> Void]
         /// Files by name, opened read-only (following no link at their name) when asked for.
         public var resources: [String: String]
-        /// The most bytes one write may carry.
-        public var maxWrite: Int = 2 << 30
+        /// The most bytes one write may carry (one write's body is held at a time).
+        public var maxWrite: Int = 512 << 20
+        /// The most bytes a launch's stdin may carry.
+        public var maxInput: Int = 16 << 20
         /// Launches at once; a further call waits for one to end.
         public var concurrentLaunches = 4
+        /// Connections at once; a further one is closed unanswered.
+        public var concurrentConnections = 16
+        /// Seconds a connection may send or take nothing before it is dropped.
+        public var idleSeconds = 120
 
         /// Services over `policy` with no outputs and no files.
         public init(policy: BrokerPolicy, slots: [String: @Sendable (Data) throws -> Void] = [:], resources: [String: String] = [:]) {
@@ -43,7 +49,9 @@ public final class LaunchBroker: Sendable {
     private let listener: Int32
     private let wake: (read: Int32, write: Int32)
     private let services: Services
-    private let launchSlots: DispatchSemaphoreLike
+    private let launchSlots: CountingSemaphore
+    private let writeSlot = CountingSemaphore(1)
+    private let connections = Atomic(0)
     private let thread: Mutex<pthread_t?> = Mutex(nil)
 
     /// Makes the socket in a new private directory and starts serving it on a thread of its own.
@@ -68,7 +76,7 @@ public final class LaunchBroker: Sendable {
             throw SentinelError(.sandboxSetup, "launch broker: cannot make a pipe: \(Errno.current)", errno: .current)
         }
         wake = (fds[0], fds[1])
-        launchSlots = DispatchSemaphoreLike(services.concurrentLaunches)
+        launchSlots = CountingSemaphore(services.concurrentLaunches)
         let started = PosixThread.spawn(joinable: true) { [self] in acceptLoop() }
         guard let started else {
             stop()
@@ -100,17 +108,47 @@ public final class LaunchBroker: Sendable {
             if fds[1].revents != 0 { return }
             guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
             let connection = csys_accept4(listener, O_CLOEXEC)
-            guard connection >= 0 else { continue }
+            guard connection >= 0 else {
+                // Out of descriptors or memory: wait rather than spin on a listener still readable.
+                if [EMFILE, ENFILE, ENOMEM, ENOBUFS].contains(Errno.current.rawValue) { usleep(100_000) }
+                continue
+            }
             let channel = BrokerChannel(fd: connection)
-            if PosixThread.spawn({ [self] in serve(channel) }) == nil {
-                try? channel.send(BrokerReply(SentinelError(.sandboxSetup, "launch broker: no thread for the call")))
+            guard connections.add(1, ordering: .sequentiallyConsistent).newValue <= services.concurrentConnections else {
+                connections.subtract(1, ordering: .sequentiallyConsistent)
+                continue
+            }
+            channel.setTimeouts(seconds: services.idleSeconds)
+            if PosixThread.spawn({ [self] in
+                serve(channel)
+                connections.subtract(1, ordering: .sequentiallyConsistent)
+            }) == nil {
+                connections.subtract(1, ordering: .sequentiallyConsistent)
             }
         }
     }
 
     private func serve(_ channel: BrokerChannel) {
         do {
-            guard let call = try channel.receive(BrokerCall.self, maxBody: services.maxWrite) else { return }
+            let services = self.services
+            var holdingWrite = false
+            defer { if holdingWrite { writeSlot.release() } }
+            let received = try channel.receive(
+                BrokerCall.self,
+                maxBody: { call in
+                    switch call {
+                    case .write: services.maxWrite
+                    case .launch(let launch): launch.hasInput ? services.maxInput : 0
+                    case .open: 0
+                    }
+                },
+                beforeBody: { [writeSlot] call in
+                    if case .write = call {
+                        writeSlot.acquire()
+                        holdingWrite = true
+                    }
+                })
+            guard let call = received else { return }
             if let stray = call.descriptor { close(stray) }
             switch call.header {
             case .write(let slot):
@@ -134,9 +172,6 @@ public final class LaunchBroker: Sendable {
                 }
                 try channel.send(BrokerReply.done, descriptor: fd)
             case .launch(let launch):
-                guard launch.hasInput || call.body.isEmpty, call.body.count <= 64 << 20 else {
-                    throw SentinelError(.invalidInput, "launch broker: stdin of \(call.body.count) bytes")
-                }
                 let run = try launchSlots.holding { try self.launch(launch, input: launch.hasInput ? call.body : nil, channel: channel) }
                 try channel.send(BrokerReply.launched(run.reply), body: run.output)
             }
@@ -181,7 +216,7 @@ public final class LaunchBroker: Sendable {
 }
 
 /// A counting semaphore over a mutex and condition variable: how many launches run at once.
-final class DispatchSemaphoreLike: @unchecked Sendable {
+final class CountingSemaphore: @unchecked Sendable {
     private var available: Int
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
@@ -197,17 +232,23 @@ final class DispatchSemaphoreLike: @unchecked Sendable {
         pthread_mutex_destroy(&mutex)
     }
 
-    func holding<T>(_ body: () throws -> T) rethrows -> T {
+    func acquire() {
         pthread_mutex_lock(&mutex)
         while available == 0 { pthread_cond_wait(&condition, &mutex) }
         available -= 1
         pthread_mutex_unlock(&mutex)
-        defer {
-            pthread_mutex_lock(&mutex)
-            available += 1
-            pthread_cond_signal(&condition)
-            pthread_mutex_unlock(&mutex)
-        }
+    }
+
+    func release() {
+        pthread_mutex_lock(&mutex)
+        available += 1
+        pthread_cond_signal(&condition)
+        pthread_mutex_unlock(&mutex)
+    }
+
+    func holding<T>(_ body: () throws -> T) rethrows -> T {
+        acquire()
+        defer { release() }
         return try body()
     }
 }
