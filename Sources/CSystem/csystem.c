@@ -127,7 +127,11 @@ int csys_openat_beneath_by_steps(int dirfd, const char *name, int flags) {
     }
 }
 
+/* Set once openat2 has answered ENOSYS: the filter that refused it stays for the process's life. */
+static int openat2_refused;
+
 int csys_openat_beneath(int dirfd, const char *name, int flags) {
+    if (__atomic_load_n(&openat2_refused, __ATOMIC_RELAXED)) return csys_openat_beneath_by_steps(dirfd, name, flags);
     struct open_how how;
     memset(&how, 0, sizeof how);
     how.flags = (uint64_t)(flags | O_CLOEXEC | O_NOFOLLOW);
@@ -137,7 +141,10 @@ int csys_openat_beneath(int dirfd, const char *name, int flags) {
     do {
         fd = syscall(SYS_openat2, dirfd, name, &how, sizeof how);
     } while (fd < 0 && errno == EAGAIN);
-    if (fd < 0 && errno == ENOSYS) return csys_openat_beneath_by_steps(dirfd, name, flags);
+    if (fd < 0 && errno == ENOSYS) {
+        __atomic_store_n(&openat2_refused, 1, __ATOMIC_RELAXED);
+        return csys_openat_beneath_by_steps(dirfd, name, flags);
+    }
     return (int)fd;
 }
 
