@@ -87,9 +87,27 @@ public struct AnalysisSandbox {
             limits: limits)
     }
 
+    /// Why the analysis sandbox could not be set up for this command, before anything of the
+    /// repository was read: the host makes no sandbox (a chroot, a container that refuses user
+    /// namespaces), or the repository's place cannot be shown (`/tmp` itself, a system tree).
+    /// Decided by the host and the path the operator named, never by what the repository holds.
+    public struct Unavailable: Error {
+        /// The sandbox's or the path's own error.
+        public var reason: String
+    }
+
     /// Runs the analysis to its end and returns the status to exit with (the analysis's own).
-    /// Throws when it cannot be set up, or the sandbox ended it (time, memory).
+    /// Throws `Unavailable` when its sandbox cannot be made, `SentinelError` when the sandbox
+    /// ended it (time, memory).
     public func run() throws -> Int32 {
+        do {
+            return try runInSandbox()
+        } catch let error as SentinelError where error.code == .invalidInput || error.code == .sandboxSetup {
+            throw Unavailable(reason: error.message)
+        }
+    }
+
+    private func runInSandbox() throws -> Int32 {
         let repositoryDirectory = try WorkspaceDirectory(resolving: repository)
         let shown = repositoryDirectory.path
         guard let executable = DataDirectory.runningExecutable() else {
@@ -147,9 +165,10 @@ public struct AnalysisSandbox {
             return result.exitCode
         case .signaled:
             return 128 + (result.signal ?? 9)
-        case .timeout, .oom, .setupFailed:
-            let stage = result.stage.map { " at \($0)" } ?? ""
-            throw SentinelError(.toolFailed, "the analysis sandbox ended the run (\(result.reason.rawValue)\(stage))")
+        case .setupFailed:
+            throw SentinelError(.sandboxSetup, "the analysis sandbox could not start (\(result.stage ?? "setup"))")
+        case .timeout, .oom:
+            throw SentinelError(.toolFailed, "the analysis sandbox ended the run (\(result.reason.rawValue))")
         }
     }
 }

@@ -173,7 +173,13 @@ struct ScanCommand: ParsableCommand {
         }
 
         if AnalysisSandbox.applies, web == nil {
-            throw ExitCode(try separatedScan(directory: directory, report: report, baselineOutput: baselineOutput))
+            do {
+                let status = try separatedScan(directory: directory, report: report, baselineOutput: baselineOutput)
+                throw ExitCode(status)
+            } catch let unavailable as AnalysisSandbox.Unavailable {
+                // As before issue 53, and said so: where no sandbox can be made, root reads.
+                Console.error("sentinel: warning: analysing as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+            }
         }
 
         options.kinds = [(sast, ScannerKind.sast), (sca, .sca), (secrets, .secrets)].filter(\.0).map(\.1)
