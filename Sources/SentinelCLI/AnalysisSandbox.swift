@@ -43,6 +43,19 @@ public struct AnalysisSandbox {
         self.workingDirectory = workingDirectory
     }
 
+    /// Where, inside the repository, the analysis is to start (it enters it itself).
+    public static let cwdVariable = "SENTINEL_ANALYSIS_CWD"
+
+    /// In the analysis: enters the directory root started in, when root named one. Throws
+    /// `.invalidInput` when the sandbox may not enter it (another user's private directory).
+    public static func enterStartDirectory() throws {
+        guard LaunchBrokerClient.isActive, let directory = ProcessInfo.processInfo.environment[cwdVariable] else { return }
+        guard chdir(directory) == 0 else {
+            throw SentinelError(
+                .invalidInput, "\(directory): the unprivileged analysis cannot enter it: \(Errno.current)", errno: .current)
+        }
+    }
+
     /// Whether a command started now must run as a separate analysis: as root, and not already
     /// inside one.
     public static var applies: Bool { geteuid() == 0 && !LaunchBrokerClient.isActive }
@@ -102,9 +115,29 @@ public struct AnalysisSandbox {
     public func run() throws -> Int32 {
         do {
             return try runInSandbox()
-        } catch let error as SentinelError where error.code == .invalidInput || error.code == .sandboxSetup {
+        } catch let error as SentinelError where Self.isHostLevel(error) {
             throw Unavailable(reason: error.message)
+        } catch let error as SentinelError where error.code == .sandboxSetup {
+            // A step the repository's own directories take part in (chdir, a mount over the
+            // tree): failing it must not hand the repository to root.
+            throw SentinelError(.toolFailed, "the analysis sandbox could not start: \(error.message)", errno: error.errno)
         }
+    }
+
+    /// Launch stages only the host decides: namespaces, id maps, the network namespace, and
+    /// cloning or idmapping the workspace's mount (its filesystem, not what it holds).
+    static let hostStages: Set<String> = [
+        "clone", "write setgroups", "write uid_map", "write gid_map", "idmap user namespace", "unshare(CLONE_NEWCGROUP)",
+        "open_tree(workspace)", "mount_setattr(workspace)", "network namespace thread", "unshare(CLONE_NEWNET)",
+        "open network namespace", "setns(network namespace)", "cgroup attach",
+    ]
+
+    /// Whether `error` came from the host or the operator's paths, before any step the
+    /// repository's contents take part in: the only failures that may fall back to root.
+    static func isHostLevel(_ error: SentinelError) -> Bool {
+        if error.code == .invalidInput { return error.stage == nil }
+        guard error.code == .sandboxSetup else { return false }
+        return error.stage.map(hostStages.contains) ?? true
     }
 
     private func runInSandbox() throws -> Int32 {
@@ -149,7 +182,15 @@ public struct AnalysisSandbox {
             profile: Self.profile(readOnly: []), command: [executable] + arguments, workspace: shown,
             extraReadOnly: Array(Set(bound)).sorted(), environment: environment, output: .inherit)
         request.workspaceMountPoint = shown
-        request.workingDirectory = workingDirectory
+        // Inside the repository the analysis enters its directory itself (`cwdVariable`): a
+        // directory of the repository that the sandbox may not enter must fail the analysis,
+        // not the launch (which would fall back to root).
+        if workingDirectory == shown || workingDirectory.hasPrefix(shown + "/") {
+            request.workingDirectory = shown
+            request.environment[Self.cwdVariable] = workingDirectory
+        } else {
+            request.workingDirectory = workingDirectory
+        }
         request.requireLimits = requireLimits
         request.onNotice = { Console.noticeOnce($0) }
         let handle = LaunchHandle()
@@ -166,7 +207,7 @@ public struct AnalysisSandbox {
         case .signaled:
             return 128 + (result.signal ?? 9)
         case .setupFailed:
-            throw SentinelError(.sandboxSetup, "the analysis sandbox could not start (\(result.stage ?? "setup"))")
+            throw SentinelError(.toolFailed, "the analysis sandbox could not start (\(result.stage ?? "setup"))")
         case .timeout, .oom:
             throw SentinelError(.toolFailed, "the analysis sandbox ended the run (\(result.reason.rawValue))")
         }

@@ -119,6 +119,7 @@ struct ScanCommand: ParsableCommand {
     @Option(name: .customLong("fleet-record"), help: .hidden) var fleetRecord: String?
 
     func run() throws {
+        try AnalysisSandbox.enterStartDirectory()
         // A fleet job names its one repository; a path smuggled among its options is refused here,
         // where the parser, not a guess, tells options from paths.
         if fleetRecord != nil, paths.count != 1 {

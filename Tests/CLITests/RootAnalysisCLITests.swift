@@ -49,6 +49,25 @@ struct RootAnalysisCLITests {
         #expect(result.stdout.contains("rooted.py: note: skipped: cannot read"), "\(result.stdout)")
     }
 
+    /// Review of the fallback: started inside a directory of the repository the sandbox may not
+    /// enter, the launch failed at chdir, and root analysed the repository itself.
+    @Test("started in a directory the analysis may not enter: an error, never root's own analysis", .enabled(if: geteuid() == 0))
+    func anUnenterableStartDirectoryFailsClosed() throws {
+        let scratch = try Scratch()
+        let inner = scratch.repository + "/private/deeper"
+        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
+        try "KEY = \"AKIAIOSFODNN7EXAMPLE\"\n".write(toFile: inner + "/k.py", atomically: false, encoding: .utf8)
+        for path in [scratch.repository + "/private", inner, inner + "/k.py"] { chown(path, 1234, 1234) }
+        chmod(scratch.repository + "/private", 0o700)
+        let result = try CLI.run(
+            ["scan", "--secrets", scratch.repository], environment: CLI.environment(home: scratch.root + "/home"), timeout: 300,
+            directory: inner)
+        #expect(result.status == 2, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("the unprivileged analysis cannot enter it"), "\(result.stderr)")
+        #expect(!result.stderr.contains("analysing as root"), "\(result.stderr)")
+        #expect(!result.stdout.contains("k.py"), "root read the private directory: \(result.stdout)")
+    }
+
     @Test("outputs the command line names are root's: written where only root may write", .enabled(if: geteuid() == 0))
     func outputsAreWrittenByRoot() throws {
         let scratch = try Scratch()
