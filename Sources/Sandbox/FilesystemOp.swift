@@ -14,6 +14,8 @@ public enum FilesystemOp: Sendable, Equatable, CustomStringConvertible {
     /// Mounts the size-limited tmpfs the parent made for an `rw` workspace's overlay upper
     /// layer (the parent keeps its own clone and commits it back after the run).
     case attachUpperLayer(path: String)
+    /// Mounts the parent's detached tree of the plan's lent directory number `index` at `path`.
+    case attachLent(path: String, index: Int)
 
     /// The step as one line for logs and tests, e.g. `mkdir /x 755`.
     public var description: String {
@@ -27,6 +29,7 @@ public enum FilesystemOp: Sendable, Equatable, CustomStringConvertible {
         case .attachWorkspace(let path): return "attach workspace \(path)"
         case .chown(let path, let uid, let gid, let mode): return "chown \(path) \(uid):\(gid) \(String(mode, radix: 8))"
         case .attachUpperLayer(let path): return "attach upper layer \(path)"
+        case .attachLent(let path, let index): return "attach lent directory \(index) \(path)"
         }
     }
 
@@ -35,7 +38,7 @@ public enum FilesystemOp: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .mkdir(let path, _), .mkfile(let path, _), .symlink(_, let path), .mount(_, let path, _, _, _, _),
             .remountBind(let path, _, _), .attachWorkspace(let path),
-            .chown(let path, _, _, _), .attachUpperLayer(let path):
+            .chown(let path, _, _, _), .attachUpperLayer(let path), .attachLent(let path, _):
             return path
         }
     }

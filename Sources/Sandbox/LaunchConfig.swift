@@ -17,6 +17,8 @@ enum LaunchConfig {
         var stderr: Int32 = -1
         var workspaceTree: Int32 = -1
         var upperTree: Int32 = -1
+        /// The detached trees of the plan's lent directories, in order.
+        var lentTrees: [Int32] = []
     }
 
     /// The settings the init writes: the user namespace's, and the network namespace's when
@@ -117,6 +119,11 @@ enum LaunchConfig {
             result.kind = Int32(SBX_FS_ATTACH_TREE.rawValue)
             result.path = arena.copy(path)
             result.fd = descriptors.upperTree
+        case .attachLent(let path, let index):
+            // An index the plan did not lend leaves fd -1, on which the C side fails: never planned.
+            result.kind = Int32(SBX_FS_ATTACH_TREE.rawValue)
+            result.path = arena.copy(path)
+            result.fd = descriptors.lentTrees.indices.contains(index) ? descriptors.lentTrees[index] : -1
         case .mkdir(let path, let mode):
             result.kind = Int32(SBX_FS_MKDIR.rawValue)
             result.path = arena.copy(path)

@@ -35,6 +35,8 @@ public struct LaunchPlan: Sendable, Equatable {
     public var rlimits: [ResourceLimit]
     /// The resolved workspace the `.attachWorkspace` step mounts, if any.
     public var workspace: WorkspaceMount?
+    /// The directories a root launcher lends at their own paths (`.attachLent` steps, by index).
+    public var lent: [LentMount] = []
     /// Settings of the sandbox's own user namespace (`/proc/sys/user`) the init writes before
     /// the payload starts.
     public var sysctls: [NamespaceSysctl] = []
@@ -113,6 +115,8 @@ public struct LaunchRequest: Sendable {
     public var workspaceMountPoint = LaunchPlan.workspaceMountPoint
     /// The payload's working directory inside; nil: the workspace (or /tmp without one).
     public var workingDirectory: String?
+    /// Directories a root launcher lends at their own paths (see `LentDirectory`).
+    public var lent: [LentDirectory] = []
 
     /// Makes a request to run `command` under `profile`; by default no workspace and no extra paths or variables.
     public init(
@@ -190,6 +194,10 @@ extension LaunchPlan {
             workdir = inside
             workspace = mount
         }
+        let lent = try lentMounts(request, profile: profile, hostUID: hostUID, maps: maps)
+        for (index, mount) in lent.enumerated() {
+            builder.addLent(at: mount.mountPoint, index: index)
+        }
         if let directory = request.workingDirectory {
             workdir = try WorkspacePlacement.checkWorkingDirectory(directory)
             // Never made inside the workspace: its directories are the repository's (a link there
@@ -209,6 +217,7 @@ extension LaunchPlan {
             hostname: profile.hostname, uidMap: maps.uidMap, gidMap: maps.gidMap, denySetgroups: maps.denySetgroups,
             uid: maps.uid, gid: maps.gid, newRoot: newRoot, filesystem: builder.ops,
             rlimits: resourceLimits(profile.limits), workspace: workspace)
+        plan.lent = lent
         plan.sysctls = UserNamespaceLimits.make(profile.limits)
         plan.networkSysctls = networkSettings ?? NetworkNamespaceLimits.make()
         return plan

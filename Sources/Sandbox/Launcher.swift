@@ -21,6 +21,11 @@ public enum Launcher {
         let started = MonotonicClock.nanoseconds()
         let workspaceTree = try makeWorkspaceTree(plan.workspace)
         defer { if workspaceTree >= 0 { close(workspaceTree) } }
+        var lentTrees: [Int32] = []
+        defer { lentTrees.forEach { close($0) } }
+        for lent in plan.lent {
+            lentTrees.append(try makeTree(lent.directory, readOnly: !lent.writable, shift: lent.idShift))
+        }
         let upperLayer = try plan.workspace.flatMap {
             $0.commitsBack ? try WorkspaceUpperLayer(sizeLimit: $0.sizeLimit) : nil
         }
@@ -44,7 +49,7 @@ public enum Launcher {
         let arena = CStringArena()
         let descriptors = LaunchConfig.Descriptors(
             stdin: stdio.payloadStdin, stdout: stdio.payloadStdout, stderr: stdio.payloadStderr,
-            workspaceTree: workspaceTree, upperTree: upperLayer?.tree ?? -1)
+            workspaceTree: workspaceTree, upperTree: upperLayer?.tree ?? -1, lentTrees: lentTrees)
         let configPointer = arena.buffer([
             LaunchConfig.make(
                 plan, options: options, rlimits: LimitEnforcement.clamped(rlimits),
@@ -161,16 +166,23 @@ public enum Launcher {
     /// that the init attaches. Unprivileged: -1, and the init re-opens and checks the directory.
     private static func makeWorkspaceTree(_ workspace: WorkspaceMount?) throws -> Int32 {
         guard let workspace, geteuid() == 0 else { return -1 }
-        let shift = workspace.idShift
+        return try makeTree(workspace.directory, readOnly: workspace.readOnlyTree, shift: workspace.idShift)
+    }
+
+    /// As root: `directory`'s mount cloned (without submounts) into a detached `nosuid,nodev`
+    /// tree, read-only when asked and idmapped by `shift`.
+    private static func makeTree(
+        _ directory: WorkspaceDirectory, readOnly: Bool, shift: WorkspaceMount.IDShift?
+    ) throws -> Int32 {
         var tree: Int32 = -1
         var failure = sbx_failure()
         guard
             sbx_workspace_tree(
-                workspace.directory.fd, workspace.readOnlyTree ? 1 : 0, shift == nil ? 0 : 1,
+                directory.fd, readOnly ? 1 : 0, shift == nil ? 0 : 1,
                 shift?.diskUID ?? 0, shift?.shownUID ?? 0, shift?.diskGID ?? 0,
                 shift?.shownGID ?? 0, &tree, &failure) == 0
         else {
-            throw SentinelError.sandboxSetup(failure, detail: workspace.directory.path)
+            throw SentinelError.sandboxSetup(failure, detail: directory.path)
         }
         return tree
     }

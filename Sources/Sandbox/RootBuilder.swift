@@ -111,6 +111,12 @@ struct RootBuilder {
                 data: data, optional: false))
     }
 
+    /// Attaches lent directory number `index` (the parent's detached tree) at its own path.
+    mutating func addLent(at path: String, index: Int) {
+        ensureDirectory(path, mode: 0o755)
+        ops.append(.attachLent(path: root + path, index: index))
+    }
+
     /// `ro`: the tree shown through an overlay with no upper layer (lower layers only, which is
     /// read-only by construction; the empty second one is there because overlayfs needs two
     /// without an upper layer). The payload may own what it sees (the idmapped tree) yet gets

@@ -18,6 +18,8 @@ public struct SandboxRequest: Sendable {
     public var workingDirectory: String?
     /// More host paths bound read-only at the same path (tool and rule directories).
     public var extraReadOnly: [String]
+    /// Directories a root launcher lends at their own paths (`LentDirectory`); never brokered.
+    public var lent: [LentDirectory] = []
     /// Variables the profile's `env` allow-list may pass through (the caller's own environment
     /// for `sandbox run`; empty for tools, which get only what the profile fixes).
     public var callerEnvironment: [String: String]
@@ -94,6 +96,7 @@ public enum SandboxSession {
         launch.terminal = request.terminal
         launch.workspaceMountPoint = request.workspaceMountPoint
         launch.workingDirectory = request.workingDirectory
+        launch.lent = request.lent
         LaunchTrace.mark("options")
         // A root launcher's payload runs as a host id of its own, held until the run ends.
         return try HostIDLease.with { lease in

@@ -34,7 +34,13 @@ public final class WorkspaceDirectory: Sendable, Equatable, CustomStringConverti
     /// directory, or is a system directory. A descriptor path (`/proc/PID/fd/N`: a scan a fleet
     /// worker handed the directory it checked and holds) is that open directory itself, checked
     /// like any other under the path the kernel gives it now.
-    public init(resolving path: String) throws {
+    public convenience init(resolving path: String) throws {
+        try self.init(resolving: path, asWorkspace: true)
+    }
+
+    /// Opens `path` like `init(resolving:)`; `asWorkspace` false skips the system-tree check, for
+    /// a directory a root launcher lends by its own choice (its state beneath `/root`).
+    init(resolving path: String, asWorkspace: Bool) throws {
         // Lexical only: with no link in the path, `a/b/..` is `a`.
         var absolute = URL(fileURLWithPath: path).standardizedFileURL.path
         let fd: Int32
@@ -73,7 +79,7 @@ public final class WorkspaceDirectory: Sendable, Equatable, CustomStringConverti
         ownerUID = info.st_uid
         ownerGID = info.st_gid
         mode = UInt32(info.st_mode & 0o7777)
-        if let system = Self.systemTree(fd: fd, device: device, inode: inode, path: absolute) {
+        if asWorkspace, let system = Self.systemTree(fd: fd, device: device, inode: inode, path: absolute) {
             let what = system == absolute ? "is a system directory" : "lies beneath the system directory \(system)"
             throw SentinelError(.invalidInput, "\(path): \(what) and cannot be a workspace")
         }

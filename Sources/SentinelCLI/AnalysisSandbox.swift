@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import Adapters
+import Autonomy
 import CLICore
 import Foundation
 import Sandbox
@@ -35,6 +36,35 @@ public struct AnalysisSandbox {
     public var environment: [String: String] = [:]
     /// Fail rather than approximate cgroup limits with rlimits (`--require-limits`).
     public var requireLimits = false
+    /// Root's directories the command works in (the state directory, heal's `--out`), lent at
+    /// their own paths and idmapped so that the analysis acts on them as their owner.
+    public var lent: [LentDirectory] = []
+    /// `host:port` entries the analysis may reach through the egress proxy (the LLM, GitHub's
+    /// API); none: no network.
+    public var egress: [String] = []
+    /// Whether root's credentials (variables `Redactor.isSecretName` knows) reach the analysis:
+    /// withheld from a scan; passed to a heal, which must redact them wherever a signal quotes
+    /// them and sends with them (GitHub's token). `withheld` variables never pass.
+    public var credentials = Credentials.withheld
+
+    /// What of root's credentials the analysis gets.
+    public enum Credentials: Sendable {
+        /// None: a scan needs none.
+        case withheld
+        /// Those in root's environment (the command redacts and sends with them).
+        case passed
+    }
+    /// Profiles the command line named beside the shipped ones (`heal --profile FILE`): their
+    /// binds, tmpfs places and egress are allowed to launches like the shipped profiles'.
+    public var launchProfiles: [Profile] = []
+    /// Relay root's standard input (`heal --signal -`).
+    public var interactive = false
+    /// Whether its launches may write the repository (through the launcher's commit): a commit
+    /// root's command line may ask for (`heal` as actor, `proposals approve`).
+    public var writableRepository = false
+    /// Give it a directory of its own on the host as `TMPDIR` (made by root, lent writable,
+    /// removed after): the trees heal verifies candidates in, which its launches mount.
+    public var scratch = false
 
     /// An analysis of `repository` running `arguments`.
     public init(arguments: [String], repository: String, workingDirectory: String) {
@@ -86,8 +116,9 @@ public struct AnalysisSandbox {
         memoryBytes: 8 << 30, pids: 1024, cpus: nil, timeoutSeconds: 12 * 3600, fileSizeBytes: 2 << 30,
         openFiles: 4096, outputBytes: 1 << 30, workspaceSizeBytes: 4 << 30)
 
-    /// The analysis's profile: the system trees read-only, a private /tmp, no network.
-    static func profile(readOnly: [String]) -> Profile {
+    /// The analysis's profile: the system trees read-only, a private /tmp, no network but the
+    /// `egress` hosts through the proxy.
+    static func profile(readOnly: [String], egress: [String] = []) -> Profile {
         Profile(
             name: "analysis",
             description: "Sentinel's own analysis of a repository, started by root: read-only, no network",
@@ -95,7 +126,7 @@ public struct AnalysisSandbox {
                 readOnly: Profile.defaultReadOnly + readOnly, hidden: Profile.defaultHidden, tmpfs: ["/tmp": 1 << 30],
                 workspace: .ro),
             environment: .init(allow: [], set: [:]),
-            network: .init(mode: .none),
+            network: egress.isEmpty ? .init(mode: .none) : .init(mode: .proxy, allow: egress, maxConnections: 16),
             seccomp: .default,
             limits: limits)
     }
@@ -162,26 +193,45 @@ public struct AnalysisSandbox {
         // What its launches may bind, mount and must hide: root's own choices only.
         var policy = BrokerPolicy(repository: repositoryDirectory, shownAt: shown, ceiling: Self.launchCeiling)
         let shipped = ProfileStore.standard(syntax: .yaml)
-        let profiles = shipped.list().compactMap { try? shipped.resolve($0.name) }
-        policy.readOnlyRoots.formUnion(install + profiles.flatMap(\.filesystem.readOnly))
+        let profiles = shipped.list().compactMap { try? shipped.resolve($0.name) } + launchProfiles
+        policy.readOnlyRoots.formUnion(install + profiles.flatMap(\.filesystem.readOnly) + readOnlyFiles)
         policy.tmpfsPlaces.formUnion(profiles.flatMap(\.filesystem.tmpfs.keys))
         policy.hidden = Array(Set(Profile.defaultHidden + profiles.flatMap(\.filesystem.hidden))).sorted()
+        policy.allowedEgress.formUnion(profiles.flatMap(\.network.allow))
+        policy.writableRepository = writableRepository
+        var lent = self.lent
+        var scratchPath: String?
+        // Removed after the analysis's sandbox (and all it ran) has ended.
+        defer { if let scratchPath { ScratchDirectory.remove(scratchPath) } }
+        if scratch {
+            let made = try ScratchDirectory.make(prefix: "sentinel-analysis")
+            scratchPath = made
+            let directory = try WorkspaceDirectory(resolving: made)
+            policy.scratch = .init(directory: directory, shownAt: directory.path)
+            lent.append(LentDirectory(path: directory.path, writable: true))
+        }
         var services = LaunchBroker.Services(policy: policy, slots: slots, resources: resources)
         services.concurrentLaunches = 4
         let broker = try LaunchBroker(services: services)
         defer { broker.stop() }
-        let bound = install + [broker.socketPath] + readOnlyFiles
+        // Files in the repository are there already (and a bind there would cover its own).
+        let bound = install + [broker.socketPath] + readOnlyFiles.filter { !($0 == shown || $0.hasPrefix(shown + "/")) }
 
-        var environment = ProcessInfo.processInfo.environment.filter { Self.passes($0.key) }
+        var environment = ProcessInfo.processInfo.environment.filter {
+            credentials == .passed ? !Self.withheld.contains($0.key) : Self.passes($0.key)
+        }
         environment.merge(self.environment) { _, set in set }
         environment[LaunchBroker.environmentVariable] = broker.socketPath
+        environment[ProposalRecovery.launcherVariable] = "\(getpid()) on \(ProcessInfo.processInfo.hostName)"
         environment["HOME"] = "/tmp"
-        environment["TMPDIR"] = "/tmp"
+        environment["TMPDIR"] = policy.scratch?.shownAt ?? "/tmp"
 
         var request = SandboxRequest(
-            profile: Self.profile(readOnly: []), command: [executable] + arguments, workspace: shown,
+            profile: Self.profile(readOnly: [], egress: egress), command: [executable] + arguments, workspace: shown,
             extraReadOnly: Array(Set(bound)).sorted(), environment: environment, output: .inherit)
         request.workspaceMountPoint = shown
+        request.lent = lent
+        request.interactive = interactive
         // Inside the repository the analysis enters its directory itself (`cwdVariable`): a
         // directory of the repository that the sandbox may not enter must fail the analysis,
         // not the launch (which would fall back to root).

@@ -90,23 +90,34 @@ struct HealCommand: ParsableCommand {
             throw SentinelError(.invalidInput, "\(repo): repository not found or not a directory")
         }
         let tree = OutputPlacement.realPath(repo)
-        let output = try out.map { try HealOutput.prepare($0, refusingLinksInside: tree.map { [$0] } ?? []) }
-        if let output, let tree, output.isInside(tree) {
+        // In the analysis, root prepared --out and receives its files through the broker.
+        let output =
+            LaunchBrokerClient.isActive ? nil : try out.map { try HealOutput.prepare($0, refusingLinksInside: tree.map { [$0] } ?? []) }
+        if let output, let tree, output.isInside(tree), !LaunchBrokerClient.isActive {
             Console.error("sentinel: warning: \(OutputPlacement.insideWarning(option: "--out", path: output.path, tree: tree))")
         }
+        if AnalysisSandbox.applies {
+            do {
+                throw ExitCode(try separatedHeal(output: output, requested: requested))
+            } catch let unavailable as AnalysisSandbox.Unavailable {
+                Console.error("sentinel: warning: healing as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+            }
+        }
+        try AnalysisSandbox.enterStartDirectory()
         let autonomyPolicy = try loadPolicy()
         let controller = AutonomyController(state: try StateLocation.current(), environment: ProcessInfo.processInfo.environment)
         // One redactor for everything this heal writes, sends or prints (the signal is hostile text).
         let redactor = controller.redactor(policy: autonomyPolicy)
         Console.redact(redactor)
         if (requested ?? autonomyPolicy.level) > .observer { _ = try GitRepository(containing: repo) }
-        let signals = try SignalReader.read(path: signal, finding: finding)
+        let signals = try readSignal()
         let sandboxProfile = try OptionValue.naming("--profile") { try ProfileStore.standard(syntax: .yaml).resolve(profile) }
         let memory = try HealMemory(state: StateLocation.current(), redactor: redactor)
         let request = HealRequest(
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,
             actors: try HealActors.standard(
-                environment: ProcessInfo.processInfo.environment, osvDatabase: StateLocation.current().osvDatabase),
+                environment: try actorEnvironment(),
+                osvDatabase: LaunchBrokerClient.isActive ? AnalysisResources.osvDatabase() : StateLocation.current().osvDatabase),
             maxAttempts: maxAttempts ?? Int.max, maxSeconds: maxMinutes * 60, jobs: jobs, packageIndex: index,
             repositoryID: repositoryID)
         let progress = HealProgressLine(mode: ProgressLine.Mode.forStderr(quiet: false, environment: ProcessInfo.processInfo.environment))
@@ -114,8 +125,16 @@ struct HealCommand: ParsableCommand {
         let outcome = try loop.run(request)
         progress.clear()
         let evidence = Evidence(outcome: outcome, request: request)
-        if let output, !(try HealOutput.write(to: output, patch: outcome.candidate?.patch, evidence: evidence, redactor: redactor)) {
-            Console.error("sentinel: warning: \(output.path)/patch.diff not written: the patch contains the value of a credential")
+        if let out {
+            let (files, patchWritten) = try HealOutput.contents(patch: outcome.candidate?.patch, evidence: evidence, redactor: redactor)
+            if LaunchBrokerClient.isActive {
+                for file in files { try LaunchBrokerClient.write(slot: Self.outputSlot + file.name, file.data) }
+            } else if let output {
+                try output.write(files)
+            }
+            if !patchWritten {
+                Console.error("sentinel: warning: \(out)/patch.diff not written: the patch contains the value of a credential")
+            }
         }
         var autonomy: AutonomyOutcome?
         if let candidate = outcome.candidate {
@@ -140,7 +159,27 @@ struct HealCommand: ParsableCommand {
 extension HealCommand {
     /// `--policy`, else REPO/.sentinel/policy.yml when it exists, else the safe default.
     func loadPolicy() throws -> Policy {
-        if let policy { return try Policy.load(path: policy) }
+        if let policy { return try AnalysisSandbox.loadOperatorPolicy(policy) }
         return try Policy.load(repository: repo)
+    }
+
+    /// The signal: standard input, the file, or (in the analysis) root's descriptor of the file.
+    func readSignal() throws -> [Signal] {
+        if signal != "-", let data = try AnalysisSandbox.lentBytes(Self.signalResource, name: signal, limit: SignalReader.maxBytes) {
+            return try SignalReader.read(data, name: signal, finding: finding)
+        }
+        return try SignalReader.read(path: signal, finding: finding)
+    }
+
+    /// The environment the actors read (the LLM's settings): in the analysis, the key is read
+    /// from root's descriptor of the key file.
+    func actorEnvironment() throws -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        let name = "SENTINEL_LLM_KEY_FILE"
+        if let key = try AnalysisSandbox.lentBytes(Self.llmKeyResource, name: name, limit: 16_384) {
+            environment["SENTINEL_LLM_KEY"] = String(decoding: key, as: UTF8.self)
+            environment[name] = nil
+        }
+        return environment
     }
 }

@@ -91,9 +91,17 @@ struct ProposalsApproveCommand: ParsableCommand {
     var policy: String?
 
     func run() throws {
+        if AnalysisSandbox.applies {
+            do {
+                throw ExitCode(try separatedApproval())
+            } catch let unavailable as AnalysisSandbox.Unavailable {
+                Console.error("sentinel: warning: approving as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+            }
+        }
+        try AnalysisSandbox.enterStartDirectory()
         let review = ProposalReview(
             state: try StateLocation.current(), environment: ProcessInfo.processInfo.environment,
-            operatorPolicy: try policy.map { try Policy.load(path: $0) })
+            operatorPolicy: try policy.map { try AnalysisSandbox.loadOperatorPolicy($0) })
         if dryRun {
             Console.write(1, try review.plan(id))
             return
@@ -105,6 +113,22 @@ struct ProposalsApproveCommand: ParsableCommand {
             for warning in pull.warnings { Console.error("warning: \(warning)") }
         }
         Console.out("look at it with: git switch \(applied.branch)")
+    }
+    /// Root's part (issue 53): the approval -- the repository's policy, git, the commit, GitHub --
+    /// runs as the unprivileged analysis over the proposal's repository, with the state directory
+    /// lent; root reads only which repository that is, from its queue.
+    private func separatedApproval() throws -> Int32 {
+        let state = try StateLocation.current()
+        try state.create()
+        let queued = try AutonomyStore(state: state).find(id)
+        var analysis = AnalysisSandbox(
+            arguments: Array(CommandLine.arguments.dropFirst()), repository: queued.repository,
+            workingDirectory: FileManager.default.currentDirectoryPath)
+        analysis.credentials = .passed
+        analysis.writableRepository = !dryRun
+        try analysis.lendState(state)
+        try analysis.lendOperatorPolicy(policy)
+        return try analysis.run()
     }
 }
 

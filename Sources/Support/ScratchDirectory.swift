@@ -21,4 +21,10 @@ public enum ScratchDirectory {
         }
         return String(cString: made)
     }
+
+    /// Removes a directory `make` made, with what it holds (links are removed, never followed).
+    /// For a directory someone else filled, only once nothing of theirs runs any more.
+    public static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
 }

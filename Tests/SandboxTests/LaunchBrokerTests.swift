@@ -86,7 +86,7 @@ struct LaunchBrokerTests {
         let named = path.replacingOccurrences(of: "REPO", with: scratch.repository)
         let message = Self.refusal {
             let made = try scratch.policy().request(for: Self.launch(workspace: named), input: nil)
-            if let held = made.held { close(held) }
+            made.held.forEach { close($0) }
         }
         #expect(message != nil, "\(named) was allowed")
     }
@@ -96,8 +96,8 @@ struct LaunchBrokerTests {
         let scratch = try Scratch()
         for path in [scratch.repository, scratch.repository + "/src", scratch.repository + "/./src/"] {
             let made = try scratch.policy().request(for: Self.launch(workspace: path), input: nil)
-            let held = try #require(made.held)
-            defer { close(held) }
+            let held = try #require(made.held.first)
+            defer { made.held.forEach { close($0) } }
             #expect(made.request.workspace == "/proc/self/fd/\(held)")
         }
         var writable = Profile.minimal

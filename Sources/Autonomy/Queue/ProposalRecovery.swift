@@ -27,6 +27,9 @@ public enum ProposalRecovery {
     @discardableResult
     public static func run(store: AutonomyStore, audit: AuditLog, actor: String) throws -> [Action] {
         var actions: [Action] = []
+        // In a launcher's analysis (its own pid namespace) no other applier's liveness can be
+        // told: recovery is left to a process that can.
+        guard ProcessInfo.processInfo.environment[launcherVariable] == nil else { return [] }
         for queued in try store.list(statuses: [.applying]) where !stillRunning(queued.reason) {
             let last = lastEvent(of: queued.id, in: audit.path)
             var outcome = "rolled back"
@@ -60,7 +63,21 @@ public enum ProposalRecovery {
 
     /// The marker an applier leaves in the proposal's reason while it works.
     public static func marker() -> String {
-        "applying: pid \(getpid()) on \(ProcessInfo.processInfo.hostName)"
+        if let launcher = ProcessInfo.processInfo.environment[launcherVariable], launcherPattern(launcher) {
+            return "applying: pid \(launcher)"
+        }
+        return "applying: pid \(getpid()) on \(ProcessInfo.processInfo.hostName)"
+    }
+
+    /// Set by a root launcher for the analysis it runs (`PID on HOST`, its own pid and host
+    /// name): the analysis's own pid means nothing outside its pid namespace, the launcher's is
+    /// alive exactly as long as the analysis is.
+    public static let launcherVariable = "SENTINEL_LAUNCHER"
+
+    /// `PID on HOST`, as `launcherVariable` holds it.
+    static func launcherPattern(_ value: String) -> Bool {
+        let parts = value.split(separator: " ", maxSplits: 2)
+        return parts.count == 3 && Int32(parts[0]) != nil && parts[1] == "on" && !parts[2].contains(where: \.isNewline)
     }
 
     static func stillRunning(_ reason: String?) -> Bool {

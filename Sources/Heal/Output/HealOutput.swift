@@ -32,12 +32,20 @@ public enum HealOutput {
     public static func write(
         to output: PreparedOutputDirectory, patch: String?, evidence: Evidence, redactor: Redactor = Redactor()
     ) throws -> Bool {
+        let (files, written) = try contents(patch: patch, evidence: evidence, redactor: redactor)
+        try output.write(files)
+        return written
+    }
+
+    /// The files `write` writes, in order, and whether the patch is among them (false: withheld).
+    public static func contents(patch: String?, evidence: Evidence, redactor: Redactor = Redactor()) throws -> (
+        files: [(name: String, data: Data)], patchWritten: Bool
+    ) {
         var files: [(name: String, data: Data)] = []
         let withheld = patch.map { !canWrite(patch: $0, redactor: redactor) } ?? false
         if let patch, !withheld { files.append(("patch.diff", Data(patch.utf8))) }
         files.append(("evidence.json", try evidenceJSON(evidence, redactor: redactor) + Data("\n".utf8)))
-        try output.write(files)
-        return !withheld
+        return (files, !withheld)
     }
 
     /// Prepares `directory` and writes to it.

@@ -17,8 +17,12 @@ import Support
 ///   directory (no socket: a bound socket is a way out of a sandbox without network);
 /// - tmpfs mounts only where root's profiles put them;
 /// - a workspace only inside the repository, opened beneath the launcher's own descriptor of it
-///   (no link, no mount crossed), never written, shown at `/workspace`, and a working directory
-///   only there or in `/tmp`;
+///   (no link, no mount crossed), never written unless root allows it (`writableRepository`: a
+///   commit root's command line asked for), shown at `/workspace`, and a working directory only
+///   there or in `/tmp`;
+/// - with a `scratch` (the writable directory root lent the analysis): workspaces of any mode and
+///   read-only directories beneath it, opened the same way and lent by descriptor, never bound by
+///   a path the analysis could swap for a link;
 /// - egress only to hosts the command line named (`allowedEgress`);
 /// - limits that are positive, finite and no larger than the analysis sandbox's own (`ceiling`);
 /// - no terminal, no caller stdin: output is captured and returned.
@@ -39,6 +43,24 @@ public struct BrokerPolicy: Sendable {
     public var tmpfsPlaces: Set<String>
     /// What every launch hides, whatever it asks.
     public var hidden: [String]
+    /// Whether a launch may write the repository (through the launcher's commit).
+    public var writableRepository = false
+    /// The analysis's own writable directory, when root lent it one (heal's candidate trees).
+    public var scratch: Scratch?
+
+    /// A directory root made and lent the analysis writable, held by the launcher.
+    public struct Scratch: Sendable {
+        /// The directory, resolved and held.
+        public var directory: WorkspaceDirectory
+        /// Where the analysis sees it (its host path).
+        public var shownAt: String
+
+        /// `directory`, seen by the analysis at `shownAt`.
+        public init(directory: WorkspaceDirectory, shownAt: String) {
+            self.directory = directory
+            self.shownAt = shownAt
+        }
+    }
 
     /// A policy over `repository`, seen by the analysis at `shownAt`; binds, tmpfs places and
     /// hidden files default to the built-in profiles'.
@@ -56,9 +78,10 @@ public struct BrokerPolicy: Sendable {
         self.hidden = hidden
     }
 
-    /// The request to run for `launch`, with its workspace opened (the caller closes `held`
-    /// after the run). Throws `SentinelError(.invalidInput)` naming what was refused.
-    func request(for launch: BrokeredLaunch, input: Data?) throws -> (request: SandboxRequest, held: Int32?) {
+    /// The request to run for `launch`, with its workspace and scratch directories opened (the
+    /// caller closes `held` after the run). Throws `SentinelError(.invalidInput)` naming what was
+    /// refused.
+    func request(for launch: BrokeredLaunch, input: Data?) throws -> (request: SandboxRequest, held: [Int32]) {
         guard let first = launch.command.first, !first.isEmpty else { throw refused("a launch without a command") }
         var profile = launch.profile
         guard profile.seccomp == .default else {
@@ -68,7 +91,21 @@ public struct BrokerPolicy: Sendable {
         guard profile.hostname.utf8.count <= 64, !profile.hostname.contains(where: { $0.isNewline || $0 == "\0" }) else {
             throw refused("a host name that is not one")
         }
-        for path in profile.filesystem.readOnly + launch.extraReadOnly { try checkBind(path) }
+        var held: [Int32] = []
+        var failed = true
+        defer { if failed { held.forEach { close($0) } } }
+        var lent: [LentDirectory] = []
+        var extraReadOnly: [String] = []
+        for path in launch.extraReadOnly {
+            if let scratch, PathText.lexicallyNormalized(path).hasPrefix(scratch.shownAt + "/") {
+                let fd = try openBeneath(scratch.directory, shownAt: scratch.shownAt, path)
+                held.append(fd)
+                lent.append(LentDirectory(path: "/proc/self/fd/\(fd)", mountPoint: path, writable: false))
+            } else {
+                extraReadOnly.append(path)
+            }
+        }
+        for path in profile.filesystem.readOnly + extraReadOnly { try checkBind(path) }
         for place in profile.filesystem.tmpfs.keys where !tmpfsPlaces.contains(place) {
             throw refused("a tmpfs at \(place)")
         }
@@ -93,22 +130,28 @@ public struct BrokerPolicy: Sendable {
                     || inside.hasPrefix(LaunchPlan.workspaceMountPoint + "/")
             else { throw refused("a working directory at \(directory)") }
         }
-        var held: Int32?
         var workspace: String?
         if let path = launch.workspace {
-            guard profile.filesystem.workspace != .rw else {
-                throw refused("a writable workspace: the repository is read-only to the analysis")
+            let fd: Int32
+            if let scratch, PathText.lexicallyNormalized(path).hasPrefix(scratch.shownAt + "/") {
+                fd = try openBeneath(scratch.directory, shownAt: scratch.shownAt, path)
+            } else {
+                guard profile.filesystem.workspace != .rw || writableRepository else {
+                    throw refused("a writable workspace: the repository is read-only to the analysis")
+                }
+                fd = try openInRepository(path)
             }
-            let fd = try openInRepository(path)
-            held = fd
+            held.append(fd)
             workspace = "/proc/self/fd/\(fd)"
         }
         var request = SandboxRequest(
-            profile: profile, command: launch.command, workspace: workspace, extraReadOnly: launch.extraReadOnly,
+            profile: profile, command: launch.command, workspace: workspace, extraReadOnly: extraReadOnly,
             callerEnvironment: launch.callerEnvironment, environment: launch.environment, output: .capture)
+        request.lent = lent
         request.workingDirectory = launch.workingDirectory
         request.requireLimits = launch.requireLimits
         request.input = input.map { [UInt8]($0) }
+        failed = false
         return (request, held)
     }
 
@@ -173,6 +216,16 @@ public struct BrokerPolicy: Sendable {
     /// A directory of the repository, named as the analysis sees it, opened beneath the held
     /// descriptor (`O_PATH`, no symbolic link, no other mount).
     func openInRepository(_ path: String) throws -> Int32 {
+        guard PathText.lexicallyNormalized(path) == shownAt || PathText.lexicallyNormalized(path).hasPrefix(shownAt + "/") else {
+            throw refused("a workspace outside the repository: \(path)")
+        }
+        return try openBeneath(repository, shownAt: shownAt, path)
+    }
+
+    /// A directory beneath `directory` (seen by the analysis at `shownAt`), named as the
+    /// analysis sees it, opened beneath the held descriptor (`O_PATH`, no symbolic link, no
+    /// other mount).
+    func openBeneath(_ directory: WorkspaceDirectory, shownAt: String, _ path: String) throws -> Int32 {
         let normalized = PathText.lexicallyNormalized(path)
         let relative: String
         if normalized == shownAt {
@@ -180,11 +233,11 @@ public struct BrokerPolicy: Sendable {
         } else if normalized.hasPrefix(shownAt + "/") {
             relative = String(normalized.dropFirst(shownAt.count + 1))
         } else {
-            throw refused("a workspace outside the repository: \(path)")
+            throw refused("a directory outside \(shownAt): \(path)")
         }
-        let fd = csys_openat_beneath(repository.fd, relative, LinuxFlags.openPathOnly | O_DIRECTORY)
+        let fd = csys_openat_beneath(directory.fd, relative, LinuxFlags.openPathOnly | O_DIRECTORY)
         guard fd >= 0 else {
-            throw SentinelError(.invalidInput, "\(path): cannot open in the repository: \(Errno.current)", errno: .current)
+            throw SentinelError(.invalidInput, "\(path): cannot open beneath \(shownAt): \(Errno.current)", errno: .current)
         }
         return fd
     }

@@ -184,7 +184,7 @@ public final class LaunchBroker: Sendable {
 
     private func launch(_ launch: BrokeredLaunch, input: Data?, channel: BrokerChannel) throws -> (reply: BrokeredRun, output: Data) {
         var (request, held) = try services.policy.request(for: launch, input: input)
-        defer { if let held { close(held) } }
+        defer { held.forEach { close($0) } }
         let told = Mutex<(notices: [String], warnings: [String], denied: [EgressRecord])>(([], [], []))
         request.onNotice = { notice in told.withLock { $0.notices.append(notice) } }
         request.onWarning = { warning in told.withLock { $0.warnings.append(warning) } }

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Autonomy
+import CLICore
+import Foundation
+import Sandbox
+import Store
+import Support
+
+/// What root lends the analysis of a command that keeps state (`heal`, `proposals approve`):
+/// the state directory, and the operator's `--policy` with the hosts it names.
+extension AnalysisSandbox {
+    /// The broker's name of the operator's `--policy` file.
+    static let policyResource = "operator-policy"
+
+    /// Lends the state directory writable at its path (made first, mode 0700), and tells the
+    /// analysis where it is when its place came from root's HOME (the analysis's HOME is its own).
+    mutating func lendState(_ state: StateDirectory) throws {
+        try state.create()
+        lent.append(LentDirectory(path: Self.absolute(state.path), writable: true))
+        resources[AnalysisResources.osvDatabaseName] = state.osvDatabase
+        environment[AnalysisResources.osvDatabasePathVariable] = state.osvDatabase
+        if ProcessInfo.processInfo.environment["SENTINEL_HOME"].map(\.isEmpty) ?? true {
+            environment["XDG_STATE_HOME"] = PathText.directory(of: Self.absolute(state.path))
+            environment["XDG_CACHE_HOME"] = PathText.directory(of: Self.absolute(state.cachePath))
+        }
+    }
+
+    /// Hands over the operator's policy (`--policy`) by descriptor, and lets the analysis reach
+    /// the hosts it names: its webhook, and GitHub's API when the token it names is set. Root
+    /// reads that file for those hosts only: it is the operator's, named on root's command line.
+    mutating func lendOperatorPolicy(_ path: String?) throws {
+        let environment = ProcessInfo.processInfo.environment
+        var policy: Policy?
+        if let path {
+            resources[Self.policyResource] = Self.absolute(path)
+            policy = try Policy.load(path: path)
+        }
+        if let webhook = policy?.webhook { egress += EgressEntry.of(url: webhook) }
+        let github = policy?.github
+        if environment[github?.tokenEnv ?? "GITHUB_TOKEN"].map({ !$0.isEmpty }) ?? false {
+            egress += EgressEntry.of(url: github?.api ?? GitHubSettings.defaultAPI)
+        }
+    }
+
+    /// `path` made absolute from the current directory, lexically.
+    static func absolute(_ path: String) -> String {
+        let cwd = FileManager.default.currentDirectoryPath
+        return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL.path
+    }
+
+    /// In the analysis: the bytes of the file root handed over as `resource` (read from the
+    /// descriptor itself: reopening it by `/proc/self/fd` would ask for the file's permissions
+    /// again, which root's private file refuses), named `name` in errors; nil outside an analysis
+    /// or when root lent none.
+    static func lentBytes(_ resource: String, name: String, limit: Int) throws -> Data? {
+        guard LaunchBrokerClient.isActive, let fd = try? LaunchBrokerClient.open(resource: resource) else { return nil }
+        defer { close(fd) }
+        return try BoundedFile.read(fd: fd, name: name, limit: limit)
+    }
+
+    /// The operator's policy at `path`: in the analysis, read through root's descriptor (its
+    /// errors still name the file), else from the file.
+    static func loadOperatorPolicy(_ path: String) throws -> Policy {
+        guard let data = try lentBytes(policyResource, name: path, limit: 1 << 20) else { return try Policy.load(path: path) }
+        return try Policy.parse(String(decoding: data, as: UTF8.self), file: path)
+    }
+}
+
+/// `host:port` egress entries for the URLs root's configuration names.
+enum EgressEntry {
+    /// The entry for `url`'s host and port (80/443 by scheme), or none for what is not an http(s) URL.
+    static func of(url: String) -> [String] {
+        guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = parsed.host, !host.isEmpty
+        else { return [] }
+        let port = parsed.port ?? (scheme == "https" ? 443 : 80)
+        return [(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host) + ":\(port)"]
+    }
+}

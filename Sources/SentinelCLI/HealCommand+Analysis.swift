@@ -1,0 +1,80 @@
+import Autonomy
+import CLICore
+import Foundation
+import Git
+import Heal
+import Sandbox
+import Support
+import Synchronization
+
+/// `heal` started as root (issue 53): the whole heal -- the signal, the repository's policy,
+/// the snapshot, the actors, the memory, the autonomy step and its git runs -- runs as the
+/// unprivileged analysis. Root launches it and keeps only what needs it: the state directory
+/// lent at its path, a scratch directory of the analysis's own for candidate trees, the signal,
+/// `--policy` and the LLM key file handed over by descriptor, `--out` written from what the
+/// analysis sends, egress only to the hosts root's configuration names (the LLM, the `--policy`
+/// webhook, GitHub's API with a token), and the repository writable only through the git
+/// commit an actor may make.
+extension HealCommand {
+    /// The broker's names of the files heal reads through a descriptor.
+    static let signalResource = "heal-signal"
+    static let llmKeyResource = "heal-llm-key"
+    /// The broker's slots of `--out`'s files, by this prefix and the file's name.
+    static let outputSlot = "heal-out/"
+
+    /// Root's part: returns the status the analysis ended with.
+    func separatedHeal(output: PreparedOutputDirectory?, requested: AutonomyLevel?) throws -> Int32 {
+        let environment = ProcessInfo.processInfo.environment
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        let repository: String
+        if DirectoryDescriptor.isDescriptorPath(repo) {
+            // A fleet worker's job: the directory it checked and holds, lent again by descriptor;
+            // the analysis is given the path it shows inside (the directory's own).
+            repository = repo
+            let shown = try WorkspaceDirectory(resolving: repo).path
+            arguments = arguments.map { $0 == repo ? shown : $0 }
+        } else {
+            // The work tree's top: where an actor's commit and git's view of the tree need it.
+            let real = OutputPlacement.realPath(repo) ?? AnalysisSandbox.absolute(repo)
+            let top = GitWorkTree.containing(real).map(\.root).flatMap { (try? WorkspaceDirectory(resolving: $0)) != nil ? $0 : nil }
+            repository = top ?? real
+        }
+        var analysis = AnalysisSandbox(
+            arguments: arguments, repository: repository, workingDirectory: FileManager.default.currentDirectoryPath)
+        analysis.credentials = .passed
+        analysis.scratch = true
+        analysis.interactive = signal == "-"
+        analysis.writableRepository = requested == nil || requested == .actor
+        try analysis.lendState(try StateLocation.current())
+        try analysis.lendOperatorPolicy(policy)
+        if signal != "-" { analysis.resources[Self.signalResource] = AnalysisSandbox.absolute(signal) }
+        // The operator's profile file: its own binds and egress, and the file itself, for launches.
+        analysis.launchProfiles.append(
+            try OptionValue.naming("--profile") { try ProfileStore.standard(syntax: .yaml).resolve(profile) })
+        if profile.contains("/") || ["yaml", "yml", "json"].contains(PathText.pathExtension(of: profile)) {
+            analysis.readOnlyFiles.append(AnalysisSandbox.absolute(profile))
+        }
+        if case .directory(let path) = try packageIndex.map({ try PackageIndex(parsing: $0) }) {
+            analysis.readOnlyFiles.append(path)
+        }
+        if let keyFile = environment["SENTINEL_LLM_KEY_FILE"], !keyFile.isEmpty {
+            analysis.resources[Self.llmKeyResource] = AnalysisSandbox.absolute(keyFile)
+        }
+        if let url = environment["SENTINEL_LLM_URL"], environment["SENTINEL_LLM_MODEL"].map({ !$0.isEmpty }) ?? false {
+            analysis.egress += EgressEntry.of(url: url)
+        }
+        // --out's files come through slots and are written here, all at once, when the analysis
+        // sent them (root writes bytes, never reads them).
+        let received = Mutex<[String: Data]>([:])
+        for name in HealOutput.files {
+            analysis.slots[Self.outputSlot + name] = { data in received.withLock { $0[name] = data } }
+        }
+        let status = try analysis.run()
+        let files = received.withLock { $0 }
+        if let output, let evidence = files["evidence.json"] {
+            let patch: [(name: String, data: Data)] = files["patch.diff"].map { [("patch.diff", $0)] } ?? []
+            try output.write(patch + [("evidence.json", evidence)])
+        }
+        return status
+    }
+}
