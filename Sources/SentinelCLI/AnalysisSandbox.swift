@@ -54,6 +54,11 @@ public struct AnalysisSandbox {
         /// Those in root's environment (the command redacts and sends with them).
         case passed
     }
+    /// `host:port` entries its launches may reach beside the shipped profiles' (the DAST target).
+    public var launchEgress: [String] = []
+    /// Listening sockets root made for it, by name (`LaunchBroker.Services.sockets`); root
+    /// closes them after the run.
+    public var sockets: [String: Int32] = [:]
     /// Profiles the command line named beside the shipped ones (`heal --profile FILE`): their
     /// binds, tmpfs places and egress are allowed to launches like the shipped profiles'.
     public var launchProfiles: [Profile] = []
@@ -144,6 +149,7 @@ public struct AnalysisSandbox {
     /// Throws `Unavailable` when its sandbox cannot be made, `SentinelError` when the sandbox
     /// ended it (time, memory).
     public func run() throws -> Int32 {
+        defer { sockets.values.forEach { close($0) } }
         do {
             return try runInSandbox()
         } catch let error as SentinelError where Self.isHostLevel(error) {
@@ -198,6 +204,7 @@ public struct AnalysisSandbox {
         policy.tmpfsPlaces.formUnion(profiles.flatMap(\.filesystem.tmpfs.keys))
         policy.hidden = Array(Set(Profile.defaultHidden + profiles.flatMap(\.filesystem.hidden))).sorted()
         policy.allowedEgress.formUnion(profiles.flatMap(\.network.allow))
+        policy.allowedEgress.formUnion(launchEgress)
         policy.writableRepository = writableRepository
         var lent = self.lent
         var scratchPath: String?
@@ -211,6 +218,7 @@ public struct AnalysisSandbox {
             lent.append(LentDirectory(path: directory.path, writable: true))
         }
         var services = LaunchBroker.Services(policy: policy, slots: slots, resources: resources)
+        services.sockets = sockets
         services.concurrentLaunches = 4
         let broker = try LaunchBroker(services: services)
         defer { broker.stop() }

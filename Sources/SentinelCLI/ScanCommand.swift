@@ -1,3 +1,4 @@
+import Adapters
 import ArgumentParser
 import CLICore
 import DAST
@@ -173,9 +174,9 @@ struct ScanCommand: ParsableCommand {
             }
         }
 
-        if AnalysisSandbox.applies, web == nil {
+        if AnalysisSandbox.applies {
             do {
-                let status = try separatedScan(directory: directory, report: report, baselineOutput: baselineOutput)
+                let status = try separatedScan(directory: directory, report: report, baselineOutput: baselineOutput, web: web)
                 throw ExitCode(status)
             } catch let unavailable as AnalysisSandbox.Unavailable {
                 // As before issue 53, and said so: where no sandbox can be made, root reads.
@@ -272,7 +273,9 @@ struct ScanCommand: ParsableCommand {
 
     /// As root: the same scan as an unprivileged analysis (`AnalysisSandbox`), over the work
     /// tree holding `directory` (or the directory), writing the outputs prepared here.
-    private func separatedScan(directory: String, report: PreparedOutputFile?, baselineOutput: PreparedOutputFile?) throws -> Int32 {
+    private func separatedScan(
+        directory: String, report: PreparedOutputFile?, baselineOutput: PreparedOutputFile?, web: WebScanRequest?
+    ) throws -> Int32 {
         let cwd = FileManager.default.currentDirectoryPath
         var arguments = Array(CommandLine.arguments.dropFirst())
         let repository: String
@@ -304,8 +307,31 @@ struct ScanCommand: ParsableCommand {
         let database = try StateLocation.current().osvDatabase
         analysis.resources[AnalysisResources.osvDatabaseName] = database
         analysis.environment[AnalysisResources.osvDatabasePathVariable] = database
+        if let web { try lendWebScan(web, to: &analysis) }
         return try analysis.run()
     }
+
+    /// What a `--dast` scan's analysis needs of root: root's credentials (a login names them),
+    /// its worker's and Wapiti's egress to the target only, a scratch directory for the worker's workspace, ZAP's API through the proxy,
+    /// the ZAP key and the OpenAPI file, and (active) the canary's listening socket, made on the
+    /// host's side where the target reaches it.
+    private func lendWebScan(_ web: WebScanRequest, to analysis: inout AnalysisSandbox) throws {
+        analysis.scratch = true
+        // A login's fields may name root's variables (`{env: NAME}` in the operator's config).
+        analysis.credentials = .passed
+        let target = try WebTarget.parse(web.options.target)
+        analysis.launchEgress = [Scope(target: target).egressEntry, try WebTargetURL(web.options.target).egressEntry]
+        if let zap = web.zapURL { analysis.egress += EgressEntry.of(url: zap) }
+        if let key = web.zapKeyFile { analysis.resources[Self.zapKeyResource] = AnalysisSandbox.absolute(key) }
+        if let openapi { analysis.readOnlyFiles.append(AnalysisSandbox.absolute(openapi)) }
+        if web.options.active {
+            analysis.sockets[NativeDASTScanner.canaryResource] = try CanaryListener.listeningSocket(
+                address: CanaryHost.address(reaching: target))
+        }
+    }
+
+    /// The broker's name of `--zap-key-file`.
+    static let zapKeyResource = "zap-key"
 
     /// The `--dast` request: the URL checked, the budgets parsed, the OpenAPI seeds read here
     /// (the worker in the sandbox cannot see the file).
@@ -337,6 +363,12 @@ struct ScanCommand: ParsableCommand {
         var request = WebScanRequest(options: options, workerExecutable: try SelfExecutable.path())
         request.zapURL = zap
         request.zapKeyFile = zapKeyFile
+        // In root's analysis the key comes by root's descriptor, into a private file of its own.
+        if let zapKeyFile, let key = try AnalysisSandbox.lentBytes(Self.zapKeyResource, name: zapKeyFile, limit: 4096) {
+            let copy = try ScratchDirectory.make(prefix: "sentinel-zap") + "/key"
+            try PreparedOutputFile(path: copy).write(key, mode: 0o600)
+            request.zapKeyFile = copy
+        }
         return request
     }
 }

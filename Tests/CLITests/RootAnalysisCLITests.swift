@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import Foundation
+import TestSupport
 import Testing
 
 /// "Root only launches" (issue 53): `sentinel scan` started as root reads the repository as an
@@ -117,5 +118,53 @@ struct RootAnalysisCLITests {
         #expect(result.stdout.contains("owned.py:2"), "\(result.stdout)")
         #expect(!result.stdout.contains("owned.py:1"), "--since HEAD kept an unchanged line: \(result.stdout)")
         #expect(!result.stdout.contains("other.py"), "the config outside the repository was not read: \(result.stdout)")
+    }
+
+    /// `scan --dast` as root analysed the directory as root until the web scan moved into the
+    /// analysis too: the canary's socket is root's, lent; everything else is the analysis's.
+    @Test(
+        "scan --dast as root: the directory is read as its owner, the web scan's canary still answers",
+        .enabled(if: geteuid() == 0 && VulnerableApp.pythonAvailable))
+    func webScanReadsAsTheOwner() throws {
+        let scratch = try Scratch()
+        let app = try VulnerableApp()
+        defer { app.stop() }
+        let result = try CLI.run(
+            [
+                "scan", "--secrets", "--min-confidence", "low", "--dast", app.url, "--active", "--rate", "500", "--format", "json",
+                scratch.repository,
+            ], environment: CLI.environment(home: scratch.root + "/home"), timeout: 600)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains("as root"), "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let files = (report["findings"] as? [[String: Any]] ?? []).compactMap { ($0["location"] as? [String: Any])?["file"] as? String }
+        #expect(files.contains("owned.py"), "the owner's file was not read: \(files)")
+        #expect(!files.contains("rooted.py"), "root's own file was read as root: \(files)")
+        // The out-of-band check answered through the canary root lent (SSRF: the app fetches it).
+        #expect(result.stdout.contains("dast.ssrf"), "\(result.stdout.prefix(4000))")
+    }
+
+    @Test(
+        "scan --dast --zap as root: ZAP's API through the analysis's egress, its key from a root-only file by descriptor",
+        .enabled(if: geteuid() == 0 && VulnerableApp.pythonAvailable))
+    func zapThroughTheAnalysis() throws {
+        let scratch = try Scratch()
+        let app = try VulnerableApp()
+        defer { app.stop() }
+        let key = "zap-key-\(UInt32.random(in: 0...UInt32.max))"
+        let zap = try FakeZAPServer(apiKey: key, alerts: [FakeZAPServer.alert(["url": app.url])])
+        defer { zap.stop() }
+        let keyFile = scratch.root + "/zap.key"
+        try (key + "\n").write(toFile: keyFile, atomically: false, encoding: .utf8)
+        chmod(keyFile, 0o600)
+        let result = try CLI.run(
+            [
+                "scan", "--dast", app.url, "--zap", zap.server.baseURL, "--zap-key-file", keyFile, "--max-duration", "60s",
+                "--format", "json", "--fail-on", "none", scratch.repository,
+            ], environment: CLI.environment(home: scratch.root + "/home"), timeout: 600)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("as root"), "\(result.stderr)")
+        #expect(!zap.calls.isEmpty && zap.calls.allSatisfy { $0.apiKey == key }, "\(zap.calls)")
+        #expect(result.stdout.contains("Content Security Policy"), "\(result.stdout.prefix(3000))")
     }
 }

@@ -22,7 +22,29 @@ public final class CanaryListener: Sendable {
     public func base(host: String = "127.0.0.1") -> String { "http://\(host):\(port)" }
 
     /// Starts listening on `address` (loopback by default), an ephemeral port.
-    public init(address: String = "127.0.0.1") throws {
+    public convenience init(address: String = "127.0.0.1") throws {
+        try self.init(listening: try Self.listeningSocket(address: address))
+    }
+
+    /// Serves `fd`, a listening TCP socket made by `listeningSocket` (here, or by a root launcher
+    /// on the host's side and lent to the analysis), which it now owns.
+    public init(listening fd: Int32) throws {
+        var socketAddress = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &socketAddress) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0, socketAddress.sin_family == sa_family_t(AF_INET) else {
+            close(fd)
+            throw SentinelError(.io, "canary: the lent descriptor is not a listening IPv4 socket")
+        }
+        listener = fd
+        port = Int(UInt16(bigEndian: socketAddress.sin_port))
+        Thread.detachNewThread { [self] in serve() }
+    }
+
+    /// A TCP socket listening on `address`, an ephemeral port (close-on-exec).
+    public static func listeningSocket(address: String) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw SentinelError(.io, "canary: socket: \(Errno.current)", errno: .current) }
         var one: Int32 = 1
@@ -38,13 +60,7 @@ public final class CanaryListener: Sendable {
             close(fd)
             throw SentinelError(.io, "canary: cannot listen on \(address): \(error)", errno: error)
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        listener = fd
-        port = Int(UInt16(bigEndian: socketAddress.sin_port))
-        Thread.detachNewThread { [self] in serve() }
+        return fd
     }
 
     /// Tokens fetched so far, each with the first request line that named it.

@@ -21,6 +21,9 @@ public final class LaunchBroker: Sendable {
         public var slots: [String: @Sendable (Data) throws -> Void]
         /// Files by name, opened read-only (following no link at their name) when asked for.
         public var resources: [String: String]
+        /// Listening sockets root made for the analysis (DAST's canary on the host's side), by
+        /// name: each ask gets a duplicate; root never reads what they receive.
+        public var sockets: [String: Int32] = [:]
         /// The most bytes one write may carry (one write's body is held at a time).
         public var maxWrite: Int = 512 << 20
         /// The most bytes a launch's stdin may carry.
@@ -158,6 +161,13 @@ public final class LaunchBroker: Sendable {
                 try sink(call.body)
                 try channel.send(BrokerReply.done)
             case .open(let resource):
+                if let socket = services.sockets[resource] {
+                    let duplicate = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+                    guard duplicate >= 0 else { throw SentinelError(.io, "launch broker: cannot lend \(resource): \(Errno.current)") }
+                    defer { close(duplicate) }
+                    try channel.send(BrokerReply.done, descriptor: duplicate)
+                    return
+                }
                 guard let path = services.resources[resource] else {
                     throw SentinelError(.invalidInput, "launch broker: no file named \(resource)")
                 }

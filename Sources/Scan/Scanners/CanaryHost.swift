@@ -6,8 +6,9 @@ import DAST
 /// The address a target can reach the canary at: loopback for a loopback target, else the
 /// address this host uses towards the target (found by connecting a UDP socket, which sends
 /// nothing).
-enum CanaryHost {
-    static func address(reaching target: WebURL) -> String {
+public enum CanaryHost {
+    /// The address of this host `target` reaches it at (127.0.0.1 when nothing better is found).
+    public static func address(reaching target: WebURL) -> String {
         let host = target.host
         if host == "localhost" || host.hasPrefix("127.") || host == "[::1]" { return "127.0.0.1" }
         var hints = addrinfo()

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Adapters
 import DAST
 import Findings
@@ -56,8 +59,17 @@ public struct NativeDASTScanner: ScanCore.Scanner {
         _ = try WebTarget.headers(options.headers)
         var options = self.options
         options.proxy = "http://127.0.0.1:\(EgressLaunch.port)"
-        let canaryHost = CanaryHost.address(reaching: start)
-        let canary = options.active ? try CanaryListener(address: canaryHost) : nil
+        var canaryHost = CanaryHost.address(reaching: start)
+        var canary: CanaryListener?
+        if options.active, LaunchBrokerClient.isActive {
+            // In root's analysis: the analysis has no host network; root made the listener where
+            // the target reaches this host and lent it.
+            let fd = try LaunchBrokerClient.open(resource: Self.canaryResource)
+            canary = try CanaryListener(listening: fd)
+            canaryHost = Self.address(of: fd) ?? canaryHost
+        } else if options.active {
+            canary = try CanaryListener(address: canaryHost)
+        }
         defer { canary?.stop() }
         if let canary { options.canary = canary.base(host: canaryHost) }
 
@@ -79,6 +91,23 @@ public struct NativeDASTScanner: ScanCore.Scanner {
         // A target may fetch a probe's URL after it answered (a queued job, a slow parser).
         if canary != nil, !result.worker.probes.isEmpty { Thread.sleep(forTimeInterval: canaryGrace) }
         return output(result, canaryHits: canary?.tokens ?? [:])
+    }
+
+    /// The broker's name of the canary's listening socket, made by root for its analysis.
+    public static let canaryResource = "dast-canary"
+
+    /// The IPv4 address `fd` is bound to.
+    static func address(of fd: Int32) -> String? {
+        var bound = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &bound) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
+        var address = bound.sin_addr
+        guard inet_ntop(AF_INET, &address, &buffer, socklen_t(INET_ADDRSTRLEN)) != nil else { return nil }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private struct Outcome {
