@@ -4,6 +4,7 @@
 import Autonomy
 import CLICore
 import Foundation
+import Git
 import Sandbox
 import Store
 import Support
@@ -42,6 +43,29 @@ extension AnalysisSandbox {
         if environment[github?.tokenEnv ?? "GITHUB_TOKEN"].map({ !$0.isEmpty }) ?? false {
             egress += EgressEntry.of(url: github?.api ?? GitHubSettings.defaultAPI)
         }
+    }
+
+    /// The analysis of `directory` with root's arguments: a descriptor path (the directory a
+    /// fleet worker checked and holds) is lent again by descriptor, and the arguments naming it
+    /// (`named`) are given the path it shows inside (the directory's own); any other directory is
+    /// shown as `repository` decides (the directory, or the work tree holding it).
+    static func over(
+        _ directory: String, named: Set<String>, repository: (String) -> String
+    ) throws -> AnalysisSandbox {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var shown = directory
+        if DirectoryDescriptor.isDescriptorPath(directory) {
+            let path = try WorkspaceDirectory(resolving: directory).path
+            arguments = arguments.map { named.contains($0) ? path : $0 }
+        } else {
+            shown = repository(directory)
+        }
+        return AnalysisSandbox(arguments: arguments, repository: shown, workingDirectory: FileManager.default.currentDirectoryPath)
+    }
+
+    /// The top of the git work tree holding `directory` when the sandbox can show it, else nil.
+    static func workTreeTop(_ directory: String) -> String? {
+        GitWorkTree.containing(directory).map(\.root).flatMap { (try? WorkspaceDirectory(resolving: $0)) != nil ? $0 : nil }
     }
 
     /// `path` made absolute from the current directory, lexically.

@@ -25,22 +25,11 @@ extension HealCommand {
     /// Root's part: returns the status the analysis ended with.
     func separatedHeal(output: PreparedOutputDirectory?, requested: AutonomyLevel?) throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        let repository: String
-        if DirectoryDescriptor.isDescriptorPath(repo) {
-            // A fleet worker's job: the directory it checked and holds, lent again by descriptor;
-            // the analysis is given the path it shows inside (the directory's own).
-            repository = repo
-            let shown = try WorkspaceDirectory(resolving: repo).path
-            arguments = arguments.map { $0 == repo ? shown : $0 }
-        } else {
-            // The work tree's top: where an actor's commit and git's view of the tree need it.
-            let real = OutputPlacement.realPath(repo) ?? AnalysisSandbox.absolute(repo)
-            let top = GitWorkTree.containing(real).map(\.root).flatMap { (try? WorkspaceDirectory(resolving: $0)) != nil ? $0 : nil }
-            repository = top ?? real
+        // The work tree's top: where an actor's commit and git's view of the tree need it.
+        var analysis = try AnalysisSandbox.over(repo, named: [repo]) { directory in
+            let real = OutputPlacement.realPath(directory) ?? AnalysisSandbox.absolute(directory)
+            return AnalysisSandbox.workTreeTop(real) ?? real
         }
-        var analysis = AnalysisSandbox(
-            arguments: arguments, repository: repository, workingDirectory: FileManager.default.currentDirectoryPath)
         analysis.credentials = .passed
         analysis.scratch = true
         analysis.interactive = signal == "-"

@@ -277,23 +277,14 @@ struct ScanCommand: ParsableCommand {
         directory: String, report: PreparedOutputFile?, baselineOutput: PreparedOutputFile?, web: WebScanRequest?
     ) throws -> Int32 {
         let cwd = FileManager.default.currentDirectoryPath
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        let repository: String
-        if DirectoryDescriptor.isDescriptorPath(directory) {
-            // A fleet worker's job: the directory it checked and holds, lent again by descriptor;
-            // the analysis is given the path it shows inside (the directory's own).
-            repository = directory
-            let shown = try WorkspaceDirectory(resolving: directory).path
-            arguments = arguments.map { paths.contains($0) ? shown : $0 }
-        } else {
-            // Exactly the directory scanned, unless git must see its work tree (`--since`, and
-            // SARIF's and HTML's paths from the top level): no more of the tree is shown.
+        // Exactly the directory scanned, unless git must see its work tree (`--since`, and
+        // SARIF's and HTML's paths from the top level): no more of the tree is shown.
+        let needsTop = since != nil || ((format == .sarif || format == .html) && sarifRoot == nil)
+        var analysis = try AnalysisSandbox.over(directory, named: Set(paths)) { directory in
             let real = OutputPlacement.realPath(directory) ?? directory
-            let needsTop = since != nil || ((format == .sarif || format == .html) && sarifRoot == nil)
-            let top = needsTop ? GitWorkTree.containing(directory).map(\.root) : nil
-            repository = top.flatMap { (try? WorkspaceDirectory(resolving: $0)) != nil ? $0 : nil } ?? real
+            return (needsTop ? AnalysisSandbox.workTreeTop(directory) : nil) ?? real
         }
-        var analysis = AnalysisSandbox(arguments: arguments, repository: repository, workingDirectory: cwd)
+        let repository = analysis.repository
         analysis.requireLimits = requireLimits
         analysis.readOnlyFiles = [config, baseline].compactMap { $0 }.map { path in
             URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL.path
