@@ -17,7 +17,7 @@ final class JobProcess: @unchecked Sendable {
     let errorPath: String
 
     /// Variables a job never inherits: the worker's database credentials.
-    static let withheld: Set<String> = ["SENTINEL_DATABASE_URL", "PGPASSWORD", "PGPASSFILE", "PGSERVICEFILE"]
+    static let withheld = WithheldVariables.database
 
     init(executable: String, arguments: [String], directory: String, scratch: String, environment: [String: String]) throws {
         outputPath = scratch + "/stdout"

@@ -97,11 +97,7 @@ public struct AnalysisSandbox {
 
     /// Variables root's environment never passes on, beside every credential by its name
     /// (`Redactor.isSecretName`): database settings, agents and files that hold or reach keys.
-    static let withheld: Set<String> = [
-        "SENTINEL_DATABASE_URL", "PGPASSWORD", "PGPASSFILE", "PGSERVICEFILE", "SSH_AUTH_SOCK", "GPG_AGENT_INFO",
-        "SENTINEL_LLM_KEY_FILE", "SENTINEL_MEMORY_KEY_FILE", "GOOGLE_APPLICATION_CREDENTIALS", "AWS_SHARED_CREDENTIALS_FILE",
-        "DOCKER_AUTH_CONFIG", "NETRC", "GIT_ASKPASS", "SSH_ASKPASS",
-    ]
+    static let withheld = WithheldVariables.database.union(WithheldVariables.keyAccess)
 
     /// Whether root's variable `name` reaches the analysis.
     static func passes(_ name: String) -> Bool {
