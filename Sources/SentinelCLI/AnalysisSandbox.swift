@@ -236,6 +236,9 @@ public struct AnalysisSandbox {
         request.workspaceMountPoint = shown
         request.lent = lent
         request.interactive = interactive
+        // On root's terminal the analysis gets a terminal of its own, relayed through the
+        // launcher's filter (only what it understands reaches root's terminal; progress is drawn).
+        request.terminal = !interactive && isatty(0) == 1 && isatty(1) == 1 && isatty(2) == 1
         // Inside the repository the analysis enters its directory itself (`cwdVariable`): a
         // directory of the repository that the sandbox may not enter must fail the analysis,
         // not the launch (which would fall back to root).

@@ -167,4 +167,19 @@ struct RootAnalysisCLITests {
         #expect(!zap.calls.isEmpty && zap.calls.allSatisfy { $0.apiKey == key }, "\(zap.calls)")
         #expect(result.stdout.contains("Content Security Policy"), "\(result.stdout.prefix(3000))")
     }
+
+    /// On root's terminal the analysis has a terminal of its own, relayed through the
+    /// launcher's filter: progress is drawn (it was not, in the analysis) and findings printed.
+    @Test("scan as root on a terminal: progress drawn through the filtered relay", .enabled(if: geteuid() == 0))
+    func progressOnATerminal() throws {
+        let scratch = try Scratch()
+        let command = "\(CLI.binary) scan --secrets --min-confidence low '\(scratch.repository)'; echo \"exit=$?\""
+        var environment = CLI.environment(home: scratch.root + "/home")
+        environment["TERM"] = "xterm"
+        let result = try CLI.runProgram("/usr/bin/script", ["-qec", command, "/dev/null"], environment: environment, timeout: 300)
+        #expect(result.stdout.contains("exit=1"), "\(result.stdout.debugDescription)")
+        #expect(result.stdout.contains("\u{1B}[K"), "no progress line was drawn: \(result.stdout.debugDescription)")
+        #expect(result.stdout.contains("owned.py:1"), "\(result.stdout.debugDescription)")
+        #expect(!result.stdout.contains("as root"), "\(result.stdout.debugDescription)")
+    }
 }
