@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import FoundationEssentials
+import Synchronization
 
 /// The one way the CLI reads files of a tree it does not own: a scanned repository's lockfiles,
 /// requirements includes, config and sources.
@@ -19,6 +20,10 @@ public final class TreeReader: Sendable {
     /// The tree's path as the caller gave it.
     public let path: String
     private let directory: DirectoryDescriptor
+    /// Directories of the tree opened lately, by their path in it: a file is then opened beneath
+    /// its own directory (one component) instead of resolving its whole path again, which without
+    /// `openat2` (the analysis sandbox's filter refuses it) cost one `openat` per component.
+    private let parents = Mutex(ParentCache())
 
     /// Opens the directory `path`. Throws `SentinelError(.invalidInput)` naming it when it cannot
     /// be opened as a directory.
@@ -68,9 +73,40 @@ public final class TreeReader: Sendable {
 
     private func openFile(_ relative: String) throws -> Int32 {
         do throws(Errno) {
-            return try directory.openFile(relative, flags: O_RDONLY | O_NONBLOCK, beneath: true)
+            guard let slash = relative.lastIndex(of: "/"), slash != relative.startIndex else {
+                return try directory.openFile(relative, flags: O_RDONLY | O_NONBLOCK, beneath: true)
+            }
+            // A parent that cannot be held (a link, a file, missing) is reached the whole way
+            // again, so that the refusal says what the whole path's resolution says.
+            guard let parent = try? parentDirectory(String(relative[..<slash])) else {
+                return try directory.openFile(relative, flags: O_RDONLY | O_NONBLOCK, beneath: true)
+            }
+            return try parent.openFile(String(relative[relative.index(after: slash)...]), flags: O_RDONLY | O_NONBLOCK, beneath: true)
         } catch {
             throw SentinelError(.invalidInput, "\(relative): \(Self.problem(error))", errno: error)
+        }
+    }
+
+    /// The directory `relative` of the tree (opened beneath it, no link, no mount crossed), from
+    /// the cache or opened now. The cache holds references: one evicted while another thread
+    /// opens beneath it stays open until that thread is done.
+    private func parentDirectory(_ relative: String) throws(Errno) -> DirectoryDescriptor {
+        if let held = parents.withLock({ $0.entries[relative] }) { return held }
+        let opened = try directory.openDirectory(relative, beneath: true, pathOnly: true)
+        parents.withLock { $0.insert(opened, at: relative) }
+        return opened
+    }
+
+    /// At most `capacity` directories, the oldest dropped first (a scan reads a directory's files together).
+    struct ParentCache: ~Copyable {
+        static let capacity = 64
+        var entries: [String: DirectoryDescriptor] = [:]
+        var order: [String] = []
+
+        mutating func insert(_ directory: DirectoryDescriptor, at relative: String) {
+            guard entries.updateValue(directory, forKey: relative) == nil else { return }
+            order.append(relative)
+            if order.count > Self.capacity { entries[order.removeFirst()] = nil }
         }
     }
 
