@@ -126,11 +126,18 @@ static int join_layers(const struct sbx_filter *first, const struct sbx_filter *
 }
 
 int sbx_seccomp_default(struct sbx_filter *out, char *err, size_t err_len) {
+    return sbx_seccomp_default_variant(0, out, err, err_len);
+}
+
+int sbx_seccomp_default_variant(int allow_openat2, struct sbx_filter *out, char *err, size_t err_len) {
     out->prog.len = 0;
     out->prog.filter = NULL;
     struct sbx_filter deny = {{0, NULL}}, allow = {{0, NULL}};
-    int rc = compile_layer(SCMP_ACT_ALLOW, sbx_seccomp_deny_layer, &deny, err, err_len);
-    if (rc == 0) rc = compile_layer(SCMP_ACT_ERRNO(ENOSYS), sbx_seccomp_allow_layer, &allow, err, err_len);
+    int rc = compile_layer(SCMP_ACT_ALLOW, allow_openat2 ? sbx_seccomp_deny_layer_openat2 : sbx_seccomp_deny_layer, &deny,
+                           err, err_len);
+    if (rc == 0)
+        rc = compile_layer(SCMP_ACT_ERRNO(ENOSYS), allow_openat2 ? sbx_seccomp_allow_layer_openat2 : sbx_seccomp_allow_layer,
+                           &allow, err, err_len);
     if (rc == 0) rc = join_layers(&deny, &allow, out, err, err_len);
     sbx_filter_free(&deny);
     sbx_filter_free(&allow);

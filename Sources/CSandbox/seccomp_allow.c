@@ -115,6 +115,16 @@ static int add_socket_allows(scmp_filter_ctx ctx) {
     return rc;
 }
 
+int sbx_seccomp_allow_layer_openat2(scmp_filter_ctx ctx, char *err, size_t err_len) {
+    int nr = sbx_syscall_number("openat2");
+    int rc = nr < 0 ? 0 : seccomp_rule_add(ctx, SCMP_ACT_ALLOW, nr, 0);
+    if (rc != 0) {
+        snprintf(err, err_len, "seccomp allow rule for openat2: %s", strerror(-rc));
+        return -1;
+    }
+    return sbx_seccomp_allow_layer(ctx, err, err_len);
+}
+
 int sbx_seccomp_allow_layer(scmp_filter_ctx ctx, char *err, size_t err_len) {
     for (size_t i = 0; i < sizeof allowed_syscalls / sizeof allowed_syscalls[0]; i++) {
         int nr = sbx_syscall_number(allowed_syscalls[i]);

@@ -102,7 +102,7 @@ static int add_socket_rules(scmp_filter_ctx ctx) {
 /* No setuid or setgid bits on files, and no device nodes: a payload whose uid maps to the owner of a writable
    workspace could otherwise leave a setuid binary on the host (nosuid protects only the
    sandbox's own mounts). Covers chmod and file creation modes. */
-static int add_setid_rules(scmp_filter_ctx ctx) {
+static int add_setid_rules(scmp_filter_ctx ctx, int allow_openat2) {
     static const struct {
         const char *name;
         unsigned mode_arg;
@@ -135,13 +135,24 @@ static int add_setid_rules(scmp_filter_ctx ctx) {
             rc |= seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, &cmp);
         }
     }
-    /* openat2 hides its mode in a struct the filter cannot read; callers fall back to openat. */
+    /* openat2 hides its mode in a struct the filter cannot read; callers fall back to openat.
+       Allowed only where no writable mount reaches the host (the variant's caller decides). */
     int openat2 = sbx_syscall_number("openat2");
-    if (openat2 >= 0) rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), openat2, 0);
+    if (openat2 >= 0 && !allow_openat2) rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), openat2, 0);
     return rc;
 }
 
+static int deny_layer(scmp_filter_ctx ctx, char *err, size_t err_len, int allow_openat2);
+
 int sbx_seccomp_deny_layer(scmp_filter_ctx ctx, char *err, size_t err_len) {
+    return deny_layer(ctx, err, err_len, 0);
+}
+
+int sbx_seccomp_deny_layer_openat2(scmp_filter_ctx ctx, char *err, size_t err_len) {
+    return deny_layer(ctx, err, err_len, 1);
+}
+
+static int deny_layer(scmp_filter_ctx ctx, char *err, size_t err_len, int allow_openat2) {
     int rc;
     size_t count = sizeof denied_syscalls / sizeof denied_syscalls[0];
     for (size_t i = 0; i < count; i++) {
@@ -177,7 +188,7 @@ int sbx_seccomp_deny_layer(scmp_filter_ctx ctx, char *err, size_t err_len) {
     rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prctl), 1,
                            SCMP_A0(SCMP_CMP_MASKED_EQ, 0xffffffffu, PR_SET_MM));
     rc |= add_socket_rules(ctx);
-    rc |= add_setid_rules(ctx);
+    rc |= add_setid_rules(ctx, allow_openat2);
     if (rc != 0) {
         snprintf(err, err_len, "seccomp conditional rules: %s", strerror(-rc));
         return -1;

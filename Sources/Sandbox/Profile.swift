@@ -83,6 +83,11 @@ public struct Profile: Sendable, Equatable, Codable {
         case oci(path: String)
         /// No filter at all (only for diagnosis; `sandbox check` warns).
         case disabled
+        /// The built-in filter with `openat2` allowed: for a sandbox with no writable mount that
+        /// reaches the host (Sentinel's own analysis of a scan), where the creation mode `openat2`
+        /// hides from the filter cannot leave a set-uid file behind. No profile file can name it,
+        /// the broker refuses it, and a writable workspace or lent directory refuses it too.
+        case defaultWithOpenat2
     }
 
     /// What the payload may consume; nil means no limit unless noted.

@@ -26,31 +26,31 @@ public final class SeccompProgram: @unchecked Sendable {
 
     /// Sentinel's default policy (an allow-list under explicit denials): compiled at most once
     /// per process, and read from `SeccompProgramCache` when an earlier launch of this build
-    /// stored it.
-    public static func builtIn() throws -> SeccompProgram {
-        try cache.withLock { cached in
-            if let cached { return cached }
-            let key = SeccompProgramCache.key(policy: "default")
+    /// stored it. `allowingOpenat2`: the variant `Profile.Seccomp.defaultWithOpenat2` names.
+    public static func builtIn(allowingOpenat2: Bool = false) throws -> SeccompProgram {
+        try cache.withLock { programs in
+            if let cached = programs[allowingOpenat2] { return cached }
+            let key = SeccompProgramCache.key(policy: allowingOpenat2 ? "default-openat2" : "default")
             let directory = key == nil ? nil : SeccompProgramCache.directory()
             if let key, let directory, let instructions = SeccompProgramCache.load(key, in: directory) {
                 let program = SeccompProgram(instructions: instructions)
-                cached = program
+                programs[allowingOpenat2] = program
                 return program
             }
-            let program = try compileBuiltIn()
+            let program = try compileBuiltIn(allowingOpenat2: allowingOpenat2)
             if let key, let directory {
                 SeccompProgramCache.store(program.instructions, key: key, in: directory)
             }
-            cached = program
+            programs[allowingOpenat2] = program
             return program
         }
     }
 
     /// Compiles the default policy with libseccomp, bypassing every cache.
-    static func compileBuiltIn() throws -> SeccompProgram {
+    static func compileBuiltIn(allowingOpenat2: Bool = false) throws -> SeccompProgram {
         let program = SeccompProgram()
         var message = [CChar](repeating: 0, count: 512)
-        guard sbx_seccomp_default(program.filter, &message, message.count) == 0 else {
+        guard sbx_seccomp_default_variant(allowingOpenat2 ? 1 : 0, program.filter, &message, message.count) == 0 else {
             throw SentinelError(.sandboxSetup, "seccomp: \(String(nulTerminated: message))")
         }
         return program
@@ -84,6 +84,7 @@ public final class SeccompProgram: @unchecked Sendable {
     public static func forProfile(_ setting: Profile.Seccomp) throws -> SeccompProgram? {
         switch setting {
         case .default: return try builtIn()
+        case .defaultWithOpenat2: return try builtIn(allowingOpenat2: true)
         case .oci(let path): return try oci(path: path)
         case .disabled: return nil
         }
@@ -94,5 +95,6 @@ public final class SeccompProgram: @unchecked Sendable {
         UnsafeRawPointer(filterStorage).assumingMemoryBound(to: sock_fprog.self)
     }
 
-    private static let cache = Mutex<SeccompProgram?>(nil)
+    /// The built-in programs compiled or loaded so far, by whether `openat2` is allowed.
+    private static let cache = Mutex<[Bool: SeccompProgram]>([:])
 }

@@ -119,7 +119,10 @@ public struct AnalysisSandbox {
 
     /// The analysis's profile: the system trees read-only, a private /tmp, no network but the
     /// `egress` hosts through the proxy.
-    static func profile(readOnly: [String], egress: [String] = []) -> Profile {
+    /// `hostWritable`: a lent directory or the scratch directory is writable, so the filter is
+    /// the built-in one; otherwise nothing it writes reaches the host, and `openat2` is allowed
+    /// (one call per file read instead of one per path component).
+    static func profile(readOnly: [String], egress: [String] = [], hostWritable: Bool = true) -> Profile {
         Profile(
             name: "analysis",
             description: "Sentinel's own analysis of a repository, started by root: read-only, no network",
@@ -128,7 +131,7 @@ public struct AnalysisSandbox {
                 workspace: .ro),
             environment: .init(allow: [], set: [:]),
             network: egress.isEmpty ? .init(mode: .none) : .init(mode: .proxy, allow: egress, maxConnections: 16),
-            seccomp: .default,
+            seccomp: hostWritable ? .default : .defaultWithOpenat2,
             limits: limits)
     }
 
@@ -231,7 +234,8 @@ public struct AnalysisSandbox {
         environment["TMPDIR"] = policy.scratch?.shownAt ?? "/tmp"
 
         var request = SandboxRequest(
-            profile: Self.profile(readOnly: [], egress: egress), command: [executable] + arguments, workspace: shown,
+            profile: Self.profile(readOnly: [], egress: egress, hostWritable: lent.contains(where: \.writable)),
+            command: [executable] + arguments, workspace: shown,
             extraReadOnly: Array(Set(bound)).sorted(), environment: environment, output: .inherit)
         request.workspaceMountPoint = shown
         request.lent = lent

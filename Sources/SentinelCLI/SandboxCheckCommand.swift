@@ -34,6 +34,8 @@ struct SandboxCheckCommand: ParsableCommand {
         case .default: Console.out("  seccomp     default deny-list (\(program?.instructionCount ?? 0) BPF instructions)")
         case .oci(let path): Console.out("  seccomp     \(path) (\(program?.instructionCount ?? 0) BPF instructions)")
         case .disabled: Console.out("  seccomp     DISABLED — the payload can reach the whole kernel API")
+        case .defaultWithOpenat2:
+            Console.out("  seccomp     built-in, openat2 allowed (\(program?.instructionCount ?? 0) BPF instructions)")
         }
         Console.out(
             "  limits      memory \(limits.memoryBytes.map(String.init) ?? "-") pids \(limits.pids.map(String.init) ?? "-") cpus \(limits.cpus.map { "\($0)" } ?? "-") timeout \(limits.timeoutSeconds.map { "\($0)s" } ?? "-") workspace-size \(limits.workspaceSizeBytes.map(String.init) ?? "-")"

@@ -57,7 +57,9 @@ struct LaunchBrokerTests {
         }
     }
 
-    @Test("no seccomp filter but the built-in one", arguments: [Profile.Seccomp.disabled, .oci(path: "/etc/passwd")])
+    @Test(
+        "no seccomp filter but the built-in one",
+        arguments: [Profile.Seccomp.disabled, .oci(path: "/etc/passwd"), .defaultWithOpenat2])
     func onlyTheBuiltInFilter(seccomp: Profile.Seccomp) throws {
         let scratch = try Scratch()
         var profile = Profile.minimal

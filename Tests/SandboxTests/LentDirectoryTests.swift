@@ -62,9 +62,13 @@ struct LentDirectoryTests {
             request.lent = paths.map { LentDirectory(path: $0, writable: false) }
             #expect(throws: SentinelError.self, "\(paths)") { try SandboxSession.run(request) }
         }
-        var unfiltered = SandboxRequest(profile: .minimal, command: ["/bin/true"])
-        unfiltered.profile.seccomp = .disabled
-        unfiltered.lent = [LentDirectory(path: lent.path, writable: true)]
-        #expect(throws: SentinelError.self) { try SandboxSession.run(unfiltered) }
+        // Nothing but the built-in filter keeps set-uid files off a writable lend; not even the
+        // analysis's variant, whose openat2 hides the creation mode.
+        for seccomp in [Profile.Seccomp.disabled, .defaultWithOpenat2] {
+            var unfiltered = SandboxRequest(profile: .minimal, command: ["/bin/true"])
+            unfiltered.profile.seccomp = seccomp
+            unfiltered.lent = [LentDirectory(path: lent.path, writable: true)]
+            #expect(throws: SentinelError.self, "\(seccomp)") { try SandboxSession.run(unfiltered) }
+        }
     }
 }

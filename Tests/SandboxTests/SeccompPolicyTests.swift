@@ -92,6 +92,21 @@ import Testing
         #expect(try bpf.run(call) == verdict, "\(name)")
     }
 
+    /// The analysis's variant (`defaultWithOpenat2`, for a sandbox with no writable mount that
+    /// reaches the host) differs in `openat2` alone: every other denial stays.
+    @Test func theOpenat2VariantAllowsOpenat2Only() throws {
+        let variant = SeccompBPF(try SeccompProgram.builtIn(allowingOpenat2: true))
+        #expect(try variant.run(SyscallCall(437)) == .allow, "openat2")
+        #expect(try bpf.run(SyscallCall(437)) == .errno(ENOSYS), "openat2 in the default")
+        for (call, name) in [
+            (SyscallCall(101), "ptrace"), (SyscallCall(165), "mount"), (SyscallCall(90, 0, 0o4755), "chmod(04755)"),
+            (SyscallCall(257, 0, 0, 0o101, 0o2755), "openat(O_CREAT, 02755)"), (SyscallCall(435), "clone3"),
+            (SyscallCall(56, 0x1000_0000 | 17), "clone(CLONE_NEWUSER)"), (SyscallCall(600), "unknown"),
+        ] {
+            #expect(try variant.run(call) == bpf.run(call), "\(name)")
+        }
+    }
+
     /// What every payload needs, including the flags glibc and CPython pass.
     @Test(arguments: [
         (SyscallCall(0), "read"), (SyscallCall(1), "write"), (SyscallCall(59), "execve"),

@@ -299,6 +299,10 @@ struct sbx_filter {
 /* The default policy: an allow-list (anything else ENOSYS) under explicit denials with their
    errnos. Returns 0, or -1 with a message in err. */
 int sbx_seccomp_default(struct sbx_filter *out, char *err, size_t err_len);
+/* The default policy with openat2 allowed (it is refused with ENOSYS by default: its creation
+ * mode sits in a struct the filter cannot read). Only for a sandbox with no writable mount that
+ * reaches the host, where a set-uid file it creates cannot outlive it. */
+int sbx_seccomp_default_variant(int allow_openat2, struct sbx_filter *out, char *err, size_t err_len);
 
 /* An OCI/Docker seccomp JSON profile. Returns 0, or -1 with a message in err. */
 int sbx_seccomp_oci(const char *path, struct sbx_filter *out, char *err, size_t err_len);
