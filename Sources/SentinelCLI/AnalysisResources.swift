@@ -3,6 +3,7 @@
 #endif
 import Foundation
 import Sandbox
+import Store
 import Support
 
 /// What a command running as the analysis (`AnalysisSandbox`) gets from root instead of opening
@@ -30,4 +31,28 @@ enum AnalysisResources {
             try file.write(data, mode: mode)
         }
     }
+}
+
+/// Root's read transaction (SQLite's shared lock) on the OSV database it lends the analysis, held
+/// until the analysis ends: no `db update` commits meanwhile, so the mapping the analysis reads
+/// never changes or shrinks under it (a mapping cut short ends its reader with SIGBUS, a page
+/// rewritten mid-scan is a torn read). An update meanwhile waits (5 s), then fails as "database is
+/// locked" and changes nothing. Nil when there is no database to hold.
+final class OSVReadHold {
+    private let database: Database
+
+    init?(path: String) {
+        guard access(path, F_OK) == 0, let database = try? Database(path: path) else { return nil }
+        do {
+            try database.execute("BEGIN")
+            let read = try database.prepare("SELECT count(*) FROM sqlite_master")
+            _ = try read.step()
+            read.reset()
+        } catch {
+            return nil
+        }
+        self.database = database
+    }
+
+    deinit { try? database.execute("ROLLBACK") }
 }

@@ -216,6 +216,9 @@ public struct AnalysisSandbox {
             policy.scratch = .init(directory: directory, shownAt: directory.path)
             lent.append(LentDirectory(path: directory.path, writable: true))
         }
+        // No update of the OSV database commits while the analysis reads its mapping of it.
+        let osvHold = resources[AnalysisResources.osvDatabaseName].flatMap(OSVReadHold.init(path:))
+        defer { withExtendedLifetime(osvHold) {} }
         var services = LaunchBroker.Services(policy: policy, slots: slots, resources: resources)
         services.sockets = sockets
         services.concurrentLaunches = 4

@@ -82,6 +82,12 @@ public final class Database {
         if let mapping { munmap(mapping.0, mapping.1) }
     }
 
+    /// How long a statement waits for another connection's lock before it fails as busy
+    /// (5 s from `init(path:)`).
+    public func waitForLocks(seconds: Int) {
+        sqlite3_busy_timeout(handle, Int32(clamping: seconds * 1000))
+    }
+
     /// Runs one or more `;`-separated statements that return no rows.
     public func execute(_ sql: String) throws {
         var error: UnsafeMutablePointer<CChar>?

@@ -69,6 +69,9 @@ extension OSVDatabase {
     ) throws -> ImportReport {
         let files = try Self.collectFiles(paths)
         cachedLookup = nil
+        // Root holds a read lock on the database while each scan's analysis reads it
+        // (`OSVReadHold`): an import waits for the scans that run, up to 15 minutes.
+        connection.waitForLocks(seconds: 900)
         var writer = try RecordWriter(connection, replacing: label != nil)
         return try connection.transaction {
             var report = ImportReport()
