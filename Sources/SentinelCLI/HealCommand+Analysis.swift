@@ -25,10 +25,14 @@ extension HealCommand {
     /// Root's part: returns the status the analysis ended with.
     func separatedHeal(output: PreparedOutputDirectory?, requested: AutonomyLevel?) throws -> Int32 {
         let environment = ProcessInfo.processInfo.environment
-        // The work tree's top: where an actor's commit and git's view of the tree need it.
+        // The work tree's top, where an actor's commit and git's view of the tree need it, unless
+        // the state directory lies in it (it is lent apart: `make demo` heals a fixture of
+        // Sentinel's own checkout with its state below it); then the directory alone.
+        let state = AnalysisSandbox.absolute(try StateLocation.current().path)
         var analysis = try AnalysisSandbox.over(repo, named: [repo]) { directory in
             let real = OutputPlacement.realPath(directory) ?? AnalysisSandbox.absolute(directory)
-            return AnalysisSandbox.workTreeTop(real) ?? real
+            guard let top = AnalysisSandbox.workTreeTop(real), !(state == top || state.hasPrefix(top + "/")) else { return real }
+            return top
         }
         analysis.credentials = .passed
         analysis.scratch = true
