@@ -36,8 +36,8 @@ enum AnalysisResources {
 /// Root's read transaction (SQLite's shared lock) on the OSV database it lends the analysis, held
 /// until the analysis ends: no `db update` commits meanwhile, so the mapping the analysis reads
 /// never changes or shrinks under it (a mapping cut short ends its reader with SIGBUS, a page
-/// rewritten mid-scan is a torn read). An update meanwhile waits (5 s), then fails as "database is
-/// locked" and changes nothing. Nil when there is no database to hold.
+/// rewritten mid-scan is a torn read). An import meanwhile waits for it (up to 15 minutes, then
+/// fails as "database is locked" and changes nothing). Nil when there is no database to hold.
 final class OSVReadHold {
     private let database: Database
 

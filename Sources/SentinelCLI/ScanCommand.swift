@@ -276,7 +276,6 @@ struct ScanCommand: ParsableCommand {
     private func separatedScan(
         directory: String, report: PreparedOutputFile?, baselineOutput: PreparedOutputFile?, web: WebScanRequest?
     ) throws -> Int32 {
-        let cwd = FileManager.default.currentDirectoryPath
         // Exactly the directory scanned, unless git must see its work tree (`--since`, and
         // SARIF's and HTML's paths from the top level): no more of the tree is shown.
         let needsTop = since != nil || ((format == .sarif || format == .html) && sarifRoot == nil)
@@ -286,9 +285,9 @@ struct ScanCommand: ParsableCommand {
         }
         let repository = analysis.repository
         analysis.requireLimits = requireLimits
-        analysis.readOnlyFiles = [config, baseline].compactMap { $0 }.map { path in
-            URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL.path
-        }.filter { !($0 == repository || $0.hasPrefix(repository + "/")) }
+        analysis.readOnlyFiles = [config, baseline].compactMap { $0 }.map(AnalysisSandbox.absolute).filter {
+            !($0 == repository || $0.hasPrefix(repository + "/"))
+        }
         if let report { analysis.slots[Self.outputSlot] = { try report.write($0) } }
         if let baselineOutput { analysis.slots[Self.baselineSlot] = { try baselineOutput.write($0) } }
         if let fleetRecord {

@@ -21,14 +21,20 @@ public enum CanaryHost {
         guard fd >= 0 else { return "127.0.0.1" }
         defer { close(fd) }
         guard connect(fd, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else { return "127.0.0.1" }
+        return localAddress(of: fd) ?? "127.0.0.1"
+    }
+
+    /// The IPv4 address the socket `fd` is bound to, as text.
+    static func localAddress(of fd: Int32) -> String? {
         var local = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &local) {
+        let named = withUnsafeMutablePointer(to: &local) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
+        guard named == 0 else { return nil }
         var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
         var address = local.sin_addr
-        guard inet_ntop(AF_INET, &address, &buffer, socklen_t(INET_ADDRSTRLEN)) != nil else { return "127.0.0.1" }
+        guard inet_ntop(AF_INET, &address, &buffer, socklen_t(INET_ADDRSTRLEN)) != nil else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

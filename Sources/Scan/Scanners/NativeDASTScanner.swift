@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Adapters
 import DAST
 import Findings
@@ -66,7 +63,7 @@ public struct NativeDASTScanner: ScanCore.Scanner {
             // the target reaches this host and lent it.
             let fd = try LaunchBrokerClient.open(resource: Self.canaryResource)
             canary = try CanaryListener(listening: fd)
-            canaryHost = Self.address(of: fd) ?? canaryHost
+            canaryHost = CanaryHost.localAddress(of: fd) ?? canaryHost
         } else if options.active {
             canary = try CanaryListener(address: canaryHost)
         }
@@ -95,20 +92,6 @@ public struct NativeDASTScanner: ScanCore.Scanner {
 
     /// The broker's name of the canary's listening socket, made by root for its analysis.
     public static let canaryResource = "dast-canary"
-
-    /// The IPv4 address `fd` is bound to.
-    static func address(of fd: Int32) -> String? {
-        var bound = sockaddr_in()
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &bound) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { return nil }
-        var buffer = [CChar](repeating: 0, count: Int(INET_ADDRSTRLEN))
-        var address = bound.sin_addr
-        guard inet_ntop(AF_INET, &address, &buffer, socklen_t(INET_ADDRSTRLEN)) != nil else { return nil }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
 
     private struct Outcome {
         var worker: WebScanResult
