@@ -32,10 +32,11 @@ public final class SignalForwarding {
         getenv("SENTINEL_SIGNAL_GRACE").flatMap { Double(String(cString: $0)) }.map { max(0, $0) } ?? 3
     }
 
-    /// Starts taking `signals`: the first is passed to `forward`, a second (or the end of the
-    /// grace) calls `abandon` and exits with 128+N.
+    /// Starts taking `signals`: the first `forwarded` are passed to `forward` (a fleet worker
+    /// takes two: drain, then release), the next one (or the end of the grace after the last
+    /// forwarded) calls `abandon` and exits with 128+N.
     public init(
-        signals: [Int32], grace: Double = SignalForwarding.defaultGrace,
+        signals: [Int32], grace: Double = SignalForwarding.defaultGrace, forwarded: Int = 1,
         forward: @escaping @Sendable (Int32) -> Void, abandon: @escaping @Sendable (Int32) -> Void
     ) {
         self.signals = signals
@@ -49,6 +50,7 @@ public final class SignalForwarding {
         thread = PosixThread.spawn(joinable: true, stackSize: 64 << 10) {
             var set = waited
             var first: Int32?
+            var count = 0
             var deadline: UInt64 = 0
             while true {
                 var number: Int32
@@ -65,7 +67,8 @@ public final class SignalForwarding {
                     if errno == EAGAIN, let first { Self.exit(first, abandon) }
                     continue
                 }
-                guard first == nil else { Self.exit(number, abandon) }
+                guard count < max(1, forwarded) else { Self.exit(number, abandon) }
+                count += 1
                 first = number
                 forward(number)
                 deadline = MonotonicClock.nanoseconds() &+ graceNanoseconds

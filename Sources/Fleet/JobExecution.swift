@@ -93,7 +93,7 @@ struct JobExecution {
             environment: options.environment)
         if let interrupted = supervise(child, queue: queue) { return interrupted }
         runSeconds = Date().timeIntervalSince(started)
-        let shown = directory == local?.heldPath ? local?.path : nil
+        let shown = local.flatMap { directory == $0.heldPath ? $0.path : nil }
         return try outcome(of: child, spec: spec, directory: directory, shown: shown, scratch: scratch, queue: queue)
     }
 
@@ -111,7 +111,7 @@ struct JobExecution {
         var local: LocalRepository?
         if let path = Self.localPath(repository) {
             local = try LocalRepository.open(path, repository: repository, roots: options.repositoryRoots, worker: options.name)
-            source = local?.heldPath ?? source
+            source = (options.repositoriesByPath ? local?.path : local?.heldPath) ?? source
         }
         guard spec.isRemote || spec.revision != nil else { return (source, local) }
         // In the sandbox, as every git run: a local source bound read-only (by its checked real path:

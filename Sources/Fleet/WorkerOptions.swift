@@ -26,6 +26,11 @@ public struct WorkerOptions: Sendable {
     /// `SENTINEL_MEMORY_KEY_FILE`, else the state directory's `memory.key`. Every worker of a fleet
     /// holds the same key; submitters must not.
     public var memoryKeyFile: String?
+    /// Hand a job its local repository by the path the worker checked instead of the worker's
+    /// descriptor: in root's analysis sandbox, where the repository roots are lent read-only and
+    /// the launch broker opens every path a job's launches name beneath its own descriptor of the
+    /// root (no link followed); a descriptor path of the worker's means nothing to the broker.
+    public var repositoriesByPath = false
     /// The key the worker links the fleet's audit chain with, and where it keeps its head files.
     public var audit: FleetAuditState
 

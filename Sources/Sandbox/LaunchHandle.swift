@@ -1,6 +1,7 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+import Support
 import Synchronization
 
 /// Lets another thread stop a running sandbox, e.g. a CLI forwarding Ctrl-C: the init is
@@ -18,6 +19,20 @@ public final class LaunchHandle: Sendable {
         requested.store(signal, ordering: .sequentiallyConsistent)
         let current = pid.load(ordering: .sequentiallyConsistent)
         if current > 0 { kill(current, SIGKILL) }
+    }
+
+    /// Passes `signal` to the payload itself, which handles it as it will (a fleet worker
+    /// drains its jobs): the init, its parent inside, neither forwards nor takes signals. A run
+    /// not started yet, or over, is left alone.
+    public func deliver(signal: Int32) {
+        let current = pid.load(ordering: .sequentiallyConsistent)
+        guard current > 0 else { return }
+        // The init's children: the payload, and what it left to the init (daemons, orphans).
+        let path = "/proc/\(current)/task/\(current)/children"
+        guard let data = try? BoundedFile.read(path, limit: 1 << 16, followLinks: false) else { return }
+        for word in String(decoding: data, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }) {
+            if let child = Int32(word), child > 0 { kill(child, signal) }
+        }
     }
 
     /// The signal a caller asked to stop with, if any.

@@ -29,6 +29,24 @@ final class PreparedNetworkNamespace: @unchecked Sendable {
         geteuid() == 0 ? PreparedNetworkNamespace(loopbackMTU: loopbackMTU, proxyPort: proxyPort, settings: settings) : nil
     }
 
+    /// The launcher's own network namespace, held for one launch that shares it: the clone
+    /// enters it as it would a prepared one, so the init neither makes a namespace nor changes
+    /// this one's loopback or settings (it holds no capability over it).
+    static func host() throws -> PreparedNetworkNamespace {
+        let fd = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw SentinelError(.sandboxSetup, "/proc/thread-self/ns/net: cannot open: \(Errno.current)", errno: .current)
+        }
+        return PreparedNetworkNamespace(holding: fd)
+    }
+
+    private init(holding namespace: Int32) {
+        settings = []
+        job = .allocate(capacity: 1)
+        job.initialize(to: sbx_network_job())
+        outcome = .success((namespace, -1))
+    }
+
     private init(loopbackMTU: UInt32, proxyPort: Int, settings: [NamespaceSysctl]) {
         self.settings = settings
         job = .allocate(capacity: 1)

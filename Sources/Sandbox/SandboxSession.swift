@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Egress
 import Support
 
@@ -43,6 +46,10 @@ public struct SandboxRequest: Sendable {
     public var onWarning: @Sendable (String) -> Void = { _ in }
     /// Told, at each run that falls back to rlimits, what is approximated.
     public var onNotice: @Sendable (String) -> Void = { _ in }
+    /// A root launcher's own network namespace, shared (the fleet worker's analysis, which
+    /// talks to its queue and serves metrics). Never from a profile or the broker; refused
+    /// beside a proxy, and for an unprivileged launcher.
+    public var sharesHostNetwork = false
 
     /// A request to run `command` under `profile`; see the properties for the rest.
     public init(
@@ -86,8 +93,15 @@ public enum SandboxSession {
             onDenied: request.onEgressDenied)
         // As root, the network namespace is made on another thread while the rest is planned.
         let networkSettings = NetworkNamespaceLimits.make()
-        options.preparedNetwork = PreparedNetworkNamespace.start(
-            loopbackMTU: NetworkNamespaceLimits.loopbackMTU, proxyPort: options.proxyPort, settings: networkSettings)
+        if request.sharesHostNetwork {
+            guard profile.network.mode == .none, geteuid() == 0 else {
+                throw SentinelError(.invalidInput, "the host's network is shared only by a root launcher, without a proxy")
+            }
+            options.preparedNetwork = try PreparedNetworkNamespace.host()
+        } else {
+            options.preparedNetwork = PreparedNetworkNamespace.start(
+                loopbackMTU: NetworkNamespaceLimits.loopbackMTU, proxyPort: options.proxyPort, settings: networkSettings)
+        }
         var launch = LaunchRequest(
             profile: profile, command: request.command, workspace: request.workspace,
             extraReadOnly: request.extraReadOnly,

@@ -25,7 +25,7 @@ enum AnalysisResources {
 
     /// Writes `data` to `file`, or, in the analysis, to the output root prepared as `slot`.
     static func write(_ data: Data, slot: String, to file: PreparedOutputFile?, mode: mode_t = 0o644) throws {
-        if LaunchBrokerClient.isActive {
+        if LaunchBrokerClient.servesThisCommand {
             try LaunchBrokerClient.write(slot: slot, data)
         } else if let file {
             try file.write(data, mode: mode)

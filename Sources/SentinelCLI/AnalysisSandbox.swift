@@ -21,13 +21,17 @@ import Support
 public struct AnalysisSandbox {
     /// The command and its arguments after the executable (`scan ...`), as given.
     public var arguments: [String]
-    /// The repository: mounted read-only at this same path, and the only workspace of launches.
-    public var repository: String
+    /// The repository: mounted read-only at this same path, and a workspace of launches; nil
+    /// for a command that has none of its own (a fleet worker: its roots are `readOnlyTrees`).
+    public var repository: String?
     /// Where the command starts inside (root's current directory, made there if it is not in the repository).
     public var workingDirectory: String
     /// Files outside the repository the command line named for reading (`--config`, `--baseline`),
     /// bound read-only at their paths.
     public var readOnlyFiles: [String] = []
+    /// Directories bound read-only for the analysis itself and never for its launches (the
+    /// queue server's socket directory: a launch may not reach the queue).
+    public var privateReadOnly: [String] = []
     /// Outputs the command line named, prepared by root, by slot name.
     public var slots: [String: @Sendable (Data) throws -> Void] = [:]
     /// Root's files the analysis may read through a descriptor, by name.
@@ -70,9 +74,36 @@ public struct AnalysisSandbox {
     /// Give it a directory of its own on the host as `TMPDIR` (made by root, lent writable,
     /// removed after): the trees heal verifies candidates in, which its launches mount.
     public var scratch = false
+    /// Directories lent read-only at their own paths in which launches may also mount
+    /// workspaces and read-only directories (by descriptor): a fleet worker's repository roots.
+    public var readOnlyTrees: [String] = []
+    /// Share root's network namespace instead of having none or the proxy: a fleet worker talks
+    /// to its queue's server and serves metrics. Its launches may then reach any host through
+    /// their own proxies (`BrokerPolicy.allowsAnyEgress`): the worker could itself.
+    public var sharesHostNetwork = false
+    /// Pass root's database settings (`WithheldVariables.database`): the fleet worker holds the
+    /// queue connection. Its own jobs still never get them.
+    public var passesDatabaseSettings = false
+    /// The analysis's limits (a fleet worker runs without a deadline).
+    public var sandboxLimits = AnalysisSandbox.limits
+    /// Hold a read transaction on the OSV database for the run (`OSVReadHold`); a long-running
+    /// analysis (a worker) reads it through the lent state directory instead, taking SQLite's
+    /// locks per scan, so that imports are not held off for its whole life.
+    public var holdsOSVDatabase = true
+    /// Launches the broker runs at once for it.
+    public var concurrentLaunches = 4
+    /// Signals passed on before one more ends it at once (`SignalForwarding`): one ends the
+    /// analysis (its command stops as a whole); more are delivered to it (a fleet worker drains
+    /// on the first, releases its jobs on the second).
+    public var forwardedSignals = 1
+    /// How long after the last signal passed on the analysis may take to end.
+    public var signalGrace = SignalForwarding.defaultGrace
+    /// A directory root made for it already, used as `scratch` (root put files the analysis
+    /// reads there first: copies of keys the operator named); removed after.
+    public var scratchDirectory: String?
 
     /// An analysis of `repository` running `arguments`.
-    public init(arguments: [String], repository: String, workingDirectory: String) {
+    public init(arguments: [String], repository: String?, workingDirectory: String) {
         self.arguments = arguments
         self.repository = repository
         self.workingDirectory = workingDirectory
@@ -104,6 +135,12 @@ public struct AnalysisSandbox {
         !withheld.contains(name) && !Redactor.isSecretName(name)
     }
 
+    /// Whether root's variable `name` reaches this analysis.
+    func passes(_ name: String) -> Bool {
+        if passesDatabaseSettings, WithheldVariables.database.contains(name) { return true }
+        return credentials == .passed ? !Self.withheld.contains(name) : Self.passes(name)
+    }
+
     /// What launches the analysis asks for may use at most: its own limits, with output held to
     /// 128 MiB a stream (root holds a launch's output until the analysis takes it).
     static var launchCeiling: Profile.Limits {
@@ -122,7 +159,9 @@ public struct AnalysisSandbox {
     /// `hostWritable`: a lent directory or the scratch directory is writable, so the filter is
     /// the built-in one; otherwise nothing it writes reaches the host, and `openat2` is allowed
     /// (one call per file read instead of one per path component).
-    static func profile(readOnly: [String], egress: [String] = [], hostWritable: Bool = true) -> Profile {
+    static func profile(
+        readOnly: [String], egress: [String] = [], hostWritable: Bool = true, limits: Profile.Limits = AnalysisSandbox.limits
+    ) -> Profile {
         Profile(
             name: "analysis",
             description: "Sentinel's own analysis of a repository, started by root: read-only, no network",
@@ -177,8 +216,18 @@ public struct AnalysisSandbox {
     }
 
     private func runInSandbox() throws -> Int32 {
-        let repositoryDirectory = try WorkspaceDirectory(resolving: repository)
-        let shown = repositoryDirectory.path
+        // Before the broker's threads start: they inherit the mask that leaves the signals to
+        // the forwarding thread (one that did not would die of the first SIGTERM, skipping every
+        // cleanup: the scratch directory, --out).
+        let handle = LaunchHandle()
+        let delivers = forwardedSignals > 1
+        let forwarding = SignalForwarding(
+            signals: [SIGINT, SIGTERM, SIGHUP], grace: signalGrace, forwarded: forwardedSignals,
+            forward: { signal in delivers ? handle.deliver(signal: signal) : handle.terminate(signal: signal) },
+            abandon: { handle.abandon(signal: $0) })
+        defer { forwarding.cancel() }
+        let repositoryDirectory = try repository.map { try WorkspaceDirectory(resolving: $0) }
+        let shown = repositoryDirectory?.path
         guard let executable = DataDirectory.runningExecutable() else {
             throw SentinelError(.io, "/proc/self/exe: cannot tell which binary runs")
         }
@@ -196,7 +245,14 @@ public struct AnalysisSandbox {
         install = install.filter { path in !Profile.defaultReadOnly.contains { path == $0 || path.hasPrefix($0 + "/") } }
 
         // What its launches may bind, mount and must hide: root's own choices only.
-        var policy = BrokerPolicy(repository: repositoryDirectory, shownAt: shown, ceiling: Self.launchCeiling)
+        var policy = BrokerPolicy(repository: repositoryDirectory, shownAt: shown ?? "/", ceiling: Self.launchCeiling)
+        policy.allowsAnyEgress = sharesHostNetwork
+        var lent = self.lent
+        for tree in readOnlyTrees {
+            let directory = try WorkspaceDirectory(resolving: tree)
+            policy.trees.append(.init(directory: directory, shownAt: directory.path, writable: false))
+            lent.append(LentDirectory(path: directory.path, writable: false))
+        }
         let shipped = ProfileStore.standard(syntax: .yaml)
         let profiles = shipped.list().compactMap { try? shipped.resolve($0.name) } + launchProfiles
         policy.readOnlyRoots.formUnion(install + profiles.flatMap(\.filesystem.readOnly) + readOnlyFiles)
@@ -205,42 +261,45 @@ public struct AnalysisSandbox {
         policy.allowedEgress.formUnion(profiles.flatMap(\.network.allow))
         policy.allowedEgress.formUnion(launchEgress)
         policy.writableRepository = writableRepository
-        var lent = self.lent
         var scratchPath: String?
+        var scratchShown: String?
         // Removed after the analysis's sandbox (and all it ran) has ended.
         defer { if let scratchPath { ScratchDirectory.remove(scratchPath) } }
-        if scratch {
-            let made = try ScratchDirectory.make(prefix: "sentinel-analysis")
+        if scratch || scratchDirectory != nil {
+            let made = try scratchDirectory ?? ScratchDirectory.make(prefix: "sentinel-analysis")
             scratchPath = made
             let directory = try WorkspaceDirectory(resolving: made)
-            policy.scratch = .init(directory: directory, shownAt: directory.path)
+            policy.trees.append(.init(directory: directory, shownAt: directory.path, writable: true))
+            scratchShown = directory.path
             lent.append(LentDirectory(path: directory.path, writable: true))
         }
         // No update of the OSV database commits while the analysis reads its mapping of it.
-        let osvHold = resources[AnalysisResources.osvDatabaseName].flatMap(OSVReadHold.init(path:))
+        let osvHold = holdsOSVDatabase ? resources[AnalysisResources.osvDatabaseName].flatMap(OSVReadHold.init(path:)) : nil
         defer { withExtendedLifetime(osvHold) {} }
         var services = LaunchBroker.Services(policy: policy, slots: slots, resources: resources)
         services.sockets = sockets
-        services.concurrentLaunches = 4
+        services.concurrentLaunches = concurrentLaunches
         let broker = try LaunchBroker(services: services)
         defer { broker.stop() }
         // Files in the repository are there already (and a bind there would cover its own).
-        let bound = install + [broker.socketPath] + readOnlyFiles.filter { !($0 == shown || $0.hasPrefix(shown + "/")) }
+        let bound =
+            install + [broker.socketPath] + privateReadOnly
+            + readOnlyFiles.filter { file in shown.map { !(file == $0 || file.hasPrefix($0 + "/")) } ?? true }
 
-        var environment = ProcessInfo.processInfo.environment.filter {
-            credentials == .passed ? !Self.withheld.contains($0.key) : Self.passes($0.key)
-        }
+        var environment = ProcessInfo.processInfo.environment.filter { passes($0.key) }
         environment.merge(self.environment) { _, set in set }
         environment[LaunchBroker.environmentVariable] = broker.socketPath
+        environment[LaunchBrokerClient.commandVariable] = "1"
         environment[ProposalRecovery.launcherVariable] = "\(getpid()) on \(ProcessInfo.processInfo.hostName)"
         environment["HOME"] = "/tmp"
-        environment["TMPDIR"] = policy.scratch?.shownAt ?? "/tmp"
+        environment["TMPDIR"] = scratchShown ?? "/tmp"
 
         var request = SandboxRequest(
-            profile: Self.profile(readOnly: [], egress: egress, hostWritable: lent.contains(where: \.writable)),
+            profile: Self.profile(readOnly: [], egress: egress, hostWritable: lent.contains(where: \.writable), limits: sandboxLimits),
             command: [executable] + arguments, workspace: shown,
             extraReadOnly: Array(Set(bound)).sorted(), environment: environment, output: .inherit)
-        request.workspaceMountPoint = shown
+        if let shown { request.workspaceMountPoint = shown }
+        request.sharesHostNetwork = sharesHostNetwork
         request.lent = lent
         request.interactive = interactive
         // On root's terminal the analysis gets a terminal of its own, relayed through the
@@ -249,7 +308,7 @@ public struct AnalysisSandbox {
         // Inside the repository the analysis enters its directory itself (`cwdVariable`): a
         // directory of the repository that the sandbox may not enter must fail the analysis,
         // not the launch (which would fall back to root).
-        if workingDirectory == shown || workingDirectory.hasPrefix(shown + "/") {
+        if let shown, workingDirectory == shown || workingDirectory.hasPrefix(shown + "/") {
             request.workingDirectory = shown
             request.environment[Self.cwdVariable] = workingDirectory
         } else {
@@ -257,13 +316,7 @@ public struct AnalysisSandbox {
         }
         request.requireLimits = requireLimits
         request.onNotice = { Console.noticeOnce($0) }
-        let handle = LaunchHandle()
         request.handle = handle
-        let forwarding = SignalForwarding(
-            signals: [SIGINT, SIGTERM, SIGHUP],
-            forward: { handle.terminate(signal: $0) },
-            abandon: { handle.abandon(signal: $0) })
-        defer { forwarding.cancel() }
         let result = try SandboxSession.run(request)
         switch result.reason {
         case .exited:

@@ -17,10 +17,23 @@ extension AnalysisSandbox {
 
     /// Lends the state directory writable at its path (made first, mode 0700), and tells the
     /// analysis where it is when its place came from root's HOME (the analysis's HOME is its own).
-    mutating func lendState(_ state: StateDirectory) throws {
+    /// The OSV database is lent as a mapped descriptor under root's read hold, or, for an
+    /// analysis that lives on (`osvByDescriptor` false: a fleet worker, whose hold would keep
+    /// every import off), read at its path by each scan under SQLite's own locks, the cache
+    /// directory lent writable beside the state directory.
+    mutating func lendState(_ state: StateDirectory, osvByDescriptor: Bool = true) throws {
         try state.create()
-        lent.append(LentDirectory(path: Self.absolute(state.path), writable: true))
-        resources[AnalysisResources.osvDatabaseName] = state.osvDatabase
+        let path = Self.absolute(state.path)
+        lent.append(LentDirectory(path: path, writable: true))
+        if osvByDescriptor {
+            resources[AnalysisResources.osvDatabaseName] = state.osvDatabase
+        } else {
+            let cache = Self.absolute(state.cachePath)
+            if !(cache == path || cache.hasPrefix(path + "/") || path.hasPrefix(cache + "/")) {
+                try PrivateDirectory.create(cache)
+                lent.append(LentDirectory(path: cache, writable: true))
+            }
+        }
         environment[AnalysisResources.osvDatabasePathVariable] = state.osvDatabase
         if ProcessInfo.processInfo.environment["SENTINEL_HOME"].map(\.isEmpty) ?? true {
             environment["XDG_STATE_HOME"] = PathText.directory(of: Self.absolute(state.path))
@@ -79,7 +92,7 @@ extension AnalysisSandbox {
     /// again, which root's private file refuses), named `name` in errors; nil outside an analysis
     /// or when root lent none.
     static func lentBytes(_ resource: String, name: String, limit: Int) throws -> Data? {
-        guard LaunchBrokerClient.isActive, let fd = try? LaunchBrokerClient.open(resource: resource) else { return nil }
+        guard LaunchBrokerClient.servesThisCommand, let fd = try? LaunchBrokerClient.open(resource: resource) else { return nil }
         defer { close(fd) }
         return try BoundedFile.read(fd: fd, name: name, limit: limit)
     }

@@ -1,8 +1,11 @@
 import ArgumentParser
+import CLICore
 import Dispatch
+import Autonomy
 import Fleet
 import Foundation
 import Heal
+import Sandbox
 import Store
 import Support
 
@@ -57,13 +60,22 @@ struct FleetWorkerCommand: ParsableCommand {
         options.jobTimeout = try Self.seconds(jobTimeout, "--job-timeout")
         options.drainSeconds = try Self.seconds(drain, "--drain")
         options.retry = RetryPolicy(base: try Self.seconds(retryBase, "--retry-base", allowZero: true))
-        options.environment = ProcessInfo.processInfo.environment
+        // The worker's jobs are commands of their own: their outputs are their own files.
+        options.environment = ProcessInfo.processInfo.environment.filter { $0.key != LaunchBrokerClient.commandVariable }
         options.repositoryRoots = try repositoryRoots.map { root in
             guard let real = OutputPlacement.realPath(root) else {
                 throw SentinelError(.invalidInput, "--repository-root: \(root): no such directory")
             }
             return real
         }
+        if AnalysisSandbox.applies {
+            do {
+                throw ExitCode(try separatedWorker(url: url, roots: options.repositoryRoots))
+            } catch let unavailable as AnalysisSandbox.Unavailable {
+                Console.error("sentinel: warning: working as root: no unprivileged analysis sandbox here (\(unavailable.reason))")
+            }
+        }
+        options.repositoriesByPath = LaunchBrokerClient.isActive
         // A key file that is missing, malformed or not private fails now (exit 2), not at the first heal.
         let key = try MemoryKey.resolve(file: memoryKey, environment: options.environment, state: StateLocation.current())
         options.memoryKeyFile = memoryKey.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
@@ -94,7 +106,12 @@ struct FleetWorkerCommand: ParsableCommand {
         withExtendedLifetime(signals) {}
     }
 
+    /// `host:pid`; in root's analysis, root's (the analysis's own would be its sandbox's).
     static func defaultName() -> String {
+        if let launcher = ProcessInfo.processInfo.environment[ProposalRecovery.launcherVariable] {
+            let parts = launcher.split(separator: " on ", maxSplits: 1)
+            if parts.count == 2 { return "\(parts[1]):\(parts[0])" }
+        }
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
         return String(nulTerminated: host) + ":\(getpid())"

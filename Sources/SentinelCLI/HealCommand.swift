@@ -92,8 +92,9 @@ struct HealCommand: ParsableCommand {
         let tree = OutputPlacement.realPath(repo)
         // In the analysis, root prepared --out and receives its files through the broker.
         let output =
-            LaunchBrokerClient.isActive ? nil : try out.map { try HealOutput.prepare($0, refusingLinksInside: tree.map { [$0] } ?? []) }
-        if let output, let tree, output.isInside(tree), !LaunchBrokerClient.isActive {
+            LaunchBrokerClient.servesThisCommand
+            ? nil : try out.map { try HealOutput.prepare($0, refusingLinksInside: tree.map { [$0] } ?? []) }
+        if let output, let tree, output.isInside(tree), !LaunchBrokerClient.servesThisCommand {
             Console.error("sentinel: warning: \(OutputPlacement.insideWarning(option: "--out", path: output.path, tree: tree))")
         }
         if AnalysisSandbox.applies {
@@ -117,7 +118,7 @@ struct HealCommand: ParsableCommand {
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,
             actors: try HealActors.standard(
                 environment: try actorEnvironment(),
-                osvDatabase: LaunchBrokerClient.isActive ? AnalysisResources.osvDatabase() : StateLocation.current().osvDatabase),
+                osvDatabase: LaunchBrokerClient.servesThisCommand ? AnalysisResources.osvDatabase() : StateLocation.current().osvDatabase),
             maxAttempts: maxAttempts ?? Int.max, maxSeconds: maxMinutes * 60, jobs: jobs, packageIndex: index,
             repositoryID: repositoryID)
         let progress = HealProgressLine(mode: ProgressLine.Mode.forStderr(quiet: false, environment: ProcessInfo.processInfo.environment))
@@ -127,7 +128,7 @@ struct HealCommand: ParsableCommand {
         let evidence = Evidence(outcome: outcome, request: request)
         if let out {
             let (files, patchWritten) = try HealOutput.contents(patch: outcome.candidate?.patch, evidence: evidence, redactor: redactor)
-            if LaunchBrokerClient.isActive {
+            if LaunchBrokerClient.servesThisCommand {
                 for file in files { try LaunchBrokerClient.write(slot: Self.outputSlot + file.name, file.data) }
             } else if let output {
                 try output.write(files)

@@ -151,7 +151,7 @@ struct ScanCommand: ParsableCommand {
         // Resolved now, before any scanner runs: a bad path fails at once, and nothing planted at the
         // name during the scan is followed (the report replaces it).
         // In the analysis sandbox the outputs are root's, prepared before it started.
-        let analysis = LaunchBrokerClient.isActive
+        let analysis = LaunchBrokerClient.servesThisCommand
         let scannedTree = OutputPlacement.realPath(scanPaths.root)
         let trees = scannedTree.map { [$0] } ?? []
         let report =
@@ -283,7 +283,7 @@ struct ScanCommand: ParsableCommand {
             let real = OutputPlacement.realPath(directory) ?? directory
             return (needsTop ? AnalysisSandbox.workTreeTop(directory) : nil) ?? real
         }
-        let repository = analysis.repository
+        let repository = analysis.repository ?? directory
         analysis.requireLimits = requireLimits
         analysis.readOnlyFiles = [config, baseline].compactMap { $0 }.map(AnalysisSandbox.absolute).filter {
             !($0 == repository || $0.hasPrefix(repository + "/"))

@@ -31,8 +31,8 @@ enum CLI {
     }
 
     /// A fresh temporary directory named `prefix-UUID` holding `files` (path → bytes).
-    static func tree(_ files: [String: [UInt8]], prefix: String) throws -> String {
-        let root = NSTemporaryDirectory() + "\(prefix)-\(UUID().uuidString)"
+    static func tree(_ files: [String: [UInt8]], prefix: String, in parent: String = NSTemporaryDirectory()) throws -> String {
+        let root = (parent.hasSuffix("/") ? parent : parent + "/") + "\(prefix)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         for (file, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: root + "/" + file)) }
         return root

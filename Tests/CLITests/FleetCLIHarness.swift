@@ -79,6 +79,15 @@ extension CLI {
                 "import subprocess\n\ndef run(cmd):\n    return subprocess.call(cmd, shell=True)\n\nPASSWORD = 'hunter2-\(index)-longer'\n"
                     .utf8)
         }
-        return try CLI.tree(tree, prefix: "fleet-project")
+        return try CLI.tree(tree, prefix: "fleet-project", in: fleetRepositories)
     }
+
+    /// The directory every fleet test's projects are made in, the workers' `--repository-root`:
+    /// apart from their state and databases, which a worker started as root lends writable
+    /// beside its read-only roots.
+    static let fleetRepositories: String = {
+        let path = NSTemporaryDirectory() + "fleet-repositories-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
 }

@@ -15,7 +15,7 @@ struct FleetCLITests {
     static let scanOptions = ["--tools", "native,secrets"]
     /// The tests' repositories are temporary directories: a worker runs a local repository only
     /// under a `--repository-root`.
-    static let roots = ["--repository-root", NSTemporaryDirectory(), "--repository-root", "/tmp"]
+    static let roots = ["--repository-root", CLI.fleetRepositories]
 
     /// Submits a scan of `project` and returns its id.
     static func submit(_ project: String, environment: [String: String], extra: [String] = []) throws -> Int64 {
@@ -262,7 +262,7 @@ struct FleetCLITests {
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         let submit = ["fleet", "submit", "heal", "--signal", signal, "--repo", scratch.repo, "--verify", "python3 -m pytest -q"]
         let first = try CLI.run(submit + ["--await-approval", "20m"], environment: environment)
-        let worker = try FleetProcess(["worker", "--concurrency", "2"] + Self.roots, environment: environment)
+        let worker = try FleetProcess(["worker", "--concurrency", "2", "--repository-root", scratch.root], environment: environment)
         let queue = try JobQueue(url: DatabaseURL(parsing: database))
         // The first fix waits for a person; a second heal of the signal, submitted now, waits for the
         // first (had both been queued together, either could have gone first).
@@ -319,7 +319,7 @@ struct FleetCLITests {
         func heal(on environment: [String: String]) throws -> [String: Any] {
             let submitted = try CLI.run(submit, environment: environment)
             let id = try #require(Int64(submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(submitted.stderr)")
-            let worker = try FleetProcess(["worker"] + Self.roots, environment: environment)
+            let worker = try FleetProcess(["worker", "--repository-root", scratch.root], environment: environment)
             #expect(try eventually(timeout: 900) { try queue.job(id)?.state == .succeeded })
             worker.signal(SIGTERM)
             #expect(worker.wait(timeout: 60) == 0)

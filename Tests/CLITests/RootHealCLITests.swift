@@ -40,6 +40,9 @@ struct RootHealCLITests {
             }
         }
 
+        /// What has been seen so far.
+        func snapshot() -> Set<Seen> { seen.withLock { $0 } }
+
         func stop() -> Set<Seen> {
             running.store(false, ordering: .relaxed)
             while !finished.load(ordering: .relaxed) { usleep(5_000) }
@@ -151,12 +154,13 @@ struct RootHealCLITests {
     }
 
     @Test(
-        "fleet worker as root: its scan and heal jobs read the repository and run git as non-root uids",
+        "fleet worker as root: the worker, its scan and heal jobs and every git run under non-root uids; root holds no queue",
         .enabled(if: geteuid() == 0 && PythonHost.hasPytest))
     func fleetJobsRunUnprivileged() throws {
         let scratch = try Self.ownedScratch(fixture: "logic-binary-search")
         let signal = try scratch.pytestSignal()
-        let database = "sqlite:" + scratch.root + "/fleet/fleet.sqlite"
+        // Apart from the repository root: the worker's analysis lends the database's directory writable.
+        let database = "sqlite:" + NSTemporaryDirectory() + "fleet-" + UUID().uuidString + "/fleet.sqlite"
         var environment = try CLI.fleetEnvironment(database: database)
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
         var ids: [Int64] = []
@@ -174,11 +178,21 @@ struct RootHealCLITests {
             try eventually(timeout: 900) {
                 try ids.allSatisfy { [.succeeded, .failed, .dead].contains(try queue.job($0)?.state) }
             })
+        // Root only launches: the worker that holds the queue is the analysis, and root keeps
+        // no descriptor of the queue's database.
+        let rootFiles = sampler.snapshot().filter { $0.command == "sentinel fleet worker" && $0.uid == 0 }.flatMap { process in
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/fd")) ?? []).compactMap {
+                try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(process.pid)/fd/\($0)")
+            }
+        }
+        #expect(!rootFiles.isEmpty && !rootFiles.contains { $0.contains("fleet.sqlite") }, "root holds the queue: \(rootFiles)")
         worker.signal(SIGTERM)
         #expect(worker.wait(timeout: 60) == 0)
         let seen = sampler.stop()
         for id in ids { #expect(try queue.job(id)?.state == .succeeded, "job \(id): \(worker.events)") }
-        #expect(seen.contains { $0.command.hasPrefix("sentinel heal") && $0.uid != 0 }, "no unprivileged heal analysis: \(seen)")
+        #expect(seen.contains { $0.command == "sentinel fleet worker" && $0.uid != 0 }, "no unprivileged worker: \(seen)")
+        let jobs = seen.filter { $0.command.hasPrefix("sentinel scan") || $0.command.hasPrefix("sentinel heal") }
+        #expect(jobs.contains { $0.command.hasPrefix("sentinel heal") } && jobs.allSatisfy { $0.uid != 0 }, "a job ran as root: \(jobs)")
         let gits = seen.filter { $0.command == "git" }
         #expect(gits.allSatisfy { $0.uid != 0 }, "git ran as root: \(gits)")
     }

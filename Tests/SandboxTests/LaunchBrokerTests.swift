@@ -166,6 +166,41 @@ struct LaunchBrokerTests {
         }
     }
 
+    /// A fleet worker's analysis has no repository of its own: its repository roots are lent
+    /// read-only, and its scratch directory writable. Its launches mount directories of either by
+    /// the launcher's descriptor; nothing else is a workspace, and a root is never written.
+    @Test("read-only trees: workspaces and binds beneath them by descriptor, never writable; no repository, nothing else")
+    func readOnlyTreesWithoutARepository() throws {
+        let scratch = try Scratch()
+        var policy = BrokerPolicy(
+            repository: nil, shownAt: "/", ceiling: .init(memoryBytes: 1 << 30, pids: 64, timeoutSeconds: 60, outputBytes: 1 << 20))
+        policy.trees = [.init(directory: scratch.held, shownAt: scratch.repository, writable: false)]
+        let made = try policy.request(
+            for: Self.launch(workspace: scratch.repository + "/src", extraReadOnly: [scratch.repository + "/src"]), input: nil)
+        defer { made.held.forEach { close($0) } }
+        #expect(made.request.workspace?.hasPrefix("/proc/self/fd/") == true)
+        #expect(made.request.lent.map(\.mountPoint) == [scratch.repository + "/src"])
+        #expect(made.request.extraReadOnly.isEmpty)
+        var writable = Profile.minimal
+        writable.filesystem.workspace = .rw
+        let refusedWrite = Self.refusal { _ = try policy.request(for: Self.launch(writable, workspace: scratch.repository), input: nil) }
+        #expect(refusedWrite?.contains("read-only to the analysis") == true, "\(refusedWrite ?? "allowed")")
+        for path in [scratch.root + "/outside", scratch.repository + "/out", "/"] {
+            #expect(Self.refusal { _ = try policy.request(for: Self.launch(workspace: path), input: nil) } != nil, "\(path) was allowed")
+        }
+    }
+
+    @Test("egress to any host only for an analysis that shares the host's network itself")
+    func anyEgressOnlyWhenAllowed() throws {
+        let scratch = try Scratch()
+        var profile = Profile.minimal
+        profile.network = .init(mode: .proxy, allow: ["git.example:443"])
+        var policy = scratch.policy()
+        #expect(Self.refusal { _ = try policy.request(for: Self.launch(profile), input: nil) } != nil)
+        policy.allowsAnyEgress = true
+        _ = try policy.request(for: Self.launch(profile), input: nil)
+    }
+
     @Test("a file of the repository is bound only where nobody but root could swap a component", .enabled(if: geteuid() == 0))
     func bindInTheRepository() throws {
         let scratch = try Scratch()

@@ -136,4 +136,46 @@ struct SandboxSessionTests {
         #expect(result.out == "host 16 True\n")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self/ns/net") == before)
     }
+
+    /// The fleet worker's analysis shares the root launcher's network namespace: it reaches a
+    /// server on the host's loopback that a sandbox of its own cannot see, and it holds no
+    /// capability there (its loopback cannot be taken down). A proxy beside it is refused.
+    @Test func aSharedHostNetworkReachesTheHostsLoopbackAndChangesNothing() throws {
+        let server = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        defer { close(server) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(server, $0, length) == 0 && getsockname(server, $0, &length) == 0
+            }
+        }
+        #expect(bound && listen(server, 4) == 0)
+        let port = UInt16(bigEndian: address.sin_port)
+        let script = """
+            import socket, subprocess
+            try:
+                socket.create_connection(("127.0.0.1", \(port)), timeout=5).close()
+                reached = "reached"
+            except OSError:
+                reached = "refused"
+            down = subprocess.run(["/usr/sbin/ip", "link", "set", "lo", "down"], capture_output=True).returncode
+            print(reached, "unchanged" if down != 0 else "changed")
+            """
+        var shared = SandboxRequest(profile: .minimal, command: ["/usr/bin/python3", "-c", script])
+        shared.sharesHostNetwork = true
+        let result = try SandboxSession.run(shared)
+        #expect(result.exitCode == 0, "\(result.err)")
+        #expect(result.out == "reached unchanged\n")
+        let own = try SandboxSession.run(SandboxRequest(profile: .minimal, command: ["/usr/bin/python3", "-c", script]))
+        #expect(own.out.hasPrefix("refused"), "\(own.out)\(own.err)")
+
+        var proxied = Profile.minimal
+        proxied.network.mode = .proxy
+        var refused = SandboxRequest(profile: proxied, command: ["/bin/true"])
+        refused.sharesHostNetwork = true
+        #expect(throws: SentinelError.self) { try SandboxSession.run(refused) }
+    }
 }

@@ -20,21 +20,25 @@ import Support
 ///   (no link, no mount crossed), never written unless root allows it (`writableRepository`: a
 ///   commit root's command line asked for), shown at `/workspace`, and a working directory only
 ///   there or in `/tmp`;
-/// - with a `scratch` (the writable directory root lent the analysis): workspaces of any mode and
-///   read-only directories beneath it, opened the same way and lent by descriptor, never bound by
-///   a path the analysis could swap for a link;
-/// - egress only to hosts the command line named (`allowedEgress`);
+/// - in the `trees` root lent the analysis (its writable scratch directory, a fleet worker's
+///   read-only repository roots): workspaces (writable only in a writable tree) and read-only
+///   directories, opened the same way and lent by descriptor, never bound by a path the analysis
+///   could swap for a link;
+/// - egress only to hosts the command line named (`allowedEgress`), unless the analysis shares
+///   the host's network itself (`allowsAnyEgress`);
 /// - limits that are positive, finite and no larger than the analysis sandbox's own (`ceiling`);
 /// - no terminal, no caller stdin: output is captured and returned.
 /// The payload then runs as any brokered sandbox does: a leased host uid, no capability, in a
 /// cgroup under the launcher's.
 public struct BrokerPolicy: Sendable {
-    /// The repository, resolved and held by the launcher.
-    public var repository: WorkspaceDirectory
-    /// Where the analysis sees the repository (its host path).
-    public var shownAt: String
+    /// The repository, resolved and held by the launcher, and where the analysis sees it (its
+    /// host path); nil when the analysis has none (a fleet worker: its repositories are `trees`).
+    public var repository: HeldTree?
     /// `host:port` entries a launch's proxy may allow.
     public var allowedEgress: Set<String>
+    /// Whether a launch's proxy may allow any host: for an analysis that shares the host's
+    /// network itself (a fleet worker), which its launches could not exceed.
+    public var allowsAnyEgress = false
     /// The most any launch may use; a limit the call leaves unset takes this one.
     public var ceiling: Profile.Limits
     /// Host paths a launch may bind read-only (exactly, or beneath with no link on the way).
@@ -45,37 +49,50 @@ public struct BrokerPolicy: Sendable {
     public var hidden: [String]
     /// Whether a launch may write the repository (through the launcher's commit).
     public var writableRepository = false
-    /// The analysis's own writable directory, when root lent it one (heal's candidate trees).
-    public var scratch: Scratch?
+    /// Directories root lent the analysis beside the repository, held by the launcher: its
+    /// scratch directory (writable: heal's candidate trees, a worker's clones) and a fleet
+    /// worker's repository roots (read-only).
+    public var trees: [HeldTree] = []
 
-    /// A directory root made and lent the analysis writable, held by the launcher.
-    public struct Scratch: Sendable {
+    /// A directory the launcher holds and the analysis sees at `shownAt` (its host path).
+    public struct HeldTree: Sendable {
         /// The directory, resolved and held.
         public var directory: WorkspaceDirectory
-        /// Where the analysis sees it (its host path).
+        /// Where the analysis sees it.
         public var shownAt: String
+        /// Whether a launch may mount a directory of it as a writable workspace.
+        public var writable: Bool
 
         /// `directory`, seen by the analysis at `shownAt`.
-        public init(directory: WorkspaceDirectory, shownAt: String) {
+        public init(directory: WorkspaceDirectory, shownAt: String, writable: Bool) {
             self.directory = directory
             self.shownAt = shownAt
+            self.writable = writable
         }
+
+        /// Whether `path` (lexically normalized) is this tree or lies in it.
+        func holds(_ path: String) -> Bool { path == shownAt || path.hasPrefix(shownAt + "/") }
     }
 
-    /// A policy over `repository`, seen by the analysis at `shownAt`; binds, tmpfs places and
-    /// hidden files default to the built-in profiles'.
+    /// A policy over `repository` (none: the analysis has no repository), seen by the analysis
+    /// at `shownAt`; binds, tmpfs places and hidden files default to the built-in profiles'.
     public init(
-        repository: WorkspaceDirectory, shownAt: String, allowedEgress: Set<String> = [], ceiling: Profile.Limits,
+        repository: WorkspaceDirectory?, shownAt: String, allowedEgress: Set<String> = [], ceiling: Profile.Limits,
         readOnlyRoots: Set<String> = Set(Profile.defaultReadOnly), tmpfsPlaces: Set<String> = ["/tmp"],
         hidden: [String] = Profile.defaultHidden
     ) {
-        self.repository = repository
-        self.shownAt = shownAt
+        self.repository = repository.map { HeldTree(directory: $0, shownAt: shownAt, writable: false) }
         self.allowedEgress = allowedEgress
         self.ceiling = ceiling
         self.readOnlyRoots = readOnlyRoots
         self.tmpfsPlaces = tmpfsPlaces
         self.hidden = hidden
+    }
+
+    /// The lent tree holding `path`, if one does.
+    func tree(holding path: String) -> HeldTree? {
+        let normalized = PathText.lexicallyNormalized(path)
+        return trees.first { $0.holds(normalized) }
     }
 
     /// The request to run for `launch`, with its workspace and scratch directories opened (the
@@ -97,8 +114,8 @@ public struct BrokerPolicy: Sendable {
         var lent: [LentDirectory] = []
         var extraReadOnly: [String] = []
         for path in launch.extraReadOnly {
-            if let scratch, PathText.lexicallyNormalized(path).hasPrefix(scratch.shownAt + "/") {
-                let fd = try openBeneath(scratch.directory, shownAt: scratch.shownAt, path)
+            if let tree = tree(holding: path) {
+                let fd = try openBeneath(tree.directory, shownAt: tree.shownAt, path)
                 held.append(fd)
                 lent.append(LentDirectory(path: "/proc/self/fd/\(fd)", mountPoint: path, writable: false))
             } else {
@@ -114,7 +131,7 @@ public struct BrokerPolicy: Sendable {
         where name.isEmpty || name.contains("=") || name.contains("\0") || value.contains("\0") {
             throw refused("an environment variable that is not one")
         }
-        if profile.network.mode == .proxy {
+        if profile.network.mode == .proxy, !allowsAnyEgress {
             if let entry = profile.network.allow.first(where: { !allowedEgress.contains($0) }) {
                 throw refused("egress to \(entry), which the command line did not name")
             }
@@ -133,8 +150,11 @@ public struct BrokerPolicy: Sendable {
         var workspace: String?
         if let path = launch.workspace {
             let fd: Int32
-            if let scratch, PathText.lexicallyNormalized(path).hasPrefix(scratch.shownAt + "/") {
-                fd = try openBeneath(scratch.directory, shownAt: scratch.shownAt, path)
+            if let tree = tree(holding: path) {
+                guard profile.filesystem.workspace != .rw || tree.writable else {
+                    throw refused("a writable workspace in \(tree.shownAt), which is read-only to the analysis")
+                }
+                fd = try openBeneath(tree.directory, shownAt: tree.shownAt, path)
             } else {
                 guard profile.filesystem.workspace != .rw || writableRepository else {
                     throw refused("a writable workspace: the repository is read-only to the analysis")
@@ -165,7 +185,7 @@ public struct BrokerPolicy: Sendable {
             throw refused("binding \(path): not an absolute path in its plain form")
         }
         if readOnlyRoots.contains(path) { return }
-        if path.hasPrefix(shownAt + "/") { return try checkBindInRepository(path) }
+        if let repository, path.hasPrefix(repository.shownAt + "/") { return try checkBindInRepository(path, repository) }
         // The deepest tree root allows holds it; from there (root's own choice, opened as named)
         // no component may be a link or another mount.
         guard let tree = readOnlyRoots.filter({ $0 != "/" && path.hasPrefix($0 + "/") }).max(by: { $0.count < $1.count }) else {
@@ -187,9 +207,9 @@ public struct BrokerPolicy: Sendable {
     /// only where nobody but root could swap a component for a link before the launcher binds
     /// it: the repository and every directory down to the path belong to root and are writable by
     /// no one else, and no component is a link. Anything else is refused.
-    func checkBindInRepository(_ path: String) throws {
-        let components = path.dropFirst(shownAt.count + 1).split(separator: "/").map(String.init)
-        var current = fcntl(repository.fd, F_DUPFD_CLOEXEC, 0)
+    func checkBindInRepository(_ path: String, _ repository: HeldTree) throws {
+        let components = path.dropFirst(repository.shownAt.count + 1).split(separator: "/").map(String.init)
+        var current = fcntl(repository.directory.fd, F_DUPFD_CLOEXEC, 0)
         guard current >= 0 else { throw refused("binding \(path): cannot hold the repository") }
         defer { close(current) }
         func rootOwned(_ fd: Int32) -> Bool {
@@ -217,10 +237,10 @@ public struct BrokerPolicy: Sendable {
     /// A directory of the repository, named as the analysis sees it, opened beneath the held
     /// descriptor (`O_PATH`, no symbolic link, no other mount).
     func openInRepository(_ path: String) throws -> Int32 {
-        guard PathText.lexicallyNormalized(path) == shownAt || PathText.lexicallyNormalized(path).hasPrefix(shownAt + "/") else {
+        guard let repository, repository.holds(PathText.lexicallyNormalized(path)) else {
             throw refused("a workspace outside the repository: \(path)")
         }
-        return try openBeneath(repository, shownAt: shownAt, path)
+        return try openBeneath(repository.directory, shownAt: repository.shownAt, path)
     }
 
     /// A directory beneath `directory` (seen by the analysis at `shownAt`), named as the

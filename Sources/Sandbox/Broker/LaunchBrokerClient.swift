@@ -19,6 +19,15 @@ public enum LaunchBrokerClient {
     /// Whether this process runs under a broker (the analysis sandbox).
     public static var isActive: Bool { socketPath != nil }
 
+    /// Set by root for the command it started as the analysis.
+    public static let commandVariable = "SENTINEL_ANALYSIS_COMMAND"
+
+    /// Whether root prepared this process's outputs (slots) and inputs (resources): the command
+    /// root started as its analysis. A command that analysis starts in turn (a fleet worker's
+    /// jobs, which run without `commandVariable`) still launches through the broker, and writes
+    /// and reads its own files.
+    public static var servesThisCommand: Bool { isActive && getenv(commandVariable) != nil }
+
     /// Runs `request` through the broker (see `BrokerPolicy` for what it refuses).
     static func launch(_ request: SandboxRequest, socket path: String) throws -> RunResult {
         guard case .capture = request.output, !request.interactive, !request.terminal else {

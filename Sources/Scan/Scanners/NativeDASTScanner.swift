@@ -58,7 +58,7 @@ public struct NativeDASTScanner: ScanCore.Scanner {
         options.proxy = "http://127.0.0.1:\(EgressLaunch.port)"
         var canaryHost = CanaryHost.address(reaching: start)
         var canary: CanaryListener?
-        if options.active, LaunchBrokerClient.isActive {
+        if options.active, LaunchBrokerClient.servesThisCommand {
             // In root's analysis: the analysis has no host network; root made the listener where
             // the target reaches this host and lent it.
             let fd = try LaunchBrokerClient.open(resource: Self.canaryResource)
