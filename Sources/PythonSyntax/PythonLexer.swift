@@ -249,8 +249,12 @@ struct PythonLexer {
                 throw fail(.python2Syntax, "invalid string prefix '\(String(decoding: b[s..<i], as: UTF8.self))' (Python 2 syntax)", at: s)
             }
         }
-        let text = String(decoding: b[s..<i], as: UTF8.self)
-        if nonASCII { try checkIdentifier(text, at: s) }
+        var text = String(decoding: b[s..<i], as: UTF8.self)
+        if nonASCII {
+            try checkIdentifier(text, at: s)
+            // CPython reads every identifier in NFKC: `𝐨𝐬.sʸstem` is `os.system` to it, and so to every rule.
+            text = text.precomposedStringWithCompatibilityMapping
+        }
         emit(.name, text, s, i)
     }
 
