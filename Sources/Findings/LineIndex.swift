@@ -12,6 +12,10 @@ public struct LineIndex: Sendable {
     public let bytes: [UInt8]
     /// Byte offset where each line starts; entry 0 is line 1 and is always 0.
     public let lineStarts: [Int]
+    /// Where the language's tokenizer found comments (the byte offset of each comment sign), for
+    /// a file Sentinel tokenizes (Python): a suppression counts only in a comment, never in a
+    /// string literal. Nil: not known, and a comment sign anywhere on the line counts.
+    public var commentStarts: Set<Int>?
 
     /// Indexes `bytes`.
     public init(_ bytes: [UInt8]) {

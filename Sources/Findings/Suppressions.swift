@@ -46,7 +46,10 @@ public enum Suppressions {
             if let lines = sources(file) {
                 for number in candidateLines(lines, syntaxes: syntaxes) {
                     let text = lines.text(ofLine: number)
-                    let found = parse(line: text, number: number, syntaxes: syntaxes)
+                    let lineStart = lines.lineStarts[number - 1]
+                    let found = parseLocated(bytes: Array(text.utf8), number: number, syntaxes: syntaxes).filter { located in
+                        lines.commentStarts.map { $0.contains(lineStart + located.sign) } ?? true
+                    }.map(\.directive)
                     guard !found.isEmpty else { continue }
                     byLine[number] = found
                     for directive in found where directive.syntax == nil && directive.reason == nil {
@@ -83,23 +86,31 @@ public enum Suppressions {
     /// The directives on one line (at most one of each kind): `# sentinel: ignore`, then those
     /// of `syntaxes` in order. `number` is the 1-based line number.
     public static func parse(line: some StringProtocol, number: Int = 1, syntaxes: [SuppressionSyntax] = []) -> [SuppressionDirective] {
-        let bytes = Array(line.utf8)
-        var result: [SuppressionDirective] = []
+        parseLocated(bytes: Array(line.utf8), number: number, syntaxes: syntaxes).map(\.directive)
+    }
+
+    /// The directives on one line, each with the byte offset of its comment sign in the line.
+    static func parseLocated(
+        bytes: [UInt8], number: Int, syntaxes: [SuppressionSyntax]
+    ) -> [(directive: SuppressionDirective, sign: Int)] {
+        var result: [(directive: SuppressionDirective, sign: Int)] = []
         let firstCode = bytes.firstIndex { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") } ?? bytes.count
+        // `{#` (a template comment) starts at its brace; its sign is the `#`.
+        func sign(_ start: Int) -> Int { bytes[start] == UInt8(ascii: "{") ? start + 1 : start }
         if let (start, body) = findComment(marker: sentinelMarker, in: bytes) {
             if let directive = parseSentinel(body) {
-                result.append(
-                    SuppressionDirective(
-                        ruleIds: directive.ids, reason: directive.reason, line: number,
-                        column: column(of: start, in: bytes), standsAlone: start == firstCode))
+                let found = SuppressionDirective(
+                    ruleIds: directive.ids, reason: directive.reason, line: number,
+                    column: column(of: start, in: bytes), standsAlone: start == firstCode)
+                result.append((found, sign(start)))
             }
         }
         for syntax in syntaxes {
             guard let (start, body) = findComment(marker: syntax.marker, in: bytes), !isWordByte(body.first) else { continue }
-            result.append(
-                SuppressionDirective(
-                    syntax: syntax, ruleIds: parseToolIds(body), line: number, column: column(of: start, in: bytes),
-                    standsAlone: start == firstCode))
+            let found = SuppressionDirective(
+                syntax: syntax, ruleIds: parseToolIds(body), line: number, column: column(of: start, in: bytes),
+                standsAlone: start == firstCode)
+            result.append((found, sign(start)))
         }
         return result
     }

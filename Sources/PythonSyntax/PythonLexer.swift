@@ -135,7 +135,7 @@ struct PythonLexer {
                 comments.append(
                     PyComment(
                         text: String(decoding: b[s..<i], as: UTF8.self), range: SourceRange(start: loc(s), end: loc(i)),
-                        isTrailing: lineHasToken))
+                        isTrailing: lineHasToken, offset: s))
             case 92:  // '\\'
                 if let n = continuation(at: i) {
                     try continueLine(past: n)

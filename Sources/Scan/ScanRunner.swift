@@ -1,6 +1,7 @@
 import Dispatch
 import Findings
 import Foundation
+import PythonSyntax
 import SAST
 import ScanCore
 import Support
@@ -282,7 +283,9 @@ final class SourceCache: Sendable {
         guard let data = try? tree?.read(relative, limit: 1 << 30) else { return nil }
         // Splitting the decoded String on "\n" missed CRLF ("\r\n" is one Character), so a whole
         // CRLF file was one line and its suppressions never applied.
-        let lines = LineIndex(data)
+        var lines = LineIndex(data)
+        // Python's comments as its tokenizer finds them: a marker in a string literal suppresses nothing.
+        if file.hasSuffix(".py") || file.hasSuffix(".pyi") { lines.commentStarts = PyComment.offsets(in: lines.bytes) }
         cache.withLock { $0[file] = lines }
         return lines
     }

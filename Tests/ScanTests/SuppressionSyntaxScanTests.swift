@@ -58,6 +58,29 @@ private struct LintScanner: ScanCore.Scanner {
         #expect(outcome.report.suppressedCount == 2)
     }
 
+    /// Hostile inputs round 3, finding 18: in Python a suppression is a comment as the tokenizer
+    /// finds it; the same text inside a string literal (one line or spanning lines) hides nothing.
+    @Test func aMarkerInsideAStringLiteralSuppressesNothing() throws {
+        let source =
+            [
+                ##"subprocess.call(c, shell=True); s = "# nosec""##,
+                #"subprocess.call(c, shell=True); t = '# sentinel: ignore[python.x] looks like a reason'"#,
+                "subprocess.call(c, shell=True); u = \"\"\"",
+                "# nosec",
+                "\"\"\"",
+                "subprocess.call(c, shell=True)  # nosec",
+                "x = a // 2  # fine",
+                ##"subprocess.call(c, shell=True); v = f"{'#'} nosec""##,
+            ].joined(separator: "\n") + "\n"
+        let root = Self.tree(source)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let native = LintScanner(
+            name: "native", declares: false, findings: [1, 2, 3, 4, 6, 8].map { Self.finding("python.x", tool: "native", line: $0) })
+        let outcome = try ScanRunner(scanners: [native]).run(ScanRequest(root: root), context: ScanContext())
+        #expect(outcome.report.findings.compactMap(\.location.startLine).sorted() == [1, 2, 3, 4, 8])
+        #expect(outcome.report.suppressedCount == 1)
+    }
+
     @Test func theRegistryHandsOverBanditsAndSemgrepsSyntax() {
         #expect(ScannerRegistry.suppressionSyntaxes == [BanditScanner.suppressionSyntax, SemgrepScanner.suppressionSyntax])
         #expect(BanditScanner.suppressionSyntax.marker == "nosec" && BanditScanner.suppressionSyntax.tool == ToolName.bandit)
