@@ -21,12 +21,21 @@ public struct Redactor: Sendable, Hashable {
     public let secrets: [String]
     /// Whether well-known token shapes are replaced too.
     public let shapes: Bool
+    /// What is searched for: each secret as it is and in every encoding an output may give it
+    /// (`EncodedForms`: JSON-escaped, percent-encoded, base64 at any alignment), longest first.
+    /// Redaction runs on encoded bodies (a JSON file, a webhook's body, a request to the LLM),
+    /// where a secret holding `"` or `\` no longer appears as itself.
+    private let patterns: [[UInt8]]
 
     /// A redactor for `secrets` (short and empty values dropped) and, when `shapes`, token shapes.
     public init(secrets: [String] = [], shapes: Bool = true) {
         let kept = Set(secrets.filter { $0.count >= Self.minimumLength })
         self.secrets = kept.sorted { $0.utf8.count != $1.utf8.count ? $0.utf8.count > $1.utf8.count : $0 < $1 }
         self.shapes = shapes
+        let forms = Set(kept.flatMap { [Array($0.utf8)] + EncodedForms.of(Array($0.utf8)) })
+        patterns = forms.filter { $0.count >= Self.minimumLength }.sorted {
+            $0.count != $1.count ? $0.count > $1.count : $0.lexicographicallyPrecedes($1)
+        }
     }
 
     /// A redactor for the values of `environment`'s credential-looking variables (`isSecretName`)
@@ -56,16 +65,16 @@ public struct Redactor: Sendable, Hashable {
 
     /// Whether `text` holds a secret this redactor would replace.
     public func finds(in text: String) -> Bool {
-        secrets.contains { text.contains($0) } || (shapes && !CredentialShape.ranges(in: Array(text.utf8)).isEmpty)
+        let bytes = Array(text.utf8)
+        return patterns.contains { !ByteSearch.occurrences(of: $0, in: bytes[...]).isEmpty }
+            || (shapes && !CredentialShape.ranges(in: bytes).isEmpty)
     }
 
     /// `text` with every secret replaced by `<redacted>`.
     public func redact(_ text: String) -> String {
-        guard !secrets.isEmpty || shapes else { return text }
-        var result = secrets.reduce(text) { text, secret in
-            String(
-                decoding: ByteSearch.replacing(Array(secret.utf8), with: Array(Self.replacement.utf8), in: Array(text.utf8)),
-                as: UTF8.self)
+        guard !patterns.isEmpty || shapes else { return text }
+        var result = patterns.reduce(text) { text, pattern in
+            String(decoding: ByteSearch.replacing(pattern, with: Array(Self.replacement.utf8), in: Array(text.utf8)), as: UTF8.self)
         }
         if shapes {
             let bytes = Array(result.utf8)

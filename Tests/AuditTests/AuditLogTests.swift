@@ -123,4 +123,16 @@ struct AuditLogTests {
         #expect(text.contains("<redacted>"))
         #expect(try AuditVerifier.verify(path: scratch.log).intact)
     }
+
+    /// Hostile inputs round 3, finding 2: the log is written as JSON; a secret holding `"` or `\`
+    /// is escaped there, and is redacted all the same.
+    @Test("a secret with a quote and a backslash is redacted from the written line")
+    func escapedSecretIsRedacted() throws {
+        let path = NSTemporaryDirectory() + "audit-escaped-\(UUID().uuidString).jsonl"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let secret = #"s3cr"et\value-123"#
+        _ = try AuditLog(path: path, secrets: [secret]).append(AuditEntry(event: "x", actor: "y", details: ["signal": "saw " + secret]))
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.contains(Redactor.replacement) && !written.contains("value-123"), "\(written)")
+    }
 }

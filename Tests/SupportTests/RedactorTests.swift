@@ -83,4 +83,35 @@ struct RedactorTests {
         let redacted = Redactor().redact("deploy failed with key \(token) at step 3")
         #expect(redacted == "deploy failed with key <redacted> at step 3")
     }
+
+    /// Hostile inputs round 3, finding 2: redaction runs on encoded bodies, where a secret holding
+    /// `"`, `\` or `/` is spelled otherwise. Each encoding an output may give it is found too.
+    @Test("a secret is found in every encoding an output may give it: JSON, percent, base64 at any alignment")
+    func encodedForms() throws {
+        let secret = #"pa"ss\wo/rd-\#(UUID().uuidString.prefix(8))"#
+        let redactor = Redactor(secrets: [secret], shapes: false)
+        struct Body: Encodable { var text: String }
+        for encoder in [
+            JSONEncoder(),
+            {
+                let e = JSONEncoder(); e.outputFormatting = .withoutEscapingSlashes; return e
+            }(),
+        ] {
+            let json = String(decoding: try encoder.encode(Body(text: "said " + secret + " here")), as: UTF8.self)
+            #expect(redactor.finds(in: json), "\(json)")
+            let redacted = redactor.redact(json)
+            #expect(redacted.contains(Redactor.replacement) && !redacted.contains("wo"), "\(redacted)")
+        }
+        let unicode = #"{"t":"pa\u0022ss\u005cwo/rd-"#
+        #expect(redactor.redact(unicode + String(secret.suffix(8)) + #""}"#).contains(Redactor.replacement))
+        let query = "q=" + (secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") + "&x=1"
+        #expect(redactor.redact(query) == "q=" + Redactor.replacement + "&x=1")
+        for user in ["u:", "us:", "use:"] {
+            let basic = "Authorization: Basic " + Data((user + secret).utf8).base64EncodedString()
+            let redacted = redactor.redact(basic)
+            let left = redacted.dropFirst("Authorization: Basic ".count).replacingOccurrences(of: Redactor.replacement, with: "")
+            #expect(redacted.contains(Redactor.replacement), "\(basic)")
+            #expect(left.count < 8, "\(redacted)")
+        }
+    }
 }
