@@ -124,7 +124,8 @@ let package = Package(
         .target(
             name: "Scan",
             dependencies: [
-                "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "PythonSyntax", "Sandbox", "SAST", "SCA", "ScanCore", "Support",
+                "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "PythonSyntax", "Sandbox", "SAST", "SCA", "ScanCore",
+                "Support",
             ]
         ),
         // `sentinel heal`: signals, actors, the overlay workspace, verifier, reflector, memory, the loop.
