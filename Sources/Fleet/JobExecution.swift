@@ -69,6 +69,7 @@ struct JobExecution {
     }
 
     private mutating func run(_ spec: FleetJobSpec, scratch: String, queue: JobQueue) throws -> ExecutionOutcome {
+        if spec.kind == .dast { try DASTTargetAllowList(options.dastTargets).check(spec.target, worker: options.name) }
         let (directory, local) = try checkout(spec, scratch: scratch)
         // The job reaches a local repository through this descriptor: open until the job ends.
         defer { withExtendedLifetime(local) {} }

@@ -22,6 +22,10 @@ public struct WorkerOptions: Sendable {
     /// empty runs no local repository, only remote URLs. Anyone who can submit could otherwise have
     /// any directory of this machine scanned and read the findings.
     public var repositoryRoots: [String] = []
+    /// Where DAST jobs may point (`host`, `host:port`, `*.domain`); empty runs no DAST job.
+    /// Anyone who can submit could otherwise have the worker crawl its own loopback or network
+    /// and read back what it found.
+    public var dastTargets: [String] = []
     /// The file holding the key that authenticates shared heal memory (`--memory-key`); nil:
     /// `SENTINEL_MEMORY_KEY_FILE`, else the state directory's `memory.key`. Every worker of a fleet
     /// holds the same key; submitters must not.

@@ -44,7 +44,7 @@ extension FleetWorkerCommand {
         arguments += ["--name", name ?? Self.defaultName()]
         if let metrics { arguments += ["--metrics", String(metrics)] }
         if schedule { arguments.append("--schedule") }
-        arguments += roots.flatMap { ["--repository-root", $0] }
+        arguments += roots.flatMap { ["--repository-root", $0] } + dastTargets.flatMap { ["--dast-target", $0] }
         let memoryPath = AnalysisSandbox.absolute(memory.path)
         arguments += ["--memory-key", inState(memoryPath) ? memoryPath : try copied(memoryPath, as: "memory.key")]
         if let keyFile = audit.keyFile.map(AnalysisSandbox.absolute) {

@@ -44,6 +44,12 @@ struct FleetWorkerCommand: ParsableCommand {
             valueName: "dir"))
     var repositoryRoots: [String] = []
     @Option(
+        name: .customLong("dast-target"),
+        help: ArgumentHelp(
+            "Run DAST jobs only against this host (host, host:port or *.domain; repeatable). Without it the worker runs no DAST job.",
+            valueName: "host"))
+    var dastTargets: [String] = []
+    @Option(
         name: .customLong("memory-key"),
         help: ArgumentHelp(
             "The key that authenticates shared heal memory (default: SENTINEL_MEMORY_KEY_FILE, else the state directory's memory.key, made on first use). Every worker of a fleet needs the same key; submitters must not be able to read it.",
@@ -61,6 +67,7 @@ struct FleetWorkerCommand: ParsableCommand {
         options.drainSeconds = try Self.seconds(drain, "--drain")
         options.retry = RetryPolicy(base: try Self.seconds(retryBase, "--retry-base", allowZero: true))
         // The worker's jobs are commands of their own: their outputs are their own files.
+        options.dastTargets = dastTargets
         options.environment = ProcessInfo.processInfo.environment.filter { $0.key != LaunchBrokerClient.commandVariable }
         options.repositoryRoots = try repositoryRoots.map { root in
             guard let real = OutputPlacement.realPath(root) else {

@@ -355,7 +355,8 @@ struct FleetCLITests {
             ["fleet", "submit", "dast", app.url, "--active", "--rate", "500", "--dast-checks", "dast.xss-reflected"],
             environment: environment)
         let id = try #require(Int64(submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(submitted.stderr)")
-        let worker = try FleetProcess(["worker"], environment: environment)
+        let host = try #require(URL(string: app.url)?.host)
+        let worker = try FleetProcess(["worker", "--dast-target", host], environment: environment)
         let queue = try JobQueue(url: DatabaseURL(parsing: database))
         #expect(try eventually(timeout: 600) { try queue.job(id)?.state == .succeeded })
         #expect(try queue.job(id)?.lastError == nil)

@@ -41,6 +41,40 @@ struct WorkerChecksTests {
         #expect(lines.all.contains { $0.contains("\"event\":\"job.failed\"") && $0.contains("\"job\":\(id)") })
     }
 
+    /// Hostile inputs round 3, finding 6: a DAST job names its target; the worker decides where
+    /// it may go. Without `--dast-target` none runs; with it, only listed hosts (never its own
+    /// loopback unless listed, whatever a name resolves to).
+    @Test("DAST jobs only against the hosts the worker lists; none without a list")
+    func dastTargetsAreTheWorkers() throws {
+        let url = DatabaseURL.sqlite(path: NSTemporaryDirectory() + "worker-" + UUID().uuidString + "/fleet.sqlite")
+        let queue = try JobQueue(url: url)
+        var ids: [String: Int64] = [:]
+        for target in [
+            "http://127.0.0.1:8080/", "http://127.0.0.1.nip.io/", "http://app.example:8443/", "http://[::1]/", "ftp://app.example/",
+        ] {
+            let spec = FleetJobSpec(kind: .dast, target: target)
+            ids[target] = try queue.submit(JobRequest(kind: .dast, spec: try spec.encoded(), repository: target))
+        }
+        let lines = LogLines()
+        var options = WorkerOptions(executable: "/bin/false", name: "dast", audit: try .scratch())
+        options.dastTargets = ["app.example:443", "*.internal.example"]
+        let worker = FleetWorker(url: url, options: options, log: JSONLog(redactor: Redactor(), sink: { lines.append($0) }))
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            worker.run()
+            done.signal()
+        }
+        let deadline = Date().addingTimeInterval(120)
+        while try queue.counts().failed < ids.count, Date() < deadline { usleep(50_000) }
+        worker.stop.advance(to: .draining)
+        done.wait()
+        for (target, id) in ids {
+            let job = try #require(try queue.job(id))
+            #expect(job.state == .failed && job.attempts == 1, "\(target): \(job.state)")
+            #expect(job.lastError?.contains("--dast-target") == true || target.hasPrefix("ftp"), "\(target): \(job.lastError ?? "")")
+        }
+    }
+
     @Test("with repository roots, a job naming a directory outside them (or a file:// URL to one) fails without running")
     func outsideRepositoryRoots() throws {
         let url = DatabaseURL.sqlite(path: NSTemporaryDirectory() + "worker-" + UUID().uuidString + "/fleet.sqlite")
