@@ -390,19 +390,7 @@ struct WorkspaceCommit {
     /// bidi overrides, embeddings, isolates and marks escaped (`\u{202e}`), so that it cannot
     /// reorder what the reader sees ("Trojan Source").
     static func display(_ name: [CChar]) -> String {
-        let text = String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var shown = ""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0..<0x20, 0x7F...0x9F:
-                shown += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
-                shown += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default:
-                shown.unicodeScalars.append(scalar)
-            }
-        }
-        return shown
+        DisplayText.escaped(String(decoding: name.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
     /// overlayfs keeps its markers in `user.overlay.*` with `userxattr`, `trusted.overlay.*` without.

@@ -25,7 +25,9 @@ struct FleetResultsCommand: ParsableCommand {
         let queue = try database.open()
         guard let stored = try queue.job(job.value) else { throw SentinelError(.invalidInput, "job \(job.value): no such job") }
         guard let result = try queue.result(job.value) else {
-            Console.error("sentinel: job \(job.value) is \(stored.state.rawValue): no result\(stored.lastError.map { " (\($0))" } ?? "")")
+            Console.error(
+                "sentinel: job \(job.value) is \(stored.state.rawValue): no result\(stored.lastError.map { " (\(DisplayText.escaped($0)))" } ?? "")"
+            )
             throw ExitCode(1)
         }
         guard stored.request.kind != .heal else {
@@ -76,7 +78,12 @@ struct FleetHistoryCommand: ParsableCommand {
         case .text:
             Console.write(1, "compared with \(delta.baseJob.map { "job \($0)" } ?? "nothing (first scan)")\n")
             for (label, findings) in [("new", delta.new), ("reintroduced", delta.reintroduced), ("fixed", delta.fixed)] {
-                for finding in findings { Console.write(1, "\(label)  \(finding.severity)  \(finding.ruleID)  \(finding.location)\n") }
+                for finding in findings {
+                    Console.write(
+                        1,
+                        "\(label)  \(DisplayText.escaped(finding.severity))  \(DisplayText.escaped(finding.ruleID))  \(DisplayText.escaped(finding.location))\n"
+                    )
+                }
             }
             Console.write(
                 1,

@@ -35,15 +35,20 @@ struct FleetJobsCommand: ParsableCommand {
     @Option(help: "Output format: text or json.") var format: FleetListFormat = .text
 
     func run() throws {
-        let jobs = try database.open().jobs(state: state, limit: max(1, limit))
+        let listing = try database.open().listing(state: state, limit: max(1, limit))
+        let jobs = listing.jobs
+        for row in listing.unreadable {
+            Console.error("sentinel: warning: fleet_jobs row \(DisplayText.escaped(row.id)): \(DisplayText.escaped(row.reason)); not shown")
+        }
         switch format {
         case .json: Console.write(1, try FleetJSON.encode(jobs.map(JobSummary.init)) + "\n")
         case .text:
             for job in jobs {
-                let error = job.lastError.map { "  " + Redactor.process.redact($0) } ?? ""
+                // A row is anyone's who may submit: nothing in it drives the terminal.
+                let error = job.lastError.map { "  " + DisplayText.escaped(Redactor.process.redact($0)) } ?? ""
                 Console.write(
                     1,
-                    "\(job.id)  \(job.request.kind.rawValue)  \(job.state.rawValue)  \(job.attempts)/\(job.request.maxAttempts)  \(job.request.repository)\(error)\n"
+                    "\(job.id)  \(job.request.kind.rawValue)  \(job.state.rawValue)  \(job.attempts)/\(job.request.maxAttempts)  \(DisplayText.escaped(job.request.repository))\(error)\n"
                 )
             }
         }

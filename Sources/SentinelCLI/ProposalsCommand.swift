@@ -42,7 +42,9 @@ struct ProposalsListCommand: ParsableCommand {
         }
         if proposals.isEmpty { Console.out("no proposals") }
         for proposal in proposals {
-            Console.out("\(proposal.id)  \(proposal.status.rawValue)  \(proposal.created)  \(proposal.branch)  \(proposal.title)")
+            Console.out(
+                "\(proposal.id)  \(proposal.status.rawValue)  \(proposal.created)  \(DisplayText.escaped(proposal.branch))  \(DisplayText.escaped(proposal.title))"
+            )
         }
     }
 }
@@ -63,7 +65,8 @@ struct ProposalsShowCommand: ParsableCommand {
         if let commit = proposal.commit { lines.append("commit: \(commit)") }
         if let pull = proposal.pullRequest { lines.append("pull request: \(pull)") }
         lines.append("directory: \(proposal.directory)")
-        Console.out(lines.joined(separator: "\n") + "\n")
+        // Fields a model, a server or a repository chose: one line each, driving no terminal.
+        Console.out(lines.map { DisplayText.escaped($0) }.joined(separator: "\n") + "\n")
         let body = try BoundedFile.read(proposal.directory + "/PR.md", limit: 16 << 20, followLinks: false)
         Console.write(1, String(decoding: body, as: UTF8.self) + "\n")
         let patch = try BoundedFile.read(proposal.directory + "/patch.diff", limit: 64 << 20, followLinks: false)
@@ -109,8 +112,9 @@ struct ProposalsApproveCommand: ParsableCommand {
         let applied = try review.approve(id)
         Console.out("committed \(applied.commit.prefix(12)) on branch \(applied.branch) (from \(applied.parent.prefix(12)))")
         if let pull = applied.pullRequest {
-            Console.out("opened pull request #\(pull.number): \(pull.url)")
-            for warning in pull.warnings { Console.error("warning: \(warning)") }
+            // GitHub's answer is a server's: its URL and messages drive no terminal.
+            Console.out("opened pull request #\(pull.number): \(DisplayText.escaped(pull.url))")
+            for warning in pull.warnings { Console.error("warning: \(DisplayText.escaped(warning))") }
         }
         Console.out("look at it with: git switch \(applied.branch)")
     }
@@ -140,6 +144,6 @@ struct ProposalsDenyCommand: ParsableCommand {
     func run() throws {
         let review = ProposalReview(state: try StateLocation.current(), environment: ProcessInfo.processInfo.environment)
         let denied = try review.deny(id, reason: reason)
-        Console.out("denied \(denied.id): \(denied.reason ?? reason)")
+        Console.out("denied \(denied.id): \(DisplayText.escaped(denied.reason ?? reason))")
     }
 }

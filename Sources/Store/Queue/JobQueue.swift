@@ -81,24 +81,38 @@ public final class JobQueue {
     /// Claims the most urgent due job for `owner` with a lease of `leaseSeconds`, or nil when none is
     /// due. Jobs whose `exclusiveKey` a running job holds wait.
     public func claim(owner: String, leaseSeconds: Double) throws -> Job? {
-        let token = UUID().uuidString
-        let rows = try storage.transaction {
-            try storage.rows(
-                """
-                UPDATE fleet_jobs SET state = 'running', attempts = attempts + 1, lease_owner = $1, lease_token = $2,
-                    lease_until = {now} + $3, started_at = {now}
-                WHERE id = (
-                    SELECT id FROM fleet_jobs AS candidate
-                    WHERE state = 'queued' AND run_after <= {now}
-                      AND (exclusive_key IS NULL OR NOT EXISTS (
-                          SELECT 1 FROM fleet_jobs AS holder
-                          WHERE holder.state = 'running' AND holder.exclusive_key = candidate.exclusive_key))
-                    ORDER BY priority DESC, run_after, id
-                    LIMIT 1 {skip_locked})
-                RETURNING \(Self.columns)
-                """, [owner, token, String(leaseSeconds)])
+        while true {
+            let token = UUID().uuidString
+            let rows = try storage.transaction {
+                try storage.rows(
+                    """
+                    UPDATE fleet_jobs SET state = 'running', attempts = attempts + 1, lease_owner = $1, lease_token = $2,
+                        lease_until = {now} + $3, started_at = {now}
+                    WHERE id = (
+                        SELECT id FROM fleet_jobs AS candidate
+                        WHERE state = 'queued' AND run_after <= {now}
+                          AND (exclusive_key IS NULL OR NOT EXISTS (
+                              SELECT 1 FROM fleet_jobs AS holder
+                              WHERE holder.state = 'running' AND holder.exclusive_key = candidate.exclusive_key))
+                        ORDER BY priority DESC, run_after, id
+                        LIMIT 1 {skip_locked})
+                    RETURNING \(Self.columns)
+                    """, [owner, token, String(leaseSeconds)])
+            }
+            guard let row = rows.first else { return nil }
+            do {
+                return try job(row)
+            } catch {
+                // Not a job this build reads (an unknown kind, written by a newer build or straight
+                // into the table): it fails for good, saying why, and the next job is claimed.
+                guard let id = row.first.flatMap({ $0 }).flatMap({ Int64($0) }) else { throw error }
+                _ = try storage.rows(
+                    """
+                    UPDATE fleet_jobs SET state = 'failed', last_error = $2, lease_owner = NULL, lease_token = NULL,
+                        finished_at = {now} WHERE id = $1 RETURNING id
+                    """, [String(id), "not a job this worker reads: \(Self.whyUnreadable(row))"])
+            }
         }
-        return try rows.first.map(job)
     }
 
     /// Extends the lease by `leaseSeconds` when it is still held.
@@ -289,12 +303,43 @@ public final class JobQueue {
         try storage.rows("SELECT \(Self.columns) FROM fleet_jobs WHERE id = $1", [String(id)]).first.map(job)
     }
 
-    /// Jobs in `state` (all when nil), newest first, at most `limit`.
+    /// Jobs in `state` (all when nil), newest first, at most `limit`; rows that are not jobs this
+    /// build reads are left out (`listing` names them).
     public func jobs(state: JobState? = nil, limit: Int = 100) throws -> [Job] {
-        try storage.rows(
+        try listing(state: state, limit: limit).jobs
+    }
+
+    /// What `jobs` lists, and the rows it could not read (an unknown kind or state, written by a
+    /// newer build or straight into the table), each decoded on its own: one row never hides the rest.
+    public func listing(state: JobState? = nil, limit: Int = 100) throws -> (jobs: [Job], unreadable: [UnreadableRow]) {
+        var jobs: [Job] = []
+        var unreadable: [UnreadableRow] = []
+        for row in try storage.rows(
             "SELECT \(Self.columns) FROM fleet_jobs WHERE (CAST($1 AS TEXT) IS NULL OR state = CAST($1 AS TEXT)) ORDER BY id DESC LIMIT $2",
-            [state?.rawValue, String(limit)]
-        ).map(job)
+            [state?.rawValue, String(limit)])
+        {
+            do {
+                jobs.append(try job(row))
+            } catch {
+                unreadable.append(UnreadableRow(id: row.first.flatMap { $0 } ?? "?", reason: Self.whyUnreadable(row)))
+            }
+        }
+        return (jobs, unreadable)
+    }
+
+    /// A `fleet_jobs` row this build cannot read, and why.
+    public struct UnreadableRow: Sendable, Hashable {
+        /// Its id column as stored.
+        public var id: String
+        /// What is wrong with it (`unknown kind 'x'`).
+        public var reason: String
+    }
+
+    static func whyUnreadable(_ row: [String?]) -> String {
+        guard row.count == 17, row[0].flatMap({ Int64($0) }) != nil else { return "malformed" }
+        if row[1].flatMap(JobKind.init(rawValue:)) == nil { return "unknown kind '\(row[1] ?? "")'" }
+        if row[8].flatMap(JobState.init(rawValue:)) == nil { return "unknown state '\(row[8] ?? "")'" }
+        return "malformed"
     }
 
     /// The recorded result of job `id`.

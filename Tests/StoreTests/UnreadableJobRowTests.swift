@@ -1,0 +1,30 @@
+import Foundation
+import Store
+import Support
+import Testing
+
+/// Hostile inputs round 3, finding 17: the queue is writable by anyone who may submit (or by a
+/// newer build). A row this build cannot read is listed as such and failed when claimed; it never
+/// hides the other jobs or stops a worker.
+struct UnreadableJobRowTests {
+    @Test("a row with an unknown kind: listed apart, failed when claimed, the others listed and claimed")
+    func unknownKind() throws {
+        let path = NSTemporaryDirectory() + "queue-" + UUID().uuidString + "/fleet.sqlite"
+        let queue = try JobQueue(url: .sqlite(path: path))
+        let request = JobRequest(kind: .scan, spec: "{}", repository: "repo")
+        let first = try queue.submit(request)
+        let odd = try queue.submit(request)
+        let last = try queue.submit(request)
+        try Database(path: path).execute("UPDATE fleet_jobs SET kind = 'frobnicate\u{1b}[2J' WHERE id = \(odd)")
+
+        let listing = try queue.listing()
+        #expect(listing.jobs.map(\.id) == [last, first])
+        #expect(listing.unreadable.map(\.id) == [String(odd)] && listing.unreadable.map(\.reason) == ["unknown kind 'frobnicate\u{1b}[2J'"])
+        #expect(try queue.claim(owner: "w", leaseSeconds: 60)?.id == first)
+        #expect(try queue.claim(owner: "w", leaseSeconds: 60)?.id == last)
+        #expect(try queue.claim(owner: "w", leaseSeconds: 60) == nil)
+        let failed = try Database(path: path).prepare("SELECT state, last_error FROM fleet_jobs WHERE id = \(odd)")
+        #expect(try failed.step())
+        #expect(failed.text(0) == "failed" && failed.text(1) == "not a job this worker reads: unknown kind 'frobnicate\u{1b}[2J'")
+    }
+}
