@@ -116,7 +116,7 @@ import Testing
         #expect(scan.dependencies.map { "\($0.file) \($0.name)" } == ["api/poetry.lock six", "requirements.txt six"])
         #expect(
             scan.results.last?.problems.map(\.description) == [
-                "requirements.txt:1: warning: cannot read included file zero.txt"
+                "requirements.txt:1: error: cannot read included file zero.txt"
             ])
     }
 
@@ -133,8 +133,27 @@ import Testing
         #expect(scan.dependencies.map { "\($0.name) \($0.version ?? "nil")" } == ["six nil"])
         let problems = scan.results.flatMap(\.problems).map(\.description)
         #expect(!problems.joined().contains("HOST-MARKER"), "\(problems)")
-        #expect(problems.contains("base.txt:1: warning: cannot read included file e/secret.txt"), "\(problems)")
-        #expect(problems.contains("requirements.txt:2: warning: cannot read included file e/constraints.txt"), "\(problems)")
+        #expect(problems.contains("base.txt:1: error: cannot read included file e/secret.txt"), "\(problems)")
+        #expect(problems.contains("requirements.txt:2: error: cannot read included file e/constraints.txt"), "\(problems)")
+    }
+
+    /// Hostile inputs round 3, finding 7: pip splits an option line as shlex does; a quoted or
+    /// escaped include is read, and one that cannot be read makes the result not clean (an error).
+    @Test func includesAreSplitAsPipSplitsThem() throws {
+        let tree = try Tree()
+        try tree.write("sub dir/reqs.txt", "urllib3==1.24.1\n")
+        try tree.write("sub dir/more reqs.txt", "six==1.16.0\n")
+        try tree.write("a b.txt", "idna==2.5\n")
+        try tree.write(
+            "requirements.txt", "-r \"sub dir/reqs.txt\"\n--requirement='sub dir/more reqs.txt'\n-r a\\ b.txt\n-r \"missing file.txt\"\n")
+        let scan = try LockfileDetector(root: tree.root).scan()
+        #expect(
+            scan.dependencies.map { "\($0.file) \($0.name)" }.sorted() == [
+                "a b.txt idna", "sub dir/more reqs.txt six", "sub dir/reqs.txt urllib3",
+            ])
+        #expect(
+            scan.results.flatMap(\.problems).map(\.description) == ["requirements.txt:4: error: cannot read included file missing file.txt"]
+        )
     }
 
     @Test func missingRootThrows() {

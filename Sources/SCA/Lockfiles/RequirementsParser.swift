@@ -184,7 +184,8 @@ public struct RequirementsParser: LockfileParser {
         do {
             bytes = try loader(path)
         } catch {
-            state.problems.append(.init(.warning, file: file, line: line, "cannot read included file \(path)"))
+            // pip reads it (or fails): a pin it holds is unknown here, so the result is not clean.
+            state.problems.append(.init(.error, file: file, line: line, "cannot read included file \(path)"))
             return
         }
         let lines: [(number: Int, text: String)]

@@ -20,24 +20,22 @@ extension RequirementsParser {
         return out
     }
 
-    /// `-r file`, `-rfile`, `--requirement=file`, `--requirement file`.
+    /// `-r file`, `-rfile`, `--requirement=file`, `--requirement file`, split as pip splits them
+    /// (`ShellWords`: quotes and backslashes). Nil as the argument where pip would fail to split
+    /// (an unclosed quote) or none is given.
     static func splitOption(_ words: String) -> (String, String?) {
-        let trimmed = words.trimmingCharacters(in: .whitespaces)
-        if trimmed.hasPrefix("--") {
-            if let eq = trimmed.firstIndex(of: "="), !trimmed[..<eq].contains(" ") {
-                return (
-                    String(trimmed[..<eq]),
-                    String(trimmed[trimmed.index(after: eq)...]).trimmingCharacters(in: .whitespaces)
-                )
-            }
-            if let space = trimmed.firstIndex(where: { $0 == " " || $0 == "\t" }) {
-                return (String(trimmed[..<space]), String(trimmed[space...]).trimmingCharacters(in: .whitespaces))
-            }
-            return (trimmed, nil)
+        guard let parts = ShellWords.split(words), let first = parts.first else {
+            let flag = words.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? ""
+            return (flag.hasPrefix("--") ? String(flag.prefix { $0 != "=" }) : String(flag.prefix(2)), nil)
         }
-        let flag = String(trimmed.prefix(2))
-        let rest = String(trimmed.dropFirst(2)).trimmingCharacters(in: .whitespaces)
-        return (flag, rest.isEmpty ? nil : rest)
+        if first.hasPrefix("--") {
+            if let eq = first.firstIndex(of: "=") { return (String(first[..<eq]), String(first[first.index(after: eq)...])) }
+            return (first, parts.count > 1 ? parts[1] : nil)
+        }
+        let flag = String(first.prefix(2))
+        let rest = String(first.dropFirst(2))
+        if !rest.isEmpty { return (flag, rest) }
+        return (flag, parts.count > 1 ? parts[1] : nil)
     }
 
     /// Joins `target` to the directory of `file` and folds `.` and `..` segments.
