@@ -82,8 +82,10 @@ extension ManifestDirectNames {
     static func pipfile(_ bytes: [UInt8]) -> Set<String>? {
         guard let root = try? TOML.parse(bytes, file: "Pipfile") else { return nil }
         var names = Set<String>()
-        for section in ["packages", "dev-packages"] {
-            for entry in root.table(section)?.entries ?? [] { names.insert(RequirementsParser.normalized(entry.key)) }
+        // Every table but pipenv's own settings is a category of packages (pipenv 2022.10's named
+        // categories beside `packages` and `dev-packages`).
+        for section in root.entries where !PipfileLockParser.pipfileSettings.contains(section.key) {
+            for entry in section.value.table?.entries ?? [] { names.insert(RequirementsParser.normalized(entry.key)) }
         }
         return names
     }

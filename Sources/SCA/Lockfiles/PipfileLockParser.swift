@@ -1,6 +1,7 @@
 import Documents
 
-/// `Pipfile.lock` (pipenv): the `default` and `develop` groups, versions written `==X`.
+/// `Pipfile.lock` (pipenv): every group -- `default`, `develop` and the named categories pipenv
+/// 2022.10 added (`[docs]` in the Pipfile, `"docs"` in the lock) -- versions written `==X`.
 /// The file is flat (no graph): the Pipfile beside it names the direct ones (the others are
 /// transitive, by an unknown path); without it every entry is reported as direct.
 public struct PipfileLockParser: ManifestAwareLockfileParser {
@@ -12,6 +13,9 @@ public struct PipfileLockParser: ManifestAwareLockfileParser {
     /// A parser; it needs no configuration.
     public init() {}
 
+    /// The Pipfile's tables that are pipenv's settings, not categories of packages.
+    static let pipfileSettings: Set<String> = ["source", "requires", "scripts", "pipenv"]
+
     /// The manifest whose requirements are the direct dependencies.
     public static let manifestName = "Pipfile"
 
@@ -22,7 +26,9 @@ public struct PipfileLockParser: ManifestAwareLockfileParser {
             throw malformed(file, root.line, "expected a JSON object at the top level")
         }
         var result = LockfileResult(file: file, format: Self.format)
-        for group in ["default", "develop"] {
+        // Every top-level key but `_meta` is a group pipenv installs from (`pipenv install --categories`).
+        let groups = root.members.map(\.key).filter { $0 != "_meta" }
+        for group in groups {
             guard let section = root[group] else { continue }
             guard case .object(let members) = section.value else {
                 throw malformed(file, section.line, "'\(group)' must be an object")
