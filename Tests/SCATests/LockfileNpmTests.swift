@@ -234,4 +234,30 @@ import Testing
         let result = try PnpmLockParser().parse(Array(text.utf8), file: "pnpm-lock.yaml")
         #expect(rows(result) == [Row("ms", "2.1.3", 26, true, ["ms"])])
     }
+
+    /// Hostile inputs round 3, finding 9: yarn berry installs what `resolution` names; a `version`
+    /// that says otherwise is not what is matched against advisories (and is said to disagree).
+    @Test func yarnBerryMatchesWhatTheResolutionInstalls() throws {
+        let text = """
+            __metadata:
+              version: 6
+
+            "lodash@npm:^4.17.0":
+              version: 4.17.21
+              resolution: "lodash@npm:4.17.4"
+
+            "minimist@patch:minimist@npm%3A1.2.0#./.yarn/patches/m.patch::locator=app%40workspace%3A.":
+              version: 1.2.6
+              resolution: "minimist@patch:minimist@npm%3A1.2.0#./.yarn/patches/m.patch::version=1.2.0&hash=abc&locator=app%40workspace%3A."
+
+            "app@workspace:.":
+              version: 0.0.0-use.local
+              resolution: "app@workspace:."
+              dependencies:
+                lodash: ^4.17.0
+            """
+        let result = try YarnLockParser().parse(Array(text.utf8), file: "yarn.lock")
+        #expect(result.dependencies.map { "\($0.name) \($0.version ?? "")" }.sorted() == ["lodash 4.17.4", "minimist 1.2.0"])
+        #expect(result.problems.filter { $0.level == .warning }.count == 2, "\(result.problems)")
+    }
 }

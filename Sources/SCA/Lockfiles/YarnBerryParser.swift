@@ -39,8 +39,16 @@ struct YarnBerryParser {
                     ))
                 continue
             }
-            guard let version = value["version"]?.string else {
+            // yarn fetches what `resolution` names; `version` is only what the file says of it.
+            let written = value["version"]?.string
+            guard let version = Self.installedVersion(reference) ?? written else {
                 throw malformed(file, line, "entry \(key) has no version")
+            }
+            if let written, written != version {
+                result.problems.append(
+                    .init(
+                        .warning, file: file, line: line,
+                        "\(name): version \(written) is not what its resolution installs (\(version)); the resolution's is matched"))
             }
             reportedIndex[node] = result.dependencies.count
             var notes: [String: String] = [:]
@@ -60,5 +68,21 @@ struct YarnBerryParser {
         for (node, i) in reportedIndex { result.dependencies[i].apply(path: paths[node]) }
         result.dependencies = deduplicated(result.dependencies)
         return result
+    }
+
+    /// The version an npm resolution installs: `npm:4.17.21`, or the npm reference a patch
+    /// applies to (`patch:lodash@npm%3A4.17.21#...`); nil for any other protocol.
+    static func installedVersion(_ reference: String) -> String? {
+        if reference.hasPrefix("npm:") {
+            let version = reference.dropFirst(4)
+            return version.isEmpty || version.contains("@") ? nil : String(version)
+        }
+        if reference.hasPrefix("patch:") {
+            let patched = reference.dropFirst(6).prefix { $0 != "#" }
+            let inner = (String(patched).removingPercentEncoding ?? String(patched))
+            guard let at = inner.range(of: "@npm:", options: .backwards) else { return nil }
+            return installedVersion("npm:" + inner[at.upperBound...])
+        }
+        return nil
     }
 }
