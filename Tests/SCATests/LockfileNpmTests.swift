@@ -260,4 +260,26 @@ import Testing
         #expect(result.dependencies.map { "\($0.name) \($0.version ?? "")" }.sorted() == ["lodash 4.17.4", "minimist 1.2.0"])
         #expect(result.problems.filter { $0.level == .warning }.count == 2, "\(result.problems)")
     }
+
+    /// Hostile inputs round 3, finding 20: `npm ci` installs the tarball `resolved` names; an
+    /// entry's `name` or alias says what the file wants read, the tarball what runs.
+    @Test func packageLockMatchesTheResolvedTarball() throws {
+        let v3 = """
+            {"lockfileVersion": 3, "packages": {
+              "": {"dependencies": {"safe": "1.0.0", "@babel/core": "7.0.0"}},
+              "node_modules/safe": {"name": "left-pad", "version": "1.0.0",
+                "resolved": "https://registry.npmjs.org/lodash/-/lodash-4.17.4.tgz"},
+              "node_modules/@babel/core": {"version": "7.0.0",
+                "resolved": "https://registry.example/api/npm/%40babel%2Fcore/-/core-7.0.0.tgz"}}}
+            """
+        let modern = try PackageLockParser().parse(Array(v3.utf8), file: "package-lock.json")
+        #expect(modern.dependencies.map { "\($0.name) \($0.version ?? "")" }.sorted() == ["@babel/core 7.0.0", "lodash 4.17.4"])
+        #expect(modern.problems.filter { $0.level == .warning }.count == 1, "\(modern.problems)")
+        let v1 = """
+            {"lockfileVersion": 1, "dependencies": {
+              "safe": {"version": "npm:lodash@4.17.4", "resolved": "https://registry.npmjs.org/lodash/-/lodash-4.17.4.tgz"}}}
+            """
+        let legacy = try PackageLockParser().parse(Array(v1.utf8), file: "package-lock.json")
+        #expect(legacy.dependencies.map { "\($0.name) \($0.version ?? "")" } == ["lodash 4.17.4"])
+    }
 }

@@ -76,11 +76,21 @@ public struct PackageLockParser: ManifestAwareLockfileParser {
             }
             let fields = Self.fields(entry, includeDev: false)
             if fields.link { continue }
-            let name = fields.name ?? String(member.key[nameStart...])
-            guard let version = fields.version else {
+            let written = (name: fields.name ?? String(member.key[nameStart...]), version: fields.version)
+            // npm ci installs the tarball `resolved` names, whatever `name` and `version` say.
+            let tarball = fields.resolved.flatMap(Self.registryTarball)
+            let name = tarball?.name ?? written.name
+            guard let version = tarball?.version ?? written.version else {
                 result.problems.append(
                     .init(.warning, file: file, line: member.line, "\(name) has no version, skipped"))
                 continue
+            }
+            if let tarball, tarball.name != written.name || (written.version.map { $0 != tarball.version } ?? false) {
+                result.problems.append(
+                    .init(
+                        .warning, file: file, line: member.line,
+                        "\(written.name)@\(written.version ?? "?") is not what its resolved tarball installs (\(name)@\(version)); the tarball's is matched"
+                    ))
             }
             result.dependencies.append(
                 Dependency(
@@ -103,13 +113,26 @@ public struct PackageLockParser: ManifestAwareLockfileParser {
             guard let version = entry["version"]?.string else {
                 throw malformed(file, member.line, "dependency \"\(member.key)\" has no \"version\"")
             }
-            if version.contains(":") || version.contains("/") {
+            let fields = Self.fields(entry, includeDev: false)
+            if let tarball = fields.resolved.flatMap(Self.registryTarball) {
+                // An alias (`npm:lodash@4.17.4`) or a version the tarball contradicts: the tarball is installed.
+                if tarball.name != member.key || tarball.version != version {
+                    result.problems.append(
+                        .init(
+                            .warning, file: file, line: member.line,
+                            "\(member.key)@\(version) is not what its resolved tarball installs (\(tarball.name)@\(tarball.version)); the tarball's is matched"
+                        ))
+                }
+                result.dependencies.append(
+                    Dependency(
+                        ecosystem: .npm, name: tarball.name, version: tarball.version, file: file, line: member.line, notes: fields.notes))
+                installed.append(Installed(location: location, wants: fields.requires))
+            } else if version.contains(":") || version.contains("/") {
                 result.problems.append(
                     .init(
                         .info, file: file, line: member.line,
                         "\(member.key) comes from \(version), not matched against advisories"))
             } else {
-                let fields = Self.fields(entry, includeDev: false)
                 result.dependencies.append(
                     Dependency(
                         ecosystem: .npm, name: member.key, version: version, file: file,
@@ -210,6 +233,8 @@ public struct PackageLockParser: ManifestAwareLockfileParser {
         var name: String?
         var version: String?
         var link = false
+        /// The tarball `npm ci` fetches.
+        var resolved: String?
         /// Names from dependencies, optional, peer (and dev, for projects) sections (v2/v3).
         var wants: [String] = []
         /// Names from v1's `requires`.
@@ -218,6 +243,29 @@ public struct PackageLockParser: ManifestAwareLockfileParser {
     }
 
     /// Names a package requires (dev dependencies only count for the project itself) and flags.
+    /// The package and version of a registry tarball URL (`…/<name>/-/<base>-<version>.tgz`,
+    /// `@scope/name` for a scoped one, percent-encoded or not); nil for anything else (git, a file).
+    static func registryTarball(_ url: String) -> (name: String, version: String)? {
+        guard url.hasPrefix("https://") || url.hasPrefix("http://"), let marker = url.range(of: "/-/", options: .backwards) else {
+            return nil
+        }
+        let before = url[..<marker.lowerBound].split(separator: "/").map { $0.removingPercentEncoding ?? String($0) }
+        var file = String(url[marker.upperBound...].prefix { $0 != "?" && $0 != "#" })
+        guard let last = before.last, file.hasSuffix(".tgz"), !file.contains("/") else { return nil }
+        file.removeLast(4)
+        let name: String
+        if last.hasPrefix("@"), last.contains("/") {
+            name = last  // `%40scope%2Fname`, decoded
+        } else if before.count >= 2, before[before.count - 2].hasPrefix("@") {
+            name = before[before.count - 2] + "/" + last
+        } else {
+            name = last
+        }
+        let base = name.split(separator: "/").last.map(String.init) ?? name
+        guard file.hasPrefix(base + "-"), file.count > base.count + 1 else { return nil }
+        return (name, String(file.dropFirst(base.count + 1)))
+    }
+
     static func fields(_ entry: DocumentNode, includeDev: Bool) -> Fields {
         var fields = Fields()
         for member in entry.members {
@@ -225,6 +273,7 @@ public struct PackageLockParser: ManifestAwareLockfileParser {
             case "name": fields.name = member.value.string
             case "version": fields.version = member.value.string
             case "link": fields.link = member.value.bool == true
+            case "resolved": fields.resolved = member.value.string
             case "dependencies", "optionalDependencies", "peerDependencies":
                 for wanted in member.value.members { fields.wants.append(wanted.key) }
             case "devDependencies":
