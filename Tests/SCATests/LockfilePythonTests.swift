@@ -101,13 +101,14 @@ import Testing
         #expect(result.problems.isEmpty)
     }
 
-    @Test func requirementsMissingIncludeIsAWarning() throws {
+    /// pip reads the include (or fails): a result missing it is not clean (hostile inputs round 3, finding 7).
+    @Test func requirementsMissingIncludeIsAnError() throws {
         let result = try RequirementsParser(loader: { path in throw SCATestError.missing(path) })
             .parse(Array("-r missing.txt\nsix==1.0\n".utf8), file: "sub/requirements.txt")
         #expect(rows(result) == [Row("six", "1.0", 2, true, [])])
         #expect(
             result.problems.map(\.description) == [
-                "sub/requirements.txt:1: warning: cannot read included file sub/missing.txt"
+                "sub/requirements.txt:1: error: cannot read included file sub/missing.txt"
             ])
     }
 

@@ -14,7 +14,7 @@ public struct PackageLockParser: ManifestAwareLockfileParser {
     public init() {}
 
     /// One installed package: where it sits, and which names it asks for.
-    private struct Installed {
+    struct Installed {
         let location: String
         let wants: [String]
     }
@@ -156,38 +156,90 @@ public struct PackageLockParser: ManifestAwareLockfileParser {
         for (i, package) in installed.enumerated() { index[package.location] = i }
         var graph = DependencyGraph()
         for dependency in result.dependencies { _ = graph.addNode(dependency.name) }
-        for (i, package) in installed.enumerated() {
-            for name in package.wants {
-                if let to = Self.resolve(name, from: package.location, in: index) { graph.addEdge(from: i, to: to) }
-            }
-        }
+        let resolved = Self.resolveAll(installed: installed, projects: projects)
+        for (i, targets) in resolved.installed.enumerated() { for to in targets { graph.addEdge(from: i, to: to) } }
         var direct: [Int] = []
         if projects.isEmpty, let manifestNames, !manifestNames.isEmpty {
             // v1 with package.json: its requirements resolve from the top.
-            direct = manifestNames.sorted().compactMap { Self.resolve($0, from: "", in: index) }
+            direct = manifestNames.sorted().compactMap { index["node_modules/" + $0] }
         } else if projects.isEmpty {
             // v1 does not record the project's own requirements: nothing requires a direct one.
             direct = graph.unreferenced.filter {
                 !installed[$0].location.dropFirst("node_modules/".count).contains("/node_modules/")
             }
         } else {
-            for project in projects {
-                direct += project.wants.compactMap { Self.resolve($0, from: project.location, in: index) }
-            }
+            direct = resolved.projects.flatMap { $0 }
         }
         let paths = graph.paths(from: direct)
         for i in result.dependencies.indices { result.dependencies[i].apply(path: paths[i]) }
     }
 
-    /// Node's lookup: `L/node_modules/N`, then the same from each enclosing package, then the top.
-    static func resolve(_ name: String, from location: String, in index: [String: Int]) -> Int? {
-        var scope = Substring(location)
-        while true {
-            let candidate = scope.isEmpty ? "node_modules/" + name : scope + "/node_modules/" + name
-            if let found = index[candidate] { return found }
-            if scope.isEmpty { return nil }
-            scope = enclosingScope(scope)
+    /// Every requirement resolved as Node does (`L/node_modules/N`, then from each enclosing
+    /// package, then the top), in time linear in the lockfile: one walk down the tree of install
+    /// scopes keeps, for each name, a stack of the packages of that name visible from the scope
+    /// being visited, so each lookup is the top of one stack (resolving each by walking up and
+    /// building every enclosing location took cubic time on deep nesting).
+    static func resolveAll(installed: [Installed], projects: [Installed]) -> (installed: [[Int]], projects: [[Int]]) {
+        // Scopes: the top (""), each project folder and each installed package, by location, and
+        // any enclosing location the file skips.
+        var scopeOf: [String: Int] = ["": 0]
+        var locations = [""]
+        var scopeWants: [[(owner: Int, names: [String])]] = [[]]
+        func scope(_ location: String) -> Int {
+            if let known = scopeOf[location] { return known }
+            scopeOf[location] = locations.count
+            locations.append(location)
+            scopeWants.append([])
+            return locations.count - 1
         }
+        var packageAt: [String: Int] = [:]
+        // Owners: installed packages 0..<n, then projects n..<n+m.
+        for (i, package) in installed.enumerated() {
+            packageAt[package.location] = i
+            scopeWants[scope(package.location)].append((i, package.wants))
+        }
+        for (j, project) in projects.enumerated() {
+            scopeWants[scope(project.location)].append((installed.count + j, project.wants))
+        }
+        // Each package is visible in its enclosing scope; each scope lies in its enclosing one.
+        var parents = [0]
+        var next = 1
+        while next < locations.count {
+            parents.append(scope(String(enclosingScope(Substring(locations[next])))))
+            next += 1
+        }
+        var visible = [[(name: String, package: Int)]](repeating: [], count: locations.count)
+        var children = [[Int]](repeating: [], count: locations.count)
+        for id in 1..<max(1, locations.count) {
+            let location = locations[id]
+            children[parents[id]].append(id)
+            if let package = packageAt[location], let start = afterLastNodeModules(location) {
+                visible[parents[id]].append((String(location[start...]), package))
+            }
+        }
+        var resolvedInstalled = [[Int]](repeating: [], count: installed.count)
+        var resolvedProjects = [[Int]](repeating: [], count: projects.count)
+        var stacks: [String: [Int]] = [:]
+        // An explicit stack: nesting may be as deep as the file allows.
+        var work: [(scope: Int, entering: Bool)] = [(0, true)]
+        while let (current, entering) = work.popLast() {
+            if !entering {
+                for (name, _) in visible[current] { stacks[name]?.removeLast() }
+                continue
+            }
+            for (name, package) in visible[current] { stacks[name, default: []].append(package) }
+            for (owner, names) in scopeWants[current] {
+                let targets = names.compactMap { stacks[$0]?.last }
+                if owner < installed.count {
+                    resolvedInstalled[owner] = targets
+                } else {
+                    resolvedProjects[owner - installed.count] = targets
+                }
+            }
+            work.append((current, false))
+            for child in children[current].reversed() { work.append((child, true)) }
+        }
+        return (resolvedInstalled, resolvedProjects)
     }
 
     /// `a/node_modules/b/node_modules/c` → `a/node_modules/b`; `node_modules/c` → ``.
