@@ -43,8 +43,15 @@ public struct PytestReport: Sendable, Hashable, Codable {
         let lines = output.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)
         var section: Failure?
         var inFailureSections = false
+        // Sets and an index beside the ordered lists: every line is read in constant time, so 50,000
+        // failures take as long per line as one (searching the lists made the reader quadratic).
+        var seen: [String: Set<String>] = ["PASSED": [], "FAILED": [], "ERROR": []]
+        var byTitle = FailureIndex()
         func closeSection() {
-            if let done = section { failures.append(done) }
+            if let done = section {
+                byTitle.add(done.test, at: failures.count)
+                failures.append(done)
+            }
             section = nil
         }
         for line in lines {
@@ -71,14 +78,15 @@ public struct PytestReport: Sendable, Hashable, Codable {
             }
             if let (outcome, test, message) = Self.outcomeLine(line) {
                 closeSection()
+                let new = seen[outcome, default: []].insert(test).inserted
                 switch outcome {
-                case "PASSED": if !passed.contains(test) { passed.append(test) }
+                case "PASSED": if new { passed.append(test) }
                 case "FAILED":
-                    if !failed.contains(test) { failed.append(test) }
-                    Self.attach(message: message, to: test, in: &failures)
+                    if new { failed.append(test) }
+                    Self.attach(message: message, to: test, in: &failures, index: &byTitle)
                 case "ERROR":
-                    if !errors.contains(test) { errors.append(test) }
-                    Self.attach(message: message, to: test, in: &failures)
+                    if new { errors.append(test) }
+                    Self.attach(message: message, to: test, in: &failures, index: &byTitle)
                 default: break
                 }
                 continue
@@ -92,6 +100,7 @@ public struct PytestReport: Sendable, Hashable, Codable {
                 Self.read(line, into: &section!)
             } else if let located = Self.lineModeFailure(line) {
                 // --tb=line prints one `path:line: message` per failure outside any section.
+                byTitle.add(located.test, at: failures.count)
                 failures.append(located)
             }
         }
@@ -123,14 +132,44 @@ public struct PytestReport: Sendable, Hashable, Codable {
         return order.compactMap { byTest[$0] }
     }
 
-    /// A summary line names the full test id the section title abbreviates.
-    private static func attach(message: String?, to test: String, in failures: inout [Failure]) {
-        let short = test.split(separator: "::").dropFirst().joined(separator: ".")
-        if let index = failures.firstIndex(where: { $0.test == short || $0.test == test || test.hasSuffix("::" + $0.test) }) {
-            failures[index].test = test
-            if let message, !message.isEmpty { failures[index].message = message }
+    /// A summary line names the full test id the section title abbreviates: the first failure
+    /// titled with the id, its dotted short form (`Class.test`), or a `::` suffix of it.
+    private static func attach(message: String?, to test: String, in failures: inout [Failure], index: inout FailureIndex) {
+        let parts = test.components(separatedBy: "::")
+        var keys = [test, parts.dropFirst().joined(separator: ".")]
+        for start in 1..<max(1, parts.count) { keys.append(parts[start...].joined(separator: "::")) }
+        if let found = index.first(of: keys) {
+            index.rename(found, from: failures[found].test, to: test)
+            failures[found].test = test
+            if let message, !message.isEmpty { failures[found].message = message }
         } else if let message {
+            index.add(test, at: failures.count)
             failures.append(Failure(test: test, message: message, details: [], locations: [], exceptionType: nil))
+        }
+    }
+
+    /// Failures by their current title, each title's indices ascending. A failure leaves its
+    /// title only as the first of it (`attach` takes the lowest): a head offset, not a search.
+    struct FailureIndex {
+        private var byTitle: [String: (indices: [Int], head: Int)] = [:]
+
+        mutating func add(_ title: String, at index: Int) { byTitle[title, default: ([], 0)].indices.append(index) }
+
+        /// The lowest index titled with any of `titles`.
+        func first(of titles: [String]) -> Int? {
+            titles.compactMap { title in byTitle[title].flatMap { $0.head < $0.indices.count ? $0.indices[$0.head] : nil } }.min()
+        }
+
+        /// Moves `index`, the first of `old`, to `new`.
+        mutating func rename(_ index: Int, from old: String, to new: String) {
+            guard old != new else { return }
+            if let entry = byTitle[old], entry.head < entry.indices.count, entry.indices[entry.head] == index {
+                byTitle[old]?.head += 1
+            }
+            var entry = byTitle[new, default: ([], 0)]
+            let position = entry.indices[entry.head...].firstIndex { $0 > index } ?? entry.indices.count
+            entry.indices.insert(index, at: position)
+            byTitle[new] = entry
         }
     }
 
