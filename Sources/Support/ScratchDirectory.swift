@@ -2,29 +2,73 @@
     import Glibc
 #endif
 import FoundationEssentials
+import Synchronization
 
-/// A private (0700) temporary directory removed after use.
+/// A private (0700) temporary directory removed after use. Its maker holds an exclusive `flock`
+/// on it until `remove`: a process killed with -9 leaves its directory behind (a heal's snapshot
+/// holds the repository, secrets included), and the next `make` of the same prefix by the same
+/// user finds the lock free and removes it. A lock is a process's, across pid namespaces (an
+/// analysis sandbox's directories are swept by the next analysis, or by root's next run).
 public enum ScratchDirectory {
     /// Runs `body` with a new private directory under `$TMPDIR` (or /tmp) and removes it after.
     public static func with<T>(_ body: (String) throws -> T) throws -> T {
         let path = try make()
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        defer { remove(path) }
         return try body(path)
     }
 
-    /// Makes a new private directory and returns its path; the caller removes it.
-    public static func make(prefix: String = "sentinel") throws -> String {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    /// Makes a new private directory and returns its path; the caller removes it with `remove`.
+    /// Abandoned ones of the same prefix are swept first.
+    /// `base`: where (default `$TMPDIR`, else /tmp).
+    public static func make(prefix: String = "sentinel", in base: String? = nil) throws -> String {
+        let base = base ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        sweepAbandoned(in: base, prefix: prefix)
         var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw SentinelError(.io, "\(base): cannot make a temporary directory: \(Errno.current)", errno: .current)
         }
-        return String(cString: made)
+        let path = String(cString: made)
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if fd >= 0 {
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+                held.withLock { $0[path] = fd }
+            } else {
+                close(fd)
+            }
+        }
+        return path
     }
 
-    /// Removes a directory `make` made, with what it holds (links are removed, never followed).
-    /// For a directory someone else filled, only once nothing of theirs runs any more.
+    /// Removes a directory `make` made, with what it holds (links are removed, never followed),
+    /// and lets go of its lock. For a directory someone else filled, only once nothing of theirs
+    /// runs any more.
     public static func remove(_ path: String) {
         try? FileManager.default.removeItem(atPath: path)
+        if let fd = held.withLock({ $0.removeValue(forKey: path) }) { close(fd) }
+    }
+
+    /// The locks this process holds, by directory.
+    private static let held = Mutex<[String: Int32]>([:])
+
+    /// A directory left older than this with no lock on it is abandoned (one made by a build that
+    /// did not lock is given this long to finish).
+    static let abandonedAfter: Double = 3600
+
+    /// Removes `base/prefix-XXXXXX` directories of this user that nobody holds a lock on and
+    /// that are older than `abandonedAfter`. Links and other users' entries are left alone.
+    static func sweepAbandoned(in base: String, prefix: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
+        let now = Date().timeIntervalSince1970
+        for name in names where name.hasPrefix(prefix + "-") && name.utf8.count == prefix.utf8.count + 7 {
+            let path = base + "/" + name
+            let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o077 == 0,
+                now - Double(info.st_mtim.tv_sec) > abandonedAfter, flock(fd, LOCK_EX | LOCK_NB) == 0
+            else { continue }
+            try? FileManager.default.removeItem(atPath: path)
+        }
     }
 }

@@ -60,12 +60,12 @@ public final class HealWorkspace: @unchecked Sendable {
             self.files = files.sorted()
             fileSet = Set(files)
         } catch {
-            try? FileManager.default.removeItem(atPath: root)
+            ScratchDirectory.remove(root)
             throw error
         }
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: root) }
+    deinit { ScratchDirectory.remove(root) }
 
     /// The content of `path` in the snapshot, when it is one of `files` (a regular file reached
     /// through real directories: a repository's links are never followed) and UTF-8.

@@ -1,0 +1,45 @@
+import Foundation
+import Support
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Hostile inputs round 3, finding 21: a heal killed with -9 left its repository snapshot in
+/// `$TMPDIR` for good. Scratch directories are locked by their maker; the next one of the same
+/// prefix removes those nobody holds.
+struct ScratchDirectorySweepTests {
+    @Test("an abandoned directory is swept by the next make; a held or recent one, or another prefix's, stays")
+    func abandonedAreSwept() throws {
+        let base = NSTemporaryDirectory() + "sweep-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let old = Date().addingTimeInterval(-7200)
+        func directory(_ name: String, age: Date) throws -> String {
+            let path = base + "/" + name
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try "secret".write(toFile: path + "/snapshot", atomically: false, encoding: .utf8)
+            try FileManager.default.setAttributes([.modificationDate: age], ofItemAtPath: path)
+            return path
+        }
+        let abandoned = try directory("sentinel-heal-AAAAAA", age: old)
+        let held = try directory("sentinel-heal-BBBBBB", age: old)
+        let recent = try directory("sentinel-heal-CCCCCC", age: Date())
+        let other = try directory("sentinel-wapiti-DDDDDD", age: old)
+        let holder = open(held, O_RDONLY | O_DIRECTORY)
+        defer { close(holder) }
+        #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)
+
+        let made = try ScratchDirectory.make(prefix: "sentinel-heal", in: base)
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
+        #expect(FileManager.default.fileExists(atPath: held) && FileManager.default.fileExists(atPath: recent))
+        #expect(FileManager.default.fileExists(atPath: other))
+        // The new one is held by its maker until removed.
+        let probe = open(made, O_RDONLY | O_DIRECTORY)
+        defer { close(probe) }
+        #expect(flock(probe, LOCK_EX | LOCK_NB) != 0)
+        ScratchDirectory.remove(made)
+        #expect(!FileManager.default.fileExists(atPath: made))
+    }
+}
