@@ -11,10 +11,12 @@ inputs in the same run (an older build). Each input is the shape a hostile repos
 - package-lock.json (v3): a chain nested as deep as the size allows (keys as long as the chain);
 - package-lock.json (v3): wide, 1 level deep (the ordinary shape, for comparison);
 - pytest output: N failures, each with its section and summary line (heal's signal).
-A run that exceeds --timeout seconds is reported as such, not waited for.
+A run that exceeds --timeout seconds is reported as such, not waited for; each run's address space
+is capped at 12 GiB (a run that hits it is reported by its exit status).
 """
 import argparse
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -82,16 +84,33 @@ def pytest_output(target):
     )
 
 
+MEMORY_CAP = 12 << 30
+
+
+def cap_memory():
+    # A quadratic reader would take the machine down with it: its address space is capped.
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+
+
 def measure(command, env, timeout):
-    """(seconds, peak MiB) or (None, None) on a timeout."""
+    """(seconds, peak MiB, failure) with failure None, "timeout" or "exit N" (the cap hit)."""
     try:
         done = subprocess.run(
-            ["/usr/bin/time", "-f", "%e %M"] + command, env=env, capture_output=True, text=True, timeout=timeout
+            ["/usr/bin/time", "-f", "%e %M"] + command, env=env, capture_output=True, text=True, timeout=timeout,
+            preexec_fn=cap_memory,
         )
     except subprocess.TimeoutExpired:
-        return None, None
+        return None, None, f"over {timeout:g} s"
     last = done.stderr.strip().splitlines()[-1].split()
-    return float(last[0]), int(last[1]) / 1024
+    failure = None if done.returncode in (0, 1) else f"exit {done.returncode}"
+    return float(last[0]), int(last[1]) / 1024, failure
+
+
+def cells(result, size):
+    seconds, peak, failure = result
+    if failure:
+        return (failure, "", "" if peak is None else f"{peak:.0f}")
+    return (f"{seconds:.2f}", f"{seconds / size:.3f}", f"{peak:.0f}")
 
 
 def main():
@@ -136,10 +155,10 @@ def main():
                     f.write(content)
             row = []
             for _, binary in binaries:
-                seconds, peak = measure(
+                result = measure(
                     [binary, "scan", repo, "--sca", "--tools", "osv", "--allow-stale-db", "--fail-on", "none", "--format", "json",
                      "--output", os.path.join(work, "out.json")], env, args.timeout)
-                row.append(("timeout", "", "") if seconds is None else (f"{seconds:.2f}", f"{seconds / size:.3f}", f"{peak:.0f}"))
+                row.append(cells(result, size))
             print(f"| {label} | {size:g} | " + " | ".join(" | ".join(cells) for cells in row) + " |", flush=True)
     for size in sizes:
         repo = os.path.join(work, "heal-repo")
@@ -152,10 +171,10 @@ def main():
             f.write(pytest_output(int(size * 1e6)))
         row = []
         for _, binary in binaries:
-            seconds, peak = measure(
+            result = measure(
                 [binary, "heal", "--signal", signal, "--repo", repo, "--verify", "true", "--max-minutes", "1", "--level", "observer"],
                 env, args.timeout)
-            row.append(("timeout", "", "") if seconds is None else (f"{seconds:.2f}", f"{seconds / size:.3f}", f"{peak:.0f}"))
+            row.append(cells(result, size))
         print(f"| pytest output (heal's signal) | {size:g} | " + " | ".join(" | ".join(cells) for cells in row) + " |", flush=True)
     shutil.rmtree(work, ignore_errors=True)
 

@@ -7,11 +7,25 @@ public enum EncodedForms {
     /// The forms of `secret` other than itself (duplicates possible; short ones kept: the caller
     /// drops what is too short to search for).
     public static func of(_ secret: [UInt8]) -> [[UInt8]] {
-        var forms = json(secret) + percent(secret)
+        var forms = json(secret) + percent(secret) + [Array(markdownEscaped(String(decoding: secret, as: UTF8.self)).utf8)]
         for alphabet in [standardAlphabet, urlAlphabet] {
             for alignment in 0..<3 { forms.append(base64Core(secret, alignment: alignment, alphabet: alphabet)) }
         }
         return forms.filter { $0 != secret && !$0.isEmpty }
+    }
+
+    /// What Markdown or GitHub reads in running text (emphasis, links, images, HTML, tables,
+    /// headings, mentions, issue references, autolinks): escaped with a backslash.
+    public static let markdownSpecials = Set("\\`*_{}[]()<>#+-.!|@~:&")
+
+    /// `text` with every `markdownSpecials` character backslash-escaped: inert in Markdown.
+    public static func markdownEscaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if markdownSpecials.contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
     }
 
     private static let hexUpper = Array("0123456789ABCDEF".utf8)

@@ -42,9 +42,22 @@ struct BumpPullRequestTextTests {
             PullRequestText.modelWords("Divide by the count.\n# not a heading") == """
                 ## What the model changed and why, in its words
 
-                > Divide by the count. # not a heading
+                ```text
+                Divide by the count. # not a heading
+                ```
 
 
                 """)
+    }
+
+    /// Hostile inputs round 3, finding 14: the model's prose is plain text on the page: no
+    /// mention, issue reference, image beacon, link or HTML of its own, and no fence it can close.
+    @Test("a model's mentions, references, images, links, HTML and fences stay inert")
+    func modelWordsAreInert() {
+        let hostile = "Fixed. @acme/security Fixes #1 ![x](https://beacon.example/p.png) <img src=x onerror=alert(1)> ```` done"
+        let words = PullRequestText.modelWords(hostile)
+        #expect(words.contains("`````text\n" + hostile + "\n`````\n"), "\(words)")
+        let inline = MarkdownText.inline("@acme Fixes #1 [a](https://x.example) <b>")
+        #expect(inline == ##"\@acme Fixes \#1 \[a\]\(https\://x\.example\) \<b\>"##)
     }
 }

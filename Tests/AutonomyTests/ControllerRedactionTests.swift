@@ -20,7 +20,7 @@ struct ControllerRedactionTests {
             AutonomyRequest(candidate: candidate, repository: repo.path, requested: .proposer, policy: policy))
         let directory = try #require(outcome.proposal?.directory)
         let body = try String(contentsOfFile: directory + "/PR.md", encoding: .utf8)
-        #expect(body.contains("(token=<redacted>)"))
+        #expect(body.contains(#"\(token=<redacted>\)"#), "\(body)")
         for path in [directory + "/PR.md", directory + "/proposal.json", repo.state.file("notes.jsonl"), repo.state.file("audit.jsonl")] {
             #expect(!(try String(contentsOfFile: path, encoding: .utf8)).contains(Self.token), "\(path)")
         }

@@ -18,7 +18,8 @@ struct ScratchDirectorySweepTests {
         let old = Date().addingTimeInterval(-7200)
         func directory(_ name: String, age: Date) throws -> String {
             let path = base + "/" + name
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: path, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             try "secret".write(toFile: path + "/snapshot", atomically: false, encoding: .utf8)
             try FileManager.default.setAttributes([.modificationDate: age], ofItemAtPath: path)
             return path

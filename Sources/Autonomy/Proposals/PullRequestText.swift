@@ -78,7 +78,7 @@ public enum PullRequestText {
     /// `PR.md`.
     public static func body(for candidate: Candidate, document: ProposalDocument) -> String {
         var text = "# \(document.title)\n\n"
-        text += "## Summary\n\n\(candidate.description)\n\n"
+        text += "## Summary\n\n\(MarkdownText.inline(candidate.description))\n\n"
         if let reason = unexercised(candidate) {
             text += "> **The tests did not run with the bumped version** (\(reason)); this bump is not verified.\n\n"
         }
@@ -104,9 +104,10 @@ public enum PullRequestText {
 
     /// The section quoting a model's explanation of its change, marked as its words: what was
     /// verified is Sentinel's, in the evidence. One quoted paragraph, whatever the reply held.
+    /// Plain text in a block (`MarkdownText`): no mention, link, image or HTML of the model's reaches the page.
     static func modelWords(_ rationale: String) -> String {
         let line = rationale.split(whereSeparator: \.isNewline).joined(separator: " ")
-        return "## What the model changed and why, in its words\n\n> \(line)\n\n"
+        return "## What the model changed and why, in its words\n\n" + MarkdownText.block(line) + "\n"
     }
 
     /// For a bump whose tests did not run with the bumped version, why (`not exercised: …`).
@@ -126,13 +127,16 @@ public enum PullRequestText {
         case .finding:
             text += "Finding `\(signal.ruleId ?? "?")`"
             if let severity = signal.severity { text += " (\(severity.rawValue))" }
-            text += ": \(signal.message)\n"
+            text += ": \(MarkdownText.inline(signal.message))\n"
         case .testFailure:
             text +=
-                "Failing: " + (signal.failingTests.isEmpty ? signal.message : signal.failingTests.map { "`\($0)`" }.joined(separator: ", "))
-            text += "\n\n> " + signal.message.split(separator: "\n").prefix(3).joined(separator: "\n> ") + "\n"
+                "Failing: "
+                + (signal.failingTests.isEmpty
+                    ? MarkdownText.inline(signal.message) : signal.failingTests.map { MarkdownText.inline($0) }.joined(separator: ", "))
+            text += "\n\n" + MarkdownText.block(signal.message.split(separator: "\n").prefix(3).joined(separator: "\n"))
         case .exception, .logError:
-            text += "`\(signal.exceptionType ?? "error")`: \(signal.message.split(separator: "\n").first ?? "")\n"
+            text +=
+                "\(MarkdownText.inline(signal.exceptionType ?? "error")): \(MarkdownText.inline(String(signal.message.split(separator: "\n").first ?? "")))\n"
         }
         let places = signal.locations.prefix(5).map { location in
             "`" + location.file + (location.line.map { ":\($0)" } ?? "") + "`"
