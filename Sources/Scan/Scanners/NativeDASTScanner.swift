@@ -14,6 +14,23 @@ import Support
 public struct NativeDASTScanner: ScanCore.Scanner {
     /// The sandbox profile the worker runs under.
     public static let defaultProfile = "dast"
+    /// Every value the operator gave the scan to authenticate with: login fields, header values
+    /// and their part after a scheme (`Bearer X`: X), cookie values.
+    static func credentialValues(of options: WebScanOptions) -> [String] {
+        var values = options.login.map { Array($0.fields.values) } ?? []
+        for header in (try? WebTarget.headers(options.headers)) ?? [] {
+            values.append(header.value)
+            if let space = header.value.firstIndex(of: " ") {
+                values.append(String(header.value[header.value.index(after: space)...]).trimmingCharacters(in: .whitespaces))
+            }
+        }
+        for cookie in options.cookies {
+            values.append(cookie)
+            if let equals = cookie.firstIndex(of: "=") { values.append(String(cookie[cookie.index(after: equals)...])) }
+        }
+        return values
+    }
+
     /// Where the worker's options file is inside the sandbox.
     static let optionsPath = "/workspace/options.json"
 
@@ -123,9 +140,10 @@ public struct NativeDASTScanner: ScanCore.Scanner {
             finding.evidence = (finding.evidence ?? "") + "\nCanary: \(canaryHits[probe.token] ?? "")"
             findings.append(finding)
         }
-        // The login's values (a password the target echoes, a request body quoted as evidence)
-        // never leave the process, whatever the answers held.
-        let credentials = Redactor(secrets: options.login.map { Array($0.fields.values) } ?? [], shapes: false)
+        // What the operator handed the scan to get in -- the login's values, `--header` values
+        // (and the token after an auth scheme), `--cookie` values -- never leaves the process,
+        // whatever the answers echoed (a password in a page, a header quoted as evidence).
+        let credentials = Redactor(secrets: Self.credentialValues(of: options), shapes: false)
         findings = findings.map { finding in
             var finding = finding
             finding.message = credentials.redact(finding.message)
