@@ -42,15 +42,13 @@ public struct DependencyScanner: ScanCore.Scanner {
 
     /// Reads the target's lockfiles and reports packages with known vulnerabilities in the OSV database.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
-        // Named files: exactly the lockfiles among them; a directory: every lockfile under it that the
-        // file selection (globs, default ignores) keeps.
+        // Exactly the lockfiles the file selection keeps (named files, or a directory's walk with its
+        // globs and default ignores): each one counted as scanned is read. A walk of its own with
+        // another set of skipped directories counted `target/` or `vendor/` lockfiles, and never read them.
         let detector = LockfileDetector(root: target.root)
-        var detected = target.isFileList ? detector.scan(files: target.files + target.oversizedFiles) : try detector.scan()
-        if !target.isFileList && isDirectory(target.root) {
-            let selected = Set(target.files + target.oversizedFiles)
-            detected.results = detected.results.filter { selected.contains($0.file) }
-            detected.errors = detected.errors.filter { selected.contains($0.file) }
-        }
+        let detected =
+            target.isFileList || isDirectory(target.root)
+            ? detector.scan(files: target.files + target.oversizedFiles) : try detector.scan()
         // A lockfile that cannot be read is bad input: reported once, the scan goes on, exit 2.
         let inputErrors = detected.errors.map {
             Notice(
