@@ -5,7 +5,8 @@ output, at sizes doubling up to 100 MB. Linear readers keep seconds/MB and MB(RS
 
     bench/reader-growth.py SENTINEL [PEER_SENTINEL] [--max-mb 100]
 
-SENTINEL is a release binary (make release); PEER_SENTINEL, when given, is measured on the same
+SENTINEL is a release binary (make release) with its profiles and rules where it finds them (in
+place in the checkout, or copied beside its directory); PEER_SENTINEL, when given, is measured on the same
 inputs in the same run (an older build). Each input is the shape a hostile repository would use:
 - yarn.lock: one dependency chain through every entry (paths as long as the file);
 - package-lock.json (v3): a chain nested as deep as the size allows (keys as long as the chain);
@@ -119,6 +120,7 @@ def main():
     parser.add_argument("peer", nargs="?")
     parser.add_argument("--max-mb", type=float, default=100)
     parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--only", default="yarn,npm-deep,npm-wide,pytest", help="inputs to measure (comma-separated)")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="reader-growth-")
     env = dict(os.environ, SENTINEL_HOME=work + "/home")
@@ -140,9 +142,12 @@ def main():
     binaries = [("sentinel", args.sentinel)] + ([("peer", args.peer)] if args.peer else [])
     print("| input | MB | " + " | ".join(f"{name} s | {name} s/MB | {name} peak MiB" for name, _ in binaries) + " |")
     print("|---|---:|" + "---:|---:|---:|" * len(binaries))
-    lockfiles = [("yarn.lock chain", "yarn.lock", yarn_chain), ("package-lock deep", "package-lock.json", npm_deep),
-                 ("package-lock wide", "package-lock.json", npm_wide)]
-    for label, name, generate in lockfiles:
+    only = set(args.only.split(","))
+    lockfiles = [("yarn", "yarn.lock chain", "yarn.lock", yarn_chain), ("npm-deep", "package-lock deep", "package-lock.json", npm_deep),
+                 ("npm-wide", "package-lock wide", "package-lock.json", npm_wide)]
+    for key, label, name, generate in lockfiles:
+        if key not in only:
+            continue
         for size in sizes:
             repo = os.path.join(work, "repo")
             shutil.rmtree(repo, ignore_errors=True)
@@ -160,7 +165,7 @@ def main():
                      "--output", os.path.join(work, "out.json")], env, args.timeout)
                 row.append(cells(result, size))
             print(f"| {label} | {size:g} | " + " | ".join(" | ".join(cells) for cells in row) + " |", flush=True)
-    for size in sizes:
+    for size in sizes if "pytest" in only else []:
         repo = os.path.join(work, "heal-repo")
         shutil.rmtree(repo, ignore_errors=True)
         os.makedirs(repo + "/tests")

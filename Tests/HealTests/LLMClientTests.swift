@@ -81,6 +81,31 @@ import TestSupport
         #expect(log.recorded == [30])
     }
 
+    /// Hostile inputs round 3, finding 15: a provider answering 503 (with a long Retry-After)
+    /// held a one-minute heal for minutes. The exchange ends within the heal's time left.
+    @Test func retriesEndWithinTheTimeLeft() throws {
+        let provider = try FakeLLMProvider([
+            .init(status: 503, headers: [("Retry-After", "20")]), .init(status: 503, headers: [("Retry-After", "20")]),
+            FakeLLMProvider.completion("done"),
+        ])
+        let log = SleepLog()
+        var configuration = provider.configuration(maxAttempts: 10)
+        configuration.maxRetryDelay = 60
+        let client = LLMClient(configuration: configuration, sleep: log.sleep)
+        #expect {
+            _ = try client.complete(messages, within: 10)
+        } throws: { error in
+            (error as? SentinelError)?.code == .llmUnavailable && (error as? SentinelError)?.message.contains("out of time") == true
+        }
+        #expect(log.recorded.isEmpty && provider.requests.count == 1)
+        #expect {
+            _ = try client.complete(messages, within: 0)
+        } throws: { error in (error as? SentinelError)?.message.contains("out of time") == true }
+        #expect(provider.requests.count == 1)
+        #expect(try client.complete(messages, within: 120).content == "done")
+        #expect(log.recorded == [20])
+    }
+
     @Test func serverErrorsUntilTheAttemptsRunOut() throws {
         let provider = try FakeLLMProvider([FakeLLMProvider.json(500, ["error": ["message": "overloaded"]])])
         let log = SleepLog()

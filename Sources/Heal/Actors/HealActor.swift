@@ -94,6 +94,9 @@ public struct ActorContext: Sendable {
     public var suspicious: [SuspiciousLine]
     /// What the failing tests compared in the baseline run: expected and printed values.
     public var compared: [ComparedValues]
+    /// Seconds left of the heal's time (`--max-minutes`) when the actor was asked: every network
+    /// exchange an actor makes ends within it. Nil: no limit.
+    public var secondsLeft: Double?
 
     /// A context; see the properties.
     public init(

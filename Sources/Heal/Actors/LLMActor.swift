@@ -67,7 +67,8 @@ public struct LLMActor: HealActor {
             summary += "\nActual:\n" + LLMPrompt.clipped(pair.actual, to: 1_000)
         }
         do {
-            let proposal = try proposer.propose(signal: summary, excerpts: excerpts, attempts: attempts, files: files)
+            let proposal = try proposer.propose(
+                signal: summary, excerpts: excerpts, attempts: attempts, files: files, within: context.secondsLeft)
             var made = Proposal(
                 actor: kind, changes: proposal.changes, description: "model patch, round \(round)",
                 score: 1, strategy: "llm")

@@ -42,15 +42,26 @@ public final class LLMClient: Sendable {
     /// (or the quota is gone), `.llmResponse` for malformed JSON, missing choices or another
     /// status, and `.network` when the server cannot be reached. Messages name the endpoint
     /// and never the key.
-    public func complete(_ messages: [LLMMessage]) throws -> LLMReply {
+    ///
+    /// `within`: seconds the whole exchange may take, every attempt and wait included (the heal's
+    /// `--max-minutes` left); each request's timeout is cut to what is left, and no retry starts
+    /// after it (`.llmUnavailable`, "out of time").
+    public func complete(_ messages: [LLMMessage], within seconds: Double? = nil) throws -> LLMReply {
         let estimate = LLMTokenBudget.estimate(messages)
         try budget.withLock { try $0.reserve(estimate) }
         var charged = 0
         defer { budget.withLock { $0.settle(estimate, charging: charged) } }
-        let request = makeRequest(messages)
+        let deadline = seconds.map { Date().addingTimeInterval(max(0, $0)) }
+        func left() -> Double? { deadline.map { $0.timeIntervalSinceNow } }
+        var request = makeRequest(messages)
         var attempt = 0
         while true {
             attempt += 1
+            if let left = left() {
+                guard left > 0.5 else { throw failure(.llmUnavailable, "out of time (--max-minutes) after \(attempt - 1) attempt(s)") }
+                request.timeout = min(configuration.requestTimeout, left)
+                request.connectTimeout = min(request.connectTimeout, left)
+            }
             let (response, body) = try send(request)
             switch response.status {
             case 200..<300:
@@ -82,10 +93,13 @@ public final class LLMClient: Sendable {
                 guard attempt < configuration.maxAttempts else {
                     throw failure(.llmUnavailable, "gave up after \(attempt) attempt(s): \(detail)")
                 }
-                sleep(
-                    LLMRetryDelay.seconds(
-                        attempt: attempt, retryAfter: response.header("Retry-After"), base: configuration.retryBaseDelay,
-                        cap: configuration.maxRetryDelay))
+                let delay = LLMRetryDelay.seconds(
+                    attempt: attempt, retryAfter: response.header("Retry-After"), base: configuration.retryBaseDelay,
+                    cap: configuration.maxRetryDelay)
+                if let left = left(), delay >= left {
+                    throw failure(.llmUnavailable, "out of time (--max-minutes) for another attempt: \(detail)")
+                }
+                sleep(delay)
             default:
                 throw failure(.llmResponse, "HTTP \(response.status): \(ChatCompletionJSON.providerMessage(body))")
             }

@@ -35,11 +35,12 @@ public struct LLMProposer: Sendable {
     /// against `files` (path → current content of every file the model may edit). Throws the
     /// client's errors, or `.llmEdits` when the reply holds no usable edits (a lesson for the
     /// next attempt).
+    /// `within`: seconds the exchange may take, retries included (the heal's time left).
     public func propose(
-        signal: String, excerpts: [LLMExcerpt], attempts: [LLMAttempt] = [], files: [String: String]
+        signal: String, excerpts: [LLMExcerpt], attempts: [LLMAttempt] = [], files: [String: String], within seconds: Double? = nil
     ) throws -> LLMProposal {
         let messages = LLMPrompt.messages(signal: signal, excerpts: excerpts, attempts: attempts, format: format)
-        let reply = try client.complete(messages)
+        let reply = try client.complete(messages, within: seconds)
         let changes = try LLMEdits.changes(from: reply.content, files: files)
         return LLMProposal(changes: changes, testPaths: LLMEdits.touchesTests(changes), reply: reply)
     }

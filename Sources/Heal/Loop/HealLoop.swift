@@ -344,9 +344,10 @@ public struct HealLoop: Sendable {
         /// `actor`'s proposals for `round`; nil when it failed (the note says why).
         private func ask(_ actor: any HealActor, round: Int, state: inout LoopState) -> [Proposal]? {
             loop.progress(.proposing(actor.kind))
-            let context = ActorContext(
+            var context = ActorContext(
                 signal: signal, workspace: workspace, baseline: baseline, attempts: state.attempts, memory: remembered,
                 traceRun: traceRun, suspicious: state.suspicious, compared: compared)
+            context.secondsLeft = state.budgetLeft ?? 0
             do {
                 return try actor.propose(context, round: round)
             } catch {
