@@ -123,7 +123,6 @@ def main():
     parser.add_argument("--only", default="yarn,npm-deep,npm-wide,pytest", help="inputs to measure (comma-separated)")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="reader-growth-")
-    env = dict(os.environ, SENTINEL_HOME=work + "/home")
     # PyPI advisories from the example, and one npm advisory (on a package every input holds), so
     # that the scan reads the npm lockfiles instead of stopping for want of npm data.
     advisories = os.path.join(work, "osv")
@@ -131,15 +130,19 @@ def main():
     with open(os.path.join(advisories, "BENCH-0001.json"), "w") as f:
         f.write('{"id": "BENCH-0001", "modified": "2024-01-01T00:00:00Z", "summary": "bench", '
                 '"affected": [{"package": {"ecosystem": "npm", "name": "p5"}, "versions": ["1.0.5"]}]}')
-    for source in [ROOT + "/examples/osv", advisories]:
-        subprocess.run([args.sentinel, "db", "import", source], env=env, check=True, capture_output=True)
+    binaries = [("sentinel", args.sentinel)] + ([("peer", args.peer)] if args.peer else [])
+    # A state directory each: an older build refuses a newer one's databases.
+    environments = {}
+    for name, binary in binaries:
+        environments[binary] = dict(os.environ, SENTINEL_HOME=os.path.join(work, "home-" + name))
+        for source in [ROOT + "/examples/osv", advisories]:
+            subprocess.run([binary, "db", "import", source], env=environments[binary], check=True, capture_output=True)
     sizes = []
     mb = 1.0
     while mb < args.max_mb:
         sizes.append(mb)
         mb *= 4
     sizes.append(args.max_mb)
-    binaries = [("sentinel", args.sentinel)] + ([("peer", args.peer)] if args.peer else [])
     print("| input | MB | " + " | ".join(f"{name} s | {name} s/MB | {name} peak MiB" for name, _ in binaries) + " |")
     print("|---|---:|" + "---:|---:|---:|" * len(binaries))
     only = set(args.only.split(","))
@@ -162,7 +165,7 @@ def main():
             for _, binary in binaries:
                 result = measure(
                     [binary, "scan", repo, "--sca", "--tools", "osv", "--allow-stale-db", "--fail-on", "none", "--format", "json",
-                     "--output", os.path.join(work, "out.json")], env, args.timeout)
+                     "--output", os.path.join(work, "out.json")], environments[binary], args.timeout)
                 row.append(cells(result, size))
             print(f"| {label} | {size:g} | " + " | ".join(" | ".join(cells) for cells in row) + " |", flush=True)
     for size in sizes if "pytest" in only else []:
@@ -178,7 +181,7 @@ def main():
         for _, binary in binaries:
             result = measure(
                 [binary, "heal", "--signal", signal, "--repo", repo, "--verify", "true", "--max-minutes", "1", "--level", "observer"],
-                env, args.timeout)
+                environments[binary], args.timeout)
             row.append(cells(result, size))
         print(f"| pytest output (heal's signal) | {size:g} | " + " | ".join(" | ".join(cells) for cells in row) + " |", flush=True)
     shutil.rmtree(work, ignore_errors=True)

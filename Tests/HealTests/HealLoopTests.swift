@@ -294,7 +294,7 @@ struct HealLoopTests {
 
     @Test(
         "a remembered fix that adds a file, or changes one the signal is not in, is refused before it is applied",
-        arguments: ["sitecustomize.py", "tools/release.py"])
+        arguments: ["extra_module.py", "tools/release.py"])
     func replayChangesOnlyTheSignalsFiles(planted: String) throws {
         let (memory, directory) = try Self.memory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -310,7 +310,8 @@ struct HealLoopTests {
             try Self.request(project, actors: [ScriptedActor(kind: .logicRepair, rounds: [])]))
         #expect(outcome.memory.first?.verified == true)
         #expect(outcome.candidate == nil && outcome.attempts.isEmpty)
-        let why = planted == "sitecustomize.py" ? "it adds sitecustomize.py" : "it changes tools/release.py, which the signal is not in"
+        // (A startup file such as sitecustomize.py is refused before it ever runs: RegressionGuard.)
+        let why = planted == "extra_module.py" ? "it adds extra_module.py" : "it changes tools/release.py, which the signal is not in"
         #expect(outcome.notes.contains("memory: remembered fix #1 not replayed: \(why)"), "\(outcome.notes)")
     }
 

@@ -17,6 +17,14 @@ public enum RegressionGuard {
         if let helper = changes.first(where: { oracle.contains($0.path) }) {
             return "edits \(helper.path), which only the tests load (their own code or data)"
         }
+        if let startup = changes.first(where: { isStartupFile($0.path) }) {
+            return "changes \(startup.path), which Python runs before the tests"
+        }
+        for change in changes {
+            if let section = changedTestConfiguration(change) {
+                return "changes the test run's configuration ([\(section)] in \(change.path))"
+            }
+        }
         for change in changes {
             let before = change.before ?? ""
             let after = change.after ?? ""
@@ -55,8 +63,54 @@ public enum RegressionGuard {
         return name.contains(".test.") || name.contains(".spec.")
     }
 
-    /// Text that turns a failing test into a skipped or expected one.
-    static let skipMarkers = ["pytest.skip", "mark.skip", "mark.xfail", "unittest.skip", "skipTest(", "@skip", "pytest.xfail"]
+    /// Text that turns a failing test into a skipped or expected one, or changes how pytest runs
+    /// and reports them (a plugin it loads, a hook that rewrites outcomes): no fix of the code
+    /// under test adds them.
+    static let skipMarkers = [
+        "pytest.skip", "mark.skip", "mark.xfail", "unittest.skip", "skipTest(", "@skip", "pytest.xfail", "pytest_plugins",
+        "addopts", "pytest11", "pytest_runtest_", "pytest_collection_modifyitems", "pytest_report_", "pytest_terminal_summary",
+        "pytest_sessionfinish", "pytest_configure",
+    ]
+
+    /// Files Python runs at every start (`site`): a change there runs inside every test.
+    static func isStartupFile(_ path: String) -> Bool {
+        let name = path.split(separator: "/").last.map { $0.lowercased() } ?? ""
+        return name == "sitecustomize.py" || name == "usercustomize.py" || name.hasSuffix(".pth")
+    }
+
+    /// The sections of `pyproject.toml`, `setup.cfg` and `tox.ini` that configure pytest or
+    /// register its plugins: a candidate that changes one is refused, whatever else it changes
+    /// (a dependency bump may edit the rest of these files).
+    static let testConfigurationSections = [
+        "tool.pytest.ini_options", "tool.pytest", "tool:pytest", "pytest", "project.entry-points.pytest11",
+        "options.entry_points",
+    ]
+
+    /// The first pytest section `change` alters, if any.
+    static func changedTestConfiguration(_ change: FileChange) -> String? {
+        let name = change.path.split(separator: "/").last.map { $0.lowercased() } ?? ""
+        guard ["pyproject.toml", "setup.cfg", "tox.ini"].contains(name) else { return nil }
+        let before = sections(of: change.before ?? "")
+        let after = sections(of: change.after ?? "")
+        return testConfigurationSections.first { before[$0] != after[$0] }
+    }
+
+    /// Each `[header]` section's lines, by header (quotes removed; a file in INI or TOML form).
+    static func sections(of text: String) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        var current = ""
+        for raw in text.split(whereSeparator: \.isNewline) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("["), line.hasSuffix("]"), !line.hasPrefix("[[") {
+                current = line.dropFirst().dropLast().replacingOccurrences(of: "\"", with: "").trimmingCharacters(in: .whitespaces)
+                result[current, default: []] = result[current] ?? []
+                continue
+            }
+            guard !line.isEmpty, !line.hasPrefix("#"), !line.hasPrefix(";") else { continue }
+            result[current, default: []].append(line)
+        }
+        return result
+    }
 
     private static func occurrences(of needle: String, in text: String) -> Int {
         text.components(separatedBy: needle).count - 1
