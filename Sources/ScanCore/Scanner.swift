@@ -50,6 +50,21 @@ public struct ScanTarget: Sendable {
     }
 
     /// Selected files with one of these extensions (without the dot).
+    /// Files without an extension whose first line is a Python shebang (`#!/usr/bin/env
+    /// python3`): scripts the interpreter runs, Python whatever their name.
+    public func pythonScripts() -> [String] {
+        files.filter { file in
+            guard let name = file.split(separator: "/").last, !name.contains("."),
+                let head = try? read(file), head.starts(with: Array("#!".utf8))
+            else { return false }
+            let line = String(decoding: head.prefix(256).prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
+            // `python`, `python3`, `python3.12`, `pypy3`, through env or a path.
+            return line.split(whereSeparator: { $0 == " " || $0 == "/" || $0 == "\t" }).contains { word in
+                word.hasPrefix("python") || word.hasPrefix("pypy")
+            }
+        }
+    }
+
     public func files(withExtensions extensions: Set<String>) -> [String] {
         files.filter { file in
             guard let dot = file.lastIndex(of: "."), file[dot...].contains("/") == false else { return false }

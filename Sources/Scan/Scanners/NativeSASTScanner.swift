@@ -33,9 +33,11 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         SASTEngine(rules: try RuleSet.load(directories: directories).applying(models))
     }
 
-    /// Whether the target has Python files (`.py`, `.pyw`) or template files (`.html`, `.j2`, ...).
+    /// Whether the target has Python files (`.py`, `.pyw`, scripts with a Python shebang) or
+    /// template files (`.html`, `.j2`, ...).
     public func applies(to target: ScanTarget) -> Bool {
         !target.files(withExtensions: ["py", "pyw"]).isEmpty || !target.files(withExtensions: TemplateFiles.extensions).isEmpty
+            || !target.pythonScripts().isEmpty
     }
 
     /// Why it cannot run (no rule directory at all), or nil when it can.
@@ -57,7 +59,8 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// Runs the native rules over the Python files; a bad rule file is reported as bad input (exit 2).
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         let directories = builtInDirectories + context.ruleDirectories
-        let files = target.files(withExtensions: ["py", "pyw"])
+        // Python by name, and scripts by their shebang (`bin/manage` is as much Python as `manage.py`).
+        let files = target.files(withExtensions: ["py", "pyw"]) + target.pythonScripts()
         let templates = target.files(withExtensions: TemplateFiles.extensions)
         let unread = Mutex<[SkippedFile]>([])
         let hidden = Mutex<[String: Finding]>([:])
