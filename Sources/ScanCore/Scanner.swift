@@ -49,7 +49,6 @@ public struct ScanTarget: Sendable {
         root.hasSuffix("/") ? root + relative : root + "/" + relative
     }
 
-    /// Selected files with one of these extensions (without the dot).
     /// Files without an extension whose first line is a Python shebang (`#!/usr/bin/env
     /// python3`): scripts the interpreter runs, Python whatever their name.
     public func pythonScripts() -> [String] {
@@ -65,6 +64,7 @@ public struct ScanTarget: Sendable {
         }
     }
 
+    /// Selected files with one of these extensions (without the dot).
     public func files(withExtensions extensions: Set<String>) -> [String] {
         files.filter { file in
             guard let dot = file.lastIndex(of: "."), file[dot...].contains("/") == false else { return false }
