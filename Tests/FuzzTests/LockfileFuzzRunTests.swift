@@ -10,6 +10,9 @@ import Testing
         "version = ", "{", "}", "[", "]", "#", "-r ", "-c ", "--hash=sha256:", "; python_version<'3'", "\\\n",
         "resolved", "integrity", "dependencies:", "specs:", "GEM", "PATH", "/v1.2.3", "v0.0.0-2024", "npm:",
         "lockfileVersion", "packages", "node_modules/", "1.0.0-rc.1+b", "999999999999999999999",
+        // Readers changed by hostile inputs round 3: resolutions, tarballs, categories, quoted includes.
+        "resolution: ", "@patch:", "npm%3A", "https://registry.npmjs.org/a/-/a-1.0.0.tgz", "/-/", "%40s%2Fn", "\"_meta\"",
+        "\"docs\": {", "-r \"a b.txt\"", "\\ ",
     ]
 
     /// (fixture folder, file-name filter, parser) for every format.

@@ -26,7 +26,10 @@ import Testing
                 [0xFF, 0xFE, 0x61, 0, 0x3D, 0, 0x3D, 0, 0x31, 0, 0x0A, 0],
                 Array("# -*- coding: latin-1 -*-\nna\u{EF}ve==1.0\n-r ../../etc/shadow\n--index-url http://x\n".utf8),
             ]
-        let dictionary = ["-r ", "-c ", "1", "2", "0", "==", "\\\n", "\n", "#", " ", ";", "[", "]", "--hash=", "-e ", "\0"]
+        let dictionary = [
+            "-r ", "-c ", "1", "2", "0", "==", "\\\n", "\n", "#", " ", ";", "[", "]", "--hash=", "-e ", "\0", "\"", "'", "\\ ",
+            "--requirement=",
+        ]
         let problems = fuzz(seeds: seeds, dictionary: dictionary, seed: 2026, iterations: 500, Self.parse)
         #expect(problems.isEmpty, "\(problems)")
     }
