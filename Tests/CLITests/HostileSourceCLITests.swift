@@ -80,8 +80,8 @@ import Testing
             try? FileManager.default.removeItem(atPath: root)
             try? FileManager.default.removeItem(atPath: home)
         }
-        let scan = try CLI.run(
-            ["scan", root, "--tools", "native", "--format", "json", "--fail-on", "medium"], environment: environment)
+        // The default gate (`high`) fails closed on it (hostile inputs round 3).
+        let scan = try CLI.run(["scan", root, "--tools", "native", "--format", "json"], environment: environment)
         #expect(scan.status == 1, "\(scan.stdout)\n\(scan.stderr)")
         let found = try Self.findings(scan.stdout)
         #expect(found.contains { $0.file == "chain.py" && $0.line == 3 && $0.rule == "sentinel.file-not-analysed" }, "\(found)")

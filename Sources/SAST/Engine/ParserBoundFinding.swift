@@ -2,7 +2,9 @@ import Findings
 import PythonSyntax
 
 /// A file the parser's bounds stopped (nesting depth, expression chain length): Python may well run
-/// it, so it is a finding, never a silently skipped file.
+/// it, so it is a finding, never a silently skipped file, and a high one: the default gate fails
+/// closed on it (a crafted file could otherwise hide a critical route from a CI gating on `high`).
+/// A syntax error is not one: CPython runs no file it cannot parse.
 public enum ParserBoundFinding {
     /// The rule findings of this kind carry.
     public static let descriptor = RuleDescriptor(
@@ -10,13 +12,13 @@ public enum ParserBoundFinding {
         shortDescription: "A Python file exceeds the parser's bounds and was not analysed",
         fullDescription:
             "The file nests deeper, or chains more operations, than Sentinel's parser accepts (bounds that keep a hostile file from exhausting the stack). Python may run it anyway, so nothing in it was checked. Split the expression or review the file by hand.",
-        defaultSeverity: .medium, tags: ["coverage"], precision: .high)
+        defaultSeverity: .high, tags: ["coverage"], precision: .high)
 
     /// The finding for `error` when it is a bound that was hit; nil for other syntax errors.
     static func finding(for error: PythonSyntaxError) -> Finding? {
         guard error.code == .nestingTooDeep else { return nil }
         return Finding(
-            ruleId: descriptor.id, severity: .medium, confidence: .high,
+            ruleId: descriptor.id, severity: .high, confidence: .high,
             message: "not analysed: \(error.message); Python may still run this file",
             location: Location(file: error.file, startLine: error.line))
     }
