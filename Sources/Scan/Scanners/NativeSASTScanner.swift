@@ -37,7 +37,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// template files (`.html`, `.j2`, ...).
     public func applies(to target: ScanTarget) -> Bool {
         !target.files(withExtensions: ["py", "pyw"]).isEmpty || !target.files(withExtensions: TemplateFiles.extensions).isEmpty
-            || !target.pythonScripts().isEmpty
+            || !target.pythonScripts().isEmpty || !target.files(withExtensions: ["ipynb"]).isEmpty
     }
 
     /// Why it cannot run (no rule directory at all), or nil when it can.
@@ -60,7 +60,9 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         let directories = builtInDirectories + context.ruleDirectories
         // Python by name, and scripts by their shebang (`bin/manage` is as much Python as `manage.py`).
-        let files = target.files(withExtensions: ["py", "pyw"]) + target.pythonScripts()
+        // Notebooks: their code cells, as one module (`NotebookSource`), findings mapped back.
+        let files = target.files(withExtensions: ["py", "pyw"]) + target.pythonScripts() + target.files(withExtensions: ["ipynb"])
+        let notebooks = Mutex<[String: NotebookSource]>([:])
         let templates = target.files(withExtensions: TemplateFiles.extensions)
         let unread = Mutex<[SkippedFile]>([])
         let hidden = Mutex<[String: Finding]>([:])
@@ -73,6 +75,18 @@ public struct NativeSASTScanner: ScanCore.Scanner {
                     if !list.contains(where: { $0.file == file }) { list.append(SkippedFile(file: file, reason: "cannot read")) }
                 }
                 return nil
+            }
+            if file.hasSuffix(".ipynb") {
+                do {
+                    let notebook = try NotebookSource([UInt8](data), file: file)
+                    notebooks.withLock { $0[file] = notebook }
+                    return notebook.python
+                } catch {
+                    unread.withLock { list in
+                        if !list.contains(where: { $0.file == file }) { list.append(SkippedFile(file: file, reason: "not a notebook")) }
+                    }
+                    return nil
+                }
             }
             let (text, finding) = SourceEncodingCheck.read([UInt8](data), file: file)
             if let finding { hidden.withLock { $0[file] = finding } }
@@ -113,7 +127,11 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         for index in files.indices {
             if let evasion = evasions[files[index]] { findings.append(evasion) }
             guard let result = collected[index] else { continue }
-            findings += result.findings
+            if let notebook = notebooks.withLock({ $0[files[index]] }) {
+                findings += result.findings.map(notebook.mapped)
+            } else {
+                findings += result.findings
+            }
             guard let parse = result.parseNotice else { continue }
             // A skipped file is a warning; a Python 2 file was analysed: a note, counted below.
             let level: Notice.Level = parse.kind == .skipped ? .warning : .info
