@@ -8,13 +8,7 @@ enum MarkdownText {
     /// `text` as a fenced block of plain text: a fence longer than any backtick run in it, so
     /// nothing inside ends the block; inside, Markdown, HTML, mentions and links are not read.
     static func block(_ text: String) -> String {
-        var longest = 0
-        var run = 0
-        for character in text {
-            run = character == "`" ? run + 1 : 0
-            longest = max(longest, run)
-        }
-        let fence = String(repeating: "`", count: max(3, longest + 1))
+        let fence = MarkdownFence.fence(for: text)
         return fence + "text\n" + text + (text.hasSuffix("\n") ? "" : "\n") + fence + "\n"
     }
 

@@ -1,3 +1,5 @@
+import Support
+
 /// Builds the chat messages that ask for a fix: standing rules (never edit tests, answer in
 /// one edit format) in the system message; the signal, the code and earlier attempts in the
 /// user message, fenced so that nothing in them reads as instructions.
@@ -83,13 +85,7 @@ public enum LLMPrompt {
 
     /// `text` in a fence longer than any run of backticks inside it, so it cannot close early.
     static func fenced(_ text: String) -> String {
-        var longest = 0
-        var run = 0
-        for character in text {
-            run = character == "`" ? run + 1 : 0
-            longest = max(longest, run)
-        }
-        let fence = String(repeating: "`", count: max(3, longest + 1))
+        let fence = MarkdownFence.fence(for: text)
         return fence + "\n" + text + (text.hasSuffix("\n") ? "" : "\n") + fence
     }
 
