@@ -55,19 +55,9 @@ struct WorkerChecksTests {
             let spec = FleetJobSpec(kind: .dast, target: target)
             ids[target] = try queue.submit(JobRequest(kind: .dast, spec: try spec.encoded(), repository: target))
         }
-        let lines = LogLines()
         var options = WorkerOptions(executable: "/bin/false", name: "dast", audit: try .scratch())
         options.dastTargets = ["app.example:443", "*.internal.example"]
-        let worker = FleetWorker(url: url, options: options, log: JSONLog(redactor: Redactor(), sink: { lines.append($0) }))
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            worker.run()
-            done.signal()
-        }
-        let deadline = Date().addingTimeInterval(120)
-        while try queue.counts().failed < ids.count, Date() < deadline { usleep(50_000) }
-        worker.stop.advance(to: .draining)
-        done.wait()
+        try Self.runWorker(options, url: url, untilFailed: ids.count)
         for (target, id) in ids {
             let job = try #require(try queue.job(id))
             #expect(job.state == .failed && job.attempts == 1, "\(target): \(job.state)")
