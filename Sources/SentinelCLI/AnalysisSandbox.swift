@@ -176,8 +176,8 @@ public struct AnalysisSandbox {
 
     /// Why the analysis sandbox could not be set up for this command, before anything of the
     /// repository was read: the host makes no sandbox (a chroot, a container that refuses user
-    /// namespaces), or the repository's place cannot be shown (`/tmp` itself, a system tree).
-    /// Decided by the host and the path the operator named, never by what the repository holds.
+    /// namespaces). Decided by the host, never by what the repository holds or where it lies: a
+    /// place the analysis cannot show (`/tmp` itself, a system tree) is refused, not read as root.
     public struct Unavailable: Error {
         /// The sandbox's or the path's own error.
         public var reason: String
@@ -192,6 +192,13 @@ public struct AnalysisSandbox {
             return try runInSandbox()
         } catch let error as SentinelError where Self.isHostLevel(error) {
             throw Unavailable(reason: error.message)
+        } catch let error as SentinelError where Self.isOperatorsPath(error) {
+            // `/etc`, `/root`, `/tmp` itself: root reading it would read what only root may
+            // (issue 54: `heal --repo /etc` verified against a copy holding /etc/shadow).
+            throw SentinelError(
+                .invalidInput,
+                "\(error.message); started as root, Sentinel reads a repository only in its unprivileged analysis, which cannot show this place (copy it elsewhere, or run as another user)"
+            )
         } catch let error as SentinelError where error.code == .sandboxSetup {
             // A step the repository's own directories take part in (chdir, a mount over the
             // tree): failing it must not hand the repository to root.
@@ -207,12 +214,17 @@ public struct AnalysisSandbox {
         "open network namespace", "setns(network namespace)", "cgroup attach",
     ]
 
-    /// Whether `error` came from the host or the operator's paths, before any step the
-    /// repository's contents take part in: the only failures that may fall back to root.
+    /// Whether `error` came from the host, before any step the repository's contents take part
+    /// in: the only failures that may fall back to root.
     static func isHostLevel(_ error: SentinelError) -> Bool {
-        if error.code == .invalidInput { return error.stage == nil }
         guard error.code == .sandboxSetup else { return false }
         return error.stage.map(hostStages.contains) ?? true
+    }
+
+    /// Whether `error` is about a path the operator named (a repository, a root to lend) that
+    /// the analysis cannot show, found before anything in it was read.
+    static func isOperatorsPath(_ error: SentinelError) -> Bool {
+        error.code == .invalidInput && error.stage == nil
     }
 
     private func runInSandbox() throws -> Int32 {

@@ -3,6 +3,7 @@ import CLICore
 import Foundation
 import Sandbox
 import Scan
+import Support
 
 /// `sentinel doctor`: what this host supports, and whether a sandbox really starts.
 struct DoctorCommand: ParsableCommand {
@@ -18,8 +19,20 @@ struct DoctorCommand: ParsableCommand {
         }
         let checks =
             HostSupport.probe(environment: ProcessInfo.processInfo.environment) + tools + [HostSupport.sandboxRuns()]
+            + [Self.sweepScratch()]
         for check in checks { Console.out(Self.line(check)) }
         if checks.contains(where: { $0.level == .fail }) { throw ExitCode(1) }
+    }
+
+    /// Removes the snapshots heals killed with -9 left in the state's scratch directory.
+    static func sweepScratch() -> HostSupport.Check {
+        guard let scratch = try? StateLocation.current().scratchPath else {
+            return HostSupport.Check(.warn, "scratch", "no state directory in this environment")
+        }
+        let removed = ScratchDirectory.sweep(scratch)
+        return HostSupport.Check(
+            .ok, "scratch",
+            removed == 0 ? "\(scratch): nothing abandoned" : "\(scratch): removed \(removed) abandoned snapshot\(removed == 1 ? "" : "s")")
     }
 
     /// `ok    kernel          6.18.0`: the level in a fixed-width column (failures in capitals).

@@ -114,13 +114,19 @@ struct HealCommand: ParsableCommand {
         let signals = try readSignal()
         let sandboxProfile = try OptionValue.naming("--profile") { try ProfileStore.standard(syntax: .yaml).resolve(profile) }
         let memory = try HealMemory(state: StateLocation.current(), redactor: redactor)
-        let request = HealRequest(
+        var request = HealRequest(
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,
             actors: try HealActors.standard(
                 environment: try actorEnvironment(),
                 osvDatabase: LaunchBrokerClient.servesThisCommand ? AnalysisResources.osvDatabase() : StateLocation.current().osvDatabase),
             maxAttempts: maxAttempts ?? Int.max, maxSeconds: maxMinutes * 60, jobs: jobs, packageIndex: index,
             repositoryID: repositoryID)
+        // In an analysis (heal's own, a fleet worker's job), `TMPDIR` is root's scratch directory,
+        // which root removes and its launches may mount; run directly, the state's own (never a
+        // shared `$TMPDIR`: the snapshot holds the repository).
+        if !LaunchBrokerClient.isActive {
+            request.scratchBase = try ScratchDirectory.privateBase(StateLocation.current().scratchPath)
+        }
         let progress = HealProgressLine(mode: ProgressLine.Mode.forStderr(quiet: false, environment: ProcessInfo.processInfo.environment))
         let loop = HealLoop(memory: memory, progress: { progress.show($0) })
         let outcome = try loop.run(request)

@@ -13,6 +13,10 @@ public struct StateDirectory: Sendable, Hashable {
     /// The cache's directory, for data `sentinel db update` can fetch again.
     public let cachePath: String
 
+    /// Where heal snapshots a repository and builds its candidate trees: owner-only, on the
+    /// state's volume, swept by a later heal and by `sentinel doctor` when abandoned.
+    public var scratchPath: String { path + "/tmp" }
+
     /// Everything in one directory at `path` (`$SENTINEL_HOME`, a test's own state).
     public init(path: String) {
         self.path = path

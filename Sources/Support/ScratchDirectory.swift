@@ -47,6 +47,35 @@ public enum ScratchDirectory {
         if let fd = held.withLock({ $0.removeValue(forKey: path) }) { close(fd) }
     }
 
+    /// `directory`, made owner-only (0700) when missing, as a base for `make`: a state
+    /// directory's `tmp`, where a heal's snapshot of a repository lives on the state's volume
+    /// rather than in a shared `$TMPDIR`. Refused when it is a link, someone else's, or open to
+    /// others.
+    public static func privateBase(_ directory: String) throws -> String {
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw SentinelError(.io, "\(directory): cannot open the scratch directory: \(Errno.current)", errno: .current)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o077 == 0 else {
+            throw SentinelError(.io, "\(directory): the scratch directory must be this user's own, mode 0700")
+        }
+        return directory
+    }
+
+    /// Removes every abandoned directory `make` left in `base` (any prefix): this user's, older
+    /// than `abandonedAfter`, with nobody holding its lock. Returns how many it removed.
+    @discardableResult
+    public static func sweep(_ base: String) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return 0 }
+        // `prefix-XXXXXX`: the prefix is what comes before the last 7 characters.
+        let prefixes = Set(names.filter { $0.count > 7 && $0.dropLast(6).hasSuffix("-") }.map { String($0.dropLast(7)) })
+        return prefixes.reduce(0) { $0 + sweepAbandoned(in: base, prefix: $1) }
+    }
+
     /// The locks this process holds, by directory.
     private static let held = Mutex<[String: Int32]>([:])
 
@@ -56,8 +85,10 @@ public enum ScratchDirectory {
 
     /// Removes `base/prefix-XXXXXX` directories of this user that nobody holds a lock on and
     /// that are older than `abandonedAfter`. Links and other users' entries are left alone.
-    static func sweepAbandoned(in base: String, prefix: String) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return }
+    @discardableResult
+    static func sweepAbandoned(in base: String, prefix: String) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return 0 }
+        var removed = 0
         let now = Date().timeIntervalSince1970
         for name in names where name.hasPrefix(prefix + "-") && name.utf8.count == prefix.utf8.count + 7 {
             let path = base + "/" + name
@@ -68,7 +99,8 @@ public enum ScratchDirectory {
             guard fstat(fd, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o077 == 0,
                 now - Double(info.st_mtim.tv_sec) > abandonedAfter, flock(fd, LOCK_EX | LOCK_NB) == 0
             else { continue }
-            try? FileManager.default.removeItem(atPath: path)
+            if (try? FileManager.default.removeItem(atPath: path)) != nil { removed += 1 }
         }
+        return removed
     }
 }

@@ -200,6 +200,25 @@ struct RootHealCLITests {
     /// `make demo` heals a fixture inside Sentinel's own checkout with its state below the same
     /// work tree: the analysis is shown the directory alone (the work tree would hold the lent
     /// state), instead of root healing as before.
+    /// Issue 54, finding 5: `heal --repo /etc` fell back to healing as root, copied /etc
+    /// (shadow included) into its snapshot and ran the verify command over it.
+    @Test("a place the analysis cannot show (/etc) is refused as root, never read by root", .enabled(if: geteuid() == 0))
+    func aSystemDirectoryIsRefused() throws {
+        let scratch = try HealCLITests.Scratch(fixture: "sast-yaml-load")
+        let signal = scratch.root + "/signal.txt"
+        try "FAILED test_x.py::test_a - AssertionError\n".write(toFile: signal, atomically: false, encoding: .utf8)
+        let heal = try CLI.run(
+            ["heal", "--signal", signal, "--repo", "/etc", "--verify", "cat shadow; exit 1", "--out", scratch.out],
+            environment: scratch.environment, timeout: 600)
+        #expect(heal.status == 2, "\(heal.stdout)\(heal.stderr)")
+        #expect(heal.stderr.contains("/etc: is a system directory") && heal.stderr.contains("cannot show this place"), "\(heal.stderr)")
+        #expect(!heal.stderr.contains("as root:") && !(heal.stdout + heal.stderr).contains("root:"), "\(heal.stdout)\(heal.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.out + "/evidence.json"))
+        let scan = try CLI.run(["scan", "/etc", "--allow-missing-db"], environment: scratch.environment)
+        #expect(scan.status == 2 && scan.stderr.contains("cannot show this place"), "\(scan.stdout)\(scan.stderr)")
+        #expect(!scan.stdout.contains("secrets."), "\(scan.stdout)")
+    }
+
     @Test("heal as root of a directory in a work tree that also holds the state: the analysis, not root", .enabled(if: geteuid() == 0))
     func stateInsideTheWorkTree() throws {
         let scratch = try HealCLITests.Scratch(fixture: "sast-yaml-load")

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 import TestSupport
 
@@ -34,5 +35,20 @@ import TestSupport
         let deep = Array(repeating: "d", count: HealWorkspace.maxDepth).joined(separator: "/") + "/deep.py"
         #expect(workspace.files == [deep, "top.py"])
         #expect(workspace.tooDeep.isEmpty)
+    }
+
+    /// Issue 54, finding 21: a heal's snapshot lives in the state's private `tmp`, which may lie
+    /// inside the repository (a state directory below the project); it is never copied into itself.
+    @Test func aSnapshotInsideItsOwnRepositoryLeavesItsBaseOut() throws {
+        let repository = NSTemporaryDirectory() + "heal-base-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(atPath: repository) }
+        try "x = 1\n".write(toFile: repository + "/app.py", atomically: false, encoding: .utf8)
+        let base = try ScratchDirectory.privateBase(repository + "/state/tmp")
+        let workspace = try HealWorkspace(repository: repository, in: base)
+        #expect(workspace.root.hasPrefix(base + "/sentinel-heal-"))
+        #expect(workspace.files == ["app.py"])
+        #expect(FileManager.default.fileExists(atPath: workspace.snapshot + "/state"))
+        #expect(!FileManager.default.fileExists(atPath: workspace.snapshot + "/state/tmp"))
     }
 }

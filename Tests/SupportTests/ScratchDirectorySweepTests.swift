@@ -43,4 +43,31 @@ struct ScratchDirectorySweepTests {
         ScratchDirectory.remove(made)
         #expect(!FileManager.default.fileExists(atPath: made))
     }
+
+    @Test("sweep removes the abandoned directories of every prefix and counts them")
+    func sweepEveryPrefix() throws {
+        let base = try ScratchDirectory.privateBase(NSTemporaryDirectory() + "sweep-" + UUID().uuidString + "/state/tmp")
+        defer { try? FileManager.default.removeItem(atPath: PathText.directory(of: PathText.directory(of: base))) }
+        var info = stat()
+        #expect(stat(base, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        let old = Date().addingTimeInterval(-7200)
+        for name in ["sentinel-heal-AAAAAA", "sentinel-analysis-BBBBBB", "x"] {
+            try FileManager.default.createDirectory(
+                atPath: base + "/" + name, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: base + "/" + name)
+        }
+        #expect(ScratchDirectory.sweep(base) == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base) == ["x"])
+    }
+
+    @Test("a base that is a link or open to others is refused")
+    func privateBaseRefusesLinksAndOpenDirectories() throws {
+        let root = NSTemporaryDirectory() + "sweep-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: root + "/open", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        chmod(root + "/open", 0o777)
+        try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: "/tmp")
+        #expect(throws: SentinelError.self) { try ScratchDirectory.privateBase(root + "/open") }
+        #expect(throws: SentinelError.self) { try ScratchDirectory.privateBase(root + "/link") }
+    }
 }

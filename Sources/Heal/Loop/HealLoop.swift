@@ -32,6 +32,9 @@ public struct HealRequest: Sendable {
     /// What memory files this repository's attempts under, and offers fixes from
     /// (``RepositoryIdentity``); nil: the repository directory's real path (`file://…`).
     public var repositoryID: String?
+    /// Where the snapshot of the repository and the candidate trees are made: the state
+    /// directory's private `tmp` (swept by a later run and `sentinel doctor`); nil: `$TMPDIR`.
+    public var scratchBase: String?
 
     /// A request; the defaults are no attempt cap (the time budget decides), 15 minutes and one
     /// job per core.
@@ -112,7 +115,7 @@ public struct HealLoop: Sendable {
     public func run(_ request: HealRequest) throws -> HealOutcome {
         let started = DispatchTime.now()
         let deadline = started.uptimeNanoseconds + UInt64(max(1, request.maxSeconds) * 1e9)
-        let workspace = try HealWorkspace(repository: request.repository)
+        let workspace = try HealWorkspace(repository: request.repository, in: request.scratchBase)
         var tracerDirectory: String?
         if let tracer {
             let directory = workspace.root + "/tracer"

@@ -42,7 +42,9 @@ public final class HealWorkspace: @unchecked Sendable {
     /// `SentinelError(.invalidInput)` when the repository is missing or not a directory (a link
     /// included, unless it is a descriptor path, `/proc/PID/fd/N`: the directory a fleet worker
     /// checked and holds open, not a link the tree's owner chose).
-    public init(repository: String) throws {
+    /// `base`: where the private directory is made (a state directory's `tmp`; nil: `$TMPDIR`).
+    /// A base inside the repository is never copied into its own snapshot.
+    public init(repository: String, in base: String? = nil) throws {
         var info = stat()
         let held = DirectoryDescriptor.isDescriptorPath(repository)
         guard (held ? stat(repository, &info) : lstat(repository, &info)) == 0 else {
@@ -52,11 +54,13 @@ public final class HealWorkspace: @unchecked Sendable {
             throw SentinelError(.invalidInput, "\(repository): repository is not a directory (or is a symbolic link)")
         }
         self.repository = repository
-        root = try ScratchDirectory.make(prefix: "sentinel-heal")
+        root = try ScratchDirectory.make(prefix: "sentinel-heal", in: base)
         do {
             var files: [String] = []
             var bytes: Int64 = 0
-            tooDeep = try Self.copyTree(from: repository, to: root + "/base", files: &files, bytes: &bytes)
+            var scratch = stat()
+            let own = (base ?? root).withCString { lstat($0, &scratch) } == 0 ? Identity(scratch) : nil
+            tooDeep = try Self.copyTree(from: repository, to: root + "/base", leavingOut: own, files: &files, bytes: &bytes)
             self.files = files.sorted()
             fileSet = Set(files)
         } catch {
@@ -166,8 +170,19 @@ public final class HealWorkspace: @unchecked Sendable {
     /// Copies the repository on an explicit stack, never recursing: depth is the repository
     /// owner's to choose. Directories nested deeper than `maxDepth` are not copied; their paths
     /// (ending in `/`) are returned, in the order met.
+    /// A directory by device and inode.
+    private struct Identity: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    /// `leavingOut`: the directory the snapshot is made in, never copied into itself.
     private static func copyTree(
-        from repository: String, to snapshot: String, files: inout [String], bytes: inout Int64
+        from repository: String, to snapshot: String, leavingOut own: Identity?, files: inout [String], bytes: inout Int64
     ) throws -> [String] {
         var skippedDirectories: [String] = []
         // (source, target, repository-relative path, depth below the repository)
@@ -187,6 +202,7 @@ public final class HealWorkspace: @unchecked Sendable {
                 guard lstat(from, &info) == 0 else { continue }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR:
+                    if let own, Identity(info) == own { continue }
                     pending.append((from, to, path, depth + 1))
                 case S_IFREG:
                     bytes += Int64(info.st_size)
