@@ -185,10 +185,20 @@ extension PyParser {
                                 range: target.range)
                         }
                     } else {
-                        // Python 2 reads `except E, target:`; Python 3 wants a tuple of types.
-                        throw error(
-                            "multiple exception types must be parenthesized (Python 2 syntax)", .python2Syntax,
-                            at: type.range.start)
+                        // PEP 758 (Python 3.14): `except A, B:` is the tuple `(A, B)`; with `as`
+                        // the types must still be parenthesized (Python 2's `except E, e:` reads
+                        // the same as 3.14's two types, as CPython 3.14 reads it).
+                        var types = [type]
+                        while accept(",") {
+                            if at(":") { break }
+                            types.append(try expression())
+                        }
+                        if at("as") {
+                            throw error(
+                                "multiple exception types must be parenthesized when using 'as'", .python2Syntax,
+                                at: type.range.start)
+                        }
+                        type = Self.node(.tuple, nil, types, from: type.range.start, end: lastEnd)
                     }
                 } else if accept("as") {
                     name = try expectName()

@@ -55,6 +55,14 @@ struct PythonDifferentialTests {
         "with a as b.c, d as e[0]: pass", "for a.b in c: pass", "for f() in c: pass", "with a as f(): pass",
         "x = [a for a in b for c in a if c]", "x = [a for a, in b]", "x = [a for *a, b in c]", "x = {a: b for a, b in c}",
         "x = {a: b, c}", "x = {a, b: c}", "x = {:}", "x = {,}", "x = [,]", "x = (,)", "f(,)", "f(a,,b)", "x = a[,]",
+        "try:\n    pass\nexcept A, B:\n    pass", "try:\n    pass\nexcept* A, B.C, D:\n    pass",
+        "try:\n    pass\nexcept A, B as e:\n    pass", "try:\n    pass\nexcept A, :\n    pass",
+    ]
+
+    /// Python 3.14 syntax (PEP 758: `except A, B:` without parentheses, unless `as` follows).
+    static let needs314: Set<String> = [
+        "try:\n    pass\nexcept A, B:\n    pass", "try:\n    pass\nexcept* A, B.C, D:\n    pass",
+        "try:\n    pass\nexcept A, :\n    pass",
     ]
 
     /// Python 3.12 syntax (PEP 695 generics and `type`, PEP 701 f-strings): older interpreters reject it.
@@ -67,7 +75,7 @@ struct PythonDifferentialTests {
     func agreesWithCPython() throws {
         let script = """
             import ast, json, sys
-            out = [sys.version_info >= (3, 12)]
+            out = [sys.version_info >= (3, 12), sys.version_info >= (3, 14)]
             for s in json.load(sys.stdin):
                 try:
                     ast.parse(s)
@@ -90,10 +98,15 @@ struct PythonDifferentialTests {
         process.waitUntilExit()
         var verdicts = try JSONDecoder().decode([Bool].self, from: data)
         let is312 = verdicts.removeFirst()
+        let is314 = verdicts.removeFirst()
         try #require(verdicts.count == Self.snippets.count)
         var disagreements: [String] = []
         for (snippet, cpython) in zip(Self.snippets, verdicts) {
             let error = PyTest.error(snippet + "\n")
+            if !is314 && Self.needs314.contains(snippet) {
+                #expect(error == nil, "\(snippet) is valid Python 3.14")
+                continue
+            }
             if !is312 && Self.needs312.contains(snippet) {
                 #expect(error == nil, "\(snippet) is valid Python 3.12")
                 continue

@@ -27,8 +27,8 @@ struct PythonErrorTests {
         Case(source: "if a <> b: pass\n", code: .python2Syntax, line: 1, column: 6, message: "'<>'"),
         Case(source: "x = `y`\n", code: .python2Syntax, line: 1, column: 5, message: "backticks"),
         Case(
-            source: "try:\n    pass\nexcept E, e:\n    pass\n", code: .python2Syntax, line: 3, column: 8,
-            message: "multiple exception types must be parenthesized"),
+            source: "try:\n    pass\nexcept E, e as x:\n    pass\n", code: .python2Syntax, line: 3, column: 8,
+            message: "multiple exception types must be parenthesized when using 'as'"),
         Case(source: "def f(:)\n", code: .unexpectedToken, line: 1, column: 7, message: "expected a name"),
         Case(source: "def f(:\n", code: .unbalancedBracket, line: 1, column: 6, message: "'(' was never closed"),
         Case(source: "x = (1,\n", code: .unbalancedBracket, line: 1, column: 5, message: "'(' was never closed"),

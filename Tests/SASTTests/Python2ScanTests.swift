@@ -60,6 +60,28 @@ struct Python2ScanTests {
         #expect(result.parseNotice == nil)
     }
 
+    /// Issue 55: PEP 758 (Python 3.14) `except A, B:` was read as Python 2 and the file skipped.
+    @Test("a Python 3.14 handler with `except A, B:` is analysed as Python 3")
+    func pep758() throws {
+        let source = """
+            import sqlite3
+            from flask import request
+            import jwt
+
+            def view():
+                try:
+                    token = jwt.decode(request.args["t"], "k", algorithms=["HS256"])
+                except jwt.InvalidTokenError, ValueError:
+                    token = None
+                return sqlite3.connect("db").execute("SELECT * FROM t WHERE id = " + request.args["q"])
+            """
+        let result = try Self.engine.get().scan(file: "app.py", source: source)
+        #expect(result.parseNotice == nil && result.parseError == nil)
+        #expect(
+            result.findings.contains { $0.ruleId == "python.taint-sql-injection" && $0.location.startLine == 10 },
+            "\(result.findings.map(\.ruleId))")
+    }
+
     @Test("a file neither grammar reads is skipped with the Python 3 error")
     func bothFail() throws {
         let result = try Self.engine.get().scan(file: "bad.py", source: "print 'a'\ndef f(:)\n")

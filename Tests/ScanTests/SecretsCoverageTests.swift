@@ -48,7 +48,8 @@ import Testing
     /// Test keys and example passwords are fixtures where the default ignores look (Trivy skips
     /// those paths outright); an issued credential there is reported, the fixtures counted.
     @Test func fixtureProneMatchesInDefaultIgnoredFilesAreCountedNotReported() throws {
-        let fixtures = "-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\npassword = \"s3cr3t-Value-42\"\n"
+        let fixtures =
+            "-----BEGIN RSA PRIVATE KEY-----\n\(SecretsDetectorTests.keyBody)\n-----END RSA PRIVATE KEY-----\npassword = \"s3cr3t-Value-42\"\n"
         let root = try Self.tree([
             "app/settings.py": "password = \"s3cr3t-Value-42\"\n",
             "tests/certs/server.key": fixtures,

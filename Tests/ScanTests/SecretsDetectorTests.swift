@@ -10,14 +10,34 @@ import Testing
     // Assembled at run time so this test file itself holds no token-shaped strings.
     static let aws = "AKIA" + "Q3EGZT7RKMXJ4HVN"
     static let github = "ghp_" + String(repeating: "aB3dE5gH7jK9", count: 3)
+    /// 64 base64 characters, like the body of the smallest key in use (made here, not a key).
+    static let keyBody: String = {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        var body = ""
+        for i in 0..<64 { body.append(alphabet[(i * 37 + 11) % 64]) }
+        return body
+    }()
     static let slack = "xoxb-" + "2837465019-9182736450-" + "QwErTyUiOpAsDfGhJkLzXcVb"
 
     @Test(arguments: [
         ("key = \"\(aws)\"", "secrets.aws-access-key-id"),
         ("token: \(github)", "secrets.github-token"),
         ("SLACK = '\(slack)'", "secrets.slack-token"),
-        ("-----BEGIN RSA PRIVATE KEY-----", "secrets.private-key"),
-        ("-----BEGIN OPENSSH PRIVATE KEY-----", "secrets.private-key"),
+        ("-----BEGIN RSA PRIVATE KEY-----\n\(keyBody)\n-----END RSA PRIVATE KEY-----", "secrets.private-key"),
+        ("-----BEGIN OPENSSH PRIVATE KEY-----\n\(keyBody)\n-----END OPENSSH PRIVATE KEY-----", "secrets.private-key"),
+        ("key = \"-----BEGIN PRIVATE KEY-----\\n\(keyBody)\\n-----END PRIVATE KEY-----\\n\"", "secrets.private-key"),
+        (
+            "{\"private_key\": \"-----BEGIN PRIVATE KEY-----\\n\(keyBody)\\n-----END PRIVATE KEY-----\\n\", \"client_email\": \"x\"}",
+            "secrets.private-key"
+        ),
+        (
+            "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\n\(keyBody)\n-----END RSA PRIVATE KEY-----",
+            "secrets.private-key"
+        ),
+        (
+            "K = (\"-----BEGIN EC PRIVATE KEY-----\\n\"\n  \"\(String(keyBody.prefix(40)))\\n\"\n  \"\(String(keyBody.dropFirst(40)))\\n\"\n  \"-----END EC PRIVATE KEY-----\")",
+            "secrets.private-key"
+        ),
         ("DB_PASSWORD = \"Xk9#mQ2$vLp8@wZ\"", "secrets.generic-password"),
         ("{\"api_key\": \"9f8e7d6c5b4a3f2e1d0c\"}", "secrets.generic-password"),
     ])
@@ -34,6 +54,13 @@ import Testing
         "password = \"short\"",
         "api_key = \"your-api-key-here\"",
         "-----BEGIN PUBLIC KEY-----",
+        // Mentions of a key, not keys (issue 55: all ten on real code at the gate were these).
+        "\"privateKey\": \"-----BEGIN RSA PRIVATE KEY-----...\"",
+        "placeholder=\"-----BEGIN PRIVATE KEY-----\"\n></textarea>",
+        ".matches(/-----BEGIN PGP PRIVATE KEY BLOCK-----.+-----END PGP PRIVATE KEY BLOCK-----/)",
+        "KEY=\"-----BEGIN RSA PRIVATE KEY-----\\nMIIEpAIBAAKCAQEA\\n-----END RSA PRIVATE KEY-----\"",
+        "env.KEY = \"-----BEGIN RSA PRIVATE KEY-----\";",
+        "-----BEGIN PRIVATE KEY-----\n" + String(repeating: "A", count: 80) + "\n-----END PRIVATE KEY-----",
         "XAKIAQ3EGZT7RKMXJ4HVNQQQ",
         "token = get_token()",
     ])

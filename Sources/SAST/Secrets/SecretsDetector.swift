@@ -75,12 +75,13 @@ public struct SecretsDetector: Sendable {
         for number in 1...lines.lineCount {
             let text = lines.bytes(ofLine: number)
             guard !text.isEmpty else { continue }
-            findings += scan(line: text, number: number, file: file, tokens: candidateLines.contains(number))
+            findings += scan(line: text, number: number, file: file, tokens: candidateLines.contains(number), in: all)
         }
         return findings
     }
 
-    private func scan(line: ArraySlice<UInt8>, number: Int, file: String, tokens: Bool) -> [Finding] {
+    /// `all`: the whole file (a private key's body follows its header on later lines).
+    private func scan(line: ArraySlice<UInt8>, number: Int, file: String, tokens: Bool, in all: ArraySlice<UInt8>) -> [Finding] {
         var hits: [(rule: String, title: String, range: Range<Int>, severity: Severity, confidence: Confidence)] = []
         if tokens {
             for pattern in Self.tokens {
@@ -88,7 +89,7 @@ public struct SecretsDetector: Sendable {
                     hits.append((pattern.ruleID, pattern.title, range, .high, .high))
                 }
             }
-            if let range = privateKeyHeader(in: line) {
+            if let range = privateKeyHeader(in: line), Self.keyBodyFollows(range.upperBound, in: all) {
                 hits.append(("secrets.private-key", "private key", range, .critical, .high))
             }
         }
@@ -149,6 +150,50 @@ public struct SecretsDetector: Sendable {
     }
 
     /// `-----BEGIN [RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP ]PRIVATE KEY[ BLOCK]-----`.
+    /// The fewest base64 characters a private key's body has: an Ed25519 key in PKCS#8, the
+    /// smallest in use, takes 64. A header with less after it (`-----BEGIN RSA PRIVATE KEY-----...`
+    /// in a docstring, a form's placeholder, a validation pattern, a test's truncated `MIIE…`) is a
+    /// mention of a key, not a key (issue 55: 10 of 10 such gate findings on real code were false).
+    static let minimumKeyBody = 64
+
+    /// Whether a key's body follows its header ending at `end`: at least `minimumKeyBody` base64
+    /// characters before the `-----END` line, in any of the ways keys are written into files:
+    /// PEM lines, PEM headers (`Proc-Type: …`), `\n` escapes in one string, quoted pieces joined
+    /// by `+`. Any other character ends the body. Looks at most 16 KiB ahead (linear).
+    static func keyBodyFollows(_ end: Int, in all: ArraySlice<UInt8>) -> Bool {
+        var body = 0
+        var distinct = Set<UInt8>()
+        var index = end
+        let limit = min(all.endIndex, end + 16_384)
+        var lineStart = false
+        while index < limit, body < minimumKeyBody || distinct.count < 16 {
+            let byte = all[index]
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
+                if lineStart, let newline = all[index..<limit].firstIndex(of: 10),
+                    all[index..<newline].contains(UInt8(ascii: ":"))
+                {
+                    index = newline  // a PEM header line (`Proc-Type: 4,ENCRYPTED`)
+                    continue
+                }
+                body += 1
+                distinct.insert(byte)
+                lineStart = false
+            case UInt8(ascii: "\\") where index + 1 < limit && [UInt8(ascii: "n"), UInt8(ascii: "r")].contains(all[index + 1]):
+                index += 1
+            case 10, 13:
+                lineStart = true
+            case UInt8(ascii: " "), 9, UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`"):
+                break
+            default:
+                return false
+            }
+            index += 1
+        }
+        return body >= minimumKeyBody && distinct.count >= 16
+    }
+
     private func privateKeyHeader(in line: ArraySlice<UInt8>) -> Range<Int>? {
         guard let start = ByteSearch.occurrences(of: Self.privateKeyMarker, in: line).first else { return nil }
         let rest = String(decoding: line[start...], as: UTF8.self)
