@@ -13,9 +13,13 @@ public enum Console {
         write(1, text.hasSuffix("\n") ? text : text + "\n")
     }
 
-    /// Writes `text` and a newline (unless it ends in one) to stderr, redacted.
+    /// Writes `text` and a newline (unless it ends in one) to stderr, redacted, each line with
+    /// its control characters escaped: errors and warnings quote what came from outside (a
+    /// server's refusal, a file's name), which must not drive the operator's terminal (issue 54).
     public static func error(_ text: String) {
-        write(2, text.hasSuffix("\n") ? text : text + "\n")
+        let body = text.hasSuffix("\n") ? String(text.dropLast()) : text
+        let shown = body.split(separator: "\n", omittingEmptySubsequences: false).map { DisplayText.escaped($0) }
+        write(2, shown.joined(separator: "\n") + "\n")
     }
 
     /// Writes `text` to `fd`, redacted; a closed stream is ignored.

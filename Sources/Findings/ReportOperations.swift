@@ -44,7 +44,8 @@ extension Array where Element == Finding {
     ///    common on the same start line -- is folded into the native finding, which keeps its id,
     ///    severity and fingerprint whatever the confidences. So the results do not depend on
     ///    which external tools are installed.
-    /// 2. Other findings with the same file, start line and a CWE in common merge into the one
+    /// 2. Other findings with the same file, start line and a CWE in common (a CWE and its parent
+    ///    count as one, `cweParents`) merge into the one
     ///    with the higher confidence (then severity; a built-in engine before an adapter). An
     ///    adapter and the native engine merge only through pass 1.
     ///
@@ -75,7 +76,7 @@ extension Array where Element == Finding {
                     let winner = ranked[..<position].first(where: { candidate in
                         !dropped.contains(candidate) && self[candidate].tool != self[loser].tool
                             && !Self.nativeAndAdapter(self[candidate], self[loser])
-                            && !Set(self[candidate].cwe).isDisjoint(with: self[loser].cwe)
+                            && !Self.weaknesses(self[candidate]).isDisjoint(with: Self.weaknesses(self[loser]))
                     })
                 else { continue }
                 dropped.insert(loser)
@@ -119,6 +120,16 @@ extension Array where Element == Finding {
             dropped.insert(index)
             Self.note(finding, on: &result[winner])
         }
+    }
+
+    /// CWEs that name a special case of another weakness Sentinel reports: one line's
+    /// `SECRET_KEY = "…"` is a hard-coded key (321) to one rule and a hard-coded credential (798)
+    /// to the secrets scan -- one finding (issue 55).
+    static let cweParents: [Int: Int] = [259: 798, 321: 798]
+
+    /// A finding's CWEs with the parents of those that have one.
+    private static func weaknesses(_ finding: Finding) -> Set<Int> {
+        Set(finding.cwe + finding.cwe.compactMap { cweParents[$0] })
     }
 
     /// Whether two locations share a line (a location without lines shares none).

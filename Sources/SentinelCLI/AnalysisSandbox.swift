@@ -174,6 +174,15 @@ public struct AnalysisSandbox {
             limits: limits)
     }
 
+    /// Where root's scratch directories for an analysis go: beside the state directory when this
+    /// environment has one (``StateDirectory/launcherScratchPath``), else `$TMPDIR`. A `kill -9`
+    /// of root leaves one behind (a heal's snapshot holds the repository); the next launch and
+    /// `sentinel doctor` sweep it there.
+    static func launcherScratchBase() throws -> String? {
+        guard let state = try? StateLocation.current() else { return nil }
+        return try ScratchDirectory.privateBase(state.launcherScratchPath)
+    }
+
     /// Why the analysis sandbox could not be set up for this command, before anything of the
     /// repository was read: the host makes no sandbox (a chroot, a container that refuses user
     /// namespaces). Decided by the host, never by what the repository holds or where it lies: a
@@ -278,7 +287,7 @@ public struct AnalysisSandbox {
         // Removed after the analysis's sandbox (and all it ran) has ended.
         defer { if let scratchPath { ScratchDirectory.remove(scratchPath) } }
         if scratch || scratchDirectory != nil {
-            let made = try scratchDirectory ?? ScratchDirectory.make(prefix: "sentinel-analysis")
+            let made = try scratchDirectory ?? ScratchDirectory.make(prefix: "sentinel-analysis", in: Self.launcherScratchBase())
             scratchPath = made
             let directory = try WorkspaceDirectory(resolving: made)
             policy.trees.append(.init(directory: directory, shownAt: directory.path, writable: true))

@@ -26,13 +26,16 @@ struct DoctorCommand: ParsableCommand {
 
     /// Removes the snapshots heals killed with -9 left in the state's scratch directory.
     static func sweepScratch() -> HostSupport.Check {
-        guard let scratch = try? StateLocation.current().scratchPath else {
+        guard let state = try? StateLocation.current() else {
             return HostSupport.Check(.warn, "scratch", "no state directory in this environment")
         }
-        let removed = ScratchDirectory.sweep(scratch)
+        // The heal's own (`tmp/`) and root's for its analyses (beside the state directory).
+        let removed = [state.scratchPath, state.launcherScratchPath].reduce(0) { $0 + ScratchDirectory.sweep($1) }
         return HostSupport.Check(
             .ok, "scratch",
-            removed == 0 ? "\(scratch): nothing abandoned" : "\(scratch): removed \(removed) abandoned snapshot\(removed == 1 ? "" : "s")")
+            removed == 0
+                ? "\(state.scratchPath): nothing abandoned"
+                : "removed \(removed) abandoned scratch director\(removed == 1 ? "y" : "ies") (snapshots of repositories)")
     }
 
     /// `ok    kernel          6.18.0`: the level in a fixed-width column (failures in capitals).

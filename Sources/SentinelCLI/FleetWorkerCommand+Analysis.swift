@@ -30,7 +30,7 @@ extension FleetWorkerCommand {
         }
         _ = try audit.open()
 
-        let scratch = try ScratchDirectory.make(prefix: "sentinel-worker")
+        let scratch = try ScratchDirectory.make(prefix: "sentinel-worker", in: AnalysisSandbox.launcherScratchBase())
         defer { ScratchDirectory.remove(scratch) }
         func copied(_ path: String, as name: String) throws -> String {
             let data = try BoundedFile.read(path, limit: 1 << 20, followLinks: true)

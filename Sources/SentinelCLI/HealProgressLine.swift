@@ -1,6 +1,7 @@
 import CLICore
 import Foundation
 import Heal
+import Support
 import Synchronization
 
 /// Heal progress on stderr: attempt N/M, the actor, what it is doing, elapsed time. On a
@@ -62,6 +63,8 @@ final class HealProgressLine: Sendable {
     }
 
     private func write(_ text: String) {
+        // The signal's and the model's words are in it: shown, never obeyed.
+        let text = DisplayText.escaped(text)
         let elapsed = (ContinuousClock.now - started).components.seconds
         switch mode {
         case .off: return

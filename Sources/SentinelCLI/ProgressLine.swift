@@ -1,6 +1,7 @@
 import CLICore
 import Foundation
 import ScanCore
+import Support
 import Synchronization
 
 /// Scan progress on stderr: one self-overwriting status line on a terminal; elsewhere (a CI
@@ -66,7 +67,7 @@ final class ProgressLine: Sendable {
         case .finished(let tool, let findings): text = "\(tool): done, \(findings) findings"
         }
         state.withLock { state in
-            Console.write(2, "\r\u{1B}[K" + String(text.prefix(120)))
+            Console.write(2, "\r\u{1B}[K" + String(DisplayText.escaped(text).prefix(120)))
             state.shown = true
         }
     }

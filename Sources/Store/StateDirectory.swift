@@ -17,6 +17,12 @@ public struct StateDirectory: Sendable, Hashable {
     /// state's volume, swept by a later heal and by `sentinel doctor` when abandoned.
     public var scratchPath: String { path + "/tmp" }
 
+    /// Where root makes the scratch directories it lends to an unprivileged analysis (a heal's
+    /// snapshot and candidate trees, a fleet worker's clones): beside the state directory, on its
+    /// volume, owner-only -- not in a shared `$TMPDIR`, and not inside the state directory, which
+    /// is lent too (lends do not nest). Swept by the next launch and `sentinel doctor`.
+    public var launcherScratchPath: String { path + ".scratch" }
+
     /// Everything in one directory at `path` (`$SENTINEL_HOME`, a test's own state).
     public init(path: String) {
         self.path = path

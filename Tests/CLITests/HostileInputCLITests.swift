@@ -59,6 +59,18 @@ import Testing
     }
 
     /// `.sentinel.yml -> HOST/file`: refused unread, and the error does not echo the host file.
+    /// Issue 54, finding 16 (the error path): an error quoting outside text -- here a path's
+    /// name; in the campaign a GitHub 422 message -- reached the terminal with its escape
+    /// sequences raw (`ESC[2J` cleared the operator's screen). Every line written to stderr has
+    /// its controls escaped.
+    @Test func anErrorQuotingOutsideTextCannotDriveTheTerminal() throws {
+        let scene = try Scene()
+        let result = try CLI.run(["scan", scene.base + "/missing\u{1B}[2J\u{1B}]0;PWNED\u{07}"], environment: scene.environment)
+        #expect(result.status == 2)
+        #expect(!result.stderr.contains("\u{1B}") && !result.stderr.contains("\u{07}"), "\(result.stderr.debugDescription)")
+        #expect(result.stderr.contains("missing\\x1b[2J\\x1b]0;PWNED\\x07"), "\(result.stderr)")
+    }
+
     @Test func aConfigLinkedToAHostFileIsRefusedUnread() throws {
         let scene = try Scene()
         try scene.write(scene.host + "/config.yml", "\(scene.marker): 1\n")

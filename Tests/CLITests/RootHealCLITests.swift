@@ -219,6 +219,60 @@ struct RootHealCLITests {
         #expect(!scan.stdout.contains("secrets."), "\(scan.stdout)")
     }
 
+    /// Issue 54, finding 21: a heal as root killed with -9 left its snapshot of the repository
+    /// (secrets included) in `$TMPDIR` for good; it is now beside the state directory, where
+    /// `sentinel doctor` (and the next launch) sweeps it once abandoned.
+    @Test("a root heal killed with -9 leaves its snapshot beside the state, not in $TMPDIR; doctor sweeps it", .enabled(if: geteuid() == 0))
+    func killedHealLeavesNoSnapshotInTMPDIR() throws {
+        let scratch = try HealCLITests.Scratch(fixture: "sast-yaml-load")
+        try "API_TOKEN=killed-heal-secret\n".write(toFile: scratch.repo + "/.env", atomically: false, encoding: .utf8)
+        let signal = scratch.root + "/signal.txt"
+        try "FAILED test_x.py::test_a - AssertionError\n".write(toFile: signal, atomically: false, encoding: .utf8)
+        let tmp = scratch.root + "/tmpdir"
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: false)
+        var environment = scratch.environment
+        environment["TMPDIR"] = tmp
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["heal", "--signal", signal, "--repo", scratch.repo, "--verify", "sleep 600", "--max-minutes", "5"]
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let beside = scratch.home + ".scratch"
+        func snapshots() -> [String] {
+            let enumerator = FileManager.default.enumerator(atPath: beside)
+            var found: [String] = []
+            while let path = enumerator?.nextObject() as? String {
+                if path.hasSuffix("base/.env") { found.append(beside + "/" + path) }
+            }
+            return found
+        }
+        var waited = 0
+        while snapshots().isEmpty, waited < 1200, process.isRunning {
+            usleep(100_000)
+            waited += 1
+        }
+        #expect(!snapshots().isEmpty, "no snapshot beside the state directory")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        usleep(500_000)
+        // Only the broker's socket directory may stay there (swept by the next launch): no copy
+        // of the repository.
+        let left = try FileManager.default.contentsOfDirectory(atPath: tmp)
+        #expect(left.allSatisfy { $0.hasPrefix("sentinel-broker-") }, "left in $TMPDIR: \(left)")
+        let grep = try CLI.runProgram("/bin/grep", ["-rl", "killed-heal-secret", tmp])
+        #expect(grep.stdout.isEmpty, "\(grep.stdout)")
+        // Abandoned an hour ago: doctor sweeps it.
+        let old = Date().addingTimeInterval(-7200)
+        for entry in try FileManager.default.contentsOfDirectory(atPath: beside) {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: beside + "/" + entry)
+        }
+        let doctor = try CLI.run(["doctor"], environment: environment, timeout: 600)
+        #expect(doctor.stdout.contains("abandoned scratch director"), "\(doctor.stdout)")
+        #expect(snapshots().isEmpty)
+    }
+
     @Test("heal as root of a directory in a work tree that also holds the state: the analysis, not root", .enabled(if: geteuid() == 0))
     func stateInsideTheWorkTree() throws {
         let scratch = try HealCLITests.Scratch(fixture: "sast-yaml-load")

@@ -89,6 +89,10 @@ import Testing
             ".sentinel.yml:3: models.sanitizers[0].rules: no taint rule 'python.nope'"
         ),
         ("models:\n  sources:\n    - pattern: 'f(('\n      set: web-request\n", ".sentinel.yml:3: 'models.sources[0].pattern'"),
+        (
+            "models:\n  guards: [\"myapp.auth.role required\"]\n",
+            ".sentinel.yml:2: models.guards[0]: 'myapp.auth.role required' is not a dotted name"
+        ),
     ])
     func badModelsAreOneLineErrors(config: String, expected: String) throws {
         let root = try Self.project(config: config)
@@ -97,5 +101,27 @@ import Testing
         #expect(scan.status == 2, "\(scan.stdout)\(scan.stderr)")
         #expect(scan.stderr.hasPrefix("sentinel: \(root)/\(expected)"), "\(scan.stderr)")
         #expect(scan.stderr.split(separator: "\n").count == 1, "\(scan.stderr)")
+    }
+
+    /// Issue 55: a project declares its own guard; a handler it decorates authenticates (the
+    /// route rules' message says how).
+    @Test func aDeclaredGuardAuthenticates() throws {
+        var handlers = "from flask import Flask\nfrom flask_login import login_required\nfrom myapp.gates import keeper\n"
+        handlers += "app = Flask(__name__)\n"
+        for name in ["a", "b", "c", "d"] {
+            handlers += "\n@app.route('/\(name)')\n@login_required\ndef \(name)():\n    return Item.query.all()\n"
+        }
+        handlers += "\n@app.route('/items')\n@keeper\ndef items():\n    return Item.query.all()\n"
+        for (config, expected) in [("", ["python.route-missing-authentication:26"]), ("models:\n  guards: [myapp.gates.keeper]\n", [])] {
+            let root = NSTemporaryDirectory() + "sentinel-guards-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: root) }
+            try handlers.write(toFile: root + "/views.py", atomically: false, encoding: .utf8)
+            try config.write(toFile: root + "/.sentinel.yml", atomically: false, encoding: .utf8)
+            let scan = try CLI.run(
+                ["scan", root, "--tools", "native", "--format", "json", "--fail-on", "none"], environment: environment)
+            #expect(scan.status == 0, "\(scan.stderr)")
+            #expect(try Self.findings(scan.stdout).filter { $0.hasPrefix("python.route") } == expected, "\(config)")
+        }
     }
 }

@@ -23,6 +23,18 @@ import Testing
         #expect(merged.first?.facts.properties["alsoReportedAs"] == "bandit.B602,semgrep.x")
     }
 
+    /// Issue 55: `SECRET_KEY = "…"` was one hard-coded key (CWE-321) to the Python rule and one
+    /// hard-coded credential (CWE-798, its parent) to the secrets scan: two findings for one line.
+    @Test func aWeaknessAndItsParentAreOneFinding() {
+        let key = Self.finding("python.hardcoded-secret-key", tool: "native", line: 46, cwe: [321], confidence: .high)
+        let secret = Self.finding("secrets.generic-password", tool: "secrets", line: 46, cwe: [798], confidence: .medium)
+        let merged = [secret, key].deduplicated()
+        #expect(merged.map(\.ruleId) == ["python.hardcoded-secret-key"])
+        #expect(merged.first?.facts.properties["alsoReportedAs"] == "secrets.generic-password")
+        let unrelated = Self.finding("python.weak-hash", tool: "native", line: 46, cwe: [327], confidence: .high)
+        #expect([secret, unrelated].deduplicated().count == 2)
+    }
+
     @Test func higherConfidenceWinsBetweenAdapters() {
         let semgrep = Self.finding("semgrep.x", tool: "semgrep", line: 5, cwe: [78], confidence: .low)
         let bandit = Self.finding("bandit.B602", tool: "bandit", line: 5, cwe: [78], confidence: .high)

@@ -85,4 +85,136 @@ import Testing
             """, file: "hooks.py")
         #expect(try Self.engine().findings(handlers: routes + hooks).isEmpty)
     }
+
+    static let unownedRule = """
+        id: python.t-unowned
+        mode: route
+        check: unowned-object
+        message: m
+        severity: medium
+        cwe: [639]
+        authentication:
+          guards: (?i)login_required
+        ownership: (?i)(current_user|request\\.user|has_perm)
+
+        """
+
+    /// Four handlers under `login_required` and two more: `c` under the project's own decorator
+    /// that refuses with 403 unless the session's role fits (named like no guard the rule knows),
+    /// `d` under nothing.
+    static let guardedRoutes = """
+        from flask import Blueprint
+        from flask_login import login_required
+        from app.security import role_needed
+
+        bp = Blueprint("x", __name__)
+
+        @bp.route("/a")
+        @login_required
+        def a():
+            return A.query.all()
+
+        @bp.route("/b")
+        @login_required
+        def b():
+            return B.query.all()
+
+        @bp.route("/e")
+        @login_required
+        def e():
+            return E.query.all()
+
+        @bp.route("/f")
+        @login_required
+        def f():
+            return F.query.all()
+
+        @bp.route("/c")
+        @role_needed("admin")
+        def c():
+            return C.query.all()
+
+        @bp.route("/d")
+        def d():
+            return D.query.all()
+        """
+
+    /// Issue 55: guards are recognised by what they do, across the project: a decorator factory
+    /// whose wrapper aborts with 403 guards whatever its name (on fc07084 only names counted).
+    @Test func aProjectDecoratorGuardsByWhatItDoes() throws {
+        let routes = try RouteModelTests.handlers(Self.guardedRoutes, file: "app/views.py", definitions: true)
+        let security = try RouteModelTests.handlers(
+            """
+            from functools import wraps
+            from flask import abort, session
+
+            def role_needed(role):
+                def decorator(view):
+                    @wraps(view)
+                    def wrapper(*args, **kwargs):
+                        if session.get("role") != role:
+                            abort(403)
+                        return view(*args, **kwargs)
+                    return wrapper
+                return decorator
+            """, file: "app/security.py", definitions: true)
+        let lines = { (handlers: [RouteHandler]) in try Self.engine().findings(handlers: handlers).map { $0.location.startLine ?? 0 } }
+        #expect(try lines(routes) == [27, 32], "without its definition, role_needed is a name like any other")
+        #expect(try lines(routes + security) == [32])
+        // A guard the project declares (`models.guards`) counts the same.
+        guard case .route(let rule) = try RuleLoader.parseAny(Self.rule, file: "t.yaml") else { throw CancellationError() }
+        let declared = RouteEngine(rules: [rule], declaredGuards: ["app.security.role_needed"])
+        #expect(declared.findings(handlers: routes).map { $0.location.startLine ?? 0 } == [32])
+    }
+
+    /// The same model decides object access: a project decorator that compares the loaded object
+    /// with the current user checks ownership for the handlers it guards; one that only
+    /// identifies the caller (a local `current_user`, a truthiness test) does not.
+    @Test func ownershipCheckedByAProjectGuard() throws {
+        let routes = try RouteModelTests.handlers(
+            """
+            from flask_login import login_required, current_user
+            from app.guards import owns_note, token_required
+
+            @app.route("/notes/<int:id>")
+            @login_required
+            def mine(id):
+                note = Note.query.get(id)
+                if note.owner_id != current_user.id:
+                    abort(404)
+                return note.text
+
+            @app.route("/notes/<int:id>/raw")
+            @login_required
+            @owns_note
+            def raw(id):
+                return Note.query.get(id).text
+
+            @app.route("/notes/<int:id>/any")
+            @login_required
+            @token_required
+            def any_note(id):
+                return Note.query.get(id).text
+            """, file: "app/views.py", definitions: true)
+        let guards = try RouteModelTests.handlers(
+            """
+            def owns_note(view):
+                def wrapper(*args, **kwargs):
+                    if Note.query.get(kwargs["id"]).owner_id != flask_login.current_user.id:
+                        abort(403)
+                    return view(*args, **kwargs)
+                return wrapper
+
+            def token_required(view):
+                def wrapper(*args, **kwargs):
+                    current_user = User.query.get(decode(request.headers["Authorization"]))
+                    if not current_user:
+                        abort(401)
+                    return view(current_user, *args, **kwargs)
+                return wrapper
+            """, file: "app/guards.py", definitions: true)
+        guard case .route(let rule) = try RuleLoader.parseAny(Self.unownedRule, file: "u.yaml") else { throw CancellationError() }
+        let found = RouteEngine(rules: [rule]).findings(handlers: routes + guards).map(\.enclosingScope)
+        #expect(found == ["any_note"], "\(found)")
+    }
 }

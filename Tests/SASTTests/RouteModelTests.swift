@@ -5,9 +5,12 @@ import Testing
 
 /// The route model: the handlers each framework's code declares, their guards and body facts.
 @Suite struct RouteModelTests {
-    static func handlers(_ source: String, file: String = "app.py") throws -> [RouteHandler] {
+    /// The handlers (and hooks, URL targets) of `source`; `definitions`: with the file's
+    /// functions and classes too, for the project's guards.
+    static func handlers(_ source: String, file: String = "app.py", definitions: Bool = false) throws -> [RouteHandler] {
         let module = try PythonParser.parseModule(source: source, fileName: file)
-        return RouteExtractor(file: file, aliases: ImportAliases(root: module.root)).handlers(in: module.root)
+        let all = RouteExtractor(file: file, aliases: ImportAliases(root: module.root)).handlers(in: module.root)
+        return definitions ? all : all.filter { $0.kind != .definition }
     }
 
     static func named(_ handlers: [RouteHandler], _ name: String) -> RouteHandler? {

@@ -17,6 +17,8 @@ import Testing
         for i in 0..<64 { body.append(alphabet[(i * 37 + 11) % 64]) }
         return body
     }()
+    /// AWS's documented example access key id (assembled: no key-shaped literal in the tree).
+    static let awsDocumented = "AKIA" + "IOSFODNN7" + "EXAMPLE"
     static let slack = "xoxb-" + "2837465019-9182736450-" + "QwErTyUiOpAsDfGhJkLzXcVb"
 
     @Test(arguments: [
@@ -63,6 +65,17 @@ import Testing
         "-----BEGIN PRIVATE KEY-----\n" + String(repeating: "A", count: 80) + "\n-----END PRIVATE KEY-----",
         "XAKIAQ3EGZT7RKMXJ4HVNQQQ",
         "token = get_token()",
+        // Issue 55: what real code says about secrets, not secrets.
+        "key = \"\(awsDocumented)\"",
+        "access_token_url = \"https://github.com/login/oauth/access_token\"",
+        "tokenURL: \"https://discord.com/api/oauth2/token\",",
+        "PASSWORD_HASH_ALGORITHM = \"pbkdf2_sha256x2\"",
+        "SECRET_KEY_CHARSET = 'abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)'",
+        "HEADLESS_TOKEN_STRATEGY = \"paperless.auth.TokenStrategy\"",
+        "MembersCanCreateApiKey = \"membersCanCreateApiKey\",",
+        "password = \"5f4dcc3b5aa765d61d8327deb882cf99\"",
+        "'password': 'pbkdf2_sha256$600000$Q2x1c3Rlcg$abc123XYZ'",
+        "password: \"$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW\"",
     ])
     func ignores(line: String) {
         #expect(scan(line).isEmpty, "\(line)")
@@ -93,5 +106,21 @@ import Testing
         #expect(findings.map(\.location.startLine) == [3, 4])
         #expect(findings.map(\.location.startColumn) == [6, 13])
         #expect(!findings.contains { $0.snippet?.contains("\r") ?? false })
+    }
+
+    /// Issue 55: a password's place says what it is. Lockfiles and message catalogues hold no
+    /// secrets; tests, CI files, examples and documentation hold fixtures (reported low, not
+    /// dropped); an issued token is reported at its severity anywhere.
+    @Test(arguments: [
+        ("app/settings.py", "medium"), ("yarn.lock", "none"), ("locales/fr/common.json", "none"),
+        ("src/i18n/de.ts", "none"), ("docs/setup.md", "low"), ("README.rst", "low"), ("src/api.test.ts", "low"),
+        ("src/__tests__/api.ts", "low"), (".github/workflows/ci.yml", "low"), ("config/.env.example", "low"),
+        ("examples/app/config.py", "low"),
+    ])
+    func aPasswordsPlace(file: String, severity: String) {
+        let findings = SecretsDetector().scan(file: file, bytes: Array("DB_PASSWORD = \"Xk9#mQ2$vLp8@wZ\"\n".utf8))
+        #expect((findings.first.map { "\($0.severity)" } ?? "none") == severity, "\(file): \(findings)")
+        let token = SecretsDetector().scan(file: file, bytes: Array("key = \"\(Self.aws)\"\n".utf8))
+        #expect(token.map(\.severity) == [.high], "\(file)")
     }
 }

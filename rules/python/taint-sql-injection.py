@@ -12,7 +12,7 @@ from fastapi import Depends, FastAPI
 from flask import Flask, request
 from rest_framework.response import Response
 from rest_framework.views import APIView
-from sqlalchemy import text
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 app = Flask(__name__)
@@ -114,3 +114,15 @@ def call_command(command, *args, **options):
     defaults = parser.parse_args(args)
     # ok: python.taint-sql-injection
     return command.execute(*args, **vars(defaults))
+
+
+@app.route("/topics/move", methods=["POST"])
+def move_topics(db, Topic):
+    ids = request.form.getlist("topic_id")
+    # ok: python.taint-sql-injection
+    moved = db.session.execute(db.select(Topic).where(Topic.id.in_(ids))).scalars()
+    # ok: python.taint-sql-injection
+    first = db.session.execute(select(Topic).filter_by(id=request.args["id"])).scalar()
+    # ruleid: python.taint-sql-injection
+    raw = db.session.execute(select(Topic).where(text("id = " + request.args["id"]))).scalar()
+    return str((moved, first, raw))

@@ -6,15 +6,21 @@ public struct RouteEngine: Sendable {
     /// The rules, sorted by id.
     public let rules: [RouteRule]
 
-    /// An engine for `rules`.
-    public init(rules: [RouteRule]) { self.rules = rules }
+    /// Names the project declares as its guards (`models.guards` in `.sentinel.yml`).
+    public let declaredGuards: [String]
+
+    /// An engine for `rules`; `declaredGuards`: the project's own guard names.
+    public init(rules: [RouteRule], declaredGuards: [String] = []) {
+        self.rules = rules
+        self.declaredGuards = declaredGuards
+    }
 
     /// The findings of every rule over `handlers` (every file's, hooks included), sorted by file
     /// and position.
     public func findings(handlers: [RouteHandler]) -> [Finding] {
         var out: [Finding] = []
         for rule in rules {
-            let checker = Checker(rule: rule, handlers: handlers)
+            let checker = Checker(rule: rule, handlers: handlers, declaredGuards: declaredGuards)
             for handler in checker.flagged() { out.append(Self.finding(rule, handler)) }
         }
         return out.sorted {
@@ -39,16 +45,26 @@ public struct RouteEngine: Sendable {
         /// Receivers whose `before_request` hook authenticates.
         let guardedReceivers: Set<String>
 
-        init(rule: RouteRule, handlers: [RouteHandler]) {
+        /// The project's own guards, by what they do.
+        let projectGuards: ProjectGuards
+
+        init(rule: RouteRule, handlers: [RouteHandler], declaredGuards: [String]) {
             self.rule = rule
+            projectGuards = ProjectGuards(
+                definitions: handlers.filter { $0.kind == .definition }, evidence: rule.authentication, declared: declaredGuards)
             let routed = Set(handlers.filter { $0.kind == .urlTarget }.map(\.name))
             self.handlers = handlers.filter { $0.kind == .handler || $0.kind == .unroutedView && routed.contains($0.name) }
+            let guards = projectGuards
             guardedReceivers = Set(
-                handlers.filter { $0.kind == .hook && rule.authentication.shows(in: $0) }.compactMap(\.receiver))
+                handlers.filter { hook in
+                    hook.kind == .hook
+                        && (rule.authentication.shows(in: hook) || guards.guards(hook) || guards.refuses(in: hook))
+                }.compactMap(\.receiver))
         }
 
         func authenticates(_ handler: RouteHandler) -> Bool {
             handler.receiver.map(guardedReceivers.contains) == true || rule.authentication.shows(in: handler)
+                || projectGuards.guards(handler) || projectGuards.refuses(in: handler)
         }
 
         func isPublic(_ handler: RouteHandler) -> Bool {
@@ -60,6 +76,7 @@ public struct RouteEngine: Sendable {
         func owns(_ handler: RouteHandler) -> Bool {
             guard let regex = rule.ownership else { return false }
             return (handler.facts.comparisons + handler.facts.conditions + handler.facts.loadTexts).contains(where: regex.occurs)
+                || projectGuards.checksOwnership(handler, regex)
         }
 
         func flagged() -> [RouteHandler] {

@@ -38,9 +38,68 @@ struct RouteExtractor {
                 if let name = target.dottedName { extractor.objectGuards[name, default: []] += guardNames(dependencies) }
             }
         }
+        for statement in root.children where statement.kind == .assign {
+            // `router = UserAPIRouter(prefix="/x")`: a router class of the project's own may carry
+            // the dependencies (judged by what the class does, ``ProjectGuards``).
+            guard let value = statement.children.last, value.kind == .call, let callee = value.callee?.dottedName else { continue }
+            for target in statement.children.dropLast() {
+                if let name = target.dottedName { extractor.objectGuards[name, default: []].append(aliases.canonicalize(callee)) }
+            }
+        }
         var out: [RouteHandler] = []
         extractor.visit(root, topLevel: true, importsDjango: importsDjango, into: &out)
         if importsDjango { out += urlTargets(root) }
+        out += definitions(in: root)
+        return out
+    }
+
+    /// The module a file is (`pkg/auth.py`: `pkg.auth`; `pkg/__init__.py`: `pkg`).
+    static func moduleName(_ file: String) -> String {
+        var path = file
+        for suffix in [".py", ".pyw", ".ipynb"] where path.hasSuffix(suffix) { path.removeLast(suffix.count) }
+        var parts = path.split(separator: "/").map(String.init)
+        if parts.last == "__init__" { parts.removeLast() }
+        return parts.joined(separator: ".")
+    }
+
+    /// Every function and class of the file (methods as `Class.method`), with its decorators or
+    /// bases and what its body does: the project's own guards are found among them by what they
+    /// do (``ProjectGuards``). A function's facts include the functions nested in it (a decorator
+    /// factory's wrapper).
+    private func definitions(in root: PyNode) -> [RouteHandler] {
+        var out: [RouteHandler] = []
+        // Statement nesting, which the parser bounds.
+        func visit(_ node: PyNode, prefix: String) {
+            for child in node.children {
+                switch child.kind {
+                case .functionDef, .asyncFunctionDef:
+                    guard let name = child.text else { continue }
+                    let body = child.children.count > 4 ? child.children[4] : child
+                    out.append(
+                        RouteHandler(
+                            file: file, name: prefix + name, group: "", receiver: nil, line: child.range.start.line,
+                            column: child.range.start.column,
+                            guards: decorators(of: child).flatMap { guardNames($0.children.first ?? $0) },
+                            facts: HandlerFacts(body: body, supplied: [], aliases: aliases), kind: .definition))
+                case .classDef:
+                    guard let name = child.text, child.children.count > 3 else { continue }
+                    let bases = child.children[2].children.compactMap { $0.dottedName.map(aliases.canonicalize) }
+                    out.append(
+                        RouteHandler(
+                            file: file, name: prefix + name, group: "", receiver: nil, line: child.range.start.line,
+                            column: child.range.start.column,
+                            guards: bases + decorators(of: child).flatMap { guardNames($0.children.first ?? $0) },
+                            facts: HandlerFacts(body: child.children[3], supplied: [], aliases: aliases), kind: .definition))
+                    visit(child.children[3], prefix: prefix + name + ".")
+                case .block, .if, .try:
+                    visit(child, prefix: prefix)
+                default:
+                    continue
+                }
+            }
+        }
+        let module = Self.moduleName(file)
+        visit(root, prefix: module.isEmpty ? "" : module + ".")
         return out
     }
 
@@ -169,13 +228,17 @@ struct RouteExtractor {
         for decorator in decorators(of: def) where isRouteDecorator(decorator) {
             if let dependencies = decorator.children.first?.keywordArgument("dependencies") { guards += guardNames(dependencies) }
         }
-        // FastAPI dependencies: `user = Depends(get_current_user)`.
+        // FastAPI dependencies: `user = Depends(get_current_user)`, and in the annotation
+        // `user: Annotated[User, Depends(get_current_user)]`.
         if def.children.count > 2 {
             for parameter in def.children[2].children where parameter.kind == .parameter {
-                if let value = parameter.children.last, value.kind == .call,
-                    let callee = value.callee?.dottedName, ["Depends", "Security"].contains(callee.split(separator: ".").last ?? "")
-                {
-                    guards += value.callArguments.flatMap(guardNames)
+                parameter.walk { node in
+                    if node.kind == .call, let callee = node.callee?.dottedName,
+                        ["Depends", "Security"].contains(callee.split(separator: ".").last ?? "")
+                    {
+                        guards += node.callArguments.flatMap(guardNames)
+                    }
+                    return true
                 }
             }
         }
@@ -226,8 +289,15 @@ struct RouteExtractor {
         guard def.children.count > 2 else { return [] }
         return Set(
             def.children[2].children.filter { parameter in
-                guard parameter.kind == .parameter, let value = parameter.children.last, value.kind == .call else { return false }
-                return ["Depends", "Security"].contains(value.callee?.dottedName?.split(separator: ".").last ?? "")
+                guard parameter.kind == .parameter else { return false }
+                var found = false
+                parameter.walk { node in
+                    if node.kind == .call, ["Depends", "Security"].contains(node.callee?.dottedName?.split(separator: ".").last ?? "") {
+                        found = true
+                    }
+                    return !found
+                }
+                return found
             }.compactMap(\.text))
     }
 

@@ -39,6 +39,10 @@ public enum RouteEntryKind: Sendable, Hashable {
     case unroutedView
     /// A name a URL configuration routes to (`path("x/", views.show)`: `show`), not a handler.
     case urlTarget
+    /// A function or class of the project, by its qualified name (`pkg.auth.role_required`,
+    /// `pkg.views.PermissionMixin`): a guard when what it does rejects a caller
+    /// (``ProjectGuards``), whatever it is called.
+    case definition
 }
 
 /// What one handler's body does that bears on access control, as source text and names.

@@ -31,12 +31,16 @@ public struct TaintModels: Sendable, Hashable {
     private(set) var sources: [Source] = []
     private(set) var sanitizers: [Sanitizer] = []
     private(set) var sinks: [Sink] = []
+    /// The project's own guards, by dotted name (`myapp.auth.role_required`): a request handler
+    /// they decorate, that extends them or whose body calls them authenticates, and checks its
+    /// objects when the rule's ownership test is theirs too (route rules).
+    public private(set) var guards: [String] = []
 
     /// No models.
     public init() {}
 
     /// Whether the config declares none.
-    public var isEmpty: Bool { sources.isEmpty && sanitizers.isEmpty && sinks.isEmpty }
+    public var isEmpty: Bool { sources.isEmpty && sanitizers.isEmpty && sinks.isEmpty && guards.isEmpty }
 
     /// The most entries a config may declare: real projects name a handful.
     public static let maxEntries = 1000
@@ -48,10 +52,10 @@ public struct TaintModels: Sendable, Hashable {
         let reader = DocumentReader(source: file)
         let cursor = Cursor(file: file)
         _ = try reader.mapping(node, key: "models")
-        try reader.checkKeys(node, allowed: ["sources", "sanitizers", "sinks"], at: "models")
+        try reader.checkKeys(node, allowed: ["sources", "sanitizers", "sinks", "guards"], at: "models")
         var models = TaintModels()
         models.file = file
-        let total = ["sources", "sanitizers", "sinks"].reduce(0) { $0 + (node[$1]?.elements.count ?? 0) }
+        let total = ["sources", "sanitizers", "sinks", "guards"].reduce(0) { $0 + (node[$1]?.elements.count ?? 0) }
         guard total <= maxEntries else { throw reader.fail(node, "models", "\(total) entries, more than the \(maxEntries) allowed") }
         func entries(_ key: String, allowed: Set<String>) throws -> [(DocumentNode, String)] {
             guard let list = node[key] else { return [] }
@@ -89,6 +93,20 @@ public struct TaintModels: Sendable, Hashable {
             }
             let pattern = try cursor.pattern(entry["pattern"]!, "\(path).pattern")
             models.sinks.append(Sink(sink: TaintSink(pattern: pattern, focus: focus), rules: rules, line: entry.line))
+        }
+        if let list = node["guards"] {
+            let names = try reader.stringList(list, key: "models.guards")
+            for (i, name) in names.enumerated() {
+                let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+                guard !parts.isEmpty,
+                    parts.allSatisfy({ part in
+                        !part.isEmpty && part.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber }
+                    })
+                else {
+                    throw reader.fail(list, "models.guards[\(i)]", "'\(name)' is not a dotted name (myapp.auth.role_required)")
+                }
+            }
+            models.guards = names
         }
         return models
     }

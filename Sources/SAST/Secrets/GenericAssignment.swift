@@ -10,6 +10,10 @@ enum GenericAssignment {
     ].map { Array($0.utf8) }
     static let assignmentBytes: [UInt8] = [UInt8(ascii: "="), UInt8(ascii: ":")]
     static let quoteBytes: [UInt8] = [UInt8(ascii: "\""), UInt8(ascii: "'")]
+    static let letters = ByteSet([UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z")])
+    static let hexDigits = ByteSet([
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+    ])
     /// The longest value taken for a secret.
     static let maxValueBytes = 200
     static let placeholders = [
@@ -32,12 +36,53 @@ enum GenericAssignment {
                 // Occurrences come in order: one inside the identifier an earlier one measured
                 // (`tokentoken…`) ends where it ends, so no byte is read twice.
                 if keywordEnd >= identifierEnd { identifierEnd = endOfIdentifier(from: keywordEnd, in: lower) }
-                if let value = valueAfter(identifierEnd: identifierEnd, in: lower), isSecretLike(line, value) {
+                // `token_url`, `PASSWORD_HASH_ALGORITHM`, `SECRET_KEY_CHARSET`: names about a secret.
+                if describesASecret(lower[keywordEnd..<identifierEnd]) { continue }
+                if let value = valueAfter(identifierEnd: identifierEnd, in: lower), isSecretLike(line, value),
+                    !isHash(line, value, keyword: keyword)
+                {
                     result.append((line.startIndex + value.lowerBound)..<(line.startIndex + value.upperBound))
                 }
             }
         }
         return ByteRanges.disjoint(result)
+    }
+
+    /// The words that, ending a name with a secret's keyword in it, make it a name about the
+    /// secret (where it is fetched, how it is hashed, what it may contain), not the secret.
+    static let describingSuffixes = [
+        "url", "uri", "endpoint", "host", "domain", "path", "file", "dir", "algorithm", "algo", "hasher", "strategy",
+        "charset", "chars", "characters", "alphabet", "field", "fields", "name", "names", "type", "header", "length", "len",
+        "prefix", "suffix", "regex", "pattern", "policy", "format", "mode", "label", "placeholder", "manager", "provider",
+        "backend", "method", "methods", "expiry", "expires", "lifetime", "ttl", "timeout", "count", "hint", "text",
+        "message", "msg", "title", "error", "validator", "class", "scope", "scopes", "key_name", "env", "var", "variable",
+        "id", "version", "location", "store", "storage", "service", "param", "parameter",
+    ].map { Array($0.utf8) }
+
+    /// Whether the rest of a name after its secret keyword (`_hash_algorithm` of
+    /// `password_hash_algorithm`, `url` of `tokenURL`) ends in a describing word.
+    private static func describesASecret(_ rest: ArraySlice<UInt8>) -> Bool {
+        let letters = rest.filter { $0 != UInt8(ascii: "_") && $0 != UInt8(ascii: "-") }
+        guard !letters.isEmpty else { return false }
+        return describingSuffixes.contains { suffix in
+            let word = suffix.filter { $0 != UInt8(ascii: "_") }
+            return letters.count >= word.count && Array(letters.suffix(word.count)) == word
+        }
+    }
+
+    /// A password's hash is not the password: `password = "5f4dcc3b…"` (hex of an MD5, SHA-1,
+    /// SHA-2 digest), `$2b$…` (bcrypt), `$argon2id$…`, `pbkdf2_sha256$…` (Django). Only for
+    /// password keywords: an API key or token may well be hex.
+    private static func isHash(_ line: ArraySlice<UInt8>, _ value: Range<Int>, keyword: [UInt8]) -> Bool {
+        guard [Array("password".utf8), Array("passwd".utf8), Array("pwd".utf8)].contains(keyword) else { return false }
+        let bytes = Array(line[(line.startIndex + value.lowerBound)..<(line.startIndex + value.upperBound)])
+        let text = String(decoding: bytes, as: UTF8.self)
+        if [32, 40, 56, 64, 96, 128].contains(bytes.count), bytes.allSatisfy({ hexDigits.contains($0) }) { return true }
+        return [
+            "$2a$", "$2b$", "$2y$", "$argon2", "$scrypt$", "$pbkdf2", "pbkdf2_sha", "bcrypt$", "argon2$", "sha1$", "md5$", "{ssha}",
+            "{sha}",
+        ]
+        .contains { text.lowercased().hasPrefix($0) }
     }
 
     /// Where the identifier (word bytes and `-`) running from `index` ends.
@@ -81,6 +126,13 @@ enum GenericAssignment {
         guard bytes.count >= 8, bytes.count <= maxValueBytes, !bytes.contains(UInt8(ascii: " ")) else { return false }
         let text = String(decoding: bytes, as: UTF8.self).lowercased()
         if placeholders.contains(where: { text.contains($0) }) { return false }
+        // A URL without credentials in it (`tokenURL: "https://…/token"`) is an address.
+        if (text.hasPrefix("http://") || text.hasPrefix("https://") || text.hasPrefix("//")) && !text.contains("@") { return false }
+        // Letters with `.`, `_`, `-` only: an identifier, an enum value, a module path
+        // (`"membersCanCreateApiKey"`, `"paperless.auth.TokenStrategy"`), not a generated key.
+        if bytes.allSatisfy({ letters.contains($0) || [UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-")].contains($0) }) {
+            return false
+        }
         // Words and simple patterns are not keys; mixed classes and high entropy are.
         let classes = [ByteSet.upper, ByteSet.digits, ByteSet([UInt8(ascii: "a")...UInt8(ascii: "z")])]
             .filter { set in bytes.contains(where: set.contains) }.count

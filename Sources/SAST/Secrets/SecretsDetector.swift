@@ -26,6 +26,31 @@ public struct SecretsDetector: Sendable {
     /// candidate, not per line; the generic assignment check runs per line behind a cheap
     /// prefilter. Every step is linear in the line it looks at.
     public func scan(file: String, bytes: [UInt8]) -> [Finding] {
+        Self.placed(scanAsWritten(file: file, bytes: bytes), kind: SecretFileKind.of(file))
+    }
+
+    /// Fixture-prone findings (a private key, a password) in tests, CI files, example
+    /// configuration and documentation are reported at low severity, not dropped: a reviewer
+    /// still sees them, the gate does not fail on a throw-away (issue 55). An issued token keeps
+    /// its severity anywhere.
+    static func placed(_ findings: [Finding], kind: SecretFileKind) -> [Finding] {
+        let place: String
+        switch kind {
+        case .fixture: place = "in a test, CI or example file"
+        case .documentation: place = "in documentation"
+        case .source, .translations, .lockfile: return findings
+        }
+        return findings.map { finding in
+            guard fixtureProneRules.contains(finding.ruleId) else { return finding }
+            var copy = finding
+            copy.severity = .low
+            copy.confidence = .low
+            copy.message += " (\(place): likely a fixture or an example, so low severity)"
+            return copy
+        }
+    }
+
+    private func scanAsWritten(file: String, bytes: [UInt8]) -> [Finding] {
         let findings = scan(bytes: bytes, file: file)
         guard let (encoding, decoded) = Self.pythonDecoded(bytes, file: file) else { return findings }
         // A Python file is also read as CPython decodes it (its `coding:` cookie), with the one
@@ -72,20 +97,25 @@ public struct SecretsDetector: Sendable {
             candidateLines.insert(lines.line(containingOffset: offset))
         }
         var findings: [Finding] = []
+        let kind = SecretFileKind.of(file)
+        let generic = kind != .lockfile && kind != .translations
         for number in 1...lines.lineCount {
             let text = lines.bytes(ofLine: number)
             guard !text.isEmpty else { continue }
-            findings += scan(line: text, number: number, file: file, tokens: candidateLines.contains(number), in: all)
+            findings += scan(
+                line: text, number: number, file: file, tokens: candidateLines.contains(number), in: all, generic: generic)
         }
         return findings
     }
 
     /// `all`: the whole file (a private key's body follows its header on later lines).
-    private func scan(line: ArraySlice<UInt8>, number: Int, file: String, tokens: Bool, in all: ArraySlice<UInt8>) -> [Finding] {
+    private func scan(
+        line: ArraySlice<UInt8>, number: Int, file: String, tokens: Bool, in all: ArraySlice<UInt8>, generic: Bool
+    ) -> [Finding] {
         var hits: [(rule: String, title: String, range: Range<Int>, severity: Severity, confidence: Confidence)] = []
         if tokens {
             for pattern in Self.tokens {
-                for range in pattern.matches(in: line) {
+                for range in pattern.matches(in: line) where !Self.isDocumentedExample(line[range]) {
                     hits.append((pattern.ruleID, pattern.title, range, .high, .high))
                 }
             }
@@ -93,7 +123,9 @@ public struct SecretsDetector: Sendable {
                 hits.append(("secrets.private-key", "private key", range, .critical, .high))
             }
         }
-        for range in ByteRanges.sparing(GenericAssignment.secretValues(in: line), hits.map(\.range)) {
+        // A lockfile's names are packages and a message catalogue's values are UI text.
+        let assignments = generic ? GenericAssignment.secretValues(in: line) : []
+        for range in ByteRanges.sparing(assignments, hits.map(\.range)) {
             hits.append(("secrets.generic-password", "hard-coded secret", range, .medium, .medium))
         }
         guard !hits.isEmpty else { return [] }
@@ -150,6 +182,12 @@ public struct SecretsDetector: Sendable {
     }
 
     /// `-----BEGIN [RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP ]PRIVATE KEY[ BLOCK]-----`.
+    /// A vendor's documented example credential: AWS's documentation keys end in `EXAMPLE`
+    /// (`AKIAIOSFODNN7EXAMPLE`, `…/bPxRfiCYEXAMPLEKEY`), and no issued key spells the word.
+    static func isDocumentedExample(_ token: ArraySlice<UInt8>) -> Bool {
+        ByteSearch.occurrences(of: Array("EXAMPLE".utf8), in: token).first != nil
+    }
+
     /// The fewest base64 characters a private key's body has: an Ed25519 key in PKCS#8, the
     /// smallest in use, takes 64. A header with less after it (`-----BEGIN RSA PRIVATE KEY-----...`
     /// in a docstring, a form's placeholder, a validation pattern, a test's truncated `MIIE…`) is a

@@ -63,7 +63,11 @@ extension TaintAnalyzer {
             }) {
                 continue
             }
-            if let inside = sink.inside, !insideRanges.contains(node.range, bindings, inside: inside, index: index) { continue }
+            if let inside = sink.inside,
+                !insideRanges.contains(node.range, bindings, inside: inside, index: index, ownReturn: node.kind == .return)
+            {
+                continue
+            }
             if !sink.conditions.isEmpty, !PatternSearch(index: index).satisfies(sink.conditions, bindings) { continue }
             let parts: [PyNode]
             if let focus = sink.focus {
@@ -157,7 +161,13 @@ final class InsideRanges: @unchecked Sendable {
 
     /// Whether `range` lies inside a match of `pattern` whose metavariables agree with the sink's
     /// (`$C.get($URL)` inside `with Session() as $C:` is the same `$C`).
-    func contains(_ range: SourceRange, _ bindings: Bindings, inside pattern: CompiledPattern, index: FileIndex) -> Bool {
+    /// `ownReturn`: `range` is a `return`, which answers the function it is written in: inside a
+    /// match that is a function (a view), a return of a function nested in it (a helper, a
+    /// callback) does not count (issue 55: a view's inner helper returning a list was an "HTML
+    /// response").
+    func contains(
+        _ range: SourceRange, _ bindings: Bindings, inside pattern: CompiledPattern, index: FileIndex, ownReturn: Bool = false
+    ) -> Bool {
         lock.lock()
         let known = matches[pattern.source]
         lock.unlock()
@@ -167,8 +177,19 @@ final class InsideRanges: @unchecked Sendable {
             matches[pattern.source] = found
             lock.unlock()
         }
+        let nested =
+            ownReturn
+            ? (index.nodes(of: .functionDef) + index.nodes(of: .asyncFunctionDef) + index.nodes(of: .lambda)).map(\.range)
+                .filter { PatternSearch.contains($0, range) } : []
         return found.contains { match in
             guard PatternSearch.contains(match.range, range) else { return false }
+            // No function between the match (the view itself) and the return.
+            if nested.contains(where: { function in
+                PatternSearch.contains(match.range, function)
+                    && (function.start.offset, function.end.offset) != (match.range.start.offset, match.range.end.offset)
+            }) {
+                return false
+            }
             for (name, binding) in match.bindings {
                 if let other = bindings[name], !binding.agrees(with: other) { return false }
             }
