@@ -178,9 +178,18 @@ public struct AnalysisSandbox {
     /// environment has one (``StateDirectory/launcherScratchPath``), else `$TMPDIR`. A `kill -9`
     /// of root leaves one behind (a heal's snapshot holds the repository); the next launch and
     /// `sentinel doctor` sweep it there.
+    ///
+    /// Where the sandbox cannot show that place (root's default state lies beneath `/root/.local`,
+    /// a directory below a system tree that no launch may mount), `$TMPDIR` it stays: a private
+    /// 0700 directory of root's there, swept the same way.
     static func launcherScratchBase() throws -> String? {
         guard let state = try? StateLocation.current() else { return nil }
-        return try ScratchDirectory.privateBase(state.launcherScratchPath)
+        let base = try ScratchDirectory.privateBase(state.launcherScratchPath)
+        guard (try? WorkspaceDirectory(resolving: base)) != nil else {
+            rmdir(base)
+            return nil
+        }
+        return base
     }
 
     /// Why the analysis sandbox could not be set up for this command, before anything of the

@@ -29,8 +29,10 @@ struct DoctorCommand: ParsableCommand {
         guard let state = try? StateLocation.current() else {
             return HostSupport.Check(.warn, "scratch", "no state directory in this environment")
         }
-        // The heal's own (`tmp/`) and root's for its analyses (beside the state directory).
-        let removed = [state.scratchPath, state.launcherScratchPath].reduce(0) { $0 + ScratchDirectory.sweep($1) }
+        // The heal's own (`tmp/`), root's for its analyses (beside the state directory, or
+        // `$TMPDIR` where that cannot be lent).
+        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let removed = [state.scratchPath, state.launcherScratchPath, temporary].reduce(0) { $0 + ScratchDirectory.sweep($1) }
         return HostSupport.Check(
             .ok, "scratch",
             removed == 0

@@ -66,13 +66,15 @@ public enum ScratchDirectory {
         return directory
     }
 
-    /// Removes every abandoned directory `make` left in `base` (any prefix): this user's, older
-    /// than `abandonedAfter`, with nobody holding its lock. Returns how many it removed.
+    /// Removes every abandoned directory `make` left in `base` (any `sentinel…` prefix: `base`
+    /// may be a shared `/tmp`, where other programs' directories are none of its business): this
+    /// user's, older than `abandonedAfter`, with nobody holding its lock. Returns how many it removed.
     @discardableResult
     public static func sweep(_ base: String) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return 0 }
         // `prefix-XXXXXX`: the prefix is what comes before the last 7 characters.
-        let prefixes = Set(names.filter { $0.count > 7 && $0.dropLast(6).hasSuffix("-") }.map { String($0.dropLast(7)) })
+        let prefixes = Set(
+            names.filter { $0.hasPrefix("sentinel") && $0.count > 7 && $0.dropLast(6).hasSuffix("-") }.map { String($0.dropLast(7)) })
         return prefixes.reduce(0) { $0 + sweepAbandoned(in: base, prefix: $1) }
     }
 

@@ -23,7 +23,8 @@ struct RootAnalysisCLITests {
             root = NSTemporaryDirectory() + "root-analysis-\(UUID().uuidString)"
             try FileManager.default.createDirectory(atPath: root + "/repo", withIntermediateDirectories: true)
             chmod(root, 0o700)
-            let key = "AKIAIOSFODNN7EXAMPLE"
+            // An issued-looking key (AWS's documented example key is not reported, issue 55).
+            let key = "AKIA" + "Q3EGZT7RKMXJ4HVN"
             try "OWNED = \"\(key)\"\n".write(toFile: repository + "/owned.py", atomically: false, encoding: .utf8)
             try "ROOTED = \"\(key)\"\n".write(toFile: repository + "/rooted.py", atomically: false, encoding: .utf8)
             chown(repository, RootAnalysisCLITests.owner, RootAnalysisCLITests.owner)
@@ -57,7 +58,7 @@ struct RootAnalysisCLITests {
         let scratch = try Scratch()
         let inner = scratch.repository + "/private/deeper"
         try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
-        try "KEY = \"AKIAIOSFODNN7EXAMPLE\"\n".write(toFile: inner + "/k.py", atomically: false, encoding: .utf8)
+        try ("KEY = \"AKIA" + "Q3EGZT7RKMXJ4HVN\"\n").write(toFile: inner + "/k.py", atomically: false, encoding: .utf8)
         for path in [scratch.repository + "/private", inner, inner + "/k.py"] { chown(path, 1234, 1234) }
         chmod(scratch.repository + "/private", 0o700)
         let result = try CLI.run(

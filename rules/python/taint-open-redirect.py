@@ -107,3 +107,24 @@ class ShortLinkHandler(BaseHTTPRequestHandler):
         # ruleid: python.taint-open-redirect
         self.send_header("Location", query["u"][0])
         self.end_headers()
+
+
+def safe_for_redirect(url):
+    """The project's own check (issue 55): its result vouches for `url`."""
+    return url_has_allowed_host_and_scheme(url, allowed_hosts=None)
+
+
+def looks_safe(url):
+    # Not a check of `url`: a caller's `if` proves nothing about it.
+    return len(url) > 0
+
+
+def return_to(request):
+    url = request.GET.get("return_url")
+    if url and safe_for_redirect(url):
+        # ok: python.taint-open-redirect
+        return HttpResponseRedirect(url)
+    if looks_safe(url):
+        # ruleid: python.taint-open-redirect
+        return HttpResponseRedirect(url)
+    return HttpResponseRedirect("/")

@@ -31,13 +31,18 @@ enum GenericAssignment {
         var result: [Range<Int>] = []
         for keyword in keywords {
             var identifierEnd = 0
+            var described = false
             for start in ByteSearch.occurrences(of: keyword, in: lower[...]) {
                 let keywordEnd = start + keyword.count
                 // Occurrences come in order: one inside the identifier an earlier one measured
                 // (`tokentoken…`) ends where it ends, so no byte is read twice.
-                if keywordEnd >= identifierEnd { identifierEnd = endOfIdentifier(from: keywordEnd, in: lower) }
-                // `token_url`, `PASSWORD_HASH_ALGORITHM`, `SECRET_KEY_CHARSET`: names about a secret.
-                if describesASecret(lower[keywordEnd..<identifierEnd]) { continue }
+                if keywordEnd >= identifierEnd {
+                    identifierEnd = endOfIdentifier(from: keywordEnd, in: lower)
+                    // `token_url`, `PASSWORD_HASH_ALGORITHM`, `SECRET_KEY_CHARSET`: names about a
+                    // secret. The name's tail decides, read once per name.
+                    described = describesASecret(lower[max(keywordEnd, identifierEnd - 32)..<identifierEnd])
+                }
+                if described { continue }
                 if let value = valueAfter(identifierEnd: identifierEnd, in: lower), isSecretLike(line, value),
                     !isHash(line, value, keyword: keyword)
                 {

@@ -108,6 +108,15 @@ extension TaintAnalyzer {
             for argument in arguments { clean(argument, to: .clean) }
             return
         }
+        // A function of the project whose result is a check of its parameters.
+        let receiver = callee.kind == .attribute ? callee.children.first.map { peekValue($0) } : nil
+        if let target = resolve(callee, receiver: receiver), !target.summary.validates.isEmpty {
+            for parameter in target.summary.validates {
+                let position = parameter - target.shift
+                if position >= 0, position < arguments.count { clean(arguments[position], to: .clean) }
+            }
+            return
+        }
         if callee.kind == .attribute, let method = callee.text, let base = callee.children.first {
             switch method {
             case "isdigit", "isalnum", "isalpha", "isnumeric", "isdecimal", "isidentifier":
@@ -193,6 +202,32 @@ extension TaintAnalyzer {
         default:
             break
         }
+    }
+
+    /// Records what a `return`'s value vouches for: a check (a sanitizer of the rule used as a
+    /// test, or a validator of the project) of parameters named as its arguments. A constant
+    /// (`return False`) vouches for nothing and spoils nothing; any other value spoils all.
+    mutating func noteReturnedCheck(_ value: PyNode) {
+        if [.true, .false, .none].contains(value.kind) { return }
+        var checked = Set<Int>()
+        if value.kind == .call, let callee = value.children.first {
+            let arguments = value.children.dropFirst().map { $0.kind == .keyword ? ($0.children.first ?? $0) : $0 }
+            var positions: [Int] = []
+            if isSanitizer(value) {
+                positions = Array(arguments.indices)
+            } else {
+                let receiver = callee.kind == .attribute ? callee.children.first.map { peekValue($0) } : nil
+                if let target = resolve(callee, receiver: receiver) {
+                    positions = target.summary.validates.map { $0 - target.shift }.filter { $0 >= 0 && $0 < arguments.count }
+                }
+            }
+            for position in positions where arguments[position].kind == .name {
+                if let name = arguments[position].text, let parameter = parameterNames.firstIndex(of: name) {
+                    checked.insert(parameter)
+                }
+            }
+        }
+        returnChecks = returnChecks.map { $0.intersection(checked) } ?? checked
     }
 
     /// Whether a call compares a presented value with a secret in constant time, itself or in

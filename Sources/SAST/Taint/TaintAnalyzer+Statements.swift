@@ -50,6 +50,7 @@ extension TaintAnalyzer {
             if let value = c.first, !value.isEmpty {
                 returned = returned.joined(with: evaluate(value))
                 returnedSomething = true
+                noteReturnedCheck(value)
             }
             reachable = false
         case .break, .continue:

@@ -78,6 +78,10 @@ struct TaintAnalyzer {
     var routeSources: [Int: TaintSource?] = [:]
     /// Whether a `return` with a value ran (a function without one returns None: clean).
     var returnedSomething = false
+    /// The function's parameter names, for what its returns vouch for.
+    var parameterNames: [String] = []
+    /// Parameters every value-returning `return` so far checks (nil: none yet).
+    var returnChecks: Set<Int>?
     /// `ok = check(x)`: the condition a variable holds, so `if ok:` refines like `if check(x):`.
     var conditions: [String: PyNode] = [:]
     /// The class whose method is being analysed, and the name of its receiver (`self`).
@@ -336,6 +340,8 @@ struct TaintAnalyzer {
             }
         }
         seedParameterSources(node, names)
+        parameterNames = names
+        returnChecks = nil
         if let body = node.children.last { execute(block: body.children) }
         var summary = FunctionSummary(parameters: names)
         summary.hasReturnValue = returnedSomething
@@ -350,6 +356,7 @@ struct TaintAnalyzer {
         summary.sinks = currentSinks
         summary.usesSanitizer = sanitizerSeen
         summary.checksSecret = secretCompared
+        summary.validates = returnChecks ?? []
         summary.fieldWrites = currentFieldWrites
         return summary
     }

@@ -110,6 +110,11 @@ struct FunctionSummary: Sendable {
     /// Whether it compares a value with a secret in constant time (`hmac.compare_digest`): used
     /// as a condition, it authenticates the caller (see ``ScopeState/isAuthenticated``).
     var checksSecret = false
+    /// Parameters its result vouches for: every `return` with a value returns a check of them (a
+    /// rule's sanitizer used as a test, or another such validator), so a true result in a
+    /// condition proves them clean -- a project's own `safe_for_redirect(url)` wrapping
+    /// `url_has_allowed_host_and_scheme(url)` (issue 55).
+    var validates: Set<Int> = []
 
     /// Whether a `return` with a value runs in it.
     var hasReturnValue = false
@@ -118,7 +123,9 @@ struct FunctionSummary: Sendable {
     /// result" (what an unknown call is assumed to do): a sink, a source, fields, or a result that
     /// leaves out one of its parameters (a sanitising helper).
     var mattersToImporters: Bool {
-        if !sinks.isEmpty || returnsSource.isTainted || !fieldWrites.isEmpty || usesSanitizer || checksSecret { return true }
+        if !sinks.isEmpty || returnsSource.isTainted || !fieldWrites.isEmpty || usesSanitizer || checksSecret || !validates.isEmpty {
+            return true
+        }
         let first = isMethod ? 1 : 0
         guard hasReturnValue, parameters.count > first else { return false }
         let flowing = Set(returns.keys.map(\.parameter))
@@ -129,6 +136,7 @@ struct FunctionSummary: Sendable {
     func sameEffects(as other: FunctionSummary) -> Bool {
         Set(returns.keys) == Set(other.returns.keys) && Set(sinks.keys) == Set(other.sinks.keys)
             && returnsSource.origins.count == other.returnsSource.origins.count && fieldWrites == other.fieldWrites
+            && validates == other.validates
     }
 }
 
@@ -174,6 +182,7 @@ extension FunctionSummary {
     func isIdentical(to other: FunctionSummary) -> Bool {
         parameters == other.parameters && returns == other.returns && fieldWrites == other.fieldWrites
             && isMethod == other.isMethod && usesSanitizer == other.usesSanitizer && checksSecret == other.checksSecret
+            && validates == other.validates
             && hasReturnValue == other.hasReturnValue && returnsSource.origins.count == other.returnsSource.origins.count
             && zip(returnsSource.origins, other.returnsSource.origins).allSatisfy { $0.isIdentical(to: $1) }
             && sinks.count == other.sinks.count
