@@ -186,7 +186,7 @@ public struct AnalysisSandbox {
         guard let state = try? StateLocation.current() else { return nil }
         let base = try ScratchDirectory.privateBase(state.launcherScratchPath)
         guard (try? WorkspaceDirectory(resolving: base)) != nil else {
-            rmdir(base)
+            ScratchDirectory.removeIfEmpty(base)
             return nil
         }
         return base

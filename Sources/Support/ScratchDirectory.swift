@@ -78,6 +78,11 @@ public enum ScratchDirectory {
         return prefixes.reduce(0) { $0 + sweepAbandoned(in: base, prefix: $1) }
     }
 
+    /// Removes `directory` when it holds nothing (a base `privateBase` made that is not used).
+    public static func removeIfEmpty(_ directory: String) {
+        _ = rmdir(directory)
+    }
+
     /// The locks this process holds, by directory.
     private static let held = Mutex<[String: Int32]>([:])
 
