@@ -128,3 +128,14 @@ def return_to(request):
         # ruleid: python.taint-open-redirect
         return HttpResponseRedirect(url)
     return HttpResponseRedirect("/")
+
+
+def sync(request, pk):
+    datasource = DataSource.objects.get(pk=request.POST["pk"])
+    # ok: python.taint-open-redirect
+    return django_redirect(datasource.get_absolute_url())
+
+
+def sync_next(request, pk):
+    # ruleid: python.taint-open-redirect
+    return django_redirect(request.POST["next"] + DataSource.objects.get(pk=pk).get_absolute_url())
