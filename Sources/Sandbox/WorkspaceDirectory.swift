@@ -115,9 +115,15 @@ public final class WorkspaceDirectory: Sendable, Equatable, CustomStringConverti
         for ancestor in ancestors(of: fd) {
             if let tree = trees[ancestor] { return tree }
         }
+        // A pseudo filesystem by its device, when it is mounted there: in a chroot whose `/sys` is
+        // a plain directory of the root's own filesystem, that device is every directory's.
+        var top = stat()
+        let rootDevice = stat("/", &top) == 0 ? UInt64(top.st_dev) : nil
         for pseudo in pseudoFilesystems {
             var info = stat()
-            if path.hasPrefix(pseudo + "/") || (stat(pseudo, &info) == 0 && UInt64(info.st_dev) == device) {
+            if path.hasPrefix(pseudo + "/")
+                || (stat(pseudo, &info) == 0 && UInt64(info.st_dev) == device && UInt64(info.st_dev) != rootDevice)
+            {
                 return pseudo
             }
         }

@@ -211,8 +211,11 @@ public struct AnalysisSandbox {
         } catch let error as SentinelError where Self.isHostLevel(error) {
             throw Unavailable(reason: error.message)
         } catch let error as SentinelError where Self.isOperatorsPath(error) {
-            // `/etc`, `/root`, `/tmp` itself: root reading it would read what only root may
-            // (issue 54: `heal --repo /etc` verified against a copy holding /etc/shadow).
+            // A host that runs no sandbox at all (a chroot, a container refusing user namespaces)
+            // analyses as root whatever the path, as documented; elsewhere `/etc`, `/root`, `/tmp`
+            // itself are refused: root reading them would read what only root may (issue 54:
+            // `heal --repo /etc` verified against a copy holding /etc/shadow).
+            if HostSupport.sandboxRuns().level != .ok { throw Unavailable(reason: error.message) }
             throw SentinelError(
                 .invalidInput,
                 "\(error.message); started as root, Sentinel reads a repository only in its unprivileged analysis, which cannot show this place (copy it elsewhere, or run as another user)"
