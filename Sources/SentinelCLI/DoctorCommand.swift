@@ -31,8 +31,9 @@ struct DoctorCommand: ParsableCommand {
         }
         // The heal's own (`tmp/`), root's for its analyses (beside the state directory, or
         // `$TMPDIR` where that cannot be lent).
-        let temporary = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        let removed = [state.scratchPath, state.launcherScratchPath, temporary].reduce(0) { $0 + ScratchDirectory.sweep($1) }
+        let removed = [state.scratchPath, state.launcherScratchPath, ScratchDirectory.defaultBase].reduce(0) {
+            $0 + ScratchDirectory.sweep($1)
+        }
         return HostSupport.Check(
             .ok, "scratch",
             removed == 0

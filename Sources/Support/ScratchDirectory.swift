@@ -17,11 +17,16 @@ public enum ScratchDirectory {
         return try body(path)
     }
 
+    /// `$TMPDIR`, else /tmp: where `make` puts a directory when given no base.
+    public static var defaultBase: String {
+        ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
     /// Makes a new private directory and returns its path; the caller removes it with `remove`.
     /// Abandoned ones of the same prefix are swept first.
     /// `base`: where (default `$TMPDIR`, else /tmp).
     public static func make(prefix: String = "sentinel", in base: String? = nil) throws -> String {
-        let base = base ?? ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let base = base ?? defaultBase
         sweepAbandoned(in: base, prefix: prefix)
         var template = Array("\(base)/\(prefix)-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -71,11 +76,8 @@ public enum ScratchDirectory {
     /// user's, older than `abandonedAfter`, with nobody holding its lock. Returns how many it removed.
     @discardableResult
     public static func sweep(_ base: String) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return 0 }
-        // `prefix-XXXXXX`: the prefix is what comes before the last 7 characters.
-        let prefixes = Set(
-            names.filter { $0.hasPrefix("sentinel") && $0.count > 7 && $0.dropLast(6).hasSuffix("-") }.map { String($0.dropLast(7)) })
-        return prefixes.reduce(0) { $0 + sweepAbandoned(in: base, prefix: $1) }
+        // `prefix-XXXXXX`: what `make` names, whatever the prefix.
+        sweepAbandoned(in: base) { $0.hasPrefix("sentinel") && $0.utf8.count > 7 && $0.utf8.dropLast(6).last == UInt8(ascii: "-") }
     }
 
     /// Removes `directory` when it holds nothing (a base `privateBase` made that is not used).
@@ -94,10 +96,15 @@ public enum ScratchDirectory {
     /// that are older than `abandonedAfter`. Links and other users' entries are left alone.
     @discardableResult
     static func sweepAbandoned(in base: String, prefix: String) -> Int {
+        sweepAbandoned(in: base) { $0.hasPrefix(prefix + "-") && $0.utf8.count == prefix.utf8.count + 7 }
+    }
+
+    /// `sweepAbandoned(in:prefix:)` over the entries whose names `made` accepts.
+    private static func sweepAbandoned(in base: String, made: (String) -> Bool) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return 0 }
         var removed = 0
         let now = Date().timeIntervalSince1970
-        for name in names where name.hasPrefix(prefix + "-") && name.utf8.count == prefix.utf8.count + 7 {
+        for name in names where made(name) {
             let path = base + "/" + name
             let fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
             guard fd >= 0 else { continue }

@@ -31,19 +31,15 @@ struct RouteExtractor {
         let importsDjango = imports(root, prefixes: ["django", "rest_framework"])
         var extractor = self
         for statement in root.children where statement.kind == .assign {
-            guard let value = statement.children.last, value.kind == .call,
-                let dependencies = value.keywordArgument("dependencies")
-            else { continue }
+            guard let value = statement.children.last, value.kind == .call else { continue }
+            // `router = APIRouter(dependencies=[Depends(auth)])`, and `router = UserAPIRouter(...)`:
+            // a router class of the project's own may carry them (judged by what the class does,
+            // ``ProjectGuards``).
+            let guards =
+                (value.keywordArgument("dependencies").map(guardNames) ?? [])
+                + (value.callee?.dottedName.map { [aliases.canonicalize($0)] } ?? [])
             for target in statement.children.dropLast() {
-                if let name = target.dottedName { extractor.objectGuards[name, default: []] += guardNames(dependencies) }
-            }
-        }
-        for statement in root.children where statement.kind == .assign {
-            // `router = UserAPIRouter(prefix="/x")`: a router class of the project's own may carry
-            // the dependencies (judged by what the class does, ``ProjectGuards``).
-            guard let value = statement.children.last, value.kind == .call, let callee = value.callee?.dottedName else { continue }
-            for target in statement.children.dropLast() {
-                if let name = target.dottedName { extractor.objectGuards[name, default: []].append(aliases.canonicalize(callee)) }
+                if let name = target.dottedName { extractor.objectGuards[name, default: []] += guards }
             }
         }
         var out: [RouteHandler] = []
@@ -79,16 +75,15 @@ struct RouteExtractor {
                         RouteHandler(
                             file: file, name: prefix + name, group: "", receiver: nil, line: child.range.start.line,
                             column: child.range.start.column,
-                            guards: decorators(of: child).flatMap { guardNames($0.children.first ?? $0) },
+                            guards: decoratorGuards(of: child),
                             facts: HandlerFacts(body: body, supplied: [], aliases: aliases), kind: .definition))
                 case .classDef:
                     guard let name = child.text, child.children.count > 3 else { continue }
-                    let bases = child.children[2].children.compactMap { $0.dottedName.map(aliases.canonicalize) }
                     out.append(
                         RouteHandler(
                             file: file, name: prefix + name, group: "", receiver: nil, line: child.range.start.line,
                             column: child.range.start.column,
-                            guards: bases + decorators(of: child).flatMap { guardNames($0.children.first ?? $0) },
+                            guards: bases(of: child) + decoratorGuards(of: child),
                             facts: HandlerFacts(body: child.children[3], supplied: [], aliases: aliases), kind: .definition))
                     visit(child.children[3], prefix: prefix + name + ".")
                 case .block, .if, .try:
@@ -187,14 +182,14 @@ struct RouteExtractor {
     /// The handler methods of a view class or a GraphQL type, with the class's guards.
     private func classHandlers(_ cls: PyNode) -> [RouteHandler] {
         guard cls.children.count > 3 else { return [] }
-        let bases = cls.children[2].children.compactMap { $0.dottedName.map(aliases.canonicalize) }
+        let bases = bases(of: cls)
         let last = bases.map { String($0.split(separator: ".").last ?? "") }
         let isView = last.contains { name in
             ["Handler", "Resource", "View", "ViewSet", "APIView", "Endpoint", "HTTPEndpoint"].contains { name.hasSuffix($0) }
         }
         let isGraphQL = bases.contains { $0.hasPrefix("graphene.") } || last.contains { ["Mutation", "ObjectType"].contains($0) }
         guard isView || isGraphQL else { return [] }
-        var classGuards = decorators(of: cls).flatMap { guardNames($0.children.first ?? $0) } + bases
+        var classGuards = decoratorGuards(of: cls) + bases
         let body = cls.children[3]
         for statement in body.children where statement.kind == .assign {
             let targets = statement.children.dropLast().compactMap(\.dottedName)
@@ -233,11 +228,7 @@ struct RouteExtractor {
         if def.children.count > 2 {
             for parameter in def.children[2].children where parameter.kind == .parameter {
                 parameter.walk { node in
-                    if node.kind == .call, let callee = node.callee?.dottedName,
-                        ["Depends", "Security"].contains(callee.split(separator: ".").last ?? "")
-                    {
-                        guards += node.callArguments.flatMap(guardNames)
-                    }
+                    if Self.isDependency(node) { guards += node.callArguments.flatMap(guardNames) }
                     return true
                 }
             }
@@ -275,6 +266,21 @@ struct RouteExtractor {
         return Self.routeMethods.contains(method) || ["before_request", "before_app_request"].contains(method)
     }
 
+    /// FastAPI's `Depends(x)` / `Security(x)`: the framework fills the value by running `x`.
+    private static func isDependency(_ node: PyNode) -> Bool {
+        node.kind == .call && ["Depends", "Security"].contains(node.callee?.dottedName?.split(separator: ".").last ?? "")
+    }
+
+    /// The resolved names of a class's bases.
+    private func bases(of cls: PyNode) -> [String] {
+        cls.children[2].children.compactMap { $0.dottedName.map(aliases.canonicalize) }
+    }
+
+    /// The guard names of a definition's decorators (`permission_required` of `@permission_required("x")`).
+    private func decoratorGuards(of definition: PyNode) -> [String] {
+        decorators(of: definition).flatMap { guardNames($0.children.first ?? $0) }
+    }
+
     private func decorators(of def: PyNode) -> [PyNode] {
         def.children.first.map { $0.kind == .decorators ? $0.children : [] } ?? []
     }
@@ -292,9 +298,7 @@ struct RouteExtractor {
                 guard parameter.kind == .parameter else { return false }
                 var found = false
                 parameter.walk { node in
-                    if node.kind == .call, ["Depends", "Security"].contains(node.callee?.dottedName?.split(separator: ".").last ?? "") {
-                        found = true
-                    }
+                    found = Self.isDependency(node)
                     return !found
                 }
                 return found

@@ -26,7 +26,8 @@ public struct SecretsDetector: Sendable {
     /// candidate, not per line; the generic assignment check runs per line behind a cheap
     /// prefilter. Every step is linear in the line it looks at.
     public func scan(file: String, bytes: [UInt8]) -> [Finding] {
-        Self.placed(scanAsWritten(file: file, bytes: bytes), kind: SecretFileKind.of(file))
+        let kind = SecretFileKind.of(file)
+        return Self.placed(scanAsWritten(file: file, bytes: bytes, kind: kind), kind: kind)
     }
 
     /// Fixture-prone findings (a private key, a password) in tests, CI files, example
@@ -50,15 +51,15 @@ public struct SecretsDetector: Sendable {
         }
     }
 
-    private func scanAsWritten(file: String, bytes: [UInt8]) -> [Finding] {
-        let findings = scan(bytes: bytes, file: file)
+    private func scanAsWritten(file: String, bytes: [UInt8], kind: SecretFileKind) -> [Finding] {
+        let findings = scan(bytes: bytes, file: file, kind: kind)
         guard let (encoding, decoded) = Self.pythonDecoded(bytes, file: file) else { return findings }
         // A Python file is also read as CPython decodes it (its `coding:` cookie), with the one
         // decoder the code analysis uses: a key written as UTF-7 base64 runs or as
         // `unicode_escape` escapes is a plain key to Python.
         let seen = Set(findings.map { "\($0.ruleId)\u{0}\($0.location.startLine ?? 0)\u{0}\($0.evidence ?? "")" })
         return findings
-            + scan(bytes: decoded, file: file).compactMap { finding in
+            + scan(bytes: decoded, file: file, kind: kind).compactMap { finding in
                 guard !seen.contains("\(finding.ruleId)\u{0}\(finding.location.startLine ?? 0)\u{0}\(finding.evidence ?? "")")
                 else { return nil }
                 var copy = finding
@@ -80,7 +81,7 @@ public struct SecretsDetector: Sendable {
         return (encoding, Array(source.text.utf8))
     }
 
-    private func scan(bytes: [UInt8], file: String) -> [Finding] {
+    private func scan(bytes: [UInt8], file: String, kind: SecretFileKind) -> [Finding] {
         let all = bytes[...]
         let lines = LineIndex(bytes)
         // Lines with a token-prefix or private-key candidate, then every line through the
@@ -97,7 +98,6 @@ public struct SecretsDetector: Sendable {
             candidateLines.insert(lines.line(containingOffset: offset))
         }
         var findings: [Finding] = []
-        let kind = SecretFileKind.of(file)
         let generic = kind != .lockfile && kind != .translations
         for number in 1...lines.lineCount {
             let text = lines.bytes(ofLine: number)
@@ -181,7 +181,6 @@ public struct SecretsDetector: Sendable {
         return changed ? output.joined(separator: "\n") : text
     }
 
-    /// `-----BEGIN [RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP ]PRIVATE KEY[ BLOCK]-----`.
     /// A vendor's documented example credential: AWS's documentation keys end in `EXAMPLE`
     /// (`AKIAIOSFODNN7EXAMPLE`, `…/bPxRfiCYEXAMPLEKEY`), and no issued key spells the word.
     static func isDocumentedExample(_ token: ArraySlice<UInt8>) -> Bool {
@@ -232,6 +231,7 @@ public struct SecretsDetector: Sendable {
         return body >= minimumKeyBody && distinct.count >= 16
     }
 
+    /// `-----BEGIN [RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP ]PRIVATE KEY[ BLOCK]-----`.
     private func privateKeyHeader(in line: ArraySlice<UInt8>) -> Range<Int>? {
         guard let start = ByteSearch.occurrences(of: Self.privateKeyMarker, in: line).first else { return nil }
         let rest = String(decoding: line[start...], as: UTF8.self)

@@ -103,18 +103,9 @@ extension TaintAnalyzer {
     private mutating func refineCheck(_ call: PyNode) {
         guard let callee = call.children.first else { return }
         if checksSecret(call) { state.isAuthenticated = true }
-        let arguments = call.children.dropFirst().map { $0.kind == .keyword ? ($0.children.first ?? $0) : $0 }
-        if isSanitizer(call) {
-            for argument in arguments { clean(argument, to: .clean) }
-            return
-        }
-        // A function of the project whose result is a check of its parameters.
-        let receiver = callee.kind == .attribute ? callee.children.first.map { peekValue($0) } : nil
-        if let target = resolve(callee, receiver: receiver), !target.summary.validates.isEmpty {
-            for parameter in target.summary.validates {
-                let position = parameter - target.shift
-                if position >= 0, position < arguments.count { clean(arguments[position], to: .clean) }
-            }
+        let arguments = Self.arguments(of: call)
+        if let checked = checkedArguments(call) {
+            for argument in checked { clean(argument, to: .clean) }
             return
         }
         if callee.kind == .attribute, let method = callee.text, let base = callee.children.first {
@@ -210,24 +201,34 @@ extension TaintAnalyzer {
     mutating func noteReturnedCheck(_ value: PyNode) {
         if [.true, .false, .none].contains(value.kind) { return }
         var checked = Set<Int>()
-        if value.kind == .call, let callee = value.children.first {
-            let arguments = value.children.dropFirst().map { $0.kind == .keyword ? ($0.children.first ?? $0) : $0 }
-            var positions: [Int] = []
-            if isSanitizer(value) {
-                positions = Array(arguments.indices)
-            } else {
-                let receiver = callee.kind == .attribute ? callee.children.first.map { peekValue($0) } : nil
-                if let target = resolve(callee, receiver: receiver) {
-                    positions = target.summary.validates.map { $0 - target.shift }.filter { $0 >= 0 && $0 < arguments.count }
-                }
-            }
-            for position in positions where arguments[position].kind == .name {
-                if let name = arguments[position].text, let parameter = parameterNames.firstIndex(of: name) {
-                    checked.insert(parameter)
-                }
+        if value.kind == .call {
+            for argument in checkedArguments(value) ?? [] where argument.kind == .name {
+                if let name = argument.text, let parameter = parameterNames.firstIndex(of: name) { checked.insert(parameter) }
             }
         }
         returnChecks = returnChecks.map { $0.intersection(checked) } ?? checked
+    }
+
+    /// The arguments a true result of `call` proves clean: all of a rule's sanitizer used as a
+    /// test, those a validator of the project vouches for; nil when the call checks nothing.
+    private mutating func checkedArguments(_ call: PyNode) -> [PyNode]? {
+        guard let callee = call.children.first else { return nil }
+        let arguments = Self.arguments(of: call)
+        if isSanitizer(call) { return arguments }
+        guard let target = resolve(callee, receiver: receiverValue(of: callee)), !target.summary.validates.isEmpty else {
+            return nil
+        }
+        return target.summary.validates.map { $0 - target.shift }.filter { $0 >= 0 && $0 < arguments.count }.map { arguments[$0] }
+    }
+
+    /// A call's arguments, a keyword argument by its value.
+    private static func arguments(of call: PyNode) -> [PyNode] {
+        call.children.dropFirst().map { $0.kind == .keyword ? ($0.children.first ?? $0) : $0 }
+    }
+
+    /// What the analysis knows of a method call's receiver (`obj` of `obj.check(x)`).
+    private mutating func receiverValue(of callee: PyNode) -> AbstractValue? {
+        callee.kind == .attribute ? callee.children.first.map { peekValue($0) } : nil
     }
 
     /// Whether a call compares a presented value with a secret in constant time, itself or in
@@ -235,7 +236,6 @@ extension TaintAnalyzer {
     private mutating func checksSecret(_ call: PyNode) -> Bool {
         guard let callee = call.children.first else { return false }
         if let dotted = callee.dottedName, Self.secretComparisons.contains(index.aliases.canonicalize(dotted)) { return true }
-        let receiver = callee.kind == .attribute ? callee.children.first.map { peekValue($0) } : nil
-        return resolve(callee, receiver: receiver)?.summary.checksSecret ?? false
+        return resolve(callee, receiver: receiverValue(of: callee))?.summary.checksSecret ?? false
     }
 }
