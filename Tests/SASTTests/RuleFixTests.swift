@@ -255,7 +255,6 @@ struct RuleFixTests {
             ("python.subprocess-shell-true", "import subprocess\ncmd = 'ls ' + d\ncmd = [cmd]\nsubprocess.run(cmd, shell=True)\n"),
             // **kwargs may hold the argument the fix would add.
             ("python.requests-without-timeout", "import requests\nrequests.get(url, **options)\n"),
-            ("python.jinja2-autoescape-missing", "import jinja2\njinja2.Environment(**settings)\n"),
             // No place for a second statement, or no statement at all.
             ("python.tempfile-mktemp", "import tempfile\nif x: path = tempfile.mktemp()\n"),
             ("python.tempfile-mktemp", "import tempfile\nopen(tempfile.mktemp(), 'w')\n"),

@@ -55,6 +55,8 @@ import Testing
         "if password == \"aaaaaaaaaaaa\": pass",
         "password = \"short\"",
         "api_key = \"your-api-key-here\"",
+        // An example cut short for the reader (issue 55).
+        "token: \"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...\",",
         "-----BEGIN PUBLIC KEY-----",
         // Mentions of a key, not keys (issue 55: all ten on real code at the gate were these).
         "\"privateKey\": \"-----BEGIN RSA PRIVATE KEY-----...\"",

@@ -89,3 +89,33 @@ FTP_PASSWORD = "guest"
 EMAIL_PASSWORD = "secret"
 # ruleid: python.hardcoded-password-string
 passphrase = "1234"
+
+# Issue 55: what real projects write beside credentials.
+# ok: python.hardcoded-password-string
+role = {"username": "", "password": "", "name": name}
+# ok: python.hardcoded-password-string
+ldap_user = {"username": uid, "password": "LDAP"}
+# ok: python.hardcoded-password-string
+emoji = {"key": "k", "secret": "㊙"}
+# ruleid: python.hardcoded-password-string
+fixture = {"username": "alice", "password": "hunter22"}
+# ok: python.hardcoded-password-string
+TOKENIZERS_PARALLELISM = "false"
+# ok: python.hardcoded-password-string
+default_tokenizer = "gpt-4o"
+# ok: python.hardcoded-password-string
+secret_from = 'config'
+# ok: python.hardcoded-password-string
+PK_TOKEN = "token"
+# ok: python.hardcoded-password-string
+CENSOR_TOKEN = '********'
+# ok: python.hardcoded-password-string
+SECRET_KEY_CHARSET = 'abcdefghijklmnopqrstuvwxyz0123456789'
+# ok: python.hardcoded-password-string
+PASSWORD_HASH_ALGORITHM = "pbkdf2_sha256"
+# ok: python.hardcoded-password-string
+if user.password == "LDAP":
+    pass
+# ruleid: python.hardcoded-password-string
+if password == "admin":
+    pass

@@ -8,7 +8,8 @@ def login():
     resp = make_response("welcome")
     # ruleid: python.insecure-cookie-httponly
     resp.set_cookie("session_id", new_session_id())
-    # ruleid: python.insecure-cookie-httponly
+    # A preference, not a credential: the page's scripts may read it.
+    # ok: python.insecure-cookie-httponly
     resp.set_cookie("theme", request.form["theme"], secure=True)
     # ok: python.insecure-cookie-httponly
     resp.set_cookie("token", issue_token(), secure=True, httponly=True, samesite="Lax")
@@ -55,5 +56,18 @@ def prefs(request):
     response = HttpResponse("ok")
     # A literal value is still a value (only the empty one deletes).
     # ruleid: python.insecure-cookie-httponly
-    response.set_cookie("lang", "en")
+    response.set_cookie("remember", "1")
     return response
+
+
+def preferences(response, request, settings, hub_auth, token):
+    # ok: python.insecure-cookie-httponly
+    response.set_cookie("sort", request.args.get("sort"))
+    # ok: python.insecure-cookie-httponly
+    response.set_cookie(settings.LANGUAGE_COOKIE_NAME, "de")
+    # ok: python.insecure-cookie-httponly
+    hub_auth.set_cookie(self, token)
+    # ruleid: python.insecure-cookie-httponly
+    response.set_cookie("session", token)
+    # ruleid: python.insecure-cookie-httponly
+    response.set_cookie(key="auth", value=token)

@@ -9,3 +9,8 @@ greeting = jinja2.Template("<p>Hello {{ name }}</p>")
 env = Environment(loader=PackageLoader("shop", "templates"), autoescape=select_autoescape())
 # ok: python.jinja2-autoescape-missing
 text_env = jinja2.Environment(autoescape=False)
+
+
+def options_passed_on(loader, jinja_options):
+    # ok: python.jinja2-autoescape-missing
+    return jinja2.Environment(loader=loader, **jinja_options)

@@ -139,3 +139,58 @@ def sync(request, pk):
 def sync_next(request, pk):
     # ruleid: python.taint-open-redirect
     return django_redirect(request.POST["next"] + DataSource.objects.get(pk=pk).get_absolute_url())
+
+
+# Only the start of a URL decides where it leads (issue 55): text the request supplies after a
+# path, a query or a fragment the program wrote stays on this site.
+@app.route("/search-again")
+def search_again():
+    # ok: python.taint-open-redirect
+    return redirect("/search?q=" + request.args.get("q", ""))
+
+
+@app.route("/step")
+def step():
+    url = url_for("wizard")
+    for key in request.args:
+        url += f"&{key}={request.args[key]}"
+    # ok: python.taint-open-redirect
+    return redirect(url)
+
+
+@app.route("/slash")
+def slash():
+    # ruleid: python.taint-open-redirect
+    return redirect("/" + request.args.get("to", ""))
+
+
+@app.route("/host")
+def host():
+    # ruleid: python.taint-open-redirect
+    return redirect(f"https://{request.args.get('host')}/home")
+
+
+def is_safe_redirect(target):
+    """A project's own check: parsed, tested, True only when nothing failed."""
+    if not target:
+        return False
+    parsed = urllib.parse.urlparse(target)
+    if parsed.scheme or parsed.netloc:
+        return False
+    return True
+
+
+def is_staff(name):
+    return name in ("alice", "bob")
+
+
+@app.route("/after-login")
+def after_login():
+    target = request.args.get("next", "")
+    if is_safe_redirect(target):
+        # ok: python.taint-open-redirect
+        return redirect(target)
+    if is_staff(target):
+        # ruleid: python.taint-open-redirect
+        return redirect(target)
+    return redirect(url_for("index"))

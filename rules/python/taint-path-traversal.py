@@ -2,6 +2,7 @@ import os
 import pathlib
 import shutil
 import urllib.parse
+from enum import Enum
 from http.server import BaseHTTPRequestHandler
 
 import aiofiles
@@ -86,14 +87,27 @@ def django_safe(request, filename):
     return FileResponse(open(path, "rb"))
 
 
+# A path segment holds no '/' (the router stops there): `..` names the directory above, no file.
 @api.get("/exports/{name}")
 async def export(name: str):
+    # ok: python.taint-path-traversal
+    return StarletteFileResponse(f"/srv/exports/{name}")
+
+
+@api.get("/exports-any/{name:path}")
+async def export_any(name: str):
     # ruleid: python.taint-path-traversal
     return StarletteFileResponse(f"/srv/exports/{name}")
 
 
 @api.delete("/cache/{key}")
 async def drop_cache(key: str):
+    # ok: python.taint-path-traversal
+    os.remove(os.path.join("/var/cache/app", key))
+
+
+@api.delete("/cache")
+async def drop_cache_by_query(key: str):
     # ruleid: python.taint-path-traversal
     os.remove(os.path.join("/var/cache/app", key))
     # ok: python.taint-path-traversal
@@ -160,3 +174,38 @@ async def aiohttp_shared(request):
     target = pathlib.Path("/srv/shared") / request.query["name"]
     # ruleid: python.taint-path-traversal
     return web.Response(body=target.read_bytes())
+
+
+# A route's path segment holds no '/': `..` at most names the parent, with the rest of the path
+# fixed (issue 55). A `path` converter, or a query parameter, can carry any path.
+@app.route("/avatars/<name>")
+def avatar(name):
+    # ok: python.taint-path-traversal
+    return send_file(os.path.join("/srv/avatars", name, "avatar.png"))
+
+
+@app.route("/docs/<path:name>")
+def docs(name):
+    # ruleid: python.taint-path-traversal
+    return send_file(os.path.join("/srv/docs", name))
+
+
+@app.route("/avatars-by-query")
+def avatar_by_query():
+    # ruleid: python.taint-path-traversal
+    return send_file(os.path.join("/srv/avatars", request.args["name"]))
+
+
+class ImageSize(str, Enum):
+    small = "small.webp"
+    large = "large.webp"
+
+
+@api.get("/images")
+async def image(size: ImageSize, name: str):
+    # An enumeration's members are the only values FastAPI accepts.
+    # ok: python.taint-path-traversal
+    image_file = open(os.path.join("/srv/images", size.value), "rb")
+    # ruleid: python.taint-path-traversal
+    other = open(os.path.join("/srv/images", name), "rb")
+    return image_file, other

@@ -275,3 +275,9 @@ def flat_page(request):
     # ruleid: python.taint-xss
     title = mark_safe(request.path_info)
     return HttpResponse(content + title)
+
+
+def event_stream(request):
+    # Server-sent events: the browser hands them to an EventSource, it never renders them.
+    # ok: python.taint-xss
+    return HttpResponse(request.GET["q"], content_type="text/event-stream")

@@ -19,6 +19,8 @@ enum GenericAssignment {
     static let placeholders = [
         "${", "{{", "<", "%(", "xxx", "changeme", "change_me", "example", "dummy", "placeholder",
         "your_", "your-", "****", "redacted", "todo", "fixme", "secret", "password",
+        // A value cut short for the reader (`"eyJhbGciOi..."` in an API schema's example).
+        "...", "…",
     ]
 
     /// Byte ranges of the secret values (inside the quotes).

@@ -11,7 +11,7 @@ extension TaintAnalyzer {
         if kind == .call || kind == .attribute || kind == .name || kind == .subscript || kind == .binOp {
             if isSanitizer(e) {
                 sanitizerSeen = true
-                for child in e.children.dropFirst() { _ = evaluate(child) }
+                for child in e.children.dropFirst() { sanitizedParameters.formUnion(evaluate(child).whole.parameters) }
                 return .clean
             }
             if let source = firstSource(e), !readsForeignTyped(e) {
@@ -173,6 +173,9 @@ extension TaintAnalyzer {
             for element in b { out.append(element) }
             return out
         }
+        // Open redirect: the start decides where the URL leads (it keeps its own taint: a
+        // parameter's while summarising).
+        if e.text == "+", patterns.isRedirectRule, Self.fixesDestination(l) { return AbstractValue(taint: l.whole) }
         return AbstractValue(taint: l.whole.union(r.whole))
     }
 
@@ -181,10 +184,13 @@ extension TaintAnalyzer {
         var taint = Taint.clean
         var text = ""
         var constant = true
+        // Open redirect: once the clean start fixes the destination, later parts cannot move it.
+        var destinationFixed = false
         for piece in c {
             let value = evaluate(piece)
-            taint.formUnion(value.whole)
+            if !destinationFixed { taint.formUnion(value.whole) }
             if case .string(let s)? = value.constant { text += s } else { constant = false }
+            if patterns.isRedirectRule, !destinationFixed { destinationFixed = !constant || Self.fixesDestination(text) }
         }
         return constant ? AbstractValue(constant: .string(text)) : AbstractValue(taint: taint)
     }

@@ -196,17 +196,42 @@ extension TaintAnalyzer {
     }
 
     /// Records what a `return`'s value vouches for: a check (a sanitizer of the rule used as a
-    /// test, or a validator of the project) of parameters named as its arguments. A constant
-    /// (`return False`) vouches for nothing and spoils nothing; any other value spoils all.
+    /// test, or a validator of the project) of parameters named as its arguments, or a test on
+    /// what a sanitizer of the rule answered about parameters (`return not urlparse(url).netloc`,
+    /// a project's own `is_safe_url`). A constant (`return False`) vouches for nothing and spoils
+    /// nothing; any other value spoils all. `return True` counts as a test of what the sanitizers
+    /// read so far when the function also returns False somewhere (``literalReturns``).
     mutating func noteReturnedCheck(_ value: PyNode) {
-        if [.true, .false, .none].contains(value.kind) { return }
-        var checked = Set<Int>()
-        if value.kind == .call {
-            for argument in checkedArguments(value) ?? [] where argument.kind == .name {
-                if let name = argument.text, let parameter = parameterNames.firstIndex(of: name) { checked.insert(parameter) }
-            }
-        }
+        if value.kind == .false { literalReturns.insert(false) }
+        if value.kind == .false || value.kind == .none { return }
+        // `return True` after the checks that return False: true proves what the sanitizers read.
+        if value.kind == .true { literalReturns.insert(true) }
+        let checked = value.kind == .true ? sanitizedParameters : returnedChecks(value) ?? []
         returnChecks = returnChecks.map { $0.intersection(checked) } ?? checked
+    }
+
+    /// The parameters a true `value` proves clean; nil when it is no test (a string, a call that
+    /// checks nothing).
+    private mutating func returnedChecks(_ value: PyNode) -> Set<Int>? {
+        switch value.kind {
+        case .call:
+            guard let arguments = checkedArguments(value) else { return nil }
+            return Set(arguments.compactMap { $0.kind == .name ? $0.text.flatMap(parameterNames.firstIndex(of:)) : nil })
+        case .compare:
+            return sanitizedParameters
+        case .unaryOp where value.text == "not":
+            return sanitizedParameters
+        case .boolOp:
+            // `a and b` holds when both do; `a or b` when either does.
+            let parts = value.children.map { returnedChecks($0) }
+            if value.text == "and" { return parts.reduce(into: Set<Int>()) { $0.formUnion($1 ?? []) } }
+            return parts.reduce(nil as Set<Int>?) { total, part in
+                guard let part else { return [] }
+                return total.map { $0.intersection(part) } ?? part
+            }
+        default:
+            return nil
+        }
     }
 
     /// The arguments a true result of `call` proves clean: all of a rule's sanitizer used as a

@@ -39,6 +39,8 @@ extension TaintAnalyzer {
                 value = AbstractValue(constant: folded)
             } else if s.text == "+=", value.elements != nil, let elements = right.elements {
                 for element in elements { value.append(element) }
+            } else if s.text == "+=", patterns.isRedirectRule, Self.fixesDestination(value) {
+                value.constant = nil  // what is appended cannot move the destination (``fixesDestination(_:)``)
             } else {
                 value.absorb(right.whole)
                 value.constant = nil

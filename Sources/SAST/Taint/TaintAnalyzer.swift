@@ -82,6 +82,12 @@ struct TaintAnalyzer {
     var parameterNames: [String] = []
     /// Parameters every value-returning `return` so far checks (nil: none yet).
     var returnChecks: Set<Int>?
+    /// Parameters a sanitizer of the rule has read (`urlparse(target)`): a test on what it
+    /// answered, returned, checks them (``noteReturnedCheck(_:)``).
+    var sanitizedParameters: Set<Int> = []
+    /// The boolean literals the function returns: `return True` tests something only beside a
+    /// `return False`.
+    var literalReturns: Set<Bool> = []
     /// `ok = check(x)`: the condition a variable holds, so `if ok:` refines like `if check(x):`.
     var conditions: [String: PyNode] = [:]
     /// The class whose method is being analysed, and the name of its receiver (`self`).
@@ -342,6 +348,8 @@ struct TaintAnalyzer {
         seedParameterSources(node, names)
         parameterNames = names
         returnChecks = nil
+        sanitizedParameters = []
+        literalReturns = []
         if let body = node.children.last { execute(block: body.children) }
         var summary = FunctionSummary(parameters: names)
         summary.hasReturnValue = returnedSomething
@@ -356,7 +364,7 @@ struct TaintAnalyzer {
         summary.sinks = currentSinks
         summary.usesSanitizer = sanitizerSeen
         summary.checksSecret = secretCompared
-        summary.validates = returnChecks ?? []
+        summary.validates = literalReturns == [true] ? [] : returnChecks ?? []
         summary.fieldWrites = currentFieldWrites
         return summary
     }
@@ -383,7 +391,7 @@ struct TaintAnalyzer {
             for parameter in parameters {
                 guard let name = parameter.text else { continue }
                 let type = parameter.children.first?.dottedName.map { $0.split(separator: ".").last.map(String.init) ?? $0 }
-                if let type, Self.nonTextTypes.contains(type) { typed.insert(name) }
+                if let type, Self.nonTextTypes.contains(type) || isEnumeration(type) { typed.insert(name) }
                 if ["request", "req", "websocket"].contains(name) { typed.insert(name) }
                 if parameter.children.count > 1, parameter.children[1].kind == .call,
                     let callee = parameter.children[1].children.first?.dottedName,
@@ -393,6 +401,8 @@ struct TaintAnalyzer {
                 }
             }
         }
+        // A path segment (`/{name}`, `<name>`) holds no slash: it cannot walk out of a directory.
+        if patterns.isPathRule { typed.formUnion(Self.singleSegmentRouteParameters(function)) }
         for name in names where name != "self" && name != "cls" && !typed.contains(name) {
             var origin = TaintOrigin(label: "parameter \(name) of \(function.text ?? "?")", line: function.range.start.line)
             origin.isLocal = source.isLocal
@@ -401,9 +411,19 @@ struct TaintAnalyzer {
         }
     }
 
+    /// Whether `type` is an enumeration this file defines (`class ImageType(str, Enum)`): the
+    /// framework accepts only its members' values.
+    private func isEnumeration(_ type: String) -> Bool {
+        model.classes[type]?.bases.contains { base in
+            let name = base.split(separator: ".").last.map(String.init) ?? base
+            return ["Enum", "IntEnum", "StrEnum", "IntFlag", "Flag"].contains(name)
+        } ?? false
+    }
+
     /// Annotations whose values carry no attacker text (numbers, UUIDs) or are not request data.
     static let nonTextTypes: Set<String> = [
-        "int", "float", "bool", "UUID", "Request", "HttpRequest", "WebSocket", "BackgroundTasks", "Response", "Session",
+        "int", "float", "bool", "UUID", "UUID1", "UUID3", "UUID4", "UUID5", "Request", "HttpRequest", "WebSocket", "BackgroundTasks",
+        "Response", "Session",
         "Info", "ResolveInfo", "GraphQLResolveInfo",
     ]
 
@@ -419,6 +439,32 @@ struct TaintAnalyzer {
                     let after = rest[start.upperBound...]
                     guard let end = after.firstIndex(of: ">") else { break }
                     out.insert(String(after[..<end]))
+                    rest = after[end...]
+                }
+            }
+            return false
+        }
+        return out
+    }
+
+    /// Names a route's path binds to one segment: `{name}` (Starlette, FastAPI, aiohttp; not
+    /// `{name:path}`) and `<name>` / `<string:name>` (Werkzeug; not `<path:name>`). The router
+    /// matches them on the decoded path and stops at `/`, so they hold no directory separator
+    /// (a Windows server, where `\\` separates too, is not modelled).
+    static func singleSegmentRouteParameters(_ function: PyNode) -> Set<String> {
+        guard let decorators = function.children.first else { return [] }
+        var out: Set<String> = []
+        decorators.walk { node in
+            guard node.kind == .string, let text = node.text, text.hasPrefix("/") else { return true }
+            for (open, close) in [("{", "}"), ("<", ">")] {
+                var rest = text[...]
+                while let start = rest.range(of: open) {
+                    let after = rest[start.upperBound...]
+                    guard let end = after.firstIndex(of: Character(close)) else { break }
+                    let parts = after[..<end].split(separator: ":", maxSplits: 1).map(String.init)
+                    let (converter, name) =
+                        parts.count == 2 ? (open == "{" ? parts[1] : parts[0], open == "{" ? parts[0] : parts[1]) : ("", parts.first ?? "")
+                    if ["", "str", "string"].contains(converter), !name.isEmpty { out.insert(name) }
                     rest = after[end...]
                 }
             }

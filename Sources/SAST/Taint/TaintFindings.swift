@@ -2,7 +2,7 @@ import Findings
 import PythonSyntax
 
 /// Turns a taint rule's flows into findings: one per sink line, the severity and confidence set
-/// by where the data came from, the path kept as the evidence (and the code flow).
+/// by where the data came from (and a rule's `confidence: low`), the path kept as the evidence (and the code flow).
 enum TaintFindings {
     static func build(_ rule: Rule, flows: [TaintFlow], builder: FindingBuilder) -> [Finding] {
         var byLine: [Int: [TaintFlow]] = [:]
@@ -27,7 +27,9 @@ enum TaintFindings {
                 finding.confidence = .low
                 finding.facts.code.taintSource = .local
             } else {
-                finding.confidence = .high
+                // A flow is evidence, unless the rule says its flows are weak evidence (judged on
+                // real code, issue 55): those stay below the default report.
+                finding.confidence = rule.confidence == .low ? .low : .high
                 finding.facts.code.taintSource = .remote
             }
             finding.codeFlow = flow.origin.hops.map { hop in builder.step(hop) }

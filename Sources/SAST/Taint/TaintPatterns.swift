@@ -44,6 +44,9 @@ struct TaintPatterns: Sendable {
     let isPathRule: Bool
     /// Whether the rule is about request targets (SSRF): an allow-listed host confines the URL.
     let isRequestRule: Bool
+    /// Whether the rule is about redirect targets (open redirect): only the start of a URL decides
+    /// where a browser goes, so text appended after a part that fixes the destination is harmless.
+    let isRedirectRule: Bool
 
     /// `sharedSanitizers`: those of the rule-free analysis (``sharedSanitizers(_:)``).
     init(_ spec: TaintSpec, cwe: [Int] = [], sharedSanitizers: [CompiledPattern] = []) {
@@ -80,6 +83,7 @@ struct TaintPatterns: Sendable {
         lacksSharedSanitizers = !lacked.isEmpty
         isPathRule = !Set(cwe).isDisjoint(with: [22, 23, 36, 73])
         isRequestRule = cwe.contains(918)
+        isRedirectRule = cwe.contains(601)
         relevance = RelevanceNames(
             spec, isPathRule: isPathRule, isRequestRule: isRequestRule, ownSanitizers: own, lackedSanitizers: lacked)
     }
