@@ -13,12 +13,18 @@ TOOLS=${SENTINEL_TOOLS:-/opt/sentinel-tools/venv}
 # link or another user's), not a fixed /tmp name; TREE=DIR scans another copy.
 source bench/lib/private-dir.sh
 WORK=$(private_dir "${SAST_BENCH_DIR:-${TMPDIR:-/tmp}/sentinel-bench-$(id -u)}" SAST_BENCH_DIR) || exit 2
-TREE=${TREE:-$WORK/django-5.2.8}
 out=bench/out
 mkdir -p "$out"
 
-if [ ! -d "$TREE/django" ]; then
-  python3 -m pip install --quiet --no-deps --target "$TREE" "django==5.2.8"
+# TREE=DIR is read only: Django is installed only into this script's own directory (a repository
+# given as TREE once received a copy of Django beside its sources).
+if [ -n "${TREE:-}" ]; then
+  [ -d "$TREE" ] || { echo "sast-speed.sh: TREE=$TREE is not a directory" >&2; exit 2; }
+else
+  TREE=$WORK/django-5.2.8
+  if [ ! -d "$TREE/django" ]; then
+    python3 -m pip install --quiet --no-deps --target "$TREE" "django==5.2.8"
+  fi
 fi
 files=$(find "$TREE" -name '*.py' | wc -l)
 lines=$(find "$TREE" -name '*.py' -print0 | xargs -0 cat | wc -l)

@@ -278,6 +278,25 @@ struct DataflowTests {
         #expect(flow.last?.location.file == "app/helpers/utils.py" && flow.last?.location.startLine == 4)
     }
 
+    @Test("a method inherited from a class of another module is followed through self")
+    func inheritedAcrossFiles() throws {
+        let files = [
+            "app/views.py":
+                "import os\nfrom flask import request\nfrom helpers.mixins import Runner\n\nclass View(Runner):\n"
+                + "    def get(self):\n        self.run(request.args['c'])\n        os.system(self.clean(request.args['d']))\n",
+            "app/helpers/mixins.py":
+                "import os, shlex\n\nclass Runner:\n    def run(self, cmd):\n        os.system('echo ' + cmd)\n\n"
+                + "    def clean(self, value):\n        return shlex.quote(value)\n",
+            "app/helpers/__init__.py": "",
+        ]
+        let engine = try engine(rule: Self.rule)
+        let names = files.keys.sorted()
+        let results = engine.scanProject(files: names, read: { files[$0] })
+        let views = try #require(results[names.firstIndex(of: "app/views.py")!])
+        // The sink inside the inherited `run` is reached; the inherited `clean` sanitises.
+        #expect(views.findings.compactMap(\.location.startLine) == [7])
+    }
+
     @Test("a helper whose summary for the rule is the rule-free one publishes none of the rule's own")
     func identicalSummaryNotPublished() throws {
         // `alias` names the sink's identifiers (so the rule analyses it) but calls nothing: what it

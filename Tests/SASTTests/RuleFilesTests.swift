@@ -97,6 +97,7 @@ struct RuleFilesTests {
         ("python.django-rawsql", [89]),
         ("python.taint-xpath-injection", [643]),
         ("python.taint-ldap-injection", [90]),
+        ("python.taint-template-injection", [1336]),
         ("python.taint-trust-boundary-violation", [501]),
         ("python.taint-insecure-cookie", [614]),
         ("python.insecure-cookie-httponly", [1004]),

@@ -19,3 +19,9 @@ def count_users(cur):
 def label(item):
     # ok: python.sql-fstring
     return f"Please select a size for {item.name}"
+
+
+def log_insert(logger, path, row):
+    # A message about a statement runs none.
+    # ok: python.sql-fstring
+    logger.info(f"Insert row into telemetry table at {path}: {row}")

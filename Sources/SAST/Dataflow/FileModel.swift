@@ -198,6 +198,20 @@ struct FileModel: Sendable {
         methodsByClass[className]?[name]
     }
 
+    /// The bases of `className` and of its bases in this file that this file does not define
+    /// (imported, or unknown), as written (`generic.ObjectEditView`), nearest first: where an
+    /// inherited method not found here may be defined.
+    func foreignBases(of className: String) -> [String] {
+        var out: [String] = []
+        for current in lineage(of: className) {
+            for base in classes[current]?.bases ?? [] {
+                let name = base.split(separator: ".").last.map(String.init) ?? base
+                if classes[name] == nil, !out.contains(base) { out.append(base) }
+            }
+        }
+        return out
+    }
+
     /// `className` and its bases defined in this file, nearest first (breadth-first, each once;
     /// a base is named by the last segment of its dotted name).
     private func lineage(of className: String) -> [String] {

@@ -166,6 +166,22 @@ enum ImportScan {
         return out
     }
 
+    /// The names of `names` that `text` subclasses (`class DeviceView(ReturnURLMixin, View):`), from
+    /// the `class` lines' base lists: a subclass may call any method of theirs through `self`.
+    static func subclassed(_ names: Set<String>, in text: String) -> Set<String> {
+        guard !names.isEmpty else { return [] }
+        var out: Set<String> = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            guard trimmed.hasPrefix("class "), let open = trimmed.firstIndex(of: "(") else { continue }
+            let bases = trimmed[trimmed.index(after: open)...].prefix { $0 != ")" && $0 != ":" }
+            for word in bases.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) where names.contains(String(word)) {
+                out.insert(String(word))
+            }
+        }
+        return out
+    }
+
     /// Blanks Python allows around a dot (lines may break inside brackets or after a backslash).
     private static func isSpace(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: "\\")

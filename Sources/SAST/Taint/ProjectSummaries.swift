@@ -29,6 +29,9 @@ public final class ProjectSummaries: @unchecked Sendable {
     /// (`models` of `from pkg import models`, `m` of `import pkg.models as m`): `Job` of
     /// `models.Job.run(...)`, whose methods may then all be called.
     private var readThroughModule: [String: Set<String>] = [:]
+    /// The names of classes imported from the project that files subclass: every method of theirs
+    /// may be called (through `self` of the subclass).
+    private var subclassed: Set<String> = []
     /// The scanned modules each file imports, with the names it imports from each, from its text.
     private var importsOf: [String: [String: Set<String>]] = [:]
     /// Each noted file's size in bytes (an estimate of its scanning time).
@@ -133,6 +136,7 @@ public final class ProjectSummaries: @unchecked Sendable {
             }
         }
         let read = ImportScan.attributes(of: Set(bound.keys).union(wholeModules.keys), in: text)
+        let bases = ImportScan.subclassed(Set(bound.keys), in: text).map { bound[$0] ?? $0 }
         var throughModules: [String: Set<String>] = [:]
         // Each such module is imported (a key of `found`) even when nothing is read through it.
         for (local, target) in wholeModules {
@@ -142,6 +146,7 @@ public final class ProjectSummaries: @unchecked Sendable {
         }
         lock.lock()
         for (target, names) in throughModules { readThroughModule[target, default: []].formUnion(names) }
+        subclassed.formUnion(bases)
         sizes[file] = text.utf8.count
         topLevelModules.formUnion(topLevel)
         for (local, attributes) in read where wholeModules[local] == nil {
@@ -202,14 +207,19 @@ public final class ProjectSummaries: @unchecked Sendable {
     }
 
     /// Whether another module may call the method `method` of the class `className` of
-    /// `module`: through the class (`Job.run(...)`, `models.Job.run(...)`), or anything of a module
+    /// `module`: through the class (`Job.run(...)`, `models.Job.run(...)`), through `self` of a
+    /// subclass in another module, or anything of a module
     /// taken whole with `import a.b` or `from a.b import *`. An
     /// object of a class from another module has no known class where it is used, so its
     /// methods are never looked up there.
     func mayCall(_ method: String, of className: String, in module: String) -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        if exported[module]?.contains("*") == true || readThroughModule[module]?.contains(className) == true { return true }
+        if exported[module]?.contains("*") == true || readThroughModule[module]?.contains(className) == true
+            || subclassed.contains(className)
+        {
+            return true
+        }
         return attributesRead[className]?.contains(method) ?? false
     }
 

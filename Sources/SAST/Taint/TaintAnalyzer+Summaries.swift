@@ -46,7 +46,7 @@ extension TaintAnalyzer {
                 throughClass = true
             }
             if let className {
-                guard let function = model.method(method, of: className) else { return nil }
+                guard let function = model.method(method, of: className) else { return inheritedTarget(method, of: className) }
                 summariesRead.insert(function.key)
                 guard let summary = summaries[function.key] else { return nil }
                 let shift = throughClass ? (function.isClassMethod ? 1 : 0) : (function.isMethod ? 1 : 0)
@@ -60,6 +60,25 @@ extension TaintAnalyzer {
         default:
             return nil
         }
+    }
+
+    /// A method a class of this file inherits from a class another module of the project defines
+    /// (`class DeviceView(ReturnURLMixin, View)` calling `self.get_return_url(...)`).
+    private func inheritedTarget(_ method: String, of className: String) -> CallTarget? {
+        for base in model.foreignBases(of: className) {
+            let parts = base.split(separator: ".", maxSplits: 1).map(String.init)
+            let root = parts[0]
+            let dotted: String
+            if state[root] == nil, let imported = index.aliases.resolve(root) ?? model.relativeImports[root] {
+                dotted = parts.count == 2 ? imported + "." + parts[1] : imported
+            } else if isImportedRoot(root) {
+                dotted = index.aliases.canonicalize(base)
+            } else {
+                continue
+            }
+            if let target = projectTarget(dotted + "." + method) { return target }
+        }
+        return nil
     }
 
     private func projectTarget(_ dotted: String) -> CallTarget? {
