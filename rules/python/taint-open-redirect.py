@@ -194,3 +194,23 @@ def after_login():
         # ruleid: python.taint-open-redirect
         return redirect(target)
     return redirect(url_for("index"))
+
+
+def _split(url):
+    return urllib.parse.urlsplit(url)
+
+
+def is_local(url):
+    """A check written over a helper that parses: it tests the parsed host and scheme."""
+    parts = _split(url)
+    return not parts.netloc and not parts.scheme
+
+
+@app.route("/back")
+def back():
+    target = request.args.get("next", "")
+    if is_local(target):
+        # ok: python.taint-open-redirect
+        return redirect(target)
+    # ruleid: python.taint-open-redirect
+    return redirect(target)

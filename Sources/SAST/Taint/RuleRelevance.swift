@@ -300,6 +300,8 @@ struct RelevanceNames: Sendable {
     static let pathGuardNames: Set<String> = ["startswith", "is_relative_to", "commonpath"]
     /// Names an SSRF rule's host allow-list guards use.
     static let requestGuardNames: Set<String> = ["hostname", "netloc"]
+    /// Names an open-redirect rule's URL checks read (``TaintAnalyzer/testedURLParts(_:)``).
+    static let redirectGuardNames: Set<String> = ["hostname", "netloc", "scheme", "host"]
     /// The rule-specific guard names that make a function relevant.
     private let guardNames: Set<String>
 
@@ -307,11 +309,13 @@ struct RelevanceNames: Sendable {
     /// `lackedSanitizers`: those it applies and the rule does not have. Either makes a function
     /// that mentions it the rule's own.
     init(
-        _ spec: TaintSpec, isPathRule: Bool, isRequestRule: Bool = false, ownSanitizers: [CompiledPattern],
-        lackedSanitizers: [CompiledPattern] = []
+        _ spec: TaintSpec, isPathRule: Bool, isRequestRule: Bool = false, isRedirectRule: Bool = false,
+        ownSanitizers: [CompiledPattern], lackedSanitizers: [CompiledPattern] = []
     ) {
         guardNames = (isPathRule ? Self.pathGuardNames : []).union(isRequestRule ? Self.requestGuardNames : [])
+            .union(isRedirectRule ? Self.redirectGuardNames : [])
         vocabulary.formUnion(Self.requestGuardNames)
+        vocabulary.formUnion(Self.redirectGuardNames)
         let definitions: Set<PyNodeKind> = [.functionDef, .asyncFunctionDef, .classDef]
         var body: [Set<String>] = []
         var header: [Set<String>] = []

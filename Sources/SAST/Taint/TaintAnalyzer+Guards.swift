@@ -218,9 +218,9 @@ extension TaintAnalyzer {
             guard let arguments = checkedArguments(value) else { return nil }
             return Set(arguments.compactMap { $0.kind == .name ? $0.text.flatMap(parameterNames.firstIndex(of:)) : nil })
         case .compare:
-            return sanitizedParameters
+            return sanitizedParameters.union(testedURLParts(value))
         case .unaryOp where value.text == "not":
-            return sanitizedParameters
+            return sanitizedParameters.union(testedURLParts(value))
         case .boolOp:
             // `a and b` holds when both do; `a or b` when either does.
             let parts = value.children.map { returnedChecks($0) }
@@ -232,6 +232,23 @@ extension TaintAnalyzer {
         default:
             return nil
         }
+    }
+
+    /// Open redirect: the parameters whose parsed host or scheme a test reads (`not url_info.netloc`,
+    /// `parts.scheme in ("http", "https")`, whatever parsed them: a project's own copy of `urlparse`
+    /// too). A URL's destination is its host and scheme; a test of them is a test of where it leads.
+    private mutating func testedURLParts(_ test: PyNode) -> Set<Int> {
+        guard patterns.isRedirectRule else { return [] }
+        var parts: [PyNode] = []
+        test.walk { node in
+            if node.kind == .attribute, let name = node.text, ["netloc", "scheme", "hostname", "host"].contains(name),
+                let base = node.children.first
+            {
+                parts.append(base)
+            }
+            return true
+        }
+        return parts.reduce(into: Set<Int>()) { $0.formUnion(peekValue($1).whole.parameters) }
     }
 
     /// The arguments a true result of `call` proves clean: all of a rule's sanitizer used as a

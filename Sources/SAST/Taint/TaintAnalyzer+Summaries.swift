@@ -108,6 +108,7 @@ extension TaintAnalyzer {
                 position += 1
             }
         }
+        for parameter in summary.sanitizes { sanitizedParameters.formUnion(bound[parameter]?.whole.parameters ?? []) }
         let callHop = FlowHop(range: call.range, note: "calls " + target.name + "()")
         var result = Self.located(Self.localizingSockets(summary.returnsSource, bound), in: target.file).through(callHop)
         // In a fixed order (a union keeps the first witnesses it meets; flows are reported in

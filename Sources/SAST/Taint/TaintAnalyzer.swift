@@ -365,6 +365,7 @@ struct TaintAnalyzer {
         summary.usesSanitizer = sanitizerSeen
         summary.checksSecret = secretCompared
         summary.validates = literalReturns == [true] ? [] : returnChecks ?? []
+        summary.sanitizes = sanitizedParameters
         summary.fieldWrites = currentFieldWrites
         return summary
     }

@@ -115,6 +115,9 @@ struct FunctionSummary: Sendable {
     /// condition proves them clean -- a project's own `safe_for_redirect(url)` wrapping
     /// `url_has_allowed_host_and_scheme(url)` (issue 55).
     var validates: Set<Int> = []
+    /// Parameters a sanitizer of the rule reads in it (`def parse(u): return urlparse(u)`): a test
+    /// on what it answered tests them (``TaintAnalyzer/sanitizedParameters``).
+    var sanitizes: Set<Int> = []
 
     /// Whether a `return` with a value runs in it.
     var hasReturnValue = false
@@ -136,7 +139,7 @@ struct FunctionSummary: Sendable {
     func sameEffects(as other: FunctionSummary) -> Bool {
         Set(returns.keys) == Set(other.returns.keys) && Set(sinks.keys) == Set(other.sinks.keys)
             && returnsSource.origins.count == other.returnsSource.origins.count && fieldWrites == other.fieldWrites
-            && validates == other.validates
+            && validates == other.validates && sanitizes == other.sanitizes
     }
 }
 
@@ -182,7 +185,7 @@ extension FunctionSummary {
     func isIdentical(to other: FunctionSummary) -> Bool {
         parameters == other.parameters && returns == other.returns && fieldWrites == other.fieldWrites
             && isMethod == other.isMethod && usesSanitizer == other.usesSanitizer && checksSecret == other.checksSecret
-            && validates == other.validates
+            && validates == other.validates && sanitizes == other.sanitizes
             && hasReturnValue == other.hasReturnValue && returnsSource.origins.count == other.returnsSource.origins.count
             && zip(returnsSource.origins, other.returnsSource.origins).allSatisfy { $0.isIdentical(to: $1) }
             && sinks.count == other.sinks.count

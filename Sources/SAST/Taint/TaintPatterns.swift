@@ -85,7 +85,8 @@ struct TaintPatterns: Sendable {
         isRequestRule = cwe.contains(918)
         isRedirectRule = cwe.contains(601)
         relevance = RelevanceNames(
-            spec, isPathRule: isPathRule, isRequestRule: isRequestRule, ownSanitizers: own, lackedSanitizers: lacked)
+            spec, isPathRule: isPathRule, isRequestRule: isRequestRule, isRedirectRule: isRedirectRule, ownSanitizers: own,
+            lackedSanitizers: lacked)
     }
 
     /// The source patterns, for finding where sources occur before analysing.
