@@ -71,6 +71,53 @@ import Testing
             ])
     }
 
+    /// Issue 55: `|safe` on what every view passes as markup it escaped (a helper calling
+    /// `escape`, a dict filled with such values, a rendered template) is not reported; on a value
+    /// from the request, from the database, or passed by a view the file does not show, it is.
+    @Test func safeMarkupFromEveryViewIsNotReported() throws {
+        let app = """
+            from flask import Flask, render_template, request
+            from markupsafe import escape
+            from django.template.loader import render_to_string
+
+            app = Flask(__name__)
+
+
+            def to_html(text):
+                return escape(text).replace("\\n", "<br>")
+
+
+            @app.route("/mail")
+            def mail():
+                data = {}
+                data["subject"] = to_html(request.args["subject"])
+                data["body"] = request.args["body"]
+                return render_to_string("mail.html", context=data)
+
+
+            @app.route("/note/<int:id>")
+            def note(id):
+                extra = None
+                if id:
+                    extra = app.jinja_env.from_string("<b>{{ n }}</b>").render(n=id)
+                return render_template("note.html", extra=extra, text=Note.query.get(id).text)
+
+            """
+        let mail = "<p>{{ subject|safe }}</p>\n<p>{{ body|safe }}</p>\n"
+        let note = "<div>{{ extra|safe }}</div>\n<div>{{ text|safe }}</div>\n<div>{{ footer|safe }}</div>\n"
+        let root = try Self.tree(["app.py": app, "templates/mail.html": mail, "templates/note.html": note])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scan = try CLI.run(
+            ["scan", root, "--tools", "native", "--format", "json", "--fail-on", "none"], environment: CLI.environment(home: home))
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(
+            try Self.findings(scan.stdout).filter { $0.hasPrefix("template.safe-filter@") } == [
+                "template.safe-filter@templates/mail.html:2:11",
+                "template.safe-filter@templates/note.html:2:13",
+                "template.safe-filter@templates/note.html:3:15",
+            ])
+    }
+
     @Test func frameworkRulesNeedTheFramework() throws {
         // The same template beside Python code that is no Flask or Django app: the CSRF rule (which
         // knows those frameworks' tokens) stays quiet, the others do not.

@@ -22,14 +22,18 @@ public struct TemplateEngine: Sendable {
 
     /// Scans the template `bytes`; `file` is the path findings carry. `project` is what the
     /// project's Python code says (nil: unknown, every rule applies, as in rule tests).
-    public func scan(file: String, bytes: [UInt8], project: ProjectFacts?) -> TemplateScanResult {
+    /// `safeVariables`: variables every view rendering this template passes as markup it built
+    /// safely (``RenderedContext``); a cross-site scripting rule does not report their output.
+    public func scan(file: String, bytes: [UInt8], project: ProjectFacts?, safeVariables: Set<String> = []) -> TemplateScanResult {
         let document = TemplateDocument(bytes: bytes)
         var findings: [Finding] = []
         for rule in rules where project?.applies(rule.id, rule.scope) ?? true {
             var lines = Set<Int>()
+            let judgesMarkup = rule.construct == .output && rule.cwe.contains(79) && !safeVariables.isEmpty
             for region in Self.regions(of: rule, in: document) {
                 let text = document.text(region)
                 if rule.notRegexes.contains(where: { $0.occurs(in: text) }) { continue }
+                if judgesMarkup, let root = Self.rootVariable(of: text), safeVariables.contains(root) { continue }
                 for match in rule.regex.matches(in: text) {
                     guard let range = Self.byteRange(match, in: text, base: region.lowerBound) else { continue }
                     let finding = Self.finding(rule, range: range, document: document, file: file)
@@ -47,6 +51,17 @@ public struct TemplateEngine: Sendable {
         return TemplateScanResult(
             findings: findings, problems: document.problems.filter { !$0.isBound }.map(text),
             bounds: document.problems.filter(\.isBound).map(text))
+    }
+
+    /// The variable an output expression starts from (`body` of `body|safe`, `log` of
+    /// `log.display_object|safe`); nil when it starts otherwise (a call, a literal).
+    static func rootVariable(of expression: String) -> String? {
+        let trimmed = expression.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "-" }
+        let name = trimmed.prefix { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        guard let first = name.first, !first.isNumber else { return nil }
+        let rest = trimmed.dropFirst(name.count).drop { $0 == " " }
+        guard rest.isEmpty || rest.first == "|" || rest.first == "." || rest.first == "[" else { return nil }
+        return String(name)
     }
 
     /// One finding per line and CWE: the most severe (then most confident) rule's, as a proven

@@ -148,7 +148,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             handlers: collected.flatMap { $0?.routes ?? [] })
         let scanned = Self.scanTemplates(
             templates, in: target, engine: TemplateEngine(rules: rules.templateRules),
-            project: facts, tool: name)
+            project: facts, contexts: collected.flatMap { $0?.renderedContexts ?? [] }, tool: name)
         findings += scanned.findings
         notices += scanned.notices
         unread.withLock { $0 += scanned.unread }
@@ -183,9 +183,12 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     }
 
     /// Runs the template rules over the files of `templates` that are templates (template syntax
-    /// or a `templates/` directory), in parallel; findings in file order.
+    /// or a `templates/` directory), in parallel; findings in file order. `contexts`: what the
+    /// Python code's render calls pass; a variable every call naming a template passes as safe
+    /// markup is not reported as unescaped output there.
     private static func scanTemplates(
-        _ templates: [String], in target: ScanTarget, engine: TemplateEngine, project: ProjectFacts, tool: ToolName
+        _ templates: [String], in target: ScanTarget, engine: TemplateEngine, project: ProjectFacts,
+        contexts: [RenderedContext], tool: ToolName
     ) -> (findings: [Finding], notices: [Notice], unread: [SkippedFile]) {
         guard !engine.rules.isEmpty, !templates.isEmpty else { return ([], [], []) }
         let results = Mutex<[TemplateScanResult?]>(Array(repeating: nil, count: templates.count))
@@ -197,7 +200,8 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             }
             let bytes = [UInt8](data)
             guard TemplateFiles.isTemplate(templates[i], bytes: bytes) else { return }
-            let result = engine.scan(file: templates[i], bytes: bytes, project: project)
+            let result = engine.scan(
+                file: templates[i], bytes: bytes, project: project, safeVariables: Self.safeVariables(of: templates[i], in: contexts))
             results.withLock { $0[i] = result }
         }
         var findings: [Finding] = []
@@ -209,6 +213,16 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             for bound in result.bounds { notices.append(Notice(level: .warning, message: bound, file: templates[i], tool: tool)) }
         }
         return (findings, notices, unread.withLock { $0 })
+    }
+
+    /// The variables every render call naming `template` passes, each as safe markup (none when
+    /// no call names it: a variable may then come from anywhere).
+    static func safeVariables(of template: String, in contexts: [RenderedContext]) -> Set<String> {
+        let calls = contexts.filter { $0.names(template) }
+        guard let first = calls.first else { return [] }
+        var safe = Set(first.variables.filter(\.value).keys)
+        for call in calls.dropFirst() { safe.formIntersection(call.variables.filter(\.value).keys) }
+        return safe
     }
 
     /// The rules of the findings the scanner makes itself (not from a rule file).
