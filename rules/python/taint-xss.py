@@ -288,3 +288,22 @@ def created_message(request):
     # A URL the URL configuration built, and the escaped name.
     # ok: python.taint-xss
     return HttpResponse(f'<a href="{device.get_absolute_url()}">{html.escape(device)}</a>')
+
+
+@app.route("/patch")
+def patch():
+    text = request.args.get("diff", "")
+    # The response is plain text: set after it was made.
+    # ok: python.taint-xss
+    response = make_response(text)
+    response.headers["Content-Type"] = "text/plain; charset=utf-8"
+    return response
+
+
+@app.route("/echo")
+def echo():
+    text = request.args.get("q", "")
+    # ruleid: python.taint-xss
+    response = make_response(text)
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -156,6 +156,9 @@ public struct TaintSink: Sendable, Hashable {
     public var inside: CompiledPattern?
     /// `pattern-not:`: code matching any of these is not a sink (a JSON response).
     public var excluded: [CompiledPattern] = []
+    /// `pattern-not-inside:`: the sink does not count inside code matching one of these (a
+    /// response whose content type the function then sets to plain text).
+    public var notInside: [CompiledPattern] = []
     /// `metavariable-regex:` / `metavariable-value:` on the sink's bindings: the code bound to a
     /// metavariable must match (a name that holds a secret, a parser that resolves entities).
     public var conditions: [PatternClause] = []

@@ -395,7 +395,8 @@ struct Cursor {
             let path = "sinks[\(i)]"
             let map = try mapping(entry, path)
             let allowed = [
-                "pattern", "pattern-either", "focus", "pattern-inside", "pattern-not", "metavariable-regex", "metavariable-value",
+                "pattern", "pattern-either", "focus", "pattern-inside", "pattern-not", "pattern-not-inside", "metavariable-regex",
+                "metavariable-value",
             ]
             for key in map.keys.sorted() where !allowed.contains(key) {
                 throw RuleLoader.fail(file, map.line(key), "unknown key '\(path).\(key)'")
@@ -409,16 +410,13 @@ struct Cursor {
             if let e = map["pattern-either"] { patterns += try taintPatterns(e, "\(path).pattern-either") }
             guard !patterns.isEmpty else { throw RuleLoader.fail(file, entry.line, "'\(path)' needs 'pattern'") }
             let inside = try map["pattern-inside"].map { try pattern($0, "\(path).pattern-inside") }
-            var excluded: [CompiledPattern] = []
-            if let not = map["pattern-not"] {
-                if case .array = not.value {
-                    excluded = try list(not, "\(path).pattern-not").enumerated().map { j, item in
-                        try pattern(item, "\(path).pattern-not[\(j)]")
-                    }
-                } else {
-                    excluded = [try pattern(not, "\(path).pattern-not")]
-                }
+            func patternList(_ key: String) throws -> [CompiledPattern] {
+                guard let value = map[key] else { return [] }
+                guard case .array = value.value else { return [try pattern(value, "\(path).\(key)")] }
+                return try list(value, "\(path).\(key)").enumerated().map { j, item in try pattern(item, "\(path).\(key)[\(j)]") }
             }
+            let excluded = try patternList("pattern-not")
+            let notInside = try patternList("pattern-not-inside")
             // Each condition is read as a `patterns:` clause of its own (same keys, same errors).
             var conditions: [PatternClause] = []
             for key in ["metavariable-regex", "metavariable-value"] {
@@ -430,7 +428,7 @@ struct Cursor {
                 }
             }
             return patterns.map {
-                TaintSink(pattern: $0, focus: focus, inside: inside, excluded: excluded, conditions: conditions)
+                TaintSink(pattern: $0, focus: focus, inside: inside, excluded: excluded, notInside: notInside, conditions: conditions)
             }
         }
     }

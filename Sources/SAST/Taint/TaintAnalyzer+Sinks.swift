@@ -68,6 +68,9 @@ extension TaintAnalyzer {
             {
                 continue
             }
+            if sink.notInside.contains(where: { insideRanges.contains(node.range, bindings, inside: $0, index: index) }) {
+                continue
+            }
             if !sink.conditions.isEmpty, !PatternSearch(index: index).satisfies(sink.conditions, bindings) { continue }
             let parts: [PyNode]
             if let focus = sink.focus {
