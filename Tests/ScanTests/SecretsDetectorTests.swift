@@ -83,6 +83,38 @@ import Testing
         #expect(scan(line).isEmpty, "\(line)")
     }
 
+    /// Issue 55: a password in a Python docstring is an example for the reader (low severity, not
+    /// silence); the same value in code, or in a multi-line string that is no docstring, is not.
+    @Test func aDocstringHoldsExamples() throws {
+        let value = "Xk9#mQ2$vLp8@wZ"
+        let text = """
+            \"\"\"Module docstring: db_password = "\(value)"\"\"\"
+            import os
+
+
+            class Store:
+                def save(
+                    self, token,
+                ) -> None:
+                    '''Persist the token, e.g.::
+
+                        {'access_token': "\(value)", "expires_in": 3600}
+                    '''
+                    query = \"\"\"
+                        db_password = "\(value)"
+                    \"\"\"
+                    db_password = "\(value)"  # '''not a docstring'''
+                    return query
+
+            """
+        let findings = scan(text).filter { $0.ruleId == "secrets.generic-password" }
+        let lowered = findings.filter { $0.severity == .low }.compactMap(\.location.startLine)
+        let kept = findings.filter { $0.severity == .medium }.compactMap(\.location.startLine)
+        #expect(lowered == [1, 11], "\(findings.map { ($0.location.startLine ?? 0, $0.severity) })")
+        #expect(kept == [14, 16], "\(findings.map { ($0.location.startLine ?? 0, $0.severity) })")
+        #expect(PythonDocstrings.lines(in: Array(text.utf8)) == Set([1, 9, 10, 11, 12]))
+    }
+
     @Test func redactsTheSecretEverywhere() throws {
         let finding = try #require(scan("aws_key = \"\(Self.aws)\"\n").first)
         let secret = Self.aws

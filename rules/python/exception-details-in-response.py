@@ -5,6 +5,7 @@ from http.server import BaseHTTPRequestHandler
 from django.conf import settings
 from django.http import HttpResponse, HttpResponseServerError
 from flask import Flask, jsonify, render_template, render_template_string
+from starlette.responses import HTMLResponse
 
 app = Flask(__name__)
 log = logging.getLogger(__name__)
@@ -162,3 +163,13 @@ async def create_item(item):
     except Exception as e:
         # ruleid: python.exception-details-in-response
         return {"detail": repr(e)}
+
+
+def oauth_callback(client, request):
+    try:
+        token = client.authorize_access_token(request)
+    except OAuthError as error:
+        # An OAuth error code (RFC 6749) is written for the client.
+        # ok: python.exception-details-in-response
+        return HTMLResponse(f"<h1>{error.error}</h1>")
+    return token

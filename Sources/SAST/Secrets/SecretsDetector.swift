@@ -27,7 +27,26 @@ public struct SecretsDetector: Sendable {
     /// prefilter. Every step is linear in the line it looks at.
     public func scan(file: String, bytes: [UInt8]) -> [Finding] {
         let kind = SecretFileKind.of(file)
-        return Self.placed(scanAsWritten(file: file, bytes: bytes, kind: kind), kind: kind)
+        return Self.inDocstrings(Self.placed(scanAsWritten(file: file, bytes: bytes, kind: kind), kind: kind), file: file, bytes: bytes)
+    }
+
+    /// A fixture-prone finding inside a Python docstring is an example for the reader: low
+    /// severity and confidence, as in documentation (issue 55).
+    static func inDocstrings(_ findings: [Finding], file: String, bytes: [UInt8]) -> [Finding] {
+        guard file.hasSuffix(".py") || file.hasSuffix(".pyw") || file.hasSuffix(".pyi"),
+            findings.contains(where: { fixtureProneRules.contains($0.ruleId) && $0.severity > .low })
+        else { return findings }
+        let docstrings = PythonDocstrings.lines(in: bytes)
+        return findings.map { finding in
+            guard fixtureProneRules.contains(finding.ruleId), finding.severity > .low,
+                let line = finding.location.startLine, docstrings.contains(line)
+            else { return finding }
+            var copy = finding
+            copy.severity = .low
+            copy.confidence = .low
+            copy.message += " (in a docstring: likely an example, so low severity)"
+            return copy
+        }
     }
 
     /// Fixture-prone findings (a private key, a password) in tests, CI files, example
