@@ -53,5 +53,8 @@ def prefs(request):
     response = HttpResponse("ok")
     # A literal value is still a value (only the empty one deletes).
     # ruleid: python.taint-insecure-cookie
+    response.set_cookie("remember", "1")
+    # A preference, not a credential.
+    # ok: python.taint-insecure-cookie
     response.set_cookie("lang", "en")
     return response
