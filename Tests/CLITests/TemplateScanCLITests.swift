@@ -118,6 +118,26 @@ import Testing
             ])
     }
 
+    /// Names assigned from one another, in a cycle and fanning out (each from 40 copies of the
+    /// next), cost what the file holds: each is judged once, and a cycle is not safe.
+    @Test func renderContextsOfHostileNamesStayLinear() throws {
+        var view = "from flask import render_template\n\n\ndef view():\n"
+        for level in 0..<10 {
+            let next = "a\((level + 1) % 10)"
+            view += "    a\(level) = " + Array(repeating: next, count: 40).joined(separator: " + ") + "\n"
+        }
+        view += "    d = e\n    e = d\n    return render_template(\"t.html\", x=a0, **d)\n"
+        let root = try Self.tree(["app.py": view, "templates/t.html": "<p>{{ x|safe }}</p>\n"])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scan = try CLI.run(
+            ["scan", root, "--tools", "native", "--format", "json", "--fail-on", "none"], environment: CLI.environment(home: home),
+            timeout: 300)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(
+            try Self.findings(scan.stdout).filter { $0.hasPrefix("template.safe-filter@") } == ["template.safe-filter@templates/t.html:1:8"]
+        )
+    }
+
     @Test func frameworkRulesNeedTheFramework() throws {
         // The same template beside Python code that is no Flask or Django app: the CSRF rule (which
         // knows those frameworks' tokens) stays quiet, the others do not.

@@ -51,19 +51,61 @@ struct RenderedContexts {
     /// The render calls of `root`, in source order, each read in its nearest enclosing function.
     func contexts(in root: PyNode) -> [RenderedContext] {
         var out: [RenderedContext] = []
-        visit(root, scope: root, &out)
+        var tables: [Int: ScopeTable] = [:]
+        visit(root, scope: root, tables: &tables, &out)
         return out
     }
 
-    private func visit(_ node: PyNode, scope: PyNode, _ out: inout [RenderedContext]) {
+    private func visit(_ node: PyNode, scope: PyNode, tables: inout [Int: ScopeTable], _ out: inout [RenderedContext]) {
         for child in node.children {
-            if child.kind == .call, let context = context(of: child, scope: scope) { out.append(context) }
+            if child.kind == .call, isRenderCall(child) {
+                let key = scope.range.start.offset
+                let table = tables[key] ?? ScopeTable(scope)
+                tables[key] = table
+                if let context = context(of: child, table: table) { out.append(context) }
+            }
             let isFunction = child.kind == .functionDef || child.kind == .asyncFunctionDef
-            visit(child, scope: isFunction ? child : scope, &out)
+            visit(child, scope: isFunction ? child : scope, tables: &tables, &out)
         }
     }
 
-    private func context(of call: PyNode, scope: PyNode) -> RenderedContext? {
+    /// What one scope assigns, read in one walk: each name's values (`data = {...}`, `html = escape(x)`)
+    /// and each name's keyed values (`data["subject"] = ...`), with the safety of names as found.
+    /// Each name is judged once, so a file of names assigned from one another costs what it holds.
+    final class ScopeTable {
+        var values: [String: [PyNode]] = [:]
+        var keyed: [String: [(key: String, value: PyNode)]] = [:]
+        var safe: [String: Bool] = [:]
+
+        init(_ scope: PyNode) {
+            scope.walk { statement in
+                guard statement.kind == .assign, statement.children.count == 2 else { return true }
+                let target = statement.children[0]
+                let value = statement.children[1]
+                if target.kind == .name, let name = target.text {
+                    values[name, default: []].append(value)
+                } else if target.kind == .subscript, target.children.count == 2, target.children[0].kind == .name,
+                    let name = target.children[0].text, let key = RenderedContexts.constantString(target.children[1])
+                {
+                    keyed[name, default: []].append((key, value))
+                }
+                return true
+            }
+        }
+    }
+
+    private func isRenderCall(_ call: PyNode) -> Bool {
+        guard let callee = call.children.first else { return false }
+        if let dotted = callee.dottedName, Self.renderFunctions.contains(aliases.canonicalize(dotted)) { return true }
+        return callee.kind == .attribute && callee.text == "render" && callee.children.first?.kind == .call
+    }
+
+    static let renderFunctions: Set<String> = [
+        "flask.render_template", "flask.templating.render_template", "django.shortcuts.render",
+        "django.template.loader.render_to_string",
+    ]
+
+    private func context(of call: PyNode, table: ScopeTable) -> RenderedContext? {
         guard let callee = call.children.first else { return nil }
         let arguments = Array(call.children.dropFirst())
         let positional = arguments.filter { $0.kind != .keyword && $0.kind != .doubleStarred }
@@ -99,62 +141,54 @@ struct RenderedContexts {
         var variables: [String: Bool] = [:]
         if passesKeywords {
             for argument in keywords {
-                if let key = argument.text, let value = argument.children.first { variables[key] = isSafe(value, scope) }
+                if let key = argument.text, let value = argument.children.first { variables[key] = isSafe(value, table) }
             }
         }
-        if let contextNode { entries(of: contextNode, scope: scope, into: &variables) }
+        var seen: Set<String> = []
+        if let contextNode { entries(of: contextNode, table: table, seen: &seen, into: &variables) }
         for argument in arguments where argument.kind == .doubleStarred {
-            if let value = argument.children.first { entries(of: value, scope: scope, into: &variables) }
+            if let value = argument.children.first { entries(of: value, table: table, seen: &seen, into: &variables) }
         }
         return RenderedContext(template: name, variables: variables)
     }
 
     /// The entries of a context: a dict literal, or a name the function fills with a literal and
-    /// `name["key"] = value` statements.
-    private func entries(of node: PyNode, scope: PyNode, into variables: inout [String: Bool]) {
+    /// `name["key"] = value` statements (each name followed once).
+    private func entries(of node: PyNode, table: ScopeTable, seen: inout Set<String>, into variables: inout [String: Bool]) {
         if node.kind == .dict {
             for pair in node.children where pair.kind == .keyValue && pair.children.count == 2 {
-                if let key = Self.constantString(pair.children[0]) { variables[key] = isSafe(pair.children[1], scope) }
+                if let key = Self.constantString(pair.children[0]) {
+                    variables[key] = (variables[key] ?? true) && isSafe(pair.children[1], table)
+                }
             }
             return
         }
-        guard node.kind == .name, let name = node.text else { return }
-        scope.walk { statement in
-            guard statement.kind == .assign, statement.children.count == 2 else { return true }
-            let target = statement.children[0]
-            let value = statement.children[1]
-            if target.kind == .name, target.text == name {
-                entries(of: value, scope: scope, into: &variables)
-            } else if target.kind == .subscript, target.children.count == 2, target.children[0].kind == .name,
-                target.children[0].text == name, let key = Self.constantString(target.children[1])
-            {
-                // Every assignment to the key must be safe.
-                variables[key] = (variables[key] ?? true) && isSafe(value, scope)
-            }
-            return true
-        }
+        guard node.kind == .name, let name = node.text, seen.insert(name).inserted else { return }
+        for value in table.values[name] ?? [] { entries(of: value, table: table, seen: &seen, into: &variables) }
+        // Every assignment to a key must be safe.
+        for (key, value) in table.keyed[name] ?? [] { variables[key] = (variables[key] ?? true) && isSafe(value, table) }
     }
 
     /// Whether `value` is markup the file shows is safe.
-    private func isSafe(_ value: PyNode, _ scope: PyNode, depth: Int = 0) -> Bool {
+    private func isSafe(_ value: PyNode, _ table: ScopeTable, depth: Int = 0) -> Bool {
         guard depth < 8 else { return false }
         switch value.kind {
         case .string, .none, .integer, .float, .true, .false:
             return true
         case .joinedStr:
-            return value.children.allSatisfy {
-                $0.kind == .string || ($0.children.first.map { isSafe($0, scope, depth: depth + 1) } ?? false)
+            return value.children.allSatisfy { part in
+                part.kind == .string || (part.children.first.map { isSafe($0, table, depth: depth + 1) } ?? false)
             }
         case .list, .tuple, .set:
-            return value.children.allSatisfy { isSafe($0, scope, depth: depth + 1) }
+            return value.children.allSatisfy { isSafe($0, table, depth: depth + 1) }
         case .dict:
             return value.children.allSatisfy { pair in
-                pair.kind == .keyValue && pair.children.allSatisfy { isSafe($0, scope, depth: depth + 1) }
+                pair.kind == .keyValue && pair.children.allSatisfy { isSafe($0, table, depth: depth + 1) }
             }
         case .binOp where value.text == "+":
-            return value.children.allSatisfy { isSafe($0, scope, depth: depth + 1) }
+            return value.children.allSatisfy { isSafe($0, table, depth: depth + 1) }
         case .ifExp where value.children.count == 3:
-            return isSafe(value.children[1], scope, depth: depth + 1) && isSafe(value.children[2], scope, depth: depth + 1)
+            return isSafe(value.children[1], table, depth: depth + 1) && isSafe(value.children[2], table, depth: depth + 1)
         case .call:
             guard let callee = value.children.first else { return false }
             if let dotted = callee.dottedName {
@@ -164,24 +198,20 @@ struct RenderedContexts {
             // A template rendered in place escapes what it renders (`template.render(**args)`).
             return callee.kind == .attribute && callee.text == "render"
         case .name:
-            // Every value the function assigns to the name.
+            // Every value the function assigns to the name, judged once (a cycle is unsafe).
             guard let name = value.text else { return false }
-            var assigned: [PyNode] = []
-            scope.walk { statement in
-                if statement.kind == .assign, statement.children.count == 2, statement.children[0].kind == .name,
-                    statement.children[0].text == name
-                {
-                    assigned.append(statement.children[1])
-                }
-                return true
-            }
-            return !assigned.isEmpty && assigned.allSatisfy { isSafe($0, scope, depth: depth + 1) }
+            if let known = table.safe[name] { return known }
+            table.safe[name] = false
+            let assigned = table.values[name] ?? []
+            let result = !assigned.isEmpty && assigned.allSatisfy { isSafe($0, table, depth: depth + 1) }
+            table.safe[name] = result
+            return result
         default:
             return false
         }
     }
 
-    private static func constantString(_ node: PyNode) -> String? {
+    static func constantString(_ node: PyNode) -> String? {
         guard node.kind == .string, case .string(let text)? = PyConstant(literal: node) else { return nil }
         return text
     }
