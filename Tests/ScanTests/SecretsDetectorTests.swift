@@ -55,7 +55,9 @@ import Testing
         "if password == \"aaaaaaaaaaaa\": pass",
         "password = \"short\"",
         "api_key = \"your-api-key-here\"",
-        // An example cut short for the reader (issue 55).
+        // An example cut short for the reader, and a passkey provider's AAGUID under a password
+        // name (issue 55).
+        "  OnePassword = \"bada5566-a7aa-401f-bd96-45619a55120d\",",
         "token: \"eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9...\",",
         "-----BEGIN PUBLIC KEY-----",
         // Mentions of a key, not keys (issue 55: all ten on real code at the gate were these).

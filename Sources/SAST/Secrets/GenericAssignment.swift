@@ -78,18 +78,29 @@ enum GenericAssignment {
     }
 
     /// A password's hash is not the password: `password = "5f4dcc3b…"` (hex of an MD5, SHA-1,
-    /// SHA-2 digest), `$2b$…` (bcrypt), `$argon2id$…`, `pbkdf2_sha256$…` (Django). Only for
-    /// password keywords: an API key or token may well be hex.
+    /// SHA-2 digest), `$2b$…` (bcrypt), `$argon2id$…`, `pbkdf2_sha256$…` (Django); nor is a UUID
+    /// an identifier. Only for password keywords: an API key or token may well be hex or a UUID.
     private static func isHash(_ line: ArraySlice<UInt8>, _ value: Range<Int>, keyword: [UInt8]) -> Bool {
         guard [Array("password".utf8), Array("passwd".utf8), Array("pwd".utf8)].contains(keyword) else { return false }
         let bytes = Array(line[(line.startIndex + value.lowerBound)..<(line.startIndex + value.upperBound)])
         let text = String(decoding: bytes, as: UTF8.self)
         if [32, 40, 56, 64, 96, 128].contains(bytes.count), bytes.allSatisfy({ hexDigits.contains($0) }) { return true }
+        // A UUID under a password name identifies something (a passkey provider's AAGUID in an
+        // enum named `OnePassword`, a record's id): passwords are not written as UUIDs.
+        if isUUID(bytes) { return true }
         return [
             "$2a$", "$2b$", "$2y$", "$argon2", "$scrypt$", "$pbkdf2", "pbkdf2_sha", "bcrypt$", "argon2$", "sha1$", "md5$", "{ssha}",
             "{sha}",
         ]
         .contains { text.lowercased().hasPrefix($0) }
+    }
+
+    /// `8-4-4-4-12` hexadecimal digits.
+    private static func isUUID(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count == 36 else { return false }
+        return bytes.enumerated().allSatisfy { index, byte in
+            [8, 13, 18, 23].contains(index) ? byte == UInt8(ascii: "-") : hexDigits.contains(byte)
+        }
     }
 
     /// Where the identifier (word bytes and `-`) running from `index` ends.
