@@ -54,20 +54,32 @@ public struct SecretsDetector: Sendable {
     /// still sees them, the gate does not fail on a throw-away (issue 55). An issued token keeps
     /// its severity anywhere.
     static func placed(_ findings: [Finding], kind: SecretFileKind) -> [Finding] {
+        findings.map { fixtureProneRules.contains($0.ruleId) ? placed($0, kind: kind) : $0 }
+    }
+
+    /// The code rules' credential findings (a hard-coded password or key: CWE-798, 259, 321)
+    /// placed as the secrets scan places its own: in a test, CI, example or documentation file,
+    /// low severity (issue 55: an example service's demo token is not the product's).
+    public static func placedCredentials(_ findings: [Finding]) -> [Finding] {
+        findings.map { finding in
+            guard !Set(finding.cwe).isDisjoint(with: [798, 259, 321]), let file = finding.location.file else { return finding }
+            return placed(finding, kind: SecretFileKind.of(file))
+        }
+    }
+
+    private static func placed(_ finding: Finding, kind: SecretFileKind) -> Finding {
         let place: String
         switch kind {
         case .fixture: place = "in a test, CI or example file"
         case .documentation: place = "in documentation"
-        case .source, .translations, .lockfile: return findings
+        case .source, .translations, .lockfile: return finding
         }
-        return findings.map { finding in
-            guard fixtureProneRules.contains(finding.ruleId) else { return finding }
-            var copy = finding
-            copy.severity = .low
-            copy.confidence = .low
-            copy.message += " (\(place): likely a fixture or an example, so low severity)"
-            return copy
-        }
+        guard finding.severity > .low || finding.confidence > .low else { return finding }
+        var copy = finding
+        copy.severity = .low
+        copy.confidence = .low
+        copy.message += " (\(place): likely a fixture or an example, so low severity)"
+        return copy
     }
 
     private func scanAsWritten(file: String, bytes: [UInt8], kind: SecretFileKind) -> [Finding] {
