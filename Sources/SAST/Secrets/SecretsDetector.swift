@@ -41,11 +41,7 @@ public struct SecretsDetector: Sendable {
             guard fixtureProneRules.contains(finding.ruleId), finding.severity > .low,
                 let line = finding.location.startLine, docstrings.contains(line)
             else { return finding }
-            var copy = finding
-            copy.severity = .low
-            copy.confidence = .low
-            copy.message += " (in a docstring: likely an example, so low severity)"
-            return copy
+            return lowered(finding, because: "in a docstring: likely an example")
         }
     }
 
@@ -75,10 +71,15 @@ public struct SecretsDetector: Sendable {
         case .source, .translations, .lockfile: return finding
         }
         guard finding.severity > .low || finding.confidence > .low else { return finding }
+        return lowered(finding, because: "\(place): likely a fixture or an example")
+    }
+
+    /// `finding` at low severity and confidence, its message saying why.
+    private static func lowered(_ finding: Finding, because reason: String) -> Finding {
         var copy = finding
         copy.severity = .low
         copy.confidence = .low
-        copy.message += " (\(place): likely a fixture or an example, so low severity)"
+        copy.message += " (\(reason), so low severity)"
         return copy
     }
 

@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import PythonSyntax
+import Support
 
 /// A quick pass over a file's text for the names it imports (`from a.b import c, d`,
 /// `import a.b`), before any parsing: a project scan summarises only the functions another module
@@ -167,16 +168,32 @@ enum ImportScan {
     }
 
     /// The names of `names` that `text` subclasses (`class DeviceView(ReturnURLMixin, View):`), from
-    /// the `class` lines' base lists: a subclass may call any method of theirs through `self`.
+    /// the `class` statements' base lists: a subclass may call any method of theirs through
+    /// `self`. By bytes, as the rest of the pre-scan: it runs on every file of the tree.
     static func subclassed(_ names: Set<String>, in text: String) -> Set<String> {
         guard !names.isEmpty else { return [] }
         var out: Set<String> = []
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            guard trimmed.hasPrefix("class "), let open = trimmed.firstIndex(of: "(") else { continue }
-            let bases = trimmed[trimmed.index(after: open)...].prefix { $0 != ")" && $0 != ":" }
-            for word in bases.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }) where names.contains(String(word)) {
-                out.insert(String(word))
+        let all = Array(text.utf8)[...]
+        for start in ByteSearch.occurrences(of: Array("class ".utf8), in: all) {
+            // Only a statement: the line holds nothing but indentation before it.
+            var before = start - 1
+            while before >= 0, all[before] == UInt8(ascii: " ") || all[before] == UInt8(ascii: "\t") { before -= 1 }
+            guard before < 0 || all[before] == UInt8(ascii: "\n") else { continue }
+            var i = start + 6
+            while i < all.count, ![UInt8(ascii: "("), UInt8(ascii: ":"), UInt8(ascii: "\n")].contains(all[i]) { i += 1 }
+            guard i < all.count, all[i] == UInt8(ascii: "(") else { continue }
+            // The base list on this line, word by word, up to its `)` or `:`.
+            i += 1
+            var word = i
+            while i <= all.count {
+                let byte = i < all.count ? all[i] : UInt8(ascii: ")")
+                if !PythonIdentifier.isContinue(byte) {
+                    let name = String(decoding: all[word..<i], as: UTF8.self)
+                    if i > word, names.contains(name) { out.insert(name) }
+                    if byte == UInt8(ascii: ")") || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "\n") { break }
+                    word = i + 1
+                }
+                i += 1
             }
         }
         return out
