@@ -26,3 +26,12 @@ def delete_address(request):
 def order(request, order_id):
     order = get_object_or_404(Order, pk=order_id, user=request.user)
     return render(request, "order.html", {"order": order})
+
+
+# ok: python.route-unowned-object
+@login_required
+def delete_memory(request, memory_id):
+    # A local holding the authenticated user (set by the framework, not the client) scopes the lookup.
+    user = request.user.profile
+    memory = Memory.objects.filter(id=memory_id, user=user).first()
+    memory.delete()

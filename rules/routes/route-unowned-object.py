@@ -85,3 +85,31 @@ def update_profile():
     uid = session["user_id"]
     sql = "UPDATE users SET " + ", ".join(f"{k} = ?" for k in data) + " WHERE id = ?"
     cursor.execute(sql, list(data.values()) + [uid])
+
+
+# ok: python.route-unowned-object
+@app.route("/memories/<int:memory_id>/delete", methods=["POST"])
+@login_required
+def delete_memory(memory_id):
+    # A local holding the current user scopes the lookup.
+    owner = current_user.account
+    memory = Memory.query.filter_by(id=memory_id, user=owner).first()
+    db.session.delete(memory)
+
+
+# ruleid: python.route-unowned-object
+@app.route("/memories/<int:memory_id>/archive", methods=["POST"])
+@login_required
+def archive_memory(memory_id):
+    owner = current_user.account
+    memory = Memory.query.filter_by(id=memory_id).first()
+    memory.archived_by = owner.name
+
+
+# ruleid: python.route-unowned-object
+@app.route("/transactions")
+@login_required
+def transactions():
+    # The client chooses the user; the current user is only the default.
+    user_id = request.args.get("user_id", current_user.id)
+    return db.session.execute(f"SELECT * FROM transfers WHERE sender_id = {user_id}").fetchall()

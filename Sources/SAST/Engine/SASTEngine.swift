@@ -206,6 +206,17 @@ public struct SASTEngine: Sendable {
         return results.withLock { $0 }
     }
 
+    /// One rule's findings, one per line: two matches of a rule in one statement
+    /// (`f"{e.__class__.__name__}: {e}"`) are one thing to fix (issue 55). The first is kept.
+    static func onePerLine(_ findings: [Finding]) -> [Finding] {
+        guard findings.count > 1 else { return findings }
+        var seen = Set<Int>()
+        return findings.filter { finding in
+            guard let line = finding.location.startLine else { return true }
+            return seen.insert(line).inserted
+        }
+    }
+
     static func byPosition(_ a: Finding, _ b: Finding) -> Bool {
         (a.location.startLine ?? 0, a.location.startColumn ?? 0, a.ruleId) < (
             b.location.startLine ?? 0, b.location.startColumn ?? 0, b.ruleId
@@ -276,7 +287,7 @@ public struct SASTEngine: Sendable {
             byRule[i] = compiled[i].findings(
                 in: index, builder: builder, sourceCache: sourceCache, model: model, project: view, shared: shared)
         }
-        findings = byRule.flatMap { $0 }
+        findings = byRule.flatMap(Self.onePerLine)
         let unsuperseded = findings
         findings = TaintFindings.supersedeAudits(findings)
         findings.sort(by: byPosition)

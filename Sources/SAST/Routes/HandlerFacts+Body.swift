@@ -37,7 +37,12 @@ extension HandlerFacts {
             case .assign, .annAssign:
                 guard let value = node.children.last else { break }
                 let targets = node.children.dropLast().filter { $0.kind == .name }.compactMap(\.text)
-                if Self.isSupplied(value, supplied) { supplied.formUnion(targets) }
+                if Self.isSupplied(value, supplied) {
+                    supplied.formUnion(targets)
+                } else {
+                    // Only what the client cannot set (`request.args.get("user_id", current_user.id)` can).
+                    for target in targets { assignments[target, default: []].append(value.normalizedSource) }
+                }
                 if [.string, .joinedStr, .binOp, .call].contains(value.kind) {
                     for target in targets { texts[target] = value }
                 }
@@ -64,12 +69,21 @@ extension HandlerFacts {
         }
     }
 
+    /// What a request carries that the server set: the authenticated user and their session.
+    static let serverIdentities = ["request.user", "self.request.user", "request.auth", "self.request.auth"]
+
     /// Whether `value` carries something the client sent: a supplied name or the request.
     static func isSupplied(_ value: PyNode, _ supplied: Set<String>) -> Bool {
         var found = false
         value.walk { node in
             if found { return false }
             switch node.kind {
+            case .attribute:
+                // The authenticated user the framework attached (`request.user.object`) is the
+                // server's, not the client's.
+                if let dotted = node.dottedName, Self.serverIdentities.contains(where: { dotted == $0 || dotted.hasPrefix($0 + ".") }) {
+                    return false
+                }
             case .name:
                 if let text = node.text, supplied.contains(text) || text == "request" { found = true }
             case .call:

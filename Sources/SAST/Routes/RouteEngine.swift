@@ -75,8 +75,24 @@ public struct RouteEngine: Sendable {
 
         func owns(_ handler: RouteHandler) -> Bool {
             guard let regex = rule.ownership else { return false }
-            return (handler.facts.comparisons + handler.facts.conditions + handler.facts.loadTexts).contains(where: regex.occurs)
-                || projectGuards.checksOwnership(handler, regex)
+            let texts = handler.facts.comparisons + handler.facts.conditions + handler.facts.loadTexts
+            if texts.contains(where: regex.occurs) || projectGuards.checksOwnership(handler, regex) { return true }
+            // `user = request.user.object` ... `filter(id=memory_id, user=user)`.
+            let owners = handler.facts.assignments.compactMap { name, values in values.contains(where: regex.occurs) ? name : nil }
+            return owners.contains { name in texts.contains { Self.mentions($0, name) } }
+        }
+
+        /// Whether `text` names `name` as a whole word (not `username` for `user`).
+        static func mentions(_ text: String, _ name: String) -> Bool {
+            var rest = text[...]
+            while let found = rest.range(of: name) {
+                let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
+                let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
+                func isWord(_ c: Character?) -> Bool { c.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." } ?? false }
+                if !isWord(before) && !(after.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false) { return true }
+                rest = text[found.upperBound...]
+            }
+            return false
         }
 
         func flagged() -> [RouteHandler] {

@@ -62,4 +62,8 @@ public struct HandlerFacts: Sendable, Hashable {
     /// The source of each load (SQL text a local variable holds included), for ownership
     /// evidence inside the query itself (`WHERE owner_id = {current_user.id}`).
     public var loadTexts: [String] = []
+    /// The normalized source of what each local name is assigned from values the client does not
+    /// supply (`user` ← `request.user.object`), so that a filter by a local holding the current
+    /// user (`filter(id=x, user=user)`) counts.
+    public var assignments: [String: [String]] = [:]
 }

@@ -14,6 +14,16 @@ enum SecretFileKind: Equatable {
     /// Lockfiles: `"jsonwebtoken": "npm:…"` is a package; no assignment is a secret.
     case lockfile
 
+    /// Where a finding of this kind of file is, as its message says it (`in a test, CI or
+    /// example file`); nil for files whose findings are not placed (code, catalogues, lockfiles).
+    var place: String? {
+        switch self {
+        case .fixture: "in a test, CI or example file"
+        case .documentation: "in documentation"
+        case .source, .translations, .lockfile: nil
+        }
+    }
+
     /// The kind of `path` (relative to the scanned root, `/`-separated).
     static func of(_ path: String) -> SecretFileKind {
         let lower = path.lowercased()
@@ -42,6 +52,17 @@ enum SecretFileKind: Equatable {
         "test", "tests", "testing", "__tests__", "__mocks__", "spec", "specs", "fixtures", "e2e", "cypress", "playwright",
         ".github", ".gitlab", ".circleci", ".buildkite", "ci", "examples", "example", "samples", "sample",
     ]
+    /// Whether `path` is a database schema migration: a file under a `migrations` directory
+    /// (Django, Flask-Migrate, Alembic's `migrations/versions`) or Alembic's `alembic/versions`.
+    static func isMigration(_ path: String) -> Bool {
+        let directories = path.lowercased().split(separator: "/").dropLast()
+        if directories.contains("migrations") { return true }
+        guard let versions = directories.lastIndex(of: "versions"), versions > directories.startIndex else { return false }
+        return directories[directories.index(before: versions)] == "alembic"
+    }
+
+    /// Words of a file's stem that make it a test's: `test_views`, `configuration_testing`.
+    static let testWords: Set<String> = ["test", "tests", "testing", "smoketest"]
     static let documentationDirectories: Set<String> = ["docs", "doc", "documentation", "website"]
     static let documentationExtensions = [".md", ".mdx", ".rst", ".adoc"]
 
@@ -49,7 +70,9 @@ enum SecretFileKind: Equatable {
     /// and example configuration (`.env.example`, `settings.sample.py`, `.env.test`).
     private static func isFixtureName(_ name: String, path: String) -> Bool {
         let stem = name.split(separator: ".").first.map(String.init) ?? name
-        if stem.hasPrefix("test_") || stem.hasSuffix("_test") || stem.hasSuffix("_tests") || stem == "conftest" { return true }
+        // `test_x`, `x_test`, `settings_testing`, `smoketest_configuration`: a word of the stem.
+        let words = stem.split(whereSeparator: { $0 == "_" || $0 == "-" })
+        if stem == "conftest" || words.contains(where: { testWords.contains(String($0)) }) { return true }
         for marker in [".test.", ".spec.", ".e2e.", ".stories.", ".example", ".sample", ".dist", ".template", ".env.test"]
         where name.contains(marker) {
             return true

@@ -53,23 +53,10 @@ public struct SecretsDetector: Sendable {
         findings.map { fixtureProneRules.contains($0.ruleId) ? placed($0, kind: kind) : $0 }
     }
 
-    /// The code rules' credential findings (a hard-coded password or key: CWE-798, 259, 321)
-    /// placed as the secrets scan places its own: in a test, CI, example or documentation file,
-    /// low severity (issue 55: an example service's demo token is not the product's).
-    public static func placedCredentials(_ findings: [Finding]) -> [Finding] {
-        findings.map { finding in
-            guard !Set(finding.cwe).isDisjoint(with: [798, 259, 321]), let file = finding.location.file else { return finding }
-            return placed(finding, kind: SecretFileKind.of(file))
-        }
-    }
-
-    private static func placed(_ finding: Finding, kind: SecretFileKind) -> Finding {
-        let place: String
-        switch kind {
-        case .fixture: place = "in a test, CI or example file"
-        case .documentation: place = "in documentation"
-        case .source, .translations, .lockfile: return finding
-        }
+    /// `finding` placed as a fixture-prone finding of a `kind` file is: low severity and
+    /// confidence in a test, CI, example or documentation file; as it was elsewhere.
+    static func placed(_ finding: Finding, kind: SecretFileKind) -> Finding {
+        guard let place = kind.place else { return finding }
         guard finding.severity > .low || finding.confidence > .low else { return finding }
         return lowered(finding, because: "\(place): likely a fixture or an example")
     }

@@ -50,7 +50,7 @@ extension TaintAnalyzer {
                 // `.get()` leaves `request` as it was (storing the part would taint the whole object).
                 // A closure, not `map(isImportedName)`: a method reference would copy the analyzer.
                 let baseKind = base.kind
-                if !Self.readOnlyContainerMethods.contains(method),
+                if !Self.readOnlyContainerMethods.contains(method), !Self.isHeaderMap(base),
                     baseKind == .name || baseKind == .attribute || baseKind == .subscript,
                     base.dottedName.map({ isImportedName($0) }) != true
                 {
@@ -59,6 +59,13 @@ extension TaintAnalyzer {
                 return result
             }
             var out = AbstractValue(taint: all.union(object.whole))
+            if Self.queryLookupMethods.contains(method) {
+                // `Model.objects.filter(code=value).first()`: the rows a lookup selects hold what
+                // the database holds, not the value looked up (a `where` text is its own sink).
+                var kept = object.whole
+                for (argument, value) in zip(arguments, values) where argument.kind != .keyword { kept.formUnion(value.whole) }
+                out = AbstractValue(taint: kept)
+            }
             if method == "resolve" || method == "absolute" { out.isNormalizedPath = true }
             if let constant = object.constant, case .string(let s) = constant, !all.isTainted {
                 out.constant = Self.foldStringMethod(method, s, values)
@@ -151,6 +158,9 @@ extension TaintAnalyzer {
 
     /// The type the analysis gives a Unix-domain socket (`socket.socket(socket.AF_UNIX, ...)`).
     static let unixSocketType = "socket.socket(AF_UNIX)"
+
+    /// ORM lookups (Django, SQLAlchemy, Peewee, Tortoise): their keyword arguments choose rows.
+    static let queryLookupMethods: Set<String> = ["filter", "exclude", "filter_by", "get_or_none", "get_or_404", "first_or_404"]
 
     /// Container methods that read without changing the container.
     static let readOnlyContainerMethods: Set<String> = ["get", "copy"]

@@ -295,6 +295,13 @@ extension TaintAnalyzer {
     /// The last segments of the terminating calls (`.abort` of any module among them).
     private static let terminatingLastSegments = Set(terminatingCalls.map(FileIndex.lastSegment))
 
+    /// `response.headers`: a header set on a response is not its body. Header sinks (a
+    /// `Location`, a CORS origin) match the assignment itself; writing the value into the
+    /// response would make `return response` an HTML body of it (issue 55).
+    static func isHeaderMap(_ node: PyNode) -> Bool {
+        node.kind == .attribute && node.text == "headers"
+    }
+
     /// Binds `value` to an assignment target. Names are overwritten; writing into an element,
     /// an entry or an attribute updates that part (a constant key or index: only that part).
     mutating func assign(_ target: PyNode, _ value: AbstractValue) {
@@ -317,7 +324,7 @@ extension TaintAnalyzer {
             }
             updatePart(of: base) { $0.members["." + name] = value }
         case .subscript where target.children.count == 2:
-            guard let base = target.children.first else { return }
+            guard let base = target.children.first, !Self.isHeaderMap(base) else { return }
             let key = evaluate(target.children[1])
             if let constant = key.constant {
                 updatePart(of: base) { $0.setPart(at: constant, to: value) }

@@ -157,7 +157,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         if !searched.isEmpty { facts.merge(Self.protections(searched, in: files, read: read)) }
         let scopes = Dictionary(
             rules.rules.map { ($0.id, $0.scope) } + rules.templateRules.map { ($0.id, $0.scope) }, uniquingKeysWith: { a, _ in a })
-        findings = SecretsDetector.placedCredentials(findings.filter { facts.applies($0.ruleId, scopes[$0.ruleId] ?? ProjectScope()) })
+        findings = FindingPlacement.placed(findings.filter { facts.applies($0.ruleId, scopes[$0.ruleId] ?? ProjectScope()) })
         var output = ScannerOutput(
             findings: findings, rules: rules.descriptors + Self.ownDescriptors(of: findings),
             tool: ToolRun(name: name, version: nil, status: .succeeded), notices: notices)
