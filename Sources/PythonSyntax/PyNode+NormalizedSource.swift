@@ -532,11 +532,20 @@ struct PySourceRenderer {
         default:
             if PySourceRenderer.statementKinds.contains(n.kind) {
                 simple(n)
-            } else {
+            } else if PySourceRenderer.patternKinds.contains(n.kind) {
                 pattern(n)
+            } else {
+                // A part that is neither (a decorator, a parameter): its own text, never a loop
+                // between `pattern` and `expression`.
+                out += n.text ?? "_"
             }
         }
     }
+
+    /// The `match` patterns ``pattern(_:)`` renders.
+    static let patternKinds: Set<PyNodeKind> = [
+        .matchValue, .matchSingleton, .matchSequence, .matchMapping, .matchClass, .matchStar, .matchAs, .matchOr,
+    ]
 
     private mutating func comprehension(_ comp: PyNode) {
         out += comp.text == "async" ? " async for " : " for "

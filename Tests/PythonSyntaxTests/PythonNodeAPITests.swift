@@ -113,6 +113,19 @@ struct PythonNodeAPITests {
         #expect(node.normalizedSource == expected)
     }
 
+    /// A part that is neither an expression, a statement nor a pattern (a decorator, a parameter)
+    /// renders as its text: it looped between the pattern and expression renderers until the
+    /// stack ran out (found when route facts rendered a decorator node).
+    @Test func normalizedSourceOfAPartIsItsText() throws {
+        let m = try PythonParser.parseModule(source: "@app.get('/x')\ndef f(a, b=1): pass\n", fileName: "n.py")
+        let def = try #require(m.root.children.first)
+        let decorators = try #require(def.children.first)
+        #expect(decorators.children.map(\.normalizedSource).count == 1)
+        #expect(decorators.children[0].children.first?.normalizedSource == #"app.get("/x")"#)
+        let parameters = def.children[2].children.filter { $0.kind == .parameter }
+        #expect(parameters.map(\.normalizedSource) == ["a", "b"])
+    }
+
     @Test(
         "normalised source reparses to the same tree for every corpus file",
         .enabled(if: PyTest.corpusPresent, "needs /work/shared/corpora"))

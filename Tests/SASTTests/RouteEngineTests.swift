@@ -100,8 +100,8 @@ import Testing
         """
 
     /// Four handlers under `login_required` and two more: `c` under the project's own decorator
-    /// that refuses with 403 unless the session's role fits (named like no guard the rule knows),
-    /// `d` under nothing.
+    /// that refuses with 403 unless the session's role fits (named like no guard the rule knows,
+    /// for a role that is not an administrator's), `d` under nothing.
     static let guardedRoutes = """
         from flask import Blueprint
         from flask_login import login_required
@@ -130,7 +130,7 @@ import Testing
             return F.query.all()
 
         @bp.route("/c")
-        @role_needed("admin")
+        @role_needed("editor")
         def c():
             return C.query.all()
 

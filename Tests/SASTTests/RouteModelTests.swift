@@ -54,6 +54,52 @@ import Testing
         #expect(Self.named(found, "check")?.kind == .hook)
     }
 
+    /// Issue 55: a class-based controller's routed methods (fastapi-utils `@cbv`, a project's own
+    /// `@controller`) are handlers with the class's bases as guards; a router's `""` path is a
+    /// route; guards that name an administrator role mark the handler as administrators only.
+    @Test func controllersAndAdministratorOnlyHandlers() throws {
+        let found = try Self.handlers(
+            """
+            from fastapi import APIRouter, Depends
+            from app.base import BaseAdminController, BaseUserController, controller
+            router = APIRouter(prefix="/email")
+            admin_router = APIRouter(prefix="/admin", dependencies=[Depends(get_admin_user)])
+
+            @controller(router)
+            class EmailController(BaseAdminController):
+                @router.post("")
+                def send_test(self, data: EmailTest):
+                    try:
+                        send(data)
+                    except Exception as e:
+                        return {"error": str(e)}
+
+            @controller(router)
+            class ProfileController(BaseUserController):
+                @router.get("/me")
+                def me(self):
+                    return self.user
+
+            @router.put("/config", dependencies=[Depends(require_role(["admin"]))])
+            def save_config(body: str):
+                return body
+
+            @admin_router.get("/stats")
+            def stats():
+                return {}
+
+            @router.get("/public")
+            def public():
+                return {}
+            """)
+        #expect(found.map(\.name).sorted() == ["EmailController.send_test", "ProfileController.me", "public", "save_config", "stats"])
+        let send = try #require(Self.named(found, "EmailController.send_test"))
+        #expect(send.guards.contains("app.base.BaseAdminController"))
+        #expect(send.line == 8)
+        #expect(send.endLine == 13, "\(send.endLine)")
+        #expect(found.filter(\.administratorsOnly).map(\.name).sorted() == ["EmailController.send_test", "save_config", "stats"])
+    }
+
     @Test func fastAPIAndAiohttpRoutes() throws {
         let found = try Self.handlers(
             """

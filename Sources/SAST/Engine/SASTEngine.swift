@@ -100,7 +100,8 @@ public struct SASTEngine: Sendable {
         let compiled = only.map { ids in self.compiled.filter { ids.contains($0.rule.id) } } ?? self.compiled
         let taintShared = TaintShared(
             ruleFree: ruleFree, vocabulary: vocabulary, targets: targets, identifiers: identifierVocabulary)
-        let routes = only == nil && !rules.routeRules.isEmpty
+        // Handlers matter to route rules, and to rules whose confidence depends on who reaches them.
+        let routes = only == nil && (!rules.routeRules.isEmpty || rules.rules.contains { $0.adminHandlersConfidence != nil })
         let result = try? PyLargeStack.run {
             Self.scan(
                 file: file, source: source, rules: compiled, taintShared: taintShared, project: project, access: access,

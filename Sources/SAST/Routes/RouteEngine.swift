@@ -63,7 +63,9 @@ public struct RouteEngine: Sendable {
         }
 
         func authenticates(_ handler: RouteHandler) -> Bool {
-            handler.receiver.map(guardedReceivers.contains) == true || rule.authentication.shows(in: handler)
+            // A guard that admits only administrators authenticates first.
+            handler.administratorsOnly || handler.receiver.map(guardedReceivers.contains) == true
+                || rule.authentication.shows(in: handler)
                 || projectGuards.guards(handler) || projectGuards.refuses(in: handler)
         }
 

@@ -11,6 +11,8 @@ struct RouteExtractor {
     /// Guards of a whole app or router object, by its name: FastAPI's
     /// `router = APIRouter(dependencies=[Depends(auth)])`.
     var objectGuards: [String: [String]] = [:]
+    /// Whether an app or router object's guards admit only administrators, by its name.
+    var administratorObjects: Set<String> = []
 
     /// Decorator methods that register a route (`@x.route("/p")`, `@x.get("/p")`).
     static let routeMethods: Set<String> = ["route", "get", "post", "put", "delete", "patch", "api_route", "head", "options"]
@@ -38,8 +40,11 @@ struct RouteExtractor {
             let guards =
                 (value.keywordArgument("dependencies").map(guardNames) ?? [])
                 + (value.callee?.dottedName.map { [aliases.canonicalize($0)] } ?? [])
+            let administrators = value.keywordArgument("dependencies").map { Self.namesAdministrators($0.normalizedSource) } ?? false
             for target in statement.children.dropLast() {
-                if let name = target.dottedName { extractor.objectGuards[name, default: []] += guards }
+                guard let name = target.dottedName else { continue }
+                extractor.objectGuards[name, default: []] += guards
+                if administrators { extractor.administratorObjects.insert(name) }
             }
         }
         var out: [RouteHandler] = []
@@ -136,7 +141,8 @@ struct RouteExtractor {
                     visit(child, topLevel: false, importsDjango: importsDjango, into: &out)
                 }
             case .classDef:
-                out += classHandlers(child)
+                let views = classHandlers(child)
+                out += views.isEmpty ? controllerHandlers(child) : views
             case .block, .if, .try, .with, .asyncWith:
                 visit(child, topLevel: topLevel, importsDjango: importsDjango, into: &out)
             default:
@@ -160,11 +166,13 @@ struct RouteExtractor {
                 let method = callee.text, Self.routeMethods.contains(method), let base = callee.children.first?.dottedName
             else { continue }
             let path = expression.callArguments.first.flatMap { $0.kind == .string ? $0.text : nil }
-            // `@cache.get(...)` is not a route: a verb decorator names a path.
-            if method != "route", method != "api_route", !(path?.hasPrefix("/") ?? false) { continue }
+            // `@cache.get(...)` is not a route: a verb decorator names a path (`""` is the prefix
+            // of a FastAPI router: `APIRouter(prefix="/email")` with `@router.get("")`).
+            if method != "route", method != "api_route", !(path.map { $0.isEmpty || $0.hasPrefix("/") } ?? false) { continue }
             let receiver = aliases.canonicalize(base)
             var found = handler(def, group: "\(file)#\(receiver)", receiver: receiver, path: path)
             found.guards += objectGuards[base] ?? []
+            found.administratorsOnly = found.administratorsOnly || administratorObjects.contains(base)
             return found
         }
         return nil
@@ -179,6 +187,39 @@ struct RouteExtractor {
         return view
     }
 
+    /// The routed methods of a class that is not a view class: a class-based controller
+    /// (fastapi-utils `@cbv(router)`, a project's `@controller(router)`) whose methods carry the
+    /// route decorators, with the class's bases and decorators as guards (its dependencies).
+    private func controllerHandlers(_ cls: PyNode) -> [RouteHandler] {
+        guard cls.children.count > 3 else { return [] }
+        let classGuards = decoratorGuards(of: cls) + bases(of: cls)
+        let classSources = guardSources(of: cls)
+        return cls.children[3].children.compactMap { def -> RouteHandler? in
+            guard def.kind == .functionDef || def.kind == .asyncFunctionDef, var handler = decoratedHandler(def),
+                handler.kind == .handler
+            else { return nil }
+            handler.name = "\(cls.text ?? "").\(handler.name)"
+            handler.guards += classGuards
+            handler.administratorsOnly = handler.administratorsOnly || classSources.contains(where: Self.namesAdministrators)
+            return handler
+        }
+    }
+
+    /// Whether guard code names an administrator role.
+    static func namesAdministrators(_ source: String) -> Bool {
+        administratorWords.contains { source.range(of: $0, options: .caseInsensitive) != nil }
+    }
+
+    /// What an administrator-only guard says: a role (`admin`), Django's `is_superuser`,
+    /// `staff_member_required` and `is_staff`.
+    static let administratorWords = ["admin", "superuser", "is_staff", "staff_member"]
+
+    /// The source of a class's bases and decorators: what guards every method.
+    private func guardSources(of cls: PyNode) -> [String] {
+        cls.children[2].children.filter { $0.kind != .keyword }.map(\.normalizedSource)
+            + decorators(of: cls).map { ($0.children.first ?? $0).normalizedSource }
+    }
+
     /// The handler methods of a view class or a GraphQL type, with the class's guards.
     private func classHandlers(_ cls: PyNode) -> [RouteHandler] {
         guard cls.children.count > 3 else { return [] }
@@ -190,11 +231,13 @@ struct RouteExtractor {
         let isGraphQL = bases.contains { $0.hasPrefix("graphene.") } || last.contains { ["Mutation", "ObjectType"].contains($0) }
         guard isView || isGraphQL else { return [] }
         var classGuards = decoratorGuards(of: cls) + bases
+        var classSources = guardSources(of: cls)
         let body = cls.children[3]
         for statement in body.children where statement.kind == .assign {
             let targets = statement.children.dropLast().compactMap(\.dottedName)
             if targets.contains(where: Self.classGuardAttributes.contains), let value = statement.children.last {
                 classGuards += guardNames(value)
+                classSources.append(value.normalizedSource)
             }
         }
         var out: [RouteHandler] = []
@@ -210,6 +253,7 @@ struct RouteExtractor {
             var handler = handler(def, group: "\(file)#classes", receiver: nil, path: nil)
             handler.name = "\(cls.text ?? "").\(name)"
             handler.guards += classGuards
+            handler.administratorsOnly = handler.administratorsOnly || classSources.contains(where: Self.namesAdministrators)
             out.append(handler)
         }
         return out
@@ -218,17 +262,25 @@ struct RouteExtractor {
     private func handler(_ def: PyNode, group: String, receiver: String?, path: String?) -> RouteHandler {
         let start = decorators(of: def).first?.range.start ?? def.range.start
         // The route's own decorator names its object (`@auth_bp.route`), which guards nothing.
-        var guards = decorators(of: def).filter { !isRouteDecorator($0) }.flatMap { guardNames($0.children.first ?? $0) }
+        let guarding = decorators(of: def).filter { !isRouteDecorator($0) }
+        var guards = guarding.flatMap { guardNames($0.children.first ?? $0) }
+        var sources = guarding.map { ($0.children.first ?? $0).normalizedSource }
         // ... but its `dependencies=[Depends(auth)]` (FastAPI) do.
         for decorator in decorators(of: def) where isRouteDecorator(decorator) {
-            if let dependencies = decorator.children.first?.keywordArgument("dependencies") { guards += guardNames(dependencies) }
+            if let dependencies = decorator.children.first?.keywordArgument("dependencies") {
+                guards += guardNames(dependencies)
+                sources.append(dependencies.normalizedSource)
+            }
         }
         // FastAPI dependencies: `user = Depends(get_current_user)`, and in the annotation
         // `user: Annotated[User, Depends(get_current_user)]`.
         if def.children.count > 2 {
             for parameter in def.children[2].children where parameter.kind == .parameter {
                 parameter.walk { node in
-                    if Self.isDependency(node) { guards += node.callArguments.flatMap(guardNames) }
+                    if Self.isDependency(node) {
+                        guards += node.callArguments.flatMap(guardNames)
+                        sources.append(node.normalizedSource)
+                    }
                     return true
                 }
             }
@@ -236,9 +288,19 @@ struct RouteExtractor {
         let supplied = Set(parameterNames(def).filter { !Self.frameworkParameters.contains($0) })
             .subtracting(dependencyParameters(def))
         let body = def.children.count > 4 ? def.children[4] : def
-        return RouteHandler(
+        var handler = RouteHandler(
             file: file, name: def.text ?? "", group: group, receiver: receiver, line: start.line, column: start.column,
             path: path, guards: guards, facts: HandlerFacts(body: body, supplied: supplied, aliases: aliases))
+        // The last line a node of the function starts on (its range, and the empty `else`/`finally`
+        // of a `try`, run on to the next statement).
+        var last = def.range.start.line
+        def.walk { node in
+            if node.kind != .empty { last = max(last, node.range.start.line) }
+            return true
+        }
+        handler.endLine = last
+        handler.administratorsOnly = sources.contains(where: Self.namesAdministrators)
+        return handler
     }
 
     /// The dotted names an expression of guards names: `login_required`, `permission_required` of

@@ -16,6 +16,12 @@ public struct RouteHandler: Sendable, Hashable {
     public var column: Int
     /// The URL path when the code names it (`/notes/<int:id>`).
     public var path: String?
+    /// The last line of the handler's function (``line`` to this is its code).
+    public var endLine: Int = 0
+    /// Whether its guards admit only administrators: a guard, dependency or base that names an
+    /// administrator role (`@admin_required`, `Depends(require_role(["admin"]))`,
+    /// `BaseAdminController`, `IsAdminUser`, `@staff_member_required`, `is_superuser`).
+    public var administratorsOnly = false
     /// Resolved dotted names of what guards the handler: its decorators, its class's decorators,
     /// bases and `permission_classes`/`method_decorators`/`decorators`, FastAPI `Depends(...)`.
     public var guards: [String] = []

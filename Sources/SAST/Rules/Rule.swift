@@ -231,6 +231,9 @@ public struct Rule: Sendable, Hashable {
     /// `frameworks` and `project-not-regex`: the projects the rule applies in (checked by the
     /// scan over the whole project, not in rule tests).
     public var scope = ProjectScope()
+    /// `admin-handlers-confidence`: the confidence of a finding inside a request handler only
+    /// administrators reach (``RouteHandler/administratorsOnly``); nil: the same as elsewhere.
+    public var adminHandlersConfidence: Confidence? = nil
 
     /// The SARIF metadata of this rule.
     public var descriptor: RuleDescriptor {

@@ -29,14 +29,7 @@ struct RuleHeader {
             throw RuleLoader.fail(
                 file, severityNode.line, "bad severity '\(severityText)' (expected info, low, medium, high or critical)")
         }
-        var confidence = Confidence.medium
-        if let node = map["confidence"] {
-            let text = try c.string(node, "confidence")
-            guard let value = Confidence(rawValue: text) else {
-                throw RuleLoader.fail(file, node.line, "bad confidence '\(text)' (expected low, medium or high)")
-            }
-            confidence = value
-        }
+        let confidence = try map["confidence"].map { try c.confidence($0, "confidence") } ?? .medium
         let languages = try map["languages"].map { try c.strings($0, "languages") } ?? ["python"]
         let cwe = try map["cwe"].map { try c.cwes($0) } ?? []
 
@@ -58,5 +51,16 @@ struct RuleHeader {
         self.references = references
         self.bandit = bandit
         self.semgrep = semgrep
+    }
+}
+
+extension Cursor {
+    /// A confidence (`low`, `medium`, `high`) under `key`; throws naming the file and the line.
+    func confidence(_ node: DocumentNode, _ key: String) throws -> Confidence {
+        let text = try string(node, key)
+        guard let value = Confidence(rawValue: text) else {
+            throw RuleLoader.fail(file, node.line, "bad \(key) '\(text)' (expected low, medium or high)")
+        }
+        return value
     }
 }

@@ -144,8 +144,9 @@ public struct NativeSASTScanner: ScanCore.Scanner {
                 Notice(level: .info, message: "\(files) analysed with the Python 2 dialect (-v lists them)", tool: name))
         }
         // Route rules read every file's handlers at once: siblings and the project's other handlers.
-        findings += RouteEngine(rules: rules.routeRules, declaredGuards: models.guards).findings(
-            handlers: collected.flatMap { $0?.routes ?? [] })
+        let handlers = collected.flatMap { $0?.routes ?? [] }
+        findings += RouteEngine(rules: rules.routeRules, declaredGuards: models.guards).findings(handlers: handlers)
+        findings = AdministratorHandlers.placed(findings, handlers: handlers, rules: rules.rules)
         let scanned = Self.scanTemplates(
             templates, in: target, engine: TemplateEngine(rules: rules.templateRules),
             project: facts, contexts: collected.flatMap { $0?.renderedContexts ?? [] }, tool: name)
