@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import TemplateSyntax
 import Testing
 
 @testable import SAST
@@ -141,5 +142,28 @@ import Testing
         #expect(!TemplateFiles.isTemplate("docs/plain.html", bytes: Array("<p>{ x }</p>".utf8)))
         #expect(
             TemplateFiles.importedTopLevelModules(in: "import os.path\nfrom flask.views import View\nfrom . import x\n") == ["os", "flask"])
+    }
+
+    /// What a template binds itself leads back to the view's variable; calls and literals lead
+    /// nowhere; included, extended and imported templates are listed.
+    @Test func templateBindingsLeadToTheContext() {
+        let document = TemplateDocument(
+            bytes: Array(
+                """
+                {% extends "base.html" %}{% from 'macros.html' import field %}{% include "x/part.html" with a=b %}
+                {% for k, v in pairs.items() %}{% set shown = v %}{% endfor %}
+                {% with total = order.total, label = "x" %}{% endwith %}
+                {% with user.profile as p %}{% endwith %}
+                {% set html = render(x) %}
+                """.utf8))
+        let bindings = TemplateBindings(document)
+        #expect(bindings.references == ["base.html", "macros.html", "x/part.html"])
+        #expect(bindings.contextVariable(from: "shown") == "pairs")
+        #expect(bindings.contextVariable(from: "k") == "pairs")
+        #expect(bindings.contextVariable(from: "total") == "order")
+        #expect(bindings.contextVariable(from: "label") == nil)
+        #expect(bindings.contextVariable(from: "p") == "user")
+        #expect(bindings.contextVariable(from: "html") == nil)
+        #expect(bindings.contextVariable(from: "free") == "free")
     }
 }

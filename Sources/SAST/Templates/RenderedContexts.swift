@@ -8,11 +8,20 @@ public struct RenderedContext: Sendable, Hashable {
     /// Each variable the call passes, and whether its value is known to be safe markup: a literal,
     /// an escaping or sanitising call, a rendered template, a helper of the file that escapes.
     public var variables: [String: Bool]
+    /// Whether the call also passes what the file does not show (`**options`, `locals()`, a
+    /// context built elsewhere): any variable may then be among its values.
+    public var passesUnknown = false
 
     /// Whether the template file at `path` (relative to the scan root) is the one `template` names:
     /// the same path, or a path ending in `/` and the name (`app/templates/` + `mail/body.html`).
     public func names(_ path: String) -> Bool {
-        path == template || path.hasSuffix("/" + template)
+        Self.template(template, names: path)
+    }
+
+    /// Whether the template name `name` (as a render call or an `{% include %}` writes it) names
+    /// the file at `path`.
+    public static func template(_ name: String, names path: String) -> Bool {
+        path == name || path.hasSuffix("/" + name)
     }
 }
 
@@ -145,28 +154,39 @@ struct RenderedContexts {
             }
         }
         var seen: Set<String> = []
-        if let contextNode { entries(of: contextNode, table: table, seen: &seen, into: &variables) }
+        var known = true
+        if let contextNode { known = entries(of: contextNode, table: table, seen: &seen, into: &variables) && known }
         for argument in arguments where argument.kind == .doubleStarred {
-            if let value = argument.children.first { entries(of: value, table: table, seen: &seen, into: &variables) }
+            if let value = argument.children.first { known = entries(of: value, table: table, seen: &seen, into: &variables) && known }
         }
-        return RenderedContext(template: name, variables: variables)
+        var context = RenderedContext(template: name, variables: variables)
+        context.passesUnknown = !known
+        return context
     }
 
     /// The entries of a context: a dict literal, or a name the function fills with a literal and
-    /// `name["key"] = value` statements (each name followed once).
-    private func entries(of node: PyNode, table: ScopeTable, seen: inout Set<String>, into variables: inout [String: Bool]) {
+    /// `name["key"] = value` statements (each name followed once). Returns whether every entry is
+    /// known: a context from elsewhere (`locals()`, a parameter, a call) may hold any variable.
+    private func entries(of node: PyNode, table: ScopeTable, seen: inout Set<String>, into variables: inout [String: Bool]) -> Bool {
         if node.kind == .dict {
-            for pair in node.children where pair.kind == .keyValue && pair.children.count == 2 {
-                if let key = Self.constantString(pair.children[0]) {
-                    variables[key] = (variables[key] ?? true) && isSafe(pair.children[1], table)
+            var known = true
+            for pair in node.children {
+                guard pair.kind == .keyValue, pair.children.count == 2, let key = Self.constantString(pair.children[0]) else {
+                    known = false  // `{**base, ...}` or a computed key
+                    continue
                 }
+                variables[key] = (variables[key] ?? true) && isSafe(pair.children[1], table)
             }
-            return
+            return known
         }
-        guard node.kind == .name, let name = node.text, seen.insert(name).inserted else { return }
-        for value in table.values[name] ?? [] { entries(of: value, table: table, seen: &seen, into: &variables) }
+        guard node.kind == .name, let name = node.text else { return false }
+        guard seen.insert(name).inserted else { return true }
+        let values = table.values[name] ?? []
+        var known = !values.isEmpty
+        for value in values { known = entries(of: value, table: table, seen: &seen, into: &variables) && known }
         // Every assignment to a key must be safe.
         for (key, value) in table.keyed[name] ?? [] { variables[key] = (variables[key] ?? true) && isSafe(value, table) }
+        return known
     }
 
     /// Whether `value` is markup the file shows is safe.

@@ -10,6 +10,12 @@ public struct TemplateScanResult: Sendable {
     public var problems: [String]
     /// Bounds hit: the rest of the file was not analysed (`FILE:LINE: more than ...`).
     public var bounds: [String]
+    /// The templates this one includes, extends or imports, by the names it writes.
+    public var references: [String] = []
+    /// For each finding, the variable of the view's context an unescaped output starts from
+    /// (`notes` of `{% for note in notes %}{{ note.text|safe }}`), for a cross-site scripting
+    /// output rule; nil for other findings and outputs that start otherwise.
+    public var outputRoots: [String?] = []
 }
 
 /// Runs template rules over Jinja2/Django templates (``TemplateDocument``).
@@ -27,18 +33,25 @@ public struct TemplateEngine: Sendable {
     public func scan(file: String, bytes: [UInt8], project: ProjectFacts?, safeVariables: Set<String> = []) -> TemplateScanResult {
         let document = TemplateDocument(bytes: bytes)
         var findings: [Finding] = []
+        // The variable each cross-site scripting output starts from, by rule and line.
+        var roots: [String: String] = [:]
         for rule in rules where project?.applies(rule.id, rule.scope) ?? true {
             var lines = Set<Int>()
-            let judgesMarkup = rule.construct == .output && rule.cwe.contains(79) && !safeVariables.isEmpty
+            let isMarkupOutput = rule.construct == .output && rule.cwe.contains(79)
+            let judgesMarkup = isMarkupOutput && !safeVariables.isEmpty
             for region in Self.regions(of: rule, in: document) {
                 let text = document.text(region)
                 if rule.notRegexes.contains(where: { $0.occurs(in: text) }) { continue }
-                if judgesMarkup, let root = Self.rootVariable(of: text), safeVariables.contains(root) { continue }
+                let root = isMarkupOutput ? Self.rootVariable(of: text) : nil
+                if judgesMarkup, let root, safeVariables.contains(root) { continue }
                 for match in rule.regex.matches(in: text) {
                     guard let range = Self.byteRange(match, in: text, base: region.lowerBound) else { continue }
                     let finding = Self.finding(rule, range: range, document: document, file: file)
                     // One finding per rule and line, as for Python rules.
-                    if lines.insert(finding.location.startLine ?? 0).inserted { findings.append(finding) }
+                    if lines.insert(finding.location.startLine ?? 0).inserted {
+                        findings.append(finding)
+                        if let root { roots[Self.key(finding)] = root }
+                    }
                 }
             }
         }
@@ -48,9 +61,38 @@ public struct TemplateEngine: Sendable {
                 < ($1.location.startLine ?? 0, $1.location.startColumn ?? 0, $1.ruleId)
         }
         func text(_ problem: TemplateProblem) -> String { "\(file):\(document.position(of: problem.offset).line): \(problem.message)" }
-        return TemplateScanResult(
+        var result = TemplateScanResult(
             findings: findings, problems: document.problems.filter { !$0.isBound }.map(text),
             bounds: document.problems.filter(\.isBound).map(text))
+        let bindings = TemplateBindings(document)
+        result.references = bindings.references
+        result.outputRoots = findings.map { finding in
+            guard finding.cwe.contains(79), let root = roots[Self.key(finding)] else { return nil }
+            return bindings.contextVariable(from: root)
+        }
+        return result
+    }
+
+    private static func key(_ finding: Finding) -> String {
+        "\(finding.ruleId)#\(finding.location.startLine ?? 0)"
+    }
+
+    /// `result` with its unescaped outputs whose context variable no view is seen to pass
+    /// lowered to low confidence: `passed` holds the variables the project's render calls give
+    /// this template; nil when unknown (a call passes what the file does not show, or another
+    /// template includes or extends this one and hands it its own context). Where the value of
+    /// a variable no view passes comes from is not seen (a class-based view's context, another
+    /// framework's render): issue 55, 0 of 38 such `|safe` findings judged true on real code.
+    public static func placed(_ result: TemplateScanResult, passed: Set<String>?) -> [Finding] {
+        guard let passed else { return result.findings }
+        return zip(result.findings, result.outputRoots).map { finding, root in
+            guard let root, !passed.contains(root), finding.confidence > .low else { return finding }
+            var copy = finding
+            copy.confidence = .low
+            copy.message +=
+                " (no view of the project is seen passing `\(root)` to this template, so where its value comes from is unknown: low confidence)"
+            return copy
+        }
     }
 
     /// The variable an output expression starts from (`body` of `body|safe`, `log` of

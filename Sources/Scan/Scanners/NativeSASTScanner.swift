@@ -207,9 +207,13 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         }
         var findings: [Finding] = []
         var notices: [Notice] = []
-        for (i, result) in results.withLock({ $0 }).enumerated() {
+        let scanned = results.withLock { $0 }
+        // Templates another one includes, extends or imports get a context the views do not show.
+        let referenced = scanned.flatMap { $0?.references ?? [] }
+        for (i, result) in scanned.enumerated() {
             guard let result else { continue }
-            findings += result.findings
+            findings += TemplateEngine.placed(
+                result, passed: Self.passedVariables(of: templates[i], in: contexts, referencedBy: referenced))
             // A bound hit leaves part of the file unchecked: said, never silent.
             for bound in result.bounds { notices.append(Notice(level: .warning, message: bound, file: templates[i], tool: tool)) }
         }
@@ -224,6 +228,21 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         var safe = Set(first.variables.filter(\.value).keys)
         for call in calls.dropFirst() { safe.formIntersection(call.variables.filter(\.value).keys) }
         return safe
+    }
+
+    /// The variables the render calls naming `template` pass it: empty when none names it; nil
+    /// when unknown (a call passes what its file does not show, or another template includes,
+    /// extends or imports it, handing it its own context).
+    static func passedVariables(of template: String, in contexts: [RenderedContext], referencedBy references: [String])
+        -> Set<String>?
+    {
+        if references.contains(where: { RenderedContext.template($0, names: template) }) { return nil }
+        var passed: Set<String> = []
+        for call in contexts where call.names(template) {
+            if call.passesUnknown { return nil }
+            passed.formUnion(call.variables.keys)
+        }
+        return passed
     }
 
     /// The rules of the findings the scanner makes itself (not from a rule file).

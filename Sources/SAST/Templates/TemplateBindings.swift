@@ -1,0 +1,115 @@
+import TemplateSyntax
+
+/// What a template binds by itself, so that an output can be traced to the variable of the
+/// view's context it starts from (`{% for note in notes %}…{{ note.text|safe }}`: `notes`), and
+/// the templates it includes, extends or imports (which then receive a context from it).
+///
+/// Jinja2 and Django: `for`, `set`, `with` (both spellings), `macro` parameters. Tags are read
+/// file-wide without their nesting: a name bound twice keeps its first binding.
+struct TemplateBindings {
+    /// What a name a tag binds holds: the context variable its expression starts from, or
+    /// nothing from the context (a call such as Flask's `get_flashed_messages()`, a literal).
+    enum Bound: Equatable {
+        case variable(String)
+        case notFromContext
+    }
+
+    private(set) var bound: [String: Bound] = [:]
+    /// The names of the templates this one includes, extends or imports, as written.
+    private(set) var references: [String] = []
+
+    init(_ document: TemplateDocument) {
+        for tag in document.tags {
+            let content = document.text(tag.content)
+            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
+            guard let first = words.first?.lowercased() else { continue }
+            switch first {
+            case "include", "extends", "import", "from":
+                if words.count > 1, let name = Self.quoted(String(words[1])) { references.append(name) }
+            case "for":
+                // `for a, b in expr`: the names before `in` hold parts of what `expr` holds.
+                guard let inIndex = words.firstIndex(of: "in"), inIndex > 1 else { continue }
+                let names = words[1..<inIndex].joined().split(separator: ",").map(String.init)
+                let expression = words[(inIndex + 1)...].joined(separator: " ")
+                for name in names { bind(name, to: expression) }
+            case "set", "with":
+                let rest = content.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }.dropFirst(first.count)
+                if let asIndex = words.lastIndex(of: "as"), asIndex == words.count - 2 {
+                    // Django's old `{% with expr as name %}`.
+                    bind(String(words[asIndex + 1]), to: words[1..<asIndex].joined(separator: " "))
+                } else {
+                    // `set a = expr`, `with a = x, b = y`, Django's `with a=x b=y`.
+                    for assignment in Self.assignments(String(rest)) { bind(assignment.name, to: assignment.expression) }
+                }
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The context variable `root` (the variable an output starts from) holds part of, through
+    /// the template's own bindings; nil when it holds nothing from the context.
+    func contextVariable(from root: String) -> String? {
+        var name = root
+        for _ in 0..<8 {
+            switch bound[name] {
+            case nil: return name
+            case .notFromContext?: return nil
+            case .variable(let next)?:
+                if next == name { return name }
+                name = next
+            }
+        }
+        return name
+    }
+
+    private mutating func bind(_ name: String, to expression: String) {
+        let name = name.trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, bound[name] == nil else { return }
+        // (Flashed messages, `get_flashed_messages()`, are not from the context: like any call's
+        // result they are judged where they are, not by what the views pass.)
+        if let root = TemplateEngine.rootVariable(of: expression) {
+            bound[name] = .variable(root)
+        } else {
+            bound[name] = .notFromContext
+        }
+    }
+
+    /// `"x.html"` or `'x.html'` without its quotes; nil for anything else (a variable).
+    private static func quoted(_ word: String) -> String? {
+        guard word.count >= 2, let quote = word.first, quote == "\"" || quote == "'", word.last == quote else { return nil }
+        return String(word.dropFirst().dropLast())
+    }
+
+    /// The `name = expression` pairs of a `set`/`with` tag's arguments, split at top-level
+    /// commas or, Django's way, at spaces between `name=value` pairs.
+    private static func assignments(_ text: String) -> [(name: String, expression: String)] {
+        var out: [(String, String)] = []
+        var depth = 0
+        var part = ""
+        var parts: [String] = []
+        for character in text {
+            switch character {
+            case "(", "[", "{": depth += 1
+            case ")", "]", "}": depth = max(0, depth - 1)
+            default: break
+            }
+            if character == ",", depth == 0 {
+                parts.append(part)
+                part = ""
+            } else {
+                part.append(character)
+            }
+        }
+        parts.append(part)
+        for piece in parts {
+            guard let equals = piece.firstIndex(of: "=") else { continue }
+            let name = piece[..<equals].trimmingCharacters(in: .whitespaces)
+            let expression = piece[piece.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            // Django's `with a=x b=y`: the first word is the value of this name.
+            let value = name.contains(" ") ? expression : expression.split(separator: " ").first.map(String.init) ?? expression
+            if let last = name.split(separator: " ").last { out.append((String(last), value)) }
+        }
+        return out
+    }
+}
