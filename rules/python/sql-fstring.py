@@ -25,3 +25,16 @@ def log_insert(logger, path, row):
     # A message about a statement runs none.
     # ok: python.sql-fstring
     logger.info(f"Insert row into telemetry table at {path}: {row}")
+
+
+def put_user(cur, user):
+    # ruleid: python.sql-fstring
+    query = f'''
+INSERT INTO users (name, email) VALUES ("{user.name}", "{user.email}");
+'''[1:-1]
+    cur.execute(query)
+    # ruleid: python.sql-fstring
+    report = f"""
+        SELECT name FROM users WHERE team = '{user.team}'
+    """.strip()
+    cur.execute(report)

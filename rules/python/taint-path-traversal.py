@@ -1,3 +1,4 @@
+import glob
 import os
 import pathlib
 import shutil
@@ -209,3 +210,32 @@ async def image(size: ImageSize, name: str):
     # ruleid: python.taint-path-traversal
     other = open(os.path.join("/srv/images", name), "rb")
     return image_file, other
+
+
+@app.route("/upload", methods=["POST"])
+def upload():
+    upload = request.files["file"]
+    # ruleid: python.taint-path-traversal
+    upload.save(os.path.join("/srv/uploads", upload.filename))
+    # ok: python.taint-path-traversal
+    upload.save(os.path.join("/srv/uploads", secure_filename(upload.filename)))
+    return "ok"
+
+
+@app.route("/keys")
+def keys():
+    user = request.args["user"]
+    # ruleid: python.taint-path-traversal
+    found = list(pathlib.Path("/srv/keys").glob("key." + user + ".*"))
+    # ruleid: python.taint-path-traversal
+    more = glob.glob("/srv/keys/" + user + "*")
+    return str(found + more)
+
+
+@app.route("/attach", methods=["POST"])
+def attach():
+    upload = request.files["file"]
+    # Django's storages validate the name they are given.
+    # ok: python.taint-path-traversal
+    default_storage.save(upload.filename, upload)
+    return "ok"
