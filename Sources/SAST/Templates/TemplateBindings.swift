@@ -17,9 +17,23 @@ struct TemplateBindings {
     private(set) var bound: [String: Bound] = [:]
     /// The names of the templates this one includes, extends or imports, as written.
     private(set) var references: [String] = []
+    /// The bodies of the file's `{% partialdef name %}` … `{% endpartialdef %}` blocks (Django
+    /// template-partials), by name.
+    private(set) var partials: [String: String] = [:]
 
     init(_ document: TemplateDocument) {
+        var openPartial: (name: String, start: Int)?
         for tag in document.tags {
+            if tag.name == "partialdef" {
+                let words = document.text(tag.content).split(separator: " ")
+                if words.count > 1 { openPartial = (String(words[1]), tag.range.upperBound) }
+                continue
+            }
+            if tag.name == "endpartialdef", let open = openPartial {
+                partials[open.name] = document.text(open.start..<max(open.start, tag.range.lowerBound))
+                openPartial = nil
+                continue
+            }
             let content = document.text(tag.content)
             let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })
             guard let first = words.first?.lowercased() else { continue }
@@ -45,6 +59,14 @@ struct TemplateBindings {
                 continue
             }
         }
+    }
+
+    /// `text` followed by the bodies of the partials its `{% partial name %}` tags render.
+    func withPartials(_ text: String) -> String {
+        guard !partials.isEmpty, text.contains("partial") else { return text }
+        var out = text
+        for (name, body) in partials where text.contains("partial " + name) { out += "\n" + body }
+        return out
     }
 
     /// The context variable `root` (the variable an output starts from) holds part of, through

@@ -33,6 +33,7 @@ public struct TemplateEngine: Sendable {
     public func scan(file: String, bytes: [UInt8], project: ProjectFacts?, safeVariables: Set<String> = []) -> TemplateScanResult {
         let document = TemplateDocument(bytes: bytes)
         var findings: [Finding] = []
+        let bindings = TemplateBindings(document)
         // The variable each cross-site scripting output starts from, by rule and line.
         var roots: [String: String] = [:]
         for rule in rules where project?.applies(rule.id, rule.scope) ?? true {
@@ -41,7 +42,10 @@ public struct TemplateEngine: Sendable {
             let judgesMarkup = isMarkupOutput && !safeVariables.isEmpty
             for region in Self.regions(of: rule, in: document) {
                 let text = document.text(region)
-                if rule.notRegexes.contains(where: { $0.occurs(in: text) }) { continue }
+                // What an element's body renders in place counts as written there: a Django
+                // template-partials `{% partial name %}` renders the file's `{% partialdef name %}`.
+                let rendered = rule.construct == .element ? bindings.withPartials(text) : text
+                if rule.notRegexes.contains(where: { $0.occurs(in: rendered) }) { continue }
                 let root = isMarkupOutput ? Self.rootVariable(of: text) : nil
                 if judgesMarkup, let root, safeVariables.contains(root) { continue }
                 for match in rule.regex.matches(in: text) {
@@ -64,7 +68,6 @@ public struct TemplateEngine: Sendable {
         var result = TemplateScanResult(
             findings: findings, problems: document.problems.filter { !$0.isBound }.map(text),
             bounds: document.problems.filter(\.isBound).map(text))
-        let bindings = TemplateBindings(document)
         result.references = bindings.references
         result.outputRoots = findings.map { finding in
             guard finding.cwe.contains(79), let root = roots[Self.key(finding)] else { return nil }
