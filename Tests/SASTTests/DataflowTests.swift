@@ -359,6 +359,28 @@ struct DataflowTests {
         #expect(found.map(\.ruleId) == ["test.taint", "test.audit"])
     }
 
+    /// Issue 55: each step of a flow is an assumption; a flow of six steps or more (source and
+    /// sink included) is low confidence, and still a flow: it supersedes the audit of its line.
+    @Test("a long flow is low confidence and still supersedes the audit")
+    func longFlows() throws {
+        let engine = try Self.auditAndFlowEngine()
+        let short = engine.scan(file: "a.py", source: Self.prelude + "c = request.args['c']\nos.system(c)\n").findings
+        #expect(short.map(\.confidence) == [.high])
+        let long = Self.prelude + "a = request.args['c']\nb = a\nc = b\nd = c\ne = d\nos.system(e)\n"
+        let found = engine.scan(file: "a.py", source: long).findings
+        #expect(found.map(\.ruleId) == ["test.taint"])
+        #expect(found.map(\.confidence) == [.low])
+        #expect(found.first?.message.hasSuffix("(a flow of 7 steps: each is an assumption, so low confidence)") == true)
+    }
+
+    /// Issue 55: two matches of one rule on one line (`f"{e.__class__.__name__}: {e}"`) are one
+    /// finding.
+    @Test("one finding per rule and line")
+    func onePerLine() throws {
+        let lines = try findingLines(rule: "pattern: str(...)\n", source: "x = str(a) + str(b)\ny = str(c)\n")
+        #expect(lines == [1, 2])
+    }
+
     @Test("a flow the second round of a project scan disproves gives back the audit it hid")
     func supersededAuditComesBack() throws {
         let engine = try Self.auditAndFlowEngine()

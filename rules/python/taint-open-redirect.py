@@ -214,3 +214,17 @@ def back():
         return redirect(target)
     # ruleid: python.taint-open-redirect
     return redirect(target)
+
+
+def invitation(request):
+    # The row a lookup selects holds what the database holds, not the code looked up.
+    invite = Invitation.objects.filter(code=request.GET["code"]).first()
+    # ok: python.taint-open-redirect
+    return django_redirect(invite.landing_url)
+
+
+def invitation_by_url(request):
+    # A positional argument of the lookup (an expression the ORM runs) still carries its text.
+    invite = Invitation.objects.filter(request.GET["where"]).first()
+    # ruleid: python.taint-open-redirect
+    return django_redirect(invite)

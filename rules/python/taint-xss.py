@@ -307,3 +307,21 @@ def echo():
     response = make_response(text)
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+@app.route("/asset/<name>")
+def asset(name):
+    response = make_response(load_asset_bytes())
+    # A header set on a response is not its body.
+    response.headers["X-Asset-Name"] = name
+    response.headers.add("X-Requested", request.args.get("v", ""))
+    # ok: python.taint-xss
+    return response
+
+
+@app.route("/echo-later")
+def echo_later():
+    response = make_response("")
+    response.data = request.args["text"]
+    # ruleid: python.taint-xss
+    return response

@@ -1,6 +1,7 @@
 /// What a file is to the secrets scan, by its path: where a `password = "..."` is a credential,
 /// a fixture, a sentence of the UI or a package's name (issue 55: on real code, most committed
 /// "passwords" were documentation examples, CI throw-aways, translations and lockfile entries).
+/// ``FindingPlacement`` places the code rules' findings by the same kinds.
 enum SecretFileKind: Equatable {
     /// Code and configuration that runs: everything is reported at the rule's severity.
     case source
