@@ -50,3 +50,14 @@ def show(handler, cursor):
 def quoted_table(cursor, connection, table):
     # ruleid: python.sql-string-building
     cursor.execute("SELECT COUNT(*) FROM %s" % connection.ops.quote_name(table))
+
+
+def insert_rows(cursor, rows):
+    values = [value for row in rows for value in row]
+    # Only placeholders are written into the statement; the values are bound.
+    # ok: python.sql-string-building
+    cursor.execute("INSERT INTO items(id, name) VALUES {}".format(", ".join(["(?, ?)"] * len(rows))), values)
+    # ok: python.sql-string-building
+    cursor.execute("SELECT * FROM items WHERE id IN (%s)" % ",".join("?" * len(rows)), values)
+    # ruleid: python.sql-string-building
+    cursor.execute("SELECT * FROM items WHERE id IN ({})".format(", ".join(str(row) for row in rows)))
