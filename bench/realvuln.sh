@@ -14,7 +14,7 @@ CORPUS=${CORPUS:-../shared/corpora/realvuln-dev}
 [ -x "$CORPUS/score.sh" ] || { echo "realvuln.sh: no $CORPUS/score.sh" >&2; exit 2; }
 if [ -z "${SENTINEL:-}" ]; then
   source bench/lib/release-build.sh
-  release_build sentinel
+  release_build sentinel-cli sentinel
   SENTINEL=$PWD/$RELEASE_SCRATCH/release/sentinel
 fi
 # An empty state directory: no user configuration or OSV data changes what the native engine reports.

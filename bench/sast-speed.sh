@@ -31,8 +31,15 @@ lines=$(find "$TREE" -name '*.py' -print0 | xargs -0 cat | wc -l)
 echo "tree: $TREE ($files Python files, $lines lines)"
 
 source bench/lib/release-build.sh
-release_build sentinel
+# Both: `sentinel` runs every command but `sandbox run` through `sentinel-cli` beside it (a stale
+# sentinel-cli once answered in 0.13 s with a rules error that hyperfine's --ignore-failure hid).
+release_build sentinel-cli sentinel
 SENTINEL=$RELEASE_SCRATCH/release/sentinel
+# The timed command must scan: with --fail-on none it exits 0, anything else is a broken build.
+if ! "$SENTINEL" scan "$TREE" --sast --tools native --format json --output /dev/null --fail-on none; then
+  echo "sast-speed.sh: $SENTINEL does not scan $TREE (see above)" >&2
+  exit 2
+fi
 
 semgrep_rules=$out/semgrep-python-rules.yml
 python3 - "$semgrep_rules" <<'PY'

@@ -155,6 +155,8 @@ import Testing
                 {% with total = order.total, label = "x" %}{% endwith %}
                 {% with user.profile as p %}{% endwith %}
                 {% set html = render(x) %}
+                {% with first=people.0 count=people|length %}{% endwith %}
+                {% partialdef form %}{% csrf_token %}{% endpartialdef %}
                 """.utf8))
         let bindings = TemplateBindings(document)
         #expect(bindings.references == ["base.html", "macros.html", "x/part.html"])
@@ -165,5 +167,9 @@ import Testing
         #expect(bindings.contextVariable(from: "p") == "user")
         #expect(bindings.contextVariable(from: "html") == nil)
         #expect(bindings.contextVariable(from: "free") == "free")
+        #expect(bindings.contextVariable(from: "first") == "people")
+        #expect(bindings.contextVariable(from: "count") == "people")
+        #expect(bindings.withPartials("<form>{% partial form %}</form>").contains("csrf_token"))
+        #expect(!bindings.withPartials("<form>{% partial form_body %}</form>").contains("csrf_token"))
     }
 }

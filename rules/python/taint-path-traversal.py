@@ -239,3 +239,13 @@ def attach():
     # ok: python.taint-path-traversal
     default_storage.save(upload.filename, upload)
     return "ok"
+
+
+@app.route("/thumbnail", methods=["POST"])
+def thumbnail():
+    image = load_image(request.files["image"])
+    # ruleid: python.taint-path-traversal
+    image.save("/srv/thumbs/" + request.form["name"], "PNG")
+    # ruleid: python.taint-path-traversal
+    image.save("/srv/thumbs/" + request.form["name"], format="WEBP", quality=80)
+    return "ok"

@@ -30,8 +30,8 @@ def order(request, order_id):
 
 # ok: python.route-unowned-object
 @login_required
-def delete_memory(request, memory_id):
+def delete_bookmark(request, bookmark_id):
     # A local holding the authenticated user (set by the framework, not the client) scopes the lookup.
     user = request.user.profile
-    memory = Memory.objects.filter(id=memory_id, user=user).first()
-    memory.delete()
+    bookmark = Bookmark.objects.filter(id=bookmark_id, user=user).first()
+    bookmark.delete()

@@ -88,22 +88,22 @@ def update_profile():
 
 
 # ok: python.route-unowned-object
-@app.route("/memories/<int:memory_id>/delete", methods=["POST"])
+@app.route("/bookmarks/<int:bookmark_id>/delete", methods=["POST"])
 @login_required
-def delete_memory(memory_id):
+def delete_bookmark(bookmark_id):
     # A local holding the current user scopes the lookup.
     owner = current_user.account
-    memory = Memory.query.filter_by(id=memory_id, user=owner).first()
-    db.session.delete(memory)
+    bookmark = Bookmark.query.filter_by(id=bookmark_id, user=owner).first()
+    db.session.delete(bookmark)
 
 
 # ruleid: python.route-unowned-object
-@app.route("/memories/<int:memory_id>/archive", methods=["POST"])
+@app.route("/bookmarks/<int:bookmark_id>/archive", methods=["POST"])
 @login_required
-def archive_memory(memory_id):
+def archive_bookmark(bookmark_id):
     owner = current_user.account
-    memory = Memory.query.filter_by(id=memory_id).first()
-    memory.archived_by = owner.name
+    bookmark = Bookmark.query.filter_by(id=bookmark_id).first()
+    bookmark.archived_by = owner.name
 
 
 # ruleid: python.route-unowned-object

@@ -7,13 +7,16 @@ public enum FindingPlacement {
     /// The code rules' findings placed by the file they are in. A credential (a hard-coded
     /// password or key: CWE-798, 259, 321) is placed as the secrets scan places its own: in a
     /// test, CI, example or documentation file, low severity (issue 55: an example service's
-    /// demo token is not the product's). Any other finding there is about code the product does
-    /// not run (a test's settings, an example service): low confidence, its severity kept, so
-    /// `--min-confidence low` shows it and the default report and gate do not. The secrets
-    /// scan's own findings are placed where they are found and pass through unchanged.
+    /// demo token is not the product's). Any other finding in a test, example or documentation
+    /// file is about code the product does not run (a test's settings, an example service): low
+    /// confidence, its severity kept, so `--min-confidence low` shows it and the default report
+    /// and gate do not; CI files run, and keep theirs. The secrets scan's and the engine's own
+    /// findings pass through unchanged.
     public static func placed(_ findings: [Finding]) -> [Finding] {
         findings.map { finding in
-            guard !finding.ruleId.hasPrefix(secretsRulePrefix), let file = finding.location.file else { return finding }
+            guard !finding.ruleId.hasPrefix(secretsRulePrefix), !finding.ruleId.hasPrefix(engineRulePrefix),
+                let file = finding.location.file
+            else { return finding }
             let kind = SecretFileKind.of(file)
             if !Set(finding.cwe).isDisjoint(with: [798, 259, 321]) { return SecretsDetector.placed(finding, kind: kind) }
             guard finding.confidence > .low else { return finding }
@@ -22,7 +25,9 @@ public enum FindingPlacement {
                 // builds is not reachable by a client unless a flow says so.
                 return lowered(finding, "in a database migration: it runs at deploy time on its own values")
             }
-            guard let place = kind.place else { return finding }
+            // CI definitions and scripts run, with the repository's secrets, on what a pull
+            // request brings: their findings keep their confidence.
+            guard let place = kind.place, !SecretFileKind.isContinuousIntegration(file) else { return finding }
             return lowered(finding, "\(place): not code the product runs")
         }
     }
@@ -37,4 +42,7 @@ public enum FindingPlacement {
 
     /// The prefix of the secrets scan's rule ids.
     static let secretsRulePrefix = "secrets."
+    /// The prefix of the engine's own findings (hidden source text, a parser bound hit): what
+    /// they report runs wherever the file runs, tests included.
+    static let engineRulePrefix = "sentinel."
 }

@@ -208,14 +208,25 @@ public struct SASTEngine: Sendable {
     }
 
     /// One rule's findings, one per line: two matches of a rule in one statement
-    /// (`f"{e.__class__.__name__}: {e}"`) are one thing to fix (issue 55). The first is kept.
+    /// (`f"{e.__class__.__name__}: {e}"`) are one thing to fix (issue 55). The strongest is kept
+    /// (severity, then confidence: evidence may raise one match and not the other), the first
+    /// of equals, in the findings' order.
     static func onePerLine(_ findings: [Finding]) -> [Finding] {
         guard findings.count > 1 else { return findings }
-        var seen = Set<Int>()
-        return findings.filter { finding in
-            guard let line = finding.location.startLine else { return true }
-            return seen.insert(line).inserted
+        var best: [Int: Int] = [:]
+        for (index, finding) in findings.enumerated() {
+            guard let line = finding.location.startLine else { continue }
+            if let kept = best[line] {
+                let other = findings[kept]
+                if (finding.severity, finding.confidence) > (other.severity, other.confidence) { best[line] = index }
+            } else {
+                best[line] = index
+            }
         }
+        return findings.enumerated().filter { index, finding in
+            guard let line = finding.location.startLine else { return true }
+            return best[line] == index
+        }.map(\.element)
     }
 
     static func byPosition(_ a: Finding, _ b: Finding) -> Bool {

@@ -79,7 +79,7 @@ extension HandlerFacts {
             if found { return false }
             switch node.kind {
             case .attribute:
-                // The authenticated user the framework attached (`request.user.object`) is the
+                // The authenticated user the framework attached (`request.user.profile`) is the
                 // server's, not the client's.
                 if let dotted = node.dottedName, Self.serverIdentities.contains(where: { dotted == $0 || dotted.hasPrefix($0 + ".") }) {
                     return false

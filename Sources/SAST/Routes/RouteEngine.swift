@@ -71,28 +71,35 @@ public struct RouteEngine: Sendable {
 
         func isPublic(_ handler: RouteHandler) -> Bool {
             guard let regex = rule.publicHandlers else { return false }
+            // (`""` is a FastAPI router's prefix, not the site's root.)
             return regex.occurs(in: handler.name.split(separator: ".").last.map(String.init) ?? handler.name)
-                || handler.path.map { $0 == "/" || $0.isEmpty || regex.occurs(in: $0) } == true
+                || handler.path.map { $0 == "/" || regex.occurs(in: $0) } == true
         }
 
         func owns(_ handler: RouteHandler) -> Bool {
             guard let regex = rule.ownership else { return false }
             let texts = handler.facts.comparisons + handler.facts.conditions + handler.facts.loadTexts
             if texts.contains(where: regex.occurs) || projectGuards.checksOwnership(handler, regex) { return true }
-            // `user = request.user.object` ... `filter(id=memory_id, user=user)`.
+            // `user = request.user.profile` ... `filter(id=item_id, user=user)`: a local holding the
+            // current user, as a value a lookup or a comparison uses (not in a mere condition).
             let owners = handler.facts.assignments.compactMap { name, values in values.contains(where: regex.occurs) ? name : nil }
-            return owners.contains { name in texts.contains { Self.mentions($0, name) } }
+            let used = handler.facts.comparisons + handler.facts.loadTexts
+            return owners.contains { name in used.contains { Self.usesAsValue($0, name) } }
         }
 
-        /// Whether `text` names `name` as a whole word (not `username` for `user`).
-        static func mentions(_ text: String, _ name: String) -> Bool {
+        /// Whether `text` uses `name` as a value: a whole word (not `username` for `user`, not
+        /// `x.user`), not the name of a keyword argument (`user=` of `filter(user=owner_id)`).
+        static func usesAsValue(_ text: String, _ name: String) -> Bool {
             var rest = text[...]
             while let found = rest.range(of: name) {
                 let before = found.lowerBound == text.startIndex ? nil : text[text.index(before: found.lowerBound)]
-                let after = found.upperBound == text.endIndex ? nil : text[found.upperBound]
-                func isWord(_ c: Character?) -> Bool { c.map { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." } ?? false }
-                if !isWord(before) && !(after.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false) { return true }
-                rest = text[found.upperBound...]
+                let tail = text[found.upperBound...]
+                let after = tail.first
+                func isWord(_ c: Character?) -> Bool { c.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false }
+                let next = tail.drop { $0 == " " }
+                let isKeywordName = next.first == "=" && next.dropFirst().first != "="
+                if !isWord(before) && before != "." && !isWord(after) && !isKeywordName { return true }
+                rest = tail
             }
             return false
         }

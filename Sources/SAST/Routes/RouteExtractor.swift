@@ -40,7 +40,7 @@ struct RouteExtractor {
             let guards =
                 (value.keywordArgument("dependencies").map(guardNames) ?? [])
                 + (value.callee?.dottedName.map { [aliases.canonicalize($0)] } ?? [])
-            let administrators = value.keywordArgument("dependencies").map { Self.namesAdministrators($0.normalizedSource) } ?? false
+            let administrators = value.keywordArgument("dependencies").map(Self.namesAdministrators) ?? false
             for target in statement.children.dropLast() {
                 guard let name = target.dottedName else { continue }
                 extractor.objectGuards[name, default: []] += guards
@@ -205,19 +205,77 @@ struct RouteExtractor {
         }
     }
 
-    /// Whether guard code names an administrator role.
-    static func namesAdministrators(_ source: String) -> Bool {
-        administratorWords.contains { source.range(of: $0, options: .caseInsensitive) != nil }
+    /// Whether guard code admits only administrators: a guard, dependency or base named for an
+    /// administrator check (`admin_required`, `IsAdminUser`, `get_admin_user`,
+    /// `AdminController`, `staff_member_required`, `is_superuser`), or a role check whose
+    /// roles are all administrators' (`require_role(["admin"])`). Not one that also admits
+    /// others (`IsAdminOrReadOnly`, `require_role(["admin", "user"])`), not a mere mention
+    /// (`tags=["Admin"]`, `get_cloud_admin_client`).
+    static func namesAdministrators(_ node: PyNode) -> Bool {
+        var found = false
+        node.walk { inner in
+            if found { return false }
+            switch inner.kind {
+            case .name, .attribute:
+                if let name = inner.text, isAdministratorCheck(words(of: name)) { found = true }
+            case .call:
+                guard let callee = inner.callee?.text, !Set(words(of: callee)).isDisjoint(with: roleWords) else { break }
+                let roles = inner.callArguments.flatMap { argument -> [PyNode] in
+                    [.list, .tuple, .set].contains(argument.kind) ? argument.children : [argument]
+                }.filter { $0.kind == .string }
+                if !roles.isEmpty, roles.allSatisfy({ administratorWords.contains(($0.text ?? "").lowercased()) }) { found = true }
+            default:
+                break
+            }
+            return !found
+        }
+        return found
     }
 
-    /// What an administrator-only guard says: a role (`admin`), Django's `is_superuser`,
-    /// `staff_member_required` and `is_staff`.
-    static let administratorWords = ["admin", "superuser", "is_staff", "staff_member"]
+    /// Whether a name's words make it an administrator check: an administrator word beside a
+    /// word of checking, and none of admitting others too.
+    private static func isAdministratorCheck(_ words: [String]) -> Bool {
+        guard let at = words.firstIndex(where: administratorWords.contains), Set(words).isDisjoint(with: alsoAdmits) else {
+            return false
+        }
+        // `admin_required`, `AdminOnly`; not a bare `admin` (Django's `@admin.register`).
+        return at == words.startIndex && words.count > 1 || !Set(words).isDisjoint(with: checkWords)
+    }
 
-    /// The source of a class's bases and decorators: what guards every method.
-    private func guardSources(of cls: PyNode) -> [String] {
-        cls.children[2].children.filter { $0.kind != .keyword }.map(\.normalizedSource)
-            + decorators(of: cls).map { ($0.children.first ?? $0).normalizedSource }
+    /// `IsAdminUser`: is, admin, user; `staff_member_required`: staff, member, required.
+    static func words(of name: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        var previousLower = false
+        for character in name {
+            if character == "_" || character == "." || character == "-" {
+                if !current.isEmpty { out.append(current.lowercased()) }
+                current = ""
+                previousLower = false
+                continue
+            }
+            if character.isUppercase, previousLower, !current.isEmpty {
+                out.append(current.lowercased())
+                current = ""
+            }
+            current.append(character)
+            previousLower = character.isLowercase || character.isNumber
+        }
+        if !current.isEmpty { out.append(current.lowercased()) }
+        return out
+    }
+
+    static let administratorWords: Set<String> = ["admin", "admins", "administrator", "administrators", "superuser", "staff"]
+    private static let checkWords: Set<String> = [
+        "required", "require", "requires", "only", "is", "user", "users", "controller", "view", "mixin", "permission",
+        "member", "check", "guard", "access",
+    ]
+    private static let alsoAdmits: Set<String> = ["or", "read", "readonly", "owner", "self", "tags"]
+    private static let roleWords: Set<String> = ["role", "roles", "permission", "permissions", "group", "groups"]
+
+    /// The expressions of a class's bases and decorators: what guards every method.
+    private func guardSources(of cls: PyNode) -> [PyNode] {
+        cls.children[2].children.filter { $0.kind != .keyword } + decorators(of: cls).map { $0.children.first ?? $0 }
     }
 
     /// The handler methods of a view class or a GraphQL type, with the class's guards.
@@ -237,7 +295,7 @@ struct RouteExtractor {
             let targets = statement.children.dropLast().compactMap(\.dottedName)
             if targets.contains(where: Self.classGuardAttributes.contains), let value = statement.children.last {
                 classGuards += guardNames(value)
-                classSources.append(value.normalizedSource)
+                classSources.append(value)
             }
         }
         var out: [RouteHandler] = []
@@ -264,12 +322,12 @@ struct RouteExtractor {
         // The route's own decorator names its object (`@auth_bp.route`), which guards nothing.
         let guarding = decorators(of: def).filter { !isRouteDecorator($0) }
         var guards = guarding.flatMap { guardNames($0.children.first ?? $0) }
-        var sources = guarding.map { ($0.children.first ?? $0).normalizedSource }
+        var sources = guarding.map { $0.children.first ?? $0 }
         // ... but its `dependencies=[Depends(auth)]` (FastAPI) do.
         for decorator in decorators(of: def) where isRouteDecorator(decorator) {
             if let dependencies = decorator.children.first?.keywordArgument("dependencies") {
                 guards += guardNames(dependencies)
-                sources.append(dependencies.normalizedSource)
+                sources.append(dependencies)
             }
         }
         // FastAPI dependencies: `user = Depends(get_current_user)`, and in the annotation
@@ -279,7 +337,7 @@ struct RouteExtractor {
                 parameter.walk { node in
                     if Self.isDependency(node) {
                         guards += node.callArguments.flatMap(guardNames)
-                        sources.append(node.normalizedSource)
+                        sources.append(node)
                     }
                     return true
                 }

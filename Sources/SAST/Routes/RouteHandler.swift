@@ -20,7 +20,7 @@ public struct RouteHandler: Sendable, Hashable {
     public var endLine: Int = 0
     /// Whether its guards admit only administrators: a guard, dependency or base that names an
     /// administrator role (`@admin_required`, `Depends(require_role(["admin"]))`,
-    /// `BaseAdminController`, `IsAdminUser`, `@staff_member_required`, `is_superuser`).
+    /// `AdminController`, `IsAdminUser`, `@staff_member_required`, `is_superuser`).
     public var administratorsOnly = false
     /// Resolved dotted names of what guards the handler: its decorators, its class's decorators,
     /// bases and `permission_classes`/`method_decorators`/`decorators`, FastAPI `Depends(...)`.
@@ -69,7 +69,7 @@ public struct HandlerFacts: Sendable, Hashable {
     /// evidence inside the query itself (`WHERE owner_id = {current_user.id}`).
     public var loadTexts: [String] = []
     /// The normalized source of what each local name is assigned from values the client does not
-    /// supply (`user` ← `request.user.object`), so that a filter by a local holding the current
+    /// supply (`user` ← `request.user.profile`), so that a filter by a local holding the current
     /// user (`filter(id=x, user=user)`) counts.
     public var assignments: [String: [String]] = [:]
 }

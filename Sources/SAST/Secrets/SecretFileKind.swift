@@ -53,6 +53,17 @@ enum SecretFileKind: Equatable {
         "test", "tests", "testing", "__tests__", "__mocks__", "spec", "specs", "fixtures", "e2e", "cypress", "playwright",
         ".github", ".gitlab", ".circleci", ".buildkite", "ci", "examples", "example", "samples", "sample",
     ]
+    /// Whether `path` is a CI definition or lies in a CI directory (`.github/workflows/x.yml`,
+    /// `ci/build.py`, `.gitlab-ci.yml`): code that runs on every change.
+    static func isContinuousIntegration(_ path: String) -> Bool {
+        let components = path.lowercased().split(separator: "/").map(String.init)
+        let name = components.last ?? ""
+        return !Set(components.dropLast()).isDisjoint(with: ciDirectories) || ciFiles.contains(name)
+    }
+
+    static let ciDirectories: Set<String> = [".github", ".gitlab", ".circleci", ".buildkite", "ci"]
+    static let ciFiles: Set<String> = [".gitlab-ci.yml", "jenkinsfile", ".travis.yml", "azure-pipelines.yml"]
+
     /// Whether `path` is a database schema migration: a file under a `migrations` directory
     /// (Django, Flask-Migrate, Alembic's `migrations/versions`) or Alembic's `alembic/versions`.
     static func isMigration(_ path: String) -> Bool {
@@ -78,9 +89,7 @@ enum SecretFileKind: Equatable {
         where name.contains(marker) {
             return true
         }
-        if name == ".gitlab-ci.yml" || name == "jenkinsfile" || name == ".travis.yml" || name == "azure-pipelines.yml" {
-            return true
-        }
+        if ciFiles.contains(name) { return true }
         return (name.hasPrefix("docker-compose") || name.hasPrefix("compose")) && (path.contains("test") || path.contains("ci"))
     }
 }

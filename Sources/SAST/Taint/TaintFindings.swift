@@ -15,8 +15,9 @@ enum TaintFindings {
         var out: [Finding] = []
         for line in order {
             guard let group = byLine[line] else { continue }
-            // A remote source decides: it is the threat the rule is about.
-            let flow = group.first { !$0.origin.isLocal } ?? group[0]
+            // A remote source decides: it is the threat the rule is about; of several, the
+            // shortest flow (the fewest assumptions).
+            let flow = group.filter { !$0.origin.isLocal }.min { $0.origin.hops.count < $1.origin.hops.count } ?? group[0]
             var evidence = "\(flow.origin.label) at line \(flow.origin.line) flows to \(flow.sink.label)"
             if let via = flow.via { evidence += " through \(via)()" }
             if let file = flow.sink.file { evidence += " in \(file)" }
@@ -39,7 +40,7 @@ enum TaintFindings {
                 // long flows were mostly wrong, on vulnerable apps the flaws are a few steps long
                 // (issue 55: 12 of 13 long flows false on realcode-dev, 1 of 37 RealVuln flaws).
                 finding.confidence = .low
-                finding.message += " (a flow of \(finding.codeFlow.count) steps: each is an assumption, so low confidence)"
+                finding.message += longFlowNote(steps: finding.codeFlow.count)
             }
             out.append(finding)
         }
@@ -49,19 +50,31 @@ enum TaintFindings {
     /// Flows of this many steps or more (source and sink included) are reported at low confidence.
     static let longFlowSteps = 6
 
+    /// What the message of a flow lowered for its length ends with.
+    static func longFlowNote(steps: Int) -> String {
+        " (a flow of \(steps) steps: each is an assumption, so low confidence)"
+    }
+
+    /// Whether `finding` is a flow the rule holds as proof (`high`), or one lowered only for its
+    /// length: a flow either way, where a rule's `confidence: low` flows are not.
+    static func isProvenFlow(_ finding: Finding) -> Bool {
+        guard finding.facts.code.taintSource == .remote, !finding.codeFlow.isEmpty else { return false }
+        return finding.confidence == .high || finding.message.hasSuffix(longFlowNote(steps: finding.codeFlow.count))
+    }
+
     /// A proven flow supersedes the audit finding on the same line that names the same weakness:
     /// one finding, not two.
     static func supersedeAudits(_ findings: [Finding]) -> [Finding] {
         // Only a flow from a remote source proves the weakness; a local one is itself an audit.
         // (A long flow is low confidence for its length, and still a flow.)
-        let proven = findings.filter {
-            $0.facts.code.taintSource == .remote && ($0.confidence == .high || $0.codeFlow.count >= longFlowSteps)
-        }
+        let proven = findings.filter(isProvenFlow)
         guard !proven.isEmpty else { return findings }
         return findings.filter { finding in
             guard finding.codeFlow.isEmpty, let line = finding.location.startLine else { return true }
+            // An audit surer than the flow (a long one) stays.
             return !proven.contains { flow in
                 flow.location.startLine == line && !Set(flow.cwe).isDisjoint(with: finding.cwe)
+                    && flow.confidence >= finding.confidence
             }
         }
     }

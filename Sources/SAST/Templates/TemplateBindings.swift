@@ -4,8 +4,9 @@ import TemplateSyntax
 /// view's context it starts from (`{% for note in notes %}…{{ note.text|safe }}`: `notes`), and
 /// the templates it includes, extends or imports (which then receive a context from it).
 ///
-/// Jinja2 and Django: `for`, `set`, `with` (both spellings), `macro` parameters. Tags are read
-/// file-wide without their nesting: a name bound twice keeps its first binding.
+/// Jinja2 and Django: `for`, `set`, `with` (both spellings). Tags are read file-wide without
+/// their nesting: a name bound twice keeps its first binding. A macro's parameters are bound by
+/// its callers: an output from one is judged as a variable no view passes.
 struct TemplateBindings {
     /// What a name a tag binds holds: the context variable its expression starts from, or
     /// nothing from the context (a call such as Flask's `get_flashed_messages()`, a literal).
@@ -65,7 +66,14 @@ struct TemplateBindings {
     func withPartials(_ text: String) -> String {
         guard !partials.isEmpty, text.contains("partial") else { return text }
         var out = text
-        for (name, body) in partials where text.contains("partial " + name) { out += "\n" + body }
+        // Each `{% partial name %}` by its exact name (`form` is not `form_body`).
+        var rest = text[...]
+        while let open = rest.range(of: "{%") {
+            guard let close = rest[open.upperBound...].range(of: "%}") else { break }
+            let words = rest[open.upperBound..<close.lowerBound].split(whereSeparator: { $0 == " " || $0 == "-" || $0 == "\n" })
+            if words.count > 1, words[0] == "partial", let body = partials[String(words[1])] { out += "\n" + body }
+            rest = rest[close.upperBound...]
+        }
         return out
     }
 
@@ -125,12 +133,19 @@ struct TemplateBindings {
         }
         parts.append(part)
         for piece in parts {
+            let words = piece.split(separator: " ", omittingEmptySubsequences: true)
+            if words.count > 1, words.allSatisfy({ $0.contains("=") && !$0.hasPrefix("=") && !$0.hasSuffix("=") }) {
+                // Django's `with a=x b=y`: each word a `name=value` pair.
+                for word in words {
+                    let pair = word.split(separator: "=", maxSplits: 1)
+                    out.append((String(pair[0]), String(pair[1])))
+                }
+                continue
+            }
             guard let equals = piece.firstIndex(of: "=") else { continue }
             let name = piece[..<equals].trimmingCharacters(in: .whitespaces)
             let expression = piece[piece.index(after: equals)...].trimmingCharacters(in: .whitespaces)
-            // Django's `with a=x b=y`: the first word is the value of this name.
-            let value = name.contains(" ") ? expression : expression.split(separator: " ").first.map(String.init) ?? expression
-            if let last = name.split(separator: " ").last { out.append((String(last), value)) }
+            if let last = name.split(separator: " ").last { out.append((String(last), expression)) }
         }
         return out
     }

@@ -76,6 +76,13 @@ public struct TemplateEngine: Sendable {
         return result
     }
 
+    /// What the frameworks put into every template's context, whatever the views pass: Flask's
+    /// and Jinja2's `request`, `session`, `g`, `config`, Flask-Login's `current_user`, Django's
+    /// `request`, `user`, `perms`, `messages`. An output from them is judged where it is.
+    static let frameworkVariables: Set<String> = [
+        "request", "session", "g", "config", "current_user", "user", "perms", "messages",
+    ]
+
     private static func key(_ finding: Finding) -> String {
         "\(finding.ruleId)#\(finding.location.startLine ?? 0)"
     }
@@ -89,7 +96,8 @@ public struct TemplateEngine: Sendable {
     public static func placed(_ result: TemplateScanResult, passed: Set<String>?) -> [Finding] {
         guard let passed else { return result.findings }
         return zip(result.findings, result.outputRoots).map { finding, root in
-            guard let root, !passed.contains(root), finding.confidence > .low else { return finding }
+            guard let root, !passed.contains(root), !frameworkVariables.contains(root), finding.confidence > .low
+            else { return finding }
             var copy = finding
             copy.confidence = .low
             copy.message +=

@@ -192,6 +192,12 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         contexts: [RenderedContext], tool: ToolName
     ) -> (findings: [Finding], notices: [Notice], unread: [SkippedFile]) {
         guard !engine.rules.isEmpty, !templates.isEmpty else { return ([], [], []) }
+        // The render calls by the last part of the template they name: a template is compared with
+        // the calls that may name it, not with every call of the project.
+        let contextsByName = Dictionary(grouping: contexts) { String($0.template.split(separator: "/").last ?? "") }
+        @Sendable func callsNaming(_ template: String) -> [RenderedContext] {
+            contextsByName[String(template.split(separator: "/").last ?? "")] ?? []
+        }
         let results = Mutex<[TemplateScanResult?]>(Array(repeating: nil, count: templates.count))
         let unread = Mutex<[SkippedFile]>([])
         DispatchQueue.concurrentPerform(iterations: templates.count) { i in
@@ -202,18 +208,19 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             let bytes = [UInt8](data)
             guard TemplateFiles.isTemplate(templates[i], bytes: bytes) else { return }
             let result = engine.scan(
-                file: templates[i], bytes: bytes, project: project, safeVariables: Self.safeVariables(of: templates[i], in: contexts))
+                file: templates[i], bytes: bytes, project: project,
+                safeVariables: Self.safeVariables(of: templates[i], in: callsNaming(templates[i])))
             results.withLock { $0[i] = result }
         }
         var findings: [Finding] = []
         var notices: [Notice] = []
         let scanned = results.withLock { $0 }
         // Templates another one includes, extends or imports get a context the views do not show.
-        let referenced = scanned.flatMap { $0?.references ?? [] }
+        let referenced = Set(scanned.flatMap { $0?.references ?? [] })
         for (i, result) in scanned.enumerated() {
             guard let result else { continue }
             findings += TemplateEngine.placed(
-                result, passed: Self.passedVariables(of: templates[i], in: contexts, referencedBy: referenced))
+                result, passed: Self.passedVariables(of: templates[i], in: callsNaming(templates[i]), referencedBy: referenced))
             // A bound hit leaves part of the file unchecked: said, never silent.
             for bound in result.bounds { notices.append(Notice(level: .warning, message: bound, file: templates[i], tool: tool)) }
         }
@@ -233,10 +240,12 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// The variables the render calls naming `template` pass it: empty when none names it; nil
     /// when unknown (a call passes what its file does not show, or another template includes,
     /// extends or imports it, handing it its own context).
-    static func passedVariables(of template: String, in contexts: [RenderedContext], referencedBy references: [String])
+    static func passedVariables(of template: String, in contexts: [RenderedContext], referencedBy references: Set<String>)
         -> Set<String>?
     {
-        if references.contains(where: { RenderedContext.template($0, names: template) }) { return nil }
+        // The names that would name this file: its path and each of its tails (`b/c.html`, `c.html`).
+        let parts = template.split(separator: "/")
+        if parts.indices.contains(where: { references.contains(parts[$0...].joined(separator: "/")) }) { return nil }
         var passed: Set<String> = []
         for call in contexts where call.names(template) {
             if call.passesUnknown { return nil }
