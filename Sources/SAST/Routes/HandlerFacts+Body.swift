@@ -18,7 +18,9 @@ extension HandlerFacts {
 
     /// Reads `body`, a handler's block. `supplied`: its parameters the client fills (path and
     /// query values); locals assigned from them or from the request join them in source order.
-    init(body: PyNode, supplied parameters: Set<String>, aliases: ImportAliases) {
+    /// `assignments`: whether to record what each local is assigned (``HandlerFacts/assignments``,
+    /// for handlers; the project's other definitions do without).
+    init(body: PyNode, supplied parameters: Set<String>, aliases: ImportAliases, assignments recording: Bool = false) {
         self.init()
         var supplied = parameters
         // Locals holding text (`query = f"SELECT ..."`), for a query run through a variable.
@@ -39,7 +41,7 @@ extension HandlerFacts {
                 let targets = node.children.dropLast().filter { $0.kind == .name }.compactMap(\.text)
                 if Self.isSupplied(value, supplied) {
                     supplied.formUnion(targets)
-                } else {
+                } else if recording {
                     // Only what the client cannot set (`request.args.get("user_id", current_user.id)` can).
                     for target in targets { assignments[target, default: []].append(value.normalizedSource) }
                 }

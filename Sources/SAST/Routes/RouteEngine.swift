@@ -19,8 +19,10 @@ public struct RouteEngine: Sendable {
     /// and position.
     public func findings(handlers: [RouteHandler]) -> [Finding] {
         var out: [Finding] = []
+        guard !rules.isEmpty else { return out }
+        let index = ProjectGuards.Index(definitions: handlers.filter { $0.kind == .definition })
         for rule in rules {
-            let checker = Checker(rule: rule, handlers: handlers, declaredGuards: declaredGuards)
+            let checker = Checker(rule: rule, handlers: handlers, index: index, declaredGuards: declaredGuards)
             for handler in checker.flagged() { out.append(Self.finding(rule, handler)) }
         }
         return out.sorted {
@@ -48,10 +50,9 @@ public struct RouteEngine: Sendable {
         /// The project's own guards, by what they do.
         let projectGuards: ProjectGuards
 
-        init(rule: RouteRule, handlers: [RouteHandler], declaredGuards: [String]) {
+        init(rule: RouteRule, handlers: [RouteHandler], index: ProjectGuards.Index, declaredGuards: [String]) {
             self.rule = rule
-            projectGuards = ProjectGuards(
-                definitions: handlers.filter { $0.kind == .definition }, evidence: rule.authentication, declared: declaredGuards)
+            projectGuards = ProjectGuards(index: index, evidence: rule.authentication, declared: declaredGuards)
             let routed = Set(handlers.filter { $0.kind == .urlTarget }.map(\.name))
             self.handlers = handlers.filter { $0.kind == .handler || $0.kind == .unroutedView && routed.contains($0.name) }
             let guards = projectGuards

@@ -348,7 +348,7 @@ struct RouteExtractor {
         let body = def.children.count > 4 ? def.children[4] : def
         var handler = RouteHandler(
             file: file, name: def.text ?? "", group: group, receiver: receiver, line: start.line, column: start.column,
-            path: path, guards: guards, facts: HandlerFacts(body: body, supplied: supplied, aliases: aliases))
+            path: path, guards: guards, facts: HandlerFacts(body: body, supplied: supplied, aliases: aliases, assignments: true))
         // The last line a node of the function starts on (its range, and the empty `else`/`finally`
         // of a `try`, run on to the next statement).
         var last = def.range.start.line
