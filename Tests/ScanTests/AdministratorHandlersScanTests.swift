@@ -22,18 +22,7 @@ import Testing
 
     /// `file:line:confidence` of each finding of a scan of `files` with the test rule.
     static func scan(_ files: [String: String]) throws -> [String] {
-        let root = NSTemporaryDirectory() + "sentinel-admin-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        for (path, text) in files.merging(["rules/python/t-error-details.yaml": rule], uniquingKeysWith: { a, _ in a }) {
-            let full = root + "/" + path
-            try FileManager.default.createDirectory(
-                atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try text.write(toFile: full, atomically: true, encoding: .utf8)
-        }
-        let outcome = try ScanRunner(scanners: [NativeSASTScanner(builtInDirectories: [])]).run(
-            ScanRequest(root: root + "/app"),
-            context: ScanContext(ruleDirectories: [root + "/rules"]))
-        return outcome.report.findings.map {
+        try NativeRuleScan.findings(files, rule: rule, named: "t-error-details").map {
             "\($0.location.file ?? ""):\($0.location.startLine ?? 0):\($0.confidence.rawValue)"
         }
     }

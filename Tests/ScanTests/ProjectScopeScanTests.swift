@@ -19,18 +19,9 @@ import Testing
         """
 
     static func scan(_ files: [String: String]) throws -> [String] {
-        let root = NSTemporaryDirectory() + "sentinel-scope-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        for (path, text) in files.merging(["rules/python/t-scoped.yaml": rule], uniquingKeysWith: { a, _ in a }) {
-            let full = root + "/" + path
-            try FileManager.default.createDirectory(
-                atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try text.write(toFile: full, atomically: true, encoding: .utf8)
+        try NativeRuleScan.findings(files, rule: rule, named: "t-scoped").map {
+            "\($0.location.file ?? ""):\($0.location.startLine ?? 0)"
         }
-        let scanner = NativeSASTScanner(builtInDirectories: [])
-        let outcome = try ScanRunner(scanners: [scanner]).run(
-            ScanRequest(root: root + "/app"), context: ScanContext(ruleDirectories: [root + "/rules"]))
-        return outcome.report.findings.map { "\($0.location.file ?? ""):\($0.location.startLine ?? 0)" }
     }
 
     @Test func aScopedPythonRuleFiresOnlyInTheProjectsItNames() throws {
