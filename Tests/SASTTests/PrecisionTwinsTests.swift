@@ -110,4 +110,23 @@ struct PrecisionTwinsTests {
         let views = try #require(results[names.firstIndex(of: "app/views.py")!])
         #expect(views.findings.compactMap(\.location.startLine) == [5])
     }
+
+    @Test("a package's __init__ passing on everything (`from .base import *`): a helper read through the package is found")
+    func starReexportedHelper() throws {
+        let files = [
+            "app/views.py":
+                "import os\nfrom app import helpers\n\ndef view(request):\n    helpers.run(request.POST['c'])\n    os.system(helpers.clean(request.POST['d']))\n",
+            "app/helpers/utils.py":
+                "import os, shlex\n\ndef run(cmd):\n    os.system('echo ' + cmd)\n\ndef clean(value):\n    return shlex.quote(value)\n",
+            "app/helpers/__init__.py": "from .utils import *\n",
+            "app/__init__.py": "",
+        ]
+        let rule = Self.rule + "sanitizers:\n  - pattern: shlex.quote(...)\n"
+        let engine = try engine(rule: rule)
+        let names = files.keys.sorted()
+        let results = engine.scanProject(files: names, read: { files[$0] })
+        let views = try #require(results[names.firstIndex(of: "app/views.py")!])
+        // Line 5 reaches `os.system` inside `run`; line 6 is quoted by `clean` (before: reported).
+        #expect(views.findings.compactMap(\.location.startLine) == [5])
+    }
 }

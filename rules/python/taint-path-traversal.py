@@ -13,7 +13,7 @@ from django.conf import settings
 from django.http import FileResponse
 from django.utils._os import safe_join as django_safe_join
 from django.views import View
-from fastapi import FastAPI
+from fastapi import FastAPI, UploadFile
 from flask import Flask, request, send_file, send_from_directory
 from starlette.responses import FileResponse as StarletteFileResponse
 from werkzeug.security import safe_join
@@ -248,4 +248,38 @@ def thumbnail():
     image.save("/srv/thumbs/" + request.form["name"], "PNG")
     # ruleid: python.taint-path-traversal
     image.save("/srv/thumbs/" + request.form["name"], format="WEBP", quality=80)
+    return "ok"
+
+
+@api.post("/avatar")
+def avatar(upload: UploadFile):
+    target = pathlib.Path("/srv/avatars").joinpath(upload.filename)
+    # ruleid: python.taint-path-traversal
+    with target.open("wb") as out:
+        out.write(upload.file.read())
+    # ok: python.taint-path-traversal
+    with pathlib.Path("/srv/avatars/default.png").open("rb") as default:
+        default.read()
+    # A zip member's name is not a mode: the archive is opened, not a path.
+    # ok: python.taint-path-traversal
+    archive.open(upload.filename)
+    return "ok"
+
+
+@api.post("/backup")
+def backup(upload: UploadFile, label: str):
+    stem = pathlib.Path(upload.filename).stem
+    # ok: python.taint-path-traversal
+    with pathlib.Path("/srv/backups").joinpath(stem + ".zip").open("wb") as out:
+        out.write(upload.file.read())
+    dest = pathlib.Path("/srv/backups") / (label + ".zip")
+    if dest.absolute().parent != pathlib.Path("/srv/backups"):
+        raise ValueError("not one name in the backup directory")
+    # ok: python.taint-path-traversal
+    with dest.open("wb") as out:
+        out.write(upload.file.read())
+    other = pathlib.Path("/srv/backups") / label
+    if other.exists():
+        # ruleid: python.taint-path-traversal
+        other.write_bytes(upload.file.read())
     return "ok"

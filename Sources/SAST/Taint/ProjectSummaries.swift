@@ -22,6 +22,9 @@ public final class ProjectSummaries: @unchecked Sendable {
     /// Names a package's `__init__` imports from one of its modules (`from .base import f` in
     /// `pkg/__init__.py`): `pkg.f` → `pkg.base`, so `from pkg import f` finds the summary.
     private var reexports: [String: String] = [:]
+    /// The modules a package's `__init__` imports everything from (`from .security import *` in
+    /// `pkg/__init__.py`): any name read through `pkg` may be defined in one of them.
+    private var starReexports: [String: Set<String>] = [:]
     /// The attributes files read of each name they import from the project (`run` of
     /// `Job.run(...)` after `from jobs import Job`), by that name.
     private var attributesRead: [String: Set<String>] = [:]
@@ -114,6 +117,7 @@ public final class ProjectSummaries: @unchecked Sendable {
         let isPackage = file.hasSuffix("__init__.py")
         var found: [String: Set<String>] = [:]
         var passedOn: [String: String] = [:]
+        var passedOnWhole: Set<String> = []
         var topLevel: Set<String> = []
         // The names bound here to what a project module defines (`as` names included), and what each stands for.
         var bound: [String: String] = [:]
@@ -132,6 +136,7 @@ public final class ProjectSummaries: @unchecked Sendable {
             } else if let target = resolveModule(absolute) {
                 found[target, default: []].insert(name)
                 if isPackage, name != "*", target != module, !module.isEmpty { passedOn[module + "." + name] = target }
+                if isPackage, name == "*", target != module, !module.isEmpty { passedOnWhole.insert(target) }
                 if name != "*" { bound[alias ?? name] = name }
             }
         }
@@ -155,6 +160,7 @@ public final class ProjectSummaries: @unchecked Sendable {
         if !found.isEmpty {
             for (target, names) in found { exported[target, default: []].formUnion(names) }
             reexports.merge(passedOn) { first, _ in first }
+            if !passedOnWhole.isEmpty { starReexports[module, default: []].formUnion(passedOnWhole) }
             importsOf[file] = found
         }
         lock.unlock()
@@ -169,9 +175,22 @@ public final class ProjectSummaries: @unchecked Sendable {
         var out: Set<String> = []
         for (module, names) in importsOf[file] ?? [:] {
             out.insert(module)
+            out.formUnion(wholeReexportsLocked(of: module))
             for name in names where name != "*" {
                 if let defining = reexports[module + "." + name] { out.insert(defining) }
             }
+        }
+        return out
+    }
+
+    /// The modules `package` passes on whole (`from .base import *` in its `__init__`), and
+    /// those they pass on in turn; the caller holds the lock.
+    private func wholeReexportsLocked(of package: String) -> Set<String> {
+        var out: Set<String> = []
+        var queue = Array(starReexports[package] ?? [])
+        while let next = queue.popLast() {
+            guard out.insert(next).inserted else { continue }
+            queue += starReexports[next] ?? []
         }
         return out
     }
@@ -191,11 +210,21 @@ public final class ProjectSummaries: @unchecked Sendable {
         return sizes[file] ?? 0
     }
 
-    /// The module that defines what a package passes on under `dotted` (`pkg.f` → `pkg.base`).
-    func reexporter(of dotted: String) -> String? {
+    /// The modules that may define what a package passes on under `dotted` (`pkg.f` → `pkg.base`):
+    /// the one its `__init__` imports the name from, else every module it imports `*` from.
+    func reexporters(of dotted: String) -> [String] {
         lock.lock()
         defer { lock.unlock() }
-        return reexports[dotted]
+        if let named = reexports[dotted] { return [named] }
+        guard let dot = dotted.lastIndex(of: ".") else { return [] }
+        return wholeReexportsLocked(of: String(dotted[..<dot])).sorted()
+    }
+
+    /// The modules `package` passes on whole, transitively (``reexporters(of:)``).
+    func wholeReexports(of package: String) -> Set<String> {
+        lock.lock()
+        defer { lock.unlock() }
+        return wholeReexportsLocked(of: package)
     }
 
     /// Whether another module imports `name` (a function or class) from `module`.
@@ -274,6 +303,7 @@ public final class ProjectSummaries: @unchecked Sendable {
         defer { lock.unlock() }
         var out: [String: Set<String>?] = [:]
         for (module, names) in importsOf[file] ?? [:] {
+            for passed in wholeReexportsLocked(of: module) where modules.contains(passed) { out[passed] = .some(nil) }
             if modules.contains(module) {
                 let taken: Set<String>? = names.contains("*") ? nil : names
                 if let previous = out[module] {
@@ -346,7 +376,10 @@ struct ProjectView: Sendable {
         var imported: Set<String> = []
         for node in index.nodes(of: .import) {
             for alias in node.children {
-                if let name = alias.text, let resolved = summaries.resolveModule(name) { imported.insert(resolved) }
+                if let name = alias.text, let resolved = summaries.resolveModule(name) {
+                    imported.insert(resolved)
+                    imported.formUnion(summaries.wholeReexports(of: resolved))
+                }
             }
         }
         for node in index.nodes(of: .importFrom) {
@@ -355,11 +388,11 @@ struct ProjectView: Sendable {
             if let resolved = summaries.resolveModule(absolute) { imported.insert(resolved) }
             for alias in node.children {
                 if let name = alias.text, let resolved = summaries.resolveModule(absolute + "." + name) {
+                    // `from pkg import security`: a package taken whole, with what it passes on.
                     imported.insert(resolved)
-                } else if let name = alias.text, let package = summaries.resolveModule(absolute),
-                    let defining = summaries.reexporter(of: package + "." + name)
-                {
-                    imported.insert(defining)
+                    imported.formUnion(summaries.wholeReexports(of: resolved))
+                } else if let name = alias.text, let package = summaries.resolveModule(absolute) {
+                    imported.formUnion(summaries.reexporters(of: package + "." + name))
                 }
             }
         }
@@ -425,10 +458,8 @@ struct ProjectView: Sendable {
 
     private func computeLocations(_ dotted: String) -> [(module: String, function: String)] {
         guard let (module, function) = locate(dotted) else { return [] }
-        guard let head = function.split(separator: ".").first.map(String.init),
-            let defining = summaries.reexporter(of: module + "." + head)
-        else { return [(module, function)] }
-        return [(module, function), (defining, function)]
+        guard let head = function.split(separator: ".").first.map(String.init) else { return [(module, function)] }
+        return [(module, function)] + summaries.reexporters(of: module + "." + head).map { ($0, function) }
     }
 
     /// The scanned module a dotted name is in, and the function (or `Class.method`) it names there.

@@ -66,6 +66,19 @@ extension TaintAnalyzer {
         }
         // `os.path.commonpath([base, p]) == base`: p is under base.
         if (op == "==" && truthy) || (op == "!=" && !truthy), patterns.isPathRule {
+            // `p.parent == base` (`p.absolute().parent`, `p.resolve().parent`): p is one name in
+            // base, whatever was joined to it (a `..` or a separator changes the parent).
+            if c.count == 2, !peekValue(c[1]).isTainted || !peekValue(c[0]).isTainted {
+                for side in c where side.kind == .attribute && side.text == "parent" {
+                    guard var path = side.children.first else { continue }
+                    if path.kind == .call, let callee = path.children.first, callee.kind == .attribute,
+                        callee.text == "absolute" || callee.text == "resolve", let base = callee.children.first
+                    {
+                        path = base
+                    }
+                    clean(path, to: .clean)
+                }
+            }
             for side in c where side.kind == .call {
                 guard let callee = side.children.first?.dottedName,
                     index.aliases.canonicalize(callee).hasSuffix("commonpath"),
