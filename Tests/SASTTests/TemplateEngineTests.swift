@@ -76,7 +76,8 @@ import Testing
             "MIDDLEWARE = [\n    # 'django.middleware.csrf.CsrfViewMiddleware',\n]\n",
             "csrf = CSRFProtect(app)\n", "SeaSurf (app)\n", "import os\nprint(os.getcwd())\n", "",
             "from flask_limiter import Limiter\n", "# import slowapi\n", "    throttle_classes = [UserRateThrottle]\n",
-            "INSTALLED_APPS = ['axes']\n",
+            "INSTALLED_APPS = ['axes']\n", "        xsrf_cookies=True,\n", "settings = {\"xsrf_cookies\": True}\n",
+            "# xsrf_cookies=True\n", "xsrf_cookies=False\n",
             "x = '\u{212A}' # 'DJANGO.MIDDLEWARE.CSRF.CSRFVIEWMIDDLEWARE'\n",
         ]
         for expression in expressions {
@@ -88,6 +89,17 @@ import Testing
                 #expect(expression.occurs(in: text) == expected, "\(expression.source) on \(text.debugDescription)")
             }
         }
+    }
+
+    @Test("Tornado's xsrf_cookies setting rejects every POST without the token: forms are not forgeable")
+    func tornadoXSRFSettingRulesOutTheFormRule() throws {
+        let rules = try RuleSet.load(directories: [RuleFilesTests.rulesDirectory])
+        let form = try #require(rules.scopedRules.first { $0.id == "template.form-without-csrf-token" })
+        let expression = try #require(form.scope.notRegex)
+        #expect(expression.occurs(in: "app = tornado.web.Application(handlers,\n    xsrf_cookies=True,\n)\n"))
+        #expect(expression.occurs(in: "settings = {\"xsrf_cookies\": True}\n"))
+        #expect(!expression.occurs(in: "settings = {\"xsrf_cookies\": False}\n"))
+        #expect(!expression.occurs(in: "# xsrf_cookies=True\n"))
     }
 
     @Test func theStrongestRuleOfALineAndCWEWins() throws {

@@ -151,7 +151,8 @@ import Testing
         ("app/settings.py", "medium"), ("yarn.lock", "none"), ("locales/fr/common.json", "none"),
         ("src/i18n/de.ts", "none"), ("docs/setup.md", "low"), ("README.rst", "low"), ("src/api.test.ts", "low"),
         ("src/__tests__/api.ts", "low"), (".github/workflows/ci.yml", "low"), ("config/.env.example", "low"),
-        ("examples/app/config.py", "low"),
+        ("examples/app/config.py", "low"), ("web/components/Widget.tsx", "low"), ("src/Chat.vue", "low"),
+        ("src/widget.jsx", "low"), ("server/api/client.ts", "medium"),
     ])
     func aPasswordsPlace(file: String, severity: String) {
         let findings = SecretsDetector().scan(file: file, bytes: Array("DB_PASSWORD = \"Xk9#mQ2$vLp8@wZ\"\n".utf8))

@@ -1,3 +1,4 @@
+import socket
 import ssl
 import urllib.request
 
@@ -56,3 +57,26 @@ def debug_context(debug):
         # ruleid: python.ssl-unverified-context
         ctx.verify_mode = ssl.CERT_NONE
     return ctx
+
+
+def served_certificate(host, port):
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    # Fetches the certificate to compare it, sends nothing: an inventory probe.
+    # ok: python.ssl-unverified-context
+    context.verify_mode = ssl.CERT_NONE
+    with socket.create_connection((host, port)) as raw:
+        with context.wrap_socket(raw, server_hostname=host) as tls:
+            return tls.getpeercert(True)
+
+
+def fetch_status(host, port):
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    # ruleid: python.ssl-unverified-context
+    context.verify_mode = ssl.CERT_NONE
+    with socket.create_connection((host, port)) as raw:
+        with context.wrap_socket(raw, server_hostname=host) as tls:
+            peer = tls.getpeercert(True)
+            tls.sendall(b"GET /status HTTP/1.0\r\n\r\n")
+            return peer, tls.recv(4096)

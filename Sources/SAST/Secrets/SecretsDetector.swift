@@ -27,7 +27,8 @@ public struct SecretsDetector: Sendable {
     /// prefilter. Every step is linear in the line it looks at.
     public func scan(file: String, bytes: [UInt8]) -> [Finding] {
         let kind = SecretFileKind.of(file)
-        return Self.inDocstrings(Self.placed(scanAsWritten(file: file, bytes: bytes, kind: kind), kind: kind), file: file, bytes: bytes)
+        let placed = Self.placed(scanAsWritten(file: file, bytes: bytes, kind: kind), kind: kind)
+        return Self.inBrowserCode(Self.inDocstrings(placed, file: file, bytes: bytes), file: file)
     }
 
     /// A fixture-prone finding inside a Python docstring is an example for the reader: low
@@ -52,6 +53,23 @@ public struct SecretsDetector: Sendable {
     static func placed(_ findings: [Finding], kind: SecretFileKind) -> [Finding] {
         findings.map { fixtureProneRules.contains($0.ruleId) ? placed($0, kind: kind) : $0 }
     }
+
+    /// A password or token assigned in a browser component (`.jsx`, `.tsx`, `.vue`, `.svelte`)
+    /// is sent to every visitor: what such code holds are publishable client identifiers (a chat
+    /// widget's website token, a search-only key), so a generic match there is low severity and
+    /// confidence, not dropped. A vendor's issued-key format is reported wherever it is.
+    static func inBrowserCode(_ findings: [Finding], file: String) -> [Finding] {
+        guard browserComponentExtensions.contains(where: { file.lowercased().hasSuffix($0) }) else { return findings }
+        return findings.map { finding in
+            guard finding.ruleId == "secrets.generic-password", finding.severity > .low || finding.confidence > .low else {
+                return finding
+            }
+            return lowered(finding, because: "in a browser component: every visitor receives it, likely a public client identifier")
+        }
+    }
+
+    /// Extensions of files that hold only code the browser runs.
+    static let browserComponentExtensions = [".jsx", ".tsx", ".vue", ".svelte"]
 
     /// `finding` placed as a fixture-prone finding of a `kind` file is: low severity and
     /// confidence in a test, CI, example or documentation file; as it was elsewhere.
