@@ -1,3 +1,4 @@
+import tornado.web
 from flask import Flask, make_response, request
 
 app = Flask(__name__)
@@ -58,3 +59,22 @@ def prefs(request):
     # ok: python.taint-insecure-cookie
     response.set_cookie("lang", "en")
     return response
+
+
+class ServiceAuth:
+    def persist_token(self, handler, token):
+        # The project's own `set_cookie` (a subclass's, below): it sets the flags, not a response.
+        # ok: python.taint-insecure-cookie
+        self.set_cookie(handler, token)
+
+
+class OAuthServiceAuth(ServiceAuth):
+    def set_cookie(self, handler, token):
+        handler.set_secure_cookie("token", token, httponly=True, secure=True)
+
+
+class TokenHandler(tornado.web.RequestHandler):
+    def post(self):
+        # Tornado's own RequestHandler.set_cookie: no class of this file defines it.
+        # ruleid: python.taint-insecure-cookie
+        self.set_cookie("token", self.get_argument("token"))

@@ -198,6 +198,16 @@ struct FileModel: Sendable {
         methodsByClass[className]?[name]
     }
 
+    /// Whether `self.name(...)` written in a method of `className` runs a method this file defines
+    /// for the instance: the class's own or an inherited one, or an override in a subclass defined
+    /// here (a base calling a hook its subclasses implement).
+    func definesMethod(_ name: String, forSelfOf className: String) -> Bool {
+        if methodsByClass[className]?[name] != nil { return true }
+        return classes.keys.contains { other in
+            other != className && methodsByClass[other]?[name] != nil && lineage(of: other).contains(className)
+        }
+    }
+
     /// The bases of `className` and of its bases in this file that this file does not define
     /// (imported, or unknown), as written (`generic.ObjectEditView`), nearest first: where an
     /// inherited method not found here may be defined.

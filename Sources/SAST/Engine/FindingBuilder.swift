@@ -38,23 +38,9 @@ extension FindingBuilder {
     /// The rule's confidence, raised to medium by its `confidence-from` evidence.
     func confidence(_ rule: Rule, range: SourceRange, bindings: Bindings) -> Confidence {
         guard let from = rule.confidenceFrom, rule.confidence < .medium else { return rule.confidence }
-        let nodes = bindings[from.metavariable]?.nodes ?? node(at: range).map { [$0] } ?? []
+        let nodes = bindings[from.metavariable]?.nodes ?? root.outermostNode(spanning: range).map { [$0] } ?? []
         let found = ValueEvidence(root: root).classes(of: nodes, unless: from.unlessIdentifiers)
         return found.isDisjoint(with: from.origins) ? rule.confidence : .medium
-    }
-
-    /// The outermost node spanning exactly `range` (a match whose metavariable is unbound).
-    private func node(at range: SourceRange) -> PyNode? {
-        var found: PyNode?
-        root.walk { node in
-            if found != nil { return false }
-            if node.range.start.offset == range.start.offset && node.range.end.offset == range.end.offset {
-                found = node
-                return false
-            }
-            return node.range.start.offset <= range.start.offset && node.range.end.offset >= range.end.offset
-        }
-        return found
     }
 
     /// A step of a code flow, in this file unless the hop names another.
