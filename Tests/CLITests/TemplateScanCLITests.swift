@@ -126,7 +126,7 @@ import Testing
     /// Issue 55: what a template binds itself is followed to the view's variable (`{% for note in
     /// notes %}`: `notes`); what does not come from the context (Flask's flashed messages, any
     /// call's result) is judged where it is; a template another one includes gets that one's
-    /// context, which the views do not show: its confidence stays.
+    /// context: a variable it does not hold is low confidence there too.
     @Test func outputsAreTracedToTheViewsVariables() throws {
         let app = """
             from flask import Flask, render_template
@@ -155,7 +155,69 @@ import Testing
             try Self.findings(scan.stdout).filter { $0.hasPrefix("template.safe-filter@") } == [
                 "template.safe-filter@templates/notes.html:1:39",
                 "template.safe-filter@templates/notes.html:3:72",
-                "template.safe-filter@templates/partial.html:1:15",
+            ])
+    }
+
+    /// Issue 55: a template other templates include, extend or import gets their contexts: what
+    /// their views pass, what they bind (`with content=config.BANNER`), recursively. A base whose
+    /// `|safe` variable the only view passing it passes as rendered markup is not reported; a
+    /// banner given the operator's configuration is not; a partial given the request's text is, at
+    /// medium confidence; one whose referrer passes what its file does not show keeps its
+    /// confidence; a cycle of includes ends.
+    @Test func aReferencedTemplateGetsItsReferrersContext() throws {
+        let app = """
+            from flask import Flask, render_template, request
+
+            app = Flask(__name__)
+
+
+            @app.route("/diff")
+            def diff():
+                offscreen = render_template("offscreen.html")
+                return render_template("diff.html", offscreen=offscreen, q=request.args.get("q", ""))
+
+
+            @app.route("/login")
+            def login():
+                return render_template("login.html")
+
+
+            @app.route("/other")
+            def other(**options):
+                return render_template("other.html", **options)
+
+            """
+        let root = try Self.tree([
+            "app.py": app,
+            "templates/offscreen.html": "<p>options</p>\n",
+            "templates/base.html": "{% include 'inc/banner.html' with content=config.BANNER_TOP %}\n<div>{{ offscreen|safe }}</div>\n",
+            "templates/diff.html": "{% extends 'base.html' %}\n{% include 'inc/query.html' with text=q %}\n",
+            "templates/login.html": "{% extends 'base.html' %}\n",
+            "templates/inc/banner.html": "<div>{{ content|safe }}</div>\n",
+            "templates/inc/query.html": "<p>{{ text|safe }}</p>\n",
+            "templates/other.html": "{% include 'inc/open.html' %}\n",
+            "templates/inc/open.html": "<p>{{ anything|safe }}</p>\n",
+            "templates/inc/tree.html":
+                "<li>{{ node.label|safe }}{% for node in node.children %}{% include 'inc/tree.html' %}{% endfor %}</li>\n",
+            "templates/inc/forest.html": "{% for node in nodes %}{% include 'inc/tree.html' %}{% endfor %}\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let scan = try CLI.run(
+            ["scan", root, "--tools", "native", "--format", "json", "--fail-on", "none", "--min-confidence", "low"],
+            environment: CLI.environment(home: home), timeout: 300)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(
+            try Self.findings(scan.stdout).filter { $0.hasPrefix("template.safe-filter@") } == [
+                "template.safe-filter@templates/inc/open.html:1:15",
+                "template.safe-filter@templates/inc/query.html:1:11",
+                "template.safe-filter@templates/inc/tree.html:1:18",
+            ])
+        let medium = try CLI.run(
+            ["scan", root, "--tools", "native", "--format", "json", "--fail-on", "none"], environment: CLI.environment(home: home))
+        #expect(
+            try Self.findings(medium.stdout).filter { $0.hasPrefix("template.safe-filter@") } == [
+                "template.safe-filter@templates/inc/open.html:1:15",
+                "template.safe-filter@templates/inc/query.html:1:11",
             ])
     }
 

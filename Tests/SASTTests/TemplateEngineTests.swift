@@ -171,7 +171,9 @@ import Testing
                 {% partialdef form %}{% csrf_token %}{% endpartialdef %}
                 """.utf8))
         let bindings = TemplateBindings(document)
-        #expect(bindings.references == ["base.html", "macros.html", "x/part.html"])
+        #expect(bindings.references.map(\.name) == ["base.html", "macros.html", "x/part.html"])
+        #expect(bindings.references.map(\.isolated) == [false, true, false])
+        #expect(bindings.references[2].bindings == ["a": "b"])
         #expect(bindings.contextVariable(from: "shown") == "pairs")
         #expect(bindings.contextVariable(from: "k") == "pairs")
         #expect(bindings.contextVariable(from: "total") == "order")

@@ -16,8 +16,11 @@ struct TemplateBindings {
     }
 
     private(set) var bound: [String: Bound] = [:]
-    /// The names of the templates this one includes, extends or imports, as written.
-    private(set) var references: [String] = []
+    /// The templates this one includes, extends or imports, in order.
+    private(set) var references: [TemplateReference] = []
+    /// The parameters of the file's macros (`{% macro field(form, label=None) %}`): what the
+    /// macros' callers pass them.
+    private(set) var macroParameters: Set<String> = []
     /// The bodies of the file's `{% partialdef name %}` … `{% endpartialdef %}` blocks (Django
     /// template-partials), by name.
     private(set) var partials: [String: String] = [:]
@@ -40,7 +43,9 @@ struct TemplateBindings {
             guard let first = words.first?.lowercased() else { continue }
             switch first {
             case "include", "extends", "import", "from":
-                if words.count > 1, let name = Self.quoted(String(words[1])) { references.append(name) }
+                if let reference = TemplateReference.read(TemplateReference.words(of: content)) { references.append(reference) }
+            case "macro":
+                macroParameters.formUnion(Self.parameters(ofMacro: content))
             case "for":
                 // `for a, b in expr`: the names before `in` hold parts of what `expr` holds.
                 guard let inIndex = words.firstIndex(of: "in"), inIndex > 1 else { continue }
@@ -105,10 +110,13 @@ struct TemplateBindings {
         }
     }
 
-    /// `"x.html"` or `'x.html'` without its quotes; nil for anything else (a variable).
-    private static func quoted(_ word: String) -> String? {
-        guard word.count >= 2, let quote = word.first, quote == "\"" || quote == "'", word.last == quote else { return nil }
-        return String(word.dropFirst().dropLast())
+    /// The parameter names of `macro name(a, b=1, *args, **kwargs)`.
+    private static func parameters(ofMacro content: String) -> [String] {
+        guard let open = content.firstIndex(of: "("), let close = content.lastIndex(of: ")"), open < close else { return [] }
+        return content[content.index(after: open)..<close].split(separator: ",").compactMap { parameter in
+            let name = parameter.prefix { $0 != "=" }.trimmingCharacters(in: .whitespaces).drop { $0 == "*" }
+            return name.isEmpty ? nil : String(name)
+        }
     }
 
     /// The `name = expression` pairs of a `set`/`with` tag's arguments, split at top-level

@@ -10,8 +10,6 @@ public struct TemplateScanResult: Sendable {
     public var problems: [String]
     /// Bounds hit: the rest of the file was not analysed (`FILE:LINE: more than ...`).
     public var bounds: [String]
-    /// The templates this one includes, extends or imports, by the names it writes.
-    public var references: [String] = []
     /// For each finding, the variable of the view's context an unescaped output starts from
     /// (`notes` of `{% for note in notes %}{{ note.text|safe }}`), for a cross-site scripting
     /// output rule; nil for other findings and outputs that start otherwise.
@@ -28,10 +26,22 @@ public struct TemplateEngine: Sendable {
 
     /// Scans the template `bytes`; `file` is the path findings carry. `project` is what the
     /// project's Python code says (nil: unknown, every rule applies, as in rule tests).
-    /// `safeVariables`: variables every view rendering this template passes as markup it built
-    /// safely (``RenderedContext``); a cross-site scripting rule does not report their output.
+    /// `safeVariables`: variables the template's context holds as markup the application built
+    /// safely (``TemplateContext/safe``); a cross-site scripting rule does not report their output.
     public func scan(file: String, bytes: [UInt8], project: ProjectFacts?, safeVariables: Set<String> = []) -> TemplateScanResult {
-        let document = TemplateDocument(bytes: bytes)
+        scan(file: file, document: TemplateDocument(bytes: bytes), project: project, safeVariables: safeVariables)
+    }
+
+    /// Scans the template `template`, read already (as ``scan(file:bytes:project:safeVariables:)``).
+    public func scan(file: String, template: ParsedTemplate, project: ProjectFacts?, safeVariables: Set<String> = [])
+        -> TemplateScanResult
+    {
+        scan(file: file, document: template.document, project: project, safeVariables: safeVariables)
+    }
+
+    private func scan(file: String, document: TemplateDocument, project: ProjectFacts?, safeVariables: Set<String>)
+        -> TemplateScanResult
+    {
         var findings: [Finding] = []
         let bindings = TemplateBindings(document)
         // The variable each cross-site scripting output starts from, by rule and line.
@@ -68,7 +78,6 @@ public struct TemplateEngine: Sendable {
         var result = TemplateScanResult(
             findings: findings, problems: document.problems.filter { !$0.isBound }.map(text),
             bounds: document.problems.filter(\.isBound).map(text))
-        result.references = bindings.references
         result.outputRoots = findings.map { finding in
             guard finding.cwe.contains(79), let root = roots[Self.key(finding)] else { return nil }
             return bindings.contextVariable(from: root)
@@ -88,9 +97,10 @@ public struct TemplateEngine: Sendable {
     }
 
     /// `result` with its unescaped outputs whose context variable no view is seen to pass
-    /// lowered to low confidence: `passed` holds the variables the project's render calls give
-    /// this template; nil when unknown (a call passes what the file does not show, or another
-    /// template includes or extends this one and hands it its own context). Where the value of
+    /// lowered to low confidence: `passed` holds the variables the template's context is seen to
+    /// hold (``TemplateContext/passed``: from the project's render calls and from the templates
+    /// that include, extend or import it); nil when unknown (a call passes what its file does not
+    /// show, or a referrer's own context is unknown). Where the value of
     /// a variable no view passes comes from is not seen (a class-based view's context, another
     /// framework's render): issue 55, 0 of 38 such `|safe` findings judged true on real code.
     public static func placed(_ result: TemplateScanResult, passed: Set<String>?) -> [Finding] {

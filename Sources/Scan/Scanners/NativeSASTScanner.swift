@@ -185,20 +185,16 @@ public struct NativeSASTScanner: ScanCore.Scanner {
 
     /// Runs the template rules over the files of `templates` that are templates (template syntax
     /// or a `templates/` directory), in parallel; findings in file order. `contexts`: what the
-    /// Python code's render calls pass; a variable every call naming a template passes as safe
-    /// markup is not reported as unescaped output there.
+    /// Python code's render calls pass. Every template is read first, so that each one's context
+    /// (``TemplateContexts``: the calls naming it, and what the templates including, extending or
+    /// importing it hand it) is known before any is scanned: a variable the context holds as safe
+    /// markup is not reported as unescaped output, and one it is not seen to hold is low confidence.
     private static func scanTemplates(
         _ templates: [String], in target: ScanTarget, engine: TemplateEngine, project: ProjectFacts,
         contexts: [RenderedContext], tool: ToolName
     ) -> (findings: [Finding], notices: [Notice], unread: [SkippedFile]) {
         guard !engine.rules.isEmpty, !templates.isEmpty else { return ([], [], []) }
-        // The render calls by the last part of the template they name: a template is compared with
-        // the calls that may name it, not with every call of the project.
-        let contextsByName = Dictionary(grouping: contexts) { String($0.template.split(separator: "/").last ?? "") }
-        @Sendable func callsNaming(_ template: String) -> [RenderedContext] {
-            contextsByName[String(template.split(separator: "/").last ?? "")] ?? []
-        }
-        let results = Mutex<[TemplateScanResult?]>(Array(repeating: nil, count: templates.count))
+        let read = Mutex<[ParsedTemplate?]>(Array(repeating: nil, count: templates.count))
         let unread = Mutex<[SkippedFile]>([])
         DispatchQueue.concurrentPerform(iterations: templates.count) { i in
             guard let data = try? target.read(templates[i]) else {
@@ -207,51 +203,26 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             }
             let bytes = [UInt8](data)
             guard TemplateFiles.isTemplate(templates[i], bytes: bytes) else { return }
-            let result = engine.scan(
-                file: templates[i], bytes: bytes, project: project,
-                safeVariables: Self.safeVariables(of: templates[i], in: callsNaming(templates[i])))
+            let template = ParsedTemplate(bytes: bytes)
+            read.withLock { $0[i] = template }
+        }
+        let parsed = read.withLock { $0 }
+        let context = TemplateContexts(templates: templates, outlines: parsed.map { $0?.outline }, calls: contexts).contexts
+        let results = Mutex<[TemplateScanResult?]>(Array(repeating: nil, count: templates.count))
+        DispatchQueue.concurrentPerform(iterations: templates.count) { i in
+            guard let template = parsed[i] else { return }
+            let result = engine.scan(file: templates[i], template: template, project: project, safeVariables: context[i].safe)
             results.withLock { $0[i] = result }
         }
         var findings: [Finding] = []
         var notices: [Notice] = []
-        let scanned = results.withLock { $0 }
-        // Templates another one includes, extends or imports get a context the views do not show.
-        let referenced = Set(scanned.flatMap { $0?.references ?? [] })
-        for (i, result) in scanned.enumerated() {
+        for (i, result) in results.withLock({ $0 }).enumerated() {
             guard let result else { continue }
-            findings += TemplateEngine.placed(
-                result, passed: Self.passedVariables(of: templates[i], in: callsNaming(templates[i]), referencedBy: referenced))
+            findings += TemplateEngine.placed(result, passed: context[i].passed)
             // A bound hit leaves part of the file unchecked: said, never silent.
             for bound in result.bounds { notices.append(Notice(level: .warning, message: bound, file: templates[i], tool: tool)) }
         }
         return (findings, notices, unread.withLock { $0 })
-    }
-
-    /// The variables every render call naming `template` passes, each as safe markup (none when
-    /// no call names it: a variable may then come from anywhere).
-    static func safeVariables(of template: String, in contexts: [RenderedContext]) -> Set<String> {
-        let calls = contexts.filter { $0.names(template) }
-        guard let first = calls.first else { return [] }
-        var safe = Set(first.variables.filter(\.value).keys)
-        for call in calls.dropFirst() { safe.formIntersection(call.variables.filter(\.value).keys) }
-        return safe
-    }
-
-    /// The variables the render calls naming `template` pass it: empty when none names it; nil
-    /// when unknown (a call passes what its file does not show, or another template includes,
-    /// extends or imports it, handing it its own context).
-    static func passedVariables(of template: String, in contexts: [RenderedContext], referencedBy references: Set<String>)
-        -> Set<String>?
-    {
-        // The names that would name this file: its path and each of its tails (`b/c.html`, `c.html`).
-        let parts = template.split(separator: "/")
-        if parts.indices.contains(where: { references.contains(parts[$0...].joined(separator: "/")) }) { return nil }
-        var passed: Set<String> = []
-        for call in contexts where call.names(template) {
-            if call.passesUnknown { return nil }
-            passed.formUnion(call.variables.keys)
-        }
-        return passed
     }
 
     /// The rules of the findings the scanner makes itself (not from a rule file).
