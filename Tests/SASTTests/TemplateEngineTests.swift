@@ -77,7 +77,8 @@ import Testing
             "csrf = CSRFProtect(app)\n", "SeaSurf (app)\n", "import os\nprint(os.getcwd())\n", "",
             "from flask_limiter import Limiter\n", "# import slowapi\n", "    throttle_classes = [UserRateThrottle]\n",
             "INSTALLED_APPS = ['axes']\n", "        xsrf_cookies=True,\n", "settings = {\"xsrf_cookies\": True}\n",
-            "# xsrf_cookies=True\n", "xsrf_cookies=False\n",
+            "# xsrf_cookies=True\n", "xsrf_cookies=False\n", "        if user.login_attempts >= settings.MAX_LOGIN_ATTEMPTS:\n",
+            "if failed_attempts > limit:\n", "if attempts >= max_attempts:\n",
             "x = '\u{212A}' # 'DJANGO.MIDDLEWARE.CSRF.CSRFVIEWMIDDLEWARE'\n",
         ]
         for expression in expressions {
@@ -100,6 +101,17 @@ import Testing
         #expect(expression.occurs(in: "settings = {\"xsrf_cookies\": True}\n"))
         #expect(!expression.occurs(in: "settings = {\"xsrf_cookies\": False}\n"))
         #expect(!expression.occurs(in: "# xsrf_cookies=True\n"))
+    }
+
+    @Test("a project's own lockout (login attempts compared with a limit) rules out the login rule; a retry loop does not")
+    func aProjectsOwnLockoutRulesOutTheLoginRule() throws {
+        let rules = try RuleSet.load(directories: [RuleFilesTests.rulesDirectory])
+        let login = try #require(rules.scopedRules.first { $0.id == "python.login-without-rate-limit" })
+        let expression = try #require(login.scope.notRegex)
+        #expect(expression.occurs(in: "    if user.login_attempts >= settings.SECURITY_MAX_LOGIN_ATTEMPTS:\n"))
+        #expect(expression.occurs(in: "if account.failed_attempts > MAX_FAILED:\n"))
+        #expect(!expression.occurs(in: "if attempts >= max_attempts:\n"), "a retry loop is no lockout")
+        #expect(!expression.occurs(in: "# if user.login_attempts >= 5:\n"))
     }
 
     @Test func theStrongestRuleOfALineAndCWEWins() throws {
