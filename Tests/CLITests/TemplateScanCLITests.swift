@@ -221,6 +221,69 @@ import Testing
             ])
     }
 
+    /// A context a helper of another module builds (`**row_context(...)`, `ctx = page_context()`)
+    /// is what the view passes: its escaped values are safe, its request values are not, and a
+    /// variable it does not give is given by no view.
+    @Test func aContextBuiltByAProjectHelperIsWhatTheViewPasses() throws {
+        let helpers = """
+            from markupsafe import escape
+            from flask import request
+
+
+            def row_context(store):
+                return {"badge": escape(store.badge), "query": request.args.get("q", "")}
+
+
+            def page_context():
+                context = {"title": "Rows"}
+                context["note"] = request.args.get("note", "")
+                return context
+
+            """
+        let app = """
+            from flask import Flask, render_template
+            from helpers import row_context, page_context
+            from elsewhere import unknown_context
+
+            app = Flask(__name__)
+
+
+            @app.route("/rows")
+            def rows():
+                context = row_context(app.store)
+                return render_template("rows.html", **context)
+
+
+            @app.route("/page")
+            def page():
+                return render_template("page.html", **page_context())
+
+
+            @app.route("/other")
+            def other():
+                return render_template("other.html", **unknown_context())
+
+            """
+        let root = try Self.tree([
+            "helpers.py": helpers, "app.py": app,
+            "templates/rows.html": "<p>{{ badge|safe }}</p>\n<p>{{ query|safe }}</p>\n<p>{{ missing|safe }}</p>\n",
+            "templates/page.html": "<h1>{{ title|safe }}</h1>\n<p>{{ note|safe }}</p>\n",
+            "templates/other.html": "<p>{{ anything|safe }}</p>\n",
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let medium = try CLI.run(
+            ["scan", root, "--tools", "native", "--format", "json", "--fail-on", "none"], environment: CLI.environment(home: home),
+            timeout: 300)
+        #expect(medium.status == 0, "\(medium.stderr)")
+        // `missing` no view gives: low confidence, shown only with --min-confidence low.
+        #expect(
+            try Self.findings(medium.stdout).filter { $0.hasPrefix("template.safe-filter@") } == [
+                "template.safe-filter@templates/other.html:1:15",
+                "template.safe-filter@templates/page.html:2:11",
+                "template.safe-filter@templates/rows.html:2:12",
+            ])
+    }
+
     /// Names assigned from one another, in a cycle and fanning out (each from 40 copies of the
     /// next), cost what the file holds: each is judged once, and a cycle is not safe.
     @Test func renderContextsOfHostileNamesStayLinear() throws {

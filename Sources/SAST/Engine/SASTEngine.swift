@@ -19,6 +19,8 @@ public struct FileScanResult: Sendable {
     public var routes: [RouteHandler] = []
     /// What the file's render calls pass their templates, for the template rules.
     public var renderedContexts: [RenderedContext] = []
+    /// The file's functions that return a template context, for the render calls that pass one.
+    public var contextBuilders: [ContextBuilder] = []
     /// Every finding before flows superseded audits: a second round that drops a flow must get
     /// the audit it had hidden back.
     var unsuperseded: [Finding] = []
@@ -312,7 +314,9 @@ public struct SASTEngine: Sendable {
         if project != nil, findings.count != unsuperseded.count { result.unsuperseded = unsuperseded }
         result.hasSources = sourceCache.foundAny
         if routes {
-            result.renderedContexts = RenderedContexts(aliases: index.aliases, root: module.root).contexts(in: module.root)
+            let rendered = RenderedContexts(aliases: index.aliases, root: module.root)
+            result.renderedContexts = rendered.contexts(in: module.root)
+            result.contextBuilders = rendered.builders(in: module.root)
             result.routes = RouteExtractor(file: file, aliases: index.aliases).handlers(in: module.root).map { handler in
                 var handler = handler
                 handler.snippet = String(decoding: text.lineBytes(handler.line), as: UTF8.self)

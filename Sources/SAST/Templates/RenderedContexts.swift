@@ -9,8 +9,12 @@ public struct RenderedContext: Sendable, Hashable {
     /// an escaping or sanitising call, a rendered template, a helper of the file that escapes.
     public var variables: [String: Bool]
     /// Whether the call also passes what the file does not show (`**options`, `locals()`, a
-    /// context built elsewhere): any variable may then be among its values.
+    /// parameter): any variable may then be among its values.
     public var passesUnknown = false
+    /// The functions whose returned dict the call also passes (`**row_context(...)`,
+    /// `context = build_context(...)`), by the last part of their names: resolved across the
+    /// project by ``ContextBuilder/resolve(_:builders:)``.
+    public var builders: [String] = []
 
     /// Whether the template file at `path` (relative to the scan root) is the one `template` names:
     /// the same path, or a path ending in `/` and the name (`app/templates/` + `mail/body.html`).
@@ -63,6 +67,48 @@ struct RenderedContexts {
         var tables: [Int: ScopeTable] = [:]
         visit(root, scope: root, tables: &tables, &out)
         return out
+    }
+
+    /// The functions of `root` that return a context: every `return` gives a dict literal, or a
+    /// name the function fills with one and `name["key"] = value` (`def row_context(...): return
+    /// {...}`), with what each key holds.
+    func builders(in root: PyNode) -> [ContextBuilder] {
+        var out: [ContextBuilder] = []
+        root.walk { node in
+            guard node.kind == .functionDef || node.kind == .asyncFunctionDef, let name = node.text, let body = node.children.last
+            else { return true }
+            var returned: [PyNode] = []
+            Self.returns(in: body, into: &returned)
+            guard !returned.isEmpty, returned.allSatisfy({ $0.kind == .dict || $0.kind == .name }) else { return true }
+            let table = ScopeTable(node)
+            var variables: [String: Bool] = [:]
+            var seen: Set<String> = []
+            var nested: [String] = []
+            var known = true
+            for value in returned {
+                known = entries(of: value, table: table, seen: &seen, into: &variables, builders: &nested) && known
+            }
+            // A function returning what it does not fill with a dict returns no context it shows:
+            // left out, it stays unknown to a view passing its result.
+            if variables.isEmpty, nested.isEmpty, !(known && returned.contains(where: { $0.kind == .dict })) { return true }
+            out.append(ContextBuilder(name: name, variables: variables, passesUnknown: !known, builders: nested))
+            return true
+        }
+        return out
+    }
+
+    /// The values of the `return` statements of a function body, not of the functions nested in it.
+    private static func returns(in node: PyNode, into out: inout [PyNode]) {
+        for child in node.children {
+            switch child.kind {
+            case .functionDef, .asyncFunctionDef, .classDef, .lambda:
+                continue
+            case .return:
+                if let value = child.children.first { out.append(value) } else { out.append(child) }
+            default:
+                returns(in: child, into: &out)
+            }
+        }
     }
 
     private func visit(_ node: PyNode, scope: PyNode, tables: inout [Int: ScopeTable], _ out: inout [RenderedContext]) {
@@ -155,19 +201,51 @@ struct RenderedContexts {
         }
         var seen: Set<String> = []
         var known = true
-        if let contextNode { known = entries(of: contextNode, table: table, seen: &seen, into: &variables) && known }
+        var builders: [String] = []
+        if let contextNode {
+            known = entries(of: contextNode, table: table, seen: &seen, into: &variables, builders: &builders) && known
+        }
         for argument in arguments where argument.kind == .doubleStarred {
-            if let value = argument.children.first { known = entries(of: value, table: table, seen: &seen, into: &variables) && known }
+            if let value = argument.children.first {
+                known = entries(of: value, table: table, seen: &seen, into: &variables, builders: &builders) && known
+            }
         }
         var context = RenderedContext(template: name, variables: variables)
         context.passesUnknown = !known
+        context.builders = builders
         return context
     }
 
     /// The entries of a context: a dict literal, or a name the function fills with a literal and
-    /// `name["key"] = value` statements (each name followed once). Returns whether every entry is
-    /// known: a context from elsewhere (`locals()`, a parameter, a call) may hold any variable.
-    private func entries(of node: PyNode, table: ScopeTable, seen: inout Set<String>, into variables: inout [String: Bool]) -> Bool {
+    /// `name["key"] = value` statements (each name followed once); a call of a function (not
+    /// `locals()` or `vars()`) adds its name to `builders`, whose returned context is looked up
+    /// across the project. Returns whether every entry is known: a context from elsewhere (a
+    /// parameter, `locals()`, a method's result) may hold any variable.
+    private func entries(
+        of node: PyNode, table: ScopeTable, seen: inout Set<String>, into variables: inout [String: Bool], builders: inout [String]
+    ) -> Bool {
+        if node.kind == .call, let callee = node.children.first {
+            guard let dotted = callee.dottedName, callee.kind == .name || callee.kind == .attribute else { return false }
+            let canonical = aliases.canonicalize(dotted)
+            if canonical == "dict" {
+                // `dict(a=x, b=y)`: its keywords; a positional mapping is not followed.
+                var known = true
+                for argument in node.children.dropFirst() {
+                    if argument.kind == .keyword, let key = argument.text, let value = argument.children.first {
+                        variables[key] = (variables[key] ?? true) && isSafe(value, table)
+                    } else {
+                        known = false
+                    }
+                }
+                return known
+            }
+            // `self.get_context()` is some class's method: not looked up by its name alone.
+            guard !["locals", "vars", "globals"].contains(canonical), !dotted.hasPrefix("self."), !dotted.hasPrefix("cls."),
+                let last = canonical.split(separator: ".").last
+            else { return false }
+            builders.append(String(last))
+            return true
+        }
         if node.kind == .dict {
             var known = true
             for pair in node.children {
@@ -183,7 +261,9 @@ struct RenderedContexts {
         guard seen.insert(name).inserted else { return true }
         let values = table.values[name] ?? []
         var known = !values.isEmpty
-        for value in values { known = entries(of: value, table: table, seen: &seen, into: &variables) && known }
+        for value in values {
+            known = entries(of: value, table: table, seen: &seen, into: &variables, builders: &builders) && known
+        }
         // Every assignment to a key must be safe.
         for (key, value) in table.keyed[name] ?? [] { variables[key] = (variables[key] ?? true) && isSafe(value, table) }
         return known

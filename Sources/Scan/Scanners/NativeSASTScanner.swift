@@ -149,7 +149,10 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         findings = AdministratorHandlers.placed(findings, handlers: handlers, rules: rules.rules)
         let scanned = Self.scanTemplates(
             templates, in: target, engine: TemplateEngine(rules: rules.templateRules),
-            project: facts, contexts: collected.flatMap { $0?.renderedContexts ?? [] }, tool: name)
+            project: facts,
+            contexts: ContextBuilder.resolve(
+                collected.flatMap { $0?.renderedContexts ?? [] }, builders: collected.flatMap { $0?.contextBuilders ?? [] }),
+            tool: name)
         findings += scanned.findings
         notices += scanned.notices
         unread.withLock { $0 += scanned.unread }
