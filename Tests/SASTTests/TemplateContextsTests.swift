@@ -136,4 +136,33 @@ import Testing
         #expect(read("import 'forms.html' as forms")?.isolated == true)
         #expect(read("extends base") == nil)
     }
+
+    @Test("a render call's helper contexts: joined by name, followed a few levels, unknown past the bounds")
+    func helperContextsResolveWithinBounds() {
+        var call = RenderedContext(template: "rows.html", variables: ["title": true])
+        call.builders = ["row_context"]
+        let builders = [
+            ContextBuilder(name: "row_context", variables: ["badge": true, "query": false], builders: ["base_context"]),
+            ContextBuilder(name: "row_context", variables: ["badge": false]),
+            ContextBuilder(name: "base_context", variables: ["site": true]),
+        ]
+        let resolved = ContextBuilder.resolve([call], builders: builders)
+        #expect(resolved[0].variables == ["title": true, "badge": false, "query": false, "site": true])
+        #expect(!resolved[0].passesUnknown && resolved[0].builders.isEmpty)
+        // A name the project does not define as a context builder: unknown.
+        var missing = call
+        missing.builders = ["elsewhere"]
+        #expect(ContextBuilder.resolve([missing], builders: builders)[0].passesUnknown)
+        // Thousands of keys under one name: unknown, not a merge per call.
+        let huge = (0..<(ContextBuilder.maxKeys + 1)).map { ContextBuilder(name: "row_context", variables: ["k\($0)": true]) }
+        let bounded = ContextBuilder.resolve(Array(repeating: call, count: 1_000), builders: huge)
+        #expect(bounded.allSatisfy { $0.passesUnknown && $0.variables == ["title": true] })
+        // A chain deeper than followed, and a cycle: unknown, and it ends.
+        let chain = (0...ContextBuilder.maxDepth).map {
+            ContextBuilder(name: $0 == 0 ? "row_context" : "c\($0)", variables: [:], builders: ["c\($0 + 1)"])
+        }
+        #expect(ContextBuilder.resolve([call], builders: chain)[0].passesUnknown)
+        let cycle = [ContextBuilder(name: "row_context", variables: ["a": true], builders: ["row_context"])]
+        #expect(!ContextBuilder.resolve([call], builders: cycle)[0].passesUnknown)
+    }
 }
