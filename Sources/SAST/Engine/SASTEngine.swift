@@ -19,6 +19,9 @@ public struct FileScanResult: Sendable {
     public var routes: [RouteHandler] = []
     /// What the file's render calls pass their templates, for the template rules.
     public var renderedContexts: [RenderedContext] = []
+    /// What the file says about exceptions (the classes it defines and raises, its `except`
+    /// clauses), for rules whose confidence depends on what a clause catches; nil when none does.
+    public var applicationErrors: ApplicationErrors.FileFacts?
     /// The file's functions that return a template context, for the render calls that pass one.
     public var contextBuilders: [ContextBuilder] = []
     /// Every finding before flows superseded audits: a second round that drops a flow must get
@@ -104,10 +107,11 @@ public struct SASTEngine: Sendable {
             ruleFree: ruleFree, vocabulary: vocabulary, targets: targets, identifiers: identifierVocabulary)
         // Handlers matter to route rules, and to rules whose confidence depends on who reaches them.
         let routes = only == nil && (!rules.routeRules.isEmpty || rules.rules.contains { $0.adminHandlersConfidence != nil })
+        let applicationErrors = only == nil && rules.rules.contains { $0.applicationErrorsConfidence != nil }
         let result = try? PyLargeStack.run {
             Self.scan(
                 file: file, source: source, rules: compiled, taintShared: taintShared, project: project, access: access,
-                routes: routes, published: published)
+                routes: routes, applicationErrors: applicationErrors, published: published)
         }
         return result ?? FileScanResult(findings: [], parseError: "\(file): internal error while scanning (file skipped)")
     }
@@ -239,7 +243,7 @@ public struct SASTEngine: Sendable {
 
     private static func scan(
         file: String, source: String, rules compiled: [CompiledRule], taintShared: TaintShared,
-        project: ProjectSummaries?, access: ProjectAccess, routes: Bool, published: () -> Void
+        project: ProjectSummaries?, access: ProjectAccess, routes: Bool, applicationErrors: Bool = false, published: () -> Void
     ) -> FileScanResult {
         let text = SourceText(source)
         let module: PythonModule
@@ -323,6 +327,7 @@ public struct SASTEngine: Sendable {
                 return handler
             }
         }
+        if applicationErrors { result.applicationErrors = ApplicationErrors.facts(of: module.root) }
         return result
     }
 }

@@ -234,6 +234,10 @@ public struct Rule: Sendable, Hashable {
     /// `admin-handlers-confidence`: the confidence of a finding inside a request handler only
     /// administrators reach (``RouteHandler/administratorsOnly``); nil: the same as elsewhere.
     public var adminHandlersConfidence: Confidence? = nil
+    /// `application-errors-confidence`: the confidence of a finding inside an `except` clause
+    /// that catches only exceptions the project defines and raises with its own literal messages
+    /// (``ApplicationErrors``); nil: the same as elsewhere.
+    public var applicationErrorsConfidence: Confidence? = nil
 
     /// The SARIF metadata of this rule.
     public var descriptor: RuleDescriptor {

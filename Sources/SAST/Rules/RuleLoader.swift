@@ -23,6 +23,7 @@ public enum RuleLoader {
         "id", "message", "severity", "confidence", "languages", "cwe", "mode", "pattern", "pattern-either",
         "patterns", "sources", "sinks", "sanitizers", "fix", "fix-imports", "metadata", "confidence-from",
         "admin-handlers-confidence",
+        "application-errors-confidence",
     ]).union(ProjectScope.keys)
 
     /// Parses `text`, the contents of `file`, as a Python rule.
@@ -110,11 +111,16 @@ public enum RuleLoader {
             throw fail(file, map.line("confidence-from"), "'confidence-from' needs a search rule (a taint flow is evidence already)")
         }
         let adminHandlersConfidence = try map["admin-handlers-confidence"].map { try c.confidence($0, "admin-handlers-confidence") }
-        return Rule(
+        let applicationErrorsConfidence = try map["application-errors-confidence"].map {
+            try c.confidence($0, "application-errors-confidence")
+        }
+        var rule = Rule(
             id: header.id, message: header.message, severity: header.severity, confidence: header.confidence,
             languages: header.languages, cwe: header.cwe, mode: mode, fixes: fixes, fixImports: fixImports,
             references: header.references, banditIds: header.bandit, semgrepIds: header.semgrep, file: file,
             confidenceFrom: confidenceFrom, scope: try ProjectScope(map, c), adminHandlersConfidence: adminHandlersConfidence)
+        rule.applicationErrorsConfidence = applicationErrorsConfidence
+        return rule
     }
 
     /// `FILE:LINE: message` (`FILE: message` when `line` is 0: the problem has no one place).

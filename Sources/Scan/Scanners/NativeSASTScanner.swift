@@ -147,6 +147,9 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         let handlers = collected.flatMap { $0?.routes ?? [] }
         findings += RouteEngine(rules: rules.routeRules, declaredGuards: models.guards).findings(handlers: handlers)
         findings = AdministratorHandlers.placed(findings, handlers: handlers, rules: rules.rules)
+        var exceptionFacts: [String: ApplicationErrors.FileFacts] = [:]
+        for (file, result) in zip(files, collected) { if let facts = result?.applicationErrors { exceptionFacts[file] = facts } }
+        findings = ApplicationErrors.placed(findings, facts: exceptionFacts, rules: rules.rules)
         let scanned = Self.scanTemplates(
             templates, in: target, engine: TemplateEngine(rules: rules.templateRules),
             project: facts,
