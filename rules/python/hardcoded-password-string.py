@@ -119,3 +119,17 @@ if user.password == "LDAP":
 # ruleid: python.hardcoded-password-string
 if password == "admin":
     pass
+
+
+# Fields mapped to the settings group they are stored in: no credential is shared with a host name.
+# ok: python.hardcoded-password-string
+JSON_FIELDS = {"smtp_host": "mail_settings", "smtp_password": "mail_settings"}
+# ruleid: python.hardcoded-password-string
+SMTP = {"host": "mail.example.org", "smtp_password": "Wq8#mZ2!pRt"}
+# A keyword under a token's name, not an issued token.
+# ok: python.hardcoded-password-string
+REQUEST_TOKEN = "request"
+# ruleid: python.hardcoded-password-string
+SERVICE_TOKEN = "b7f3c9e21d"
+# ruleid: python.hardcoded-password-string
+ADMIN_PASSWORD = "admin"
