@@ -14,7 +14,7 @@
 #     share/zsh/site-functions/_sentinel
 #     share/fish/vendor_completions.d/sentinel.fish
 #     share/doc/sentinel/help/sentinel[-SUB...].txt    `--help` of every command and subcommand
-#     share/doc/sentinel/README.md (+ LICENSE when the repository has one)
+#     share/doc/sentinel/{README.md,LICENSE,NOTICE,THIRD-PARTY-NOTICES.md}
 #     share/doc/sentinel/SHA256SUMS                    every other file, relative to the tree's root
 #
 # The archive holds files only (no directory entries), so `tar -x -C /usr/local --strip-components=1`
@@ -76,7 +76,7 @@ while read -r -a words; do
     file="$(IFS=-; echo "sentinel${words[*]:+-${words[*]}}").txt"
     COLUMNS=80 LINES=24 "$bin" "${words[@]}" --help >"$share/doc/sentinel/help/$file"
 done <"$work/commands"
-for doc in README.md LICENSE LICENSE.md COPYING; do
+for doc in README.md LICENSE NOTICE THIRD-PARTY-NOTICES.md; do
     [[ -f "$root/$doc" ]] && install -m 0644 "$root/$doc" "$share/doc/sentinel/$doc"
 done
 
