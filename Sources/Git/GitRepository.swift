@@ -81,9 +81,10 @@ public struct GitRepository: Sendable, Hashable {
     }
 
     /// A commit of `patch` applied to `base`'s tree, with `base` as its parent and `message` as
-    /// its message. No ref changes: the commit is unreachable until `createBranch`. A patch that
-    /// does not apply is `SentinelError(.patchStale)` with git's reason.
-    public func commit(patch: String, onto base: String, message: String) throws -> String {
+    /// its message, written by `author` (nil: Sentinel's own identity; Sentinel commits either
+    /// way). No ref changes: the commit is unreachable until `createBranch`. A patch that does not
+    /// apply is `SentinelError(.patchStale)` with git's reason.
+    public func commit(patch: String, onto base: String, message: String, author: GitIdentity? = nil) throws -> String {
         // One run, so that the temporary index (in the sandbox's own /tmp) lives from the
         // read-tree to the write-tree; the patch is its stdin, the message a variable.
         let steps = """
@@ -95,7 +96,7 @@ public struct GitRepository: Sendable, Hashable {
             """
         let output = try GitRunner.script(
             steps, arguments: [base], in: root, input: Data(patch.utf8), writable: true,
-            environment: ["SENTINEL_MESSAGE": message])
+            environment: ["SENTINEL_MESSAGE": message].merging(author?.authorEnvironment ?? [:]) { _, author in author })
         switch output.status {
         case 0:
             return text(output.stdout)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Autonomy
 import CLICore
 import Foundation
+import Git
 import Store
 import Support
 
@@ -92,8 +93,17 @@ struct ProposalsApproveCommand: ParsableCommand {
             "Your policy file, instead of the repository's (only yours may name the GitHub repository, API and token).",
             valueName: "file"))
     var policy: String?
+    @Option(
+        help: ArgumentHelp(
+            "Who the commit says wrote the change, as 'Name <email>' (default: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL when both are set, else sentinel).",
+            valueName: "identity"))
+    var author: String?
 
     func run() throws {
+        // A malformed identity is a usage error before anything runs.
+        let identity = try OptionValue.naming("--author", value: author ?? "") {
+            try author.map(GitIdentity.init(parsing:)) ?? GitIdentity.fromEnvironment(ProcessInfo.processInfo.environment)
+        }
         if AnalysisSandbox.applies {
             do {
                 throw ExitCode(try separatedApproval())
@@ -102,9 +112,10 @@ struct ProposalsApproveCommand: ParsableCommand {
             }
         }
         try AnalysisSandbox.enterStartDirectory()
-        let review = ProposalReview(
+        var review = ProposalReview(
             state: try StateLocation.current(), environment: ProcessInfo.processInfo.environment,
             operatorPolicy: try policy.map { try AnalysisSandbox.loadOperatorPolicy($0) })
+        review.author = identity
         if dryRun {
             Console.write(1, try review.plan(id))
             return

@@ -59,13 +59,23 @@ struct AutonomyCLITests {
         #expect(try scratch.tree() == before)
         try original.write(to: URL(fileURLWithPath: body))
 
-        let approve = try CLI.run(["proposals", "approve", id], environment: scratch.environment)
+        // A malformed author is a usage error in one line, before anything is decided.
+        let malformed = try CLI.run(["proposals", "approve", id, "--author", "Ada Lovelace"], environment: scratch.environment)
+        #expect(malformed.status == 2)
+        #expect(malformed.stderr == "sentinel: --author: 'Ada Lovelace' is not 'Name <email>'\n")
+        #expect(try scratch.tree() == before)
+
+        let approve = try CLI.run(
+            ["proposals", "approve", id, "--author", "Ada Lovelace <ada@example.org>"], environment: scratch.environment)
         #expect(approve.status == 0, "\(approve.stderr)")
         #expect(approve.stdout.hasPrefix("committed "))
         let branch = try #require(
             approve.stdout.split(separator: "\n").first?.split(separator: " ").dropFirst(4).first.map(String.init))
         let shown = try CLI.runProgram("/usr/bin/git", ["-C", scratch.repo, "log", "-1", "--format=%B", branch])
         #expect(shown.stdout.contains("Sentinel-Proposal: \(id)"))
+        // The reviewer wrote the change; Sentinel committed it.
+        let people = try CLI.runProgram("/usr/bin/git", ["-C", scratch.repo, "log", "-1", "--format=%an <%ae>|%cn <%ce>", branch])
+        #expect(people.stdout == "Ada Lovelace <ada@example.org>|sentinel <sentinel@localhost>\n", "\(people.stdout)")
         let again = try CLI.run(["proposals", "approve", id], environment: scratch.environment)
         #expect(again.status == 2)
         #expect(again.stderr.hasPrefix("sentinel: proposal \(id) is already applied"))

@@ -101,3 +101,23 @@ struct GitPatchHostileLinkTests {
         #expect(error?.message.contains("leak.txt") == true, "\(String(describing: error))")
     }
 }
+
+@Suite("GitIdentity")
+struct GitIdentityTests {
+    @Test("Name <email> parses; what git would refuse is refused in one line")
+    func parsesAndRefuses() throws {
+        let ada = try GitIdentity(parsing: "Ada Lovelace <ada@example.org>")
+        #expect(ada.name == "Ada Lovelace" && ada.email == "ada@example.org" && ada.description == "Ada Lovelace <ada@example.org>")
+        let refused = [
+            "Ada Lovelace", "<ada@example.org>", "Ada <>", "Ada <a b@example.org>", "Ada\nEvil <a@example.org>",
+            "Ada <a@example.org>\n", "Ada <a<b@example.org>", String(repeating: "a", count: 300) + " <a@example.org>",
+        ]
+        for text in refused {
+            #expect(throws: SentinelError.self, "\(text.debugDescription)") { try GitIdentity(parsing: text) }
+        }
+        #expect(try GitIdentity.fromEnvironment(["GIT_AUTHOR_NAME": "Ada"]) == nil)
+        #expect(
+            try GitIdentity.fromEnvironment(["GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.org"])
+                == GitIdentity(name: "Ada", email: "ada@example.org"))
+    }
+}

@@ -51,6 +51,8 @@ public struct ProposalApplier: Sendable {
     /// Called after each durable step (`commit-written`, `branch-created`); tests throw from
     /// it to stand for a crash at that point.
     public var failpoint: @Sendable (String) throws -> Void
+    /// Who the commit says wrote the change (nil: Sentinel's own identity).
+    public var author: GitIdentity?
 
     /// An applier; see the properties.
     public init(
@@ -84,7 +86,8 @@ public struct ProposalApplier: Sendable {
             try record("apply-started", queued, inputs: inputs, ["branch": queued.branch, "parent": parent])
             let commit: String
             do {
-                commit = try repository.commit(patch: files.patch, onto: parent, message: document.commitMessage)
+                commit = try repository.commit(
+                    patch: files.patch, onto: parent, message: document.commitMessage, author: author)
             } catch let error as SentinelError where error.code == .patchStale {
                 try store.transition(queued.id, from: .applying, to: .stale, reason: error.message)
                 try record("stale", queued, inputs: inputs, ["reason": error.message, "parent": parent])

@@ -20,6 +20,9 @@ public struct ProposalReview: Sendable {
     /// The operator's policy (`--policy FILE`), used instead of the repository's: only it may name
     /// the GitHub repository, API and token, or a notification file or webhook.
     public var operatorPolicy: Policy?
+    /// Who the commit of an approval says wrote the change (`--author`, else git's own
+    /// `GIT_AUTHOR_NAME`/`GIT_AUTHOR_EMAIL`; nil: Sentinel's identity).
+    public var author: GitIdentity?
 
     /// A review; see the properties.
     public init(
@@ -85,7 +88,9 @@ public struct ProposalReview: Sendable {
         let applier = ProposalApplier(
             store: store, audit: audit, github: github, send: send, actor: reviewer,
             level: .proposer, failpoint: failpoint)
-        return try applier.apply(applying, files: files)
+        var authored = applier
+        authored.author = author
+        return try authored.apply(applying, files: files)
     }
 
     /// Denies proposal `id` (a unique prefix) with `reason`.
