@@ -7,8 +7,13 @@ import PythonSyntax
 /// definition is matched where it is written, and what it calls is judged there.
 enum OwnMethodCall {
     /// Whether the node spanning `range` is a call on `self` or `cls` of a method the enclosing
-    /// class, its bases or its subclasses in this file define.
-    static func isOwn(_ range: SourceRange, root: PyNode, model: FileModel) -> Bool {
+    /// class, its bases or its subclasses in this file define. `bytes` (the file's) rule out most
+    /// matches before the tree is walked: the text must start with `self.` or `cls.`.
+    static func isOwn(_ range: SourceRange, root: PyNode, model: FileModel, bytes: [UInt8]) -> Bool {
+        let start = range.start.offset
+        guard !model.classes.isEmpty, start >= 0, start < bytes.count,
+            bytes[start...].starts(with: Array("self.".utf8)) || bytes[start...].starts(with: Array("cls.".utf8))
+        else { return false }
         // The statement around a call spans what the call does: the call is the node within.
         var spanning = root.outermostNode(spanning: range)
         while let node = spanning, node.kind != .call, node.children.count == 1, node.children[0].range == node.range {

@@ -459,7 +459,7 @@ final class CompiledRule: Sendable {
             var out: [Finding] = []
             for match in PatternSearch(index: index).matches(formula)
             where seen.insert(match.range.start.offset * 1_000_003 + match.range.end.offset).inserted {
-                if OwnMethodCall.isOwn(match.range, root: index.root, model: model) { continue }
+                if OwnMethodCall.isOwn(match.range, root: index.root, model: model, bytes: index.source.bytes) { continue }
                 out.append(builder.finding(rule, range: match.range, bindings: match.bindings, evidence: nil))
             }
             return out
