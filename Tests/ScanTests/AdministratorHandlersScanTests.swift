@@ -22,9 +22,7 @@ import Testing
 
     /// `file:line:confidence` of each finding of a scan of `files` with the test rule.
     static func scan(_ files: [String: String]) throws -> [String] {
-        try NativeRuleScan.findings(files, rule: rule, named: "t-error-details").map {
-            "\($0.location.file ?? ""):\($0.location.startLine ?? 0):\($0.confidence.rawValue)"
-        }
+        try NativeRuleScan.placements(files, rule: rule, named: "t-error-details")
     }
 
     @Test func findingsInAdministratorOnlyHandlersTakeTheRulesConfidenceThere() throws {

@@ -20,4 +20,12 @@ enum NativeRuleScan {
             ScanRequest(root: root + "/app"), context: ScanContext(ruleDirectories: [root + "/rules"]))
         return outcome.report.findings
     }
+
+    /// `file:line:confidence` of each finding of ``findings(_:rule:named:)``: where a test rule
+    /// reports, and how sure the project's facts make it there.
+    static func placements(_ files: [String: String], rule: String, named name: String) throws -> [String] {
+        try findings(files, rule: rule, named: name).map {
+            "\($0.location.file ?? ""):\($0.location.startLine ?? 0):\($0.confidence.rawValue)"
+        }
+    }
 }

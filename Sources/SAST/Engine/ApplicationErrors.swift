@@ -34,7 +34,7 @@ public enum ApplicationErrors {
             switch node.kind {
             case .classDef:
                 if let name = node.text {
-                    let bases = node.children.count > 2 ? node.children[2].children.compactMap(\.dottedName).map(last) : []
+                    let bases = node.children.count > 2 ? node.children[2].children.compactMap(\.dottedName).map(FileIndex.lastSegment) : []
                     facts.classes[name, default: []] += bases
                 }
             case .raise:
@@ -42,17 +42,17 @@ public enum ApplicationErrors {
                 let callee = raised.kind == .call ? raised.children.first : raised
                 guard let dotted = callee?.dottedName else { break }
                 let spelled = raised.kind != .call || raised.children.dropFirst().allSatisfy(isSpelled)
-                facts.spelledRaises[last(dotted)] = (facts.spelledRaises[last(dotted)] ?? true) && spelled
+                let raisedName = FileIndex.lastSegment(dotted)
+                facts.spelledRaises[raisedName] = (facts.spelledRaises[raisedName] ?? true) && spelled
             case .exceptHandler:
                 guard let type = node.children.first else { break }
                 let types: [String]
                 switch type.kind {
                 case .tuple:
-                    types =
-                        type.children.compactMap(\.dottedName).count == type.children.count
-                        ? type.children.compactMap(\.dottedName).map(last) : []
+                    let names = type.children.compactMap(\.dottedName)
+                    types = names.count == type.children.count ? names.map(FileIndex.lastSegment) : []
                 case .empty: types = []
-                default: types = type.dottedName.map { [last($0)] } ?? []
+                default: types = type.dottedName.map { [FileIndex.lastSegment($0)] } ?? []
                 }
                 facts.clauses.append(Clause(lines: node.range.start.line...max(node.range.start.line, node.range.end.line), types: types))
             default:
@@ -147,7 +147,9 @@ public enum ApplicationErrors {
         case .keyword:
             return argument.children.first.map(isSpelled) ?? true
         case .call:
-            guard let callee = argument.children.first?.dottedName, translations.contains(last(callee)) else { return false }
+            guard let callee = argument.children.first?.dottedName, translations.contains(FileIndex.lastSegment(callee)) else {
+                return false
+            }
             return argument.children.dropFirst().allSatisfy { $0.kind == .string || ($0.kind == .keyword && isSpelled($0)) }
         default:
             return false
@@ -160,7 +162,4 @@ public enum ApplicationErrors {
         "pgettext_lazy", "npgettext", "lazy_gettext", "lazy_pgettext",
     ]
 
-    private static func last(_ dotted: String) -> String {
-        String(dotted.split(separator: ".").last ?? Substring(dotted))
-    }
 }

@@ -240,10 +240,10 @@ struct RenderedContexts {
                 return known
             }
             // `self.get_context()` is some class's method: not looked up by its name alone.
-            guard !["locals", "vars", "globals"].contains(canonical), !dotted.hasPrefix("self."), !dotted.hasPrefix("cls."),
-                let last = canonical.split(separator: ".").last
-            else { return false }
-            builders.append(String(last))
+            guard !["locals", "vars", "globals"].contains(canonical), !dotted.hasPrefix("self."), !dotted.hasPrefix("cls.") else {
+                return false
+            }
+            builders.append(FileIndex.lastSegment(canonical))
             return true
         }
         if node.kind == .dict {

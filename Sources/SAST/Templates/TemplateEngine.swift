@@ -29,21 +29,22 @@ public struct TemplateEngine: Sendable {
     /// `safeVariables`: variables the template's context holds as markup the application built
     /// safely (``TemplateContext/safe``); a cross-site scripting rule does not report their output.
     public func scan(file: String, bytes: [UInt8], project: ProjectFacts?, safeVariables: Set<String> = []) -> TemplateScanResult {
-        scan(file: file, document: TemplateDocument(bytes: bytes), project: project, safeVariables: safeVariables)
+        let document = TemplateDocument(bytes: bytes)
+        return scan(file: file, document: document, bindings: TemplateBindings(document), project: project, safeVariables: safeVariables)
     }
 
     /// Scans the template `template`, read already (as ``scan(file:bytes:project:safeVariables:)``).
     public func scan(file: String, template: ParsedTemplate, project: ProjectFacts?, safeVariables: Set<String> = [])
         -> TemplateScanResult
     {
-        scan(file: file, document: template.document, project: project, safeVariables: safeVariables)
+        // The outline read the template's bindings already.
+        scan(file: file, document: template.document, bindings: template.outline.bindings, project: project, safeVariables: safeVariables)
     }
 
-    private func scan(file: String, document: TemplateDocument, project: ProjectFacts?, safeVariables: Set<String>)
-        -> TemplateScanResult
-    {
+    private func scan(
+        file: String, document: TemplateDocument, bindings: TemplateBindings, project: ProjectFacts?, safeVariables: Set<String>
+    ) -> TemplateScanResult {
         var findings: [Finding] = []
-        let bindings = TemplateBindings(document)
         // The variable each cross-site scripting output starts from, by rule and line.
         var roots: [String: String] = [:]
         for rule in rules where project?.applies(rule.id, rule.scope) ?? true {
