@@ -68,7 +68,8 @@ public struct ZAPScanner: ScanCore.Scanner {
             targetURL: web.url, active: active, maxDuration: maxDuration, pollInterval: pollInterval)
         context.progress(.started(tool: name, files: 1))
         let started = ContinuousClock.now
-        let result = try ZAPScan.run(options, client: client, secret: key)
+        let name = name
+        let result = try ZAPScan.run(options, client: client, secret: key) { context.progress(.step(tool: name, $0)) }
         let elapsed = started.duration(to: .now)
         var output = ScannerOutput(
             findings: result.findings, rules: result.rules,

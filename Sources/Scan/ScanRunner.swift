@@ -248,6 +248,7 @@ public struct ScanRunner: Sendable {
             do {
                 output = try scanner.scan(target, context: context)
             } catch let error as SentinelError where error.code == .invalidInput {
+                context.progress(.failed(tool: scanner.name))
                 inputError.withLock { $0 = $0 ?? error }
                 return
             } catch {
@@ -256,7 +257,9 @@ public struct ScanRunner: Sendable {
                 output = ScannerOutput(tool: ToolRun(name: scanner.name, status: .failed, message: message))
             }
             output.tool.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-            context.progress(.finished(tool: scanner.name, findings: output.findings.count))
+            context.progress(
+                output.tool.status == .failed
+                    ? .failed(tool: scanner.name) : .finished(tool: scanner.name, findings: output.findings.count))
             results.withLock { $0[index] = output }
         }
         let collected = results.withLock { $0 }

@@ -3,11 +3,20 @@ import Foundation
 import Sandbox
 import Support
 
-/// Progress a scan reports (the CLI shows it on a TTY).
+/// Progress a scan reports; the CLI shows it on stderr (a self-overwriting line on a terminal,
+/// plain lines in a CI log), and while a scanner reports nothing (an external tool runs) says
+/// how long it has been running.
 public enum ScanProgress: Sendable {
+    /// A scanner begins over `files` files (an adapter says again once it knows what its tool reads).
     case started(tool: ToolName, files: Int)
+    /// A scanner has read `index` of its `total` files, `path` among the latest.
     case file(tool: ToolName, index: Int, total: Int, path: String)
+    /// A scanner enters a named stage of its run (`spider`, `matching 120 dependencies`).
+    case step(tool: ToolName, String)
+    /// A scanner finished with `findings` findings (before suppressions and the gate).
     case finished(tool: ToolName, findings: Int)
+    /// A scanner failed; its error is reported with the scan's results.
+    case failed(tool: ToolName)
 }
 
 /// What scanners may use beyond the target: the sandbox for external tools, settings, progress.

@@ -127,7 +127,8 @@ struct HealCommand: ParsableCommand {
         if !LaunchBrokerClient.isActive {
             request.scratchBase = try ScratchDirectory.privateBase(StateLocation.current().scratchPath)
         }
-        let progress = HealProgressLine(mode: ProgressLine.Mode.forStderr(quiet: false, environment: ProcessInfo.processInfo.environment))
+        let progress = HealProgressLine(
+            mode: ProgressReporter.Mode.forStderr(quiet: false, environment: ProcessInfo.processInfo.environment))
         let loop = HealLoop(memory: memory, progress: { progress.show($0) })
         let outcome = try loop.run(request)
         progress.clear()

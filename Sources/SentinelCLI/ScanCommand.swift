@@ -215,10 +215,12 @@ struct ScanCommand: ParsableCommand {
         }
         let plan = try ScanPlan(options)
 
-        let progress = ProgressLine.forStderr(quiet: quiet, environment: ProcessInfo.processInfo.environment)
+        let progress = ProgressReporter.forStderr(quiet: quiet, environment: ProcessInfo.processInfo.environment)
         var sandbox = SandboxRunner()
         sandbox.requireLimits = requireLimits
-        sandbox.onNotice = { Console.noticeOnce($0) }
+        sandbox.onNotice = {
+            progress.clear(); Console.noticeOnce($0)
+        }
         var context = ScanContext(
             sandbox: sandbox, ruleDirectories: plan.config.ruleDirectories,
             databasePath: analysis ? AnalysisResources.osvDatabase() : try StateLocation.current().osvDatabase,
@@ -228,8 +230,11 @@ struct ScanCommand: ParsableCommand {
             progress.clear(); Console.error("sentinel: warning: \($0)")
         }
         let runner = ScanRunner(scanners: ScannerRegistry.standard(config: plan.config, web: web))
-        let outcome = try runner.run(plan.request, context: context)
-        progress.clear()
+        let outcome: ScanOutcome
+        do {
+            defer { progress.stop() }
+            outcome = try runner.run(plan.request, context: context)
+        }
 
         if let writeBaseline {
             let data = try Baseline(findings: outcome.report.findings).encoded()

@@ -48,7 +48,10 @@ public struct OSVUpdater: Sendable {
 
     /// Refreshes one ecosystem. Database failures throw; download and archive problems are
     /// reported as `.failed` so that the other ecosystems still update.
-    public func update(_ ecosystem: String, in database: OSVDatabase, now: Date = Date()) throws -> Outcome {
+    /// - Parameter progress: told each stage as it starts (`downloading`, `importing`).
+    public func update(
+        _ ecosystem: String, in database: OSVDatabase, now: Date = Date(), progress: @Sendable (String) -> Void = { _ in }
+    ) throws -> Outcome {
         let url = url(of: ecosystem)
         var headers: [String: String] = [:]
         // Validators belong to the URL they came from.
@@ -61,6 +64,7 @@ public struct OSVUpdater: Sendable {
         defer { unlink(temporary) }
 
         let response: HTTPResponse
+        progress("downloading")
         do {
             response = try HTTPClient.get(
                 HTTPRequest(url: url, headers: headers, timeout: timeout, maxBytes: maxBytes),
@@ -78,6 +82,7 @@ public struct OSVUpdater: Sendable {
             let feed = FeedState(
                 ecosystem: ecosystem, source: url, etag: response.etag,
                 lastModified: response.lastModified, refreshedAt: now)
+            progress("importing")
             do {
                 return .imported(try database.importExport(zip: temporary, label: url, feed: feed))
             } catch let error as SentinelError where error.code == .invalidInput || error.code == .unsupported {

@@ -45,6 +45,7 @@ public struct DependencyScanner: ScanCore.Scanner {
         // Exactly the lockfiles the file selection keeps (named files, or a directory's walk with its
         // globs and default ignores): each one counted as scanned is read. A walk of its own with
         // another set of skipped directories counted `target/` or `vendor/` lockfiles, and never read them.
+        context.progress(.step(tool: name, "reading lockfiles"))
         let detector = LockfileDetector(root: target.root)
         let detected =
             target.isFileList || isDirectory(target.root)
@@ -71,6 +72,7 @@ public struct DependencyScanner: ScanCore.Scanner {
         }
 
         let pinned = detected.dependencies.filter { $0.version != nil }
+        context.progress(.step(tool: name, "matching \(pinned.count) dependencies against OSV"))
         let database = try OSVDatabase(path: context.databasePath)
         let matches = try database.lookup(pinned)
         var matchesByAdvisory: [String: [VulnerabilityMatch]] = [:]
