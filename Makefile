@@ -10,30 +10,57 @@ RELEASE_BIN  = $(RELEASE_DIR)/release/sentinel
 RELEASE_CLI  = $(RELEASE_DIR)/release/sentinel-cli
 PREFIX      ?= /usr/local
 DESTDIR     ?=
-APT_PACKAGES = libseccomp-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libssl-dev libjemalloc-dev \
-               pkg-config curl git python3 python3-venv python3-pip python3-pytest python3-yaml python3-jinja2 \
-               python3-requests bubblewrap hyperfine time chromium gcc python3-dev debootstrap postgresql-15 libpq-dev
+# Debian packages, by what needs them (`make demo` installs BUILD+DEMO, `make test` BUILD+TEST,
+# `make bench` BUILD+BENCH): only the missing ones, `apt-get update` only when one is.
+# BUILD: `swift build` and `make release` (the C libraries' headers and pkg-config files).
+BUILD_PACKAGES = libseccomp-dev libjson-c-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libssl-dev libjemalloc-dev \
+                 libpq-dev libxml2-dev pkg-config git python3
+# PACKAGE: `make dist` and `make deb` (objcopy strips; dpkg-shlibdeps computes the .deb's Depends);
+# IMAGE: `make image` (a debootstrap root imported as the base, podman build with runc).
+PACKAGE_PACKAGES = binutils dpkg-dev
+IMAGE_PACKAGES   = debootstrap podman buildah runc
+# DEMO: git for the heal/proposal repository, pytest for the logic-bug repair, venv/pip/gcc/python3-dev
+# for `make tools` (Bandit, Semgrep, Wapiti).
+DEMO_PACKAGES  = python3-venv python3-pip python3-pytest gcc python3-dev
+# TEST: what the suites run or serve: HTML reports in Chromium, PostgreSQL for the fleet queue,
+# debootstrap for the clean Debian roots and podman/buildah/runc for the image (PACKAGE, IMAGE), dpkg-dev
+# for the .deb, bubblewrap and hyperfine for the sandbox comparisons, /usr/bin/time, curl.
+TEST_PACKAGES  = $(DEMO_PACKAGES) $(PACKAGE_PACKAGES) $(IMAGE_PACKAGES) python3-yaml python3-jinja2 python3-requests curl \
+                 bubblewrap hyperfine time chromium postgresql-15
+# BENCH: the bench/ scripts (hyperfine, /usr/bin/time, bwrap as a baseline, curl).
+BENCH_PACKAGES = $(DEMO_PACKAGES) hyperfine time bubblewrap curl
 VENV         = .venv
 PIP_PACKAGES = jsonschema packaging cvss pyyaml
 TOOLS_DIR   ?= /opt/sentinel-tools/venv
 DISTDIR     ?= dist
 
-.PHONY: all deps apt-deps pip-deps tools build release install uninstall dist check-install check test demo bench clean
+.PHONY: all deps apt-deps demo-apt-deps test-apt-deps bench-apt-deps pip-deps tools build release install uninstall dist deb \
+        image check-install check test demo bench clean
 
 all: build
 
-deps: apt-deps pip-deps tools
+deps: test-apt-deps pip-deps tools
 
-# Install only the Debian packages that are absent; `apt-get update` only when one is.
+# apt_install(PACKAGES): install only the Debian packages that are absent; `apt-get update` only when one is.
+define apt_install
+@missing=""; for p in $(1); do \
+  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  echo "installing:$$missing"; \
+  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+fi
+endef
+
 apt-deps:
-	@missing=""; for p in $(APT_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
-	fi
+	$(call apt_install,$(BUILD_PACKAGES))
+demo-apt-deps:
+	$(call apt_install,$(BUILD_PACKAGES) $(DEMO_PACKAGES))
+test-apt-deps:
+	$(call apt_install,$(BUILD_PACKAGES) $(TEST_PACKAGES))
+bench-apt-deps:
+	$(call apt_install,$(BUILD_PACKAGES) $(BENCH_PACKAGES))
 
 # Python tools the tests use (schema validation) live in a project-local venv.
 pip-deps:
@@ -46,20 +73,21 @@ pip-deps:
 # Bandit and Semgrep in a venv the sandbox profiles bind read-only (Debian's python3, so the
 # interpreter resolves inside the sandbox); Wapiti in its own venv beside it (gcc and
 # python3-dev build the C extension one of its dependencies ships only as source).
-tools: apt-deps
+tools: demo-apt-deps
 	@scripts/install-tools.sh $(TOOLS_DIR)
 
 build: apt-deps
 	$(SWIFT) build -c $(CONFIG)
 
-# The tarball first: DistributionCLITests installs it on a clean Debian root.
-test: deps dist
+# The tarball and the .deb first: DistributionCLITests installs the one, DebPackageCLITests and
+# ContainerImageCLITests (which builds the image with scripts/container.sh) the other.
+test: test-apt-deps pip-deps tools dist deb
 	$(SWIFT) build --build-tests
 	PATH="$(abspath $(VENV))/bin:$$PATH" SENTINEL_VENV=$(abspath $(VENV)) $(SWIFT) test --skip-build
 
 # The release binary, as installed: the debug build is ~8x slower on real projects.
 DEMO := .build/demo
-demo: deps release
+demo: demo-apt-deps tools release
 	@# The demo's own state and scratch files, under .build (ignored by git), never ./.sentinel.
 	mkdir -p $(DEMO)
 	$(RELEASE_BIN) doctor
@@ -119,7 +147,22 @@ install: release
 # tree, stripped, with completions, --help texts and checksums; unpacks with `tar -x` anywhere
 # (layout in scripts/dist.sh and README's Install section).
 dist: release
+	$(call apt_install,$(PACKAGE_PACKAGES))
 	scripts/dist.sh $(RELEASE_BIN) $(DISTDIR)
+
+# $(DISTDIR)/sentinel_VERSION_ARCH.deb: the same `make install` (PREFIX=/usr) staged, stripped, with
+# completions, --help texts, a Debian copyright file and Depends from what the binaries link
+# (dpkg-shlibdeps); `apt-get install ./dist/sentinel_*.deb` installs it (layout in scripts/deb.sh).
+deb: release
+	$(call apt_install,$(PACKAGE_PACKAGES))
+	scripts/deb.sh $(RELEASE_BIN) $(DISTDIR)
+
+# localhost/sentinel:VERSION with podman, no registry needed: the Containerfile installs the .deb
+# into a base image imported from a debootstrap root (scripts/container.sh). DISTDIR must be dist/,
+# the Containerfile's build context.
+image: deb
+	$(call apt_install,$(IMAGE_PACKAGES))
+	scripts/container.sh $(DISTDIR)/sentinel_$$($(RELEASE_BIN) --version)_$$(dpkg --print-architecture).deb
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/sentinel" "$(DESTDIR)$(PREFIX)/libexec/sentinel/sentinel-cli"
@@ -136,7 +179,7 @@ check:
 	$(SWIFT) format lint --strict --recursive Sources Tests bench/Sources Package.swift
 	@echo "style: swift format lint --strict clean (/// on every public symbol)"
 
-bench: deps
+bench: bench-apt-deps pip-deps tools
 	bench/launch-overhead.sh
 
 clean:

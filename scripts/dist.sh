@@ -42,7 +42,7 @@ stage="$work/$name"
 # 1. The installed tree: bin/sentinel and share/sentinel/{rules,profiles}, exactly as `make install`.
 cli="$(dirname "$(realpath "$binary")")/sentinel-cli"
 [[ -x "$cli" ]] || fail "$cli: no release binary beside $binary (make release)"
-make -C "$root" --no-print-directory install DESTDIR="$work" PREFIX="/$name" RELEASE_BIN="$(realpath "$binary")" \
+make -C "$root" --no-print-directory -o release install DESTDIR="$work" PREFIX="/$name" RELEASE_BIN="$(realpath "$binary")" \
     RELEASE_CLI="$cli" >/dev/null
 bin="$stage/bin/sentinel"
 
@@ -54,31 +54,10 @@ for pair in "$bin:$name.debug" "$stage/libexec/sentinel/sentinel-cli:$name-cli.d
     objcopy --strip-all --add-gnu-debuglink="$debug" "$shipped"
 done
 
-# 3. What the binary says about itself, from the stripped binary that ships.
+# 3. What the binary says about itself (completions, --help texts) and the docs, from the stripped
+#    binary that ships (scripts/stage-docs.sh, shared with scripts/deb.sh).
 share="$stage/share"
-mkdir -p "$share/bash-completion/completions" "$share/zsh/site-functions" "$share/fish/vendor_completions.d" \
-    "$share/doc/sentinel/help"
-"$bin" --generate-completion-script bash >"$share/bash-completion/completions/sentinel"
-"$bin" --generate-completion-script zsh >"$share/zsh/site-functions/_sentinel"
-"$bin" --generate-completion-script fish >"$share/fish/vendor_completions.d/sentinel.fish"
-# Every command path from argument-parser's own description of the tree (`help` is its built-in).
-"$bin" --experimental-dump-help | python3 -c '
-import json, sys
-def walk(command, path):
-    yield path
-    for sub in command.get("subcommands", []):
-        if sub["commandName"] != "help":
-            yield from walk(sub, path + [sub["commandName"]])
-for path in walk(json.load(sys.stdin)["command"], []):
-    print(" ".join(path))
-' >"$work/commands"
-while read -r -a words; do
-    file="$(IFS=-; echo "sentinel${words[*]:+-${words[*]}}").txt"
-    COLUMNS=80 LINES=24 "$bin" "${words[@]}" --help >"$share/doc/sentinel/help/$file"
-done <"$work/commands"
-for doc in README.md LICENSE NOTICE THIRD-PARTY-NOTICES.md; do
-    [[ -f "$root/$doc" ]] && install -m 0644 "$root/$doc" "$share/doc/sentinel/$doc"
-done
+"$root/scripts/stage-docs.sh" "$bin" "$share"
 
 # 4. Checksums of every file in the tree, then the archive and its own checksum.
 (cd "$stage" && find . -type f ! -path ./share/doc/sentinel/SHA256SUMS -printf '%P\n' | LC_ALL=C sort |

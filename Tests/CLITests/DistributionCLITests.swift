@@ -9,23 +9,14 @@ import Testing
 /// The tarball comes from `make dist` (which `make test` runs first) or `SENTINEL_DIST_TARBALL`;
 /// the root is cached by `scripts/debian-root.sh`, so only the first run of a month downloads.
 @Suite struct DistributionCLITests {
-    static let arch: String = {
-        var name = utsname()
-        uname(&name)
-        return withUnsafeBytes(of: &name.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    }()
-
     /// `dist/sentinel-VERSION-linux-ARCH.tar.gz` of this checkout, VERSION as the built binary says.
     static let tarball: String = {
         if let path = ProcessInfo.processInfo.environment["SENTINEL_DIST_TARBALL"] { return path }
-        let version = (try? CLI.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? "?"
-        return CLI.packageRoot + "/dist/sentinel-\(version)-linux-\(arch).tar.gz"
+        return CLI.packageRoot + "/dist/sentinel-\(DebianRoot.version)-linux-\(DebianRoot.machine).tar.gz"
     }()
 
     /// Runs when there is a tarball to test, and always in CI (where a missing one is a failure).
-    static let enabled =
-        TestHost.isRoot
-        && (FileManager.default.fileExists(atPath: tarball) || ProcessInfo.processInfo.environment["CI"] != nil)
+    static let enabled = DebianRoot.enabled(tarball)
 
     /// The packages of README's `apt-get install ... # the runtime libraries` line.
     static func runtimePackages() throws -> [String] {
@@ -40,14 +31,22 @@ import Testing
         try String(contentsOfFile: CLI.packageRoot + "/" + file, encoding: .utf8)
     }
 
-    /// The Containerfile installs the tarball `make dist` builds with README's runtime packages, and
-    /// the GitHub Actions example runs README's CI recipe's commands unchanged after the same install.
+    /// The Containerfile compiles nothing: it installs the .deb `make deb` builds, the build
+    /// context's only package, into the BASE image `make image` (scripts/container.sh) imports, apt
+    /// resolving its Depends. The GitHub Actions example installs the tarball `make dist` builds with
+    /// README's runtime packages and runs README's CI recipe's commands unchanged.
     @Test func theContainerfileAndTheActionsExampleInstallAsReadmeSays() throws {
         let packages = try Self.runtimePackages().joined(separator: " ")
         let containerfile = try Self.text("Containerfile")
-        #expect(containerfile.contains("RUN make dist DISTDIR=/dist"))
-        #expect(containerfile.contains("      \(packages) \\\n"), "runtime packages: \(packages)")
-        #expect(containerfile.contains("tar -xzf sentinel-*.tar.gz -C /usr/local --strip-components=1"))
+        #expect(containerfile.contains("ARG BASE=") && containerfile.contains("\nFROM ${BASE}\n"))
+        #expect(!containerfile.contains("FROM swift") && !containerfile.contains("RUN make"))
+        #expect(containerfile.contains("COPY dist/ /tmp/dist/\nRUN set -- /tmp/dist/sentinel_*.deb"))
+        #expect(containerfile.contains("apt-get install -y -qq \"$1\""))
+        #expect(containerfile.contains("ENTRYPOINT [\"sentinel\"]"))
+        let context = try Self.text(".dockerignore").split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(context == ["*", "!dist/sentinel_*.deb", "!scripts/"], "\(context)")
+        let makefile = try Self.text("Makefile")
+        #expect(makefile.contains("\nimage: deb\n") && makefile.contains("\tscripts/container.sh $(DISTDIR)/sentinel_"))
 
         let example = try Self.text("docs/github-actions.yml")
         #expect(example.contains("--no-install-recommends \(packages) \\\n"), "runtime packages: \(packages)")
@@ -61,33 +60,9 @@ import Testing
         for step in steps { #expect(example.contains(step + "\n"), "README's recipe step missing from the example: \(step)") }
     }
 
-    static let vulnerable = """
-        import requests
-        import yaml
-
-
-        def load(text):
-            return yaml.load(text)
-
-
-        def fetch(url):
-            return requests.get(url, verify=False)
-
-        """
-
-    /// Runs `command` chrooted into `root`, in a private mount and pid namespace with its own /proc
-    /// (the binary finds its data through /proc/self/exe), with a minimal environment.
-    static func inRoot(_ root: String, _ command: [String]) throws -> CLI.Result {
-        let environment = ["PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/root", "SENTINEL_HOME=/tmp/sentinel-home", "LANG=C.UTF-8"]
-        return try CLI.runProgram(
-            "/usr/bin/unshare",
-            ["--mount", "--propagation", "private", "--pid", "--fork", "--mount-proc=\(root)/proc", "chroot", root, "/usr/bin/env", "-i"]
-                + environment + command, timeout: 300)
-    }
-
     /// The `--help` texts shipped are the golden ones (every command, same text), and the three
-    /// completion scripts are argument-parser's for `sentinel`.
-    static func expectDocumentation(in share: String) throws {
+    /// completion scripts are argument-parser's for `sentinel` (zsh's at `zsh`, relative to `share`).
+    static func expectDocumentation(in share: String, zsh: String = "zsh/site-functions/_sentinel") throws {
         let golden = CLI.packageRoot + "/Tests/CLITests/Golden"
         let expected = try FileManager.default.contentsOfDirectory(atPath: golden).filter { $0.hasPrefix("help-") }.sorted()
         let shipped = try FileManager.default.contentsOfDirectory(atPath: share + "/doc/sentinel/help").sorted()
@@ -98,7 +73,7 @@ import Testing
         }
         let completions = [
             "bash-completion/completions/sentinel": "complete -o filenames -F _sentinel sentinel",
-            "zsh/site-functions/_sentinel": "#compdef sentinel", "fish/vendor_completions.d/sentinel.fish": "complete -c 'sentinel'",
+            zsh: "#compdef sentinel", "fish/vendor_completions.d/sentinel.fish": "complete -c 'sentinel'",
         ]
         for (file, marker) in completions {
             let text = (try? String(contentsOfFile: share + "/" + file, encoding: .utf8)) ?? ""
@@ -117,67 +92,50 @@ import Testing
 
         let packages = try Self.runtimePackages()
         #expect(packages.contains("libseccomp2") && packages.contains("libcurl4"), "\(packages)")
-        let cache =
-            ProcessInfo.processInfo.environment["SENTINEL_TEST_CACHE"]
-            ?? (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache") + "/sentinel-tests"
-        // debootstrap takes minutes on a cold cache: 50 minutes is 10x that.
-        let made = try CLI.runProgram(
-            CLI.packageRoot + "/scripts/debian-root.sh", [cache] + packages, timeout: 3000)
+        let made = try DebianRoot.tarball(packages: packages)
         try #require(made.status == 0, "\(made.stderr)")
-        let rootTarball = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-
-        let root = NSTemporaryDirectory() + "sentinel-clean-root-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: root + "/opt/sentinel", withIntermediateDirectories: true)
+        let (root, unpackRoot) = try DebianRoot.unpack(made.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
         defer { try? FileManager.default.removeItem(atPath: root) }
-        let unpackRoot = try CLI.runProgram("/usr/bin/tar", ["-xf", rootTarball, "-C", root], timeout: 600)
         try #require(unpackRoot.status == 0, "\(unpackRoot.stderr)")
+        try FileManager.default.createDirectory(atPath: root + "/opt/sentinel", withIntermediateDirectories: true)
         let unpack = try CLI.runProgram(
             "/usr/bin/tar", ["-xzf", tarball, "-C", root + "/opt/sentinel", "--strip-components=1"], timeout: 600)
         try #require(unpack.status == 0, "\(unpack.stderr)")
-        try Self.vulnerable.write(toFile: root + "/tmp/app.py", atomically: false, encoding: .utf8)
+        try DebianRoot.vulnerable.write(toFile: root + "/tmp/app.py", atomically: false, encoding: .utf8)
         try Self.expectDocumentation(in: root + "/opt/sentinel/share")
 
         // No Swift in the root: no toolchain, no runtime library to fall back on.
-        let swift = try Self.inRoot(root, ["/bin/sh", "-c", "command -v swift || ls /usr/lib/swift /usr/lib/*/libswiftCore.so"])
+        let swift = try DebianRoot.run(root, ["/bin/sh", "-c", "command -v swift || ls /usr/lib/swift /usr/lib/*/libswiftCore.so"])
         #expect(swift.status != 0, "\(swift.stdout)")
         for binary in ["/opt/sentinel/bin/sentinel", "/opt/sentinel/libexec/sentinel/sentinel-cli"] {
-            let libraries = try Self.inRoot(root, ["/usr/bin/ldd", binary])
+            let libraries = try DebianRoot.run(root, ["/usr/bin/ldd", binary])
             #expect(libraries.status == 0 && !libraries.stdout.contains("not found"), "\(binary): \(libraries.stdout)\(libraries.stderr)")
         }
-        let sums = try Self.inRoot(root, ["/bin/sh", "-c", "cd /opt/sentinel && sha256sum --quiet -c share/doc/sentinel/SHA256SUMS"])
+        let sums = try DebianRoot.run(root, ["/bin/sh", "-c", "cd /opt/sentinel && sha256sum --quiet -c share/doc/sentinel/SHA256SUMS"])
         #expect(sums.status == 0, "\(sums.stdout)\(sums.stderr)")
 
-        let version = try Self.inRoot(root, ["/opt/sentinel/bin/sentinel", "--version"])
+        let version = try DebianRoot.run(root, ["/opt/sentinel/bin/sentinel", "--version"])
         #expect(version.status == 0, "\(version.stderr)")
-        #expect(name == "sentinel-\(version.stdout.trimmingCharacters(in: .newlines))-linux-\(Self.arch).tar.gz")
+        #expect(name == "sentinel-\(version.stdout.trimmingCharacters(in: .newlines))-linux-\(DebianRoot.machine).tar.gz")
 
-        // Source and sanitizer sets (`set:` files) are what rules include, not rules themselves.
-        let shippedRules = try FileManager.default.subpathsOfDirectory(atPath: CLI.packageRoot + "/rules")
-            .filter { $0.hasSuffix(".yaml") }
-            .filter { path in
-                let text = (try? String(contentsOfFile: CLI.packageRoot + "/rules/" + path, encoding: .utf8)) ?? ""
-                return !text.split(separator: "\n").contains { $0.hasPrefix("set:") }
-            }.count
-        let rules = try Self.inRoot(root, ["/opt/sentinel/bin/sentinel", "rules", "list"])
+        let shippedRules = try DebianRoot.shippedRuleCount()
+        let rules = try DebianRoot.run(root, ["/opt/sentinel/bin/sentinel", "rules", "list"])
         #expect(rules.status == 0, "\(rules.stderr)")
         #expect(rules.stdout.split(separator: "\n").last.map(String.init) == "\(shippedRules) rules", "\(rules.stdout)")
-        let profiles = try Self.inRoot(root, ["/opt/sentinel/bin/sentinel", "sandbox", "profiles"])
+        let profiles = try DebianRoot.run(root, ["/opt/sentinel/bin/sentinel", "sandbox", "profiles"])
         #expect(profiles.status == 0, "\(profiles.stderr)")
         #expect(profiles.stdout.split(separator: "\n").contains { $0.hasPrefix("minimal ") }, "\(profiles.stdout)")
 
-        let scan = try Self.inRoot(root, ["/opt/sentinel/bin/sentinel", "scan", "/tmp/app.py", "--sast", "--format", "json"])
+        let scan = try DebianRoot.run(root, ["/opt/sentinel/bin/sentinel", "scan", "/tmp/app.py", "--sast", "--format", "json"])
         #expect(scan.status == 1, "findings exit 1: \(scan.stderr)")
-        let report = try JSONSerialization.jsonObject(with: Data(scan.stdout.utf8)) as? [String: Any]
-        let findings = report?["findings"] as? [[String: Any]] ?? []
-        let found = Set(findings.compactMap { $0["ruleId"] as? String })
-        #expect(found == ["python.requests-verify-false", "python.yaml-load"], "\(scan.stdout)")
+        #expect(DebianRoot.ruleIds(scan.stdout) == DebianRoot.plantedFindings, "\(scan.stdout)")
 
         // An install that lost its rules fails closed: no "0 rules", no clean scan.
         try FileManager.default.removeItem(atPath: root + "/opt/sentinel/share/sentinel/rules")
-        let noRules = try Self.inRoot(root, ["/opt/sentinel/bin/sentinel", "rules", "list"])
+        let noRules = try DebianRoot.run(root, ["/opt/sentinel/bin/sentinel", "rules", "list"])
         #expect(noRules.status == 2, "\(noRules.stdout)")
         #expect(noRules.stderr.contains("no rule directory found"), "\(noRules.stderr)")
-        let unchecked = try Self.inRoot(root, ["/opt/sentinel/bin/sentinel", "scan", "/tmp/app.py", "--sast"])
+        let unchecked = try DebianRoot.run(root, ["/opt/sentinel/bin/sentinel", "scan", "/tmp/app.py", "--sast"])
         #expect(unchecked.status == 3, "\(unchecked.stdout)")
         #expect(unchecked.stderr.contains("no rule directory found"), "\(unchecked.stderr)")
     }
