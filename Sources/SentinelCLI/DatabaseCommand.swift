@@ -32,72 +32,17 @@ struct DatabaseImportCommand: ParsableCommand {
     func run() throws {
         let database = try OSVDatabase(path: StateLocation.current().osvDatabase)
         let source = "import " + paths.joined(separator: " ")
-        let report = try database.import(paths: paths, feed: FeedState(ecosystem: "", source: source))
+        let progress = ProgressReporter.forStderr(quiet: false, environment: ProcessInfo.processInfo.environment)
+        let report = try progress.during("db import: reading \(paths.count) path\(paths.count == 1 ? "" : "s")") {
+            try database.import(paths: paths, feed: FeedState(ecosystem: "", source: source))
+        }
+        progress.stop()
         for problem in report.problems { Console.error("sentinel: \(problem.source): \(problem.message)") }
         Console.out(
             "imported \(report.files) files: \(report.inserted) new, \(report.updated) updated, "
                 + "\(report.unchanged) unchanged, \(report.olderIgnored) older ignored, \(report.problems.count) problems")
         Console.out("database: \(try StateLocation.current().osvDatabase)")
         if report.files > 0 && report.problems.count == report.files { throw ExitCode(2) }
-    }
-}
-
-struct DatabaseUpdateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "update",
-        abstract: "Download the OSV project's per-ecosystem exports (BASE/<ecosystem>/all.zip) and import them.",
-        discussion: """
-            Conditional requests (ETag/Last-Modified): an unchanged export is not downloaded again. Each ecosystem \
-            is imported in one transaction and replaces that ecosystem's records (records the export no longer \
-            holds are removed); a failed, damaged or oversized download leaves its data as it was. Exit status 1 \
-            when any ecosystem failed.
-            """)
-
-    @Option(
-        name: .customLong("ecosystem"),
-        help:
-            "An ecosystem to update (repeatable; default: those in the database, else PyPI, npm, Go, crates.io, Maven, RubyGems, Packagist, NuGet)."
-    )
-    var ecosystems: [String] = []
-
-    @Option(help: "Base URL of the exports (default: $SENTINEL_OSV_URL, else the public OSV bucket).")
-    var url: String?
-
-    func validate() throws {
-        if let url, !(url.hasPrefix("http://") || url.hasPrefix("https://")) {
-            throw ValidationError("--url: '\(url)' is not an http:// or https:// URL")
-        }
-        for name in ecosystems where name.isEmpty || name.contains("/") {
-            throw ValidationError("--ecosystem: '\(name)' is not an ecosystem name")
-        }
-    }
-
-    func run() throws {
-        let database = try OSVDatabase(path: StateLocation.current().osvDatabase)
-        let environment = ProcessInfo.processInfo.environment["SENTINEL_OSV_URL"].flatMap { $0.isEmpty ? nil : $0 }
-        let updater = OSVUpdater(baseURL: url ?? environment ?? OSVUpdater.defaultBaseURL)
-        var names = ecosystems
-        if names.isEmpty {
-            let stored = try database.storedEcosystems()
-            names = stored.isEmpty ? OSVUpdater.defaultEcosystems : stored
-        }
-        var failed = false
-        for name in names {
-            switch try updater.update(name, in: database) {
-            case .imported(let report):
-                for problem in report.problems { Console.error("sentinel: \(problem.source): \(problem.message)") }
-                Console.out(
-                    "\(name): imported \(report.files) files: \(report.inserted) new, \(report.updated) updated, "
-                        + "\(report.unchanged) unchanged, \(report.problems.count) problems"
-                        + (report.removed > 0 ? ", \(report.removed) no longer in the export removed" : ""))
-            case .notModified:
-                Console.out("\(name): up to date (not modified)")
-            case .failed(let message):
-                failed = true
-                Console.error("sentinel: \(name): \(message); its data is unchanged")
-            }
-        }
-        if failed { throw ExitCode(1) }
     }
 }
 

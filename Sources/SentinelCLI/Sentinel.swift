@@ -10,7 +10,7 @@ public struct Sentinel: ParsableCommand {
         version: SentinelVersion.current,
         subcommands: [
             ScanCommand.self, HealCommand.self, MemoryCommand.self, ProposalsCommand.self, AuditCommand.self, RulesCommand.self,
-            DatabaseCommand.self, FleetCommand.self,
+            DatabaseCommand.self, ConfigCommand.self, InitCommand.self, FleetCommand.self,
             SandboxCommand.self, DoctorCommand.self, DastWorkerCommand.self,
         ]
     )

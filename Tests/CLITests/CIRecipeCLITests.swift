@@ -2,6 +2,8 @@
     import Glibc
 #endif
 import Foundation
+import Support
+import Synchronization
 import TestSupport
 import Testing
 
@@ -23,7 +25,7 @@ struct CIRecipeCLITests {
 
     @Test(
         "scan fails on the finding, SARIF uploads, heal proposes, approve --policy opens the pull request",
-        arguments: ["README.md", "docs/github-actions.yml"])
+        arguments: ["docs/ci.md", "docs/github-actions.yml"])
     func workflowRunsEndToEnd(file: String) throws {
         let workflow = try Workflow.load(CLI.packageRoot + "/" + file)
         #expect(workflow.jobs.map(\.name) == ["scan", "heal", "approve"])
@@ -32,7 +34,9 @@ struct CIRecipeCLITests {
 
         let scan = try runner.run(try #require(workflow.job("scan")), needsFailed: false)
         #expect(scan.failed, "the scan gates on the yaml.load finding")
-        #expect(scan.exits.first { $0.command.hasPrefix("sentinel scan") }?.status == 1)
+        // Both lockfiles' ecosystems fetched, so the dependency check runs (not exit 3).
+        #expect(runner.mirrorRequests.names.withLock { Set($0) } == ["PyPI", "npm"])
+        #expect(scan.exits.first { $0.command.hasPrefix("sentinel scan") }?.status == 1, "\(scan.log)")
         let sarif = try #require(runner.uploadedSARIF.first, "upload-sarif ran")
         #expect(sarif.category == "sentinel")
         #expect(sarif.ruleIds.contains("python.yaml-load"), "\(sarif.ruleIds)")
@@ -168,6 +172,11 @@ final class Runner {
     let origin: String
     let github: FakeGitHubServer
     let mirror: LoopbackHTTPServer
+    /// The ecosystems whose exports the mirror served, in order.
+    final class ServedExports: Sendable {
+        let names = Mutex<[String]>([])
+    }
+    let mirrorRequests: ServedExports
     private(set) var uploadedSARIF: [UploadedSARIF] = []
     private var artifacts: [String: String] = [:]
 
@@ -176,14 +185,38 @@ final class Runner {
     var state: String { root + "/state" }
     var runnerHome: String { root + "/github-home" }
 
-    init() throws {
+    /// A Python service with a web front end: both ecosystems' lockfiles pin what they install.
+    static let lockfiles = [
+        "requirements.txt": "PyYAML==6.0.1\n",
+        "web/package-lock.json": """
+        {"name": "web", "version": "1.0.0", "lockfileVersion": 3, "requires": true, "packages": {
+          "": {"name": "web", "version": "1.0.0", "dependencies": {"lodash": "4.17.21"}},
+          "node_modules/lodash": {"version": "4.17.21"}}}
+
+        """,
+    ]
+
+    /// The repository as GitHub holds it, on main: `files` over the heal fixture with its
+    /// yaml.load (its PyPI and npm lockfiles by default), or `files` alone when `fixture` is nil.
+    init(
+        fixture: String? = "sast-yaml-load", files: [String: String] = Runner.lockfiles, prepare: (String) throws -> Void = { _ in }
+    ) throws {
         root = try HealCLITests.Scratch.makeDirectory()
-        // The repository as GitHub holds it: the heal fixture with its yaml.load, on main.
         origin = root + "/origin"
-        try FileManager.default.copyItem(atPath: HealCLITests.corpus + "/sast-yaml-load", toPath: origin)
-        try? FileManager.default.removeItem(atPath: origin + "/.fixture.json")
+        if let fixture {
+            try FileManager.default.copyItem(atPath: HealCLITests.corpus + "/" + fixture, toPath: origin)
+            try? FileManager.default.removeItem(atPath: origin + "/.fixture.json")
+        }
+        for (path, text) in files {
+            let file = origin + "/" + path
+            try FileManager.default.createDirectory(
+                atPath: PathText.directory(of: file), withIntermediateDirectories: true)
+            try text.write(toFile: file, atomically: false, encoding: .utf8)
+        }
+        _ = try Self.git(["init", "-q", "-b", "main"], in: origin)
+        try prepare(origin)
         for command in [
-            ["init", "-q", "-b", "main"], ["add", "-A"],
+            ["add", "-A"],
             ["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture"],
         ] {
             _ = try Self.git(command, in: origin)
@@ -191,10 +224,17 @@ final class Runner {
         let head = try Self.git(["rev-parse", "HEAD"], in: origin)
         let tree = try Self.git(["rev-parse", "HEAD^{tree}"], in: origin)
         github = try FakeGitHubServer(token: CIRecipeCLITests.token, commits: [head: tree], branches: ["main": head])
-        let export = try Self.osvExport(in: root)
+        let root = root
+        let exports = try ["PyPI", "npm"].map { try Runner.osvExport(ecosystem: $0, in: root) }
+        let served = ServedExports()
         mirror = try LoopbackHTTPServer { request in
-            request.path.hasSuffix("/PyPI/all.zip") ? .init(status: 200, body: export) : .init(status: 404)
+            for (name, export) in zip(["PyPI", "npm"], exports) where request.path.hasSuffix("/\(name)/all.zip") {
+                served.names.withLock { $0.append(name) }
+                return .init(status: 200, body: export)
+            }
+            return .init(status: 404)
         }
+        mirrorRequests = served
     }
 
     func cleanUp() {
@@ -225,6 +265,12 @@ final class Runner {
                 let exit = try shell(run, environment: environment(job: job, step: step))
                 result.exits.append(exit)
                 if exit.status != 0 { result.failed = true }
+            } else if let uses = step.uses, uses.hasPrefix("./") {
+                // A composite action of the checkout's own (this repository's action.yml, vendored).
+                let action = try CompositeAction.load(workspace + "/" + uses.dropFirst(2) + "/action.yml")
+                let exits = try action.run(on: self, with: step.with, environment: environment(job: job, step: step))
+                result.exits += exits
+                if exits.contains(where: { $0.status != 0 }) { result.failed = true }
             } else if let uses = step.uses {
                 try perform(uses, with: step.with)
             }
@@ -233,7 +279,7 @@ final class Runner {
     }
 
     /// The expressions the README's workflow uses; any other fails the test, so it is kept in step.
-    private func evaluate(_ condition: String?, failed: Bool) throws -> Bool {
+    func evaluate(_ condition: String?, failed: Bool) throws -> Bool {
         switch condition {
         case nil: return !failed
         case "failure() && github.event_name == 'push'": return failed
@@ -243,7 +289,7 @@ final class Runner {
         }
     }
 
-    private func environment(job: Workflow.Job, step: Workflow.Step) throws -> [String: String] {
+    func environment(job: Workflow.Job, step: Workflow.Step) throws -> [String: String] {
         var environment: [String: String] = [
             "PATH": URL(fileURLWithPath: CLI.binary).deletingLastPathComponent().path + ":/usr/local/bin:/usr/bin:/bin",
             "HOME": runnerHome, "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push",
@@ -260,7 +306,7 @@ final class Runner {
 
     /// `${{ … }}` values the workflow reads from the repository's settings; paths the workflow
     /// names on the runner are mapped into this test's scratch directory.
-    private func substitute(_ value: String) throws -> String {
+    func substitute(_ value: String) throws -> String {
         switch value {
         case "${{ vars.SENTINEL_POLICY }}": return policy
         case "${{ secrets.GITHUB_TOKEN }}": return CIRecipeCLITests.token
@@ -271,7 +317,7 @@ final class Runner {
         }
     }
 
-    private func shell(_ script: String, environment: [String: String]) throws -> Exit {
+    func shell(_ script: String, environment: [String: String]) throws -> Exit {
         let result = try CLI.runProgram(
             "/bin/bash", ["--noprofile", "--norc", "-e", "-c", script], environment: environment, directory: workspace,
             timeout: 900)
@@ -281,7 +327,7 @@ final class Runner {
     }
 
     /// What the actions the workflow names do, as far as the job can see.
-    private func perform(_ uses: String, with inputs: [String: String]) throws {
+    func perform(_ uses: String, with inputs: [String: String]) throws {
         switch uses {
         case "actions/checkout@v4":
             _ = try Self.git(["clone", "-q", origin, workspace], in: root)
@@ -374,20 +420,21 @@ final class Runner {
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// OSV's PyPI export as the mirror serves it: one advisory, modified today, in a zip.
-    static func osvExport(in root: String) throws -> [UInt8] {
-        let directory = root + "/osv-export"
+    /// OSV's export of `ecosystem` as the mirror serves it: one advisory, modified today, in a zip.
+    static func osvExport(ecosystem: String, in root: String) throws -> [UInt8] {
+        let directory = root + "/osv-export-\(ecosystem)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let modified = ISO8601DateFormatter().string(from: Date())
         let advisory = """
-            {"id": "PYSEC-0000-1", "modified": "\(modified)", "published": "\(modified)",
+            {"id": "OSV-\(ecosystem)-1", "modified": "\(modified)", "published": "\(modified)",
              "summary": "an advisory of a package the repository does not use",
-             "affected": [{"package": {"ecosystem": "PyPI", "name": "not-a-dependency"},
+             "affected": [{"package": {"ecosystem": "\(ecosystem)", "name": "not-a-dependency"},
                            "ranges": [{"type": "ECOSYSTEM", "events": [{"introduced": "0"}, {"fixed": "1.0"}]}]}]}
             """
-        try advisory.write(toFile: directory + "/PYSEC-0000-1.json", atomically: false, encoding: .utf8)
-        let zip = try CLI.runProgram("/usr/bin/zip", ["-q", "-j", root + "/all.zip", directory + "/PYSEC-0000-1.json"])
+        try advisory.write(toFile: directory + "/advisory.json", atomically: false, encoding: .utf8)
+        let archive = directory + "/all.zip"
+        let zip = try CLI.runProgram("/usr/bin/zip", ["-q", "-j", archive, directory + "/advisory.json"])
         guard zip.status == 0 else { throw RecipeError("zip: \(zip.stderr)") }
-        return Array(try Data(contentsOf: URL(fileURLWithPath: root + "/all.zip")))
+        return Array(try Data(contentsOf: URL(fileURLWithPath: archive)))
     }
 }

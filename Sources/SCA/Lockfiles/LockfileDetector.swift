@@ -193,3 +193,14 @@ public struct LockfileDetector: Sendable {
         return Int(parts[1]) ?? 0
     }
 }
+
+extension LockfileDetector {
+    /// The ecosystems of advisories a scan of `root` looks up, as export names (`PyPI`, `npm`),
+    /// sorted: those of every pinned dependency its lockfiles name. `unreadable` holds one
+    /// `FILE: problem` line per lockfile that could not be read.
+    public static func ecosystemsInUse(under root: String) throws -> (ecosystems: [String], unreadable: [String]) {
+        let scan = try LockfileDetector(root: root).scan()
+        let names = Set(scan.dependencies.filter { $0.version != nil }.map { FeedState.exportName($0.ecosystem.name) })
+        return (names.sorted(), scan.errors.map(\.description))
+    }
+}

@@ -1,4 +1,5 @@
 import Findings
+import SAST
 import ScanCore
 
 /// The scan `ScanOptions` ask for, with every precedence rule of `sentinel scan` applied in one
@@ -18,24 +19,60 @@ public struct ScanPlan: Sendable {
     public var allowStaleDatabase: Bool
     /// The age limit of the advisory data, in seconds.
     public var maxDatabaseAge: Double
+    /// Every setting in force with where it came from, in the order `config show` prints them.
+    public private(set) var settings: [ScanSetting] = []
 
     /// The plan for `options`; reads the tree's `.sentinel.yml` unless `--config` names a file.
     public init(_ options: ScanOptions) throws {
         var config = ScanConfig()
-        if let file = options.configFile {
-            config = try ScanConfig.load(path: file, environment: options.environment)
+        var file: String?
+        if let path = options.configFile {
+            config = try ScanConfig.load(path: path, environment: options.environment)
+            file = path + " (--config)"
         } else if let inTree = try ScanConfig.load(inTree: options.paths.directory) {
             config = inTree
+            file = ScanConfig.fileName
         }
+        let fromFile = ScanSetting.Origin.file(file ?? "")
+        let read = ScanConfig()
+        var settings: [ScanSetting] = []
+        func origin(_ set: Bool, option: String? = nil) -> ScanSetting.Origin {
+            if let option { return .commandLine(option) }
+            return set ? fromFile : .defaults
+        }
+        settings.append(
+            ScanSetting(
+                key: "config",
+                value: options.configFile ?? (file == nil ? "none" : options.paths.directory + "/" + ScanConfig.fileName),
+                origin: options.configFile != nil ? .commandLine("--config") : file == nil ? .defaults : .file("the scanned tree's")))
+        let fileIncludes = config.include
+        let fileExcludes = config.exclude
         config.include += options.includes
         config.exclude += options.excludes
+        settings.append(
+            ScanSetting(
+                key: "include", list: config.include,
+                origin: .merged(file: fileIncludes.isEmpty ? nil : fromFile, option: options.includes.isEmpty ? nil : "--include")))
+        settings.append(
+            ScanSetting(
+                key: "exclude", list: config.exclude,
+                origin: .merged(file: fileExcludes.isEmpty ? nil : fromFile, option: options.excludes.isEmpty ? nil : "--exclude")))
+        let fileDefaultExcludes = config.defaultExcludes
         if options.noDefaultExcludes { config.defaultExcludes = false }
+        settings.append(
+            ScanSetting(
+                key: "default-excludes", value: config.defaultExcludes ? "true" : "false",
+                origin: origin(!fileDefaultExcludes, option: options.noDefaultExcludes ? "--no-default-excludes" : nil)))
         self.config = config
 
         var kinds = options.kinds
         let webOnly = options.web != nil && kinds.isEmpty && !options.pathsGiven
         if options.web != nil { kinds.append(.dast) }
         let gate = options.failOn ?? config.failOn.map { Gate(failOn: $0) } ?? Gate()
+        settings.append(
+            ScanSetting(
+                key: "failOn", value: gate.failOn?.rawValue ?? "none",
+                origin: origin(config.failOn != nil, option: options.failOn == nil ? nil : "--fail-on")))
         var request = ScanRequest(
             root: options.paths.root, kinds: kinds.isEmpty ? nil : kinds,
             tools: options.tools ?? (options.zap ? ScannerRegistry.defaultToolNames + [ToolName.zap] : nil),
@@ -44,6 +81,36 @@ public struct ScanPlan: Sendable {
         request.minimumSeverity = options.severity
         request.minimumConfidence = options.minConfidence ?? config.minConfidence ?? Confidence.defaultMinimum
         self.request = request
+        settings.append(
+            ScanSetting(
+                key: "minConfidence", value: request.minimumConfidence?.rawValue ?? "low",
+                origin: origin(config.minConfidence != nil, option: options.minConfidence == nil ? nil : "--min-confidence")))
+        let scanners = request.kinds ?? config.scanners
+        settings.append(
+            ScanSetting(
+                key: "scanners", value: scanners.map { $0.map(\.rawValue).joined(separator: ", ") } ?? "every one that applies",
+                origin: origin(config.scanners != nil, option: options.kinds.isEmpty ? nil : "--sast/--sca/--secrets")))
+        // The web scanners run only against a `--dast` URL.
+        let tools =
+            request.tools ?? config.tools
+            ?? ScannerRegistry.defaultToolNames.filter { options.web != nil || !ScannerRegistry.webToolNames.contains($0) }
+        settings.append(
+            ScanSetting(
+                key: "tools", value: tools.map(\.rawValue).joined(separator: ", "),
+                origin: origin(config.tools != nil, option: options.tools == nil ? nil : "--tools")))
+        settings.append(
+            ScanSetting(
+                key: "severity",
+                value: config.severity.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.rawValue)" }
+                    .joined(separator: ", "),
+                origin: origin(!config.severity.isEmpty)))
+        settings.append(
+            ScanSetting(key: "rules", list: config.ruleDirectories, origin: origin(config.ruleDirectories != read.ruleDirectories)))
+        settings.append(ScanSetting(key: "semgrep.config", list: config.semgrepConfigs, origin: origin(!config.semgrepConfigs.isEmpty)))
+        let models = config.taintModels
+        settings.append(
+            ScanSetting(
+                key: "models", value: models == TaintModels() ? "" : "declared", origin: origin(models != TaintModels())))
 
         requireDatabase = !options.allowMissingDatabase
         allowStaleDatabase = options.allowStaleDatabase
@@ -54,6 +121,19 @@ public struct ScanPlan: Sendable {
         } else {
             maxDatabaseAge = ScanContext.defaultMaxDatabaseAge
         }
+        settings.append(
+            ScanSetting(
+                key: "sca.max-db-age", value: ScanSetting.duration(maxDatabaseAge),
+                origin: origin(config.maxDatabaseAge != nil, option: options.maxDatabaseAge == nil ? nil : "--max-db-age")))
+        settings.append(
+            ScanSetting(
+                key: "sca.missing-db", value: requireDatabase ? "fail" : "skip",
+                origin: origin(false, option: options.allowMissingDatabase ? "--allow-missing-db" : nil)))
+        settings.append(
+            ScanSetting(
+                key: "sca.stale-db", value: allowStaleDatabase ? "warn" : "fail",
+                origin: origin(false, option: options.allowStaleDatabase ? "--allow-stale-db" : nil)))
+        self.settings = settings
     }
 
     /// `context` with the plan's advisory-data rules.

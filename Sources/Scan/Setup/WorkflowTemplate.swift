@@ -1,0 +1,38 @@
+/// The GitHub Actions workflow `sentinel init` writes: the scan gate with its SARIF uploaded to
+/// code scanning. Its steps are the README's CI recipe's scan job.
+enum WorkflowTemplate {
+    static func text(for setup: ProjectSetup) -> String {
+        """
+        # Written by `sentinel init`: `sentinel scan` on every push to \(setup.branch) and every pull request;
+        # findings appear under Security -> Code scanning, and one at or above failOn (.sentinel.yml)
+        # fails the job. SENTINEL_IMAGE (Settings -> Variables) names the image built from Sentinel's
+        # Containerfile (`make image`), pushed where your runners pull from.
+        name: sentinel
+        on:
+          push:
+            branches: [\(setup.branch)]
+          pull_request:
+        jobs:
+          scan:
+            runs-on: ubuntu-latest
+            container:
+              image: ${{ vars.SENTINEL_IMAGE }}
+              options: --privileged                    # the sandbox: user namespaces, cgroups
+            permissions:
+              contents: read
+              security-events: write                   # for upload-sarif
+            env:
+              SENTINEL_HOME: /tmp/sentinel             # the OSV database, outside the checkout
+            steps:
+              - uses: actions/checkout@v4
+              - run: sentinel db update --for .
+              - run: sentinel scan . --format sarif --output sentinel.sarif
+              - if: always() && hashFiles('sentinel.sarif') != ''
+                uses: github/codeql-action/upload-sarif@v3
+                with:
+                  sarif_file: sentinel.sarif
+                  category: sentinel
+
+        """
+    }
+}
