@@ -126,4 +126,43 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: root + path), "\(path) left after purge")
         }
     }
+
+    /// `make release`'s binary, which `make deb` packages.
+    static let releaseBinary = CLI.packageRoot + "/.build-release-static/release/sentinel"
+
+    /// The same checkout gives the same bytes: every member dated the last commit (SOURCE_DATE_EPOCH),
+    /// owned by root, in the same order.
+    @Test(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: releaseBinary) || ProcessInfo.processInfo.environment["CI"] != nil,
+            "needs the release binary (make release)"), .timeLimit(.minutes(30)))
+    func theSameCheckoutBuildsTheSameBytes() throws {
+        let directory = NSTemporaryDirectory() + "sentinel-deb-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // One build takes about a minute here (xz of ~90 MB): ten minutes each.
+        var digests: [String] = []
+        for build in ["a", "b"] {
+            let made = try CLI.runProgram(
+                CLI.packageRoot + "/scripts/deb.sh", [Self.releaseBinary, directory + "/" + build], timeout: 600)
+            try #require(made.status == 0, "\(made.stderr)")
+            let digest = try CLI.runProgram("/bin/sh", ["-c", "sha256sum \(directory)/\(build)/sentinel_*.deb | cut -d' ' -f1"])
+            digests.append(digest.stdout)
+        }
+        #expect(digests[0] == digests[1] && digests[0].count == 65, "\(digests)")
+
+        let epoch = try CLI.runProgram("/usr/bin/git", ["-C", CLI.packageRoot, "log", "-1", "--format=%ct"])
+        let date = Date(timeIntervalSince1970: try #require(Double(epoch.stdout.trimmingCharacters(in: .whitespacesAndNewlines))))
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "yyyy-MM-dd HH:mm:ss"
+        let members = try CLI.runProgram(
+            "/bin/sh", ["-c", "dpkg-deb --fsys-tarfile \(directory)/a/sentinel_*.deb | TZ=UTC tar -tv --full-time"])
+        let lines = members.stdout.split(separator: "\n")
+        #expect(lines.count > 100, "\(members.stderr)")
+        for line in lines {
+            #expect(line.hasPrefix("d") || line.hasPrefix("-"), "\(line)")
+            #expect(line.contains(" root/root ") && line.contains(" \(format.string(from: date)) ./"), "\(line)")
+        }
+    }
 }
