@@ -27,8 +27,8 @@ DEMO_PACKAGES  = python3-venv python3-pip python3-pytest gcc python3-dev
 # for the .deb, bubblewrap and hyperfine for the sandbox comparisons, /usr/bin/time, curl.
 TEST_PACKAGES  = $(DEMO_PACKAGES) $(PACKAGE_PACKAGES) $(IMAGE_PACKAGES) python3-yaml python3-jinja2 python3-requests curl \
                  bubblewrap hyperfine time chromium postgresql-15
-# BENCH: the bench/ scripts (hyperfine, /usr/bin/time, bwrap as a baseline, curl).
-BENCH_PACKAGES = $(DEMO_PACKAGES) hyperfine time bubblewrap curl
+# BENCH: the bench/ scripts (hyperfine, /usr/bin/time, bwrap as a baseline, curl, PostgreSQL for the fleet).
+BENCH_PACKAGES = $(DEMO_PACKAGES) hyperfine time bubblewrap curl postgresql-15
 VENV         = .venv
 PIP_PACKAGES = jsonschema packaging cvss pyyaml
 TOOLS_DIR   ?= /opt/sentinel-tools/venv
