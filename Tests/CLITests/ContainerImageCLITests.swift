@@ -18,8 +18,10 @@ import Testing
     static let image = "localhost/sentinel-test:\(DebianRoot.version)"
 
     /// podman's configuration for the test: cgroupfs (no systemd here), runc (crun refuses the hybrid
-    /// cgroup layout), events in a file, and rlimits the caller holds (root without CAP_SYS_RESOURCE
-    /// cannot raise podman's default nofile of 1048576, and every container would fail to start).
+    /// cgroup layout), events in a file, rlimits the caller holds (root without CAP_SYS_RESOURCE
+    /// cannot raise podman's default nofile of 1048576, and every container would fail to start), and
+    /// the host's network for the build's downloads (no bridge or firewall rules left on the host;
+    /// every `podman run` here says `--network none`).
     static func podmanEnvironment(in directory: String) throws -> [String: String] {
         let files = try CLI.runProgram("/bin/sh", ["-c", "ulimit -Hn"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let storage = """
@@ -32,6 +34,7 @@ import Testing
         let containers = """
             [containers]
             default_ulimits = ["nofile=\(files):\(files)", "nproc=32768:32768"]
+            netns = "host"
 
             [engine]
             cgroup_manager = "cgroupfs"
