@@ -1,6 +1,7 @@
 import CLICore
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import SentinelCLI
@@ -109,6 +110,20 @@ private final class Written: Sendable {
         #expect(!written.all.contains("\n"))
     }
 
+    @Test("a phase around a call that blocks: shown while it lasts, no line of its own at the end")
+    func aBlockingCall() {
+        let (progress, written) = reporter(.plain(interval: 0.2))
+        defer { progress.stop() }
+        let shown = progress.during("db import: reading 2 paths") {
+            written.wait { $0.contains { $0.hasPrefix("sentinel: db import: reading 2 paths (") } }
+        }
+        #expect(shown, "\(written.all)")
+        let count = written.lines.count
+        #expect(written.lines.allSatisfy { $0.hasPrefix("sentinel: db import: reading 2 paths (") && $0.hasSuffix(" s)") })
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(written.lines.count == count, "the phase ended with the call: \(written.all)")
+    }
+
     @Test("SENTINEL_PROGRESS_INTERVAL sets the interval of plain lines; --quiet turns progress off")
     func modeFromTheEnvironment() {
         #expect(ProgressReporter.Mode.forStderr(quiet: true, environment: ["SENTINEL_PROGRESS_INTERVAL": "1"]) == .off)
@@ -139,6 +154,40 @@ private final class Written: Sendable {
             path = (path as NSString).deletingLastPathComponent
         }
         return directory
+    }
+
+    @Test("db update: a download that lasts is shown on stderr while it runs; stdout says what was imported")
+    func aSlowDownloadIsShownOnStderr() throws {
+        let directory = NSTemporaryDirectory() + "sentinel-progress-osv-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer {
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.removeItem(atPath: home)
+        }
+        let record = """
+            {"id": "PYSEC-0000-1", "modified": "2024-01-01T00:00:00Z", "affected": [{"package": {"ecosystem": "PyPI", \
+            "name": "demo"}, "ranges": [{"type": "ECOSYSTEM", "events": [{"introduced": "0"}, {"fixed": "1.0"}]}]}]}
+            """
+        try Data(record.utf8).write(to: URL(fileURLWithPath: directory + "/PYSEC-0000-1.json"))
+        let zipped = try CLI.runProgram("/usr/bin/zip", ["-q", "-j", directory + "/all.zip", directory + "/PYSEC-0000-1.json"])
+        try #require(zipped.status == 0, "\(zipped.stderr)")
+        let export = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/all.zip")))
+        // The export takes seconds to come, as a large one does.
+        let server = try LoopbackHTTPServer { _ in
+            Thread.sleep(forTimeInterval: 3)
+            return .init(status: 200, headers: [("ETag", "\"e1\"")], body: export)
+        }
+        defer { server.stop() }
+        var environment = CLI.environment(home: home)
+        environment["SENTINEL_OSV_URL"] = nil
+        environment["SENTINEL_PROGRESS_INTERVAL"] = "0.5"
+        let result = try CLI.run(
+            ["db", "update", "--ecosystem", "PyPI", "--url", server.baseURL], environment: environment, timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "PyPI: imported 1 files: 1 new, 0 updated, 0 unchanged, 0 problems\n", "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("sentinel: db update: PyPI: downloading (") }, "\(result.stderr)")
+        #expect(lines.allSatisfy { $0.hasPrefix("sentinel: db update: PyPI: ") }, "\(result.stderr)")
     }
 
     @Test("an adapter that runs for seconds: running lines and its end on stderr, none on stdout; --quiet: none")
