@@ -79,6 +79,32 @@ struct CIRecipeCLITests {
     }
 }
 
+/// The README's workflow: the composite action (this repository's action.yml, vendored into the
+/// checkout as the README says) fetches both lockfiles' advisories, gates on the finding, uploads
+/// the SARIF and, asked to heal, leaves a verified proposal.
+@Suite(
+    "README action workflow", .serialized,
+    .enabled(
+        if: TestHost.canSandbox && PythonHost.hasPytest && FileManager.default.isExecutableFile(atPath: "/usr/bin/zip"),
+        "heals in the sandbox and builds an OSV export: needs root, user namespaces, python3-pytest and zip"))
+struct ActionWorkflowCLITests {
+    @Test func theCompositeActionScansUploadsAndProposes() throws {
+        let workflow = try Workflow.load(CLI.packageRoot + "/README.md", after: "## The CI gate")
+        let action = try String(contentsOfFile: CLI.packageRoot + "/action.yml", encoding: .utf8)
+        let runner = try Runner(files: Runner.lockfiles.merging([".github/actions/sentinel/action.yml": action]) { a, _ in a })
+        defer { runner.cleanUp() }
+        let scan = try runner.run(try #require(workflow.job("scan")), needsFailed: false)
+        #expect(scan.failed, "the gate fails on the yaml.load finding")
+        #expect(runner.mirrorRequests.names.withLock { Set($0) } == ["PyPI", "npm"])
+        #expect(scan.exits.last?.command == "exit \"$SENTINEL_STATUS\"" && scan.exits.last?.status == 1, "\(scan.log)")
+        let sarif = try #require(runner.uploadedSARIF.first, "upload-sarif ran")
+        #expect(sarif.category == "sentinel" && sarif.ruleIds.contains("python.yaml-load"), "\(sarif.ruleIds)")
+        let heal = try #require(scan.exits.first { $0.command.hasPrefix("policy=()") }, "the heal step ran")
+        #expect(heal.status == 0, "\(heal.stdout)\(heal.stderr)")
+        #expect(heal.stdout.contains("  pending  ") && heal.stdout.contains("sentinel/fix/python.yaml-load-"), "\(heal.stdout)")
+    }
+}
+
 /// The jobs of the README's workflow, in order, as PyYAML reads the block (GitHub's own parser
 /// accepts the same YAML).
 struct Workflow {
@@ -102,13 +128,13 @@ struct Workflow {
 
     func job(_ name: String) -> Job? { jobs.first { $0.name == name } }
 
-    /// A workflow file, or the first ```yaml block after "**GitHub Actions**" in a Markdown file.
-    static func load(_ path: String) throws -> Workflow {
+    /// A workflow file, or the first ```yaml block after `marker` in a Markdown file.
+    static func load(_ path: String, after marker: String = "**GitHub Actions**") throws -> Workflow {
         let script = """
             import json, sys, yaml
             text = open(sys.argv[1], encoding="utf-8").read()
             if sys.argv[1].endswith(".md"):
-                start = text.index("**GitHub Actions**")
+                start = text.index(sys.argv[2])
                 block = text.index("```yaml\\n", start) + len("```yaml\\n")
                 text = text[block:text.index("```", block)]
             doc = yaml.safe_load(text)
@@ -120,7 +146,7 @@ struct Workflow {
                 jobs.append({"name": name, "if": job.get("if"), "env": strings(job.get("env")), "steps": steps})
             print(json.dumps(jobs))
             """
-        let parsed = try CLI.runProgram("/usr/bin/python3", ["-c", script, path])
+        let parsed = try CLI.runProgram("/usr/bin/python3", ["-c", script, path, marker])
         guard parsed.status == 0, let data = parsed.stdout.data(using: .utf8),
             let jobs = try JSONSerialization.jsonObject(with: data) as? [[String: Any]]
         else { throw RecipeError("\(path): workflow not read: \(parsed.stderr)") }
@@ -310,6 +336,8 @@ final class Runner {
         switch value {
         case "${{ vars.SENTINEL_POLICY }}": return policy
         case "${{ secrets.GITHUB_TOKEN }}": return CIRecipeCLITests.token
+        // Where the team hosts the tarball: the install step it serves is DistributionCLITests'.
+        case "${{ vars.SENTINEL_URL }}": return "http://127.0.0.1:9/unused"
         case "/tmp/sentinel": return state
         default:
             if value.contains("${{") { throw RecipeError("the test does not know the value \(value)") }

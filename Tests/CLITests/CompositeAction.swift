@@ -41,7 +41,7 @@ struct CompositeAction {
                 condition: step["if"] as? String, with: step["with"] as? [String: String] ?? [:],
                 env: step["env"] as? [String: String] ?? [:])
         }
-        for step in (doc["steps"] as? [[String: Any]] ?? []) where step["run"] != nil && step["shell"] as? String != "bash" {
+        for step in (doc["steps"] as? [[String: Any]] ?? []) where step["run"] is String && step["shell"] as? String != "bash" {
             throw RecipeError("\(path): a run step of a composite action needs `shell: bash`")
         }
         return CompositeAction(inputs: doc["inputs"] as? [String: String] ?? [:], steps: steps)

@@ -51,13 +51,13 @@ import Testing
         let example = try Self.text("docs/github-actions.yml")
         #expect(example.contains("--no-install-recommends \(packages) \\\n"), "runtime packages: \(packages)")
         #expect(example.contains("tar -xzf \"$tarball\" -C /usr/local --strip-components=1"))
-        let readme = try Self.text("README.md")
+        let readme = try Self.text("docs/ci.md")
         let recipe =
             try #require(readme.components(separatedBy: "```yaml\nname: sentinel\n").dropFirst().first)
             .components(separatedBy: "```").first ?? ""
         let steps = recipe.split(separator: "\n").filter { $0.contains("- run: sentinel") || $0.contains("sarif") }
         #expect(steps.count >= 4, "\(recipe)")
-        for step in steps { #expect(example.contains(step + "\n"), "README's recipe step missing from the example: \(step)") }
+        for step in steps { #expect(example.contains(step + "\n"), "docs/ci.md's recipe step missing from the example: \(step)") }
     }
 
     /// The `--help` texts shipped are the golden ones (every command, same text), and the three

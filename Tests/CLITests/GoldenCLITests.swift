@@ -58,6 +58,27 @@ import Testing
 
     static let goldenDirectory = CLI.packageRoot + "/Tests/CLITests/Golden"
 
+    /// `docs/cli.md`, the CLI reference: every command's help as the golden files hold it, in the
+    /// order of `help` (so it is regenerated with them and can never disagree with the binary).
+    static func cliReference() throws -> String {
+        var text = "# Command-line reference\n\nEvery command's `--help`, as `sentinel COMMAND --help` prints it at 80 columns.\n"
+        text += "Generated from `Tests/CLITests/Golden/` (`SENTINEL_UPDATE_GOLDEN=1 swift test --filter GoldenCLITests`).\n"
+        for golden in help {
+            let command = (["sentinel"] + golden.arguments.dropLast()).joined(separator: " ")
+            let body = try String(contentsOfFile: "\(goldenDirectory)/\(golden.golden).txt", encoding: .utf8)
+            text += "\n## \(command)\n\n```\n" + body + (body.hasSuffix("\n") ? "" : "\n") + "```\n"
+        }
+        return text
+    }
+
+    @Test func theCLIReferenceIsEveryCommandsHelp() throws {
+        let path = CLI.packageRoot + "/docs/cli.md"
+        if ProcessInfo.processInfo.environment["SENTINEL_UPDATE_GOLDEN"] == "1" {
+            try Self.cliReference().write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == Self.cliReference(), "regenerate with SENTINEL_UPDATE_GOLDEN=1")
+    }
+
     @Test(arguments: help + usage)
     func matchesGolden(_ golden: Case) throws {
         // A fixed width: ArgumentParser wraps help to the terminal's (COLUMNS) width.

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
 import Foundation
 import SCA
 import Support
@@ -68,15 +65,12 @@ public struct ProjectSetup: Sendable, Equatable {
         return false
     }
 
-    /// The names in `directory`, at most `maxEntries`; none when it cannot be listed.
+    /// The names in `directory`, at most `maxEntries`; none when it cannot be listed. Opened
+    /// without following a link: a `src` that links elsewhere is not the project's.
     private static func entries(of directory: String) -> Set<String> {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: Set<String> = []
-        while names.count < maxEntries, let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.insert(name) }
-        }
-        return names
+        guard let opened = try? DirectoryDescriptor.workingDirectory.openDirectory(directory),
+            let entries = try? opened.entries(limit: maxEntries)
+        else { return [] }
+        return Set(entries.map(\.text).filter { $0 != "." && $0 != ".." })
     }
 }
