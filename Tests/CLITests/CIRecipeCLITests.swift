@@ -213,7 +213,8 @@ final class Runner {
 
     /// A Python service with a web front end: both ecosystems' lockfiles pin what they install.
     static let lockfiles = [
-        "requirements.txt": "PyYAML==6.0.1\n",
+        // The version Debian 12 ships (python3-yaml): the heal job's venv finds it installed.
+        "requirements.txt": "PyYAML==6.0\n",
         "web/package-lock.json": """
         {"name": "web", "version": "1.0.0", "lockfileVersion": 3, "requires": true, "packages": {
           "": {"name": "web", "version": "1.0.0", "dependencies": {"lodash": "4.17.21"}},
@@ -264,6 +265,7 @@ final class Runner {
     }
 
     func cleanUp() {
+        try? FileManager.default.removeItem(atPath: projectVenv)
         github.server.stop()
         mirror.stop()
         try? FileManager.default.removeItem(atPath: root)
@@ -345,7 +347,12 @@ final class Runner {
         }
     }
 
+    /// The project's venv the workflow makes at /usr/local/project (where the sandbox sees it), at a
+    /// name of this run's own on this machine, removed by `cleanUp`.
+    let projectVenv = "/usr/local/sentinel-test-venv-\(UUID().uuidString.prefix(8))"
+
     func shell(_ script: String, environment: [String: String]) throws -> Exit {
+        let script = script.replacingOccurrences(of: "/usr/local/project", with: projectVenv)
         let result = try CLI.runProgram(
             "/bin/bash", ["--noprofile", "--norc", "-e", "-c", script], environment: environment, directory: workspace,
             timeout: 900)

@@ -35,15 +35,37 @@ struct ReadmeExamplesCLITests {
         "sentinel doctor": [0],
     ]
 
-    /// The ```sh blocks of README.md with the heading of the section each is in.
-    static func blocks() throws -> [(section: String, lines: [String])] {
+    /// Each README install line (```sh install) and the test that runs it as written.
+    static let installs: [String: String] = [
+        "sudo apt-get install ./dist/sentinel_0.1.0_amd64.deb": "DebPackageCLITests: apt-get install -y ./sentinel_*.deb in a clean root",
+        "sudo podman run --rm --privileged -v \"$PWD:/src:ro\" localhost/sentinel:0.1.0 scan /src":
+            "ContainerImageCLITests: podman run --rm --privileged -v TREE:/src:ro IMAGE scan /src",
+        "sudo apt-get install --no-install-recommends libcurl4 libsqlite3-0 libxml2 libjson-c5 libseccomp2 libssl3 zlib1g libstdc++6 libjemalloc2 libpq5 # the runtime libraries":
+            "DistributionCLITests: the root holds exactly these packages",
+        "sudo tar -xzf dist/sentinel-0.1.0-linux-x86_64.tar.gz -C /usr/local --strip-components=1":
+            "DistributionCLITests: the tarball unpacked with --strip-components=1",
+    ]
+
+    /// The install lines name the version this checkout builds, and each is one a packaging test runs.
+    @Test func everyInstallLineIsOneAPackagingTestRuns() throws {
+        let lines = try Self.blocks(fence: "```sh install").flatMap(\.lines)
+        #expect(Set(lines) == Set(Self.installs.keys), "README install lines and this table differ")
+        let version = try CLI.run(["--version"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        for line in lines where line.contains("sentinel_") || line.contains("sentinel-") || line.contains("sentinel:") {
+            #expect(line.contains(version), "\(line) does not name version \(version)")
+        }
+    }
+
+    /// The blocks of README.md fenced with `fence` (```sh: the examples) with the heading of the
+    /// section each is in.
+    static func blocks(fence: String = "```sh") throws -> [(section: String, lines: [String])] {
         let readme = try String(contentsOfFile: CLI.packageRoot + "/README.md", encoding: .utf8)
         var blocks: [(String, [String])] = []
         var section = ""
         var current: [String]?
         for line in readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
             if current == nil, line.hasPrefix("## ") { section = String(line.dropFirst(3)) }
-            if current == nil, line == "```sh" {
+            if current == nil, line == fence {
                 current = []
             } else if var lines = current {
                 if line == "```" {
