@@ -17,6 +17,7 @@ import functools
 import http.server
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -53,6 +54,10 @@ def signal_for(name, meta, sentinel, home, workdir):
     out = os.path.join(workdir, name + ".signal")
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", SENTINEL_HOME=home)
     if meta["kind"] == "logic":
+        # A src layout's verify command sets PYTHONPATH itself (`PYTHONPATH=src python3 -m pytest -q`).
+        assignment = re.match(r"PYTHONPATH=(\S+) ", meta["verify"])
+        if assignment:
+            env["PYTHONPATH"] = os.path.join(path, assignment.group(1))
         result = subprocess.run([PYTHON, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=path,
                                 capture_output=True, text=True, env=env)
         text = result.stdout

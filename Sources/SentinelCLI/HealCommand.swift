@@ -63,6 +63,11 @@ struct HealCommand: ParsableCommand {
             "What heal memory files this repository under: fixes are replayed only on the repository they were learnt on (default: file:// and the real path of --repo; fleet workers give the job's repository URL).",
             valueName: "id"))
     var repositoryID: String?
+    @Option(
+        help: ArgumentHelp(
+            "Who an actor-level commit says wrote the change, as 'Name <email>' (default: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL when both are set, else git's user.name and user.email for the repository, else sentinel).",
+            valueName: "identity"))
+    var author: String?
 
     func run() throws {
         guard !verify.trimmingCharacters(in: .whitespaces).isEmpty else {
@@ -82,6 +87,10 @@ struct HealCommand: ParsableCommand {
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         guard jobs >= 1 else { throw SentinelError(.invalidInput, "--jobs: must be at least 1") }
         let index = try packageIndex.map { try PackageIndex(parsing: $0) }
+        // A malformed identity is a usage error before anything runs.
+        _ = try OptionValue.naming("--author", value: author ?? "") {
+            try author.map(GitIdentity.init(parsing:)) ?? GitIdentity.fromEnvironment(ProcessInfo.processInfo.environment)
+        }
         if let repositoryID, repositoryID.isEmpty || repositoryID.count > 4096 || repositoryID.contains(where: \.isNewline) {
             throw SentinelError(.invalidInput, "--repository-id: one line of at most 4096 characters")
         }
@@ -129,7 +138,8 @@ struct HealCommand: ParsableCommand {
         }
         let progress = HealProgressLine(
             mode: ProgressReporter.Mode.forStderr(quiet: false, environment: ProcessInfo.processInfo.environment))
-        let loop = HealLoop(memory: memory, progress: { progress.show($0) })
+        var loop = HealLoop(memory: memory, progress: { progress.show($0) })
+        loop.warn = { progress.warn($0) }
         let outcome = try loop.run(request)
         progress.clear()
         let evidence = Evidence(outcome: outcome, request: request)
@@ -146,12 +156,17 @@ struct HealCommand: ParsableCommand {
         }
         var autonomy: AutonomyOutcome?
         if let candidate = outcome.candidate {
-            autonomy = try controller.act(
-                AutonomyRequest(
-                    candidate: candidate, repository: repo, requested: requested, policy: autonomyPolicy,
-                    ruleCWEs: RuleSet.shippedCWEs(of: candidate.signal.ruleId),
-                    actorSuccessRate: try memory.successShare(of: candidate.actor),
-                    evidenceSHA256: SHA256.hex(Array(try HealOutput.evidenceJSON(evidence, redactor: redactor)))))
+            var autonomyRequest = AutonomyRequest(
+                candidate: candidate, repository: repo, requested: requested, policy: autonomyPolicy,
+                ruleCWEs: RuleSet.shippedCWEs(of: candidate.signal.ruleId),
+                actorSuccessRate: try memory.successShare(of: candidate.actor),
+                evidenceSHA256: SHA256.hex(Array(try HealOutput.evidenceJSON(evidence, redactor: redactor))))
+            // Only an Actor-level heal commits: as --author, git's variables, or git's identity for the repository.
+            if (requested ?? autonomyPolicy.level) == .actor {
+                autonomyRequest.author = try GitIdentity.resolve(
+                    option: author, environment: ProcessInfo.processInfo.environment, repository: repo)
+            }
+            autonomy = try controller.act(autonomyRequest)
         }
         if format == "json" {
             Console.write(1, try evidence.json(with: autonomy) + "\n")

@@ -1,5 +1,6 @@
 import Foundation
 import Heal
+import Support
 import Testing
 
 @Suite("CoverageTracer end to end", .enabled(if: PythonProject.hasPytest, "needs /usr/bin/python3 with pytest"))
@@ -85,6 +86,44 @@ struct CoverageTracerEndToEndTests {
         let spectrum = try CoverageTracer.parse(output: named.output)
         #expect(spectrum.tests.count == 4)
         #expect(Ochiai.rank(spectrum).first.map { "\($0.file):\($0.line)" } == "shop/pricing.py:4")
+    }
+
+    @Test("a command that sets PYTHONPATH itself (src layout): the plugin loads from its user site")
+    func ownPythonPath() throws {
+        let project = try PythonProject(files: [
+            "src/shop/__init__.py": "", "src/shop/pricing.py": Self.pricing, "tests/test_pricing.py": Self.pricingTests,
+        ])
+        defer { project.remove() }
+        // What `PYTHONPATH=src pytest` does to the PYTHONPATH heal set: the plugin's directory is gone.
+        let own = ["PYTHONPATH": project.root + "/src"]
+        let lost = try project.pytest(["-q"], addopts: CoverageTracer.pytestOption, environment: own)
+        #expect(lost.status != 0)
+        #expect(CoverageTracer.pluginNotImported(in: lost.output))
+        #expect(throws: SentinelError.self) { try CoverageTracer.parse(output: lost.output) }
+
+        let environment = CoverageTracer.environment(directory: project.pluginDirectory, workspace: project.root, merging: [:])
+        var userSite = own
+        userSite["PYTHONUSERBASE"] = environment["PYTHONUSERBASE"]
+        let run = try project.pytest(["-q"], addopts: CoverageTracer.pytestOption, environment: userSite)
+        #expect(run.status == 1)
+        let spectrum = try CoverageTracer.parse(output: run.output)
+        #expect(spectrum.tests.map(\.outcome) == [.passed, .passed, .passed, .failed])
+        #expect(Ochiai.rank(spectrum).first.map { "\($0.file):\($0.line)" } == "src/shop/pricing.py:4")
+    }
+
+    @Test("the plugin as a module at the project's root (python -m pytest): loaded, never traced as the project's")
+    func pluginAtTheRoot() throws {
+        let project = try PythonProject(files: [
+            "src/shop/__init__.py": "", "src/shop/pricing.py": Self.pricing, "tests/test_pricing.py": Self.pricingTests,
+            "\(CoverageTracer.moduleName).py": CoverageTracer.pluginSource,
+        ])
+        defer { project.remove() }
+        let run = try project.pytest(
+            ["-q"], addopts: CoverageTracer.pytestOption, environment: ["PYTHONPATH": project.root + "/src", "PYTHONNOUSERSITE": "1"])
+        let spectrum = try CoverageTracer.parse(output: run.output)
+        #expect(spectrum.tests.count == 4)
+        #expect(Set(spectrum.tests.flatMap(\.lines).map(\.file)) == ["src/shop/pricing.py"])
+        #expect(spectrum.importers.keys.allSatisfy { $0.hasPrefix("src/") }, "\(spectrum.importers)")
     }
 
     static let outcomeTests = """

@@ -135,7 +135,7 @@ struct FixTemplateTests {
         #expect(
             fix.replacements[1]
                 == Fix.Replacement(startLine: 1, startColumn: 1, endLine: 1, endColumn: 1, text: "import os\nimport shlex\n"))
-        #expect(fix.description == "Replace with: run(shlex.quote(os.fspath(p))) (and import os, shlex)")
+        #expect(fix.description == "Pass shlex.quote(os.fspath(p)) instead of p to run (and import os, shlex)")
     }
 
     @Test("glue tokens: strings hold no comments, backslashes continue lines, comments do not")

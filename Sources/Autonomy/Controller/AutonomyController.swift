@@ -23,6 +23,9 @@ public struct AutonomyRequest: Sendable {
     public var actorSuccessRate: Double?
     /// SHA-256 of the evidence file, when one was written.
     public var evidenceSHA256: String?
+    /// Who an Actor-level commit says wrote the change (`heal --author`, else git's own
+    /// identity: ``GitIdentity/resolve(option:environment:repository:)``); nil: Sentinel's.
+    public var author: GitIdentity? = nil
 
     /// A request; see the properties.
     public init(
@@ -260,7 +263,7 @@ public struct AutonomyController: Sendable {
             outcome.action = "proposed"
             if decision.level == .actor, queued.status == .pending {
                 do {
-                    outcome.applied = try applyNow(queued, policy: policy, audit: audit, queue: queue)
+                    outcome.applied = try applyNow(queued, policy: policy, audit: audit, queue: queue, author: request.author)
                     outcome.action = "applied"
                     outcome.proposal?.status = .applied
                 } catch {
@@ -332,17 +335,18 @@ public struct AutonomyController: Sendable {
         return queued
     }
 
-    private func applyNow(_ queued: QueuedProposal, policy: Policy, audit: AuditLog, queue: AutonomyStore) throws
-        -> AppliedProposal
-    {
+    private func applyNow(
+        _ queued: QueuedProposal, policy: Policy, audit: AuditLog, queue: AutonomyStore, author: GitIdentity?
+    ) throws -> AppliedProposal {
         let github = try githubTarget(policy: policy)
         let files = try ProposalIntegrity.verified(queued, auditLog: state.file("audit.jsonl"))
         guard try queue.transition(queued.id, from: .pending, to: .applying, reason: ProposalRecovery.marker()) else {
             throw SentinelError(.invalidInput, "proposal \(queued.id) was decided by another process")
         }
-        let applier = ProposalApplier(
+        var applier = ProposalApplier(
             store: queue, audit: audit, github: github, send: send, actor: "controller",
             level: .actor, failpoint: failpoint)
+        applier.author = author
         var applying = queued
         applying.status = .applying
         return try applier.apply(applying, files: files)

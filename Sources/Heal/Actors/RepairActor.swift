@@ -21,17 +21,24 @@ public struct RepairActor: HealActor {
         signal.kind == .testFailure || signal.kind == .exception
     }
 
-    /// Round 1: localise and generate; nothing after.
+    /// Round 1: localise and generate; nothing after. Without a coverage trace (the loop has
+    /// said why), the lines come from what the failing tests import (``ImportLocalisation``).
     public func propose(_ context: ActorContext, round: Int) throws -> [Proposal] {
         guard round == 1 else { return [] }
-        let (_, output) = try context.traceRun(context.workspace.snapshot)
-        let spectrum = try CoverageTracer.parse(output: output)
-        guard !spectrum.failingTests.isEmpty else {
-            throw HealActorError("fault localisation saw no failing test under the coverage tracer")
+        let ranked: [SuspiciousLine]
+        if let spectrum = try? CoverageTracer.parse(output: context.traceRun(context.workspace.snapshot).1) {
+            guard !spectrum.failingTests.isEmpty else {
+                throw HealActorError("fault localisation saw no failing test under the coverage tracer")
+            }
+            let oracle = OracleFiles(spectrum)
+            ranked = Ochiai.rank(spectrum).filter { !RegressionGuard.isTestFile($0.file) && !oracle.contains($0.file) }
+            guard !ranked.isEmpty else { throw HealActorError("no source line outside the tests ran in a failing test") }
+        } else {
+            ranked = ImportLocalisation.rank(context)
+            guard !ranked.isEmpty else {
+                throw HealActorError("no coverage trace, and the failing tests import no module of the repository")
+            }
         }
-        let oracle = OracleFiles(spectrum)
-        let ranked = Ochiai.rank(spectrum).filter { !RegressionGuard.isTestFile($0.file) && !oracle.contains($0.file) }
-        guard !ranked.isEmpty else { throw HealActorError("no source line outside the tests ran in a failing test") }
         var sources: [String: String] = [:]
         for line in ranked.prefix(topLines) where sources[line.file] == nil {
             sources[line.file] = context.workspace.read(line.file)

@@ -103,6 +103,9 @@ public struct HealLoop: Sendable {
     public var progress: @Sendable (HealProgress) -> Void
     /// The directory the tracer plugin is written to for fault localisation (bound read-only).
     public var tracer: (module: String, source: String)? = HealActors.tracer
+    /// Told, once per signal, what the user should know while the loop goes on (fault
+    /// localisation without a coverage trace, and why): one line, for stderr.
+    public var warn: @Sendable (String) -> Void = { _ in }
 
     /// A loop with `memory`.
     public init(memory: HealMemory?, progress: @escaping @Sendable (HealProgress) -> Void = { _ in }) {
@@ -120,6 +123,7 @@ public struct HealLoop: Sendable {
         if let tracer {
             let directory = workspace.root + "/tracer"
             try PreparedOutputFile(path: directory + "/\(tracer.module).py", createParents: true).write(tracer.source)
+            try CoverageTracer.installUserSite(in: directory, module: tracer.module)
             tracerDirectory = directory
         }
         let verifier = Verifier(
@@ -219,24 +223,40 @@ public struct HealLoop: Sendable {
         }
         state.oracle = OracleFiles()
         state.failureFiles = []
+        state.tracerInTree = false
         if verifier.tracerDirectory != nil {
             traceRun = { tree in try verifier.run(tree: tree, trace: true, timeout: nil) }
             // One traced run of the unchanged tree tells which files the tests are made of (no
             // candidate may edit them) and is the fault localisation's spectrum too.
-            if signal.kind == .testFailure || signal.kind == .exception, baseline.tests != nil,
-                let traced = try? verifier.run(tree: workspace.snapshot, trace: true, timeout: state.budgetLeft ?? 1)
-            {
-                state.account(traced.0)
-                if let spectrum = try? CoverageTracer.parse(output: traced.1) {
+            if signal.kind == .testFailure || signal.kind == .exception {
+                let trace = traceBaseline(baseline: baseline, workspace: workspace, verifier: verifier, state: &state)
+                state.tracerInTree = trace.inTree
+                if let spectrum = trace.spectrum {
                     let oracle = OracleFiles(spectrum)
                     state.oracle = oracle
                     let ranked = Ochiai.rank(spectrum).filter { !RegressionGuard.isTestFile($0.file) && !oracle.contains($0.file) }
                     state.suspicious = ranked.prefix(12).map { $0 }
                     state.failureFiles = Set(ranked.map(\.file))
+                } else {
+                    // Said once, on stderr and in the evidence; the repair actor reads the imports instead.
+                    let reason = trace.failure ?? "no coverage document"
+                    let message =
+                        "coverage tracing unavailable: \(reason); fault localisation reads the modules the failing tests "
+                        + "import instead"
+                    warn(message)
+                    state.notes.append(message)
+                    let ranked = ImportLocalisation.rank(signal: signal, baseline: baseline, workspace: workspace)
+                    state.suspicious = ranked.prefix(12).map { $0 }
+                    state.failureFiles = Set(ranked.map(\.file))
                 }
                 let snapshot = workspace.snapshot
-                traceRun = { tree in
-                    tree == snapshot ? traced : try verifier.run(tree: tree, trace: true, timeout: nil)
+                if let traced = trace.run {
+                    traceRun = { tree in
+                        tree == snapshot ? traced : try verifier.run(tree: tree, trace: true, timeout: nil)
+                    }
+                } else {
+                    let reason = trace.failure ?? ""
+                    traceRun = { _ in throw SentinelError(.traceMissing, "coverage trace: \(reason)") }
                 }
             }
         }
@@ -526,7 +546,8 @@ public struct HealLoop: Sendable {
             let budget = state.budgetLeft
         else { return nil }
         do {
-            let tree = try workspace.tree(applying: candidate.changes)
+            let placed = state.tracerInTree ? tracer.map { [tracerFile($0)] } ?? [] : []
+            let tree = try workspace.tree(applying: candidate.changes + placed)
             defer { workspace.remove(tree) }
             let (run, output) = try verifier.run(
                 tree: tree, trace: true, timeout: candidateTimeout(baseline: baseline, budget: budget))
@@ -629,6 +650,8 @@ struct LoopState {
     var suspicious: [SuspiciousLine] = []
     /// Every file of the code under repair the failing tests ran (from the same run).
     var failureFiles = Set<String>()
+    /// The command's Python found the tracer only as a module at the tree's root.
+    var tracerInTree = false
 
     init(request: HealRequest, deadline: UInt64, repository: String) {
         self.request = request

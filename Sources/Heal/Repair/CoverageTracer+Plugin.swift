@@ -24,6 +24,9 @@ extension CoverageTracer {
         BEGIN = "@@SENTINEL-TRACE-BEGIN@@"
         END = "@@SENTINEL-TRACE-END@@"
         SKIP_DIRS = {"site-packages", "dist-packages", "__pycache__", ".git", ".tox", ".nox", ".venv", "venv"}
+        # Heal may place this module at the project's root (when the command's Python sees no other
+        # place): it is never traced or counted as the project's.
+        _SELF = os.path.realpath(__file__)
 
 
         def _dup(fd):
@@ -57,7 +60,7 @@ extension CoverageTracer {
                 if not isinstance(filename, str) or not filename or filename.startswith("<"):
                     return None
                 path = os.path.realpath(filename)
-                if not path.startswith(self.root):
+                if not path.startswith(self.root) or path == _SELF:
                     return None
                 parts = path[len(self.root):].split(os.sep)
                 if any(part in SKIP_DIRS for part in parts[:-1]):

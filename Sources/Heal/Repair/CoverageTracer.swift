@@ -13,10 +13,14 @@ extension SentinelError.Code {
 /// and the reader of what it prints. The sandbox's filesystem is thrown away after the run, so
 /// the plugin prints one JSON document between marker lines on the process's own standard output.
 ///
-/// The loop writes ``pluginSource`` as `<moduleName>.py` into a read-only directory on
-/// `PYTHONPATH` and adds ``pytestOption`` to `PYTEST_ADDOPTS`, so it works whatever the user's
-/// command looks like (`python3 -m pytest -q`, `pytest tests/ -x`). Set
-/// ``rootEnvironmentVariable`` to the workspace when pytest's rootdir may not be the project root.
+/// The loop writes ``pluginSource`` as `<moduleName>.py` into a read-only directory and adds
+/// ``pytestOption`` to `PYTEST_ADDOPTS`, so it works whatever the user's command looks like
+/// (`python3 -m pytest -q`, `pytest tests/ -x`). The directory reaches `sys.path` two ways
+/// (``environment(directory:merging:)``): first on `PYTHONPATH`, and through a `.pth` file in the
+/// user site of a user base of its own (`PYTHONUSERBASE`, ``installUserSite(in:module:)``), which
+/// a command that sets `PYTHONPATH` itself (`PYTHONPATH=src pytest`, every src-layout project)
+/// does not override. Set ``rootEnvironmentVariable`` to the workspace when pytest's rootdir may
+/// not be the project root.
 ///
 /// Document (version 1): `{"version":1,"files":[path...],"tests":[{"id":…,"outcome":…,
 /// "lines":{"<file index>":[line or [first,last]...]}}]}`.
@@ -51,12 +55,13 @@ public enum CoverageTracer {
         }
     }
 
-    /// Writes the plugin as `<moduleName>.py` into `directory` (which must exist) and returns the
-    /// file's path.
+    /// Writes the plugin as `<moduleName>.py` into `directory` (which must exist), and its user
+    /// site (``installUserSite(in:module:)``); returns the plugin's path.
     @discardableResult
     public static func install(into directory: String) throws -> String {
         let path = directory + "/" + moduleName + ".py"
         try PreparedOutputFile(path: path).write(pluginSource)
+        try installUserSite(in: directory, module: moduleName)
         return path
     }
 

@@ -1,6 +1,9 @@
+import PythonSyntax
+
 /// Building edits and their descriptions.
 extension RepairFile {
-    /// Longest text quoted in a description; longer spans are shortened with `…`.
+    /// Longest text quoted in a description; longer spans are shortened with `…` (never cut
+    /// inside a bracket pair or a string).
     static let snippetLength = 60
 
     /// An edit replacing bytes `start..<end` with `replacement`, described as
@@ -32,12 +35,9 @@ extension RepairFile {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// `text` on one line (each line break and the indentation after it become one space), shortened.
+    /// `text` on one line (``PythonSnippet/oneLine(_:)``), shortened so that every bracket and
+    /// quote it shows is closed (``PythonSnippet/shortened(_:limit:)``).
     func snippet(_ text: String) -> String {
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        let joined = lines.enumerated().map { index, line in
-            index == 0 ? Substring(line) : line.drop { $0 == " " || $0 == "\t" }
-        }.joined(separator: " ")
-        return joined.count > Self.snippetLength ? String(joined.prefix(Self.snippetLength - 1)) + "…" : joined
+        PythonSnippet.shortened(PythonSnippet.oneLine(text), limit: Self.snippetLength)
     }
 }

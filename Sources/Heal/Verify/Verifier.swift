@@ -12,7 +12,8 @@ public struct Verifier: Sendable {
     public var profile: Profile
     /// The command, run by `/bin/sh -c` in the workspace.
     public var command: String
-    /// Extra read-only directory holding the coverage tracer plugin (SBFL runs only).
+    /// Extra read-only directory holding the coverage tracer plugin and its user base
+    /// (``CoverageTracer/installUserSite(in:module:)``; SBFL runs only).
     public var tracerDirectory: String?
     /// The tracer plugin's module name, for `pytest -p`.
     public var tracerModule: String?
@@ -57,8 +58,8 @@ public struct Verifier: Sendable {
         var extra: [String] = []
         if trace, let tracerDirectory, let tracerModule {
             options += " -p \(tracerModule)"
-            environment[CoverageTracer.rootEnvironmentVariable] = "/workspace"
-            environment["PYTHONPATH"] = tracerDirectory + (environment["PYTHONPATH"].map { ":" + $0 } ?? "")
+            // On PYTHONPATH, and in a user site a command's own PYTHONPATH does not replace.
+            environment = CoverageTracer.environment(directory: tracerDirectory, workspace: "/workspace", merging: environment)
             extra.append(tracerDirectory)
         }
         environment["PYTEST_ADDOPTS"] = options + (environment["PYTEST_ADDOPTS"].map { " " + $0 } ?? "")

@@ -4,7 +4,8 @@ import PythonSyntax
 /// Turns a rule's `fix:` templates into a finding's `Fix` (format in `rules/README.md`): the first
 /// template whose metavariables are all bound replaces the matched region, laid out by
 /// ``FixLayout``; each `fix-imports` module the template uses and the file does not yet import
-/// gets an `import` line in a second replacement.
+/// gets an `import` line in a second replacement. The fix says what it changes in one line
+/// (``FixDescription``).
 struct FixBuilder: Sendable {
     let source: SourceText
     let imports: ModuleImports
@@ -20,7 +21,12 @@ struct FixBuilder: Sendable {
                     endLine: location.endLine ?? range.end.line, endColumn: location.endColumn ?? 1, text: text)
             ]
             let modules = rule.fixImports.filter { template.uses(module: $0) && !imports.binds($0, before: range.start.offset) }
-            var description = "Replace with: \(text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text)"
+            let indentation = String(
+                decoding: source.lineBytes(range.start.line).prefix { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") },
+                as: UTF8.self)
+            var description = FixDescription.describe(
+                original: source.slice(from: range.start.offset, to: range.end.offset), replacement: text,
+                indentation: indentation)
             if !modules.isEmpty {
                 // The import has to run before the code that uses it.
                 guard let at = imports.insertion, at.offset <= range.start.offset else { continue }

@@ -54,6 +54,9 @@ KEYS = {
 BUG_KEYS = {"file", "line", "buggy", "fixed", "template"}
 PACKAGE_KEYS = {"name", "installed", "expectedFix", "advisory", "manifest"}
 MINIMUM = {"logic": 22, "sast": 6, "deps": 4}
+# A logic fixture's verify command, and the PYTHONPATH its tests need (a src layout's package
+# lives under src/, and its command sets PYTHONPATH itself, as such projects do).
+LOGIC_VERIFY = {"python3 -m pytest -q": None, "PYTHONPATH=src python3 -m pytest -q": "src"}
 # A wrong patch can loop forever (gcd with a - b instead of a % b): runs are cut off.
 PYTEST_TIMEOUT = 30
 
@@ -157,7 +160,9 @@ def check_logic(name, path, meta, env, scratch):
             fail(name, f"{test.name} contains the buggy line")
 
     repo = copy_fixture(path, scratch)
-    passed, failed, total, output = pytest_counts(repo, env, scratch)
+    python_path = LOGIC_VERIFY.get(meta["verify"])
+    extra = {"PYTHONPATH": str(repo / python_path)} if python_path else None
+    passed, failed, total, output = pytest_counts(repo, env, scratch, extra)
     if not 4 <= total <= 10:
         fail(name, f"{total} tests (want 4-10)")
     if failed < 1:
@@ -167,7 +172,7 @@ def check_logic(name, path, meta, env, scratch):
     fixed_lines = list(lines)
     fixed_lines[bug["line"] - 1] = bug["fixed"]
     (repo / bug["file"]).write_text("\n".join(fixed_lines))
-    fpassed, ffailed, ftotal, foutput = pytest_counts(repo, env, scratch)
+    fpassed, ffailed, ftotal, foutput = pytest_counts(repo, env, scratch, extra)
     if ffailed or fpassed != ftotal or ftotal == 0:
         fail(name, f"fixed program: {ffailed} of {ftotal} tests fail\n{foutput[-2000:]}")
     print(f"  ok   {name}: {bug['template']}; shipped {passed} passed/{failed} failed, fixed {fpassed}/{ftotal}")
@@ -455,8 +460,8 @@ def main(argv):
 
         print("logic")
         for name, path, meta in selected(fixtures["logic"]):
-            if meta["verify"] != "python3 -m pytest -q":
-                fail(name, "verify is not python3 -m pytest -q")
+            if meta["verify"] not in LOGIC_VERIFY:
+                fail(name, f"verify is not one of {sorted(LOGIC_VERIFY)}")
             check_logic(name, path, meta, env, scratch)
         print("sast")
         for name, path, meta in selected(fixtures["sast"]):
