@@ -95,7 +95,7 @@ struct ProposalsApproveCommand: ParsableCommand {
     var policy: String?
     @Option(
         help: ArgumentHelp(
-            "Who the commit says wrote the change, as 'Name <email>' (default: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL when both are set, else sentinel).",
+            "Who the commit says wrote the change, as 'Name <email>' (default: GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL when both are set, else git's user.name and user.email for the repository, else sentinel).",
             valueName: "identity"))
     var author: String?
 
@@ -115,7 +115,12 @@ struct ProposalsApproveCommand: ParsableCommand {
         var review = ProposalReview(
             state: try StateLocation.current(), environment: ProcessInfo.processInfo.environment,
             operatorPolicy: try policy.map { try AnalysisSandbox.loadOperatorPolicy($0) })
-        review.author = identity
+        // As heal's: else git's own identity for the proposal's repository.
+        review.author =
+            try identity
+            ?? GitIdentity.configured(
+                repository: AutonomyStore(state: try StateLocation.current()).find(id).repository,
+                environment: ProcessInfo.processInfo.environment)
         if dryRun {
             Console.write(1, try review.plan(id))
             return
@@ -141,6 +146,15 @@ struct ProposalsApproveCommand: ParsableCommand {
             workingDirectory: FileManager.default.currentDirectoryPath)
         analysis.credentials = .passed
         analysis.writableRepository = !dryRun
+        // git's identity as root reads it (the analysis sees neither root's home nor its global
+        // configuration), handed over as git's own variables, as heal does.
+        let environment = ProcessInfo.processInfo.environment
+        if author == nil, (try? GitIdentity.fromEnvironment(environment)) == .some(nil),
+            let configured = GitIdentity.configured(repository: queued.repository, environment: environment)
+        {
+            analysis.environment["GIT_AUTHOR_NAME"] = configured.name
+            analysis.environment["GIT_AUTHOR_EMAIL"] = configured.email
+        }
         try analysis.lendState(state)
         try analysis.lendOperatorPolicy(policy)
         return try analysis.run()

@@ -85,6 +85,31 @@ struct AutonomyCLITests {
         #expect(verify.stdout.hasPrefix("audit log intact: "))
     }
 
+    @Test("approve without --author: the commit is authored as git's user.name and user.email for the repository")
+    func approveAuthorsAsGitsIdentity() throws {
+        let scratch = try HealCLITests.Scratch(fixture: "sast-yaml-load")
+        for (key, value) in [("user.name", "Grace Hopper"), ("user.email", "grace@example.org")] {
+            _ = try CLI.runProgram("/usr/bin/git", ["-C", scratch.repo, "config", key, value])
+        }
+        let report = scratch.root + "/report.sarif"
+        _ = try CLI.run(["scan", scratch.repo, "--format", "sarif", "--output", report], environment: scratch.environment)
+        let heal = try CLI.run(
+            ["heal", "--signal", report, "--repo", scratch.repo, "--verify", "python3 -m pytest -q", "--level", "proposer"],
+            environment: scratch.environment, timeout: 600)
+        #expect(heal.status == 0, "\(heal.stdout)\(heal.stderr)")
+        let list = try CLI.run(["proposals", "list"], environment: scratch.environment)
+        let id = try #require(list.stdout.split(separator: " ").first.map(String.init))
+        var environment = scratch.environment
+        environment.removeValue(forKey: "GIT_AUTHOR_NAME")
+        environment.removeValue(forKey: "GIT_AUTHOR_EMAIL")
+        let approve = try CLI.run(["proposals", "approve", id], environment: environment)
+        #expect(approve.status == 0, "\(approve.stderr)")
+        let branch = try #require(
+            approve.stdout.split(separator: "\n").first?.split(separator: " ").dropFirst(4).first.map(String.init))
+        let people = try CLI.runProgram("/usr/bin/git", ["-C", scratch.repo, "log", "-1", "--format=%an <%ae>|%cn <%ce>", branch])
+        #expect(people.stdout == "Grace Hopper <grace@example.org>|sentinel <sentinel@localhost>\n", "\(people.stdout)")
+    }
+
     @Test("a malformed policy file: exit 2 naming the file, line and key; nothing is healed or applied")
     func malformedPolicy() throws {
         let scratch = try HealCLITests.Scratch(fixture: "sast-yaml-load")
