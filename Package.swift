@@ -119,7 +119,9 @@ let package = Package(
         // The scanner interface: `Scanner`, its target, output and context (the sandbox runner for tools).
         .target(name: "ScanCore", dependencies: ["DocumentsYAML", "Findings", "Sandbox", "Support"]),
         // The external tools, run in the sandbox: Bandit, Semgrep, Wapiti, ZAP.
-        .target(name: "Adapters", dependencies: ["DAST", "Documents", "Findings", "Sandbox", "SAST", "ScanCore", "Support"]),
+        .target(
+            name: "Adapters",
+            dependencies: ["DAST", "Documents", "Findings", "PythonSyntax", "Sandbox", "SAST", "ScanCore", "Support"]),
         // The native scanners (SAST, secrets, SCA, DAST) and the orchestration of every scanner into one report.
         .target(
             name: "Scan",

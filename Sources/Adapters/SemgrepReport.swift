@@ -1,6 +1,7 @@
 import Documents
 import Findings
 import Foundation
+import PythonSyntax
 import ScanCore
 import Support
 
@@ -134,7 +135,8 @@ public enum SemgrepReport {
         var fix: Fix?
         if let text = extra?["fix"]?.string, let start = location.startColumn, let end = location.endColumn {
             fix = Fix(
-                description: "Replace with `\(text)`",
+                // The whole replacement in the patch; in the summary one line, its brackets and strings closed.
+                description: "Replace the match with `\(PythonSnippet.shortened(PythonSnippet.oneLine(text), limit: 72))`",
                 replacements: [
                     .init(
                         startLine: startLine, startColumn: start, endLine: endLine,

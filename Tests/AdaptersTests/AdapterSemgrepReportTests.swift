@@ -43,6 +43,24 @@ import Testing
             fix.replacements == [
                 Fix.Replacement(startLine: 6, startColumn: 5, endLine: 6, endColumn: 37, text: "subprocess.call($X)")
             ])
+        #expect(fix.description == "Replace the match with `subprocess.call($X)`")
+    }
+
+    /// A long or multi-line replacement is summarised on one line with its brackets closed
+    /// (the patch keeps it whole).
+    @Test func aLongFixIsSummarisedWithItsBracketsClosed() throws {
+        let text =
+            "requests.post(\n    url,\n    data=payload,\n    timeout=30,\n    verify=True,\n    headers={'X-Long-Header-Name': 'a value that goes on and on'},\n)"
+        let report = """
+            {"version": "1.182.0", "results": [{"check_id": "r", "path": "app/views.py",
+              "start": {"line": 6, "col": 5, "offset": 0}, "end": {"line": 6, "col": 37, "offset": 0},
+              "extra": {"message": "m", "severity": "ERROR", "lines": "x", "fix": \(String(decoding: try JSONEncoder().encode(text), as: UTF8.self))}}],
+             "errors": []}
+            """
+        let finding = try #require(try SemgrepReport.parse(data: Data(report.utf8), root: root, readSources: false).findings.first)
+        let fix = try #require(finding.fix)
+        #expect(fix.replacements.first?.text == text)
+        #expect(fix.description == "Replace the match with `requests.post(url, data=payload, timeout=30, verify=True, headers={…})`")
     }
 
     @Test func withheldLinesAreReadFromDisk() throws {
