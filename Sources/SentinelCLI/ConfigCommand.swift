@@ -62,12 +62,7 @@ struct ConfigShowCommand: ParsableCommand {
         options.noDefaultExcludes = noDefaultExcludes
         options.allowMissingDatabase = allowMissingDatabase
         options.allowStaleDatabase = allowStaleDatabase
-        options.maxDatabaseAge = try maxDatabaseAge.map { text in
-            guard let seconds = Quantity.seconds(text) else {
-                throw SentinelError(.invalidInput, "--max-db-age: '\(text)' is not a duration (e.g. 7d, 36h)")
-            }
-            return seconds
-        }
+        options.maxDatabaseAge = try DatabaseAgeOption.seconds(maxDatabaseAge)
         let plan = try ScanPlan(options)
         Console.write(1, Self.render(plan.settings, directory: paths.directory))
     }

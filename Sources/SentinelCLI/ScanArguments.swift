@@ -1,6 +1,7 @@
 import ArgumentParser
 import Findings
 import Scan
+import Support
 
 // The typed values of `sentinel scan`: ArgumentParser parses them, lists the allowed values in
 // `--help`, and reports a bad one as a usage error (status 2). The types live in the libraries,
@@ -57,4 +58,17 @@ struct ToolList: ExpressibleByArgument {
     var defaultValueDescription: String { names.map(\.rawValue).joined(separator: ",") }
 
     static var allValueStrings: [String] { ScannerRegistry.toolNames.map(\.rawValue) }
+}
+
+/// `--max-db-age` of `scan` and `config show`: a duration (`7d`, `36h`) in seconds.
+enum DatabaseAgeOption {
+    /// The seconds `text` names, nil for none; `.invalidInput` naming the option for what is not a duration.
+    static func seconds(_ text: String?) throws -> Double? {
+        try text.map { text in
+            guard let seconds = Quantity.seconds(text) else {
+                throw SentinelError(.invalidInput, "--max-db-age: '\(text)' is not a duration (e.g. 7d, 36h)")
+            }
+            return seconds
+        }
+    }
 }

@@ -198,12 +198,7 @@ struct ScanCommand: ParsableCommand {
         options.minConfidence = minConfidence
         options.allowMissingDatabase = allowMissingDatabase
         options.allowStaleDatabase = allowStaleDatabase
-        options.maxDatabaseAge = try maxDatabaseAge.map { text in
-            guard let seconds = Quantity.seconds(text) else {
-                throw SentinelError(.invalidInput, "--max-db-age: '\(text)' is not a duration (e.g. 7d, 36h)")
-            }
-            return seconds
-        }
+        options.maxDatabaseAge = try DatabaseAgeOption.seconds(maxDatabaseAge)
         // SARIF URIs and HTML links are relative to the repository root, not the scanned directory.
         let repository =
             format == .sarif || format == .html
