@@ -139,33 +139,34 @@ def layers() -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
-def design_order() -> list[str]:
-    """The module names of docs/DESIGN.md §1 layout block, in order (empty without it)."""
-    design = ROOT / "docs" / "DESIGN.md"
+def design_order(design: pathlib.Path) -> list[str]:
+    """The module names of the design page's §1 layout block, in order: each `  Name/` entry of
+    its Sources/ part (empty without the page)."""
     if not design.exists():
         return []
     block = design.read_text().split("## 1. Layout", 1)[-1].split("```")[1]
-    names = []
-    for line in block.splitlines():
-        directory = re.match(r"^  ([A-Z][A-Za-z]+)/", line)
-        if directory:
-            names.append(directory.group(1))
-        elif re.match(r"^  (C[A-Z][A-Za-z]+ )+", line):
-            names += [word for word in line.split() if re.fullmatch(r"C[A-Z][A-Za-z]+", word)]
-    return names
+    sources = block.split("\nSources/\n", 1)[-1].split("\nTests/", 1)[0]
+    return [match.group(1) for match in re.finditer(r"^  ([A-Za-z][A-Za-z0-9-]*)/", sources, re.M)]
 
 
 def main() -> int:
     order = layers()
     rank = {name: index for index, name in enumerate(order)}
     problems = []
-    # The table here is DESIGN's, in the same order (extra C shims may sit among the system modules).
-    design = [name for name in design_order() if name in rank or not name.startswith("C")]
-    missing = [name for name in design if name not in rank]
-    if missing:
-        problems.append(f"scripts/layers.txt: missing DESIGN §1 modules {', '.join(missing)}")
-    elif [rank[name] for name in design] != sorted(rank[name] for name in design):
-        problems.append("scripts/layers.txt: modules are not in DESIGN §1's order")
+    # The map and the code agree both ways: every module on the page, every name on the page a
+    # module, in the layer table's order (`--design PATH` checks another page: the test's).
+    arguments = sys.argv[1:]
+    design_page = pathlib.Path(arguments[arguments.index("--design") + 1]) if "--design" in arguments else ROOT / "docs" / "DESIGN.md"
+    design = design_order(design_page)
+    modules = {p.name for p in (ROOT / "Sources").iterdir() if p.is_dir()}
+    page = design_page.name
+    for name in sorted(modules - set(design)):
+        problems.append(f"{page}: §1 does not list the module Sources/{name}")
+    for name in [name for name in design if name not in modules]:
+        problems.append(f"{page}: §1 lists {name}/, which is no module under Sources/")
+    placed = [name for name in design if name in rank]
+    if [rank[name] for name in placed] != sorted(rank[name] for name in placed):
+        problems.append(f"scripts/layers.txt: modules are not in {page} §1's order")
     for module_dir in sorted(p for p in (ROOT / "Sources").iterdir() if p.is_dir()):
         module = module_dir.name
         if module not in rank:
