@@ -48,7 +48,7 @@ struct HealCommand: ParsableCommand {
     // Optional: a default computed here would print this machine's core count in `--help`.
     @Option(help: "Candidates verified at once (default: the number of cores).")
     var jobs: Int?
-    @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format")) var format: String = "text"
+    @Option(help: "Output format.") var format: TextOrJSON = .text
     @Option(help: ArgumentHelp("With a report: work on this finding (rule id or fingerprint).", valueName: "id"))
     var finding: String?
     @Option(
@@ -78,9 +78,6 @@ struct HealCommand: ParsableCommand {
                 throw SentinelError(.invalidInput, "--level: '\(value)' is not one of observer, proposer, actor")
             }
             return level
-        }
-        guard format == "text" || format == "json" else {
-            throw SentinelError(.invalidInput, "--format: '\(format)' is not one of text, json")
         }
         guard (maxAttempts ?? 1) >= 1 else { throw SentinelError(.invalidInput, "--max-attempts: must be at least 1") }
         guard maxMinutes > 0 else { throw SentinelError(.invalidInput, "--max-minutes: must be more than 0") }
@@ -168,7 +165,7 @@ struct HealCommand: ParsableCommand {
             }
             autonomy = try controller.act(autonomyRequest)
         }
-        if format == "json" {
+        if format == .json {
             Console.write(1, try evidence.json(with: autonomy) + "\n")
         } else {
             Console.write(1, HealSummary.text(evidence, out: out))

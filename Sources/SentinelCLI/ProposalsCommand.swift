@@ -19,12 +19,9 @@ struct ProposalsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "One line per proposal, newest first.")
     @Option(help: ArgumentHelp("Only proposals in this state: pending, applying, applied, denied or stale.", valueName: "state"))
     var status: String?
-    @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format")) var format: String = "text"
+    @Option(help: "Output format.") var format: TextOrJSON = .text
 
     func run() throws {
-        guard format == "text" || format == "json" else {
-            throw SentinelError(.invalidInput, "--format: '\(format)' is not one of text, json")
-        }
         let wanted = try status.map { value -> Set<ProposalStatus> in
             guard let status = ProposalStatus(rawValue: value) else {
                 throw SentinelError(
@@ -35,7 +32,7 @@ struct ProposalsListCommand: ParsableCommand {
         }
         let review = ProposalReview(state: try StateLocation.current(), environment: ProcessInfo.processInfo.environment)
         let proposals = try review.store().list(statuses: wanted)
-        if format == "json" {
+        if format == .json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             Console.write(1, String(decoding: try encoder.encode(proposals), as: UTF8.self) + "\n")

@@ -72,3 +72,9 @@ enum DatabaseAgeOption {
         }
     }
 }
+
+/// `--format text|json` of `heal` and `proposals list`: typed, so a bad value is ArgumentParser's
+/// usage error, in the same words as `scan --format`'s.
+enum TextOrJSON: String, CaseIterable, ExpressibleByArgument {
+    case text, json
+}

@@ -45,6 +45,11 @@ import Testing
         Case(golden: "usage-unknown-subcommand", arguments: ["frobnicate"], status: 2),
         Case(golden: "usage-missing-value", arguments: ["scan", "--format"], status: 2),
         Case(golden: "usage-bad-format", arguments: ["scan", "--format", "xml"], status: 2),
+        // heal's and proposals' --format: the same usage error as scan's (issue 57).
+        Case(
+            golden: "usage-heal-bad-format",
+            arguments: ["heal", "--signal", "-", "--repo", ".", "--verify", "true", "--format", "xml"], status: 2),
+        Case(golden: "usage-proposals-list-bad-format", arguments: ["proposals", "list", "--format", "xml"], status: 2),
         Case(golden: "usage-bad-fail-on", arguments: ["scan", "--fail-on", "sever"], status: 2),
         Case(golden: "usage-fail-on-unknown", arguments: ["scan", "--fail-on", "unknown"], status: 2),
         Case(golden: "usage-bad-severity", arguments: ["scan", "--severity", "urgent"], status: 2),
