@@ -41,6 +41,18 @@ extension AnalysisSandbox {
         }
     }
 
+    /// Hands over git's identity for `repository` as root reads it (the analysis sees neither
+    /// root's home nor its global configuration), as git's own `GIT_AUTHOR_*` variables, unless
+    /// `--author` (`option`) or those variables already name one.
+    mutating func lendGitIdentity(option: String?, repository: String) {
+        let environment = ProcessInfo.processInfo.environment
+        guard option == nil, (try? GitIdentity.fromEnvironment(environment)) == .some(nil),
+            let configured = GitIdentity.configured(repository: repository, environment: environment)
+        else { return }
+        self.environment["GIT_AUTHOR_NAME"] = configured.name
+        self.environment["GIT_AUTHOR_EMAIL"] = configured.email
+    }
+
     /// Hands over the operator's policy (`--policy`) by descriptor, and lets the analysis reach
     /// the hosts it names: its webhook, and GitHub's API when the token it names is set. Root
     /// reads that file for those hosts only: it is the operator's, named on root's command line.

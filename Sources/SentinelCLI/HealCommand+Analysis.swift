@@ -38,14 +38,7 @@ extension HealCommand {
         analysis.scratch = true
         analysis.interactive = signal == "-"
         analysis.writableRepository = requested == nil || requested == .actor
-        // git's identity as root reads it (the analysis sees neither root's home nor its global
-        // configuration), handed over as git's own variables; --author and those variables stay as given.
-        if author == nil, analysis.writableRepository, (try? GitIdentity.fromEnvironment(environment)) == .some(nil),
-            let configured = GitIdentity.configured(repository: repo, environment: environment)
-        {
-            analysis.environment["GIT_AUTHOR_NAME"] = configured.name
-            analysis.environment["GIT_AUTHOR_EMAIL"] = configured.email
-        }
+        if analysis.writableRepository { analysis.lendGitIdentity(option: author, repository: repo) }
         try analysis.lendState(try StateLocation.current())
         try analysis.lendOperatorPolicy(policy)
         if signal != "-" { analysis.resources[Self.signalResource] = AnalysisSandbox.absolute(signal) }

@@ -85,9 +85,7 @@ struct HealCommand: ParsableCommand {
         guard jobs >= 1 else { throw SentinelError(.invalidInput, "--jobs: must be at least 1") }
         let index = try packageIndex.map { try PackageIndex(parsing: $0) }
         // A malformed identity is a usage error before anything runs.
-        _ = try OptionValue.naming("--author", value: author ?? "") {
-            try author.map(GitIdentity.init(parsing:)) ?? GitIdentity.fromEnvironment(ProcessInfo.processInfo.environment)
-        }
+        _ = try OptionValue.author(author)
         if let repositoryID, repositoryID.isEmpty || repositoryID.count > 4096 || repositoryID.contains(where: \.isNewline) {
             throw SentinelError(.invalidInput, "--repository-id: one line of at most 4096 characters")
         }

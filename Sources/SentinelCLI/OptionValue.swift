@@ -1,3 +1,5 @@
+import Foundation
+import Git
 import Support
 
 /// Libraries name the object of an error (`PATH: no such directory`), never a flag; the CLI adds
@@ -13,6 +15,14 @@ enum OptionValue {
             let startsWithObject = value.map { error.message.hasPrefix($0 + ":") } ?? true
             error.message = option + (startsWithObject ? " " : ": ") + error.message
             throw error
+        }
+    }
+
+    /// `--author 'Name <email>'` of `heal` and `proposals approve`, else the `GIT_AUTHOR_*`
+    /// variables; a malformed value is a usage error naming the option, before anything runs.
+    static func author(_ text: String?) throws -> GitIdentity? {
+        try naming("--author", value: text ?? "") {
+            try text.map(GitIdentity.init(parsing:)) ?? GitIdentity.fromEnvironment(ProcessInfo.processInfo.environment)
         }
     }
 }

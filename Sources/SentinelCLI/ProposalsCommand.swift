@@ -98,9 +98,7 @@ struct ProposalsApproveCommand: ParsableCommand {
 
     func run() throws {
         // A malformed identity is a usage error before anything runs.
-        let identity = try OptionValue.naming("--author", value: author ?? "") {
-            try author.map(GitIdentity.init(parsing:)) ?? GitIdentity.fromEnvironment(ProcessInfo.processInfo.environment)
-        }
+        let identity = try OptionValue.author(author)
         if AnalysisSandbox.applies {
             do {
                 throw ExitCode(try separatedApproval())
@@ -116,8 +114,7 @@ struct ProposalsApproveCommand: ParsableCommand {
         review.author =
             try identity
             ?? GitIdentity.configured(
-                repository: AutonomyStore(state: try StateLocation.current()).find(id).repository,
-                environment: ProcessInfo.processInfo.environment)
+                repository: review.store().find(id).repository, environment: ProcessInfo.processInfo.environment)
         if dryRun {
             Console.write(1, try review.plan(id))
             return
@@ -143,15 +140,7 @@ struct ProposalsApproveCommand: ParsableCommand {
             workingDirectory: FileManager.default.currentDirectoryPath)
         analysis.credentials = .passed
         analysis.writableRepository = !dryRun
-        // git's identity as root reads it (the analysis sees neither root's home nor its global
-        // configuration), handed over as git's own variables, as heal does.
-        let environment = ProcessInfo.processInfo.environment
-        if author == nil, (try? GitIdentity.fromEnvironment(environment)) == .some(nil),
-            let configured = GitIdentity.configured(repository: queued.repository, environment: environment)
-        {
-            analysis.environment["GIT_AUTHOR_NAME"] = configured.name
-            analysis.environment["GIT_AUTHOR_EMAIL"] = configured.email
-        }
+        analysis.lendGitIdentity(option: author, repository: queued.repository)
         try analysis.lendState(state)
         try analysis.lendOperatorPolicy(policy)
         return try analysis.run()

@@ -34,7 +34,6 @@ public struct ScanPlan: Sendable {
             file = ScanConfig.fileName
         }
         let fromFile = ScanSetting.Origin.file(file ?? "")
-        let read = ScanConfig()
         var settings: [ScanSetting] = []
         func origin(_ set: Bool, option: String? = nil) -> ScanSetting.Origin {
             if let option { return .commandLine(option) }
@@ -105,7 +104,7 @@ public struct ScanPlan: Sendable {
                     .joined(separator: ", "),
                 origin: origin(!config.severity.isEmpty)))
         settings.append(
-            ScanSetting(key: "rules", list: config.ruleDirectories, origin: origin(config.ruleDirectories != read.ruleDirectories)))
+            ScanSetting(key: "rules", list: config.ruleDirectories, origin: origin(!config.ruleDirectories.isEmpty)))
         settings.append(ScanSetting(key: "semgrep.config", list: config.semgrepConfigs, origin: origin(!config.semgrepConfigs.isEmpty)))
         let models = config.taintModels
         settings.append(
