@@ -50,6 +50,25 @@ n, b = median["sentinel sandbox run"], median["bwrap"]
 print(f"sentinel sandbox run / bwrap (medians): wall {n[0] / b[0]:.2f}x, CPU {n[1] / b[1]:.2f}x")
 PY
 
+echo "== the same two under an independent harness: hyperfine -N, $RUNS runs each =="
+# The interleaved harness is published only when hyperfine (its own spawn, its own clock) finds the
+# same ratio: within 15 % of each other, or this script fails.
+hyperfine -N --warmup 10 --runs "$RUNS" --style none --export-json "$out/launch-hyperfine.json" \
+  -n "sentinel sandbox run" "$SENTINEL sandbox run --profile minimal -- /bin/true" \
+  -n bwrap "${BWRAP[*]}" >/dev/null
+python3 - "$out/launch-hyperfine.json" "$out/launch-cli.txt" <<'PY' | tee "$out/launch-crosscheck.txt"
+import json, re, statistics, sys
+results = {r["command"]: statistics.median(r["times"]) * 1e3 for r in json.load(open(sys.argv[1]))["results"]}
+for name, median in results.items():
+    print(f"{name:22} hyperfine -N wall median ms: {median:6.2f}")
+hyperfine_ratio = results["sentinel sandbox run"] / results["bwrap"]
+text = open(sys.argv[2]).read()
+interleaved_ratio = float(re.search(r"bwrap \(medians\): wall ([0-9.]+)x", text).group(1))
+print(f"sentinel sandbox run / bwrap: hyperfine -N {hyperfine_ratio:.2f}x, interleaved {interleaved_ratio:.2f}x")
+if abs(hyperfine_ratio - interleaved_ratio) / hyperfine_ratio > 0.15:
+    sys.exit("the two harnesses disagree by more than 15 %: fix the harness before publishing")
+PY
+
 if [[ -n "${BASELINE:-}" ]]; then
   echo "== CLI launch vs the baseline: $RUNS runs each, interleaved =="
   PYTHONPATH=bench/lib python3 - "$RUNS" "$SENTINEL" "$BASELINE" <<'PY' | tee "$out/launch-baseline.txt"

@@ -128,7 +128,7 @@ struct AdapterEndToEndTests {
 
     @Test(
         .enabled(if: AdapterHost.installed("bandit"), "needs bandit: run scripts/install-tools.sh"),
-        .enabled(if: AdapterHost.banditCorpus != nil, "needs ../shared/corpora/bandit"))
+        .needsCorpus("bandit/examples"))
     func banditOverItsOwnExamplesIsReadWhole() throws {
         let corpus = try #require(AdapterHost.banditCorpus)
         let files = try FileManager.default.contentsOfDirectory(atPath: corpus + "/examples")

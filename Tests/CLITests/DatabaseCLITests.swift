@@ -7,11 +7,11 @@ import TestSupport
 enum DatabaseFixtures {
     static let pypa = URL(fileURLWithPath: CLI.packageRoot).deletingLastPathComponent().path + "/shared/corpora/osv/pypa/vulns"
     static let ghsa = CLI.packageRoot + "/Tests/SCATests/Fixtures/ghsa"
-    static let available = FileManager.default.isExecutableFile(atPath: "/usr/bin/zip") && FileManager.default.fileExists(atPath: pypa)
+    static let available = FileManager.default.isExecutableFile(atPath: "/usr/bin/zip")
 }
 
 /// `sentinel db update|status` against a loopback server, and what SCA then reports.
-@Suite(.serialized, .enabled(if: DatabaseFixtures.available, "needs /usr/bin/zip and the PyPA corpus"))
+@Suite(.serialized, .enabled(if: DatabaseFixtures.available, "needs /usr/bin/zip"), .needsCorpus("osv/pypa/vulns"))
 struct DatabaseCLITests {
     static let pypa = DatabaseFixtures.pypa
     static let ghsa = DatabaseFixtures.ghsa

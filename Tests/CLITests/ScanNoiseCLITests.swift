@@ -3,6 +3,7 @@
 #endif
 import Foundation
 import Testing
+import TestSupport
 
 /// Issue 8, what a new user hits first: noise controls, SARIF locations, bad input that used to
 /// pass, the HTML report in a browser. The native tools only, so no sandbox is needed.
@@ -262,8 +263,7 @@ import Testing
 
     @Test(
         .enabled(
-            if: chromium != nil && FileManager.default.fileExists(atPath: corpus),
-            "needs chromium (make deps) and the Bandit examples corpus"))
+            if: chromium != nil, "needs chromium (make deps)"), .needsCorpus("bandit/examples"))
     func htmlReportOfARealProjectFitsA1400PixelWindowAndLinks() throws {
         let directory = try Self.tree([:])
         defer { try? FileManager.default.removeItem(atPath: directory) }

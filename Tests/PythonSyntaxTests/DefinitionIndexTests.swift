@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PythonSyntax
+import TestSupport
 
 /// `DefinitionIndex` answers as the tree's own descent (`enclosingDefinitions(containing:)`) does,
 /// at the start of every node of real files (Bandit's examples, Semgrep's Python rule tests).
@@ -43,7 +44,7 @@ import Testing
         #expect(index.enclosing(deepest.range.start).compactMap(\.text) == ["A", "f", "g", "B", "h"])
     }
 
-    @Test(.enabled(if: PyTest.corpusPresent, "needs /work/shared/corpora"))
+    @Test(.needsCorpus("bandit/examples", "semgrep-rules/python"))
     func agreesWithTheDescentOnCorpusFiles() throws {
         var compared = 0
         for url in PyTest.corpusFiles().prefix(400) {

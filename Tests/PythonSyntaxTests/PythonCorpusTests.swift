@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PythonSyntax
+import TestSupport
 
 /// Real files: Bandit's examples and Semgrep's Python rule tests, read in place.
 @Suite("Python corpus")
@@ -24,7 +25,7 @@ struct PythonCorpusTests {
         return (files.count, failures)
     }
 
-    @Test("at least 98% of corpus files parse", .enabled(if: PyTest.corpusPresent, "needs /work/shared/corpora"))
+    @Test("at least 98% of corpus files parse", .needsCorpus("bandit/examples", "semgrep-rules/python"))
     func parseRate() {
         let (total, failures) = Self.parseAll()
         let rate = Double(total - failures.count) / Double(max(total, 1))
@@ -36,7 +37,7 @@ struct PythonCorpusTests {
 
     @Test(
         "accept/reject agrees with CPython's ast.parse on every corpus file",
-        .enabled(if: PyTest.corpusPresent && PyTest.python3 != nil, "needs the corpus and python3"))
+        .needsCorpus("bandit/examples", "semgrep-rules/python"), .enabled(if: PyTest.python3 != nil, "needs python3"))
     func agreesWithCPython() throws {
         let files = PyTest.corpusFiles().map(\.path)
         let script = """

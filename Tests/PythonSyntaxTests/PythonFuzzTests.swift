@@ -85,7 +85,7 @@ struct PythonFuzzTests {
         #expect(Self.timedCheck(Array(long.utf8), "escaped-string", "long escaped string"))
     }
 
-    @Test("truncated and mutated corpus files", .enabled(if: PyTest.corpusPresent, "needs /work/shared/corpora"))
+    @Test("truncated and mutated corpus files", .needsCorpus("bandit/examples", "semgrep-rules/python"))
     func truncations() throws {
         var rng = SeededRandom(state: 2024)
         let files = PyTest.corpusFiles()

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PythonSyntax
+import TestSupport
 
 /// The small API the rule engine uses: walks, dotted names, enclosing functions, normalised source.
 @Suite("PyNode API")
@@ -128,7 +129,7 @@ struct PythonNodeAPITests {
 
     @Test(
         "normalised source reparses to the same tree for every corpus file",
-        .enabled(if: PyTest.corpusPresent, "needs /work/shared/corpora"))
+        .needsCorpus("bandit/examples", "semgrep-rules/python"))
     func normalizedSourceRoundTrip() throws {
         var checked = 0
         var mismatches: [String] = []

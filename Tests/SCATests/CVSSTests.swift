@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Support
 @testable import SCA
+import TestSupport
 
 @Suite("CVSS")
 struct CVSSTests {
@@ -126,7 +127,7 @@ struct CVSSTests {
     /// reference calculator) on every v4 vector of the corpora.
     @Test(
         "v4 agrees with the cvss library on corpus vectors",
-        .enabled(if: Fixtures.pythonHas("cvss") && Fixtures.exists(Fixtures.rustsec), "needs python3 cvss and the corpora"))
+        .enabled(if: Fixtures.pythonHas("cvss"), "needs python3 cvss"), .needsCorpus("osv/rustsec/crates"))
     func corpusV4Vectors() throws {
         var vectors = Set<String>()
         for dir in [Fixtures.rustsec, Fixtures.golang, Fixtures.pypa] {
@@ -164,7 +165,7 @@ struct CVSSTests {
     /// An independent oracle: the `cvss` Python library on every v3 vector of the corpora.
     @Test(
         "agrees with the cvss library on corpus vectors",
-        .enabled(if: Fixtures.pythonHas("cvss") && Fixtures.exists(Fixtures.rustsec), "needs python3 cvss and the corpora"))
+        .enabled(if: Fixtures.pythonHas("cvss"), "needs python3 cvss"), .needsCorpus("osv/rustsec/crates"))
     func corpusVectors() throws {
         var vectors = Set<String>()
         for dir in [Fixtures.rustsec, Fixtures.golang] {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Support
 @testable import SCA
+import TestSupport
 
 /// Writes small hand-made OSV records for import tests.
 enum RecordFiles {
@@ -231,7 +232,7 @@ enum CorpusDatabases {
     static let golang = importCorpus(Fixtures.golang, label: "golang")
 }
 
-@Suite("Corpus imports", .enabled(if: Fixtures.exists(Fixtures.pypa), "needs ../shared/corpora/osv"))
+@Suite("Corpus imports", .needsCorpus("osv/pypa/vulns"))
 struct DatabaseCorpusTests {
     static func files(_ dir: String) throws -> Int { try OSVDatabase.collectFiles([dir]).count }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Support
 @testable import SCA
+import TestSupport
 
 @Suite("Database lookup")
 struct DatabaseLookupTests {
@@ -68,7 +69,7 @@ struct DatabaseLookupTests {
 
     @Test(
         "a real PyPI advisory: jinja2 2.10 and CVE-2019-10906",
-        .enabled(if: Fixtures.exists(Fixtures.pypa), "needs ../shared/corpora/osv/pypa"))
+        .needsCorpus("osv/pypa/vulns"))
     func jinja() throws {
         let db = try OSVDatabase(path: try CorpusDatabases.pypa.get().path)
         let old = try db.lookup(Dependency(ecosystem: .pypi, name: "Jinja2", version: "2.10", file: "r", line: 1))
@@ -90,9 +91,9 @@ struct DatabaseLookupTests {
     /// YAML files; the answers must agree with the database's.
     @Test(
         "agrees with an independent Python evaluator on pypa records",
+        .needsCorpus("osv/pypa/vulns"),
         .enabled(
-            if: Fixtures.exists(Fixtures.pypa) && Fixtures.hasPackaging && Fixtures.pythonHas("yaml"),
-            "needs the pypa corpus and python3 with packaging and PyYAML"))
+            if: Fixtures.hasPackaging && Fixtures.pythonHas("yaml"), "needs python3 with packaging and PyYAML"))
     func oracle() throws {
         let db = try OSVDatabase(path: try CorpusDatabases.pypa.get().path)
         let files = try OSVDatabase.collectFiles([Fixtures.pypa])

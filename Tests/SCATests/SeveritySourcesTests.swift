@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Support
 @testable import SCA
+import TestSupport
 
 /// Where a match's severity comes from: own CVSS, an alias record (both directions), labels, unknown.
 @Suite("Severity sources")
@@ -80,7 +81,7 @@ struct SeveritySourcesTests {
 
     /// The reproducer: django 3.2.0, pyyaml 5.3, jinja2 2.10 against the PyPA corpus plus
     /// the GitHub records of the two CVSS 9.8 advisories.
-    @Test(.enabled(if: Fixtures.exists(Fixtures.pypa), "needs the PyPA corpus"))
+    @Test(.needsCorpus("osv/pypa/vulns"))
     func knownCriticalsAreCritical() throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SCA
+import TestSupport
 
 @Suite("PEP 440 ordering")
 struct VersionPEP440Tests {
@@ -121,7 +122,7 @@ struct VersionPEP440Tests {
         .enabled(if: Fixtures.hasPackaging, "needs python3 with the packaging library"))
     func agreesWithPackaging() throws {
         var inputs = Self.generated(count: 3000)
-        if Fixtures.exists(Fixtures.pypa) {
+        if Fixtures.exists(Fixtures.pypa) || Corpora.required {
             let files = try OSVDatabase.collectFiles([Fixtures.pypa]).prefix(600)
             for file in files {
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8),

@@ -246,9 +246,7 @@ struct LauncherTests {
     }
 
     @Test(
-        .enabled(
-            if: FileManager.default.fileExists(atPath: Paths.corpora + "/seccomp/docker-default.json"),
-            "needs ../shared/corpora/seccomp"))
+        .needsCorpus("seccomp/docker-default.json"))
     func dockerDefaultSeccompProfileRunsAShell() throws {
         let path = Paths.corpora + "/seccomp/docker-default.json"
         var profile = Profile.minimal

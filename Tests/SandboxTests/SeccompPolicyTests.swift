@@ -1,6 +1,7 @@
 import Foundation
 import Sandbox
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -167,9 +168,7 @@ import Testing
     /// At least as strict as Docker's default profile (compiled here as for a payload with no
     /// capabilities): every call the built-in program allows, Docker's allows too.
     @Test(
-        .enabled(
-            if: FileManager.default.fileExists(atPath: Paths.corpora + "/seccomp/docker-default.json"),
-            "needs ../shared/corpora/seccomp"))
+        .needsCorpus("seccomp/docker-default.json"))
     func neverLooserThanDockersDefault() throws {
         let docker = SeccompBPF(try SeccompProgram.oci(path: Paths.corpora + "/seccomp/docker-default.json"))
         var calls = (0..<1024).map { SyscallCall(Int32($0)) }

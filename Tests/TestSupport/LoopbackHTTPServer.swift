@@ -58,6 +58,7 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Starts listening on an ephemeral loopback port; `handler` answers each request.
     public init(handler: @escaping @Sendable (Request) -> Response) throws {
+        TestTier.startingServer("a loopback HTTP server")
         self.handler = handler
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }

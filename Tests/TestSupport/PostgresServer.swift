@@ -22,10 +22,10 @@ public final class PostgresServer: @unchecked Sendable {
     private var stopped = false
 
     /// Whether this host can start one: the programs and the `postgres` user exist, and we are root
-    /// (to hand the directory to that user).
+    /// (to hand the directory to that user), and this run is not `make test-unit`'s tier.
     public static var available: Bool {
         FileManager.default.isExecutableFile(atPath: binaries + "/initdb") && getpwnam("postgres") != nil
-            && geteuid() == 0
+            && geteuid() == 0 && !TestTier.isUnit
     }
 
     /// `postgres://sentinel:…@127.0.0.1:PORT/postgres`.

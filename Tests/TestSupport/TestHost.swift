@@ -18,8 +18,8 @@ public enum TestHost {
         return (Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0
     }()
 
-    /// A root launcher can build a sandbox here.
-    public static let canSandbox = isRoot && userNamespaces
+    /// A root launcher can build a sandbox here, and this run is not `make test-unit`'s tier.
+    public static let canSandbox = isRoot && userNamespaces && !TestTier.isUnit
 
     /// The memory controller is mounted as cgroup v1 (this project's machines).
     public static let cgroupV1 = FileManager.default.fileExists(atPath: "/sys/fs/cgroup/memory/memory.limit_in_bytes")

@@ -29,6 +29,7 @@ public final class VulnerableApp: @unchecked Sendable {
     /// Starts the app (`script` of the fixture directory, with `arguments`) and waits (up to
     /// 30 s) for it to listen.
     public init(script: String = "vulnapp.py", arguments: [String] = []) throws {
+        TestTier.startingServer("the vulnerable test application")
         portDirectory = NSTemporaryDirectory() + "vulnapp-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: portDirectory, withIntermediateDirectories: false)
         let portFile = portDirectory + "/port"

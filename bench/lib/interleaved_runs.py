@@ -1,6 +1,8 @@
 """Runs commands interleaved (A, B, C, A, B, C, ...) so that machine drift touches them alike, and
 returns each one's wall and CPU (user+sys of the whole tree, from wait4) per run, in ms.
 hyperfine runs one command's runs after the other's, so a drift lands on one command only.
+Each run is spawned with posix_spawn, as `hyperfine -N` does, so the harness adds nothing of its
+own to either side; bench/launch-overhead.sh checks its medians against `hyperfine -N`'s.
 
 Wall ends when the command itself returns. CPU counts every process the command started, also
 those it leaves behind for a reaper: this harness is a child subreaper, so they come back to it,
@@ -20,11 +22,11 @@ PR_SET_CHILD_SUBREAPER = 36
 
 
 def once(argv, devnull):
+    # posix_spawn (glibc: clone with CLONE_VM|CLONE_VFORK), not fork: forking copies this Python
+    # process's page tables for every run, ~3 ms charged to both sides of a comparison.
+    actions = [(os.POSIX_SPAWN_DUP2, devnull, fd) for fd in (0, 1, 2)]
     start = time.perf_counter_ns()
-    pid = os.fork()
-    if pid == 0:
-        os.dup2(devnull, 0); os.dup2(devnull, 1); os.dup2(devnull, 2)
-        os.execvp(argv[0], argv)
+    pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
     _, status, usage = os.wait4(pid, 0)
     wall = (time.perf_counter_ns() - start) / 1e6
     if os.waitstatus_to_exitcode(status) != 0:
