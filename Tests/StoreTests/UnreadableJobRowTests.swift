@@ -27,4 +27,31 @@ struct UnreadableJobRowTests {
         #expect(try failed.step())
         #expect(failed.text(0) == "failed" && failed.text(1) == "not a job this worker reads: unknown kind 'frobnicate\u{1b}[2J'")
     }
+
+    @Test("a row with a malformed column: named by column when listed, read or claimed; the others go on")
+    func malformedColumn() throws {
+        let path = NSTemporaryDirectory() + "queue-" + UUID().uuidString + "/fleet.sqlite"
+        let queue = try JobQueue(url: .sqlite(path: path))
+        let request = JobRequest(kind: .scan, spec: "{}", repository: "repo")
+        let odd = try queue.submit(request)
+        let fine = try queue.submit(request)
+        // SQLite keeps text that is no integer as text, even in an INTEGER column.
+        try Database(path: path).execute("UPDATE fleet_jobs SET lease_expiries = 'many' WHERE id = \(odd)")
+
+        let listing = try queue.listing()
+        #expect(listing.jobs.map(\.id) == [fine])
+        #expect(listing.unreadable.map(\.id) == [String(odd)])
+        #expect(listing.unreadable.map(\.reason) == ["column 'lease_expiries': 'many' is not an integer"])
+        let error = try #require(throws: SentinelError.self) { try queue.job(odd) }
+        #expect(
+            error.code == .database
+                && error.message.hasSuffix("a fleet_jobs row is unreadable: column 'lease_expiries': 'many' is not an integer"))
+        #expect(try queue.claim(owner: "w", leaseSeconds: 60)?.id == fine)
+        #expect(try queue.claim(owner: "w", leaseSeconds: 60) == nil)
+        let failed = try Database(path: path).prepare("SELECT state, last_error FROM fleet_jobs WHERE id = \(odd)")
+        #expect(try failed.step())
+        #expect(
+            failed.text(0) == "failed" && failed.text(1) == "not a job this worker reads: column 'lease_expiries': 'many' is not an integer"
+        )
+    }
 }
