@@ -54,4 +54,18 @@ struct UnreadableJobRowTests {
             failed.text(0) == "failed" && failed.text(1) == "not a job this worker reads: column 'lease_expiries': 'many' is not an integer"
         )
     }
+
+    @Test("a schedule of a kind this build does not run is left out; a malformed one is an error naming its column")
+    func schedules() throws {
+        let path = NSTemporaryDirectory() + "queue-" + UUID().uuidString + "/fleet.sqlite"
+        let queue = try JobQueue(url: .sqlite(path: path))
+        for name in ["a", "b"] {
+            try queue.saveSchedule(Schedule(name: name, request: JobRequest(kind: .scan, spec: "{}", repository: "r"), interval: 60))
+        }
+        try Database(path: path).execute("UPDATE fleet_schedules SET kind = 'sbom' WHERE name = 'a'")
+        #expect(try queue.schedules().map(\.name) == ["b"])
+        try Database(path: path).execute("UPDATE fleet_schedules SET interval_seconds = 'hourly' WHERE name = 'b'")
+        let error = try #require(throws: SentinelError.self) { try queue.schedules() }
+        #expect(error.message.hasSuffix("a fleet_schedules row is unreadable: column 'interval_seconds': 'hourly' is not a finite number"))
+    }
 }

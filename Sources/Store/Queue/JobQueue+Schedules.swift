@@ -34,7 +34,8 @@ extension JobQueue {
             row throws(RowDecodingError) -> Schedule? in
             do throws(RowDecodingError) {
                 return try Schedule(row: row)
-            } catch where error.code == .unknownValue && error.column == "kind" {
+            } catch {
+                guard error.code == .unknownValue, error.column == "kind" else { throw error }
                 return nil
             }
         }.compactMap { $0 }
