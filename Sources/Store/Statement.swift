@@ -103,6 +103,11 @@ public final class Statement {
     /// Number of columns in a result row.
     public var columnCount: Int32 { sqlite3_column_count(handle) }
 
+    /// The column's name: its `AS` alias, else the name SQLite gives it ("" when out of range).
+    public func columnName(_ column: Int32) -> String {
+        sqlite3_column_name(handle, column).map { String(cString: $0) } ?? ""
+    }
+
     /// True when the column holds NULL.
     public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 

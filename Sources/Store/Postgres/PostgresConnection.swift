@@ -68,6 +68,12 @@ public final class PostgresConnection {
     /// text (nil for NULL).
     @discardableResult
     public func query(_ sql: String, _ parameters: [String?] = []) throws -> [[String?]] {
+        try table(sql, parameters).rows
+    }
+
+    /// `query`, with the result's column names (`AS` aliases, else what the server names them), so
+    /// that rows are read by name.
+    func table(_ sql: String, _ parameters: [String?] = []) throws -> (columns: [String], rows: [[String?]]) {
         let result = CStringArray.with(optional: parameters) { values in
             PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
         }
@@ -133,16 +139,17 @@ public final class PostgresConnection {
             channel: String(cString: notify.pointee.relname), payload: String(cString: notify.pointee.extra))
     }
 
-    private func rows(of result: OpaquePointer?, sql: String) throws -> [[String?]] {
+    private func rows(of result: OpaquePointer?, sql: String) throws -> (columns: [String], rows: [[String?]]) {
         guard let result else {
             throw SentinelError(.database, "\(server): \(Self.statementName(sql)): \(Self.firstLine(PQerrorMessage(handle)))")
         }
         defer { PQclear(result) }
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return []
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: return ([], [])
         case PGRES_TUPLES_OK:
             let count = PQntuples(result)
             let columns = PQnfields(result)
+            let names = (0..<columns).map { column in PQfname(result, column).map { String(cString: $0) } ?? "" }
             var rows: [[String?]] = []
             rows.reserveCapacity(Int(count))
             for row in 0..<count {
@@ -151,7 +158,7 @@ public final class PostgresConnection {
                         PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
                     })
             }
-            return rows
+            return (names, rows)
         default:
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
             let message = Self.firstLine(PQresultErrorMessage(result))

@@ -10,8 +10,7 @@ extension JobQueue {
         _ make: (_ last: String?, _ head: (sequence: Int, hash: String)?) throws -> (line: String, sequence: Int, hash: String)
     ) throws {
         try lockedAudit {
-            let last = try storage.value("SELECT line FROM fleet_audit ORDER BY seq DESC LIMIT 1")
-            let next = try make(last, try auditHead())
+            let next = try make(try lastAuditLine(), try auditHead())
             try storage.rows("INSERT INTO fleet_audit (seq, line) VALUES ($1, $2)", [String(next.sequence), next.line])
             try storage.rows(
                 """
@@ -25,7 +24,7 @@ extension JobQueue {
     /// them (under the same lock, so no append lands between the two reads); writes nothing.
     public func checkAuditTail(_ check: (_ last: String?, _ head: (sequence: Int, hash: String)?) throws -> Void) throws {
         try lockedAudit {
-            try check(try storage.value("SELECT line FROM fleet_audit ORDER BY seq DESC LIMIT 1"), try auditHead())
+            try check(try lastAuditLine(), try auditHead())
         }
     }
 
@@ -47,19 +46,30 @@ extension JobQueue {
 
     /// Every line of the audit chain, in sequence order.
     public func auditLines() throws -> [String] {
-        try storage.rows("SELECT line FROM fleet_audit ORDER BY seq", []).map { $0.first.flatMap { $0 } ?? "" }
+        try storage.decode(storage.rows("SELECT line FROM fleet_audit ORDER BY seq", []), table: "fleet_audit") {
+            row throws(RowDecodingError) in try row.text("line")
+        }
     }
 
     /// The line stored as number `sequence`, if there is one.
     public func auditLine(_ sequence: Int) throws -> String? {
-        try storage.value("SELECT line FROM fleet_audit WHERE seq = $1", [String(sequence)])
+        try storage.first(storage.rows("SELECT line FROM fleet_audit WHERE seq = $1", [String(sequence)]), table: "fleet_audit") {
+            row throws(RowDecodingError) in try row.text("line")
+        }
     }
 
-    /// The stored head: the last line's sequence number and link; nil before the first append.
+    /// The chain's last line; nil before the first append.
+    private func lastAuditLine() throws -> String? {
+        try storage.first(storage.rows("SELECT line FROM fleet_audit ORDER BY seq DESC LIMIT 1", []), table: "fleet_audit") {
+            row throws(RowDecodingError) in try row.text("line")
+        }
+    }
+
+    /// The stored head: the last line's sequence number and link; nil before the first append. A
+    /// head that is there but unreadable is an error, not "no head": that would pass a cut chain.
     public func auditHead() throws -> (sequence: Int, hash: String)? {
-        guard let row = try storage.rows("SELECT seq, hash FROM fleet_audit_head WHERE id = 1", []).first,
-            let sequence = row[0].flatMap({ Int($0) }), let hash = row[1]
-        else { return nil }
-        return (sequence, hash)
+        try storage.first(storage.rows("SELECT seq, hash FROM fleet_audit_head WHERE id = 1", []), table: "fleet_audit_head") {
+            row throws(RowDecodingError) in (sequence: try row.int("seq"), hash: try row.text("hash"))
+        }
     }
 }

@@ -18,10 +18,9 @@ extension JobQueue {
 
     /// Shared heal-memory records after `id` (a cursor), oldest first, at most `limit`.
     public func sharedMemory(after id: Int64, limit: Int = 500) throws -> [(id: Int64, record: String)] {
-        try storage.rows("SELECT id, record FROM fleet_memory WHERE id > $1 ORDER BY id LIMIT $2", [String(id), String(limit)])
-            .compactMap { row in
-                guard let id = row[0].flatMap({ Int64($0) }), let record = row[1] else { return nil }
-                return (id, record)
-            }
+        try storage.decode(
+            storage.rows("SELECT id, record FROM fleet_memory WHERE id > $1 ORDER BY id LIMIT $2", [String(id), String(limit)]),
+            table: "fleet_memory"
+        ) { row throws(RowDecodingError) in (id: try row.int64("id"), record: try row.text("record")) }
     }
 }

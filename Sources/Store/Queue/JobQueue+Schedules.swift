@@ -27,20 +27,18 @@ extension JobQueue {
         !(try storage.rows("DELETE FROM fleet_schedules WHERE name = $1 RETURNING name", [name])).isEmpty
     }
 
-    /// Every schedule, by name.
+    /// Every schedule, by name. One of a kind this build does not run (a newer build's) is left
+    /// out, as before; any other unreadable row is an error.
     public func schedules() throws -> [Schedule] {
-        try storage.rows(
-            "SELECT name, kind, spec, repository, branch, priority, max_attempts, interval_seconds, next_run FROM fleet_schedules ORDER BY name",
-            []
-        ).compactMap { row in
-            guard let name = row[0], let kind = row[1].flatMap(JobKind.init(rawValue:)) else { return nil }
-            let request = JobRequest(
-                kind: kind, spec: row[2] ?? "", repository: row[3] ?? "", branch: row[4] ?? "",
-                priority: row[5].flatMap { Int($0) } ?? 0, maxAttempts: row[6].flatMap { Int($0) } ?? 1)
-            return Schedule(
-                name: name, request: request, interval: row[7].flatMap { Double($0) } ?? 0,
-                nextRun: row[8].flatMap { Double($0) } ?? 0)
-        }
+        try storage.decode(storage.rows("SELECT \(Schedule.selectList) FROM fleet_schedules ORDER BY name", []), table: "fleet_schedules") {
+            row throws(RowDecodingError) -> Schedule? in
+            do throws(RowDecodingError) {
+                return try Schedule(row: row)
+            } catch {
+                guard error.code == .unknownValue, error.column == "kind" else { throw error }
+                return nil
+            }
+        }.compactMap { $0 }
     }
 
     /// Submits a job for every due schedule and moves it to its next time, in one transaction, so a
@@ -48,12 +46,14 @@ extension JobQueue {
     /// this. Returns the job ids.
     public func submitDueSchedules() throws -> [Int64] {
         try storage.transaction {
-            let due = try storage.rows(
-                "SELECT name, interval_seconds FROM fleet_schedules WHERE next_run <= {now} ORDER BY name {skip_locked}", [])
+            let due = try storage.decode(
+                storage.rows("SELECT name FROM fleet_schedules WHERE next_run <= {now} ORDER BY name {skip_locked}", []),
+                table: "fleet_schedules"
+            ) { row throws(RowDecodingError) in try row.text("name") }
             let schedules = try self.schedules()
             var submitted: [Int64] = []
-            for row in due {
-                guard let name = row[0], let schedule = schedules.first(where: { $0.name == name }) else { continue }
+            for name in due {
+                guard let schedule = schedules.first(where: { $0.name == name }) else { continue }
                 submitted.append(try insert(schedule.request))
                 // The next time counts from now: a scheduler that was down does not fire a burst.
                 try storage.rows(
@@ -83,9 +83,12 @@ extension JobQueue {
 
     /// The decision on `proposal`, if one was made.
     public func decision(_ proposal: String) throws -> ApprovalDecision? {
-        guard let row = try storage.rows("SELECT approved, reason FROM fleet_approvals WHERE proposal = $1", [proposal]).first
-        else { return nil }
-        return ApprovalDecision(proposal: proposal, approved: row[0] == "1", reason: row[1] ?? "")
+        try storage.first(
+            storage.rows("SELECT approved, reason FROM fleet_approvals WHERE proposal = $1", [proposal]), table: "fleet_approvals"
+        ) {
+            row throws(RowDecodingError) in
+            ApprovalDecision(proposal: proposal, approved: try row.flag("approved"), reason: try row.text("reason"))
+        }
     }
 
     /// Waits up to `timeout` seconds for a decision on `proposal`. On PostgreSQL it sleeps in
@@ -108,7 +111,11 @@ extension JobQueue {
         try storage.rows(
             "INSERT INTO fleet_proposals (change_key, job_id, created_at) VALUES ($1, $2, {now}) ON CONFLICT (change_key) DO NOTHING",
             [changeKey, String(jobID)])
-        return try storage.value("SELECT job_id FROM fleet_proposals WHERE change_key = $1", [changeKey]) == String(jobID)
+        return try storage.first(
+            storage.rows("SELECT job_id FROM fleet_proposals WHERE change_key = $1", [changeKey]), table: "fleet_proposals"
+        ) {
+            row throws(RowDecodingError) in try row.int64("job_id")
+        } == jobID
     }
 
     /// How the findings of scan `jobID` compare, by fingerprint, with `base` — by default the
@@ -117,47 +124,52 @@ extension JobQueue {
         let job = String(jobID)
         let baseID: Int64? =
             try base
-            ?? storage.value(
-                """
-                SELECT previous.id FROM fleet_jobs AS previous, fleet_jobs AS this
-                WHERE this.id = $1 AND previous.repository = this.repository AND previous.branch = this.branch
-                  AND previous.kind = this.kind AND previous.state = 'succeeded' AND previous.id < this.id
-                ORDER BY previous.id DESC LIMIT 1
-                """, [job]
-            ).flatMap { Int64($0) }
+            ?? storage.first(
+                storage.rows(
+                    """
+                    SELECT previous.id AS id FROM fleet_jobs AS previous, fleet_jobs AS this
+                    WHERE this.id = $1 AND previous.repository = this.repository AND previous.branch = this.branch
+                      AND previous.kind = this.kind AND previous.state = 'succeeded' AND previous.id < this.id
+                    ORDER BY previous.id DESC LIMIT 1
+                    """, [job]), table: "fleet_jobs"
+            ) { row throws(RowDecodingError) in try row.int64("id") }
         var delta = FindingsDelta(baseJob: baseID)
         let baseText = baseID.map(String.init) ?? "-1"
-        let columns = "f.fingerprint, f.rule_id, f.severity, f.location"
+        let columns = StoredFinding.selectList(from: "f")
         let added = try storage.rows(
             """
             SELECT \(columns), EXISTS (
                 SELECT 1 FROM fleet_findings AS earlier
                 WHERE earlier.repository = f.repository AND earlier.branch = f.branch AND earlier.fingerprint = f.fingerprint
-                  AND earlier.job_id < $2)
+                  AND earlier.job_id < $2) AS seen_before
             FROM fleet_findings AS f
             WHERE f.job_id = $1 AND NOT EXISTS (
                 SELECT 1 FROM fleet_findings AS b WHERE b.job_id = $2 AND b.fingerprint = f.fingerprint)
             ORDER BY f.fingerprint
             """, [job, baseText])
-        for row in added {
-            let seenBefore = row[4] == "t" || row[4] == "1" || row[4] == "true"
-            if seenBefore { delta.reintroduced.append(Self.finding(row)) } else { delta.new.append(Self.finding(row)) }
+        let findings = try storage.decode(added, table: "fleet_findings") { row throws(RowDecodingError) in
+            (finding: try StoredFinding(row: row), seenBefore: try row.flag("seen_before"))
         }
-        delta.fixed = try storage.rows(
-            """
-            SELECT \(columns) FROM fleet_findings AS f
-            WHERE f.job_id = $2 AND NOT EXISTS (
-                SELECT 1 FROM fleet_findings AS t WHERE t.job_id = $1 AND t.fingerprint = f.fingerprint)
-            ORDER BY f.fingerprint
-            """, [job, baseText]
-        ).map(Self.finding)
-        delta.unchanged =
-            try storage.value(
+        for (finding, seenBefore) in findings {
+            if seenBefore { delta.reintroduced.append(finding) } else { delta.new.append(finding) }
+        }
+        delta.fixed = try storage.decode(
+            storage.rows(
                 """
-                SELECT count(*) FROM fleet_findings AS f WHERE f.job_id = $1 AND EXISTS (
-                    SELECT 1 FROM fleet_findings AS b WHERE b.job_id = $2 AND b.fingerprint = f.fingerprint)
-                """, [job, baseText]
-            ).flatMap { Int($0) } ?? 0
+                SELECT \(columns) FROM fleet_findings AS f
+                WHERE f.job_id = $2 AND NOT EXISTS (
+                    SELECT 1 FROM fleet_findings AS t WHERE t.job_id = $1 AND t.fingerprint = f.fingerprint)
+                ORDER BY f.fingerprint
+                """, [job, baseText]), table: "fleet_findings"
+        ) { row throws(RowDecodingError) in try StoredFinding(row: row) }
+        delta.unchanged =
+            try storage.first(
+                storage.rows(
+                    """
+                    SELECT count(*) AS unchanged FROM fleet_findings AS f WHERE f.job_id = $1 AND EXISTS (
+                        SELECT 1 FROM fleet_findings AS b WHERE b.job_id = $2 AND b.fingerprint = f.fingerprint)
+                    """, [job, baseText]), table: "fleet_findings"
+            ) { row throws(RowDecodingError) in try row.int("unchanged") } ?? 0
         return delta
     }
 }

@@ -17,38 +17,19 @@ public final class JobQueue {
     /// The channel approvals are announced on.
     static let approvalsChannel = "sentinel_approvals"
 
-    /// Opens the queue at `url`, creating its tables when they are missing.
+    /// Opens the queue at `url`, creating its tables or applying the numbered migrations it lacks
+    /// (`QueueSchema`); a database at a migration newer than this build is refused.
     public init(url: DatabaseURL, retry: RetryPolicy = RetryPolicy()) throws {
         switch url {
         case .postgres: storage = try PostgresQueueStorage(url: url)
         case .sqlite(let path): storage = try SQLiteQueueStorage(path: path)
         }
         self.retry = retry
-        try migrate()
+        try QueueSchema.migrate(storage)
     }
 
     /// The server or file, without a password.
     public var location: String { storage.name }
-
-    private func migrate() throws {
-        // Every worker and command opens the queue: when the tables are there, no DDL runs (on
-        // PostgreSQL even a CREATE INDEX IF NOT EXISTS locks fleet_jobs against every claim).
-        if let found = try? storage.value("SELECT max(version) FROM fleet_schema").flatMap({ Int($0) }), found == QueueSchema.version {
-            return
-        }
-        try storage.transaction {
-            // Workers starting together must not race on CREATE TABLE.
-            if storage.isServer { try storage.rows("SELECT pg_advisory_xact_lock(hashtextextended('sentinel-fleet-schema', 0))", []) }
-            try storage.script(QueueSchema.statements)
-            let found = try storage.value("SELECT max(version) FROM fleet_schema").flatMap { Int($0) }
-            if let found, found > QueueSchema.version {
-                throw SentinelError(
-                    .database, "\(storage.name): the fleet tables are version \(found), newer than this sentinel's (\(QueueSchema.version))"
-                )
-            }
-            if found == nil { try storage.rows("INSERT INTO fleet_schema (version) VALUES ($1)", [String(QueueSchema.version)]) }
-        }
-    }
 
     // MARK: Submitting and claiming
 
@@ -72,7 +53,7 @@ public final class JobQueue {
                 request.kind.rawValue, request.spec, request.repository, request.branch, String(request.priority),
                 String(max(1, request.maxAttempts)), String(max(0, request.delay)), request.exclusiveKey,
             ])
-        guard let text = row.first?.first ?? nil, let id = Int64(text) else {
+        guard let id = try storage.first(row, table: "fleet_jobs", { row throws(RowDecodingError) in try row.int64("id") }) else {
             throw SentinelError(.database, "\(storage.name): INSERT returned no job id")
         }
         return id
@@ -96,23 +77,30 @@ public final class JobQueue {
                               WHERE holder.state = 'running' AND holder.exclusive_key = candidate.exclusive_key))
                         ORDER BY priority DESC, run_after, id
                         LIMIT 1 {skip_locked})
-                    RETURNING \(Self.columns)
+                    RETURNING \(Job.selectList)
                     """, [owner, token, String(leaseSeconds)])
             }
             guard let row = rows.first else { return nil }
-            do {
-                return try job(row)
+            do throws(RowDecodingError) {
+                return try Job(row: row)
             } catch {
                 // Not a job this build reads (an unknown kind, written by a newer build or straight
                 // into the table): it fails for good, saying why, and the next job is claimed.
-                guard let id = row.first.flatMap({ $0 }).flatMap({ Int64($0) }) else { throw error }
-                _ = try storage.rows(
-                    """
-                    UPDATE fleet_jobs SET state = 'failed', last_error = $2, lease_owner = NULL, lease_token = NULL,
-                        finished_at = {now} WHERE id = $1 RETURNING id
-                    """, [String(id), "not a job this worker reads: \(Self.whyUnreadable(row))"])
+                try failUnreadable(row, error)
             }
         }
+    }
+
+    /// Fails for good the claimed or expired row that `error` says this build cannot read.
+    private func failUnreadable(_ row: QueueRow, _ error: RowDecodingError) throws {
+        guard let id = try? row.int64("id") else {
+            throw SentinelError(.database, "\(storage.name): a fleet_jobs row is unreadable: \(error)")
+        }
+        _ = try storage.rows(
+            """
+            UPDATE fleet_jobs SET state = 'failed', last_error = $2, lease_owner = NULL, lease_token = NULL,
+                finished_at = {now} WHERE id = $1 RETURNING id
+            """, [String(id), "not a job this worker reads: \(error)"])
     }
 
     /// Extends the lease by `leaseSeconds` when it is still held.
@@ -122,8 +110,10 @@ public final class JobQueue {
             UPDATE fleet_jobs SET lease_until = {now} + $3
             WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING cancel_requested
             """, [String(lease.jobID), lease.token, String(leaseSeconds)])
-        guard let flag = rows.first?.first ?? nil else { return .lost }
-        return flag == "0" ? .held : .cancelRequested
+        guard
+            let cancel = try storage.first(rows, table: "fleet_jobs", { row throws(RowDecodingError) in try row.flag("cancel_requested") })
+        else { return .lost }
+        return cancel ? .cancelRequested : .held
     }
 
     // MARK: Ending an attempt
@@ -139,7 +129,10 @@ public final class JobQueue {
                 UPDATE fleet_jobs SET state = 'succeeded', finished_at = {now}, lease_until = NULL, last_error = NULL
                 WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING repository, branch
                 """, [String(lease.jobID), lease.token])
-            guard let row = ended.first else { return false }
+            guard
+                let (repository, branch) = try storage.first(
+                    ended, table: "fleet_jobs", { row throws(RowDecodingError) in (try row.text("repository"), try row.text("branch")) })
+            else { return false }
             let job = String(lease.jobID)
             try storage.rows(
                 "INSERT INTO fleet_results (job_id, exit_status, report) VALUES ($1, $2, $3) ON CONFLICT (job_id) DO NOTHING",
@@ -149,7 +142,7 @@ public final class JobQueue {
                     """
                     INSERT INTO fleet_findings (job_id, repository, branch, fingerprint, rule_id, severity, location)
                     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (job_id, fingerprint) DO NOTHING
-                    """, [job, row[0], row[1], finding.fingerprint, finding.ruleID, finding.severity, finding.location])
+                    """, [job, repository, branch, finding.fingerprint, finding.ruleID, finding.severity, finding.location])
             }
             return true
         }
@@ -162,17 +155,17 @@ public final class JobQueue {
     public func fail(_ lease: JobLease, reason: String, retry shouldRetry: Bool) throws -> JobState? {
         try storage.transaction {
             guard
-                let row = try storage.rows(
-                    "SELECT attempts, max_attempts FROM fleet_jobs WHERE id = $1 AND lease_token = $2 AND state = 'running' \(storage.isServer ? "FOR UPDATE" : "")",
-                    [String(lease.jobID), lease.token]
-                ).first,
-                let attempts = row[0].flatMap({ Int($0) }), let maximum = row[1].flatMap({ Int($0) })
+                let (attempts, maximum) = try storage.first(
+                    storage.rows(
+                        "SELECT attempts, max_attempts FROM fleet_jobs WHERE id = $1 AND lease_token = $2 AND state = 'running' \(storage.isServer ? "FOR UPDATE" : "")",
+                        [String(lease.jobID), lease.token]), table: "fleet_jobs",
+                    { row throws(RowDecodingError) in (try row.int("attempts"), try row.int("max_attempts")) })
             else { return nil }
             let state: JobState = !shouldRetry ? .failed : attempts < maximum ? .queued : .dead
             let note = state == .dead ? "\(reason) (attempt \(attempts) of \(maximum); dead-lettered)" : reason
             try end(lease.jobID, state: state, error: note, delay: retry.delay(afterAttempt: attempts))
             // A cancel requested meanwhile turns a retry into `cancelled`.
-            return try storage.value("SELECT state FROM fleet_jobs WHERE id = $1", [String(lease.jobID)]).flatMap(JobState.init(rawValue:))
+            return try currentState(of: lease.jobID)
         }
     }
 
@@ -224,8 +217,15 @@ public final class JobQueue {
             {
                 return .running
             }
-            return try storage.value("SELECT state FROM fleet_jobs WHERE id = $1", [String(id)]).flatMap(JobState.init(rawValue:))
+            return try currentState(of: id)
         }
+    }
+
+    /// The state of job `id`, nil for an unknown id.
+    private func currentState(of id: Int64) throws -> JobState? {
+        try storage.first(
+            storage.rows("SELECT state FROM fleet_jobs WHERE id = $1", [String(id)]), table: "fleet_jobs",
+            { row throws(RowDecodingError) in try row.value("state", as: JobState.self) })
     }
 
     /// Returns jobs whose lease expired to the queue (after the backoff) or to the dead letters.
@@ -239,10 +239,17 @@ public final class JobQueue {
                 WHERE state = 'running' AND lease_until < {now} ORDER BY id LIMIT 100 {skip_locked}
                 """, [])
             return try expired.compactMap { row -> ExpiredLease? in
-                guard let id = row[0].flatMap({ Int64($0) }), let attempts = row[1].flatMap({ Int($0) }),
-                    let maximum = row[2].flatMap({ Int($0) })
-                else { return nil }
-                let owner = row[3] ?? "?"
+                let id: Int64, attempts: Int, maximum: Int, owner: String
+                do throws(RowDecodingError) {
+                    id = try row.int64("id")
+                    attempts = try row.int("attempts")
+                    maximum = try row.int("max_attempts")
+                    owner = try row.optionalText("lease_owner") ?? "?"
+                } catch {
+                    // Left running, it would be found expired again at every pass: it fails instead.
+                    try failUnreadable(row, error)
+                    return nil
+                }
                 let state: JobState = attempts < maximum ? .queued : .dead
                 let reason =
                     "lease expired: worker \(owner) stopped renewing it (attempt \(attempts) of \(maximum))"
@@ -264,8 +271,10 @@ public final class JobQueue {
 
     /// Seconds until the next queued job is due (0 when one is due now), nil when none is queued.
     public func secondsUntilNextDue() throws -> Double? {
-        try storage.value("SELECT min(run_after) - {now} FROM fleet_jobs WHERE state = 'queued'").flatMap { Double($0) }
-            .map { max(0, $0) }
+        try storage.first(
+            storage.rows("SELECT min(run_after) - {now} AS seconds FROM fleet_jobs WHERE state = 'queued'", []), table: "fleet_jobs",
+            { row throws(RowDecodingError) in try row.optionalDouble("seconds") }
+        ).flatMap { $0 }.map { max(0, $0) }
     }
 
     /// Takes the fleet-wide lock `key` for this connection without waiting (an advisory lock on
@@ -283,16 +292,19 @@ public final class JobQueue {
     /// Jobs per state.
     public func counts() throws -> QueueCounts {
         var counts = QueueCounts()
-        for row in try storage.rows("SELECT state, count(*) FROM fleet_jobs GROUP BY state", []) {
-            let n = row[1].flatMap { Int($0) } ?? 0
-            switch row[0].flatMap(JobState.init(rawValue:)) {
+        let rows = try storage.decode(
+            storage.rows("SELECT state, count(*) AS jobs FROM fleet_jobs GROUP BY state", []), table: "fleet_jobs"
+        ) {
+            row throws(RowDecodingError) in (try row.value("state", as: JobState.self), try row.int("jobs"))
+        }
+        for (state, n) in rows {
+            switch state {
             case .queued: counts.queued = n
             case .running: counts.running = n
             case .succeeded: counts.succeeded = n
             case .failed: counts.failed = n
             case .dead: counts.dead = n
             case .cancelled: counts.cancelled = n
-            case nil: break
             }
         }
         return counts
@@ -300,7 +312,9 @@ public final class JobQueue {
 
     /// The job `id`, nil when there is none.
     public func job(_ id: Int64) throws -> Job? {
-        try storage.rows("SELECT \(Self.columns) FROM fleet_jobs WHERE id = $1", [String(id)]).first.map(job)
+        try storage.first(storage.rows("SELECT \(Job.selectList) FROM fleet_jobs WHERE id = $1", [String(id)]), table: "fleet_jobs") {
+            row throws(RowDecodingError) in try Job(row: row)
+        }
     }
 
     /// Jobs in `state` (all when nil), newest first, at most `limit`; rows that are not jobs this
@@ -315,13 +329,13 @@ public final class JobQueue {
         var jobs: [Job] = []
         var unreadable: [UnreadableRow] = []
         for row in try storage.rows(
-            "SELECT \(Self.columns) FROM fleet_jobs WHERE (CAST($1 AS TEXT) IS NULL OR state = CAST($1 AS TEXT)) ORDER BY id DESC LIMIT $2",
+            "SELECT \(Job.selectList) FROM fleet_jobs WHERE (CAST($1 AS TEXT) IS NULL OR state = CAST($1 AS TEXT)) ORDER BY id DESC LIMIT $2",
             [state?.rawValue, String(limit)])
         {
-            do {
-                jobs.append(try job(row))
+            do throws(RowDecodingError) {
+                jobs.append(try Job(row: row))
             } catch {
-                unreadable.append(UnreadableRow(id: row.first.flatMap { $0 } ?? "?", reason: Self.whyUnreadable(row)))
+                unreadable.append(UnreadableRow(id: row.raw("id") ?? "?", reason: error.description))
             }
         }
         return (jobs, unreadable)
@@ -335,42 +349,17 @@ public final class JobQueue {
         public var reason: String
     }
 
-    static func whyUnreadable(_ row: [String?]) -> String {
-        guard row.count == 17, row[0].flatMap({ Int64($0) }) != nil else { return "malformed" }
-        if row[1].flatMap(JobKind.init(rawValue:)) == nil { return "unknown kind '\(row[1] ?? "")'" }
-        if row[8].flatMap(JobState.init(rawValue:)) == nil { return "unknown state '\(row[8] ?? "")'" }
-        return "malformed"
-    }
-
     /// The recorded result of job `id`.
     public func result(_ id: Int64) throws -> JobResult? {
-        guard let row = try storage.rows("SELECT exit_status, report FROM fleet_results WHERE job_id = $1", [String(id)]).first
+        guard
+            let (exitStatus, report) = try storage.first(
+                storage.rows("SELECT exit_status, report FROM fleet_results WHERE job_id = $1", [String(id)]), table: "fleet_results",
+                { row throws(RowDecodingError) in (try row.int32("exit_status"), try row.text("report")) })
         else { return nil }
-        let findings = try storage.rows(
-            "SELECT fingerprint, rule_id, severity, location FROM fleet_findings WHERE job_id = $1 ORDER BY fingerprint",
-            [String(id)]
-        ).map(Self.finding)
-        return JobResult(exitStatus: Int32(row[0].flatMap { Int32($0) } ?? 0), report: row[1] ?? "", findings: findings)
-    }
-
-    static let columns =
-        "id, kind, spec, repository, branch, priority, max_attempts, exclusive_key, state, attempts, last_error, lease_owner, lease_token, lease_expiries, created_at, started_at, finished_at"
-
-    private func job(_ row: [String?]) throws -> Job {
-        guard row.count == 17, let id = row[0].flatMap({ Int64($0) }), let kind = row[1].flatMap(JobKind.init(rawValue:)),
-            let state = row[8].flatMap(JobState.init(rawValue:))
-        else { throw SentinelError(.database, "\(storage.name): a fleet_jobs row is malformed") }
-        let request = JobRequest(
-            kind: kind, spec: row[2] ?? "", repository: row[3] ?? "", branch: row[4] ?? "",
-            priority: row[5].flatMap { Int($0) } ?? 0, maxAttempts: row[6].flatMap { Int($0) } ?? 1, exclusiveKey: row[7])
-        let lease = state == .running ? row[12].map { JobLease(jobID: id, token: $0, owner: row[11] ?? "") } : nil
-        return Job(
-            id: id, request: request, state: state, attempts: row[9].flatMap { Int($0) } ?? 0, lastError: row[10], lease: lease,
-            leaseExpiries: row[13].flatMap { Int($0) } ?? 0, createdAt: row[14].flatMap { Double($0) } ?? 0,
-            startedAt: row[15].flatMap { Double($0) }, finishedAt: row[16].flatMap { Double($0) })
-    }
-
-    static func finding(_ row: [String?]) -> StoredFinding {
-        StoredFinding(fingerprint: row[0] ?? "", ruleID: row[1] ?? "", severity: row[2] ?? "", location: row[3] ?? "")
+        let findings = try storage.decode(
+            storage.rows("SELECT \(StoredFinding.selectList) FROM fleet_findings WHERE job_id = $1 ORDER BY fingerprint", [String(id)]),
+            table: "fleet_findings"
+        ) { row throws(RowDecodingError) in try StoredFinding(row: row) }
+        return JobResult(exitStatus: exitStatus, report: report, findings: findings)
     }
 }

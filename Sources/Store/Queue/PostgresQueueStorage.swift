@@ -11,8 +11,10 @@ final class PostgresQueueStorage: QueueStorage {
         connection = try PostgresConnection(url: url)
     }
 
-    func rows(_ sql: String, _ parameters: [String?]) throws -> [[String?]] {
-        try connection.query(Self.expand(sql), parameters)
+    func rows(_ sql: String, _ parameters: [String?]) throws -> [QueueRow] {
+        let result = try connection.table(Self.expand(sql), parameters)
+        let positions = QueueRow.positions(of: result.columns)
+        return result.rows.map { QueueRow(positions: positions, values: $0) }
     }
 
     func script(_ sql: String) throws { try connection.execute(Self.expand(sql)) }
@@ -20,7 +22,10 @@ final class PostgresQueueStorage: QueueStorage {
     func transaction<Result>(_ body: () throws -> Result) throws -> Result { try connection.transaction(body) }
 
     func tryLock(_ key: String) throws -> Bool {
-        try connection.query("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", [key]).first?.first == "t"
+        try first(rows("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [key]), table: "lock") {
+            row throws(RowDecodingError) in
+            try row.flag("locked")
+        } == true
     }
 
     func unlock(_ key: String) throws {
@@ -43,6 +48,13 @@ final class PostgresQueueStorage: QueueStorage {
 
     func reconnectIfNeeded() throws {
         if !connection.isConnected { try connection.reconnect() }
+    }
+
+    func tableExists(_ name: String) throws -> Bool {
+        // By the search path, as the unqualified names of every other statement resolve.
+        try first(rows("SELECT to_regclass($1) IS NOT NULL AS present", [name]), table: "pg_class") { row throws(RowDecodingError) in
+            try row.flag("present")
+        } == true
     }
 
     /// `{now}`: the server's clock, so that machines with skewed clocks agree on leases.

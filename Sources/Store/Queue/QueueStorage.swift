@@ -1,3 +1,5 @@
+import Support
+
 /// The SQL connection a `JobQueue` runs on: one per backend, so that the queue's logic (and the
 /// shared test suite) is the same for SQLite and PostgreSQL. Statements use `$1`, `$2`...
 /// placeholders and `{now}` for the current time in seconds since 1970.
@@ -6,8 +8,8 @@ protocol QueueStorage: AnyObject {
     var name: String { get }
     /// True for PostgreSQL: `FOR UPDATE SKIP LOCKED` and `NOTIFY` exist.
     var isServer: Bool { get }
-    /// Runs one statement and returns its rows as text.
-    @discardableResult func rows(_ sql: String, _ parameters: [String?]) throws -> [[String?]]
+    /// Runs one statement and returns its rows, read by column name.
+    @discardableResult func rows(_ sql: String, _ parameters: [String?]) throws -> [QueueRow]
     /// Runs `;`-separated statements without parameters.
     func script(_ sql: String) throws
     /// All of `body` or nothing; on SQLite the write lock is taken up front.
@@ -24,11 +26,24 @@ protocol QueueStorage: AnyObject {
     func wait(channel: String, timeout: Double) throws -> String?
     /// Reconnects when the server connection broke (a restart); nothing for SQLite.
     func reconnectIfNeeded() throws
+    /// True when the table `name` exists (without failing a statement, which on PostgreSQL would
+    /// abort the transaction it is in).
+    func tableExists(_ name: String) throws -> Bool
 }
 
 extension QueueStorage {
-    /// The first column of the first row as text.
-    func value(_ sql: String, _ parameters: [String?] = []) throws -> String? {
-        try rows(sql, parameters).first?.first ?? nil
+    /// Reads `rows` with `decode`, one place per query; a row it cannot read is a `.database` error
+    /// naming the storage, the table and the column.
+    func decode<Value>(_ rows: [QueueRow], table: String, _ decode: (QueueRow) throws(RowDecodingError) -> Value) throws -> [Value] {
+        do throws(RowDecodingError) {
+            return try rows.map(decode)
+        } catch {
+            throw SentinelError(.database, "\(name): a \(table) row is unreadable: \(error)")
+        }
+    }
+
+    /// The first row, read with `decode`; nil when there is none.
+    func first<Value>(_ rows: [QueueRow], table: String, _ decode: (QueueRow) throws(RowDecodingError) -> Value) throws -> Value? {
+        try self.decode(Array(rows.prefix(1)), table: table, decode).first
     }
 }

@@ -25,12 +25,13 @@ final class SQLiteQueueStorage: QueueStorage {
 
     deinit { for descriptor in locks.values { close(descriptor) } }
 
-    func rows(_ sql: String, _ parameters: [String?]) throws -> [[String?]] {
+    func rows(_ sql: String, _ parameters: [String?]) throws -> [QueueRow] {
         let statement = try database.prepare(Self.expand(sql))
         for (index, parameter) in parameters.enumerated() { statement.bind(Int32(index + 1), parameter) }
-        var rows: [[String?]] = []
+        let positions = QueueRow.positions(of: (0..<statement.columnCount).map { statement.columnName($0) })
+        var rows: [QueueRow] = []
         while try statement.step() {
-            rows.append((0..<statement.columnCount).map { statement.text($0) })
+            rows.append(QueueRow(positions: positions, values: (0..<statement.columnCount).map { statement.text($0) }))
         }
         // Ends the implicit read transaction now: a WAL reader left open would keep seeing an old
         // snapshot (a decision another process committed would never show).
@@ -76,6 +77,13 @@ final class SQLiteQueueStorage: QueueStorage {
     }
 
     func reconnectIfNeeded() throws {}
+
+    func tableExists(_ name: String) throws -> Bool {
+        let statement = try database.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1")
+        statement.bind(1, name)
+        defer { statement.reset() }
+        return try statement.step()
+    }
 
     /// `$N` → `?N`; `{now}` is the local clock (one machine).
     static func expand(_ sql: String) -> String {
