@@ -217,7 +217,8 @@ let package = Package(
         ),
         // Seeded, bounded mutation of every reader of attacker-controlled input (bench/fuzz.sh goes further).
         .testTarget(
-            name: "FuzzTests", dependencies: ["Documents", "DocumentsYAML", "Heal", "PythonSyntax", "SCA", "Support", "TestSupport"]),
+            name: "FuzzTests",
+            dependencies: ["Documents", "DocumentsYAML", "Heal", "PythonSyntax", "Sandbox", "SCA", "Support", "TestSupport"]),
         .testTarget(
             name: "ScanTests", dependencies: ["Scan", "Adapters", "DAST", "Findings", "SAST", "ScanCore", "Support", "TestSupport"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
