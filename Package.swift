@@ -12,22 +12,21 @@ let strictC: [CSetting] = [
 ]
 
 /// The lean launcher's only shared libraries are glibc's (libc, libm and the loader): libstdc++ (the
-/// Swift runtime's C++ half), libgcc, libseccomp and json-c are linked from their archives. Every
+/// Swift runtime's C++ half), libgcc and libseccomp are linked from their archives. Every
 /// shared library costs the loader a search, an open, its mappings and its relocations at every
 /// launch: libstdc++.so's relocation alone was 1.6 M instructions, a third of `sentinel --version`
 /// (callgrind, bench/launch-overhead.sh). glibc stays shared: a static glibc loads NSS modules
 /// (`libnss_systemd`, which the host-id check needs) by a `dlopen` that crashed the launcher.
 ///
 /// Each directory under `scripts/static-libs` holds one link to a Debian 12 archive (the toolchain's
-/// libstdc++-12-dev, libseccomp-dev, libjson-c-dev), so `-lstdc++`, `-lseccomp` and `-ljson-c` find
-/// the archive before the shared library. A directory is passed only where its link resolves (another
-/// gcc or architecture: the shared library is used as before; a dangling link in the search path would
-/// fail the link). Not `sentinel-cli`: libxml2's ICU loads the shared libstdc++ into it anyway.
+/// libstdc++-12-dev, libseccomp-dev), so `-lstdc++` and `-lseccomp` find the archive before the
+/// shared library. A directory is passed only where its link resolves (another gcc or architecture:
+/// the shared library is used as before; a dangling link in the search path would fail the link). Not `sentinel-cli`: libxml2's ICU loads the shared libstdc++ into it anyway.
 ///
 /// It is also linked by lld with its 37,700 relative relocations packed (`DT_RELR`, glibc 2.36):
 /// 7 KB instead of 900 KB of `RELA` entries for the loader to read and apply one by one, 190 k
 /// fewer instructions for `sentinel --version` (callgrind, 1,070 k → 887 k).
-let staticArchiveDirectories = ["libstdc++", "libseccomp", "libjson-c"]
+let staticArchiveDirectories = ["libstdc++", "libseccomp"]
     .map { (directory: Context.packageDirectory + "/scripts/static-libs/" + $0, archive: $0 + ".a") }
     .filter { FileManager.default.fileExists(atPath: $0.directory + "/" + $0.archive) }
 let leanLauncherLinking: LinkerSetting = .unsafeFlags(
@@ -61,12 +60,11 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
-        // System libraries (pkg-config names; `make` installs the -dev packages first). libseccomp and
-        // json-c without pkg-config: its `-L/usr/lib/x86_64-linux-gnu` would lead the link's search
-        // path and win over the lean launcher's archives. Debian keeps their headers and libraries
-        // in the default paths; CSandbox names the libraries itself (a C target does not autolink).
+        // System libraries (pkg-config names; `make` installs the -dev packages first). libseccomp
+        // without pkg-config: its `-L/usr/lib/x86_64-linux-gnu` would lead the link's search path and
+        // win over the lean launcher's archive. Debian keeps its header and library in the default
+        // paths; CSandbox names the library itself (a C target does not autolink).
         .systemLibrary(name: "CSeccomp"),
-        .systemLibrary(name: "CJSONC"),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -79,9 +77,9 @@ let package = Package(
         // The clone..execve window: C only, no Swift runs in the child.
         .target(
             name: "CSandbox",
-            dependencies: ["CSeccomp", "CJSONC"],
+            dependencies: ["CSeccomp"],
             cSettings: strictC,
-            linkerSettings: [.linkedLibrary("seccomp"), .linkedLibrary("json-c")]
+            linkerSettings: [.linkedLibrary("seccomp")]
         ),
         // The glibc calls Swift's Glibc module leaves out (pipe2, accept4, pwritev2, openat2...).
         .target(name: "CSystem", cSettings: strictC),
@@ -164,9 +162,9 @@ let package = Package(
             name: "sentinel-cli", dependencies: ["SentinelCLI"],
             linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]
         ),
-        // The lean launcher: only the sandbox and the command line's core (libc, libseccomp and
-        // json-c; no libcurl, libpq, SQLite, libcrypto or jemalloc; FoundationEssentials, but not
-        // Foundation's NS* layer, Yams or ICU), so `sandbox run` starts in a fraction of
+        // The lean launcher: only the sandbox and the command line's core (libc and libseccomp; no
+        // libcurl, libpq, SQLite, libcrypto or jemalloc; FoundationEssentials, but not Foundation's
+        // NS* layer, Yams or ICU), so `sandbox run` starts in a fraction of
         // `sentinel-cli`'s time (`LeanLauncherCLITests` checks what it links).
         .executableTarget(name: "sentinel", dependencies: ["CLICore"], linkerSettings: [leanLauncherLinking]),
 
@@ -219,7 +217,8 @@ let package = Package(
         ),
         // Seeded, bounded mutation of every reader of attacker-controlled input (bench/fuzz.sh goes further).
         .testTarget(
-            name: "FuzzTests", dependencies: ["Documents", "DocumentsYAML", "Heal", "PythonSyntax", "SCA", "Support", "TestSupport"]),
+            name: "FuzzTests",
+            dependencies: ["Documents", "DocumentsYAML", "Heal", "PythonSyntax", "Sandbox", "SCA", "Support", "TestSupport"]),
         .testTarget(
             name: "ScanTests", dependencies: ["Scan", "Adapters", "DAST", "Findings", "SAST", "ScanCore", "Support", "TestSupport"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).

@@ -33,7 +33,7 @@ bin=${SENTINEL_BIN:-$repo/.build-release-static/release/sentinel}
 probe=${SENTINEL_PROBE:-$repo/.build/debug/sentinel-probe}
 vm_timeout=${QEMU_TIMEOUT:-900}
 vm_memory=${QEMU_MEMORY:-2048}
-packages=linux-image-amd64,kmod,libseccomp2,libjemalloc2,libcap2,libjson-c5,libcurl4,libsqlite3-0,zlib1g,libssl3,libxml2,libicu72,libstdc++6
+packages=linux-image-amd64,kmod,libseccomp2,libjemalloc2,libcap2,libcurl4,libsqlite3-0,zlib1g,libssl3,libxml2,libicu72,libstdc++6
 
 die() { echo "cgroup-v2-qemu: $*" >&2; exit 2; }
 step() { echo "== $*" >&2; }

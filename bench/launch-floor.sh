@@ -12,7 +12,7 @@
 #   nss      the user and group database asked about one id of the host id range (as
 #            HostIDLease does: a payload never runs as an id someone owns).
 # Wall and CPU (user+sys of the whole tree) per run, as bench/launch-overhead.sh measures them.
-# Needs root, gcc, libseccomp-dev and libjson-c-dev.
+# Needs root, gcc and libseccomp-dev.
 #
 #   bench/launch-floor.sh            # RUNS=200 runs per command
 set -euo pipefail

@@ -70,14 +70,60 @@ public final class SeccompProgram: @unchecked Sendable {
         UnsafeBufferPointer(start: filterStorage.pointee.prog.filter, count: instructionCount)
     }
 
-    /// An OCI/Docker seccomp JSON profile.
+    /// An OCI/Docker seccomp JSON profile: read and checked here (`OCISeccompReader`), compiled
+    /// by libseccomp in C from the rules it resolved.
     public static func oci(path: String) throws -> SeccompProgram {
+        try compile(OCISeccompReader.read(path: path), source: path)
+    }
+
+    /// Compiles a resolved OCI profile; `source` names its file in errors.
+    static func compile(_ profile: OCISeccompProfile, source: String) throws -> SeccompProgram {
+        // Every syscall name in one NUL-separated buffer the C rules point into during the call
+        // (a leading NUL keeps it non-empty, so it always has a base address).
+        var names: [CChar] = [0]
+        var offsets: [Int] = []
+        offsets.reserveCapacity(profile.rules.count)
+        for rule in profile.rules {
+            offsets.append(names.count)
+            names += rule.syscall.utf8.map { CChar(bitPattern: $0) }
+            names.append(0)
+        }
         let program = SeccompProgram()
         var message = [CChar](repeating: 0, count: 512)
-        guard sbx_seccomp_oci(path, program.filter, &message, message.count) == 0 else {
-            throw SentinelError(.invalidInput, String(nulTerminated: message))
+        let defaultAction = profile.defaultAction.code
+        let status = names.withUnsafeBufferPointer { buffer in
+            let rules = profile.rules.indices.map { index in
+                cRule(profile.rules[index], name: buffer.baseAddress! + offsets[index])
+            }
+            return sbx_seccomp_oci(
+                source, defaultAction.action, defaultAction.errno, rules, rules.count, program.filter, &message,
+                message.count)
         }
+        guard status == 0 else { throw SentinelError(.invalidInput, String(nulTerminated: message)) }
         return program
+    }
+
+    /// The C launcher's form of `rule`, naming its syscall by `name`.
+    private static func cRule(_ rule: OCISeccompProfile.Rule, name: UnsafePointer<CChar>) -> sbx_oci_rule {
+        var result = sbx_oci_rule()
+        let code = rule.action.code
+        result.name = name
+        result.entry = rule.entry
+        result.action = code.action
+        result.errno_ret = code.errno
+        result.arg_count = UInt32(rule.comparisons.count)
+        // C's `args[6]` is a homogeneous tuple here, laid out as the array it was.
+        let capacity = Int(SBX_OCI_MAX_ARGS)
+        withUnsafeMutablePointer(to: &result.args) { tuple in
+            tuple.withMemoryRebound(to: sbx_oci_arg.self, capacity: capacity) { args in
+                for (slot, comparison) in rule.comparisons.prefix(capacity).enumerated() {
+                    args[slot] = sbx_oci_arg(
+                        index: UInt32(comparison.index), op: comparison.op.code, value: comparison.value,
+                        value_two: comparison.valueTwo)
+                }
+            }
+        }
+        return result
     }
 
     /// The program a profile asks for, or nil when it disables seccomp.

@@ -262,9 +262,35 @@ struct LauncherTests {
             "bad.json", "{\"defaultAction\": \"SCMP_ACT_ALLOW\", \"syscalls\": [{\"names\": [\"ptrace\"], \"action\": \"SCMP_ACT_MAYBE\"}]}"
         )
         directory.write("broken.json", "{not json")
-        #expect(throws: SentinelError.self) { try SeccompProgram.oci(path: directory.path + "/bad.json") }
-        #expect(throws: SentinelError.self) { try SeccompProgram.oci(path: directory.path + "/broken.json") }
-        #expect(throws: SentinelError.self) { try SeccompProgram.oci(path: directory.path + "/missing.json") }
+        for name in ["bad.json", "broken.json", "missing.json"] {
+            let path = directory.path + "/" + name
+            let error = #expect(throws: SentinelError.self) { try SeccompProgram.oci(path: path) }
+            #expect(error?.message.hasPrefix(path + ":") == true, "\(error?.message ?? "")")
+        }
+        var profile = Profile.minimal
+        profile.seccomp = .oci(path: directory.path + "/bad.json")
+        let launch = #expect(throws: SentinelError.self) { try runSandboxed(["/bin/true"], profile: profile) }
+        #expect(launch?.message == directory.path + "/bad.json: unsupported seccomp action SCMP_ACT_MAYBE")
+    }
+
+    /// A profile's own OCI seccomp file is loaded into the payload: the calls it names fail with
+    /// its errno, the rest run, and a rule gated on a capability stays out.
+    @Test func anOCIProfileDeniesWithItsErrno() throws {
+        let directory = TemporaryDirectory()
+        directory.write(
+            "deny-mkdir.json",
+            """
+            {"defaultAction": "SCMP_ACT_ALLOW", "syscalls": [
+              {"names": ["mkdir", "mkdirat"], "action": "SCMP_ACT_ERRNO", "errnoRet": 71},
+              {"names": ["uname"], "action": "SCMP_ACT_ERRNO", "includes": {"caps": ["CAP_SYS_ADMIN"]}}
+            ]}
+            """)
+        var profile = Profile.minimal
+        profile.seccomp = .oci(path: directory.path + "/deny-mkdir.json")
+        let result = try runSandboxed(
+            ["/bin/sh", "-c", "mkdir /tmp/d; echo mkdir=$?; uname -s; grep ^Seccomp: /proc/self/status"], profile: profile)
+        #expect(result.out == "mkdir=1\nLinux\nSeccomp:\t2\n", "\(result.err)")
+        #expect(result.err.contains("Protocol error"), "EPROTO (71): \(result.err)")
     }
 
     /// On cgroup v1 the init moves itself into every group of its run (`tasks`, "0": no global

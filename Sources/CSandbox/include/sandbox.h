@@ -304,8 +304,48 @@ int sbx_seccomp_default(struct sbx_filter *out, char *err, size_t err_len);
  * reaches the host, where a set-uid file it creates cannot outlive it. */
 int sbx_seccomp_default_variant(int allow_openat2, struct sbx_filter *out, char *err, size_t err_len);
 
-/* An OCI/Docker seccomp JSON profile. Returns 0, or -1 with a message in err. */
-int sbx_seccomp_oci(const char *path, struct sbx_filter *out, char *err, size_t err_len);
+/* The actions and comparisons of an OCI/Docker seccomp profile. The JSON is read and checked in
+   Swift (Sandbox's OCISeccompProfile); C only hands the resolved rules to libseccomp. */
+enum sbx_oci_action {
+    SBX_OCI_ALLOW,
+    SBX_OCI_ERRNO, /* with the rule's errno */
+    SBX_OCI_KILL_PROCESS,
+    SBX_OCI_KILL_THREAD,
+    SBX_OCI_TRAP,
+    SBX_OCI_TRACE, /* with the rule's errno as the tracer's message */
+    SBX_OCI_LOG,
+};
+enum sbx_oci_op {
+    SBX_OCI_NE,
+    SBX_OCI_LT,
+    SBX_OCI_LE,
+    SBX_OCI_EQ,
+    SBX_OCI_GE,
+    SBX_OCI_GT,
+    SBX_OCI_MASKED_EQ,
+};
+#define SBX_OCI_MAX_ARGS 6
+/* One comparison of argument `index` (0..5): `op` is an enum sbx_oci_op. */
+struct sbx_oci_arg {
+    unsigned index;
+    unsigned op;
+    uint64_t value;
+    uint64_t value_two;
+};
+/* One syscall's rule. An unknown name (another architecture's syscall) is skipped. */
+struct sbx_oci_rule {
+    const char *name;
+    size_t entry; /* its index in the file's `syscalls`, for messages */
+    unsigned action; /* enum sbx_oci_action */
+    unsigned errno_ret; /* 0..4095 */
+    unsigned arg_count; /* 0..SBX_OCI_MAX_ARGS */
+    struct sbx_oci_arg args[SBX_OCI_MAX_ARGS];
+};
+/* Compiles an OCI profile's rules (in order) under its default action; `path` names the file in
+   messages. Returns 0, or -1 with a message in err. */
+int sbx_seccomp_oci(const char *path, unsigned default_action, unsigned default_errno,
+                    const struct sbx_oci_rule *rules, size_t count, struct sbx_filter *out, char *err,
+                    size_t err_len);
 
 void sbx_filter_free(struct sbx_filter *filter);
 
