@@ -30,7 +30,8 @@ TEST_PACKAGES  = $(DEMO_PACKAGES) $(PACKAGE_PACKAGES) $(IMAGE_PACKAGES) python3-
 # BENCH: the bench/ scripts (hyperfine, /usr/bin/time, bwrap as a baseline, curl, PostgreSQL for the fleet).
 BENCH_PACKAGES = $(DEMO_PACKAGES) hyperfine time bubblewrap curl postgresql-15
 VENV         = .venv
-PIP_PACKAGES = jsonschema packaging cvss pyyaml
+# Pinned, like the scanners in scripts/install-tools.sh: a new release of one cannot change a test.
+PIP_PACKAGES = jsonschema==4.26.0 packaging==26.4 cvss==3.6 pyyaml==6.0.4
 TOOLS_DIR   ?= /opt/sentinel-tools/venv
 DISTDIR     ?= dist
 
@@ -66,7 +67,7 @@ bench-apt-deps:
 pip-deps:
 	@[ -x $(VENV)/bin/python ] || python3 -m venv $(VENV)
 	@for p in $(PIP_PACKAGES); do \
-	  $(VENV)/bin/python -c "import importlib.metadata as m, sys; m.version(sys.argv[1])" $$p 2>/dev/null \
+	  $(VENV)/bin/python -c "import importlib.metadata as m, sys; n, v = sys.argv[1].split('=='); sys.exit(m.version(n) != v)" $$p 2>/dev/null \
 	    || $(VENV)/bin/pip install -q $$p; \
 	done
 

@@ -97,7 +97,7 @@ let package = Package(
         // and the fleet's job queue on SQLite or PostgreSQL (one `JobQueue` interface).
         .target(name: "Store", dependencies: ["CPostgres", "CSQLite", "Digest", "Support"]),
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
-        .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
+        .target(name: "HTTP", dependencies: ["CCurl", "CSystem", "Support"]),
         // The git CLI through one runner: diffs of candidate patches (later branches and commits).
         .target(name: "Git", dependencies: ["Sandbox", "Support"]),
         // The tamper-evident audit log: append-only JSON lines chained by SHA-256.
@@ -113,7 +113,7 @@ let package = Package(
         .target(name: "SAST", dependencies: ["Documents", "DocumentsYAML", "Findings", "PythonSyntax", "Support", "TemplateSyntax"]),
         .target(name: "SCA", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "Store", "Support", "CZlib"]),
         // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.
-        .target(name: "DAST", dependencies: ["CSystem", "Documents", "DocumentsYAML", "Findings", "HTTP", "Support"]),
+        .target(name: "DAST", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "Support"]),
         // The scanner interface: `Scanner`, its target, output and context (the sandbox runner for tools).
         .target(name: "ScanCore", dependencies: ["DocumentsYAML", "Findings", "Sandbox", "Support"]),
         // The external tools, run in the sandbox: Bandit, Semgrep, Wapiti, ZAP.
@@ -143,7 +143,7 @@ let package = Package(
         ),
         // Fleet mode: workers that claim jobs from the queue and run them as sandboxed `sentinel`
         // runs, the scheduler, JSON logs and Prometheus metrics.
-        .target(name: "Fleet", dependencies: ["Audit", "CSystem", "Digest", "Findings", "Git", "Heal", "Store", "Support"]),
+        .target(name: "Fleet", dependencies: ["Audit", "Digest", "Findings", "Git", "HTTP", "Heal", "Store", "Support"]),
         // What both executables share: `sandbox run`'s options and runner, the console, the version.
         .target(name: "CLICore", dependencies: ["Egress", "Sandbox", "Support"]),
         .target(

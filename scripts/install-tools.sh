@@ -7,16 +7,18 @@
 # $WAPITI_DIR): wapiti3 pins exact versions (httpx==0.27.0, typing-extensions==4.10.0, h11, packaging)
 # that would downgrade what Semgrep needs in the shared venv and break it.
 #
-# Idempotent: a tool whose `<venv>/bin/<tool> --version` already works is left alone.
+# Idempotent: a tool whose `<venv>/bin/<tool> --version` already works, at its pinned version, is left alone.
 # The venv is made by Debian's /usr/bin/python3 (not pyenv's): the sandbox profiles bind only
 # /usr, /lib*, /etc and /opt/sentinel-tools, so the venv's interpreter must resolve inside them.
 set -euo pipefail
 
 DIR="${1:-${SENTINEL_TOOLS:-/opt/sentinel-tools/venv}}"
 PYTHON=/usr/bin/python3
-BANDIT_SPEC="${BANDIT_SPEC:-bandit}"
-SEMGREP_SPEC="${SEMGREP_SPEC:-semgrep}"
-WAPITI_SPEC="${WAPITI_SPEC:-wapiti3==3.2.*}"
+# Pinned: a release of a scanner changes what it reports, and the adapters' tests and the bench
+# figures are checked against these versions. Raise a pin on purpose, with the tests run.
+BANDIT_SPEC="${BANDIT_SPEC:-bandit==1.9.4}"
+SEMGREP_SPEC="${SEMGREP_SPEC:-semgrep==1.185.0}"
+WAPITI_SPEC="${WAPITI_SPEC:-wapiti3==3.2.3}"
 WAPITI_DIR="${WAPITI_DIR:-$(dirname "$DIR")/wapiti}"
 
 log() { printf 'install-tools: %s\n' "$*" >&2; }
@@ -54,7 +56,10 @@ install_if_missing() {
     shift 3
     local version=("${@:---version}")
     make_venv "$venv"
-    if "$venv/bin/$tool" "${version[@]}" >/dev/null 2>&1; then
+    # A pinned spec (`name==X`) is present only at version X: another version is replaced.
+    local pinned="${spec#*==}"
+    [ "$pinned" = "$spec" ] && pinned=""
+    if "$venv/bin/$tool" "${version[@]}" 2>/dev/null | grep -F -- "${pinned:-.}" >/dev/null; then
         log "$tool present: $("$venv/bin/$tool" "${version[@]}" 2>/dev/null | grep -m 1 -E '[0-9]+\.[0-9]+')"
         return 0
     fi

@@ -2,9 +2,10 @@
 """Time per test suite, from Swift Testing's event stream (`swift test --event-stream-output-path F
 --experimental-event-stream-version 0`): CI prints it after the tests so a slow suite is seen.
 
-A suite's time is the sum of its tests' own wall times (start to end of each test function); under
-parallel execution they overlap, so the sums add up to more than the run's wall time, which is
-printed beside them. The xUnit file's per-test times cannot serve: they count from the run's start.
+A suite's time is the sum of its test cases' wall times (each case from its start to its end: a
+plain test is one case, a parameterised one a case per argument). Under parallel execution they
+overlap, and the run's wall time is printed beside them. Neither the xUnit file's per-test times nor
+the test-level events can serve: a test is "started" when it is queued, long before it runs.
 
     scripts/suite-times.py EVENTS.jsonl [--top N]
 """
@@ -12,6 +13,11 @@ import argparse
 import collections
 import json
 import sys
+
+
+def case_id(payload):
+    """A test case's identity within its test (its arguments' id; one case for a plain test)."""
+    return (payload.get("_testCase") or {}).get("id")
 
 
 def main():
@@ -38,10 +44,10 @@ def main():
                 now = instant.get("absolute")
                 if kind in ("runStarted", "runEnded"):
                     run[kind] = now
-                elif kind == "testStarted" and test is not None:
-                    started[test] = now
-                elif kind == "testEnded" and test in started and kinds.get(test) != "suite":
-                    seconds = now - started.pop(test)
+                elif kind == "testCaseStarted" and test is not None:
+                    started[(test, case_id(payload))] = now
+                elif kind == "testCaseEnded" and (test, case_id(payload)) in started:
+                    seconds = now - started.pop((test, case_id(payload)))
                     suite = test.split("/")[0]
                     per_suite[suite] += seconds
                     per_target[suite.split(".")[0]] += seconds
@@ -53,10 +59,10 @@ def main():
 
     wall = run.get("runEnded", 0) - run.get("runStarted", 0)
     total = sum(per_suite.values())
-    print(f"== time per suite: {len(per_suite)} suites, {sum(counts.values())} tests, "
-          f"{total:.0f} s of test time in {wall:.0f} s of wall time (tests overlap) ==")
+    print(f"== time per suite: {len(per_suite)} suites, {sum(counts.values())} test cases, "
+          f"{total:.0f} s of test time in {wall:.0f} s of wall time (cases overlap) ==")
     for suite, seconds in sorted(per_suite.items(), key=lambda item: -item[1])[: args.top]:
-        print(f"{seconds:8.1f} s  {counts[suite]:4d} tests  {suite}")
+        print(f"{seconds:8.1f} s  {counts[suite]:5d} cases  {suite}")
     print("== time per test target ==")
     for target, seconds in sorted(per_target.items(), key=lambda item: -item[1]):
         print(f"{seconds:8.1f} s  {target}")

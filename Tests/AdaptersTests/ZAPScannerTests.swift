@@ -13,7 +13,7 @@ import Testing
 
 /// `ZAPScanner` end to end against a fake ZAP API on 127.0.0.1 (ZAP itself runs outside the
 /// sandbox, so no sandbox is needed), and its inputs: the key file and the URLs.
-@Suite struct ZAPScannerTests {
+@Suite(.integration) struct ZAPScannerTests {
     static let key = "zap-scanner-key-77aa"
     let target = ScanTarget(root: "/nonexistent", files: [])
 

@@ -8,7 +8,7 @@ import Testing
 /// Approval with a GitHub repository in the policy: the local branch and the pull request come
 /// together or not at all. Every refusal (422 existing branch, 401, 403 rate limit) leaves no
 /// local branch, no remote branch, and the proposal pending with the reason.
-@Suite("approval with GitHub")
+@Suite("approval with GitHub", .integration)
 struct ApprovalGitHubTests {
     static let token = "ghp_approvalTestToken0123456789abcdef"
 

@@ -9,7 +9,7 @@ import TestSupport
 
 /// `GitHubPublisher` against a fake GitHub on 127.0.0.1 that keeps what was created, and
 /// against scripted transports for answers a real server rarely gives.
-@Suite struct GitHubPublisherTests {
+@Suite(.integration) struct GitHubPublisherTests {
     static let token = "ghp_TEST-SECRET-7d1e2f3a4b5c"
     static let baseCommit = "3f786850e387550fdab836ed7e6dc881de23001b"
     static let baseTree = "9c1185a5c5e9fc54612808977ee8f548b2258d31"

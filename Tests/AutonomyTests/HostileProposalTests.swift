@@ -12,7 +12,7 @@ import Testing
 /// file it reads and compares it with the one recorded outside the directory (the queue and the
 /// audit log) when the proposal was made; the hash inside `proposal.json` proves nothing, since
 /// whoever edits the patch edits that too.
-@Suite("hostile proposal directory")
+@Suite("hostile proposal directory", .integration)
 struct HostileProposalTests {
     static let evil = "import os\n\n\ndef load(text):\n    return os.system(text)\n"
 

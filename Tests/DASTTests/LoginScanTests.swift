@@ -7,7 +7,7 @@ import Testing
 /// Authenticated scans (issue 30) against `loginapp.py`: a form login with a CSRF token and a
 /// password no filler guesses, pages that redirect to the login without a session, and sessions
 /// that end after a number of requests.
-@Suite(.enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
+@Suite(.integration, .enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
 struct LoginScanTests {
     static let login = WebLogin(
         url: "/login", fields: ["user": "carol", "pass": "s3cret-Passw0rd"], loggedInText: "Signed in as")

@@ -8,7 +8,7 @@ import Testing
 /// that go further only where the value is parsed, and the requests each check cost. Against
 /// `loginapp.py`'s tools, shaped unlike the test application's: a value in single quotes in a
 /// shell command that shows stdout only, an `eval` whose example value fails, an inert parameter.
-@Suite(.enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
+@Suite(.integration, .enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
 struct ProbeGatingTests {
     static func scan(_ app: VulnerableApp, transport: RecordingTransport? = nil) throws -> WebScanResult {
         var options = WebScanOptions(target: app.url + "tools")

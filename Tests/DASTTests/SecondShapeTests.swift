@@ -10,7 +10,7 @@ import Testing
 /// API, a JSONP parameter of another name, XML in a query parameter, a double-quoted XPath literal
 /// with errors hidden, a value used twice in an LDAP filter, `${ }` templates, a pickle in a
 /// hidden form field. Each twin (a `-safe` path) does the same safely and must stay clean.
-@Suite(.enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
+@Suite(.integration, .enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
 struct SecondShapeTests {
     /// An active scan of a fresh `labapp.py` with `checks`.
     static func scan(checks: WebCheckSelection = WebCheckSelection()) throws -> WebScanResult {

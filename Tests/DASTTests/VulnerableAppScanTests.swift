@@ -7,7 +7,7 @@ import Testing
 /// The engine against the deliberately vulnerable application: every seeded vulnerability is
 /// reported with its CWE and parameter, no safe twin is, and nothing outside the target's
 /// origin is ever requested. In process, without the sandbox (the CLI tests cover that).
-@Suite(.enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
+@Suite(.integration, .enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
 struct VulnerableAppScanTests {
     static func options(_ app: VulnerableApp, active: Bool) throws -> WebScanOptions {
         var options = WebScanOptions(target: app.url)

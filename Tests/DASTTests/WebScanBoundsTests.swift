@@ -9,7 +9,7 @@ import Testing
 
 /// Budgets end a scan with what it found and say why; bad targets get a one-line reason and a
 /// bounded scan, never a hang or a crash.
-@Suite(.enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
+@Suite(.integration, .enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
 struct WebScanBoundsTests {
     @Test func theRequestBudgetEndsTheScan() throws {
         let app = try VulnerableApp()

@@ -9,7 +9,7 @@ import Testing
 /// `ZAPScan` against a fake ZAP API on 127.0.0.1: the calls a passive and an active run make,
 /// polling, paging, the deadline, and every way the API can fail. Each test starts its own
 /// server and stops it at the end. No test asserts how long anything took.
-@Suite struct ZAPScanTests {
+@Suite(.integration) struct ZAPScanTests {
     static let key = "zap-test-key-5f2b9c"
     static let target = "http://127.0.0.1:8080/"
 

@@ -3,6 +3,7 @@ import Foundation
 import Support
 import Synchronization
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -120,8 +121,8 @@ struct MetricsTests {
         let server = try MetricsServer(registry: registry)
         defer { server.stop() }
         #expect(server.port > 0)
-        let response = try Client.exchange(port: server.port, "GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n")
-        let (head, body) = Client.split(response)
+        let response = try RawHTTPClient.exchange(port: server.port, "GET /metrics HTTP/1.0\r\nHost: localhost\r\n\r\n")
+        let (head, body) = RawHTTPClient.split(response)
         #expect(head.first == "HTTP/1.0 200 OK")
         #expect(head.contains("Content-Type: text/plain; version=0.0.4"))
         #expect(head.contains("Connection: close"))
@@ -130,8 +131,8 @@ struct MetricsTests {
         #expect(body.contains("scrapes_seen_total{worker=\"w1\"} 7\n"))
 
         // A query string does not change the path; a bare LF request is understood too.
-        let queried = try Client.exchange(port: server.port, "GET /metrics?name[]=x HTTP/1.1\n\n")
-        #expect(Client.split(queried).head.first == "HTTP/1.0 200 OK")
+        let queried = try RawHTTPClient.exchange(port: server.port, "GET /metrics?name[]=x HTTP/1.1\n\n")
+        #expect(RawHTTPClient.split(queried).head.first == "HTTP/1.0 200 OK")
     }
 
     @Test(
@@ -148,7 +149,7 @@ struct MetricsTests {
     func otherRequests(request: String, status: String) throws {
         let server = try MetricsServer(registry: MetricsRegistry())
         defer { server.stop() }
-        let (head, _) = Client.split(try Client.exchange(port: server.port, request))
+        let (head, _) = RawHTTPClient.split(try RawHTTPClient.exchange(port: server.port, request))
         #expect(head.first == status)
         #expect(head.contains("Connection: close"))
     }
@@ -162,25 +163,25 @@ struct MetricsTests {
 
         // Binary garbage, then end of input.
         let garbage: [UInt8] = [0, 0xFF, 0xFE, 13, 10, 0x80, 0x20, 0x20, 13, 10, 13, 10]
-        let garbageReply = try Client.exchange(port: server.port, bytes: garbage, closeWriting: true)
-        #expect(Client.split(garbageReply).head.first == "HTTP/1.0 400 Bad Request")
+        let garbageReply = try RawHTTPClient.exchange(port: server.port, bytes: garbage, closeWriting: true)
+        #expect(RawHTTPClient.split(garbageReply).head.first == "HTTP/1.0 400 Bad Request")
 
         // Far more than 8 KiB without a line end; the reply may be lost to a reset, the server may not.
-        _ = try? Client.exchange(port: server.port, bytes: [UInt8](repeating: 0x41, count: 64 * 1024), closeWriting: true)
+        _ = try? RawHTTPClient.exchange(port: server.port, bytes: [UInt8](repeating: 0x41, count: 64 * 1024), closeWriting: true)
 
         // Connected, then gone before sending anything: closed normally, and reset.
-        close(try Client.connect(port: server.port))
-        let reset = try Client.connect(port: server.port)
+        close(try RawHTTPClient.connect(port: server.port))
+        let reset = try RawHTTPClient.connect(port: server.port)
         var resetOnClose = linger(l_onoff: 1, l_linger: 0)
         setsockopt(reset, SOL_SOCKET, SO_LINGER, &resetOnClose, socklen_t(MemoryLayout<linger>.size))
         close(reset)
 
         // Sends a request, then leaves without reading the answer.
-        let leaver = try Client.connect(port: server.port)
-        Client.send(leaver, Array("GET /metrics HTTP/1.0\r\n\r\n".utf8))
+        let leaver = try RawHTTPClient.connect(port: server.port)
+        RawHTTPClient.send(leaver, Array("GET /metrics HTTP/1.0\r\n\r\n".utf8))
         close(leaver)
 
-        let (head, body) = Client.split(try Client.exchange(port: server.port, "GET /metrics HTTP/1.0\r\n\r\n"))
+        let (head, body) = RawHTTPClient.split(try RawHTTPClient.exchange(port: server.port, "GET /metrics HTTP/1.0\r\n\r\n"))
         #expect(head.first == "HTTP/1.0 200 OK")
         #expect(body.contains("alive 1\n"))
     }
@@ -189,12 +190,12 @@ struct MetricsTests {
     func silentClient() throws {
         let server = try MetricsServer(registry: MetricsRegistry())
         defer { server.stop() }
-        let silent = try Client.connect(port: server.port)
+        let silent = try RawHTTPClient.connect(port: server.port)
         defer { close(silent) }
         // Waits for the server's two-second receive deadline on `silent`; the client allows ten.
-        let (head, _) = Client.split(try Client.exchange(port: server.port, "GET /metrics HTTP/1.0\r\n\r\n"))
+        let (head, _) = RawHTTPClient.split(try RawHTTPClient.exchange(port: server.port, "GET /metrics HTTP/1.0\r\n\r\n"))
         #expect(head.first == "HTTP/1.0 200 OK")
-        #expect(Client.readToEnd(silent).isEmpty)
+        #expect(RawHTTPClient.readToEnd(silent).isEmpty)
     }
 
     @Test("stop closes the port; a taken port and a non-loopback address are refused")
@@ -207,7 +208,7 @@ struct MetricsTests {
         #expect(error.errno?.rawValue == EADDRINUSE)
         server.stop()
         server.stop()
-        #expect(throws: (any Error).self) { try Client.connect(port: port) }
+        #expect(throws: (any Error).self) { try RawHTTPClient.connect(port: port) }
 
         let wide = try #require(throws: SentinelError.self) { try MetricsServer(registry: MetricsRegistry(), address: "0.0.0.0") }
         #expect(wide.code == .invalidInput)
@@ -292,7 +293,7 @@ struct MetricsTests {
             }
         }
         close(ends[1])
-        let text = String(decoding: Client.readToEnd(ends[0]), as: UTF8.self)
+        let text = String(decoding: RawHTTPClient.readToEnd(ends[0]), as: UTF8.self)
         close(ends[0])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 8 * 40 + 1)
@@ -316,71 +317,5 @@ private final class LineSink: Sendable {
 
     func append(_ line: String) {
         collected.withLock { $0.append(line) }
-    }
-}
-
-/// A plain loopback TCP client: the scraper's side of the server tests.
-private enum Client {
-    /// A socket connected to 127.0.0.1:`port`, with ten-second timeouts so a hung server fails the test.
-    static func connect(port: Int) throws -> Int32 {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        try #require(fd >= 0)
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard rc == 0 else {
-            let error = Errno.current
-            close(fd)
-            throw error
-        }
-        return fd
-    }
-
-    /// Sends `request`, reads the whole response (the server closes), returns it as text.
-    static func exchange(port: Int, _ request: String) throws -> String {
-        try exchange(port: port, bytes: Array(request.utf8), closeWriting: false)
-    }
-
-    /// Sends `bytes` (then ends the request stream when `closeWriting`), reads the whole response.
-    static func exchange(port: Int, bytes: [UInt8], closeWriting: Bool) throws -> String {
-        let fd = try connect(port: port)
-        defer { close(fd) }
-        send(fd, bytes)
-        if closeWriting { shutdown(fd, Int32(SHUT_WR)) }
-        return String(decoding: readToEnd(fd), as: UTF8.self)
-    }
-
-    static func send(_ fd: Int32, _ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { return }
-            offset += sent
-        }
-    }
-
-    /// Everything until end of input, an error or the receive timeout.
-    static func readToEnd(_ fd: Int32) -> [UInt8] {
-        var result: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            guard count > 0 else { return result }
-            result += chunk[0..<count]
-        }
-    }
-
-    /// The response's head lines (status line first) and its body.
-    static func split(_ response: String) -> (head: [String], body: String) {
-        guard let end = response.range(of: "\r\n\r\n") else { return ([], "") }
-        let head = response[..<end.lowerBound].components(separatedBy: "\r\n")
-        return (head, String(response[end.upperBound...]))
     }
 }

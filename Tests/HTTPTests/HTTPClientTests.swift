@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The libcurl client against a loopback server started in each test.
-@Suite struct HTTPClientTests {
+@Suite(.integration) struct HTTPClientTests {
     let directory = NSTemporaryDirectory() + "sentinel-http-\(UUID().uuidString)"
 
     init() throws {

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// `HTTPClient.send`: any method with a body, the response body in memory, against a loopback server.
-@Suite struct HTTPSendTests {
+@Suite(.integration) struct HTTPSendTests {
     @Test(arguments: ["POST", "PUT", "PATCH"])
     func bodyArrivesIntactAndTheResponseBodyComesBack(method: String) throws {
         // Every byte value, NULs included, and more than one socket read's worth.

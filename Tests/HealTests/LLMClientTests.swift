@@ -6,7 +6,7 @@ import Testing
 import TestSupport
 
 /// `LLMClient` against a scripted provider on 127.0.0.1; sleeping is recorded, never done.
-@Suite struct LLMClientTests {
+@Suite(.integration) struct LLMClientTests {
     static let key = "sk-test-SECRET-4f9a8b7c6d5e"
     let messages = [LLMMessage(.system, "You fix code."), LLMMessage(.user, "Fix the division.")]
 

@@ -2,9 +2,10 @@ import Git
 import Heal
 import Support
 import Testing
+import TestSupport
 
 /// `LLMProposer`: prompt, completion and parsing end to end against the scripted provider.
-@Suite struct LLMProposerTests {
+@Suite(.integration) struct LLMProposerTests {
     let files = ["app/calc.py": "def divide(a, b):\n    return a / b\n", "tests/test_calc.py": "def test_x():\n    pass\n"]
     let excerpt = LLMExcerpt(path: "app/calc.py", text: "def divide(a, b):\n    return a / b\n")
 

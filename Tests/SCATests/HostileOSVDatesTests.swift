@@ -8,7 +8,7 @@ import TestSupport
 /// Issue 26: one update from a hostile mirror must not hide an advisory for good. A `modified`
 /// in the future does not win the newer-wins order, a `withdrawn` in the future is not a
 /// withdrawal yet, and a full export from the real source replaces the ecosystem's records.
-@Suite("Hostile OSV dates", .enabled(if: Fixtures.hasZip, "needs /usr/bin/zip"))
+@Suite("Hostile OSV dates", .integration, .enabled(if: Fixtures.hasZip, "needs /usr/bin/zip"))
 struct HostileOSVDatesTests {
     static let genuine = HostileZip.record(id: "GHSA-x", modified: "2024-05-01T00:00:00Z")
     /// The mirror's copy: withdrawn now, and "modified" so late that nothing would ever be newer.

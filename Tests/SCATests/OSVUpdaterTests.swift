@@ -6,7 +6,7 @@ import Synchronization
 @testable import SCA
 
 /// `OSVUpdater` against a loopback server serving zips built from the corpus.
-@Suite("OSV updates", .enabled(if: Fixtures.hasZip, "needs /usr/bin/zip"), .needsCorpus("osv/pypa/vulns"))
+@Suite("OSV updates", .integration, .enabled(if: Fixtures.hasZip, "needs /usr/bin/zip"), .needsCorpus("osv/pypa/vulns"))
 struct OSVUpdaterTests {
     /// A zip of the corpus's records for `package` (a directory of the PyPA corpus).
     static func corpusZip(_ packages: [String], in dir: URL) throws -> [UInt8] {

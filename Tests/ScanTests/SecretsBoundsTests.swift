@@ -1,5 +1,6 @@
 import Findings
 import Testing
+import TestSupport
 
 @testable import SAST
 
@@ -16,7 +17,7 @@ import Testing
     /// 5 MB inputs that took quadratic time: each finishes in seconds when the work is linear;
     /// the limit only keeps a regression from hanging the suite.
     @Test(
-        .timeLimit(.minutes(10)),
+        .exhaustive, .timeLimit(.minutes(10)),
         arguments: [
             // Every `xoxb-` starts a body run reaching the end of the line.
             String(repeating: "xoxb-", count: 1_000_000),
@@ -32,7 +33,7 @@ import Testing
 
     // 12 s alone on this machine; the limit keeps far more than 10x headroom for a loaded CI (it
     // ran past 2 minutes under the full suite), while a quadratic scan of 5 MB would take hours.
-    @Test(.timeLimit(.minutes(10)))
+    @Test(.exhaustive, .timeLimit(.minutes(10)))
     func aFiveMegabyteLineOfSecretsIsScannedInLinearTime() {
         let line = String(repeating: "token = \"\(Self.slack)\"; password = \"Zq8#rT2!vLp9@wXs\"; ", count: 60_000)
         let findings = scan(Array(line.utf8))

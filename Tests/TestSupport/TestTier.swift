@@ -10,10 +10,9 @@ public enum TestTier {
 
     /// Called by every server TestSupport starts: in the unit tier, starting one is a failure that
     /// says which suite to mark `.integration`, so the tier stays what it claims.
-    public static func startingServer(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    public static func startingServer(_ what: String) {
         if isUnit {
-            Issue.record(
-                "\(what) started in make test-unit: mark the suite .integration", sourceLocation: sourceLocation)
+            Issue.record("\(what) started in make test-unit: mark the suite .integration")
         }
     }
 }
@@ -24,5 +23,11 @@ extension Trait where Self == ConditionTrait {
     /// there (`TestTier.startingServer`) rather than slowing the tier unseen.
     public static var integration: Self {
         .enabled(if: !TestTier.isUnit, "starts a sandbox, a binary or a server: make test runs it")
+    }
+
+    /// Marks a test that runs long on purpose (megabytes of input to show a bound holds):
+    /// `make test` runs it, `make test-unit` skips it.
+    public static var exhaustive: Self {
+        .enabled(if: !TestTier.isUnit, "runs long on purpose: make test runs it")
     }
 }
