@@ -7,6 +7,8 @@ Every directory under Sources/ must appear in the table, so a new module is plac
 Package.swift declares exactly what each target imports (Swift `import`s; a C target's `#include`s of
 a system library's headers): an import of a package module that is not a declared dependency, or a
 declared dependency no source of the target imports, fails.
+A deny-list keeps one mechanism per job (DENIED): NSLock nowhere (Mutex), DispatchQueue.concurrentPerform
+only in Support's ParallelFor, JSONSerialization only in the files that still have it.
 """
 import pathlib
 import re
@@ -38,6 +40,50 @@ FOUNDATION_PATH_IO = re.compile(
     r"FileManager\.default\.(createDirectory|copyItem|moveItem|removeItem|createSymbolicLink|linkItem|setAttributes|"
     r"replaceItem|trashItem|createFile|contents)\(|FileHandle\((forWriting|forUpdating|forReading)|"
     r"Data\(contentsOf:|contentsOfFile:")
+
+# Issue 57, one mechanism per job (docs/HACKING.md, "One way per job"): each token below is allowed
+# only in the files listed with it (none: nowhere), under the directories it is checked in; anything
+# else uses the named home. Comments and string literals do not count.
+PARALLEL_FOR_HOME = "Sources/Support/Concurrency/ParallelFor.swift"
+# Where JSONSerialization still is, to move to the Documents reader (and then leave this list);
+# nowhere new.
+JSON_SERIALIZATION_HOMES = {
+    "Sources/Audit/AuditLog.swift",
+    "Sources/Audit/AuditVerifier.swift",
+    "Sources/Autonomy/Controller/Evidence+Autonomy.swift",
+    "Sources/Autonomy/GitHub/GitHubJSON.swift",
+    "Sources/Autonomy/Queue/ProposalIntegrity.swift",
+    "Sources/Autonomy/Queue/ProposalRecovery.swift",
+    "Sources/Fleet/FleetAudit.swift",
+    "Sources/Fleet/JobExecution.swift",
+}
+DENIED = [
+    # (token, directories checked, files that may use it, what to use instead)
+    ("NSLock", ("Sources", "Tests"), set(), "Synchronization.Mutex"),
+    ("JSONSerialization", ("Sources",), JSON_SERIALIZATION_HOMES, "the Documents reader"),
+    ("DispatchQueue.concurrentPerform", ("Sources",), {PARALLEL_FOR_HOME}, f"ParallelFor of {PARALLEL_FOR_HOME}"),
+]
+
+
+def denied_uses() -> list[str]:
+    """`path:line: token is not allowed here (use ...)` for each use of a DENIED token outside its
+    homes, and a line for each home that no longer uses its token (so the list only shrinks)."""
+    problems = []
+    for token, directories, homes, instead in DENIED:
+        pattern = re.compile(r"(?<![\w.])" + re.escape(token) + r"\b")
+        using = set()
+        for directory in directories:
+            for source in sorted((ROOT / directory).rglob("*.swift")) if (ROOT / directory).is_dir() else []:
+                name = str(source.relative_to(ROOT))
+                for number, line in enumerate(source.read_text(errors="replace").splitlines(), 1):
+                    if line.lstrip().startswith("//") or not pattern.search(STRING_LITERAL.sub('""', line)):
+                        continue
+                    using.add(name)
+                    if name not in homes:
+                        problems.append(f"{name}:{number}: {token} is not allowed here (use {instead})")
+        for home in sorted(homes - using):
+            problems.append(f"scripts/check-architecture.py: {home} no longer uses {token}; remove it from its homes")
+    return problems
 
 
 def raw_file_call_allowances() -> dict[str, str]:
@@ -190,6 +236,7 @@ def main() -> int:
                 if allowed is not None and module not in allowed:
                     problems.append(f"{where}: {module} imports {imported}; only {', '.join(sorted(allowed))} may")
     problems += dependency_drift()
+    problems += denied_uses()
     allowed = raw_file_call_allowances()
     for source in sorted((ROOT / "Sources").rglob("*.swift")):
         name = str(source.relative_to(ROOT))

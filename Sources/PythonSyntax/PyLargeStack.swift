@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Runs parser work on a thread with a large stack.
 ///
@@ -40,39 +41,17 @@ public enum PyLargeStack {
     }
 
     /// Runs `body(i)` for every `i` in `0..<iterations` on one large-stack thread per processor
-    /// (like `DispatchQueue.concurrentPerform`, whose worker stacks are small), and waits.
-    /// Each iteration then parses and analyses in place instead of starting a thread of its own.
+    /// (``ParallelFor`` with this stack: Dispatch's worker stacks are small), and waits. Each
+    /// iteration then parses and analyses in place instead of starting a thread of its own.
     /// `workers`: how many threads (nil: one per processor).
     public static func concurrentPerform(
-        iterations: Int, workers: Int? = nil, _ body: @escaping @Sendable (Int) -> Void
+        iterations: Int, workers: Int? = nil, _ body: @Sendable (Int) -> Void
     ) {
-        guard iterations > 0 else { return }
-        let next = Counter()
-        let workers = max(1, min(iterations, workers ?? ProcessInfo.processInfo.activeProcessorCount))
-        let done = DispatchSemaphore(value: 0)
-        for _ in 0..<workers {
-            let thread = Thread {
-                Thread.current.threadDictionary[marker] = true
-                while let i = next.take(below: iterations) { body(i) }
-                done.signal()
-            }
-            thread.stackSize = stackSize
-            thread.start()
-        }
-        for _ in 0..<workers { done.wait() }
-    }
-
-    /// The next iteration to hand out.
-    private final class Counter: @unchecked Sendable {
-        private var value = 0
-        private let lock = NSLock()
-
-        func take(below limit: Int) -> Int? {
-            lock.lock()
-            defer { lock.unlock() }
-            guard value < limit else { return nil }
-            value += 1
-            return value - 1
+        let threads = workers ?? ProcessInfo.processInfo.activeProcessorCount
+        ParallelFor.run(iterations, threads: threads, stackSize: stackSize) { i in
+            // Marks the thread (setting it again costs nothing next to a parse) so `run` stays in place.
+            Thread.current.threadDictionary[marker] = true
+            body(i)
         }
     }
 }

@@ -240,7 +240,7 @@ public struct ScanRunner: Sendable {
     {
         let results = Mutex<[Int: ScannerOutput]>([:])
         let inputError = Mutex<SentinelError?>(nil)
-        DispatchQueue.concurrentPerform(iterations: scanners.count) { index in
+        ParallelFor.run(scanners.count) { index in
             let scanner = scanners[index]
             let started = DispatchTime.now()
             context.progress(.started(tool: scanner.name, files: target.files.count))

@@ -1,8 +1,9 @@
 import Autonomy
 import Foundation
 import Store
-import TestSupport
+import Synchronization
 import Testing
+import TestSupport
 
 /// The whole path as a user runs it: heal --level proposer leaves a reviewable proposal,
 /// `proposals approve` turns it into a commit on a branch, `audit verify` passes; a malformed
@@ -175,9 +176,8 @@ struct AutonomyCLITests {
 }
 
 /// Output of concurrent runs.
-private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [String] = []
-    func add(_ value: String) { lock.withLock { values.append(value) } }
-    var all: [String] { lock.withLock { values } }
+private final class ResultBox: Sendable {
+    private let values = Mutex<[String]>([])
+    func add(_ value: String) { values.withLock { $0.append(value) } }
+    var all: [String] { values.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import Egress
@@ -194,9 +195,8 @@ struct EgressLimitTests {
 }
 
 /// The records a background stop() returned.
-private final class RecordsBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var records: [EgressRecord] = []
-    func set(_ value: [EgressRecord]) { lock.withLock { records = value } }
-    func get() -> [EgressRecord] { lock.withLock { records } }
+private final class RecordsBox: Sendable {
+    private let records = Mutex<[EgressRecord]>([])
+    func set(_ value: [EgressRecord]) { records.withLock { $0 = value } }
+    func get() -> [EgressRecord] { records.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -13,11 +14,10 @@ enum RedTeamGate {
 }
 
 /// The result of a run on another thread.
-final class OutcomeBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var outcome: Result<CommandResult, any Error>?
-    func set(_ value: Result<CommandResult, any Error>) { lock.withLock { outcome = value } }
-    func get() -> Result<CommandResult, any Error>? { lock.withLock { outcome } }
+final class OutcomeBox: Sendable {
+    private let outcome = Mutex<Result<CommandResult, any Error>?>(nil)
+    func set(_ value: Result<CommandResult, any Error>) { outcome.withLock { $0 = value } }
+    func get() -> Result<CommandResult, any Error>? { outcome.withLock { $0 } }
 }
 
 extension EscapeBattery {

@@ -4,8 +4,9 @@ import Fleet
 import Foundation
 import Store
 import Support
-import TestSupport
+import Synchronization
 import Testing
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -239,11 +240,10 @@ struct SQLHandle {
 }
 
 /// Errors collected from several threads.
-final class Failures: @unchecked Sendable {
-    private let lock = NSLock()
-    private var errors: [String] = []
-    func add(_ error: String) { lock.withLock { errors.append(error) } }
-    var all: [String] { lock.withLock { errors } }
+final class Failures: Sendable {
+    private let errors = Mutex<[String]>([])
+    func add(_ error: String) { errors.withLock { $0.append(error) } }
+    var all: [String] { errors.withLock { $0 } }
 }
 
 extension FleetAuditState {

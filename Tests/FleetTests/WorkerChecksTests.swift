@@ -2,6 +2,7 @@ import Fleet
 import Foundation
 import Store
 import Support
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -202,9 +203,8 @@ struct WorkerChecksTests {
 }
 
 /// Log lines written by a worker under test.
-final class LogLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Store
 import Support
-import TestSupport
+import Synchronization
 import Testing
+import TestSupport
 
 /// The store backends one test suite runs against (DESIGN §5): SQLite, the embedded default, and
 /// PostgreSQL, fleet mode's server (a throwaway server on loopback, one database per test).
@@ -328,12 +329,10 @@ final class BlockingWaiter<Value: Sendable>: @unchecked Sendable {
 }
 
 /// Job ids claimed from several threads.
-final class LockedList: @unchecked Sendable {
-    private let lock = NSLock()
-    private var claimed: [Int64] = []
-    private var failures: [String] = []
-    func append(_ id: Int64) { lock.withLock { claimed.append(id) } }
-    func fail(_ error: String) { lock.withLock { failures.append(error) } }
-    var ids: [Int64] { lock.withLock { claimed } }
-    var errors: [String] { lock.withLock { failures } }
+final class LockedList: Sendable {
+    private let state = Mutex<(claimed: [Int64], failures: [String])>(([], []))
+    func append(_ id: Int64) { state.withLock { $0.claimed.append(id) } }
+    func fail(_ error: String) { state.withLock { $0.failures.append(error) } }
+    var ids: [Int64] { state.withLock { $0.claimed } }
+    var errors: [String] { state.withLock { $0.failures } }
 }

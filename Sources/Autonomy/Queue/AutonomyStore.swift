@@ -1,6 +1,7 @@
 import Foundation
 import Store
 import Support
+import Synchronization
 
 /// Where a proposal is in its life: queued, being applied, applied on a branch, denied by a
 /// person, or stale (its patch no longer applies to the base).
@@ -76,11 +77,11 @@ public struct QueuedProposal: Sendable, Hashable, Codable {
 /// change of state is one `BEGIN IMMEDIATE` transaction with a guard on the current state, so
 /// two `sentinel` processes never both approve the same proposal or both take the last slot of
 /// a rate limit.
-public final class AutonomyStore: @unchecked Sendable {
+public final class AutonomyStore: Sendable {
     /// The database file.
     public let path: String
-    private let database: Database
-    private let lock = NSLock()
+    /// The connection, one caller at a time.
+    private let database: Mutex<Database>
 
     static let schema = Schema(
         store: "autonomy", title: "approval queue",
@@ -120,8 +121,9 @@ public final class AutonomyStore: @unchecked Sendable {
     public init(path: String) throws {
         self.path = path
         do {
-            database = try Database(path: path)
+            let database = try Database(path: path)
             try database.migrate(Self.schema)
+            self.database = Mutex(database)
         } catch let error as SentinelError where error.code == .invalidInput {
             throw error
         } catch let error as SentinelError {
@@ -138,9 +140,9 @@ public final class AutonomyStore: @unchecked Sendable {
     /// one when it was already queued).
     @discardableResult
     public func enqueue(_ proposal: QueuedProposal) throws -> QueuedProposal {
-        try locked {
+        try database.withLock { database in
             try database.transaction {
-                if let existing = try fetch(id: proposal.id) { return existing }
+                if let existing = try Self.fetch(id: proposal.id, in: database) { return existing }
                 let insert = try database.prepare(
                     """
                     INSERT INTO proposals(id, repository, status, created, decided, reason, branch, title, action,
@@ -155,7 +157,7 @@ public final class AutonomyStore: @unchecked Sendable {
 
     /// Every proposal, newest first; only those in `statuses` when given.
     public func list(statuses: Set<ProposalStatus>? = nil) throws -> [QueuedProposal] {
-        try locked {
+        try database.withLock { database in
             let select = try database.prepare("SELECT \(Self.columns) FROM proposals ORDER BY created DESC, id")
             var rows: [QueuedProposal] = []
             while try select.step() {
@@ -189,7 +191,7 @@ public final class AutonomyStore: @unchecked Sendable {
         _ id: String, from: ProposalStatus, to: ProposalStatus, reason: String? = nil, commit: String? = nil,
         pullRequest: String? = nil, at date: Date = Date()
     ) throws -> Bool {
-        try locked {
+        try database.withLock { database in
             try database.transaction {
                 let update = try database.prepare(
                     """
@@ -217,7 +219,7 @@ public final class AutonomyStore: @unchecked Sendable {
         repository: String, action: ActionClass, proposal: String, repositoryLimit: Int, classLimit: Int?,
         at date: Date = Date()
     ) throws -> RateLimitCheck {
-        try locked {
+        try database.withLock { database in
             try database.transaction {
                 let since = date.timeIntervalSince1970 - 86_400
                 let count = try database.prepare(
@@ -244,7 +246,7 @@ public final class AutonomyStore: @unchecked Sendable {
 
     /// Gives back the slot `reserveApplication` took for `proposal` (the application failed).
     public func releaseApplication(proposal: String) throws {
-        try locked {
+        try database.withLock { database in
             let delete = try database.prepare("DELETE FROM applications WHERE proposal = ?")
             delete.bind(1, proposal)
             try delete.run()
@@ -257,7 +259,8 @@ public final class AutonomyStore: @unchecked Sendable {
         return formatter.string(from: date)
     }
 
-    private func fetch(id: String) throws -> QueuedProposal? {
+    /// The row of `id`; the caller holds the connection.
+    private static func fetch(id: String, in database: Database) throws -> QueuedProposal? {
         let select = try database.prepare("SELECT \(Self.columns) FROM proposals WHERE id = ?")
         select.bind(1, id)
         return try select.step() ? Self.row(select) : nil
@@ -281,12 +284,6 @@ public final class AutonomyStore: @unchecked Sendable {
             p.fingerprint, p.directory, p.commit, p.pullRequest, p.digest,
         ]
         for (index, value) in values.enumerated() { statement.bind(Int32(index + 1), value) }
-    }
-
-    private func locked<T>(_ body: () throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
     }
 }
 

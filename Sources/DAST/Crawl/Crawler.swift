@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Synchronization
 
 /// Breadth-first crawl of the target's origin: links, forms (GET forms submitted with their
@@ -58,7 +59,7 @@ public struct Crawler: Sendable {
             let level = frontier
             let currentDepth = depth
             let next = Mutex<[Endpoint]>([])
-            ParallelLoop.run(level.count, concurrency: concurrency) { index in
+            ParallelFor.run(level.count, threads: concurrency) { index in
                 guard state.takePage(limit: self.limits.maxPages) else { return }
                 guard let exchange = try? self.fetch(level[index], observe: observe) else { return }
                 let found = self.follow(exchange, from: level[index], depth: currentDepth, state: state)

@@ -189,7 +189,7 @@ public struct WebScan: Sendable {
     ) -> RequestBudget.Exhausted? {
         let (markers, canary, planted, tally, engines) = shared
         let exhausted = Mutex<RequestBudget.Exhausted?>(nil)
-        ParallelLoop.run(points.count, concurrency: options.concurrency) { index in
+        ParallelFor.run(points.count, threads: options.concurrency) { index in
             guard exhausted.withLock({ $0 == nil }) else { return }
             let point = points[index]
             do {

@@ -462,7 +462,7 @@ public struct HealLoop: Sendable {
                     actor: batch[0].actor))
             let timeout = candidateTimeout(baseline: baseline, budget: state.budgetLeft ?? 1)
             let oracle = state.oracle
-            let results = Parallel.map(batch) { proposal in
+            let results = ParallelFor.map(batch) { proposal in
                 self.trial(
                     proposal, signal: signal, workspace: workspace, verifier: verifier, baseline: baseline,
                     rescanner: rescanner, findingsBefore: findingsBefore, timeout: timeout, oracle: oracle)
@@ -679,24 +679,4 @@ struct LoopState {
         verificationMilliseconds += run.totalMilliseconds
         overheadMilliseconds += run.overheadMilliseconds
     }
-}
-
-/// `map` over a few items on as many threads, for sandboxed runs that block.
-enum Parallel {
-    static func map<T: Sendable, R: Sendable>(_ items: [T], _ transform: @escaping @Sendable (T) -> R) -> [R] {
-        if items.count == 1 { return [transform(items[0])] }
-        let results = ResultSlots<R>(count: items.count)
-        DispatchQueue.concurrentPerform(iterations: items.count) { index in
-            results.set(index, transform(items[index]))
-        }
-        return results.values
-    }
-}
-
-private final class ResultSlots<R: Sendable>: @unchecked Sendable {
-    private var slots: [R?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ index: Int, _ value: R) { lock.withLock { slots[index] = value } }
-    var values: [R] { lock.withLock { slots.map { $0! } } }
 }

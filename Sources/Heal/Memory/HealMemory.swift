@@ -4,6 +4,7 @@
 import Foundation
 import Store
 import Support
+import Synchronization
 
 extension SentinelError.Code {
     /// Another `heal` holds the lock on the same signal (exit 1: no candidate from this run).
@@ -16,14 +17,14 @@ extension SentinelError.Code {
 /// (``RepositoryIdentity``) retrieve past verified fixes and lessons first; what was learnt on
 /// another repository is never offered (issue 53, R8). Only verified outcomes count in favour of a strategy: an attempt
 /// that failed, was refused or was forgotten never raises anything's rank.
-public final class HealMemory: @unchecked Sendable {
+public final class HealMemory: Sendable {
     /// The database file.
     public let path: String
     /// What the prose of a record (the signal's message, the description, the lesson) goes
     /// through; the patch is kept as it is, for reuse (a patch holding a secret is never proposed).
     public let redactor: Redactor
-    private let database: Database
-    private let lock = NSLock()
+    /// The connection, one caller at a time.
+    private let database: Mutex<Database>
 
     /// The tables, versioned; a file from a newer Sentinel is refused, never rewritten.
     static let schema = Schema(
@@ -86,12 +87,13 @@ public final class HealMemory: @unchecked Sendable {
         self.path = path
         self.redactor = redactor
         do {
-            database = try Database(path: path)
+            let database = try Database(path: path)
             let check = try database.prepare("PRAGMA quick_check")
             guard try check.step(), check.text(0) == "ok" else {
                 throw SentinelError(.io, "quick_check failed")
             }
             try database.migrate(Self.schema)
+            self.database = Mutex(database)
         } catch let error as SentinelError where error.code == .invalidInput {
             throw error
         } catch let error as SentinelError {
@@ -113,7 +115,7 @@ public final class HealMemory: @unchecked Sendable {
     /// Records one attempt at `signal` in `repository` (``RepositoryIdentity``); returns its id.
     @discardableResult
     public func record(_ attempt: Attempt, for signal: Signal, repository: String, at date: Date = Date()) throws -> Int64 {
-        try lock.withLock {
+        try database.withLock { database in
             let insert = try database.prepare(
                 """
                 INSERT INTO heal_attempts(fingerprint, kind, signal_message, exception_type, top_frame, rule_id, package,
@@ -146,7 +148,7 @@ public final class HealMemory: @unchecked Sendable {
     /// signal's, newest first; at most `limit`. A rule id (or exception, or package) alone never
     /// brings in what another repository learnt.
     public func similar(to signal: Signal, repository: String, limit: Int = 20) throws -> [MemoryRecord] {
-        try lock.withLock {
+        try database.withLock { database in
             let query = try database.prepare(
                 """
                 SELECT \(Self.columns), fingerprint = ?1 AS exact FROM heal_attempts
@@ -184,7 +186,7 @@ public final class HealMemory: @unchecked Sendable {
 
     /// Verified and total judged attempts of `actor` (all signals): its verified success rate.
     public func successRate(of actor: ActorKind) throws -> (verified: Int, total: Int) {
-        try lock.withLock {
+        try database.withLock { database in
             let query = try database.prepare(
                 """
                 SELECT COALESCE(SUM(verdict = 'verified'), 0), COUNT(*) FROM heal_attempts
@@ -200,7 +202,7 @@ public final class HealMemory: @unchecked Sendable {
     /// fingerprint) in `repository` before, at most `limit`: a later heal of it skips them
     /// instead of judging them again.
     public func failedChanges(of signal: Signal, repository: String, limit: Int = 10_000) throws -> Set<String> {
-        try lock.withLock {
+        try database.withLock { database in
             let query = try database.prepare(
                 """
                 SELECT DISTINCT change_key FROM heal_attempts
@@ -218,7 +220,7 @@ public final class HealMemory: @unchecked Sendable {
 
     /// Every record, newest first.
     public func list(limit: Int = 1000) throws -> [MemoryRecord] {
-        try lock.withLock {
+        try database.withLock { database in
             let query = try database.prepare("SELECT \(Self.columns) FROM heal_attempts ORDER BY id DESC LIMIT ?1")
             query.bind(1, limit)
             var records: [MemoryRecord] = []
@@ -229,7 +231,7 @@ public final class HealMemory: @unchecked Sendable {
 
     /// The record `id`, or nil.
     public func record(id: Int64) throws -> MemoryRecord? {
-        try lock.withLock {
+        try database.withLock { database in
             let query = try database.prepare("SELECT \(Self.columns) FROM heal_attempts WHERE id = ?1")
             query.bind(1, id)
             return try query.step() ? Self.row(query) : nil
@@ -239,7 +241,7 @@ public final class HealMemory: @unchecked Sendable {
     /// Deletes record `id`; false when there was none.
     @discardableResult
     public func forget(id: Int64) throws -> Bool {
-        try lock.withLock {
+        try database.withLock { database in
             let delete = try database.prepare("DELETE FROM heal_attempts WHERE id = ?1")
             delete.bind(1, id)
             try delete.run()
@@ -253,7 +255,7 @@ public final class HealMemory: @unchecked Sendable {
     /// host is `SentinelError(.healBusy)`; one left by a process that is gone is taken over.
     public func acquireLock(_ fingerprint: String, pid: Int32 = getpid()) throws {
         let host = ProcessInfo.processInfo.hostName
-        try lock.withLock {
+        try database.withLock { database in
             try database.transaction {
                 let query = try database.prepare("SELECT pid, host, started FROM heal_locks WHERE fingerprint = ?1")
                 query.bind(1, fingerprint)
@@ -281,7 +283,7 @@ public final class HealMemory: @unchecked Sendable {
 
     /// Releases this process's lock on `fingerprint`.
     public func releaseLock(_ fingerprint: String, pid: Int32 = getpid()) {
-        lock.withLock {
+        database.withLock { database in
             guard let delete = try? database.prepare("DELETE FROM heal_locks WHERE fingerprint = ?1 AND pid = ?2")
             else { return }
             delete.bind(1, fingerprint)
@@ -291,8 +293,8 @@ public final class HealMemory: @unchecked Sendable {
     }
 
     /// Runs `body` with the connection, under the memory's lock.
-    func withDatabase<Result>(_ body: (Database) throws -> Result) throws -> Result {
-        try lock.withLock { try body(database) }
+    func withDatabase<Result: Sendable>(_ body: (Database) throws -> Result) throws -> Result {
+        try database.withLock { database in try body(database) }
     }
 
     private static let columns = """

@@ -4,6 +4,7 @@
 import Foundation
 import Git
 import Support
+import Synchronization
 
 /// Where candidates are tried. The repository is read once into a private snapshot (a 0700
 /// directory of the launcher's); each candidate gets a tree of hard links to the snapshot with
@@ -11,7 +12,7 @@ import Support
 /// A tree is the overlay workspace's lower layer: whatever the tests write goes to the
 /// sandbox's upper layer and is thrown away, so nothing the payload does reaches a tree, the
 /// snapshot or the repository, and nothing is ever read back from where the payload wrote.
-public final class HealWorkspace: @unchecked Sendable {
+public final class HealWorkspace: Sendable {
     /// The repository as the user named it (read, never written).
     public let repository: String
     /// The private directory holding the snapshot and the trees.
@@ -24,8 +25,8 @@ public final class HealWorkspace: @unchecked Sendable {
     /// copied, so not in the snapshot. The heal reports them in its notes.
     public let tooDeep: [String]
     private let fileSet: Set<String>
-    private let lock = NSLock()
-    private var counter = 0
+    /// Trees made so far, for the next tree's name.
+    private let counter = Mutex(0)
 
     /// Directories never copied: version control, caches and Sentinel's own state.
     public static let skipped: Set<String> = [
@@ -82,7 +83,7 @@ public final class HealWorkspace: @unchecked Sendable {
 
     /// A new tree: the snapshot with `changes` applied. The caller removes it with `remove`.
     public func tree(applying changes: [FileChange]) throws -> String {
-        let name = lock.withLock {
+        let name = counter.withLock { counter in
             counter += 1
             return "tree-\(counter)"
         }

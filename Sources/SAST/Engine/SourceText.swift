@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import PythonSyntax
+import Synchronization
 
 /// A file's bytes with its lines, for slicing matched regions and converting byte columns
 /// into the code-point columns findings use.
@@ -69,21 +70,22 @@ struct SourceText: Sendable {
 
 /// Byte offset → UTF-16 offset, built on first use (only metavariable-regex needs it). ASCII files,
 /// the common case, need no table.
-final class UTF16Offsets: @unchecked Sendable {
-    private var table: [Int32]?
-    private var ascii: Bool?
-    private let lock = NSLock()
+final class UTF16Offsets: Sendable {
+    /// nil until first use; then nil for an ASCII file, else the table.
+    private let built = Mutex<(table: [Int32]?, ascii: Bool?)>((nil, nil))
 
     func offset(ofByte byte: Int, in bytes: [UInt8]) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        if ascii == nil {
-            let isASCII = bytes.allSatisfy { $0 < 0x80 }
-            ascii = isASCII
-            if !isASCII { table = Self.build(bytes) }
+        built.withLock { built in
+            if built.ascii == nil {
+                let isASCII = bytes.allSatisfy { $0 < 0x80 }
+                built.ascii = isASCII
+                if !isASCII { built.table = Self.build(bytes) }
+            }
+            guard let table = built.table, byte < table.count else {
+                return byte < bytes.count ? byte : (built.table?.last.map(Int.init) ?? byte)
+            }
+            return Int(table[byte])
         }
-        guard let table, byte < table.count else { return byte < bytes.count ? byte : (self.table?.last.map(Int.init) ?? byte) }
-        return Int(table[byte])
     }
 
     /// Entry `i` is the UTF-16 offset of byte `i`; one extra entry for the end.

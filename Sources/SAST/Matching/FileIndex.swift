@@ -1,5 +1,6 @@
 import Foundation
 import PythonSyntax
+import Synchronization
 
 /// One pass over a parsed file that lets each rule look only at the nodes it could match: nodes
 /// by kind, calls by the last segment of their (import-resolved) callee, and every identifier.
@@ -271,69 +272,71 @@ struct IdentifierRequirement: Sendable {
 }
 
 /// Per-file cache of the node kinds the index leaves out. A file is scanned by one thread, and the
-/// cache is filled at most once, so the lock is never contended.
-final class LazyKinds: @unchecked Sendable {
-    private var byKind: NodesByKind?
-    private var expressionNodes: [PyNode]?
-    private let lock = NSLock()
+/// cache is filled at most once, so the mutex is never contended.
+final class LazyKinds: Sendable {
+    private struct State {
+        var byKind: NodesByKind?
+        var expressionNodes: [PyNode]?
+        var stringValues: Set<String>?
+        var lowercasedText: LowercasedText?
+        var callsByRegexes: [[MetavariableRegex]: [PyNode]] = [:]
+    }
+    private let state = Mutex(State())
 
     func expressions(in root: PyNode) -> [PyNode] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let expressionNodes { return expressionNodes }
-        var out: [PyNode] = []
-        root.walk { node in
-            if !FileIndex.isNonExpression(node.kind) { out.append(node) }
-            return true
+        state.withLock { state in
+            if let expressionNodes = state.expressionNodes { return expressionNodes }
+            var out: [PyNode] = []
+            root.walk { node in
+                if !FileIndex.isNonExpression(node.kind) { out.append(node) }
+                return true
+            }
+            state.expressionNodes = out
+            return out
         }
-        expressionNodes = out
-        return out
     }
-
-    private var stringValues: Set<String>?
-    private var lowercasedText: LowercasedText?
 
     func lowercased(_ bytes: [UInt8]) -> LowercasedText {
-        lock.lock()
-        defer { lock.unlock() }
-        if let lowercasedText { return lowercasedText }
-        let made = LowercasedText(bytes)
-        lowercasedText = made
-        return made
+        state.withLock { state in
+            if let lowercasedText = state.lowercasedText { return lowercasedText }
+            let made = LowercasedText(bytes)
+            state.lowercasedText = made
+            return made
+        }
     }
-    private var callsByRegexes: [[MetavariableRegex]: [PyNode]] = [:]
 
-    /// The calls `collect` finds for `regexes`, collected once.
+    /// The calls `collect` finds for `regexes`, collected once (under the mutex: `collect` must
+    /// not come back here).
     func calls(namedBy regexes: [MetavariableRegex], collect: () -> [PyNode]) -> [PyNode] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = callsByRegexes[regexes] { return known }
-        let found = collect()
-        callsByRegexes[regexes] = found
-        return found
+        state.withLock { state in
+            if let known = state.callsByRegexes[regexes] { return known }
+            let found = collect()
+            state.callsByRegexes[regexes] = found
+            return found
+        }
     }
 
     /// The values of the file's string literals (`strings`, the same each time).
     func strings(of strings: [PyNode]) -> Set<String> {
-        lock.lock()
-        defer { lock.unlock() }
-        if let stringValues { return stringValues }
-        let values = Set(strings.compactMap(\.text))
-        stringValues = values
-        return values
+        state.withLock { state in
+            if let stringValues = state.stringValues { return stringValues }
+            let values = Set(strings.compactMap(\.text))
+            state.stringValues = values
+            return values
+        }
     }
 
     func nodes(of kind: PyNodeKind, in root: PyNode) -> [PyNode] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let byKind { return byKind[kind] }
-        var collected = NodesByKind()
-        root.walk { node in
-            if FileIndex.isUnindexed(node.kind) { collected.append(node) }
-            return true
+        state.withLock { state in
+            if let byKind = state.byKind { return byKind[kind] }
+            var collected = NodesByKind()
+            root.walk { node in
+                if FileIndex.isUnindexed(node.kind) { collected.append(node) }
+                return true
+            }
+            state.byKind = collected
+            return collected[kind]
         }
-        byKind = collected
-        return collected[kind]
     }
 }
 

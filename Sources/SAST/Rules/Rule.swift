@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import PythonSyntax
+import Synchronization
 
 /// A compiled code pattern: the text the rule author wrote and its parsed tree.
 public struct CompiledPattern: Sendable, Hashable {
@@ -122,26 +123,21 @@ public struct MetavariableRegex: Sendable, Hashable {
 
 /// Holds a compiled expression (immutable and documented thread-safe) and remembers answers:
 /// metavariables bind the same few names (`password`, `self`) over and over.
-private final class RegexBox: @unchecked Sendable {
+private final class RegexBox: Sendable {
     let regex: NSRegularExpression
-    private var memo: [String: Bool] = [:]
-    private let lock = NSLock()
+    private let memo = Mutex<[String: Bool]>([:])
 
     init(_ regex: NSRegularExpression) { self.regex = regex }
 
     func matches(_ text: String) -> Bool {
-        lock.lock()
-        if let known = memo[text] {
-            lock.unlock()
-            return known
-        }
-        lock.unlock()
+        if let known = memo.withLock({ $0[text] }) { return known }
+        // Matched outside the mutex: threads asking about different names do not wait on each other.
         let range = NSRange(text.startIndex..<text.endIndex, in: text)
         let result = regex.firstMatch(in: text, options: [.anchored], range: range) != nil
-        lock.lock()
-        if memo.count > 4096 { memo.removeAll(keepingCapacity: true) }
-        memo[text] = result
-        lock.unlock()
+        memo.withLock { memo in
+            if memo.count > 4096 { memo.removeAll(keepingCapacity: true) }
+            memo[text] = result
+        }
         return result
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import PythonSyntax
+import Support
 import Synchronization
 
 /// Function summaries of every module of the scanned project, per taint rule, so that a flow
 /// through `from helpers.utils import clean` is followed into the other file. Files publish their
 /// summaries after their analysis; a second round re-analyses the files that call a published
 /// helper (see ``SASTEngine/scanProject(files:read:)``). Shared by the scanning threads.
-public final class ProjectSummaries: @unchecked Sendable {
+public final class ProjectSummaries: Sendable {
     /// A summary found for a dotted name.
     struct Found: Sendable {
         var summary: FunctionSummary
@@ -15,34 +16,50 @@ public final class ProjectSummaries: @unchecked Sendable {
         var constructs: String?
     }
 
-    private let lock = NSLock()
-    /// Names other modules import from each module (`*`: the whole module, `import a.b`); a module
-    /// a file binds to a name of its own gives the names read through it (`Job` of `models.Job`).
-    private var exported: [String: Set<String>] = [:]
-    /// Names a package's `__init__` imports from one of its modules (`from .base import f` in
-    /// `pkg/__init__.py`): `pkg.f` → `pkg.base`, so `from pkg import f` finds the summary.
-    private var reexports: [String: String] = [:]
-    /// The modules a package's `__init__` imports everything from (`from .security import *` in
-    /// `pkg/__init__.py`): any name read through `pkg` may be defined in one of them.
-    private var starReexports: [String: Set<String>] = [:]
-    /// The attributes files read of each name they import from the project (`run` of
-    /// `Job.run(...)` after `from jobs import Job`), by that name.
-    private var attributesRead: [String: Set<String>] = [:]
-    /// The names files read of each module they take whole under one name of their own
-    /// (`models` of `from pkg import models`, `m` of `import pkg.models as m`): `Job` of
-    /// `models.Job.run(...)`, whose methods may then all be called.
-    private var readThroughModule: [String: Set<String>] = [:]
-    /// The names of classes imported from the project that files subclass: every method of theirs
-    /// may be called (through `self` of the subclass).
-    private var subclassed: Set<String> = []
-    /// The scanned modules each file imports, with the names it imports from each, from its text.
-    private var importsOf: [String: [String: Set<String>]] = [:]
-    /// Each noted file's size in bytes (an estimate of its scanning time).
-    private var sizes: [String: Int] = [:]
-    private var topLevelModules: Set<String> = []
-    private var table: [String: [String: [String: Found]]] = [:]
-    /// Per rule, the modules with a function that returns a source.
-    private var sourceModules: [String: Set<String>] = [:]
+    /// What the files publish and note, shared by the scanning threads: inside the mutex.
+    private struct State: Sendable {
+        /// Names other modules import from each module (`*`: the whole module, `import a.b`); a module
+        /// a file binds to a name of its own gives the names read through it (`Job` of `models.Job`).
+        var exported: [String: Set<String>] = [:]
+        /// Names a package's `__init__` imports from one of its modules (`from .base import f` in
+        /// `pkg/__init__.py`): `pkg.f` → `pkg.base`, so `from pkg import f` finds the summary.
+        var reexports: [String: String] = [:]
+        /// The modules a package's `__init__` imports everything from (`from .security import *` in
+        /// `pkg/__init__.py`): any name read through `pkg` may be defined in one of them.
+        var starReexports: [String: Set<String>] = [:]
+        /// The attributes files read of each name they import from the project (`run` of
+        /// `Job.run(...)` after `from jobs import Job`), by that name.
+        var attributesRead: [String: Set<String>] = [:]
+        /// The names files read of each module they take whole under one name of their own
+        /// (`models` of `from pkg import models`, `m` of `import pkg.models as m`): `Job` of
+        /// `models.Job.run(...)`, whose methods may then all be called.
+        var readThroughModule: [String: Set<String>] = [:]
+        /// The names of classes imported from the project that files subclass: every method of theirs
+        /// may be called (through `self` of the subclass).
+        var subclassed: Set<String> = []
+        /// The scanned modules each file imports, with the names it imports from each, from its text.
+        var importsOf: [String: [String: Set<String>]] = [:]
+        /// Each noted file's size in bytes (an estimate of its scanning time).
+        var sizes: [String: Int] = [:]
+        var topLevelModules: Set<String> = []
+        var table: [String: [String: [String: Found]]] = [:]
+        /// Per rule, the modules with a function that returns a source.
+        var sourceModules: [String: Set<String>] = [:]
+
+        /// The modules `package` passes on whole (`from .base import *` in its `__init__`), and
+        /// those they pass on in turn.
+        func wholeReexports(of package: String) -> Set<String> {
+            var out: Set<String> = []
+            var queue = Array(starReexports[package] ?? [])
+            while let next = queue.popLast() {
+                guard out.insert(next).inserted else { continue }
+                queue += starReexports[next] ?? []
+            }
+            return out
+        }
+    }
+
+    private let state = Mutex(State())
     /// The rule id under which rule-free summaries are published: any rule falls back to them.
     static let anyRule = "*"
     /// Module dotted name → file path, from the scanned files.
@@ -83,7 +100,7 @@ public final class ProjectSummaries: @unchecked Sendable {
     /// `read` (nil: unreadable, left out).
     public convenience init(files: [String], rootName: String? = nil, read: @escaping @Sendable (String) -> String?) {
         self.init(files: files, rootName: rootName)
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+        ParallelFor.run(files.count) { i in
             if let text = read(files[i]) { noteImports(of: files[i], text: text) }
         }
     }
@@ -149,90 +166,72 @@ public final class ProjectSummaries: @unchecked Sendable {
             found[target, default: []].formUnion(names)
             throughModules[target, default: []].formUnion(names)
         }
-        lock.lock()
-        for (target, names) in throughModules { readThroughModule[target, default: []].formUnion(names) }
-        subclassed.formUnion(bases)
-        sizes[file] = text.utf8.count
-        topLevelModules.formUnion(topLevel)
-        for (local, attributes) in read where wholeModules[local] == nil {
-            attributesRead[bound[local] ?? local, default: []].formUnion(attributes)
+        state.withLock { state in
+            for (target, names) in throughModules { state.readThroughModule[target, default: []].formUnion(names) }
+            state.subclassed.formUnion(bases)
+            state.sizes[file] = text.utf8.count
+            state.topLevelModules.formUnion(topLevel)
+            for (local, attributes) in read where wholeModules[local] == nil {
+                state.attributesRead[bound[local] ?? local, default: []].formUnion(attributes)
+            }
+            if !found.isEmpty {
+                for (target, names) in found { state.exported[target, default: []].formUnion(names) }
+                state.reexports.merge(passedOn) { first, _ in first }
+                if !passedOnWhole.isEmpty { state.starReexports[module, default: []].formUnion(passedOnWhole) }
+                state.importsOf[file] = found
+            }
         }
-        if !found.isEmpty {
-            for (target, names) in found { exported[target, default: []].formUnion(names) }
-            reexports.merge(passedOn) { first, _ in first }
-            if !passedOnWhole.isEmpty { starReexports[module, default: []].formUnion(passedOnWhole) }
-            importsOf[file] = found
-        }
-        lock.unlock()
     }
 
     /// The scanned modules a file imports, from its text (``noteImports(of:text:)``), and for a
     /// name a package passes on (`from pkg import f`), the module that defines it: the modules
     /// whose summaries the file's analysis may read. Complete once every file was noted.
     func imports(of file: String) -> Set<String> {
-        lock.lock()
-        defer { lock.unlock() }
-        var out: Set<String> = []
-        for (module, names) in importsOf[file] ?? [:] {
-            out.insert(module)
-            out.formUnion(wholeReexportsLocked(of: module))
-            for name in names where name != "*" {
-                if let defining = reexports[module + "." + name] { out.insert(defining) }
+        state.withLock { state in
+            var out: Set<String> = []
+            for (module, names) in state.importsOf[file] ?? [:] {
+                out.insert(module)
+                out.formUnion(state.wholeReexports(of: module))
+                for name in names where name != "*" {
+                    if let defining = state.reexports[module + "." + name] { out.insert(defining) }
+                }
             }
+            return out
         }
-        return out
-    }
-
-    /// The modules `package` passes on whole (`from .base import *` in its `__init__`), and
-    /// those they pass on in turn; the caller holds the lock.
-    private func wholeReexportsLocked(of package: String) -> Set<String> {
-        var out: Set<String> = []
-        var queue = Array(starReexports[package] ?? [])
-        while let next = queue.popLast() {
-            guard out.insert(next).inserted else { continue }
-            queue += starReexports[next] ?? []
-        }
-        return out
     }
 
     /// The top-level modules the noted files import (`flask` of `from flask.views import View`;
     /// of the scanned project's own modules too), for ``ProjectFacts/modules``.
     public var importedTopLevelModules: Set<String> {
-        lock.lock()
-        defer { lock.unlock() }
-        return topLevelModules
+        state.withLock { state in state.topLevelModules }
     }
 
     /// The size in bytes of a file noted by ``noteImports(of:text:)`` (0: not noted).
     func size(of file: String) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return sizes[file] ?? 0
+        state.withLock { state in state.sizes[file] ?? 0 }
     }
 
     /// The modules that may define what a package passes on under `dotted` (`pkg.f` → `pkg.base`):
     /// the one its `__init__` imports the name from, else every module it imports `*` from.
     func reexporters(of dotted: String) -> [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        if let named = reexports[dotted] { return [named] }
-        guard let dot = dotted.lastIndex(of: ".") else { return [] }
-        return wholeReexportsLocked(of: String(dotted[..<dot])).sorted()
+        state.withLock { state in
+            if let named = state.reexports[dotted] { return [named] }
+            guard let dot = dotted.lastIndex(of: ".") else { return [] }
+            return state.wholeReexports(of: String(dotted[..<dot])).sorted()
+        }
     }
 
     /// The modules `package` passes on whole, transitively (``reexporters(of:)``).
     func wholeReexports(of package: String) -> Set<String> {
-        lock.lock()
-        defer { lock.unlock() }
-        return wholeReexportsLocked(of: package)
+        state.withLock { state in state.wholeReexports(of: package) }
     }
 
     /// Whether another module imports `name` (a function or class) from `module`.
     func isImported(_ name: String, from module: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let names = exported[module] else { return false }
-        return names.contains("*") || names.contains(name)
+        state.withLock { state in
+            guard let names = state.exported[module] else { return false }
+            return names.contains("*") || names.contains(name)
+        }
     }
 
     /// Whether another module may call the method `method` of the class `className` of
@@ -242,14 +241,14 @@ public final class ProjectSummaries: @unchecked Sendable {
     /// object of a class from another module has no known class where it is used, so its
     /// methods are never looked up there.
     func mayCall(_ method: String, of className: String, in module: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        if exported[module]?.contains("*") == true || readThroughModule[module]?.contains(className) == true
-            || subclassed.contains(className)
-        {
-            return true
+        state.withLock { state in
+            if state.exported[module]?.contains("*") == true || state.readThroughModule[module]?.contains(className) == true
+                || state.subclassed.contains(className)
+            {
+                return true
+            }
+            return state.attributesRead[className]?.contains(method) ?? false
         }
-        return attributesRead[className]?.contains(method) ?? false
     }
 
     /// The module a dotted import name refers to: itself, or the one scanned module it ends.
@@ -261,62 +260,58 @@ public final class ProjectSummaries: @unchecked Sendable {
 
     func publish(ruleId: String, module: String, file: String, summaries: [String: FunctionSummary], classes: Set<String>) {
         guard !summaries.isEmpty else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        var published: [String: Found] = [:]
-        for (key, summary) in summaries {
-            let name = key.hasSuffix(".__init__") ? String(key.dropLast(".__init__".count)) : key
-            let constructs = key.hasSuffix(".__init__") && classes.contains(name) ? name : nil
-            published[name] = Found(summary: summary, file: file, constructs: constructs)
+        state.withLock { state in
+            var published: [String: Found] = [:]
+            for (key, summary) in summaries {
+                let name = key.hasSuffix(".__init__") ? String(key.dropLast(".__init__".count)) : key
+                let constructs = key.hasSuffix(".__init__") && classes.contains(name) ? name : nil
+                published[name] = Found(summary: summary, file: file, constructs: constructs)
+            }
+            state.table[ruleId, default: [:]][module, default: [:]].merge(published) { _, new in new }
+            if summaries.values.contains(where: \.returnsSource.isTainted) { state.sourceModules[ruleId, default: []].insert(module) }
         }
-        table[ruleId, default: [:]][module, default: [:]].merge(published) { _, new in new }
-        if summaries.values.contains(where: \.returnsSource.isTainted) { sourceModules[ruleId, default: []].insert(module) }
     }
 
     func lookup(ruleId: String, module: String, function name: String) -> Found? {
-        lock.lock()
-        defer { lock.unlock() }
-        return table[ruleId]?[module]?[name] ?? table[Self.anyRule]?[module]?[name]
+        state.withLock { state in state.table[ruleId]?[module]?[name] ?? state.table[Self.anyRule]?[module]?[name] }
     }
 
     /// Every summary published for `ruleId` itself (not the rule-free ones), by module and name:
-    /// a snapshot, so a file's functions are checked against it without the lock.
+    /// a snapshot, so a file's functions are checked against it outside the mutex.
     func ruleSpecific(_ ruleId: String) -> [String: [String: Found]] {
-        lock.lock()
-        defer { lock.unlock() }
-        return table[ruleId] ?? [:]
+        state.withLock { state in state.table[ruleId] ?? [:] }
     }
 
     /// Whether one of `modules` has a function that returns a source of `ruleId`.
     func hasSourceSummary(ruleId: String, inAny modules: Set<String>) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let found = sourceModules[ruleId] else { return false }
-        return !found.isDisjoint(with: modules)
+        state.withLock { state in
+            guard let found = state.sourceModules[ruleId] else { return false }
+            return !found.isDisjoint(with: modules)
+        }
     }
 
     /// What `file` imports from `modules`, per module: the names (nil when it takes the module
     /// whole: `import m`, `from m import *`, or a name a package passes on from it), as noted by
     /// ``noteImports(of:text:)``. Only summaries under these names can reach the file's analysis.
     func importedNames(of file: String, from modules: Set<String>) -> [String: Set<String>?] {
-        lock.lock()
-        defer { lock.unlock() }
-        var out: [String: Set<String>?] = [:]
-        for (module, names) in importsOf[file] ?? [:] {
-            for passed in wholeReexportsLocked(of: module) where modules.contains(passed) { out[passed] = .some(nil) }
-            if modules.contains(module) {
-                let taken: Set<String>? = names.contains("*") ? nil : names
-                if let previous = out[module] {
-                    out[module] = previous.flatMap { old in taken.map { old.union($0) } }
-                } else {
-                    out[module] = taken
+        state.withLock { state in
+            var out: [String: Set<String>?] = [:]
+            for (module, names) in state.importsOf[file] ?? [:] {
+                for passed in state.wholeReexports(of: module) where modules.contains(passed) { out[passed] = .some(nil) }
+                if modules.contains(module) {
+                    let taken: Set<String>? = names.contains("*") ? nil : names
+                    if let previous = out[module] {
+                        out[module] = previous.flatMap { old in taken.map { old.union($0) } }
+                    } else {
+                        out[module] = taken
+                    }
+                }
+                for name in names where name != "*" {
+                    if let defining = state.reexports[module + "." + name], modules.contains(defining) { out[defining] = .some(nil) }
                 }
             }
-            for name in names where name != "*" {
-                if let defining = reexports[module + "." + name], modules.contains(defining) { out[defining] = .some(nil) }
-            }
+            return out
         }
-        return out
     }
 
     /// Whether `ruleId` published a summary (one returning a source, when `returningSource`)
@@ -325,18 +320,18 @@ public final class ProjectSummaries: @unchecked Sendable {
     func publishes(
         ruleId: String, under imported: [String: Set<String>?], returningSource: Bool = false
     ) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let byModule = table[ruleId] else { return false }
-        for (module, names) in imported {
-            guard let published = byModule[module] else { continue }
-            for (key, found) in published where !returningSource || found.summary.returnsSource.isTainted {
-                guard let names else { return true }
-                let head = key.firstIndex(of: ".").map { String(key[..<$0]) } ?? key
-                if names.contains(head) { return true }
+        state.withLock { state in
+            guard let byModule = state.table[ruleId] else { return false }
+            for (module, names) in imported {
+                guard let published = byModule[module] else { continue }
+                for (key, found) in published where !returningSource || found.summary.returnsSource.isTainted {
+                    guard let names else { return true }
+                    let head = key.firstIndex(of: ".").map { String(key[..<$0]) } ?? key
+                    if names.contains(head) { return true }
+                }
             }
+            return false
         }
-        return false
     }
 }
 

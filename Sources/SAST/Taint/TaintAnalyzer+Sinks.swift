@@ -1,5 +1,6 @@
 import Foundation
 import PythonSyntax
+import Synchronization
 
 /// Sources, sinks and sanitizers: pattern matches against the rule, and the flows reported.
 extension TaintAnalyzer {
@@ -158,9 +159,8 @@ final class NodeAnswers<Value> {
 }
 
 /// Per-file memo of where a sink's `pattern-inside` matches.
-final class InsideRanges: @unchecked Sendable {
-    private var matches: [String: [PatternMatch]] = [:]
-    private let lock = NSLock()
+final class InsideRanges: Sendable {
+    private let matches = Mutex<[String: [PatternMatch]]>([:])
 
     /// Whether `range` lies inside a match of `pattern` whose metavariables agree with the sink's
     /// (`$C.get($URL)` inside `with Session() as $C:` is the same `$C`).
@@ -171,15 +171,10 @@ final class InsideRanges: @unchecked Sendable {
     func contains(
         _ range: SourceRange, _ bindings: Bindings, inside pattern: CompiledPattern, index: FileIndex, ownReturn: Bool = false
     ) -> Bool {
-        lock.lock()
-        let known = matches[pattern.source]
-        lock.unlock()
+        let known = matches.withLock { $0[pattern.source] }
+        // Searched outside the mutex: the search reads the index, never this memo.
         let found = known ?? PatternSearch(index: index).matches(pattern.tree)
-        if known == nil {
-            lock.lock()
-            matches[pattern.source] = found
-            lock.unlock()
-        }
+        if known == nil { matches.withLock { $0[pattern.source] = found } }
         let nested =
             ownReturn
             ? (index.nodes(of: .functionDef) + index.nodes(of: .asyncFunctionDef) + index.nodes(of: .lambda)).map(\.range)

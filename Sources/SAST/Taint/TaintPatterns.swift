@@ -241,13 +241,12 @@ struct KindBits: Sendable {
 }
 
 /// Per-file memo of source-pattern matches, keyed by the pattern text's number (``key(of:)``),
-/// so the rules that share a source share its matches. One file is scanned by one thread; the lock
-/// only keeps the type honest about `Sendable`.
-final class SourceMatchCache: @unchecked Sendable {
+/// so the rules that share a source share its matches. One file is scanned by one thread, so it
+/// is not `Sendable` (nor are the ``NodeAnswers`` it hands out) and needs no lock.
+final class SourceMatchCache {
     /// By pattern number (small and dense): an array, not a dictionary, as every taint rule
     /// looks up each of its source patterns in every file.
     private var offsets: [[Int]?] = []
-    private let lock = NSLock()
 
     /// Pattern text → number, process-wide (rules are loaded once; the table only grows).
     private static let numbers = Mutex<[String: Int]>([:])
@@ -263,9 +262,7 @@ final class SourceMatchCache: @unchecked Sendable {
 
     /// Whether any source pattern asked about matched.
     var foundAny: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return offsets.contains { $0?.isEmpty == false }
+        offsets.contains { $0?.isEmpty == false }
     }
 
     /// By source list (``TaintPatterns/sourceListKey``): the offsets of all its patterns.
@@ -283,8 +280,6 @@ final class SourceMatchCache: @unchecked Sendable {
 
     /// The answers of the list `key` in `table`, made on first use.
     private func answers<Value>(_ key: Int, in table: inout [Int: NodeAnswers<Value>]) -> NodeAnswers<Value> {
-        lock.lock()
-        defer { lock.unlock() }
         if let known = table[key] { return known }
         let made = NodeAnswers<Value>()
         table[key] = made
@@ -316,8 +311,6 @@ final class SourceMatchCache: @unchecked Sendable {
 
     /// Where the source patterns of `patterns` match in the file.
     func offsets(of patterns: TaintPatterns, in index: FileIndex) -> [Int] {
-        lock.lock()
-        defer { lock.unlock() }
         if let known = listOffsets[patterns.sourceListKey] { return known }
         var out: [Int] = []
         // By position, so no pattern (a tree and a set) is copied per lookup.

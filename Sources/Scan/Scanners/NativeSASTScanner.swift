@@ -179,7 +179,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         _ scoped: [ScopedRule], in files: [String], read: @escaping @Sendable (String) -> String?
     ) -> ProjectFacts {
         let facts = Mutex(ProjectFacts())
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+        ParallelFor.run(files.count) { i in
             let open = scoped.filter { rule in !facts.withLock { $0.ruledOut.contains(rule.id) } }
             guard !open.isEmpty, let text = read(files[i]) else { return }
             var found = ProjectFacts()
@@ -202,7 +202,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         guard !engine.rules.isEmpty, !templates.isEmpty else { return ([], [], []) }
         let read = Mutex<[ParsedTemplate?]>(Array(repeating: nil, count: templates.count))
         let unread = Mutex<[SkippedFile]>([])
-        DispatchQueue.concurrentPerform(iterations: templates.count) { i in
+        ParallelFor.run(templates.count) { i in
             guard let data = try? target.read(templates[i]) else {
                 unread.withLock { $0.append(SkippedFile(file: templates[i], reason: "cannot read")) }
                 return
@@ -215,7 +215,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         let parsed = read.withLock { $0 }
         let context = TemplateContexts(templates: templates, outlines: parsed.map { $0?.outline }, calls: contexts).contexts
         let results = Mutex<[TemplateScanResult?]>(Array(repeating: nil, count: templates.count))
-        DispatchQueue.concurrentPerform(iterations: templates.count) { i in
+        ParallelFor.run(templates.count) { i in
             guard let template = parsed[i] else { return }
             let result = engine.scan(file: templates[i], template: template, project: project, safeVariables: context[i].safe)
             results.withLock { $0[i] = result }

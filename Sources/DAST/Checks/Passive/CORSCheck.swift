@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import Support
 
 /// Cross-origin resource sharing that lets any site read answers: the `Origin` a request names
 /// is echoed into `Access-Control-Allow-Origin` (or `null` is allowed) together with
@@ -24,7 +25,7 @@ public struct CORSCheck: ProbeCheck {
     public func probe(_ site: Crawler.Result, start: WebURL, client: WebClient, sink: FindingSink) {
         var paths = Set<String>()
         let endpoints = site.endpoints.filter { $0.method == "GET" && paths.insert($0.url.path).inserted }.prefix(300)
-        ParallelLoop.run(endpoints.count, concurrency: 4) { index in
+        ParallelFor.run(endpoints.count, threads: 4) { index in
             var request = Array(endpoints)[index].request
             request.setHeader("Origin", Self.hostileOrigin)
             guard let response = try? client.send(request) else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Files that should never be served: version-control metadata, environment files, backups
 /// and dumps. Each well-known path is fetched once; a finding needs the file's own signature
@@ -51,7 +52,7 @@ public struct SensitiveFileCheck: ProbeCheck {
 
     /// Fetches each well-known path at the origin's root.
     public func probe(_ site: Crawler.Result, start: WebURL, client: WebClient, sink: FindingSink) {
-        ParallelLoop.run(Self.candidates.count, concurrency: 4) { index in
+        ParallelFor.run(Self.candidates.count, threads: 4) { index in
             let candidate = Self.candidates[index]
             guard let url = start.resolving(candidate.path) else { return }
             let request = WebRequest(url: url)
