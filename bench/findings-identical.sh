@@ -11,14 +11,17 @@
 #   SPEED=0 ...             # identity only;  SPEED_TARGETS="django realvuln-pygoat" picks the A/B targets
 #   ADAPTERS=bandit ...     # adapter tools to add when installed (default: bandit; none: ADAPTERS=)
 #   TARGETS="django bandit-examples" ...   # only these targets (names as printed)
-#   IDENTICAL_DIR=... NOISE_DIR=... CORPORA=...   # defaults: ~/.cache/sentinel-bench/{identical,noise}, ../shared/corpora
+#   IDENTICAL_DIR=... NOISE_DIR=... CORPORA=...   # defaults: .build-bench/identical (in this checkout: the
+#                           sandbox hides /root and /tmp, where the rules would otherwise lie),
+#                           ~/.cache/sentinel-bench/noise, ../shared/corpora
 #   IDENTICAL_SRC_DIR=...   # where the projects are scanned from (default: $TMPDIR/sentinel-bench-UID/identical-projects)
 #
-# Each side is built from its own sources outside the repository, in $WORK/build-<sha> (a
-# `git archive` of the commit; reused when its binary exists) or, for a HEAD_REV that is a
-# directory, with its scratch path in $WORK/build-tree-<hash of the path> (rebuilt incrementally
-# every run), in the configuration of `make release` (-c release -Xswiftc -static-stdlib). Each
-# side scans with its own rules and profiles. Both read a copy, made afresh for every scan, of one
+# Each side is built from its own sources, in $WORK/build-<sha>/src (a `git archive` of the commit;
+# reused when its binaries exist) or, for a HEAD_REV that is a directory, in that tree; either way
+# with its scratch path inside the source tree (.build-identical-CONFIG), so that each binary finds
+# its own rules and profiles beside it, and in the configuration of `make release` (-c release
+# -Xswiftc -static-stdlib; both products: `sentinel` hands every command but `sandbox run` to
+# `sentinel-cli`). Each side scans with its own rules and profiles. Both read a copy, made afresh for every scan, of one
 # SENTINEL_HOME holding only an OSV database that BASE's binary imported from the corpus's PyPI,
 # crates.io and Go advisories (old data, hence --allow-stale-db; the corpus has no npm advisories and
 # vfapi has a package.json, hence --allow-missing-db).
@@ -36,7 +39,7 @@ cd "$(dirname "$0")/.."
 REPO=$PWD
 source bench/lib/private-dir.sh
 source bench/lib/noise-sources.sh
-WORK=$(private_dir "${IDENTICAL_DIR:-$HOME/.cache/sentinel-bench/identical}" IDENTICAL_DIR) || exit 2
+WORK=$(private_dir "${IDENTICAL_DIR:-$REPO/.build-bench/identical}" IDENTICAL_DIR) || exit 2
 NOISE=${NOISE_DIR:-$HOME/.cache/sentinel-bench/noise}
 CORPORA=$(realpath "${CORPORA:-$REPO/../shared/corpora}")
 CONFIG=${CONFIG:-release}
@@ -54,16 +57,16 @@ build_side() {
     if [[ -d "$rev" ]]; then
         src=$(realpath "$rev")
         key=tree-$(printf '%s' "$src" | sha1sum | cut -c1-12)
-        scratch=$WORK/build-$key/$CONFIG-scratch
+        scratch=$src/.build-identical-$CONFIG
         label="$src@$(git -C "$src" rev-parse --short HEAD)$(git -C "$src" diff --quiet HEAD 2>/dev/null || echo +changes)"
         mkdir -p "$WORK/build-$key"
         build "$src" "$scratch" "$WORK/build-$key.log" || return 2
     else
         sha=$(git rev-parse --verify "$rev^{commit}") || return 2
         src=$WORK/build-$sha/src
-        scratch=$WORK/build-$sha/$CONFIG-scratch
+        scratch=$src/.build-identical-$CONFIG
         label=$(git rev-parse --short "$sha")
-        if [[ ! -x "$scratch/$CONFIG/sentinel" ]]; then
+        if [[ ! -x "$scratch/$CONFIG/sentinel" || ! -x "$scratch/$CONFIG/sentinel-cli" ]]; then
             if [[ ! -f "$src/Package.swift" ]]; then
                 rm -rf "$src" && mkdir -p "$src"
                 git archive "$sha" | tar -x -C "$src"
@@ -77,10 +80,13 @@ build() {
     local flags=(-c "$CONFIG")
     [[ $CONFIG == release ]] && flags+=(-Xswiftc -static-stdlib)
     echo "building $1 ($CONFIG) ..." >&2
-    if ! swift build --package-path "$1" --scratch-path "$2" "${flags[@]}" --product sentinel >"$3" 2>&1; then
-        echo "findings-identical.sh: the build of $1 failed; see $3" >&2
-        return 2
-    fi
+    local product
+    for product in sentinel-cli sentinel; do
+        if ! swift build --package-path "$1" --scratch-path "$2" "${flags[@]}" --product "$product" >>"$3" 2>&1; then
+            echo "findings-identical.sh: the build of $1 ($product) failed; see $3" >&2
+            return 2
+        fi
+    done
 }
 read -r BASE_BIN BASE_SRC BASE_LABEL < <(build_side "$BASE") && [[ -x ${BASE_BIN:-} ]] || exit 2
 read -r HEAD_BIN HEAD_SRC HEAD_LABEL < <(build_side "$HEAD_REV") && [[ -x ${HEAD_BIN:-} ]] || exit 2
