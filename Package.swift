@@ -179,7 +179,7 @@ let package = Package(
         .executableTarget(
             name: "sentinel-bench", dependencies: ["PythonSyntax", "Sandbox", "Store"], path: "bench/Sources/sentinel-bench"),
 
-        .testTarget(name: "SupportTests", dependencies: ["CSystem", "Digest", "Support"]),
+        .testTarget(name: "SupportTests", dependencies: ["CSystem", "Digest", "Support", "TestSupport"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "DocumentsYAML", "Support"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "Support", "TestSupport"]),
         // A loopback HTTP server the HTTP, SCA and CLI tests start on 127.0.0.1.

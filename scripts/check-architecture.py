@@ -8,7 +8,8 @@ Package.swift declares exactly what each target imports (Swift `import`s; a C ta
 a system library's headers): an import of a package module that is not a declared dependency, or a
 declared dependency no source of the target imports, fails.
 A deny-list keeps one mechanism per job (DENIED): NSLock nowhere (Mutex), DispatchQueue.concurrentPerform
-only in Support's ParallelFor, JSONSerialization only in the files that still have it.
+only in Support's ParallelFor, JSONSerialization only in the files that still have it, Foundation's
+Process only in the fleet's JobProcess, accept loops only in HTTPResponder, the proxy and the broker.
 """
 import pathlib
 import re
@@ -62,6 +63,14 @@ DENIED = [
     ("NSLock", ("Sources", "Tests"), set(), "Synchronization.Mutex"),
     ("JSONSerialization", ("Sources",), JSON_SERIALIZATION_HOMES, "the Documents reader"),
     ("DispatchQueue.concurrentPerform", ("Sources",), {PARALLEL_FOR_HOME}, f"ParallelFor of {PARALLEL_FOR_HOME}"),
+    # Outside the sandbox a process is started in one place: the fleet's job (its output to files,
+    # its deadline the job's). Anything else runs in the sandbox (SandboxSession), bounded there.
+    ("Process()", ("Sources",), {"Sources/Fleet/JobProcess.swift"}, "SandboxSession, or the fleet's JobProcess"),
+    # Connections are accepted in three places: the one small HTTP server (bounded threads and
+    # reads), the egress proxy and the launch broker; a new listener answers through the first.
+    ("csys_accept4", ("Sources",),
+     {"Sources/HTTP/Responder/HTTPResponder.swift", "Sources/Egress/SocketIO.swift", "Sources/Sandbox/Broker/LaunchBroker.swift"},
+     "HTTP's HTTPResponder"),
 ]
 
 
@@ -70,7 +79,7 @@ def denied_uses() -> list[str]:
     homes, and a line for each home that no longer uses its token (so the list only shrinks)."""
     problems = []
     for token, directories, homes, instead in DENIED:
-        pattern = re.compile(r"(?<![\w.])" + re.escape(token) + r"\b")
+        pattern = re.compile(r"(?<![\w.])" + re.escape(token) + (r"\b" if token[-1].isalnum() else ""))
         using = set()
         for directory in directories:
             for source in sorted((ROOT / directory).rglob("*.swift")) if (ROOT / directory).is_dir() else []:

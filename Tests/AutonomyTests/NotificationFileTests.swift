@@ -6,21 +6,16 @@ import Synchronization
 import Testing
 @testable import Autonomy
 import Support
+import TestSupport
 
 /// The notification file is appended through `AppendOnlyFile`: a FIFO, device or link at its name
 /// is refused at once, never opened for writing (a FIFO without a reader would block the run for good).
 @Suite struct NotificationFileTests {
     final class Outcome: Sendable { let value = Mutex<String?>(nil) }
 
-    private func scratch() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "notify-file-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw SentinelError(.io, "mkdtemp: \(Errno.current)") }
-        return String(cString: made)
-    }
-
     @Test("a FIFO at the notification file is refused without blocking")
     func fifoIsRefused() throws {
-        let directory = try scratch()
+        let directory = try TemporaryDirectory.make("notify-file")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let fifo = directory + "/notify.jsonl"
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -44,7 +39,7 @@ import Support
 
     @Test("a link at the notification file is refused and its target untouched")
     func linkIsRefused() throws {
-        let directory = try scratch()
+        let directory = try TemporaryDirectory.make("notify-file")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data("keep\n".utf8).write(to: URL(fileURLWithPath: directory + "/target"))
         try FileManager.default.createSymbolicLink(atPath: directory + "/notify.jsonl", withDestinationPath: "target")
@@ -55,7 +50,7 @@ import Support
 
     @Test("lines are appended to a regular file, created private")
     func appendsToRegularFile() throws {
-        let directory = try scratch()
+        let directory = try TemporaryDirectory.make("notify-file")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/notify.jsonl"
         #expect(Notifier.append(Array("a\n".utf8), to: path) == nil)

@@ -6,10 +6,11 @@ import Support
 import Testing
 
 @testable import Findings
+import TestSupport
 
 @Suite struct BaselineTests {
     @Test func writeThenFilterReportsOnlyNewFindings() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try TemporaryDirectory.make("findings")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/baseline.json"
         let old = [Fixtures.sqlInjection(), Fixtures.banditShell()]
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func loadedBaselineIndexesFingerprints() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try TemporaryDirectory.make("findings")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/baseline.json"
         try Baseline.write([Fixtures.weakHash()], to: path)
@@ -36,7 +37,7 @@ import Testing
     }
 
     @Test func fileIsReadableAndStable() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try TemporaryDirectory.make("findings")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/b.json"
         try Baseline.write([Fixtures.banditShell(), Fixtures.sqlInjection(), Fixtures.sqlInjection()], to: path)
@@ -66,7 +67,7 @@ import Testing
         (#"[1, 2]"#, "not a Sentinel baseline: expected"),
     ])
     func badFilesGiveOneLineErrors(content: String, expected: String) throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try TemporaryDirectory.make("findings")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/bad.json"
         try content.write(toFile: path, atomically: true, encoding: .utf8)

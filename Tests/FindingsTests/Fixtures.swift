@@ -60,13 +60,6 @@ enum Fixtures {
         return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
     }
 
-    /// A fresh temporary directory, removed by the caller.
-    static func temporaryDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "findings-tests-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     static func sqlInjection(line: Int = 12) -> Finding {
         Finding(
             ruleId: "python.sqli", tool: "native", severity: .high, confidence: .high,

@@ -4,6 +4,7 @@ import Support
 import Testing
 
 @testable import Findings
+import TestSupport
 
 @Suite(.serialized) struct HTMLRendererTests {
     static func hostileReport() -> Report {
@@ -118,7 +119,7 @@ import Testing
 
     static func dumpDOM(_ html: String, fragment: String = "") throws -> String {
         let chromium = try #require(Fixtures.chromium)
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try TemporaryDirectory.make("findings")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/report.html"
         try PreparedOutputFile(path: path).write(html)

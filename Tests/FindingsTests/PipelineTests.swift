@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Findings
+import TestSupport
 
 @Suite struct PipelineTests {
     static let lines = LineIndex(source.joined(separator: "\n"))
@@ -46,7 +47,7 @@ import Testing
     }
 
     @Test func baselineRoundTripReportsOnlyNew() throws {
-        let directory = try Fixtures.temporaryDirectory()
+        let directory = try TemporaryDirectory.make("findings")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/baseline.json"
         let first = FindingsPipeline().process(Self.scanned, sources: { _ in Self.lines })

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SCA
+import TestSupport
 
 /// Issue 27: how old an ecosystem's advisories are is read from the records' own `modified`,
 /// per export (`Debian:11` counts for `Debian`), ignoring dates past tomorrow and the import time.
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func theNewestTrustedModifiedOfTheExportDecides() throws {
-        let dir = try Fixtures.temporaryDirectory("data-age")
+        let dir = try TemporaryDirectory.url("data-age")
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = try Self.database(
             [
@@ -43,7 +44,7 @@ import Testing
     }
 
     @Test func aDateInAnotherZoneIsPassedOverForOneThatReadsAsUTC() throws {
-        let dir = try Fixtures.temporaryDirectory("data-age-zone")
+        let dir = try TemporaryDirectory.url("data-age-zone")
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = try Self.database([("A", "PyPI", "2026-11-01T00:00:00Z"), ("B", "PyPI", "2026-11-02T00:00:00+02:00")], in: dir)
         #expect(try db.dataAge(of: "PyPI", now: Self.now)?.newestModified == "2026-11-01T00:00:00Z")

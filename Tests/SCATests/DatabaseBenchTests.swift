@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import SCA
+import TestSupport
 
 /// Benchmarks driven by `bench/sca-import.sh` and `bench/sca-lookup.sh` (SENTINEL_BENCH=1); they
 /// print `BENCH` lines and still assert that the work was done.
@@ -17,7 +18,7 @@ struct DatabaseBenchTests {
     @Test("import time and size per corpus")
     func importTimes() throws {
         for (label, corpus) in [("pypa", Fixtures.pypa), ("rustsec", Fixtures.rustsec), ("golang", Fixtures.golang)] {
-            let dir = try Fixtures.temporaryDirectory("bench-\(label)")
+            let dir = try TemporaryDirectory.url("bench-\(label)")
             defer { try? FileManager.default.removeItem(at: dir) }
             let path = dir.appendingPathComponent("osv.sqlite").path
             let start = Date()
@@ -63,7 +64,7 @@ struct DatabaseBenchTests {
 
     @Test("lookup of 1,000 dependencies, cold and warm")
     func lookups() throws {
-        let dir = try Fixtures.temporaryDirectory("bench-lookup")
+        let dir = try TemporaryDirectory.url("bench-lookup")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("osv.sqlite").path
         _ = try OSVDatabase(path: path).import(paths: [Fixtures.pypa])

@@ -28,7 +28,7 @@ enum RecordFiles {
 struct DatabaseImportTests {
     @Test("re-import changes nothing; newer modified replaces, older is ignored")
     func idempotentAndNewerWins() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         let v1 = dir.appendingPathComponent("v1"), v2 = dir.appendingPathComponent("v2")
         for d in [v1, v2] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
@@ -57,7 +57,7 @@ struct DatabaseImportTests {
 
     @Test("a failure midway leaves the previous database intact")
     func atomic() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         let base = dir.appendingPathComponent("base"), next = dir.appendingPathComponent("next")
         for d in [base, next] { try FileManager.default.createDirectory(at: d, withIntermediateDirectories: true) }
@@ -88,7 +88,7 @@ struct DatabaseImportTests {
 
     @Test("malformed files are reported by name and skipped; the rest is imported")
     func malformed() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         try RecordFiles.write(RecordFiles.json(id: "C-1"), "C-1.json", in: dir)
         try RecordFiles.write("{ not json", "broken.json", in: dir)
@@ -112,7 +112,7 @@ struct DatabaseImportTests {
 
     @Test("missing paths and unsupported files are refused before anything changes")
     func badPaths() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = try OSVDatabase(path: dir.appendingPathComponent("osv.sqlite").path)
         let missing = dir.appendingPathComponent("nope").path
@@ -128,7 +128,7 @@ struct DatabaseImportTests {
 
     @Test("a file that is not a database is refused with its name")
     func notADatabase() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("osv.sqlite").path
         try String(repeating: "garbage ", count: 200).write(toFile: path, atomically: true, encoding: .utf8)
@@ -142,7 +142,7 @@ struct DatabaseImportTests {
 
     @Test("withdrawn records are kept but never matched")
     func withdrawn() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         try RecordFiles.write(RecordFiles.json(id: "W-1", withdrawn: "2024-03-01T00:00:00Z"), "W-1.json", in: dir)
         try RecordFiles.write(RecordFiles.json(id: "W-2"), "W-2.json", in: dir)
@@ -159,7 +159,7 @@ struct DatabaseImportTests {
         "zip exports import like the directory they came from (stored and deflated)",
         .enabled(if: Fixtures.hasZip, "needs /usr/bin/zip to build the archives"))
     func zipImport() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         let src = dir.appendingPathComponent("src")
         try FileManager.default.createDirectory(at: src, withIntermediateDirectories: true)
@@ -215,7 +215,7 @@ enum CorpusDatabases {
 
     static func importCorpus(_ corpus: String, label: String) -> Result<Imported, SentinelError> {
         do {
-            let dir = try Fixtures.temporaryDirectory(label)
+            let dir = try TemporaryDirectory.url(label)
             let path = dir.appendingPathComponent("osv.sqlite").path
             let start = Date()
             let report = try OSVDatabase(path: path).import(paths: [corpus])

@@ -16,7 +16,7 @@ struct DatabaseLookupTests {
             ("RubyGems", "Rails", "rails", false),
         ])
     func normalisation(_ ecosystem: String, _ recorded: String, _ asked: String, _ matches: Bool) throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         try RecordFiles.write(
             RecordFiles.json(
@@ -30,7 +30,7 @@ struct DatabaseLookupTests {
 
     @Test("match carries severity, fix data, aliases and the advisory link")
     func matchContents() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         let extra =
             #""severity": [{"type": "CVSS_V3", "score": "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"}], "references": [{"type": "ADVISORY", "url": "https://example.org/M-1"}],"#

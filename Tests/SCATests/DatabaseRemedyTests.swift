@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import SCA
+import TestSupport
 
 /// `pypiRemedy`: the smallest version clearing every advisory of a package, judged against all
 /// its advisories, in the shape of pyyaml 5.3 (CVE-2020-1747 fixed in 5.3.1, CVE-2020-14343
@@ -9,7 +10,7 @@ import Testing
 @Suite("Database remedy")
 struct DatabaseRemedyTests {
     static func database(_ records: [(String, String)]) throws -> (OSVDatabase, URL) {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         for (id, events) in records {
             try RecordFiles.write(RecordFiles.json(id: id, name: "yamlish", events: events), "\(id).json", in: dir)
         }

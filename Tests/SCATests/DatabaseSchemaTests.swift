@@ -4,6 +4,7 @@ import Support
 import Testing
 
 @testable import SCA
+import TestSupport
 
 /// The OSV schema's versions: files written by earlier builds open, newer ones are refused.
 @Suite("Database schema")
@@ -15,7 +16,7 @@ struct DatabaseSchemaTests {
     }
 
     @Test func aNewFileIsAtTheLatestVersion() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("osv.sqlite").path
         let db = try OSVDatabase(path: path)
@@ -25,7 +26,7 @@ struct DatabaseSchemaTests {
 
     /// Version 1 kept aliases only as text in `records`: opening indexes them.
     @Test func aVersionOneFileGainsTheAliasIndex() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("osv.sqlite").path
         do {
@@ -48,7 +49,7 @@ struct DatabaseSchemaTests {
     }
 
     @Test func aNewerFileIsRefused() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("osv.sqlite").path
         try Database(path: path).execute("PRAGMA user_version = 3")

@@ -30,7 +30,7 @@ struct HostileOSVDatesTests {
     }
 
     @Test func aMirrorsFarFutureModifiedLosesToTheGenuineExportImportedAfterIt() throws {
-        let dir = try Fixtures.temporaryDirectory("hostile-dates")
+        let dir = try TemporaryDirectory.url("hostile-dates")
         defer { try? FileManager.default.removeItem(at: dir) }
         let genuine = try Self.export(["GHSA-x.json": Self.genuine], named: "genuine.zip", in: dir)
         let hostile = try Self.export(["GHSA-x.json": Self.hostile], named: "hostile.zip", in: dir)
@@ -42,7 +42,7 @@ struct HostileOSVDatesTests {
     }
 
     @Test func aWithdrawalDatedInTheFutureIsNotAWithdrawalYet() throws {
-        let dir = try Fixtures.temporaryDirectory("hostile-dates-withdrawn")
+        let dir = try TemporaryDirectory.url("hostile-dates-withdrawn")
         defer { try? FileManager.default.removeItem(at: dir) }
         let later = HostileZip.record(id: "GHSA-x", modified: "2024-05-01T00:00:00Z", withdrawn: "2999-01-01T00:00:00Z")
         let db = try OSVDatabase(path: dir.appendingPathComponent("osv.sqlite").path)
@@ -54,7 +54,7 @@ struct HostileOSVDatesTests {
     /// ecosystem's records, even one the mirror served with the genuine `modified`, and records
     /// only the mirror had are gone.
     @Test func anUpdateFromTheRealSourceReplacesWhatAMirrorServed() throws {
-        let dir = try Fixtures.temporaryDirectory("hostile-dates-update")
+        let dir = try TemporaryDirectory.url("hostile-dates-update")
         defer { try? FileManager.default.removeItem(at: dir) }
         let sameDate = HostileZip.record(id: "GHSA-y", modified: "2024-05-01T00:00:00Z", withdrawn: "2024-06-01T00:00:00Z")
         let genuineY = HostileZip.record(id: "GHSA-y", modified: "2024-05-01T00:00:00Z")

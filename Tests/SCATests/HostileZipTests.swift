@@ -37,7 +37,7 @@ struct HostileZipTests {
 
     @Test(arguments: HostileZip.Kind.allCases)
     func aHostileArchiveIsOneErrorNotATrap(kind: HostileZip.Kind) throws {
-        let dir = try Fixtures.temporaryDirectory("hostile-zip")
+        let dir = try TemporaryDirectory.url("hostile-zip")
         defer { try? FileManager.default.removeItem(at: dir) }
         let bytes = try Self.bytes(kind, in: dir)
         let error = #expect(throws: SentinelError.self) { try Self.readAll(bytes) }
@@ -49,7 +49,7 @@ struct HostileZipTests {
     /// records stored before are still there.
     @Test(arguments: [HostileZip.Kind.zip64Huge, .bomb, .overlapping, .offsetOverflow])
     func aHostileArchiveLeavesTheDatabaseAsItWas(kind: HostileZip.Kind) throws {
-        let dir = try Fixtures.temporaryDirectory("hostile-zip-db")
+        let dir = try TemporaryDirectory.url("hostile-zip-db")
         defer { try? FileManager.default.removeItem(at: dir) }
         let genuine = dir.appendingPathComponent("genuine.zip").path
         try HostileZip.export(["G-1.json": HostileZip.record(id: "G-1", modified: "2024-01-01T00:00:00Z")], to: genuine)
@@ -69,7 +69,7 @@ struct HostileZipTests {
 
     /// The total bound counts every entry's declared size (here lowered to fit the test).
     @Test func theTotalBoundCountsEveryEntry() throws {
-        let dir = try Fixtures.temporaryDirectory("hostile-zip-total")
+        let dir = try TemporaryDirectory.url("hostile-zip-total")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("five.zip").path
         let records = Dictionary(
@@ -87,7 +87,7 @@ struct HostileZipTests {
     /// sizes and offsets live: every outcome is entries or a `SentinelError`, never a trap.
     /// `SENTINEL_ZIP_FUZZ_SECONDS` runs longer than the default 3,000 rounds.
     @Test func mutatedArchivesNeverTrap() throws {
-        let dir = try Fixtures.temporaryDirectory("hostile-zip-fuzz")
+        let dir = try TemporaryDirectory.url("hostile-zip-fuzz")
         defer { try? FileManager.default.removeItem(at: dir) }
         let plain = dir.appendingPathComponent("plain.zip").path
         let records = Dictionary(

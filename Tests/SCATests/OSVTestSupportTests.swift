@@ -14,14 +14,6 @@ enum Fixtures {
 
     static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
-    /// A fresh empty directory under the system temporary directory.
-    static func temporaryDirectory(_ label: String = "sca") throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("sentinel-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
     /// Whether `python3 -c "import MODULE"` succeeds.
     static func pythonHas(_ module: String) -> Bool {
         (try? run("/usr/bin/env", ["python3", "-c", "import \(module)"]).status) == 0

@@ -23,7 +23,7 @@ struct OSVUpdaterTests {
     func count(_ db: OSVDatabase) throws -> Int { try db.status().records }
 
     @Test func importsThenNotModifiedThenKeepsDataOnFailures() throws {
-        let dir = try Fixtures.temporaryDirectory("update")
+        let dir = try TemporaryDirectory.url("update")
         defer { try? FileManager.default.removeItem(at: dir) }
         let good = try Self.corpusZip(["jinja2"], in: dir)
         let newer = try Self.corpusZip(["jinja2", "pyyaml"], in: dir)
@@ -74,7 +74,7 @@ struct OSVUpdaterTests {
     }
 
     @Test func corruptEntryRollsBackTheWholeExport() throws {
-        let dir = try Fixtures.temporaryDirectory("update-crc")
+        let dir = try TemporaryDirectory.url("update-crc")
         defer { try? FileManager.default.removeItem(at: dir) }
         var bytes = try Self.corpusZip(["jinja2", "pyyaml"], in: dir)
         // Flip a byte inside the last entry's data (before the central directory): its CRC fails.

@@ -10,7 +10,7 @@ struct SeveritySourcesTests {
     static let critical = #""severity": [{"type": "CVSS_V3", "score": "CVSS:3.1/AV:N/AC:L/PR:N/UI:N/S:U/C:H/I:H/A:H"}],"#
 
     func lookup(_ files: [(String, String)], name: String = "demo", version: String = "1.0") throws -> [VulnerabilityMatch] {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         for (file, text) in files { try RecordFiles.write(text, file, in: dir) }
         let db = try OSVDatabase(path: dir.appendingPathComponent("osv.sqlite").path)
@@ -83,7 +83,7 @@ struct SeveritySourcesTests {
     /// the GitHub records of the two CVSS 9.8 advisories.
     @Test(.needsCorpus("osv/pypa/vulns"))
     func knownCriticalsAreCritical() throws {
-        let dir = try Fixtures.temporaryDirectory()
+        let dir = try TemporaryDirectory.url("sca")
         defer { try? FileManager.default.removeItem(at: dir) }
         let db = try OSVDatabase(path: dir.appendingPathComponent("osv.sqlite").path)
         let ghsa = Fixtures.packageRoot.appendingPathComponent("Tests/SCATests/Fixtures/ghsa").path

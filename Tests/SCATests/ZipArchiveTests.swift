@@ -3,6 +3,7 @@ import Support
 import Testing
 
 @testable import SCA
+import TestSupport
 
 /// The zip reader on archives Python's `zipfile` writes in the shapes OSV exports may take: zip64
 /// (local, central and end records) and streamed entries (data descriptors); and on damage.
@@ -49,7 +50,7 @@ struct ZipArchiveTests {
 
     @Test(arguments: ["zip64-local", "zip64-everywhere", "streamed"])
     func importsEveryShape(kind: String) throws {
-        let dir = try Fixtures.temporaryDirectory("zip")
+        let dir = try TemporaryDirectory.url("zip")
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = try Self.write(kind, in: dir)
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -79,7 +80,7 @@ struct ZipArchiveTests {
     /// A damaged central directory entry fails the archive; it must not end the listing early
     /// and let half an export pass for the whole one.
     @Test func aDamagedCentralDirectoryEntryFails() throws {
-        let dir = try Fixtures.temporaryDirectory("zip")
+        let dir = try TemporaryDirectory.url("zip")
         defer { try? FileManager.default.removeItem(at: dir) }
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: try Self.write("plain", in: dir))))
         let central = (0..<(bytes.count - 3)).filter { bytes[$0..<($0 + 4)].elementsEqual([0x50, 0x4b, 0x01, 0x02]) }
@@ -91,7 +92,7 @@ struct ZipArchiveTests {
     }
 
     @Test func aDamagedZip64RecordFails() throws {
-        let dir = try Fixtures.temporaryDirectory("zip")
+        let dir = try TemporaryDirectory.url("zip")
         defer { try? FileManager.default.removeItem(at: dir) }
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: try Self.write("zip64-everywhere", in: dir))))
         let locator = (0..<(bytes.count - 3)).last { bytes[$0..<($0 + 4)].elementsEqual([0x50, 0x4b, 0x06, 0x07]) }
@@ -104,7 +105,7 @@ struct ZipArchiveTests {
 
     /// A declared size no deflate stream can reach is refused before any buffer is allocated.
     @Test func anImplausibleSizeFails() throws {
-        let dir = try Fixtures.temporaryDirectory("zip")
+        let dir = try TemporaryDirectory.url("zip")
         defer { try? FileManager.default.removeItem(at: dir) }
         var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: try Self.write("plain", in: dir))))
         let central = (0..<(bytes.count - 3)).filter { bytes[$0..<($0 + 4)].elementsEqual([0x50, 0x4b, 0x01, 0x02]) }

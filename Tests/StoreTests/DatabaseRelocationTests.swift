@@ -3,13 +3,14 @@ import Support
 import Testing
 
 @testable import Store
+import TestSupport
 
 /// Root makes the queue's connection explicit for the fleet worker's analysis: libpq's private
 /// files copied, sockets named by their real directories; the URL still says what root's said.
 struct DatabaseRelocationTests {
     @Test("files libpq would read are copied and named; socket directories by real path; the rest as it was")
     func filesAndSocketsAreMadeExplicit() throws {
-        let home = try temporaryDirectory("relocation")
+        let home = try TemporaryDirectory.make("relocation")
         defer { try? FileManager.default.removeItem(atPath: home) }
         try FileManager.default.createDirectory(atPath: home + "/.postgresql", withIntermediateDirectories: true)
         try "h:5432:*:u:secret\n".write(toFile: home + "/.pgpass", atomically: false, encoding: .utf8)

@@ -3,6 +3,7 @@ import Support
 import Testing
 
 @testable import Store
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -10,7 +11,7 @@ import Testing
 
 @Suite struct DatabaseTests {
     @Test func opensAndCreatesMissingDirectoriesPrivately() throws {
-        let root = try temporaryDirectory()
+        let root = try TemporaryDirectory.make("store")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/state/nested/test.sqlite"
         _ = try Database(path: path)
@@ -23,7 +24,7 @@ import Testing
     }
 
     @Test func leavesAnExistingDirectoryAlone() throws {
-        let root = try temporaryDirectory()
+        let root = try TemporaryDirectory.make("store")
         defer { try? FileManager.default.removeItem(atPath: root) }
         #expect(chmod(root, 0o755) == 0)
         _ = try Database(path: root + "/test.sqlite")
@@ -33,7 +34,7 @@ import Testing
     }
 
     @Test func aFileInTheWayIsAClearError() throws {
-        let root = try temporaryDirectory()
+        let root = try TemporaryDirectory.make("store")
         defer { try? FileManager.default.removeItem(atPath: root) }
         _ = FileManager.default.createFile(atPath: root + "/state", contents: Data())
         #expect(throws: SentinelError(.io, "\(root)/state: exists and is not a directory", errno: Errno(rawValue: ENOTDIR))) {
@@ -49,7 +50,7 @@ import Testing
 
     /// Every typed bind reads back as itself, including the values SQLite could take for NULL.
     @Test func typedBindsRoundTrip() throws {
-        let root = try temporaryDirectory()
+        let root = try TemporaryDirectory.make("store")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let db = try Database(path: root + "/test.sqlite")
         try db.execute("CREATE TABLE t(s TEXT, i INTEGER, d REAL, b BLOB, n)")

@@ -3,6 +3,7 @@ import Support
 import Testing
 
 @testable import Store
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -17,7 +18,7 @@ import Testing
     let victim: String
 
     init() throws {
-        root = try temporaryDirectory("hostile-state")
+        root = try TemporaryDirectory.make("hostile-state")
         victim = root + "/victim"
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Store
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -15,7 +16,7 @@ import Testing
     let state: StateDirectory
 
     init() throws {
-        root = try temporaryDirectory("migration")
+        root = try TemporaryDirectory.make("migration")
         legacy = root + "/repo/.sentinel"
         state = StateDirectory(path: root + "/home/.local/state/sentinel", cachePath: root + "/home/.cache/sentinel")
         try FileManager.default.createDirectory(atPath: root + "/repo", withIntermediateDirectories: true)

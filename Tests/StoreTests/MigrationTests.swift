@@ -3,6 +3,7 @@ import Support
 import Testing
 
 @testable import Store
+import TestSupport
 
 @Suite struct MigrationTests {
     /// A store whose migrations log their order into the database.
@@ -27,7 +28,7 @@ import Testing
     }
 
     @Test func runsEachMigrationOnceInOrder() throws {
-        let root = try temporaryDirectory()
+        let root = try TemporaryDirectory.make("store")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/s.sqlite"
         #expect(try Database(path: path).migrate(Self.schema(steps: 2)) == 0)
@@ -80,7 +81,7 @@ import Testing
     /// A current file is only read (a read-only copy, a CI cache, still opens): here another
     /// connection holds the write lock, and opening must not wait for it.
     @Test func aCurrentFileIsOnlyRead() throws {
-        let root = try temporaryDirectory()
+        let root = try TemporaryDirectory.make("store")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let path = root + "/s.sqlite"
         let writer = try Database(path: path)

@@ -3,6 +3,7 @@ import Support
 import Testing
 
 @testable import Store
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -64,7 +65,7 @@ import Testing
     }
 
     @Test func createsItPrivatelyAndIsIdempotent() throws {
-        let root = try temporaryDirectory()
+        let root = try TemporaryDirectory.make("store")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let state = StateDirectory(path: root + "/a/.sentinel")
         try state.create()

@@ -6,15 +6,12 @@ import Testing
 #endif
 
 @testable import Support
+import TestSupport
 
 /// The lookup of shipped data: an installed prefix (wherever it was moved), then the checkout
 /// the binary was built in.
 @Suite struct DataDirectoryTests {
-    static func temporary() throws -> String {
-        let path = NSTemporaryDirectory() + "sentinel-data-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
+    static func temporary() throws -> String { try TemporaryDirectory.make("data") }
 
     static func make(_ path: String, marker: String) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

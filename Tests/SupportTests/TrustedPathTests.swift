@@ -5,13 +5,14 @@ import Foundation
 import Testing
 
 @testable import Support
+import TestSupport
 
 /// The sudo-style check of what Sentinel runs or reads its configuration from, and the descriptor
 /// walk under it. Run as root, as CI does: uid 65534 stands for another user.
 @Suite struct TrustedPathTests {
     /// A fresh root-made directory under /tmp (a sticky, world-writable directory root owns).
     static func temporary() throws -> String {
-        let path = try #require(OutputPlacement.realPath(NSTemporaryDirectory())) + "/trusted-\(UUID().uuidString)"
+        let path = try #require(OutputPlacement.realPath(try TemporaryDirectory.make("trusted")))
         try FileManager.default.createDirectory(atPath: path + "/a/b", withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: path + "/a/b/file", contents: Data()))
         return path
