@@ -9,16 +9,22 @@
 #     callgrind rows)
 #   RUNS=200 (default) runs per command; TRACE_RUNS=100 runs per phase breakdown;
 #   SPACED_RUNS=40 launches 300 ms apart per command
+#   COMPARE_ONLY=1: only the comparison with bwrap and its check against hyperfine -N
 #
 # The default profile (`minimal`) with its limits on: cgroup memory, pids and CPU, rlimits,
 # seccomp, no network. bwrap sets no limits and binds the host's / read-only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The shipped binaries, built as `make release` builds them.
+# The shipped binaries, built as `make release` builds them (PREBUILT=DIR: the scratch directory
+# of binaries already built so, e.g. a clean clone's .build-release-static after its CI run).
 source bench/lib/release-build.sh
-release_build sentinel-cli sentinel sentinel-bench
-SCRATCH=$RELEASE_SCRATCH
+if [[ -n "${PREBUILT:-}" ]]; then
+  SCRATCH=$PREBUILT
+else
+  release_build sentinel-cli sentinel sentinel-bench
+  SCRATCH=$RELEASE_SCRATCH
+fi
 SENTINEL=$SCRATCH/release/sentinel
 BENCH=$SCRATCH/release/sentinel-bench
 BWRAP=(bwrap --ro-bind / / --unshare-all --die-with-parent --cap-drop ALL /bin/true)
@@ -68,6 +74,7 @@ print(f"sentinel sandbox run / bwrap: hyperfine -N {hyperfine_ratio:.2f}x, inter
 if abs(hyperfine_ratio - interleaved_ratio) / hyperfine_ratio > 0.15:
     sys.exit("the two harnesses disagree by more than 15 %: fix the harness before publishing")
 PY
+[[ "${COMPARE_ONLY:-0}" == 1 ]] && exit 0
 
 if [[ -n "${BASELINE:-}" ]]; then
   echo "== CLI launch vs the baseline: $RUNS runs each, interleaved =="
