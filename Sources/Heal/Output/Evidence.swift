@@ -70,7 +70,7 @@ public struct Evidence: Sendable, Codable, Hashable {
     /// The verified candidate, or nil.
     public var candidate: CandidateSummary?
     /// Why the loop stopped.
-    public var stopReason: String
+    public var stopReason: HealStopReason
     /// Things the user was told.
     public var notes: [String]
     /// Where the time went.
