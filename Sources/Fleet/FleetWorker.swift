@@ -129,7 +129,7 @@ public final class FleetWorker: Sendable {
                     if job.request.kind == .heal, let record = try? JSONDecoder().decode(HealRecord.self, from: Data(result.report.utf8)),
                         let approval = record.approval
                     {
-                        details["approval"] = approval
+                        details["approval"] = approval.rawValue
                     }
                     metrics.succeeded.increment(labels: kind)
                     log.info("job.succeeded", fields(job, [seconds, LogField("exit", .int(Int64(result.exitStatus)))]))

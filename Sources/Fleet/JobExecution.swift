@@ -248,20 +248,20 @@ struct JobExecution {
         onAwaitingApproval(job)
         while true {
             if stop.current == .abandoning {
-                record.approval = "timed out"
+                record.approval = .timedOut
                 record.approvalReason = "no decision before worker \(options.name) stopped"
                 return nil
             }
             if let interrupted = interruption() { return interrupted }
             let remaining = min(asked, deadline).timeIntervalSinceNow
             guard remaining > 0 else {
-                record.approval = "timed out"
+                record.approval = .timedOut
                 if deadline < asked { record.approvalReason = "no decision within the worker's job timeout (\(Int(options.jobTimeout)) s)" }
                 return nil
             }
             do {
                 if let decision = try queue.waitForDecision(FleetJobSpec.approvalProposal(of: job.id), timeout: min(remaining, 1)) {
-                    record.approval = decision.approved ? "approved" : "denied"
+                    record.approval = decision.approved ? .approved : .denied
                     record.approvalReason = decision.reason.isEmpty ? nil : decision.reason
                     return nil
                 }
@@ -297,9 +297,8 @@ public struct HealRecord: Sendable, Hashable, Codable {
     public var evidence: String?
     /// True when another job already proposed the same change (it is not proposed again).
     public var duplicate = false
-    /// With `--await-approval`: `approved`, `denied` or `timed out` (no decision within the wait
-    /// asked for, the worker's job timeout, or before the worker stopped).
-    public var approval: String?
+    /// With `--await-approval`: how the wait ended.
+    public var approval: ApprovalOutcome?
     /// The reason given with the decision; for a wait the worker ended, why it ended.
     public var approvalReason: String?
 

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Support
 
-/// Size and duration arguments in DESIGN §3's syntax (`64M`, `30s`).
+/// Size arguments in DESIGN §3's syntax (`64M`, `5M`, `1G`).
 struct SizeArgument: ExpressibleByArgument {
     let bytes: UInt64
     init?(argument: String) {
@@ -9,12 +9,4 @@ struct SizeArgument: ExpressibleByArgument {
         self.bytes = bytes
     }
     static var defaultCompletionKind: CompletionKind { .default }
-}
-
-struct DurationArgument: ExpressibleByArgument {
-    let seconds: Double
-    init?(argument: String) {
-        guard let seconds = Quantity.seconds(argument), seconds > 0 else { return nil }
-        self.seconds = seconds
-    }
 }

@@ -28,17 +28,11 @@ struct AuditVerifyCommand: ParsableCommand {
     @Option(
         name: .customLong("expect-head"),
         help: ArgumentHelp("A head recorded earlier (SEQ:SHA256) the log must still hold.", valueName: "head"))
-    var expectHead: String?
+    var expectHead: AuditHead?
 
     func run() throws {
         let path = try log ?? StateLocation.current().file("audit.jsonl")
-        let expected = try expectHead.map { text -> AuditHead in
-            guard let head = AuditHead(parsing: text) else {
-                throw SentinelError(.invalidInput, "--expect-head: '\(text)' is not SEQ:SHA256")
-            }
-            return head
-        }
-        let result = try AuditVerifier.verify(path: path, expecting: expected)
+        let result = try AuditVerifier.verify(path: path, expecting: expectHead)
         if let broken = result.broken {
             Console.out("\(path):\(broken.line): \(broken.reason)")
             Console.out("audit log broken at line \(broken.line) (\(result.validLines) lines before it chain correctly)")

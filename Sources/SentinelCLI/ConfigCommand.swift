@@ -29,7 +29,7 @@ struct ConfigShowCommand: ParsableCommand {
     @Option(name: .customLong("include"), help: ArgumentHelp("As scan's --include.", valueName: "glob")) var includes: [String] = []
     @Option(name: .customLong("exclude"), help: ArgumentHelp("As scan's --exclude.", valueName: "glob")) var excludes: [String] = []
     @Flag(name: .customLong("no-default-excludes"), help: "As scan's --no-default-excludes.") var noDefaultExcludes = false
-    @Option(name: .customLong("max-db-age"), help: "As scan's --max-db-age.") var maxDatabaseAge: String?
+    @Option(name: .customLong("max-db-age"), help: "As scan's --max-db-age.") var maxDatabaseAge: NonNegativeDurationArgument?
     @Flag(name: .customLong("allow-missing-db"), help: "As scan's --allow-missing-db.") var allowMissingDatabase = false
     @Flag(name: .customLong("allow-stale-db"), help: "As scan's --allow-stale-db.") var allowStaleDatabase = false
 
@@ -62,7 +62,7 @@ struct ConfigShowCommand: ParsableCommand {
         options.noDefaultExcludes = noDefaultExcludes
         options.allowMissingDatabase = allowMissingDatabase
         options.allowStaleDatabase = allowStaleDatabase
-        options.maxDatabaseAge = try DatabaseAgeOption.seconds(maxDatabaseAge)
+        options.maxDatabaseAge = maxDatabaseAge?.seconds
         let plan = try ScanPlan(options)
         Console.write(1, Self.render(plan.settings, directory: paths.directory))
     }

@@ -19,7 +19,7 @@ struct FleetResultsCommand: ParsableCommand {
         help: ArgumentHelp(
             "Only findings new since this job's scan, or since the previous scan of the branch with 'previous'.", valueName: "job|previous")
     )
-    var since: String?
+    var since: ResultsBaseline?
 
     func run() throws {
         let queue = try database.open()
@@ -37,16 +37,7 @@ struct FleetResultsCommand: ParsableCommand {
         }
         var record = try ScanRecord.decode(Data(result.report.utf8), name: "job \(job.value)")
         if let since {
-            let base: Int64?
-            if since == "previous" {
-                base = nil
-            } else {
-                guard let id = Int64(since), id > 0 else {
-                    throw SentinelError(.invalidInput, "--since: '\(since)' is not a job id or 'previous'")
-                }
-                base = id
-            }
-            let delta = try queue.findingsDelta(of: job.value, against: base)
+            let delta = try queue.findingsDelta(of: job.value, against: since.job)
             let added = Set((delta.new + delta.reintroduced).map(\.fingerprint))
             record.report.findings = record.report.findings.filter { added.contains($0.fingerprint) }
         }

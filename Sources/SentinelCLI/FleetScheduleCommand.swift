@@ -19,13 +19,12 @@ struct FleetScheduleAddCommand: ParsableCommand {
         commandName: "add", abstract: "Scan a repository every interval (replaces a schedule of the same name).")
     @Argument(help: "The schedule's name.") var name: String
     @Argument(help: "The repository: a directory on the workers' file system, or a git URL.") var path: String
-    @Option(help: "How often (e.g. 30m, 6h, 1d).") var every: String
+    @Option(help: "How often (e.g. 30m, 6h, 1d).") var every: DurationArgument
     @Option(help: ArgumentHelp("Scan this revision (a clone is checked out).", valueName: "rev")) var rev: String?
     @OptionGroup var queue: FleetQueueOptions
     @Argument(parsing: .allUnrecognized, help: "Options for `sentinel scan`.") var scanOptions: [String] = []
 
     func run() throws {
-        let interval = try FleetWorkerCommand.seconds(every, "--every")
         try FleetPassThrough.check(scanOptions, kind: .scan, as: ScanCommand.self, around: ["."])
         try FleetJobSpec.checkRevision(rev)
         let repository = try FleetPassThrough.repository(path)
@@ -33,8 +32,8 @@ struct FleetScheduleAddCommand: ParsableCommand {
         let request = JobRequest(
             kind: .scan, spec: try spec.encoded(), repository: repository, branch: rev ?? "", priority: queue.priority,
             maxAttempts: queue.maxAttempts)
-        try queue.database.open().saveSchedule(Schedule(name: name, request: request, interval: interval))
-        Console.write(1, "schedule \(name): every \(every), first now\n")
+        try queue.database.open().saveSchedule(Schedule(name: name, request: request, interval: every.seconds))
+        Console.write(1, "schedule \(name): every \(every.text), first now\n")
     }
 }
 

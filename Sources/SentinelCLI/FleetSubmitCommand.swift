@@ -117,7 +117,7 @@ struct FleetSubmitHealCommand: ParsableCommand {
         help: ArgumentHelp(
             "Hold a verified fix this long for `fleet approve` or `fleet deny` (e.g. 4h); the worker's --job-timeout may end it sooner.",
             valueName: "duration"))
-    var awaitApproval: String?
+    var awaitApproval: DurationArgument?
     @OptionGroup var queue: FleetQueueOptions
     @Argument(parsing: .allUnrecognized, help: "Options for `sentinel heal` (--max-minutes, --jobs, --profile...).")
     var healOptions: [String] = []
@@ -134,7 +134,7 @@ struct FleetSubmitHealCommand: ParsableCommand {
         var spec = FleetJobSpec(
             kind: .heal, repository: repository, revision: rev, arguments: healOptions,
             signal: String(decoding: data, as: UTF8.self), verify: verify)
-        spec.awaitApproval = try awaitApproval.map { try FleetWorkerCommand.seconds($0, "--await-approval") }
+        spec.awaitApproval = awaitApproval?.seconds
         try queue.submit(spec, repository: repository, branch: rev ?? "", exclusiveKey: SHA256.hex(key))
     }
 }

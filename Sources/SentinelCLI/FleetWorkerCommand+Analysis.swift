@@ -39,8 +39,8 @@ extension FleetWorkerCommand {
             return copy
         }
 
-        var arguments = ["fleet", "worker", "--concurrency", String(concurrency), "--lease", lease]
-        arguments += ["--job-timeout", jobTimeout, "--drain", drain, "--retry-base", retryBase]
+        var arguments = ["fleet", "worker", "--concurrency", String(concurrency), "--lease", lease.text]
+        arguments += ["--job-timeout", jobTimeout.text, "--drain", drain.text, "--retry-base", retryBase.text]
         arguments += ["--name", name ?? Self.defaultName()]
         if let metrics { arguments += ["--metrics", String(metrics)] }
         if schedule { arguments.append("--schedule") }
@@ -61,7 +61,7 @@ extension FleetWorkerCommand {
         analysis.readOnlyTrees = roots
         analysis.concurrentLaunches = min(64, max(4, 2 * concurrency))
         analysis.forwardedSignals = 2
-        analysis.signalGrace = (try Self.seconds(drain, "--drain")) + 600
+        analysis.signalGrace = drain.seconds + 600
         // A service: no deadline, and room for its jobs' processes.
         analysis.sandboxLimits.timeoutSeconds = nil
         analysis.sandboxLimits.memoryBytes = nil

@@ -25,14 +25,14 @@ struct FleetWorkerCommand: ParsableCommand {
     @OptionGroup var database: FleetDatabaseOptions
     @OptionGroup var audit: FleetAuditOptions
     @Option(help: "Jobs run at once.") var concurrency = 1
-    @Option(help: "Lease length: a dead worker's jobs return after it.") var lease = "30s"
+    @Option(help: "Lease length: a dead worker's jobs return after it.") var lease: DurationArgument = "30s"
     @Option(
         name: .customLong("job-timeout"),
         help: "Stop and retry a job that runs longer; a heal's fix awaiting approval waits at most until then.")
-    var jobTimeout = "1h"
-    @Option(help: "After SIGTERM, how long running jobs may finish.") var drain = "60s"
+    var jobTimeout: DurationArgument = "1h"
+    @Option(help: "After SIGTERM, how long running jobs may finish.") var drain: DurationArgument = "60s"
     @Option(name: .customLong("retry-base"), help: "Backoff after a first failed attempt, doubling each time.")
-    var retryBase = "10s"
+    var retryBase: NonNegativeDurationArgument = "10s"
     @Option(help: ArgumentHelp("Serve Prometheus metrics at http://127.0.0.1:PORT/metrics (0: a free port, logged).", valueName: "port"))
     var metrics: Int?
     @Option(help: "This worker's name in leases and logs (default: host:pid).") var name: String?
@@ -62,10 +62,10 @@ struct FleetWorkerCommand: ParsableCommand {
         let executable = try SelfExecutable.path()
         var options = WorkerOptions(executable: executable, name: name ?? Self.defaultName(), audit: try audit.open())
         options.concurrency = concurrency
-        options.leaseSeconds = try Self.seconds(lease, "--lease")
-        options.jobTimeout = try Self.seconds(jobTimeout, "--job-timeout")
-        options.drainSeconds = try Self.seconds(drain, "--drain")
-        options.retry = RetryPolicy(base: try Self.seconds(retryBase, "--retry-base", allowZero: true))
+        options.leaseSeconds = lease.seconds
+        options.jobTimeout = jobTimeout.seconds
+        options.drainSeconds = drain.seconds
+        options.retry = RetryPolicy(base: retryBase.seconds)
         // The worker's jobs are commands of their own: their outputs are their own files.
         options.dastTargets = dastTargets
         options.environment = ProcessInfo.processInfo.environment.filter { $0.key != LaunchBrokerClient.commandVariable }
@@ -122,13 +122,6 @@ struct FleetWorkerCommand: ParsableCommand {
         var host = [CChar](repeating: 0, count: 256)
         gethostname(&host, host.count - 1)
         return String(nulTerminated: host) + ":\(getpid())"
-    }
-
-    static func seconds(_ text: String, _ option: String, allowZero: Bool = false) throws -> Double {
-        guard let seconds = Quantity.seconds(text), seconds > 0 || (allowZero && seconds == 0) else {
-            throw SentinelError(.invalidInput, "\(option): '\(text)' is not a duration (e.g. 30s, 5m, 1h)")
-        }
-        return seconds
     }
 
     /// SIGTERM and SIGINT, counted, handled on a dispatch queue.

@@ -41,7 +41,7 @@ struct HealCommand: ParsableCommand {
         help: ArgumentHelp(
             "observer (report only), proposer (queue a proposal) or actor (commit on a branch when the policy allows); default: the policy's level, else observer.",
             valueName: "level"))
-    var level: String?
+    var level: AutonomyLevel?
     @Option(help: ArgumentHelp("The autonomy policy (default: REPO/.sentinel/policy.yml when it exists).", valueName: "file"))
     var policy: String?
     @Option(help: ArgumentHelp("Write patch.diff and evidence.json here.", valueName: "dir")) var out: String?
@@ -73,12 +73,7 @@ struct HealCommand: ParsableCommand {
         guard !verify.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw SentinelError(.invalidInput, "--verify: the command is empty")
         }
-        let requested = try level.map { value in
-            guard let level = AutonomyLevel(rawValue: value) else {
-                throw SentinelError(.invalidInput, "--level: '\(value)' is not one of observer, proposer, actor")
-            }
-            return level
-        }
+        let requested = level
         guard (maxAttempts ?? 1) >= 1 else { throw SentinelError(.invalidInput, "--max-attempts: must be at least 1") }
         guard maxMinutes > 0 else { throw SentinelError(.invalidInput, "--max-minutes: must be more than 0") }
         let jobs = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount

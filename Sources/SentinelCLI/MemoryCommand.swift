@@ -21,7 +21,8 @@ struct MemoryListCommand: ParsableCommand {
         if records.isEmpty { Console.out("heal memory is empty (\(memory.path))") }
         for record in records {
             Console.out(
-                "\(record.id)\t\(record.created)\t\(record.verdict)\t\(record.actor)\t\(record.fingerprint)\t\(record.description)")
+                "\(record.id)\t\(record.created)\t\(record.verdict.rawValue)\t\(record.actor)\t\(record.fingerprint)\t\(record.description)"
+            )
         }
     }
 }
@@ -39,7 +40,7 @@ struct MemoryShowCommand: ParsableCommand {
             "id: \(record.id)", "created: \(record.created)", "signal: \(record.fingerprint) (\(record.kind))",
             "message: \(record.signalMessage)", "repository: \(record.repository ?? "(not recorded)")", "actor: \(record.actor)",
             "strategy: \(record.strategy)",
-            "description: \(record.description)", "verdict: \(record.verdict)",
+            "description: \(record.description)", "verdict: \(record.verdict.rawValue)",
         ]
         if let lesson = record.lesson { lines.append("lesson: \(lesson)") }
         lines.append("patch sha256: \(record.patchHash)")

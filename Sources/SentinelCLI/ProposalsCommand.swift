@@ -18,18 +18,11 @@ struct ProposalsCommand: ParsableCommand {
 struct ProposalsListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "list", abstract: "One line per proposal, newest first.")
     @Option(help: ArgumentHelp("Only proposals in this state: pending, applying, applied, denied or stale.", valueName: "state"))
-    var status: String?
+    var status: ProposalStatus?
     @Option(help: "Output format.") var format: TextOrJSON = .text
 
     func run() throws {
-        let wanted = try status.map { value -> Set<ProposalStatus> in
-            guard let status = ProposalStatus(rawValue: value) else {
-                throw SentinelError(
-                    .invalidInput,
-                    "--status: '\(value)' is not one of \(ProposalStatus.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            return [status]
-        }
+        let wanted = status.map { Set([$0]) }
         let review = ProposalReview(state: try StateLocation.current(), environment: ProcessInfo.processInfo.environment)
         let proposals = try review.store().list(statuses: wanted)
         if format == .json {

@@ -60,19 +60,6 @@ struct ToolList: ExpressibleByArgument {
     static var allValueStrings: [String] { ScannerRegistry.toolNames.map(\.rawValue) }
 }
 
-/// `--max-db-age` of `scan` and `config show`: a duration (`7d`, `36h`) in seconds.
-enum DatabaseAgeOption {
-    /// The seconds `text` names, nil for none; `.invalidInput` naming the option for what is not a duration.
-    static func seconds(_ text: String?) throws -> Double? {
-        try text.map { text in
-            guard let seconds = Quantity.seconds(text) else {
-                throw SentinelError(.invalidInput, "--max-db-age: '\(text)' is not a duration (e.g. 7d, 36h)")
-            }
-            return seconds
-        }
-    }
-}
-
 /// `--format text|json` of `heal` and `proposals list`: typed, so a bad value is ArgumentParser's
 /// usage error, in the same words as `scan --format`'s.
 enum TextOrJSON: String, CaseIterable, ExpressibleByArgument {

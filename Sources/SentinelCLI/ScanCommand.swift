@@ -50,9 +50,9 @@ struct ScanCommand: ParsableCommand {
         help: ArgumentHelp(
             "With --dast: run only these checks, or leave out those with a leading '-' (comma-separated rule ids).",
             valueName: "ids"))
-    var dastChecks: [String] = []
+    var dastChecks: [WebCheckList] = []
     @Option(name: .customLong("max-duration"), help: "With --dast: stop the web scan after this long (default: 10m).")
-    var maxDuration: String?
+    var maxDuration: DurationArgument?
     @Option(name: .customLong("max-requests"), help: "With --dast: send at most this many requests (default: 6000).")
     var maxRequests: Int?
     @Option(help: "With --dast: at most this many requests per second (default: 40).") var rate: Double?
@@ -82,7 +82,7 @@ struct ScanCommand: ParsableCommand {
     @Option(
         name: .customLong("max-db-age"),
         help: "Fail (exit 3) when the newest OSV advisory of an ecosystem in use was modified longer ago than this (default: 7d).")
-    var maxDatabaseAge: String?
+    var maxDatabaseAge: NonNegativeDurationArgument?
     @Flag(
         name: .customLong("allow-stale-db"),
         help: "Scan with OSV data older than --max-db-age (with a warning) instead of failing (exit 3).")
@@ -115,7 +115,7 @@ struct ScanCommand: ParsableCommand {
         help: ArgumentHelp("SARIF paths are relative to this directory (default: the git top level).", valueName: "dir"))
     var sarifRoot: String?
     @Option(name: .customLong("max-file-size"), help: "Skip (and list) files larger than this; K/M/G suffixes (default: 5M).")
-    var maxFileSize: String?
+    var maxFileSize: SizeArgument?
     /// A fleet worker's scan also writes the report itself here, for `fleet results` to render.
     @Option(name: .customLong("fleet-record"), help: .hidden) var fleetRecord: String?
 
@@ -142,12 +142,8 @@ struct ScanCommand: ParsableCommand {
         if zapKeyFile != nil && zap == nil { throw SentinelError(.invalidInput, "--zap-key-file needs --zap URL") }
         if quiet && verbose { throw SentinelError(.invalidInput, "--quiet and --verbose cannot be used together") }
         var options = ScanOptions(paths: scanPaths, given: !paths.isEmpty)
-        options.maxFileBytes = try maxFileSize.map { text -> Int in
-            guard let bytes = Quantity.bytes(text), bytes <= UInt64(Int.max) else {
-                throw SentinelError(.invalidInput, "--max-file-size: '\(text)' is not a size (e.g. 5M, 512K, 1G)")
-            }
-            return Int(bytes)
-        }
+        // Past Int.max no file can be larger: the same as no limit.
+        options.maxFileBytes = maxFileSize.map { Int(clamping: $0.bytes) }
         // Resolved now, before any scanner runs: a bad path fails at once, and nothing planted at the
         // name during the scan is followed (the report replaces it).
         // In the analysis sandbox the outputs are root's, prepared before it started.
@@ -198,7 +194,7 @@ struct ScanCommand: ParsableCommand {
         options.minConfidence = minConfidence
         options.allowMissingDatabase = allowMissingDatabase
         options.allowStaleDatabase = allowStaleDatabase
-        options.maxDatabaseAge = try DatabaseAgeOption.seconds(maxDatabaseAge)
+        options.maxDatabaseAge = maxDatabaseAge?.seconds
         // SARIF URIs and HTML links are relative to the repository root, not the scanned directory.
         let repository =
             format == .sarif || format == .html
@@ -334,13 +330,8 @@ struct ScanCommand: ParsableCommand {
         options.cookies = cookies
         _ = try WebScanOptions.exclusionGlobs(excludeURLs)
         options.exclude = excludeURLs
-        options.checks = try WebCheckSelection(parsing: dastChecks)
-        if let maxDuration {
-            guard let seconds = Quantity.seconds(maxDuration), seconds > 0 else {
-                throw SentinelError(.invalidInput, "--max-duration: '\(maxDuration)' is not a duration (e.g. 90s, 10m)")
-            }
-            options.maxDuration = seconds
-        }
+        options.checks = try WebCheckSelection(parsing: dastChecks.map(\.text))
+        if let maxDuration { options.maxDuration = maxDuration.seconds }
         if let maxRequests {
             guard maxRequests > 0 else { throw SentinelError(.invalidInput, "--max-requests: must be at least 1") }
             options.maxRequests = maxRequests

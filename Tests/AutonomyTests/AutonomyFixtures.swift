@@ -132,7 +132,7 @@ enum Candidates {
         let patch = try GitPatch.diff(changes)
         let lines = GitPatch.changedLines(patch).count
         let run = Verification(
-            command: "python3 -m pytest -q", exitCode: 0, reason: "exited", commandMilliseconds: 900,
+            command: "python3 -m pytest -q", exitCode: 0, reason: .exited, commandMilliseconds: 900,
             totalMilliseconds: 1000, cpuMilliseconds: 800, peakMemoryBytes: nil, tests: nil, outputTail: "")
         var candidate = Candidate(
             signal: signal, actor: actor, description: "the fix", strategy: "template", patch: patch, changes: changes,

@@ -59,6 +59,29 @@ import Testing
         Case(golden: "usage-sandbox-run-bad-size", arguments: ["sandbox", "run", "--memory", "lots", "--", "true"], status: 2),
         Case(golden: "usage-sandbox-run-bad-pids", arguments: ["sandbox", "run", "--pids", "0", "--", "true"], status: 2),
         Case(golden: "usage-db-import-without-paths", arguments: ["db", "import"], status: 2),
+        // Options once strings checked by hand, now typed: ArgumentParser's usage error (issue 57).
+        Case(
+            golden: "usage-heal-bad-level",
+            arguments: ["heal", "--signal", "-", "--repo", ".", "--verify", "true", "--level", "boss"], status: 2),
+        Case(golden: "usage-proposals-list-bad-status", arguments: ["proposals", "list", "--status", "open"], status: 2),
+        Case(golden: "usage-audit-verify-bad-expect-head", arguments: ["audit", "verify", "--expect-head", "x"], status: 2),
+        Case(golden: "usage-scan-bad-max-duration", arguments: ["scan", "--max-duration", "soon"], status: 2),
+        Case(golden: "usage-scan-bad-max-db-age", arguments: ["scan", "--max-db-age", "soon"], status: 2),
+        Case(golden: "usage-scan-bad-dast-checks", arguments: ["scan", "--dast-checks", "sqli,-nosuch"], status: 2),
+        Case(golden: "usage-scan-bad-max-file-size", arguments: ["scan", "--max-file-size", "5X"], status: 2),
+        Case(golden: "usage-config-show-bad-max-db-age", arguments: ["config", "show", "--max-db-age", "soon"], status: 2),
+        Case(golden: "usage-fleet-worker-bad-lease", arguments: ["fleet", "worker", "--lease", "0s"], status: 2),
+        Case(golden: "usage-fleet-worker-bad-job-timeout", arguments: ["fleet", "worker", "--job-timeout", "soon"], status: 2),
+        Case(golden: "usage-fleet-worker-bad-drain", arguments: ["fleet", "worker", "--drain", "soon"], status: 2),
+        Case(golden: "usage-fleet-worker-bad-retry-base", arguments: ["fleet", "worker", "--retry-base", "soon"], status: 2),
+        Case(
+            golden: "usage-fleet-schedule-add-bad-every", arguments: ["fleet", "schedule", "add", "nightly", ".", "--every", "often"],
+            status: 2),
+        Case(
+            golden: "usage-fleet-submit-heal-bad-await-approval",
+            arguments: ["fleet", "submit", "heal", "--signal", "s", "--repo", ".", "--verify", "true", "--await-approval", "soon"],
+            status: 2),
+        Case(golden: "usage-fleet-results-bad-since", arguments: ["fleet", "results", "1", "--since", "yesterday"], status: 2),
     ]
 
     static let goldenDirectory = CLI.packageRoot + "/Tests/CLITests/Golden"

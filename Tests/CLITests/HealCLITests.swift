@@ -380,7 +380,9 @@ struct HealCLIInputTests {
 
         let level = try Self.run(base + ["--level", "boss"], home: root + "/home")
         #expect(level.status == 2)
-        #expect(level.stderr == "sentinel: --level: 'boss' is not one of observer, proposer, actor\n")
+        #expect(
+            level.stderr.hasPrefix(
+                "Error: The value 'boss' is invalid for '--level <level>'. Please provide one of 'observer', 'proposer' or 'actor'.\n"))
         let index = try Self.run(base + ["--package-index", root + "/no-wheels"], home: root + "/home")
         #expect(index.status == 2)
         #expect(index.stderr == "sentinel: --package-index: \(root)/no-wheels: not a directory or an http(s) URL\n")

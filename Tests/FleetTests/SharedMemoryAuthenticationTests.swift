@@ -50,7 +50,7 @@ struct SharedMemoryAuthenticationTests {
         let forged = SharedAttempt(
             fingerprint: Self.signal.fingerprint, kind: "finding", signalMessage: "m", exceptionType: nil, topFrame: nil,
             ruleId: "python.yaml-load", package: nil, actor: "rule-fix", strategy: "fix-template", description: "use yaml.safe_load",
-            patchHash: SHA256.hex(Self.backdoor), patch: Self.backdoor, verdict: "verified", lesson: nil,
+            patchHash: SHA256.hex(Self.backdoor), patch: Self.backdoor, verdict: .verified, lesson: nil,
             created: "2026-11-26T00:00:00Z", changeKey: nil)
         let plain = try forged.encoded()
         var object = try #require(try JSONSerialization.jsonObject(with: Data(plain.utf8)) as? [String: Any])
@@ -108,19 +108,22 @@ struct SharedMemoryAuthenticationTests {
         let key = try MemoryKey.random()
         let attempt = SharedAttempt(
             fingerprint: "f", kind: "finding", signalMessage: "m", exceptionType: "E", topFrame: "app.py:f", ruleId: "r",
-            package: "p", actor: "rule-fix", strategy: "s", description: "d", patchHash: "h", patch: "patch", verdict: "verified",
+            package: "p", actor: "rule-fix", strategy: "s", description: "d", patchHash: "h", patch: "patch", verdict: .verified,
             lesson: "l", created: "2026-11-26T00:00:00Z", changeKey: "c", repository: "https://example.com/app"
         ).signed(with: key)
         #expect(attempt.isAuthentic(under: key))
         #expect(!attempt.isAuthentic(under: try MemoryKey.random()))
         let required: [WritableKeyPath<SharedAttempt, String>] = [
-            \.fingerprint, \.kind, \.signalMessage, \.actor, \.strategy, \.description, \.patchHash, \.patch, \.verdict, \.created,
+            \.fingerprint, \.kind, \.signalMessage, \.actor, \.strategy, \.description, \.patchHash, \.patch, \.created,
         ]
         for field in required {
             var copy = attempt
             copy[keyPath: field] += "x"
             #expect(!copy.isAuthentic(under: key))
         }
+        var verdict = attempt
+        verdict.verdict = .failed
+        #expect(!verdict.isAuthentic(under: key))
         let optional: [WritableKeyPath<SharedAttempt, String?>] = [
             \.exceptionType, \.topFrame, \.ruleId, \.package, \.lesson, \.changeKey, \.repository,
         ]

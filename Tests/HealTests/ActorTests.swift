@@ -128,7 +128,7 @@ struct ReflectorTests {
             PytestReport.Failure(test: $0, message: details.first ?? "", details: details, locations: [], exceptionType: "AssertionError")
         }
         return Verification(
-            command: "pytest", exitCode: exit, reason: "exited", commandMilliseconds: 100, totalMilliseconds: 110,
+            command: "pytest", exitCode: exit, reason: .exited, commandMilliseconds: 100, totalMilliseconds: 110,
             cpuMilliseconds: 90, peakMemoryBytes: nil, tests: report, outputTail: "")
     }
 
@@ -190,7 +190,7 @@ struct HealOutputTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let signal = Signal(kind: .logError, source: "json-log", message: "boom")
         let outcome = HealOutcome(
-            signal: signal, baseline: nil, attempts: [], candidate: nil, stopReason: "exhausted", notes: [],
+            signal: signal, baseline: nil, attempts: [], candidate: nil, stopReason: .exhausted, notes: [],
             totalMilliseconds: 1, verificationMilliseconds: 0, sandboxOverheadMilliseconds: 0, memory: [])
         let request = HealRequest(repository: root, signals: [signal], verify: "true", profile: .minimal, actors: [])
         let evidence = Evidence(outcome: outcome, request: request)

@@ -112,7 +112,7 @@ struct BumpEvidenceTests {
     @Test("a candidate's time limit leaves room for its install when the baseline installed a pin")
     func timeoutCoversInstall() {
         var baseline = Verification(
-            command: "pytest", exitCode: 0, reason: "exited", commandMilliseconds: 500, totalMilliseconds: 3000,
+            command: "pytest", exitCode: 0, reason: .exited, commandMilliseconds: 500, totalMilliseconds: 3000,
             cpuMilliseconds: 400, peakMemoryBytes: nil, tests: nil, outputTail: "")
         let loop = HealLoop(memory: nil)
         #expect(loop.candidateTimeout(baseline: baseline, budget: 900) == 30)

@@ -79,7 +79,7 @@ struct HealLoopTests {
         #expect(candidate.verifications.count == 2)
         #expect(candidate.verifications.allSatisfy { $0.succeeded })
         #expect(candidate.patch.contains("-    return sum(xs) / (len(xs) - 1)\n+    return sum(xs) / len(xs)"))
-        #expect(outcome.stopReason == "verified")
+        #expect(outcome.stopReason == .verified)
         let byDescription = Dictionary(uniqueKeysWithValues: outcome.attempts.map { ($0.description, $0) })
         #expect(outcome.attempts.map(\.verdict).sorted { $0.rawValue < $1.rawValue } == [.failed, .failed, .rejected, .verified])
         #expect(outcome.attempts.last?.description == "the fix")
@@ -145,7 +145,7 @@ struct HealLoopTests {
         let outcome = try HealLoop(memory: nil).run(try Self.request(project, actors: [actor], maxAttempts: 3))
         #expect(outcome.candidate == nil)
         #expect(outcome.attempts.count == 3)
-        #expect(outcome.stopReason == "max-attempts")
+        #expect(outcome.stopReason == .maxAttempts)
     }
 
     @Test("an actor with nothing left ends the loop: exhausted")
@@ -153,7 +153,7 @@ struct HealLoopTests {
         let project = try ScratchProject(Self.buggy)
         let outcome = try HealLoop(memory: nil).run(try Self.request(project, actors: [ScriptedActor(kind: .llmPatch, rounds: [])]))
         #expect(outcome.candidate == nil)
-        #expect(outcome.stopReason == "exhausted")
+        #expect(outcome.stopReason == .exhausted)
     }
 
     @Test("a signal that does not reproduce is reported, not healed")
@@ -164,7 +164,7 @@ struct HealLoopTests {
         let actor = ScriptedActor(kind: .logicRepair, rounds: [[("x", ["calc.py": Self.fixedCalc + "\n"])]])
         let outcome = try HealLoop(memory: nil).run(try Self.request(project, actors: [actor]))
         #expect(outcome.candidate == nil)
-        #expect(outcome.stopReason == "not-reproduced")
+        #expect(outcome.stopReason == .notReproduced)
         #expect(outcome.attempts.isEmpty)
     }
 
@@ -187,7 +187,7 @@ struct HealLoopTests {
         request.signals = [Self.jsonSignal()]
         let outcome = try HealLoop(memory: nil).run(request)
         #expect(outcome.candidate == nil)
-        #expect(outcome.stopReason == "not-reproduced")
+        #expect(outcome.stopReason == .notReproduced)
         #expect(outcome.notes.contains { $0.contains("does not raise json.decoder.JSONDecodeError") }, "\(outcome.notes)")
         #expect(outcome.attempts.isEmpty)
     }
@@ -341,7 +341,7 @@ struct HealLoopTests {
         request.verify = "sleep 600"
         request.maxSeconds = 120
         let outcome = try HealLoop(memory: nil).run(request)
-        #expect(outcome.stopReason == "baseline-timeout")
+        #expect(outcome.stopReason == .baselineTimeout)
         #expect(outcome.attempts.isEmpty)
         // A quarter of 120 s is 30 s.
         #expect(outcome.notes.contains { $0.hasPrefix("the verify command did not finish on the unchanged repository within 30 s") })

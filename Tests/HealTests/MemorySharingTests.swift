@@ -23,16 +23,18 @@ struct MemorySharingTests {
             try source.record(attempt, for: signal, repository: "https://example.com/app")
         }
         let exported = try source.attempts(after: 0)
-        #expect(exported.map(\.attempt.verdict) == ["failed", "verified"])
+        #expect(exported.map(\.attempt.verdict) == [.failed, .verified])
         #expect(try source.attempts(after: exported[0].rowID).count == 1)
         #expect(try exported[0].attempt.key() == (try source.attempts(after: 0)[0].attempt.key()))
         let key = try MemoryKey.random()
         let shared = try exported.map { try $0.attempt.signed(with: key).encoded() }
+        // On the wire the verdict is its word, as before it was typed.
+        #expect(shared[0].contains(#""verdict":"failed""#))
         #expect(try target.importShared(shared, key: key) == SharedImport(added: 2, dropped: 0))
         #expect(try target.importShared(shared, key: key) == SharedImport(added: 0, dropped: 0))
         #expect(try target.importShared(shared, key: try MemoryKey.random()) == SharedImport(added: 0, dropped: 2))
         let remembered = try target.similar(to: signal, repository: "https://example.com/app")
-        #expect(remembered.first?.verdict == "verified" && remembered.first?.patch == "p2")
+        #expect(remembered.first?.verdict == .verified && remembered.first?.patch == "p2")
         #expect(remembered.allSatisfy { !$0.description.contains("hunter2-long-secret") })
     }
 }

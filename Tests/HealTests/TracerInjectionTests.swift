@@ -1,4 +1,5 @@
 import Foundation
+import Sandbox
 import Support
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// heal says when it cannot.
 @Suite("CoverageTracer injection")
 struct TracerInjectionTests {
-    static func run(reason: String = "exited", exit: Int32 = 1) -> Verification {
+    static func run(reason: RunResult.Reason = .exited, exit: Int32 = 1) -> Verification {
         Verification(
             command: "pytest", exitCode: exit, reason: reason, commandMilliseconds: 100, totalMilliseconds: 110,
             cpuMilliseconds: 90, peakMemoryBytes: nil, tests: nil, outputTail: "")
@@ -50,10 +51,10 @@ struct TracerInjectionTests {
                 + "PYTHONPATH replaces the tracer's, and a virtual environment, python -I, -E or -s, or its own "
                 + "PYTHONUSERBASE hides the tracer's user site)")
         #expect(
-            CoverageTracer.missingReason(output: "", run: Self.run(reason: "timeout", exit: 124))
+            CoverageTracer.missingReason(output: "", run: Self.run(reason: .timeout, exit: 124))
                 == "the traced run of the verify command timed out")
         #expect(
-            CoverageTracer.missingReason(output: "", run: Self.run(reason: "oom", exit: 137))
+            CoverageTracer.missingReason(output: "", run: Self.run(reason: .oom, exit: 137))
                 == "the traced run of the verify command ended: oom (exit 137)")
         #expect(
             CoverageTracer.missingReason(output: "make: *** [test] Error 2\n", run: Self.run(exit: 2))

@@ -97,7 +97,7 @@ struct VerifierTests {
         let (network, _) = try offline.run(tree: workspace.snapshot)
         #expect(!network.succeeded)
         let (slow, _) = try Self.verifier("sleep 60").run(tree: workspace.snapshot, timeout: 2)
-        #expect(slow.reason == "timeout")
+        #expect(slow.reason == .timeout)
         #expect(slow.exitCode == 124)
     }
 }

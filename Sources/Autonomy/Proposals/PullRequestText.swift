@@ -202,7 +202,7 @@ public enum PullRequestText {
         if let run = candidate.verifications.first {
             text += "| Verify command | `\(run.command.replacingOccurrences(of: "|", with: "\\|"))` |\n"
         }
-        let runs = candidate.verifications.map { "exit \($0.exitCode) (\($0.reason), \($0.commandMilliseconds) ms)" }
+        let runs = candidate.verifications.map { "exit \($0.exitCode) (\($0.reason.rawValue), \($0.commandMilliseconds) ms)" }
         text += "| Runs on the patched tree | \(runs.joined(separator: "; ")) |\n"
         text += "| Tests before | \(testCounts(candidate.baseline)) |\n"
         text += "| Tests after | \(testCounts(candidate.verifications.last)) |\n"

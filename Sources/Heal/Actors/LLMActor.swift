@@ -41,7 +41,7 @@ public struct LLMActor: HealActor {
                 change: record.patch.isEmpty ? record.description : record.patch,
                 lesson: record.verified
                     ? "earlier verified fix of a similar signal (\(record.signalMessage))"
-                    : "earlier attempt at a similar signal: \(record.lesson ?? record.verdict)")
+                    : "earlier attempt at a similar signal: \(record.lesson ?? record.verdict.rawValue)")
         }
         // Its own earlier rounds always (their lessons are what reflection is for), then the
         // latest of the others.

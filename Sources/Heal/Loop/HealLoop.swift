@@ -67,9 +67,8 @@ public struct HealOutcome: Sendable {
     public var attempts: [Attempt]
     /// The verified candidate, if any.
     public var candidate: Candidate?
-    /// Why the loop stopped: `verified`, `max-attempts`, `max-minutes`, `exhausted`, `not-reproduced`,
-    /// `baseline-timeout`.
-    public var stopReason: String
+    /// Why the loop stopped.
+    public var stopReason: HealStopReason
     /// Things to tell the user (an actor that failed, a signal that did not reproduce).
     public var notes: [String]
     /// Wall time of the whole loop, ms.
@@ -144,7 +143,7 @@ public struct HealLoop: Sendable {
         var final =
             outcome
             ?? HealOutcome(
-                signal: request.signals[0], baseline: nil, attempts: [], candidate: nil, stopReason: "exhausted",
+                signal: request.signals[0], baseline: nil, attempts: [], candidate: nil, stopReason: .exhausted,
                 notes: [], totalMilliseconds: 0, verificationMilliseconds: 0, sandboxOverheadMilliseconds: 0, memory: [])
         final.attempts = state.attempts
         if state.skippedAsFailedBefore > 0 {
@@ -169,7 +168,7 @@ public struct HealLoop: Sendable {
         defer { memory?.releaseLock(signal.fingerprint) }
         let remembered = (try? memory?.similar(to: signal, repository: state.repository)) ?? []
         var outcome = HealOutcome(
-            signal: signal, baseline: nil, attempts: [], candidate: nil, stopReason: "exhausted", notes: [],
+            signal: signal, baseline: nil, attempts: [], candidate: nil, stopReason: .exhausted, notes: [],
             totalMilliseconds: 0, verificationMilliseconds: 0, sandboxOverheadMilliseconds: 0, memory: remembered)
 
         progress(.baseline)
@@ -183,16 +182,16 @@ public struct HealLoop: Sendable {
         let (baseline, baselineOutput) = try verifier.run(tree: workspace.snapshot, timeout: baselineBudget, install: pinned)
         state.account(baseline)
         outcome.baseline = baseline
-        if baseline.reason == "timeout" {
+        if baseline.reason == .timeout {
             state.notes.append(
                 "the verify command did not finish on the unchanged repository within \(Int(baselineBudget)) s "
                     + "(a quarter of the budget): it hangs before any change, so no candidate can be judged")
-            outcome.stopReason = "baseline-timeout"
+            outcome.stopReason = .baselineTimeout
             return outcome
         }
         if signal.kind == .testFailure, baseline.succeeded {
             state.notes.append("the verify command passes on the unchanged repository: \(signal.message) does not reproduce")
-            outcome.stopReason = "not-reproduced"
+            outcome.stopReason = .notReproduced
             return outcome
         }
         if SignalEcho.applies(to: signal), !SignalEcho.shows(signal, in: baselineOutput) {
@@ -201,7 +200,7 @@ public struct HealLoop: Sendable {
             state.notes.append(
                 "the verify command does not \(what) on the unchanged repository: a run that passes would not show "
                     + "the signal gone, so nothing is verified")
-            outcome.stopReason = "not-reproduced"
+            outcome.stopReason = .notReproduced
             return outcome
         }
         var rescanner = Rescanner.forSignal(signal)
@@ -267,7 +266,7 @@ public struct HealLoop: Sendable {
             failedBefore: (try? memory?.failedChanges(of: signal, repository: state.repository)) ?? [])
         func verified(_ candidate: Candidate) -> HealOutcome {
             outcome.candidate = candidate
-            outcome.stopReason = "verified"
+            outcome.stopReason = .verified
             return outcome
         }
         // A fix memory verified for this signal or a similar one goes first, as it was, if it
@@ -451,7 +450,7 @@ public struct HealLoop: Sendable {
             guard state.budgetLeft != nil else { return nil }
             let room = request.maxAttempts - state.attempts.count
             guard room > 0 else {
-                state.exhaustedBy = "max-attempts"
+                state.exhaustedBy = .maxAttempts
                 return nil
             }
             let batch = Array(proposals[index..<min(proposals.count, index + min(request.jobs, room))])
@@ -641,7 +640,7 @@ struct LoopState {
     var judged = Set<String>()
     var verificationMilliseconds = 0
     var overheadMilliseconds = 0
-    var exhaustedBy = "max-attempts"
+    var exhaustedBy = HealStopReason.maxAttempts
     /// Proposals not judged because they failed on the same signal in an earlier heal.
     var skippedAsFailedBefore = 0
     /// The files the signal's tests are made of (from the traced baseline run).
@@ -664,11 +663,11 @@ struct LoopState {
         mutating get {
             let now = DispatchTime.now().uptimeNanoseconds
             if now >= deadline {
-                exhaustedBy = "max-minutes"
+                exhaustedBy = .maxMinutes
                 return nil
             }
             if attempts.count >= request.maxAttempts {
-                exhaustedBy = "max-attempts"
+                exhaustedBy = .maxAttempts
                 return nil
             }
             return Double(deadline - now) / 1e9

@@ -37,8 +37,8 @@ public enum Reflector {
                     expectedActual: Array(details.prefix(6)), newErrors: newTypes, failureMoved: moved))
         }
 
-        if run.reason != "exited" {
-            return fail("the verify command ended by \(run.reason) (exit \(run.exitCode))")
+        if run.reason != .exited {
+            return fail("the verify command ended by \(run.reason.rawValue) (exit \(run.exitCode))")
         }
         if !regressed.isEmpty {
             return fail("breaks previously passing tests: \(regressed.prefix(5).joined(separator: ", "))")

@@ -33,8 +33,8 @@ public struct SharedAttempt: Sendable, Hashable, Codable {
     public var patchHash: String
     /// The patch.
     public var patch: String
-    /// `verified`, `failed`, `rejected`, `flaky`.
-    public var verdict: String
+    /// How it ended (its raw value on the wire and under the MAC).
+    public var verdict: Verdict
     /// The lesson (redacted).
     public var lesson: String?
     /// When it was recorded.
@@ -76,7 +76,7 @@ extension HealMemory {
                     fingerprint: query.text(1) ?? "", kind: query.text(2) ?? "", signalMessage: query.text(3) ?? "",
                     exceptionType: query.text(4), topFrame: query.text(5), ruleId: query.text(6), package: query.text(7),
                     actor: query.text(8) ?? "", strategy: query.text(9) ?? "", description: query.text(10) ?? "",
-                    patchHash: query.text(11) ?? "", patch: query.text(12) ?? "", verdict: query.text(13) ?? "",
+                    patchHash: query.text(11) ?? "", patch: query.text(12) ?? "", verdict: Verdict(stored: query.text(13)),
                     lesson: query.text(14), created: query.text(15) ?? "", changeKey: query.text(16), repository: query.text(17))
                 rows.append((query.int(0), attempt))
             }
@@ -104,7 +104,7 @@ extension HealMemory {
                     present.bind(3, attempt.actor)
                     present.bind(4, attempt.strategy)
                     present.bind(5, attempt.patchHash)
-                    present.bind(6, attempt.verdict)
+                    present.bind(6, attempt.verdict.rawValue)
                     present.bind(7, attempt.repository)
                     if try present.step() { continue }
                     let insert = try database.prepare(
@@ -125,7 +125,7 @@ extension HealMemory {
                     insert.bind(10, redactor.redact(attempt.description))
                     insert.bind(11, attempt.patchHash)
                     insert.bind(12, attempt.patch)
-                    insert.bind(13, attempt.verdict)
+                    insert.bind(13, attempt.verdict.rawValue)
                     insert.bind(14, attempt.lesson.map { redactor.redact($0) })
                     insert.bind(15, attempt.created)
                     insert.bind(16, attempt.changeKey)

@@ -308,7 +308,8 @@ public final class HealMemory: Sendable {
             signalMessage: query.text(3) ?? "", exceptionType: query.text(4), topFrame: query.text(5),
             ruleId: query.text(6), package: query.text(7), actor: query.text(8) ?? "", strategy: query.text(9) ?? "",
             description: query.text(10) ?? "", patchHash: query.text(11) ?? "", patch: query.text(12) ?? "",
-            verdict: query.text(13) ?? "", lesson: query.text(14), created: query.text(15) ?? "", repository: query.text(16))
+            verdict: Verdict(stored: query.text(13)), lesson: query.text(14), created: query.text(15) ?? "",
+            repository: query.text(16))
     }
 
     static func timestamp(_ date: Date) -> String {

@@ -26,8 +26,8 @@ public struct MemoryRecord: Sendable, Hashable, Codable {
     public var patchHash: String
     /// The patch.
     public var patch: String
-    /// `verified`, `failed`, `rejected`, `flaky`.
-    public var verdict: String
+    /// How it ended: verified, failed, rejected or flaky (a skipped attempt is not remembered).
+    public var verdict: Verdict
     /// The lesson's summary, for failures.
     public var lesson: String?
     /// When it was recorded (ISO 8601, UTC).
@@ -38,5 +38,5 @@ public struct MemoryRecord: Sendable, Hashable, Codable {
     public var exact: Bool = false
 
     /// Whether this attempt was verified.
-    public var verified: Bool { verdict == Verdict.verified.rawValue }
+    public var verified: Bool { verdict == .verified }
 }

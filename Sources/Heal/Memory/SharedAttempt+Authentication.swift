@@ -10,7 +10,7 @@ extension SharedAttempt {
         var bytes = Array("sentinel shared heal memory v1\0".utf8)
         let fields: [String?] = [
             fingerprint, kind, signalMessage, exceptionType, topFrame, ruleId, package, actor, strategy, description, patchHash,
-            patch, verdict, lesson, created, changeKey, repository,
+            patch, verdict.rawValue, lesson, created, changeKey, repository,
         ]
         for field in fields {
             guard let field else {

@@ -70,7 +70,7 @@ public struct Evidence: Sendable, Codable, Hashable {
     /// The verified candidate, or nil.
     public var candidate: CandidateSummary?
     /// Why the loop stopped.
-    public var stopReason: String
+    public var stopReason: HealStopReason
     /// Things the user was told.
     public var notes: [String]
     /// Where the time went.
@@ -109,7 +109,7 @@ public struct Evidence: Sendable, Codable, Hashable {
             totalMilliseconds: outcome.totalMilliseconds, verificationMilliseconds: outcome.verificationMilliseconds,
             sandboxOverheadMilliseconds: outcome.sandboxOverheadMilliseconds,
             sandboxOverheadShare: (share * 1000).rounded() / 1000)
-        memory = outcome.memory.prefix(10).map { "#\($0.id) \($0.verdict) \($0.actor): \($0.description)" }
+        memory = outcome.memory.prefix(10).map { "#\($0.id) \($0.verdict.rawValue) \($0.actor): \($0.description)" }
     }
 
     /// The sandbox as evidence.json names it: the network as `proxy: a, b`, the workspace

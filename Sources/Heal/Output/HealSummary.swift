@@ -29,7 +29,7 @@ public enum HealSummary {
             for note in candidate.notes { lines.append("  note: \(note)") }
             lines.append(String(format: "  confidence: %.2f", candidate.confidence.value))
         } else {
-            lines.append("heal: no verified fix for \(evidence.signal.message) (stopped: \(evidence.stopReason))")
+            lines.append("heal: no verified fix for \(evidence.signal.message) (stopped: \(evidence.stopReason.rawValue))")
         }
         if let baseline = evidence.baseline { lines.append("  baseline: \(baseline.summary)") }
         let counts = Dictionary(grouping: evidence.attempts, by: \.verdict).mapValues(\.count)

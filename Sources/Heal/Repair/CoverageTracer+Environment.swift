@@ -52,8 +52,8 @@ extension CoverageTracer {
                 + "replaces the tracer's, and a virtual environment, python -I, -E or -s, or its own PYTHONUSERBASE hides "
                 + "the tracer's user site)"
         }
-        if run.reason == "timeout" { return "the traced run of the verify command timed out" }
-        if run.reason != "exited" { return "the traced run of the verify command ended: \(run.reason) (exit \(run.exitCode))" }
+        if run.reason == .timeout { return "the traced run of the verify command timed out" }
+        if run.reason != .exited { return "the traced run of the verify command ended: \(run.reason.rawValue) (exit \(run.exitCode))" }
         let report = PytestReport(output: output)
         if !report.recognized {
             return "the verify command's output is not pytest's (the tracer is a pytest plugin)"

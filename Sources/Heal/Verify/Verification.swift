@@ -1,4 +1,5 @@
 import Foundation
+import Sandbox
 
 /// One run of the verify command on a tree, as the evidence records it.
 public struct Verification: Sendable, Hashable, Codable {
@@ -6,8 +7,8 @@ public struct Verification: Sendable, Hashable, Codable {
     public var command: String
     /// Its exit status (the sandbox's: 124 on the wall-clock limit, 137 on OOM).
     public var exitCode: Int32
-    /// `exited`, `signaled`, `timeout`, `oom`.
-    public var reason: String
+    /// How the run ended (the sandbox's `exited`, `signaled`, `timeout`, `oom`, `setup-failed`).
+    public var reason: RunResult.Reason
     /// Wall time of the command inside the sandbox, ms.
     public var commandMilliseconds: Int
     /// Wall time of the whole sandboxed run, set-up and tear-down included, ms.
@@ -24,7 +25,7 @@ public struct Verification: Sendable, Hashable, Codable {
     public var dependency: InstalledDependency? = nil
 
     /// The command exited 0 within its limits.
-    public var succeeded: Bool { reason == "exited" && exitCode == 0 }
+    public var succeeded: Bool { reason == .exited && exitCode == 0 }
 
     /// Sandbox set-up and tear-down: the run's time not spent in the command.
     public var overheadMilliseconds: Int {
@@ -42,7 +43,7 @@ public struct Verification: Sendable, Hashable, Codable {
 
     /// One line: `exit 1 (3 passed, 1 failed) in 0.8 s`.
     public var summary: String {
-        var text = reason == "exited" ? "exit \(exitCode)" : "\(reason) (exit \(exitCode))"
+        var text = reason == .exited ? "exit \(exitCode)" : "\(reason.rawValue) (exit \(exitCode))"
         if let counts = tests?.counts, !counts.isEmpty {
             text += " (" + counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ") + ")"
         }

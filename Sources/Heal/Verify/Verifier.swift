@@ -87,7 +87,7 @@ public struct Verifier: Sendable {
         let report = PytestReport(output: output)
         let commandMilliseconds = inside ?? result.commandMicroseconds.map { $0 / 1000 } ?? result.wallMilliseconds
         var verification = Verification(
-            command: command, exitCode: result.exitCode, reason: result.reason.rawValue,
+            command: command, exitCode: result.exitCode, reason: result.reason,
             commandMilliseconds: commandMilliseconds, totalMilliseconds: max(total, commandMilliseconds),
             cpuMilliseconds: result.cpuMilliseconds, peakMemoryBytes: result.peakMemoryBytes,
             tests: report.recognized ? report : nil, outputTail: Self.tail(output))
