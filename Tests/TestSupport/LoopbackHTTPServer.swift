@@ -3,8 +3,6 @@
 #endif
 import Foundation
 import Synchronization
-// TestTier.startingServer's `#_sourceLocation` default expands here, and needs the macro in scope.
-import Testing
 
 /// A tiny HTTP/1.1 server on 127.0.0.1 (an ephemeral port) for tests: one connection at a time,
 /// `Connection: close`, answers from a handler. Started by the test, stopped after it.

@@ -2,8 +2,6 @@
     import Glibc
 #endif
 import Foundation
-// TestTier.startingServer's `#_sourceLocation` default expands here, and needs the macro in scope.
-import Testing
 
 /// The deliberately vulnerable web application of `Tests/Fixtures/dast` (Python standard
 /// library, loopback only), started by a test and stopped after it. `expected` is its manifest:
