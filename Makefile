@@ -80,25 +80,21 @@ tools: demo-apt-deps
 build: apt-deps
 	$(SWIFT) build -c $(CONFIG)
 
-# Swift Testing's event stream, from which scripts/suite-times.py prints the time per suite.
-TEST_EVENTS = --event-stream-output-path .build/test-events.jsonl --experimental-event-stream-version 0
-
+# One `swift test` per test target (scripts/run-tests.sh), each timed.
 # The tarball and the .deb first: DistributionCLITests installs the one, DebPackageCLITests and
 # ContainerImageCLITests (which builds the image with scripts/container.sh) the other.
 test: test-apt-deps pip-deps tools dist deb
 	$(SWIFT) build --build-tests
-	PATH="$(abspath $(VENV))/bin:$$PATH" SENTINEL_VENV=$(abspath $(VENV)) $(SWIFT) test --skip-build $(TEST_EVENTS)
+	PATH="$(abspath $(VENV))/bin:$$PATH" SENTINEL_VENV=$(abspath $(VENV)) SWIFT=$(SWIFT) scripts/run-tests.sh
 
 # The fast tier, for the edit-build-test loop: every test that starts no sandbox, no binary and no
 # server (those are marked `.integration`, or need `TestHost.canSandbox`/`PostgresServer`, and skip;
 # the CLI and escape suites run whole binaries and sandboxes and are left out).
 # A few minutes on this project's 2-core machines; `make test` runs everything, as CI does.
-UNIT_SKIP = '^(CLITests|EscapeTests)\.'
 test-unit: apt-deps pip-deps
 	$(SWIFT) build --build-tests
-	SENTINEL_TEST_TIER=unit PATH="$(abspath $(VENV))/bin:$$PATH" SENTINEL_VENV=$(abspath $(VENV)) \
-	  $(SWIFT) test --skip-build --skip $(UNIT_SKIP) $(TEST_EVENTS)
-	@python3 scripts/suite-times.py .build/test-events.jsonl --top 15
+	SENTINEL_TEST_TIER=unit SKIP='CLITests|EscapeTests' PATH="$(abspath $(VENV))/bin:$$PATH" \
+	  SENTINEL_VENV=$(abspath $(VENV)) SWIFT=$(SWIFT) scripts/run-tests.sh
 
 # The release binary, as installed: the debug build is ~8x slower on real projects.
 DEMO := .build/demo

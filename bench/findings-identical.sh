@@ -70,6 +70,8 @@ build_side() {
             if [[ ! -f "$src/Package.swift" ]]; then
                 rm -rf "$src" && mkdir -p "$src"
                 git archive "$sha" | tar -x -C "$src"
+                # tar keeps the archive's modes: as root, group-writable rules are refused.
+                chmod -R go-w "$src"
             fi
             build "$src" "$scratch" "$WORK/build-$sha.log" || return 2
         fi
