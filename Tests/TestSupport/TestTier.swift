@@ -10,10 +10,9 @@ public enum TestTier {
 
     /// Called by every server TestSupport starts: in the unit tier, starting one is a failure that
     /// says which suite to mark `.integration`, so the tier stays what it claims.
-    public static func startingServer(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    public static func startingServer(_ what: String) {
         if isUnit {
-            Issue.record(
-                "\(what) started in make test-unit: mark the suite .integration", sourceLocation: sourceLocation)
+            Issue.record("\(what) started in make test-unit: mark the suite .integration")
         }
     }
 }
