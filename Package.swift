@@ -105,13 +105,18 @@ let package = Package(
         // The egress proxy: allow/deny policy, reserved ranges, relay, resolver (no sandbox types).
         .target(name: "Egress", dependencies: ["CSystem", "Support"]),
         .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Documents", "Egress", "Support"]),
-        .target(name: "Findings", dependencies: ["Digest", "Documents", "Support"]),
+        // Lines and columns of a source text (LineIndex, SourceColumn): below Findings and PythonSyntax.
+        .target(name: "SourcePositions"),
+        .target(name: "Findings", dependencies: ["Digest", "Documents", "SourcePositions", "Support"]),
         // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
-        .target(name: "PythonSyntax", dependencies: ["Findings", "Support"]),
+        .target(name: "PythonSyntax", dependencies: ["SourcePositions", "Support"]),
         // The Jinja2/Django template tokenizer with the HTML context of each output (SAST's template rules read it).
         .target(name: "TemplateSyntax"),
-        .target(name: "SAST", dependencies: ["Documents", "DocumentsYAML", "Findings", "PythonSyntax", "Support", "TemplateSyntax"]),
-        .target(name: "SCA", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "Store", "Support", "CZlib"]),
+        .target(
+            name: "SAST",
+            dependencies: ["Documents", "DocumentsYAML", "Findings", "PythonSyntax", "SourcePositions", "Support", "TemplateSyntax"]),
+        .target(
+            name: "SCA", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "SourcePositions", "Store", "Support", "CZlib"]),
         // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.
         .target(name: "DAST", dependencies: ["CSystem", "Documents", "DocumentsYAML", "Findings", "HTTP", "Support"]),
         // The scanner interface: `Scanner`, its target, output and context (the sandbox runner for tools).
@@ -119,13 +124,13 @@ let package = Package(
         // The external tools, run in the sandbox: Bandit, Semgrep, Wapiti, ZAP.
         .target(
             name: "Adapters",
-            dependencies: ["DAST", "Documents", "Findings", "PythonSyntax", "Sandbox", "SAST", "ScanCore", "Support"]),
+            dependencies: ["DAST", "Documents", "Findings", "PythonSyntax", "Sandbox", "SAST", "ScanCore", "SourcePositions", "Support"]),
         // The native scanners (SAST, secrets, SCA, DAST) and the orchestration of every scanner into one report.
         .target(
             name: "Scan",
             dependencies: [
                 "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "PythonSyntax", "Sandbox", "SAST", "SCA", "ScanCore",
-                "Support",
+                "SourcePositions", "Support",
             ]
         ),
         // `sentinel heal`: signals, actors, the overlay workspace, verifier, reflector, memory, the loop.
@@ -189,11 +194,14 @@ let package = Package(
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "CSystem", "ScanCore", "Support", "TestSupport"]),
         .testTarget(
             name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Store", "Support", "TestSupport"]),
-        .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "Support", "TestSupport"]),
+        .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "SourcePositions", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(
             name: "SASTTests",
-            dependencies: ["SAST", "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "Support", "TemplateSyntax", "TestSupport"]),
+            dependencies: [
+                "SAST", "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "SourcePositions", "Support", "TemplateSyntax",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "SCATests", dependencies: ["SCA", "Documents", "Store", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
@@ -237,7 +245,8 @@ let package = Package(
 // search passes read syntax nodes (`PythonSyntax`) in their hottest loops, where an accessor call and
 // its retain/release pair per node cost 6-8 % of a scan (bench/sast-speed.sh, measured 2026-11-25).
 let crossModuleOptimized: Set<String> = [
-    "Support", "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "TemplateSyntax", "SAST", "ScanCore", "Scan",
+    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "TemplateSyntax", "SAST", "ScanCore",
+    "Scan",
 ]
 for target in package.targets where crossModuleOptimized.contains(target.name) {
     target.swiftSettings =

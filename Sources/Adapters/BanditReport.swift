@@ -3,6 +3,7 @@ import Documents
 import Findings
 import Foundation
 import ScanCore
+import SourcePositions
 import Support
 
 /// Bandit's JSON report (`bandit -f json`) read into findings, rule descriptors and notices.

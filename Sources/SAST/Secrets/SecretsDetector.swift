@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import SourcePositions
 import Support
 import PythonSyntax
 
