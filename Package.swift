@@ -112,9 +112,13 @@ let package = Package(
         .target(name: "PythonSyntax", dependencies: ["SourcePositions", "Support"]),
         // The Jinja2/Django template tokenizer with the HTML context of each output (SAST's template rules read it).
         .target(name: "TemplateSyntax"),
+        // The secrets detector: known token formats, entropy, generic assignments, redaction.
+        .target(name: "Secrets", dependencies: ["Findings", "PythonSyntax", "SourcePositions", "Support"]),
         .target(
             name: "SAST",
-            dependencies: ["Documents", "DocumentsYAML", "Findings", "PythonSyntax", "SourcePositions", "Support", "TemplateSyntax"]),
+            dependencies: [
+                "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "Secrets", "SourcePositions", "Support", "TemplateSyntax",
+            ]),
         .target(
             name: "SCA", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "SourcePositions", "Store", "Support", "CZlib"]),
         // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.
@@ -124,13 +128,15 @@ let package = Package(
         // The external tools, run in the sandbox: Bandit, Semgrep, Wapiti, ZAP.
         .target(
             name: "Adapters",
-            dependencies: ["DAST", "Documents", "Findings", "PythonSyntax", "Sandbox", "SAST", "ScanCore", "SourcePositions", "Support"]),
+            dependencies: [
+                "DAST", "Documents", "Findings", "PythonSyntax", "Sandbox", "SAST", "ScanCore", "Secrets", "SourcePositions", "Support",
+            ]),
         // The native scanners (SAST, secrets, SCA, DAST) and the orchestration of every scanner into one report.
         .target(
             name: "Scan",
             dependencies: [
                 "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "PythonSyntax", "Sandbox", "SAST", "SCA", "ScanCore",
-                "SourcePositions", "Support",
+                "Secrets", "SourcePositions", "Support",
             ]
         ),
         // `sentinel heal`: signals, actors, the overlay workspace, verifier, reflector, memory, the loop.
@@ -228,7 +234,8 @@ let package = Package(
             name: "FuzzTests",
             dependencies: ["Documents", "DocumentsYAML", "Heal", "PythonSyntax", "Sandbox", "SCA", "Support", "TestSupport"]),
         .testTarget(
-            name: "ScanTests", dependencies: ["Scan", "Adapters", "DAST", "Findings", "SAST", "ScanCore", "Support", "TestSupport"]),
+            name: "ScanTests",
+            dependencies: ["Scan", "Adapters", "DAST", "Findings", "SAST", "ScanCore", "Secrets", "Support", "TestSupport"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(
             name: "CLITests",
@@ -245,8 +252,8 @@ let package = Package(
 // search passes read syntax nodes (`PythonSyntax`) in their hottest loops, where an accessor call and
 // its retain/release pair per node cost 6-8 % of a scan (bench/sast-speed.sh, measured 2026-11-25).
 let crossModuleOptimized: Set<String> = [
-    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "TemplateSyntax", "SAST", "ScanCore",
-    "Scan",
+    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "TemplateSyntax", "Secrets", "SAST",
+    "ScanCore", "Scan",
 ]
 for target in package.targets where crossModuleOptimized.contains(target.name) {
     target.swiftSettings =

@@ -3,6 +3,7 @@ import Documents
 import Findings
 import Foundation
 import ScanCore
+import Secrets
 import SourcePositions
 import Support
 
