@@ -49,6 +49,7 @@ let package = Package(
         .library(name: "Documents", targets: ["Documents"]),
         .library(name: "DocumentsYAML", targets: ["DocumentsYAML"]),
         .library(name: "Heal", targets: ["Heal"]),
+        .library(name: "Signals", targets: ["Signals"]),
         .library(name: "Findings", targets: ["Findings"]),
         .library(name: "PythonSyntax", targets: ["PythonSyntax"]),
         .library(name: "SAST", targets: ["SAST"]),
@@ -139,18 +140,22 @@ let package = Package(
                 "Secrets", "SourcePositions", "Support",
             ]
         ),
-        // `sentinel heal`: signals, actors, the overlay workspace, verifier, reflector, memory, the loop.
+        // The signals heal works on: pytest output, JUnit XML, tracebacks, reports, JSON log lines.
+        .target(name: "Signals", dependencies: ["Digest", "Documents", "Findings", "Support"]),
+        // The LLM provider: configuration, client (over HTTP), prompt, and the edits of its reply.
+        .target(name: "LLM", dependencies: ["Documents", "Git", "HTTP", "Support"]),
+        // `sentinel heal`: actors, the overlay workspace, verifier, reflector, memory, the loop.
         .target(
             name: "Heal",
             dependencies: [
-                "Digest", "Documents", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan", "ScanCore",
-                "Store", "Support",
+                "Digest", "Documents", "Findings", "Git", "LLM", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan", "ScanCore",
+                "Signals", "Store", "Support",
             ]
         ),
         // Progressive autonomy: policy, risk, the controller, proposals, the GitHub publisher.
         .target(
             name: "Autonomy",
-            dependencies: ["Audit", "Digest", "Documents", "DocumentsYAML", "Git", "HTTP", "Heal", "Store", "Support"]
+            dependencies: ["Audit", "Digest", "Documents", "DocumentsYAML", "Git", "HTTP", "Heal", "Signals", "Store", "Support"]
         ),
         // Fleet mode: workers that claim jobs from the queue and run them as sandboxed `sentinel`
         // runs, the scheduler, JSON logs and Prometheus metrics.
@@ -161,7 +166,7 @@ let package = Package(
             name: "SentinelCLI",
             dependencies: [
                 "Adapters", "Audit", "Autonomy", "CLICore", "DAST", "Digest", "Findings", "Fleet", "Git", "Heal", "Sandbox", "SAST", "SCA",
-                "Scan", "ScanCore", "Store", "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Scan", "ScanCore", "Signals", "Store", "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // jemalloc (Debian's libjemalloc2) replaces glibc's malloc for the whole process: the
@@ -199,7 +204,7 @@ let package = Package(
         .testTarget(name: "EgressTests", dependencies: ["Egress", "Support", "TestSupport"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "CSystem", "ScanCore", "Support", "TestSupport"]),
         .testTarget(
-            name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Store", "Support", "TestSupport"]),
+            name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Signals", "Store", "Support", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "SourcePositions", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(
@@ -217,22 +222,22 @@ let package = Package(
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
         .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "Digest", "Support"]),
-        .testTarget(name: "FleetTests", dependencies: ["Audit", "Digest", "Fleet", "Heal", "Store", "Support", "TestSupport"]),
+        .testTarget(name: "FleetTests", dependencies: ["Audit", "Digest", "Fleet", "Heal", "Signals", "Store", "Support", "TestSupport"]),
         .testTarget(
             name: "HealTests",
             dependencies: [
-                "Heal", "Findings", "Git", "HTTP", "Sandbox", "ScanCore", "Store", "Support", "TestSupport",
+                "Heal", "Findings", "Git", "HTTP", "LLM", "Sandbox", "ScanCore", "Signals", "Store", "Support", "TestSupport",
             ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "AutonomyTests",
-            dependencies: ["Audit", "Autonomy", "Digest", "Git", "HTTP", "Heal", "Store", "Support", "TestSupport"]
+            dependencies: ["Audit", "Autonomy", "Digest", "Git", "HTTP", "Heal", "Signals", "Store", "Support", "TestSupport"]
         ),
         // Seeded, bounded mutation of every reader of attacker-controlled input (bench/fuzz.sh goes further).
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["Documents", "DocumentsYAML", "Heal", "PythonSyntax", "Sandbox", "SCA", "Support", "TestSupport"]),
+            dependencies: ["Documents", "DocumentsYAML", "Heal", "PythonSyntax", "Sandbox", "SCA", "Signals", "Support", "TestSupport"]),
         .testTarget(
             name: "ScanTests",
             dependencies: ["Scan", "Adapters", "DAST", "Findings", "SAST", "ScanCore", "Secrets", "Support", "TestSupport"]),
@@ -240,7 +245,7 @@ let package = Package(
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "Autonomy", "CLICore", "Digest", "Heal", "SentinelCLI", "Store", "Support", "TestSupport",
+                "Autonomy", "CLICore", "Digest", "Heal", "SentinelCLI", "Signals", "Store", "Support", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Golden"]

@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// One run of the verify command on a tree, as the evidence records it.
 public struct Verification: Sendable, Hashable, Codable {
