@@ -99,6 +99,9 @@ let package = Package(
         .target(name: "Store", dependencies: ["CPostgres", "CSQLite", "Digest", "Support"]),
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
         .target(name: "HTTP", dependencies: ["CCurl", "Support"]),
+        // The web's text formats, read from hostile hands: the one URL type (WebURL: parsing,
+        // resolution, forms), HTML's entities and byte classes, and the one bounded XML reader.
+        .target(name: "Web", dependencies: ["Support"]),
         // The git CLI through one runner: diffs of candidate patches (later branches and commits).
         .target(name: "Git", dependencies: ["Sandbox", "Support"]),
         // The tamper-evident audit log: append-only JSON lines chained by SHA-256.
@@ -123,7 +126,7 @@ let package = Package(
         .target(
             name: "SCA", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "SourcePositions", "Store", "Support", "CZlib"]),
         // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.
-        .target(name: "DAST", dependencies: ["CSystem", "Documents", "DocumentsYAML", "Findings", "HTTP", "Support"]),
+        .target(name: "DAST", dependencies: ["CSystem", "Documents", "DocumentsYAML", "Findings", "HTTP", "Support", "Web"]),
         // The scanner interface: `Scanner`, its target, output and context (the sandbox runner for tools).
         .target(name: "ScanCore", dependencies: ["DocumentsYAML", "Findings", "Sandbox", "Support"]),
         // The external tools, run in the sandbox: Bandit, Semgrep, Wapiti, ZAP.
@@ -131,17 +134,18 @@ let package = Package(
             name: "Adapters",
             dependencies: [
                 "DAST", "Documents", "Findings", "PythonSyntax", "Sandbox", "SAST", "ScanCore", "Secrets", "SourcePositions", "Support",
+                "Web",
             ]),
         // The native scanners (SAST, secrets, SCA, DAST) and the orchestration of every scanner into one report.
         .target(
             name: "Scan",
             dependencies: [
                 "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "PythonSyntax", "Sandbox", "SAST", "SCA", "ScanCore",
-                "Secrets", "SourcePositions", "Support",
+                "Secrets", "SourcePositions", "Support", "Web",
             ]
         ),
         // The signals heal works on: pytest output, JUnit XML, tracebacks, reports, JSON log lines.
-        .target(name: "Signals", dependencies: ["Digest", "Documents", "Findings", "Support"]),
+        .target(name: "Signals", dependencies: ["Digest", "Documents", "Findings", "Support", "Web"]),
         // The LLM provider: configuration, client (over HTTP), prompt, and the edits of its reply.
         .target(name: "LLM", dependencies: ["Documents", "Git", "HTTP", "Support"]),
         // `sentinel heal`: actors, the overlay workspace, verifier, reflector, memory, the loop.
@@ -166,7 +170,8 @@ let package = Package(
             name: "SentinelCLI",
             dependencies: [
                 "Adapters", "Audit", "Autonomy", "CLICore", "DAST", "Digest", "Findings", "Fleet", "Git", "Heal", "Sandbox", "SAST", "SCA",
-                "Scan", "ScanCore", "Signals", "Store", "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Scan", "ScanCore", "Signals", "Store", "Support", "Web",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // jemalloc (Debian's libjemalloc2) replaces glibc's malloc for the whole process: the
@@ -217,10 +222,10 @@ let package = Package(
             name: "SCATests", dependencies: ["SCA", "Documents", "Store", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "AdaptersTests",
-            dependencies: ["Adapters", "DAST", "Documents", "ScanCore", "Findings", "Sandbox", "Support", "TestSupport"],
+            dependencies: ["Adapters", "DAST", "Documents", "ScanCore", "Findings", "Sandbox", "Support", "TestSupport", "Web"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
-        .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport"]),
+        .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport", "Web"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "Digest", "Support"]),
         .testTarget(name: "FleetTests", dependencies: ["Audit", "Digest", "Fleet", "Heal", "Signals", "Store", "Support", "TestSupport"]),
         .testTarget(

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Web
 
 /// Breadth-first crawl of the target's origin: links, forms (GET forms submitted with their
 /// defaults; POST forms only with `--active`), in-scope redirects, robots.txt, sitemap.xml and

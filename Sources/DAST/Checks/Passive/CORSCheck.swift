@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import Web
 
 /// Cross-origin resource sharing that lets any site read answers: the `Origin` a request names
 /// is echoed into `Access-Control-Allow-Origin` (or `null` is allowed) together with

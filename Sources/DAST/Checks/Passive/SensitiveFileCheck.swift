@@ -1,4 +1,5 @@
 import Foundation
+import Web
 
 /// Files that should never be served: version-control metadata, environment files, backups
 /// and dumps. Each well-known path is fetched once; a finding needs the file's own signature
