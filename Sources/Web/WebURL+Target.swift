@@ -4,7 +4,7 @@ extension WebURL {
     /// The URL a scan targets, as the user names it: http or https, a host, no user info; a
     /// fragment is dropped (it never reaches the server). What a DAST tool is given.
     /// - Throws: `SentinelError(.invalidInput)` naming the URL and the problem.
-    public init(target text: String) throws {
+    package init(target text: String) throws {
         func bad(_ why: String) -> SentinelError { SentinelError(.invalidInput, "\(text): \(why)") }
         let parts = URLReference(URLText.trimmed(text))
         guard let scheme = parts.scheme else { throw bad("not a URL") }
@@ -30,5 +30,5 @@ extension WebURL {
     }
 
     /// `host:port` (`[::1]:8080` for IPv6), the egress allow entry for this URL's host alone.
-    public var egressEntry: String { "\(host):\(port)" }
+    package var egressEntry: String { "\(host):\(port)" }
 }
