@@ -261,9 +261,10 @@ let package = Package(
 // Release builds let the analysis modules' callers inline across module boundaries: the taint and
 // search passes read syntax nodes (`PythonSyntax`) in their hottest loops, where an accessor call and
 // its retain/release pair per node cost 6-8 % of a scan (bench/sast-speed.sh, measured 2026-11-25).
+// Web too: DAST's HTML tokenizer asks its byte classes (HTMLBytes) once a byte, as it did in DAST.
 let crossModuleOptimized: Set<String> = [
     "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "TemplateSyntax", "Secrets", "SAST",
-    "ScanCore", "Scan",
+    "ScanCore", "Scan", "Web",
 ]
 for target in package.targets where crossModuleOptimized.contains(target.name) {
     target.swiftSettings =
