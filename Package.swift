@@ -21,7 +21,7 @@ let strictC: [CSetting] = [
 /// Each directory under `scripts/static-libs` holds one link to a Debian 12 archive (the toolchain's
 /// libstdc++-12-dev, libseccomp-dev), so `-lstdc++` and `-lseccomp` find the archive before the
 /// shared library. A directory is passed only where its link resolves (another gcc or architecture:
-/// the shared library is used as before; a dangling link in the search path would fail the link). Not `sentinel-cli`: libxml2's ICU loads the shared libstdc++ into it anyway.
+/// the shared library is used as before; a dangling link in the search path would fail the link). Not `sentinel-cli`: Foundation's ICU loads the shared libstdc++ into it anyway.
 ///
 /// It is also linked by lld with its 37,700 relative relocations packed (`DT_RELR`, glibc 2.36):
 /// 7 KB instead of 900 KB of `RELA` entries for the loader to read and apply one by one, 190 k
