@@ -14,7 +14,7 @@ DESTDIR     ?=
 # `make bench` BUILD+BENCH): only the missing ones, `apt-get update` only when one is.
 # BUILD: `swift build` and `make release` (the C libraries' headers and pkg-config files).
 BUILD_PACKAGES = libseccomp-dev libcurl4-openssl-dev libsqlite3-dev zlib1g-dev libssl-dev libjemalloc-dev \
-                 libpq-dev libxml2-dev pkg-config git python3
+                 libpq-dev pkg-config git python3
 # PACKAGE: `make dist` and `make deb` (objcopy strips; dpkg-shlibdeps computes the .deb's Depends);
 # IMAGE: `make image` (a debootstrap root imported as the base, podman build with runc).
 PACKAGE_PACKAGES = binutils dpkg-dev

@@ -21,7 +21,7 @@ let strictC: [CSetting] = [
 /// Each directory under `scripts/static-libs` holds one link to a Debian 12 archive (the toolchain's
 /// libstdc++-12-dev, libseccomp-dev), so `-lstdc++` and `-lseccomp` find the archive before the
 /// shared library. A directory is passed only where its link resolves (another gcc or architecture:
-/// the shared library is used as before; a dangling link in the search path would fail the link). Not `sentinel-cli`: libxml2's ICU loads the shared libstdc++ into it anyway.
+/// the shared library is used as before; a dangling link in the search path would fail the link). Not `sentinel-cli`: Foundation's ICU loads the shared libstdc++ into it anyway.
 ///
 /// It is also linked by lld with its 37,700 relative relocations packed (`DT_RELR`, glibc 2.36):
 /// 7 KB instead of 900 KB of `RELA` entries for the loader to read and apply one by one, 190 k
@@ -49,6 +49,7 @@ let package = Package(
         .library(name: "Documents", targets: ["Documents"]),
         .library(name: "DocumentsYAML", targets: ["DocumentsYAML"]),
         .library(name: "Heal", targets: ["Heal"]),
+        .library(name: "Signals", targets: ["Signals"]),
         .library(name: "Findings", targets: ["Findings"]),
         .library(name: "PythonSyntax", targets: ["PythonSyntax"]),
         .library(name: "SAST", targets: ["SAST"]),
@@ -98,6 +99,9 @@ let package = Package(
         .target(name: "Store", dependencies: ["CPostgres", "CSQLite", "Digest", "Support"]),
         // A small libcurl client (OSV exports now; DAST, GitHub and LLM providers later).
         .target(name: "HTTP", dependencies: ["CCurl", "CSystem", "Support"]),
+        // The web's text formats, read from hostile hands: the one URL type (WebURL: parsing,
+        // resolution, forms), HTML's entities and byte classes, and the one bounded XML reader.
+        .target(name: "Web", dependencies: ["Support"]),
         // The git CLI through one runner: diffs of candidate patches (later branches and commits).
         .target(name: "Git", dependencies: ["Sandbox", "Support"]),
         // The tamper-evident audit log: append-only JSON lines chained by SHA-256.
@@ -105,41 +109,57 @@ let package = Package(
         // The egress proxy: allow/deny policy, reserved ranges, relay, resolver (no sandbox types).
         .target(name: "Egress", dependencies: ["CSystem", "Support"]),
         .target(name: "Sandbox", dependencies: ["CSandbox", "CSystem", "Documents", "Egress", "Support"]),
-        .target(name: "Findings", dependencies: ["Digest", "Documents", "Support"]),
+        // Lines and columns of a source text (LineIndex, SourceColumn): below Findings and PythonSyntax.
+        .target(name: "SourcePositions"),
+        .target(name: "Findings", dependencies: ["Digest", "Documents", "SourcePositions", "Support"]),
         // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
-        .target(name: "PythonSyntax", dependencies: ["Findings", "Support"]),
+        .target(name: "PythonSyntax", dependencies: ["SourcePositions", "Support"]),
         // The Jinja2/Django template tokenizer with the HTML context of each output (SAST's template rules read it).
         .target(name: "TemplateSyntax"),
-        .target(name: "SAST", dependencies: ["Documents", "DocumentsYAML", "Findings", "PythonSyntax", "Support", "TemplateSyntax"]),
-        .target(name: "SCA", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "Store", "Support", "CZlib"]),
+        // The secrets detector: known token formats, entropy, generic assignments, redaction.
+        .target(name: "Secrets", dependencies: ["Findings", "PythonSyntax", "SourcePositions", "Support"]),
+        .target(
+            name: "SAST",
+            dependencies: [
+                "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "Secrets", "SourcePositions", "Support", "TemplateSyntax",
+            ]),
+        .target(
+            name: "SCA", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "SourcePositions", "Store", "Support", "CZlib"]),
         // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.
-        .target(name: "DAST", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "Support"]),
+        .target(name: "DAST", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "Support", "Web"]),
         // The scanner interface: `Scanner`, its target, output and context (the sandbox runner for tools).
         .target(name: "ScanCore", dependencies: ["DocumentsYAML", "Findings", "Sandbox", "Support"]),
         // The external tools, run in the sandbox: Bandit, Semgrep, Wapiti, ZAP.
         .target(
             name: "Adapters",
-            dependencies: ["DAST", "Documents", "Findings", "PythonSyntax", "Sandbox", "SAST", "ScanCore", "Support"]),
+            dependencies: [
+                "DAST", "Documents", "Findings", "PythonSyntax", "Sandbox", "SAST", "ScanCore", "Secrets", "SourcePositions", "Support",
+                "Web",
+            ]),
         // The native scanners (SAST, secrets, SCA, DAST) and the orchestration of every scanner into one report.
         .target(
             name: "Scan",
             dependencies: [
                 "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "PythonSyntax", "Sandbox", "SAST", "SCA", "ScanCore",
-                "Support",
+                "Secrets", "SourcePositions", "Support", "Web",
             ]
         ),
-        // `sentinel heal`: signals, actors, the overlay workspace, verifier, reflector, memory, the loop.
+        // The signals heal works on: pytest output, JUnit XML, tracebacks, reports, JSON log lines.
+        .target(name: "Signals", dependencies: ["Digest", "Documents", "Findings", "Support", "Web"]),
+        // The LLM provider: configuration, client (over HTTP), prompt, and the edits of its reply.
+        .target(name: "LLM", dependencies: ["Documents", "Git", "HTTP", "Support"]),
+        // `sentinel heal`: actors, the overlay workspace, verifier, reflector, memory, the loop.
         .target(
             name: "Heal",
             dependencies: [
-                "Digest", "Documents", "Findings", "Git", "HTTP", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan", "ScanCore",
-                "Store", "Support",
+                "Digest", "Documents", "Findings", "Git", "LLM", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan", "ScanCore",
+                "Signals", "Store", "Support",
             ]
         ),
         // Progressive autonomy: policy, risk, the controller, proposals, the GitHub publisher.
         .target(
             name: "Autonomy",
-            dependencies: ["Audit", "Digest", "Documents", "DocumentsYAML", "Git", "HTTP", "Heal", "Store", "Support"]
+            dependencies: ["Audit", "Digest", "Documents", "DocumentsYAML", "Git", "HTTP", "Heal", "Signals", "Store", "Support"]
         ),
         // Fleet mode: workers that claim jobs from the queue and run them as sandboxed `sentinel`
         // runs, the scheduler, JSON logs and Prometheus metrics.
@@ -150,7 +170,8 @@ let package = Package(
             name: "SentinelCLI",
             dependencies: [
                 "Adapters", "Audit", "Autonomy", "CLICore", "DAST", "Digest", "Findings", "Fleet", "Git", "Heal", "Sandbox", "SAST", "SCA",
-                "Scan", "ScanCore", "Store", "Support", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Scan", "ScanCore", "Signals", "Store", "Support", "Web",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // jemalloc (Debian's libjemalloc2) replaces glibc's malloc for the whole process: the
@@ -188,44 +209,48 @@ let package = Package(
         .testTarget(name: "EgressTests", dependencies: ["Egress", "Support", "TestSupport"]),
         .testTarget(name: "SandboxTests", dependencies: ["Sandbox", "CSandbox", "CSystem", "ScanCore", "Support", "TestSupport"]),
         .testTarget(
-            name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Store", "Support", "TestSupport"]),
-        .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "Support", "TestSupport"]),
+            name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Signals", "Store", "Support", "TestSupport"]),
+        .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "SourcePositions", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(
             name: "SASTTests",
-            dependencies: ["SAST", "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "Support", "TemplateSyntax", "TestSupport"]),
+            dependencies: [
+                "SAST", "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "SourcePositions", "Support", "TemplateSyntax",
+                "TestSupport",
+            ]),
         .testTarget(
             name: "SCATests", dependencies: ["SCA", "Documents", "Store", "Support", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "AdaptersTests",
-            dependencies: ["Adapters", "DAST", "Documents", "ScanCore", "Findings", "Sandbox", "Support", "TestSupport"],
+            dependencies: ["Adapters", "DAST", "Documents", "ScanCore", "Findings", "Sandbox", "Support", "TestSupport", "Web"],
             exclude: ["Fixtures"]),
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
-        .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport"]),
+        .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport", "Web"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "Digest", "Support"]),
-        .testTarget(name: "FleetTests", dependencies: ["Audit", "Digest", "Fleet", "Heal", "Store", "Support", "TestSupport"]),
+        .testTarget(name: "FleetTests", dependencies: ["Audit", "Digest", "Fleet", "Heal", "Signals", "Store", "Support", "TestSupport"]),
         .testTarget(
             name: "HealTests",
             dependencies: [
-                "Heal", "Findings", "Git", "HTTP", "Sandbox", "ScanCore", "Store", "Support", "TestSupport",
+                "Heal", "Findings", "Git", "HTTP", "LLM", "Sandbox", "ScanCore", "Signals", "Store", "Support", "TestSupport",
             ],
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "AutonomyTests",
-            dependencies: ["Audit", "Autonomy", "Digest", "Git", "HTTP", "Heal", "Store", "Support", "TestSupport"]
+            dependencies: ["Audit", "Autonomy", "Digest", "Git", "HTTP", "Heal", "Signals", "Store", "Support", "TestSupport"]
         ),
         // Seeded, bounded mutation of every reader of attacker-controlled input (bench/fuzz.sh goes further).
         .testTarget(
             name: "FuzzTests",
-            dependencies: ["Documents", "DocumentsYAML", "Heal", "PythonSyntax", "Sandbox", "SCA", "Support", "TestSupport"]),
+            dependencies: ["Documents", "DocumentsYAML", "Heal", "PythonSyntax", "Sandbox", "SCA", "Signals", "Support", "TestSupport"]),
         .testTarget(
-            name: "ScanTests", dependencies: ["Scan", "Adapters", "DAST", "Findings", "SAST", "ScanCore", "Support", "TestSupport"]),
+            name: "ScanTests",
+            dependencies: ["Scan", "Adapters", "DAST", "Findings", "SAST", "ScanCore", "Secrets", "Support", "TestSupport"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(
             name: "CLITests",
             dependencies: [
-                "Autonomy", "CLICore", "Digest", "Heal", "SentinelCLI", "Store", "Support", "TestSupport",
+                "Autonomy", "CLICore", "Digest", "Heal", "SentinelCLI", "Signals", "Store", "Support", "TestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Golden"]
@@ -236,8 +261,10 @@ let package = Package(
 // Release builds let the analysis modules' callers inline across module boundaries: the taint and
 // search passes read syntax nodes (`PythonSyntax`) in their hottest loops, where an accessor call and
 // its retain/release pair per node cost 6-8 % of a scan (bench/sast-speed.sh, measured 2026-11-25).
+// Web too: DAST's HTML tokenizer asks its byte classes (HTMLBytes) once a byte, as it did in DAST.
 let crossModuleOptimized: Set<String> = [
-    "Support", "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "TemplateSyntax", "SAST", "ScanCore", "Scan",
+    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "TemplateSyntax", "Secrets", "SAST",
+    "ScanCore", "Scan", "Web",
 ]
 for target in package.targets where crossModuleOptimized.contains(target.name) {
     target.swiftSettings =

@@ -61,10 +61,10 @@ for round in 1...3 {
 }
 SWIFT
         # The parser's one dependency (LineIndex, for multi-line f-strings) as a small module.
-        swiftc -O -wmo -parse-as-library -emit-library -static -module-name Findings \
-            Sources/Findings/LineIndex.swift Sources/Findings/SourceColumn.swift \
-            -emit-module-path "$tmp/Findings.swiftmodule" -o "$tmp/libFindings.a"
-        swiftc -O -wmo -module-name PyBench -I "$tmp" -L "$tmp" -lFindings \
+        swiftc -O -wmo -parse-as-library -emit-library -static -module-name SourcePositions \
+            Sources/SourcePositions/LineIndex.swift Sources/SourcePositions/SourceColumn.swift \
+            -emit-module-path "$tmp/SourcePositions.swiftmodule" -o "$tmp/libSourcePositions.a"
+        swiftc -O -wmo -module-name PyBench -I "$tmp" -L "$tmp" -lSourcePositions \
             Sources/PythonSyntax/*.swift "$tmp/main.swift" -o "$tmp/pybench"
         "$tmp/pybench" "$tree"
         ;;

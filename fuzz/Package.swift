@@ -28,7 +28,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "fuzz-signals",
-            dependencies: ["FuzzSupport", .product(name: "Heal", package: "Sentinel")]
+            dependencies: ["FuzzSupport", .product(name: "Signals", package: "Sentinel")]
         ),
         .executableTarget(
             name: "fuzz-osvzip",

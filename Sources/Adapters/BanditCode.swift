@@ -1,4 +1,5 @@
 import Findings
+import SourcePositions
 
 /// Bandit's `code` field: source lines around a finding, each prefixed with its line number and
 /// one space (`"10     return pickle.loads(blob)\n"`).

@@ -3,6 +3,8 @@ import Documents
 import Findings
 import Foundation
 import ScanCore
+import Secrets
+import SourcePositions
 import Support
 
 /// Bandit's JSON report (`bandit -f json`) read into findings, rule descriptors and notices.

@@ -3,6 +3,7 @@ import Findings
 import Foundation
 import PythonSyntax
 import ScanCore
+import SourcePositions
 import Support
 
 /// Semgrep's JSON report (`semgrep scan --json`) read into findings `semgrep.<rule id>`, rule

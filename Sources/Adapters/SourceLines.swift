@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import SourcePositions
 import Support
 
 /// Lines of the scanned files, read on demand from the host scan root and kept for the rest of

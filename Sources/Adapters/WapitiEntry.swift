@@ -1,6 +1,7 @@
 import Documents
 import Findings
 import Foundation
+import Web
 
 /// One entry of a Wapiti report (`{method, path, info, level, parameter, http_request, ...}`)
 /// made into a finding. Everything in it came from a tool that read a hostile site: fields are
@@ -13,7 +14,7 @@ enum WapitiEntry {
 
     /// The finding for `entry` of `category`, or `nil` when it is not an object.
     static func finding(
-        _ entry: DocumentNode, category: String, section: Section, target: WebTargetURL,
+        _ entry: DocumentNode, category: String, section: Section, target: WebURL,
         classification: WapitiClassification
     ) -> Finding? {
         guard entry.isObject else { return nil }
@@ -75,10 +76,10 @@ enum WapitiEntry {
     /// The finding's URL: Wapiti's `path` is the path alone, so the scheme is the target's and
     /// the host the recorded request's `host:` header (when it is a plain host name or address),
     /// else the target's.
-    static func url(path: String, request: String, target: WebTargetURL) -> String {
+    static func url(path: String, request: String, target: WebURL) -> String {
         let lower = path.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") { return path }
-        var origin = target.origin
+        var origin = target.origin.description
         if let host = hostHeader(request) { origin = "\(target.scheme)://\(host)" }
         return origin + (path.hasPrefix("/") ? path : "/" + path)
     }

@@ -2,6 +2,7 @@ import Foundation
 import Sandbox
 import ScanCore
 import Support
+import Web
 
 /// The command line `WapitiScanner` runs in the sandbox: a shell that runs Wapiti with its log
 /// on stderr and then prints the report from the tmpfs on stdout.
@@ -27,7 +28,7 @@ extension WapitiScanner {
 
     /// The sandboxed command scanning `target` over the (empty) `workspace`.
     /// - Throws: `SentinelError(.invalidInput)` for a module name that is not one.
-    public func invocation(for target: WebTargetURL, workspace: String, context: ScanContext) throws -> ToolInvocation {
+    public func invocation(for target: WebURL, workspace: String, context: ScanContext) throws -> ToolInvocation {
         let modules = selectedModules
         if let bad = modules.first(where: { $0.isEmpty || !$0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") } }) {
             throw SentinelError(.invalidInput, "wapiti module '\(bad)': not a module name (letters, digits, _)")
@@ -35,20 +36,20 @@ extension WapitiScanner {
         let installation = installation(context: context)
         let seconds = Self.format(maxDuration)
         var wapiti = [
-            installation.executable, "-u", target.url, "--scope", scope.rawValue, "-m", modules.joined(separator: ","),
+            installation.executable, "-u", target.string, "--scope", scope.rawValue, "-m", modules.joined(separator: ","),
             "--flush-session", "--no-bugreport", "-f", "json", "-o", Self.reportPath,
             "--store-session", "/tmp/wapiti/session", "--store-config", "/tmp/wapiti/config",
             "--proxy", "http://127.0.0.1:\(EgressLaunch.port)/", "--max-scan-time", seconds, "--max-attack-time", seconds,
             "-v", "1",
         ]
-        wapiti += WapitiLogin.exclusions(target: target.url, paths: exclude)
+        wapiti += WapitiLogin.exclusions(target: target.string, paths: exclude)
         var environment = Self.environment
         if let login, login.format == .form {
-            guard let value = WapitiLogin.environmentValue(login, target: target.url) else {
+            guard let value = WapitiLogin.environmentValue(login, target: target.string) else {
                 throw SentinelError(.invalidInput, "dast.login: Wapiti's login needs a user name field and a password field")
             }
             environment[WapitiLogin.variable] = value
-            wapiti += ["--form-script", "/workspace/" + WapitiLogin.scriptName] + WapitiLogin.exclusions(target: target.url)
+            wapiti += ["--form-script", "/workspace/" + WapitiLogin.scriptName] + WapitiLogin.exclusions(target: target.string)
         }
         return ToolInvocation(
             profile: profile, command: ["/bin/sh", "-c", Self.script, "wapiti-run", Self.reportPath] + wapiti,

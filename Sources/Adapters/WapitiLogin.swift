@@ -1,6 +1,7 @@
 import DAST
 import Documents
 import Foundation
+import Web
 
 /// The login a `dast.login` gives, as Wapiti does it: its own form login (`async_try_form_login`:
 /// it finds the login form, fills the user and password fields, keeps the others), run from a

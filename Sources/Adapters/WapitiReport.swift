@@ -3,6 +3,7 @@ import Findings
 import Foundation
 import ScanCore
 import Support
+import Web
 
 /// Wapiti's JSON report (`wapiti -f json`) read into findings `wapiti.<category-slug>`, one per
 /// entry of its `vulnerabilities`, `anomalies` and `additionals` (each keyed by category name),
@@ -21,7 +22,7 @@ public enum WapitiReport {
     /// - Throws: `SentinelError(.toolFailed, "wapiti failed: ...")` when `data` is not a Wapiti
     ///   report (empty, not JSON, no `vulnerabilities` object); `.invalidInput` for a bad URL.
     public static func parse(data: Data, targetURL: String) throws -> ScannerOutput {
-        let target = try WebTargetURL(targetURL)
+        let target = try WebURL(target: targetURL)
         let document = try ToolReportJSON.parse(data, tool: ToolName.wapiti)
         guard let vulnerabilities = document["vulnerabilities"], vulnerabilities.isObject else {
             throw SentinelError(.toolFailed, "wapiti failed: its JSON output has no 'vulnerabilities' object")
@@ -65,7 +66,7 @@ public enum WapitiReport {
         if skipped > 0 { warn("wapiti: \(skipped) malformed report entr\(skipped == 1 ? "y" : "ies") skipped") }
         if unread > 0 { warn("wapiti: more than \(maxEntries) report entries; \(unread) were not read") }
         if infos?["crawled_pages_nbr"]?.int == 0 {
-            warn("wapiti: crawled no page of \(target.url); is it reachable (the sandbox allows only \(target.egressEntry))?")
+            warn("wapiti: crawled no page of \(target.string); is it reachable (the sandbox allows only \(target.egressEntry))?")
         }
         return output
     }

@@ -4,6 +4,7 @@ import Foundation
 import Sandbox
 import ScanCore
 import Support
+import Web
 
 /// Wapiti (DAST) run inside the sandbox with the `scan-wapiti` profile against one URL. Its
 /// only egress is the sandbox's proxy, allowed exactly the target's `host:port` for the run;
@@ -115,7 +116,7 @@ public struct WapitiScanner: ScanCore.Scanner {
     /// `SentinelError(.invalidInput)` for a bad URL, `.toolFailed` when Wapiti is missing,
     /// fails, times out or leaves no readable report.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
-        let web = try WebTargetURL(targetURL)
+        let web = try WebURL(target: targetURL)
         if let reason = unavailableReason(context: context) { throw SentinelError(.toolFailed, reason) }
         let workspace = try ScratchDirectory.make(prefix: "sentinel-wapiti")
         defer { try? FileManager.default.removeItem(atPath: workspace) }
@@ -135,7 +136,7 @@ public struct WapitiScanner: ScanCore.Scanner {
         }
         var output: ScannerOutput
         do {
-            output = try WapitiReport.parse(data: result.stdout, targetURL: web.url)
+            output = try WapitiReport.parse(data: result.stdout, targetURL: web.string)
         } catch let error as SentinelError where error.code == .toolFailed {
             guard let reason = WapitiFailure.reason(result.stderr) else { throw error }
             throw SentinelError(.toolFailed, "\(error.message) (\(reason))")

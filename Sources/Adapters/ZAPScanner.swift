@@ -3,6 +3,7 @@ import Findings
 import Foundation
 import ScanCore
 import Support
+import Web
 
 /// OWASP ZAP driven over its JSON API: spider the target (and, with `active`, attack it), then
 /// read ZAP's alerts into findings `zap.<pluginId>`.
@@ -61,11 +62,11 @@ public struct ZAPScanner: ScanCore.Scanner {
     /// Runs the ZAP scan. Throws `SentinelError(.invalidInput)` for a bad URL or key file,
     /// `SentinelError(.toolFailed)` when ZAP cannot be reached or a step fails.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
-        let web = try WebTargetURL(targetURL)
+        let web = try WebURL(target: targetURL)
         let key = try apiKeyFile.map(ZAPAPIKey.read)
         let client = try ZAPClient(apiURL: apiURL, apiKey: key, transport: transport)
         let options = ZAPScanOptions(
-            targetURL: web.url, active: active, maxDuration: maxDuration, pollInterval: pollInterval)
+            targetURL: web.string, active: active, maxDuration: maxDuration, pollInterval: pollInterval)
         context.progress(.started(tool: name, files: 1))
         let started = ContinuousClock.now
         let name = name

@@ -1,3 +1,4 @@
+import SourcePositions
 import Support
 
 extension Fix {

@@ -1,3 +1,5 @@
+import SourcePositions
+
 /// Where a finding is: a region of a source file (1-based lines and columns, the file relative
 /// to the scan root) or, for DAST, a request: URL, method and parameter name.
 public struct Location: Sendable, Codable, Hashable {

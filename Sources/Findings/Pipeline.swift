@@ -1,3 +1,5 @@
+import SourcePositions
+
 /// The steps between the scanners and the renderers (DESIGN §2), in one place so that every
 /// caller applies them in the same order:
 /// severity overrides → occurrence fingerprints → cross-tool de-duplication → suppressions →

@@ -1,3 +1,5 @@
+import SourcePositions
+
 #if canImport(Glibc)
     import Glibc
 #endif

@@ -1,4 +1,4 @@
-import Findings
+import SourcePositions
 
 /// String literals: implicit concatenation, escapes, bytes, and f-strings.
 extension PyParser {

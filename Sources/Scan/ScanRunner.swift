@@ -4,6 +4,8 @@ import Foundation
 import PythonSyntax
 import SAST
 import ScanCore
+import Secrets
+import SourcePositions
 import Support
 import Synchronization
 

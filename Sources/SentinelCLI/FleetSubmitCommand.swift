@@ -4,6 +4,7 @@ import Digest
 import Fleet
 import Foundation
 import Heal
+import Signals
 import Store
 import Support
 

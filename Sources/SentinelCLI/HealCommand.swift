@@ -8,6 +8,7 @@ import Heal
 import SAST
 import Sandbox
 import ScanCore
+import Signals
 import Store
 import Support
 

@@ -11,6 +11,7 @@ import Scan
 import ScanCore
 import Store
 import Support
+import Web
 
 /// `sentinel scan`: the CI entry point. Exit 0 clean, 1 findings at or above `--fail-on`,
 /// 2 bad usage/config/input, 3 a scanner failed.
@@ -306,7 +307,7 @@ struct ScanCommand: ParsableCommand {
         // A login's fields may name root's variables (`{env: NAME}` in the operator's config).
         analysis.credentials = .passed
         let target = try WebTarget.parse(web.options.target)
-        analysis.launchEgress = [Scope(target: target).egressEntry, try WebTargetURL(web.options.target).egressEntry]
+        analysis.launchEgress = [Scope(target: target).egressEntry, try WebURL(target: web.options.target).egressEntry]
         if let zap = web.zapURL { analysis.egress += EgressEntry.of(url: zap) }
         if let key = web.zapKeyFile { analysis.resources[Self.zapKeyResource] = AnalysisSandbox.absolute(key) }
         if let openapi { analysis.readOnlyFiles.append(AnalysisSandbox.absolute(openapi)) }

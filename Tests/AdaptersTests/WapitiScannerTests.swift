@@ -5,6 +5,7 @@ import Sandbox
 import ScanCore
 import Support
 import Testing
+import Web
 
 @testable import Adapters
 
@@ -71,7 +72,7 @@ import Testing
         let (context, tools) = try context()
         defer { try? FileManager.default.removeItem(atPath: tools) }
         let scanner = WapitiScanner(targetURL: "https://[::1]:8443/app/", active: true, scope: .domain, toolsDirectory: tools)
-        let invocation = try scanner.invocation(for: WebTargetURL(scanner.targetURL), workspace: "/w", context: context)
+        let invocation = try scanner.invocation(for: WebURL(target: scanner.targetURL), workspace: "/w", context: context)
         let modules = try #require(invocation.command.firstIndex(of: "-m")).advanced(by: 1)
         #expect(invocation.command[modules].split(separator: ",").map(String.init) == scanner.selectedModules)
         #expect(scanner.selectedModules.starts(with: WapitiScanner.passiveModules))
@@ -110,10 +111,10 @@ import Testing
     @Test func chosenModulesReplaceTheDefaultsAndMustBeModuleNames() throws {
         let (context, tools) = try context()
         defer { try? FileManager.default.removeItem(atPath: tools) }
-        let target = try WebTargetURL("http://127.0.0.1:1/")
-        let xss = WapitiScanner(targetURL: target.url, active: true, modules: ["xss"], toolsDirectory: tools)
+        let target = try WebURL(target: "http://127.0.0.1:1/")
+        let xss = WapitiScanner(targetURL: target.string, active: true, modules: ["xss"], toolsDirectory: tools)
         #expect(try xss.invocation(for: target, workspace: "/w", context: context).command.contains("xss"))
-        let bad = WapitiScanner(targetURL: target.url, modules: ["xss,sql"], toolsDirectory: tools)
+        let bad = WapitiScanner(targetURL: target.string, modules: ["xss,sql"], toolsDirectory: tools)
         #expect(throws: SentinelError(.invalidInput, "wapiti module 'xss,sql': not a module name (letters, digits, _)")) {
             _ = try bad.invocation(for: target, workspace: "/w", context: context)
         }

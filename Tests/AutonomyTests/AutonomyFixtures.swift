@@ -3,6 +3,7 @@ import Digest
 import Foundation
 import Git
 @testable import Heal
+@testable import Signals
 import Store
 import Support
 import Testing

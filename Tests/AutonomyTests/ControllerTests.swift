@@ -4,6 +4,7 @@ import Digest
 import Foundation
 import Git
 import Heal
+import Signals
 import Store
 import Support
 import Testing

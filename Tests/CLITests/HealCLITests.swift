@@ -3,6 +3,7 @@
 #endif
 import Foundation
 import Heal
+import Signals
 import TestSupport
 import Testing
 

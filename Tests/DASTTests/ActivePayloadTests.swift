@@ -1,4 +1,5 @@
 @testable import DAST
+@testable import Web
 import Documents
 import Foundation
 import Testing

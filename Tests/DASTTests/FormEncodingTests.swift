@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DAST
+@testable import Web
 
 /// `application/x-www-form-urlencoded` and percent-encoding.
 @Suite struct FormEncodingTests {

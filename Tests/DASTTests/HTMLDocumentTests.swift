@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DAST
+@testable import Web
 
 /// Links and titles from tolerant HTML parsing, including malformed and hostile pages.
 @Suite struct HTMLDocumentTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DAST
+@testable import Web
 
 /// Forms: controls of every kind, ownership, defaults, and what a submission sends.
 @Suite struct HTMLFormTests {

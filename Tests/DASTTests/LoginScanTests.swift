@@ -3,6 +3,7 @@ import Findings
 import Foundation
 import TestSupport
 import Testing
+import Web
 
 /// Authenticated scans (issue 30) against `loginapp.py`: a form login with a CSRF token and a
 /// password no filler guesses, pages that redirect to the login without a session, and sessions

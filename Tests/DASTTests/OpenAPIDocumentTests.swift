@@ -2,6 +2,7 @@ import Support
 import Testing
 
 @testable import DAST
+@testable import Web
 
 /// OpenAPI 3.0 (JSON) and 3.1 (YAML) documents into operations with example requests.
 @Suite struct OpenAPIDocumentTests {

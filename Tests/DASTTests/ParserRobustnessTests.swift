@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DAST
+@testable import Web
 
 /// Seeded random documents built from the characters parsers branch on: nothing crashes, and
 /// each parser's invariants hold on every input.

@@ -1,6 +1,7 @@
 import DAST
 import HTTP
 import Testing
+import Web
 
 /// The passive checks that read pages: forms without an anti-CSRF token, framework debug pages.
 struct PassiveFormChecksTests {

@@ -3,6 +3,7 @@ import Findings
 import Foundation
 import TestSupport
 import Testing
+import Web
 
 /// Fewer requests that find as much (issue 30): probes that work in every quoting state, checks
 /// that go further only where the value is parsed, and the requests each check cost. Against

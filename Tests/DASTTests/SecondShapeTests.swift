@@ -4,6 +4,7 @@ import Foundation
 import Support
 import TestSupport
 import Testing
+import Web
 
 /// Every class the active checks look for, on `labapp.py`: a second shape of each, unlike the
 /// test application's (issue 30) — the other SQL context and technique, stored XSS through a JSON

@@ -3,6 +3,7 @@ import Findings
 import Foundation
 import TestSupport
 import Testing
+import Web
 
 /// The engine against the deliberately vulnerable application: every seeded vulnerability is
 /// reported with its CWE and parameter, no safe twin is, and nothing outside the target's

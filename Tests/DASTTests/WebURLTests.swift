@@ -1,6 +1,7 @@
 import Testing
 
 @testable import DAST
+@testable import Web
 
 /// RFC 3986 parsing and §5.2 resolution, and the edge cases a hostile page can write.
 @Suite struct WebURLTests {

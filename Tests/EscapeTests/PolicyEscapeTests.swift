@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import Heal
+@testable import Signals
 
 /// The autonomy policy is read from the repository, and the repository is hostile input (a pull
 /// request can change `.sentinel/policy.yml`). Its settings must not turn into a way to send the

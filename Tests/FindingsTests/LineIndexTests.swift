@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Findings
+@testable import SourcePositions
 
 @Suite struct LineIndexTests {
     struct Case: Sendable, CustomTestStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import SourcePositions
 import Testing
 
 @testable import Findings

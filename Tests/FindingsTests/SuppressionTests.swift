@@ -1,3 +1,4 @@
+import SourcePositions
 import Testing
 
 @testable import Findings

@@ -6,6 +6,7 @@ import Testing
 
 @testable import Fleet
 @testable import Heal
+@testable import Signals
 
 /// Issue 53, R8: `fleet_memory` is writable by anyone who may submit, so a shared heal-memory row
 /// is hostile until its MAC, made with a key only workers hold, says a worker wrote it.

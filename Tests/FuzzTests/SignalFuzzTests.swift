@@ -1,5 +1,6 @@
 import Foundation
 import Heal
+import Signals
 import Support
 import Testing
 

@@ -7,6 +7,8 @@ import ScanCore
 import Testing
 
 @testable import Heal
+@testable import LLM
+@testable import Signals
 
 @Suite("Manifest bumps")
 struct ManifestBumpTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Heal
+@testable import Signals
 
 /// The parts of a bump's evidence that need no sandbox: the wrapper's marked lines, what is
 /// handed to pip, the "not exercised" reasons, the confidence penalty and the plan without a

@@ -1,5 +1,6 @@
 import Foundation
 import Heal
+import LLM
 import Synchronization
 import TestSupport
 

@@ -5,6 +5,7 @@ import ScanCore
 import Testing
 
 @testable import Heal
+@testable import Signals
 
 /// Every candidate `template` makes in `source` (a file `m.py`, every line run by the failing
 /// tests with suspiciousness 1) for the output `compared`.

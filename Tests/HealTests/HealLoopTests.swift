@@ -9,6 +9,8 @@ import ScanCore
 import Testing
 
 @testable import Heal
+@testable import LLM
+@testable import Signals
 
 /// An actor that proposes fixed edits, for the loop's own tests.
 struct ScriptedActor: HealActor {

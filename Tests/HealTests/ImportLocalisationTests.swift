@@ -1,4 +1,5 @@
 import Heal
+import Signals
 import Testing
 
 /// Fault localisation read from the failing tests' imports, for runs no coverage trace comes out

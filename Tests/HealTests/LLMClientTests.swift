@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Heal
+import LLM
 import Support
 import Testing
 import TestSupport

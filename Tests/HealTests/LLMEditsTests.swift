@@ -1,6 +1,7 @@
 import Foundation
 import Git
 import Heal
+import LLM
 import Support
 import Testing
 

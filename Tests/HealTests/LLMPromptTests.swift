@@ -1,4 +1,5 @@
 import Heal
+import LLM
 import Testing
 
 /// `LLMPrompt.messages`: what the model is told and shown.

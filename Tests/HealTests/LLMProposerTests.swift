@@ -1,5 +1,6 @@
 import Git
 import Heal
+import LLM
 import Support
 import Testing
 import TestSupport

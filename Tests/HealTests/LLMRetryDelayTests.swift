@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Heal
+@testable import LLM
 
 /// The wait between attempts: `Retry-After` (seconds or an HTTP date) or exponential backoff, capped.
 @Suite struct LLMRetryDelayTests {

@@ -3,6 +3,7 @@ import Support
 import Testing
 
 @testable import Heal
+@testable import Signals
 
 /// Memory keeps to the repository an attempt was made on (issue 53, R8): the same rule, the same
 /// signal even, in another repository brings nothing back.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Heal
+@testable import Signals
 import Support
 import Testing
 

@@ -2,6 +2,7 @@ import Git
 import Testing
 
 @testable import Heal
+@testable import Signals
 
 /// What a remembered fix may change when memory replays it (issue 53, R8): only files that exist
 /// and that the signal at hand is in; judged on the patch's text before it is applied, and on

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Heal
+@testable import Signals
 
 /// Issue 28: the scanner that re-runs a finding comes from its typed rule id, not a string prefix test.
 @Suite struct RescannerTests {

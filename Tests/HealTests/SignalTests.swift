@@ -4,6 +4,7 @@ import Support
 import Testing
 
 @testable import Heal
+@testable import Signals
 
 /// Signal files under Fixtures/signals, read in place.
 enum SignalFixture {

@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import PythonSyntax
+import SourcePositions
 import Testing
 
 @testable import SAST

@@ -2,7 +2,7 @@ import Findings
 import Testing
 import TestSupport
 
-@testable import SAST
+@testable import Secrets
 
 /// Issue 26: the secrets scan is linear in its input (no match attempt rescans what an earlier
 /// one read, and what it reports per finding is bounded), and a NUL byte hides nothing.

@@ -1,6 +1,6 @@
 import Findings
 import Testing
-@testable import SAST
+@testable import Secrets
 
 @Suite struct SecretsDetectorTests {
     private func scan(_ text: String) -> [Finding] {

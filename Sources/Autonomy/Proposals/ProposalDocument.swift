@@ -1,6 +1,7 @@
 import Foundation
 import Git
 import Heal
+import Signals
 import Support
 
 /// `proposal.json` (DESIGN §4): everything needed to review, apply or publish a proposal

@@ -1,6 +1,7 @@
 import Foundation
 import Git
 import Heal
+import Signals
 import Support
 
 /// Branch names, titles, `PR.md` and commit messages after the conventions reviewers know from

@@ -1,4 +1,5 @@
 import Documents
+import Web
 
 /// The body of an OpenAPI operation as an `Endpoint.Body`: JSON leaves and form fields become
 /// parameters, anything else is one raw body.

@@ -1,3 +1,5 @@
+import Web
+
 /// An OpenAPI document's operations as crawl seeds: read by the parent (the worker in the
 /// sandbox cannot see the file), each path filled with example values on the scan target's
 /// origin, with its header parameters and example body.

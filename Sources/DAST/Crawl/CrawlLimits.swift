@@ -1,3 +1,5 @@
+import Web
+
 /// What bounds a crawl beyond the request budget.
 public struct CrawlLimits: Sendable, Hashable {
     /// Pages fetched at most.

@@ -1,6 +1,7 @@
 import Foundation
 import Support
 import Synchronization
+import Web
 
 /// Breadth-first crawl of the target's origin: links, forms (GET forms submitted with their
 /// defaults; POST forms only with `--active`), in-scope redirects, robots.txt, sitemap.xml and

@@ -1,4 +1,5 @@
 import Documents
+import Web
 
 /// A request the application accepts, with the parameters the active checks inject into:
 /// found by following a link, submitting a form, or from robots.txt, a sitemap or OpenAPI.

@@ -1,4 +1,5 @@
 import Documents
+import Web
 
 /// Finds a GraphQL API beside the crawled site and turns its schema into endpoints: the usual
 /// paths (and any crawled path that names GraphQL) are asked the introspection query; where one

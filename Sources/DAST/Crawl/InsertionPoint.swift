@@ -1,3 +1,5 @@
+import Web
+
 /// One place a check puts a payload: a query parameter, form field, JSON leaf, cookie, header
 /// or the whole body of an endpoint. `request(_:)` builds the endpoint's request with the
 /// payload there and every other parameter at its default.

@@ -1,3 +1,5 @@
+import Web
+
 /// What the scan may request: the target's origin (scheme, host, port) and nothing else. The
 /// crawler asks before queueing a link, `WebClient` asks again before sending anything (a
 /// redirect, an OpenAPI server, a form action), and the egress proxy outside the sandbox enforces

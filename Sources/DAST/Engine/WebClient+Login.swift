@@ -1,6 +1,7 @@
 import Documents
 import Foundation
 import Support
+import Web
 
 /// The login's state, shared by the scan's threads: which session is current and how often it
 /// was renewed.

@@ -1,6 +1,7 @@
 import HTTP
 import Support
 import Synchronization
+import Web
 
 /// The scan's one way to send a request: scope is checked (nothing outside the target's
 /// origin is ever sent), a budget slot is taken, the session's headers and cookies are added,

@@ -2,6 +2,7 @@ import Findings
 import HTTP
 import Support
 import Synchronization
+import Web
 
 /// One web scan, start to end: crawl (passive checks on every answer), harmless probes, then
 /// with `--active` every check on every insertion point, then the stored-XSS pass. The budget

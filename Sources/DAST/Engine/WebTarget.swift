@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import Support
+import Web
 
 /// Checks on what the user names: the target URL and the extra headers.
 public enum WebTarget {

@@ -1,3 +1,5 @@
+import Web
+
 /// One pass over a response looking for a payload marker in executable positions.
 struct ExecutableFinder {
     let bytes: [UInt8]

@@ -1,3 +1,5 @@
+import Web
+
 /// One control of an HTML form, as written in the page.
 public struct FormField: Sendable, Hashable {
     /// A `name=value` pair as submitted.

@@ -1,3 +1,5 @@
+import Web
+
 /// Values for empty form fields that pass common server-side validation. None names another
 /// host: a URL field gets the page's own origin.
 enum FormFiller {

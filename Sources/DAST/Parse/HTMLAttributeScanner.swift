@@ -1,3 +1,5 @@
+import Web
+
 /// Reads the attributes of a tag after its name, up to the closing `>`, per the WHATWG
 /// attribute states: quoted, unquoted and valueless values, `/` ignored between attributes.
 /// Shared by the tokenizer (which keeps a bounded number) and the reflection analysis (which

@@ -1,3 +1,5 @@
+import Web
+
 /// What the crawler needs from an HTML page: its title, links and forms. Parsing never fails
 /// and never crashes: the page comes from the server under test and may be anything. Output is
 /// bounded (`maxLinks`, `maxForms`, 10 000 form controls) and time is linear in the input.

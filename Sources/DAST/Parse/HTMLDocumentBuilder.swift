@@ -1,3 +1,5 @@
+import Web
+
 /// Walks the tokens of a page once, collecting raw links, the title and form drafts; URLs are
 /// resolved at the end because `<base href>` applies to the whole document wherever it is.
 struct HTMLDocumentBuilder {

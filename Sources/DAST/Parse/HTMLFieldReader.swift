@@ -1,3 +1,5 @@
+import Web
+
 /// Reads one form control from its start tag.
 enum HTMLFieldReader {
     /// The control `token` (`input`, `button`, `select` or `textarea`) describes; a select's

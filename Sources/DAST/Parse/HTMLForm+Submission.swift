@@ -1,3 +1,5 @@
+import Web
+
 extension HTMLForm {
     /// What a browser would send when the first submit button is pressed, with filler for empty
     /// fields so the server's validation lets the request through: named, enabled controls in

@@ -1,3 +1,5 @@
+import Web
+
 /// An HTML form: where it submits, how, and its controls in document order (controls inside
 /// the element and those elsewhere naming it with `form="id"`).
 public struct HTMLForm: Sendable, Hashable {

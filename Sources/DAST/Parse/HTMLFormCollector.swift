@@ -1,3 +1,5 @@
+import Web
+
 /// Collects forms and their controls while the document is walked: the open form (nested
 /// forms are ignored, as browsers do), `form="id"` owners, selects with their options,
 /// textareas' text and disabled fieldsets.

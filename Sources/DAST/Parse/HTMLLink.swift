@@ -1,3 +1,5 @@
+import Web
+
 /// A URL found in a page, resolved against the page's base URL.
 public struct HTMLLink: Sendable, Hashable {
     /// Whether following the link loads a document or a subresource.

@@ -1,3 +1,5 @@
+import Web
+
 /// Which element attributes hold links, and of which kind.
 enum HTMLLinkSources {
     /// `(element, attribute) → kind`; `link` is decided by its `rel`.

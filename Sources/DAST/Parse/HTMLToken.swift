@@ -1,3 +1,5 @@
+import Web
+
 /// One piece of an HTML document as the tokenizer reads it. Offsets are into the UTF-8 bytes
 /// of the source, and consecutive tokens tile it: every byte belongs to exactly one token, so
 /// a position (a reflected marker) can always be placed.

@@ -1,3 +1,5 @@
+import Web
+
 /// A tolerant HTML tokenizer after the WHATWG state machine, simplified: tags, attributes,
 /// comments, doctypes, raw-text and RCDATA elements. It never backtracks, so adversarial input
 /// (megabytes of `<`, unterminated comments or quotes) is read in one linear pass; a tag or

@@ -1,3 +1,5 @@
+import Web
+
 /// A light JavaScript lexer: at any byte of a script it tells code from a string (and its
 /// delimiter), a template literal, a comment or a regular expression literal. Regex-versus-
 /// division is guessed from the previous token, as tools without a full parser do; strings and

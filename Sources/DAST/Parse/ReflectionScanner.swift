@@ -1,3 +1,5 @@
+import Web
+
 /// Places each occurrence of a marker in the token that contains it. Tokens tile the input and
 /// occurrences are sorted, so one walk places them all; a tag is re-read for its attributes
 /// only when it holds an occurrence, once.

@@ -1,3 +1,5 @@
+import Web
+
 /// RFC 9309 pattern matching without backtracking: a pattern is literal pieces separated by
 /// `*`, and matching each piece at its leftmost place after the previous one is exact for
 /// such globs. Each piece is found with a linear search, so a hostile `*a*a*a...` pattern

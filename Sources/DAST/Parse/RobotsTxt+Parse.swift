@@ -1,3 +1,5 @@
+import Web
+
 extension RobotsTxt {
     /// The most rules kept over all groups.
     static let maxRules = 20_000

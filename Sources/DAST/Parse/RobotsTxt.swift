@@ -1,3 +1,5 @@
+import Web
+
 /// A parsed `robots.txt` (RFC 9309): groups of rules per user agent and the sitemaps named.
 /// A scanner uses it two ways: to honour it when asked, and as a list of paths worth visiting.
 public struct RobotsTxt: Sendable, Hashable {

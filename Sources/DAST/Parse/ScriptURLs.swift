@@ -1,3 +1,5 @@
+import Web
+
 /// URLs written in inline scripts: `http(s)://` URLs anywhere, and root-relative `"/path"`
 /// string literals (API endpoints that only JavaScript requests). A light scan, not a parser:
 /// it finds candidates for the crawler, which checks scope before requesting anything.

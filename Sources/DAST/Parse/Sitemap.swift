@@ -1,3 +1,5 @@
+import Web
+
 /// Sitemaps (sitemaps.org): `<urlset><url><loc>` pages, `<sitemapindex><sitemap><loc>` nested
 /// sitemaps, and plain-text sitemaps of one URL per line. Read with a small linear scanner,
 /// tolerant of namespace prefixes, comments and CDATA; never fails.

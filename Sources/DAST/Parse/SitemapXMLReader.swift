@@ -1,89 +1,63 @@
-/// The XML side of `Sitemap`: walks tags once, keeping a bounded stack of local names so a
-/// `<loc>` is taken only directly under `<url>` or `<sitemap>` (not `<image:loc>` and the like).
+import Web
+
+/// The XML side of `Sitemap`: reads the events of the one `XMLReader`, keeping a bounded stack
+/// of local names so a `<loc>` is taken only directly under `<url>` or `<sitemap>` (not
+/// `<image:loc>` and the like).
 struct SitemapXMLReader {
-    let bytes: [UInt8]
-    var position: Int
+    private var reader: XMLReader
     private var stack: [String] = []
     private var urls: [String] = []
     private var sitemaps: [String] = []
 
     init(bytes: [UInt8], position: Int) {
-        self.bytes = bytes
-        self.position = position
+        reader = XMLReader(bytes: bytes, position: position)
     }
 
     mutating func read() -> (urls: [String], sitemaps: [String]) {
-        while position < bytes.count, urls.count + sitemaps.count < Sitemap.maxEntries {
-            guard let open = bytes[position...].firstIndex(of: UInt8(ascii: "<")) else { break }
-            position = open
-            if skip("<!--", to: "-->") || skip("<![CDATA[", to: "]]>") || skip("<?", to: "?>") || skip("<!", to: ">") {
-                continue
+        var pending = reader.next()
+        while let event = pending, urls.count + sitemaps.count < Sitemap.maxEntries {
+            pending = reader.next()
+            switch event {
+            case .end(let name, _):
+                if stack.last == localName(name) { stack.removeLast() }
+            case .start(let name, _, let selfClosing, _):
+                let name = localName(name)
+                if name == "loc", !selfClosing {
+                    pending = location(parent: stack.last, next: pending)
+                } else if !selfClosing, stack.count < 256 {
+                    stack.append(name)
+                }
+            case .text, .cdata, .markup:
+                break
             }
-            tag()
         }
         return (urls, sitemaps)
     }
 
-    /// Skips a construct opening with `opener` past its `closer` (to the end if unclosed).
-    private mutating func skip(_ opener: String, to closer: String) -> Bool {
-        guard HTMLBytes.hasPrefix(bytes, at: position, opener) else { return false }
-        position += opener.utf8.count
-        let found = ByteSearch.offsets(of: Array(closer.utf8), in: bytes, range: position..<bytes.count, limit: 1)
-        position = found.first.map { $0 + closer.utf8.count } ?? bytes.count
-        return true
+    /// The local name (after the last `:`), lowercased.
+    private func localName(_ range: Range<Int>) -> String {
+        String(HTMLBytes.lowercased(reader.bytes[range]).split(separator: ":").last ?? "")
     }
 
-    private mutating func tag() {
-        let closing = position + 1 < bytes.count && bytes[position + 1] == UInt8(ascii: "/")
-        let nameStart = position + (closing ? 2 : 1)
-        var cursor = nameStart
-        while cursor < bytes.count, !HTMLBytes.isTagNameEnd(bytes[cursor]) { cursor += 1 }
-        let qualified = HTMLBytes.lowercased(bytes[nameStart..<min(cursor, nameStart + 256)])
-        let name = String(qualified.split(separator: ":").last ?? "")
-        // Attribute values are quoted in XML and may hold `>`.
-        var quote: UInt8?
-        while cursor < bytes.count {
-            let byte = bytes[cursor]
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: ">") {
-                break
-            }
-            cursor += 1
-        }
-        let selfClosing = cursor > 0 && cursor < bytes.count && bytes[cursor - 1] == UInt8(ascii: "/")
-        position = min(cursor + 1, bytes.count)
-        if closing {
-            if stack.last == name { stack.removeLast() }
-        } else if name == "loc", !selfClosing {
-            location(parent: stack.last)
-        } else if !selfClosing, stack.count < 256 {
-            stack.append(name)
-        }
-    }
-
-    /// The text of a `<loc>` (CDATA included), filed under its parent.
-    private mutating func location(parent: String?) {
+    /// The text of a `<loc>` (CDATA included), filed under its parent: the text and CDATA events
+    /// from `next` on. Returns the first other event.
+    private mutating func location(parent: String?, next: XMLReader.Event?) -> XMLReader.Event? {
         var text: [UInt8] = []
-        while position < bytes.count {
-            if HTMLBytes.hasPrefix(bytes, at: position, "<![CDATA[") {
-                let start = position + 9
-                let end = ByteSearch.offsets(of: Array("]]>".utf8), in: bytes, range: start..<bytes.count, limit: 1).first
+        var pending = next
+        reading: while let event = pending {
+            switch event {
+            case .text(let range), .cdata(let range, _):
                 // Kept up to one byte past the limit: enough to know the location is too long.
-                let room = max(0, Sitemap.maxLocationBytes + 1 - text.count)
-                text += bytes[start..<(end ?? bytes.count)].prefix(room)
-                position = (end ?? bytes.count - 3) + 3
-                continue
+                text += reader.bytes[range].prefix(max(0, Sitemap.maxLocationBytes + 1 - text.count))
+            default:
+                break reading
             }
-            if bytes[position] == UInt8(ascii: "<") { break }
-            if text.count <= Sitemap.maxLocationBytes { text.append(bytes[position]) }
-            position += 1
+            pending = reader.next()
         }
-        guard text.count <= Sitemap.maxLocationBytes else { return }
+        guard text.count <= Sitemap.maxLocationBytes else { return pending }
         let value = URLText.trimmed(HTMLEntities.decode(text[...], inAttribute: false))
-        guard !value.isEmpty else { return }
+        guard !value.isEmpty else { return pending }
         if parent == "sitemap" { sitemaps.append(value) } else if parent == "url" { urls.append(value) }
+        return pending
     }
 }

@@ -1,4 +1,5 @@
 import HTTP
+import Web
 
 /// One request the scanner sends: method, URL, headers and body. Built by the crawler and the
 /// checks, sent by `WebClient` (which adds the session's cookies and headers).

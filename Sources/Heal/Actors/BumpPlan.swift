@@ -1,5 +1,6 @@
 import Foundation
 import SCA
+import Signals
 
 /// What raising a dependency to one version does to the package's advisories: which the
 /// version clears and which stay open, from every advisory of the package in the OSV database

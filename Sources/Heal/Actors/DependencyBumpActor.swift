@@ -1,6 +1,7 @@
 import Foundation
 import Git
 import SCA
+import Signals
 
 /// Raises a vulnerable dependency to the smallest version that clears every advisory of the
 /// package in the OSV database (`BumpPlan`), in the manifest or lockfile the finding came from

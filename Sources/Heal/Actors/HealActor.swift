@@ -1,5 +1,6 @@
 import Digest
 import Git
+import Signals
 import Support
 
 /// The kinds of actor, cheapest and most certain first; also the action classes the autonomy

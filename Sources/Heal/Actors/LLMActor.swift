@@ -1,5 +1,7 @@
 import Foundation
 import Git
+import LLM
+import Signals
 import Support
 
 /// Asks an OpenAI-compatible model for a patch, one per round, showing it the signal, the code

@@ -1,5 +1,6 @@
 import Foundation
 import Git
+import Signals
 
 /// Program repair without a model, for failing tests: the suite runs once under the coverage
 /// tracer in the sandbox, lines are ranked by Ochiai suspiciousness over passing and failing

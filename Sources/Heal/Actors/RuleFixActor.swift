@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import Git
 import SAST
+import Signals
 import Support
 
 /// Applies the `fix:` template of the native rule that raised a finding: the file is scanned

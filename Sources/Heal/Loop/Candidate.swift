@@ -1,4 +1,5 @@
 import Git
+import Signals
 
 /// A verified fix: the seam between Heal and whatever acts on it (DESIGN §1). It carries the
 /// patch, the evidence that it works and how far to trust it; nothing in it refers back to

@@ -4,6 +4,7 @@ import Findings
 import Foundation
 import Git
 import Sandbox
+import Signals
 import Support
 
 /// What `heal` is asked to do.

@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// Judges a candidate's verification against the baseline and turns a failure into a lesson
 /// (after Reflexion: the next attempt is told what went wrong, in a few structured lines).

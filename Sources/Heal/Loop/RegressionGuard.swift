@@ -1,5 +1,6 @@
 import Foundation
 import Git
+import LLM
 import PythonSyntax
 
 /// Refuses a proposal before it runs when it would make the checks pass by weakening them:
@@ -50,17 +51,10 @@ public enum RegressionGuard {
 
     /// Tests, fixtures and test configuration: a file in a `test`, `tests`, `testing` or
     /// `__tests__` directory, `test_*.py`, `*_test.py`, `*_tests.py`, `conftest.py`, `pytest.ini`,
-    /// `tox.ini`, `noxfile.py`, and other ecosystems' `*_test.go`, `*_spec.rb`, `*.test.*`, `*.spec.*`.
+    /// `tox.ini`, `noxfile.py`, and other ecosystems' `*_test.go`, `*_spec.rb`, `*.test.*`, `*.spec.*`
+    /// (``LLMEdits/isTestPath(_:)``, below Heal, so that the LLM's edits are held to the same list).
     public static func isTestFile(_ path: String) -> Bool {
-        let parts = path.lowercased().split(separator: "/").map(String.init)
-        guard let name = parts.last else { return false }
-        let testDirectories: Set<String> = ["test", "tests", "testing", "__tests__"]
-        if parts.dropLast().contains(where: testDirectories.contains) { return true }
-        if ["conftest.py", "pytest.ini", "tox.ini", "noxfile.py"].contains(name) { return true }
-        if name.hasPrefix("test_") && name.hasSuffix(".py") { return true }
-        let suffixes = ["_test.py", "_tests.py", "_test.go", "_test.rb", "_spec.rb"]
-        if suffixes.contains(where: name.hasSuffix) { return true }
-        return name.contains(".test.") || name.contains(".spec.")
+        LLMEdits.isTestPath(path)
     }
 
     /// Text that turns a failing test into a skipped or expected one, or changes how pytest runs

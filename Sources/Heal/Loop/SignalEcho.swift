@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// Whether a run's output still shows an exception or an error-log signal: the exception's type
 /// raised (`json.decoder.JSONDecodeError: …`, pytest's `E   JSONDecodeError: …`, a summary's

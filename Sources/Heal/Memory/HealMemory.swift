@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import Foundation
+import Signals
 import Store
 import Support
 import Synchronization

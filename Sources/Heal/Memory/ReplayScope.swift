@@ -1,4 +1,5 @@
 import Git
+import Signals
 
 /// What a remembered fix may change when it is replayed: files that exist, and that the signal
 /// being healed is in — its locations (a finding's file, a traceback's frames, a manifest) and,

@@ -1,5 +1,6 @@
 import Foundation
 import Sandbox
+import Signals
 
 /// `evidence.json`: everything a reviewer needs to trust (or not) the outcome — the signal,
 /// the baseline, every attempt with its lesson and runs, the winning candidate's verification,

@@ -1,3 +1,5 @@
+import Signals
+
 /// What verifying a candidate checked beyond the command's exit status, for the evidence: a
 /// reviewer reads here that the failing tests themselves passed, that the signal's exception or
 /// log line was gone from the output, and which files were the tests' own (a candidate editing

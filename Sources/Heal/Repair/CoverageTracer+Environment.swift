@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 import Support
 
 /// How a traced run finds the plugin, and what to tell the user when it did not.

@@ -1,4 +1,5 @@
 import PythonSyntax
+import Signals
 
 /// Fault localisation when no coverage trace can be had (the command's Python cannot load the
 /// tracer, or it does not run pytest): the project's modules the failing tests import, directly

@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import Scan
 import ScanCore
+import Signals
 import Store
 
 /// Re-runs the scanner that raised a finding (`native`, `osv`, `bandit`, `semgrep`, `secrets`)

@@ -1,5 +1,6 @@
 import Foundation
 import Sandbox
+import Signals
 
 /// One run of the verify command on a tree, as the evidence records it.
 public struct Verification: Sendable, Hashable, Codable {

@@ -1,5 +1,6 @@
 import Foundation
 import Sandbox
+import Signals
 import Support
 
 /// Runs the project's own check (`--verify`) on a candidate tree in the sandbox: the tree is

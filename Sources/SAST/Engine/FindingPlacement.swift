@@ -1,4 +1,5 @@
 import Findings
+import Secrets
 
 /// Where a code rule's finding is decides how sure it is (issue 55): code the product does not
 /// run (tests, examples, documentation) and SQL a schema migration builds for itself are

@@ -2,6 +2,7 @@ import Findings
 import Foundation
 import PythonSyntax
 import Synchronization
+import SourcePositions
 
 /// A file's bytes with its lines, for slicing matched regions and converting byte columns
 /// into the code-point columns findings use.

@@ -1,4 +1,5 @@
 import Findings
+import SourcePositions
 
 /// Splits lockfile bytes into lines with their 1-based numbers, after dropping a UTF-8 BOM.
 /// `\n`, `\r\n` and a lone `\r` all end a line (`LineIndex`), so files edited on any platform

@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import DAST
+import Web
 
 /// The address a target can reach the canary at: loopback for a loopback target, else the
 /// address this host uses towards the target (found by connecting a UDP socket, which sends

@@ -1,7 +1,7 @@
 import Findings
 import Foundation
-import SAST
 import ScanCore
+import Secrets
 
 /// The secrets detector over every selected text file.
 public struct SecretsScanner: ScanCore.Scanner {

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import Heal
+import Signals
 
 /// Heal's signal reader: the format is detected from the content (JUnit XML, SARIF, Sentinel
 /// JSON report, pip-audit JSON, JSON log lines, pytest output, Python traceback), as for a

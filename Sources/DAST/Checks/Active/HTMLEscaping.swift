@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import Web
 
 /// The forms a reflected value takes in a page: as sent, HTML-escaped (either spelling of the
 /// apostrophe), or URL-encoded.

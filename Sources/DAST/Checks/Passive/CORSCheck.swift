@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import Support
+import Web
 
 /// Cross-origin resource sharing that lets any site read answers: the `Origin` a request names
 /// is echoed into `Access-Control-Allow-Origin` (or `null` is allowed) together with

@@ -1,3 +1,5 @@
+import Web
+
 /// A check that sends a few harmless GET requests of its own after the crawl (well-known files,
 /// an `Origin` header): safe on any target, so it runs without `--active` too.
 public protocol ProbeCheck: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import Support
+import Web
 
 /// Files that should never be served: version-control metadata, environment files, backups
 /// and dumps. Each well-known path is fetched once; a finding needs the file's own signature

@@ -1,3 +1,5 @@
+import Web
+
 /// One operation of an OpenAPI document: a method on a path template, its parameters with
 /// example values and its request body.
 public struct APIOperation: Sendable, Hashable {

@@ -1,3 +1,5 @@
+import Web
+
 /// The request body of an API operation: the media type chosen and an example body in it.
 public struct APIRequestBody: Sendable, Hashable {
     /// The media type chosen: JSON first, then form-urlencoded, multipart, XML, plain text,

@@ -1,4 +1,5 @@
 import Documents
+import Web
 
 /// A JSON request body as a value tree: its text, the paths of its scalar fields (`name`,
 /// `address.city`, `tags[0]`), and copies with one field replaced by an injected string, which

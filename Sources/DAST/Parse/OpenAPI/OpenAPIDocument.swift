@@ -1,6 +1,7 @@
 import Documents
 import DocumentsYAML
 import Support
+import Web
 
 /// An OpenAPI 3.0 or 3.1 document (JSON or YAML) read into the operations an API scan
 /// exercises. Structural problems throw `SentinelError(.invalidInput, "FILE:LINE: problem")`;

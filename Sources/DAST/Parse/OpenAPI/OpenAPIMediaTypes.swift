@@ -1,3 +1,5 @@
+import Web
+
 /// Choosing the request media type an active scan can exercise best.
 enum OpenAPIMediaTypes {
     /// The preferred of `types` (as written in `content`): JSON, form-urlencoded, multipart,

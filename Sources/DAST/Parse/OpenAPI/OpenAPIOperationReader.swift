@@ -1,4 +1,5 @@
 import Documents
+import Web
 
 /// Walks `paths` into operations: path items (possibly `$ref`ed), their methods, merged
 /// parameters, request bodies and servers.

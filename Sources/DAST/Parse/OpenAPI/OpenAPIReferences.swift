@@ -1,4 +1,5 @@
 import Documents
+import Web
 
 /// Resolves `$ref`s inside one OpenAPI document (`#/components/...` JSON pointers). References
 /// to other files or URLs are never followed (the scanner reads no other file and fetches

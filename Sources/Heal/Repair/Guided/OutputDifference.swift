@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// How a program's printed output differs from what its tests expected, over every comparison a
 /// failing run showed (``ComparedValues``), as output judges compare: whitespace-separated tokens.

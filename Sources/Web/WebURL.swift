@@ -62,21 +62,21 @@ public struct WebURL: Sendable, Hashable, CustomStringConvertible {
     public var description: String { string }
 
     /// This URL with `fragment` replaced.
-    func with(fragment newFragment: String?) -> WebURL {
+    package func with(fragment newFragment: String?) -> WebURL {
         WebURL(
             scheme: scheme, host: host, port: port, path: path, query: query, fragment: newFragment,
             userInfo: userInfo)
     }
 
     /// This URL with its path replaced by `newPath` (already percent-encoded, starting with `/`).
-    func with(path newPath: String) -> WebURL {
+    package func with(path newPath: String) -> WebURL {
         WebURL(
             scheme: scheme, host: host, port: port, path: newPath, query: query, fragment: fragment,
             userInfo: userInfo)
     }
 
     /// This URL with its query replaced by `newQuery` (raw) and the fragment kept.
-    func with(query newQuery: String?) -> WebURL {
+    package func with(query newQuery: String?) -> WebURL {
         WebURL(
             scheme: scheme, host: host, port: port, path: path, query: newQuery, fragment: fragment,
             userInfo: userInfo)

@@ -1,29 +1,29 @@
 /// Byte classes and clean-ups shared by the URL parser and the form encoder.
-enum URLText {
+package enum URLText {
     /// ASCII letters.
-    static func isAlpha(_ byte: UInt8) -> Bool {
+    package static func isAlpha(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
     }
 
     /// ASCII digits.
-    static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    package static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     /// RFC 3986 `unreserved`: `A-Z a-z 0-9 - . _ ~`.
-    static func isUnreserved(_ byte: UInt8) -> Bool {
+    package static func isUnreserved(_ byte: UInt8) -> Bool {
         isAlpha(byte) || isDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "~")
     }
 
     /// RFC 3986 `sub-delims`.
-    static func isSubDelimiter(_ byte: UInt8) -> Bool {
+    package static func isSubDelimiter(_ byte: UInt8) -> Bool {
         "!$&'()*+,;=".utf8.contains(byte)
     }
 
     /// Space, C0 controls and DEL.
-    static func isSpaceOrControl(_ byte: UInt8) -> Bool { byte <= 0x20 || byte == 0x7F }
+    package static func isSpaceOrControl(_ byte: UInt8) -> Bool { byte <= 0x20 || byte == 0x7F }
 
     /// The value of a hex digit, nil for anything else.
-    static func hexValue(_ byte: UInt8) -> UInt8? {
+    package static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
@@ -33,7 +33,7 @@ enum URLText {
     }
 
     /// The byte a valid `%XX` escape at `index` stands for; nil when there is none.
-    static func escapedByte(_ bytes: [UInt8], at index: Int) -> UInt8? {
+    package static func escapedByte(_ bytes: [UInt8], at index: Int) -> UInt8? {
         guard bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hexValue(bytes[index + 1]),
             let low = hexValue(bytes[index + 2])
         else { return nil }
@@ -41,7 +41,7 @@ enum URLText {
     }
 
     /// `%XX` with uppercase hex digits.
-    static func escape(_ byte: UInt8, into out: inout [UInt8]) {
+    package static func escape(_ byte: UInt8, into out: inout [UInt8]) {
         let digits = Array("0123456789ABCDEF".utf8)
         out.append(UInt8(ascii: "%"))
         out.append(digits[Int(byte >> 4)])
@@ -49,7 +49,7 @@ enum URLText {
     }
 
     /// `text` without leading and trailing spaces and C0 controls, as browsers trim URLs.
-    static func trimmed(_ text: String) -> String {
+    package static func trimmed(_ text: String) -> String {
         let bytes = Array(text.utf8)
         guard let first = bytes.firstIndex(where: { !isSpaceOrControl($0) }),
             let last = bytes.lastIndex(where: { !isSpaceOrControl($0) })
@@ -60,7 +60,7 @@ enum URLText {
     /// A path, query or fragment with the bytes browsers escape before sending (non-ASCII,
     /// space, controls, `"<>\^`{|}`) percent-encoded; `uppercasing` also uppercases the hex of
     /// existing escapes (paths are normalised, queries stay as the server wrote them).
-    static func encodingUnsafe(_ text: String, uppercasing: Bool) -> String {
+    package static func encodingUnsafe(_ text: String, uppercasing: Bool) -> String {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)

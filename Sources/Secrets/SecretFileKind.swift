@@ -2,7 +2,7 @@
 /// a fixture, a sentence of the UI or a package's name (issue 55: on real code, most committed
 /// "passwords" were documentation examples, CI throw-aways, translations and lockfile entries).
 /// ``FindingPlacement`` places the code rules' findings by the same kinds.
-enum SecretFileKind: Equatable {
+package enum SecretFileKind: Equatable {
     /// Code and configuration that runs: everything is reported at the rule's severity.
     case source
     /// Tests and CI definitions, example and sample configuration: a password or key there is a
@@ -17,7 +17,7 @@ enum SecretFileKind: Equatable {
 
     /// Where a finding of this kind of file is, as its message says it (`in a test, CI or
     /// example file`); nil for files whose findings are not placed (code, catalogues, lockfiles).
-    var place: String? {
+    package var place: String? {
         switch self {
         case .fixture: "in a test, CI or example file"
         case .documentation: "in documentation"
@@ -26,7 +26,7 @@ enum SecretFileKind: Equatable {
     }
 
     /// The kind of `path` (relative to the scanned root, `/`-separated).
-    static func of(_ path: String) -> SecretFileKind {
+    package static func of(_ path: String) -> SecretFileKind {
         let lower = path.lowercased()
         let components = lower.split(separator: "/").map(String.init)
         let name = components.last ?? lower
@@ -55,7 +55,7 @@ enum SecretFileKind: Equatable {
     ]
     /// Whether `path` is a CI definition or lies in a CI directory (`.github/workflows/x.yml`,
     /// `ci/build.py`, `.gitlab-ci.yml`): code that runs on every change.
-    static func isContinuousIntegration(_ path: String) -> Bool {
+    package static func isContinuousIntegration(_ path: String) -> Bool {
         let components = path.lowercased().split(separator: "/").map(String.init)
         let name = components.last ?? ""
         return !Set(components.dropLast()).isDisjoint(with: ciDirectories) || ciFiles.contains(name)
@@ -66,7 +66,7 @@ enum SecretFileKind: Equatable {
 
     /// Whether `path` is a database schema migration: a file under a `migrations` directory
     /// (Django, Flask-Migrate, Alembic's `migrations/versions`) or Alembic's `alembic/versions`.
-    static func isMigration(_ path: String) -> Bool {
+    package static func isMigration(_ path: String) -> Bool {
         let directories = path.lowercased().split(separator: "/").dropLast()
         if directories.contains("migrations") { return true }
         guard let versions = directories.lastIndex(of: "versions"), versions > directories.startIndex else { return false }

@@ -91,7 +91,7 @@ public enum LLMPrompt {
 
     /// `text` cut to about `limit` characters, keeping its head and tail (a traceback's last
     /// lines matter most).
-    static func clipped(_ text: String, to limit: Int) -> String {
+    package static func clipped(_ text: String, to limit: Int) -> String {
         guard text.count > limit else { return text }
         let half = limit / 2
         return String(text.prefix(half)) + "\n[... \(text.count - 2 * half) characters left out ...]\n" + String(text.suffix(half))

@@ -1,5 +1,7 @@
 import Foundation
+import Signals
 
+/// Here in Heal rather than in Signals: it reads the repository's files through `HealWorkspace`.
 extension Signal {
     /// The signal with its paths made relative to the repository: an absolute path inside it
     /// loses the repository prefix, and a path written from elsewhere (a report of the parent

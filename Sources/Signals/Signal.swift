@@ -143,7 +143,7 @@ public struct Signal: Sendable, Hashable, Codable {
     }
 
     /// The message with numbers and quoted values folded, so `index 7` and `index 9` agree.
-    static func shape(of message: String) -> String {
+    package static func shape(of message: String) -> String {
         var out = ""
         var lastWasDigit = false
         for character in message {

@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import SourcePositions
 import Support
 import PythonSyntax
 
@@ -73,7 +74,7 @@ public struct SecretsDetector: Sendable {
 
     /// `finding` placed as a fixture-prone finding of a `kind` file is: low severity and
     /// confidence in a test, CI, example or documentation file; as it was elsewhere.
-    static func placed(_ finding: Finding, kind: SecretFileKind) -> Finding {
+    package static func placed(_ finding: Finding, kind: SecretFileKind) -> Finding {
         guard let place = kind.place else { return finding }
         guard finding.severity > .low || finding.confidence > .low else { return finding }
         return lowered(finding, because: "\(place): likely a fixture or an example")

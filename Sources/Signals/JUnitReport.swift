@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
+import Web
 
 /// A JUnit XML report (pytest `--junitxml`, and most other runners): the failing and erroring
 /// test cases with their messages and types.
@@ -19,16 +16,44 @@ struct JUnitReport {
 
     var cases: [Case] = []
 
-    /// Parses `data`; nil when it is not XML with `testsuite`/`testcase` elements.
+    /// Parses `data`; nil when it has no `testsuite`/`testsuites` element. Read by the one
+    /// bounded `XMLReader` (no DTD, no entities but XML's own), as leniently as Foundation's
+    /// parser (libxml2, recovering) did for the report's own elements: each start and end tag is
+    /// taken as it comes, a report cut short gives the cases it closed; an unknown reference, a
+    /// tag that is no name or nesting deeper than 256 fails. Bytes that are not UTF-8 read as
+    /// U+FFFD; CDATA sections are not part of a failure's text.
     static func parse(_ data: Data) -> JUnitReport? {
-        let delegate = Delegate()
-        // Foundation's XMLParser traps on a name or attribute that is not UTF-8 (libxml2 passes
-        // such bytes through): bad sequences become U+FFFD first, as SignalReader reads the text.
-        let parser = XMLParser(data: Data(String(decoding: data, as: UTF8.self).utf8))
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = delegate
-        guard parser.parse(), delegate.sawSuite else { return nil }
-        return JUnitReport(cases: delegate.cases)
+        var reader = XMLReader(bytes: [UInt8](data))
+        var builder = Builder()
+        var depth = 0
+        while let event = reader.next() {
+            switch event {
+            case .start(let range, let attributeRange, let selfClosing, _):
+                guard let first = reader.bytes[range].first, isNameStart(first), depth < maxDepth else { return nil }
+                let name = reader.string(range)
+                let attributes = reader.attributes(attributeRange, selfClosing: selfClosing) ?? []
+                builder.start(name, attributes: Dictionary(attributes, uniquingKeysWith: { first, _ in first }))
+                if selfClosing { builder.end(name) } else { depth += 1 }
+            case .end(let range, _):
+                depth = max(0, depth - 1)
+                builder.end(reader.string(range))
+            case .text(let range):
+                guard let text = XMLReader.decoded(reader.bytes[range], inAttribute: false) else { return nil }
+                builder.characters(text)
+            case .cdata, .markup:
+                break
+            }
+        }
+        guard builder.sawSuite else { return nil }
+        return JUnitReport(cases: builder.cases)
+    }
+
+    /// The deepest nesting read.
+    static let maxDepth = 256
+
+    /// Whether an element name may start with `byte`: a letter, `_`, `:` or a non-ASCII byte.
+    private static func isNameStart(_ byte: UInt8) -> Bool {
+        byte >= 0x80 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A)
     }
 
     /// pytest writes `classname="tests.test_x"` `name="test_y"`: the id pytest prints is
@@ -51,16 +76,14 @@ struct JUnitReport {
         return ([path] + classes + [name]).filter { !$0.isEmpty }.joined(separator: "::")
     }
 
-    private final class Delegate: NSObject, XMLParserDelegate {
+    /// The cases, from the elements as they open and close.
+    private struct Builder {
         var cases: [Case] = []
         var sawSuite = false
         private var current: Case?
         private var inFailure = false
 
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
+        mutating func start(_ name: String, attributes: [String: String]) {
             switch name {
             case "testsuite", "testsuites": sawSuite = true
             case "testcase":
@@ -79,11 +102,11 @@ struct JUnitReport {
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
+        mutating func characters(_ string: String) {
             if inFailure, current != nil, current!.text.utf8.count < 64 << 10 { current!.text += string }
         }
 
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        mutating func end(_ name: String) {
             switch name {
             case "failure", "error": inFailure = false
             case "testcase":

@@ -1,12 +1,12 @@
 /// Character references: the named ones pages commonly use (and those XSS filters are evaded
 /// with, such as `&colon;` and `&Tab;`) and every numeric one. Unknown names stay literal.
-enum HTMLEntities {
+package enum HTMLEntities {
     /// The longest entity name looked up.
     private static let maxNameLength = 32
 
     /// `bytes` as text with references decoded. In attribute values a reference without `;`
     /// followed by `=` or an alphanumeric stays literal, as browsers keep `?a=1&copy=2` intact.
-    static func decode(_ bytes: ArraySlice<UInt8>, inAttribute: Bool) -> String {
+    package static func decode(_ bytes: ArraySlice<UInt8>, inAttribute: Bool) -> String {
         guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
