@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Findings
+import TestSupport
 
 /// Shared sample data and environment probes for the Findings tests.
 enum Fixtures {
@@ -9,7 +10,7 @@ enum Fixtures {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `../shared/corpora` next to the package (worktrees live beside `shared`).
-    static let corpora: URL = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora")
+    static let corpora: URL = Corpora.root
 
     static let sarifSchema: String = corpora.appendingPathComponent("sarif/sarif-schema-2.1.0.json").path
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import PythonSyntax
+import TestSupport
 
 /// Helpers shared by the Python parser tests.
 enum PyTest {
@@ -31,10 +32,8 @@ enum PyTest {
         }
     }
 
-    /// `/work/shared/corpora` resolved from this file: Tests/PythonSyntaxTests → package root → ../shared.
-    static let corpora: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/corpora")
+    /// `../shared/corpora` beside the package (TestSupport's one `Corpora.root`).
+    static let corpora: URL = Corpora.root
 
     /// Directories of the Python corpus.
     static let corpusDirectories = ["bandit/examples", "semgrep-rules/python"].map {

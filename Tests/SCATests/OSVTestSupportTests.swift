@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Shared paths and helpers for the SCA database tests (no tests of its own).
 enum Fixtures {
@@ -7,7 +8,7 @@ enum Fixtures {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     /// `<package root>/../shared/corpora/osv`, read in place.
-    static let corpora = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpora/osv")
+    static let corpora = Corpora.root.appendingPathComponent("osv")
     static let pypa = corpora.appendingPathComponent("pypa/vulns").path
     static let rustsec = corpora.appendingPathComponent("rustsec/crates").path
     static let golang = corpora.appendingPathComponent("golang/data/osv").path

@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import Foundation
+import TestSupport
 
 /// The package root, found from this file's path.
 enum Paths {
@@ -11,7 +12,7 @@ enum Paths {
         return url.path
     }()
     static let profiles = packageRoot + "/profiles"
-    static let corpora = URL(fileURLWithPath: packageRoot).deletingLastPathComponent().path + "/shared/corpora"
+    static let corpora = Corpora.root.path
 }
 
 /// A temporary directory removed when the value is released.
