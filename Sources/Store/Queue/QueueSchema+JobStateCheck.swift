@@ -3,8 +3,11 @@ extension QueueSchema {
     /// Frozen with the migration; a new state is a new migration (and a test holds `JobState` to this).
     static let jobStates = ["queued", "running", "succeeded", "failed", "dead", "cancelled"]
 
+    /// `'queued', 'running', ...`: the states as SQL literals, for the CHECK and the clean-up before it.
+    private static let stateList = jobStates.map { "'\($0)'" }.joined(separator: ", ")
+
     /// `state IN (...)` for the CHECK constraint.
-    private static let stateCheck = "CHECK (state IN (\(jobStates.map { "'\($0)'" }.joined(separator: ", "))))"
+    private static let stateCheck = "CHECK (state IN (\(stateList)))"
 
     /// A row written with a state no build knows (straight into the table) would stop the CHECK
     /// being added: it fails instead, saying what its state was, as `claim` fails an unknown kind.
@@ -12,7 +15,7 @@ extension QueueSchema {
         UPDATE fleet_jobs SET last_error = 'not a job this worker reads: unknown state ''' || state || ''' (failed by migration 2)',
             state = 'failed', lease_owner = NULL, lease_token = NULL, lease_until = NULL,
             finished_at = coalesce(finished_at, {now})
-        WHERE state NOT IN (\(jobStates.map { "'\($0)'" }.joined(separator: ", ")))
+        WHERE state NOT IN (\(stateList))
         """
 
     /// Migration 2: a job's state is one of `jobStates`, enforced by the database on both backends.
