@@ -32,11 +32,14 @@ BENCH_PACKAGES = $(DEMO_PACKAGES) hyperfine time bubblewrap curl postgresql-15
 VENV         = .venv
 # Pinned, like the scanners in scripts/install-tools.sh: a new release of one cannot change a test.
 PIP_PACKAGES = jsonschema==4.26.0 packaging==26.4 cvss==3.6 pyyaml==6.0.4
+# The fleet's peer in bench/fleet-peer.py (procrastinate, a PostgreSQL job queue), in a venv of its own.
+BENCH_VENV        = .venv-bench
+BENCH_PIP_PACKAGES = procrastinate==3.10.0 psycopg[binary]==3.3.9
 TOOLS_DIR   ?= /opt/sentinel-tools/venv
 DISTDIR     ?= dist
 
 .PHONY: all deps apt-deps demo-apt-deps test-apt-deps bench-apt-deps pip-deps tools build release install uninstall dist deb \
-        image check-install check test test-unit demo bench clean
+        image check-install check test test-unit demo bench bench-pip-deps clean
 
 all: build
 
@@ -69,6 +72,13 @@ pip-deps:
 	@for p in $(PIP_PACKAGES); do \
 	  $(VENV)/bin/python -c "import importlib.metadata as m, sys; n, v = sys.argv[1].split('=='); sys.exit(m.version(n) != v)" $$p 2>/dev/null \
 	    || $(VENV)/bin/pip install -q $$p; \
+	done
+
+bench-pip-deps:
+	@[ -x $(BENCH_VENV)/bin/python ] || python3 -m venv $(BENCH_VENV)
+	@for p in $(BENCH_PIP_PACKAGES); do \
+	  $(BENCH_VENV)/bin/python -c "import importlib.metadata as m, sys; n, v = sys.argv[1].split('=='); sys.exit(m.version(n.split('[')[0]) != v)" $$p 2>/dev/null \
+	    || $(BENCH_VENV)/bin/pip install -q "$$p"; \
 	done
 
 # Bandit and Semgrep in a venv the sandbox profiles bind read-only (Debian's python3, so the
