@@ -61,10 +61,8 @@ struct JobExecution {
         defer { if let lockKey { try? queue.unlock(lockKey) } }
         do {
             return try ScratchDirectory.with { scratch in try run(spec, scratch: scratch, queue: queue) }
-        } catch let error as SentinelError {
-            return .failed(error.message, retry: error.code != .invalidInput)
         } catch {
-            return .failed("\(error)", retry: true)
+            return .failed((error as? SentinelError)?.message ?? "\(error)", retry: JobFailure.isTransient(error))
         }
     }
 
@@ -113,11 +111,18 @@ struct JobExecution {
         if let path = Self.localPath(repository) {
             local = try LocalRepository.open(path, repository: repository, roots: options.repositoryRoots, worker: options.name)
             source = (options.repositoriesByPath ? local?.path : local?.heldPath) ?? source
+        } else {
+            try CloneHosts(options.cloneHosts).check(repository, worker: options.name)
         }
         guard spec.isRemote || spec.revision != nil else { return (source, local) }
         // In the sandbox, as every git run: a local source bound read-only (by its checked real path:
-        // a bind takes a path, not a descriptor), a remote's host the only egress.
-        try GitClone.make(from: local?.path ?? source, into: scratch, name: "checkout", revision: spec.revision)
+        // a bind takes a path, not a descriptor), a remote's host the only egress. Shallow unless
+        // the scan compares with an older revision (`--since` needs the history).
+        let since = spec.arguments.contains { $0 == "--since" || $0.hasPrefix("--since=") }
+        let bounds = GitClone.Bounds(
+            seconds: options.cloneSeconds, bytes: options.cloneBytes, shallow: !since, timeName: "--clone-timeout",
+            sizeName: "--clone-max-size")
+        try GitClone.make(from: local?.path ?? source, into: scratch, name: "checkout", revision: spec.revision, bounds: bounds)
         if let local {
             // The bind resolved the path again: it must still be the directory that was checked.
             let again = try LocalRepository.open(
@@ -202,7 +207,7 @@ struct JobExecution {
         case .scan, .dast:
             guard status == 0 || status == 1 else {
                 let reason = "sentinel scan exited \(status): \(child.lastErrorLine())"
-                return .failed(reason, retry: status != 2)
+                return .failed(reason, retry: JobFailure.isTransient(exitStatus: status))
             }
             let data = try BoundedFile.read(scratch + "/record.json", limit: 512 << 20, followLinks: false)
             var record = try ScanRecord.decode(data, name: "job \(job.id) record")
@@ -215,7 +220,8 @@ struct JobExecution {
             return .succeeded(JobResult(exitStatus: status, report: try record.encoded(), findings: findings))
         case .heal:
             guard status == 0 || status == 1 else {
-                return .failed("sentinel heal exited \(status): \(child.lastErrorLine())", retry: status != 2)
+                return .failed(
+                    "sentinel heal exited \(status): \(child.lastErrorLine())", retry: JobFailure.isTransient(exitStatus: status))
             }
             var record = HealRecord(exitStatus: status)
             if status == 0 {

@@ -26,6 +26,14 @@ public struct WorkerOptions: Sendable {
     /// Anyone who can submit could otherwise have the worker crawl its own loopback or network
     /// and read back what it found.
     public var dastTargets: [String] = []
+    /// Hosts (`host` or `host:port`) a job's remote URL may be cloned from (`--clone-host`);
+    /// empty clones no remote. Anyone who can submit could otherwise have the worker fetch from
+    /// any server it can reach, its own network included.
+    public var cloneHosts: [String] = []
+    /// The most seconds one clone may take (`--clone-timeout`).
+    public var cloneSeconds = 600.0
+    /// The most bytes one clone may write (`--clone-max-size`).
+    public var cloneBytes: UInt64 = 2 << 30
     /// The file holding the key that authenticates shared heal memory (`--memory-key`); nil:
     /// `SENTINEL_MEMORY_KEY_FILE`, else the state directory's `memory.key`. Every worker of a fleet
     /// holds the same key; submitters must not.

@@ -31,9 +31,10 @@ enum GitSandbox {
     ]
 
     /// The profile of one git run: `writable` commits the run's changes to the tree back after it;
-    /// `egress` (`host:port` entries) lets a clone reach its remote through the filtering proxy.
-    static func profile(writable: Bool, egress: [String] = []) -> Profile {
-        Profile(
+    /// `egress` (`host:port` entries) lets a clone reach its remote through the filtering proxy;
+    /// `bounds` (a clone's) replace the time limit and the bytes the run may write.
+    static func profile(writable: Bool, egress: [String] = [], bounds: GitClone.Bounds? = nil) -> Profile {
+        var profile = Profile(
             name: "git",
             description: "git over one work tree: no network, no capability, read-only unless it commits",
             filesystem: .init(
@@ -45,6 +46,14 @@ enum GitSandbox {
             limits: .init(
                 memoryBytes: 2 << 30, pids: 64, cpus: 1, timeoutSeconds: 900, fileSizeBytes: 2 << 30,
                 openFiles: 1024, outputBytes: 256 << 20, workspaceSizeBytes: 4 << 30))
+        if let bounds {
+            profile.limits.timeoutSeconds = bounds.seconds
+            // The clone is written to a tmpfs (the workspace's upper layer), charged as memory.
+            profile.limits.workspaceSizeBytes = bounds.bytes
+            profile.limits.fileSizeBytes = bounds.bytes
+            profile.limits.memoryBytes = max(2 << 30, bounds.bytes + (1 << 30))
+        }
+        return profile
     }
 
     /// Runs `script` under `/bin/sh` (its positional parameters: `arguments`) after the guard's
@@ -54,10 +63,10 @@ enum GitSandbox {
     static func run(
         script: String, arguments: [String], workspace: String?, start: String?, writable: Bool, input: [UInt8]?,
         configuration: [(key: String, value: String)], environment extra: [String: String],
-        extraReadOnly: [String] = [], egress: [String] = []
+        extraReadOnly: [String] = [], egress: [String] = [], bounds: GitClone.Bounds? = nil
     ) throws -> GitRunner.Output {
         var request = SandboxRequest(
-            profile: profile(writable: writable, egress: egress),
+            profile: profile(writable: writable, egress: egress, bounds: bounds),
             command: ["/bin/sh", "-c", enter + GitConfigGuard.prelude + script, "sentinel-git"] + arguments,
             workspace: workspace, extraReadOnly: extraReadOnly,
             environment: GitConfigGuard.environment(extra: configuration).merging(extra) { _, added in added }
@@ -72,6 +81,8 @@ enum GitSandbox {
         switch result.reason {
         case .exited:
             break
+        case .timeout where bounds != nil:
+            throw SentinelError(.git, "git \(arguments.first ?? ""): \(bounds?.timeBound ?? "") reached")
         case .timeout, .oom, .signaled, .setupFailed:
             throw SentinelError(.git, "git \(arguments.first ?? ""): ended by the sandbox (\(result.reason.rawValue))")
         }

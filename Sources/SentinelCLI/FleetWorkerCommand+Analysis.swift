@@ -45,6 +45,8 @@ extension FleetWorkerCommand {
         if let metrics { arguments += ["--metrics", String(metrics)] }
         if schedule { arguments.append("--schedule") }
         arguments += roots.flatMap { ["--repository-root", $0] } + dastTargets.flatMap { ["--dast-target", $0] }
+        arguments += cloneHosts.flatMap { ["--clone-host", $0] } + ["--clone-timeout", cloneTimeout.text]
+        if let cloneMaxSize { arguments += ["--clone-max-size", String(cloneMaxSize.bytes)] }
         let memoryPath = AnalysisSandbox.absolute(memory.path)
         arguments += ["--memory-key", inState(memoryPath) ? memoryPath : try copied(memoryPath, as: "memory.key")]
         if let keyFile = audit.keyFile.map(AnalysisSandbox.absolute) {

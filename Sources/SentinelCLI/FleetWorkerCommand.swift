@@ -50,6 +50,20 @@ struct FleetWorkerCommand: ParsableCommand {
             valueName: "host"))
     var dastTargets: [String] = []
     @Option(
+        name: .customLong("clone-host"),
+        help: ArgumentHelp(
+            "Clone remote repositories (http or https URLs) only from this host (host, host:port or *.domain; repeatable). Without it the worker clones no remote; ssh is never cloned.",
+            valueName: "host"))
+    var cloneHosts: [String] = []
+    @Option(
+        name: .customLong("clone-timeout"),
+        help: ArgumentHelp("Fail a clone that takes longer (the job is retried).", valueName: "duration"))
+    var cloneTimeout: DurationArgument = "10m"
+    @Option(
+        name: .customLong("clone-max-size"),
+        help: ArgumentHelp("Fail a job whose clone writes more (at least 1M; default: 2G).", valueName: "size"))
+    var cloneMaxSize: SizeArgument?
+    @Option(
         name: .customLong("memory-key"),
         help: ArgumentHelp(
             "The key that authenticates shared heal memory (default: SENTINEL_MEMORY_KEY_FILE, else the state directory's memory.key, made on first use). Every worker of a fleet needs the same key; submitters must not be able to read it.",
@@ -68,6 +82,12 @@ struct FleetWorkerCommand: ParsableCommand {
         options.retry = RetryPolicy(base: retryBase.seconds)
         // The worker's jobs are commands of their own: their outputs are their own files.
         options.dastTargets = dastTargets
+        options.cloneHosts = cloneHosts
+        options.cloneSeconds = cloneTimeout.seconds
+        if let cloneMaxSize {
+            guard cloneMaxSize.bytes >= 1 << 20 else { throw SentinelError(.invalidInput, "--clone-max-size: must be at least 1M") }
+            options.cloneBytes = cloneMaxSize.bytes
+        }
         options.environment = ProcessInfo.processInfo.environment.filter { $0.key != LaunchBrokerClient.commandVariable }
         options.repositoryRoots = try repositoryRoots.map { root in
             guard let real = OutputPlacement.realPath(root) else {

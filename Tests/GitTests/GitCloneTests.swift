@@ -36,6 +36,24 @@ struct GitCloneTests {
         #expect(try GitRepository(containing: root + "/old").commit("HEAD") == first)
     }
 
+    @Test("clones are shallow by default, a commit id fetched at depth 1; a full clone when asked; a missing revision is bad input")
+    func shallowByDefault() throws {
+        let root = try ScratchDirectory.make(prefix: "git-clone")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (path, first) = try source(in: root)
+        try GitClone.make(from: path, into: root, name: "tip", revision: nil)
+        #expect(FileManager.default.fileExists(atPath: root + "/tip/.git/shallow"))
+        try GitClone.make(from: path, into: root, name: "old", revision: first)
+        #expect(FileManager.default.fileExists(atPath: root + "/old/.git/shallow"))
+        #expect(try GitRepository(containing: root + "/old").commit("HEAD") == first)
+        try GitClone.make(from: path, into: root, name: "full", revision: "main", bounds: .init(shallow: false))
+        #expect(!FileManager.default.fileExists(atPath: root + "/full/.git/shallow"))
+        let error = try #require(throws: SentinelError.self) {
+            try GitClone.make(from: path, into: root, name: "none", revision: "no-such-branch")
+        }
+        #expect(error.code == .invalidInput && error.message == "\(path): no revision 'no-such-branch' in the repository")
+    }
+
     @Test("ssh remotes, other transports and option-like names are refused before git runs")
     func refusesWhatWouldRunPrograms() throws {
         let root = try ScratchDirectory.make(prefix: "git-clone")
