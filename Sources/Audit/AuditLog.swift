@@ -94,14 +94,19 @@ public struct AuditLog: Sendable {
     /// The line `entry` becomes as number `sequence` after a line whose link is `previous`: the
     /// one format of every audit chain (this file, and the fleet's in its database). `key` is the
     /// id of the key a keyed chain links the line with (`AuditKey`); the file's lines have none.
-    public static func encode(_ entry: AuditEntry, sequence: Int, previous: String, date: Date, key: String? = nil) throws -> String {
+    /// `chain` names the chain of a database holding several (the fleet's, one per writer), so
+    /// that a line cannot be moved to another; the file's lines have none.
+    public static func encode(
+        _ entry: AuditEntry, sequence: Int, previous: String, date: Date, key: String? = nil, chain: String? = nil
+    ) throws -> String {
         struct Line: Encodable {
             var seq: Int
             var time: String
             var entry: AuditEntry
             var prev: String
             var key: String?
-            enum CodingKeys: String, CodingKey { case seq, time, event, actor, level, rule, inputs, details, prev, key }
+            var chain: String?
+            enum CodingKeys: String, CodingKey { case seq, time, event, actor, level, rule, inputs, details, prev, key, chain }
             func encode(to encoder: any Encoder) throws {
                 var c = encoder.container(keyedBy: CodingKeys.self)
                 try c.encode(seq, forKey: .seq)
@@ -114,13 +119,15 @@ public struct AuditLog: Sendable {
                 try c.encode(entry.details, forKey: .details)
                 try c.encode(prev, forKey: .prev)
                 try c.encodeIfPresent(key, forKey: .key)
+                try c.encodeIfPresent(chain, forKey: .chain)
             }
         }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(Line(seq: sequence, time: formatter.string(from: date), entry: entry, prev: previous, key: key))
+        let data = try encoder.encode(
+            Line(seq: sequence, time: formatter.string(from: date), entry: entry, prev: previous, key: key, chain: chain))
         return String(decoding: data, as: UTF8.self)
     }
 

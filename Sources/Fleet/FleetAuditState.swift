@@ -8,17 +8,19 @@ import Support
     import Glibc
 #endif
 
-/// What one machine keeps of the fleet's audit chain outside the database: the key that links it
-/// (`FleetAuditKeyFile`) and, for each database, a head file naming the highest entry this machine
-/// appended (`SEQ:LINK`, written through `PreparedOutputFile`, mode 600), both in its private state
-/// directory. Whoever can write the database but holds neither can delete the chain's tail and
+/// What one machine keeps of the fleet's audit chains outside the database: the key that links them
+/// (`FleetAuditKeyFile`) and, for each database and each chain this machine appended to, a head file
+/// naming the highest entry it appended (`SEQ:LINK`, written through `PreparedOutputFile`, mode
+/// 600), all in its private state directory. Whoever can write the database but holds neither can delete the chain's tail and
 /// point the stored head at what is left; the head files still name what was there.
 ///
-/// Workers on several machines share one chain, and each head file covers what its own machine
-/// wrote, up to its last append: `fleet audit verify` checks the chain holds every head file it is
-/// given (its own machine's by default, others' with `--head`). What no given head file covers — the
-/// entries after the highest of them, the entries of a machine whose head file is lost or not
-/// given — is protected by the key alone: it can be cut off, though not edited or forged.
+/// Each writer appends to its own chain (a worker's is its name), usually from one machine; a chain
+/// written from several (one identity's approvals given on two) has a head file on each, covering
+/// what that machine wrote up to its last append: `fleet audit verify` checks every chain holds
+/// every head file it is given (its own machine's by default, others' with `--head`). What no given
+/// head file covers — the entries after the highest of them, the entries of a machine whose head
+/// file is lost or not given — is protected by the key alone: it can be cut off, though not edited
+/// or forged.
 public final class FleetAuditState: Sendable {
     /// The key the chain is linked with.
     public let key: AuditKey
@@ -50,27 +52,53 @@ public final class FleetAuditState: Sendable {
         self.directory = directory
     }
 
-    /// The head file of the database at `location` (a `JobQueue.location`).
-    public func headPath(for location: String) -> String {
-        path + "/" + Self.headName(for: location)
+    /// The head file of chain `chain` of the database at `location` (a `JobQueue.location`).
+    public func headPath(for location: String, chain: String = JobQueue.legacyAuditChain) -> String {
+        path + "/" + Self.headName(for: location, chain: chain)
     }
 
-    static func headName(for location: String) -> String {
-        "fleet-audit-" + SHA256.hex(location).prefix(16) + ".head"
+    /// `fleet-audit-LOCATION.head` for the chain every writer shared before per-writer chains (its
+    /// head files keep their names), `fleet-audit-LOCATION-CHAIN.head` for the others (16 hex
+    /// digits of each name's SHA-256).
+    static func headName(for location: String, chain: String = JobQueue.legacyAuditChain) -> String {
+        chain == JobQueue.legacyAuditChain
+            ? "fleet-audit-" + SHA256.hex(location).prefix(16) + ".head"
+            : "fleet-audit-" + SHA256.hex(location).prefix(16) + "-" + SHA256.hex(chain).prefix(16) + ".head"
     }
 
-    /// The head this machine holds for the database at `location`; nil when it has none.
-    public func head(for location: String) throws -> AuditHead? {
-        let name = Self.headName(for: location)
+    /// The names of this machine's head files for the database at `location`, each with the 16 hex
+    /// digits naming its chain (nil for the legacy chain's file): a chain deleted whole from the
+    /// database still has its head file here.
+    public func headFiles(for location: String) throws -> [(name: String, chainDigest: String?)] {
+        let prefix = "fleet-audit-" + SHA256.hex(location).prefix(16)
+        let entries: [DirectoryDescriptor.Entry]
+        do throws(Errno) { entries = try directory.reopened().entries(limit: 100_000) } catch {
+            throw SentinelError(.io, "\(path): cannot list: \(error)", errno: error)
+        }
+        return entries.map(\.text).filter { $0.hasPrefix(prefix) && $0.hasSuffix(".head") }.sorted().compactMap { name in
+            let middle = name.dropFirst(prefix.count).dropLast(".head".count)
+            if middle.isEmpty { return (name, nil) }
+            guard middle.first == "-", middle.count == 17 else { return nil }
+            return (name, String(middle.dropFirst()))
+        }
+    }
+
+    /// The head this machine holds for chain `chain` of the database at `location`; nil when it has none.
+    public func head(for location: String, chain: String = JobQueue.legacyAuditChain) throws -> AuditHead? {
+        try head(named: Self.headName(for: location, chain: chain))
+    }
+
+    /// The head in this machine's head file `name`; nil when there is none.
+    public func head(named name: String) throws -> AuditHead? {
         let fd: Int32
         do throws(Errno) {
             fd = try directory.openFile(name, flags: O_RDONLY | O_NONBLOCK)
         } catch {
             if error.rawValue == ENOENT { return nil }
-            throw SentinelError(.io, "\(headPath(for: location)): cannot open: \(error)", errno: error)
+            throw SentinelError(.io, "\(path)/\(name): cannot open: \(error)", errno: error)
         }
         defer { close(fd) }
-        return try Self.parse(BoundedFile.read(fd: fd, name: headPath(for: location), limit: 4096), path: headPath(for: location))
+        return try Self.parse(BoundedFile.read(fd: fd, name: path + "/" + name, limit: 4096), path: path + "/" + name)
     }
 
     /// The head in a head file the operator names (another machine's).
@@ -85,9 +113,10 @@ public final class FleetAuditState: Sendable {
         return head
     }
 
-    /// Records `head` as this machine's for the database at `location`, unless it holds a higher
-    /// one: threads and processes appending at once finish in any order, and the file only grows.
-    func advance(to head: AuditHead, for location: String) throws {
+    /// Records `head` as this machine's for chain `chain` of the database at `location`, unless it
+    /// holds a higher one: threads and processes appending at once finish in any order, and the
+    /// file only grows.
+    func advance(to head: AuditHead, for location: String, chain: String = JobQueue.legacyAuditChain) throws {
         // A description of its own: flock then excludes this process's other threads too.
         let lock: DirectoryDescriptor
         do throws(Errno) { lock = try directory.reopened() } catch {
@@ -97,7 +126,7 @@ public final class FleetAuditState: Sendable {
             throw SentinelError(.io, "\(path): cannot lock: \(Errno.current)", errno: .current)
         }
         defer { withExtendedLifetime(lock) {} }
-        if let held = try self.head(for: location), held.sequence >= head.sequence { return }
-        try PreparedOutputFile(path: headPath(for: location)).write(head.description + "\n", mode: 0o600)
+        if let held = try self.head(for: location, chain: chain), held.sequence >= head.sequence { return }
+        try PreparedOutputFile(path: headPath(for: location, chain: chain)).write(head.description + "\n", mode: 0o600)
     }
 }

@@ -3,24 +3,32 @@ import Store
 import Support
 
 /// Continuous scans: submits each schedule's job when it is due. Any number may run; one holds the
-/// scheduler lock (an advisory lock on PostgreSQL) and submits, the others wait for it to go away
-/// (its session ends with its process, so a killed scheduler is replaced within a second).
+/// scheduler's leader lease (`JobQueue.holdLeadership`, a row with an expiry it renews about every
+/// half second) and submits, checking the lease in the submitting transaction; the others try to
+/// take the lease each second. A leader killed, SIGSTOPped or cut off stops renewing: another takes
+/// over once the lease expires (`leaseSeconds`), and the stopped one, resumed, submits nothing.
 public struct FleetScheduler: Sendable {
     let url: DatabaseURL
     let log: JSONLog
     let name: String
     let stop: StopState
+    /// How long the lease lasts unrenewed.
+    let leaseSeconds: Double
+    /// This run's identity in the lease: the name alone could be shared by two processes.
+    let leaderID: String
 
-    /// A scheduler named `name` on the queue at `url`.
-    public init(url: DatabaseURL, name: String, log: JSONLog, stop: StopState) {
+    /// A scheduler named `name` on the queue at `url`, whose lease lasts `leaseSeconds` unrenewed.
+    public init(url: DatabaseURL, name: String, log: JSONLog, stop: StopState, leaseSeconds: Double = 5) {
         self.url = url
         self.name = name
         self.log = log
         self.stop = stop
+        self.leaseSeconds = leaseSeconds
+        leaderID = name + "/" + UUID().uuidString
     }
 
     /// Runs until `stop` leaves `running`; `onLeadership` is told when this scheduler takes or
-    /// loses the lock.
+    /// loses the lease.
     public func run(onLeadership: @Sendable (Bool) -> Void = { _ in }) {
         var queue: JobQueue?
         var leading = false
@@ -29,25 +37,28 @@ public struct FleetScheduler: Sendable {
             do {
                 let connected = try queue ?? JobQueue(url: url)
                 queue = connected
-                if !leading {
-                    leading = try connected.tryLock(JobQueue.schedulerLock)
-                    if leading {
-                        log.info("scheduler.leading", [LogField("scheduler", .string(name))])
-                        onLeadership(true)
-                    } else if !announcedWait {
-                        announcedWait = true
-                        log.info("scheduler.waiting", [LogField("scheduler", .string(name))])
-                    }
+                let holding = try connected.holdLeadership(JobQueue.schedulerLeadership, leader: leaderID, seconds: leaseSeconds)
+                if holding != leading { changeLeadership(holding, onLeadership) }
+                leading = holding
+                if !leading, !announcedWait {
+                    announcedWait = true
+                    log.info("scheduler.waiting", [LogField("scheduler", .string(name))])
                 }
                 if leading {
-                    for id in try connected.submitDueSchedules() {
-                        log.info("schedule.submitted", [LogField("scheduler", .string(name)), LogField("job", .int(id))])
+                    if let submitted = try connected.submitDueSchedules(asLeader: leaderID) {
+                        for id in submitted {
+                            log.info("schedule.submitted", [LogField("scheduler", .string(name)), LogField("job", .int(id))])
+                        }
+                    } else {
+                        // The lease expired between renewing and submitting (this process was stopped).
+                        changeLeadership(false, onLeadership)
+                        leading = false
                     }
                 }
-                Thread.sleep(forTimeInterval: leading ? 0.5 : 1)
+                Thread.sleep(forTimeInterval: leading ? min(0.5, leaseSeconds / 4) : min(1, leaseSeconds / 2))
             } catch {
-                // A lost connection took the lock with it: compete again after reconnecting.
-                if leading { onLeadership(false) }
+                // The lease stays until it expires; whoever holds it then submits.
+                if leading { changeLeadership(false, onLeadership) }
                 leading = false
                 announcedWait = false
                 log.warning("database.error", [LogField("scheduler", .string(name)), LogField("error", .string("\(error)"))])
@@ -55,6 +66,12 @@ public struct FleetScheduler: Sendable {
                 Thread.sleep(forTimeInterval: 1)
             }
         }
-        if leading { try? queue?.unlock(JobQueue.schedulerLock) }
+        // Handed over at once rather than after the lease's expiry; a failure leaves it to expire.
+        if leading { try? queue?.resignLeadership(JobQueue.schedulerLeadership, leader: leaderID) }
+    }
+
+    private func changeLeadership(_ holding: Bool, _ onLeadership: @Sendable (Bool) -> Void) {
+        log.info(holding ? "scheduler.leading" : "scheduler.lost_leadership", [LogField("scheduler", .string(name))])
+        onLeadership(holding)
     }
 }

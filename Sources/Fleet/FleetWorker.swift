@@ -63,7 +63,7 @@ public final class FleetWorker: Sendable {
                 queue = connected
                 if Date().timeIntervalSince(lastReap) >= 1 {
                     lastReap = Date()
-                    for expired in try connected.reapExpiredLeases() { reaped(expired, queue: connected) }
+                    try reap(queue: connected)
                 }
                 if slot == 0, Date().timeIntervalSince(lastCounts) >= 5 {
                     lastCounts = Date()
@@ -117,20 +117,23 @@ public final class FleetWorker: Sendable {
             "job": String(job.id), "kind": job.request.kind.rawValue, "repository": job.request.repository, "attempt": String(job.attempts),
         ]
         var inputs = ["spec": SHA256.hex(job.request.spec)]
-        var event = ""
+        // Each outcome is recorded with its entry in this worker's chain, in one transaction.
+        let audit = FleetAudit(queue: queue, state: options.audit, chain: options.name)
+        let entry = { (event: String) in AuditEntry(event: event, actor: self.options.name, inputs: inputs, details: details) }
         persist(job, queue: queue) {
             switch outcome {
             case .succeeded(let result):
-                if try queue.complete(lease, result: result) {
-                    event = "fleet.job.succeeded"
-                    inputs["report"] = SHA256.hex(result.report)
-                    details["exit"] = String(result.exitStatus)
-                    // How a fix's approval wait ended is part of the outcome (a wait the worker cut short included).
-                    if job.request.kind == .heal, let record = try? JSONDecoder().decode(HealRecord.self, from: Data(result.report.utf8)),
-                        let approval = record.approval
-                    {
-                        details["approval"] = approval.rawValue
-                    }
+                inputs["report"] = SHA256.hex(result.report)
+                details["exit"] = String(result.exitStatus)
+                // How a fix's approval wait ended is part of the outcome (a wait the worker cut short included).
+                if job.request.kind == .heal, let record = try? JSONDecoder().decode(HealRecord.self, from: Data(result.report.utf8)),
+                    let approval = record.approval
+                {
+                    details["approval"] = approval.rawValue
+                }
+                if try audit.recording(
+                    { try queue.complete(lease, result: result, audit: $0) }, entry: { _ in entry("fleet.job.succeeded") })
+                {
                     metrics.succeeded.increment(labels: kind)
                     log.info("job.succeeded", fields(job, [seconds, LogField("exit", .int(Int64(result.exitStatus)))]))
                 } else {
@@ -138,43 +141,38 @@ public final class FleetWorker: Sendable {
                     log.warning("job.lease_lost", fields(job, [LogField("detail", .string("another attempt owns the job"))]))
                 }
             case .failed(let reason, let retry):
-                let state = try queue.fail(lease, reason: reason, retry: retry)
-                event = "fleet.job." + (state == .queued ? "retry" : state?.rawValue ?? "lease-lost")
                 details["reason"] = reason
+                let state = try audit.recording({ try queue.fail(lease, reason: reason, retry: retry, audit: $0) }) {
+                    (ended: JobOutcome) in entry(FleetAudit.outcomeEvent(ended.state))
+                }
                 switch state {
                 case .queued: metrics.retried.increment(labels: kind)
                 case .dead: metrics.dead.increment(labels: kind)
                 case .failed: metrics.failed.increment(labels: kind)
+                case .cancelled: break
                 default: metrics.leasesLost.increment()
                 }
                 log.warning(
-                    state == .queued ? "job.retry" : state == .dead ? "job.dead" : "job.failed",
+                    state == .queued ? "job.retry" : state == .dead ? "job.dead" : state == .cancelled ? "job.cancelled" : "job.failed",
                     fields(job, [seconds, LogField("reason", .string(reason))]))
             case .cancelled:
-                try queue.cancelled(lease)
-                event = "fleet.job.cancelled"
-                log.info("job.cancelled", fields(job, [seconds]))
+                if try audit.recording({ try queue.cancelled(lease, audit: $0) }, entry: { _ in entry("fleet.job.cancelled") }) {
+                    log.info("job.cancelled", fields(job, [seconds]))
+                } else {
+                    metrics.leasesLost.increment()
+                    log.warning("job.lease_lost", fields(job, [seconds]))
+                }
             case .leaseLost:
                 metrics.leasesLost.increment()
                 log.warning("job.lease_lost", fields(job, [seconds]))
             case .released(let reason, let delay):
-                try queue.release(lease, delay: delay, reason: reason)
-                event = "fleet.job.released"
                 details["reason"] = reason
-                metrics.released.increment(labels: kind)
+                let state = try audit.recording({ try queue.release(lease, delay: delay, reason: reason, audit: $0) }) {
+                    (ended: JobOutcome) in entry(FleetAudit.outcomeEvent(ended.state, released: true))
+                }
+                if state != nil { metrics.released.increment(labels: kind) }
                 log.info("job.released", fields(job, [LogField("reason", .string(reason))]))
             }
-        }
-        audit(event, job, queue: queue, inputs: inputs, details: details)
-    }
-
-    /// Records what became of a job in the fleet's audit chain (after the queue, so the chain never
-    /// claims an outcome the queue does not hold).
-    private func audit(_ event: String, _ job: Job, queue: JobQueue, inputs: [String: String], details: [String: String]) {
-        guard !event.isEmpty else { return }
-        persist(job, queue: queue) {
-            try FleetAudit(queue: queue, state: options.audit).append(
-                AuditEntry(event: event, actor: options.name, inputs: inputs, details: details))
         }
     }
 
@@ -187,7 +185,8 @@ public final class FleetWorker: Sendable {
                 return try record()
             } catch {
                 let code = (error as? SentinelError)?.code
-                // A chain that is not what this worker knows it to be is an alarm, not a database hiccup.
+                // A chain that is not what this worker knows it to be is an alarm, not a database hiccup:
+                // nothing was recorded, and the job's lease expires to another worker's reaper.
                 if code == .auditChain {
                     log.error("audit.refused", fields(job, [LogField("error", .string("\(error)"))]))
                     return
@@ -202,18 +201,21 @@ public final class FleetWorker: Sendable {
         }
     }
 
-    private func reaped(_ expired: ExpiredLease, queue: JobQueue) {
-        metrics.leaseExpiries.increment()
-        let entry = AuditEntry(
-            event: "fleet.lease.expired", actor: options.name,
-            details: ["job": String(expired.jobID), "holder": expired.owner, "state": expired.newState.rawValue])
+    /// Returns expired leases to the queue, each expiry's entry appended to this worker's chain in
+    /// the same transaction; a chain refused is an alarm, and another worker's reaper reaps them.
+    private func reap(queue: JobQueue) throws {
+        let expired: [ExpiredLease]
         do {
-            try FleetAudit(queue: queue, state: options.audit).append(entry)
+            expired = try FleetAudit(queue: queue, state: options.audit, chain: options.name).reapExpiredLeases(actor: options.name)
         } catch let error as SentinelError where error.code == .auditChain {
             log.error("audit.refused", [LogField("worker", .string(options.name)), LogField("error", .string("\(error)"))])
-        } catch {
-            // A server that went away: this entry is lost, as before (the claim loop logs the outage).
+            return
         }
+        for lease in expired { reaped(lease) }
+    }
+
+    private func reaped(_ expired: ExpiredLease) {
+        metrics.leaseExpiries.increment()
         if expired.newState == .dead { metrics.dead.increment() }
         log.warning(
             "lease.expired",

@@ -29,18 +29,20 @@ struct FleetAuditCommand: ParsableCommand {
 
 struct FleetAuditVerifyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "verify", abstract: "Check the fleet's audit chain in the database and name the first broken entry.",
+        commandName: "verify", abstract: "Check the fleet's audit chains in the database and name the first broken entry of each.",
         discussion: """
-            Checks each entry's link (HMAC-SHA-256 under the fleet's audit key, which the database never holds), that \
-            the chain ends at the head stored with it, and that it still holds this machine's head file for the \
-            database and each --head given (copied from other workers). Exit status: 0 intact; 1 broken (edited, \
-            deleted, reordered, truncated, re-chained or forged entries); 2 no key.
+            Checks every writer's chain: each entry's link (HMAC-SHA-256 under the fleet's audit key, which the \
+            database never holds), numbering and chain name, that the chain ends at the head stored with it, and \
+            that it still holds this machine's head files for the database and each --head given (copied from other \
+            machines). Then checks that every job in a final state has exactly one outcome entry and every lease \
+            expiry one entry. Exit status: 0 intact; 1 broken (edited, deleted, reordered, moved, truncated, \
+            re-chained or forged entries, or an outcome without exactly one entry); 2 no key.
             """)
     @OptionGroup var database: FleetDatabaseOptions
     @OptionGroup var audit: FleetAuditOptions
     @Option(
         name: .customLong("head"),
-        help: ArgumentHelp("Another machine's head file the chain must still hold (repeatable).", valueName: "file"))
+        help: ArgumentHelp("Another machine's head file a chain must still hold (repeatable).", valueName: "file"))
     var heads: [String] = []
 
     func run() throws {
@@ -49,23 +51,41 @@ struct FleetAuditVerifyCommand: ParsableCommand {
         let given = try heads.map { path in
             AuditVerifier.Checkpoint(head: try FleetAuditState.readHead(path: path), name: "the head file \(path)")
         }
-        let local = try fleetAudit.localHeads()
-        let result = try fleetAudit.verify(heads: local + given)
-        if let broken = result.broken {
-            Console.out("\(queue.location): entry \(broken.line): \(broken.reason)")
-            Console.out("fleet audit chain broken at entry \(broken.line) (\(result.validLines) entries before it chain correctly)")
+        let verification = try fleetAudit.verifyAll(heads: given)
+        var entries = 0
+        for chain in verification.chains {
+            let result = chain.result
+            entries += result.validLines
+            if let broken = result.broken {
+                Console.out("\(queue.location): chain \(chain.name): entry \(broken.line): \(broken.reason)")
+                Console.out("chain \(chain.name): broken at entry \(broken.line) (\(result.validLines) entries before it chain correctly)")
+                continue
+            }
+            Console.out("chain \(chain.name): intact, \(result.validLines) entries\(result.head.map { ", head \($0)" } ?? "")")
+            for checkpoint in chain.checkpoints {
+                Console.out("  checked against \(checkpoint.name): entry \(checkpoint.head.sequence)")
+            }
+            if result.unkeyedLines > 0 {
+                Console.out(
+                    "  note: entries 1-\(result.unkeyedLines) were written before the chain was keyed; entry \(result.unkeyedLines + 1) vouches for them"
+                )
+            }
+        }
+        for problem in verification.problems { Console.out("\(queue.location): \(problem)") }
+        let outcomes =
+            "\(verification.checkedJobs) job\(verification.checkedJobs == 1 ? "" : "s") after job \(verification.lastUncheckedJob), \(verification.checkedExpiries) lease expir\(verification.checkedExpiries == 1 ? "y" : "ies")"
+        guard verification.intact else {
+            let broken = verification.chains.filter { !$0.result.intact }.count
+            Console.out(
+                "fleet audit broken: \(broken) of \(verification.chains.count) chains broken, \(verification.problems.count) other problem\(verification.problems.count == 1 ? "" : "s") (outcomes checked: \(outcomes))"
+            )
             throw ExitCode(1)
         }
-        Console.out("fleet audit chain intact: \(result.validLines) entries (\(queue.location))")
-        if let head = result.head { Console.out("head: \(head)") }
-        for checkpoint in local + given { Console.out("checked against \(checkpoint.name): entry \(checkpoint.head.sequence)") }
-        if local.isEmpty && given.isEmpty && result.validLines > 0 {
-            Console.out("note: no head file for this database here: a deleted tail shows only against another machine's (--head)")
-        }
-        if result.unkeyedLines > 0 {
-            Console.out(
-                "note: entries 1-\(result.unkeyedLines) were written before the chain was keyed; entry \(result.unkeyedLines + 1) vouches for them"
-            )
+        Console.out(
+            "fleet audit intact: \(verification.chains.count) chain\(verification.chains.count == 1 ? "" : "s"), \(entries) entries; every outcome has one entry (\(outcomes)) (\(queue.location))"
+        )
+        if verification.chains.contains(where: { $0.checkpoints.isEmpty && $0.result.validLines > 0 }) {
+            Console.out("note: a chain without a head file here shows a deleted tail only against another machine's (--head)")
         }
     }
 }

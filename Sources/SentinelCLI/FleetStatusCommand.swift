@@ -61,9 +61,17 @@ struct FleetCancelCommand: ParsableCommand {
         commandName: "cancel", abstract: "Cancel a job: a queued one at once, a running one at its worker's next lease renewal.")
     @OptionGroup var database: FleetDatabaseOptions
     @Argument(help: "The job id.") var job: JobID
+    @OptionGroup var audit: FleetAuditOptions
 
     func run() throws {
-        guard let state = try database.open().cancel(job.value) else {
+        let queue = try database.open()
+        let person = FleetOperator.current
+        let chain = FleetAudit(queue: queue, state: try audit.open(), chain: FleetOperator.chain(of: person))
+        // A queued job is cancelled with its outcome's entry in this operator's chain, or not at all.
+        let cancelled = try chain.recording({ try queue.cancel(job.value, audit: $0) }) { (ended: JobOutcome) in
+            AuditEntry(event: FleetAudit.outcomeEvent(ended.state), actor: person, details: ["job": String(ended.jobID)])
+        }
+        guard let state = cancelled else {
             throw SentinelError(.invalidInput, "job \(job.value): no such job")
         }
         switch state {
@@ -152,14 +160,14 @@ enum FleetDecision {
         guard let stored = try queue.job(job.value), stored.request.kind == .heal else {
             throw SentinelError(.invalidInput, "job \(job.value): no such heal job")
         }
-        let audit = FleetAudit(queue: queue, state: try options.open())
+        let person = FleetOperator.current
+        let audit = FleetAudit(queue: queue, state: try options.open(), chain: FleetOperator.chain(of: person))
         // A decision the chain could not record is not made: a refusal comes before it.
         try audit.checkTail()
         let proposal = FleetJobSpec.approvalProposal(of: job.value)
         guard try queue.decide(ApprovalDecision(proposal: proposal, approved: approved, reason: reason)) else {
             throw SentinelError(.invalidInput, "job \(job.value): already decided")
         }
-        let person = ProcessInfo.processInfo.environment["USER"] ?? "operator"
         try audit.append(
             AuditEntry(
                 event: approved ? "fleet.approval" : "fleet.denial", actor: person,

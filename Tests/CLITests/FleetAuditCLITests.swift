@@ -19,11 +19,15 @@ struct FleetAuditCLITests {
         case tailDeleted
     }
 
-    /// A fleet on SQLite with four decisions in its audit chain, each appended by `fleet approve`
-    /// or `fleet deny` from one state directory.
+    /// The operator's chain: `fleet approve` and `deny` append to the chain of the one who runs them.
+    static let chain = "operator:tester"
+
+    /// A fleet on SQLite with four decisions in its operator's audit chain, each appended by `fleet
+    /// approve` or `fleet deny` from one state directory.
     static func fleetWithDecisions() throws -> (environment: [String: String], path: String, queue: JobQueue) {
         let path = NSTemporaryDirectory() + "fleet-audit-" + UUID().uuidString + "/fleet.sqlite"
-        let environment = try CLI.fleetEnvironment(database: "sqlite:" + path)
+        var environment = try CLI.fleetEnvironment(database: "sqlite:" + path)
+        environment["USER"] = "tester"
         let queue = try JobQueue(url: .sqlite(path: path))
         for n in 1...4 {
             let id = try queue.submit(JobRequest(kind: .heal, spec: "{}", repository: "repo"))
@@ -38,7 +42,7 @@ struct FleetAuditCLITests {
 
     /// Rewrites the chain in the database as `tampering` says, without the key.
     static func tamper(_ tampering: Tampering, path: String, queue: JobQueue) throws {
-        let lines = try queue.auditLines()
+        let lines = try queue.auditLines(chain: chain)
         #expect(lines.count == 4)
         let database = try Database(path: path)
         switch tampering {
@@ -46,7 +50,7 @@ struct FleetAuditCLITests {
             let last = try #require(try JSONSerialization.jsonObject(with: Data(lines[3].utf8)) as? [String: Any])
             let link = try #require(last["prev"] as? String)
             try database.execute("DELETE FROM fleet_audit WHERE seq = 4")
-            try database.execute("UPDATE fleet_audit_head SET seq = 3, hash = '\(link)'")
+            try database.execute("UPDATE fleet_audit_chains SET seq = 3, hash = '\(link)'")
         case .rechained, .rechainedWithoutKeys:
             try database.execute("DELETE FROM fleet_audit WHERE seq = 4")
             var previous = String(repeating: "0", count: 64)
@@ -57,19 +61,21 @@ struct FleetAuditCLITests {
                 object["prev"] = previous
                 let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
                 let rewritten = String(decoding: data, as: UTF8.self)
-                let update = try database.prepare("UPDATE fleet_audit SET line = ? WHERE seq = ?")
+                let update = try database.prepare("UPDATE fleet_audit SET line = ? WHERE seq = ? AND chain = 'operator:tester'")
                 update.bind(1, rewritten)
                 update.bind(2, index + 1)
                 try update.run()
                 previous = sha256(rewritten)
             }
-            try database.execute("UPDATE fleet_audit_head SET seq = 3, hash = '\(previous)'")
+            try database.execute("UPDATE fleet_audit_chains SET seq = 3, hash = '\(previous)'")
         }
     }
 
-    /// The head file `fleet approve` and `deny` kept for the database at `path`, in the state directory.
+    /// The head file `fleet approve` and `deny` kept for their chain of the database at `path`, in
+    /// the state directory.
     static func headFile(_ environment: [String: String], path: String) throws -> String {
-        try #require(environment["SENTINEL_HOME"]) + "/fleet-audit-" + SHA256.hex(path).prefix(16) + ".head"
+        try #require(environment["SENTINEL_HOME"]) + "/fleet-audit-" + SHA256.hex(path).prefix(16) + "-" + SHA256.hex(chain).prefix(16)
+            + ".head"
     }
 
     @Test("a rewritten, re-chained or cut chain is found by fleet audit verify", arguments: Tampering.allCases)
@@ -78,28 +84,31 @@ struct FleetAuditCLITests {
         let head = try Self.headFile(environment, path: path)
         let intact = try CLI.run(["fleet", "audit", "verify"], environment: environment)
         #expect(intact.status == 0, "\(intact.stdout)\(intact.stderr)")
-        let link = try #require(try queue.auditHead()?.hash)
+        let link = try #require(try queue.auditHead(chain: Self.chain)?.hash)
         #expect(
             intact.stdout
-                == "fleet audit chain intact: 4 entries (\(path))\nhead: 4:\(link)\nchecked against this machine's head file (\(head)): entry 4\n"
+                == "chain operator:tester: intact, 4 entries, head 4:\(link)\n  checked against this machine's head file (\(head)): entry 4\n"
+                + "fleet audit intact: 1 chain, 4 entries; every outcome has one entry (4 jobs after job 0, 0 lease expiries) (\(path))\n"
         )
 
         try Self.tamper(tampering, path: path, queue: queue)
         let verified = try CLI.run(["fleet", "audit", "verify"], environment: environment)
         #expect(verified.status == 1, "\(verified.stdout)\(verified.stderr)")
-        let expected =
+        let (line, reason) =
             switch tampering {
-            case .rechained:
-                "\(path): entry 2: prev does not match the link of line 1 (edited, deleted or reordered)\n"
-                    + "fleet audit chain broken at entry 2 (1 entries before it chain correctly)\n"
+            case .rechained: (2, "prev does not match the link of line 1 (edited, deleted or reordered)")
             case .rechainedWithoutKeys:
-                "\(path): entry 1: no entry is keyed: written before the chain was keyed (the next append vouches for them) or rewritten by someone without the key\n"
-                    + "fleet audit chain broken at entry 1 (0 entries before it chain correctly)\n"
-            case .tailDeleted:
-                "\(path): entry 4: truncated: this machine's head file (\(head)) names 4 entries, the log holds 3\n"
-                    + "fleet audit chain broken at entry 4 (3 entries before it chain correctly)\n"
+                (
+                    1,
+                    "no entry is keyed: written before the chain was keyed (the next append vouches for them) or rewritten by someone without the key"
+                )
+            case .tailDeleted: (4, "truncated: this machine's head file (\(head)) names 4 entries, the log holds 3")
             }
-        #expect(verified.stdout == expected)
+        #expect(
+            verified.stdout
+                == "\(path): chain operator:tester: entry \(line): \(reason)\n"
+                + "chain operator:tester: broken at entry \(line) (\(line - 1) entries before it chain correctly)\n"
+                + "fleet audit broken: 1 of 1 chains broken, 0 other problems (outcomes checked: 4 jobs after job 0, 0 lease expiries)\n")
     }
 
     @Test("a writer whose head the database no longer holds refuses to chain onto it, and records no decision")
@@ -111,9 +120,9 @@ struct FleetAuditCLITests {
         #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
         #expect(
             refused.stderr
-                == "sentinel: \(path): the audit chain was not extended: this machine's head file (\(try Self.headFile(environment, path: path))) names entry 4, the chain ends at 3: entries were deleted; run sentinel fleet audit verify\n"
+                == "sentinel: \(path): the audit chain 'operator:tester' was not extended: this machine's head file (\(try Self.headFile(environment, path: path))) names entry 4, the chain ends at 3: entries were deleted; run sentinel fleet audit verify\n"
         )
-        #expect(try queue.auditLines().count == 3 && queue.decision("job-\(id)") == nil)
+        #expect(try queue.auditLines(chain: Self.chain).count == 3 && queue.decision("job-\(id)") == nil)
     }
 
     @Test("a worker given another key than the chain's does not start")
@@ -126,7 +135,7 @@ struct FleetAuditCLITests {
         #expect(worker.status == 2)
         #expect(
             worker.stderr
-                == "sentinel: \(path): the audit chain is linked with another key (id \(fleetKey)) than this machine's (id \(try FleetKeyID.of(home: try #require(elsewhere["SENTINEL_HOME"]))), \(ownKey)): copy the workers' fleet-audit.key here or name it with --audit-key-file\n"
+                == "sentinel: \(path): the audit chain 'operator:tester' is linked with another key (id \(fleetKey)) than this machine's (id \(try FleetKeyID.of(home: try #require(elsewhere["SENTINEL_HOME"]))), \(ownKey)): copy the workers' fleet-audit.key here or name it with --audit-key-file\n"
         )
     }
 
@@ -146,7 +155,7 @@ struct FleetAuditCLITests {
         elsewhere["SENTINEL_DATABASE_URL"] = "sqlite:" + path
         let given = try CLI.run(["fleet", "audit", "verify", "--audit-key-file", key, "--head", head], environment: elsewhere)
         #expect(given.status == 0, "\(given.stderr)")
-        #expect(given.stdout.hasSuffix("checked against the head file \(head): entry 4\n"), "\(given.stdout)")
+        #expect(given.stdout.contains("\n  checked against the head file \(head): entry 4\n"), "\(given.stdout)")
     }
 }
 

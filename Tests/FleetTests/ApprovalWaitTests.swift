@@ -71,7 +71,7 @@ struct ApprovalWaitTests {
         let record = try Self.record(id, queue: queue)
         #expect(record["approval"] as? String == "timed out")
         #expect(record["approvalReason"] as? String == "no decision within the worker's job timeout (3 s)")
-        let audited = try queue.auditLines().filter { $0.contains("\"event\":\"fleet.job.succeeded\"") }
+        let audited = try queue.auditLines(chain: "bounded").filter { $0.contains("\"event\":\"fleet.job.succeeded\"") }
         #expect(audited.count == 1 && audited.first?.contains("\"approval\":\"timed out\"") == true, "\(audited)")
     }
 

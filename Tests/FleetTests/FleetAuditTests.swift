@@ -84,7 +84,7 @@ struct FleetAuditTests {
         // The database's own head, then this machine's head file, each show the cut.
         let truncated = try audit.verify(heads: [])
         #expect(truncated.broken?.line == 3 && truncated.validLines == 2)
-        try tamper.run("DELETE FROM fleet_audit_head")
+        try tamper.run("DELETE FROM fleet_audit_chains")
         #expect(try audit.verify(heads: []).broken?.reason.contains("without a stored head") == true)
         let held = try audit.verify()
         #expect(held.broken?.line == 3 && held.broken?.reason.hasPrefix("truncated: this machine's head file (") == true)
@@ -106,7 +106,7 @@ struct FleetAuditTests {
         let sixth = try #require(try JSONSerialization.jsonObject(with: Data(sixthLine.utf8)) as? [String: Any])
         let tamper = try SQLHandle(url)
         try tamper.run("DELETE FROM fleet_audit WHERE seq = 6")
-        try tamper.run("UPDATE fleet_audit_head SET seq = 5, hash = '\(try #require(sixth["prev"] as? String))'")
+        try tamper.run("UPDATE fleet_audit_chains SET seq = 5, hash = '\(try #require(sixth["prev"] as? String))' WHERE chain = 'fleet'")
 
         // b's head file covers entries 1-5 only: the cut is past it (the trade-off its doc names).
         #expect(try b.verify().intact)

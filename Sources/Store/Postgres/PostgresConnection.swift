@@ -23,17 +23,19 @@ public final class PostgresConnection {
     private let handle: OpaquePointer
     private var listening: Set<String> = []
 
-    /// Connects to `url` (`postgres://user@host:port/db?sslmode=require`). A connection that takes
-    /// longer than 10 s fails, unless the URL sets `connect_timeout` itself.
+    /// Connects to `url` (`postgres://user@host:port/db?sslmode=require`) with `SessionDefaults`: a
+    /// connection that takes longer than 10 s fails, TCP keepalives notice a vanished peer, and the
+    /// session's lock, statement and idle-in-transaction timeouts are set. Each is a default the URL
+    /// overrides (`?connect_timeout=30&keepalives_idle=60`, `?options=-c%20lock_timeout%3D30s`).
     public init(url: DatabaseURL) throws {
         guard case .postgres(let uri) = url else {
             throw SentinelError(.invalidInput, "\(url.redacted): not a postgres:// URL")
         }
         server = url.redacted
         // Keywords before `dbname` are defaults the URI (expanded from `dbname`) may override.
-        // Keepalives: a server or network that vanishes is noticed in about half a minute, not hours.
-        let keywords = ["connect_timeout", "application_name", "keepalives_idle", "keepalives_interval", "keepalives_count", "dbname"]
-        let values = ["10", "sentinel", "10", "5", "3", uri]
+        let defaults = SessionDefaults.connection
+        let keywords = defaults.map(\.keyword) + ["dbname"]
+        let values = defaults.map(\.value) + [uri]
         let connection = CStringArray.with(keywords) { keys in
             CStringArray.with(values) { vals in PQconnectdbParams(keys, vals, 1) }
         }
@@ -46,6 +48,25 @@ public final class PostgresConnection {
         handle = connection
         // The server's NOTICE lines ("relation already exists, skipping") are not ours to print.
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
+        try configureSession()
+    }
+
+    /// Sets `SessionDefaults.settings` that nobody else set for this session: not the URL's
+    /// `options`, `PGOPTIONS`, the role's or database's `ALTER … SET`, nor the server's file
+    /// (their source is not `default` then). One round trip, at every (re)connection.
+    private func configureSession() throws {
+        let values = SessionDefaults.settings.map { "('\($0.name)', '\($0.value)')" }.joined(separator: ", ")
+        try query(
+            """
+            SELECT set_config(wanted.name, wanted.value, false) FROM (VALUES \(values)) AS wanted (name, value)
+            JOIN pg_settings ON pg_settings.name = wanted.name WHERE pg_settings.source = 'default'
+            """)
+    }
+
+    /// True while a transaction is open on this connection (or failed and not yet rolled back).
+    public var isInTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status != PQTRANS_IDLE && status != PQTRANS_UNKNOWN
     }
 
     deinit { PQfinish(handle) }
@@ -59,6 +80,7 @@ public final class PostgresConnection {
         guard isConnected else {
             throw SentinelError(.database, "\(server): cannot reconnect: \(Self.firstLine(PQerrorMessage(handle)))")
         }
+        try configureSession()
         let channels = listening
         listening = []
         for channel in channels { try listen(channel) }

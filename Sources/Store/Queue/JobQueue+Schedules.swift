@@ -1,9 +1,6 @@
 import Support
 
 extension JobQueue {
-    /// The lock only the scheduler holding it may submit schedules under.
-    public static let schedulerLock = "sentinel-fleet-scheduler"
-
     /// Adds or replaces the schedule `schedule.name`; it is first due now, unless `nextRun` says when.
     public func saveSchedule(_ schedule: Schedule) throws {
         let request = schedule.request
@@ -42,10 +39,12 @@ extension JobQueue {
     }
 
     /// Submits a job for every due schedule and moves it to its next time, in one transaction, so a
-    /// scheduler that dies half-way submits nothing twice. Only the holder of `schedulerLock` calls
-    /// this. Returns the job ids.
-    public func submitDueSchedules() throws -> [Int64] {
+    /// scheduler that dies half-way submits nothing twice, when `leader` holds the scheduler's leader
+    /// lease (`holdLeadership`), checked in the same transaction: a leader resumed after losing it
+    /// submits nothing. Returns the job ids; nil when `leader` does not hold the lease.
+    public func submitDueSchedules(asLeader leader: String) throws -> [Int64]? {
         try storage.transaction {
+            guard try checkLeadership(Self.schedulerLeadership, leader: leader) else { return nil }
             let due = try storage.decode(
                 storage.rows("SELECT name FROM fleet_schedules WHERE next_run <= {now} ORDER BY name {skip_locked}", []),
                 table: "fleet_schedules"

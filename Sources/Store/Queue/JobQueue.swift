@@ -120,9 +120,10 @@ public final class JobQueue {
 
     /// Records the result and marks the job succeeded, when `lease` still holds it; false when the
     /// lease was lost (another attempt owns the job now and records its own result). Findings
-    /// already recorded for the job are not duplicated.
+    /// already recorded for the job are not duplicated. `audit` appends the outcome's audit entry in
+    /// the same transaction (not called when the lease was lost); if it throws, nothing is recorded.
     @discardableResult
-    public func complete(_ lease: JobLease, result: JobResult) throws -> Bool {
+    public func complete(_ lease: JobLease, result: JobResult, audit: (JobOutcome) throws -> Void) throws -> Bool {
         try storage.transaction {
             let ended = try storage.rows(
                 """
@@ -144,15 +145,17 @@ public final class JobQueue {
                     VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (job_id, fingerprint) DO NOTHING
                     """, [job, repository, branch, finding.fingerprint, finding.ruleID, finding.severity, finding.location])
             }
+            try audit(JobOutcome(jobID: lease.jobID, state: .succeeded))
             return true
         }
     }
 
     /// Ends an attempt that failed. With `retry`, the job is queued again after the backoff, or
     /// dead-lettered when it has no attempt left; without, it is `failed` at once. Returns the new
-    /// state, nil when the lease was lost.
+    /// state, nil when the lease was lost. `audit` appends the outcome's entry in the same
+    /// transaction (not called when the lease was lost); if it throws, nothing is recorded.
     @discardableResult
-    public func fail(_ lease: JobLease, reason: String, retry shouldRetry: Bool) throws -> JobState? {
+    public func fail(_ lease: JobLease, reason: String, retry shouldRetry: Bool, audit: (JobOutcome) throws -> Void) throws -> JobState? {
         try storage.transaction {
             guard
                 let (attempts, maximum) = try storage.first(
@@ -165,29 +168,52 @@ public final class JobQueue {
             let note = state == .dead ? "\(reason) (attempt \(attempts) of \(maximum); dead-lettered)" : reason
             try end(lease.jobID, state: state, error: note, delay: retry.delay(afterAttempt: attempts))
             // A cancel requested meanwhile turns a retry into `cancelled`.
-            return try currentState(of: lease.jobID)
+            let now = try currentState(of: lease.jobID)
+            if let now { try audit(JobOutcome(jobID: lease.jobID, state: now)) }
+            return now
         }
     }
 
     /// Gives a claimed job back without counting the attempt (a worker stopping on SIGTERM, or a
-    /// lock another worker holds); it may be claimed again after `delay` seconds.
-    public func release(_ lease: JobLease, delay: Double = 0, reason: String? = nil) throws {
-        try storage.rows(
-            """
-            UPDATE fleet_jobs SET state = CASE WHEN cancel_requested = 1 THEN 'cancelled' ELSE 'queued' END,
-                attempts = attempts - 1, run_after = {now} + $3, lease_owner = NULL,
-                lease_token = NULL, lease_until = NULL, last_error = coalesce($4, last_error)
-            WHERE id = $1 AND lease_token = $2 AND state = 'running'
-            """, [String(lease.jobID), lease.token, String(max(0, delay)), reason])
+    /// lock another worker holds); it may be claimed again after `delay` seconds, or is `cancelled`
+    /// when a cancel was requested. Returns the new state, nil when the lease was lost. `audit`
+    /// appends the entry in the same transaction; if it throws, nothing is recorded.
+    @discardableResult
+    public func release(_ lease: JobLease, delay: Double = 0, reason: String? = nil, audit: (JobOutcome) throws -> Void) throws
+        -> JobState?
+    {
+        try storage.transaction {
+            let rows = try storage.rows(
+                """
+                UPDATE fleet_jobs SET state = CASE WHEN cancel_requested = 1 THEN 'cancelled' ELSE 'queued' END,
+                    attempts = attempts - 1, run_after = {now} + $3, lease_owner = NULL,
+                    lease_token = NULL, lease_until = NULL, last_error = coalesce($4, last_error),
+                    finished_at = CASE WHEN cancel_requested = 1 THEN {now} ELSE finished_at END
+                WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING state
+                """, [String(lease.jobID), lease.token, String(max(0, delay)), reason])
+            guard
+                let state = try storage.first(
+                    rows, table: "fleet_jobs", { row throws(RowDecodingError) in try row.value("state", as: JobState.self) })
+            else { return nil }
+            try audit(JobOutcome(jobID: lease.jobID, state: state))
+            return state
+        }
     }
 
-    /// Marks a running job cancelled after its worker stopped it.
-    public func cancelled(_ lease: JobLease) throws {
-        try storage.rows(
-            """
-            UPDATE fleet_jobs SET state = 'cancelled', finished_at = {now}, lease_token = NULL, lease_until = NULL
-            WHERE id = $1 AND lease_token = $2 AND state = 'running'
-            """, [String(lease.jobID), lease.token])
+    /// Marks a running job cancelled after its worker stopped it; false when the lease was lost.
+    /// `audit` appends the entry in the same transaction; if it throws, nothing is recorded.
+    @discardableResult
+    public func cancelled(_ lease: JobLease, audit: (JobOutcome) throws -> Void) throws -> Bool {
+        try storage.transaction {
+            let rows = try storage.rows(
+                """
+                UPDATE fleet_jobs SET state = 'cancelled', finished_at = {now}, lease_token = NULL, lease_until = NULL
+                WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING id
+                """, [String(lease.jobID), lease.token])
+            guard !rows.isEmpty else { return false }
+            try audit(JobOutcome(jobID: lease.jobID, state: .cancelled))
+            return true
+        }
     }
 
     private func end(_ id: Int64, state: JobState, error: String, delay: Double) throws {
@@ -200,16 +226,18 @@ public final class JobQueue {
             """, [String(id), state.rawValue, error, String(delay)])
     }
 
-    /// Cancels a job: a queued one at once; a running one when its worker next renews its lease.
+    /// Cancels a job: a queued one at once (`audit` then appends its outcome's entry in the same
+    /// transaction); a running one when its worker next renews its lease, and records it.
     /// Returns the state it was in, nil for an unknown id.
     @discardableResult
-    public func cancel(_ id: Int64) throws -> JobState? {
+    public func cancel(_ id: Int64, audit: (JobOutcome) throws -> Void) throws -> JobState? {
         try storage.transaction {
             // Each step one atomic UPDATE: a claim between a read and a write cannot slip through.
             if !(try storage.rows(
                 "UPDATE fleet_jobs SET state = 'cancelled', finished_at = {now} WHERE id = $1 AND state = 'queued' RETURNING id",
                 [String(id)])).isEmpty
             {
+                try audit(JobOutcome(jobID: id, state: .cancelled))
                 return .queued
             }
             if !(try storage.rows(
@@ -229,9 +257,10 @@ public final class JobQueue {
     }
 
     /// Returns jobs whose lease expired to the queue (after the backoff) or to the dead letters.
-    /// Any worker may call it; each expired job is handled once.
+    /// Any worker may call it; each expired job is handled once. `audit` appends each expiry's entry
+    /// in the same transaction; if it throws, no expiry of this pass is recorded.
     @discardableResult
-    public func reapExpiredLeases() throws -> [ExpiredLease] {
+    public func reapExpiredLeases(audit: (ExpiredLease) throws -> Void) throws -> [ExpiredLease] {
         try storage.transaction {
             let expired = try storage.rows(
                 """
@@ -256,7 +285,10 @@ public final class JobQueue {
                     + (state == .dead ? "; dead-lettered" : "")
                 try end(id, state: state, error: reason, delay: retry.delay(afterAttempt: attempts))
                 try storage.rows("UPDATE fleet_jobs SET lease_expiries = lease_expiries + 1 WHERE id = $1", [String(id)])
-                return ExpiredLease(jobID: id, owner: owner, newState: state)
+                // A cancel requested meanwhile made it `cancelled` (as `end` decides).
+                let expired = ExpiredLease(jobID: id, owner: owner, newState: try currentState(of: id) ?? state)
+                try audit(expired)
+                return expired
             }
         }
     }

@@ -19,7 +19,11 @@ final class PostgresQueueStorage: QueueStorage {
 
     func script(_ sql: String) throws { try connection.execute(Self.expand(sql)) }
 
-    func transaction<Result>(_ body: () throws -> Result) throws -> Result { try connection.transaction(body) }
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        // Inside one already (an audit line appended in an outcome's transaction): it joins it.
+        if connection.isInTransaction { return try body() }
+        return try connection.transaction(body)
+    }
 
     func tryLock(_ key: String) throws -> Bool {
         try first(rows("SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked", [key]), table: "lock") {

@@ -31,6 +31,8 @@ extension QueueSchema {
     /// none left.
     static func migrateOneStep(_ storage: any QueueStorage) throws -> Bool {
         if storage.isServer {
+            // A migration may wait for another migrator and rewrite whole tables: past the session's short limits.
+            try storage.script("SET LOCAL lock_timeout = '10min'; SET LOCAL statement_timeout = '60min'")
             try storage.rows("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", [migrationLock])
         }
         try storage.script(migrationsTable)

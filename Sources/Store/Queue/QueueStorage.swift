@@ -12,7 +12,8 @@ protocol QueueStorage: AnyObject {
     @discardableResult func rows(_ sql: String, _ parameters: [String?]) throws -> [QueueRow]
     /// Runs `;`-separated statements without parameters.
     func script(_ sql: String) throws
-    /// All of `body` or nothing; on SQLite the write lock is taken up front.
+    /// All of `body` or nothing; on SQLite the write lock is taken up front. Called inside a
+    /// transaction, `body` joins it (no savepoint: an error rolls the outer one back).
     func transaction<Result>(_ body: () throws -> Result) throws -> Result
     /// Takes the lock named `key` for this connection without waiting; false when another holds it.
     /// A connection that ends (a process killed) releases its locks.

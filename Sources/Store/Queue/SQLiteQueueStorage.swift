@@ -41,7 +41,11 @@ final class SQLiteQueueStorage: QueueStorage {
 
     func script(_ sql: String) throws { try database.execute(Self.expand(sql)) }
 
-    func transaction<Result>(_ body: () throws -> Result) throws -> Result { try database.transaction(body) }
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        // Inside one already (an audit line appended in an outcome's transaction): it joins it.
+        if database.isInTransaction { return try body() }
+        return try database.transaction(body)
+    }
 
     func tryLock(_ key: String) throws -> Bool {
         if locks[key] != nil { return false }

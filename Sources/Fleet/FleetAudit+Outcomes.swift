@@ -1,0 +1,55 @@
+import Audit
+import Foundation
+import Store
+import Support
+
+extension FleetAudit {
+    /// Runs `record` — one of `JobQueue`'s outcome methods (`complete`, `fail`, `release`,
+    /// `cancelled`, `cancel`, `reapExpiredLeases`) — with the closure that appends `entry(outcome)`
+    /// to this writer's chain inside the outcome's transaction, so the outcome commits with its
+    /// entry or not at all (a refused chain, a lost connection: neither is recorded). This machine's
+    /// head file is advanced after the commit. `entry` returning nil appends nothing.
+    public func recording<Outcome, Result>(
+        _ record: (_ audit: (Outcome) throws -> Void) throws -> Result, entry: @escaping (Outcome) throws -> AuditEntry?
+    ) throws -> Result {
+        var written: AuditHead?
+        let result = try record { outcome in
+            guard let entry = try entry(outcome) else { return }
+            let head = try appendLine(entry, at: Date())
+            if head.sequence > written?.sequence ?? 0 { written = head }
+        }
+        if let written { try advance(to: written) }
+        return result
+    }
+
+    /// Reaps expired leases (`JobQueue.reapExpiredLeases`), each expiry's `fleet.lease.expired` entry
+    /// appended by `actor` in the same transaction.
+    public func reapExpiredLeases(actor: String) throws -> [ExpiredLease] {
+        try recording({ try queue.reapExpiredLeases(audit: $0) }) { (expired: ExpiredLease) in
+            AuditEntry(
+                event: Self.leaseExpiredEvent, actor: actor,
+                details: ["job": String(expired.jobID), "holder": expired.owner, "state": expired.newState.rawValue])
+        }
+    }
+
+    /// The event of an attempt's outcome that left its job in `state`: `fleet.job.succeeded`,
+    /// `.failed`, `.dead`, `.cancelled`, `.retry` (queued again after a failure) or `.released`
+    /// (queued again without counting the attempt).
+    public static func outcomeEvent(_ state: JobState, released: Bool = false) -> String {
+        switch state {
+        case .queued: released ? "fleet.job.released" : "fleet.job.retry"
+        case .running: "fleet.job.running"
+        case .succeeded, .failed, .dead, .cancelled: "fleet.job." + state.rawValue
+        }
+    }
+
+    /// The event of a lease expiry's entry.
+    public static let leaseExpiredEvent = "fleet.lease.expired"
+
+    /// The events that end a job for good (its state final): each such job has exactly one entry
+    /// among these and the lease expiries that ended it.
+    static let finalEvents: Set<String> = ["fleet.job.succeeded", "fleet.job.failed", "fleet.job.dead", "fleet.job.cancelled"]
+
+    /// The job states no attempt leaves.
+    static let finalStates: Set<String> = ["succeeded", "failed", "dead", "cancelled"]
+}
