@@ -59,4 +59,18 @@ struct SharedMemoryLateCommitTests {
         let vectors = try queue.sharedMemoryVectors(embedder: LocalSignalEmbedding().name)
         #expect(vectors.unreadable == 0 && vectors.rows.count == 1 && vectors.rows[0].vector.count == LocalSignalEmbedding.dimension)
     }
+
+    @Test("the worker's start log says how the fleet database ranks memory: array distance, and why not pgvector")
+    func startLogNamesTheVectorBackend() throws {
+        let server = try #require(PostgresServer.shared, "the PostgreSQL test server did not start")
+        let url = try DatabaseURL(parsing: server.createDatabase())
+        let lines = LogLines()
+        let worker = FleetWorker(
+            url: url, options: WorkerOptions(executable: "/bin/false", name: "vectors", audit: try .scratch()),
+            log: JSONLog(redactor: Redactor(), sink: { lines.append($0) }))
+        worker.logMemoryVectors()
+        let line = try #require(lines.all.first { $0.contains("\"memory.vectors\"") })
+        #expect(line.contains("pgvector not available on this server (Debian 12 does not package it): using array distance"), "\(line)")
+        #expect(line.contains("local-hash-v1-256"))
+    }
 }
