@@ -206,5 +206,13 @@ struct SignalEmbeddingTests {
         #expect(configured.name == "api:nomic-embed-text")
         #expect((configured as? ProviderSignalEmbedding)?.client.endpoint == "http://127.0.0.1:9/v1/embeddings")
         #expect(throws: SentinelError.self) { try SignalEmbedders.configured(environment: ["SENTINEL_EMBEDDINGS_MODEL": "m"]) }
+        // What `sentinel doctor` says.
+        #expect(
+            try SignalEmbedders.summary(environment: [:])
+                == "local-hash-v1-256: local embedding, 256 dimensions (SENTINEL_EMBEDDINGS_MODEL unset)")
+        #expect(
+            try SignalEmbedders.summary(environment: [
+                "SENTINEL_EMBEDDINGS_URL": "http://127.0.0.1:11434", "SENTINEL_EMBEDDINGS_MODEL": "nomic-embed-text",
+            ]) == "api:nomic-embed-text at http://127.0.0.1:11434/v1/embeddings")
     }
 }

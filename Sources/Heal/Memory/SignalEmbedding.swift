@@ -173,4 +173,13 @@ public enum SignalEmbedders {
         guard let configuration = try EmbeddingClient.configuration(environment: environment) else { return LocalSignalEmbedding() }
         return ProviderSignalEmbedding(client: EmbeddingClient(configuration: configuration))
     }
+
+    /// One line saying which embedder `environment` configures (`sentinel doctor`).
+    public static func summary(environment: [String: String]) throws -> String {
+        guard let configuration = try EmbeddingClient.configuration(environment: environment) else {
+            return "\(LocalSignalEmbedding().name): local embedding, \(LocalSignalEmbedding.dimension) dimensions "
+                + "(SENTINEL_EMBEDDINGS_MODEL unset)"
+        }
+        return "api:\(configuration.model) at \(EmbeddingClient(configuration: configuration).endpoint)"
+    }
 }
