@@ -118,8 +118,16 @@ extension JobQueue {
     public func sharedMemoryVectors(embedder: String, limit: Int = 2000) throws -> (
         rows: [(id: Int64, key: String, record: String, vector: [Float])], unreadable: Int
     ) {
+        // A vector longer than any embedder makes is not even fetched (rows are hostile).
+        let bounded =
+            storage.isServer
+            ? "cardinality(embedding) <= \(MemoryEmbedding.maximumDimension)"
+            : "length(embedding) <= \(MemoryEmbedding.maximumDimension * 32)"
         let rows = try storage.rows(
-            "SELECT id, key, record, embedding FROM fleet_memory WHERE embedder = $1 AND embedding IS NOT NULL ORDER BY id DESC LIMIT $2",
+            """
+            SELECT id, key, record, embedding FROM fleet_memory WHERE embedder = $1 AND embedding IS NOT NULL AND \(bounded)
+            ORDER BY id DESC LIMIT $2
+            """,
             [embedder, String(limit)])
         var unreadable = 0
         let read = try storage.decode(rows, table: "fleet_memory") { row throws(RowDecodingError) in
