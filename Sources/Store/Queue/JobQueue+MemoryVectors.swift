@@ -71,16 +71,24 @@ extension JobQueue {
         backend: MemoryVectorBackend
     ) throws -> [(key: String, record: String, similarity: Float)] {
         guard k > 0, !query.vector.isEmpty, query.vector.count <= MemoryEmbedding.maximumDimension else { return [] }
-        if backend == .pgvector {
-            let vector = Self.vectorText(query.vector, server: false)
-            let rows = try storage.rows(
+        // pgvector refuses NaN, infinities, NULL elements and arrays of more dimensions, and a row is
+        // hostile: such rows are left out (CASE first: array_position fails on a 2-D array), and
+        // should the server refuse anyway, the ranking is done here instead.
+        if backend == .pgvector,
+            let ranked = try? storage.rows(
                 """
                 SELECT key, record, 1 - (embedding::vector <=> CAST($2 AS vector)) AS similarity FROM fleet_memory
-                WHERE embedder = $1 AND array_length(embedding, 1) = CAST($3 AS INTEGER)
+                WHERE embedder = $1 AND CASE
+                    WHEN array_ndims(embedding) = 1 AND cardinality(embedding) = CAST($3 AS INTEGER) THEN
+                        array_position(embedding, NULL) IS NULL
+                        AND NOT (CAST('NaN' AS REAL) = ANY (embedding) OR CAST('Infinity' AS REAL) = ANY (embedding)
+                            OR CAST('-Infinity' AS REAL) = ANY (embedding))
+                    ELSE false END
                 ORDER BY embedding::vector <=> CAST($2 AS vector) LIMIT CAST($4 AS INTEGER)
                 """,
-                [query.embedder, vector, String(query.vector.count), String(k)])
-            return try storage.decode(rows, table: "fleet_memory") { row throws(RowDecodingError) in
+                [query.embedder, Self.vectorText(query.vector, server: false), String(query.vector.count), String(k)])
+        {
+            return try storage.decode(ranked, table: "fleet_memory") { row throws(RowDecodingError) in
                 (key: try row.text("key"), record: try row.text("record"), similarity: Float(try row.double("similarity")))
             }.filter { $0.similarity >= threshold }
         }
