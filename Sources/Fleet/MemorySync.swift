@@ -58,16 +58,19 @@ final class MemorySync: Sendable {
                 let batch = try queue.sharedMemory(after: scan)
                 guard let last = batch.last else { return total }
                 var fresh: [String] = []
+                // Applied once the batch is taken in: a failed import moves nothing.
+                var (pulled, ahead) = (cursors.pulled, cursors.ahead)
                 for row in batch {
                     leading = leading && row.final
                     if leading {
-                        cursors.pulled = row.cursor
-                        if cursors.ahead.remove(row.key) == nil { fresh.append(row.record) }
-                    } else if cursors.ahead.insert(row.key).inserted {
+                        pulled = row.cursor
+                        if ahead.remove(row.key) == nil { fresh.append(row.record) }
+                    } else if ahead.insert(row.key).inserted {
                         fresh.append(row.record)
                     }
                 }
                 let taken = try memory.importShared(fresh, key: key)
+                (cursors.pulled, cursors.ahead) = (pulled, ahead)
                 total.added += taken.added
                 total.dropped += taken.dropped
                 scan = last.cursor
