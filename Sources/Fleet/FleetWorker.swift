@@ -38,6 +38,7 @@ public final class FleetWorker: Sendable {
                 LogField("worker", .string(options.name)), LogField("database", .string(url.redacted)),
                 LogField("concurrency", .int(Int64(options.concurrency))),
             ])
+        logMemoryVectors()
         let group = DispatchGroup()
         for slot in 0..<max(1, options.concurrency) {
             group.enter()

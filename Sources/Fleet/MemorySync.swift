@@ -20,9 +20,17 @@ final class MemorySync: Sendable {
     private let state: StateDirectory?
     private let environment: [String: String]
     private let keyFile: String?
-    /// The last shared record taken in, and the last local row sent; held through a whole pull or
-    /// push, so that two never run at once.
-    private let cursors = Mutex<(pulled: Int64, pushed: Int64)>((0, 0))
+    /// The last shared record taken in as final (``SharedMemoryRow/final``), the keys of those
+    /// taken in before they were final (so each is read once more, when it is, and not taken in
+    /// twice), and the last local row sent; held through a whole pull or push, so that two never
+    /// run at once.
+    private let cursors = Mutex<Cursors>(Cursors())
+
+    private struct Cursors {
+        var pulled = SharedMemoryCursor.start
+        var ahead = Set<String>()
+        var pushed: Int64 = 0
+    }
 
     /// The memory of the state directory `environment` names (the heal children's), shared under
     /// the key in `keyFile` (`--memory-key`), else as ``MemoryKey/resolve(file:environment:state:)`` finds it.
@@ -42,13 +50,30 @@ final class MemorySync: Sendable {
             let key = try MemoryKey.resolve(file: keyFile, environment: environment, state: state).key
             let memory = try HealMemory(path: path, redactor: .process)
             var total = SharedImport(added: 0, dropped: 0)
+            // The cursor moves over the final rows that lead the read order only; the pages go on
+            // past a row still in flight, taking in what is visible now (by key, once).
+            var scan = cursors.pulled
+            var leading = true
             while true {
-                let batch = try queue.sharedMemory(after: cursors.pulled)
+                let batch = try queue.sharedMemory(after: scan)
                 guard let last = batch.last else { return total }
-                let taken = try memory.importShared(batch.map(\.record), key: key)
+                var fresh: [String] = []
+                // Applied once the batch is taken in: a failed import moves nothing.
+                var (pulled, ahead) = (cursors.pulled, cursors.ahead)
+                for row in batch {
+                    leading = leading && row.final
+                    if leading {
+                        pulled = row.cursor
+                        if ahead.remove(row.key) == nil { fresh.append(row.record) }
+                    } else if ahead.insert(row.key).inserted {
+                        fresh.append(row.record)
+                    }
+                }
+                let taken = try memory.importShared(fresh, key: key)
+                (cursors.pulled, cursors.ahead) = (pulled, ahead)
                 total.added += taken.added
                 total.dropped += taken.dropped
-                cursors.pulled = last.id
+                scan = last.cursor
             }
         }
     }
@@ -67,11 +92,21 @@ final class MemorySync: Sendable {
                 guard let last = batch.last else { return added }
                 let records = try batch.map { row in
                     let text = try row.attempt.signed(with: key).encoded()
-                    return (key: SHA256.hex(text), record: text)
+                    return (key: SHA256.hex(text), record: text, embedding: Optional(Self.embedding(of: row.attempt)))
                 }
                 added += try queue.shareMemory(records)
                 cursors.pushed = last.rowID
             }
         }
+    }
+
+    /// The local embedding of the attempt's signal (``LocalSignalEmbedding``), stored beside the
+    /// record so that the fleet database can rank shared memory by similarity.
+    static func embedding(of attempt: SharedAttempt) -> MemoryEmbedding {
+        let embedder = LocalSignalEmbedding()
+        let text = SignalText(
+            kind: attempt.kind, message: attempt.signalMessage, exceptionType: attempt.exceptionType, topFrame: attempt.topFrame,
+            ruleId: attempt.ruleId, package: attempt.package)
+        return MemoryEmbedding(embedder: embedder.name, vector: embedder.vector(text))
     }
 }

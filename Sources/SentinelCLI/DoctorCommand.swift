@@ -1,6 +1,7 @@
 import ArgumentParser
 import CLICore
 import Foundation
+import Heal
 import Sandbox
 import Scan
 import Support
@@ -19,7 +20,7 @@ struct DoctorCommand: ParsableCommand {
         }
         let checks =
             HostSupport.probe(environment: ProcessInfo.processInfo.environment) + tools + [HostSupport.sandboxRuns()]
-            + [Self.sweepScratch()]
+            + [Self.sweepScratch(), Self.memoryEmbeddings()]
         for check in checks { Console.out(Self.line(check)) }
         if checks.contains(where: { $0.level == .fail }) { throw ExitCode(1) }
     }
@@ -39,6 +40,16 @@ struct DoctorCommand: ParsableCommand {
             removed == 0
                 ? "\(state.scratchPath): nothing abandoned"
                 : "removed \(removed) abandoned scratch director\(removed == 1 ? "y" : "ies") (snapshots of repositories)")
+    }
+
+    /// What heal memory compares signals with: the configured `/v1/embeddings` model, else the
+    /// local embedding; a bad setting is a warning (heal itself stops on it, exit 2).
+    static func memoryEmbeddings() -> HostSupport.Check {
+        do {
+            return HostSupport.Check(.ok, "heal memory", try SignalEmbedders.summary(environment: ProcessInfo.processInfo.environment))
+        } catch {
+            return HostSupport.Check(.warn, "heal memory", "\(error)")
+        }
     }
 
     /// `ok    kernel          6.18.0`: the level in a fixed-width column (failures in capitals).

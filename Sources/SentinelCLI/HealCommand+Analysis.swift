@@ -57,6 +57,13 @@ extension HealCommand {
         if let url = environment["SENTINEL_LLM_URL"], environment["SENTINEL_LLM_MODEL"].map({ !$0.isEmpty }) ?? false {
             analysis.egress += EgressEntry.of(url: url)
         }
+        // Heal memory's embeddings provider: its own URL, else the LLM's.
+        let embeddingsURL = [environment["SENTINEL_EMBEDDINGS_URL"], environment["SENTINEL_LLM_URL"]].compactMap { $0 }.first {
+            !$0.isEmpty
+        }
+        if environment["SENTINEL_EMBEDDINGS_MODEL"].map({ !$0.isEmpty }) ?? false, let url = embeddingsURL {
+            analysis.egress += EgressEntry.of(url: url)
+        }
         // --out's files come through slots and are written here, all at once, when the analysis
         // sent them (root writes bytes, never reads them).
         let received = Mutex<[String: Data]>([:])

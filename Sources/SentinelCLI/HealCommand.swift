@@ -113,11 +113,13 @@ struct HealCommand: ParsableCommand {
         if (requested ?? autonomyPolicy.level) > .observer { _ = try GitRepository(containing: repo) }
         let signals = try readSignal()
         let sandboxProfile = try OptionValue.naming("--profile") { try ProfileStore.standard(syntax: .yaml).resolve(profile) }
-        let memory = try HealMemory(state: StateLocation.current(), redactor: redactor)
+        let environment = try actorEnvironment()
+        let memory = try HealMemory(
+            state: StateLocation.current(), redactor: redactor, embedder: try SignalEmbedders.configured(environment: environment))
         var request = HealRequest(
             repository: repo, signals: signals, verify: verify, profile: sandboxProfile,
             actors: try HealActors.standard(
-                environment: try actorEnvironment(),
+                environment: environment,
                 osvDatabase: LaunchBrokerClient.servesThisCommand ? AnalysisResources.osvDatabase() : StateLocation.current().osvDatabase),
             maxAttempts: maxAttempts ?? Int.max, maxSeconds: maxMinutes * 60, jobs: jobs, packageIndex: index,
             repositoryID: repositoryID)

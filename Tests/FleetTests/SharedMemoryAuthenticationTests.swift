@@ -63,7 +63,7 @@ struct SharedMemoryAuthenticationTests {
         try HealMemory(state: StateDirectory(path: other.home)).record(
             Self.attempt(Self.backdoor), for: Self.signal, repository: Self.repository)
         try MemorySync(environment: other.environment).push(queue)
-        #expect(try queue.sharedMemory(after: 0).count == 3)
+        #expect(try queue.sharedMemory().count == 3)
 
         let mine = try Self.worker()
         let pulled = try MemorySync(environment: mine.environment).pull(queue)
@@ -82,7 +82,7 @@ struct SharedMemoryAuthenticationTests {
         try HealMemory(state: StateDirectory(path: learner.home)).record(Self.attempt(fix), for: Self.signal, repository: Self.repository)
         #expect(try MemorySync(environment: learner.environment).push(queue) == 1)
         // A submitter edits the signed record: another patch, or another repository, under the same MAC.
-        let signed = try #require(try queue.sharedMemory(after: 0).first?.record)
+        let signed = try #require(try queue.sharedMemory().first?.record)
         let attempt = try JSONDecoder().decode(SharedAttempt.self, from: Data(signed.utf8))
         #expect(attempt.mac?.count == 64 && attempt.repository == Self.repository)
         var otherPatch = attempt

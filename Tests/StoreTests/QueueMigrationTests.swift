@@ -91,6 +91,9 @@ struct QueueMigrationTests {
     /// A database as a8110d2 left it: its schema, its version row, and jobs in every state it
     /// wrote (plus one written straight into the table with a state no build knows), a result with
     /// findings, a schedule, a decision, a proposal, an audit line and head, a memory record.
+    /// Every migration's version, as `fleet_schema_migrations` lists them.
+    static var allVersions: [[String?]] { QueueSchema.migrations.map { [String($0.version)] } }
+
     static func legacyDatabase(_ backend: QueueBackend) throws -> (url: DatabaseURL, raw: RawConnection) {
         let url = try backend.freshURL()
         let raw = try RawConnection(url)
@@ -201,7 +204,12 @@ struct QueueMigrationTests {
         #expect(try queue.auditLines() == ["{\"event\":\"job.succeeded\"}"])
         let head = try #require(try queue.auditHead())
         #expect(head.sequence == 1 && head.hash == "h1")
-        #expect(try queue.sharedMemory(after: 0).map(\.record) == ["{\"fix\":\"x\"}"])
+        #expect(try queue.sharedMemory().map(\.record) == ["{\"fix\":\"x\"}"])
+        // The shared-memory cursor's migration: the old row comes before every new one and is final.
+        let shared = try queue.sharedMemory()
+        #expect(shared.map(\.cursor.transaction) == [0] && shared.allSatisfy(\.final))
+        try queue.shareMemory([(key: "k2", record: "{}")])
+        #expect(try queue.sharedMemory(after: shared[0].cursor).map(\.key) == ["k2"])
 
         // The queue works on: the next id follows the old ones, the queued job is claimed.
         #expect(try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "repo")) == 8)
@@ -287,10 +295,11 @@ struct QueueMigrationTests {
 
         // One from before numbered migrations with a version above 1 no build released: refused too.
         let legacy = try Self.legacyDatabase(backend)
-        try legacy.raw.execute("UPDATE fleet_schema SET version = 4")
+        try legacy.raw.execute("UPDATE fleet_schema SET version = \(future + 1)")
         let old = try #require(throws: SentinelError.self) { try JobQueue(url: legacy.url) }
         #expect(
             old.message.hasSuffix(
-                "the fleet tables are at migration 4, newer than this sentinel knows (\(QueueSchema.latestVersion)); upgrade sentinel"))
+                "the fleet tables are at migration \(future + 1), newer than this sentinel knows (\(QueueSchema.latestVersion)); upgrade sentinel"
+            ))
     }
 }

@@ -82,7 +82,10 @@ public struct HealLoop: Sendable {
     ) throws -> HealOutcome {
         try memory?.acquireLock(signal.fingerprint)
         defer { memory?.releaseLock(signal.fingerprint) }
-        let remembered = (try? memory?.similar(to: signal, repository: state.repository)) ?? []
+        // This signal's records, then those of the most similar past signals (by embedding).
+        let recalled = memory?.recall(signal, repository: state.repository) ?? (records: [], notes: [])
+        let remembered = recalled.records
+        state.notes += recalled.notes
         var outcome = HealOutcome(
             signal: signal, baseline: nil, attempts: [], candidate: nil, stopReason: .exhausted, notes: [],
             totalMilliseconds: 0, verificationMilliseconds: 0, sandboxOverheadMilliseconds: 0, memory: remembered)

@@ -26,6 +26,8 @@ public final class HealMemory: Sendable {
     public let redactor: Redactor
     /// The connection, one caller at a time.
     private let database: Mutex<Database>
+    /// What turns signals into vectors for retrieval by similarity (``recall(_:repository:limit:)``).
+    public let embedder: any SignalEmbedder
 
     /// The tables, versioned; a file from a newer Sentinel is refused, never rewritten.
     static let schema = Schema(
@@ -79,14 +81,28 @@ public final class HealMemory: Sendable {
                     ALTER TABLE heal_attempts ADD COLUMN repository TEXT;
                     CREATE INDEX IF NOT EXISTS heal_attempts_repository ON heal_attempts(repository, fingerprint);
                     """),
+            // Each signal's vector per embedder (``SignalEmbedder``), made when a heal first asks for
+            // signals like it: retrieval by similarity across signals of one repository.
+            Migration(
+                version: 4,
+                sql: """
+                    CREATE TABLE IF NOT EXISTS heal_signal_vectors(
+                        repository TEXT NOT NULL,
+                        fingerprint TEXT NOT NULL,
+                        embedder TEXT NOT NULL,
+                        vector BLOB NOT NULL,
+                        PRIMARY KEY (repository, fingerprint, embedder)
+                    );
+                    """),
         ], remedy: "use the Sentinel that wrote it, or move the file aside")
 
     /// Opens (creating) the memory at `path`. A file that is not a SQLite database, or fails
     /// SQLite's quick check, is `SentinelError(.invalidInput)` (exit 2): it is reported and left
     /// as it is, never silently reset.
-    public init(path: String, redactor: Redactor = Redactor()) throws {
+    public init(path: String, redactor: Redactor = Redactor(), embedder: any SignalEmbedder = LocalSignalEmbedding()) throws {
         self.path = path
         self.redactor = redactor
+        self.embedder = embedder
         do {
             let database = try Database(path: path)
             let check = try database.prepare("PRAGMA quick_check")
@@ -105,8 +121,10 @@ public final class HealMemory: Sendable {
     }
 
     /// The memory of the state directory.
-    public convenience init(state: StateDirectory, redactor: Redactor = Redactor()) throws {
-        try self.init(path: state.file("heal.sqlite"), redactor: redactor)
+    public convenience init(
+        state: StateDirectory, redactor: Redactor = Redactor(), embedder: any SignalEmbedder = LocalSignalEmbedding()
+    ) throws {
+        try self.init(path: state.file("heal.sqlite"), redactor: redactor, embedder: embedder)
     }
 
     private static func cause(_ message: String) -> String {
@@ -298,12 +316,12 @@ public final class HealMemory: Sendable {
         try database.withLock { database in try body(database) }
     }
 
-    private static let columns = """
+    static let columns = """
         id, fingerprint, kind, signal_message, exception_type, top_frame, rule_id, package, actor, strategy, \
         description, patch_hash, patch, verdict, lesson, created, repository
         """
 
-    private static func row(_ query: Statement) -> MemoryRecord {
+    static func row(_ query: Statement) -> MemoryRecord {
         MemoryRecord(
             id: query.int(0), fingerprint: query.text(1) ?? "", kind: query.text(2) ?? "",
             signalMessage: query.text(3) ?? "", exceptionType: query.text(4), topFrame: query.text(5),

@@ -36,6 +36,9 @@ public struct MemoryRecord: Sendable, Hashable, Codable {
     public var repository: String?
     /// True when it was for this very signal, not only a similar one (retrieval only).
     public var exact: Bool = false
+    /// The cosine similarity of its signal to the one being healed, when retrieval found it by
+    /// similarity (``HealMemory/recall(_:repository:limit:)``), not by fingerprint, rule or exception.
+    public var similarity: Float? = nil
 
     /// Whether this attempt was verified.
     public var verified: Bool { verdict == .verified }
