@@ -157,23 +157,37 @@ struct FleetCloneCLITests {
         let server = try Self.dumbServer(try Self.served(path))
         defer { server.stop() }
         let url = server.baseURL + "/repo.git"
+        // ssh is refused at submission, and by the worker for a row written straight into the queue.
+        let environment = try CLI.fleetEnvironment(database: database)
+        for ssh in ["ssh://127.0.0.1/repo.git", "git@127.0.0.1:repo.git"] {
+            let submitted = try CLI.run(["fleet", "submit", "scan", ssh], environment: environment)
+            #expect(submitted.status == 2)
+            #expect(
+                submitted.stderr
+                    == "sentinel: \(ssh): workers clone http(s) and file:// URLs only (ssh would run their ssh with their keys)\n")
+        }
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        let ssh = try queue.submit(
+            JobRequest(kind: .scan, spec: #"{"arguments":[],"kind":"scan","repository":"ssh://127.0.0.1/repo.git"}"#, repository: "x"))
         // Without --clone-host no remote is cloned; with another host listed, this one is not.
-        let none = try Self.run([[url], ["ssh://127.0.0.1/repo.git"]], worker: [], database: database)
-        #expect(none.allSatisfy { $0.state == .failed && $0.attempts == 1 })
+        let none = try Self.run([[url]], worker: [], database: database)
+        #expect(none[0].state == .failed && none[0].attempts == 1)
         #expect(
             none[0].lastError
                 == "\(url): this worker clones no remote repository: it was started without --clone-host (the hosts it may clone from)")
-        #expect(none[1].lastError?.hasPrefix("ssh://127.0.0.1/repo.git: ssh remotes are not cloned") == true)
+        let sshJob = try #require(try queue.job(ssh))
+        #expect(sshJob.state == .failed && sshJob.attempts == 1)
+        #expect(sshJob.lastError?.hasPrefix("ssh://127.0.0.1/repo.git: ssh remotes are not cloned") == true)
         let other = Self.database()
-        let queue = try JobQueue(url: DatabaseURL(parsing: other))
+        let otherQueue = try JobQueue(url: DatabaseURL(parsing: other))
         // Written straight into the queue (submit refuses it): the worker checks again.
-        let smuggled = try queue.submit(
+        let smuggled = try otherQueue.submit(
             JobRequest(
                 kind: .scan, spec: #"{"arguments":[],"kind":"scan","repository":"http://u:secret@127.0.0.1/x.git"}"#, repository: "x"))
         let listed = try Self.run([[url]], worker: ["--clone-host", "git.example.com"], database: other)
         #expect(listed[0].state == .failed && listed[0].attempts == 1)
         #expect(listed[0].lastError?.hasSuffix("clones from (--clone-host)") == true, "\(listed[0].lastError ?? "")")
-        let credentials = try #require(try queue.job(smuggled))
+        let credentials = try #require(try otherQueue.job(smuggled))
         #expect(credentials.state == .failed && credentials.attempts == 1)
         #expect(credentials.lastError?.contains("carries no credentials") == true, "\(credentials.lastError ?? "")")
         #expect(server.requests.isEmpty)
