@@ -132,7 +132,7 @@ struct FleetCloneCLITests {
     }
 
     @Test(
-        "an http:// URL on the --clone-host list is cloned from a loopback git server, at a revision too; a missing repository fails at once"
+        "an http:// URL on the --clone-host list is cloned from a loopback git server (by address or by name), at a revision too; a missing repository fails at once"
     )
     func httpClone() throws {
         let database = Self.database()
@@ -140,14 +140,41 @@ struct FleetCloneCLITests {
         let server = try Self.dumbServer(try Self.served(path))
         defer { server.stop() }
         let url = server.baseURL + "/repo.git"
+        // `localhost` resolves to loopback, which the egress proxy reaches only when an entry names it.
+        let named = "http://localhost:\(server.port)/repo.git"
         let jobs = try Self.run(
-            [[url], [url, "--rev", first], [server.baseURL + "/missing.git"]],
-            worker: ["--clone-host", "127.0.0.1:\(server.port)"], database: database)
+            [[url], [url, "--rev", first], [server.baseURL + "/missing.git"], [named]],
+            worker: ["--clone-host", "127.0.0.1:\(server.port)", "--clone-host", "localhost:\(server.port)"], database: database)
         #expect(jobs[0].state == .succeeded && jobs[0].attempts == 1, "\(jobs[0].lastError ?? "")")
         #expect(jobs[1].state == .succeeded && jobs[1].attempts == 1, "\(jobs[1].lastError ?? "")")
         #expect(try Self.findingFiles(jobs[0], database: database) == ["a.py", "b.py"])
         #expect(try Self.findingFiles(jobs[1], database: database) == ["a.py"])
         #expect(jobs[2].state == .failed && jobs[2].attempts == 1, "\(jobs[2].lastError ?? "")")
+        #expect(jobs[3].state == .succeeded && jobs[3].attempts == 1, "\(jobs[3].lastError ?? "")")
+    }
+
+    @Test("a server answering 503 is retried (transient); a redirect to a host not listed reaches nothing (the proxy's one host)")
+    func transientAndRedirect() throws {
+        let database = Self.database()
+        let unavailable = try LoopbackHTTPServer { _ in .init(status: 503) }
+        defer { unavailable.stop() }
+        let bystander = try LoopbackHTTPServer { _ in .init(status: 404) }
+        defer { bystander.stop() }
+        let target = bystander.baseURL
+        let redirecting = try LoopbackHTTPServer { request in .init(status: 302, headers: [("Location", target + request.path)]) }
+        defer { redirecting.stop() }
+        let jobs = try Self.run(
+            [
+                [unavailable.baseURL + "/repo.git", "--max-attempts", "2"],
+                [redirecting.baseURL + "/repo.git", "--max-attempts", "2"],
+            ],
+            worker: ["--clone-host", "127.0.0.1:\(unavailable.port)", "--clone-host", "127.0.0.1:\(redirecting.port)"],
+            database: database)
+        #expect(jobs[0].state == .dead && jobs[0].attempts == 2, "\(jobs[0].lastError ?? "")")
+        #expect(jobs[0].lastError?.contains("503") == true, "\(jobs[0].lastError ?? "")")
+        #expect(!unavailable.requests.isEmpty)
+        #expect(jobs[1].state == .failed || jobs[1].state == .dead, "\(jobs[1].lastError ?? "")")
+        #expect(!redirecting.requests.isEmpty && bystander.requests.isEmpty)
     }
 
     @Test("a remote not on the allow-list, ssh and a URL with credentials are refused at once: one attempt, no request made")
