@@ -220,6 +220,17 @@ struct FleetCloneCLITests {
         #expect(server.requests.isEmpty)
     }
 
+    @Test("bad worker options fail at once with one line: a --clone-host that is a URL, a size below 1M, a duration that is none")
+    func badOptions() throws {
+        let environment = try CLI.fleetEnvironment(database: Self.database())
+        let url = try CLI.run(["fleet", "worker", "--clone-host", "https://git.example"], environment: environment)
+        #expect(url.status == 2 && url.stderr == "sentinel: --clone-host: 'https://git.example' is not host, host:port or *.domain\n")
+        let small = try CLI.run(["fleet", "worker", "--clone-max-size", "1K"], environment: environment)
+        #expect(small.status == 2 && small.stderr == "sentinel: --clone-max-size: must be at least 1M\n")
+        let duration = try CLI.run(["fleet", "worker", "--clone-timeout", "soon"], environment: environment)
+        #expect(duration.status == 2 && duration.stderr.contains("--clone-timeout"))
+    }
+
     @Test("the bounds: a clone larger than --clone-max-size fails at once; one slower than --clone-timeout fails naming it")
     func bounds() throws {
         let database = Self.database()
