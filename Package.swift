@@ -103,7 +103,7 @@ let package = Package(
         // resolution, forms), HTML's entities and byte classes, and the one bounded XML reader.
         .target(name: "Web", dependencies: ["Support"]),
         // The git CLI through one runner: diffs of candidate patches (later branches and commits).
-        .target(name: "Git", dependencies: ["Sandbox", "Support"]),
+        .target(name: "Git", dependencies: ["Egress", "Sandbox", "Support"]),
         // The tamper-evident audit log: append-only JSON lines chained by SHA-256.
         .target(name: "Audit", dependencies: ["Digest", "Support"]),
         // The egress proxy: allow/deny policy, reserved ranges, relay, resolver (no sandbox types).

@@ -1,3 +1,4 @@
+import Egress
 import Foundation
 import Support
 
@@ -59,10 +60,12 @@ public enum GitClone {
         var environment: [String: String] = [:]
         var location = source
         if let url = URL(string: source), let scheme = url.scheme?.lowercased(), source.contains("://") {
-            guard scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty else {
+            guard scheme == "https" || scheme == "http", let host = url.host, !host.isEmpty,
+                let port = UInt16(exactly: url.port ?? (scheme == "https" ? 443 : 80))
+            else {
                 throw SentinelError(.invalidInput, "\(source): only http(s) remotes and local repositories are cloned")
             }
-            egress = ["\(host):\(url.port ?? (scheme == "https" ? 443 : 80))"]
+            egress = ["\(host):\(port)"] + privateAddresses(of: host).map { $0.withPort(port) }
             configuration = [("protocol.\(scheme).allow", "always")]
             environment["GIT_ALLOW_PROTOCOL"] = scheme
         } else if source.hasPrefix("git@") {
@@ -115,6 +118,15 @@ public enum GitClone {
             writable: true, input: nil, configuration: configuration, environment: environment, extraReadOnly: readOnly,
             egress: egress, bounds: bounds)
         guard output.status == 0 else { throw failure(output, source: source, revision: revision, bounds: bounds) }
+    }
+
+    /// The private addresses (loopback, RFC 1918...) `host` resolves to now, when it is a name: the
+    /// proxy refuses private space unless an entry names it, and the caller chose this host (the
+    /// fleet's `--clone-host`), as an internal git server often is. The proxy resolves the name
+    /// again and refuses any address not listed, so a name that changes its answer is still refused.
+    static func privateAddresses(of host: String) -> [IPAddress] {
+        guard IPAddress(host) == nil, !host.hasPrefix("["), let addresses = try? SystemResolver().resolve(host) else { return [] }
+        return addresses.filter(ReservedRanges.contains)
     }
 
     /// Why a clone failed, classed: the one place that tells a failure another attempt would meet

@@ -62,7 +62,14 @@ enum FleetPassThrough {
     /// `path` made absolute when it is a directory here; a URL as it is.
     static func repository(_ path: String) throws -> String {
         try FleetJobSpec.checkRepository(path)
-        if path.contains("://") || path.hasPrefix("git@") { return path }
+        if path.contains("://") || path.hasPrefix("git@") {
+            // Workers refuse the rest at once (`CloneHosts`): say so now, before it is queued.
+            guard ["http://", "https://", "file://"].contains(where: path.lowercased().hasPrefix) else {
+                throw SentinelError(
+                    .invalidInput, "\(path): workers clone http(s) and file:// URLs only (ssh would run their ssh with their keys)")
+            }
+            return path
+        }
         var isDirectory: ObjCBool = false
         guard let real = OutputPlacement.realPath(path), FileManager.default.fileExists(atPath: real, isDirectory: &isDirectory),
             isDirectory.boolValue

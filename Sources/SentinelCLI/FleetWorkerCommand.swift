@@ -82,6 +82,9 @@ struct FleetWorkerCommand: ParsableCommand {
         options.retry = RetryPolicy(base: retryBase.seconds)
         // The worker's jobs are commands of their own: their outputs are their own files.
         options.dastTargets = dastTargets
+        for host in cloneHosts where host.isEmpty || host.contains(where: { "/@?#% ".contains($0) }) {
+            throw SentinelError(.invalidInput, "--clone-host: '\(host)' is not host, host:port or *.domain")
+        }
         options.cloneHosts = cloneHosts
         options.cloneSeconds = cloneTimeout.seconds
         if let cloneMaxSize {

@@ -132,7 +132,7 @@ struct FleetCloneCLITests {
     }
 
     @Test(
-        "an http:// URL on the --clone-host list is cloned from a loopback git server, at a revision too; a missing repository fails at once"
+        "an http:// URL on the --clone-host list is cloned from a loopback git server (by address or by name), at a revision too; a missing repository fails at once"
     )
     func httpClone() throws {
         let database = Self.database()
@@ -140,14 +140,41 @@ struct FleetCloneCLITests {
         let server = try Self.dumbServer(try Self.served(path))
         defer { server.stop() }
         let url = server.baseURL + "/repo.git"
+        // `localhost` resolves to loopback, which the egress proxy reaches only when an entry names it.
+        let named = "http://localhost:\(server.port)/repo.git"
         let jobs = try Self.run(
-            [[url], [url, "--rev", first], [server.baseURL + "/missing.git"]],
-            worker: ["--clone-host", "127.0.0.1:\(server.port)"], database: database)
+            [[url], [url, "--rev", first], [server.baseURL + "/missing.git"], [named]],
+            worker: ["--clone-host", "127.0.0.1:\(server.port)", "--clone-host", "localhost:\(server.port)"], database: database)
         #expect(jobs[0].state == .succeeded && jobs[0].attempts == 1, "\(jobs[0].lastError ?? "")")
         #expect(jobs[1].state == .succeeded && jobs[1].attempts == 1, "\(jobs[1].lastError ?? "")")
         #expect(try Self.findingFiles(jobs[0], database: database) == ["a.py", "b.py"])
         #expect(try Self.findingFiles(jobs[1], database: database) == ["a.py"])
         #expect(jobs[2].state == .failed && jobs[2].attempts == 1, "\(jobs[2].lastError ?? "")")
+        #expect(jobs[3].state == .succeeded && jobs[3].attempts == 1, "\(jobs[3].lastError ?? "")")
+    }
+
+    @Test("a server answering 503 is retried (transient); a redirect to a host not listed reaches nothing (the proxy's one host)")
+    func transientAndRedirect() throws {
+        let database = Self.database()
+        let unavailable = try LoopbackHTTPServer { _ in .init(status: 503) }
+        defer { unavailable.stop() }
+        let bystander = try LoopbackHTTPServer { _ in .init(status: 404) }
+        defer { bystander.stop() }
+        let target = bystander.baseURL
+        let redirecting = try LoopbackHTTPServer { request in .init(status: 302, headers: [("Location", target + request.path)]) }
+        defer { redirecting.stop() }
+        let jobs = try Self.run(
+            [
+                [unavailable.baseURL + "/repo.git", "--max-attempts", "2"],
+                [redirecting.baseURL + "/repo.git", "--max-attempts", "2"],
+            ],
+            worker: ["--clone-host", "127.0.0.1:\(unavailable.port)", "--clone-host", "127.0.0.1:\(redirecting.port)"],
+            database: database)
+        #expect(jobs[0].state == .dead && jobs[0].attempts == 2, "\(jobs[0].lastError ?? "")")
+        #expect(jobs[0].lastError?.contains("503") == true, "\(jobs[0].lastError ?? "")")
+        #expect(!unavailable.requests.isEmpty)
+        #expect(jobs[1].state == .failed || jobs[1].state == .dead, "\(jobs[1].lastError ?? "")")
+        #expect(!redirecting.requests.isEmpty && bystander.requests.isEmpty)
     }
 
     @Test("a remote not on the allow-list, ssh and a URL with credentials are refused at once: one attempt, no request made")
@@ -157,26 +184,51 @@ struct FleetCloneCLITests {
         let server = try Self.dumbServer(try Self.served(path))
         defer { server.stop() }
         let url = server.baseURL + "/repo.git"
+        // ssh is refused at submission, and by the worker for a row written straight into the queue.
+        let environment = try CLI.fleetEnvironment(database: database)
+        for ssh in ["ssh://127.0.0.1/repo.git", "git@127.0.0.1:repo.git"] {
+            let submitted = try CLI.run(["fleet", "submit", "scan", ssh], environment: environment)
+            #expect(submitted.status == 2)
+            #expect(
+                submitted.stderr
+                    == "sentinel: \(ssh): workers clone http(s) and file:// URLs only (ssh would run their ssh with their keys)\n")
+        }
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        let ssh = try queue.submit(
+            JobRequest(kind: .scan, spec: #"{"arguments":[],"kind":"scan","repository":"ssh://127.0.0.1/repo.git"}"#, repository: "x"))
         // Without --clone-host no remote is cloned; with another host listed, this one is not.
-        let none = try Self.run([[url], ["ssh://127.0.0.1/repo.git"]], worker: [], database: database)
-        #expect(none.allSatisfy { $0.state == .failed && $0.attempts == 1 })
+        let none = try Self.run([[url]], worker: [], database: database)
+        #expect(none[0].state == .failed && none[0].attempts == 1)
         #expect(
             none[0].lastError
                 == "\(url): this worker clones no remote repository: it was started without --clone-host (the hosts it may clone from)")
-        #expect(none[1].lastError?.hasPrefix("ssh://127.0.0.1/repo.git: ssh remotes are not cloned") == true)
+        let sshJob = try #require(try queue.job(ssh))
+        #expect(sshJob.state == .failed && sshJob.attempts == 1)
+        #expect(sshJob.lastError?.hasPrefix("ssh://127.0.0.1/repo.git: ssh remotes are not cloned") == true)
         let other = Self.database()
-        let queue = try JobQueue(url: DatabaseURL(parsing: other))
+        let otherQueue = try JobQueue(url: DatabaseURL(parsing: other))
         // Written straight into the queue (submit refuses it): the worker checks again.
-        let smuggled = try queue.submit(
+        let smuggled = try otherQueue.submit(
             JobRequest(
                 kind: .scan, spec: #"{"arguments":[],"kind":"scan","repository":"http://u:secret@127.0.0.1/x.git"}"#, repository: "x"))
         let listed = try Self.run([[url]], worker: ["--clone-host", "git.example.com"], database: other)
         #expect(listed[0].state == .failed && listed[0].attempts == 1)
         #expect(listed[0].lastError?.hasSuffix("clones from (--clone-host)") == true, "\(listed[0].lastError ?? "")")
-        let credentials = try #require(try queue.job(smuggled))
+        let credentials = try #require(try otherQueue.job(smuggled))
         #expect(credentials.state == .failed && credentials.attempts == 1)
         #expect(credentials.lastError?.contains("carries no credentials") == true, "\(credentials.lastError ?? "")")
         #expect(server.requests.isEmpty)
+    }
+
+    @Test("bad worker options fail at once with one line: a --clone-host that is a URL, a size below 1M, a duration that is none")
+    func badOptions() throws {
+        let environment = try CLI.fleetEnvironment(database: Self.database())
+        let url = try CLI.run(["fleet", "worker", "--clone-host", "https://git.example"], environment: environment)
+        #expect(url.status == 2 && url.stderr == "sentinel: --clone-host: 'https://git.example' is not host, host:port or *.domain\n")
+        let small = try CLI.run(["fleet", "worker", "--clone-max-size", "1K"], environment: environment)
+        #expect(small.status == 2 && small.stderr == "sentinel: --clone-max-size: must be at least 1M\n")
+        let duration = try CLI.run(["fleet", "worker", "--clone-timeout", "soon"], environment: environment)
+        #expect(duration.status == 2 && duration.stderr.contains("--clone-timeout"))
     }
 
     @Test("the bounds: a clone larger than --clone-max-size fails at once; one slower than --clone-timeout fails naming it")
