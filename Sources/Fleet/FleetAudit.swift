@@ -160,7 +160,11 @@ public struct FleetAudit {
             guard held.sequence <= (tail?.sequence ?? 0) else {
                 throw refusal("\(file) names entry \(held.sequence), the chain ends at \(tail?.sequence ?? 0): entries were deleted")
             }
-            guard let line = try queue.auditLine(held.sequence, chain: chain), try link(of: line).link == held.hash else {
+            // Usually the head file names the last entry, read already: no second read then.
+            let heldLink =
+                try held.sequence == tail?.sequence
+                ? tail?.link : queue.auditLine(held.sequence, chain: chain).map { try link(of: $0).link }
+            guard heldLink == held.hash else {
                 throw refusal("entry \(held.sequence) is not the one \(file) names: the chain was rewritten")
             }
         }

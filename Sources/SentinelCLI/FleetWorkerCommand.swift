@@ -109,8 +109,11 @@ struct FleetWorkerCommand: ParsableCommand {
         // A key file that is missing, malformed or not private fails now (exit 2), not at the first heal.
         let key = try MemoryKey.resolve(file: memoryKey, environment: options.environment, state: StateLocation.current())
         options.memoryKeyFile = memoryKey.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
-        // Fails now, with one line, when the database cannot be reached or its audit chain has another key.
-        try FleetAudit(queue: JobQueue(url: url), state: options.audit).checkKey()
+        // Fails now, with one line, when the database cannot be reached or its audit chain has another key,
+        // or when this worker's own chain (its name) is one it may not extend: every outcome would be refused.
+        let startQueue = try JobQueue(url: url)
+        try FleetAudit(queue: startQueue, state: options.audit).checkKey()
+        try FleetAudit(queue: startQueue, state: options.audit, chain: options.name).checkTail()
         let log = JSONLog()
         log.info("memory.key", [LogField("id", .string(key.key.id)), LogField("file", .string(key.path))])
         let worker = FleetWorker(url: url, options: options, log: log)

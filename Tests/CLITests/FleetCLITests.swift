@@ -169,9 +169,13 @@ struct FleetCLITests {
         let record = try #require(try JSONSerialization.jsonObject(with: Data(result.report.utf8)) as? [String: Any])
         let findings = try #require((record["report"] as? [String: Any])?["findings"] as? [Any])
         #expect(!findings.isEmpty && result.findings.count == Set(result.findings.map(\.fingerprint)).count)
-        // The audit chain holds the expiry and the one success, intact.
+        // The survivor's chain holds the expiry and the one success, intact, one entry per outcome.
         let audit = try CLI.run(["fleet", "audit", "verify"], environment: environment)
-        #expect(audit.status == 0 && audit.stdout.hasPrefix("fleet audit chain intact: 2 entries"), "\(audit.stdout)\(audit.stderr)")
+        #expect(
+            audit.status == 0 && audit.stdout.hasPrefix("chain survivor: intact, 2 entries")
+                && audit.stdout.contains(
+                    "\nfleet audit intact: 1 chain, 2 entries; every outcome has one entry (1 job after job 0, 1 lease expiry)"),
+            "\(audit.stdout)\(audit.stderr)")
     }
 
     @Test("a database restart mid-run: workers reconnect and every job completes once")

@@ -184,7 +184,7 @@ public struct ExpiredLease: Sendable, Hashable {
     public var jobID: Int64
     /// The worker that held it.
     public var owner: String
-    /// `queued` (retried after a backoff) or `dead`.
+    /// `queued` (retried after a backoff), `dead`, or `cancelled` (a cancel was requested).
     public var newState: JobState
 
     /// An expired lease; see the properties.
