@@ -137,10 +137,11 @@ public final class FleetWorker: Sendable {
                     metrics.leasesLost.increment()
                     log.warning("job.lease_lost", fields(job, [LogField("detail", .string("another attempt owns the job"))]))
                 }
-            case .failed(let reason, let retry):
-                let state = try queue.fail(lease, reason: reason, retry: retry)
+            case .failed(let reason, let failure):
+                let state = try queue.fail(lease, reason: reason, failure: failure)
                 event = "fleet.job." + (state == .queued ? "retry" : state?.rawValue ?? "lease-lost")
                 details["reason"] = reason
+                details["class"] = failure.rawValue
                 switch state {
                 case .queued: metrics.retried.increment(labels: kind)
                 case .dead: metrics.dead.increment(labels: kind)
@@ -149,7 +150,7 @@ public final class FleetWorker: Sendable {
                 }
                 log.warning(
                     state == .queued ? "job.retry" : state == .dead ? "job.dead" : "job.failed",
-                    fields(job, [seconds, LogField("reason", .string(reason))]))
+                    fields(job, [seconds, LogField("reason", .string(reason)), LogField("class", .string(failure.rawValue))]))
             case .cancelled:
                 try queue.cancelled(lease)
                 event = "fleet.job.cancelled"

@@ -11,6 +11,9 @@ import Testing
 /// newer database is refused. On SQLite and on a throwaway PostgreSQL.
 @Suite("Fleet schema migrations (SQLite and PostgreSQL)")
 struct QueueMigrationTests {
+    /// Every migration's version, as `fleet_schema_migrations` rows.
+    static let versions = QueueSchema.migrations.map { [String($0.version)] }
+
     /// The fleet tables exactly as a8110d2's `QueueSchema.statements` created them (`{serial}` is
     /// expanded per backend as its storage did): a fixture, frozen, not the migration's own text.
     static let legacySchema = """
@@ -145,10 +148,12 @@ struct QueueMigrationTests {
         let queue = try JobQueue(url: url)
 
         #expect(
-            try raw.rows("SELECT version, name FROM fleet_schema_migrations ORDER BY version") == [
-                ["1", "001_initial"], ["2", "002_job_state_check"],
-            ])
-        #expect(try raw.rows("SELECT version FROM fleet_schema") == [["2"]], "builds that read only fleet_schema see a newer database")
+            try raw.rows("SELECT version, name FROM fleet_schema_migrations ORDER BY version")
+                == QueueSchema.migrations.map { [String($0.version), $0.name] })
+        #expect(Array(QueueSchema.migrations.prefix(2).map(\.name)) == ["001_initial", "002_job_state_check"])
+        #expect(
+            try raw.rows("SELECT version FROM fleet_schema") == [[String(QueueSchema.latestVersion)]],
+            "builds that read only fleet_schema see a newer database")
 
         let queued = try #require(try queue.job(1))
         #expect(
@@ -230,7 +235,7 @@ struct QueueMigrationTests {
         let url = try backend.freshURL()
         let queue = try JobQueue(url: url)
         let raw = try RawConnection(url)
-        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == [["1"], ["2"]])
+        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == Self.versions)
         let id = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "repo"))
         #expect(throws: (any Error).self) { try raw.execute("UPDATE fleet_jobs SET state = 'bogus' WHERE id = \(id)") }
         #expect(try queue.job(id)?.state == .queued)
@@ -252,7 +257,7 @@ struct QueueMigrationTests {
         let queue = try JobQueue(url: url)
         // The locked path too, which a current database never takes: it finds nothing to do.
         #expect(try queue.storage.transaction { try QueueSchema.migrateOneStep(queue.storage) } == false)
-        #expect(try raw.rows(migrations) == recorded && recorded.count == 2)
+        #expect(try raw.rows(migrations) == recorded && recorded.count == QueueSchema.latestVersion)
         #expect(try raw.rows(schemaStamp) == stamp)
         #expect(try raw.rows("SELECT * FROM fleet_jobs ORDER BY id") == jobs)
     }
@@ -262,7 +267,7 @@ struct QueueMigrationTests {
         let (url, raw) = try Self.legacyDatabase(backend)
         let openers = (0..<4).map { _ in BlockingWaiter { try JobQueue(url: url).counts() } }
         for opener in openers { #expect(try opener.result().queued == 1) }
-        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == [["1"], ["2"]])
+        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == Self.versions)
         #expect(try raw.rows("SELECT count(*) FROM fleet_jobs") == [["7"]])
     }
 
@@ -271,17 +276,23 @@ struct QueueMigrationTests {
         let url = try backend.freshURL()
         _ = try JobQueue(url: url)
         let raw = try RawConnection(url)
-        try raw.execute("INSERT INTO fleet_schema_migrations (version, name, applied_at) VALUES (3, '003_future', 0)")
+        let future = QueueSchema.latestVersion + 1
+        try raw.execute("INSERT INTO fleet_schema_migrations (version, name, applied_at) VALUES (\(future), 'future', 0)")
         let error = try #require(throws: SentinelError.self) { try JobQueue(url: url) }
         #expect(
             error.code == .database
-                && error.message.hasSuffix("the fleet tables are at migration 3, newer than this sentinel knows (2); upgrade sentinel"))
-        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == [["1"], ["2"], ["3"]])
+                && error.message.hasSuffix(
+                    "the fleet tables are at migration \(future), newer than this sentinel knows (\(QueueSchema.latestVersion)); upgrade sentinel"
+                ))
+        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == Self.versions + [[String(future)]])
 
         // One from before numbered migrations with a version above 1 no build released: refused too.
         let legacy = try Self.legacyDatabase(backend)
-        try legacy.raw.execute("UPDATE fleet_schema SET version = 4")
+        try legacy.raw.execute("UPDATE fleet_schema SET version = \(future)")
         let old = try #require(throws: SentinelError.self) { try JobQueue(url: legacy.url) }
-        #expect(old.message.hasSuffix("the fleet tables are at migration 4, newer than this sentinel knows (2); upgrade sentinel"))
+        #expect(
+            old.message.hasSuffix(
+                "the fleet tables are at migration \(future), newer than this sentinel knows (\(QueueSchema.latestVersion)); upgrade sentinel"
+            ))
     }
 }
