@@ -14,7 +14,9 @@ struct FleetPruneCommand: ParsableCommand {
             """)
     @OptionGroup var database: FleetDatabaseOptions
     @OptionGroup var audit: FleetAuditOptions
-    @Option(name: .customLong("older-than"), help: "Jobs that ended longer ago than this (e.g. 30d, 12h).")
+    @Option(
+        name: .customLong("older-than"),
+        help: ArgumentHelp("Jobs that ended longer ago than this (e.g. 30d, 12h).", valueName: "duration"))
     var olderThan: DurationArgument
     @Option(help: "Jobs deleted per transaction (1 to 10000).") var batch = 500
     @Flag(name: .customLong("dry-run"), help: "Count what would be deleted; delete nothing.") var dryRun = false

@@ -6,7 +6,10 @@ import Support
 /// `--unique`, `--unique-key` and `--unique-for` of `fleet submit`: a second submission of the
 /// same job returns the first one's id (River's UniqueOpts, Oban's unique jobs).
 struct FleetUniqueOptions: ParsableArguments {
-    @Flag(help: "Submit only if no queued or running job has the same spec (kind, repository, branch, revision and options).")
+    @Flag(
+        help:
+            "Submit only if no queued or running job has the same spec (kind, repository, branch, revision and options); else print that job's id."
+    )
     var unique = false
     @Option(
         name: .customLong("unique-key"),
