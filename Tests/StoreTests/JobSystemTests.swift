@@ -1,10 +1,9 @@
 import Foundation
+import Store
 import Support
 import Synchronization
 import Testing
 import TestSupport
-
-@testable import Store
 
 /// The job system teams expect (issue 58), identical on SQLite and PostgreSQL: unique jobs (atomic
 /// under concurrency), retries by failure class with jittered backoff, dead letters retried and

@@ -76,6 +76,13 @@ public struct RetryDecision: Sendable, Hashable {
     public var delay: Double
     /// The attempts the class allowed this job.
     public var limit: Int
+
+    /// A decision; see the properties.
+    public init(state: JobState, delay: Double, limit: Int) {
+        self.state = state
+        self.delay = delay
+        self.limit = limit
+    }
 }
 
 extension RetryPolicy {

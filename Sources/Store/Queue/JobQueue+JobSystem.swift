@@ -23,6 +23,12 @@ public struct Submission: Sendable, Hashable {
     public var id: Int64
     /// True when a job already held the key and nothing was submitted.
     public var existing: Bool
+
+    /// A submission; see the properties.
+    public init(id: Int64, existing: Bool) {
+        self.id = id
+        self.existing = existing
+    }
 }
 
 /// Which jobs `jobs(matching:)` lists, newest first, a page at a time.
@@ -52,6 +58,13 @@ public struct JobPage: Sendable {
     public var unreadable: [JobQueue.UnreadableRow]
     /// The cursor of the next page (`--after`), nil on the last page.
     public var next: Int64?
+
+    /// A page; see the properties.
+    public init(jobs: [Job], unreadable: [JobQueue.UnreadableRow] = [], next: Int64? = nil) {
+        self.jobs = jobs
+        self.unreadable = unreadable
+        self.next = next
+    }
 }
 
 /// What `requeue` did with one job.
