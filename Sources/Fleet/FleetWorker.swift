@@ -141,9 +141,10 @@ public final class FleetWorker: Sendable {
                     metrics.leasesLost.increment()
                     log.warning("job.lease_lost", fields(job, [LogField("detail", .string("another attempt owns the job"))]))
                 }
-            case .failed(let reason, let retry):
+            case .failed(let reason, let failure):
                 details["reason"] = reason
-                let state = try audit.recording({ try queue.fail(lease, reason: reason, retry: retry, audit: $0) }) {
+                details["class"] = failure.rawValue
+                let state = try audit.recording({ try queue.fail(lease, reason: reason, failure: failure, audit: $0) }) {
                     (ended: JobOutcome) in entry(FleetAudit.outcomeEvent(ended.state))
                 }
                 switch state {
@@ -155,7 +156,7 @@ public final class FleetWorker: Sendable {
                 }
                 log.warning(
                     state == .queued ? "job.retry" : state == .dead ? "job.dead" : state == .cancelled ? "job.cancelled" : "job.failed",
-                    fields(job, [seconds, LogField("reason", .string(reason))]))
+                    fields(job, [seconds, LogField("reason", .string(reason)), LogField("class", .string(failure.rawValue))]))
             case .cancelled:
                 if try audit.recording({ try queue.cancelled(lease, audit: $0) }, entry: { _ in entry("fleet.job.cancelled") }) {
                     log.info("job.cancelled", fields(job, [seconds]))

@@ -10,8 +10,8 @@ import Support
 enum ExecutionOutcome: Sendable {
     /// A result to record.
     case succeeded(JobResult)
-    /// A failed attempt; `retry` when another attempt may succeed.
-    case failed(String, retry: Bool)
+    /// A failed attempt, and its class (the retry policy's rule for it decides what follows).
+    case failed(String, FailureClass)
     /// Stopped because someone cancelled the job.
     case cancelled
     /// Stopped because the lease was lost: another worker owns the job now; record nothing.
@@ -50,7 +50,7 @@ struct JobExecution {
         do {
             spec = try FleetJobSpec.decode(job.request.spec, job: job.id)
         } catch {
-            return .failed("\(error)", retry: false)
+            return .failed("\(error)", .invalid)
         }
         let lockKey = job.request.exclusiveKey.map { "sentinel-heal:" + $0 }
         if let lockKey {
@@ -61,8 +61,10 @@ struct JobExecution {
         defer { if let lockKey { try? queue.unlock(lockKey) } }
         do {
             return try ScratchDirectory.with { scratch in try run(spec, scratch: scratch, queue: queue) }
+        } catch let error as SentinelError {
+            return .failed(error.message, FailureClass.of(error))
         } catch {
-            return .failed((error as? SentinelError)?.message ?? "\(error)", retry: JobFailure.isTransient(error))
+            return .failed("\(error)", FailureClass.of(error))
         }
     }
 
@@ -181,7 +183,7 @@ struct JobExecution {
             }
             if Date() > deadline {
                 child.stop()
-                return .failed("timed out after \(Int(options.jobTimeout)) s", retry: true)
+                return .failed("timed out after \(Int(options.jobTimeout)) s", .timeout)
             }
         }
         return nil
@@ -207,7 +209,7 @@ struct JobExecution {
         case .scan, .dast:
             guard status == 0 || status == 1 else {
                 let reason = "sentinel scan exited \(status): \(child.lastErrorLine())"
-                return .failed(reason, retry: JobFailure.isTransient(exitStatus: status))
+                return .failed(reason, FailureClass.ofExitStatus(status))
             }
             let data = try BoundedFile.read(scratch + "/record.json", limit: 512 << 20, followLinks: false)
             var record = try ScanRecord.decode(data, name: "job \(job.id) record")
@@ -220,8 +222,7 @@ struct JobExecution {
             return .succeeded(JobResult(exitStatus: status, report: try record.encoded(), findings: findings))
         case .heal:
             guard status == 0 || status == 1 else {
-                return .failed(
-                    "sentinel heal exited \(status): \(child.lastErrorLine())", retry: JobFailure.isTransient(exitStatus: status))
+                return .failed("sentinel heal exited \(status): \(child.lastErrorLine())", FailureClass.ofExitStatus(status))
             }
             var record = HealRecord(exitStatus: status)
             if status == 0 {

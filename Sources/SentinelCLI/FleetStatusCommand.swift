@@ -25,36 +25,6 @@ struct FleetStatusCommand: ParsableCommand {
     }
 }
 
-/// `sentinel fleet jobs`: the latest jobs, with why the failed and dead ones ended.
-struct FleetJobsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "jobs", abstract: "The latest jobs, newest first (dead letters with --state dead).")
-    @OptionGroup var database: FleetDatabaseOptions
-    @Option(help: "Only jobs in this state: queued, running, succeeded, failed, dead or cancelled.") var state: JobState?
-    @Option(help: "At most this many.") var limit = 50
-    @Option(help: "Output format: text or json.") var format: FleetListFormat = .text
-
-    func run() throws {
-        let listing = try database.open().listing(state: state, limit: max(1, limit))
-        let jobs = listing.jobs
-        for row in listing.unreadable {
-            Console.error("sentinel: warning: fleet_jobs row \(DisplayText.escaped(row.id)): \(DisplayText.escaped(row.reason)); not shown")
-        }
-        switch format {
-        case .json: Console.write(1, try FleetJSON.encode(jobs.map(JobSummary.init)) + "\n")
-        case .text:
-            for job in jobs {
-                // A row is anyone's who may submit: nothing in it drives the terminal.
-                let error = job.lastError.map { "  " + DisplayText.escaped(Redactor.process.redact($0)) } ?? ""
-                Console.write(
-                    1,
-                    "\(job.id)  \(job.request.kind.rawValue)  \(job.state.rawValue)  \(job.attempts)/\(job.request.maxAttempts)  \(DisplayText.escaped(job.request.repository))\(error)\n"
-                )
-            }
-        }
-    }
-}
-
 /// `sentinel fleet cancel JOB`.
 struct FleetCancelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -101,6 +71,9 @@ struct JobSummary: Encodable {
     var maxAttempts: Int
     var leaseExpiries: Int
     var lastError: String?
+    var failureClass: String?
+    var uniqueKey: String?
+    var createdAt: Double
     var worker: String?
 
     init(_ job: Job) {
@@ -114,6 +87,9 @@ struct JobSummary: Encodable {
         maxAttempts = job.request.maxAttempts
         leaseExpiries = job.leaseExpiries
         lastError = job.lastError.map { Redactor.process.redact($0) }
+        failureClass = job.failureClass?.rawValue
+        uniqueKey = job.uniqueKey
+        createdAt = job.createdAt
         worker = job.lease?.owner
     }
 }

@@ -26,13 +26,19 @@ struct FleetQueueOptions: ParsableArguments {
         guard (1...100).contains(maxAttempts) else { throw SentinelError(.invalidInput, "--max-attempts: must be 1 to 100") }
     }
 
-    /// Submits `spec` about `repository` and prints the id.
-    func submit(_ spec: FleetJobSpec, repository: String, branch: String, exclusiveKey: String? = nil) throws {
+    /// Submits `spec` about `repository` and prints the id: a new job's, or the one that already
+    /// holds the unique key (saying so on standard error; the exit status is 0 either way).
+    func submit(
+        _ spec: FleetJobSpec, repository: String, branch: String, exclusiveKey: String? = nil, unique: FleetUniqueOptions? = nil
+    ) throws {
         let request = JobRequest(
             kind: spec.kind, spec: try spec.encoded(), repository: repository, branch: branch, priority: priority,
             maxAttempts: maxAttempts, exclusiveKey: exclusiveKey)
-        let id = try database.open().submit(request)
-        Console.write(1, "\(id)\n")
+        let submission = try database.open().submit(request, unique: unique?.uniqueness(for: request))
+        Console.write(1, "\(submission.id)\n")
+        if submission.existing {
+            Console.error("sentinel: job \(submission.id) already holds this unique key; not submitted again")
+        }
     }
 }
 
@@ -85,6 +91,7 @@ struct FleetSubmitScanCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Scan this revision (a clone is checked out).", valueName: "rev")) var rev: String?
     @Option(help: "The branch the findings history is kept for (default: --rev, else none).") var branch: String?
     @OptionGroup var queue: FleetQueueOptions
+    @OptionGroup var unique: FleetUniqueOptions
     @Argument(parsing: .allUnrecognized, help: "Options for `sentinel scan` (its --format and --output are the worker's).")
     var scanOptions: [String] = []
 
@@ -93,7 +100,7 @@ struct FleetSubmitScanCommand: ParsableCommand {
         try FleetJobSpec.checkRevision(rev)
         let repository = try FleetPassThrough.repository(path)
         let spec = FleetJobSpec(kind: .scan, repository: repository, revision: rev, arguments: scanOptions)
-        try queue.submit(spec, repository: repository, branch: branch ?? rev ?? "")
+        try queue.submit(spec, repository: repository, branch: branch ?? rev ?? "", unique: unique)
     }
 }
 
@@ -101,13 +108,14 @@ struct FleetSubmitDastCommand: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "dast", abstract: "Queue a web scan (`sentinel scan --dast URL`).")
     @Argument(help: "The web application's URL.") var url: String
     @OptionGroup var queue: FleetQueueOptions
+    @OptionGroup var unique: FleetUniqueOptions
     @Argument(parsing: .allUnrecognized, help: "Options for `sentinel scan --dast` (--active, --openapi...).")
     var scanOptions: [String] = []
 
     func run() throws {
         try FleetPassThrough.check(scanOptions, kind: .dast, as: ScanCommand.self, around: [".", "--dast", url])
         let spec = FleetJobSpec(kind: .dast, arguments: scanOptions, target: url)
-        try queue.submit(spec, repository: url, branch: "")
+        try queue.submit(spec, repository: url, branch: "", unique: unique)
     }
 }
 
@@ -127,6 +135,7 @@ struct FleetSubmitHealCommand: ParsableCommand {
             valueName: "duration"))
     var awaitApproval: DurationArgument?
     @OptionGroup var queue: FleetQueueOptions
+    @OptionGroup var unique: FleetUniqueOptions
     @Argument(parsing: .allUnrecognized, help: "Options for `sentinel heal` (--max-minutes, --jobs, --profile...).")
     var healOptions: [String] = []
 
@@ -143,6 +152,6 @@ struct FleetSubmitHealCommand: ParsableCommand {
             kind: .heal, repository: repository, revision: rev, arguments: healOptions,
             signal: String(decoding: data, as: UTF8.self), verify: verify)
         spec.awaitApproval = awaitApproval?.seconds
-        try queue.submit(spec, repository: repository, branch: rev ?? "", exclusiveKey: SHA256.hex(key))
+        try queue.submit(spec, repository: repository, branch: rev ?? "", exclusiveKey: SHA256.hex(key), unique: unique)
     }
 }

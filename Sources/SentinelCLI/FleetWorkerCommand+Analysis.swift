@@ -41,6 +41,7 @@ extension FleetWorkerCommand {
 
         var arguments = ["fleet", "worker", "--concurrency", String(concurrency), "--lease", lease.text]
         arguments += ["--job-timeout", jobTimeout.text, "--drain", drain.text, "--retry-base", retryBase.text]
+        arguments += retryRules.flatMap { ["--retry", $0.text] }
         arguments += ["--name", name ?? Self.defaultName()]
         if let metrics { arguments += ["--metrics", String(metrics)] }
         if schedule { arguments.append("--schedule") }

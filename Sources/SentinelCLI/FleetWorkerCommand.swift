@@ -33,6 +33,12 @@ struct FleetWorkerCommand: ParsableCommand {
     @Option(help: "After SIGTERM, how long running jobs may finish.") var drain: DurationArgument = "60s"
     @Option(name: .customLong("retry-base"), help: "Backoff after a first failed attempt, doubling each time.")
     var retryBase: NonNegativeDurationArgument = "10s"
+    @Option(
+        name: .customLong("retry"),
+        help: ArgumentHelp(
+            "Retry a failure class (invalid, timeout, checkout, tool, lease-expired, infrastructure) up to ATTEMPTS attempts in all (0: never, failed at once; never more than the job's --max-attempts), with a backoff from BASE doubling to CAP, fully jittered (repeatable; e.g. checkout=8:30s:1h). Defaults: invalid=0, timeout=2, the rest the job's maximum, from --retry-base to 1h.",
+            valueName: "class=attempts[:base[:cap]]"))
+    var retryRules: [RetryRuleArgument] = []
     @Option(help: ArgumentHelp("Serve Prometheus metrics at http://127.0.0.1:PORT/metrics (0: a free port, logged).", valueName: "port"))
     var metrics: Int?
     @Option(help: "This worker's name in leases and logs (default: host:pid).") var name: String?
@@ -79,7 +85,8 @@ struct FleetWorkerCommand: ParsableCommand {
         options.leaseSeconds = lease.seconds
         options.jobTimeout = jobTimeout.seconds
         options.drainSeconds = drain.seconds
-        options.retry = RetryPolicy(base: retryBase.seconds)
+        options.retry = RetryPolicy(
+            base: retryBase.seconds, rules: Dictionary(retryRules.map { ($0.failure, $0.rule) }, uniquingKeysWith: { $1 }))
         // The worker's jobs are commands of their own: their outputs are their own files.
         options.dastTargets = dastTargets
         for host in cloneHosts where host.isEmpty || host.contains(where: { "/@?#% ".contains($0) }) {

@@ -94,7 +94,7 @@ struct FleetCLITests {
         #expect(try eventually(timeout: 120) { try queue.job(id)?.state == .failed })
         worker.signal(SIGTERM)
         #expect(worker.wait(timeout: 60) == 0)
-        #expect(try queue.job(id)?.lastError == "'/etc': a fleet job's options hold no paths; name the repository once")
+        #expect(try queue.job(id)?.lastError == "invalid: '/etc': a fleet job's options hold no paths; name the repository once")
         #expect(try queue.result(id) == nil)
         let record = NSTemporaryDirectory() + "record-" + UUID().uuidString
         let direct = try CLI.run(["scan", project, "/etc", "--fleet-record", record], environment: environment)

@@ -34,7 +34,8 @@ import Testing
         ["fleet", "results"], ["fleet", "history"], ["fleet", "cancel"], ["fleet", "approve"], ["fleet", "deny"], ["fleet", "audit"],
         ["fleet", "audit", "verify"], ["fleet", "schedule"],
         ["fleet", "schedule", "add"],
-        ["fleet", "schedule", "list"], ["fleet", "schedule", "remove"], ["fleet", "schedule", "run"],
+        ["fleet", "schedule", "list"], ["fleet", "schedule", "remove"], ["fleet", "schedule", "run"], ["fleet", "retry"],
+        ["fleet", "delete"], ["fleet", "prune"],
     ].map { path in
         Case(golden: "help-" + (["sentinel"] + path).joined(separator: "-"), arguments: path + ["--help"], status: 0)
     }
@@ -82,6 +83,10 @@ import Testing
             arguments: ["fleet", "submit", "heal", "--signal", "s", "--repo", ".", "--verify", "true", "--await-approval", "soon"],
             status: 2),
         Case(golden: "usage-fleet-results-bad-since", arguments: ["fleet", "results", "1", "--since", "yesterday"], status: 2),
+        Case(golden: "usage-fleet-worker-bad-retry", arguments: ["fleet", "worker", "--retry", "checkout=often"], status: 2),
+        Case(golden: "usage-fleet-jobs-bad-since", arguments: ["fleet", "jobs", "--since", "yesterday"], status: 2),
+        Case(golden: "usage-fleet-prune-bad-older-than", arguments: ["fleet", "prune", "--older-than", "soon"], status: 2),
+        Case(golden: "usage-fleet-retry-all-unconfirmed", arguments: ["fleet", "retry", "--all", "--state", "dead"], status: 2),
     ]
 
     static let goldenDirectory = CLI.packageRoot + "/Tests/CLITests/Golden"

@@ -1,3 +1,4 @@
+import Store
 import Support
 import Testing
 
@@ -30,10 +31,10 @@ struct CloneHostsTests {
 
     @Test("refusals and exit 2 are final; git's and everything else's failures are retried")
     func classes() {
-        #expect(!JobFailure.isTransient(SentinelError(.invalidInput, "outside the roots")))
-        #expect(JobFailure.isTransient(SentinelError(.git, "git clone x: Could not resolve host")))
-        #expect(JobFailure.isTransient(CancellationError()))
-        #expect(!JobFailure.isTransient(exitStatus: 2))
-        #expect(JobFailure.isTransient(exitStatus: 137))
+        #expect(FailureClass.of(SentinelError(.invalidInput, "outside the roots")) == .invalid)
+        #expect(FailureClass.of(SentinelError(.git, "git clone x: Could not resolve host")) == .checkout)
+        #expect(FailureClass.of(CancellationError()) == .tool)
+        #expect(FailureClass.ofExitStatus(2) == .invalid)
+        #expect(FailureClass.ofExitStatus(137) == .tool)
     }
 }

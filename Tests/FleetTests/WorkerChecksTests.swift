@@ -37,8 +37,9 @@ struct WorkerChecksTests {
         let job = try #require(try queue.job(id))
         #expect(job.state == .failed && job.attempts == 1)
         #expect(
-            job.lastError == "--config: not allowed in a fleet scan job (the worker sets it, or it names a file or host of the worker's)")
-        #expect(try queue.job(garbled)?.lastError?.hasPrefix("job \(garbled): the stored job description is not valid") == true)
+            job.lastError
+                == "invalid: --config: not allowed in a fleet scan job (the worker sets it, or it names a file or host of the worker's)")
+        #expect(try queue.job(garbled)?.lastError?.hasPrefix("invalid: job \(garbled): the stored job description is not valid") == true)
         #expect(lines.all.contains { $0.contains("\"event\":\"job.failed\"") && $0.contains("\"job\":\(id)") })
     }
 
@@ -144,7 +145,7 @@ struct WorkerChecksTests {
             #expect(job.state == .failed && job.attempts == 1, "\(job)")
             #expect(
                 job.lastError
-                    == "\(repository): this worker runs no local repository: it was started without --repository-root (a job may name a remote URL)",
+                    == "invalid: \(repository): this worker runs no local repository: it was started without --repository-root (a job may name a remote URL)",
                 "\(job)")
         }
     }
@@ -176,7 +177,7 @@ struct WorkerChecksTests {
         var options = WorkerOptions(executable: executable, name: "rooted", audit: try .scratch())
         options.repositoryRoots = [top + "/repos"]
         try Self.runWorker(options, url: url, untilFailed: 1)
-        #expect(try queue.job(id)?.lastError?.hasPrefix("sentinel scan exited 2") == true)
+        #expect(try queue.job(id)?.lastError?.hasPrefix("invalid: sentinel scan exited 2") == true)
         let seen = try String(contentsOfFile: marker, encoding: .utf8)
         #expect(seen == "inside.txt\n", "the job looked outside the roots: \(seen)")
     }

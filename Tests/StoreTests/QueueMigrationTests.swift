@@ -11,6 +11,9 @@ import Testing
 /// newer database is refused. On SQLite and on a throwaway PostgreSQL.
 @Suite("Fleet schema migrations (SQLite and PostgreSQL)")
 struct QueueMigrationTests {
+    /// Every migration's version, as `fleet_schema_migrations` rows.
+    static let versions = QueueSchema.migrations.map { [String($0.version)] }
+
     /// The fleet tables exactly as a8110d2's `QueueSchema.statements` created them (`{serial}` is
     /// expanded per backend as its storage did): a fixture, frozen, not the migration's own text.
     static let legacySchema = """
@@ -150,6 +153,7 @@ struct QueueMigrationTests {
         #expect(
             try raw.rows("SELECT version, name FROM fleet_schema_migrations ORDER BY version")
                 == QueueSchema.migrations.map { [String($0.version), $0.name] })
+        #expect(Array(QueueSchema.migrations.prefix(2).map(\.name)) == ["001_initial", "002_job_state_check"])
         #expect(
             try raw.rows("SELECT version FROM fleet_schema") == [[String(QueueSchema.latestVersion)]],
             "builds that read only fleet_schema see a newer database")
@@ -242,7 +246,7 @@ struct QueueMigrationTests {
         let url = try backend.freshURL()
         let queue = try JobQueue(url: url)
         let raw = try RawConnection(url)
-        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == Self.allVersions)
+        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == Self.versions)
         let id = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "repo"))
         #expect(throws: (any Error).self) { try raw.execute("UPDATE fleet_jobs SET state = 'bogus' WHERE id = \(id)") }
         #expect(try queue.job(id)?.state == .queued)
@@ -274,7 +278,7 @@ struct QueueMigrationTests {
         let (url, raw) = try Self.legacyDatabase(backend)
         let openers = (0..<4).map { _ in BlockingWaiter { try JobQueue(url: url).counts() } }
         for opener in openers { #expect(try opener.result().queued == 1) }
-        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == Self.allVersions)
+        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == Self.versions)
         #expect(try raw.rows("SELECT count(*) FROM fleet_jobs") == [["7"]])
     }
 
@@ -291,7 +295,7 @@ struct QueueMigrationTests {
                 && error.message.hasSuffix(
                     "the fleet tables are at migration \(future), newer than this sentinel knows (\(QueueSchema.latestVersion)); upgrade sentinel"
                 ))
-        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == Self.allVersions + [[String(future)]])
+        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == Self.versions + [[String(future)]])
 
         // One from before numbered migrations with a version above 1 no build released: refused too.
         let legacy = try Self.legacyDatabase(backend)

@@ -1,20 +1,33 @@
+import Foundation
 import Support
 
 extension JobQueue {
-    /// Adds or replaces the schedule `schedule.name`; it is first due now, unless `nextRun` says when.
+    /// Adds or replaces the schedule `schedule.name`; it is first due now (a cron schedule: at its
+    /// next time), unless `nextRun` says when.
     public func saveSchedule(_ schedule: Schedule) throws {
         let request = schedule.request
+        var nextRun = schedule.nextRun
+        if nextRun <= 0, let cron = schedule.cron {
+            let now = try databaseNow()
+            guard let next = cron.next(after: Date(timeIntervalSince1970: now)) else {
+                throw SentinelError(.invalidInput, "cron expression '\(cron.expression)': never runs in the next eight years")
+            }
+            nextRun = next.timeIntervalSince1970
+        }
         try storage.rows(
             """
-            INSERT INTO fleet_schedules (name, kind, spec, repository, branch, priority, max_attempts, interval_seconds, next_run)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN CAST($9 AS DOUBLE PRECISION) > 0 THEN CAST($9 AS DOUBLE PRECISION) ELSE {now} END)
+            INSERT INTO fleet_schedules (name, kind, spec, repository, branch, priority, max_attempts, interval_seconds, next_run, cron, time_zone)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, CASE WHEN CAST($9 AS DOUBLE PRECISION) > 0 THEN CAST($9 AS DOUBLE PRECISION) ELSE {now} END,
+                $10, $11)
             ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, spec = excluded.spec, repository = excluded.repository,
                 branch = excluded.branch, priority = excluded.priority, max_attempts = excluded.max_attempts,
-                interval_seconds = excluded.interval_seconds, next_run = excluded.next_run
+                interval_seconds = excluded.interval_seconds, next_run = excluded.next_run, cron = excluded.cron,
+                time_zone = excluded.time_zone
             """,
             [
                 schedule.name, request.kind.rawValue, request.spec, request.repository, request.branch, String(request.priority),
-                String(request.maxAttempts), String(schedule.interval), String(schedule.nextRun),
+                String(request.maxAttempts), String(schedule.cron == nil ? schedule.interval : 0), String(nextRun),
+                schedule.cron?.expression.text, schedule.cron?.timeZone,
             ])
     }
 
@@ -55,8 +68,15 @@ extension JobQueue {
                 guard let schedule = schedules.first(where: { $0.name == name }) else { continue }
                 submitted.append(try insert(schedule.request))
                 // The next time counts from now: a scheduler that was down does not fire a burst.
-                try storage.rows(
-                    "UPDATE fleet_schedules SET next_run = {now} + interval_seconds WHERE name = $1", [name])
+                if let cron = schedule.cron {
+                    // A cron schedule's next time in its zone; one that never comes again waits a year.
+                    let now = try databaseNow()
+                    let next = cron.next(after: Date(timeIntervalSince1970: now))?.timeIntervalSince1970 ?? now + 366 * 86_400
+                    try storage.rows("UPDATE fleet_schedules SET next_run = $2 WHERE name = $1", [name, String(next)])
+                } else {
+                    try storage.rows(
+                        "UPDATE fleet_schedules SET next_run = {now} + interval_seconds WHERE name = $1", [name])
+                }
             }
             if !submitted.isEmpty { try storage.notify(Self.jobsChannel, payload: "schedule") }
             return submitted

@@ -127,7 +127,8 @@ public final class JobQueue {
         try storage.transaction {
             let ended = try storage.rows(
                 """
-                UPDATE fleet_jobs SET state = 'succeeded', finished_at = {now}, lease_until = NULL, last_error = NULL
+                UPDATE fleet_jobs SET state = 'succeeded', finished_at = {now}, lease_until = NULL, last_error = NULL,
+                    failure_class = NULL
                 WHERE id = $1 AND lease_token = $2 AND state = 'running' RETURNING repository, branch
                 """, [String(lease.jobID), lease.token])
             guard
@@ -150,28 +151,12 @@ public final class JobQueue {
         }
     }
 
-    /// Ends an attempt that failed. With `retry`, the job is queued again after the backoff, or
-    /// dead-lettered when it has no attempt left; without, it is `failed` at once. Returns the new
-    /// state, nil when the lease was lost. `audit` appends the outcome's entry in the same
-    /// transaction (not called when the lease was lost); if it throws, nothing is recorded.
+    /// Ends an attempt that failed: with `retry`, as a tool failure (retried by the policy's rule
+    /// for `tool`); without, as invalid input (failed at once). `fail(_:reason:failure:audit:)` says
+    /// which class. Returns the new state, nil when the lease was lost.
     @discardableResult
     public func fail(_ lease: JobLease, reason: String, retry shouldRetry: Bool, audit: (JobOutcome) throws -> Void) throws -> JobState? {
-        try storage.transaction {
-            guard
-                let (attempts, maximum) = try storage.first(
-                    storage.rows(
-                        "SELECT attempts, max_attempts FROM fleet_jobs WHERE id = $1 AND lease_token = $2 AND state = 'running' \(storage.isServer ? "FOR UPDATE" : "")",
-                        [String(lease.jobID), lease.token]), table: "fleet_jobs",
-                    { row throws(RowDecodingError) in (try row.int("attempts"), try row.int("max_attempts")) })
-            else { return nil }
-            let state: JobState = !shouldRetry ? .failed : attempts < maximum ? .queued : .dead
-            let note = state == .dead ? "\(reason) (attempt \(attempts) of \(maximum); dead-lettered)" : reason
-            try end(lease.jobID, state: state, error: note, delay: retry.delay(afterAttempt: attempts))
-            // A cancel requested meanwhile turns a retry into `cancelled`.
-            let now = try currentState(of: lease.jobID)
-            if let now { try audit(JobOutcome(jobID: lease.jobID, state: now)) }
-            return now
-        }
+        try fail(lease, reason: reason, failure: shouldRetry ? .tool : .invalid, audit: audit)
     }
 
     /// Gives a claimed job back without counting the attempt (a worker stopping on SIGTERM, or a
@@ -214,16 +199,6 @@ public final class JobQueue {
             try audit(JobOutcome(jobID: lease.jobID, state: .cancelled))
             return true
         }
-    }
-
-    private func end(_ id: Int64, state: JobState, error: String, delay: Double) throws {
-        try storage.rows(
-            """
-            UPDATE fleet_jobs SET state = CASE WHEN $2 = 'queued' AND cancel_requested = 1 THEN 'cancelled' ELSE $2 END,
-                last_error = $3, run_after = {now} + $4, lease_owner = NULL, lease_token = NULL, lease_until = NULL,
-                finished_at = CASE WHEN $2 = 'queued' AND cancel_requested = 0 THEN NULL ELSE {now} END
-            WHERE id = $1
-            """, [String(id), state.rawValue, error, String(delay)])
     }
 
     /// Cancels a job: a queued one at once (`audit` then appends its outcome's entry in the same
@@ -279,11 +254,14 @@ public final class JobQueue {
                     try failUnreadable(row, error)
                     return nil
                 }
-                let state: JobState = attempts < maximum ? .queued : .dead
+                // The policy's rule for the class; a lease expiry is never a deterministic refusal.
+                var decision = retry.decide(afterAttempt: attempts, maxAttempts: maximum, failure: .leaseExpired)
+                if decision.state == .failed { decision.state = .dead }
+                let state = decision.state
                 let reason =
-                    "lease expired: worker \(owner) stopped renewing it (attempt \(attempts) of \(maximum))"
+                    "lease-expired: worker \(owner) stopped renewing it (attempt \(attempts) of \(max(1, decision.limit)))"
                     + (state == .dead ? "; dead-lettered" : "")
-                try end(id, state: state, error: reason, delay: retry.delay(afterAttempt: attempts))
+                try endAttempt(id, state: state, error: reason, delay: decision.delay, failure: .leaseExpired)
                 try storage.rows("UPDATE fleet_jobs SET lease_expiries = lease_expiries + 1 WHERE id = $1", [String(id)])
                 // A cancel requested meanwhile made it `cancelled` (as `end` decides).
                 let expired = ExpiredLease(jobID: id, owner: owner, newState: try currentState(of: id) ?? state)

@@ -94,6 +94,10 @@ public struct Job: Sendable, Hashable {
     public var startedAt: Double?
     /// When it reached a final state.
     public var finishedAt: Double?
+    /// The class of the last failed attempt (nil before one, and after a retry by hand).
+    public var failureClass: FailureClass? = nil
+    /// The key that made it unique (`fleet submit --unique-key`), nil for none.
+    public var uniqueKey: String? = nil
 }
 
 /// What `renew` found.
@@ -205,13 +209,16 @@ public struct Schedule: Sendable, Hashable {
     public var interval: Double
     /// When it is next due (seconds since 1970).
     public var nextRun: Double
+    /// A cron expression and its zone instead of `interval` (which is 0 then).
+    public var cron: CronSchedule?
 
     /// A schedule; see the properties.
-    public init(name: String, request: JobRequest, interval: Double, nextRun: Double = 0) {
+    public init(name: String, request: JobRequest, interval: Double, nextRun: Double = 0, cron: CronSchedule? = nil) {
         self.name = name
         self.request = request
         self.interval = interval
         self.nextRun = nextRun
+        self.cron = cron
     }
 }
 
@@ -232,17 +239,21 @@ public struct ApprovalDecision: Sendable, Hashable {
     }
 }
 
-/// Backoff between attempts: `base × 2^(attempt-1)`, at most `maximum` seconds.
+/// Backoff between attempts: `base × 2^(attempt-1)`, at most `maximum` seconds; per failure
+/// class, `rules` say how many attempts and which backoff (`FailureClass.swift`), with full jitter.
 public struct RetryPolicy: Sendable, Hashable {
     /// The delay after the first failed attempt.
     public var base: Double
     /// The longest delay.
     public var maximum: Double
+    /// Per failure class, the rule that replaces the default (`defaultRules`).
+    public var rules: [FailureClass: RetryRule]
 
     /// A policy; the defaults are 10 s doubling to an hour.
-    public init(base: Double = 10, maximum: Double = 3600) {
+    public init(base: Double = 10, maximum: Double = 3600, rules: [FailureClass: RetryRule] = [:]) {
         self.base = base
         self.maximum = maximum
+        self.rules = rules
     }
 
     /// Seconds to wait after failed attempt number `attempt` (1-based).

@@ -1,0 +1,46 @@
+import ArgumentParser
+import CLICore
+import Store
+import Support
+
+/// `sentinel fleet delete JOB...`: finished jobs removed with their results and findings.
+struct FleetDeleteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete", abstract: "Delete finished jobs with their results, findings and proposals; each is audited.",
+        discussion: """
+            Queued and running jobs are refused (cancel them first). The audit chain keeps every entry about a deleted \
+            job. --all --state dead (or succeeded, failed, cancelled) deletes every job in that state and needs --yes.
+            """)
+    @OptionGroup var database: FleetDatabaseOptions
+    @OptionGroup var audit: FleetAuditOptions
+    @Argument(help: "The job ids.") var jobs: [JobID] = []
+    @Flag(help: "Every job in --state (needs --yes).") var all = false
+    @Option(help: "With --all: succeeded, failed, dead or cancelled.") var state: JobState?
+    @Flag(help: "Confirm --all.") var yes = false
+
+    func validate() throws {
+        try FleetBulkSelection.validate(jobs: jobs, all: all, state: state, yes: yes, allowed: JobQueue.finishedStates)
+    }
+
+    func run() throws {
+        let queue = try database.open()
+        let ids = try FleetBulkSelection.ids(jobs: jobs, all: all, state: state, queue: queue)
+        let operatorAudit = try FleetOperatorAudit(queue: queue, options: audit)
+        var refused = 0
+        for id in ids {
+            switch try queue.delete(id) {
+            case .deleted(let was):
+                try operatorAudit.record("fleet.job.deleted", ["job": String(id), "was": was.rawValue])
+                Console.write(1, "job \(id): deleted (was \(was.rawValue))\n")
+            case .notFound:
+                refused += 1
+                Console.error("sentinel: job \(id): no such job")
+            case .refused(let state):
+                refused += 1
+                Console.error("sentinel: job \(id): \(state.rawValue); only finished jobs are deleted (cancel it first)")
+            }
+        }
+        if all && ids.isEmpty { Console.write(1, "no \(state?.rawValue ?? "") jobs\n") }
+        if refused > 0 { throw ExitCode(2) }
+    }
+}

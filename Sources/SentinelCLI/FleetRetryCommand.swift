@@ -1,0 +1,71 @@
+import ArgumentParser
+import CLICore
+import Store
+import Support
+
+/// `sentinel fleet retry JOB...`: dead letters (and failed or cancelled jobs) back to the queue.
+struct FleetRetryCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "retry", abstract: "Queue dead, failed or cancelled jobs again, their attempts reset; each is audited.",
+        discussion: """
+            A job whose unique key a queued or running job holds stays where it is. --all --state dead (or failed, \
+            cancelled) retries every job in that state and needs --yes.
+            """)
+    @OptionGroup var database: FleetDatabaseOptions
+    @OptionGroup var audit: FleetAuditOptions
+    @Argument(help: "The job ids.") var jobs: [JobID] = []
+    @Flag(help: "Every job in --state (needs --yes).") var all = false
+    @Option(help: "With --all: dead, failed or cancelled.") var state: JobState?
+    @Flag(help: "Confirm --all.") var yes = false
+
+    func validate() throws {
+        try FleetBulkSelection.validate(jobs: jobs, all: all, state: state, yes: yes, allowed: [.dead, .failed, .cancelled])
+    }
+
+    func run() throws {
+        let queue = try database.open()
+        let ids = try FleetBulkSelection.ids(jobs: jobs, all: all, state: state, queue: queue)
+        let operatorAudit = try FleetOperatorAudit(queue: queue, options: audit)
+        var refused = 0
+        for id in ids {
+            switch try queue.requeue(id) {
+            case .requeued(let was):
+                try operatorAudit.record("fleet.job.requeued", ["job": String(id), "was": was.rawValue])
+                Console.write(1, "job \(id): queued again (was \(was.rawValue))\n")
+            case .notFound:
+                refused += 1
+                Console.error("sentinel: job \(id): no such job")
+            case .refused(let state):
+                refused += 1
+                Console.error("sentinel: job \(id): \(state.rawValue); only dead, failed or cancelled jobs are retried")
+            case .duplicate(let holder):
+                refused += 1
+                Console.error("sentinel: job \(id): job \(holder) holds its unique key; not queued again")
+            }
+        }
+        if all && ids.isEmpty { Console.write(1, "no \(state?.rawValue ?? "") jobs\n") }
+        if refused > 0 { throw ExitCode(2) }
+    }
+}
+
+/// The jobs `fleet retry` and `fleet delete` act on: ids, or `--all --state S --yes`.
+enum FleetBulkSelection {
+    static func validate(jobs: [JobID], all: Bool, state: JobState?, yes: Bool, allowed: [JobState]) throws {
+        if all {
+            guard jobs.isEmpty else { throw ValidationError("--all: give job ids or --all, not both") }
+            guard let state else { throw ValidationError("--all: needs --state") }
+            guard allowed.contains(state) else {
+                throw ValidationError("--state: \(state.rawValue) is not one of \(allowed.map(\.rawValue).joined(separator: ", "))")
+            }
+            guard yes else { throw ValidationError("--all: every \(state.rawValue) job; confirm with --yes") }
+        } else {
+            guard !jobs.isEmpty else { throw ValidationError("give job ids, or --all --state STATE --yes") }
+            guard state == nil else { throw ValidationError("--state: only with --all") }
+        }
+    }
+
+    static func ids(jobs: [JobID], all: Bool, state: JobState?, queue: JobQueue) throws -> [Int64] {
+        guard all, let state else { return jobs.map(\.value) }
+        return try queue.jobIDs(in: state)
+    }
+}
