@@ -45,6 +45,8 @@ extension FleetAudit {
 
     /// The event of a lease expiry's entry.
     public static let leaseExpiredEvent = "fleet.lease.expired"
+    /// The event of `fleet retry` queueing a finished job again (its next outcome is audited anew).
+    public static let requeuedEvent = "fleet.job.requeued"
 
     /// The events that end a job for good (its state final): each such job has exactly one entry
     /// among these and the lease expiries that ended it.

@@ -87,6 +87,8 @@ extension FleetAudit {
     ) {
         var finals: [Int64: Int] = [:]
         var expiries: [Int64: Int] = [:]
+        // `fleet retry` queues a finished job again: its next outcome is one more final entry.
+        var requeues: [Int64: Int] = [:]
         for (chain, result) in zip(snapshot.chains, verification.chains.map(\.result)) {
             for line in chain.lines.prefix(result.validLines) {
                 guard let object = Self.object(of: line),
@@ -98,12 +100,14 @@ extension FleetAudit {
                     if let state = details["state"] as? String, Self.finalStates.contains(state) { finals[job, default: 0] += 1 }
                 } else if Self.finalEvents.contains(event) {
                     finals[job, default: 0] += 1
+                } else if event == Self.requeuedEvent {
+                    requeues[job, default: 0] += 1
                 }
             }
         }
         for job in snapshot.jobs {
             let entries = finals[job.id] ?? 0
-            let expected = Self.finalStates.contains(job.state) ? 1 : 0
+            let expected = (requeues[job.id] ?? 0) + (Self.finalStates.contains(job.state) ? 1 : 0)
             if entries != expected {
                 verification.problems.append(
                     entries == 0

@@ -28,9 +28,12 @@ struct FleetDeleteCommand: ParsableCommand {
         let operatorAudit = try FleetOperatorAudit(queue: queue, options: audit)
         var refused = 0
         for id in ids {
-            switch try queue.delete(id) {
+            let outcome = try operatorAudit.recording({ try queue.delete(id, audit: $0) }) { (outcome: DeleteOutcome) in
+                guard case .deleted(let was) = outcome else { return nil }
+                return ("fleet.job.deleted", ["job": String(id), "was": was.rawValue])
+            }
+            switch outcome {
             case .deleted(let was):
-                try operatorAudit.record("fleet.job.deleted", ["job": String(id), "was": was.rawValue])
                 Console.write(1, "job \(id): deleted (was \(was.rawValue))\n")
             case .notFound:
                 refused += 1

@@ -4,8 +4,8 @@ import Foundation
 import Store
 
 /// What an operator did to jobs by hand (`fleet retry`, `delete`, `prune`), in the fleet's audit
-/// chain: the chain is checked before the change (a change the chain could not record is not made)
-/// and the entry appended after it.
+/// chain: the chain is checked first, and a job's requeue or deletion is appended in the transaction
+/// that makes it (a change the chain could not record is not made); a prune's count after it.
 struct FleetOperatorAudit {
     let audit: FleetAudit
 
@@ -17,7 +17,18 @@ struct FleetOperatorAudit {
 
     /// Appends `event` with `details`, the operator named as `fleet approve` names them.
     func record(_ event: String, _ details: [String: String]) throws {
-        let person = ProcessInfo.processInfo.environment["USER"] ?? "operator"
-        try audit.append(AuditEntry(event: event, actor: person, details: details))
+        try audit.append(entry(event, details))
+    }
+
+    /// Runs `change` with an audit closure that appends the entry `make` gives for its outcome (nil:
+    /// none) in the change's own transaction.
+    func recording<Outcome, Result>(
+        _ change: (_ audit: (Outcome) throws -> Void) throws -> Result, _ make: @escaping (Outcome) -> (String, [String: String])?
+    ) throws -> Result {
+        try audit.recording(change) { outcome in make(outcome).map { entry($0.0, $0.1) } }
+    }
+
+    private func entry(_ event: String, _ details: [String: String]) -> AuditEntry {
+        AuditEntry(event: event, actor: ProcessInfo.processInfo.environment["USER"] ?? "operator", details: details)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CLICore
+import Fleet
 import Store
 import Support
 
@@ -28,9 +29,12 @@ struct FleetRetryCommand: ParsableCommand {
         let operatorAudit = try FleetOperatorAudit(queue: queue, options: audit)
         var refused = 0
         for id in ids {
-            switch try queue.requeue(id) {
+            let outcome = try operatorAudit.recording({ try queue.requeue(id, audit: $0) }) { (outcome: RequeueOutcome) in
+                guard case .requeued(let was) = outcome else { return nil }
+                return (FleetAudit.requeuedEvent, ["job": String(id), "was": was.rawValue])
+            }
+            switch outcome {
             case .requeued(let was):
-                try operatorAudit.record("fleet.job.requeued", ["job": String(id), "was": was.rawValue])
                 Console.write(1, "job \(id): queued again (was \(was.rawValue))\n")
             case .notFound:
                 refused += 1

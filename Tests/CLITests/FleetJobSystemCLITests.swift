@@ -104,7 +104,7 @@ struct FleetJobSystemCLITests {
         // A dead letter (made through the queue: three tool failures).
         let dead = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: project, maxAttempts: 1))
         let lease = try #require(try queue.claim(owner: "test", leaseSeconds: 60)?.lease)
-        #expect(try queue.fail(lease, reason: "scanner crashed", failure: .tool) == .dead)
+        #expect(try queue.fail(lease, reason: "scanner crashed", failure: .tool, audit: { _ in }) == .dead)
         let why = try CLI.run(["fleet", "jobs", "--state", "dead"], environment: environment)
         #expect(why.stdout.contains("tool: scanner crashed (attempt 1 of 1; dead-lettered)"), "\(why.stdout)")
 
@@ -120,8 +120,8 @@ struct FleetJobSystemCLITests {
 
         let refuseQueued = try CLI.run(["fleet", "delete", String(dead)], environment: environment)
         #expect(refuseQueued.status == 2 && refuseQueued.stderr.contains("only finished jobs are deleted"))
-        try queue.cancel(dead)
-        try queue.cancel(refusedID)
+        try queue.cancel(dead, audit: { _ in })
+        try queue.cancel(refusedID, audit: { _ in })
         let deleted = try CLI.run(["fleet", "delete", "--all", "--state", "cancelled", "--yes"], environment: environment)
         #expect(
             deleted.status == 0 && deleted.stdout == "job \(refusedID): deleted (was cancelled)\njob \(dead): deleted (was cancelled)\n")

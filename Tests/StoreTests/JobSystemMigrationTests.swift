@@ -24,8 +24,8 @@ struct JobSystemMigrationTests {
         #expect(schedule.name == "nightly" && schedule.interval == 86400 && schedule.cron == nil && schedule.nextRun == 1700086400)
 
         // The old rows are retried, deleted and pruned like new ones.
-        #expect(try queue.requeue(5) == .requeued(was: .dead))
-        #expect(try queue.delete(3) == .deleted(was: .succeeded))
+        #expect(try queue.requeue(5, audit: { _ in }) == .requeued(was: .dead))
+        #expect(try queue.delete(3, audit: { _ in }) == .deleted(was: .succeeded))
         #expect(try queue.result(3) == nil)
         // The unique index works on the migrated table.
         let first = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "r"), unique: JobUniqueness(key: "k"))

@@ -27,7 +27,7 @@ struct JobSystemTests {
         let lease = try #require(try queue.claim(owner: "w", leaseSeconds: 60)?.lease)
         #expect(lease.jobID == first.id)
         #expect(try queue.submit(Self.request(), unique: key) == Submission(id: first.id, existing: true))
-        #expect(try queue.complete(lease, result: JobResult(exitStatus: 0, report: "{}")))
+        #expect(try queue.complete(lease, result: JobResult(exitStatus: 0, report: "{}"), audit: { _ in }))
         let again = try queue.submit(Self.request(), unique: key)
         #expect(!again.existing && again.id != first.id)
     }
@@ -38,7 +38,7 @@ struct JobSystemTests {
         let key = JobUniqueness(key: "nightly", window: 86_400)
         let first = try queue.submit(Self.request(), unique: key)
         let lease = try #require(try queue.claim(owner: "w", leaseSeconds: 60)?.lease)
-        #expect(try queue.complete(lease, result: JobResult(exitStatus: 0, report: "{}")))
+        #expect(try queue.complete(lease, result: JobResult(exitStatus: 0, report: "{}"), audit: { _ in }))
         #expect(try queue.submit(Self.request(), unique: key) == Submission(id: first.id, existing: true))
         #expect(throws: SentinelError.self) { try queue.submit(Self.request(), unique: JobUniqueness(key: "")) }
         #expect(throws: SentinelError.self) {
@@ -82,7 +82,7 @@ struct JobSystemTests {
         let queue = try JobQueue(url: backend.freshURL(), retry: policy)
         let invalid = try queue.submit(Self.request(maxAttempts: 5))
         var lease = try #require(try queue.claim(owner: "w", leaseSeconds: 60)?.lease)
-        #expect(try queue.fail(lease, reason: "transport 'ftp' not allowed", failure: .invalid) == .failed)
+        #expect(try queue.fail(lease, reason: "transport 'ftp' not allowed", failure: .invalid, audit: { _ in }) == .failed)
         let failed = try #require(try queue.job(invalid))
         #expect(failed.failureClass == .invalid && failed.lastError == "invalid: transport 'ftp' not allowed" && failed.attempts == 1)
 
@@ -91,7 +91,7 @@ struct JobSystemTests {
         for attempt in 1...3 {
             lease = try #require(try queue.claim(owner: "w", leaseSeconds: 60)?.lease)
             #expect(lease.jobID == checkout)
-            #expect(try queue.fail(lease, reason: "clone failed", failure: .checkout) == (attempt < 3 ? .queued : .dead))
+            #expect(try queue.fail(lease, reason: "clone failed", failure: .checkout, audit: { _ in }) == (attempt < 3 ? .queued : .dead))
         }
         let dead = try #require(try queue.job(checkout))
         #expect(dead.failureClass == .checkout && dead.lastError == "checkout: clone failed (attempt 3 of 3; dead-lettered)")
@@ -143,30 +143,30 @@ struct JobSystemTests {
         let queue = try JobQueue(url: backend.freshURL(), retry: RetryPolicy(base: 0, maximum: 0))
         let id = try queue.submit(Self.request(maxAttempts: 1))
         let lease = try #require(try queue.claim(owner: "w", leaseSeconds: 60)?.lease)
-        #expect(try queue.fail(lease, reason: "crashed", failure: .tool) == .dead)
-        #expect(try queue.requeue(id) == .requeued(was: .dead))
+        #expect(try queue.fail(lease, reason: "crashed", failure: .tool, audit: { _ in }) == .dead)
+        #expect(try queue.requeue(id, audit: { _ in }) == .requeued(was: .dead))
         let requeued = try #require(try queue.job(id))
         #expect(requeued.state == .queued && requeued.attempts == 0 && requeued.lastError == nil && requeued.failureClass == nil)
-        #expect(try queue.requeue(id) == .refused(.queued))
-        #expect(try queue.requeue(999_999) == .notFound)
-        #expect(try queue.delete(id) == .refused(.queued))
+        #expect(try queue.requeue(id, audit: { _ in }) == .refused(.queued))
+        #expect(try queue.requeue(999_999, audit: { _ in }) == .notFound)
+        #expect(try queue.delete(id, audit: { _ in }) == .refused(.queued))
         let running = try #require(try queue.claim(owner: "w", leaseSeconds: 60)?.lease)
-        #expect(try queue.delete(id) == .refused(.running))
+        #expect(try queue.delete(id, audit: { _ in }) == .refused(.running))
         let finding = StoredFinding(fingerprint: "f", ruleID: "R", severity: "low", location: "a.py:1")
-        #expect(try queue.complete(running, result: JobResult(exitStatus: 1, report: "{}", findings: [finding])))
+        #expect(try queue.complete(running, result: JobResult(exitStatus: 1, report: "{}", findings: [finding]), audit: { _ in }))
         #expect(try queue.recordProposal("change", jobID: id))
-        #expect(try queue.delete(id) == .deleted(was: .succeeded))
+        #expect(try queue.delete(id, audit: { _ in }) == .deleted(was: .succeeded))
         #expect(try queue.job(id) == nil && queue.result(id) == nil)
-        #expect(try queue.delete(id) == .notFound)
+        #expect(try queue.delete(id, audit: { _ in }) == .notFound)
 
         // A dead job whose unique key another queued job holds stays dead.
         let key = JobUniqueness(key: "k")
         let old = try queue.submit(Self.request(maxAttempts: 1), unique: key).id
         let oldLease = try #require(try queue.claim(owner: "w", leaseSeconds: 60)?.lease)
-        #expect(try queue.fail(oldLease, reason: "boom", failure: .tool) == .dead)
+        #expect(try queue.fail(oldLease, reason: "boom", failure: .tool, audit: { _ in }) == .dead)
         let newer = try queue.submit(Self.request(), unique: key)
         #expect(!newer.existing)
-        #expect(try queue.requeue(old) == .duplicate(newer.id))
+        #expect(try queue.requeue(old, audit: { _ in }) == .duplicate(newer.id))
         #expect(try queue.jobIDs(in: .dead) == [old])
     }
 
@@ -178,13 +178,13 @@ struct JobSystemTests {
             let id = try queue.submit(Self.request())
             let lease = try #require(try queue.claim(owner: "w", leaseSeconds: 60)?.lease)
             let finding = StoredFinding(fingerprint: "f\(id)", ruleID: "R", severity: "low", location: "a.py:1")
-            #expect(try queue.complete(lease, result: JobResult(exitStatus: 0, report: "{}", findings: [finding])))
+            #expect(try queue.complete(lease, result: JobResult(exitStatus: 0, report: "{}", findings: [finding]), audit: { _ in }))
             finished.append(id)
         }
         let running = try queue.submit(Self.request())
         _ = try #require(try queue.claim(owner: "w", leaseSeconds: 60))
         let queued = try queue.submit(Self.request())
-        try queue.cancel(try queue.submit(Self.request()))
+        try queue.cancel(try queue.submit(Self.request()), audit: { _ in })
         // Nothing ended an hour ago.
         #expect(try queue.prune(olderThan: 3600, dryRun: true) == 0)
         Thread.sleep(forTimeInterval: 0.05)
@@ -242,12 +242,13 @@ struct JobSystemTests {
         #expect(saved.cron == cron && saved.interval == 0)
         let expected = try #require(cron.next(after: Date()))
         #expect(abs(saved.nextRun - expected.timeIntervalSince1970) < 1)
-        #expect(try queue.submitDueSchedules().isEmpty)
+        #expect(try queue.holdLeadership(JobQueue.schedulerLeadership, leader: "scheduler", seconds: 60))
+        #expect(try queue.submitDueSchedules(asLeader: "scheduler") == [])
         // Due now: submitted once, then at the next 03:00 in Paris.
         try queue.saveSchedule(Schedule(name: "nightly", request: Self.request(), interval: 0, nextRun: 1, cron: cron))
-        let submitted = try queue.submitDueSchedules()
+        let submitted = try #require(try queue.submitDueSchedules(asLeader: "scheduler"))
         #expect(submitted.count == 1)
-        #expect(try queue.submitDueSchedules().isEmpty)
+        #expect(try queue.submitDueSchedules(asLeader: "scheduler") == [])
         let moved = try #require(try queue.schedules().first)
         #expect(abs(moved.nextRun - expected.timeIntervalSince1970) < 1)
         // The interval schedules of before are untouched.

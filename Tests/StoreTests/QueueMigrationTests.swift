@@ -94,8 +94,6 @@ struct QueueMigrationTests {
     /// A database as a8110d2 left it: its schema, its version row, and jobs in every state it
     /// wrote (plus one written straight into the table with a state no build knows), a result with
     /// findings, a schedule, a decision, a proposal, an audit line and head, a memory record.
-    /// Every migration's version, as `fleet_schema_migrations` lists them.
-    static var allVersions: [[String?]] { QueueSchema.migrations.map { [String($0.version)] } }
 
     static func legacyDatabase(_ backend: QueueBackend) throws -> (url: DatabaseURL, raw: RawConnection) {
         let url = try backend.freshURL()
@@ -237,9 +235,6 @@ struct QueueMigrationTests {
         }
         #expect(JobState.allCases.map(\.rawValue) == QueueSchema.jobStates)
     }
-
-    /// Every migration's version, as `fleet_schema_migrations` lists them.
-    static var allVersions: [[String?]] { QueueSchema.migrations.map { [String($0.version)] } }
 
     @Test("a fresh database gets every migration and the same CHECK", arguments: QueueBackend.available)
     func freshDatabase(_ backend: QueueBackend) throws {

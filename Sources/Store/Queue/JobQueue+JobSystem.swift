@@ -196,7 +196,9 @@ extension JobQueue {
 
     /// Puts a dead, failed or cancelled job back in the queue with its attempts reset, its error
     /// and failure class cleared. A job whose unique key another queued or running job holds stays.
-    public func requeue(_ id: Int64) throws -> RequeueOutcome {
+    /// `audit` appends the entry in the same transaction (only when the job is queued again); if it
+    /// throws, nothing changes.
+    public func requeue(_ id: Int64, audit: (RequeueOutcome) throws -> Void) throws -> RequeueOutcome {
         try storage.transaction {
             guard let before = try stateAndKey(of: id) else { return .notFound }
             guard [.dead, .failed, .cancelled].contains(before.state) else { return .refused(before.state) }
@@ -216,18 +218,21 @@ extension JobQueue {
                     failure_class = NULL
                 WHERE id = $1
                 """, [String(id)])
+            try audit(.requeued(was: before.state))
             try storage.notify(Self.jobsChannel, payload: String(id))
             return .requeued(was: before.state)
         }
     }
 
     /// Removes a finished job with its result, findings and proposal rows; a queued or running one
-    /// is refused. The audit chain is never touched.
-    public func delete(_ id: Int64) throws -> DeleteOutcome {
+    /// is refused. The audit chain's entries about it stay; `audit` appends the deletion's in the
+    /// same transaction, and if it throws nothing is deleted.
+    public func delete(_ id: Int64, audit: (DeleteOutcome) throws -> Void) throws -> DeleteOutcome {
         try storage.transaction {
             guard let before = try stateAndKey(of: id) else { return .notFound }
             guard Self.finishedStates.contains(before.state) else { return .refused(before.state) }
             try removeJobs([id])
+            try audit(.deleted(was: before.state))
             return .deleted(was: before.state)
         }
     }
