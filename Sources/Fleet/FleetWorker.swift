@@ -103,6 +103,9 @@ public final class FleetWorker: Sendable {
             log.warning(
                 "memory.unauthenticated", fields(job, [LogField("dropped", .int(Int64(count))), LogField("message", .string(what))]))
         }
+        execution.onAttemptRecordError = { [self] error in
+            log.warning("attempt.unrecorded", fields(job, [LogField("error", .string("\(error)"))]))
+        }
         execution.onAwaitingApproval = { [self] job in
             log.info("job.awaiting_approval", fields(job, [LogField("proposal", .string(FleetJobSpec.approvalProposal(of: job.id)))]))
         }

@@ -24,6 +24,7 @@ struct FleetWorkerCommand: ParsableCommand {
     )
     @OptionGroup var database: FleetDatabaseOptions
     @OptionGroup var audit: FleetAuditOptions
+    @OptionGroup var publish: FleetPublishOptions
     @Option(help: "Jobs run at once.") var concurrency = 1
     @Option(help: "Lease length: a dead worker's jobs return after it.") var lease: DurationArgument = "30s"
     @Option(
@@ -69,6 +70,7 @@ struct FleetWorkerCommand: ParsableCommand {
         // The worker's jobs are commands of their own: their outputs are their own files.
         options.dastTargets = dastTargets
         options.environment = ProcessInfo.processInfo.environment.filter { $0.key != LaunchBrokerClient.commandVariable }
+        (options.publisher, options.environment) = try publish.resolve(environment: options.environment)
         options.repositoryRoots = try repositoryRoots.map { root in
             guard let real = OutputPlacement.realPath(root) else {
                 throw SentinelError(.invalidInput, "--repository-root: \(root): no such directory")

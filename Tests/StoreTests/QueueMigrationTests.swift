@@ -88,9 +88,13 @@ struct QueueMigrationTests {
         CREATE TABLE IF NOT EXISTS fleet_schema (version INTEGER NOT NULL);
         """
 
+    /// Every version this build migrates to, as `fleet_schema_migrations` lists them.
+    static var allVersions: [[String]] { QueueSchema.migrations.map { [String($0.version)] } }
+
     /// A database as a8110d2 left it: its schema, its version row, and jobs in every state it
     /// wrote (plus one written straight into the table with a state no build knows), a result with
     /// findings, a schedule, a decision, a proposal, an audit line and head, a memory record.
+
     static func legacyDatabase(_ backend: QueueBackend) throws -> (url: DatabaseURL, raw: RawConnection) {
         let url = try backend.freshURL()
         let raw = try RawConnection(url)
@@ -145,10 +149,11 @@ struct QueueMigrationTests {
         let queue = try JobQueue(url: url)
 
         #expect(
-            try raw.rows("SELECT version, name FROM fleet_schema_migrations ORDER BY version") == [
-                ["1", "001_initial"], ["2", "002_job_state_check"],
-            ])
-        #expect(try raw.rows("SELECT version FROM fleet_schema") == [["2"]], "builds that read only fleet_schema see a newer database")
+            try raw.rows("SELECT version, name FROM fleet_schema_migrations ORDER BY version")
+                == QueueSchema.migrations.map { [String($0.version), $0.name] })
+        #expect(
+            try raw.rows("SELECT version FROM fleet_schema") == [[String(QueueSchema.latestVersion)]],
+            "builds that read only fleet_schema see a newer database")
 
         let queued = try #require(try queue.job(1))
         #expect(
@@ -195,7 +200,11 @@ struct QueueMigrationTests {
                         kind: .scan, spec: "{}", repository: "/srv/repos/shop", branch: "main", priority: 1, maxAttempts: 4),
                     interval: 86400, nextRun: 1700086400)
             ])
-        #expect(try queue.decision("job-2") == ApprovalDecision(proposal: "job-2", approved: true, reason: "looks right"))
+        // A decision keyed by the job alone is kept as it was, and approves nothing now: a decision
+        // names a recorded patch, and no job from before 003_patch_approvals has one.
+        #expect(try raw.rows("SELECT proposal, approved, reason FROM fleet_approvals") == [["job-2", "1", "looks right"]])
+        #expect(try queue.patch(of: 2) == nil && queue.decisions(2).isEmpty && queue.submitter(of: 2) == nil)
+        #expect(throws: SentinelError.self) { try queue.decide(2, digest: nil, approved: false, reason: "x") }
         #expect(try !queue.recordProposal("change-abc", jobID: 9) && queue.recordProposal("change-abc", jobID: 2))
         #expect(try queue.auditLines() == ["{\"event\":\"job.succeeded\"}"])
         let head = try #require(try queue.auditHead())
@@ -230,7 +239,7 @@ struct QueueMigrationTests {
         let url = try backend.freshURL()
         let queue = try JobQueue(url: url)
         let raw = try RawConnection(url)
-        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == [["1"], ["2"]])
+        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == Self.allVersions)
         let id = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "repo"))
         #expect(throws: (any Error).self) { try raw.execute("UPDATE fleet_jobs SET state = 'bogus' WHERE id = \(id)") }
         #expect(try queue.job(id)?.state == .queued)
@@ -252,7 +261,7 @@ struct QueueMigrationTests {
         let queue = try JobQueue(url: url)
         // The locked path too, which a current database never takes: it finds nothing to do.
         #expect(try queue.storage.transaction { try QueueSchema.migrateOneStep(queue.storage) } == false)
-        #expect(try raw.rows(migrations) == recorded && recorded.count == 2)
+        #expect(try raw.rows(migrations) == recorded && recorded.count == QueueSchema.latestVersion)
         #expect(try raw.rows(schemaStamp) == stamp)
         #expect(try raw.rows("SELECT * FROM fleet_jobs ORDER BY id") == jobs)
     }
@@ -262,7 +271,7 @@ struct QueueMigrationTests {
         let (url, raw) = try Self.legacyDatabase(backend)
         let openers = (0..<4).map { _ in BlockingWaiter { try JobQueue(url: url).counts() } }
         for opener in openers { #expect(try opener.result().queued == 1) }
-        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == [["1"], ["2"]])
+        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == Self.allVersions)
         #expect(try raw.rows("SELECT count(*) FROM fleet_jobs") == [["7"]])
     }
 
@@ -271,17 +280,23 @@ struct QueueMigrationTests {
         let url = try backend.freshURL()
         _ = try JobQueue(url: url)
         let raw = try RawConnection(url)
-        try raw.execute("INSERT INTO fleet_schema_migrations (version, name, applied_at) VALUES (3, '003_future', 0)")
+        let future = QueueSchema.latestVersion + 1
+        try raw.execute("INSERT INTO fleet_schema_migrations (version, name, applied_at) VALUES (\(future), 'future', 0)")
         let error = try #require(throws: SentinelError.self) { try JobQueue(url: url) }
         #expect(
             error.code == .database
-                && error.message.hasSuffix("the fleet tables are at migration 3, newer than this sentinel knows (2); upgrade sentinel"))
-        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == [["1"], ["2"], ["3"]])
+                && error.message.hasSuffix(
+                    "the fleet tables are at migration \(future), newer than this sentinel knows (\(QueueSchema.latestVersion)); upgrade sentinel"
+                ))
+        #expect(try raw.rows("SELECT version FROM fleet_schema_migrations ORDER BY version") == Self.allVersions + [[String(future)]])
 
         // One from before numbered migrations with a version above 1 no build released: refused too.
         let legacy = try Self.legacyDatabase(backend)
-        try legacy.raw.execute("UPDATE fleet_schema SET version = 4")
+        try legacy.raw.execute("UPDATE fleet_schema SET version = \(future)")
         let old = try #require(throws: SentinelError.self) { try JobQueue(url: legacy.url) }
-        #expect(old.message.hasSuffix("the fleet tables are at migration 4, newer than this sentinel knows (2); upgrade sentinel"))
+        #expect(
+            old.message.hasSuffix(
+                "the fleet tables are at migration \(future), newer than this sentinel knows (\(QueueSchema.latestVersion)); upgrade sentinel"
+            ))
     }
 }
