@@ -106,6 +106,9 @@ public final class FleetWorker: Sendable {
         execution.onAttemptRecordError = { [self] error in
             log.warning("attempt.unrecorded", fields(job, [LogField("error", .string("\(error)"))]))
         }
+        execution.onAuditError = { [self] error in
+            log.error("audit.refused", fields(job, [LogField("error", .string("\(error)"))]))
+        }
         execution.onAwaitingApproval = { [self] job in
             log.info("job.awaiting_approval", fields(job, [LogField("proposal", .string(FleetJobSpec.approvalProposal(of: job.id)))]))
         }

@@ -1,3 +1,4 @@
+import Audit
 import Digest
 import Findings
 import Foundation
@@ -40,6 +41,8 @@ struct JobExecution {
     var onAwaitingApproval: (Job) -> Void = { _ in }
     /// Told when the attempt's record (its error and log tail, for `fleet show`) could not be stored.
     var onAttemptRecordError: (any Error) -> Void = { _ in }
+    /// Told when the audit chain refused an entry this execution appends (a publication).
+    var onAuditError: (any Error) -> Void = { _ in }
 
     /// The tail of the run's standard error, redacted: kept with the attempt for `fleet show`.
     var logTail = ""
@@ -285,6 +288,7 @@ struct JobExecution {
                         ).run(checkout: directory, isClone: directory == scratch + "/checkout", cloneSource: local, scratch: scratch)
                         record.publication = publication
                         try queue.recordPublication(job.id, digest: digest, publication)
+                        audit(publication, digest: digest, approver: record.approver, queue: queue)
                     }
                 }
             }
@@ -326,6 +330,23 @@ struct JobExecution {
                 Thread.sleep(forTimeInterval: 0.5)
             }
         }
+    }
+
+    /// Puts what the approval published (or why it did not) in the fleet's audit chain, as
+    /// `proposals approve` audits its push. The job's outcome is audited by the worker after this;
+    /// a chain that refuses the entry is told (logged), and the outcome's own entry is refused too.
+    private func audit(_ publication: PatchPublication, digest: String, approver: String?, queue: JobQueue) {
+        var details = ["job": String(job.id), "patch": digest, "approver": approver ?? ""]
+        details["branch"] = publication.branch
+        details["commit"] = publication.commit
+        details["pullRequest"] = publication.pullRequest
+        details["error"] = publication.error
+        do {
+            try FleetAudit(queue: queue, state: options.audit).append(
+                AuditEntry(
+                    event: publication.error == nil ? "fleet.patch.published" : "fleet.patch.publish-failed", actor: options.name,
+                    inputs: ["patch": digest], details: details))
+        } catch { onAuditError(error) }
     }
 
     /// The last lines of the run's standard error (at most `JobAttempt.logLimit` bytes), redacted:

@@ -37,7 +37,8 @@ struct JobDetails: Encodable {
     var id: Int64
     var kind: String
     var state: String
-    /// `awaiting approval`, `approved`, `denied` or `undecided` for a heal with a patch; nil otherwise.
+    /// `awaiting approval`, `approved`, `denied`, `undecided` (the wait ended without a decision) or
+    /// `not asked` (submitted without --await-approval) for a heal with a patch; nil otherwise.
     var approval: String?
     var repository: String
     var branch: String
@@ -87,7 +88,10 @@ struct JobDetails: Encodable {
         self.decisions = decisions
         approval = patch.map { patch in
             if let decision = decisions.first(where: { $0.digest == patch.digest }) { return decision.approved ? "approved" : "denied" }
-            return patch.awaiting && job.state == .running ? "awaiting approval" : "undecided"
+            if patch.awaiting && job.state == .running { return "awaiting approval" }
+            // An unreadable spec is shown as stored; it asked for nothing this build can tell.
+            let asked = (try? FleetJobSpec.decode(job.request.spec, job: job.id))?.awaitApproval != nil
+            return asked ? "undecided" : "not asked"
         }
     }
 

@@ -80,6 +80,44 @@ struct FleetApprovalCLITests {
         #expect(result.status == 2 && result.stderr.contains("SQLite has no database roles"), "\(result.stderr)")
     }
 
+    @Test(
+        "on PostgreSQL, fleet show and fleet approve work as a login role in sentinel_approver and record that role; a submitter's approve is denied"
+    )
+    func approveAsAnApproverRole() throws {
+        guard PostgresServer.available else { return }
+        let server = try #require(PostgresServer.shared)
+        let database = try server.createDatabase()
+        let name = PostgresServer.databaseName(database)
+        #expect(try CLI.run(["fleet", "init-db"], environment: try CLI.fleetEnvironment(database: database)).status == 0)
+        let suffix = String(UUID().uuidString.prefix(8)).lowercased()
+        func login(_ role: String, _ group: String) throws -> String {
+            _ = try server.psql("CREATE ROLE \(role) LOGIN PASSWORD 'pw-\(role)'; GRANT \(group) TO \(role)")
+            return "postgres://\(role):pw-\(role)@127.0.0.1:\(server.port)/\(name)"
+        }
+        let submitter = try login("sub_\(suffix)", "sentinel_submitter")
+        let worker = try login("wrk_\(suffix)", "sentinel_worker")
+        let approver = try login("ann_\(suffix)", "sentinel_approver")
+        let id = try JobQueue(url: DatabaseURL(parsing: submitter)).submit(JobRequest(kind: .heal, spec: "{}", repository: "repo"))
+        let workers = try JobQueue(url: DatabaseURL(parsing: worker))
+        let lease = try #require(try workers.claim(owner: "w", leaseSeconds: 3600)?.lease)
+        let digest = try #require(try workers.recordPatch(lease, patch: "p\n", description: nil, actor: nil, evidence: nil, awaiting: true))
+
+        var environment = try CLI.fleetEnvironment(database: approver)
+        environment["USER"] = "security-lead"
+        let shown = try CLI.run(["fleet", "show", String(id)], environment: environment)
+        #expect(
+            shown.status == 0 && shown.stdout.contains("patch: sha256 \(digest)\n") && shown.stdout.contains("by sub_\(suffix)"),
+            "\(shown.stderr)")
+        let denied = try CLI.run(
+            ["fleet", "approve", String(id), "--patch", digest], environment: try CLI.fleetEnvironment(database: submitter))
+        #expect(denied.status != 0 && denied.stderr.contains("permission denied"), "\(denied.stderr)")
+        let approved = try CLI.run(["fleet", "approve", String(id), "--patch", digest, "--reason", "ok"], environment: environment)
+        #expect(
+            approved.status == 0 && approved.stdout == "job \(id): patch \(digest.prefix(16)) approved by ann_\(suffix)\n",
+            "\(approved.stderr)")
+        #expect(try workers.decision(id, digest: digest)?.approver == "ann_\(suffix)")
+    }
+
     @Test("init-db on PostgreSQL makes the four roles, and a second run is no error")
     func initDatabaseOnPostgres() throws {
         guard PostgresServer.available else { return }

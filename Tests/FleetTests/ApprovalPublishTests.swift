@@ -95,6 +95,8 @@ struct ApprovalPublishTests {
         let record = try ApprovalWaitTests.record(id, queue: queue)
         let stored = try #require(record["publication"] as? [String: Any])
         #expect(stored["pullRequest"] as? String == pull.htmlURL && stored["commit"] as? String == publication.commit)
+        let audited = try queue.auditLines().filter { $0.contains("\"event\":\"fleet.patch.published\"") }
+        #expect(audited.count == 1 && audited.first?.contains(pull.htmlURL) == true && audited.first?.contains(patch.digest) == true)
         // The repository lent to the worker is read, never written: no branch, the same head.
         #expect(try Self.git(["branch", "--list"], in: repository) == "* main")
         #expect(try Self.git(["rev-parse", "HEAD"], in: repository) == head)
