@@ -109,8 +109,9 @@ public final class FleetWorker: Sendable {
         execution.onAuditError = { [self] error in
             log.error("audit.refused", fields(job, [LogField("error", .string("\(error)"))]))
         }
-        execution.onAwaitingApproval = { [self] job in
-            log.info("job.awaiting_approval", fields(job, [LogField("proposal", .string(FleetJobSpec.approvalProposal(of: job.id)))]))
+        execution.onAwaitingApproval = { [self] job, digest in
+            // The digest a person approves with `fleet approve JOB --patch DIGEST`.
+            log.info("job.awaiting_approval", fields(job, [LogField("patch", .string(digest))]))
         }
         let outcome = execution.run(queue: queue)
         keeper.stop()

@@ -37,8 +37,8 @@ struct JobExecution {
     var onMemoryError: (any Error) -> Void = { _ in }
     /// Told how many shared records were dropped, unused, for want of a MAC this worker's key verifies.
     var onMemoryDropped: (Int) -> Void = { _ in }
-    /// Told when a verified fix starts waiting for a decision (the worker logs it).
-    var onAwaitingApproval: (Job) -> Void = { _ in }
+    /// Told when a verified fix starts waiting for a decision, with its patch's digest (the worker logs it).
+    var onAwaitingApproval: (Job, String) -> Void = { _, _ in }
     /// Told when the attempt's record (its error and log tail, for `fleet show`) could not be stored.
     var onAttemptRecordError: (any Error) -> Void = { _ in }
     /// Told when the audit chain refused an entry this execution appends (a publication).
@@ -303,7 +303,7 @@ struct JobExecution {
     /// queue instead, it would run again and hold another slot (red team R9).
     private func awaitApproval(_ record: inout HealRecord, digest: String, seconds: Double, queue: JobQueue) throws -> ExecutionOutcome? {
         let asked = Date().addingTimeInterval(seconds)
-        onAwaitingApproval(job)
+        onAwaitingApproval(job, digest)
         while true {
             if stop.current == .abandoning {
                 record.approval = .timedOut

@@ -118,5 +118,8 @@ struct ApprovalWaitTests {
         let record = try Self.record(id, queue: queue)
         #expect(record["approval"] as? String == "timed out")
         #expect(record["approvalReason"] as? String == "no decision before worker stopping stopped")
+        // The log names the digest a person approves, the one recorded in the database.
+        let digest = try #require(try queue.patch(of: id)?.digest)
+        #expect(events.all.contains { $0.contains("\"event\":\"job.awaiting_approval\"") && $0.contains("\"patch\":\"\(digest)\"") })
     }
 }
