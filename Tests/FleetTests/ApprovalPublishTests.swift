@@ -35,22 +35,34 @@ struct ApprovalPublishTests {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    @Test(
-        "approve → branch, commit and pull request through the publisher, recorded on the job; the repository is not written",
-        .enabled(if: TestHost.canSandbox, "git runs in the sandbox: needs root and user namespaces"))
-    func approvalPublishes() throws {
+    /// What one approved heal job left: its queue, id, recorded patch and decision, the fake GitHub,
+    /// the lent repository and its head commit before the job.
+    struct Run {
+        var queue: JobQueue
+        var id: Int64
+        var patch: JobPatch
+        var decision: PatchDecision
+        var github: FakeGitHubServer
+        var repository: String
+        var head: String
+    }
+
+    /// A local repository under a root, a heal job on it waiting for approval (a stand-in for
+    /// `sentinel heal` "verifies" a one-line fix), a worker publishing to a fake GitHub that
+    /// `configure` may set to fail, and the approval of the recorded digest; returns after the job.
+    static func approvedRun(_ configure: (FakeGitHubServer) -> Void = { _ in }) throws -> Run {
         let scratch = NSTemporaryDirectory() + "approval-publish-" + UUID().uuidString
         let root = scratch + "/repos"
         let repository = root + "/app"
         try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        try Self.git(["init", "-q", "-b", "main"], in: repository)
+        try git(["init", "-q", "-b", "main"], in: repository)
         try "x = 1\n".write(toFile: repository + "/app.py", atomically: false, encoding: .utf8)
-        try Self.git(["add", "app.py"], in: repository)
-        try Self.git(["commit", "-q", "-m", "start"], in: repository)
-        let head = try Self.git(["rev-parse", "HEAD"], in: repository)
-        let tree = try Self.git(["rev-parse", "HEAD^{tree}"], in: repository)
+        try git(["add", "app.py"], in: repository)
+        try git(["commit", "-q", "-m", "start"], in: repository)
+        let head = try git(["rev-parse", "HEAD"], in: repository)
+        let tree = try git(["rev-parse", "HEAD^{tree}"], in: repository)
         let github = try FakeGitHubServer(token: "t0ken-for-tests", commits: [head: tree], branches: ["main": head])
+        configure(github)
 
         let url = DatabaseURL.sqlite(path: scratch + "/fleet.sqlite")
         let queue = try JobQueue(url: url)
@@ -84,21 +96,44 @@ struct ApprovalPublishTests {
         while try queue.job(id)?.state == .running, Date() < deadline { usleep(50_000) }
         worker.stop.advance(to: .abandoning)
         done.wait()
+        return Run(queue: queue, id: id, patch: patch, decision: decision, github: github, repository: repository, head: head)
+    }
 
+    @Test(
+        "approve → branch, commit and pull request through the publisher, recorded on the job; the repository is not written",
+        .enabled(if: TestHost.canSandbox, "git runs in the sandbox: needs root and user namespaces"))
+    func approvalPublishes() throws {
+        let run = try Self.approvedRun()
+        let (queue, id, patch, github) = (run.queue, run.id, run.patch, run.github)
+        #expect(try queue.job(id)?.state == .succeeded)
         let branch = "sentinel/fleet-\(id)-\(patch.digest.prefix(12))"
         let publication = try #require(try queue.patch(of: id)?.publication)
         #expect(publication.error == nil && publication.branch == branch, "\(publication)")
         let pull = try #require(github.pulls.first)
         #expect(github.pulls.count == 1 && pull.head == branch && pull.base == "main" && publication.pullRequest == pull.htmlURL)
         #expect(github.blobs.values.contains("x = 2\n") && github.refs[branch] != nil)
-        #expect(pull.body.contains(patch.digest) && pull.body.contains(decision.approver))
+        #expect(pull.body.contains(patch.digest) && pull.body.contains(run.decision.approver))
         let record = try ApprovalWaitTests.record(id, queue: queue)
         let stored = try #require(record["publication"] as? [String: Any])
         #expect(stored["pullRequest"] as? String == pull.htmlURL && stored["commit"] as? String == publication.commit)
         let audited = try queue.auditLines().filter { $0.contains("\"event\":\"fleet.patch.published\"") }
         #expect(audited.count == 1 && audited.first?.contains(pull.htmlURL) == true && audited.first?.contains(patch.digest) == true)
         // The repository lent to the worker is read, never written: no branch, the same head.
-        #expect(try Self.git(["branch", "--list"], in: repository) == "* main")
-        #expect(try Self.git(["rev-parse", "HEAD"], in: repository) == head)
+        #expect(try Self.git(["branch", "--list"], in: run.repository) == "* main")
+        #expect(try Self.git(["rev-parse", "HEAD"], in: run.repository) == run.head)
+    }
+
+    @Test(
+        "a pull request GitHub refuses leaves the job succeeded with the approval, the commit, and why nothing was opened",
+        .enabled(if: TestHost.canSandbox, "git runs in the sandbox: needs root and user namespaces"))
+    func refusedPullRequestIsRecorded() throws {
+        let run = try Self.approvedRun { $0.failPulls = 422 }
+        #expect(try run.queue.job(run.id)?.state == .succeeded && run.github.pulls.isEmpty)
+        let publication = try #require(try run.queue.patch(of: run.id)?.publication)
+        #expect(publication.pullRequest == nil && publication.commit != nil && publication.error?.isEmpty == false, "\(publication)")
+        #expect(publication.error?.contains("t0ken-for-tests") == false)
+        let record = try ApprovalWaitTests.record(run.id, queue: run.queue)
+        #expect(record["approval"] as? String == "approved")
+        #expect(try run.queue.auditLines().contains { $0.contains("\"event\":\"fleet.patch.publish-failed\"") })
     }
 }
