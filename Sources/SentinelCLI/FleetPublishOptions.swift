@@ -21,6 +21,12 @@ struct FleetPublishOptions: ParsableArguments {
     @Option(name: .customLong("github-token-env"), help: ArgumentHelp("The variable holding the GitHub token.", valueName: "name"))
     var tokenVariable = "GITHUB_TOKEN"
 
+    /// The options again, for the worker root launches as its analysis (which reads its own command line).
+    var arguments: [String] {
+        guard let repository else { return [] }
+        return ["--github-repository", repository, "--github-api", api, "--github-base", base, "--github-token-env", tokenVariable]
+    }
+
     /// The publisher, and the environment without the token's variable (for the jobs); nil without --github-repository.
     func resolve(environment: [String: String]) throws -> (FleetPublisher?, [String: String]) {
         guard let repository else { return (nil, environment) }

@@ -45,6 +45,8 @@ extension FleetWorkerCommand {
         if let metrics { arguments += ["--metrics", String(metrics)] }
         if schedule { arguments.append("--schedule") }
         arguments += roots.flatMap { ["--repository-root", $0] } + dastTargets.flatMap { ["--dast-target", $0] }
+        // The token stays in the environment the analysis is passed (credentials), not on a command line.
+        arguments += publish.arguments
         let memoryPath = AnalysisSandbox.absolute(memory.path)
         arguments += ["--memory-key", inState(memoryPath) ? memoryPath : try copied(memoryPath, as: "memory.key")]
         if let keyFile = audit.keyFile.map(AnalysisSandbox.absolute) {

@@ -72,6 +72,60 @@ struct FleetApprovalCLITests {
                 && after.stdout.contains("decision: approved \(digest.prefix(16)) by \(Self.account)"))
     }
 
+    @Test(
+        "a worker started as root: a real heal waits, fleet approve --patch wakes it, and its analysis commits the fix in a clone and opens the pull request on a fake GitHub",
+        .enabled(
+            if: TestHost.canSandbox && PythonHost.hasPytest && PostgresServer.available,
+            "runs pytest in the sandbox: needs root, user namespaces, python3-pytest and PostgreSQL"))
+    func rootWorkerPublishesTheApprovedFix() throws {
+        let server = try #require(PostgresServer.shared)
+        let database = try server.createDatabase()
+        let scratch = try HealCLITests.Scratch(fixture: "logic-binary-search")
+        let signal = try scratch.pytestSignal()
+        let head = try CLI.runProgram("/usr/bin/git", ["-C", scratch.repo, "rev-parse", "HEAD"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let tree = try CLI.runProgram("/usr/bin/git", ["-C", scratch.repo, "rev-parse", "HEAD^{tree}"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let github = try FakeGitHubServer(token: "fleet-t0ken", commits: [head: tree], branches: ["main": head])
+        var environment = try CLI.fleetEnvironment(database: database)
+        environment["PYTHONDONTWRITEBYTECODE"] = "1"
+        let submitted = try CLI.run(
+            [
+                "fleet", "submit", "heal", "--signal", signal, "--repo", scratch.repo, "--verify", "python3 -m pytest -q",
+                "--await-approval", "20m",
+            ], environment: environment)
+        let id = try #require(Int64(submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), "\(submitted.stderr)")
+        var workerEnvironment = environment
+        workerEnvironment["FLEET_PR_TOKEN"] = "fleet-t0ken"
+        let worker = try FleetProcess(
+            [
+                "worker", "--repository-root", scratch.root, "--github-repository", github.repository, "--github-api", github.apiURL,
+                "--github-token-env", "FLEET_PR_TOKEN",
+            ], environment: workerEnvironment)
+        let queue = try JobQueue(url: DatabaseURL(parsing: database))
+        #expect(eventually(timeout: 900) { !worker.events("job.awaiting_approval").isEmpty })
+        let digest = try #require(try queue.patch(of: id)?.digest)
+        #expect(worker.events("job.awaiting_approval").first?["patch"] as? String == digest)
+        let approved = try CLI.run(["fleet", "approve", String(id), "--patch", String(digest.prefix(12))], environment: environment)
+        #expect(approved.status == 0, "\(approved.stderr)")
+        #expect(try eventually(timeout: 900) { try queue.job(id)?.state == .succeeded })
+        worker.signal(SIGTERM)
+        #expect(worker.wait(timeout: 60) == 0)
+
+        let publication = try #require(try queue.patch(of: id)?.publication)
+        let pull = try #require(github.pulls.first, "\(publication)")
+        #expect(
+            publication.error == nil && publication.pullRequest == pull.htmlURL && pull.head == "sentinel/fleet-\(id)-\(digest.prefix(12))")
+        #expect(github.blobs.values.contains { $0.contains("while lo <= hi:") })
+        let shown = try CLI.run(["fleet", "show", String(id)], environment: environment)
+        #expect(
+            shown.stdout.contains("pull request: \(pull.htmlURL)\n") && shown.stdout.contains("approval: approved\n"), "\(shown.stdout)")
+        // The lent repository is not written: its one branch, its head.
+        let branches = try CLI.runProgram("/usr/bin/git", ["-C", scratch.repo, "branch", "--format=%(refname:short)"]).stdout
+        #expect(branches.split(separator: "\n").count == 1, "\(branches)")
+        #expect(try CLI.runProgram("/usr/bin/git", ["-C", scratch.repo, "rev-parse", "HEAD"]).stdout.hasPrefix(head))
+    }
+
     @Test("init-db on SQLite says it needs none")
     func initDatabaseOnSQLite() throws {
         let path = NSTemporaryDirectory() + "fleet-initdb-" + UUID().uuidString + "/fleet.sqlite"
