@@ -278,8 +278,14 @@ struct JobExecution {
                 if let seconds = spec.awaitApproval {
                     self.record(.succeeded(JobResult(exitStatus: status, report: "")), queue: queue, as: "awaiting-approval")
                     let interrupted = try awaitApproval(&record, digest: digest, seconds: seconds, queue: queue)
-                    try queue.endPatchWait(job.id)
+                    let decided = try queue.endPatchWait(job.id, digest: digest)
                     if let interrupted { return interrupted }
+                    // A decision committed after the wait's last look, before it ended, still stands.
+                    if record.approval == .timedOut, let late = decided {
+                        record.approval = late.approved ? .approved : .denied
+                        record.approvalReason = late.reason.isEmpty ? nil : late.reason
+                        record.approver = late.approver
+                    }
                     if record.approval == .approved {
                         // What `proposals approve` does, by the worker holding the checkout (git in the sandbox).
                         let publication = ApprovedPatch(

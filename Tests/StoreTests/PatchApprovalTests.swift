@@ -66,7 +66,8 @@ struct PatchApprovalTests {
             Self.refusal { try queue.decide(job, digest: nil, approved: false, reason: "late") }?.message.contains("already approved")
                 == true)
 
-        try queue.endPatchWait(job)
+        // Ending the wait returns the decision made on the patch it waited with.
+        #expect(try queue.endPatchWait(job, digest: swapped) == decision)
         let third = try #require(try queue.recordPatch(lease, patch: "third", description: nil, actor: nil, evidence: nil, awaiting: false))
         #expect(
             Self.refusal { try queue.decide(job, digest: third, approved: true, reason: "") }?.message

@@ -47,9 +47,23 @@ extension JobQueue {
         return recorded ? digest : nil
     }
 
-    /// Marks job `jobID`'s patch as no longer waiting (the wait ended, decided or not).
-    public func endPatchWait(_ jobID: Int64) throws {
-        try storage.rows("UPDATE fleet_patches SET awaiting = 0 WHERE job_id = $1", [String(jobID)])
+    /// Marks job `jobID`'s patch as no longer waiting (the wait ended, decided or not) and returns
+    /// the decision on `digest`, if one was made: under the job's decision lock, so a decision is
+    /// either taken here or refused as no longer awaited, never recorded unseen.
+    @discardableResult
+    public func endPatchWait(_ jobID: Int64, digest: String) throws -> PatchDecision? {
+        try storage.transaction {
+            try lockDecisions(of: jobID)
+            try storage.rows("UPDATE fleet_patches SET awaiting = 0 WHERE job_id = $1", [String(jobID)])
+            return try decision(jobID, digest: digest)
+        }
+    }
+
+    /// On PostgreSQL, the transaction lock that orders a decision and the end of its wait (an
+    /// advisory lock: no role needs a privilege on the patch row for it). SQLite's write lock does.
+    private func lockDecisions(of jobID: Int64) throws {
+        guard storage.isServer else { return }
+        try storage.rows("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", ["sentinel-fleet-decision:\(jobID)"])
     }
 
     /// Records what publishing job `jobID`'s approved patch `digest` produced.
@@ -96,6 +110,7 @@ extension JobQueue {
         let named = try digest.map { try Self.digestPrefix($0) }
         if approved, named == nil { throw SentinelError(.invalidInput, "job \(jobID): an approval names the patch's digest (--patch)") }
         return try storage.transaction {
+            try lockDecisions(of: jobID)
             guard let job = try job(jobID), job.request.kind == .heal else {
                 throw SentinelError(.invalidInput, "job \(jobID): no such heal job")
             }
