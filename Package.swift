@@ -163,7 +163,7 @@ let package = Package(
         ),
         // Fleet mode: workers that claim jobs from the queue and run them as sandboxed `sentinel`
         // runs, the scheduler, JSON logs and Prometheus metrics.
-        .target(name: "Fleet", dependencies: ["Audit", "Digest", "Findings", "Git", "HTTP", "Heal", "Store", "Support"]),
+        .target(name: "Fleet", dependencies: ["Audit", "Autonomy", "Digest", "Findings", "Git", "HTTP", "Heal", "Store", "Support"]),
         // What both executables share: `sandbox run`'s options and runner, the console, the version.
         .target(name: "CLICore", dependencies: ["Egress", "Sandbox", "Support"]),
         .target(
@@ -227,7 +227,9 @@ let package = Package(
         .testTarget(name: "GitTests", dependencies: ["Git", "Support"]),
         .testTarget(name: "DASTTests", dependencies: ["DAST", "Documents", "Findings", "HTTP", "Support", "TestSupport", "Web"]),
         .testTarget(name: "AuditTests", dependencies: ["Audit", "Digest", "Support"]),
-        .testTarget(name: "FleetTests", dependencies: ["Audit", "Digest", "Fleet", "Heal", "Signals", "Store", "Support", "TestSupport"]),
+        .testTarget(
+            name: "FleetTests",
+            dependencies: ["Audit", "Autonomy", "Digest", "Fleet", "Heal", "Signals", "Store", "Support", "TestSupport"]),
         .testTarget(
             name: "HealTests",
             dependencies: [

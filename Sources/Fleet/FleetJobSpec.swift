@@ -131,9 +131,6 @@ public struct FleetJobSpec: Sendable, Hashable, Codable {
         }
     }
 
-    /// The proposal a heal job's verified fix waits on (`fleet approve JOB` decides it).
-    public static func approvalProposal(of job: Int64) -> String { "job-\(job)" }
-
     /// The JSON stored in the queue.
     public func encoded() throws -> String {
         let encoder = JSONEncoder()

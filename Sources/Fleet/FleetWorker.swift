@@ -104,8 +104,15 @@ public final class FleetWorker: Sendable {
             log.warning(
                 "memory.unauthenticated", fields(job, [LogField("dropped", .int(Int64(count))), LogField("message", .string(what))]))
         }
-        execution.onAwaitingApproval = { [self] job in
-            log.info("job.awaiting_approval", fields(job, [LogField("proposal", .string(FleetJobSpec.approvalProposal(of: job.id)))]))
+        execution.onAttemptRecordError = { [self] error in
+            log.warning("attempt.unrecorded", fields(job, [LogField("error", .string("\(error)"))]))
+        }
+        execution.onAuditError = { [self] error in
+            log.error("audit.refused", fields(job, [LogField("error", .string("\(error)"))]))
+        }
+        execution.onAwaitingApproval = { [self] job, digest in
+            // The digest a person approves with `fleet approve JOB --patch DIGEST`.
+            log.info("job.awaiting_approval", fields(job, [LogField("patch", .string(digest))]))
         }
         let outcome = execution.run(queue: queue)
         keeper.stop()

@@ -1,3 +1,4 @@
+import Audit
 import Digest
 import Findings
 import Foundation
@@ -36,8 +37,15 @@ struct JobExecution {
     var onMemoryError: (any Error) -> Void = { _ in }
     /// Told how many shared records were dropped, unused, for want of a MAC this worker's key verifies.
     var onMemoryDropped: (Int) -> Void = { _ in }
-    /// Told when a verified fix starts waiting for a decision (the worker logs it).
-    var onAwaitingApproval: (Job) -> Void = { _ in }
+    /// Told when a verified fix starts waiting for a decision, with its patch's digest (the worker logs it).
+    var onAwaitingApproval: (Job, String) -> Void = { _, _ in }
+    /// Told when the attempt's record (its error and log tail, for `fleet show`) could not be stored.
+    var onAttemptRecordError: (any Error) -> Void = { _ in }
+    /// Told when the audit chain refused an entry this execution appends (a publication).
+    var onAuditError: (any Error) -> Void = { _ in }
+
+    /// The tail of the run's standard error, redacted: kept with the attempt for `fleet show`.
+    var logTail = ""
 
     /// How long the run itself took (the rest of the job's time is overhead: checkout, start, upload).
     var runSeconds = 0.0
@@ -46,6 +54,31 @@ struct JobExecution {
     var deadline = Date.distantFuture
 
     mutating func run(queue: JobQueue) -> ExecutionOutcome {
+        let outcome = attempt(queue: queue)
+        record(outcome, queue: queue)
+        return outcome
+    }
+
+    /// Keeps how this attempt ended, and its log's tail, with the job (`fleet show`). The queue's
+    /// own record of the outcome does not wait on it: a failure here is told, not fatal.
+    private func record(_ outcome: ExecutionOutcome, queue: JobQueue, as label: String? = nil) {
+        let (name, error): (String, String?)
+        switch outcome {
+        case .succeeded: (name, error) = ("succeeded", nil)
+        case .failed(let reason, _): (name, error) = ("failed", reason)
+        case .cancelled: (name, error) = ("cancelled", nil)
+        case .leaseLost: (name, error) = ("lease-lost", nil)
+        case .released(let reason, _): (name, error) = ("released", reason)
+        }
+        do {
+            try queue.recordAttempt(
+                JobAttempt(
+                    jobID: job.id, attempt: job.attempts, worker: options.name, outcome: label ?? name,
+                    error: error.map { Redactor.process.redact($0) }, log: logTail))
+        } catch { onAttemptRecordError(error) }
+    }
+
+    private mutating func attempt(queue: JobQueue) -> ExecutionOutcome {
         let spec: FleetJobSpec
         do {
             spec = try FleetJobSpec.decode(job.request.spec, job: job.id)
@@ -92,10 +125,12 @@ struct JobExecution {
         let child = try JobProcess(
             executable: options.executable, arguments: arguments, directory: directory, scratch: scratch,
             environment: options.environment)
-        if let interrupted = supervise(child, queue: queue) { return interrupted }
+        let interrupted = supervise(child, queue: queue)
+        logTail = Self.logTail(child.errorPath)
+        if let interrupted { return interrupted }
         runSeconds = Date().timeIntervalSince(started)
         let shown = local.flatMap { directory == $0.heldPath ? $0.path : nil }
-        return try outcome(of: child, spec: spec, directory: directory, shown: shown, scratch: scratch, queue: queue)
+        return try outcome(of: child, spec: spec, directory: directory, shown: shown, local: local?.path, scratch: scratch, queue: queue)
     }
 
     /// The tree to run in — a local repository itself (by its descriptor), a fresh clone at the
@@ -200,9 +235,10 @@ struct JobExecution {
         }
     }
 
-    /// `shown`: the local repository's path, recorded instead of the descriptor path the scan was given.
-    private func outcome(
-        of child: JobProcess, spec: FleetJobSpec, directory: String, shown: String?, scratch: String, queue: JobQueue
+    /// `shown`: the local repository's path, recorded instead of the descriptor path the scan was given;
+    /// `local`: the checked path of a local repository (an approved patch is committed in a clone of it).
+    private mutating func outcome(
+        of child: JobProcess, spec: FleetJobSpec, directory: String, shown: String?, local: String?, scratch: String, queue: JobQueue
     ) throws -> ExecutionOutcome {
         let status = child.status
         switch spec.kind {
@@ -238,8 +274,36 @@ struct JobExecution {
                     record.duplicate = try !queue.recordProposal(key, jobID: job.id)
                 }
             }
-            if record.patch != nil, !record.duplicate, let seconds = spec.awaitApproval {
-                if let interrupted = try awaitApproval(&record, seconds: seconds, queue: queue) { return interrupted }
+            if let patch = record.patch, !record.duplicate {
+                // In the database before any wait: what a person approves is this row, by its digest.
+                guard
+                    let digest = try queue.recordPatch(
+                        lease, patch: patch, description: record.description, actor: record.actor, evidence: record.evidence,
+                        awaiting: spec.awaitApproval != nil)
+                else { return .leaseLost }
+                record.patchDigest = digest
+                if let seconds = spec.awaitApproval {
+                    self.record(.succeeded(JobResult(exitStatus: status, report: "")), queue: queue, as: "awaiting-approval")
+                    let interrupted = try awaitApproval(&record, digest: digest, seconds: seconds, queue: queue)
+                    let decided = try queue.endPatchWait(job.id, digest: digest)
+                    if let interrupted { return interrupted }
+                    // A decision committed after the wait's last look, before it ended, still stands.
+                    if record.approval == .timedOut, let late = decided {
+                        record.approval = late.approved ? .approved : .denied
+                        record.approvalReason = late.reason.isEmpty ? nil : late.reason
+                        record.approver = late.approver
+                    }
+                    if record.approval == .approved {
+                        // What `proposals approve` does, by the worker holding the checkout (git in the sandbox).
+                        let publication = ApprovedPatch(
+                            job: job, digest: digest, patch: patch, description: record.description, approver: record.approver,
+                            publisher: options.publisher
+                        ).run(checkout: directory, isClone: directory == scratch + "/checkout", cloneSource: local, scratch: scratch)
+                        record.publication = publication
+                        try queue.recordPublication(job.id, digest: digest, publication)
+                        audit(publication, digest: digest, approver: record.approver, queue: queue)
+                    }
+                }
             }
             return .succeeded(JobResult(exitStatus: status, report: try record.encoded()))
         }
@@ -250,9 +314,9 @@ struct JobExecution {
     /// worker bounds the wait, whatever the submitter asked: it ends at the job's deadline, or when
     /// the worker stops, as `timed out` with the reason, and the job ends there. Given back to the
     /// queue instead, it would run again and hold another slot (red team R9).
-    private func awaitApproval(_ record: inout HealRecord, seconds: Double, queue: JobQueue) throws -> ExecutionOutcome? {
+    private func awaitApproval(_ record: inout HealRecord, digest: String, seconds: Double, queue: JobQueue) throws -> ExecutionOutcome? {
         let asked = Date().addingTimeInterval(seconds)
-        onAwaitingApproval(job)
+        onAwaitingApproval(job, digest)
         while true {
             if stop.current == .abandoning {
                 record.approval = .timedOut
@@ -267,9 +331,10 @@ struct JobExecution {
                 return nil
             }
             do {
-                if let decision = try queue.waitForDecision(FleetJobSpec.approvalProposal(of: job.id), timeout: min(remaining, 1)) {
+                if let decision = try queue.waitForDecision(job.id, digest: digest, timeout: min(remaining, 1)) {
                     record.approval = decision.approved ? .approved : .denied
                     record.approvalReason = decision.reason.isEmpty ? nil : decision.reason
+                    record.approver = decision.approver
                     return nil
                 }
             } catch {
@@ -278,6 +343,33 @@ struct JobExecution {
                 Thread.sleep(forTimeInterval: 0.5)
             }
         }
+    }
+
+    /// Puts what the approval published (or why it did not) in the fleet's audit chain, as
+    /// `proposals approve` audits its push. The job's outcome is audited by the worker after this;
+    /// a chain that refuses the entry is told (logged), and the outcome's own entry is refused too.
+    private func audit(_ publication: PatchPublication, digest: String, approver: String?, queue: JobQueue) {
+        var details = ["job": String(job.id), "patch": digest, "approver": approver ?? ""]
+        details["branch"] = publication.branch
+        details["commit"] = publication.commit
+        details["pullRequest"] = publication.pullRequest
+        details["error"] = publication.error
+        do {
+            try FleetAudit(queue: queue, state: options.audit).append(
+                AuditEntry(
+                    event: publication.error == nil ? "fleet.patch.published" : "fleet.patch.publish-failed", actor: options.name,
+                    inputs: ["patch": digest], details: details))
+        } catch { onAuditError(error) }
+    }
+
+    /// The last lines of the run's standard error (at most `JobAttempt.logLimit` bytes), redacted:
+    /// the child's output is a repository's and a tool's, hostile, so it is stored bounded.
+    static func logTail(_ path: String) -> String {
+        guard let data = try? BoundedFile.read(path, limit: 64 << 20, followLinks: false) else { return "" }
+        let bytes = data.suffix(JobAttempt.logLimit)
+        var text = String(decoding: bytes, as: UTF8.self)
+        if bytes.count < data.count, let newline = text.firstIndex(of: "\n") { text = String(text[text.index(after: newline)...]) }
+        return Redactor.process.redact(text)
     }
 
     private static func text(_ path: String) -> String? {
@@ -308,6 +400,12 @@ public struct HealRecord: Sendable, Hashable, Codable {
     public var approval: ApprovalOutcome?
     /// The reason given with the decision; for a wait the worker ended, why it ended.
     public var approvalReason: String?
+    /// The SHA-256 of `patch`, as recorded in the database before any wait: what a decision names.
+    public var patchDigest: String?
+    /// Who decided, as the database recorded them (`session_user`, or the account on SQLite).
+    public var approver: String?
+    /// What the approval published: the branch, the commit and the pull request, or why not.
+    public var publication: PatchPublication?
 
     /// A record; see the properties.
     public init(exitStatus: Int32, patch: String? = nil) {

@@ -46,6 +46,9 @@ public struct WorkerOptions: Sendable {
     /// The key the worker links the fleet's audit chain with, and where it keeps its head files.
     public var audit: FleetAuditState
 
+    /// Where an approved heal patch is opened as a pull request (nil: committed on a branch only).
+    public var publisher: FleetPublisher?
+
     /// Options for a worker running `executable`, named `name`, auditing with `audit`.
     public init(executable: String, name: String, audit: FleetAuditState) {
         self.executable = executable

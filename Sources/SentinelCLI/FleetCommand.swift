@@ -15,8 +15,8 @@ struct FleetCommand: ParsableCommand {
         subcommands: [
             FleetSubmitCommand.self, FleetWorkerCommand.self, FleetStatusCommand.self, FleetJobsCommand.self,
             FleetResultsCommand.self, FleetHistoryCommand.self, FleetCancelCommand.self, FleetApproveCommand.self,
-            FleetDenyCommand.self, FleetScheduleCommand.self, FleetAuditCommand.self, FleetRetryCommand.self, FleetDeleteCommand.self,
-            FleetPruneCommand.self,
+            FleetDenyCommand.self, FleetShowCommand.self, FleetInitDatabaseCommand.self, FleetScheduleCommand.self, FleetAuditCommand.self,
+            FleetRetryCommand.self, FleetDeleteCommand.self, FleetPruneCommand.self,
         ])
 }
 

@@ -25,6 +25,14 @@ struct FleetResultsCommand: ParsableCommand {
         let queue = try database.open()
         guard let stored = try queue.job(job.value) else { throw SentinelError(.invalidInput, "job \(job.value): no such job") }
         guard let result = try queue.result(job.value) else {
+            if stored.state == .running, let patch = try queue.patch(of: job.value), patch.awaiting,
+                try queue.decision(job.value, digest: patch.digest) == nil
+            {
+                Console.error(
+                    "sentinel: job \(job.value) is awaiting approval of patch \(patch.digest.prefix(16)): see sentinel fleet show \(job.value), then fleet approve or deny"
+                )
+                throw ExitCode(1)
+            }
             Console.error(
                 "sentinel: job \(job.value) is \(stored.state.rawValue): no result\(stored.lastError.map { " (\(DisplayText.escaped($0)))" } ?? "")"
             )

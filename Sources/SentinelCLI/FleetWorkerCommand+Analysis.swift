@@ -48,6 +48,8 @@ extension FleetWorkerCommand {
         arguments += roots.flatMap { ["--repository-root", $0] } + dastTargets.flatMap { ["--dast-target", $0] }
         arguments += cloneHosts.flatMap { ["--clone-host", $0] } + ["--clone-timeout", cloneTimeout.text]
         if let cloneMaxSize { arguments += ["--clone-max-size", String(cloneMaxSize.bytes)] }
+        // The token stays in the environment the analysis is passed (credentials), not on a command line.
+        arguments += publish.arguments
         let memoryPath = AnalysisSandbox.absolute(memory.path)
         arguments += ["--memory-key", inState(memoryPath) ? memoryPath : try copied(memoryPath, as: "memory.key")]
         if let keyFile = audit.keyFile.map(AnalysisSandbox.absolute) {

@@ -24,6 +24,7 @@ struct FleetWorkerCommand: ParsableCommand {
     )
     @OptionGroup var database: FleetDatabaseOptions
     @OptionGroup var audit: FleetAuditOptions
+    @OptionGroup var publish: FleetPublishOptions
     @Option(help: "Jobs run at once.") var concurrency = 1
     @Option(help: "Lease length: a dead worker's jobs return after it.") var lease: DurationArgument = "30s"
     @Option(
@@ -99,6 +100,7 @@ struct FleetWorkerCommand: ParsableCommand {
             options.cloneBytes = cloneMaxSize.bytes
         }
         options.environment = ProcessInfo.processInfo.environment.filter { $0.key != LaunchBrokerClient.commandVariable }
+        (options.publisher, options.environment) = try publish.resolve(environment: options.environment)
         options.repositoryRoots = try repositoryRoots.map { root in
             guard let real = OutputPlacement.realPath(root) else {
                 throw SentinelError(.invalidInput, "--repository-root: \(root): no such directory")

@@ -30,11 +30,22 @@ struct FleetAuditCLITests {
         environment["USER"] = "tester"
         let queue = try JobQueue(url: .sqlite(path: path))
         for n in 1...4 {
-            let id = try queue.submit(JobRequest(kind: .heal, spec: "{}", repository: "repo"))
-            let decided = try CLI.run(["fleet", n == 3 ? "deny" : "approve", String(id), "--reason", "r\(n)"], environment: environment)
+            let (id, digest) = try awaitingPatch(queue)
+            let decided = try CLI.run(
+                ["fleet", n == 3 ? "deny" : "approve", String(id), "--patch", digest, "--reason", "r\(n)"], environment: environment)
             #expect(decided.status == 0, "\(decided.stderr)")
         }
         return (environment, path, queue)
+    }
+
+    /// A heal job whose worker (this test) recorded a verified patch and waits for a decision.
+    static func awaitingPatch(_ queue: JobQueue, patch: String = "--- a/app.py\n+++ b/app.py\n") throws -> (id: Int64, digest: String) {
+        let id = try queue.submit(JobRequest(kind: .heal, spec: "{}", repository: "repo"))
+        let lease = try #require(try queue.claim(owner: "test-worker", leaseSeconds: 3600)?.lease)
+        #expect(lease.jobID == id)
+        let digest = try #require(
+            try queue.recordPatch(lease, patch: patch, description: "fix", actor: "test", evidence: "{}", awaiting: true))
+        return (id, digest)
     }
 
     /// The SHA-256 hex of `text`'s UTF-8 bytes.
@@ -115,14 +126,14 @@ struct FleetAuditCLITests {
     func appendAfterTamperingIsRefused() throws {
         let (environment, path, queue) = try Self.fleetWithDecisions()
         try Self.tamper(.tailDeleted, path: path, queue: queue)
-        let id = try queue.submit(JobRequest(kind: .heal, spec: "{}", repository: "repo"))
-        let refused = try CLI.run(["fleet", "approve", String(id)], environment: environment)
+        let (id, digest) = try Self.awaitingPatch(queue)
+        let refused = try CLI.run(["fleet", "approve", String(id), "--patch", digest], environment: environment)
         #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
         #expect(
             refused.stderr
                 == "sentinel: \(path): the audit chain 'operator:tester' was not extended: this machine's head file (\(try Self.headFile(environment, path: path))) names entry 4, the chain ends at 3: entries were deleted; run sentinel fleet audit verify\n"
         )
-        #expect(try queue.auditLines(chain: Self.chain).count == 3 && queue.decision("job-\(id)") == nil)
+        #expect(try queue.auditLines(chain: Self.chain).count == 3 && queue.decisions(id).isEmpty)
     }
 
     @Test("a worker given another key than the chain's does not start")

@@ -276,9 +276,12 @@ struct FleetCLITests {
         let ids = [first, second].compactMap { Int64($0.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) }
         usleep(2_000_000)
         #expect(try queue.job(ids[1])?.state == .queued)
-        let approve = try CLI.run(["fleet", "approve", String(ids[0]), "--reason", "looks right"], environment: environment)
-        #expect(approve.status == 0 && approve.stdout == "job \(ids[0]): approved\n", "\(approve.stderr)")
-        #expect(try CLI.run(["fleet", "deny", String(ids[0])], environment: environment).status == 2)
+        let digest = try #require(try queue.patch(of: ids[0])?.digest)
+        let approve = try CLI.run(
+            ["fleet", "approve", String(ids[0]), "--patch", digest, "--reason", "looks right"], environment: environment)
+        #expect(
+            approve.status == 0 && approve.stdout.hasPrefix("job \(ids[0]): patch \(digest.prefix(16)) approved by "), "\(approve.stderr)")
+        #expect(try CLI.run(["fleet", "deny", String(ids[0]), "--reason", "late"], environment: environment).status == 2)
         #expect(try eventually(timeout: 900) { try queue.counts().succeeded == 2 })
         worker.signal(SIGTERM)
         #expect(worker.wait(timeout: 60) == 0)
@@ -293,6 +296,7 @@ struct FleetCLITests {
         let again = try record(ids[1])
         #expect(made["exitStatus"] as? Int == 0 && made["duplicate"] as? Bool == false)
         #expect(made["approval"] as? String == "approved" && made["approvalReason"] as? String == "looks right")
+        #expect(made["patchDigest"] as? String == digest && made["approver"] as? String == "sentinel")
         #expect((made["patch"] as? String)?.contains("+    while lo <= hi:") == true)
         #expect(
             again["exitStatus"] as? Int == 0 && again["duplicate"] as? Bool == true && again["patch"] as? String == made["patch"] as? String

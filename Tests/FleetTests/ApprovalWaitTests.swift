@@ -1,3 +1,4 @@
+import Digest
 import Fleet
 import Foundation
 import Store
@@ -75,6 +76,30 @@ struct ApprovalWaitTests {
         #expect(audited.count == 1 && audited.first?.contains("\"approval\":\"timed out\"") == true, "\(audited)")
     }
 
+    @Test("the worker records the patch before it waits; an approval of that digest ends the wait, named by the database")
+    func patchRecordedBeforeTheWait() throws {
+        let (url, queue, id, executable) = try Self.healJob(awaiting: 1)
+        let worker = FleetWorker(
+            url: url, options: WorkerOptions(executable: executable, name: "holding", audit: try .scratch()),
+            log: JSONLog(redactor: Redactor(), sink: { _ in }))
+        let done = Self.start(worker)
+        let deadline = Date().addingTimeInterval(90)
+        while try queue.patch(of: id) == nil, Date() < deadline { usleep(50_000) }
+        let patch = try #require(try queue.patch(of: id))
+        #expect(patch.awaiting && patch.patch == "--- a/app.py\n+++ b/app.py\n" && patch.digest == SHA256.hex(patch.patch))
+        #expect(try queue.job(id)?.state == .running && queue.result(id) == nil)
+        #expect(try queue.attempts(of: id).map(\.outcome) == ["awaiting-approval"])
+        let decision = try queue.decide(id, digest: String(patch.digest.prefix(12)), approved: true, reason: "fine")
+        while try queue.job(id)?.state == .running, Date() < deadline { usleep(50_000) }
+        worker.stop.advance(to: .abandoning)
+        done.wait()
+
+        let record = try Self.record(id, queue: queue)
+        #expect(record["approval"] as? String == "approved" && record["approvalReason"] as? String == "fine")
+        #expect(record["patchDigest"] as? String == patch.digest && record["approver"] as? String == decision.approver)
+        #expect(try queue.patch(of: id)?.awaiting == false && queue.attempts(of: id).map(\.outcome) == ["succeeded"])
+    }
+
     @Test("a worker stopping during an approval wait ends the job there (timed out), rather than queueing it to wait again")
     func stopEndsTheWait() throws {
         let (url, queue, id, executable) = try Self.healJob(awaiting: 100_000)
@@ -93,5 +118,8 @@ struct ApprovalWaitTests {
         let record = try Self.record(id, queue: queue)
         #expect(record["approval"] as? String == "timed out")
         #expect(record["approvalReason"] as? String == "no decision before worker stopping stopped")
+        // The log names the digest a person approves, the one recorded in the database.
+        let digest = try #require(try queue.patch(of: id)?.digest)
+        #expect(events.all.contains { $0.contains("\"event\":\"job.awaiting_approval\"") && $0.contains("\"patch\":\"\(digest)\"") })
     }
 }

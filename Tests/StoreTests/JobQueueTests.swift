@@ -246,30 +246,6 @@ struct JobQueueTests {
         #expect(try queue.schedules().map(\.name) == ["later"])
     }
 
-    @Test("the first decision on a proposal stands and reaches a waiting worker", arguments: QueueBackend.available)
-    func approvals(_ backend: QueueBackend) throws {
-        let url = try backend.freshURL()
-        let queue = try JobQueue(url: url)
-        #expect(try queue.decision("p1") == nil)
-        #expect(try queue.waitForDecision("p1", timeout: 0) == nil)
-        // A thread of its own: a blocking wait on Swift's cooperative pool would starve other tests.
-        let waiter = BlockingWaiter { try JobQueue(url: url).waitForDecision("p1", timeout: 120) }
-        usleep(300_000)
-        if backend == .postgres {
-            // The waiter sleeps in poll(2) on its LISTEN connection: it sends no statement while waiting.
-            let server = try #require(PostgresServer.shared)
-            let name = PostgresServer.databaseName(try #require(Self.postgresText(url)))
-            let probe =
-                "SELECT query_start FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND query LIKE '%fleet_approvals%'"
-            let before = try server.psql(probe, database: name)
-            usleep(500_000)
-            #expect(try server.psql(probe, database: name) == before && !before.isEmpty)
-        }
-        #expect(try queue.decide(ApprovalDecision(proposal: "p1", approved: true, reason: "")))
-        #expect(try !queue.decide(ApprovalDecision(proposal: "p1", approved: false, reason: "late")))
-        #expect(try waiter.result() == ApprovalDecision(proposal: "p1", approved: true, reason: ""))
-    }
-
     static func postgresText(_ url: DatabaseURL) -> String? {
         if case .postgres(let text) = url { return text }
         return nil

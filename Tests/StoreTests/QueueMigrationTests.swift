@@ -91,6 +91,9 @@ struct QueueMigrationTests {
         CREATE TABLE IF NOT EXISTS fleet_schema (version INTEGER NOT NULL);
         """
 
+    /// Every version this build migrates to, as `fleet_schema_migrations` lists them.
+    static var allVersions: [[String]] { QueueSchema.migrations.map { [String($0.version)] } }
+
     /// A database as a8110d2 left it: its schema, its version row, and jobs in every state it
     /// wrote (plus one written straight into the table with a state no build knows), a result with
     /// findings, a schedule, a decision, a proposal, an audit line and head, a memory record.
@@ -201,7 +204,11 @@ struct QueueMigrationTests {
                         kind: .scan, spec: "{}", repository: "/srv/repos/shop", branch: "main", priority: 1, maxAttempts: 4),
                     interval: 86400, nextRun: 1700086400)
             ])
-        #expect(try queue.decision("job-2") == ApprovalDecision(proposal: "job-2", approved: true, reason: "looks right"))
+        // A decision keyed by the job alone is kept as it was, and approves nothing now: a decision
+        // names a recorded patch, and no job from before 003_patch_approvals has one.
+        #expect(try raw.rows("SELECT proposal, approved, reason FROM fleet_approvals") == [["job-2", "1", "looks right"]])
+        #expect(try queue.patch(of: 2) == nil && queue.decisions(2).isEmpty && queue.submitter(of: 2) == nil)
+        #expect(throws: SentinelError.self) { try queue.decide(2, digest: nil, approved: false, reason: "x") }
         #expect(try !queue.recordProposal("change-abc", jobID: 9) && queue.recordProposal("change-abc", jobID: 2))
         #expect(try queue.auditLines() == ["{\"event\":\"job.succeeded\"}"])
         let head = try #require(try queue.auditHead())

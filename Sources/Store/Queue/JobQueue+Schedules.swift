@@ -85,58 +85,6 @@ extension JobQueue {
 }
 
 extension JobQueue {
-    /// Records a decision on `proposal` and announces it (NOTIFY): a worker waiting in
-    /// `waitForDecision` wakes at once. The first decision stands.
-    @discardableResult
-    public func decide(_ decision: ApprovalDecision) throws -> Bool {
-        try storage.transaction {
-            let inserted = try storage.rows(
-                """
-                INSERT INTO fleet_approvals (proposal, approved, reason, decided_at) VALUES ($1, $2, $3, {now})
-                ON CONFLICT (proposal) DO NOTHING RETURNING proposal
-                """, [decision.proposal, decision.approved ? "1" : "0", decision.reason])
-            if !inserted.isEmpty { try storage.notify(Self.approvalsChannel, payload: decision.proposal) }
-            return !inserted.isEmpty
-        }
-    }
-
-    /// The decision on `proposal`, if one was made.
-    public func decision(_ proposal: String) throws -> ApprovalDecision? {
-        try storage.first(
-            storage.rows("SELECT approved, reason FROM fleet_approvals WHERE proposal = $1", [proposal]), table: "fleet_approvals"
-        ) {
-            row throws(RowDecodingError) in
-            ApprovalDecision(proposal: proposal, approved: try row.flag("approved"), reason: try row.text("reason"))
-        }
-    }
-
-    /// Waits up to `timeout` seconds for a decision on `proposal`. On PostgreSQL it sleeps in
-    /// LISTEN until the decision's NOTIFY arrives (no polling); on SQLite it polls.
-    public func waitForDecision(_ proposal: String, timeout: Double) throws -> ApprovalDecision? {
-        let deadline = PostgresConnection.monotonicSeconds() + timeout
-        // LISTEN first, then look: a decision made in between is not missed.
-        _ = try storage.wait(channel: Self.approvalsChannel, timeout: 0)
-        while true {
-            if let decision = try decision(proposal) { return decision }
-            let remaining = deadline - PostgresConnection.monotonicSeconds()
-            guard remaining > 0 else { return nil }
-            _ = try storage.wait(channel: Self.approvalsChannel, timeout: remaining)
-        }
-    }
-
-    /// Records that job `jobID` proposed the change `changeKey`; false when another job already did
-    /// (the same proposal is never made twice). A retried attempt of the same job finds its own row.
-    public func recordProposal(_ changeKey: String, jobID: Int64) throws -> Bool {
-        try storage.rows(
-            "INSERT INTO fleet_proposals (change_key, job_id, created_at) VALUES ($1, $2, {now}) ON CONFLICT (change_key) DO NOTHING",
-            [changeKey, String(jobID)])
-        return try storage.first(
-            storage.rows("SELECT job_id FROM fleet_proposals WHERE change_key = $1", [changeKey]), table: "fleet_proposals"
-        ) {
-            row throws(RowDecodingError) in try row.int64("job_id")
-        } == jobID
-    }
-
     /// How the findings of scan `jobID` compare, by fingerprint, with `base` — by default the
     /// previous successful scan of the same repository and branch — computed in SQL.
     public func findingsDelta(of jobID: Int64, against base: Int64? = nil) throws -> FindingsDelta {

@@ -222,23 +222,6 @@ public struct Schedule: Sendable, Hashable {
     }
 }
 
-/// A human decision on a proposal, delivered to workers waiting for it.
-public struct ApprovalDecision: Sendable, Hashable {
-    /// The proposal.
-    public var proposal: String
-    /// True to approve.
-    public var approved: Bool
-    /// Why (for a denial).
-    public var reason: String
-
-    /// A decision; see the properties.
-    public init(proposal: String, approved: Bool, reason: String) {
-        self.proposal = proposal
-        self.approved = approved
-        self.reason = reason
-    }
-}
-
 /// Backoff between attempts: `base × 2^(attempt-1)`, at most `maximum` seconds; per failure
 /// class, `rules` say how many attempts and which backoff (`FailureClass.swift`), with full jitter.
 public struct RetryPolicy: Sendable, Hashable {

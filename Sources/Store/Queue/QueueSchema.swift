@@ -3,7 +3,7 @@
 /// from the server's clock on PostgreSQL.
 enum QueueSchema {
     /// Every migration, version 1 first.
-    static let migrations = [initial, jobStateCheck, auditChains, sharedMemoryCursor, jobSystem]
+    static let migrations = [initial, jobStateCheck, auditChains, sharedMemoryCursor, jobSystem, patchApprovals]
 
     /// The version after every migration: what this build reads and writes.
     static var latestVersion: Int { migrations.count }
