@@ -8,10 +8,13 @@ import Store
 /// that makes it (a change the chain could not record is not made); a prune's count after it.
 struct FleetOperatorAudit {
     let audit: FleetAudit
+    /// The operator, as the database knows them (`FleetOperator`).
+    let person: String
 
-    /// Opens the chain of `queue` with `options`' key and checks its tail.
+    /// Opens the operator's chain in `queue` with `options`' key and checks its tail.
     init(queue: JobQueue, options: FleetAuditOptions) throws {
-        audit = FleetAudit(queue: queue, state: try options.open())
+        person = try FleetOperator.current(queue)
+        audit = FleetAudit(queue: queue, state: try options.open(), chain: FleetOperator.chain(of: person))
         try audit.checkTail()
     }
 
@@ -29,6 +32,6 @@ struct FleetOperatorAudit {
     }
 
     private func entry(_ event: String, _ details: [String: String]) -> AuditEntry {
-        AuditEntry(event: event, actor: ProcessInfo.processInfo.environment["USER"] ?? "operator", details: details)
+        AuditEntry(event: event, actor: person, details: details)
     }
 }

@@ -85,7 +85,7 @@ struct FleetRolesTests {
         try approver.appendAuditLine { _, _ in (line: "{}", sequence: 2, hash: "h2") }
 
         // The worker ends the job; its submitter reads the result, another submitter does not see it.
-        #expect(try worker.complete(lease, result: JobResult(exitStatus: 0, report: "{}")))
+        #expect(try worker.complete(lease, result: JobResult(exitStatus: 0, report: "{}"), audit: { _ in }))
         #expect(try alice.result(mine)?.exitStatus == 0 && bob.result(mine) == nil)
 
         // The reader: everything, read only.

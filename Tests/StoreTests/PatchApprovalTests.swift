@@ -73,7 +73,7 @@ struct PatchApprovalTests {
             Self.refusal { try queue.decide(job, digest: third, approved: true, reason: "") }?.message
                 == "job \(job): not awaiting a decision (it is running)")
         // A lease no longer held records nothing.
-        #expect(try queue.complete(lease, result: JobResult(exitStatus: 0, report: "{}")))
+        #expect(try queue.complete(lease, result: JobResult(exitStatus: 0, report: "{}"), audit: { _ in }))
         #expect(try queue.recordPatch(lease, patch: "late", description: nil, actor: nil, evidence: nil, awaiting: true) == nil)
         #expect(try queue.patch(of: job)?.digest == third)
     }

@@ -259,6 +259,15 @@ extension JobQueue {
         text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
     }
 
+    /// Who this connection acts as, as the database knows it: PostgreSQL's `session_user` (the login
+    /// role), on SQLite the account of the effective uid. Never the environment.
+    public func sessionIdentity() throws -> String {
+        guard storage.isServer else { return Self.effectiveAccount() }
+        return try storage.first(storage.rows("SELECT session_user AS identity", []), table: "session_user") {
+            row throws(RowDecodingError) in try row.text("identity")
+        } ?? Self.effectiveAccount()
+    }
+
     /// The account name of this process's effective uid (`getpwuid`), or `uid N` when it has none:
     /// never the environment, which whoever runs the command chooses.
     public static func effectiveAccount() -> String {

@@ -22,7 +22,7 @@ public enum FleetRole: String, Sendable, CaseIterable, Codable {
             return [
                 (
                     "fleet_jobs",
-                    "SELECT, INSERT (kind, spec, repository, branch, priority, max_attempts, run_after, created_at, exclusive_key)"
+                    "SELECT, INSERT (kind, spec, repository, branch, priority, max_attempts, run_after, created_at, exclusive_key, unique_key, unique_all_states)"
                 ),
                 ("fleet_results", "SELECT"), ("fleet_findings", "SELECT"), ("fleet_schema_migrations", "SELECT"),
             ]
@@ -31,14 +31,16 @@ public enum FleetRole: String, Sendable, CaseIterable, Codable {
                 ("fleet_jobs", "SELECT, INSERT, UPDATE"), ("fleet_results", "SELECT, INSERT"), ("fleet_findings", "SELECT, INSERT"),
                 ("fleet_proposals", "SELECT, INSERT"), ("fleet_patches", "SELECT, INSERT, UPDATE"), ("fleet_decisions", "SELECT"),
                 ("fleet_attempts", "SELECT, INSERT, UPDATE"), ("fleet_audit", "SELECT, INSERT"),
-                ("fleet_audit_head", "SELECT, INSERT, UPDATE"),
-                ("fleet_memory", "SELECT, INSERT"), ("fleet_schedules", "SELECT, UPDATE"), ("fleet_schema_migrations", "SELECT"),
+                ("fleet_audit_chains", "SELECT, INSERT, UPDATE"), ("fleet_audit_cutover", "SELECT"),
+                ("fleet_leaders", "SELECT, INSERT, UPDATE, DELETE"), ("fleet_memory", "SELECT, INSERT, UPDATE"),
+                ("fleet_schedules", "SELECT, UPDATE"), ("fleet_schema_migrations", "SELECT"),
             ]
         case .approver:
             return [
                 ("fleet_jobs", "SELECT"), ("fleet_patches", "SELECT"), ("fleet_attempts", "SELECT"), ("fleet_results", "SELECT"),
                 ("fleet_findings", "SELECT"), ("fleet_decisions", "SELECT, INSERT (job_id, digest, approved, reason, decided_at)"),
-                ("fleet_audit", "SELECT, INSERT"), ("fleet_audit_head", "SELECT, INSERT, UPDATE"), ("fleet_schema_migrations", "SELECT"),
+                ("fleet_audit", "SELECT, INSERT"), ("fleet_audit_chains", "SELECT, INSERT, UPDATE"), ("fleet_audit_cutover", "SELECT"),
+                ("fleet_schema_migrations", "SELECT"),
             ]
         case .reader:
             return Self.tables.map { ($0, "SELECT") }
@@ -57,8 +59,8 @@ public enum FleetRole: String, Sendable, CaseIterable, Codable {
     /// Every fleet table the roles are granted on (and revoked from, so that a second run converges).
     static let tables = [
         "fleet_jobs", "fleet_results", "fleet_findings", "fleet_schedules", "fleet_approvals", "fleet_proposals", "fleet_audit",
-        "fleet_audit_head", "fleet_memory", "fleet_schema", "fleet_schema_migrations", "fleet_patches", "fleet_decisions",
-        "fleet_attempts",
+        "fleet_audit_chains", "fleet_audit_cutover", "fleet_leaders", "fleet_memory", "fleet_schema", "fleet_schema_migrations",
+        "fleet_patches", "fleet_decisions", "fleet_attempts",
     ]
 
     /// Tables whose rows a submitter sees only for its own jobs.
