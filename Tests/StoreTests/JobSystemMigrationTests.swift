@@ -14,8 +14,8 @@ struct JobSystemMigrationTests {
     func upgradeKeepsRows(_ backend: QueueBackend) throws {
         let (url, raw) = try QueueMigrationTests.legacyDatabase(backend)
         let queue = try JobQueue(url: url)
-        let migration = try #require(QueueSchema.migrations.first { $0.name == "003_job_system" })
-        #expect(try raw.rows("SELECT name FROM fleet_schema_migrations WHERE version = \(migration.version)") == [["003_job_system"]])
+        let migration = QueueSchema.jobSystem
+        #expect(try raw.rows("SELECT name FROM fleet_schema_migrations WHERE version = \(migration.version)") == [[migration.name]])
         let dead = try #require(try queue.job(5))
         #expect(dead.state == .dead && dead.failureClass == nil && dead.uniqueKey == nil)
         #expect(dead.lastError == "boom (attempt 3 of 3; dead-lettered)")
