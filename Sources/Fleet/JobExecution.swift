@@ -38,6 +38,11 @@ struct JobExecution {
     var onMemoryDropped: (Int) -> Void = { _ in }
     /// Told when a verified fix starts waiting for a decision (the worker logs it).
     var onAwaitingApproval: (Job) -> Void = { _ in }
+    /// Wakes an approval wait when a decision is announced; nil: the wait polls.
+    var listener: FleetListener?
+    /// Where the job's scratch directory is made: the worker's own directory (`WorkerScratch`),
+    /// swept when the worker is gone; nil: `$TMPDIR`.
+    var scratchBase: String?
 
     /// How long the run itself took (the rest of the job's time is overhead: checkout, start, upload).
     var runSeconds = 0.0
@@ -45,22 +50,26 @@ struct JobExecution {
     /// approval wait after it both end by then.
     var deadline = Date.distantFuture
 
-    mutating func run(queue: JobQueue) -> ExecutionOutcome {
+    mutating func run(connection: WorkerConnection) -> ExecutionOutcome {
         let spec: FleetJobSpec
         do {
             spec = try FleetJobSpec.decode(job.request.spec, job: job.id)
         } catch {
             return .failed("\(error)", retry: false)
         }
+        // Nothing to run: the queue's own cost, for benchmarks and health checks.
+        if spec.kind == .noop { return .succeeded(JobResult(exitStatus: 0, report: "")) }
         let lockKey = job.request.exclusiveKey.map { "sentinel-heal:" + $0 }
         if let lockKey {
-            guard (try? queue.tryLock(lockKey)) == true else {
+            guard (try? connection.tryLock(lockKey)) == true else {
                 return .released("a heal of the same signal is running elsewhere", delay: 5)
             }
         }
-        defer { if let lockKey { try? queue.unlock(lockKey) } }
+        defer { if let lockKey { connection.unlock(lockKey) } }
         do {
-            return try ScratchDirectory.with { scratch in try run(spec, scratch: scratch, queue: queue) }
+            let scratch = try ScratchDirectory.make(prefix: "sentinel-job", in: scratchBase)
+            defer { ScratchDirectory.remove(scratch) }
+            return try run(spec, scratch: scratch, connection: connection)
         } catch let error as SentinelError {
             return .failed(error.message, retry: error.code != .invalidInput)
         } catch {
@@ -68,7 +77,7 @@ struct JobExecution {
         }
     }
 
-    private mutating func run(_ spec: FleetJobSpec, scratch: String, queue: JobQueue) throws -> ExecutionOutcome {
+    private mutating func run(_ spec: FleetJobSpec, scratch: String, connection: WorkerConnection) throws -> ExecutionOutcome {
         if spec.kind == .dast { try DASTTargetAllowList(options.dastTargets).check(spec.target, worker: options.name) }
         let (directory, local) = try checkout(spec, scratch: scratch)
         // The job reaches a local repository through this descriptor: open until the job ends.
@@ -77,13 +86,13 @@ struct JobExecution {
         if let identity = Self.repositoryIdentity(of: spec, checkedPath: local?.path) { arguments += ["--repository-id", identity] }
         if spec.kind == .heal, let memory {
             do {
-                let pulled = try memory.pull(queue)
+                let pulled = try connection.with { try memory.pull($0) }
                 if pulled.dropped > 0 { onMemoryDropped(pulled.dropped) }
             } catch { onMemoryError(error) }
         }
         defer {
             if spec.kind == .heal, let memory {
-                do { try memory.push(queue) } catch { onMemoryError(error) }
+                do { _ = try connection.with { try memory.push($0) } } catch { onMemoryError(error) }
             }
         }
         if let interrupted = interruption() { return interrupted }
@@ -92,10 +101,10 @@ struct JobExecution {
         let child = try JobProcess(
             executable: options.executable, arguments: arguments, directory: directory, scratch: scratch,
             environment: options.environment)
-        if let interrupted = supervise(child, queue: queue) { return interrupted }
+        if let interrupted = supervise(child) { return interrupted }
         runSeconds = Date().timeIntervalSince(started)
         let shown = local.flatMap { directory == $0.heldPath ? $0.path : nil }
-        return try outcome(of: child, spec: spec, directory: directory, shown: shown, scratch: scratch, queue: queue)
+        return try outcome(of: child, spec: spec, directory: directory, shown: shown, scratch: scratch, connection: connection)
     }
 
     /// The tree to run in — a local repository itself (by its descriptor), a fresh clone at the
@@ -154,6 +163,8 @@ struct JobExecution {
             guard let target = spec.target else { throw SentinelError(.invalidInput, "a DAST job without a target URL") }
             return ["scan", directory, "--dast", target] + spec.arguments
                 + ["--quiet", "--format", "json", "--fleet-record", scratch + "/record.json"]
+        case .noop:
+            throw SentinelError(.invalidInput, "a no-op job runs no command")
         case .heal:
             guard let signal = spec.signal, let verify = spec.verify else {
                 throw SentinelError(.invalidInput, "a heal job without its signal or --verify command")
@@ -167,7 +178,7 @@ struct JobExecution {
 
     /// Waits for the child, renewing the lease; stops it when the job is cancelled, the lease is
     /// lost, it runs too long or the worker abandons its jobs. Nil when it ended on its own.
-    private func supervise(_ child: JobProcess, queue: JobQueue) -> ExecutionOutcome? {
+    private func supervise(_ child: JobProcess) -> ExecutionOutcome? {
         // Short waits: a stop request, a cancellation or a lost lease is seen within a second.
         while !child.wait(seconds: 1) {
             if let interrupted = interruption() {
@@ -195,10 +206,12 @@ struct JobExecution {
 
     /// `shown`: the local repository's path, recorded instead of the descriptor path the scan was given.
     private func outcome(
-        of child: JobProcess, spec: FleetJobSpec, directory: String, shown: String?, scratch: String, queue: JobQueue
+        of child: JobProcess, spec: FleetJobSpec, directory: String, shown: String?, scratch: String, connection: WorkerConnection
     ) throws -> ExecutionOutcome {
         let status = child.status
         switch spec.kind {
+        case .noop:
+            return .succeeded(JobResult(exitStatus: 0, report: ""))
         case .scan, .dast:
             guard status == 0 || status == 1 else {
                 let reason = "sentinel scan exited \(status): \(child.lastErrorLine())"
@@ -228,22 +241,25 @@ struct JobExecution {
                 record.description = candidate?["description"] as? String
                 if let patch = record.patch {
                     let key = SHA256.hex(job.request.repository + "\n" + patch)
-                    record.duplicate = try !queue.recordProposal(key, jobID: job.id)
+                    let jobID = job.id
+                    record.duplicate = try !connection.with { try $0.recordProposal(key, jobID: jobID) }
                 }
             }
             if record.patch != nil, !record.duplicate, let seconds = spec.awaitApproval {
-                if let interrupted = try awaitApproval(&record, seconds: seconds, queue: queue) { return interrupted }
+                if let interrupted = try awaitApproval(&record, seconds: seconds, connection: connection) { return interrupted }
             }
             return .succeeded(JobResult(exitStatus: status, report: try record.encoded()))
         }
     }
 
-    /// Holds the verified fix until a person decides (`fleet approve` / `fleet deny`): the worker
-    /// sleeps in LISTEN and wakes on the decision's NOTIFY, renewing its lease between waits. The
+    /// Holds the verified fix until a person decides (`fleet approve` / `fleet deny`): the job
+    /// sleeps until the worker's listener hears a decision's NOTIFY (SQLite: a short poll), then
+    /// looks on the shared connection; the heartbeat renews its lease meanwhile. The
     /// worker bounds the wait, whatever the submitter asked: it ends at the job's deadline, or when
     /// the worker stops, as `timed out` with the reason, and the job ends there. Given back to the
     /// queue instead, it would run again and hold another slot (red team R9).
-    private func awaitApproval(_ record: inout HealRecord, seconds: Double, queue: JobQueue) throws -> ExecutionOutcome? {
+    private func awaitApproval(_ record: inout HealRecord, seconds: Double, connection: WorkerConnection) throws -> ExecutionOutcome? {
+        let proposal = FleetJobSpec.approvalProposal(of: job.id)
         let asked = Date().addingTimeInterval(seconds)
         onAwaitingApproval(job)
         while true {
@@ -259,15 +275,22 @@ struct JobExecution {
                 if deadline < asked { record.approvalReason = "no decision within the worker's job timeout (\(Int(options.jobTimeout)) s)" }
                 return nil
             }
+            // Taken before the look: a decision announced between the look and the wait is not missed.
+            let seen = listener?.decided.generation ?? 0
             do {
-                if let decision = try queue.waitForDecision(FleetJobSpec.approvalProposal(of: job.id), timeout: min(remaining, 1)) {
+                if let decision = try connection.with({ try $0.decision(proposal) }) {
                     record.approval = decision.approved ? .approved : .denied
                     record.approvalReason = decision.reason.isEmpty ? nil : decision.reason
                     return nil
                 }
+                if let listener {
+                    listener.wait(listener.decided, after: seen, timeout: min(remaining, 1))
+                } else {
+                    Thread.sleep(forTimeInterval: min(remaining, FleetListener.pollInterval))
+                }
             } catch {
                 // The server went away: wait for it while the lease holds (the keeper says when not).
-                try? queue.reconnectIfNeeded()
+                connection.reconnectIfNeeded()
                 Thread.sleep(forTimeInterval: 0.5)
             }
         }
