@@ -332,7 +332,9 @@ def small_scans(server, sentinel, workers, jobs, work, timeout, kind="scan", con
     name = f"{kind}_w{workers}_{uuid.uuid4().hex[:8]}"
     url = server.create_database(name)
     run_dir = Path(tempfile.mkdtemp(prefix=f"w{workers}-", dir=work))
-    project = make_project(run_dir)
+    # The repository root holds the project only: a worker refuses a root that holds its own state.
+    (run_dir / "repos").mkdir()
+    project = make_project(run_dir / "repos")
     submit_home = run_dir / "home-submit"
     submit_home.mkdir()
     ids = []
@@ -369,7 +371,7 @@ def small_scans(server, sentinel, workers, jobs, work, timeout, kind="scan", con
             with open(log, "wb") as handle:
                 procs.append(subprocess.Popen(
                     [sentinel, "fleet", "worker", "--concurrency", str(concurrency), "--metrics", "0", "--name", f"w{k}",
-                     "--audit-key-file", str(key), "--repository-root", str(run_dir)],
+                     "--audit-key-file", str(key), "--repository-root", str(run_dir / "repos")],
                     stdin=subprocess.DEVNULL, stdout=handle, stderr=subprocess.STDOUT,
                     env=sentinel_env(home, url)))
         # Done when every job has a terminal event in some worker's log (reading files costs no CPU
