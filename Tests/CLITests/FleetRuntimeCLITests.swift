@@ -110,6 +110,8 @@ struct FleetRuntimeCLITests {
         let job = try #require(try queue.job(id))
         #expect(job.request.kind == .noop && job.attempts == 1)
         #expect(try queue.result(id)?.report == "")
+        let results = try CLI.run(["fleet", "results", String(id)], environment: environment)
+        #expect(results.status == 0 && results.stdout.isEmpty, "\(results.stdout)\(results.stderr)")
         #expect(worker.events("job.succeeded").first?["kind"] as? String == "noop")
         let audit = try CLI.run(["fleet", "audit", "verify"], environment: environment)
         #expect(audit.status == 0 && audit.stdout.hasPrefix("fleet audit chain intact: 1 "), "\(audit.stdout)\(audit.stderr)")
