@@ -3,7 +3,7 @@
 worker machines one PostgreSQL would carry.
 
     bench/fleet-throughput.py SENTINEL SENTINEL_BENCH [--jobs 100] [--workers 1,2,4,8] [--queued 10000]
-        [--fsync on|off] [--timeout SECONDS] [--skip-ceiling]
+        [--fsync on|off] [--timeout SECONDS] [--skip-ceiling] [--kind scan|noop] [--concurrency N]
 
 Starts its own PostgreSQL 15 (initdb as the `postgres` user in a fresh temporary directory, SCRAM
 password for role `sentinel`, 127.0.0.1 at a free port; stopped and removed at the end, also on an
@@ -20,7 +20,12 @@ error or Ctrl-C; needs root) with a new database per measurement, then:
      median job time (`job.succeeded` seconds), and CPU: the machine's (/proc/stat) split into the
      workers with their scans and PostgreSQL, so the bottleneck can be named. Every job must have
      succeeded exactly once (one `job.succeeded` per job id across the workers' logs, `fleet status`
-     agreeing);
+     agreeing). `--kind noop` (issue 58) submits no-op jobs instead (`sentinel fleet submit noop`
+     once, copied in SQL --jobs times: a submitting process per job would dominate the run),
+     which the workers claim and record with no process: the fleet's own cost per job, audit
+     included. `--concurrency N` gives each worker N slots. Each run also samples the server's
+     connections to its database (pg_stat_activity, psql's own left out) every half second while
+     the workers run and reports the most seen, total and per worker;
   c. markdown tables for BENCHMARKS.md with the machine, date and PostgreSQL version, and the
      capacity model: machines = queue ceiling / jobs per second of one saturated worker machine.
 
@@ -316,8 +321,15 @@ def sentinel_env(home, url=None):
     return env
 
 
-def small_scans(server, sentinel, workers, jobs, work, timeout):
-    name = f"scans_w{workers}_{uuid.uuid4().hex[:8]}"
+def connections(server, name):
+    """Sessions connected to database `name` now, psql's own left out."""
+    text = server.psql("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND pid <> pg_backend_pid()", database=name)
+    return int(text.strip())
+
+
+def small_scans(server, sentinel, workers, jobs, work, timeout, kind="scan", concurrency=1):
+    name = f"{kind}_w{workers}_{uuid.uuid4().hex[:8]}"
     url = server.create_database(name)
     run_dir = Path(tempfile.mkdtemp(prefix=f"w{workers}-", dir=work))
     # The repository root holds the project only: a worker refuses a root that holds its own state.
@@ -325,12 +337,22 @@ def small_scans(server, sentinel, workers, jobs, work, timeout):
     project = make_project(run_dir / "repos")
     submit_home = run_dir / "home-submit"
     submit_home.mkdir()
-    say(f"small scans: submitting {jobs} scans of {project} (database {name})")
     ids = []
-    for _ in range(jobs):
-        text = run([sentinel, "fleet", "submit", "scan", str(project), "--tools", "native,secrets"],
-                   env=sentinel_env(submit_home, url))[1]
-        ids.append(int(text.strip().splitlines()[-1]))
+    if kind == "noop":
+        say(f"no-op jobs: submitting {jobs} (database {name})")
+        text = run([sentinel, "fleet", "submit", "noop"], env=sentinel_env(submit_home, url))[1]
+        first = int(text.strip().splitlines()[-1])
+        if jobs > 1:
+            server.psql("INSERT INTO fleet_jobs (kind, spec, repository, branch, priority, max_attempts, run_after, "
+                        "created_at) SELECT kind, spec, repository, branch, priority, max_attempts, run_after, created_at "
+                        f"FROM fleet_jobs, generate_series(2, {jobs}) WHERE id = {first}", database=name)
+        ids = [int(x) for x in server.psql("SELECT id FROM fleet_jobs ORDER BY id", database=name).split()]
+    else:
+        say(f"small scans: submitting {jobs} scans of {project} (database {name})")
+        for _ in range(jobs):
+            text = run([sentinel, "fleet", "submit", "scan", str(project), "--tools", "native,secrets"],
+                       env=sentinel_env(submit_home, url))[1]
+            ids.append(int(text.strip().splitlines()[-1]))
     say(f"small scans: starting {workers} worker process(es)")
     cpu = CpuWindow(server.postmaster_pid())
     procs, logs = [], []
@@ -348,14 +370,18 @@ def small_scans(server, sentinel, workers, jobs, work, timeout):
             logs.append(log)
             with open(log, "wb") as handle:
                 procs.append(subprocess.Popen(
-                    [sentinel, "fleet", "worker", "--concurrency", "1", "--metrics", "0", "--name", f"w{k}",
+                    [sentinel, "fleet", "worker", "--concurrency", str(concurrency), "--metrics", "0", "--name", f"w{k}",
                      "--audit-key-file", str(key), "--repository-root", str(run_dir / "repos")],
                     stdin=subprocess.DEVNULL, stdout=handle, stderr=subprocess.STDOUT,
                     env=sentinel_env(home, url)))
         # Done when every job has a terminal event in some worker's log (reading files costs no CPU
         # a `fleet status` process would take from the scans).
         deadline = time.monotonic() + timeout
+        most_connections, next_sample = 0, 0.0
         while True:
+            if time.monotonic() >= next_sample:
+                most_connections = max(most_connections, connections(server, name))
+                next_sample = time.monotonic() + 0.5
             events = [e for log in logs for e in read_log(log)]
             terminal = [e for e in events if e.get("event") in ("job.succeeded", "job.failed", "job.dead")]
             if len({e.get("job") for e in terminal}) >= jobs:
@@ -413,7 +439,11 @@ def small_scans(server, sentinel, workers, jobs, work, timeout):
                 previous = None
     buckets, claim_sum, claim_count = histogram(metrics, "sentinel_fleet_claim_seconds")
     result = {
+        "kind": kind,
         "workers": workers,
+        "concurrency": concurrency,
+        "connectionsMost": most_connections,
+        "connectionsPerWorker": most_connections / workers,
         "jobs": jobs,
         "wallSeconds": wall,
         "jobsPerSecond": jobs / wall if wall > 0 else None,
@@ -485,12 +515,13 @@ def print_ceiling(args, ceiling):
 
 
 def print_scans(args, scans):
-    print(f"Small scans ({args.jobs} scans of a 5-file Python project, `--tools native,secrets`; W worker processes, "
-          "concurrency 1 each):")
+    what = ("no-op jobs (`sentinel fleet submit noop`: no process, no checkout)" if args.kind == "noop"
+            else "scans of a 5-file Python project, `--tools native,secrets`")
+    print(f"{args.jobs} {what}; W worker processes, concurrency {args.concurrency} each:")
     print()
     print("| workers | jobs | wall s | jobs/s | median job s | claim mean ms (p95 ≤) | gap between jobs ms | "
-          "CPU busy % | workers+scans % | PostgreSQL % | other % | each job succeeded once |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "CPU busy % | workers+scans % | PostgreSQL % | other % | connections (per worker) | each job succeeded once |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in scans:
         cpu, c = r["cpu"], r["claimMs"]
         once = "yes" if r["exactlyOnce"] else (f"NO: {r['succeededEvents']} events, twice {r['jobsSucceededTwice']}, "
@@ -498,7 +529,7 @@ def print_scans(args, scans):
         print(f"| {r['workers']} | {r['jobs']} | {r['wallSeconds']:.2f} | {fmt(r['jobsPerSecond'], 2)} "
               f"| {fmt(r['jobSecondsMedian'], 3)} | {fmt(c['mean'], 2)} ({fmt(c['p95le'], 1)}) | {fmt(r['gapMsMedian'], 0)} "
               f"| {cpu['busyPercent']:.0f} | {cpu['clientPercent']:.0f} | {cpu['postgresPercent']:.0f} "
-              f"| {cpu['otherPercent']:.0f} | {once} |")
+              f"| {cpu['otherPercent']:.0f} | {r['connectionsMost']} ({r['connectionsPerWorker']:.1f}) | {once} |")
     print()
 
 
@@ -548,6 +579,9 @@ def main():
     parser.add_argument("--fsync", choices=["on", "off"], default="on", help="the server's fsync (default on)")
     parser.add_argument("--timeout", type=float, default=0, help="seconds per scan run (default 60 + 10 × jobs)")
     parser.add_argument("--skip-ceiling", action="store_true", help="only the small scans")
+    parser.add_argument("--kind", choices=["scan", "noop"], default="scan",
+                        help="the workers' jobs: small scans, or no-op jobs (default scan)")
+    parser.add_argument("--concurrency", type=int, default=1, help="slots per worker process (default 1)")
     args = parser.parse_args()
     args.sentinel = str(Path(args.sentinel).resolve())
     args.bench = str(Path(args.bench).resolve())
@@ -558,8 +592,8 @@ def main():
         counts = [int(x) for x in args.workers.split(",")]
     except ValueError:
         parser.error(f"--workers {args.workers}: a comma-separated list of numbers")
-    if args.jobs < 1 or args.queued < 1 or not counts or min(counts) < 1:
-        parser.error("--jobs, --queued and --workers must be positive")
+    if args.jobs < 1 or args.queued < 1 or not counts or min(counts) < 1 or args.concurrency < 1:
+        parser.error("--jobs, --queued, --workers and --concurrency must be positive")
     timeout = args.timeout or 60 + 10 * args.jobs
 
     # SIGTERM (and SIGHUP) end the run like Ctrl-C: through the finally below.
@@ -574,7 +608,8 @@ def main():
         server = Postgres(args.fsync)
         say(f"PostgreSQL {server.version} up; work directory {work}")
         ceiling = [] if args.skip_ceiling else [queue_ceiling(server, args.bench, w, args.queued) for w in counts]
-        scans = [small_scans(server, args.sentinel, w, args.jobs, work, timeout) for w in counts]
+        scans = [small_scans(server, args.sentinel, w, args.jobs, work, timeout, args.kind, args.concurrency)
+                 for w in counts]
         report(args, server, ceiling, scans)
         failed = [r for r in scans if not r["exactlyOnce"]]
         if failed:

@@ -68,6 +68,8 @@ public struct FleetJobSpec: Sendable, Hashable, Codable {
             return options
         case .heal:
             return ["--max-minutes": true, "--jobs": true, "--profile": true, "--finding": true]
+        case .noop:
+            return [:]
         }
     }
 

@@ -3,11 +3,13 @@ import Digest
 import Foundation
 import Store
 import Support
+import Synchronization
 
-/// A fleet worker: `concurrency` threads, each with its own database connection, claiming jobs
-/// (woken by NOTIFY on PostgreSQL), running them (`JobExecution`) and recording the outcome. Any
-/// worker returns expired leases to the queue. A database that goes away (a restart) is waited
-/// for: statements are retried after reconnecting, and running jobs keep running meanwhile.
+/// A fleet worker: `concurrency` threads sharing one database connection (`WorkerConnection`),
+/// claiming jobs (woken through the worker's one listening connection on PostgreSQL), running
+/// them (`JobExecution`) and recording the outcome; one heartbeat renews every lease the worker
+/// holds. Any worker returns expired leases to the queue. A database that goes away (a restart)
+/// is waited for: statements are retried after reconnecting, and running jobs keep running meanwhile.
 public final class FleetWorker: Sendable {
     let url: DatabaseURL
     let options: WorkerOptions
@@ -17,6 +19,10 @@ public final class FleetWorker: Sendable {
     /// Set it to stop the worker (SIGTERM: `draining`; a second one: `abandoning`).
     public let stop: StopState
     let memory: MemorySync
+    /// The one connection the slots, the heartbeat and the jobs share.
+    let connection: WorkerConnection
+    /// When this worker last returned expired leases (whichever slot was free did it).
+    private let lastReap = Mutex(Date.distantPast)
 
     /// A worker on the queue at `url`.
     public init(
@@ -28,6 +34,15 @@ public final class FleetWorker: Sendable {
         self.metrics = metrics
         self.stop = stop
         memory = MemorySync(environment: options.environment, keyFile: options.memoryKeyFile)
+        connection = WorkerConnection(url: url, retry: options.retry)
+    }
+
+    /// What the slots share while the worker runs.
+    private struct Runtime: Sendable {
+        let listener: FleetListener
+        let heartbeat: LeaseHeartbeat
+        /// The directory this process's jobs make their scratch directories in.
+        let scratch: WorkerScratch?
     }
 
     /// Runs until `stop` leaves `running` and every running job has finished or been released.
@@ -39,63 +54,86 @@ public final class FleetWorker: Sendable {
                 LogField("concurrency", .int(Int64(options.concurrency))),
             ])
         logMemoryVectors()
+        let scratch: WorkerScratch?
+        do {
+            scratch = try WorkerScratch(root: options.scratchRoot ?? ScratchDirectory.defaultBase, worker: options.name)
+            if let scratch, scratch.swept > 0 {
+                log.info("scratch.swept", [LogField("worker", .string(options.name)), LogField("directories", .int(Int64(scratch.swept)))])
+            }
+        } catch {
+            // Jobs then make their scratch directories as any command does (swept after an hour).
+            scratch = nil
+            log.warning("scratch.error", [LogField("worker", .string(options.name)), LogField("error", .string("\(error)"))])
+        }
+        let listener = FleetListener(url: url) { [self] error in
+            metrics.databaseErrors.increment()
+            log.warning("database.error", [LogField("worker", .string(options.name)), LogField("error", .string("\(error)"))])
+        }
+        let runtime = Runtime(listener: listener, heartbeat: LeaseHeartbeat(connection: connection, options: options), scratch: scratch)
         let group = DispatchGroup()
         for slot in 0..<max(1, options.concurrency) {
             group.enter()
             let thread = Thread { [self] in
-                loop(slot: slot)
+                loop(slot: slot, runtime: runtime)
                 group.leave()
             }
             thread.name = "fleet-worker-\(slot)"
             thread.start()
         }
         group.wait()
+        runtime.heartbeat.stop()
+        listener.stop()
+        scratch?.remove()
         log.info("worker.stopped", [LogField("worker", .string(options.name))])
     }
 
-    private func loop(slot: Int) {
+    private func loop(slot: Int, runtime: Runtime) {
         let owner = options.concurrency > 1 ? "\(options.name)/\(slot)" : options.name
-        var queue: JobQueue?
-        var lastReap = Date.distantPast
         var lastCounts = Date.distantPast
         while stop.current == .running {
             do {
-                let connected = try queue ?? JobQueue(url: url, retry: options.retry)
-                queue = connected
-                if Date().timeIntervalSince(lastReap) >= 1 {
-                    lastReap = Date()
-                    try reap(queue: connected)
+                let reapNow = lastReap.withLock { last in
+                    guard Date().timeIntervalSince(last) >= 1 else { return false }
+                    last = Date()
+                    return true
                 }
+                if reapNow { try reap() }
                 if slot == 0, Date().timeIntervalSince(lastCounts) >= 5 {
                     lastCounts = Date()
-                    metrics.record(try connected.counts())
+                    metrics.record(try connection.with { try $0.counts() })
                 }
+                // Taken before the claim: a submission between the claim and the wait is not missed.
+                let seen = runtime.listener.submitted.generation
                 let started = Date()
-                guard let job = try connected.claim(owner: owner, leaseSeconds: options.leaseSeconds), let lease = job.lease else {
-                    let due = try connected.secondsUntilNextDue() ?? 5
-                    try connected.waitForWork(timeout: min(max(due, 0.01), 5))
+                guard let job = try connection.with({ try $0.claim(owner: owner, leaseSeconds: options.leaseSeconds) }),
+                    let lease = job.lease
+                else {
+                    let due = try connection.with { try $0.secondsUntilNextDue() } ?? 5
+                    runtime.listener.wait(runtime.listener.submitted, after: seen, timeout: min(max(due, 0.01), 5))
                     continue
                 }
                 metrics.claimLatency.observe(Date().timeIntervalSince(started))
-                run(job, lease: lease, queue: connected)
+                run(job, lease: lease, runtime: runtime)
             } catch {
                 metrics.databaseErrors.increment()
                 log.warning("database.error", [LogField("worker", .string(owner)), LogField("error", .string("\(error)"))])
-                if let queue { try? queue.reconnectIfNeeded() }
+                connection.reconnectIfNeeded()
                 Thread.sleep(forTimeInterval: 1)
             }
         }
     }
 
-    private func run(_ job: Job, lease: JobLease, queue: JobQueue) {
+    private func run(_ job: Job, lease: JobLease, runtime: Runtime) {
         let kind = MetricLabels([("kind", job.request.kind.rawValue)])
         metrics.claimed.increment(labels: kind)
         log.info("job.claimed", fields(job, [LogField("attempt", .int(Int64(job.attempts)))]))
         metrics.running.add(1)
         let started = Date()
-        let keeper = LeaseKeeper(url: url, lease: lease, options: options)
+        let keeper = runtime.heartbeat.keep(lease)
         var execution = JobExecution(job: job, lease: lease, options: options, stop: stop, keeper: keeper)
         execution.memory = memory
+        execution.listener = runtime.listener
+        execution.scratchBase = runtime.scratch?.path
         execution.onMemoryError = { [self] error in
             log.warning("memory.error", fields(job, [LogField("error", .string("\(error)"))]))
         }
@@ -114,7 +152,7 @@ public final class FleetWorker: Sendable {
             // The digest a person approves with `fleet approve JOB --patch DIGEST`.
             log.info("job.awaiting_approval", fields(job, [LogField("patch", .string(digest))]))
         }
-        let outcome = execution.run(queue: queue)
+        let outcome = execution.run(connection: connection)
         keeper.stop()
         let elapsed = Date().timeIntervalSince(started)
         metrics.running.add(-1)
@@ -126,9 +164,9 @@ public final class FleetWorker: Sendable {
         ]
         var inputs = ["spec": SHA256.hex(job.request.spec)]
         // Each outcome is recorded with its entry in this worker's chain, in one transaction.
-        let audit = FleetAudit(queue: queue, state: options.audit, chain: options.name)
         let entry = { (event: String) in AuditEntry(event: event, actor: self.options.name, inputs: inputs, details: details) }
-        persist(job, queue: queue) {
+        persist(job) { queue in
+            let audit = FleetAudit(queue: queue, state: options.audit, chain: options.name)
             switch outcome {
             case .succeeded(let result):
                 inputs["report"] = SHA256.hex(result.report)
@@ -187,15 +225,15 @@ public final class FleetWorker: Sendable {
 
     /// Runs `record` until it succeeds: a result is not dropped because the server restarted. It
     /// gives up after two lease lengths; the lease has expired by then and another attempt runs.
-    private func persist(_ job: Job, queue: JobQueue, _ record: () throws -> Void) {
+    /// Each try holds the shared connection for its statements only, never across the pause.
+    private func persist(_ job: Job, _ record: (JobQueue) throws -> Void) {
         let deadline = Date().addingTimeInterval(max(30, options.leaseSeconds * 2))
         while true {
             do {
-                return try record()
+                return try connection.with { queue in try record(queue) }
             } catch {
                 let code = (error as? SentinelError)?.code
-                // A chain that is not what this worker knows it to be is an alarm, not a database hiccup:
-                // nothing was recorded, and the job's lease expires to another worker's reaper.
+                // A chain that is not what this worker knows it to be is an alarm, not a database hiccup.
                 if code == .auditChain {
                     log.error("audit.refused", fields(job, [LogField("error", .string("\(error)"))]))
                     return
@@ -205,17 +243,19 @@ public final class FleetWorker: Sendable {
                 // A refused record (bad input) will not change on a retry.
                 guard Date() < deadline, code != .invalidInput else { return }
                 Thread.sleep(forTimeInterval: 0.5)
-                try? queue.reconnectIfNeeded()
+                connection.reconnectIfNeeded()
             }
         }
     }
 
     /// Returns expired leases to the queue, each expiry's entry appended to this worker's chain in
     /// the same transaction; a chain refused is an alarm, and another worker's reaper reaps them.
-    private func reap(queue: JobQueue) throws {
+    private func reap() throws {
         let expired: [ExpiredLease]
         do {
-            expired = try FleetAudit(queue: queue, state: options.audit, chain: options.name).reapExpiredLeases(actor: options.name)
+            expired = try connection.with { queue in
+                try FleetAudit(queue: queue, state: options.audit, chain: options.name).reapExpiredLeases(actor: options.name)
+            }
         } catch let error as SentinelError where error.code == .auditChain {
             log.error("audit.refused", [LogField("worker", .string(options.name)), LogField("error", .string("\(error)"))])
             return

@@ -44,6 +44,12 @@ struct JobExecution {
     /// Told when the audit chain refused an entry this execution appends (a publication).
     var onAuditError: (any Error) -> Void = { _ in }
 
+    /// Wakes an approval wait when a decision is announced; nil: the wait polls.
+    var listener: FleetListener?
+    /// Where the job's scratch directory is made: the worker's own directory (`WorkerScratch`),
+    /// swept when the worker is gone; nil: `$TMPDIR`.
+    var scratchBase: String?
+
     /// The tail of the run's standard error, redacted: kept with the attempt for `fleet show`.
     var logTail = ""
 
@@ -53,15 +59,15 @@ struct JobExecution {
     /// approval wait after it both end by then.
     var deadline = Date.distantFuture
 
-    mutating func run(queue: JobQueue) -> ExecutionOutcome {
-        let outcome = attempt(queue: queue)
-        record(outcome, queue: queue)
+    mutating func run(connection: WorkerConnection) -> ExecutionOutcome {
+        let outcome = attempt(connection: connection)
+        record(outcome, connection: connection)
         return outcome
     }
 
     /// Keeps how this attempt ended, and its log's tail, with the job (`fleet show`). The queue's
     /// own record of the outcome does not wait on it: a failure here is told, not fatal.
-    private func record(_ outcome: ExecutionOutcome, queue: JobQueue, as label: String? = nil) {
+    private func record(_ outcome: ExecutionOutcome, connection: WorkerConnection, as label: String? = nil) {
         let (name, error): (String, String?)
         switch outcome {
         case .succeeded: (name, error) = ("succeeded", nil)
@@ -71,29 +77,33 @@ struct JobExecution {
         case .released(let reason, _): (name, error) = ("released", reason)
         }
         do {
-            try queue.recordAttempt(
-                JobAttempt(
-                    jobID: job.id, attempt: job.attempts, worker: options.name, outcome: label ?? name,
-                    error: error.map { Redactor.process.redact($0) }, log: logTail))
+            let attempt = JobAttempt(
+                jobID: job.id, attempt: job.attempts, worker: options.name, outcome: label ?? name,
+                error: error.map { Redactor.process.redact($0) }, log: logTail)
+            try connection.with { try $0.recordAttempt(attempt) }
         } catch { onAttemptRecordError(error) }
     }
 
-    private mutating func attempt(queue: JobQueue) -> ExecutionOutcome {
+    private mutating func attempt(connection: WorkerConnection) -> ExecutionOutcome {
         let spec: FleetJobSpec
         do {
             spec = try FleetJobSpec.decode(job.request.spec, job: job.id)
         } catch {
             return .failed("\(error)", .invalid)
         }
+        // Nothing to run: the queue's own cost, for benchmarks and health checks.
+        if spec.kind == .noop { return .succeeded(JobResult(exitStatus: 0, report: "")) }
         let lockKey = job.request.exclusiveKey.map { "sentinel-heal:" + $0 }
         if let lockKey {
-            guard (try? queue.tryLock(lockKey)) == true else {
+            guard (try? connection.tryLock(lockKey)) == true else {
                 return .released("a heal of the same signal is running elsewhere", delay: 5)
             }
         }
-        defer { if let lockKey { try? queue.unlock(lockKey) } }
+        defer { if let lockKey { connection.unlock(lockKey) } }
         do {
-            return try ScratchDirectory.with { scratch in try run(spec, scratch: scratch, queue: queue) }
+            let scratch = try ScratchDirectory.make(prefix: "sentinel-job", in: scratchBase)
+            defer { ScratchDirectory.remove(scratch) }
+            return try run(spec, scratch: scratch, connection: connection)
         } catch let error as SentinelError {
             return .failed(error.message, FailureClass.of(error))
         } catch {
@@ -101,7 +111,7 @@ struct JobExecution {
         }
     }
 
-    private mutating func run(_ spec: FleetJobSpec, scratch: String, queue: JobQueue) throws -> ExecutionOutcome {
+    private mutating func run(_ spec: FleetJobSpec, scratch: String, connection: WorkerConnection) throws -> ExecutionOutcome {
         if spec.kind == .dast { try DASTTargetAllowList(options.dastTargets).check(spec.target, worker: options.name) }
         let (directory, local) = try checkout(spec, scratch: scratch)
         // The job reaches a local repository through this descriptor: open until the job ends.
@@ -110,13 +120,13 @@ struct JobExecution {
         if let identity = Self.repositoryIdentity(of: spec, checkedPath: local?.path) { arguments += ["--repository-id", identity] }
         if spec.kind == .heal, let memory {
             do {
-                let pulled = try memory.pull(queue)
+                let pulled = try connection.with { try memory.pull($0) }
                 if pulled.dropped > 0 { onMemoryDropped(pulled.dropped) }
             } catch { onMemoryError(error) }
         }
         defer {
             if spec.kind == .heal, let memory {
-                do { try memory.push(queue) } catch { onMemoryError(error) }
+                do { _ = try connection.with { try memory.push($0) } } catch { onMemoryError(error) }
             }
         }
         if let interrupted = interruption() { return interrupted }
@@ -125,12 +135,12 @@ struct JobExecution {
         let child = try JobProcess(
             executable: options.executable, arguments: arguments, directory: directory, scratch: scratch,
             environment: options.environment)
-        let interrupted = supervise(child, queue: queue)
+        let interrupted = supervise(child)
         logTail = Self.logTail(child.errorPath)
         if let interrupted { return interrupted }
         runSeconds = Date().timeIntervalSince(started)
         let shown = local.flatMap { directory == $0.heldPath ? $0.path : nil }
-        return try outcome(of: child, spec: spec, directory: directory, shown: shown, local: local?.path, scratch: scratch, queue: queue)
+        return try outcome(of: child, spec: spec, directory: directory, shown: shown, local: local?.path, scratch: scratch, connection: connection)
     }
 
     /// The tree to run in — a local repository itself (by its descriptor), a fresh clone at the
@@ -209,7 +219,7 @@ struct JobExecution {
 
     /// Waits for the child, renewing the lease; stops it when the job is cancelled, the lease is
     /// lost, it runs too long or the worker abandons its jobs. Nil when it ended on its own.
-    private func supervise(_ child: JobProcess, queue: JobQueue) -> ExecutionOutcome? {
+    private func supervise(_ child: JobProcess) -> ExecutionOutcome? {
         // Short waits: a stop request, a cancellation or a lost lease is seen within a second.
         while !child.wait(seconds: 1) {
             if let interrupted = interruption() {
@@ -238,7 +248,7 @@ struct JobExecution {
     /// `shown`: the local repository's path, recorded instead of the descriptor path the scan was given;
     /// `local`: the checked path of a local repository (an approved patch is committed in a clone of it).
     private mutating func outcome(
-        of child: JobProcess, spec: FleetJobSpec, directory: String, shown: String?, local: String?, scratch: String, queue: JobQueue
+        of child: JobProcess, spec: FleetJobSpec, directory: String, shown: String?, local: String?, scratch: String, connection: WorkerConnection
     ) throws -> ExecutionOutcome {
         let status = child.status
         switch spec.kind {
@@ -271,21 +281,23 @@ struct JobExecution {
                 record.description = candidate?["description"] as? String
                 if let patch = record.patch {
                     let key = SHA256.hex(job.request.repository + "\n" + patch)
-                    record.duplicate = try !queue.recordProposal(key, jobID: job.id)
+                    record.duplicate = try !connection.with { try $0.recordProposal(key, jobID: job.id) }
                 }
             }
             if let patch = record.patch, !record.duplicate {
                 // In the database before any wait: what a person approves is this row, by its digest.
                 guard
-                    let digest = try queue.recordPatch(
-                        lease, patch: patch, description: record.description, actor: record.actor, evidence: record.evidence,
-                        awaiting: spec.awaitApproval != nil)
+                    let digest = try connection.with { [record] queue in
+                        try queue.recordPatch(
+                            lease, patch: patch, description: record.description, actor: record.actor, evidence: record.evidence,
+                            awaiting: spec.awaitApproval != nil)
+                    }
                 else { return .leaseLost }
                 record.patchDigest = digest
                 if let seconds = spec.awaitApproval {
-                    self.record(.succeeded(JobResult(exitStatus: status, report: "")), queue: queue, as: "awaiting-approval")
-                    let interrupted = try awaitApproval(&record, digest: digest, seconds: seconds, queue: queue)
-                    let decided = try queue.endPatchWait(job.id, digest: digest)
+                    self.record(.succeeded(JobResult(exitStatus: status, report: "")), connection: connection, as: "awaiting-approval")
+                    let interrupted = try awaitApproval(&record, digest: digest, seconds: seconds, connection: connection)
+                    let decided = try connection.with { try $0.endPatchWait(job.id, digest: digest) }
                     if let interrupted { return interrupted }
                     // A decision committed after the wait's last look, before it ended, still stands.
                     if record.approval == .timedOut, let late = decided {
@@ -300,8 +312,8 @@ struct JobExecution {
                             publisher: options.publisher
                         ).run(checkout: directory, isClone: directory == scratch + "/checkout", cloneSource: local, scratch: scratch)
                         record.publication = publication
-                        try queue.recordPublication(job.id, digest: digest, publication)
-                        audit(publication, digest: digest, approver: record.approver, queue: queue)
+                        try connection.with { try $0.recordPublication(job.id, digest: digest, publication) }
+                        audit(publication, digest: digest, approver: record.approver, connection: connection)
                     }
                 }
             }
@@ -310,11 +322,13 @@ struct JobExecution {
     }
 
     /// Holds the verified fix until a person decides (`fleet approve` / `fleet deny`): the worker
-    /// sleeps in LISTEN and wakes on the decision's NOTIFY, renewing its lease between waits. The
+    /// sleeps on the worker's listener and wakes on the decision's NOTIFY, renewing its lease between waits. The
     /// worker bounds the wait, whatever the submitter asked: it ends at the job's deadline, or when
     /// the worker stops, as `timed out` with the reason, and the job ends there. Given back to the
     /// queue instead, it would run again and hold another slot (red team R9).
-    private func awaitApproval(_ record: inout HealRecord, digest: String, seconds: Double, queue: JobQueue) throws -> ExecutionOutcome? {
+    private func awaitApproval(_ record: inout HealRecord, digest: String, seconds: Double, connection: WorkerConnection) throws
+        -> ExecutionOutcome?
+    {
         let asked = Date().addingTimeInterval(seconds)
         onAwaitingApproval(job, digest)
         while true {
@@ -330,16 +344,23 @@ struct JobExecution {
                 if deadline < asked { record.approvalReason = "no decision within the worker's job timeout (\(Int(options.jobTimeout)) s)" }
                 return nil
             }
+            // Taken before the look: a decision announced between the look and the wait is not missed.
+            let seen = listener?.decided.generation ?? 0
             do {
-                if let decision = try queue.waitForDecision(job.id, digest: digest, timeout: min(remaining, 1)) {
+                if let decision = try connection.with({ try $0.decision(job.id, digest: digest) }) {
                     record.approval = decision.approved ? .approved : .denied
                     record.approvalReason = decision.reason.isEmpty ? nil : decision.reason
                     record.approver = decision.approver
                     return nil
                 }
+                if let listener {
+                    listener.wait(listener.decided, after: seen, timeout: min(remaining, 1))
+                } else {
+                    Thread.sleep(forTimeInterval: min(remaining, FleetListener.pollInterval))
+                }
             } catch {
                 // The server went away: wait for it while the lease holds (the keeper says when not).
-                try? queue.reconnectIfNeeded()
+                connection.reconnectIfNeeded()
                 Thread.sleep(forTimeInterval: 0.5)
             }
         }
@@ -348,17 +369,17 @@ struct JobExecution {
     /// Puts what the approval published (or why it did not) in the fleet's audit chain, as
     /// `proposals approve` audits its push. The job's outcome is audited by the worker after this;
     /// a chain that refuses the entry is told (logged), and the outcome's own entry is refused too.
-    private func audit(_ publication: PatchPublication, digest: String, approver: String?, queue: JobQueue) {
+    private func audit(_ publication: PatchPublication, digest: String, approver: String?, connection: WorkerConnection) {
         var details = ["job": String(job.id), "patch": digest, "approver": approver ?? ""]
         details["branch"] = publication.branch
         details["commit"] = publication.commit
         details["pullRequest"] = publication.pullRequest
         details["error"] = publication.error
         do {
-            try FleetAudit(queue: queue, state: options.audit).append(
-                AuditEntry(
-                    event: publication.error == nil ? "fleet.patch.published" : "fleet.patch.publish-failed", actor: options.name,
-                    inputs: ["patch": digest], details: details))
+            let entry = AuditEntry(
+                event: publication.error == nil ? "fleet.patch.published" : "fleet.patch.publish-failed", actor: options.name,
+                inputs: ["patch": digest], details: details)
+            try connection.with { try FleetAudit(queue: $0, state: options.audit, chain: options.name).append(entry) }
         } catch { onAuditError(error) }
     }
 

@@ -2,55 +2,100 @@ import Foundation
 import Store
 import Synchronization
 
-/// Renews a running job's lease on a connection of its own, from the claim to the end of the job,
-/// so that a long checkout, a slow start or an approval wait never lets it lapse while the job's own
-/// thread is busy. When it cannot renew (the server is away), it says `lost` well before the lease
-/// can have expired on the server, so the job stops before another worker can take it over.
+/// A running job's view of its lease, from the claim to the end of the job: the worker's
+/// `LeaseHeartbeat` renews it with every other lease the worker holds and sets `status`, so that
+/// a long checkout, a slow start or an approval wait never lets it lapse while the job's own
+/// thread is busy.
 final class LeaseKeeper: Sendable {
-    /// What the last renewal found, and whether `stop` was called.
-    private let state = Mutex<(found: LeaseStatus, finished: Bool)>((.held, false))
-    private let wake = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
+    let lease: JobLease
+    private let heartbeat: LeaseHeartbeat
+    /// What the last renewal found, and when one last succeeded (the claim set the lease).
+    private let state = Mutex<(found: LeaseStatus, renewed: Date)>((.held, Date()))
 
-    /// Starts renewing `lease` every `options.renewInterval`.
-    init(url: DatabaseURL, lease: JobLease, options: WorkerOptions) {
-        Thread.detachNewThread { [self] in
-            renew(url: url, lease: lease, options: options)
-            done.signal()
-        }
+    fileprivate init(lease: JobLease, heartbeat: LeaseHeartbeat) {
+        self.lease = lease
+        self.heartbeat = heartbeat
     }
 
     /// What the last renewal found: `cancelRequested` and `lost` stay once seen.
     var status: LeaseStatus { state.withLock { $0.found } }
 
+    /// Stops renewing.
+    func stop() { heartbeat.forget(self) }
+
+    /// Takes what a renewal found.
+    fileprivate func renewed(_ status: LeaseStatus) {
+        state.withLock { state in
+            state.renewed = Date()
+            if state.found == .held { state.found = status }
+        }
+    }
+
+    /// A renewal failed (the server is away): stop at four fifths of the lease, so that the job
+    /// ends before the server lets anyone else claim it.
+    fileprivate func failed(leaseSeconds: Double) {
+        state.withLock { state in
+            if Date().timeIntervalSince(state.renewed) > leaseSeconds * 0.8 { state.found = .lost }
+        }
+    }
+}
+
+/// Renews every lease the worker holds in one statement every `renewInterval`, on the worker's
+/// shared connection, and tells each job's `LeaseKeeper` what it found.
+final class LeaseHeartbeat: Sendable {
+    private let connection: WorkerConnection
+    private let leaseSeconds: Double
+    private let interval: Double
+    private let keepers = Mutex<(all: [ObjectIdentifier: LeaseKeeper], finished: Bool)>(([:], false))
+    private let wake = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts renewing (nothing, until `keep` is called).
+    init(connection: WorkerConnection, options: WorkerOptions) {
+        self.connection = connection
+        leaseSeconds = options.leaseSeconds
+        interval = options.renewInterval
+        let thread = Thread { [self] in
+            beat()
+            done.signal()
+        }
+        thread.name = "fleet-heartbeat"
+        thread.start()
+    }
+
+    /// Renews `lease` from now until its keeper's `stop`.
+    func keep(_ lease: JobLease) -> LeaseKeeper {
+        let keeper = LeaseKeeper(lease: lease, heartbeat: self)
+        keepers.withLock { $0.all[ObjectIdentifier(keeper)] = keeper }
+        return keeper
+    }
+
+    fileprivate func forget(_ keeper: LeaseKeeper) {
+        _ = keepers.withLock { $0.all.removeValue(forKey: ObjectIdentifier(keeper)) }
+    }
+
     /// Stops renewing; returns when the renewing thread has ended.
     func stop() {
-        state.withLock { $0.finished = true }
+        keepers.withLock { $0.finished = true }
         wake.signal()
         done.wait()
     }
 
-    private func renew(url: DatabaseURL, lease: JobLease, options: WorkerOptions) {
-        var queue: JobQueue?
-        // The claim itself set the lease.
-        var renewed = Date()
+    private func beat() {
         while true {
-            _ = wake.wait(timeout: .now() + options.renewInterval)
-            if state.withLock({ $0.finished }) { return }
+            _ = wake.wait(timeout: .now() + interval)
+            let (held, finished) = keepers.withLock { (Array($0.all.values), $0.finished) }
+            if finished { return }
+            // Lost ones are not renewed again (another attempt may hold the job by now).
+            let renewing = held.filter { $0.status != .lost }
+            guard !renewing.isEmpty else { continue }
+            let leases = renewing.map(\.lease)
             do {
-                let connected = try queue ?? JobQueue(url: url)
-                queue = connected
-                try connected.reconnectIfNeeded()
-                let status = try connected.renew(lease, leaseSeconds: options.leaseSeconds)
-                renewed = Date()
-                state.withLock { if $0.found == .held { $0.found = status } }
-                if status == .lost { return }
+                let found = try connection.with { try $0.renew(leases, leaseSeconds: leaseSeconds) }
+                for keeper in renewing { keeper.renewed(found[keeper.lease.jobID] ?? .lost) }
             } catch {
-                // Stop at four fifths of the lease: the job ends before the server lets anyone else claim it.
-                if Date().timeIntervalSince(renewed) > options.leaseSeconds * 0.8 {
-                    state.withLock { $0.found = .lost }
-                    return
-                }
+                for keeper in renewing { keeper.failed(leaseSeconds: leaseSeconds) }
+                connection.reconnectIfNeeded()
             }
         }
     }

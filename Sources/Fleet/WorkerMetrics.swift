@@ -43,6 +43,23 @@ public struct WorkerMetrics: Sendable {
             "sentinel_fleet_job_setup_seconds",
             help: "Overhead around a job's own run: checkout, process start, result upload.",
             buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10])
+        showAtZero()
+    }
+
+    /// Every series at zero from the start, for every known label value: a dashboard's rate()
+    /// sees the first event, and an absent series never reads as "no such metric".
+    private func showAtZero() {
+        for kind in JobKind.allCases {
+            let labels = MetricLabels([("kind", kind.rawValue)])
+            for counter in [claimed, succeeded, failed, retried, dead, released] { counter.increment(by: 0, labels: labels) }
+            duration.show(labels: labels)
+            setupSeconds.show(labels: labels)
+        }
+        // Counted without a kind: the reaper's dead letters (of any worker's jobs), leases, errors.
+        for counter in [dead, leaseExpiries, leasesLost, databaseErrors] { counter.increment(by: 0) }
+        claimLatency.show()
+        running.set(0)
+        record(QueueCounts())
     }
 
     func record(_ counts: QueueCounts) {

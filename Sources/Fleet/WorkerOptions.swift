@@ -43,6 +43,9 @@ public struct WorkerOptions: Sendable {
     /// the launch broker opens every path a job's launches name beneath its own descriptor of the
     /// root (no link followed); a descriptor path of the worker's means nothing to the broker.
     public var repositoriesByPath = false
+    /// Where the worker makes its own scratch directory, which holds its jobs' (`WorkerScratch`);
+    /// nil: `$TMPDIR`, else /tmp.
+    public var scratchRoot: String?
     /// The key the worker links the fleet's audit chain with, and where it keeps its head files.
     public var audit: FleetAuditState
 

@@ -38,6 +38,8 @@ struct FleetResultsCommand: ParsableCommand {
             )
             throw ExitCode(1)
         }
+        // A no-op job's result is empty: nothing to print.
+        guard stored.request.kind != .noop else { return }
         guard stored.request.kind != .heal else {
             guard format == .json else { throw SentinelError(.invalidInput, "--format: a heal job's result is JSON") }
             Console.write(1, result.report.hasSuffix("\n") ? result.report : result.report + "\n")

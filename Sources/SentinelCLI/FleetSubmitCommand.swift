@@ -8,11 +8,11 @@ import Signals
 import Store
 import Support
 
-/// `sentinel fleet submit scan|heal|dast`: enqueue a job and print its id.
+/// `sentinel fleet submit scan|heal|dast|noop`: enqueue a job and print its id.
 struct FleetSubmitCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "submit", abstract: "Queue a scan, heal or DAST job; prints the job id.",
-        subcommands: [FleetSubmitScanCommand.self, FleetSubmitHealCommand.self, FleetSubmitDastCommand.self])
+        commandName: "submit", abstract: "Queue a scan, heal, DAST or no-op job; prints the job id.",
+        subcommands: [FleetSubmitScanCommand.self, FleetSubmitHealCommand.self, FleetSubmitDastCommand.self, FleetSubmitNoopCommand.self])
 }
 
 /// Queue options every submission takes.

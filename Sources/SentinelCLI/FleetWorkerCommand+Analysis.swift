@@ -6,6 +6,10 @@ import Sandbox
 import Store
 import Support
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// `fleet worker` started as root (issue 53): the worker -- every queue row it claims, every
 /// report and evidence file its jobs leave, shared heal memory, the audit chain, every clone --
 /// runs as the unprivileged analysis, and root only launches. The analysis shares root's network
@@ -30,7 +34,12 @@ extension FleetWorkerCommand {
         }
         _ = try audit.open()
 
-        let scratch = try ScratchDirectory.make(prefix: "sentinel-worker", in: AnalysisSandbox.launcherScratchBase())
+        // Root's directory for the worker, locked for root's life: a root worker killed with -9
+        // leaves it (and its jobs' clones) behind, and the next one on this machine removes it.
+        let scratchBase = try AnalysisSandbox.launcherScratchBase() ?? ScratchDirectory.defaultBase
+        ScratchDirectory.sweepUnheld(in: scratchBase, prefix: "sentinel-worker-")
+        let scratch = try ScratchDirectory.makeHeld(
+            name: "sentinel-worker-\(getpid())-\(Int(Date().timeIntervalSince1970))", in: scratchBase)
         defer { ScratchDirectory.remove(scratch) }
         func copied(_ path: String, as name: String) throws -> String {
             let data = try BoundedFile.read(path, limit: 1 << 20, followLinks: true)

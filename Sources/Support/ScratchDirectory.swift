@@ -85,6 +85,40 @@ public enum ScratchDirectory {
         _ = rmdir(directory)
     }
 
+    /// Makes the private directory `base/name` and holds an exclusive `flock` on it until
+    /// `remove` (or this process's end, however it ends): a process's own directory, which
+    /// `sweepUnheld` removes once its owner is gone. Made under a temporary name and renamed once
+    /// locked, so that no sweeper ever sees it unlocked.
+    public static func makeHeld(name: String, in base: String) throws -> String {
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+            throw SentinelError(.invalidInput, "'\(name)': not a directory name")
+        }
+        var template = Array("\(base)/\(name)-new-XXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw SentinelError(.io, "\(base): cannot make a temporary directory: \(Errno.current)", errno: .current)
+        }
+        let temporary = String(cString: made)
+        let path = base + "/" + name
+        let fd = open(temporary, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0, flock(fd, LOCK_EX | LOCK_NB) == 0, rename(temporary, path) == 0 else {
+            let error = Errno.current
+            if fd >= 0 { close(fd) }
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw SentinelError(.io, "\(path): cannot make and lock the directory: \(error)", errno: error)
+        }
+        held.withLock { $0[path] = fd }
+        return path
+    }
+
+    /// Removes every directory in `base` whose name starts with `prefix` that is this user's,
+    /// private, and whose lock nobody holds (`makeHeld`'s owner is gone: a lock ends with its
+    /// process, killed with -9 or not). Returns how many it removed.
+    @discardableResult
+    public static func sweepUnheld(in base: String, prefix: String) -> Int {
+        guard !prefix.isEmpty else { return 0 }
+        return sweepAbandoned(in: base, olderThan: 0) { $0.hasPrefix(prefix) }
+    }
+
     /// The locks this process holds, by directory.
     private static let held = Mutex<[String: Int32]>([:])
 
@@ -100,7 +134,7 @@ public enum ScratchDirectory {
     }
 
     /// `sweepAbandoned(in:prefix:)` over the entries whose names `made` accepts.
-    private static func sweepAbandoned(in base: String, made: (String) -> Bool) -> Int {
+    private static func sweepAbandoned(in base: String, olderThan age: Double = abandonedAfter, made: (String) -> Bool) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: base) else { return 0 }
         var removed = 0
         let now = Date().timeIntervalSince1970
@@ -111,7 +145,7 @@ public enum ScratchDirectory {
             defer { close(fd) }
             var info = stat()
             guard fstat(fd, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o077 == 0,
-                now - Double(info.st_mtim.tv_sec) > abandonedAfter, flock(fd, LOCK_EX | LOCK_NB) == 0
+                now - Double(info.st_mtim.tv_sec) >= age, flock(fd, LOCK_EX | LOCK_NB) == 0
             else { continue }
             if (try? FileManager.default.removeItem(atPath: path)) != nil { removed += 1 }
         }

@@ -135,6 +135,13 @@ public struct Histogram: Sendable {
             current.count += 1
         }
     }
+
+    /// Shows the series `labels` with no observation yet (every bucket at zero), so that it is
+    /// scraped from the start rather than from its first observation.
+    public func show(labels: MetricLabels = [:]) {
+        precondition(labels.pairs.allSatisfy { $0.name != "le" }, "histogram \(name): the le label is reserved")
+        registry.update(name, labels) { _, _ in }
+    }
 }
 
 /// A series' label pairs, kept sorted by name so the same set written in any order is one series.

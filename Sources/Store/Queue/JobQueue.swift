@@ -14,8 +14,6 @@ public final class JobQueue {
     public var retry: RetryPolicy
     /// The channel `submit` notifies and idle workers listen on.
     static let jobsChannel = "sentinel_jobs"
-    /// The channel approvals are announced on.
-    static let approvalsChannel = "sentinel_approvals"
 
     /// Opens the queue at `url`, creating its tables or applying the numbered migrations it lacks
     /// (`QueueSchema`); a database at a migration newer than this build is refused.

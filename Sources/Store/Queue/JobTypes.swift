@@ -6,6 +6,9 @@ public enum JobKind: String, Sendable, Hashable, CaseIterable, Codable {
     case heal
     /// `sentinel scan --dast` of a web application.
     case dast
+    /// Nothing: claimed and recorded as succeeded with an empty result, no process, no checkout
+    /// (benchmarks of the queue itself, health checks of a fleet).
+    case noop
 }
 
 /// Where a job is in its life. `queued` → `running` → `succeeded`, or back to `queued` with a

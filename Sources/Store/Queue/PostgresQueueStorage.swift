@@ -50,6 +50,16 @@ final class PostgresQueueStorage: QueueStorage {
         }
     }
 
+    func waitAny(channels: [String], timeout: Double) throws -> (channel: String, payload: String)? {
+        for channel in channels { try connection.listen(channel) }
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let remaining = deadline.timeIntervalSinceNow
+            guard remaining > 0, let note = try connection.waitForNotification(timeout: remaining) else { return nil }
+            if channels.contains(note.channel) { return (note.channel, note.payload) }
+        }
+    }
+
     func reconnectIfNeeded() throws {
         if !connection.isConnected { try connection.reconnect() }
     }

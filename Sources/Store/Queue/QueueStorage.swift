@@ -25,6 +25,9 @@ protocol QueueStorage: AnyObject {
     /// Waits up to `timeout` seconds for a notification on `channel` (the payload), or for the
     /// poll interval where the backend has no notifications.
     func wait(channel: String, timeout: Double) throws -> String?
+    /// Waits up to `timeout` seconds for a notification on any of `channels` (LISTEN on each
+    /// first); nil when none came, at once where the backend has no notifications.
+    func waitAny(channels: [String], timeout: Double) throws -> (channel: String, payload: String)?
     /// Reconnects when the server connection broke (a restart); nothing for SQLite.
     func reconnectIfNeeded() throws
     /// True when the table `name` exists (without failing a statement, which on PostgreSQL would

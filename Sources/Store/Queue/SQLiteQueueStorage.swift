@@ -80,6 +80,8 @@ final class SQLiteQueueStorage: QueueStorage {
         return nil
     }
 
+    func waitAny(channels: [String], timeout: Double) throws -> (channel: String, payload: String)? { nil }
+
     func reconnectIfNeeded() throws {}
 
     func tableExists(_ name: String) throws -> Bool {
