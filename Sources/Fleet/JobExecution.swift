@@ -140,7 +140,8 @@ struct JobExecution {
         if let interrupted { return interrupted }
         runSeconds = Date().timeIntervalSince(started)
         let shown = local.flatMap { directory == $0.heldPath ? $0.path : nil }
-        return try outcome(of: child, spec: spec, directory: directory, shown: shown, local: local?.path, scratch: scratch, connection: connection)
+        return try outcome(
+            of: child, spec: spec, directory: directory, shown: shown, local: local?.path, scratch: scratch, connection: connection)
     }
 
     /// The tree to run in — a local repository itself (by its descriptor), a fresh clone at the
@@ -206,6 +207,8 @@ struct JobExecution {
             guard let target = spec.target else { throw SentinelError(.invalidInput, "a DAST job without a target URL") }
             return ["scan", directory, "--dast", target] + spec.arguments
                 + ["--quiet", "--format", "json", "--fleet-record", scratch + "/record.json"]
+        case .noop:
+            throw SentinelError(.invalidInput, "a no-op job runs no command")
         case .heal:
             guard let signal = spec.signal, let verify = spec.verify else {
                 throw SentinelError(.invalidInput, "a heal job without its signal or --verify command")
@@ -248,10 +251,13 @@ struct JobExecution {
     /// `shown`: the local repository's path, recorded instead of the descriptor path the scan was given;
     /// `local`: the checked path of a local repository (an approved patch is committed in a clone of it).
     private mutating func outcome(
-        of child: JobProcess, spec: FleetJobSpec, directory: String, shown: String?, local: String?, scratch: String, connection: WorkerConnection
+        of child: JobProcess, spec: FleetJobSpec, directory: String, shown: String?, local: String?, scratch: String,
+        connection: WorkerConnection
     ) throws -> ExecutionOutcome {
         let status = child.status
         switch spec.kind {
+        case .noop:
+            return .succeeded(JobResult(exitStatus: 0, report: ""))
         case .scan, .dast:
             guard status == 0 || status == 1 else {
                 let reason = "sentinel scan exited \(status): \(child.lastErrorLine())"
@@ -286,13 +292,13 @@ struct JobExecution {
             }
             if let patch = record.patch, !record.duplicate {
                 // In the database before any wait: what a person approves is this row, by its digest.
-                guard
-                    let digest = try connection.with { [record] queue in
-                        try queue.recordPatch(
-                            lease, patch: patch, description: record.description, actor: record.actor, evidence: record.evidence,
-                            awaiting: spec.awaitApproval != nil)
-                    }
-                else { return .leaseLost }
+                let (description, actor, evidence) = (record.description, record.actor, record.evidence)
+                let recorded = try connection.with { queue in
+                    try queue.recordPatch(
+                        lease, patch: patch, description: description, actor: actor, evidence: evidence,
+                        awaiting: spec.awaitApproval != nil)
+                }
+                guard let digest = recorded else { return .leaseLost }
                 record.patchDigest = digest
                 if let seconds = spec.awaitApproval {
                     self.record(.succeeded(JobResult(exitStatus: status, report: "")), connection: connection, as: "awaiting-approval")

@@ -82,7 +82,7 @@ struct WorkerConnectionTests {
         let watcher = try JobQueue(url: url)
         let watchUntil = Date().addingTimeInterval(3)
         while Date() < watchUntil {
-            #expect(try watcher.reapExpiredLeases().isEmpty)
+            #expect(try watcher.reapExpiredLeases(audit: { _ in }).isEmpty)
             usleep(200_000)
         }
         #expect(try eventually(timeout: 120) { try watcher.counts().succeeded == concurrency })
@@ -109,15 +109,15 @@ struct WorkerConnectionTests {
         let keepers = leases.map { heartbeat.keep($0) }
         // Three lease lengths: nothing expires.
         usleep(3_000_000)
-        #expect(try queue.reapExpiredLeases().isEmpty)
+        #expect(try queue.reapExpiredLeases(audit: { _ in }).isEmpty)
         #expect(keepers.allSatisfy { $0.status == .held })
-        #expect(try queue.cancel(leases[1].jobID) == .running)
-        try queue.release(leases[2], reason: "taken away")
+        #expect(try queue.cancel(leases[1].jobID, audit: { _ in }) == .running)
+        try queue.release(leases[2], reason: "taken away", audit: { _ in })
         #expect(eventually(timeout: 30) { keepers[1].status == .cancelRequested && keepers[2].status == .lost })
         #expect(keepers[0].status == .held)
         keepers[0].stop()
         // Stopped: no longer renewed, so it expires.
-        #expect(try eventually(timeout: 30) { try queue.reapExpiredLeases().map(\.jobID).contains(leases[0].jobID) })
+        #expect(try eventually(timeout: 30) { try queue.reapExpiredLeases(audit: { _ in }).map(\.jobID).contains(leases[0].jobID) })
     }
 
     @Test(
