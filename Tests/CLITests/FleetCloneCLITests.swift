@@ -266,16 +266,20 @@ struct FleetCloneCLITests {
             #"sentinel fleet submit scan "$PWD" --tools native,secrets"#, "sentinel fleet status",
         ]
         #expect(readme.contains(lines.joined(separator: "\n")), "README's fleet example changed: change this test with it")
-        let database = Self.database()
-        let environment = try CLI.fleetEnvironment(database: database)
+        // README's queue: no database named, so the state directory's SQLite file.
+        var environment = try CLI.fleetEnvironment(database: Self.database())
+        environment["SENTINEL_DATABASE_URL"] = nil
         let project = try CLI.fleetProject()
         // `$PWD` is the project, `$PWD/..` the directory it is in; the words are README's.
         let worker = try FleetProcess(["worker", "--repository-root", project + "/.."], environment: environment)
         let submitted = try CLI.run(
             ["fleet", "submit", "scan", project, "--tools", "native,secrets"], environment: environment, directory: project)
         #expect(submitted.status == 0, "\(submitted.stderr)")
-        let queue = try JobQueue(url: DatabaseURL(parsing: database))
-        let succeeded = try eventually(timeout: 300) { try queue.counts().succeeded == 1 || worker.wait(timeout: 0) != nil }
+        let succeeded = try eventually(timeout: 300) {
+            let status = try CLI.run(["fleet", "status", "--format", "json"], environment: environment, directory: project)
+            let counts = try? JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Int]
+            return counts?["succeeded"] == 1 || worker.wait(timeout: 0) != nil
+        }
         #expect(succeeded && worker.wait(timeout: 0) == nil, "\(Self.logTail(worker))")
         let status = try CLI.run(["fleet", "status"], environment: environment, directory: project)
         #expect(status.status == 0 && status.stdout.contains("succeeded"), "\(status.stdout)\(status.stderr)")
