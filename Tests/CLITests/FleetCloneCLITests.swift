@@ -62,8 +62,13 @@ struct FleetCloneCLITests {
         let done = try eventually(timeout: 600) { try ids.allSatisfy { try queue.job($0).map { ended.contains($0.state) } ?? false } }
         worker.signal(SIGTERM)
         #expect(worker.wait(timeout: 120) == 0)
-        #expect(done, "\(worker.events.suffix(5))")
+        #expect(done, "\(Self.logTail(worker))")
         return try ids.map { try #require(try queue.job($0)) }
+    }
+
+    /// The end of a worker's standard error, JSON or not (a start-up failure is one plain line).
+    static func logTail(_ worker: FleetProcess) -> String {
+        String(((try? String(contentsOfFile: worker.logPath, encoding: .utf8)) ?? "").suffix(2000))
     }
 
     static func database() -> String { "sqlite:" + NSTemporaryDirectory() + "fleet-clone-" + UUID().uuidString + "/fleet.sqlite" }
@@ -261,16 +266,21 @@ struct FleetCloneCLITests {
             #"sentinel fleet submit scan "$PWD" --tools native,secrets"#, "sentinel fleet status",
         ]
         #expect(readme.contains(lines.joined(separator: "\n")), "README's fleet example changed: change this test with it")
-        let database = Self.database()
-        let environment = try CLI.fleetEnvironment(database: database)
+        // README's queue: no database named, so the state directory's SQLite file.
+        var environment = try CLI.fleetEnvironment(database: Self.database())
+        environment["SENTINEL_DATABASE_URL"] = nil
         let project = try CLI.fleetProject()
         // `$PWD` is the project, `$PWD/..` the directory it is in; the words are README's.
         let worker = try FleetProcess(["worker", "--repository-root", project + "/.."], environment: environment)
         let submitted = try CLI.run(
             ["fleet", "submit", "scan", project, "--tools", "native,secrets"], environment: environment, directory: project)
         #expect(submitted.status == 0, "\(submitted.stderr)")
-        let queue = try JobQueue(url: DatabaseURL(parsing: database))
-        #expect(try eventually(timeout: 300) { try queue.counts().succeeded == 1 }, "\(worker.events.suffix(5))")
+        let succeeded = try eventually(timeout: 300) {
+            let status = try CLI.run(["fleet", "status", "--format", "json"], environment: environment, directory: project)
+            let counts = try? JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Int]
+            return counts?["succeeded"] == 1 || worker.wait(timeout: 0) != nil
+        }
+        #expect(succeeded && worker.wait(timeout: 0) == nil, "\(Self.logTail(worker))")
         let status = try CLI.run(["fleet", "status"], environment: environment, directory: project)
         #expect(status.status == 0 && status.stdout.contains("succeeded"), "\(status.stdout)\(status.stderr)")
         worker.signal(SIGTERM)
