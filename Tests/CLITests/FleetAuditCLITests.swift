@@ -20,7 +20,8 @@ struct FleetAuditCLITests {
     }
 
     /// The operator's chain: `fleet approve` and `deny` append to the chain of the one who runs them.
-    static let chain = "operator:tester"
+    /// The operator's chain: the OS account the tests run as (never `$USER`, which they set to "tester").
+    static let chain = "operator:" + JobQueue.effectiveAccount()
 
     /// A fleet on SQLite with four decisions in its operator's audit chain, each appended by `fleet
     /// approve` or `fleet deny` from one state directory.
@@ -72,7 +73,7 @@ struct FleetAuditCLITests {
                 object["prev"] = previous
                 let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
                 let rewritten = String(decoding: data, as: UTF8.self)
-                let update = try database.prepare("UPDATE fleet_audit SET line = ? WHERE seq = ? AND chain = 'operator:tester'")
+                let update = try database.prepare("UPDATE fleet_audit SET line = ? WHERE seq = ? AND chain = '\(Self.chain)'")
                 update.bind(1, rewritten)
                 update.bind(2, index + 1)
                 try update.run()
@@ -98,7 +99,7 @@ struct FleetAuditCLITests {
         let link = try #require(try queue.auditHead(chain: Self.chain)?.hash)
         #expect(
             intact.stdout
-                == "chain operator:tester: intact, 4 entries, head 4:\(link)\n  checked against this machine's head file (\(head)): entry 4\n"
+                == "chain \(Self.chain): intact, 4 entries, head 4:\(link)\n  checked against this machine's head file (\(head)): entry 4\n"
                 + "fleet audit intact: 1 chain, 4 entries; every outcome has one entry (4 jobs after job 0, 0 lease expiries) (\(path))\n"
         )
 
@@ -117,8 +118,8 @@ struct FleetAuditCLITests {
             }
         #expect(
             verified.stdout
-                == "\(path): chain operator:tester: entry \(line): \(reason)\n"
-                + "chain operator:tester: broken at entry \(line) (\(line - 1) entries before it chain correctly)\n"
+                == "\(path): chain \(Self.chain): entry \(line): \(reason)\n"
+                + "chain \(Self.chain): broken at entry \(line) (\(line - 1) entries before it chain correctly)\n"
                 + "fleet audit broken: 1 of 1 chains broken, 0 other problems (outcomes checked: 4 jobs after job 0, 0 lease expiries)\n")
     }
 
@@ -131,7 +132,7 @@ struct FleetAuditCLITests {
         #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
         #expect(
             refused.stderr
-                == "sentinel: \(path): the audit chain 'operator:tester' was not extended: this machine's head file (\(try Self.headFile(environment, path: path))) names entry 4, the chain ends at 3: entries were deleted; run sentinel fleet audit verify\n"
+                == "sentinel: \(path): the audit chain '\(Self.chain)' was not extended: this machine's head file (\(try Self.headFile(environment, path: path))) names entry 4, the chain ends at 3: entries were deleted; run sentinel fleet audit verify\n"
         )
         #expect(try queue.auditLines(chain: Self.chain).count == 3 && queue.decisions(id).isEmpty)
     }
@@ -146,7 +147,7 @@ struct FleetAuditCLITests {
         #expect(worker.status == 2)
         #expect(
             worker.stderr
-                == "sentinel: \(path): the audit chain 'operator:tester' is linked with another key (id \(fleetKey)) than this machine's (id \(try FleetKeyID.of(home: try #require(elsewhere["SENTINEL_HOME"]))), \(ownKey)): copy the workers' fleet-audit.key here or name it with --audit-key-file\n"
+                == "sentinel: \(path): the audit chain '\(Self.chain)' is linked with another key (id \(fleetKey)) than this machine's (id \(try FleetKeyID.of(home: try #require(elsewhere["SENTINEL_HOME"]))), \(ownKey)): copy the workers' fleet-audit.key here or name it with --audit-key-file\n"
         )
     }
 

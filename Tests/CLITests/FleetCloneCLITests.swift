@@ -110,7 +110,7 @@ struct FleetCloneCLITests {
             [[path, "--rev", "no-such-revision"], [outside, "--rev", "main"], ["file://" + outside], [linked, "--rev", "HEAD"]],
             worker: Self.roots, database: database)
         for job in jobs { #expect(job.state == .failed && job.attempts == 1, "\(job.request.repository): \(job.lastError ?? "")") }
-        #expect(jobs[0].lastError == "\(path): no revision 'no-such-revision' in the repository")
+        #expect(jobs[0].lastError == "invalid: \(path): no revision 'no-such-revision' in the repository")
         #expect(jobs[1].lastError?.contains("outside this worker's repository roots") == true)
         #expect(jobs[2].lastError?.contains("outside this worker's repository roots") == true)
         #expect(jobs[3].lastError?.contains("not a git repository") == true, "\(jobs[3].lastError ?? "")")
@@ -206,10 +206,11 @@ struct FleetCloneCLITests {
         #expect(none[0].state == .failed && none[0].attempts == 1)
         #expect(
             none[0].lastError
-                == "\(url): this worker clones no remote repository: it was started without --clone-host (the hosts it may clone from)")
+                == "invalid: \(url): this worker clones no remote repository: it was started without --clone-host (the hosts it may clone from)"
+        )
         let sshJob = try #require(try queue.job(ssh))
         #expect(sshJob.state == .failed && sshJob.attempts == 1)
-        #expect(sshJob.lastError?.hasPrefix("ssh://127.0.0.1/repo.git: ssh remotes are not cloned") == true)
+        #expect(sshJob.lastError?.hasPrefix("invalid: ssh://127.0.0.1/repo.git: ssh remotes are not cloned") == true)
         let other = Self.database()
         let otherQueue = try JobQueue(url: DatabaseURL(parsing: other))
         // Written straight into the queue (submit refuses it): the worker checks again.

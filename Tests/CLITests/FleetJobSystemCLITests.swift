@@ -129,7 +129,7 @@ struct FleetJobSystemCLITests {
 
         let verified = try CLI.run(["fleet", "audit", "verify"], environment: environment)
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
-        let lines = try queue.auditLines()
+        let lines = try queue.allAuditLines()
         #expect(lines.filter { $0.contains("\"fleet.job.requeued\"") }.count == 2)
         #expect(lines.filter { $0.contains("\"fleet.job.deleted\"") }.count == 2)
     }
@@ -150,7 +150,7 @@ struct FleetJobSystemCLITests {
         worker.signal(SIGTERM)
         Self.expectStopped(worker)
         let waiting = try queue.submit(JobRequest(kind: .scan, spec: "{}", repository: "later", delay: 3600))
-        let entries = try queue.auditLines().count
+        let entries = try queue.allAuditLines().count
         #expect(entries >= 3)
         #expect(try !(queue.result(finished[0])?.findings.isEmpty ?? true))
 
@@ -167,7 +167,7 @@ struct FleetJobSystemCLITests {
         #expect(
             try server.psql("SELECT count(*) FROM fleet_findings", database: name).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
         #expect(try queue.job(waiting)?.state == .queued)
-        #expect(try queue.auditLines().count == entries + 1)
+        #expect(try queue.allAuditLines().count == entries + 1)
         let verified = try CLI.run(["fleet", "audit", "verify"], environment: environment)
         #expect(verified.status == 0, "\(verified.stdout)\(verified.stderr)")
     }

@@ -116,7 +116,7 @@ struct ApprovalPublishTests {
         let record = try ApprovalWaitTests.record(id, queue: queue)
         let stored = try #require(record["publication"] as? [String: Any])
         #expect(stored["pullRequest"] as? String == pull.htmlURL && stored["commit"] as? String == publication.commit)
-        let audited = try queue.auditLines().filter { $0.contains("\"event\":\"fleet.patch.published\"") }
+        let audited = try queue.allAuditLines().filter { $0.contains("\"event\":\"fleet.patch.published\"") }
         #expect(audited.count == 1 && audited.first?.contains(pull.htmlURL) == true && audited.first?.contains(patch.digest) == true)
         // The repository lent to the worker is read, never written: no branch, the same head.
         #expect(try Self.git(["branch", "--list"], in: run.repository) == "* main")
@@ -134,6 +134,6 @@ struct ApprovalPublishTests {
         #expect(publication.error?.contains("t0ken-for-tests") == false)
         let record = try ApprovalWaitTests.record(run.id, queue: run.queue)
         #expect(record["approval"] as? String == "approved")
-        #expect(try run.queue.auditLines().contains { $0.contains("\"event\":\"fleet.patch.publish-failed\"") })
+        #expect(try run.queue.allAuditLines().contains { $0.contains("\"event\":\"fleet.patch.publish-failed\"") })
     }
 }

@@ -168,7 +168,7 @@ struct WorkerConnectionTests {
         done.wait()
         let result = try #require(try queue.result(id))
         #expect(result.exitStatus == 0 && result.report.isEmpty && result.findings.isEmpty)
-        #expect(try queue.auditLines().filter { $0.contains("\"event\":\"fleet.job.succeeded\"") }.count == 1)
+        #expect(try queue.allAuditLines().filter { $0.contains("\"event\":\"fleet.job.succeeded\"") }.count == 1)
     }
 }
 

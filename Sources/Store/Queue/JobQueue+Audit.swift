@@ -91,6 +91,11 @@ extension JobQueue {
         }
     }
 
+    /// Every chain's lines, chain by chain (sorted by name), each in sequence order.
+    public func allAuditLines() throws -> [String] {
+        try auditChains().flatMap { try auditLines(chain: $0) }
+    }
+
     /// The names of the chains that have a head row or lines, sorted.
     public func auditChains() throws -> [String] {
         try storage.decode(

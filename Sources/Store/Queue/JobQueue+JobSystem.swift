@@ -262,13 +262,17 @@ extension JobQueue {
         try storage.rows("DELETE FROM fleet_findings WHERE job_id IN (\(list))", [])
         try storage.rows("DELETE FROM fleet_results WHERE job_id IN (\(list))", [])
         try storage.rows("DELETE FROM fleet_proposals WHERE job_id IN (\(list))", [])
+        // A heal's patch, the decisions on it and every attempt's record go with the job.
+        try storage.rows("DELETE FROM fleet_decisions WHERE job_id IN (\(list))", [])
+        try storage.rows("DELETE FROM fleet_patches WHERE job_id IN (\(list))", [])
+        try storage.rows("DELETE FROM fleet_attempts WHERE job_id IN (\(list))", [])
         try storage.rows("DELETE FROM fleet_jobs WHERE id IN (\(list))", [])
     }
 
     // MARK: Pruning
 
     /// Deletes finished jobs (succeeded, failed, dead, cancelled) that ended more than `seconds`
-    /// ago, with their results, findings and proposals, `batch` jobs per transaction so that no
+    /// ago, with their results, findings, proposals, patches, decisions and attempt records, `batch` jobs per transaction so that no
     /// lock is held long; queued and running jobs and the audit chain are never touched. With
     /// `dryRun`, counts them and deletes nothing. Returns how many.
     public func prune(olderThan seconds: Double, batch: Int = 500, dryRun: Bool = false) throws -> Int {
