@@ -165,6 +165,8 @@ public final class FleetWorker: Sendable {
         var inputs = ["spec": SHA256.hex(job.request.spec)]
         // Each outcome is recorded with its entry in this worker's chain, in one transaction.
         let entry = { (event: String) in AuditEntry(event: event, actor: self.options.name, inputs: inputs, details: details) }
+        // The attempt's record (its error and log tail, for `fleet show`) commits with the outcome.
+        let attempt = execution.attemptRecord(of: outcome)
         persist(job) { queue in
             let audit = FleetAudit(queue: queue, state: options.audit, chain: options.name)
             switch outcome {
@@ -178,7 +180,12 @@ public final class FleetWorker: Sendable {
                     details["approval"] = approval.rawValue
                 }
                 if try audit.recording(
-                    { try queue.complete(lease, result: result, audit: $0) }, entry: { _ in entry("fleet.job.succeeded") })
+                    { append in
+                        try queue.complete(lease, result: result) { ended in
+                            try queue.recordAttempt(attempt)
+                            try append(ended)
+                        }
+                    }, entry: { _ in entry("fleet.job.succeeded") })
                 {
                     metrics.succeeded.increment(labels: kind)
                     log.info("job.succeeded", fields(job, [seconds, LogField("exit", .int(Int64(result.exitStatus)))]))
@@ -189,7 +196,12 @@ public final class FleetWorker: Sendable {
             case .failed(let reason, let failure):
                 details["reason"] = reason
                 details["class"] = failure.rawValue
-                let state = try audit.recording({ try queue.fail(lease, reason: reason, failure: failure, audit: $0) }) {
+                let state = try audit.recording({ append in
+                    try queue.fail(lease, reason: reason, failure: failure) { ended in
+                        try queue.recordAttempt(attempt)
+                        try append(ended)
+                    }
+                }) {
                     (ended: JobOutcome) in entry(FleetAudit.outcomeEvent(ended.state))
                 }
                 switch state {
@@ -203,18 +215,31 @@ public final class FleetWorker: Sendable {
                     state == .queued ? "job.retry" : state == .dead ? "job.dead" : state == .cancelled ? "job.cancelled" : "job.failed",
                     fields(job, [seconds, LogField("reason", .string(reason)), LogField("class", .string(failure.rawValue))]))
             case .cancelled:
-                if try audit.recording({ try queue.cancelled(lease, audit: $0) }, entry: { _ in entry("fleet.job.cancelled") }) {
+                if try audit.recording(
+                    { append in
+                        try queue.cancelled(lease) { ended in
+                            try queue.recordAttempt(attempt)
+                            try append(ended)
+                        }
+                    }, entry: { _ in entry("fleet.job.cancelled") })
+                {
                     log.info("job.cancelled", fields(job, [seconds]))
                 } else {
                     metrics.leasesLost.increment()
                     log.warning("job.lease_lost", fields(job, [seconds]))
                 }
             case .leaseLost:
+                try queue.recordAttempt(attempt)
                 metrics.leasesLost.increment()
                 log.warning("job.lease_lost", fields(job, [seconds]))
             case .released(let reason, let delay):
                 details["reason"] = reason
-                let state = try audit.recording({ try queue.release(lease, delay: delay, reason: reason, audit: $0) }) {
+                let state = try audit.recording({ append in
+                    try queue.release(lease, delay: delay, reason: reason) { ended in
+                        try queue.recordAttempt(attempt)
+                        try append(ended)
+                    }
+                }) {
                     (ended: JobOutcome) in entry(FleetAudit.outcomeEvent(ended.state, released: true))
                 }
                 if state != nil { metrics.released.increment(labels: kind) }

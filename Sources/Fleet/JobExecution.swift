@@ -59,15 +59,14 @@ struct JobExecution {
     /// approval wait after it both end by then.
     var deadline = Date.distantFuture
 
+    /// Runs the job; the worker records the outcome with `attemptRecord(of:)` in the outcome's own
+    /// transaction.
     mutating func run(connection: WorkerConnection) -> ExecutionOutcome {
-        let outcome = attempt(connection: connection)
-        record(outcome, connection: connection)
-        return outcome
+        attempt(connection: connection)
     }
 
-    /// Keeps how this attempt ended, and its log's tail, with the job (`fleet show`). The queue's
-    /// own record of the outcome does not wait on it: a failure here is told, not fatal.
-    private func record(_ outcome: ExecutionOutcome, connection: WorkerConnection, as label: String? = nil) {
+    /// How this attempt ended, and its log's tail, as kept with the job (`fleet show`).
+    func attemptRecord(of outcome: ExecutionOutcome, as label: String? = nil) -> JobAttempt {
         let (name, error): (String, String?)
         switch outcome {
         case .succeeded: (name, error) = ("succeeded", nil)
@@ -76,10 +75,16 @@ struct JobExecution {
         case .leaseLost: (name, error) = ("lease-lost", nil)
         case .released(let reason, _): (name, error) = ("released", reason)
         }
+        return JobAttempt(
+            jobID: job.id, attempt: job.attempts, worker: options.name, outcome: label ?? name,
+            error: error.map { Redactor.process.redact($0) }, log: logTail)
+    }
+
+    /// Keeps a stage of the attempt before its end (a verified patch awaiting approval); a failure
+    /// here is told, not fatal.
+    private func record(_ outcome: ExecutionOutcome, connection: WorkerConnection, as label: String) {
         do {
-            let attempt = JobAttempt(
-                jobID: job.id, attempt: job.attempts, worker: options.name, outcome: label ?? name,
-                error: error.map { Redactor.process.redact($0) }, log: logTail)
+            let attempt = attemptRecord(of: outcome, as: label)
             try connection.with { try $0.recordAttempt(attempt) }
         } catch { onAttemptRecordError(error) }
     }
