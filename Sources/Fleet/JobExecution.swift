@@ -139,7 +139,7 @@ struct JobExecution {
         deadline = started.addingTimeInterval(options.jobTimeout)
         let child = try JobProcess(
             executable: options.executable, arguments: arguments, directory: directory, scratch: scratch,
-            environment: options.environment)
+            environment: Self.environment(options.environment, temporary: scratchBase))
         let interrupted = supervise(child)
         logTail = Self.logTail(child.errorPath)
         if let interrupted { return interrupted }
@@ -147,6 +147,16 @@ struct JobExecution {
         let shown = local.flatMap { directory == $0.heldPath ? $0.path : nil }
         return try outcome(
             of: child, spec: spec, directory: directory, shown: shown, local: local?.path, scratch: scratch, connection: connection)
+    }
+
+    /// The job's environment: the worker's, with `TMPDIR` in the worker's own scratch directory when
+    /// it has one, so that what a killed job's processes leave there (a sandbox broker's directory)
+    /// is swept with it by the next worker's start.
+    static func environment(_ environment: [String: String], temporary: String?) -> [String: String] {
+        guard let temporary else { return environment }
+        var environment = environment
+        environment["TMPDIR"] = temporary
+        return environment
     }
 
     /// The tree to run in — a local repository itself (by its descriptor), a fresh clone at the

@@ -68,7 +68,7 @@ public enum FleetRole: String, Sendable, CaseIterable, Codable {
 }
 
 extension JobQueue {
-    /// The advisory lock `createRoles` holds, so two runs at once do not race on CREATE ROLE.
+    /// The advisory lock `createRoles` holds, so two runs on one database at once do not race.
     static let rolesLock = "sentinel-fleet-roles"
 
     /// Creates (or brings up to date) the fleet's roles, their grants and row-level security, in
@@ -92,7 +92,10 @@ extension JobQueue {
         var statements: [String] = []
         for role in roles {
             statements.append(
-                "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(role)') THEN CREATE ROLE \(role) NOLOGIN; END IF; END $$"
+                // Roles are the cluster's, the advisory lock only this database's: an init-db of another
+                // database at the same moment may create the role first (unique_violation), not an error.
+                "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '\(role)') THEN CREATE ROLE \(role) NOLOGIN; END IF; "
+                    + "EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$"
             )
         }
         let all = roles.joined(separator: ", ")
