@@ -271,12 +271,6 @@ public final class JobQueue {
 
     // MARK: Waiting and locks
 
-    /// Waits up to `timeout` seconds for a submission (LISTEN/NOTIFY on PostgreSQL; a short poll on
-    /// SQLite). Returns early when one comes; a caller then claims.
-    public func waitForWork(timeout: Double) throws {
-        _ = try storage.wait(channel: Self.jobsChannel, timeout: timeout)
-    }
-
     /// Seconds until the next queued job is due (0 when one is due now), nil when none is queued.
     public func secondsUntilNextDue() throws -> Double? {
         try storage.first(
