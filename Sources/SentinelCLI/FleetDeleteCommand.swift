@@ -23,11 +23,7 @@ struct FleetDeleteCommand: ParsableCommand {
     }
 
     func run() throws {
-        let queue = try database.open()
-        let ids = try FleetBulkSelection.ids(jobs: jobs, all: all, state: state, queue: queue)
-        let operatorAudit = try FleetOperatorAudit(queue: queue, options: audit)
-        var refused = 0
-        for id in ids {
+        try FleetBulkSelection.each(jobs: jobs, all: all, state: state, database: database, audit: audit) { id, queue, operatorAudit in
             let outcome = try operatorAudit.recording({ try queue.delete(id, audit: $0) }) { (outcome: DeleteOutcome) in
                 guard case .deleted(let was) = outcome else { return nil }
                 return ("fleet.job.deleted", ["job": String(id), "was": was.rawValue])
@@ -35,15 +31,10 @@ struct FleetDeleteCommand: ParsableCommand {
             switch outcome {
             case .deleted(let was):
                 Console.write(1, "job \(id): deleted (was \(was.rawValue))\n")
-            case .notFound:
-                refused += 1
-                Console.error("sentinel: job \(id): no such job")
-            case .refused(let state):
-                refused += 1
-                Console.error("sentinel: job \(id): \(state.rawValue); only finished jobs are deleted (cancel it first)")
+                return nil
+            case .notFound: return "no such job"
+            case .refused(let state): return "\(state.rawValue); only finished jobs are deleted (cancel it first)"
             }
         }
-        if all && ids.isEmpty { Console.write(1, "no \(state?.rawValue ?? "") jobs\n") }
-        if refused > 0 { throw ExitCode(2) }
     }
 }

@@ -24,11 +24,7 @@ struct FleetRetryCommand: ParsableCommand {
     }
 
     func run() throws {
-        let queue = try database.open()
-        let ids = try FleetBulkSelection.ids(jobs: jobs, all: all, state: state, queue: queue)
-        let operatorAudit = try FleetOperatorAudit(queue: queue, options: audit)
-        var refused = 0
-        for id in ids {
+        try FleetBulkSelection.each(jobs: jobs, all: all, state: state, database: database, audit: audit) { id, queue, operatorAudit in
             let outcome = try operatorAudit.recording({ try queue.requeue(id, audit: $0) }) { (outcome: RequeueOutcome) in
                 guard case .requeued(let was) = outcome else { return nil }
                 return (FleetAudit.requeuedEvent, ["job": String(id), "was": was.rawValue])
@@ -36,19 +32,12 @@ struct FleetRetryCommand: ParsableCommand {
             switch outcome {
             case .requeued(let was):
                 Console.write(1, "job \(id): queued again (was \(was.rawValue))\n")
-            case .notFound:
-                refused += 1
-                Console.error("sentinel: job \(id): no such job")
-            case .refused(let state):
-                refused += 1
-                Console.error("sentinel: job \(id): \(state.rawValue); only dead, failed or cancelled jobs are retried")
-            case .duplicate(let holder):
-                refused += 1
-                Console.error("sentinel: job \(id): job \(holder) holds its unique key; not queued again")
+                return nil
+            case .notFound: return "no such job"
+            case .refused(let state): return "\(state.rawValue); only dead, failed or cancelled jobs are retried"
+            case .duplicate(let holder): return "job \(holder) holds its unique key; not queued again"
             }
         }
-        if all && ids.isEmpty { Console.write(1, "no \(state?.rawValue ?? "") jobs\n") }
-        if refused > 0 { throw ExitCode(2) }
     }
 }
 
@@ -71,5 +60,25 @@ enum FleetBulkSelection {
     static func ids(jobs: [JobID], all: Bool, state: JobState?, queue: JobQueue) throws -> [Int64] {
         guard all, let state else { return jobs.map(\.value) }
         return try queue.jobIDs(in: state)
+    }
+
+    /// Runs `act` on each selected job, in the operator's audit chain; `act` prints what it did and
+    /// returns nil, or returns why the job was refused (printed as `sentinel: job N: WHY`). Exits 2
+    /// when any was refused, after the rest were done.
+    static func each(
+        jobs: [JobID], all: Bool, state: JobState?, database: FleetDatabaseOptions, audit: FleetAuditOptions,
+        _ act: (_ id: Int64, _ queue: JobQueue, _ operatorAudit: FleetOperatorAudit) throws -> String?
+    ) throws {
+        let queue = try database.open()
+        let ids = try ids(jobs: jobs, all: all, state: state, queue: queue)
+        let operatorAudit = try FleetOperatorAudit(queue: queue, options: audit)
+        var refused = 0
+        for id in ids {
+            guard let why = try act(id, queue, operatorAudit) else { continue }
+            refused += 1
+            Console.error("sentinel: job \(id): \(why)")
+        }
+        if all && ids.isEmpty { Console.write(1, "no \(state?.rawValue ?? "") jobs\n") }
+        if refused > 0 { throw ExitCode(2) }
     }
 }
