@@ -8,12 +8,15 @@ extension FleetAudit {
     /// `cancelled`, `cancel`, `reapExpiredLeases`) — with the closure that appends `entry(outcome)`
     /// to this writer's chain inside the outcome's transaction, so the outcome commits with its
     /// entry or not at all (a refused chain, a lost connection: neither is recorded). This machine's
-    /// head file is advanced after the commit. `entry` returning nil appends nothing.
+    /// head file is advanced after the commit. `entry` returning nil appends nothing. `alongside`
+    /// runs in the same transaction first, for each outcome (the attempt's own record).
     public func recording<Outcome, Result>(
-        _ record: (_ audit: (Outcome) throws -> Void) throws -> Result, entry: @escaping (Outcome) throws -> AuditEntry?
+        _ record: (_ audit: (Outcome) throws -> Void) throws -> Result, alongside: @escaping () throws -> Void = {},
+        entry: @escaping (Outcome) throws -> AuditEntry?
     ) throws -> Result {
         var written: AuditHead?
         let result = try record { outcome in
+            try alongside()
             guard let entry = try entry(outcome) else { return }
             let head = try appendLine(entry, at: Date())
             if head.sequence > written?.sequence ?? 0 { written = head }

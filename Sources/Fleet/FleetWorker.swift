@@ -169,6 +169,7 @@ public final class FleetWorker: Sendable {
         let attempt = execution.attemptRecord(of: outcome)
         persist(job) { queue in
             let audit = FleetAudit(queue: queue, state: options.audit, chain: options.name)
+            let record = { try queue.recordAttempt(attempt) }
             switch outcome {
             case .succeeded(let result):
                 inputs["report"] = SHA256.hex(result.report)
@@ -180,12 +181,8 @@ public final class FleetWorker: Sendable {
                     details["approval"] = approval.rawValue
                 }
                 if try audit.recording(
-                    { append in
-                        try queue.complete(lease, result: result) { ended in
-                            try queue.recordAttempt(attempt)
-                            try append(ended)
-                        }
-                    }, entry: { _ in entry("fleet.job.succeeded") })
+                    { try queue.complete(lease, result: result, audit: $0) }, alongside: record,
+                    entry: { _ in entry("fleet.job.succeeded") })
                 {
                     metrics.succeeded.increment(labels: kind)
                     log.info("job.succeeded", fields(job, [seconds, LogField("exit", .int(Int64(result.exitStatus)))]))
@@ -196,12 +193,7 @@ public final class FleetWorker: Sendable {
             case .failed(let reason, let failure):
                 details["reason"] = reason
                 details["class"] = failure.rawValue
-                let state = try audit.recording({ append in
-                    try queue.fail(lease, reason: reason, failure: failure) { ended in
-                        try queue.recordAttempt(attempt)
-                        try append(ended)
-                    }
-                }) {
+                let state = try audit.recording({ try queue.fail(lease, reason: reason, failure: failure, audit: $0) }, alongside: record) {
                     (ended: JobOutcome) in entry(FleetAudit.outcomeEvent(ended.state))
                 }
                 switch state {
@@ -216,12 +208,7 @@ public final class FleetWorker: Sendable {
                     fields(job, [seconds, LogField("reason", .string(reason)), LogField("class", .string(failure.rawValue))]))
             case .cancelled:
                 if try audit.recording(
-                    { append in
-                        try queue.cancelled(lease) { ended in
-                            try queue.recordAttempt(attempt)
-                            try append(ended)
-                        }
-                    }, entry: { _ in entry("fleet.job.cancelled") })
+                    { try queue.cancelled(lease, audit: $0) }, alongside: record, entry: { _ in entry("fleet.job.cancelled") })
                 {
                     log.info("job.cancelled", fields(job, [seconds]))
                 } else {
@@ -229,17 +216,12 @@ public final class FleetWorker: Sendable {
                     log.warning("job.lease_lost", fields(job, [seconds]))
                 }
             case .leaseLost:
-                try queue.recordAttempt(attempt)
+                try record()
                 metrics.leasesLost.increment()
                 log.warning("job.lease_lost", fields(job, [seconds]))
             case .released(let reason, let delay):
                 details["reason"] = reason
-                let state = try audit.recording({ append in
-                    try queue.release(lease, delay: delay, reason: reason) { ended in
-                        try queue.recordAttempt(attempt)
-                        try append(ended)
-                    }
-                }) {
+                let state = try audit.recording({ try queue.release(lease, delay: delay, reason: reason, audit: $0) }, alongside: record) {
                     (ended: JobOutcome) in entry(FleetAudit.outcomeEvent(ended.state, released: true))
                 }
                 if state != nil { metrics.released.increment(labels: kind) }
