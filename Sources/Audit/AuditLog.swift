@@ -122,12 +122,10 @@ public struct AuditLog: Sendable {
                 try c.encodeIfPresent(chain, forKey: .chain)
             }
         }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(
-            Line(seq: sequence, time: formatter.string(from: date), entry: entry, prev: previous, key: key, chain: chain))
+            Line(seq: sequence, time: UTCTimestamp.string(date), entry: entry, prev: previous, key: key, chain: chain))
         return String(decoding: data, as: UTF8.self)
     }
 

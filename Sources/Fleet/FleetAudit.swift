@@ -52,8 +52,8 @@ public struct FleetAudit {
     /// one; returns the new head, which the caller records in the head file after the commit.
     func appendLine(_ entry: AuditEntry, at date: Date) throws -> AuditHead {
         var written: AuditHead?
-        try queue.appendAuditLine(chain: chain) { last, stored in
-            let previous = try tail(last: last, stored: stored)
+        try queue.extendAuditChain(chain) { stored, last in
+            let previous = try tail(stored: stored, last: last)
             let sequence = (previous?.sequence ?? 0) + 1
             let link = previous?.link ?? AuditLog.genesis
             let line = redactor.redact(
@@ -92,7 +92,7 @@ public struct FleetAudit {
 
     /// Throws as `append` would, writing nothing: whether this machine may extend its chain now.
     public func checkTail() throws {
-        try queue.checkAuditTail(chain: chain) { last, stored in _ = try tail(last: last, stored: stored) }
+        try queue.checkAuditTail(chain: chain) { last, stored in _ = try tail(stored: stored, last: { last }) }
     }
 
     /// Checks this writer's chain: every line's link, number and chain, its stored head, and each of
@@ -142,11 +142,18 @@ public struct FleetAudit {
     var chainName: String { chain == JobQueue.legacyAuditChain ? "the audit chain" : "the audit chain '\(chain)'" }
 
     /// The last entry's number and link, after checking it against the stored head and this
-    /// machine's head file against the chain; nil for an empty chain.
-    private func tail(last: String?, stored: (sequence: Int, hash: String)?) throws -> (sequence: Int, link: String)? {
+    /// machine's head file against the chain; nil for an empty chain. When the stored head is the
+    /// one this process committed last, that is the tail: the line is not read again (an edit of
+    /// it stays visible, since the next entry links to what was committed, not to what is there).
+    private func tail(stored: (sequence: Int, hash: String)?, last read: () throws -> String?) throws -> (sequence: Int, link: String)? {
         let location = queue.location
+        if let stored, let mine = state.committedHead(for: location, chain: chain), mine.sequence == stored.sequence,
+            mine.hash == stored.hash
+        {
+            return (stored.sequence, stored.hash)
+        }
         var tail: (sequence: Int, link: String)?
-        if let last {
+        if let last = try read() {
             tail = try link(of: last)
             guard let stored else { throw refusal("entries without a stored head (its fleet_audit_chains row was emptied)") }
             guard let tail, stored.sequence == tail.sequence, stored.hash == tail.link else {
@@ -155,7 +162,7 @@ public struct FleetAudit {
         } else if stored != nil {
             throw refusal("a stored head without entries: the chain was emptied")
         }
-        if let held = try state.head(for: location, chain: chain) {
+        if let held = try state.knownHead(for: location, chain: chain) {
             let file = "this machine's head file (\(state.headPath(for: location, chain: chain)))"
             guard held.sequence <= (tail?.sequence ?? 0) else {
                 throw refusal("\(file) names entry \(held.sequence), the chain ends at \(tail?.sequence ?? 0): entries were deleted")

@@ -3,6 +3,7 @@ import Digest
 import Foundation
 import Store
 import Support
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -21,6 +22,12 @@ import Support
 /// head file covers — the entries after the highest of them, the entries of a machine whose head
 /// file is lost or not given — is protected by the key alone: it can be cut off, though not edited
 /// or forged.
+///
+/// A worker records an entry per job: its head files are written at most every `headFileLag`
+/// seconds and when it stops or goes idle (`flush`), not at each entry (an fsync'd file per job
+/// was a quarter of a worker's time per job). What it appended since is held here meanwhile, and
+/// checked before its next append; a worker killed (-9) before its flush leaves its head file at
+/// most `headFileLag` seconds behind.
 public final class FleetAuditState: Sendable {
     /// The key the chain is linked with.
     public let key: AuditKey
@@ -29,6 +36,19 @@ public final class FleetAuditState: Sendable {
     /// The key's file, for messages.
     public let keyPath: String
     private let directory: DirectoryDescriptor
+    /// How long a head file may lag what this process appended (0: written at every append).
+    public let headFileLag: Double
+    private let memory = Mutex(Heads())
+
+    /// What this process appended, by head file name, and what it has yet to write.
+    private struct Heads {
+        /// The highest head this process committed to each chain.
+        var committed: [String: AuditHead] = [:]
+        /// Heads committed and not yet in their head file.
+        var pending: [String: AuditHead] = [:]
+        /// When each head file was last written (monotonic seconds).
+        var written: [String: Double] = [:]
+    }
 
     /// The key file's name in the state directory.
     public static let keyFileName = FleetAuditKeyFile.name
@@ -36,20 +56,25 @@ public final class FleetAuditState: Sendable {
     /// The audit state in the state directory `stateDirectory` (made, mode 700, when missing; refused
     /// when not private): the key from `keyFile` when given, else from the state directory's key
     /// file, made with random bytes when missing and `createKey`.
-    public static func open(stateDirectory: String, keyFile: String? = nil, createKey: Bool = true) throws -> FleetAuditState {
+    /// `headFileLag` is how long head files may lag this process's appends (0 for a command that
+    /// appends and exits; a worker's lag is flushed when it stops).
+    public static func open(
+        stateDirectory: String, keyFile: String? = nil, createKey: Bool = true, headFileLag: Double = 0
+    ) throws -> FleetAuditState {
         let directory = try PrivateDirectory.open(stateDirectory)
         let keyPath = keyFile ?? stateDirectory + "/" + FleetAuditKeyFile.name
         let key =
             try keyFile.map { try FleetAuditKeyFile.load(path: $0) }
             ?? FleetAuditKeyFile.load(in: directory, path: keyPath, create: createKey)
-        return FleetAuditState(key: key, path: stateDirectory, keyPath: keyPath, directory: directory)
+        return FleetAuditState(key: key, path: stateDirectory, keyPath: keyPath, directory: directory, headFileLag: headFileLag)
     }
 
-    private init(key: AuditKey, path: String, keyPath: String, directory: DirectoryDescriptor) {
+    private init(key: AuditKey, path: String, keyPath: String, directory: DirectoryDescriptor, headFileLag: Double) {
         self.key = key
         self.path = path
         self.keyPath = keyPath
         self.directory = directory
+        self.headFileLag = max(0, headFileLag)
     }
 
     /// The head file of chain `chain` of the database at `location` (a `JobQueue.location`).
@@ -113,10 +138,67 @@ public final class FleetAuditState: Sendable {
         return head
     }
 
-    /// Records `head` as this machine's for chain `chain` of the database at `location`, unless it
-    /// holds a higher one: threads and processes appending at once finish in any order, and the
-    /// file only grows.
+    /// The highest head this process committed to chain `chain` of the database at `location`
+    /// (whether or not its head file has it yet); nil when it appended none.
+    func committedHead(for location: String, chain: String) -> AuditHead? {
+        let name = Self.headName(for: location, chain: chain)
+        return memory.withLock { $0.committed[name] }
+    }
+
+    /// The highest head this machine knows for the chain: this process's (`committedHead`) or
+    /// the head file's, which another process on this machine may have advanced.
+    func knownHead(for location: String, chain: String) throws -> AuditHead? {
+        let file = try head(for: location, chain: chain)
+        guard let mine = committedHead(for: location, chain: chain) else { return file }
+        return mine.sequence >= (file?.sequence ?? 0) ? mine : file
+    }
+
+    /// Records `head`, committed, as this machine's for chain `chain` of the database at
+    /// `location`: in its head file now, or within `headFileLag` seconds (at the next append
+    /// after that, or `flush`). A head file never goes back: threads and processes appending at
+    /// once finish in any order.
     func advance(to head: AuditHead, for location: String, chain: String = JobQueue.legacyAuditChain) throws {
+        let name = Self.headName(for: location, chain: chain)
+        let now = Double(MonotonicClock.nanoseconds()) / 1e9
+        let due = memory.withLock { heads -> Bool in
+            if let known = heads.committed[name], known.sequence >= head.sequence { return false }
+            heads.committed[name] = head
+            if headFileLag > 0, let last = heads.written[name], now - last < headFileLag {
+                heads.pending[name] = head
+                return false
+            }
+            heads.pending[name] = nil
+            heads.written[name] = now
+            return true
+        }
+        if due { try writeOrKeep(head, named: name) }
+    }
+
+    /// Writes every head this process committed and has not written yet.
+    public func flush() throws {
+        let now = Double(MonotonicClock.nanoseconds()) / 1e9
+        let pending = memory.withLock { heads in
+            defer { heads.pending.removeAll() }
+            for name in heads.pending.keys { heads.written[name] = now }
+            return heads.pending
+        }
+        for (name, head) in pending.sorted(by: { $0.key < $1.key }) { try writeOrKeep(head, named: name) }
+    }
+
+    /// `write`, keeping `head` pending when it fails: the next flush tries again.
+    private func writeOrKeep(_ head: AuditHead, named name: String) throws {
+        do {
+            try write(head, named: name)
+        } catch {
+            memory.withLock { heads in
+                if (heads.pending[name]?.sequence ?? 0) < head.sequence { heads.pending[name] = head }
+            }
+            throw error
+        }
+    }
+
+    /// Writes `head` to head file `name` unless it holds a higher one (another process's).
+    private func write(_ head: AuditHead, named name: String) throws {
         // A description of its own: flock then excludes this process's other threads too.
         let lock: DirectoryDescriptor
         do throws(Errno) { lock = try directory.reopened() } catch {
@@ -126,7 +208,7 @@ public final class FleetAuditState: Sendable {
             throw SentinelError(.io, "\(path): cannot lock: \(Errno.current)", errno: .current)
         }
         defer { withExtendedLifetime(lock) {} }
-        if let held = try self.head(for: location, chain: chain), held.sequence >= head.sequence { return }
-        try PreparedOutputFile(path: headPath(for: location, chain: chain)).write(head.description + "\n", mode: 0o600)
+        if let held = try self.head(named: name), held.sequence >= head.sequence { return }
+        try PreparedOutputFile(path: path + "/" + name).write(head.description + "\n", mode: 0o600)
     }
 }

@@ -81,6 +81,7 @@ public final class FleetWorker: Sendable {
             thread.start()
         }
         group.wait()
+        flushHeads()
         runtime.heartbeat.stop()
         listener.stop()
         scratch?.remove()
@@ -109,6 +110,7 @@ public final class FleetWorker: Sendable {
                     let lease = job.lease
                 else {
                     let due = try connection.with { try $0.secondsUntilNextDue() } ?? 5
+                    flushHeads()
                     runtime.listener.wait(runtime.listener.submitted, after: seen, timeout: min(max(due, 0.01), 5))
                     continue
                 }
@@ -252,6 +254,15 @@ public final class FleetWorker: Sendable {
                 Thread.sleep(forTimeInterval: 0.5)
                 connection.reconnectIfNeeded()
             }
+        }
+    }
+
+    /// Writes the audit head files this worker's appends have left behind (`FleetAuditState.flush`).
+    private func flushHeads() {
+        do {
+            try options.audit.flush()
+        } catch {
+            log.error("audit.head_unwritten", [LogField("worker", .string(options.name)), LogField("error", .string("\(error)"))])
         }
     }
 

@@ -48,6 +48,9 @@ public struct WorkerOptions: Sendable {
     public var scratchRoot: String?
     /// The key the worker links the fleet's audit chain with, and where it keeps its head files.
     public var audit: FleetAuditState
+    /// How long a worker's head files may lag its appends (`FleetAuditState.headFileLag`): they
+    /// are written when it goes idle and when it stops too.
+    public static let auditHeadFileLag = 0.5
 
     /// Where an approved heal patch is opened as a pull request (nil: committed on a branch only).
     public var publisher: FleetPublisher?

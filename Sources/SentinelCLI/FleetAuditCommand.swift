@@ -15,9 +15,11 @@ struct FleetAuditOptions: ParsableArguments {
             valueName: "file"))
     var keyFile: String?
 
-    /// The key and this machine's head files; the state directory's key is made when missing and `createKey`.
-    func open(createKey: Bool = true) throws -> FleetAuditState {
-        try FleetAuditState.open(stateDirectory: StateLocation.current().path, keyFile: keyFile, createKey: createKey)
+    /// The key and this machine's head files; the state directory's key is made when missing and
+    /// `createKey`. `headFileLag`: see `FleetAuditState` (a worker's; a command's are written at once).
+    func open(createKey: Bool = true, headFileLag: Double = 0) throws -> FleetAuditState {
+        try FleetAuditState.open(
+            stateDirectory: StateLocation.current().path, keyFile: keyFile, createKey: createKey, headFileLag: headFileLag)
     }
 }
 

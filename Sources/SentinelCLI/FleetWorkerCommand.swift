@@ -81,7 +81,8 @@ struct FleetWorkerCommand: ParsableCommand {
         let url = try database.resolve()
         guard (1...256).contains(concurrency) else { throw SentinelError(.invalidInput, "--concurrency: must be 1 to 256") }
         let executable = try SelfExecutable.path()
-        var options = WorkerOptions(executable: executable, name: name ?? Self.defaultName(), audit: try audit.open())
+        var options = WorkerOptions(
+            executable: executable, name: name ?? Self.defaultName(), audit: try audit.open(headFileLag: WorkerOptions.auditHeadFileLag))
         options.concurrency = concurrency
         options.leaseSeconds = lease.seconds
         options.jobTimeout = jobTimeout.seconds

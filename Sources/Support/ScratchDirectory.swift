@@ -87,13 +87,13 @@ public enum ScratchDirectory {
 
     /// Makes the private directory `base/name` and holds an exclusive `flock` on it until
     /// `remove` (or this process's end, however it ends): a process's own directory, which
-    /// `sweepUnheld` removes once its owner is gone. Made under a temporary name and renamed once
-    /// locked, so that no sweeper ever sees it unlocked.
+    /// `sweepUnheld` removes once its owner is gone. Made under a hidden temporary name (which no
+    /// sweeper's prefix matches) and renamed once locked, so that no sweeper ever sees it unlocked.
     public static func makeHeld(name: String, in base: String) throws -> String {
-        guard !name.isEmpty, !name.contains("/"), name != ".", name != ".." else {
+        guard !name.isEmpty, !name.contains("/"), name != ".", name != "..", !name.hasPrefix(".") else {
             throw SentinelError(.invalidInput, "'\(name)': not a directory name")
         }
-        var template = Array("\(base)/\(name)-new-XXXXXX".utf8CString)
+        var template = Array("\(base)/.\(name)-new-XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw SentinelError(.io, "\(base): cannot make a temporary directory: \(Errno.current)", errno: .current)
         }

@@ -90,6 +90,57 @@ struct FleetAuditTests {
         #expect(held.broken?.line == 3 && held.broken?.reason.hasPrefix("truncated: this machine's head file (") == true)
     }
 
+    /// A worker appends an entry per job: its head file is written at most every `headFileLag`
+    /// seconds and at `flush`, and what it committed meanwhile is held in memory.
+    @Test(
+        "a lagging head file: written at the first append and at flush; the writer's own head still refuses a cut tail", arguments: backends
+    )
+    func laggingHeadFile(_ backend: Backend) throws {
+        let url = try Self.freshURL(backend)
+        let queue = try JobQueue(url: url)
+        let scratch = try FleetAuditState.scratch()
+        let state = try FleetAuditState.open(stateDirectory: scratch.path, headFileLag: 3600)
+        let audit = FleetAudit(queue: queue, state: state, chain: "w1")
+        for n in 1...4 { try audit.append(Self.entry(n)) }
+        #expect(try state.head(for: queue.location, chain: "w1")?.sequence == 1)
+        try state.flush()
+        #expect(try state.head(for: queue.location, chain: "w1")?.sequence == 4)
+        #expect(try audit.verify().intact)
+
+        // Entries 5 and 6 are in no head file yet; cut off with the stored head pointed at entry 4.
+        try audit.append(Self.entry(5))
+        try audit.append(Self.entry(6))
+        let fifthLine = try #require(try queue.auditLine(5, chain: "w1"))
+        let fifth = try #require(try JSONSerialization.jsonObject(with: Data(fifthLine.utf8)) as? [String: Any])
+        let tamper = try SQLHandle(url)
+        try tamper.run("DELETE FROM fleet_audit WHERE chain = 'w1' AND seq >= 5")
+        try tamper.run("UPDATE fleet_audit_chains SET seq = 4, hash = '\(try #require(fifth["prev"] as? String))' WHERE chain = 'w1'")
+        #expect {
+            try audit.append(Self.entry(7))
+        } throws: { error in
+            (error as? SentinelError)?.code == .auditChain
+                && "\(error)".contains("names entry 6, the chain ends at 4: entries were deleted")
+        }
+        // Flushed, the head file shows the cut to any verifier on this machine.
+        try state.flush()
+        #expect(
+            try FleetAudit(queue: queue, state: try FleetAuditState.open(stateDirectory: scratch.path), chain: "w1").verify().broken?.line
+                == 5)
+    }
+
+    @Test("the writer's last entry is not read back before its next append: an edit of it stays visible to verify", arguments: backends)
+    func editedOwnTail(_ backend: Backend) throws {
+        let url = try Self.freshURL(backend)
+        let queue = try JobQueue(url: url)
+        let audit = FleetAudit(queue: queue, state: try .scratch(), chain: "w1")
+        for n in 1...3 { try audit.append(Self.entry(n)) }
+        try SQLHandle(url).run("UPDATE fleet_audit SET line = replace(line, '\"w3\"', '\"mallory\"') WHERE chain = 'w1' AND seq = 3")
+        // Entry 4 links to entry 3 as it was committed, not as it reads now.
+        try audit.append(Self.entry(4))
+        let result = try audit.verify()
+        #expect(result.broken?.line == 4, "\(result)")
+    }
+
     /// R5, as the red team did it and as the key and the head files answer: the tail of one machine's
     /// entries cut off, the stored head pointed at what is left, and another machine appending on.
     @Test("several machines: each head file holds the chain to its own last append", arguments: backends)

@@ -301,6 +301,25 @@ struct LaunchBrokerTests {
                 == true)
     }
 
+    @Test("a broker's socket directory is held for its life: one whose process is gone is removed by the next broker, a live one's is not")
+    func socketDirectoriesOfGoneBrokersAreSwept() throws {
+        let scratch = try Scratch()
+        let base = scratch.root + "/tmp"
+        try FileManager.default.createDirectory(atPath: base, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        // What a broker killed with -9 leaves: its directory, its lock gone with its process.
+        let gone = base + "/sentinel-broker-4242-dead"
+        try FileManager.default.createDirectory(atPath: gone, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        var services = LaunchBroker.Services(policy: scratch.policy())
+        services.scratchBase = base
+        let live = try LaunchBroker(services: services)
+        #expect(!FileManager.default.fileExists(atPath: gone))
+        let next = try LaunchBroker(services: services)
+        #expect(FileManager.default.fileExists(atPath: live.socketPath) && FileManager.default.fileExists(atPath: next.socketPath))
+        live.stop()
+        next.stop()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: base) == [])
+    }
+
     @Test(
         "a write that claims more than its bound is refused before its body is read; connections are capped",
         .enabled(if: TestHost.canSandbox, "needs root"))

@@ -44,6 +44,28 @@ struct PostgresConnectionTests {
         #expect(try connection.query("SELECT $1::text, $2::text IS NULL", [hostile, nil]) == [[hostile, "t"]])
     }
 
+    @Test("a statement run again is prepared once per session: it follows a table that changed under it, and a new session after a restart")
+    func preparedStatements() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let connection = try PostgresConnection(url: DatabaseURL(parsing: server.createDatabase()))
+        try connection.execute("CREATE TABLE t (a integer); INSERT INTO t VALUES (1)")
+        for _ in 0..<4 { #expect(try connection.query("SELECT * FROM t WHERE a = $1", ["1"]) == [["1"]]) }
+        #expect(try connection.query("SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'SELECT * FROM t %'") == [["1"]])
+
+        // Its result type changed: refused once (SQLSTATE 0A000), planned afresh after.
+        try connection.execute("ALTER TABLE t ADD COLUMN b text")
+        #expect(throws: SentinelError.self) { try connection.query("SELECT * FROM t WHERE a = $1", ["1"]) }
+        #expect(try connection.query("SELECT * FROM t WHERE a = $1", ["1"]) == [["1", nil]])
+
+        // The server's session (and its prepared statements) is gone after a restart.
+        for _ in 0..<4 { _ = try connection.query("SELECT * FROM t WHERE a = $1", ["1"]) }
+        try server.restart()
+        #expect(throws: SentinelError.self) { try connection.query("SELECT 1") }
+        try connection.reconnect()
+        for _ in 0..<4 { #expect(try connection.query("SELECT * FROM t WHERE a = $1", ["1"]) == [["1", nil]]) }
+    }
+
     @Test("LISTEN waits without a query and wakes on NOTIFY; a broken connection reconnects and listens again")
     func notifyAndReconnect() throws {
         let server = try PostgresServer()

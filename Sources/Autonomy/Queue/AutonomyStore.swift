@@ -254,9 +254,7 @@ public final class AutonomyStore: Sendable {
     }
 
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        UTCTimestamp.string(date, milliseconds: false)
     }
 
     /// The row of `id`; the caller holds the connection.

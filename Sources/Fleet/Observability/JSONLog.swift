@@ -134,22 +134,5 @@ public struct JSONLog: Sendable {
     }
 
     /// `date` as RFC 3339 in UTC with milliseconds, e.g. `2025-01-31T09:05:07.042Z`.
-    static func timestamp(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = time_t(milliseconds.quotientAndRemainder(dividingBy: 1000).quotient)
-        var remainder = milliseconds % 1000
-        if remainder < 0 {  // Before 1970: floor, not truncation.
-            remainder += 1000
-            seconds -= 1
-        }
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func padded(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(padded(Int(parts.tm_year) + 1900, 4))-\(padded(Int(parts.tm_mon) + 1, 2))-\(padded(Int(parts.tm_mday), 2))"
-            + "T\(padded(Int(parts.tm_hour), 2)):\(padded(Int(parts.tm_min), 2)):\(padded(Int(parts.tm_sec), 2))"
-            + ".\(padded(Int(remainder), 3))Z"
-    }
+    static func timestamp(_ date: Date) -> String { UTCTimestamp.string(date) }
 }

@@ -332,8 +332,6 @@ public final class HealMemory: Sendable {
     }
 
     static func timestamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        return formatter.string(from: date)
+        UTCTimestamp.string(date, milliseconds: false)
     }
 }

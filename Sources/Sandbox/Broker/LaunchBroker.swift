@@ -34,6 +34,8 @@ public final class LaunchBroker: Sendable {
         public var concurrentConnections = 16
         /// Seconds a connection may send or take nothing before it is dropped.
         public var idleSeconds = 120
+        /// Where the socket's directory is made (`$TMPDIR`, else /tmp).
+        public var scratchBase = ScratchDirectory.defaultBase
 
         /// Services over `policy` with no outputs and no files.
         public init(policy: BrokerPolicy, slots: [String: @Sendable (Data) throws -> Void] = [:], resources: [String: String] = [:]) {
@@ -57,15 +59,23 @@ public final class LaunchBroker: Sendable {
     private let connections = Atomic(0)
     private let thread: Mutex<pthread_t?> = Mutex(nil)
 
+    /// What the socket directories' names start with.
+    static let directoryPrefix = "sentinel-broker-"
+
     /// Makes the socket in a new private directory and starts serving it on a thread of its own.
+    /// The directory is locked for the broker's life: those of brokers whose process is gone
+    /// (killed with -9 mid-scan) are removed first.
     public init(services: Services) throws {
         self.services = services
-        directory = try ScratchDirectory.make(prefix: "sentinel-broker")
+        ScratchDirectory.sweepUnheld(in: services.scratchBase, prefix: Self.directoryPrefix)
+        let unique = UInt64.random(in: 0...UInt64.max)
+        directory = try ScratchDirectory.makeHeld(
+            name: Self.directoryPrefix + "\(getpid())-" + String(unique, radix: 16), in: services.scratchBase)
         socketPath = directory + "/broker.sock"
         let fd = csys_unix_listen(socketPath)
         guard fd >= 0 else {
             let error = Errno.current
-            rmdir(directory)
+            ScratchDirectory.remove(directory)
             throw SentinelError(.sandboxSetup, "\(socketPath): cannot listen: \(error)", errno: error)
         }
         // Reachable only through the bind: the directory is root's, mode 0700.
@@ -75,7 +85,7 @@ public final class LaunchBroker: Sendable {
         guard csys_pipe2(&fds, O_CLOEXEC) == 0 else {
             close(fd)
             unlink(socketPath)
-            rmdir(directory)
+            ScratchDirectory.remove(directory)
             throw SentinelError(.sandboxSetup, "launch broker: cannot make a pipe: \(Errno.current)", errno: .current)
         }
         wake = (fds[0], fds[1])
@@ -101,7 +111,7 @@ public final class LaunchBroker: Sendable {
         close(wake.write)
         close(wake.read)
         unlink(socketPath)
-        rmdir(directory)
+        ScratchDirectory.remove(directory)
     }
 
     private func acceptLoop() {

@@ -77,6 +77,9 @@ public final class PostgresConnection {
     /// Re-establishes a broken connection (after a server restart); channels are listened to again.
     public func reconnect() throws {
         PQreset(handle)
+        // A new session: the old one's prepared statements went with it.
+        prepared.removeAll()
+        runs.removeAll()
         guard isConnected else {
             throw SentinelError(.database, "\(server): cannot reconnect: \(Self.firstLine(PQerrorMessage(handle)))")
         }
@@ -96,11 +99,51 @@ public final class PostgresConnection {
     /// `query`, with the result's column names (`AS` aliases, else what the server names them), so
     /// that rows are read by name.
     func table(_ sql: String, _ parameters: [String?] = []) throws -> (columns: [String], rows: [[String?]]) {
-        let result = CStringArray.with(optional: parameters) { values in
-            PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+        guard let name = try preparedName(sql, parameterCount: parameters.count) else {
+            let result = CStringArray.with(optional: parameters) { values in
+                PQexecParams(handle, sql, Int32(parameters.count), nil, values, nil, nil, 0)
+            }
+            return try rows(of: result, sql: sql)
         }
-        return try rows(of: result, sql: sql)
+        let result = CStringArray.with(optional: parameters) { values in
+            PQexecPrepared(handle, name, Int32(parameters.count), values, nil, nil, 0)
+        }
+        do {
+            return try rows(of: result, sql: sql)
+        } catch let error as SentinelError where error.message.hasSuffix("(SQLSTATE 0A000)") {
+            // "cached plan must not change result type": a table changed under the statement
+            // (another build migrated it). Planned afresh from the next run on.
+            prepared[sql] = nil
+            throw error
+        }
     }
+
+    /// The server-side name of `sql`, prepared at its `Self.prepareAt`-th run on this session
+    /// (psycopg prepares at the fifth): a worker's few statements run for every job, and are then
+    /// parsed and planned once rather than at each run. Nil: run it unprepared.
+    private func preparedName(_ sql: String, parameterCount: Int) throws -> String? {
+        if let name = prepared[sql] { return name }
+        guard prepared.count < Self.preparedLimit else { return nil }
+        if runs.count >= Self.preparedLimit * 4 { runs.removeAll(keepingCapacity: true) }
+        let count = runs[sql, default: 0] + 1
+        runs[sql] = count
+        guard count >= Self.prepareAt else { return nil }
+        preparedSerial += 1
+        let name = "sentinel_\(preparedSerial)"
+        _ = try rows(of: PQprepare(handle, name, sql, Int32(parameterCount), nil), sql: sql)
+        prepared[sql] = name
+        runs[sql] = nil
+        return name
+    }
+
+    /// Statements prepared on this session, by text.
+    private var prepared: [String: String] = [:]
+    /// Names are never reused on a session, even after a statement was forgotten.
+    private var preparedSerial = 0
+    /// How often each statement not yet prepared has run.
+    private var runs: [String: Int] = [:]
+    private static let prepareAt = 3
+    private static let preparedLimit = 256
 
     /// Runs one or more `;`-separated statements without parameters.
     public func execute(_ sql: String) throws {

@@ -18,10 +18,21 @@ extension JobQueue {
         chain: String = JobQueue.legacyAuditChain,
         _ make: (_ last: String?, _ head: (sequence: Int, hash: String)?) throws -> (line: String, sequence: Int, hash: String)
     ) throws {
+        try extendAuditChain(chain) { head, last in try make(try last(), head) }
+    }
+
+    /// `appendAuditLine`, where `make` reads the chain's last line only if it needs it (`last`): a
+    /// writer whose stored head is the one it committed itself knows the line already.
+    public func extendAuditChain(
+        _ chain: String,
+        _ make: (_ head: (sequence: Int, hash: String)?, _ last: () throws -> String?) throws -> (
+            line: String, sequence: Int, hash: String
+        )
+    ) throws {
         try Self.checkChainName(chain)
         try storage.transaction {
             let head = try lockedHead(chain)
-            let next = try make(try lastAuditLine(chain), head)
+            let next = try make(head, { try lastAuditLine(chain) })
             try storage.rows("INSERT INTO fleet_audit (chain, seq, line) VALUES ($1, $2, $3)", [chain, String(next.sequence), next.line])
             try storage.rows(
                 "UPDATE fleet_audit_chains SET seq = $2, hash = $3 WHERE chain = $1", [chain, String(next.sequence), next.hash])

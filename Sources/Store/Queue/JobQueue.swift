@@ -62,8 +62,10 @@ public final class JobQueue {
     public func claim(owner: String, leaseSeconds: Double) throws -> Job? {
         while true {
             let token = UUID().uuidString
-            let rows = try storage.transaction {
-                try storage.rows(
+            // One statement: on a server it is its own transaction (no BEGIN and COMMIT round
+            // trips); SQLite's transaction takes the write lock before the statement reads.
+            let claim = {
+                try self.storage.rows(
                     """
                     UPDATE fleet_jobs SET state = 'running', attempts = attempts + 1, lease_owner = $1, lease_token = $2,
                         lease_until = {now} + $3, started_at = {now}
@@ -78,6 +80,7 @@ public final class JobQueue {
                     RETURNING \(Job.selectList)
                     """, [owner, token, String(leaseSeconds)])
             }
+            let rows = try storage.isServer ? claim() : storage.transaction(claim)
             guard let row = rows.first else { return nil }
             do throws(RowDecodingError) {
                 return try Job(row: row)

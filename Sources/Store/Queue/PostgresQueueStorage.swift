@@ -72,7 +72,7 @@ final class PostgresQueueStorage: QueueStorage {
     }
 
     /// `{now}`: the server's clock, so that machines with skewed clocks agree on leases.
-    static func expand(_ sql: String) -> String {
+    static let expand = SQLTemplates { sql in
         sql.replacingOccurrences(of: "{now}", with: "extract(epoch from clock_timestamp())::double precision")
             .replacingOccurrences(of: "{skip_locked}", with: "FOR UPDATE SKIP LOCKED")
             .replacingOccurrences(of: "{serial}", with: "BIGSERIAL PRIMARY KEY")

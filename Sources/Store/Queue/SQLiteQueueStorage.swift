@@ -92,7 +92,7 @@ final class SQLiteQueueStorage: QueueStorage {
     }
 
     /// `$N` → `?N`; `{now}` is the local clock (one machine).
-    static func expand(_ sql: String) -> String {
+    static let expand = SQLTemplates { sql in
         var text = sql.replacingOccurrences(of: "{now}", with: "((julianday('now') - 2440587.5) * 86400.0)")
             .replacingOccurrences(of: "{skip_locked}", with: "")
             .replacingOccurrences(of: "{serial}", with: "INTEGER PRIMARY KEY AUTOINCREMENT")
