@@ -2,12 +2,30 @@
 /// query strings and POST bodies. Decoding never fails: invalid escapes stay literal as
 /// browsers and most servers read them.
 public enum FormEncoding {
-    /// `name=value` pairs joined by `&`; every byte but `A-Za-z0-9-._~` escaped, space as `+`.
+    /// `name=value` pairs joined by `&`; every byte but `A-Za-z0-9-._~` escaped, space as `%20`:
+    /// a server that decodes only `%XX` (Python's `unquote`, many hand-written handlers) reads a
+    /// `+` as a plus sign, while every form decoder reads `%20` as a space.
     public static func encode(_ pairs: [FormPair]) -> String {
-        pairs.map { component($0.name) + "=" + component($0.value) }.joined(separator: "&")
+        pairs.map { percentEncode($0.name) + "=" + percentEncode($0.value) }.joined(separator: "&")
     }
 
-    /// One name or value, form-encoded (space as `+`).
+    /// `encode`, where a pair whose value came from a URL or body unchanged carries its encoded
+    /// text (`raw`): re-sent byte for byte, `+`, `%FF` and all, as the page gave it.
+    public static func encode(_ pairs: [(name: String, value: String, raw: String?)]) -> String {
+        pairs.map { percentEncode($0.name) + "=" + ($0.raw ?? percentEncode($0.value)) }.joined(separator: "&")
+    }
+
+    /// The pairs of `text` as `decode` reads them, each with its value's text as it stands
+    /// (still encoded), so that an unchanged value can be sent back as it came.
+    public static func decodeKeepingRaw(_ text: String) -> [(name: String, value: String, raw: String)] {
+        text.split(separator: "&").map { piece in
+            guard let equals = piece.firstIndex(of: "=") else { return (name: unescape(piece), value: "", raw: "") }
+            let raw = piece[piece.index(after: equals)...]
+            return (name: unescape(piece[..<equals]), value: unescape(raw), raw: String(raw))
+        }
+    }
+
+    /// One name or value, form-encoded as a browser's form does (space as `+`).
     public static func component(_ text: String) -> String {
         encodeBytes(text, allowing: [], spaceAsPlus: true)
     }

@@ -79,7 +79,7 @@ struct ActivePayloadTests {
         let endpoint = Endpoint(method: "GET", url: url, discovery: .link)
         let points = InsertionPoint.all(of: endpoint, cookies: [NameValue("session", "abc")])
         #expect(points.map(\.name) == ["q", "page", "session"])
-        #expect(points[0].request("a b&c").url.string == "http://127.0.0.1:8080/search?q=a+b%26c&page=2")
+        #expect(points[0].request("a b&c").url.string == "http://127.0.0.1:8080/search?q=a%20b%26c&page=2")
         #expect(points[2].request("x").header("Cookie") == "session=x")
         let form = Endpoint(
             method: "POST", url: url.withQuery([]), body: .form([NameValue("comment", "hi")]), discovery: .form)

@@ -39,7 +39,7 @@ public struct Endpoint: Sendable, Hashable {
     /// An endpoint; `url`'s own query becomes `query` unless `query` is given.
     public init(method: String, url: WebURL, query: [NameValue]? = nil, body: Body = .none, discovery: Discovery) {
         self.method = method.uppercased()
-        self.query = query ?? url.queryItems.map { NameValue($0.name, $0.value) }
+        self.query = query ?? (url.query.map(FormEncoding.decodeKeepingRaw) ?? []).map { NameValue($0.name, $0.value, raw: $0.raw) }
         self.url = url.withQuery([])
         self.body = body
         self.discovery = discovery
@@ -59,13 +59,14 @@ public struct Endpoint: Sendable, Hashable {
 
     /// The request with every parameter at its default value.
     public var request: WebRequest {
-        var request = WebRequest(method: method, url: url.withQuery(query.map { ($0.name, $0.value) }))
+        var request = WebRequest(
+            method: method, url: url.with(query: query.isEmpty ? nil : FormEncoding.encode(query.map { ($0.name, $0.value, $0.raw) })))
         for header in headers { request.setHeader(header.name, header.value) }
         switch body {
         case .none: break
         case .form(let pairs):
             request.setHeader("Content-Type", "application/x-www-form-urlencoded")
-            request.body = Array(FormEncoding.encode(pairs.map { ($0.name, $0.value) }).utf8)
+            request.body = Array(FormEncoding.encode(pairs.map { ($0.name, $0.value, $0.raw) }).utf8)
         case .json(let node):
             request.setHeader("Content-Type", "application/json")
             request.body = JSONWriter.bytes(node, sortKeys: false)

@@ -24,6 +24,10 @@ public struct InsertionPoint: Sendable, Hashable {
     public var place: Place
     /// The value the parameter has by default (what a payload may be appended to).
     public var original: String
+    /// `original` as the page gave it, still encoded (a link's query value), when it came so: a
+    /// payload appended to the original is appended to these bytes, not to their decoding
+    /// (where bytes that are not UTF-8 would have become U+FFFD).
+    public var rawOriginal: String?
 
     /// A point of `endpoint`.
     public init(endpoint: Endpoint, place: Place, original: String) {
@@ -67,9 +71,11 @@ public struct InsertionPoint: Sendable, Hashable {
         var extraCookie: NameValue?
         switch place {
         case .query(let name):
-            endpoint.query = Self.replace(name, in: endpoint.query, with: value)
+            endpoint.query = Self.replace(name, in: endpoint.query, with: value, raw: encoded(value))
         case .form(let name):
-            if case .form(let pairs) = endpoint.body { endpoint.body = .form(Self.replace(name, in: pairs, with: value)) }
+            if case .form(let pairs) = endpoint.body {
+                endpoint.body = .form(Self.replace(name, in: pairs, with: value, raw: encoded(value)))
+            }
         case .json(let path):
             if case .json(let node) = endpoint.body { endpoint.body = .json(path.replacing(in: node, with: value)) }
         case .body:
@@ -91,11 +97,19 @@ public struct InsertionPoint: Sendable, Hashable {
     /// Every point of `endpoint`: its query parameters, form fields, JSON leaves or raw body, and
     /// the session cookies given.
     public static func all(of endpoint: Endpoint, cookies: [NameValue] = []) -> [InsertionPoint] {
-        var points = endpoint.query.map { InsertionPoint(endpoint: endpoint, place: .query($0.name), original: $0.value) }
+        var points = endpoint.query.map { pair in
+            var point = InsertionPoint(endpoint: endpoint, place: .query(pair.name), original: pair.value)
+            point.rawOriginal = pair.raw
+            return point
+        }
         switch endpoint.body {
         case .none: break
         case .form(let pairs):
-            points += pairs.map { InsertionPoint(endpoint: endpoint, place: .form($0.name), original: $0.value) }
+            points += pairs.map { pair in
+                var point = InsertionPoint(endpoint: endpoint, place: .form(pair.name), original: pair.value)
+                point.rawOriginal = pair.raw
+                return point
+            }
         case .json(let node):
             // A GraphQL request's values are its variables; the document itself is not a parameter.
             let graphQL = [.graphqlQuery, .graphqlMutation].contains(endpoint.discovery)
@@ -120,12 +134,19 @@ public struct InsertionPoint: Sendable, Hashable {
         return InsertionPoint(endpoint: endpoint, place: .path, original: original)
     }
 
-    private static func replace(_ name: String, in pairs: [NameValue], with value: String) -> [NameValue] {
+    /// `value` encoded for a query or form body when it extends the original as the page gave it
+    /// (its raw bytes, then the rest percent-encoded); nil: encode the whole value afresh.
+    private func encoded(_ value: String) -> String? {
+        guard let rawOriginal, value.hasPrefix(original) else { return nil }
+        return rawOriginal + FormEncoding.percentEncode(String(value.dropFirst(original.count)))
+    }
+
+    private static func replace(_ name: String, in pairs: [NameValue], with value: String, raw: String?) -> [NameValue] {
         var replaced = false
         return pairs.map { pair in
             guard pair.name == name, !replaced else { return pair }
             replaced = true
-            return NameValue(name, value)
+            return NameValue(name, value, raw: raw)
         }
     }
 }

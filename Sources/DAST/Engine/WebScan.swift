@@ -109,7 +109,9 @@ public struct WebScan: Sendable {
                 sent = budget.sent
                 defer { tally.count(StoredXSSPass.rule.id, budget.sent - sent) }
                 if options.checks.reports(StoredXSSPass.rule.id) {
-                    try StoredXSSPass.run(pages: site.pages, planted: planted, client: client, sink: sink)
+                    // Markers of their own, seeded apart from the active phase's (deterministic for a seed).
+                    let markers = Markers(seed: options.seed == 0 ? 0 : options.seed &+ 0x5eed)
+                    try StoredXSSPass.run(pages: site.pages, planted: planted, markers: markers, client: client, sink: sink)
                 }
             }
         } catch let exhausted as RequestBudget.Exhausted {

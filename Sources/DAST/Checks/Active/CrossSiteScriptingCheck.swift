@@ -25,8 +25,10 @@ public struct CrossSiteScriptingCheck: ActiveCheck {
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
         if point.endpoint.isMutating { try plant(point, context: context) }
         let probe = context.reflectionMarker
+        // A read that stores (a GET that adds a comment) shows the probe on another page later.
+        if !point.endpoint.isMutating { context.planted.probe(probe, at: point) }
         guard let probed = try context.reflection(point), probed.text.contains(probe) else { return [] }
-        if probed.mediaType.contains("javascript"), let finding = try jsonpCallback(point, context: context) {
+        if Self.runsAsScript(probed, startingWith: point.original + probe), let finding = try jsonpCallback(point, context: context) {
             return [finding]
         }
         guard probed.isHTML else { return [] }
@@ -103,6 +105,19 @@ public struct CrossSiteScriptingCheck: ActiveCheck {
         case .attributeName: "an attribute name"
         case .tagName: "a tag name"
         }
+    }
+
+    /// True when a page that includes this answer with `<script src>` runs it: a JavaScript type,
+    /// or, without `X-Content-Type-Options: nosniff`, any type a browser does not refuse to run
+    /// (Fetch blocks only images, audio, video and CSV; `text/plain` runs) — when the answer
+    /// starts with the reflected value, as a JSONP callback does.
+    static func runsAsScript(_ response: WebResponse, startingWith probe: String) -> Bool {
+        let type = response.mediaType
+        if type.contains("javascript") || type.contains("ecmascript") { return true }
+        guard !response.isHTML, response.header("X-Content-Type-Options")?.lowercased().contains("nosniff") != true,
+            !["image/", "audio/", "video/"].contains(where: type.hasPrefix), type != "text/csv"
+        else { return false }
+        return response.text.drop { $0.isWhitespace || $0 == "/" || $0 == "*" }.hasPrefix(probe)
     }
 
     /// A JSONP endpoint whose callback takes script, not just a name.

@@ -43,7 +43,9 @@ public struct CORSCheck: ProbeCheck {
                     url: request.url.withQuery([]).string, method: "GET", parameter: "Origin",
                     message: "\(request.url.path) lets any origin read its answers"
                         + (credentials ? " with the user's cookies" : ""),
-                    evidence: evidence, web: WebFacts(parameterIn: "header")))
+                    evidence: evidence, web: WebFacts(parameterIn: "header")),
+                // The policy is the application's (a middleware's): one finding, its URLs as evidence.
+                key: rule.ruleId + "|" + request.url.origin.description)
         }
     }
 }

@@ -45,6 +45,7 @@ public struct ErrorDisclosureCheck: PassiveCheck {
             rule.finding(
                 url: url.string, method: exchange.request.method, message: message,
                 evidence: Evidence.of(exchange.request, exchange.response, around: debug ?? signature)),
-            key: "\(rule.ruleId)|\(url.origin)\(url.path)")
+            // Debug mode is the application's setting: one finding per app. A stack trace is one code path's.
+            key: debug == nil ? "\(rule.ruleId)|\(url.origin)\(url.path)" : "\(rule.ruleId)|\(url.origin)")
     }
 }
