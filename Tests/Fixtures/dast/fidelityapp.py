@@ -18,6 +18,9 @@ fact is reported (issue 59). Never deploy it. It binds 127.0.0.1 only and keeps 
                              <script src> runs it all the same       twin: /widget-safe.js (nosniff)
   GET  /guestbook?comment=hi VULNERABLE stored XSS written by a GET: the comment is kept and shown
                              raw on /guestbook/entries             twin: /guestbook-safe (escaped)
+  POST /login                VULNERABLE SQL in a sign-in form that shows the database error and the
+                             query it ran, both HTML-escaped as a template prints them (near &quot;y&quot;)
+                                                                  twin: /login-safe
   GET  /seen                 what the application received: {"tokens": [...], "app_paths": [...]}
 
 Usage: python3 fidelityapp.py [--port 0] [--port-file FILE]
@@ -107,12 +110,34 @@ def guestbook_entries(safe):
     return page("Entries", "<ul>%s</ul>" % "".join("<li>%s</li>" % render(t) for t in shown))
 
 
+def login_form(action):
+    return ('<form method="post" action="%s"><input name="username" value="alice">'
+            '<input type="password" name="password" value="secret"><button>Sign in</button></form>' % action)
+
+
+def login(form, safe):
+    user, password = form.get("username", ""), form.get("password", "")
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE users (username TEXT, password TEXT)")
+    conn.execute("INSERT INTO users VALUES ('alice', 'wonderland')")
+    query = "SELECT username FROM users WHERE username = '%s' AND password = '%s'" % (user, password)
+    try:
+        row = (conn.execute("SELECT username FROM users WHERE username = ? AND password = ?", (user, password)) if safe
+               else conn.execute(query)).fetchone()  # VULNERABLE unless safe
+    except sqlite3.Error as e:
+        return page("Sign in", "<p>Error: %s</p><pre>%s</pre>%s" % (html.escape(str(e)), html.escape(query),
+                                                                      login_form("/login")), 500)
+    message = "Welcome" if row else "Invalid credentials"
+    return page("Sign in", "<p>%s</p>%s" % (message, login_form("/login-safe" if safe else "/login")))
+
+
 def home():
     t = urllib.parse.quote_from_bytes(TOKEN, safe="")
     links = ['<a href="/item?id=2">item</a>', '<a href="/item-safe?id=2">safe item</a>',
              '<a href="/token?t=%s">token</a>' % t, '<a href="/app/">app</a>',
              '<a href="/guestbook?comment=hi">sign</a>', '<a href="/guestbook/entries">entries</a>',
              '<a href="/guestbook-safe?comment=hi">sign safely</a>', '<a href="/guestbook-safe/entries">safe entries</a>',
+             '<a href="/login">sign in</a>', '<a href="/login-safe">sign in safely</a>',
              '<script src="/widget.js?cb=render"></script>', '<script src="/widget-safe.js?cb=render"></script>']
     return page("FidelityApp", "<ul>%s</ul>" % "".join("<li>%s</li>" % link for link in links))
 
@@ -152,11 +177,22 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(token(raw_query))
         if path.startswith("/app/"):
             return self.reply(app_page(path))
+        if path in ("/login", "/login-safe"):
+            return self.reply(page("Sign in", login_form(path)))
         if path == "/seen":
             with LOCK:
                 return self.reply((200, "application/json", json.dumps(SEEN)))
         debug = "<p>You're seeing this error because you have DEBUG = True in your settings file.</p>"
         return self.reply(page("Page not found", debug, 404))
+
+
+    def do_POST(self):
+        length = min(int(self.headers.get("Content-Length") or 0), 1 << 16)
+        raw = self.rfile.read(length).decode("utf-8", "replace")
+        form = percent_only(raw.replace("+", "%20"))
+        if self.path in ("/login", "/login-safe"):
+            return self.reply(login(form, self.path == "/login-safe"))
+        return self.reply(page("Not found", "<p>Nothing here.</p>", 404))
 
 
 def main():

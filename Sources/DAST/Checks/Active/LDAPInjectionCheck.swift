@@ -28,7 +28,7 @@ public struct LDAPInjectionCheck: ActiveCheck {
             return [
                 Self.rule.finding(
                     at: point, message: "LDAP injection in '\(point.name)': filter syntax breaks the LDAP query",
-                    evidence: Evidence.of(hit.request, hit.response, around: hit.signature), web: WebFacts(technique: .error))
+                    evidence: hit.evidence, web: WebFacts(technique: .error))
             ]
         }
         // A parenthesis that changes nothing means no filter is being built from this value.

@@ -44,12 +44,12 @@ public struct SQLInjectionCheck: ActiveCheck {
         let hit = try ErrorProbe.first(point, context: context, suffixes: ["'", "\""], signatures: Self.errors) { hit in
             // The balanced variant is valid SQL again: an error that stays is not about quoting.
             guard let (_, answer) = try context.send(point, point.original + (balanced[hit.suffix] ?? "")) else { return true }
-            return !answer.text.contains(hit.signature)
+            return !ErrorProbe.shown(answer.text).contains(hit.signature)
         }
         guard let hit else { return nil }
         return Self.rule.finding(
             at: point, message: "SQL injection in '\(point.name)': a \(hit.suffix) breaks the query (database error)",
-            evidence: Evidence.of(hit.request, hit.response, around: hit.signature), web: WebFacts(technique: .error))
+            evidence: hit.evidence, web: WebFacts(technique: .error))
     }
 
     private func booleanBased(_ point: InsertionPoint, _ context: ActiveContext) throws -> Finding? {

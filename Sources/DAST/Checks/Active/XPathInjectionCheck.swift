@@ -27,7 +27,7 @@ public struct XPathInjectionCheck: ActiveCheck {
             return [
                 Self.rule.finding(
                     at: point, message: "XPath injection in '\(point.name)': a \(hit.suffix) breaks the XPath query",
-                    evidence: Evidence.of(hit.request, hit.response, around: hit.signature), web: WebFacts(technique: .error))
+                    evidence: hit.evidence, web: WebFacts(technique: .error))
             ]
         }
         // Single- or double-quoted literals (XPath has both), where that quote changes the answer —
