@@ -38,7 +38,8 @@ struct ValueFidelityTests {
         let sqli = findings("sqli")
         #expect(Set(sqli.compactMap { $0.location.url.flatMap(WebURL.init)?.path }) == ["/item", "/login"], "\(sqli.map(\.location))")
         #expect(sqli.first { $0.location.url?.hasSuffix("/item") == true }?.location.parameter == "id")
-        #expect(sqli.first { $0.location.url?.hasSuffix("/login") == true }?.evidence?.contains("near \"") == true)
+        let signIn = sqli.filter { $0.location.url?.hasSuffix("/login") == true }
+        #expect(!signIn.isEmpty && signIn.allSatisfy { $0.facts.web.technique == .error && $0.evidence?.contains("&quot;") == false })
 
         // JSONP served as text/plain runs from a <script src> all the same; not with nosniff.
         #expect(
@@ -51,6 +52,11 @@ struct ValueFidelityTests {
         #expect(
             stored.map { "\($0.location.url.flatMap(WebURL.init)?.path ?? "") \($0.location.parameter ?? "")" } == ["/guestbook comment"])
         #expect(stored.first?.facts.web.shownAt?.hasSuffix("/guestbook/entries") == true)
+
+        // An eval whose result is thrown away shows only time; not the twin's literal_eval.
+        let evaluated = findings("code-injection")
+        #expect(evaluated.map { "\($0.location.url.flatMap(WebURL.init)?.path ?? "") \($0.location.parameter ?? "")" } == ["/calc expr"])
+        #expect(evaluated.first?.facts.web.technique == .time)
 
         // The linked token came back as its bytes (never U+FFFD's): the crawl's request and every
         // request that did not change it.

@@ -21,6 +21,8 @@ fact is reported (issue 59). Never deploy it. It binds 127.0.0.1 only and keeps 
   POST /login                VULNERABLE SQL in a sign-in form that shows the database error and the
                              query it ran, both HTML-escaped as a template prints them (near &quot;y&quot;)
                                                                   twin: /login-safe
+  GET  /calc?expr=1+1        VULNERABLE blind eval: the expression is evaluated and its result thrown
+                             away ("queued"; a bare 500 on an error)   twin: /calc-safe (ast.literal_eval)
   GET  /seen                 what the application received: {"tokens": [...], "app_paths": [...]}
 
 Usage: python3 fidelityapp.py [--port 0] [--port-file FILE]
@@ -28,6 +30,7 @@ Python 3.11 standard library only.
 """
 
 import argparse
+import ast
 import html
 import http.server
 import json
@@ -131,12 +134,22 @@ def login(form, safe):
     return page("Sign in", "<p>%s</p>%s" % (message, login_form("/login-safe" if safe else "/login")))
 
 
+def calc(raw_query, safe):
+    expr = percent_only(raw_query).get("expr", "1")
+    try:
+        (ast.literal_eval if safe else eval)(expr[:200])  # VULNERABLE unless safe
+    except Exception:
+        return 500, "text/plain", "Internal Server Error"
+    return page("Calculator", "<p>Your calculation is queued.</p>")
+
+
 def home():
     t = urllib.parse.quote_from_bytes(TOKEN, safe="")
     links = ['<a href="/item?id=2">item</a>', '<a href="/item-safe?id=2">safe item</a>',
              '<a href="/token?t=%s">token</a>' % t, '<a href="/app/">app</a>',
              '<a href="/guestbook?comment=hi">sign</a>', '<a href="/guestbook/entries">entries</a>',
              '<a href="/guestbook-safe?comment=hi">sign safely</a>', '<a href="/guestbook-safe/entries">safe entries</a>',
+             '<a href="/calc?expr=1">calc</a>', '<a href="/calc-safe?expr=1">safe calc</a>',
              '<a href="/login">sign in</a>', '<a href="/login-safe">sign in safely</a>',
              '<script src="/widget.js?cb=render"></script>', '<script src="/widget-safe.js?cb=render"></script>']
     return page("FidelityApp", "<ul>%s</ul>" % "".join("<li>%s</li>" % link for link in links))
@@ -179,6 +192,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(app_page(path))
         if path in ("/login", "/login-safe"):
             return self.reply(page("Sign in", login_form(path)))
+        if path in ("/calc", "/calc-safe"):
+            return self.reply(calc(raw_query, path == "/calc-safe"))
         if path == "/seen":
             with LOCK:
                 return self.reply((200, "application/json", json.dumps(SEEN)))
