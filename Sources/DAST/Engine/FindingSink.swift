@@ -11,6 +11,8 @@ public final class FindingSink: Sendable {
         /// The distinct URLs each key was seen on.
         var urls: [String: [String]] = [:]
         var urlSets: [String: Set<String>] = [:]
+        /// The rank of the report that stands for each key.
+        var ranks: [String: Int] = [:]
     }
     private let state = Mutex(State())
     /// URLs named in one finding's evidence at most; the count says how many there were.
@@ -24,19 +26,26 @@ public final class FindingSink: Sendable {
     /// Records `finding` under `key` (by default its rule, URL, method and parameter); a repeat
     /// of a key only counts, and adds its URL to those the finding was seen on. A fact of the
     /// whole application (a CORS policy, a debug mode) is keyed by origin: one finding per app.
-    public func report(_ finding: Finding, key: String? = nil) {
+    /// `rank` orders the reports of one key: the lowest stands for the group (a page the site
+    /// serves before a not-found page at a path of the scanner's own), then the first URL in order.
+    public func report(_ finding: Finding, key: String? = nil, rank: Int = 0) {
         let key =
             key
             ?? [finding.ruleId, finding.location.url ?? "", finding.location.method ?? "", finding.location.parameter ?? ""]
             .joined(separator: "|")
         state.withLock { state in
             if let kept = state.findings[key] {
-                // The first URL in order stands for the group, whichever thread saw it first.
-                if let url = finding.location.url, let keptURL = kept.location.url, url < keptURL { state.findings[key] = finding }
+                // Whichever thread saw it first, the same report stands for the group.
+                let keptRank = state.ranks[key] ?? 0
+                if rank < keptRank || (rank == keptRank && (finding.location.url ?? "") < (kept.location.url ?? "")) {
+                    state.findings[key] = finding
+                    state.ranks[key] = rank
+                }
             } else {
                 guard state.order.count < 5000 else { return }
                 state.order.append(key)
                 state.findings[key] = finding
+                state.ranks[key] = rank
             }
             state.counts[key, default: 0] += 1
             if let url = finding.location.url, state.urlSets[key, default: []].count < Self.countedURLs,

@@ -43,6 +43,7 @@ TOKEN = bytes([0x80, 0x04, 0x95, 0x4B, 0x2B, 0x20, 0x41])
 LOCK = threading.Lock()
 SEEN = {"tokens": [], "app_paths": []}
 GUESTBOOK = {"raw": [], "safe": []}
+DEBUG_NOTE = "<p>You're seeing this error because you have DEBUG = True in your settings file.</p>"
 
 
 def page(title, body, status=200):
@@ -128,8 +129,8 @@ def login(form, safe):
         row = (conn.execute("SELECT username FROM users WHERE username = ? AND password = ?", (user, password)) if safe
                else conn.execute(query)).fetchone()  # VULNERABLE unless safe
     except sqlite3.Error as e:
-        return page("Sign in", "<p>Error: %s</p><pre>%s</pre>%s" % (html.escape(str(e)), html.escape(query),
-                                                                      login_form("/login")), 500)
+        return page("Sign in", "<p>Error: %s</p><pre>%s</pre>%s%s" % (html.escape(str(e)), html.escape(query),
+                                                                        login_form("/login"), DEBUG_NOTE), 500)
     message = "Welcome" if row else "Invalid credentials"
     return page("Sign in", "<p>%s</p>%s" % (message, login_form("/login-safe" if safe else "/login")))
 
@@ -197,8 +198,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if path == "/seen":
             with LOCK:
                 return self.reply((200, "application/json", json.dumps(SEEN)))
-        debug = "<p>You're seeing this error because you have DEBUG = True in your settings file.</p>"
-        return self.reply(page("Page not found", debug, 404))
+        return self.reply(page("Page not found", DEBUG_NOTE, 404))
 
 
     def do_POST(self):

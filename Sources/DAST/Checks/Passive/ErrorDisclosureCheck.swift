@@ -46,6 +46,8 @@ public struct ErrorDisclosureCheck: PassiveCheck {
                 url: url.string, method: exchange.request.method, message: message,
                 evidence: Evidence.of(exchange.request, exchange.response, around: debug ?? signature)),
             // Debug mode is the application's setting: one finding per app. A stack trace is one code path's.
-            key: debug == nil ? "\(rule.ruleId)|\(url.origin)\(url.path)" : "\(rule.ruleId)|\(url.origin)")
+            key: debug == nil ? "\(rule.ruleId)|\(url.origin)\(url.path)" : "\(rule.ruleId)|\(url.origin)",
+            // A page the application serves stands for its debug mode before a not-found page.
+            rank: exchange.response.status == 404 ? 1 : 0)
     }
 }
