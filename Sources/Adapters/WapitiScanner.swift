@@ -96,8 +96,12 @@ public struct WapitiScanner: ScanCore.Scanner {
 
     /// Wapiti's venv for `context`.
     public func installation(context: ScanContext) -> ToolInstallation {
-        let directory = toolsDirectory ?? (PathText.directory(of: context.toolsDirectory) + "/wapiti")
-        return ToolInstallation(tool: name, directory: directory)
+        ToolInstallation(tool: name, directory: toolsDirectory ?? Self.defaultDirectory(besides: context.toolsDirectory))
+    }
+
+    /// Where `scripts/install-tools.sh` puts Wapiti's venv: `wapiti` beside the tools venv.
+    public static func defaultDirectory(besides toolsDirectory: String) -> String {
+        PathText.directory(of: toolsDirectory) + "/wapiti"
     }
 
     /// Why Wapiti cannot run: not installed, its venv not visible in the sandbox, or a profile

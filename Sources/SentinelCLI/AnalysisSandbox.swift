@@ -270,10 +270,11 @@ public struct AnalysisSandbox {
         for (name, marker) in [("rules", "python"), ("profiles", "minimal.yaml")] {
             install += DataDirectory.candidates(named: name, containing: marker).prefix(1)
         }
+        // The tools venv, and Wapiti's beside it (its own venv: its pins clash with Semgrep's).
         let tools = ScanContext.defaultToolsDirectory
-        if access(tools, F_OK) == 0 {
-            install.append(tools)
-            if let real = OutputPlacement.realPath(tools), real != tools { install.append(real) }
+        for venv in [tools, WapitiScanner.defaultDirectory(besides: tools)] where access(venv, F_OK) == 0 {
+            install.append(venv)
+            if let real = OutputPlacement.realPath(venv), real != venv { install.append(real) }
         }
         install = install.filter { path in !Profile.defaultReadOnly.contains { path == $0 || path.hasPrefix($0 + "/") } }
 

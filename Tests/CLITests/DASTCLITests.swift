@@ -47,6 +47,30 @@ struct DASTCLITests {
         #expect(egress.first?.hasPrefix("dast egress: connected to 127.0.0.1:\(app.port) ") == true)
     }
 
+    /// Root's scan runs in an analysis sandbox that sees only what root lends it: Wapiti's venv,
+    /// beside the tools venv (its pins clash with Semgrep's), must be lent as the tools venv is.
+    @Test(
+        .enabled(if: TestHost.canSandbox, "the analysis runs in the sandbox: needs root and user namespaces"),
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/opt/sentinel-tools/wapiti/bin/wapiti"),
+            "needs wapiti: run scripts/install-tools.sh"))
+    func wapitiRunsFromRootsAnalysisSandbox() throws {
+        let site = try LoopbackHTTPServer { _ in
+            LoopbackHTTPServer.Response(
+                status: 200, headers: [("Content-Type", "text/html")], body: Array("<html><body>shop</body></html>".utf8))
+        }
+        defer { site.stop() }
+        let home = NSTemporaryDirectory() + "dast-wapiti-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        let result = try CLI.run(
+            ["scan", "--dast", site.baseURL + "/", "--tools", "wapiti", "--format", "json"],
+            environment: ["SENTINEL_HOME": home, "PATH": "/usr/bin:/bin"], timeout: 900)
+        #expect(!result.stderr.contains("is not installed"), "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let tools = (report["summary"] as? [String: Any])?["tools"] as? [[String: Any]] ?? []
+        #expect(tools.first { $0["name"] as? String == "wapiti" }?["status"] as? String == "succeeded", "\(tools)")
+    }
+
     @Test(
         .enabled(if: TestHost.canSandbox, "the worker runs in the sandbox: needs root and user namespaces"),
         .enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
