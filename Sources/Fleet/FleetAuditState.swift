@@ -159,7 +159,7 @@ public final class FleetAuditState: Sendable {
     /// once finish in any order.
     func advance(to head: AuditHead, for location: String, chain: String = JobQueue.legacyAuditChain) throws {
         let name = Self.headName(for: location, chain: chain)
-        let now = Double(MonotonicClock.nanoseconds()) / 1e9
+        let now = MonotonicClock.seconds()
         let due = memory.withLock { heads -> Bool in
             if let known = heads.committed[name], known.sequence >= head.sequence { return false }
             heads.committed[name] = head
@@ -176,7 +176,7 @@ public final class FleetAuditState: Sendable {
 
     /// Writes every head this process committed and has not written yet.
     public func flush() throws {
-        let now = Double(MonotonicClock.nanoseconds()) / 1e9
+        let now = MonotonicClock.seconds()
         let pending = memory.withLock { heads in
             defer { heads.pending.removeAll() }
             for name in heads.pending.keys { heads.written[name] = now }

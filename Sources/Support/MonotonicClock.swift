@@ -10,6 +10,11 @@ public enum MonotonicClock {
         nanoseconds(of: CLOCK_MONOTONIC)
     }
 
+    /// `nanoseconds()` in seconds.
+    public static func seconds() -> Double {
+        Double(nanoseconds()) / 1e9
+    }
+
     /// Clock `id` in nanoseconds: `CLOCK_PROCESS_CPUTIME_ID` is the process's CPU time.
     public static func nanoseconds(of id: clockid_t) -> UInt64 {
         var now = timespec()

@@ -29,11 +29,12 @@ public struct InsertionPoint: Sendable, Hashable {
     /// (where bytes that are not UTF-8 would have become U+FFFD).
     public var rawOriginal: String?
 
-    /// A point of `endpoint`.
-    public init(endpoint: Endpoint, place: Place, original: String) {
+    /// A point of `endpoint`; `rawOriginal`: `original` as the page gave it, when it did.
+    public init(endpoint: Endpoint, place: Place, original: String, rawOriginal: String? = nil) {
         self.endpoint = endpoint
         self.place = place
         self.original = original
+        self.rawOriginal = rawOriginal
     }
 
     /// The parameter's name as findings report it (`q`, `user.name`, `Cookie: prefs`).
@@ -97,18 +98,14 @@ public struct InsertionPoint: Sendable, Hashable {
     /// Every point of `endpoint`: its query parameters, form fields, JSON leaves or raw body, and
     /// the session cookies given.
     public static func all(of endpoint: Endpoint, cookies: [NameValue] = []) -> [InsertionPoint] {
-        var points = endpoint.query.map { pair in
-            var point = InsertionPoint(endpoint: endpoint, place: .query(pair.name), original: pair.value)
-            point.rawOriginal = pair.raw
-            return point
+        var points = endpoint.query.map {
+            InsertionPoint(endpoint: endpoint, place: .query($0.name), original: $0.value, rawOriginal: $0.raw)
         }
         switch endpoint.body {
         case .none: break
         case .form(let pairs):
-            points += pairs.map { pair in
-                var point = InsertionPoint(endpoint: endpoint, place: .form(pair.name), original: pair.value)
-                point.rawOriginal = pair.raw
-                return point
+            points += pairs.map {
+                InsertionPoint(endpoint: endpoint, place: .form($0.name), original: $0.value, rawOriginal: $0.raw)
             }
         case .json(let node):
             // A GraphQL request's values are its variables; the document itself is not a parameter.

@@ -9,8 +9,7 @@ public final class FindingSink: Sendable {
         var findings: [String: Finding] = [:]
         var counts: [String: Int] = [:]
         /// The distinct URLs each key was seen on.
-        var urls: [String: [String]] = [:]
-        var urlSets: [String: Set<String>] = [:]
+        var urls: [String: Set<String>] = [:]
         /// The rank of the report that stands for each key.
         var ranks: [String: Int] = [:]
     }
@@ -48,10 +47,8 @@ public final class FindingSink: Sendable {
                 state.ranks[key] = rank
             }
             state.counts[key, default: 0] += 1
-            if let url = finding.location.url, state.urlSets[key, default: []].count < Self.countedURLs,
-                state.urlSets[key, default: []].insert(url).inserted
-            {
-                state.urls[key, default: []].append(url)
+            if let url = finding.location.url, state.urls[key, default: []].count < Self.countedURLs {
+                state.urls[key, default: []].insert(url)
             }
         }
     }

@@ -180,9 +180,9 @@ public final class PostgresConnection {
     /// nothing happens.
     public func waitForNotification(timeout: Double) throws -> PostgresNotification? {
         if let pending = nextNotification() { return pending }
-        let deadline = Self.monotonicSeconds() + max(0, timeout)
+        let deadline = MonotonicClock.seconds() + max(0, timeout)
         while true {
-            let remaining = deadline - Self.monotonicSeconds()
+            let remaining = deadline - MonotonicClock.seconds()
             guard remaining > 0 else { return nil }
             let socket = PQsocket(handle)
             guard socket >= 0 else { throw SentinelError(.database, "\(server): the connection is closed") }
@@ -230,10 +230,6 @@ public final class PostgresConnection {
             throw SentinelError(
                 .database, "\(server): \(Self.statementName(sql)): \(message)\(state.isEmpty ? "" : " (SQLSTATE \(state))")")
         }
-    }
-
-    static func monotonicSeconds() -> Double {
-        Double(MonotonicClock.nanoseconds()) / 1e9
     }
 
     /// The statement's first words, to name it in a message without its data.

@@ -170,12 +170,12 @@ extension JobQueue {
     /// Waits up to `timeout` seconds for a decision on job `jobID`'s patch `digest`. On PostgreSQL
     /// it sleeps in LISTEN until a decision's NOTIFY arrives (no polling); on SQLite it polls.
     public func waitForDecision(_ jobID: Int64, digest: String, timeout: Double) throws -> PatchDecision? {
-        let deadline = PostgresConnection.monotonicSeconds() + timeout
+        let deadline = MonotonicClock.seconds() + timeout
         // LISTEN first, then look: a decision made in between is not missed.
         _ = try storage.wait(channel: Self.decisionsChannel, timeout: 0)
         while true {
             if let decision = try decision(jobID, digest: digest) { return decision }
-            let remaining = deadline - PostgresConnection.monotonicSeconds()
+            let remaining = deadline - MonotonicClock.seconds()
             guard remaining > 0 else { return nil }
             _ = try storage.wait(channel: Self.decisionsChannel, timeout: remaining)
         }
