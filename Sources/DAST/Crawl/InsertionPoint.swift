@@ -28,6 +28,12 @@ public struct InsertionPoint: Sendable, Hashable {
     /// payload appended to the original is appended to these bytes, not to their decoding
     /// (where bytes that are not UTF-8 would have become U+FFFD).
     public var rawOriginal: String?
+    /// Set when the point is what the parameter's value wraps (hex, base64, bytes that are not
+    /// UTF-8): `original` is the decoded value, and every value sent is wrapped the same way.
+    public var coding: ValueCoding?
+    /// True when `original` holds bytes one scalar each, not text (a serialised object): only
+    /// checks that read bytes test it.
+    public var isBinary = false
 
     /// A point of `endpoint`; `rawOriginal`: `original` as the page gave it, when it did.
     public init(endpoint: Endpoint, place: Place, original: String, rawOriginal: String? = nil) {
@@ -37,8 +43,29 @@ public struct InsertionPoint: Sendable, Hashable {
         self.rawOriginal = rawOriginal
     }
 
+    /// The point inside this one's value when the value wraps text or a serialised object
+    /// (`ValueCoding.inner`); nil otherwise. Query, form, JSON and cookie values only.
+    public var wrapped: InsertionPoint? {
+        guard coding == nil else { return nil }
+        switch place {
+        case .query, .form, .json, .cookie: break
+        case .header, .body, .path: return nil
+        }
+        guard let inner = ValueCoding.inner(of: original, raw: rawOriginal) else { return nil }
+        var point = InsertionPoint(endpoint: endpoint, place: place, original: inner.text)
+        point.coding = inner.coding
+        point.isBinary = inner.binary
+        return point
+    }
+
     /// The parameter's name as findings report it (`q`, `user.name`, `Cookie: prefs`).
     public var name: String {
+        guard let coding else { return parameter }
+        return "\(parameter) (\(coding.label))"
+    }
+
+    /// The parameter's name, without the coding a wrapped point adds.
+    public var parameter: String {
         switch place {
         case .query(let name), .form(let name): name
         case .json(let path): path.description
@@ -68,21 +95,28 @@ public struct InsertionPoint: Sendable, Hashable {
 
     /// The endpoint's request with `value` in this place.
     public func request(_ value: String) -> WebRequest {
+        var value = value
+        var raw = encoded(value)
+        if let coding {
+            value = coding.wrap(value, binary: isBinary)
+            // Bytes that are not UTF-8 travel only as their escapes.
+            if coding == .bytes { (raw, value) = (value, FormEncoding.unescape(Substring(value))) }
+        }
         var endpoint = endpoint
         var extraCookie: NameValue?
         switch place {
         case .query(let name):
-            endpoint.query = Self.replace(name, in: endpoint.query, with: value, raw: encoded(value))
+            endpoint.query = Self.replace(name, in: endpoint.query, with: value, raw: raw)
         case .form(let name):
             if case .form(let pairs) = endpoint.body {
-                endpoint.body = .form(Self.replace(name, in: pairs, with: value, raw: encoded(value)))
+                endpoint.body = .form(Self.replace(name, in: pairs, with: value, raw: raw))
             }
         case .json(let path):
             if case .json(let node) = endpoint.body { endpoint.body = .json(path.replacing(in: node, with: value)) }
         case .body:
             if case .raw(let type, _) = endpoint.body { endpoint.body = .raw(contentType: type, text: value) }
         case .cookie(let name):
-            extraCookie = NameValue(name, value)
+            extraCookie = NameValue(name, Self.headerSafe(value, breaking: ";"))
         case .header:
             break
         case .path:
@@ -90,7 +124,7 @@ public struct InsertionPoint: Sendable, Hashable {
             endpoint.url = endpoint.url.with(path: parent.joined(separator: "/") + "/" + FormEncoding.percentEncode(value))
         }
         var request = endpoint.request
-        if case .header(let name) = place { request.setHeader(name, value) }
+        if case .header(let name) = place { request.setHeader(name, Self.headerSafe(value, breaking: "")) }
         if let extraCookie { request.setHeader("Cookie", "\(extraCookie.name)=\(extraCookie.value)") }
         return request
     }
@@ -119,7 +153,8 @@ public struct InsertionPoint: Sendable, Hashable {
         points += cookies.map { InsertionPoint(endpoint: endpoint, place: .cookie($0.name), original: $0.value) }
         // Repeated names (`a=1&a=2`) are one parameter.
         var seen = Set<Place>()
-        return points.filter { seen.insert($0.place).inserted }
+        let distinct = points.filter { seen.insert($0.place).inserted }
+        return distinct + distinct.compactMap(\.wrapped)
     }
 
     /// A page the site does not have, its one path segment the point: what a not-found page
@@ -134,8 +169,20 @@ public struct InsertionPoint: Sendable, Hashable {
     /// `value` encoded for a query or form body when it extends the original as the page gave it
     /// (its raw bytes, then the rest percent-encoded); nil: encode the whole value afresh.
     private func encoded(_ value: String) -> String? {
-        guard let rawOriginal, value.hasPrefix(original) else { return nil }
+        guard coding == nil, let rawOriginal, value.hasPrefix(original) else { return nil }
         return rawOriginal + FormEncoding.percentEncode(String(value.dropFirst(original.count)))
+    }
+
+    /// `value` as a header can carry it: where it holds a byte that would end the header line
+    /// (CR, LF, NUL) or, in a cookie, the value (`;`), those bytes and `%` go percent-encoded — a
+    /// server that decodes the value reads the payload, and one that does not reads it inert.
+    /// Otherwise as it is, byte for byte.
+    static func headerSafe(_ value: String, breaking: String) -> String {
+        let breaks = Set(Array("\r\n\0".utf8) + Array(breaking.utf8))
+        guard value.utf8.contains(where: breaks.contains) else { return value }
+        let allowed = String(
+            decoding: (0x20...0x7E).map { UInt8($0) }.filter { !breaks.contains($0) && $0 != UInt8(ascii: "%") }, as: UTF8.self)
+        return FormEncoding.percentEncode(value, allowing: allowed)
     }
 
     private static func replace(_ name: String, in pairs: [NameValue], with value: String, raw: String?) -> [NameValue] {

@@ -55,7 +55,7 @@ public struct WebRule: Sendable, Hashable {
         var web = web
         web.parameterIn = point.kind
         return finding(
-            url: point.endpoint.url.string, method: point.endpoint.method, parameter: point.name,
+            url: point.endpoint.url.string, method: point.endpoint.method, parameter: point.parameter,
             message: message, evidence: evidence, confidence: confidence, web: web)
     }
 }

@@ -204,7 +204,7 @@ public struct WebScan: Sendable {
                 var context = ActiveContext(
                     client: client, baseline: baseline, markers: markers, canary: canary, planted: planted, tally: tally,
                     engines: engines, observe: { errors.inspect($0, into: sink) })
-                for check in WebRules.active where options.checks.runs(check.rules) {
+                for check in WebRules.active where options.checks.runs(check.rules) && (!point.isBinary || check.readsBytes) {
                     context.check = check.rules[0].id
                     for finding in try check.test(point, context: context) {
                         context.reported.insert(finding.ruleId)
@@ -232,7 +232,7 @@ public struct WebScan: Sendable {
                 points.append(InsertionPoint(endpoint: endpoint, place: .cookie(cookie.name), original: cookie.value))
             }
         }
-        return points
+        return points + points.compactMap(\.wrapped)
     }
 
     /// curl's text without the `METHOD URL: ` prefix the HTTP module adds.

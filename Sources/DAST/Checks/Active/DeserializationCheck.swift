@@ -1,11 +1,14 @@
 import Foundation
 import Findings
 
-/// Insecure deserialisation: a parameter or cookie that carries a serialised object (a base64
-/// Python pickle, a PHP `serialize()` string) is replaced by an object of the scan's own — plain
-/// strings and a dictionary, nothing that runs code — holding a marker. The marker in the answer
-/// proves the server deserialises what clients send. The original object is never deserialised
-/// here: its strings are read off the byte stream to reuse as keys.
+/// Insecure deserialisation: a parameter or cookie that carries a serialised object (a Python
+/// pickle — base64, hex or raw bytes, `InsertionPoint.wrapped` — or a PHP `serialize()` string)
+/// is replaced by an object of the scan's own — plain strings and a dictionary — holding a
+/// marker. The marker in the answer proves the server deserialises what clients send. Where the
+/// answer shows nothing of the object (blind), a pickle whose one call is `time.sleep` must delay
+/// the answer as asked (`TimingOracle`: one request when it does not, four when it does): the
+/// only code it runs is that sleep. The original object is never deserialised here: its strings
+/// are read off the byte stream to reuse as keys.
 public struct DeserializationCheck: ActiveCheck {
     static let rule = WebRule(
         id: "insecure-deserialization", name: "Insecure deserialisation", severity: .critical, cwe: [502],
@@ -14,33 +17,76 @@ public struct DeserializationCheck: ActiveCheck {
     /// The rules it reports.
     public var rules: [WebRule] { [Self.rule] }
 
+    /// It tests serialised objects, which are bytes.
+    public var readsBytes: Bool { true }
+
     /// A check.
     public init() {}
 
-    /// Only for values that decode to a pickle or a PHP serialised value.
+    /// Only for values that are or decode to a pickle, or a PHP serialised value.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
         let marker = context.markers.marker()
+        let pickle = Self.pickle(point)
         let replacement: String
         let format: String
-        if let bytes = Self.base64(point.original), bytes.count >= 2, bytes[0] == 0x80, (2...5).contains(bytes[1]) {
-            let keys = PickleWriter.strings(in: bytes)
-            replacement = Self.base64Encoded(PickleWriter.dictionary(keys: keys, value: marker), like: point.original)
+        if let pickle {
+            let object = PickleWriter.dictionary(keys: PickleWriter.strings(in: pickle), value: marker)
+            replacement = point.isBinary ? ValueCoding.latin1(object) : Self.base64Encoded(object, like: point.original)
             format = "Python pickle"
-        } else if let php = PHPSerialized.replacingStrings(in: point.original, with: marker) {
+        } else if !point.isBinary, let php = PHPSerialized.replacingStrings(in: point.original, with: marker) {
             replacement = php
             format = "PHP serialize()"
         } else {
             return []
         }
-        guard !context.baseline.text.contains(marker), let (request, response) = try context.send(point, replacement),
-            response.text.contains(marker)
-        else { return [] }
+        guard !context.baseline.text.contains(marker) else { return [] }
+        if let (request, response) = try context.send(point, replacement), response.text.contains(marker) {
+            return [
+                Self.rule.finding(
+                    at: point,
+                    message: "Insecure deserialisation in '\(point.name)': the server deserialises a \(format) object the client sends",
+                    evidence: Evidence.of(request, response, around: marker)
+                        + "\n(the object sent holds only strings; nothing was executed)")
+            ]
+        }
+        guard pickle != nil else { return [] }
+        return try blind(point, context: context)
+    }
+
+    /// The pickle the point carries: its bytes (a wrapped point), or base64 that the value
+    /// wrapping did not recognise (percent-encoded within a cookie, say).
+    static func pickle(_ point: InsertionPoint) -> [UInt8]? {
+        let bytes: [UInt8]?
+        if point.isBinary {
+            bytes = point.original.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
+        } else if point.coding == nil, point.wrapped == nil {
+            bytes = base64(point.original)
+        } else {
+            bytes = nil
+        }
+        guard let bytes, bytes.count >= 2, bytes[0] == 0x80, (2...5).contains(bytes[1]) else { return nil }
+        return bytes
+    }
+
+    /// A pickle that sleeps as asked delays the answer: the server unpickles it, though it shows
+    /// nothing of what it read.
+    private func blind(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
+        var evidence = ""
+        let confirmed = try TimingOracle.confirms(baseline: context.baseline.elapsed) { delay in
+            let object = PickleWriter.call(module: "time", name: "sleep", argument: Int32(delay))
+            let value = point.isBinary ? ValueCoding.latin1(object) : Self.base64Encoded(object, like: point.original)
+            guard let (request, response) = try context.sendAgain(point, value) else { return nil }
+            evidence += "\(request.url) took \(String(format: "%.2f", response.elapsed)) s\n"
+            return response.elapsed
+        }
+        guard confirmed else { return [] }
         return [
             Self.rule.finding(
                 at: point,
-                message: "Insecure deserialisation in '\(point.name)': the server deserialises a \(format) object the client sends",
-                evidence: Evidence.of(request, response, around: marker)
-                    + "\n(the object sent holds only strings; nothing was executed)")
+                message: "Insecure deserialisation in '\(point.name)': a pickle that sleeps delays the answer (blind)",
+                evidence: "Baseline: \(String(format: "%.2f", context.baseline.elapsed)) s\n" + evidence
+                    + "(the pickle sent calls time.sleep and nothing else)",
+                web: WebFacts(technique: .time))
         ]
     }
 

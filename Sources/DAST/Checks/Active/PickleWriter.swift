@@ -15,6 +15,17 @@ enum PickleWriter {
         return out
     }
 
+    /// Protocol 2: `module.name(argument)` — the one call the blind probe makes (`time.sleep`).
+    static func call(module: String, name: String, argument: Int32) -> [UInt8] {
+        var out: [UInt8] = [0x80, 0x02, 0x63]  // PROTO 2, GLOBAL
+        out += Array("\(module)\n\(name)\n".utf8)
+        out.append(0x4A)  // BININT, 4-byte little-endian
+        let value = UInt32(bitPattern: argument)
+        out += [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
+        out += [0x85, 0x52, 0x2E]  // TUPLE1, REDUCE, STOP
+        return out
+    }
+
     private static func appendString(_ text: String, to out: inout [UInt8]) {
         let bytes = Array(text.utf8)
         out.append(0x58)  // BINUNICODE, 4-byte little-endian length

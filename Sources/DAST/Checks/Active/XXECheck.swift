@@ -18,7 +18,7 @@ public struct XXECheck: ActiveCheck {
     /// Only for points holding an XML document.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
         let original = point.original.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard original.hasPrefix("<"), let (root, _) = Self.rootAndText(original) else { return [] }
+        guard original.hasPrefix("<"), let root = Self.rootName(original) else { return [] }
         if let document = Self.inject(entity: "file:///etc/passwd", into: original, root: root),
             let (request, response) = try context.send(point, document), PathTraversalCheck.readsFile(response.text)
         {
@@ -65,7 +65,25 @@ public struct XXECheck: ActiveCheck {
         return nil
     }
 
-    /// `xml` with a DOCTYPE declaring `&sentinel;` as `system` and the first text replaced by it.
+    /// The root element's name: the first tag that is not a declaration, comment or DOCTYPE.
+    static func rootName(_ xml: String) -> String? {
+        var search = xml.startIndex
+        while let open = xml[search...].firstIndex(of: "<") {
+            let next = xml.index(after: open)
+            guard next < xml.endIndex else { return nil }
+            if xml[next] != "?", xml[next] != "!" {
+                let name = String(xml[next...].prefix { !$0.isWhitespace && $0 != ">" && $0 != "/" })
+                return name.isEmpty ? nil : name
+            }
+            guard let close = xml[open...].firstIndex(of: ">") else { return nil }
+            search = xml.index(after: close)
+        }
+        return nil
+    }
+
+    /// `xml` with a DOCTYPE declaring `&sentinel;` as `system`, used where the document has its
+    /// first text or, in a document without text (`<ping/>`, attributes only), as the root's
+    /// content: a parser that resolves it fetches it whether or not the answer shows it.
     static func inject(entity system: String, into xml: String, root: String) -> String? {
         var withoutDeclaration = xml
         var declaration = ""
@@ -73,9 +91,20 @@ public struct XXECheck: ActiveCheck {
             declaration = String(xml[..<end.upperBound])
             withoutDeclaration = String(xml[end.upperBound...])
         }
-        guard let (_, text) = rootAndText(withoutDeclaration) else { return nil }
         var body = withoutDeclaration
-        body.replaceSubrange(text, with: "&sentinel;")
+        if let (_, text) = rootAndText(withoutDeclaration) {
+            body.replaceSubrange(text, with: "&sentinel;")
+        } else {
+            guard let start = body.range(of: "<" + root), let close = body[start.upperBound...].firstIndex(of: ">") else {
+                return nil
+            }
+            let selfClosing = close > start.upperBound && body[body.index(before: close)] == "/"
+            if selfClosing {
+                body.replaceSubrange(body.index(before: close)...close, with: ">&sentinel;</\(root)>")
+            } else {
+                body.insert(contentsOf: "&sentinel;", at: body.index(after: close))
+            }
+        }
         return declaration + "<!DOCTYPE \(root) [<!ENTITY sentinel SYSTEM \"\(system)\">]>" + body
     }
 }
