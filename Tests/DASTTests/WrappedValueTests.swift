@@ -32,7 +32,7 @@ struct WrappedValueTests {
                 "\($0.location.url.flatMap(WebURL.init)?.path ?? "") \($0.location.parameter ?? "")"
             }.sorted()
         }
-        #expect(found("sqli") == ["/report q"])
+        #expect(found("sqli") == ["/export/cm9wZQ== (path segment 2)", "/report q"])
         #expect(findings.first { $0.ruleId == "dast.sqli" }?.message.contains("'q (base64)'") == true)
         #expect(found("insecure-deserialization") == ["/prefs p", "/restore blob", "/resume state"])
         let blind = findings.first { $0.ruleId == "dast.insecure-deserialization" && $0.location.url?.contains("/resume") == true }

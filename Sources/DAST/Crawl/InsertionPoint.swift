@@ -16,6 +16,9 @@ public struct InsertionPoint: Sendable, Hashable {
         /// The last segment of the URL's path, percent-encoded (a page that shows the path it
         /// was asked for: not-found pages, `/hello/<name>` routes).
         case path
+        /// The path segment at this index of the path split on `/` (index 0 is before the
+        /// first `/`), percent-encoded: a segment that wraps a value (`/export/cm9wZQ==`).
+        case segment(Int)
     }
 
     /// The endpoint the payload is sent to.
@@ -48,8 +51,8 @@ public struct InsertionPoint: Sendable, Hashable {
     public var wrapped: InsertionPoint? {
         guard coding == nil else { return nil }
         switch place {
-        case .query, .form, .json, .cookie: break
-        case .header, .body, .path: return nil
+        case .query, .form, .json, .cookie, .body, .segment: break
+        case .header, .path: return nil
         }
         guard let inner = ValueCoding.inner(of: original, raw: rawOriginal) else { return nil }
         var point = InsertionPoint(endpoint: endpoint, place: place, original: inner.text)
@@ -73,6 +76,7 @@ public struct InsertionPoint: Sendable, Hashable {
         case .header(let name): name
         case .body: "body"
         case .path: "(path)"
+        case .segment(let index): "(path segment \(index))"
         }
     }
 
@@ -89,7 +93,7 @@ public struct InsertionPoint: Sendable, Hashable {
         case .cookie: "cookie"
         case .header: "header"
         case .body: "body"
-        case .path: "path"
+        case .path, .segment: "path"
         }
     }
 
@@ -122,6 +126,10 @@ public struct InsertionPoint: Sendable, Hashable {
         case .path:
             let parent = endpoint.url.path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
             endpoint.url = endpoint.url.with(path: parent.joined(separator: "/") + "/" + FormEncoding.percentEncode(value))
+        case .segment(let index):
+            var segments = endpoint.url.path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            if segments.indices.contains(index) { segments[index] = FormEncoding.percentEncode(value) }
+            endpoint.url = endpoint.url.with(path: segments.joined(separator: "/"))
         }
         var request = endpoint.request
         if case .header(let name) = place { request.setHeader(name, Self.headerSafe(value, breaking: "")) }
@@ -154,7 +162,20 @@ public struct InsertionPoint: Sendable, Hashable {
         // Repeated names (`a=1&a=2`) are one parameter.
         var seen = Set<Place>()
         let distinct = points.filter { seen.insert($0.place).inserted }
-        return distinct + distinct.compactMap(\.wrapped)
+        return distinct + distinct.compactMap(\.wrapped) + wrappingSegments(of: endpoint)
+    }
+
+    /// The path segments of `endpoint` that wrap a value (`ValueCoding.inner`), as points inside
+    /// them; a plain segment (a name, an id) is a route, not a parameter, and is not tested.
+    static func wrappingSegments(of endpoint: Endpoint) -> [InsertionPoint] {
+        let segments = endpoint.url.path.split(separator: "/", omittingEmptySubsequences: false)
+        return segments.indices.compactMap { index in
+            let decoded = ValueCoding.percentDecoded(String(segments[index]), plusIsSpace: false).bytes
+            guard let text = String(validating: decoded, as: UTF8.self), ValueCoding.inner(of: text, raw: nil) != nil else {
+                return nil
+            }
+            return InsertionPoint(endpoint: endpoint, place: .segment(index), original: text).wrapped
+        }
     }
 
     /// A page the site does not have, its one path segment the point: what a not-found page

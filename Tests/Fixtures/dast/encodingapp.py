@@ -6,6 +6,8 @@ binds 127.0.0.1 only and keeps all state in memory.
   GET /report?q=<base64 "rope">    VULNERABLE SQL injection inside a base64 value (a quoted string
                                    built by concatenation; a bare 500 on an error)
                                                                   twin: /report-safe (bound)
+  GET /export/<base64 "rope">      VULNERABLE the same, the base64 value a path segment
+                                                                  twin: /export-safe/<base64>
   GET /prefs?p=<hex pickle>        VULNERABLE pickle.loads of a hex value; the theme is shown
                                                                   twin: /prefs-safe (hex JSON)
   GET /resume?state=<b64url pickle> VULNERABLE blind pickle.loads: "resumed" whatever it held
@@ -63,6 +65,18 @@ def report(query, safe):
         name = base64.b64decode(query.get("q", [""])[0]).decode("utf-8")
     except Exception:
         return 400, "text/plain", "bad q"
+    return stock(name, safe)
+
+
+def export(segment, safe):
+    try:
+        name = base64.b64decode(urllib.parse.unquote(segment)).decode("utf-8")
+    except Exception:
+        return 400, "text/plain", "bad name"
+    return stock(name, safe)
+
+
+def stock(name, safe):
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT, stock INTEGER)")
     conn.executemany("INSERT INTO items VALUES (?, ?, ?)", [(1, "anvil", 3), (2, "rope", 12), (3, "lamp", 0)])
@@ -159,6 +173,7 @@ def home():
     links = [
         '<a href="/report?q=%s">report</a>' % urllib.parse.quote(base64.b64encode(b"rope").decode()),
         '<a href="/report-safe?q=%s">safe report</a>' % urllib.parse.quote(base64.b64encode(b"rope").decode()),
+        '<a href="/export/cm9wZQ==">export</a>', '<a href="/export-safe/cm9wZQ==">safe export</a>',
         '<a href="/prefs?p=%s">prefs</a>' % hex_prefs, '<a href="/prefs-safe?p=%s">safe prefs</a>' % hex_json,
         '<a href="/resume?state=%s">resume</a>' % state, '<a href="/resume-safe?state=%s">safe resume</a>' % state_json,
         '<a href="/restore?blob=%s">restore</a>' % quote(blob),
@@ -191,6 +206,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(home())
         if base == "/report":
             return self.reply(report(query, safe))
+        if path.startswith("/export/") or path.startswith("/export-safe/"):
+            return self.reply(export(path.rpartition("/")[2], path.startswith("/export-safe/")))
         if base == "/prefs":
             return self.reply(prefs(query, safe))
         if base == "/resume":
