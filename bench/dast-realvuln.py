@@ -1021,6 +1021,39 @@ def report(apps, results, scanners):
     print("| **total** (%d of %d started) | | %d | %d | %d | %d (%d) | %d (%d) | %d | %d | %.0f | %.0f |" % (
         tot["started"], len(apps), tot["reach"], tot["fs"], tot["fw"], tot["ps"], tot["is"], tot["pw"], tot["iw"],
         tot["rs"], tot["rw"], tot["ws"], tot["ww"]))
+    check_costs(apps, results)
+
+
+def check_costs(apps, results):
+    """Sentinel's requests per check over every app, and per parameter it tested: what each class
+    costs (README's DAST table). From each report's "requests by check" notice."""
+    per_check, points = {}, 0
+    for a in apps:
+        e = (results.get(a) or {}).get("scanners", {}).get("dast") or {}
+        try:
+            summary = json.loads(read_nofollow(e["report"]))["summary"]
+        except (KeyError, OSError, ValueError, TypeError):
+            continue
+        for notice in summary.get("notices", []):
+            text = notice.get("message", "")
+            if text.startswith("requests by check: "):
+                for part in text[len("requests by check: "):].split(", "):
+                    name, _, count = part.rpartition(" ")
+                    if count.isdigit():
+                        per_check[name] = per_check.get(name, 0) + int(count)
+        for tool in summary.get("tools", []):
+            m = re.search(r"(\d+) parameters tested", tool.get("message") or "")
+            if m:
+                points += int(m.group(1))
+    if not per_check:
+        return
+    print()
+    print("Sentinel's requests by check, all apps (%d parameters tested):" % points)
+    print()
+    print("| check | requests | per parameter tested |")
+    print("|---|---:|---:|")
+    for name, count in sorted(per_check.items(), key=lambda kv: -kv[1]):
+        print("| %s | %d | %.1f |" % (name, count, count / points if points else 0))
 
 
 if __name__ == "__main__":
