@@ -49,13 +49,15 @@ extension SQLInjectionCheck {
                 let query = Self.heavyQuery.replacingOccurrences(of: "%d", with: String(n))
                 let value = point.original + shape.replacingOccurrences(of: "%q", with: query)
                 guard let (request, response) = try context.sendAgain(point, value) else { return nil }
-                evidence += "count to \(n): \(request.summary) took \(String(format: "%.2f", response.elapsed)) s\n"
+                // The request once; then only what changed: the count and the time.
+                if evidence.isEmpty { evidence = "Request: \(request.summary)\n" }
+                evidence += "count to \(n): \(String(format: "%.2f", response.elapsed)) s\n"
                 return response.elapsed
             }
             guard confirmed != nil else { continue }
             return Self.rule.finding(
                 at: point,
-                message: "SQL injection in '\(point.name)': an injected SQLite query's work delays the answer in proportion (time-based)",
+                message: "SQL injection in '\(point.name)': an injected SQLite query's work delays the answer in step (time-based)",
                 evidence: "Baseline: \(String(format: "%.2f", context.baseline.elapsed)) s\n" + evidence,
                 web: WebFacts(technique: .time))
         }
