@@ -121,6 +121,17 @@ struct BlindAndInclusionUnitTests {
         #expect(FileInclusionCheck.phpInclusion(required) == "Failed opening required '/etc/passwd.inc")
         #expect(FileInclusionCheck.phpInclusion("Warning: readfile(/etc/passwd.txt): Failed to open stream") == nil)
         #expect(FileInclusionCheck.phpInclusion("Warning: include(header.php): Failed to open stream; see /etc/passwd") == nil)
+        // A value shown in a page's script is not an error.
+        #expect(FileInclusionCheck.phpInclusion("<script>require('/../../etc/passwd')</script>") == nil)
+        #expect(FileInclusionCheck.phpInclusion("<p>Failed opening '/etc/passwd' is what you asked for</p>") == nil)
+    }
+
+    @Test("a syntax error counts where it is about the file: its name, its first line or line 1")
+    func syntaxErrors() {
+        #expect(FileInclusionCheck.syntaxError("<pre>SyntaxError: invalid syntax (passwd, line 1)</pre>") == "SyntaxError")
+        let node = "/etc/passwd:1\nroot:x:0:0:root:/root:/bin/bash\n\nSyntaxError: Unexpected token ':'"
+        #expect(FileInclusionCheck.syntaxError(node) != nil)
+        #expect(FileInclusionCheck.syntaxError("<script>try { x() } catch (e) { if (e instanceof SyntaxError) {} }</script>") == nil)
     }
 
     @Test("the canary's code holds the factors, never their product, and is the same for a token every time")

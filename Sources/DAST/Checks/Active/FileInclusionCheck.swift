@@ -23,14 +23,19 @@ public struct FileInclusionCheck: ActiveCheck {
     )
     /// The control of a syntax error: a file every Unix host has, empty, that runs as code without one.
     static let empty = "/../../../../../../../../../../dev/null"
-    /// PHP's inclusion errors, each with where the file name it quotes ends.
-    static let phpErrors: [(String, Character)] = [
-        ("include(", ")"), ("include_once(", ")"), ("require(", ")"), ("require_once(", ")"),
-        ("Failed opening '", "'"), ("Failed opening required '", "'"), ("Failed opening &#039;", "&"),
-        ("Failed opening required &#039;", "&"),
+    /// PHP's inclusion errors: the function or phrase before the file name, and what PHP writes
+    /// after it (from the closing character on), so that a value merely shown in a page's
+    /// `require('…')` is not taken for one.
+    static let phpErrors: [(opening: String, after: String)] = [
+        ("include(", "): failed to open stream"), ("include_once(", "): failed to open stream"),
+        ("require(", "): failed to open stream"), ("require_once(", "): failed to open stream"),
+        ("Failed opening '", "' for inclusion"), ("Failed opening &#039;", "&#039; for inclusion"),
+        ("Failed opening required '", "' (include_path"), ("Failed opening required &#039;", "&#039; (include_path"),
     ]
-    /// A parser's complaint about the file's content (Python's and JavaScript's).
+    /// A parser's complaint about the file's content (Python's and JavaScript's), and what shows
+    /// it is about the file: its name, its first line, or line 1.
     static let syntaxErrors = ["SyntaxError", "invalid syntax"]
+    static let aboutTheFile = ["passwd", "root:", "line 1"]
     /// The file name `ast.parse` gives (behind `ast.literal_eval`): data parsed, not code run.
     static let dataParser = ["<unknown>", "&lt;unknown&gt;"]
 
@@ -89,19 +94,31 @@ public struct FileInclusionCheck: ActiveCheck {
 
     /// The PHP inclusion error in `text` that quotes a path to `passwd`, if any.
     static func phpInclusion(_ text: String) -> String? {
-        for (opening, closing) in phpErrors {
+        for (opening, after) in phpErrors {
+            let closing = after.first ?? ")"
             var rest = text[...]
             while let range = rest.range(of: opening) {
-                let quoted = rest[range.upperBound...].prefix(300).prefix { $0 != closing && $0 != "\n" }
-                if quoted.contains("passwd") { return opening + quoted }
-                rest = rest[range.upperBound...]
+                let tail = rest[range.upperBound...]
+                let quoted = tail.prefix(300).prefix { $0 != closing && $0 != "\n" }
+                let next = tail[quoted.endIndex...].prefix(after.count)
+                if quoted.contains("passwd"), next.lowercased() == after.lowercased() { return opening + quoted }
+                rest = tail
             }
         }
         return nil
     }
 
-    /// The syntax-error signature `text` holds, if any.
+    /// The syntax-error signature `text` holds beside a sign that it is about the file, if any.
     static func syntaxError(_ text: String) -> String? {
-        syntaxErrors.first(where: text.contains)
+        for signature in syntaxErrors {
+            var rest = text[...]
+            while let range = rest.range(of: signature) {
+                let start = text.index(range.lowerBound, offsetBy: -300, limitedBy: text.startIndex) ?? text.startIndex
+                let end = text.index(range.upperBound, offsetBy: 300, limitedBy: text.endIndex) ?? text.endIndex
+                if aboutTheFile.contains(where: text[start..<end].contains) { return signature }
+                rest = rest[range.upperBound...]
+            }
+        }
+        return nil
     }
 }
