@@ -6,10 +6,10 @@ import Findings
 ///
 /// Local: the path-traversal climb to `/etc/passwd` (the same request that check sends, so
 /// shared) answers with the interpreter's error about that file instead of, or beside, its
-/// text — PHP's `include(…passwd…)` or `Failed opening '…passwd…'`; or a syntax error, confirmed
-/// by the same climb to `/dev/null` answering none (empty code runs; a parser of data —
-/// `ast.literal_eval`, JSON — fails on empty text too, and `<unknown>`, `ast`'s file name, must
-/// not show). Remote (CWE-94 too): a URL on the canary that serves code printing a product, and
+/// text — PHP's `include(…passwd…): failed to open stream` or `Failed opening '…passwd…' for
+/// inclusion`; or a syntax error about the file, confirmed by the same climb to `/dev/null`
+/// answering none (empty code runs; a parser of data — `ast.literal_eval`, JSON — fails on
+/// empty text too, and `<unknown>`, `ast`'s file name, must not show). Remote (CWE-94 too): a URL on the canary that serves code printing a product, and
 /// the product in the answer — the fetched text ran, where a fetch that shows it holds only the
 /// factors. Runs before the path-traversal and SSRF checks, which defer to it on its points.
 ///
@@ -32,9 +32,10 @@ public struct FileInclusionCheck: ActiveCheck {
         ("Failed opening '", "' for inclusion"), ("Failed opening &#039;", "&#039; for inclusion"),
         ("Failed opening required '", "' (include_path"), ("Failed opening required &#039;", "&#039; (include_path"),
     ]
-    /// A parser's complaint about the file's content (Python's and JavaScript's), and what shows
-    /// it is about the file: its name, its first line, or line 1.
+    /// A parser's complaint about the file's content (Python's and JavaScript's).
     static let syntaxErrors = ["SyntaxError", "invalid syntax"]
+    /// What, within 300 characters of the complaint, shows it is about the file: its name, its
+    /// first line, or line 1 (a page's script that merely names `SyntaxError` shows none).
     static let aboutTheFile = ["passwd", "root:", "line 1"]
     /// The file name `ast.parse` gives (behind `ast.literal_eval`): data parsed, not code run.
     static let dataParser = ["<unknown>", "&lt;unknown&gt;"]
