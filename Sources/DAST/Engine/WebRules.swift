@@ -8,10 +8,11 @@ public enum WebRules {
     /// Harmless probes after the crawl (run without `--active` too).
     public static let probes: [any ProbeCheck] = [SensitiveFileCheck(), CORSCheck()]
     /// Injection checks, in the order they run on each insertion point (SQL before XPath: the
-    /// XPath check defers to a SQL finding on the same parameter).
+    /// XPath check defers to a SQL finding on the same parameter; file inclusion before path
+    /// traversal and SSRF, which defer to it: a file that runs is more than one that is read).
     public static let active: [any ActiveCheck] = [
         CrossSiteScriptingCheck(), SQLInjectionCheck(), XPathInjectionCheck(), LDAPInjectionCheck(),
-        CommandInjectionCheck(), PathTraversalCheck(), CodeEvaluationCheck(), TemplateInjectionCheck(),
+        CommandInjectionCheck(), FileInclusionCheck(), PathTraversalCheck(), CodeEvaluationCheck(), TemplateInjectionCheck(),
         OpenRedirectCheck(), HeaderInjectionCheck(), SSRFCheck(), XXECheck(), DeserializationCheck(),
     ]
 

@@ -4,7 +4,8 @@ import Synchronization
 
 /// The canary: an HTTP listener outside the sandbox, through the one `HTTPResponder`,
 /// that records which tokens targets fetched (`GET /TOKEN`) and answers each with
-/// `sentinel-canary-TOKEN`. A few serving threads, however many connections a target opens.
+/// `sentinel-canary-TOKEN`, or under `/inc/` with harmless code (`CanaryRegistry.code(of:)`).
+/// A few serving threads, however many connections a target opens.
 public final class CanaryListener: Sendable {
     /// Threads answering fetches: a target that opens many connections waits, it does not get
     /// a thread each.
@@ -37,7 +38,8 @@ public final class CanaryListener: Sendable {
                         if $0.count < Self.maximumTokens, $0[token] == nil { $0[token] = String(request.line.prefix(200)) }
                     }
                 }
-                return ResponderResponse(200, "OK", body: CanaryRegistry.echo(of: token))
+                let code = request.map { Self.servesCode($0.target) } ?? false
+                return ResponderResponse(200, "OK", body: code ? CanaryRegistry.code(of: token).body : CanaryRegistry.echo(of: token))
             }
         } catch let error as SentinelError {
             throw SentinelError(error.code, "canary: \(error.message)")
@@ -57,6 +59,12 @@ public final class CanaryListener: Sendable {
     static func token(in target: String) -> String {
         let last = target.split(separator: "/").last.map { String($0.prefix(64)) } ?? ""
         return String(last.prefix { $0.isLetter || $0.isNumber })
+    }
+
+    /// True for a fetch under `/inc/` (`CanaryRegistry.codeURL`): it is answered with the
+    /// token's code, for the file-inclusion check.
+    static func servesCode(_ target: String) -> Bool {
+        target.split(separator: "/").first.map(String.init) == CanaryRegistry.codeSegment
     }
 
     /// Tokens fetched so far, each with the first request line that named it.

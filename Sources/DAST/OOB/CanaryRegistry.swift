@@ -25,6 +25,26 @@ public final class CanaryRegistry: Sendable {
     /// The text the canary answers for `token`: seen in a response, the target echoed the fetch.
     public static func echo(of token: String) -> String { "sentinel-canary-\(token)" }
 
+    /// The first path segment under which the canary serves code rather than the echo.
+    public static let codeSegment = "inc"
+
+    /// A URL under which the canary serves `token`'s code (no finding is kept: a fetch of it
+    /// proves only what the SSRF check's own URL proves).
+    public func codeURL(token: String) -> String { "\(base)/\(Self.codeSegment)/\(token)" }
+
+    /// The harmless code served for `token` and the number it prints: the product of two
+    /// factors, which only running the code writes out (the text holds the factors). PHP runs
+    /// what is between its tags and prints the rest as it is; Python, Ruby and Perl take the `#`
+    /// line for a comment and print the product. The factors come from the token (FNV-1a), so
+    /// the canary, in another process, serves what the check expects without being told.
+    public static func code(of token: String) -> (body: String, product: Int) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in token.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3 }
+        let a = 10_000 + Int(hash % 90_000)
+        let b = 10_000 + Int((hash >> 32) % 90_000)
+        return ("#<?php echo \(a)*\(b); ?>\nprint(\(a)*\(b))\n", a * b)
+    }
+
     /// Every probe sent.
     public var all: [OOBProbe] { probes.withLock { $0 } }
 }

@@ -35,8 +35,9 @@ public struct PathTraversalCheck: ActiveCheck {
     /// The climb; evasions where the value is a path or the climb's answer is a failed file open; `file://`
     /// where the value is a URL; Windows' form where the server says it runs on Windows.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
-        // A number (an id, a count) is not a file name.
-        guard !point.isNumeric, !Self.readsFile(context.baseline.text) else { return [] }
+        // A number (an id, a count) is not a file name; a file that runs was reported as such.
+        guard !point.isNumeric, !context.reported.contains(FileInclusionCheck.rule.ruleId), !Self.readsFile(context.baseline.text)
+        else { return [] }
         guard let (request, answer) = try context.send(point, Self.climb) else { return [] }
         if Self.readsFile(answer.text) { return [finding(point, request, answer)] }
         var more: [String] = []

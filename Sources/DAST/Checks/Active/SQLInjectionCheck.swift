@@ -5,7 +5,8 @@ import Findings
 /// does not (error-based); answers that follow an injected condition — the true one as the
 /// original, the false one different, twice with different conditions (boolean-based; with `OR`
 /// the other way round, for a value that matches nothing, on lookups only); and an injected
-/// `SLEEP`/`pg_sleep`/`WAITFOR` that delays the answer as asked (time-based).
+/// `SLEEP`/`pg_sleep`/`WAITFOR` that delays the answer as asked (time-based), or for SQLite, which
+/// has no sleep, a heavy query whose delay follows the work asked for (`SQLiteHeavyQuery.swift`).
 public struct SQLInjectionCheck: ActiveCheck {
     static let rule = WebRule(
         id: "sqli", name: "SQL injection", severity: .critical, cwe: [89],
@@ -36,6 +37,7 @@ public struct SQLInjectionCheck: ActiveCheck {
         // asked already: remembered, not sent again).
         let doubleQuotes = try reacts && BooleanProbe.quoteMatters(point, context: context, quote: "\"")
         if let finding = try timeBased(point, context, doubleQuotes: doubleQuotes) { return [finding] }
+        if let finding = try heavyQueryBased(point, context, doubleQuotes: doubleQuotes) { return [finding] }
         return []
     }
 

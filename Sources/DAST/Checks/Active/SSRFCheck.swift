@@ -14,9 +14,12 @@ public struct SSRFCheck: ActiveCheck {
     /// A check.
     public init() {}
 
-    /// One canary URL per point, except where the value is a number (an id or a count).
+    /// One canary URL per point, except where the value is a number (an id or a count) or a
+    /// fetched file was shown to run (the file-inclusion finding says more).
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
-        guard let canary = context.canary, !point.isNumeric else { return [] }
+        guard let canary = context.canary, !point.isNumeric, !context.reported.contains(FileInclusionCheck.rule.ruleId) else {
+            return []
+        }
         let token = context.markers.marker()
         let pending = Self.rule.finding(
             at: point, message: "Server-side request forgery in '\(point.name)': the server fetched a URL the scan named",

@@ -1,0 +1,50 @@
+/// Time-based confirmation for a payload that asks for work rather than a sleep: `work(n)`
+/// costs time proportional to `n`, at a rate no one knows in advance (the server's CPU). It
+/// first finds an `n` whose delay is clearly above the baseline (from `start`, scaling by what
+/// the last answer showed, a bounded number of times), then asks again in turn: `n` must delay,
+/// a tiny `n` must not, `2n` must delay clearly more, a tiny `n` again must not — so one slow
+/// answer of a loaded server is never enough, and the delay must follow the work asked for.
+enum ScalingOracle {
+    /// The delay sought: clear of a normal answer's jitter, short of any request timeout even doubled.
+    static let clear: Double = 1
+    /// A calibration answer this much slower than wanted is scaled down (the doubled one must
+    /// still answer well within the 10-second default timeout).
+    static let tooSlow: Double = 3
+    /// Calibration answers at most (the first included).
+    static let calibrations = 3
+    /// The control's `n`: the same payload, next to no work.
+    static let tiny = 1
+
+    /// The `n` whose work delayed the answer as asked, or nil. `baseline` is the point's normal
+    /// answer time; `send(n)` answers the elapsed seconds (nil: no answer); no `n` above `limit`
+    /// is sent. On a point that does
+    /// not run the work, one request: an answer that shows not a tenth of `clear` at `start` is
+    /// taken as no work done (a server faster than that by ten times is missed). On one that
+    /// does, at most `calibrations` then 4. Throws only `RequestBudget.Exhausted`.
+    static func confirms(baseline: Double, start: Int, limit: Int, send: (Int) throws -> Double?) throws -> Int? {
+        // A point already this slow cannot show the difference reliably.
+        guard baseline < clear, start >= 1, start <= limit / 2 else { return nil }
+        var n = start
+        guard var extra = try send(n).map({ $0 - baseline }) else { return nil }
+        var tries = 1
+        while extra < clear || extra > tooSlow {
+            guard tries < calibrations, extra >= clear / 10 else { return nil }
+            // Linear work: aim at twice `clear`, at most 8 times more or less than asked now.
+            let factor = min(8, max(1.0 / 8, 2 * clear / extra))
+            let next = min(limit / 2, Int(Double(n) * factor))
+            guard next != n, next >= 1 else { return nil }
+            n = next
+            guard let elapsed = try send(n) else { return nil }
+            extra = elapsed - baseline
+            tries += 1
+        }
+        guard let work = try send(n).map({ $0 - baseline }), work >= clear * 0.8 else { return nil }
+        guard let control = try send(tiny).map({ $0 - baseline }), control < work / 2 else { return nil }
+        // Twice the work must show: at least 1.4 times the delay leaves room for jitter.
+        guard let double = try send(2 * n).map({ $0 - baseline }), double >= work * 1.4 else {
+            return nil
+        }
+        guard let recontrol = try send(tiny).map({ $0 - baseline }), recontrol < work / 2 else { return nil }
+        return n
+    }
+}
