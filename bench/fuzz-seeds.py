@@ -69,7 +69,8 @@ LOCKFILE_KINDS = [
     ("requirements", [".txt", ".in"]), ("pipenv", ["Pipfile.lock"]), ("poetry", ["poetry.lock"]),
     ("uv", ["uv.lock"]), ("pdm", ["pdm.lock"]), ("cargo", [".lock"]), ("go", ["go.mod"]), ("go", ["go.sum"]),
     ("npm", ["package-lock-v1.json", "package-lock-v2.json", "package-lock-v3.json"]), ("yarn", [".lock"]),
-    ("pnpm", [".yaml"]), ("ruby", ["Gemfile.lock"]), ("composer", ["composer.lock"]), ("swiftpm", [".resolved"]),
+    ("pnpm", [".yaml"]), ("bun", ["bun.lock"]), ("ruby", ["Gemfile.lock"]), ("composer", ["composer.lock"]),
+    ("swiftpm", [".resolved"]),
 ]
 
 

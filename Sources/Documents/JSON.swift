@@ -5,11 +5,20 @@ public enum JSON {
     /// The deepest nesting accepted.
     public static let maxDepth = 256
 
+    /// What a document may hold beyond RFC 8259.
+    public enum Dialect: Sendable {
+        /// RFC 8259 exactly.
+        case strict
+        /// JSON with comments (`//`, `/* */`) and a trailing comma before `}` or `]`, as Bun's
+        /// `bun.lock`, `tsconfig.json` and editors' settings are written.
+        case jsonc
+    }
+
     /// Parses one JSON document (a UTF-8 BOM is skipped); errors read `FILE:LINE: problem`.
-    public static func parse(_ bytes: [UInt8], file: String) throws -> DocumentNode {
+    public static func parse(_ bytes: [UInt8], file: String, dialect: Dialect = .strict) throws -> DocumentNode {
         let body = DocumentInput.droppingBOM(bytes)
         return try body.withUnsafeBufferPointer { buffer in
-            var reader = Reader(bytes: buffer, file: file)
+            var reader = Reader(bytes: buffer, file: file, jsonc: dialect == .jsonc)
             reader.skipSpace()
             guard reader.i < buffer.count else { throw DocumentInput.malformed(file, reader.line, "empty JSON document") }
             let node = try reader.value(depth: 0)
@@ -29,9 +38,13 @@ public enum JSON {
         /// Index of the first byte of the current line, for columns.
         var lineStart = 0
 
-        init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
+        /// Comments and trailing commas allowed.
+        let jsonc: Bool
+
+        init(bytes: UnsafeBufferPointer<UInt8>, file: String, jsonc: Bool) {
             self.bytes = bytes
             self.file = file
+            self.jsonc = jsonc
         }
 
         mutating func skipSpace() {
@@ -41,10 +54,34 @@ public enum JSON {
                     line += 1
                     lineStart = i + 1
                 case 0x20, 0x09, 0x0D: break
+                case UInt8(ascii: "/") where jsonc && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "/"):
+                    while i < bytes.count, bytes[i] != 0x0A { i += 1 }
+                    continue
+                case UInt8(ascii: "/") where jsonc && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "*"):
+                    i += 2
+                    while i < bytes.count, !(bytes[i] == UInt8(ascii: "*") && i + 1 < bytes.count && bytes[i + 1] == UInt8(ascii: "/")) {
+                        if bytes[i] == 0x0A {
+                            line += 1
+                            lineStart = i + 1
+                        }
+                        i += 1
+                    }
+                    // An unterminated comment ends the document; the caller reports what is missing.
+                    i = min(i + 2, bytes.count)
+                    continue
                 default: return
                 }
                 i += 1
             }
+        }
+
+        /// After a comma: true (and past it) when a JSONC trailing comma is followed by `close`.
+        mutating func closesAfterComma(_ close: UInt8) -> Bool {
+            guard jsonc else { return false }
+            skipSpace()
+            guard i < bytes.count, bytes[i] == close else { return false }
+            i += 1
+            return true
         }
 
         func fail(_ what: String) -> Error { DocumentInput.malformed(file, line, what) }
@@ -86,6 +123,7 @@ public enum JSON {
                     guard i < bytes.count else { throw fail("unexpected end of JSON in object") }
                     if bytes[i] == UInt8(ascii: ",") {
                         i += 1
+                        if closesAfterComma(UInt8(ascii: "}")) { break }
                         continue
                     }
                     if bytes[i] == UInt8(ascii: "}") {
@@ -110,6 +148,7 @@ public enum JSON {
                     guard i < bytes.count else { throw fail("unexpected end of JSON in array") }
                     if bytes[i] == UInt8(ascii: ",") {
                         i += 1
+                        if closesAfterComma(UInt8(ascii: "]")) { break }
                         continue
                     }
                     if bytes[i] == UInt8(ascii: "]") {

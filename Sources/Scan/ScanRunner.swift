@@ -138,6 +138,16 @@ public struct ScanRunner: Sendable {
             equivalence = equivalence ?? output.equivalence
         }
         report.notices += inputErrors
+        // What was asked for, whether or not it found input (the native rules skip a tree without
+        // Python); Semgrep's rules read most languages: with it, nothing goes unanalysed for want of rules.
+        let asked = Set(plan.map(\.0.name))
+        let ran = Set(outputs.map(\.tool.name))
+        let (unanalysed, unreadLockfiles) = LanguageCoverage.unanalysed(
+            target.files, codeScanned: asked.contains(ToolName.native) && !ran.contains(ToolName.semgrep),
+            dependenciesScanned: asked.contains(ToolName.osv))
+        report.notices += LanguageCoverage.notices(
+            sources: unanalysed, lockfiles: unreadLockfiles, secretsScanned: ran.contains(ToolName.secrets))
+        report.filesScanned -= unanalysed.reduce(0) { $0 + $1.files.count }
         report.skippedFiles = Self.skippedFiles(
             selection, target: target, walker: walker, unread: unread,
             ranDependencies: outputs.contains { $0.tool.name == ToolName.osv })

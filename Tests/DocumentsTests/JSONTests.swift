@@ -28,6 +28,20 @@ import Testing
         #expect(b.elements.map { [$0.line, $0.column] } == [[3, 11], [4, 3]])
     }
 
+    @Test("JSONC: comments and one trailing comma before a closing bracket; strict JSON refuses both")
+    func jsoncCommentsAndTrailingCommas() throws {
+        let text = "{\n  // a note\n  \"a\": [1, 2,],\n  /* b\n  */ \"b\": {\"c\": \"//x\",},\n}"
+        let root = try JSON.parse(Array(text.utf8), file: "f.json", dialect: .jsonc)
+        #expect(root["a"]?.elements.count == 2)
+        #expect(root["b"]?["c"]?.string == "//x")
+        #expect(root.members.map(\.line) == [3, 5])
+        #expect(message(text) != nil)
+        #expect(message("[1,]") != nil)
+        for bad in ["[1,,]", "{\"a\": 1,,}", "[,]"] {
+            #expect(throws: (any Error).self) { try JSON.parse(Array(bad.utf8), file: "f.json", dialect: .jsonc) }
+        }
+    }
+
     @Test func crlfAndBOM() throws {
         let root = try parse("\u{FEFF}{\r\n  \"a\": \"x\",\r\n  \"b\": {}\r\n}")
         #expect(root.members.map(\.line) == [2, 3])

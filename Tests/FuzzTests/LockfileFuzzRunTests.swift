@@ -23,6 +23,7 @@ import Testing
         ("cargo", { $0.hasSuffix(".lock") }, CargoLockParser()), ("go", { $0 == "go.mod" }, GoModParser()),
         ("go", { $0 == "go.sum" }, GoSumParser()), ("npm", { $0.hasPrefix("package-lock") }, PackageLockParser()),
         ("yarn", { $0.hasSuffix(".lock") }, YarnLockParser()), ("pnpm", { $0.hasSuffix(".yaml") }, PnpmLockParser()),
+        ("bun", { $0 == "bun.lock" }, BunLockParser()),
         ("ruby", { $0 == "Gemfile.lock" }, GemfileLockParser()), ("composer", { $0 == "composer.lock" }, ComposerLockParser()),
         ("swiftpm", { $0.hasSuffix(".resolved") }, PackageResolvedParser()),
     ]

@@ -283,3 +283,45 @@ import Testing
         #expect(legacy.dependencies.map { "\($0.name) \($0.version ?? "")" } == ["lodash 4.17.4"])
     }
 }
+
+/// Bun's text lockfile (issue 60): JSONC, workspaces' requirements as the direct dependencies,
+/// nested install paths resolved upwards as Node does.
+@Suite struct LockfileBunTests {
+    @Test func bunLockWorkspacesNestedPathsAndNonRegistryPackages() throws {
+        let result = try BunLockParser().parse(try fixture("bun/bun.lock"), file: "bun.lock")
+        #expect(
+            rows(result) == [
+                Row("@babel/core", "7.24.0", 23, true, ["@babel/core"]),
+                Row("semver", "6.3.1", 25, false, ["@babel/core", "semver"]),
+                // Required only by a package nothing reaches: installed, no path.
+                Row("debug", "4.3.4", 29, false, []),
+                Row("express", "4.18.2", 31, true, ["express"]),
+                Row("debug", "2.6.9", 33, false, ["express", "debug"]),
+                Row("ms", "2.0.0", 35, false, ["express", "debug", "ms"]),
+                Row("lodash", "4.17.20", 37, true, ["lodash"]),
+                Row("ms", "2.1.2", 39, false, []),
+                Row("qs", "6.11.0", 41, false, ["express", "qs"]),
+                Row("semver", "7.6.0", 43, false, []),
+            ])
+        #expect(result.problems.map(\.line) == [45])
+        #expect(LockfileDetector(root: ".").parser(forFileName: "bun.lock") is BunLockParser)
+    }
+
+    @Test(arguments: [
+        ("", "bun.lock:1: empty JSON document"),
+        ("{\"packages\": {}}", "bun.lock:1: not a bun.lock: no \"lockfileVersion\""),
+        (
+            "{\"lockfileVersion\": 1,\n\"packages\": {\"a\": {\"x\": 1}}}",
+            "bun.lock:2: package \"a\" must be an array starting with its resolution"
+        ),
+        ("{\"lockfileVersion\": 1, /* unterminated", "bun.lock:1: unexpected end of JSON in object"),
+    ])
+    func malformedBunLocks(text: String, message: String) {
+        do {
+            _ = try BunLockParser().parse(Array(text.utf8), file: "bun.lock")
+            Issue.record("accepted: \(text)")
+        } catch {
+            #expect("\(error)".contains(message), "\(error)")
+        }
+    }
+}

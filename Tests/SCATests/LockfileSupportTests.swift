@@ -56,6 +56,7 @@ let allFixtures: [(String, any LockfileParser)] = [
     ("go/go.mod", GoModParser()),
     ("go/go.sum", GoSumParser()),
     ("npm/package-lock-v1.json", PackageLockParser()),
+    ("bun/bun.lock", BunLockParser()),
     ("npm/package-lock-v2.json", PackageLockParser()),
     ("npm/package-lock-v3.json", PackageLockParser()),
     ("yarn/yarn-v1.lock", YarnLockParser()),

@@ -15,7 +15,7 @@ extension Policy {
     /// candidate's is protected (matched by file name at any depth): fixing a PyPI package has
     /// no business rewriting `package-lock.json`.
     public static let lockfiles: [String: [String]] = [
-        "npm": ["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml"],
+        "npm": ["package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock"],
         "Go": ["go.sum"],
         "crates.io": ["Cargo.lock"],
         "RubyGems": ["Gemfile.lock"],

@@ -42,7 +42,7 @@ public struct LockfileDetector: Sendable {
     public func parsers() -> [any LockfileParser] {
         [
             RequirementsParser(root: root), PipfileLockParser(), PoetryLockParser(), UVLockParser(), PDMLockParser(),
-            CargoLockParser(), GoModParser(), GoSumParser(), PackageLockParser(), YarnLockParser(), PnpmLockParser(),
+            CargoLockParser(), GoModParser(), GoSumParser(), PackageLockParser(), YarnLockParser(), PnpmLockParser(), BunLockParser(),
             GemfileLockParser(), ComposerLockParser(), PackageResolvedParser(),
         ]
     }

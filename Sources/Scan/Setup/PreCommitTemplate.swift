@@ -4,7 +4,7 @@
 public enum PreCommitTemplate {
     /// The files the hook passes: Python sources, requirements files, lockfiles and `.env` files.
     public static let files =
-        #"(\.pyw?|\.pyi|(^|/)requirements[^/]*\.(txt|in)|(^|/)(poetry\.lock|Pipfile\.lock|uv\.lock|pdm\.lock|Cargo\.lock|go\.mod|go\.sum|package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Gemfile\.lock|composer\.lock|Package\.resolved)|(^|/)\.env(\.[^/]*)?)$"#
+        #"(\.pyw?|\.pyi|(^|/)requirements[^/]*\.(txt|in)|(^|/)(poetry\.lock|Pipfile\.lock|uv\.lock|pdm\.lock|Cargo\.lock|go\.mod|go\.sum|package-lock\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lock|Gemfile\.lock|composer\.lock|Package\.resolved)|(^|/)\.env(\.[^/]*)?)$"#
 
     static var text: String {
         """
