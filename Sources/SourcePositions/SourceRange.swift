@@ -1,3 +1,6 @@
+/// Where a syntax node lies in its file: shared by every language's parser (Python's, JavaScript's),
+/// so that the analysis reads positions the same way whatever the language.
+
 /// A point in a source file.
 ///
 /// Lines and columns are 1-based; columns count UTF-8 bytes (as CPython's `col_offset` does), so they
