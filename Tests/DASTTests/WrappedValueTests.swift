@@ -8,8 +8,9 @@ import Web
 @testable import DAST
 
 /// Values that wrap what the application reads (issue 59), on `encodingapp.py`: SQL inside
-/// base64, pickles in hex, URL-safe base64 and raw bytes (one of them blind), and XML parameters
-/// whose parser resolves external entities (one without text, answering nothing of it).
+/// base64, pickles in hex, URL-safe base64 and raw bytes (one of them blind), XML parameters
+/// whose parser resolves external entities (one without text, answering nothing of it), and
+/// files that multipart forms upload (YAML, a pickle, XML).
 @Suite(.integration, .enabled(if: VulnerableApp.pythonAvailable, "needs python3 to run the test application"))
 struct WrappedValueTests {
     @Test("probes go inside hex, base64 and byte values, and XML parameters get external entities; no twin is reported")
@@ -34,10 +35,13 @@ struct WrappedValueTests {
         }
         #expect(found("sqli") == ["/export/cm9wZQ== (path segment 2)", "/report q"])
         #expect(findings.first { $0.ruleId == "dast.sqli" }?.message.contains("'q (base64)'") == true)
-        #expect(found("insecure-deserialization") == ["/prefs p", "/restore blob", "/resume state"])
+        #expect(
+            found("insecure-deserialization") == ["/backup file", "/prefs p", "/restore blob", "/resume state", "/settings file"])
+        let yamlEcho = findings.first { $0.ruleId == "dast.insecure-deserialization" && $0.location.url?.hasSuffix("/settings") == true }
+        #expect(yamlEcho?.message.contains("YAML") == true && yamlEcho?.facts.web.parameterIn == "upload")
         let blind = findings.first { $0.ruleId == "dast.insecure-deserialization" && $0.location.url?.contains("/resume") == true }
         #expect(blind?.facts.web.technique == .time)
-        #expect(found("xxe") == ["/import doc", "/ping doc"])
+        #expect(found("xxe") == ["/feed file", "/import doc", "/ping doc"])
         let outOfBand = findings.first { $0.ruleId == "dast.xxe" && $0.location.url?.contains("/ping") == true }
         #expect(outOfBand?.facts.web.technique == .outOfBand)
     }

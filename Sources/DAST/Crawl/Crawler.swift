@@ -108,7 +108,11 @@ public struct Crawler: Sendable {
         }
         for form in document.forms {
             let pairs = form.submission().map { NameValue($0.name, $0.value) }
-            if form.method == "POST" {
+            let files = form.fields.filter { $0.kind == .file && !$0.name.isEmpty && !$0.isDisabled }
+            if form.method == "POST", form.enctype == HTMLForm.multipart, !files.isEmpty {
+                let uploads = files.map { UploadFile.probe(field: $0.name, accept: $0.accept) }
+                consider(Endpoint(method: "POST", url: form.action, query: nil, body: .multipart(pairs, files: uploads), discovery: .form))
+            } else if form.method == "POST" {
                 consider(Endpoint(method: "POST", url: form.action, query: nil, body: .form(pairs), discovery: .form))
             } else {
                 consider(Endpoint(method: "GET", url: form.action, query: pairs, discovery: .form))

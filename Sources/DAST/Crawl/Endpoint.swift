@@ -21,6 +21,8 @@ public struct Endpoint: Sendable, Hashable {
         case json(DocumentNode)
         /// Any other body sent as it is (`application/xml`, `text/plain`): one parameter, the whole body.
         case raw(contentType: String, text: String)
+        /// `multipart/form-data`: a form's fields and its files (each file's content a parameter).
+        case multipart([NameValue], files: [UploadFile])
     }
 
     /// `GET`, `POST`, ...
@@ -53,6 +55,7 @@ public struct Endpoint: Sendable, Hashable {
         case .form(let pairs): names += pairs.map { "f:" + $0.name }
         case .json(let node): names += JSONPath.leaves(of: node).map { "j:" + $0.description }
         case .raw(let type, _): names.append("raw:" + type)
+        case .multipart(let pairs, let files): names += pairs.map { "f:" + $0.name } + files.map { "file:" + $0.field }
         }
         return "\(method) \(url.origin)\(url.path)?" + Set(names).sorted().joined(separator: "&")
     }
@@ -73,6 +76,9 @@ public struct Endpoint: Sendable, Hashable {
         case .raw(let type, let text):
             request.setHeader("Content-Type", type)
             request.body = Array(text.utf8)
+        case .multipart(let pairs, let files):
+            request.setHeader("Content-Type", "multipart/form-data; boundary=\(UploadFile.boundary)")
+            request.body = UploadFile.body(fields: pairs, files: files)
         }
         return request
     }

@@ -19,6 +19,8 @@ public struct InsertionPoint: Sendable, Hashable {
         /// The path segment at this index of the path split on `/` (index 0 is before the
         /// first `/`), percent-encoded: a segment that wraps a value (`/export/cm9wZQ==`).
         case segment(Int)
+        /// The content of the file a multipart form's input sends, one byte per scalar.
+        case upload(String)
     }
 
     /// The endpoint the payload is sent to.
@@ -52,7 +54,7 @@ public struct InsertionPoint: Sendable, Hashable {
         guard coding == nil else { return nil }
         switch place {
         case .query, .form, .json, .cookie, .body, .segment: break
-        case .header, .path: return nil
+        case .header, .path, .upload: return nil
         }
         guard let inner = ValueCoding.inner(of: original, raw: rawOriginal) else { return nil }
         var point = InsertionPoint(endpoint: endpoint, place: place, original: inner.text)
@@ -77,6 +79,7 @@ public struct InsertionPoint: Sendable, Hashable {
         case .body: "body"
         case .path: "(path)"
         case .segment(let index): "(path segment \(index))"
+        case .upload(let name): name
         }
     }
 
@@ -94,6 +97,7 @@ public struct InsertionPoint: Sendable, Hashable {
         case .header: "header"
         case .body: "body"
         case .path, .segment: "path"
+        case .upload: "upload"
         }
     }
 
@@ -114,6 +118,13 @@ public struct InsertionPoint: Sendable, Hashable {
         case .form(let name):
             if case .form(let pairs) = endpoint.body {
                 endpoint.body = .form(Self.replace(name, in: pairs, with: value, raw: raw))
+            } else if case .multipart(let pairs, let files) = endpoint.body {
+                endpoint.body = .multipart(Self.replace(name, in: pairs, with: value, raw: nil), files: files)
+            }
+        case .upload(let name):
+            if case .multipart(let pairs, var files) = endpoint.body, let index = files.firstIndex(where: { $0.field == name }) {
+                files[index].content = value.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
+                endpoint.body = .multipart(pairs, files: files)
             }
         case .json(let path):
             if case .json(let node) = endpoint.body { endpoint.body = .json(path.replacing(in: node, with: value)) }
@@ -157,6 +168,14 @@ public struct InsertionPoint: Sendable, Hashable {
             }
         case .raw(_, let text):
             points.append(InsertionPoint(endpoint: endpoint, place: .body, original: text))
+        case .multipart(let pairs, let files):
+            points += pairs.map { InsertionPoint(endpoint: endpoint, place: .form($0.name), original: $0.value) }
+            // A file's content is bytes: only the checks that read documents and objects test it.
+            points += files.map { file in
+                var point = InsertionPoint(endpoint: endpoint, place: .upload(file.field), original: ValueCoding.latin1(file.content))
+                point.isBinary = true
+                return point
+            }
         }
         points += cookies.map { InsertionPoint(endpoint: endpoint, place: .cookie($0.name), original: $0.value) }
         // Repeated names (`a=1&a=2`) are one parameter.

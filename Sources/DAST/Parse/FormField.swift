@@ -36,12 +36,14 @@ public struct FormField: Sendable, Hashable {
     public var maxLength: Int?
     /// The `min` attribute as written (numbers and dates).
     public var minimum: String?
+    /// A file input's `accept` attribute as written (`.yaml,.yml`, `text/xml`, `image/*`).
+    public var accept: String?
 
     /// A control; everything but `name` and `kind` defaults to absent.
     public init(
         name: String, kind: Kind, type: String? = nil, value: String = "", options: [String] = [],
         checked: Bool = false, isDisabled: Bool = false, isRequired: Bool = false, maxLength: Int? = nil,
-        minimum: String? = nil
+        minimum: String? = nil, accept: String? = nil
     ) {
         self.name = name
         self.kind = kind
@@ -53,6 +55,7 @@ public struct FormField: Sendable, Hashable {
         self.isRequired = isRequired
         self.maxLength = maxLength
         self.minimum = minimum
+        self.accept = accept
     }
 }
 

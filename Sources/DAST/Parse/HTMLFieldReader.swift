@@ -26,6 +26,7 @@ enum HTMLFieldReader {
             name: token.attribute("name", in: bytes) ?? "", kind: kind, type: type,
             value: kind == .select || kind == .textarea ? "" : value, checked: checkable && token.hasAttribute("checked"),
             isDisabled: token.hasAttribute("disabled"), isRequired: token.hasAttribute("required"),
-            maxLength: maxLength.flatMap { $0 >= 0 ? $0 : nil }, minimum: token.attribute("min", in: bytes))
+            maxLength: maxLength.flatMap { $0 >= 0 ? $0 : nil }, minimum: token.attribute("min", in: bytes),
+            accept: kind == .file ? token.attribute("accept", in: bytes) : nil)
     }
 }

@@ -20,6 +20,15 @@ binds 127.0.0.1 only and keeps all state in memory.
   GET /ping?doc=<ping/>            VULNERABLE blind XXE: a document without text, parsed with
                                    external entities on, nothing shown ("pong")
                                                                   twin: /ping-safe (entities off)
+  GET/POST /settings               a multipart form uploading a YAML file (accept=".yaml,.yml"):
+                                   VULNERABLE yaml.load with the unsafe loader; the loaded mapping is
+                                   shown                          twin: /settings-safe (safe_load)
+  GET/POST /backup                 a multipart form uploading a file (no accept): VULNERABLE blind
+                                   pickle.loads ("restored")     twin: /backup-safe (JSON)
+  GET/POST /feed                   a multipart form uploading an XML file (accept=".xml"): VULNERABLE
+                                   XXE, the text shown            twin: /feed-safe (entities off)
+
+Python 3.11 with PyYAML (Debian's python3-yaml) for /settings.
 
 Usage: python3 encodingapp.py [--port 0] [--port-file FILE]
 Python 3.11 standard library only.
@@ -27,6 +36,8 @@ Python 3.11 standard library only.
 
 import argparse
 import base64
+import email
+import email.policy
 import hashlib
 import hmac
 import html
@@ -39,6 +50,11 @@ import sqlite3
 import urllib.parse
 import xml.sax
 import xml.sax.handler
+
+try:
+    import yaml
+except ImportError:  # only /settings needs it
+    yaml = None
 
 SECRET = os.urandom(16)
 
@@ -161,6 +177,50 @@ def ping(query, safe):
     return page("Ping", "<p>pong</p>")
 
 
+def upload_form(action, accept):
+    return page("Upload", '<form method="post" action="%s" enctype="multipart/form-data">'
+                '<input name="title" value="mine"><input type="file" name="file"%s><button>Upload</button></form>'
+                % (action, ' accept="%s"' % accept if accept else ""))
+
+
+def uploaded(headers, body):
+    """The parts of a multipart/form-data body: name -> bytes."""
+    message = email.message_from_bytes(
+        b"Content-Type: " + headers.get("Content-Type", "").encode() + b"\r\n\r\n" + body, policy=email.policy.HTTP)
+    parts = {}
+    for part in message.iter_parts() if message.is_multipart() else []:
+        name = part.get_param("name", header="content-disposition")
+        if name:
+            parts[name] = part.get_payload(decode=True) or b""
+    return parts
+
+
+def settings(parts, safe):
+    try:
+        text = parts.get("file", b"").decode("utf-8")
+        loaded = yaml.safe_load(text) if safe else yaml.load(text, Loader=yaml.UnsafeLoader)  # VULNERABLE unless safe
+    except Exception:
+        return error()
+    return page("Settings", "<p>Loaded: %s</p>" % html.escape(repr(loaded)[:2000]))
+
+
+def backup(parts, safe):
+    try:
+        data = parts.get("file", b"")
+        json.loads(data) if safe else pickle.loads(data)  # VULNERABLE unless safe
+    except Exception:
+        pass
+    return page("Backup", "<p>Your backup was restored.</p>")
+
+
+def feed(parts, safe):
+    try:
+        text = parse(parts.get("file", b"").decode("utf-8", "replace"), safe)
+    except Exception:
+        return error()
+    return page("Feed", "<p>Feed: %s</p>" % html.escape(text.strip()[:2000]))
+
+
 def home():
     hex_prefs = pickle.dumps({"theme": "dark"}, protocol=4).hex()
     hex_json = json.dumps({"theme": "dark"}).encode().hex()
@@ -180,8 +240,13 @@ def home():
         '<a href="/restore-safe?blob=%s">safe restore</a>' % quote(blob_safe),
         '<a href="/import?doc=%s">import</a>' % order, '<a href="/import-safe?doc=%s">safe import</a>' % order,
         '<a href="/ping?doc=%s">ping</a>' % quote(b"<ping/>"), '<a href="/ping-safe?doc=%s">safe ping</a>' % quote(b"<ping/>"),
+        '<a href="/settings">settings</a>', '<a href="/settings-safe">safe settings</a>', '<a href="/backup">backup</a>',
+        '<a href="/backup-safe">safe backup</a>', '<a href="/feed">feed</a>', '<a href="/feed-safe">safe feed</a>',
     ]
     return page("EncodingApp", "<ul>%s</ul>" % "".join("<li>%s</li>" % link for link in links))
+
+
+UPLOADS = {"/settings": (settings, ".yaml,.yml"), "/backup": (backup, None), "/feed": (feed, ".xml")}
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -218,6 +283,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.reply(import_order(query, safe))
         if base == "/ping":
             return self.reply(ping(query, safe))
+        if base in UPLOADS:
+            return self.reply(upload_form(path, UPLOADS[base][1]))
+        return self.reply(page("Not found", "<p>Nothing here.</p>", 404))
+
+    def do_POST(self):
+        length = min(int(self.headers.get("Content-Length") or 0), 1 << 20)
+        body = self.rfile.read(length)
+        path = self.path.partition("?")[0]
+        safe = path.endswith("-safe")
+        base = path[:-len("-safe")] if safe else path
+        if base in UPLOADS:
+            return self.reply(UPLOADS[base][0](uploaded(self.headers, body), safe))
         return self.reply(page("Not found", "<p>Nothing here.</p>", 404))
 
 

@@ -23,8 +23,10 @@ public struct DeserializationCheck: ActiveCheck {
     /// A check.
     public init() {}
 
-    /// Only for values that are or decode to a pickle, or a PHP serialised value.
+    /// Only for values that are or decode to a pickle, or a PHP serialised value, and for files
+    /// a form uploads.
     public func test(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
+        if case .upload = point.place { return try upload(point, context: context) }
         let marker = context.markers.marker()
         let pickle = Self.pickle(point)
         let replacement: String
@@ -71,11 +73,43 @@ public struct DeserializationCheck: ActiveCheck {
     /// A pickle that sleeps as asked delays the answer: the server unpickles it, though it shows
     /// nothing of what it read.
     private func blind(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
+        try sleeps(point, context: context, format: "pickle") { delay in
+            let object = PickleWriter.call(module: "time", name: "sleep", argument: Int32(delay))
+            return point.isBinary ? ValueCoding.latin1(object) : Self.base64Encoded(object, like: point.original)
+        }
+    }
+
+    /// A file a form uploads, read by a YAML loader that builds Python objects (PyYAML's
+    /// `yaml.load` with its full or unsafe loader) or by `pickle`: a YAML document applying
+    /// `str.upper` to a marker shows the marker upper-cased where the answer shows what was
+    /// loaded (a safe loader refuses the tag); else a YAML document and a pickle that sleep must
+    /// delay the answer as asked. One request each where nothing shows.
+    private func upload(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
+        let marker = context.markers.marker()
+        let document = "sentinel: !!python/object/apply:str.upper [\"\(marker)\"]\n"
+        if let (request, response) = try context.send(point, document), response.text.contains(marker.uppercased()),
+            !context.baseline.text.contains(marker.uppercased())
+        {
+            return [
+                Self.rule.finding(
+                    at: point,
+                    message:
+                        "Insecure deserialisation in '\(point.name)': the uploaded YAML is loaded with a loader that calls Python functions",
+                    evidence: Evidence.of(request, response, around: marker.uppercased())
+                        + "\n(the document applied str.upper to a marker; nothing else was called)")
+            ]
+        }
+        let yaml = try sleeps(point, context: context, format: "YAML document") { "sentinel: !!python/object/apply:time.sleep [\($0)]\n" }
+        return yaml.isEmpty ? try blind(point, context: context) : yaml
+    }
+
+    /// The timing proof for a `format` object that sleeps `delay` seconds (`value(delay)`).
+    private func sleeps(
+        _ point: InsertionPoint, context: ActiveContext, format: String, value: (Int) -> String
+    ) throws -> [Finding] {
         var evidence = ""
         let confirmed = try TimingOracle.confirms(baseline: context.baseline.elapsed) { delay in
-            let object = PickleWriter.call(module: "time", name: "sleep", argument: Int32(delay))
-            let value = point.isBinary ? ValueCoding.latin1(object) : Self.base64Encoded(object, like: point.original)
-            guard let (request, response) = try context.sendAgain(point, value) else { return nil }
+            guard let (request, response) = try context.sendAgain(point, value(Int(delay))) else { return nil }
             evidence += "\(request.url) took \(String(format: "%.2f", response.elapsed)) s\n"
             return response.elapsed
         }
@@ -83,9 +117,9 @@ public struct DeserializationCheck: ActiveCheck {
         return [
             Self.rule.finding(
                 at: point,
-                message: "Insecure deserialisation in '\(point.name)': a pickle that sleeps delays the answer (blind)",
+                message: "Insecure deserialisation in '\(point.name)': a \(format) that sleeps delays the answer (blind)",
                 evidence: "Baseline: \(String(format: "%.2f", context.baseline.elapsed)) s\n" + evidence
-                    + "(the pickle sent calls time.sleep and nothing else)",
+                    + "(the \(format) sent calls time.sleep and nothing else)",
                 web: WebFacts(technique: .time))
         ]
     }

@@ -12,6 +12,9 @@ public struct XXECheck: ActiveCheck {
     /// The rules it reports.
     public var rules: [WebRule] { [Self.rule] }
 
+    /// It tests uploaded files too, whose content is bytes.
+    public var readsBytes: Bool { true }
+
     /// A check.
     public init() {}
 
