@@ -80,27 +80,34 @@ public struct DeserializationCheck: ActiveCheck {
     }
 
     /// A file a form uploads, read by a YAML loader that builds Python objects (PyYAML's
-    /// `yaml.load` with its full or unsafe loader) or by `pickle`: a YAML document applying
-    /// `str.upper` to a marker shows the marker upper-cased where the answer shows what was
-    /// loaded (a safe loader refuses the tag); else a YAML document and a pickle that sleep must
-    /// delay the answer as asked. One request each where nothing shows.
+    /// `yaml.load` with its unsafe loader, or with its default before 5.4: `tuple(map(f, [x]))`
+    /// passes both) or by `pickle`: a YAML document mapping `string.capwords` over a marker shows
+    /// it capitalised where the answer shows what was loaded (a safe loader refuses the tags);
+    /// else a YAML document and a pickle that sleep must delay the answer as asked. One request
+    /// each where nothing shows.
     private func upload(_ point: InsertionPoint, context: ActiveContext) throws -> [Finding] {
         let marker = context.markers.marker()
-        let document = "sentinel: !!python/object/apply:str.upper [\"\(marker)\"]\n"
-        if let (request, response) = try context.send(point, document), response.text.contains(marker.uppercased()),
-            !context.baseline.text.contains(marker.uppercased())
+        let capitalised = marker.prefix(1).uppercased() + marker.dropFirst()
+        if let (request, response) = try context.send(point, Self.yamlCall("string.capwords", "\"\(marker)\"")),
+            response.text.contains(capitalised), !context.baseline.text.contains(capitalised)
         {
             return [
                 Self.rule.finding(
                     at: point,
                     message:
                         "Insecure deserialisation in '\(point.name)': the uploaded YAML is loaded with a loader that calls Python functions",
-                    evidence: Evidence.of(request, response, around: marker.uppercased())
-                        + "\n(the document applied str.upper to a marker; nothing else was called)")
+                    evidence: Evidence.of(request, response, around: capitalised)
+                        + "\n(the document mapped string.capwords over a marker; nothing else was called)")
             ]
         }
-        let yaml = try sleeps(point, context: context, format: "YAML document") { "sentinel: !!python/object/apply:time.sleep [\($0)]\n" }
+        let yaml = try sleeps(point, context: context, format: "YAML document") { Self.yamlCall("time.sleep", "\($0)") }
         return yaml.isEmpty ? try blind(point, context: context) : yaml
+    }
+
+    /// A YAML document whose value is `tuple(map(function, [argument]))`: the call PyYAML's
+    /// object-building loaders make.
+    static func yamlCall(_ function: String, _ argument: String) -> String {
+        "sentinel: !!python/object/new:tuple [!!python/object/new:map [!!python/name:\(function) , [\(argument)]]]\n"
     }
 
     /// The timing proof for a `format` object that sleeps `delay` seconds (`value(delay)`).
