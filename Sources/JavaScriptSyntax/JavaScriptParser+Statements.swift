@@ -23,7 +23,7 @@ extension JSParser {
             return declaration.with(end: prevEnd, lines: lines)
         case "let":
             if let next = peek(), next.kind == .name || next.is("[") || next.is("{") {
-                if !(next.kind == .name && (next.text == "in" || next.text == "instanceof" || next.text == "of" && !next.escaped)) {
+                if !(next.kind == .name && (next.text == "in" || next.text == "instanceof")) {
                     let declaration = try parseVariableDeclaration()
                     try consumeSemicolon()
                     return declaration.with(end: prevEnd, lines: lines)
