@@ -117,12 +117,23 @@ extension JSParser {
 
     mutating func parseParenthesized() throws -> JSNode {
         let start = tok.start
+        let context = (inFunction ? 1 : 0) | (inAsync ? 2 : 0) | (inGenerator ? 4 : 0)
+        if let read = parenthesized[start], read.context == context {
+            let scanned = lexer.scanned
+            lexer = read.lexer
+            lexer.scanned = scanned
+            tok = read.tok
+            prevEnd = read.prevEnd
+            return read.node
+        }
         try advance()
         try enter()
         defer { leave() }
         let expression = try parseExpressionAllowingIn()
         try expect(")")
-        return node(.parenthesized, nil, [expression], from: start)
+        let result = node(.parenthesized, nil, [expression], from: start)
+        parenthesized[start] = (result, lexer, tok, prevEnd, context)
+        return result
     }
 
     mutating func parseArrayLiteral() throws -> JSNode {

@@ -138,6 +138,9 @@ struct JSParser {
     var noConditionalTypes = false
     /// Offsets where an arrow function was tried and failed: never tried twice.
     var failedArrows: Set<Int> = []
+    /// Parenthesised expressions already read, by offset and context: a failed arrow head re-reads the
+    /// parentheses nested in its defaults, and without this `(a = (a = (a = ...)))` is quadratic.
+    var parenthesized: [Int: (node: JSNode, lexer: JavaScriptLexer, tok: JSToken, prevEnd: Int, context: Int)] = [:]
     let scanBudget: Int
 
     init(bytes: [UInt8], file: String, dialect: JavaScriptDialect) throws {
