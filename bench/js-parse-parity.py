@@ -142,7 +142,8 @@ def tree_sitter_verdict(grammar: str, data: bytes):
         if node.type == "ERROR" or node.is_missing:
             if error_line is None or node.start_point[0] + 1 < error_line:
                 error_line = node.start_point[0] + 1
-        kind = node.type
+        # Only named nodes: keywords are anonymous nodes whose type is their text (`class`, `string`).
+        kind = node.type if node.is_named else ""
         if kind in FUNCTION_TYPES and node.child_by_field_name("body") is not None:
             counts["function"] += 1
         for label, kinds in COUNTED.items():

@@ -89,10 +89,11 @@ extension JSParser {
                 try advance()
                 expression = node(.nonNull, nil, [expression], from: start)
             case "<" where ts:
-                guard let typeArguments = try speculate({ parser -> JSNode? in
-                    let arguments = try parser.parseTypeArgumentsInExpression()
-                    return parser.canFollowTypeArguments() ? arguments : nil
-                })
+                guard
+                    let typeArguments = try speculate({ parser -> JSNode? in
+                        let arguments = try parser.parseTypeArgumentsInExpression()
+                        return parser.canFollowTypeArguments() ? arguments : nil
+                    })
                 else { return expression }
                 try link()
                 if allowCalls && at("(") {

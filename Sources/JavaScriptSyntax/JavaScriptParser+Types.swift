@@ -522,7 +522,8 @@ extension JSParser {
             try advance()
         }
         if at("["), let next = peek(), next.kind == .name, peek(2)?.is(":") ?? false {
-            return try parseIndexSignature(start: start, modifiers: JSNode(.modifiers, children: modifiers, range: lines.range(start, start)))
+            return try parseIndexSignature(
+                start: start, modifiers: JSNode(.modifiers, children: modifiers, range: lines.range(start, start)))
         }
         let (key, name) = try parsePropertyKey()
         if at("?") {

@@ -8,7 +8,9 @@ import Testing
         // No semicolon is inserted before `(`: the next line calls the previous one.
         let root = try program("a = b\n(c)\n")
         #expect(root.children.count == 1)
-        #expect(root.children[0].sexpr == "(expressionStatement (assignment = (identifier a) (call (identifier b) _ (arguments (identifier c)))))")
+        #expect(
+            root.children[0].sexpr
+                == "(expressionStatement (assignment = (identifier a) (call (identifier b) _ (arguments (identifier c)))))")
     }
 
     @Test func asiSplitsWhereTheNextTokenCannotContinue() throws {
@@ -34,7 +36,9 @@ import Testing
 
     @Test func slashIsDivisionAfterAnOperandAndRegexWhereAnOperandStarts() throws {
         #expect(try expression("a / b / c") == "(binary / (binary / (identifier a) (identifier b)) (identifier c))")
-        #expect(try expression("x = /b+/g.test(s)") == "(assignment = (identifier x) (call (member . (regex b+) (identifier test)) _ (arguments (identifier s))))")
+        #expect(
+            try expression("x = /b+/g.test(s)")
+                == "(assignment = (identifier x) (call (member . (regex b+) (identifier test)) _ (arguments (identifier s))))")
         #expect(try expression("(a) / 2") == "(binary / (parenthesized (identifier a)) (number 2))")
         #expect(try expression("f(/=/)") == "(call (identifier f) _ (arguments (regex =)))")
         // `/` in a class is not the end of the regex.
@@ -61,16 +65,24 @@ import Testing
         let arrow = try expression("(a, b = 1, ...c) => a")
         #expect(arrow.hasPrefix("(arrowFunction (modifiers) _ (parameters (parameter (decorators) (modifiers) (identifier a) _ _)"))
         #expect(arrow.contains("(restElement (identifier c))"))
-        #expect(try expression("({a, b: [c]} = d)") == "(parenthesized (assignment = (objectPattern (objectProperty shorthand (identifier a) (identifier a)) (objectProperty (identifier b) (arrayPattern (identifier c)))) (identifier d)))")
+        #expect(
+            try expression("({a, b: [c]} = d)")
+                == "(parenthesized (assignment = (objectPattern (objectProperty shorthand (identifier a) (identifier a)) (objectProperty (identifier b) (arrayPattern (identifier c)))) (identifier d)))"
+        )
         #expect(rejection("(a, b)\n=> a") != nil)
-        #expect(try expression("c ? (a) : (b) => d", "a.ts") == "(conditional (identifier c) (parenthesized (identifier a)) (arrowFunction (modifiers) _ (parameters (parameter (decorators) (modifiers) (identifier b) _ _)) _ (identifier d)))")
+        #expect(
+            try expression("c ? (a) : (b) => d", "a.ts")
+                == "(conditional (identifier c) (parenthesized (identifier a)) (arrowFunction (modifiers) _ (parameters (parameter (decorators) (modifiers) (identifier b) _ _)) _ (identifier d)))"
+        )
     }
 
     @Test func asyncIsAnIdentifierUnlessAFunctionFollows() throws {
         #expect(try expression("async(1)") == "(call (identifier async) _ (arguments (number 1)))")
         #expect(try expression("async (x) => x").hasPrefix("(arrowFunction (modifiers (modifier async))"))
         #expect(try expression("async x => x").hasPrefix("(arrowFunction (modifiers (modifier async))"))
-        #expect(try expression("async => async").hasPrefix("(arrowFunction (modifiers) _ (parameters (parameter (decorators) (modifiers) (identifier async)"))
+        #expect(
+            try expression("async => async").hasPrefix(
+                "(arrowFunction (modifiers) _ (parameters (parameter (decorators) (modifiers) (identifier async)"))
         let root = try program("async\nfunction f() {}")
         #expect(root.children.map(\.kind) == [.expressionStatement, .functionDeclaration])
     }
@@ -78,17 +90,22 @@ import Testing
     @Test func letIsAnIdentifierInSloppyCodeUnlessABindingFollows() throws {
         #expect(try statement("var let = 1") == "(variableDeclaration var (variableDeclarator (identifier let) _ (number 1)))")
         #expect(try expression("let + 1") == "(binary + (identifier let) (number 1))")
-        #expect(try statement("let [a] = b") == "(variableDeclaration let (variableDeclarator (arrayPattern (identifier a)) _ (identifier b)))")
+        #expect(
+            try statement("let [a] = b") == "(variableDeclaration let (variableDeclarator (arrayPattern (identifier a)) _ (identifier b)))")
     }
 
     @Test func contextualWordsAreIdentifiersElsewhere() throws {
         let source = "var of = 1, get = 2, set = 3, type = 4, declare = 5, from = 6, as = 7; for (of of [of]) {}"
         let root = try program(source, "a.ts")
-        #expect(nodes(root, .variableDeclarator).compactMap { $0.children[0].text } == ["of", "get", "set", "type", "declare", "from", "as"])
+        #expect(
+            nodes(root, .variableDeclarator).compactMap { $0.children[0].text } == ["of", "get", "set", "type", "declare", "from", "as"])
         #expect(root.children[1].kind == .forOf)
         #expect(try expression("type = 1", "a.ts") == "(assignment = (identifier type) (number 1))")
         #expect(try expression("declare(x)", "a.ts") == "(call (identifier declare) _ (arguments (identifier x)))")
-        #expect(try expression("({ get, set, async, static: 1 })") == "(parenthesized (object (objectProperty shorthand (identifier get) (identifier get)) (objectProperty shorthand (identifier set) (identifier set)) (objectProperty shorthand (identifier async) (identifier async)) (objectProperty (identifier static) (number 1))))")
+        #expect(
+            try expression("({ get, set, async, static: 1 })")
+                == "(parenthesized (object (objectProperty shorthand (identifier get) (identifier get)) (objectProperty shorthand (identifier set) (identifier set)) (objectProperty shorthand (identifier async) (identifier async)) (objectProperty (identifier static) (number 1))))"
+        )
         // `type` names an alias only with the name on its line.
         #expect(try program("type\nFoo = 1", "a.ts").children.map(\.kind) == [.expressionStatement, .expressionStatement])
     }

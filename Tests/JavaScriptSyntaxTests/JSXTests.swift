@@ -5,12 +5,19 @@ import Testing
 /// JSX in .js, .jsx and .tsx: elements, fragments, attributes, containers, entities, names.
 @Suite struct JSXTests {
     @Test func elementsAttributesAndChildren() throws {
-        let element = try expression(#"<div className="a" {...props} data-id={id} disabled xlink:href='u'>Hi &amp; bye {name}{/* c */}<br/></div>"#)
-        #expect(element == "(jsxElement div (jsxName div) _ (jsxAttributes (jsxAttribute className (string \"a\")) (jsxSpreadAttribute (identifier props)) (jsxAttribute data-id (jsxExpressionContainer (identifier id))) (jsxAttribute disabled _) (jsxAttribute xlink:href (string \"u\"))) (jsxChildren (jsxText \"Hi & bye \") (jsxExpressionContainer (identifier name)) (jsxExpressionContainer _) (jsxElement br (jsxName br) _ (jsxAttributes) (jsxChildren))))")
+        let element = try expression(
+            #"<div className="a" {...props} data-id={id} disabled xlink:href='u'>Hi &amp; bye {name}{/* c */}<br/></div>"#)
+        #expect(
+            element
+                == "(jsxElement div (jsxName div) _ (jsxAttributes (jsxAttribute className (string \"a\")) (jsxSpreadAttribute (identifier props)) (jsxAttribute data-id (jsxExpressionContainer (identifier id))) (jsxAttribute disabled _) (jsxAttribute xlink:href (string \"u\"))) (jsxChildren (jsxText \"Hi & bye \") (jsxExpressionContainer (identifier name)) (jsxExpressionContainer _) (jsxElement br (jsxName br) _ (jsxAttributes) (jsxChildren))))"
+        )
     }
 
     @Test func fragmentsMemberAndNamespacedNames() throws {
-        #expect(try expression("<><Foo.Bar.Baz x={1} /><svg:rect /></>") == "(jsxElement _ _ (jsxAttributes) (jsxChildren (jsxElement Foo.Bar.Baz (jsxName Foo.Bar.Baz) _ (jsxAttributes (jsxAttribute x (jsxExpressionContainer (number 1)))) (jsxChildren)) (jsxElement svg:rect (jsxName svg:rect) _ (jsxAttributes) (jsxChildren))))")
+        #expect(
+            try expression("<><Foo.Bar.Baz x={1} /><svg:rect /></>")
+                == "(jsxElement _ _ (jsxAttributes) (jsxChildren (jsxElement Foo.Bar.Baz (jsxName Foo.Bar.Baz) _ (jsxAttributes (jsxAttribute x (jsxExpressionContainer (number 1)))) (jsxChildren)) (jsxElement svg:rect (jsxName svg:rect) _ (jsxAttributes) (jsxChildren))))"
+        )
     }
 
     @Test func textKeepsRawAndDecodesEntities() throws {

@@ -25,8 +25,13 @@ import Testing
     }
 
     @Test func templatesNestSubstitutions() throws {
-        #expect(try expression("`a${b}c${`d${e}`}`") == "(templateLiteral (templateElement \"a\") (identifier b) (templateElement \"c\") (templateLiteral (templateElement \"d\") (identifier e) (templateElement \"\")) (templateElement \"\"))")
-        #expect(try expression("tag`x${y}`") == "(taggedTemplate (identifier tag) _ (templateLiteral (templateElement \"x\") (identifier y) (templateElement \"\")))")
+        #expect(
+            try expression("`a${b}c${`d${e}`}`")
+                == "(templateLiteral (templateElement \"a\") (identifier b) (templateElement \"c\") (templateLiteral (templateElement \"d\") (identifier e) (templateElement \"\")) (templateElement \"\"))"
+        )
+        #expect(
+            try expression("tag`x${y}`")
+                == "(taggedTemplate (identifier tag) _ (templateLiteral (templateElement \"x\") (identifier y) (templateElement \"\")))")
         // An invalid escape is allowed in a tagged template only; its cooked value is absent.
         #expect(try expression("t`\\unicode`").contains("(templateElement)"))
         #expect(rejection("`\\unicode`")?.code == .invalidEscape)
@@ -39,7 +44,9 @@ import Testing
     }
 
     @Test func optionalChainingAndLogicalAssignment() throws {
-        #expect(try expression("a?.b?.[c]?.(d)") == "(call ?. (index ?. (member ?. (identifier a) (identifier b)) (identifier c)) _ (arguments (identifier d)))")
+        #expect(
+            try expression("a?.b?.[c]?.(d)")
+                == "(call ?. (index ?. (member ?. (identifier a) (identifier b)) (identifier c)) _ (arguments (identifier d)))")
         #expect(try expression("a ??= b") == "(assignment ??= (identifier a) (identifier b))")
         #expect(try expression("a ||= b &&= c") == "(assignment ||= (identifier a) (assignment &&= (identifier b) (identifier c)))")
         #expect(try expression("a ?? b") == "(logical ?? (identifier a) (identifier b))")
@@ -50,7 +57,8 @@ import Testing
     }
 
     @Test func classesWithFieldsPrivateNamesStaticBlocksAndAccessors() throws {
-        let source = "class A extends B { #x = 1; static y; static { init() } get #g() { return this.#x } set v(a) {} static async *gen() {} accessor z; #m() { return #x in this } }"
+        let source =
+            "class A extends B { #x = 1; static y; static { init() } get #g() { return this.#x } set v(a) {} static async *gen() {} accessor z; #m() { return #x in this } }"
         let body = try program(source).children[0].children[7]
         #expect(body.children.map(\.kind) == [.property, .property, .staticBlock, .method, .method, .method, .property, .method])
         #expect(body.children[0].sexpr == "(property #x (decorators) (modifiers) (privateName #x) _ (number 1))")
@@ -63,25 +71,40 @@ import Testing
     @Test func generatorsAndAsyncFunctions() throws {
         let function = try program("async function* f() { yield* g(); yield; await x; for await (const a of b) {} }").children[0]
         #expect(function.children[0].sexpr == "(modifiers (modifier async) (modifier *))")
-        #expect(function.children[5].sexpr == "(block (expressionStatement (yield * (call (identifier g) _ (arguments)))) (expressionStatement (yield _)) (expressionStatement (await (identifier x))) (forOf await (variableDeclaration const (variableDeclarator (identifier a) _ _)) (identifier b) (block)))")
+        #expect(
+            function.children[5].sexpr
+                == "(block (expressionStatement (yield * (call (identifier g) _ (arguments)))) (expressionStatement (yield _)) (expressionStatement (await (identifier x))) (forOf await (variableDeclaration const (variableDeclarator (identifier a) _ _)) (identifier b) (block)))"
+        )
     }
 
     @Test func destructuringWithDefaultsAndSpread() throws {
-        #expect(try statement("const { a = 1, b: { c }, ...rest } = o") == "(variableDeclaration const (variableDeclarator (objectPattern (objectProperty shorthand (identifier a) (assignmentPattern (identifier a) (number 1))) (objectProperty (identifier b) (objectPattern (objectProperty shorthand (identifier c) (identifier c)))) (restElement (identifier rest))) _ (identifier o)))")
-        #expect(try expression("[a, , b = 2, ...c] = d") == "(assignment = (arrayPattern (identifier a) (elision) (assignmentPattern (identifier b) (number 2)) (restElement (identifier c))) (identifier d))")
-        #expect(try expression("f(...a, ...[b])") == "(call (identifier f) _ (arguments (spread (identifier a)) (spread (array (identifier b)))))")
+        #expect(
+            try statement("const { a = 1, b: { c }, ...rest } = o")
+                == "(variableDeclaration const (variableDeclarator (objectPattern (objectProperty shorthand (identifier a) (assignmentPattern (identifier a) (number 1))) (objectProperty (identifier b) (objectPattern (objectProperty shorthand (identifier c) (identifier c)))) (restElement (identifier rest))) _ (identifier o)))"
+        )
+        #expect(
+            try expression("[a, , b = 2, ...c] = d")
+                == "(assignment = (arrayPattern (identifier a) (elision) (assignmentPattern (identifier b) (number 2)) (restElement (identifier c))) (identifier d))"
+        )
+        #expect(
+            try expression("f(...a, ...[b])")
+                == "(call (identifier f) _ (arguments (spread (identifier a)) (spread (array (identifier b)))))")
         #expect(rejection("[a + b] = c")?.code == .invalidTarget)
         #expect(rejection("a + b = c")?.code == .invalidTarget)
     }
 
     @Test func labelledStatementsAndControlFlow() throws {
-        let root = try program("outer: for (let i = 0; i < n; i++) { inner: for (const k in o) { if (k) continue outer; else break inner } }")
+        let root = try program(
+            "outer: for (let i = 0; i < n; i++) { inner: for (const k in o) { if (k) continue outer; else break inner } }")
         #expect(root.children[0].kind == .labeled && root.children[0].text == "outer")
         #expect(nodes(root, .continue).first?.text == "outer")
         #expect(nodes(root, .break).first?.text == "inner")
         let switchNode = try statement("switch (x) { case 1: a(); break; default: b() }")
         #expect(switchNode.hasPrefix("(switch (identifier x) (switchCase (number 1) (block (expressionStatement"))
-        #expect(try statement("try { a() } catch { b() } finally { c() }") == "(try (block (expressionStatement (call (identifier a) _ (arguments)))) (catchClause _ _ (block (expressionStatement (call (identifier b) _ (arguments))))) (block (expressionStatement (call (identifier c) _ (arguments)))))")
+        #expect(
+            try statement("try { a() } catch { b() } finally { c() }")
+                == "(try (block (expressionStatement (call (identifier a) _ (arguments)))) (catchClause _ _ (block (expressionStatement (call (identifier b) _ (arguments))))) (block (expressionStatement (call (identifier c) _ (arguments)))))"
+        )
     }
 
     @Test func objectLiteralAccessorsAndMethods() throws {
@@ -106,7 +129,10 @@ import Testing
             """)
         #expect(root.children[0].sexpr == "(importDeclaration _ (string \"side\") _)")
         #expect(root.children[1].sexpr == "(importDeclaration (importClause (importDefault d (identifier d))) (string \"a\") _)")
-        #expect(root.children[2].sexpr == "(importDeclaration (importClause (importDefault d2 (identifier d2)) (importSpecifier (identifier x) (identifier y)) (importSpecifier (identifier default) (identifier z)) (importSpecifier (string \"s-t\") (identifier u))) (string \"b\") _)")
+        #expect(
+            root.children[2].sexpr
+                == "(importDeclaration (importClause (importDefault d2 (identifier d2)) (importSpecifier (identifier x) (identifier y)) (importSpecifier (identifier default) (identifier z)) (importSpecifier (string \"s-t\") (identifier u))) (string \"b\") _)"
+        )
         #expect(root.children[3].sexpr == "(importDeclaration (importClause (importNamespace ns (identifier ns))) (string \"c\") _)")
         #expect(root.children[4].children[2].kind == .importAttributes)
         #expect(nodes(root, .importCall).count == 1)
@@ -125,8 +151,14 @@ import Testing
             export { default } from 'z';
             export async function g() {}
             """)
-        #expect(root.children.map(\.kind) == [.exportDeclaration, .exportDeclaration, .exportDefault, .exportNamed, .exportAll, .exportAll, .exportNamed, .exportDeclaration])
-        #expect(root.children[3].sexpr == "(exportNamed (exportSpecifier (identifier a) (identifier b)) (exportSpecifier (identifier c) (identifier c)) _ _)")
+        #expect(
+            root.children.map(\.kind) == [
+                .exportDeclaration, .exportDeclaration, .exportDefault, .exportNamed, .exportAll, .exportAll, .exportNamed,
+                .exportDeclaration,
+            ])
+        #expect(
+            root.children[3].sexpr
+                == "(exportNamed (exportSpecifier (identifier a) (identifier b)) (exportSpecifier (identifier c) (identifier c)) _ _)")
         #expect(root.children[5].sexpr == "(exportAll (identifier ns) (string \"y\") _)")
         #expect(rejection("export a") != nil)
     }

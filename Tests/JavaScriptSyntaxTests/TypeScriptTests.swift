@@ -9,9 +9,12 @@ import Testing
         #expect(try expression("a satisfies B", "t.ts") == "(satisfiesExpression (identifier a) (typeReference B _))")
         #expect(try expression("[1] as const", "t.ts") == "(asExpression (array (number 1)) (typeReference const _))")
         #expect(try expression("a!.b", "t.ts") == "(member . (nonNull (identifier a)) (identifier b))")
-        #expect(try expression("<Foo>bar.baz", "t.ts") == "(typeAssertion (typeReference Foo _) (member . (identifier bar) (identifier baz)))")
+        #expect(
+            try expression("<Foo>bar.baz", "t.ts") == "(typeAssertion (typeReference Foo _) (member . (identifier bar) (identifier baz)))")
         #expect(try expression("f<string>", "t.ts") == "(instantiation (identifier f) (typeArguments (typeReference string _)))")
-        #expect(try expression("new Map<string, number>()", "t.ts") == "(new (identifier Map) (typeArguments (typeReference string _) (typeReference number _)) (arguments))")
+        #expect(
+            try expression("new Map<string, number>()", "t.ts")
+                == "(new (identifier Map) (typeArguments (typeReference string _) (typeReference number _)) (arguments))")
     }
 
     @Test func nestJSDecoratorsAreNodes() throws {
@@ -33,7 +36,10 @@ import Testing
         #expect(methods.map(\.text) == ["constructor", "find"])
         #expect(methods[0].children[4].children[0].children[1].sexpr == "(modifiers (modifier private) (modifier readonly))")
         let find = methods[1]
-        #expect(find.children[0].sexpr == "(decorators (decorator (call (identifier Get) _ (arguments (string \":id\")))) (decorator (call (identifier UseGuards) _ (arguments (identifier AuthGuard)))))")
+        #expect(
+            find.children[0].sexpr
+                == "(decorators (decorator (call (identifier Get) _ (arguments (string \":id\")))) (decorator (call (identifier UseGuards) _ (arguments (identifier AuthGuard)))))"
+        )
         let parameters = find.children[4].children
         #expect(parameters[0].children[0].sexpr == "(decorators (decorator (call (identifier Param) _ (arguments (string \"id\")))))")
         #expect(parameters[1].children[0].sexpr == "(decorators (decorator (call (identifier Body) _ (arguments))))")
@@ -42,8 +48,13 @@ import Testing
     }
 
     @Test func interfacesTypeAliasesAndSignatures() throws {
-        let interface = try statement("interface I<T = any> extends J, K<T> { a?: number; readonly b: string; (x: number): string; new (): I; [key: string]: unknown; m<U>(u: U): void }", "t.ts")
-        #expect(interface.hasPrefix("(interfaceDeclaration I (modifiers) (identifier I) (typeParameters (typeParameter T (modifiers) _ (typeReference any _))) (heritage (typeReference J _) (typeReference K (typeArguments (typeReference T _)))) (objectType (propertySignature a (modifiers (modifier ?)) (identifier a) (typeReference number _))"))
+        let interface = try statement(
+            "interface I<T = any> extends J, K<T> { a?: number; readonly b: string; (x: number): string; new (): I; [key: string]: unknown; m<U>(u: U): void }",
+            "t.ts")
+        #expect(
+            interface.hasPrefix(
+                "(interfaceDeclaration I (modifiers) (identifier I) (typeParameters (typeParameter T (modifiers) _ (typeReference any _))) (heritage (typeReference J _) (typeReference K (typeArguments (typeReference T _)))) (objectType (propertySignature a (modifiers (modifier ?)) (identifier a) (typeReference number _))"
+            ))
         #expect(interface.contains("(callSignature _ (parameters"))
         #expect(interface.contains("(constructSignature _ (parameters) (typeReference I _))"))
         #expect(interface.contains("(indexSignature key (modifiers) (typeReference string _) (typeReference unknown _))"))
@@ -51,11 +62,21 @@ import Testing
     }
 
     @Test func conditionalMappedTemplateAndInferTypes() throws {
-        #expect(try statement("type A<T> = T extends (infer U)[] ? U : never", "t.ts") == "(typeAlias A (modifiers) (identifier A) (typeParameters (typeParameter T (modifiers) _ _)) (conditionalType (typeReference T _) (arrayType (parenthesizedType (inferType U _))) (typeReference U _) (typeReference never _)))")
-        #expect(try statement("type M<T> = { readonly [K in keyof T as `get${K}`]-?: T[K] }", "t.ts") == "(typeAlias M (modifiers) (identifier M) (typeParameters (typeParameter T (modifiers) _ _)) (mappedType K (modifiers (modifier readonly) (modifier -?)) (typeOperator keyof (typeReference T _)) (templateLiteralType (templateElement \"get\") (typeReference K _) (templateElement \"\")) (indexedAccessType (typeReference T _) (typeReference K _))))")
+        #expect(
+            try statement("type A<T> = T extends (infer U)[] ? U : never", "t.ts")
+                == "(typeAlias A (modifiers) (identifier A) (typeParameters (typeParameter T (modifiers) _ _)) (conditionalType (typeReference T _) (arrayType (parenthesizedType (inferType U _))) (typeReference U _) (typeReference never _)))"
+        )
+        #expect(
+            try statement("type M<T> = { readonly [K in keyof T as `get${K}`]-?: T[K] }", "t.ts")
+                == "(typeAlias M (modifiers) (identifier M) (typeParameters (typeParameter T (modifiers) _ _)) (mappedType K (modifiers (modifier readonly) (modifier -?)) (typeOperator keyof (typeReference T _)) (templateLiteralType (templateElement \"get\") (typeReference K _) (templateElement \"\")) (indexedAccessType (typeReference T _) (typeReference K _))))"
+        )
         #expect(try statement("declare const s: unique symbol", "t.ts").contains("(typeOperator unique (typeReference symbol _))"))
-        #expect(try statement("type F = new (...a: any[]) => object | ((x: number) => void)[]", "t.ts").contains("(functionType new (modifiers) _ (parameters"))
-        #expect(try statement("type L = 'a' | -1 | `x${string}` | typeof import('./m').Z<T>", "t.ts").contains("(typeQuery (importType Z (string \"./m\") (typeArguments (typeReference T _))) _)"))
+        #expect(
+            try statement("type F = new (...a: any[]) => object | ((x: number) => void)[]", "t.ts").contains(
+                "(functionType new (modifiers) _ (parameters"))
+        #expect(
+            try statement("type L = 'a' | -1 | `x${string}` | typeof import('./m').Z<T>", "t.ts").contains(
+                "(typeQuery (importType Z (string \"./m\") (typeArguments (typeReference T _))) _)"))
     }
 
     @Test func enumsNamespacesAndAmbientDeclarations() throws {
@@ -70,12 +91,21 @@ import Testing
             declare function g(a: string): void;
             export declare abstract class Q { abstract m(): void }
             """, "t.ts")
-        #expect(root.children[0].sexpr == "(enumDeclaration E (modifiers) (identifier E) (enumMember (identifier A) (number 1)) (enumMember (identifier B) _) (enumMember (string \"C\") _))")
+        #expect(
+            root.children[0].sexpr
+                == "(enumDeclaration E (modifiers) (identifier E) (enumMember (identifier A) (number 1)) (enumMember (identifier B) _) (enumMember (string \"C\") _))"
+        )
         #expect(root.children[1].children[0].sexpr == "(modifiers (modifier const))")
-        #expect(root.children[2].sexpr.hasPrefix("(moduleDeclaration module (modifiers (modifier declare)) (string \"foo\") (block (exportDeclaration (functionDeclaration f"))
+        #expect(
+            root.children[2].sexpr.hasPrefix(
+                "(moduleDeclaration module (modifiers (modifier declare)) (string \"foo\") (block (exportDeclaration (functionDeclaration f"
+            ))
         #expect(root.children[3].sexpr == "(moduleDeclaration module (modifiers (modifier declare)) (string \"*.css\") _)")
-        #expect(root.children[4].sexpr.hasPrefix("(moduleDeclaration namespace (modifiers) (member . (identifier N) (identifier M)) (block"))
-        #expect(root.children[5].sexpr.hasPrefix("(moduleDeclaration global (modifiers (modifier declare)) (identifier global) (block (interfaceDeclaration Window"))
+        #expect(
+            root.children[4].sexpr.hasPrefix("(moduleDeclaration namespace (modifiers) (member . (identifier N) (identifier M)) (block"))
+        #expect(
+            root.children[5].sexpr.hasPrefix(
+                "(moduleDeclaration global (modifiers (modifier declare)) (identifier global) (block (interfaceDeclaration Window"))
         #expect(root.children[6].kind == .functionDeclaration && root.children[6].children[5].isEmpty)
         #expect(root.children[7].sexpr.contains("(modifiers (modifier declare) (modifier abstract))"))
     }
@@ -88,7 +118,9 @@ import Testing
         #expect(body.children[1].sexpr == "(modifiers (modifier abstract))")
         #expect(body.children[6].sexpr == "(heritage (typeReference I _))")
         let members = body.children[7].children
-        #expect(members[0].sexpr == "(property x (decorators) (modifiers (modifier private) (modifier !)) (identifier x) (typeReference number _) _)")
+        #expect(
+            members[0].sexpr
+                == "(property x (decorators) (modifiers (modifier private) (modifier !)) (identifier x) (typeReference number _) _)")
         #expect(members[1].children[1].sexpr == "(modifiers (modifier static) (modifier readonly) (modifier ?))")
         #expect(members[3].children[4].children[0].children[2].sexpr == "(this)")
         #expect(members[3].children[5].sexpr == "(typePredicate asserts (identifier r) (arrayType (typeReference number _)))")
@@ -124,8 +156,14 @@ import Testing
     }
 
     @Test func genericArrowsAndCallsAndDefiniteAssignment() throws {
-        #expect(try statement("let x!: number", "t.ts") == "(variableDeclaration let (variableDeclarator ! (identifier x) (typeReference number _) _))")
-        #expect(try expression("async <T,>(x: T): Promise<T> => x", "t.tsx").hasPrefix("(arrowFunction (modifiers (modifier async)) (typeParameters (typeParameter T (modifiers) _ _)) (parameters"))
-        #expect(try expression("a?.b<T>()", "t.ts") == "(call (member ?. (identifier a) (identifier b)) (typeArguments (typeReference T _)) (arguments))")
+        #expect(
+            try statement("let x!: number", "t.ts")
+                == "(variableDeclaration let (variableDeclarator ! (identifier x) (typeReference number _) _))")
+        #expect(
+            try expression("async <T,>(x: T): Promise<T> => x", "t.tsx").hasPrefix(
+                "(arrowFunction (modifiers (modifier async)) (typeParameters (typeParameter T (modifiers) _ _)) (parameters"))
+        #expect(
+            try expression("a?.b<T>()", "t.ts")
+                == "(call (member ?. (identifier a) (identifier b)) (typeArguments (typeReference T _)) (arguments))")
     }
 }
