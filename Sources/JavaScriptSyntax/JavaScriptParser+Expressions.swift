@@ -190,7 +190,17 @@ extension JSParser {
     /// The target of `++`, `--` and compound assignment: a name or member, parenthesised or not.
     mutating func checkSimpleTarget(_ expression: JSNode) throws -> JSNode {
         switch expression.kind {
-        case .identifier, .member, .index, .nonNull, .asExpression, .satisfiesExpression, .typeAssertion:
+        case .member, .index:
+            // `a?.b = 1` and `a?.b.c = 1` assign through an optional chain: not allowed.
+            var object: JSNode? = expression
+            while let current = object, current.kind == .member || current.kind == .index || current.kind == .call {
+                if current.text == "?." {
+                    throw error("invalid assignment target: an optional chain", .invalidTarget, at: expression.range.start.offset)
+                }
+                object = current.children.first
+            }
+            return expression
+        case .identifier, .nonNull, .asExpression, .satisfiesExpression, .typeAssertion:
             return expression
         case .parenthesized:
             if let inner = expression.children.first { _ = try checkSimpleTarget(inner) }
@@ -209,6 +219,11 @@ extension JSParser {
             result.children = try expression.children.map { property in
                 switch property.kind {
                 case .objectProperty:
+                    if property.text == "shorthand", property.children[1].kind == .assignmentPattern {
+                        // The `=` sits just after the key.
+                        let equals = property.children[0].range.end.offset
+                        coverInitializers.removeAll { $0 >= equals && $0 <= property.children[1].children[1].range.start.offset }
+                    }
                     var converted = property
                     converted.children = [property.children[0], try toPattern(property.children[1])]
                     return converted

@@ -45,12 +45,12 @@ extension JSParser {
                 try consumeSemicolon()
                 return declaration.with(end: prevEnd, lines: lines)
             }
-        case "function": return try parseFunction(declaration: true, modifiers: [])
+        case "function": return try named(parseFunction(declaration: true, modifiers: []))
         case "async":
             if let next = peek(), next.is("function"), !next.newlineBefore {
-                return try parseFunction(declaration: true, modifiers: [])
+                return try named(parseFunction(declaration: true, modifiers: []))
             }
-        case "class": return try parseClass(declaration: true, decorators: emptyList(.decorators), modifiers: [])
+        case "class": return try named(parseClass(declaration: true, decorators: emptyList(.decorators), modifiers: []))
         case "if": return try parseIf()
         case "for": return try parseFor()
         case "while":
@@ -114,6 +114,16 @@ extension JSParser {
             return node(.labeled, label, [body], from: start)
         }
         return try parseExpressionStatement()
+    }
+
+    /// A function or class declaration, which needs a name outside `export default`.
+    func named(_ declaration: JSNode) throws -> JSNode {
+        guard declaration.text != nil else {
+            throw error(
+                "a \(declaration.kind == .classDeclaration ? "class" : "function") declaration needs a name",
+                at: declaration.range.start.offset)
+        }
+        return declaration
     }
 
     mutating func parseExpressionStatement() throws -> JSNode {

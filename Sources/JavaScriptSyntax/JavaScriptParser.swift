@@ -138,6 +138,9 @@ struct JSParser {
     var noConditionalTypes = false
     /// Offsets where an arrow function was tried and failed: never tried twice.
     var failedArrows: Set<Int> = []
+    /// Offsets of `{ a = 1 }` shorthand defaults in object literals not (yet) turned into patterns: any
+    /// left at the end of the file is an error, as JavaScript only allows them in destructuring.
+    var coverInitializers: [Int] = []
     /// Parenthesised expressions already read, by offset and context: a failed arrow head re-reads the
     /// parentheses nested in its defaults, and without this `(a = (a = (a = ...)))` is quadratic.
     var parenthesized: [Int: (node: JSNode, lexer: JavaScriptLexer, tok: JSToken, prevEnd: Int, context: Int)] = [:]
@@ -163,9 +166,14 @@ struct JSParser {
         var prevEnd: Int
         var depth: Int
         var chainLinks: Int
+        var coverInitializers: [Int]
     }
 
-    var snapshot: Snapshot { Snapshot(lexer: lexer, tok: tok, prevEnd: prevEnd, depth: depth, chainLinks: chainLinks) }
+    var snapshot: Snapshot {
+        Snapshot(
+            lexer: lexer, tok: tok, prevEnd: prevEnd, depth: depth, chainLinks: chainLinks,
+            coverInitializers: coverInitializers)
+    }
 
     mutating func restore(_ s: Snapshot) {
         let scanned = lexer.scanned
@@ -175,6 +183,7 @@ struct JSParser {
         prevEnd = s.prevEnd
         depth = s.depth
         chainLinks = s.chainLinks
+        coverInitializers = s.coverInitializers
     }
 
     /// Runs `body`; when it throws a syntax error (other than a bound) or returns nil, puts the parser
@@ -344,6 +353,9 @@ struct JSParser {
         var statements: [JSNode] = []
         while tok.kind != .end {
             statements.append(try parseStatement())
+        }
+        if let offset = coverInitializers.first {
+            throw error("'=' in an object literal is only allowed when it is destructured", at: offset)
         }
         return JSNode(.program, children: statements, range: lines.range(0, lexer.bytes.count))
     }
