@@ -215,7 +215,7 @@ let package = Package(
             name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Signals", "Store", "Support", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "SourcePositions", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
-        .testTarget(name: "JavaScriptSyntaxTests", dependencies: ["JavaScriptSyntax"]),
+        .testTarget(name: "JavaScriptSyntaxTests", dependencies: ["JavaScriptSyntax", "SourcePositions"]),
         .testTarget(
             name: "SASTTests",
             dependencies: [

@@ -1,3 +1,4 @@
+import SourcePositions
 import Testing
 
 @testable import JavaScriptSyntax
@@ -130,5 +131,28 @@ import Testing
         for source in ["({a = 1} = b)", "[{a = 1}] = c", "for ({a = 1} of x) {}", "f(({a = 1}) => a)", "a?.b.c"] {
             #expect(rejection(source) == nil, "rejected: \(source)")
         }
+    }
+}
+
+/// Ranges: where each node starts and ends, in UTF-8 columns and in code points for findings.
+@Suite struct RangeTests {
+    @Test func nodesSpanTheirSource() throws {
+        let root = try program("const s = 'é';\nfoo.bar(1, `x`);\n")
+        let call = nodes(root, .call)[0]
+        #expect(call.range.description == "2:1-2:16")
+        #expect(root.children[0].range.description == "1:1-1:16")
+        let string = nodes(root, .string)[0]
+        #expect(string.range.end.column == 15)
+        let lines = LineIndex(Array("const s = 'é';".utf8))
+        #expect(string.range.end.codePointColumn(in: lines) == 14)
+    }
+
+    @Test func rightAssociativeChainsAreBounded() {
+        let power = "x = " + Array(repeating: "2", count: 20_000).joined(separator: " ** ")
+        #expect(rejection(power)?.code == .nestingTooDeep)
+        let conditional = "x = " + String(repeating: "a ? b : ", count: 20_000) + "c"
+        #expect(rejection(conditional)?.code == .nestingTooDeep)
+        let assignment = "x = " + String(repeating: "a = ", count: 20_000) + "c"
+        #expect(rejection(assignment)?.code == .nestingTooDeep)
     }
 }
