@@ -119,7 +119,8 @@ COUNTED = {
     "class": {"class_declaration", "class", "abstract_class_declaration"},
     "call": {"call_expression", "decorator_call_expression"},
     "new": {"new_expression"},
-    "member": {"member_expression", "decorator_member_expression"},
+    # `namespace A.B` and `import X = A.B` hold a nested_identifier where Sentinel has a member chain.
+    "member": {"member_expression", "decorator_member_expression", "nested_identifier"},
     "import": {"import_statement", "import_alias"},
     "export": {"export_statement"},
     "jsx": {"jsx_element", "jsx_self_closing_element"},
@@ -127,7 +128,7 @@ COUNTED = {
     "template": {"template_string"},
 }
 JSX_TAGS = {"jsx_opening_element", "jsx_closing_element", "jsx_self_closing_element"}
-NOT_STATEMENTS = {"comment", "hashbang_line", "html_comment"}
+NOT_STATEMENTS = {"comment", "hash_bang_line", "html_comment"}
 
 
 def tree_sitter_verdict(grammar: str, data: bytes):
@@ -139,6 +140,9 @@ def tree_sitter_verdict(grammar: str, data: bytes):
     stack = [(root, None)]
     while stack:
         node, parent = stack.pop()
+        if node.type == "type_query" and node.text.split(b"(")[0].strip().endswith(b"import"):
+            # `typeof import('m').X` is one import type in Sentinel's tree, a call and a member here.
+            parent = "import_type_query"
         if node.type == "ERROR" or node.is_missing:
             if error_line is None or node.start_point[0] + 1 < error_line:
                 error_line = node.start_point[0] + 1
@@ -151,11 +155,19 @@ def tree_sitter_verdict(grammar: str, data: bytes):
                 # A JSX tag name `Foo.Bar` is a name in Sentinel's tree, not a member access.
                 if label == "member" and parent in JSX_TAGS:
                     continue
+                if label in ("member", "call") and parent == "import_type_query":
+                    continue
                 counts[label] += 1
         inherited = kind if kind in JSX_TAGS else (parent if kind == "member_expression" and parent in JSX_TAGS else None)
+        if parent == "import_type_query":
+            inherited = parent
         for child in node.children:
             stack.append((child, inherited))
-    counts["top"] = sum(1 for child in root.named_children if child.type not in NOT_STATEMENTS)
+    top = [child for child in root.named_children if child.type not in NOT_STATEMENTS]
+    # tree-sitter reads the `;` after a body-less `declare module 'm'` as a statement of its own.
+    counts["top"] = len(top) - sum(
+        1 for before, after in zip(top, top[1:])
+        if after.type == "empty_statement" and before.type == "ambient_declaration" and before.end_byte == after.start_byte)
     fingerprint = {label: counts.get(label, 0) for label in list(COUNTED) + ["function", "top"]}
     return not root.has_error, fingerprint, error_line
 
