@@ -51,6 +51,7 @@ def mask_script_blocks(data: bytes):
     """The component with everything but its `<script>` blocks blanked (as ScriptBlocks.swift does)."""
     masked = bytearray(b if b in (10, 13) else 32 for b in data)
     typescript = False
+    tsx = False
     position = 0
     while True:
         match = SCRIPT_OPEN.search(data, position)
@@ -69,11 +70,13 @@ def mask_script_blocks(data: bytes):
         if is_script(attributes):
             if re.search(r"lang=(\"ts\"|'ts'|ts\b|\"typescript\")", attributes):
                 typescript = True
+            if re.search(r"lang=(\"tsx\"|'tsx')", attributes):
+                tsx = True
             masked[content_start:content_end] = data[content_start:content_end]
             if content_end < len(data):
                 masked[content_end] = ord(";")
         position = content_end + len("</script")
-    return bytes(masked), typescript
+    return bytes(masked), ("tsx" if tsx else "typescript" if typescript else "javascript")
 
 
 def tag_end(data: bytes, start: int):
@@ -102,8 +105,8 @@ def grammar_for(path: str, data: bytes):
     """(grammar name, bytes to parse) as Sentinel chooses them."""
     suffix = pathlib.Path(path).suffix.lower()
     if suffix in (".vue", ".svelte"):
-        masked, typescript = mask_script_blocks(data)
-        return ("typescript" if typescript else "javascript"), masked
+        masked, grammar = mask_script_blocks(data)
+        return grammar, masked
     if suffix in (".ts", ".mts", ".cts"):
         return "typescript", data
     if suffix == ".tsx":

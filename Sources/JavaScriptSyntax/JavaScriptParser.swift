@@ -67,7 +67,7 @@ public enum JavaScriptParser {
         var chosen = dialect ?? JavaScriptDialect(fileName: fileName) ?? .javaScript
         if dialect == nil, let blocks = ScriptBlocks(fileName: fileName, bytes: bytes) {
             source = blocks.maskedSource
-            chosen = blocks.typeScript ? .typeScript : .javaScript
+            chosen = blocks.dialect
         }
         var parser = try JSParser(bytes: source, file: fileName, dialect: chosen)
         let root = try parser.parseProgram()

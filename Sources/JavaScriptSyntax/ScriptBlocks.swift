@@ -9,6 +9,11 @@ public struct ScriptBlocks: Sendable {
     public var maskedSource: [UInt8]
     /// A block declared `lang="ts"` (or `lang="typescript"`): the scripts are read as TypeScript.
     public var typeScript: Bool
+    /// A block declared `lang="tsx"`: TypeScript with JSX.
+    public var tsx: Bool
+
+    /// The dialect the blocks are read with.
+    public var dialect: JavaScriptDialect { tsx ? .tsx : typeScript ? .typeScript : .javaScript }
     /// Byte ranges of the blocks' contents in the file.
     public var contentRanges: [Range<Int>]
 
@@ -25,6 +30,7 @@ public struct ScriptBlocks: Sendable {
         for (i, b) in bytes.enumerated() where b == 0x0A || b == 0x0D { masked[i] = b }
         var ranges: [Range<Int>] = []
         var typeScript = false
+        var tsx = false
         var i = 0
         let open = Array("<script".utf8)
         let close = Array("</script".utf8)
@@ -48,6 +54,7 @@ public struct ScriptBlocks: Sendable {
                 {
                     typeScript = true
                 }
+                if attributes.contains("lang=\"tsx\"") || attributes.contains("lang='tsx'") { tsx = true }
                 masked.replaceSubrange(contentStart..<contentEnd, with: bytes[contentStart..<contentEnd])
                 if contentEnd < bytes.count { masked[contentEnd] = 0x3B }
                 ranges.append(contentStart..<contentEnd)
@@ -56,6 +63,7 @@ public struct ScriptBlocks: Sendable {
         }
         maskedSource = masked
         self.typeScript = typeScript
+        self.tsx = tsx
         contentRanges = ranges
     }
 

@@ -58,6 +58,13 @@ import Testing
         #expect(nodes(program.root, .string).isEmpty)
     }
 
+    @Test func tsxBlocksReadJSX() throws {
+        let program = try JavaScriptParser.parse(
+            source: "<script lang=\"tsx\">\nconst a = <b x={1 as number} />\n</script>", fileName: "T.vue")
+        #expect(program.dialect == .tsx)
+        #expect(nodes(program.root, .jsxElement).count == 1)
+    }
+
     @Test func errorsInAScriptPointIntoTheComponent() {
         let error = rejection("<template><p/></template>\n<script>\nconst = 1\n</script>", "Bad.vue")
         #expect(error?.line == 3 && error?.column == 7)
