@@ -219,11 +219,7 @@ extension JSParser {
             result.children = try expression.children.map { property in
                 switch property.kind {
                 case .objectProperty:
-                    if property.text == "shorthand", property.children[1].kind == .assignmentPattern {
-                        // The `=` sits just after the key.
-                        let equals = property.children[0].range.end.offset
-                        coverInitializers.removeAll { $0 >= equals && $0 <= property.children[1].children[1].range.start.offset }
-                    }
+                    if property.text == "shorthand" { coverInitializers.remove(property.range.start.offset) }
                     var converted = property
                     converted.children = [property.children[0], try toPattern(property.children[1])]
                     return converted

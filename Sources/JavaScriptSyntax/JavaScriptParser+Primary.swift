@@ -222,7 +222,7 @@ extension JSParser {
         guard keyToken.kind == .name, key.kind == .identifier else { throw error(expected: "':'") }
         if at("=") {
             // `{ a = 1 }`: only valid once the object becomes a pattern (`({ a = 1 } = b)`).
-            coverInitializers.append(tok.start)
+            coverInitializers.insert(start)
             try advance()
             let value = try parseAssignmentAllowingIn()
             let pattern = node(.assignmentPattern, nil, [key, value], from: start)

@@ -113,7 +113,7 @@ extension JSParser {
             try advance()
         } else if at("(") {
             // A parenthesised type unless a parameter list and `=>` follow.
-            guard looksLikeFunctionType() else { return nil }
+            guard try looksLikeFunctionType() else { return nil }
         } else if !at("<") {
             return nil
         }
@@ -130,7 +130,7 @@ extension JSParser {
     }
 
     /// At `(`: whether a function type's parameter list starts here (TypeScript's own lookahead).
-    func looksLikeFunctionType() -> Bool {
+    mutating func looksLikeFunctionType() throws -> Bool {
         guard let next = peek() else { return false }
         if next.is(")") || next.is("...") { return true }
         if next.kind == .name || next.is("this") {
@@ -146,6 +146,8 @@ extension JSParser {
             var copy = lexer
             var level = 0
             var count = 0
+            // The tokens read ahead count against the parser's bound, as any re-reading does.
+            defer { lexer.scanned += count }
             while count < 2000, let t = try? copy.next(), t.kind != .end {
                 count += 1
                 if t.is("{") || t.is("[") || t.is("(") { level += 1 }

@@ -138,9 +138,9 @@ struct JSParser {
     var noConditionalTypes = false
     /// Offsets where an arrow function was tried and failed: never tried twice.
     var failedArrows: Set<Int> = []
-    /// Offsets of `{ a = 1 }` shorthand defaults in object literals not (yet) turned into patterns: any
+    /// Start offsets of `{ a = 1 }` shorthand properties in object literals not (yet) turned into patterns: any
     /// left at the end of the file is an error, as JavaScript only allows them in destructuring.
-    var coverInitializers: [Int] = []
+    var coverInitializers: Set<Int> = []
     /// Parenthesised expressions already read, by offset and context: a failed arrow head re-reads the
     /// parentheses nested in its defaults, and without this `(a = (a = (a = ...)))` is quadratic.
     var parenthesized: [Int: (node: JSNode, lexer: JavaScriptLexer, tok: JSToken, prevEnd: Int, context: Int)] = [:]
@@ -166,7 +166,7 @@ struct JSParser {
         var prevEnd: Int
         var depth: Int
         var chainLinks: Int
-        var coverInitializers: [Int]
+        var coverInitializers: Set<Int>
     }
 
     var snapshot: Snapshot {
@@ -354,7 +354,7 @@ struct JSParser {
         while tok.kind != .end {
             statements.append(try parseStatement())
         }
-        if let offset = coverInitializers.first {
+        if let offset = coverInitializers.min() {
             throw error("'=' in an object literal is only allowed when it is destructured", at: offset)
         }
         return JSNode(.program, children: statements, range: lines.range(0, lexer.bytes.count))

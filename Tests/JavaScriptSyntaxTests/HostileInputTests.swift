@@ -156,3 +156,18 @@ import Testing
         #expect(rejection(assignment)?.code == .nestingTooDeep)
     }
 }
+
+/// Inputs whose cost would grow faster than their size without the parser's bounds.
+@Suite struct LinearTimeTests {
+    @Test func manyShorthandDefaultsInOnePattern() {
+        let properties = (0..<20_000).map { "a\($0) = 1" }.joined(separator: ", ")
+        #expect(rejection("({ \(properties) } = x)") == nil)
+        #expect(rejection("x = { \(properties) }")?.code == .unexpectedToken)
+    }
+
+    @Test func repeatedParenthesisedTypesAreBounded() {
+        let type = "let x: " + String(repeating: "({a: [", count: 150) + "1" + String(repeating: "]})", count: 150)
+        let error = rejection(type, "t.ts")
+        #expect(error == nil || error?.code == .tooAmbiguous || error?.code == .nestingTooDeep)
+    }
+}
