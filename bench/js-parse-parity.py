@@ -273,6 +273,52 @@ def run_sentinel(bench: str, files):
     return results
 
 
+MUTATION_BYTES = b"(){}[];,=<>/`'\"!?:.*+-&|@#"
+
+
+def compare_mutants(arguments, files, disagreements):
+    """Verdicts on mutated copies: where real code is valid, this is where rejections are compared."""
+    import random
+    generator = random.Random(60)
+    row = collections.Counter()
+    with tempfile.TemporaryDirectory() as directory:
+        mutants = []
+        for i in range(arguments.mutants):
+            path = generator.choice(files)
+            data = bytearray(pathlib.Path(path).read_bytes())
+            if not data:
+                continue
+            position = generator.randrange(len(data))
+            if generator.random() < 0.5:
+                del data[position]
+            else:
+                data.insert(position, generator.choice(MUTATION_BYTES))
+            target = pathlib.Path(directory, f"m{i}{pathlib.Path(path).suffix.lower()}")
+            target.write_bytes(bytes(data))
+            mutants.append((str(target), path, position))
+        sentinel = run_sentinel(arguments.bench, [m[0] for m in mutants])
+        for target, origin, position in mutants:
+            data = pathlib.Path(target).read_bytes()
+            grammar, source = grammar_for(target, data)
+            ts_ok, _, ts_line = tree_sitter_verdict(grammar, source)
+            ours = sentinel[target]["ok"]
+            row["mutants"] += 1
+            if ours == ts_ok:
+                row["both-accept" if ours else "both-reject"] += 1
+                continue
+            row["only-ts-rejects" if ours else "only-sentinel-rejects"] += 1
+            line = data[:position].count(b"\n") + 1
+            node = node_verdict(target) if target.endswith((".js", ".mjs", ".cjs")) else (None, "")
+            disagreements.append((
+                "mutant: " + ("only tree-sitter rejects" if ours else "only Sentinel rejects"),
+                {"file": origin, "mutation-line": line, "context": data.split(b"\n")[line - 1][:160].decode("utf-8", "replace"),
+                 "sentinel": sentinel[target].get("error"), "tree-sitter-error-line": ts_line, "node": node}))
+    agree = row["both-accept"] + row["both-reject"]
+    print(f"\nmutants ({row['mutants']}, seed 60): both accept {row['both-accept']}, both reject {row['both-reject']}, "
+          f"only tree-sitter rejects {row['only-ts-rejects']}, only Sentinel rejects {row['only-sentinel-rejects']}: "
+          f"verdict agreement {100 * agree / max(1, row['mutants']):.2f} %")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--bench", required=True, help="path to sentinel-bench (a release build for timings)")
@@ -280,6 +326,9 @@ def main() -> int:
     parser.add_argument("--details", type=int, default=60, help="disagreements listed")
     parser.add_argument("--no-node", action="store_true", help="skip `node --check`")
     parser.add_argument("--json", help="write every disagreement to this file")
+    parser.add_argument("--mutants", type=int, default=0,
+                        help="also compare verdicts on N mutated copies (one byte deleted or inserted) of corpus files, "
+                             "written to a temporary directory: the corpus holds almost no invalid code")
     arguments = parser.parse_args()
     roots = arguments.root or DEFAULT_ROOTS
 
@@ -287,6 +336,7 @@ def main() -> int:
     disagreements = []
     skipped_total = collections.Counter()
     throughput = None
+    all_files = []
     print("| project | files | both accept | both reject | only tree-sitter rejects | only Sentinel rejects | fingerprint agrees | node --check rejects (of .js/.mjs/.cjs without JSX) |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for root in roots:
@@ -295,6 +345,7 @@ def main() -> int:
                 continue
             files, skipped = collect(project)
             skipped_total.update(skipped)
+            all_files.extend(files)
             if not files:
                 continue
             sentinel = run_sentinel(arguments.bench, files)
@@ -376,6 +427,8 @@ def main() -> int:
         seconds = max(micros, 1) / 1e6
         print(f"throughput on {name} ({count} files, {size / 1e6:.1f} MB): {count / seconds:.0f} files/s, "
               f"{size / 1e6 / seconds:.1f} MB/s (parse time inside sentinel-bench, one thread)")
+    if arguments.mutants:
+        compare_mutants(arguments, all_files, disagreements)
     if disagreements:
         print(f"\n### Disagreements ({len(disagreements)})\n")
         for kind, entry in disagreements[: arguments.details]:
