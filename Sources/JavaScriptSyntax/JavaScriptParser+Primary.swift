@@ -36,7 +36,8 @@ extension JSParser {
         case .template:
             return try parseTemplate(tagged: false)
         case .privateName:
-            // `#x in object`.
+            // Only `#x in object` reads a private name on its own.
+            guard let next = peek(), next.is("in") else { throw error(expected: "an expression") }
             return try privateName()
         case .punct:
             switch t.text {

@@ -122,7 +122,7 @@ import Testing
         let invalid = [
             "let x = 1 2", "obj = {a b}", "x = {a = 1}", "f({a = 1})", "a?.b = 1", "a?.b.c = 1", "(a, b) =>",
             "x = `${}`", "0b12", "for (let x of a, b) {}", "x = <a></a><b/>", "({a: 1} = b)", "new.foo", "a ? b",
-            "class { }", "if (a) else b", "x = y +* z", "function (a b) {}", "[a] => 1",
+            "class { }", "if (a) else b", "class A { m() { return #x } }", "`${#x}`", "x = y +* z", "function (a b) {}", "[a] => 1",
         ]
         for source in invalid {
             #expect(rejection(source) != nil, "accepted: \(source)")
