@@ -10,7 +10,14 @@ extension JavaScriptLexer {
             pos += 1
             return JSToken(kind: .punct, text: bytes[start] == 0x7B ? "{" : "<", start: start, end: pos, newlineBefore: false)
         }
-        while pos < bytes.count && bytes[pos] != 0x7B && bytes[pos] != 0x3C { pos += 1 }
+        while pos < bytes.count && bytes[pos] != 0x7B && bytes[pos] != 0x3C {
+            // JSX text may not hold `>` or `}` (write `{'>'}` or `&gt;`), as Babel and TypeScript require.
+            if bytes[pos] == 0x3E || bytes[pos] == 0x7D {
+                throw error(
+                    .invalidJSX, "'\(bytes[pos] == 0x3E ? ">" : "}")' in JSX text (write {'\(bytes[pos] == 0x3E ? ">" : "}")'})", at: pos)
+            }
+            pos += 1
+        }
         return JSToken(
             kind: .jsxText, text: JavaScriptLexer.decodeEntities(bytes[start..<pos]), start: start, end: pos,
             newlineBefore: false)

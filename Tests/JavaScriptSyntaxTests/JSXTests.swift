@@ -21,9 +21,9 @@ import Testing
     }
 
     @Test func textKeepsRawAndDecodesEntities() throws {
-        let text = nodes(try program("<p>&lt;a&gt; &#65;&#x42; &unknown; a > b</p>"), .jsxText)[0]
-        #expect(text.text == "<a> AB &unknown; a > b")
-        #expect(text.raw == "&lt;a&gt; &#65;&#x42; &unknown; a > b")
+        let text = nodes(try program("<p>&lt;a&gt; &#65;&#x42; &unknown; a &amp; b & c</p>"), .jsxText)[0]
+        #expect(text.text == "<a> AB &unknown; a & b & c")
+        #expect(text.raw == "&lt;a&gt; &#65;&#x42; &unknown; a &amp; b & c")
     }
 
     @Test func attributeStringsHaveNoEscapesAndMaySpanLines() throws {
@@ -50,6 +50,8 @@ import Testing
         #expect(rejection("<a></b>")?.code == .invalidJSX)
         #expect(rejection("<a>text")?.code == .invalidJSX)
         #expect(rejection("<a b=>")?.code == .invalidJSX)
+        #expect(rejection("<a>x > y</a>")?.code == .invalidJSX)
+        #expect(rejection("<a>x } y</a>")?.code == .invalidJSX)
         #expect(rejection("<a>{x</a>")?.code != nil)
     }
 }
