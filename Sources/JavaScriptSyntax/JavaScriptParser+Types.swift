@@ -192,7 +192,7 @@ extension JSParser {
         let start = tok.start
         if tok.kind == .name, ["keyof", "unique", "readonly"].contains(tok.text), let next = peek(),
             !next.is(")") && !next.is(",") && !next.is("]") && !next.is(">") && !next.is("=") && !next.is(";")
-                && !next.is("|") && !next.is("&") && !next.is("}") && !next.is("[") && next.kind != .end
+                && !next.is("|") && !next.is("&") && !next.is("}") && next.kind != .end
                 && !(next.is("?") || next.is(":"))
         {
             let op = tok.text

@@ -166,4 +166,44 @@ import Testing
             try expression("a?.b<T>()", "t.ts")
                 == "(call (member ?. (identifier a) (identifier b)) (typeArguments (typeReference T _)) (arguments))")
     }
+
+    @Test func aSamplerOfTrickyTypeScriptParses() throws {
+        let source = """
+            const x = y as any as T[];
+            for (const x of <any[]>y) {}
+            let f: (a: number) => void = () => {};
+            function g<const T extends readonly unknown[]>(x: T) {}
+            let a = b < c, d = e > f;
+            if (a < b || c > d) {}
+            h(a < b, c > (d));
+            declare module "x" { const y: number; export default y; }
+            abstract class Q { abstract get x(): number; static [k: string]: any; constructor(); constructor(a?: any) {} declare readonly z: number }
+            export default abstract class {}
+            let v = <const>["a"];
+            type A = typeof x[number];
+            type F = { (x: number): string }['call'];
+            import type { default as X } from 'y';
+            export type { T as default };
+            enum E { A = -1 }
+            let arr: Array<Array<number>>= [];
+            a >>= 1; q = y >> z >>> 2;
+            let o = { a: <T,>(x: T) => x };
+            class G<in out T> {}
+            function assertIsString(val: any): asserts val is string {}
+            type Getters<T> = { [K in keyof T as `get${Capitalize<string & K>}`]: () => T[K] };
+            let fn = function <T>(this: Window, x: T): T { return x; };
+            let tuple: readonly [x: number, y?: string] = [1];
+            type U = A extends B ? C extends D ? 1 : 2 : 3;
+            label: { break label; }
+            let big = 123_456n ** 2n;
+            try {} catch (e: unknown) {}
+            """
+        let root = try program(source, "sampler.ts")
+        #expect(root.children.count == 29)
+        // `a < b, c > (d)` in arguments is a generic call, as TypeScript reads it.
+        #expect(root.children[6].sexpr.contains("(call (identifier a) (typeArguments (typeReference b _) (typeReference c _))"))
+        #expect(root.children[4].sexpr.contains("(binary < (identifier b) (identifier c))"))
+        #expect(root.children[16].sexpr.contains("(array)"))
+        #expect(root.children[24].sexpr.contains("(typeOperator readonly (tupleType"))
+    }
 }
