@@ -34,7 +34,8 @@ VENV         = .venv
 PIP_PACKAGES = jsonschema==4.26.0 packaging==26.4 cvss==3.6 pyyaml==6.0.4
 # The fleet's peer in bench/fleet-peer.py (procrastinate, a PostgreSQL job queue), in a venv of its own.
 BENCH_VENV        = .venv-bench
-BENCH_PIP_PACKAGES = procrastinate==3.10.0 psycopg[binary]==3.3.9
+BENCH_PIP_PACKAGES = procrastinate==3.10.0 psycopg[binary]==3.3.9 \
+                     tree-sitter==0.26.1 tree-sitter-javascript==0.25.0 tree-sitter-typescript==0.23.2
 TOOLS_DIR   ?= /opt/sentinel-tools/venv
 DISTDIR     ?= dist
 

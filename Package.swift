@@ -52,6 +52,7 @@ let package = Package(
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "Findings", targets: ["Findings"]),
         .library(name: "PythonSyntax", targets: ["PythonSyntax"]),
+        .library(name: "JavaScriptSyntax", targets: ["JavaScriptSyntax"]),
         .library(name: "SAST", targets: ["SAST"]),
         .library(name: "TemplateSyntax", targets: ["TemplateSyntax"]),
         .library(name: "SCA", targets: ["SCA"]),
@@ -114,6 +115,8 @@ let package = Package(
         .target(name: "Findings", dependencies: ["Digest", "Documents", "SourcePositions", "Support"]),
         // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
         .target(name: "PythonSyntax", dependencies: ["SourcePositions", "Support"]),
+        // The JavaScript, JSX and TypeScript lexer and parser (issue 60; Vue and Svelte `<script>` blocks too).
+        .target(name: "JavaScriptSyntax", dependencies: ["SourcePositions", "Support"]),
         // The Jinja2/Django template tokenizer with the HTML context of each output (SAST's template rules read it).
         .target(name: "TemplateSyntax"),
         // The secrets detector: known token formats, entropy, generic assignments, redaction.
@@ -198,7 +201,7 @@ let package = Package(
 
         // Benchmarks' helpers (bench/*.sh drive them); not shipped.
         .executableTarget(
-            name: "sentinel-bench", dependencies: ["PythonSyntax", "Sandbox", "Store"], path: "bench/Sources/sentinel-bench"),
+            name: "sentinel-bench", dependencies: ["JavaScriptSyntax", "PythonSyntax", "Sandbox", "Store"], path: "bench/Sources/sentinel-bench"),
 
         .testTarget(name: "SupportTests", dependencies: ["CSystem", "Digest", "Support", "TestSupport"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "DocumentsYAML", "Support"]),
@@ -212,6 +215,7 @@ let package = Package(
             name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Signals", "Store", "Support", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "SourcePositions", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
+        .testTarget(name: "JavaScriptSyntaxTests", dependencies: ["JavaScriptSyntax", "SourcePositions"]),
         .testTarget(
             name: "SASTTests",
             dependencies: [
@@ -265,7 +269,7 @@ let package = Package(
 // its retain/release pair per node cost 6-8 % of a scan (bench/sast-speed.sh, measured 2026-11-25).
 // Web too: DAST's HTML tokenizer asks its byte classes (HTMLBytes) once a byte, as it did in DAST.
 let crossModuleOptimized: Set<String> = [
-    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "TemplateSyntax", "Secrets", "SAST",
+    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "JavaScriptSyntax", "TemplateSyntax", "Secrets", "SAST",
     "ScanCore", "Scan", "Web",
 ]
 for target in package.targets where crossModuleOptimized.contains(target.name) {

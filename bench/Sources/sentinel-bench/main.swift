@@ -27,13 +27,17 @@ if arguments.first == "parse" {
     ParseParity.run()
     exit(0)
 }
+if arguments.first == "parse-js" {
+    JSParseParity.run(Array(arguments.dropFirst()))
+    exit(0)
+}
 if arguments.first == "queue" {
     QueueBench.run(Array(arguments.dropFirst()))
     exit(0)
 }
 guard arguments.count >= 2, let iterations = Int(arguments[1]) else {
     FileHandle.standardError.write(
-        Data("usage: sentinel-bench launcher|spawn N [-- argv...] | parse < paths | queue [URL] --queued N --workers W\n".utf8))
+        Data("usage: sentinel-bench launcher|spawn N [-- argv...] | parse < paths | parse-js [FILE...] | queue [URL] --queued N --workers W\n".utf8))
     exit(2)
 }
 var samples: [Double] = []
