@@ -201,7 +201,8 @@ let package = Package(
 
         // Benchmarks' helpers (bench/*.sh drive them); not shipped.
         .executableTarget(
-            name: "sentinel-bench", dependencies: ["JavaScriptSyntax", "PythonSyntax", "Sandbox", "Store"], path: "bench/Sources/sentinel-bench"),
+            name: "sentinel-bench", dependencies: ["JavaScriptSyntax", "PythonSyntax", "Sandbox", "Store"],
+            path: "bench/Sources/sentinel-bench"),
 
         .testTarget(name: "SupportTests", dependencies: ["CSystem", "Digest", "Support", "TestSupport"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "DocumentsYAML", "Support"]),
@@ -269,8 +270,8 @@ let package = Package(
 // its retain/release pair per node cost 6-8 % of a scan (bench/sast-speed.sh, measured 2026-11-25).
 // Web too: DAST's HTML tokenizer asks its byte classes (HTMLBytes) once a byte, as it did in DAST.
 let crossModuleOptimized: Set<String> = [
-    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "JavaScriptSyntax", "TemplateSyntax", "Secrets", "SAST",
-    "ScanCore", "Scan", "Web",
+    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "JavaScriptSyntax", "TemplateSyntax",
+    "Secrets", "SAST", "ScanCore", "Scan", "Web",
 ]
 for target in package.targets where crossModuleOptimized.contains(target.name) {
     target.swiftSettings =

@@ -11,7 +11,7 @@ public struct JSNode: Sendable, Hashable {
     private struct Fields: Sendable, Hashable {
         var kind: JSNodeKind
         var text: String?
-        var range: JSSourceRange
+        var range: SourceRange
         var raw: String?
         var children: [JSNode]
     }
@@ -46,7 +46,7 @@ public struct JSNode: Sendable, Hashable {
         set { update { $0.children = newValue } }
     }
     /// Where the node is in the source.
-    public var range: JSSourceRange {
+    public var range: SourceRange {
         get { storage.fields.range }
         set { update { $0.range = newValue } }
     }
@@ -58,7 +58,7 @@ public struct JSNode: Sendable, Hashable {
 
     /// Creates a node.
     public init(
-        _ kind: JSNodeKind, text: String? = nil, children: [JSNode] = [], range: JSSourceRange, raw: String? = nil
+        _ kind: JSNodeKind, text: String? = nil, children: [JSNode] = [], range: SourceRange, raw: String? = nil
     ) {
         storage = Storage(Fields(kind: kind, text: text, range: range, raw: raw, children: children))
     }

@@ -315,7 +315,7 @@ extension JSNode {
     /// This node with its range extended to `end` (a declaration's semicolon).
     func with(end: Int, lines: JSLineMap) -> JSNode {
         var copy = self
-        copy.range = JSSourceRange(start: range.start, end: lines.location(max(end, range.start.offset)))
+        copy.range = SourceRange(start: range.start, end: lines.location(max(end, range.start.offset)))
         return copy
     }
 }

@@ -37,7 +37,9 @@ if arguments.first == "queue" {
 }
 guard arguments.count >= 2, let iterations = Int(arguments[1]) else {
     FileHandle.standardError.write(
-        Data("usage: sentinel-bench launcher|spawn N [-- argv...] | parse < paths | parse-js [FILE...] | queue [URL] --queued N --workers W\n".utf8))
+        Data(
+            ("usage: sentinel-bench launcher|spawn N [-- argv...] | parse < paths | parse-js [FILE...]"
+                + " | queue [URL] --queued N --workers W\n").utf8))
     exit(2)
 }
 var samples: [Double] = []
