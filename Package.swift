@@ -53,6 +53,7 @@ let package = Package(
         .library(name: "Findings", targets: ["Findings"]),
         .library(name: "PythonSyntax", targets: ["PythonSyntax"]),
         .library(name: "JavaScriptSyntax", targets: ["JavaScriptSyntax"]),
+        .library(name: "JavaScriptLowering", targets: ["JavaScriptLowering"]),
         .library(name: "SAST", targets: ["SAST"]),
         .library(name: "TemplateSyntax", targets: ["TemplateSyntax"]),
         .library(name: "SCA", targets: ["SCA"]),
@@ -117,6 +118,8 @@ let package = Package(
         .target(name: "PythonSyntax", dependencies: ["SourcePositions", "Support"]),
         // The JavaScript, JSX and TypeScript lexer and parser (issue 60; Vue and Svelte `<script>` blocks too).
         .target(name: "JavaScriptSyntax", dependencies: ["SourcePositions", "Support"]),
+        // The JavaScript/TypeScript tree lowered into the generic tree the SAST engine analyses (issue 60).
+        .target(name: "JavaScriptLowering", dependencies: ["JavaScriptSyntax", "PythonSyntax", "SourcePositions", "Support"]),
         // The Jinja2/Django template tokenizer with the HTML context of each output (SAST's template rules read it).
         .target(name: "TemplateSyntax"),
         // The secrets detector: known token formats, entropy, generic assignments, redaction.
@@ -217,6 +220,7 @@ let package = Package(
         .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "SourcePositions", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(name: "JavaScriptSyntaxTests", dependencies: ["JavaScriptSyntax", "SourcePositions"]),
+        .testTarget(name: "JavaScriptLoweringTests", dependencies: ["JavaScriptLowering", "JavaScriptSyntax", "PythonSyntax"]),
         .testTarget(
             name: "SASTTests",
             dependencies: [
@@ -270,8 +274,8 @@ let package = Package(
 // its retain/release pair per node cost 6-8 % of a scan (bench/sast-speed.sh, measured 2026-11-25).
 // Web too: DAST's HTML tokenizer asks its byte classes (HTMLBytes) once a byte, as it did in DAST.
 let crossModuleOptimized: Set<String> = [
-    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "JavaScriptSyntax", "TemplateSyntax",
-    "Secrets", "SAST", "ScanCore", "Scan", "Web",
+    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "JavaScriptSyntax", "JavaScriptLowering",
+    "TemplateSyntax", "Secrets", "SAST", "ScanCore", "Scan", "Web",
 ]
 for target in package.targets where crossModuleOptimized.contains(target.name) {
     target.swiftSettings =

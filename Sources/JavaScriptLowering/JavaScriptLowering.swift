@@ -1,0 +1,159 @@
+// JavaScript/TypeScript → the generic tree (issue 60, DESIGN §1b).
+//
+// The JavaScript front end's tree (`JSNode`) is lowered into the tree the SAST engine already works
+// on (`PyNode`, the shape of a generic AST), so that the matcher, dataflow, taint and route models run
+// on JavaScript unchanged. Ranges are the JavaScript nodes' own; a node made up by the lowering (a
+// temporary, an implied `this` parameter, a `staticmethod` decorator) takes the range of the construct
+// it stands for. The table below is what a rule author needs: a JavaScript construct on the left, the
+// generic node (as `PyNode.sexpr` prints it) on the right.
+//
+// | JavaScript / TypeScript                  | Generic tree                                                        |
+// |------------------------------------------|---------------------------------------------------------------------|
+// | `x`, `this`, `super`                     | `(name x)`, `(name this)`, `(name super)`                           |
+// | `undefined`, `null`                      | `(none)`                                                            |
+// | `true`, `false`                          | `(true)`, `(false)`                                                 |
+// | `'s'`, `/re/g`                           | `(string "s")` (`raw` the source, flags included for a regex)       |
+// | `1`, `0x10`, `10n`, `1.5`                | `(integer 1)`, `(integer 16)`, `(integer 10)`, `(float 1.5)`       |
+// | `` `a${b}` ``                            | `(joinedStr (string "a") (formattedValue (name b) _))`              |
+// | `` `plain` ``                            | `(string "plain")`                                                  |
+// | `` tag`a${b}` ``                         | `(call (name tag) (joinedStr ...))`                                 |
+// | `f(a, ...b)`, `a?.()`                    | `(call (name f) (name a) (starred (name b)))`                       |
+// | `new C(x)`                               | `(call new (name C) (name x))`: text `new` (a pattern `C(...)` does not match it) |
+// | `a.b`, `a?.b`, `a.#p`                    | `(attribute b (name a))`, `(attribute #p (name a))`                 |
+// | `a[i]`, `a?.[i]`                         | `(subscript (name a) (name i))`                                     |
+// | `a + b`, `a >>> b`, `a ** b`             | `(binOp + ...)` (the JavaScript operator as text)                   |
+// | `a === b`, `a != b`, `a in b`            | `(compare == ...)` (`===`→`==`, `!==`→`!=`), `(compare in ...)`      |
+// | `a instanceof C`                         | `(call (name isinstance) (name a) (name C))`                        |
+// | `a && b`, `a \|\| b`, `a ?? b`           | `(boolOp and ...)`, `(boolOp or ...)`, `(boolOp or ...)` (flattened)|
+// | `!a`, `-a`, `typeof a`, `void a`         | `(unaryOp not ...)`, `(unaryOp - ...)`, `(unaryOp typeof ...)`, `(unaryOp void ...)` |
+// | `delete a.b;`                            | `(delete (attribute b (name a)))` (in an expression: `unaryOp delete`) |
+// | `c ? a : b`                              | `(ifExp a c b)`                                                     |
+// | `a, b` (statement / expression)          | one `exprStmt` each / `(tuple a b)`                                 |
+// | `await x`, `yield x`, `yield* x`         | `(await x)`, `(yield x)`, `(yieldFrom x)`                           |
+// | `x as T`, `x satisfies T`, `x!`, `<T>x`, `f<T>`, `(x)` | `x`                                                   |
+// | `new.target`, `import.meta`              | `(attribute target (name new))`, `(attribute meta (name import))`   |
+// | `import('m')`                            | `(call (name import) (string "m"))`                                 |
+// | `{a: 1, b, [k]: v, ...o, m() {}}`        | `(dict (keyValue (string "a") (integer 1)) (keyValue (string "b") (name b)) (keyValue (name k) (name v)) (doubleStarred (name o)) (keyValue (string "m") (functionDef m ...)))` |
+// | `[a, , ...b]`                            | `(list (name a) (none) (starred (name b)))`                         |
+// | `x = v;`, `a = b = v;`                   | `(assign (name x) v)`, `(assign (name a) (name b) v)`               |
+// | `x += v;`, `x ??= v;`, `x++;`            | `(augAssign += ...)`, `(augAssign ??= ...)`, `(augAssign += (name x) (integer 1))` |
+// | `f(x = v)`, `f(x += v)`, `f(x++)`        | `(namedExpr x v)`, `(namedExpr x (binOp + x v))`, `(binOp + x (integer 1))` |
+// | `let x = v`, `const x: T = v`, `let x`   | `(assign (name x) v)`, `(annAssign (name x) (name T) v)`, `(assign (name x) (none))` |
+// | `const {a, b: c = 1, ...r} = o`          | `(assign (name a) (attribute a o))`, `(assign (name c) (boolOp or (attribute b o) (integer 1)))`, `(assign (name r) o)`; a value that is not a name or attribute chain is first assigned to a temporary `#tmpN` |
+// | `const [a, , ...r] = o`                  | `(assign (name a) (subscript o (integer 0)))`, `(assign (name r) (subscript o (slice (integer 2) _ _)))` |
+// | `const f = (..) => ..`, `= function..`, `= class ..` | a `functionDef`/`classDef` named `f`                          |
+// | `function f(a, b = 1, ...r, {x})`        | `(functionDef f (decorators) (typeParams) (parameters (parameter a _ _) (parameter b _ (integer 1)) (varArgs r _) (parameter #arg3 _ _)) _ (block ...))`; the destructured `#argN` is unpacked by assignments at the top of the body |
+// | `async function`, `async () =>`          | `asyncFunctionDef`                                                  |
+// | `x => x.id` (expression body)            | `(functionDef (decorators) (typeParams) (parameters ...) _ (block (return ...)))`, no name |
+// | a function or class in an expression     | the `functionDef`/`classDef` node in place (anonymous: no text)     |
+// | `@Get(':id')` on a method or class       | `(decorators (decorator (call (name Get) (string ":id"))))`         |
+// | `@Param('id') id: string` (parameter)    | `(parameter id (subscript (name Annotated) (tuple (name string) (call (name Param) (string "id")))) _)`, as FastAPI's `Annotated[str, Query()]`; no type: `(name any)` |
+// | `class C extends B { ... }`              | `(classDef C (decorators) (typeParams) (arguments (name B)) (block ...))` |
+// | an instance method, a constructor        | `functionDef` with a first parameter `this` (Python's `self`); a constructor is named `__init__` |
+// | a `static` method / a getter / a setter  | an added decorator `staticmethod` / `property` / `name.setter`      |
+// | `constructor(private readonly r: R)`     | parameter `r`, and `this.r = r` first in the body                  |
+// | a field `x: T = v;`, `static y = 1;`     | `(annAssign (name x) (name T) v)`, `(assign (name y) (integer 1))` in the class body |
+// | `static { ... }`                         | its statements in the class body                                    |
+// | `enum E { A = 1, B }`                    | `(classDef E ... (block (assign (name A) (integer 1)) (assign (name B) (integer 2))))` |
+// | `namespace N { ... }`                    | its statements                                                      |
+// | interfaces, type aliases, `declare` and overload signatures, index signatures, `import type` | nothing |
+// | `if`/`else if`/`else`                    | `(if test (block ...) (block (if ...)))`                            |
+// | `for (i; t; u) s`                        | `i`, then `(while t (block s u) _)`                                 |
+// | `for (k in o)`, `for (x of xs)`, `for await` | `(for (name k) o ...)`, `(for (name x) xs ...)`, `asyncFor`     |
+// | `while`, `do s while (t)`                | `(while t ...)`, `(while (true) (block s (if (unaryOp not t) (block (break)) _)) _)` |
+// | `switch (d) { case a: case b: s; break; default: t }` | `(if (boolOp or (compare == d a) (compare == d b)) (block s) (block t))`; a case's closing `break` dropped, fall-through not modelled |
+// | `try {} catch (e) {} finally {}`         | `(try (block) (exceptHandler e _ (block)) _ (block))`              |
+// | `throw e`                                | `(raise e _)`                                                       |
+// | `label: s`, `break label`                | `s`, `(break)`                                                      |
+// | `{ ... }` as a statement                 | its statements, spliced into the enclosing list                    |
+// | `with (o) s`                             | `(with (withItem o _) (block s))`                                   |
+// | `import d from 'm'`, `import * as ns from 'm'` | `(import (alias m (name d)))`, `(import (alias m (name ns)))`: `d` stands for the module (CommonJS interop) |
+// | `import {a as b, c} from 'm'`            | `(importFrom m (alias a (name b)) (alias c))`                       |
+// | `import 'm'`                             | `(import (alias m))`                                                |
+// | `import x = require('m')`                | `(import (alias m (name x)))`                                       |
+// | `const x = require('m')`                 | `(assign (name x) (call (name require) (string "m")))`: stays a call |
+// | `export <declaration>`, `export default function f` | the declaration                                          |
+// | `export default expr` (or an anonymous declaration) | `(assign (name default) expr)` (an anonymous function or class is named `default`) |
+// | `export {a} from 'm'`, `export * from 'm'` | `(importFrom m (alias a))`, `(importFrom m (alias *))`            |
+// | `export = e`                             | `(assign (attribute exports (name module)) e)`                      |
+// | `<Comp a={x} b>text{y}</Comp>`           | `(call jsx (name Comp) (string "text") (name y) (keyword a (name x)) (keyword b (true)))`: children first, then attributes |
+// | `<div {...p}/>`, `<>...</>`              | `(call jsx (string "div") (doubleStarred (name p)))`, callee `(none)` |
+//
+// A type annotation becomes an expression: a named type is a name or attribute chain (`Promise<T>` a
+// subscript), a literal type its literal, a union a `binOp |` chain, `T[]` `Array[T]`; any other type
+// is `(ellipsis)`.
+
+import JavaScriptSyntax
+import PythonSyntax
+import SourcePositions
+import Support
+
+/// Lowers a JavaScript or TypeScript syntax tree into the generic tree the SAST engine analyses.
+///
+/// The generic tree is ``PythonSyntax``'s `PyNode`: each JavaScript construct becomes its nearest
+/// generic kind (the mapping table is the header of this file), ranges are carried over unchanged, and
+/// every ``JSNodeKind`` is handled: a type-only construct becomes nothing and an unexpected node
+/// something harmless, never a trap.
+public enum JavaScriptLowering {
+    /// The name prefix of a temporary the lowering introduces (`#tmp0`): a `#` never starts a
+    /// JavaScript identifier, so it cannot clash with the program's names.
+    public static let temporaryPrefix = "#tmp"
+    /// The name prefix of a destructured parameter (`#arg1` for the second parameter), whose pattern
+    /// is unpacked by assignments at the top of the function's body.
+    public static let destructuredParameterPrefix = "#arg"
+
+    /// The ``PythonSyntax/PyNodeKind/module`` of a ``JSNodeKind/program`` (any other node is lowered
+    /// as the one statement or expression of a module).
+    ///
+    /// Runs on a thread with a large stack, as the parsers do: the lowering recurses once per level
+    /// of the tree, and a chain of thousands of operators is that deep.
+    public static func lower(_ program: JSNode) -> PyNode {
+        let lowered = try? PyLargeStack.run { lowerOnCurrentThread(program) }
+        return lowered ?? lowerOnCurrentThread(program)
+    }
+
+    /// The lowering of ``lower(_:)`` on the calling thread, for a caller already on a large stack.
+    public static func lowerOnCurrentThread(_ program: JSNode) -> PyNode {
+        let lowerer = Lowerer()
+        if program.kind == .program {
+            return PyNode(.module, children: lowerer.statements(program.children), range: program.range)
+        }
+        return PyNode(.module, children: lowerer.statement(program), range: program.range)
+    }
+}
+
+/// The lowering's state: a counter for the temporaries it introduces. One per tree.
+final class Lowerer {
+    /// How many temporaries (`#tmpN`) have been made.
+    var temporaries = 0
+
+    /// A fresh temporary's name.
+    func temporaryName() -> String {
+        defer { temporaries += 1 }
+        return JavaScriptLowering.temporaryPrefix + String(temporaries)
+    }
+
+    /// A node with `range` (the JavaScript node's).
+    func make(
+        _ kind: PyNodeKind, _ text: String? = nil, _ children: [PyNode] = [], _ range: SourceRange, raw: String? = nil
+    ) -> PyNode {
+        PyNode(kind, text: text, children: children, range: range, raw: raw)
+    }
+
+    /// The placeholder for an absent child.
+    func empty(_ range: SourceRange) -> PyNode { PyNode(.empty, range: range) }
+
+    /// A name.
+    func name(_ text: String, _ range: SourceRange) -> PyNode { PyNode(.name, text: text, range: range) }
+
+    /// The `i`th child of `node`, or an empty node (the lowering never indexes past a malformed node).
+    func child(_ node: JSNode, _ i: Int) -> JSNode {
+        let children = node.children
+        return i < children.count ? children[i] : JSNode(.empty, range: node.range)
+    }
+
+    /// Whether a ``JSNodeKind/modifiers`` child holds `word`.
+    func has(_ modifiers: JSNode, _ word: String) -> Bool {
+        modifiers.kind == .modifiers && modifiers.children.contains { $0.text == word }
+    }
+}

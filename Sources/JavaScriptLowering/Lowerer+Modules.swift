@@ -1,0 +1,95 @@
+import JavaScriptSyntax
+import PythonSyntax
+
+/// `import` and `export`. A default or namespace import binds the module itself (`import`), named
+/// imports bind its members (`importFrom`), so that the engine's import aliases resolve
+/// `import { exec as run } from 'child_process'; run(x)` to `child_process.exec`.
+extension Lowerer {
+    /// The statements of an import or export.
+    func moduleStatement(_ js: JSNode) -> [PyNode] {
+        let r = js.range
+        switch js.kind {
+        case .importDeclaration:
+            guard js.text != "type" else { return [] }
+            return importDeclaration(js)
+        case .importEquals:
+            let local = child(js, 0)
+            let reference = child(js, 1)
+            if reference.kind == .externalModuleReference {
+                let module = child(reference, 0).text ?? ""
+                return [make(.import, nil, [alias(module, as: local.text, reference.range)], r)]
+            }
+            return [make(.assign, nil, [target(local), expression(reference)], r)]
+        case .exportDeclaration:
+            return statement(child(js, 0))
+        case .exportDefault:
+            let value = child(js, 0)
+            switch value.kind {
+            case .functionDeclaration, .classDeclaration:
+                if value.text != nil { return statement(value) }
+                if value.kind == .functionDeclaration && child(value, 5).isEmpty { return [] }
+                let definition =
+                    value.kind == .functionDeclaration ? function(value, name: "default") : classDefinition(value, name: "default")
+                return [definition]
+            case .interfaceDeclaration, .enumDeclaration, .typeAlias, .moduleDeclaration:
+                return statement(value)
+            default:
+                return [make(.assign, nil, [name("default", r), expression(value)], r)]
+            }
+        case .exportNamed:
+            guard js.text != "type" else { return [] }
+            let specifiers = js.children.filter { $0.kind == .exportSpecifier && $0.text != "type" }
+            let source = js.children.count >= 2 ? js.children[js.children.count - 2] : JSNode(.empty, range: r)
+            guard source.kind == .string, let module = source.text, !specifiers.isEmpty else { return [] }
+            let aliases = specifiers.map { specifier in
+                let local = child(specifier, 0).text ?? ""
+                let exported = child(specifier, 1).text
+                return alias(local, as: exported == local ? nil : exported, specifier.range)
+            }
+            return [make(.importFrom, module, aliases, r)]
+        case .exportAll:
+            let exported = child(js, 0)
+            let module = child(js, 1).text ?? ""
+            if exported.isEmpty { return [make(.importFrom, module, [alias("*", as: nil, r)], r)] }
+            return [make(.import, nil, [alias(module, as: exported.text, exported.range)], r)]
+        case .exportAssignment:
+            let exports = make(.attribute, "exports", [name("module", r)], r)
+            return [make(.assign, nil, [exports, expression(child(js, 0))], r)]
+        default:
+            // `export as namespace N` declares a global for type checking only.
+            return []
+        }
+    }
+
+    /// `import d, * as ns, { a as b } from 'm'`: an `import` of the module for the default and
+    /// namespace bindings, an `importFrom` for the named ones; `import 'm'` imports the module alone.
+    private func importDeclaration(_ js: JSNode) -> [PyNode] {
+        let r = js.range
+        let clause = child(js, 0)
+        let module = child(js, 1).text ?? ""
+        guard clause.kind == .importClause else { return [make(.import, nil, [alias(module, as: nil, r)], r)] }
+        var modules: [PyNode] = []
+        var names: [PyNode] = []
+        for binding in clause.children {
+            switch binding.kind {
+            case .importDefault, .importNamespace:
+                modules.append(alias(module, as: binding.text ?? child(binding, 0).text, binding.range))
+            case .importSpecifier where binding.text != "type":
+                let imported = child(binding, 0).text ?? ""
+                let local = child(binding, 1).text
+                names.append(alias(imported, as: local == imported ? nil : local, binding.range))
+            default:
+                break
+            }
+        }
+        var out: [PyNode] = []
+        if !modules.isEmpty { out.append(make(.import, nil, modules, r)) }
+        if !names.isEmpty { out.append(make(.importFrom, module, names, r)) }
+        return out
+    }
+
+    /// An `alias` of `dotted`, bound to `local` when given.
+    private func alias(_ dotted: String, as local: String?, _ r: SourceRange) -> PyNode {
+        make(.alias, dotted, local.map { [name($0, r)] } ?? [], r)
+    }
+}
