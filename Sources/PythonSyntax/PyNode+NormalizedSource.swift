@@ -529,6 +529,12 @@ struct PySourceRenderer {
             out += "\""
         case .empty:
             break
+        case .functionDef, .asyncFunctionDef, .classDef, .if, .while, .for, .asyncFor, .with, .asyncWith, .try, .tryStar,
+            .match:
+            // A compound statement where an expression stands (a lowered JavaScript callback or class
+            // expression): rendered as its statement; `simple` would hand it back here forever.
+            statement(n, indent: 0)
+            if out.hasSuffix("\n") { out.removeLast() }
         default:
             if PySourceRenderer.statementKinds.contains(n.kind) {
                 simple(n)
