@@ -171,7 +171,9 @@ extension Lowerer {
         var operands: [PyNode] = []
         for side in js.children {
             let lowered = expression(side)
-            if lowered.kind == .boolOp, lowered.text == op, side.kind == .logical {
+            var inner = side
+            while inner.kind == .parenthesized { inner = child(inner, 0) }
+            if lowered.kind == .boolOp, lowered.text == op, inner.kind == .logical {
                 operands += lowered.children
             } else {
                 operands.append(lowered)
