@@ -42,7 +42,7 @@
 // | `const {a, b: c = 1, ...r} = o`          | `(assign (name a) (attribute a o))`, `(assign (name c) (boolOp or (attribute b o) (integer 1)))`, `(assign (name r) o)`; a value that is not a name or attribute chain is first assigned to a temporary `#tmpN` |
 // | `const [a, , ...r] = o`                  | `(assign (name a) (subscript o (integer 0)))`, `(assign (name r) (subscript o (slice (integer 2) _ _)))` |
 // | `const f = (..) => ..`, `= function..`, `= class ..` | a `functionDef`/`classDef` named `f`                          |
-// | `function f(a, b = 1, ...r, {x})`        | `(functionDef f (decorators) (typeParams) (parameters (parameter a _ _) (parameter b _ (integer 1)) (varArgs r _) (parameter #arg3 _ _)) _ (block ...))`; the destructured `#argN` is unpacked by assignments at the top of the body |
+// | `function f(a, b = 1, {x}, ...r)`        | `(functionDef f (decorators) (typeParams) (parameters (parameter a _ _) (parameter b _ (integer 1)) (parameter #arg2 _ _) (varArgs r _)) _ (block ...))`; the destructured `#argN` (N its position) is unpacked by assignments at the top of the body |
 // | `async function`, `async () =>`          | `asyncFunctionDef`                                                  |
 // | `x => x.id` (expression body)            | `(functionDef (decorators) (typeParams) (parameters ...) _ (block (return ...)))`, no name |
 // | a function or class in an expression     | the `functionDef`/`classDef` node in place (anonymous: no text)     |
@@ -82,6 +82,24 @@
 // A type annotation becomes an expression: a named type is a name or attribute chain (`Promise<T>` a
 // subscript), a literal type its literal, a union a `binOp |` chain, `T[]` `Array[T]`; any other type
 // is `(ellipsis)`.
+//
+// What is lost, on purpose (the engine reasons about Python-like code and over-approximates):
+// - `let`/`const` block scoping (a bare block is spliced; names are function-scoped as in Python);
+// - `switch` fall-through from a case with statements, a `for` loop's update after `continue`,
+//   labels (`break label` is a plain `break`);
+// - `===` versus `==`, `??` versus `||` (both `or`), the value of a comma expression (a tuple), the
+//   value of `x++` in an expression (`x + 1`), the rest of an object pattern (bound to the whole);
+// - TypeScript types beyond names, literals, unions and arrays; type parameters' constraints;
+//   `implements`; accessibility (`private`) except that it makes a constructor parameter a field;
+// - a template literal's `raw` source (its parts keep theirs); JSX's order between attributes and
+//   children, and whitespace-only JSX text;
+// - a default import is bound to the module itself (`import d from 'm'` as `import m as d`), right for
+//   CommonJS modules and `esModuleInterop`, not for an ES module's real `default` export.
+//
+// Made up by the lowering, each with the range of what it stands for: `#tmpN` temporaries,
+// `#argN` destructured parameters, the `this` parameter of instance methods, the `staticmethod`,
+// `property` and `name.setter` decorators, `__init__`, the `isinstance` of `instanceof`, `Annotated`
+// for decorated parameters, `default` for `export default`, `module.exports` for `export =`.
 
 import JavaScriptSyntax
 import PythonSyntax
