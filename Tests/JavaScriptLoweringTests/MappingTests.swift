@@ -149,6 +149,13 @@ import Testing
         #expect(try lowering("export = app", "a.ts") == ["(assign (attribute exports (name module)) (name app))"])
     }
 
+    @Test func vueScriptBlocksLowerWithTheComponentsPositions() throws {
+        let module = try lowered(
+            "<template><p>{{ x }}</p></template>\n<script setup lang=\"ts\">\nconst x: string = props.x\n</script>", "a.vue")
+        #expect(module.children.map(\.sexpr) == ["(annAssign (name x) (name string) (attribute x (name props)))"])
+        #expect(module.children[0].range.start.line == 3)
+    }
+
     @Test func typeScriptDeclarations() throws {
         let source = """
             interface I { a: string }
