@@ -47,20 +47,28 @@ public enum FormEncoding {
 
     /// `text` with `+` as space and valid `%XX` escapes decoded; invalid UTF-8 becomes U+FFFD.
     public static func unescape(_ text: Substring) -> String {
+        String(decoding: unescapedBytes(text, plusIsSpace: true).bytes, as: UTF8.self)
+    }
+
+    /// The bytes `text` stands for, valid `%XX` escapes decoded (`+` as a space if `plusIsSpace`:
+    /// in a query or form, not a path), and whether it held an escape.
+    public static func unescapedBytes(_ text: Substring, plusIsSpace: Bool) -> (bytes: [UInt8], escaped: Bool) {
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
+        var escaped = false
         var index = 0
         while index < bytes.count {
             if let decoded = URLText.escapedByte(bytes, at: index) {
                 out.append(decoded)
+                escaped = true
                 index += 3
                 continue
             }
-            out.append(bytes[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : bytes[index])
+            out.append(plusIsSpace && bytes[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : bytes[index])
             index += 1
         }
-        return String(decoding: out, as: UTF8.self)
+        return (out, escaped)
     }
 
     private static func encodeBytes(_ text: String, allowing: Set<UInt8>, spaceAsPlus: Bool) -> String {

@@ -189,7 +189,7 @@ public struct InsertionPoint: Sendable, Hashable {
     static func wrappingSegments(of endpoint: Endpoint) -> [InsertionPoint] {
         let segments = endpoint.url.path.split(separator: "/", omittingEmptySubsequences: false)
         return segments.indices.compactMap { index in
-            let decoded = ValueCoding.percentDecoded(String(segments[index]), plusIsSpace: false).bytes
+            let decoded = FormEncoding.unescapedBytes(segments[index], plusIsSpace: false).bytes
             guard let text = String(validating: decoded, as: UTF8.self), ValueCoding.inner(of: text, raw: nil) != nil else {
                 return nil
             }

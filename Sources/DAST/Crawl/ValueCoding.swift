@@ -135,27 +135,7 @@ public enum ValueCoding: Sendable, Hashable {
 
     /// `%XX` escapes decoded, `+` as a space; nil when nothing was escaped.
     private static func percentDecoded(_ text: String) -> [UInt8]? {
-        let (bytes, escaped) = percentDecoded(text, plusIsSpace: true)
+        let (bytes, escaped) = FormEncoding.unescapedBytes(Substring(text), plusIsSpace: true)
         return escaped ? bytes : nil
-    }
-
-    /// `%XX` escapes decoded (`+` as a space if `plusIsSpace`: in a query or form, not a path),
-    /// and whether there was one.
-    static func percentDecoded(_ text: String, plusIsSpace: Bool) -> (bytes: [UInt8], escaped: Bool) {
-        let bytes = Array(text.utf8)
-        var out: [UInt8] = []
-        var index = 0
-        var escaped = false
-        while index < bytes.count {
-            if let byte = URLText.escapedByte(bytes, at: index) {
-                out.append(byte)
-                escaped = true
-                index += 3
-            } else {
-                out.append(plusIsSpace && bytes[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : bytes[index])
-                index += 1
-            }
-        }
-        return (out, escaped)
     }
 }

@@ -131,17 +131,16 @@ public struct DeserializationCheck: ActiveCheck {
         ]
     }
 
+    /// The bytes of a base64 value (standard or URL-safe, padded or not, percent-encoded or not).
     static func base64(_ text: String) -> [UInt8]? {
-        var normalized = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        normalized = normalized.removingPercentEncoding ?? normalized
-        while normalized.count % 4 != 0 { normalized += "=" }
-        return Data(base64Encoded: normalized).map { [UInt8]($0) }
+        let decoded = text.removingPercentEncoding ?? text
+        let urlSafe = decoded.contains("-") || decoded.contains("_")
+        return ValueCoding.base64(urlSafe: urlSafe, padded: true).unwrap(decoded)
     }
 
     /// `bytes` in base64, URL-safe when `original` was.
     static func base64Encoded(_ bytes: [UInt8], like original: String) -> String {
-        let text = Data(bytes).base64EncodedString()
-        guard original.contains("-") || original.contains("_") else { return text }
-        return text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let urlSafe = original.contains("-") || original.contains("_")
+        return ValueCoding.base64(urlSafe: urlSafe, padded: true).wrap(ValueCoding.latin1(bytes), binary: true)
     }
 }
