@@ -35,7 +35,8 @@ extension Lowerer {
         let arguments = make(.arguments, nil, superClass.isEmpty ? [] : [expression(superClass)], superClass.isEmpty ? r : superClass.range)
         let classBody = child(js, 7)
         var members: [PyNode] = []
-        for member in classBody.children { members += classMember(member) }
+        // A member hoists into the class body, before itself (a field's arrow, a default value's).
+        for member in classBody.children { members += hoisting { classMember(member) } }
         return make(
             .classDef, name,
             [decorators(child(js, 0)), typeParameters(child(js, 3)), arguments, make(.block, nil, members, classBody.range)], r)

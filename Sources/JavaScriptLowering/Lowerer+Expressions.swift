@@ -3,8 +3,9 @@ import PythonSyntax
 
 /// Expressions: names, literals, templates, operators, calls, members, object and array literals.
 extension Lowerer {
-    /// The generic expression of a JavaScript expression (functions, classes and JSX elements
-    /// included); a node that is not an expression becomes `(ellipsis)` or its nearest expression.
+    /// The generic expression of a JavaScript expression (JSX elements included; a function or class
+    /// is hoisted, its name in its place); a node that is not an expression becomes `(ellipsis)` or
+    /// its nearest expression.
     func expression(_ js: JSNode) -> PyNode {
         let r = js.range
         let c = js.children
@@ -64,9 +65,8 @@ extension Lowerer {
         case .importCall:
             let options = child(js, 1)
             return make(.call, nil, [name("import", r), expression(child(js, 0))] + (options.isEmpty ? [] : [expression(options)]), r)
-        case .functionExpression, .arrowFunction, .functionDeclaration, .method:
-            return function(js, name: js.kind == .method ? js.text : js.text ?? child(js, 1).text)
-        case .classExpression, .classDeclaration: return classDefinition(js, name: js.text)
+        case .functionExpression, .arrowFunction, .functionDeclaration, .method, .classExpression, .classDeclaration:
+            return hoist(js)
         case .jsxElement: return jsxElement(js)
         case .jsxText: return make(.string, js.text ?? "", [], r, raw: js.raw)
         case .jsxExpressionContainer:
@@ -117,7 +117,8 @@ extension Lowerer {
         return js.children.map(expression)
     }
 
-    /// `{...}`: a `dict` of `keyValue` entries; spreads are `doubleStarred`, methods functions.
+    /// `{...}`: a `dict` of `keyValue` entries; spreads are `doubleStarred`, a method's value the
+    /// name of its hoisted definition.
     private func object(_ js: JSNode) -> PyNode {
         var entries: [PyNode] = []
         for member in js.children {
@@ -129,7 +130,7 @@ extension Lowerer {
                 entries.append(make(.doubleStarred, nil, [expression(child(member, 0))], member.range))
             case .method:
                 let key = child(member, 2)
-                entries.append(make(.keyValue, nil, [propertyKey(key), function(member, name: member.text)], member.range))
+                entries.append(make(.keyValue, nil, [propertyKey(key), hoist(member)], member.range))
             default:
                 entries.append(expression(member))
             }

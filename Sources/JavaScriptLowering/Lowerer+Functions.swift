@@ -53,7 +53,8 @@ extension Lowerer {
         } else if body.isEmpty {
             block = make(.block, nil, [], r)
         } else {
-            block = make(.block, nil, [make(.return, nil, [expression(body)], body.range)], body.range)
+            // An expression body is a block of its own: what it hoists goes before its `return`.
+            block = make(.block, nil, hoisting { [make(.return, nil, [expression(body)], body.range)] }, body.range)
         }
         block.children = prologue + block.children
         let kind: PyNodeKind = has(modifiers, "async") ? .asyncFunctionDef : .functionDef

@@ -33,6 +33,11 @@ extension Lowerer {
                 return [definition]
             case .interfaceDeclaration, .enumDeclaration, .typeAlias, .moduleDeclaration:
                 return statement(value)
+            case .functionExpression, .arrowFunction:
+                // `export default () => ...` is named like `export default function () {}`.
+                return [function(value, name: "default")]
+            case .classExpression:
+                return [classDefinition(value, name: "default")]
             default:
                 return [make(.assign, nil, [name("default", r), expression(value)], r)]
             }

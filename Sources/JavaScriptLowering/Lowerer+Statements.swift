@@ -13,8 +13,11 @@ extension Lowerer {
     }
 
     /// The generic statements of one JavaScript statement: none for a type-only declaration, several
-    /// for a declaration list or a destructuring.
-    func statement(_ js: JSNode) -> [PyNode] {
+    /// for a declaration list or a destructuring, the definitions hoisted out of its expressions first.
+    func statement(_ js: JSNode) -> [PyNode] { hoisting { plainStatement(js) } }
+
+    /// ``statement(_:)`` without the hoisted definitions.
+    private func plainStatement(_ js: JSNode) -> [PyNode] {
         let r = js.range
         switch js.kind {
         case .block: return statements(js.children)
@@ -170,6 +173,8 @@ extension Lowerer {
     private func switchStatement(_ js: JSNode) -> [PyNode] {
         let r = js.range
         let discriminant = child(js, 0)
+        // Lowered once (and shared by every comparison): a function in it is hoisted once.
+        let subject = expression(discriminant)
         var branches: [(test: PyNode, block: PyNode)] = []
         var defaultBlock: PyNode?
         var pending: [PyNode] = []
@@ -179,7 +184,7 @@ extension Lowerer {
             if test.isEmpty {
                 pendingDefault = true
             } else {
-                pending.append(make(.compare, "==", [expression(discriminant), expression(test)], test.range))
+                pending.append(make(.compare, "==", [subject, expression(test)], test.range))
             }
             var statements = statements(child(switchCase, 1).children)
             if statements.isEmpty { continue }
@@ -199,7 +204,7 @@ extension Lowerer {
             let node = make(.if, nil, [branch.test, branch.block, chain ?? empty(r)], branch.block.range)
             chain = make(.block, nil, [node], branch.block.range)
         }
-        guard let chain else { return [make(.exprStmt, nil, [expression(discriminant)], r)] }
+        guard let chain else { return [make(.exprStmt, nil, [subject], r)] }
         if branches.isEmpty { return chain.children }
         var outer = chain.children[0]
         outer.range = r

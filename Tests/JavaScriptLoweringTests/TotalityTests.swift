@@ -85,6 +85,7 @@ import Testing
             root.forEachNode { seen.insert($0.kind) }
             let module = JavaScriptLowering.lower(root)
             #expect(module.kind == .module)
+            #expect(definitionsOutsideStatements(module).isEmpty, "a definition left in an expression in \(file)")
             _ = module.normalizedSource
         }
         // A hostile or unusual tree is still total: every kind on its own, whatever its children.
@@ -136,6 +137,7 @@ import Testing
                     guard let program = try? JavaScriptParser.parse(source: snippet, fileName: name) else { continue }
                     let module = JavaScriptLowering.lower(program.root)
                     #expect(module.kind == .module)
+                    #expect(definitionsOutsideStatements(module).isEmpty, "a definition left in an expression: \(snippet)")
                     _ = module.normalizedSource
                     lowered += 1
                 }
