@@ -72,10 +72,13 @@
 // | `import {a as b, c} from 'm'`            | `(importFrom m (alias a (name b)) (alias c))`                       |
 // | `import 'm'`                             | `(import (alias m))`                                                |
 // | `import x = require('m')`                | `(import (alias m (name x)))`                                       |
-// | `const x = require('m')`                 | `(assign (name x) (call (name require) (string "m")))`: stays a call |
+// | `const x = require('m')`, `x = require('m')` | `(import (alias m (name x)))`, as `import x from 'm'`                |
+// | `const {a, b: c} = require('m')`         | `(importFrom m (alias a) (alias b (name c)))`; a pattern with defaults, nesting or a rest: `(import (alias m (name #tmp0)))` then its destructuring |
+// | `const x = require('m').y`               | `(importFrom m (alias y (name x)))`                                 |
+// | any other `require(...)`                 | a call                                                              |
 // | `'node:child_process'` (any specifier)   | `child_process`                                                     |
 // | `'./db'`, `'../lib/util.js'`, `'./routes/index'` | `.db`, `..lib.util`, `.routes` (Python's relative modules: a dot, one more per leading `../`; `/` as `.`; the extension and a last `index` dropped); `'@scope/pkg/sub'` as written |
-// | `import x from './db'`                    | `(importFrom . (alias db (name x)))`, as Python's `from . import db as x`; `import {a} from './db'` is `(importFrom .db (alias a))`; a bare directory (`import x from '.'`) `(import (alias . (name x)))`, Python having no such form |
+// | `import x from './db'`, `require('./db')` | `(importFrom . (alias db (name x)))`, as Python's `from . import db as x`; `import {a} from './db'` is `(importFrom .db (alias a))`; a bare directory (`import x from '.'`) `(import (alias . (name x)))`, Python having no such form |
 // | `export <declaration>`, `export default function f` | the declaration                                          |
 // | `export default expr` (or an anonymous declaration) | `(assign (name default) expr)`; a function, arrow or class (expression or anonymous declaration) is a definition named `default` |
 // | `export {a} from 'm'`, `export * from 'm'` | `(importFrom m (alias a))`, `(importFrom m (alias *))`            |

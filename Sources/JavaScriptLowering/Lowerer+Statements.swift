@@ -73,8 +73,8 @@ extension Lowerer {
     }
 
     /// An expression statement: assignments become `assign`/`augAssign` (a destructuring, one
-    /// assignment per bound name), `x++` an `augAssign`, `a, b` one statement each, `delete a.b` a
-    /// `delete`.
+    /// assignment per bound name; `x = require('m')` an import), `x++` an `augAssign`, `a, b` one
+    /// statement each, `delete a.b` a `delete`.
     func expressionStatement(_ js: JSNode) -> [PyNode] {
         let r = js.range
         switch js.kind {
@@ -84,6 +84,7 @@ extension Lowerer {
             let op = js.text ?? "="
             let left = child(js, 0)
             if op != "=" { return [make(.augAssign, op, [target(left), expression(child(js, 1))], r)] }
+            if let imports = requireImport(left, child(js, 1), r) { return imports }
             if left.kind == .objectPattern || left.kind == .arrayPattern {
                 return destructure(left, expression(child(js, 1)))
             }
@@ -105,13 +106,14 @@ extension Lowerer {
         }
     }
 
-    /// One `variableDeclarator`: `x = v`, `x: T = v`, a function or class named by its variable, or a
-    /// destructuring.
+    /// One `variableDeclarator`: `x = v`, `x: T = v`, a function or class named by its variable, an
+    /// import (`require`), or a destructuring.
     private func declarator(_ js: JSNode) -> [PyNode] {
         let r = js.range
         let pattern = child(js, 0)
         let type = child(js, 1)
         let initializer = child(js, 2)
+        if let imports = requireImport(pattern, initializer, r) { return imports }
         if pattern.kind == .identifier, let name = pattern.text {
             switch initializer.kind {
             case .arrowFunction, .functionExpression: return [function(initializer, name: name)]
