@@ -85,6 +85,16 @@
 // | `export = e`                             | `(assign (attribute exports (name module)) e)`                      |
 // | `<Comp a={x} b>text{y}</Comp>`           | `(call jsx (name Comp) (string "text") (name y) (keyword a (name x)) (keyword b (true)))`: children first, then attributes |
 // | `<div {...p}/>`, `<>...</>`              | `(call jsx (string "div") (doubleStarred (name p)))`, callee `(none)` |
+// | pattern `f($X, ...)`, `[..., $X]`, `{...}`, `{$K: $V}` | `(call (name f) (name $X) (ellipsis))`, `(list (ellipsis) (name $X))`, `(dict (ellipsis))`, `(dict (keyValue (name $K) (name $V)))` |
+// | pattern `function $F($REQ, ...) { ... }` | `(functionDef $F (decorators) (typeParams) (parameters (parameter $REQ _ _) (ellipsis)) _ (block (exprStmt (ellipsis))))` |
+// | pattern `app.get($P, (req) => { ... })`  | the inline function in place, not hoisted: `(call (attribute get (name app)) (name $P) (functionDef (decorators) ...))` |
+//
+// Rule patterns (``JavaScriptLowering/lowerPattern(_:dialect:)``, JavaScriptPattern.swift) lower like
+// code, with Python's patterns' metavariables (`$X`, `$...X` names) and `(ellipsis)`, except that
+// nothing is hoisted: a pattern's inline function stays where it is written (an anonymous
+// `functionDef` in its call). In lowered code that function is a `(name #fnN)` naming the definition
+// hoisted before the statement; following that name when a pattern's function meets it is the
+// matcher's part.
 //
 // A type annotation becomes an expression: a named type is a name or attribute chain (`Promise<T>` a
 // subscript), a literal type its literal, a union a `binOp |` chain, `T[]` `Array[T]`; any other type
@@ -147,7 +157,7 @@ public enum JavaScriptLowering {
 
     /// The lowering of ``lower(_:)`` on the calling thread, for a caller already on a large stack.
     public static func lowerOnCurrentThread(_ program: JSNode) -> PyNode {
-        let lowerer = Lowerer()
+        let lowerer = Lowerer(pattern: false)
         if program.kind == .program {
             return PyNode(.module, children: lowerer.statements(program.children), range: program.range)
         }
@@ -158,6 +168,9 @@ public enum JavaScriptLowering {
 /// The lowering's state: counters for the names it makes up and the definitions being hoisted.
 /// One per tree.
 final class Lowerer {
+    /// Whether this is a rule pattern: nothing is hoisted (a pattern's inline function stands for an
+    /// inline function, in place) and a metavariable key (`{$K: $V}`) is a name, not a string.
+    let isPattern: Bool
     /// How many temporaries (`#tmpN`) have been made.
     var temporaries = 0
     /// How many hoisted definitions (`#fnN`) have been named.
@@ -165,6 +178,9 @@ final class Lowerer {
     /// The definitions hoisted out of each statement being lowered, the innermost last; the first
     /// list catches any made outside a statement.
     var hoisted: [[PyNode]] = [[]]
+
+    /// A lowerer for code, or for a rule pattern (`pattern`).
+    init(pattern: Bool) { isPattern = pattern }
 
     /// A fresh temporary's name.
     func temporaryName() -> String {

@@ -71,6 +71,9 @@ extension Lowerer {
             return [make(.assign, nil, [target, value.isEmpty ? make(.none, nil, [], r) : expression(value)], r)]
         case .staticBlock:
             return statements(child(js, 0).children)
+        case .ellipsis:
+            // A pattern's `...` among members, a statement as in a Python pattern's class body.
+            return [make(.exprStmt, nil, [make(.ellipsis, nil, [], r)], r)]
         default:
             // Index signatures are types only.
             return []

@@ -75,6 +75,7 @@ extension Lowerer {
         case .objectPattern, .arrayPattern, .assignmentPattern, .restElement:
             return target(js)
         case .computedKey: return expression(child(js, 0))
+        case .ellipsis: return make(.ellipsis, nil, [], r)
         case .empty: return empty(r)
         default:
             // Statements, declarations, types and JSX parts never stand where an expression does.
@@ -138,9 +139,11 @@ extension Lowerer {
         return make(.dict, nil, entries, js.range)
     }
 
-    /// An object or class key: a name is its string, a computed key its expression.
+    /// An object or class key: a name is its string, a computed key its expression; in a pattern a
+    /// metavariable (`$K`) is itself, to match any key.
     func propertyKey(_ key: JSNode) -> PyNode {
         switch key.kind {
+        case .identifier where isPattern && JavaScriptLowering.isMetavariable(key.text ?? ""): return name(key.text ?? "", key.range)
         case .identifier, .privateName: return make(.string, key.text ?? "", [], key.range)
         default: return expression(key)
         }

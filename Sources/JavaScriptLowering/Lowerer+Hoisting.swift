@@ -23,9 +23,14 @@ extension Lowerer {
         return definitions + lowered
     }
 
-    /// A function expression, arrow, method or class expression: hoisted, its name in its place.
+    /// A function expression, arrow, method or class expression: hoisted, its name in its place; in
+    /// a pattern, the definition itself (anonymous unless the source names it).
     func hoist(_ js: JSNode) -> PyNode {
         let isClass = js.kind == .classExpression || js.kind == .classDeclaration
+        guard !isPattern else {
+            if isClass { return classDefinition(js, name: js.text) }
+            return function(js, name: js.kind == .method ? js.text : js.text ?? child(js, 1).text)
+        }
         // Named before its body is lowered, so that an outer function's number is the smaller one.
         let name = hoistedName()
         let definition = isClass ? classDefinition(js, name: name) : function(js, name: name)
