@@ -154,7 +154,9 @@ enum GenericAssignment {
         var index = start
         while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
         let typeStart = index
-        while index < bytes.count, letters.contains(bytes[index]) || bytes[index] == UInt8(ascii: ".") || ByteSet.digits.contains(bytes[index]) {
+        while index < bytes.count,
+            letters.contains(bytes[index]) || bytes[index] == UInt8(ascii: ".") || ByteSet.digits.contains(bytes[index])
+        {
             index += 1
         }
         guard index > typeStart else { return nil }
