@@ -159,8 +159,8 @@ let package = Package(
         .target(
             name: "Heal",
             dependencies: [
-                "Digest", "Documents", "Findings", "Git", "LLM", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan", "ScanCore",
-                "Signals", "Store", "Support",
+                "Digest", "Documents", "Findings", "Git", "JavaScriptSyntax", "LLM", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan",
+                "ScanCore", "Signals", "Store", "Support",
             ]
         ),
         // Progressive autonomy: policy, risk, the controller, proposals, the GitHub publisher.

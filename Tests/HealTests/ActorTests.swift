@@ -111,6 +111,23 @@ struct RegressionGuardTests {
         #expect(refusal?.hasPrefix(reason) == true, "\(refusal ?? "nil")")
     }
 
+    @Test("a JavaScript or TypeScript file left unparseable is refused; one that parses passes (issue 60)")
+    func javaScriptMustParse() {
+        let before = "const x = eval(input);\n"
+        let broken = FileChange(path: "src/app.ts", before: before, after: "const x = (input;\n")
+        #expect(RegressionGuard.refusal([broken])?.hasPrefix("src/app.ts does not parse: src/app.ts:1:") == true)
+        let fine = FileChange(path: "src/app.ts", before: before, after: "const x: unknown = JSON.parse(input);\n")
+        #expect(RegressionGuard.refusal([fine]) == nil)
+    }
+
+    @Test("the rule-fix actor takes native Python and JavaScript findings, not another tool's")
+    func ruleFixTakesNativeCodeRules() {
+        let actor = RuleFixActor(ruleDirectories: [])
+        #expect(actor.applies(to: Signal(kind: .finding, source: "sarif", message: "m", ruleId: "python.yaml-load")))
+        #expect(actor.applies(to: Signal(kind: .finding, source: "sarif", message: "m", ruleId: "javascript.jwt-none-algorithm")))
+        #expect(!actor.applies(to: Signal(kind: .finding, source: "sarif", message: "m", ruleId: "B602")))
+    }
+
     @Test("an ordinary one-line fix passes")
     func ordinaryFix() {
         let change = FileChange(

@@ -20,9 +20,10 @@ public struct RuleFixActor: HealActor {
         self.ruleDirectories = ruleDirectories ?? RuleLocations.standard()
     }
 
-    /// Findings of native rules (`python.…`).
+    /// Findings of native code rules (`python.…`, `javascript.…`).
     public func applies(to signal: Signal) -> Bool {
-        signal.kind == .finding && (signal.ruleId?.hasPrefix("python.") ?? false)
+        guard signal.kind == .finding, let rule = signal.ruleId else { return false }
+        return rule.hasPrefix("python.") || rule.hasPrefix("javascript.")
     }
 
     /// The finding's own fix, once.

@@ -1,11 +1,12 @@
 import Foundation
 import Git
+import JavaScriptSyntax
 import LLM
 import PythonSyntax
 
 /// Refuses a proposal before it runs when it would make the checks pass by weakening them:
 /// it edits, deletes or adds test files, adds skips or expected failures, deletes or empties
-/// a function, or leaves a Python file that does not parse. The run-time half (tests that
+/// a function, or leaves a Python, JavaScript or TypeScript file that does not parse. The run-time half (tests that
 /// passed before must still pass, no fewer tests run) is `Reflector.judge`.
 public enum RegressionGuard {
     /// Why `changes` may not run, or nil when they may.
@@ -31,6 +32,15 @@ public enum RegressionGuard {
             let after = change.after ?? ""
             for marker in skipMarkers where occurrences(of: marker, in: after) > occurrences(of: marker, in: before) {
                 return "adds `\(marker)` to \(change.path)"
+            }
+            if JavaScriptDialect(fileName: change.path) != nil || [".vue", ".svelte"].contains(where: change.path.hasSuffix) {
+                guard let after = change.after else { return "deletes \(change.path)" }
+                do {
+                    _ = try JavaScriptParser.parse(source: after, fileName: change.path)
+                } catch {
+                    return "\(change.path) does not parse: \(error)"
+                }
+                continue
             }
             guard change.path.hasSuffix(".py") else { continue }
             guard let after = change.after else { return "deletes \(change.path)" }

@@ -84,6 +84,10 @@ public enum RuleLoader {
         let fixes = try map["fix"].map { try c.fixTemplates($0) } ?? []
         let fixImports = try map["fix-imports"].map { try c.modules($0, "fix-imports") } ?? []
         if !fixImports.isEmpty && fixes.isEmpty { throw fail(file, map.line("fix-imports"), "'fix-imports' needs 'fix'") }
+        // The import a fix adds is written as a Python `import` line.
+        if !fixImports.isEmpty && c.syntax != .python {
+            throw fail(file, map.line("fix-imports"), "'fix-imports' is for Python rules (it adds an `import` line)")
+        }
 
         let searchKeys = ["pattern", "pattern-either", "patterns"].filter { map[$0] != nil }
         let taintKeys = ["sources", "sinks", "sanitizers"].filter { map[$0] != nil }
