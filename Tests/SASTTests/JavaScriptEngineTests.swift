@@ -96,6 +96,16 @@ import Testing
         #expect(result.parseError?.hasSuffix("(file skipped)") == true)
     }
 
+    @Test("a JavaScript file nested deeper than the parser reads is a high finding, not a skipped file (a hostile bound)")
+    func parserBoundIsAFinding() throws {
+        let engine = try Self.engine([("javascript.evil", "[javascript]", "pattern: eval(...)\n")])
+        let deep = "x = " + String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000) + ";\neval(y);\n"
+        let result = engine.scan(file: "deep.js", source: deep)
+        #expect(result.findings.map(\.ruleId) == [ParserBoundFinding.descriptor.id])
+        #expect(result.findings.first?.severity == .high)
+        #expect(result.findings.first?.message.hasSuffix("Node may still run this file") == true)
+    }
+
     @Test("rule files: unknown languages, mixed syntaxes and JavaScript that does not parse are one-line errors naming the file")
     func ruleFileErrors() throws {
         func error(_ yaml: String) -> String {

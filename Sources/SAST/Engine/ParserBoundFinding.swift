@@ -1,4 +1,5 @@
 import Findings
+import JavaScriptSyntax
 import PythonSyntax
 
 /// A file the parser's bounds stopped (nesting depth, expression chain length): Python may well run
@@ -9,9 +10,9 @@ public enum ParserBoundFinding {
     /// The rule findings of this kind carry.
     public static let descriptor = RuleDescriptor(
         id: "sentinel.file-not-analysed", name: "file-not-analysed",
-        shortDescription: "A Python file exceeds the parser's bounds and was not analysed",
+        shortDescription: "A source file exceeds the parser's bounds and was not analysed",
         fullDescription:
-            "The file nests deeper, or chains more operations, than Sentinel's parser accepts (bounds that keep a hostile file from exhausting the stack). Python may run it anyway, so nothing in it was checked. Split the expression or review the file by hand.",
+            "The file nests deeper, or chains more operations, than Sentinel's parser accepts (bounds that keep a hostile file from exhausting the stack). Its interpreter may run it anyway, so nothing in it was checked. Split the expression or review the file by hand.",
         defaultSeverity: .high, tags: ["coverage"], precision: .high)
 
     /// The finding for `error` when it is a bound that was hit; nil for other syntax errors.
@@ -20,6 +21,17 @@ public enum ParserBoundFinding {
         return Finding(
             ruleId: descriptor.id, severity: .high, confidence: .high,
             message: "not analysed: \(error.message); Python may still run this file",
+            location: Location(file: error.file, startLine: error.line))
+    }
+
+    /// The finding for a JavaScript or TypeScript `error` when it is a bound that was hit (nesting,
+    /// size, ambiguity the parser gave up on); nil for other syntax errors: Node runs no file it
+    /// cannot parse, but it runs one deeper or larger than this parser reads.
+    static func finding(for error: JavaScriptSyntaxError) -> Finding? {
+        guard [.nestingTooDeep, .fileTooLarge, .tooAmbiguous].contains(error.code) else { return nil }
+        return Finding(
+            ruleId: descriptor.id, severity: .high, confidence: .high,
+            message: "not analysed: \(error.message); Node may still run this file",
             location: Location(file: error.file, startLine: error.line))
     }
 }

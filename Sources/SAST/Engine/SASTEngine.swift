@@ -253,8 +253,11 @@ public struct SASTEngine: Sendable {
             // Already on a large-stack thread: parse here rather than on yet another thread.
             module = try SourceFrontEnd.parse(bytes: text.bytes, file: file, language: language)
         } catch {
-            let bound =
-                if case .python(let python) = error { ParserBoundFinding.finding(for: python).map { [$0] } ?? [] } else { [Finding]() }
+            let bound: [Finding] =
+                switch error {
+                case .python(let python): ParserBoundFinding.finding(for: python).map { [$0] } ?? []
+                case .javaScript(let javaScript): ParserBoundFinding.finding(for: javaScript).map { [$0] } ?? []
+                }
             return FileScanResult(findings: bound, parseError: error.notice)
         }
         // The framework models below read Python's shapes (decorated routes, `except` clauses).
