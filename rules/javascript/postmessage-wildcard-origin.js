@@ -1,0 +1,8 @@
+function sendToken(apiToken) {
+  // ruleid: javascript.postmessage-wildcard-origin
+  window.opener.postMessage({ token: apiToken }, '*');
+  // ok: javascript.postmessage-wildcard-origin
+  window.opener.postMessage({ token: apiToken }, 'https://app.example.com');
+  // ok: javascript.postmessage-wildcard-origin
+  window.parent.postMessage('ready', '*');
+}

@@ -1,0 +1,50 @@
+const fs = require('fs');
+const path = require('path');
+const express = require('express');
+const app = express();
+const UPLOADS = path.join(__dirname, 'uploads');
+
+app.post('/home', (req, res) => {
+  const filename = req.body.filename;
+  // ruleid: javascript.taint-path-traversal
+  fs.readFile(filename, 'utf8', (err, data) => res.render('index', { data }));
+  // ok: javascript.taint-path-traversal
+  fs.readFile(path.join(UPLOADS, path.basename(filename)), 'utf8', (err, data) => res.render('index', { data }));
+  // ok: javascript.taint-path-traversal
+  fs.readFile(path.join(UPLOADS, 'index.txt'), 'utf8', (err, data) => res.render('index', { data }));
+});
+
+app.post('/fetch', function (req, res) {
+  const file = path.resolve(process.cwd() + '/public/uploads/' + req.body.filename);
+  // ruleid: javascript.taint-path-traversal
+  res.download(file);
+});
+
+app.get('/files/:name', function (req, res) {
+  // ruleid: javascript.taint-path-traversal
+  res.sendFile(path.join(UPLOADS, req.params.name));
+  // ok: javascript.taint-path-traversal
+  res.sendFile(req.params.name, { root: UPLOADS });
+});
+
+app.post('/upload', function (req, res) {
+  const upload = req.files.upload;
+  // ruleid: javascript.taint-path-traversal
+  upload.mv(UPLOADS + '/' + upload.name, (err) => res.end());
+});
+
+app.post('/account', function (req, res) {
+  const profile = req.body;
+  // ruleid: javascript.taint-path-traversal
+  return res.render('account.hbs', profile);
+});
+
+app.get('/page', function (req, res) {
+  // ok: javascript.taint-path-traversal
+  res.render('page', { title: req.query.title });
+});
+
+async function save(ctx) {
+  // ruleid: javascript.taint-path-traversal
+  await fs.promises.writeFile('/srv/data/' + ctx.request.body.name, ctx.request.body.content);
+}
