@@ -21,3 +21,7 @@ function withHelmet() {
   app.use(helmet());
   return app;
 }
+
+// ruleid: javascript.express-x-powered-by
+var server = express();
+server.listen(3000);

@@ -21,3 +21,9 @@ function expiry(token) {
   }
   return null;
 }
+
+function fromHeader(token, header) {
+  // ruleid: javascript.jwt-alg-from-token
+  if (header.alg === 'none') return jwt.decode(token);
+  return jwt.verify(token, process.env.KEY, { algorithms: ['RS256'] });
+}

@@ -10,3 +10,11 @@ async function register(req, res) {
   await Note.findOneAndUpdate({ name: req.params.noteId }, req.body, { new: true });
   res.json({ user, other });
 }
+
+async function update(req, res) {
+  // ok: javascript.mass-assignment
+  const url = new URL(req.body);
+  // ok: javascript.mass-assignment
+  await User.updateOne({ _id: req.user.id }, { $set: { bio: req.body.bio } });
+  res.json(url);
+}

@@ -6,3 +6,8 @@ function sendToken(apiToken) {
   // ok: javascript.postmessage-wildcard-origin
   window.parent.postMessage('ready', '*');
 }
+
+function reportSize(frameState) {
+  // ruleid: javascript.postmessage-wildcard-origin
+  parent.postMessage(JSON.stringify(frameState), '*');
+}

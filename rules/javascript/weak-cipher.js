@@ -11,3 +11,8 @@ function encrypt(text, key, iv) {
   const gcm = crypto.createCipheriv('aes-256-gcm', key, iv);
   return [legacy, des, ecb, gcm];
 }
+
+function decrypt(data, key, iv) {
+  // ok: javascript.weak-cipher
+  return crypto.createDecipheriv('chacha20-poly1305', key, iv, { authTagLength: 16 });
+}
