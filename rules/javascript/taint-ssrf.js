@@ -39,3 +39,11 @@ app.get('/user/:id', async (req, res) => {
   const r = await axios.get('https://api.example.com/users/' + req.params.id);
   res.json(r.data);
 });
+
+app.get('/ticket', (req, res) => {
+  const file = { url: `http://localhost:${process.env.PORT}/ticket?name=${req.query.name}` };
+  // ok: javascript.taint-ssrf
+  htmlToPdf.generatePdf(file, { format: 'A4' }).then((pdf) => res.send(pdf));
+  // ruleid: javascript.taint-ssrf
+  htmlToPdf.generatePdf({ url: req.query.page }, { format: 'A4' }).then((pdf) => res.send(pdf));
+});
