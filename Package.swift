@@ -127,7 +127,8 @@ let package = Package(
         .target(
             name: "SAST",
             dependencies: [
-                "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "Secrets", "SourcePositions", "Support", "TemplateSyntax",
+                "Documents", "DocumentsYAML", "Findings", "JavaScriptLowering", "JavaScriptSyntax", "PythonSyntax", "Secrets",
+                "SourcePositions", "Support", "TemplateSyntax",
             ]),
         .target(
             name: "SCA", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "SourcePositions", "Store", "Support", "CZlib"]),

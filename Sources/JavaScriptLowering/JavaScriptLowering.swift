@@ -33,7 +33,7 @@
 // | `x as T`, `x satisfies T`, `x!`, `<T>x`, `f<T>`, `(x)` | `x`                                                   |
 // | `new.target`, `import.meta`              | `(attribute target (name new))`, `(attribute meta (name import))`   |
 // | `import('m')`                            | `(call (name import) (string "m"))`                                 |
-// | `{a: 1, b, [k]: v, ...o, m() {}}`        | `(dict (keyValue (string "a") (integer 1)) (keyValue (string "b") (name b)) (keyValue (name k) (name v)) (doubleStarred (name o)) (keyValue (string "m") (functionDef m ...)))` |
+// | `{a: 1, b, [k]: v, ...o, m() {}}`        | `(dict (keyValue (string "a") (integer 1)) (keyValue (string "b") (name b)) (keyValue (name k) (name v)) (doubleStarred (name o)) (keyValue (string "m") (name #fn0)))`, after the method's hoisted `(functionDef #fn0 ...)`; `m: function () {}` alike |
 // | `[a, , ...b]`                            | `(list (name a) (none) (starred (name b)))`                         |
 // | `x = v;`, `a = b = v;`                   | `(assign (name x) v)`, `(assign (name a) (name b) v)`               |
 // | `x += v;`, `x ??= v;`, `x++;`            | `(augAssign += ...)`, `(augAssign ??= ...)`, `(augAssign += (name x) (integer 1))` |
@@ -44,8 +44,9 @@
 // | `const f = (..) => ..`, `= function..`, `= class ..` | a `functionDef`/`classDef` named `f`                          |
 // | `function f(a, b = 1, {x}, ...r)`        | `(functionDef f (decorators) (typeParams) (parameters (parameter a _ _) (parameter b _ (integer 1)) (parameter #arg2 _ _) (varArgs r _)) _ (block ...))`; the destructured `#argN` (N its position) is unpacked by assignments at the top of the body |
 // | `async function`, `async () =>`          | `asyncFunctionDef`                                                  |
-// | `x => x.id` (expression body)            | `(functionDef (decorators) (typeParams) (parameters ...) _ (block (return ...)))`, no name |
-// | a function or class in an expression     | the `functionDef`/`classDef` node in place (anonymous: no text)     |
+// | `x => x.id` (expression body)            | `(functionDef #fn0 (decorators) (typeParams) (parameters ...) _ (block (return ...)))`; what the body hoists precedes the `return` |
+// | `app.get('/x', (req, res) => {...})`     | hoisted: `(functionDef #fn0 ... (parameters (parameter req _ _) (parameter res _ _)) ...)`, then `(exprStmt (call (attribute get (name app)) (string "/x") (name #fn0)))` |
+// | a function, arrow or class in an expression (named or not) | hoisted the same way: an `asyncFunctionDef`/`classDef` `#fnN` just before the statement holding it, in the same block (a function's body; the class body for a field or member; before the `def` for a parameter's default; before an `if` or loop for its test), the expression `(name #fnN)` |
 // | `@Get(':id')` on a method or class       | `(decorators (decorator (call (name Get) (string ":id"))))`         |
 // | `@Param('id') id: string` (parameter)    | `(parameter id (subscript (name Annotated) (tuple (name string) (call (name Param) (string "id")))) _)`, as FastAPI's `Annotated[str, Query()]`; no type: `(name any)` |
 // | `class C extends B { ... }`              | `(classDef C (decorators) (typeParams) (arguments (name B)) (block ...))` |
@@ -71,13 +72,29 @@
 // | `import {a as b, c} from 'm'`            | `(importFrom m (alias a (name b)) (alias c))`                       |
 // | `import 'm'`                             | `(import (alias m))`                                                |
 // | `import x = require('m')`                | `(import (alias m (name x)))`                                       |
-// | `const x = require('m')`                 | `(assign (name x) (call (name require) (string "m")))`: stays a call |
+// | `const x = require('m')`, `x = require('m')` | `(import (alias m (name x)))`, as `import x from 'm'`                |
+// | `const {a, b: c} = require('m')`         | `(importFrom m (alias a) (alias b (name c)))`; a pattern with defaults, nesting or a rest: `(import (alias m (name #tmp0)))` then its destructuring |
+// | `const x = require('m').y`               | `(importFrom m (alias y (name x)))`                                 |
+// | any other `require(...)`                 | a call                                                              |
+// | `'node:child_process'` (any specifier)   | `child_process`                                                     |
+// | `'./db'`, `'../lib/util.js'`, `'./routes/index'` | `.db`, `..lib.util`, `.routes` (Python's relative modules: a dot, one more per leading `../`; `/` as `.`; the extension and a last `index` dropped); `'@scope/pkg/sub'` as written |
+// | `import x from './db'`, `require('./db')` | `(importFrom . (alias db (name x)))`, as Python's `from . import db as x`; `import {a} from './db'` is `(importFrom .db (alias a))`; a bare directory (`import x from '.'`) `(import (alias . (name x)))`, Python having no such form |
 // | `export <declaration>`, `export default function f` | the declaration                                          |
-// | `export default expr` (or an anonymous declaration) | `(assign (name default) expr)` (an anonymous function or class is named `default`) |
+// | `export default expr` (or an anonymous declaration) | `(assign (name default) expr)`; a function, arrow or class (expression or anonymous declaration) is a definition named `default` |
 // | `export {a} from 'm'`, `export * from 'm'` | `(importFrom m (alias a))`, `(importFrom m (alias *))`            |
 // | `export = e`                             | `(assign (attribute exports (name module)) e)`                      |
 // | `<Comp a={x} b>text{y}</Comp>`           | `(call jsx (name Comp) (string "text") (name y) (keyword a (name x)) (keyword b (true)))`: children first, then attributes |
 // | `<div {...p}/>`, `<>...</>`              | `(call jsx (string "div") (doubleStarred (name p)))`, callee `(none)` |
+// | pattern `f($X, ...)`, `[..., $X]`, `{...}`, `{$K: $V}` | `(call (name f) (name $X) (ellipsis))`, `(list (ellipsis) (name $X))`, `(dict (ellipsis))`, `(dict (keyValue (name $K) (name $V)))` |
+// | pattern `function $F($REQ, ...) { ... }` | `(functionDef $F (decorators) (typeParams) (parameters (parameter $REQ _ _) (ellipsis)) _ (block (exprStmt (ellipsis))))` |
+// | pattern `app.get($P, (req) => { ... })`  | the inline function in place, not hoisted: `(call (attribute get (name app)) (name $P) (functionDef (decorators) ...))` |
+//
+// Rule patterns (``JavaScriptLowering/lowerPattern(_:dialect:)``, JavaScriptPattern.swift) lower like
+// code, with Python's patterns' metavariables (`$X`, `$...X` names) and `(ellipsis)`, except that
+// nothing is hoisted: a pattern's inline function stays where it is written (an anonymous
+// `functionDef` in its call). In lowered code that function is a `(name #fnN)` naming the definition
+// hoisted before the statement; following that name when a pattern's function meets it is the
+// matcher's part.
 //
 // A type annotation becomes an expression: a named type is a name or attribute chain (`Promise<T>` a
 // subscript), a literal type its literal, a union a `binOp |` chain, `T[]` `Array[T]`; any other type
@@ -94,9 +111,14 @@
 // - a template literal's `raw` source (its parts keep theirs); JSX's order between attributes and
 //   children, and whitespace-only JSX text;
 // - a default import is bound to the module itself (`import d from 'm'` as `import m as d`), right for
-//   CommonJS modules and `esModuleInterop`, not for an ES module's real `default` export.
+//   CommonJS modules and `esModuleInterop`, not for an ES module's real `default` export;
+// - a named function or class expression's own name (`#fnN` instead; a recursive call by that name
+//   is not resolved), and a class field's arrow is a hoisted function assigned to the field, not a
+//   method with `this`.
 //
-// Made up by the lowering, each with the range of what it stands for: `#tmpN` temporaries,
+// Made up by the lowering, each with the range of what it stands for: `#tmpN` temporaries, `#fnN`
+// hoisted functions and classes (a named function expression's own name is not kept: it is bound
+// only inside itself in JavaScript, and binding it in the enclosing block could shadow another),
 // `#argN` destructured parameters, the `this` parameter of instance methods, the `staticmethod`,
 // `property` and `name.setter` decorators, `__init__`, the `isinstance` of `instanceof`, `Annotated`
 // for decorated parameters, `default` for `export default`, `module.exports` for `export =`.
@@ -119,6 +141,9 @@ public enum JavaScriptLowering {
     /// The name prefix of a destructured parameter (`#arg1` for the second parameter), whose pattern
     /// is unpacked by assignments at the top of the function's body.
     public static let destructuredParameterPrefix = "#arg"
+    /// The name prefix of a hoisted function or class expression (`#fn0`): the engine analyses the
+    /// functions that are statements, so an inline one becomes a definition before its statement.
+    public static let hoistedPrefix = "#fn"
 
     /// The ``PythonSyntax/PyNodeKind/module`` of a ``JSNodeKind/program`` (any other node is lowered
     /// as the one statement or expression of a module).
@@ -132,7 +157,7 @@ public enum JavaScriptLowering {
 
     /// The lowering of ``lower(_:)`` on the calling thread, for a caller already on a large stack.
     public static func lowerOnCurrentThread(_ program: JSNode) -> PyNode {
-        let lowerer = Lowerer()
+        let lowerer = Lowerer(pattern: false)
         if program.kind == .program {
             return PyNode(.module, children: lowerer.statements(program.children), range: program.range)
         }
@@ -140,10 +165,22 @@ public enum JavaScriptLowering {
     }
 }
 
-/// The lowering's state: a counter for the temporaries it introduces. One per tree.
+/// The lowering's state: counters for the names it makes up and the definitions being hoisted.
+/// One per tree.
 final class Lowerer {
+    /// Whether this is a rule pattern: nothing is hoisted (a pattern's inline function stands for an
+    /// inline function, in place) and a metavariable key (`{$K: $V}`) is a name, not a string.
+    let isPattern: Bool
     /// How many temporaries (`#tmpN`) have been made.
     var temporaries = 0
+    /// How many hoisted definitions (`#fnN`) have been named.
+    var hoistedCount = 0
+    /// The definitions hoisted out of each statement being lowered, the innermost last; the first
+    /// list catches any made outside a statement.
+    var hoisted: [[PyNode]] = [[]]
+
+    /// A lowerer for code, or for a rule pattern (`pattern`).
+    init(pattern: Bool) { isPattern = pattern }
 
     /// A fresh temporary's name.
     func temporaryName() -> String {

@@ -35,7 +35,8 @@ extension Lowerer {
         let arguments = make(.arguments, nil, superClass.isEmpty ? [] : [expression(superClass)], superClass.isEmpty ? r : superClass.range)
         let classBody = child(js, 7)
         var members: [PyNode] = []
-        for member in classBody.children { members += classMember(member) }
+        // A member hoists into the class body, before itself (a field's arrow, a default value's).
+        for member in classBody.children { members += hoisting { classMember(member) } }
         return make(
             .classDef, name,
             [decorators(child(js, 0)), typeParameters(child(js, 3)), arguments, make(.block, nil, members, classBody.range)], r)
@@ -70,6 +71,9 @@ extension Lowerer {
             return [make(.assign, nil, [target, value.isEmpty ? make(.none, nil, [], r) : expression(value)], r)]
         case .staticBlock:
             return statements(child(js, 0).children)
+        case .ellipsis:
+            // A pattern's `...` among members, a statement as in a Python pattern's class body.
+            return [make(.exprStmt, nil, [make(.ellipsis, nil, [], r)], r)]
         default:
             // Index signatures are types only.
             return []

@@ -3,8 +3,9 @@ import PythonSyntax
 
 /// Expressions: names, literals, templates, operators, calls, members, object and array literals.
 extension Lowerer {
-    /// The generic expression of a JavaScript expression (functions, classes and JSX elements
-    /// included); a node that is not an expression becomes `(ellipsis)` or its nearest expression.
+    /// The generic expression of a JavaScript expression (JSX elements included; a function or class
+    /// is hoisted, its name in its place); a node that is not an expression becomes `(ellipsis)` or
+    /// its nearest expression.
     func expression(_ js: JSNode) -> PyNode {
         let r = js.range
         let c = js.children
@@ -64,9 +65,8 @@ extension Lowerer {
         case .importCall:
             let options = child(js, 1)
             return make(.call, nil, [name("import", r), expression(child(js, 0))] + (options.isEmpty ? [] : [expression(options)]), r)
-        case .functionExpression, .arrowFunction, .functionDeclaration, .method:
-            return function(js, name: js.kind == .method ? js.text : js.text ?? child(js, 1).text)
-        case .classExpression, .classDeclaration: return classDefinition(js, name: js.text)
+        case .functionExpression, .arrowFunction, .functionDeclaration, .method, .classExpression, .classDeclaration:
+            return hoist(js)
         case .jsxElement: return jsxElement(js)
         case .jsxText: return make(.string, js.text ?? "", [], r, raw: js.raw)
         case .jsxExpressionContainer:
@@ -75,6 +75,7 @@ extension Lowerer {
         case .objectPattern, .arrayPattern, .assignmentPattern, .restElement:
             return target(js)
         case .computedKey: return expression(child(js, 0))
+        case .ellipsis: return make(.ellipsis, nil, [], r)
         case .empty: return empty(r)
         default:
             // Statements, declarations, types and JSX parts never stand where an expression does.
@@ -117,7 +118,8 @@ extension Lowerer {
         return js.children.map(expression)
     }
 
-    /// `{...}`: a `dict` of `keyValue` entries; spreads are `doubleStarred`, methods functions.
+    /// `{...}`: a `dict` of `keyValue` entries; spreads are `doubleStarred`, a method's value the
+    /// name of its hoisted definition.
     private func object(_ js: JSNode) -> PyNode {
         var entries: [PyNode] = []
         for member in js.children {
@@ -129,7 +131,7 @@ extension Lowerer {
                 entries.append(make(.doubleStarred, nil, [expression(child(member, 0))], member.range))
             case .method:
                 let key = child(member, 2)
-                entries.append(make(.keyValue, nil, [propertyKey(key), function(member, name: member.text)], member.range))
+                entries.append(make(.keyValue, nil, [propertyKey(key), hoist(member)], member.range))
             default:
                 entries.append(expression(member))
             }
@@ -137,9 +139,11 @@ extension Lowerer {
         return make(.dict, nil, entries, js.range)
     }
 
-    /// An object or class key: a name is its string, a computed key its expression.
+    /// An object or class key: a name is its string, a computed key its expression; in a pattern a
+    /// metavariable (`$K`) is itself, to match any key.
     func propertyKey(_ key: JSNode) -> PyNode {
         switch key.kind {
+        case .identifier where isPattern && JavaScriptLowering.isMetavariable(key.text ?? ""): return name(key.text ?? "", key.range)
         case .identifier, .privateName: return make(.string, key.text ?? "", [], key.range)
         default: return expression(key)
         }

@@ -53,7 +53,8 @@ extension Lowerer {
         } else if body.isEmpty {
             block = make(.block, nil, [], r)
         } else {
-            block = make(.block, nil, [make(.return, nil, [expression(body)], body.range)], body.range)
+            // An expression body is a block of its own: what it hoists goes before its `return`.
+            block = make(.block, nil, hoisting { [make(.return, nil, [expression(body)], body.range)] }, body.range)
         }
         block.children = prologue + block.children
         let kind: PyNodeKind = has(modifiers, "async") ? .asyncFunctionDef : .functionDef
@@ -83,8 +84,11 @@ extension Lowerer {
         var out: [PyNode] = []
         var prologue: [PyNode] = []
         var properties: [PyNode] = []
-        for (i, parameter) in js.children.enumerated() where parameter.kind == .parameter {
+        for (i, parameter) in js.children.enumerated() {
             let r = parameter.range
+            // A pattern's `...` stands among the parameters, as in Python's patterns.
+            if parameter.kind == .ellipsis { out.append(make(.ellipsis, nil, [], r)) }
+            guard parameter.kind == .parameter else { continue }
             let pattern = child(parameter, 2)
             let defaultValue = child(parameter, 4)
             let annotation = self.annotation(decorators: child(parameter, 0), type: child(parameter, 3), range: r)

@@ -3,7 +3,8 @@ import PythonSyntax
 
 /// `import` and `export`. A default or namespace import binds the module itself (`import`), named
 /// imports bind its members (`importFrom`), so that the engine's import aliases resolve
-/// `import { exec as run } from 'child_process'; run(x)` to `child_process.exec`.
+/// `import { exec as run } from 'child_process'; run(x)` to `child_process.exec`. Modules are named
+/// as ``ModuleSpecifier`` says (`node:` dropped, relative ones Python's way).
 extension Lowerer {
     /// The statements of an import or export.
     func moduleStatement(_ js: JSNode) -> [PyNode] {
@@ -16,8 +17,7 @@ extension Lowerer {
             let local = child(js, 0)
             let reference = child(js, 1)
             if reference.kind == .externalModuleReference {
-                let module = child(reference, 0).text ?? ""
-                return [make(.import, nil, [alias(module, as: local.text, reference.range)], r)]
+                return [moduleImport(child(reference, 0).text ?? "", members: [], as: local.text, r)]
             }
             return [make(.assign, nil, [target(local), expression(reference)], r)]
         case .exportDeclaration:
@@ -33,6 +33,11 @@ extension Lowerer {
                 return [definition]
             case .interfaceDeclaration, .enumDeclaration, .typeAlias, .moduleDeclaration:
                 return statement(value)
+            case .functionExpression, .arrowFunction:
+                // `export default () => ...` is named like `export default function () {}`.
+                return [function(value, name: "default")]
+            case .classExpression:
+                return [classDefinition(value, name: "default")]
             default:
                 return [make(.assign, nil, [name("default", r), expression(value)], r)]
             }
@@ -40,18 +45,18 @@ extension Lowerer {
             guard js.text != "type" else { return [] }
             let specifiers = js.children.filter { $0.kind == .exportSpecifier && $0.text != "type" }
             let source = js.children.count >= 2 ? js.children[js.children.count - 2] : JSNode(.empty, range: r)
-            guard source.kind == .string, let module = source.text, !specifiers.isEmpty else { return [] }
+            guard source.kind == .string, let specifier = source.text, !specifiers.isEmpty else { return [] }
             let aliases = specifiers.map { specifier in
                 let local = child(specifier, 0).text ?? ""
                 let exported = child(specifier, 1).text
                 return alias(local, as: exported == local ? nil : exported, specifier.range)
             }
-            return [make(.importFrom, module, aliases, r)]
+            return [make(.importFrom, ModuleSpecifier.module(specifier), aliases, r)]
         case .exportAll:
             let exported = child(js, 0)
-            let module = child(js, 1).text ?? ""
-            if exported.isEmpty { return [make(.importFrom, module, [alias("*", as: nil, r)], r)] }
-            return [make(.import, nil, [alias(module, as: exported.text, exported.range)], r)]
+            let specifier = child(js, 1).text ?? ""
+            if exported.isEmpty { return [make(.importFrom, ModuleSpecifier.module(specifier), [alias("*", as: nil, r)], r)] }
+            return [moduleImport(specifier, members: [], as: exported.text, r)]
         case .exportAssignment:
             let exports = make(.attribute, "exports", [name("module", r)], r)
             return [make(.assign, nil, [exports, expression(child(js, 0))], r)]
@@ -62,18 +67,26 @@ extension Lowerer {
     }
 
     /// `import d, * as ns, { a as b } from 'm'`: an `import` of the module for the default and
-    /// namespace bindings, an `importFrom` for the named ones; `import 'm'` imports the module alone.
+    /// namespace bindings (``moduleImport(_:members:as:_:)``), an `importFrom` for the named ones;
+    /// `import 'm'` imports the module alone.
     private func importDeclaration(_ js: JSNode) -> [PyNode] {
         let r = js.range
         let clause = child(js, 0)
-        let module = child(js, 1).text ?? ""
-        guard clause.kind == .importClause else { return [make(.import, nil, [alias(module, as: nil, r)], r)] }
+        let specifier = child(js, 1).text ?? ""
+        let module = ModuleSpecifier.module(specifier)
+        guard clause.kind == .importClause else { return [moduleImport(specifier, members: [], as: nil, r)] }
         var modules: [PyNode] = []
         var names: [PyNode] = []
         for binding in clause.children {
             switch binding.kind {
             case .importDefault, .importNamespace:
-                modules.append(alias(module, as: binding.text ?? child(binding, 0).text, binding.range))
+                let bound = moduleImport(specifier, members: [], as: binding.text ?? child(binding, 0).text, binding.range)
+                // `import d, * as ns from 'm'` binds both in one statement.
+                if let last = modules.last, last.kind == bound.kind, last.text == bound.text {
+                    modules[modules.count - 1].children += bound.children
+                } else {
+                    modules.append(bound)
+                }
             case .importSpecifier where binding.text != "type":
                 let imported = child(binding, 0).text ?? ""
                 let local = child(binding, 1).text
@@ -83,13 +96,33 @@ extension Lowerer {
             }
         }
         var out: [PyNode] = []
-        if !modules.isEmpty { out.append(make(.import, nil, modules, r)) }
+        for var statement in modules {
+            statement.range = r
+            out.append(statement)
+        }
         if !names.isEmpty { out.append(make(.importFrom, module, names, r)) }
         return out
     }
 
+    /// The statement binding `local` to the module `specifier` names, or to its member `members`
+    /// (`require('m').a.b`): `import m as local` for a module, `from m.a import b as local` for a
+    /// member, and for a relative module Python's `from . import db as local` (a package's module
+    /// is imported from the package). A bare relative directory (`.`, `..`) has no such form: it is
+    /// `import . as local`.
+    func moduleImport(_ specifier: String, members: [String], as local: String?, _ r: SourceRange) -> PyNode {
+        let module = ModuleSpecifier.module(specifier)
+        var base = module
+        var path = members
+        if path.isEmpty, let split = ModuleSpecifier.parentAndName(module) {
+            base = split.parent
+            path = [split.name]
+        }
+        guard let last = path.popLast() else { return make(.import, nil, [alias(module, as: local, r)], r) }
+        return make(.importFrom, ModuleSpecifier.dotted(base, path), [alias(last, as: local == last ? nil : local, r)], r)
+    }
+
     /// An `alias` of `dotted`, bound to `local` when given.
-    private func alias(_ dotted: String, as local: String?, _ r: SourceRange) -> PyNode {
+    func alias(_ dotted: String, as local: String?, _ r: SourceRange) -> PyNode {
         make(.alias, dotted, local.map { [name($0, r)] } ?? [], r)
     }
 }

@@ -13,8 +13,11 @@ extension Lowerer {
     }
 
     /// The generic statements of one JavaScript statement: none for a type-only declaration, several
-    /// for a declaration list or a destructuring.
-    func statement(_ js: JSNode) -> [PyNode] {
+    /// for a declaration list or a destructuring, the definitions hoisted out of its expressions first.
+    func statement(_ js: JSNode) -> [PyNode] { hoisting { plainStatement(js) } }
+
+    /// ``statement(_:)`` without the hoisted definitions.
+    private func plainStatement(_ js: JSNode) -> [PyNode] {
         let r = js.range
         switch js.kind {
         case .block: return statements(js.children)
@@ -70,8 +73,8 @@ extension Lowerer {
     }
 
     /// An expression statement: assignments become `assign`/`augAssign` (a destructuring, one
-    /// assignment per bound name), `x++` an `augAssign`, `a, b` one statement each, `delete a.b` a
-    /// `delete`.
+    /// assignment per bound name; `x = require('m')` an import), `x++` an `augAssign`, `a, b` one
+    /// statement each, `delete a.b` a `delete`.
     func expressionStatement(_ js: JSNode) -> [PyNode] {
         let r = js.range
         switch js.kind {
@@ -81,6 +84,7 @@ extension Lowerer {
             let op = js.text ?? "="
             let left = child(js, 0)
             if op != "=" { return [make(.augAssign, op, [target(left), expression(child(js, 1))], r)] }
+            if let imports = requireImport(left, child(js, 1), r) { return imports }
             if left.kind == .objectPattern || left.kind == .arrayPattern {
                 return destructure(left, expression(child(js, 1)))
             }
@@ -102,13 +106,14 @@ extension Lowerer {
         }
     }
 
-    /// One `variableDeclarator`: `x = v`, `x: T = v`, a function or class named by its variable, or a
-    /// destructuring.
+    /// One `variableDeclarator`: `x = v`, `x: T = v`, a function or class named by its variable, an
+    /// import (`require`), or a destructuring.
     private func declarator(_ js: JSNode) -> [PyNode] {
         let r = js.range
         let pattern = child(js, 0)
         let type = child(js, 1)
         let initializer = child(js, 2)
+        if let imports = requireImport(pattern, initializer, r) { return imports }
         if pattern.kind == .identifier, let name = pattern.text {
             switch initializer.kind {
             case .arrowFunction, .functionExpression: return [function(initializer, name: name)]
@@ -170,6 +175,8 @@ extension Lowerer {
     private func switchStatement(_ js: JSNode) -> [PyNode] {
         let r = js.range
         let discriminant = child(js, 0)
+        // Lowered once (and shared by every comparison): a function in it is hoisted once.
+        let subject = expression(discriminant)
         var branches: [(test: PyNode, block: PyNode)] = []
         var defaultBlock: PyNode?
         var pending: [PyNode] = []
@@ -179,7 +186,7 @@ extension Lowerer {
             if test.isEmpty {
                 pendingDefault = true
             } else {
-                pending.append(make(.compare, "==", [expression(discriminant), expression(test)], test.range))
+                pending.append(make(.compare, "==", [subject, expression(test)], test.range))
             }
             var statements = statements(child(switchCase, 1).children)
             if statements.isEmpty { continue }
@@ -199,7 +206,7 @@ extension Lowerer {
             let node = make(.if, nil, [branch.test, branch.block, chain ?? empty(r)], branch.block.range)
             chain = make(.block, nil, [node], branch.block.range)
         }
-        guard let chain else { return [make(.exprStmt, nil, [expression(discriminant)], r)] }
+        guard let chain else { return [make(.exprStmt, nil, [subject], r)] }
         if branches.isEmpty { return chain.children }
         var outer = chain.children[0]
         outer.range = r

@@ -229,6 +229,9 @@ public enum JSNodeKind: String, Sendable, Hashable, CaseIterable {
     case assignmentPattern
     /// `...target` in a pattern or parameter: `[target]`.
     case restElement
+    /// `...` in a rule pattern (``JavaScriptParser/parsePattern(bytes:dialect:)`` only), standing
+    /// for any expression, arguments, parameters, elements, members or statements; no children.
+    case ellipsis
 
     // MARK: TypeScript expressions
 

@@ -14,6 +14,8 @@ struct JavaScriptLexer: Sendable {
     var pos: Int
     /// Tokens scanned so far, rescans and read-ahead included (the parser's linear-time bound).
     var scanned = 0
+    /// A rule pattern's `$...X` is one name token (`$X` is an identifier already).
+    var metavariables = false
 
     init(bytes: [UInt8], file: String, lines: JSLineMap, start: Int) {
         self.bytes = bytes
@@ -150,6 +152,13 @@ struct JavaScriptLexer: Sendable {
             return JSToken(kind: .end, text: "", start: start, end: start, newlineBefore: true)
         }
         let c = bytes[pos]
+        if metavariables, c == 0x24, byte(pos + 1) == 0x2E, byte(pos + 2) == 0x2E, byte(pos + 3) == 0x2E,
+            JavaScriptLexer.isASCIIIdentifierStart(byte(pos + 4))
+        {
+            pos += 4
+            let name = try scanIdentifier()
+            return JSToken(kind: .name, text: "$..." + name.text, start: start, end: pos, newlineBefore: newline)
+        }
         if JavaScriptLexer.isASCIIIdentifierStart(c) || c == 0x5C || c >= 0x80 {
             if c >= 0x80 && !JavaScriptLexer.isIdentifierStart(scalar(at: pos).value) {
                 throw error(.invalidCharacter, "invalid character U+\(String(scalar(at: pos).value, radix: 16, uppercase: true))", at: pos)

@@ -179,7 +179,9 @@ extension JSParser {
         try expect("(")
         var items: [JSNode] = []
         while !at(")") {
-            if at("...") {
+            if atEllipsis(closedBy: ")") {
+                items.append(try parseEllipsis())
+            } else if at("...") {
                 let spreadStart = tok.start
                 try advance()
                 let argument = try parseAssignmentAllowingIn()

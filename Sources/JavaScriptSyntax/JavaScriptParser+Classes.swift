@@ -45,6 +45,11 @@ extension JSParser {
         while !at("}") {
             if tok.kind == .end { throw error(expected: "'}'") }
             if try accept(";") { continue }
+            if patternMode && at("...") {
+                // A pattern's class body: any members.
+                members.append(try parseEllipsis())
+                continue
+            }
             members.append(try parseClassMember())
         }
         try advance()

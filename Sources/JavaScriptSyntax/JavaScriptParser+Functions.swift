@@ -69,7 +69,9 @@ extension JSParser {
 
     static let parameterModifiers: Set<String> = ["public", "private", "protected", "readonly", "override"]
 
+    /// One parameter; in a pattern, `...` alone is the ellipsis (no ``JSNodeKind/parameter`` around it).
     mutating func parseParameter() throws -> JSNode {
+        if atEllipsis(closedBy: ")") { return try parseEllipsis() }
         let start = tok.start
         let decorators = at("@") ? try parseDecorators() : emptyList(.decorators)
         var modifiers: [JSNode] = []

@@ -50,6 +50,7 @@ extension JSParser {
                 try advance()
                 return node(.regex, regex.text, [], from: start, raw: lexer.source(regex.start, regex.end))
             case "<" where jsx: return try parseJSXElementExpression()
+            case "..." where patternMode: return try parseEllipsis()
             case "@":
                 let decorators = try parseDecorators()
                 guard at("class") else { throw error(expected: "a class after decorators") }
@@ -150,7 +151,9 @@ extension JSParser {
                 elements.append(JSNode(.elision, range: lines.range(hole, hole)))
                 continue
             }
-            if at("...") {
+            if atEllipsis(closedBy: "]") {
+                elements.append(try parseEllipsis())
+            } else if at("...") {
                 let spreadStart = tok.start
                 try advance()
                 let argument = try parseAssignmentAllowingIn()
@@ -191,6 +194,7 @@ extension JSParser {
 
     mutating func parseObjectMember() throws -> JSNode {
         let start = tok.start
+        if atEllipsis(closedBy: "}") { return try parseEllipsis() }
         if at("...") {
             try advance()
             let argument = try parseAssignmentAllowingIn()

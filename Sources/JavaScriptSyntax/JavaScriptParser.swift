@@ -52,6 +52,20 @@ public enum JavaScriptParser {
     public static func parseOnCurrentThread(bytes: [UInt8], fileName: String, dialect: JavaScriptDialect? = nil)
         throws -> JavaScriptProgram
     {
+        try checkSource(bytes, fileName: fileName)
+        var source = bytes
+        var chosen = dialect ?? JavaScriptDialect(fileName: fileName) ?? .javaScript
+        if dialect == nil, let blocks = ScriptBlocks(fileName: fileName, bytes: bytes) {
+            source = blocks.maskedSource
+            chosen = blocks.dialect
+        }
+        var parser = try JSParser(bytes: source, file: fileName, dialect: chosen)
+        let root = try parser.parseProgram()
+        return JavaScriptProgram(root: root, fileName: fileName, dialect: chosen)
+    }
+
+    /// Refuses a source larger than ``maximumSourceBytes`` or not UTF-8.
+    static func checkSource(_ bytes: [UInt8], fileName: String) throws {
         guard bytes.count <= maximumSourceBytes else {
             throw JavaScriptSyntaxError(
                 .fileTooLarge, file: fileName, line: 1, column: 1,
@@ -63,15 +77,6 @@ public enum JavaScriptParser {
                 .invalidCharacter, file: fileName, line: location.line, column: location.column,
                 message: "invalid UTF-8 byte 0x\(String(bytes[invalid], radix: 16))")
         }
-        var source = bytes
-        var chosen = dialect ?? JavaScriptDialect(fileName: fileName) ?? .javaScript
-        if dialect == nil, let blocks = ScriptBlocks(fileName: fileName, bytes: bytes) {
-            source = blocks.maskedSource
-            chosen = blocks.dialect
-        }
-        var parser = try JSParser(bytes: source, file: fileName, dialect: chosen)
-        let root = try parser.parseProgram()
-        return JavaScriptProgram(root: root, fileName: fileName, dialect: chosen)
     }
 
     /// The offset of the first byte that is not part of well-formed UTF-8, or nil.
@@ -121,6 +126,8 @@ struct JSParser {
     let file: String
     let ts: Bool
     let jsx: Bool
+    /// A rule pattern: `$...X` is a name and `...` an ellipsis where nothing to spread follows it.
+    let patternMode: Bool
     var tok: JSToken
     /// End offset of the last consumed token (nodes end there).
     var prevEnd = 0
@@ -146,15 +153,17 @@ struct JSParser {
     var parenthesized: [Int: (node: JSNode, lexer: JavaScriptLexer, tok: JSToken, prevEnd: Int, context: Int)] = [:]
     let scanBudget: Int
 
-    init(bytes: [UInt8], file: String, dialect: JavaScriptDialect) throws {
+    init(bytes: [UInt8], file: String, dialect: JavaScriptDialect, pattern: Bool = false) throws {
         let lines = JSLineMap(bytes)
         var start = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
         lexer = JavaScriptLexer(bytes: bytes, file: file, lines: lines, start: start)
+        lexer.metavariables = pattern
         self.lines = lines
         self.file = file
         ts = dialect.typeScript
         jsx = dialect.jsx
+        patternMode = pattern
         scanBudget = bytes.count * JavaScriptParser.rescanAllowancePerByte + 20_000
         tok = try lexer.next()
     }

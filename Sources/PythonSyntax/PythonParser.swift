@@ -64,8 +64,9 @@ public enum PythonParser {
     }
 
     /// Patterns come from YAML block scalars, often indented as a whole: strip blank leading lines
-    /// and the first line's indentation from every line that has it.
-    static func dedent(_ pattern: String) -> [UInt8] {
+    /// and the first line's indentation from every line that has it. Every language's patterns are
+    /// dedented so (the JavaScript front end's too), each line ending with a newline.
+    public static func dedent(_ pattern: String) -> [UInt8] {
         var lines = pattern.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
         while let first = lines.first, first.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
             lines.removeFirst()

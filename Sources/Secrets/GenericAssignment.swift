@@ -9,7 +9,7 @@ enum GenericAssignment {
         "auth_token", "access_token", "private_key", "client_secret", "token",
     ].map { Array($0.utf8) }
     static let assignmentBytes: [UInt8] = [UInt8(ascii: "="), UInt8(ascii: ":")]
-    static let quoteBytes: [UInt8] = [UInt8(ascii: "\""), UInt8(ascii: "'")]
+    static let quoteBytes: [UInt8] = [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`")]
     static let letters = ByteSet([UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z")])
     static let hexDigits = ByteSet([
         UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"),
@@ -119,7 +119,12 @@ enum GenericAssignment {
         guard index < bytes.count else { return nil }
         if bytes[index] == UInt8(ascii: ":") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "=") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "=") {
+                index += 1
+            } else if let typed = afterTypeAnnotation(from: index, in: bytes) {
+                // TypeScript: `private apiKey: string = '…'`, `password?: string = "…"`.
+                index = typed
+            }
         } else if bytes[index] == UInt8(ascii: "=") {
             index += 1
             if index < bytes.count, bytes[index] == UInt8(ascii: "=") { return nil }  // a comparison
@@ -128,7 +133,8 @@ enum GenericAssignment {
             return nil
         }
         while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") || bytes[index] == UInt8(ascii: "'") else {
+        // JavaScript's template literals are strings too; one that interpolates (`${…}`) is built, not written.
+        guard index < bytes.count, [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "`")].contains(bytes[index]) else {
             return nil
         }
         let quote = bytes[index]
@@ -136,7 +142,29 @@ enum GenericAssignment {
         // A value longer than `maxValueBytes` is no secret: look no further for its end.
         let window = bytes[start..<min(bytes.count, start + maxValueBytes + 1)]
         guard let end = window.firstIndex(of: quote) else { return nil }
+        if quote == UInt8(ascii: "`"), ByteSearch.occurrences(of: Array("${".utf8), in: bytes[start..<end]).first != nil {
+            return nil
+        }
         return start..<end
+    }
+
+    /// After `:` of `name: Type = value`: the index of the value when a type that is one
+    /// identifier (a dotted name, `string`, `Buffer`) and then `=` (not `==`) follow; else nil.
+    private static func afterTypeAnnotation(from start: Int, in bytes: [UInt8]) -> Int? {
+        var index = start
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
+        let typeStart = index
+        while index < bytes.count,
+            letters.contains(bytes[index]) || bytes[index] == UInt8(ascii: ".") || ByteSet.digits.contains(bytes[index])
+        {
+            index += 1
+        }
+        guard index > typeStart else { return nil }
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") { index += 1 }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "="), index + 1 < bytes.count,
+            bytes[index + 1] != UInt8(ascii: "="), bytes[index + 1] != UInt8(ascii: ">")
+        else { return nil }
+        return index + 1
     }
 
     private static func isSecretLike(_ line: ArraySlice<UInt8>, _ value: Range<Int>) -> Bool {

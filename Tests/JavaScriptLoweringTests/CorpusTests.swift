@@ -5,7 +5,8 @@ import PythonSyntax
 import Testing
 
 /// Opt-in: `SENTINEL_JS_CORPUS=/dir1:/dir2` lowers every JavaScript/TypeScript file under the
-/// directories (`node_modules` skipped) that the parser accepts, and prints each lowered tree.
+/// directories (`node_modules` skipped) that the parser accepts, prints each lowered tree, and
+/// checks that every function and class was hoisted into a statement.
 @Suite struct CorpusTests {
     @Test(.enabled(if: ProcessInfo.processInfo.environment["SENTINEL_JS_CORPUS"] != nil))
     func corpusLowers() throws {
@@ -30,6 +31,7 @@ import Testing
                 }
                 let module = JavaScriptLowering.lower(program.root)
                 #expect(module.kind == .module)
+                #expect(definitionsOutsideStatements(module).isEmpty, "a definition left in an expression in \(relative)")
                 _ = module.normalizedSource
                 parsed += 1
             }

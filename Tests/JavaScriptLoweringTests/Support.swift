@@ -32,3 +32,17 @@ func nodes(_ root: PyNode, _ kind: PyNodeKind) -> [PyNode] {
     }
     return found
 }
+
+/// The definitions (`def`, `async def`, `class`) of `root` that are not statements of a module or a
+/// block: after hoisting, none.
+func definitionsOutsideStatements(_ root: PyNode) -> [PyNode] {
+    let definitions: Set<PyNodeKind> = [.functionDef, .asyncFunctionDef, .classDef]
+    var found: [PyNode] = []
+    root.walk { node in
+        if node.kind != .module && node.kind != .block {
+            found += node.children.filter { definitions.contains($0.kind) }
+        }
+        return true
+    }
+    return found
+}

@@ -85,8 +85,12 @@ import Testing
             root.forEachNode { seen.insert($0.kind) }
             let module = JavaScriptLowering.lower(root)
             #expect(module.kind == .module)
+            #expect(definitionsOutsideStatements(module).isEmpty, "a definition left in an expression in \(file)")
             _ = module.normalizedSource
         }
+        // Kinds only a rule pattern has.
+        let pattern = try JavaScriptParser.parsePattern(bytes: Array("f(...)".utf8), dialect: .javaScript)
+        pattern.root.forEachNode { seen.insert($0.kind) }
         // A hostile or unusual tree is still total: every kind on its own, whatever its children.
         let missing = JSNodeKind.allCases.filter { !seen.contains($0) }
         #expect(missing.isEmpty, "not in the corpus: \(missing)")
@@ -136,6 +140,7 @@ import Testing
                     guard let program = try? JavaScriptParser.parse(source: snippet, fileName: name) else { continue }
                     let module = JavaScriptLowering.lower(program.root)
                     #expect(module.kind == .module)
+                    #expect(definitionsOutsideStatements(module).isEmpty, "a definition left in an expression: \(snippet)")
                     _ = module.normalizedSource
                     lowered += 1
                 }

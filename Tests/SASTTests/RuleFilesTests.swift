@@ -20,7 +20,9 @@ struct RuleFilesTests {
         let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         var files: [String] = []
         while let url = enumerator?.nextObject() as? URL {
-            if ["py", "html"].contains(url.pathExtension) { files.append(String(url.path.dropFirst(root.path.count + 1))) }
+            if ["py", "html"].contains(url.pathExtension) || SourceLanguage.javaScriptFamilyExtensions.contains(url.pathExtension) {
+                files.append(String(url.path.dropFirst(root.path.count + 1)))
+            }
         }
         return files.sorted()
     }()

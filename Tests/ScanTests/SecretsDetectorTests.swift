@@ -42,6 +42,9 @@ import Testing
         ),
         ("DB_PASSWORD = \"Xk9#mQ2$vLp8@wZ\"", "secrets.generic-password"),
         ("{\"api_key\": \"9f8e7d6c5b4a3f2e1d0c\"}", "secrets.generic-password"),
+        // JavaScript and TypeScript string syntax (issue 60): a template literal, a typed field.
+        ("const DB_PASSWORD = `Xk9#mQ2$vLp8@wZ`;", "secrets.generic-password"),
+        ("  private readonly apiKey: string = 'sk9f8e7d6c5b4a3f2e1d0c';", "secrets.generic-password"),
     ])
     func detects(line: String, rule: String) {
         let findings = scan(line)
@@ -52,6 +55,8 @@ import Testing
         "password = \"changeme\"",
         "password = os.environ[\"DB_PASSWORD\"]",
         "password = \"${DB_PASSWORD}\"",
+        "const password = `${prefix}Xk9#mQ2vLp8wZ`;",
+        "  apiKey: string = process.env.API_KEY ?? '';",
         "if password == \"aaaaaaaaaaaa\": pass",
         "password = \"short\"",
         "api_key = \"your-api-key-here\"",

@@ -8,11 +8,12 @@ import PythonSyntax
 enum OwnMethodCall {
     /// Whether the node spanning `range` is a call on `self` or `cls` of a method the enclosing
     /// class, its bases or its subclasses in this file define. `bytes` (the file's) rule out most
-    /// matches before the tree is walked: the text must start with `self.` or `cls.`.
+    /// matches before the tree is walked: the text must start with `self.`, `cls.` or `this.`.
     static func isOwn(_ range: SourceRange, root: PyNode, model: FileModel, bytes: [UInt8]) -> Bool {
         let start = range.start.offset
         guard !model.classes.isEmpty, start >= 0, start < bytes.count,
             bytes[start...].starts(with: Array("self.".utf8)) || bytes[start...].starts(with: Array("cls.".utf8))
+                || bytes[start...].starts(with: Array("this.".utf8))
         else { return false }
         // The statement around a call spans what the call does: the call is the node within.
         var spanning = root.outermostNode(spanning: range)
@@ -21,7 +22,7 @@ enum OwnMethodCall {
         }
         guard let call = spanning, call.kind == .call, let callee = call.children.first,
             callee.kind == .attribute, let method = callee.text, let receiver = callee.children.first,
-            receiver.kind == .name, receiver.text == "self" || receiver.text == "cls",
+            receiver.kind == .name, Receivers.contains(receiver.text),
             let owner = root.enclosingDefinitions(containing: range.start).last(where: { $0.kind == .classDef }),
             let className = owner.text
         else { return false }

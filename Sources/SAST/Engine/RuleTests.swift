@@ -34,7 +34,9 @@ public enum RuleTests {
         var templates: [String] = []
         if let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) {
             for case let url as URL in enumerator {
-                if url.pathExtension == "py" { files.append(url.path) }
+                if url.pathExtension == "py" || SourceLanguage.javaScriptFamilyExtensions.contains(url.pathExtension) {
+                    files.append(url.path)
+                }
                 if url.pathExtension == "html" { templates.append(url.path) }
             }
         }
@@ -60,13 +62,18 @@ public enum RuleTests {
             return RuleTestResult(file: file, ruleIds: [], expectations: 0, failures: ["\(file): cannot read"])
         }
         let source = String(decoding: data, as: UTF8.self)
-        let module: PythonModule
-        do {
-            module = try PythonParser.parseModule(source: source, fileName: file)
-        } catch {
-            return RuleTestResult(file: file, ruleIds: [], expectations: 0, failures: ["\(error)"])
+        let annotations: [Annotation]
+        if SourceLanguage(fileName: file) ?? .python == .python {
+            let module: PythonModule
+            do {
+                module = try PythonParser.parseModule(source: source, fileName: file)
+            } catch {
+                return RuleTestResult(file: file, ruleIds: [], expectations: 0, failures: ["\(error)"])
+            }
+            annotations = Annotation.parse(module: module, source: SourceText(source))
+        } else {
+            annotations = Annotation.parse(slashComments: SourceText(source))
         }
-        let annotations = Annotation.parse(module: module, source: SourceText(source))
         let result = engine.scan(file: file, source: source)
         // A route rule's test file is a project of one file.
         let routeFindings = RouteEngine(rules: engine.rules.routeRules).findings(handlers: result.routes)
@@ -131,6 +138,26 @@ struct Annotation: Sendable, Hashable {
         }
     }
 
+    /// Reads `// ruleid: ID` and `// ok: ID` annotations of a JavaScript or TypeScript test file,
+    /// placed as in Python: on a line of their own they apply to the next code line.
+    static func parse(slashComments source: SourceText) -> [Annotation] {
+        var out: [Annotation] = []
+        guard source.lineCount > 0 else { return out }
+        for line in 1...source.lineCount {
+            let text = String(decoding: source.lineBytes(line), as: UTF8.self)
+            for marker in ["ruleid:", "ok:"] {
+                guard let comment = text.range(of: "// \(marker)") ?? text.range(of: "//\(marker)") else { continue }
+                let before = text[..<comment.lowerBound].trimmingCharacters(in: .whitespaces)
+                let target = before.isEmpty ? nextCodeLine(after: line, source, comment: "//") : line
+                for id in text[comment.upperBound...].split(separator: ",") {
+                    let trimmed = id.trimmingCharacters(in: .whitespaces)
+                    if !trimmed.isEmpty { out.append(Annotation(ruleId: trimmed, expectsFinding: marker == "ruleid:", line: target)) }
+                }
+            }
+        }
+        return out
+    }
+
     /// `# nofix: ID (why)` comments: `ruleid` cases whose finding the rule's `fix:` deliberately
     /// leaves without a fix (placed like other annotations; the note in parentheses is optional).
     /// Only fix tests read them.
@@ -159,11 +186,11 @@ struct Annotation: Sendable, Hashable {
         return out
     }
 
-    private static func nextCodeLine(after line: Int, _ source: SourceText) -> Int {
+    private static func nextCodeLine(after line: Int, _ source: SourceText, comment: String = "#") -> Int {
         var current = line + 1
         while current <= source.lineCount {
             let text = source.lineBytes(current).drop { $0 == 32 || $0 == 9 }
-            if !text.isEmpty && text.first != UInt8(ascii: "#") { return current }
+            if !text.isEmpty && !text.starts(with: comment.utf8) { return current }
             current += 1
         }
         return current

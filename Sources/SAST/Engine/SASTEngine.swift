@@ -246,16 +246,20 @@ public struct SASTEngine: Sendable {
         project: ProjectSummaries?, access: ProjectAccess, routes: Bool, applicationErrors: Bool = false, published: () -> Void
     ) -> FileScanResult {
         let text = SourceText(source)
-        let module: PythonModule
+        // A file without a known extension is a Python script (listed by its shebang).
+        let language = SourceLanguage(fileName: file) ?? .python
+        let module: ParsedSource
         do {
             // Already on a large-stack thread: parse here rather than on yet another thread.
-            module = try PythonParser.parseAnyDialectOnCurrentThread(bytes: text.bytes, fileName: file)
-        } catch let error as PythonSyntaxError {
-            let bound = ParserBoundFinding.finding(for: error).map { [$0] } ?? []
-            return FileScanResult(findings: bound, parseError: "\(error.description) (file skipped)")
+            module = try SourceFrontEnd.parse(bytes: text.bytes, file: file, language: language)
         } catch {
-            return FileScanResult(findings: [], parseError: "\(file): cannot parse: \(error) (file skipped)")
+            let bound =
+                if case .python(let python) = error { ParserBoundFinding.finding(for: python).map { [$0] } ?? [] } else { [Finding]() }
+            return FileScanResult(findings: bound, parseError: error.notice)
         }
+        // The framework models below read Python's shapes (decorated routes, `except` clauses).
+        let routes = routes && language == .python
+        let applicationErrors = applicationErrors && language == .python
         let index = FileIndex(root: module.root, source: text)
         let builder = FindingBuilder(file: file, source: text, root: module.root)
         var findings: [Finding] = []
@@ -272,7 +276,7 @@ public struct SASTEngine: Sendable {
         let presence = taintShared.identifiers.presence(in: index.identifiers)
         let applicable = compiled.indices.filter { i in
             let rule = compiled[i]
-            guard
+            guard rule.languages.contains(language),
                 view == nil
                     ? rule.applies(presence: presence)
                     : rule.appliesInProject(presence: presence, projectImports: hasProjectImports)
@@ -345,6 +349,8 @@ struct TaintShared: Sendable {
 /// A class: every file walks the list of rules, and a struct would be copied at each step.
 final class CompiledRule: Sendable {
     let rule: Rule
+    /// The languages of the files it runs on (its `languages`).
+    let languages: Set<SourceLanguage>
     let required: IdentifierRequirement
     /// Literal text a file must contain for the rule to match (from its `metavariable-regex`).
     let textNeeds: RegexLiterals?
@@ -391,6 +397,8 @@ final class CompiledRule: Sendable {
         vocabulary: IdentifierVocabulary?
     ) {
         self.rule = rule
+        let languages = Set(rule.languages.compactMap(SourceLanguage.init(ruleName:)))
+        self.languages = languages.isEmpty ? [.python] : languages
         self.required = required
         self.textNeeds = textNeeds
         self.taint = taint

@@ -120,7 +120,7 @@ struct ValueEvidence: Sendable {
     /// Whether `name` at `location` is a parameter (not `self`/`cls`) of the innermost enclosing
     /// function that has one so named, and that function is public (no leading `_`, dunders are).
     private func isPublicParameter(_ name: String, at location: SourceLocation) -> Bool {
-        if name == "self" || name == "cls" { return false }
+        if Receivers.contains(name) { return false }
         let functions = root.enclosingDefinitions(containing: location).filter {
             $0.kind == .functionDef || $0.kind == .asyncFunctionDef
         }

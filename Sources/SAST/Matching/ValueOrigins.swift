@@ -50,8 +50,7 @@ struct ValueOrigins: Sendable {
             guard let name = node.text else { return [] }
             return nameOrigins(name, at: node.range.start)
         case .attribute:
-            guard let attr = node.text, let base = node.children.first, base.kind == .name,
-                base.text == "self" || base.text == "cls"
+            guard let attr = node.text, let base = node.children.first, base.kind == .name, Receivers.contains(base.text)
             else { return [] }
             return attributeOrigins(attr, base: base.text ?? "self", at: node.range.start)
         case .call:
@@ -61,7 +60,7 @@ struct ValueOrigins: Sendable {
             }
             // `self.method()`: a method of the enclosing class.
             guard callee.kind == .attribute, let name = callee.text, let base = callee.children.first,
-                base.kind == .name, base.text == "self" || base.text == "cls",
+                base.kind == .name, Receivers.contains(base.text),
                 let cls = root.enclosingDefinitions(containing: node.range.start).last(where: { $0.kind == .classDef })
             else { return [] }
             return returnOrigins(of: cls.children.last?.children.last { Self.isFunction($0) && $0.text == name })

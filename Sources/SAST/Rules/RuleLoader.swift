@@ -1,3 +1,5 @@
+import JavaScriptLowering
+import JavaScriptSyntax
 import PythonSyntax
 import Documents
 import DocumentsYAML
@@ -77,6 +79,8 @@ public enum RuleLoader {
         for key in map.keys where !topKeys.contains(key) { throw fail(file, map.line(key), "unknown key '\(key)'") }
 
         let header = try RuleHeader(map, c)
+        var c = c
+        c.syntax = try Self.patternSyntax(of: header.languages, map, c)
         let fixes = try map["fix"].map { try c.fixTemplates($0) } ?? []
         let fixImports = try map["fix-imports"].map { try c.modules($0, "fix-imports") } ?? []
         if !fixImports.isEmpty && fixes.isEmpty { throw fail(file, map.line("fix-imports"), "'fix-imports' needs 'fix'") }
@@ -123,6 +127,24 @@ public enum RuleLoader {
         return rule
     }
 
+    /// The syntax of the patterns of a rule or set for `languages`: every entry must be a language
+    /// the engine reads, all of one syntax (a Python pattern does not parse as JavaScript).
+    static func patternSyntax(of languages: [String], _ map: Mapping, _ c: Cursor) throws -> PatternSyntax {
+        var syntaxes: Set<PatternSyntax> = []
+        for name in languages {
+            guard let language = SourceLanguage(ruleName: name) else {
+                throw fail(
+                    c.file, map.line("languages"),
+                    "unknown language '\(name)' (expected python, javascript or typescript; template rules name only template)")
+            }
+            syntaxes.insert(language.patternSyntax)
+        }
+        guard syntaxes.count <= 1 else {
+            throw fail(c.file, map.line("languages"), "'languages' mixes Python with JavaScript/TypeScript: write one rule per syntax")
+        }
+        return syntaxes.first ?? .python
+    }
+
     /// `FILE:LINE: message` (`FILE: message` when `line` is 0: the problem has no one place).
     static func fail(_ file: String, _ line: Int, _ message: String) -> SentinelError {
         SentinelError(.invalidInput, line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)")
@@ -155,6 +177,8 @@ struct Cursor {
     var file: String
     /// The sets `include:` may name.
     var library = TaintLibrary()
+    /// The front end that parses the patterns (the rule's or set's `languages`).
+    var syntax = PatternSyntax.python
 
     func mapping(_ node: DocumentNode, _ path: String) throws -> Mapping {
         guard node.isObject else { throw RuleLoader.fail(file, node.line, "'\(path)' must be a mapping") }
@@ -208,12 +232,19 @@ struct Cursor {
 
     func pattern(_ node: DocumentNode, _ path: String) throws -> CompiledPattern {
         let text = try string(node, path)
+        let shown = text.split(separator: "\n").first.map(String.init) ?? text
         do {
-            return CompiledPattern(source: text, tree: try PythonParser.parsePattern(text))
+            switch syntax {
+            case .python: return CompiledPattern(source: text, tree: try PythonParser.parsePattern(text))
+            case .javaScript: return CompiledPattern(source: text, tree: try PatternParsing.javaScript(text))
+            }
         } catch let error as PythonSyntaxError {
-            let shown = text.split(separator: "\n").first.map(String.init) ?? text
             throw RuleLoader.fail(
                 file, node.line, "'\(path)': pattern '\(shown)' does not parse: \(error.line):\(error.column): \(error.message)")
+        } catch let error as JavaScriptPatternError {
+            let syntax = error.syntaxError
+            throw RuleLoader.fail(
+                file, node.line, "'\(path)': pattern '\(shown)' does not parse: \(syntax.line):\(syntax.column): \(syntax.message)")
         }
     }
 
@@ -358,6 +389,10 @@ struct Cursor {
             let known = library.names.joined(separator: ", ")
             throw RuleLoader.fail(
                 file, map.line("include"), "'\(path).include': no \(kind) set '\(name)' (known sets: \(known.isEmpty ? "none" : known))")
+        }
+        guard library.syntaxes[name] == syntax else {
+            throw RuleLoader.fail(
+                file, map.line("include"), "'\(path).include': set '\(name)' is written for another language than this rule")
         }
         let excluded = try map["except"].map { try strings($0, "\(path).except") } ?? []
         for text in excluded where !members.contains(where: { pattern($0).source == text }) {

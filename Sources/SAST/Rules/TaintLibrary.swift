@@ -10,6 +10,8 @@ public struct TaintLibrary: Sendable, Hashable {
     private(set) var sanitizers: [String: [CompiledPattern]] = [:]
     /// The file that defines each set, for errors.
     private(set) var files: [String: String] = [:]
+    /// The syntax each set's patterns are written in (its `languages`): a rule includes only sets of its own.
+    private(set) var syntaxes: [String: PatternSyntax] = [:]
 
     /// An empty library.
     public init() {}
@@ -23,6 +25,7 @@ public struct TaintLibrary: Sendable, Hashable {
             throw SentinelError(.invalidInput, "\(set.file): duplicate set '\(set.name)' (also in \(other))")
         }
         files[set.name] = set.file
+        syntaxes[set.name] = set.syntax
         switch set.content {
         case .sources(let list): sources[set.name] = list
         case .sanitizers(let list): sanitizers[set.name] = list
@@ -40,20 +43,26 @@ struct TaintPatternSet: Sendable {
     var name: String
     var file: String
     var content: Content
+    /// The syntax of its patterns (`languages`, Python by default).
+    var syntax: PatternSyntax
 
-    static let keys: Set<String> = ["set", "sources", "sanitizers"]
+    static let keys: Set<String> = ["set", "languages", "sources", "sanitizers"]
 
     /// Parses a set file's mapping (it has `set:`).
     init(_ map: Mapping, _ c: Cursor) throws {
+        var c = c
         let file = c.file
         for key in map.keys where !Self.keys.contains(key) {
-            throw RuleLoader.fail(file, map.line(key), "unknown key '\(key)' in a set (expected set, sources or sanitizers)")
+            throw RuleLoader.fail(file, map.line(key), "unknown key '\(key)' in a set (expected set, languages, sources or sanitizers)")
         }
         name = try c.string(map["set"]!, "set")
         guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
             throw RuleLoader.fail(file, map.line("set"), "bad set name '\(name)' (lowercase letters, digits and '-')")
         }
         self.file = file
+        let languages = try map["languages"].map { try c.strings($0, "languages") } ?? ["python"]
+        syntax = try RuleLoader.patternSyntax(of: languages, map, c)
+        c.syntax = syntax
         switch (map["sources"], map["sanitizers"]) {
         case (let node?, nil): content = .sources(try c.sources(node))
         case (nil, let node?): content = .sanitizers(try c.sanitizers(node))

@@ -404,7 +404,7 @@ struct TaintAnalyzer {
         }
         // A path segment (`/{name}`, `<name>`) holds no slash: it cannot walk out of a directory.
         if patterns.isPathRule { typed.formUnion(Self.singleSegmentRouteParameters(function)) }
-        for name in names where name != "self" && name != "cls" && !typed.contains(name) {
+        for name in names where !Receivers.contains(name) && !typed.contains(name) {
             var origin = TaintOrigin(label: "parameter \(name) of \(function.text ?? "?")", line: function.range.start.line)
             origin.isLocal = source.isLocal
             origin.append(FlowHop(range: function.range.headerRange, note: "source: parameter \(name) of \(function.text ?? "?")"))

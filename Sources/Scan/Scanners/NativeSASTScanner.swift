@@ -38,6 +38,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     public func applies(to target: ScanTarget) -> Bool {
         !target.files(withExtensions: ["py", "pyw"]).isEmpty || !target.files(withExtensions: TemplateFiles.extensions).isEmpty
             || !target.pythonScripts().isEmpty || !target.files(withExtensions: ["ipynb"]).isEmpty
+            || !target.files(withExtensions: SourceLanguage.javaScriptFamilyExtensions).isEmpty
     }
 
     /// Why it cannot run (no rule directory at all), or nil when it can.
@@ -61,7 +62,11 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         let directories = builtInDirectories + context.ruleDirectories
         // Python by name, and scripts by their shebang (`bin/manage` is as much Python as `manage.py`).
         // Notebooks: their code cells, as one module (`NotebookSource`), findings mapped back.
-        let files = target.files(withExtensions: ["py", "pyw"]) + target.pythonScripts() + target.files(withExtensions: ["ipynb"])
+        let pythonFiles = target.files(withExtensions: ["py", "pyw"]) + target.pythonScripts() + target.files(withExtensions: ["ipynb"])
+        // JavaScript and TypeScript (and Vue/Svelte components' scripts) go through the same engine,
+        // lowered by their own front end; cross-file summaries follow Python's imports only so far.
+        let files = pythonFiles + target.files(withExtensions: SourceLanguage.javaScriptFamilyExtensions)
+        let isPython = Set(pythonFiles)
         let notebooks = Mutex<[String: NotebookSource]>([:])
         let templates = target.files(withExtensions: TemplateFiles.extensions)
         let unread = Mutex<[SkippedFile]>([])
@@ -88,6 +93,8 @@ public struct NativeSASTScanner: ScanCore.Scanner {
                     return nil
                 }
             }
+            // JavaScript is UTF-8 (the parser names a file that is not).
+            guard isPython.contains(file) else { return String(decoding: data, as: UTF8.self) }
             let (text, finding) = SourceEncodingCheck.read([UInt8](data), file: file)
             if let finding { hidden.withLock { $0[file] = finding } }
             return text
@@ -100,6 +107,8 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         let project = ProjectSummaries(
             files: files, rootName: rootName,
             read: { file in
+                // Only Python's imports are modules of the project (so far).
+                guard isPython.contains(file) else { return nil }
                 let text = read(file)
                 if let text { kept.keep(text, for: file) }
                 return text

@@ -1,0 +1,92 @@
+import JavaScriptLowering
+import PythonSyntax
+import Testing
+
+/// `require` as an import, and module specifiers named as the engine names modules.
+@Suite struct ModuleTests {
+    @Test(
+        arguments: [
+            ("const x = require('m')", ["(import (alias m (name x)))"]),
+            ("let x; x = require('m')", ["(assign (name x) (none))", "(import (alias m (name x)))"]),
+            ("const x = require(`m`)", ["(import (alias m (name x)))"]),
+            ("const {a, b: c} = require('m')", ["(importFrom m (alias a) (alias b (name c)))"]),
+            ("({ a } = require('m'))", ["(importFrom m (alias a))"]),
+            ("const x = require('m').y", ["(importFrom m (alias y (name x)))"]),
+            ("const y = require('m').y", ["(importFrom m (alias y))"]),
+            ("const x = require('m').y.z", ["(importFrom m.y (alias z (name x)))"]),
+            ("const {a} = require('m').y", ["(importFrom m.y (alias a))"]),
+            (
+                "var a = require('m'), b = 1, c = require('n').c",
+                ["(import (alias m (name a)))", "(assign (name b) (integer 1))", "(importFrom n (alias c))"]
+            ),
+            ("const x: M = require('m')", ["(import (alias m (name x)))"]),
+            (
+                "const {a = 1, b: {c}} = require('m')",
+                [
+                    "(import (alias m (name #tmp0)))", "(assign (name a) (boolOp or (attribute a (name #tmp0)) (integer 1)))",
+                    "(assign (name c) (attribute c (attribute b (name #tmp0))))",
+                ]
+            ),
+            ("const [a] = require('m')", ["(import (alias m (name #tmp0)))", "(assign (name a) (subscript (name #tmp0) (integer 0)))"]),
+        ])
+    func requireIsAnImport(source: String, expected: [String]) throws {
+        #expect(try lowering(source, "a.ts") == expected, "\(source)")
+    }
+
+    @Test(
+        arguments: [
+            ("const d = require('debug')('app')", #"(assign (name d) (call (call (name require) (string "debug")) (string "app")))"#),
+            ("const x = require(name)", "(assign (name x) (call (name require) (name name)))"),
+            ("const x = require('m', 1)", #"(assign (name x) (call (name require) (string "m") (integer 1)))"#),
+            ("const x = require('m')[k]", #"(assign (name x) (subscript (call (name require) (string "m")) (name k)))"#),
+            ("require('m')", #"(exprStmt (call (name require) (string "m")))"#),
+            ("exports.x = require('./x')", #"(assign (attribute x (name exports)) (call (name require) (string "./x")))"#),
+            ("f(require('m'))", #"(exprStmt (call (name f) (call (name require) (string "m"))))"#),
+        ])
+    func otherRequiresStayCalls(source: String, expected: String) throws {
+        #expect(try lowering(source) == [expected], "\(source)")
+    }
+
+    @Test(
+        arguments: [
+            ("import { exec } from 'node:child_process'", ["(importFrom child_process (alias exec))"]),
+            ("import cp from 'node:child_process'", ["(import (alias child_process (name cp)))"]),
+            ("const fs = require('node:fs')", ["(import (alias fs (name fs)))"]),
+            ("export * from 'node:fs'", ["(importFrom fs (alias *))"]),
+            ("export { readFile } from 'node:fs/promises'", ["(importFrom fs/promises (alias readFile))"]),
+            ("import x from '@scope/pkg/sub'", ["(import (alias @scope/pkg/sub (name x)))"]),
+            ("import { a } from '@scope/pkg'", ["(importFrom @scope/pkg (alias a))"]),
+        ])
+    func specifiersDropNodesPrefix(source: String, expected: [String]) throws {
+        #expect(try lowering(source) == expected, "\(source)")
+    }
+
+    @Test(
+        arguments: [
+            ("import db from './db'", ["(importFrom . (alias db))"]),
+            ("import x from '../lib/util.js'", ["(importFrom ..lib (alias util (name x)))"]),
+            ("import * as u from './u.ts'", ["(importFrom . (alias u))"]),
+            ("import d, * as ns from './m'", ["(importFrom . (alias m (name d)) (alias m (name ns)))"]),
+            ("import { a } from './db'", ["(importFrom .db (alias a))"]),
+            ("import { a } from './routes/index'", ["(importFrom .routes (alias a))"]),
+            ("import { a } from './routes/index.tsx'", ["(importFrom .routes (alias a))"]),
+            ("import { a } from '../../x/y.mjs'", ["(importFrom ...x.y (alias a))"]),
+            ("import { a } from './a/../b.vue'", ["(importFrom .b (alias a))"]),
+            ("import { a } from './'", ["(importFrom . (alias a))"]),
+            ("import { a } from '..'", ["(importFrom .. (alias a))"]),
+            ("import x from '.'", ["(import (alias . (name x)))"]),
+            ("import './polyfill.cjs'", ["(importFrom . (alias polyfill))"]),
+            ("export { a } from './m'", ["(importFrom .m (alias a))"]),
+            ("export * from '../m.svelte'", ["(importFrom ..m (alias *))"]),
+            ("export * as ns from './m'", ["(importFrom . (alias m (name ns)))"]),
+            ("const { q } = require('./db')", ["(importFrom .db (alias q))"]),
+            ("const h = require('./db').helper", ["(importFrom .db (alias helper (name h)))"]),
+            ("const db = require('../db/index.js')", ["(importFrom .. (alias db))"]),
+            ("const y = require('.').y", ["(importFrom . (alias y))"]),
+            ("import fs = require('node:fs')", ["(import (alias fs (name fs)))"]),
+            ("import u = require('./util')", ["(importFrom . (alias util (name u)))"]),
+        ])
+    func relativeSpecifiersArePythonsRelativeModules(source: String, expected: [String]) throws {
+        #expect(try lowering(source, "a.ts") == expected, "\(source)")
+    }
+}
