@@ -18,3 +18,10 @@ app.get('/user', function (req, res) {
   const nodes = xpath.select("//users/user[@name='" + req.query.name + "']", doc);
   res.json(nodes.length);
 });
+
+app.get('/count', function (req, res) {
+  const n = parseInt(req.query.n, 10);
+  // ok: javascript.taint-xpath-injection
+  const nodes = xpath.select('//users/user[' + n + ']', doc);
+  res.json(nodes.length);
+});
