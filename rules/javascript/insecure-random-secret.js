@@ -21,3 +21,11 @@ function generateApiToken() {
 function randomColor() {
   return '#' + Math.floor(Math.random() * 0xffffff).toString(16);
 }
+
+// ok: javascript.insecure-random-secret
+const PasswordGenerator = {
+  length: 12,
+  next: function () {
+    return Math.floor(Math.random() * 256);
+  },
+};

@@ -28,3 +28,8 @@ function log(table) {
   // ok: javascript.sql-string-building
   return 'Select a row from the list: ' + table;
 }
+
+app.get('/home/:pageId', (req, res) => {
+  // ok: javascript.sql-string-building
+  db.get('SELECT title FROM pages WHERE pageId=' + req.params.pageId, (err, row) => res.json(row));
+});

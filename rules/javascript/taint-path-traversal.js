@@ -1,3 +1,4 @@
+const jwt = require('jsonwebtoken');
 const fs = require('fs');
 const path = require('path');
 const express = require('express');
@@ -48,3 +49,9 @@ async function save(ctx) {
   // ruleid: javascript.taint-path-traversal
   await fs.promises.writeFile('/srv/data/' + ctx.request.body.name, ctx.request.body.content);
 }
+
+app.post('/files', function (req, res) {
+  const claims = jwt.verify(req.headers.authorization.split(' ')[1], process.env.JWT_SECRET);
+  // ok: javascript.taint-path-traversal
+  fs.readdir('/srv/uploads/' + claims.user, (err, files) => res.json(files));
+});

@@ -21,7 +21,7 @@ app.post('/chat', function (req, res) {
 
 const merge = (target, source) => {
   for (const key in source) {
-    // ruleid: javascript.taint-prototype-pollution
+    // ok: javascript.taint-prototype-pollution
     if (typeof source[key] === 'object') merge(target[key], source[key]);
     else target[key] = source[key];
   }
