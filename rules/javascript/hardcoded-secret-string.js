@@ -13,3 +13,6 @@ const ACCESS_TOKEN = 'access_token';
 const passwordPlaceholder = 'Enter your password';
 // ok: javascript.hardcoded-secret-string
 const password = 'myPassword';
+
+// ok: javascript.hardcoded-secret-string
+app.use(session({ secret: 'f8ed84e8f41e4146403dd4a6bbcea5e4', resave: false }));

@@ -55,3 +55,9 @@ app.post('/files', function (req, res) {
   // ok: javascript.taint-path-traversal
   fs.readdir('/srv/uploads/' + claims.user, (err, files) => res.json(files));
 });
+
+app.get('/ssti', (req, res) => {
+  // ok: javascript.taint-path-traversal
+  const html = ejs.render('<p>' + req.query.name + '</p>', {});
+  res.send(html);
+});
