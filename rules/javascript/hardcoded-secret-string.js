@@ -16,3 +16,5 @@ const password = 'myPassword';
 
 // ok: javascript.hardcoded-secret-string
 app.use(session({ secret: 'f8ed84e8f41e4146403dd4a6bbcea5e4', resave: false }));
+// ok: javascript.hardcoded-secret-string
+socket.token = 'autoLogin';

@@ -6,15 +6,16 @@ async function register(req, res) {
   await user.save();
   // ok: javascript.mass-assignment
   const other = new User({ name: req.body.name, email: req.body.email });
+  await other.save();
   // ruleid: javascript.mass-assignment
   await Note.findOneAndUpdate({ name: req.params.noteId }, req.body, { new: true });
   res.json({ user, other });
 }
 
-async function update(req, res) {
+async function testNotification(req, res) {
   // ok: javascript.mass-assignment
-  const url = new URL(req.body);
+  const agent = new DiscordAgent(req.body);
   // ok: javascript.mass-assignment
   await User.updateOne({ _id: req.user.id }, { $set: { bio: req.body.bio } });
-  res.json(url);
+  res.json(await agent.send());
 }

@@ -61,3 +61,11 @@ app.get('/ssti', (req, res) => {
   const html = ejs.render('<p>' + req.query.name + '</p>', {});
   res.send(html);
 });
+
+socket.on('getPushExample', async (language, callback) => {
+  if (!/^[a-z-]+$/.test(language)) {
+    return callback({ ok: false });
+  }
+  // ok: javascript.taint-path-traversal
+  callback({ ok: true, code: await fs.promises.readFile(path.join('./extra/push-examples', language, 'index.js'), 'utf8') });
+});

@@ -3,7 +3,7 @@ const express = require('express');
 const app = express();
 
 app.post('/message', (req, res) => {
-  // ruleid: javascript.taint-prototype-pollution
+  // ok: javascript.taint-prototype-pollution
   const obj = _.merge({}, req.body, { ipAddress: req.ip });
   // ok: javascript.taint-prototype-pollution
   const copy = Object.assign({}, req.body);
@@ -14,7 +14,7 @@ app.post('/message', (req, res) => {
 
 app.post('/chat', function (req, res) {
   const message = { icon: '👋' };
-  // ruleid: javascript.taint-prototype-pollution
+  // ok: javascript.taint-prototype-pollution
   _.merge(message, req.body.message, { id: 1, timestamp: Date.now() });
   res.json(message);
 });
@@ -41,9 +41,16 @@ app.put('/settings', function (req, res) {
   const settings = {};
   // ruleid: javascript.taint-prototype-pollution
   settings[req.body.section][req.body.key] = req.body.value;
-  // ruleid: javascript.taint-prototype-pollution
+  // ok: javascript.taint-prototype-pollution
   _.set(settings, req.body.path, req.body.value);
   // ok: javascript.taint-prototype-pollution
   _.set(settings, 'display.theme', req.body.value);
   res.json(settings);
+});
+
+const { merge: lodashMerge } = require('lodash');
+app.post('/prefs', function (req, res) {
+  // ok: javascript.taint-prototype-pollution
+  lodashMerge(prefs, req.body);
+  res.end();
 });

@@ -47,3 +47,9 @@ app.get('/ticket', (req, res) => {
   // ruleid: javascript.taint-ssrf
   htmlToPdf.generatePdf({ url: req.query.page }, { format: 'A4' }).then((pdf) => res.send(pdf));
 });
+
+export async function getServerSideProps(ctx) {
+  // ok: javascript.taint-ssrf
+  const response = await axios.get(`http://${process.env.HOST || 'localhost'}:${process.env.PORT || 5055}/api/v1/movie/${ctx.query.movieId}`);
+  return { props: { movie: response.data } };
+}

@@ -25,3 +25,9 @@ app.get('/count', function (req, res) {
   const nodes = xpath.select('//users/user[' + n + ']', doc);
   res.json(nodes.length);
 });
+
+app.get('/subs', async function (req, res) {
+  // ok: javascript.taint-xpath-injection
+  const subs = await repo.find({ where: { endpoint: req.query.endpoint }, relations: { user: true } }); // see https://example.com/a//b
+  res.json(subs);
+});

@@ -9,3 +9,13 @@ const configured = new https.Agent({ rejectUnauthorized: !config.allowSelfSigned
 
 // ruleid: javascript.tls-verification-disabled
 process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';
+
+function redisTls(searchParams) {
+  // ok: javascript.tls-verification-disabled
+  return searchParams.get('rejectUnauthorized') === 'false' ? { rejectUnauthorized: false } : {};
+}
+
+function kafkaSsl(username, password) {
+  // ruleid: javascript.tls-verification-disabled
+  return username && password ? { ssl: { rejectUnauthorized: false } } : {};
+}

@@ -56,3 +56,14 @@ router.post('/archive', async (ctx) => {
   // ruleid: javascript.taint-command-injection
   exec(`tar czf /tmp/${name}.tgz /srv/data`);
 });
+
+// NestJS: a decorated controller parameter is request data; a user resolved by a guard is not
+class ToolsController {
+  @Post('run')
+  async run(@Body() dto: RunDto, @AuthUser() user: User) {
+    // ruleid: javascript.taint-command-injection
+    exec('convert ' + dto.file);
+    // ok: javascript.taint-command-injection
+    exec('notify ' + user.id);
+  }
+}
