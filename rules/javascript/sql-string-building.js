@@ -33,3 +33,14 @@ app.get('/home/:pageId', (req, res) => {
   // ok: javascript.sql-string-building
   db.get('SELECT title FROM pages WHERE pageId=' + req.params.pageId, (err, row) => res.json(row));
 });
+
+function eventData(websiteId, filters) {
+  const { filterQuery, queryParams } = parseFilters({ ...filters, websiteId });
+  // ok: javascript.sql-string-building
+  const eventQuery = `
+    select event_id from website_event
+    where website_id = {{websiteId::uuid}}
+    ${filterQuery}`;
+  // ok: javascript.sql-string-building
+  return rawQuery(`select count(*) as num from (${eventQuery}) t`, queryParams);
+}
