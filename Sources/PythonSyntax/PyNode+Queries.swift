@@ -50,9 +50,16 @@ extension PyNode {
         var out: [PyNode] = []
         var current = self
         while true {
-            guard let next = current.children.first(where: { $0.range.contains(location) }) else {
-                return out
+            // The smallest child holding `location`: in lowered JavaScript a made-up node (an absent
+            // function's decorators or return type) spans the whole function, beside its body.
+            var found: PyNode?
+            for child in current.children where child.range.contains(location) {
+                if let best = found, best.range.end.offset - best.range.start.offset <= child.range.end.offset - child.range.start.offset {
+                    continue
+                }
+                found = child
             }
+            guard let next = found else { return out }
             if next.kind == .functionDef || next.kind == .asyncFunctionDef || next.kind == .classDef {
                 out.append(next)
             }

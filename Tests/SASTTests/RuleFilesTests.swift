@@ -164,13 +164,24 @@ struct RuleFilesTests {
         let rules = try RuleSet.load(directories: [Self.rulesDirectory])
         var counts: [String: (ruleid: Int, ok: Int)] = [:]
         for rule in rules.rules {
-            let testFile = String(rule.file.dropLast(rule.file.hasSuffix(".yml") ? 4 : 5)) + ".py"
-            guard let data = FileManager.default.contents(atPath: testFile) else {
-                Issue.record("\(rule.file): no test file \(testFile)")
+            // The test file beside the rule: `<name>.py`, or for a JavaScript/TypeScript rule `<name>.js`, `.ts`, ...
+            let stem = String(rule.file.dropLast(rule.file.hasSuffix(".yml") ? 4 : 5))
+            let candidates = [stem + ".py"] + SourceLanguage.javaScriptFamilyExtensions.sorted().map { stem + "." + $0 }
+            guard let testFile = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }),
+                let data = FileManager.default.contents(atPath: testFile)
+            else {
+                Issue.record("\(rule.file): no test file \(stem).py (or .js, .ts)")
                 continue
             }
-            let module = try PythonParser.parseModule(source: String(decoding: data, as: UTF8.self), fileName: testFile)
-            for a in Annotation.parse(module: module, source: SourceText(String(decoding: data, as: UTF8.self))) where a.ruleId == rule.id {
+            let source = SourceText(String(decoding: data, as: UTF8.self))
+            let annotations: [Annotation]
+            if testFile.hasSuffix(".py") {
+                let module = try PythonParser.parseModule(source: String(decoding: data, as: UTF8.self), fileName: testFile)
+                annotations = Annotation.parse(module: module, source: source)
+            } else {
+                annotations = Annotation.parse(slashComments: source)
+            }
+            for a in annotations where a.ruleId == rule.id {
                 if a.expectsFinding { counts[rule.id, default: (0, 0)].ruleid += 1 } else { counts[rule.id, default: (0, 0)].ok += 1 }
             }
             let c = counts[rule.id] ?? (0, 0)

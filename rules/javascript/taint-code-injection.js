@@ -1,0 +1,46 @@
+const vm = require('vm');
+const mathjs = require('mathjs');
+const express = require('express');
+const app = express();
+
+app.post('/contributions', (req, res) => {
+  // ruleid: javascript.taint-code-injection
+  const preTax = eval(req.body.preTax);
+  // ok: javascript.taint-code-injection
+  const afterTax = parseInt(req.body.afterTax, 10);
+  // ok: javascript.taint-code-injection
+  const fixed = eval('1 + 2');
+  res.json({ preTax, afterTax, fixed });
+});
+
+app.get('/calc', function (req, res) {
+  // ruleid: javascript.taint-code-injection
+  res.render('calc', { output: mathjs.eval(req.query.eqn) });
+});
+
+app.post('/template', (req, res) => {
+  const body = 'return `' + req.body.tpl + '`';
+  // ruleid: javascript.taint-code-injection
+  const render = new Function('data', body);
+  // ruleid: javascript.taint-code-injection
+  setTimeout('refresh("' + req.body.id + '")', 100);
+  // ok: javascript.taint-code-injection
+  setTimeout(() => refresh(req.body.id), 100);
+  // ruleid: javascript.taint-code-injection
+  const out = vm.runInNewContext(req.body.expr, { Math });
+  res.send(String(render(out)));
+});
+
+app.get('/plugin', (req, res) => {
+  // ruleid: javascript.taint-code-injection
+  const plugin = require('./plugins/' + req.query.name);
+  // ok: javascript.taint-code-injection
+  const known = require('./plugins/default');
+  res.json(plugin.info(known));
+});
+
+// Code the program writes itself is not the client's.
+function compile(fields) {
+  // ok: javascript.taint-code-injection
+  return new Function('row', 'return [' + fields.map((f) => JSON.stringify(f)).join(',') + ']');
+}

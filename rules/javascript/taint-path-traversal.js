@@ -1,0 +1,71 @@
+const jwt = require('jsonwebtoken');
+const fs = require('fs');
+const path = require('path');
+const express = require('express');
+const app = express();
+const UPLOADS = path.join(__dirname, 'uploads');
+
+app.post('/home', (req, res) => {
+  const filename = req.body.filename;
+  // ruleid: javascript.taint-path-traversal
+  fs.readFile(filename, 'utf8', (err, data) => res.render('index', { data }));
+  // ok: javascript.taint-path-traversal
+  fs.readFile(path.join(UPLOADS, path.basename(filename)), 'utf8', (err, data) => res.render('index', { data }));
+  // ok: javascript.taint-path-traversal
+  fs.readFile(path.join(UPLOADS, 'index.txt'), 'utf8', (err, data) => res.render('index', { data }));
+});
+
+app.post('/fetch', function (req, res) {
+  const file = path.resolve(process.cwd() + '/public/uploads/' + req.body.filename);
+  // ruleid: javascript.taint-path-traversal
+  res.download(file);
+});
+
+app.get('/files/:name', function (req, res) {
+  // ruleid: javascript.taint-path-traversal
+  res.sendFile(path.join(UPLOADS, req.params.name));
+  // ok: javascript.taint-path-traversal
+  res.sendFile(req.params.name, { root: UPLOADS });
+});
+
+app.post('/upload', function (req, res) {
+  const upload = req.files.upload;
+  // ruleid: javascript.taint-path-traversal
+  upload.mv(UPLOADS + '/' + upload.name, (err) => res.end());
+});
+
+app.post('/account', function (req, res) {
+  const profile = req.body;
+  // ruleid: javascript.taint-path-traversal
+  return res.render('account.hbs', profile);
+});
+
+app.get('/page', function (req, res) {
+  // ok: javascript.taint-path-traversal
+  res.render('page', { title: req.query.title });
+});
+
+async function save(ctx) {
+  // ruleid: javascript.taint-path-traversal
+  await fs.promises.writeFile('/srv/data/' + ctx.request.body.name, ctx.request.body.content);
+}
+
+app.post('/files', function (req, res) {
+  const claims = jwt.verify(req.headers.authorization.split(' ')[1], process.env.JWT_SECRET);
+  // ok: javascript.taint-path-traversal
+  fs.readdir('/srv/uploads/' + claims.user, (err, files) => res.json(files));
+});
+
+app.get('/ssti', (req, res) => {
+  // ok: javascript.taint-path-traversal
+  const html = ejs.render('<p>' + req.query.name + '</p>', {});
+  res.send(html);
+});
+
+socket.on('getPushExample', async (language, callback) => {
+  if (!/^[a-z-]+$/.test(language)) {
+    return callback({ ok: false });
+  }
+  // ok: javascript.taint-path-traversal
+  callback({ ok: true, code: await fs.promises.readFile(path.join('./extra/push-examples', language, 'index.js'), 'utf8') });
+});

@@ -1,0 +1,11 @@
+const swig = require('swig');
+const nunjucks = require('nunjucks');
+
+// ruleid: javascript.template-autoescape-disabled
+swig.setDefaults({ autoescape: false });
+// ok: javascript.template-autoescape-disabled
+swig.setDefaults({ autoescape: true, cache: false });
+// ruleid: javascript.template-autoescape-disabled
+nunjucks.configure('views', { autoescape: false, express: app });
+// ok: javascript.template-autoescape-disabled
+nunjucks.configure('views', { autoescape: true, express: app });

@@ -1,0 +1,20 @@
+const md5 = require('md5');
+const crypto = require('crypto');
+
+function resetPw(req, res, user) {
+  // ruleid: javascript.weak-hash-for-secret
+  if (req.query.token == md5(req.query.login)) {
+    res.render('resetpw');
+  }
+}
+
+function store(user, password) {
+  // ruleid: javascript.weak-hash-for-secret
+  user.password = md5(password);
+  // ruleid: javascript.weak-hash-for-secret
+  user.hash = crypto.createHash('sha1').update(user.password).digest('hex');
+  // ok: javascript.weak-hash-for-secret
+  user.etag = crypto.createHash('md5').update(user.avatar).digest('hex');
+  // ok: javascript.weak-hash-for-secret
+  user.fingerprint = crypto.createHash('sha256').update(password).digest('hex');
+}
