@@ -32,10 +32,13 @@ BENCH_PACKAGES = $(DEMO_PACKAGES) hyperfine time bubblewrap curl postgresql-15
 VENV         = .venv
 # Pinned, like the scanners in scripts/install-tools.sh: a new release of one cannot change a test.
 PIP_PACKAGES = jsonschema==4.26.0 packaging==26.4 cvss==3.6 pyyaml==6.0.4
-# The fleet's peer in bench/fleet-peer.py (procrastinate, a PostgreSQL job queue), in a venv of its own.
+# The bench scripts' own venv: the fleet's peer in bench/fleet-peer.py (procrastinate, a PostgreSQL job
+# queue), tree-sitter for bench/js-parse-parity.py, Semgrep for bench/sast-js.py (the version of
+# js-vuln-dev's stored results and of scripts/install-tools.sh).
 BENCH_VENV        = .venv-bench
 BENCH_PIP_PACKAGES = procrastinate==3.10.0 psycopg[binary]==3.3.9 \
-                     tree-sitter==0.26.1 tree-sitter-javascript==0.25.0 tree-sitter-typescript==0.23.2
+                     tree-sitter==0.26.1 tree-sitter-javascript==0.25.0 tree-sitter-typescript==0.23.2 \
+                     semgrep==1.185.0
 TOOLS_DIR   ?= /opt/sentinel-tools/venv
 DISTDIR     ?= dist
 
