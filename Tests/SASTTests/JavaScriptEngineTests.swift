@@ -76,6 +76,27 @@ import Testing
         #expect(result.findings.map(\.location.startLine) == [5, 8], "\(result.findings.map(\.message))")
     }
 
+    @Test("a callback sees the values of the function it is written in: SQL built above, run inside connect(function () {...})")
+    func callbacksSeeTheirEnclosingScope() throws {
+        let engine = try Self.engine([("javascript.exec", "[javascript, typescript]", Self.taint)])
+        let source = """
+            const cp = require('child_process');
+            function handler(req, res) {
+              const cmd = 'ls ' + req.query.dir;
+              const safe = 'ls /tmp';
+              conn.connect(function () {
+                cp.exec(cmd);
+                cp.exec(safe);
+              });
+              auth(req).then((cmd) => cp.exec(cmd));
+            }
+
+            """
+        let result = engine.scan(file: "app.js", source: source)
+        // The callback's own parameter `cmd` shadows the tainted one: line 9 is not a finding.
+        #expect(result.findings.map(\.location.startLine) == [6], "\(result.findings.map(\.message))")
+    }
+
     @Test("a Python rule does not run on JavaScript, nor a JavaScript rule on Python")
     func rulesKeepToTheirLanguage() throws {
         let engine = try Self.engine([

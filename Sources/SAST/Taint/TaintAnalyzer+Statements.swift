@@ -1,3 +1,4 @@
+import JavaScriptLowering
 import PythonSyntax
 
 /// Statements: assignments, branches (pruned when the condition is a constant, refined by
@@ -74,10 +75,32 @@ extension TaintAnalyzer {
             executeTry(c)
         case .match:
             executeMatch(c)
+        case .functionDef, .asyncFunctionDef where s.text?.hasPrefix(JavaScriptLowering.hoistedPrefix) == true:
+            executeCallback(s)
         default:
             // Definitions are their own scopes; imports, pass, global... carry no data.
             break
         }
+    }
+
+    /// A callback written where it is used (hoisted just before its statement by the JavaScript
+    /// lowering) runs with the values of the function around it: its body is followed here with
+    /// the enclosing scope as it is at this point, its parameters unknown (`con.query(sql)` inside
+    /// `con.connect(function () {...})` sees the `sql` built above). Nothing of the callback's own
+    /// scope flows back; its sinks are this function's (it is called on this function's behalf).
+    /// It is also analysed on its own, as every function is.
+    private mutating func executeCallback(_ function: PyNode) {
+        let saved = (state, reachable, returned, returnedSomething, loopExits, conditions)
+        let savedChecks = (returnChecks, literalReturns, sanitizedParameters)
+        if function.children.count > 2 {
+            for parameter in function.children[2].children {
+                if let name = parameter.text { state[name] = .clean }
+            }
+        }
+        loopExits = []
+        if let body = function.children.last { execute(block: body.children) }
+        (state, reachable, returned, returnedSomething, loopExits, conditions) = saved
+        (returnChecks, literalReturns, sanitizedParameters) = savedChecks
     }
 
     private mutating func executeAssign(_ c: [PyNode]) {
