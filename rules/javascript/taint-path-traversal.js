@@ -69,3 +69,9 @@ socket.on('getPushExample', async (language, callback) => {
   // ok: javascript.taint-path-traversal
   callback({ ok: true, code: await fs.promises.readFile(path.join('./extra/push-examples', language, 'index.js'), 'utf8') });
 });
+
+async function serve(req, res) {
+  // ok: javascript.taint-path-traversal
+  const { data } = await supabase.storage.from('vault').download(req.query.path);
+  res.send(data);
+}
