@@ -18,3 +18,5 @@ const password = 'myPassword';
 app.use(session({ secret: 'f8ed84e8f41e4146403dd4a6bbcea5e4', resave: false }));
 // ok: javascript.hardcoded-secret-string
 socket.token = 'autoLogin';
+// ok: javascript.hardcoded-secret-string
+const OnePassword = 'bada5566-a7aa-401f-bd96-45619a55120d';

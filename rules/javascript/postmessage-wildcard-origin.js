@@ -11,3 +11,9 @@ function reportSize(frameState) {
   // ruleid: javascript.postmessage-wildcard-origin
   parent.postMessage(JSON.stringify(frameState), '*');
 }
+
+function done() {
+  const message = 'connector_oauth_completed';
+  // ok: javascript.postmessage-wildcard-origin
+  window.opener.postMessage(message, '*');
+}

@@ -44,3 +44,11 @@ function eventData(websiteId, filters) {
   // ok: javascript.sql-string-building
   return rawQuery(`select count(*) as num from (${eventQuery}) t`, queryParams);
 }
+
+function searchProducts(query) {
+  // ruleid: javascript.sql-string-building
+  const q = "SELECT * FROM products WHERE name ILIKE '%" + query + "%'";
+  // ok: javascript.sql-string-building
+  const r = 'SELECT * FROM products ' + whereClause;
+  return [q, r];
+}

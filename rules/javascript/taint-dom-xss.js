@@ -17,3 +17,9 @@ window.addEventListener('message', (event) => {
   // ruleid: javascript.taint-dom-xss
   document.getElementById('profile').innerHTML = event.data.name;
 });
+
+function redirectToVersion(version) {
+  const currentUrl = window.location.href.split('?')[0];
+  // ok: javascript.taint-dom-xss
+  window.location.href = currentUrl + '?version=' + version;
+}

@@ -69,3 +69,28 @@ socket.on('getPushExample', async (language, callback) => {
   // ok: javascript.taint-path-traversal
   callback({ ok: true, code: await fs.promises.readFile(path.join('./extra/push-examples', language, 'index.js'), 'utf8') });
 });
+
+async function serve(req, res) {
+  // ok: javascript.taint-path-traversal
+  const { data } = await supabase.storage.from('vault').download(req.query.path);
+  res.send(data);
+}
+
+const LANGUAGES = ['en', 'de', 'fr'];
+router.get('/locales/:lng.json', async (ctx) => {
+  const { lng } = ctx.params;
+  if (!LANGUAGES.includes(lng)) {
+    ctx.status = 404;
+    return;
+  }
+  // ok: javascript.taint-path-traversal
+  await fs.promises.readFile(path.join('locales', lng, 'translation.json'));
+});
+
+app.post('/lfi3', (req, res) => {
+  let filename = req.body.filename;
+  if (!filename.includes('../')) {
+    // ruleid: javascript.taint-path-traversal
+    fs.readFile(decodeURIComponent(filename), 'utf8', (err, data) => res.send(data));
+  }
+});

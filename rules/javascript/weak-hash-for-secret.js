@@ -18,3 +18,8 @@ function store(user, password) {
   // ok: javascript.weak-hash-for-secret
   user.fingerprint = crypto.createHash('sha256').update(password).digest('hex');
 }
+
+function deleteCode(team, user) {
+  // ok: javascript.weak-hash-for-secret
+  return crypto.createHash('md5').update(`${team.id}${user.jwtSecret}`).digest('hex').slice(0, 8);
+}
