@@ -75,7 +75,8 @@ extension TaintAnalyzer {
             executeTry(c)
         case .match:
             executeMatch(c)
-        case .functionDef, .asyncFunctionDef where s.text?.hasPrefix(JavaScriptLowering.hoistedPrefix) == true:
+        case .functionDef,
+            .asyncFunctionDef where s.text?.hasPrefix(JavaScriptLowering.hoistedPrefix) == true:
             executeCallback(s)
         default:
             // Definitions are their own scopes; imports, pass, global... carry no data.
