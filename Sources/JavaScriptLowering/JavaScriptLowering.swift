@@ -78,8 +78,10 @@
 // | any other `require(...)`                 | a call                                                              |
 // | `'node:child_process'` (any specifier)   | `child_process`                                                     |
 // | `'./db'`, `'../lib/util.js'`, `'./routes/index'` | `.db`, `..lib.util`, `.routes` (Python's relative modules: a dot, one more per leading `../`; `/` as `.`; the extension and a last `index` dropped); `'@scope/pkg/sub'` as written |
+// | `'./users.service'`, `'./user-service'`  | `.users:service`, `.user-service`: a dot inside a file or directory name is `:` (a `.` would be a directory), a `-` stays; a project's file is named alike (`JavaScriptLowering.module(ofFile:)`: `src/users.service.ts` is `src.users:service`) |
 // | `import x from './db'`, `require('./db')` | `(importFrom . (alias db (name x)))`, as Python's `from . import db as x`; `import {a} from './db'` is `(importFrom .db (alias a))`; a bare directory (`import x from '.'`) `(import (alias . (name x)))`, Python having no such form |
-// | `export <declaration>`, `export default function f` | the declaration                                          |
+// | `export <declaration>`                   | the declaration                                                     |
+// | `export default function f`, `export default class C` | the declaration, then `(assign (name default) (name f))` |
 // | `export default expr` (or an anonymous declaration) | `(assign (name default) expr)`; a function, arrow or class (expression or anonymous declaration) is a definition named `default` |
 // | `export {a} from 'm'`, `export * from 'm'` | `(importFrom m (alias a))`, `(importFrom m (alias *))`            |
 // | `export = e`                             | `(assign (attribute exports (name module)) e)`                      |

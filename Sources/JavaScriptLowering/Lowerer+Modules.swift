@@ -26,7 +26,13 @@ extension Lowerer {
             let value = child(js, 0)
             switch value.kind {
             case .functionDeclaration, .classDeclaration:
-                if value.text != nil { return statement(value) }
+                // `export default function f` is `f`, and the module's `default` is `f` too: an
+                // importer calling the module (`import f from './f'; f(x)`) calls that.
+                if let local = value.text {
+                    let declared = statement(value)
+                    guard !declared.isEmpty else { return [] }
+                    return declared + [make(.assign, nil, [name("default", r), name(local, value.range)], r)]
+                }
                 if value.kind == .functionDeclaration && child(value, 5).isEmpty { return [] }
                 let definition =
                     value.kind == .functionDeclaration ? function(value, name: "default") : classDefinition(value, name: "default")

@@ -146,6 +146,15 @@ import Testing
         #expect(try lowering("export const a = 1; export function f() {}")[0] == "(assign (name a) (integer 1))")
         #expect(try lowering("export default app") == ["(assign (name default) (name app))"])
         #expect(try lowering("export default function () {}") == ["(functionDef default (decorators) (typeParams) (parameters) _ (block))"])
+        // A named default declaration keeps its name; the module's `default` is bound to it too.
+        #expect(
+            try lowering("export default function f() {}") == [
+                "(functionDef f (decorators) (typeParams) (parameters) _ (block))", "(assign (name default) (name f))",
+            ])
+        #expect(
+            try lowering("export default class C {}", "a.ts") == [
+                "(classDef C (decorators) (typeParams) (arguments) (block))", "(assign (name default) (name C))",
+            ])
         #expect(
             try lowering("export { a as b } from 'm'; export * from 'n'; export * as ns from 'o'; export { x }") == [
                 "(importFrom m (alias a (name b)))", "(importFrom n (alias *))", "(import (alias o (name ns)))",

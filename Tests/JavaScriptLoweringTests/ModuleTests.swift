@@ -85,8 +85,32 @@ import Testing
             ("const y = require('.').y", ["(importFrom . (alias y))"]),
             ("import fs = require('node:fs')", ["(import (alias fs (name fs)))"]),
             ("import u = require('./util')", ["(importFrom . (alias util (name u)))"]),
+            // A dot inside a name is no directory (NestJS's `users.service.ts`); a `-` stays.
+            ("import s from './users.service'", ["(importFrom . (alias users:service (name s)))"]),
+            ("import { S } from '../users/users.service.js'", ["(importFrom ..users.users:service (alias S))"]),
+            ("const x = require('./user-service')", ["(importFrom . (alias user-service (name x)))"]),
+            ("import { a } from './v1.2/jquery.min'", ["(importFrom .v1:2.jquery:min (alias a))"]),
         ])
     func relativeSpecifiersArePythonsRelativeModules(source: String, expected: [String]) throws {
         #expect(try lowering(source, "a.ts") == expected, "\(source)")
+    }
+
+    @Test(
+        "a project's file is the module its relative specifiers name",
+        arguments: [
+            ("routes/users.js", "routes.users", false), ("db/index.ts", "db", true), ("index.mjs", "", true),
+            ("src/users/users.service.ts", "src.users.users:service", false), ("src/user-service.tsx", "src.user-service", false),
+            ("components/Nav.vue", "components.Nav", false), ("lib/x.d.js", "lib.x:d", false),
+        ])
+    func filesAreModules(path: String, name: String, isPackage: Bool) {
+        let module = JavaScriptLowering.module(ofFile: path)
+        #expect(module?.name == name && module?.isPackage == isPackage, "\(path)")
+    }
+
+    @Test("type declarations and paths a specifier cannot name are no modules")
+    func filesThatAreNoModules() {
+        for path in ["types/user.d.ts", "a.d.mts", "README.md", "a//b.js", "a/../b.js", "x.py", "Makefile"] {
+            #expect(JavaScriptLowering.module(ofFile: path) == nil, "\(path)")
+        }
     }
 }

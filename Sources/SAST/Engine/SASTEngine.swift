@@ -148,7 +148,11 @@ public struct SASTEngine: Sendable {
         let results = Mutex<[FileScanResult?]>(Array(repeating: nil, count: files.count))
         let modules = files.map(project.module(of:))
         var fileOfModule: [String: Int] = [:]
-        for (i, module) in modules.enumerated() { if let module { fileOfModule[module] = i } }
+        for (i, module) in modules.enumerated() {
+            // The one file a module's name stands for in the project (`foo.ts`, not the `foo.js`
+            // compiled beside it); of a Python module's two (`m.py`, `m/__init__.py`), the last listed.
+            if let module, project.modules[module].map({ $0 == files[i] }) ?? true { fileOfModule[module] = i }
+        }
         // What each file imports, as files; ranked dependencies first, the modules before a file
         // are read in the first round, those after it (import cycles) only in the second.
         let imported = files.indices.map { i in Set(project.imports(of: files[i]).compactMap { fileOfModule[$0] }).subtracting([i]) }
@@ -297,14 +301,13 @@ public struct SASTEngine: Sendable {
         if let view {
             // What the imported functions do with their parameters, whatever the rule.
             let exported = view.exported
-            if view.access.publishes, !exported.isEmpty, compiled.contains(where: { $0.taint != nil }) {
+            // Only a taint rule of the file's language reads them (a Python project's rules, none of a JavaScript file's).
+            if view.access.publishes, !exported.isEmpty, compiled.contains(where: { $0.taint != nil && $0.languages.contains(language) }) {
                 let exportedKeys = Set(exported.map(\.key))
                 let published = shared.ruleFree(covering: exported).filter { key, summary in
                     summary.mattersToImporters && exportedKeys.contains(key)
                 }
-                view.summaries.publish(
-                    ruleId: ProjectSummaries.anyRule, module: view.module, file: file, summaries: published,
-                    classes: Set(model.classes.keys))
+                view.publish(ruleId: ProjectSummaries.anyRule, file: file, summaries: published, classes: Set(model.classes.keys))
             }
         }
         published()
@@ -498,9 +501,7 @@ final class CompiledRule: Sendable {
                     let ruleFree = shared.ruleFree(covering: published.keys.compactMap { model.functionsByKey[$0] })
                     published = published.filter { key, summary in ruleFree[key].map { !summary.isIdentical(to: $0) } ?? true }
                 }
-                project.summaries.publish(
-                    ruleId: rule.id, module: project.module, file: builder.file, summaries: published,
-                    classes: Set(model.classes.keys))
+                project.publish(ruleId: rule.id, file: builder.file, summaries: published, classes: Set(model.classes.keys))
             }
             return TaintFindings.build(rule, flows: analyzer.flows, builder: builder)
         }

@@ -1,12 +1,17 @@
 import Foundation
+import JavaScriptLowering
 import PythonSyntax
 import Support
 import Synchronization
 
 /// Function summaries of every module of the scanned project, per taint rule, so that a flow
-/// through `from helpers.utils import clean` is followed into the other file. Files publish their
-/// summaries after their analysis; a second round re-analyses the files that call a published
-/// helper (see ``SASTEngine/scanProject(files:read:)``). Shared by the scanning threads.
+/// through `from helpers.utils import clean` (or JavaScript's `require('./helpers/utils')`) is
+/// followed into the other file. Files publish their summaries after their analysis; a second
+/// round re-analyses the files that call a published helper (see
+/// ``SASTEngine/scanProject(files:read:)``). Shared by the scanning threads.
+///
+/// JavaScript and TypeScript files are modules of their own namespace (``JavaScriptModules``):
+/// they import one another through relative specifiers only, never a Python module, nor Python one of theirs.
 public final class ProjectSummaries: Sendable {
     /// A summary found for a dotted name.
     struct Found: Sendable {
@@ -66,7 +71,7 @@ public final class ProjectSummaries: Sendable {
     let modules: [String: String]
     /// File path → module dotted name (the inverse of `modules`, for the files that have one).
     private let moduleOfFile: [String: String]
-    /// Every dotted suffix of a module name → the full names it may stand for (a `src/` layout).
+    /// Every dotted suffix of a Python module's name → the full names it may stand for (a `src/` layout).
     private let suffixes: [String: [String]]
 
     /// The package the scan root itself is (`django` when `django/` with its `__init__.py` is
@@ -83,6 +88,14 @@ public final class ProjectSummaries: Sendable {
         var moduleOfFile: [String: String] = [:]
         var suffixes: [String: [String]] = [:]
         for file in files {
+            if JavaScriptModules.isJavaScript(file) {
+                // `foo.ts` and the `foo.js` compiled from it are one module: one file is it, whatever the order.
+                guard let name = JavaScriptModules.name(of: file) else { continue }
+                moduleOfFile[file] = name
+                if let other = modules[name], !JavaScriptModules.preferred(file, over: other) { continue }
+                modules[name] = file
+                continue
+            }
             guard let name = Self.moduleName(file, rootPackage: rootPackage) else { continue }
             modules[name] = file
             moduleOfFile[file] = name
@@ -97,17 +110,24 @@ public final class ProjectSummaries: Sendable {
     }
 
     /// Maps the files to modules and notes what each imports, reading them (in parallel) with
-    /// `read` (nil: unreadable, left out).
+    /// `read` (nil: unreadable, left out). On large stacks: a JavaScript file is parsed for its imports.
     public convenience init(files: [String], rootName: String? = nil, read: @escaping @Sendable (String) -> String?) {
         self.init(files: files, rootName: rootName)
-        ParallelFor.run(files.count) { i in
+        PyLargeStack.concurrentPerform(iterations: files.count) { i in
             if let text = read(files[i]) { noteImports(of: files[i], text: text) }
         }
     }
 
     /// ``moduleName(_:)`` of a scanned file, looked up (this is asked for every file several times).
     func module(of file: String) -> String? {
-        moduleOfFile[file] ?? Self.moduleName(file, rootPackage: rootPackage)
+        if let known = moduleOfFile[file] { return known }
+        return JavaScriptModules.isJavaScript(file)
+            ? JavaScriptModules.name(of: file) : Self.moduleName(file, rootPackage: rootPackage)
+    }
+
+    /// Whether `file` is a package's own module: Python's `__init__.py`, JavaScript's `index.*`.
+    static func isPackage(_ file: String) -> Bool {
+        JavaScriptModules.isJavaScript(file) ? JavaScriptModules.isPackage(file) : file.hasSuffix("__init__.py")
     }
 
     /// `pkg/sub/mod.py` → `pkg.sub.mod`; `pkg/__init__.py` → `pkg`; under `rootPackage` `root`,
@@ -128,10 +148,33 @@ public final class ProjectSummaries: Sendable {
         return name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_") }
     }
 
-    /// Records what `file` imports from the project's modules (from its text, before parsing).
+    /// Records what `file` imports from the project's modules: a Python file's from its text,
+    /// before parsing; a JavaScript file's from its lowered tree (a file that does not parse
+    /// imports nothing).
     public func noteImports(of file: String, text: String) {
+        guard JavaScriptModules.isJavaScript(file) else {
+            note(file: file, size: text.utf8.count, uses: PythonImportUses(text: text), javaScript: false)
+            return
+        }
+        // Only a relative specifier names a project module: a file without one (half of a large
+        // project's) imports none, and is not parsed twice.
+        guard JavaScriptImportUses.mayImportRelative(text) else {
+            note(file: file, size: text.utf8.count, uses: JavaScriptImportUses(), javaScript: true)
+            return
+        }
+        let language = SourceLanguage(fileName: file) ?? .javascript
+        // Read, walked and freed on a large stack: each recurses once per level of the tree.
+        let uses = try? PyLargeStack.run {
+            JavaScriptImportUses(root: try SourceFrontEnd.parse(bytes: Array(text.utf8), file: file, language: language).root)
+        }
+        note(file: file, size: text.utf8.count, uses: uses ?? JavaScriptImportUses(), javaScript: true)
+    }
+
+    /// ``noteImports(of:text:)`` from what the file's front end read; a JavaScript file's top-level
+    /// modules are not noted (``ProjectFacts/modules`` are what Python code imports).
+    private func note(file: String, size: Int, uses: some ImportUses, javaScript: Bool) {
         let module = self.module(of: file) ?? ""
-        let isPackage = file.hasSuffix("__init__.py")
+        let isPackage = Self.isPackage(file)
         var found: [String: Set<String>] = [:]
         var passedOn: [String: String] = [:]
         var passedOnWhole: Set<String> = []
@@ -141,24 +184,24 @@ public final class ProjectSummaries: Sendable {
         // The names bound here to a whole project module, and the module: what the file reads of
         // it is what it reads through the name (`models.Job`), not everything it defines.
         var wholeModules: [String: String] = [:]
-        for (from, name, alias) in ImportScan.imports(in: text) {
-            if let top = TemplateFiles.topLevelModule(from, name) { topLevel.insert(top) }
+        for (from, name, alias) in uses.imports {
+            if !javaScript, let top = TemplateFiles.topLevelModule(from, name) { topLevel.insert(top) }
             let absolute = ProjectView.absolute(from, module: module, isPackage: isPackage)
-            if name != "*", let target = resolveModule(absolute + "." + name) {
+            if name != "*", let target = resolveModule(absolute + "." + name, javaScript: javaScript) {
                 // `from pkg import models [as m]`
                 wholeModules[alias ?? name] = target
-            } else if name == "*", let alias, let target = resolveModule(absolute) {
+            } else if name == "*", let alias, let target = resolveModule(absolute, javaScript: javaScript) {
                 // `import pkg.models as m` (`from pkg import *` has no `as`)
                 wholeModules[alias] = target
-            } else if let target = resolveModule(absolute) {
+            } else if let target = resolveModule(absolute, javaScript: javaScript) {
                 found[target, default: []].insert(name)
                 if isPackage, name != "*", target != module, !module.isEmpty { passedOn[module + "." + name] = target }
                 if isPackage, name == "*", target != module, !module.isEmpty { passedOnWhole.insert(target) }
                 if name != "*" { bound[alias ?? name] = name }
             }
         }
-        let read = ImportScan.attributes(of: Set(bound.keys).union(wholeModules.keys), in: text)
-        let bases = ImportScan.subclassed(Set(bound.keys), in: text).map { bound[$0] ?? $0 }
+        let read = uses.attributes(of: Set(bound.keys).union(wholeModules.keys))
+        let bases = uses.subclassed(Set(bound.keys)).map { bound[$0] ?? $0 }
         var throughModules: [String: Set<String>] = [:]
         // Each such module is imported (a key of `found`) even when nothing is read through it.
         for (local, target) in wholeModules {
@@ -169,7 +212,7 @@ public final class ProjectSummaries: Sendable {
         state.withLock { state in
             for (target, names) in throughModules { state.readThroughModule[target, default: []].formUnion(names) }
             state.subclassed.formUnion(bases)
-            state.sizes[file] = text.utf8.count
+            state.sizes[file] = size
             state.topLevelModules.formUnion(topLevel)
             for (local, attributes) in read where wholeModules[local] == nil {
                 state.attributesRead[bound[local] ?? local, default: []].formUnion(attributes)
@@ -252,8 +295,12 @@ public final class ProjectSummaries: Sendable {
     }
 
     /// The module a dotted import name refers to: itself, or the one scanned module it ends.
-    func resolveModule(_ dotted: String) -> String? {
-        if modules[dotted] != nil { return dotted }
+    /// A Python import names Python modules, a JavaScript one (`javaScript`) JavaScript's only,
+    /// and those by their whole name (a relative specifier made absolute): a package's name
+    /// (`express`) is no file of the project.
+    func resolveModule(_ dotted: String, javaScript: Bool = false) -> String? {
+        guard !javaScript else { return JavaScriptModules.contains(dotted) && modules[dotted] != nil ? dotted : nil }
+        if modules[dotted] != nil { return JavaScriptModules.contains(dotted) ? nil : dotted }
         if let candidates = suffixes[dotted], candidates.count == 1 { return candidates[0] }
         return nil
     }
@@ -353,6 +400,12 @@ struct ProjectView: Sendable {
     let summaries: ProjectSummaries
     let module: String
     let isPackage: Bool
+    /// A JavaScript or TypeScript file: its imports name JavaScript modules only.
+    let isJavaScript: Bool
+    /// The other names this file's definitions are exported under (a JavaScript module's
+    /// `exports.find = function ...`: `#fn0` → `find`; an object's method: `#fn1` →
+    /// `mailer.queue`), by the definition's name (``JavaScriptExports``).
+    let exportNames: [String: [String]]
     /// The project modules this file imports from.
     let importedModules: Set<String>
     /// What it may read and write.
@@ -366,12 +419,24 @@ struct ProjectView: Sendable {
     /// `index`: the file's, whose import statements (wherever they are) say what it imports.
     init(summaries: ProjectSummaries, file: String, index: FileIndex) {
         self.summaries = summaries
-        module = summaries.module(of: file) ?? ""
-        isPackage = file.hasSuffix("__init__.py")
+        let module = summaries.module(of: file) ?? ""
+        let isPackage = ProjectSummaries.isPackage(file)
+        let javaScript = JavaScriptModules.isJavaScript(file)
+        self.module = module
+        self.isPackage = isPackage
+        isJavaScript = javaScript
+        var names: [String: [String]] = [:]
+        if javaScript {
+            for (exported, local) in JavaScriptExports.aliases(in: index.root) { names[local, default: []].append(exported) }
+        }
+        exportNames = names.mapValues { $0.sorted() }
         var imported: Set<String> = []
         for node in index.nodes(of: .import) {
             for alias in node.children {
-                if let name = alias.text, let resolved = summaries.resolveModule(name) {
+                // JavaScript's bare directory (`require('..')`) is relative, unlike any Python `import`.
+                if let name = alias.text.map({ javaScript ? Self.absolute($0, module: module, isPackage: isPackage) : $0 }),
+                    let resolved = summaries.resolveModule(name, javaScript: javaScript)
+                {
                     imported.insert(resolved)
                     imported.formUnion(summaries.wholeReexports(of: resolved))
                 }
@@ -380,13 +445,13 @@ struct ProjectView: Sendable {
         for node in index.nodes(of: .importFrom) {
             guard let from = node.text else { continue }
             let absolute = Self.absolute(from, module: module, isPackage: isPackage)
-            if let resolved = summaries.resolveModule(absolute) { imported.insert(resolved) }
+            if let resolved = summaries.resolveModule(absolute, javaScript: javaScript) { imported.insert(resolved) }
             for alias in node.children {
-                if let name = alias.text, let resolved = summaries.resolveModule(absolute + "." + name) {
+                if let name = alias.text, let resolved = summaries.resolveModule(absolute + "." + name, javaScript: javaScript) {
                     // `from pkg import security`: a package taken whole, with what it passes on.
                     imported.insert(resolved)
                     imported.formUnion(summaries.wholeReexports(of: resolved))
-                } else if let name = alias.text, let package = summaries.resolveModule(absolute) {
+                } else if let name = alias.text, let package = summaries.resolveModule(absolute, javaScript: javaScript) {
                     imported.formUnion(summaries.reexporters(of: package + "." + name))
                 }
             }
@@ -406,17 +471,37 @@ struct ProjectView: Sendable {
         return parts.joined(separator: ".")
     }
 
-    /// Whether another module imports this function (or its class).
+    /// Whether another module imports this function (or its class), by its name or one it is
+    /// exported under.
     func isExported(_ function: FileModel.Function) -> Bool {
-        guard let name = function.className ?? function.node.text else { return false }
+        guard let local = function.className ?? function.node.text else { return false }
         // Nested helpers are not importable.
-        if function.className == nil, function.key != name { return false }
-        guard summaries.isImported(name, from: module) else { return false }
-        // `Job(...)` runs `__init__`; any other method is called through the class, if at all.
-        if let className = function.className, let method = function.node.text, method != "__init__" {
-            return summaries.mayCall(method, of: className, in: module)
+        if function.className == nil, function.key != local { return false }
+        return ([local] + (exportNames[local] ?? [])).contains { name in
+            // `mailer.queue` is imported with `mailer`.
+            let head = name.firstIndex(of: ".").map { String(name[..<$0]) } ?? name
+            guard summaries.isImported(head, from: module) else { return false }
+            // `Job(...)` runs `__init__`; any other method is called through the class, if at all.
+            if function.className != nil, let method = function.node.text, method != "__init__" {
+                return summaries.mayCall(method, of: name, in: module)
+            }
+            return true
         }
-        return true
+    }
+
+    /// Publishes this file's `summaries` for `ruleId` under their definitions' names and under the
+    /// names they are exported as (``exportNames``: `find` for `#fn0`, `default.find` for a class
+    /// `UsersService` exported as the module's default).
+    func publish(ruleId: String, file: String, summaries published: [String: FunctionSummary], classes: Set<String>) {
+        var all = published
+        var allClasses = classes
+        for (local, names) in exportNames {
+            for (key, summary) in published where key == local || key.hasPrefix(local + ".") {
+                for name in names { all[name + key.dropFirst(local.count)] = summary }
+            }
+            if classes.contains(local) { allClasses.formUnion(names) }
+        }
+        summaries.publish(ruleId: ruleId, module: module, file: file, summaries: all, classes: allClasses)
     }
 
     /// Whether a module this file imports published a summary for `ruleId` itself (a sink, a
@@ -457,6 +542,17 @@ struct ProjectView: Sendable {
         return [(module, function)] + summaries.reexporters(of: module + "." + head).map { ($0, function) }
     }
 
+    /// What a call of a name bound to `dotted` runs: in a JavaScript file, a name bound to a
+    /// whole module (`const f = require('./f'); f(x)`) calls its default export (`.f.default`); the
+    /// name itself otherwise. (A member of a module, `db.find`, is never a module in JavaScript.)
+    func called(_ dotted: String) -> String {
+        guard isJavaScript else { return dotted }
+        let absolute = dotted.hasPrefix(".") ? Self.absolute(dotted, module: module, isPackage: isPackage) : dotted
+        guard summaries.resolveModule(absolute, javaScript: true) != nil else { return dotted }
+        // A bare directory (`require('.')`, `.`) has no dot to add.
+        return dotted + (dotted.allSatisfy { $0 == "." } ? "" : ".") + JavaScriptExports.defaultName
+    }
+
     /// The scanned module a dotted name is in, and the function (or `Class.method`) it names there.
     func locate(_ dotted: String) -> (module: String, function: String)? {
         let absolute = dotted.hasPrefix(".") ? Self.absolute(dotted, module: module, isPackage: isPackage) : dotted
@@ -465,7 +561,7 @@ struct ProjectView: Sendable {
         var rest: [String] = []
         while parts.count > 1 {
             rest.insert(parts.removeLast(), at: 0)
-            if let resolved = summaries.resolveModule(parts.joined(separator: ".")) {
+            if let resolved = summaries.resolveModule(parts.joined(separator: "."), javaScript: isJavaScript) {
                 return (resolved, rest.joined(separator: "."))
             }
         }

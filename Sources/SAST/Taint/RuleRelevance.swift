@@ -254,7 +254,7 @@ private struct IdentifierReader {
             if let text = callee.text, callee.kind == .name || callee.kind == .attribute { out.calleeNames.insert(text) }
             guard project != nil else { return true }
             if callee.kind == .name, let name = callee.text, let dotted = aliases.resolve(name) ?? model.relativeImports[name] {
-                imported.insert(dotted)
+                imported.insert(project?.called(dotted) ?? dotted)
             } else if callee.kind == .attribute {
                 // The chain's root name first: most method calls are on no import, and their
                 // dotted names are not spelled out.
@@ -264,6 +264,11 @@ private struct IdentifierReader {
                     let dotted = callee.dottedName
                 {
                     imported.insert(aliases.canonicalize(dotted))
+                } else if project?.isJavaScript == true, root.kind == .name, let head = root.text,
+                    let module = model.relativeImports[head], let dotted = callee.dottedName
+                {
+                    // As ``TaintAnalyzer/relativeModuleRoot(_:)`` resolves it.
+                    imported.insert(module + dotted.dropFirst(head.count))
                 }
             }
             return true

@@ -31,7 +31,10 @@ extension TaintAnalyzer {
                 let summary = initializer.flatMap { summaries[$0.key] } ?? FunctionSummary(parameters: ["self"], isMethod: true)
                 return CallTarget(summary: summary, name: name, shift: 1, constructs: name)
             }
-            if let dotted = index.aliases.resolve(name) ?? model.relativeImports[name] { return projectTarget(dotted) }
+            if let dotted = index.aliases.resolve(name) ?? model.relativeImports[name] {
+                // JavaScript's callee is shown as written: its relative module is the lowering's.
+                return projectTarget(project?.called(dotted) ?? dotted, shown: project?.isJavaScript == true ? name : nil)
+            }
             return nil
         case .attribute:
             guard let method = callee.text, let base = callee.children.first else { return nil }
@@ -53,8 +56,12 @@ extension TaintAnalyzer {
                 return CallTarget(summary: summary, name: function.key, shift: shift)
             }
             // The root first: the dotted name is spelled out only for an imported one.
-            if let root = callee.dottedRoot, isImportedRoot(root), let dotted = callee.dottedName {
+            guard let root = callee.dottedRoot else { return nil }
+            if isImportedRoot(root), let dotted = callee.dottedName {
                 return projectTarget(index.aliases.canonicalize(dotted))
+            }
+            if let module = relativeModuleRoot(root), let dotted = callee.dottedName {
+                return projectTarget(module + dotted.dropFirst(root.count), shown: dotted)
             }
             return nil
         default:
@@ -81,10 +88,20 @@ extension TaintAnalyzer {
         return nil
     }
 
-    private func projectTarget(_ dotted: String) -> CallTarget? {
+    /// The relative module (or its member) `root` is bound to, for a call through it
+    /// (`const db = require('./db'); db.find(x)`: `db` is `.db`), in a JavaScript file: every
+    /// project module JavaScript imports is relative. Python's `from . import m; m.f()` is left
+    /// as it was (unfollowed) until that change is judged on Python's corpora.
+    func relativeModuleRoot(_ root: String) -> String? {
+        guard project?.isJavaScript == true, state[root] == nil else { return nil }
+        return model.relativeImports[root]
+    }
+
+    /// The summary of `dotted`, named in messages as `shown` (as written) or `dotted` itself.
+    private func projectTarget(_ dotted: String, shown: String? = nil) -> CallTarget? {
         guard let project, let found = project.summary(ruleId: ruleId, function: dotted) else { return nil }
         return CallTarget(
-            summary: found.summary, name: dotted, shift: found.summary.isMethod ? 1 : 0, file: found.file,
+            summary: found.summary, name: shown ?? dotted, shift: found.summary.isMethod ? 1 : 0, file: found.file,
             constructs: found.constructs)
     }
 

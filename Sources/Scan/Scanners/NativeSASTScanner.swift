@@ -64,7 +64,8 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         // Notebooks: their code cells, as one module (`NotebookSource`), findings mapped back.
         let pythonFiles = target.files(withExtensions: ["py", "pyw"]) + target.pythonScripts() + target.files(withExtensions: ["ipynb"])
         // JavaScript and TypeScript (and Vue/Svelte components' scripts) go through the same engine,
-        // lowered by their own front end; cross-file summaries follow Python's imports only so far.
+        // lowered by their own front end; cross-file summaries follow their relative imports as
+        // they follow Python's.
         let files = pythonFiles + target.files(withExtensions: SourceLanguage.javaScriptFamilyExtensions)
         let isPython = Set(pythonFiles)
         let notebooks = Mutex<[String: NotebookSource]>([:])
@@ -107,8 +108,6 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         let project = ProjectSummaries(
             files: files, rootName: rootName,
             read: { file in
-                // Only Python's imports are modules of the project (so far).
-                guard isPython.contains(file) else { return nil }
                 let text = read(file)
                 if let text { kept.keep(text, for: file) }
                 return text
