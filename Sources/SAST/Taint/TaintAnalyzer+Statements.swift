@@ -75,9 +75,10 @@ extension TaintAnalyzer {
             executeTry(c)
         case .match:
             executeMatch(c)
-        case .functionDef,
-            .asyncFunctionDef where s.text?.hasPrefix(JavaScriptLowering.hoistedPrefix) == true:
-            executeCallback(s)
+        case .functionDef, .asyncFunctionDef:
+            // Only a callback the JavaScript lowering hoisted runs here; any other definition is
+            // its own scope, analysed on its own.
+            if s.text?.hasPrefix(JavaScriptLowering.hoistedPrefix) == true { executeCallback(s) }
         default:
             // Definitions are their own scopes; imports, pass, global... carry no data.
             break
