@@ -17,3 +17,17 @@ func findingLines(rule body: String, source: String) throws -> [Int] {
 func patternRule(_ pattern: String) -> String {
     "pattern: |\n" + pattern.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n") + "\n"
 }
+
+/// The start of a JavaScript taint rule: `mode: taint` and the query of an Express-style handler's
+/// request (plain or async) as its source; a rule adds its `sinks:` (and `sanitizers:`).
+let javaScriptRequestTaint = """
+    mode: taint
+    sources:
+      - pattern: $REQ.query
+        pattern-inside: |
+          function $H($REQ, $RES) { ... }
+      - pattern: $REQ.query
+        pattern-inside: |
+          async function $H($REQ, $RES) { ... }
+
+    """

@@ -17,22 +17,15 @@ import Testing
                 }))
     }
 
-    static let taint = """
-        mode: taint
-        sources:
-          - pattern: $REQ.query
-            pattern-inside: |
-              function $H($REQ, $RES) { ... }
-          - pattern: $REQ.query
-            pattern-inside: |
-              async function $H($REQ, $RES) { ... }
-        sinks:
-          - pattern: child_process.exec($CMD, ...)
-            focus: $CMD
-        sanitizers:
-          - pattern: shellescape(...)
+    static let taint =
+        javaScriptRequestTaint + """
+            sinks:
+              - pattern: child_process.exec($CMD, ...)
+                focus: $CMD
+            sanitizers:
+              - pattern: shellescape(...)
 
-        """
+            """
 
     @Test("a taint rule written in JavaScript follows request data into exec, through require, in .js and .ts files")
     func taintFlowsInJavaScript() throws {

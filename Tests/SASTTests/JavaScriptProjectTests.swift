@@ -10,22 +10,15 @@ import Testing
 /// './f'`) is followed into the helper, whichever way the helper exports its function, and a
 /// Python project beside it gives the findings it gave alone.
 @Suite struct JavaScriptProjectTests {
-    static let rule = """
-        mode: taint
-        sources:
-          - pattern: $REQ.query
-            pattern-inside: |
-              function $H($REQ, $RES) { ... }
-          - pattern: $REQ.query
-            pattern-inside: |
-              async function $H($REQ, $RES) { ... }
-        sinks:
-          - pattern: $POOL.query($SQL, ...)
-            focus: $SQL
-        sanitizers:
-          - pattern: parseInt(...)
+    static let rule =
+        javaScriptRequestTaint + """
+            sinks:
+              - pattern: $POOL.query($SQL, ...)
+                focus: $SQL
+            sanitizers:
+              - pattern: parseInt(...)
 
-        """
+            """
 
     static func engine(pythonRule: Bool = false) throws -> SASTEngine {
         var rules = [

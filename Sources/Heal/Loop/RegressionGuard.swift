@@ -3,6 +3,7 @@ import Git
 import JavaScriptSyntax
 import LLM
 import PythonSyntax
+import SAST
 
 /// Refuses a proposal before it runs when it would make the checks pass by weakening them:
 /// it edits, deletes or adds test files, adds skips or expected failures, deletes or empties
@@ -33,7 +34,7 @@ public enum RegressionGuard {
             for marker in skipMarkers where occurrences(of: marker, in: after) > occurrences(of: marker, in: before) {
                 return "adds `\(marker)` to \(change.path)"
             }
-            if JavaScriptDialect(fileName: change.path) != nil || [".vue", ".svelte"].contains(where: change.path.hasSuffix) {
+            if let language = SourceLanguage(fileName: change.path), language != .python {
                 guard let after = change.after else { return "deletes \(change.path)" }
                 do {
                     _ = try JavaScriptParser.parse(source: after, fileName: change.path)

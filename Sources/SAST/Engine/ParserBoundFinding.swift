@@ -18,10 +18,7 @@ public enum ParserBoundFinding {
     /// The finding for `error` when it is a bound that was hit; nil for other syntax errors.
     static func finding(for error: PythonSyntaxError) -> Finding? {
         guard error.code == .nestingTooDeep else { return nil }
-        return Finding(
-            ruleId: descriptor.id, severity: .high, confidence: .high,
-            message: "not analysed: \(error.message); Python may still run this file",
-            location: Location(file: error.file, startLine: error.line))
+        return finding(file: error.file, line: error.line, message: "\(error.message); Python may still run this file")
     }
 
     /// The finding for a JavaScript or TypeScript `error` when it is a bound that was hit (nesting,
@@ -29,9 +26,13 @@ public enum ParserBoundFinding {
     /// cannot parse, but it runs one deeper or larger than this parser reads.
     static func finding(for error: JavaScriptSyntaxError) -> Finding? {
         guard [.nestingTooDeep, .fileTooLarge, .tooAmbiguous].contains(error.code) else { return nil }
-        return Finding(
-            ruleId: descriptor.id, severity: .high, confidence: .high,
-            message: "not analysed: \(error.message); Node may still run this file",
-            location: Location(file: error.file, startLine: error.line))
+        return finding(file: error.file, line: error.line, message: "\(error.message); Node may still run this file")
+    }
+
+    /// The high finding at `line` of `file`, whatever language's parser stopped.
+    private static func finding(file: String, line: Int, message: String) -> Finding {
+        Finding(
+            ruleId: descriptor.id, severity: .high, confidence: .high, message: "not analysed: \(message)",
+            location: Location(file: file, startLine: line))
     }
 }
