@@ -11,6 +11,8 @@ each written by reading the code) and prints:
   * per rule at the gate: judged precision (a rule under 80 % does not belong at the gate);
   * per rule over every judgement ever committed (findings of rules since lowered included), with
     the rule's severity now: the figures a severity change cites;
+  * per half (bench/halves.py: rules are tuned on `tune` only, `check` is reported beside it):
+    the gate's findings, their judgements and the projects passing;
   * with --sample N: a seeded sample of all default findings (severity low and up; `info` notes
     such as unpinned requirements are left out): the N whose hash of (seed, finding) is smallest,
     so removing findings does not reshuffle the rest. Joined with bench/realcode-sample-judged.tsv
@@ -20,6 +22,7 @@ each written by reading the code) and prints:
     bench/realcode-gate.py BIN --reports DIR        # reuse run.sh's reports in DIR
     bench/realcode-gate.py BIN --sample 100 --seed 55
     bench/realcode-gate.py BIN --unjudged FILE      # write gate findings not judged yet (TSV)
+    bench/realcode-gate.py BIN --sample 50 --seed 75   # 50 sampled in each half
 
 Exit status: 0, or 2 on bad arguments or a scan that wrote no report.
 """
@@ -32,6 +35,9 @@ import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from halves import half  # noqa: E402  (the one split of the corpus: tune / check)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "corpora", "realcode-dev"))
@@ -48,6 +54,8 @@ def load_judged(path):
             if number == 1 or not line.strip():
                 continue
             fields = line.rstrip("\n").split("\t")
+            if len(fields) == 7:  # realcode-js-default-judged.tsv also keeps the severity judged
+                del fields[4]
             if len(fields) != 6 or fields[4] not in ("true", "false"):
                 sys.exit(f"realcode-gate.py: {path}:{number}: expected 6 tab-separated fields, verdict true|false")
             project, rule, file, start, verdict, reason = fields
@@ -118,7 +126,8 @@ def main():
     if not os.path.isdir(os.path.join(CORPUS, "proj")):
         sys.exit(f"realcode-gate.py: {CORPUS}: the realcode-dev corpus is missing")
     judged = load_judged(os.path.join(HERE, "realcode-judged.tsv"))
-    sample_judged = load_judged(os.path.join(HERE, "realcode-sample-judged.tsv"))
+    sample_judged = {**load_judged(os.path.join(HERE, "realcode-js-default-judged.tsv")),
+                     **load_judged(os.path.join(HERE, "realcode-sample-judged.tsv"))}
     reports = arguments.reports or tempfile.mkdtemp(prefix="realcode-gate-")
     if not arguments.reports:
         scan(os.path.abspath(arguments.binary), reports)
@@ -131,7 +140,9 @@ def main():
     print("|---|---:|---:|---:|---:|---|")
     passing = failing_true = 0
     unjudged = []
-    for project in sorted({finding["project"] for finding in every} | set(os.listdir(os.path.join(CORPUS, "proj")))):
+    per_half = {name: [0, 0, 0, 0, 0] for name in ("tune", "check")}  # projects, gate, true, false, passing
+    projects = sorted({finding["project"] for finding in every} | set(os.listdir(os.path.join(CORPUS, "proj"))))
+    for project in projects:
         mine = [finding for finding in gate if finding["project"] == project]
         true = sum(1 for finding in mine if judged.get(key(finding), (None,))[0] is True)
         false = sum(1 for finding in mine if judged.get(key(finding), (None,))[0] is False)
@@ -145,11 +156,19 @@ def main():
         else:
             verdict = "fails"
         print(f"| {project} | {len(mine)} | {true} | {false} | {len(mine) - true - false} | {verdict} |")
+        counts = per_half[half(project)]
+        for index, value in enumerate((1, len(mine), true, false, 0 if mine else 1)):
+            counts[index] += value
     total_true = sum(1 for finding in gate if judged.get(key(finding), (None,))[0] is True)
     total_false = sum(1 for finding in gate if judged.get(key(finding), (None,))[0] is False)
     print(f"\nat the gate: {len(gate)} findings, {total_true} judged true, {total_false} judged false, "
           f"{len(unjudged)} not judged; precision {percent(total_true, total_true + total_false).strip()}")
-    print(f"projects passing the gate: {passing} of 16; failing on judged-true findings only: {failing_true}\n")
+    print(f"projects passing the gate: {passing} of {len(projects)}; failing on judged-true findings only: {failing_true}\n")
+    print("| half | projects | at the gate | judged true | judged false | projects passing |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name, (count, at_gate, true, false, passes) in per_half.items():
+        print(f"| {name} | {count} | {at_gate} | {true} | {false} | {passes} of {count} |")
+    print()
 
     print("| rule at the gate | findings | true | false | precision |")
     print("|---|---:|---:|---:|---:|")
@@ -179,27 +198,29 @@ def main():
         # Each finding's place in the sample is a hash of the seed and the finding alone, so a
         # rule change that removes findings leaves the rest of the sample where it was (only
         # findings new to it need judging).
-        population = [finding for finding in every if finding["severity"] in SAMPLED]
-        chosen = sorted(population, key=lambda finding: hashlib.sha256(
-            f"{arguments.seed}\t{chr(9).join(str(part) for part in key(finding))}".encode()).hexdigest())[:arguments.sample]
         sample_judged = {**judged, **sample_judged}
-        true = sum(1 for finding in chosen if sample_judged.get(key(finding), (None,))[0] is True)
-        false = sum(1 for finding in chosen if sample_judged.get(key(finding), (None,))[0] is False)
-        by_sampled_rule = collections.defaultdict(lambda: [0, 0])
-        for finding in chosen:
-            verdict = sample_judged.get(key(finding), (None,))[0]
-            if verdict is not None:
-                by_sampled_rule[finding["rule"]][0 if verdict else 1] += 1
-        print(f"\nsample of all default findings (severity low and up; seed {arguments.seed}): {len(chosen)} of "
-              f"{len(population)}, {true} judged true, {false} judged false, {len(chosen) - true - false} not judged; "
-              f"precision {percent(true, true + false).strip()}")
-        print("\n| rule in the sample | true | false |")
-        print("|---|---:|---:|")
-        for rule, (t, f) in sorted(by_sampled_rule.items(), key=lambda item: -sum(item[1])):
-            print(f"| {rule} | {t} | {f} |")
-        for finding in chosen:
-            if key(finding) not in sample_judged:
-                print("  not judged: " + "\t".join(str(part) for part in key(finding)) + "\t" + finding["message"][:100])
+        for name in ("tune", "check"):
+            population = [finding for finding in every
+                          if finding["severity"] in SAMPLED and half(finding["project"]) == name]
+            chosen = sorted(population, key=lambda finding: hashlib.sha256(
+                f"{arguments.seed}\t{chr(9).join(str(part) for part in key(finding))}".encode()).hexdigest())[:arguments.sample]
+            true = sum(1 for finding in chosen if sample_judged.get(key(finding), (None,))[0] is True)
+            false = sum(1 for finding in chosen if sample_judged.get(key(finding), (None,))[0] is False)
+            by_sampled_rule = collections.defaultdict(lambda: [0, 0])
+            for finding in chosen:
+                verdict = sample_judged.get(key(finding), (None,))[0]
+                if verdict is not None:
+                    by_sampled_rule[finding["rule"]][0 if verdict else 1] += 1
+            print(f"\n{name} half, sample of all default findings (severity low and up; seed {arguments.seed}): "
+                  f"{len(chosen)} of {len(population)}, {true} judged true, {false} judged false, "
+                  f"{len(chosen) - true - false} not judged; precision {percent(true, true + false).strip()}")
+            print("\n| rule in the sample | true | false |")
+            print("|---|---:|---:|")
+            for rule, (t, f) in sorted(by_sampled_rule.items(), key=lambda item: -sum(item[1])):
+                print(f"| {rule} | {t} | {f} |")
+            for finding in chosen:
+                if key(finding) not in sample_judged:
+                    print("  not judged: " + "\t".join(str(part) for part in key(finding)) + "\t" + finding["message"][:100])
     if arguments.unjudged:
         with open(arguments.unjudged, "w", encoding="utf-8") as handle:
             for finding in unjudged:

@@ -8,6 +8,8 @@ app.use(cors(corsOptions));
 app.use(cors({ origin: ['https://app.example.com'], credentials: true }));
 // ok: javascript.cors-permissive-credentials
 app.use(cors({ origin: '*' }));
+// ok: javascript.cors-permissive-credentials
+app.use(cors({ origin: '*', credentials: true }));
 
 function tokenPage(req, res) {
   if (req.get('origin') !== undefined) {

@@ -67,3 +67,23 @@ class ToolsController {
     exec('notify ' + user.id);
   }
 }
+
+// tRPC: a procedure's resolver gets the client's input
+export const jobsRouter = t.router({
+  convert: publicProcedure.input(z.object({ file: z.string() })).mutation(async ({ input }) => {
+    // ruleid: javascript.taint-command-injection
+    exec(`convert ${input.file}`);
+    // ok: javascript.taint-command-injection
+    exec('convert /tmp/a.png');
+  }),
+});
+
+// A package's exported function: its callers choose the value (reported at medium)
+export function killPort(port: number) {
+  // ok: javascript.taint-command-injection
+  exec('true');
+}
+module.exports.kill = function (port) {
+  // ruleid: javascript.taint-command-injection
+  exec(`lsof -i tcp:${port} | xargs kill -9`);
+};

@@ -8,18 +8,14 @@ function showSearch() {
   document.getElementById('title').innerHTML = '<b>Results</b>';
 }
 
-function jump() {
-  // ruleid: javascript.taint-dom-xss
-  location.href = decodeURIComponent(location.hash.slice(1));
-}
-
 window.addEventListener('message', (event) => {
   // ruleid: javascript.taint-dom-xss
   document.getElementById('profile').innerHTML = event.data.name;
 });
 
-function redirectToVersion(version) {
-  const currentUrl = window.location.href.split('?')[0];
+function showFragment() {
+  // ruleid: javascript.taint-dom-xss
+  document.body.insertAdjacentHTML('beforeend', '<p>' + decodeURIComponent(location.hash.slice(1)) + '</p>');
   // ok: javascript.taint-dom-xss
-  window.location.href = currentUrl + '?version=' + version;
+  location.href = decodeURIComponent(location.hash.slice(1));
 }

@@ -94,3 +94,32 @@ app.post('/lfi3', (req, res) => {
     fs.readFile(decodeURIComponent(filename), 'utf8', (err, data) => res.send(data));
   }
 });
+
+// Node's http server: the listener's first parameter is the request, whatever its name
+const FileSystem = require('fs');
+const HTTP = require('http');
+HTTP.createServer((Request, Response) => {
+  // ruleid: javascript.taint-path-traversal
+  FileSystem.readFile(process.cwd() + Request.url, (error, data) => Response.end(data));
+  // ok: javascript.taint-path-traversal
+  FileSystem.readFile(process.cwd() + '/index.html', (error, data) => Response.end(data));
+}).listen(8000);
+
+// A prefix check of a normalised path (path.join/resolve/normalize remove `..`) confines it
+const nodePath = require('path');
+HTTP.createServer((Request, Response) => {
+  const target = nodePath.join(process.cwd(), Request.url);
+  if (target.indexOf(process.cwd()) !== 0) {
+    Response.end();
+    return;
+  }
+  // ok: javascript.taint-path-traversal
+  FileSystem.readFile(target, (error, data) => Response.end(data));
+  const other = nodePath.resolve(process.cwd(), Request.url);
+  // ruleid: javascript.taint-path-traversal
+  FileSystem.readFile(other, (error, data) => Response.end(data));
+  if (other.startsWith(process.cwd() + nodePath.sep)) {
+    // ok: javascript.taint-path-traversal
+    FileSystem.readFile(other, (error, data) => Response.end(data));
+  }
+});

@@ -35,3 +35,18 @@ router.get('/hello', async (ctx) => {
   // ok: javascript.taint-xss
   ctx.body = { hello: ctx.query.name };
 });
+
+app.get('/missing', (req, res) => {
+  // ruleid: javascript.taint-xss
+  res.status(404).send(`<p>No page at ${req.query.url}</p>`);
+});
+
+honoApp.get('/greet', (c) => {
+  // ruleid: javascript.taint-xss
+  return c.html(`<h1>Hello ${c.req.query('name')}</h1>`);
+});
+
+honoApp.get('/greet-safe', (c) => {
+  // ok: javascript.taint-xss
+  return c.html(html`<h1>Hello ${c.req.query('name')}</h1>`);
+});

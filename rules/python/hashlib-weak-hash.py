@@ -55,3 +55,8 @@ def _sqlite_sha1(text):
     # SQL's SHA1() function, computed in Python.
     # ok: python.hashlib-weak-hash
     return sha1(text.encode()).hexdigest()
+
+
+def rate_limit_bucket(salt, client_ip):
+    # ok: python.hashlib-weak-hash
+    return hashlib.md5(f"{salt}:{client_ip}".encode()).hexdigest()

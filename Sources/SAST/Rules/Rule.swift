@@ -158,6 +158,11 @@ public struct TaintSink: Sendable, Hashable {
     /// `metavariable-regex:` / `metavariable-value:` on the sink's bindings: the code bound to a
     /// metavariable must match (a name that holds a secret, a parser that resolves entities).
     public var conditions: [PatternClause] = []
+    /// `evidence:` conditions on the sink's bindings (written as `metavariable-value` and
+    /// `metavariable-regex` are) that show the sink is the library's: the receiver's origin resolves
+    /// to a MongoDB collection, an import, a constructor. A flow into the sink without them is still
+    /// reported, at low confidence: identity by evidence, not by name (DESIGN §1c).
+    public var evidence: [PatternClause] = []
 }
 
 /// Where tainted values come from, and whether the source is remote (request data, sockets) or
@@ -170,6 +175,10 @@ public struct TaintSource: Sendable, Hashable {
     public var isLocal: Bool
     /// `pattern-inside:`: the source counts only inside code matching this (a handler class).
     public var inside: CompiledPattern? = nil
+    /// `kind: library`: what a package's callers pass its exported functions. Whether that is
+    /// attacker data depends on the caller, so a flow from it alone is at most medium severity,
+    /// medium confidence: reported, never failing the default gate (issue 75).
+    public var isLibrary = false
 }
 
 /// The parts of a `mode: taint` rule.

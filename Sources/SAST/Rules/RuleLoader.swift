@@ -418,12 +418,15 @@ struct Cursor {
                 throw RuleLoader.fail(file, map.line(key), "unknown key '\(path).\(key)'")
             }
             var isLocal = false
+            var isLibrary = false
             if let kind = map["kind"] {
                 switch try string(kind, "\(path).kind") {
                 case "remote": isLocal = false
                 case "local": isLocal = true
+                case "library": isLibrary = true
                 case let other:
-                    throw RuleLoader.fail(file, map.line("kind"), "bad '\(path).kind' '\(other)' (expected remote or local)")
+                    throw RuleLoader.fail(
+                        file, map.line("kind"), "bad '\(path).kind' '\(other)' (expected remote, local or library)")
                 }
             }
             var patterns: [CompiledPattern] = []
@@ -433,7 +436,7 @@ struct Cursor {
                 throw RuleLoader.fail(file, entry.line, "'\(path)' must hold exactly one of pattern, pattern-either")
             }
             let inside = try map["pattern-inside"].map { try pattern($0, "\(path).pattern-inside") }
-            return patterns.map { TaintSource(pattern: $0, isLocal: isLocal, inside: inside) }
+            return patterns.map { TaintSource(pattern: $0, isLocal: isLocal, inside: inside, isLibrary: isLibrary) }
         }
     }
 
@@ -443,7 +446,7 @@ struct Cursor {
             let map = try mapping(entry, path)
             let allowed = [
                 "pattern", "pattern-either", "focus", "pattern-inside", "pattern-not", "pattern-not-inside", "metavariable-regex",
-                "metavariable-value",
+                "metavariable-value", "evidence",
             ]
             for key in map.keys.sorted() where !allowed.contains(key) {
                 throw RuleLoader.fail(file, map.line(key), "unknown key '\(path).\(key)'")
@@ -465,17 +468,34 @@ struct Cursor {
             let excluded = try patternList("pattern-not")
             let notInside = try patternList("pattern-not-inside")
             // Each condition is read as a `patterns:` clause of its own (same keys, same errors).
-            var conditions: [PatternClause] = []
-            for key in ["metavariable-regex", "metavariable-value"] {
-                guard let value = map[key] else { continue }
-                let items = value.isArray ? try list(value, "\(path).\(key)") : [value]
-                for item in items {
-                    let member = DocumentMember(key: key, line: item.line, column: item.column, value: item)
-                    conditions.append(try clause(DocumentNode(.object([member]), line: item.line, column: item.column), path))
+            func conditionList(_ map: Mapping, _ path: String) throws -> [PatternClause] {
+                var conditions: [PatternClause] = []
+                for key in ["metavariable-regex", "metavariable-value"] {
+                    guard let value = map[key] else { continue }
+                    let items = value.isArray ? try list(value, "\(path).\(key)") : [value]
+                    for item in items {
+                        let member = DocumentMember(key: key, line: item.line, column: item.column, value: item)
+                        conditions.append(try clause(DocumentNode(.object([member]), line: item.line, column: item.column), path))
+                    }
+                }
+                return conditions
+            }
+            let conditions = try conditionList(map, path)
+            var evidence: [PatternClause] = []
+            if let node = map["evidence"] {
+                let evidenceMap = try mapping(node, "\(path).evidence")
+                for key in evidenceMap.keys.sorted() where !["metavariable-regex", "metavariable-value"].contains(key) {
+                    throw RuleLoader.fail(file, evidenceMap.line(key), "unknown key '\(path).evidence.\(key)'")
+                }
+                evidence = try conditionList(evidenceMap, "\(path).evidence")
+                if evidence.isEmpty {
+                    throw RuleLoader.fail(file, node.line, "'\(path).evidence' needs metavariable-value or metavariable-regex")
                 }
             }
             return patterns.map {
-                TaintSink(pattern: $0, focus: focus, inside: inside, excluded: excluded, notInside: notInside, conditions: conditions)
+                TaintSink(
+                    pattern: $0, focus: focus, inside: inside, excluded: excluded, notInside: notInside, conditions: conditions,
+                    evidence: evidence)
             }
         }
     }

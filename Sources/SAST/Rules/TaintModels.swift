@@ -139,7 +139,8 @@ extension RuleSet {
             let id = copy.rules[index].id
             for source in models.sources where spec.sourceSets.contains(source.set) {
                 let isLocal = library.sources[source.set]?.allSatisfy(\.isLocal) ?? false
-                spec.sources.append(TaintSource(pattern: source.pattern, isLocal: isLocal))
+                let isLibrary = library.sources[source.set]?.allSatisfy(\.isLibrary) ?? false
+                spec.sources.append(TaintSource(pattern: source.pattern, isLocal: isLocal, isLibrary: isLibrary))
             }
             spec.sanitizers += models.sanitizers.filter { $0.rules.isEmpty || $0.rules.contains(id) }.map(\.pattern)
             spec.sinks += models.sinks.filter { $0.rules.contains(id) }.map(\.sink)

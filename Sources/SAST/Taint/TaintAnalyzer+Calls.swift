@@ -8,7 +8,13 @@ extension TaintAnalyzer {
         // A slice: an array made for every call visited would be allocated and freed each time.
         let arguments = call.children.dropFirst()
         var receiver: AbstractValue? = nil
-        if callee.kind == .attribute, let base = callee.children.first { receiver = evaluate(base) }
+        if callee.kind == .attribute, let base = callee.children.first {
+            receiver = evaluate(base)
+        } else if callee.kind != .name {
+            // A callee that is itself an expression holds sinks of its own: `(new Function(code))()`,
+            // `(0, eval)(code)`, `make(x)(y)`.
+            _ = evaluate(callee)
+        }
         let values = arguments.map { evaluate($0) }
         var all = Taint.clean
         for value in values { all.formUnion(value.whole) }
@@ -166,9 +172,12 @@ extension TaintAnalyzer {
     static let readOnlyContainerMethods: Set<String> = ["get", "copy"]
 
     /// Path normalisation: a prefix check on the result then confines it.
+    /// Node's `path.join`, `path.resolve` and `path.normalize` remove `..` segments as Python's
+    /// `normpath` does (Python's `os.path.join` does not, and is not here).
     static let normalizingCalls: Set<String> = [
         "os.path.realpath", "os.path.abspath", "os.path.normpath", "posixpath.realpath", "posixpath.abspath",
-        "posixpath.normpath",
+        "posixpath.normpath", "path.join", "path.resolve", "path.normalize", "path.posix.join", "path.posix.resolve",
+        "path.posix.normalize",
     ]
 
     /// `"a,b".split(",")` and friends on constants, so that `x = "ls".upper()` stays a constant.

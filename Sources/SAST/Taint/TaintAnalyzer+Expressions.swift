@@ -19,6 +19,7 @@ extension TaintAnalyzer {
                 let label = Self.label(e, index.source)
                 var origin = TaintOrigin(label: label, line: e.range.start.line)
                 origin.isLocal = source.isLocal
+                origin.isLibrary = source.isLibrary
                 if !origin.isLocal { localizeSocketRead(e, &origin) }
                 if state.isAuthenticated { origin.isLocal = true }
                 origin.append(FlowHop(range: e.range, note: "source: " + label))

@@ -66,6 +66,14 @@ extension TaintAnalyzer {
         }
         // `os.path.commonpath([base, p]) == base`: p is under base.
         if (op == "==" && truthy) || (op == "!=" && !truthy), patterns.isPathRule {
+            // JavaScript's prefix check, `p.indexOf(base) === 0`, on a normalised `p`.
+            for (side, other) in [(c[0], c[1]), (c[1], c[0])] {
+                guard case .integer(0)? = peekConstant(other), side.kind == .call, let callee = side.children.first,
+                    callee.kind == .attribute, callee.text == "indexOf", let path = callee.children.first,
+                    peekValue(path).isNormalizedPath
+                else { continue }
+                clean(path, to: .clean)
+            }
             // `p.parent == base` (`p.absolute().parent`, `p.resolve().parent`): p is one name in
             // base, whatever was joined to it (a `..` or a separator changes the parent).
             if c.count == 2, !peekValue(c[1]).isTainted || !peekValue(c[0]).isTainted {
@@ -126,7 +134,7 @@ extension TaintAnalyzer {
             case "isdigit", "isalnum", "isalpha", "isnumeric", "isdecimal", "isidentifier":
                 clean(base, to: .clean)
                 return
-            case "startswith", "is_relative_to":
+            case "startswith", "is_relative_to", "startsWith":
                 if patterns.isPathRule, peekValue(base).isNormalizedPath { clean(base, to: .clean) }
                 return
             case "fullmatch" where !isFunctionCall(base, "re"):

@@ -81,7 +81,10 @@ extension TaintAnalyzer {
             } else {
                 parts = node.children
             }
-            sites.append(SinkSite(bindings: bindings, parts: parts))
+            // Identity by evidence: without it the sink may be another library's method of the same
+            // name (a query builder's `find`), so its flows are low confidence.
+            let evidenced = sink.evidence.isEmpty || PatternSearch(index: index).satisfies(sink.evidence, bindings)
+            sites.append(SinkSite(bindings: bindings, parts: parts, lacksEvidence: !evidenced))
         }
         sinkAnswers.remember(sites, for: node)
         return sites
@@ -96,7 +99,7 @@ extension TaintAnalyzer {
             for part in site.parts { taint.formUnion(peekValue(part).whole) }
             guard taint.isTainted else { continue }
             let label = Self.sinkLabel(node, index)
-            let hit = TaintSinkHit(range: node.range, label: label, bindings: site.bindings)
+            let hit = TaintSinkHit(range: node.range, label: label, bindings: site.bindings, lacksEvidence: site.lacksEvidence)
             reach(hit, with: taint.through(FlowHop(range: node.range, note: "sink: " + label)), via: nil, at: node.range)
         }
     }
@@ -133,6 +136,8 @@ extension TaintAnalyzer {
 struct SinkSite {
     var bindings: Bindings
     var parts: [PyNode]
+    /// The sink's `evidence:` does not hold here (its flows are low confidence).
+    var lacksEvidence = false
 }
 
 /// What a list of patterns says about each node of a file (the sinks it is, whether it is a

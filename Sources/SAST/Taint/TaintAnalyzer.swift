@@ -407,6 +407,7 @@ struct TaintAnalyzer {
         for name in names where !Receivers.contains(name) && !typed.contains(name) {
             var origin = TaintOrigin(label: "parameter \(name) of \(function.text ?? "?")", line: function.range.start.line)
             origin.isLocal = source.isLocal
+            origin.isLibrary = source.isLibrary
             origin.append(FlowHop(range: function.range.headerRange, note: "source: parameter \(name) of \(function.text ?? "?")"))
             state[name] = AbstractValue(taint: Taint(origin))
         }

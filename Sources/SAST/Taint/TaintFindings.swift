@@ -15,9 +15,13 @@ enum TaintFindings {
         var out: [Finding] = []
         for line in order {
             guard let group = byLine[line] else { continue }
-            // A remote source decides: it is the threat the rule is about; of several, the
+            // A remote source decides: it is the threat the rule is about; of several, a client's
+            // data before a library caller's, one into a sink shown to be the library's, then the
             // shortest flow (the fewest assumptions).
-            let flow = group.filter { !$0.origin.isLocal }.min { $0.origin.hops.count < $1.origin.hops.count } ?? group[0]
+            func rank(_ flow: TaintFlow) -> (Int, Int, Int) {
+                (flow.origin.isLibrary ? 1 : 0, flow.sink.lacksEvidence ? 1 : 0, flow.origin.hops.count)
+            }
+            let flow = group.filter { !$0.origin.isLocal }.min { rank($0) < rank($1) } ?? group[0]
             var evidence = "\(flow.origin.label) at line \(flow.origin.line) flows to \(flow.sink.label)"
             if let via = flow.via { evidence += " through \(via)()" }
             if let file = flow.sink.file { evidence += " in \(file)" }
@@ -34,6 +38,19 @@ enum TaintFindings {
                 finding.facts.code.taintSource = .remote
             }
             finding.codeFlow = flow.origin.hops.map { hop in builder.step(hop) }
+            if flow.origin.isLibrary, !flow.origin.isLocal {
+                // A package's caller decides what it passes: a weakness of the API, not proof of
+                // an attack (CodeQL's library-input threat model): reported, below the gate.
+                finding.severity = min(finding.severity, .medium)
+                if finding.confidence > .medium { finding.confidence = .medium }
+                finding.message += Self.libraryInputNote
+            }
+            if finding.confidence > .low, flow.sink.lacksEvidence {
+                // Identity by evidence: a method of that name on a receiver nothing resolves to the
+                // library (a query builder's `find` binds its values) is not proof of the weakness.
+                finding.confidence = .low
+                finding.message += Self.noEvidenceNote
+            }
             if finding.confidence > .low, finding.codeFlow.count >= longFlowSteps {
                 // Every step past the source (a call followed, a value kept in a container or an
                 // object, a result assumed from its arguments) is an assumption; on real code the
@@ -46,6 +63,12 @@ enum TaintFindings {
         }
         return out
     }
+
+    /// What the message of a flow from a package's exported function's parameter ends with.
+    static let libraryInputNote = " (from a parameter of a function the package exports: its callers decide the value)"
+
+    /// What the message of a flow into a sink without its `evidence:` ends with.
+    static let noEvidenceNote = " (nothing shows the sink is the library's, by import or construction: low confidence)"
 
     /// Flows of this many steps or more (source and sink included) are reported at low confidence.
     static let longFlowSteps = 6
@@ -60,6 +83,7 @@ enum TaintFindings {
     static func isProvenFlow(_ finding: Finding) -> Bool {
         guard finding.facts.code.taintSource == .remote, !finding.codeFlow.isEmpty else { return false }
         return finding.confidence == .high || finding.message.hasSuffix(longFlowNote(steps: finding.codeFlow.count))
+            || finding.message.hasSuffix(noEvidenceNote) || finding.message.hasSuffix(libraryInputNote)
     }
 
     /// A proven flow supersedes the audit finding on the same line that names the same weakness:

@@ -21,6 +21,9 @@ struct TaintOrigin: Sendable {
     var field: String?
     /// A local source (environment, argv, stdin): a flow from it is at most medium, low confidence.
     var isLocal = false
+    /// A parameter of a function a package exports (`kind: library`): its callers' data, at most
+    /// medium severity and confidence.
+    var isLibrary = false
     /// A source read from a socket a helper was passed (`def recv_all(s): return s.recv(n)`): the
     /// parameter, so that a caller passing a Unix-domain socket makes it local.
     var socketParameter: Int?
@@ -41,6 +44,7 @@ extension TaintOrigin: Hashable {
     // The path taken is a witness, not part of the origin's identity.
     static func == (a: TaintOrigin, b: TaintOrigin) -> Bool {
         a.label == b.label && a.line == b.line && a.parameter == b.parameter && a.field == b.field && a.isLocal == b.isLocal
+            && a.isLibrary == b.isLibrary
     }
 
     func hash(into hasher: inout Hasher) {
@@ -167,6 +171,8 @@ struct TaintSinkHit: Sendable {
     var range: SourceRange
     var label: String
     var bindings: Bindings
+    /// The sink's `evidence:` did not hold: nothing shows the receiver is the library's.
+    var lacksEvidence = false
 }
 
 /// One reported flow.
@@ -204,6 +210,7 @@ extension SummarySink {
     /// The same sink (range, label, bindings) reached along the same path.
     func isIdentical(to other: SummarySink) -> Bool {
         hops == other.hops && hit.file == other.hit.file && hit.range == other.hit.range && hit.label == other.hit.label
+            && hit.lacksEvidence == other.hit.lacksEvidence
             && hit.bindings.count == other.hit.bindings.count
             && hit.bindings.allSatisfy { name, binding in
                 other.hit.bindings[name].map { $0.identifier == binding.identifier && $0.nodes == binding.nodes } ?? false
