@@ -58,9 +58,17 @@ final class TOMLTable {
     }
 
     func array(_ key: String) -> [TOMLValue] {
-        if case .array(let a)? = self[key] { return a }
+        if case .array(let a)? = self[key] { return a.map(\.value) }
         return []
     }
+}
+
+/// One element of an array with where it is written: a requirement in a multi-line
+/// `dependencies = [...]` is reported at its own line, not at the line of the key.
+struct TOMLElement {
+    let value: TOMLValue
+    let line: Int
+    let column: Int
 }
 
 /// A TOML value; numbers, dates and booleans are kept as their text (`bare`): lockfiles only
@@ -68,7 +76,7 @@ final class TOMLTable {
 enum TOMLValue {
     case string(String)
     case bare(String)
-    case array([TOMLValue])
+    case array([TOMLElement])
     case table(TOMLTable)
     case tableArray([TOMLTable])
 
@@ -95,7 +103,7 @@ enum TOMLValue {
 /// across lines, comments). Hand-written because no TOML library keeps line numbers.
 public enum TOML {
     /// Parses one document (a UTF-8 BOM is skipped); errors read `FILE:LINE: problem`.
-    /// Tables are positioned at their header, values at their key.
+    /// Tables are positioned at their header, values at their key, an array's elements where each is written.
     public static func parse(_ bytes: [UInt8], file: String) throws -> DocumentNode {
         node(try PositionedTOML.parse(bytes, file: file))
     }
@@ -114,7 +122,8 @@ public enum TOML {
         case .string(let text): return DocumentNode(.string(text), line: line, column: column)
         case .bare(let text): return DocumentNode(scalar(text), line: line, column: column)
         case .array(let items):
-            return DocumentNode(.array(items.map { node($0, line: line, column: column) }), line: line, column: column)
+            return DocumentNode(
+                .array(items.map { node($0.value, line: $0.line, column: $0.column) }), line: line, column: column)
         case .table(let table) where table.isInline:
             return DocumentNode(node(table).value, line: line, column: column)
         case .table(let table): return node(table)
@@ -397,7 +406,7 @@ struct PositionedTOML {
                 return .string(try literalString())
             case UInt8(ascii: "["):
                 i += 1
-                var elements: [TOMLValue] = []
+                var elements: [TOMLElement] = []
                 while true {
                     skipSpaceAndNewlines()
                     guard i < bytes.count else { throw fail("unterminated array") }
@@ -405,7 +414,9 @@ struct PositionedTOML {
                         i += 1
                         return .array(elements)
                     }
-                    elements.append(try value(depth: depth + 1))
+                    let elementLine = line
+                    let elementColumn = column()
+                    elements.append(TOMLElement(value: try value(depth: depth + 1), line: elementLine, column: elementColumn))
                     skipSpaceAndNewlines()
                     guard i < bytes.count else { throw fail("unterminated array") }
                     if bytes[i] == UInt8(ascii: ",") {

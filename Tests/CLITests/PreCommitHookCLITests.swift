@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// The shipped pre-commit hook (`.pre-commit-hooks.yaml`) selects what a commit can leak or pin:
-/// Python sources, requirements files, lockfiles and `.env` files (issue 27: it was `types:
-/// [python]` only). Its `files` pattern is evaluated with Python's `re.search`, as pre-commit does,
+/// the sources of every language the scan reads, requirements files, pyproject.toml, lockfiles and
+/// `.env` files (issue 27: it was `types: [python]` only; issue 75: it had no JavaScript or
+/// TypeScript). Its `files` pattern is evaluated with Python's `re.search`, as pre-commit does,
 /// and the files it selects are scanned by the real binary as the hook would pass them.
 @Suite struct PreCommitHookCLITests {
     /// The hook's `files:` pattern, as written in the shipped file (one plain scalar line).
@@ -13,10 +14,12 @@ import Testing
         return String(line.dropFirst("  files: ".count))
     }
 
-    @Test func theHookSelectsSourcesRequirementsLockfilesAndEnvFiles() throws {
+    @Test func theHookSelectsSourcesRequirementsManifestsLockfilesAndEnvFiles() throws {
         let names = [
             "app.py", "pkg/stub.pyi", "requirements.txt", "requirements-dev.in", "sub/poetry.lock", "Pipfile.lock",
             "go.sum", "web/package-lock.json", ".env", "deploy/.env.production", "README.md", "setup.cfg", "envrc",
+            "web/src/server.ts", "web/src/App.vue", "lib/util.mjs", "api/pyproject.toml", "dev-requirements.txt",
+            "requirements/base.txt", "web/package.json", "api/Cargo.toml",
         ]
         let script = "import re, sys\np = re.compile(sys.argv[1])\nprint('\\n'.join(n for n in sys.argv[2:] if p.search(n)))"
         let result = try CLI.runProgram("/usr/bin/python3", ["-c", script, try Self.filesPattern()] + names)
@@ -24,7 +27,8 @@ import Testing
         #expect(
             result.stdout.split(separator: "\n").map(String.init) == [
                 "app.py", "pkg/stub.pyi", "requirements.txt", "requirements-dev.in", "sub/poetry.lock", "Pipfile.lock",
-                "go.sum", "web/package-lock.json", ".env", "deploy/.env.production",
+                "go.sum", "web/package-lock.json", ".env", "deploy/.env.production", "web/src/server.ts", "web/src/App.vue",
+                "lib/util.mjs", "api/pyproject.toml", "dev-requirements.txt", "requirements/base.txt",
             ])
     }
 

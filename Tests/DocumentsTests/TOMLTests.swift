@@ -16,6 +16,15 @@ import Testing
         #expect(root["package"]?.elements.map { $0.member("name")?.line } == [5, 8])
     }
 
+    /// A requirement in a multi-line array is reported at its own line (issue 75).
+    @Test func arrayElementsKeepTheirOwnPositions() throws {
+        let root = try parse("deps = [\n  \"a\",\n  \"b\", { c = 1 },\n  [\"d\"],\n]\nflat = [1, 2]\n")
+        #expect(root["deps"]?.line == 1)
+        #expect(root["deps"]?.elements.map { [$0.line, $0.column] } == [[2, 3], [3, 3], [3, 8], [4, 3]])
+        #expect(root["deps"]?.elements[3].elements.map { [$0.line, $0.column] } == [[4, 4]])
+        #expect(root["flat"]?.elements.map { [$0.line, $0.column] } == [[6, 9], [6, 12]])
+    }
+
     @Test func scalarsAreTyped() throws {
         let root = try parse(
             "i = 1_000\nh = 0xff\nf = 1.5e3\nb = true\nd = 1979-05-27\nt = 07:32:00\ns = \"1\"\n")

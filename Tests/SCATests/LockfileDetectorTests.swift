@@ -165,7 +165,7 @@ import Testing
             ("requirements.txt", "requirements.txt"), ("requirements-dev.txt", "requirements.txt"),
             ("dev-requirements.txt", "requirements.txt"), ("requirements.in", "requirements.txt"),
             ("Pipfile.lock", "Pipfile.lock"), ("poetry.lock", "poetry.lock"), ("uv.lock", "uv.lock"),
-            ("pdm.lock", "pdm.lock"),
+            ("pdm.lock", "pdm.lock"), ("pyproject.toml", "pyproject.toml"),
             ("Cargo.lock", "Cargo.lock"), ("go.mod", "go.mod"), ("go.sum", "go.sum"),
             ("package-lock.json", "package-lock.json"), ("npm-shrinkwrap.json", "package-lock.json"),
             ("yarn.lock", "yarn.lock"), ("pnpm-lock.yaml", "pnpm-lock.yaml"), ("Gemfile.lock", "Gemfile.lock"),

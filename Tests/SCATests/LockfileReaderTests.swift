@@ -88,7 +88,8 @@ import Testing
     @Test(
         arguments: [
             ("requirements/requirements.txt", nil), ("pipenv/Pipfile.lock", "Pipfile.lock:1: empty JSON document"),
-            ("poetry/poetry.lock", nil), ("uv/uv.lock", nil), ("pdm/pdm.lock", nil), ("cargo/Cargo-v3.lock", nil),
+            ("poetry/poetry.lock", nil), ("uv/uv.lock", nil), ("pdm/pdm.lock", nil), ("pyproject/pyproject.toml", nil),
+            ("cargo/Cargo-v3.lock", nil),
             ("go/go.mod", nil), ("go/go.sum", nil),
             ("npm/package-lock-v1.json", "package-lock.json:1: empty JSON document"),
             ("yarn/yarn-v1.lock", nil), ("pnpm/pnpm-lock-v9.yaml", "pnpm-lock.yaml:1: empty YAML document"),

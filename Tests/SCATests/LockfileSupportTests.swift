@@ -50,6 +50,8 @@ let allFixtures: [(String, any LockfileParser)] = [
     ("poetry/poetry.lock", PoetryLockParser()),
     ("uv/uv.lock", UVLockParser()),
     ("pdm/pdm.lock", PDMLockParser()),
+    ("pyproject/pyproject.toml", PyprojectParser()),
+    ("pyproject/poetry/pyproject.toml", PyprojectParser()),
     ("cargo/Cargo-v1.lock", CargoLockParser()),
     ("cargo/Cargo-v3.lock", CargoLockParser()),
     ("cargo/Cargo-v4.lock", CargoLockParser()),

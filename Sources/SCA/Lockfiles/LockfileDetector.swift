@@ -42,6 +42,7 @@ public struct LockfileDetector: Sendable {
     public func parsers() -> [any LockfileParser] {
         [
             RequirementsParser(root: root), PipfileLockParser(), PoetryLockParser(), UVLockParser(), PDMLockParser(),
+            PyprojectParser(),
             CargoLockParser(), GoModParser(), GoSumParser(), PackageLockParser(), YarnLockParser(), PnpmLockParser(), BunLockParser(),
             GemfileLockParser(), ComposerLockParser(), PackageResolvedParser(),
         ]
@@ -107,6 +108,10 @@ public struct LockfileDetector: Sendable {
 
     /// Every file, include and manifest is read through one `TreeReader` of `root`: nothing
     /// outside the tree, no link, no special file, nothing over `maxFileSize`.
+    ///
+    /// Manifests that defer to a lockfile (`pyproject.toml`) are read last, and only when no
+    /// lockfile of theirs beside them parsed: one dependency is reported once, from the file
+    /// that says what is installed. Results and errors stay in path order.
     private func read(_ files: [String], into scan: inout Scan) {
         guard let tree = try? TreeReader(path: root) else {
             scan.errors += files.map { LockfileProblem(.error, file: $0, line: 0, "cannot open the scanned directory") }
@@ -115,26 +120,57 @@ public struct LockfileDetector: Sendable {
         let parsers = parsers().map { (parser: any LockfileParser) -> any LockfileParser in
             parser is RequirementsParser ? RequirementsParser(tree: tree) : parser
         }
-        var seen = Set<Seen>()
-        var seenProblems = Set<LockfileProblem>()
+        var reading = Reading(tree: tree)
+        var deferred: [(file: String, parser: any LockfileDeferringManifestParser)] = []
         for relative in files {
             guard let parser = Self.parser(forPath: relative, in: parsers) else { continue }
+            if let manifest = parser as? any LockfileDeferringManifestParser {
+                deferred.append((relative, manifest))
+            } else {
+                reading.read(relative, with: parser, into: &scan)
+            }
+        }
+        let parsed = Set(scan.results.map(\.file))
+        for (relative, manifest) in deferred {
+            let directory = PathText.directory(of: relative)
+            let locks = type(of: manifest).deferredToLockfiles.map { (directory as NSString).appendingPathComponent($0) }
+            if locks.contains(where: parsed.contains) { continue }
+            reading.read(relative, with: manifest, into: &scan)
+        }
+        let position = Dictionary(files.enumerated().map { ($0.element, $0.offset) }) { first, _ in first }
+        func inPathOrder<Item>(_ items: [Item], _ file: (Item) -> String) -> [Item] {
+            items.enumerated().sorted {
+                (position[file($0.element)] ?? Int.max, $0.offset) < (position[file($1.element)] ?? Int.max, $1.offset)
+            }.map(\.element)
+        }
+        scan.results = inPathOrder(scan.results, \.file)
+        scan.errors = inPathOrder(scan.errors, \.file)
+    }
+
+    /// One scan's reading of its files: the tree they come from and what was already reported.
+    private struct Reading {
+        let tree: TreeReader
+        var seen = Set<Seen>()
+        var seenProblems = Set<LockfileProblem>()
+
+        /// Parses `relative` with `parser` into a result, or an error when it cannot be read or parsed.
+        mutating func read(_ relative: String, with parser: any LockfileParser, into scan: inout Scan) {
             let data: Data
             do {
-                data = try tree.read(relative, limit: Int(Self.maxFileSize))
+                data = try tree.read(relative, limit: Int(LockfileDetector.maxFileSize))
             } catch let error as SentinelError {
-                scan.errors.append(.init(.error, file: relative, line: 0, Self.what(error.message, file: relative)))
-                continue
+                scan.errors.append(.init(.error, file: relative, line: 0, LockfileDetector.what(error.message, file: relative)))
+                return
             } catch {
                 scan.errors.append(.init(.error, file: relative, line: 0, "cannot read file"))
-                continue
+                return
             }
             do {
                 var result: LockfileResult
                 if let aware = parser as? any ManifestAwareLockfileParser {
                     let directory = PathText.directory(of: relative)
                     let manifestPath = (directory as NSString).appendingPathComponent(type(of: aware).manifestName)
-                    let manifest = (try? tree.read(manifestPath, limit: Int(Self.maxFileSize))).map { [UInt8]($0) }
+                    let manifest = (try? tree.read(manifestPath, limit: Int(LockfileDetector.maxFileSize))).map { [UInt8]($0) }
                     result = try aware.parse([UInt8](data), file: relative, manifest: manifest)
                 } else {
                     result = try parser.parse([UInt8](data), file: relative)
@@ -145,7 +181,7 @@ public struct LockfileDetector: Sendable {
                 scan.results.append(result)
             } catch let error as SentinelError {
                 // The problem carries file and line itself; keep only the "what" of the message.
-                let line = Self.line(in: error.message)
+                let line = LockfileDetector.line(in: error.message)
                 let prefix = "\(relative):\(line): "
                 let what =
                     error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message

@@ -17,6 +17,17 @@ extension ManifestAwareLockfileParser {
     }
 }
 
+/// A manifest read as a source of dependencies only when no lockfile of its project was read:
+/// a lockfile beside it records the versions installed, the manifest only the ones asked for, and
+/// reading both would report one dependency twice. The lockfile reads the manifest itself for
+/// the names of the direct dependencies (`ManifestAwareLockfileParser`).
+public protocol LockfileDeferringManifestParser: LockfileParser {
+    /// Lockfile names that, read from the manifest's directory in the same scan, are read instead
+    /// of it (`poetry.lock` for `pyproject.toml`). One that could not be parsed does not count:
+    /// then the manifest is read, so its pins are still checked.
+    static var deferredToLockfiles: [String] { get }
+}
+
 /// Reads the names of a project's own requirements out of its manifest. A manifest that
 /// cannot be read gives nil, so the caller falls back and says so, rather than failing the
 /// lockfile.

@@ -88,24 +88,11 @@ public struct RequirementsParser: LockfileParser {
                 option(text, line: logical.number, file: file, asConstraints: asConstraints, into: &state)
                 continue
             }
-            guard let requirement = Requirement(text) else {
-                let shown = String(decoding: text, as: UTF8.self)
-                if Requirement.isDirectReference(text) {
-                    state.problems.append(
-                        .init(
-                            .info, file: file, line: logical.number,
-                            "direct reference not matched against advisories: \(shown)"))
-                } else {
-                    state.problems.append(
-                        .init(.warning, file: file, line: logical.number, "line not understood: \(shown)"))
-                }
-                continue
-            }
-            if let url = requirement.url {
-                state.problems.append(
-                    .init(
-                        .info, file: file, line: logical.number,
-                        "\(requirement.name) comes from a direct reference (\(url)), not matched against advisories"))
+            let requirement: Requirement
+            switch Self.read(text, file: file, line: logical.number, unit: "line") {
+            case .requirement(let read): requirement = read
+            case .notMatchable(let problem):
+                state.problems.append(problem)
                 continue
             }
             if asConstraints {
@@ -118,15 +105,7 @@ public struct RequirementsParser: LockfileParser {
                 continue
             }
             if requirement.pin == nil, !reportsUnpinned { continue }
-            var notes: [String: String] = [:]
-            if !requirement.extras.isEmpty { notes["extras"] = requirement.extras }
-            if !requirement.markers.isEmpty { notes["markers"] = requirement.markers }
-            if !requirement.hashes.isEmpty { notes["hashes"] = requirement.hashes.joined(separator: ",") }
-            if requirement.pin == nil { notes["specifier"] = requirement.specifier }
-            state.dependencies.append(
-                Dependency(
-                    ecosystem: .pypi, name: requirement.name, version: requirement.pin,
-                    file: file, line: logical.number, notes: notes))
+            state.dependencies.append(Self.dependency(requirement, file: file, line: logical.number))
         }
     }
 
@@ -209,12 +188,62 @@ public struct RequirementsParser: LockfileParser {
             state.dependencies[index].notes["constraint"] = "\(pin.file):\(pin.line)"
         }
         for dependency in state.dependencies where dependency.version == nil {
-            let specifier = dependency.notes["specifier"].map { $0.isEmpty ? "" : " (\($0))" } ?? ""
-            state.problems.append(
-                .init(
-                    .info, file: dependency.file, line: dependency.line,
-                    "not pinned: \(dependency.name)\(specifier)"))
+            state.problems.append(Self.notPinned(dependency))
         }
         state.problems.sort { ($0.file, $0.line) < ($1.file, $1.line) }
+    }
+}
+
+/// What one PEP 508 requirement means for the scan, whichever file it is written in: a
+/// requirements line and a pyproject.toml entry are read by the same code, so a pin, a range,
+/// extras, markers and direct references are treated alike in both.
+extension RequirementsParser {
+    /// A requirement text read: a requirement with a name, or the notice saying why it cannot be
+    /// matched against advisories.
+    enum Reading {
+        case requirement(Requirement)
+        case notMatchable(LockfileProblem)
+    }
+
+    /// Reads `text` written at `line` of `file`. A direct reference (`name @ url`, a path, a VCS
+    /// URL) is an `info` notice; anything else that is not a requirement is a `warning` naming the
+    /// `unit` it was read as ("line" in a requirements file).
+    static func read(_ text: ArraySlice<UInt8>, file: String, line: Int, unit: String) -> Reading {
+        guard let requirement = Requirement(text) else {
+            let shown = String(decoding: text, as: UTF8.self)
+            if Requirement.isDirectReference(text) {
+                return .notMatchable(
+                    .init(.info, file: file, line: line, "direct reference not matched against advisories: \(shown)"))
+            }
+            return .notMatchable(.init(.warning, file: file, line: line, "\(unit) not understood: \(shown)"))
+        }
+        if let url = requirement.url {
+            return .notMatchable(
+                .init(
+                    .info, file: file, line: line,
+                    "\(requirement.name) comes from a direct reference (\(url)), not matched against advisories"))
+        }
+        return .requirement(requirement)
+    }
+
+    /// The dependency a requirement names: its exact pin as the version, nil when it pins none
+    /// (its specifier kept in the notes for the "not pinned" notice), extras, markers and hashes
+    /// in the notes.
+    static func dependency(_ requirement: Requirement, file: String, line: Int) -> Dependency {
+        var notes: [String: String] = [:]
+        if !requirement.extras.isEmpty { notes["extras"] = requirement.extras }
+        if !requirement.markers.isEmpty { notes["markers"] = requirement.markers }
+        if !requirement.hashes.isEmpty { notes["hashes"] = requirement.hashes.joined(separator: ",") }
+        if requirement.pin == nil { notes["specifier"] = requirement.specifier }
+        return Dependency(
+            ecosystem: .pypi, name: requirement.name, version: requirement.pin, file: file, line: line, notes: notes)
+    }
+
+    /// The `info` notice for a dependency without an exact version: the scan reports it as
+    /// `sca.not-pinned`, since the version installed (and so its advisories) is unknown.
+    static func notPinned(_ dependency: Dependency) -> LockfileProblem {
+        let specifier = dependency.notes["specifier"].map { $0.isEmpty ? "" : " (\($0))" } ?? ""
+        return LockfileProblem(
+            .info, file: dependency.file, line: dependency.line, "not pinned: \(dependency.name)\(specifier)")
     }
 }

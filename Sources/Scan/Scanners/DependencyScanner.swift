@@ -17,9 +17,23 @@ public struct DependencyScanner: ScanCore.Scanner {
     /// Makes the dependency scanner; it has no options.
     public init() {}
 
-    /// Whether the target has a lockfile or manifest this scanner reads (oversized ones included).
+    /// Whether the target has a lockfile or manifest this scanner reads (oversized ones included)
+    /// that gives it something to check: a pyproject.toml holding only tools' settings (ruff,
+    /// pytest), as many do, does not make the scan need advisory data.
     public func applies(to target: ScanTarget) -> Bool {
-        (target.files + target.oversizedFiles).contains { Self.reads($0, root: target.root) }
+        (target.files + target.oversizedFiles).contains {
+            Self.reads($0, root: target.root) && Self.declaresDependencies($0, in: target)
+        }
+    }
+
+    /// False only for a pyproject.toml that reads cleanly and declares no dependency: one that
+    /// cannot be read or parsed is reported by the scan, so it counts.
+    static func declaresDependencies(_ file: String, in target: ScanTarget) -> Bool {
+        guard PyprojectParser.matches(fileName: PathText.lastComponent(of: file)) else { return true }
+        guard let bytes = try? target.read(file, limit: Int(LockfileDetector.maxFileSize)),
+            let result = try? PyprojectParser().parse([UInt8](bytes), file: file)
+        else { return true }
+        return !result.dependencies.isEmpty || !result.problems.isEmpty
     }
 
     /// Whether `file` (relative to `root`) is a lockfile or manifest this scanner reads; such

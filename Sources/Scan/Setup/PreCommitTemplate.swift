@@ -1,10 +1,51 @@
+import SAST
+import SCA
+
 /// The pre-commit configuration `sentinel init` writes (or shows, when the project has one): a
 /// local hook running the `sentinel` on PATH over the staged files it reads, the same hook as
 /// the repository's `.pre-commit-hooks.yaml`.
 public enum PreCommitTemplate {
-    /// The files the hook passes: Python sources, requirements files, lockfiles and `.env` files.
-    public static let files =
-        #"(\.pyw?|\.pyi|(^|/)requirements[^/]*\.(txt|in)|(^|/)(poetry\.lock|Pipfile\.lock|uv\.lock|pdm\.lock|Cargo\.lock|go\.mod|go\.sum|package-lock\.json|yarn\.lock|pnpm-lock\.yaml|bun\.lock|Gemfile\.lock|composer\.lock|Package\.resolved)|(^|/)\.env(\.[^/]*)?)$"#
+    /// Python's extensions: sources, stubs and notebooks (JavaScript's, TypeScript's and the
+    /// templates' come from the engine's own lists).
+    static let pythonExtensions: Set<String> = ["py", "pyw", "pyi", "ipynb"]
+
+    /// The extensions of the source files the scan reads: Python, JavaScript and TypeScript (Vue
+    /// and Svelte components included) and templates.
+    static let sourceExtensions: Set<String> =
+        pythonExtensions.union(SourceLanguage.javaScriptFamilyExtensions).union(TemplateFiles.extensions)
+
+    /// The files the hook passes (Python's `re.search`, as pre-commit applies it): the sources of
+    /// every language the scan reads, every lockfile and manifest the dependency scan reads (by name,
+    /// by pattern, and any `.txt` of a `requirements/` directory), and `.env` files. Built from the
+    /// scanners' own lists so that a language or lockfile they learn is staged too;
+    /// `.pre-commit-hooks.yaml` holds the same text (a test compares them).
+    public static let files: String = {
+        let parsers = LockfileDetector(root: ".").parsers()
+        let names = Set(parsers.flatMap { type(of: $0).fileNames }).sorted().map(regexEscaped)
+        let patterns = Set(parsers.flatMap { type(of: $0).patterns }).sorted().map(regex(glob:))
+        let extensions = sourceExtensions.sorted().map(regexEscaped)
+        return "(\\.(" + extensions.joined(separator: "|") + ")"
+            + "|(^|/)(" + names.joined(separator: "|") + ")"
+            + "|(^|/)(" + (patterns + [#"requirements/[^/]*\.txt"#]).joined(separator: "|") + ")"
+            + #"|(^|/)\.env(\.[^/]*)?)$"#
+    }()
+
+    /// `text` with regular-expression metacharacters escaped.
+    private static func regexEscaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if #"\^$.|?*+()[]{}"#.contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
+    /// A file-name glob (`*` only, as lockfile parsers write them) as a regular expression: `*`
+    /// stays inside one path component.
+    private static func regex(glob: String) -> String {
+        glob.split(separator: "*", omittingEmptySubsequences: false).map { regexEscaped(String($0)) }
+            .joined(separator: "[^/]*")
+    }
 
     static var text: String {
         """
