@@ -175,8 +175,11 @@ enum GenericAssignment {
         // A URL without credentials in it (`tokenURL: "https://…/token"`) is an address.
         if (text.hasPrefix("http://") || text.hasPrefix("https://") || text.hasPrefix("//")) && !text.contains("@") { return false }
         // Letters with `.`, `_`, `-` only: an identifier, an enum value, a module path
-        // (`"membersCanCreateApiKey"`, `"paperless.auth.TokenStrategy"`), not a generated key.
-        if bytes.allSatisfy({ letters.contains($0) || [UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-")].contains($0) }) {
+        // (`"membersCanCreateApiKey"`, `"paperless.auth.TokenStrategy"`), not a generated key; with
+        // brackets and commas too, a type written as a string (`otp_secret: "Optional[str]" = None`).
+        let identifierBytes: [UInt8] = [UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-")]
+        let typeBytes: [UInt8] = [UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: ",")]
+        if bytes.allSatisfy({ letters.contains($0) || identifierBytes.contains($0) || typeBytes.contains($0) }) {
             return false
         }
         // Words and simple patterns are not keys; mixed classes and high entropy are.

@@ -123,3 +123,12 @@ HTTP.createServer((Request, Response) => {
     FileSystem.readFile(other, (error, data) => Response.end(data));
   }
 });
+
+// koa-send: a `root` confines the path; without one the client's path is opened as is
+const send = require('koa-send');
+router.get('/assets/*', async (ctx) => {
+  // ok: javascript.taint-path-traversal
+  await send(ctx, ctx.path, { root: __dirname + '/public' });
+  // ruleid: javascript.taint-path-traversal
+  await send(ctx, ctx.path);
+});

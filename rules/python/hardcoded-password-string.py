@@ -133,3 +133,17 @@ REQUEST_TOKEN = "request"
 SERVICE_TOKEN = "b7f3c9e21d"
 # ruleid: python.hardcoded-password-string
 ADMIN_PASSWORD = "admin"
+
+
+class ClientCredentialType:
+    # ok: python.hardcoded-password-string
+    SECRET = "secret"
+    # ok: python.hardcoded-password-string
+    CLIENT_SECRET = "client_secret"
+
+
+if __name__ == "__main__":
+    # ok: python.hardcoded-password-string
+    pin = "12345678"
+    # ok: python.hardcoded-password-string
+    password = "s3lftest"

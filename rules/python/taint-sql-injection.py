@@ -125,4 +125,6 @@ def move_topics(db, Topic):
     first = db.session.execute(select(Topic).filter_by(id=request.args["id"])).scalar()
     # ruleid: python.taint-sql-injection
     raw = db.session.execute(select(Topic).where(text("id = " + request.args["id"]))).scalar()
-    return str((moved, first, raw))
+    # ok: python.taint-sql-injection
+    page = db.session.execute(select(Topic).limit(request.args["n"]).offset(request.args["from"])).all()
+    return str((moved, first, raw, page))

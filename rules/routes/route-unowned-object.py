@@ -113,3 +113,21 @@ def transactions():
     # The client chooses the user; the current user is only the default.
     user_id = request.args.get("user_id", current_user.id)
     return db.session.execute(f"SELECT * FROM transfers WHERE sender_id = {user_id}").fetchall()
+
+
+# ok: python.route-unowned-object
+@app.route("/admin/users/<int:user_id>/delete", methods=["POST"])
+@admin_required
+def delete_user(user_id):
+    user = db.session.get(User, user_id)
+    db.session.delete(user)
+    db.session.commit()
+
+
+# ok: python.route-unowned-object
+@app.route("/notes/<int:note_id>/archive", methods=["POST"])
+@permission_required("notes.archive_note")
+def archive_note(note_id):
+    note = db.session.get(Note, note_id)
+    note.archived = True
+    db.session.commit()

@@ -132,11 +132,22 @@ public struct RouteEngine: Sendable {
 
         /// Authenticated handlers that load by a client key without comparing with the current
         /// user, in a project where another handler does compare (it knows whose objects are whose).
+        /// Not those only administrators reach, nor those a permission guards (`permission_required`,
+        /// `PermissionRequiredMixin`): such a grant covers every object of its kind, so reaching any
+        /// of them by its key is the handler's purpose, not another user's object taken.
         private func unownedObjects() -> [RouteHandler] {
             guard handlers.contains(where: owns) else { return [] }
             return handlers.filter { handler in
                 !handler.facts.objectLoads.isEmpty && authenticates(handler) && !isPublic(handler) && !owns(handler)
+                    && !handler.administratorsOnly && !handler.guards.contains(where: Self.grantsPermission)
             }
+        }
+
+        /// A guard named for a permission check: `permission_required`, `PermissionRequiredMixin`,
+        /// `has_permission`, `perm_required` (not `IsAuthenticated`, which admits every user).
+        static func grantsPermission(_ guardName: String) -> Bool {
+            let words = RouteExtractor.words(of: String(guardName.split(separator: ".").last ?? ""))
+            return words.contains { ["permission", "permissions", "perm", "perms"].contains($0) }
         }
 
         /// Debug/admin/internal handlers without authentication in a project whose handlers authenticate.
