@@ -53,6 +53,21 @@ struct OSVEvaluatorTests {
         #expect(!OSVEvaluator.evaluate("1.2", entries: [e], ecosystem: .pypi).isAffected)
     }
 
+    @Test("an open range the advisory's own list of affected versions leaves this release out of is flagged as weak evidence")
+    func openRangeBeyondListedVersions() {
+        // As PYSEC-2020-220: introduced 0, no fix, and the versions known when it was written.
+        let e = Self.entry([.introduced("0")], versions: ["6.5.0", "6.6.0", "7.0.0b1"])
+        let later = OSVEvaluator.evaluate("8.7.0", entries: [e], ecosystem: .pypi)
+        #expect(later.isAffected && later.onlyByOpenRangeBeyondListed)
+        let listed = OSVEvaluator.evaluate("6.6.0", entries: [e], ecosystem: .pypi)
+        #expect(listed.isAffected && !listed.onlyByOpenRangeBeyondListed)
+        // A bounded range is evidence of its own; an open range with no list is all the advisory says.
+        let bounded = Self.entry([.introduced("0"), .fixed("9.0")], versions: ["6.5.0"])
+        #expect(!OSVEvaluator.evaluate("8.7.0", entries: [bounded], ecosystem: .pypi).onlyByOpenRangeBeyondListed)
+        let unlisted = Self.entry([.introduced("0")])
+        #expect(!OSVEvaluator.evaluate("8.7.0", entries: [unlisted], ecosystem: .pypi).onlyByOpenRangeBeyondListed)
+    }
+
     @Test("GIT ranges never apply to package versions")
     func gitIgnored() {
         let e = Self.entry([.introduced("0"), .fixed("abcdef1234")], type: "GIT")

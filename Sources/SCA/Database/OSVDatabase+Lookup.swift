@@ -81,7 +81,7 @@ struct Lookup {
                 advisory: advisory, ecosystem: dependency.ecosystem, package: dependency.name,
                 version: version, affectedRange: outcome.matchedBy ?? "",
                 fixedVersions: outcome.fixedVersions, smallestFix: outcome.smallestFix,
-                fixIsSameMajor: outcome.fixIsSameMajor)
+                fixIsSameMajor: outcome.fixIsSameMajor, onlyByOpenRangeBeyondListed: outcome.onlyByOpenRangeBeyondListed)
         }
         return matches
     }

@@ -15,6 +15,10 @@ public enum OSVEvaluator {
         public var fixIsSameMajor: Bool?
         /// Ranges skipped because a version in them did not parse under the ordering.
         public var unusableRanges: Int
+        /// Matched only by a range with no upper bound (no fix, no last affected version) while the
+        /// advisory enumerates the versions it affects and this one is not among them: the open
+        /// range is a bound nobody wrote, not evidence that this (later) release is affected.
+        public var onlyByOpenRangeBeyondListed = false
     }
 
     /// Evaluates `installed` against every entry (already filtered to one package).
@@ -265,6 +269,12 @@ final class VersionCache<S: VersionScheme> {
                 case .notAffected: break
                 }
             }
+        }
+        if outcome.isAffected, let matched = outcome.matchedBy, matched != "listed in versions", !matched.contains("<"),
+            entries.contains(where: { !$0.versions.isEmpty || $0.versionKeysText != nil }),
+            !entries.contains(where: { lists($0, installed) })
+        {
+            outcome.onlyByOpenRangeBeyondListed = true
         }
         guard outcome.isAffected, let current = parse(installed) else { return outcome }
         // Fix data is only worked out for affected versions: most checks are negative.

@@ -117,6 +117,10 @@ public struct DependencyScanner: ScanCore.Scanner {
         return FileManager.default.fileExists(atPath: path, isDirectory: &directory) && directory.boolValue
     }
 
+    /// What a match only by an open range beyond the advisory's listed versions says.
+    static let unlistedNote =
+        " (only by a range with no upper bound: the advisory lists the versions it affects and not this one, so low confidence)"
+
     static let notPinnedRule = RuleDescriptor(
         id: "sca.not-pinned", tool: ToolName.osv, name: "not-pinned", shortDescription: "Dependency not pinned to a version",
         fullDescription:
@@ -145,9 +149,13 @@ public struct DependencyScanner: ScanCore.Scanner {
             path: dependency.path.isEmpty ? nil : dependency.path, cvssScore: advisory.severity.score,
             cvssVector: advisory.severity.vector, severitySource: advisory.severity.source)
         let via = dependency.isDirect || dependency.path.count < 2 ? "" : " via \(dependency.path.joined(separator: " > "))"
+        // Identity by evidence (DESIGN §1c): an open range the advisory's own list of affected
+        // versions contradicts is weak evidence (an advisory published before this release).
+        let unlisted = match.onlyByOpenRangeBeyondListed ? Self.unlistedNote : ""
         return Finding(
-            ruleId: advisory.id, tool: name, severity: Severity(advisory.severity.severity), confidence: .high,
-            message: "\(match.package) \(match.version)\(via) is affected by \(advisory.id)\(aliases)\(summary); \(fix)",
+            ruleId: advisory.id, tool: name, severity: Severity(advisory.severity.severity),
+            confidence: match.onlyByOpenRangeBeyondListed ? .low : .high,
+            message: "\(match.package) \(match.version)\(via) is affected by \(advisory.id)\(aliases)\(summary); \(fix)\(unlisted)",
             location: Location(file: dependency.file, startLine: max(1, dependency.line)),
             snippet: "\(match.package)==\(match.version)", facts: FindingFacts(dependency: facts),
             references: [advisory.url] + advisory.references.map(\.url).filter { $0 != advisory.url })
