@@ -53,13 +53,33 @@ public struct Notice: Sendable, Codable, Hashable {
     public var file: String?
     /// The tool that raised it.
     public var tool: ToolName?
+    /// For a notice about many files (what a scan met and does not model), the files under each
+    /// thing the message counts, in its order; nil for a notice about one file or none.
+    public var fileGroups: [FileGroup]?
+
+    /// Files a notice counts under one heading (`tRPC procedures`: the files defining them).
+    public struct FileGroup: Sendable, Codable, Hashable {
+        /// What the files hold, as the notice's message names it.
+        public var kind: String
+        /// The files, relative to the scan root, sorted.
+        public var files: [String]
+
+        /// Makes a group of `files` under `kind`.
+        public init(kind: String, files: [String]) {
+            self.kind = kind
+            self.files = files
+        }
+    }
 
     /// Makes a notice, a warning by default.
-    public init(level: Level = .warning, message: String, file: String? = nil, tool: ToolName? = nil) {
+    public init(
+        level: Level = .warning, message: String, file: String? = nil, tool: ToolName? = nil, fileGroups: [FileGroup]? = nil
+    ) {
         self.level = level
         self.message = message
         self.file = file
         self.tool = tool
+        self.fileGroups = fileGroups
     }
 }
 

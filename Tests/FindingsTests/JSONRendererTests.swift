@@ -30,6 +30,22 @@ import Testing
         #expect(first["fingerprint"] as? String == Fixtures.weakHash().fingerprint)
     }
 
+    @Test("a notice's file groups are written only when it has them, and read back (issue 75)")
+    func noticeFileGroups() throws {
+        var report = Report()
+        report.notices = [
+            Notice(message: "one file", file: "a.py"),
+            Notice(message: "many files", fileGroups: [Notice.FileGroup(kind: "EJS templates", files: ["views/a.ejs"])]),
+        ]
+        let text = JSONRenderer().render(report)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let notices = try #require((object["summary"] as? [String: Any])?["notices"] as? [[String: Any]])
+        #expect(notices[0]["fileGroups"] == nil)
+        #expect((notices[1]["fileGroups"] as? [[String: Any]])?.first?["files"] as? [String] == ["views/a.ejs"])
+        let document = try JSONDecoder().decode(JSONRenderer.Document.self, from: Data(text.utf8))
+        #expect(document.summary.notices == report.notices)
+    }
+
     @Test func findingsDecodeBack() throws {
         let report = Fixtures.sampleReport()
         let data = Data(JSONRenderer().render(report).utf8)

@@ -194,9 +194,21 @@ public struct HTMLRenderer: ReportRenderer {
         var html = "<section id=\"notices\"><h2>Notices</h2><ul>\n"
         for notice in report.notices {
             let file = notice.file.map { "<code>\(escape($0))</code>: " } ?? ""
-            html += "<li class=\"notice-\(notice.level.rawValue)\">\(file)\(escape(notice.message))</li>\n"
+            html += "<li class=\"notice-\(notice.level.rawValue)\">\(file)\(escape(notice.message))\(fileGroups(notice))</li>\n"
         }
         return html + "</ul></section>\n"
+    }
+
+    /// A notice's files under each heading, folded: a tree's hundreds of files would bury the rest.
+    private func fileGroups(_ notice: Notice) -> String {
+        guard let groups = notice.fileGroups, !groups.isEmpty else { return "" }
+        var html = ""
+        for group in groups {
+            html += "<details><summary>\(escape(group.kind)) (\(group.files.count))</summary><ul>"
+            html += group.files.map { "<li><code>\(escape($0))</code></li>" }.joined()
+            html += "</ul></details>"
+        }
+        return html
     }
 
     private func skippedFiles(_ report: Report) -> String {

@@ -134,9 +134,17 @@ public struct SARIFRenderer: ReportRenderer {
             "level": .string(notice.level == .info ? "note" : notice.level.rawValue),
             "message": ["text": .string(notice.message)],
         ]
-        if let file = notice.file {
-            object["locations"] = [["physicalLocation": ["artifactLocation": artifactLocation(file)]]]
+        var locations: [JSONValue] = []
+        if let file = notice.file { locations.append(["physicalLocation": ["artifactLocation": artifactLocation(file)]]) }
+        // A notice about many files: each is a location whose message says what it holds.
+        for group in notice.fileGroups ?? [] {
+            for file in group.files {
+                locations.append([
+                    "physicalLocation": ["artifactLocation": artifactLocation(file)], "message": ["text": .string(group.kind)],
+                ])
+            }
         }
+        if !locations.isEmpty { object["locations"] = .array(locations) }
         return .object(object)
     }
 

@@ -24,6 +24,9 @@ public struct FileScanResult: Sendable {
     public var applicationErrors: ApplicationErrors.FileFacts?
     /// The file's functions that return a template context, for the render calls that pass one.
     public var contextBuilders: [ContextBuilder] = []
+    /// A JavaScript or TypeScript file's imports and the frameworks it uses that no model covers
+    /// (issue 75), read from the tree the scan parsed; nil for Python and a file that did not parse.
+    public var frameworkEvidence: FrameworkEvidence?
     /// Every finding before flows superseded audits: a second round that drops a flow must get
     /// the audit it had hidden back.
     var unsuperseded: [Finding] = []
@@ -111,7 +114,7 @@ public struct SASTEngine: Sendable {
         let result = try? PyLargeStack.run {
             Self.scan(
                 file: file, source: source, rules: compiled, taintShared: taintShared, project: project, access: access,
-                routes: routes, applicationErrors: applicationErrors, published: published)
+                routes: routes, applicationErrors: applicationErrors, frameworks: only == nil, published: published)
         }
         return result ?? FileScanResult(findings: [], parseError: "\(file): internal error while scanning (file skipped)")
     }
@@ -247,7 +250,8 @@ public struct SASTEngine: Sendable {
 
     private static func scan(
         file: String, source: String, rules compiled: [CompiledRule], taintShared: TaintShared,
-        project: ProjectSummaries?, access: ProjectAccess, routes: Bool, applicationErrors: Bool = false, published: () -> Void
+        project: ProjectSummaries?, access: ProjectAccess, routes: Bool, applicationErrors: Bool = false, frameworks: Bool,
+        published: () -> Void
     ) -> FileScanResult {
         let text = SourceText(source)
         // A file without a known extension is a Python script (listed by its shebang).
@@ -338,6 +342,8 @@ public struct SASTEngine: Sendable {
             }
         }
         if applicationErrors { result.applicationErrors = ApplicationErrors.facts(of: module.root) }
+        // A second round re-runs some rules only: the first one's evidence stands.
+        if frameworks, language != .python { result.frameworkEvidence = FrameworkEvidence(root: module.root) }
         return result
     }
 }

@@ -166,6 +166,10 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             tool: name)
         findings += scanned.findings
         notices += scanned.notices
+        // What the JavaScript and TypeScript code uses that no model covers, from the trees just scanned.
+        var evidence: [String: FrameworkEvidence] = [:]
+        for (file, result) in zip(files, collected) { if let facts = result?.frameworkEvidence { evidence[file] = facts } }
+        notices += FrameworkCoverage.notices(target: target, evidence: evidence, tool: name)
         unread.withLock { $0 += scanned.unread }
         // A project-wide protection is looked for only when a rule it rules out reported something.
         let searched = facts.rulingOut(rules.scopedRules, in: Set(findings.map(\.ruleId)))
