@@ -57,7 +57,7 @@ public struct Notice: Sendable, Codable, Hashable {
     /// thing the message counts, in its order; nil for a notice about one file or none.
     public var fileGroups: [FileGroup]?
 
-    /// Files a notice counts under one heading (`tRPC procedures`: the files defining them).
+    /// Files a notice counts under one heading (`Angular templates`: the template files).
     public struct FileGroup: Sendable, Codable, Hashable {
         /// What the files hold, as the notice's message names it.
         public var kind: String

@@ -3,10 +3,10 @@ import SAST
 import ScanCore
 import Support
 
-/// Frameworks and constructs the native engine met but does not model (issue 75): tRPC procedures,
-/// Angular templates, imports through TypeScript's path aliases, server templates no front end
-/// reads. Said in one warning, as ``LanguageCoverage`` says the languages no rule reads: a reviewer
-/// told "scanned" for code whose request data is never a source would read silence as clean.
+/// Frameworks and constructs the native engine met but does not model (issue 75): Angular
+/// templates, imports through TypeScript's path aliases, server templates no front end reads. Said
+/// in one warning, as ``LanguageCoverage`` says the languages no rule reads: a reviewer told
+/// "scanned" for code whose request data is never a source would read silence as clean.
 enum FrameworkCoverage {
     /// The notice's text before its counts.
     static let heading = "frameworks and constructs not modelled (their inputs are not followed as sources)"

@@ -24,7 +24,8 @@ import Testing
         report.notices.filter { $0.message.hasPrefix(heading) }
     }
 
-    /// A T3-style application: a tRPC router through a path alias, an Angular component, server templates.
+    /// A T3-style application: a tRPC router through a path alias, an Angular component, server
+    /// templates. The tRPC procedures are modelled (their `input` is a source) and not listed.
     static let tree = [
         "tsconfig.json": """
         {
@@ -58,13 +59,12 @@ import Testing
         #expect(
             notice.message
                 == Self.heading
-                + ": tRPC procedures in 2 files, Angular templates in 1 file, TypeScript path aliases not resolved in 2 files, "
+                + ": Angular templates in 1 file, TypeScript path aliases not resolved in 2 files, "
                 + "EJS templates in 1 file, Pug templates in 1 file, Handlebars templates in 1 file, Nunjucks templates in 1 file")
         #expect(notice.level == .warning)
         #expect(notice.file == nil)
         #expect(
             notice.fileGroups == [
-                Notice.FileGroup(kind: "tRPC procedures", files: ["src/server/api/routers/post.ts", "src/server/api/routers/user.ts"]),
                 Notice.FileGroup(kind: "Angular templates", files: ["web/app/app.component.html"]),
                 Notice.FileGroup(
                     kind: "TypeScript path aliases not resolved", files: ["src/pages/index.tsx", "src/server/api/routers/post.ts"]),
@@ -73,6 +73,10 @@ import Testing
                 Notice.FileGroup(kind: "Handlebars templates", files: ["views/card.hbs"]),
                 Notice.FileGroup(kind: "Nunjucks templates", files: ["views/mail.njk"]),
             ])
+        // tRPC's procedures are followed by the rules: neither named nor their files listed (but
+        // `post.ts`, for its import through an alias).
+        #expect(!notice.message.contains("tRPC"))
+        #expect(!(notice.fileGroups ?? []).contains { $0.files.contains("src/server/api/routers/user.ts") })
         // The text report prints the message on one line, as the language notice's.
         #expect(TextRenderer().render(report).split(separator: "\n").contains { $0 == "warning: " + notice.message })
     }
@@ -83,8 +87,9 @@ import Testing
         let json = try JSONSerialization.jsonObject(with: Data(JSONRenderer().render(report).utf8)) as? [String: Any]
         let notices = (json?["summary"] as? [String: Any])?["notices"] as? [[String: Any]] ?? []
         let groups = notices.first { ($0["message"] as? String)?.hasPrefix(Self.heading) == true }?["fileGroups"] as? [[String: Any]]
-        #expect(groups?.first?["kind"] as? String == "tRPC procedures")
-        #expect(groups?.first?["files"] as? [String] == ["src/server/api/routers/post.ts", "src/server/api/routers/user.ts"])
+        #expect(groups?.first?["kind"] as? String == "Angular templates")
+        #expect(groups?.first?["files"] as? [String] == ["web/app/app.component.html"])
+        #expect(groups?.contains { ($0["kind"] as? String)?.contains("tRPC") == true } == false)
 
         let sarif = try JSONSerialization.jsonObject(with: Data(SARIFRenderer().render(report).utf8)) as? [String: Any]
         let invocations = (sarif?["runs"] as? [[String: Any]])?.flatMap { $0["invocations"] as? [[String: Any]] ?? [] } ?? []
@@ -97,10 +102,14 @@ import Testing
             let uri = ((location["physicalLocation"] as? [String: Any])?["artifactLocation"] as? [String: Any])?["uri"] as? String
             return "\((location["message"] as? [String: Any])?["text"] as? String ?? ""): \(uri ?? "")"
         }
-        #expect(pairs.count == 9)
+        #expect(pairs.count == 7)
         #expect(pairs.contains("Angular templates: web/app/app.component.html"))
         #expect(pairs.contains("Nunjucks templates: views/mail.njk"))
-        #expect(HTMLRenderer().render(report).contains("<summary>tRPC procedures (2)</summary>"))
+        #expect(pairs.contains("TypeScript path aliases not resolved: src/server/api/routers/post.ts"))
+        let html = HTMLRenderer().render(report)
+        #expect(html.contains("<summary>Angular templates (1)</summary>"))
+        #expect(html.contains("<summary>TypeScript path aliases not resolved (2)</summary>"))
+        #expect(!html.contains("tRPC procedures"))
     }
 
     @Test("a tree without them says nothing: Express with relative imports, a tsconfig without paths, a Jinja template")

@@ -106,13 +106,6 @@ public struct PathAliases: Sendable, Hashable {
         return false
     }
 
-    /// The paths (from the scan root) `specifier` may stand for through the aliases, in the
-    /// config's order; empty when none matches.
-    func paths(of specifier: String) -> [String] {
-        guard !specifier.hasPrefix("."), !specifier.hasPrefix("/") else { return [] }
-        return aliases.flatMap { alias in alias.capture(specifier).map { targets(alias, $0) } ?? [] }
-    }
-
     /// The alias's targets with `*` replaced by `captured`, each kept inside the tree.
     private func targets(_ alias: Alias, _ captured: Substring) -> [String] {
         alias.targets.compactMap { target in
