@@ -167,6 +167,18 @@ enum GenericAssignment {
         return index + 1
     }
 
+    /// Two or more lower-case words of letters and digits joined by `_`, each word short and
+    /// holding a letter: how code names an action, a setting or an enum value.
+    static func isSnakeCaseName(_ bytes: ArraySlice<UInt8>) -> Bool {
+        let lower = ByteSet([UInt8(ascii: "a")...UInt8(ascii: "z")])
+        let words = bytes.split(separator: UInt8(ascii: "_"), omittingEmptySubsequences: false)
+        return words.count >= 2
+            && words.allSatisfy { word in
+                !word.isEmpty && word.count <= 12 && word.contains(where: lower.contains)
+                    && word.allSatisfy { lower.contains($0) || ByteSet.digits.contains($0) }
+            }
+    }
+
     private static func isSecretLike(_ line: ArraySlice<UInt8>, _ value: Range<Int>) -> Bool {
         let bytes = line[(line.startIndex + value.lowerBound)..<(line.startIndex + value.upperBound)]
         guard bytes.count >= 8, bytes.count <= maxValueBytes, !bytes.contains(UInt8(ascii: " ")) else { return false }
@@ -182,6 +194,8 @@ enum GenericAssignment {
         if bytes.allSatisfy({ letters.contains($0) || identifierBytes.contains($0) || typeBytes.contains($0) }) {
             return false
         }
+        // Lower-case words joined by `_`, digits among them (`"tokenwizard_2nd_token"`): a name.
+        if isSnakeCaseName(bytes) { return false }
         // Words and simple patterns are not keys; mixed classes and high entropy are.
         let classes = [ByteSet.upper, ByteSet.digits, ByteSet([UInt8(ascii: "a")...UInt8(ascii: "z")])]
             .filter { set in bytes.contains(where: set.contains) }.count

@@ -85,6 +85,7 @@ import Testing
         // Issue 75: a type written as a string is no value (`name: "Type" = default`).
         "    otp_secret: \"Optional[str]\" = None",
         "    api_token: 'Dict[str, List[Token]]' = {}",
+        "    TOKENWIZARD2ND = \"tokenwizard_2nd_token\"",
         "password = \"5f4dcc3b5aa765d61d8327deb882cf99\"",
         "'password': 'pbkdf2_sha256$600000$Q2x1c3Rlcg$abc123XYZ'",
         "password: \"$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW\"",

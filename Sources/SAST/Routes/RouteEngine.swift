@@ -46,6 +46,9 @@ public struct RouteEngine: Sendable {
         let handlers: [RouteHandler]
         /// Receivers whose `before_request` hook authenticates.
         let guardedReceivers: Set<String>
+        /// Directories of the applications whose `before_request` hook authenticates every
+        /// blueprint they register (``RouteHandler/coversPackage``), each ending in `/`.
+        let guardedPackages: [String]
 
         /// The project's own guards, by what they do.
         let projectGuards: ProjectGuards
@@ -56,16 +59,19 @@ public struct RouteEngine: Sendable {
             let routed = Set(handlers.filter { $0.kind == .urlTarget }.map(\.name))
             self.handlers = handlers.filter { $0.kind == .handler || $0.kind == .unroutedView && routed.contains($0.name) }
             let guards = projectGuards
-            guardedReceivers = Set(
-                handlers.filter { hook in
-                    hook.kind == .hook
-                        && (rule.authentication.shows(in: hook) || guards.guards(hook) || guards.refuses(in: hook))
-                }.compactMap(\.receiver))
+            let authenticatingHooks = handlers.filter { hook in
+                hook.kind == .hook && (rule.authentication.shows(in: hook) || guards.guards(hook) || guards.refuses(in: hook))
+            }
+            guardedReceivers = Set(authenticatingHooks.compactMap(\.receiver))
+            guardedPackages = authenticatingHooks.filter(\.coversPackage).map { hook in
+                hook.file.split(separator: "/", omittingEmptySubsequences: false).dropLast().map { $0 + "/" }.joined()
+            }
         }
 
         func authenticates(_ handler: RouteHandler) -> Bool {
             // A guard that admits only administrators authenticates first.
             handler.administratorsOnly || handler.receiver.map(guardedReceivers.contains) == true
+                || guardedPackages.contains { handler.file.hasPrefix($0) }
                 || rule.authentication.shows(in: handler)
                 || projectGuards.guards(handler) || projectGuards.refuses(in: handler)
         }

@@ -13,6 +13,8 @@ struct RouteExtractor {
     var objectGuards: [String: [String]] = [:]
     /// Whether an app or router object's guards admit only administrators, by its name.
     var administratorObjects: Set<String> = []
+    /// Objects that register blueprints in this file (`app.register_blueprint(bp)`): applications.
+    var applicationObjects: Set<String> = []
 
     /// Decorator methods that register a route (`@x.route("/p")`, `@x.get("/p")`).
     static let routeMethods: Set<String> = ["route", "get", "post", "put", "delete", "patch", "api_route", "head", "options"]
@@ -46,6 +48,14 @@ struct RouteExtractor {
                 extractor.objectGuards[name, default: []] += guards
                 if administrators { extractor.administratorObjects.insert(name) }
             }
+        }
+        root.walk { node in
+            if node.kind == .call, let callee = node.callee, callee.kind == .attribute, callee.text == "register_blueprint",
+                let base = callee.children.first?.dottedName
+            {
+                extractor.applicationObjects.insert(base)
+            }
+            return true
         }
         var out: [RouteHandler] = []
         extractor.visit(root, topLevel: true, importsDjango: importsDjango, into: &out)
@@ -160,6 +170,7 @@ struct RouteExtractor {
             {
                 var hook = handler(def, group: "\(file)#\(base)", receiver: aliases.canonicalize(base), path: nil)
                 hook.kind = .hook
+                hook.coversPackage = applicationObjects.contains(base)
                 return hook
             }
             guard expression.kind == .call, let callee = expression.callee, callee.kind == .attribute,

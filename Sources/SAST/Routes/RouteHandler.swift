@@ -22,6 +22,10 @@ public struct RouteHandler: Sendable, Hashable {
     /// administrator role (`@admin_required`, `Depends(require_role(["admin"]))`,
     /// `AdminController`, `IsAdminUser`, `@staff_member_required`, `is_superuser`).
     public var administratorsOnly = false
+    /// For a hook: its receiver registers blueprints in the hook's file (`app.register_blueprint`),
+    /// so it is the application and the hook runs before the handlers of every blueprint of the
+    /// package it is written in (a Flask factory's global login check).
+    public var coversPackage = false
     /// Resolved dotted names of what guards the handler: its decorators, its class's decorators,
     /// bases and `permission_classes`/`method_decorators`/`decorators`, FastAPI `Depends(...)`.
     public var guards: [String] = []
