@@ -404,11 +404,14 @@ struct TaintAnalyzer {
         }
         // A path segment (`/{name}`, `<name>`) holds no slash: it cannot walk out of a directory.
         if patterns.isPathRule { typed.formUnion(Self.singleSegmentRouteParameters(function)) }
+        // A function written in an expression (a callback, an arrow) is hoisted under a made-up
+        // name (`#fn3`): the reader knows it by where it is written.
+        let functionName = function.text.map { $0.hasPrefix("#") ? "the function at line \(function.range.start.line)" : $0 } ?? "?"
         for name in names where !Receivers.contains(name) && !typed.contains(name) {
-            var origin = TaintOrigin(label: "parameter \(name) of \(function.text ?? "?")", line: function.range.start.line)
+            var origin = TaintOrigin(label: "parameter \(name) of \(functionName)", line: function.range.start.line)
             origin.isLocal = source.isLocal
             origin.isLibrary = source.isLibrary
-            origin.append(FlowHop(range: function.range.headerRange, note: "source: parameter \(name) of \(function.text ?? "?")"))
+            origin.append(FlowHop(range: function.range.headerRange, note: "source: parameter \(name) of \(functionName)"))
             state[name] = AbstractValue(taint: Taint(origin))
         }
     }
