@@ -30,12 +30,23 @@ enum CLI {
         return environment
     }
 
-    /// A fresh temporary directory named `prefix-UUID` holding `files` (path → bytes).
+    /// A fresh temporary directory named `prefix-UUID` holding `files` (path → bytes), the
+    /// directories of nested paths made as needed.
     static func tree(_ files: [String: [UInt8]], prefix: String, in parent: String = NSTemporaryDirectory()) throws -> String {
         let root = (parent.hasSuffix("/") ? parent : parent + "/") + "\(prefix)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        for (file, bytes) in files { try Data(bytes).write(to: URL(fileURLWithPath: root + "/" + file)) }
+        for (file, bytes) in files {
+            let path = root + "/" + file
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        }
         return root
+    }
+
+    /// ``tree(_:prefix:in:)`` of texts (path → UTF-8 text).
+    static func tree(texts files: [String: String], prefix: String) throws -> String {
+        try tree(files.mapValues { Array($0.utf8) }, prefix: prefix)
     }
 
     struct Result {

@@ -9,16 +9,7 @@ import Testing
     var environment: [String: String] { CLI.environment(home: home) }
 
     /// A fresh directory holding `files` (relative path → text), subdirectories made as needed.
-    static func tree(_ files: [String: String]) throws -> String {
-        let root = try CLI.tree([:], prefix: "sentinel-pyproject")
-        for (path, text) in files {
-            let full = root + "/" + path
-            try FileManager.default.createDirectory(
-                atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: full))
-        }
-        return root
-    }
+    static func tree(_ files: [String: String]) throws -> String { try CLI.tree(texts: files, prefix: "sentinel-pyproject") }
 
     @Test func aPinInPyprojectIsReportedAtItsLineAndALockfileBesideItWins() throws {
         let manifest = "[project]\nname = \"svc\"\ndependencies = [\n  \"flask>=2\",\n  \"requests==2.19.1\",\n]\n"

@@ -19,18 +19,7 @@ import TestSupport
     }
 
     /// A fresh directory holding `files` (path → contents).
-    static func tree(_ files: [String: String]) throws -> String {
-        let root = NSTemporaryDirectory() + "sentinel-noise-\(UUID().uuidString)"
-        for (file, text) in files {
-            let path = root + "/" + file
-            try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent,
-                withIntermediateDirectories: true)
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-        }
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        return root
-    }
+    static func tree(_ files: [String: String]) throws -> String { try CLI.tree(texts: files, prefix: "sentinel-noise") }
 
     static let project: [String: String] = [
         "app.py": "import os\n\ndef run(cmd):\n    assert cmd\n    os.system(cmd)\n",

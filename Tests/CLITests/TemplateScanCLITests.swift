@@ -34,16 +34,7 @@ import Testing
 
         """
 
-    static func tree(_ files: [String: String]) throws -> String {
-        let root = NSTemporaryDirectory() + "sentinel-templates-\(UUID().uuidString)"
-        for (file, text) in files {
-            let path = root + "/" + file
-            try FileManager.default.createDirectory(
-                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            try text.write(toFile: path, atomically: true, encoding: .utf8)
-        }
-        return root
-    }
+    static func tree(_ files: [String: String]) throws -> String { try CLI.tree(texts: files, prefix: "sentinel-templates") }
 
     /// `ruleId@file:line:column` of each finding of a JSON report.
     static func findings(_ json: String) throws -> [String] {
