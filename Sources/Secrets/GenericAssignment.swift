@@ -170,12 +170,11 @@ enum GenericAssignment {
     /// Two or more lower-case words of letters and digits joined by `_`, each word short and
     /// holding a letter: how code names an action, a setting or an enum value.
     static func isSnakeCaseName(_ bytes: ArraySlice<UInt8>) -> Bool {
-        let lower = ByteSet([UInt8(ascii: "a")...UInt8(ascii: "z")])
         let words = bytes.split(separator: UInt8(ascii: "_"), omittingEmptySubsequences: false)
         return words.count >= 2
             && words.allSatisfy { word in
-                !word.isEmpty && word.count <= 12 && word.contains(where: lower.contains)
-                    && word.allSatisfy { lower.contains($0) || ByteSet.digits.contains($0) }
+                !word.isEmpty && word.count <= 12 && word.contains(where: ByteSet.lower.contains)
+                    && word.allSatisfy { ByteSet.lower.contains($0) || ByteSet.digits.contains($0) }
             }
     }
 
@@ -197,7 +196,7 @@ enum GenericAssignment {
         // Lower-case words joined by `_`, digits among them (`"tokenwizard_2nd_token"`): a name.
         if isSnakeCaseName(bytes) { return false }
         // Words and simple patterns are not keys; mixed classes and high entropy are.
-        let classes = [ByteSet.upper, ByteSet.digits, ByteSet([UInt8(ascii: "a")...UInt8(ascii: "z")])]
+        let classes = [ByteSet.upper, ByteSet.digits, ByteSet.lower]
             .filter { set in bytes.contains(where: set.contains) }.count
         return shannonEntropy(bytes) >= 3.0 && classes >= 2
     }

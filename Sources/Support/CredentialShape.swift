@@ -138,6 +138,8 @@ public struct ByteSet: Sendable {
 
     /// `[A-Z]`
     public static let upper = ByteSet([UInt8(ascii: "A")...UInt8(ascii: "Z")])
+    /// `[a-z]`
+    public static let lower = ByteSet([UInt8(ascii: "a")...UInt8(ascii: "z")])
     /// `[0-9]`
     public static let digits = ByteSet([UInt8(ascii: "0")...UInt8(ascii: "9")])
     /// `[A-Z0-9]`

@@ -14,6 +14,12 @@ public enum PathText {
         return directory.isEmpty ? "/" : String(directory)
     }
 
+    /// Whether `path`, relative to a tree's root, lies under `directory`, relative to the same root
+    /// (`` is the root itself): `a/b/c` lies under `a/b` and under ``, not under `a/bc`.
+    public static func lies(_ path: String, under directory: String) -> Bool {
+        directory.isEmpty || path.hasPrefix(directory + "/")
+    }
+
     /// The part after the last `/` (trailing slashes ignored): `a/b/c` → `c`, `a` → `a`.
     public static func lastComponent(of path: String) -> String {
         var scalars = Substring(path).unicodeScalars

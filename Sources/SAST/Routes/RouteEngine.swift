@@ -1,4 +1,5 @@
 import Findings
+import Support
 
 /// Runs route rules over the handlers of one project (``RouteHandler``, found file by file while
 /// the project is scanned): the checks need the siblings of a handler, and some the whole project.
@@ -47,7 +48,7 @@ public struct RouteEngine: Sendable {
         /// Receivers whose `before_request` hook authenticates.
         let guardedReceivers: Set<String>
         /// Directories of the applications whose `before_request` hook authenticates every
-        /// blueprint they register (``RouteHandler/coversPackage``), each ending in `/`.
+        /// blueprint they register (``RouteHandler/coversPackage``).
         let guardedPackages: [String]
 
         /// The project's own guards, by what they do.
@@ -63,15 +64,13 @@ public struct RouteEngine: Sendable {
                 hook.kind == .hook && (rule.authentication.shows(in: hook) || guards.guards(hook) || guards.refuses(in: hook))
             }
             guardedReceivers = Set(authenticatingHooks.compactMap(\.receiver))
-            guardedPackages = authenticatingHooks.filter(\.coversPackage).map { hook in
-                hook.file.split(separator: "/", omittingEmptySubsequences: false).dropLast().map { $0 + "/" }.joined()
-            }
+            guardedPackages = authenticatingHooks.filter(\.coversPackage).map { PathText.directory(of: $0.file) }
         }
 
         func authenticates(_ handler: RouteHandler) -> Bool {
             // A guard that admits only administrators authenticates first.
             handler.administratorsOnly || handler.receiver.map(guardedReceivers.contains) == true
-                || guardedPackages.contains { handler.file.hasPrefix($0) }
+                || guardedPackages.contains { PathText.lies(handler.file, under: $0) }
                 || rule.authentication.shows(in: handler)
                 || projectGuards.guards(handler) || projectGuards.refuses(in: handler)
         }

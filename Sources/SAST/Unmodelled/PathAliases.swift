@@ -88,7 +88,7 @@ public struct PathAliases: Sendable, Hashable {
 
     /// Whether the config's aliases are read for `file`: it lies under the config's directory.
     public func covers(_ file: String) -> Bool {
-        directory.isEmpty || file.hasPrefix(directory + "/")
+        PathText.lies(file, under: directory)
     }
 
     /// Whether `specifier` (a module as an import writes it) goes through one of the aliases.
