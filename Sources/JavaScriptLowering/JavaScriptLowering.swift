@@ -21,6 +21,7 @@
 // | `new C(x)`                               | `(call new (name C) (name x))`: text `new` (a pattern `C(...)` does not match it) |
 // | `a.b`, `a?.b`, `a.#p`                    | `(attribute b (name a))`, `(attribute #p (name a))`                 |
 // | `a[i]`, `a?.[i]`                         | `(subscript (name a) (name i))`                                     |
+// | `a['b']`, `` a[`b`] ``                   | `(attribute b (name a))`: a property named by a literal is the property (issue 76) |
 // | `a + b`, `a >>> b`, `a ** b`             | `(binOp + ...)` (the JavaScript operator as text)                   |
 // | `a === b`, `a != b`, `a in b`            | `(compare == ...)` (`===`→`==`, `!==`→`!=`), `(compare in ...)`      |
 // | `a instanceof C`                         | `(call (name isinstance) (name a) (name C))`                        |
@@ -33,6 +34,10 @@
 // | `x as T`, `x satisfies T`, `x!`, `<T>x`, `f<T>`, `(x)` | `x`                                                   |
 // | `new.target`, `import.meta`              | `(attribute target (name new))`, `(attribute meta (name import))`   |
 // | `import('m')`                            | `(call (name import) (string "m"))`                                 |
+// | `require('m')`, `await import('m')` inside an expression | `(name #tmp0)`, after a hoisted `(import (alias m (name #tmp0)))`: `require('child_process').exec(c)` is `child_process.exec(c)` to the import aliases |
+// | `(0, f)(x)` (leading parts inert)        | `(call (name f) (name x))`: the comma expression's value            |
+// | `f.call(t, a)`, `f.apply(t, [a])`, `f.apply(t, l)`, `Reflect.apply(f, t, [a])` | `(call (name f) (name a))`, `(call (name f) (starred (name l)))`, when `t` is inert (a literal, a name, a member chain) |
+// | `C.prototype.m.call(t, a)`               | `(call (attribute m (name t)) (name a))`                            |
 // | `{a: 1, b, [k]: v, ...o, m() {}}`        | `(dict (keyValue (string "a") (integer 1)) (keyValue (string "b") (name b)) (keyValue (name k) (name v)) (doubleStarred (name o)) (keyValue (string "m") (name #fn0)))`, after the method's hoisted `(functionDef #fn0 ...)`; `m: function () {}` alike |
 // | `[a, , ...b]`                            | `(list (name a) (none) (starred (name b)))`                         |
 // | `x = v;`, `a = b = v;`                   | `(assign (name x) v)`, `(assign (name a) (name b) v)`               |
@@ -75,7 +80,7 @@
 // | `const x = require('m')`, `x = require('m')` | `(import (alias m (name x)))`, as `import x from 'm'`                |
 // | `const {a, b: c} = require('m')`         | `(importFrom m (alias a) (alias b (name c)))`; a pattern with defaults, nesting or a rest: `(import (alias m (name #tmp0)))` then its destructuring |
 // | `const x = require('m').y`               | `(importFrom m (alias y (name x)))`                                 |
-// | any other `require(...)`                 | a call                                                              |
+// | any other `require(...)` (a computed name) | a call                                                            |
 // | `'node:child_process'` (any specifier)   | `child_process`                                                     |
 // | `'./db'`, `'../lib/util.js'`, `'./routes/index'` | `.db`, `..lib.util`, `.routes` (Python's relative modules: a dot, one more per leading `../`; `/` as `.`; the extension and a last `index` dropped); `'@scope/pkg/sub'` as written |
 // | `'./users.service'`, `'./user-service'`  | `.users:service`, `.user-service`: a dot inside a file or directory name is `:` (a `.` would be a directory), a `-` stays; a project's file is named alike (`JavaScriptLowering.module(ofFile:)`: `src/users.service.ts` is `src.users:service`) |

@@ -44,19 +44,26 @@ extension Lowerer {
         case .conditional:
             return make(.ifExp, nil, [expression(child(js, 1)), expression(child(js, 0)), expression(child(js, 2))], r)
         case .call:
-            return make(.call, nil, [expression(child(js, 0))] + arguments(child(js, 2)), r)
+            if let module = inlineModule(js) { return module }
+            if let direct = directCall(js) { return direct }
+            return make(.call, nil, [callee(child(js, 0))] + arguments(child(js, 2)), r)
         case .new:
             return make(.call, "new", [expression(child(js, 0))] + arguments(child(js, 2)), r)
         case .arguments: return make(.tuple, nil, arguments(js), r)
         case .member:
             let property = child(js, 1)
             return make(.attribute, property.text ?? "", [expression(child(js, 0))], r)
-        case .index: return make(.subscript, nil, [expression(child(js, 0)), expression(child(js, 1))], r)
+        case .index:
+            // `o['m']` is `o.m`: one property, however its name is written.
+            if let key = literalKey(child(js, 1)) { return make(.attribute, key, [expression(child(js, 0))], r) }
+            return make(.subscript, nil, [expression(child(js, 0)), expression(child(js, 1))], r)
         case .yield:
             let argument = child(js, 0)
             if js.text == "*" { return make(.yieldFrom, nil, [expression(argument)], r) }
             return make(.yield, nil, argument.isEmpty ? [] : [expression(argument)], r)
-        case .await: return make(.await, nil, [expression(child(js, 0))], r)
+        case .await:
+            if let module = inlineModule(js) { return module }
+            return make(.await, nil, [expression(child(js, 0))], r)
         case .metaProperty:
             let parts = (js.text ?? "").split(separator: ".").map(String.init)
             var out = name(parts.first ?? "", r)

@@ -5,34 +5,24 @@ import PythonSyntax
 /// member of it) is the import it stands for, so that `const cp = require('child_process')` and
 /// `import cp from 'child_process'` are one shape to the engine's import aliases.
 extension Lowerer {
-    /// The module a `require('<literal>')` names and the members read off it (`require('m').a.b`
-    /// → (`m`, [`a`, `b`])); nil for anything else (a computed name, more arguments, a call of it).
+    /// The module a `require('<literal>')` (or `await import('<literal>')`) names and the members
+    /// read off it (`require('m').a['b']` → (`m`, [`a`, `b`])); nil for anything else (a computed
+    /// name, more arguments, a call of it).
     func requiredModule(_ js: JSNode) -> (specifier: String, members: [String])? {
         var node = js
         var members: [String] = []
-        while node.kind == .member || node.kind == .parenthesized {
+        while node.kind == .member || node.kind == .index || node.kind == .parenthesized {
             if node.kind == .member {
                 let property = child(node, 1)
                 guard property.kind == .identifier, let text = property.text else { return nil }
                 members.insert(text, at: 0)
+            } else if node.kind == .index {
+                guard let key = literalKey(child(node, 1)) else { return nil }
+                members.insert(key, at: 0)
             }
             node = child(node, 0)
         }
-        let callee = child(node, 0)
-        let arguments = child(node, 2)
-        guard node.kind == .call, node.text == nil, callee.kind == .identifier, callee.text == "require",
-            arguments.kind == .arguments, arguments.children.count == 1
-        else { return nil }
-        let argument = arguments.children[0]
-        switch argument.kind {
-        case .string:
-            return argument.text.map { ($0, members) }
-        case .templateLiteral where argument.children.count == 1:
-            // `` require(`m`) ``: a template without substitutions is a literal too.
-            return argument.children[0].text.map { ($0, members) }
-        default:
-            return nil
-        }
+        return loadedModule(node).map { ($0, members) }
     }
 
     /// The imports binding `pattern` (a name, or an object or array pattern) to `value` when the

@@ -16,12 +16,20 @@ struct JavaScriptLexer: Sendable {
     var scanned = 0
     /// A rule pattern's `$...X` is one name token (`$X` is an identifier already).
     var metavariables = false
+    /// Annex B.1.1's HTML-like comments are read (a script's goal, ``JavaScriptGoal``).
+    var htmlComments = false
+    /// An HTML-like comment was read (a file read as a script is read again as a module when it
+    /// turns out to declare imports or exports, only if it held one).
+    var sawHTMLComment = false
+    /// Where the input starts (after a byte order mark): a `-->` there starts a line.
+    let inputStart: Int
 
     init(bytes: [UInt8], file: String, lines: JSLineMap, start: Int) {
         self.bytes = bytes
         self.file = file
         self.lines = lines
         self.pos = start
+        self.inputStart = start
         if pos + 1 < bytes.count && bytes[pos] == 0x23 && bytes[pos + 1] == 0x21 {
             // A hashbang line is a comment, only as the first thing in the file.
             while pos < bytes.count && !isLineTerminator(at: pos) { pos += 1 }
@@ -106,6 +114,17 @@ struct JavaScriptLexer: Sendable {
                 pos += 1
             case 0x2F where byte(pos + 1) == 0x2F:
                 pos += 2
+                while pos < bytes.count && !isLineTerminator(at: pos) { pos += 1 }
+            case 0x3C where htmlComments && byte(pos + 1) == 0x21 && byte(pos + 2) == 0x2D && byte(pos + 3) == 0x2D:
+                // `<!--` anywhere a comment may start runs to the end of the line (Annex B.1.1).
+                sawHTMLComment = true
+                pos += 4
+                while pos < bytes.count && !isLineTerminator(at: pos) { pos += 1 }
+            case 0x2D where htmlComments && (newline || pos == inputStart) && byte(pos + 1) == 0x2D && byte(pos + 2) == 0x3E:
+                // `-->` is a comment only first on its line, after nothing but white space and
+                // comments (V8 and Node also take it first in the input).
+                sawHTMLComment = true
+                pos += 3
                 while pos < bytes.count && !isLineTerminator(at: pos) { pos += 1 }
             case 0x2F where byte(pos + 1) == 0x2A:
                 let start = pos

@@ -59,9 +59,21 @@ public enum JavaScriptParser {
             source = blocks.maskedSource
             chosen = blocks.dialect
         }
-        var parser = try JSParser(bytes: source, file: fileName, dialect: chosen)
-        let root = try parser.parseProgram()
+        let goal = chosen.typeScript ? .module : JavaScriptGoal(fileName: fileName)
+        var parser = try JSParser(bytes: source, file: fileName, dialect: chosen, htmlComments: goal != .module)
+        var root = try parser.parseProgram()
+        if goal == .scriptUnlessModuleSyntax, parser.lexer.sawHTMLComment, declaresModule(root) {
+            // A module after all: what was read as an HTML-like comment is code (`a <!--b` is
+            // `a < !--b`), so the file is read again as Node would read it.
+            var moduleParser = try JSParser(bytes: source, file: fileName, dialect: chosen, htmlComments: false)
+            root = try moduleParser.parseProgram()
+        }
         return JavaScriptProgram(root: root, fileName: fileName, dialect: chosen)
+    }
+
+    /// Whether a program declares imports or exports at its top level (only a module can).
+    static func declaresModule(_ root: JSNode) -> Bool {
+        root.children.contains { $0.kind == .importDeclaration || $0.kind == .exportDeclaration }
     }
 
     /// Refuses a source larger than ``maximumSourceBytes`` or not UTF-8.
@@ -153,12 +165,13 @@ struct JSParser {
     var parenthesized: [Int: (node: JSNode, lexer: JavaScriptLexer, tok: JSToken, prevEnd: Int, context: Int)] = [:]
     let scanBudget: Int
 
-    init(bytes: [UInt8], file: String, dialect: JavaScriptDialect, pattern: Bool = false) throws {
+    init(bytes: [UInt8], file: String, dialect: JavaScriptDialect, pattern: Bool = false, htmlComments: Bool = false) throws {
         let lines = JSLineMap(bytes)
         var start = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
         lexer = JavaScriptLexer(bytes: bytes, file: file, lines: lines, start: start)
         lexer.metavariables = pattern
+        lexer.htmlComments = htmlComments
         self.lines = lines
         self.file = file
         ts = dialect.typeScript

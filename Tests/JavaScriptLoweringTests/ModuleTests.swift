@@ -35,16 +35,65 @@ import Testing
 
     @Test(
         arguments: [
-            ("const d = require('debug')('app')", #"(assign (name d) (call (call (name require) (string "debug")) (string "app")))"#),
             ("const x = require(name)", "(assign (name x) (call (name require) (name name)))"),
             ("const x = require('m', 1)", #"(assign (name x) (call (name require) (string "m") (integer 1)))"#),
-            ("const x = require('m')[k]", #"(assign (name x) (subscript (call (name require) (string "m")) (name k)))"#),
-            ("require('m')", #"(exprStmt (call (name require) (string "m")))"#),
-            ("exports.x = require('./x')", #"(assign (attribute x (name exports)) (call (name require) (string "./x")))"#),
-            ("f(require('m'))", #"(exprStmt (call (name f) (call (name require) (string "m"))))"#),
         ])
     func otherRequiresStayCalls(source: String, expected: String) throws {
         #expect(try lowering(source) == [expected], "\(source)")
+    }
+
+    /// Issue 76: `require('m')` and `await import('m')` inside an expression are the module, bound by
+    /// an import hoisted before the statement, so `require('child_process').exec(c)` is
+    /// `child_process.exec(c)` to the engine.
+    @Test(
+        arguments: [
+            (
+                "const d = require('debug')('app')",
+                ["(import (alias debug (name #tmp0)))", #"(assign (name d) (call (name #tmp0) (string "app")))"#]
+            ),
+            ("const x = require('m')[k]", ["(import (alias m (name #tmp0)))", "(assign (name x) (subscript (name #tmp0) (name k)))"]),
+            ("require('m')", ["(import (alias m (name #tmp0)))", "(exprStmt (name #tmp0))"]),
+            (
+                "exports.x = require('./x')",
+                ["(importFrom . (alias x (name #tmp0)))", "(assign (attribute x (name exports)) (name #tmp0))"]
+            ),
+            ("f(require('m'))", ["(import (alias m (name #tmp0)))", "(exprStmt (call (name f) (name #tmp0)))"]),
+            (
+                "require('node:child_process').exec(c)",
+                ["(import (alias child_process (name #tmp0)))", "(exprStmt (call (attribute exec (name #tmp0)) (name c)))"]
+            ),
+            (
+                "async function f() { (await import('vm')).runInThisContext(c) }",
+                [
+                    "(asyncFunctionDef f (decorators) (typeParams) (parameters) _ (block (import (alias vm (name #tmp0))) (exprStmt (call (attribute runInThisContext (name #tmp0)) (name c)))))"
+                ]
+            ),
+            ("const { exec } = await import('child_process')", ["(importFrom child_process (alias exec))"]),
+            ("const run = require('child_process')['exec']", ["(importFrom child_process (alias exec (name run)))"]),
+        ])
+    func inlineModulesAreImports(source: String, expected: [String]) throws {
+        #expect(try lowering(source, "a.mjs") == expected, "\(source)")
+    }
+
+    /// Issue 76: one call, however JavaScript spells it.
+    @Test(
+        arguments: [
+            ("o['m'](x)", "(call (attribute m (name o)) (name x))"),
+            ("o[`m`]", "(attribute m (name o))"),
+            ("o[k]", "(subscript (name o) (name k))"),
+            ("(0, eval)(x)", "(call (name eval) (name x))"),
+            ("(0, o.f)(x)", "(call (attribute f (name o)) (name x))"),
+            ("(g(), eval)(x)", "(call (tuple (call (name g)) (name eval)) (name x))"),
+            ("f.call(null, a, b)", "(call (name f) (name a) (name b))"),
+            ("f.call(this, a)", "(call (name f) (name a))"),
+            ("f.apply(null, [a, b])", "(call (name f) (name a) (name b))"),
+            ("f.apply(null, args)", "(call (name f) (starred (name args)))"),
+            ("Reflect.apply(f, null, [a])", "(call (name f) (name a))"),
+            ("Array.prototype.slice.call(xs, 1)", "(call (attribute slice (name xs)) (integer 1))"),
+            ("f.call(g(), a)", "(call (attribute call (name f)) (call (name g)) (name a))"),
+        ])
+    func oneCallHoweverSpelled(source: String, expected: String) throws {
+        #expect(try loweredExpression(source) == expected, "\(source)")
     }
 
     @Test(

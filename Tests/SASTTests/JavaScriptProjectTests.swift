@@ -374,10 +374,12 @@ import Testing
         project.noteImports(
             of: "routes/a.js",
             text: "const db = require('../db/users');\nimport f from '../lib/f';\nconst { x } = require('../db');\n"
-                + "db.find(1);\ndb['no'];\nf(2);\nrequire('express');\n")
+                + "db.find(1);\ndb[no];\ndb['byKey'];\nf(2);\nrequire('express');\n")
         #expect(project.imports(of: "routes/a.js") == ["-js.db.users", "-js.lib.f", "-js.db"])
         #expect(project.isImported("find", from: "-js.db.users"))
+        // A computed key names no member; a literal one is the member (issue 76: `db['byKey']` is `db.byKey`).
         #expect(!project.isImported("no", from: "-js.db.users"))
+        #expect(project.isImported("byKey", from: "-js.db.users"))
         #expect(project.isImported("default", from: "-js.lib.f"))
         #expect(project.isImported("x", from: "-js.db"))
         // JavaScript's packages are not the Python code's frameworks.

@@ -21,10 +21,15 @@ struct FileIndex: Sendable {
     /// The kinds left out of `byKind`, collected by one extra walk the first time a rule asks.
     private let lazyKinds = LazyKinds()
 
-    init(root: PyNode, source: SourceText) {
+    /// Whether the tree is JavaScript's or TypeScript's (lowered): the aliases then include
+    /// JavaScript's value aliases (``JavaScriptValueAliases``).
+    let isJavaScript: Bool
+
+    init(root: PyNode, source: SourceText, javaScript: Bool = false) {
         self.root = root
         self.source = source
-        self.aliases = ImportAliases(root: root)
+        self.isJavaScript = javaScript
+        self.aliases = ImportAliases(root: root, javaScript: javaScript)
         var byKind = NodesByKind()
         var calls: [String: [PyNode]] = [:]
         var blocks: [PyNode] = []

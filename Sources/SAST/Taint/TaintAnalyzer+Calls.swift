@@ -1,3 +1,4 @@
+import JavaScriptLowering
 import PythonSyntax
 
 /// Calls: summaries of the project's functions and methods, constructors that fill an object's
@@ -18,6 +19,11 @@ extension TaintAnalyzer {
         let values = arguments.map { evaluate($0) }
         var all = Taint.clean
         for value in values { all.formUnion(value.whole) }
+        if index.isJavaScript, callee.kind == .attribute, let method = callee.text, let receiver,
+            JavaScriptLowering.elementCallbackMethods.contains(method)
+        {
+            callWithElements(call, method: method, receiver: receiver, function: arguments.first)
+        }
 
         if let target = resolve(callee, receiver: receiver) {
             return apply(target, call: call, receiver: receiver, arguments: arguments, values: values)
@@ -100,6 +106,26 @@ extension TaintAnalyzer {
         }
         return AbstractValue(taint: all.union(receiver?.whole ?? .clean))
     }
+
+    /// `xs.forEach(f)`, `xs.map(o.f)`, `p.then(f)` with a function passed by name: `f` is called
+    /// with each element of `xs` (with what `p` resolves to), so the call `f(element)` is followed
+    /// (its sinks checked, a project function's summary applied) at this call. A callback written
+    /// in place is hoisted, and receives the elements where it runs (``execute(block:)``).
+    private mutating func callWithElements(_ call: PyNode, method: String, receiver: AbstractValue, function: PyNode?) {
+        guard let function, function.kind == .name || function.kind == .attribute, function.dottedName != nil,
+            function.text?.hasPrefix(JavaScriptLowering.hoistedPrefix) != true
+        else { return }
+        let element = method == "then" ? AbstractValue(taint: receiver.whole) : elementValue(of: receiver)
+        let saved = state[Self.elementName]
+        state[Self.elementName] = element
+        let called = PyNode(.call, children: [function, PyNode(.name, text: Self.elementName, range: function.range)], range: call.range)
+        _ = evaluate(called)
+        state[Self.elementName] = saved
+    }
+
+    /// The made-up name of the element a callback passed by name receives (a `#` starts no
+    /// JavaScript identifier).
+    private static let elementName = "#element"
 
     /// Whether the root of a dotted name is a module or name bound by an import (`requests.get`).
     func isImportedName(_ dotted: String) -> Bool {

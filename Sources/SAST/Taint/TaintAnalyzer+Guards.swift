@@ -277,7 +277,10 @@ extension TaintAnalyzer {
     private mutating func checkedArguments(_ call: PyNode) -> [PyNode]? {
         guard let callee = call.children.first else { return nil }
         let arguments = Self.arguments(of: call)
-        if isSanitizer(call) { return arguments }
+        if isSanitizer(call) {
+            // `[c].includes(c)`: a list the input built checks nothing.
+            return isMembershipInForeignList(call) ? nil : arguments
+        }
         guard let target = resolve(callee, receiver: receiverValue(of: callee)), !target.summary.validates.isEmpty else {
             return nil
         }

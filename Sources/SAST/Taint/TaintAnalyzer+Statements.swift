@@ -5,10 +5,56 @@ import PythonSyntax
 /// guards), loops, `try`, `match`, and the points where a path ends (`return`, `raise`, `abort()`).
 extension TaintAnalyzer {
     mutating func execute(block statements: [PyNode]) {
-        for statement in statements {
+        // The statement the hoisted callbacks before it belong to, and what each callback's
+        // elements come from there (found once per statement: a statement may hoist many).
+        var owner = -1
+        var receivers: [String: (receiver: PyNode, method: String)] = [:]
+        for (i, statement) in statements.enumerated() {
             guard reachable else { return }
+            if statement.kind == .functionDef || statement.kind == .asyncFunctionDef, index.isJavaScript,
+                let name = statement.text, name.hasPrefix(JavaScriptLowering.hoistedPrefix)
+            {
+                if owner < i {
+                    owner = i
+                    while owner < statements.count, Self.isHoisted(statements[owner]) { owner += 1 }
+                    receivers = owner < statements.count ? Self.elementReceivers(in: statements[owner]) : [:]
+                }
+                if let source = receivers[name] {
+                    statementRange = statement.range
+                    executeCallback(statement, elementsOf: source)
+                    continue
+                }
+            }
             execute(statement)
         }
+    }
+
+    /// Whether a statement is one the JavaScript lowering hoisted before the statement holding it.
+    private static func isHoisted(_ statement: PyNode) -> Bool {
+        switch statement.kind {
+        case .functionDef, .asyncFunctionDef, .classDef:
+            return statement.text?.hasPrefix(JavaScriptLowering.hoistedPrefix) == true
+        case .import:
+            return statement.children.first?.children.first?.text?.hasPrefix(JavaScriptLowering.temporaryPrefix) == true
+        default:
+            return false
+        }
+    }
+
+    /// The hoisted callbacks a statement passes to a method that calls them with its receiver's
+    /// elements (`xs.forEach(#fn0)`, `p.then(#fn1)`), with that receiver and method.
+    private static func elementReceivers(in statement: PyNode) -> [String: (receiver: PyNode, method: String)] {
+        var out: [String: (receiver: PyNode, method: String)] = [:]
+        statement.walk { node in
+            guard node.kind == .call, node.children.count > 1, let callee = node.children.first, callee.kind == .attribute,
+                let method = callee.text, JavaScriptLowering.elementCallbackMethods.contains(method),
+                let receiver = callee.children.first, node.children[1].kind == .name, let name = node.children[1].text,
+                name.hasPrefix(JavaScriptLowering.hoistedPrefix)
+            else { return true }
+            out[name] = (receiver, method)
+            return true
+        }
+        return out
     }
 
     private mutating func execute(_ s: PyNode) {
@@ -78,7 +124,7 @@ extension TaintAnalyzer {
         case .functionDef, .asyncFunctionDef:
             // Only a callback the JavaScript lowering hoisted runs here; any other definition is
             // its own scope, analysed on its own.
-            if s.text?.hasPrefix(JavaScriptLowering.hoistedPrefix) == true { executeCallback(s) }
+            if s.text?.hasPrefix(JavaScriptLowering.hoistedPrefix) == true { executeCallback(s, elementsOf: nil) }
         default:
             // Definitions are their own scopes; imports, pass, global... carry no data.
             break
@@ -90,13 +136,20 @@ extension TaintAnalyzer {
     /// the enclosing scope as it is at this point, its parameters unknown (`con.query(sql)` inside
     /// `con.connect(function () {...})` sees the `sql` built above). Nothing of the callback's own
     /// scope flows back; its sinks are this function's (it is called on this function's behalf).
-    /// It is also analysed on its own, as every function is.
-    private mutating func executeCallback(_ function: PyNode) {
+    /// It is also analysed on its own, as every function is. Passed to a method that calls it with
+    /// each element of its receiver (`xs.forEach(cb)`, `p.then(cb)`: `elementsOf`), its first
+    /// parameter holds what those elements hold (what the promise resolves to).
+    private mutating func executeCallback(_ function: PyNode, elementsOf source: (receiver: PyNode, method: String)?) {
+        var element = AbstractValue.clean
+        if let source {
+            let receiver = peekValue(source.receiver)
+            element = source.method == "then" ? AbstractValue(taint: receiver.whole) : elementValue(of: receiver)
+        }
         let saved = (state, reachable, returned, returnedSomething, loopExits, conditions)
         let savedChecks = (returnChecks, literalReturns, sanitizedParameters)
         if function.children.count > 2 {
-            for parameter in function.children[2].children {
-                if let name = parameter.text { state[name] = .clean }
+            for (i, parameter) in function.children[2].children.enumerated() {
+                if let name = parameter.text { state[name] = i == 0 ? element : .clean }
             }
         }
         loopExits = []
