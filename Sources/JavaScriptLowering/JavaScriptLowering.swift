@@ -35,6 +35,7 @@
 // | `new.target`, `import.meta`              | `(attribute target (name new))`, `(attribute meta (name import))`   |
 // | `import('m')`                            | `(call (name import) (string "m"))`                                 |
 // | `require('m')`, `await import('m')` inside an expression | `(name #tmp0)`, after a hoisted `(import (alias m (name #tmp0)))`: `require('child_process').exec(c)` is `child_process.exec(c)` to the import aliases |
+// | `import('m').then((cp) => ...)`, `.then(({exec}) => ...)` | the hoisted callback's body opens with `(import (alias m (name cp)))` (`#arg0` for a pattern, then its destructuring) |
 // | `(0, f)(x)` (leading parts inert)        | `(call (name f) (name x))`: the comma expression's value            |
 // | `f.call(t, a)`, `f.apply(t, [a])`, `f.apply(t, l)`, `Reflect.apply(f, t, [a])` | `(call (name f) (name a))`, `(call (name f) (starred (name l)))`, when `t` is inert (a literal, a name, a member chain) |
 // | `C.prototype.m.call(t, a)`               | `(call (attribute m (name t)) (name a))`                            |

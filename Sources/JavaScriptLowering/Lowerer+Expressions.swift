@@ -46,7 +46,7 @@ extension Lowerer {
         case .call:
             if let module = inlineModule(js) { return module }
             if let direct = directCall(js) { return direct }
-            return make(.call, nil, [callee(child(js, 0))] + arguments(child(js, 2)), r)
+            return moduleCallback(js, make(.call, nil, [callee(child(js, 0))] + arguments(child(js, 2)), r))
         case .new:
             return make(.call, "new", [expression(child(js, 0))] + arguments(child(js, 2)), r)
         case .arguments: return make(.tuple, nil, arguments(js), r)

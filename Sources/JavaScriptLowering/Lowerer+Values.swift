@@ -128,6 +128,29 @@ extension Lowerer {
         return make(.call, nil, [expression(function)] + passed, r)
     }
 
+    /// `import('m').then(cb)` with a callback written in place: its first parameter is the module,
+    /// bound by an import at the top of the callback's body (`import('child_process').then((cp) =>
+    /// cp.exec(c))`, `.then(({exec}) => exec(c))` through the destructured parameter). `lowered`
+    /// is the call's lowering, whose hoisted callback is the one changed.
+    func moduleCallback(_ js: JSNode, _ lowered: PyNode) -> PyNode {
+        guard !isPattern, js.kind == .call, lowered.children.count > 1, lowered.children[1].kind == .name,
+            let callback = lowered.children[1].text, callback.hasPrefix(JavaScriptLowering.hoistedPrefix)
+        else { return lowered }
+        var calleeNode = child(js, 0)
+        while calleeNode.kind == .parenthesized { calleeNode = child(calleeNode, 0) }
+        guard calleeNode.kind == .member, child(calleeNode, 1).text == "then" else { return lowered }
+        var loaded = child(calleeNode, 0)
+        while loaded.kind == .parenthesized { loaded = child(loaded, 0) }
+        guard loaded.kind == .importCall, let specifier = literalKey(child(loaded, 0)),
+            let position = hoisted[hoisted.count - 1].lastIndex(where: { $0.text == callback }),
+            case var definition = hoisted[hoisted.count - 1][position], definition.children.count == 5,
+            let parameter = definition.children[2].children.first, parameter.kind == .parameter, let local = parameter.text
+        else { return lowered }
+        definition.children[4].children.insert(moduleImport(specifier, members: [], as: local, loaded.range), at: 0)
+        hoisted[hoisted.count - 1][position] = definition
+        return lowered
+    }
+
     /// The arguments an `apply`'s list stands for: an array literal's elements, else the list spread.
     private func spreadArguments(_ list: JSNode) -> [PyNode] {
         var node = list

@@ -70,6 +70,13 @@ import Testing
             ),
             ("const { exec } = await import('child_process')", ["(importFrom child_process (alias exec))"]),
             ("const run = require('child_process')['exec']", ["(importFrom child_process (alias exec (name run)))"]),
+            (
+                "import('vm').then((m) => m.runInThisContext(c))",
+                [
+                    "(functionDef #fn0 (decorators) (typeParams) (parameters (parameter m _ _)) _ (block (import (alias vm (name m))) (return (call (attribute runInThisContext (name m)) (name c)))))",
+                    #"(exprStmt (call (attribute then (call (name import) (string "vm"))) (name #fn0)))"#,
+                ]
+            ),
         ])
     func inlineModulesAreImports(source: String, expected: [String]) throws {
         #expect(try lowering(source, "a.mjs") == expected, "\(source)")

@@ -56,7 +56,10 @@ import Testing
         ("(await import('child_process')).exec(req.query.cmd);", command),
         ("const { exec } = await import('child_process'); exec(req.query.cmd);", command),
         ("const { runInThisContext } = await import('node:vm'); runInThisContext(req.query.code);", code),
+        ("import('child_process').then((m) => m.exec(req.query.cmd));", command),
+        ("import('node:child_process').then(({ execSync }) => execSync(req.query.cmd));", command),
         ("[req.query.code].forEach(eval);", code),
+        ("[req.query.code].forEach((c) => eval(c));", code),
         ("[req.query.cmd].map(cp.exec);", command),
         ("Promise.resolve(req.query.code).then(eval);", code),
     ]

@@ -17,7 +17,9 @@ extension TaintAnalyzer {
             Self.membershipMethods.contains(method), let list = callee.children.first
         else { return false }
         // Taken together: the list holds no attacker data now, and it was written by the program.
-        return peekValue(list).isTainted || !isProgramConstant(list, origins: ValueOrigins(root: index.root, maxSteps: 1), depth: 0)
+        var budget = Self.constantLookups
+        return peekValue(list).isTainted
+            || !isProgramConstant(list, origins: ValueOrigins(root: index.root, maxSteps: 1), depth: 0, budget: &budget)
     }
 
     /// Whether `node` is a constant the program writes itself: literals; a list, tuple, set or
@@ -26,7 +28,9 @@ extension TaintAnalyzer {
     /// assignment (a `const` binding, a module-level name, a class attribute) is one; a name an import
     /// binds (another module of the program or a package, never the request). A parameter, a call of
     /// anything else or a value read from an object is none.
-    private func isProgramConstant(_ node: PyNode, origins: ValueOrigins, depth: Int) -> Bool {
+    /// `budget`: the names it may still follow (each reads its scope): a hostile list of lists of
+    /// names is not followed to the end, and what is not followed is no constant.
+    private func isProgramConstant(_ node: PyNode, origins: ValueOrigins, depth: Int, budget: inout Int) -> Bool {
         guard depth < Self.constantDepth else { return false }
         switch node.kind {
         case .string, .bytes, .integer, .float, .true, .false, .none:
@@ -34,21 +38,23 @@ extension TaintAnalyzer {
         case .list, .tuple, .set:
             return node.children.allSatisfy { element in
                 let value = element.kind == .starred ? (element.children.first ?? element) : element
-                return isProgramConstant(value, origins: origins, depth: depth + 1)
+                return isProgramConstant(value, origins: origins, depth: depth + 1, budget: &budget)
             }
         case .dict:
             return node.children.allSatisfy { entry in
-                entry.children.allSatisfy { isProgramConstant($0, origins: origins, depth: depth + 1) }
+                entry.children.allSatisfy { isProgramConstant($0, origins: origins, depth: depth + 1, budget: &budget) }
             }
         case .call:
             guard let callee = node.children.first?.dottedName, Self.constantConstructors.contains(callee) else { return false }
-            return node.children.dropFirst().allSatisfy { isProgramConstant($0, origins: origins, depth: depth + 1) }
+            return node.children.dropFirst().allSatisfy { isProgramConstant($0, origins: origins, depth: depth + 1, budget: &budget) }
         case .name, .attribute:
             if let dotted = node.dottedName, isImportedName(dotted) { return true }
+            guard budget > 0 else { return false }
+            budget -= 1
             let values = origins.values(of: node).dropFirst()
             // No assignment found: a parameter, or a value read off something else.
             guard !values.isEmpty else { return false }
-            return values.allSatisfy { isProgramConstant($0, origins: origins, depth: depth + 1) }
+            return values.allSatisfy { isProgramConstant($0, origins: origins, depth: depth + 1, budget: &budget) }
         default:
             return false
         }
@@ -61,4 +67,7 @@ extension TaintAnalyzer {
 
     /// How deeply nested a constant is followed (literals inside literals, names of names).
     private static let constantDepth = 8
+
+    /// Names followed at most for one list (a constant's own name and the few it is built from).
+    private static let constantLookups = 16
 }
