@@ -116,6 +116,14 @@ import Testing
             let result = try Self.handler(line, prelude: prelude)
             #expect(Self.critical(result, line: 5).isEmpty, "\(line): \(result.findings.map(\.ruleId))")
         }
+        // A TypeScript enum's values, and an imported list: the program's own.
+        let enumCheck = try Self.handler(
+            "const c = req.query.cmd; if (Object.values(Tool).includes(c)) cp.exec(c);", file: "app.ts",
+            prelude: "\nenum Tool { List = 'ls', Here = 'pwd' }")
+        #expect(Self.critical(enumCheck, line: 5).isEmpty, "\(enumCheck.findings.map(\.ruleId))")
+        let imported = try Self.handler(
+            "const c = req.query.cmd; if (TOOLS.includes(c)) cp.exec(c);", prelude: "\nconst { TOOLS } = require('./tools');")
+        #expect(Self.critical(imported, line: 5).isEmpty, "\(imported.findings.map(\.ruleId))")
     }
 
     @Test("Python's `in` holds the same line: a list of the input's own values vouches for nothing, the program's constant does")

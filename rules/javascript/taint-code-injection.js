@@ -56,3 +56,32 @@ function internalHelper(str) {
   // ok: javascript.taint-code-injection
   return (new Function('return ' + str))();
 }
+
+// Issue 76: the same sinks, however they are spelled
+app.get('/spelled', async (req, res) => {
+  const code = req.query.code;
+  // ruleid: javascript.taint-code-injection
+  (0, eval)(code);
+  // ruleid: javascript.taint-code-injection
+  globalThis.eval(code);
+  const run = eval;
+  // ruleid: javascript.taint-code-injection
+  run(code);
+  // ruleid: javascript.taint-code-injection
+  require('vm').runInThisContext(code);
+  // ruleid: javascript.taint-code-injection
+  vm['runInNewContext'](code);
+  // ruleid: javascript.taint-code-injection
+  [code].forEach(eval);
+  // ok: javascript.taint-code-injection
+  ['1 + 1'].forEach(eval);
+  // ruleid: javascript.taint-code-injection
+  Reflect.apply(eval, null, [code]);
+  // ruleid: javascript.taint-code-injection
+  (await import('node:vm')).runInThisContext(code);
+  // ok: javascript.taint-code-injection
+  if (['1 + 1', '2 * 2'].includes(code)) eval(code);
+  // ruleid: javascript.taint-code-injection
+  if ([code].includes(code)) eval(code);
+  res.end();
+});

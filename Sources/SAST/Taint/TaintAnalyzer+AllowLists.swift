@@ -25,9 +25,10 @@ extension TaintAnalyzer {
     /// Whether `node` is a constant the program writes itself: literals; a list, tuple, set or
     /// object of constants; `new Set(...)`, `new Map(...)`, `Object.freeze(...)`, `Object.keys(...)`,
     /// `Object.values(...)` (Python's `set`, `frozenset`, `tuple`, `list`) of one; a name whose every
-    /// assignment (a `const` binding, a module-level name, a class attribute) is one; a name an import
-    /// binds (another module of the program or a package, never the request). A parameter, a call of
-    /// anything else or a value read from an object is none.
+    /// assignment (a `const` binding, a module-level name, a class attribute) is one; a class or
+    /// TypeScript enum of the file; a name an import binds (another module of the program or a
+    /// package, never the request). A parameter, a call of anything else or a value read from an
+    /// object is none.
     /// `budget`: the names it may still follow (each reads its scope): a hostile list of lists of
     /// names is not followed to the end, and what is not followed is no constant.
     private func isProgramConstant(_ node: PyNode, origins: ValueOrigins, depth: Int, budget: inout Int) -> Bool {
@@ -48,7 +49,11 @@ extension TaintAnalyzer {
             guard let callee = node.children.first?.dottedName, Self.constantConstructors.contains(callee) else { return false }
             return node.children.dropFirst().allSatisfy { isProgramConstant($0, origins: origins, depth: depth + 1, budget: &budget) }
         case .name, .attribute:
-            if let dotted = node.dottedName, isImportedName(dotted) { return true }
+            if let root = node.dottedRoot, isImportedRoot(root) || state[root] == nil && model.relativeImports[root] != nil {
+                return true
+            }
+            // A class or a TypeScript enum of the file (`Object.values(Role).includes(r)`): code.
+            if node.kind == .name, let name = node.text, state[name] == nil, model.classes[name] != nil { return true }
             guard budget > 0 else { return false }
             budget -= 1
             let values = origins.values(of: node).dropFirst()
