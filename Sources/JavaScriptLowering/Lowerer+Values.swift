@@ -8,7 +8,8 @@ import SourcePositions
 /// - `o['m']` is `o.m` (``literalKey(_:)``);
 /// - `require('m')` and `await import('m')` inside an expression are the module, bound by an import
 ///   hoisted before the statement (``inlineModule(_:)``): `require('child_process').exec(c)` is
-///   `child_process.exec(c)` to the engine's import aliases;
+///   `child_process.exec(c)` to the engine's import aliases; the first parameter of a callback
+///   written in `import('m').then(...)` is the module too (``moduleCallback(_:_:)``);
 /// - `(0, f)(x)`, the indirect call compilers write, is `f(x)` (``callee(_:)``);
 /// - `f.call(t, a)`, `f.apply(t, [a])` and `Reflect.apply(f, t, [a])` are `f(a)`; a method taken
 ///   off a prototype is called on `t` (`Array.prototype.slice.call(xs)` is `xs.slice()`)
