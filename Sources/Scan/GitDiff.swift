@@ -24,9 +24,12 @@ public enum GitDiff {
         guard known.status == 0 else {
             throw SentinelError(.invalidInput, "\(revision): no such commit in the git repository at \(directory)")
         }
+        // `--text`: a `.gitattributes` the change itself adds (`*.py -diff`, `binary`) would make
+        // git print "Binary files differ" with no lines, and every finding in those files vanish.
         let output = try git(
             [
-                "diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "--src-prefix=a/",
+                "diff", "--text", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all",
+                "--src-prefix=a/",
                 "--dst-prefix=b/", "--relative", revision,
                 "--",
             ],
