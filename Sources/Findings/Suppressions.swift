@@ -120,6 +120,12 @@ public enum Suppressions {
     /// What starts Sentinel's own directive, after the comment sign.
     private static let sentinelMarker = "sentinel:"
 
+    /// Whether any line of `lines` mentions a directive's marker (a file that does not needs no
+    /// tokenizer to tell its comments).
+    public static func mentionsMarker(_ lines: LineIndex, syntaxes: [SuppressionSyntax]) -> Bool {
+        !candidateLines(lines, syntaxes: syntaxes).isEmpty
+    }
+
     /// The lines that mention a directive's marker, ascending: only they can hold a directive,
     /// and a file with findings is mostly lines without (one search per marker, not a parse per line).
     static func candidateLines(_ lines: LineIndex, syntaxes: [SuppressionSyntax]) -> [Int] {

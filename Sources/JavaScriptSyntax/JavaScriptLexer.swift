@@ -16,6 +16,8 @@ struct JavaScriptLexer: Sendable {
     var scanned = 0
     /// A rule pattern's `$...X` is one name token (`$X` is an identifier already).
     var metavariables = false
+    /// Where comments start, for suppressions (`JSComment`); nil when nobody asks.
+    var comments: JSCommentLog?
 
     init(bytes: [UInt8], file: String, lines: JSLineMap, start: Int) {
         self.bytes = bytes
@@ -105,9 +107,11 @@ struct JavaScriptLexer: Sendable {
                 newline = true
                 pos += 1
             case 0x2F where byte(pos + 1) == 0x2F:
+                comments?.record(pos)
                 pos += 2
                 while pos < bytes.count && !isLineTerminator(at: pos) { pos += 1 }
             case 0x2F where byte(pos + 1) == 0x2A:
+                comments?.record(pos)
                 let start = pos
                 pos += 2
                 var closed = false

@@ -52,6 +52,13 @@ public enum JavaScriptParser {
     public static func parseOnCurrentThread(bytes: [UInt8], fileName: String, dialect: JavaScriptDialect? = nil)
         throws -> JavaScriptProgram
     {
+        try parseOnCurrentThread(bytes: bytes, fileName: fileName, dialect: dialect, comments: nil)
+    }
+
+    /// Parses on the calling thread, noting in `comments` where the comments the parse read start.
+    static func parseOnCurrentThread(
+        bytes: [UInt8], fileName: String, dialect: JavaScriptDialect?, comments: JSCommentLog?
+    ) throws -> JavaScriptProgram {
         try checkSource(bytes, fileName: fileName)
         var source = bytes
         var chosen = dialect ?? JavaScriptDialect(fileName: fileName) ?? .javaScript
@@ -59,7 +66,7 @@ public enum JavaScriptParser {
             source = blocks.maskedSource
             chosen = blocks.dialect
         }
-        var parser = try JSParser(bytes: source, file: fileName, dialect: chosen)
+        var parser = try JSParser(bytes: source, file: fileName, dialect: chosen, comments: comments)
         let root = try parser.parseProgram()
         return JavaScriptProgram(root: root, fileName: fileName, dialect: chosen)
     }
@@ -153,11 +160,12 @@ struct JSParser {
     var parenthesized: [Int: (node: JSNode, lexer: JavaScriptLexer, tok: JSToken, prevEnd: Int, context: Int)] = [:]
     let scanBudget: Int
 
-    init(bytes: [UInt8], file: String, dialect: JavaScriptDialect, pattern: Bool = false) throws {
+    init(bytes: [UInt8], file: String, dialect: JavaScriptDialect, pattern: Bool = false, comments: JSCommentLog? = nil) throws {
         let lines = JSLineMap(bytes)
         var start = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
         lexer = JavaScriptLexer(bytes: bytes, file: file, lines: lines, start: start)
+        lexer.comments = comments
         lexer.metavariables = pattern
         self.lines = lines
         self.file = file

@@ -1,6 +1,7 @@
 import Dispatch
 import Findings
 import Foundation
+import JavaScriptSyntax
 import PythonSyntax
 import SAST
 import ScanCore
@@ -163,7 +164,7 @@ public struct ScanRunner: Sendable {
             changedLines: request.changedLines, minimumSeverity: request.minimumSeverity,
             minimumConfidence: request.minimumConfidence,
             equivalence: equivalence ?? RuleEquivalence(), suppressionSyntaxes: suppressionSyntaxes)
-        let sources = SourceCache(root: request.root)
+        let sources = SourceCache(root: request.root, syntaxes: suppressionSyntaxes)
         let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })
         // Bad input the scan could read past (a corrupt lockfile) still fails the run with 2.
         let exitStatus = !inputErrors.isEmpty && status != .scannerFailed ? .usage : status
@@ -284,11 +285,13 @@ public struct ScanRunner: Sendable {
 final class SourceCache: Sendable {
     private let root: String
     private let tree: TreeReader?
+    private let syntaxes: [SuppressionSyntax]
     private let cache = Mutex<[String: LineIndex]>([:])
 
-    init(root: String) {
+    init(root: String, syntaxes: [SuppressionSyntax] = []) {
         self.root = root
         self.tree = try? TreeReader(path: root)
+        self.syntaxes = syntaxes
     }
 
     func lines(of file: String) -> LineIndex? {
@@ -299,8 +302,16 @@ final class SourceCache: Sendable {
         // Splitting the decoded String on "\n" missed CRLF ("\r\n" is one Character), so a whole
         // CRLF file was one line and its suppressions never applied.
         var lines = LineIndex(data)
-        // Python's comments as its tokenizer finds them: a marker in a string literal suppresses nothing.
-        if file.hasSuffix(".py") || file.hasSuffix(".pyi") { lines.commentStarts = PyComment.offsets(in: lines.bytes) }
+        // Comments as the language's tokenizer finds them: a marker in a string literal (a template,
+        // a regular expression, JSX text) suppresses nothing. Only a file that mentions a marker is
+        // tokenized for it.
+        if Suppressions.mentionsMarker(lines, syntaxes: syntaxes) {
+            if file.hasSuffix(".py") || file.hasSuffix(".pyi") {
+                lines.commentStarts = PyComment.offsets(in: lines.bytes)
+            } else {
+                lines.commentStarts = JSComment.offsets(in: lines.bytes, fileName: file)
+            }
+        }
         cache.withLock { $0[file] = lines }
         return lines
     }
