@@ -40,6 +40,10 @@ public struct ScanRequest: Sendable {
     public var targets: [String]?
     /// `--max-file-size` in bytes; nil means `FileWalker.defaultMaxFileBytes`.
     public var maxFileBytes: Int?
+    /// False (`--no-inline-suppressions`): no comment in the code hides a finding.
+    public var inlineSuppressions = true
+    /// Findings about a pull request's change itself (`ChangeReview`), from `ScanPlan`.
+    public var changeFindings: [Finding] = []
 
     /// Makes a request for `root`; everything else defaults to the config's or built-in choices.
     public init(
@@ -87,6 +91,9 @@ public struct ScanRunner: Sendable {
     /// unknown tool name or bad input a scanner reports; a scanner that fails otherwise becomes a failed `ToolRun`.
     public func run(_ request: ScanRequest, context: ScanContext) throws -> ScanOutcome {
         let started = DispatchTime.now()
+        var context = context
+        // In a pull request's scan the pipeline alone tells the base's suppressions from the head's.
+        if !request.inlineSuppressions || request.changedLines != nil { context.toolsApplySuppressions = false }
         let plan = try select(request)
         // Rules load while the files are listed: neither needs the other.
         for (scanner, _) in plan { scanner.prepare(context: context) }
@@ -158,12 +165,14 @@ public struct ScanRunner: Sendable {
             equivalence = scanners.lazy.compactMap { ($0 as? NativeSASTScanner)?.equivalence(context: context) }.first
         }
 
-        let pipeline = FindingsPipeline(
+        var pipeline = FindingsPipeline(
             gate: request.gate, baseline: request.baseline,
             severityOverrides: request.config.severity,
             changedLines: request.changedLines, minimumSeverity: request.minimumSeverity,
             minimumConfidence: request.minimumConfidence,
             equivalence: equivalence ?? RuleEquivalence(), suppressionSyntaxes: suppressionSyntaxes)
+        pipeline.inlineSuppressions = request.inlineSuppressions
+        pipeline.changeFindings = request.changeFindings
         let sources = SourceCache(root: request.root, syntaxes: suppressionSyntaxes)
         let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })
         // Bad input the scan could read past (a corrupt lockfile) still fails the run with 2.

@@ -92,9 +92,9 @@ struct InitCLITests {
             toFile: root + "/.sentinel.yml", atomically: false, encoding: .utf8)
         let result = try CLI.run(["config", "show", root, "--exclude", "build/**", "--min-confidence", "high"])
         #expect(result.status == 0, "\(result.stderr)")
-        // Keys in 18 columns, values in 32 (a longer one is followed by two spaces), then the origin.
+        // Keys in 21 columns, values in 32 (a longer one is followed by two spaces), then the origin.
         func row(_ key: String, _ value: String, _ origin: String) -> String {
-            key.padding(toLength: 18, withPad: " ", startingAt: 0)
+            key.padding(toLength: 21, withPad: " ", startingAt: 0)
                 + (value.count < 32 ? value.padding(toLength: 32, withPad: " ", startingAt: 0) : value + "  ") + "# " + origin + "\n"
         }
         let expected = [
@@ -105,6 +105,7 @@ struct InitCLITests {
             row("severity", "-", "default"), row("rules", "-", "default"), row("semgrep.config", "-", "default"),
             row("models", "-", "default"), row("sca.max-db-age", "3d", ".sentinel.yml"),
             row("sca.missing-db", "fail", "default"), row("sca.stale-db", "fail", "default"),
+            row("inline-suppressions", "honoured", "default"),
         ]
         #expect(result.stdout == "# sentinel scan \(root) would use:\n" + expected.joined())
 
