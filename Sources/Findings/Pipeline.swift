@@ -32,6 +32,9 @@ public struct FindingsPipeline: Sendable {
     /// Findings about a pull request's change itself (`ChangeReview`: its configuration edits),
     /// added after the `--since` filter: they need not lie on a changed line (a deleted file).
     public var changeFindings: [Finding] = []
+    /// The files the scan analysed (relative paths): with `changedLines`, a suppression the change
+    /// adds there is reported even where it hides no finding yet.
+    public var scannedFiles: Set<String> = []
 
     /// Makes a pipeline; by default with the default gate and no baseline, overrides or filters.
     public init(
@@ -66,7 +69,7 @@ public struct FindingsPipeline: Sendable {
             // With `--since`, the lines the change writes are the head's: its suppressions there hide nothing.
             let suppression = Suppressions.apply(
                 to: findings, equivalence: equivalence, syntaxes: suppressionSyntaxes, head: changedLines,
-                reviewSeverity: ChangeReview.severity(under: gate), sources: sources)
+                reviewSeverity: ChangeReview.severity(under: gate), scannedFiles: scannedFiles, sources: sources)
             findings = suppression.kept + suppression.extraFindings
             result.suppressedCount += suppression.suppressed.count
         }

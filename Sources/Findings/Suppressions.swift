@@ -39,10 +39,13 @@ public enum Suppressions {
     /// `head` (a pull request's scan, `--since`): the lines the change writes. A directive counts
     /// only where the base revision already had it over the same code: its own line and the line
     /// it covers unchanged. A directive on a written line hides nothing and becomes a
-    /// `sentinel.suppression-added` finding of `reviewSeverity`, in every file the change touches.
+    /// `sentinel.suppression-added` finding of `reviewSeverity`, in every file the change touches
+    /// that holds a finding or is among `scannedFiles` (a `# nosec` added to a test file the scan
+    /// leaves out is no suppression of anything it reports).
     public static func apply(
         to findings: [Finding], equivalence: RuleEquivalence = RuleEquivalence(), syntaxes: [SuppressionSyntax] = [],
-        head: ChangedLines? = nil, reviewSeverity: Severity = .high, sources: (String) -> LineIndex?
+        head: ChangedLines? = nil, reviewSeverity: Severity = .high, scannedFiles: Set<String> = [],
+        sources: (String) -> LineIndex?
     ) -> SuppressionResult {
         let equivalence = equivalence.declaring(syntaxes)
         var directivesByFile: [String: [Int: [SuppressionDirective]]] = [:]
@@ -98,7 +101,7 @@ public enum Suppressions {
             }
         }
         // The suppressions a change adds where it has no finding yet are shown too.
-        for file in (head?.lines.keys).map({ $0.sorted() }) ?? [] { _ = directives(for: file) }
+        for file in (head?.lines.keys).map({ $0.sorted() }) ?? [] where scannedFiles.contains(file) { _ = directives(for: file) }
         return SuppressionResult(kept: kept, suppressed: suppressed, extraFindings: extra)
     }
 

@@ -173,6 +173,7 @@ public struct ScanRunner: Sendable {
             equivalence: equivalence ?? RuleEquivalence(), suppressionSyntaxes: suppressionSyntaxes)
         pipeline.inlineSuppressions = request.inlineSuppressions
         pipeline.changeFindings = request.changeFindings
+        pipeline.scannedFiles = Set(target.files)
         let sources = SourceCache(root: request.root, syntaxes: suppressionSyntaxes)
         let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })
         // Bad input the scan could read past (a corrupt lockfile) still fails the run with 2.

@@ -213,7 +213,9 @@ struct PullRequestTrustCLITests {
                 return subprocess.check_output(flask.request.args["cmd"], shell=True)  # nosec
 
             """
-        let (root, commit) = try Self.repository(base: ["app.py": base], head: ["app.py": head])
+        // A marker in a test file the scan leaves out (the default ignores) suppresses nothing it reports.
+        let (root, commit) = try Self.repository(
+            base: ["app.py": base], head: ["app.py": head, "tests/test_app.py": "def test_run():\n    assert run()  # nosec\n"])
         defer { try? FileManager.default.removeItem(atPath: root) }
         let result = try Self.scan(root, ["--since", commit])
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
