@@ -132,6 +132,20 @@ struct PullRequestTrustCLITests {
         #expect(change.count == 1 && change.first?.line == nil && change.first?.severity == "critical", "\(gone.stdout)")
     }
 
+    /// The base's file is read from git as a work tree's is read: a link there is refused, one line, exit 2.
+    @Test func aLinkInTheBaseIsRefused() throws {
+        let root = try CLI.tree(texts: ["app.py": Self.benign], prefix: "sentinel-pr-link")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try FileManager.default.createSymbolicLink(atPath: root + "/.sentinel.yml", withDestinationPath: "/etc/passwd")
+        try Self.git(["init", "-q", "-b", "main"], in: root)
+        try Self.git(["add", "-A"], in: root)
+        try Self.git(["commit", "-q", "-m", "base"], in: root)
+        let base = try Self.git(["rev-parse", "HEAD"], in: root)
+        let result = try Self.scan(root, ["--since", base])
+        #expect(result.status == 2 && result.stdout.isEmpty)
+        #expect(result.stderr == "sentinel: --since \(base):.sentinel.yml: not a regular file (git mode 120000)\n")
+    }
+
     /// The operator's `--config` outranks both revisions; the head's edit is still shown.
     @Test func theOperatorsConfigOutranksTheBase() throws {
         let (root, base) = try Self.repository(
