@@ -26,9 +26,18 @@ enum ConfigurationChange {
                         "This change \(verb) \(name): a pull request's scan uses \(inForce) configuration, never its own; "
                         + "review what the change does to the gate, severities, models, excludes and scanners before merging"))
         }
+        // A baseline inside the tree accepts findings: the change's edits to it are shown too.
+        if let baseline = base.baselineFile, base.changedLines.lines[baseline] != nil {
+            findings.append(
+                ChangeReview.configChanged(
+                    file: baseline, line: firstChangedLine(of: baseline, in: base.changedLines), severity: severity,
+                    message:
+                        "This change edits \(baseline), the scan's --baseline: a pull request's scan reads \(base.revision)'s; "
+                        + "review which findings the change accepts before merging"))
+        }
         // Rule files the configuration names inside the tree are configuration too.
         let roots = (config.ruleDirectories + config.semgrepConfigs).compactMap { relative($0, to: directory) }
-        for file in base.changedLines.lines.keys.sorted() where file != name {
+        for file in base.changedLines.lines.keys.sorted() where file != name && file != base.baselineFile {
             guard let root = roots.first(where: { file == $0 || PathText.lies(file, under: $0) }) else { continue }
             findings.append(
                 ChangeReview.configChanged(

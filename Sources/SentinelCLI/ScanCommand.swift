@@ -209,10 +209,15 @@ struct ScanCommand: ParsableCommand {
             format == .sarif || format == .html
             ? try OptionValue.naming("--sarif-root") { try SARIFRoot.resolve(scanDirectory: directory, explicit: sarifRoot) }
             : nil
-        options.baseline = try baseline.map(Baseline.load)
         options.inlineSuppressions = !noInlineSuppressions
         options.base = try since.map { revision in
             try OptionValue.naming("--since", value: revision) { try BaseRevision.read(in: directory, since: revision) }
+        }
+        // A pull request may edit a baseline it carries: its scan reads the base revision's.
+        options.baseline = try baseline.map { path in
+            guard var base = options.base else { return try Baseline.load(path) }
+            defer { options.base = base }
+            return try OptionValue.naming("--baseline", value: path) { try base.baseline(path, in: directory) }
         }
         let plan = try ScanPlan(options)
 

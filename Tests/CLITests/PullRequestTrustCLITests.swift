@@ -146,6 +146,30 @@ struct PullRequestTrustCLITests {
         #expect(result.stderr == "sentinel: --since \(base):.sentinel.yml: not a regular file (git mode 120000)\n")
     }
 
+    /// A baseline the pull request carries is suppression too: its scan reads the base's, and the
+    /// edit that accepts the new finding is itself a finding.
+    @Test func aBaselineTheChangeEditsAcceptsNothing() throws {
+        let (root, base) = try Self.repository(base: ["app.py": Self.benign], head: ["app.py": Self.vulnerable])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let written = try CLI.run(["scan", root, "--sast", "--tools", "native", "--write-baseline", root + ".baseline.json"])
+        #expect(written.status == 0, "\(written.stderr)")
+        defer { try? FileManager.default.removeItem(atPath: root + ".baseline.json") }
+        try FileManager.default.copyItem(atPath: root + ".baseline.json", toPath: root + "/sentinel-baseline.json")
+        try Self.git(["add", "-A"], in: root)
+        try Self.git(["commit", "-q", "-m", "accept it"], in: root)
+
+        let result = try CLI.run(
+            ["scan", "--sast", "--tools", "native", "--format", "json", "--since", base, "--baseline", "sentinel-baseline.json"],
+            timeout: 300, directory: root)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let found = Self.findings(result.stdout)
+        #expect(found.contains { $0.rule == Self.commandInjection }, "\(result.stdout)")
+        #expect(found.contains { $0.rule == "sentinel.config-changed" && $0.file == "sentinel-baseline.json" }, "\(result.stdout)")
+        // The same baseline, the operator's (outside the tree), accepts the finding.
+        let outside = try Self.scan(root, ["--since", base, "--baseline", root + ".baseline.json"])
+        #expect(outside.status == 0, "\(outside.stdout)\(outside.stderr)")
+    }
+
     /// The operator's `--config` outranks both revisions; the head's edit is still shown.
     @Test func theOperatorsConfigOutranksTheBase() throws {
         let (root, base) = try Self.repository(
