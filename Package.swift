@@ -147,8 +147,8 @@ let package = Package(
         .target(
             name: "Scan",
             dependencies: [
-                "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "PythonSyntax", "Sandbox", "SAST", "SCA", "ScanCore",
-                "Secrets", "SourcePositions", "Support", "Web",
+                "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "JavaScriptSyntax", "PythonSyntax", "Sandbox", "SAST",
+                "SCA", "ScanCore", "Secrets", "SourcePositions", "Support", "Web",
             ]
         ),
         // The signals heal works on: pytest output, JUnit XML, tracebacks, reports, JSON log lines.

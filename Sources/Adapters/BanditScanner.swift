@@ -8,6 +8,8 @@ import Support
 ///
 /// `# nosec` is honoured by Bandit itself (no `--ignore-nosec`), with Bandit's own rules for
 /// multi-line statements and `# nosec B602` lists; the count it hid is reported as a notice.
+/// Where only the findings pipeline may decide (`ScanContext.toolsApplySuppressions` false: a pull
+/// request's scan, `--no-inline-suppressions`), it runs with `--ignore-nosec`.
 public struct BanditScanner: ScanCore.Scanner {
     /// The sandbox profile Bandit runs under.
     public static let defaultProfile = "scan-bandit"
@@ -69,7 +71,9 @@ public struct BanditScanner: ScanCore.Scanner {
         let installation = ToolInstallation(tool: name, directory: context.toolsDirectory)
         let workspace = AdapterWorkspace(target: target, files: target.files(withExtensions: Self.extensions))
         let targets = ToolTargets(files: workspace.files)
-        let command = [installation.executable, "-r", "-f", "json", "-q", "--"] + targets.arguments
+        // Where Sentinel alone decides which comments count, Bandit reports what `# nosec` hides.
+        let nosec = context.toolsApplySuppressions ? [] : ["--ignore-nosec"]
+        let command = [installation.executable, "-r", "-f", "json", "-q"] + nosec + ["--"] + targets.arguments
         let invocation = ToolInvocation(
             profile: profile, command: command, workspace: workspace.host,
             extraReadOnly: installation.extraReadOnly, timeout: timeout)

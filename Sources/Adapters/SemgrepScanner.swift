@@ -113,6 +113,8 @@ public struct SemgrepScanner: ScanCore.Scanner {
             "--no-rewrite-rule-ids",
         ]
         for path in configPaths { command += ["--config", path] }
+        // Where Sentinel alone decides which comments count, Semgrep reports what `nosemgrep` hides.
+        if !context.toolsApplySuppressions { command.append("--disable-nosem") }
         command += ["--"] + targets.arguments
         let binds =
             installation.extraReadOnly

@@ -107,7 +107,7 @@ public struct Baseline: Sendable, Codable, Hashable {
     }
 
     /// The largest baseline read (a million accepted findings fit well below it).
-    static let maxBytes = 256 << 20
+    public static let maxBytes = 256 << 20
 
     /// Reads a baseline. Throws `.invalidInput` naming `path` when it is missing, not JSON, or not
     /// a Sentinel baseline of a version this build understands.
@@ -121,6 +121,12 @@ public struct Baseline: Sendable, Codable, Hashable {
         } catch let error as SentinelError {
             throw SentinelError(.invalidInput, "\(error.message) (baseline)")
         }
+        return try parse(data, name: path)
+    }
+
+    /// Reads a baseline's bytes (`name` in errors, as `load`'s path): a pull request's scan reads
+    /// a baseline inside the tree from its base revision.
+    public static func parse(_ data: Data, name path: String) throws -> Baseline {
         let baseline: Baseline
         do {
             baseline = try JSONDecoder().decode(Baseline.self, from: data)

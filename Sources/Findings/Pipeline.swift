@@ -3,7 +3,7 @@ import SourcePositions
 /// The steps between the scanners and the renderers (DESIGN §2), in one place so that every
 /// caller applies them in the same order:
 /// severity overrides → occurrence fingerprints → cross-tool de-duplication → suppressions →
-/// `--since` filter → baseline → `--severity` filter → `--min-confidence` filter → report order →
+/// `--since` filter (+ the change's own findings) → baseline → `--severity` filter → `--min-confidence` filter → report order →
 /// gate. De-duplication comes before suppressions so that a comment naming one tool's id hides the
 /// merged finding whichever tool reported it; the filters come before the gate so that it judges
 /// only what the report shows.
@@ -26,6 +26,15 @@ public struct FindingsPipeline: Sendable {
     /// The external tools' suppression comments (`# nosec`), as their scanners declare them:
     /// those of every scanner Sentinel knows, whether or not it ran.
     public var suppressionSyntaxes: [SuppressionSyntax]
+    /// False (`--no-inline-suppressions`): no comment in the code hides anything, and none is
+    /// reported on.
+    public var inlineSuppressions = true
+    /// Findings about a pull request's change itself (`ChangeReview`: its configuration edits),
+    /// added after the `--since` filter: they need not lie on a changed line (a deleted file).
+    public var changeFindings: [Finding] = []
+    /// The files the scan analysed (relative paths): with `changedLines`, a suppression the change
+    /// adds there is reported even where it hides no finding yet.
+    public var scannedFiles: Set<String> = []
 
     /// Makes a pipeline; by default with the default gate and no baseline, overrides or filters.
     public init(
@@ -56,15 +65,21 @@ public struct FindingsPipeline: Sendable {
         let equivalence = equivalence.declaring(suppressionSyntaxes)
         findings = Fingerprint.assignOccurrences(findings).deduplicated(equivalence: equivalence)
 
-        let suppression = Suppressions.apply(
-            to: findings, equivalence: equivalence, syntaxes: suppressionSyntaxes, sources: sources)
-        findings = suppression.kept + suppression.extraFindings
-        result.suppressedCount += suppression.suppressed.count
-        if !suppression.extraFindings.isEmpty, !result.rules.contains(where: { $0.id == Suppressions.missingReasonRuleId }) {
-            result.rules.append(Suppressions.missingReasonRule)
+        if inlineSuppressions {
+            // With `--since`, the lines the change writes are the head's: its suppressions there hide nothing.
+            let suppression = Suppressions.apply(
+                to: findings, equivalence: equivalence, syntaxes: suppressionSyntaxes, head: changedLines,
+                reviewSeverity: ChangeReview.severity(under: gate), scannedFiles: scannedFiles, sources: sources)
+            findings = suppression.kept + suppression.extraFindings
+            result.suppressedCount += suppression.suppressed.count
         }
 
         if let changedLines { findings = changedLines.filter(findings) }
+        findings += changeFindings
+        for rule in [Suppressions.missingReasonRule, ChangeReview.suppressionAddedRule, ChangeReview.configChangedRule]
+        where findings.contains(where: { $0.ruleId == rule.id }) && !result.rules.contains(where: { $0.id == rule.id }) {
+            result.rules.append(rule)
+        }
         if let baseline {
             let (new, known) = baseline.filter(findings)
             findings = new

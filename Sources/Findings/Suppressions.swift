@@ -35,13 +35,24 @@ public enum Suppressions {
     /// Hides the findings that directives cover: `# sentinel: ignore` and the comments of
     /// `syntaxes` (a syntax not listed is plain text). `sources` returns the lines of a file
     /// (relative path as in `Location.file`), or `nil` when it cannot be read; each file is read once.
+    ///
+    /// `head` (a pull request's scan, `--since`): the lines the change writes. A directive counts
+    /// only where the base revision already had it over the same code: its own line and the line
+    /// it covers unchanged. A directive on a written line hides nothing and becomes a
+    /// `sentinel.suppression-added` finding of `reviewSeverity`, in every file the change touches
+    /// that holds a finding or is among `scannedFiles` (a `# nosec` added to a test file the scan
+    /// leaves out is no suppression of anything it reports).
     public static func apply(
         to findings: [Finding], equivalence: RuleEquivalence = RuleEquivalence(), syntaxes: [SuppressionSyntax] = [],
+        head: ChangedLines? = nil, reviewSeverity: Severity = .high, scannedFiles: Set<String> = [],
         sources: (String) -> LineIndex?
     ) -> SuppressionResult {
         let equivalence = equivalence.declaring(syntaxes)
         var directivesByFile: [String: [Int: [SuppressionDirective]]] = [:]
         var extra: [Finding] = []
+        func written(_ file: String, _ line: Int) -> Bool {
+            head?.lines[file]?.contains(line) ?? false
+        }
         func directives(for file: String) -> [Int: [SuppressionDirective]] {
             if let cached = directivesByFile[file] { return cached }
             var byLine: [Int: [SuppressionDirective]] = [:]
@@ -53,10 +64,16 @@ public enum Suppressions {
                         lines.commentStarts.map { $0.contains(lineStart + located.sign) } ?? true
                     }.map(\.directive)
                     guard !found.isEmpty else { continue }
-                    byLine[number] = found
                     for directive in found where directive.syntax == nil && directive.reason == nil {
                         extra.append(missingReasonFinding(file: file, directive: directive, text: text))
                     }
+                    if written(file, number) {
+                        extra += found.map {
+                            ChangeReview.suppressionAdded(file: file, directive: $0, text: text, severity: reviewSeverity)
+                        }
+                        continue
+                    }
+                    byLine[number] = found
                 }
             }
             directivesByFile[file] = byLine
@@ -72,7 +89,8 @@ public enum Suppressions {
             }
             let byLine = directives(for: file)
             var candidates: [SuppressionDirective] = lines.flatMap { byLine[$0] ?? [] }
-            candidates += (byLine[lines.lowerBound - 1] ?? []).filter(\.coversNextLine)
+            // A directive alone above a line the change writes covered other code in the base.
+            if !written(file, lines.lowerBound) { candidates += (byLine[lines.lowerBound - 1] ?? []).filter(\.coversNextLine) }
             if let directive = candidates.first(where: { $0.covers(finding, equivalence: equivalence, syntaxes: syntaxes) }) {
                 var hidden = finding
                 hidden.facts.pipeline.suppressionReason = directive.reason ?? ""
@@ -82,6 +100,8 @@ public enum Suppressions {
                 kept.append(finding)
             }
         }
+        // The suppressions a change adds where it has no finding yet are shown too.
+        for file in (head?.lines.keys).map({ $0.sorted() }) ?? [] where scannedFiles.contains(file) { _ = directives(for: file) }
         return SuppressionResult(kept: kept, suppressed: suppressed, extraFindings: extra)
     }
 
@@ -119,6 +139,12 @@ public enum Suppressions {
 
     /// What starts Sentinel's own directive, after the comment sign.
     private static let sentinelMarker = "sentinel:"
+
+    /// Whether any line of `lines` mentions a directive's marker (a file that does not needs no
+    /// tokenizer to tell its comments).
+    public static func mentionsMarker(_ lines: LineIndex, syntaxes: [SuppressionSyntax]) -> Bool {
+        !candidateLines(lines, syntaxes: syntaxes).isEmpty
+    }
 
     /// The lines that mention a directive's marker, ascending: only they can hold a directive,
     /// and a file with findings is mostly lines without (one search per marker, not a parse per line).

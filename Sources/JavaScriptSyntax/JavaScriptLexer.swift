@@ -23,6 +23,8 @@ struct JavaScriptLexer: Sendable {
     var sawHTMLComment = false
     /// Where the input starts (after a byte order mark): a `-->` there starts a line.
     let inputStart: Int
+    /// Where comments start, for suppressions (`JSComment`); nil when nobody asks.
+    var comments: JSCommentLog?
 
     init(bytes: [UInt8], file: String, lines: JSLineMap, start: Int) {
         self.bytes = bytes
@@ -113,20 +115,24 @@ struct JavaScriptLexer: Sendable {
                 newline = true
                 pos += 1
             case 0x2F where byte(pos + 1) == 0x2F:
+                comments?.record(pos)
                 pos += 2
                 while pos < bytes.count && !isLineTerminator(at: pos) { pos += 1 }
             case 0x3C where htmlComments && byte(pos + 1) == 0x21 && byte(pos + 2) == 0x2D && byte(pos + 3) == 0x2D:
                 // `<!--` anywhere a comment may start runs to the end of the line (Annex B.1.1).
+                comments?.record(pos)
                 sawHTMLComment = true
                 pos += 4
                 while pos < bytes.count && !isLineTerminator(at: pos) { pos += 1 }
             case 0x2D where htmlComments && (newline || pos == inputStart) && byte(pos + 1) == 0x2D && byte(pos + 2) == 0x3E:
                 // `-->` is a comment only first on its line, after nothing but white space and
                 // comments (V8 and Node also take it first in the input).
+                comments?.record(pos)
                 sawHTMLComment = true
                 pos += 3
                 while pos < bytes.count && !isLineTerminator(at: pos) { pos += 1 }
             case 0x2F where byte(pos + 1) == 0x2A:
+                comments?.record(pos)
                 let start = pos
                 pos += 2
                 var closed = false

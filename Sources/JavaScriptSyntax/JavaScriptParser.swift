@@ -52,6 +52,13 @@ public enum JavaScriptParser {
     public static func parseOnCurrentThread(bytes: [UInt8], fileName: String, dialect: JavaScriptDialect? = nil)
         throws -> JavaScriptProgram
     {
+        try parseOnCurrentThread(bytes: bytes, fileName: fileName, dialect: dialect, comments: nil)
+    }
+
+    /// Parses on the calling thread, noting in `comments` where the comments the parse read start.
+    static func parseOnCurrentThread(
+        bytes: [UInt8], fileName: String, dialect: JavaScriptDialect?, comments: JSCommentLog?
+    ) throws -> JavaScriptProgram {
         try checkSource(bytes, fileName: fileName)
         var source = bytes
         var chosen = dialect ?? JavaScriptDialect(fileName: fileName) ?? .javaScript
@@ -60,12 +67,16 @@ public enum JavaScriptParser {
             chosen = blocks.dialect
         }
         let goal = chosen.typeScript ? .module : JavaScriptGoal(fileName: fileName)
-        var parser = try JSParser(bytes: source, file: fileName, dialect: chosen, htmlComments: goal != .module)
+        var parser = try JSParser(
+            bytes: source, file: fileName, dialect: chosen, htmlComments: goal != .module, comments: comments)
         var root = try parser.parseProgram()
         if goal == .scriptUnlessModuleSyntax, parser.lexer.sawHTMLComment, declaresModule(root) {
             // A module after all: what was read as an HTML-like comment is code (`a <!--b` is
             // `a < !--b`), so the file is read again as Node would read it.
-            var moduleParser = try JSParser(bytes: source, file: fileName, dialect: chosen, htmlComments: false)
+            // The comments noted are the module's alone.
+            comments?.offsets.withLock { $0.removeAll() }
+            var moduleParser = try JSParser(
+                bytes: source, file: fileName, dialect: chosen, htmlComments: false, comments: comments)
             root = try moduleParser.parseProgram()
         }
         return JavaScriptProgram(root: root, fileName: fileName, dialect: chosen)
@@ -165,11 +176,15 @@ struct JSParser {
     var parenthesized: [Int: (node: JSNode, lexer: JavaScriptLexer, tok: JSToken, prevEnd: Int, context: Int)] = [:]
     let scanBudget: Int
 
-    init(bytes: [UInt8], file: String, dialect: JavaScriptDialect, pattern: Bool = false, htmlComments: Bool = false) throws {
+    init(
+        bytes: [UInt8], file: String, dialect: JavaScriptDialect, pattern: Bool = false, htmlComments: Bool = false,
+        comments: JSCommentLog? = nil
+    ) throws {
         let lines = JSLineMap(bytes)
         var start = 0
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { start = 3 }
         lexer = JavaScriptLexer(bytes: bytes, file: file, lines: lines, start: start)
+        lexer.comments = comments
         lexer.metavariables = pattern
         lexer.htmlComments = htmlComments
         self.lines = lines

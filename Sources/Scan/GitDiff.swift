@@ -24,9 +24,12 @@ public enum GitDiff {
         guard known.status == 0 else {
             throw SentinelError(.invalidInput, "\(revision): no such commit in the git repository at \(directory)")
         }
+        // `--text`: a `.gitattributes` the change itself adds (`*.py -diff`, `binary`) would make
+        // git print "Binary files differ" with no lines, and every finding in those files vanish.
         let output = try git(
             [
-                "diff", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "--src-prefix=a/",
+                "diff", "--text", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all",
+                "--src-prefix=a/",
                 "--dst-prefix=b/", "--relative", revision,
                 "--",
             ],
@@ -36,6 +39,32 @@ public enum GitDiff {
         }
         let data = output.stdout
         return ChangedLines(unifiedDiff: String(decoding: data, as: UTF8.self))
+    }
+
+    /// The bytes of `name` (a path relative to `directory`) in `revision`'s tree, nil when that
+    /// tree has no entry there. As in a work tree, only a regular file is read: a link, a
+    /// directory or a submodule at the name is refused, and so is a file over `limit` bytes
+    /// (before git prints it). `revision` is one `changedLines` accepted.
+    public static func file(_ name: String, in directory: String, at revision: String, limit: Int) throws -> Data? {
+        let listing = try git(["ls-tree", "-l", "-z", revision, "--", name], in: directory)
+        guard listing.status == 0 else {
+            throw SentinelError(.invalidInput, "\(revision): git ls-tree failed: \(firstLine(listing.stderr))")
+        }
+        // `MODE TYPE OBJECT SIZE\tNAME\0`; nothing when the tree has no such entry.
+        guard let entry = listing.stdout.split(separator: 0).first, let tab = entry.firstIndex(of: 0x09) else { return nil }
+        let fields = String(decoding: entry[..<tab], as: UTF8.self).split(separator: " ", omittingEmptySubsequences: true)
+        guard fields.count == 4 else { throw SentinelError(.invalidInput, "\(revision):\(name): git ls-tree printed no entry") }
+        guard fields[0] == "100644" || fields[0] == "100755", fields[1] == "blob" else {
+            throw SentinelError(.invalidInput, "\(revision):\(name): not a regular file (git mode \(fields[0]))")
+        }
+        guard let size = Int(fields[3]), size <= limit else {
+            throw SentinelError(.invalidInput, "\(revision):\(name): \(fields[3]) bytes, more than the \(limit) allowed")
+        }
+        let blob = try git(["cat-file", "blob", String(fields[2])], in: directory)
+        guard blob.status == 0, blob.stdout.count == size else {
+            throw SentinelError(.invalidInput, "\(revision):\(name): git cat-file failed: \(firstLine(blob.stderr))")
+        }
+        return blob.stdout
     }
 
     /// Through the one git runner: the repository's own configuration runs nothing.

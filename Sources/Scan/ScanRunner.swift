@@ -1,6 +1,7 @@
 import Dispatch
 import Findings
 import Foundation
+import JavaScriptSyntax
 import PythonSyntax
 import SAST
 import ScanCore
@@ -39,6 +40,10 @@ public struct ScanRequest: Sendable {
     public var targets: [String]?
     /// `--max-file-size` in bytes; nil means `FileWalker.defaultMaxFileBytes`.
     public var maxFileBytes: Int?
+    /// False (`--no-inline-suppressions`): no comment in the code hides a finding.
+    public var inlineSuppressions = true
+    /// Findings about a pull request's change itself (`ChangeReview`), from `ScanPlan`.
+    public var changeFindings: [Finding] = []
 
     /// Makes a request for `root`; everything else defaults to the config's or built-in choices.
     public init(
@@ -86,6 +91,9 @@ public struct ScanRunner: Sendable {
     /// unknown tool name or bad input a scanner reports; a scanner that fails otherwise becomes a failed `ToolRun`.
     public func run(_ request: ScanRequest, context: ScanContext) throws -> ScanOutcome {
         let started = DispatchTime.now()
+        var context = context
+        // In a pull request's scan the pipeline alone tells the base's suppressions from the head's.
+        if !request.inlineSuppressions || request.changedLines != nil { context.toolsApplySuppressions = false }
         let plan = try select(request)
         // Rules load while the files are listed: neither needs the other.
         for (scanner, _) in plan { scanner.prepare(context: context) }
@@ -157,13 +165,16 @@ public struct ScanRunner: Sendable {
             equivalence = scanners.lazy.compactMap { ($0 as? NativeSASTScanner)?.equivalence(context: context) }.first
         }
 
-        let pipeline = FindingsPipeline(
+        var pipeline = FindingsPipeline(
             gate: request.gate, baseline: request.baseline,
             severityOverrides: request.config.severity,
             changedLines: request.changedLines, minimumSeverity: request.minimumSeverity,
             minimumConfidence: request.minimumConfidence,
             equivalence: equivalence ?? RuleEquivalence(), suppressionSyntaxes: suppressionSyntaxes)
-        let sources = SourceCache(root: request.root)
+        pipeline.inlineSuppressions = request.inlineSuppressions
+        pipeline.changeFindings = request.changeFindings
+        pipeline.scannedFiles = Set(target.files)
+        let sources = SourceCache(root: request.root, syntaxes: suppressionSyntaxes)
         let (final, status) = pipeline.process(report, sources: { sources.lines(of: $0) })
         // Bad input the scan could read past (a corrupt lockfile) still fails the run with 2.
         let exitStatus = !inputErrors.isEmpty && status != .scannerFailed ? .usage : status
@@ -284,11 +295,13 @@ public struct ScanRunner: Sendable {
 final class SourceCache: Sendable {
     private let root: String
     private let tree: TreeReader?
+    private let syntaxes: [SuppressionSyntax]
     private let cache = Mutex<[String: LineIndex]>([:])
 
-    init(root: String) {
+    init(root: String, syntaxes: [SuppressionSyntax] = []) {
         self.root = root
         self.tree = try? TreeReader(path: root)
+        self.syntaxes = syntaxes
     }
 
     func lines(of file: String) -> LineIndex? {
@@ -299,8 +312,16 @@ final class SourceCache: Sendable {
         // Splitting the decoded String on "\n" missed CRLF ("\r\n" is one Character), so a whole
         // CRLF file was one line and its suppressions never applied.
         var lines = LineIndex(data)
-        // Python's comments as its tokenizer finds them: a marker in a string literal suppresses nothing.
-        if file.hasSuffix(".py") || file.hasSuffix(".pyi") { lines.commentStarts = PyComment.offsets(in: lines.bytes) }
+        // Comments as the language's tokenizer finds them: a marker in a string literal (a template,
+        // a regular expression, JSX text) suppresses nothing. Only a file that mentions a marker is
+        // tokenized for it.
+        if Suppressions.mentionsMarker(lines, syntaxes: syntaxes) {
+            if file.hasSuffix(".py") || file.hasSuffix(".pyi") {
+                lines.commentStarts = PyComment.offsets(in: lines.bytes)
+            } else {
+                lines.commentStarts = JSComment.offsets(in: lines.bytes, fileName: file)
+            }
+        }
         cache.withLock { $0[file] = lines }
         return lines
     }

@@ -48,6 +48,11 @@ public struct ScanContext: Sendable {
     /// failing the scan (exit 3, naming `sentinel db update`). `--allow-stale-db` turns it on.
     public var allowStaleDatabase = false
 
+    /// Whether external tools may apply the suppression comments they read themselves (Bandit's
+    /// `# nosec`, Semgrep's `# nosemgrep`). False under `--no-inline-suppressions` and in a pull
+    /// request's scan (`--since`), where only the findings pipeline decides which comments count.
+    public var toolsApplySuppressions = true
+
     /// Seven days.
     public static let defaultMaxDatabaseAge: Double = 7 * 86_400
 

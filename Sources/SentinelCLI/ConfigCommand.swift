@@ -32,6 +32,10 @@ struct ConfigShowCommand: ParsableCommand {
     @Option(name: .customLong("max-db-age"), help: "As scan's --max-db-age.") var maxDatabaseAge: NonNegativeDurationArgument?
     @Flag(name: .customLong("allow-missing-db"), help: "As scan's --allow-missing-db.") var allowMissingDatabase = false
     @Flag(name: .customLong("allow-stale-db"), help: "As scan's --allow-stale-db.") var allowStaleDatabase = false
+    @Option(help: ArgumentHelp("As scan's --since: the revision's .sentinel.yml, not the tree's.", valueName: "rev"))
+    var since: String?
+    @Flag(name: .customLong("no-inline-suppressions"), help: "As scan's --no-inline-suppressions.")
+    var noInlineSuppressions = false
 
     func run() throws {
         try AnalysisSandbox.enterStartDirectory()
@@ -39,8 +43,9 @@ struct ConfigShowCommand: ParsableCommand {
         // The tree's .sentinel.yml is the repository's: as root, read by the unprivileged analysis.
         if AnalysisSandbox.applies {
             do {
-                var analysis = try AnalysisSandbox.over(paths.directory, named: Set(path.map { [$0] } ?? [])) {
-                    OutputPlacement.realPath($0) ?? $0
+                // git must see the work tree for `--since`.
+                var analysis = try AnalysisSandbox.over(paths.directory, named: Set(path.map { [$0] } ?? [])) { directory in
+                    (since != nil ? AnalysisSandbox.workTreeTop(directory) : nil) ?? OutputPlacement.realPath(directory) ?? directory
                 }
                 let repository = analysis.repository ?? paths.directory
                 analysis.readOnlyFiles = [config].compactMap { $0 }.map(AnalysisSandbox.absolute).filter {
@@ -63,6 +68,10 @@ struct ConfigShowCommand: ParsableCommand {
         options.allowMissingDatabase = allowMissingDatabase
         options.allowStaleDatabase = allowStaleDatabase
         options.maxDatabaseAge = maxDatabaseAge?.seconds
+        options.inlineSuppressions = !noInlineSuppressions
+        options.base = try since.map { revision in
+            try OptionValue.naming("--since", value: revision) { try BaseRevision.read(in: paths.directory, since: revision) }
+        }
         let plan = try ScanPlan(options)
         Console.write(1, Self.render(plan.settings, directory: paths.directory))
     }

@@ -74,8 +74,16 @@ struct ScanCommand: ParsableCommand {
         name: .customLong("write-baseline"),
         help: "Write every current finding to this baseline file (the findings do not fail the scan).")
     var writeBaseline: String?
-    @Option(help: "Report only findings on lines changed since this git revision.") var since: String?
-    @Option(help: "Config file (default: PATH/.sentinel.yml when present).") var config: String?
+    @Option(
+        help: ArgumentHelp(
+            "A pull request's scan: report only findings on lines changed since this git revision, with its .sentinel.yml, not the tree's.",
+            valueName: "rev"))
+    var since: String?
+    @Option(help: "Config file (default: PATH/.sentinel.yml when present; with --since, the revision's).") var config: String?
+    @Flag(
+        name: .customLong("no-inline-suppressions"),
+        help: "Ignore every suppression comment in the code: nosec, nosemgrep and sentinel: ignore.")
+    var noInlineSuppressions = false
     @Flag(
         name: .customLong("require-limits"),
         help: "Fail a sandboxed tool (exit 3) instead of approximating its limits with rlimits when no cgroup can be made.")
@@ -201,9 +209,15 @@ struct ScanCommand: ParsableCommand {
             format == .sarif || format == .html
             ? try OptionValue.naming("--sarif-root") { try SARIFRoot.resolve(scanDirectory: directory, explicit: sarifRoot) }
             : nil
-        options.baseline = try baseline.map(Baseline.load)
-        options.changedLines = try since.map { revision in
-            try OptionValue.naming("--since", value: revision) { try GitDiff.changedLines(in: directory, since: revision) }
+        options.inlineSuppressions = !noInlineSuppressions
+        options.base = try since.map { revision in
+            try OptionValue.naming("--since", value: revision) { try BaseRevision.read(in: directory, since: revision) }
+        }
+        // A pull request may edit a baseline it carries: its scan reads the base revision's.
+        options.baseline = try baseline.map { path in
+            guard var base = options.base else { return try Baseline.load(path) }
+            defer { options.base = base }
+            return try OptionValue.naming("--baseline", value: path) { try base.baseline(path, in: directory) }
         }
         let plan = try ScanPlan(options)
 

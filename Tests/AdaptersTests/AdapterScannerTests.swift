@@ -47,6 +47,20 @@ import Testing
         #expect(invocation.extraReadOnly.contains((tools as NSString).standardizingPath))
     }
 
+    /// Issue 76, H4: where only the findings pipeline may decide which comments count (a pull
+    /// request's scan, `--no-inline-suppressions`), the tools report what their own markers hide.
+    @Test func theToolsIgnoreTheirMarkersWhenSentinelDecides() throws {
+        var (context, tools) = try context()
+        defer { try? FileManager.default.removeItem(atPath: tools) }
+        context.toolsApplySuppressions = false
+        let bandit = BanditScanner().invocation(for: target, context: context).0
+        #expect(
+            bandit.command == [tools + "/bin/bandit", "-r", "-f", "json", "-q", "--ignore-nosec", "--", "app/views.py", "app/broken.py"])
+        let rules = AdapterFixtures.semgrepRules
+        let semgrep = SemgrepScanner(configPaths: [rules]).invocation(for: target, context: context).0
+        #expect(Array(semgrep.command.suffix(5)) == [rules, "--disable-nosem", "--", "app/views.py", "app/broken.py"])
+    }
+
     @Test func banditSkipsTargetsWithoutPython() throws {
         let (context, tools) = try context()
         defer { try? FileManager.default.removeItem(atPath: tools) }

@@ -105,6 +105,54 @@ struct ActionWorkflowCLITests {
     }
 }
 
+/// Issue 76, H4: the README's workflow on a pull request whose own `.sentinel.yml` says
+/// `failOn: none` and whose new route runs a query parameter as a command. On 7f222c61 the action
+/// had no base and no config input and the scan read the pull request's file: the job passed. Now
+/// the action scans against the event's base commit, gates on the base's configuration, and
+/// uploads the change to `.sentinel.yml` as a finding beside the injection.
+@Suite(
+    "README action workflow on a pull request", .serialized,
+    .enabled(
+        if: TestHost.canSandbox && PythonHost.hasPytest && FileManager.default.isExecutableFile(atPath: "/usr/bin/zip"),
+        "runs the action in the sandbox and builds an OSV export: needs root, user namespaces, python3-pytest and zip"))
+struct PullRequestActionCLITests {
+    @Test func aPullRequestIsGatedByItsBase() throws {
+        let workflow = try Workflow.load(CLI.packageRoot + "/README.md", after: "## The CI gate")
+        let action = try String(contentsOfFile: CLI.packageRoot + "/action.yml", encoding: .utf8)
+        let files = Runner.lockfiles.merging([
+            ".github/actions/sentinel/action.yml": action, "app.py": "import flask\n\napp = flask.Flask(__name__)\n",
+        ]) { a, _ in a }
+        let runner = try Runner(fixture: nil, files: files)
+        defer { runner.cleanUp() }
+        let base = try Runner.git(["rev-parse", "HEAD"], in: runner.origin)
+        try Runner.git(["checkout", "-q", "-b", "pull-request"], in: runner.origin)
+        try "failOn: none\n".write(toFile: runner.origin + "/.sentinel.yml", atomically: false, encoding: .utf8)
+        try """
+        import subprocess
+        import flask
+
+        app = flask.Flask(__name__)
+
+        @app.route("/run")
+        def run():
+            return subprocess.check_output(flask.request.args["cmd"], shell=True)
+
+        """.write(toFile: runner.origin + "/app.py", atomically: false, encoding: .utf8)
+        try Runner.git(["add", "-A"], in: runner.origin)
+        try Runner.git(["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "pull request"], in: runner.origin)
+        try Runner.git(["checkout", "-q", "main"], in: runner.origin)
+        runner.pullRequest = (head: "pull-request", base: base)
+
+        let scan = try runner.run(try #require(workflow.job("scan")), needsFailed: false)
+        #expect(scan.failed, "\(scan.log)")
+        // The heal step runs only when the scan's status is 1: the gate failed.
+        #expect(scan.exits.contains { $0.command.hasPrefix("policy=()") }, "\(scan.log)")
+        let sarif = try #require(runner.uploadedSARIF.first, "upload-sarif ran")
+        #expect(
+            Set(sarif.ruleIds) == ["python.taint-command-injection", "sentinel.config-changed"], "\(sarif.ruleIds)")
+    }
+}
+
 /// The jobs of the README's workflow, in order, as PyYAML reads the block (GitHub's own parser
 /// accepts the same YAML).
 struct Workflow {
@@ -205,6 +253,11 @@ final class Runner {
     let mirrorRequests: ServedExports
     private(set) var uploadedSARIF: [UploadedSARIF] = []
     private var artifacts: [String: String] = [:]
+    /// A `pull_request` run: the branch of origin the checkout holds and the base commit the
+    /// event names; nil for a push to main.
+    var pullRequest: (head: String, base: String)?
+    /// The repository variable `SENTINEL_CONFIG` (unset: empty, as GitHub gives it).
+    var operatorConfig = ""
 
     var workspace: String { root + "/work/demo/demo" }
     var runnerTemp: String { root + "/runner-temp" }
@@ -296,7 +349,8 @@ final class Runner {
             } else if let uses = step.uses, uses.hasPrefix("./") {
                 // A composite action of the checkout's own (this repository's action.yml, vendored).
                 let action = try CompositeAction.load(workspace + "/" + uses.dropFirst(2) + "/action.yml")
-                let exits = try action.run(on: self, with: step.with, environment: environment(job: job, step: step))
+                let exits = try action.run(
+                    on: self, with: try step.with.mapValues(substitute), environment: environment(job: job, step: step))
                 result.exits += exits
                 if exits.contains(where: { $0.status != 0 }) { result.failed = true }
             } else if let uses = step.uses {
@@ -320,7 +374,8 @@ final class Runner {
     func environment(job: Workflow.Job, step: Workflow.Step) throws -> [String: String] {
         var environment: [String: String] = [
             "PATH": URL(fileURLWithPath: CLI.binary).deletingLastPathComponent().path + ":/usr/local/bin:/usr/bin:/bin",
-            "HOME": runnerHome, "CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push",
+            "HOME": runnerHome, "CI": "true", "GITHUB_ACTIONS": "true",
+            "GITHUB_EVENT_NAME": pullRequest == nil ? "push" : "pull_request",
             "GITHUB_REPOSITORY": github.repository, "GITHUB_WORKSPACE": workspace, "RUNNER_TEMP": runnerTemp,
             "PYTHONDONTWRITEBYTECODE": "1",
             // The operator's mirror and GitHub Enterprise-style API: loopback servers of this test.
@@ -337,6 +392,9 @@ final class Runner {
     func substitute(_ value: String) throws -> String {
         switch value {
         case "${{ vars.SENTINEL_POLICY }}": return policy
+        case "${{ vars.SENTINEL_CONFIG }}": return operatorConfig
+        // The event's base commit; a push has no pull request, and the expression is empty.
+        case "${{ github.event.pull_request.base.sha }}": return pullRequest?.base ?? ""
         case "${{ secrets.GITHUB_TOKEN }}": return CIRecipeCLITests.token
         // Where the team hosts the tarball: the install step it serves is DistributionCLITests'.
         case "${{ vars.SENTINEL_URL }}": return "http://127.0.0.1:9/unused"
@@ -366,6 +424,7 @@ final class Runner {
         switch uses {
         case "actions/checkout@v4":
             _ = try Self.git(["clone", "-q", origin, workspace], in: root)
+            if let pullRequest { _ = try Self.git(["checkout", "-q", pullRequest.head], in: workspace) }
             // In a container job the workspace belongs to the runner's user, not to root.
             try chownTree(workspace, to: CIRecipeCLITests.runnerUID)
         case "github/codeql-action/upload-sarif@v3":

@@ -49,7 +49,8 @@ struct CompositeAction {
 
     /// Runs the steps on `runner`'s workspace with the caller's `with:` over the inputs' defaults.
     func run(on runner: Runner, with given: [String: String], environment: [String: String]) throws -> [Runner.Exit] {
-        var inputs = self.inputs
+        // A default may name the event (`${{ github.event.pull_request.base.sha }}`): the runner's values.
+        var inputs = try self.inputs.mapValues { $0.contains("${{") ? try runner.substitute($0) : $0 }
         for (key, value) in given {
             guard inputs[key] != nil else { throw RecipeError("the action has no input \(key)") }
             inputs[key] = value

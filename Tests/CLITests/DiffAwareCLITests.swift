@@ -15,6 +15,13 @@ struct DiffAwareCLITests {
         #expect(process.terminationStatus == 0, "git \(arguments)")
     }
 
+    /// The start lines of a JSON report's findings.
+    static func lines(_ text: String) -> Set<Int> {
+        let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        let findings = json?["findings"] as? [[String: Any]] ?? []
+        return Set(findings.compactMap { ($0["location"] as? [String: Any])?["startLine"] as? Int })
+    }
+
     @Test func onlyChangedLinesAreReported() throws {
         let directory = NSTemporaryDirectory() + "sentinel-since-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -35,11 +42,7 @@ struct DiffAwareCLITests {
             "--since", "HEAD", "--min-confidence", "low",
         ])
         #expect(all.status == 0 && since.status == 0, "\(all.stderr) \(since.stderr)")
-        let lines = { (text: String) -> Set<Int> in
-            let json = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-            let findings = json?["findings"] as? [[String: Any]] ?? []
-            return Set(findings.compactMap { ($0["location"] as? [String: Any])?["startLine"] as? Int })
-        }
+        let lines = Self.lines
         #expect(lines(all.stdout).contains(4))
         #expect(lines(all.stdout).contains(7))
         #expect(lines(since.stdout) == [7], "\(since.stdout)")
@@ -47,6 +50,29 @@ struct DiffAwareCLITests {
         let bad = try CLI.run(["scan", directory, "--since", "no-such-revision"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("--since no-such-revision"))
+    }
+
+    /// Issue 76, H5: a `.gitattributes` in the change (`*.py -diff`) made git print "Binary files
+    /// differ" for every Python file, with no line numbers: every finding in them was dropped.
+    @Test func attributesInTheChangeHideNoLines() throws {
+        let directory = NSTemporaryDirectory() + "sentinel-since-binary-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let old = "import os\n\ndef a(x):\n    os.system(\"ls \" + x)\n"
+        try old.write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)
+        try git(["init", "-q"], in: directory)
+        try git(["add", "."], in: directory)
+        try git(["commit", "-q", "-m", "first"], in: directory)
+        for attributes in ["*.py -diff\n", "*.py binary\n"] {
+            try attributes.write(toFile: directory + "/.gitattributes", atomically: true, encoding: .utf8)
+            try (old + "\ndef b(y):\n    eval(y)\n").write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)
+            let since = try CLI.run([
+                "scan", directory, "--sast", "--tools", "native", "--format", "json", "--fail-on", "none",
+                "--since", "HEAD", "--min-confidence", "low",
+            ])
+            #expect(since.status == 0, "\(since.stderr)")
+            #expect(Self.lines(since.stdout) == [7], "\(attributes): \(since.stdout.prefix(600))")
+        }
     }
 
     /// A scanned repository's own `.git/config` is hostile: filters, textconv, fsmonitor, an

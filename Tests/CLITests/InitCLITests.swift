@@ -47,6 +47,35 @@ struct InitCLITests {
         let sarif = try #require(runner.uploadedSARIF.first, "upload-sarif ran")
         #expect(sarif.category == "sentinel" && sarif.ruleIds.isEmpty, "\(sarif.ruleIds)")
 
+        // Issue 76, H4: a pull request whose own .sentinel.yml says `failOn: none` and whose new
+        // module runs a query parameter as a command fails the job: the workflow scans it
+        // against its base commit, with the base's configuration (on 7f222c61 it passed).
+        let base = try Runner.git(["rev-parse", "HEAD"], in: runner.origin)
+        try Runner.git(["checkout", "-q", "-b", "pull-request"], in: runner.origin)
+        try "failOn: none\n".write(toFile: runner.origin + "/.sentinel.yml", atomically: false, encoding: .utf8)
+        try """
+        import subprocess
+        import flask
+
+        app = flask.Flask(__name__)
+
+        @app.route("/run")
+        def run():
+            return subprocess.check_output(flask.request.args["cmd"], shell=True)
+
+        """.write(toFile: runner.origin + "/src/shop/admin.py", atomically: false, encoding: .utf8)
+        try Runner.git(["add", "-A"], in: runner.origin)
+        try Runner.git(["-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "pull request"], in: runner.origin)
+        try Runner.git(["checkout", "-q", "main"], in: runner.origin)
+        runner.pullRequest = (head: "pull-request", base: base)
+        let pull = try runner.run(try #require(workflow.job("scan")), needsFailed: false)
+        #expect(pull.failed, "\(pull.log)")
+        let gated = try #require(pull.exits.first { $0.command.hasPrefix("sentinel scan") }, "\(pull.log)")
+        #expect(gated.status == 1, "\(pull.log)")
+        #expect(
+            Set(runner.uploadedSARIF.last?.ruleIds ?? []) == ["python.taint-command-injection", "sentinel.config-changed"],
+            "\(runner.uploadedSARIF.last?.ruleIds ?? [])")
+
         // The hook init wrote is the repository's own hook, the same files.
         let hooks = try String(contentsOfFile: CLI.packageRoot + "/.pre-commit-hooks.yaml", encoding: .utf8)
         let written = try String(contentsOfFile: runner.origin + "/.pre-commit-config.yaml", encoding: .utf8)
@@ -92,9 +121,9 @@ struct InitCLITests {
             toFile: root + "/.sentinel.yml", atomically: false, encoding: .utf8)
         let result = try CLI.run(["config", "show", root, "--exclude", "build/**", "--min-confidence", "high"])
         #expect(result.status == 0, "\(result.stderr)")
-        // Keys in 18 columns, values in 32 (a longer one is followed by two spaces), then the origin.
+        // Keys in 21 columns, values in 32 (a longer one is followed by two spaces), then the origin.
         func row(_ key: String, _ value: String, _ origin: String) -> String {
-            key.padding(toLength: 18, withPad: " ", startingAt: 0)
+            key.padding(toLength: 21, withPad: " ", startingAt: 0)
                 + (value.count < 32 ? value.padding(toLength: 32, withPad: " ", startingAt: 0) : value + "  ") + "# " + origin + "\n"
         }
         let expected = [
@@ -105,6 +134,7 @@ struct InitCLITests {
             row("severity", "-", "default"), row("rules", "-", "default"), row("semgrep.config", "-", "default"),
             row("models", "-", "default"), row("sca.max-db-age", "3d", ".sentinel.yml"),
             row("sca.missing-db", "fail", "default"), row("sca.stale-db", "fail", "default"),
+            row("inline-suppressions", "honoured", "default"),
         ]
         #expect(result.stdout == "# sentinel scan \(root) would use:\n" + expected.joined())
 

@@ -24,15 +24,15 @@ private struct LintScanner: ScanCore.Scanner {
 
 /// Issue 28: the scan hands every scanner's suppression syntax to the findings pipeline.
 @Suite struct SuppressionSyntaxScanTests {
-    static func tree(_ source: String) -> String {
+    static func tree(_ source: String, file: String = "a.py") -> String {
         let path = NSTemporaryDirectory() + "sentinel-syntax-\(UUID().uuidString)"
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: path + "/a.py", contents: Data(source.utf8))
+        _ = FileManager.default.createFile(atPath: path + "/" + file, contents: Data(source.utf8))
         return path
     }
 
-    static func finding(_ rule: String, tool: ToolName, line: Int) -> Finding {
-        Finding(ruleId: rule, tool: tool, severity: .high, message: "m", location: Location(file: "a.py", startLine: line))
+    static func finding(_ rule: String, tool: ToolName, line: Int, file: String = "a.py") -> Finding {
+        Finding(ruleId: rule, tool: tool, severity: .high, message: "m", location: Location(file: file, startLine: line))
     }
 
     @Test func aSyntaxATestScannerDeclaresHidesItsFindings() throws {
@@ -79,6 +79,39 @@ private struct LintScanner: ScanCore.Scanner {
         let outcome = try ScanRunner(scanners: [native]).run(ScanRequest(root: root), context: ScanContext())
         #expect(outcome.report.findings.compactMap(\.location.startLine).sorted() == [1, 2, 3, 4, 8])
         #expect(outcome.report.suppressedCount == 1)
+    }
+
+    /// Issue 76, H15: in JavaScript and TypeScript too, a suppression is a comment as the parser
+    /// reads the file; the same text inside a string, a template literal, a regular expression or
+    /// JSX text hides nothing, while real comments still do.
+    @Test(arguments: ["a.js", "a.tsx", "a.vue"])
+    func aMarkerInsideAJavaScriptLiteralSuppressesNothing(file: String) throws {
+        var lines = [
+            ##"exec(c); const s = "// nosec";"##,
+            ##"exec(c); const t = '# nosec';"##,
+            "const u = `",
+            "// sentinel: ignore[javascript.x] looks like a reason",
+            "`; exec(c);",
+            "exec(c); const v = `${c} // nosec`;",
+            ##"exec(c); const w = /\/\/ nosec/;"##,
+            "exec(c); const x = <p>// nosec</p>;",
+            "exec(c); // nosec",
+            "exec(c); /* a */ // nosemgrep",
+            "exec(c / 2); // nosec",
+        ]
+        if file == "a.vue" {
+            lines.removeAll { $0.contains("<p>") }
+            lines = ["<template><p>{{ c }}</p></template>", "<script>"] + lines + ["</script>"]
+        }
+        let source = lines.joined(separator: "\n") + "\n"
+        let root = Self.tree(source, file: file)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let exec = lines.indices.filter { lines[$0].contains("exec(c") }.map { $0 + 1 }
+        let native = LintScanner(
+            name: "native", declares: false, findings: exec.map { Self.finding("javascript.x", tool: "native", line: $0, file: file) })
+        let outcome = try ScanRunner(scanners: [native]).run(ScanRequest(root: root), context: ScanContext())
+        #expect(outcome.report.findings.compactMap(\.location.startLine).sorted() == Array(exec.dropLast(3)), "\(source)")
+        #expect(outcome.report.suppressedCount == 3)
     }
 
     @Test func theRegistryHandsOverBanditsAndSemgrepsSyntax() {

@@ -17,7 +17,7 @@ public struct ScanOptions: Sendable {
     public var zap = false
     /// `--tools`.
     public var tools: [ToolName]?
-    /// `--config FILE`, the operator's, instead of the tree's `.sentinel.yml`.
+    /// `--config FILE`, the operator's, instead of the tree's (or the base revision's) `.sentinel.yml`.
     public var configFile: String?
     /// `--include` and `--exclude` globs, added to the config's.
     public var includes: [String] = []
@@ -33,8 +33,11 @@ public struct ScanOptions: Sendable {
     public var minConfidence: Confidence?
     /// `--baseline`, loaded.
     public var baseline: Baseline?
-    /// `--since`, as the lines it leaves in.
-    public var changedLines: ChangedLines?
+    /// `--since`: the lines it leaves in and the base revision's configuration (a pull request's
+    /// scan takes its configuration from there, not from the tree).
+    public var base: BaseRevision?
+    /// False with `--no-inline-suppressions`.
+    public var inlineSuppressions = true
     /// `--max-file-size` in bytes.
     public var maxFileBytes: Int?
     /// `--allow-missing-db`.

@@ -1,10 +1,12 @@
 import Findings
 import SAST
 import ScanCore
+import Support
 
 /// The scan `ScanOptions` ask for, with every precedence rule of `sentinel scan` applied in one
-/// place: the configuration (`--config`, else the tree's `.sentinel.yml`, plus the command line's
-/// globs), the gate (`--fail-on`, else the config's `failOn`, else high), the confidence floor
+/// place: the configuration (`--config`, else with `--since REV` the base revision's
+/// `.sentinel.yml`, else the tree's, plus the command line's globs; docs/SECURITY.md's
+/// configuration trust model), the gate (`--fail-on`, else the config's `failOn`, else high), the confidence floor
 /// (`--min-confidence`, else the config's, else medium), the kinds (`--dast URL` alone scans the
 /// application only) and the advisory data's age limit (a tree's own config may ask for fresher
 /// data, never accept older; a `--config` file is the operator's).
@@ -22,14 +24,26 @@ public struct ScanPlan: Sendable {
     /// Every setting in force with where it came from, in the order `config show` prints them.
     public private(set) var settings: [ScanSetting] = []
 
-    /// The plan for `options`; reads the tree's `.sentinel.yml` unless `--config` names a file.
+    /// The plan for `options`; reads the tree's `.sentinel.yml` unless `--config` names a file or
+    /// `--since` names the base revision whose file counts.
     public init(_ options: ScanOptions) throws {
         var config = ScanConfig()
         var file: String?
+        let directory = options.paths.directory
         if let path = options.configFile {
             config = try ScanConfig.load(path: path, environment: options.environment)
             file = path + " (--config)"
-        } else if let inTree = try ScanConfig.load(inTree: options.paths.directory) {
+        } else if let base = options.base {
+            // A pull request's own file may lower its gate: the base revision's counts, held to
+            // what a repository's file may name (paths inside the tree, no credentials).
+            if let data = base.configuration {
+                let name = "\(base.revision):\(ScanConfig.fileName)"
+                config = try ScanConfig.parse(
+                    String(decoding: data, as: UTF8.self), source: name, baseDirectory: directory,
+                    tree: try TreeReader(path: directory))
+                file = name + " (--since)"
+            }
+        } else if let inTree = try ScanConfig.load(inTree: directory) {
             config = inTree
             file = ScanConfig.fileName
         }
@@ -39,11 +53,16 @@ public struct ScanPlan: Sendable {
             if let option { return .commandLine(option) }
             return set ? fromFile : .defaults
         }
-        settings.append(
-            ScanSetting(
-                key: "config",
-                value: options.configFile ?? (file == nil ? "none" : options.paths.directory + "/" + ScanConfig.fileName),
-                origin: options.configFile != nil ? .commandLine("--config") : file == nil ? .defaults : .file("the scanned tree's")))
+        let configOrigin: ScanSetting.Origin =
+            options.configFile != nil
+            ? .commandLine("--config")
+            : file == nil ? .defaults : options.base != nil ? .commandLine("--since") : .file("the scanned tree's")
+        let configValue =
+            options.configFile
+            ?? (file == nil
+                ? "none"
+                : options.base.map { "\($0.revision):\(ScanConfig.fileName)" } ?? directory + "/" + ScanConfig.fileName)
+        settings.append(ScanSetting(key: "config", value: configValue, origin: configOrigin))
         let fileIncludes = config.include
         let fileExcludes = config.exclude
         config.include += options.includes
@@ -75,8 +94,14 @@ public struct ScanPlan: Sendable {
         var request = ScanRequest(
             root: options.paths.root, kinds: kinds.isEmpty ? nil : kinds,
             tools: options.tools ?? (options.zap ? ScannerRegistry.defaultToolNames + [ToolName.zap] : nil),
-            config: config, gate: gate, baseline: options.baseline, changedLines: options.changedLines,
+            config: config, gate: gate, baseline: options.baseline, changedLines: options.base?.changedLines,
             targets: webOnly ? [] : options.paths.targets, maxFileBytes: options.maxFileBytes)
+        request.inlineSuppressions = options.inlineSuppressions
+        if let base = options.base {
+            request.changeFindings = ConfigurationChange.findings(
+                base: base, directory: directory, config: config, operatorConfig: options.configFile,
+                severity: ChangeReview.severity(under: gate))
+        }
         request.minimumSeverity = options.severity
         request.minimumConfidence = options.minConfidence ?? config.minConfidence ?? Confidence.defaultMinimum
         self.request = request
@@ -132,6 +157,12 @@ public struct ScanPlan: Sendable {
             ScanSetting(
                 key: "sca.stale-db", value: allowStaleDatabase ? "warn" : "fail",
                 origin: origin(false, option: options.allowStaleDatabase ? "--allow-stale-db" : nil)))
+        settings.append(
+            ScanSetting(
+                key: "inline-suppressions",
+                value: !options.inlineSuppressions ? "ignored" : options.base != nil ? "the base revision's only" : "honoured",
+                origin: !options.inlineSuppressions
+                    ? .commandLine("--no-inline-suppressions") : options.base != nil ? .commandLine("--since") : .defaults))
         self.settings = settings
     }
 

@@ -5,8 +5,10 @@ enum WorkflowTemplate {
         """
         # Written by `sentinel init`: `sentinel scan` on every push to \(setup.branch) and every pull request;
         # findings appear under Security -> Code scanning, and one at or above failOn (.sentinel.yml)
-        # fails the job. SENTINEL_IMAGE (Settings -> Variables) names the image built from Sentinel's
-        # Containerfile (`make image`), pushed where your runners pull from.
+        # fails the job. A pull request is scanned against its base commit (--since): only the lines
+        # it writes, with the base's .sentinel.yml and suppressions, never its own, and what it changes
+        # in them is reported. SENTINEL_IMAGE (Settings -> Variables) names the image built from
+        # Sentinel's Containerfile (`make image`), pushed where your runners pull from.
         name: sentinel
         on:
           push:
@@ -25,8 +27,12 @@ enum WorkflowTemplate {
               SENTINEL_HOME: /tmp/sentinel             # the OSV database, outside the checkout
             steps:
               - uses: actions/checkout@v4
+                with:
+                  fetch-depth: 0                       # a pull request's base commit, for --since
               - run: sentinel db update --for .
-              - run: sentinel scan . --format sarif --output sentinel.sarif
+              - run: sentinel scan . --format sarif --output sentinel.sarif ${SENTINEL_BASE:+--since "$SENTINEL_BASE"}
+                env:
+                  SENTINEL_BASE: ${{ github.event.pull_request.base.sha }}   # empty on a push
               - if: always() && hashFiles('sentinel.sarif') != ''
                 uses: github/codeql-action/upload-sarif@v3
                 with:
