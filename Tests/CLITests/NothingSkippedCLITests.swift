@@ -92,6 +92,25 @@ struct NothingSkippedCLITests {
         }
     }
 
+    /// H7: a `bun.lock` package name read by `db update --for` is quoted in a warning: one line.
+    @Test func aLockfileKeyInAWarningIsOneLine() throws {
+        let lock = "{\n  \"lockfileVersion\": 1,\n  \"packages\": {\n    \"x\\n::add-mask::hunter2\": 5\n  }\n}\n"
+        let root = try CLI.tree(texts: ["bun.lock": lock], prefix: "bun-commands")
+        let home = root + ".home"
+        defer {
+            try? FileManager.default.removeItem(atPath: root)
+            try? FileManager.default.removeItem(atPath: home)
+        }
+        let result = try CLI.run(
+            ["db", "update", "--for", root, "--url", "http://127.0.0.1:9/"], environment: CLI.environment(home: home), timeout: 120)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(
+            lines.contains(
+                "sentinel: warning: \(root): bun.lock:4: error: package \"x\\x0a::add-mask::hunter2\" must be an array starting with its resolution"
+            ), "\(result.stderr)")
+        #expect(!lines.contains { $0.hasPrefix("::") }, "\(result.stderr)")
+    }
+
     /// H7: a text report's line starts with a file's name, which the repository chose.
     @Test func aReportLineCannotStartAWorkflowCommand() throws {
         let root = try CLI.tree(texts: ["::error file=x.py::forged.py": "eval(input())\n"], prefix: "report-commands")
