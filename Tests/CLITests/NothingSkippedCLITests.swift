@@ -59,6 +59,27 @@ struct NothingSkippedCLITests {
         #expect(text.stdout.contains("(5 files scanned in"), "\(text.stdout)")
     }
 
+    /// H6: a `<script` in a comment, an attribute or a `<style>` swallowed the real script (the
+    /// component was skipped as a syntax error), and `lang = "ts"` was read as JavaScript.
+    @Test func aComponentsScriptIsFoundAsItsCompilerFindsIt() throws {
+        let component = """
+            <!-- the old <script> block was here -->
+            <template><p title="<script>">hi</p></template>
+            <script setup lang = "ts">
+            const el = document.getElementById('out') as HTMLElement
+            el.innerHTML = location.hash
+            </script>
+            <style>.a::after { content: "<script>" }</style>
+
+            """
+        let root = try CLI.tree(texts: ["App.vue": component], prefix: "component")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let result = try CLI.run(["scan", root, "--allow-missing-db", "--format", "json"], timeout: 120)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(try findings(result.stdout) == ["App.vue javascript.taint-dom-xss"], "\(result.stdout.prefix(2000))")
+        #expect(!result.stdout.contains("file skipped"))
+    }
+
     /// Rounds 2–3: a command injection under `app/build/` was not reported by default. A nested
     /// `build/` is source; one at the root or beside a package manifest is generated output.
     @Test func aNestedBuildDirectoryIsSourceAndAPackagesBuildIsOutput() throws {
