@@ -16,6 +16,12 @@ public enum Console {
         write(1, body.split(separator: "\n", omittingEmptySubsequences: false).map { DisplayText.inert($0) }.joined(separator: "\n") + "\n")
     }
 
+    /// Writes `text` to stdout as it is (no newline added), redacted, each line made inert like
+    /// `out`'s: a text report or summary that ends its own lines.
+    public static func text(_ text: String) {
+        write(1, text.split(separator: "\n", omittingEmptySubsequences: false).map { DisplayText.inert($0) }.joined(separator: "\n"))
+    }
+
     /// Writes `text` to stderr as ONE line (a trailing newline dropped, then added), redacted,
     /// through `DisplayText.line`: errors and warnings quote what came from outside (a server's
     /// refusal, a file's name, a key of a repository's YAML), which must neither drive the

@@ -64,7 +64,7 @@ struct ConfigShowCommand: ParsableCommand {
         options.allowStaleDatabase = allowStaleDatabase
         options.maxDatabaseAge = maxDatabaseAge?.seconds
         let plan = try ScanPlan(options)
-        Console.write(1, Self.render(plan.settings, directory: paths.directory))
+        Console.text(Self.render(plan.settings, directory: paths.directory))
     }
 
     /// One line per setting, `key  value  # origin`, aligned, values escaped for the terminal.
