@@ -8,18 +8,28 @@ import Synchronization
 /// Writes to the standard streams without going through buffered `print` for stderr,
 /// so messages interleave correctly with a sandboxed child writing to the same fds.
 public enum Console {
-    /// Writes `text` and a newline (unless it ends in one) to stdout, redacted.
+    /// Writes `text` and a newline (unless it ends in one) to stdout, redacted, each line unable
+    /// to act as a CI runner's workflow command (`DisplayText.inert`): tables and reports quote
+    /// what came from outside (a file's name can start with `::`).
     public static func out(_ text: String) {
-        write(1, text.hasSuffix("\n") ? text : text + "\n")
+        let body = text.hasSuffix("\n") ? String(text.dropLast()) : text
+        write(1, body.split(separator: "\n", omittingEmptySubsequences: false).map { DisplayText.inert($0) }.joined(separator: "\n") + "\n")
     }
 
-    /// Writes `text` and a newline (unless it ends in one) to stderr, redacted, each line with
-    /// its control characters escaped: errors and warnings quote what came from outside (a
-    /// server's refusal, a file's name), which must not drive the operator's terminal (issue 54).
+    /// Writes `text` to stdout as it is (no newline added), redacted, each line made inert like
+    /// `out`'s: a text report or summary that ends its own lines.
+    public static func text(_ text: String) {
+        write(1, text.split(separator: "\n", omittingEmptySubsequences: false).map { DisplayText.inert($0) }.joined(separator: "\n"))
+    }
+
+    /// Writes `text` to stderr as ONE line (a trailing newline dropped, then added), redacted,
+    /// through `DisplayText.line`: errors and warnings quote what came from outside (a server's
+    /// refusal, a file's name, a key of a repository's YAML), which must neither drive the
+    /// operator's terminal (issue 54) nor, by a line break of its own, start a line a CI runner
+    /// reads as a workflow command (issue 76, H7). A caller with several lines writes each.
     public static func error(_ text: String) {
         let body = text.hasSuffix("\n") ? String(text.dropLast()) : text
-        let shown = body.split(separator: "\n", omittingEmptySubsequences: false).map { DisplayText.escaped($0) }
-        write(2, shown.joined(separator: "\n") + "\n")
+        write(2, DisplayText.line(body) + "\n")
     }
 
     /// Writes `text` to `fd`, redacted; a closed stream is ignored.

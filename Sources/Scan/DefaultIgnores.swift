@@ -15,6 +15,17 @@ public struct DefaultIgnores: Sendable, Hashable {
     ]
     /// Generated output.
     public static let buildPatterns = ["build/", "dist/", ".tox/", ".eggs/", "__pycache__/"]
+    /// Output directories whose name is also a common name for source (`app/build/` holding the
+    /// code that builds): left out only where they are generated output, at the scan's root or
+    /// beside a package manifest (`packages/web/dist/` beside `packages/web/package.json`), as
+    /// the build tools write them. A nested one elsewhere is source and is analysed (hostile
+    /// inputs rounds 2–3: a command injection under `app/build/` was not reported).
+    public static let outputDirectories: Set<String> = ["build", "dist"]
+    /// Files that make their directory a package whose build writes `build/` or `dist/` beside
+    /// them: Python's, npm's, Gradle's, CMake's.
+    public static let packageManifests: Set<String> = [
+        "pyproject.toml", "setup.py", "setup.cfg", "package.json", "build.gradle", "build.gradle.kts", "CMakeLists.txt",
+    ]
 
     /// Every default pattern, in the order the summary names them.
     public static let patterns = testPatterns + dependencyPatterns + buildPatterns
@@ -32,9 +43,21 @@ public struct DefaultIgnores: Sendable, Hashable {
 
     private let set: PatternSet?
 
-    /// The standard list (`enabled`), or none.
-    public init(enabled: Bool = true) {
-        set = enabled ? PatternSet(Self.patterns) : nil
+    /// The standard list (`enabled`), or none. `packageDirectories`: the directories (relative to
+    /// the scan root, `""` for the root) holding a package manifest, where an output directory
+    /// (`build/`, `dist/`) is generated; nil takes every one for generated output.
+    public init(enabled: Bool = true, packageDirectories: Set<String>? = nil) {
+        set = enabled ? PatternSet(Self.patterns, generatedIn: packageDirectories) : nil
+    }
+
+    /// The directories among `files` (relative paths) that hold a package manifest, `""` for the root.
+    public static func packageDirectories(_ files: [String]) -> Set<String> {
+        Set(
+            files.compactMap { file in
+                let name = PathText.lastComponent(of: file)
+                guard packageManifests.contains(name) else { return nil }
+                return String(file.dropLast(name.count).dropLast(file.count > name.count ? 1 : 0))
+            })
     }
 
     /// Whether `path` (relative to the scan root) is test code by the default patterns.
@@ -92,10 +115,14 @@ private struct PatternSet: Sendable, Hashable {
     let directories: [[UInt8]]
     /// File-name globs (no `/`), matched against a file's name alone.
     let fileNames: [Glob]
+    /// Where an output directory (`DefaultIgnores.outputDirectories`) is generated: at the root
+    /// and in these directories; nil: everywhere.
+    let generatedIn: Set<String>?
 
-    init(_ patterns: [String]) {
+    init(_ patterns: [String], generatedIn: Set<String>? = nil) {
         directories = patterns.filter { $0.hasSuffix("/") }.map { Array($0.utf8.dropLast()) }
         fileNames = patterns.filter { !$0.hasSuffix("/") }.map { Glob($0) }
+        self.generatedIn = generatedIn
     }
 
     func matches(_ path: String) -> Bool { firstMatch(path) != nil }
@@ -112,7 +139,8 @@ private struct PatternSet: Sendable, Hashable {
                 defer { start = i + 1 }
                 guard i > start else { continue }
                 if let directory = name, let match = ignoredDirectory(bytes[directory]) {
-                    return String(decoding: match, as: UTF8.self) + "/"
+                    let text = String(decoding: match, as: UTF8.self)
+                    if isGenerated(text, parent: bytes[0..<max(0, directory.lowerBound - 1)]) { return text + "/" }
                 }
                 name = start..<i
             }
@@ -120,6 +148,15 @@ private struct PatternSet: Sendable, Hashable {
             let text = ArraySlice(bytes[name])
             return fileNames.first { $0.matches(name: text) }?.pattern
         }
+    }
+
+    /// Whether the directory `name` under `parent` is left out: an output directory only at the
+    /// root or in a package directory (`generatedIn`), any other everywhere.
+    private func isGenerated(_ name: String, parent: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        guard let generatedIn, DefaultIgnores.outputDirectories.contains(name) else { return true }
+        // `a//build/x`: the parent as the tree names it, without empty segments' slashes.
+        let path = String(decoding: parent, as: UTF8.self).split(separator: "/").joined(separator: "/")
+        return path.isEmpty || generatedIn.contains(path)
     }
 
     private func ignoredDirectory(_ segment: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8]? {

@@ -1,4 +1,5 @@
 import Findings
+import SAST
 import Support
 
 /// Source files and lockfiles a scan met but no scanner of it analyses: said in a notice and left
@@ -22,8 +23,11 @@ enum LanguageCoverage {
     ]
 
     /// What `files` hold that the scan does not analyse: per language, its files (when a code
-    /// scanner ran), and the lockfiles no parser reads (when the dependency scanner ran).
-    static func unanalysed(_ files: [String], codeScanned: Bool, dependenciesScanned: Bool) -> (
+    /// scanner ran), the `scripts` whose interpreter no front end reads (`#!/bin/bash`: "bash
+    /// script"), and the lockfiles no parser reads (when the dependency scanner ran).
+    static func unanalysed(
+        _ files: [String], codeScanned: Bool, dependenciesScanned: Bool, scripts: [(file: String, interpreter: String)] = []
+    ) -> (
         sources: [(language: String, files: [String])], lockfiles: [(file: String, why: String)]
     ) {
         var byLanguage: [String: [String]] = [:]
@@ -36,7 +40,14 @@ enum LanguageCoverage {
             guard let language = unanalysedLanguages.first(where: { $0.extensions.contains(suffix) })?.language else { continue }
             byLanguage[language, default: []].append(file)
         }
-        let sources = unanalysedLanguages.compactMap { entry in byLanguage[entry.language].map { (entry.language, $0) } }
+        var sources = unanalysedLanguages.compactMap { entry in byLanguage[entry.language].map { (entry.language, $0) } }
+        if codeScanned {
+            var byInterpreter: [String: [String]] = [:]
+            for script in scripts where SourceLanguage(interpreter: script.interpreter) == nil {
+                byInterpreter["\(script.interpreter) script", default: []].append(script.file)
+            }
+            sources += byInterpreter.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        }
         return (sources, lockfiles)
     }
 

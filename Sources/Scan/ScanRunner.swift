@@ -152,13 +152,24 @@ public struct ScanRunner: Sendable {
         let ran = Set(outputs.map(\.tool.name))
         let (unanalysed, unreadLockfiles) = LanguageCoverage.unanalysed(
             target.files, codeScanned: asked.contains(ToolName.native) && !ran.contains(ToolName.semgrep),
-            dependenciesScanned: asked.contains(ToolName.osv))
+            dependenciesScanned: asked.contains(ToolName.osv), scripts: asked.contains(ToolName.native) ? target.scripts() : [])
         report.notices += LanguageCoverage.notices(
             sources: unanalysed, lockfiles: unreadLockfiles, secretsScanned: ran.contains(ToolName.secrets))
         report.filesScanned -= unanalysed.reduce(0) { $0 + $1.files.count }
+        // A file over the size limit that the scan would analyse is a finding, not a note.
+        let ranDependencies = outputs.contains { $0.tool.name == ToolName.osv }
+        let notAnalysed = OversizedFiles.findings(
+            selection.oversized.filter { !(ranDependencies && DependencyScanner.reads($0, root: target.root)) },
+            target: target, walker: walker, code: plan.contains { $0.0.kind == .sast },
+            secrets: plan.contains { $0.0.kind == .secrets })
+        report.findings += notAnalysed
+        if !notAnalysed.isEmpty && !report.rules.contains(where: { $0.id == ParserBoundFinding.descriptor.id }) {
+            report.rules.append(ParserBoundFinding.descriptor)
+        }
+        let reported = Set(notAnalysed.compactMap(\.location.file))
+        selection.oversized.removeAll { reported.contains($0) }
         report.skippedFiles = Self.skippedFiles(
-            selection, target: target, walker: walker, unread: unread,
-            ranDependencies: outputs.contains { $0.tool.name == ToolName.osv })
+            selection, target: target, walker: walker, unread: unread, ranDependencies: ranDependencies)
         report.durationSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         // An adapter's findings need the native rules' mapping even when the native engine did not run.
         if equivalence == nil, report.findings.contains(where: { !ToolName.builtIn.contains($0.tool) }) {
@@ -198,7 +209,9 @@ public struct ScanRunner: Sendable {
         _ selection: inout FileWalker.Selection, request: ScanRequest, targets: [String],
         include: [Glob]
     ) -> (exclusions: [DefaultExclusion], files: [String]) {
-        let ignores = DefaultIgnores(enabled: request.config.defaultExcludes)
+        let ignores = DefaultIgnores(
+            enabled: request.config.defaultExcludes,
+            packageDirectories: DefaultIgnores.packageDirectories(selection.files + selection.oversized))
         let named = Set(
             targets.filter { target in
                 FileWalker.status(ofTarget: target).map { $0.st_mode & S_IFMT != S_IFDIR } ?? false
@@ -218,16 +231,14 @@ public struct ScanRunner: Sendable {
 
     /// Files the scan was asked to cover and did not read, sorted by path: unreadable or special
     /// files from the walk, files over the size limit (except lockfiles dependency scanning
-    /// read), and files a scanner failed to read.
+    /// read, and those `OversizedFiles` made findings of), and files a scanner failed to read.
     static func skippedFiles(
         _ selection: FileWalker.Selection, target: ScanTarget, walker: FileWalker,
         unread: [SkippedFile], ranDependencies: Bool
     ) -> [SkippedFile] {
         var skipped = selection.skipped + unread
         for file in selection.oversized where !(ranDependencies && DependencyScanner.reads(file, root: target.root)) {
-            var info = stat()
-            let size = stat(target.absolute(file), &info) == 0 ? Int(info.st_size) : walker.maxFileBytes + 1
-            skipped.append(SkippedFile(file: file, reason: walker.oversizedReason(bytes: size)))
+            skipped.append(SkippedFile(file: file, reason: OversizedFiles.reason(file, target: target, walker: walker)))
         }
         var seen = Set<String>()
         return skipped.filter { seen.insert($0.file).inserted }.sorted { $0.file < $1.file }

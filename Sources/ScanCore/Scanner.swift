@@ -49,20 +49,42 @@ public struct ScanTarget: Sendable {
         root.hasSuffix("/") ? root + relative : root + "/" + relative
     }
 
-    /// Files without an extension whose first line is a Python shebang (`#!/usr/bin/env
-    /// python3`): scripts the interpreter runs, Python whatever their name.
-    public func pythonScripts() -> [String] {
-        files.filter { file in
-            guard let name = file.split(separator: "/").last, !name.contains("."),
-                let head = try? read(file), head.starts(with: Array("#!".utf8))
-            else { return false }
-            let line = String(decoding: head.prefix(256).prefix { $0 != 0x0A && $0 != 0x0D }, as: UTF8.self)
-            // `python`, `python3`, `python3.12`, `pypy3`, through env or a path.
-            return line.split(whereSeparator: { $0 == " " || $0 == "/" || $0 == "\t" }).contains { word in
-                word.hasPrefix("python") || word.hasPrefix("pypy")
+    /// Files whose name says no language the scan reads (`bin/deploy`, `ping.cgi`, `deploy.prod`)
+    /// and whose first line is a shebang, each with the interpreter it names (`python3`, `node`,
+    /// `bash`): scripts the interpreter runs whatever their name. Only the first
+    /// `Shebang.headBytes` bytes of each are read.
+    public func scripts() -> [(file: String, interpreter: String)] {
+        files.compactMap { file in
+            let name = PathText.lastComponent(of: file)
+            if let dot = name.lastIndex(of: "."), dot != name.startIndex,
+                Self.notScripts.contains(name[name.index(after: dot)...].lowercased())
+            {
+                return nil
             }
+            guard let head = try? head(file), let interpreter = Shebang.interpreter(of: head)
+            else { return nil }
+            return (file, interpreter)
         }
     }
+
+    /// The first `Shebang.headBytes` bytes of the tree's file `relative` (a script's first
+    /// line), read through the root's `TreeReader` whatever the file's size.
+    public func head(_ relative: String) throws -> [UInt8] {
+        guard let tree else { throw SentinelError(.invalidInput, "\(root): cannot open directory") }
+        return try tree.head(relative, count: Shebang.headBytes)
+    }
+
+    /// Extensions that name what a file is (code read by name, data, documents, media, archives,
+    /// other languages' sources, shell and batch scripts): such a file is not looked into for a
+    /// shebang.
+    public static let notScripts: Set<String> = [
+        "py", "pyw", "pyi", "ipynb", "wsgi", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "vue", "svelte",
+        "md", "rst", "txt", "adoc", "json", "yml", "yaml", "toml", "ini", "cfg", "lock", "xml", "csv", "tsv", "html", "htm",
+        "css", "scss", "less", "svg", "png", "jpg", "jpeg", "gif", "ico", "webp", "pdf", "zip", "gz", "tgz", "bz2", "xz",
+        "jar", "whl", "map", "woff", "woff2", "ttf", "eot", "otf", "mp3", "mp4", "so", "o", "a", "pyc", "class",
+        "go", "java", "kt", "kts", "rb", "php", "cs", "rs", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "swift", "scala",
+        "sh", "bash", "zsh", "fish", "ps1", "bat", "cmd", "pl", "pm",
+    ]
 
     /// Selected files with one of these extensions (without the dot).
     public func files(withExtensions extensions: Set<String>) -> [String] {

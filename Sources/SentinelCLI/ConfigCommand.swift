@@ -73,7 +73,7 @@ struct ConfigShowCommand: ParsableCommand {
             try OptionValue.naming("--since", value: revision) { try BaseRevision.read(in: paths.directory, since: revision) }
         }
         let plan = try ScanPlan(options)
-        Console.write(1, Self.render(plan.settings, directory: paths.directory))
+        Console.text(Self.render(plan.settings, directory: paths.directory))
     }
 
     /// One line per setting, `key  value  # origin`, aligned, values escaped for the terminal.

@@ -27,7 +27,7 @@ struct FleetShowCommand: ParsableCommand {
             attempts: try queue.attempts(of: job.value), patch: try queue.patch(of: job.value), decisions: try queue.decisions(job.value))
         switch format {
         case .json: Console.write(1, try FleetJSON.encode(shown) + "\n")
-        case .text: Console.write(1, shown.text())
+        case .text: Console.text(shown.text())
         }
     }
 }

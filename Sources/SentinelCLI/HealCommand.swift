@@ -164,8 +164,8 @@ struct HealCommand: ParsableCommand {
         if format == .json {
             Console.write(1, try evidence.json(with: autonomy) + "\n")
         } else {
-            Console.write(1, HealSummary.text(evidence, out: out))
-            if let autonomy { Console.write(1, AutonomySummary.text(autonomy)) }
+            Console.text(HealSummary.text(evidence, out: out))
+            if let autonomy { Console.text(AutonomySummary.text(autonomy)) }
         }
         for warning in autonomy?.warnings ?? [] { Console.error("sentinel: warning: \(warning)") }
         if outcome.candidate == nil { throw ExitCode(1) }

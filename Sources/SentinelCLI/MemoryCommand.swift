@@ -45,7 +45,7 @@ struct MemoryShowCommand: ParsableCommand {
         if let lesson = record.lesson { lines.append("lesson: \(lesson)") }
         lines.append("patch sha256: \(record.patchHash)")
         Console.out(lines.joined(separator: "\n"))
-        if !record.patch.isEmpty { Console.write(1, record.patch.hasSuffix("\n") ? record.patch : record.patch + "\n") }
+        if !record.patch.isEmpty { Console.text(record.patch.hasSuffix("\n") ? record.patch : record.patch + "\n") }
     }
 }
 

@@ -32,7 +32,10 @@ public enum SentinelMain {
             Console.out(Sentinel.fullMessage(for: error))
             return 0
         }
-        Console.error(Sentinel.fullMessage(for: error))
+        // The usage text is several lines of the parser's own; each is printed as one.
+        for line in Sentinel.fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false) {
+            Console.error(String(line))
+        }
         return code == .validationFailure ? 2 : code.rawValue
     }
 }

@@ -52,4 +52,30 @@ public enum BoundedFile {
         }
         return data
     }
+
+    /// The first `count` bytes (or fewer, the whole file) of the open regular file `fd`: what a
+    /// look at its beginning needs (a shebang line), whatever the file's size.
+    public static func head(fd: Int32, name: String, count: Int) throws -> [UInt8] {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw SentinelError(.invalidInput, "\(name): cannot stat: \(Errno.current)", errno: .current)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw SentinelError(.invalidInput, "\(name): not a regular file")
+        }
+        var bytes: [UInt8] = []
+        while bytes.count < count {
+            let want = count - bytes.count
+            let chunk = try [UInt8](unsafeUninitializedCapacity: want) { buffer, initialized in
+                initialized = 0
+                switch retryingOnInterrupt({ Glibc.read(fd, buffer.baseAddress, buffer.count) }) {
+                case .success(let read): initialized = read
+                case .failure(let failure): throw SentinelError(.io, "\(name): read failed: \(failure)", errno: failure)
+                }
+            }
+            if chunk.isEmpty { break }
+            bytes += chunk
+        }
+        return bytes
+    }
 }

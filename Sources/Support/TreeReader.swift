@@ -45,6 +45,14 @@ public final class TreeReader: Sendable {
         return try BoundedFile.read(fd: file, name: relative, limit: limit)
     }
 
+    /// The first `count` bytes of the regular file at `relative` (all of a shorter one), opened
+    /// as `read` opens it, whatever its size. Throws as `read` does.
+    public func head(_ relative: String, count: Int) throws -> [UInt8] {
+        let file = try openFile(relative)
+        defer { close(file) }
+        return try BoundedFile.head(fd: file, name: relative, count: count)
+    }
+
     /// Whether something (of any kind, a link included) sits at `relative` inside the tree.
     public func exists(_ relative: String) -> Bool {
         do throws(Errno) {

@@ -74,6 +74,54 @@ import Testing
         #expect(try program("<template><p>hi</p></template>", "A.vue").children.isEmpty)
     }
 
+    /// Issue 76, H6: the blocks are found as the SFC compilers find them, not by searching for the
+    /// text `<script`: one in a comment, an attribute value or a `<style>` swallowed the real script.
+    @Test(arguments: [
+        "<!-- an old <script> block -->\n",
+        "<template>\n  <p title=\"<script>\">hi</p>\n</template>\n",
+        "<template data-x='<script>'><p/></template>\n",
+        "<style>\n.a::after { content: \"<script>\" }\n</style>\n",
+        "<docs>\nUse <script> tags sparingly\n</docs>\n",
+        "<template><template v-if=\"a\"><b/></template><!-- <script> --></template>\n",
+    ])
+    func aScriptTextOutsideABlockIsNotABlock(before: String) throws {
+        let source = before + "<script>\nrun(input)\n</script>\n"
+        let line = source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0 == "run(input)" }! + 1
+        let root = try program(source, "C.vue")
+        #expect(root.children.map(\.kind) == [.expressionStatement])
+        #expect(root.children.first?.range.start.line == line)
+        #expect(nodes(root, .call).count == 1)
+    }
+
+    @Test func svelteMarkupTagsAndExpressionsAreNotBlocks() throws {
+        let source = """
+            <p>{"<script>"}</p>
+            <button on:click={() => a > b} title="<script>">x</button>
+            <script>
+              run(input)
+            </script>
+            """
+        let root = try program(source, "C.svelte")
+        #expect(root.children.map(\.kind) == [.expressionStatement])
+        #expect(root.children.first?.range.start.line == 4)
+    }
+
+    @Test(arguments: [
+        ("<script lang = \"ts\">", JavaScriptDialect.typeScript), ("<script lang=ts>", .typeScript),
+        ("<script lang=tsx>", .tsx), ("<script\n  setup\n  lang='TS'\n>", .typeScript), ("<script data-lang=\"ts\">", .javaScript),
+    ])
+    func theLangAttributeIsReadAsHTMLReadsIt(tag: String, dialect: JavaScriptDialect) throws {
+        let program = try JavaScriptParser.parse(source: tag + "\nlet a = 1\n</script>", fileName: "C.vue")
+        #expect(program.dialect == dialect)
+    }
+
+    @Test func aDataTypeAttributeIsNotTheType() throws {
+        let root = try program("<script data-type=\"application/json\">\nrun(input)\n</script>", "C.vue")
+        #expect(nodes(root, .call).count == 1)
+        let data = try program("<script type = \"application/json\">\n{\"a\": 1}\n</script>", "C.vue")
+        #expect(data.children.isEmpty)
+    }
+
     @Test func dialectFollowsTheFileName() {
         #expect(JavaScriptDialect(fileName: "a.mjs") == .javaScript)
         #expect(JavaScriptDialect(fileName: "a.CJS") == .javaScript)

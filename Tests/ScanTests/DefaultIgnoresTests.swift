@@ -24,6 +24,24 @@ import Testing
         #expect(!DefaultIgnores().ignores(path))
     }
 
+    /// Hostile inputs rounds 2–3: a command injection under `app/build/` was not reported. An
+    /// output directory is generated at the root or beside a package manifest; elsewhere it is source.
+    @Test func anOutputDirectoryIsLeftOutOnlyWhereABuildWritesIt() {
+        let ignores = DefaultIgnores(packageDirectories: ["packages/web", "lib"])
+        for path in [
+            "build/lib/app.py", "dist/app.js", "packages/web/dist/x.js", "lib/build/x.py", "app/tests/x.py", "a/node_modules/x.js",
+        ] {
+            #expect(ignores.ignores(path), "\(path)")
+        }
+        for path in ["app/build/run.py", "packages/web/src/build/x.js", "packages/dist/x.js", "src/app/dist/x.py"] {
+            #expect(!ignores.ignores(path), "\(path)")
+        }
+        #expect(
+            DefaultIgnores.packageDirectories(["pyproject.toml", "packages/web/package.json", "lib/setup.py", "x/readme.md"]) == [
+                "", "packages/web", "lib",
+            ])
+    }
+
     @Test func testPathsAreOnlyTheTestPatterns() {
         #expect(DefaultIgnores.isTestPath("tests/test_x.py"))
         #expect(DefaultIgnores.isTestPath("pkg/foo_test.py"))

@@ -133,10 +133,15 @@ import Testing
             root: root, gate: Gate(failOn: nil), targets: [root + "/app.py", root + "/big.py"],
             maxFileBytes: 1024)
         let outcome = try runner.run(request, context: ScanContext())
-        #expect(Set(outcome.report.findings.map(\.location.file)) == ["app.py"])
+        #expect(Set(outcome.report.findings.map(\.location.file)) == ["app.py", "big.py"])
         #expect(outcome.report.findings.contains { $0.ruleId == "python.taint-command-injection" && $0.tool == "native" })
         #expect(outcome.report.filesScanned == 1)
-        #expect(outcome.report.skippedFiles == [SkippedFile(file: "big.py", reason: "larger than --max-file-size (3.9K > 1.0K)")])
+        // Issue 76, H3: code over the size limit is not a note but a finding the default gate fails on.
+        let big = try #require(outcome.report.findings.first { $0.location.file == "big.py" })
+        #expect(big.ruleId == "sentinel.file-not-analysed" && big.severity == .high && big.location.startLine == nil)
+        #expect(big.message.hasPrefix("not analysed: larger than --max-file-size (3.9K > 1.0K)"))
+        #expect(outcome.report.rules.contains { $0.id == "sentinel.file-not-analysed" })
+        #expect(outcome.report.skippedFiles.isEmpty)
         #expect(outcome.report.tools.map(\.name).sorted() == ["native", "secrets"])
     }
 

@@ -1,3 +1,5 @@
+import Support
+
 /// Compiler-style diagnostics, one per line (`path:line:col: high: [RULE] message`) with the data
 /// flow indented under it, grouped by file with a blank line between files, then notices and a
 /// summary line of counts by severity.
@@ -85,7 +87,9 @@ public struct TextRenderer: ReportRenderer {
             lines.append(summary(report))
         }
         if lines.isEmpty { return "" }
-        return lines.joined(separator: "\n") + "\n"
+        // A line begins with a file's name, a name the repository chose (`::error file=…::x.py`):
+        // no line may act as a CI runner's workflow command (issue 76, H7).
+        return lines.map { DisplayText.inert($0) }.joined(separator: "\n") + "\n"
     }
 
     /// One finding as `location: severity: [rule] message`.

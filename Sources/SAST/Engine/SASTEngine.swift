@@ -1,5 +1,6 @@
 import Dispatch
 import Findings
+import Support
 import PythonSyntax
 import Synchronization
 
@@ -254,8 +255,8 @@ public struct SASTEngine: Sendable {
         published: () -> Void
     ) -> FileScanResult {
         let text = SourceText(source)
-        // A file without a known extension is a Python script (listed by its shebang).
-        let language = SourceLanguage(fileName: file) ?? .python
+        // A file without a known extension is a script, listed by its shebang (`#!/usr/bin/env node`).
+        let language = SourceLanguage(fileName: file) ?? SourceLanguage(shebang: text.bytes.prefix(Shebang.headBytes)) ?? .python
         let module: ParsedSource
         do {
             // Already on a large-stack thread: parse here rather than on yet another thread.

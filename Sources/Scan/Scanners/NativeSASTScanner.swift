@@ -33,12 +33,23 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         SASTEngine(rules: try RuleSet.load(directories: directories).applying(models))
     }
 
-    /// Whether the target has Python files (`.py`, `.pyw`, scripts with a Python shebang) or
-    /// template files (`.html`, `.j2`, ...).
+    /// Whether the target has Python files (`.py`, `.pyw`, `.wsgi`, scripts with a Python
+    /// shebang), JavaScript or TypeScript (by name, or scripts with a Node shebang) or template
+    /// files (`.html`, `.j2`, ...).
     public func applies(to target: ScanTarget) -> Bool {
-        !target.files(withExtensions: ["py", "pyw"]).isEmpty || !target.files(withExtensions: TemplateFiles.extensions).isEmpty
-            || !target.pythonScripts().isEmpty || !target.files(withExtensions: ["ipynb"]).isEmpty
+        !target.files(withExtensions: Self.pythonExtensions).isEmpty || !target.files(withExtensions: TemplateFiles.extensions).isEmpty
+            || !target.files(withExtensions: ["ipynb"]).isEmpty
             || !target.files(withExtensions: SourceLanguage.javaScriptFamilyExtensions).isEmpty
+            || !Self.readScripts(target).isEmpty
+    }
+
+    /// Python's extensions, besides notebooks.
+    static let pythonExtensions: Set<String> = ["py", "pyw", "wsgi"]
+
+    /// The target's scripts (files named for no language, ``ScanTarget/scripts()``) whose
+    /// interpreter's language the engine reads, with that language.
+    static func readScripts(_ target: ScanTarget) -> [(file: String, language: SourceLanguage)] {
+        target.scripts().compactMap { script in SourceLanguage(interpreter: script.interpreter).map { (script.file, $0) } }
     }
 
     /// Why it cannot run (no rule directory at all), or nil when it can.
@@ -62,11 +73,16 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         let directories = builtInDirectories + context.ruleDirectories
         // Python by name, and scripts by their shebang (`bin/manage` is as much Python as `manage.py`).
         // Notebooks: their code cells, as one module (`NotebookSource`), findings mapped back.
-        let pythonFiles = target.files(withExtensions: ["py", "pyw"]) + target.pythonScripts() + target.files(withExtensions: ["ipynb"])
-        // JavaScript and TypeScript (and Vue/Svelte components' scripts) go through the same engine,
-        // lowered by their own front end; cross-file summaries follow their relative imports as
-        // they follow Python's.
-        let files = pythonFiles + target.files(withExtensions: SourceLanguage.javaScriptFamilyExtensions)
+        let scripts = Self.readScripts(target)
+        let pythonFiles =
+            target.files(withExtensions: Self.pythonExtensions) + scripts.filter { $0.language == .python }.map(\.file)
+            + target.files(withExtensions: ["ipynb"])
+        // JavaScript and TypeScript (and Vue/Svelte components' scripts, and scripts Node runs) go
+        // through the same engine, lowered by their own front end; cross-file summaries follow
+        // their relative imports as they follow Python's.
+        let files =
+            pythonFiles + target.files(withExtensions: SourceLanguage.javaScriptFamilyExtensions)
+            + scripts.filter { $0.language != .python }.map(\.file)
         let isPython = Set(pythonFiles)
         let notebooks = Mutex<[String: NotebookSource]>([:])
         let templates = target.files(withExtensions: TemplateFiles.extensions)

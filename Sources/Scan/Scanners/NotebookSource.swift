@@ -3,7 +3,9 @@ import Findings
 import Foundation
 
 /// The Python of a Jupyter notebook (`.ipynb`): its code cells, one after another, as the kernel
-/// runs them, with IPython's own lines (`%magic`, `!shell`, `%%cell` magics) left blank. Each line
+/// runs them, with IPython's own lines (`%magic`, `!shell`) left blank, the statement a
+/// `%time`-like line magic runs kept, and the body of a cell magic kept when IPython runs it
+/// as Python (`%%time`, `%%capture`), blank when another language (`%%bash`, `%%html`). Each line
 /// keeps where it came from, so a finding points at the notebook's own line (the line of the
 /// `.ipynb` file holding that source line) and says which cell and which line of it.
 struct NotebookSource: Sendable {
@@ -35,11 +37,18 @@ struct NotebookSource: Sendable {
                     }
                 }
             }
-            let cellMagic = sourceLines.first.map { $0.text.trimmingCharacters(in: .whitespaces).hasPrefix("%%") } ?? false
+            let magic = sourceLines.first.flatMap { Self.cellMagic($0.text) }
+            // A cell magic that runs its body as Python (`%%time`, `%%capture`) keeps the body; one
+            // that hands it to another language (`%%bash`, `%%html`, `%%sql`) leaves it blank.
+            let bodyIsPython = magic.map(Self.pythonCellMagics.contains) ?? true
             for (index, source) in sourceLines.enumerated() {
-                let trimmed = source.text.trimmingCharacters(in: .whitespaces)
-                let ipython = cellMagic || trimmed.hasPrefix("%") || trimmed.hasPrefix("!")
-                lines.append(ipython ? "" : source.text)
+                let python: String
+                if magic != nil && (index == 0 || !bodyIsPython) {
+                    python = ""
+                } else {
+                    python = Self.python(ofLine: source.text)
+                }
+                lines.append(python)
                 origins.append((cellNumber, index + 1, source.fileLine))
             }
             lines.append("")
@@ -47,6 +56,53 @@ struct NotebookSource: Sendable {
         }
         python = lines.joined(separator: "\n") + "\n"
         self.origins = origins
+    }
+
+    /// IPython's cell magics that run the cell's body as Python: timed, captured, profiled or
+    /// debugged in the kernel, or in a Python subprocess (`%%python3`), or on an ipyparallel
+    /// engine (`%%px`). Any other cell magic's body is another language's or data.
+    static let pythonCellMagics: Set<String> = [
+        "time", "timeit", "capture", "prun", "debug", "python", "python2", "python3", "pypy", "px", "memit",
+    ]
+
+    /// Line magics whose argument is a Python statement IPython runs (`%time x = f(y)`), with the
+    /// options among theirs that take a value (`%timeit -n 10 f()`, `%prun -s cumulative f()`).
+    static let statementLineMagics: [String: Set<String>] = [
+        "time": [], "timeit": ["-n", "-r", "-p"], "prun": ["-D", "-T", "-l", "-s"], "debug": ["--breakpoint", "-b"],
+        "memit": ["-r", "-i", "-c"], "px": ["--targets", "-t"],
+    ]
+
+    /// The name of the cell magic `line` (a cell's first line) opens, `%%time` → `time`; nil when
+    /// the line opens none.
+    static func cellMagic(_ line: String) -> String? {
+        let trimmed = line.drop { $0 == " " || $0 == "\t" }
+        guard trimmed.hasPrefix("%%") else { return nil }
+        return String(trimmed.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+    }
+
+    /// The Python of one line of a code cell: the line itself; blank for a shell escape (`!ls`)
+    /// or a line magic; for a line magic that runs a statement (`%time x = f(y)`), that statement
+    /// at the magic's indentation.
+    static func python(ofLine line: String) -> String {
+        let indentation = line.prefix { $0 == " " || $0 == "\t" }
+        let rest = line[indentation.endIndex...]
+        if rest.hasPrefix("!") { return "" }
+        guard rest.hasPrefix("%") else { return line }
+        let name = rest.dropFirst().prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+        guard !rest.hasPrefix("%%"), let valued = statementLineMagics[String(name)] else { return "" }
+        var statement = rest.dropFirst(1 + name.count)
+        // Options come first (`-n 10 -r 3`); the statement is what follows them.
+        while true {
+            statement = statement.drop { $0 == " " || $0 == "\t" }
+            guard statement.hasPrefix("-") else { break }
+            let option = statement.prefix { $0 != " " && $0 != "\t" }
+            statement = statement.dropFirst(option.count)
+            if valued.contains(String(option)) {
+                statement = statement.drop { $0 == " " || $0 == "\t" }
+                statement = statement.drop { $0 != " " && $0 != "\t" }
+            }
+        }
+        return statement.isEmpty ? "" : String(indentation) + statement
     }
 
     /// `finding` (found in `python`) pointed at the notebook: its lines and its flow's lines are

@@ -22,16 +22,16 @@ public struct SecretsScanner: ScanCore.Scanner {
     /// Whether any file is selected; every text file may hold a secret.
     public func applies(to target: ScanTarget) -> Bool { !target.files.isEmpty || !target.defaultIgnoredFiles.isEmpty }
 
-    /// Looks for credentials in the target's files, and for issued credentials also in those the
-    /// default ignores leave out of code analysis (tests, vendored and build output): an AWS key
-    /// in `conftest.py` is live, while private keys and password assignments there are fixtures by
-    /// convention (Trivy's built-in allow rules skip test and vendor paths altogether). Those left
-    /// out are counted in a notice. Found values are redacted.
+    /// Looks for credentials in the target's files and in those the default ignores leave out of
+    /// code analysis (tests, vendored and build output): an AWS key in `conftest.py` is live.
+    /// Private keys and password assignments there are fixtures by convention, so they are
+    /// reported at low severity and confidence (shown with `--min-confidence low`, counted
+    /// otherwise), never dropped; an issued credential keeps its severity. Found values are
+    /// redacted.
     public func scan(_ target: ScanTarget, context: ScanContext) throws -> ScannerOutput {
         var findings: [Finding] = []
         var notices: [Notice] = []
         var unread: [SkippedFile] = []
-        var fixtures = 0
         let files = target.files + target.defaultIgnoredFiles
         for (index, file) in files.enumerated() {
             if index % 64 == 0 { context.progress(.file(tool: name, index: index, total: files.count, path: file)) }
@@ -40,11 +40,7 @@ public struct SecretsScanner: ScanCore.Scanner {
                 continue
             }
             var found = detector.scan(file: file, bytes: Array(data))
-            if index >= target.files.count {
-                let before = found.count
-                found.removeAll { SecretsDetector.fixtureProneRules.contains($0.ruleId) }
-                fixtures += before - found.count
-            }
+            if index >= target.files.count { found = found.map(SecretsDetector.leftOutByDefaultIgnores) }
             let (kept, capped) = Self.capped(found)
             findings += kept
             notices += capped.map { rule, count in
@@ -52,15 +48,6 @@ public struct SecretsScanner: ScanCore.Scanner {
                     message: "\(count) \(rule) findings in one file: the first \(Self.maxFindingsPerRule) are reported",
                     file: file, tool: name)
             }
-        }
-        if fixtures > 0 {
-            notices.append(
-                Notice(
-                    level: .info,
-                    message:
-                        "\(fixtures) private-key or password match\(fixtures == 1 ? "" : "es") in files the default ignores leave out "
-                        + "(test code, dependencies, build output) not reported as fixtures; --no-default-excludes reports them",
-                    tool: name))
         }
         var output = ScannerOutput(
             findings: findings, rules: SecretsDetector.descriptors,
