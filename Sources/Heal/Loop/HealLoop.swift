@@ -41,9 +41,10 @@ public struct HealLoop: Sendable {
             try CoverageTracer.installUserSite(in: directory, module: tracer.module)
             tracerDirectory = directory
         }
-        let verifier = Verifier(
+        var verifier = Verifier(
             profile: request.profile, command: request.verify, tracerDirectory: tracerDirectory,
             tracerModule: tracer?.module, environment: request.environment, packageIndex: request.packageIndex)
+        verifier.readsTAP = Verifier.readsTAP(command: request.verify, files: workspace.files)
         var state = LoopState(
             request: request, deadline: deadline, repository: request.repositoryID ?? RepositoryIdentity.local(request.repository))
         state.notes += workspace.tooDeep.map {
