@@ -13,10 +13,18 @@ import SAST
 public enum RegressionGuard {
     /// Why `changes` may not run, or nil when they may.
     /// `oracle` holds the files a traced run of the tests showed they are made of (helpers and
-    /// data beside them), refused whatever their names.
-    public static func refusal(_ changes: [FileChange], oracle: OracleFiles = OracleFiles()) -> String? {
+    /// data beside them), refused whatever their names; `declared` the files the project's own
+    /// configuration calls tests.
+    public static func refusal(
+        _ changes: [FileChange], oracle: OracleFiles = OracleFiles(), declared: DeclaredTests = DeclaredTests()
+    ) -> String? {
         if let test = changes.first(where: { isTestFile($0.path) }) {
             return "edits test file \(test.path)"
+        }
+        for change in changes {
+            if let setting = declared.declaring(change.path) {
+                return "edits test file \(change.path) (the project's \(setting))"
+            }
         }
         if let helper = changes.first(where: { oracle.contains($0.path) }) {
             return "edits \(helper.path), which only the tests load (their own code or data)"
