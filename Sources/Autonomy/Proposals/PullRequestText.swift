@@ -81,7 +81,8 @@ public enum PullRequestText {
         var text = "# \(MarkdownText.inline(document.title))\n\n"
         text += "## Summary\n\n\(MarkdownText.inline(candidate.description))\n\n"
         if let reason = unexercised(candidate) {
-            text += "> **The tests did not run with the bumped version** (\(reason)); this bump is not verified.\n\n"
+            // The reason quotes pip's error line: the package index's words.
+            text += "> **The tests did not run with the bumped version** (\(MarkdownText.inline(reason))); this bump is not verified.\n\n"
         }
         text +=
             "Proposed by `sentinel heal` (\(candidate.actor.rawValue), strategy `\(candidate.strategy)`); "
