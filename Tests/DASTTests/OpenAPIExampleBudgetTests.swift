@@ -4,6 +4,7 @@ import Foundation
 import HTTP
 import Support
 import Testing
+import Web
 
 @testable import DAST
 
@@ -99,5 +100,28 @@ import Testing
             result.notices.contains(
                 "OpenAPI document /openapi.json:1: POST /items/0: the request body's example is over 65536 bytes once written out; sent without it"
             ), "\(result.notices)")
+    }
+
+    @Test("an --openapi document's notices are the scan's notices too")
+    func givenDocumentNoticesAreReported() throws {
+        let directory = try ScratchDirectory.make(prefix: "openapi")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let file = directory + "/api.json"
+        try OpenAPIExampleBudgetTests.amplifying(operations: 1, exampleBytes: 100_000).write(
+            toFile: file, atomically: false, encoding: .utf8)
+        let server = try HTTPResponder(listening: try HTTPResponder.listeningSocket(address: "127.0.0.1")) { _ in
+            ResponderResponse(200, "OK", body: "<html><body>api</body></html>", contentType: "text/html")
+        }
+        defer { server.stop() }
+        var options = WebScanOptions(target: "http://127.0.0.1:\(server.port)/")
+        (options.api, options.apiNotices) = try APISeeds.loadWithNotices(path: file, base: WebURL(options.target)!)
+        options.ratePerSecond = 0
+        options.maxRequests = 50
+        let result = try WebScan(options: options).run()
+        #expect(
+            result.notices.contains(
+                "OpenAPI document \(file):1: POST /items/0: the request body's example is over 65536 bytes once written out; sent without it"
+            ),
+            "\(result.notices)")
     }
 }
