@@ -84,8 +84,9 @@ public struct Verifier: Sendable {
         }
         environment["PYTEST_ADDOPTS"] = options + (environment["PYTEST_ADDOPTS"].map { " " + $0 } ?? "")
         if readsTAP {
-            // Node's runner (`node --test`, `node:test` run by node) reports in TAP on stdout; a
-            // project's own `.npmrc` `node-options` replaces this, and then no report is a failure.
+            // Node's runner (`node --test`, `node:test` run by node) reports in TAP on stdout. A
+            // project's `.npmrc` `node-options` replaces this variable; Node still prints TAP when
+            // stdout is no terminal, and a run that prints no report is not verified.
             environment["NODE_OPTIONS"] =
                 Self.tapOptions + (environment["NODE_OPTIONS"].map { " " + $0 } ?? "")
         }
