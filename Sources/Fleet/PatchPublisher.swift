@@ -89,13 +89,21 @@ struct ApprovedPatch {
 
     /// The pull request's description.
     var body: String {
+        Self.body(
+            job: job.id, approver: approver, digest: digest, repository: job.request.repository, description: description)
+    }
+
+    /// The pull request's description. The heal's description came from the job's own output
+    /// (a subverted heal, a model's words) and the repository from its submitter: both inert
+    /// text (`MarkdownText`), no mention, link, image or HTML of theirs on the page.
+    static func body(job: Int64, approver: String?, digest: String, repository: String, description: String?) -> String {
         """
-        A fix verified by Sentinel's fleet (job \(job.id)) and approved by \(approver ?? "unknown").
+        A fix verified by Sentinel's fleet (job \(job)) and approved by \(MarkdownText.word(approver ?? "unknown")).
 
         - patch: sha256 `\(digest)`
-        - repository: \(job.request.repository)
+        - repository: \(MarkdownText.code(repository))
 
-        \(description ?? "")
+        \(description.map(MarkdownText.block) ?? "")
         """
     }
 }

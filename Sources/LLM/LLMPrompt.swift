@@ -24,8 +24,10 @@ public enum LLMPrompt {
         and why they failed.
 
         Rules:
-        - Never edit, add or delete tests, test fixtures or test configuration (tests/..., test_*.py, \
-        *_test.py, conftest.py, pytest.ini). The tests define the correct behaviour: fix the code under test.
+        - Never edit, add or delete tests, test fixtures or anything that changes how tests run \
+        (tests/..., test_*.py, *.test.js, conftest.py, pytest.ini, .pytest.ini, the pytest sections of \
+        pyproject.toml, package.json scripts, .npmrc, jest/vitest/mocha configuration, sitecustomize.py, \
+        .pth files). The tests define the correct behaviour: fix the code under test.
         - Make the smallest change that fixes the root cause, in the style of the surrounding code.
         - Name files by the paths shown, relative to the repository root.
         - Do not repeat an approach an earlier attempt showed to fail.

@@ -355,7 +355,7 @@ struct ScanCommand: ParsableCommand {
             guard rate > 0 else { throw SentinelError(.invalidInput, "--rate: must be more than 0") }
             options.ratePerSecond = rate
         }
-        if let openapi { options.api = try APISeeds.load(path: openapi, base: target) }
+        if let openapi { (options.api, options.apiNotices) = try APISeeds.loadWithNotices(path: openapi, base: target) }
         var request = WebScanRequest(options: options, workerExecutable: try SelfExecutable.path())
         request.zapURL = zap
         request.zapKeyFile = zapKeyFile

@@ -38,6 +38,9 @@ public struct PytestReport: Sendable, Hashable, Codable {
         return (failed + errors + failures.map(\.test).filter { $0.contains("::") }).filter { seen.insert($0).inserted }
     }
 
+    /// An empty report (another runner's reader fills it in: `TAPReport`).
+    public init() {}
+
     /// Reads pytest's console output.
     public init(output: String) {
         let lines = output.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map(String.init)

@@ -22,7 +22,7 @@ struct BumpPullRequestTextTests {
                 - `pyyaml` 5.3 → 6.0 — **major version bump**: read the changelog before merging.
                 - Clears: [PYSEC-2020-96](https://osv.dev/vulnerability/PYSEC-2020-96).
                 - Stays open: [GHSA-8q59-q68h-6hv4](https://github.com/advisories/GHSA-8q59-q68h-6hv4).
-                - Tests: not exercised: reason.
+                - Tests: not exercised\\: reason.
 
                 """)
     }

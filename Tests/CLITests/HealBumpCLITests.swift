@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import TestSupport
 import Testing
 
@@ -136,7 +137,8 @@ struct HealBumpCLITests {
         #expect(confidence["value"] as? Double ?? 0 >= 0.95)
         try FigureChecks.evidence(evidence, setup: setup, wall: wall)
         let pr = try FigureChecks.pullRequest(setup: setup, evidence: evidence)
-        #expect(pr.contains("# Bump \(Self.package) from 1.0.1 to 1.1.0\n"))
+        // The title is escaped like all text from outside (a package name is the signal's).
+        #expect(pr.contains("# " + EncodedForms.markdownEscaped("Bump \(Self.package) from 1.0.1 to 1.1.0") + "\n"))
         #expect(pr.contains("- `\(Self.package)` 1.0.1 → 1.1.0 (same major version).\n"))
         #expect(
             pr.contains(
@@ -201,7 +203,10 @@ struct HealBumpCLITests {
             "\(exercised)")
         #expect((candidate["confidence"] as? [String: Any])?["value"] as? Double ?? 1 < 0.95)
         let pr = try FigureChecks.pullRequest(setup: setup, evidence: evidence)
-        #expect(pr.contains("> **The tests did not run with the bumped version** (\(exercised)); this bump is not verified.\n"))
+        #expect(
+            pr.contains(
+                "> **The tests did not run with the bumped version** (\(EncodedForms.markdownEscaped(exercised))); this bump is not verified.\n"
+            ))
     }
 
     @Test("a major bump is marked, and the other vulnerable pin of the same file is reported as still open")
@@ -225,7 +230,10 @@ struct HealBumpCLITests {
         let pr = try FigureChecks.pullRequest(setup: setup, evidence: evidence)
         #expect(
             pr.contains("- `sentinel-fixture-mathops` 0.9.1 → 1.0.0 — **major version bump**: read the changelog before merging.\n"))
-        #expect(pr.contains("| Still reported in the changed files | sentinel-fixture-kvparse 2.3.0: SFX-2026-0002 |\n"))
+        #expect(
+            pr.contains(
+                "| Still reported in the changed files | "
+                    + EncodedForms.markdownEscaped("sentinel-fixture-kvparse 2.3.0: SFX-2026-0002") + " |\n"))
     }
 
     @Test("the tests import another copy (an older pin on PYTHONPATH): 'not exercised', naming the copy they imported")

@@ -1,4 +1,5 @@
 import Foundation
+import Support
 import Testing
 
 /// Every figure a bump's evidence.json and PR.md print, recomputed from what happened: the pin
@@ -110,7 +111,10 @@ enum FigureChecks {
                     + "all findings \(int(rescan["findingsBefore"])) → \(int(rescan["findingsAfter"]))"))
         let value = (candidate["confidence"] as? [String: Any])?["value"] as? Double ?? -1
         #expect(text.contains("- Confidence **\(String(format: "%.2f", value))**: "))
-        if let exercised = candidate["exercised"] as? String { #expect(text.contains("- Tests: \(exercised).\n")) }
+        if let exercised = candidate["exercised"] as? String {
+            // Escaped: it quotes pip's words (the package index's).
+            #expect(text.contains("- Tests: \(EncodedForms.markdownEscaped(exercised)).\n"))
+        }
         #expect(
             text.contains(
                 "| Sandbox | fix-verify: network none, workspace overlay, memory 2048 MiB, 512 pids, 2.0 CPUs, timeout 1800 s |\n"))

@@ -486,3 +486,47 @@ struct HealMemoryTests {
         #expect(try memory.record(id: id) == nil)
     }
 }
+
+/// Hostile inputs round 4, H11, end to end: the campaign's reply adds `.pytest.ini`
+/// (`pythonpath = stub`) and a stand-in module, and on 7f222c6 the unchanged bug was proposed as a
+/// verified fix. The reply is refused before it runs, with the reason, and no candidate is made.
+@Suite(.enabled(if: TestHost.canSandbox, "runs the project's tests in the sandbox: needs root and user namespaces"))
+struct StandInModuleTests {
+    @Test("a reply that points pytest at a stand-in module through .pytest.ini is refused, not verified")
+    func pytestIniStandInIsRefused() throws {
+        let project = try ScratchProject([
+            "pyproject.toml": "[tool.pytest.ini_options]\npythonpath = [\".\"]\n",
+            "calc.py": "def mean(xs):\n    return sum(xs) / (len(xs) - 1)\n",
+            "tests/test_calc.py": "from calc import mean\n\n\ndef test_mean():\n    assert mean([2, 4]) == 3\n",
+        ])
+        let reply = """
+            .pytest.ini
+            <<<<<<< SEARCH
+            =======
+            [pytest]
+            pythonpath = stub
+            >>>>>>> REPLACE
+
+            stub/calc.py
+            <<<<<<< SEARCH
+            =======
+            def mean(xs):
+                return sum(xs) / len(xs)
+            >>>>>>> REPLACE
+
+            """
+        let provider = try FakeLLMProvider([FakeLLMProvider.completion(reply)])
+        let model = LLMActor(proposer: LLMProposer(client: LLMClient(configuration: provider.configuration())))
+        var request = try HealLoopTests.request(project, actors: [model], maxAttempts: 1)
+        request.signals = [
+            Signal(
+                kind: .testFailure, source: "pytest", message: "1 failing test: tests/test_calc.py::test_mean",
+                failingTests: ["tests/test_calc.py::test_mean"], exceptionType: "AssertionError")
+        ]
+        let outcome = try HealLoop(memory: nil).run(request)
+        #expect(outcome.candidate == nil)
+        let lessons = outcome.attempts.compactMap(\.lesson?.summary)
+        #expect(
+            lessons.contains { $0.contains(".pytest.ini") }, "\(lessons)")
+    }
+}

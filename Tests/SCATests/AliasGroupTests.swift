@@ -35,6 +35,23 @@ struct AliasGroupTests {
         #expect(groups.allSatisfy { $0.otherIDs.isEmpty })
     }
 
+    /// Hostile inputs round 4, H8: a 9.8 record and a 1.6 alias of it: the group reports the 9.8
+    /// one (on 7f222c6 both were "own CVSS" and the earlier id, the 1.6 one, was reported: `low`).
+    @Test func theMostSevereRecordIsReported() {
+        func scored(_ id: String, _ score: Double, aliases: [String]) -> VulnerabilityMatch {
+            var match = Self.match(id, aliases: aliases, score: score)
+            match.advisory.severity = SeverityAssessment(
+                severity: AdvisorySeverity(score: score), score: score, vector: nil, source: "cvss3")
+            return match
+        }
+        let groups = AliasGroup.group([
+            scored("GHSA-aaaa", 1.6, aliases: ["CVE-2024-1"]), scored("PYSEC-2024-1", 9.8, aliases: ["CVE-2024-1"]),
+        ])
+        #expect(groups.map(\.primary.advisory.id) == ["PYSEC-2024-1"])
+        #expect(groups.first?.primary.advisory.severity.severity == .critical)
+        #expect(groups.first?.otherIDs == ["GHSA-aaaa"])
+    }
+
     @Test func aChainThroughASharedCVEJoinsThree() {
         let groups = AliasGroup.group([
             Self.match("A", aliases: ["CVE-9"]), Self.match("B", aliases: ["CVE-9", "OSV-7"]), Self.match("C", aliases: ["OSV-7"]),

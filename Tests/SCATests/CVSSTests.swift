@@ -67,13 +67,21 @@ struct CVSSTests {
         #expect(e.severity == .high)
     }
 
-    @Test("an alias's CVSS beats the record's own label; an alias's label fills only an unknown")
+    /// Issue 76, H8: the issue is as severe as its most severe record (on 7f222c6 an own label
+    /// or score was kept over a higher alias).
+    @Test("the higher of a record's and its alias's severity wins; at the same severity a CVSS score over a label")
     func borrowing() {
         let own = SeverityAssessment(severity: .medium, score: nil, vector: nil, source: "database")
         let aliasCVSS = SeverityAssessment(severity: .critical, score: 9.8, vector: "CVSS:3.1/AV:N", source: "cvss3")
         let aliasLabel = SeverityAssessment(severity: .high, score: nil, vector: nil, source: "database")
         #expect(own.borrowing(from: aliasCVSS, id: "GHSA-1").source == "alias:cvss3 GHSA-1")
-        #expect(own.borrowing(from: aliasLabel, id: "GHSA-1") == own)
+        #expect(own.borrowing(from: aliasLabel, id: "GHSA-1").source == "alias:database GHSA-1")
+        let ownMedium = SeverityAssessment(severity: .medium, score: 5.0, vector: "v", source: "cvss3")
+        #expect(
+            ownMedium.borrowing(from: SeverityAssessment(severity: .medium, score: nil, vector: nil, source: "database"), id: "G")
+                == ownMedium)
+        let lowScore = SeverityAssessment(severity: .low, score: 1.6, vector: "v", source: "cvss3")
+        #expect(lowScore.borrowing(from: aliasCVSS, id: "GHSA-3").severity == .critical)
         let unknown = SeverityAssessment(severity: .unknown, score: nil, vector: nil, source: "unknown")
         #expect(unknown.borrowing(from: aliasLabel, id: "GHSA-2").severity == .high)
         #expect(aliasCVSS.borrowing(from: SeverityAssessment(severity: .low, score: 2, vector: "v", source: "cvss4"), id: "X") == aliasCVSS)

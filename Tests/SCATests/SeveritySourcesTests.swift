@@ -59,24 +59,54 @@ struct SeveritySourcesTests {
         #expect(found.first?.advisory.severity.source == "alias:database G-3")
     }
 
-    @Test func ownLabelBeatsAnAliasLabelButNotAnAliasCVSS() throws {
+    @Test func aHigherAliasLabelOrScoreBeatsTheOwnLabel() throws {
         let own = RecordFiles.json(id: "P-1", extra: #""database_specific": {"severity": "LOW"},"#)
         let labelled = try lookup([
             ("P-1.json", own),
             ("G-4.json", Self.alias("G-4", aliases: ["P-1"], extra: #""database_specific": {"severity": "HIGH"},"#)),
         ])
-        #expect(labelled.first?.advisory.severity.severity == .low)
+        #expect(labelled.first?.advisory.severity.severity == .high)
+        #expect(labelled.first?.advisory.severity.source == "alias:database G-4")
         let scored = try lookup([("P-1.json", own), ("G-5.json", Self.alias("G-5", aliases: ["P-1"], extra: Self.critical))])
         #expect(scored.first?.advisory.severity.severity == .critical)
     }
 
-    @Test func ownCVSSIsKept() throws {
+    @Test func ownCVSSIsKeptOverALowerOrEqualAlias() throws {
         let own = RecordFiles.json(
             id: "P-1",
             extra: #""severity": [{"type": "CVSS_V4", "score": "CVSS:4.0/AV:L/AC:L/AT:N/PR:N/UI:A/VC:L/VI:N/VA:N/SC:N/SI:N/SA:N"}],"#)
-        let found = try lookup([("P-1.json", own), ("G-6.json", Self.alias("G-6", aliases: ["P-1"], extra: Self.critical))])
+        let found = try lookup([
+            ("P-1.json", own), ("G-6.json", Self.alias("G-6", aliases: ["P-1"], extra: Self.low)),
+            ("G-7.json", Self.alias("G-7", aliases: ["P-1"], extra: #""database_specific": {"severity": "MODERATE"},"#)),
+        ])
         let severity = try #require(found.first?.advisory.severity)
         #expect(severity.severity == .medium && severity.score == 4.6 && severity.source == "cvss4")
+    }
+
+    /// CVSS 3.1 base 1.6 (low).
+    static let low = #""severity": [{"type": "CVSS_V3", "score": "CVSS:3.1/AV:P/AC:H/PR:H/UI:R/S:U/C:L/I:N/A:N"}],"#
+
+    /// Hostile inputs round 4, H8: the record a package matched carries its own CVSS 1.6 and its
+    /// alias 9.8: the issue is critical (on 7f222c6 the record's own score was kept, `low`).
+    @Test func theHighestOfARecordAndItsAliasesIsReported() throws {
+        let own = RecordFiles.json(id: "P-1", extra: Self.low)
+        let found = try lookup([("P-1.json", own), ("G-8.json", Self.alias("G-8", aliases: ["P-1"], extra: Self.critical))])
+        let severity = try #require(found.first?.advisory.severity)
+        #expect(severity.severity == .critical && severity.score == 9.8 && severity.source == "alias:cvss3 G-8")
+    }
+
+    /// H8, both records matching the package: merged into one finding, the 9.8 one's severity is
+    /// reported, whichever sorts first (on 7f222c6: the 1.6 record, `A-1`, was chosen, `low`).
+    @Test func mergedRecordsReportTheHighest() throws {
+        let weak = RecordFiles.json(id: "A-1", extra: Self.low).replacingOccurrences(
+            of: #""aliases": ["CVE-A-1"]"#, with: #""aliases": ["CVE-2024-1"]"#)
+        let strong = RecordFiles.json(id: "B-1", extra: Self.critical).replacingOccurrences(
+            of: #""aliases": ["CVE-B-1"]"#, with: #""aliases": ["CVE-2024-1"]"#)
+        let groups = AliasGroup.group(try lookup([("A-1.json", weak), ("B-1.json", strong)]))
+        #expect(groups.count == 1)
+        #expect(groups.first?.primary.advisory.severity.severity == .critical)
+        #expect(groups.first?.primary.advisory.severity.score == 9.8)
+        #expect(groups.first?.otherIDs.count == 1)
     }
 
     /// The issue's reproducer: django 3.2.0, pyyaml 5.3, jinja2 2.10 against the PyPA corpus plus

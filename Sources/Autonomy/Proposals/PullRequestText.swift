@@ -78,26 +78,28 @@ public enum PullRequestText {
 
     /// `PR.md`.
     public static func body(for candidate: Candidate, document: ProposalDocument) -> String {
-        var text = "# \(document.title)\n\n"
+        var text = "# \(MarkdownText.inline(document.title))\n\n"
         text += "## Summary\n\n\(MarkdownText.inline(candidate.description))\n\n"
         if let reason = unexercised(candidate) {
-            text += "> **The tests did not run with the bumped version** (\(reason)); this bump is not verified.\n\n"
+            // The reason quotes pip's error line: the package index's words.
+            text += "> **The tests did not run with the bumped version** (\(MarkdownText.inline(reason))); this bump is not verified.\n\n"
         }
         text +=
             "Proposed by `sentinel heal` (\(candidate.actor.rawValue), strategy `\(candidate.strategy)`); "
-            + "proposal `\(document.id)`, branch `\(document.branch)`"
-            + (document.base.map { " onto `\($0)`" } ?? "") + " at `\(document.baseCommit.prefix(12))`.\n\n"
+            + "proposal \(MarkdownText.code(document.id)), branch \(MarkdownText.code(document.branch))"
+            + (document.base.map { " onto \(MarkdownText.code($0))" } ?? "")
+            + " at \(MarkdownText.code(String(document.baseCommit.prefix(12)))).\n\n"
         text += "## Why\n\n" + why(candidate.signal) + "\n"
         if let rationale = candidate.rationale { text += modelWords(rationale) }
         text += "## Change\n\n" + diffStat(candidate.patch) + "\n"
         if let bump = candidate.bump { text += "## Advisories\n\n" + advisories(bump, exercised: candidate.exercised) + "\n" }
         if !candidate.notes.isEmpty {
-            text += candidate.notes.map { "- Note: \($0)\n" }.joined() + "\n"
+            text += candidate.notes.map { "- Note: \(MarkdownText.inline($0))\n" }.joined() + "\n"
         }
         text += "## Evidence\n\n" + evidence(candidate) + "\n"
         text += "## Risk and confidence\n\n" + riskSection(candidate, document) + "\n"
         text += "## How to revert\n\n"
-        text += "Close the pull request, or delete the branch: `git branch -D \(document.branch)`. "
+        text += "Close the pull request, or delete the branch: \(MarkdownText.code("git branch -D " + document.branch)). "
         text += "Once merged: `git revert <merge commit>`; the commit carries the trailer "
         text += "`Sentinel-Proposal: \(document.id)` (`git log --grep 'Sentinel-Proposal: \(document.id)'` finds it).\n"
         return text
@@ -121,12 +123,13 @@ public enum PullRequestText {
         switch signal.kind {
         case .vulnerableDependency:
             if let dependency = signal.dependency {
-                text += "`\(dependency.package)` \(dependency.installed) (\(dependency.ecosystem)) is affected by "
-                text += dependency.advisories.map { "[\($0)](\(advisoryLink($0)))" }.joined(separator: ", ")
-                text += "; fixed in \(dependency.fixedVersions.joined(separator: ", ")).\n"
+                text += "\(MarkdownText.code(dependency.package)) \(MarkdownText.word(dependency.installed)) "
+                text += "(\(MarkdownText.word(dependency.ecosystem))) is affected by "
+                text += dependency.advisories.map(advisoryLink).joined(separator: ", ")
+                text += "; fixed in \(dependency.fixedVersions.map(MarkdownText.word).joined(separator: ", ")).\n"
             }
         case .finding:
-            text += "Finding `\(signal.ruleId ?? "?")`"
+            text += "Finding \(MarkdownText.code(signal.ruleId ?? "?"))"
             if let severity = signal.severity { text += " (\(severity.rawValue))" }
             text += ": \(MarkdownText.inline(signal.message))\n"
         case .testFailure:
@@ -140,16 +143,20 @@ public enum PullRequestText {
                 "\(MarkdownText.inline(signal.exceptionType ?? "error")): \(MarkdownText.inline(String(signal.message.split(separator: "\n").first ?? "")))\n"
         }
         let places = signal.locations.prefix(5).map { location in
-            "`" + location.file + (location.line.map { ":\($0)" } ?? "") + "`"
+            MarkdownText.code(location.file + (location.line.map { ":\($0)" } ?? ""))
         }
         if !places.isEmpty { text += "\nAt " + places.joined(separator: ", ") + ".\n" }
-        text += "\nSignal `\(signal.fingerprint.prefix(16))` from `\(signal.source)`.\n"
+        text += "\nSignal \(MarkdownText.code(String(signal.fingerprint.prefix(16)))) from \(MarkdownText.code(signal.source)).\n"
         return text
     }
 
-    /// GitHub's advisory pages for GHSA ids, OSV's for everything else.
+    /// A link to GitHub's advisory page for a GHSA id, OSV's for everything else; an id that is
+    /// not only letters, digits and `.-_+~` (a signal's, so a stranger's) is written as a code
+    /// span instead, never as a link it could bend.
     static func advisoryLink(_ id: String) -> String {
-        id.hasPrefix("GHSA-") ? "https://github.com/advisories/\(id)" : "https://osv.dev/vulnerability/\(id)"
+        guard MarkdownText.word(id) == id, !id.contains(":") else { return MarkdownText.code(id) }
+        let page = id.hasPrefix("GHSA-") ? "https://github.com/advisories/\(id)" : "https://osv.dev/vulnerability/\(id)"
+        return "[\(id)](\(page))"
     }
 
     /// `git diff --stat`-like lines: path, lines added and removed.
@@ -169,7 +176,7 @@ public enum PullRequestText {
                 counts[file]?.removed += 1
             }
         }
-        var text = "```\n"
+        var text = ""
         for path in order {
             let count = counts[path] ?? (0, 0)
             text += " \(path) | \(count.added + count.removed) " + String(repeating: "+", count: min(count.added, 30))
@@ -178,30 +185,35 @@ public enum PullRequestText {
         let added = counts.values.map(\.added).reduce(0, +)
         let removed = counts.values.map(\.removed).reduce(0, +)
         text += " \(order.count) file\(order.count == 1 ? "" : "s") changed, \(added) insertion\(added == 1 ? "" : "s")(+), "
-        text += "\(removed) deletion\(removed == 1 ? "" : "s")(-)\n```\n"
-        return text
+        text += "\(removed) deletion\(removed == 1 ? "" : "s")(-)\n"
+        // The paths are the patch's (a model may name its files): a fence none of them can close.
+        let fence = MarkdownFence.fence(for: text)
+        return fence + "\n" + text + fence + "\n"
     }
 
     /// What the bump clears, what stays open, whether it is a major bump, and whether the tests
     /// ran with it installed.
     static func advisories(_ bump: BumpPlan, exercised: String?) -> String {
-        func links(_ ids: [String]) -> String { ids.map { "[\($0)](\(advisoryLink($0)))" }.joined(separator: ", ") }
-        var text = "- `\(bump.package)` \(bump.from) → \(bump.to)"
+        func links(_ ids: [String]) -> String { ids.map(advisoryLink).joined(separator: ", ") }
+        var text = "- \(MarkdownText.code(bump.package)) \(MarkdownText.word(bump.from)) → \(MarkdownText.word(bump.to))"
         text += bump.majorBump ? " — **major version bump**: read the changelog before merging.\n" : " (same major version).\n"
         text += "- Clears: " + (bump.clears.isEmpty ? "no known advisory" : links(bump.clears)) + ".\n"
         if let unchecked = bump.unchecked {
-            text += "- Stays open: unknown, the other advisories of `\(bump.package)` were not checked: \(unchecked).\n"
+            text += "- Stays open: unknown, the other advisories of \(MarkdownText.code(bump.package)) were not checked: "
+            text += "\(MarkdownText.inline(unchecked)).\n"
         } else {
-            text += "- Stays open: " + (bump.stillOpen.isEmpty ? "none known for `\(bump.package)`" : links(bump.stillOpen)) + ".\n"
+            text +=
+                "- Stays open: " + (bump.stillOpen.isEmpty ? "none known for \(MarkdownText.code(bump.package))" : links(bump.stillOpen))
+                + ".\n"
         }
-        if let exercised { text += "- Tests: \(exercised).\n" }
+        if let exercised { text += "- Tests: \(MarkdownText.inline(exercised)).\n" }
         return text
     }
 
     static func evidence(_ candidate: Candidate) -> String {
         var text = "| | |\n|---|---|\n"
         if let run = candidate.verifications.first {
-            text += "| Verify command | `\(run.command.replacingOccurrences(of: "|", with: "\\|"))` |\n"
+            text += "| Verify command | \(MarkdownText.code(run.command, inTable: true)) |\n"
         }
         let runs = candidate.verifications.map { "exit \($0.exitCode) (\($0.reason.rawValue), \($0.commandMilliseconds) ms)" }
         text += "| Runs on the patched tree | \(runs.joined(separator: "; ")) |\n"
@@ -211,9 +223,10 @@ public enum PullRequestText {
             text +=
                 "| Re-scan (\(rescan.tool)) | rule findings \(rescan.ruleFindingsBefore) → \(rescan.ruleFindingsAfter); "
                 + "all findings \(rescan.findingsBefore) → \(rescan.findingsAfter)"
-                + (rescan.introduced.isEmpty ? "" : "; introduced: \(rescan.introduced.joined(separator: ", "))") + " |\n"
+                + (rescan.introduced.isEmpty ? "" : "; introduced: \(MarkdownText.inline(rescan.introduced.joined(separator: ", ")))")
+                + " |\n"
             if !rescan.openAfter.isEmpty {
-                text += "| Still reported in the changed files | \(rescan.openAfter.joined(separator: "; ")) |\n"
+                text += "| Still reported in the changed files | \(MarkdownText.inline(rescan.openAfter.joined(separator: "; "))) |\n"
             }
         }
         if let coverage = candidate.coverage {
@@ -239,8 +252,9 @@ public enum PullRequestText {
             document.risk.inputs.sorted { $0.key < $1.key }.map { "\($0.key) \(signed($0.value))" }
             .joined(separator: ", ") + "\n"
         text += "- Decision: **\(document.decision.level.rawValue)** (asked for \(document.decision.requested.rawValue)); "
-        text += "decided by `\(document.decision.rule)`\n"
-        for reason in document.decision.reasons { text += "  - \(reason)\n" }
+        text += "decided by \(MarkdownText.code(document.decision.rule))\n"
+        // A reason may quote the patch's paths (a protected file the model named).
+        for reason in document.decision.reasons { text += "  - \(MarkdownText.inline(reason))\n" }
         return text
     }
 

@@ -7,7 +7,13 @@ public enum APISeeds {
     /// The operations of the OpenAPI 3 document at `path`, addressed on `base`'s origin. Throws
     /// `SentinelError(.invalidInput)` naming the file and line of a problem.
     public static func load(path: String, base: WebURL) throws -> [APISeed] {
-        seeds(of: try OpenAPIDocument.load(path: path), base: base)
+        try loadWithNotices(path: path, base: base).seeds
+    }
+
+    /// The seeds of the document at `path` and its notices (what reading it left out).
+    public static func loadWithNotices(path: String, base: WebURL) throws -> (seeds: [APISeed], notices: [String]) {
+        let document = try OpenAPIDocument.load(path: path)
+        return (seeds(of: document, base: base), document.notices)
     }
 
     /// The seeds of a parsed document.

@@ -9,6 +9,7 @@ final class CrawlState: Sendable {
         var pagesTaken = 0
         var outOfScope: [String] = []
         var outOfScopeSeen = Set<String>()
+        var notices: [String] = []
     }
     private let state = Mutex(State())
 
@@ -44,6 +45,14 @@ final class CrawlState: Sendable {
         }
     }
 
+    /// Keeps `notice` (what an OpenAPI document the target served left out), at most 100.
+    func note(_ notice: String) {
+        state.withLock { state in
+            if state.notices.count < 100 { state.notices.append(notice) }
+        }
+    }
+
+    var notices: [String] { state.withLock { $0.notices } }
     var pageCount: Int { state.withLock { $0.pagesTaken } }
     var endpoints: [Endpoint] { state.withLock { $0.endpoints } }
     var pages: [Exchange] { state.withLock { $0.pages } }

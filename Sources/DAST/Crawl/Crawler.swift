@@ -39,6 +39,8 @@ public struct Crawler: Sendable {
         public var pages: [Exchange]
         /// Links and form actions seen but left alone because they are out of scope.
         public var outOfScope: [String]
+        /// What the crawl left out and says so (an OpenAPI document's examples over their bounds).
+        public var notices: [String] = []
     }
 
     /// Crawls until the frontier is empty or a limit is reached. The start page must answer:
@@ -69,7 +71,7 @@ public struct Crawler: Sendable {
             frontier = next.withLock { $0 }
             depth += 1
         }
-        return Result(endpoints: state.endpoints, pages: state.pages, outOfScope: state.outOfScope)
+        return Result(endpoints: state.endpoints, pages: state.pages, outOfScope: state.outOfScope, notices: state.notices)
     }
 
     private func fetch(_ endpoint: Endpoint, observe: @escaping @Sendable (Exchange) -> Void) throws -> Exchange {
@@ -131,6 +133,8 @@ public struct Crawler: Sendable {
                 let document = try? OpenAPIDocument.parse(bytes: answer.body, file: path)
             else { continue }
             observe(Exchange(request: WebRequest(url: url), response: answer))
+            // The target's document: what it made the scan leave out is said (`FILE:LINE: ...`).
+            for notice in document.notices { state.note("OpenAPI document " + notice) }
             return APISeeds.seeds(of: document, base: start)
         }
         return []

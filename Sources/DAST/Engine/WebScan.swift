@@ -86,6 +86,7 @@ public struct WebScan: Sendable {
         result.pages = site.pages.count
         result.endpoints = site.endpoints.count
         result.outOfScope = Array(site.outOfScope.prefix(50))
+        result.notices += options.apiNotices.map { "OpenAPI document " + $0 } + site.notices
         tally.count("crawl", budget.sent - sent)
         sent = budget.sent
         for probe in WebRules.probes where options.checks.runs(probe.rules) {

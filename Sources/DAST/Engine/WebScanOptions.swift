@@ -34,6 +34,9 @@ public struct WebScanOptions: Sendable, Codable, Hashable {
     public var canary: String?
     /// Operations from an OpenAPI document (`--openapi`), already read by the parent.
     public var api: [APISeed] = []
+    /// What reading that document left out (`FILE:LINE: ...`: an example past its bound, a
+    /// `$ref` not followed), said with the scan's notices.
+    public var apiNotices: [String] = []
     /// Seed for markers and arithmetic probes: fixed in tests, random otherwise.
     public var seed: UInt64 = 0
     /// How to log in before crawling, and again when the session ends (nil: no login).

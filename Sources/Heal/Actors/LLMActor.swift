@@ -75,7 +75,9 @@ public struct LLMActor: HealActor {
                 actor: kind, changes: proposal.changes, description: "model patch, round \(round)",
                 score: 1, strategy: "llm")
             made.rationale = ReplyExplanation.text(of: proposal.reply.content)
-            if !proposal.testPaths.isEmpty { made.unusable = "the model edited tests: \(proposal.testPaths.joined(separator: ", "))" }
+            if !proposal.testPaths.isEmpty {
+                made.unusable = "the model edited tests or how they run: \(proposal.testPaths.joined(separator: ", "))"
+            }
             return [made]
         } catch let error as SentinelError where error.code == .llmEdits || error.code == .llmResponse {
             var unusable = Proposal(actor: kind, changes: [], description: "model reply, round \(round)", strategy: "llm")

@@ -41,11 +41,13 @@ public struct HealLoop: Sendable {
             try CoverageTracer.installUserSite(in: directory, module: tracer.module)
             tracerDirectory = directory
         }
-        let verifier = Verifier(
+        var verifier = Verifier(
             profile: request.profile, command: request.verify, tracerDirectory: tracerDirectory,
             tracerModule: tracer?.module, environment: request.environment, packageIndex: request.packageIndex)
+        verifier.readsTAP = Verifier.readsTAP(command: request.verify, files: workspace.files)
         var state = LoopState(
             request: request, deadline: deadline, repository: request.repositoryID ?? RepositoryIdentity.local(request.repository))
+        state.declared = DeclaredTests(workspace)
         state.notes += workspace.tooDeep.map {
             "\($0): nested deeper than \(HealWorkspace.maxDepth) directories, not copied into the heal workspace"
         }
@@ -380,10 +382,11 @@ public struct HealLoop: Sendable {
                     actor: batch[0].actor))
             let timeout = candidateTimeout(baseline: baseline, budget: state.budgetLeft ?? 1)
             let oracle = state.oracle
+            let declared = state.declared
             let results = ParallelFor.map(batch) { proposal in
                 self.trial(
                     proposal, signal: signal, workspace: workspace, verifier: verifier, baseline: baseline,
-                    rescanner: rescanner, findingsBefore: findingsBefore, timeout: timeout, oracle: oracle)
+                    rescanner: rescanner, findingsBefore: findingsBefore, timeout: timeout, oracle: oracle, declared: declared)
             }
             var passing: [(Proposal, Trial)] = []
             for (proposal, trial) in zip(batch, results) {
@@ -408,7 +411,8 @@ public struct HealLoop: Sendable {
                 let again = self.trial(
                     proposal, signal: signal, workspace: workspace, verifier: verifier, baseline: baseline,
                     rescanner: rescanner, findingsBefore: findingsBefore,
-                    timeout: candidateTimeout(baseline: baseline, budget: state.budgetLeft ?? 1), oracle: state.oracle)
+                    timeout: candidateTimeout(baseline: baseline, budget: state.budgetLeft ?? 1), oracle: state.oracle,
+                    declared: state.declared)
                 again.verifications.forEach { state.account($0) }
                 var both = trial
                 both.verifications += again.verifications
@@ -499,10 +503,10 @@ public struct HealLoop: Sendable {
 
     private func trial(
         _ proposal: Proposal, signal: Signal, workspace: HealWorkspace, verifier: Verifier, baseline: Verification,
-        rescanner: Rescanner?, findingsBefore: [Finding]?, timeout: Double, oracle: OracleFiles
+        rescanner: Rescanner?, findingsBefore: [Finding]?, timeout: Double, oracle: OracleFiles, declared: DeclaredTests
     ) -> Trial {
         var trial = Trial()
-        if let reason = proposal.unusable ?? RegressionGuard.refusal(proposal.changes, oracle: oracle) {
+        if let reason = proposal.unusable ?? RegressionGuard.refusal(proposal.changes, oracle: oracle, declared: declared) {
             trial.refused = true
             trial.lesson = Reflector.refused(reason)
             return trial

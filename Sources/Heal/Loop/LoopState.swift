@@ -18,6 +18,8 @@ struct LoopState {
     var skippedAsFailedBefore = 0
     /// The files the signal's tests are made of (from the traced baseline run).
     var oracle = OracleFiles()
+    /// The files the project's configuration calls tests (read from the snapshot once).
+    var declared = DeclaredTests()
     /// The most suspicious lines of the code under repair (from the same run), most first.
     var suspicious: [SuspiciousLine] = []
     /// Every file of the code under repair the failing tests ran (from the same run).

@@ -13,7 +13,8 @@ public enum Reflector {
     }
 
     /// Whether `run` (with `rescan` for findings) fixes `signal` without breaking what
-    /// `baseline` shows passing. A run passes when the command exits 0 — or, when the baseline
+    /// `baseline` shows passing. A run passes when the command exits 0 (and, for a JavaScript
+    /// project, its TAP report shows a complete run without failures) — or, when the baseline
     /// itself failed for other reasons, when the signal's own tests now pass and nothing
     /// regressed — and no test that passed before fails now, no fewer tests run, a finding's
     /// re-scan is clean, and an exception's or error log's output (`signalShown`) no longer shows it.
@@ -23,7 +24,12 @@ public enum Reflector {
         let before = baseline.passedTests
         let after = run.passedTests
         let failingNow = Set(run.tests?.failing ?? [])
-        let target = Set(signal.failingTests)
+        // A TAP report names tests its own way (`suite > test`): the signal's ids count only
+        // where the baseline's report knows them.
+        let target =
+            run.reportFormat == nil
+            ? Set(signal.failingTests)
+            : Set(signal.failingTests).intersection(before.union(baseline.tests?.failing ?? []))
         let regressed = before.subtracting(after).sorted()
         let stillFailing = target.intersection(failingNow).sorted()
         let details = run.tests?.failures.flatMap(\.details).filter(isExpectedActual) ?? []
@@ -53,7 +59,9 @@ public enum Reflector {
         }
         let ownTestsPass = !target.isEmpty && target.isSubset(of: after)
         let commandOK =
-            run.succeeded || (!baseline.succeeded && ownTestsPass && failingNow.isSubset(of: Set(baseline.tests?.failing ?? [])))
+            run.succeeded
+            || (!baseline.succeeded && ownTestsPass && run.reportProblem == nil
+                && failingNow.isSubset(of: Set(baseline.tests?.failing ?? [])))
         if !commandOK {
             if !stillFailing.isEmpty {
                 let moved = movedFailure(signal: signal, run: run)
@@ -62,6 +70,11 @@ public enum Reflector {
                 return fail("still failing: \(stillFailing.prefix(3).joined(separator: ", "))\(why)", moved: moved)
             }
             if !newTypes.isEmpty { return fail("introduces \(newTypes.joined(separator: ", "))") }
+            if let format = run.reportFormat, run.exitCode == 0 {
+                // The status says passed; the report the verifier asked for does not.
+                let problem = run.reportProblem ?? "names failing tests: \(failingNow.sorted().prefix(3).joined(separator: ", "))"
+                return fail("the verify command exits 0, but the \(format.uppercased()) report asked for \(problem)")
+            }
             let tail = run.outputTail.split(whereSeparator: \.isNewline).last.map(String.init) ?? ""
             return fail("the verify command exits \(run.exitCode)\(tail.isEmpty ? "" : ": \(tail)")")
         }

@@ -18,15 +18,27 @@ public struct Verification: Sendable, Hashable, Codable {
     public var cpuMilliseconds: Int
     /// Peak memory of the tree, when known.
     public var peakMemoryBytes: UInt64?
-    /// Per-test outcomes when the command ran pytest.
+    /// Per-test outcomes when the command ran pytest, or printed the TAP report the verifier
+    /// asked a JavaScript project's runner for (`reportFormat`).
     public var tests: PytestReport?
+    /// `tap` when the run had to print a TAP report (``Verifier/readsTAP``): its exit status
+    /// alone verifies nothing.
+    public var reportFormat: String? = nil
+    /// Why that report does not show a complete, passing run (none printed, no plan, no test
+    /// ran, a bound hit); nil when it does or when no report was asked for.
+    public var reportProblem: String? = nil
     /// The end of what the command printed (stdout then stderr), for people and lessons.
     public var outputTail: String
     /// For a dependency bump: the bumped version's installation and what the tests imported.
     public var dependency: InstalledDependency? = nil
 
-    /// The command exited 0 within its limits.
-    public var succeeded: Bool { reason == .exited && exitCode == 0 }
+    /// The command exited 0 within its limits, and the report asked for (if any) shows a
+    /// complete run with no failing test: a JavaScript run that forces its exit status proves nothing.
+    public var succeeded: Bool {
+        guard reason == .exited, exitCode == 0 else { return false }
+        guard reportFormat != nil else { return true }
+        return reportProblem == nil && (tests?.failing.isEmpty ?? false)
+    }
 
     /// Sandbox set-up and tear-down: the run's time not spent in the command.
     public var overheadMilliseconds: Int {

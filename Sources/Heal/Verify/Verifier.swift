@@ -22,6 +22,10 @@ public struct Verifier: Sendable {
     public var environment: [String: String]
     /// Where a bump's verification installs the bumped version from; nil: nowhere (not exercised).
     public var packageIndex: PackageIndex?
+    /// Whether each run must print a TAP report (``readsTAP(command:files:)``): Node's test
+    /// runner is asked for one on stdout through `NODE_OPTIONS`, and a run without a complete,
+    /// passing one is not verified whatever its exit status.
+    public var readsTAP = false
 
     /// A verifier for `command` under `profile`.
     public init(
@@ -36,6 +40,21 @@ public struct Verifier: Sendable {
         self.tracerModule = tracerModule
         self.environment = environment
         self.packageIndex = packageIndex
+    }
+
+    /// What `NODE_OPTIONS` asks of Node's test runner: a TAP report on stdout.
+    static let tapOptions = "--test-reporter=tap --test-reporter-destination=stdout"
+
+    /// Whether runs of `command` over a tree holding `files` (the snapshot's, before any
+    /// candidate: a candidate cannot opt out) must print a TAP report: a JavaScript project (a
+    /// `package.json` at the top) whose command names a JavaScript tool, or names no Python one.
+    public static func readsTAP(command: String, files: [String]) -> Bool {
+        guard files.contains("package.json") else { return false }
+        let words = Set(
+            command.split { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }.map { $0.lowercased() })
+        let javaScript: Set = ["npm", "npx", "node", "yarn", "pnpm", "bun", "jest", "mocha", "vitest", "ava"]
+        let python: Set = ["pytest", "python", "python3", "tox", "nox"]
+        return !words.isDisjoint(with: javaScript) || words.isDisjoint(with: python)
     }
 
     /// The most of the command's output kept in the evidence.
@@ -64,6 +83,13 @@ public struct Verifier: Sendable {
             extra.append(tracerDirectory)
         }
         environment["PYTEST_ADDOPTS"] = options + (environment["PYTEST_ADDOPTS"].map { " " + $0 } ?? "")
+        if readsTAP {
+            // Node's runner (`node --test`, `node:test` run by node) reports in TAP on stdout. A
+            // project's `.npmrc` `node-options` replaces this variable; Node still prints TAP when
+            // stdout is no terminal, and a run that prints no report is not verified.
+            environment["NODE_OPTIONS"] =
+                Self.tapOptions + (environment["NODE_OPTIONS"].map { " " + $0 } ?? "")
+        }
         // The launcher times the command from its execve to its exit: no timing shell around it
         // (two `date` processes and a shell per run were most of heal's sandbox overhead).
         var wrapper = ["/bin/sh", "-c", command]
@@ -86,13 +112,18 @@ public struct Verifier: Sendable {
         let installed = install.map { BumpInstaller.record(for: $0, index: packageIndex, stderr: &errors) }
         let output = String(decoding: result.stdout, as: UTF8.self) + errors
         let report = PytestReport(output: output)
+        let tap = readsTAP ? TAPReport.read(String(decoding: result.stdout, as: UTF8.self)) : nil
         let commandMilliseconds = inside ?? result.commandMicroseconds.map { $0 / 1000 } ?? result.wallMilliseconds
         var verification = Verification(
             command: command, exitCode: result.exitCode, reason: result.reason,
             commandMilliseconds: commandMilliseconds, totalMilliseconds: max(total, commandMilliseconds),
             cpuMilliseconds: result.cpuMilliseconds, peakMemoryBytes: result.peakMemoryBytes,
-            tests: report.recognized ? report : nil, outputTail: Self.tail(output))
+            tests: tap.map(\.report) ?? (report.recognized ? report : nil), outputTail: Self.tail(output))
         verification.dependency = installed
+        if let tap {
+            verification.reportFormat = "tap"
+            verification.reportProblem = tap.problem
+        }
         return (verification, output)
     }
 

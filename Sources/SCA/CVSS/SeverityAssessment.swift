@@ -1,9 +1,11 @@
 /// The severity Sentinel reports for an advisory, and where it came from.
 ///
-/// Order of preference: the record's CVSS vectors (v3.x and v4.0, scored here; the highest
-/// score wins); then an alias record's CVSS vectors (the database lookup fills those in, see
-/// `borrowing(from:)`); then `database_specific.severity` of the record or of the affected entry
-/// (GHSA's LOW/MODERATE/HIGH/CRITICAL) or an Ubuntu priority; then `unknown`.
+/// A record's own severity is its CVSS vectors (v3.x and v4.0, scored here; the highest score
+/// wins), else `database_specific.severity` of the record or of the affected entry (GHSA's
+/// LOW/MODERATE/HIGH/CRITICAL) or an Ubuntu priority, else `unknown`. An issue published under
+/// several ids takes the highest of its records' (``outranks(_:)``; the database lookup and
+/// `AliasGroup` compare them, see `borrowing(from:id:)`): a 9.8 record with a 1.6 alias is
+/// critical, whichever of the two a lockfile's package matched.
 public struct SeverityAssessment: Sendable, Hashable {
     /// The severity reported for the advisory.
     public var severity: AdvisorySeverity
@@ -64,13 +66,25 @@ public struct SeverityAssessment: Sendable, Hashable {
             ?? SeverityAssessment(severity: .unknown, score: nil, vector: nil, source: "unknown")
     }
 
-    /// This assessment, or the alias's when this one has no CVSS score and the alias's does (or
-    /// when this one is unknown and the alias has any severity); the source then names the alias.
+    /// This assessment, or the alias's when the alias's ``outranks(_:)`` it (a higher severity:
+    /// one issue is as severe as its most severe record, whichever record was matched); the
+    /// source then names the alias.
     public func borrowing(from alias: SeverityAssessment, id: String) -> SeverityAssessment {
-        let better = (!isFromCVSS && alias.isFromCVSS) || (isUnknown && !alias.isUnknown)
-        guard better else { return self }
+        guard alias.outranks(self) else { return self }
         var copy = alias
         copy.source = "alias:\(alias.source) \(id)"
         return copy
+    }
+
+    /// Whether this assessment says the issue is worse than `other` does: a known severity over
+    /// `unknown`, a higher severity, and at the same severity a CVSS score over a label, then the
+    /// higher score.
+    public func outranks(_ other: SeverityAssessment) -> Bool {
+        rank > other.rank
+    }
+
+    /// `unknown` below every known severity (the enum puts it above `high`, for the gate).
+    private var rank: (Int, Int, Double) {
+        (isUnknown ? -1 : AdvisorySeverity.allCases.firstIndex(of: severity) ?? 0, isFromCVSS ? 1 : 0, score ?? 0)
     }
 }

@@ -2,8 +2,9 @@
 /// publish the same issue under several ids (a PYSEC record and the GHSA record it aliases, both
 /// naming the CVE), and a user expects it once, as OSV-Scanner and Trivy show it.
 public struct AliasGroup: Sendable, Hashable {
-    /// The match reported: the advisory scored by its own CVSS vector if any, else one scored
-    /// through an alias, else the earliest id.
+    /// The match reported: the advisory whose severity is highest (the issue's severity), at
+    /// equal severity the one scored by its own CVSS vector, then through an alias, then the
+    /// earliest id.
     public var primary: VulnerabilityMatch
     /// The other advisories' ids for the same issue, sorted.
     public var otherIDs: [String]
@@ -46,10 +47,13 @@ public struct AliasGroup: Sendable, Hashable {
         }
     }
 
-    /// A record scored by its own CVSS vector first, then one scored through an alias, then the
-    /// rest; ties by id.
+    /// The record whose severity is highest (`SeverityAssessment.outranks`: the issue is as
+    /// severe as its most severe record), then one scored by its own CVSS vector over one scored
+    /// through an alias; ties by id.
     private static func better(_ a: VulnerabilityMatch, than b: VulnerabilityMatch) -> Bool {
-        let (rankA, rankB) = (rank(a.advisory.severity), rank(b.advisory.severity))
+        let (severityA, severityB) = (a.advisory.severity, b.advisory.severity)
+        if severityA.outranks(severityB) || severityB.outranks(severityA) { return severityA.outranks(severityB) }
+        let (rankA, rankB) = (rank(severityA), rank(severityB))
         if rankA != rankB { return rankA < rankB }
         return a.advisory.id < b.advisory.id
     }

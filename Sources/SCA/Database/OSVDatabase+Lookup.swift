@@ -86,12 +86,11 @@ struct Lookup {
         return matches
     }
 
-    /// The record's own CVSS score; else an alias record's; else the record's labels (record or
-    /// affected entry); else an alias's label; else `unknown`.
+    /// The highest of the record's own severity (its CVSS score, else its labels, record or
+    /// affected entry) and its alias records' (`SeverityAssessment.outranks`); else `unknown`.
     private mutating func severity(of advisory: Advisory, entryLabels: [String?]) -> SeverityAssessment {
         var assessment = advisory.severity
-        if assessment.isFromCVSS { return assessment }
-        if let label = entryLabels.compactMap({ $0.flatMap(AdvisorySeverity.init(label:)) }).max(),
+        if !assessment.isFromCVSS, let label = entryLabels.compactMap({ $0.flatMap(AdvisorySeverity.init(label:)) }).max(),
             assessment.isUnknown || label > assessment.severity
         {
             assessment = SeverityAssessment(severity: label, score: nil, vector: nil, source: "database")
@@ -102,7 +101,7 @@ struct Lookup {
         return assessment
     }
 
-    /// The best-assessed alias record: CVSS beats labels, then the higher severity.
+    /// The alias record whose severity is highest (`SeverityAssessment.outranks`).
     private mutating func aliasSeverity(of advisory: Advisory) throws -> AliasSeverity? {
         if let known = aliasSeverities[advisory.id] { return known }
         var best: AliasSeverity?
@@ -115,8 +114,7 @@ struct Lookup {
                 let entries = Self.pairs(aliasQuery.text(1)).map { OSVSeverity(type: $0.0, score: $0.1) }
                 let found = SeverityAssessment.assess(severity: entries, databaseLabels: [aliasQuery.text(2)])
                 guard !found.isUnknown else { continue }
-                let rank = { (a: SeverityAssessment) in (a.isFromCVSS ? 1 : 0, a.score ?? 0, a.severity) }
-                if let current = best?.assessment, rank(current) >= rank(found) { continue }
+                if let current = best?.assessment, !found.outranks(current) { continue }
                 best = AliasSeverity(id: id, assessment: found)
             }
         }

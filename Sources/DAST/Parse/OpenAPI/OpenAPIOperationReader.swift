@@ -14,6 +14,9 @@ struct OpenAPIOperationReader {
     var references: OpenAPIReferences
     private var exampleNodes = OpenAPIOperationReader.maxExampleNodes
     private var parameterCount = 0
+    /// Bytes the examples may become once written into requests (`ExampleBudget`).
+    private var exampleBytes = ExampleBudget()
+    private var spentNoted = false
 
     init(root: DocumentNode, file: String) {
         self.root = root
@@ -44,7 +47,9 @@ struct OpenAPIOperationReader {
                         method: member.key, pathTemplate: entry.key, operationId: operation["operationId"]?.scalarText,
                         summary: operation["summary"]?.scalarText,
                         parameters: merged,
-                        requestBody: operation["requestBody"].flatMap { requestBody($0) },
+                        requestBody: operation["requestBody"].flatMap {
+                            requestBody($0, operation: "\(member.key.uppercased()) \(entry.key)", line: member.line)
+                        },
                         servers: servers.isEmpty ? (pathServers.isEmpty ? documentServers : pathServers) : servers,
                         line: member.line))
             }
@@ -87,10 +92,21 @@ struct OpenAPIOperationReader {
             var schema = node["schema"]
             if schema == nil, let media = node["content"]?.members.first?.value { schema = media["schema"] }
             let type = schema.flatMap { references.resolve($0) }.map(SchemaExample.type(of:))
+            let value = example(node, schema: schema)
+            var text = "sentinel"
+            switch exampleBytes.admit(value, limit: ExampleBudget.maxParameterBytes) {
+            case .admitted: text = OpenAPIText.text(of: value)
+            case .tooLarge:
+                references.notice(
+                    node.line,
+                    "parameter '\(name)': its example is over \(ExampleBudget.maxParameterBytes) bytes once written out; 'sentinel' sent instead"
+                )
+            case .documentSpent: noteSpent(node.line)
+            }
             result.append(
                 APIParameter(
                     name: name, location: location, required: node["required"]?.bool == true,
-                    example: OpenAPIText.text(of: example(node, schema: schema)), type: type, line: node.line))
+                    example: text, type: type, line: node.line))
         }
         return result
     }
@@ -111,11 +127,26 @@ struct OpenAPIOperationReader {
         return schema.flatMap { builder.value($0) } ?? SchemaExample.node(.string("sentinel"))
     }
 
-    private mutating func requestBody(_ entry: DocumentNode) -> APIRequestBody? {
+    private mutating func requestBody(_ entry: DocumentNode, operation: String, line: Int) -> APIRequestBody? {
         guard let node = references.resolve(entry), let content = node["content"] else { return nil }
         let types = content.members.map(\.key)
         guard let mediaType = OpenAPIMediaTypes.preferred(types), let media = content[mediaType] else { return nil }
-        let body = JSONBody(example(media, schema: media["schema"]))
+        let value = example(media, schema: media["schema"])
+        let required = node["required"]?.bool == true
+        // Measured before it is written out: what a shared `$ref` target becomes in every request.
+        let empty = APIRequestBody(mediaType: mediaType, required: required, body: JSONBody(SchemaExample.node(.object([]))), text: "")
+        switch exampleBytes.admit(value, limit: ExampleBudget.maxBodyBytes) {
+        case .admitted: break
+        case .tooLarge:
+            references.notice(
+                line,
+                "\(operation): the request body's example is over \(ExampleBudget.maxBodyBytes) bytes once written out; sent without it")
+            return empty
+        case .documentSpent:
+            noteSpent(line)
+            return empty
+        }
+        let body = JSONBody(value)
         let text: String
         switch OpenAPIMediaTypes.essence(mediaType) {
         case let type where OpenAPIMediaTypes.isJSON(type): text = body.text
@@ -124,7 +155,24 @@ struct OpenAPIOperationReader {
         case let type where OpenAPIMediaTypes.isXML(type): text = body.root.string ?? OpenAPIText.xml(of: body.root)
         default: text = OpenAPIText.text(of: body.root)
         }
-        return APIRequestBody(mediaType: mediaType, required: node["required"]?.bool == true, body: body, text: text)
+        // A form or XML rendering may be longer than the JSON measured.
+        guard text.utf8.count <= ExampleBudget.maxBodyBytes else {
+            references.notice(
+                line,
+                "\(operation): the request body's example is over \(ExampleBudget.maxBodyBytes) bytes once written out; sent without it")
+            return empty
+        }
+        return APIRequestBody(mediaType: mediaType, required: required, body: body, text: text)
+    }
+
+    /// The notice, once, that the document's examples, written out, passed what all of them may hold.
+    private mutating func noteSpent(_ line: Int) {
+        guard !spentNoted else { return }
+        spentNoted = true
+        references.notice(
+            line,
+            "the examples of this document are over \(ExampleBudget.maxDocumentBytes) bytes once written into requests; "
+                + "the rest are sent without them")
     }
 
     /// Server URLs with `{variable}`s replaced by their `default` (else first `enum` value).
