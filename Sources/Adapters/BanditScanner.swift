@@ -9,7 +9,9 @@ import Support
 /// `# nosec` is honoured by Bandit itself (no `--ignore-nosec`), with Bandit's own rules for
 /// multi-line statements and `# nosec B602` lists; the count it hid is reported as a notice.
 /// Where only the findings pipeline may decide (`ScanContext.toolsApplySuppressions` false: a pull
-/// request's scan, `--no-inline-suppressions`), it runs with `--ignore-nosec`.
+/// request's scan, `--no-inline-suppressions`), it runs with `--ignore-nosec`, and with
+/// `--ini /dev/null`: Bandit otherwise reads a `.bandit` file it finds under a directory target
+/// (its `skips`, `tests` and `exclude`), which a pull request could add to hide its own code.
 public struct BanditScanner: ScanCore.Scanner {
     /// The sandbox profile Bandit runs under.
     public static let defaultProfile = "scan-bandit"
@@ -72,7 +74,7 @@ public struct BanditScanner: ScanCore.Scanner {
         let workspace = AdapterWorkspace(target: target, files: target.files(withExtensions: Self.extensions))
         let targets = ToolTargets(files: workspace.files)
         // Where Sentinel alone decides which comments count, Bandit reports what `# nosec` hides.
-        let nosec = context.toolsApplySuppressions ? [] : ["--ignore-nosec"]
+        let nosec = context.toolsApplySuppressions ? [] : ["--ignore-nosec", "--ini", "/dev/null"]
         let command = [installation.executable, "-r", "-f", "json", "-q"] + nosec + ["--"] + targets.arguments
         let invocation = ToolInvocation(
             profile: profile, command: command, workspace: workspace.host,

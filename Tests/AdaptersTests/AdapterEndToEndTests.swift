@@ -103,6 +103,28 @@ struct AdapterEndToEndTests {
         }
     }
 
+    /// Issue 76, H4: a `.bandit` file a pull request adds is read by Bandit whenever it scans a
+    /// directory (`.`: a selection past the argument budget), and its `skips` hid the change's code.
+    @Test(.enabled(if: AdapterHost.installed("bandit"), "needs bandit: run scripts/install-tools.sh"))
+    func aBanditFileInTheTreeDecidesNothingWhenSentinelDecides() throws {
+        let root = try TemporaryDirectory.make("bandit-ini")
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        try "[bandit]\nskips: B605\n".write(toFile: root + "/.bandit", atomically: true, encoding: .utf8)
+        try "import os\nos.system(input())\n".write(toFile: root + "/run.py", atomically: true, encoding: .utf8)
+        // Enough long names that the adapter passes `.` rather than the files.
+        let padding = String(repeating: "n", count: 200)
+        let filler = (0..<(ToolTargets.argumentBudget / 200 + 8)).map { "m\($0)_\(padding).py" }
+        for name in filler { try "x = 1\n".write(toFile: root + "/" + name, atomically: true, encoding: .utf8) }
+        let target = ScanTarget(root: root, files: ["run.py"] + filler)
+        #expect(BanditScanner().invocation(for: target, context: AdapterHost.context()).1.arguments == ["."])
+        var context = AdapterHost.context()
+        // The project's own scan: its `.bandit` is its configuration.
+        #expect(try !BanditScanner().scan(target, context: context).findings.contains { $0.ruleId == "bandit.B605" })
+        context.toolsApplySuppressions = false
+        let findings = try BanditScanner().scan(target, context: context).findings
+        #expect(findings.filter { $0.ruleId == "bandit.B605" }.map(\.location.file) == ["run.py"])
+    }
+
     @Test(.enabled(if: AdapterHost.installed("bandit"), "needs bandit: run scripts/install-tools.sh"))
     func banditOutOfMemoryIsAToolFailure() throws {
         let profile = try AdapterHost.starvedBanditProfile()

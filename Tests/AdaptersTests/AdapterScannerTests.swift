@@ -55,7 +55,10 @@ import Testing
         context.toolsApplySuppressions = false
         let bandit = BanditScanner().invocation(for: target, context: context).0
         #expect(
-            bandit.command == [tools + "/bin/bandit", "-r", "-f", "json", "-q", "--ignore-nosec", "--", "app/views.py", "app/broken.py"])
+            bandit.command == [
+                tools + "/bin/bandit", "-r", "-f", "json", "-q", "--ignore-nosec", "--ini", "/dev/null", "--", "app/views.py",
+                "app/broken.py",
+            ])
         let rules = AdapterFixtures.semgrepRules
         let semgrep = SemgrepScanner(configPaths: [rules]).invocation(for: target, context: context).0
         #expect(Array(semgrep.command.suffix(5)) == [rules, "--disable-nosem", "--", "app/views.py", "app/broken.py"])
