@@ -165,4 +165,27 @@ import Testing
         let cycle = [ContextBuilder(name: "row_context", variables: ["a": true], builders: ["row_context"])]
         #expect(!ContextBuilder.resolve([call], builders: cycle)[0].passesUnknown)
     }
+
+    /// N templates sharing one name and including it (`d1/partial.html` ... each holding
+    /// `{% include "partial.html" %}`): each reference names every one of them, and the contexts
+    /// are joined through one group, not N² edges (issue 76 H14); what the view passes still
+    /// reaches every one of them.
+    @Test func templatesSharingOneNameCostLinearWork() {
+        var work: [Int] = []
+        for count in [100, 400] {
+            let templates = (0..<count).map {
+                ("d\($0)/partial.html", "{{ name|safe }}{% if more %}{% include \"partial.html\" %}{% endif %}")
+            }
+            let outlines = templates.map { TemplateOutline(TemplateDocument(bytes: Array($0.1.utf8))) }
+            let computed = TemplateContexts(
+                templates: templates.map(\.0), outlines: outlines, calls: [Self.call("d0/partial.html", ["name": false])])
+            for context in computed.contexts {
+                #expect(context.passed == ["name"])
+                #expect(context.safe.isEmpty)
+            }
+            work.append(computed.joins)
+            #expect(computed.joins <= 8 * count)
+        }
+        #expect(work[1] <= 5 * work[0])
+    }
 }

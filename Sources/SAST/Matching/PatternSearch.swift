@@ -32,20 +32,27 @@ struct PatternSearch: Sendable {
     }
 
     /// A run of statements matched against every statement list, from every starting statement.
+    /// (``StatementSequence``: linear in each list for the patterns rules use.)
     private func sequenceMatches(_ statements: [PyNode]) -> [PatternMatch] {
+        sequenceMatchesCountingWork(statements).matches
+    }
+
+    /// ``sequenceMatches(_:)`` with the statement matches it tried (tests check the work is linear).
+    func sequenceMatchesCountingWork(_ statements: [PyNode]) -> (matches: [PatternMatch], attempts: Int) {
         var out: [PatternMatch] = []
+        var attempts = 0
         for block in index.blocks {
             let children = block.children
+            var search = StatementSequence(pattern: statements, statements: children, matcher: matcher)
             for start in children.indices {
                 var bindings = Bindings()
-                guard let end = matcher.matchSequence(statements[...], children[start...], &bindings, open: true),
-                    end > start
-                else { continue }
+                guard let end = search.match(from: start, &bindings), end > start else { continue }
                 let range = SourceRange(start: children[start].range.start, end: children[end - 1].range.end)
                 out.append(PatternMatch(range: range, bindings: bindings))
             }
+            attempts += search.attempts
         }
-        return out
+        return (out, attempts)
     }
 
     /// Every match of a search formula. `within`: only the matches each of these regions

@@ -4,12 +4,18 @@
 ///
 /// Computed once per template, referrers before the templates they reference (the reference
 /// graph's strongly connected components in topological order), so a project costs about what
-/// its references and contexts hold. A cycle of references (a comment template including itself
-/// for the replies) is settled by rounds within its component, at most ``maxRounds``; one that
-/// does not settle is unknown.
+/// its references and contexts hold. A reference names a group of templates (every
+/// `partial.html` of the project, when it writes `"partial.html"`): it hands its context to the
+/// group once, and each member joins the group's context, so that N templates sharing one name
+/// and including it cost N edges, not N² (issue 76 H14). A cycle of references (a comment
+/// template including itself for the replies) is settled by rounds within its component, at
+/// most ``maxRounds``; one that does not settle is unknown.
 public struct TemplateContexts: Sendable {
     /// The context of each template, in the order given.
     public let contexts: [TemplateContext]
+    /// The contexts joined to settle them (handed through a reference, or from a group to a
+    /// member), for tests to see the work grows with the references and templates, not their product.
+    let joins: Int
 
     /// Rounds within a cycle of references before its templates' contexts are judged unknown.
     static let maxRounds = 16
@@ -26,49 +32,96 @@ public struct TemplateContexts: Sendable {
         var contexts = templates.map { template in
             TemplateContext(calls: (callsByName[Self.lastPart(template)] ?? []).filter { $0.names(template) })
         }
-        var referrers: [[(from: Int, reference: TemplateReference)]] = Array(repeating: [], count: templates.count)
-        var referenced: [[Int]] = Array(repeating: [], count: templates.count)
+        // The graph's nodes: the templates, then one group per name a reference writes.
+        var groupOfName: [String: Int] = [:]
+        var members: [[Int]] = []
+        var referrers: [[(from: Int, reference: TemplateReference)]] = []
+        var groupsOf: [[Int]] = Array(repeating: [], count: templates.count)
+        var successors: [[Int]] = Array(repeating: [], count: templates.count)
         for (from, outline) in outlines.enumerated() where from < templates.count {
             for reference in outline?.references ?? [] {
-                for to in templatesByName[Self.lastPart(reference.name)] ?? []
-                where RenderedContext.template(reference.name, names: templates[to]) {
-                    referrers[to].append((from, reference))
-                    referenced[from].append(to)
+                let group: Int
+                if let known = groupOfName[reference.name] {
+                    group = known
+                } else {
+                    group = members.count
+                    groupOfName[reference.name] = group
+                    let named = (templatesByName[Self.lastPart(reference.name)] ?? []).filter {
+                        RenderedContext.template(reference.name, names: templates[$0])
+                    }
+                    members.append(named)
+                    referrers.append([])
+                    successors.append(named)
+                    for to in named { groupsOf[to].append(group) }
+                }
+                referrers[group].append((from, reference))
+                successors[from].append(templates.count + group)
+            }
+        }
+        var groupContexts = Array(repeating: TemplateContext(), count: members.count)
+        var joins = 0
+        func handed(_ edge: (from: Int, reference: TemplateReference)) -> TemplateContext {
+            joins += 1
+            return outlines[edge.from]?.handed(through: edge.reference, from: contexts[edge.from]) ?? .unknown
+        }
+        for component in Self.components(successors) {
+            let inComponent = Set(component)
+            var inner: [(group: Int, edge: (from: Int, reference: TemplateReference))] = []
+            var innerMembers: [(group: Int, to: Int)] = []
+            for node in component {
+                if node >= templates.count {
+                    let group = node - templates.count
+                    for edge in referrers[group] {
+                        if inComponent.contains(edge.from) {
+                            inner.append((group, edge))
+                        } else {
+                            groupContexts[group].join(handed(edge))
+                        }
+                    }
+                } else {
+                    for group in groupsOf[node] {
+                        if inComponent.contains(templates.count + group) {
+                            innerMembers.append((group, node))
+                        } else {
+                            joins += 1
+                            contexts[node].join(groupContexts[group])
+                        }
+                    }
                 }
             }
-        }
-        func handed(_ edge: (from: Int, reference: TemplateReference)) -> TemplateContext {
-            outlines[edge.from]?.handed(through: edge.reference, from: contexts[edge.from]) ?? .unknown
-        }
-        for component in Self.components(referenced) {
-            let members = Set(component)
-            for to in component {
-                for edge in referrers[to] where !members.contains(edge.from) { contexts[to].join(handed(edge)) }
-            }
-            let inner = component.flatMap { to in referrers[to].filter { members.contains($0.from) }.map { (to, $0) } }
             if !inner.isEmpty {
                 // Joins only add, so rounds settle unless the cycle keeps finding new names.
                 var settled = false
                 for _ in 0..<Self.maxRounds where !settled {
                     settled = true
-                    for (to, edge) in inner {
-                        var joined = contexts[to]
+                    for (group, edge) in inner {
+                        var joined = groupContexts[group]
                         joined.join(handed(edge))
+                        if joined != groupContexts[group] {
+                            groupContexts[group] = joined
+                            settled = false
+                        }
+                    }
+                    for (group, to) in innerMembers {
+                        var joined = contexts[to]
+                        joins += 1
+                        joined.join(groupContexts[group])
                         if joined != contexts[to] {
                             contexts[to] = joined
                             settled = false
                         }
                     }
                 }
-                if !settled { for to in component { contexts[to].join(.unknown) } }
+                if !settled { for node in component where node < templates.count { contexts[node].join(.unknown) } }
             }
             // A referenced template's macros get their parameters from callers in the templates
             // that import it, which are not followed: each may hold anything.
-            for to in component where !referrers[to].isEmpty {
+            for to in component where to < templates.count && groupsOf[to].contains(where: { !referrers[$0].isEmpty }) {
                 for parameter in outlines[to]?.macroParameters ?? [] { contexts[to].bind(parameter, safe: false) }
             }
         }
         self.contexts = contexts
+        self.joins = joins
     }
 
     private static func lastPart(_ name: String) -> String {
