@@ -1,4 +1,5 @@
 import Findings
+import SourcePositions
 import Testing
 
 @testable import SAST
@@ -59,5 +60,65 @@ import Testing
         let engine = try JavaScriptEngineTests.engine([("javascript.exec", "[javascript]", rules)])
         let result = engine.scan(file: "app.js", source: source)
         #expect(result.findings.map(\.ruleId) == ["javascript.exec"])
+    }
+
+    /// A range from byte offset `start` to `end` (lines and columns do not matter here).
+    static func range(_ start: Int, _ end: Int) -> SourceRange {
+        SourceRange(
+            start: SourceLocation(line: 1, column: start + 1, offset: start), end: SourceLocation(line: 1, column: end + 1, offset: end))
+    }
+
+    /// The matches of a sink's `pattern-inside` around a sink, and the functions around a
+    /// `return`, are a chain of parents: each question compares a few ranges, not all N of them
+    /// (every sink of a file of N functions read all N matches and all N functions: N²).
+    @Test func rangesAroundASinkAreFoundWithoutReadingTheOthers() {
+        let count = 2000
+        // A module holding N functions, each holding one statement; the last one nests a lambda.
+        var ranges = [Self.range(0, 10 * count)]
+        ranges += (0..<count).map { Self.range(10 * $0 + 1, 10 * $0 + 9) }
+        ranges.append(Self.range(10 * (count - 1) + 2, 10 * (count - 1) + 8))
+        let nesting = NestedRanges(ranges)
+        let last = 10 * (count - 1)
+        let questions: [(SourceRange, [Int])] = [
+            (Self.range(73, 75), [8, 0]), (Self.range(last + 3, last + 4), [count + 1, count, 0]), (Self.range(79, 81), [0]),
+            (Self.range(0, 10 * count), [0]),
+        ]
+        for (query, expected) in questions {
+            let found = nesting.enclosingCountingWork(query)
+            #expect(found.positions == expected)
+            #expect(found.positions.sorted() == ranges.indices.filter { PatternSearch.contains(ranges[$0], query) })
+            #expect(found.compared <= 4)
+        }
+    }
+
+    /// Ranges that overlap without nesting (a statement sequence's matches may), or an empty
+    /// range asked about, are answered by reading them all: the same answer as before.
+    @Test func overlappingRangesAreStillAnsweredExactly() {
+        let ranges = [Self.range(0, 10), Self.range(5, 15), Self.range(12, 20)]
+        let nesting = NestedRanges(ranges)
+        #expect(nesting.enclosing(Self.range(6, 9)).sorted() == [0, 1])
+        #expect(nesting.enclosing(Self.range(12, 14)).sorted() == [1, 2])
+        #expect(nesting.enclosing(Self.range(10, 10)).sorted() == [0, 1])
+    }
+
+    /// `metavariable-value` asked at each of N statements follows a name to its assignment: the
+    /// module is read once for all of them (it was walked again for each: N calls `f(a, b)`
+    /// beside an Express route cost N²), and each answer is the one a walk gives.
+    @Test func aScopeIsReadOnceForEveryNameAskedInIt() throws {
+        let count = 1000
+        let source = "import os\nmode = os.environ.get('M')\n" + String(repeating: "f(mode)\n", count: count) + "(mode := 'x')\n"
+        let parsed = try SourceFrontEnd.parse(bytes: Array(source.utf8), file: "app.py", language: .python)
+        let index = FileIndex(root: parsed.root, source: SourceText(source))
+        let origins = ValueOrigins(root: index.root, assignments: index.scopeAssignments)
+        let plain = ValueOrigins(root: index.root)
+        let arguments = index.nodes(of: .call).filter { $0.children.first?.text == "f" }.compactMap { $0.children.dropFirst().first }
+        #expect(arguments.count == count)
+        for argument in arguments {
+            let values = origins.values(of: argument)
+            // The name, its assignment and the walrus's value, as the walk finds them.
+            #expect(values.count == 3)
+            #expect(values.map(\.range) == plain.values(of: argument).map(\.range))
+        }
+        #expect(index.scopeAssignments.scopesRead == 1)
     }
 }

@@ -20,6 +20,8 @@ struct FileIndex: Sendable {
     private(set) var aliasNamesByLast: [String: [PyNode]] = [:]
     /// The kinds left out of `byKind`, collected by one extra walk the first time a rule asks.
     private let lazyKinds = LazyKinds()
+    /// What each scope assigns to each name, read at the first question (``ValueOrigins``).
+    let scopeAssignments = ScopeAssignments()
 
     /// Whether the tree is JavaScript's or TypeScript's (lowered): the aliases then include
     /// JavaScript's value aliases (``JavaScriptValueAliases``).

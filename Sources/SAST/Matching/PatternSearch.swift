@@ -140,7 +140,7 @@ struct PatternSearch: Sendable {
                 }
                 if !regex.captureNames.isEmpty { current = current.compactMap { bindGroups(of: regex, on: name, in: $0) } }
             case .metavariableValue(let name, let formula):
-                let origins = ValueOrigins(root: index.root)
+                let origins = ValueOrigins(root: index.root, assignments: index.scopeAssignments)
                 current = current.compactMap { m in
                     guard let binding = m.bindings[name], binding.identifier == nil, binding.nodes.count == 1 else {
                         return nil
@@ -201,7 +201,7 @@ struct PatternSearch: Sendable {
                 guard let binding = bindings[name], binding.matches(regex, in: index.source) else { return false }
             case .metavariableValue(let name, let formula):
                 guard let binding = bindings[name], binding.identifier == nil, binding.nodes.count == 1 else { return false }
-                if origins == nil { origins = ValueOrigins(root: index.root) }
+                if origins == nil { origins = ValueOrigins(root: index.root, assignments: index.scopeAssignments) }
                 let found = origins!.values(of: binding.nodes[0]).contains { value in
                     matches(formula, at: value).map { bindings.isCompatible(with: $0) } ?? false
                 }

@@ -19,6 +19,8 @@ import PythonSyntax
 struct ValueOrigins: Sendable {
     let root: PyNode
     var maxSteps = 4
+    /// The file's memo of each scope's assignments (nil: each question walks its scope).
+    var assignments: ScopeAssignments? = nil
 
     /// `node` followed by every value found for it (breadth first, each at most once).
     func values(of node: PyNode) -> [PyNode] {
@@ -116,37 +118,46 @@ struct ValueOrigins: Sendable {
 
     /// Values assigned to `name` in the statements of `scope` (nested functions and classes left out).
     private func assignedValues(_ name: String, in scope: PyNode) -> [PyNode] {
-        var out: [PyNode] = []
-        Self.statements(of: scope) { statement in
+        guard let assignments else { return Self.assignedValues(in: scope)[name] ?? [] }
+        return assignments.values(name, in: scope, read: Self.assignedValues(in:))
+    }
+
+    /// Values assigned to each name in the statements of `scope`: plain, annotated and `with`
+    /// assignments in order, then `(name := value)` anywhere in the scope's own expressions.
+    static func assignedValues(in scope: PyNode) -> [String: [PyNode]] {
+        var out: [String: [PyNode]] = [:]
+        statements(of: scope) { statement in
             switch statement.kind {
             case .assign:
                 guard let value = statement.children.last else { return }
-                for target in statement.children.dropLast() where target.kind == .name && target.text == name {
-                    out.append(value)
+                for target in statement.children.dropLast() where target.kind == .name {
+                    if let name = target.text { out[name, default: []].append(value) }
                 }
             case .annAssign where statement.children.count == 3:
                 let target = statement.children[0]
-                guard target.kind == .name, target.text == name else { return }
+                guard target.kind == .name, let name = target.text else { return }
                 if !statement.children[2].isEmpty {
-                    out.append(statement.children[2])
-                } else if let instance = Self.instance(of: statement.children[1]) {
-                    out.append(instance)
+                    out[name, default: []].append(statement.children[2])
+                } else if let instance = instance(of: statement.children[1]) {
+                    out[name, default: []].append(instance)
                 }
             case .with, .asyncWith:
                 for item in statement.children where item.kind == .withItem && item.children.count == 2 {
-                    if item.children[1].kind == .name, item.children[1].text == name { out.append(item.children[0]) }
+                    if item.children[1].kind == .name, let name = item.children[1].text {
+                        out[name, default: []].append(item.children[0])
+                    }
                 }
             default:
                 break
             }
         }
-        // `(name := value)` anywhere in the scope's own expressions.
-        Self.walkScope(scope) { node in
-            if node.kind == .namedExpr, node.children.count == 2, node.children[0].text == name {
-                out.append(node.children[1])
+        var walrus: [String: [PyNode]] = [:]
+        walkScope(scope) { node in
+            if node.kind == .namedExpr, node.children.count == 2, let name = node.children[0].text {
+                walrus[name, default: []].append(node.children[1])
             }
         }
-        return out
+        return out.merging(walrus) { $0 + $1 }
     }
 
     // MARK: self.attr

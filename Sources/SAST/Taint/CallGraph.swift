@@ -12,6 +12,10 @@ struct CallGraph: Sendable {
     let keyOwner: [Int]
     /// Whether the file calls each function (``FileModel/isCalled(_:_:)``).
     let isCalled: [Bool]
+    /// The functions whose calls may run each function: ``callees`` turned around, each caller
+    /// once, in file order. Walking callers back from a set of functions is then linear in the
+    /// edges (a chain of N forwarding functions is N steps, not N rounds of N).
+    let callers: [[Int]]
 
     /// `calls`: what each function's calls use, when known; otherwise each function's body is read
     /// (and a call may run any function of its name).
@@ -32,6 +36,11 @@ struct CallGraph: Sendable {
             return function.index
         }
         isCalled = functions.map { model.isCalled($0, index) }
+        var callers = [[Int]](repeating: [], count: functions.count)
+        for (caller, targets) in callees.enumerated() {
+            for callee in Set(targets).sorted() { callers[callee].append(caller) }
+        }
+        self.callers = callers
     }
 
     /// The names a function's calls use.

@@ -96,17 +96,17 @@ struct RuleRelevance: Sendable {
                     && fact.projectCallees.contains { project?.sees($0.module) != false && specific[$0.module]?[$0.function] != nil })
             if mentions { relevant.insert(key) }
         }
-        // Callers, by position in the file; each round adds at least one function.
+        // Their callers, walked back through the call graph from each function found: each
+        // function and each call edge once (rounds over every function, each adding one, made a
+        // forwarding chain quadratic).
         let functions = model.functions
-        var pending = functions.indices.filter { !relevant.contains(functions[$0].key) && !graph.callees[$0].isEmpty }
-        var changed = !relevant.isEmpty
-        while changed {
-            changed = false
-            pending.removeAll { caller in
-                guard graph.callees[caller].contains(where: { relevant.contains(functions[$0].key) }) else { return false }
-                relevant.insert(functions[caller].key)
-                changed = true
-                return true
+        var positions: [String: [Int]] = [:]
+        for function in functions { positions[function.key, default: []].append(function.index) }
+        var queue = functions.indices.filter { relevant.contains(functions[$0].key) }
+        while let callee = queue.popLast() {
+            for caller in graph.callers[callee] where relevant.insert(functions[caller].key).inserted {
+                // A redefinition shares its key: each definition's callers count.
+                queue += positions[functions[caller].key] ?? []
             }
         }
         return relevant

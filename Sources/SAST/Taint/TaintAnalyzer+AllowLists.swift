@@ -19,7 +19,8 @@ extension TaintAnalyzer {
         // Taken together: the list holds no attacker data now, and it was written by the program.
         var budget = Self.constantLookups
         return peekValue(list).isTainted
-            || !isProgramConstant(list, origins: ValueOrigins(root: index.root, maxSteps: 1), depth: 0, budget: &budget)
+            || !isProgramConstant(
+                list, origins: ValueOrigins(root: index.root, maxSteps: 1, assignments: index.scopeAssignments), depth: 0, budget: &budget)
     }
 
     /// Whether `node` is a constant the program writes itself: literals; a list, tuple, set or

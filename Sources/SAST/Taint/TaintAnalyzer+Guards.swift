@@ -103,7 +103,7 @@ extension TaintAnalyzer {
     private mutating func cleanURLOfHost(_ checked: PyNode) {
         // Following values back walks the file: only where a host can be read at all.
         guard !index.identifiers.isDisjoint(with: RelevanceNames.requestGuardNames) else { return }
-        let origins = ValueOrigins(root: index.root)
+        let origins = ValueOrigins(root: index.root, assignments: index.scopeAssignments)
         for value in origins.values(of: checked) {
             var part = value
             if part.kind == .boolOp, part.text == "or", let first = part.children.first { part = first }

@@ -163,9 +163,17 @@ final class NodeAnswers<Value> {
     }
 }
 
-/// Per-file memo of where a sink's `pattern-inside` matches.
+/// Per-file memo of where a sink's `pattern-inside` matches, and of the file's functions.
 final class InsideRanges: Sendable {
-    private let matches = Mutex<[String: [PatternMatch]]>([:])
+    /// A pattern's matches, with their ranges nested for the question "which hold this sink".
+    private struct Matches: Sendable {
+        var found: [PatternMatch]
+        var nesting: NestedRanges
+    }
+
+    private let matches = Mutex<[String: Matches]>([:])
+    /// The ranges of the file's functions (definitions and lambdas), nested; built at the first `return` asked.
+    private let functions = Mutex<(ranges: [SourceRange], nesting: NestedRanges)?>(nil)
 
     /// Whether `range` lies inside a match of `pattern` whose metavariables agree with the sink's
     /// (`$C.get($URL)` inside `with Session() as $C:` is the same `$C`).
@@ -173,19 +181,24 @@ final class InsideRanges: Sendable {
     /// match that is a function (a view), a return of a function nested in it (a helper, a
     /// callback) does not count (issue 55: a view's inner helper returning a list was an "HTML
     /// response").
+    /// Only the matches and functions around `range` are read: each sink of a file of N functions
+    /// reading all of them cost N² (issue 76 H13).
     func contains(
         _ range: SourceRange, _ bindings: Bindings, inside pattern: CompiledPattern, index: FileIndex, ownReturn: Bool = false
     ) -> Bool {
         let known = matches.withLock { $0[pattern.source] }
         // Searched outside the mutex: the search reads the index, never this memo.
-        let found = known ?? PatternSearch(index: index).matches(pattern.tree)
-        if known == nil { matches.withLock { $0[pattern.source] = found } }
-        let nested =
-            ownReturn
-            ? (index.nodes(of: .functionDef) + index.nodes(of: .asyncFunctionDef) + index.nodes(of: .lambda)).map(\.range)
-                .filter { PatternSearch.contains($0, range) } : []
-        return found.contains { match in
-            guard PatternSearch.contains(match.range, range) else { return false }
+        let memo: Matches
+        if let known {
+            memo = known
+        } else {
+            let found = PatternSearch(index: index).matches(pattern.tree)
+            memo = Matches(found: found, nesting: NestedRanges(found.map(\.range)))
+            matches.withLock { $0[pattern.source] = memo }
+        }
+        let nested = ownReturn ? functionsHolding(range, index: index) : []
+        return memo.nesting.enclosing(range).contains { position in
+            let match = memo.found[position]
             // No function between the match (the view itself) and the return.
             if nested.contains(where: { function in
                 PatternSearch.contains(match.range, function)
@@ -198,5 +211,18 @@ final class InsideRanges: Sendable {
             }
             return true
         }
+    }
+
+    /// The ranges of the functions `range` is written in.
+    private func functionsHolding(_ range: SourceRange, index: FileIndex) -> [SourceRange] {
+        let table =
+            functions.withLock { $0 }
+            ?? {
+                let ranges = (index.nodes(of: .functionDef) + index.nodes(of: .asyncFunctionDef) + index.nodes(of: .lambda)).map(\.range)
+                let built = (ranges: ranges, nesting: NestedRanges(ranges))
+                functions.withLock { $0 = built }
+                return built
+            }()
+        return table.nesting.enclosing(range).map { table.ranges[$0] }
     }
 }
