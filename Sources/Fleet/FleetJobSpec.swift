@@ -57,7 +57,7 @@ public struct FleetJobSpec: Sendable, Hashable, Codable {
             ] { options[flag] = false }
             for valued in [
                 "--tools", "--fail-on", "--exclude", "--include", "--severity", "--min-confidence", "--max-file-size", "--since",
-                "--max-db-age",
+                "--max-db-age", "--max-file-work",
             ] { options[valued] = true }
             if kind == .dast {
                 options["--active"] = false

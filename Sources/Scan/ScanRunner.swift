@@ -40,6 +40,11 @@ public struct ScanRequest: Sendable {
     public var targets: [String]?
     /// `--max-file-size` in bytes; nil means `FileWalker.defaultMaxFileBytes`.
     public var maxFileBytes: Int?
+    /// `--max-file-work`: the work units the native engine may spend on one file; nil means
+    /// the engine's default (`SASTEngine.defaultMaxFileWork`).
+    public var maxFileWork: Int?
+    /// `--max-file-work` when not given (the native engine's).
+    public static let defaultMaxFileWork = SASTEngine.defaultMaxFileWork
     /// False (`--no-inline-suppressions`): no comment in the code hides a finding.
     public var inlineSuppressions = true
     /// Findings about a pull request's change itself (`ChangeReview`), from `ScanPlan`.
@@ -94,6 +99,7 @@ public struct ScanRunner: Sendable {
         var context = context
         // In a pull request's scan the pipeline alone tells the base's suppressions from the head's.
         if !request.inlineSuppressions || request.changedLines != nil { context.toolsApplySuppressions = false }
+        if let maxFileWork = request.maxFileWork { context.maxFileWork = maxFileWork }
         let plan = try select(request)
         // Rules load while the files are listed: neither needs the other.
         for (scanner, _) in plan { scanner.prepare(context: context) }

@@ -53,6 +53,9 @@ public struct ScanContext: Sendable {
     /// request's scan (`--since`), where only the findings pipeline decides which comments count.
     public var toolsApplySuppressions = true
 
+    /// The work units the native engine may spend on one file (`--max-file-work`); nil: its default.
+    public var maxFileWork: Int?
+
     /// Seven days.
     public static let defaultMaxDatabaseAge: Double = 7 * 86_400
 

@@ -125,6 +125,12 @@ struct ScanCommand: ParsableCommand {
     var sarifRoot: String?
     @Option(name: .customLong("max-file-size"), help: "Skip (and list) files larger than this; K/M/G suffixes (default: 5M).")
     var maxFileSize: SizeArgument?
+    @Option(
+        name: .customLong("max-file-work"),
+        help: ArgumentHelp(
+            "Stop analysing a file past this many work units and report it as not analysed (default: \(ScanRequest.defaultMaxFileWork)).",
+            valueName: "units"))
+    var maxFileWork: Int?
     /// A fleet worker's scan also writes the report itself here, for `fleet results` to render.
     @Option(name: .customLong("fleet-record"), help: .hidden) var fleetRecord: String?
 
@@ -153,6 +159,8 @@ struct ScanCommand: ParsableCommand {
         var options = ScanOptions(paths: scanPaths, given: !paths.isEmpty)
         // Past Int.max no file can be larger: the same as no limit.
         options.maxFileBytes = maxFileSize.map { Int(clamping: $0.bytes) }
+        if let maxFileWork, maxFileWork < 1 { throw SentinelError(.invalidInput, "--max-file-work must be at least 1") }
+        options.maxFileWork = maxFileWork
         // Resolved now, before any scanner runs: a bad path fails at once, and nothing planted at the
         // name during the scan is followed (the report replaces it).
         // In the analysis sandbox the outputs are root's, prepared before it started.

@@ -2,9 +2,10 @@ import Findings
 import JavaScriptSyntax
 import PythonSyntax
 
-/// A file the parser's bounds stopped (nesting depth, expression chain length), or one the scan
+/// A file the parser's bounds stopped (nesting depth, expression chain length), one the scan
 /// would analyse that is larger than `--max-file-size` (issue 76, H3: appending a 5 MB comment
-/// turned a critical finding green): its interpreter may well run it, so it is a finding, never
+/// turned a critical finding green), or one whose analysis passed its work budget (issue 77:
+/// `--max-file-work`): its interpreter may well run it, so it is a finding, never
 /// a silently skipped file, and a high one: the default gate fails closed on it (a crafted file
 /// could otherwise hide a critical route from a CI gating on `high`). A syntax error is not
 /// one: CPython runs no file it cannot parse.
@@ -12,9 +13,9 @@ public enum ParserBoundFinding {
     /// The rule findings of this kind carry.
     public static let descriptor = RuleDescriptor(
         id: "sentinel.file-not-analysed", name: "file-not-analysed",
-        shortDescription: "A source file exceeds the parser's bounds or the scan's size limit and was not analysed",
+        shortDescription: "A source file exceeds the parser's bounds, the scan's size limit or its work budget and was not analysed",
         fullDescription:
-            "The file nests deeper, or chains more operations, than Sentinel's parser accepts (bounds that keep a hostile file from exhausting the stack), or is larger than --max-file-size. Its interpreter may run it anyway, so nothing in it was checked. Split the expression, raise --max-file-size, exclude the file if it is generated, or review it by hand.",
+            "The file nests deeper, or chains more operations, than Sentinel's parser accepts (bounds that keep a hostile file from exhausting the stack), is larger than --max-file-size, or costs its analysis more work than --max-file-work allows. Its interpreter may run it anyway, so what was not checked may hold anything. Split the expression or the file, raise the limit, exclude the file if it is generated, or review it by hand.",
         defaultSeverity: .high, tags: ["coverage"], precision: .high)
 
     /// The finding for `error` when it is a bound that was hit; nil for other syntax errors.
@@ -38,6 +39,19 @@ public enum ParserBoundFinding {
         Finding(
             ruleId: descriptor.id, tool: tool, severity: .high, confidence: .high,
             message: "not analysed: \(reason); raise --max-file-size, or exclude the file if it is generated",
+            location: Location(file: file))
+    }
+
+    /// The finding for `file`, whose analysis passed its work budget of `budget` units
+    /// (``WorkMeter``, `--max-file-work`) in `phase` (`taint analysis (rule R)`, ...) and was
+    /// stopped there. About the whole file, like ``oversized(file:reason:tool:)``. What the rules
+    /// that finished before it found is kept beside it: each of those analyses was whole.
+    public static func workBudget(file: String, budget: Int, phase: String) -> Finding {
+        Finding(
+            ruleId: descriptor.id, severity: .high, confidence: .high,
+            message:
+                "not analysed: work budget of \(budget) units exceeded during \(phase); the rest of the file was not checked "
+                + "(findings made before it are kept); raise --max-file-work, or exclude the file if it is generated",
             location: Location(file: file))
     }
 

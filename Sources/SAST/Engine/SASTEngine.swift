@@ -28,6 +28,12 @@ public struct FileScanResult: Sendable {
     /// A JavaScript or TypeScript file's imports and the frameworks it uses that no model covers
     /// (issue 75), read from the tree the scan parsed; nil for Python and a file that did not parse.
     public var frameworkEvidence: FrameworkEvidence?
+    /// The work units the file's analysis cost (``WorkMeter``), both rounds of a project scan
+    /// together; the same file and rules always cost the same.
+    public var workUnits = 0
+    /// Whether the file's analysis passed ``SASTEngine/maxFileWork`` and was stopped (its
+    /// findings then hold ``ParserBoundFinding/workBudget(file:budget:phase:)``).
+    public var workBudgetExceeded = false
     /// Every finding before flows superseded audits: a second round that drops a flow must get
     /// the audit it had hidden back.
     var unsuperseded: [Finding] = []
@@ -74,6 +80,13 @@ public struct SASTEngine: Sendable {
     private let targets: [MetavariableRegex]
     /// The identifiers the search rules' file checks name, numbered.
     private let identifierVocabulary: IdentifierVocabulary
+    /// The work units one file's analysis may cost (``WorkMeter``; `--max-file-work`): past it the
+    /// file is a high `sentinel.file-not-analysed` finding instead of a CI job held for hours.
+    public var maxFileWork = SASTEngine.defaultMaxFileWork
+
+    /// `--max-file-work` when not given: well above the costliest real file measured (BENCHMARKS.md,
+    /// "Work budget per file"), so that no real file reaches it.
+    public static let defaultMaxFileWork = 400_000_000
 
     /// Prepares `rules` (indexes, prefilters) for scanning many files.
     public init(rules: RuleSet) {
@@ -95,14 +108,15 @@ public struct SASTEngine: Sendable {
     /// Scans one Python file. `file` is the path findings carry (relative to the scan root).
     /// Never throws: a file that does not parse yields `parseError` and no findings.
     public func scan(file: String, source: String, project: ProjectSummaries? = nil) -> FileScanResult {
-        scan(file: file, source: source, project: project, access: .full, only: nil)
+        scan(file: file, source: source, project: project, access: .full, only: nil, meter: WorkMeter(budget: maxFileWork))
     }
 
     /// `published`: called once what importers read of this file is published (its taint rules and
     /// rule-free summaries), before its search rules run; not called when the file does not parse.
+    /// `meter`: the file's work so far (a second round starts from the first's).
     private func scan(
         file: String, source: String, project: ProjectSummaries?, access: ProjectAccess, only: Set<String>?,
-        published: @escaping @Sendable () -> Void = {}
+        meter: WorkMeter, published: @escaping @Sendable () -> Void = {}
     ) -> FileScanResult {
         // Matching and taint recurse once per tree level; long operator chains are deep, so the
         // work runs on the parser's large-stack thread like parsing does.
@@ -115,7 +129,8 @@ public struct SASTEngine: Sendable {
         let result = try? PyLargeStack.run {
             Self.scan(
                 file: file, source: source, rules: compiled, taintShared: taintShared, project: project, access: access,
-                routes: routes, applicationErrors: applicationErrors, frameworks: only == nil, published: published)
+                routes: routes, applicationErrors: applicationErrors, frameworks: only == nil, meter: meter,
+                published: published)
         }
         return result ?? FileScanResult(findings: [], parseError: "\(file): internal error while scanning (file skipped)")
     }
@@ -176,7 +191,7 @@ public struct SASTEngine: Sendable {
             // The files waiting for this one start as soon as its summaries are out.
             let result = scan(
                 file: files[i], source: text, project: project, access: access, only: nil,
-                published: { scheduler.done(i) })
+                meter: WorkMeter(budget: maxFileWork), published: { scheduler.done(i) })
             results.withLock { $0[i] = result }
             progress(i)
         }
@@ -191,7 +206,8 @@ public struct SASTEngine: Sendable {
         // of this round may read what another wrote meanwhile; nothing reads after it).
         let taintRules = compiled.filter { $0.taint != nil }.map(\.rule.id)
         let again: [(file: Int, rules: Set<String>)] = files.indices.compactMap { i in
-            guard !later[i].isEmpty, let result = first[i], result.parseError == nil else { return nil }
+            // A file stopped by its work budget is not analysed again: the budget is the file's, per scan.
+            guard !later[i].isEmpty, let result = first[i], result.parseError == nil, !result.workBudgetExceeded else { return nil }
             let imported = project.importedNames(of: files[i], from: later[i])
             guard !imported.isEmpty else { return nil }
             let reported = Set((result.unsuperseded.isEmpty ? result.findings : result.unsuperseded).map(\.ruleId))
@@ -209,8 +225,20 @@ public struct SASTEngine: Sendable {
             let (i, rules) = largestFirst[j]
             guard let text = read(files[i]), var merged = first[i] else { return }
             let access = ProjectAccess(visible: nil, publishes: false)
-            let second = scan(file: files[i], source: text, project: project, access: access, only: rules)
+            let second = scan(
+                file: files[i], source: text, project: project, access: access, only: rules,
+                meter: WorkMeter(budget: maxFileWork, used: merged.workUnits))
             guard second.parseError == nil else { return }
+            merged.workUnits = second.workUnits
+            if second.workBudgetExceeded {
+                // The first round's findings stand (each from a whole analysis, only with fewer
+                // summaries); the second round's, cut short, are dropped for the bound's finding.
+                merged.workBudgetExceeded = true
+                merged.findings += second.findings.filter { $0.ruleId == ParserBoundFinding.descriptor.id }
+                merged.findings.sort(by: Self.byPosition)
+                results.withLock { $0[i] = merged }
+                return
+            }
             merged.findings = TaintFindings.supersedeAudits(
                 (merged.unsuperseded.isEmpty ? merged.findings : merged.unsuperseded).filter {
                     !rules.contains($0.ruleId)
@@ -252,7 +280,7 @@ public struct SASTEngine: Sendable {
     private static func scan(
         file: String, source: String, rules compiled: [CompiledRule], taintShared: TaintShared,
         project: ProjectSummaries?, access: ProjectAccess, routes: Bool, applicationErrors: Bool = false, frameworks: Bool,
-        published: () -> Void
+        meter: WorkMeter, published: () -> Void
     ) -> FileScanResult {
         let text = SourceText(source)
         // A file without a known extension is a script, listed by its shebang (`#!/usr/bin/env node`).
@@ -272,7 +300,7 @@ public struct SASTEngine: Sendable {
         // The framework models below read Python's shapes (decorated routes, `except` clauses).
         let routes = routes && language == .python
         let applicationErrors = applicationErrors && language == .python
-        let index = FileIndex(root: module.root, source: text, javaScript: language != .python)
+        let index = FileIndex(root: module.root, source: text, javaScript: language != .python, meter: meter)
         let builder = FindingBuilder(file: file, source: text, root: module.root)
         var findings: [Finding] = []
         let sourceCache = SourceMatchCache()
@@ -298,12 +326,20 @@ public struct SASTEngine: Sendable {
         // Taint rules first: they publish what importers read, and the files waiting for this one
         // start once that is out, while the search rules run here. Findings keep the rules' order.
         var byRule = [[Finding]](repeating: [], count: compiled.count)
+        // The phase the file's work budget ran out in: that rule's findings are dropped (its
+        // analysis was cut short), those of the rules before it kept (each analysis was whole).
+        var stopped: String?
         for i in applicable where compiled[i].taint != nil {
             byRule[i] = compiled[i].findings(
                 in: index, builder: builder, sourceCache: sourceCache, model: model, project: view, shared: shared,
                 presence: presence)
+            if meter.isExhausted {
+                byRule[i] = []
+                stopped = "taint analysis (rule \(compiled[i].rule.id))"
+                break
+            }
         }
-        if let view {
+        if let view, stopped == nil {
             // What the imported functions do with their parameters, whatever the rule.
             let exported = view.exported
             // Only a taint rule of the file's language reads them (a Python project's rules, none of a JavaScript file's).
@@ -312,19 +348,32 @@ public struct SASTEngine: Sendable {
                 let published = shared.ruleFree(covering: exported).filter { key, summary in
                     summary.mattersToImporters && exportedKeys.contains(key)
                 }
-                view.publish(ruleId: ProjectSummaries.anyRule, file: file, summaries: published, classes: Set(model.classes.keys))
+                // Summaries cut short by the budget would tell importers less than an unknown call.
+                if meter.isExhausted {
+                    stopped = "summaries for importing modules"
+                } else {
+                    view.publish(
+                        ruleId: ProjectSummaries.anyRule, file: file, summaries: published, classes: Set(model.classes.keys))
+                }
             }
         }
         published()
-        for i in applicable where compiled[i].taint == nil {
+        for i in applicable where compiled[i].taint == nil && stopped == nil {
             byRule[i] = compiled[i].findings(
                 in: index, builder: builder, sourceCache: sourceCache, model: model, project: view, shared: shared)
+            if meter.isExhausted {
+                byRule[i] = []
+                stopped = "pattern search (rule \(compiled[i].rule.id))"
+            }
         }
         findings = byRule.flatMap(Self.onePerLine)
         let unsuperseded = findings
         findings = TaintFindings.supersedeAudits(findings)
+        if let stopped { findings.append(ParserBoundFinding.workBudget(file: file, budget: meter.budget, phase: stopped)) }
         findings.sort(by: byPosition)
         var result = FileScanResult(findings: findings)
+        result.workUnits = meter.units
+        result.workBudgetExceeded = stopped != nil
         if let python3 = module.python3Failure {
             result.parseNotice = ParseNotice(
                 kind: .python2Dialect, message: "\(python3.description) (analysed with the Python 2 dialect)")
@@ -500,7 +549,8 @@ final class CompiledRule: Sendable {
                 analyzer.relevant?.contains(key) != false && (summary.mattersToImporters || taint.lacksSharedSanitizers)
                     && model.functionsByKey[key].map { project?.isExported($0) ?? false } == true
             }
-            if let project, project.access.publishes, !published.isEmpty {
+            // A summary cut short by the file's work budget is no summary (the engine reports the file).
+            if let project, project.access.publishes, !published.isEmpty, !index.meter.isExhausted {
                 // A summary identical to the rule-free one tells importers nothing the rule-free one
                 // (or, when that is not published, an unknown call) does not: publishing it would only
                 // make their calls to it look rule-specific, to be analysed and re-run for nothing.

@@ -26,11 +26,15 @@ struct FileIndex: Sendable {
     /// Whether the tree is JavaScript's or TypeScript's (lowered): the aliases then include
     /// JavaScript's value aliases (``JavaScriptValueAliases``).
     let isJavaScript: Bool
+    /// The work this file's analysis has done against its budget (``WorkMeter``); every rule's
+    /// matching and taint analysis of the file charge it.
+    let meter: WorkMeter
 
-    init(root: PyNode, source: SourceText, javaScript: Bool = false) {
+    init(root: PyNode, source: SourceText, javaScript: Bool = false, meter: WorkMeter = WorkMeter()) {
         self.root = root
         self.source = source
         self.isJavaScript = javaScript
+        self.meter = meter
         self.aliases = ImportAliases(root: root, javaScript: javaScript)
         var byKind = NodesByKind()
         var calls: [String: [PyNode]] = [:]

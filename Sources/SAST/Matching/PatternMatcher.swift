@@ -6,6 +6,8 @@ import PythonSyntax
 /// arguments match in any order, and dotted names are compared after import resolution.
 struct PatternMatcher: Sendable {
     let aliases: ImportAliases
+    /// Charged one unit per pattern node compared; past its budget nothing matches.
+    var meter = WorkMeter()
 
     /// Whether `pattern` matches `target`; on success `bindings` holds the new bindings, on failure
     /// it may hold partial ones (callers save and restore).
@@ -14,6 +16,8 @@ struct PatternMatcher: Sendable {
     }
 
     private func match(_ p: PyNode, _ t: PyNode, _ b: inout Bindings, expanded: Bool) -> Bool {
+        // Every comparison, at every depth: a pattern's `...` may try many runs of a long list.
+        guard meter.charge() else { return false }
         switch p.kind {
         case .ellipsis, .empty:
             return true

@@ -13,7 +13,7 @@ struct PatternSearch: Sendable {
 
     init(index: FileIndex) {
         self.index = index
-        self.matcher = PatternMatcher(aliases: index.aliases)
+        self.matcher = PatternMatcher(aliases: index.aliases, meter: index.meter)
     }
 
     /// Every match of one pattern (inside `within`'s regions, when given).
@@ -25,6 +25,8 @@ struct PatternSearch: Sendable {
         where within.encloses(node.range) && !PatternMatcher.cannotMatch(pattern, node)
             && probes.allSatisfy({ $0.mayPass(node, in: index.source) })
         {
+            // Past the file's work budget the engine reports the file instead (``WorkMeter``).
+            if index.meter.isExhausted { break }
             var bindings = Bindings()
             if matcher.match(pattern, node, &bindings) { out.append(PatternMatch(range: node.range, bindings: bindings)) }
         }
@@ -45,6 +47,7 @@ struct PatternSearch: Sendable {
             let children = block.children
             var search = StatementSequence(pattern: statements, statements: children, matcher: matcher)
             for start in children.indices {
+                if index.meter.isExhausted { break }
                 var bindings = Bindings()
                 guard let end = search.match(from: start, &bindings), end > start else { continue }
                 let range = SourceRange(start: children[start].range.start, end: children[end - 1].range.end)
@@ -124,14 +127,17 @@ struct PatternSearch: Sendable {
                 }
             case .inside(let formula):
                 let others = insideMatches?.clause == i ? insideMatches!.matches : matches(formula)
+                // One unit per pair compared: N matches inside N regions may compare N² pairs.
                 current = current.compactMap { m in
-                    others.first { Self.contains($0.range, m.range) && m.bindings.isCompatible(with: $0.bindings) }
+                    others.first { index.meter.charge() && Self.contains($0.range, m.range) && m.bindings.isCompatible(with: $0.bindings) }
                         .map { PatternMatch(range: m.range, bindings: m.bindings.merging($0.bindings)) }
                 }
             case .notInside(let formula):
                 let others = matches(formula)
                 current.removeAll { m in
-                    others.contains { Self.contains($0.range, m.range) && m.bindings.isCompatible(with: $0.bindings) }
+                    others.contains {
+                        index.meter.charge() && Self.contains($0.range, m.range) && m.bindings.isCompatible(with: $0.bindings)
+                    }
                 }
             case .metavariableRegex(let name, let regex):
                 current.removeAll { m in
@@ -274,6 +280,7 @@ struct PatternSearch: Sendable {
         if regexes.isEmpty { return nil }
         var out: [PatternMatch] = []
         for node in index.expressions where within.encloses(node.range) {
+            guard index.meter.charge() else { break }
             let binding = Binding(nodes: [node])
             if regexes.allSatisfy({ binding.matches($0, in: index.source) }) {
                 out.append(PatternMatch(range: node.range, bindings: [name: binding]))

@@ -7,6 +7,8 @@ extension TaintAnalyzer {
         // Read once: `kind` is a call into another module, and this runs at every node.
         let kind = e.kind
         if kind == .empty { return .clean }
+        // Past the file's work budget what follows is thrown away (``WorkMeter``): stop here.
+        guard index.meter.charge() else { return .clean }
         checkSinks(e)
         if kind == .call || kind == .attribute || kind == .name || kind == .subscript || kind == .binOp {
             if isSanitizer(e) {

@@ -10,7 +10,8 @@ extension TaintAnalyzer {
         var owner = -1
         var receivers: [String: (receiver: PyNode, method: String)] = [:]
         for (i, statement) in statements.enumerated() {
-            guard reachable else { return }
+            // Past the file's work budget the analysis is thrown away (``WorkMeter``): stop here.
+            guard reachable, index.meter.charge() else { return }
             if statement.kind == .functionDef || statement.kind == .asyncFunctionDef, index.isJavaScript,
                 let name = statement.text, name.hasPrefix(JavaScriptLowering.hoistedPrefix)
             {

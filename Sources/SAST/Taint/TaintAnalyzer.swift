@@ -115,7 +115,7 @@ struct TaintAnalyzer {
         self.patterns = patterns
         self.sourceCache = sourceCache
         self.index = index
-        self.matcher = PatternMatcher(aliases: index.aliases)
+        self.matcher = PatternMatcher(aliases: index.aliases, meter: index.meter)
         self.ruleId = ruleId
         self.project = project
         self.model = model ?? FileModel(root: index.root)
@@ -184,6 +184,7 @@ struct TaintAnalyzer {
             let known = sourceFields.values.reduce(0) { $0 + $1.count }
             let helperReadsSource = summaries.values.contains { $0.returnsSource.isTainted } || importsSource || known > 0
             for function in model.functions {
+                if index.meter.isExhausted { break }
                 // A flow is reported at a sink: one in the function, or in a callee whose summary
                 // has it; either makes the function relevant to the rule.
                 guard relevant?.contains(function.key) != false else { continue }
@@ -281,6 +282,9 @@ struct TaintAnalyzer {
             var changedAt: [String: Int] = [:]
             var ranAt: [String: Int] = [:]
             for (step, function) in pending.enumerated() {
+                // Each summary computed is a unit, besides its statements; past the file's work
+                // budget the summaries are incomplete and the engine publishes none of them.
+                guard index.meter.charge() else { return }
                 ranAt[function.key] = step
                 // The same inputs give the same summary: a function runs again only when a
                 // summary it read, or a source field of its class, changed since it last ran.

@@ -40,6 +40,8 @@ public struct ScanOptions: Sendable {
     public var inlineSuppressions = true
     /// `--max-file-size` in bytes.
     public var maxFileBytes: Int?
+    /// `--max-file-work`: the work units one file's analysis may cost (nil: the engine's default).
+    public var maxFileWork: Int?
     /// `--allow-missing-db`.
     public var allowMissingDatabase = false
     /// `--allow-stale-db`.

@@ -97,6 +97,8 @@ public struct ScanPlan: Sendable {
             config: config, gate: gate, baseline: options.baseline, changedLines: options.base?.changedLines,
             targets: webOnly ? [] : options.paths.targets, maxFileBytes: options.maxFileBytes)
         request.inlineSuppressions = options.inlineSuppressions
+        // An operator's option only: a pull request cannot raise the bound its own files are held to.
+        request.maxFileWork = options.maxFileWork
         if let base = options.base {
             request.changeFindings = ConfigurationChange.findings(
                 base: base, directory: directory, config: config, operatorConfig: options.configFile,

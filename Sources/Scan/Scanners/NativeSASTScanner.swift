@@ -130,9 +130,10 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             })
         let ready = prepared.take()
         // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
-        let engine =
+        var engine =
             try ready.flatMap { $0.directories == directories ? $0.engine : nil }?.get()
             ?? engine(directories)
+        if let maxFileWork = context.maxFileWork { engine.maxFileWork = maxFileWork }
         let rules = engine.rules
         let collected = engine.scanProject(
             files: files, project: project, read: { file in kept.take(file) ?? read(file) },
@@ -140,6 +141,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
                 let done = progress.add(1, ordering: .relaxed).newValue
                 if done % 50 == 0 { context.progress(.file(tool: name, index: done, total: files.count, path: files[index])) }
             })
+        if ProcessInfo.processInfo.environment[Self.workTraceVariable] == "1" { Self.traceWork(files: files, results: collected) }
         var findings: [Finding] = []
         var notices: [Notice] = []
         var python2Files = 0
@@ -199,6 +201,21 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         output.skippedFiles = unread.withLock { $0 }
         output.equivalence = rules.equivalence
         return output
+    }
+
+    /// `SENTINEL_WORK_TRACE=1`: each analysed file's work units (``SASTEngine/maxFileWork``) on
+    /// stderr, `work: UNITS FILE`, for measuring what real files cost (BENCHMARKS.md).
+    static let workTraceVariable = "SENTINEL_WORK_TRACE"
+
+    /// Prints the work trace, one escaped line per file analysed.
+    private static func traceWork(files: [String], results: [FileScanResult?]) {
+        var text = ""
+        for (file, result) in zip(files, results) {
+            guard let result else { continue }
+            text += DisplayText.line("work: \(result.workUnits) \(file)") + "\n"
+        }
+        var bytes = Array(text.utf8)
+        _ = bytes.withUnsafeMutableBytes { writeAll(2, UnsafeRawBufferPointer($0)) }
     }
 
     /// The facts of the `scoped` rules that some Python file rules out (their `project-not-regex`
