@@ -86,7 +86,7 @@ public struct SASTEngine: Sendable {
 
     /// `--max-file-work` when not given: well above the costliest real file measured (BENCHMARKS.md,
     /// "Work budget per file"), so that no real file reaches it.
-    public static let defaultMaxFileWork = 400_000_000
+    public static let defaultMaxFileWork = 250_000_000
 
     /// Prepares `rules` (indexes, prefilters) for scanning many files.
     public init(rules: RuleSet) {
