@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What the generated-code classifier leaves out at every project root of realcode-dev (issue 77).
 
-    bench/generated-files.py BIN [--list] [--corpus realcode-dev]
+    bench/generated-files.py BIN [--list] [--corpus realcode-dev|realvuln-dev]
 
 For each project root: the files classified as generated or vendored, their total bytes and the
 count per signal, read from the scan's JSON report (summary.defaultExclusions, kind `generated`,
@@ -47,7 +47,7 @@ def main(argv):
     binary, rest = argv[0], argv[1:]
     listing = "--list" in rest
     corpus = rest[rest.index("--corpus") + 1] if "--corpus" in rest else "realcode-dev"
-    base = os.path.join(halves.corpus_dir(corpus), "proj")
+    base = os.path.join(halves.corpus_dir(corpus), "proj" if corpus == "realcode-dev" else "apps")
     totals = {half: collections.Counter() for half in halves.HALVES}
     print(f"{'project':22} {'half':5} {'files':>5} {'bytes':>10}  signals")
     for name in halves.apps(corpus):

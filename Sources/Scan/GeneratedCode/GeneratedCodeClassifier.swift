@@ -28,13 +28,13 @@ public enum GeneratedCodeClassifier {
     /// file of a language not classified.
     static func signals(path: String, sample: SourceSample) -> [GeneratedCodeSignal] {
         let ext = PathText.pathExtension(of: path).lowercased()
-        if pythonExtensions.contains(ext) { return GeneratedHeader.matches(sample) ? [.generatedHeader] : [] }
+        if pythonExtensions.contains(ext) { return GeneratedHeader.matches(sample, python: true) ? [.generatedHeader] : [] }
         guard scriptExtensions.contains(ext) else { return [] }
         var found: [GeneratedCodeSignal] = []
         if MinifiedShape.matches(sample) { found.append(.minified) }
         if SourceMapTrailer.matches(sample) { found.append(.sourceMap) }
         if BundlerRuntime.matches(sample) { found.append(.bundlerRuntime) }
-        if GeneratedHeader.matches(sample) { found.append(.generatedHeader) }
+        if GeneratedHeader.matches(sample, python: false) { found.append(.generatedHeader) }
         if LibraryBanner.matches(sample) { found.append(.libraryBanner) }
         if HashedChunkName.matches(name: PathText.lastComponent(of: path)) && HashedChunkName.chunkContent(sample) {
             found.append(.hashedChunkName)

@@ -8,7 +8,10 @@
 /// a license banner, do not count): it is minified when
 /// - the long lines (`longLine` bytes or more) hold at least 80% of the code's bytes,
 /// - whitespace is under 10% of those long lines' bytes (minified code keeps spaces only in
-///   strings and between keywords; a long line of prose or of `1, 2, 3` has far more), and
+///   strings and between keywords; a long line of prose or of `1, 2, 3` has far more),
+/// - code's punctuation (`;{}()=`) is at least 4% of those bytes: a minifier's lines are
+///   statements, calls and blocks run together, while a long line of data (an SVG path drawn
+///   by a component, a base64 image) has almost none, and
 /// - the short code lines number at most `maxShortLines`, or no more than the long ones.
 struct MinifiedShape: Sendable, Hashable {
     /// A line this long is one no person writes; minifiers print lines of many kilobytes.
@@ -27,6 +30,8 @@ struct MinifiedShape: Sendable, Hashable {
     var longBytes = 0
     /// Spaces and tabs on long code lines.
     var longWhitespace = 0
+    /// Code punctuation (`;{}()=`) on long code lines.
+    var longPunctuation = 0
 
     /// The shape of the code in `sample`, one pass over the bytes read.
     init(_ sample: SourceSample) {
@@ -36,7 +41,7 @@ struct MinifiedShape: Sendable, Hashable {
     /// Whether the sample's code is minified, as the type's comment describes.
     var isMinified: Bool {
         longLines > 0 && longBytes * 5 >= codeBytes * 4 && longWhitespace * 10 < longBytes
-            && shortLines <= max(Self.maxShortLines, longLines)
+            && longPunctuation * 25 >= longBytes && shortLines <= max(Self.maxShortLines, longLines)
     }
 
     /// Whether `sample`'s code is minified.
@@ -53,8 +58,15 @@ struct MinifiedShape: Sendable, Hashable {
             while start < count {
                 var end = start
                 var whitespace = 0
+                var punctuation = 0
                 while end < count && buffer[end] != 0x0A {
-                    if buffer[end] == 0x20 || buffer[end] == 0x09 { whitespace += 1 }
+                    switch buffer[end] {
+                    case 0x20, 0x09: whitespace += 1
+                    case UInt8(ascii: ";"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                        UInt8(ascii: "="):
+                        punctuation += 1
+                    default: break
+                    }
                     end += 1
                 }
                 if Self.holdsCode(buffer, from: start, to: end, inComment: &inComment) {
@@ -64,6 +76,7 @@ struct MinifiedShape: Sendable, Hashable {
                         longLines += 1
                         longBytes += length
                         longWhitespace += whitespace
+                        longPunctuation += punctuation
                     } else {
                         shortLines += 1
                     }
