@@ -10,6 +10,10 @@ public struct DefaultExclusion: Sendable, Codable, Hashable {
         case dependencies
         /// Generated output (`build/`, `dist/`, `__pycache__/`).
         case build
+        /// Generated or vendored code recognised by its content wherever it lies (a bundle, a
+        /// minified library, a hashed chunk, a copy of a scanned file under an output
+        /// directory); its `patterns` are the signals that matched (`minified`, `source map`).
+        case generated
 
         /// `test code`, as summaries name the kind.
         public var title: String {
@@ -17,6 +21,7 @@ public struct DefaultExclusion: Sendable, Codable, Hashable {
             case .tests: "test code"
             case .dependencies: "dependencies"
             case .build: "build output"
+            case .generated: "generated or vendored code"
             }
         }
     }
@@ -25,19 +30,28 @@ public struct DefaultExclusion: Sendable, Codable, Hashable {
     public var kind: Kind
     /// How many files of that kind were left out.
     public var files: Int
-    /// The default patterns that matched them (`tests/`, `conftest.py`), in the defaults' order.
+    /// The default patterns that matched them (`tests/`, `conftest.py`), in the defaults' order;
+    /// for generated code, the signals that recognised it (`minified`, `bundler runtime`).
     public var patterns: [String]
 
-    /// Records `files` files of `kind`, matched by `patterns`.
-    public init(kind: Kind, files: Int, patterns: [String]) {
+    /// For generated code, each file left out with the signals that recognised it, so that a
+    /// reader can check what the classifier took (as Semgrep's JSON lists the files it skipped);
+    /// nil for the kinds a path pattern names.
+    public var signalsByFile: [String: [String]]?
+
+    /// Records `files` files of `kind`, matched by `patterns` (and for generated code, each
+    /// file's signals).
+    public init(kind: Kind, files: Int, patterns: [String], signalsByFile: [String: [String]]? = nil) {
         self.kind = kind
         self.files = files
         self.patterns = patterns
+        self.signalsByFile = signalsByFile
     }
 }
 
 extension Report {
-    /// Files the default ignores left out (tests, environments, vendored and build output).
+    /// Files the default ignores left out (tests, environments, vendored and build output,
+    /// generated code).
     public var excludedByDefault: Int { defaultExclusions.reduce(0) { $0 + $1.files } }
 
     /// `4 files left out of code analysis by the default ignores: 2 test code (tests/,

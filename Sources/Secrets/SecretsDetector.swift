@@ -81,12 +81,12 @@ public struct SecretsDetector: Sendable {
     }
 
     /// A fixture-prone `finding` in a file the default ignores leave out of code analysis (test
-    /// code, dependencies, build output): reported, never dropped (tests are where keys leak),
+    /// code, dependencies, build output, generated code): reported, never dropped (tests are where keys leak),
     /// at low severity and confidence like a fixture anywhere; an issued credential is not
     /// fixture-prone and keeps its own.
     package static func leftOutByDefaultIgnores(_ finding: Finding) -> Finding {
         guard fixtureProneRules.contains(finding.ruleId), finding.severity > .low || finding.confidence > .low else { return finding }
-        return lowered(finding, because: "in test code, a dependency or build output: likely a fixture")
+        return lowered(finding, because: "in test code, a dependency, build output or generated code: likely a fixture")
     }
 
     /// `finding` at low severity and confidence, its message saying why.

@@ -107,7 +107,9 @@ struct ScanCommand: ParsableCommand {
     var excludes: [String] = []
     @Option(name: .customLong("include"), help: ArgumentHelp("Scan only files matching this glob (repeatable).", valueName: "glob"))
     var includes: [String] = []
-    @Flag(name: .customLong("no-default-excludes"), help: "Also scan tests, virtual environments, vendored and build directories.")
+    @Flag(
+        name: .customLong("no-default-excludes"),
+        help: "Also scan tests, virtual environments, vendored and build directories, and generated or minified code.")
     var noDefaultExcludes = false
     @Option(help: ArgumentHelp("Show only findings at or above this severity.", valueName: "level"))
     var severity: Severity?

@@ -53,6 +53,40 @@ public enum BoundedFile {
         return data
     }
 
+    /// The first `head` and the last `tail` bytes of the open regular file `fd` and its size,
+    /// whatever that size: what a look at a file's two ends needs (a banner at the top, a source
+    /// map comment at the bottom), reading at most `head + tail` bytes. A file no larger than
+    /// `head + tail` is read whole, into `head`, and `tail` is empty.
+    public static func ends(fd: Int32, name: String, head: Int, tail: Int) throws -> FileEnds {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            throw SentinelError(.invalidInput, "\(name): cannot stat: \(Errno.current)", errno: .current)
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw SentinelError(.invalidInput, "\(name): not a regular file")
+        }
+        let size = Int(info.st_size)
+        guard size > head + tail else {
+            return FileEnds(head: try Self.head(fd: fd, name: name, count: head + tail), tail: [], size: size)
+        }
+        let first = try Self.head(fd: fd, name: name, count: head)
+        var last: [UInt8] = []
+        while last.count < tail {
+            let want = tail - last.count
+            let offset = off_t(size - tail + last.count)
+            let chunk = try [UInt8](unsafeUninitializedCapacity: want) { buffer, initialized in
+                initialized = 0
+                switch retryingOnInterrupt({ pread(fd, buffer.baseAddress, buffer.count, offset) }) {
+                case .success(let read): initialized = read
+                case .failure(let failure): throw SentinelError(.io, "\(name): read failed: \(failure)", errno: failure)
+                }
+            }
+            if chunk.isEmpty { break }
+            last += chunk
+        }
+        return FileEnds(head: first, tail: last, size: size)
+    }
+
     /// The first `count` bytes (or fewer, the whole file) of the open regular file `fd`: what a
     /// look at its beginning needs (a shebang line), whatever the file's size.
     public static func head(fd: Int32, name: String, count: Int) throws -> [UInt8] {
@@ -78,4 +112,24 @@ public enum BoundedFile {
         }
         return bytes
     }
+}
+
+/// The two ends of a file, read by ``BoundedFile/ends(fd:name:head:tail:)``.
+public struct FileEnds: Sendable, Hashable {
+    /// The file's first bytes; the whole file when it is small.
+    public var head: [UInt8]
+    /// The file's last bytes; empty when `head` holds the whole file.
+    public var tail: [UInt8]
+    /// The file's size in bytes.
+    public var size: Int
+
+    /// Two ends of a `size`-byte file.
+    public init(head: [UInt8], tail: [UInt8], size: Int) {
+        self.head = head
+        self.tail = tail
+        self.size = size
+    }
+
+    /// Whether `head` holds the whole file.
+    public var isWhole: Bool { tail.isEmpty && head.count == size }
 }

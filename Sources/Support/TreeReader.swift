@@ -53,6 +53,14 @@ public final class TreeReader: Sendable {
         return try BoundedFile.head(fd: file, name: relative, count: count)
     }
 
+    /// The first `head` and last `tail` bytes of the regular file at `relative` and its size,
+    /// opened as `read` opens it, whatever its size. Throws as `read` does.
+    public func ends(_ relative: String, head: Int, tail: Int) throws -> FileEnds {
+        let file = try openFile(relative)
+        defer { close(file) }
+        return try BoundedFile.ends(fd: file, name: relative, head: head, tail: tail)
+    }
+
     /// Whether something (of any kind, a link included) sits at `relative` inside the tree.
     public func exists(_ relative: String) -> Bool {
         do throws(Errno) {

@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import ScanCore
 import Testing
 
 @testable import Scan
@@ -40,5 +41,39 @@ import Testing
         let summary = "2 files left out of code analysis by the default ignores: 2 build output (build/)"
         #expect(TextRenderer().summary(report).contains("; " + summary))
         #expect(HTMLRenderer().render(report).contains(" · " + summary))
+    }
+
+    /// Issue 77: generated code found by its content is one more kind in the one summary, with
+    /// the signals that matched; the secrets scan still reads it, and turning the defaults off
+    /// analyses it.
+    @Test func generatedCodeIsAKindOfItsOwnAndSecretsAreStillSearched() throws {
+        let key = "var awsKey = \"\(SecretsCoverageTests.aws)\";\n"
+        let root = try SecretsCoverageTests.tree([
+            "app.py": "print(1)\n", "static/js/libs/chartish.min.js": GeneratedCodeSamples.minifiedLibrary,
+            "static/js/main.js": GeneratedCodeSamples.webpackDevelopmentBundle + key,
+        ])
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let report = try SecretsCoverageTests.scan(root)
+        #expect(
+            report.defaultExclusions == [
+                DefaultExclusion(
+                    kind: .generated, files: 2, patterns: ["minified", "source map", "bundler runtime", "library banner"],
+                    signalsByFile: [
+                        "static/js/libs/chartish.min.js": ["minified", "source map", "library banner"],
+                        "static/js/main.js": ["bundler runtime"],
+                    ])
+            ])
+        #expect(
+            report.defaultExclusionSummary
+                == "2 files left out of code analysis by the default ignores: 2 generated or vendored code (minified, "
+                + "source map, bundler runtime, library banner); secrets are still searched in them "
+                + "(--no-default-excludes analyses them)")
+        #expect(report.filesScanned == 1)
+        #expect(report.findings.compactMap(\.location.file) == ["static/js/main.js"], "\(report.findings)")
+
+        var config = ScanConfig()
+        config.defaultExcludes = false
+        let all = try ScanRunner(scanners: [SecretsScanner()]).run(ScanRequest(root: root, config: config), context: ScanContext())
+        #expect(all.report.defaultExclusions.isEmpty && all.report.filesScanned == 3)
     }
 }

@@ -119,10 +119,14 @@ public struct SARIFRenderer: ReportRenderer {
         if name == owner, !report.defaultExclusions.isEmpty {
             properties["defaultExclusions"] = .array(
                 report.defaultExclusions.map { exclusion in
-                    [
+                    var entry: [String: JSONValue] = [
                         "kind": .string(exclusion.kind.rawValue), "files": .int(exclusion.files),
                         "patterns": .array(exclusion.patterns.map { .string($0) }),
                     ]
+                    if let byFile = exclusion.signalsByFile {
+                        entry["signalsByFile"] = .object(byFile.mapValues { .array($0.map { .string($0) }) })
+                    }
+                    return .object(entry)
                 })
         }
         invocation["properties"] = .object(properties)

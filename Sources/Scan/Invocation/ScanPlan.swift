@@ -100,6 +100,14 @@ public struct ScanPlan: Sendable {
         // An operator's option only: a pull request cannot raise the bound its own files are held to.
         request.maxFileWork = options.maxFileWork
         if let base = options.base {
+            let revision = base.revision
+            let limit = options.maxFileBytes ?? FileWalker.defaultMaxFileBytes
+            request.baseContents = BaseContents(changedFiles: Set(base.changedLines.lines.keys)) { file in
+                // git reads a path as a pathspec: a name with its magic or glob characters could
+                // name another file of the base, so such a name has none there.
+                guard !file.hasPrefix(":"), !file.contains(where: { "*?[\\".contains($0) }) else { return nil }
+                return (try? GitDiff.file(file, in: directory, at: revision, limit: limit)).map { [UInt8]($0) }
+            }
             request.changeFindings = ConfigurationChange.findings(
                 base: base, directory: directory, config: config, operatorConfig: options.configFile,
                 severity: ChangeReview.severity(under: gate))
