@@ -51,6 +51,7 @@ let package = Package(
         .library(name: "Heal", targets: ["Heal"]),
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "Findings", targets: ["Findings"]),
+        .library(name: "SyntaxTree", targets: ["SyntaxTree"]),
         .library(name: "PythonSyntax", targets: ["PythonSyntax"]),
         .library(name: "JavaScriptSyntax", targets: ["JavaScriptSyntax"]),
         .library(name: "JavaScriptLowering", targets: ["JavaScriptLowering"]),
@@ -114,12 +115,15 @@ let package = Package(
         // Lines and columns of a source text (LineIndex, SourceColumn): below Findings and PythonSyntax.
         .target(name: "SourcePositions"),
         .target(name: "Findings", dependencies: ["Digest", "Documents", "SourcePositions", "Support"]),
+        // The tree every language lowers into, owned by no parser: SyntaxNode, SyntaxKind, typed
+        // views, the generic queries, the large-stack runner (issue 77, "the language seam").
+        .target(name: "SyntaxTree", dependencies: ["SourcePositions", "Support"]),
         // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
-        .target(name: "PythonSyntax", dependencies: ["SourcePositions", "Support"]),
+        .target(name: "PythonSyntax", dependencies: ["SourcePositions", "Support", "SyntaxTree"]),
         // The JavaScript, JSX and TypeScript lexer and parser (issue 60; Vue and Svelte `<script>` blocks too).
         .target(name: "JavaScriptSyntax", dependencies: ["SourcePositions", "Support"]),
         // The JavaScript/TypeScript tree lowered into the generic tree the SAST engine analyses (issue 60).
-        .target(name: "JavaScriptLowering", dependencies: ["JavaScriptSyntax", "PythonSyntax", "SourcePositions", "Support"]),
+        .target(name: "JavaScriptLowering", dependencies: ["JavaScriptSyntax", "SourcePositions", "Support", "SyntaxTree"]),
         // The Jinja2/Django template tokenizer with the HTML context of each output (SAST's template rules read it).
         .target(name: "TemplateSyntax"),
         // The secrets detector: known token formats, entropy, generic assignments, redaction.
@@ -221,7 +225,9 @@ let package = Package(
         .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "SourcePositions", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(name: "JavaScriptSyntaxTests", dependencies: ["JavaScriptSyntax", "SourcePositions"]),
-        .testTarget(name: "JavaScriptLoweringTests", dependencies: ["JavaScriptLowering", "JavaScriptSyntax", "PythonSyntax"]),
+        .testTarget(
+            name: "JavaScriptLoweringTests", dependencies: ["JavaScriptLowering", "JavaScriptSyntax", "PythonSyntax", "SyntaxTree"]),
+        .testTarget(name: "SyntaxTreeTests", dependencies: ["SyntaxTree"]),
         .testTarget(
             name: "SASTTests",
             dependencies: [
@@ -275,7 +281,8 @@ let package = Package(
 // its retain/release pair per node cost 6-8 % of a scan (bench/sast-speed.sh, measured 2026-11-25).
 // Web too: DAST's HTML tokenizer asks its byte classes (HTMLBytes) once a byte, as it did in DAST.
 let crossModuleOptimized: Set<String> = [
-    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "JavaScriptSyntax", "JavaScriptLowering",
+    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "SyntaxTree", "PythonSyntax", "JavaScriptSyntax",
+    "JavaScriptLowering",
     "TemplateSyntax", "Secrets", "SAST", "ScanCore", "Scan", "Web",
 ]
 for target in package.targets where crossModuleOptimized.contains(target.name) {
