@@ -124,6 +124,9 @@ let package = Package(
         .target(name: "JavaScriptSyntax", dependencies: ["SourcePositions", "Support"]),
         // The JavaScript/TypeScript tree lowered into the generic tree the SAST engine analyses (issue 60).
         .target(name: "JavaScriptLowering", dependencies: ["JavaScriptSyntax", "SourcePositions", "Support", "SyntaxTree"]),
+        // The one ordered registry of the languages the engine reads, with the built-ins
+        // registered (Python, JavaScript, TypeScript); SourceLanguage (issue 77, the language seam).
+        .target(name: "Languages", dependencies: ["JavaScriptLowering", "PythonSyntax", "Support", "SyntaxTree"]),
         // The Jinja2/Django template tokenizer with the HTML context of each output (SAST's template rules read it).
         .target(name: "TemplateSyntax"),
         // The secrets detector: known token formats, entropy, generic assignments, redaction.
@@ -131,15 +134,15 @@ let package = Package(
         .target(
             name: "SAST",
             dependencies: [
-                "Documents", "DocumentsYAML", "Findings", "JavaScriptLowering", "JavaScriptSyntax", "PythonSyntax", "Secrets",
-                "SourcePositions", "Support", "TemplateSyntax",
+                "Documents", "DocumentsYAML", "Findings", "JavaScriptLowering", "Languages", "PythonSyntax",
+                "Secrets", "SourcePositions", "Support", "SyntaxTree", "TemplateSyntax",
             ]),
         .target(
             name: "SCA", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "SourcePositions", "Store", "Support", "CZlib"]),
         // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.
         .target(name: "DAST", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "Support", "Web"]),
         // The scanner interface: `Scanner`, its target, output and context (the sandbox runner for tools).
-        .target(name: "ScanCore", dependencies: ["DocumentsYAML", "Findings", "Sandbox", "Support"]),
+        .target(name: "ScanCore", dependencies: ["DocumentsYAML", "Findings", "Languages", "Sandbox", "Support"]),
         // The external tools, run in the sandbox: Bandit, Semgrep, Wapiti, ZAP.
         .target(
             name: "Adapters",
@@ -151,8 +154,8 @@ let package = Package(
         .target(
             name: "Scan",
             dependencies: [
-                "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "JavaScriptSyntax", "PythonSyntax", "Sandbox", "SAST",
-                "SCA", "ScanCore", "Secrets", "SourcePositions", "Support", "Web",
+                "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "JavaScriptSyntax", "Languages", "PythonSyntax",
+                "Sandbox", "SAST", "SCA", "ScanCore", "Secrets", "SourcePositions", "Support", "Web",
             ]
         ),
         // The signals heal works on: pytest output, JUnit XML, tracebacks, reports, JSON log lines.
@@ -163,8 +166,8 @@ let package = Package(
         .target(
             name: "Heal",
             dependencies: [
-                "Digest", "Documents", "Findings", "Git", "JavaScriptSyntax", "LLM", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan",
-                "ScanCore", "Signals", "Store", "Support",
+                "Digest", "Documents", "Findings", "Git", "Languages", "LLM", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan",
+                "ScanCore", "Signals", "Store", "Support", "SyntaxTree",
             ]
         ),
         // Progressive autonomy: policy, risk, the controller, proposals, the GitHub publisher.
@@ -231,8 +234,8 @@ let package = Package(
         .testTarget(
             name: "SASTTests",
             dependencies: [
-                "SAST", "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "SourcePositions", "Support", "TemplateSyntax",
-                "TestSupport",
+                "SAST", "Documents", "DocumentsYAML", "Findings", "Languages", "PythonSyntax", "SourcePositions", "Support",
+                "TemplateSyntax", "TestSupport",
             ]),
         .testTarget(
             name: "SCATests", dependencies: ["SCA", "Documents", "Store", "Support", "TestSupport"], exclude: ["Fixtures"]),
@@ -263,7 +266,7 @@ let package = Package(
             dependencies: ["Documents", "DocumentsYAML", "Heal", "PythonSyntax", "Sandbox", "SCA", "Signals", "Support", "TestSupport"]),
         .testTarget(
             name: "ScanTests",
-            dependencies: ["Scan", "Adapters", "DAST", "Findings", "SAST", "ScanCore", "Secrets", "Support", "TestSupport"]),
+            dependencies: ["Scan", "Adapters", "DAST", "Findings", "Languages", "SAST", "ScanCore", "Secrets", "Support", "TestSupport"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(
             name: "CLITests",

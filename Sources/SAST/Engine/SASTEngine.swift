@@ -1,3 +1,4 @@
+import Languages
 import Dispatch
 import Findings
 import Support
@@ -262,11 +263,7 @@ public struct SASTEngine: Sendable {
             // Already on a large-stack thread: parse here rather than on yet another thread.
             module = try SourceFrontEnd.parse(bytes: text.bytes, file: file, language: language)
         } catch {
-            let bound: [Finding] =
-                switch error {
-                case .python(let python): ParserBoundFinding.finding(for: python).map { [$0] } ?? []
-                case .javaScript(let javaScript): ParserBoundFinding.finding(for: javaScript).map { [$0] } ?? []
-                }
+            let bound = ParserBoundFinding.finding(for: error.error).map { [$0] } ?? []
             return FileScanResult(findings: bound, parseError: error.notice)
         }
         // The framework models below read Python's shapes (decorated routes, `except` clauses).
@@ -325,9 +322,8 @@ public struct SASTEngine: Sendable {
         findings = TaintFindings.supersedeAudits(findings)
         findings.sort(by: byPosition)
         var result = FileScanResult(findings: findings)
-        if let python3 = module.python3Failure {
-            result.parseNotice = ParseNotice(
-                kind: .python2Dialect, message: "\(python3.description) (analysed with the Python 2 dialect)")
+        if let dialect = module.dialectNotice {
+            result.parseNotice = ParseNotice(kind: .python2Dialect, message: dialect)
         }
         // Kept only where a second round may re-analyse the file.
         if project != nil, findings.count != unsuperseded.count { result.unsuperseded = unsuperseded }

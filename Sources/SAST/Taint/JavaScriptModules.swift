@@ -1,3 +1,4 @@
+import Languages
 import JavaScriptLowering
 
 /// The project's JavaScript and TypeScript files as modules, for ``ProjectSummaries`` (issue 60):

@@ -1,3 +1,4 @@
+import Languages
 import Foundation
 import JavaScriptLowering
 import PythonSyntax
