@@ -234,7 +234,8 @@ let package = Package(
         .testTarget(
             name: "SASTTests",
             dependencies: [
-                "SAST", "Documents", "DocumentsYAML", "Findings", "Languages", "PythonSyntax", "SourcePositions", "Support",
+                "SAST", "Documents", "DocumentsYAML", "Findings", "JavaScriptLowering", "Languages", "PythonSyntax", "SourcePositions",
+                "Support",
                 "TemplateSyntax", "TestSupport",
             ]),
         .testTarget(

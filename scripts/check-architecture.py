@@ -19,6 +19,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 CLI_ONLY = {"ArgumentParser": {"SentinelCLI", "sentinel"}}
 # Issue 77, the language seam: each language's front end reads and lowers into SyntaxTree, never
 # into another language's parser (a front end built on another's tree breaks on the third language).
+# ... and the engine asks a file's Language (SyntaxTree's protocol) instead of recognising one
+# language by name, flag or spelling: none of these appear under Sources/SAST.
+LANGUAGE_SPELLINGS = re.compile(r'isJavaScript|"#fn|"-js"')
 LANGUAGE_SIBLINGS = {
     "PythonSyntax": {"JavaScriptSyntax", "JavaScriptLowering"},
     "JavaScriptSyntax": {"PythonSyntax"},
@@ -254,6 +257,11 @@ def main() -> int:
                 allowed = CLI_ONLY.get(imported)
                 if allowed is not None and module not in allowed:
                     problems.append(f"{where}: {module} imports {imported}; only {', '.join(sorted(allowed))} may")
+    for source in sorted((ROOT / "Sources" / "SAST").rglob("*.swift")):
+        for number, line in enumerate(source.read_text(errors="replace").splitlines(), 1):
+            if LANGUAGE_SPELLINGS.search(line):
+                problems.append(f"{source.relative_to(ROOT)}:{number}: recognises a language by name or spelling; "
+                                "ask the file's Language (SyntaxTree) instead")
     problems += dependency_drift()
     problems += denied_uses()
     allowed = raw_file_call_allowances()

@@ -71,11 +71,14 @@ public struct JavaScriptLanguage: Language {
 
     /// A namespace of their own (`-js`: no Python module's name has a `-`, so no Python import
     /// reaches a JavaScript file, nor the reverse); a module only by its full name; imports read
-    /// from the lowered tree; `require('..')` names a package; calling a module calls its default export.
+    /// from the lowered tree; `require('..')` names a package; calling a module calls its default
+    /// export; a call through a relative module is followed; TypeScript's file is the module
+    /// before the JavaScript compiled from it.
     public var modules: ModuleConventions {
         ModuleConventions(
             namespace: "-js", resolvesBySuffix: false, bareRelativeImportsNamePackages: true,
-            callingModuleCallsDefaultExport: true, importsReadFromTree: true)
+            callingModuleCallsDefaultExport: true, importsReadFromTree: true, followsCallsThroughRelativeModules: true,
+            preference: typeScript ? 0 : 1)
     }
 
     /// ``JavaScriptLowering/module(ofFile:)``.

@@ -66,7 +66,8 @@ public struct PythonLanguage: Language {
     }
 
     /// Dotted names at the root of the namespace, found by their ends too (a scan may start
-    /// above the package); imports read from the text before the file is parsed.
+    /// above the package); imports read from the text before the file is parsed. `from . import
+    /// m; m.f()` is not followed yet (until that change is judged on Python's corpora).
     public var modules: ModuleConventions {
         ModuleConventions(
             namespace: "", resolvesBySuffix: true, bareRelativeImportsNamePackages: false,

@@ -66,13 +66,22 @@ public struct ModuleConventions: Sendable, Hashable {
     /// The file that makes a directory a package (`__init__.py`), so that a scan root holding it
     /// is that package and its name leads every module's; nil when the language has none.
     public var packageFileName: String?
+    /// Whether a call through a name bound to a relative module (`db.find(x)` after
+    /// `const db = require('./db')`) is followed into that module's function.
+    public var followsCallsThroughRelativeModules: Bool
+    /// Among languages sharing a namespace, whose file is the module when files of several are
+    /// named alike: the lower (TypeScript's 0: `foo.ts` is the source of the `foo.js` compiled from it).
+    public var preference: Int
 
     /// Conventions with each part given.
     public init(
         namespace: String, resolvesBySuffix: Bool, bareRelativeImportsNamePackages: Bool,
-        callingModuleCallsDefaultExport: Bool, importsReadFromTree: Bool, packageFileName: String? = nil
+        callingModuleCallsDefaultExport: Bool, importsReadFromTree: Bool, packageFileName: String? = nil,
+        followsCallsThroughRelativeModules: Bool = false, preference: Int = 0
     ) {
         self.packageFileName = packageFileName
+        self.followsCallsThroughRelativeModules = followsCallsThroughRelativeModules
+        self.preference = preference
         self.namespace = namespace
         self.resolvesBySuffix = resolvesBySuffix
         self.bareRelativeImportsNamePackages = bareRelativeImportsNamePackages

@@ -11,7 +11,7 @@ import Testing
     /// The lowered tree of a JavaScript file, indexed.
     static func javaScriptIndex(_ source: String) throws -> FileIndex {
         let parsed = try SourceFrontEnd.parse(bytes: Array(source.utf8), file: "app.js", language: .javascript)
-        return FileIndex(root: parsed.root, source: SourceText(source), javaScript: true)
+        return FileIndex(root: parsed.root, source: SourceText(source), language: .javascript)
     }
 
     /// A forwarding chain `function g_i(x) { return g_{i+1}(x); }` of `count` functions.

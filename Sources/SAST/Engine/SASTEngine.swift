@@ -269,7 +269,7 @@ public struct SASTEngine: Sendable {
         // The framework models below read Python's shapes (decorated routes, `except` clauses).
         let routes = routes && language == .python
         let applicationErrors = applicationErrors && language == .python
-        let index = FileIndex(root: module.root, source: text, javaScript: language != .python)
+        let index = FileIndex(root: module.root, source: text, language: language)
         let builder = FindingBuilder(file: file, source: text, root: module.root)
         var findings: [Finding] = []
         let sourceCache = SourceMatchCache()
