@@ -260,8 +260,13 @@ public struct SASTEngine: Sendable {
         let language = SourceLanguage(fileName: file) ?? SourceLanguage(shebang: text.bytes.prefix(Shebang.headBytes)) ?? .python
         let module: ParsedSource
         do {
-            // Already on a large-stack thread: parse here rather than on yet another thread.
-            module = try SourceFrontEnd.parse(bytes: text.bytes, file: file, language: language)
+            // Read once per scan: the tree the project's import pre-scan read, when it read this
+            // text; else read here (already on a large-stack thread, rather than on yet another one).
+            if let kept = project?.loweredTrees.take(file, text: source) {
+                module = kept
+            } else {
+                module = try SourceFrontEnd.parse(bytes: text.bytes, file: file, language: language)
+            }
         } catch {
             let bound = ParserBoundFinding.finding(for: error.error).map { [$0] } ?? []
             return FileScanResult(findings: bound, parseError: error.notice)

@@ -1,8 +1,9 @@
 import Languages
+import Synchronization
 import SyntaxTree
 
 /// A file read by its language's front end into the engine's one tree (DESIGN §1b, §1d).
-struct ParsedSource {
+struct ParsedSource: Sendable {
     /// The module: the file's tree in the shared kinds.
     var root: SyntaxNode
     /// The language the file was read as.
@@ -23,9 +24,14 @@ enum SourceFrontEnd {
         var notice: String { "\(error.description) (file skipped)" }
     }
 
+    /// Called with the file's name each time a file is read (a test counts the reads of its own
+    /// files with it: one per file per scan); nil in a scan.
+    static let readObserver = Mutex<(@Sendable (String) -> Void)?>(nil)
+
     /// The tree of `bytes`, the text of `file`, read as `language`.
     /// - Throws: ``Failure``.
     static func parse(bytes: [UInt8], file: String, language: SourceLanguage) throws(Failure) -> ParsedSource {
+        readObserver.withLock { $0 }?(file)
         guard let reader = language.language else {
             throw Failure(
                 error: SourceReadError(

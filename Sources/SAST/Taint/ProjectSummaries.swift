@@ -66,6 +66,8 @@ public final class ProjectSummaries: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The trees the import pre-scan read, for the scan to take (one parse per file per scan).
+    let loweredTrees = LoweredTrees()
     /// The rule id under which rule-free summaries are published: any rule falls back to them.
     static let anyRule = "*"
     /// Module dotted name → file path, from the scanned files.
@@ -163,7 +165,10 @@ public final class ProjectSummaries: Sendable {
         let source = SourceLanguage(language)
         // Read, walked and freed on a large stack: each recurses once per level of the tree.
         let uses = try? LargeStack.run {
-            JavaScriptImportUses(root: try SourceFrontEnd.parse(bytes: Array(text.utf8), file: file, language: source).root)
+            let parsed = try SourceFrontEnd.parse(bytes: Array(text.utf8), file: file, language: source)
+            // The scan takes this tree rather than reading the file again.
+            self.loweredTrees.keep(parsed, text: text, for: file)
+            return JavaScriptImportUses(root: parsed.root)
         }
         note(file: file, size: text.utf8.count, uses: uses ?? JavaScriptImportUses(), conventions: conventions)
     }
