@@ -231,6 +231,8 @@ let package = Package(
         .testTarget(
             name: "JavaScriptLoweringTests", dependencies: ["JavaScriptLowering", "JavaScriptSyntax", "PythonSyntax", "SyntaxTree"]),
         .testTarget(name: "SyntaxTreeTests", dependencies: ["SyntaxTree"]),
+        // A toy third language defined and registered by the test target alone (issue 77).
+        .testTarget(name: "ThirdLanguageTests", dependencies: ["Languages", "SAST", "SyntaxTree", "TestSupport"]),
         .testTarget(
             name: "SASTTests",
             dependencies: [
