@@ -48,9 +48,9 @@ extension TaintAnalyzer {
     ) -> [String: (receiver: PyNode, method: String)] {
         var out: [String: (receiver: PyNode, method: String)] = [:]
         statement.walk { node in
-            guard node.kind == .call, node.children.count > 1, let callee = node.children.first, callee.kind == .attribute,
-                let method = callee.text, hoisting.elementCallbackMethods.contains(method),
-                let receiver = callee.children.first, node.children[1].kind == .name, let name = node.children[1].text,
+            guard node.kind == .call, let call = node.call, let callback = call.arguments.first, call.callee.kind == .attribute,
+                let method = call.callee.text, hoisting.elementCallbackMethods.contains(method),
+                let receiver = call.callee.children.first, callback.kind == .name, let name = callback.text,
                 hoisting.isHoistedDefinition(name)
             else { return true }
             out[name] = (receiver, method)
