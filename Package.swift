@@ -51,6 +51,7 @@ let package = Package(
         .library(name: "Heal", targets: ["Heal"]),
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "Findings", targets: ["Findings"]),
+        .library(name: "SyntaxTree", targets: ["SyntaxTree"]),
         .library(name: "PythonSyntax", targets: ["PythonSyntax"]),
         .library(name: "JavaScriptSyntax", targets: ["JavaScriptSyntax"]),
         .library(name: "JavaScriptLowering", targets: ["JavaScriptLowering"]),
@@ -114,12 +115,18 @@ let package = Package(
         // Lines and columns of a source text (LineIndex, SourceColumn): below Findings and PythonSyntax.
         .target(name: "SourcePositions"),
         .target(name: "Findings", dependencies: ["Digest", "Documents", "SourcePositions", "Support"]),
+        // The tree every language lowers into, owned by no parser: SyntaxNode, SyntaxKind, typed
+        // views, the generic queries, the large-stack runner (issue 77, "the language seam").
+        .target(name: "SyntaxTree", dependencies: ["SourcePositions", "Support"]),
         // The Python lexer and parser (SAST matches on its trees; heal will check candidates with it).
-        .target(name: "PythonSyntax", dependencies: ["SourcePositions", "Support"]),
+        .target(name: "PythonSyntax", dependencies: ["SourcePositions", "Support", "SyntaxTree"]),
         // The JavaScript, JSX and TypeScript lexer and parser (issue 60; Vue and Svelte `<script>` blocks too).
         .target(name: "JavaScriptSyntax", dependencies: ["SourcePositions", "Support"]),
         // The JavaScript/TypeScript tree lowered into the generic tree the SAST engine analyses (issue 60).
-        .target(name: "JavaScriptLowering", dependencies: ["JavaScriptSyntax", "PythonSyntax", "SourcePositions", "Support"]),
+        .target(name: "JavaScriptLowering", dependencies: ["JavaScriptSyntax", "SourcePositions", "Support", "SyntaxTree"]),
+        // The one ordered registry of the languages the engine reads, with the built-ins
+        // registered (Python, JavaScript, TypeScript); SourceLanguage (issue 77, the language seam).
+        .target(name: "Languages", dependencies: ["JavaScriptLowering", "PythonSyntax", "Support", "SyntaxTree"]),
         // The Jinja2/Django template tokenizer with the HTML context of each output (SAST's template rules read it).
         .target(name: "TemplateSyntax"),
         // The secrets detector: known token formats, entropy, generic assignments, redaction.
@@ -127,15 +134,15 @@ let package = Package(
         .target(
             name: "SAST",
             dependencies: [
-                "Documents", "DocumentsYAML", "Findings", "JavaScriptLowering", "JavaScriptSyntax", "PythonSyntax", "Secrets",
-                "SourcePositions", "Support", "TemplateSyntax",
+                "Documents", "DocumentsYAML", "Findings", "JavaScriptLowering", "Languages", "PythonSyntax",
+                "Secrets", "SourcePositions", "Support", "SyntaxTree", "TemplateSyntax",
             ]),
         .target(
             name: "SCA", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "SourcePositions", "Store", "Support", "CZlib"]),
         // The native web scanner: crawler, passive and active checks, run as a sandboxed worker.
         .target(name: "DAST", dependencies: ["Documents", "DocumentsYAML", "Findings", "HTTP", "Support", "Web"]),
         // The scanner interface: `Scanner`, its target, output and context (the sandbox runner for tools).
-        .target(name: "ScanCore", dependencies: ["DocumentsYAML", "Findings", "Sandbox", "Support"]),
+        .target(name: "ScanCore", dependencies: ["DocumentsYAML", "Findings", "Languages", "Sandbox", "Support"]),
         // The external tools, run in the sandbox: Bandit, Semgrep, Wapiti, ZAP.
         .target(
             name: "Adapters",
@@ -147,8 +154,8 @@ let package = Package(
         .target(
             name: "Scan",
             dependencies: [
-                "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "JavaScriptSyntax", "PythonSyntax", "Sandbox", "SAST",
-                "SCA", "ScanCore", "Secrets", "SourcePositions", "Support", "Web",
+                "Adapters", "DAST", "Documents", "DocumentsYAML", "Findings", "Git", "JavaScriptSyntax", "Languages", "PythonSyntax",
+                "Sandbox", "SAST", "SCA", "ScanCore", "Secrets", "SourcePositions", "Support", "Web",
             ]
         ),
         // The signals heal works on: pytest output, JUnit XML, tracebacks, reports, JSON log lines.
@@ -159,8 +166,8 @@ let package = Package(
         .target(
             name: "Heal",
             dependencies: [
-                "Digest", "Documents", "Findings", "Git", "JavaScriptSyntax", "LLM", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan",
-                "ScanCore", "Signals", "Store", "Support",
+                "Digest", "Documents", "Findings", "Git", "Languages", "LLM", "PythonSyntax", "SAST", "SCA", "Sandbox", "Scan",
+                "ScanCore", "Signals", "Store", "Support", "SyntaxTree",
             ]
         ),
         // Progressive autonomy: policy, risk, the controller, proposals, the GitHub publisher.
@@ -221,12 +228,17 @@ let package = Package(
         .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "SourcePositions", "Support", "TestSupport"]),
         .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
         .testTarget(name: "JavaScriptSyntaxTests", dependencies: ["JavaScriptSyntax", "SourcePositions"]),
-        .testTarget(name: "JavaScriptLoweringTests", dependencies: ["JavaScriptLowering", "JavaScriptSyntax", "PythonSyntax"]),
+        .testTarget(
+            name: "JavaScriptLoweringTests", dependencies: ["JavaScriptLowering", "JavaScriptSyntax", "PythonSyntax", "SyntaxTree"]),
+        .testTarget(name: "SyntaxTreeTests", dependencies: ["SyntaxTree"]),
+        // A toy third language defined and registered by the test target alone (issue 77).
+        .testTarget(name: "ThirdLanguageTests", dependencies: ["Languages", "SAST", "SyntaxTree", "TestSupport"]),
         .testTarget(
             name: "SASTTests",
             dependencies: [
-                "SAST", "Documents", "DocumentsYAML", "Findings", "PythonSyntax", "SourcePositions", "Support", "TemplateSyntax",
-                "TestSupport",
+                "SAST", "Documents", "DocumentsYAML", "Findings", "JavaScriptLowering", "Languages", "PythonSyntax", "SourcePositions",
+                "Support",
+                "TemplateSyntax", "TestSupport",
             ]),
         .testTarget(
             name: "SCATests", dependencies: ["SCA", "Documents", "Store", "Support", "TestSupport"], exclude: ["Fixtures"]),
@@ -257,7 +269,7 @@ let package = Package(
             dependencies: ["Documents", "DocumentsYAML", "Heal", "PythonSyntax", "Sandbox", "SCA", "Signals", "Support", "TestSupport"]),
         .testTarget(
             name: "ScanTests",
-            dependencies: ["Scan", "Adapters", "DAST", "Findings", "SAST", "ScanCore", "Secrets", "Support", "TestSupport"]),
+            dependencies: ["Scan", "Adapters", "DAST", "Findings", "Languages", "SAST", "ScanCore", "Secrets", "Support", "TestSupport"]),
         // Golden/: exact --help and usage-error text (GoldenCLITests; SENTINEL_UPDATE_GOLDEN=1 rewrites it).
         .testTarget(
             name: "CLITests",
@@ -275,7 +287,8 @@ let package = Package(
 // its retain/release pair per node cost 6-8 % of a scan (bench/sast-speed.sh, measured 2026-11-25).
 // Web too: DAST's HTML tokenizer asks its byte classes (HTMLBytes) once a byte, as it did in DAST.
 let crossModuleOptimized: Set<String> = [
-    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "PythonSyntax", "JavaScriptSyntax", "JavaScriptLowering",
+    "Support", "Documents", "DocumentsYAML", "SourcePositions", "Findings", "SyntaxTree", "PythonSyntax", "JavaScriptSyntax",
+    "JavaScriptLowering",
     "TemplateSyntax", "Secrets", "SAST", "ScanCore", "Scan", "Web",
 ]
 for target in package.targets where crossModuleOptimized.contains(target.name) {

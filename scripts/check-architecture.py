@@ -17,7 +17,17 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CLI_ONLY = {"ArgumentParser": {"SentinelCLI", "sentinel"}}
-IMPORT = re.compile(r"^\s*(?:@testable\s+|@_implementationOnly\s+|@preconcurrency\s+|public\s+|internal\s+|package\s+)*"
+# Issue 77, the language seam: each language's front end reads and lowers into SyntaxTree, never
+# into another language's parser (a front end built on another's tree breaks on the third language).
+# ... and the engine asks a file's Language (SyntaxTree's protocol) instead of recognising one
+# language by name, flag or spelling: none of these appear under Sources/SAST.
+LANGUAGE_SPELLINGS = re.compile(r'isJavaScript|"#fn|"-js"')
+LANGUAGE_SIBLINGS = {
+    "PythonSyntax": {"JavaScriptSyntax", "JavaScriptLowering"},
+    "JavaScriptSyntax": {"PythonSyntax"},
+    "JavaScriptLowering": {"PythonSyntax"},
+}
+IMPORT = re.compile(r"^\s*(?:@testable\s+|@_implementationOnly\s+|@_exported\s+|@preconcurrency\s+|public\s+|internal\s+|package\s+)*"
                     r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
 C_INCLUDE = re.compile(r'^\s*#\s*include\s+[<"]([A-Za-z0-9_]+)/')
 # DESIGN §5b: one primitive writes files (Support's PreparedOutputFile / PreparedOutputDirectory,
@@ -241,9 +251,17 @@ def main() -> int:
                 where = f"{source.relative_to(ROOT)}:{number}"
                 if imported in rank and rank[imported] >= rank[module]:
                     problems.append(f"{where}: {module} imports {imported}, which is not above it in the layer table")
+                if imported in LANGUAGE_SIBLINGS.get(module, set()):
+                    problems.append(f"{where}: {module} imports {imported}: a language's front end depends on SyntaxTree, "
+                                    "not on another language's parser")
                 allowed = CLI_ONLY.get(imported)
                 if allowed is not None and module not in allowed:
                     problems.append(f"{where}: {module} imports {imported}; only {', '.join(sorted(allowed))} may")
+    for source in sorted((ROOT / "Sources" / "SAST").rglob("*.swift")):
+        for number, line in enumerate(source.read_text(errors="replace").splitlines(), 1):
+            if LANGUAGE_SPELLINGS.search(line):
+                problems.append(f"{source.relative_to(ROOT)}:{number}: recognises a language by name or spelling; "
+                                "ask the file's Language (SyntaxTree) instead")
     problems += dependency_drift()
     problems += denied_uses()
     allowed = raw_file_call_allowances()

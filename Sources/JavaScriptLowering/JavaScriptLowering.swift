@@ -1,11 +1,11 @@
 // JavaScript/TypeScript → the generic tree (issue 60, DESIGN §1b).
 //
 // The JavaScript front end's tree (`JSNode`) is lowered into the tree the SAST engine already works
-// on (`PyNode`, the shape of a generic AST), so that the matcher, dataflow, taint and route models run
+// on (`SyntaxNode`, the shape of a generic AST), so that the matcher, dataflow, taint and route models run
 // on JavaScript unchanged. Ranges are the JavaScript nodes' own; a node made up by the lowering (a
 // temporary, an implied `this` parameter, a `staticmethod` decorator) takes the range of the construct
 // it stands for. The table below is what a rule author needs: a JavaScript construct on the left, the
-// generic node (as `PyNode.sexpr` prints it) on the right.
+// generic node (as `SyntaxNode.sexpr` prints it) on the right.
 //
 // | JavaScript / TypeScript                  | Generic tree                                                        |
 // |------------------------------------------|---------------------------------------------------------------------|
@@ -132,13 +132,13 @@
 // for decorated parameters, `default` for `export default`, `module.exports` for `export =`.
 
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 import SourcePositions
 import Support
 
 /// Lowers a JavaScript or TypeScript syntax tree into the generic tree the SAST engine analyses.
 ///
-/// The generic tree is ``PythonSyntax``'s `PyNode`: each JavaScript construct becomes its nearest
+/// The generic tree is SyntaxTree's ``SyntaxNode`` (owned by no parser): each JavaScript construct becomes its nearest
 /// generic kind (the mapping table is the header of this file), ranges are carried over unchanged, and
 /// every ``JSNodeKind`` is handled: a type-only construct becomes nothing and an unexpected node
 /// something harmless, never a trap.
@@ -153,23 +153,23 @@ public enum JavaScriptLowering {
     /// functions that are statements, so an inline one becomes a definition before its statement.
     public static let hoistedPrefix = "#fn"
 
-    /// The ``PythonSyntax/PyNodeKind/module`` of a ``JSNodeKind/program`` (any other node is lowered
+    /// The ``SyntaxKind/module`` of a ``JSNodeKind/program`` (any other node is lowered
     /// as the one statement or expression of a module).
     ///
     /// Runs on a thread with a large stack, as the parsers do: the lowering recurses once per level
     /// of the tree, and a chain of thousands of operators is that deep.
-    public static func lower(_ program: JSNode) -> PyNode {
-        let lowered = try? PyLargeStack.run { lowerOnCurrentThread(program) }
+    public static func lower(_ program: JSNode) -> SyntaxNode {
+        let lowered = try? LargeStack.run { lowerOnCurrentThread(program) }
         return lowered ?? lowerOnCurrentThread(program)
     }
 
     /// The lowering of ``lower(_:)`` on the calling thread, for a caller already on a large stack.
-    public static func lowerOnCurrentThread(_ program: JSNode) -> PyNode {
+    public static func lowerOnCurrentThread(_ program: JSNode) -> SyntaxNode {
         let lowerer = Lowerer(pattern: false)
         if program.kind == .program {
-            return PyNode(.module, children: lowerer.statements(program.children), range: program.range)
+            return SyntaxNode(.module, children: lowerer.statements(program.children), range: program.range)
         }
-        return PyNode(.module, children: lowerer.statement(program), range: program.range)
+        return SyntaxNode(.module, children: lowerer.statement(program), range: program.range)
     }
 }
 
@@ -185,7 +185,7 @@ final class Lowerer {
     var hoistedCount = 0
     /// The definitions hoisted out of each statement being lowered, the innermost last; the first
     /// list catches any made outside a statement.
-    var hoisted: [[PyNode]] = [[]]
+    var hoisted: [[SyntaxNode]] = [[]]
 
     /// A lowerer for code, or for a rule pattern (`pattern`).
     init(pattern: Bool) { isPattern = pattern }
@@ -198,16 +198,16 @@ final class Lowerer {
 
     /// A node with `range` (the JavaScript node's).
     func make(
-        _ kind: PyNodeKind, _ text: String? = nil, _ children: [PyNode] = [], _ range: SourceRange, raw: String? = nil
-    ) -> PyNode {
-        PyNode(kind, text: text, children: children, range: range, raw: raw)
+        _ kind: SyntaxKind, _ text: String? = nil, _ children: [SyntaxNode] = [], _ range: SourceRange, raw: String? = nil
+    ) -> SyntaxNode {
+        SyntaxNode(kind, text: text, children: children, range: range, raw: raw)
     }
 
     /// The placeholder for an absent child.
-    func empty(_ range: SourceRange) -> PyNode { PyNode(.empty, range: range) }
+    func empty(_ range: SourceRange) -> SyntaxNode { SyntaxNode(.empty, range: range) }
 
     /// A name.
-    func name(_ text: String, _ range: SourceRange) -> PyNode { PyNode(.name, text: text, range: range) }
+    func name(_ text: String, _ range: SourceRange) -> SyntaxNode { SyntaxNode(.name, text: text, range: range) }
 
     /// The `i`th child of `node`, or an empty node (the lowering never indexes past a malformed node).
     func child(_ node: JSNode, _ i: Int) -> JSNode {

@@ -1,5 +1,5 @@
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 
 /// A rule pattern written in JavaScript or TypeScript could not be parsed.
 ///
@@ -33,14 +33,14 @@ extension JavaScriptLowering {
     /// object member, class member or statement may stand (`f(...)`, `f($X, ...)`,
     /// `function $F($REQ, ...) { ... }`, `{...}`, `[..., $X]`; `...x` stays a spread).
     ///
-    /// The text is dedented as a YAML block's (`PythonParser.dedent`). One expression statement is
+    /// The text is dedented as a YAML block's (`PatternText.dedent`). One expression statement is
     /// returned as its expression, one statement as itself, more as a `module`. Nothing is
     /// hoisted: a pattern's inline function (`app.get($P, (req, res) => {...})`) stays where it is
     /// written, an anonymous `functionDef` in the call, where lowered code has the `(name #fnN)` of
     /// its hoisted definition: following that name is the matcher's part, not this function's.
     /// - Throws: ``JavaScriptPatternError``, never a trap.
-    public static func lowerPattern(_ text: String, dialect: JavaScriptDialect = .javaScript) throws -> PyNode {
-        var bytes = PythonParser.dedent(text)
+    public static func lowerPattern(_ text: String, dialect: JavaScriptDialect = .javaScript) throws -> SyntaxNode {
+        var bytes = PatternText.dedent(text)
         // Without the newline dedent ends the last line with, an unfinished pattern's end of input
         // is reported on its last line rather than on the empty one after it.
         if bytes.last == 10 { bytes.removeLast() }
@@ -51,14 +51,14 @@ extension JavaScriptLowering {
             throw JavaScriptPatternError(pattern: text, syntaxError: error)
         }
         let root = program.root
-        let lowered = try? PyLargeStack.run { Lowerer(pattern: true).statements(root.children) }
+        let lowered = try? LargeStack.run { Lowerer(pattern: true).statements(root.children) }
         let statements = lowered ?? Lowerer(pattern: true).statements(root.children)
         if statements.count == 1 {
             let only = statements[0]
             if only.kind == .exprStmt, let expression = only.children.first { return expression }
             return only
         }
-        return PyNode(.module, children: statements, range: root.range)
+        return SyntaxNode(.module, children: statements, range: root.range)
     }
 
     /// Whether `name` is a metavariable in a pattern: `$` (or `$...`) and an upper-case letter or

@@ -1,11 +1,11 @@
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 
 /// Declarations: functions, classes and their members, enums, namespaces, and the TypeScript
 /// declarations that lower to nothing (interfaces, type aliases, `declare`, overload signatures).
 extension Lowerer {
     /// The statements of a declaration.
-    func declaration(_ js: JSNode) -> [PyNode] {
+    func declaration(_ js: JSNode) -> [SyntaxNode] {
         switch js.kind {
         case .functionDeclaration:
             // An overload or `declare` signature has no body.
@@ -29,12 +29,12 @@ extension Lowerer {
 
     /// A class declaration or expression as a `classDef`: the superclass in `arguments`, members
     /// in the body (methods, fields as assignments, static blocks' statements).
-    func classDefinition(_ js: JSNode, name: String?) -> PyNode {
+    func classDefinition(_ js: JSNode, name: String?) -> SyntaxNode {
         let r = js.range
         let superClass = child(js, 4)
         let arguments = make(.arguments, nil, superClass.isEmpty ? [] : [expression(superClass)], superClass.isEmpty ? r : superClass.range)
         let classBody = child(js, 7)
-        var members: [PyNode] = []
+        var members: [SyntaxNode] = []
         // A member hoists into the class body, before itself (a field's arrow, a default value's).
         for member in classBody.children { members += hoisting { classMember(member) } }
         return make(
@@ -43,7 +43,7 @@ extension Lowerer {
     }
 
     /// One class member's statements.
-    private func classMember(_ js: JSNode) -> [PyNode] {
+    private func classMember(_ js: JSNode) -> [SyntaxNode] {
         let r = js.range
         switch js.kind {
         case .method:
@@ -57,7 +57,7 @@ extension Lowerer {
             let modifiers = child(js, 1)
             guard !has(modifiers, "declare") else { return [] }
             let key = child(js, 2)
-            let target: PyNode
+            let target: SyntaxNode
             if let text = js.text ?? (key.kind == .string ? key.text : nil) {
                 target = name(text, key.range)
             } else {
@@ -82,15 +82,15 @@ extension Lowerer {
 
     /// `enum E { A = 1, B }` as a class assigning each member: a member without an initialiser is
     /// the previous numeric value plus one (0 first), or `None` after a non-numeric one.
-    private func enumeration(_ js: JSNode) -> PyNode {
+    private func enumeration(_ js: JSNode) -> SyntaxNode {
         let r = js.range
         var next: Int? = 0
-        var members: [PyNode] = []
+        var members: [SyntaxNode] = []
         for member in js.children.dropFirst(2) where member.kind == .enumMember {
             let key = child(member, 0)
             let target = name(key.text ?? "", key.range)
             let initializer = child(member, 1)
-            let value: PyNode
+            let value: SyntaxNode
             if initializer.isEmpty {
                 value = next.map { make(.integer, String($0), [], member.range) } ?? make(.none, nil, [], member.range)
             } else {

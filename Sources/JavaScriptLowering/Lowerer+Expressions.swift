@@ -1,12 +1,12 @@
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 
 /// Expressions: names, literals, templates, operators, calls, members, object and array literals.
 extension Lowerer {
     /// The generic expression of a JavaScript expression (JSX elements included; a function or class
     /// is hoisted, its name in its place); a node that is not an expression becomes `(ellipsis)` or
     /// its nearest expression.
-    func expression(_ js: JSNode) -> PyNode {
+    func expression(_ js: JSNode) -> SyntaxNode {
         let r = js.range
         let c = js.children
         switch js.kind {
@@ -91,7 +91,7 @@ extension Lowerer {
     }
 
     /// `text` the decimal value: an integer when it has only digits, else a float.
-    private func number(_ js: JSNode) -> PyNode {
+    private func number(_ js: JSNode) -> SyntaxNode {
         let text = js.text ?? "0"
         let isInteger = !text.isEmpty && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         return make(isInteger ? .integer : .float, text, [], js.range, raw: js.raw)
@@ -99,13 +99,13 @@ extension Lowerer {
 
     /// A template without substitutions is a string; with them, a `joinedStr` of its non-empty
     /// literal parts and a `formattedValue` per substitution.
-    func template(_ js: JSNode) -> PyNode {
+    func template(_ js: JSNode) -> SyntaxNode {
         guard js.kind == .templateLiteral else { return expression(js) }
         let c = js.children
         if c.count == 1, c[0].kind == .templateElement {
             return make(.string, c[0].text ?? "", [], js.range, raw: c[0].raw.map { "`" + $0 + "`" })
         }
-        var parts: [PyNode] = []
+        var parts: [SyntaxNode] = []
         for part in c {
             if part.kind == .templateElement {
                 if let text = part.text, !text.isEmpty { parts.append(make(.string, text, [], part.range, raw: part.raw)) }
@@ -117,18 +117,18 @@ extension Lowerer {
     }
 
     /// An array element: holes are `None`, spreads `starred`.
-    private func element(_ js: JSNode) -> PyNode { expression(js) }
+    private func element(_ js: JSNode) -> SyntaxNode { expression(js) }
 
     /// Call arguments: expressions, spreads as `starred`.
-    func arguments(_ js: JSNode) -> [PyNode] {
+    func arguments(_ js: JSNode) -> [SyntaxNode] {
         guard js.kind == .arguments else { return [] }
         return js.children.map(expression)
     }
 
     /// `{...}`: a `dict` of `keyValue` entries; spreads are `doubleStarred`, a method's value the
     /// name of its hoisted definition.
-    private func object(_ js: JSNode) -> PyNode {
-        var entries: [PyNode] = []
+    private func object(_ js: JSNode) -> SyntaxNode {
+        var entries: [SyntaxNode] = []
         for member in js.children {
             switch member.kind {
             case .objectProperty:
@@ -148,7 +148,7 @@ extension Lowerer {
 
     /// An object or class key: a name is its string, a computed key its expression; in a pattern a
     /// metavariable (`$K`) is itself, to match any key.
-    func propertyKey(_ key: JSNode) -> PyNode {
+    func propertyKey(_ key: JSNode) -> SyntaxNode {
         switch key.kind {
         case .identifier where isPattern && JavaScriptLowering.isMetavariable(key.text ?? ""): return name(key.text ?? "", key.range)
         case .identifier, .privateName: return make(.string, key.text ?? "", [], key.range)
@@ -157,13 +157,13 @@ extension Lowerer {
     }
 
     /// `!` is `not`; `typeof`, `void`, `delete`, `-`, `+`, `~` keep their spelling.
-    private func unary(_ js: JSNode) -> PyNode {
+    private func unary(_ js: JSNode) -> SyntaxNode {
         let op = js.text == "!" ? "not" : js.text ?? "not"
         return make(.unaryOp, op, [expression(child(js, 0))], js.range)
     }
 
     /// Comparisons (and `in`) are `compare`, `instanceof` an `isinstance` call, the rest `binOp`.
-    private func binary(_ js: JSNode) -> PyNode {
+    private func binary(_ js: JSNode) -> SyntaxNode {
         let r = js.range
         let left = expression(child(js, 0))
         let right = expression(child(js, 1))
@@ -177,9 +177,9 @@ extension Lowerer {
     }
 
     /// `&&` is `and`, `||` and `??` are `or`; nested operands of the same operator are flattened.
-    private func logical(_ js: JSNode) -> PyNode {
+    private func logical(_ js: JSNode) -> SyntaxNode {
         let op = js.text == "&&" ? "and" : "or"
-        var operands: [PyNode] = []
+        var operands: [SyntaxNode] = []
         for side in js.children {
             let lowered = expression(side)
             var inner = side
@@ -195,7 +195,7 @@ extension Lowerer {
 
     /// An assignment used as a value: `namedExpr [target, value]` (a compound one's value is the
     /// operation).
-    private func assignmentExpression(_ js: JSNode) -> PyNode {
+    private func assignmentExpression(_ js: JSNode) -> SyntaxNode {
         let target = self.target(child(js, 0))
         var value = expression(child(js, 1))
         if let op = js.text, op != "=" {
@@ -206,7 +206,7 @@ extension Lowerer {
 
     /// An assignment target as an expression: names, members and subscripts as usual; patterns as
     /// the displays they mirror (`{a}` a dict, `[a]` a list), defaults dropped, rests `starred`.
-    func target(_ js: JSNode) -> PyNode {
+    func target(_ js: JSNode) -> SyntaxNode {
         let r = js.range
         switch js.kind {
         case .objectPattern:

@@ -1,5 +1,5 @@
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 
 /// Functions, methods and their parameters.
 extension Lowerer {
@@ -15,7 +15,7 @@ extension Lowerer {
 
     /// A function declaration or expression, an arrow or a method as a `functionDef` (an
     /// `asyncFunctionDef` when `async`), named `name` (no text when anonymous).
-    func function(_ js: JSNode, name: String?, role: MethodRole = .function) -> PyNode {
+    func function(_ js: JSNode, name: String?, role: MethodRole = .function) -> SyntaxNode {
         let r = js.range
         let modifiers = child(js, 0).kind == .modifiers ? child(js, 0) : child(js, 1)
         let decorators: JSNode
@@ -47,7 +47,7 @@ extension Lowerer {
         var prologue = lowered.prologue
         if isConstructor { prologue = lowered.properties + prologue }
         if role == .instance { lowered.node.children.insert(make(.parameter, "this", [empty(r), empty(r)], r), at: 0) }
-        var block: PyNode
+        var block: SyntaxNode
         if body.kind == .block {
             block = self.body(body)
         } else if body.isEmpty {
@@ -57,7 +57,7 @@ extension Lowerer {
             block = make(.block, nil, hoisting { [make(.return, nil, [expression(body)], body.range)] }, body.range)
         }
         block.children = prologue + block.children
-        let kind: PyNodeKind = has(modifiers, "async") ? .asyncFunctionDef : .functionDef
+        let kind: SyntaxKind = has(modifiers, "async") ? .asyncFunctionDef : .functionDef
         return make(
             kind, isConstructor ? "__init__" : name,
             [
@@ -67,23 +67,23 @@ extension Lowerer {
     }
 
     /// A ``JSNodeKind/decorators`` list as `decorators` of `decorator [expr]`.
-    func decorators(_ js: JSNode) -> PyNode {
+    func decorators(_ js: JSNode) -> SyntaxNode {
         let list = js.kind == .decorators ? js.children : []
         return make(.decorators, nil, list.map { make(.decorator, nil, [expression(child($0, 0))], $0.range) }, js.range)
     }
 
     /// TypeScript type parameters as `typeParams` of `typeParam` (name only; constraints dropped).
-    func typeParameters(_ js: JSNode) -> PyNode {
+    func typeParameters(_ js: JSNode) -> SyntaxNode {
         let list = js.kind == .typeParameters ? js.children : []
         return make(.typeParams, nil, list.map { make(.typeParam, $0.text ?? "", [empty($0.range)], $0.range) }, js.range)
     }
 
     /// The `parameters` node, the statements unpacking destructured parameters, and the
     /// `this.x = x` assignments of a constructor's parameter properties.
-    private func parameters(_ js: JSNode) -> (node: PyNode, prologue: [PyNode], properties: [PyNode]) {
-        var out: [PyNode] = []
-        var prologue: [PyNode] = []
-        var properties: [PyNode] = []
+    private func parameters(_ js: JSNode) -> (node: SyntaxNode, prologue: [SyntaxNode], properties: [SyntaxNode]) {
+        var out: [SyntaxNode] = []
+        var prologue: [SyntaxNode] = []
+        var properties: [SyntaxNode] = []
         for (i, parameter) in js.children.enumerated() {
             let r = parameter.range
             // A pattern's `...` stands among the parameters, as in Python's patterns.
@@ -124,7 +124,7 @@ extension Lowerer {
 
     /// A parameter's annotation: its type; with decorators, `Annotated[type, decorator...]` (the
     /// form FastAPI reads `Annotated[str, Query()]` in), `any` standing for a missing type.
-    private func annotation(decorators: JSNode, type: JSNode, range r: SourceRange) -> PyNode {
+    private func annotation(decorators: JSNode, type: JSNode, range r: SourceRange) -> SyntaxNode {
         let list = decorators.kind == .decorators ? decorators.children : []
         if list.isEmpty { return type.isEmpty ? empty(r) : typeExpression(type) }
         let base = type.isEmpty ? name("any", r) : typeExpression(type)

@@ -1,5 +1,5 @@
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 
 /// Hoisting: a function or class written inside an expression (a callback, an object's method, an
 /// IIFE) becomes a definition named `#fnN` just before the statement that holds it, in the same
@@ -16,7 +16,7 @@ extension Lowerer {
     /// The statements `body` lowers, preceded by the definitions hoisted out of them. Each
     /// statement (and each class member, and an arrow's expression body) opens its own list, so
     /// that a definition lands in the innermost block that holds its expression.
-    func hoisting(_ body: () -> [PyNode]) -> [PyNode] {
+    func hoisting(_ body: () -> [SyntaxNode]) -> [SyntaxNode] {
         hoisted.append([])
         let lowered = body()
         let definitions = hoisted.removeLast()
@@ -25,7 +25,7 @@ extension Lowerer {
 
     /// A function expression, arrow, method or class expression: hoisted, its name in its place; in
     /// a pattern, the definition itself (anonymous unless the source names it).
-    func hoist(_ js: JSNode) -> PyNode {
+    func hoist(_ js: JSNode) -> SyntaxNode {
         let isClass = js.kind == .classExpression || js.kind == .classDeclaration
         guard !isPattern else {
             if isClass { return classDefinition(js, name: js.text) }

@@ -1,5 +1,5 @@
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 
 /// JSX elements as calls, the way `React.createElement(type, props, ...children)` sees them.
 extension Lowerer {
@@ -8,10 +8,10 @@ extension Lowerer {
     /// for a component (`Foo.Bar`), `None` for a fragment; children are positional arguments
     /// (whitespace-only text left out), then each attribute is a keyword argument (a valueless one
     /// `True`), a spread attribute `**props`.
-    func jsxElement(_ js: JSNode) -> PyNode {
+    func jsxElement(_ js: JSNode) -> SyntaxNode {
         let r = js.range
         let tagNode = child(js, 0)
-        var arguments: [PyNode] = [jsxTag(tagNode, r)]
+        var arguments: [SyntaxNode] = [jsxTag(tagNode, r)]
         for part in child(js, 3).children {
             switch part.kind {
             case .jsxText:
@@ -38,7 +38,7 @@ extension Lowerer {
 
     /// An intrinsic tag (lower-case first letter, or namespaced `svg:rect`) is a string; a component
     /// a name or attribute chain; a fragment `None`.
-    private func jsxTag(_ tag: JSNode, _ r: SourceRange) -> PyNode {
+    private func jsxTag(_ tag: JSNode, _ r: SourceRange) -> SyntaxNode {
         guard tag.kind == .jsxName, let text = tag.text, let first = text.first else { return make(.none, nil, [], r) }
         if (first.isLowercase && !text.contains(".")) || text.contains(":") { return make(.string, text, [], tag.range) }
         let parts = text.split(separator: ".").map(String.init)

@@ -1,5 +1,5 @@
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 
 /// `import` and `export`. A default or namespace import binds the module itself (`import`), named
 /// imports bind its members (`importFrom`), so that the engine's import aliases resolve
@@ -7,7 +7,7 @@ import PythonSyntax
 /// as ``ModuleSpecifier`` says (`node:` dropped, relative ones Python's way).
 extension Lowerer {
     /// The statements of an import or export.
-    func moduleStatement(_ js: JSNode) -> [PyNode] {
+    func moduleStatement(_ js: JSNode) -> [SyntaxNode] {
         let r = js.range
         switch js.kind {
         case .importDeclaration:
@@ -75,14 +75,14 @@ extension Lowerer {
     /// `import d, * as ns, { a as b } from 'm'`: an `import` of the module for the default and
     /// namespace bindings (``moduleImport(_:members:as:_:)``), an `importFrom` for the named ones;
     /// `import 'm'` imports the module alone.
-    private func importDeclaration(_ js: JSNode) -> [PyNode] {
+    private func importDeclaration(_ js: JSNode) -> [SyntaxNode] {
         let r = js.range
         let clause = child(js, 0)
         let specifier = child(js, 1).text ?? ""
         let module = ModuleSpecifier.module(specifier)
         guard clause.kind == .importClause else { return [moduleImport(specifier, members: [], as: nil, r)] }
-        var modules: [PyNode] = []
-        var names: [PyNode] = []
+        var modules: [SyntaxNode] = []
+        var names: [SyntaxNode] = []
         for binding in clause.children {
             switch binding.kind {
             case .importDefault, .importNamespace:
@@ -101,7 +101,7 @@ extension Lowerer {
                 break
             }
         }
-        var out: [PyNode] = []
+        var out: [SyntaxNode] = []
         for var statement in modules {
             statement.range = r
             out.append(statement)
@@ -115,7 +115,7 @@ extension Lowerer {
     /// member, and for a relative module Python's `from . import db as local` (a package's module
     /// is imported from the package). A bare relative directory (`.`, `..`) has no such form: it is
     /// `import . as local`.
-    func moduleImport(_ specifier: String, members: [String], as local: String?, _ r: SourceRange) -> PyNode {
+    func moduleImport(_ specifier: String, members: [String], as local: String?, _ r: SourceRange) -> SyntaxNode {
         let module = ModuleSpecifier.module(specifier)
         var base = module
         var path = members
@@ -128,7 +128,7 @@ extension Lowerer {
     }
 
     /// An `alias` of `dotted`, bound to `local` when given.
-    func alias(_ dotted: String, as local: String?, _ r: SourceRange) -> PyNode {
+    func alias(_ dotted: String, as local: String?, _ r: SourceRange) -> SyntaxNode {
         make(.alias, dotted, local.map { [name($0, r)] } ?? [], r)
     }
 }

@@ -1,5 +1,5 @@
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 
 /// Destructuring: a pattern bound to a value becomes one assignment per bound name, each reading
 /// its part of the value, so that the engine's dataflow sees `const { id } = req.params` as
@@ -7,11 +7,11 @@ import PythonSyntax
 extension Lowerer {
     /// The assignments binding `pattern` to `value`. A value that is not a name or an attribute chain
     /// is first assigned to a temporary, so it is evaluated once.
-    func destructure(_ pattern: JSNode, _ value: PyNode) -> [PyNode] {
+    func destructure(_ pattern: JSNode, _ value: SyntaxNode) -> [SyntaxNode] {
         let r = pattern.range
         switch pattern.kind {
         case .objectPattern, .arrayPattern:
-            var out: [PyNode] = []
+            var out: [SyntaxNode] = []
             var source = value
             if !isSimple(value) {
                 source = name(temporaryName(), value.range)
@@ -36,7 +36,7 @@ extension Lowerer {
     }
 
     /// Whether reading `value` twice costs nothing and does nothing: a name or an attribute chain.
-    private func isSimple(_ value: PyNode) -> Bool {
+    private func isSimple(_ value: SyntaxNode) -> Bool {
         var node = value
         while node.kind == .attribute, let base = node.children.first { node = base }
         return node.kind == .name
@@ -44,12 +44,12 @@ extension Lowerer {
 
     /// `key: pattern` reads `source.key` (`source[key]` for a computed or quoted key); `...rest` is
     /// bound to the whole source.
-    private func objectMember(_ member: JSNode, of source: PyNode) -> [PyNode] {
+    private func objectMember(_ member: JSNode, of source: SyntaxNode) -> [SyntaxNode] {
         guard member.kind == .objectProperty else {
             return member.kind == .restElement ? destructure(child(member, 0), source) : []
         }
         let key = child(member, 0)
-        let part: PyNode
+        let part: SyntaxNode
         if key.kind == .identifier, let text = key.text {
             part = make(.attribute, text, [source], key.range)
         } else {
@@ -59,7 +59,7 @@ extension Lowerer {
     }
 
     /// The `i`th element reads `source[i]`; `...rest` reads `source[i:]`; holes bind nothing.
-    private func arrayElement(_ element: JSNode, at i: Int, of source: PyNode) -> [PyNode] {
+    private func arrayElement(_ element: JSNode, at i: Int, of source: SyntaxNode) -> [SyntaxNode] {
         let r = element.range
         let index = make(.integer, String(i), [], r)
         if element.kind == .restElement {

@@ -1,5 +1,5 @@
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 
 /// CommonJS imports: a declaration or assignment statement whose value is `require('m')` (or a
 /// member of it) is the import it stands for, so that `const cp = require('child_process')` and
@@ -30,7 +30,7 @@ extension Lowerer {
     /// `from m import a, b as c`; a pattern with more in it (defaults, nesting, a rest) binds the
     /// module to a temporary and destructures that. The statements take `r`, the declaration's or
     /// assignment's range.
-    func requireImport(_ pattern: JSNode, _ value: JSNode, _ r: SourceRange) -> [PyNode]? {
+    func requireImport(_ pattern: JSNode, _ value: JSNode, _ r: SourceRange) -> [SyntaxNode]? {
         guard let (specifier, members) = requiredModule(value) else { return nil }
         switch pattern.kind {
         case .identifier:

@@ -1,23 +1,23 @@
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 
 /// Statements: declarations of variables, control flow, `try`, `switch` and expression statements.
 extension Lowerer {
     /// The statements of a statement list, in order.
-    func statements(_ list: [JSNode]) -> [PyNode] { list.flatMap(statement) }
+    func statements(_ list: [JSNode]) -> [SyntaxNode] { list.flatMap(statement) }
 
     /// A body: a ``JSNodeKind/block`` or one statement, as a `block`.
-    func body(_ js: JSNode) -> PyNode {
+    func body(_ js: JSNode) -> SyntaxNode {
         if js.kind == .block { return make(.block, nil, statements(js.children), js.range) }
         return make(.block, nil, js.isEmpty ? [] : statement(js), js.range)
     }
 
     /// The generic statements of one JavaScript statement: none for a type-only declaration, several
     /// for a declaration list or a destructuring, the definitions hoisted out of its expressions first.
-    func statement(_ js: JSNode) -> [PyNode] { hoisting { plainStatement(js) } }
+    func statement(_ js: JSNode) -> [SyntaxNode] { hoisting { plainStatement(js) } }
 
     /// ``statement(_:)`` without the hoisted definitions.
-    private func plainStatement(_ js: JSNode) -> [PyNode] {
+    private func plainStatement(_ js: JSNode) -> [SyntaxNode] {
         let r = js.range
         switch js.kind {
         case .block: return statements(js.children)
@@ -75,7 +75,7 @@ extension Lowerer {
     /// An expression statement: assignments become `assign`/`augAssign` (a destructuring, one
     /// assignment per bound name; `x = require('m')` an import), `x++` an `augAssign`, `a, b` one
     /// statement each, `delete a.b` a `delete`.
-    func expressionStatement(_ js: JSNode) -> [PyNode] {
+    func expressionStatement(_ js: JSNode) -> [SyntaxNode] {
         let r = js.range
         switch js.kind {
         case .parenthesized where child(js, 0).kind == .assignment || child(js, 0).kind == .sequence:
@@ -108,7 +108,7 @@ extension Lowerer {
 
     /// One `variableDeclarator`: `x = v`, `x: T = v`, a function or class named by its variable, an
     /// import (`require`), or a destructuring.
-    private func declarator(_ js: JSNode) -> [PyNode] {
+    private func declarator(_ js: JSNode) -> [SyntaxNode] {
         let r = js.range
         let pattern = child(js, 0)
         let type = child(js, 1)
@@ -133,12 +133,12 @@ extension Lowerer {
 
     /// `for (init; test; update) body`: the initialiser's statements, then `while test` over the
     /// body followed by the update (a `continue` skips the update: not modelled).
-    private func forLoop(_ js: JSNode) -> [PyNode] {
+    private func forLoop(_ js: JSNode) -> [SyntaxNode] {
         let r = js.range
         let initializer = child(js, 0)
         let test = child(js, 1)
         let update = child(js, 2)
-        var out: [PyNode] = []
+        var out: [SyntaxNode] = []
         if initializer.kind == .variableDeclaration {
             out = statement(initializer)
         } else if !initializer.isEmpty {
@@ -152,12 +152,12 @@ extension Lowerer {
 
     /// `for (x in o)` and `for (x of xs)` are `for x in ...` (a key loop over a dict is Python's too);
     /// `for await` is `asyncFor`. A destructured variable is a temporary unpacked first in the body.
-    private func forEach(_ js: JSNode) -> [PyNode] {
+    private func forEach(_ js: JSNode) -> [SyntaxNode] {
         let r = js.range
         var left = child(js, 0)
         if left.kind == .variableDeclaration { left = child(child(left, 0), 0) }
         var loop = body(child(js, 2))
-        let variable: PyNode
+        let variable: SyntaxNode
         if left.kind == .objectPattern || left.kind == .arrayPattern {
             let temporary = name(temporaryName(), left.range)
             variable = temporary
@@ -165,21 +165,21 @@ extension Lowerer {
         } else {
             variable = target(left)
         }
-        let kind: PyNodeKind = js.kind == .forOf && js.text == "await" ? .asyncFor : .for
+        let kind: SyntaxKind = js.kind == .forOf && js.text == "await" ? .asyncFor : .for
         return [make(kind, nil, [variable, expression(child(js, 1)), loop, empty(r)], r)]
     }
 
     /// `switch` as an `if`/`elif` chain on `discriminant == test`: cases without statements join the
     /// next case's test with `or`, a case's last `break` is dropped, `default` is the final `else`.
     /// Fall-through from a case with statements into the next is not modelled.
-    private func switchStatement(_ js: JSNode) -> [PyNode] {
+    private func switchStatement(_ js: JSNode) -> [SyntaxNode] {
         let r = js.range
         let discriminant = child(js, 0)
         // Lowered once (and shared by every comparison): a function in it is hoisted once.
         let subject = expression(discriminant)
-        var branches: [(test: PyNode, block: PyNode)] = []
-        var defaultBlock: PyNode?
-        var pending: [PyNode] = []
+        var branches: [(test: SyntaxNode, block: SyntaxNode)] = []
+        var defaultBlock: SyntaxNode?
+        var pending: [SyntaxNode] = []
         var pendingDefault = false
         for switchCase in js.children.dropFirst() where switchCase.kind == .switchCase {
             let test = child(switchCase, 0)
@@ -201,7 +201,7 @@ extension Lowerer {
             pending = []
             pendingDefault = false
         }
-        var chain: PyNode? = defaultBlock
+        var chain: SyntaxNode? = defaultBlock
         for branch in branches.reversed() {
             let node = make(.if, nil, [branch.test, branch.block, chain ?? empty(r)], branch.block.range)
             chain = make(.block, nil, [node], branch.block.range)
@@ -215,7 +215,7 @@ extension Lowerer {
 
     /// `try`/`catch`/`finally`: a `try` with one `exceptHandler` named by the catch parameter (a
     /// destructured parameter is a temporary unpacked first in the handler).
-    private func tryStatement(_ js: JSNode) -> [PyNode] {
+    private func tryStatement(_ js: JSNode) -> [SyntaxNode] {
         let r = js.range
         var children = [body(child(js, 0))]
         let handler = child(js, 1)

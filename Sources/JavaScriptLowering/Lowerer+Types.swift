@@ -1,12 +1,12 @@
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 
 /// TypeScript types as annotation expressions.
 extension Lowerer {
     /// A type as an expression: a named type is a name or attribute chain (with type arguments, a
     /// subscript), a literal type its literal, a union a `binOp |` chain, `T[]` `Array[T]`,
     /// `(T)` `T`; any other type is `(ellipsis)`.
-    func typeExpression(_ js: JSNode) -> PyNode {
+    func typeExpression(_ js: JSNode) -> SyntaxNode {
         let r = js.range
         switch js.kind {
         case .typeReference:

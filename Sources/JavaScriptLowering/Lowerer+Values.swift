@@ -1,5 +1,5 @@
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 import SourcePositions
 
 /// Values, not spellings (issue 76, H1): the forms JavaScript has for one call lower to the one
@@ -55,7 +55,7 @@ extension Lowerer {
     /// `require('m')` or `await import('m')` inside an expression: an import of the module into a
     /// temporary, hoisted before the statement, and that temporary in its place. Nil for anything
     /// else, and in a rule pattern (where `require($X)` is a call to match).
-    func inlineModule(_ js: JSNode) -> PyNode? {
+    func inlineModule(_ js: JSNode) -> SyntaxNode? {
         guard !isPattern, let specifier = loadedModule(js) else { return nil }
         let temporary = temporaryName()
         hoisted[hoisted.count - 1].append(moduleImport(specifier, members: [], as: temporary, js.range))
@@ -64,7 +64,7 @@ extension Lowerer {
 
     /// A callee: `(0, f)` (a sequence whose leading parts have no effect) is `f`, the value a comma
     /// expression has; anything else as an expression.
-    func callee(_ js: JSNode) -> PyNode {
+    func callee(_ js: JSNode) -> SyntaxNode {
         var node = js
         while node.kind == .parenthesized { node = child(node, 0) }
         if node.kind == .sequence, let last = node.children.last, node.children.dropLast().allSatisfy(isInert) {
@@ -88,7 +88,7 @@ extension Lowerer {
     /// `f.call(t, a...)`, `f.apply(t, list)` and `Reflect.apply(f, t, list)` as the direct call of
     /// `f` with those arguments; a method read off a prototype (`C.prototype.m.call(t, a)`) as the
     /// method called on `t`. Nil for any other call, and when `t` does something (it would be lost).
-    func directCall(_ js: JSNode) -> PyNode? {
+    func directCall(_ js: JSNode) -> SyntaxNode? {
         guard !isPattern, js.kind == .call, js.text == nil else { return nil }
         var calleeNode = child(js, 0)
         while calleeNode.kind == .parenthesized { calleeNode = child(calleeNode, 0) }
@@ -98,7 +98,7 @@ extension Lowerer {
         let object = child(calleeNode, 0)
         let function: JSNode
         let thisArgument: JSNode?
-        let passed: [PyNode]
+        let passed: [SyntaxNode]
         switch method {
         case "call":
             function = object
@@ -133,7 +133,7 @@ extension Lowerer {
     /// bound by an import at the top of the callback's body (`import('child_process').then((cp) =>
     /// cp.exec(c))`, `.then(({exec}) => exec(c))` through the destructured parameter). `lowered`
     /// is the call's lowering, whose hoisted callback is the one changed.
-    func moduleCallback(_ js: JSNode, _ lowered: PyNode) -> PyNode {
+    func moduleCallback(_ js: JSNode, _ lowered: SyntaxNode) -> SyntaxNode {
         guard !isPattern, js.kind == .call, lowered.children.count > 1, lowered.children[1].kind == .name,
             let callback = lowered.children[1].text, callback.hasPrefix(JavaScriptLowering.hoistedPrefix)
         else { return lowered }
@@ -153,7 +153,7 @@ extension Lowerer {
     }
 
     /// The arguments an `apply`'s list stands for: an array literal's elements, else the list spread.
-    private func spreadArguments(_ list: JSNode) -> [PyNode] {
+    private func spreadArguments(_ list: JSNode) -> [SyntaxNode] {
         var node = list
         while node.kind == .parenthesized { node = child(node, 0) }
         if node.kind == .array { return node.children.map(expression) }

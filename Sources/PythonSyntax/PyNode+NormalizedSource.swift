@@ -19,6 +19,7 @@ extension PyNode {
 struct PySourceRenderer {
     var out = ""
 
+    /// The statements Python renders (the shared tree's other statement kinds are not Python's).
     static let statementKinds: Set<PyNodeKind> = [
         .functionDef, .asyncFunctionDef, .classDef, .return, .delete, .assign, .augAssign, .annAssign,
         .typeAlias, .exprStmt, .pass, .break, .continue, .raise, .assert, .import, .importFrom, .global,

@@ -63,24 +63,9 @@ public enum PythonParser {
         return module.root
     }
 
-    /// Patterns come from YAML block scalars, often indented as a whole: strip blank leading lines
-    /// and the first line's indentation from every line that has it. Every language's patterns are
-    /// dedented so (the JavaScript front end's too), each line ending with a newline.
-    public static func dedent(_ pattern: String) -> [UInt8] {
-        var lines = pattern.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
-        while let first = lines.first, first.allSatisfy({ $0 == 32 || $0 == 9 || $0 == 13 }) {
-            lines.removeFirst()
-            if lines.isEmpty { break }
-        }
-        guard let first = lines.first else { return [] }
-        let indent = first.prefix { $0 == 32 || $0 == 9 }
-        var out: [UInt8] = []
-        for line in lines {
-            if line.starts(with: indent) { out += line.dropFirst(indent.count) } else { out += line }
-            out.append(10)
-        }
-        return out
-    }
+    /// Patterns come from YAML block scalars, often indented as a whole: ``PatternText/dedent(_:)``,
+    /// which every language's patterns go through.
+    public static func dedent(_ pattern: String) -> [UInt8] { PatternText.dedent(pattern) }
 
     static func parse(
         bytes: [UInt8], fileName: String, pattern: Bool, dialect: PythonDialect = .python3

@@ -1,4 +1,5 @@
 import Findings
+import Languages
 import SAST
 import Support
 

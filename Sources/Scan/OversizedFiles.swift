@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import Findings
+import Languages
 import SAST
 import ScanCore
 import Support

@@ -1,5 +1,6 @@
 import Findings
 import Foundation
+import Languages
 import Support
 
 /// What a scanner looks for.
@@ -76,15 +77,14 @@ public struct ScanTarget: Sendable {
 
     /// Extensions that name what a file is (code read by name, data, documents, media, archives,
     /// other languages' sources, shell and batch scripts): such a file is not looked into for a
-    /// shebang.
-    public static let notScripts: Set<String> = [
-        "py", "pyw", "pyi", "ipynb", "wsgi", "js", "mjs", "cjs", "jsx", "ts", "mts", "cts", "tsx", "vue", "svelte",
+    /// shebang. The registered languages' extensions (``Languages/registry``) are code read by name.
+    public static let notScripts: Set<String> = Languages.fileExtensions.union([
         "md", "rst", "txt", "adoc", "json", "yml", "yaml", "toml", "ini", "cfg", "lock", "xml", "csv", "tsv", "html", "htm",
         "css", "scss", "less", "svg", "png", "jpg", "jpeg", "gif", "ico", "webp", "pdf", "zip", "gz", "tgz", "bz2", "xz",
         "jar", "whl", "map", "woff", "woff2", "ttf", "eot", "otf", "mp3", "mp4", "so", "o", "a", "pyc", "class",
         "go", "java", "kt", "kts", "rb", "php", "cs", "rs", "c", "h", "cc", "cpp", "cxx", "hpp", "hh", "swift", "scala",
         "sh", "bash", "zsh", "fish", "ps1", "bat", "cmd", "pl", "pm",
-    ]
+    ])
 
     /// Selected files with one of these extensions (without the dot).
     public func files(withExtensions extensions: Set<String>) -> [String] {

@@ -2,6 +2,7 @@ import Foundation
 import JavaScriptLowering
 import JavaScriptSyntax
 import PythonSyntax
+import SyntaxTree
 import Testing
 
 /// Opt-in: `SENTINEL_JS_CORPUS=/dir1:/dir2` lowers every JavaScript/TypeScript file under the

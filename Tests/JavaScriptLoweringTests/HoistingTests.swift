@@ -1,6 +1,6 @@
 import JavaScriptLowering
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 import Testing
 
 /// Function and class expressions become `#fnN` definitions just before their statement.

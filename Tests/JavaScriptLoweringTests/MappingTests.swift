@@ -1,5 +1,5 @@
 import JavaScriptLowering
-import PythonSyntax
+import SyntaxTree
 import Testing
 
 /// Each row of the mapping table (JavaScriptLowering.swift's header).

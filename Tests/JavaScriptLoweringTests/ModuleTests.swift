@@ -1,5 +1,5 @@
 import JavaScriptLowering
-import PythonSyntax
+import SyntaxTree
 import Testing
 
 /// `require` as an import, and module specifiers named as the engine names modules.

@@ -1,6 +1,6 @@
 import JavaScriptLowering
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 import Testing
 
 /// Rule patterns written in JavaScript and TypeScript, lowered to the shapes Python's patterns have.

@@ -1,5 +1,5 @@
 import JavaScriptLowering
-import PythonSyntax
+import SyntaxTree
 import Testing
 
 /// The shapes the engine's rules and taint rely on, on the code they are written for.

@@ -1,10 +1,10 @@
 import JavaScriptLowering
 import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 import Testing
 
 /// The lowered module of `source` read as the file `name` (the name picks the dialect).
-func lowered(_ source: String, _ name: String = "test.js") throws -> PyNode {
+func lowered(_ source: String, _ name: String = "test.js") throws -> SyntaxNode {
     JavaScriptLowering.lower(try JavaScriptParser.parse(source: source, fileName: name).root)
 }
 
@@ -24,8 +24,8 @@ func loweredExpression(_ source: String, _ name: String = "test.js") throws -> S
 }
 
 /// Every node of `root` of `kind`, in pre-order.
-func nodes(_ root: PyNode, _ kind: PyNodeKind) -> [PyNode] {
-    var found: [PyNode] = []
+func nodes(_ root: SyntaxNode, _ kind: SyntaxKind) -> [SyntaxNode] {
+    var found: [SyntaxNode] = []
     root.walk { node in
         if node.kind == kind { found.append(node) }
         return true
@@ -35,9 +35,9 @@ func nodes(_ root: PyNode, _ kind: PyNodeKind) -> [PyNode] {
 
 /// The definitions (`def`, `async def`, `class`) of `root` that are not statements of a module or a
 /// block: after hoisting, none.
-func definitionsOutsideStatements(_ root: PyNode) -> [PyNode] {
-    let definitions: Set<PyNodeKind> = [.functionDef, .asyncFunctionDef, .classDef]
-    var found: [PyNode] = []
+func definitionsOutsideStatements(_ root: SyntaxNode) -> [SyntaxNode] {
+    let definitions: Set<SyntaxKind> = [.functionDef, .asyncFunctionDef, .classDef]
+    var found: [SyntaxNode] = []
     root.walk { node in
         if node.kind != .module && node.kind != .block {
             found += node.children.filter { definitions.contains($0.kind) }

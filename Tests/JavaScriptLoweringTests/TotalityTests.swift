@@ -2,6 +2,7 @@ import Foundation
 import JavaScriptLowering
 import JavaScriptSyntax
 import PythonSyntax
+import SyntaxTree
 import Testing
 
 /// The lowering is total: every kind of JavaScript node, every snippet the parser's tests parse,

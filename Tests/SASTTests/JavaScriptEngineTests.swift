@@ -129,7 +129,7 @@ import Testing
             } catch { return "\(error)" }
         }
         #expect(error("languages: [cobol]\npattern: f()\n").contains("r.yaml:4: unknown language 'cobol'"))
-        #expect(error("languages: [python, javascript]\npattern: f()\n").contains("mixes Python with JavaScript"))
+        #expect(error("languages: [python, javascript]\npattern: f()\n").contains("mixes the patterns of python with javascript"))
         #expect(error("languages: [javascript]\npattern: 'f(('\n").contains("r.yaml:5: 'pattern': pattern 'f((' does not parse"))
     }
 }

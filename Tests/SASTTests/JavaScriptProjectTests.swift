@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import TestSupport
+import JavaScriptLowering
 import Testing
 
 @testable import SAST
@@ -362,8 +363,8 @@ import Testing
         #expect(project.resolveModule("-js.app.db") == nil)
         // A suffix (`util` of a `src/` layout) is Python's only.
         #expect(project.resolveModule("util") == nil)
-        #expect(project.resolveModule("app.db", javaScript: true) == nil)
-        #expect(project.resolveModule("-js.app.db", javaScript: true) == "-js.app.db")
+        #expect(project.resolveModule("app.db", in: JavaScriptLanguage.javaScript.modules) == nil)
+        #expect(project.resolveModule("-js.app.db", in: JavaScriptLanguage.javaScript.modules) == "-js.app.db")
     }
 
     @Test(

@@ -1,5 +1,6 @@
 import Findings
 import SourcePositions
+import Languages
 import Testing
 
 @testable import SAST
@@ -10,7 +11,7 @@ import Testing
     /// The lowered tree of a JavaScript file, indexed.
     static func javaScriptIndex(_ source: String) throws -> FileIndex {
         let parsed = try SourceFrontEnd.parse(bytes: Array(source.utf8), file: "app.js", language: .javascript)
-        return FileIndex(root: parsed.root, source: SourceText(source), javaScript: true)
+        return FileIndex(root: parsed.root, source: SourceText(source), language: .javascript)
     }
 
     /// A forwarding chain `function g_i(x) { return g_{i+1}(x); }` of `count` functions.
@@ -23,7 +24,8 @@ import Testing
     /// functions: the statements tried grow with N, not N² (each definition used to scan every
     /// statement after it), and the one handler registered is still found.
     @Test func aSequencePatternTriesEachStatementAFewTimes() throws {
-        let pattern = try PatternParsing.javaScript("function $F(...) {\n  ...\n}\n...\nsocket.on(\"...\", $F)\n")
+        let pattern = try PatternSyntax(name: SourceLanguage.javascript.patternSyntax).lower(
+            "function $F(...) {\n  ...\n}\n...\nsocket.on(\"...\", $F)\n")
         var work: [Int] = []
         for count in [500, 2000] {
             let source = Self.chain(count) + "socket.on('chat', g7);\nsocket.on('join', h);\n"
@@ -42,7 +44,8 @@ import Testing
     /// Every definition registered by its own `socket.on` (N handlers, N registrations): each
     /// definition tries the one registration naming it, not all of them.
     @Test func registrationsAreTriedByTheNameTheyBind() throws {
-        let pattern = try PatternParsing.javaScript("function $F(...) {\n  ...\n}\n...\nsocket.on(\"...\", $F)\n")
+        let pattern = try PatternSyntax(name: SourceLanguage.javascript.patternSyntax).lower(
+            "function $F(...) {\n  ...\n}\n...\nsocket.on(\"...\", $F)\n")
         let count = 1000
         let source = Self.chain(count) + (0..<count).map { "socket.on('m\($0)', g\($0));\n" }.joined()
         let found = PatternSearch(index: try Self.javaScriptIndex(source)).sequenceMatchesCountingWork(pattern.children)

@@ -1,6 +1,7 @@
 import Findings
 import Foundation
 import PythonSyntax
+import Languages
 import Testing
 
 @testable import SAST

@@ -1,4 +1,5 @@
 import Foundation
+import Languages
 import Testing
 
 @testable import SAST

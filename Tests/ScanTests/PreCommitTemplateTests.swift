@@ -1,5 +1,6 @@
 import Foundation
 import SAST
+import Languages
 import Testing
 
 @testable import Scan

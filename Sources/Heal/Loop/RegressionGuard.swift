@@ -1,7 +1,8 @@
 import Foundation
 import Git
-import JavaScriptSyntax
+import Languages
 import LLM
+import SyntaxTree
 import PythonSyntax
 import SAST
 
@@ -45,10 +46,12 @@ public enum RegressionGuard {
             for marker in TestRunFiles.markers where occurrences(of: marker, in: after) > occurrences(of: marker, in: before) {
                 return "adds `\(marker)` to \(change.path)"
             }
-            if let language = SourceLanguage(fileName: change.path), language != .python {
+            // Another registered language's file must still be read by its front end.
+            if let language = SourceLanguage(fileName: change.path), language != .python, let reader = language.language {
                 guard let after = change.after else { return "deletes \(change.path)" }
                 do {
-                    _ = try JavaScriptParser.parse(source: after, fileName: change.path)
+                    let path = change.path
+                    _ = try LargeStack.run { try reader.read(Array(after.utf8), file: path) }
                 } catch {
                     return "\(change.path) does not parse: \(error)"
                 }

@@ -1,6 +1,5 @@
 import Findings
-import JavaScriptSyntax
-import PythonSyntax
+import SyntaxTree
 
 /// A file the parser's bounds stopped (nesting depth, expression chain length), one the scan
 /// would analyse that is larger than `--max-file-size` (issue 76, H3: appending a 5 MB comment
@@ -18,18 +17,12 @@ public enum ParserBoundFinding {
             "The file nests deeper, or chains more operations, than Sentinel's parser accepts (bounds that keep a hostile file from exhausting the stack), is larger than --max-file-size, or costs its analysis more work than --max-file-work allows. Its interpreter may run it anyway, so what was not checked may hold anything. Split the expression or the file, raise the limit, exclude the file if it is generated, or review it by hand.",
         defaultSeverity: .high, tags: ["coverage"], precision: .high)
 
-    /// The finding for `error` when it is a bound that was hit; nil for other syntax errors.
-    static func finding(for error: PythonSyntaxError) -> Finding? {
-        guard error.code == .nestingTooDeep else { return nil }
-        return finding(file: error.file, line: error.line, message: "\(error.message); Python may still run this file")
-    }
-
-    /// The finding for a JavaScript or TypeScript `error` when it is a bound that was hit (nesting,
-    /// size, ambiguity the parser gave up on); nil for other syntax errors: Node runs no file it
-    /// cannot parse, but it runs one deeper or larger than this parser reads.
-    static func finding(for error: JavaScriptSyntaxError) -> Finding? {
-        guard [.nestingTooDeep, .fileTooLarge, .tooAmbiguous].contains(error.code) else { return nil }
-        return finding(file: error.file, line: error.line, message: "\(error.message); Node may still run this file")
+    /// The finding for `error` when it is a bound that was hit (nesting, size, ambiguity the
+    /// parser gave up on); nil for other syntax errors: an interpreter runs no file it cannot
+    /// parse, but it runs one deeper or larger than the parser reads.
+    static func finding(for error: SourceReadError) -> Finding? {
+        guard error.code == .boundHit else { return nil }
+        return finding(file: error.file, line: error.line, message: "\(error.message); \(error.runtime) may still run this file")
     }
 
     /// The finding for `file`, which the scan would analyse (code, a script, configuration) but

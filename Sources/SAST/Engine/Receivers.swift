@@ -1,8 +1,11 @@
-/// The names a method's own object goes by: Python's `self` and `cls`, and JavaScript's `this`
-/// (the lowering makes `this` an instance method's first parameter, as Python's `self` is).
+import Languages
+
+/// The names a method's own object goes by: every registered language's
+/// (``Language/receiverNames``: Python's `self` and `cls`, and JavaScript's `this`, which the
+/// lowering makes an instance method's first parameter, as Python's `self` is).
 enum Receivers {
-    /// `self`, `cls`, `this`.
-    static let names: Set<String> = ["self", "cls", "this"]
+    /// The registered languages' receiver names, read once (`self`, `cls`, `this`).
+    static let names: Set<String> = Set(Languages.registry.all.flatMap(\.receiverNames))
 
     /// Whether `name` is one of ``names``.
     static func contains(_ name: String?) -> Bool { name.map(names.contains) ?? false }

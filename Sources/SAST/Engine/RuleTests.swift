@@ -1,3 +1,4 @@
+import Languages
 import Findings
 import Foundation
 import PythonSyntax
@@ -22,7 +23,7 @@ public struct RuleTestResult: Sendable, Hashable {
 /// finding of ID starting on it; `# ok: ID` means it must not. Any other finding of a rule the
 /// file tests is unexpected too, so a test file documents everything its rules report in it.
 public enum RuleTests {
-    /// Loads the rules under `directory` and checks every `*.py` test file there, and every
+    /// Loads the rules under `directory` and checks every test file in a registered language there, and every
     /// `*.html` test file against the template rules. `setsFrom`: directories whose source and
     /// sanitizer sets the rules may include (the shipped ones, for a project's rule directory).
     /// - Throws: `SentinelError` when the rules do not load.
@@ -34,7 +35,8 @@ public enum RuleTests {
         var templates: [String] = []
         if let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) {
             for case let url as URL in enumerator {
-                if url.pathExtension == "py" || SourceLanguage.javaScriptFamilyExtensions.contains(url.pathExtension) {
+                // A test file is code in a registered language (`.py`, `.js`, `.ts`...).
+                if Languages.fileExtensions.contains(url.pathExtension.lowercased()) {
                     files.append(url.path)
                 }
                 if url.pathExtension == "html" { templates.append(url.path) }

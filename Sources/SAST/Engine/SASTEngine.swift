@@ -1,3 +1,4 @@
+import Languages
 import Dispatch
 import Findings
 import Support
@@ -287,20 +288,21 @@ public struct SASTEngine: Sendable {
         let language = SourceLanguage(fileName: file) ?? SourceLanguage(shebang: text.bytes.prefix(Shebang.headBytes)) ?? .python
         let module: ParsedSource
         do {
-            // Already on a large-stack thread: parse here rather than on yet another thread.
-            module = try SourceFrontEnd.parse(bytes: text.bytes, file: file, language: language)
+            // Read once per scan: the tree the project's import pre-scan read, when it read this
+            // text; else read here (already on a large-stack thread, rather than on yet another one).
+            if let kept = project?.loweredTrees.take(file, text: source) {
+                module = kept
+            } else {
+                module = try SourceFrontEnd.parse(bytes: text.bytes, file: file, language: language)
+            }
         } catch {
-            let bound: [Finding] =
-                switch error {
-                case .python(let python): ParserBoundFinding.finding(for: python).map { [$0] } ?? []
-                case .javaScript(let javaScript): ParserBoundFinding.finding(for: javaScript).map { [$0] } ?? []
-                }
+            let bound = ParserBoundFinding.finding(for: error.error).map { [$0] } ?? []
             return FileScanResult(findings: bound, parseError: error.notice)
         }
         // The framework models below read Python's shapes (decorated routes, `except` clauses).
         let routes = routes && language == .python
         let applicationErrors = applicationErrors && language == .python
-        let index = FileIndex(root: module.root, source: text, javaScript: language != .python, meter: meter)
+        let index = FileIndex(root: module.root, source: text, language: language, meter: meter)
         let builder = FindingBuilder(file: file, source: text, root: module.root)
         var findings: [Finding] = []
         let sourceCache = SourceMatchCache()
@@ -374,9 +376,8 @@ public struct SASTEngine: Sendable {
         var result = FileScanResult(findings: findings)
         result.workUnits = meter.units
         result.workBudgetExceeded = stopped != nil
-        if let python3 = module.python3Failure {
-            result.parseNotice = ParseNotice(
-                kind: .python2Dialect, message: "\(python3.description) (analysed with the Python 2 dialect)")
+        if let dialect = module.dialectNotice {
+            result.parseNotice = ParseNotice(kind: .python2Dialect, message: dialect)
         }
         // Kept only where a second round may re-analyse the file.
         if project != nil, findings.count != unsuperseded.count { result.unsuperseded = unsuperseded }

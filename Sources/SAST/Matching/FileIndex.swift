@@ -1,3 +1,4 @@
+import Languages
 import Foundation
 import PythonSyntax
 import Synchronization
@@ -23,19 +24,22 @@ struct FileIndex: Sendable {
     /// What each scope assigns to each name, read at the first question (``ValueOrigins``).
     let scopeAssignments = ScopeAssignments()
 
-    /// Whether the tree is JavaScript's or TypeScript's (lowered): the aliases then include
-    /// JavaScript's value aliases (``JavaScriptValueAliases``).
-    let isJavaScript: Bool
+    /// How the file's language hoisted the functions written in its expressions (nil: it did not),
+    /// so that a callback is followed where it is written.
+    let hoisting: FunctionHoisting?
     /// The work this file's analysis has done against its budget (``WorkMeter``); every rule's
     /// matching and taint analysis of the file charge it.
     let meter: WorkMeter
 
-    init(root: PyNode, source: SourceText, javaScript: Bool = false, meter: WorkMeter = WorkMeter()) {
+    /// Indexes `root`, a file of `language`: where it binds imported values to names, the aliases
+    /// include those (``JavaScriptValueAliases``).
+    init(root: PyNode, source: SourceText, language: SourceLanguage = .python, meter: WorkMeter = WorkMeter()) {
         self.root = root
         self.source = source
-        self.isJavaScript = javaScript
         self.meter = meter
-        self.aliases = ImportAliases(root: root, javaScript: javaScript)
+        let reader = language.language
+        self.hoisting = reader?.hoisting
+        self.aliases = ImportAliases(root: root, javaScript: reader?.bindsImportedValuesToNames ?? false)
         var byKind = NodesByKind()
         var calls: [String: [PyNode]] = [:]
         var blocks: [PyNode] = []

@@ -1,6 +1,6 @@
-import JavaScriptLowering
-import JavaScriptSyntax
+import Languages
 import PythonSyntax
+import SyntaxTree
 import Documents
 import DocumentsYAML
 import Findings
@@ -134,19 +134,28 @@ public enum RuleLoader {
     /// The syntax of the patterns of a rule or set for `languages`: every entry must be a language
     /// the engine reads, all of one syntax (a Python pattern does not parse as JavaScript).
     static func patternSyntax(of languages: [String], _ map: Mapping, _ c: Cursor) throws -> PatternSyntax {
-        var syntaxes: Set<PatternSyntax> = []
+        var syntaxes: [PatternSyntax] = []
         for name in languages {
             guard let language = SourceLanguage(ruleName: name) else {
                 throw fail(
                     c.file, map.line("languages"),
-                    "unknown language '\(name)' (expected python, javascript or typescript; template rules name only template)")
+                    "unknown language '\(name)' (expected \(Self.registeredLanguageNames); template rules name only template)")
             }
-            syntaxes.insert(language.patternSyntax)
+            let syntax = PatternSyntax(name: language.patternSyntax)
+            if !syntaxes.contains(syntax) { syntaxes.append(syntax) }
         }
         guard syntaxes.count <= 1 else {
-            throw fail(c.file, map.line("languages"), "'languages' mixes Python with JavaScript/TypeScript: write one rule per syntax")
+            let names = syntaxes.map(\.name).joined(separator: " with ")
+            throw fail(c.file, map.line("languages"), "'languages' mixes the patterns of \(names): write one rule per syntax")
         }
         return syntaxes.first ?? .python
+    }
+
+    /// The registered languages' names as an error lists them: `python, javascript or typescript`.
+    static var registeredLanguageNames: String {
+        let names = Languages.registry.all.map(\.name)
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 
     /// `FILE:LINE: message` (`FILE: message` when `line` is 0: the problem has no one place).
@@ -237,18 +246,11 @@ struct Cursor {
     func pattern(_ node: DocumentNode, _ path: String) throws -> CompiledPattern {
         let text = try string(node, path)
         let shown = text.split(separator: "\n").first.map(String.init) ?? text
-        do {
-            switch syntax {
-            case .python: return CompiledPattern(source: text, tree: try PythonParser.parsePattern(text))
-            case .javaScript: return CompiledPattern(source: text, tree: try PatternParsing.javaScript(text))
-            }
-        } catch let error as PythonSyntaxError {
+        do throws(SourceReadError) {
+            return CompiledPattern(source: text, tree: try syntax.lower(text))
+        } catch {
             throw RuleLoader.fail(
                 file, node.line, "'\(path)': pattern '\(shown)' does not parse: \(error.line):\(error.column): \(error.message)")
-        } catch let error as JavaScriptPatternError {
-            let syntax = error.syntaxError
-            throw RuleLoader.fail(
-                file, node.line, "'\(path)': pattern '\(shown)' does not parse: \(syntax.line):\(syntax.column): \(syntax.message)")
         }
     }
 

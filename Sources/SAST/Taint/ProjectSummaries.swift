@@ -1,5 +1,6 @@
+import Languages
 import Foundation
-import JavaScriptLowering
+import SyntaxTree
 import PythonSyntax
 import Support
 import Synchronization
@@ -65,6 +66,8 @@ public final class ProjectSummaries: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The trees the import pre-scan read, for the scan to take (one parse per file per scan).
+    let loweredTrees = LoweredTrees()
     /// The rule id under which rule-free summaries are published: any rule falls back to them.
     static let anyRule = "*"
     /// Module dotted name → file path, from the scanned files.
@@ -82,21 +85,23 @@ public final class ProjectSummaries: Sendable {
     /// Maps the scanned files (paths relative to the scan root) to module names; `rootName` is the
     /// last component of the scan root, the package name when the root holds an `__init__.py`.
     public init(files: [String], rootName: String? = nil) {
-        let rootPackage = rootName.flatMap { Self.isIdentifier($0) && files.contains("__init__.py") ? $0 : nil }
+        // A root holding a package file (`__init__.py`) is that package.
+        let packageFiles = Set(Languages.registry.all.compactMap(\.modules.packageFileName))
+        let rootPackage = rootName.flatMap { Self.isIdentifier($0) && files.contains(where: packageFiles.contains) ? $0 : nil }
         self.rootPackage = rootPackage
         var modules: [String: String] = [:]
         var moduleOfFile: [String: String] = [:]
         var suffixes: [String: [String]] = [:]
         for file in files {
-            if JavaScriptModules.isJavaScript(file) {
+            if !LanguageModules.language(of: file).modules.namespace.isEmpty {
                 // `foo.ts` and the `foo.js` compiled from it are one module: one file is it, whatever the order.
-                guard let name = JavaScriptModules.name(of: file) else { continue }
+                guard let name = LanguageModules.name(of: file, rootPackage: nil) else { continue }
                 moduleOfFile[file] = name
-                if let other = modules[name], !JavaScriptModules.preferred(file, over: other) { continue }
+                if let other = modules[name], !LanguageModules.preferred(file, over: other) { continue }
                 modules[name] = file
                 continue
             }
-            guard let name = Self.moduleName(file, rootPackage: rootPackage) else { continue }
+            guard let name = LanguageModules.name(of: file, rootPackage: rootPackage) else { continue }
             modules[name] = file
             moduleOfFile[file] = name
             let parts = name.split(separator: ".")
@@ -113,7 +118,7 @@ public final class ProjectSummaries: Sendable {
     /// `read` (nil: unreadable, left out). On large stacks: a JavaScript file is parsed for its imports.
     public convenience init(files: [String], rootName: String? = nil, read: @escaping @Sendable (String) -> String?) {
         self.init(files: files, rootName: rootName)
-        PyLargeStack.concurrentPerform(iterations: files.count) { i in
+        LargeStack.concurrentPerform(iterations: files.count) { i in
             if let text = read(files[i]) { noteImports(of: files[i], text: text) }
         }
     }
@@ -121,25 +126,18 @@ public final class ProjectSummaries: Sendable {
     /// ``moduleName(_:)`` of a scanned file, looked up (this is asked for every file several times).
     func module(of file: String) -> String? {
         if let known = moduleOfFile[file] { return known }
-        return JavaScriptModules.isJavaScript(file)
-            ? JavaScriptModules.name(of: file) : Self.moduleName(file, rootPackage: rootPackage)
+        return LanguageModules.name(of: file, rootPackage: rootPackage)
     }
 
     /// Whether `file` is a package's own module: Python's `__init__.py`, JavaScript's `index.*`.
     static func isPackage(_ file: String) -> Bool {
-        JavaScriptModules.isJavaScript(file) ? JavaScriptModules.isPackage(file) : file.hasSuffix("__init__.py")
+        LanguageModules.isPackage(file)
     }
 
     /// `pkg/sub/mod.py` → `pkg.sub.mod`; `pkg/__init__.py` → `pkg`; under `rootPackage` `root`,
     /// `mod.py` → `root.mod` and `__init__.py` → `root`.
     static func moduleName(_ file: String, rootPackage: String? = nil) -> String? {
-        var parts = file.split(separator: "/").map(String.init)
-        guard var last = parts.popLast() else { return nil }
-        for suffix in [".py", ".pyw"] where last.hasSuffix(suffix) { last.removeLast(suffix.count) }
-        if last != "__init__" { parts.append(last) }
-        if let rootPackage { parts.insert(rootPackage, at: 0) }
-        guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && !$0.contains(".") && !$0.contains("-") }) else { return nil }
-        return parts.joined(separator: ".")
+        LanguageModules.name(of: file, in: LanguageModules.rootLanguage, rootPackage: rootPackage)
     }
 
     /// Whether `name` can be a Python package name (ASCII letters, digits, `_`, not starting with a digit).
@@ -152,27 +150,32 @@ public final class ProjectSummaries: Sendable {
     /// before parsing; a JavaScript file's from its lowered tree (a file that does not parse
     /// imports nothing).
     public func noteImports(of file: String, text: String) {
-        guard JavaScriptModules.isJavaScript(file) else {
-            note(file: file, size: text.utf8.count, uses: PythonImportUses(text: text), javaScript: false)
+        let language = LanguageModules.language(of: file)
+        let conventions = language.modules
+        guard conventions.importsReadFromTree else {
+            note(file: file, size: text.utf8.count, uses: PythonImportUses(text: text), conventions: conventions)
             return
         }
         // Only a relative specifier names a project module: a file without one (half of a large
         // project's) imports none, and is not parsed twice.
         guard JavaScriptImportUses.mayImportRelative(text) else {
-            note(file: file, size: text.utf8.count, uses: JavaScriptImportUses(), javaScript: true)
+            note(file: file, size: text.utf8.count, uses: JavaScriptImportUses(), conventions: conventions)
             return
         }
-        let language = SourceLanguage(fileName: file) ?? .javascript
+        let source = SourceLanguage(language)
         // Read, walked and freed on a large stack: each recurses once per level of the tree.
-        let uses = try? PyLargeStack.run {
-            JavaScriptImportUses(root: try SourceFrontEnd.parse(bytes: Array(text.utf8), file: file, language: language).root)
+        let uses = try? LargeStack.run {
+            let parsed = try SourceFrontEnd.parse(bytes: Array(text.utf8), file: file, language: source)
+            // The scan takes this tree rather than reading the file again.
+            self.loweredTrees.keep(parsed, text: text, for: file)
+            return JavaScriptImportUses(root: parsed.root)
         }
-        note(file: file, size: text.utf8.count, uses: uses ?? JavaScriptImportUses(), javaScript: true)
+        note(file: file, size: text.utf8.count, uses: uses ?? JavaScriptImportUses(), conventions: conventions)
     }
 
     /// ``noteImports(of:text:)`` from what the file's front end read; a JavaScript file's top-level
     /// modules are not noted (``ProjectFacts/modules`` are what Python code imports).
-    private func note(file: String, size: Int, uses: some ImportUses, javaScript: Bool) {
+    private func note(file: String, size: Int, uses: some ImportUses, conventions: ModuleConventions) {
         let module = self.module(of: file) ?? ""
         let isPackage = Self.isPackage(file)
         var found: [String: Set<String>] = [:]
@@ -185,15 +188,15 @@ public final class ProjectSummaries: Sendable {
         // it is what it reads through the name (`models.Job`), not everything it defines.
         var wholeModules: [String: String] = [:]
         for (from, name, alias) in uses.imports {
-            if !javaScript, let top = TemplateFiles.topLevelModule(from, name) { topLevel.insert(top) }
+            if conventions.namespace.isEmpty, let top = TemplateFiles.topLevelModule(from, name) { topLevel.insert(top) }
             let absolute = ProjectView.absolute(from, module: module, isPackage: isPackage)
-            if name != "*", let target = resolveModule(absolute + "." + name, javaScript: javaScript) {
+            if name != "*", let target = resolveModule(absolute + "." + name, in: conventions) {
                 // `from pkg import models [as m]`
                 wholeModules[alias ?? name] = target
-            } else if name == "*", let alias, let target = resolveModule(absolute, javaScript: javaScript) {
+            } else if name == "*", let alias, let target = resolveModule(absolute, in: conventions) {
                 // `import pkg.models as m` (`from pkg import *` has no `as`)
                 wholeModules[alias] = target
-            } else if let target = resolveModule(absolute, javaScript: javaScript) {
+            } else if let target = resolveModule(absolute, in: conventions) {
                 found[target, default: []].insert(name)
                 if isPackage, name != "*", target != module, !module.isEmpty { passedOn[module + "." + name] = target }
                 if isPackage, name == "*", target != module, !module.isEmpty { passedOnWhole.insert(target) }
@@ -298,10 +301,12 @@ public final class ProjectSummaries: Sendable {
     /// A Python import names Python modules, a JavaScript one (`javaScript`) JavaScript's only,
     /// and those by their whole name (a relative specifier made absolute): a package's name
     /// (`express`) is no file of the project.
-    func resolveModule(_ dotted: String, javaScript: Bool = false) -> String? {
-        guard !javaScript else { return JavaScriptModules.contains(dotted) && modules[dotted] != nil ? dotted : nil }
-        if modules[dotted] != nil { return JavaScriptModules.contains(dotted) ? nil : dotted }
-        if let candidates = suffixes[dotted], candidates.count == 1 { return candidates[0] }
+    func resolveModule(_ dotted: String, in conventions: ModuleConventions? = nil) -> String? {
+        if let conventions, !conventions.namespace.isEmpty {
+            return LanguageModules.contains(dotted, namespace: conventions.namespace) && modules[dotted] != nil ? dotted : nil
+        }
+        if modules[dotted] != nil { return LanguageModules.isNamespaced(dotted) ? nil : dotted }
+        if conventions?.resolvesBySuffix ?? true, let candidates = suffixes[dotted], candidates.count == 1 { return candidates[0] }
         return nil
     }
 
@@ -400,8 +405,8 @@ struct ProjectView: Sendable {
     let summaries: ProjectSummaries
     let module: String
     let isPackage: Bool
-    /// A JavaScript or TypeScript file: its imports name JavaScript modules only.
-    let isJavaScript: Bool
+    /// How the file's language names modules: its imports name modules of its namespace only.
+    let conventions: ModuleConventions
     /// The other names this file's definitions are exported under (a JavaScript module's
     /// `exports.find = function ...`: `#fn0` → `find`; an object's method: `#fn1` →
     /// `mailer.queue`), by the definition's name (``JavaScriptExports``).
@@ -421,12 +426,13 @@ struct ProjectView: Sendable {
         self.summaries = summaries
         let module = summaries.module(of: file) ?? ""
         let isPackage = ProjectSummaries.isPackage(file)
-        let javaScript = JavaScriptModules.isJavaScript(file)
+        let language = LanguageModules.language(of: file)
+        let conventions = language.modules
         self.module = module
         self.isPackage = isPackage
-        isJavaScript = javaScript
+        self.conventions = conventions
         var names: [String: [String]] = [:]
-        if javaScript {
+        if language.exportsUnderOtherNames {
             for (exported, local) in JavaScriptExports.aliases(in: index.root) { names[local, default: []].append(exported) }
         }
         exportNames = names.mapValues { $0.sorted() }
@@ -434,8 +440,10 @@ struct ProjectView: Sendable {
         for node in index.nodes(of: .import) {
             for alias in node.children {
                 // JavaScript's bare directory (`require('..')`) is relative, unlike any Python `import`.
-                if let name = alias.text.map({ javaScript ? Self.absolute($0, module: module, isPackage: isPackage) : $0 }),
-                    let resolved = summaries.resolveModule(name, javaScript: javaScript)
+                if let name = alias.text.map({
+                    conventions.bareRelativeImportsNamePackages ? Self.absolute($0, module: module, isPackage: isPackage) : $0
+                }),
+                    let resolved = summaries.resolveModule(name, in: conventions)
                 {
                     imported.insert(resolved)
                     imported.formUnion(summaries.wholeReexports(of: resolved))
@@ -445,13 +453,13 @@ struct ProjectView: Sendable {
         for node in index.nodes(of: .importFrom) {
             guard let from = node.text else { continue }
             let absolute = Self.absolute(from, module: module, isPackage: isPackage)
-            if let resolved = summaries.resolveModule(absolute, javaScript: javaScript) { imported.insert(resolved) }
+            if let resolved = summaries.resolveModule(absolute, in: conventions) { imported.insert(resolved) }
             for alias in node.children {
-                if let name = alias.text, let resolved = summaries.resolveModule(absolute + "." + name, javaScript: javaScript) {
+                if let name = alias.text, let resolved = summaries.resolveModule(absolute + "." + name, in: conventions) {
                     // `from pkg import security`: a package taken whole, with what it passes on.
                     imported.insert(resolved)
                     imported.formUnion(summaries.wholeReexports(of: resolved))
-                } else if let name = alias.text, let package = summaries.resolveModule(absolute, javaScript: javaScript) {
+                } else if let name = alias.text, let package = summaries.resolveModule(absolute, in: conventions) {
                     imported.formUnion(summaries.reexporters(of: package + "." + name))
                 }
             }
@@ -546,9 +554,9 @@ struct ProjectView: Sendable {
     /// whole module (`const f = require('./f'); f(x)`) calls its default export (`.f.default`); the
     /// name itself otherwise. (A member of a module, `db.find`, is never a module in JavaScript.)
     func called(_ dotted: String) -> String {
-        guard isJavaScript else { return dotted }
+        guard conventions.callingModuleCallsDefaultExport else { return dotted }
         let absolute = dotted.hasPrefix(".") ? Self.absolute(dotted, module: module, isPackage: isPackage) : dotted
-        guard summaries.resolveModule(absolute, javaScript: true) != nil else { return dotted }
+        guard summaries.resolveModule(absolute, in: conventions) != nil else { return dotted }
         // A bare directory (`require('.')`, `.`) has no dot to add.
         return dotted + (dotted.allSatisfy { $0 == "." } ? "" : ".") + JavaScriptExports.defaultName
     }
@@ -561,7 +569,7 @@ struct ProjectView: Sendable {
         var rest: [String] = []
         while parts.count > 1 {
             rest.insert(parts.removeLast(), at: 0)
-            if let resolved = summaries.resolveModule(parts.joined(separator: "."), javaScript: isJavaScript) {
+            if let resolved = summaries.resolveModule(parts.joined(separator: "."), in: conventions) {
                 return (resolved, rest.joined(separator: "."))
             }
         }

@@ -264,7 +264,7 @@ private struct IdentifierReader {
                     let dotted = callee.dottedName
                 {
                     imported.insert(aliases.canonicalize(dotted))
-                } else if project?.isJavaScript == true, root.kind == .name, let head = root.text,
+                } else if project?.conventions.followsCallsThroughRelativeModules == true, root.kind == .name, let head = root.text,
                     let module = model.relativeImports[head], let dotted = callee.dottedName
                 {
                     // As ``TaintAnalyzer/relativeModuleRoot(_:)`` resolves it.

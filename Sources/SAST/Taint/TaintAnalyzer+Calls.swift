@@ -1,4 +1,4 @@
-import JavaScriptLowering
+import SyntaxTree
 import PythonSyntax
 
 /// Calls: summaries of the project's functions and methods, constructors that fill an object's
@@ -19,8 +19,8 @@ extension TaintAnalyzer {
         let values = arguments.map { evaluate($0) }
         var all = Taint.clean
         for value in values { all.formUnion(value.whole) }
-        if index.isJavaScript, callee.kind == .attribute, let method = callee.text, let receiver,
-            JavaScriptLowering.elementCallbackMethods.contains(method)
+        if let hoisting = index.hoisting, callee.kind == .attribute, let method = callee.text, let receiver,
+            hoisting.elementCallbackMethods.contains(method)
         {
             callWithElements(call, method: method, receiver: receiver, function: arguments.first)
         }
@@ -113,7 +113,7 @@ extension TaintAnalyzer {
     /// in place is hoisted, and receives the elements where it runs (``execute(block:)``).
     private mutating func callWithElements(_ call: PyNode, method: String, receiver: AbstractValue, function: PyNode?) {
         guard let function, function.kind == .name || function.kind == .attribute, function.dottedName != nil,
-            function.text?.hasPrefix(JavaScriptLowering.hoistedPrefix) != true
+            index.hoisting?.isHoistedDefinition(function.text) != true
         else { return }
         let element = method == "then" ? AbstractValue(taint: receiver.whole) : elementValue(of: receiver)
         let saved = state[Self.elementName]

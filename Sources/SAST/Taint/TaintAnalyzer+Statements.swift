@@ -1,4 +1,4 @@
-import JavaScriptLowering
+import SyntaxTree
 import PythonSyntax
 
 /// Statements: assignments, branches (pruned when the condition is a constant, refined by
@@ -12,13 +12,13 @@ extension TaintAnalyzer {
         for (i, statement) in statements.enumerated() {
             // Past the file's work budget the analysis is thrown away (``WorkMeter``): stop here.
             guard reachable, index.meter.charge() else { return }
-            if statement.kind == .functionDef || statement.kind == .asyncFunctionDef, index.isJavaScript,
-                let name = statement.text, name.hasPrefix(JavaScriptLowering.hoistedPrefix)
+            if statement.kind == .functionDef || statement.kind == .asyncFunctionDef, let hoisting = index.hoisting,
+                let name = statement.text, hoisting.isHoistedDefinition(name)
             {
                 if owner < i {
                     owner = i
-                    while owner < statements.count, Self.isHoisted(statements[owner]) { owner += 1 }
-                    receivers = owner < statements.count ? Self.elementReceivers(in: statements[owner]) : [:]
+                    while owner < statements.count, Self.isHoisted(statements[owner], by: hoisting) { owner += 1 }
+                    receivers = owner < statements.count ? Self.elementReceivers(in: statements[owner], by: hoisting) : [:]
                 }
                 if let source = receivers[name] {
                     statementRange = statement.range
@@ -30,13 +30,13 @@ extension TaintAnalyzer {
         }
     }
 
-    /// Whether a statement is one the JavaScript lowering hoisted before the statement holding it.
-    private static func isHoisted(_ statement: PyNode) -> Bool {
+    /// Whether a statement is one the language's lowering hoisted before the statement holding it.
+    private static func isHoisted(_ statement: PyNode, by hoisting: FunctionHoisting) -> Bool {
         switch statement.kind {
         case .functionDef, .asyncFunctionDef, .classDef:
-            return statement.text?.hasPrefix(JavaScriptLowering.hoistedPrefix) == true
+            return hoisting.isHoistedDefinition(statement.text)
         case .import:
-            return statement.children.first?.children.first?.text?.hasPrefix(JavaScriptLowering.temporaryPrefix) == true
+            return hoisting.isTemporary(statement.children.first?.children.first?.text)
         default:
             return false
         }
@@ -44,13 +44,15 @@ extension TaintAnalyzer {
 
     /// The hoisted callbacks a statement passes to a method that calls them with its receiver's
     /// elements (`xs.forEach(#fn0)`, `p.then(#fn1)`), with that receiver and method.
-    private static func elementReceivers(in statement: PyNode) -> [String: (receiver: PyNode, method: String)] {
+    private static func elementReceivers(
+        in statement: PyNode, by hoisting: FunctionHoisting
+    ) -> [String: (receiver: PyNode, method: String)] {
         var out: [String: (receiver: PyNode, method: String)] = [:]
         statement.walk { node in
-            guard node.kind == .call, node.children.count > 1, let callee = node.children.first, callee.kind == .attribute,
-                let method = callee.text, JavaScriptLowering.elementCallbackMethods.contains(method),
-                let receiver = callee.children.first, node.children[1].kind == .name, let name = node.children[1].text,
-                name.hasPrefix(JavaScriptLowering.hoistedPrefix)
+            guard node.kind == .call, let call = node.call, let callback = call.arguments.first, call.callee.kind == .attribute,
+                let method = call.callee.text, hoisting.elementCallbackMethods.contains(method),
+                let receiver = call.callee.children.first, callback.kind == .name, let name = callback.text,
+                hoisting.isHoistedDefinition(name)
             else { return true }
             out[name] = (receiver, method)
             return true
@@ -123,9 +125,9 @@ extension TaintAnalyzer {
         case .match:
             executeMatch(c)
         case .functionDef, .asyncFunctionDef:
-            // Only a callback the JavaScript lowering hoisted runs here; any other definition is
+            // Only a callback the language's lowering hoisted runs here; any other definition is
             // its own scope, analysed on its own.
-            if s.text?.hasPrefix(JavaScriptLowering.hoistedPrefix) == true { executeCallback(s, elementsOf: nil) }
+            if index.hoisting?.isHoistedDefinition(s.text) == true { executeCallback(s, elementsOf: nil) }
         default:
             // Definitions are their own scopes; imports, pass, global... carry no data.
             break

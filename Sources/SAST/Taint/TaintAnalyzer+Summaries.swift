@@ -32,8 +32,9 @@ extension TaintAnalyzer {
                 return CallTarget(summary: summary, name: name, shift: 1, constructs: name)
             }
             if let dotted = index.aliases.resolve(name) ?? model.relativeImports[name] {
-                // JavaScript's callee is shown as written: its relative module is the lowering's.
-                return projectTarget(project?.called(dotted) ?? dotted, shown: project?.isJavaScript == true ? name : nil)
+                // A callee in a language's own namespace is shown as written: its module name is the lowering's.
+                let namespaced = project.map { !$0.conventions.namespace.isEmpty } ?? false
+                return projectTarget(project?.called(dotted) ?? dotted, shown: namespaced ? name : nil)
             }
             return nil
         case .attribute:
@@ -93,7 +94,7 @@ extension TaintAnalyzer {
     /// project module JavaScript imports is relative. Python's `from . import m; m.f()` is left
     /// as it was (unfollowed) until that change is judged on Python's corpora.
     func relativeModuleRoot(_ root: String) -> String? {
-        guard project?.isJavaScript == true, state[root] == nil else { return nil }
+        guard project?.conventions.followsCallsThroughRelativeModules == true, state[root] == nil else { return nil }
         return model.relativeImports[root]
     }
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Findings
 import Foundation
+import Languages
 import SAST
 import ScanCore
 import Support
@@ -37,14 +38,18 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// shebang), JavaScript or TypeScript (by name, or scripts with a Node shebang) or template
     /// files (`.html`, `.j2`, ...).
     public func applies(to target: ScanTarget) -> Bool {
-        !target.files(withExtensions: Self.pythonExtensions).isEmpty || !target.files(withExtensions: TemplateFiles.extensions).isEmpty
-            || !target.files(withExtensions: ["ipynb"]).isEmpty
-            || !target.files(withExtensions: SourceLanguage.javaScriptFamilyExtensions).isEmpty
+        !target.files(withExtensions: Self.codeExtensions).isEmpty || !target.files(withExtensions: TemplateFiles.extensions).isEmpty
+            || !target.files(withExtensions: [Self.notebookExtension]).isEmpty
             || !Self.readScripts(target).isEmpty
     }
 
-    /// Python's extensions, besides notebooks.
-    static let pythonExtensions: Set<String> = ["py", "pyw", "wsgi"]
+    /// The extensions of the code files the engine reads by name: every registered language's
+    /// (``Languages/registry``), but Python's type stubs (`.pyi`: declarations, nothing runs) and
+    /// notebooks (read as their code cells, ``notebookExtension``).
+    static var codeExtensions: Set<String> { Languages.fileExtensions.subtracting(["pyi", notebookExtension]) }
+
+    /// Jupyter notebooks: their Python code cells are read as one module (``NotebookSource``).
+    static let notebookExtension = "ipynb"
 
     /// The target's scripts (files named for no language, ``ScanTarget/scripts()``) whose
     /// interpreter's language the engine reads, with that language.
@@ -74,14 +79,15 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         // Python by name, and scripts by their shebang (`bin/manage` is as much Python as `manage.py`).
         // Notebooks: their code cells, as one module (`NotebookSource`), findings mapped back.
         let scripts = Self.readScripts(target)
+        let byName = target.files(withExtensions: Self.codeExtensions)
         let pythonFiles =
-            target.files(withExtensions: Self.pythonExtensions) + scripts.filter { $0.language == .python }.map(\.file)
-            + target.files(withExtensions: ["ipynb"])
-        // JavaScript and TypeScript (and Vue/Svelte components' scripts, and scripts Node runs) go
-        // through the same engine, lowered by their own front end; cross-file summaries follow
-        // their relative imports as they follow Python's.
+            byName.filter { SourceLanguage(fileName: $0) == .python } + scripts.filter { $0.language == .python }.map(\.file)
+            + target.files(withExtensions: [Self.notebookExtension])
+        // The other languages (JavaScript and TypeScript, Vue/Svelte components' scripts, scripts
+        // Node runs) go through the same engine, lowered by their own front end; cross-file
+        // summaries follow their relative imports as they follow Python's.
         let files =
-            pythonFiles + target.files(withExtensions: SourceLanguage.javaScriptFamilyExtensions)
+            pythonFiles + byName.filter { SourceLanguage(fileName: $0) != .python }
             + scripts.filter { $0.language != .python }.map(\.file)
         let isPython = Set(pythonFiles)
         let notebooks = Mutex<[String: NotebookSource]>([:])
@@ -98,7 +104,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
                 }
                 return nil
             }
-            if file.hasSuffix(".ipynb") {
+            if file.hasSuffix("." + Self.notebookExtension) {
                 do {
                     let notebook = try NotebookSource([UInt8](data), file: file)
                     notebooks.withLock { $0[file] = notebook }
@@ -110,7 +116,7 @@ public struct NativeSASTScanner: ScanCore.Scanner {
                     return nil
                 }
             }
-            // JavaScript is UTF-8 (the parser names a file that is not).
+            // Other languages are UTF-8 (the parser names a file that is not).
             guard isPython.contains(file) else { return String(decoding: data, as: UTF8.self) }
             let (text, finding) = SourceEncodingCheck.read([UInt8](data), file: file)
             if let finding { hidden.withLock { $0[file] = finding } }

@@ -1,3 +1,4 @@
+import Languages
 import SAST
 import SCA
 
@@ -5,14 +6,10 @@ import SCA
 /// local hook running the `sentinel` on PATH over the staged files it reads, the same hook as
 /// the repository's `.pre-commit-hooks.yaml`.
 public enum PreCommitTemplate {
-    /// Python's extensions: sources, stubs and notebooks (JavaScript's, TypeScript's and the
-    /// templates' come from the engine's own lists).
-    static let pythonExtensions: Set<String> = ["py", "pyw", "pyi", "ipynb"]
-
-    /// The extensions of the source files the scan reads: Python, JavaScript and TypeScript (Vue
-    /// and Svelte components included) and templates.
-    static let sourceExtensions: Set<String> =
-        pythonExtensions.union(SourceLanguage.javaScriptFamilyExtensions).union(TemplateFiles.extensions)
+    /// The extensions of the source files the scan reads: every registered language's
+    /// (``Languages/registry``: Python's sources, stubs and notebooks, JavaScript and TypeScript,
+    /// Vue and Svelte components included) and templates.
+    static let sourceExtensions: Set<String> = Languages.fileExtensions.union(TemplateFiles.extensions)
 
     /// The files the hook passes (Python's `re.search`, as pre-commit applies it): the sources of
     /// every language the scan reads, every lockfile and manifest the dependency scan reads (by name,

@@ -1,9 +1,14 @@
-/// Every kind of node in a Python 3.12 syntax tree.
+/// Every kind of node in the syntax tree the languages lower into.
+///
+/// The kinds began as Python 3.12's, and Python's constructs keep them (their names, their
+/// layouts); a construct another language shares lowers to the same kind. The kinds under
+/// "Concepts of other languages" are named by concept, not by a language's spelling; a lowering
+/// uses them where no shared kind says the same, and ``other`` carries what no kind names yet.
 ///
 /// Layouts are positional so a structural matcher can compare children pairwise. An absent optional
 /// child is an ``empty`` node, never left out, so positions stay fixed. "Body" children are ``block``
 /// nodes. Literal kinds carry their decoded value in `text` and their source in `raw`.
-public enum PyNodeKind: String, Sendable, Hashable, CaseIterable {
+public enum SyntaxKind: String, Sendable, Hashable, CaseIterable {
     // MARK: Structure
 
     /// A whole file (or a multi-statement pattern): children are statements.
@@ -224,8 +229,48 @@ public enum PyNodeKind: String, Sendable, Hashable, CaseIterable {
     /// `...` (also the "anything" wildcard in patterns).
     case ellipsis
 
+    // MARK: Concepts of other languages
+
+    /// An arrow function (`(a) => a + 1`, `async (a) => {...}`): the layout of ``functionDef``,
+    /// `text` the name it is bound to or nil; its body is a ``block`` (an expression body is one
+    /// ``return``). Arrows bind no receiver of their own: `this` is the enclosing function's.
+    case arrowFunction
+    /// A method written in a class or object body: the layout of ``functionDef``; `text` the
+    /// method's name. Its first receiver is the language's (`self`, `this`).
+    case method
+    /// A class's constructor (JavaScript's `constructor`, Python's `__init__` where a lowering
+    /// says so): the layout of ``functionDef``.
+    case constructor
+    /// `new C(a)`: the layout of ``call`` (`[callee, argument...]`): an instance of the callee.
+    case new
+    /// `switch (subject) { case t: ... default: ... }`: `[subject, switchCase...]`.
+    case `switch`
+    /// One `case test:` or `default:` of a ``switch``: `[test|empty, block]`; falls through to the
+    /// next case unless its block ends in a `break`.
+    case switchCase
+    /// A block with a lexical scope of its own (`{ let a = 1 }`): children are statements. Names
+    /// bound in it are not visible after it.
+    case blockScope
+    /// An import that binds names from a module given by its specifier as written
+    /// (`import {a as b} from "./m"`, `import * as ns from "m"`): `text` the specifier; children
+    /// ``alias`` (`*` for a namespace import, `default` for a default import).
+    case importWithBindings
+    /// A construct of one language that no kind names yet (the escape hatch): `text` the
+    /// construct's name, prefixed by its language (`typescript.enum`); children are walked like
+    /// any node's, in source order.
+    case other
+
+    /// The kinds that are statements: they appear among ``module``'s, ``block``'s and
+    /// ``blockScope``'s children.
+    public static let statementKinds: Set<SyntaxKind> = [
+        .functionDef, .asyncFunctionDef, .classDef, .return, .delete, .assign, .augAssign, .annAssign,
+        .typeAlias, .exprStmt, .pass, .break, .continue, .raise, .assert, .import, .importFrom, .global,
+        .nonlocal, .if, .while, .for, .asyncFor, .with, .asyncWith, .try, .tryStar, .match,
+        .method, .constructor, .switch, .blockScope, .importWithBindings,
+    ]
+
     /// Hashes the case itself. Without this, a `String`-backed enum hashes its raw value (the
-    /// case name's bytes) through `RawRepresentable`: every `[PyNodeKind: ...]` lookup the index
+    /// case name's bytes) through `RawRepresentable`: every `[SyntaxKind: ...]` lookup the index
     /// and the analysis make per node would hash a string.
     public func hash(into hasher: inout Hasher) {
         withUnsafeBytes(of: self) { hasher.combine(bytes: $0) }

@@ -1,19 +1,22 @@
-/// One node of a Python syntax tree: a kind, an optional text, children and a source range.
+/// One node of the syntax tree every language lowers into (DESIGN §1b, "The language seam"): a
+/// kind, an optional text, children and a source range. No parser owns it: Python's parser builds
+/// it directly, JavaScript/TypeScript's tree is lowered into it, and the SAST engine reads only it.
 ///
 /// The shape is uniform on purpose: a structural matcher compares `kind`, `text` and children
-/// pairwise without knowing the grammar. See ``PyNodeKind`` for each kind's child layout.
+/// pairwise without knowing the grammar. See ``SyntaxKind`` for each kind's child layout, and the
+/// typed views (``call``, ``functionDefinition``, ``assignment``) for the common positional reads.
 ///
 /// A node is a value with one shared, immutable storage object: the analyses copy nodes constantly
 /// (walks, matches, summaries), and a copy is then one retain instead of three plus ~90 bytes; a
 /// setter replaces the storage, so copies never see each other's changes.
-public struct PyNode: Sendable, Hashable {
+public struct SyntaxNode: Sendable, Hashable {
     /// The node's fields; compared and hashed as a whole, children last (the costly part).
     private struct Fields: Sendable, Hashable {
-        var kind: PyNodeKind
+        var kind: SyntaxKind
         var text: String?
         var range: SourceRange
         var raw: String?
-        var children: [PyNode]
+        var children: [SyntaxNode]
     }
 
     private final class Storage: Sendable {
@@ -31,7 +34,7 @@ public struct PyNode: Sendable, Hashable {
     }
 
     /// What this node is.
-    public var kind: PyNodeKind {
+    public var kind: SyntaxKind {
         get { storage.fields.kind }
         set { update { $0.kind = newValue } }
     }
@@ -41,7 +44,7 @@ public struct PyNode: Sendable, Hashable {
         set { update { $0.text = newValue } }
     }
     /// Children in the order documented on `kind`.
-    public var children: [PyNode] {
+    public var children: [SyntaxNode] {
         _read { yield storage.fields.children }
         set { update { $0.children = newValue } }
     }
@@ -58,7 +61,7 @@ public struct PyNode: Sendable, Hashable {
 
     /// Creates a node.
     public init(
-        _ kind: PyNodeKind, text: String? = nil, children: [PyNode] = [], range: SourceRange,
+        _ kind: SyntaxKind, text: String? = nil, children: [SyntaxNode] = [], range: SourceRange,
         raw: String? = nil
     ) {
         storage = Storage(Fields(kind: kind, text: text, range: range, raw: raw, children: children))
@@ -68,7 +71,7 @@ public struct PyNode: Sendable, Hashable {
     public var isEmpty: Bool { kind == .empty }
 
     /// Structural equality; a node shares its storage with its copies, which are equal at once.
-    public static func == (lhs: PyNode, rhs: PyNode) -> Bool {
+    public static func == (lhs: SyntaxNode, rhs: SyntaxNode) -> Bool {
         lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
     }
 
@@ -78,10 +81,10 @@ public struct PyNode: Sendable, Hashable {
     }
 }
 
-extension PyNode {
+extension SyntaxNode {
     /// A compact S-expression of the tree, for tests: `(binOp + (name a) (integer 1))`.
     ///
-    /// Ranges and `raw` are left out; string values are quoted with Swift escapes; ``PyNodeKind/empty``
+    /// Ranges and `raw` are left out; string values are quoted with Swift escapes; ``SyntaxKind/empty``
     /// prints as `_`.
     public var sexpr: String {
         var out = ""

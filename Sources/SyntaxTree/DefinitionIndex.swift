@@ -6,14 +6,14 @@ import Support
 /// statements quadratic: 5,000 findings 4 s, 20,000 findings 51 s).
 public struct DefinitionIndex: Sendable {
     /// Every definition, by start offset.
-    private let definitions: [PyNode]
+    private let definitions: [SyntaxNode]
     /// For each definition, the index of the nearest definition around it (-1 at the top level).
     private let parents: [Int]
 
     /// Indexes the definitions of `root`, walking it on an explicit stack.
-    public init(_ root: PyNode) {
-        var found: [(node: PyNode, parent: Int)] = []
-        var stack: [(node: PyNode, enclosing: Int)] = [(root, -1)]
+    public init(_ root: SyntaxNode) {
+        var found: [(node: SyntaxNode, parent: Int)] = []
+        var stack: [(node: SyntaxNode, enclosing: Int)] = [(root, -1)]
         while let (node, enclosing) = stack.popLast().map({ ($0.node, $0.enclosing) }) {
             var inner = enclosing
             if node.kind == .functionDef || node.kind == .asyncFunctionDef || node.kind == .classDef {
@@ -31,12 +31,12 @@ public struct DefinitionIndex: Sendable {
     }
 
     /// The definitions whose range contains `location`, outermost first (as
-    /// `PyNode.enclosingDefinitions(containing:)` gives them).
-    public func enclosing(_ location: SourceLocation) -> [PyNode] {
+    /// `SyntaxNode.enclosingDefinitions(containing:)` gives them).
+    public func enclosing(_ location: SourceLocation) -> [SyntaxNode] {
         // The last definition starting at or before the location; any definition containing the
         // location either is it or, ranges being nested, lies on its chain of parents.
         let low = definitions.partitioningIndex { $0.range.start.offset > location.offset }
-        var chain: [PyNode] = []
+        var chain: [SyntaxNode] = []
         var index = low - 1
         while index >= 0 {
             if definitions[index].range.contains(location) { chain.append(definitions[index]) }

@@ -1,16 +1,18 @@
+import SourcePositions
+
 /// Small queries the rule engine needs over a tree.
-extension PyNode {
+extension SyntaxNode {
     /// Visits this node and its descendants in pre-order; return false from `visit` to skip a node's
     /// children.
-    public func walk(_ visit: (PyNode) throws -> Bool) rethrows {
+    public func walk(_ visit: (SyntaxNode) throws -> Bool) rethrows {
         guard try visit(self) else { return }
         // By index: `for child in children` copies each child (three retains) before visiting it.
         for i in children.indices { try children[i].walk(visit) }
     }
 
     /// Every node of the subtree in pre-order.
-    public var preorder: [PyNode] {
-        var out: [PyNode] = []
+    public var preorder: [SyntaxNode] {
+        var out: [SyntaxNode] = []
         walk {
             out.append($0)
             return true
@@ -31,7 +33,7 @@ extension PyNode {
     }
 
     /// The innermost `def`/`async def` whose range contains `location`, or nil at module level.
-    public func enclosingFunction(containing location: SourceLocation) -> PyNode? {
+    public func enclosingFunction(containing location: SourceLocation) -> SyntaxNode? {
         enclosingDefinitions(containing: location).last { $0.kind == .functionDef || $0.kind == .asyncFunctionDef }
     }
 
@@ -46,13 +48,13 @@ extension PyNode {
     }
 
     /// The nested defs and classes containing `location`, outermost first.
-    public func enclosingDefinitions(containing location: SourceLocation) -> [PyNode] {
-        var out: [PyNode] = []
+    public func enclosingDefinitions(containing location: SourceLocation) -> [SyntaxNode] {
+        var out: [SyntaxNode] = []
         var current = self
         while true {
             // The smallest child holding `location`: in lowered JavaScript a made-up node (an absent
             // function's decorators or return type) spans the whole function, beside its body.
-            var found: PyNode?
+            var found: SyntaxNode?
             for child in current.children where child.range.contains(location) {
                 if let best = found, best.range.end.offset - best.range.start.offset <= child.range.end.offset - child.range.start.offset {
                     continue
@@ -68,20 +70,20 @@ extension PyNode {
     }
 }
 
-extension PyNode {
-    /// The callee of a ``PyNodeKind/call``; nil for other kinds.
-    public var callee: PyNode? { kind == .call ? children.first : nil }
+extension SyntaxNode {
+    /// The callee of a ``SyntaxKind/call``; nil for other kinds.
+    public var callee: SyntaxNode? { kind == .call ? children.first : nil }
 
-    /// The arguments of a ``PyNodeKind/call`` (everything after the callee); empty for other kinds.
-    public var callArguments: ArraySlice<PyNode> { kind == .call ? children.dropFirst() : [] }
+    /// The arguments of a ``SyntaxKind/call`` (everything after the callee); empty for other kinds.
+    public var callArguments: ArraySlice<SyntaxNode> { kind == .call ? children.dropFirst() : [] }
 
-    /// The value of keyword argument `name` of a ``PyNodeKind/call`` (`shell` in `run(c, shell=True)`).
-    public func keywordArgument(_ name: String) -> PyNode? {
+    /// The value of keyword argument `name` of a ``SyntaxKind/call`` (`shell` in `run(c, shell=True)`).
+    public func keywordArgument(_ name: String) -> SyntaxNode? {
         callArguments.first { $0.kind == .keyword && $0.text == name }?.children.first
     }
 }
 
-extension PyNodeKind {
+extension SyntaxKind {
     /// Whether nodes of this kind are statements (they appear in ``module`` and ``block`` children).
-    public var isStatement: Bool { PySourceRenderer.statementKinds.contains(self) }
+    public var isStatement: Bool { Self.statementKinds.contains(self) }
 }

@@ -1,12 +1,12 @@
 import Foundation
 import Support
 
-/// Runs parser work on a thread with a large stack.
+/// Runs parser and lowering work on a thread with a large stack.
 ///
-/// The parser recurses once per nesting level (capped at ``PythonParser/maximumNestingDepth``), and
-/// each level is a dozen frames; debug builds and small worker-thread stacks (Swift concurrency's
-/// cooperative pool) would not hold that. A dedicated thread costs microseconds per file.
-public enum PyLargeStack {
+/// Every language's parser and lowering recurse once per nesting level (each capped by its own
+/// bound), and each level is a dozen frames; debug builds and small worker-thread stacks (Swift
+/// concurrency's cooperative pool) would not hold that. A dedicated thread costs microseconds per file.
+public enum LargeStack {
     /// Stack reserved for one parse; untouched pages cost nothing.
     public static let stackSize = 64 << 20
 
@@ -16,7 +16,7 @@ public enum PyLargeStack {
     }
 
     /// Marks the threads `run` starts, so that work already on one runs in place.
-    private static let marker = "sentinel.PyLargeStack"
+    private static let marker = "sentinel.LargeStack"
 
     /// Runs `body` on a fresh thread with a `stackSize` stack and waits for it; rethrows its error.
     /// On such a thread already (loading rules parses thousands of patterns), `body` runs in place:
@@ -34,8 +34,7 @@ public enum PyLargeStack {
         thread.start()
         done.wait()
         guard let result = outcome.result else {
-            throw PythonSyntaxError(
-                .unexpectedToken, file: "", line: 0, column: 0, message: "parser thread produced no result")
+            throw SentinelError(.largeStackNoResult, "parser thread produced no result")
         }
         return try result.get()
     }
@@ -54,4 +53,9 @@ public enum PyLargeStack {
             body(i)
         }
     }
+}
+
+extension SentinelError.Code {
+    /// A large-stack thread ended without a result (the thread could not run its work).
+    public static let largeStackNoResult = SentinelError.Code("large-stack-no-result")
 }
