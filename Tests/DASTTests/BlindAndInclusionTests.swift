@@ -96,8 +96,29 @@ struct BlindAndInclusionUnitTests {
         // A server that is slow now and then, whatever is asked: never confirmed.
         var answers = [2.0, 2.0, 0.1, 2.0, 0.1].makeIterator()
         #expect(try ScalingOracle.confirms(baseline: 0.05, start: 12_000_000, limit: 1 << 28) { _ in answers.next() } == nil)
-        // A server slow for every answer (the control too): never confirmed.
-        #expect(try ScalingOracle.confirms(baseline: 0.05, start: 12_000_000, limit: 1 << 28) { _ in 1.5 } == nil)
+        // A loaded moment spoils the doubled answer once: the round is tried again, whole, and the
+        // second shows the pattern on its own.
+        sent = []
+        var spoiled = false
+        let retried = try ScalingOracle.confirms(baseline: 0.05, start: 12_000_000, limit: 1 << 28) { n in
+            sent.append(n)
+            if n == 24_000_000, !spoiled {
+                spoiled = true
+                return 0.05 + 12_000_000 / rate
+            }
+            return 0.05 + Double(n) / rate
+        }
+        #expect(retried == 12_000_000)
+        #expect(sent == [12_000_000, 12_000_000, 1, 24_000_000, 12_000_000, 12_000_000, 1, 24_000_000, 1])
+        // A server slow for every answer (the control too): never confirmed, in a bounded number
+        // of requests (every round calibrates, then stops at its control).
+        var requests = 0
+        #expect(
+            try ScalingOracle.confirms(baseline: 0.05, start: 12_000_000, limit: 1 << 28) { _ in
+                requests += 1
+                return 1.5
+            } == nil)
+        #expect(requests == ScalingOracle.rounds * 3)
     }
 
     @Test("SQLite's shapes: a lookup also gets the LIMIT that runs on an empty table, a number its arithmetic")
