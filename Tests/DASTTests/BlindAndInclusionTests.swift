@@ -110,9 +110,28 @@ struct BlindAndInclusionUnitTests {
         }
         #expect(retried == 12_000_000)
         #expect(sent == [12_000_000, 12_000_000, 1, 24_000_000, 12_000_000, 12_000_000, 1, 24_000_000, 1])
+        var requests = 0
+        // A loaded server that counts 1 million a second: the first count takes past the 10-second
+        // timeout, which is taken as far too slow, not as no work; an eighth of it confirms.
+        sent = []
+        let loaded = try ScalingOracle.confirms(baseline: 0.05, start: 12_000_000, limit: 1 << 28) { n in
+            sent.append(n)
+            let elapsed = 0.05 + Double(n) / 1_000_000
+            return elapsed < 10 ? elapsed : nil
+        }
+        #expect(loaded == 1_500_000)
+        #expect(sent == [12_000_000, 1_500_000, 1_500_000, 1, 3_000_000, 1])
+        // A point that never answers the heavy query: given up after the calibrations.
+        requests = 0
+        #expect(
+            try ScalingOracle.confirms(baseline: 0.05, start: 12_000_000, limit: 1 << 28) { _ in
+                requests += 1
+                return nil
+            } == nil)
+        #expect(requests == ScalingOracle.calibrations)
         // A server slow for every answer (the control too): never confirmed, in a bounded number
         // of requests (every round calibrates, then stops at its control).
-        var requests = 0
+        requests = 0
         #expect(
             try ScalingOracle.confirms(baseline: 0.05, start: 12_000_000, limit: 1 << 28) { _ in
                 requests += 1

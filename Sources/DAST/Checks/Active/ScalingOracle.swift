@@ -24,7 +24,7 @@ enum ScalingOracle {
     /// answer time; `send(n)` answers the elapsed seconds (nil: no answer); no `n` above `limit`
     /// is sent. On a point that does not run the work, one request: an answer that shows not a
     /// tenth of `clear` at `start` is taken as no work done (a server faster than that by ten
-    /// times is missed). On one that does, at most `rounds` times `calibrations` then 4; every
+    /// times is missed); on one that does not answer, `calibrations` requests. On one that does, at most `rounds` times `calibrations` then 4; every
     /// round must show the whole pattern on its own, so noise across rounds never adds up to a
     /// confirmation. Throws only `RequestBudget.Exhausted`.
     static func confirms(baseline: Double, start: Int, limit: Int, send: (Int) throws -> Double?) throws -> Int? {
@@ -45,7 +45,7 @@ enum ScalingOracle {
     private enum Round {
         /// The delay followed the work at this `n`.
         case confirmed(Int)
-        /// No answer to the first request, or no sign of work at all: nothing to try again.
+        /// No answer to any calibration request, or no sign of work at all: nothing to try again.
         case noWork
         /// Work showed, but a later answer did not follow it (or timed out); the `n` to start the
         /// next round from (smaller after a timeout).
@@ -54,23 +54,27 @@ enum ScalingOracle {
 
     /// Calibrates from `start` (scaling by what the last answer showed), then asks in turn: `n`
     /// must delay, a tiny `n` must not, `2n` must delay clearly more, a tiny `n` again must not.
+    /// A calibration request that times out is taken as far too slow (a loaded server counts
+    /// slower than any guess) and scaled down by 8; a round none of whose calibration requests
+    /// was answered is no work.
     private static func round(from start: Int, baseline: Double, limit: Int, send: (Int) throws -> Double?) throws -> Round {
         var n = start
-        guard var extra = try send(n).map({ $0 - baseline }) else { return .noWork }
+        var extra = try send(n).map { $0 - baseline }
+        var answered = extra != nil
         var tries = 1
-        while extra < clear || extra > tooSlow {
-            guard extra >= clear / 10 else { return .noWork }
-            guard tries < calibrations else { return .inconsistent(n) }
+        while extra.map({ $0 < clear || $0 > tooSlow }) ?? true {
+            if let shown = extra, shown < clear / 10 { return .noWork }
+            guard tries < calibrations else { return answered ? .inconsistent(n) : .noWork }
             // Linear work: aim at twice `clear`, at most 8 times more or less than asked now.
-            let factor = min(8, max(1.0 / 8, 2 * clear / extra))
+            let factor = extra.map { min(8, max(1.0 / 8, 2 * clear / $0)) } ?? 1.0 / 8
             let next = min(limit / 2, Int(Double(n) * factor))
-            guard next != n, next >= 1 else { return .inconsistent(n) }
+            guard next != n, next >= 1 else { return answered ? .inconsistent(n) : .noWork }
             n = next
-            // Work showed already: no answer now is a loaded moment's timeout; smaller next time.
-            guard let elapsed = try send(n) else { return .inconsistent(max(1, n / 8)) }
-            extra = elapsed - baseline
+            extra = try send(n).map { $0 - baseline }
+            answered = answered || extra != nil
             tries += 1
         }
+        // Work showed: from here an answer that does not come is a loaded moment's timeout.
         guard let work = try send(n).map({ $0 - baseline }) else { return .inconsistent(max(1, n / 4)) }
         guard work >= clear * 0.8 else { return .inconsistent(n) }
         guard let control = try send(tiny).map({ $0 - baseline }) else { return .inconsistent(n) }
