@@ -2,6 +2,7 @@
     import Glibc
 #endif
 import Foundation
+import Testing
 
 /// Runs the built `sentinel` binary end to end, as a user would.
 enum CLI {
@@ -28,6 +29,16 @@ enum CLI {
         var environment = ProcessInfo.processInfo.environment
         environment["SENTINEL_HOME"] = home
         return environment
+    }
+
+    /// Runs git in `directory` as a fixed test identity; expects it to succeed and returns its
+    /// trimmed standard output.
+    @discardableResult
+    static func git(_ arguments: [String], in directory: String) throws -> String {
+        let result = try CLI.runProgram(
+            "/usr/bin/git", ["-C", directory, "-c", "user.name=t", "-c", "user.email=t@example.invalid"] + arguments)
+        #expect(result.status == 0, "git \(arguments): \(result.stderr)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A fresh temporary directory named `prefix-UUID` holding `files` (path → bytes), the

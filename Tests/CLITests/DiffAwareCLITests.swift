@@ -4,16 +4,6 @@ import Testing
 /// `--since REV`: only findings on lines changed since REV.
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/git"), "needs git"))
 struct DiffAwareCLITests {
-    private func git(_ arguments: [String], in directory: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = ["-C", directory, "-c", "user.name=t", "-c", "user.email=t@example.invalid"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "git \(arguments)")
-    }
 
     /// The start lines of a JSON report's findings.
     static func lines(_ text: String) -> Set<Int> {
@@ -28,9 +18,9 @@ struct DiffAwareCLITests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let old = "import os\n\ndef a(x):\n    os.system(\"ls \" + x)\n"
         try old.write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)
-        try git(["init", "-q"], in: directory)
-        try git(["add", "."], in: directory)
-        try git(["commit", "-q", "-m", "first"], in: directory)
+        try CLI.git(["init", "-q"], in: directory)
+        try CLI.git(["add", "."], in: directory)
+        try CLI.git(["commit", "-q", "-m", "first"], in: directory)
         try (old + "\ndef b(y):\n    eval(y)\n").write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)
 
         // os.system and eval of a parameter are audits (low confidence): every finding is asked for.
@@ -60,9 +50,9 @@ struct DiffAwareCLITests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let old = "import os\n\ndef a(x):\n    os.system(\"ls \" + x)\n"
         try old.write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)
-        try git(["init", "-q"], in: directory)
-        try git(["add", "."], in: directory)
-        try git(["commit", "-q", "-m", "first"], in: directory)
+        try CLI.git(["init", "-q"], in: directory)
+        try CLI.git(["add", "."], in: directory)
+        try CLI.git(["commit", "-q", "-m", "first"], in: directory)
         for attributes in ["*.py -diff\n", "*.py binary\n"] {
             try attributes.write(toFile: directory + "/.gitattributes", atomically: true, encoding: .utf8)
             try (old + "\ndef b(y):\n    eval(y)\n").write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)
@@ -88,16 +78,16 @@ struct DiffAwareCLITests {
         }
         let old = "import os\n\ndef a(x):\n    os.system(\"ls \" + x)\n"
         try old.write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)
-        try git(["init", "-q"], in: directory)
-        try git(["add", "."], in: directory)
-        try git(["commit", "-q", "-m", "first"], in: directory)
+        try CLI.git(["init", "-q"], in: directory)
+        try CLI.git(["add", "."], in: directory)
+        try CLI.git(["commit", "-q", "-m", "first"], in: directory)
         let run = "sh -c 'echo ran >> \(marker); cat'"
         for (key, value) in [
             ("filter.evil.clean", run), ("filter.evil.smudge", run), ("filter.evil.required", "true"),
             ("diff.evil.textconv", run), ("diff.evil.command", run), ("diff.external", run),
             ("core.fsmonitor", run), ("core.hooksPath", directory), ("core.pager", run),
         ] {
-            try git(["config", key, value], in: directory)
+            try CLI.git(["config", key, value], in: directory)
         }
         try "*.py filter=evil diff=evil\n".write(toFile: directory + "/.gitattributes", atomically: true, encoding: .utf8)
         try (old + "\ndef b(y):\n    eval(y)\n").write(toFile: directory + "/app.py", atomically: true, encoding: .utf8)

@@ -65,17 +65,6 @@ import TestSupport
         #expect(!all.stdout.contains("left out of code analysis"), "\(all.stdout)")
     }
 
-    private func git(_ arguments: [String], in directory: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-        process.arguments = ["-C", directory, "-c", "user.name=t", "-c", "user.email=t@example.invalid"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "git \(arguments)")
-    }
-
     /// docs/SECURITY.md §1b: a pull request that appends a source map comment to the
     /// hand-written `app.js` it adds a sink to does not hide it; the vendored library it rebuilds
     /// stays left out, as the base had it.
@@ -88,9 +77,9 @@ import TestSupport
             try? FileManager.default.removeItem(atPath: root)
             try? FileManager.default.removeItem(atPath: home)
         }
-        try git(["init", "-q"], in: root)
-        try git(["add", "."], in: root)
-        try git(["commit", "-q", "-m", "base"], in: root)
+        try CLI.git(["init", "-q"], in: root)
+        try CLI.git(["add", "."], in: root)
+        try CLI.git(["commit", "-q", "-m", "base"], in: root)
         let head = Self.handWritten + "function showTitle() {\n  \(Self.sink);\n}\n//# sourceMappingURL=app.js.map\n"
         try head.write(toFile: root + "/static/js/app.js", atomically: true, encoding: .utf8)
         try Self.files[library]!.replacingOccurrences(of: "v2.1.0", with: "v2.2.0")

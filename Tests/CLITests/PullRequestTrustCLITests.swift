@@ -29,23 +29,15 @@ struct PullRequestTrustCLITests {
         """
     static let commandInjection = "python.taint-command-injection"
 
-    @discardableResult
-    static func git(_ arguments: [String], in directory: String) throws -> String {
-        let result = try CLI.runProgram(
-            "/usr/bin/git", ["-C", directory, "-c", "user.name=t", "-c", "user.email=t@example.invalid"] + arguments)
-        #expect(result.status == 0, "git \(arguments): \(result.stderr)")
-        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// A repository whose base commit holds `base` and whose checked-out head commit holds
     /// `head` (nil deletes the file); returns the tree and the base commit.
     static func repository(base: [String: String], head: [String: String?]) throws -> (root: String, base: String) {
         let root = try CLI.tree(texts: base, prefix: "sentinel-pr")
-        try git(["init", "-q", "-b", "main"], in: root)
-        try git(["add", "-A"], in: root)
-        try git(["commit", "-q", "-m", "base"], in: root)
-        let commit = try git(["rev-parse", "HEAD"], in: root)
-        try git(["checkout", "-q", "-b", "pull-request"], in: root)
+        try CLI.git(["init", "-q", "-b", "main"], in: root)
+        try CLI.git(["add", "-A"], in: root)
+        try CLI.git(["commit", "-q", "-m", "base"], in: root)
+        let commit = try CLI.git(["rev-parse", "HEAD"], in: root)
+        try CLI.git(["checkout", "-q", "-b", "pull-request"], in: root)
         for (file, text) in head {
             let path = root + "/" + file
             if let text {
@@ -56,8 +48,8 @@ struct PullRequestTrustCLITests {
                 try FileManager.default.removeItem(atPath: path)
             }
         }
-        try git(["add", "-A"], in: root)
-        try git(["commit", "-q", "-m", "pull request"], in: root)
+        try CLI.git(["add", "-A"], in: root)
+        try CLI.git(["commit", "-q", "-m", "pull request"], in: root)
         return (root, commit)
     }
 
@@ -137,10 +129,10 @@ struct PullRequestTrustCLITests {
         let root = try CLI.tree(texts: ["app.py": Self.benign], prefix: "sentinel-pr-link")
         defer { try? FileManager.default.removeItem(atPath: root) }
         try FileManager.default.createSymbolicLink(atPath: root + "/.sentinel.yml", withDestinationPath: "/etc/passwd")
-        try Self.git(["init", "-q", "-b", "main"], in: root)
-        try Self.git(["add", "-A"], in: root)
-        try Self.git(["commit", "-q", "-m", "base"], in: root)
-        let base = try Self.git(["rev-parse", "HEAD"], in: root)
+        try CLI.git(["init", "-q", "-b", "main"], in: root)
+        try CLI.git(["add", "-A"], in: root)
+        try CLI.git(["commit", "-q", "-m", "base"], in: root)
+        let base = try CLI.git(["rev-parse", "HEAD"], in: root)
         let result = try Self.scan(root, ["--since", base])
         #expect(result.status == 2 && result.stdout.isEmpty)
         #expect(result.stderr == "sentinel: --since \(base):.sentinel.yml: not a regular file (git mode 120000)\n")
@@ -155,8 +147,8 @@ struct PullRequestTrustCLITests {
         #expect(written.status == 0, "\(written.stderr)")
         defer { try? FileManager.default.removeItem(atPath: root + ".baseline.json") }
         try FileManager.default.copyItem(atPath: root + ".baseline.json", toPath: root + "/sentinel-baseline.json")
-        try Self.git(["add", "-A"], in: root)
-        try Self.git(["commit", "-q", "-m", "accept it"], in: root)
+        try CLI.git(["add", "-A"], in: root)
+        try CLI.git(["commit", "-q", "-m", "accept it"], in: root)
 
         let result = try CLI.run(
             ["scan", "--sast", "--tools", "native", "--format", "json", "--since", base, "--baseline", "sentinel-baseline.json"],
