@@ -1,4 +1,5 @@
 import JavaScriptSyntax
+import Support
 import SyntaxTree
 
 /// A rule pattern written in JavaScript or TypeScript could not be parsed.

@@ -1,3 +1,4 @@
+import Support
 import Synchronization
 
 /// Where the comments of a JavaScript or TypeScript file start, as the parser reads the file: a
@@ -14,7 +15,7 @@ public enum JSComment {
         }
         let log = JSCommentLog()
         guard
-            (try? JSLargeStack.run {
+            (try? LargeStack.run {
                 try JavaScriptParser.parseOnCurrentThread(bytes: bytes, fileName: fileName, dialect: nil, comments: log)
             }) != nil
         else { return nil }

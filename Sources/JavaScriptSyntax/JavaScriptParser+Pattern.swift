@@ -1,3 +1,5 @@
+import Support
+
 /// Rule patterns: JavaScript or TypeScript with metavariables and `...`.
 extension JavaScriptParser {
     /// The file name a pattern's errors carry, as Python's patterns' do.
@@ -10,7 +12,7 @@ extension JavaScriptParser {
     /// block): the program holds its ``JSNodeKind/expressionStatement``; otherwise the statements.
     /// - Throws: ``JavaScriptSyntaxError`` naming ``patternFileName`` as the file.
     public static func parsePattern(bytes: [UInt8], dialect: JavaScriptDialect) throws -> JavaScriptProgram {
-        try JSLargeStack.run {
+        try LargeStack.run {
             try checkSource(bytes, fileName: patternFileName)
             var parser = try JSParser(bytes: bytes, file: patternFileName, dialect: dialect, pattern: true)
             let root = try parser.parsePatternProgram()

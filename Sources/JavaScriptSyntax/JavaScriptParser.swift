@@ -35,7 +35,7 @@ public enum JavaScriptParser {
     public static func parse(bytes: [UInt8], fileName: String, dialect: JavaScriptDialect? = nil) throws
         -> JavaScriptProgram
     {
-        try JSLargeStack.run { try parseOnCurrentThread(bytes: bytes, fileName: fileName, dialect: dialect) }
+        try LargeStack.run { try parseOnCurrentThread(bytes: bytes, fileName: fileName, dialect: dialect) }
     }
 
     /// Parses source text (see ``parse(bytes:fileName:dialect:)``).

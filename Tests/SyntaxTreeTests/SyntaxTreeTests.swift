@@ -88,18 +88,4 @@ struct SyntaxTreeTests {
         #expect(text == "f($X)\n  g()\n  h()\n")
         #expect(PatternText.dedent("   \n  ").isEmpty)
     }
-
-    @Test("work deeper than a small thread's stack holds runs on the large stack, and runs in place there")
-    func largeStack() throws {
-        let result = try LargeStack.run { Self.depth(200_000) }
-        #expect(result == 200_000)
-        let nested = try LargeStack.run { try LargeStack.run { Self.depth(10) } }
-        #expect(nested == 10)
-        #expect(throws: CancellationLikeError.self) { try LargeStack.run { throw CancellationLikeError() } }
-    }
-
-    /// Recursion `n` frames deep.
-    static func depth(_ n: Int) -> Int { n == 0 ? 0 : 1 + depth(n - 1) }
-
-    struct CancellationLikeError: Error {}
 }

@@ -5,6 +5,7 @@ import LLM
 import SyntaxTree
 import PythonSyntax
 import SAST
+import Support
 
 /// Refuses a proposal before it runs when it would make the checks pass by weakening them:
 /// it edits, deletes or adds test files or anything that changes how the tests run
