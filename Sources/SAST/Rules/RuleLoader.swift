@@ -55,10 +55,40 @@ public enum RuleLoader {
     }
 
     /// The set a file defines (a mapping with `set:`), nil when it is a rule file.
-    static func set(_ root: DocumentNode, file: String) throws -> TaintPatternSet? {
+    static func set(_ root: DocumentNode, file: String, compiling: Bool = true) throws -> TaintPatternSet? {
         let c = Cursor(file: file)
         guard root.isObject, root["set"] != nil else { return nil }
-        return try TaintPatternSet(try c.mapping(root, ""), c)
+        return try TaintPatternSet(try c.mapping(root, ""), c, compiling: compiling)
+    }
+
+    /// Whether the rule or set `root` may apply to a tree whose files read in the pattern
+    /// syntaxes `present` (`python`, `javascript`; `template` for template files): false only
+    /// when every language it names is known and absent. Anything unusual (no mapping, a
+    /// language no front end reads) says true, so that compiling reports it.
+    static func mayApply(_ root: DocumentNode, toAnyOf present: Set<String>) -> Bool {
+        guard root.isObject else { return true }
+        let names: [String]
+        if let node = root["languages"] {
+            guard case .array(let items) = node.value else { return true }
+            var strings: [String] = []
+            for item in items {
+                guard case .string(let name) = item.value else { return true }
+                strings.append(name)
+            }
+            names = strings
+        } else {
+            names = ["python"]
+        }
+        for name in names {
+            if name == TemplateRuleLoader.language {
+                if present.contains(name) { return true }
+            } else if let language = SourceLanguage(ruleName: name) {
+                if present.contains(language.patternSyntax) { return true }
+            } else {
+                return true
+            }
+        }
+        return names.isEmpty
     }
 
     static func parseAny(_ root: DocumentNode, file: String, library: TaintLibrary) throws -> LoadedRule {

@@ -42,24 +42,60 @@ public struct RuleSet: Sendable {
     /// sets, for testing a project's own rule directory alone).
     /// - Throws: `SentinelError` naming the first bad file.
     public static func load(directories: [String], setsFrom: [String] = []) throws -> RuleSet {
+        try compile(try read(directories: directories, setsFrom: setsFrom))
+    }
+
+    /// Reads and parses (as YAML) every rule and set file under `directories` and the sets under
+    /// `setsFrom`, as ``load(directories:setsFrom:)`` does, without compiling a pattern: what a
+    /// scan can do before it knows which languages the tree holds.
+    /// - Throws: `SentinelError` naming the first bad file.
+    public static func read(directories: [String], setsFrom: [String] = []) throws -> RuleDocuments {
         let ruleDirectories = Set(directories.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         let setDirectories = setsFrom.filter { !ruleDirectories.contains(URL(fileURLWithPath: $0).standardizedFileURL.path) }
-        let ownFiles = try directories.flatMap(ruleFiles(under:))
-        let files = try ownFiles + setDirectories.flatMap(ruleFiles(under:))
-        // Files are read and parsed on one large-stack thread per processor (patterns recurse
-        // like code, see `PyLargeStack`); the first bad file in order is the error.
-        let documents = try inParallel(files.count) { i -> (DocumentNode, TaintPatternSet?) in
+        var found: [(file: String, directory: String, setOnly: Bool)] = []
+        for directory in directories { found += try ruleFiles(under: directory).map { ($0, directory, false) } }
+        for directory in setDirectories { found += try ruleFiles(under: directory).map { ($0, directory, true) } }
+        let origins = found
+        // Files are read and parsed on one large-stack thread per processor; the first bad file in
+        // order is the error.
+        let roots = try inParallel(origins.count) { i -> DocumentNode in
             // A rule directory may be the scanned repository's own: no link is followed.
-            let data = try BoundedFile.read(files[i], limit: maxRuleFileSize, followLinks: false)
-            let root = try RuleLoader.document(String(decoding: data, as: UTF8.self), file: files[i])
-            return (root, try RuleLoader.set(root, file: files[i]))
+            let data = try BoundedFile.read(origins[i].file, limit: maxRuleFileSize, followLinks: false)
+            return try RuleLoader.document(String(decoding: data, as: UTF8.self), file: origins[i].file)
         }
-        var sets = TaintLibrary()
-        for case let set? in documents.map(\.1) { try sets.add(set) }
-        let library = sets
-        let ruleFiles = ownFiles.indices.filter { documents[$0].1 == nil }
+        return RuleDocuments(
+            files: origins.indices.map {
+                RuleDocuments.File(
+                    path: origins[$0].file, directory: origins[$0].directory, root: roots[$0], setOnly: origins[$0].setOnly)
+            })
+    }
+
+    /// The name ``compile(_:present:optionalDirectories:)`` knows template files by in `present`
+    /// (template rules say `languages: [template]`).
+    public static let templateLanguage = TemplateRuleLoader.language
+
+    /// Compiles the rules and sets ``read(directories:setsFrom:)`` read. With `present`, the
+    /// rules and sets of `optionalDirectories` (the shipped rules: their own tests check every
+    /// one) whose languages are all absent from `present` (pattern syntaxes such as `python`
+    /// and `javascript`, and `template`) are not compiled: a scan of a Python tree compiles no
+    /// JavaScript pattern. Every other file is compiled in full, so a bad rule of one's own is
+    /// an error whatever the tree holds.
+    /// - Throws: `SentinelError` naming the first bad file.
+    public static func compile(
+        _ documents: RuleDocuments, present: Set<String>? = nil, optionalDirectories: Set<String> = []
+    ) throws -> RuleSet {
+        let files = documents.files
+        let needed = files.map { file in
+            guard let present, optionalDirectories.contains(file.directory) else { return true }
+            return RuleLoader.mayApply(file.root, toAnyOf: present)
+        }
+        let sets = try inParallel(files.count) { i in try RuleLoader.set(files[i].root, file: files[i].path, compiling: needed[i]) }
+        var library = TaintLibrary()
+        for case let set? in sets { try library.add(set) }
+        let shared = library
+        let ruleFiles = files.indices.filter { sets[$0] == nil && !files[$0].setOnly && needed[$0] }
         let loaded = try inParallel(ruleFiles.count) { i in
-            try RuleLoader.parseAny(documents[ruleFiles[i]].0, file: files[ruleFiles[i]], library: library)
+            try RuleLoader.parseAny(files[ruleFiles[i]].root, file: files[ruleFiles[i]].path, library: shared)
         }
         var rules: [Rule] = []
         var templateRules: [TemplateRule] = []
@@ -71,13 +107,13 @@ public struct RuleSet: Sendable {
             case .route(let rule): routeRules.append(rule)
             }
         }
-        return try RuleSet(rules: rules, templateRules: templateRules, routeRules: routeRules, library: library)
+        return try RuleSet(rules: rules, templateRules: templateRules, routeRules: routeRules, library: shared)
     }
 
     /// `body(0..<count)` on large-stack threads, results in order; the first error in order is thrown.
     private static func inParallel<T: Sendable>(_ count: Int, _ body: @Sendable @escaping (Int) throws -> T) throws -> [T] {
         let results = Mutex<[Result<T, any Error>?]>(Array(repeating: nil, count: count))
-        PyLargeStack.concurrentPerform(iterations: count) { i in
+        LargeStack.concurrentPerform(iterations: count) { i in
             let result = Result { try body(i) }
             results.withLock { $0[i] = result }
         }
@@ -165,4 +201,22 @@ public struct RuleSet: Sendable {
     public var descriptors: [RuleDescriptor] {
         rules.map(\.descriptor) + templateRules.map(\.descriptor) + routeRules.map(\.descriptor)
     }
+}
+
+/// Rule and set files read and parsed as YAML, not yet compiled (``RuleSet/read(directories:setsFrom:)``).
+public struct RuleDocuments: Sendable {
+    /// One file: where it lies, the directory it was found under and its YAML.
+    public struct File: Sendable {
+        /// The file's path.
+        public var path: String
+        /// The directory named to `read` that holds it.
+        public var directory: String
+        /// The file's YAML document.
+        var root: DocumentNode
+        /// Found under a `setsFrom` directory: only its set (if it is one) is used.
+        var setOnly: Bool
+    }
+
+    /// The files in the order errors are reported.
+    public var files: [File]
 }

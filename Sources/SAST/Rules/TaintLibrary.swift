@@ -48,8 +48,9 @@ struct TaintPatternSet: Sendable {
 
     static let keys: Set<String> = ["set", "languages", "sources", "sanitizers"]
 
-    /// Parses a set file's mapping (it has `set:`).
-    init(_ map: Mapping, _ c: Cursor) throws {
+    /// Parses a set file's mapping (it has `set:`). Not `compiling`: its name and syntax only,
+    /// no member (no rule that could include it is compiled; ``RuleSet/compile(_:present:optionalDirectories:)``).
+    init(_ map: Mapping, _ c: Cursor, compiling: Bool = true) throws {
         var c = c
         let file = c.file
         for key in map.keys where !Self.keys.contains(key) {
@@ -64,8 +65,8 @@ struct TaintPatternSet: Sendable {
         syntax = try RuleLoader.patternSyntax(of: languages, map, c)
         c.syntax = syntax
         switch (map["sources"], map["sanitizers"]) {
-        case (let node?, nil): content = .sources(try c.sources(node))
-        case (nil, let node?): content = .sanitizers(try c.sanitizers(node))
+        case (let node?, nil): content = .sources(compiling ? try c.sources(node) : [])
+        case (nil, let node?): content = .sanitizers(compiling ? try c.sanitizers(node) : [])
         default: throw RuleLoader.fail(file, "a set needs exactly one of 'sources' and 'sanitizers'")
         }
     }

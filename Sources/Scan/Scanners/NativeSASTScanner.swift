@@ -16,8 +16,8 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     public let kind = ScannerKind.sast
     /// Rule directories besides those of the scan context (the shipped rules).
     public let builtInDirectories: [String]
-    /// The engine `prepare` compiled, for the rule directories it was compiled from.
-    private let prepared = PreparedEngine()
+    /// The rule files `prepare` read, for the rule directories it read them from.
+    private let prepared = PreparedRules()
 
     /// The project's own sources, sanitizers and sinks (`models:` in `.sentinel.yml`).
     public let models: TaintModels
@@ -29,9 +29,11 @@ public struct NativeSASTScanner: ScanCore.Scanner {
         self.models = models
     }
 
-    /// The rules of `directories` with the models applied.
-    private func engine(_ directories: [String]) throws -> SASTEngine {
-        SASTEngine(rules: try RuleSet.load(directories: directories).applying(models))
+    /// The rules of `documents` with the models applied; with `present`, the shipped rules of
+    /// absent languages left uncompiled (``RuleSet/compile(_:present:optionalDirectories:)``).
+    private func engine(_ documents: RuleDocuments, present: Set<String>?) throws -> SASTEngine {
+        let rules = try RuleSet.compile(documents, present: present, optionalDirectories: Set(builtInDirectories))
+        return SASTEngine(rules: try rules.applying(models))
     }
 
     /// Whether the target has Python files (`.py`, `.pyw`, `.wsgi`, scripts with a Python
@@ -67,10 +69,11 @@ public struct NativeSASTScanner: ScanCore.Scanner {
     /// Python files would go unchecked, not clean (exit 3, not "No findings").
     public func unavailableFailsScan(context: ScanContext) -> Bool { true }
 
-    /// Starts loading and compiling the rules (while the files are listed).
+    /// Starts reading the rule files (while the files are listed); the scan compiles those of
+    /// the languages the tree holds.
     public func prepare(context: ScanContext) {
         let directories = builtInDirectories + context.ruleDirectories
-        prepared.start(directories) { [self] in Result { try engine(directories) } }
+        prepared.start(directories) { Result { try RuleSet.read(directories: directories) } }
     }
 
     /// Runs the native rules over the Python files; a bad rule file is reported as bad input (exit 2).
@@ -136,9 +139,16 @@ public struct NativeSASTScanner: ScanCore.Scanner {
             })
         let ready = prepared.take()
         // A bad rule file is bad input: exit 2 naming the file, not a tool failure.
-        var engine =
-            try ready.flatMap { $0.directories == directories ? $0.engine : nil }?.get()
-            ?? engine(directories)
+        let documents =
+            try ready.flatMap { $0.directories == directories ? $0.documents : nil }?.get()
+            ?? RuleSet.read(directories: directories)
+        // The pattern syntaxes of the files about to be analysed (and templates): the shipped
+        // rules of any other language would cost their compiling and find nothing (issue 77).
+        var present = Set(files.compactMap { file in SourceLanguage(fileName: file)?.patternSyntax })
+        present.formUnion(scripts.map(\.language.patternSyntax))
+        if !pythonFiles.isEmpty { present.insert(SourceLanguage.python.patternSyntax) }
+        if !templates.isEmpty { present.insert(RuleSet.templateLanguage) }
+        var engine = try self.engine(documents, present: present)
         if let maxFileWork = context.maxFileWork { engine.maxFileWork = maxFileWork }
         let rules = engine.rules
         let collected = engine.scanProject(
@@ -318,23 +328,23 @@ final class KeptTexts: Sendable {
     }
 }
 
-/// The engine a scanner compiles in the background ahead of its scan, taken once.
-private final class PreparedEngine: Sendable {
-    private let slot = Mutex<(directories: [String], engine: Result<SASTEngine, any Error>)?>(nil)
+/// The rule files a scanner reads in the background ahead of its scan, taken once.
+private final class PreparedRules: Sendable {
+    private let slot = Mutex<(directories: [String], documents: Result<RuleDocuments, any Error>)?>(nil)
     private let running = DispatchGroup()
 
-    /// Runs `compile` on another thread; `take` waits for it.
-    func start(_ directories: [String], _ compile: @escaping @Sendable () -> Result<SASTEngine, any Error>) {
+    /// Runs `read` on another thread; `take` waits for it.
+    func start(_ directories: [String], _ read: @escaping @Sendable () -> Result<RuleDocuments, any Error>) {
         running.enter()
         DispatchQueue.global().async { [self] in
-            let engine = compile()
-            slot.withLock { $0 = (directories, engine) }
+            let documents = read()
+            slot.withLock { $0 = (directories, documents) }
             running.leave()
         }
     }
 
-    /// The compiled engine once it is ready (nil when none was started), and forgets it.
-    func take() -> (directories: [String], engine: Result<SASTEngine, any Error>)? {
+    /// The rule files once they are read (nil when no reading was started), and forgets them.
+    func take() -> (directories: [String], documents: Result<RuleDocuments, any Error>)? {
         running.wait()
         return slot.withLock { ready in
             defer { ready = nil }
