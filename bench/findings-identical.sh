@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# Refactor identity (issue 28): the findings of two sentinel revisions, byte for byte, on the
-# corpora of ../shared/corpora (Bandit's examples, semgrep-rules' Python tests, ConDefects, each
-# RealVuln dev app at its own root) and the seven real projects of bench/noise.sh, in JSON and
-# SARIF; then an interleaved hyperfine A/B of the two on a few targets.
+# Refactor identity (issues 28 and 77): the findings of two sentinel revisions, byte for byte, on
+# the corpora of ../shared/corpora -- Python: Bandit's examples, semgrep-rules' Python tests,
+# ConDefects, each RealVuln dev app at its own root; JavaScript/TypeScript: each js-vuln-dev app
+# and each js-cve-dev tree (vulnerable and patched) at its own root; both: each realcode-dev
+# project at its root -- and the seven real projects of bench/noise.sh, in JSON and SARIF; then an
+# interleaved hyperfine A/B of the two on a few targets. The corpora are read in place.
 #
-#   bench/findings-identical.sh                                 # BASE=28ef7b8, head = this tree
+#   bench/findings-identical.sh                                 # BASE=264dc1f1 (before issue 77), head = this tree
 #   BASE=28ef7b8 HEAD_REV=28ef7b8 bench/findings-identical.sh   # self-comparison (must be identical)
 #   HEAD_REV=/work/main bench/findings-identical.sh             # head = that tree as it is (uncommitted too)
 #   CONFIG=debug ...        # debug builds (faster to build, slower to scan; the A/B then means little)
 #   SPEED=0 ...             # identity only;  SPEED_TARGETS="django realvuln-pygoat" picks the A/B targets
 #   ADAPTERS=bandit ...     # adapter tools to add when installed (default: bandit; none: ADAPTERS=)
-#   TARGETS="django bandit-examples" ...   # only these targets (names as printed)
+#   TARGETS="django js-cve-*" ...   # only these targets (names as printed; shell patterns allowed)
 #   IDENTICAL_DIR=... NOISE_DIR=... CORPORA=...   # defaults: .build-bench/identical (in this checkout: the
 #                           sandbox hides /root and /tmp, where the rules would otherwise lie),
 #                           ~/.cache/sentinel-bench/noise, ../shared/corpora
 #   IDENTICAL_SRC_DIR=...   # where the projects are scanned from (default: $TMPDIR/sentinel-bench-UID/identical-projects)
+#
+# Target names: the RealVuln apps by their folder (realvuln-*), js-vuln-APP, js-cve-CVE[-patched],
+# realcode-PROJECT, the noise projects by name; a target of a corpus split by bench/halves.py
+# carries its half ([tune] or [check]) on its line.
 #
 # Each side is built from its own sources, in $WORK/build-<sha>/src (a `git archive` of the commit;
 # reused when its binaries exist) or, for a HEAD_REV that is a directory, in that tree; either way
@@ -31,7 +37,11 @@
 # and in SARIF, from the same working directory. bench/findings-normalise.py then blanks only
 # what legitimately differs between two runs (it lists the fields) and the normalised reports are
 # compared byte for byte. One line per target, a total and an unmistakable summary line; the diff
-# of a differing target goes to $WORK/runs/<base>..<head>/diff/. Exit status 0 either way (a
+# of a differing target goes to $WORK/runs/<base>..<head>/diff/. A differing target's line also
+# sorts its differing findings (`findings-normalise.py classify`, details in diff/NAME.classes.txt):
+# in files the head names as generated or vendored, sentinel.file-not-analysed (work budget,
+# bounds), and other (a real change of behaviour); a target whose only differences are the first
+# two is counted apart in a last line. Exit status 0 either way (a
 # benchmark reports, it does not fail), 2 on a setup error (a build, a scan that exits non-zero).
 # A tool that does not succeed in a scan (Bandit on a tree it refuses) is named on its target's line.
 set -euo pipefail
@@ -43,7 +53,7 @@ WORK=$(private_dir "${IDENTICAL_DIR:-$REPO/.build-bench/identical}" IDENTICAL_DI
 NOISE=${NOISE_DIR:-$HOME/.cache/sentinel-bench/noise}
 CORPORA=$(realpath "${CORPORA:-$REPO/../shared/corpora}")
 CONFIG=${CONFIG:-release}
-BASE=${BASE:-28ef7b8}
+BASE=${BASE:-264dc1f1}
 HEAD_REV=${HEAD_REV:-$REPO}
 ADAPTERS=${ADAPTERS-bandit}
 SPEED=${SPEED:-1}
@@ -118,6 +128,11 @@ targets=$RUN/targets.tsv
     printf 'semgrep-rules-python\t%s\n' "$CORPORA/semgrep-rules/python"
     printf 'condefects-py\t%s\n' "$CORPORA/condefects-py"
     for app in "$CORPORA"/realvuln-dev/apps/*/; do printf '%s\t%s\n' "$(basename "$app")" "${app%/}"; done
+    for app in "$CORPORA"/js-vuln-dev/apps/*/; do printf 'js-vuln-%s\t%s\n' "$(basename "$app")" "${app%/}"; done
+    for app in "$CORPORA"/js-cve-dev/apps/*/; do printf 'js-cve-%s\t%s\n' "$(basename "$app")" "${app%/}"; done
+    for project in "$CORPORA"/realcode-dev/proj/*/; do
+        printf 'realcode-%s\t%s\n' "$(basename "$project")" "${project%/}"
+    done
     for source in "$NOISE"/src/*/; do
         name=$(basename "$source")
         # Bandit refuses a workspace beneath /root (a system directory), where the noise cache of
@@ -127,7 +142,17 @@ targets=$RUN/targets.tsv
     done
 } >"$targets.all"
 if [[ -n "${TARGETS:-}" ]]; then
-    awk -v want=" $TARGETS " 'index(want, " " $1 " ")' "$targets.all" >"$targets"
+    set -f # the patterns are matched against target names, not expanded against files
+    while IFS=$'\t' read -r name path; do
+        for pattern in $TARGETS; do
+            # shellcheck disable=SC2053 # a pattern on purpose
+            if [[ $name == $pattern ]]; then
+                printf '%s\t%s\n' "$name" "$path"
+                break
+            fi
+        done
+    done <"$targets.all" >"$targets"
+    set +f
 else
     cp "$targets.all" "$targets"
 fi
@@ -140,6 +165,15 @@ for adapter in ${ADAPTERS//,/ }; do
         echo "findings-identical.sh: $adapter is not installed; left out" >&2
     fi
 done
+
+# half NAME PATH: " [tune]" or " [check]" for a target of a corpus bench/halves.py splits, else nothing.
+half() {
+    case $2 in
+    "$CORPORA"/realvuln-dev/* | "$CORPORA"/js-vuln-dev/* | "$CORPORA"/js-cve-dev/* | "$CORPORA"/realcode-dev/*)
+        printf ' [%s]' "$(python3 bench/halves.py half "$(basename "$2")" | awk '{print $NF}')"
+        ;;
+    esac
+}
 
 # scan SIDE NAME PATH FORMAT: one scan into $RUN/out/NAME.SIDE.FORMAT.
 scan() {
@@ -161,6 +195,7 @@ echo "tools: $tools; $CONFIG builds; outputs in $RUN"
 printf '%-48s %s\n' target result
 same=0
 different=0
+explained=0
 failures=0
 while IFS=$'\t' read -r name path; do
     verdicts=()
@@ -176,13 +211,19 @@ while IFS=$'\t' read -r name path; do
     # Each verdict: "identical N" or "DIFFERENT N M" (findings base, head).
     read -r json_verdict base_count head_count <<<"${verdicts[0]}"
     read -r sarif_verdict _ <<<"${verdicts[1]}"
+    label=$name$(half "$name" "$path")
     if [[ $json_verdict == identical && $sarif_verdict == identical ]]; then
         same=$((same + 1))
-        printf '%-48s identical (%d findings%s)\n' "$name" "$base_count" "$note"
+        printf '%-48s identical (%d findings%s)\n' "$label" "$base_count" "$note"
     else
         different=$((different + 1))
-        printf '%-48s DIFFERENT (%d findings base, %d head; json %s, sarif %s%s; see %s)\n' "$name" "$base_count" \
-            "${head_count:-$base_count}" "$json_verdict" "$sarif_verdict" "$note" "$RUN/diff/$name.*.diff"
+        # "generated N budget N other N files G summary KEYS"
+        read -r _ in_generated _ budget _ other _ generated_files _ summary_keys < <(python3 bench/findings-normalise.py \
+            classify "$RUN/out/$name.base.json" "$RUN/out/$name.head.json" "$RUN/diff/$name.classes.txt")
+        [[ $other -eq 0 ]] && explained=$((explained + 1))
+        printf '%-48s DIFFERENT (%d findings base, %d head; json %s, sarif %s; %d in %d generated files, %d file-not-analysed, %d other; summary %s%s; see %s)\n' \
+            "$label" "$base_count" "${head_count:-$base_count}" "$json_verdict" "$sarif_verdict" "$in_generated" \
+            "$generated_files" "$budget" "$other" "$summary_keys" "$note" "$RUN/diff/$name.*"
     fi
 done <"$targets"
 total=$((same + different))
@@ -191,6 +232,7 @@ if [[ $different -eq 0 ]]; then
     echo "== FINDINGS IDENTICAL: $same of $total targets (JSON and SARIF), base $BASE_LABEL, head $HEAD_LABEL =="
 else
     echo "== FINDINGS DIFFERENT: $different of $total targets differ (JSON or SARIF), base $BASE_LABEL, head $HEAD_LABEL =="
+    echo "== of those, $explained differ only in generated files and file-not-analysed findings; $((different - explained)) otherwise =="
 fi
 
 # 4. Speed A/B: hyperfine on the default tools' JSON scan (no adapter: Bandit's time is Bandit's),

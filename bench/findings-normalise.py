@@ -9,6 +9,17 @@ compare FORMAT BASE HEAD DIFF_FILE [SENTINEL_VERSION_BASE SENTINEL_VERSION_HEAD]
 failed BASE_JSON HEAD_JSON
     Prints the tools that did not succeed in either JSON report, as TOOL(side), space-separated.
 
+classify BASE_JSON HEAD_JSON DETAILS_FILE
+    Sorts every finding that is in one JSON report and not the other into the classes of issue
+    77's acceptance: `generated` (its file is one the head names as generated or vendored in
+    summary.defaultExclusions' signalsByFile), `budget` (a sentinel.file-not-analysed finding of
+    the work budget or a parser bound) and `other` (a real change of behaviour). A finding that
+    only changed (same tool, rule, file and start) counts once, in its file's class. Prints one
+    line, "generated N budget N other N files G summary KEYS" (G: generated files the head
+    names; KEYS: summary fields other than durations and counts that differ, comma-separated, or
+    -); writes each differing finding with its class, and the generated files with their
+    signals, to DETAILS_FILE.
+
 speed RUN_DIR TARGET...
     Pools the hyperfine exports RUN_DIR/speed-TARGET-ROUND-SIDE.json per side and prints a
     Markdown table: mean +- sd of each side, runs, head/base ratio of the means.
@@ -79,6 +90,86 @@ def failed(base_path, head_path):
     print(" ".join(names))
 
 
+BUDGET_RULE = "sentinel.file-not-analysed"
+# Fields of the summary a difference in the findings already accounts for, or that differ
+# between two runs of one binary.
+DERIVED = {"durationSeconds", "total", "bySeverity", "byTool", "tools"}
+
+
+def finding_key(finding):
+    location = finding.get("location") or {}
+    return (finding.get("tool"), finding.get("ruleId"), location.get("file"), location.get("startLine"),
+            location.get("startColumn"))
+
+
+def generated_files(report):
+    files = {}
+    for exclusion in report["summary"].get("defaultExclusions") or []:
+        if exclusion.get("kind") == "generated":
+            files.update(exclusion.get("signalsByFile") or {})
+    return files
+
+
+def classify(base_path, head_path, details_path):
+    with open(base_path, encoding="utf-8") as report:
+        base = json.load(report)
+    with open(head_path, encoding="utf-8") as report:
+        head = json.load(report)
+    generated = generated_files(head)
+    canonical = lambda finding: json.dumps(finding, sort_keys=True)
+    base_texts = [canonical(f) for f in base["findings"]]
+    head_texts = [canonical(f) for f in head["findings"]]
+    only_base, only_head = list(base_texts), []
+    for text in head_texts:
+        if text in only_base:
+            only_base.remove(text)
+        else:
+            only_head.append(text)
+    removed = {}
+    for text in only_base:
+        finding = json.loads(text)
+        removed.setdefault(finding_key(finding), []).append(finding)
+    rows = []  # (class, description)
+    for text in only_head:
+        finding = json.loads(text)
+        before = removed.get(finding_key(finding))
+        if before:
+            old = before.pop(0)
+            fields = sorted(k for k in set(old) | set(finding) if old.get(k) != finding.get(k))
+            rows.append((finding, "changed " + ",".join(fields)))
+        else:
+            rows.append((finding, "head only"))
+    for findings in removed.values():
+        rows += [(finding, "base only") for finding in findings]
+    counts = {"generated": 0, "budget": 0, "other": 0}
+    lines = []
+    for finding, change in sorted(rows, key=lambda row: tuple(str(part) for part in finding_key(row[0]))):
+        location = finding.get("location") or {}
+        file = location.get("file")
+        if finding.get("ruleId") == BUDGET_RULE:
+            kind = "budget"
+        elif file in generated:
+            kind = "generated"
+        else:
+            kind = "other"
+        counts[kind] += 1
+        lines.append(f"{kind}\t{change}\t{finding.get('ruleId')}\t{file}:{location.get('startLine')}"
+                     f"\t{finding.get('message', '')[:160]}\n")
+    summary_keys = sorted(
+        key for key in set(base["summary"]) | set(head["summary"])
+        if key not in DERIVED and base["summary"].get(key) != head["summary"].get(key))
+    with open(details_path, "w", encoding="utf-8") as out:
+        out.write(f"# {base_path} -> {head_path}\n# class\tchange\trule\tfile:line\tmessage\n")
+        out.writelines(lines)
+        out.write(f"# generated or vendored files the head names ({len(generated)}):\n")
+        out.writelines(f"{path}\t{', '.join(signals)}\n" for path, signals in sorted(generated.items()))
+        for key in summary_keys:
+            out.write(f"# summary.{key}: base {json.dumps(base['summary'].get(key))[:2000]}\n")
+            out.write(f"# summary.{key}: head {json.dumps(head['summary'].get(key))[:2000]}\n")
+    print(f"generated {counts['generated']} budget {counts['budget']} other {counts['other']} "
+          f"files {len(generated)} summary {','.join(summary_keys) or '-'}")
+
+
 def speed(run_dir, targets):
     print("| target | base mean ± sd (s) | head mean ± sd (s) | runs per side | head/base |")
     print("|---|---|---|---|---|")
@@ -106,6 +197,8 @@ if __name__ == "__main__":
         compare(*sys.argv[2:])
     elif len(sys.argv) == 4 and sys.argv[1] == "failed":
         failed(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 5 and sys.argv[1] == "classify":
+        classify(*sys.argv[2:])
     elif len(sys.argv) >= 3 and sys.argv[1] == "speed":
         speed(sys.argv[2], sys.argv[3:])
     else:
