@@ -349,13 +349,30 @@ private struct RegexLiteralReader {
         case "^", "$": return .empty
         case "\\": return escape()
         case "*", "+", "?", "{", ")", "|": return nil
-        default: return Self.literal(c)
+        default:
+            // A run of plain characters is one exact string: read one at a time, each multiplied
+            // every set of the concatenation again (a tenth of a small scan's CPU, issue 77). The
+            // last one before a quantifier stays an atom of its own, which the quantifier takes.
+            var bytes = Self.lowered(c)
+            while let d = peek, Self.isPlain(d), at + 1 >= scalars.count || !Self.isQuantifier(scalars[at + 1]) {
+                let more = Self.lowered(d)
+                guard bytes.count + more.count <= Self.maximumLength else { break }
+                bytes += more
+                at += 1
+            }
+            return LiteralInfo(exact: [bytes])
         }
     }
 
-    private static func literal(_ c: Unicode.Scalar) -> LiteralInfo {
-        LiteralInfo(exact: [lowered(c)])
+    /// A character that stands for itself outside a class (what `atom` reads as a literal).
+    private static func isPlain(_ c: Unicode.Scalar) -> Bool {
+        switch c {
+        case "(", "[", ".", "^", "$", "\\", "*", "+", "?", "{", ")", "|": false
+        default: true
+        }
     }
+
+    private static func isQuantifier(_ c: Unicode.Scalar) -> Bool { c == "*" || c == "+" || c == "?" || c == "{" }
 
     private static func lowered(_ c: Unicode.Scalar) -> [UInt8] {
         Array(String(c).utf8).map(RegexLiterals.lower)
@@ -576,7 +593,7 @@ private struct RegexLiteralReader {
             }
             return LiteralInfo(exact: [text])
         default:
-            return escapedCharacter().map(Self.literal)
+            return escapedCharacter().map { LiteralInfo(exact: [Self.lowered($0)]) }
         }
     }
 
