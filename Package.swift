@@ -226,7 +226,7 @@ let package = Package(
         .testTarget(
             name: "EscapeTests", dependencies: ["Autonomy", "Git", "Heal", "Sandbox", "Signals", "Store", "Support", "TestSupport"]),
         .testTarget(name: "FindingsTests", dependencies: ["Digest", "Findings", "SourcePositions", "Support", "TestSupport"]),
-        .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "TestSupport"]),
+        .testTarget(name: "PythonSyntaxTests", dependencies: ["PythonSyntax", "Support", "TestSupport"]),
         .testTarget(name: "JavaScriptSyntaxTests", dependencies: ["JavaScriptSyntax", "SourcePositions"]),
         .testTarget(
             name: "JavaScriptLoweringTests", dependencies: ["JavaScriptLowering", "JavaScriptSyntax", "PythonSyntax", "SyntaxTree"]),

@@ -1,6 +1,6 @@
 /// One node of a JavaScript or TypeScript syntax tree: a kind, an optional text, children and a range.
 ///
-/// The shape is uniform on purpose, as ``PythonSyntax``'s `PyNode` is: a structural matcher or the
+/// The shape is uniform on purpose, as ``PythonSyntax``'s `SyntaxNode` is: a structural matcher or the
 /// lowering to a language-neutral tree compares `kind`, `text` and children pairwise without knowing
 /// the grammar. See ``JSNodeKind`` for each kind's child layout.
 ///

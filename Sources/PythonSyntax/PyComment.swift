@@ -1,3 +1,5 @@
+import Support
+
 /// A `#` comment, kept beside the tree for suppressions (`# nosec`, `# sentinel: ignore[...]`).
 public struct PyComment: Sendable, Hashable {
     /// The comment text including the leading `#`, without the line break.
@@ -23,7 +25,7 @@ public struct PyComment: Sendable, Hashable {
     public static func offsets(in bytes: [UInt8]) -> Set<Int>? {
         let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         guard !bytes.contains(0), case .asIs? = try? PySourceEncoding.decode(bytes, start: bom, fileName: "") else { return nil }
-        return try? PyLargeStack.run {
+        return try? LargeStack.run {
             var lexer = PythonLexer(bytes: bytes, file: "", allowMetavariables: false, start: bom, dialect: .python3)
             return Set(try lexer.run().1.map(\.offset))
         }

@@ -1,4 +1,4 @@
-extension PyNode {
+extension SyntaxNode {
     /// Canonical source text of this subtree: comments, blank lines, line continuations and spacing
     /// are gone, strings are re-quoted from their decoded values, parentheses appear only where
     /// precedence needs them, blocks are indented by four spaces. Code that differs only in layout
@@ -15,12 +15,12 @@ extension PyNode {
     }
 }
 
-/// Renders trees back to Python source for ``PyNode/normalizedSource``.
+/// Renders trees back to Python source for ``SyntaxNode/normalizedSource``.
 struct PySourceRenderer {
     var out = ""
 
     /// The statements Python renders (the shared tree's other statement kinds are not Python's).
-    static let statementKinds: Set<PyNodeKind> = [
+    static let statementKinds: Set<SyntaxKind> = [
         .functionDef, .asyncFunctionDef, .classDef, .return, .delete, .assign, .augAssign, .annAssign,
         .typeAlias, .exprStmt, .pass, .break, .continue, .raise, .assert, .import, .importFrom, .global,
         .nonlocal, .if, .while, .for, .asyncFor, .with, .asyncWith, .try, .tryStar, .match,
@@ -33,7 +33,7 @@ struct PySourceRenderer {
         out += text
     }
 
-    private mutating func body(_ n: PyNode, _ indent: Int) {
+    private mutating func body(_ n: SyntaxNode, _ indent: Int) {
         out += ":\n"
         if n.children.isEmpty {
             line(indent + 1, "pass\n")
@@ -41,11 +41,11 @@ struct PySourceRenderer {
         for s in n.children { statement(s, indent: indent + 1) }
     }
 
-    private func c(_ n: PyNode, _ i: Int) -> PyNode {
-        i < n.children.count ? n.children[i] : PyNode(.empty, range: n.range)
+    private func c(_ n: SyntaxNode, _ i: Int) -> SyntaxNode {
+        i < n.children.count ? n.children[i] : SyntaxNode(.empty, range: n.range)
     }
 
-    mutating func statement(_ n: PyNode, indent: Int) {
+    mutating func statement(_ n: SyntaxNode, indent: Int) {
         switch n.kind {
         case .module, .block:
             for s in n.children { statement(s, indent: indent) }
@@ -142,7 +142,7 @@ struct PySourceRenderer {
         }
     }
 
-    private mutating func ifChain(_ n: PyNode, _ indent: Int) {
+    private mutating func ifChain(_ n: SyntaxNode, _ indent: Int) {
         expression(c(n, 0), 0)
         body(c(n, 1), indent)
         let orelse = c(n, 2)
@@ -154,13 +154,13 @@ struct PySourceRenderer {
         }
     }
 
-    private mutating func elseBlock(_ n: PyNode, _ indent: Int) {
+    private mutating func elseBlock(_ n: SyntaxNode, _ indent: Int) {
         guard !n.isEmpty else { return }
         line(indent, "else")
         body(n, indent)
     }
 
-    private mutating func simple(_ n: PyNode) {
+    private mutating func simple(_ n: SyntaxNode) {
         switch n.kind {
         case .exprStmt: expression(c(n, 0), 0)
         case .pass: out += "pass"
@@ -230,7 +230,7 @@ struct PySourceRenderer {
         }
     }
 
-    private mutating func typeParams(_ n: PyNode) {
+    private mutating func typeParams(_ n: SyntaxNode) {
         guard !n.children.isEmpty else { return }
         out += "["
         for (k, t) in n.children.enumerated() {
@@ -244,7 +244,7 @@ struct PySourceRenderer {
         out += "]"
     }
 
-    private mutating func parameters(_ n: PyNode) {
+    private mutating func parameters(_ n: SyntaxNode) {
         for (k, p) in n.children.enumerated() {
             if k > 0 { out += ", " }
             switch p.kind {
@@ -270,7 +270,7 @@ struct PySourceRenderer {
 
     // MARK: Patterns
 
-    private mutating func pattern(_ n: PyNode) {
+    private mutating func pattern(_ n: SyntaxNode) {
         switch n.kind {
         case .matchValue: expression(c(n, 0), 0)
         case .matchSingleton: out += n.text ?? ""
@@ -330,7 +330,7 @@ struct PySourceRenderer {
     // MARK: Expressions
 
     /// Binding strength; a child weaker than its context is parenthesised.
-    static func precedence(_ n: PyNode) -> Int {
+    static func precedence(_ n: SyntaxNode) -> Int {
         switch n.kind {
         case .namedExpr, .tuple, .yield, .yieldFrom: return 0
         case .lambda: return 1
@@ -353,14 +353,14 @@ struct PySourceRenderer {
         }
     }
 
-    private mutating func list(_ items: [PyNode]) {
+    private mutating func list(_ items: [SyntaxNode]) {
         for (k, item) in items.enumerated() {
             if k > 0 { out += ", " }
             expression(item, 1)
         }
     }
 
-    mutating func expression(_ n: PyNode, _ minimum: Int) {
+    mutating func expression(_ n: SyntaxNode, _ minimum: Int) {
         let prec = PySourceRenderer.precedence(n)
         // `:=` is valid bare only in some positions; parenthesised it is valid everywhere.
         let wrap = (prec < minimum && n.kind != .tuple) || n.kind == .namedExpr
@@ -369,7 +369,7 @@ struct PySourceRenderer {
         if wrap { out += ")" }
     }
 
-    private mutating func render(_ n: PyNode, _ prec: Int) {
+    private mutating func render(_ n: SyntaxNode, _ prec: Int) {
         switch n.kind {
         case .name: out += n.text ?? ""
         case .integer, .float, .imaginary: out += n.text ?? ""
@@ -526,7 +526,7 @@ struct PySourceRenderer {
             }
         case .formattedValue:
             out += "f\""
-            fStringBody(PyNode(.joinedStr, children: [n], range: n.range))
+            fStringBody(SyntaxNode(.joinedStr, children: [n], range: n.range))
             out += "\""
         case .empty:
             break
@@ -550,11 +550,11 @@ struct PySourceRenderer {
     }
 
     /// The `match` patterns ``pattern(_:)`` renders.
-    static let patternKinds: Set<PyNodeKind> = [
+    static let patternKinds: Set<SyntaxKind> = [
         .matchValue, .matchSingleton, .matchSequence, .matchMapping, .matchClass, .matchStar, .matchAs, .matchOr,
     ]
 
-    private mutating func comprehension(_ comp: PyNode) {
+    private mutating func comprehension(_ comp: SyntaxNode) {
         out += comp.text == "async" ? " async for " : " for "
         expression(c(comp, 0), 0)
         out += " in "
@@ -565,7 +565,7 @@ struct PySourceRenderer {
         }
     }
 
-    private mutating func fStringBody(_ n: PyNode) {
+    private mutating func fStringBody(_ n: SyntaxNode) {
         for piece in n.children {
             if piece.kind == .formattedValue {
                 out += "{"

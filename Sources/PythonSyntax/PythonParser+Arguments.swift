@@ -1,17 +1,17 @@
 /// Call arguments and parameter lists, with the ordering rules CPython enforces.
 extension PyParser {
     /// Whether `n` is a pattern wildcard (`...`, `$...X`) that may stand anywhere in a list.
-    func isWildcard(_ n: PyNode) -> Bool {
+    func isWildcard(_ n: SyntaxNode) -> Bool {
         guard patternMode else { return false }
         if n.kind == .ellipsis { return true }
         return n.kind == .name && (n.text?.hasPrefix("$...") ?? false)
     }
 
     /// Arguments after `(` up to and including `)`; class bases (`inClass`) take no generator.
-    mutating func callArguments(inClass: Bool = false) throws -> [PyNode] {
+    mutating func callArguments(inClass: Bool = false) throws -> [SyntaxNode] {
         try enter()
         defer { leave() }
-        var args: [PyNode] = []
+        var args: [SyntaxNode] = []
         var sawKeyword = false
         var sawDoubleStar = false
         while !at(")") {
@@ -60,15 +60,15 @@ extension PyParser {
     }
 
     /// Parameters of a `def` (up to `)`) or `lambda` (up to `:`); the closing token is not consumed.
-    mutating func parameterList(closing: String, annotations: Bool) throws -> PyNode {
+    mutating func parameterList(closing: String, annotations: Bool) throws -> SyntaxNode {
         let start = tok.start
-        var items: [PyNode] = []
+        var items: [SyntaxNode] = []
         var sawDefault = false
         var sawStar = false
         var sawSlash = false
         var sawKwargs = false
         var bareStarPending = false
-        func annotation(_ p: inout PyParser, star: Bool = false) throws -> PyNode {
+        func annotation(_ p: inout PyParser, star: Bool = false) throws -> SyntaxNode {
             guard annotations, p.accept(":") else { return p.empty }
             return star && p.at("*") ? try p.starExpression() : try p.expression()
         }
@@ -132,7 +132,7 @@ extension PyParser {
             if !accept(",") { break }
         }
         if bareStarPending { throw error("named arguments must follow bare *", .invalidArguments) }
-        return PyNode(
+        return SyntaxNode(
             .parameters, children: items, range: SourceRange(start: start, end: items.isEmpty ? start : lastEnd))
     }
 }

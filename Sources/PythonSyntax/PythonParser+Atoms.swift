@@ -1,6 +1,6 @@
 /// Atoms: names, numbers, displays, comprehensions and parenthesised forms.
 extension PyParser {
-    mutating func atom() throws -> PyNode {
+    mutating func atom() throws -> SyntaxNode {
         let t = tok
         switch t.kind {
         case .name:
@@ -42,9 +42,9 @@ extension PyParser {
         }
     }
 
-    func numberNode(_ t: PythonToken) -> PyNode {
+    func numberNode(_ t: PythonToken) -> SyntaxNode {
         let text = t.text.contains("_") ? t.text.replacingOccurrences("_", "") : t.text
-        var kind = PyNodeKind.integer
+        var kind = SyntaxKind.integer
         let u = text.utf8
         if u.count > 1, u.first == UInt8(ascii: "0"), let second = u.dropFirst().first, "xXoObB".utf8.contains(second) {
             kind = .integer
@@ -53,10 +53,10 @@ extension PyParser {
         } else if u.contains(where: { $0 == UInt8(ascii: ".") || $0 | 0x20 == UInt8(ascii: "e") }) {
             kind = .float
         }
-        return PyNode(kind, text: text, range: SourceRange(start: t.start, end: t.end))
+        return SyntaxNode(kind, text: text, range: SourceRange(start: t.start, end: t.end))
     }
 
-    private mutating func parenthesised() throws -> PyNode {
+    private mutating func parenthesised() throws -> SyntaxNode {
         try enter()
         defer { leave() }
         let start = tok.start
@@ -88,7 +88,7 @@ extension PyParser {
         return Self.node(.tuple, nil, items, from: start, end: lastEnd)
     }
 
-    private mutating func listDisplay() throws -> PyNode {
+    private mutating func listDisplay() throws -> SyntaxNode {
         try enter()
         defer { leave() }
         let start = tok.start
@@ -110,7 +110,7 @@ extension PyParser {
         return Self.node(.list, nil, items, from: start, end: lastEnd)
     }
 
-    private mutating func braceDisplay() throws -> PyNode {
+    private mutating func braceDisplay() throws -> SyntaxNode {
         try enter()
         defer { leave() }
         let start = tok.start
@@ -131,7 +131,7 @@ extension PyParser {
                 try expect("}")
                 return Self.node(.dictComp, nil, [first, value] + comps, from: start, end: lastEnd)
             }
-            let pair = PyNode(
+            let pair = SyntaxNode(
                 .keyValue, children: [first, value], range: SourceRange(start: first.range.start, end: lastEnd))
             return try dictItems(start: start, first: pair)
         }
@@ -173,8 +173,8 @@ extension PyParser {
         return false
     }
 
-    private mutating func dictItems(start: SourceLocation, first: PyNode?) throws -> PyNode {
-        var items: [PyNode] = []
+    private mutating func dictItems(start: SourceLocation, first: SyntaxNode?) throws -> SyntaxNode {
+        var items: [SyntaxNode] = []
         if let first { items.append(first) } else { items.append(try dictItem()) }
         while accept(",") {
             if at("}") { break }
@@ -184,7 +184,7 @@ extension PyParser {
         return Self.node(.dict, nil, items, from: start, end: lastEnd)
     }
 
-    private mutating func dictItem() throws -> PyNode {
+    private mutating func dictItem() throws -> SyntaxNode {
         let s = tok.start
         if accept("**") { return Self.node(.doubleStarred, nil, [try binary(1)], from: s, end: lastEnd) }
         if patternMode && at("...") && (peek(1).is(",") || peek(1).is("}")) {
@@ -199,7 +199,7 @@ extension PyParser {
 
     var atComprehension: Bool { at("for") || (at("async") && peek(1).is("for")) }
 
-    func checkComprehensionElement(_ element: PyNode) throws {
+    func checkComprehensionElement(_ element: SyntaxNode) throws {
         if element.kind == .starred {
             throw error("iterable unpacking cannot be used in comprehension", at: element.range.start)
         }
@@ -207,8 +207,8 @@ extension PyParser {
 
     /// `([async] for targets in disjunction (if disjunction)*)+`. `python2List`: a Python 2 list
     /// comprehension, whose `in` may take an unparenthesised tuple (`[x for x in a, b]`).
-    mutating func comprehensions(python2List: Bool = false) throws -> [PyNode] {
-        var out: [PyNode] = []
+    mutating func comprehensions(python2List: Bool = false) throws -> [SyntaxNode] {
+        var out: [SyntaxNode] = []
         while atComprehension {
             let s = tok.start
             let isAsync = accept("async")
@@ -231,7 +231,7 @@ extension PyParser {
 
     /// `star_targets`: targets of `for`, comprehensions and `del`, parsed below comparisons so `in`
     /// is left alone.
-    mutating func targetList() throws -> PyNode {
+    mutating func targetList() throws -> SyntaxNode {
         let start = tok.start
         let first = try targetElement()
         guard at(",") else { return first }
@@ -243,7 +243,7 @@ extension PyParser {
         return Self.node(.tuple, nil, items, from: start, end: lastEnd)
     }
 
-    mutating func targetElement() throws -> PyNode {
+    mutating func targetElement() throws -> SyntaxNode {
         guard at("*") else { return try binary(1) }
         let s = tok.start
         advance()

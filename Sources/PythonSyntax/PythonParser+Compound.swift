@@ -1,10 +1,10 @@
 /// Compound statements: definitions, control flow, `with`, `try`, and blocks.
 extension PyParser {
     /// The indented (or same-line) body after a `:`.
-    mutating func block() throws -> PyNode {
+    mutating func block() throws -> SyntaxNode {
         try enter()
         defer { leave() }
-        var stmts: [PyNode] = []
+        var stmts: [SyntaxNode] = []
         if tok.kind == .newline {
             advance()
             guard tok.kind == .indent else {
@@ -21,16 +21,16 @@ extension PyParser {
         }
         let start = stmts.first?.range.start ?? tok.start
         let end = stmts.last?.range.end ?? start
-        return PyNode(.block, children: stmts, range: SourceRange(start: start, end: end))
+        return SyntaxNode(.block, children: stmts, range: SourceRange(start: start, end: end))
     }
 
     /// `: block`.
-    mutating func colonBlock() throws -> PyNode {
+    mutating func colonBlock() throws -> SyntaxNode {
         try expect(":")
         return try block()
     }
 
-    mutating func compoundStatement() throws -> PyNode {
+    mutating func compoundStatement() throws -> SyntaxNode {
         let start = tok.start
         switch tok.word {
         case "def": return try functionDef(decorators: emptyDecorators, start: start)
@@ -56,16 +56,16 @@ extension PyParser {
         }
     }
 
-    var emptyDecorators: PyNode { PyNode(.decorators, range: SourceRange(start: tok.start, end: tok.start)) }
+    var emptyDecorators: SyntaxNode { SyntaxNode(.decorators, range: SourceRange(start: tok.start, end: tok.start)) }
 
-    mutating func elseBlock() throws -> PyNode {
+    mutating func elseBlock() throws -> SyntaxNode {
         guard accept("else") else { return empty }
         return try colonBlock()
     }
 
-    mutating func decorated() throws -> PyNode {
+    mutating func decorated() throws -> SyntaxNode {
         let start = tok.start
-        var decorators: [PyNode] = []
+        var decorators: [SyntaxNode] = []
         while at("@") {
             let s = tok.start
             advance()
@@ -84,7 +84,7 @@ extension PyParser {
         throw error(expected: "'def' or 'class' after decorators")
     }
 
-    mutating func functionDef(decorators: PyNode, start: SourceLocation, isAsync: Bool = false) throws -> PyNode {
+    mutating func functionDef(decorators: SyntaxNode, start: SourceLocation, isAsync: Bool = false) throws -> SyntaxNode {
         try expect("def")
         let name = try expectName()
         let tparams = try typeParams()
@@ -103,12 +103,12 @@ extension PyParser {
             end: lastEnd)
     }
 
-    mutating func classDef(decorators: PyNode, start: SourceLocation) throws -> PyNode {
+    mutating func classDef(decorators: SyntaxNode, start: SourceLocation) throws -> SyntaxNode {
         try expect("class")
         let name = try expectName()
         let tparams = try typeParams()
         let argStart = tok.start
-        var args = PyNode(.arguments, range: SourceRange(start: argStart, end: argStart))
+        var args = SyntaxNode(.arguments, range: SourceRange(start: argStart, end: argStart))
         if accept("(") {
             args = Self.node(.arguments, nil, try callArguments(inClass: true), from: argStart, end: lastEnd)
         }
@@ -117,8 +117,8 @@ extension PyParser {
     }
 
     /// `if`/`elif` chains are built iteratively so long chains do not recurse.
-    mutating func ifStatement() throws -> PyNode {
-        var clauses: [(start: SourceLocation, test: PyNode, body: PyNode)] = []
+    mutating func ifStatement() throws -> SyntaxNode {
+        var clauses: [(start: SourceLocation, test: SyntaxNode, body: SyntaxNode)] = []
         let savedLinks = chainLinks
         defer { chainLinks = savedLinks }
         repeat {
@@ -132,14 +132,14 @@ extension PyParser {
         var orelse = try elseBlock()
         for clause in clauses.reversed() {
             let end = orelse.isEmpty ? clause.body.range.end : orelse.range.end
-            let n = PyNode(
+            let n = SyntaxNode(
                 .if, children: [clause.test, clause.body, orelse], range: SourceRange(start: clause.start, end: end))
-            orelse = PyNode(.block, children: [n], range: n.range)
+            orelse = SyntaxNode(.block, children: [n], range: n.range)
         }
         return orelse.children[0]
     }
 
-    mutating func forStatement(start: SourceLocation, isAsync: Bool) throws -> PyNode {
+    mutating func forStatement(start: SourceLocation, isAsync: Bool) throws -> SyntaxNode {
         try expect("for")
         let target = try targetList()
         try checkTarget(target, .loop)
@@ -150,7 +150,7 @@ extension PyParser {
             isAsync ? .asyncFor : .for, nil, [target, iter, body, try elseBlock()], from: start, end: lastEnd)
     }
 
-    mutating func tryStatement() throws -> PyNode {
+    mutating func tryStatement() throws -> SyntaxNode {
         let start = tok.start
         advance()
         let body = try colonBlock()
@@ -166,7 +166,7 @@ extension PyParser {
             star = isStar
             var type = empty
             var name: String?
-            var targetUnpacking: PyNode?
+            var targetUnpacking: SyntaxNode?
             if !at(":") {
                 type = try expression()
                 if at(",") {
@@ -180,8 +180,8 @@ extension PyParser {
                             let target = try targetElement()
                             try checkTarget(target, .assign)
                             name = ".exception"
-                            targetUnpacking = PyNode(
-                                .assign, children: [target, PyNode(.name, text: ".exception", range: target.range)],
+                            targetUnpacking = SyntaxNode(
+                                .assign, children: [target, SyntaxNode(.name, text: ".exception", range: target.range)],
                                 range: target.range)
                         }
                     } else {
@@ -219,9 +219,9 @@ extension PyParser {
         return Self.node(star == true ? .tryStar : .try, nil, children, from: start, end: lastEnd)
     }
 
-    mutating func withStatement(start: SourceLocation, isAsync: Bool) throws -> PyNode {
+    mutating func withStatement(start: SourceLocation, isAsync: Bool) throws -> SyntaxNode {
         try expect("with")
-        var items: [PyNode] = []
+        var items: [SyntaxNode] = []
         if at("(") {
             // Parenthesised context managers; a parenthesised expression is re-read below if not.
             let save = p
@@ -247,7 +247,7 @@ extension PyParser {
         return Self.node(isAsync ? .asyncWith : .with, nil, items + [body], from: start, end: lastEnd)
     }
 
-    private mutating func withItem() throws -> PyNode {
+    private mutating func withItem() throws -> SyntaxNode {
         let s = tok.start
         let ctx = try expression()
         var target = empty

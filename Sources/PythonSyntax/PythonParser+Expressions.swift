@@ -34,7 +34,7 @@ extension PyParser {
     }
 
     /// `star_expressions`: an expression or an unparenthesised tuple, elements may be starred.
-    mutating func starExpressions() throws -> PyNode {
+    mutating func starExpressions() throws -> SyntaxNode {
         let start = tok.start
         let first = try starExpression()
         guard at(",") else { return first }
@@ -46,7 +46,7 @@ extension PyParser {
         return Self.node(.tuple, nil, items, from: start, end: lastEnd)
     }
 
-    mutating func starExpression() throws -> PyNode {
+    mutating func starExpression() throws -> SyntaxNode {
         guard at("*") else { return try expression() }
         let s = tok.start
         advance()
@@ -54,7 +54,7 @@ extension PyParser {
     }
 
     /// `star_named_expression`: `*x` or a possibly-walrus expression (list/set/tuple elements).
-    mutating func starNamedExpression() throws -> PyNode {
+    mutating func starNamedExpression() throws -> SyntaxNode {
         guard at("*") else { return try namedExpression() }
         let s = tok.start
         advance()
@@ -62,7 +62,7 @@ extension PyParser {
     }
 
     /// `x := value` or an expression.
-    mutating func namedExpression() throws -> PyNode {
+    mutating func namedExpression() throws -> SyntaxNode {
         guard tok.kind == .name && peek(1).is(":=") else { return try expression() }
         let s = tok.start
         let name = Self.node(.name, try expectName(), from: s, end: lastEnd)
@@ -72,7 +72,7 @@ extension PyParser {
     }
 
     /// `expression`: lambda, conditional expression, or a disjunction.
-    mutating func expression() throws -> PyNode {
+    mutating func expression() throws -> SyntaxNode {
         if at("lambda") { return try lambda() }
         let start = tok.start
         let body = try disjunction()
@@ -88,7 +88,7 @@ extension PyParser {
         return Self.node(.ifExp, nil, [body, test, orelse], from: start, end: lastEnd)
     }
 
-    mutating func lambda() throws -> PyNode {
+    mutating func lambda() throws -> SyntaxNode {
         try enter()
         defer { leave() }
         let start = tok.start
@@ -102,7 +102,7 @@ extension PyParser {
         return Self.node(.lambda, nil, [params, body], from: start, end: lastEnd)
     }
 
-    mutating func disjunction() throws -> PyNode {
+    mutating func disjunction() throws -> SyntaxNode {
         let start = tok.start
         let first = try conjunction()
         guard at("or") else { return first }
@@ -111,7 +111,7 @@ extension PyParser {
         return Self.node(.boolOp, "or", items, from: start, end: lastEnd)
     }
 
-    mutating func conjunction() throws -> PyNode {
+    mutating func conjunction() throws -> SyntaxNode {
         let start = tok.start
         let first = try inversion()
         guard at("and") else { return first }
@@ -120,7 +120,7 @@ extension PyParser {
         return Self.node(.boolOp, "and", items, from: start, end: lastEnd)
     }
 
-    mutating func inversion() throws -> PyNode {
+    mutating func inversion() throws -> SyntaxNode {
         guard at("not") else { return try comparison() }
         try enter()
         defer { leave() }
@@ -129,7 +129,7 @@ extension PyParser {
         return Self.node(.unaryOp, "not", [try inversion()], from: start, end: lastEnd)
     }
 
-    mutating func comparison() throws -> PyNode {
+    mutating func comparison() throws -> SyntaxNode {
         let start = tok.start
         let left = try binary(1)
         var ops: [String] = []
@@ -165,7 +165,7 @@ extension PyParser {
     }
 
     /// Precedence climbing over `| ^ & << >> + - * / // % @`.
-    mutating func binary(_ minPrecedence: Int) throws -> PyNode {
+    mutating func binary(_ minPrecedence: Int) throws -> SyntaxNode {
         let start = tok.start
         let savedLinks = chainLinks
         defer { chainLinks = savedLinks }
@@ -181,7 +181,7 @@ extension PyParser {
     }
 
     /// Unary `+ - ~`, which bind looser than `**` on their right (`-x**2` is `-(x**2)`).
-    mutating func factor() throws -> PyNode {
+    mutating func factor() throws -> SyntaxNode {
         let t = tok
         guard t.kind == .op, t.text == "-" || t.text == "+" || t.text == "~" else { return try power() }
         try enter()
@@ -191,7 +191,7 @@ extension PyParser {
     }
 
     /// `await_primary ['**' factor]`, right-associative through `factor`.
-    mutating func power() throws -> PyNode {
+    mutating func power() throws -> SyntaxNode {
         let start = tok.start
         let base = try awaitPrimary()
         guard at("**") else { return base }
@@ -202,7 +202,7 @@ extension PyParser {
         return Self.node(.binOp, "**", [base, exponent], from: start, end: lastEnd)
     }
 
-    mutating func awaitPrimary() throws -> PyNode {
+    mutating func awaitPrimary() throws -> SyntaxNode {
         guard at("await") && !python2 else { return try primary() }
         let start = tok.start
         advance()
@@ -210,7 +210,7 @@ extension PyParser {
     }
 
     /// An atom followed by `.name`, `(args)` and `[index]` trailers.
-    mutating func primary() throws -> PyNode {
+    mutating func primary() throws -> SyntaxNode {
         let start = tok.start
         let savedLinks = chainLinks
         defer { chainLinks = savedLinks }
@@ -237,7 +237,7 @@ extension PyParser {
     }
 
     /// `yield [star_expressions]` or `yield from expression`.
-    mutating func yieldExpression() throws -> PyNode {
+    mutating func yieldExpression() throws -> SyntaxNode {
         let start = tok.start
         try expect("yield")
         if accept("from") { return Self.node(.yieldFrom, nil, [try expression()], from: start, end: lastEnd) }
@@ -246,7 +246,7 @@ extension PyParser {
     }
 
     /// The inside of `[...]` after a primary: an index, a slice, or a tuple of them.
-    mutating func subscriptIndex() throws -> PyNode {
+    mutating func subscriptIndex() throws -> SyntaxNode {
         try enter()
         defer { leave() }
         let start = tok.start
@@ -267,7 +267,7 @@ extension PyParser {
         return index
     }
 
-    private mutating func sliceItem() throws -> PyNode {
+    private mutating func sliceItem() throws -> SyntaxNode {
         let start = tok.start
         var lower = empty
         if !at(":") {

@@ -1,11 +1,11 @@
 /// The `match` statement (PEP 634). `match` is a soft keyword: the header is tried first and the
 /// line is re-read as an ordinary statement when it is not a match header.
 extension PyParser {
-    mutating func matchStatementIfPresent() throws -> PyNode? {
+    mutating func matchStatementIfPresent() throws -> SyntaxNode? {
         let save = p
         let saveDepth = depth
         let start = tok.start
-        var subject: PyNode
+        var subject: SyntaxNode
         do {
             advance()
             let s = tok.start
@@ -39,7 +39,7 @@ extension PyParser {
         return Self.node(.match, nil, children, from: start, end: lastEnd)
     }
 
-    private mutating func caseBlock() throws -> PyNode {
+    private mutating func caseBlock() throws -> SyntaxNode {
         let start = tok.start
         advance()
         let s = tok.start
@@ -60,14 +60,14 @@ extension PyParser {
         return Self.node(.matchCase, nil, [pattern, guardExpr, body], from: start, end: lastEnd)
     }
 
-    private mutating func starPattern() throws -> PyNode {
+    private mutating func starPattern() throws -> SyntaxNode {
         let s = tok.start
         guard accept("*") else { return try asPattern() }
         let name = try expectName()
         return Self.node(.matchStar, name, from: s, end: lastEnd)
     }
 
-    private mutating func asPattern() throws -> PyNode {
+    private mutating func asPattern() throws -> SyntaxNode {
         let s = tok.start
         let alternatives = try orPattern()
         guard accept("as") else { return alternatives }
@@ -76,7 +76,7 @@ extension PyParser {
         return Self.node(.matchAs, name, [alternatives], from: s, end: lastEnd)
     }
 
-    private mutating func orPattern() throws -> PyNode {
+    private mutating func orPattern() throws -> SyntaxNode {
         let s = tok.start
         let first = try closedPattern()
         guard at("|") else { return first }
@@ -85,7 +85,7 @@ extension PyParser {
         return Self.node(.matchOr, nil, items, from: s, end: lastEnd)
     }
 
-    private mutating func closedPattern() throws -> PyNode {
+    private mutating func closedPattern() throws -> SyntaxNode {
         try enter()
         defer { leave() }
         let s = tok.start
@@ -136,7 +136,7 @@ extension PyParser {
                 return Self.node(.matchSequence, nil, items, from: s, end: lastEnd)
             case "[":
                 advance()
-                var items: [PyNode] = []
+                var items: [SyntaxNode] = []
                 while !at("]") {
                     items.append(try starPattern())
                     if !accept(",") { break }
@@ -155,7 +155,7 @@ extension PyParser {
     }
 
     /// `-1`, `1.5`, `1+2j`, `-1-2j`.
-    private mutating func signedNumber() throws -> PyNode {
+    private mutating func signedNumber() throws -> SyntaxNode {
         let s = tok.start
         let negative = accept("-")
         guard tok.kind == .number else { throw error(expected: "a number") }
@@ -174,10 +174,10 @@ extension PyParser {
         return value
     }
 
-    private mutating func mappingPattern() throws -> PyNode {
+    private mutating func mappingPattern() throws -> SyntaxNode {
         let s = tok.start
         advance()
-        var items: [PyNode] = []
+        var items: [SyntaxNode] = []
         var sawRest = false
         while !at("}") {
             let k = tok.start
@@ -186,7 +186,7 @@ extension PyParser {
                 items.append(Self.node(.matchRest, try expectName(), from: k, end: lastEnd))
                 sawRest = true
             } else {
-                let key: PyNode
+                let key: SyntaxNode
                 switch tok.kind {
                 case .string: key = try strings()
                 case .number: key = try signedNumber()
@@ -217,7 +217,7 @@ extension PyParser {
         return Self.node(.matchMapping, nil, items, from: s, end: lastEnd)
     }
 
-    private mutating func classPattern(_ cls: PyNode, from s: SourceLocation) throws -> PyNode {
+    private mutating func classPattern(_ cls: SyntaxNode, from s: SourceLocation) throws -> SyntaxNode {
         advance()
         var children = [cls]
         var sawKeyword = false

@@ -2,7 +2,7 @@
 /// same, so rules and dataflow read them unchanged. The node ranges are the Python 2 source's.
 extension PyParser {
     /// `print [>>f,] [x, y[,]]` as `print(x, y, file=f)`; `exec code [in g[, l]]` as `exec(code, g, l)`.
-    mutating func python2PrintOrExec() throws -> PyNode {
+    mutating func python2PrintOrExec() throws -> SyntaxNode {
         // `print(x, file=f)` in a Python 2 file (or one of Python 3.6 names): read as Python 3 when
         // that reads the whole statement as one call of print.
         if at("print") && peek(1).is("(") {
@@ -18,7 +18,7 @@ extension PyParser {
         let head = tok
         advance()
         let callee = Self.node(.name, head.text, from: head.start, end: head.end)
-        var arguments: [PyNode] = []
+        var arguments: [SyntaxNode] = []
         if head.text == "exec" {
             // `expr`, not `test`: `in` belongs to the statement, not to a comparison.
             let code = try binary(1)
@@ -35,7 +35,7 @@ extension PyParser {
                 arguments.append(Self.node(.keyword, "file", [destination], from: s, end: lastEnd))
                 if !accept(",") { return try python2Call(callee, arguments, from: start) }
             }
-            var values: [PyNode] = []
+            var values: [SyntaxNode] = []
             var trailingComma = false
             while startsExpression {
                 values.append(try expression())
@@ -52,14 +52,14 @@ extension PyParser {
         return try python2Call(callee, arguments, from: start)
     }
 
-    private mutating func python2Call(_ callee: PyNode, _ arguments: [PyNode], from start: SourceLocation) throws -> PyNode {
+    private mutating func python2Call(_ callee: SyntaxNode, _ arguments: [SyntaxNode], from start: SourceLocation) throws -> SyntaxNode {
         let call = Self.node(.call, nil, [callee] + arguments, from: start, end: lastEnd)
         return Self.node(.exprStmt, nil, [call], from: start, end: lastEnd)
     }
 
     /// `raise E, V[, tb]` after `E`: `raise E(V)` (a tuple `V` is the arguments); the traceback is
     /// dropped, it adds no meaning a rule reads.
-    mutating func python2RaiseArguments(_ exception: PyNode) throws -> PyNode {
+    mutating func python2RaiseArguments(_ exception: SyntaxNode) throws -> SyntaxNode {
         try expect(",")
         let value = try expression()
         if accept(",") { _ = try expression() }
@@ -68,7 +68,7 @@ extension PyParser {
     }
 
     /// `` `x, y` `` as `repr((x, y))`.
-    mutating func python2Backticks() throws -> PyNode {
+    mutating func python2Backticks() throws -> SyntaxNode {
         try enter()
         defer { leave() }
         let open = tok
@@ -82,22 +82,22 @@ extension PyParser {
 
     /// A tuple parameter `(a, (b, c))`: a parameter named `.N` (N its position, as CPython 2
     /// named it) and, for the function's body, the assignment `(a, (b, c)) = .N`.
-    mutating func python2TupleParameter(position: Int) throws -> PyNode {
+    mutating func python2TupleParameter(position: Int) throws -> SyntaxNode {
         let start = tok.start
         let target = try python2ParameterTuple()
         let name = ".\(position)"
-        let value = PyNode(.name, text: name, range: target.range)
-        tupleParameterUnpacking.append(PyNode(.assign, children: [target, value], range: target.range))
+        let value = SyntaxNode(.name, text: name, range: target.range)
+        tupleParameterUnpacking.append(SyntaxNode(.assign, children: [target, value], range: target.range))
         let defaultValue = accept("=") ? try expression() : empty
         return Self.node(.parameter, name, [empty, defaultValue], from: start, end: lastEnd)
     }
 
-    private mutating func python2ParameterTuple() throws -> PyNode {
+    private mutating func python2ParameterTuple() throws -> SyntaxNode {
         try enter()
         defer { leave() }
         let start = tok.start
         try expect("(")
-        var items: [PyNode] = []
+        var items: [SyntaxNode] = []
         repeat {
             if at(")") { break }
             if at("(") {

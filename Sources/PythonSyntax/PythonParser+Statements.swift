@@ -5,7 +5,7 @@ extension PyParser {
     ]
 
     /// Parses one logical line or compound statement, appending the statement(s) it holds.
-    mutating func statement(into out: inout [PyNode]) throws {
+    mutating func statement(into out: inout [SyntaxNode]) throws {
         if tok.kind == .name {
             switch tok.word {
             case "def", "class", "if", "while", "for", "try", "with":
@@ -30,7 +30,7 @@ extension PyParser {
     }
 
     /// `simple (';' simple)* [';'] NEWLINE`.
-    mutating func simpleStatements(into out: inout [PyNode]) throws {
+    mutating func simpleStatements(into out: inout [SyntaxNode]) throws {
         out.append(try simpleStatement())
         while accept(";") {
             if tok.kind == .newline || tok.kind == .end { break }
@@ -40,7 +40,7 @@ extension PyParser {
         advance()
     }
 
-    mutating func simpleStatement() throws -> PyNode {
+    mutating func simpleStatement() throws -> SyntaxNode {
         let start = tok.start
         if tok.kind == .name {
             switch tok.word {
@@ -74,9 +74,9 @@ extension PyParser {
                 }
                 return Self.node(.raise, nil, [exc, cause], from: start, end: lastEnd)
             case "global", "nonlocal":
-                let kind: PyNodeKind = tok.text == "global" ? .global : .nonlocal
+                let kind: SyntaxKind = tok.text == "global" ? .global : .nonlocal
                 advance()
-                var names: [PyNode] = []
+                var names: [SyntaxNode] = []
                 repeat {
                     let s = tok.start
                     names.append(Self.node(.name, try expectName(), from: s, end: lastEnd))
@@ -84,7 +84,7 @@ extension PyParser {
                 return Self.node(kind, nil, names, from: start, end: lastEnd)
             case "del":
                 advance()
-                var targets: [PyNode] = []
+                var targets: [SyntaxNode] = []
                 repeat {
                     if !startsExpression { break }
                     let t = try targetElement()
@@ -131,7 +131,7 @@ extension PyParser {
         return try expressionStatement()
     }
 
-    mutating func expressionStatement() throws -> PyNode {
+    mutating func expressionStatement() throws -> SyntaxNode {
         let start = tok.start
         let first = at("yield") ? try yieldExpression() : try starExpressions()
         if at("=") {
@@ -160,10 +160,10 @@ extension PyParser {
         return Self.node(.exprStmt, nil, [first], from: start, end: lastEnd)
     }
 
-    mutating func importStatement() throws -> PyNode {
+    mutating func importStatement() throws -> SyntaxNode {
         let start = tok.start
         advance()
-        var aliases: [PyNode] = []
+        var aliases: [SyntaxNode] = []
         repeat {
             let s = tok.start
             var name = try expectName()
@@ -173,7 +173,7 @@ extension PyParser {
         return Self.node(.import, nil, aliases, from: start, end: lastEnd)
     }
 
-    private mutating func aliasTail(_ name: String, from s: SourceLocation) throws -> PyNode {
+    private mutating func aliasTail(_ name: String, from s: SourceLocation) throws -> SyntaxNode {
         if accept("as") {
             let a = tok.start
             let asName = Self.node(.name, try expectName(), from: a, end: lastEnd)
@@ -182,7 +182,7 @@ extension PyParser {
         return Self.node(.alias, name, from: s, end: lastEnd)
     }
 
-    mutating func importFrom() throws -> PyNode {
+    mutating func importFrom() throws -> SyntaxNode {
         let start = tok.start
         advance()
         var module = ""
@@ -196,7 +196,7 @@ extension PyParser {
         }
         try expect("import")
         let future = module == "__future__"
-        var aliases: [PyNode] = []
+        var aliases: [SyntaxNode] = []
         if at("*") {
             let s = tok.start
             advance()
@@ -215,7 +215,7 @@ extension PyParser {
         return Self.node(.importFrom, module, aliases, from: start, end: lastEnd)
     }
 
-    mutating func typeAlias() throws -> PyNode {
+    mutating func typeAlias() throws -> SyntaxNode {
         let start = tok.start
         advance()
         let nameStart = tok.start
@@ -227,11 +227,11 @@ extension PyParser {
         return Self.node(.typeAlias, name, [nameNode, params, value], from: start, end: lastEnd)
     }
 
-    /// `[T: bound, *Ts, **P]` or an empty ``PyNodeKind/typeParams`` when there is no bracket.
-    mutating func typeParams() throws -> PyNode {
+    /// `[T: bound, *Ts, **P]` or an empty ``SyntaxKind/typeParams`` when there is no bracket.
+    mutating func typeParams() throws -> SyntaxNode {
         let start = tok.start
-        guard accept("[") else { return PyNode(.typeParams, range: SourceRange(start: start, end: start)) }
-        var params: [PyNode] = []
+        guard accept("[") else { return SyntaxNode(.typeParams, range: SourceRange(start: start, end: start)) }
+        var params: [SyntaxNode] = []
         repeat {
             if at("]") { break }
             let s = tok.start

@@ -2,11 +2,11 @@ import SourcePositions
 
 /// String literals: implicit concatenation, escapes, bytes, and f-strings.
 extension PyParser {
-    /// One or more adjacent string tokens as a ``PyNodeKind/string``, ``PyNodeKind/bytes`` or
-    /// ``PyNodeKind/joinedStr`` node.
-    mutating func strings() throws -> PyNode {
+    /// One or more adjacent string tokens as a ``SyntaxKind/string``, ``SyntaxKind/bytes`` or
+    /// ``SyntaxKind/joinedStr`` node.
+    mutating func strings() throws -> SyntaxNode {
         let start = tok.start
-        var pieces: [PyNode] = []
+        var pieces: [SyntaxNode] = []
         var anyFormatted = false
         var sawBytes = false
         var sawText = false
@@ -49,7 +49,7 @@ extension PyParser {
                 } catch {
                     throw escapeError(error, lines: FStringLines(token: t, bytes: b))
                 }
-                pieces.append(PyNode(prefix.bytes ? .bytes : .string, text: value, range: range))
+                pieces.append(SyntaxNode(prefix.bytes ? .bytes : .string, text: value, range: range))
             }
         }
         let raw = String(decoding: b[start.offset..<lastEnd.offset], as: UTF8.self)
@@ -62,8 +62,8 @@ extension PyParser {
     }
 
     /// Joins adjacent literal pieces and drops empty ones, as CPython's AST does.
-    private func merge(_ pieces: [PyNode]) -> [PyNode] {
-        var out: [PyNode] = []
+    private func merge(_ pieces: [SyntaxNode]) -> [SyntaxNode] {
+        var out: [SyntaxNode] = []
         for piece in pieces {
             if piece.kind == .string {
                 if piece.text?.isEmpty ?? true { continue }
@@ -86,8 +86,8 @@ extension PyParser {
         self.error(f.message, f.code, at: lines.location(f.offset))
     }
 
-    private func fStringPieces(_ parts: [FStringScanner.Part], raw: Bool, lines: FStringLines) throws -> [PyNode] {
-        var out: [PyNode] = []
+    private func fStringPieces(_ parts: [FStringScanner.Part], raw: Bool, lines: FStringLines) throws -> [SyntaxNode] {
+        var out: [SyntaxNode] = []
         for part in parts {
             switch part {
             case .literal(let s, let e):
@@ -99,14 +99,14 @@ extension PyParser {
                     throw escapeError(error, lines: lines)
                 }
                 out.append(
-                    PyNode(
+                    SyntaxNode(
                         .string, text: text,
                         range: SourceRange(start: lines.location(s), end: lines.location(e))))
             case .field(let f):
                 if let debugEnd = f.debugEnd {
                     let text = String(decoding: b[f.exprStart..<debugEnd], as: UTF8.self)
                     out.append(
-                        PyNode(
+                        SyntaxNode(
                             .string, text: text,
                             range: SourceRange(
                                 start: lines.location(f.exprStart), end: lines.location(debugEnd))))
@@ -117,7 +117,7 @@ extension PyParser {
         return out
     }
 
-    private func formattedValue(_ f: FStringScanner.Field, raw: Bool, lines: FStringLines) throws -> PyNode {
+    private func formattedValue(_ f: FStringScanner.Field, raw: Bool, lines: FStringLines) throws -> SyntaxNode {
         let exprLoc = lines.location(f.exprStart)
         var lexer = PythonLexer(
             bytes: b, file: file, allowMetavariables: patternMode, start: f.exprStart, limit: f.exprEnd,
@@ -141,14 +141,14 @@ extension PyParser {
             conversion = "r"
         }
         let end = lines.location(f.end)
-        var spec = PyNode(.empty, range: SourceRange(start: end, end: end))
+        var spec = SyntaxNode(.empty, range: SourceRange(start: end, end: end))
         if let specParts = f.spec {
             let pieces = merge(try fStringPieces(specParts, raw: raw, lines: lines))
             let s = pieces.first?.range.start ?? end
             let e = pieces.last?.range.end ?? end
-            spec = PyNode(.joinedStr, children: pieces, range: SourceRange(start: s, end: e))
+            spec = SyntaxNode(.joinedStr, children: pieces, range: SourceRange(start: s, end: e))
         }
-        return PyNode(
+        return SyntaxNode(
             .formattedValue, text: conversion, children: [value, spec],
             range: SourceRange(start: lines.location(f.start), end: end))
     }

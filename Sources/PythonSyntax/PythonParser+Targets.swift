@@ -14,7 +14,7 @@ extension PyParser {
         }
     }
 
-    func checkTarget(_ n: PyNode, _ ctx: TargetContext) throws {
+    func checkTarget(_ n: SyntaxNode, _ ctx: TargetContext) throws {
         switch n.kind {
         case .name, .attribute, .subscript:
             return
@@ -39,7 +39,7 @@ extension PyParser {
     }
 
     /// CPython's wording for an expression kind in target errors.
-    static func describe(_ n: PyNode) -> String {
+    static func describe(_ n: SyntaxNode) -> String {
         switch n.kind {
         case .call: return "function call"
         case .string, .bytes, .integer, .float, .imaginary, .ellipsis: return "literal"

@@ -1,7 +1,9 @@
+import Support
+
 /// A parsed Python file: the tree and the comments beside it.
 public struct PythonModule: Sendable, Hashable {
-    /// The ``PyNodeKind/module`` node.
-    public var root: PyNode
+    /// The ``SyntaxKind/module`` node.
+    public var root: SyntaxNode
     /// Every `#` comment in source order (the suppression engine reads these).
     public var comments: [PyComment]
     /// The file name given to the parser (used in error messages and findings).
@@ -50,9 +52,9 @@ public enum PythonParser {
     ///
     /// Metavariables `$X` and `$...X` are identifiers and `...` stands anywhere an expression,
     /// argument, parameter or statement may. A lone expression statement is returned as the expression
-    /// itself; a single statement as that statement; several as a ``PyNodeKind/module``.
+    /// itself; a single statement as that statement; several as a ``SyntaxKind/module``.
     /// - Throws: ``PythonSyntaxError`` naming `<pattern>` as the file.
-    public static func parsePattern(_ pattern: String) throws -> PyNode {
+    public static func parsePattern(_ pattern: String) throws -> SyntaxNode {
         let module = try parse(bytes: dedent(pattern), fileName: "<pattern>", pattern: true)
         let statements = module.root.children
         if statements.count == 1 {
@@ -70,7 +72,7 @@ public enum PythonParser {
     static func parse(
         bytes: [UInt8], fileName: String, pattern: Bool, dialect: PythonDialect = .python3
     ) throws -> PythonModule {
-        try PyLargeStack.run {
+        try LargeStack.run {
             try parseOnCurrentThread(bytes: bytes, fileName: fileName, pattern: pattern, dialect: dialect)
         }
     }
@@ -90,7 +92,7 @@ public enum PythonParser {
         }
     }
 
-    /// Parses on the calling thread, for a caller already on a `PyLargeStack` thread (deep
+    /// Parses on the calling thread, for a caller already on a `LargeStack` thread (deep
     /// nesting recurses deeply). `pattern` accepts rule-pattern syntax (`...`, `$X`).
     public static func parseOnCurrentThread(
         bytes: [UInt8], fileName: String, pattern: Bool, dialect: PythonDialect = .python3
@@ -127,7 +129,7 @@ struct PyParser {
     /// `from __future__ import print_function` was seen: `print` is a name again.
     var printIsFunction = false
     /// Tuple parameters of the `def` being parsed, as `(a, b) = .0` assignments for its body.
-    var tupleParameterUnpacking: [PyNode] = []
+    var tupleParameterUnpacking: [SyntaxNode] = []
     var p = 0
     var depth = 0
     /// Links of left-nested chains (`a+b+c`, `a.b.c()`, `elif`) open on the current path; they deepen
@@ -205,14 +207,14 @@ struct PyParser {
     /// Builds a node ending at `end` (pass `lastEnd` last: arguments are evaluated left to right,
     /// so it is read after the children were parsed; a method on `self` would see a stale copy).
     @inline(__always) static func node(
-        _ kind: PyNodeKind, _ text: String? = nil, _ children: [PyNode] = [], from start: SourceLocation,
+        _ kind: SyntaxKind, _ text: String? = nil, _ children: [SyntaxNode] = [], from start: SourceLocation,
         raw: String? = nil, end: SourceLocation
-    ) -> PyNode {
-        PyNode(kind, text: text, children: children, range: SourceRange(start: start, end: end), raw: raw)
+    ) -> SyntaxNode {
+        SyntaxNode(kind, text: text, children: children, range: SourceRange(start: start, end: end), raw: raw)
     }
 
-    /// A zero-width ``PyNodeKind/empty`` at the current token.
-    var empty: PyNode { PyNode(.empty, range: SourceRange(start: tok.start, end: tok.start)) }
+    /// A zero-width ``SyntaxKind/empty`` at the current token.
+    var empty: SyntaxNode { SyntaxNode(.empty, range: SourceRange(start: tok.start, end: tok.start)) }
 
     // MARK: Errors and depth
 
@@ -277,9 +279,9 @@ struct PyParser {
 
     // MARK: File
 
-    mutating func parseFile() throws -> PyNode {
+    mutating func parseFile() throws -> SyntaxNode {
         let start = tok.start
-        var stmts: [PyNode] = []
+        var stmts: [SyntaxNode] = []
         while tok.kind != .end {
             if tok.kind == .newline {
                 advance()
@@ -288,6 +290,6 @@ struct PyParser {
             if tok.kind == .indent { throw error("unexpected indent", .indentation) }
             try statement(into: &stmts)
         }
-        return PyNode(.module, children: stmts, range: SourceRange(start: start, end: tok.end))
+        return SyntaxNode(.module, children: stmts, range: SourceRange(start: start, end: tok.end))
     }
 }

@@ -7,8 +7,8 @@ import TestSupport
 /// `DefinitionIndex` answers as the tree's own descent (`enclosingDefinitions(containing:)`) does,
 /// at the start of every node of real files (Bandit's examples, Semgrep's Python rule tests).
 @Suite struct DefinitionIndexTests {
-    private static func nodes(of root: PyNode) -> [PyNode] {
-        var out: [PyNode] = []
+    private static func nodes(of root: SyntaxNode) -> [SyntaxNode] {
+        var out: [SyntaxNode] = []
         var stack = [root]
         while let node = stack.popLast() {
             out.append(node)

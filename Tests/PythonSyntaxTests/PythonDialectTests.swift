@@ -1,3 +1,4 @@
+import Support
 import Testing
 
 @testable import PythonSyntax
@@ -7,7 +8,7 @@ import Testing
 @Suite("Python 2 dialect")
 struct PythonDialectTests {
     static func python2(_ source: String) throws -> PythonModule {
-        try PyLargeStack.run {
+        try LargeStack.run {
             try PythonParser.parseAnyDialectOnCurrentThread(bytes: Array(source.utf8), fileName: "old.py")
         }
     }

@@ -5,7 +5,7 @@ import Testing
 import TestSupport
 
 /// The small API the rule engine uses: walks, dotted names, enclosing functions, normalised source.
-@Suite("PyNode API")
+@Suite("SyntaxNode API")
 struct PythonNodeAPITests {
     static let source = """
         import os
@@ -55,8 +55,8 @@ struct PythonNodeAPITests {
         #expect(call.keywordArgument("shell")?.kind == .true)
         #expect(call.keywordArgument("timeout") == nil)
         #expect(try PythonParser.parsePattern("x").keywordArgument("shell") == nil)
-        #expect(PyNodeKind.assign.isStatement && PyNodeKind.match.isStatement)
-        #expect(!PyNodeKind.call.isStatement && !PyNodeKind.block.isStatement)
+        #expect(SyntaxKind.assign.isStatement && SyntaxKind.match.isStatement)
+        #expect(!SyntaxKind.call.isStatement && !SyntaxKind.block.isStatement)
     }
 
     @Test("enclosing function of a position, qualified by classes and outer functions")

@@ -154,8 +154,8 @@ struct PrefilterTests {
     }
 
     /// Every pattern tree of the shipped rules, search and taint.
-    static func shippedPatterns() throws -> [PyNode] {
-        var out: [PyNode] = []
+    static func shippedPatterns() throws -> [SyntaxNode] {
+        var out: [SyntaxNode] = []
         func collect(_ formula: PatternFormula) {
             switch formula {
             case .pattern(let pattern): out.append(pattern.tree)

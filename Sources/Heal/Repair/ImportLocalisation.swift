@@ -45,7 +45,7 @@ public enum ImportLocalisation {
 
         // The failing tests' own names, then the project modules reached through imports.
         var used = Set<String>()
-        var parsed: [String: PyNode] = [:]
+        var parsed: [String: SyntaxNode] = [:]
         var queue = testFunctions.keys.sorted()
         for frame in frames where !queue.contains(frame.file) { queue.append(frame.file) }
         var seen = Set(queue)
@@ -75,7 +75,7 @@ public enum ImportLocalisation {
         let modules = parsed.keys.filter { !RegressionGuard.isTestFile($0) }.sorted()
 
         // Functions the used names reach, then the names those functions use, until none is new.
-        var definitions: [(file: String, function: PyNode)] = []
+        var definitions: [(file: String, function: SyntaxNode)] = []
         for file in modules {
             parsed[file]?.walk { node in
                 if node.kind == .functionDef || node.kind == .asyncFunctionDef { definitions.append((file, node)) }
@@ -122,8 +122,8 @@ public enum ImportLocalisation {
 
     /// The identifiers and attribute names used in `root`: in the functions named `functions`
     /// when it defines any of them (a name `""` stands for the whole file), else in all of it.
-    static func names(in root: PyNode, functions: Set<String> = [""]) -> Set<String> {
-        var scopes: [PyNode] = []
+    static func names(in root: SyntaxNode, functions: Set<String> = [""]) -> Set<String> {
+        var scopes: [SyntaxNode] = []
         if !functions.contains("") {
             root.walk { node in
                 if node.kind == .functionDef || node.kind == .asyncFunctionDef, let name = node.text, functions.contains(name) {
@@ -145,7 +145,7 @@ public enum ImportLocalisation {
 
     /// The first line of every statement in `block` and the blocks nested in it (a compound
     /// statement's header: `if`, `while`, `for`), nested definitions included.
-    static func statementLines(in block: PyNode?) -> [Int] {
+    static func statementLines(in block: SyntaxNode?) -> [Int] {
         var lines: [Int] = []
         for statement in block?.children ?? [] {
             statement.walk { node in
@@ -181,7 +181,7 @@ struct ModuleIndex {
     /// The project files the import statements of `root` (the module at `file`) name: each
     /// package on the way to an imported module, the module, and a `from` import's names that
     /// are submodules.
-    func imports(of root: PyNode, in file: String) -> [String] {
+    func imports(of root: SyntaxNode, in file: String) -> [String] {
         var found: [String] = []
         root.walk { node in
             switch node.kind {

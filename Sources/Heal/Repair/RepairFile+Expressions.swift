@@ -3,13 +3,13 @@ import PythonSyntax
 /// Expression helpers the off-by-one, slice and initial-value templates share.
 extension RepairFile {
     /// Kinds that bind tighter than `+`, so `node + 1` needs no parentheses.
-    static let additiveSafeKinds: Set<PyNodeKind> = [
+    static let additiveSafeKinds: Set<SyntaxKind> = [
         .name, .attribute, .call, .subscript, .integer, .float, .string, .list, .dict, .set, .listComp,
         .setComp, .dictComp, .generatorExp, .await,
     ]
 
     /// The value of a decimal integer literal, or of `-` applied to one.
-    func integerValue(_ node: PyNode) -> Int? {
+    func integerValue(_ node: SyntaxNode) -> Int? {
         switch node.kind {
         case .integer: return node.text.flatMap { Int($0) }
         case .unaryOp where node.text == "-": return node.children.first.flatMap(integerValue).map { -$0 }
@@ -20,7 +20,7 @@ extension RepairFile {
     /// `node` plus `delta` as source: literals are folded (`3` → `4`, `-1` → `0`), and so is the
     /// literal a sum ends in (`i + 1` → `i + 2` or `i`, `n - 1` → `n`); anything else gets `+ 1` /
     /// `- 1`, parenthesised when it binds looser than `+` (`(a or b) - 1`).
-    func shifted(_ node: PyNode, by delta: Int) -> String {
+    func shifted(_ node: SyntaxNode, by delta: Int) -> String {
         if let value = integerValue(node) {
             let (sum, overflow) = value.addingReportingOverflow(delta)
             if !overflow { return String(sum) }
@@ -35,7 +35,7 @@ extension RepairFile {
     /// around it kept: `n - 1` → `n - 2`, `i+1` → `i+2`; when the literal becomes 0 only `a` is
     /// left, with its parentheses (`(a or b) + 1` → `(a or b)`). Nil for anything else, or when
     /// the literal is parenthesised or the sum is continued with a backslash.
-    func shiftedSum(_ node: PyNode, by delta: Int) -> String? {
+    func shiftedSum(_ node: SyntaxNode, by delta: Int) -> String? {
         guard Self.isSum(node), node.children[1].kind == .integer, let literal = integerValue(node.children[1]),
             let token = operatorTokens(between: node.children[0], and: node.children[1]).first,
             token.text == node.text
@@ -50,12 +50,12 @@ extension RepairFile {
     }
 
     /// A `+` or `-` binary operation.
-    static func isSum(_ node: PyNode) -> Bool {
+    static func isSum(_ node: SyntaxNode) -> Bool {
         node.kind == .binOp && (node.text == "+" || node.text == "-")
     }
 
     /// Whether `node + 1` would parse as something other than `(node) + 1`.
-    func needsParentheses(_ node: PyNode) -> Bool {
+    func needsParentheses(_ node: SyntaxNode) -> Bool {
         if Self.additiveSafeKinds.contains(node.kind) { return false }
         switch node.kind {
         case .binOp: return !["+", "-", "*", "/", "//", "%", "@", "**"].contains(node.text ?? "")

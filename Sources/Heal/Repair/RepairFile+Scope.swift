@@ -6,21 +6,21 @@ extension RepairFile {
     static let receivers: Set<String> = ["self", "cls"]
 
     /// Kinds whose bodies are their own scope.
-    static let scopeKinds: Set<PyNodeKind> = [
+    static let scopeKinds: Set<SyntaxKind> = [
         .functionDef, .asyncFunctionDef, .classDef, .lambda, .listComp, .setComp, .dictComp, .generatorExp,
     ]
 
     /// The statements of `scope`: a function's body, or the module's top level for the module.
-    func body(of scope: PyNode) -> [PyNode] {
+    func body(of scope: SyntaxNode) -> [SyntaxNode] {
         scope.kind == .module ? scope.children : scope.children[4].children
     }
 
     /// The innermost function around `line`, or the module when the line is top-level code
     /// (scripts keep their variables there).
-    func scope(ofLine line: Int) -> PyNode { enclosingFunction(ofLine: line) ?? module.root }
+    func scope(ofLine line: Int) -> SyntaxNode { enclosingFunction(ofLine: line) ?? module.root }
 
     /// The parameter names of `function`, in order, receivers left out (none for the module).
-    func parameters(of function: PyNode) -> [String] {
+    func parameters(of function: SyntaxNode) -> [String] {
         guard function.kind != .module else { return [] }
         return function.children[2].children.compactMap { parameter in
             switch parameter.kind {
@@ -32,7 +32,7 @@ extension RepairFile {
 
     /// Parameters, then the names `function`'s own body assigns, each once in order of first
     /// appearance (nested functions, classes, lambdas and comprehensions are other scopes).
-    func locals(of function: PyNode) -> [String] {
+    func locals(of function: SyntaxNode) -> [String] {
         var names = parameters(of: function)
         for target in assignedNames(in: function) where !names.contains(target.text ?? "") {
             if let name = target.text, !Self.receivers.contains(name) { names.append(name) }
@@ -41,17 +41,17 @@ extension RepairFile {
     }
 
     /// The name nodes `function`'s own body binds by assignment (`=`, `:=`, `+=`, `for`, `with`).
-    func assignedNames(in function: PyNode) -> [PyNode] { targets(in: function, augmented: true) }
+    func assignedNames(in function: SyntaxNode) -> [SyntaxNode] { targets(in: function, augmented: true) }
 
     /// Offsets of the name nodes that are only written (assignment, loop and `with` targets; an
     /// augmented assignment also reads its target).
-    func storeOffsets(in function: PyNode) -> Set<Int> {
+    func storeOffsets(in function: SyntaxNode) -> Set<Int> {
         Set(targets(in: function, augmented: false).map(\.range.start.offset))
     }
 
     /// The target names of the binding statements of `function`'s own body.
-    func targets(in function: PyNode, augmented: Bool) -> [PyNode] {
-        var out: [PyNode] = []
+    func targets(in function: SyntaxNode, augmented: Bool) -> [SyntaxNode] {
+        var out: [SyntaxNode] = []
         for statement in body(of: function) {
             statement.walk { node in
                 switch node.kind {
@@ -69,7 +69,7 @@ extension RepairFile {
 
     /// Where `function` uses each name: the lines it occurs on (parameters on their own line,
     /// bindings and reads in the body), and the offsets of the occurrences it dereferences.
-    func nameUsage(in function: PyNode) -> NameUsage {
+    func nameUsage(in function: SyntaxNode) -> NameUsage {
         var usage = NameUsage()
         for parameter in function.kind == .module ? [] : function.children[2].children {
             if let name = parameter.text { usage.lines[name, default: []].append(parameter.range.start.line) }
@@ -89,7 +89,7 @@ extension RepairFile {
 
     /// The operands `node` dereferences: the value of `x.attr` and `x[i]`, the callee of `x(…)`,
     /// the iterable of a `for` or comprehension and the container of `k in x`.
-    static func dereferencedOperands(of node: PyNode) -> [PyNode] {
+    static func dereferencedOperands(of node: SyntaxNode) -> [SyntaxNode] {
         switch node.kind {
         case .attribute, .subscript, .call: return [node.children[0]]
         case .for, .asyncFor, .comprehension: return [node.children[1]]
@@ -101,8 +101,8 @@ extension RepairFile {
     }
 
     /// The `return` statements of `function`'s own body (not those of nested functions).
-    func returns(of function: PyNode) -> [PyNode] {
-        var out: [PyNode] = []
+    func returns(of function: SyntaxNode) -> [SyntaxNode] {
+        var out: [SyntaxNode] = []
         for statement in body(of: function) {
             statement.walk { node in
                 if node.kind == .return { out.append(node) }
@@ -113,7 +113,7 @@ extension RepairFile {
     }
 
     /// Whether `function` is a generator (its own body yields).
-    func isGenerator(_ function: PyNode) -> Bool {
+    func isGenerator(_ function: SyntaxNode) -> Bool {
         var found = false
         for statement in body(of: function) {
             statement.walk { node in
@@ -125,7 +125,7 @@ extension RepairFile {
     }
 
     /// The plain names a target binds: `a`, `a, (b, *c)`; attributes and subscripts bind none.
-    static func names(in target: PyNode) -> [PyNode] {
+    static func names(in target: SyntaxNode) -> [SyntaxNode] {
         switch target.kind {
         case .name: [target]
         case .tuple, .list: target.children.flatMap { names(in: $0) }

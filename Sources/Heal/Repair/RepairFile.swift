@@ -39,11 +39,11 @@ public struct RepairFile: Sendable {
     }
 
     /// The source text of `node`.
-    func text(of node: PyNode) -> String { text(node.range.start.offset, node.range.end.offset) }
+    func text(of node: SyntaxNode) -> String { text(node.range.start.offset, node.range.end.offset) }
 
     /// Every node whose range covers `line`, in pre-order (outer statements before their parts).
-    func nodes(onLine line: Int) -> [PyNode] {
-        var out: [PyNode] = []
+    func nodes(onLine line: Int) -> [SyntaxNode] {
+        var out: [SyntaxNode] = []
         module.root.walk { node in
             guard node.range.contains(line: line) else { return false }
             out.append(node)
@@ -70,7 +70,7 @@ public struct RepairFile: Sendable {
 
     /// The operator tokens between two sibling nodes (`<`, `not in`, `and`), parentheses left out:
     /// `(a) < (b)` has `)`, `<`, `(` between `a` and `b`.
-    func operatorTokens(between left: PyNode, and right: PyNode) -> [PythonToken] {
+    func operatorTokens(between left: SyntaxNode, and right: SyntaxNode) -> [PythonToken] {
         tokens(from: left.range.end.offset, to: right.range.start.offset).filter { $0.text != "(" && $0.text != ")" }
     }
 
@@ -86,7 +86,7 @@ public struct RepairFile: Sendable {
     }
 
     /// The deepest statement that starts on `line` as the first thing on it.
-    func statement(startingOn line: Int) -> PyNode? {
+    func statement(startingOn line: Int) -> SyntaxNode? {
         nodes(onLine: line).last { node in
             node.kind.isStatement && node.range.start.line == line
                 && node.range.start.column == indentation(ofLine: line).utf8.count + 1
@@ -94,7 +94,7 @@ public struct RepairFile: Sendable {
     }
 
     /// The innermost function whose body covers `line` (not its header).
-    func enclosingFunction(ofLine line: Int) -> PyNode? {
+    func enclosingFunction(ofLine line: Int) -> SyntaxNode? {
         nodes(onLine: line).last { node in
             (node.kind == .functionDef || node.kind == .asyncFunctionDef) && node.children[4].range.start.line <= line
                 && line <= codeEnd(of: node.children[4]).line
@@ -103,7 +103,7 @@ public struct RepairFile: Sendable {
 
     /// Where the code of `node` ends. A compound statement's range runs on to the dedent after
     /// its body, which sits on the next statement's line; this is the end of its last real token.
-    func codeEnd(of node: PyNode) -> SourceLocation {
+    func codeEnd(of node: SyntaxNode) -> SourceLocation {
         var index = tokenIndex(atOrAfter: node.range.end.offset) - 1
         while index > 0, [.newline, .indent, .dedent, .end].contains(tokens[index].kind) { index -= 1 }
         guard index >= 0, tokens[index].range.end.offset > node.range.start.offset else { return node.range.end }

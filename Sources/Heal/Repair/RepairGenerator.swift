@@ -44,7 +44,7 @@ public struct RepairGenerator: Sendable {
         let lines = suspicious.filter { $0.file == path }
         let templates = self.templates
         // The parser recurses with nesting: it runs on a thread with a large stack, once for all.
-        let all = try PyLargeStack.run {
+        let all = try LargeStack.run {
             try Self.generate(templates: templates, file: RepairFile(path: path, source: source), lines: lines)
         }
         return Self.finish(all, limit: limit)
@@ -63,7 +63,7 @@ public struct RepairGenerator: Sendable {
         let guided = difference.isEmpty ? [] : self.guided
         // Guided changes are scored against the most suspicious line: the output aims them.
         let best = suspicious.first?.score ?? 0
-        let all = try PyLargeStack.run {
+        let all = try LargeStack.run {
             var out: [RepairCandidate] = []
             for path in Set(chosen.map(\.file)).sorted() {
                 guard let source = sources[path], let file = try? RepairFile(path: path, source: source) else { continue }

@@ -7,7 +7,7 @@ struct FileModel: Sendable {
     /// A function or method: `key` is `name` or `Class.name`.
     struct Function: Sendable {
         var key: String
-        var node: PyNode
+        var node: SyntaxNode
         var className: String?
         /// An instance or class method (its first parameter is the receiver).
         var isMethod: Bool
@@ -44,7 +44,7 @@ struct FileModel: Sendable {
     /// The classes whose construction runs each `__init__` (by its key; see ``constructors(of:)``).
     private var constructorsByInitializer: [String: [String]] = [:]
 
-    init(root: PyNode) {
+    init(root: SyntaxNode) {
         var literal: [String: PyConstant] = [:]
         collect(root.children, className: nil)
         for statement in root.children where statement.kind == .assign || statement.kind == .annAssign {
@@ -92,9 +92,9 @@ struct FileModel: Sendable {
     /// How many times each name is bound in the module's own scope: assignments, loop and `with`
     /// targets, handlers, imports, definitions, walruses, deletions and match captures, at any
     /// depth outside function and class bodies. A `*` import may bind any name (key `*`).
-    static func moduleBindings(_ root: PyNode) -> [String: Int] {
+    static func moduleBindings(_ root: SyntaxNode) -> [String: Int] {
         var counts: [String: Int] = [:]
-        func bind(_ target: PyNode) {
+        func bind(_ target: SyntaxNode) {
             switch target.kind {
             case .name: if let name = target.text { counts[name, default: 0] += 1 }
             case .tuple, .list, .starred: for child in target.children { bind(child) }
@@ -137,7 +137,7 @@ struct FileModel: Sendable {
         return counts
     }
 
-    private mutating func collect(_ statements: [PyNode], className: String?) {
+    private mutating func collect(_ statements: [SyntaxNode], className: String?) {
         for statement in statements {
             switch statement.kind {
             case .functionDef, .asyncFunctionDef:
@@ -183,7 +183,7 @@ struct FileModel: Sendable {
     }
 
     /// A literal display: constants, and lists/tuples/sets/dicts of them.
-    static func isLiteral(_ node: PyNode) -> Bool {
+    static func isLiteral(_ node: SyntaxNode) -> Bool {
         switch node.kind {
         case .string, .bytes, .integer, .float, .true, .false, .none: return true
         case .list, .tuple, .set: return node.children.allSatisfy(isLiteral)
@@ -294,7 +294,7 @@ struct FileModel: Sendable {
 
 extension AbstractValue {
     /// The value of a literal display: constants carry their value, lists and tuples their shape.
-    static func literal(_ node: PyNode) -> AbstractValue {
+    static func literal(_ node: SyntaxNode) -> AbstractValue {
         if let constant = PyConstant(literal: node) { return AbstractValue(constant: constant) }
         switch node.kind {
         case .list, .tuple: return AbstractValue(elements: node.children.map(literal))

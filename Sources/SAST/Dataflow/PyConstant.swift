@@ -10,7 +10,7 @@ enum PyConstant: Hashable, Sendable {
     case none
 
     /// The constant a literal node stands for; nil for non-literals and integers that overflow.
-    init?(literal node: PyNode) {
+    init?(literal node: SyntaxNode) {
         switch node.kind {
         case .string: self = .string(node.text ?? "")
         case .true: self = .bool(true)

@@ -28,7 +28,7 @@ public enum ApplicationErrors {
     }
 
     /// The facts of the file whose tree is `root`.
-    static func facts(of root: PyNode) -> FileFacts {
+    static func facts(of root: SyntaxNode) -> FileFacts {
         var facts = FileFacts()
         root.walk { node in
             switch node.kind {
@@ -138,7 +138,7 @@ public enum ApplicationErrors {
     /// Whether an argument of a raise is a message the code spells: a string literal, an
     /// f-string without interpolations, a translated literal (`_("...")`, `gettext_lazy("...")`),
     /// or a constant (`code=400`).
-    private static func isSpelled(_ argument: PyNode) -> Bool {
+    private static func isSpelled(_ argument: SyntaxNode) -> Bool {
         switch argument.kind {
         case .string, .integer, .float, .true, .false, .none:
             return true

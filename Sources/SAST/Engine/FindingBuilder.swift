@@ -6,11 +6,11 @@ import Findings
 struct FindingBuilder: Sendable {
     let file: String
     let source: SourceText
-    let root: PyNode
+    let root: SyntaxNode
     private let fixes: FixBuilder
     private let definitions: DefinitionIndex
 
-    init(file: String, source: SourceText, root: PyNode) {
+    init(file: String, source: SourceText, root: SyntaxNode) {
         self.file = file
         self.source = source
         self.root = root

@@ -19,7 +19,7 @@ struct ImportAliases: Sendable {
     /// Collects every import of `root` (nested ones included: a late import still names the module).
     /// For JavaScript (`javaScript`) also the values that stand for another name
     /// (``JavaScriptValueAliases``): `const run = cp.exec`, `const e = eval`, `globalThis.eval`.
-    init(root: PyNode, javaScript: Bool = false) {
+    init(root: SyntaxNode, javaScript: Bool = false) {
         var imported = Set<String>()
         root.walk { node in
             switch node.kind {
@@ -77,7 +77,7 @@ struct ImportAliases: Sendable {
 
     /// A name or attribute chain rebuilt over the canonical module path, carrying the original
     /// ranges; nil when the chain's root is not an alias.
-    func expand(_ node: PyNode) -> PyNode? {
+    func expand(_ node: SyntaxNode) -> SyntaxNode? {
         // Cheap refusal first: most chains are not rooted at an alias.
         if isEmpty { return nil }
         var root = node
@@ -93,20 +93,20 @@ struct ImportAliases: Sendable {
     }
 
     /// An attribute chain rooted at a global object, without it (`globalThis.a.b` → `a.b`).
-    private func withoutGlobalObject(_ node: PyNode) -> PyNode {
+    private func withoutGlobalObject(_ node: SyntaxNode) -> SyntaxNode {
         guard node.kind == .attribute, let base = node.children.first else { return node }
-        if base.kind == .name { return PyNode(.name, text: node.text, range: node.range) }
+        if base.kind == .name { return SyntaxNode(.name, text: node.text, range: node.range) }
         var copy = node
         copy.children[0] = withoutGlobalObject(base)
         return copy
     }
 
-    private func rebuild(_ node: PyNode) -> PyNode? {
+    private func rebuild(_ node: SyntaxNode) -> SyntaxNode? {
         switch node.kind {
         case .name:
             guard let text = node.text, let parts = segments[text], let first = parts.first else { return nil }
-            var out = PyNode(.name, text: first, range: node.range)
-            for part in parts.dropFirst() { out = PyNode(.attribute, text: part, children: [out], range: node.range) }
+            var out = SyntaxNode(.name, text: first, range: node.range)
+            for part in parts.dropFirst() { out = SyntaxNode(.attribute, text: part, children: [out], range: node.range) }
             return out
         case .attribute:
             guard let base = node.children.first, let expanded = rebuild(base) else { return nil }

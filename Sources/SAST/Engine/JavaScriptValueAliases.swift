@@ -22,10 +22,10 @@ struct JavaScriptValueAliases {
     /// `(local, value)` for each single-name assignment of a name or attribute chain.
     private let candidates: [(local: String, value: [String])]
 
-    init(root: PyNode) {
+    init(root: SyntaxNode) {
         var bindings: [String: Int] = [:]
         var candidates: [(local: String, value: [String])] = []
-        func bind(_ target: PyNode) {
+        func bind(_ target: SyntaxNode) {
             switch target.kind {
             case .name: if let text = target.text { bindings[text, default: 0] += 1 }
             case .tuple, .list, .starred: for part in target.children { bind(part) }

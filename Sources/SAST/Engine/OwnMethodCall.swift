@@ -9,7 +9,7 @@ enum OwnMethodCall {
     /// Whether the node spanning `range` is a call on `self` or `cls` of a method the enclosing
     /// class, its bases or its subclasses in this file define. `bytes` (the file's) rule out most
     /// matches before the tree is walked: the text must start with `self.`, `cls.` or `this.`.
-    static func isOwn(_ range: SourceRange, root: PyNode, model: FileModel, bytes: [UInt8]) -> Bool {
+    static func isOwn(_ range: SourceRange, root: SyntaxNode, model: FileModel, bytes: [UInt8]) -> Bool {
         let start = range.start.offset
         guard !model.classes.isEmpty, start >= 0, start < bytes.count,
             bytes[start...].starts(with: Array("self.".utf8)) || bytes[start...].starts(with: Array("cls.".utf8))
@@ -31,11 +31,11 @@ enum OwnMethodCall {
 
 }
 
-extension PyNode {
+extension SyntaxNode {
     /// The outermost node under this one spanning exactly `range` (a match whose metavariable is
     /// unbound, a match's call).
-    func outermostNode(spanning range: SourceRange) -> PyNode? {
-        var found: PyNode?
+    func outermostNode(spanning range: SourceRange) -> SyntaxNode? {
+        var found: SyntaxNode?
         walk { node in
             if found != nil { return false }
             if node.range.start.offset == range.start.offset && node.range.end.offset == range.end.offset {

@@ -127,7 +127,7 @@ public struct SASTEngine: Sendable {
         // Handlers matter to route rules, and to rules whose confidence depends on who reaches them.
         let routes = only == nil && (!rules.routeRules.isEmpty || rules.rules.contains { $0.adminHandlersConfidence != nil })
         let applicationErrors = only == nil && rules.rules.contains { $0.applicationErrorsConfidence != nil }
-        let result = try? PyLargeStack.run {
+        let result = try? LargeStack.run {
             Self.scan(
                 file: file, source: source, rules: compiled, taintShared: taintShared, project: project, access: access,
                 routes: routes, applicationErrors: applicationErrors, frameworks: only == nil, meter: meter,
@@ -184,7 +184,7 @@ public struct SASTEngine: Sendable {
         // publishes, or what they read would depend on which finished last.
         let publishes = files.indices.map { i in modules[i].map { fileOfModule[$0] == i } ?? true }
         let scheduler = DependencyScheduler(rank: rank, waitFor: earlier.map(Array.init), cost: files.map(project.size(of:)))
-        PyLargeStack.concurrentPerform(iterations: files.count, workers: workers) { _ in
+        LargeStack.concurrentPerform(iterations: files.count, workers: workers) { _ in
             guard let i = scheduler.next() else { return }
             defer { scheduler.done(i) }
             guard let text = read(files[i]) else { return }
@@ -222,7 +222,7 @@ public struct SASTEngine: Sendable {
         }
         // Largest first: the threads then finish together instead of one running a big file alone.
         let largestFirst = again.sorted { project.size(of: files[$0.file]) > project.size(of: files[$1.file]) }
-        PyLargeStack.concurrentPerform(iterations: largestFirst.count, workers: workers) { j in
+        LargeStack.concurrentPerform(iterations: largestFirst.count, workers: workers) { j in
             let (i, rules) = largestFirst[j]
             guard let text = read(files[i]), var merged = first[i] else { return }
             let access = ProjectAccess(visible: nil, publishes: false)

@@ -51,7 +51,7 @@ extension PatternFormula {
     }
 
     /// Every pattern that can bind metavariables (not those of `pattern-not`).
-    private func forEachBindingPattern(_ body: (PyNode) -> Void) {
+    private func forEachBindingPattern(_ body: (SyntaxNode) -> Void) {
         switch self {
         case .pattern(let pattern):
             body(pattern.tree)

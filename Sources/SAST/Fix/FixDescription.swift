@@ -131,7 +131,7 @@ enum FixDescription {
         /// The code, its lines after the first without the region's indentation.
         var code: [UInt8]
         /// The statements, in order.
-        var nodes: [PyNode]
+        var nodes: [SyntaxNode]
     }
 
     /// The statements of `code` (its lines after the first without `indentation`), or nil when it
@@ -148,7 +148,7 @@ enum FixDescription {
     }
 
     /// The call `statements` are when they are one call and nothing else.
-    private static func call(_ statements: [PyNode]) -> Call? {
+    private static func call(_ statements: [SyntaxNode]) -> Call? {
         guard statements.count == 1, statements[0].kind == .exprStmt, let node = statements[0].children.first,
             node.kind == .call, let callee = node.callee
         else { return nil }

@@ -14,7 +14,7 @@ struct ModuleImports: Sendable {
     /// first, else LF.
     let newline: String
 
-    init(root: PyNode, source: SourceText) {
+    init(root: SyntaxNode, source: SourceText) {
         var bound: [(String, Int)] = []
         for statement in root.children where statement.kind == .import {
             for alias in statement.children {
@@ -32,7 +32,7 @@ struct ModuleImports: Sendable {
         }
         self.bound = bound
 
-        var last: PyNode?
+        var last: SyntaxNode?
         for (index, statement) in root.children.enumerated() {
             let isDocstring = index == 0 && statement.kind == .exprStmt && statement.children.first?.kind == .string
             guard isDocstring || statement.kind == .import || statement.kind == .importFrom else { break }

@@ -8,7 +8,7 @@ struct BindingProbe: Sendable {
     /// One step down from a pattern node to the corresponding target node.
     enum Step: Sendable {
         /// Child `index` of a node of `kind`, matched pairwise.
-        case child(Int, of: PyNodeKind)
+        case child(Int, of: SyntaxKind)
         /// The first argument of a call that is neither a keyword nor `**mapping`.
         case firstPositional
     }
@@ -16,12 +16,12 @@ struct BindingProbe: Sendable {
     let steps: [Step]
     /// The kind whose identifier the metavariable binds (`obj.$ATTR`, `def $F`); nil when it binds
     /// the node found (`$X`, `"$S"`).
-    let identifierKind: PyNodeKind?
+    let identifierKind: SyntaxKind?
     let regex: MetavariableRegex
 
     /// The probe for `name` in `pattern`; nil when the regex has no literals or the place is not
     /// fixed (a wildcard before it, a second occurrence, an import alias that may reshape it).
-    init?(_ name: String, in pattern: PyNode, regex: MetavariableRegex) {
+    init?(_ name: String, in pattern: SyntaxNode, regex: MetavariableRegex) {
         guard !regex.literals.required.isEmpty, name.hasPrefix("$"), !name.hasPrefix("$..."), name != "$_" else { return nil }
         var occurrences = 0
         pattern.walk { node in
@@ -34,7 +34,7 @@ struct BindingProbe: Sendable {
         self.regex = regex
     }
 
-    private static func path(to name: String, from p: PyNode) -> (steps: [Step], identifierKind: PyNodeKind?)? {
+    private static func path(to name: String, from p: SyntaxNode) -> (steps: [Step], identifierKind: SyntaxKind?)? {
         if p.text == name {
             switch p.kind {
             case .name: return ([], nil)
@@ -62,7 +62,7 @@ struct BindingProbe: Sendable {
     }
 
     /// Whether a match of the pattern at `target` may pass the regex (false: it certainly fails).
-    func mayPass(_ target: PyNode, in source: SourceText) -> Bool {
+    func mayPass(_ target: SyntaxNode, in source: SourceText) -> Bool {
         var t = target
         for step in steps {
             switch step {

@@ -2,7 +2,7 @@ import PythonSyntax
 /// What one metavariable is bound to: a node (`$X`), a run of nodes (`$...X`), or an identifier
 /// (`subprocess.$FUNC`, `def $F(...)`).
 struct Binding: Sendable {
-    var nodes: [PyNode]
+    var nodes: [SyntaxNode]
     var identifier: String?
 
     /// The source text of the binding (identifiers as they are, nodes as written in `source`).
@@ -45,7 +45,7 @@ struct Binding: Sendable {
     }
 
     /// Structural equality ignoring ranges and raw spellings.
-    static func sameCode(_ a: PyNode, _ b: PyNode) -> Bool {
+    static func sameCode(_ a: SyntaxNode, _ b: SyntaxNode) -> Bool {
         guard a.kind == b.kind, a.text == b.text, a.children.count == b.children.count else { return false }
         for i in a.children.indices where !sameCode(a.children[i], b.children[i]) { return false }
         return true

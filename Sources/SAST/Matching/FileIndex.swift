@@ -6,19 +6,19 @@ import Synchronization
 /// One pass over a parsed file that lets each rule look only at the nodes it could match: nodes
 /// by kind, calls by the last segment of their (import-resolved) callee, and every identifier.
 struct FileIndex: Sendable {
-    let root: PyNode
+    let root: SyntaxNode
     let source: SourceText
     let aliases: ImportAliases
     private(set) var byKind = NodesByKind()
-    private(set) var callsByName: [String: [PyNode]] = [:]
+    private(set) var callsByName: [String: [SyntaxNode]] = [:]
     /// Statement lists (module and blocks), for multi-statement patterns.
-    private(set) var blocks: [PyNode] = []
+    private(set) var blocks: [SyntaxNode] = []
     /// Every identifier, attribute name and imported module segment in the file.
     private(set) var identifiers: Set<String> = []
     /// Attribute nodes by attribute name.
-    private(set) var attributesByName: [String: [PyNode]] = [:]
+    private(set) var attributesByName: [String: [SyntaxNode]] = [:]
     /// Name nodes bound by an import to another dotted name, by the last segment of that name.
-    private(set) var aliasNamesByLast: [String: [PyNode]] = [:]
+    private(set) var aliasNamesByLast: [String: [SyntaxNode]] = [:]
     /// The kinds left out of `byKind`, collected by one extra walk the first time a rule asks.
     private let lazyKinds = LazyKinds()
     /// What each scope assigns to each name, read at the first question (``ValueOrigins``).
@@ -33,7 +33,7 @@ struct FileIndex: Sendable {
 
     /// Indexes `root`, a file of `language`: where it binds imported values to names, the aliases
     /// include those (``JavaScriptValueAliases``).
-    init(root: PyNode, source: SourceText, language: SourceLanguage = .python, meter: WorkMeter = WorkMeter()) {
+    init(root: SyntaxNode, source: SourceText, language: SourceLanguage = .python, meter: WorkMeter = WorkMeter()) {
         self.root = root
         self.source = source
         self.meter = meter
@@ -41,11 +41,11 @@ struct FileIndex: Sendable {
         self.hoisting = reader?.hoisting
         self.aliases = ImportAliases(root: root, javaScript: reader?.bindsImportedValuesToNames ?? false)
         var byKind = NodesByKind()
-        var calls: [String: [PyNode]] = [:]
-        var blocks: [PyNode] = []
+        var calls: [String: [SyntaxNode]] = [:]
+        var blocks: [SyntaxNode] = []
         var identifiers: Set<String> = []
-        var attributes: [String: [PyNode]] = [:]
-        var aliasNames: [String: [PyNode]] = [:]
+        var attributes: [String: [SyntaxNode]] = [:]
+        var aliasNames: [String: [SyntaxNode]] = [:]
         let aliases = self.aliases
         root.walk { node in
             if !FileIndex.isUnindexed(node.kind) { byKind.append(node) }
@@ -89,7 +89,7 @@ struct FileIndex: Sendable {
 
     /// The last segment of a callee, before and after import resolution (`sp.call` → `call`;
     /// `s` bound by `from os import system as s` → `s`, `system`).
-    static func callKeys(_ callee: PyNode, _ aliases: ImportAliases) -> [String] {
+    static func callKeys(_ callee: SyntaxNode, _ aliases: ImportAliases) -> [String] {
         switch callee.kind {
         case .attribute:
             return callee.text.map { [$0] } ?? []
@@ -112,7 +112,7 @@ struct FileIndex: Sendable {
     /// The most numerous kinds, which patterns rarely start with: found by walking when needed.
     /// (A switch, not a Set: this runs for every node of every file.) Strings are indexed: rules
     /// ask for them in nearly every file (string patterns, `"$S"` regexes, required strings).
-    static func isUnindexed(_ kind: PyNodeKind) -> Bool {
+    static func isUnindexed(_ kind: SyntaxKind) -> Bool {
         switch kind {
         case .name, .integer, .float, .true, .false, .none, .keyword, .parameter, .empty, .block, .decorators, .typeParams,
             .parameters, .formattedValue, .alias:
@@ -123,14 +123,14 @@ struct FileIndex: Sendable {
     }
 
     /// Nodes of `kind`, from the index or by walking the tree for the kinds it leaves out.
-    func nodes(of kind: PyNodeKind) -> [PyNode] {
+    func nodes(of kind: SyntaxKind) -> [SyntaxNode] {
         if !Self.isUnindexed(kind) { return byKind[kind] }
         return lazyKinds.nodes(of: kind, in: root)
     }
 
     /// The calls (in the index's order) with a key (``callKeys(_:_:)``) that every one of
     /// `regexes` matches; remembered, since several rules and alternatives ask with one regex.
-    func calls(namedBy regexes: [MetavariableRegex]) -> [PyNode] {
+    func calls(namedBy regexes: [MetavariableRegex]) -> [SyntaxNode] {
         lazyKinds.calls(namedBy: regexes) {
             let names = Set(callsByName.keys.filter { key in regexes.allSatisfy { $0.matches(key) } })
             if names.isEmpty { return [] }
@@ -149,7 +149,7 @@ struct FileIndex: Sendable {
     var lowercased: LowercasedText { lazyKinds.lowercased(source.bytes) }
 
     /// Every expression node, in pre-order (collected once per file).
-    var expressions: [PyNode] { lazyKinds.expressions(in: root) }
+    var expressions: [SyntaxNode] { lazyKinds.expressions(in: root) }
 
     /// Whether the file has a string literal of each of these values.
     func hasStrings(_ values: Set<String>) -> Bool {
@@ -157,7 +157,7 @@ struct FileIndex: Sendable {
     }
 
     /// Statements and the structural pieces of definitions and statements.
-    static func isNonExpression(_ kind: PyNodeKind) -> Bool {
+    static func isNonExpression(_ kind: SyntaxKind) -> Bool {
         switch kind {
         case .module, .block, .empty, .functionDef, .asyncFunctionDef, .classDef, .decorators, .decorator, .typeParams, .typeParam,
             .parameters, .parameter, .varArgs, .kwArgs, .positionalOnlyMarker, .keywordOnlyMarker, .arguments, .return, .delete, .assign,
@@ -172,10 +172,10 @@ struct FileIndex: Sendable {
     }
 
     /// Every node; only patterns that are a bare metavariable need this, so it is not kept.
-    var all: [PyNode] { root.preorder }
+    var all: [SyntaxNode] { root.preorder }
 
     /// Nodes a single-node pattern could match.
-    func candidates(for pattern: PyNode) -> [PyNode] {
+    func candidates(for pattern: SyntaxNode) -> [SyntaxNode] {
         switch pattern.kind {
         case .call:
             if let key = PatternIndexKey.callName(pattern) { return callsByName[key] ?? [] }
@@ -206,7 +206,7 @@ struct FileIndex: Sendable {
 /// What a pattern needs to be present in a file before it is worth trying.
 enum PatternIndexKey {
     /// The concrete last segment of a call pattern's callee (`subprocess.$F(...)` has none).
-    static func callName(_ pattern: PyNode) -> String? {
+    static func callName(_ pattern: SyntaxNode) -> String? {
         guard pattern.kind == .call, let callee = pattern.children.first, let text = callee.text,
             callee.kind == .name || callee.kind == .attribute, !text.hasPrefix("$")
         else { return nil }
@@ -215,7 +215,7 @@ enum PatternIndexKey {
 
     /// String values every match of `pattern` must contain: a concrete string in the pattern
     /// matches only a string node with the same decoded value (not `"..."`, not `"$S"`).
-    static func requiredStrings(_ pattern: PyNode) -> Set<String> {
+    static func requiredStrings(_ pattern: SyntaxNode) -> Set<String> {
         var found: Set<String> = []
         pattern.walk { node in
             switch node.kind {
@@ -233,7 +233,7 @@ enum PatternIndexKey {
 
     /// Identifiers every match of `pattern` must contain (names, attribute names and keywords
     /// outside metavariables); a file lacking any of them cannot match.
-    static func requiredIdentifiers(_ pattern: PyNode) -> Set<String> {
+    static func requiredIdentifiers(_ pattern: SyntaxNode) -> Set<String> {
         var found: Set<String> = []
         pattern.walk { node in
             switch node.kind {
@@ -267,7 +267,7 @@ struct IdentifierRequirement: Sendable {
 
     init(alternatives: [Set<String>]?) { self.alternatives = alternatives }
 
-    init(patterns: [PyNode]) {
+    init(patterns: [SyntaxNode]) {
         var out: [Set<String>] = []
         for tree in patterns {
             let ids = PatternIndexKey.requiredIdentifiers(tree)
@@ -291,17 +291,17 @@ struct IdentifierRequirement: Sendable {
 final class LazyKinds: Sendable {
     private struct State {
         var byKind: NodesByKind?
-        var expressionNodes: [PyNode]?
+        var expressionNodes: [SyntaxNode]?
         var stringValues: Set<String>?
         var lowercasedText: LowercasedText?
-        var callsByRegexes: [[MetavariableRegex]: [PyNode]] = [:]
+        var callsByRegexes: [[MetavariableRegex]: [SyntaxNode]] = [:]
     }
     private let state = Mutex(State())
 
-    func expressions(in root: PyNode) -> [PyNode] {
+    func expressions(in root: SyntaxNode) -> [SyntaxNode] {
         state.withLock { state in
             if let expressionNodes = state.expressionNodes { return expressionNodes }
-            var out: [PyNode] = []
+            var out: [SyntaxNode] = []
             root.walk { node in
                 if !FileIndex.isNonExpression(node.kind) { out.append(node) }
                 return true
@@ -322,7 +322,7 @@ final class LazyKinds: Sendable {
 
     /// The calls `collect` finds for `regexes`, collected once (under the mutex: `collect` must
     /// not come back here).
-    func calls(namedBy regexes: [MetavariableRegex], collect: () -> [PyNode]) -> [PyNode] {
+    func calls(namedBy regexes: [MetavariableRegex], collect: () -> [SyntaxNode]) -> [SyntaxNode] {
         state.withLock { state in
             if let known = state.callsByRegexes[regexes] { return known }
             let found = collect()
@@ -332,7 +332,7 @@ final class LazyKinds: Sendable {
     }
 
     /// The values of the file's string literals (`strings`, the same each time).
-    func strings(of strings: [PyNode]) -> Set<String> {
+    func strings(of strings: [SyntaxNode]) -> Set<String> {
         state.withLock { state in
             if let stringValues = state.stringValues { return stringValues }
             let values = Set(strings.compactMap(\.text))
@@ -341,7 +341,7 @@ final class LazyKinds: Sendable {
         }
     }
 
-    func nodes(of kind: PyNodeKind, in root: PyNode) -> [PyNode] {
+    func nodes(of kind: SyntaxKind, in root: SyntaxNode) -> [SyntaxNode] {
         state.withLock { state in
             if let byKind = state.byKind { return byKind[kind] }
             var collected = NodesByKind()
@@ -357,11 +357,11 @@ final class LazyKinds: Sendable {
 
 /// Nodes grouped by kind in an array indexed by the kind's ordinal: no hashing per node.
 struct NodesByKind: Sendable {
-    private static let kindCount = PyNodeKind.allCases.count
-    private var lists = [[PyNode]](repeating: [], count: kindCount)
+    private static let kindCount = SyntaxKind.allCases.count
+    private var lists = [[SyntaxNode]](repeating: [], count: kindCount)
 
     /// The nodes of `kind`, in the order they were added.
-    subscript(kind: PyNodeKind) -> [PyNode] { lists[kind.ordinal] }
+    subscript(kind: SyntaxKind) -> [SyntaxNode] { lists[kind.ordinal] }
 
-    mutating func append(_ node: PyNode) { lists[node.kind.ordinal].append(node) }
+    mutating func append(_ node: SyntaxNode) { lists[node.kind.ordinal].append(node) }
 }

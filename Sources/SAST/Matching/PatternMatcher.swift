@@ -11,11 +11,11 @@ struct PatternMatcher: Sendable {
 
     /// Whether `pattern` matches `target`; on success `bindings` holds the new bindings, on failure
     /// it may hold partial ones (callers save and restore).
-    func match(_ pattern: PyNode, _ target: PyNode, _ bindings: inout Bindings) -> Bool {
+    func match(_ pattern: SyntaxNode, _ target: SyntaxNode, _ bindings: inout Bindings) -> Bool {
         match(pattern, target, &bindings, expanded: false)
     }
 
-    private func match(_ p: PyNode, _ t: PyNode, _ b: inout Bindings, expanded: Bool) -> Bool {
+    private func match(_ p: SyntaxNode, _ t: SyntaxNode, _ b: inout Bindings, expanded: Bool) -> Bool {
         // Every comparison, at every depth: a pattern's `...` may try many runs of a long list.
         guard meter.charge() else { return false }
         switch p.kind {
@@ -35,7 +35,7 @@ struct PatternMatcher: Sendable {
             return p.text == "..." || p.text == t.text
         case .joinedStr where t.kind == .joinedStr:
             // Inside an f-string pattern a `...` piece stands for any run of text and fields.
-            let pieces = p.children.map { $0.kind == .string && $0.text == "..." ? PyNode(.ellipsis, range: $0.range) : $0 }
+            let pieces = p.children.map { $0.kind == .string && $0.text == "..." ? SyntaxNode(.ellipsis, range: $0.range) : $0 }
             return matchSequence(pieces[...], t.children[...], &b, open: false) != nil
         case .parameters where t.kind == .parameters:
             // Fail fast when a parameter the pattern names is missing (`def $F(..., password="...")`).
@@ -46,7 +46,7 @@ struct PatternMatcher: Sendable {
             return matchSequence(p.children[...], t.children[...], &b, open: false) != nil
         case .decorators where t.kind == .decorators:
             // Decorators a pattern names must be present; others may surround them.
-            let open = [PyNode(.ellipsis, range: p.range)] + p.children + [PyNode(.ellipsis, range: p.range)]
+            let open = [SyntaxNode(.ellipsis, range: p.range)] + p.children + [SyntaxNode(.ellipsis, range: p.range)]
             return matchSequence(open[...], t.children[...], &b, open: false) != nil
         case .exprStmt:
             // A lone `$S` statement binds any statement.
@@ -74,7 +74,7 @@ struct PatternMatcher: Sendable {
     /// Whether `p` certainly does not match `t`, by the kinds, texts and child counts the pattern
     /// fixes: no binding is made, so most candidates of a search are dropped without allocating
     /// one. False when unsure (metavariables, wildcards, import aliases): ``match(_:_:_:)`` decides.
-    static func cannotMatch(_ p: PyNode, _ t: PyNode) -> Bool {
+    static func cannotMatch(_ p: SyntaxNode, _ t: SyntaxNode) -> Bool {
         switch p.kind {
         case .ellipsis, .empty, .exprStmt:
             return false
@@ -124,7 +124,7 @@ struct PatternMatcher: Sendable {
 
     /// For two calls: a keyword the pattern names that the call lacks, or a first positional
     /// argument that cannot match the call's first positional one (``matchCall(_:_:_:expanded:)``).
-    private static func cannotMatchArguments(_ p: PyNode, _ t: PyNode) -> Bool {
+    private static func cannotMatchArguments(_ p: SyntaxNode, _ t: SyntaxNode) -> Bool {
         let pArgs = p.children.dropFirst()
         let tArgs = t.children.dropFirst()
         for keyword in pArgs where keyword.kind == .keyword {
@@ -137,7 +137,7 @@ struct PatternMatcher: Sendable {
     }
 
     /// Retries a dotted-name pattern against the import-resolved spelling of the target.
-    private func matchExpanded(_ p: PyNode, _ t: PyNode, _ b: inout Bindings, expanded: Bool) -> Bool {
+    private func matchExpanded(_ p: SyntaxNode, _ t: SyntaxNode, _ b: inout Bindings, expanded: Bool) -> Bool {
         guard !expanded, p.kind == .name || p.kind == .attribute, t.kind == .name || t.kind == .attribute,
             let full = aliases.expand(t)
         else { return false }
@@ -145,7 +145,7 @@ struct PatternMatcher: Sendable {
     }
 
     /// Compares the `text` of two nodes of one kind; `$X` in an identifier position binds it.
-    private func matchText(_ p: PyNode, _ t: PyNode, _ b: inout Bindings) -> Bool {
+    private func matchText(_ p: SyntaxNode, _ t: SyntaxNode, _ b: inout Bindings) -> Bool {
         guard let text = p.text else { return t.text == nil || Self.isTextIgnored(p.kind) }
         if text.hasPrefix("$"), Self.isIdentifierKind(p.kind) {
             guard let target = t.text else { return false }
@@ -156,7 +156,7 @@ struct PatternMatcher: Sendable {
 
     /// Kinds whose text is an identifier a metavariable may stand for. (A switch, not a Set:
     /// asked for every candidate node.)
-    private static func isIdentifierKind(_ kind: PyNodeKind) -> Bool {
+    private static func isIdentifierKind(_ kind: SyntaxKind) -> Bool {
         switch kind {
         case .attribute, .keyword, .functionDef, .asyncFunctionDef, .classDef, .parameter, .varArgs, .kwArgs, .alias,
             .exceptHandler, .importFrom, .typeParam:
@@ -168,7 +168,7 @@ struct PatternMatcher: Sendable {
 
     /// Kinds whose text a pattern may leave out (a comprehension without `async`, a handler
     /// without `as name`).
-    private static func isTextIgnored(_ kind: PyNodeKind) -> Bool { kind == .exceptHandler || kind == .formattedValue }
+    private static func isTextIgnored(_ kind: SyntaxKind) -> Bool { kind == .exceptHandler || kind == .formattedValue }
 
     private func bind(_ name: String, _ binding: Binding, _ b: inout Bindings) -> Bool {
         if name == "$_" { return true }
@@ -194,7 +194,7 @@ struct PatternMatcher: Sendable {
     }
 
     /// Whether a pattern element stands for a run of elements.
-    static func isWildcard(_ p: PyNode) -> Bool {
+    static func isWildcard(_ p: SyntaxNode) -> Bool {
         switch p.kind {
         case .ellipsis: return true
         case .name: return p.text?.hasPrefix("$...") == true
@@ -205,17 +205,17 @@ struct PatternMatcher: Sendable {
     }
 
     /// Whether a pattern element is a named run `$...X`.
-    static func isNamedRun(_ p: PyNode) -> Bool { p.kind == .name && p.text?.hasPrefix("$...") == true }
+    static func isNamedRun(_ p: SyntaxNode) -> Bool { p.kind == .name && p.text?.hasPrefix("$...") == true }
 
     /// Keyword arguments and `**mapping`, which only match each other in an argument sequence.
-    private static func isKeywordArgument(_ n: PyNode) -> Bool { n.kind == .keyword || n.kind == .doubleStarred }
+    private static func isKeywordArgument(_ n: SyntaxNode) -> Bool { n.kind == .keyword || n.kind == .doubleStarred }
 
     /// Matches `p` against a prefix of `t` (all of `t` unless `open`); returns the index just past
     /// the last target element consumed. A trailing wildcard in an open match takes the rest.
     /// With `arguments`, elements are call arguments: a keyword matches only a keyword, a
     /// positional pattern only a positional argument (wildcards take any).
     func matchSequence(
-        _ p: ArraySlice<PyNode>, _ t: ArraySlice<PyNode>, _ b: inout Bindings, open: Bool, arguments: Bool = false
+        _ p: ArraySlice<SyntaxNode>, _ t: ArraySlice<SyntaxNode>, _ b: inout Bindings, open: Bool, arguments: Bool = false
     ) -> Int? {
         guard let first = p.first else { return open || t.isEmpty ? t.startIndex : nil }
         if Self.isWildcard(first) {
@@ -252,7 +252,7 @@ struct PatternMatcher: Sendable {
     // MARK: Calls
 
     /// Callee, positional arguments in order, keyword arguments in any order.
-    private func matchCall(_ p: PyNode, _ t: PyNode, _ b: inout Bindings, expanded: Bool) -> Bool {
+    private func matchCall(_ p: SyntaxNode, _ t: SyntaxNode, _ b: inout Bindings, expanded: Bool) -> Bool {
         let pArgs = p.children.dropFirst()
         let tArgs = t.children.dropFirst()
         // Fail fast on a missing keyword (`password=...`) before binding anything.

@@ -18,7 +18,7 @@ struct PatternSearch: Sendable {
 
     /// Every match of one pattern (inside `within`'s regions, when given).
     /// `probes`: regexes its matches must pass, tried on each candidate before matching.
-    func matches(_ pattern: PyNode, within: [EnclosingRegions] = [], probes: [BindingProbe] = []) -> [PatternMatch] {
+    func matches(_ pattern: SyntaxNode, within: [EnclosingRegions] = [], probes: [BindingProbe] = []) -> [PatternMatch] {
         if pattern.kind == .module { return sequenceMatches(pattern.children).filter { within.encloses($0.range) } }
         var out: [PatternMatch] = []
         for node in index.candidates(for: pattern)
@@ -35,12 +35,12 @@ struct PatternSearch: Sendable {
 
     /// A run of statements matched against every statement list, from every starting statement.
     /// (``StatementSequence``: linear in each list for the patterns rules use.)
-    private func sequenceMatches(_ statements: [PyNode]) -> [PatternMatch] {
+    private func sequenceMatches(_ statements: [SyntaxNode]) -> [PatternMatch] {
         sequenceMatchesCountingWork(statements).matches
     }
 
     /// ``sequenceMatches(_:)`` with the statement matches it tried (tests check the work is linear).
-    func sequenceMatchesCountingWork(_ statements: [PyNode]) -> (matches: [PatternMatch], attempts: Int) {
+    func sequenceMatchesCountingWork(_ statements: [SyntaxNode]) -> (matches: [PatternMatch], attempts: Int) {
         var out: [PatternMatch] = []
         var attempts = 0
         for block in index.blocks {
@@ -180,7 +180,7 @@ struct PatternSearch: Sendable {
     /// The bindings of a match of `formula` exactly at `node`, or nil. Patterns and alternatives are
     /// tried on the node itself (which may be synthetic, like the `T()` of an annotation); a
     /// `patterns` formula is searched in the file and must match the node's range.
-    func matches(_ formula: PatternFormula, at node: PyNode) -> Bindings? {
+    func matches(_ formula: PatternFormula, at node: SyntaxNode) -> Bindings? {
         switch formula {
         case .pattern(let pattern):
             guard pattern.tree.kind != .module else { return nil }
@@ -252,7 +252,7 @@ struct PatternSearch: Sendable {
     private func anyStringLiteral(matches regex: MetavariableRegex, within: [EnclosingRegions]) -> Bool {
         // Literals absent from the whole file are absent from each of its strings.
         guard index.lowercased.mayContain(regex.literals) else { return false }
-        for kind in [PyNodeKind.string, .joinedStr, .bytes] {
+        for kind in [SyntaxKind.string, .joinedStr, .bytes] {
             // The literals on the bytes first: most strings fail them, and no binding is made for those.
             for node in index.nodes(of: kind)
             where regex.mayMatch(index.source.bytes, from: node.range.start.offset, to: node.range.end.offset)

@@ -14,8 +14,8 @@ import PythonSyntax
 /// ``PatternMatcher/matchSequence(_:_:_:open:arguments:)`` would find: positions are tried in order.
 struct StatementSequence {
     let matcher: PatternMatcher
-    let pattern: [PyNode]
-    let statements: [PyNode]
+    let pattern: [SyntaxNode]
+    let statements: [SyntaxNode]
     /// Statement-against-pattern matches tried, for tests to see the work is linear.
     private(set) var attempts = 0
     /// The positions where each pattern element after a `...` may match (by pattern index).
@@ -34,7 +34,7 @@ struct StatementSequence {
         var unnamed: [String: [Int]] = [:]
     }
 
-    init(pattern: [PyNode], statements: [PyNode], matcher: PatternMatcher) {
+    init(pattern: [SyntaxNode], statements: [SyntaxNode], matcher: PatternMatcher) {
         self.pattern = pattern
         self.statements = statements
         self.matcher = matcher
@@ -118,14 +118,14 @@ struct StatementSequence {
     }
 
     /// `$...X` as a statement of the pattern.
-    private static func isNamedRun(_ p: PyNode) -> Bool {
+    private static func isNamedRun(_ p: SyntaxNode) -> Bool {
         let name = p.kind == .exprStmt ? p.children.first?.text : p.text
         return name?.hasPrefix("$...") == true
     }
 
     /// Whether a `...` or a named run is anywhere in `node` (its metavariables may then bind
     /// different parts on different tries).
-    private static func holdsWildcard(_ node: PyNode) -> Bool {
+    private static func holdsWildcard(_ node: SyntaxNode) -> Bool {
         var found = false
         node.walk { child in
             if found { return false }

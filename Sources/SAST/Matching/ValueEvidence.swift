@@ -9,7 +9,7 @@ import PythonSyntax
 /// chain ends in literals only, nothing is found. A part named in `unless` (a framework's own SQL
 /// builder: `compiler`, `quote_name`) vetoes the whole answer.
 struct ValueEvidence: Sendable {
-    let root: PyNode
+    let root: SyntaxNode
     var rounds = 4
     /// Values read at most, whatever the rounds: a bound on pathological files.
     var maxValues = 64
@@ -28,14 +28,14 @@ struct ValueEvidence: Sendable {
     static let socketReads: Set<String> = ["recv", "recvfrom", "recvmsg", "recv_into"]
 
     /// The origin classes of `nodes`' values; empty when one of them names an identifier in `unless`.
-    func classes(of nodes: [PyNode], unless: Set<String> = []) -> Set<ValueOriginClass> {
+    func classes(of nodes: [SyntaxNode], unless: Set<String> = []) -> Set<ValueOriginClass> {
         let follow = ValueOrigins(root: root, maxSteps: 1)
         var out = Set<ValueOriginClass>()
         var seen = Set<[Int]>()
         var frontier = nodes
         var read = 0
         for _ in 0..<rounds where !frontier.isEmpty {
-            var next: [PyNode] = []
+            var next: [SyntaxNode] = []
             for value in frontier where read < maxValues && seen.insert([value.range.start.offset, value.range.end.offset]).inserted {
                 read += 1
                 var vetoed = false
@@ -72,7 +72,7 @@ struct ValueEvidence: Sendable {
 
     /// The iterables (and conditions) of comprehensions whose elements do not use the loop
     /// variables (`", ".join("?" for _ in params)`): they decide how many values, not what they hold.
-    static func iteratedOnly(in value: PyNode) -> [SourceRange] {
+    static func iteratedOnly(in value: SyntaxNode) -> [SourceRange] {
         var out: [SourceRange] = []
         value.walk { node in
             guard [.listComp, .setComp, .generatorExp, .dictComp].contains(node.kind) else { return true }
@@ -98,7 +98,7 @@ struct ValueEvidence: Sendable {
     }
 
     /// The origin one part of a value shows by itself.
-    private func classify(_ part: PyNode) -> ValueOriginClass? {
+    private func classify(_ part: SyntaxNode) -> ValueOriginClass? {
         switch part.kind {
         case .name:
             guard let text = part.text else { return nil }

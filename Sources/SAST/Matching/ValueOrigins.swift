@@ -17,19 +17,19 @@ import PythonSyntax
 /// Anything else (a parameter without annotation, an attribute of another object) has no origin
 /// but itself.
 struct ValueOrigins: Sendable {
-    let root: PyNode
+    let root: SyntaxNode
     var maxSteps = 4
     /// The file's memo of each scope's assignments (nil: each question walks its scope).
     var assignments: ScopeAssignments? = nil
 
     /// `node` followed by every value found for it (breadth first, each at most once).
-    func values(of node: PyNode) -> [PyNode] {
-        var out: [PyNode] = [node]
+    func values(of node: SyntaxNode) -> [SyntaxNode] {
+        var out: [SyntaxNode] = [node]
         // Kind and range: a synthetic `T()` shares its annotation's range.
         var seen: Set<[Int]> = [Self.key(node)]
-        var frontier: [PyNode] = [node]
+        var frontier: [SyntaxNode] = [node]
         for _ in 0..<maxSteps where !frontier.isEmpty {
-            var next: [PyNode] = []
+            var next: [SyntaxNode] = []
             for current in frontier {
                 for value in origins(of: current) where value.kind != .empty && seen.insert(Self.key(value)).inserted {
                     out.append(value)
@@ -41,12 +41,12 @@ struct ValueOrigins: Sendable {
         return out
     }
 
-    private static func key(_ node: PyNode) -> [Int] {
+    private static func key(_ node: SyntaxNode) -> [Int] {
         [node.range.start.offset, node.range.end.offset, node.kind == .call ? 1 : 0]
     }
 
     /// One step back: the values `node` was given, where it is a name, `self.attr` or a local call.
-    private func origins(of node: PyNode) -> [PyNode] {
+    private func origins(of node: SyntaxNode) -> [SyntaxNode] {
         switch node.kind {
         case .name:
             guard let name = node.text else { return [] }
@@ -73,7 +73,7 @@ struct ValueOrigins: Sendable {
 
     // MARK: Names
 
-    private func nameOrigins(_ name: String, at location: SourceLocation) -> [PyNode] {
+    private func nameOrigins(_ name: String, at location: SourceLocation) -> [SyntaxNode] {
         let functions = root.enclosingDefinitions(containing: location).filter {
             $0.kind == .functionDef || $0.kind == .asyncFunctionDef
         }
@@ -90,10 +90,10 @@ struct ValueOrigins: Sendable {
 
     /// The default and the annotated type of parameter `name` of `function`; a parameter without
     /// either still binds the name, so the search stops there (with nothing).
-    private func parameterOrigins(_ name: String, of function: PyNode) -> [PyNode] {
+    private func parameterOrigins(_ name: String, of function: SyntaxNode) -> [SyntaxNode] {
         guard function.children.count > 2 else { return [] }
         for parameter in function.children[2].children where parameter.text == name {
-            var out: [PyNode] = []
+            var out: [SyntaxNode] = []
             if parameter.kind == .parameter, parameter.children.count == 2, !parameter.children[1].isEmpty {
                 out.append(parameter.children[1])
             }
@@ -103,12 +103,12 @@ struct ValueOrigins: Sendable {
                 out.append(instance)
             }
             // Bound here even when nothing is known of it.
-            return out.isEmpty ? [PyNode(.empty, range: parameter.range)] : out
+            return out.isEmpty ? [SyntaxNode(.empty, range: parameter.range)] : out
         }
         return []
     }
 
-    private static func declaresGlobal(_ name: String, in function: PyNode) -> Bool {
+    private static func declaresGlobal(_ name: String, in function: SyntaxNode) -> Bool {
         var found = false
         statements(of: function.children[4]) { statement in
             if statement.kind == .global, statement.children.contains(where: { $0.text == name }) { found = true }
@@ -117,15 +117,15 @@ struct ValueOrigins: Sendable {
     }
 
     /// Values assigned to `name` in the statements of `scope` (nested functions and classes left out).
-    private func assignedValues(_ name: String, in scope: PyNode) -> [PyNode] {
+    private func assignedValues(_ name: String, in scope: SyntaxNode) -> [SyntaxNode] {
         guard let assignments else { return Self.assignedValues(in: scope)[name] ?? [] }
         return assignments.values(name, in: scope, read: Self.assignedValues(in:))
     }
 
     /// Values assigned to each name in the statements of `scope`: plain, annotated and `with`
     /// assignments in order, then `(name := value)` anywhere in the scope's own expressions.
-    static func assignedValues(in scope: PyNode) -> [String: [PyNode]] {
-        var out: [String: [PyNode]] = [:]
+    static func assignedValues(in scope: SyntaxNode) -> [String: [SyntaxNode]] {
+        var out: [String: [SyntaxNode]] = [:]
         statements(of: scope) { statement in
             switch statement.kind {
             case .assign:
@@ -151,7 +151,7 @@ struct ValueOrigins: Sendable {
                 break
             }
         }
-        var walrus: [String: [PyNode]] = [:]
+        var walrus: [String: [SyntaxNode]] = [:]
         walkScope(scope) { node in
             if node.kind == .namedExpr, node.children.count == 2, let name = node.children[0].text {
                 walrus[name, default: []].append(node.children[1])
@@ -162,11 +162,11 @@ struct ValueOrigins: Sendable {
 
     // MARK: self.attr
 
-    private func attributeOrigins(_ attr: String, base: String, at location: SourceLocation) -> [PyNode] {
+    private func attributeOrigins(_ attr: String, base: String, at location: SourceLocation) -> [SyntaxNode] {
         guard let cls = root.enclosingDefinitions(containing: location).last(where: { $0.kind == .classDef }),
             let body = cls.children.last
         else { return [] }
-        var out: [PyNode] = []
+        var out: [SyntaxNode] = []
         for statement in body.children {
             if statement.kind == .assign, let value = statement.children.last,
                 statement.children.dropLast().contains(where: { $0.kind == .name && $0.text == attr })
@@ -193,9 +193,9 @@ struct ValueOrigins: Sendable {
     // MARK: Local functions
 
     /// What `function` returns, and a value of its return annotation.
-    private func returnOrigins(of function: PyNode?) -> [PyNode] {
+    private func returnOrigins(of function: SyntaxNode?) -> [SyntaxNode] {
         guard let parts = function?.children, parts.count == 5 else { return [] }
-        var out: [PyNode] = []
+        var out: [SyntaxNode] = []
         if let instance = Self.instance(of: parts[3]) { out.append(instance) }
         Self.walkScope(parts[4]) { node in
             if node.kind == .return, let value = node.children.first { out.append(value) }
@@ -205,17 +205,17 @@ struct ValueOrigins: Sendable {
 
     // MARK: Helpers
 
-    private static func isFunction(_ node: PyNode) -> Bool {
+    private static func isFunction(_ node: SyntaxNode) -> Bool {
         node.kind == .functionDef || node.kind == .asyncFunctionDef
     }
 
     /// A value of the type an annotation names, as a call of it (`T` → `T()`); `Optional[T]` and
     /// `T | None` name `T`. Nil for anything else (strings, other generics).
-    static func instance(of annotation: PyNode) -> PyNode? {
+    static func instance(of annotation: SyntaxNode) -> SyntaxNode? {
         switch annotation.kind {
         case .name, .attribute:
             guard annotation.dottedName != nil else { return nil }
-            return PyNode(.call, children: [annotation], range: annotation.range)
+            return SyntaxNode(.call, children: [annotation], range: annotation.range)
         case .subscript where annotation.children.count == 2:
             guard let callee = annotation.children[0].dottedName, callee == "Optional" || callee.hasSuffix(".Optional")
             else { return nil }
@@ -232,7 +232,7 @@ struct ValueOrigins: Sendable {
 
     /// Visits the statements of a scope, into compound statements but not into nested functions
     /// or classes.
-    static func statements(of scope: PyNode, _ visit: (PyNode) -> Void) {
+    static func statements(of scope: SyntaxNode, _ visit: (SyntaxNode) -> Void) {
         scope.walk { node in
             switch node.kind {
             case .module, .block:
@@ -250,7 +250,7 @@ struct ValueOrigins: Sendable {
     }
 
     /// Visits every node of a scope but those of nested functions, classes and lambdas.
-    static func walkScope(_ scope: PyNode, _ visit: (PyNode) -> Void) {
+    static func walkScope(_ scope: SyntaxNode, _ visit: (SyntaxNode) -> Void) {
         scope.walk { node in
             if node.range != scope.range,
                 node.kind == .functionDef || node.kind == .asyncFunctionDef || node.kind == .classDef || node.kind == .lambda

@@ -20,11 +20,11 @@ extension HandlerFacts {
     /// query values); locals assigned from them or from the request join them in source order.
     /// `assignments`: whether to record what each local is assigned (``HandlerFacts/assignments``,
     /// for handlers; the project's other definitions do without).
-    init(body: PyNode, supplied parameters: Set<String>, aliases: ImportAliases, assignments recording: Bool = false) {
+    init(body: SyntaxNode, supplied parameters: Set<String>, aliases: ImportAliases, assignments recording: Bool = false) {
         self.init()
         var supplied = parameters
         // Locals holding text (`query = f"SELECT ..."`), for a query run through a variable.
-        var texts: [String: PyNode] = [:]
+        var texts: [String: SyntaxNode] = [:]
         // Every node once (the parser bounds nesting, so the sub-walks stay within its depth).
         body.walk { node in
             switch node.kind {
@@ -75,7 +75,7 @@ extension HandlerFacts {
     static let serverIdentities = ["request.user", "self.request.user", "request.auth", "self.request.auth"]
 
     /// Whether `value` carries something the client sent: a supplied name or the request.
-    static func isSupplied(_ value: PyNode, _ supplied: Set<String>) -> Bool {
+    static func isSupplied(_ value: SyntaxNode, _ supplied: Set<String>) -> Bool {
         var found = false
         value.walk { node in
             if found { return false }
@@ -101,7 +101,7 @@ extension HandlerFacts {
     /// Whether `call` loads a stored object by a client-supplied key: `M.query.get(x)`,
     /// `session.get(M, x)`, `filter_by(id=x)`, `M.objects.get(pk=x)`, `get_object_or_404(M, pk=x)`,
     /// `filter(M.id == x)`, `execute("... WHERE id = ?", (x,))`.
-    static func loadsByKey(_ call: PyNode, _ supplied: Set<String>, _ texts: [String: PyNode] = [:]) -> Bool {
+    static func loadsByKey(_ call: SyntaxNode, _ supplied: Set<String>, _ texts: [String: SyntaxNode] = [:]) -> Bool {
         guard let callee = call.callee else { return false }
         let method = callee.kind == .attribute ? callee.text ?? "" : callee.text ?? ""
         let base = callee.kind == .attribute ? callee.children.first?.dottedName ?? "" : ""
@@ -136,7 +136,7 @@ extension HandlerFacts {
     /// concatenation or `format`) or, with placeholders, the last parameter (where the key
     /// usually comes) is supplied. A query also restricted by a user/owner column bound to a
     /// server-side value is the caller's own.
-    static func sqlLoadsByKey(_ sql: PyNode, parameters: PyNode?, _ supplied: Set<String>) -> Bool {
+    static func sqlLoadsByKey(_ sql: SyntaxNode, parameters: SyntaxNode?, _ supplied: Set<String>) -> Bool {
         let text = sql.normalizedSource.lowercased()
         guard let whereRange = text.range(of: "where", options: .backwards) else { return false }
         let clause = text[whereRange.upperBound...]
@@ -171,13 +171,13 @@ extension HandlerFacts {
     }
 
     /// The operands of a chain of `+` (`a + b + c`: a, b, c); the node itself otherwise.
-    static func plusOperands(_ node: PyNode) -> [PyNode] {
+    static func plusOperands(_ node: SyntaxNode) -> [SyntaxNode] {
         guard node.kind == .binOp, node.text == "+", node.children.count == 2 else { return [node] }
         return plusOperands(node.children[0]) + plusOperands(node.children[1])
     }
 
     /// `Note.id`, `Note.user_id`: a column that is a key.
-    private static func keyed(_ node: PyNode) -> Bool {
+    private static func keyed(_ node: SyntaxNode) -> Bool {
         node.kind == .attribute && isKeyName(node.text ?? "")
     }
 }

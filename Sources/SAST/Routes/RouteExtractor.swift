@@ -31,7 +31,7 @@ struct RouteExtractor {
     static let frameworkParameters: Set<String> = ["self", "cls", "request", "req", "info", "root", "_", "parent"]
 
     /// The handlers and `before_request` hooks of `root`, a parsed module.
-    func handlers(in root: PyNode) -> [RouteHandler] {
+    func handlers(in root: SyntaxNode) -> [RouteHandler] {
         let importsDjango = imports(root, prefixes: ["django", "rest_framework"])
         var extractor = self
         for statement in root.children where statement.kind == .assign {
@@ -77,10 +77,10 @@ struct RouteExtractor {
     /// bases and what its body does: the project's own guards are found among them by what they
     /// do (``ProjectGuards``). A function's facts include the functions nested in it (a decorator
     /// factory's wrapper).
-    private func definitions(in root: PyNode) -> [RouteHandler] {
+    private func definitions(in root: SyntaxNode) -> [RouteHandler] {
         var out: [RouteHandler] = []
         // Statement nesting, which the parser bounds.
-        func visit(_ node: PyNode, prefix: String) {
+        func visit(_ node: SyntaxNode, prefix: String) {
             for child in node.children {
                 switch child.kind {
                 case .functionDef, .asyncFunctionDef:
@@ -115,7 +115,7 @@ struct RouteExtractor {
 
     /// The views Django URL patterns name: `path("p/", views.show)`, `re_path(r"^p$", show)`,
     /// `url(r"^p$", views.show, name="show")` (the last name of the second argument).
-    private func urlTargets(_ root: PyNode) -> [RouteHandler] {
+    private func urlTargets(_ root: SyntaxNode) -> [RouteHandler] {
         var out: [RouteHandler] = []
         root.walk { node in
             // The callee's last name first (a name's text, an attribute's name): most calls fail it
@@ -140,7 +140,7 @@ struct RouteExtractor {
         return out
     }
 
-    private func visit(_ node: PyNode, topLevel: Bool, importsDjango: Bool, into out: inout [RouteHandler]) {
+    private func visit(_ node: SyntaxNode, topLevel: Bool, importsDjango: Bool, into out: inout [RouteHandler]) {
         // Recursion follows statement nesting, which the parser bounds.
         for child in node.children {
             switch child.kind {
@@ -162,7 +162,7 @@ struct RouteExtractor {
     }
 
     /// A function under `@X.route(...)`/`@X.get("/...")`, or a `@X.before_request` hook.
-    private func decoratedHandler(_ def: PyNode) -> RouteHandler? {
+    private func decoratedHandler(_ def: SyntaxNode) -> RouteHandler? {
         for decorator in decorators(of: def) {
             let expression = decorator.children.first ?? decorator
             if expression.kind == .attribute, let base = expression.children.first?.dottedName,
@@ -190,7 +190,7 @@ struct RouteExtractor {
     }
 
     /// A module-level function whose first parameter is `request`, in a module that imports Django.
-    private func djangoView(_ def: PyNode, topLevel: Bool, importsDjango: Bool) -> RouteHandler? {
+    private func djangoView(_ def: SyntaxNode, topLevel: Bool, importsDjango: Bool) -> RouteHandler? {
         guard importsDjango, topLevel, parameterNames(def).first == "request" else { return nil }
         var view = handler(def, group: "\(file)#views", receiver: nil, path: nil)
         // A decorated view is one (`@login_required`, `@api_view`, `@csrf_exempt`); else a URL must name it.
@@ -201,7 +201,7 @@ struct RouteExtractor {
     /// The routed methods of a class that is not a view class: a class-based controller
     /// (fastapi-utils `@cbv(router)`, a project's `@controller(router)`) whose methods carry the
     /// route decorators, with the class's bases and decorators as guards (its dependencies).
-    private func controllerHandlers(_ cls: PyNode) -> [RouteHandler] {
+    private func controllerHandlers(_ cls: SyntaxNode) -> [RouteHandler] {
         guard cls.children.count > 3 else { return [] }
         let classGuards = decoratorGuards(of: cls) + bases(of: cls)
         let classSources = guardSources(of: cls)
@@ -222,7 +222,7 @@ struct RouteExtractor {
     /// roles are all administrators' (`require_role(["admin"])`). Not one that also admits
     /// others (`IsAdminOrReadOnly`, `require_role(["admin", "user"])`), not a mere mention
     /// (`tags=["Admin"]`, `get_cloud_admin_client`).
-    static func namesAdministrators(_ node: PyNode) -> Bool {
+    static func namesAdministrators(_ node: SyntaxNode) -> Bool {
         var found = false
         node.walk { inner in
             if found { return false }
@@ -231,7 +231,7 @@ struct RouteExtractor {
                 if let name = inner.text, isAdministratorCheck(words(of: name)) { found = true }
             case .call:
                 guard let callee = inner.callee?.text, !Set(words(of: callee)).isDisjoint(with: roleWords) else { break }
-                let roles = inner.callArguments.flatMap { argument -> [PyNode] in
+                let roles = inner.callArguments.flatMap { argument -> [SyntaxNode] in
                     [.list, .tuple, .set].contains(argument.kind) ? argument.children : [argument]
                 }.filter { $0.kind == .string }
                 if !roles.isEmpty, roles.allSatisfy({ administratorWords.contains(($0.text ?? "").lowercased()) }) { found = true }
@@ -285,12 +285,12 @@ struct RouteExtractor {
     private static let roleWords: Set<String> = ["role", "roles", "permission", "permissions", "group", "groups"]
 
     /// The expressions of a class's bases and decorators: what guards every method.
-    private func guardSources(of cls: PyNode) -> [PyNode] {
+    private func guardSources(of cls: SyntaxNode) -> [SyntaxNode] {
         cls.children[2].children.filter { $0.kind != .keyword } + decorators(of: cls).map { $0.children.first ?? $0 }
     }
 
     /// The handler methods of a view class or a GraphQL type, with the class's guards.
-    private func classHandlers(_ cls: PyNode) -> [RouteHandler] {
+    private func classHandlers(_ cls: SyntaxNode) -> [RouteHandler] {
         guard cls.children.count > 3 else { return [] }
         let bases = bases(of: cls)
         let last = bases.map { String($0.split(separator: ".").last ?? "") }
@@ -328,7 +328,7 @@ struct RouteExtractor {
         return out
     }
 
-    private func handler(_ def: PyNode, group: String, receiver: String?, path: String?) -> RouteHandler {
+    private func handler(_ def: SyntaxNode, group: String, receiver: String?, path: String?) -> RouteHandler {
         let start = decorators(of: def).first?.range.start ?? def.range.start
         // The route's own decorator names its object (`@auth_bp.route`), which guards nothing.
         let guarding = decorators(of: def).filter { !isRouteDecorator($0) }
@@ -374,7 +374,7 @@ struct RouteExtractor {
 
     /// The dotted names an expression of guards names: `login_required`, `permission_required` of
     /// `permission_required("x")`, each element of `[IsAuthenticated, jwt_required()]`.
-    private func guardNames(_ expression: PyNode) -> [String] {
+    private func guardNames(_ expression: SyntaxNode) -> [String] {
         switch expression.kind {
         case .name, .attribute:
             return expression.dottedName.map { [aliases.canonicalize($0)] } ?? []
@@ -390,7 +390,7 @@ struct RouteExtractor {
     }
 
     /// `@X.route(...)`, `@X.get("/p")`, `@X.before_request`.
-    private func isRouteDecorator(_ decorator: PyNode) -> Bool {
+    private func isRouteDecorator(_ decorator: SyntaxNode) -> Bool {
         let expression = decorator.children.first ?? decorator
         let callee = expression.kind == .call ? expression.callee : expression
         guard let callee, callee.kind == .attribute, let method = callee.text else { return false }
@@ -398,31 +398,31 @@ struct RouteExtractor {
     }
 
     /// FastAPI's `Depends(x)` / `Security(x)`: the framework fills the value by running `x`.
-    private static func isDependency(_ node: PyNode) -> Bool {
+    private static func isDependency(_ node: SyntaxNode) -> Bool {
         node.kind == .call && ["Depends", "Security"].contains(node.callee?.dottedName?.split(separator: ".").last ?? "")
     }
 
     /// The resolved names of a class's bases.
-    private func bases(of cls: PyNode) -> [String] {
+    private func bases(of cls: SyntaxNode) -> [String] {
         cls.children[2].children.compactMap { $0.dottedName.map(aliases.canonicalize) }
     }
 
     /// The guard names of a definition's decorators (`permission_required` of `@permission_required("x")`).
-    private func decoratorGuards(of definition: PyNode) -> [String] {
+    private func decoratorGuards(of definition: SyntaxNode) -> [String] {
         decorators(of: definition).flatMap { guardNames($0.children.first ?? $0) }
     }
 
-    private func decorators(of def: PyNode) -> [PyNode] {
+    private func decorators(of def: SyntaxNode) -> [SyntaxNode] {
         def.children.first.map { $0.kind == .decorators ? $0.children : [] } ?? []
     }
 
-    private func parameterNames(_ def: PyNode) -> [String] {
+    private func parameterNames(_ def: SyntaxNode) -> [String] {
         guard def.children.count > 2 else { return [] }
         return def.children[2].children.filter { $0.kind == .parameter }.compactMap(\.text)
     }
 
     /// Parameters whose default is a FastAPI dependency: the framework fills them, not the client.
-    private func dependencyParameters(_ def: PyNode) -> Set<String> {
+    private func dependencyParameters(_ def: SyntaxNode) -> Set<String> {
         guard def.children.count > 2 else { return [] }
         return Set(
             def.children[2].children.filter { parameter in
@@ -436,7 +436,7 @@ struct RouteExtractor {
             }.compactMap(\.text))
     }
 
-    private func imports(_ root: PyNode, prefixes: [String]) -> Bool {
+    private func imports(_ root: SyntaxNode, prefixes: [String]) -> Bool {
         root.children.contains { statement in
             let modules: [String] =
                 statement.kind == .import

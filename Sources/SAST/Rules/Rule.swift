@@ -8,7 +8,7 @@ public struct CompiledPattern: Sendable, Hashable {
     /// The pattern as written in the rule file.
     public var source: String
     /// The parsed tree (``PythonParser/parsePattern(_:)``).
-    public var tree: PyNode
+    public var tree: SyntaxNode
     /// Identifiers every match contains: a file without one of them is not searched.
     let requiredIdentifiers: Set<String>
     /// String literal values every match contains (`"password"` of a dict pattern).
@@ -17,7 +17,7 @@ public struct CompiledPattern: Sendable, Hashable {
     let stringMetavariables: Set<String>
 
     /// A pattern and its parsed tree.
-    public init(source: String, tree: PyNode) {
+    public init(source: String, tree: SyntaxNode) {
         self.source = source
         self.tree = tree
         requiredIdentifiers = PatternIndexKey.requiredIdentifiers(tree)

@@ -44,7 +44,7 @@ struct CallGraph: Sendable {
     }
 
     /// The names a function's calls use.
-    static func calleeNames(of function: PyNode) -> Set<String> {
+    static func calleeNames(of function: SyntaxNode) -> Set<String> {
         var out: Set<String> = []
         function.walk { node in
             if node.kind == .call, let callee = node.children.first, callee.kind == .name || callee.kind == .attribute,

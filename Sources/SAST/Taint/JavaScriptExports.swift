@@ -13,7 +13,7 @@ enum JavaScriptExports {
 
     /// Exported name → the name of the module's definition it stands for, from the module's
     /// top-level assignments; a name exported as itself is left out.
-    static func aliases(in root: PyNode) -> [String: String] {
+    static func aliases(in root: SyntaxNode) -> [String: String] {
         var out: [String: String] = [:]
         for statement in root.children where statement.kind == .assign {
             guard let value = statement.children.last else { continue }
@@ -44,7 +44,7 @@ enum JavaScriptExports {
         case member(String)
     }
 
-    private static func exported(_ target: PyNode) -> Exported? {
+    private static func exported(_ target: SyntaxNode) -> Exported? {
         if isModuleExports(target) { return .whole }
         if target.kind == .name, target.text == defaultName { return .whole }
         guard target.kind == .attribute, let name = target.text, let base = target.children.first else { return nil }
@@ -53,14 +53,14 @@ enum JavaScriptExports {
     }
 
     /// `module.exports`.
-    private static func isModuleExports(_ node: PyNode) -> Bool {
+    private static func isModuleExports(_ node: SyntaxNode) -> Bool {
         node.kind == .attribute && node.text == "exports" && node.children.first?.kind == .name
             && node.children.first?.text == "module"
     }
 
     /// The members of an object literal that name a definition (`{ find, remove: removeUser,
     /// queue() {...} }`: `find`, `removeUser`, the method's `#fnN`), by key.
-    private static func members(_ object: PyNode) -> [(key: String, local: String)] {
+    private static func members(_ object: SyntaxNode) -> [(key: String, local: String)] {
         guard object.kind == .dict else { return [] }
         return object.children.compactMap { member in
             guard member.kind == .keyValue, member.children.count == 2, member.children[0].kind == .string,
@@ -71,7 +71,7 @@ enum JavaScriptExports {
     }
 
     /// The definition a value names: a function or class (its own, or a hoisted `#fnN`).
-    private static func localName(_ value: PyNode) -> String? {
+    private static func localName(_ value: SyntaxNode) -> String? {
         value.kind == .name ? value.text : nil
     }
 }

@@ -19,7 +19,7 @@ struct JavaScriptImportUses: ImportUses {
         bases = []
     }
 
-    init(root: PyNode) {
+    init(root: SyntaxNode) {
         var imports: [(module: String, name: String, alias: String?)] = []
         var read: [String: Set<String>] = [:]
         var bases: Set<String> = []

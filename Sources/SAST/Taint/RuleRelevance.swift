@@ -75,7 +75,7 @@ struct RuleRelevance: Sendable {
         let reader = IdentifierReader(aliases: index.aliases, vocabulary: RelevanceVocabulary([]), targets: targets)
         // The assignments from the index, not a walk of the tree: only their targets are read.
         var out: [String] = []
-        for kind in [PyNodeKind.assign, .annAssign, .augAssign] {
+        for kind in [SyntaxKind.assign, .annAssign, .augAssign] {
             for node in index.nodes(of: kind) { reader.addTargets(of: node, to: &out, source: index.source) }
         }
         return out
@@ -169,7 +169,7 @@ private struct IdentifierReader {
         self.targets = targets
     }
 
-    func add(_ node: PyNode, to ids: inout Set<String>) {
+    func add(_ node: SyntaxNode, to ids: inout Set<String>) {
         switch node.kind {
         case .name:
             guard let text = node.text else { return }
@@ -184,7 +184,7 @@ private struct IdentifierReader {
         }
     }
 
-    func identifiers(of nodes: some Sequence<PyNode>) -> Set<String> {
+    func identifiers(of nodes: some Sequence<SyntaxNode>) -> Set<String> {
         var out: Set<String> = []
         for node in nodes {
             node.walk { child in
@@ -196,7 +196,7 @@ private struct IdentifierReader {
     }
 
     /// Records, for each definition (by offset), the header identifiers of the definitions around it.
-    func collectScopes(_ statements: [PyNode], around: Set<String>, into scopes: inout [Int: Set<String>]) {
+    func collectScopes(_ statements: [SyntaxNode], around: Set<String>, into scopes: inout [Int: Set<String>]) {
         for statement in statements {
             switch statement.kind {
             case .functionDef, .asyncFunctionDef, .classDef:
@@ -218,9 +218,9 @@ private struct IdentifierReader {
     }
 
     /// The text of what `node` assigns to, when it is an assignment and a target regex matches.
-    func addTargets(of node: PyNode, to out: inout [String], source: SourceText) {
+    func addTargets(of node: SyntaxNode, to out: inout [String], source: SourceText) {
         guard !self.targets.isEmpty else { return }
-        let targets: ArraySlice<PyNode>
+        let targets: ArraySlice<SyntaxNode>
         switch node.kind {
         case .assign: targets = node.children.dropLast()
         case .annAssign, .augAssign: targets = node.children.prefix(1)
@@ -241,7 +241,7 @@ private struct IdentifierReader {
         }
     }
 
-    func facts(of function: PyNode, model: FileModel, project: ProjectView?, source: SourceText) -> RuleRelevance.Facts {
+    func facts(of function: SyntaxNode, model: FileModel, project: ProjectView?, source: SourceText) -> RuleRelevance.Facts {
         var out = RuleRelevance.Facts()
         out.header = identifiers(of: function.children.dropLast())
         add(function, to: &out.header)
@@ -321,7 +321,7 @@ struct RelevanceNames: Sendable {
             .union(isRedirectRule ? Self.redirectGuardNames : [])
         vocabulary.formUnion(Self.requestGuardNames)
         vocabulary.formUnion(Self.redirectGuardNames)
-        let definitions: Set<PyNodeKind> = [.functionDef, .asyncFunctionDef, .classDef]
+        let definitions: Set<SyntaxKind> = [.functionDef, .asyncFunctionDef, .classDef]
         var body: [Set<String>] = []
         var header: [Set<String>] = []
         for source in spec.sources {

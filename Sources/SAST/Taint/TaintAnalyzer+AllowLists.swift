@@ -12,7 +12,7 @@ extension TaintAnalyzer {
 
     /// Whether `call` is a membership test (``membershipMethods``) whose receiver is not the
     /// program's own constant: as a sanitizer it vouches for nothing.
-    mutating func isMembershipInForeignList(_ call: PyNode) -> Bool {
+    mutating func isMembershipInForeignList(_ call: SyntaxNode) -> Bool {
         guard let callee = call.children.first, callee.kind == .attribute, let method = callee.text,
             Self.membershipMethods.contains(method), let list = callee.children.first
         else { return false }
@@ -32,7 +32,7 @@ extension TaintAnalyzer {
     /// object is none.
     /// `budget`: the names it may still follow (each reads its scope): a hostile list of lists of
     /// names is not followed to the end, and what is not followed is no constant.
-    private func isProgramConstant(_ node: PyNode, origins: ValueOrigins, depth: Int, budget: inout Int) -> Bool {
+    private func isProgramConstant(_ node: SyntaxNode, origins: ValueOrigins, depth: Int, budget: inout Int) -> Bool {
         guard depth < Self.constantDepth else { return false }
         switch node.kind {
         case .string, .bytes, .integer, .float, .true, .false, .none:

@@ -4,7 +4,7 @@ import PythonSyntax
 /// Calls: summaries of the project's functions and methods, constructors that fill an object's
 /// fields, container methods that keep parts apart, and calls whose result cannot carry text.
 extension TaintAnalyzer {
-    mutating func evaluateCall(_ call: PyNode) -> AbstractValue {
+    mutating func evaluateCall(_ call: SyntaxNode) -> AbstractValue {
         guard let callee = call.children.first else { return .clean }
         // A slice: an array made for every call visited would be allocated and freed each time.
         let arguments = call.children.dropFirst()
@@ -111,14 +111,15 @@ extension TaintAnalyzer {
     /// with each element of `xs` (with what `p` resolves to), so the call `f(element)` is followed
     /// (its sinks checked, a project function's summary applied) at this call. A callback written
     /// in place is hoisted, and receives the elements where it runs (``execute(block:)``).
-    private mutating func callWithElements(_ call: PyNode, method: String, receiver: AbstractValue, function: PyNode?) {
+    private mutating func callWithElements(_ call: SyntaxNode, method: String, receiver: AbstractValue, function: SyntaxNode?) {
         guard let function, function.kind == .name || function.kind == .attribute, function.dottedName != nil,
             index.hoisting?.isHoistedDefinition(function.text) != true
         else { return }
         let element = method == "then" ? AbstractValue(taint: receiver.whole) : elementValue(of: receiver)
         let saved = state[Self.elementName]
         state[Self.elementName] = element
-        let called = PyNode(.call, children: [function, PyNode(.name, text: Self.elementName, range: function.range)], range: call.range)
+        let called = SyntaxNode(
+            .call, children: [function, SyntaxNode(.name, text: Self.elementName, range: function.range)], range: call.range)
         _ = evaluate(called)
         state[Self.elementName] = saved
     }
@@ -219,7 +220,7 @@ extension TaintAnalyzer {
     /// List and dict methods: element-precise when the shape is known. Returns the call's result,
     /// or nil when `method` is not a container method.
     private mutating func containerMethod(
-        _ method: String, on object: inout AbstractValue, base: PyNode, arguments: ArraySlice<PyNode>, values: [AbstractValue]
+        _ method: String, on object: inout AbstractValue, base: SyntaxNode, arguments: ArraySlice<SyntaxNode>, values: [AbstractValue]
     ) -> AbstractValue? {
         let first = values.first
         let key = arguments.first.flatMap { PyConstant(literal: $0) } ?? first?.constant

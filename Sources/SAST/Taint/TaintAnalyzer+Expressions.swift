@@ -3,7 +3,7 @@ import PythonSyntax
 /// Expressions: the value of each, with constants folded and containers kept apart.
 extension TaintAnalyzer {
     /// The value of an expression, checking the sinks inside it on the way.
-    mutating func evaluate(_ e: PyNode) -> AbstractValue {
+    mutating func evaluate(_ e: SyntaxNode) -> AbstractValue {
         // Read once: `kind` is a call into another module, and this runs at every node.
         let kind = e.kind
         if kind == .empty { return .clean }
@@ -79,7 +79,7 @@ extension TaintAnalyzer {
         }
     }
 
-    private mutating func evaluateSequence(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateSequence(_ e: SyntaxNode) -> AbstractValue {
         let c = e.children
         if c.contains(where: { $0.kind == .starred }) {
             var out = AbstractValue(elements: [])
@@ -98,7 +98,7 @@ extension TaintAnalyzer {
         return AbstractValue(elements: c.map { evaluate($0) })
     }
 
-    private mutating func evaluateDict(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateDict(_ e: SyntaxNode) -> AbstractValue {
         let c = e.children
         var out = AbstractValue()
         for entry in c {
@@ -119,14 +119,14 @@ extension TaintAnalyzer {
         return out
     }
 
-    private mutating func evaluateSet(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateSet(_ e: SyntaxNode) -> AbstractValue {
         let c = e.children
         var taint = Taint.clean
         for element in c { taint.formUnion(evaluate(element).whole) }
         return AbstractValue(taint: taint)
     }
 
-    private mutating func evaluateCompare(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateCompare(_ e: SyntaxNode) -> AbstractValue {
         let c = e.children
         let values = c.map { evaluate($0) }
         if values.count == 2, let l = values[0].constant, let r = values[1].constant, let op = e.text,
@@ -137,7 +137,7 @@ extension TaintAnalyzer {
         return .clean
     }
 
-    private mutating func evaluateUnary(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateUnary(_ e: SyntaxNode) -> AbstractValue {
         let c = e.children
         let operand = evaluate(c[0])
         if e.text == "not" {
@@ -148,7 +148,7 @@ extension TaintAnalyzer {
         return AbstractValue(taint: operand.whole)
     }
 
-    private mutating func evaluateIfExp(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateIfExp(_ e: SyntaxNode) -> AbstractValue {
         let c = e.children
         let test = evaluate(c[1])
         if let constant = test.constant ?? staticTruth(c[1]) {
@@ -164,7 +164,7 @@ extension TaintAnalyzer {
         return body.joined(with: orelse)
     }
 
-    private mutating func evaluateBinary(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateBinary(_ e: SyntaxNode) -> AbstractValue {
         let c = e.children
         let l = evaluate(c[0])
         let r = evaluate(c[1])
@@ -182,7 +182,7 @@ extension TaintAnalyzer {
         return AbstractValue(taint: l.whole.union(r.whole))
     }
 
-    private mutating func evaluateJoined(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateJoined(_ e: SyntaxNode) -> AbstractValue {
         let c = e.children
         var taint = Taint.clean
         var text = ""
@@ -198,7 +198,7 @@ extension TaintAnalyzer {
         return constant ? AbstractValue(constant: .string(text)) : AbstractValue(taint: taint)
     }
 
-    private mutating func evaluateFormatted(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateFormatted(_ e: SyntaxNode) -> AbstractValue {
         let c = e.children
         var taint = Taint.clean
         var first: AbstractValue? = nil
@@ -212,7 +212,7 @@ extension TaintAnalyzer {
         return AbstractValue(taint: taint)
     }
 
-    private mutating func evaluateBoolOp(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateBoolOp(_ e: SyntaxNode) -> AbstractValue {
         // `a or b` is one of its operands; `a and b` too. Later operands run under the earlier ones.
         let saved = state
         var out: AbstractValue? = nil
@@ -232,7 +232,7 @@ extension TaintAnalyzer {
         return out ?? .clean
     }
 
-    private mutating func evaluateComprehension(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateComprehension(_ e: SyntaxNode) -> AbstractValue {
         let saved = state
         for comprehension in e.children where comprehension.kind == .comprehension && comprehension.children.count >= 2 {
             let items = evaluate(comprehension.children[1])
@@ -253,7 +253,7 @@ extension TaintAnalyzer {
         return AbstractValue(taint: taint)
     }
 
-    private mutating func evaluateAttribute(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateAttribute(_ e: SyntaxNode) -> AbstractValue {
         guard let base = e.children.first, let name = e.text else { return .clean }
         let value = evaluate(base)
         if let member = value.members["." + name] { return member }
@@ -273,7 +273,7 @@ extension TaintAnalyzer {
         return AbstractValue(taint: taint)
     }
 
-    private mutating func evaluateSubscript(_ e: PyNode) -> AbstractValue {
+    private mutating func evaluateSubscript(_ e: SyntaxNode) -> AbstractValue {
         let container = evaluate(e.children[0])
         let indexNode = e.children[1]
         if indexNode.kind == .slice {
@@ -315,7 +315,7 @@ extension TaintAnalyzer {
     }
 
     /// The constant an expression folds to, without side effects.
-    mutating func peekConstant(_ e: PyNode) -> PyConstant? {
+    mutating func peekConstant(_ e: SyntaxNode) -> PyConstant? {
         if let constant = PyConstant(literal: e) { return constant }
         return peekValue(e).constant
     }
@@ -327,7 +327,7 @@ extension TaintAnalyzer {
     }
 
     /// Conditions whose truth the code fixes without a literal: `TYPE_CHECKING` is false at run time.
-    func staticTruth(_ test: PyNode) -> PyConstant? {
+    func staticTruth(_ test: SyntaxNode) -> PyConstant? {
         // An attribute keeps its last segment in the canonical name.
         if test.kind == .attribute, test.text != "TYPE_CHECKING" { return nil }
         guard let dotted = test.dottedName else { return nil }
@@ -337,7 +337,7 @@ extension TaintAnalyzer {
 
     /// `s.recv(...)` on a Unix-domain socket reads what a process of this machine sent: a local
     /// source. On a socket passed in as a parameter, the caller decides (see `apply`).
-    mutating func localizeSocketRead(_ e: PyNode, _ origin: inout TaintOrigin) {
+    mutating func localizeSocketRead(_ e: SyntaxNode, _ origin: inout TaintOrigin) {
         guard e.kind == .call, let callee = e.children.first, callee.kind == .attribute, let base = callee.children.first,
             let method = callee.text, method.hasPrefix("recv")
         else { return }
@@ -351,7 +351,7 @@ extension TaintAnalyzer {
 
     /// Whether the expression reads a parameter annotated with a class that is no web request
     /// (`request.url` where `request: scrapy.Request`).
-    func readsForeignTyped(_ e: PyNode) -> Bool {
+    func readsForeignTyped(_ e: SyntaxNode) -> Bool {
         guard !foreignTyped.isEmpty else { return false }
         var root = e
         while root.kind == .attribute || root.kind == .call || root.kind == .subscript, let first = root.children.first { root = first }
@@ -361,7 +361,7 @@ extension TaintAnalyzer {
     /// Whether an annotation names a class that is not an incoming request: one of this file, or
     /// one imported from a module outside the web frameworks (`from scrapy import Request`).
     /// Unannotated, `typing` names and anything not resolved keep the source patterns as they are.
-    func isForeignType(_ annotation: PyNode?) -> Bool {
+    func isForeignType(_ annotation: SyntaxNode?) -> Bool {
         guard let annotation, [.name, .attribute].contains(annotation.kind), let dotted = annotation.dottedName else { return false }
         if annotation.kind == .name, model.classes[dotted] != nil { return true }
         let head = String(dotted.prefix { $0 != "." })

@@ -6,7 +6,7 @@ import PythonSyntax
 /// normalised path. Because branches that end (`return`, `raise`, `abort()`) drop out of the merge,
 /// a guard counts exactly on the paths it dominates.
 extension TaintAnalyzer {
-    mutating func refine(_ test: PyNode, truthy: Bool) {
+    mutating func refine(_ test: SyntaxNode, truthy: Bool) {
         let c = test.children
         switch test.kind {
         case .unaryOp where test.text == "not" && c.count == 1:
@@ -47,7 +47,7 @@ extension TaintAnalyzer {
         }
     }
 
-    private mutating func refineComparison(_ test: PyNode, truthy: Bool) {
+    private mutating func refineComparison(_ test: SyntaxNode, truthy: Bool) {
         let c = test.children
         guard let op = test.text else { return }
         let holds = ["in", "==", "is"].contains(op) ? truthy : (["not in", "!=", "is not"].contains(op) ? !truthy : nil)
@@ -100,7 +100,7 @@ extension TaintAnalyzer {
     /// SSRF rules: `urlparse(u).hostname in ALLOWED` (or `== HOST`; also through `p = urlsplit(u)`
     /// then `p.hostname`, and `host = p.hostname or ""`) pins the server `u` names, so `u` is
     /// clean for the request. `.netloc` counts too (userinfo and port included, it is stricter).
-    private mutating func cleanURLOfHost(_ checked: PyNode) {
+    private mutating func cleanURLOfHost(_ checked: SyntaxNode) {
         // Following values back walks the file: only where a host can be read at all.
         guard !index.identifiers.isDisjoint(with: RelevanceNames.requestGuardNames) else { return }
         let origins = ValueOrigins(root: index.root, assignments: index.scopeAssignments)
@@ -121,7 +121,7 @@ extension TaintAnalyzer {
     }
 
     /// A call that, when true, vouches for its arguments.
-    private mutating func refineCheck(_ call: PyNode) {
+    private mutating func refineCheck(_ call: SyntaxNode) {
         guard let callee = call.children.first else { return }
         if checksSecret(call) { state.isAuthenticated = true }
         let arguments = Self.arguments(of: call)
@@ -160,7 +160,7 @@ extension TaintAnalyzer {
         }
     }
 
-    private func isFunctionCall(_ node: PyNode, _ module: String) -> Bool {
+    private func isFunctionCall(_ node: SyntaxNode, _ module: String) -> Bool {
         node.dottedName.map { index.aliases.canonicalize($0) == module } ?? false
     }
 
@@ -197,7 +197,7 @@ extension TaintAnalyzer {
     }
 
     /// Replaces the value of a name (or a `self.x` field) the guard vouches for.
-    private mutating func clean(_ target: PyNode, to value: AbstractValue) {
+    private mutating func clean(_ target: SyntaxNode, to value: AbstractValue) {
         switch target.kind {
         case .name:
             guard let name = target.text else { return }
@@ -222,7 +222,7 @@ extension TaintAnalyzer {
     /// a project's own `is_safe_url`). A constant (`return False`) vouches for nothing and spoils
     /// nothing; any other value spoils all. `return True` counts as a test of what the sanitizers
     /// read so far when the function also returns False somewhere (``literalReturns``).
-    mutating func noteReturnedCheck(_ value: PyNode) {
+    mutating func noteReturnedCheck(_ value: SyntaxNode) {
         if value.kind == .false { literalReturns.insert(false) }
         if value.kind == .false || value.kind == .none { return }
         // `return True` after the checks that return False: true proves what the sanitizers read.
@@ -233,7 +233,7 @@ extension TaintAnalyzer {
 
     /// The parameters a true `value` proves clean; nil when it is no test (a string, a call that
     /// checks nothing).
-    private mutating func returnedChecks(_ value: PyNode) -> Set<Int>? {
+    private mutating func returnedChecks(_ value: SyntaxNode) -> Set<Int>? {
         switch value.kind {
         case .call:
             guard let arguments = checkedArguments(value) else { return nil }
@@ -258,9 +258,9 @@ extension TaintAnalyzer {
     /// Open redirect: the parameters whose parsed host or scheme a test reads (`not url_info.netloc`,
     /// `parts.scheme in ("http", "https")`, whatever parsed them: a project's own copy of `urlparse`
     /// too). A URL's destination is its host and scheme; a test of them is a test of where it leads.
-    private mutating func testedURLParts(_ test: PyNode) -> Set<Int> {
+    private mutating func testedURLParts(_ test: SyntaxNode) -> Set<Int> {
         guard patterns.isRedirectRule else { return [] }
-        var parts: [PyNode] = []
+        var parts: [SyntaxNode] = []
         test.walk { node in
             if node.kind == .attribute, let name = node.text, ["netloc", "scheme", "hostname", "host"].contains(name),
                 let base = node.children.first
@@ -274,7 +274,7 @@ extension TaintAnalyzer {
 
     /// The arguments a true result of `call` proves clean: all of a rule's sanitizer used as a
     /// test, those a validator of the project vouches for; nil when the call checks nothing.
-    private mutating func checkedArguments(_ call: PyNode) -> [PyNode]? {
+    private mutating func checkedArguments(_ call: SyntaxNode) -> [SyntaxNode]? {
         guard let callee = call.children.first else { return nil }
         let arguments = Self.arguments(of: call)
         if isSanitizer(call) {
@@ -288,18 +288,18 @@ extension TaintAnalyzer {
     }
 
     /// A call's arguments, a keyword argument by its value.
-    private static func arguments(of call: PyNode) -> [PyNode] {
+    private static func arguments(of call: SyntaxNode) -> [SyntaxNode] {
         call.children.dropFirst().map { $0.kind == .keyword ? ($0.children.first ?? $0) : $0 }
     }
 
     /// What the analysis knows of a method call's receiver (`obj` of `obj.check(x)`).
-    private mutating func receiverValue(of callee: PyNode) -> AbstractValue? {
+    private mutating func receiverValue(of callee: SyntaxNode) -> AbstractValue? {
         callee.kind == .attribute ? callee.children.first.map { peekValue($0) } : nil
     }
 
     /// Whether a call compares a presented value with a secret in constant time, itself or in
     /// the helper it runs.
-    private mutating func checksSecret(_ call: PyNode) -> Bool {
+    private mutating func checksSecret(_ call: SyntaxNode) -> Bool {
         guard let callee = call.children.first else { return false }
         if let dotted = callee.dottedName, Self.secretComparisons.contains(index.aliases.canonicalize(dotted)) { return true }
         return resolve(callee, receiver: receiverValue(of: callee))?.summary.checksSecret ?? false

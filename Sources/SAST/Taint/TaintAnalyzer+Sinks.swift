@@ -5,7 +5,7 @@ import Synchronization
 /// Sources, sinks and sanitizers: pattern matches against the rule, and the flows reported.
 extension TaintAnalyzer {
     /// Whether one of the rule's sanitizers matches `node`.
-    func isSanitizer(_ node: PyNode) -> Bool {
+    func isSanitizer(_ node: SyntaxNode) -> Bool {
         let patterns = patterns.sanitizers
         // Most nodes have no candidate pattern: they are answered without the memo.
         guard patterns.hasCandidate(node, index.aliases) else { return false }
@@ -23,7 +23,7 @@ extension TaintAnalyzer {
     }
 
     /// The first source pattern that matches `node`; none where the file's search found no source.
-    func firstSource(_ node: PyNode) -> TaintSource? {
+    func firstSource(_ node: SyntaxNode) -> TaintSource? {
         if let sourceStarts, sourceStarts.isEmpty || !sourceStarts.contains(node.range.start.offset) { return nil }
         guard patterns.sources.hasCandidate(node, index.aliases) else { return nil }
         if let known = sourceAnswers.answer(node) { return known }
@@ -44,7 +44,7 @@ extension TaintAnalyzer {
     }
 
     /// The sinks `node` is, each with its bindings and the parts whose taint it checks.
-    private func sinkSites(_ node: PyNode) -> [SinkSite] {
+    private func sinkSites(_ node: SyntaxNode) -> [SinkSite] {
         guard patterns.sinks.hasCandidate(node, index.aliases) else { return [] }
         if let known = sinkAnswers.answer(node) { return known }
         var matched: [(KindIndex<TaintSink>.Entry, Bindings)] = []
@@ -73,7 +73,7 @@ extension TaintAnalyzer {
                 continue
             }
             if !sink.conditions.isEmpty, !PatternSearch(index: index).satisfies(sink.conditions, bindings) { continue }
-            let parts: [PyNode]
+            let parts: [SyntaxNode]
             if let focus = sink.focus {
                 parts = bindings[focus]?.nodes ?? []
             } else if node.kind == .call {
@@ -91,7 +91,7 @@ extension TaintAnalyzer {
     }
 
     /// Reports (or, in a summary, records) every sink `node` is whose checked part is tainted.
-    mutating func checkSinks(_ node: PyNode) {
+    mutating func checkSinks(_ node: SyntaxNode) {
         if peeking || patterns.sinks.isEmpty { return }
         for site in sinkSites(node) {
             // Peek without side effects: the real evaluation follows in the caller.
@@ -105,7 +105,7 @@ extension TaintAnalyzer {
     }
 
     /// The value of `e` without reporting the sinks inside it or changing the state.
-    mutating func peekValue(_ e: PyNode) -> AbstractValue {
+    mutating func peekValue(_ e: SyntaxNode) -> AbstractValue {
         let saved = state
         let savedReachable = reachable
         let wasPeeking = peeking
@@ -135,7 +135,7 @@ extension TaintAnalyzer {
 /// A sink a node is: the metavariables its pattern bound, and the parts whose taint it checks.
 struct SinkSite {
     var bindings: Bindings
-    var parts: [PyNode]
+    var parts: [SyntaxNode]
     /// The sink's `evidence:` does not hold here (its flows are low confidence).
     var lacksEvidence = false
 }
@@ -146,19 +146,19 @@ struct SinkSite {
 /// the answer depends on the node alone. Asked only about nodes some pattern could match. Used
 /// by the one thread scanning the file.
 final class NodeAnswers<Value> {
-    private var table: [Int: [(PyNode, Value)]] = [:]
+    private var table: [Int: [(SyntaxNode, Value)]] = [:]
 
     /// Start and kind: nodes that share both (`a.b` in `a.b.c`) are told apart by `==`.
-    private static func key(_ node: PyNode) -> Int { node.range.start.offset &<< 7 | node.kind.ordinal }
+    private static func key(_ node: SyntaxNode) -> Int { node.range.start.offset &<< 7 | node.kind.ordinal }
 
     /// What is known of `node` (for an optional `Value`, `.some(nil)` is a known "none").
-    func answer(_ node: PyNode) -> Value? {
+    func answer(_ node: SyntaxNode) -> Value? {
         guard let entries = table[Self.key(node)] else { return nil }
         for (known, value) in entries where known == node { return value }
         return nil
     }
 
-    func remember(_ value: Value, for node: PyNode) {
+    func remember(_ value: Value, for node: SyntaxNode) {
         table[Self.key(node), default: []].append((node, value))
     }
 }

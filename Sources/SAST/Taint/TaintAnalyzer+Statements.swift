@@ -4,11 +4,11 @@ import PythonSyntax
 /// Statements: assignments, branches (pruned when the condition is a constant, refined by
 /// guards), loops, `try`, `match`, and the points where a path ends (`return`, `raise`, `abort()`).
 extension TaintAnalyzer {
-    mutating func execute(block statements: [PyNode]) {
+    mutating func execute(block statements: [SyntaxNode]) {
         // The statement the hoisted callbacks before it belong to, and what each callback's
         // elements come from there (found once per statement: a statement may hoist many).
         var owner = -1
-        var receivers: [String: (receiver: PyNode, method: String)] = [:]
+        var receivers: [String: (receiver: SyntaxNode, method: String)] = [:]
         for (i, statement) in statements.enumerated() {
             // Past the file's work budget the analysis is thrown away (``WorkMeter``): stop here.
             guard reachable, index.meter.charge() else { return }
@@ -31,7 +31,7 @@ extension TaintAnalyzer {
     }
 
     /// Whether a statement is one the language's lowering hoisted before the statement holding it.
-    private static func isHoisted(_ statement: PyNode, by hoisting: FunctionHoisting) -> Bool {
+    private static func isHoisted(_ statement: SyntaxNode, by hoisting: FunctionHoisting) -> Bool {
         switch statement.kind {
         case .functionDef, .asyncFunctionDef, .classDef:
             return hoisting.isHoistedDefinition(statement.text)
@@ -45,9 +45,9 @@ extension TaintAnalyzer {
     /// The hoisted callbacks a statement passes to a method that calls them with its receiver's
     /// elements (`xs.forEach(#fn0)`, `p.then(#fn1)`), with that receiver and method.
     private static func elementReceivers(
-        in statement: PyNode, by hoisting: FunctionHoisting
-    ) -> [String: (receiver: PyNode, method: String)] {
-        var out: [String: (receiver: PyNode, method: String)] = [:]
+        in statement: SyntaxNode, by hoisting: FunctionHoisting
+    ) -> [String: (receiver: SyntaxNode, method: String)] {
+        var out: [String: (receiver: SyntaxNode, method: String)] = [:]
         statement.walk { node in
             guard node.kind == .call, let call = node.call, let callback = call.arguments.first, call.callee.kind == .attribute,
                 let method = call.callee.text, hoisting.elementCallbackMethods.contains(method),
@@ -60,7 +60,7 @@ extension TaintAnalyzer {
         return out
     }
 
-    private mutating func execute(_ s: PyNode) {
+    private mutating func execute(_ s: SyntaxNode) {
         statementRange = s.range
         checkSinks(s)
         let c = s.children
@@ -142,7 +142,7 @@ extension TaintAnalyzer {
     /// It is also analysed on its own, as every function is. Passed to a method that calls it with
     /// each element of its receiver (`xs.forEach(cb)`, `p.then(cb)`: `elementsOf`), its first
     /// parameter holds what those elements hold (what the promise resolves to).
-    private mutating func executeCallback(_ function: PyNode, elementsOf source: (receiver: PyNode, method: String)?) {
+    private mutating func executeCallback(_ function: SyntaxNode, elementsOf source: (receiver: SyntaxNode, method: String)?) {
         var element = AbstractValue.clean
         if let source {
             let receiver = peekValue(source.receiver)
@@ -161,7 +161,7 @@ extension TaintAnalyzer {
         (returnChecks, literalReturns, sanitizedParameters) = savedChecks
     }
 
-    private mutating func executeAssign(_ c: [PyNode]) {
+    private mutating func executeAssign(_ c: [SyntaxNode]) {
         guard let valueNode = c.last else { return }
         let targets = c.dropLast()
         let value = evaluate(valueNode)
@@ -172,12 +172,12 @@ extension TaintAnalyzer {
     }
 
     /// Expressions worth remembering as conditions: calls (`ok = is_safe(x)`), comparisons, `not`.
-    private static func isCondition(_ node: PyNode) -> Bool {
+    private static func isCondition(_ node: SyntaxNode) -> Bool {
         let kind = node.kind
         return kind == .call || kind == .compare || kind == .unaryOp || kind == .boolOp
     }
 
-    private mutating func executeIf(_ c: [PyNode]) {
+    private mutating func executeIf(_ c: [SyntaxNode]) {
         let test = evaluate(c[0])
         if let constant = test.constant ?? staticTruth(c[0]) {
             execute(block: (constant.isTruthy ? c[1] : c[2]).children)
@@ -209,7 +209,7 @@ extension TaintAnalyzer {
         }
     }
 
-    private mutating func executeWhile(_ c: [PyNode]) {
+    private mutating func executeWhile(_ c: [SyntaxNode]) {
         let test = evaluate(c[0])
         let constant = test.constant ?? staticTruth(c[0])
         if constant?.isTruthy == false {
@@ -239,7 +239,7 @@ extension TaintAnalyzer {
         if !c[2].isEmpty { execute(block: c[2].children) }
     }
 
-    private mutating func executeFor(_ c: [PyNode]) {
+    private mutating func executeFor(_ c: [SyntaxNode]) {
         let items = evaluate(c[1])
         let element = elementValue(of: items)
         loopExits.append([])
@@ -278,7 +278,7 @@ extension TaintAnalyzer {
         return AbstractValue(taint: value.whole)
     }
 
-    private mutating func executeTry(_ c: [PyNode]) {
+    private mutating func executeTry(_ c: [SyntaxNode]) {
         guard let body = c.first else { return }
         let before = state
         execute(block: body.children)
@@ -322,7 +322,7 @@ extension TaintAnalyzer {
         }
     }
 
-    private mutating func executeMatch(_ c: [PyNode]) {
+    private mutating func executeMatch(_ c: [SyntaxNode]) {
         guard let subject = c.first else { return }
         let value = evaluate(subject)
         let before = state
@@ -346,7 +346,7 @@ extension TaintAnalyzer {
     }
 
     /// Names a `case` pattern captures get the subject's taint; value patterns capture nothing.
-    private mutating func bindCaptures(_ pattern: PyNode, _ taint: Taint) {
+    private mutating func bindCaptures(_ pattern: SyntaxNode, _ taint: Taint) {
         switch pattern.kind {
         case .matchAs, .matchStar, .matchRest:
             if let name = pattern.text, name != "_" { state[name] = AbstractValue(taint: taint) }
@@ -359,7 +359,7 @@ extension TaintAnalyzer {
     }
 
     /// Calls after which the path ends: `abort(404)`, `sys.exit()`, `os._exit()`.
-    func isTerminatingCall(_ call: PyNode) -> Bool {
+    func isTerminatingCall(_ call: SyntaxNode) -> Bool {
         guard let callee = call.children.first else { return false }
         // A method call keeps its last segment in the canonical name.
         if callee.kind == .attribute, let method = callee.text, !Self.terminatingLastSegments.contains(method) { return false }
@@ -379,13 +379,13 @@ extension TaintAnalyzer {
     /// `response.headers`: a header set on a response is not its body. Header sinks (a
     /// `Location`, a CORS origin) match the assignment itself; writing the value into the
     /// response would make `return response` an HTML body of it (issue 55).
-    static func isHeaderMap(_ node: PyNode) -> Bool {
+    static func isHeaderMap(_ node: SyntaxNode) -> Bool {
         node.kind == .attribute && node.text == "headers"
     }
 
     /// Binds `value` to an assignment target. Names are overwritten; writing into an element,
     /// an entry or an attribute updates that part (a constant key or index: only that part).
-    mutating func assign(_ target: PyNode, _ value: AbstractValue) {
+    mutating func assign(_ target: SyntaxNode, _ value: AbstractValue) {
         switch target.kind {
         case .name:
             guard let name = target.text else { return }
@@ -417,7 +417,7 @@ extension TaintAnalyzer {
         }
     }
 
-    private mutating func assignUnpacking(_ targets: [PyNode], _ value: AbstractValue) {
+    private mutating func assignUnpacking(_ targets: [SyntaxNode], _ value: AbstractValue) {
         let starred = targets.firstIndex { $0.kind == .starred }
         if let elements = value.elements {
             if starred == nil, elements.count == targets.count {
@@ -444,7 +444,7 @@ extension TaintAnalyzer {
     }
 
     /// Applies `update` to the value stored in a name (or a part of one: `a.b[0] = x`).
-    mutating func updatePart(of base: PyNode, _ update: (inout AbstractValue) -> Void) {
+    mutating func updatePart(of base: SyntaxNode, _ update: (inout AbstractValue) -> Void) {
         switch base.kind {
         case .name:
             guard let name = base.text else { return }

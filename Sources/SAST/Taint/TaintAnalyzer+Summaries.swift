@@ -17,7 +17,7 @@ extension TaintAnalyzer {
     /// The function a call runs, when the analysis has its summary: a function or class of this
     /// file, a method through `self`/`cls`, a local object or a class name, or an imported
     /// function of another scanned module.
-    mutating func resolve(_ callee: PyNode, receiver: AbstractValue?) -> CallTarget? {
+    mutating func resolve(_ callee: SyntaxNode, receiver: AbstractValue?) -> CallTarget? {
         switch callee.kind {
         case .name:
             guard let name = callee.text, state[name] == nil || model.classes[name] != nil else { return nil }
@@ -109,7 +109,7 @@ extension TaintAnalyzer {
     /// The caller's side of a summary: what the call returns, and the sinks inside the callee
     /// that the arguments reach.
     mutating func apply(
-        _ target: CallTarget, call: PyNode, receiver: AbstractValue?, arguments: ArraySlice<PyNode>, values: [AbstractValue]
+        _ target: CallTarget, call: SyntaxNode, receiver: AbstractValue?, arguments: ArraySlice<SyntaxNode>, values: [AbstractValue]
     ) -> AbstractValue {
         let summary = target.summary
         var bound: [Int: AbstractValue] = [:]
@@ -202,7 +202,7 @@ extension TaintAnalyzer {
     }
 }
 
-extension PyNode {
+extension SyntaxNode {
     /// The first name of the dotted name the node is (`a` of `a.b.c`): nil exactly when
     /// ``dottedName`` is, without spelling the whole name out.
     var dottedRoot: String? {

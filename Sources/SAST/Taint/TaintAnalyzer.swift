@@ -89,7 +89,7 @@ struct TaintAnalyzer {
     /// `return False`.
     var literalReturns: Set<Bool> = []
     /// `ok = check(x)`: the condition a variable holds, so `if ok:` refines like `if check(x):`.
-    var conditions: [String: PyNode] = [:]
+    var conditions: [String: SyntaxNode] = [:]
     /// The class whose method is being analysed, and the name of its receiver (`self`).
     var currentClass: String?
     var receiverName: String?
@@ -377,7 +377,7 @@ struct TaintAnalyzer {
     /// A source pattern that is a `def` (`@app.route(...)` / `def $F(...): ...`) marks the
     /// parameters of the functions it matches as tainted: they arrive from the request path.
     /// Parameters a route declares with a numeric or UUID converter (`<int:id>`) cannot carry text.
-    private mutating func seedParameterSources(_ function: PyNode, _ names: [String]) {
+    private mutating func seedParameterSources(_ function: SyntaxNode, _ names: [String]) {
         let offset = function.range.start.offset
         let known = routeSources[offset]
         let found = known ?? firstSource(function)
@@ -437,7 +437,7 @@ struct TaintAnalyzer {
     ]
 
     /// Names bound by `<int:name>`, `<float:name>` or `<uuid:name>` in the function's decorators.
-    static func typedRouteParameters(_ function: PyNode) -> Set<String> {
+    static func typedRouteParameters(_ function: SyntaxNode) -> Set<String> {
         guard let decorators = function.children.first else { return [] }
         var out: Set<String> = []
         decorators.walk { node in
@@ -460,7 +460,7 @@ struct TaintAnalyzer {
     /// `{name:path}`) and `<name>` / `<string:name>` (Werkzeug; not `<path:name>`). The router
     /// matches them on the decoded path and stops at `/`, so they hold no directory separator
     /// (a Windows server, where `\\` separates too, is not modelled).
-    static func singleSegmentRouteParameters(_ function: PyNode) -> Set<String> {
+    static func singleSegmentRouteParameters(_ function: SyntaxNode) -> Set<String> {
         guard let decorators = function.children.first else { return [] }
         var out: Set<String> = []
         decorators.walk { node in
@@ -483,7 +483,7 @@ struct TaintAnalyzer {
     }
 
     /// One-line source text for messages, shortened.
-    static func label(_ node: PyNode, _ source: SourceText) -> String {
+    static func label(_ node: SyntaxNode, _ source: SourceText) -> String {
         let text = source.slice(from: node.range.start.offset, to: node.range.end.offset)
         // One short line (no line feed; no more bytes than the limit has characters): the text
         // itself, without splitting and counting characters (each tainted assignment asks).
@@ -493,7 +493,7 @@ struct TaintAnalyzer {
     }
 
     /// `os.system`, `subprocess.call` (import-resolved) for call sinks; the code otherwise.
-    static func sinkLabel(_ node: PyNode, _ index: FileIndex) -> String {
+    static func sinkLabel(_ node: SyntaxNode, _ index: FileIndex) -> String {
         if node.kind == .call, let callee = node.children.first, let dotted = callee.dottedName {
             return index.aliases.canonicalize(dotted)
         }

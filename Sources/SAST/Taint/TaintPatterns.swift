@@ -110,10 +110,10 @@ final class KindIndex<Value: Sendable>: Sendable {
     /// A pattern's tree and its value, behind one reference: going through the candidates then
     /// copies a reference, not every field of the value (a sink holds a dozen).
     final class Entry: Sendable {
-        let tree: PyNode
+        let tree: SyntaxNode
         let value: Value
 
-        init(_ tree: PyNode, _ value: Value) {
+        init(_ tree: SyntaxNode, _ value: Value) {
             self.tree = tree
             self.value = value
         }
@@ -123,7 +123,7 @@ final class KindIndex<Value: Sendable>: Sendable {
     private let byCallee: [String: [Entry]]
     /// Patterns of a concrete name or attribute, by its text.
     private let byName: [String: [Entry]]
-    private let byKind: [PyNodeKind: [Entry]]
+    private let byKind: [SyntaxKind: [Entry]]
     private let anyKind: [Entry]
     /// The keys of `byCallee` and `byName`, for rejecting most nodes without a lookup.
     private let callees: NameFilter
@@ -132,10 +132,10 @@ final class KindIndex<Value: Sendable>: Sendable {
     private let kinds: KindBits
     let isEmpty: Bool
 
-    init(_ values: [Value], tree: (Value) -> PyNode) {
+    init(_ values: [Value], tree: (Value) -> SyntaxNode) {
         var byCallee: [String: [Entry]] = [:]
         var byName: [String: [Entry]] = [:]
-        var byKind: [PyNodeKind: [Entry]] = [:]
+        var byKind: [SyntaxKind: [Entry]] = [:]
         var anyKind: [Entry] = []
         var callees = NameFilter()
         var names = NameFilter()
@@ -177,7 +177,7 @@ final class KindIndex<Value: Sendable>: Sendable {
     /// Calls `body` with each pattern that could match `node` (of its kind, of any kind, then by
     /// callee or name) until it returns a value, without building a list: the taint analysis asks
     /// at every node, and nearly always there is none.
-    func first<R>(_ node: PyNode, _ aliases: ImportAliases, _ body: (Entry) -> R?) -> R? {
+    func first<R>(_ node: SyntaxNode, _ aliases: ImportAliases, _ body: (Entry) -> R?) -> R? {
         guard !isEmpty else { return nil }
         // Read once: `kind` is a call into another module.
         let kind = node.kind
@@ -213,7 +213,7 @@ final class KindIndex<Value: Sendable>: Sendable {
     }
 
     /// Whether some pattern could match `node` (most nodes have none).
-    func hasCandidate(_ node: PyNode, _ aliases: ImportAliases) -> Bool {
+    func hasCandidate(_ node: SyntaxNode, _ aliases: ImportAliases) -> Bool {
         first(node, aliases) { _ in true } ?? false
     }
 
@@ -224,17 +224,17 @@ final class KindIndex<Value: Sendable>: Sendable {
     }
 }
 
-/// A set of node kinds as bits (by ``PyNodeKind/ordinal``): a test without hashing.
+/// A set of node kinds as bits (by ``SyntaxKind/ordinal``): a test without hashing.
 struct KindBits: Sendable {
     private var low: UInt64 = 0
     private var high: UInt64 = 0
 
-    mutating func insert(_ kind: PyNodeKind) {
+    mutating func insert(_ kind: SyntaxKind) {
         let ordinal = kind.ordinal
         if ordinal < 64 { low |= 1 << UInt64(ordinal) } else { high |= 1 << UInt64(ordinal - 64) }
     }
 
-    @inline(__always) func contains(_ kind: PyNodeKind) -> Bool {
+    @inline(__always) func contains(_ kind: SyntaxKind) -> Bool {
         let ordinal = kind.ordinal
         return ordinal < 64 ? low & (1 << UInt64(ordinal)) != 0 : high & (1 << UInt64(ordinal - 64)) != 0
     }

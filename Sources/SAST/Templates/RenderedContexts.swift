@@ -47,7 +47,7 @@ struct RenderedContexts {
         "tornado.escape.xhtml_escape",
     ]
 
-    init(aliases: ImportAliases, root: PyNode) {
+    init(aliases: ImportAliases, root: SyntaxNode) {
         self.aliases = aliases
         var helpers: Set<String> = []
         root.walk { node in
@@ -62,7 +62,7 @@ struct RenderedContexts {
     }
 
     /// The render calls of `root`, in source order, each read in its nearest enclosing function.
-    func contexts(in root: PyNode) -> [RenderedContext] {
+    func contexts(in root: SyntaxNode) -> [RenderedContext] {
         var out: [RenderedContext] = []
         var tables: [Int: ScopeTable] = [:]
         visit(root, scope: root, tables: &tables, &out)
@@ -72,12 +72,12 @@ struct RenderedContexts {
     /// The functions of `root` that return a context: every `return` gives a dict literal, or a
     /// name the function fills with one and `name["key"] = value` (`def row_context(...): return
     /// {...}`), with what each key holds.
-    func builders(in root: PyNode) -> [ContextBuilder] {
+    func builders(in root: SyntaxNode) -> [ContextBuilder] {
         var out: [ContextBuilder] = []
         root.walk { node in
             guard node.kind == .functionDef || node.kind == .asyncFunctionDef, let name = node.text, let body = node.children.last
             else { return true }
-            var returned: [PyNode] = []
+            var returned: [SyntaxNode] = []
             Self.returns(in: body, into: &returned)
             guard !returned.isEmpty, returned.allSatisfy({ $0.kind == .dict || $0.kind == .name }) else { return true }
             let table = ScopeTable(node)
@@ -98,7 +98,7 @@ struct RenderedContexts {
     }
 
     /// The values of the `return` statements of a function body, not of the functions nested in it.
-    private static func returns(in node: PyNode, into out: inout [PyNode]) {
+    private static func returns(in node: SyntaxNode, into out: inout [SyntaxNode]) {
         for child in node.children {
             switch child.kind {
             case .functionDef, .asyncFunctionDef, .classDef, .lambda:
@@ -111,7 +111,7 @@ struct RenderedContexts {
         }
     }
 
-    private func visit(_ node: PyNode, scope: PyNode, tables: inout [Int: ScopeTable], _ out: inout [RenderedContext]) {
+    private func visit(_ node: SyntaxNode, scope: SyntaxNode, tables: inout [Int: ScopeTable], _ out: inout [RenderedContext]) {
         for child in node.children {
             if child.kind == .call, isRenderCall(child) {
                 let key = scope.range.start.offset
@@ -128,11 +128,11 @@ struct RenderedContexts {
     /// and each name's keyed values (`data["subject"] = ...`), with the safety of names as found.
     /// Each name is judged once, so a file of names assigned from one another costs what it holds.
     final class ScopeTable {
-        var values: [String: [PyNode]] = [:]
-        var keyed: [String: [(key: String, value: PyNode)]] = [:]
+        var values: [String: [SyntaxNode]] = [:]
+        var keyed: [String: [(key: String, value: SyntaxNode)]] = [:]
         var safe: [String: Bool] = [:]
 
-        init(_ scope: PyNode) {
+        init(_ scope: SyntaxNode) {
             scope.walk { statement in
                 guard statement.kind == .assign, statement.children.count == 2 else { return true }
                 let target = statement.children[0]
@@ -149,7 +149,7 @@ struct RenderedContexts {
         }
     }
 
-    private func isRenderCall(_ call: PyNode) -> Bool {
+    private func isRenderCall(_ call: SyntaxNode) -> Bool {
         guard let callee = call.children.first else { return false }
         if let dotted = callee.dottedName, Self.renderFunctions.contains(aliases.canonicalize(dotted)) { return true }
         return callee.kind == .attribute && callee.text == "render" && callee.children.first?.kind == .call
@@ -160,14 +160,14 @@ struct RenderedContexts {
         "django.template.loader.render_to_string",
     ]
 
-    private func context(of call: PyNode, table: ScopeTable) -> RenderedContext? {
+    private func context(of call: SyntaxNode, table: ScopeTable) -> RenderedContext? {
         guard let callee = call.children.first else { return nil }
         let arguments = Array(call.children.dropFirst())
         let positional = arguments.filter { $0.kind != .keyword && $0.kind != .doubleStarred }
         let keywords = arguments.filter { $0.kind == .keyword }
-        func keyword(_ name: String) -> PyNode? { keywords.first { $0.text == name }?.children.first }
+        func keyword(_ name: String) -> SyntaxNode? { keywords.first { $0.text == name }?.children.first }
         var name: String?
-        var contextNode: PyNode?
+        var contextNode: SyntaxNode?
         var passesKeywords = false
         if let dotted = callee.dottedName {
             switch aliases.canonicalize(dotted) {
@@ -222,7 +222,7 @@ struct RenderedContexts {
     /// across the project. Returns whether every entry is known: a context from elsewhere (a
     /// parameter, `locals()`, a method's result) may hold any variable.
     private func entries(
-        of node: PyNode, table: ScopeTable, seen: inout Set<String>, into variables: inout [String: Bool], builders: inout [String]
+        of node: SyntaxNode, table: ScopeTable, seen: inout Set<String>, into variables: inout [String: Bool], builders: inout [String]
     ) -> Bool {
         if node.kind == .call, let callee = node.children.first {
             guard let dotted = callee.dottedName, callee.kind == .name || callee.kind == .attribute else { return false }
@@ -270,7 +270,7 @@ struct RenderedContexts {
     }
 
     /// Whether `value` is markup the file shows is safe.
-    private func isSafe(_ value: PyNode, _ table: ScopeTable, depth: Int = 0) -> Bool {
+    private func isSafe(_ value: SyntaxNode, _ table: ScopeTable, depth: Int = 0) -> Bool {
         guard depth < 8 else { return false }
         switch value.kind {
         case .string, .none, .integer, .float, .true, .false:
@@ -311,13 +311,13 @@ struct RenderedContexts {
         }
     }
 
-    static func constantString(_ node: PyNode) -> String? {
+    static func constantString(_ node: SyntaxNode) -> String? {
         guard node.kind == .string, case .string(let text)? = PyConstant(literal: node) else { return nil }
         return text
     }
 
     /// The canonical callees of the calls in `node`.
-    private static func calls(in node: PyNode, aliases: ImportAliases) -> [String] {
+    private static func calls(in node: SyntaxNode, aliases: ImportAliases) -> [String] {
         var out: [String] = []
         node.walk { inner in
             if inner.kind == .call, let dotted = inner.children.first?.dottedName { out.append(aliases.canonicalize(dotted)) }

@@ -14,7 +14,7 @@ public struct FrameworkEvidence: Sendable, Hashable {
     public internal(set) var hasInlineTemplate = false
 
     /// The evidence of `root`, a lowered JavaScript or TypeScript module.
-    public init(root: PyNode) {
+    public init(root: SyntaxNode) {
         root.walk { node in
             switch node.kind {
             case .import:
@@ -37,7 +37,7 @@ public struct FrameworkEvidence: Sendable, Hashable {
 
     /// A dynamic `import('m')` or a `require('m')` the lowering left a call (not bound by a
     /// statement): its module, when it is a package or an alias (a relative one is neither).
-    private mutating func noteCall(_ call: PyNode) {
+    private mutating func noteCall(_ call: SyntaxNode) {
         guard let callee = call.children.first, callee.kind == .name, callee.text == "import" || callee.text == "require",
             call.children.count > 1, call.children[1].kind == .string, let specifier = call.children[1].text, !specifier.hasPrefix(".")
         else { return }
@@ -46,7 +46,7 @@ public struct FrameworkEvidence: Sendable, Hashable {
 
     /// `@Component({templateUrl: './x.html'})`, `@Component({template: '<p>{{x}}</p>'})`, also
     /// written `@core.Component(...)`.
-    private mutating func noteDecorators(_ decorators: PyNode) {
+    private mutating func noteDecorators(_ decorators: SyntaxNode) {
         for decorator in decorators.children {
             guard let call = decorator.children.first, call.kind == .call, let callee = call.children.first,
                 callee.kind == .name || callee.kind == .attribute, callee.text == "Component"

@@ -17,7 +17,7 @@ public enum ParallelFor {
     /// Without `threads`, on Dispatch's pool (one worker per processor): for work that computes.
     /// With `threads`, on that many threads of its own (at most `count`) with `stackSize`-byte
     /// stacks: for work that blocks (requests in flight) or recurses deeply (the Python parser,
-    /// ``PythonSyntax/PyLargeStack``), which the pool's small stacks would not hold.
+    /// ``PythonSyntax/LargeStack``), which the pool's small stacks would not hold.
     public static func run(_ count: Int, threads: Int? = nil, stackSize: Int? = nil, _ body: @Sendable (Int) -> Void) {
         guard count > 0 else { return }
         guard let threads else {

@@ -7,7 +7,7 @@ import PythonSyntax
 enum ParseParity {
     /// Node counts CPython's `ast` has a one-to-one counterpart for (see `fingerprint` in parse-parity.py),
     /// in the order printed.
-    static let counted: [(label: String, kinds: Set<PyNodeKind>)] = [
+    static let counted: [(label: String, kinds: Set<SyntaxKind>)] = [
         (
             "stmt",
             [
@@ -26,8 +26,8 @@ enum ParseParity {
         ("withitem", [.withItem]), ("alias", [.alias]),
     ]
 
-    static func fingerprint(_ root: PyNode) -> String {
-        var index: [PyNodeKind: Int] = [:]
+    static func fingerprint(_ root: SyntaxNode) -> String {
+        var index: [SyntaxKind: Int] = [:]
         for (i, entry) in counted.enumerated() { for kind in entry.kinds { index[kind] = i } }
         var counts = [Int](repeating: 0, count: counted.count)
         var stack = [root]

@@ -50,7 +50,7 @@ public struct ExtraOutputTemplate: GuidedRepairTemplate {
 
     /// The literal text an argument starts with: a plain string, or the first operand of a
     /// concatenation (`"total: " + str(t)`).
-    static func leadingText(of node: PyNode, in file: RepairFile) -> String? {
+    static func leadingText(of node: SyntaxNode, in file: RepairFile) -> String? {
         switch node.kind {
         case .string: node.text  // the parser's decoded value
         case .binOp where node.text == "+": leadingText(of: node.children[0], in: file)

@@ -18,8 +18,8 @@ public protocol GuidedRepairTemplate: Sendable {
 extension RepairFile {
     /// `print(…)` calls that are whole expression statements starting on one of `lines`, in
     /// source order.
-    func printStatements(on lines: Set<Int>) -> [(statement: PyNode, call: PyNode)] {
-        var out: [(PyNode, PyNode)] = []
+    func printStatements(on lines: Set<Int>) -> [(statement: SyntaxNode, call: SyntaxNode)] {
+        var out: [(SyntaxNode, SyntaxNode)] = []
         module.root.walk { node in
             if node.kind == .exprStmt, lines.contains(node.range.start.line), let call = node.children.first,
                 call.kind == .call, call.callee?.kind == .name, call.callee.map({ text(of: $0) }) == "print"

@@ -45,7 +45,7 @@ public struct ArithmeticOperatorTemplate: RepairTemplate {
     }
 
     /// A string, or an expression built on one (`"%s" % x + y`).
-    static func isText(_ node: PyNode) -> Bool {
+    static func isText(_ node: SyntaxNode) -> Bool {
         switch node.kind {
         case .string, .joinedStr, .bytes: true
         case .binOp where ["+", "%", "*"].contains(node.text ?? ""): isText(node.children[0])

@@ -29,7 +29,7 @@ public struct BooleanOperatorTemplate: RepairTemplate {
     }
 
     /// The `and`/`or` tokens between the operands of `node`, in order.
-    static func operators(of node: PyNode, in file: RepairFile) -> [PythonToken] {
+    static func operators(of node: SyntaxNode, in file: RepairFile) -> [PythonToken] {
         zip(node.children, node.children.dropFirst()).compactMap { left, right in
             file.operatorTokens(between: left, and: right).first { $0.text == node.text }
         }

@@ -24,10 +24,10 @@ public struct InitialValueTemplate: RepairTemplate {
 
     /// Values assigned by statements starting on `line` (each element of a tuple on its own) and
     /// parameter defaults written on it.
-    func initialValues(in file: RepairFile, line: Int) -> [PyNode] {
-        var out: [PyNode] = []
+    func initialValues(in file: RepairFile, line: Int) -> [SyntaxNode] {
+        var out: [SyntaxNode] = []
         for node in file.nodes(onLine: line) {
-            var value: PyNode?
+            var value: SyntaxNode?
             switch node.kind {
             case .assign where node.range.start.line == line: value = node.children.last
             case .annAssign where node.range.start.line == line: value = node.children[2]
@@ -41,7 +41,7 @@ public struct InitialValueTemplate: RepairTemplate {
     }
 
     /// What `value` may have been meant to be.
-    func alternatives(for value: PyNode, in file: RepairFile) -> [String] {
+    func alternatives(for value: SyntaxNode, in file: RepairFile) -> [String] {
         let text = file.text(of: value)
         switch value.kind {
         case .integer where text == "0": return ["1"]
@@ -62,7 +62,7 @@ public struct InitialValueTemplate: RepairTemplate {
     }
 
     /// `float('inf')`, `float("inf")` or `math.inf`.
-    func isInfinity(_ node: PyNode) -> Bool {
+    func isInfinity(_ node: SyntaxNode) -> Bool {
         if node.dottedName == "math.inf" { return true }
         guard node.kind == .call, node.callee?.dottedName == "float", node.callArguments.count == 1,
             let argument = node.callArguments.first, argument.kind == .string

@@ -24,7 +24,7 @@ public struct LiteralToVariableTemplate: RepairTemplate {
         // Bound above the line: one first bound by it would be read unbound.
         let names = file.locals(of: scope).filter { (usage.lines[$0]?.min() ?? Int.max) < line }
         guard !names.isEmpty else { return [] }
-        var literals: [PyNode] = []
+        var literals: [SyntaxNode] = []
         var negated = Set<Int>()
         for node in file.nodes(onLine: line) where node.range.start.line == line {
             if node.kind == .unaryOp, file.integerValue(node) != nil {

@@ -59,7 +59,7 @@ public struct MissingGuardTemplate: RepairTemplate {
 
     /// The guard conditions for the names `line` uses in a way that fails on an empty or None
     /// value, in order of first use: `not x` or `x is None`.
-    func conditions(in file: RepairFile, function: PyNode, line: Int) -> [String] {
+    func conditions(in file: RepairFile, function: SyntaxNode, line: Int) -> [String] {
         let parameters = Set(file.parameters(of: function))
         var order: [String] = []
         // Per name: whether some use fails on an empty value too, not only on None.
@@ -79,7 +79,7 @@ public struct MissingGuardTemplate: RepairTemplate {
     /// `for v in x`, `t / x`).
     func failingUses(in file: RepairFile, line: Int) -> [(name: String, noneOnly: Bool)] {
         var uses: [(offset: Int, name: String, noneOnly: Bool)] = []
-        func use(_ node: PyNode, noneOnly: Bool) {
+        func use(_ node: SyntaxNode, noneOnly: Bool) {
             guard node.kind == .name, let name = node.text, node.range.start.line == line,
                 !RepairFile.receivers.contains(name)
             else { return }
@@ -105,12 +105,12 @@ public struct MissingGuardTemplate: RepairTemplate {
 
     /// Whether `name` is a local of `function`, bound before `line`, that some assignment may
     /// leave None.
-    func isOptionalLocal(_ name: String, in file: RepairFile, function: PyNode, before line: Int) -> Bool {
+    func isOptionalLocal(_ name: String, in file: RepairFile, function: SyntaxNode, before line: Int) -> Bool {
         var bound = false
         var optional = false
         for statement in function.children[4].children {
             statement.walk { node in
-                var value: PyNode?
+                var value: SyntaxNode?
                 switch node.kind {
                 case .assign where node.children.dropLast().contains { $0.kind == .name && $0.text == name }:
                     value = node.children.last
@@ -131,7 +131,7 @@ public struct MissingGuardTemplate: RepairTemplate {
     }
 
     /// Whether the expression `value` may evaluate to None.
-    func mayBeNone(_ value: PyNode, in file: RepairFile) -> Bool {
+    func mayBeNone(_ value: SyntaxNode, in file: RepairFile) -> Bool {
         switch value.kind {
         case .none: return true
         case .ifExp: return mayBeNone(value.children[0], in: file) || mayBeNone(value.children[2], in: file)
@@ -167,7 +167,7 @@ public struct MissingGuardTemplate: RepairTemplate {
     /// What a guard in `function` returns: the literals the function returns elsewhere, then the
     /// usual defaults, at most ``maximumValues``; only `""` (a bare `return`) for a function that
     /// returns no value.
-    func defaults(of function: PyNode, in file: RepairFile) -> [String] {
+    func defaults(of function: SyntaxNode, in file: RepairFile) -> [String] {
         let values = file.returns(of: function).compactMap { $0.children.first }.filter { !$0.isEmpty }
         guard !values.isEmpty, !file.isGenerator(function) else { return [""] }
         var out: [String] = []
@@ -180,7 +180,7 @@ public struct MissingGuardTemplate: RepairTemplate {
     }
 
     /// `None`, `True`, `False`, a number, a string or an empty display.
-    static func isLiteral(_ node: PyNode, in file: RepairFile) -> Bool {
+    static func isLiteral(_ node: SyntaxNode, in file: RepairFile) -> Bool {
         switch node.kind {
         case .none, .true, .false, .integer, .float, .string: true
         case .unaryOp: file.integerValue(node) != nil
@@ -190,7 +190,7 @@ public struct MissingGuardTemplate: RepairTemplate {
     }
 
     /// One level of indentation as the function writes it: its body's indentation past its own.
-    func indentationStep(of function: PyNode, in file: RepairFile) -> String {
+    func indentationStep(of function: SyntaxNode, in file: RepairFile) -> String {
         let outer = file.indentation(ofLine: function.range.start.line)
         let inner = file.indentation(ofLine: function.children[4].range.start.line)
         return inner.hasPrefix(outer) && inner.count > outer.count ? String(inner.dropFirst(outer.count)) : "    "

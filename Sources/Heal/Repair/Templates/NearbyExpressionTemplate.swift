@@ -23,7 +23,7 @@ public struct NearbyExpressionTemplate: RepairTemplate {
         let scope = file.scope(ofLine: line)
         let stores = file.storeOffsets(in: scope)
         let first = scope.kind == .module ? 1 : scope.range.start.line
-        var subscripts: [PyNode] = []
+        var subscripts: [SyntaxNode] = []
         for statement in file.body(of: scope) {
             statement.walk { node in
                 guard node.range.start.line <= line, node.range.end.line >= max(first, line - Self.window) else {

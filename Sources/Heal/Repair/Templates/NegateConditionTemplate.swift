@@ -32,9 +32,9 @@ public struct NegateConditionTemplate: RepairTemplate {
     }
 
     /// `not c` for a plain operand, `not (c)` for anything that binds looser than `not`.
-    func negating(_ test: PyNode, in file: RepairFile, line: Int) -> RepairEdit {
+    func negating(_ test: SyntaxNode, in file: RepairFile, line: Int) -> RepairEdit {
         let (start, end) = (test.range.start.offset, test.range.end.offset)
-        let plain: Set<PyNodeKind> = [.name, .attribute, .call, .subscript, .compare, .true, .false, .none]
+        let plain: Set<SyntaxKind> = [.name, .attribute, .call, .subscript, .compare, .true, .false, .none]
         let edits =
             plain.contains(test.kind)
             ? [SourceEdit(start: start, end: start, replacement: "not ")]

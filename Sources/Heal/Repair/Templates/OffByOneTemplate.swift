@@ -48,11 +48,11 @@ public struct OffByOneTemplate: RepairTemplate {
     /// one moves the sum by one: a literal a sum ends in stands for the sum (`n - 1` → `n`, never
     /// `n - 0`), and a target inside the sum of another target is left out (`len(xs) - 1` is
     /// moved whole, never as `len(xs) + 1 - 1`).
-    func targets(in file: RepairFile, line: Int) -> [PyNode] {
-        var out: [PyNode] = []
+    func targets(in file: RepairFile, line: Int) -> [SyntaxNode] {
+        var out: [SyntaxNode] = []
         var negated = Set<Int>()
         // The sum on `line` that each literal ending one stands for, by the literal's offset.
-        var sums: [Int: PyNode] = [:]
+        var sums: [Int: SyntaxNode] = [:]
         for node in file.nodes(onLine: line) where node.range.start.line == line {
             switch node.kind {
             case .unaryOp where file.integerValue(node) != nil:
@@ -91,7 +91,7 @@ public struct OffByOneTemplate: RepairTemplate {
     }
 
     /// The ranges of the terms of `node` when it is a sum, and of their terms in turn.
-    static func collectTerms(of node: PyNode, into terms: inout Set<[Int]>) {
+    static func collectTerms(of node: SyntaxNode, into terms: inout Set<[Int]>) {
         guard RepairFile.isSum(node) else { return }
         for term in node.children {
             terms.insert([term.range.start.offset, term.range.end.offset])
@@ -101,7 +101,7 @@ public struct OffByOneTemplate: RepairTemplate {
 
     /// An expression that may be an integer: not a string, a slice, a keyword argument, a tuple
     /// of dimensions or a float.
-    static func mayBeInteger(_ node: PyNode) -> Bool {
+    static func mayBeInteger(_ node: SyntaxNode) -> Bool {
         [.name, .attribute, .binOp, .call, .subscript, .integer, .unaryOp, .ifExp].contains(node.kind)
     }
 }

@@ -39,7 +39,7 @@ public struct SliceBoundsTemplate: RepairTemplate {
 
     /// The byte range of the `:` between the start and the stop of `node`'s slice: the first
     /// `:` after its start, or after the `[` when there is no start.
-    func colon(of node: PyNode, in file: RepairFile) -> (start: Int, end: Int)? {
+    func colon(of node: SyntaxNode, in file: RepairFile) -> (start: Int, end: Int)? {
         let lower = node.children[1].children[0]
         let from = lower.isEmpty ? node.children[0].range.end.offset : lower.range.end.offset
         let tokens = file.tokens(from: from, to: node.range.end.offset)
