@@ -22,6 +22,7 @@ CLI_ONLY = {"ArgumentParser": {"SentinelCLI", "sentinel"}}
 # ... and the engine asks a file's Language (SyntaxTree's protocol) instead of recognising one
 # language by name, flag or spelling: none of these appear under Sources/SAST.
 LANGUAGE_SPELLINGS = re.compile(r'isJavaScript|"#fn|"-js"')
+PYTHON_TREE_NAMES = re.compile(r"\b(?:PyNode|PyNodeKind|PyLargeStack)\b")
 LANGUAGE_SIBLINGS = {
     "PythonSyntax": {"JavaScriptSyntax", "JavaScriptLowering"},
     "JavaScriptSyntax": {"PythonSyntax"},
@@ -262,6 +263,12 @@ def main() -> int:
             if LANGUAGE_SPELLINGS.search(line):
                 problems.append(f"{source.relative_to(ROOT)}:{number}: recognises a language by name or spelling; "
                                 "ask the file's Language (SyntaxTree) instead")
+    # The tree is no parser's: Python's former names for it (removed in issue 77) stay gone.
+    for source in sorted(list((ROOT / "Sources").rglob("*.swift")) + list((ROOT / "Tests").rglob("*.swift"))):
+        for number, line in enumerate(source.read_text(errors="replace").splitlines(), 1):
+            if PYTHON_TREE_NAMES.search(line):
+                problems.append(f"{source.relative_to(ROOT)}:{number}: names the shared tree after Python; "
+                                "use SyntaxNode, SyntaxKind, LargeStack")
     problems += dependency_drift()
     problems += denied_uses()
     allowed = raw_file_call_allowances()
