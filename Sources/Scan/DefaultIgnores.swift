@@ -7,8 +7,14 @@ import Support
 /// scan reads them too. On real projects most raw findings live there (asserts in
 /// tests, third-party code the project does not own), which buries the few that matter.
 public struct DefaultIgnores: Sendable, Hashable {
-    /// Test code: what pytest and unittest discover, and the usual test directories.
-    public static let testPatterns = ["test/", "tests/", "testing/", "test_*.py", "*_test.py", "conftest.py"]
+    /// Test code: the usual test directories, what pytest and unittest discover, and what Jest,
+    /// Vitest and Mocha discover in JavaScript and TypeScript (`__tests__/`, `*.test.ts`,
+    /// `*.spec.jsx`; mocks beside them): one rule for every language the engine reads.
+    public static let testPatterns = [
+        "test/", "tests/", "testing/", "test_*.py", "*_test.py", "conftest.py",
+        "__tests__/", "__mocks__/", "*.test.[jt]s", "*.test.[jt]sx", "*.test.[mc][jt]s",
+        "*.spec.[jt]s", "*.spec.[jt]sx", "*.spec.[mc][jt]s",
+    ]
     /// Installed or vendored code the project does not own.
     public static let dependencyPatterns = [
         ".venv/", "venv/", "node_modules/", "vendor/", "third_party/", "site-packages/",

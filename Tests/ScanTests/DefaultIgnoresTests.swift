@@ -10,6 +10,9 @@ import Testing
         ".venv/lib/x.py", "venv/x.py", "web/node_modules/a/index.js", "vendor/lib.py", "third_party/six.py",
         "lib/python3.11/site-packages/yaml/__init__.py", "build/lib/app.py", "dist/app.py", ".tox/py/x.py",
         ".eggs/x.py", "pkg/__pycache__/a.py", "a//tests//x.py", "é/tests/ü.py", "src/test_ü.py",
+        // JavaScript and TypeScript tests, as Jest, Vitest and Mocha find them.
+        "server/routes/documents.test.ts", "app/Button.test.tsx", "src/api.spec.js", "src/View.spec.jsx",
+        "lib/x.test.mjs", "lib/x.spec.cts", "src/__tests__/util.js", "src/__mocks__/fs.ts",
     ])
     func ignoredByDefault(path: String) {
         #expect(DefaultIgnores().ignores(path))
@@ -19,6 +22,8 @@ import Testing
     @Test(arguments: [
         "app.py", "src/testimony.py", "contest.py", "pkg/testing_utils.py", "pkg/test.py", "pkg/latest/x.py",
         "builder/app.py", "distutils/x.py", "docs/build.py", "attest_test.txt", "tests", "pkg/build", "", "/",
+        // Named like tests without being a test runner's file.
+        "src/test.ts", "src/contest.js", "src/latest.spec.md", "src/tests.ts", "src/inspect.js", "src/x.test.tsx.map",
     ])
     func scannedByDefault(path: String) {
         #expect(!DefaultIgnores().ignores(path))
