@@ -54,7 +54,10 @@ struct TaintPatterns: Sendable {
         sanitizers = KindIndex(spec.sanitizers) { $0.tree }
         sinks = KindIndex(spec.sinks) { $0.pattern.tree }
         sourcePatterns = spec.sources.map(\.pattern)
-        sourceKeys = sourcePatterns.map { SourceMatchCache.key(of: $0) }
+        sourceInsides = spec.sources.map(\.inside)
+        // By pattern and `pattern-inside` (and kind): two `$X` sources inside different
+        // functions do not share their offsets.
+        sourceKeys = spec.sources.map { SourceMatchCache.key(of: $0) }
         sourceListKey = SourceMatchCache.key(of: sourceKeys)
         sourceAnswersKey = SourceMatchCache.key(of: spec.sources.map { SourceMatchCache.key(of: $0) })
         sanitizerListKey = SourceMatchCache.key(of: spec.sanitizers.map { SourceMatchCache.key(of: $0) })
@@ -91,6 +94,8 @@ struct TaintPatterns: Sendable {
 
     /// The source patterns, for finding where sources occur before analysing.
     let sourcePatterns: [CompiledPattern]
+    /// Each source's `pattern-inside`, by the same position: a source occurs only within its matches.
+    let sourceInsides: [CompiledPattern?]
     /// Their keys in ``SourceMatchCache`` (rules that share a source share its matches).
     let sourceKeys: [Int]
     /// The key of the whole list in ``SourceMatchCache`` (most rules include the same sources).
@@ -268,6 +273,17 @@ final class SourceMatchCache {
     /// By source list (``TaintPatterns/sourceListKey``): the offsets of all its patterns.
     private var listOffsets: [Int: [Int]] = [:]
 
+    /// By `pattern-inside` text: where its matches lie (metavariables aside).
+    private var insides: [String: OffsetRegions] = [:]
+
+    /// The regions of the file `inside` matches, searched once per file.
+    private func insideRegions(_ inside: CompiledPattern, in index: FileIndex) -> OffsetRegions {
+        if let known = insides[inside.source] { return known }
+        let found = OffsetRegions(PatternSearch(index: index).matches(inside.tree).map { ($0.range.start.offset, $0.range.end.offset) })
+        insides[inside.source] = found
+        return found
+    }
+
     /// What each list of sources (resp. sanitizers) says about the nodes of the file, by list key.
     private var sourceAnswers: [Int: NodeAnswers<TaintSource?>] = [:]
     private var sanitizerAnswers: [Int: NodeAnswers<Bool>] = [:]
@@ -323,13 +339,50 @@ final class SourceMatchCache {
                 continue
             }
             let required = patterns.sourcePatterns[i].requiredIdentifiers
-            let found =
-                required.isSubset(of: index.identifiers)
-                ? PatternSearch(index: index).matches(patterns.sourcePatterns[i].tree).map(\.range.start.offset) : []
+            var found: [Int] = []
+            // A source with `pattern-inside` occurs only within a match of it: `$X` inside a
+            // decorated handler's parameters is not every expression of every file (which made
+            // every file look as if it held a source, and every node a candidate; issue 77).
+            let regions = patterns.sourceInsides[i].map { insideRegions($0, in: index) }
+            if required.isSubset(of: index.identifiers), regions?.isEmpty != true {
+                found = PatternSearch(index: index).matches(patterns.sourcePatterns[i].tree).map(\.range.start.offset)
+                if let regions { found = found.filter { regions.holds($0) } }
+            }
             offsets[key] = found
             out += found
         }
         listOffsets[patterns.sourceListKey] = out
         return out
+    }
+}
+
+/// Byte regions of a file as disjoint, sorted intervals: whether an offset lies in any of them is
+/// a binary search, so filtering every match of a pattern by them stays linear-logarithmic.
+struct OffsetRegions {
+    /// `[start, end]`, sorted by start, none overlapping.
+    private var merged: [(start: Int, end: Int)] = []
+
+    init(_ regions: [(Int, Int)]) {
+        for (start, end) in regions.sorted(by: { $0.0 < $1.0 }) {
+            if let last = merged.last, start <= last.end {
+                merged[merged.count - 1].end = max(last.end, end)
+            } else {
+                merged.append((start, end))
+            }
+        }
+    }
+
+    var isEmpty: Bool { merged.isEmpty }
+
+    /// Whether `offset` lies in a region (its end included: a superset is what a prefilter may give).
+    func holds(_ offset: Int) -> Bool {
+        var low = 0
+        var high = merged.count
+        // The first region starting after `offset`; the one before it is the only candidate.
+        while low < high {
+            let middle = (low + high) / 2
+            if merged[middle].start <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low > 0 && offset <= merged[low - 1].end
     }
 }
