@@ -144,19 +144,21 @@ struct TaintAnalyzer {
         let sourceOffsets = sourceCache.offsets(of: patterns, in: index)
         sourceStarts = Set(sourceOffsets)
         let importsSource = project?.importsSourceSummary(ruleId: ruleId) ?? false
-        // In a project, the functions other modules import are summarised for them when this
-        // module can matter to the rule (a source, a sink or a sanitizer in it); otherwise the
-        // rule-free summary the engine publishes speaks for them.
         let exported = project?.exported ?? []
         let mayHoldSink = (namesPresent?.sinks ?? patterns.sinkNames.isSatisfied(by: index.identifiers)) || assignsToSinkName
-        let exporting =
-            !exported.isEmpty
-            && (!sourceOffsets.isEmpty || mayHoldSink
-                || (namesPresent?.sanitizers ?? patterns.sanitizerNames.isSatisfied(by: index.identifiers)))
         // No flow starts in a file without a source or a helper that returns one, and none ends
         // in a file without a sink or a project helper that has this rule's own summary: then
         // only what importers see matters.
         let reachesSink = mayHoldSink || (project?.importsRuleSpecificSummary(ruleId) ?? false)
+        // In a project, the functions other modules import are summarised for them when this
+        // module can matter to the rule (a source, a sink or a sanitizer in it, or a helper it
+        // imports that has this rule's own summary: a handler's parameter passed on to an
+        // operation that reaches the sink through another module); otherwise the rule-free
+        // summary the engine publishes speaks for them.
+        let exporting =
+            !exported.isEmpty
+            && (!sourceOffsets.isEmpty || reachesSink
+                || (namesPresent?.sanitizers ?? patterns.sanitizerNames.isSatisfied(by: index.identifiers)))
         if (sourceOffsets.isEmpty && !importsSource) || !reachesSink {
             // What is summarised here is for importers only: nothing when this file publishes none.
             if exporting, project?.access.publishes == true {
