@@ -121,7 +121,7 @@ struct TaintAnalyzer {
         self.model = model ?? FileModel(root: index.root)
         self.insideRanges = InsideRanges()
         self.sanitizerAnswers = sourceCache.answers(sanitizers: patterns.sanitizerListKey)
-        self.sourceAnswers = sourceCache.answers(sources: patterns.sourceAnswersKey)
+        self.sourceAnswers = sourceCache.answers(sources: patterns.sourceListKey)
         self.shared = shared
         self.givenCallGraph = callGraph
     }

@@ -59,7 +59,6 @@ struct TaintPatterns: Sendable {
         // functions do not share their offsets.
         sourceKeys = spec.sources.map { SourceMatchCache.key(of: $0) }
         sourceListKey = SourceMatchCache.key(of: sourceKeys)
-        sourceAnswersKey = SourceMatchCache.key(of: spec.sources.map { SourceMatchCache.key(of: $0) })
         sanitizerListKey = SourceMatchCache.key(of: spec.sanitizers.map { SourceMatchCache.key(of: $0) })
         sourceNames = IdentifierRequirement(patterns: spec.sources.map(\.pattern.tree))
         // A sink with `pattern-inside` needs the identifiers of both (`$C.get` alone is everywhere).
@@ -96,13 +95,13 @@ struct TaintPatterns: Sendable {
     let sourcePatterns: [CompiledPattern]
     /// Each source's `pattern-inside`, by the same position: a source occurs only within its matches.
     let sourceInsides: [CompiledPattern?]
-    /// Their keys in ``SourceMatchCache`` (rules that share a source share its matches).
+    /// Their keys in ``SourceMatchCache``, by pattern, `pattern-inside` and kind (rules that share
+    /// a source share its matches).
     let sourceKeys: [Int]
-    /// The key of the whole list in ``SourceMatchCache`` (most rules include the same sources).
+    /// The key of the whole list in ``SourceMatchCache`` (most rules include the same sources),
+    /// for its offsets and for sharing what it says about each node (``SourceMatchCache/answers(sources:)``).
     let sourceListKey: Int
-    /// The keys of the sources (with their kind and `pattern-inside`) and of the sanitizers, for
-    /// sharing what they say about each node (``SourceMatchCache/answers(sources:)``).
-    let sourceAnswersKey: Int
+    /// The key of the sanitizers, for sharing what they say about each node.
     let sanitizerListKey: Int
 }
 
@@ -288,7 +287,7 @@ final class SourceMatchCache {
     private var sourceAnswers: [Int: NodeAnswers<TaintSource?>] = [:]
     private var sanitizerAnswers: [Int: NodeAnswers<Bool>] = [:]
 
-    /// The answers of the sources whose list has key `sources` (``TaintPatterns/sourceAnswersKey``).
+    /// The answers of the sources whose list has key `sources` (``TaintPatterns/sourceListKey``).
     func answers(sources key: Int) -> NodeAnswers<TaintSource?> { answers(key, in: &sourceAnswers) }
 
     /// The answers of the sanitizers whose list has key `sanitizers` (``TaintPatterns/sanitizerListKey``).
