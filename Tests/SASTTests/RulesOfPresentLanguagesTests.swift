@@ -12,7 +12,15 @@ import Testing
 @Suite struct RulesOfPresentLanguagesTests {
     static let shipped = RuleFilesTests.rulesDirectory
 
-    static func languages(of rule: Rule) -> Set<String> { Set(rule.languages) }
+    /// `rule` read from a rule directory of its own (removed again once read: `compile` needs
+    /// only the documents), with that directory's path.
+    static func read(rule: String) throws -> (RuleDocuments, directory: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("present-languages-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try rule.write(to: directory.appendingPathComponent("rule.yaml"), atomically: true, encoding: .utf8)
+        return (try RuleSet.read(directories: [directory.path]), directory.path)
+    }
 
     @Test("a Python tree compiles the Python and route rules only; the same rules as a full load")
     func pythonTreeCompilesPythonRules() throws {
@@ -41,32 +49,24 @@ import Testing
 
     @Test("a project's own bad rule is an error whatever the tree holds; a shipped one of an absent language is not compiled")
     func ownRulesAlwaysCompiled() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("present-languages-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let bad = "id: javascript.bad\nmessage: m\nseverity: high\nlanguages: [javascript]\npattern: foo(\n"
-        try bad.write(to: directory.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
-        let documents = try RuleSet.read(directories: [directory.path])
+        let (documents, directory) = try Self.read(rule: bad)
         #expect(throws: SentinelError.self) {
             try RuleSet.compile(documents, present: ["python"], optionalDirectories: [])
         }
-        let skipped = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [directory.path])
+        let skipped = try RuleSet.compile(documents, present: ["python"], optionalDirectories: [directory])
         #expect(skipped.rules.isEmpty)
         #expect(throws: SentinelError.self) {
-            try RuleSet.compile(documents, present: ["javascript"], optionalDirectories: [directory.path])
+            try RuleSet.compile(documents, present: ["javascript"], optionalDirectories: [directory])
         }
     }
 
     @Test("a rule naming a language no front end reads is compiled (and refused) even when filtering")
     func unknownLanguageCompiled() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("present-languages-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let rule = "id: cobol.x\nmessage: m\nseverity: high\nlanguages: [cobol]\npattern: foo()\n"
-        try rule.write(to: directory.appendingPathComponent("x.yaml"), atomically: true, encoding: .utf8)
-        let documents = try RuleSet.read(directories: [directory.path])
+        let (documents, directory) = try Self.read(
+            rule: "id: cobol.x\nmessage: m\nseverity: high\nlanguages: [cobol]\npattern: foo()\n")
         #expect(throws: SentinelError.self) {
-            try RuleSet.compile(documents, present: ["python"], optionalDirectories: [directory.path])
+            try RuleSet.compile(documents, present: ["python"], optionalDirectories: [directory])
         }
     }
 }
